@@ -1,0 +1,1 @@
+"""The policy files shipped with securemem (see README: Policies)."""

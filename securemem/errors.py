@@ -1,0 +1,104 @@
+"""The exception tree of securemem.
+
+::
+
+    SecureMemError                 base of everything securemem raises on purpose
+      PolicyError                  a policy file or object is invalid
+      KeyFileError                 a key file is missing, malformed or readable by others
+      StorageError                 the backend failed; translated at the store boundary
+        WrongKeyError              the key does not open this store (or its first page is damaged)
+        NotAStoreError             the file is not a securemem store (plain SQLite, empty, foreign)
+        DamagedStoreError          the store opened but a page or the schema is corrupt
+        StoreBusyError             another writer held the lock longer than the retry bound
+        StoreFullError             the disk or the page limit is exhausted
+      CommandError                 its text is safe to show the model: becomes is_error=true
+        InvalidInput               the tool input does not match any command
+        InvalidPath                a path was refused by the path guard
+        NotFound, AlreadyExists, NoMatch, AmbiguousMatch, InvalidRange,
+        QuotaExceeded, ReadOnly, PIIRefused
+
+Only ``CommandError`` text ever reaches the model. Messages never carry key material and,
+for refused PII, never the value.
+"""
+
+from __future__ import annotations
+
+
+class SecureMemError(Exception):
+    """Base class of every error securemem raises on purpose."""
+
+
+class PolicyError(SecureMemError):
+    """A policy file or object is invalid."""
+
+
+class KeyFileError(SecureMemError):
+    """A key file is missing, malformed, or readable by other users."""
+
+
+class StorageError(SecureMemError):
+    """The storage backend failed."""
+
+
+class WrongKeyError(StorageError):
+    """The key does not open this store."""
+
+
+class NotAStoreError(StorageError):
+    """The file is not a securemem store."""
+
+
+class DamagedStoreError(StorageError):
+    """The store opened, but its content is corrupt."""
+
+
+class StoreBusyError(StorageError):
+    """Another writer kept the store locked for longer than the retry bound."""
+
+
+class StoreFullError(StorageError):
+    """The disk, or the store's page limit, is full."""
+
+
+class CommandError(SecureMemError):
+    """A command failed; the message is meant for the model and safe to show it."""
+
+
+class InvalidInput(CommandError):
+    """The tool input is not a valid memory command."""
+
+
+class InvalidPath(CommandError):
+    """The path guard refused a path."""
+
+
+class NotFound(CommandError):
+    """The path does not exist."""
+
+
+class AlreadyExists(CommandError):
+    """The destination exists already."""
+
+
+class NoMatch(CommandError):
+    """str_replace: old_str does not occur."""
+
+
+class AmbiguousMatch(CommandError):
+    """str_replace: old_str occurs more than once."""
+
+
+class InvalidRange(CommandError):
+    """A view_range or insert_line is outside the file."""
+
+
+class QuotaExceeded(CommandError):
+    """The write would cross a size limit."""
+
+
+class ReadOnly(CommandError):
+    """A policy rule makes the path read-only."""
+
+
+class PIIRefused(CommandError):
+    """The write carries PII that the policy refuses."""

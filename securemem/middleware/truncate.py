@@ -1,0 +1,50 @@
+"""ViewTruncate: cap what a view returns and tell the model how to page through the rest.
+
+The cut falls on a line boundary where it can, and the closing line says how many lines the file
+has and which range to ask for next, so the model never gets a silent cut. The whole result,
+closing line included, stays within the limit.
+"""
+
+from __future__ import annotations
+
+from securemem.commands import Result
+from securemem.middleware.base import Call, Handler
+
+DEFAULT_MAX_CHARS = 16_000
+NOTE_RESERVE = 300  # room kept for the closing line
+
+
+class ViewTruncate:
+    def __init__(self, max_chars: int = DEFAULT_MAX_CHARS) -> None:
+        self.max_chars = max(max_chars, NOTE_RESERVE * 2)
+
+    def __call__(self, call: Call, call_next: Handler) -> Result:
+        result = call_next(call)
+        if result.is_error or not isinstance(result.content, str) or len(result.content) <= self.max_chars:
+            return result
+        if result.meta.get("kind") == "file":
+            return self._cut_file(result)
+        return self._cut_listing(result)
+
+    def _cut_file(self, result: Result) -> Result:
+        text, budget = str(result.content), self.max_chars - NOTE_RESERVE
+        body_start = text.find("\n") + 1
+        cut = text.rfind("\n", body_start, budget + 1)
+        kept = text[:budget] if cut == -1 else text[:cut]
+        number = kept[body_start:].rsplit("\n", 1)[-1].split("\t", 1)[0].strip()
+        last = int(number) if number.isdigit() else 0
+        path, total = result.meta["path"], result.meta["total_lines"]
+        if cut == -1:
+            note = (f"[Output truncated: line {last} of {path} is longer than {self.max_chars} characters and "
+                    f"was cut. The file has {total} lines; use view_range [{last + 1}, -1] for the lines after it.]")
+        else:
+            note = (f"[Output truncated at {self.max_chars} characters: {path} has {total} lines and this view "
+                    f"ends at line {last}. Use view_range, e.g. [{last + 1}, -1], to see the rest.]")
+        return Result(f"{kept}\n{note}", meta={**result.meta, "truncated": True})
+
+    def _cut_listing(self, result: Result) -> Result:
+        text = str(result.content)
+        cut = text.rfind("\n", 0, self.max_chars - NOTE_RESERVE)
+        note = (f"[Listing truncated at {self.max_chars} characters: view a subdirectory of "
+                f"{result.meta.get('path', '/memories')} to see the rest.]")
+        return Result(f"{text[:cut]}\n{note}", meta={**result.meta, "truncated": True})

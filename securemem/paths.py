@@ -1,0 +1,106 @@
+"""The path guard's rules: parse, canonicalise or refuse a memory path. Pure functions, no I/O.
+
+A path is accepted only when it is unambiguous, so nothing is ever decoded or resolved:
+the string the model sent either names exactly one entry under ``/memories`` or it is refused.
+The only rewriting allowed is dropping duplicate and trailing slashes, which cannot change the
+entry a path names. Everything else that could make two spellings name one entry (``..``,
+percent-encoding, backslashes, Unicode compatibility forms) is refused, because a filter or an
+audit reader that sees one spelling must not be fooled by another.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from securemem.errors import InvalidPath
+
+ROOT = "/memories"
+MAX_PATH_BYTES = 1024
+MAX_SEGMENT_BYTES = 255
+
+_PERCENT_ENCODED = re.compile(r"%[0-9A-Fa-f]{2}")
+# Cc control, Cf format (bidi overrides, zero-width joiners), Cs surrogates, Co private use,
+# Cn unassigned, Zl/Zp line and paragraph separators: none belongs in a file name and most are
+# used to make one name look like another.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def _show(text: str, limit: int = 40) -> str:
+    """A short, escaped rendering of a piece of a path, safe to put in a message."""
+    escaped = text.encode("unicode_escape").decode("ascii")
+    return escaped if len(escaped) <= limit else escaped[:limit] + "..."
+
+
+def _refuse(reason: str) -> InvalidPath:
+    return InvalidPath(
+        f"Error: Invalid path: {reason}. Paths must be /memories or start with /memories/, "
+        "use plain names separated by single slashes, and contain no '.' or '..' segments."
+    )
+
+
+def _check_characters(path: str) -> None:
+    if "\\" in path:
+        raise _refuse("backslashes are not allowed")
+    if _PERCENT_ENCODED.search(path):
+        raise _refuse("percent-encoded sequences (like %2e) are not allowed")
+    for ch in path:
+        if unicodedata.category(ch) in _REFUSED_CATEGORIES:
+            raise _refuse(f"control or invisible character U+{ord(ch):04X} is not allowed")
+    if not unicodedata.is_normalized("NFC", path):
+        raise _refuse("the path is not in Unicode NFC form")
+    if unicodedata.normalize("NFKC", path) != path:
+        raise _refuse("the path contains compatibility characters (such as fullwidth or look-alike "
+                      "punctuation); use plain ASCII punctuation")
+
+
+def _check_segment(segment: str) -> None:
+    if segment in (".", ".."):
+        raise _refuse(f"'{segment}' segments are not allowed")
+    if len(segment.encode("utf-8")) > MAX_SEGMENT_BYTES:
+        raise _refuse(f"a name is longer than {MAX_SEGMENT_BYTES} bytes ('{_show(segment)}')")
+    if segment != segment.strip():
+        raise _refuse(f"a name starts or ends with white space ('{_show(segment)}')")
+
+
+def canonical(path: object) -> str:
+    """Return the canonical spelling of ``path`` or raise InvalidPath saying why it is refused."""
+    if not isinstance(path, str):
+        raise _refuse("the path must be a string")
+    if len(path.encode("utf-8", errors="surrogatepass")) > MAX_PATH_BYTES:
+        raise _refuse(f"the path is longer than {MAX_PATH_BYTES} bytes")
+    _check_characters(path)
+    if not path.startswith("/"):
+        raise _refuse(f"'{_show(path)}' is not absolute")
+    segments = [s for s in path.split("/") if s]
+    if not segments or segments[0] != "memories":
+        raise _refuse(f"'{_show(path)}' is outside /memories")
+    for segment in segments[1:]:
+        _check_segment(segment)
+    return "/".join(["", *segments])
+
+
+def is_root(path: str) -> bool:
+    """True for the canonical root."""
+    return path == ROOT
+
+
+def parent_of(path: str) -> str:
+    """The parent of a canonical non-root path."""
+    return path.rsplit("/", 1)[0]
+
+
+def name_of(path: str) -> str:
+    """The last segment of a canonical path."""
+    return path.rsplit("/", 1)[1]
+
+
+def ancestors(path: str) -> list[str]:
+    """Every ancestor of a canonical path, root first, the path itself excluded."""
+    parts = path.split("/")[1:]
+    return ["/" + "/".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def is_within(path: str, directory: str) -> bool:
+    """True when ``path`` is ``directory`` or lies below it (canonical paths only)."""
+    return path == directory or path.startswith(directory + "/")

@@ -1,0 +1,173 @@
+"""Policy: what each middleware layer enforces, validated by pydantic, unknown keys refused.
+
+A policy is a TOML file (see ``policies/``). ``load_policy`` accepts a path, or the name of a
+shipped policy ("default", "regulated", "refuse-pii"). Durations are strings like ``"90s"``,
+``"30m"``, ``"12h"``, ``"7d"``, ``"2w"``. Rules target paths by glob; the most specific matching
+rule wins (see ``Policy.rule_for``).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+
+from securemem.errors import PolicyError
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
+Action = Literal["redact", "mask", "hash", "refuse", "allow"]
+ENTITY_NAMES = ("EMAIL", "PHONE", "CREDIT_CARD", "IBAN", "US_SSN", "IP_ADDRESS",
+                "AWS_ACCESS_KEY", "API_KEY", "PRIVATE_KEY", "JWT", "BEARER_TOKEN")
+
+
+def _seconds(value: object) -> object:
+    if isinstance(value, str):
+        match = _DURATION.match(value)
+        if not match:
+            raise ValueError("a duration like '90s', '30m', '12h', '7d' or '2w'")
+        return float(match.group(1)) * _UNITS[match.group(2)]
+    return value
+
+
+Seconds = Annotated[float, BeforeValidator(_seconds), Field(gt=0)]
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ViewSettings(_Section):
+    max_chars: int = Field(16_000, ge=1_000, le=1_000_000)
+    max_image_bytes: int = Field(5 * 1024 * 1024, ge=1, le=50 * 1024 * 1024)
+
+
+class CreateSettings(_Section):
+    overwrite: bool = False
+
+
+class StorageSettings(_Section):
+    durability: Literal["full", "normal"] = "full"
+
+
+class PIISettings(_Section):
+    enabled: bool = False
+    phone_region: str = Field("US", pattern=r"^[A-Z]{2}$")
+    refuse_paths: bool = True
+    actions: dict[str, Action] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _known_types(self) -> PIISettings:
+        unknown = sorted(set(self.actions) - set(ENTITY_NAMES))
+        if unknown:
+            raise ValueError(f"unknown entity type {unknown[0]!r}; known: {', '.join(ENTITY_NAMES)}")
+        return self
+
+
+class QuotaSettings(_Section):
+    max_file_bytes: int | None = Field(None, ge=1)
+    max_file_lines: int | None = Field(None, ge=1, le=999_999)
+    max_total_bytes: int | None = Field(None, ge=1)
+    max_files: int | None = Field(None, ge=1)
+
+
+class TTLSettings(_Section):
+    refresh_on_read: bool = True
+    expire_after: Seconds | None = None
+    since: Literal["access", "write"] = "access"
+
+
+class Rule(_Section):
+    """Settings for paths matching ``glob`` (``*`` within a name, ``**`` across directories)."""
+
+    glob: str = Field(pattern=r"^/memories(/|$)")
+    read_only: bool = False
+    expire_after: Seconds | None = None
+    since: Literal["access", "write"] | None = None
+    never_expire: bool = False
+
+    def matches(self, path: str) -> bool:
+        return _glob_regex(self.glob).match(path) is not None
+
+    @property
+    def specificity(self) -> tuple[int, int]:
+        """More literal characters, then fewer wildcards: the most specific rule wins."""
+        literal = len(self.glob.replace("**", "").replace("*", "").replace("?", ""))
+        return literal, -self.glob.count("*")
+
+
+class Policy(_Section):
+    name: str = "custom"
+    description: str = ""
+    view: ViewSettings = ViewSettings()
+    create: CreateSettings = CreateSettings()
+    storage: StorageSettings = StorageSettings()
+    pii: PIISettings = PIISettings()
+    quota: QuotaSettings = QuotaSettings()
+    ttl: TTLSettings = TTLSettings()
+    rules: tuple[Rule, ...] = ()
+
+    def rule_for(self, path: str) -> Rule | None:
+        """The most specific rule whose glob matches ``path`` (later rules win ties)."""
+        best: Rule | None = None
+        for rule in self.rules:
+            if rule.matches(path) and (best is None or rule.specificity >= best.specificity):
+                best = rule
+        return best
+
+    @cached_property
+    def has_expiry(self) -> bool:
+        return self.ttl.expire_after is not None or any(r.expire_after for r in self.rules)
+
+
+def _glob_regex(glob: str) -> re.Pattern[str]:
+    parts = re.split(r"(\*\*/?|\*|\?)", glob)
+    out = []
+    for part in parts:
+        if part in ("**", "**/"):
+            out.append("(?:.*/)?" if part == "**/" else ".*")
+        elif part == "*":
+            out.append("[^/]*")
+        elif part == "?":
+            out.append("[^/]")
+        else:
+            out.append(re.escape(part))
+    return re.compile("".join(out) + r"\Z")
+
+
+def _locate(source: str | Path) -> tuple[str, str]:
+    """(text, name for messages) of a policy file path or a shipped policy name."""
+    path = Path(source)
+    if path.suffix != ".toml" and not path.exists():
+        shipped = resources.files("securemem.policies").joinpath(f"{source}.toml")
+        if not shipped.is_file():
+            raise PolicyError(f"no policy file or shipped policy named {source!s}")
+        return shipped.read_text(encoding="utf-8"), f"{source} (shipped)"
+    try:
+        return path.read_text(encoding="utf-8"), str(path)
+    except OSError as exc:
+        raise PolicyError(f"cannot read policy {path}: {exc.strerror}") from None
+
+
+def load_policy(source: str | Path | Policy | None = None) -> Policy:
+    """A Policy from a file path, a shipped policy name, a Policy, or None (the default policy)."""
+    if isinstance(source, Policy):
+        return source
+    text, where = _locate("default" if source is None else source)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PolicyError(f"{where}: not valid TOML ({exc})") from None
+    try:
+        return Policy.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        key = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        message = "unknown key" if first["type"] == "extra_forbidden" else first["msg"]
+        raise PolicyError(f"{where}: {key}: {message}") from None
+

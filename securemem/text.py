@@ -1,0 +1,81 @@
+"""Line handling shared by the dispatcher and the layers: one definition of what a line is.
+
+A line ends at LF. A final LF ends the last line and does not start a phantom empty one, so
+"a\\nb\\n" has two lines, like ``wc -l`` counts and like an editor shows. A CR before the LF
+belongs to the line ending: it is kept in storage (CRLF files stay CRLF) and hidden in views.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_LINES = 999_999
+NUMBER_WIDTH = 6
+_LINE_WITH_END = re.compile(r"[^\n]*\n|[^\n]+\Z")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of ``text`` without their LF (a CR before it is kept)."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def count_lines(text: str) -> int:
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+def shown(line: str) -> str:
+    return line[:-1] if line.endswith("\r") else line
+
+
+def numbered(lines: list[str], first: int) -> str:
+    """Lines with their numbers right-aligned in six columns and a TAB, as the tool shows them."""
+    return "\n".join(f"{number:>{NUMBER_WIDTH}}\t{shown(line)}" for number, line in enumerate(lines, first))
+
+
+def line_ending(text: str) -> str:
+    """The file's own line ending: CRLF when its first line ends so, else LF."""
+    first = text.find("\n")
+    return "\r\n" if first > 0 and text[first - 1] == "\r" else "\n"
+
+
+def insert_after(text: str, line: int, insert: str) -> str:
+    """Insert ``insert`` after line ``line`` (0 = top), in the file's own line ending.
+
+    A final newline in ``insert`` ends its last line; the file keeps having, or not having,
+    a final newline of its own.
+    """
+    eol = line_ending(text)
+    chunks = _LINE_WITH_END.findall(text)
+    block_lines = [shown(part) for part in insert.split("\n")]
+    if insert.endswith("\n"):
+        block_lines.pop()
+    before, after = chunks[:line], chunks[line:]
+    if before and not before[-1].endswith("\n"):
+        before[-1] += eol
+    block = eol.join(block_lines)
+    if after or text.endswith("\n") or not text:
+        block += eol
+    return "".join(before) + block + "".join(after)
+
+
+def occurrence_lines(text: str, needle: str) -> list[int]:
+    """1-based line numbers of each non-overlapping occurrence of ``needle``."""
+    found: list[int] = []
+    start = text.find(needle)
+    line, counted_to = 1, 0
+    while start != -1:
+        line += text.count("\n", counted_to, start)
+        counted_to = start
+        found.append(line)
+        start = text.find(needle, start + len(needle))
+    return found
+
+
+def clip(text: str, limit: int = 200) -> str:
+    """At most ``limit`` characters of ``text`` for an error message."""
+    return text if len(text) <= limit else text[:limit] + "...(cut)"
