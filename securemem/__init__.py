@@ -1,5 +1,9 @@
 """securemem: encrypted, policy-driven storage for Claude's memory tool."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from securemem.commands import Result
 from securemem.errors import (
     CommandError,
@@ -16,7 +20,11 @@ from securemem.errors import (
 from securemem.memory import SecureMemory
 from securemem.policy import Policy, load_policy
 
+if TYPE_CHECKING:
+    from securemem.anthropic import AsyncSecureMemoryTool, SecureMemoryTool
+
 __all__ = [
+    "AsyncSecureMemoryTool",
     "CommandError",
     "DamagedStoreError",
     "KeyFileError",
@@ -26,9 +34,20 @@ __all__ = [
     "Result",
     "SecureMemError",
     "SecureMemory",
+    "SecureMemoryTool",
     "StorageError",
     "StoreBusyError",
     "StoreFullError",
     "WrongKeyError",
     "load_policy",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The SDK adapter is imported on first use: importing anthropic takes about a second,
+    # which the CLI and library users who run their own tool loop need not pay.
+    if name in ("SecureMemoryTool", "AsyncSecureMemoryTool"):
+        from securemem import anthropic
+
+        return getattr(anthropic, name)
+    raise AttributeError(f"module 'securemem' has no attribute {name!r}")

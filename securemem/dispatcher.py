@@ -9,9 +9,8 @@ Paths arrive canonical: the path guard ran first.
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, assert_never
+from typing import assert_never
 
 from securemem.commands import (
     Command,
@@ -40,6 +39,7 @@ from securemem.text import (
     clip,
     count_lines,
     insert_after,
+    line_ending,
     numbered,
     occurrence_lines,
     split_lines,
@@ -65,7 +65,8 @@ def human_size(size: int) -> str:
     value = float(size)
     for unit in ("K", "M", "G", "T"):
         value /= 1024
-        if value < 1024 or unit == "T":
+        # Compare what will be printed: 1048575 bytes is 1023.999K, which would print as "1024.0K".
+        if round(value, 1) < 1024 or unit == "T":
             break
     return f"{value:.1f}{unit}"
 
@@ -108,13 +109,19 @@ class Dispatcher:
 
     def __call__(self, call: Call) -> Result:
         command: Command = call.command
-        handlers: dict[str, Callable[[Any, Call], Result]] = {
-            "view": self.view, "create": self.create, "str_replace": self.str_replace,
-            "insert": self.insert, "delete": self.delete, "rename": self.rename,
-        }
-        if command.command not in handlers:  # pragma: no cover - parse_command refuses these
-            assert_never(command)
-        return handlers[command.command](command, call)
+        if isinstance(command, ViewCommand):
+            return self.view(command, call)
+        if isinstance(command, CreateCommand):
+            return self.create(command, call)
+        if isinstance(command, StrReplaceCommand):
+            return self.str_replace(command, call)
+        if isinstance(command, InsertCommand):
+            return self.insert(command, call)
+        if isinstance(command, DeleteCommand):
+            return self.delete(command, call)
+        if isinstance(command, RenameCommand):
+            return self.rename(command, call)
+        assert_never(command)
 
     # -- view ------------------------------------------------------------------------------
 
@@ -195,7 +202,8 @@ class Dispatcher:
                                                         "Please provide a valid path.")
         if not cmd.old_str:
             raise InvalidInput("Error: `old_str` must not be empty; give the exact text to replace.")
-        where = occurrence_lines(text, cmd.old_str)
+        old, new = _in_line_ending(text, cmd.old_str), _in_line_ending(text, cmd.new_str or "")
+        where = occurrence_lines(text, old)
         if not where:
             raise NoMatch(f"No replacement was performed, old_str `{clip(cmd.old_str)}` did not appear "
                           f"verbatim in {cmd.path}.")
@@ -203,9 +211,8 @@ class Dispatcher:
             raise AmbiguousMatch(f"No replacement was performed. Multiple occurrences of old_str "
                                  f"`{clip(cmd.old_str)}` in lines: {', '.join(map(str, where))}. "
                                  "Please ensure it is unique")
-        new = cmd.new_str or ""
-        at = text.find(cmd.old_str)
-        edited = text[:at] + new + text[at + len(cmd.old_str):]
+        at = text.find(old)
+        edited = text[:at] + new + text[at + len(old):]
         call.tx.write_file(cmd.path, edited.encode("utf-8"), self._must_fit_lines(cmd.path, edited), call.expires)
         return Result("The memory file has been edited. Here is the snippet showing the change "
                       f"(with line numbers):\n{_snippet(edited, where[0], new.count(chr(10)))}")
@@ -238,6 +245,17 @@ class Dispatcher:
         self._check_parents(cmd.new_path, call.tx)
         call.tx.move(cmd.old_path, cmd.new_path)
         return Result(f"Successfully renamed {cmd.old_path} to {cmd.new_path}")
+
+
+def _in_line_ending(text: str, fragment: str) -> str:
+    """``fragment`` in the file's own line ending.
+
+    Views hide the CR of CRLF lines, so the model writes multi-line old_str and new_str with LF;
+    in a CRLF file they would never match, and new_str would mix LF lines into the file.
+    """
+    if line_ending(text) != "\r\n":
+        return fragment
+    return fragment.replace("\r\n", "\n").replace("\n", "\r\n")
 
 
 def _snippet(text: str, first_line: int, added_lines: int) -> str:

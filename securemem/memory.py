@@ -17,7 +17,7 @@ from types import TracebackType
 from typing import Any
 
 from securemem.commands import Command, Result, parse_command
-from securemem.dispatcher import DispatchOptions, Dispatcher
+from securemem.dispatcher import Dispatcher, DispatchOptions
 from securemem.errors import CommandError, SecureMemError, StorageError
 from securemem.keys import KeyMaterial
 from securemem.middleware import Call, Handler, Middleware, build_layers, chain

@@ -16,6 +16,7 @@ Choices and why:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -213,10 +214,9 @@ class SQLCipherStore:
 
     def _rollback(self) -> None:
         if self._conn.in_transaction:
-            try:
+            # The transaction may already be gone (SQLite rolls back by itself on some errors).
+            with contextlib.suppress(sqlcipher3.Error):
                 self._conn.execute("ROLLBACK")
-            except sqlcipher3.Error:
-                pass  # the transaction is already gone (SQLite rolled it back itself)
 
     # -- maintenance -----------------------------------------------------------------------
 
@@ -298,8 +298,7 @@ class SQLCipherStore:
 
     def close(self) -> None:
         with self._lock:
-            try:
+            # Another process may hold the WAL; the last one to close checkpoints it.
+            with contextlib.suppress(sqlcipher3.Error):
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            except sqlcipher3.Error:
-                pass  # another process may hold the WAL; it checkpoints when it closes
             self._conn.close()

@@ -1,0 +1,95 @@
+"""``securemem demo``: a realistic agent session replayed against a fresh encrypted store.
+
+No API key and no network: the tool inputs below are what a model sends in the customer-service
+example of the memory tool's documentation, plus the hostile and awkward calls a handler must
+survive. The demo ends by reading the store's bytes back and showing that none of what was
+written is there in clear text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from securemem.memory import SecureMemory
+
+GUIDELINES = """<guidelines>
+  <tone>Warm, concise, no jargon.</tone>
+  <escalation>Escalate billing disputes over $500 to a human agent.</escalation>
+  <refunds>Refunds within 30 days need the order number only.</refunds>
+</guidelines>
+"""
+
+SESSION: list[tuple[str, dict[str, Any]]] = [
+    ("The model always looks at its memory first", {"command": "view", "path": "/memories"}),
+    ("It records what it learned", {"command": "create", "path": "/memories/customer_service_guidelines.xml",
+                                    "file_text": GUIDELINES}),
+    ("and keeps notes on the open case", {"command": "create", "path": "/memories/cases/order-4417.md",
+                                          "file_text": "# Order 4417\n- status: refund requested\n"
+                                                       "- reason: arrived damaged\n"}),
+    ("A traversal attempt is refused", {"command": "view", "path": "/memories/../../etc/passwd"}),
+    ("So is a look-alike of the root", {"command": "create", "path": "/memoriesX/backdoor.md",
+                                        "file_text": "x"}),
+    ("A multi-line edit", {"command": "str_replace", "path": "/memories/customer_service_guidelines.xml",
+                           "old_str": "  <refunds>Refunds within 30 days need the order number only.</refunds>\n",
+                           "new_str": "  <refunds>\n    Refunds within 30 days need the order number only.\n"
+                                      "    After 30 days, offer store credit.\n  </refunds>\n"}),
+    ("An insert after line 1", {"command": "insert", "path": "/memories/cases/order-4417.md", "insert_line": 1,
+                                "insert_text": "- customer prefers email follow-up"}),
+    ("Viewing a file shows numbered lines", {"command": "view", "path": "/memories/cases/order-4417.md"}),
+    ("A rename moves the case to the archive", {"command": "rename", "old_path": "/memories/cases/order-4417.md",
+                                                "new_path": "/memories/archive/2026/order-4417.md"}),
+    ("A malformed call gets a message naming the field", {"command": "insert", "path": "/memories/x.md"}),
+    ("The empty folder is deleted", {"command": "delete", "path": "/memories/cases"}),
+    ("The final state", {"command": "view", "path": "/memories"}),
+]
+
+
+def _show(step: int, title: str, tool_input: dict[str, Any], memory: SecureMemory) -> None:
+    result = memory.execute(tool_input)
+    print(f"\n--- {step}. {title}")
+    print(f"> {json.dumps(tool_input, ensure_ascii=False)}")
+    status = "is_error" if result.is_error else "ok"
+    print(f"< [{status}] {result.text}")
+
+
+def _plaintext_found(files: Iterable[Path], markers: Iterable[str]) -> list[str]:
+    blobs = [f.read_bytes() for f in files if f.exists()]
+    return [m for m in markers if any(m.encode() in blob for blob in blobs)]
+
+
+def run_demo(keep: str | None = None) -> int:
+    folder = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="securemem-demo-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    db = folder / "demo.db"
+    for leftover in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+        leftover.unlink(missing_ok=True)
+    print(f"securemem demo: a fresh encrypted store at {db} (random 256-bit key, held in memory)")
+    try:
+        with SecureMemory.open(db, key=os.urandom(32)) as memory:
+            for step, (title, tool_input) in enumerate(SESSION, 1):
+                _show(step, title, tool_input, memory)
+        return _report(db)
+    finally:
+        if not keep:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _report(db: Path) -> int:
+    files = [db, Path(f"{db}-wal")]
+    markers = ["Escalate billing disputes", "arrived damaged", "customer_service_guidelines", "order-4417",
+               "SQLite format 3"]
+    found = _plaintext_found(files, markers)
+    size = sum(f.stat().st_size for f in files if f.exists())
+    print(f"\n--- On disk: {db.name} and its WAL, {size} bytes in all")
+    if found:
+        print(f"FAILED: plaintext found on disk: {', '.join(found)}")
+        return 1
+    print(f"No plaintext: none of {len(markers)} markers (file contents, paths, SQLite's own header) "
+          "appears in the store's bytes.")
+    return 0

@@ -1,0 +1,221 @@
+"""The SQLCipher store: fail closed, tell bad files apart, leave nothing readable behind."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import sqlcipher3
+
+from securemem import SecureMemory
+from securemem.errors import DamagedStoreError, NotAStoreError, StorageError, WrongKeyError
+from securemem.keys import KeyMaterial
+from securemem.store import sqlcipher as store_module
+from securemem.store.sqlcipher import SQLCipherStore
+from tests.sqlcipher_pages import plaintext_of
+
+MARKER = "ZEBRA-MARKER-7f3a91"
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def write(mem: SecureMemory, path: str, text: str) -> None:
+    result = mem.execute({"command": "create", "path": path, "file_text": text})
+    assert not result.is_error, result.content
+
+
+def test_marker_never_on_disk_but_readable_with_key(tmp_path: Path) -> None:
+    key, db = os.urandom(32), tmp_path / "m.db"
+    with SecureMemory.open(db, key=key) as mem:
+        write(mem, f"/memories/{MARKER}.md", f"secret {MARKER}\n")
+        # Checked while the store is open, so the WAL still holds the frames.
+        raw = db.read_bytes() + Path(f"{db}-wal").read_bytes()
+        assert MARKER.encode() not in raw
+        assert not raw.startswith(b"SQLite format 3")
+        # The page decryptor works: the marker is there once decrypted with the key.
+        assert MARKER.encode() in plaintext_of(db, key)
+
+
+def test_deleted_content_does_not_linger_in_free_pages_or_wal(tmp_path: Path) -> None:
+    key, db = os.urandom(32), tmp_path / "m.db"
+    with SecureMemory.open(db, key=key) as mem:
+        write(mem, "/memories/keep.md", "kept\n")
+        write(mem, "/memories/gone/secret.md", (MARKER + "\n") * 500)
+        assert not mem.execute({"command": "delete", "path": "/memories/gone"}).is_error
+        plain = plaintext_of(db, key)
+    assert MARKER.encode() not in plain
+    assert b"kept" in plain
+
+
+def test_store_is_durable_and_versioned(tmp_path: Path) -> None:
+    store = SQLCipherStore.open(tmp_path / "m.db", KeyMaterial(os.urandom(32)))
+    try:
+        assert store._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert store._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert store._conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
+        assert store.meta["format"] == "securemem" and store.meta["schema_version"] == "1"
+        assert len(store.meta["store_id"]) == 36
+    finally:
+        store.close()
+    assert (tmp_path / "m.db").stat().st_mode & 0o077 == 0
+
+
+def test_refuses_to_run_without_sqlcipher(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The trap: the stdlib sqlite3 accepts PRAGMA key and silently writes plaintext.
+    monkeypatch.setattr(store_module.sqlcipher3, "connect", sqlite3.connect)
+    db = tmp_path / "m.db"
+    with pytest.raises(StorageError, match="SQLCipher is not active"):
+        SQLCipherStore.open(db, KeyMaterial(os.urandom(32)))
+    assert not db.exists() or db.stat().st_size == 0
+
+
+@pytest.mark.parametrize("content", [b"", b"SQLite format 3\x00" + b"\x00" * 4080])
+def test_empty_and_plain_files_are_not_stores(tmp_path: Path, content: bytes) -> None:
+    db = tmp_path / "m.db"
+    db.write_bytes(content)
+    before = digest(db)
+    with pytest.raises(NotAStoreError):
+        SecureMemory.open(db, key=os.urandom(32))
+    assert digest(db) == before
+
+
+def test_real_plain_sqlite_database_is_refused_untouched(tmp_path: Path) -> None:
+    db = tmp_path / "plain.db"
+    sqlite3.connect(db).execute("CREATE TABLE t (x)").connection.commit()
+    before = digest(db)
+    with pytest.raises(NotAStoreError, match="unencrypted SQLite"):
+        SecureMemory.open(db, key="a passphrase")
+    assert digest(db) == before
+
+
+def test_wrong_key_and_random_bytes(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    with SecureMemory.open(db, key=os.urandom(32)) as mem:
+        write(mem, "/memories/a.md", "a\n")
+    before = digest(db)
+    wrong = os.urandom(32)
+    with pytest.raises(WrongKeyError) as caught:
+        SecureMemory.open(db, key=wrong)
+    assert wrong.hex() not in str(caught.value)
+    assert digest(db) == before
+    noise = tmp_path / "noise.db"
+    noise.write_bytes(os.urandom(8192))
+    with pytest.raises(WrongKeyError):
+        SecureMemory.open(noise, key=os.urandom(32))
+
+
+def test_encrypted_database_that_is_not_a_securemem_store(tmp_path: Path) -> None:
+    key, db = os.urandom(32), tmp_path / "other.db"
+    conn = sqlcipher3.connect(str(db))
+    conn.execute(f"PRAGMA key = \"x'{key.hex()}'\"")
+    conn.execute("CREATE TABLE notes (x)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(NotAStoreError, match="not a securemem store"):
+        SecureMemory.open(db, key=key)
+
+
+def test_flipped_byte_in_a_data_page_is_reported_as_damage(tmp_path: Path) -> None:
+    key, db = os.urandom(32), tmp_path / "m.db"
+    with SecureMemory.open(db, key=key) as mem:
+        write(mem, "/memories/big.md", "x" * 40_000)
+    data = bytearray(db.read_bytes())
+    last_page = len(data) - 4096
+    data[last_page + 100] ^= 0xFF
+    db.write_bytes(bytes(data))
+    store = SQLCipherStore.open(db, KeyMaterial(key), create=False)
+    try:
+        with pytest.raises(DamagedStoreError):
+            store.integrity_errors()
+    finally:
+        store.close()
+
+
+def test_passphrase_uses_the_file_salt_and_opens_again(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    with SecureMemory.open(db, key="correct horse battery staple") as mem:
+        write(mem, "/memories/a.md", "a\n")
+    with SecureMemory.open(db, key="correct horse battery staple") as mem:
+        assert "a" in str(mem.execute({"command": "view", "path": "/memories/a.md"}).content)
+    with pytest.raises(WrongKeyError):
+        SecureMemory.open(db, key="correct horse battery stapler")
+
+
+def test_missing_store_is_not_created_when_create_is_false(tmp_path: Path) -> None:
+    with pytest.raises(NotAStoreError, match="securemem init"):
+        SecureMemory.open(tmp_path / "nope.db", key=os.urandom(32), create=False)
+    assert not (tmp_path / "nope.db").exists()
+
+
+def test_rekey_switches_keys(tmp_path: Path) -> None:
+    old, new, db = os.urandom(32), os.urandom(32), tmp_path / "m.db"
+    with SecureMemory.open(db, key=old) as mem:
+        write(mem, "/memories/a.md", MARKER)
+    store = SQLCipherStore.open(db, KeyMaterial(old), create=False)
+    store.rekey(KeyMaterial(new))
+    store.close()
+    with pytest.raises(WrongKeyError):
+        SecureMemory.open(db, key=old)
+    with SecureMemory.open(db, key=new) as mem:
+        assert MARKER in str(mem.execute({"command": "view", "path": "/memories/a.md"}).content)
+    assert MARKER.encode() in plaintext_of(db, new)
+
+
+def test_sqlcipher_writes_nothing_to_stderr_on_a_wrong_key(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    with SecureMemory.open(db, key=os.urandom(32)) as mem:
+        write(mem, "/memories/a.md", "a")
+    code = ("import os, sys; from securemem import SecureMemory\n"
+            "try:\n    SecureMemory.open(sys.argv[1], key=os.urandom(32))\n"
+            "except Exception as e:\n    print(type(e).__name__)\n")
+    run = subprocess.run([sys.executable, "-c", code, str(db)], capture_output=True, text=True, timeout=60)
+    assert run.stdout.strip() == "WrongKeyError"
+    assert run.stderr == ""
+
+
+EDITS = 60
+
+
+def _append_lines(db: str, key_hex: str, tag: str) -> None:
+    with SecureMemory.open(db, key=bytes.fromhex(key_hex)) as mem:
+        for i in range(EDITS):
+            view = mem.execute({"command": "view", "path": "/memories/shared.md"})
+            lines = str(view.content).count("\n")
+            result = mem.execute({"command": "insert", "path": "/memories/shared.md",
+                                  "insert_line": lines, "insert_text": f"{tag}-{i}"})
+            if result.is_error:  # the file grew between view and insert: the bound is exact
+                result = mem.execute({"command": "str_replace", "path": "/memories/shared.md",
+                                      "old_str": "HEAD\n", "new_str": f"HEAD\n{tag}-{i}\n"})
+            assert not result.is_error, result.content
+
+
+def test_two_processes_editing_one_file_lose_no_update(tmp_path: Path) -> None:
+    key, db = os.urandom(32), tmp_path / "m.db"
+    with SecureMemory.open(db, key=key) as mem:
+        write(mem, "/memories/shared.md", "HEAD\n")
+    code = ("import sys; from tests.test_store_sqlcipher import _append_lines; "
+            "_append_lines(sys.argv[1], sys.argv[2], sys.argv[3])")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(db), key.hex(), tag], cwd=Path(__file__).parents[1])
+             for tag in ("A", "B")]
+    assert [p.wait(timeout=180) for p in procs] == [0, 0]
+    with SecureMemory.open(db, key=key) as mem:
+        text = str(mem.execute({"command": "view", "path": "/memories/shared.md", "view_range": [1, -1]}).content)
+    for tag in ("A", "B"):
+        assert sum(f"\t{tag}-" in line for line in text.splitlines()) == EDITS
+
+
+def test_reads_see_a_consistent_clock(tmp_path: Path) -> None:
+    ticks = iter([100.0, 200.0, 300.0])
+    with SecureMemory.open(tmp_path / "m.db", key=os.urandom(32), clock=lambda: next(ticks)) as mem:
+        write(mem, "/memories/a.md", "a")
+        with mem.store.transaction(mem.namespace, write=False, now=time.time()) as tx:
+            entry = tx.stat("/memories/a.md")
+    assert entry is not None and entry.created == 100.0
