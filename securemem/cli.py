@@ -1,4 +1,4 @@
-"""The operator's command line: ``securemem init | exec | replay | demo | verify | rekey``.
+"""The operator's command line: ``securemem init | exec | replay | demo | verify | rekey | sweep | policy``.
 
 Exit codes: 0 success, 1 a memory command failed (its message is printed), 2 a usage, key,
 policy or database problem (one line on stderr, never a traceback).
@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
@@ -17,7 +20,10 @@ from typing import Any, NoReturn, TextIO
 from securemem.errors import SecureMemError
 from securemem.keys import KeyMaterial, create_key_file, read_key_file
 from securemem.memory import SecureMemory
+from securemem.middleware import build_layers
+from securemem.policy import load_policy, parse_duration
 from securemem.store.sqlcipher import SQLCipherStore
+from securemem.sweep import DEFAULT_BATCH, SweepReport, sweep
 
 EXIT_OK, EXIT_COMMAND, EXIT_USAGE = 0, 1, 2
 KEY_ENV = "SECUREMEM_KEY"
@@ -145,6 +151,50 @@ def cmd_rekey(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_policy_check(args: argparse.Namespace) -> int:
+    policy = load_policy(args.file)
+    layers = [type(layer).__name__ for layer in build_layers(policy, token_key=bytes(32))]
+    print(f"{args.file}: valid policy '{policy.name}'")
+    print(f"middleware chain: {' -> '.join([*layers, 'Dispatcher'])}")
+    print(json.dumps(policy.model_dump(mode="json"), indent=2))
+    return EXIT_OK
+
+
+def _progress(deleted: int, total: int) -> None:
+    sys.stderr.write(f"\rswept {deleted}/{total} expired entries")
+    sys.stderr.flush()
+
+
+def _sweep_once(store: SQLCipherStore, batch: int) -> SweepReport:
+    progress = _progress if sys.stderr.isatty() else None
+    report = sweep(store, time.time(), batch=batch, progress=progress)
+    if progress and report.deleted:
+        sys.stderr.write("\n")
+    print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} {report.summary()}", flush=True)
+    return report
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    every = _duration(args.every) if args.every else None
+    store = SQLCipherStore.open(args.db, KeyMaterial(resolve_key(args)), create=False)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())  # systemd and Kubernetes stop with SIGTERM
+    try:
+        _sweep_once(store, args.batch)
+        while every is not None and not stop.wait(every):
+            _sweep_once(store, args.batch)
+    finally:
+        store.close()
+    return EXIT_OK
+
+
+def _duration(text: str) -> float:
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        raise UsageError(f"--every: {exc}") from None
+
+
 # -- parser ----------------------------------------------------------------------------------
 
 def _store_args(parser: argparse.ArgumentParser, *, policy: bool = True) -> None:
@@ -165,18 +215,24 @@ def build_parser() -> argparse.ArgumentParser:
         ("demo", "replay a realistic agent session against a fresh encrypted store", cmd_demo),
         ("verify", "run SQLite's and SQLCipher's integrity checks", cmd_verify),
         ("rekey", "re-encrypt the store under a new key", cmd_rekey),
+        ("sweep", "delete expired memories now (--every for a long-running sweeper)", cmd_sweep),
+        ("policy", "validate a policy file and print its effective settings", cmd_policy_check),
     ]
     for name, help_text, handler in commands:
         command = sub.add_parser(name, help=help_text, description=help_text)
         command.set_defaults(handler=handler)
-        if name in ("init", "verify", "rekey"):
+        if name in ("init", "verify", "rekey", "sweep"):
             _store_args(command, policy=False)
-        elif name != "demo":
+        elif name not in ("demo", "policy"):
             _store_args(command)
     sub.choices["exec"].add_argument("input", help="the tool input as JSON")
     sub.choices["replay"].add_argument("file", help="JSONL file, one tool input per line")
     sub.choices["demo"].add_argument("--keep", help="keep the demo store in this directory")
     sub.choices["rekey"].add_argument("--new-key-file", required=True, help="new key file (created if missing)")
+    sub.choices["sweep"].add_argument("--every", help="keep running, sweeping at this interval (e.g. 10m)")
+    sub.choices["sweep"].add_argument("--batch", type=int, default=DEFAULT_BATCH, help="entries per transaction")
+    sub.choices["policy"].add_argument("action", choices=["check"], help="what to do with the policy")
+    sub.choices["policy"].add_argument("file", help="policy file, or a shipped policy name")
     return parser
 
 

@@ -24,6 +24,7 @@ from securemem.middleware import Call, Handler, Middleware, build_layers, chain
 from securemem.policy import Policy, load_policy
 from securemem.store.base import Store
 from securemem.store.sqlcipher import SQLCipherStore
+from securemem.sweep import DEFAULT_BATCH, BackgroundSweeper, SweepReport, sweep
 
 logger = logging.getLogger("securemem")
 Clock = Callable[[], float]
@@ -50,7 +51,8 @@ class SecureMemory:
         self._owns_store = owns_store
         options = DispatchOptions(overwrite_on_create=policy.create.overwrite,
                                   max_image_bytes=policy.view.max_image_bytes)
-        self._handler: Handler = chain(build_layers(policy, self._extra), Dispatcher(options))
+        token_key = bytes.fromhex(store.meta["token_key"])
+        self._handler: Handler = chain(build_layers(policy, token_key, self._extra), Dispatcher(options))
 
     @classmethod
     def open(cls, db_path: str | os.PathLike[str], *, key: bytes | str, policy: Policy | str | os.PathLike[str]
@@ -99,6 +101,16 @@ class SecureMemory:
         if call.notes and not result.is_error and isinstance(result.content, str):
             result = Result("\n".join([result.content, *call.notes]), meta=result.meta)
         return result
+
+    # -- expiry sweeps (they cover every namespace of the store) ------------------------------
+
+    def sweep(self, *, batch: int = DEFAULT_BATCH) -> SweepReport:
+        """Delete every expired file now, in short batches."""
+        return sweep(self.store, self.clock(), batch=batch)
+
+    def sweeper(self, every: float, *, batch: int = DEFAULT_BATCH) -> BackgroundSweeper:
+        """A background sweeper thread (not started): ``with memory.sweeper(600): ...``."""
+        return BackgroundSweeper(self.store, every=every, clock=self.clock, batch=batch)
 
     # -- lifecycle -------------------------------------------------------------------------
 

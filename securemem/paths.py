@@ -24,6 +24,10 @@ _PERCENT_ENCODED = re.compile(r"%[0-9A-Fa-f]{2}")
 # Cn unassigned, Zl/Zp line and paragraph separators: none belongs in a file name and most are
 # used to make one name look like another.
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+# Look-alikes that NFKC leaves alone: slashes and dots a reader could take for path syntax,
+# spaces other than U+0020, and the invisible Hangul fillers.
+_LOOKALIKES = frozenset("\u2215\u2044\u29f8\u29f5\u2216\u2571\u2572\u3033\u30fb\u2024\u2027"
+                        "\u115f\u1160\u3164\uffa0\u1680\u2800")
 
 
 def _show(text: str, limit: int = 40) -> str:
@@ -52,6 +56,9 @@ def _check_characters(path: str) -> None:
     if unicodedata.normalize("NFKC", path) != path:
         raise _refuse("the path contains compatibility characters (such as fullwidth or look-alike "
                       "punctuation); use plain ASCII punctuation")
+    for ch in path:
+        if ch in _LOOKALIKES or (ch != " " and unicodedata.category(ch) == "Zs"):
+            raise _refuse(f"look-alike or invisible character U+{ord(ch):04X} is not allowed")
 
 
 def _check_segment(segment: str) -> None:

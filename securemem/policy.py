@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
@@ -26,13 +27,16 @@ ENTITY_NAMES = ("EMAIL", "PHONE", "CREDIT_CARD", "IBAN", "US_SSN", "IP_ADDRESS",
                 "AWS_ACCESS_KEY", "API_KEY", "PRIVATE_KEY", "JWT", "BEARER_TOKEN")
 
 
+def parse_duration(text: str) -> float:
+    """Seconds in a duration such as '90s', '30m', '12h', '7d' or '2w'."""
+    match = _DURATION.match(text)
+    if not match:
+        raise ValueError("a duration like '90s', '30m', '12h', '7d' or '2w'")
+    return float(match.group(1)) * _UNITS[match.group(2)]
+
+
 def _seconds(value: object) -> object:
-    if isinstance(value, str):
-        match = _DURATION.match(value)
-        if not match:
-            raise ValueError("a duration like '90s', '30m', '12h', '7d' or '2w'")
-        return float(match.group(1)) * _UNITS[match.group(2)]
-    return value
+    return parse_duration(value) if isinstance(value, str) else value
 
 
 Seconds = Annotated[float, BeforeValidator(_seconds), Field(gt=0)]
@@ -101,6 +105,16 @@ class Rule(_Section):
         return literal, -self.glob.count("*")
 
 
+@dataclass(frozen=True)
+class Expiry:
+    after: float | None  # seconds; None: never expires
+    since: Literal["access", "write"]
+    rule: str | None  # the glob of the rule that decided, None for the [ttl] default
+
+    def deadline(self, base: float) -> float | None:
+        return None if self.after is None else base + self.after
+
+
 class Policy(_Section):
     name: str = "custom"
     description: str = ""
@@ -119,6 +133,15 @@ class Policy(_Section):
             if rule.matches(path) and (best is None or rule.specificity >= best.specificity):
                 best = rule
         return best
+
+    def expiry_for(self, path: str) -> Expiry:
+        """How long a file at ``path`` lives, counted from what, and the rule that said so."""
+        rule = self.rule_for(path)
+        if rule is not None and rule.never_expire:
+            return Expiry(None, "write", rule.glob)
+        if rule is not None and (rule.expire_after is not None or rule.since is not None):
+            return Expiry(rule.expire_after or self.ttl.expire_after, rule.since or self.ttl.since, rule.glob)
+        return Expiry(self.ttl.expire_after, self.ttl.since, None)
 
     @cached_property
     def has_expiry(self) -> bool:

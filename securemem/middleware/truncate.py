@@ -2,7 +2,9 @@
 
 The cut falls on a line boundary where it can, and the closing line says how many lines the file
 has and which range to ask for next, so the model never gets a silent cut. The whole result,
-closing line included, stays within the limit.
+closing line included, stays within the limit. The closing line does not repeat the path: the
+header above it names the path already, and a path may be 1,024 bytes, which would push the
+result past the limit that this layer exists to keep.
 """
 
 from __future__ import annotations
@@ -33,18 +35,29 @@ class ViewTruncate:
         kept = text[:budget] if cut == -1 else text[:cut]
         number = kept[body_start:].rsplit("\n", 1)[-1].split("\t", 1)[0].strip()
         last = int(number) if number.isdigit() else 0
-        path, total = result.meta["path"], result.meta["total_lines"]
-        if cut == -1:
-            note = (f"[Output truncated: line {last} of {path} is longer than {self.max_chars} characters and "
-                    f"was cut. The file has {total} lines; use view_range [{last + 1}, -1] for the lines after it.]")
-        else:
-            note = (f"[Output truncated at {self.max_chars} characters: {path} has {total} lines and this view "
-                    f"ends at line {last}. Use view_range, e.g. [{last + 1}, -1], to see the rest.]")
+        total = result.meta["total_lines"]
+        note = (_line_cut_note if cut == -1 else _boundary_note)(last, total, self.max_chars)
         return Result(f"{kept}\n{note}", meta={**result.meta, "truncated": True})
 
     def _cut_listing(self, result: Result) -> Result:
-        text = str(result.content)
-        cut = text.rfind("\n", 0, self.max_chars - NOTE_RESERVE)
-        note = (f"[Listing truncated at {self.max_chars} characters: view a subdirectory of "
-                f"{result.meta.get('path', '/memories')} to see the rest.]")
+        text, budget = str(result.content), self.max_chars - NOTE_RESERVE
+        # No newline within the budget only happens when the header alone (a long path under a
+        # small limit) is over it: cut inside the header rather than at -1, which keeps everything.
+        cut = text.rfind("\n", 0, budget)
+        cut = budget if cut == -1 else cut
+        note = f"[Listing truncated at {self.max_chars} characters: view a subdirectory to see the rest.]"
         return Result(f"{text[:cut]}\n{note}", meta={**result.meta, "truncated": True})
+
+
+def _boundary_note(last: int, total: int, max_chars: int) -> str:
+    """The closing line when the view was cut after a whole line."""
+    return (f"[Output truncated at {max_chars} characters: the file has {total} lines and this view "
+            f"ends at line {last}. Use view_range, e.g. [{last + 1}, -1], to see the rest.]")
+
+
+def _line_cut_note(line: int, total: int, max_chars: int) -> str:
+    """The closing line when one line alone is over the limit (no view_range can show all of it)."""
+    after = (f"use view_range [{line + 1}, -1] for the lines after it" if line < total
+             else "it is the last line of the file")
+    return (f"[Output truncated: line {line} is longer than {max_chars} characters and was cut. "
+            f"The file has {total} lines; {after}.]")

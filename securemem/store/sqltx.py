@@ -113,6 +113,13 @@ class SqlTx:
             if row[1] and depth > 1:
                 self._walk(row[0], depth - 1, skip, expired, out)
 
+    def files_under(self, path: str) -> list[Entry]:
+        """Every visible file at or below ``path`` (a file gives itself)."""
+        low, high = descendants_range(path)
+        rows = self._q(f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND is_dir = 0 AND {_VISIBLE} "
+                       "AND (path = :p OR (path >= :lo AND path < :hi))", p=path, lo=low, hi=high).fetchall()
+        return [_entry(row) for row in rows]
+
     def blocking_file(self, path: str) -> str | None:
         """The first visible ancestor of ``path`` that is a file, if any."""
         above = ancestors(path)[1:]
@@ -225,8 +232,12 @@ class SqlTx:
         self._add_to_ancestors(new, row[0], row[1])
 
     def touch(self, path: str, expires: float | None) -> None:
+        """Record a read: the access time, and the expiry that the read refreshes."""
         self._q("UPDATE entries SET accessed = :now, expires = :e WHERE ns = :ns AND path = :p",
                 p=path, e=expires)
+
+    def set_expiry(self, path: str, expires: float | None) -> None:
+        self._q("UPDATE entries SET expires = :e WHERE ns = :ns AND path = :p AND is_dir = 0", p=path, e=expires)
 
 
 def _minus(directory: str, expired: list[tuple[str, int]]) -> tuple[int, int]:

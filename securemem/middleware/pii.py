@@ -1,0 +1,105 @@
+"""PIIScrub: personal data and secrets are scrubbed, or the write refused, before anything is stored.
+
+What the model sends (``file_text``, ``new_str``, ``insert_text``) is scrubbed per entity type
+(redact, mask, keyed hash or refuse); ``old_str`` is scrubbed the same way so that it still
+matches stored placeholders and tokens and never echoes a value back in an error. A path that
+carries PII is refused for every command, since paths appear in listings and messages. As a
+safety net the final bytes of an edit are scanned again, which catches a value the model
+assembled across an edit boundary. Messages name entity types and counts, never values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Mapping
+
+from securemem.commands import Command, Result
+from securemem.errors import PIIRefused
+from securemem.middleware.base import Call, Handler
+from securemem.middleware.txproxy import TxProxy
+from securemem.pii import Scrubber
+from securemem.policy import Policy
+from securemem.store.base import StoreTx
+from securemem.text import count_lines
+
+_FIELDS: Mapping[str, tuple[str, ...]] = {
+    "create": ("file_text",), "str_replace": ("old_str", "new_str"), "insert": ("insert_text",),
+}
+_DONE = {"redact": "redacted to a [TYPE] placeholder", "mask": "masked to its last 4 characters",
+         "hash": "replaced by a stable token (the same value always gives the same token)"}
+
+
+class PIIScrub:
+    def __init__(self, policy: Policy, token_key: bytes) -> None:
+        self.policy = policy
+        self.settings = policy.pii
+        self.scrubber = Scrubber(self.settings.actions, hash_key=token_key, phone_region=self.settings.phone_region)
+
+    def __call__(self, call: Call, call_next: Handler) -> Result:
+        command = call.command
+        if self.settings.refuse_paths:
+            for path in command.paths:
+                self._check_path(path)
+        counts: Counter[str] = Counter()
+        scrubbed = self._scrub_fields(command, counts)
+        call = call.with_command(scrubbed) if scrubbed is not command else call
+        if command.command in ("str_replace", "insert"):
+            call = dataclasses.replace(call, tx=ScrubTx(call.tx, self, counts))
+        result = call_next(call)
+        if counts and not result.is_error:
+            call.notes.append(self._summary(counts))
+        return result
+
+    def _check_path(self, path: str) -> None:
+        found = self.scrubber.contains(path)
+        if found:
+            raise PIIRefused(f"Error: The path contains {', '.join(found)}; paths must not carry personal data or "
+                             f"secrets (policy '{self.policy.name}'). Use a neutral name, such as "
+                             "/memories/customers/customer-42.md, and keep details inside the file.")
+
+    def _scrub_fields(self, command: Command, counts: Counter[str]) -> Command:
+        updates: dict[str, str] = {}
+        for field in _FIELDS.get(command.command, ()):
+            value = getattr(command, field)
+            if value is None:
+                continue
+            outcome = self.scrubber.scrub(value)
+            self.refuse_if(outcome.refused, f"`{field}`")
+            if outcome.text != value:
+                updates[field] = outcome.text
+            if field != "old_str":
+                counts.update(outcome.counts)
+        return command.model_copy(update=updates) if updates else command
+
+    def refuse_if(self, refused: tuple[str, ...], where: str) -> None:
+        if refused:
+            raise PIIRefused(f"Error: Nothing was written: {where} contains {', '.join(refused)}, which the memory "
+                             f"policy '{self.policy.name}' does not allow to be stored. Remove it, or refer to it "
+                             "without the value (e.g. 'the card on file'), and retry.")
+
+    def _summary(self, counts: Counter[str]) -> str:
+        parts = []
+        for entity, count in sorted(counts.items()):
+            action = self.settings.actions.get(entity, "redact")
+            parts.append(f"{count} {entity} {_DONE.get(action, 'scrubbed')}")
+        return (f"Note: before storing, the memory policy scrubbed {'; '.join(parts)}. The stored text holds "
+                "the placeholders, not the values; this is expected, so do not retry with the original values.")
+
+
+class ScrubTx(TxProxy):
+    """The safety net: scan the final text of an edit, not only the fields that changed it."""
+
+    def __init__(self, inner: StoreTx, layer: PIIScrub, counts: Counter[str]) -> None:
+        super().__init__(inner)
+        self.layer = layer
+        self.counts = counts
+
+    def write_file(self, path: str, data: bytes, lines: int, expires: float | None) -> None:
+        outcome = self.layer.scrubber.scrub(data.decode("utf-8"))
+        self.layer.refuse_if(outcome.refused, "the edited file")
+        if outcome.counts:
+            self.counts.update(outcome.counts)
+            data = outcome.text.encode("utf-8")
+            lines = count_lines(outcome.text)
+        super().write_file(path, data, lines, expires)

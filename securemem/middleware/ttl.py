@@ -1,0 +1,44 @@
+"""TTL: stamp each written file with its expiry; refresh it on reads; re-stamp moved files.
+
+Expiry is a timestamp on the row, decided by the policy rule for the file's path when the file
+is written (or read, with ``refresh_on_read`` and ``since = "access"``). The store hides a row
+whose timestamp has passed from every read at once, so an expired file is invisible and
+unmodifiable before any sweep runs; sweeps only reclaim the space.
+"""
+
+from __future__ import annotations
+
+from securemem.commands import CreateCommand, InsertCommand, RenameCommand, Result, StrReplaceCommand, ViewCommand
+from securemem.middleware.base import Call, Handler
+from securemem.policy import Policy
+
+
+class TTL:
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+
+    def __call__(self, call: Call, call_next: Handler) -> Result:
+        command = call.command
+        if isinstance(command, CreateCommand | StrReplaceCommand | InsertCommand):
+            call.expires = self.policy.expiry_for(command.path).deadline(call.now)
+            return call_next(call)
+        result = call_next(call)
+        if result.is_error:
+            return result
+        if isinstance(command, ViewCommand) and result.meta.get("kind") in ("file", "image"):
+            self._refresh(command.path, call)
+        elif isinstance(command, RenameCommand):
+            self._restamp(command.new_path, call)
+        return result
+
+    def _refresh(self, path: str, call: Call) -> None:
+        expiry = self.policy.expiry_for(path)
+        if expiry.after is not None and expiry.since == "access" and self.policy.ttl.refresh_on_read:
+            call.tx.touch(path, expiry.deadline(call.now))
+
+    def _restamp(self, moved: str, call: Call) -> None:
+        """Files that moved live by the rules of where they are now."""
+        for entry in call.tx.files_under(moved):
+            expiry = self.policy.expiry_for(entry.path)
+            base = entry.accessed if expiry.since == "access" else entry.modified
+            call.tx.set_expiry(entry.path, expiry.deadline(base))

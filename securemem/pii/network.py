@@ -1,0 +1,73 @@
+"""IPv4 and IPv6 addresses."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Iterator
+
+from securemem.pii.scan import Scan, Span, accepted
+
+# Not glued to a word or to more dotted numbers: "1.2.3.4.5" (a version) holds no address.
+_IPV4 = re.compile(r"[0-9](?<![\w.][0-9])[0-9]{0,2}(?:\.[0-9]{1,3}){3}(?![\w]|\.[0-9])")
+# "version 10.0.0.1" and "build 1.2.3.4" are release numbers that happen to have four parts.
+_VERSION_WORDS = re.compile(r"\b(?:version|ver|release|build|firmware|v)\.?\s*[:=]?\s*$")
+
+# Two colons at most five characters apart: every IPv6 address with two groups has this, and a
+# literal ':' lets the engine skip most of the text.
+_IPV6_HINT = re.compile(r":[0-9A-Fa-f]{0,4}:")
+_IPV6 = re.compile(
+    r"""
+    (?<![\w:.])
+    (?:[0-9A-Fa-f]{0,4}:){2,7}
+    (?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]{1,4})?
+    (?![\w:]|\.[0-9])
+    """,
+    re.X,
+)
+_MAC_GROUP = re.compile(r"[0-9A-Fa-f]{2}")
+
+
+def find_ipv4(scan: Scan) -> Iterator[Span]:
+    dotted = [(start, end) for start, end in scan.numbers if scan.text.count(".", start, end) >= 3]
+    windows = scan.around(dotted, 0, 2)  # 2: what the lookahead reads after the last digit
+    return accepted(_IPV4, scan.text, windows, lambda match: _is_ipv4(scan, match))
+
+
+def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
+    octets = match.group().split(".")
+    # Leading zeros are refused: "01.02.03.04" reads as a date or a code, and ipaddress agrees.
+    if any(int(octet) > 255 or (len(octet) > 1 and octet[0] == "0") for octet in octets):
+        return False
+    return _VERSION_WORDS.search(scan.before(match.start(), 16)) is None
+
+
+def find_ipv6(scan: Scan) -> Iterator[Span]:
+    hint = _IPV6_HINT.search(scan.text)
+    if hint is None:
+        return iter(())
+    # An address can start up to 39 characters before its first pair of colons.
+    return accepted(_IPV6, scan.text, [(max(0, hint.start() - 40), len(scan.text))], _is_ipv6)
+
+
+def _is_ipv6(match: re.Match[str]) -> bool:
+    candidate = match.group()
+    groups = [group for group in candidate.split(":") if group]
+    # "values[1::2]" is a slice: an address has two groups and four hex digits at least.
+    if len(groups) < 2 or sum(map(len, groups)) < 4 or _looks_like_mac(candidate, groups):
+        return False
+    try:
+        ipaddress.IPv6Address(candidate)
+    except ValueError:
+        return False
+    return True
+
+
+def _looks_like_mac(candidate: str, groups: list[str]) -> bool:
+    """An EUI-64 "00:11:22:33:44:55:66:77" parses as IPv6 but is a hardware address."""
+    return "::" not in candidate and all(_MAC_GROUP.fullmatch(group) for group in groups)
+
+
+def find_ip_addresses(scan: Scan) -> Iterator[Span]:
+    yield from find_ipv4(scan)
+    yield from find_ipv6(scan)

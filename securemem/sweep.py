@@ -1,0 +1,100 @@
+"""Expiry sweeps: really delete what has expired, in short batches, safe while agents keep working.
+
+Expired files are already invisible (the store hides them at once); a sweep reclaims them. Each
+batch is its own short write transaction, so a writer waits at most one batch, never the whole
+sweep. At the end the WAL is checkpointed and truncated, and ``secure_delete`` has zeroed the
+freed pages: old content does not stay on disk.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from securemem.errors import StorageError
+from securemem.store.base import Store
+
+logger = logging.getLogger("securemem.sweep")
+DEFAULT_BATCH = 2000
+Progress = Callable[[int, int], None]  # (deleted so far, expired at the start)
+
+
+@dataclass(frozen=True)
+class SweepReport:
+    deleted: int
+    batches: int
+    seconds: float
+
+    def summary(self) -> str:
+        return f"swept {self.deleted} expired entries in {self.batches} batches, {self.seconds:.2f}s"
+
+
+def sweep(store: Store, now: float, *, batch: int = DEFAULT_BATCH, progress: Progress | None = None,
+          pause: float = 0.0) -> SweepReport:
+    """Delete every file that expired at or before ``now``; ``pause`` seconds between batches."""
+    started = time.perf_counter()
+    total = store.count_expired(now) if progress else 0
+    deleted = batches = 0
+    while True:
+        count = store.sweep_batch(now, batch)
+        if count == 0:
+            break
+        deleted, batches = deleted + count, batches + 1
+        if progress:
+            progress(deleted, total)
+        if count < batch:
+            break
+        if pause:
+            time.sleep(pause)
+    if deleted:
+        store.scrub_free_space()
+    return SweepReport(deleted, batches, time.perf_counter() - started)
+
+
+class BackgroundSweeper:
+    """An in-process sweeper thread: ``start()``, ``stop()``, or use it as a context manager."""
+
+    def __init__(self, store: Store, *, every: float, clock: Callable[[], float] = time.time,
+                 batch: int = DEFAULT_BATCH) -> None:
+        if every <= 0:
+            raise ValueError("every must be a positive number of seconds")
+        self.store, self.every, self.clock, self.batch = store, every, clock, batch
+        self.total_deleted = 0
+        self.runs = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> BackgroundSweeper:
+        if self._thread is None or not self._thread.is_alive():
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._loop, name="securemem-sweeper", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 30.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def run_once(self) -> SweepReport:
+        report = sweep(self.store, self.clock(), batch=self.batch)
+        self.total_deleted += report.deleted
+        self.runs += 1
+        return report
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.run_once()
+            except StorageError as exc:  # busy or full: log and try again next time
+                logger.warning("sweep failed: %s", exc)
+            self._stop.wait(self.every)
+
+    def __enter__(self) -> BackgroundSweeper:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,354 @@
+"""The path guard: ``securemem.paths`` directly (known-answer vectors) and through every command.
+
+A path is accepted only when it names exactly one entry under /memories without decoding or
+resolving anything; only duplicate and trailing slashes are rewritten.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from securemem import SecureMemory
+from securemem.errors import InvalidPath
+from securemem.paths import (
+    MAX_PATH_BYTES,
+    MAX_SEGMENT_BYTES,
+    ROOT,
+    ancestors,
+    canonical,
+    is_root,
+    is_within,
+    name_of,
+    parent_of,
+)
+
+VECTORS: list[dict[str, Any]] = json.loads(
+    (Path(__file__).parent / "data" / "path_vectors.json").read_text(encoding="utf-8"))
+ACCEPTED = [v for v in VECTORS if v["ok"]]
+REFUSED = [v for v in VECTORS if not v["ok"]]
+INVALID = "Error: Invalid path"
+ROOT_SPELLINGS = ["/memories", "/memories/", "/memories//", "//memories", "/memories///"]
+MUTATIONS = ["create", "str_replace", "insert", "delete", "rename_old", "rename_new"]
+COMMANDS = ["view", *MUTATIONS]
+SEED = {"/memories/keep.md": "keep me\n", "/memories/dir/inner.md": "inner\n"}
+
+
+def vector_id(vector: dict[str, Any]) -> str:
+    shown = ascii(vector["path"])
+    return shown if len(shown) <= 60 else f"{shown[:40]}...({len(vector['path'].encode())}B)"
+
+
+def command(kind: str, path: str, other: str = "/memories/keep.md") -> dict[str, Any]:
+    """A well-formed tool input of ``kind`` naming ``path`` (``other`` is rename's second path)."""
+    inputs: dict[str, dict[str, Any]] = {
+        "view": {"command": "view", "path": path},
+        "create": {"command": "create", "path": path, "file_text": "new\n"},
+        "str_replace": {"command": "str_replace", "path": path, "old_str": "keep", "new_str": "gone"},
+        "insert": {"command": "insert", "path": path, "insert_line": 0, "insert_text": "top"},
+        "delete": {"command": "delete", "path": path},
+        "rename_old": {"command": "rename", "old_path": path, "new_path": "/memories/moved.md"},
+        "rename_new": {"command": "rename", "old_path": other, "new_path": path},
+    }
+    return inputs[kind]
+
+
+def seed(memory: SecureMemory) -> None:
+    for path, text in SEED.items():
+        assert not memory.execute({"command": "create", "path": path, "file_text": text}).is_error
+
+
+def refusal(path: object) -> str:
+    with pytest.raises(InvalidPath) as caught:
+        canonical(path)
+    return str(caught.value)
+
+
+# -- the vectors file ------------------------------------------------------------------------
+
+
+def test_vectors_file_is_well_formed() -> None:
+    assert len(ACCEPTED) >= 20 and len(REFUSED) >= 60
+    assert len({v["path"] for v in VECTORS}) == len(VECTORS), "duplicate vectors"
+    for vector in VECTORS:
+        assert set(vector) == {"path", "ok", "canonical"}
+        assert isinstance(vector["path"], str) and isinstance(vector["ok"], bool)
+        assert (vector["canonical"] is not None) == vector["ok"]
+
+
+@pytest.mark.parametrize("vector", ACCEPTED, ids=vector_id)
+def test_accepted_vector_has_its_canonical_form(vector: dict[str, Any]) -> None:
+    result = canonical(vector["path"])
+    assert result == vector["canonical"]
+    assert canonical(result) == result
+
+
+@pytest.mark.parametrize("vector", REFUSED, ids=vector_id)
+def test_refused_vector_is_refused_with_a_clear_message(vector: dict[str, Any]) -> None:
+    message = refusal(vector["path"])
+    assert message.startswith(INVALID + ": ")
+    assert "/memories/" in message  # the message says what a valid path looks like
+    assert "\x00" not in message and "\n" not in message  # refused characters are shown escaped
+
+
+# -- why a path is refused -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("path", "reason"), [
+    ("memories/x", "is not absolute"),
+    ("", "is not absolute"),
+    ("/memoriesX/f", "outside /memories"),
+    ("/memories_backup", "outside /memories"),
+    ("/Memories/x", "outside /memories"),
+    ("/", "outside /memories"),
+    ("/memories/../secrets.env", "'..' segments are not allowed"),
+    ("/memories/.", "'.' segments are not allowed"),
+    ("/memories/a/./b", "'.' segments are not allowed"),
+    ("/memories/..\\..\\x", "backslashes"),
+    ("/memories/%2e%2e%2fsecrets", "percent-encoded"),
+    ("/memories/a%2Fb", "percent-encoded"),
+    ("/memories/a\x00b", "U+0000"),
+    ("/memories/a\nb", "U+000A"),
+    ("/memories/a\u200bb", "U+200B"),
+    ("/memories/\u202egnp.exe", "U+202E"),
+    ("/memories/cafe\u0301", "not in Unicode NFC form"),
+    ("/memories/a\uff0fb", "compatibility characters"),
+    ("/memories/\u2024\u2024/x", "compatibility characters"),
+    ("/memories/\uff41", "compatibility characters"),
+    ("/memories/a\u00a0b", "compatibility characters"),
+    ("/memories/ x", "white space"),
+    ("/memories/x ", "white space"),
+    ("/memories/" + "s" * 256, f"longer than {MAX_SEGMENT_BYTES} bytes"),
+    ("/memories/" + "/".join(["s" * 200] * 6), f"longer than {MAX_PATH_BYTES} bytes"),
+])
+def test_refusal_names_the_reason(path: str, reason: str) -> None:
+    assert reason in refusal(path)
+
+
+@pytest.mark.parametrize("value", [None, 5, b"/memories/x", ["/memories/x"]])
+def test_non_string_paths_are_refused(value: object) -> None:
+    assert "must be a string" in refusal(value)
+
+
+def test_long_names_are_clipped_in_messages() -> None:
+    message = refusal("/memories/" + "x" * 300)
+    assert "x" * 41 not in message and "..." in message
+
+
+# -- byte limits, measured in UTF-8 bytes -------------------------------------------------------
+
+
+def name_of_bytes(size: int, char: str) -> str:
+    """A name of exactly ``size`` UTF-8 bytes made of ``char`` (padded with ASCII to the size)."""
+    width = len(char.encode())
+    return char * (size // width) + "a" * (size % width)
+
+
+@pytest.mark.parametrize("char", ["a", "é", "日", "\U0001F600"])
+def test_segment_limit_is_255_bytes(char: str) -> None:
+    fits, over = name_of_bytes(255, char), name_of_bytes(256, char)
+    assert len(fits.encode()) == 255 and len(over.encode()) == 256
+    assert canonical(f"/memories/{fits}") == f"/memories/{fits}"
+    assert canonical(f"/memories/{fits}/x") == f"/memories/{fits}/x"
+    assert "longer than 255 bytes" in refusal(f"/memories/{over}")
+    assert "longer than 255 bytes" in refusal(f"/memories/{over}/x")
+    if char != "a":  # bytes, not characters: 128 characters of a multi-byte letter are over 255 bytes
+        assert "longer than 255 bytes" in refusal(f"/memories/{char * 128}")
+
+
+def path_of_bytes(size: int, char: str) -> str:
+    """A path of exactly ``size`` UTF-8 bytes whose names are each at most 255 bytes."""
+    names, left = [], size - len("/memories")
+    while left > 0:
+        take = min(MAX_SEGMENT_BYTES, left - 1)
+        names.append(name_of_bytes(take, char))
+        left -= take + 1
+    return "/memories/" + "/".join(names)
+
+
+@pytest.mark.parametrize("char", ["a", "é", "日", "\U0001F600"])
+def test_path_limit_is_1024_bytes(char: str) -> None:
+    fits, over = path_of_bytes(1024, char), path_of_bytes(1025, char)
+    assert len(fits.encode()) == 1024 and len(over.encode()) == 1025
+    assert canonical(fits) == fits
+    assert "longer than 1024 bytes" in refusal(over)
+
+
+def test_path_limit_applies_to_the_path_as_sent() -> None:
+    # Slashes that canonicalisation would drop still count: the limit is on untrusted input.
+    assert "longer than 1024 bytes" in refusal("/memories/a" + "/" * 1014)
+    assert canonical("/memories/a" + "/" * 1013) == "/memories/a"
+
+
+def test_exactly_1024_bytes_works_through_create_and_view(mem: SecureMemory) -> None:
+    path = path_of_bytes(1024, "日")
+    assert not mem.execute({"command": "create", "path": path, "file_text": "deep"}).is_error
+    view = mem.execute({"command": "view", "path": path})
+    assert not view.is_error and "     1\tdeep" in view.text
+
+
+# -- the pure helpers --------------------------------------------------------------------------
+
+
+def test_path_helpers() -> None:
+    assert is_root("/memories") and not is_root("/memories/a")
+    assert parent_of("/memories/a/b") == "/memories/a" and parent_of("/memories/a") == ROOT
+    assert name_of("/memories/a/b.md") == "b.md"
+    assert ancestors("/memories/a/b/c") == ["/memories", "/memories/a", "/memories/a/b"]
+    assert ancestors("/memories") == []
+    assert is_within("/memories/a/b", "/memories/a") and is_within("/memories/a", "/memories/a")
+    assert not is_within("/memories/ab", "/memories/a")
+    assert not is_within("/memories/a-b/c", "/memories/a")
+
+
+# -- properties --------------------------------------------------------------------------------
+
+TRICKY = st.sampled_from(["/", "/", "//", ".", "..", "%2e", "%2F", "%", "\\", "\x00", "\n", " ", "\u00a0",
+                          "\u200b", "\u202e", "\uff0f", "\u2024", "\u0301", "e\u0301", "memories", "a", "é",
+                          "日", "\U0001F600", "node_modules", ".h", "~", "\ud800"])
+PATHS = st.one_of(
+    st.text(),
+    st.lists(st.one_of(TRICKY, st.text(max_size=4)), max_size=12).map("".join),
+    st.lists(st.one_of(TRICKY, st.text(max_size=4)), max_size=12).map(lambda parts: "/memories/" + "".join(parts)),
+    st.lists(st.one_of(TRICKY, st.text(min_size=1, max_size=6)), max_size=8).map(
+        lambda parts: "/memories/" + "/".join(parts)),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(PATHS)
+def test_accepted_paths_are_canonical_and_inside_the_root(path: str) -> None:
+    try:
+        result = canonical(path)
+    except InvalidPath as exc:
+        assert str(exc).startswith(INVALID)
+        return
+    assert result == ROOT or result.startswith(ROOT + "/")
+    segments = result.split("/")[1:]
+    assert all(segment not in ("", ".", "..") for segment in segments)
+    assert "\\" not in result and not re.search("%[0-9A-Fa-f]{2}", result)
+    assert canonical(result) == result
+    assert len(result.encode("utf-8")) <= MAX_PATH_BYTES
+    # Canonicalising only drops slashes: the names are exactly those that were sent.
+    assert segments == [s for s in path.split("/") if s]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=PATHS, kind=st.sampled_from(COMMANDS))
+def test_execute_never_raises_for_any_path(mem: SecureMemory, path: str, kind: str) -> None:
+    result = mem.execute(command(kind, path))
+    assert isinstance(result.is_error, bool)
+    try:
+        canonical(path)
+    except InvalidPath:
+        assert result.is_error and result.text.startswith(INVALID)
+
+
+NAMES = st.text(alphabet=st.characters(blacklist_characters="/"), min_size=1, max_size=20)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=NAMES, slashes=st.lists(st.integers(1, 3), min_size=3, max_size=3))
+def test_every_spelling_of_an_accepted_path_names_one_entry(mem: SecureMemory, name: str,
+                                                            slashes: list[int]) -> None:
+    a, b, c = ("/" * n for n in slashes)
+    spelled = f"{a}memories{b}d{c}{name}{c}"
+    try:
+        path = canonical(spelled)
+    except InvalidPath:
+        return
+    assert path == f"/memories/d/{name}"
+    target = mem.in_namespace("spelling")
+    target.execute({"command": "delete", "path": "/memories/d"})
+    created = target.execute({"command": "create", "path": spelled, "file_text": "x"})
+    assert created.content == f"File created successfully at: {path}"
+    assert target.execute({"command": "view", "path": path}).text.endswith("     1\tx")
+    listing = target.execute({"command": "view", "path": "/memories/d"}).text
+    assert (f"1B\t{path}" in listing.splitlines()) != (name.startswith(".") or name == "node_modules")
+
+
+# -- through execute, for every command ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", COMMANDS)
+def test_refused_paths_are_refused_by_every_command(mem: SecureMemory, snapshot: Callable[..., Any],
+                                                    kind: str) -> None:
+    seed(mem)
+    before = snapshot(mem)
+    for vector in REFUSED:
+        result = mem.execute(command(kind, vector["path"]))
+        assert result.is_error, (kind, vector["path"])
+        assert result.text.startswith(INVALID), (kind, vector["path"], result.text)
+    assert snapshot(mem) == before
+
+
+@pytest.mark.parametrize("vector", [v for v in ACCEPTED if v["canonical"] != ROOT], ids=vector_id)
+def test_accepted_spellings_work_for_every_command(mem: SecureMemory, vector: dict[str, Any]) -> None:
+    raw, path = vector["path"], vector["canonical"]
+
+    def run(tool_input: dict[str, Any]) -> str:
+        result = mem.execute(tool_input)
+        assert not result.is_error, (tool_input, result.content)
+        return result.text
+
+    assert run(command("create", raw)) == f"File created successfully at: {path}"
+    assert run(command("view", raw)) == f"Here's the content of {path} with line numbers:\n     1\tnew"
+    run({"command": "str_replace", "path": raw, "old_str": "new", "new_str": "edited"})
+    assert run(command("insert", raw)) == f"The file {path} has been edited."
+    assert run(command("view", path)).endswith("     1\ttop\n     2\tedited")
+    assert run(command("rename_old", raw)) == f"Successfully renamed {path} to /memories/moved.md"
+    assert run(command("rename_new", raw, other="/memories/moved.md")) == \
+        f"Successfully renamed /memories/moved.md to {path}"
+    assert run(command("delete", raw)) == f"Successfully deleted {path}"
+    missing = mem.execute(command("view", raw))
+    assert missing.is_error and missing.text == f"The path {path} does not exist. Please provide a valid path."
+
+
+@pytest.mark.parametrize("spelling", ROOT_SPELLINGS)
+@pytest.mark.parametrize("kind", MUTATIONS)
+def test_the_root_is_never_mutated_in_any_spelling(mem: SecureMemory, snapshot: Callable[..., Any],
+                                                   kind: str, spelling: str) -> None:
+    seed(mem)
+    before = snapshot(mem)
+    result = mem.execute(command(kind, spelling))
+    assert result.is_error
+    assert result.text.startswith("Error: The /memories directory itself cannot be ")
+    assert snapshot(mem) == before
+
+
+@pytest.mark.parametrize("spelling", ROOT_SPELLINGS)
+def test_the_root_can_be_viewed_in_any_spelling(mem: SecureMemory, spelling: str) -> None:
+    seed(mem)
+    result = mem.execute(command("view", spelling))
+    assert not result.is_error
+    assert result.text.splitlines()[0] == ("Here're the files and directories up to 2 levels deep in /memories, "
+                                           "excluding hidden items and node_modules:")
+    assert "\t/memories/keep.md" in result.text
+
+
+@pytest.mark.parametrize("kind", COMMANDS)
+def test_the_root_dot_spelling_is_an_invalid_path(mem: SecureMemory, kind: str) -> None:
+    result = mem.execute(command(kind, "/memories/."))
+    assert result.is_error and result.text.startswith(INVALID)
+
+
+def test_traversal_cannot_reach_another_namespace_or_outside(mem: SecureMemory) -> None:
+    other = mem.in_namespace("other")
+    assert not other.execute({"command": "create", "path": "/memories/secret", "file_text": "s"}).is_error
+    for path in ["/memories/../other/memories/secret", "/memories/%2e%2e/secret", "/other/memories/secret",
+                 "/memories/..\\secret", "/memories\uff0f..\uff0fsecret"]:
+        result = mem.execute({"command": "view", "path": path})
+        assert result.is_error and result.text.startswith(INVALID)
+    assert mem.execute({"command": "view", "path": "/memories/secret"}).is_error
+
+
+def test_messages_name_the_canonical_path(mem: SecureMemory) -> None:
+    result = mem.execute({"command": "delete", "path": "/memories//nope///"})
+    assert result.text == "Error: The path /memories/nope does not exist"

@@ -1,0 +1,527 @@
+"""detect(): the labelled corpus, edge cases per entity type, overlaps, options and hostile input."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections import Counter
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from securemem.pii import ENTITY_TYPES, Finding, detect
+
+CORPUS_PATH = Path(__file__).parent / "data" / "pii_corpus.jsonl"
+CORPUS: list[dict[str, Any]] = [json.loads(line) for line in CORPUS_PATH.read_text(encoding="utf-8").splitlines()]
+
+
+def found(text: str, **options: Any) -> list[tuple[str, str]]:
+    """(type, value) of each finding, in order."""
+    return [(f.type, text[f.start : f.end]) for f in detect(text, **options)]
+
+
+def values(text: str, entity: str) -> list[str]:
+    return [value for kind, value in found(text, types=[entity])]
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def make_jwt(header: dict[str, Any], payload: dict[str, Any]) -> str:
+    head = b64url(json.dumps(header).encode())
+    body = b64url(json.dumps(payload).encode())
+    return f"{head}.{body}.{b64url(b'signature-bytes-0123456789')}"
+
+
+# ---------------------------------------------------------------- the corpus
+
+
+def test_corpus_is_large_and_covers_every_type() -> None:
+    labelled = Counter(entity["type"] for row in CORPUS for entity in row["entities"])
+    benign = [row for row in CORPUS if not row["entities"]]
+    assert len(CORPUS) >= 300
+    assert len(benign) >= 120
+    assert set(labelled) == set(ENTITY_TYPES)
+    assert min(labelled.values()) >= 5
+
+
+@pytest.mark.parametrize("row", CORPUS, ids=[f"line{number}" for number in range(1, len(CORPUS) + 1)])
+def test_corpus_line(row: dict[str, Any]) -> None:
+    """Every labelled entity is found with its exact span and type, and nothing else is."""
+    text = row["text"]
+    expected = Counter((entity["type"], entity["value"]) for entity in row["entities"])
+    assert Counter(found(text)) == expected, row["note"]
+
+
+# ---------------------------------------------------------------- email
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("mail jane.doe@example.com today", ["jane.doe@example.com"]),
+        ("JANE.DOE+Billing@Mail.Example.CO.UK.", ["JANE.DOE+Billing@Mail.Example.CO.UK"]),
+        ("<a_b-c%d@sub-domain.example.io>", ["a_b-c%d@sub-domain.example.io"]),
+        ("first@example.com,second@example.org", ["first@example.com", "second@example.org"]),
+        ("a@b@example.com", ["b@example.com"]),
+        ("..lead@example.com", ["lead@example.com"]),
+        ("user@localhost", []),
+        ("x@example.c", []),
+        ("x@example.c0m", []),
+        ("@example.com", []),
+        ("a @ b.com", []),
+        ("@decorator(example.com)", []),
+    ],
+)
+def test_email(text: str, expected: list[str]) -> None:
+    assert values(text, "EMAIL") == expected
+
+
+def test_email_local_part_longer_than_rfc_is_not_an_address() -> None:
+    assert values("x" * 65 + "@example.com", "EMAIL") == []
+    assert values("x" * 64 + "@example.com", "EMAIL") == ["x" * 64 + "@example.com"]
+
+
+# ---------------------------------------------------------------- phone
+
+
+@pytest.mark.parametrize(
+    "number",
+    [
+        "+44 20 7946 0958",
+        "(415) 555-2671",
+        "415-555-2671",
+        "+1 415 555 2671",
+        "+49 30 901820",
+        "+1 (415) 555-2671",
+        "415.555.2671",
+        "+14155552671",
+        "+33 6 12 34 56 78",
+        "+44 (0)20 7946 0958",
+    ],
+)
+def test_phone_formats(number: str) -> None:
+    assert values(f"Call {number} now.", "PHONE") == [number]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Released on 2024-01-15 and 2024-01-15 10:30.",
+        "Window 2024-01-01 00:00 to 2024-01-01 04:00.",
+        "Version 1.2.3 and 10.0.19045.3693.",
+        "Order 4155552671 shipped.",
+        "order #415-555-2671",
+        "Price $4,155,552.67 total.",
+        "ZIP 94105-1234.",
+        "Card 4111 1111 1111 1111.",
+        "(555) 123-4567 is fictional.",
+        "123-456-7890 is a template.",
+        "Unformatted 4155552671 without a phone word.",
+        "IP 192.168.100.200 here.",
+        "ISBN 978-3-16-148410-0.",
+    ],
+)
+def test_not_phones(text: str) -> None:
+    assert values(text, "PHONE") == []
+
+
+def test_phone_compact_needs_a_phone_word_before_it() -> None:
+    assert values("mobile: 4155552671", "PHONE") == ["4155552671"]
+    assert values("account 4155552671", "PHONE") == []
+
+
+def test_phone_region_reads_national_numbers() -> None:
+    text = "Ring 020 7946 0958 tomorrow."
+    assert values(text, "PHONE") == []
+    assert [v for _, v in found(text, types=["PHONE"], phone_region="GB")] == ["020 7946 0958"]
+
+
+def test_unknown_phone_region_is_refused() -> None:
+    with pytest.raises(ValueError, match="phone region"):
+        detect("x", phone_region="XX")
+
+
+# ---------------------------------------------------------------- cards
+
+
+@pytest.mark.parametrize(
+    "number",
+    ["4111111111111111", "4111 1111 1111 1111", "4111-1111-1111-1111", "3782 822463 10005", "30569309025904",
+     "6011000990139424", "4000 0566 5566 5556 007"],
+)  # fmt: skip
+def test_cards(number: str) -> None:
+    assert values(f"card {number} exp 12/26", "CREDIT_CARD") == [number]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "4111 1111 1111 1112",  # Luhn fails
+        "41111111111111111111",  # 20 digits
+        "1700000000000",  # ms timestamp passes Luhn but no card starts with 1
+        "0000000000000000",
+        "4111 1111-1111 1111",  # mixed separators
+        "ref 12.4111111111111111",  # decimal tail
+        "DE89 3704 0044 0532 0130 01",  # digits of an IBAN with a bad checksum
+        "id-4111111111111111",
+        "x4111111111111111",
+    ],
+)
+def test_not_cards(text: str) -> None:
+    assert values(text, "CREDIT_CARD") == []
+
+
+# ---------------------------------------------------------------- IBAN
+
+
+@pytest.mark.parametrize(
+    "iban",
+    ["DE89370400440532013000", "DE89 3704 0044 0532 0130 00", "GB82 WEST 1234 5698 7654 32", "gb82west12345698765432",
+     "NO9386011117947", "MT84 MALT 0110 0001 2345 MTLC AST0 01S", "RO49 AAAA 1B31 0075 9384 0000"],
+)  # fmt: skip
+def test_ibans(iban: str) -> None:
+    assert values(f"IBAN {iban} please", "IBAN") == [iban]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "DE89 3704 0044 0532 0130 01",  # checksum
+        "DE89 3704 0044 0532 0130",  # too short for DE
+        "DE89 3704 0044 0532 0130 007",  # too long for DE
+        "XX89 3704 0044 0532 0130 00",  # no such country
+        "ADE89370400440532013000",  # glued to a letter
+    ],
+)
+def test_not_ibans(text: str) -> None:
+    assert values(text, "IBAN") == []
+
+
+def test_iban_followed_by_words_stops_at_its_length() -> None:
+    assert values("to DE89 3704 0044 0532 0130 00 is ok", "IBAN") == ["DE89 3704 0044 0532 0130 00"]
+
+
+# ---------------------------------------------------------------- SSN
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["000-12-3456", "666-12-3456", "912-34-5678", "123-00-4567", "123-45-0000", "123456789", "1123-45-6789",
+     "123-45-67890", "2024-123-45-6789"],
+)  # fmt: skip
+def test_not_ssns(text: str) -> None:
+    assert values(text, "US_SSN") == []
+
+
+def test_ssn_undashed_needs_context() -> None:
+    assert values("SSN 123456789", "US_SSN") == ["123456789"]
+    assert values("Social Security: 123 45 6789", "US_SSN") == ["123 45 6789"]
+    assert values("routing 123456789", "US_SSN") == []
+    assert values("emp 123-45-6789", "US_SSN") == ["123-45-6789"]
+
+
+# ---------------------------------------------------------------- IP addresses
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("from 192.168.0.1.", ["192.168.0.1"]),
+        ("255.255.255.255 and 0.0.0.0", ["255.255.255.255", "0.0.0.0"]),
+        ("256.1.1.1", []),
+        ("01.02.03.04", []),
+        ("1.2.3.4.5", []),
+        ("v1.2.3.4", []),
+        ("version 10.0.0.1", []),
+        ("build: 10.0.0.1", []),
+        ("2001:db8::1", ["2001:db8::1"]),
+        ("[2001:0db8:85a3:0000:0000:8a2e:0370:7334]:443", ["2001:0db8:85a3:0000:0000:8a2e:0370:7334"]),
+        ("::ffff:192.0.2.128", ["::ffff:192.0.2.128"]),
+        ("::1", []),
+        ("values[1::2]", []),
+        ("10:30:00", []),
+        ("00:1a:2b:3c:4d:5e", []),
+        ("00:11:22:33:44:55:66:77", []),
+        ("std::vector<int>", []),
+    ],
+)
+def test_ip_addresses(text: str, expected: list[str]) -> None:
+    assert values(text, "IP_ADDRESS") == expected
+
+
+# ---------------------------------------------------------------- secrets
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("id AKIAABCDEFGHIJKLMNOP", ["AKIAABCDEFGHIJKLMNOP"]),
+        ("ASIA1234567890ABCDEF,", ["ASIA1234567890ABCDEF"]),
+        ("AKIAABCDEFGHIJKLMNO", []),  # 15 after the prefix
+        ("AKIAABCDEFGHIJKLMNOPQ", []),  # 17
+        ("XAKIAABCDEFGHIJKLMNOP", []),
+        ("akiaabcdefghijklmnop", []),
+    ],
+)
+def test_aws_access_keys(text: str, expected: list[str]) -> None:
+    assert values(text, "AWS_ACCESS_KEY") == expected
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "sk-ant-api03-" + "aB3dE6gH9j" * 9 + "-_AA",
+        "sk-proj-" + "Ab1Cd2Ef3G" * 6,
+        "sk-" + "Ab1Cd2Ef3G" * 5,
+        "ghp_" + "Ab1Cd2Ef3G" * 3 + "h4Ij5K",
+        "gho_" + "Ab1Cd2Ef3G" * 3 + "h4Ij5K",
+        "ghu_" + "Ab1Cd2Ef3G" * 3 + "h4Ij5K",
+        "ghs_" + "Ab1Cd2Ef3G" * 3 + "h4Ij5K",
+        "ghr_" + "Ab1Cd2Ef3G" * 3 + "h4Ij5K",
+        "github_pat_11ABCDEFG0123456789abc_" + "x" * 59,
+        "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+        "xoxp-1234567890-abcdef",
+        "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc",
+        "rk_live_" + "4eC39HqLyjWDarjtT1zdp7dc",
+        "sk_test_" + "4eC39HqLyjWDarjtT1zdp7dc",
+        "AIza" + "SyA-1234567890abcdefghijklmnopqrst_",
+    ],
+)
+def test_api_keys(key: str) -> None:
+    assert values(f'key = "{key}"', "API_KEY") == [key]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sk-learn-compatible-estimators-list",
+        "risk-0123456789abcdefghij",
+        "ghp_tooShort123",
+        "pk_live_4eC39HqLyjWDarjtT1zdp7dc",
+        "AIzaShort",
+        "xoxo-hugs-and-kisses",
+    ],
+)
+def test_not_api_keys(text: str) -> None:
+    assert values(text, "API_KEY") == []
+
+
+def test_aws_secret_key_is_found_by_its_name() -> None:
+    secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+    assert values(f"aws_secret_access_key = {secret}", "API_KEY") == [secret]
+    assert values(f"note = {secret}", "API_KEY") == []
+
+
+def _pem(key: rsa.RSAPrivateKey | ec.EllipticCurvePrivateKey | ed25519.Ed25519PrivateKey, fmt: str) -> str:
+    formats = {
+        "pkcs8": serialization.PrivateFormat.PKCS8,
+        "traditional": serialization.PrivateFormat.TraditionalOpenSSL,
+        "openssh": serialization.PrivateFormat.OpenSSH,
+    }
+    raw = key.private_bytes(serialization.Encoding.PEM, formats[fmt], serialization.NoEncryption())
+    return raw.decode().strip()
+
+
+@pytest.mark.parametrize(
+    ("make", "fmt"),
+    [
+        (lambda: rsa.generate_private_key(public_exponent=65537, key_size=1024), "traditional"),
+        (lambda: ec.generate_private_key(ec.SECP256R1()), "traditional"),
+        (lambda: ec.generate_private_key(ec.SECP256R1()), "pkcs8"),
+        (ed25519.Ed25519PrivateKey.generate, "openssh"),
+    ],
+)
+def test_real_pem_private_keys(make: Any, fmt: str) -> None:
+    """Keys generated here, in the formats tools write; nothing inside the block is reported alone."""
+    block = _pem(make(), fmt)
+    text = f"key for ops@example.com:\n{block}\nthanks"
+    assert found(text) == [("EMAIL", "ops@example.com"), ("PRIVATE_KEY", block)]
+
+
+def test_pem_block_swallows_what_is_inside_it() -> None:
+    block = "-----BEGIN PRIVATE KEY-----\nops@example.com 4111111111111111 10.0.0.1\n-----END PRIVATE KEY-----"
+    assert found(f"x {block} y") == [("PRIVATE_KEY", block)]
+
+
+def test_truncated_pem_block_still_counts() -> None:
+    text = "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7\n\n"
+    assert values(text, "PRIVATE_KEY") == [text.rstrip()]
+
+
+def test_public_keys_and_certificates_are_not_private_keys() -> None:
+    text = "-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----\n-----BEGIN CERTIFICATE-----\nMII\n"
+    assert values(text, "PRIVATE_KEY") == []
+
+
+def test_jwt() -> None:
+    token = make_jwt({"alg": "HS256", "typ": "JWT"}, {"sub": "42"})
+    assert values(f"token={token}.", "JWT") == [token]
+    unsigned = make_jwt({"alg": "none"}, {"sub": "42"}).rsplit(".", 1)[0] + "."
+    assert values(f"t {unsigned} end", "JWT") == [unsigned]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        make_jwt({"typ": "JWT"}, {"sub": "42"}),  # no alg: not a JOSE header
+        "eyJub3Rqc29u.eyJzdWIiOiI0MiJ9.c2ln",  # header is not JSON
+        "The header eyJ is base64 for a brace.",
+        "eyJhbGciOiJIUzI1NiJ9",  # one part only
+        "x" + make_jwt({"alg": "HS256"}, {"sub": "42"}),  # glued to a word
+    ],
+)
+def test_not_jwts(text: str) -> None:
+    assert values(text, "JWT") == []
+
+
+def test_deeply_nested_jwt_header_does_not_crash() -> None:
+    header = b64url(b'{"a":' + b"[" * 3000)
+    assert values(f"{header}.eyJzdWIiOiI0MiJ9.c2ln", "JWT") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Authorization: Bearer abcdefghijklmnop", ["abcdefghijklmnop"]),
+        ("curl -H 'Authorization: Bearer 9f8e7d6c5b4a3f2e1d0c'", ["9f8e7d6c5b4a3f2e1d0c"]),
+        ("sent bearer AbC123xyz_-.~+/ABCDEF== upstream", ["AbC123xyz_-.~+/ABCDEF=="]),
+        ("Bearer tok3n-abcdefghijklmnop.", ["tok3n-abcdefghijklmnop"]),
+        ("Authorization: Bearer short123", []),
+        ("The bearer instrument is transferable.", []),
+        ("Bearer authentication-mechanisms are explained.", []),
+    ],
+)
+def test_bearer_tokens(text: str, expected: list[str]) -> None:
+    assert values(text, "BEARER_TOKEN") == expected
+
+
+# ---------------------------------------------------------------- overlaps and options
+
+
+def test_jwt_inside_bearer_is_reported_once_as_jwt() -> None:
+    token = make_jwt({"alg": "RS256"}, {"sub": "42"})
+    assert found(f"Authorization: Bearer {token}") == [("JWT", token)]
+    assert found(f"Authorization: Bearer {token}", types=["BEARER_TOKEN"]) == [("BEARER_TOKEN", token)]
+
+
+def test_api_key_inside_bearer_is_reported_once() -> None:
+    key = "sk-ant-api03-" + "Zx9Yw8Vu7T" * 6
+    assert found(f"Authorization: Bearer {key}") == [("API_KEY", key)]
+
+
+def test_equal_spans_go_to_the_more_specific_type() -> None:
+    """An address can also parse as a phone number in some regions; IP_ADDRESS names it."""
+    text = "host 203.0.113.42 up"
+    assert found(text) == [("IP_ADDRESS", "203.0.113.42")]
+
+
+def test_types_limits_the_scan() -> None:
+    text = "a@example.com 415-555-2671 10.0.0.1"
+    assert [kind for kind, _ in found(text, types=["PHONE", "IP_ADDRESS"])] == ["PHONE", "IP_ADDRESS"]
+    assert detect(text, types=[]) == []
+    assert detect(text, types=frozenset({"EMAIL"})) == [Finding("EMAIL", 0, 13)]
+
+
+def test_bad_types_are_refused() -> None:
+    with pytest.raises(ValueError, match="NAME"):
+        detect("x", types=["EMAIL", "NAME"])
+    with pytest.raises(TypeError):
+        detect("x", types="EMAIL")
+
+
+def test_replacement_forms_are_never_detected() -> None:
+    forms = [f"[{name}]" for name in ENTITY_TYPES]
+    forms += [f"[{name} ****4567]" for name in ENTITY_TYPES] + [f"[{name}:2025550143]" for name in ENTITY_TYPES]
+    text = "phone: " + " call ".join(forms) + " ssn " + "[US_SSN:123456789a]"
+    assert detect(text) == []
+
+
+def test_replacement_inside_a_pem_block_does_not_hide_it() -> None:
+    block = "-----BEGIN PRIVATE KEY-----\n[EMAIL] MIIEvQ\n-----END PRIVATE KEY-----"
+    assert values(block, "PRIVATE_KEY") == [block]
+
+
+def test_finding_holds_offsets_only() -> None:
+    text = "write to secret.person@example.com"
+    (finding,) = detect(text)
+    assert finding == Finding("EMAIL", 9, len(text))
+    assert "secret" not in repr(finding) and "example" not in repr(finding)
+    with pytest.raises(AttributeError):
+        finding.start = 0  # type: ignore[misc]
+
+
+def test_empty_and_unicode_text() -> None:
+    assert detect("") == []
+    text = "Grüße an jürgen.müller@bücher.example — Tel. +49 30 901820 ✓"
+    assert found(text) == [("EMAIL", "jürgen.müller@bücher.example"), ("PHONE", "+49 30 901820")]
+
+
+# ---------------------------------------------------------------- properties and hostile input
+
+FRAGMENTS = [
+    "jane@example.com", "+44 20 7946 0958", "(415) 555-2671", "4111 1111 1111 1111", "DE89 3704 0044 0532 0130 00",
+    "123-45-6789", "10.0.0.1", "2001:db8::1", "AKIAABCDEFGHIJKLMNOP", "ghp_" + "a1" * 18, "Bearer abcdefghij123456",
+    make_jwt({"alg": "HS256"}, {"sub": "1"}), "-----BEGIN PRIVATE KEY-----\nAA\n-----END PRIVATE KEY-----",
+    "2024-01-15", "v1.2.3", "$1,299.00", "#48213", "@", "-", ".", ":", " ", "\n", "[", "]", "0", "9", "a",
+]  # fmt: skip
+mixed_text = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=8)), max_size=12).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(mixed_text)
+def test_findings_are_sorted_non_overlapping_and_typed(text: str) -> None:
+    findings = detect(text)
+    assert all(f.type in ENTITY_TYPES and 0 <= f.start < f.end <= len(text) for f in findings)
+    assert all(a.end <= b.start for a, b in pairwise(findings))
+
+
+@settings(max_examples=150, deadline=None)
+@given(mixed_text)
+def test_a_type_filter_never_invents_findings(text: str) -> None:
+    """A finding of a filtered scan overlaps some finding of the full scan."""
+    full = detect(text)
+    for finding in detect(text, types=["PHONE", "CREDIT_CARD", "US_SSN"]):
+        assert any(f.start < finding.end and finding.start < f.end for f in full)
+
+
+MEGABYTE = 1_000_000
+HOSTILE = {
+    "at-pairs": "a@" * (MEGABYTE // 2),
+    "local-part-run": "a" * MEGABYTE + "@",
+    "domain-labels": "x@" + "a." * (MEGABYTE // 2),
+    "digits": "1" * MEGABYTE,
+    "spaced-digits": "1 " * (MEGABYTE // 2),
+    "grouped-digits": "4111 " * (MEGABYTE // 5),
+    "dotted": "1." * (MEGABYTE // 2),
+    "dashes": "12-" * (MEGABYTE // 3),
+    "colons": "a:" * (MEGABYTE // 2),
+    "jwt-heads": "eyJ" * (MEGABYTE // 3),
+    "jwt-dots": "eyJhbGciOiJIUzI1NiJ9." + "a." * (MEGABYTE // 2),
+    "pem-begins": "-----BEGIN PRIVATE KEY-----" * (MEGABYTE // 27),
+    "bearer": "Bearer " + "a" * MEGABYTE,
+    "bearers": "Bearer " * (MEGABYTE // 7),
+    "iban-heads": "DE89 " * (MEGABYTE // 5),
+    "plus-parens": "+(1) " * (MEGABYTE // 5),
+    "brackets": "[EMAIL" * (MEGABYTE // 6),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_megabyte_inputs_finish(name: str) -> None:
+    """No catastrophic backtracking: each completes (a quadratic one would not, in any CI budget)."""
+    findings = detect(HOSTILE[name])
+    assert isinstance(findings, list)
+
+
+def test_many_real_findings_in_a_megabyte() -> None:
+    text = "ip 10.0.0.1 mail a@example.com; " * 30_000
+    findings = detect(text)
+    assert Counter(f.type for f in findings) == {"IP_ADDRESS": 30_000, "EMAIL": 30_000}

@@ -1,0 +1,273 @@
+"""Views capped at ``view.max_chars`` (16,000 by default) with a pointer to view_range; image views."""
+
+from __future__ import annotations
+
+import base64
+import re
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from securemem import SecureMemory
+from securemem.paths import MAX_PATH_BYTES
+from securemem.policy import Policy, ViewSettings
+
+LIMIT = 16_000
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+JPEG = b"\xff\xd8\xff\xe0" + bytes(range(256)) * 4
+ROW = re.compile(r"^ *(\d+)\t(.*)$")
+NOTE = re.compile(r"^\[Output truncated at (\d+) characters: the file has (\d+) lines and this view ends at "
+                  r"line (\d+)\. Use view_range, e\.g\. \[(\d+), -1\], to see the rest\.\]$")
+
+
+@pytest.fixture
+def open_mem(tmp_path: Path, key: bytes) -> Iterator[Callable[..., SecureMemory]]:
+    """``open_mem(**view_settings)``: a store whose policy has those view settings."""
+    opened: list[SecureMemory] = []
+
+    def open_with(**view: Any) -> SecureMemory:
+        memory = SecureMemory.open(tmp_path / f"m{len(opened)}.db", key=key,
+                                   policy=Policy(view=ViewSettings(**view)))
+        opened.append(memory)
+        return memory
+
+    yield open_with
+    for memory in opened:
+        memory.close()
+
+
+def create(memory: SecureMemory, path: str, text: str) -> None:
+    assert not memory.execute({"command": "create", "path": path, "file_text": text}).is_error
+
+
+def write_raw(memory: SecureMemory, path: str, data: bytes) -> None:
+    with memory.store.transaction(memory.namespace, write=True, now=time.time()) as tx:
+        tx.write_file(path, data, 0, None)
+
+
+def view(memory: SecureMemory, path: str, view_range: list[int] | None = None) -> str:
+    tool_input: dict[str, Any] = {"command": "view", "path": path}
+    if view_range is not None:
+        tool_input["view_range"] = view_range
+    result = memory.execute(tool_input)
+    assert not result.is_error and isinstance(result.content, str), result.content
+    return result.content
+
+
+def numbered_lines(count: int, width: int = 40) -> str:
+    return "".join(f"{n:0{width}d}\n" for n in range(1, count + 1))
+
+
+# -- text views ----------------------------------------------------------------------------------
+
+
+def test_a_long_view_is_cut_at_a_line_boundary_with_a_pointer(mem: SecureMemory) -> None:
+    create(mem, "/memories/long.txt", numbered_lines(1000))
+    content = view(mem, "/memories/long.txt")
+    assert len(content) <= LIMIT
+    header, *rows, note = content.split("\n")
+    assert header == "Here's the content of /memories/long.txt with line numbers:"
+    # Every kept line is whole and in order from line 1.
+    assert [ROW.match(row).groups() for row in rows] == [  # type: ignore[union-attr]
+        (str(n), f"{n:040d}") for n in range(1, len(rows) + 1)]
+    match = NOTE.match(note)
+    assert match, note
+    assert match.groups() == (str(LIMIT), "1000", str(len(rows)), str(len(rows) + 1))
+    # The cut uses most of the budget: it does not throw away a large part of the view.
+    assert len(content) > LIMIT - 400
+
+
+def test_paging_with_the_suggested_ranges_shows_every_line_once(mem: SecureMemory) -> None:
+    text = "".join(f"{n} " + "w" * (n % 97) + "\n" for n in range(1, 2001))
+    create(mem, "/memories/pages.txt", text)
+    seen: list[str] = []
+    start, pages = 1, 0
+    while True:
+        content = view(mem, "/memories/pages.txt", [start, -1])
+        assert len(content) <= LIMIT
+        pages += 1
+        lines = content.split("\n")[1:]
+        note = NOTE.match(lines[-1])
+        rows = lines[:-1] if note else lines
+        numbers = [int(ROW.match(row).group(1)) for row in rows]  # type: ignore[union-attr]
+        assert numbers == list(range(start, start + len(rows)))
+        seen.extend(ROW.match(row).group(2) for row in rows)  # type: ignore[union-attr]
+        if note is None:
+            break
+        start = int(note.group(4))
+    assert seen == text.split("\n")[:-1]
+    assert pages > 2
+
+
+def test_a_view_of_exactly_the_limit_is_not_cut(mem: SecureMemory) -> None:
+    header = "Here's the content of /memories/f with line numbers:\n     1\t"
+    create(mem, "/memories/f", "x" * (LIMIT - len(header)))
+    content = view(mem, "/memories/f")
+    assert len(content) == LIMIT and "truncated" not in content
+    create(mem, "/memories/g", "x" * (LIMIT - len(header) + 1))
+    assert "[Output truncated" in view(mem, "/memories/g")
+
+
+@pytest.mark.parametrize("trailing", ["", "\nafter\n"])
+def test_a_single_line_longer_than_the_limit_is_cut_too(mem: SecureMemory, trailing: str) -> None:
+    create(mem, "/memories/wide", "y" * 50_000 + trailing)
+    content = view(mem, "/memories/wide")
+    assert len(content) <= LIMIT
+    header, first, note = content.split("\n")
+    assert header == "Here's the content of /memories/wide with line numbers:"
+    assert first.startswith("     1\tyyyy") and len(first) > LIMIT // 2
+    assert note.startswith(f"[Output truncated: line 1 is longer than {LIMIT} characters and was cut.")
+    if trailing:
+        assert "The file has 2 lines; use view_range [2, -1] for the lines after it." in note
+        assert view(mem, "/memories/wide", [2, -1]).endswith("     2\tafter")
+    else:
+        # No range can show more of the only line: the note must not send the model to an invalid one.
+        assert "The file has 1 lines; it is the last line of the file." in note
+
+
+def test_a_long_line_after_short_ones_ends_the_first_page(mem: SecureMemory) -> None:
+    create(mem, "/memories/mixed", "short 1\nshort 2\n" + "z" * 30_000 + "\nshort 4\n")
+    first = view(mem, "/memories/mixed")
+    assert first.split("\n")[1:3] == ["     1\tshort 1", "     2\tshort 2"]
+    assert NOTE.match(first.split("\n")[-1]).group(4) == "3"  # type: ignore[union-attr]
+    second = view(mem, "/memories/mixed", [3, -1])
+    assert len(second) <= LIMIT and "line 3 is longer than" in second and "[4, -1]" in second
+
+
+@pytest.mark.parametrize("max_chars", [1_000, 2_500, 40_000])
+def test_the_limit_follows_the_policy(open_mem: Callable[..., SecureMemory], max_chars: int) -> None:
+    memory = open_mem(max_chars=max_chars)
+    create(memory, "/memories/f", numbered_lines(3000, width=20))
+    content = view(memory, "/memories/f")
+    assert len(content) <= max_chars
+    assert NOTE.match(content.split("\n")[-1]).group(1) == str(max_chars)  # type: ignore[union-attr]
+    create(memory, "/memories/small", "x" * (max_chars - 100))
+    assert "truncated" not in view(memory, "/memories/small")
+
+
+def test_a_larger_limit_lets_a_large_view_through(open_mem: Callable[..., SecureMemory]) -> None:
+    memory = open_mem(max_chars=100_000)
+    create(memory, "/memories/f", numbered_lines(1000))
+    content = view(memory, "/memories/f")
+    assert LIMIT < len(content) <= 100_000 and "truncated" not in content
+    assert content.endswith(f"  1000\t{1000:040d}")
+
+
+def test_a_long_path_does_not_push_a_cut_view_over_the_limit(mem: SecureMemory) -> None:
+    names = ["n" * 250, "o" * 250, "p" * 250, "q" * 250]
+    path = "/memories/" + "/".join(names)
+    path = path[:MAX_PATH_BYTES]
+    create(mem, path, numbered_lines(2000))
+    content = view(mem, path)
+    assert len(content) <= LIMIT
+    assert content.startswith(f"Here's the content of {path} with line numbers:")
+    assert NOTE.match(content.split("\n")[-1])
+
+
+def test_a_long_listing_is_cut_at_a_row_boundary(mem: SecureMemory) -> None:
+    for n in range(700):
+        write_raw(mem, f"/memories/many/file-{n:04d}.md", b"x" * n)
+    content = view(mem, "/memories/many")
+    assert len(content) <= LIMIT
+    header, *rows, note = content.split("\n")
+    assert header.startswith("Here're the files and directories up to 2 levels deep in /memories/many")
+    assert rows[0] == "238.9K\t/memories/many"
+    assert rows[1:] == [f"{n}B\t/memories/many/file-{n:04d}.md" for n in range(len(rows) - 1)]
+    assert note == f"[Listing truncated at {LIMIT} characters: view a subdirectory to see the rest.]"
+
+
+def test_a_long_listing_with_long_paths_stays_within_the_limit(open_mem: Callable[..., SecureMemory]) -> None:
+    memory = open_mem(max_chars=1_000)
+    parent = "/memories/" + "/".join(["d" * 250] * 3)
+    for n in range(5):
+        write_raw(memory, f"{parent}/f{n}", b"x")
+    content = view(memory, parent)
+    assert len(content) <= 1_000 and content.endswith("view a subdirectory to see the rest.]")
+
+
+def test_errors_and_short_views_are_left_alone(mem: SecureMemory) -> None:
+    create(mem, "/memories/f", "a\nb\n")
+    assert view(mem, "/memories/f") == "Here's the content of /memories/f with line numbers:\n     1\ta\n     2\tb"
+    result = mem.execute({"command": "view", "path": "/memories/f", "view_range": [9, 10]})
+    assert result.is_error and "truncated" not in str(result.content)
+
+
+# -- images ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "data", "media_type"), [
+    ("p.png", PNG, "image/png"), ("p.jpg", JPEG, "image/jpeg"), ("p.jpeg", JPEG, "image/jpeg"),
+    ("P.PNG", PNG, "image/png"), ("photo.v2.JPG", JPEG, "image/jpeg"),
+])
+def test_an_image_views_as_one_image_block(mem: SecureMemory, name: str, data: bytes, media_type: str) -> None:
+    write_raw(mem, f"/memories/img/{name}", data)
+    result = mem.execute({"command": "view", "path": f"/memories/img/{name}"})
+    assert not result.is_error
+    assert result.content == [{"type": "image", "source": {"type": "base64", "media_type": media_type,
+                                                           "data": base64.b64encode(data).decode("ascii")}}]
+
+
+def test_a_large_image_is_not_cut_by_the_text_limit(mem: SecureMemory) -> None:
+    data = PNG + bytes(100_000)
+    write_raw(mem, "/memories/big.png", data)
+    result = mem.execute({"command": "view", "path": "/memories/big.png"})
+    assert not result.is_error and isinstance(result.content, list)
+    assert base64.b64decode(result.content[0]["source"]["data"]) == data
+
+
+def test_image_size_limit_follows_the_policy(open_mem: Callable[..., SecureMemory]) -> None:
+    memory = open_mem(max_image_bytes=len(PNG))
+    write_raw(memory, "/memories/fits.png", PNG)
+    write_raw(memory, "/memories/over.png", PNG + b"!")
+    assert isinstance(memory.execute({"command": "view", "path": "/memories/fits.png"}).content, list)
+    result = memory.execute({"command": "view", "path": "/memories/over.png"})
+    assert result.is_error and isinstance(result.content, str)
+    assert result.content == (f"Error: The image /memories/over.png is {len(PNG) + 1} bytes, over the "
+                              f"{len(PNG)}-byte limit for image views.")
+
+
+def test_default_image_limit_is_5_mib(mem: SecureMemory) -> None:
+    write_raw(mem, "/memories/huge.png", PNG + bytes(5 * 1024 * 1024 - len(PNG) + 1))
+    result = mem.execute({"command": "view", "path": "/memories/huge.png"})
+    assert result.is_error and "5242880-byte limit" in str(result.content)
+
+
+def test_a_text_file_named_png_views_as_text(mem: SecureMemory) -> None:
+    create(mem, "/memories/notes.png", "not really an image\n")
+    assert view(mem, "/memories/notes.png") == ("Here's the content of /memories/notes.png with line numbers:\n"
+                                                "     1\tnot really an image")
+
+
+@pytest.mark.parametrize(("name", "data"), [("swapped.png", JPEG), ("swapped.jpg", PNG), ("image.txt", PNG),
+                                            ("noext", PNG), (".png", PNG)])
+def test_only_matching_name_and_magic_bytes_make_an_image(mem: SecureMemory, name: str, data: bytes) -> None:
+    write_raw(mem, f"/memories/{name}", data)
+    result = mem.execute({"command": "view", "path": f"/memories/{name}"})
+    assert result.is_error and isinstance(result.content, str) and "binary" in result.content
+
+
+def test_view_range_on_an_image_is_an_error(mem: SecureMemory) -> None:
+    write_raw(mem, "/memories/p.png", PNG)
+    result = mem.execute({"command": "view", "path": "/memories/p.png", "view_range": [1, 2]})
+    assert result.is_error and "image" in str(result.content)
+
+
+def test_images_cannot_be_edited_as_text(mem: SecureMemory) -> None:
+    write_raw(mem, "/memories/p.png", PNG)
+    tool_inputs: list[dict[str, Any]] = [
+        {"command": "str_replace", "path": "/memories/p.png", "old_str": "PNG", "new_str": "GIF"},
+        {"command": "insert", "path": "/memories/p.png", "insert_line": 0, "insert_text": "x"},
+    ]
+    for tool_input in tool_inputs:
+        result = mem.execute(tool_input)
+        assert result.is_error and "binary" in str(result.content)
+    with mem.store.transaction(mem.namespace, write=False, now=time.time()) as tx:
+        assert tx.read("/memories/p.png") == PNG
+
+
+def test_images_are_listed_with_their_size(mem: SecureMemory) -> None:
+    write_raw(mem, "/memories/p.png", PNG)
+    assert f"{len(PNG) / 1024:.1f}K\t/memories/p.png" in view(mem, "/memories")
