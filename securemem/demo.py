@@ -2,8 +2,10 @@
 
 No API key and no network: the tool inputs below are what a model sends in the customer-service
 example of the memory tool's documentation, plus the hostile and awkward calls a handler must
-survive. The demo ends by reading the store's bytes back and showing that none of what was
-written is there in clear text.
+survive; then the same store under the ``regulated`` policy: a scrubbed write, a refused secret,
+a refused over-quota write, and an expiry (with the clock moved, as the tests do). The demo
+ends by reading the store's bytes back and showing that none of what was written is there in
+clear text.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -50,12 +53,63 @@ SESSION: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+REGULATED: list[tuple[str, dict[str, Any] | str]] = [
+    ("PII is scrubbed before it is stored: emails and phones become keyed tokens, cards are masked",
+     {"command": "create", "path": "/memories/customers/customer-17.md",
+      "file_text": "Customer: Dana Reyes, dana.reyes@example.com, +1 415 555 2671\n"
+                   "Card on file: 4111 1111 1111 1111\nPrefers email follow-up.\n"}),
+    ("The model sees tokens, never the values", {"command": "view", "path": "/memories/customers/customer-17.md"}),
+    ("Editing by the original value still works: old_str is scrubbed the same way",
+     {"command": "str_replace", "path": "/memories/customers/customer-17.md",
+      "old_str": "dana.reyes@example.com", "new_str": "(email on file)"}),
+    ("A secret is refused outright, named by type, never echoed",
+     {"command": "create", "path": "/memories/notes/deploy.md",
+      "file_text": "use key sk-ant-api03-Zx81bd0QpLm3VtY7nRk2Hs9WqE4cFa6U for deploys"}),
+    ("A path that carries PII is refused", {"command": "create", "path": "/memories/dana.reyes@example.com.md",
+                                            "file_text": "x"}),
+    ("A write over the per-file quota is refused whole", {"command": "create", "path": "/memories/dump.md",
+                                                          "file_text": "log line\n" * 40_000}),
+    ("Scratch notes expire a day after their last write (rule /memories/scratch/**)",
+     {"command": "create", "path": "/memories/scratch/todo.md", "file_text": "call back Friday\n"}),
+    ("... visible now", {"command": "view", "path": "/memories"}),
+    ("advance the clock by 25 hours", "advance"),
+    ("... expired: invisible at once, before any sweep", {"command": "view", "path": "/memories/scratch/todo.md"}),
+    ("the operator's sweep (securemem sweep, e.g. from cron) really deletes it", "sweep"),
+]
+
+
 def _show(step: int, title: str, tool_input: dict[str, Any], memory: SecureMemory) -> None:
     result = memory.execute(tool_input)
     print(f"\n--- {step}. {title}")
-    print(f"> {json.dumps(tool_input, ensure_ascii=False)}")
+    shown = {k: (f"<{len(v):,} characters>" if isinstance(v, str) and len(v) > 300 else v)
+             for k, v in tool_input.items()}
+    print(f"> {json.dumps(shown, ensure_ascii=False)}")
     status = "is_error" if result.is_error else "ok"
     print(f"< [{status}] {result.text}")
+
+
+def _regulated(db: Path, key: bytes, first_step: int) -> None:
+    clock = _Clock(time.time())
+    with SecureMemory.open(db, key=key, policy="regulated", namespace="bank-agent", clock=clock) as memory:
+        for step, (title, action) in enumerate(REGULATED, first_step):
+            if action == "advance":
+                clock.now += 25 * 3600
+                print(f"\n--- {step}. ({title})")
+            elif action == "sweep":
+                print(f"\n--- {step}. {title}\n< {memory.sweep().summary()}")
+            else:
+                assert isinstance(action, dict)
+                _show(step, title, action, memory)
+
+
+class _Clock:
+    """The demo's clock: time moves when the script says so (TTL tests do the same)."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
 
 
 def _plaintext_found(files: Iterable[Path], markers: Iterable[str]) -> list[str]:
@@ -70,10 +124,14 @@ def run_demo(keep: str | None = None) -> int:
     for leftover in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
         leftover.unlink(missing_ok=True)
     print(f"securemem demo: a fresh encrypted store at {db} (random 256-bit key, held in memory)")
+    key = os.urandom(32)
     try:
-        with SecureMemory.open(db, key=os.urandom(32)) as memory:
+        print("\n=== Part 1: an agent session under the default policy")
+        with SecureMemory.open(db, key=key) as memory:
             for step, (title, tool_input) in enumerate(SESSION, 1):
                 _show(step, title, tool_input, memory)
+        print("\n=== Part 2: the same store under the 'regulated' policy (namespace 'bank-agent')")
+        _regulated(db, key, first_step=len(SESSION) + 1)
         return _report(db)
     finally:
         if not keep:
@@ -83,7 +141,7 @@ def run_demo(keep: str | None = None) -> int:
 def _report(db: Path) -> int:
     files = [db, Path(f"{db}-wal")]
     markers = ["Escalate billing disputes", "arrived damaged", "customer_service_guidelines", "order-4417",
-               "SQLite format 3"]
+               "Dana Reyes", "bank-agent", "SQLite format 3"]
     found = _plaintext_found(files, markers)
     size = sum(f.stat().st_size for f in files if f.exists())
     print(f"\n--- On disk: {db.name} and its WAL, {size} bytes in all")

@@ -76,7 +76,7 @@ class PIIScrub:
         if refused:
             raise PIIRefused(f"Error: Nothing was written: {where} contains {', '.join(refused)}, which the memory "
                              f"policy '{self.policy.name}' does not allow to be stored. Remove it, or refer to it "
-                             "without the value (e.g. 'the card on file'), and retry.")
+                             "without the value, and retry.")
 
     def _summary(self, counts: Counter[str]) -> str:
         parts = []

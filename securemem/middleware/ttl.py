@@ -33,8 +33,16 @@ class TTL:
 
     def _refresh(self, path: str, call: Call) -> None:
         expiry = self.policy.expiry_for(path)
-        if expiry.after is not None and expiry.since == "access" and self.policy.ttl.refresh_on_read:
-            call.tx.touch(path, expiry.deadline(call.now))
+        if expiry.after is None or expiry.since != "access" or not self.policy.ttl.refresh_on_read:
+            return
+        deadline = call.now + expiry.after
+        entry = call.tx.stat(path)
+        # Like relatime: a read rewrites the row only when the deadline moves by more than a
+        # small slack, so repeated reads of a file commit nothing (no fsync) and the expiry
+        # is still never more than min(1% of the TTL, 1 hour) early.
+        slack = min(expiry.after * 0.01, 3600.0)
+        if entry is not None and (entry.expires is None or deadline - entry.expires > slack):
+            call.tx.touch(path, deadline)
 
     def _restamp(self, moved: str, call: Call) -> None:
         """Files that moved live by the rules of where they are now."""
