@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
+from securemem import audit
 from securemem.commands import Command, Result, parse_command
 from securemem.dispatcher import Dispatcher, DispatchOptions
 from securemem.errors import CommandError, SecureMemError, StorageError
@@ -78,23 +79,29 @@ class SecureMemory:
 
     def execute(self, tool_input: Mapping[str, Any]) -> Result:
         """Run one memory tool input; every failure comes back as ``is_error`` with a message."""
+        started = time.perf_counter()
+        command: Command | None = None
+        facts: dict[str, Any] = {}
         try:
-            return self._run(parse_command(tool_input))
+            command = parse_command(tool_input)
+            result = self._run(command, facts)
         except CommandError as exc:
-            return Result(str(exc), is_error=True)
+            result = _error(str(exc), exc)
         except StorageError as exc:
-            return Result(f"Error: {exc}. The command was not applied.", is_error=True)
+            result = _error(f"Error: {exc}. The command was not applied.", exc)
         except Exception as exc:  # never let a bug become a traceback for the model
             logger.error("internal error running a memory command: %s", _where(exc))
-            return Result("Error: internal error in the memory store; the command was not applied.",
-                          is_error=True)
+            result = _error("Error: internal error in the memory store; the command was not applied.", exc)
+        if audit.enabled():
+            elapsed = time.perf_counter() - started
+            audit.emit(audit.audit_record(self.policy, self.namespace, command, result, facts, elapsed))
+        return result
 
-    def _run(self, command: Command) -> Result:
+    def _run(self, command: Command, facts: dict[str, Any]) -> Result:
         now = self.clock()
         write = command.mutates or (self.policy.has_expiry and self.policy.ttl.refresh_on_read)
-        call = Call(command=command, tx=None, now=now)  # type: ignore[arg-type]
         with self.store.transaction(self.namespace, write=write, now=now) as tx:
-            call.tx = tx
+            call = Call(command=command, tx=tx, now=now, facts=facts)
             result = self._handler(call)
         if result.meta.get("scrub"):
             self.store.scrub_free_space()
@@ -124,6 +131,10 @@ class SecureMemory:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
+
+
+def _error(message: str, exc: BaseException) -> Result:
+    return Result(message, is_error=True, meta={"error": type(exc).__name__})
 
 
 def _where(exc: BaseException) -> str:

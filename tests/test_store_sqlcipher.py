@@ -219,3 +219,23 @@ def test_reads_see_a_consistent_clock(tmp_path: Path) -> None:
         with mem.store.transaction(mem.namespace, write=False, now=time.time()) as tx:
             entry = tx.stat("/memories/a.md")
     assert entry is not None and entry.created == 100.0
+
+
+def test_hostile_passphrase_is_never_spliced_into_sql(tmp_path: Path) -> None:
+    # The passphrase is stretched to bytes and reaches SQLCipher as app-made hex only, so quotes
+    # and SQL in it are just characters of a passphrase.
+    hostile = "x'; ATTACH DATABASE 'evil.db' AS e; --\"'"
+    db = tmp_path / "m.db"
+    with SecureMemory.open(db, key=hostile) as mem:
+        write(mem, "/memories/a.md", MARKER)
+    with SecureMemory.open(db, key=hostile) as mem:
+        assert MARKER in str(mem.execute({"command": "view", "path": "/memories/a.md"}).content)
+    assert not (tmp_path / "evil.db").exists() and not Path("evil.db").exists()
+
+
+def test_key_material_never_shows_in_repr() -> None:
+    raw = os.urandom(32)
+    assert raw.hex() not in repr(KeyMaterial(raw))
+    assert "hunter2-passphrase" not in repr(KeyMaterial("hunter2-passphrase"))
+    with pytest.raises(Exception, match="32 bytes"):
+        KeyMaterial(b"short")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from securemem.commands import Command, Result
 from securemem.store.base import StoreTx
@@ -26,6 +26,7 @@ class Call:
     now: float
     expires: float | None = None  # expiry for files this call writes (set by the TTL layer)
     notes: list[str] = field(default_factory=list)  # told to the model after a successful result
+    facts: dict[str, Any] = field(default_factory=dict)  # content-free facts for the audit record
 
     def with_command(self, command: Command) -> Call:
         return dataclasses.replace(self, command=command)

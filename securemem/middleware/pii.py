@@ -49,6 +49,7 @@ class PIIScrub:
         result = call_next(call)
         if counts and not result.is_error:
             call.notes.append(self._summary(counts))
+            call.facts["scrubbed"] = dict(counts)
         return result
 
     def _check_path(self, path: str) -> None:
