@@ -24,7 +24,7 @@ audit_log = logging.getLogger("securemem.audit")
 _UNSAFE_PATH_ERRORS = frozenset({InvalidPath.__name__, PIIRefused.__name__, InvalidInput.__name__})
 
 
-def audit_record(policy: Policy, namespace: str, command: Command | None, result: Result,
+def audit_record(policy: Policy, namespace: str, command: Command | None, result: Result, *,
                  facts: Mapping[str, Any], seconds: float) -> dict[str, Any]:
     """The record for one command (exposed for tests and custom sinks)."""
     error = result.meta.get("error") if result.is_error else None

@@ -94,7 +94,7 @@ class SecureMemory:
             result = _error("Error: internal error in the memory store; the command was not applied.", exc)
         if audit.enabled():
             elapsed = time.perf_counter() - started
-            audit.emit(audit.audit_record(self.policy, self.namespace, command, result, facts, elapsed))
+            audit.emit(audit.audit_record(self.policy, self.namespace, command, result, facts=facts, seconds=elapsed))
         return result
 
     def _run(self, command: Command, facts: dict[str, Any]) -> Result:
