@@ -178,14 +178,26 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     every = _duration(args.every) if args.every else None
     store = SQLCipherStore.open(args.db, KeyMaterial(resolve_key(args)), create=False)
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())  # systemd and Kubernetes stop with SIGTERM
+    # systemd and Kubernetes stop a service with SIGTERM: finish the batch, close, exit 0.
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
         _sweep_once(store, args.batch)
         while every is not None and not stop.wait(every):
             _sweep_once(store, args.batch)
     finally:
+        signal.signal(signal.SIGTERM, previous)
         store.close()
     return EXIT_OK
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return value
 
 
 def _duration(text: str) -> float:
@@ -230,7 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.choices["demo"].add_argument("--keep", help="keep the demo store in this directory")
     sub.choices["rekey"].add_argument("--new-key-file", required=True, help="new key file (created if missing)")
     sub.choices["sweep"].add_argument("--every", help="keep running, sweeping at this interval (e.g. 10m)")
-    sub.choices["sweep"].add_argument("--batch", type=int, default=DEFAULT_BATCH, help="entries per transaction")
+    sub.choices["sweep"].add_argument("--batch", type=_positive, default=DEFAULT_BATCH, help="entries per transaction")
     sub.choices["policy"].add_argument("action", choices=["check"], help="what to do with the policy")
     sub.choices["policy"].add_argument("file", help="policy file, or a shipped policy name")
     return parser

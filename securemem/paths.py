@@ -30,13 +30,9 @@ _LOOKALIKES = frozenset("\u2215\u2044\u29f8\u29f5\u2216\u2571\u2572\u3033\u30fb\
                         "\u115f\u1160\u3164\uffa0\u1680\u2800")
 
 
-def _show(text: str, limit: int = 40) -> str:
-    """A short, escaped rendering of a piece of a path, safe to put in a message."""
-    escaped = text.encode("unicode_escape").decode("ascii")
-    return escaped if len(escaped) <= limit else escaped[:limit] + "..."
-
-
 def _refuse(reason: str) -> InvalidPath:
+    # The refused path is never quoted back: it may carry the very data (an email in a file
+    # name) that the PII layer, which runs after this guard, would have kept out of messages.
     return InvalidPath(
         f"Error: Invalid path: {reason}. Paths must be /memories or start with /memories/, "
         "use plain names separated by single slashes, and contain no '.' or '..' segments."
@@ -65,9 +61,9 @@ def _check_segment(segment: str) -> None:
     if segment in (".", ".."):
         raise _refuse(f"'{segment}' segments are not allowed")
     if len(segment.encode("utf-8")) > MAX_SEGMENT_BYTES:
-        raise _refuse(f"a name is longer than {MAX_SEGMENT_BYTES} bytes ('{_show(segment)}')")
+        raise _refuse(f"a name is longer than {MAX_SEGMENT_BYTES} bytes")
     if segment != segment.strip():
-        raise _refuse(f"a name starts or ends with white space ('{_show(segment)}')")
+        raise _refuse("a name starts or ends with white space")
 
 
 def canonical(path: object) -> str:
@@ -78,10 +74,11 @@ def canonical(path: object) -> str:
         raise _refuse(f"the path is longer than {MAX_PATH_BYTES} bytes")
     _check_characters(path)
     if not path.startswith("/"):
-        raise _refuse(f"'{_show(path)}' is not absolute")
+        raise _refuse("the path is not absolute (it must start with /memories)")
     segments = [s for s in path.split("/") if s]
     if not segments or segments[0] != "memories":
-        raise _refuse(f"'{_show(path)}' is outside /memories")
+        raise _refuse("the path is outside /memories (look-alikes such as /memoriesX or /memories_backup "
+                      "are other directories)")
     for segment in segments[1:]:
         _check_segment(segment)
     return "/".join(["", *segments])

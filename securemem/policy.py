@@ -28,10 +28,14 @@ ENTITY_NAMES = ("EMAIL", "PHONE", "CREDIT_CARD", "IBAN", "US_SSN", "IP_ADDRESS",
 
 
 def parse_duration(text: str) -> float:
-    """Seconds in a duration such as '90s', '30m', '12h', '7d' or '2w'."""
+    """Seconds in a duration such as '90s', '30m', '12h', '7d' or '2w'.
+
+    Zero is refused: an expiry of zero would hide every file as it is written, and a sweep
+    interval of zero would spin.
+    """
     match = _DURATION.match(text)
-    if not match:
-        raise ValueError("a duration like '90s', '30m', '12h', '7d' or '2w'")
+    if not match or float(match.group(1)) == 0:
+        raise ValueError("a duration above zero, like '90s', '30m', '12h', '7d' or '2w'")
     return float(match.group(1)) * _UNITS[match.group(2)]
 
 
@@ -43,7 +47,10 @@ Seconds = Annotated[float, BeforeValidator(_seconds), Field(gt=0)]
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Strict: TOML has real booleans and numbers, so a string or a boolean where the other is
+    # expected is a mistake to report, not to convert ("yes" is not a boolean; expire_after = true
+    # must not become a one-second expiry).
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class ViewSettings(_Section):
@@ -95,6 +102,13 @@ class Rule(_Section):
     since: Literal["access", "write"] | None = None
     never_expire: bool = False
 
+    @model_validator(mode="after")
+    def _one_expiry(self) -> Rule:
+        # Both would be silently resolved in favour of never_expire: refuse the contradiction.
+        if self.never_expire and (self.expire_after is not None or self.since is not None):
+            raise ValueError("never_expire = true cannot be combined with expire_after or since; keep one")
+        return self
+
     def matches(self, path: str) -> bool:
         return _glob_regex(self.glob).match(path) is not None
 
@@ -124,7 +138,7 @@ class Policy(_Section):
     pii: PIISettings = PIISettings()
     quota: QuotaSettings = QuotaSettings()
     ttl: TTLSettings = TTLSettings()
-    rules: tuple[Rule, ...] = ()
+    rules: tuple[Rule, ...] = Field((), strict=False)  # a TOML array arrives as a list
 
     def rule_for(self, path: str) -> Rule | None:
         """The most specific rule whose glob matches ``path`` (later rules win ties)."""

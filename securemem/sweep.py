@@ -35,6 +35,7 @@ class SweepReport:
 def sweep(store: Store, now: float, *, batch: int = DEFAULT_BATCH, progress: Progress | None = None,
           pause: float = 0.0) -> SweepReport:
     """Delete every file that expired at or before ``now``; ``pause`` seconds between batches."""
+    _check_batch(batch)
     started = time.perf_counter()
     total = store.count_expired(now) if progress else 0
     deleted = batches = 0
@@ -54,6 +55,13 @@ def sweep(store: Store, now: float, *, batch: int = DEFAULT_BATCH, progress: Pro
     return SweepReport(deleted, batches, time.perf_counter() - started)
 
 
+def _check_batch(batch: int) -> None:
+    # SQLite reads LIMIT 0 as "nothing" (a sweep that never deletes) and a negative LIMIT as "no
+    # limit" (one unbounded transaction that blocks every writer): neither is a batch.
+    if batch < 1:
+        raise ValueError("batch must be a positive number of entries")
+
+
 class BackgroundSweeper:
     """An in-process sweeper thread: ``start()``, ``stop()``, or use it as a context manager."""
 
@@ -61,6 +69,7 @@ class BackgroundSweeper:
                  batch: int = DEFAULT_BATCH) -> None:
         if every <= 0:
             raise ValueError("every must be a positive number of seconds")
+        _check_batch(batch)
         self.store, self.every, self.clock, self.batch = store, every, clock, batch
         self.total_deleted = 0
         self.runs = 0

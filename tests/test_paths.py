@@ -137,9 +137,17 @@ def test_non_string_paths_are_refused(value: object) -> None:
     assert "must be a string" in refusal(value)
 
 
-def test_long_names_are_clipped_in_messages() -> None:
-    message = refusal("/memories/" + "x" * 300)
-    assert "x" * 41 not in message and "..." in message
+@pytest.mark.parametrize("path, secret", [
+    ("/memories/" + "x" * 300, "x" * 20),
+    ("memories/jane.doe@example.com.md", "jane.doe"),
+    ("/memoriesX/jane.doe@example.com.md", "jane.doe"),
+    ("/memories/ jane.doe@example.com", "jane.doe"),
+    ("/memories/../jane.doe@example.com", "jane.doe"),
+])
+def test_refused_paths_are_never_quoted_back(path: str, secret: str) -> None:
+    # The guard runs before the PII layer: quoting a refused path could put PII in a message.
+    message = refusal(path)
+    assert message.startswith("Error: Invalid path:") and secret not in message
 
 
 # -- byte limits, measured in UTF-8 bytes -------------------------------------------------------

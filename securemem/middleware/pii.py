@@ -44,16 +44,21 @@ class PIIScrub:
         counts: Counter[str] = Counter()
         scrubbed = self._scrub_fields(command, counts)
         call = call.with_command(scrubbed) if scrubbed is not command else call
-        if command.command in ("str_replace", "insert"):
-            call = dataclasses.replace(call, tx=ScrubTx(call.tx, self, counts))
-        result = call_next(call)
+        net = ScrubTx(call.tx, self, counts) if command.command in ("str_replace", "insert") else None
+        result = call_next(call if net is None else dataclasses.replace(call, tx=net))
+        if net is not None and net.caught and isinstance(result.content, str):
+            # The edit's snippet was cut from the text before the safety net scrubbed it: it would
+            # show the model, and any log of results, the value that was kept out of the store.
+            result = dataclasses.replace(result, content=self.scrubber.scrub(result.content).text)
         if counts and not result.is_error:
             call.notes.append(self._summary(counts))
             call.facts["scrubbed"] = dict(counts)
         return result
 
     def _check_path(self, path: str) -> None:
-        found = self.scrubber.contains(path)
+        # The detectors read "/" as a separator inside a number (2024/05/01), so a phone number
+        # between two slashes is not seen in the path as written: scan each name as a line too.
+        found = sorted({*self.scrubber.contains(path), *self.scrubber.contains(path.replace("/", "\n"))})
         if found:
             raise PIIRefused(f"Error: The path contains {', '.join(found)}; paths must not carry personal data or "
                              f"secrets (policy '{self.policy.name}'). Use a neutral name, such as "
@@ -95,11 +100,13 @@ class ScrubTx(TxProxy):
         super().__init__(inner)
         self.layer = layer
         self.counts = counts
+        self.caught = False  # the final text held a value that the fields alone did not show
 
     def write_file(self, path: str, data: bytes, lines: int, expires: float | None) -> None:
         outcome = self.layer.scrubber.scrub(data.decode("utf-8"))
         self.layer.refuse_if(outcome.refused, "the edited file")
         if outcome.counts:
+            self.caught = True
             self.counts.update(outcome.counts)
             data = outcome.text.encode("utf-8")
             lines = count_lines(outcome.text)

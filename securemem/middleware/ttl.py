@@ -45,8 +45,12 @@ class TTL:
             call.tx.touch(path, deadline)
 
     def _restamp(self, moved: str, call: Call) -> None:
-        """Files that moved live by the rules of where they are now."""
+        """Files that moved live by the rules of where they are now, counted from the move.
+
+        A move is a write (the path changed) and an access, so the clock starts now. Counting from
+        the stored times instead would make a moved file vanish at once whenever its old area kept
+        it longer than the new one allows: a folder last written a week ago moved into a one-day
+        scratch area, or a file that sat unread in a never-expire area.
+        """
         for entry in call.tx.files_under(moved):
-            expiry = self.policy.expiry_for(entry.path)
-            base = entry.accessed if expiry.since == "access" else entry.modified
-            call.tx.set_expiry(entry.path, expiry.deadline(base))
+            call.tx.set_expiry(entry.path, self.policy.expiry_for(entry.path).deadline(call.now))

@@ -1,0 +1,221 @@
+"""The quota layer: per-file bytes and lines, per-namespace bytes and files, refused whole, and exact
+under writers racing from several processes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from securemem import SecureMemory, load_policy
+from tests.conftest import dump
+
+REPO = Path(__file__).parents[1]
+LIMITS = "[quota]\nmax_file_bytes = 100\nmax_file_lines = 5\nmax_total_bytes = 250\nmax_files = 4\n"
+POLICY = "policy 'custom'"
+
+OpenMem = Callable[..., SecureMemory]
+
+
+def ok(mem: SecureMemory, **tool_input: Any) -> str:
+    result = mem.execute(tool_input)
+    assert not result.is_error, result.content
+    return result.text
+
+
+def refused(mem: SecureMemory, message: str, **tool_input: Any) -> None:
+    """The command fails with exactly ``message`` and leaves the namespace as it was."""
+    before = dump(mem)
+    result = mem.execute(tool_input)
+    assert (result.is_error, result.text) == (True, message)
+    assert dump(mem) == before
+
+
+def file_message(path: str, size: int, limit: int, now: int | None = None, unit: str = "bytes") -> str:
+    verb = "be" if unit == "bytes" else "have"
+    current = "" if now is None else (f" (it is {now:,} now)" if unit == "bytes" else f" (it has {now:,} now)")
+    return (f"Error: Quota exceeded: {path} would {verb} {size:,} {unit}{current}; the limit per file is {limit:,} "
+            f"{unit} ({POLICY}). Nothing was written. Keep the file shorter or split it.")
+
+
+def total_message(total: int, limit: int, used: int) -> str:
+    return (f"Error: Quota exceeded: this write would bring your memory to {total:,} bytes; the limit is {limit:,} "
+            f"bytes and {used:,} are in use ({POLICY}). Nothing was written. Delete or shorten memories you no "
+            "longer need, then retry.")
+
+
+def files_message(limit: int, used: int) -> str:
+    return (f"Error: Quota exceeded: the limit is {limit:,} files and {used:,} exist ({POLICY}). Nothing was "
+            "written. Delete files you no longer need, or add to an existing file with str_replace or insert.")
+
+
+@pytest.fixture
+def open_mem(tmp_path: Path, key: bytes) -> OpenMem:
+    """``open_mem(policy_text)``: a memory on tmp_path/m.db under a policy written from text."""
+    def make(text: str = LIMITS, **kwargs: Any) -> SecureMemory:
+        policy = tmp_path / "policy.toml"
+        policy.write_text(text)
+        return SecureMemory.open(tmp_path / "m.db", key=key, policy=policy, **kwargs)
+    return make
+
+
+@pytest.fixture
+def mem(open_mem: OpenMem) -> SecureMemory:
+    return open_mem()
+
+
+def seed(mem: SecureMemory, files: dict[str, str]) -> None:
+    """Write files past any limit, as an operator under a looser policy would."""
+    lax = SecureMemory(mem.store, load_policy(None), namespace=mem.namespace, owns_store=False)
+    for path, text in files.items():
+        ok(lax, command="create", path=path, file_text=text)
+
+
+# ---------------------------------------------------------------- per file
+
+
+def test_a_file_may_reach_the_byte_limit_but_not_cross_it(mem: SecureMemory) -> None:
+    ok(mem, command="create", path="/memories/a.md", file_text="x" * 100)
+    refused(mem, file_message("/memories/new/b.md", 101, 100), command="create", path="/memories/new/b.md",
+            file_text="x" * 101)  # its new directory is not left behind either
+    refused(mem, file_message("/memories/a.md", 101, 100, now=100), command="insert", path="/memories/a.md",
+            insert_line=0, insert_text="")
+
+
+def test_bytes_are_utf8_bytes_not_characters(mem: SecureMemory) -> None:
+    refused(mem, file_message("/memories/a.md", 102, 100), command="create", path="/memories/a.md",
+            file_text="é" * 51)
+    ok(mem, command="create", path="/memories/a.md", file_text="é" * 50)
+
+
+def test_a_file_may_reach_the_line_limit_but_not_cross_it(mem: SecureMemory) -> None:
+    ok(mem, command="create", path="/memories/a.md", file_text="1\n2\n3\n4\n5\n")
+    refused(mem, file_message("/memories/a.md", 6, 5, now=5, unit="lines"), command="insert",
+            path="/memories/a.md", insert_line=5, insert_text="6")
+    refused(mem, file_message("/memories/a.md", 6, 5, now=5, unit="lines"), command="str_replace",
+            path="/memories/a.md", old_str="3\n", new_str="3\n3b\n")
+
+
+def test_an_edit_that_grows_a_file_past_the_limit_is_refused_whole(mem: SecureMemory) -> None:
+    ok(mem, command="create", path="/memories/a.md", file_text="head " + "x" * 90)
+    refused(mem, file_message("/memories/a.md", 104, 100, now=95), command="str_replace", path="/memories/a.md",
+            old_str="head", new_str="head and more")
+
+
+def test_shrinking_a_file_already_over_a_lowered_limit_is_allowed(mem: SecureMemory) -> None:
+    seed(mem, {"/memories/big.md": "0123456789abcdefghij" + "x" * 130, "/memories/long.md": "1\n2\n3\n4\n5\n6\n7\n8\n"})
+    ok(mem, command="str_replace", path="/memories/big.md", old_str="0123456789abcdefghij", new_str="")
+    ok(mem, command="str_replace", path="/memories/long.md", old_str="1\n2\n", new_str="")
+    # Still over, so any growth is refused.
+    refused(mem, file_message("/memories/big.md", 131, 100, now=130), command="insert", path="/memories/big.md",
+            insert_line=0, insert_text="")
+    refused(mem, file_message("/memories/long.md", 7, 5, now=6, unit="lines"), command="insert",
+            path="/memories/long.md", insert_line=0, insert_text="l")
+
+
+# ---------------------------------------------------------------- per namespace
+
+
+def test_total_bytes_may_be_reached_but_not_crossed(open_mem: OpenMem) -> None:
+    mem = open_mem("[quota]\nmax_total_bytes = 250\n")
+    ok(mem, command="create", path="/memories/a.md", file_text="a" * 100)
+    ok(mem, command="create", path="/memories/b.md", file_text="b" * 100)
+    refused(mem, total_message(251, 250, 200), command="create", path="/memories/c.md", file_text="c" * 51)
+    refused(mem, total_message(251, 250, 200), command="insert", path="/memories/a.md", insert_line=0,
+            insert_text="a" * 50)  # 100 + 51 bytes (the inserted line gains a newline)
+    ok(mem, command="create", path="/memories/c.md", file_text="c" * 50)
+    assert mem.execute({"command": "view", "path": "/memories"}).text.splitlines()[1] == "250B\t/memories"
+
+
+def test_replacing_a_file_counts_its_new_size_not_both(open_mem: OpenMem) -> None:
+    mem = open_mem("[quota]\nmax_total_bytes = 250\n[create]\noverwrite = true\n")
+    ok(mem, command="create", path="/memories/a.md", file_text="a" * 100)
+    ok(mem, command="create", path="/memories/b.md", file_text="b" * 100)
+    ok(mem, command="create", path="/memories/a.md", file_text="A" * 100)  # 200 in use either way
+    refused(mem, total_message(251, 250, 200), command="create", path="/memories/a.md", file_text="A" * 100 + "x" * 51)
+
+
+def test_the_file_count_may_be_reached_but_not_crossed(mem: SecureMemory) -> None:
+    for i in range(4):
+        ok(mem, command="create", path=f"/memories/d{i}/f.md", file_text="x")
+    refused(mem, files_message(4, 4), command="create", path="/memories/e.md", file_text="x")
+    # At the limit, existing files can still be edited, and deleting one makes room.
+    ok(mem, command="insert", path="/memories/d0/f.md", insert_line=1, insert_text="more")
+    ok(mem, command="delete", path="/memories/d3")
+    ok(mem, command="create", path="/memories/e.md", file_text="x")
+
+
+def test_a_namespace_already_over_a_lowered_limit_may_shrink_but_not_grow(mem: SecureMemory) -> None:
+    seed(mem, {"/memories/a.md": "0123456789" + "a" * 80, "/memories/b.md": "b" * 90, "/memories/c.md": "c" * 90})
+    ok(mem, command="str_replace", path="/memories/a.md", old_str="0123456789", new_str="")
+    refused(mem, total_message(261, 250, 260), command="insert", path="/memories/b.md", insert_line=0,
+            insert_text="")
+
+
+def test_limits_are_per_namespace(mem: SecureMemory) -> None:
+    for i in range(4):
+        ok(mem, command="create", path=f"/memories/{i}.md", file_text="x")
+    other = mem.in_namespace("other")
+    for i in range(4):
+        ok(other, command="create", path=f"/memories/{i}.md", file_text="x")
+    refused(other, files_message(4, 4), command="create", path="/memories/5.md", file_text="x")
+
+
+def test_only_writes_are_checked(mem: SecureMemory) -> None:
+    seed(mem, {f"/memories/d/{i}.md": "x" * 100 for i in range(6)})  # over every limit
+    ok(mem, command="view", path="/memories/d/0.md")
+    ok(mem, command="rename", old_path="/memories/d/0.md", new_path="/memories/moved.md")
+    ok(mem, command="delete", path="/memories/d/1.md")
+
+
+def test_the_view_limit_comes_from_the_policy(open_mem: OpenMem) -> None:
+    mem = open_mem("[view]\nmax_chars = 1000\n")
+    ok(mem, command="create", path="/memories/a.md", file_text="".join(f"line {i:04}\n" for i in range(300)))
+    text = ok(mem, command="view", path="/memories/a.md")
+    assert len(text) <= 1000 and "[Output truncated at 1000 characters: the file has 300 lines" in text
+
+
+# ---------------------------------------------------------------- racing processes
+
+
+def _race(db: str, key_hex: str, policy: str, tag: str) -> None:
+    """One racer: open, say so, wait for the start byte on stdin, try ten 100-byte creates, print the wins."""
+    wins = 0
+    with SecureMemory.open(db, key=bytes.fromhex(key_hex), policy=policy) as mem:
+        print("ready", flush=True)
+        sys.stdin.read(1)
+        for i in range(10):
+            result = mem.execute({"command": "create", "path": f"/memories/{tag}/{i}.md", "file_text": "x" * 100})
+            assert not result.is_error or result.text.startswith("Error: Quota exceeded"), result.text
+            wins += not result.is_error
+            time.sleep(0.001)  # let the others in between: the winner is not always the same process
+    print(wins)
+
+
+@pytest.mark.parametrize("limit", ["max_files = 10", "max_total_bytes = 1000"])
+def test_limits_hold_under_writers_in_several_processes(tmp_path: Path, key: bytes, limit: str) -> None:
+    policy, db = tmp_path / "p.toml", tmp_path / "m.db"
+    policy.write_text(f"[quota]\n{limit}\n")
+    SecureMemory.open(db, key=key, policy=policy).close()
+    code = "import sys; from tests.test_layer_quota import _race; _race(*sys.argv[1:])"
+    racers = [subprocess.Popen([sys.executable, "-c", code, str(db), key.hex(), str(policy), tag], cwd=REPO,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+              for tag in "abc"]
+    for racer in racers:  # a racer that died says nothing: readline returns "" at once
+        assert racer.stdout is not None and racer.stdout.readline() == "ready\n"
+    for racer in racers:  # release all three together
+        assert racer.stdin is not None
+        racer.stdin.write("g")
+        racer.stdin.flush()
+    outputs = [racer.communicate(timeout=60) for racer in racers]
+    assert [racer.returncode for racer in racers] == [0, 0, 0], [err for _, err in outputs]
+    assert sum(int(out) for out, _ in outputs) == 10  # exactly what fits, of 30 attempts
+    with SecureMemory.open(db, key=key, policy=policy) as mem, \
+            mem.store.transaction(mem.namespace, write=False, now=time.time()) as tx:
+        usage = tx.usage()
+    assert (usage.files, usage.bytes) == (10, 1000)

@@ -1,0 +1,279 @@
+"""The TTL layer: expiry stamped per rule, refreshed by reads, re-stamped by moves; an expired file is
+gone for every command at once, before any sweep. Time only moves through the injected clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from securemem import SecureMemory
+from securemem.store.base import Entry
+from tests.conftest import dump
+
+T0 = 1_700_000_000.0
+DAY = 86_400.0
+TTL_POLICY = """
+[ttl]
+expire_after = "10d"
+since = "access"
+refresh_on_read = true
+
+[[rules]]
+glob = "/memories/scratch/**"
+expire_after = "1d"
+since = "write"
+
+[[rules]]
+glob = "/memories/keep/**"
+never_expire = true
+"""
+LISTING = "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def at(self, offset: float) -> None:
+        """Move to ``offset`` seconds after T0."""
+        self.now = T0 + offset
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+def open_mem(tmp_path: Path, key: bytes, clock: Clock, text: str = TTL_POLICY) -> SecureMemory:
+    policy = tmp_path / "ttl.toml"
+    policy.write_text(text)
+    return SecureMemory.open(tmp_path / "m.db", key=key, policy=policy, clock=clock)
+
+
+@pytest.fixture
+def mem(tmp_path: Path, key: bytes, clock: Clock) -> SecureMemory:
+    return open_mem(tmp_path, key, clock)
+
+
+def ok(mem: SecureMemory, **tool_input: Any) -> str:
+    result = mem.execute(tool_input)
+    assert not result.is_error, result.content
+    return result.text
+
+
+def err(mem: SecureMemory, **tool_input: Any) -> str:
+    result = mem.execute(tool_input)
+    assert result.is_error, result.content
+    return result.text
+
+
+def create(mem: SecureMemory, path: str, text: str = "x\n") -> None:
+    ok(mem, command="create", path=path, file_text=text)
+
+
+def entry(mem: SecureMemory, path: str) -> Entry | None:
+    """The row as the store sees it now (None once expired)."""
+    with mem.store.transaction(mem.namespace, write=False, now=mem.clock()) as tx:
+        return tx.stat(path)
+
+
+def expires(mem: SecureMemory, path: str) -> float | None:
+    found = entry(mem, path)
+    assert found is not None, f"{path} is not visible"
+    return found.expires
+
+
+def visible(mem: SecureMemory, path: str) -> bool:
+    return not mem.execute({"command": "view", "path": path}).is_error
+
+
+# ---------------------------------------------------------------- stamping
+
+
+def test_each_write_is_stamped_by_the_rule_for_its_path(mem: SecureMemory, clock: Clock) -> None:
+    create(mem, "/memories/a.md")
+    create(mem, "/memories/scratch/s.md")
+    create(mem, "/memories/keep/k.md")
+    assert expires(mem, "/memories/a.md") == T0 + 10 * DAY
+    assert expires(mem, "/memories/scratch/s.md") == T0 + DAY
+    assert expires(mem, "/memories/keep/k.md") is None
+    clock.at(0.5 * DAY)
+    ok(mem, command="str_replace", path="/memories/a.md", old_str="x", new_str="y")
+    ok(mem, command="insert", path="/memories/scratch/s.md", insert_line=1, insert_text="more")
+    assert expires(mem, "/memories/a.md") == T0 + 10.5 * DAY
+    assert expires(mem, "/memories/scratch/s.md") == T0 + 1.5 * DAY
+
+
+def test_a_policy_without_expiry_stamps_nothing(tmp_path: Path, key: bytes, clock: Clock) -> None:
+    memory = open_mem(tmp_path, key, clock, text="")
+    create(memory, "/memories/scratch/a.md")
+    clock.at(10_000 * DAY)
+    assert expires(memory, "/memories/scratch/a.md") is None and visible(memory, "/memories/scratch/a.md")
+
+
+# ---------------------------------------------------------------- invisible at once
+
+
+def test_a_file_is_invisible_from_its_deadline_on(mem: SecureMemory, clock: Clock) -> None:
+    create(mem, "/memories/a.md")
+    clock.at(10 * DAY - 0.001)
+    assert entry(mem, "/memories/a.md") is not None
+    clock.at(10 * DAY)
+    assert err(mem, command="view", path="/memories/a.md") == \
+        "The path /memories/a.md does not exist. Please provide a valid path."
+
+
+def test_listings_and_directory_sizes_leave_expired_files_out(mem: SecureMemory, clock: Clock) -> None:
+    create(mem, "/memories/notes/a.md", "a" * 100)
+    create(mem, "/memories/scratch/b.md", "b" * 30)
+    create(mem, "/memories/scratch/deep/c.md", "c" * 5)
+    assert ok(mem, command="view", path="/memories") == "\n".join([
+        LISTING, "135B\t/memories", "100B\t/memories/notes/", "100B\t/memories/notes/a.md",
+        "35B\t/memories/scratch/", "30B\t/memories/scratch/b.md", "5B\t/memories/scratch/deep/"])
+    clock.at(DAY)
+    assert ok(mem, command="view", path="/memories") == "\n".join([
+        LISTING, "100B\t/memories", "100B\t/memories/notes/", "100B\t/memories/notes/a.md",
+        "0B\t/memories/scratch/", "0B\t/memories/scratch/deep/"])
+
+
+@pytest.mark.parametrize(("tool_input", "message"), [
+    ({"command": "str_replace", "path": "/memories/a.md", "old_str": "x", "new_str": "y"},
+     "Error: The path /memories/a.md does not exist. Please provide a valid path."),
+    ({"command": "insert", "path": "/memories/a.md", "insert_line": 0, "insert_text": "y"},
+     "Error: The path /memories/a.md does not exist"),
+    ({"command": "delete", "path": "/memories/a.md"}, "Error: The path /memories/a.md does not exist"),
+    ({"command": "rename", "old_path": "/memories/a.md", "new_path": "/memories/b.md"},
+     "Error: The path /memories/a.md does not exist"),
+])
+def test_an_expired_file_cannot_be_changed(mem: SecureMemory, clock: Clock, tool_input: dict[str, Any],
+                                           message: str) -> None:
+    create(mem, "/memories/a.md")
+    clock.at(10 * DAY)
+    hidden_before = dump(mem, now=T0)  # the row is still there (no sweep ran), seen from before its deadline
+    assert err(mem, **tool_input) == message
+    assert dump(mem, now=T0) == hidden_before
+    assert hidden_before["/memories/a.md"] == (False, b"x\n", 1)
+
+
+def test_create_may_reuse_the_path_of_an_expired_file(mem: SecureMemory, clock: Clock) -> None:
+    create(mem, "/memories/d/a.md", "old content\n")
+    clock.at(10 * DAY)
+    assert ok(mem, command="create", path="/memories/d/a.md", file_text="new\n") == \
+        "File created successfully at: /memories/d/a.md"
+    assert dump(mem, now=T0) == dump(mem) == {"/memories": (True, None, 4), "/memories/d": (True, None, 4),
+                                              "/memories/d/a.md": (False, b"new\n", 1)}
+    assert expires(mem, "/memories/d/a.md") == T0 + 20 * DAY
+
+
+def test_rename_onto_an_expired_file_succeeds(mem: SecureMemory, clock: Clock) -> None:
+    create(mem, "/memories/b.md", "expired\n")
+    clock.at(9 * DAY)
+    create(mem, "/memories/a.md", "alive\n")
+    clock.at(10 * DAY)
+    assert ok(mem, command="rename", old_path="/memories/a.md", new_path="/memories/b.md") == \
+        "Successfully renamed /memories/a.md to /memories/b.md"
+    assert dump(mem, now=T0) == {"/memories": (True, None, 6), "/memories/b.md": (False, b"alive\n", 1)}
+
+
+# ---------------------------------------------------------------- reads refresh
+
+
+def test_a_read_pushes_the_deadline_back_when_counting_from_access(mem: SecureMemory, clock: Clock) -> None:
+    create(mem, "/memories/a.md")
+    clock.at(5 * DAY)
+    ok(mem, command="view", path="/memories/a.md", view_range=[1, 1])
+    assert expires(mem, "/memories/a.md") == T0 + 15 * DAY
+    clock.at(15 * DAY - 1)
+    assert visible(mem, "/memories/a.md")  # this view refreshes it again
+    clock.at(25 * DAY - 2)  # that view moved the deadline to 25 days - 1 s
+    assert visible(mem, "/memories/a.md")
+
+
+def test_reads_close_together_rewrite_nothing(mem: SecureMemory, clock: Clock) -> None:
+    create(mem, "/memories/a.md")
+    clock.at(3599)  # within min(1% of the TTL, 1 hour) of the last write: the row is left alone
+    ok(mem, command="view", path="/memories/a.md")
+    assert expires(mem, "/memories/a.md") == T0 + 10 * DAY
+    clock.at(3601)
+    ok(mem, command="view", path="/memories/a.md")
+    assert expires(mem, "/memories/a.md") == T0 + 3601 + 10 * DAY
+
+
+def test_a_read_does_not_refresh_what_counts_from_the_last_write(mem: SecureMemory, clock: Clock) -> None:
+    create(mem, "/memories/scratch/s.md")
+    clock.at(0.5 * DAY)
+    ok(mem, command="view", path="/memories/scratch/s.md")
+    assert expires(mem, "/memories/scratch/s.md") == T0 + DAY
+    clock.at(DAY)
+    assert not visible(mem, "/memories/scratch/s.md")
+
+
+def test_refresh_on_read_off(tmp_path: Path, key: bytes, clock: Clock) -> None:
+    memory = open_mem(tmp_path, key, clock, text='[ttl]\nexpire_after = "10d"\nrefresh_on_read = false\n')
+    create(memory, "/memories/a.md")
+    clock.at(5 * DAY)
+    ok(memory, command="view", path="/memories/a.md")
+    clock.at(10 * DAY)
+    assert not visible(memory, "/memories/a.md")
+
+
+def test_listings_and_failed_views_refresh_nothing(mem: SecureMemory, clock: Clock) -> None:
+    create(mem, "/memories/d/a.md")
+    clock.at(5 * DAY)
+    ok(mem, command="view", path="/memories")
+    ok(mem, command="view", path="/memories/d")
+    err(mem, command="view", path="/memories/d/a.md", view_range=[7, 9])
+    assert expires(mem, "/memories/d/a.md") == T0 + 10 * DAY
+
+
+# ---------------------------------------------------------------- moves
+
+
+def test_moving_into_a_never_expire_area_clears_the_expiry(mem: SecureMemory, clock: Clock) -> None:
+    create(mem, "/memories/a.md")
+    create(mem, "/memories/scratch/s.md")
+    ok(mem, command="rename", old_path="/memories/a.md", new_path="/memories/keep/a.md")
+    ok(mem, command="rename", old_path="/memories/scratch", new_path="/memories/keep/s")
+    clock.at(10_000 * DAY)
+    assert expires(mem, "/memories/keep/a.md") is None and expires(mem, "/memories/keep/s/s.md") is None
+
+
+def test_moving_into_scratch_gives_the_scratch_expiry_from_the_move(mem: SecureMemory, clock: Clock) -> None:
+    create(mem, "/memories/notes/a.md")
+    create(mem, "/memories/one.md")
+    clock.at(3 * DAY)  # last written three days ago: longer than scratch keeps anything
+    ok(mem, command="rename", old_path="/memories/notes", new_path="/memories/scratch/notes")
+    ok(mem, command="rename", old_path="/memories/one.md", new_path="/memories/scratch/one.md")
+    assert expires(mem, "/memories/scratch/notes/a.md") == expires(mem, "/memories/scratch/one.md") == T0 + 4 * DAY
+    clock.at(4 * DAY)
+    assert not visible(mem, "/memories/scratch/notes/a.md") and not visible(mem, "/memories/scratch/one.md")
+
+
+def test_moving_out_of_a_never_expire_area_starts_the_clock_at_the_move(mem: SecureMemory, clock: Clock) -> None:
+    create(mem, "/memories/keep/k.md")
+    clock.at(100 * DAY)  # unread for 100 days, which a never-expire area allows
+    ok(mem, command="rename", old_path="/memories/keep/k.md", new_path="/memories/k.md")
+    assert expires(mem, "/memories/k.md") == T0 + 110 * DAY
+
+
+def test_a_move_within_an_area_counts_as_a_write(mem: SecureMemory, clock: Clock) -> None:
+    create(mem, "/memories/a.md")
+    clock.at(9 * DAY)
+    ok(mem, command="rename", old_path="/memories/a.md", new_path="/memories/b.md")
+    assert expires(mem, "/memories/b.md") == T0 + 19 * DAY
+
+
+def test_a_move_does_not_bring_an_expired_file_back(mem: SecureMemory, clock: Clock) -> None:
+    create(mem, "/memories/d/old.md")
+    clock.at(5 * DAY)
+    create(mem, "/memories/d/new.md")
+    clock.at(10 * DAY)
+    ok(mem, command="rename", old_path="/memories/d", new_path="/memories/keep/d")
+    clock.at(1000 * DAY)
+    assert not visible(mem, "/memories/keep/d/old.md") and visible(mem, "/memories/keep/d/new.md")
+    assert sorted(dump(mem)) == ["/memories", "/memories/keep", "/memories/keep/d", "/memories/keep/d/new.md"]
