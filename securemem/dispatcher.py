@@ -50,6 +50,10 @@ IMAGE_TYPES = {".png": ("image/png", b"\x89PNG\r\n\x1a\n"), ".jpg": ("image/jpeg
                ".jpeg": ("image/jpeg", b"\xff\xd8\xff")}
 SNIPPET_CONTEXT = 2
 SNIPPET_MAX_LINES = 16
+# A snippet line is cut at this length, so that 16 lines stay under the default 16,000-character
+# cap of results: one huge line would otherwise push the whole snippet past it.
+SNIPPET_LINE_CHARS = 800
+MAX_LISTED_MATCHES = 50  # line numbers named when old_str is ambiguous
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,15 @@ def _decode(path: str, data: bytes) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise CommandError(f"Error: {path} is a binary file and cannot be shown or edited as text.") from None
+
+
+def _utf8(path: str, text: str) -> bytes:
+    """``text`` as stored. JSON can carry a lone surrogate (``"\\ud800"``), which UTF-8 cannot encode."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInput(f"Error: The text for {path} contains an unpaired surrogate "
+                           f"(U+{ord(text[exc.start]):04X}), which cannot be stored; remove it and retry.") from None
 
 
 def _image_type(path: str, data: bytes) -> str | None:
@@ -188,7 +201,7 @@ class Dispatcher:
             raise AlreadyExists(f"Error: File {cmd.path} already exists")
         self._check_parents(cmd.path, call.tx)
         lines = self._must_fit_lines(cmd.path, cmd.file_text)
-        call.tx.write_file(cmd.path, cmd.file_text.encode("utf-8"), lines, call.expires)
+        call.tx.write_file(cmd.path, _utf8(cmd.path, cmd.file_text), lines, call.expires)
         return Result(f"File created successfully at: {cmd.path}")
 
     def _read_text_file(self, path: str, tx: StoreTx, missing: str) -> str:
@@ -203,17 +216,17 @@ class Dispatcher:
         if not cmd.old_str:
             raise InvalidInput("Error: `old_str` must not be empty; give the exact text to replace.")
         old, new = _in_line_ending(text, cmd.old_str), _in_line_ending(text, cmd.new_str or "")
-        where = occurrence_lines(text, old)
+        where = occurrence_lines(text, old, limit=MAX_LISTED_MATCHES + 1)
         if not where:
             raise NoMatch(f"No replacement was performed, old_str `{clip(cmd.old_str)}` did not appear "
                           f"verbatim in {cmd.path}.")
         if len(where) > 1:
             raise AmbiguousMatch(f"No replacement was performed. Multiple occurrences of old_str "
-                                 f"`{clip(cmd.old_str)}` in lines: {', '.join(map(str, where))}. "
+                                 f"`{clip(cmd.old_str)}` in lines: {_listed(where, text, old)}. "
                                  "Please ensure it is unique")
         at = text.find(old)
         edited = text[:at] + new + text[at + len(old):]
-        call.tx.write_file(cmd.path, edited.encode("utf-8"), self._must_fit_lines(cmd.path, edited), call.expires)
+        call.tx.write_file(cmd.path, _utf8(cmd.path, edited), self._must_fit_lines(cmd.path, edited), call.expires)
         return Result("The memory file has been edited. Here is the snippet showing the change "
                       f"(with line numbers):\n{_snippet(edited, where[0], new.count(chr(10)))}")
 
@@ -224,7 +237,7 @@ class Dispatcher:
             raise InvalidRange(f"Error: Invalid `insert_line` parameter: {cmd.insert_line}. It should be "
                                f"within the range of lines of the file: [0, {total}]")
         edited = insert_after(text, cmd.insert_line, cmd.insert_text)
-        call.tx.write_file(cmd.path, edited.encode("utf-8"), self._must_fit_lines(cmd.path, edited), call.expires)
+        call.tx.write_file(cmd.path, _utf8(cmd.path, edited), self._must_fit_lines(cmd.path, edited), call.expires)
         return Result(f"The file {cmd.path} has been edited.")
 
     def delete(self, cmd: DeleteCommand, call: Call) -> Result:
@@ -258,8 +271,16 @@ def _in_line_ending(text: str, fragment: str) -> str:
     return fragment.replace("\r\n", "\n").replace("\n", "\r\n")
 
 
+def _listed(where: list[int], text: str, old: str) -> str:
+    """The line numbers of an ambiguous old_str: all of them, or the first MAX_LISTED_MATCHES and a count."""
+    if len(where) <= MAX_LISTED_MATCHES:
+        return ", ".join(map(str, where))
+    shown = ", ".join(map(str, where[:MAX_LISTED_MATCHES]))
+    return f"{shown}, ... ({text.count(old):,} occurrences in all)"
+
+
 def _snippet(text: str, first_line: int, added_lines: int) -> str:
     lines = split_lines(text)
     start = max(1, first_line - SNIPPET_CONTEXT)
     end = min(len(lines), first_line + added_lines + SNIPPET_CONTEXT, start + SNIPPET_MAX_LINES - 1)
-    return numbered(lines[start - 1:end], start)
+    return numbered([clip(line, SNIPPET_LINE_CHARS) for line in lines[start - 1:end]], start)

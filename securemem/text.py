@@ -63,12 +63,16 @@ def insert_after(text: str, line: int, insert: str) -> str:
     return "".join(before) + block + "".join(after)
 
 
-def occurrence_lines(text: str, needle: str) -> list[int]:
-    """1-based line numbers of each non-overlapping occurrence of ``needle``."""
+def occurrence_lines(text: str, needle: str, limit: int | None = None) -> list[int]:
+    """1-based line numbers of each non-overlapping occurrence of ``needle``, the first ``limit`` only.
+
+    The limit keeps a common needle in a big file (a letter in 10 MB) from building a list of
+    millions of numbers when the caller only needs to know "one or several" and show a few.
+    """
     found: list[int] = []
     start = text.find(needle)
     line, counted_to = 1, 0
-    while start != -1:
+    while start != -1 and (limit is None or len(found) < limit):
         line += text.count("\n", counted_to, start)
         counted_to = start
         found.append(line)

@@ -17,6 +17,7 @@ Choices and why:
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 import time
@@ -43,6 +44,7 @@ FORMAT = "securemem"
 SCHEMA_VERSION = 1
 PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
 DURABILITY = {"full": "FULL", "normal": "NORMAL"}
+logger = logging.getLogger("securemem.store")
 
 
 def translate(exc: sqlcipher3.Error) -> StorageError:
@@ -58,6 +60,10 @@ def translate(exc: sqlcipher3.Error) -> StorageError:
         return StorageError("the memory store file is read-only; check its permissions")
     if "unable to open" in text:
         return StorageError("the memory store file cannot be opened; check the path and permissions")
+    if "disk i/o error" in text:
+        # What a write refused by the OS becomes (file size limit, immutable file, failing disk).
+        return StorageError("the memory store file could not be read or written (disk I/O error); check "
+                            "the disk, its free space, file size limits and the file's permissions")
     return StorageError(f"storage error: {type(exc).__name__}")
 
 
@@ -263,15 +269,17 @@ class SQLCipherStore:
     def scrub_free_space(self) -> None:
         """Copy the WAL into the file and truncate it, so no old page image stays behind.
 
-        A short busy timeout: if readers pin the WAL, the next call finishes the job instead of
-        making this writer wait.
+        Best effort, and it never raises: it runs after a delete has committed, so a failure here
+        (a read-only or full disk) must not report that delete as "not applied". The next call,
+        or the checkpoint at close, finishes the job. A short busy timeout for the same reason:
+        if readers pin the WAL, this writer does not wait for them.
         """
         with self._lock:
             try:
                 self._conn.execute("PRAGMA busy_timeout = 200")
                 self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
             except sqlcipher3.Error as exc:
-                raise translate(exc) from None
+                logger.warning("could not checkpoint the WAL after a delete: %s", translate(exc))
             finally:
                 self._conn.execute(f"PRAGMA busy_timeout = {self._busy_ms}")
 

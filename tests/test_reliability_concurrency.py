@@ -1,0 +1,150 @@
+"""Concurrency: processes editing one store lose no update, never beat a quota, never see a lock.
+
+Every edit is a read-modify-write (str_replace and insert read the file, change it and write it
+back), so without BEGIN IMMEDIATE two processes would read the same text and one edit would
+silently vanish, or one would fail at once with "database is locked". Workers are forked from
+this process (see ``reliability_helpers``); each opens its own connection. Commits keep the
+shipped durability (synchronous = FULL, an fsync per commit).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from securemem import SecureMemory
+from securemem.policy import Policy, QuotaSettings
+from tests.reliability_helpers import Job, aggregate_errors, check_clean, fork_all, read_state
+
+WORKERS, EDITS = 4, 500
+SHARED = "/memories/shared.md"
+TAG = re.compile(r"W\d+-\d+")
+TOTAL = re.compile(r"the file has (\d+) lines")
+
+
+def _editor(db: str, key: bytes, worker: int, own_file: bool) -> list[str]:
+    """EDITS read-modify-write edits, each adding the line ``W<worker>-<step>``; the errors it got."""
+    errors = []
+    path = f"/memories/w{worker}.md" if own_file else SHARED
+    with SecureMemory.open(db, key=key, create=False) as memory:
+        for step in range(EDITS):
+            tag = f"W{worker}-{step}"
+            if step % 2:
+                # Line 0 is always valid in the shared file; a worker knows the length of its own.
+                tool_input: dict[str, Any] = {"command": "insert", "path": path, "insert_text": tag,
+                                              "insert_line": step + 1 if own_file else 0}
+            else:
+                tool_input = {"command": "str_replace", "path": path, "old_str": "HEAD\n", "new_str": f"HEAD\n{tag}\n"}
+            result = memory.execute(tool_input)
+            check_clean(result)
+            if result.is_error:
+                errors.append(result.text)
+    return errors
+
+
+def _reader(db: str, key: bytes, views: int) -> list[str]:
+    """Views of the shared file during the edits: each a consistent snapshot, never older than the last."""
+    problems, last = [], 0
+    with SecureMemory.open(db, key=key, create=False) as memory:
+        for _ in range(views):
+            result = memory.execute({"command": "view", "path": SHARED})
+            text = check_clean(result)
+            tags = TAG.findall(text)
+            noted = TOTAL.search(text)  # long views are cut and say how many lines the file has
+            total = int(noted.group(1)) if noted else text.count("\n")
+            if result.is_error or len(tags) != len(set(tags)) or total < last:
+                problems.append(text[:300])
+            last = total
+    return problems
+
+
+def _tags_in(text: str) -> Counter[str]:
+    return Counter(TAG.findall(text))
+
+
+@pytest.mark.parametrize("own_files", [False, True], ids=["same-file", "different-files"])
+def test_four_processes_lose_no_edit_and_never_see_a_lock(tmp_path: Path, key: bytes, own_files: bool) -> None:
+    db = tmp_path / "c.db"
+    paths = [f"/memories/w{n}.md" for n in range(WORKERS)] if own_files else [SHARED]
+    with SecureMemory.open(db, key=key) as memory:
+        for path in paths:
+            check_clean(memory.execute({"command": "create", "path": path, "file_text": "HEAD\n"}))
+    jobs: list[Job] = [(_editor, (str(db), key, n, own_files)) for n in range(WORKERS)]
+    if not own_files:
+        jobs.append((_reader, (str(db), key, 150)))
+    results = fork_all(jobs, tmp_path)
+    errors = [error for worker_errors in results[:WORKERS] for error in worker_errors]
+    # With BEGIN IMMEDIATE and the busy timeout, no edit fails at all; any failure is counted here.
+    assert errors == [], f"{len(errors)} of {WORKERS * EDITS} edits failed, e.g. {errors[:3]}"
+    assert results[WORKERS:] in ([], [[]]), f"inconsistent views: {results[WORKERS:]}"
+    with SecureMemory.open(db, key=key, create=False) as memory:
+        assert memory.store.integrity_errors() == []
+        state = read_state(memory.store)
+    assert aggregate_errors(state) == []
+    found: Counter[str] = Counter()
+    for path in paths:
+        text = state.files[path]
+        found.update(_tags_in(text))
+        assert text.count("HEAD\n") == 1 and text.count("\n") == 1 + EDITS * (1 if own_files else WORKERS)
+    expected = Counter(f"W{n}-{step}" for n in range(WORKERS) for step in range(EDITS))
+    assert found == expected, f"lost: {sorted(expected - found)[:10]}, duplicated: {sorted(found - expected)[:10]}"
+
+
+# -- quotas under a race ---------------------------------------------------------------------------
+
+UNIT = 100  # every successful write in the race adds exactly this many bytes (and one file, if a create)
+ATTEMPTS = 150  # per worker: 600 in all, twice what fits
+FIT = 300
+
+
+def _racer(db: str, key: bytes, worker: int, policy: Policy, kind: str) -> dict[str, Any]:
+    """UNIT-byte writes until the attempts run out: new files, and (bytes race) lines added to one file."""
+    successes, errors = 0, []
+    line = "x" * (UNIT - 1)
+    with SecureMemory.open(db, key=key, policy=policy, create=False) as memory:
+        for step in range(ATTEMPTS):
+            if kind == "max_files" or step % 2:
+                tool_input: dict[str, Any] = {"command": "create", "path": f"/memories/r{worker}/{step}.md",
+                                              "file_text": line + "\n"}
+            else:
+                tool_input = {"command": "insert", "path": SHARED, "insert_line": 0, "insert_text": line}
+            result = memory.execute(tool_input)
+            check_clean(result)
+            if result.is_error:
+                errors.append(result.text)
+            else:
+                successes += 1
+    return {"successes": successes, "errors": errors}
+
+
+@pytest.mark.parametrize("kind", ["max_total_bytes", "max_files"])
+def test_racing_processes_never_beat_a_quota(tmp_path: Path, key: bytes, kind: str) -> None:
+    db = tmp_path / "q.db"
+    start = "HEAD\n"
+    limits = {"max_total_bytes": len(start) + FIT * UNIT + UNIT // 2} if kind == "max_total_bytes" \
+        else {"max_files": 1 + FIT}
+    policy = Policy(name="race", quota=QuotaSettings(**limits))
+    with SecureMemory.open(db, key=key, policy=policy) as memory:
+        check_clean(memory.execute({"command": "create", "path": SHARED, "file_text": start}))
+    results = fork_all([(_racer, (str(db), key, n, policy, kind)) for n in range(WORKERS)], tmp_path)
+    successes = sum(r["successes"] for r in results)
+    errors = [error for r in results for error in r["errors"]]
+    # Every write either fitted or was refused with the quota's own message: no lock error, no other
+    # failure. Nothing is ever deleted, so once full the store stays full and exactly FIT writes
+    # succeed: not one more (two checks raced), and not one fewer.
+    assert all(error.startswith("Error: Quota exceeded") for error in errors), Counter(errors).most_common(3)
+    assert (successes, len(errors)) == (FIT, WORKERS * ATTEMPTS - FIT)
+    with SecureMemory.open(db, key=key, policy=policy, create=False) as memory:
+        state = read_state(memory.store)
+        assert memory.store.integrity_errors() == [] and aggregate_errors(state) == []
+        usage = sum(len(text.encode("utf-8")) for text in state.files.values())
+        if kind == "max_total_bytes":
+            assert usage == len(start) + FIT * UNIT <= limits["max_total_bytes"]
+        else:
+            assert len(state.files) == 1 + FIT == limits["max_files"]
+        refused = memory.execute({"command": "create", "path": "/memories/one-more.md", "file_text": "x" * UNIT})
+        assert refused.is_error and refused.text.startswith("Error: Quota exceeded")
