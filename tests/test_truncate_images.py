@@ -271,3 +271,13 @@ def test_images_cannot_be_edited_as_text(mem: SecureMemory) -> None:
 def test_images_are_listed_with_their_size(mem: SecureMemory) -> None:
     write_raw(mem, "/memories/p.png", PNG)
     assert f"{len(PNG) / 1024:.1f}K\t/memories/p.png" in view(mem, "/memories")
+
+
+def test_only_views_are_capped_not_edit_snippets(tmp_path: Path) -> None:
+    policy = Policy(view=ViewSettings(max_chars=1000))
+    with SecureMemory.open(tmp_path / "s.db", key=bytes(range(32)), policy=policy) as mem:
+        lines = "".join(f"{i}y" + "z" * 200 + "\n" for i in range(10))
+        assert not mem.execute({"command": "create", "path": "/memories/f.md", "file_text": lines}).is_error
+        result = mem.execute({"command": "str_replace", "path": "/memories/f.md", "old_str": "5y", "new_str": "FIVE"})
+    assert not result.is_error
+    assert "truncated" not in str(result.content) and "FIVE" in str(result.content)

@@ -24,9 +24,12 @@ class ViewTruncate:
         result = call_next(call)
         if result.is_error or not isinstance(result.content, str) or len(result.content) <= self.max_chars:
             return result
-        if result.meta.get("kind") == "file":
+        kind = result.meta.get("kind")
+        if kind == "file":
             return self._cut_file(result)
-        return self._cut_listing(result)
+        if kind == "listing":
+            return self._cut_listing(result)
+        return result  # only views are capped; an edit's snippet is bounded by the dispatcher
 
     def _cut_file(self, result: Result) -> Result:
         text, budget = str(result.content), self.max_chars - NOTE_RESERVE
