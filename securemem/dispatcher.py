@@ -9,6 +9,7 @@ Paths arrive canonical: the path guard ran first.
 from __future__ import annotations
 
 import base64
+import dataclasses
 from dataclasses import dataclass
 from typing import assert_never
 
@@ -148,9 +149,9 @@ class Dispatcher:
             return self._listing(entry, call.tx)
         data = call.tx.read(cmd.path)
         image = _image_type(cmd.path, data)
-        if image is not None:
-            return self._image(cmd, image, data)
-        return self._file_view(cmd, _decode(cmd.path, data))
+        result = self._image(cmd, image, data) if image is not None else self._file_view(cmd, _decode(cmd.path, data))
+        # The expiry the view saw: the TTL layer decides from it whether the read refreshes it.
+        return dataclasses.replace(result, meta={**result.meta, "expires": entry.expires})
 
     def _listing(self, directory: Entry, tx: StoreTx) -> Result:
         rows = [f"{human_size(directory.size)}\t{directory.path}"]
@@ -244,7 +245,7 @@ class Dispatcher:
         if call.tx.stat(cmd.path) is None:
             raise NotFound(f"Error: The path {cmd.path} does not exist")
         call.tx.delete(cmd.path)
-        return Result(f"Successfully deleted {cmd.path}", meta={"scrub": True})
+        return Result(f"Successfully deleted {cmd.path}")
 
     def rename(self, cmd: RenameCommand, call: Call) -> Result:
         source = call.tx.stat(cmd.old_path)

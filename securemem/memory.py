@@ -103,7 +103,7 @@ class SecureMemory:
         with self.store.transaction(self.namespace, write=write, now=now) as tx:
             call = Call(command=command, tx=tx, now=now, facts=facts)
             result = self._handler(call)
-        if result.meta.get("scrub"):
+        if tx.freed:  # content was deleted (a delete, or an expired file replaced): drop it from the WAL
             self.store.scrub_free_space()
         if call.notes and not result.is_error and isinstance(result.content, str):
             result = Result("\n".join([result.content, *call.notes]), meta=result.meta)

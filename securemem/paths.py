@@ -10,6 +10,7 @@ audit reader that sees one spelling must not be fooled by another.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -70,6 +71,13 @@ def canonical(path: object) -> str:
     """Return the canonical spelling of ``path`` or raise InvalidPath saying why it is refused."""
     if not isinstance(path, str):
         raise _refuse("the path must be a string")
+    return _canonical(path)
+
+
+# Pure and hot (every command, every layer): an agent touches the same few paths again and
+# again. Only accepted paths are cached; a refusal raises and is computed afresh each time.
+@functools.lru_cache(maxsize=8192)
+def _canonical(path: str) -> str:
     if len(path.encode("utf-8", errors="surrogatepass")) > MAX_PATH_BYTES:
         raise _refuse(f"the path is longer than {MAX_PATH_BYTES} bytes")
     _check_characters(path)

@@ -20,6 +20,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 
 from securemem.errors import PolicyError
 
+_RULE_CACHE_SIZE = 8192
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
 Action = Literal["redact", "mask", "hash", "refuse", "allow"]
@@ -110,7 +111,11 @@ class Rule(_Section):
         return self
 
     def matches(self, path: str) -> bool:
-        return _glob_regex(self.glob).match(path) is not None
+        return self._pattern.match(path) is not None
+
+    @cached_property
+    def _pattern(self) -> re.Pattern[str]:
+        return _glob_regex(self.glob)
 
     @property
     def specificity(self) -> tuple[int, int]:
@@ -142,11 +147,27 @@ class Policy(_Section):
 
     def rule_for(self, path: str) -> Rule | None:
         """The most specific rule whose glob matches ``path`` (later rules win ties)."""
+        if not self.rules:
+            return None
+        cache = self._rule_cache
+        if path not in cache:
+            if len(cache) >= _RULE_CACHE_SIZE:
+                cache.clear()
+            cache[path] = self._best_rule(path)
+        return cache[path]
+
+    def _best_rule(self, path: str) -> Rule | None:
         best: Rule | None = None
         for rule in self.rules:
             if rule.matches(path) and (best is None or rule.specificity >= best.specificity):
                 best = rule
         return best
+
+    @cached_property
+    def _rule_cache(self) -> dict[str, Rule | None]:
+        # A policy is frozen, so the rule for a path never changes: every layer asks for the
+        # same few paths on every command.
+        return {}
 
     def expiry_for(self, path: str) -> Expiry:
         """How long a file at ``path`` lives, counted from what, and the rule that said so."""

@@ -11,6 +11,7 @@ assembled across an edit boundary. Messages name entity types and counts, never 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
 from collections.abc import Mapping
 
@@ -56,13 +57,17 @@ class PIIScrub:
         return result
 
     def _check_path(self, path: str) -> None:
-        # The detectors read "/" as a separator inside a number (2024/05/01), so a phone number
-        # between two slashes is not seen in the path as written: scan each name as a line too.
-        found = sorted({*self.scrubber.contains(path), *self.scrubber.contains(path.replace("/", "\n"))})
+        found = self._path_findings(path)
         if found:
             raise PIIRefused(f"Error: The path contains {', '.join(found)}; paths must not carry personal data or "
                              f"secrets (policy '{self.policy.name}'). Use a neutral name, such as "
                              "/memories/customers/customer-42.md, and keep details inside the file.")
+
+    @functools.lru_cache(maxsize=8192)  # noqa: B019 - one layer per SecureMemory, living as long as it
+    def _path_findings(self, path: str) -> tuple[str, ...]:
+        # The detectors read "/" as a separator inside a number (2024/05/01), so a phone number
+        # between two slashes is not seen in the path as written: scan each name as a line too.
+        return tuple(sorted({*self.scrubber.contains(path), *self.scrubber.contains(path.replace("/", "\n"))}))
 
     def _scrub_fields(self, command: Command, counts: Counter[str]) -> Command:
         updates: dict[str, str] = {}

@@ -26,23 +26,28 @@ class TTL:
         if result.is_error:
             return result
         if isinstance(command, ViewCommand) and result.meta.get("kind") in ("file", "image"):
-            self._refresh(command.path, call)
+            self._refresh(command.path, call, result)
         elif isinstance(command, RenameCommand):
             self._restamp(command.new_path, call)
         return result
 
-    def _refresh(self, path: str, call: Call) -> None:
+    def _refresh(self, path: str, call: Call, result: Result) -> None:
         expiry = self.policy.expiry_for(path)
         if expiry.after is None or expiry.since != "access" or not self.policy.ttl.refresh_on_read:
             return
         deadline = call.now + expiry.after
-        entry = call.tx.stat(path)
+        current = result.meta["expires"] if "expires" in result.meta else self._stored_expiry(path, call)
         # Like relatime: a read rewrites the row only when the deadline moves by more than a
         # small slack, so repeated reads of a file commit nothing (no fsync) and the expiry
         # is still never more than min(1% of the TTL, 1 hour) early.
         slack = min(expiry.after * 0.01, 3600.0)
-        if entry is not None and (entry.expires is None or deadline - entry.expires > slack):
+        if current is None or deadline - current > slack:
             call.tx.touch(path, deadline)
+
+    @staticmethod
+    def _stored_expiry(path: str, call: Call) -> float | None:
+        entry = call.tx.stat(path)
+        return None if entry is None else entry.expires
 
     def _restamp(self, moved: str, call: Call) -> None:
         """Files that moved live by the rules of where they are now, counted from the move.

@@ -18,6 +18,10 @@ class TxProxy:
         self.namespace = inner.namespace
         self.now = inner.now
 
+    @property
+    def freed(self) -> bool:
+        return self.inner.freed
+
     def stat(self, path: str) -> Entry | None:
         return self.inner.stat(path)
 

@@ -64,6 +64,7 @@ class SqlTx:
         self._conn = conn
         self.namespace = namespace
         self.now = now
+        self.freed = False  # content was deleted: the WAL should be checkpointed after commit
 
     def _q(self, sql: str, **params: Any) -> Cursor:
         return self._conn.execute(sql, {"ns": self.namespace, "now": self.now, **params})
@@ -148,18 +149,24 @@ class SqlTx:
 
     # -- writes ----------------------------------------------------------------------------
 
-    def _ensure_root(self) -> None:
-        self._q("INSERT OR IGNORE INTO entries (ns, path, parent, is_dir, created, modified, accessed) "
-                "VALUES (:ns, :p, '', 1, :now, :now, :now)", p=ROOT)
+    def _existing(self, paths: Sequence[str]) -> dict[str, tuple[int, bool, int, float | None]]:
+        """id, is_dir, size and expires of whichever of ``paths`` have rows (expired or not)."""
+        marks = ",".join(f":a{i}" for i in range(len(paths)))
+        rows = self._q(f"SELECT path, id, is_dir, size, expires FROM entries WHERE ns = :ns AND path IN ({marks})",
+                       **{f"a{i}": p for i, p in enumerate(paths)}).fetchall()
+        return {r[0]: (r[1], bool(r[2]), r[3], r[4]) for r in rows}
 
-    def _purge_expired(self, paths: Sequence[str]) -> None:
-        """Drop expired files at ``paths`` so a write can reuse the path."""
-        for path in paths:
-            row = self._q("SELECT id, size FROM entries WHERE ns = :ns AND path = :p AND is_dir = 0 "
-                          "AND expires IS NOT NULL AND expires <= :now", p=path).fetchone()
-            if row is not None:
-                self._drop_ids([row[0]])
-                self._add_to_ancestors(path, -row[1], -1)
+    def _purge_if_expired(self, path: str, row: tuple[int, bool, int, float | None] | None) -> bool:
+        """Drop an expired file's row so a write can reuse its path; True if the path is now free."""
+        if row is None:
+            return True
+        row_id, is_dir, size, expires = row
+        if is_dir or expires is None or expires > self.now:
+            return False
+        self._drop_ids([row_id])
+        self._add_to_ancestors(path, -size, -1)
+        self.freed = True
+        return True
 
     def _drop_ids(self, ids: Sequence[int]) -> None:
         marks = ",".join("?" * len(ids))
@@ -175,20 +182,29 @@ class SqlTx:
                 f"WHERE ns = :ns AND path IN ({marks})",
                 s=size, f=files, **{f"a{i}": a for i, a in enumerate(above)})
 
-    def make_dir(self, path: str) -> None:
-        self._ensure_root()
-        chain = [*ancestors(path)[1:], path] if path != ROOT else []
-        self._purge_expired(chain)
+    def _make_dirs(self, chain: Sequence[str], found: dict[str, tuple[int, bool, int, float | None]]) -> None:
+        """Create the directories of ``chain`` (root first) that do not exist yet."""
         for directory in chain:
-            self._q("INSERT OR IGNORE INTO entries (ns, path, parent, is_dir, created, modified, accessed) "
-                    "VALUES (:ns, :p, :parent, 1, :now, :now, :now)", p=directory, parent=parent_of(directory))
+            if self._purge_if_expired(directory, found.get(directory)):
+                self._q("INSERT INTO entries (ns, path, parent, is_dir, created, modified, accessed) "
+                        "VALUES (:ns, :p, :parent, 1, :now, :now, :now)",
+                        p=directory, parent=parent_of(directory) if directory != ROOT else "")
+
+    def make_dir(self, path: str) -> None:
+        chain = [*ancestors(path), path] if path != ROOT else [ROOT]
+        self._make_dirs(chain, self._existing(chain))
 
     def write_file(self, path: str, data: bytes, lines: int, expires: float | None) -> None:
-        """Create or replace a file, making missing parent directories."""
-        self.make_dir(parent_of(path))
-        self._purge_expired([path])
-        row = self._q("SELECT id, size FROM entries WHERE ns = :ns AND path = :p", p=path).fetchone()
-        if row is None:
+        """Create or replace a file, making missing parent directories.
+
+        One query reads the file's row and every ancestor's, so a write in an existing directory
+        is four statements: that read, the row, the content, and the directory totals.
+        """
+        chain = ancestors(path)
+        found = self._existing([*chain, path])
+        self._make_dirs(chain, found)
+        row = found.get(path)
+        if self._purge_if_expired(path, row):
             cur = self._q("INSERT INTO entries (ns, path, parent, is_dir, size, files, lines, created, "
                           "modified, accessed, expires) VALUES (:ns, :p, :parent, 0, :s, 1, :l, :now, :now, "
                           ":now, :e) RETURNING id", p=path, parent=parent_of(path), s=len(data),
@@ -197,10 +213,11 @@ class SqlTx:
             self._conn.execute("INSERT INTO blobs (id, data) VALUES (?, ?)", (new_id, data))
             self._add_to_ancestors(path, len(data), 1)
             return
+        assert row is not None
         self._q("UPDATE entries SET size = :s, lines = :l, modified = :now, accessed = :now, expires = :e "
                 "WHERE id = :id", s=len(data), l=lines, e=expires, id=row[0])
         self._conn.execute("UPDATE blobs SET data = ? WHERE id = ?", (data, row[0]))
-        self._add_to_ancestors(path, len(data) - row[1], 0)
+        self._add_to_ancestors(path, len(data) - row[2], 0)
 
     def delete(self, path: str) -> int:
         """Delete a file or a directory with everything below it; returns entries removed."""
@@ -215,14 +232,17 @@ class SqlTx:
             if chunk:
                 self._drop_ids(chunk)
         self._add_to_ancestors(path, -row[1], -row[2])
+        self.freed = True
         return len(ids) + 1
 
     def move(self, old: str, new: str) -> None:
         """Move a file or a subtree; the caller checked that ``new`` is free and not inside ``old``."""
         row = self._q("SELECT size, files FROM entries WHERE ns = :ns AND path = :p", p=old).fetchone()
         self._add_to_ancestors(old, -row[0], -row[1])
-        self.make_dir(parent_of(new))
-        self._purge_expired([new])
+        chain = ancestors(new)
+        found = self._existing([*chain, new])
+        self._make_dirs(chain, found)
+        self._purge_if_expired(new, found.get(new))
         low, high = descendants_range(old)
         cut = len(old) + 1
         self._q("UPDATE entries SET path = :new || substr(path, :cut), parent = :new || substr(parent, :cut) "
