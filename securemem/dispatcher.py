@@ -61,6 +61,13 @@ MAX_LISTED_MATCHES = 50  # line numbers named when old_str is ambiguous
 class DispatchOptions:
     overwrite_on_create: bool = False
     max_image_bytes: int = 5 * 1024 * 1024
+    max_chars: int = 16_000  # the view cap: a listing never reads more rows than could be shown
+
+    @property
+    def listing_rows(self) -> int:
+        # Every row is at least 15 characters ("0B\t/memories/x" and a newline), so this many rows
+        # always overflow the cap: the view layer then cuts the listing and says so.
+        return self.max_chars // 15 + 2
 
 
 def human_size(size: int) -> str:
@@ -155,7 +162,7 @@ class Dispatcher:
 
     def _listing(self, directory: Entry, tx: StoreTx) -> Result:
         rows = [f"{human_size(directory.size)}\t{directory.path}"]
-        for entry in tx.tree(directory.path, LISTING_DEPTH, hidden):
+        for entry in tx.tree(directory.path, LISTING_DEPTH, hidden, limit=self.options.listing_rows):
             rows.append(f"{human_size(entry.size)}\t{entry.path}{'/' if entry.is_dir else ''}")
         header = (f"Here're the files and directories up to 2 levels deep in {directory.path}, "
                   "excluding hidden items and node_modules:")

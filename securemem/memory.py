@@ -51,7 +51,7 @@ class SecureMemory:
         self._extra = tuple(layers)
         self._owns_store = owns_store
         options = DispatchOptions(overwrite_on_create=policy.create.overwrite,
-                                  max_image_bytes=policy.view.max_image_bytes)
+                                  max_image_bytes=policy.view.max_image_bytes, max_chars=policy.view.max_chars)
         token_key = bytes.fromhex(store.meta["token_key"])
         self._handler: Handler = chain(build_layers(policy, token_key, self._extra), Dispatcher(options))
 

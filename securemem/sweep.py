@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from securemem.errors import StorageError
+from securemem.errors import StorageError, StoreBusyError
 from securemem.store.base import Store
 
 logger = logging.getLogger("securemem.sweep")
@@ -40,7 +40,7 @@ def sweep(store: Store, now: float, *, batch: int = DEFAULT_BATCH, progress: Pro
     total = store.count_expired(now) if progress else 0
     deleted = batches = 0
     while True:
-        count = store.sweep_batch(now, batch)
+        count = _batch_with_retry(store, now, batch)
         if count == 0:
             break
         deleted, batches = deleted + count, batches + 1
@@ -60,6 +60,24 @@ def _check_batch(batch: int) -> None:
     # limit" (one unbounded transaction that blocks every writer): neither is a batch.
     if batch < 1:
         raise ValueError("batch must be a positive number of entries")
+
+
+BUSY_RETRIES = 5
+
+
+def _batch_with_retry(store: Store, now: float, batch: int) -> int:
+    """One batch; if writers keep the store busy past the busy timeout, back off and retry.
+
+    Agents have priority: a sweep is maintenance, so it yields rather than failing the run.
+    """
+    for attempt in range(BUSY_RETRIES):
+        try:
+            return store.sweep_batch(now, batch)
+        except StoreBusyError:
+            if attempt == BUSY_RETRIES - 1:
+                raise
+            time.sleep(0.05 * 2**attempt)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 class BackgroundSweeper:

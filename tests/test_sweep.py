@@ -323,3 +323,30 @@ def test_sweeping_a_missing_store_creates_nothing(tmp_path: Path, keyed_store: t
     assert (code, out) == (2, "") and err.startswith("securemem: error: no securemem store at") and \
         err.count("\n") == 1
     assert not missing.exists()
+
+
+def test_a_busy_batch_is_retried_not_raised() -> None:
+    from securemem.errors import StoreBusyError
+    from securemem.sweep import sweep as run_sweep
+
+    class FlakyStore:
+        def __init__(self) -> None:
+            self.calls = 0
+            self.left = 3
+
+        def count_expired(self, now: float) -> int:
+            return 3
+
+        def sweep_batch(self, now: float, limit: int) -> int:
+            self.calls += 1
+            if self.calls <= 2:
+                raise StoreBusyError("busy")
+            done, self.left = self.left, 0
+            return done
+
+        def scrub_free_space(self) -> None:
+            pass
+
+    store = FlakyStore()
+    report = run_sweep(store, 0.0, batch=10)  # type: ignore[arg-type]
+    assert (report.deleted, store.calls) == (3, 3)

@@ -28,8 +28,8 @@ class TxProxy:
     def read(self, path: str) -> bytes:
         return self.inner.read(path)
 
-    def tree(self, path: str, depth: int, skip: Callable[[str], bool]) -> list[Entry]:
-        return self.inner.tree(path, depth, skip)
+    def tree(self, path: str, depth: int, skip: Callable[[str], bool], limit: int | None = None) -> list[Entry]:
+        return self.inner.tree(path, depth, skip, limit)
 
     def files_under(self, path: str) -> list[Entry]:
         return self.inner.files_under(path)

@@ -9,7 +9,7 @@ not swept yet still count in those totals; readers subtract them (see ``_expired
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 from securemem.paths import ROOT, ancestors, parent_of
@@ -93,26 +93,43 @@ class SqlTx:
             raise KeyError(path)
         return bytes(row[0])
 
-    def tree(self, path: str, depth: int, skip: Callable[[str], bool]) -> list[Entry]:
+    def tree(self, path: str, depth: int, skip: Callable[[str], bool], limit: int | None = None) -> list[Entry]:
         """Visible entries below ``path`` down to ``depth`` levels, depth-first, sorted by name.
 
-        ``skip(name)`` hides an entry and everything below it.
+        ``skip(name)`` hides an entry and everything below it. With ``limit``, the walk stops
+        after ``limit + 1`` entries: a caller that shows at most ``limit`` rows learns that there
+        are more without reading a 100,000-entry directory it would cut anyway.
         """
         expired = self._expired_under(path)
         out: list[Entry] = []
-        self._walk(path, depth, skip, expired, out)
+        self._walk(path, depth, skip, expired, out, cap=None if limit is None else limit + 1)
         return out
 
-    def _walk(self, path: str, depth: int, skip: Callable[[str], bool],
-              expired: list[tuple[str, int]], out: list[Entry]) -> None:
-        rows = self._q(f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND parent = :p AND {_VISIBLE} "
-                       "ORDER BY path", p=path).fetchall()
-        for row in rows:
+    def _walk(self, path: str, depth: int, skip: Callable[[str], bool], expired: list[tuple[str, int]],
+              out: list[Entry], *, cap: int | None) -> None:
+        for row in self._children(path, cap):
+            if cap is not None and len(out) >= cap:
+                return
             if skip(row[0].rsplit("/", 1)[1]):
                 continue
             out.append(_entry(row, _minus(row[0], expired)) if row[1] else _entry(row))
             if row[1] and depth > 1:
-                self._walk(row[0], depth - 1, skip, expired, out)
+                self._walk(row[0], depth - 1, skip, expired, out, cap=cap)
+
+    def _children(self, path: str, cap: int | None) -> Iterator[Sequence[Any]]:
+        """Rows of ``path``'s children in name order, fetched a page at a time when capped."""
+        if cap is None:
+            yield from self._q(f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND parent = :p AND {_VISIBLE} "
+                               "ORDER BY path", p=path).fetchall()
+            return
+        after = ""
+        while True:  # keyset pages: hidden names skipped by the caller never starve the page
+            rows = self._q(f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND parent = :p AND path > :after "
+                           f"AND {_VISIBLE} ORDER BY path LIMIT :n", p=path, after=after, n=cap).fetchall()
+            yield from rows
+            if len(rows) < cap:
+                return
+            after = rows[-1][0]
 
     def files_under(self, path: str) -> list[Entry]:
         """Every visible file at or below ``path`` (a file gives itself)."""
@@ -147,7 +164,12 @@ class SqlTx:
         return [(r[0], r[1]) for r in rows]
 
     def _expired_total(self, path: str) -> tuple[int, int]:
-        return _minus(path, self._expired_under(path))
+        """Bytes and count of the expired, unswept files below ``path``, summed by SQLite."""
+        low, high = (ROOT + "/", ROOT + "0") if path == ROOT else descendants_range(path)
+        row = self._q("SELECT COALESCE(SUM(size), 0), COUNT(*) FROM entries INDEXED BY entries_expires "
+                      "WHERE expires IS NOT NULL AND expires <= :now AND ns = :ns AND path >= :lo AND path < :hi",
+                      lo=low, hi=high).fetchone()
+        return int(row[0]), int(row[1])
 
     # -- writes ----------------------------------------------------------------------------
 
