@@ -14,6 +14,7 @@ from securemem.errors import CommandError
 from securemem.middleware import Call, Handler, Middleware, build_layers
 from securemem.policy import PIISettings, Policy, QuotaSettings, Rule, TTLSettings
 from tests.conftest import dump
+from tests.helpers import ok, refused
 
 T0 = 1_700_000_000.0
 DAY = 86_400.0
@@ -35,19 +36,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-def ok(mem: SecureMemory, **tool_input: Any) -> str:
-    result = mem.execute(tool_input)
-    assert not result.is_error, result.content
-    return result.text
-
-
-def refused(mem: SecureMemory, message: str, **tool_input: Any) -> None:
-    before = dump(mem)
-    result = mem.execute(tool_input)
-    assert (result.is_error, result.text) == (True, message)
-    assert dump(mem) == before
 
 
 def stored(mem: SecureMemory, path: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from securemem import SecureMemory, load_policy
-from tests.conftest import dump
+from tests.helpers import ok, refused
 
 ADVICE = "it can be viewed but not created, edited, moved or deleted. Write your notes elsewhere."
 REGULATED = "policy 'regulated', rule '/memories/reference/**'"
@@ -18,19 +18,6 @@ TEAM_RULE = "policy 'custom', rule '/memories/*/reference/**'"
 GUIDE = "# Refunds\nWithin 30 days: order number only.\n"
 
 OpenMem = Callable[..., SecureMemory]
-
-
-def ok(mem: SecureMemory, **tool_input: Any) -> str:
-    result = mem.execute(tool_input)
-    assert not result.is_error, result.content
-    return result.text
-
-
-def refused(mem: SecureMemory, message: str, **tool_input: Any) -> None:
-    before = dump(mem)
-    result = mem.execute(tool_input)
-    assert (result.is_error, result.text) == (True, message)
-    assert dump(mem) == before
 
 
 def read_only(path: str, which: str = REGULATED) -> str:

@@ -20,6 +20,7 @@ import pytest
 from securemem import Result, SecureMemory, load_policy
 from securemem.middleware import Call, Handler
 from tests.conftest import dump
+from tests.helpers import err, ok
 from tests.sqlcipher_pages import plaintext_of
 
 EMAIL, PHONE, CARD = "Jane.Doe@Example.com", "(415) 555-2671", "4111 1111 1111 1111"
@@ -46,18 +47,6 @@ def token(mem: SecureMemory, entity: str, normalised: str) -> str:
     message = f"{entity}\x00{normalised}".encode()
     digest = hmac.new(bytes.fromhex(mem.store.meta["token_key"]), message, hashlib.sha256).hexdigest()
     return f"[{entity}:{digest[:10]}]"
-
-
-def ok(mem: SecureMemory, **tool_input: Any) -> str:
-    result = mem.execute(tool_input)
-    assert not result.is_error, result.content
-    return result.text
-
-
-def err(mem: SecureMemory, **tool_input: Any) -> str:
-    result = mem.execute(tool_input)
-    assert result.is_error, result.content
-    return result.text
 
 
 def stored(mem: SecureMemory, path: str) -> str:

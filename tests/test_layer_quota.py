@@ -13,27 +13,13 @@ from typing import Any
 import pytest
 
 from securemem import SecureMemory, load_policy
-from tests.conftest import dump
+from tests.helpers import ok, refused
 
 REPO = Path(__file__).parents[1]
 LIMITS = "[quota]\nmax_file_bytes = 100\nmax_file_lines = 5\nmax_total_bytes = 250\nmax_files = 4\n"
 POLICY = "policy 'custom'"
 
 OpenMem = Callable[..., SecureMemory]
-
-
-def ok(mem: SecureMemory, **tool_input: Any) -> str:
-    result = mem.execute(tool_input)
-    assert not result.is_error, result.content
-    return result.text
-
-
-def refused(mem: SecureMemory, message: str, **tool_input: Any) -> None:
-    """The command fails with exactly ``message`` and leaves the namespace as it was."""
-    before = dump(mem)
-    result = mem.execute(tool_input)
-    assert (result.is_error, result.text) == (True, message)
-    assert dump(mem) == before
 
 
 def file_message(path: str, size: int, limit: int, now: int | None = None, unit: str = "bytes") -> str:

@@ -11,6 +11,7 @@ import pytest
 from securemem import SecureMemory
 from securemem.store.base import Entry
 from tests.conftest import dump
+from tests.helpers import err, ok
 
 T0 = 1_700_000_000.0
 DAY = 86_400.0
@@ -58,18 +59,6 @@ def open_mem(tmp_path: Path, key: bytes, clock: Clock, text: str = TTL_POLICY) -
 @pytest.fixture
 def mem(tmp_path: Path, key: bytes, clock: Clock) -> SecureMemory:
     return open_mem(tmp_path, key, clock)
-
-
-def ok(mem: SecureMemory, **tool_input: Any) -> str:
-    result = mem.execute(tool_input)
-    assert not result.is_error, result.content
-    return result.text
-
-
-def err(mem: SecureMemory, **tool_input: Any) -> str:
-    result = mem.execute(tool_input)
-    assert result.is_error, result.content
-    return result.text
 
 
 def create(mem: SecureMemory, path: str, text: str = "x\n") -> None:

@@ -13,7 +13,6 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -22,6 +21,7 @@ from securemem.cli import main
 from securemem.keys import create_key_file
 from securemem.sweep import BackgroundSweeper, sweep
 from tests.conftest import dump
+from tests.helpers import ok
 from tests.sqlcipher_pages import plaintext_of
 
 REPO = Path(__file__).parents[1]
@@ -56,12 +56,6 @@ def policy(tmp_path: Path) -> Path:
 def mem(tmp_path: Path, key: bytes, clock: Clock, policy: Path) -> Iterator[SecureMemory]:
     with SecureMemory.open(tmp_path / "m.db", key=key, policy=policy, clock=clock) as memory:
         yield memory
-
-
-def ok(mem: SecureMemory, **tool_input: Any) -> str:
-    result = mem.execute(tool_input)
-    assert not result.is_error, result.content
-    return result.text
 
 
 def fill(mem: SecureMemory, count: int, prefix: str = "/memories/old", text: str = "x\n") -> None:
