@@ -99,15 +99,25 @@ class SecureMemory:
 
     def _run(self, command: Command, facts: dict[str, Any]) -> Result:
         now = self.clock()
-        write = command.mutates or (self.policy.has_expiry and self.policy.ttl.refresh_on_read)
-        with self.store.transaction(self.namespace, write=write, now=now) as tx:
+        with self.store.transaction(self.namespace, write=command.mutates, now=now) as tx:
             call = Call(command=command, tx=tx, now=now, facts=facts)
             result = self._handler(call)
+        if call.followups:
+            self._run_followups(call)
         if tx.freed:  # content was deleted (a delete, or an expired file replaced): drop it from the WAL
             self.store.scrub_free_space()
         if call.notes and not result.is_error and isinstance(result.content, str):
             result = Result("\n".join([result.content, *call.notes]), meta=result.meta)
         return result
+
+    def _run_followups(self, call: Call) -> None:
+        """A read's small writes; if the store is busy they wait for the next read, the read stands."""
+        try:
+            with self.store.transaction(self.namespace, write=True, now=call.now) as tx:
+                for write in call.followups:
+                    write(tx)
+        except StorageError as exc:
+            logger.warning("expiry refresh after a read skipped: %s", exc)
 
     # -- expiry sweeps (they cover every namespace of the store) ------------------------------
 

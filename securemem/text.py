@@ -11,6 +11,7 @@ import re
 
 MAX_LINES = 999_999
 NUMBER_WIDTH = 6
+_NUMBERED = "{:>%d}\t{}" % NUMBER_WIDTH  # noqa: UP031 - the width is a constant, the result a format string
 _LINE_WITH_END = re.compile(r"[^\n]*\n|[^\n]+\Z")
 
 
@@ -34,7 +35,9 @@ def shown(line: str) -> str:
 
 def numbered(lines: list[str], first: int) -> str:
     """Lines with their numbers right-aligned in six columns and a TAB, as the tool shows them."""
-    return "\n".join(f"{number:>{NUMBER_WIDTH}}\t{shown(line)}" for number, line in enumerate(lines, first))
+    if any(line.endswith("\r") for line in lines):
+        lines = [shown(line) for line in lines]
+    return "\n".join(map(_NUMBERED.format, range(first, first + len(lines)), lines))
 
 
 def line_ending(text: str) -> str:

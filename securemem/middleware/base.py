@@ -27,6 +27,9 @@ class Call:
     expires: float | None = None  # expiry for files this call writes (set by the TTL layer)
     notes: list[str] = field(default_factory=list)  # told to the model after a successful result
     facts: dict[str, Any] = field(default_factory=dict)  # content-free facts for the audit record
+    # Small writes a read asks for (an expiry refresh), run in one short write transaction after
+    # the read commits, so that views never take the write lock.
+    followups: list[Callable[[StoreTx], None]] = field(default_factory=list)
 
     def with_command(self, command: Command) -> Call:
         return dataclasses.replace(self, command=command)

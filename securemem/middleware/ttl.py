@@ -42,7 +42,7 @@ class TTL:
         # is still never more than min(1% of the TTL, 1 hour) early.
         slack = min(expiry.after * 0.01, 3600.0)
         if current is None or deadline - current > slack:
-            call.tx.touch(path, deadline)
+            call.followups.append(lambda tx: tx.touch(path, deadline))
 
     @staticmethod
     def _stored_expiry(path: str, call: Call) -> float | None:
