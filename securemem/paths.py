@@ -92,11 +92,6 @@ def _canonical(path: str) -> str:
     return "/".join(["", *segments])
 
 
-def is_root(path: str) -> bool:
-    """True for the canonical root."""
-    return path == ROOT
-
-
 def parent_of(path: str) -> str:
     """The parent of a canonical non-root path."""
     return path.rsplit("/", 1)[0]

@@ -8,7 +8,7 @@ transaction's ``now`` does not exist for any read, and a write to its path repla
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
@@ -89,10 +89,3 @@ def descendants_range(path: str) -> tuple[str, str]:
     ``[path + '/', path + '0')`` holds exactly the descendants under binary collation.
     """
     return path + "/", path + "0"
-
-
-def iter_batches(total: int, size: int) -> Iterator[int]:
-    """Sizes of the batches that cover ``total`` items, ``size`` at a time."""
-    while total > 0:
-        yield min(size, total)
-        total -= size
