@@ -11,7 +11,7 @@ import re
 
 MAX_LINES = 999_999
 NUMBER_WIDTH = 6
-_NUMBERED = "{:>%d}\t{}" % NUMBER_WIDTH  # noqa: UP031 - the width is a constant, the result a format string
+_NUMBERED = f"{{:>{NUMBER_WIDTH}}}\t{{}}"  # "{:>6}\t{}": line number, TAB, line
 _LINE_WITH_END = re.compile(r"[^\n]*\n|[^\n]+\Z")
 
 

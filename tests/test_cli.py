@@ -124,3 +124,24 @@ def test_entry_point_is_installed() -> None:
     exe = Path(sys.executable).with_name("securemem")
     done = subprocess.run([str(exe), "--help"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "init" in done.stdout and "demo" in done.stdout
+
+
+def test_sweep_shows_progress_on_a_terminal_only(store: Path, capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from securemem import SecureMemory
+    from securemem.cli import build_parser, resolve_key
+
+    key = resolve_key(build_parser().parse_args(["sweep", "--db", str(store)]))
+    with SecureMemory.open(store, key=key) as mem, \
+            mem.store.transaction(mem.namespace, write=True, now=time.time()) as tx:
+        for i in range(25):
+            tx.write_file(f"/memories/old/f{i}.md", b"x", 1, time.time() - 60)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, out, err = run(capsys, "sweep", "--db", str(store), "--batch", "10")
+    assert code == 0 and "swept 25 expired entries in 3 batches" in out
+    assert "\rswept 10/25" in err and "\rswept 25/25" in err
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    code, out, err = run(capsys, "sweep", "--db", str(store))
+    assert code == 0 and "swept 0 expired entries" in out and err == ""

@@ -212,7 +212,7 @@ def test_two_processes_editing_one_file_lose_no_update(tmp_path: Path) -> None:
         assert sum(f"\t{tag}-" in line for line in text.splitlines()) == EDITS
 
 
-def test_reads_see_a_consistent_clock(tmp_path: Path) -> None:
+def test_writes_are_stamped_with_the_injected_clock(tmp_path: Path) -> None:
     ticks = iter([100.0, 200.0, 300.0])
     with SecureMemory.open(tmp_path / "m.db", key=os.urandom(32), clock=lambda: next(ticks)) as mem:
         write(mem, "/memories/a.md", "a")

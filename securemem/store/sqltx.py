@@ -4,7 +4,8 @@ Layout: ``entries`` holds one row per file or directory (metadata only, so listi
 file pages), ``blobs`` holds file content by entry id. Every directory row carries the total
 ``size`` and ``files`` of its subtree, kept up to date on each write, so that a listing and a
 quota check read a handful of rows instead of summing a subtree. Rows that have expired but are
-not swept yet still count in those totals; readers subtract them (see ``_expired_under``).
+not swept yet still count in those totals; readers subtract them (``_expired_total``,
+``_expired_under``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ CREATE TABLE IF NOT EXISTS blobs (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
 
 _COLUMNS = "path, is_dir, size, files, lines, created, modified, accessed, expires"
 _VISIBLE = "(expires IS NULL OR expires > :now)"
+# Expired rows below a path. INDEXED BY: left to itself the planner walks the namespace by path,
+# which grows with every file; expired-but-unswept rows are few, since sweeps remove them.
+_EXPIRED_BELOW = ("FROM entries INDEXED BY entries_expires WHERE expires IS NOT NULL AND expires <= :now "
+                  "AND ns = :ns AND path >= :lo AND path < :hi")
 
 
 class Cursor(Protocol):
@@ -154,21 +159,15 @@ class SqlTx:
         return Usage(bytes=root.size, files=root.files)
 
     def _expired_under(self, path: str) -> list[tuple[str, int]]:
+        """Path and size of each expired, unswept file below ``path``."""
         low, high = descendants_range(path)
-        if path == ROOT:
-            low, high = ROOT + "/", ROOT + "0"
-        # INDEXED BY: left to itself the planner walks the namespace by path, which grows with
-        # every file; expired-but-unswept rows are few, since sweeps remove them.
-        rows = self._q("SELECT path, size FROM entries INDEXED BY entries_expires WHERE expires IS NOT NULL "
-                       "AND expires <= :now AND ns = :ns AND path >= :lo AND path < :hi", lo=low, hi=high).fetchall()
+        rows = self._q(f"SELECT path, size {_EXPIRED_BELOW}", lo=low, hi=high).fetchall()
         return [(r[0], r[1]) for r in rows]
 
     def _expired_total(self, path: str) -> tuple[int, int]:
         """Bytes and count of the expired, unswept files below ``path``, summed by SQLite."""
-        low, high = (ROOT + "/", ROOT + "0") if path == ROOT else descendants_range(path)
-        row = self._q("SELECT COALESCE(SUM(size), 0), COUNT(*) FROM entries INDEXED BY entries_expires "
-                      "WHERE expires IS NOT NULL AND expires <= :now AND ns = :ns AND path >= :lo AND path < :hi",
-                      lo=low, hi=high).fetchone()
+        low, high = descendants_range(path)
+        row = self._q(f"SELECT COALESCE(SUM(size), 0), COUNT(*) {_EXPIRED_BELOW}", lo=low, hi=high).fetchone()
         return int(row[0]), int(row[1])
 
     # -- writes ----------------------------------------------------------------------------
@@ -249,15 +248,14 @@ class SqlTx:
         row = self._q("SELECT id, size, files FROM entries WHERE ns = :ns AND path = :p", p=path).fetchone()
         if row is None:
             return 0
-        ids = [r[0] for r in self._q("SELECT id FROM entries WHERE ns = :ns AND path >= :lo AND path < :hi",
-                                     lo=low, hi=high).fetchall()]
-        for start in range(0, len(ids) + 1, 500):
-            chunk = ([row[0]] if start == 0 else []) + ids[start:start + 500]
-            if chunk:
-                self._drop_ids(chunk)
+        below = self._q("SELECT id FROM entries WHERE ns = :ns AND path >= :lo AND path < :hi",
+                        lo=low, hi=high).fetchall()
+        ids = [row[0], *(r[0] for r in below)]
+        for start in range(0, len(ids), 500):  # bounded IN lists, whatever the subtree's size
+            self._drop_ids(ids[start:start + 500])
         self._add_to_ancestors(path, -row[1], -row[2])
         self.freed = True
-        return len(ids) + 1
+        return len(ids)
 
     def move(self, old: str, new: str) -> None:
         """Move a file or a subtree; the caller checked that ``new`` is free and not inside ``old``."""
