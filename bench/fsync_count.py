@@ -37,8 +37,12 @@ _RESULT = re.compile(r"=\s*(\d+)\s*$")
 def _seccomp_flag() -> list[str]:
     """strace stops the child only at the traced calls with --seccomp-bpf (strace 5.3+): much faster."""
     try:
-        probe = subprocess.run(["strace", "--seccomp-bpf", "-f", "-e", "trace=fsync", "-o", os.devnull, "true"],
-                               capture_output=True, check=False, timeout=10)
+        probe = subprocess.run(
+            ["strace", "--seccomp-bpf", "-f", "-e", "trace=fsync", "-o", os.devnull, "true"],
+            capture_output=True,
+            check=False,
+            timeout=10,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return []
     return ["--seccomp-bpf"] if probe.returncode == 0 else []
@@ -61,8 +65,24 @@ def child(label: str, files: int, listings: int, base: str | None) -> int:
 def count(label: str, files: int, listings: int, base: str | None) -> dict[str, dict[str, float]]:
     with tempfile.NamedTemporaryFile(prefix="securemem-bench-strace-", suffix=".txt") as trace:
         seccomp = _seccomp_flag()
-        argv = ["strace", *seccomp, "-f", "-qq", "-e", f"trace={SYSCALLS}", "-o", trace.name, sys.executable, __file__,
-                "--child", label, "--files", str(files), "--listings", str(listings)]
+        argv = [
+            "strace",
+            *seccomp,
+            "-f",
+            "-qq",
+            "-e",
+            f"trace={SYSCALLS}",
+            "-o",
+            trace.name,
+            sys.executable,
+            __file__,
+            "--child",
+            label,
+            "--files",
+            str(files),
+            "--listings",
+            str(listings),
+        ]
         if base:
             argv += ["--dir", base]
         done = subprocess.run(argv, capture_output=True, text=True, check=False)
@@ -112,8 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"fsync + fdatasync calls per command ({options.files} commands per phase, strace -f)")
     print(table(["command", *labels], [[c, *[counts[label][c]["fsync"] for label in labels]] for c in COMMANDS]))
     print("\nKiB written per command (write + pwrite64 return values: files, WAL, database, directories)")
-    print(table(["command", *labels],
-                [[c, *[counts[label][c]["bytes"] / 1024 for label in labels]] for c in COMMANDS]))
+    print(table(["command", *labels], [[c, *[counts[label][c]["bytes"] / 1024 for label in labels]] for c in COMMANDS]))
     return 0
 
 

@@ -29,15 +29,52 @@ from securemem.policy import Policy, QuotaSettings, StorageSettings, load_policy
 
 # Words for ordinary working notes: no names, numbers long enough to look like a phone, card or
 # account number, addresses or keys, so the regulated policy's PII layer scrubs and refuses nothing.
-_SUBJECTS = ("the release plan", "the migration runbook", "the onboarding guide", "the cache layer",
-             "the billing service", "the search index", "the design review", "the retro notes",
-             "the deployment pipeline", "the test suite", "the API docs", "the dashboard")
-_VERBS = ("needs another pass on", "was updated to cover", "still lacks a section on", "now describes",
-          "should link to", "was reviewed together with", "depends on", "blocks work on")
-_OBJECTS = ("error handling", "rollback steps", "the retry policy", "latency budgets", "the data model",
-            "feature flags", "the support rota", "capacity planning", "the upgrade path", "log retention")
-_TAILS = ("before the next sync.", "as agreed on Tuesday.", "once the freeze ends.", "if time allows.",
-          "per the last retro.", "for the quarter.", "with the platform team.", "after the demo.")
+_SUBJECTS = (
+    "the release plan",
+    "the migration runbook",
+    "the onboarding guide",
+    "the cache layer",
+    "the billing service",
+    "the search index",
+    "the design review",
+    "the retro notes",
+    "the deployment pipeline",
+    "the test suite",
+    "the API docs",
+    "the dashboard",
+)
+_VERBS = (
+    "needs another pass on",
+    "was updated to cover",
+    "still lacks a section on",
+    "now describes",
+    "should link to",
+    "was reviewed together with",
+    "depends on",
+    "blocks work on",
+)
+_OBJECTS = (
+    "error handling",
+    "rollback steps",
+    "the retry policy",
+    "latency budgets",
+    "the data model",
+    "feature flags",
+    "the support rota",
+    "capacity planning",
+    "the upgrade path",
+    "log retention",
+)
+_TAILS = (
+    "before the next sync.",
+    "as agreed on Tuesday.",
+    "once the freeze ends.",
+    "if time allows.",
+    "per the last retro.",
+    "for the quarter.",
+    "with the platform team.",
+    "after the demo.",
+)
 
 
 def note_text(index: int, size: int = 1024) -> str:
@@ -48,8 +85,9 @@ def note_text(index: int, size: int = 1024) -> str:
     rng = random.Random(index)
     lines = [f"# Notes {index}: {rng.choice(_SUBJECTS)}", "Status: open", ""]
     while sum(len(line) + 1 for line in lines) < size - 80:
-        lines.append(f"- {rng.choice(_SUBJECTS).capitalize()} {rng.choice(_VERBS)} {rng.choice(_OBJECTS)} "
-                     f"{rng.choice(_TAILS)}")
+        lines.append(
+            f"- {rng.choice(_SUBJECTS).capitalize()} {rng.choice(_VERBS)} {rng.choice(_OBJECTS)} {rng.choice(_TAILS)}"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -73,8 +111,9 @@ def policy_with(base: str = "regulated", *, durability: str | None = None, big_q
     return policy.model_copy(update={"name": f"{base}/{policy.storage.durability}"})
 
 
-def open_memory(directory: str | Path, policy: Policy, name: str = "store.db", key: bytes | str | None = None
-                ) -> SecureMemory:
+def open_memory(
+    directory: str | Path, policy: Policy, name: str = "store.db", key: bytes | str | None = None
+) -> SecureMemory:
     return SecureMemory.open(Path(directory) / name, key=os.urandom(32) if key is None else key, policy=policy)
 
 
@@ -114,8 +153,9 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, left: Seq
     widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
     out = []
     for n, row in enumerate(cells):
-        out.append("  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i])
-                             for i, c in enumerate(row)).rstrip())
+        out.append(
+            "  ".join(c.ljust(widths[i]) if i in left else c.rjust(widths[i]) for i, c in enumerate(row)).rstrip()
+        )
         if n == 0:
             out.append("  ".join("-" * w for w in widths))
     return "\n".join(out)
@@ -157,17 +197,29 @@ def machine() -> str:
         conn.close()
     except Exception:  # only a label
         cipher = "sqlcipher3 ?"
-    return (f"machine: {os.cpu_count()} CPUs, {model}; Python {platform.python_version()}; {cipher}; "
-            f"temp fs: {_fs_type(tempfile.gettempdir())}; securemem at {_revision()}")
+    return (
+        f"machine: {os.cpu_count()} CPUs, {model}; Python {platform.python_version()}; {cipher}; "
+        f"temp fs: {_fs_type(tempfile.gettempdir())}; securemem at {_revision()}"
+    )
 
 
 def _revision() -> str:
     """The commit measured, and whether securemem/ had uncommitted changes."""
     try:
-        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=False, timeout=5).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "securemem"],
-                               capture_output=True, text=True, check=False, timeout=5).stdout.strip()
+        head = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=5,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(ROOT), "status", "--porcelain", "--", "securemem"],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=5,
+        ).stdout.strip()
     except Exception:  # only a label
         return "?"
     return f"{head or '?'}{' + uncommitted changes' if dirty else ''}"

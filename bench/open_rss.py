@@ -72,8 +72,15 @@ def measure_open(reps: int, base: str | None) -> list[list[object]]:
             BetaLocalFilesystemMemoryTool(base_path=str(where / "sdk"))
             times["SDK tool"].append(time.perf_counter() - started)
         for label, values in times.items():
-            rows.append([label, median(values) * 1e3, min(values) * 1e3, max(values) * 1e3,
-                         first[label] * 1e3 if label in first else None])
+            rows.append(
+                [
+                    label,
+                    median(values) * 1e3,
+                    min(values) * 1e3,
+                    max(values) * 1e3,
+                    first[label] * 1e3 if label in first else None,
+                ]
+            )
     return rows
 
 
@@ -99,8 +106,16 @@ def hwm_kib() -> int:
 
 
 def sample(done: int, started: float, peak: int) -> str:
-    return json.dumps({"done": done, "rss": rss_kib(), "maxrss": maxrss_kib(), "hwm": hwm_kib(), "peak": peak,
-                       "s": time.perf_counter() - started})
+    return json.dumps(
+        {
+            "done": done,
+            "rss": rss_kib(),
+            "maxrss": maxrss_kib(),
+            "hwm": hwm_kib(),
+            "peak": peak,
+            "s": time.perf_counter() - started,
+        }
+    )
 
 
 def command(k: int, note_text: Callable[[int], str]) -> dict[str, Any]:
@@ -182,29 +197,63 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print(machine())
     print(f"\nopening an existing store, ms over {options.reps} opens each (regulated policy)")
-    print(table(["key", "median ms", "min ms", "max ms", "first open (creates) ms"],
-                measure_open(options.reps, options.dir)))
+    print(
+        table(
+            ["key", "median ms", "min ms", "max ms", "first open (creates) ms"], measure_open(options.reps, options.dir)
+        )
+    )
 
-    print(f"\nmemory over {options.commands:,} commands (create/view/str_replace/delete over {SLOTS} files), "
-          "MiB; each subject in its own process")
+    print(
+        f"\nmemory over {options.commands:,} commands (create/view/str_replace/delete over {SLOTS} files), "
+        "MiB; each subject in its own process"
+    )
     rows = []
     for sm, sdk in zip(samples["securemem"], samples["sdk"], strict=True):
-        rows.append([sm["done"], sm["rss"] / 1024, sm["hwm"] / 1024, sm["maxrss"] / 1024, sm["s"],
-                     sdk["rss"] / 1024, sdk["hwm"] / 1024, sdk["maxrss"] / 1024, sdk["s"]])
-    print(table(["commands", "sm RSS", "sm VmHWM", "sm ru_maxrss", "sm s", "SDK RSS", "SDK VmHWM", "SDK ru_maxrss",
-                 "SDK s"], rows))
-    print("RSS: /proc/self/statm at that point; VmHWM and ru_maxrss: peak so far (ru_maxrss also counts the "
-          "launcher's peak,\n  which Linux carries over exec: the parent starts the children before its heavy "
-          "imports).")
+        rows.append(
+            [
+                sm["done"],
+                sm["rss"] / 1024,
+                sm["hwm"] / 1024,
+                sm["maxrss"] / 1024,
+                sm["s"],
+                sdk["rss"] / 1024,
+                sdk["hwm"] / 1024,
+                sdk["maxrss"] / 1024,
+                sdk["s"],
+            ]
+        )
+    print(
+        table(
+            [
+                "commands",
+                "sm RSS",
+                "sm VmHWM",
+                "sm ru_maxrss",
+                "sm s",
+                "SDK RSS",
+                "SDK VmHWM",
+                "SDK ru_maxrss",
+                "SDK s",
+            ],
+            rows,
+        )
+    )
+    print(
+        "RSS: /proc/self/statm at that point; VmHWM and ru_maxrss: peak so far (ru_maxrss also counts the "
+        "launcher's peak,\n  which Linux carries over exec: the parent starts the children before its heavy "
+        "imports)."
+    )
     for label, key in (("securemem", "securemem"), ("SDK", "sdk")):
         runs = samples[key]
         first, last = runs[1] if len(runs) > 2 else runs[0], runs[-1]
         growth = (last["rss"] - first["rss"]) / 1024
         verdict = "flat" if abs(growth) <= 2.0 else "GROWS"
-        print(f"{label}: RSS from {first['done']:,} to {last['done']:,} commands {growth:+.2f} MiB ({verdict}; flat = "
-              f"within 2 MiB); peak sampled every 1,000 commands {max(s['peak'] for s in runs) / 1024:.1f} MiB, "
-              f"VmHWM {last['hwm'] / 1024:.1f} MiB, ru_maxrss {last['maxrss'] / 1024:.1f} MiB; "
-              f"{last['done'] / last['s']:,.0f} commands/s")
+        print(
+            f"{label}: RSS from {first['done']:,} to {last['done']:,} commands {growth:+.2f} MiB ({verdict}; flat = "
+            f"within 2 MiB); peak sampled every 1,000 commands {max(s['peak'] for s in runs) / 1024:.1f} MiB, "
+            f"VmHWM {last['hwm'] / 1024:.1f} MiB, ru_maxrss {last['maxrss'] / 1024:.1f} MiB; "
+            f"{last['done'] / last['s']:,.0f} commands/s"
+        )
     return 0
 
 

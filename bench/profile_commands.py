@@ -80,7 +80,7 @@ class TimedConnection:
 def layer_of(filename: str) -> str | None:
     if not filename.startswith(PACKAGE):
         return None
-    rel = filename[len(PACKAGE):]
+    rel = filename[len(PACKAGE) :]
     return next((layer for prefix, layer in LAYERS if rel.startswith(prefix)), "chain, glue, truncation")
 
 
@@ -103,8 +103,12 @@ def layer_shares(stats: pstats.Stats) -> dict[str, float]:
     return shares
 
 
-def run_phases(mem: Any, work: list[tuple[str, list[dict[str, Any]]]], wanted: set[str],
-               hook: Callable[[str, str], None] | None = None) -> dict[str, float]:
+def run_phases(
+    mem: Any,
+    work: list[tuple[str, list[dict[str, Any]]]],
+    wanted: set[str],
+    hook: Callable[[str, str], None] | None = None,
+) -> dict[str, float]:
     """Seconds per command for each phase; ``hook(phase, "start"|"stop")`` around wanted phases."""
     out = {}
     for command, inputs in work:
@@ -184,16 +188,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         n = counts[command]
         statements = sql[command]
         sql_ms = sum(v[1] for v in statements.values()) / n * 1e3
-        print(f"=== {command}: {plain[command] * 1e3:.3f} ms per command ({1 / plain[command]:,.0f}/s) uninstrumented; "
-              f"SQL {sql_ms:.3f} ms in {sum(v[0] for v in statements.values()) / n:.1f} statements per command")
-        rows = [[f"{v[1] / n * 1e3:.3f}", f"{v[0] / n:.2f}", sql_text[:100]]
-                for sql_text, v in sorted(statements.items(), key=lambda kv: -kv[1][1])[:options.top]]
+        print(
+            f"=== {command}: {plain[command] * 1e3:.3f} ms per command ({1 / plain[command]:,.0f}/s) uninstrumented; "
+            f"SQL {sql_ms:.3f} ms in {sum(v[0] for v in statements.values()) / n:.1f} statements per command"
+        )
+        rows = [
+            [f"{v[1] / n * 1e3:.3f}", f"{v[0] / n:.2f}", sql_text[:100]]
+            for sql_text, v in sorted(statements.items(), key=lambda kv: -kv[1][1])[: options.top]
+        ]
         print(table(["ms/cmd", "calls/cmd", "statement"], rows, left=(2,)))
         shares = layer_shares(profiles[command])
         total = sum(shares.values()) or 1.0
-        print(table(["layer (cProfile self time, callees charged to caller)", "share", "ms/cmd profiled"],
-                    [[layer, f"{100 * t / total:.0f}%", f"{t / n * 1e3:.3f}"]
-                     for layer, t in sorted(shares.items(), key=lambda kv: -kv[1]) if t / total >= 0.005]))
+        print(
+            table(
+                ["layer (cProfile self time, callees charged to caller)", "share", "ms/cmd profiled"],
+                [
+                    [layer, f"{100 * t / total:.0f}%", f"{t / n * 1e3:.3f}"]
+                    for layer, t in sorted(shares.items(), key=lambda kv: -kv[1])
+                    if t / total >= 0.005
+                ],
+            )
+        )
         print()
     return 0
 

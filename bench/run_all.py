@@ -48,8 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"\n=== {name}: skipped (strace is not installed: apt-get install strace)", flush=True)
             continue
         argv_child = [sys.executable, str(HERE / BENCHMARKS[name]), *(["--smoke"] if options.smoke else [])]
-        print(f"\n=== {name}: {' '.join(Path(a).name if i < 2 else a for i, a in enumerate(argv_child))}",
-              flush=True)
+        print(f"\n=== {name}: {' '.join(Path(a).name if i < 2 else a for i, a in enumerate(argv_child))}", flush=True)
         started = time.perf_counter()
         code = subprocess.call(argv_child)
         outcomes.append((name, code, time.perf_counter() - started))

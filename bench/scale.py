@@ -75,7 +75,7 @@ def settle(mem: SecureMemory) -> None:
 
 def sdk_load(base: Path, content: list[tuple[str, str]]) -> None:
     for path, text in content:
-        target = base / "memories" / path[len("/memories/"):]
+        target = base / "memories" / path[len("/memories/") :]
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         target.write_text(text, encoding="utf-8")
 
@@ -107,8 +107,10 @@ def workload(n: int, reps: int) -> dict[str, list[Input]]:
         "root listing": [{"command": "view", "path": "/memories"}] * reps,
         "list /memories/fixed": [{"command": "view", "path": "/memories/fixed"}] * reps,
         "view file": [{"command": "view", "path": file_path(i)} for i in picks],
-        "str_replace": [{"command": "str_replace", "path": file_path(i), "old_str": "Status: open",
-                         "new_str": "Status: in review"} for i in picks],
+        "str_replace": [
+            {"command": "str_replace", "path": file_path(i), "old_str": "Status: open", "new_str": "Status: in review"}
+            for i in picks
+        ],
     }
 
 
@@ -203,9 +205,16 @@ def sweep_once(n: int, base: str | None, with_writer: bool, probe: bool = False)
                 thread.join()
                 other.close()
             mem.close()
-    run = SweepRun(report.deleted, report.batches, report.seconds, max(batch_times, default=0.0),
-                   median(batch_times), sum(checkpoint), create_before=before.create_before,
-                   listing_before=before.listing_before)
+    run = SweepRun(
+        report.deleted,
+        report.batches,
+        report.seconds,
+        max(batch_times, default=0.0),
+        median(batch_times),
+        sum(checkpoint),
+        create_before=before.create_before,
+        listing_before=before.listing_before,
+    )
     # Only the writer's commands that overlapped the sweep.
     during = [took for start, took in writer_lat if start <= sweep_ended and start + took >= sweep_started]
     if during:
@@ -260,17 +269,27 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     lat = {n: measure_latency(n, options.reps, options.budget, options.dir) for n in sizes}
     heads = [f"{n:,}" for n in sizes]
-    print(f"\nmedian latency in ms (up to {options.reps} calls each, at most {options.budget:g} s per cell); "
-          "securemem = regulated/full, quotas raised")
+    print(
+        f"\nmedian latency in ms (up to {options.reps} calls each, at most {options.budget:g} s per cell); "
+        "securemem = regulated/full, quotas raised"
+    )
     rows = []
     for measure in MEASURES:
         sm = [lat[n]["sm"][measure] for n in sizes]
         sdk = [lat[n]["SDK"][measure] for n in sizes]
         rows.append([measure, *sm, growth(sm), *sdk, growth(sdk)])
-    rows.append(["root listing chars", *[int(lat[n]["sm"]["listing chars"]) for n in sizes], "",
-                 *[int(lat[n]["SDK"]["listing chars"]) for n in sizes], ""])
-    print(table(["measure", *[f"sm {h}" for h in heads], "sm growth", *[f"SDK {h}" for h in heads], "SDK growth"],
-                rows))
+    rows.append(
+        [
+            "root listing chars",
+            *[int(lat[n]["sm"]["listing chars"]) for n in sizes],
+            "",
+            *[int(lat[n]["SDK"]["listing chars"]) for n in sizes],
+            "",
+        ]
+    )
+    print(
+        table(["measure", *[f"sm {h}" for h in heads], "sm growth", *[f"SDK {h}" for h in heads], "SDK growth"], rows)
+    )
     print("bulk load, one transaction: " + ", ".join(f"{n:,} files {lat[n]['sm']['load s']:.2f} s" for n in sizes))
     print("securemem cuts listings at the policy's view.max_chars (16,000); the SDK returns every line.")
 
@@ -281,20 +300,56 @@ def main(argv: Sequence[str] | None = None) -> int:
     for n in sizes:
         runs = [sweep_once(n, options.dir, with_writer=False, probe=r == 0) for r in range(options.sweep_rounds)]
         probe_rows.append([f"{n:,}", runs[0].create_before, runs[0].listing_before])
-        rows.append([f"{n:,}", runs[0].deleted, runs[0].batches, median([r.seconds for r in runs]),
-                     n / median([r.seconds for r in runs]), median([r.longest_batch for r in runs]) * 1e3,
-                     median([r.median_batch for r in runs]) * 1e3, median([r.checkpoint for r in runs]) * 1e3])
+        rows.append(
+            [
+                f"{n:,}",
+                runs[0].deleted,
+                runs[0].batches,
+                median([r.seconds for r in runs]),
+                n / median([r.seconds for r in runs]),
+                median([r.longest_batch for r in runs]) * 1e3,
+                median([r.median_batch for r in runs]) * 1e3,
+                median([r.checkpoint for r in runs]) * 1e3,
+            ]
+        )
         busy = sweep_once(n, options.dir, with_writer=True)
-        writer_rows.append([f"{n:,}", busy.seconds, busy.writer_ops, busy.writer_p99 * 1e3, busy.writer_worst * 1e3,
-                            busy.longest_batch * 1e3])
-    print(table(["files", "deleted", "batches", "sweep s", "files/s", "longest batch ms", "median batch ms",
-                 "final checkpoint ms"], rows))
+        writer_rows.append(
+            [
+                f"{n:,}",
+                busy.seconds,
+                busy.writer_ops,
+                busy.writer_p99 * 1e3,
+                busy.writer_worst * 1e3,
+                busy.longest_batch * 1e3,
+            ]
+        )
+    print(
+        table(
+            [
+                "files",
+                "deleted",
+                "batches",
+                "sweep s",
+                "files/s",
+                "longest batch ms",
+                "median batch ms",
+                "final checkpoint ms",
+            ],
+            rows,
+        )
+    )
     print("\nbefore the sweep, with every file expired but not swept yet: median ms (5 creates, 3 root listings)")
     print(table(["expired files", "create ms", "root listing ms"], probe_rows))
-    print("\nthe same sweep with a writer on a second connection (a create, 10 ms pause, repeat; one run per size);"
-          "\nhere a batch's time includes its wait for the write lock:")
-    print(table(["files", "sweep s", "writer ops during", "writer p99 ms", "writer worst ms", "longest batch+wait ms"],
-                writer_rows))
+    print(
+        "\nthe same sweep with a writer on a second connection (a create, 10 ms pause, repeat; one run per size);"
+        "\nhere a batch's time includes its wait for the write lock:"
+    )
+    print(
+        table(
+            ["files", "sweep s", "writer ops during", "writer p99 ms", "writer worst ms", "longest batch+wait ms"],
+            writer_rows,
+        )
+    )
 
     print("\ntargets:")
     first, last = sizes[0], sizes[-1]
@@ -304,8 +359,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  {measure:<22} {a:8.2f} ms at {first:,} -> {b:8.2f} ms at {last:,} ({b / a:.1f}x): {verdict}")
     big = rows[-1]
     verdict = "met" if big[3] < 2.0 else "MISSED"
-    print(f"  sweep of {sizes[-1]:,} files in {big[3]:.2f} s (< 2 s): {verdict}; {big[2]} batches, "
-          f"longest {big[5]:.0f} ms, final checkpoint {big[7]:.0f} ms")
+    print(
+        f"  sweep of {sizes[-1]:,} files in {big[3]:.2f} s (< 2 s): {verdict}; {big[2]} batches, "
+        f"longest {big[5]:.0f} ms, final checkpoint {big[7]:.0f} ms"
+    )
     return 0
 
 

@@ -60,10 +60,30 @@ def phases(files: int, listings: int) -> list[tuple[str, list[Input]]]:
     return [
         ("create", [{"command": "create", "path": path_of(i), "file_text": note_text(i)} for i in n]),
         ("view", [{"command": "view", "path": path_of(i)} for i in n]),
-        ("str_replace", [{"command": "str_replace", "path": path_of(i), "old_str": "Status: open",
-                          "new_str": "Status: in review"} for i in n]),
-        ("insert", [{"command": "insert", "path": path_of(i), "insert_line": 3,
-                     "insert_text": f"- Follow-up {i}: check the rollout with the platform team.\n"} for i in n]),
+        (
+            "str_replace",
+            [
+                {
+                    "command": "str_replace",
+                    "path": path_of(i),
+                    "old_str": "Status: open",
+                    "new_str": "Status: in review",
+                }
+                for i in n
+            ],
+        ),
+        (
+            "insert",
+            [
+                {
+                    "command": "insert",
+                    "path": path_of(i),
+                    "insert_line": 3,
+                    "insert_text": f"- Follow-up {i}: check the rollout with the platform team.\n",
+                }
+                for i in n
+            ],
+        ),
         ("list root", [{"command": "view", "path": "/memories"} for _ in range(listings)]),
         ("rename", [{"command": "rename", "old_path": path_of(i), "new_path": moved_of(i)} for i in n]),
         ("delete", [{"command": "delete", "path": moved_of(i)} for i in n]),
@@ -90,7 +110,7 @@ def sdk_subject(dirsync: bool) -> Callable[[Path], Callable[[Input], str]]:
         base = where / "memories"
 
         def parent(memory_path: str) -> Path:
-            return (base / memory_path[len("/memories/"):]).parent
+            return (base / memory_path[len("/memories/") :]).parent
 
         def run(inp: Input) -> str:
             out = tool.call(inp)
@@ -113,8 +133,9 @@ def sdk_subject(dirsync: bool) -> Callable[[Path], Callable[[Input], str]]:
     return make
 
 
-def securemem_subject(policy_name: str, durability: str, closers: list[Callable[[], None]]
-                      ) -> Callable[[Path], Callable[[Input], str]]:
+def securemem_subject(
+    policy_name: str, durability: str, closers: list[Callable[[], None]]
+) -> Callable[[Path], Callable[[Input], str]]:
     policy = policy_with(policy_name, durability=durability)
 
     def make(where: Path) -> Callable[[Input], str]:
@@ -134,9 +155,11 @@ def securemem_subject(policy_name: str, durability: str, closers: list[Callable[
 
 def subjects() -> list[Subject]:
     out = [Subject("SDK", sdk_subject(False)), Subject("SDK+dirsync", sdk_subject(True))]
-    for label, name, durability in (("sm regulated/full", "regulated", "full"),
-                                    ("sm default/full", "default", "full"),
-                                    ("sm regulated/normal", "regulated", "normal")):
+    for label, name, durability in (
+        ("sm regulated/full", "regulated", "full"),
+        ("sm default/full", "default", "full"),
+        ("sm regulated/normal", "regulated", "normal"),
+    ):
         closers: list[Callable[[], None]] = []
         out.append(Subject(label, securemem_subject(name, durability, closers), closers))
     return out
@@ -151,7 +174,7 @@ def run_rounds(files: int, listings: int, rounds: int, base: str | None) -> dict
     work = phases(files, listings)
     rates: dict[str, dict[str, list[float]]] = {s.label: {c: [] for c in COMMANDS} for s in subs}
     for r in range(rounds):
-        order = subs[r % len(subs):] + subs[:r % len(subs)]
+        order = subs[r % len(subs) :] + subs[: r % len(subs)]
         with ExitStack() as stack:
             for s in order:
                 stack.callback(_close_all, s.closers)
@@ -180,25 +203,41 @@ def report(rates: dict[str, dict[str, list[float]]], files: int, listings: int, 
     rows = []
     for c in COMMANDS:
         counts = listings if c == "list root" else files
-        rows.append([c, counts, *[med[label][c] if (label != "SDK+dirsync" or c in MUTATING) else None
-                                  for label in labels]])
+        rows.append(
+            [c, counts, *[med[label][c] if (label != "SDK+dirsync" or c in MUTATING) else None for label in labels]]
+        )
     print(table(["command", "ops", *labels], rows))
-    print("SDK+dirsync = the SDK tool plus an fsync of each changed directory (not shipped): the cost of the "
-          "durability\n  securemem's commits give. The SDK as shipped does not fsync rename/delete at all.\n")
+    print(
+        "SDK+dirsync = the SDK tool plus an fsync of each changed directory (not shipped): the cost of the "
+        "durability\n  securemem's commits give. The SDK as shipped does not fsync rename/delete at all.\n"
+    )
 
     sm, sdk, sdk_sync = med["sm regulated/full"], med["SDK"], med["SDK+dirsync"]
     rows = []
     for c in COMMANDS:
         anchor = sdk_sync[c] if c in ("rename", "delete") else sdk[c]
         verdict = "met" if sm[c] >= 2 * anchor else "MISSED"
-        rows.append([c, ratio(sm[c], sdk[c]), ratio(sm[c], sdk_sync[c]) if c in MUTATING else "-",
-                     ratio(med["sm default/full"][c], sdk[c]), ratio(med["sm regulated/normal"][c], sdk[c]),
-                     f"{verdict} ({sm[c] / anchor:.2f}x)"])
+        rows.append(
+            [
+                c,
+                ratio(sm[c], sdk[c]),
+                ratio(sm[c], sdk_sync[c]) if c in MUTATING else "-",
+                ratio(med["sm default/full"][c], sdk[c]),
+                ratio(med["sm regulated/normal"][c], sdk[c]),
+                f"{verdict} ({sm[c] / anchor:.2f}x)",
+            ]
+        )
     print("ratios of ops/s (securemem / SDK); target: sm regulated/full >= 2x the SDK at equal durability")
-    print(table(["command", "reg/full÷SDK", "reg/full÷SDK+dirsync", "default/full÷SDK", "reg/normal÷SDK",
-                 "target >= 2x"], rows))
-    print("target anchor: SDK as shipped for view/list/create/str_replace/insert (it fsyncs the file there); "
-          "SDK+dirsync for rename/delete.")
+    print(
+        table(
+            ["command", "reg/full÷SDK", "reg/full÷SDK+dirsync", "default/full÷SDK", "reg/normal÷SDK", "target >= 2x"],
+            rows,
+        )
+    )
+    print(
+        "target anchor: SDK as shipped for view/list/create/str_replace/insert (it fsyncs the file there); "
+        "SDK+dirsync for rename/delete."
+    )
 
 
 def fsync_floor(base: str | None, reps: int) -> None:
@@ -211,8 +250,9 @@ def fsync_floor(base: str | None, reps: int) -> None:
             os.pwrite(fd, page * 64, 0)
             os.fsync(fd)
             cases: dict[str, Callable[[int], None]] = {
-                "overwrite 4 KiB + fsync (a WAL commit, file size unchanged)":
-                    lambda k: _write_sync(fd, page, 4096 * (k % 64), os.fsync),
+                "overwrite 4 KiB + fsync (a WAL commit, file size unchanged)": lambda k: _write_sync(
+                    fd, page, 4096 * (k % 64), os.fsync
+                ),
                 "overwrite 4 KiB + fdatasync": lambda k: _write_sync(fd, page, 4096 * (k % 64), os.fdatasync),
                 "append 4 KiB + fsync (a growing WAL)": lambda k: _write_sync(fd, page, 4096 * (64 + k), os.fsync),
                 "new 1 KiB file + fsync (the SDK's create)": lambda k: _new_file(where / f"n{k}", page[:1024]),

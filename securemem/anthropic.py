@@ -30,9 +30,14 @@ from securemem.memory import SecureMemory
 
 __all__ = ["AsyncSecureMemoryTool", "SecureMemoryTool"]
 
-_AnyCommand = (BetaMemoryTool20250818ViewCommand | BetaMemoryTool20250818CreateCommand
-               | BetaMemoryTool20250818StrReplaceCommand | BetaMemoryTool20250818InsertCommand
-               | BetaMemoryTool20250818DeleteCommand | BetaMemoryTool20250818RenameCommand)
+_AnyCommand = (
+    BetaMemoryTool20250818ViewCommand
+    | BetaMemoryTool20250818CreateCommand
+    | BetaMemoryTool20250818StrReplaceCommand
+    | BetaMemoryTool20250818InsertCommand
+    | BetaMemoryTool20250818DeleteCommand
+    | BetaMemoryTool20250818RenameCommand
+)
 
 
 def _raw(command: _AnyCommand) -> dict[str, Any]:

@@ -24,17 +24,23 @@ audit_log = logging.getLogger("securemem.audit")
 _UNSAFE_PATH_ERRORS = frozenset({InvalidPath.__name__, PIIRefused.__name__, InvalidInput.__name__})
 
 
-def audit_record(policy: Policy, namespace: str, command: Command | None, result: Result, *,
-                 facts: Mapping[str, Any], seconds: float) -> dict[str, Any]:
+def audit_record(
+    policy: Policy, namespace: str, command: Command | None, result: Result, *, facts: Mapping[str, Any], seconds: float
+) -> dict[str, Any]:
     """The record for one command (exposed for tests and custom sinks)."""
     error = result.meta.get("error") if result.is_error else None
     safe = command is not None and error not in _UNSAFE_PATH_ERRORS
     paths = [canonical(p) for p in command.paths] if safe and command is not None else ["[refused]"]
     rules = [rule.glob for rule in map(policy.rule_for, paths) if rule is not None] if safe else []
     return {
-        "namespace": namespace, "command": command.command if command is not None else None,
-        "paths": paths, "outcome": "error" if result.is_error else "ok", "error": error,
-        "policy": policy.name, "rules": rules, "scrubbed": dict(facts.get("scrubbed", {})),
+        "namespace": namespace,
+        "command": command.command if command is not None else None,
+        "paths": paths,
+        "outcome": "error" if result.is_error else "ok",
+        "error": error,
+        "policy": policy.name,
+        "rules": rules,
+        "scrubbed": dict(facts.get("scrubbed", {})),
         "ms": round(seconds * 1000, 3),
     }
 

@@ -57,8 +57,9 @@ def resolve_key(args: argparse.Namespace) -> bytes | str:
 
 
 def open_memory(args: argparse.Namespace, *, create: bool = False) -> SecureMemory:
-    return SecureMemory.open(args.db, key=resolve_key(args), policy=args.policy,
-                             namespace=args.namespace, create=create)
+    return SecureMemory.open(
+        args.db, key=resolve_key(args), policy=args.policy, namespace=args.namespace, create=create
+    )
 
 
 def print_result(content: str | list[dict[str, Any]], out: TextIO) -> None:
@@ -66,6 +67,7 @@ def print_result(content: str | list[dict[str, Any]], out: TextIO) -> None:
 
 
 # -- commands --------------------------------------------------------------------------------
+
 
 def cmd_init(args: argparse.Namespace) -> int:
     if Path(args.db).exists():
@@ -140,8 +142,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_rekey(args: argparse.Namespace) -> int:
-    new_key: bytes | str = create_key_file(args.new_key_file) if not Path(args.new_key_file).exists() \
-        else read_key_file(args.new_key_file)
+    new_key: bytes | str = (
+        create_key_file(args.new_key_file) if not Path(args.new_key_file).exists() else read_key_file(args.new_key_file)
+    )
     store = SQLCipherStore.open(args.db, KeyMaterial(resolve_key(args)), create=False)
     try:
         store.rekey(KeyMaterial(new_key))
@@ -208,6 +211,7 @@ def _duration(text: str) -> float:
 
 
 # -- parser ----------------------------------------------------------------------------------
+
 
 def _store_args(parser: argparse.ArgumentParser, *, policy: bool = True) -> None:
     parser.add_argument("--db", required=True, help="path of the encrypted store file")

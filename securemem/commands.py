@@ -80,9 +80,7 @@ class RenameCommand(_Command):
 
 Command = ViewCommand | CreateCommand | StrReplaceCommand | InsertCommand | DeleteCommand | RenameCommand
 
-_ADAPTER: TypeAdapter[Command] = TypeAdapter(
-    Annotated[Command, Field(discriminator="command")]
-)
+_ADAPTER: TypeAdapter[Command] = TypeAdapter(Annotated[Command, Field(discriminator="command")])
 
 
 @dataclass(frozen=True)
@@ -119,9 +117,7 @@ def parse_command(raw: object) -> Command:
     name = raw.get("command")
     if name not in COMMAND_NAMES:
         shown = name if isinstance(name, str) and len(name) <= 40 else "(missing or not a string)"
-        raise InvalidInput(
-            f"Error: Unknown command `{shown}`. Valid commands: {', '.join(COMMAND_NAMES)}."
-        )
+        raise InvalidInput(f"Error: Unknown command `{shown}`. Valid commands: {', '.join(COMMAND_NAMES)}.")
     try:
         return _ADAPTER.validate_python(dict(raw))
     except ValidationError as exc:

@@ -30,23 +30,48 @@ GUIDELINES = """<guidelines>
 
 SESSION: list[tuple[str, dict[str, Any]]] = [
     ("The model always looks at its memory first", {"command": "view", "path": "/memories"}),
-    ("It records what it learned", {"command": "create", "path": "/memories/customer_service_guidelines.xml",
-                                    "file_text": GUIDELINES}),
-    ("and keeps notes on the open case", {"command": "create", "path": "/memories/cases/order-4417.md",
-                                          "file_text": "# Order 4417\n- status: refund requested\n"
-                                                       "- reason: arrived damaged\n"}),
+    (
+        "It records what it learned",
+        {"command": "create", "path": "/memories/customer_service_guidelines.xml", "file_text": GUIDELINES},
+    ),
+    (
+        "and keeps notes on the open case",
+        {
+            "command": "create",
+            "path": "/memories/cases/order-4417.md",
+            "file_text": "# Order 4417\n- status: refund requested\n- reason: arrived damaged\n",
+        },
+    ),
     ("A traversal attempt is refused", {"command": "view", "path": "/memories/../../etc/passwd"}),
-    ("So is a look-alike of the root", {"command": "create", "path": "/memoriesX/backdoor.md",
-                                        "file_text": "x"}),
-    ("A multi-line edit", {"command": "str_replace", "path": "/memories/customer_service_guidelines.xml",
-                           "old_str": "  <refunds>Refunds within 30 days need the order number only.</refunds>\n",
-                           "new_str": "  <refunds>\n    Refunds within 30 days need the order number only.\n"
-                                      "    After 30 days, offer store credit.\n  </refunds>\n"}),
-    ("An insert after line 1", {"command": "insert", "path": "/memories/cases/order-4417.md", "insert_line": 1,
-                                "insert_text": "- customer prefers email follow-up"}),
+    ("So is a look-alike of the root", {"command": "create", "path": "/memoriesX/backdoor.md", "file_text": "x"}),
+    (
+        "A multi-line edit",
+        {
+            "command": "str_replace",
+            "path": "/memories/customer_service_guidelines.xml",
+            "old_str": "  <refunds>Refunds within 30 days need the order number only.</refunds>\n",
+            "new_str": "  <refunds>\n    Refunds within 30 days need the order number only.\n"
+            "    After 30 days, offer store credit.\n  </refunds>\n",
+        },
+    ),
+    (
+        "An insert after line 1",
+        {
+            "command": "insert",
+            "path": "/memories/cases/order-4417.md",
+            "insert_line": 1,
+            "insert_text": "- customer prefers email follow-up",
+        },
+    ),
     ("Viewing a file shows numbered lines", {"command": "view", "path": "/memories/cases/order-4417.md"}),
-    ("A rename moves the case to the archive", {"command": "rename", "old_path": "/memories/cases/order-4417.md",
-                                                "new_path": "/memories/archive/2026/order-4417.md"}),
+    (
+        "A rename moves the case to the archive",
+        {
+            "command": "rename",
+            "old_path": "/memories/cases/order-4417.md",
+            "new_path": "/memories/archive/2026/order-4417.md",
+        },
+    ),
     ("A malformed call gets a message naming the field", {"command": "insert", "path": "/memories/x.md"}),
     ("The empty folder is deleted", {"command": "delete", "path": "/memories/cases"}),
     ("The final state", {"command": "view", "path": "/memories"}),
@@ -54,23 +79,45 @@ SESSION: list[tuple[str, dict[str, Any]]] = [
 
 
 REGULATED: list[tuple[str, dict[str, Any] | str]] = [
-    ("PII is scrubbed before it is stored: emails and phones become keyed tokens, cards are masked",
-     {"command": "create", "path": "/memories/customers/customer-17.md",
-      "file_text": "Customer: Dana Reyes, dana.reyes@example.com, +1 415 555 2671\n"
-                   "Card on file: 4111 1111 1111 1111\nPrefers email follow-up.\n"}),
+    (
+        "PII is scrubbed before it is stored: emails and phones become keyed tokens, cards are masked",
+        {
+            "command": "create",
+            "path": "/memories/customers/customer-17.md",
+            "file_text": "Customer: Dana Reyes, dana.reyes@example.com, +1 415 555 2671\n"
+            "Card on file: 4111 1111 1111 1111\nPrefers email follow-up.\n",
+        },
+    ),
     ("The model sees tokens, never the values", {"command": "view", "path": "/memories/customers/customer-17.md"}),
-    ("Editing by the original value still works: old_str is scrubbed the same way",
-     {"command": "str_replace", "path": "/memories/customers/customer-17.md",
-      "old_str": "dana.reyes@example.com", "new_str": "(email on file)"}),
-    ("A secret is refused outright, named by type, never echoed",
-     {"command": "create", "path": "/memories/notes/deploy.md",
-      "file_text": "use key sk-ant-api03-Zx81bd0QpLm3VtY7nRk2Hs9WqE4cFa6U for deploys"}),
-    ("A path that carries PII is refused", {"command": "create", "path": "/memories/dana.reyes@example.com.md",
-                                            "file_text": "x"}),
-    ("A write over the per-file quota is refused whole", {"command": "create", "path": "/memories/dump.md",
-                                                          "file_text": "log line\n" * 40_000}),
-    ("Scratch notes expire a day after their last write (rule /memories/scratch/**)",
-     {"command": "create", "path": "/memories/scratch/todo.md", "file_text": "call back Friday\n"}),
+    (
+        "Editing by the original value still works: old_str is scrubbed the same way",
+        {
+            "command": "str_replace",
+            "path": "/memories/customers/customer-17.md",
+            "old_str": "dana.reyes@example.com",
+            "new_str": "(email on file)",
+        },
+    ),
+    (
+        "A secret is refused outright, named by type, never echoed",
+        {
+            "command": "create",
+            "path": "/memories/notes/deploy.md",
+            "file_text": "use key sk-ant-api03-Zx81bd0QpLm3VtY7nRk2Hs9WqE4cFa6U for deploys",
+        },
+    ),
+    (
+        "A path that carries PII is refused",
+        {"command": "create", "path": "/memories/dana.reyes@example.com.md", "file_text": "x"},
+    ),
+    (
+        "A write over the per-file quota is refused whole",
+        {"command": "create", "path": "/memories/dump.md", "file_text": "log line\n" * 40_000},
+    ),
+    (
+        "Scratch notes expire a day after their last write (rule /memories/scratch/**)",
+        {"command": "create", "path": "/memories/scratch/todo.md", "file_text": "call back Friday\n"},
+    ),
     ("... visible now", {"command": "view", "path": "/memories"}),
     ("advance the clock by 25 hours", "advance"),
     ("... expired: invisible at once, before any sweep", {"command": "view", "path": "/memories/scratch/todo.md"}),
@@ -81,8 +128,9 @@ REGULATED: list[tuple[str, dict[str, Any] | str]] = [
 def _show(step: int, title: str, tool_input: dict[str, Any], memory: SecureMemory) -> None:
     result = memory.execute(tool_input)
     print(f"\n--- {step}. {title}")
-    shown = {k: (f"<{len(v):,} characters>" if isinstance(v, str) and len(v) > 300 else v)
-             for k, v in tool_input.items()}
+    shown = {
+        k: (f"<{len(v):,} characters>" if isinstance(v, str) and len(v) > 300 else v) for k, v in tool_input.items()
+    }
     print(f"> {json.dumps(shown, ensure_ascii=False)}")
     status = "is_error" if result.is_error else "ok"
     print(f"< [{status}] {result.text}")
@@ -140,14 +188,23 @@ def run_demo(keep: str | None = None) -> int:
 
 def _report(db: Path) -> int:
     files = [db, Path(f"{db}-wal")]
-    markers = ["Escalate billing disputes", "arrived damaged", "customer_service_guidelines", "order-4417",
-               "Dana Reyes", "bank-agent", "SQLite format 3"]
+    markers = [
+        "Escalate billing disputes",
+        "arrived damaged",
+        "customer_service_guidelines",
+        "order-4417",
+        "Dana Reyes",
+        "bank-agent",
+        "SQLite format 3",
+    ]
     found = _plaintext_found(files, markers)
     size = sum(f.stat().st_size for f in files if f.exists())
     print(f"\n--- On disk: {db.name} and its WAL, {size} bytes in all")
     if found:
         print(f"FAILED: plaintext found on disk: {', '.join(found)}")
         return 1
-    print(f"No plaintext: none of {len(markers)} markers (file contents, paths, SQLite's own header) "
-          "appears in the store's bytes.")
+    print(
+        f"No plaintext: none of {len(markers)} markers (file contents, paths, SQLite's own header) "
+        "appears in the store's bytes."
+    )
     return 0

@@ -47,8 +47,11 @@ from securemem.text import (
 )
 
 LISTING_DEPTH = 2
-IMAGE_TYPES = {".png": ("image/png", b"\x89PNG\r\n\x1a\n"), ".jpg": ("image/jpeg", b"\xff\xd8\xff"),
-               ".jpeg": ("image/jpeg", b"\xff\xd8\xff")}
+IMAGE_TYPES = {
+    ".png": ("image/png", b"\x89PNG\r\n\x1a\n"),
+    ".jpg": ("image/jpeg", b"\xff\xd8\xff"),
+    ".jpeg": ("image/jpeg", b"\xff\xd8\xff"),
+}
 SNIPPET_CONTEXT = 2
 SNIPPET_MAX_LINES = 16
 # A snippet line is cut at this length, so that 16 lines stay under the default 16,000-character
@@ -99,8 +102,10 @@ def _utf8(path: str, text: str) -> bytes:
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise InvalidInput(f"Error: The text for {path} contains an unpaired surrogate "
-                           f"(U+{ord(text[exc.start]):04X}), which cannot be stored; remove it and retry.") from None
+        raise InvalidInput(
+            f"Error: The text for {path} contains an unpaired surrogate "
+            f"(U+{ord(text[exc.start]):04X}), which cannot be stored; remove it and retry."
+        ) from None
 
 
 def _image_type(path: str, data: bytes) -> str | None:
@@ -111,15 +116,19 @@ def _image_type(path: str, data: bytes) -> str | None:
 
 def _check_range(path: str, view_range: list[int], total: int) -> tuple[int, int]:
     if total == 0:
-        raise InvalidRange(f"Error: Invalid `view_range` parameter: {view_range}. The file {path} is empty; "
-                           "view it without view_range.")
+        raise InvalidRange(
+            f"Error: Invalid `view_range` parameter: {view_range}. The file {path} is empty; "
+            "view it without view_range."
+        )
     if len(view_range) == 2:
         start, end = view_range
         if 1 <= start <= total and (end == -1 or start <= end <= total):
             return start, total if end == -1 else end
-    raise InvalidRange(f"Error: Invalid `view_range` parameter: {view_range}. The file {path} has {total} "
-                       f"lines: use [start, end] with 1 <= start <= end <= {total}, or [start, -1] to view "
-                       "from start to the end.")
+    raise InvalidRange(
+        f"Error: Invalid `view_range` parameter: {view_range}. The file {path} has {total} "
+        f"lines: use [start, end] with 1 <= start <= end <= {total}, or [start, -1] to view "
+        "from start to the end."
+    )
 
 
 class Dispatcher:
@@ -164,27 +173,32 @@ class Dispatcher:
         rows = [f"{human_size(directory.size)}\t{directory.path}"]
         for entry in tx.tree(directory.path, LISTING_DEPTH, hidden, limit=self.options.listing_rows):
             rows.append(f"{human_size(entry.size)}\t{entry.path}{'/' if entry.is_dir else ''}")
-        header = (f"Here're the files and directories up to 2 levels deep in {directory.path}, "
-                  "excluding hidden items and node_modules:")
+        header = (
+            f"Here're the files and directories up to 2 levels deep in {directory.path}, "
+            "excluding hidden items and node_modules:"
+        )
         return Result("\n".join([header, *rows]), meta={"kind": "listing", "path": directory.path})
 
     def _image(self, cmd: ViewCommand, media_type: str, data: bytes) -> Result:
         if cmd.view_range is not None:
             raise InvalidRange(f"Error: view_range applies to text files only; {cmd.path} is an image.")
         if len(data) > self.options.max_image_bytes:
-            raise CommandError(f"Error: The image {cmd.path} is {len(data)} bytes, over the "
-                               f"{self.options.max_image_bytes}-byte limit for image views.")
-        block = {"type": "image", "source": {"type": "base64", "media_type": media_type,
-                                             "data": base64.b64encode(data).decode("ascii")}}
+            raise CommandError(
+                f"Error: The image {cmd.path} is {len(data)} bytes, over the "
+                f"{self.options.max_image_bytes}-byte limit for image views."
+            )
+        block = {
+            "type": "image",
+            "source": {"type": "base64", "media_type": media_type, "data": base64.b64encode(data).decode("ascii")},
+        }
         return Result([block], meta={"kind": "image", "path": cmd.path})
 
     def _file_view(self, cmd: ViewCommand, text: str) -> Result:
         lines = split_lines(text)
         if len(lines) > MAX_LINES:
             raise CommandError(f"File {cmd.path} exceeds maximum line limit of 999,999 lines.")
-        start, end = (1, len(lines)) if cmd.view_range is None else \
-            _check_range(cmd.path, cmd.view_range, len(lines))
-        body = numbered(lines[start - 1:end], start)
+        start, end = (1, len(lines)) if cmd.view_range is None else _check_range(cmd.path, cmd.view_range, len(lines))
+        body = numbered(lines[start - 1 : end], start)
         content = f"Here's the content of {cmd.path} with line numbers:\n{body}"
         return Result(content, meta={"kind": "file", "path": cmd.path, "total_lines": len(lines)})
 
@@ -219,31 +233,39 @@ class Dispatcher:
         return _decode(path, tx.read(path))
 
     def str_replace(self, cmd: StrReplaceCommand, call: Call) -> Result:
-        text = self._read_text_file(cmd.path, call.tx, f"Error: The path {cmd.path} does not exist. "
-                                                        "Please provide a valid path.")
+        text = self._read_text_file(
+            cmd.path, call.tx, f"Error: The path {cmd.path} does not exist. Please provide a valid path."
+        )
         if not cmd.old_str:
             raise InvalidInput("Error: `old_str` must not be empty; give the exact text to replace.")
         old, new = _in_line_ending(text, cmd.old_str), _in_line_ending(text, cmd.new_str or "")
         where = occurrence_lines(text, old, limit=MAX_LISTED_MATCHES + 1)
         if not where:
-            raise NoMatch(f"No replacement was performed, old_str `{clip(cmd.old_str)}` did not appear "
-                          f"verbatim in {cmd.path}.")
+            raise NoMatch(
+                f"No replacement was performed, old_str `{clip(cmd.old_str)}` did not appear verbatim in {cmd.path}."
+            )
         if len(where) > 1:
-            raise AmbiguousMatch(f"No replacement was performed. Multiple occurrences of old_str "
-                                 f"`{clip(cmd.old_str)}` in lines: {_listed(where, text, old)}. "
-                                 "Please ensure it is unique")
+            raise AmbiguousMatch(
+                f"No replacement was performed. Multiple occurrences of old_str "
+                f"`{clip(cmd.old_str)}` in lines: {_listed(where, text, old)}. "
+                "Please ensure it is unique"
+            )
         at = text.find(old)
-        edited = text[:at] + new + text[at + len(old):]
+        edited = text[:at] + new + text[at + len(old) :]
         call.tx.write_file(cmd.path, _utf8(cmd.path, edited), self._must_fit_lines(cmd.path, edited), call.expires)
-        return Result("The memory file has been edited. Here is the snippet showing the change "
-                      f"(with line numbers):\n{_snippet(edited, where[0], new.count(chr(10)))}")
+        return Result(
+            "The memory file has been edited. Here is the snippet showing the change "
+            f"(with line numbers):\n{_snippet(edited, where[0], new.count(chr(10)))}"
+        )
 
     def insert(self, cmd: InsertCommand, call: Call) -> Result:
         text = self._read_text_file(cmd.path, call.tx, f"Error: The path {cmd.path} does not exist")
         total = count_lines(text)
         if not 0 <= cmd.insert_line <= total:
-            raise InvalidRange(f"Error: Invalid `insert_line` parameter: {cmd.insert_line}. It should be "
-                               f"within the range of lines of the file: [0, {total}]")
+            raise InvalidRange(
+                f"Error: Invalid `insert_line` parameter: {cmd.insert_line}. It should be "
+                f"within the range of lines of the file: [0, {total}]"
+            )
         edited = insert_after(text, cmd.insert_line, cmd.insert_text)
         call.tx.write_file(cmd.path, _utf8(cmd.path, edited), self._must_fit_lines(cmd.path, edited), call.expires)
         return Result(f"The file {cmd.path} has been edited.")
@@ -261,8 +283,7 @@ class Dispatcher:
         if cmd.new_path == cmd.old_path or call.tx.stat(cmd.new_path) is not None:
             raise AlreadyExists(f"Error: The destination {cmd.new_path} already exists")
         if source.is_dir and is_within(cmd.new_path, cmd.old_path):
-            raise InvalidInput(f"Error: Cannot move the directory {cmd.old_path} into itself "
-                               f"({cmd.new_path}).")
+            raise InvalidInput(f"Error: Cannot move the directory {cmd.old_path} into itself ({cmd.new_path}).")
         self._check_parents(cmd.new_path, call.tx)
         call.tx.move(cmd.old_path, cmd.new_path)
         return Result(f"Successfully renamed {cmd.old_path} to {cmd.new_path}")
@@ -291,4 +312,4 @@ def _snippet(text: str, first_line: int, added_lines: int) -> str:
     lines = split_lines(text)
     start = max(1, first_line - SNIPPET_CONTEXT)
     end = min(len(lines), first_line + added_lines + SNIPPET_CONTEXT, start + SNIPPET_MAX_LINES - 1)
-    return numbered([clip(line, SNIPPET_LINE_CHARS) for line in lines[start - 1:end]], start)
+    return numbered([clip(line, SNIPPET_LINE_CHARS) for line in lines[start - 1 : end]], start)

@@ -34,31 +34,51 @@ _NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@:-]{0,127}$")
 
 def check_namespace(name: str) -> str:
     if not isinstance(name, str) or not _NAMESPACE.match(name):
-        raise SecureMemError("a namespace is 1-128 characters: letters, digits and _ . @ : - "
-                             "(starting with a letter or digit)")
+        raise SecureMemError(
+            "a namespace is 1-128 characters: letters, digits and _ . @ : - (starting with a letter or digit)"
+        )
     return name
 
 
 class SecureMemory:
     """One namespace of an encrypted store, behind the policy's middleware chain."""
 
-    def __init__(self, store: Store, policy: Policy, *, namespace: str = "default",
-                 clock: Clock = time.time, layers: Sequence[Middleware] = (), owns_store: bool = True) -> None:
+    def __init__(
+        self,
+        store: Store,
+        policy: Policy,
+        *,
+        namespace: str = "default",
+        clock: Clock = time.time,
+        layers: Sequence[Middleware] = (),
+        owns_store: bool = True,
+    ) -> None:
         self.store = store
         self.policy = policy
         self.namespace = check_namespace(namespace)
         self.clock = clock
         self._extra = tuple(layers)
         self._owns_store = owns_store
-        options = DispatchOptions(overwrite_on_create=policy.create.overwrite,
-                                  max_image_bytes=policy.view.max_image_bytes, max_chars=policy.view.max_chars)
+        options = DispatchOptions(
+            overwrite_on_create=policy.create.overwrite,
+            max_image_bytes=policy.view.max_image_bytes,
+            max_chars=policy.view.max_chars,
+        )
         token_key = bytes.fromhex(store.meta["token_key"])
         self._handler: Handler = chain(build_layers(policy, token_key, self._extra), Dispatcher(options))
 
     @classmethod
-    def open(cls, db_path: str | os.PathLike[str], *, key: bytes | str, policy: Policy | str | os.PathLike[str]
-             | None = None, namespace: str = "default", clock: Clock = time.time,
-             layers: Sequence[Middleware] = (), create: bool = True) -> SecureMemory:
+    def open(
+        cls,
+        db_path: str | os.PathLike[str],
+        *,
+        key: bytes | str,
+        policy: Policy | str | os.PathLike[str] | None = None,
+        namespace: str = "default",
+        clock: Clock = time.time,
+        layers: Sequence[Middleware] = (),
+        create: bool = True,
+    ) -> SecureMemory:
         """Open (or create) the store at ``db_path``.
 
         ``key`` is 32 raw bytes (the SQLCipher key itself) or a passphrase (stretched once here).
@@ -66,14 +86,14 @@ class SecureMemory:
         """
         resolved = load_policy(policy if policy is None or isinstance(policy, Policy) else str(policy))
         check_namespace(namespace)
-        store = SQLCipherStore.open(db_path, KeyMaterial(key), create=create,
-                                    durability=resolved.storage.durability)
+        store = SQLCipherStore.open(db_path, KeyMaterial(key), create=create, durability=resolved.storage.durability)
         return cls(store, resolved, namespace=namespace, clock=clock, layers=layers)
 
     def in_namespace(self, namespace: str) -> SecureMemory:
         """Another namespace of the same store, same policy (closing it leaves the store open)."""
-        return SecureMemory(self.store, self.policy, namespace=namespace, clock=self.clock,
-                            layers=self._extra, owns_store=False)
+        return SecureMemory(
+            self.store, self.policy, namespace=namespace, clock=self.clock, layers=self._extra, owns_store=False
+        )
 
     # -- commands --------------------------------------------------------------------------
 
@@ -138,8 +158,7 @@ class SecureMemory:
     def __enter__(self) -> SecureMemory:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
 
 

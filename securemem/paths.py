@@ -27,8 +27,9 @@ _PERCENT_ENCODED = re.compile(r"%[0-9A-Fa-f]{2}")
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 # Look-alikes that NFKC leaves alone: slashes and dots a reader could take for path syntax,
 # spaces other than U+0020, and the invisible Hangul fillers.
-_LOOKALIKES = frozenset("\u2215\u2044\u29f8\u29f5\u2216\u2571\u2572\u3033\u30fb\u2024\u2027"
-                        "\u115f\u1160\u3164\uffa0\u1680\u2800")
+_LOOKALIKES = frozenset(
+    "\u2215\u2044\u29f8\u29f5\u2216\u2571\u2572\u3033\u30fb\u2024\u2027\u115f\u1160\u3164\uffa0\u1680\u2800"
+)
 
 
 def _refuse(reason: str) -> InvalidPath:
@@ -51,8 +52,10 @@ def _check_characters(path: str) -> None:
     if not unicodedata.is_normalized("NFC", path):
         raise _refuse("the path is not in Unicode NFC form")
     if unicodedata.normalize("NFKC", path) != path:
-        raise _refuse("the path contains compatibility characters (such as fullwidth or look-alike "
-                      "punctuation); use plain ASCII punctuation")
+        raise _refuse(
+            "the path contains compatibility characters (such as fullwidth or look-alike "
+            "punctuation); use plain ASCII punctuation"
+        )
     for ch in path:
         if ch in _LOOKALIKES or (ch != " " and unicodedata.category(ch) == "Zs"):
             raise _refuse(f"look-alike or invisible character U+{ord(ch):04X} is not allowed")
@@ -85,8 +88,9 @@ def _canonical(path: str) -> str:
         raise _refuse("the path is not absolute (it must start with /memories)")
     segments = [s for s in path.split("/") if s]
     if not segments or segments[0] != "memories":
-        raise _refuse("the path is outside /memories (look-alikes such as /memoriesX or /memories_backup "
-                      "are other directories)")
+        raise _refuse(
+            "the path is outside /memories (look-alikes such as /memoriesX or /memories_backup are other directories)"
+        )
     for segment in segments[1:]:
         _check_segment(segment)
     return "/".join(["", *segments])

@@ -24,8 +24,19 @@ _RULE_CACHE_SIZE = 8192
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
 Action = Literal["redact", "mask", "hash", "refuse", "allow"]
-ENTITY_NAMES = ("EMAIL", "PHONE", "CREDIT_CARD", "IBAN", "US_SSN", "IP_ADDRESS",
-                "AWS_ACCESS_KEY", "API_KEY", "PRIVATE_KEY", "JWT", "BEARER_TOKEN")
+ENTITY_NAMES = (
+    "EMAIL",
+    "PHONE",
+    "CREDIT_CARD",
+    "IBAN",
+    "US_SSN",
+    "IP_ADDRESS",
+    "AWS_ACCESS_KEY",
+    "API_KEY",
+    "PRIVATE_KEY",
+    "JWT",
+    "BEARER_TOKEN",
+)
 
 
 def parse_duration(text: str) -> float:
@@ -228,4 +239,3 @@ def load_policy(source: str | Path | Policy | None = None) -> Policy:
         key = ".".join(str(p) for p in first["loc"]) or "(top level)"
         message = "unknown key" if first["type"] == "extra_forbidden" else first["msg"]
         raise PolicyError(f"{where}: {key}: {message}") from None
-

@@ -32,8 +32,9 @@ class SweepReport:
         return f"swept {self.deleted} expired entries in {self.batches} batches, {self.seconds:.2f}s"
 
 
-def sweep(store: Store, now: float, *, batch: int = DEFAULT_BATCH, progress: Progress | None = None,
-          pause: float = 0.0) -> SweepReport:
+def sweep(
+    store: Store, now: float, *, batch: int = DEFAULT_BATCH, progress: Progress | None = None, pause: float = 0.0
+) -> SweepReport:
     """Delete every file that expired at or before ``now``; ``pause`` seconds between batches."""
     _check_batch(batch)
     started = time.perf_counter()
@@ -83,8 +84,9 @@ def _batch_with_retry(store: Store, now: float, batch: int) -> int:
 class BackgroundSweeper:
     """An in-process sweeper thread: ``start()``, ``stop()``, or use it as a context manager."""
 
-    def __init__(self, store: Store, *, every: float, clock: Callable[[], float] = time.time,
-                 batch: int = DEFAULT_BATCH) -> None:
+    def __init__(
+        self, store: Store, *, every: float, clock: Callable[[], float] = time.time, batch: int = DEFAULT_BATCH
+    ) -> None:
         if every <= 0:
             raise ValueError("every must be a positive number of seconds")
         _check_batch(batch)

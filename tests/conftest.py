@@ -40,8 +40,7 @@ def dump(memory: SecureMemory, now: float | None = None) -> dict[str, EntryView]
         assert root is not None
         out: dict[str, EntryView] = {ROOT: (True, None, root.size)}
         for entry in tx.tree(ROOT, 1_000, lambda _name: False):
-            out[entry.path] = (True, None, entry.size) if entry.is_dir else (False, tx.read(entry.path),
-                                                                             entry.lines)
+            out[entry.path] = (True, None, entry.size) if entry.is_dir else (False, tx.read(entry.path), entry.lines)
         return out
 
 

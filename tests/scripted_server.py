@@ -89,8 +89,9 @@ class ScriptedServer:
         self.requests: list[JSON] = []
         self.unexpected: list[str] = []  # requests beyond the script, or to other paths
         self._httpd = HTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="scripted-anthropic", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="scripted-anthropic", daemon=True
+        )
 
     @property
     def url(self) -> str:

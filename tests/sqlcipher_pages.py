@@ -17,10 +17,10 @@ WAL_HEADER, FRAME_HEADER = 32, 24
 
 
 def decrypt_page(key: bytes, page: bytes, first: bool) -> bytes:
-    iv = page[PAGE - RESERVE:PAGE - RESERVE + 16]
+    iv = page[PAGE - RESERVE : PAGE - RESERVE + 16]
     start = 16 if first else 0
     decryptor = Cipher(algorithms.AES(key), modes.CBC(iv)).decryptor()
-    return decryptor.update(page[start:PAGE - RESERVE]) + decryptor.finalize()
+    return decryptor.update(page[start : PAGE - RESERVE]) + decryptor.finalize()
 
 
 def plaintext_of(db: Path, key: bytes) -> bytes:
@@ -28,12 +28,12 @@ def plaintext_of(db: Path, key: bytes) -> bytes:
     out = bytearray()
     data = db.read_bytes()
     for offset in range(0, len(data) - PAGE + 1, PAGE):
-        out += decrypt_page(key, data[offset:offset + PAGE], first=offset == 0)
+        out += decrypt_page(key, data[offset : offset + PAGE], first=offset == 0)
     wal = Path(f"{db}-wal")
     if wal.exists():
         frames = wal.read_bytes()
         for offset in range(WAL_HEADER, len(frames) - FRAME_HEADER - PAGE + 1, FRAME_HEADER + PAGE):
-            number = int.from_bytes(frames[offset:offset + 4], "big")
-            page = frames[offset + FRAME_HEADER:offset + FRAME_HEADER + PAGE]
+            number = int.from_bytes(frames[offset : offset + 4], "big")
+            page = frames[offset + FRAME_HEADER : offset + FRAME_HEADER + PAGE]
             out += decrypt_page(key, page, first=number == 1)
     return bytes(out)

@@ -52,15 +52,19 @@ def test_exec_success_and_command_error(store: Path, capsys: pytest.CaptureFixtu
     assert code == 1 and out == "" and "does not exist" in err
 
 
-@pytest.mark.parametrize("argv, needle", [
-    (["exec", "--db", "{db}", "{not json"], "not valid JSON"),
-    (["exec", "--db", "{missing}", '{"command":"view","path":"/memories"}'], "no key"),
-    (["exec", "--db", "{db}", "--key-file", "{nokey}", '{"command":"view","path":"/memories"}'], "does not exist"),
-    (["frobnicate"], "invalid choice"),
-    (["exec"], "required"),
-])
-def test_usage_errors_are_one_line_exit_2(store: Path, capsys: pytest.CaptureFixture[str],
-                                          argv: list[str], needle: str) -> None:
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["exec", "--db", "{db}", "{not json"], "not valid JSON"),
+        (["exec", "--db", "{missing}", '{"command":"view","path":"/memories"}'], "no key"),
+        (["exec", "--db", "{db}", "--key-file", "{nokey}", '{"command":"view","path":"/memories"}'], "does not exist"),
+        (["frobnicate"], "invalid choice"),
+        (["exec"], "required"),
+    ],
+)
+def test_usage_errors_are_one_line_exit_2(
+    store: Path, capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+) -> None:
     values = {"{db}": str(store), "{missing}": str(store.with_name("x.db")), "{nokey}": str(store.with_name("no.key"))}
     filled = [values.get(a, a) for a in argv]
     code, _, err = run(capsys, *filled)
@@ -80,8 +84,9 @@ def test_wrong_key_and_open_key_file(store: Path, tmp_path: Path, capsys: pytest
     assert code == 2 and "chmod 600" in err
 
 
-def test_passphrase_from_environment(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_passphrase_from_environment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("SECUREMEM_KEY", "a long passphrase for tests")
     db = tmp_path / "p.db"
     assert run(capsys, "init", "--db", str(db))[0] == 0
@@ -91,15 +96,21 @@ def test_passphrase_from_environment(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert run(capsys, "exec", "--db", str(db), '{"command":"view","path":"/memories"}')[0] == 2
 
 
-def test_replay_runs_every_line_and_counts_failures(store: Path, tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_runs_every_line_and_counts_failures(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     script = tmp_path / "s.jsonl"
-    script.write_text("\n".join([
-        json.dumps({"command": "create", "path": "/memories/a.md", "file_text": "1\n"}),
-        "not json",
-        json.dumps({"command": "view", "path": "/memories/../x"}),
-        json.dumps({"command": "view", "path": "/memories/a.md"}),
-    ]) + "\n")
+    script.write_text(
+        "\n".join(
+            [
+                json.dumps({"command": "create", "path": "/memories/a.md", "file_text": "1\n"}),
+                "not json",
+                json.dumps({"command": "view", "path": "/memories/../x"}),
+                json.dumps({"command": "view", "path": "/memories/a.md"}),
+            ]
+        )
+        + "\n"
+    )
     code, out, _ = run(capsys, "replay", "--db", str(store), str(script))
     assert code == 1
     assert "replayed 4 commands, 2 failed" in out and "     1\t1" in out and "Invalid path" in out
@@ -114,8 +125,7 @@ def test_verify_and_rekey(store: Path, tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_demo_runs_and_finds_no_plaintext() -> None:
-    run_ = subprocess.run([sys.executable, "-m", "securemem.cli", "demo"], capture_output=True, text=True,
-                          timeout=120)
+    run_ = subprocess.run([sys.executable, "-m", "securemem.cli", "demo"], capture_output=True, text=True, timeout=120)
     assert run_.returncode == 0, run_.stderr
     assert "No plaintext" in run_.stdout and "Invalid path" in run_.stdout and run_.stderr == ""
 
@@ -126,16 +136,19 @@ def test_entry_point_is_installed() -> None:
     assert done.returncode == 0 and "init" in done.stdout and "demo" in done.stdout
 
 
-def test_sweep_shows_progress_on_a_terminal_only(store: Path, capsys: pytest.CaptureFixture[str],
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sweep_shows_progress_on_a_terminal_only(
+    store: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     import time
 
     from securemem import SecureMemory
     from securemem.cli import build_parser, resolve_key
 
     key = resolve_key(build_parser().parse_args(["sweep", "--db", str(store)]))
-    with SecureMemory.open(store, key=key) as mem, \
-            mem.store.transaction(mem.namespace, write=True, now=time.time()) as tx:
+    with (
+        SecureMemory.open(store, key=key) as mem,
+        mem.store.transaction(mem.namespace, write=True, now=time.time()) as tx,
+    ):
         for i in range(25):
             tx.write_file(f"/memories/old/f{i}.md", b"x", 1, time.time() - 60)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)

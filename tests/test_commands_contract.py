@@ -29,8 +29,7 @@ from securemem.store.base import Store
 from securemem.store.sqlcipher import SQLCipherStore
 from tests.conftest import dump
 
-LISTING_HEADER = ("Here're the files and directories up to 2 levels deep in {}, excluding hidden items "
-                  "and node_modules:")
+LISTING_HEADER = "Here're the files and directories up to 2 levels deep in {}, excluding hidden items and node_modules:"
 FILE_HEADER = "Here's the content of {} with line numbers:"
 
 
@@ -54,10 +53,12 @@ MakeMem = Callable[..., SecureMemory]
 @pytest.fixture
 def make_mem(store: Store) -> MakeMem:
     """``make_mem(policy=None, namespace="default", layers=())``: a SecureMemory over the one store."""
-    def make(policy: Policy | None = None, namespace: str = "default",
-             layers: Sequence[Middleware] = ()) -> SecureMemory:
-        return SecureMemory(store, policy or load_policy(None), namespace=namespace, layers=layers,
-                            owns_store=False)
+
+    def make(
+        policy: Policy | None = None, namespace: str = "default", layers: Sequence[Middleware] = ()
+    ) -> SecureMemory:
+        return SecureMemory(store, policy or load_policy(None), namespace=namespace, layers=layers, owns_store=False)
+
     return make
 
 
@@ -134,38 +135,55 @@ def test_listing_of_the_root(mem: SecureMemory) -> None:
     # Sizes count every file below a directory, hidden ones and node_modules included: the
     # stored total is what quotas use, and the listing shows the same number.
     total = 512 + 1536 + 10 + 20 + 100 + 7 + 5 + 3 + 2 + 2 * 1024 * 1024
-    assert view(mem, "/memories") == "\n".join([
-        LISTING_HEADER.format("/memories"),
-        f"{human_size(total)}\t/memories",
-        "1.6K\t/memories/a/",        # 1536 + 10 + 20 + 100 (.secret counted, not listed)
-        "30B\t/memories/a/sub/",     # deep.txt + deeper/z.txt
-        "1.5K\t/memories/a/x.txt",
-        "512B\t/memories/b.md",
-        "2.0M\t/memories/big.bin",
-        "5B\t/memories/c/",          # node_modules/m.js + .git/config, neither listed
-    ])
+    assert view(mem, "/memories") == "\n".join(
+        [
+            LISTING_HEADER.format("/memories"),
+            f"{human_size(total)}\t/memories",
+            "1.6K\t/memories/a/",  # 1536 + 10 + 20 + 100 (.secret counted, not listed)
+            "30B\t/memories/a/sub/",  # deep.txt + deeper/z.txt
+            "1.5K\t/memories/a/x.txt",
+            "512B\t/memories/b.md",
+            "2.0M\t/memories/big.bin",
+            "5B\t/memories/c/",  # node_modules/m.js + .git/config, neither listed
+        ]
+    )
     assert human_size(total) == "2.0M"
 
 
 def test_listing_of_a_subdirectory_goes_two_levels_below_it(mem: SecureMemory) -> None:
     build_tree(mem)
-    assert view(mem, "/memories/a") == "\n".join([
-        LISTING_HEADER.format("/memories/a"),
-        "1.6K\t/memories/a",
-        "30B\t/memories/a/sub/",
-        "10B\t/memories/a/sub/deep.txt",      # "." sorts before "e"
-        "20B\t/memories/a/sub/deeper/",
-        "1.5K\t/memories/a/x.txt",
-    ])
+    assert view(mem, "/memories/a") == "\n".join(
+        [
+            LISTING_HEADER.format("/memories/a"),
+            "1.6K\t/memories/a",
+            "30B\t/memories/a/sub/",
+            "10B\t/memories/a/sub/deep.txt",  # "." sorts before "e"
+            "20B\t/memories/a/sub/deeper/",
+            "1.5K\t/memories/a/x.txt",
+        ]
+    )
 
 
 def test_listing_is_depth_first_and_sorted_by_name(mem: SecureMemory) -> None:
-    for path in ["/memories/b/2", "/memories/a-b", "/memories/b/1/x", "/memories/a/z", "/memories/a.b",
-                 "/memories/a/y"]:
+    for path in [
+        "/memories/b/2",
+        "/memories/a-b",
+        "/memories/b/1/x",
+        "/memories/a/z",
+        "/memories/a.b",
+        "/memories/a/y",
+    ]:
         create(mem, path, "x")
     assert [line.split("\t")[1] for line in body(view(mem, "/memories"))] == [
-        "/memories", "/memories/a/", "/memories/a/y", "/memories/a/z", "/memories/a-b", "/memories/a.b",
-        "/memories/b/", "/memories/b/1/", "/memories/b/2",
+        "/memories",
+        "/memories/a/",
+        "/memories/a/y",
+        "/memories/a/z",
+        "/memories/a-b",
+        "/memories/a.b",
+        "/memories/b/",
+        "/memories/b/1/",
+        "/memories/b/2",
     ]
 
 
@@ -176,11 +194,25 @@ def test_hidden_entries_can_still_be_viewed_directly(mem: SecureMemory) -> None:
     assert "\t/memories/node_modules/pkg/index.js" in view(mem, "/memories/node_modules")
 
 
-@pytest.mark.parametrize(("size", "shown"), [
-    (0, "0B"), (1, "1B"), (512, "512B"), (1023, "1023B"), (1024, "1.0K"), (1536, "1.5K"), (4096, "4.0K"),
-    (5632, "5.5K"), (1048575, "1.0M"), (1048576, "1.0M"), (2 * 1048576, "2.0M"), (1258291, "1.2M"),
-    (1073741824, "1.0G"), (3 * 1024**4, "3.0T"),
-])
+@pytest.mark.parametrize(
+    ("size", "shown"),
+    [
+        (0, "0B"),
+        (1, "1B"),
+        (512, "512B"),
+        (1023, "1023B"),
+        (1024, "1.0K"),
+        (1536, "1.5K"),
+        (4096, "4.0K"),
+        (5632, "5.5K"),
+        (1048575, "1.0M"),
+        (1048576, "1.0M"),
+        (2 * 1048576, "2.0M"),
+        (1258291, "1.2M"),
+        (1073741824, "1.0G"),
+        (3 * 1024**4, "3.0T"),
+    ],
+)
 def test_human_sizes(size: int, shown: str) -> None:
     assert human_size(size) == shown
 
@@ -193,15 +225,21 @@ def test_directory_sizes_follow_every_write(mem: SecureMemory) -> None:
     assert stored(mem, "/memories/d/f") == b"123456789\nab"
     assert body(view(mem, "/memories"))[:2] == ["12B\t/memories", "12B\t/memories/d/"]
     ok(mem, command="rename", old_path="/memories/d/f", new_path="/memories/e/f")
-    assert body(view(mem, "/memories")) == ["12B\t/memories", "0B\t/memories/d/", "12B\t/memories/e/",
-                                            "12B\t/memories/e/f"]
+    assert body(view(mem, "/memories")) == [
+        "12B\t/memories",
+        "0B\t/memories/d/",
+        "12B\t/memories/e/",
+        "12B\t/memories/e/f",
+    ]
     ok(mem, command="delete", path="/memories/e")
     assert body(view(mem, "/memories")) == ["0B\t/memories", "0B\t/memories/d/"]
 
 
 def test_missing_path_view(mem: SecureMemory) -> None:
-    assert err(mem, command="view", path="/memories/nope") == \
-        "The path /memories/nope does not exist. Please provide a valid path."
+    assert (
+        err(mem, command="view", path="/memories/nope")
+        == "The path /memories/nope does not exist. Please provide a valid path."
+    )
 
 
 def test_view_range_on_a_directory_is_an_error(mem: SecureMemory) -> None:
@@ -213,16 +251,19 @@ def test_view_range_on_a_directory_is_an_error(mem: SecureMemory) -> None:
 # -- view: files ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "lines"), [
-    ("one\ntwo\n", ["one", "two"]),               # a final newline ends the last line: no phantom line
-    ("one\ntwo", ["one", "two"]),
-    ("one\r\ntwo\r\n", ["one", "two"]),           # CRLF shown without the CR
-    ("a\r\n\r\nb", ["a", "", "b"]),
-    ("\n", [""]),
-    ("x\n\n", ["x", ""]),
-    ("tab\there\n", ["tab\there"]),
-    ("cr\rinside\n", ["cr\rinside"]),              # a lone CR is content, not a line ending
-])
+@pytest.mark.parametrize(
+    ("text", "lines"),
+    [
+        ("one\ntwo\n", ["one", "two"]),  # a final newline ends the last line: no phantom line
+        ("one\ntwo", ["one", "two"]),
+        ("one\r\ntwo\r\n", ["one", "two"]),  # CRLF shown without the CR
+        ("a\r\n\r\nb", ["a", "", "b"]),
+        ("\n", [""]),
+        ("x\n\n", ["x", ""]),
+        ("tab\there\n", ["tab\there"]),
+        ("cr\rinside\n", ["cr\rinside"]),  # a lone CR is content, not a line ending
+    ],
+)
 def test_file_view(mem: SecureMemory, text: str, lines: list[str]) -> None:
     create(mem, "/memories/f.txt", text)
     expected = [f"{n:>6}\t{line}" for n, line in enumerate(lines, 1)]
@@ -238,18 +279,29 @@ def test_empty_file_view(mem: SecureMemory) -> None:
 TEN = "".join(f"line {n}\n" for n in range(1, 11))
 
 
-@pytest.mark.parametrize(("view_range", "first", "last"), [
-    ([2, 4], 2, 4), ([1, 10], 1, 10), ([10, 10], 10, 10), ([3, -1], 3, 10), ([1, -1], 1, 10), ([10, -1], 10, 10),
-])
+@pytest.mark.parametrize(
+    ("view_range", "first", "last"),
+    [
+        ([2, 4], 2, 4),
+        ([1, 10], 1, 10),
+        ([10, 10], 10, 10),
+        ([3, -1], 3, 10),
+        ([1, -1], 1, 10),
+        ([10, -1], 10, 10),
+    ],
+)
 def test_view_range(mem: SecureMemory, view_range: list[int], first: int, last: int) -> None:
     create(mem, "/memories/ten", TEN)
     assert body(view(mem, "/memories/ten", view_range)) == [f"{n:>6}\tline {n}" for n in range(first, last + 1)]
 
 
-@pytest.mark.parametrize("view_range", [[4, 2], [0, 3], [0, -1], [1, 11], [11, -1], [11, 12], [-1, -1], [-2, 3],
-                                        [1], [1, 2, 3], [], [3, -2], [5, 0]])
-def test_bad_view_range_names_the_valid_range(mem: SecureMemory, snapshot: Callable[..., Any],
-                                              view_range: list[int]) -> None:
+@pytest.mark.parametrize(
+    "view_range",
+    [[4, 2], [0, 3], [0, -1], [1, 11], [11, -1], [11, 12], [-1, -1], [-2, 3], [1], [1, 2, 3], [], [3, -2], [5, 0]],
+)
+def test_bad_view_range_names_the_valid_range(
+    mem: SecureMemory, snapshot: Callable[..., Any], view_range: list[int]
+) -> None:
     create(mem, "/memories/ten", TEN)
     before = snapshot(mem)
     message = err(mem, command="view", path="/memories/ten", view_range=view_range)
@@ -305,7 +357,7 @@ def test_a_file_of_1000000_lines_is_refused_by_view_and_create(mem: SecureMemory
 # -- create -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["plain", "ends\n", "crlf\r\nfile\r\n", "", "ünïcödé 日本 \U0001F600\n"])
+@pytest.mark.parametrize("text", ["plain", "ends\n", "crlf\r\nfile\r\n", "", "ünïcödé 日本 \U0001f600\n"])
 def test_create_stores_the_text_exactly(mem: SecureMemory, text: str) -> None:
     create(mem, "/memories/f", text)
     assert stored(mem, "/memories/f") == text.encode("utf-8")
@@ -313,8 +365,9 @@ def test_create_stores_the_text_exactly(mem: SecureMemory, text: str) -> None:
 
 def test_create_on_an_existing_file_is_refused_by_default(mem: SecureMemory) -> None:
     create(mem, "/memories/f", "first")
-    assert err(mem, command="create", path="/memories/f", file_text="second") == \
-        "Error: File /memories/f already exists"
+    assert (
+        err(mem, command="create", path="/memories/f", file_text="second") == "Error: File /memories/f already exists"
+    )
     assert stored(mem, "/memories/f") == b"first"
 
 
@@ -347,8 +400,10 @@ def test_create_under_a_file_is_refused(mem: SecureMemory, snapshot: Callable[..
 def test_create_on_an_existing_directory_is_refused(mem: SecureMemory, snapshot: Callable[..., Any]) -> None:
     create(mem, "/memories/d/child", "c")
     before = snapshot(mem)
-    assert err(mem, command="create", path="/memories/d", file_text="x") == \
-        "Error: The path /memories/d is a directory; create needs a file path."
+    assert (
+        err(mem, command="create", path="/memories/d", file_text="x")
+        == "Error: The path /memories/d is a directory; create needs a file path."
+    )
     assert snapshot(mem) == before
 
 
@@ -374,8 +429,13 @@ def test_str_replace_multi_line(mem: SecureMemory) -> None:
     create(mem, "/memories/f", "a\nb\nc\nd\n")
     result = ok(mem, command="str_replace", path="/memories/f", old_str="b\nc\n", new_str="B1\nB2\nB3\n")
     assert stored(mem, "/memories/f") == b"a\nB1\nB2\nB3\nd\n"
-    assert [line for line in result.split("\n") if "\t" in line] == \
-        ["     1\ta", "     2\tB1", "     3\tB2", "     4\tB3", "     5\td"]
+    assert [line for line in result.split("\n") if "\t" in line] == [
+        "     1\ta",
+        "     2\tB1",
+        "     3\tB2",
+        "     4\tB3",
+        "     5\td",
+    ]
 
 
 def test_str_replace_snippet_shows_the_edit_with_context(mem: SecureMemory) -> None:
@@ -391,24 +451,30 @@ def test_str_replace_snippet_shows_the_edit_with_context(mem: SecureMemory) -> N
 def test_str_replace_on_a_missing_path_or_directory(mem: SecureMemory, kind: str) -> None:
     create(mem, "/memories/dir/f", "x")
     path = "/memories/nope" if kind == "missing" else "/memories/dir"
-    assert err(mem, command="str_replace", path=path, old_str="x", new_str="y") == \
-        f"Error: The path {path} does not exist. Please provide a valid path."
+    assert (
+        err(mem, command="str_replace", path=path, old_str="x", new_str="y")
+        == f"Error: The path {path} does not exist. Please provide a valid path."
+    )
 
 
 def test_str_replace_not_found(mem: SecureMemory) -> None:
     create(mem, "/memories/f", "abc\n")
-    assert err(mem, command="str_replace", path="/memories/f", old_str="a.c", new_str="x") == \
-        "No replacement was performed, old_str `a.c` did not appear verbatim in /memories/f."
+    assert (
+        err(mem, command="str_replace", path="/memories/f", old_str="a.c", new_str="x")
+        == "No replacement was performed, old_str `a.c` did not appear verbatim in /memories/f."
+    )
     assert err(mem, command="str_replace", path="/memories/f", old_str="ABC", new_str="x").startswith(
-        "No replacement was performed, old_str `ABC`")
+        "No replacement was performed, old_str `ABC`"
+    )
     assert stored(mem, "/memories/f") == b"abc\n"
 
 
 def test_str_replace_multiple_occurrences(mem: SecureMemory) -> None:
     create(mem, "/memories/f", "todo: a\nnothing\ntodo: b\n")
-    assert err(mem, command="str_replace", path="/memories/f", old_str="todo", new_str="done") == \
-        ("No replacement was performed. Multiple occurrences of old_str `todo` in lines: 1, 3. "
-         "Please ensure it is unique")
+    assert err(mem, command="str_replace", path="/memories/f", old_str="todo", new_str="done") == (
+        "No replacement was performed. Multiple occurrences of old_str `todo` in lines: 1, 3. "
+        "Please ensure it is unique"
+    )
     assert stored(mem, "/memories/f") == b"todo: a\nnothing\ntodo: b\n"
 
 
@@ -436,32 +502,39 @@ def test_str_replace_keeps_a_crlf_file_crlf(mem: SecureMemory) -> None:
 # -- insert -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "line", "insert", "expected"), [
-    ("a\nb\n", 0, "top", "top\na\nb\n"),
-    ("a\nb\n", 1, "mid", "a\nmid\nb\n"),
-    ("a\nb\n", 2, "end", "a\nb\nend\n"),
-    ("a\nb", 2, "end", "a\nb\nend"),           # no final newline before: none after
-    ("a\nb", 0, "top", "top\na\nb"),
-    ("a\nb\n", 1, "x\ny\n", "a\nx\ny\nb\n"),   # a final newline in insert_text ends its last line
-    ("a\nb\n", 1, "x\ny", "a\nx\ny\nb\n"),
-    ("", 0, "first", "first\n"),
-    ("a\r\nb\r\n", 1, "x\ny", "a\r\nx\r\ny\r\nb\r\n"),   # CRLF stays CRLF, inserted LF converted
-    ("a\r\nb\r\n", 2, "end\n", "a\r\nb\r\nend\r\n"),
-    ("a\r\nb", 2, "end", "a\r\nb\r\nend"),
-    ("a\nb\n", 1, "crlf\r\ntext", "a\ncrlf\ntext\nb\n"),  # and CRLF converted in an LF file
-])
+@pytest.mark.parametrize(
+    ("text", "line", "insert", "expected"),
+    [
+        ("a\nb\n", 0, "top", "top\na\nb\n"),
+        ("a\nb\n", 1, "mid", "a\nmid\nb\n"),
+        ("a\nb\n", 2, "end", "a\nb\nend\n"),
+        ("a\nb", 2, "end", "a\nb\nend"),  # no final newline before: none after
+        ("a\nb", 0, "top", "top\na\nb"),
+        ("a\nb\n", 1, "x\ny\n", "a\nx\ny\nb\n"),  # a final newline in insert_text ends its last line
+        ("a\nb\n", 1, "x\ny", "a\nx\ny\nb\n"),
+        ("", 0, "first", "first\n"),
+        ("a\r\nb\r\n", 1, "x\ny", "a\r\nx\r\ny\r\nb\r\n"),  # CRLF stays CRLF, inserted LF converted
+        ("a\r\nb\r\n", 2, "end\n", "a\r\nb\r\nend\r\n"),
+        ("a\r\nb", 2, "end", "a\r\nb\r\nend"),
+        ("a\nb\n", 1, "crlf\r\ntext", "a\ncrlf\ntext\nb\n"),  # and CRLF converted in an LF file
+    ],
+)
 def test_insert(mem: SecureMemory, text: str, line: int, insert: str, expected: str) -> None:
     create(mem, "/memories/f", text)
-    assert ok(mem, command="insert", path="/memories/f", insert_line=line, insert_text=insert) == \
-        "The file /memories/f has been edited."
+    assert (
+        ok(mem, command="insert", path="/memories/f", insert_line=line, insert_text=insert)
+        == "The file /memories/f has been edited."
+    )
     assert stored(mem, "/memories/f") == expected.encode()
 
 
 @pytest.mark.parametrize("line", [-1, 3, 100])
 def test_insert_out_of_range(mem: SecureMemory, line: int) -> None:
     create(mem, "/memories/f", "a\nb\n")
-    assert err(mem, command="insert", path="/memories/f", insert_line=line, insert_text="x") == \
-        f"Error: Invalid `insert_line` parameter: {line}. It should be within the range of lines of the file: [0, 2]"
+    assert (
+        err(mem, command="insert", path="/memories/f", insert_line=line, insert_text="x")
+        == f"Error: Invalid `insert_line` parameter: {line}. It should be within the range of lines of the file: [0, 2]"
+    )
     assert stored(mem, "/memories/f") == b"a\nb\n"
 
 
@@ -469,8 +542,10 @@ def test_insert_out_of_range(mem: SecureMemory, line: int) -> None:
 def test_insert_on_a_missing_path_or_directory(mem: SecureMemory, kind: str) -> None:
     create(mem, "/memories/dir/f", "x")
     path = "/memories/nope" if kind == "missing" else "/memories/dir"
-    assert err(mem, command="insert", path=path, insert_line=0, insert_text="x") == \
-        f"Error: The path {path} does not exist"
+    assert (
+        err(mem, command="insert", path=path, insert_line=0, insert_text="x")
+        == f"Error: The path {path} does not exist"
+    )
 
 
 # -- delete -----------------------------------------------------------------------------------------
@@ -485,12 +560,27 @@ def test_delete_a_file(mem: SecureMemory) -> None:
 
 
 def test_delete_a_directory_recursively_and_nothing_else(mem: SecureMemory) -> None:
-    for path in ["/memories/a/x", "/memories/a/b/c/d/e", "/memories/a/.h", "/memories/ab", "/memories/a-b/x",
-                 "/memories/a.b", "/memories/b/a/x"]:
+    for path in [
+        "/memories/a/x",
+        "/memories/a/b/c/d/e",
+        "/memories/a/.h",
+        "/memories/ab",
+        "/memories/a-b/x",
+        "/memories/a.b",
+        "/memories/b/a/x",
+    ]:
         create(mem, path, "data")
     assert ok(mem, command="delete", path="/memories/a") == "Successfully deleted /memories/a"
-    assert sorted(dump(mem)) == ["/memories", "/memories/a-b", "/memories/a-b/x", "/memories/a.b",
-                                 "/memories/ab", "/memories/b", "/memories/b/a", "/memories/b/a/x"]
+    assert sorted(dump(mem)) == [
+        "/memories",
+        "/memories/a-b",
+        "/memories/a-b/x",
+        "/memories/a.b",
+        "/memories/ab",
+        "/memories/b",
+        "/memories/b/a",
+        "/memories/b/a/x",
+    ]
     assert body(view(mem, "/memories"))[0] == "16B\t/memories"
     create(mem, "/memories/a", "a file now")  # the path is free again, as a file
 
@@ -510,15 +600,23 @@ def test_delete_the_root_is_refused(mem: SecureMemory) -> None:
 
 def test_rename_a_file(mem: SecureMemory) -> None:
     create(mem, "/memories/a.md", "content\n")
-    assert ok(mem, command="rename", old_path="/memories/a.md", new_path="/memories/b.md") == \
-        "Successfully renamed /memories/a.md to /memories/b.md"
+    assert (
+        ok(mem, command="rename", old_path="/memories/a.md", new_path="/memories/b.md")
+        == "Successfully renamed /memories/a.md to /memories/b.md"
+    )
     assert stored(mem, "/memories/b.md") == b"content\n"
     assert err(mem, command="view", path="/memories/a.md").startswith("The path /memories/a.md does not exist")
 
 
 def test_rename_a_directory_moves_its_whole_subtree(mem: SecureMemory) -> None:
-    files = {"/memories/src/a": "1", "/memories/src/sub/b": "22", "/memories/src/sub/deep/c": "333",
-             "/memories/src/.h": "4444", "/memories/srcx": "keep", "/memories/src-2/f": "keep"}
+    files = {
+        "/memories/src/a": "1",
+        "/memories/src/sub/b": "22",
+        "/memories/src/sub/deep/c": "333",
+        "/memories/src/.h": "4444",
+        "/memories/srcx": "keep",
+        "/memories/src-2/f": "keep",
+    }
     for path, text in files.items():
         create(mem, path, text)
     ok(mem, command="rename", old_path="/memories/src", new_path="/memories/new/place")
@@ -529,34 +627,41 @@ def test_rename_a_directory_moves_its_whole_subtree(mem: SecureMemory) -> None:
             assert err(mem, command="view", path=path).startswith(f"The path {path} does not exist")
     assert err(mem, command="view", path="/memories/src").startswith("The path /memories/src does not exist")
     assert body(view(mem, "/memories/new/place/sub")) == [
-        "5B\t/memories/new/place/sub", "2B\t/memories/new/place/sub/b", "3B\t/memories/new/place/sub/deep/",
-        "3B\t/memories/new/place/sub/deep/c"]
-    assert body(view(mem, "/memories"))[:3] == ["18B\t/memories", "10B\t/memories/new/",
-                                                "10B\t/memories/new/place/"]
+        "5B\t/memories/new/place/sub",
+        "2B\t/memories/new/place/sub/b",
+        "3B\t/memories/new/place/sub/deep/",
+        "3B\t/memories/new/place/sub/deep/c",
+    ]
+    assert body(view(mem, "/memories"))[:3] == ["18B\t/memories", "10B\t/memories/new/", "10B\t/memories/new/place/"]
     create(mem, "/memories/src/a", "reused")  # the old path is free again
 
 
 def test_rename_with_non_ascii_names(mem: SecureMemory) -> None:
     create(mem, "/memories/café/日本/x", "1")
-    ok(mem, command="rename", old_path="/memories/café", new_path="/memories/ü/ñ\U0001F600")
-    assert stored(mem, "/memories/ü/ñ\U0001F600/日本/x") == b"1"
-    assert "\t/memories/ü/ñ\U0001F600/" in view(mem, "/memories")
+    ok(mem, command="rename", old_path="/memories/café", new_path="/memories/ü/ñ\U0001f600")
+    assert stored(mem, "/memories/ü/ñ\U0001f600/日本/x") == b"1"
+    assert "\t/memories/ü/ñ\U0001f600/" in view(mem, "/memories")
 
 
 def test_rename_missing_source(mem: SecureMemory) -> None:
-    assert err(mem, command="rename", old_path="/memories/nope", new_path="/memories/b") == \
-        "Error: The path /memories/nope does not exist"
+    assert (
+        err(mem, command="rename", old_path="/memories/nope", new_path="/memories/b")
+        == "Error: The path /memories/nope does not exist"
+    )
     assert sorted(dump(mem)) == ["/memories"]
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    ("/memories/a", "/memories/b"),        # file onto file
-    ("/memories/a", "/memories/d"),        # file onto directory
-    ("/memories/d", "/memories/a"),        # directory onto file
-    ("/memories/d", "/memories/e"),        # directory onto directory
-    ("/memories/a", "/memories/a"),        # onto itself
-    ("/memories/d/x", "/memories/d"),      # onto its own parent
-])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("/memories/a", "/memories/b"),  # file onto file
+        ("/memories/a", "/memories/d"),  # file onto directory
+        ("/memories/d", "/memories/a"),  # directory onto file
+        ("/memories/d", "/memories/e"),  # directory onto directory
+        ("/memories/a", "/memories/a"),  # onto itself
+        ("/memories/d/x", "/memories/d"),  # onto its own parent
+    ],
+)
 def test_rename_never_overwrites(mem: SecureMemory, snapshot: Callable[..., Any], old: str, new: str) -> None:
     for path in ["/memories/a", "/memories/b", "/memories/d/x", "/memories/e/y"]:
         create(mem, path, path)
@@ -569,8 +674,10 @@ def test_rename_never_overwrites(mem: SecureMemory, snapshot: Callable[..., Any]
 def test_rename_a_directory_into_itself(mem: SecureMemory, snapshot: Callable[..., Any], new: str) -> None:
     create(mem, "/memories/d/x/f", "x")
     before = snapshot(mem)
-    assert err(mem, command="rename", old_path="/memories/d", new_path=new) == \
-        f"Error: Cannot move the directory /memories/d into itself ({new})."
+    assert (
+        err(mem, command="rename", old_path="/memories/d", new_path=new)
+        == f"Error: Cannot move the directory /memories/d into itself ({new})."
+    )
     assert snapshot(mem) == before
 
 
@@ -586,8 +693,10 @@ def test_rename_creates_the_destination_parents(mem: SecureMemory) -> None:
     assert body(view(mem, "/memories")) == ["1B\t/memories", "1B\t/memories/p/", "1B\t/memories/p/q/"]
 
 
-@pytest.mark.parametrize(("old", "new"), [("/memories/g", "/memories/f/g"), ("/memories/d", "/memories/f/x/d"),
-                                          ("/memories/f", "/memories/f/self")])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("/memories/g", "/memories/f/g"), ("/memories/d", "/memories/f/x/d"), ("/memories/f", "/memories/f/self")],
+)
 def test_rename_under_a_file_is_refused(mem: SecureMemory, snapshot: Callable[..., Any], old: str, new: str) -> None:
     for path in ["/memories/f", "/memories/g", "/memories/d/x"]:
         create(mem, path, "x")
@@ -639,8 +748,10 @@ class Model:
     def rename(self, old: str, new: str) -> bool:
         if not self.exists(old) or self.exists(new) or is_within(new, old) or self.blocked(new):
             return False
+
         def moved(p: str) -> str:
-            return new + p[len(old):] if is_within(p, old) else p
+            return new + p[len(old) :] if is_within(p, old) else p
+
         self.files = {moved(p): t for p, t in self.files.items()}
         self.dirs = {moved(d) for d in self.dirs}
         self.add_parents(new)
@@ -717,8 +828,9 @@ BAD_INPUTS: list[tuple[Any, str]] = [
 
 
 @pytest.mark.parametrize(("tool_input", "fragment"), BAD_INPUTS, ids=[repr(i)[:50] for i, _ in BAD_INPUTS])
-def test_bad_input_gets_one_clear_message(mem: SecureMemory, snapshot: Callable[..., Any], tool_input: Any,
-                                          fragment: str) -> None:
+def test_bad_input_gets_one_clear_message(
+    mem: SecureMemory, snapshot: Callable[..., Any], tool_input: Any, fragment: str
+) -> None:
     create(mem, "/memories/f", "a\n")
     before = snapshot(mem)
     result = mem.execute(tool_input)
@@ -730,20 +842,42 @@ def test_bad_input_gets_one_clear_message(mem: SecureMemory, snapshot: Callable[
     assert snapshot(mem) == before
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
-                    max_leaves=8)
-FIELDS = st.sampled_from(["command", "path", "file_text", "old_str", "new_str", "insert_line", "insert_text",
-                          "view_range", "old_path", "new_path"])
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8,
+)
+FIELDS = st.sampled_from(
+    [
+        "command",
+        "path",
+        "file_text",
+        "old_str",
+        "new_str",
+        "insert_line",
+        "insert_text",
+        "view_range",
+        "old_path",
+        "new_path",
+    ]
+)
 TOOL_INPUTS = st.one_of(
     JSON,
     st.dictionaries(FIELDS, JSON, max_size=5),
-    st.fixed_dictionaries({"command": st.sampled_from(["view", "create", "str_replace", "insert", "delete",
-                                                       "rename"])},
-                          optional={"path": st.sampled_from(["/memories", "/memories/f", "/memories/x/y"]) | JSON,
-                                    "file_text": JSON, "old_str": JSON, "new_str": JSON, "insert_line": JSON,
-                                    "insert_text": JSON, "view_range": JSON, "old_path": JSON,
-                                    "new_path": st.sampled_from(["/memories/g", "/memories"]) | JSON}),
+    st.fixed_dictionaries(
+        {"command": st.sampled_from(["view", "create", "str_replace", "insert", "delete", "rename"])},
+        optional={
+            "path": st.sampled_from(["/memories", "/memories/f", "/memories/x/y"]) | JSON,
+            "file_text": JSON,
+            "old_str": JSON,
+            "new_str": JSON,
+            "insert_line": JSON,
+            "insert_text": JSON,
+            "view_range": JSON,
+            "old_path": JSON,
+            "new_path": st.sampled_from(["/memories/g", "/memories"]) | JSON,
+        },
+    ),
 )
 
 
@@ -789,8 +923,9 @@ FAILING: list[dict[str, Any]] = [
 
 
 @pytest.mark.parametrize("tool_input", FAILING, ids=[f"{i['command']}-{n}" for n, i in enumerate(FAILING)])
-def test_a_failed_command_writes_nothing(mem: SecureMemory, snapshot: Callable[..., Any],
-                                         tool_input: dict[str, Any]) -> None:
+def test_a_failed_command_writes_nothing(
+    mem: SecureMemory, snapshot: Callable[..., Any], tool_input: dict[str, Any]
+) -> None:
     create(mem, "/memories/f", "line one\nline two\n")
     create(mem, "/memories/d/sub/x", "x")
     create(mem, "/memories/d/.hidden", "h")
@@ -812,15 +947,19 @@ class FailAfter:
 
 
 @pytest.mark.parametrize("error", [CommandError("Error: refused after the write"), RuntimeError("a bug")])
-@pytest.mark.parametrize("tool_input", [
-    {"command": "create", "path": "/memories/new/file", "file_text": "x"},
-    {"command": "str_replace", "path": "/memories/f", "old_str": "one", "new_str": "1"},
-    {"command": "insert", "path": "/memories/f", "insert_line": 0, "insert_text": "x"},
-    {"command": "delete", "path": "/memories/d"},
-    {"command": "rename", "old_path": "/memories/d", "new_path": "/memories/e/d"},
-])
-def test_a_command_failing_after_its_write_is_rolled_back(make_mem: MakeMem, snapshot: Callable[..., Any],
-                                                          tool_input: dict[str, Any], error: Exception) -> None:
+@pytest.mark.parametrize(
+    "tool_input",
+    [
+        {"command": "create", "path": "/memories/new/file", "file_text": "x"},
+        {"command": "str_replace", "path": "/memories/f", "old_str": "one", "new_str": "1"},
+        {"command": "insert", "path": "/memories/f", "insert_line": 0, "insert_text": "x"},
+        {"command": "delete", "path": "/memories/d"},
+        {"command": "rename", "old_path": "/memories/d", "new_path": "/memories/e/d"},
+    ],
+)
+def test_a_command_failing_after_its_write_is_rolled_back(
+    make_mem: MakeMem, snapshot: Callable[..., Any], tool_input: dict[str, Any], error: Exception
+) -> None:
     plain = make_mem()
     create(plain, "/memories/f", "line one\n")
     create(plain, "/memories/d/x", "x")
@@ -858,8 +997,10 @@ def test_namespaces_are_isolated(make_mem: MakeMem) -> None:
 
     ok(two, command="delete", path="/memories/moved.md")
     assert stored(one, "/memories/shared.md") == b"top\nONE\n"
-    assert err(two, command="rename", old_path="/memories/only-one", new_path="/memories/x") == \
-        "Error: The path /memories/only-one does not exist"
+    assert (
+        err(two, command="rename", old_path="/memories/only-one", new_path="/memories/x")
+        == "Error: The path /memories/only-one does not exist"
+    )
     assert err(two, command="delete", path="/memories/only-one") == "Error: The path /memories/only-one does not exist"
     assert stored(one, "/memories/only-one/f") == b"1"
 

@@ -19,15 +19,21 @@ from tests.helpers import ok, refused
 T0 = 1_700_000_000.0
 DAY = 86_400.0
 EMAIL = "dana.reyes@example.com"
-READ_ONLY = ("Error: {} is read-only (policy 'regulated', rule '/memories/reference/**'): it can be viewed but not "
-             "created, edited, moved or deleted. Write your notes elsewhere.")
-PATH_PII = ("Error: The path contains EMAIL; paths must not carry personal data or secrets (policy '{}'). Use a "
-            "neutral name, such as /memories/customers/customer-42.md, and keep details inside the file.")
+READ_ONLY = (
+    "Error: {} is read-only (policy 'regulated', rule '/memories/reference/**'): it can be viewed but not "
+    "created, edited, moved or deleted. Write your notes elsewhere."
+)
+PATH_PII = (
+    "Error: The path contains EMAIL; paths must not carry personal data or secrets (policy '{}'). Use a "
+    "neutral name, such as /memories/customers/customer-42.md, and keep details inside the file."
+)
 
 
 def refused_pii(where: str, types: str, policy: str) -> str:
-    return (f"Error: Nothing was written: {where} contains {types}, which the memory policy '{policy}' does not "
-            "allow to be stored. Remove it, or refer to it without the value, and retry.")
+    return (
+        f"Error: Nothing was written: {where} contains {types}, which the memory policy '{policy}' does not "
+        "allow to be stored. Remove it, or refer to it without the value, and retry."
+    )
 
 
 class Clock:
@@ -49,11 +55,13 @@ OpenMem = Callable[..., SecureMemory]
 @pytest.fixture
 def open_mem(tmp_path: Path, key: bytes) -> OpenMem:
     """``open_mem(policy, clock=None, layers=())``: a shipped name or TOML text, on tmp_path/m.db."""
+
     def make(policy: str, clock: Clock | None = None, layers: tuple[Middleware, ...] = ()) -> SecureMemory:
         if policy not in ("default", "regulated", "refuse-pii"):
             (tmp_path / "p.toml").write_text(policy)
             policy = str(tmp_path / "p.toml")
         return SecureMemory.open(tmp_path / "m.db", key=key, policy=policy, clock=clock or Clock(), layers=layers)
+
     return make
 
 
@@ -75,16 +83,19 @@ def names(policy: Policy, extra: tuple[Middleware, ...] = ()) -> list[str]:
     return [type(layer).__name__ for layer in build_layers(policy, token_key=bytes(32), extra=extra)]
 
 
-@pytest.mark.parametrize(("policy", "chain"), [
-    (load_policy("default"), ["PathGuard", "ViewTruncate"]),
-    (load_policy("refuse-pii"), ["PathGuard", "PIIScrub", "ViewTruncate"]),
-    (load_policy("regulated"), ["PathGuard", "PIIScrub", "Access", "TTL", "Quota", "ViewTruncate"]),
-    (Policy(quota=QuotaSettings(max_files=1)), ["PathGuard", "Quota", "ViewTruncate"]),
-    (Policy(ttl=TTLSettings(expire_after=60)), ["PathGuard", "TTL", "ViewTruncate"]),
-    (Policy(rules=(Rule(glob="/memories/t/**", expire_after=60),)), ["PathGuard", "TTL", "ViewTruncate"]),
-    (Policy(rules=(Rule(glob="/memories/r/**", read_only=True),)), ["PathGuard", "Access", "ViewTruncate"]),
-    (Policy(pii=PIISettings(enabled=False, actions={"EMAIL": "refuse"})), ["PathGuard", "ViewTruncate"]),
-])
+@pytest.mark.parametrize(
+    ("policy", "chain"),
+    [
+        (load_policy("default"), ["PathGuard", "ViewTruncate"]),
+        (load_policy("refuse-pii"), ["PathGuard", "PIIScrub", "ViewTruncate"]),
+        (load_policy("regulated"), ["PathGuard", "PIIScrub", "Access", "TTL", "Quota", "ViewTruncate"]),
+        (Policy(quota=QuotaSettings(max_files=1)), ["PathGuard", "Quota", "ViewTruncate"]),
+        (Policy(ttl=TTLSettings(expire_after=60)), ["PathGuard", "TTL", "ViewTruncate"]),
+        (Policy(rules=(Rule(glob="/memories/t/**", expire_after=60),)), ["PathGuard", "TTL", "ViewTruncate"]),
+        (Policy(rules=(Rule(glob="/memories/r/**", read_only=True),)), ["PathGuard", "Access", "ViewTruncate"]),
+        (Policy(pii=PIISettings(enabled=False, actions={"EMAIL": "refuse"})), ["PathGuard", "ViewTruncate"]),
+    ],
+)
 def test_the_chain_is_built_from_the_policy_with_the_path_guard_first(policy: Policy, chain: list[str]) -> None:
     assert names(policy) == chain
     assert names(policy, (Recorder(),)) == [*chain[:-1], "Recorder", "ViewTruncate"]
@@ -128,21 +139,32 @@ def test_a_deployment_layer_can_refuse_and_nothing_is_written(open_mem: OpenMem,
 
 def test_a_pii_path_into_a_read_only_area_gets_the_pii_message(open_mem: OpenMem) -> None:
     memory = open_mem("regulated")
-    refused(memory, PATH_PII.format("regulated"), command="create", path=f"/memories/reference/{EMAIL}.md",
-            file_text="x")
+    refused(
+        memory, PATH_PII.format("regulated"), command="create", path=f"/memories/reference/{EMAIL}.md", file_text="x"
+    )
 
 
 def test_a_write_into_the_reference_area_names_the_rule(open_mem: OpenMem) -> None:
     memory = open_mem("regulated")
     # Read-only comes before the quota: the message that helps is "not here", not "too big".
-    refused(memory, READ_ONLY.format("/memories/reference/big.md"), command="create", path="/memories/reference/big.md",
-            file_text="x" * 300_000)
+    refused(
+        memory,
+        READ_ONLY.format("/memories/reference/big.md"),
+        command="create",
+        path="/memories/reference/big.md",
+        file_text="x" * 300_000,
+    )
 
 
 def test_a_secret_in_an_oversized_write_gets_the_pii_message(open_mem: OpenMem) -> None:
     memory = open_mem('[pii]\nenabled = true\n[pii.actions]\nAPI_KEY = "refuse"\n[quota]\nmax_file_bytes = 10\n')
-    refused(memory, refused_pii("`file_text`", "API_KEY", "custom"), command="create", path="/memories/a.md",
-            file_text="key sk-ant-api03-Zx81bd0QpLm3VtY7nRk2Hs9WqE4cFa6U " * 3)
+    refused(
+        memory,
+        refused_pii("`file_text`", "API_KEY", "custom"),
+        command="create",
+        path="/memories/a.md",
+        file_text="key sk-ant-api03-Zx81bd0QpLm3VtY7nRk2Hs9WqE4cFa6U " * 3,
+    )
 
 
 # ---------------------------------------------------------------- quota after scrubbing
@@ -154,9 +176,14 @@ SCRUB_AND_LIMIT = '[pii]\nenabled = true\n[pii.actions]\nEMAIL = "hash"\nIBAN = 
 def test_the_quota_counts_the_scrubbed_bytes_when_a_token_is_longer(open_mem: OpenMem) -> None:
     memory = open_mem(SCRUB_AND_LIMIT.format(20))
     raw = "mail a@b.co\n"  # 12 bytes as sent; 24 once the address is a token
-    refused(memory, "Error: Quota exceeded: /memories/a.md would be 24 bytes; the limit per file is 20 bytes "
-                    "(policy 'custom'). Nothing was written. Keep the file shorter or split it.",
-            command="create", path="/memories/a.md", file_text=raw)
+    refused(
+        memory,
+        "Error: Quota exceeded: /memories/a.md would be 24 bytes; the limit per file is 20 bytes "
+        "(policy 'custom'). Nothing was written. Keep the file shorter or split it.",
+        command="create",
+        path="/memories/a.md",
+        file_text=raw,
+    )
 
 
 def test_the_quota_counts_the_scrubbed_bytes_when_a_mask_is_shorter(open_mem: OpenMem) -> None:
@@ -169,9 +196,15 @@ def test_the_quota_sees_what_the_pii_safety_net_stores(open_mem: OpenMem) -> Non
     memory = open_mem(SCRUB_AND_LIMIT.format(15))
     ok(memory, command="create", path="/memories/x.md", file_text="m a@b.c\n")
     # The edit assembles an address (9 bytes as edited); stored as a token it would be 21 bytes.
-    refused(memory, "Error: Quota exceeded: /memories/x.md would be 21 bytes (it is 8 now); the limit per file is 15 "
-                    "bytes (policy 'custom'). Nothing was written. Keep the file shorter or split it.",
-            command="str_replace", path="/memories/x.md", old_str="c\n", new_str="co\n")
+    refused(
+        memory,
+        "Error: Quota exceeded: /memories/x.md would be 21 bytes (it is 8 now); the limit per file is 15 "
+        "bytes (policy 'custom'). Nothing was written. Keep the file shorter or split it.",
+        command="str_replace",
+        path="/memories/x.md",
+        old_str="c\n",
+        new_str="co\n",
+    )
 
 
 # ---------------------------------------------------------------- expiry with quota and renames
@@ -185,9 +218,14 @@ def test_expired_files_do_not_count_against_the_quota(open_mem: OpenMem) -> None
     clock.now = T0 + DAY  # a and b expire; no sweep runs: invisible is enough not to count (15 > 11 bytes)
     ok(memory, command="create", path="/memories/c.md", file_text="c" * 5)
     ok(memory, command="create", path="/memories/a.md", file_text="A" * 5)  # an expired path, reused
-    refused(memory, "Error: Quota exceeded: the limit is 2 files and 2 exist (policy 'custom'). Nothing was written. "
-                    "Delete files you no longer need, or add to an existing file with str_replace or insert.",
-            command="create", path="/memories/d.md", file_text="d")
+    refused(
+        memory,
+        "Error: Quota exceeded: the limit is 2 files and 2 exist (policy 'custom'). Nothing was written. "
+        "Delete files you no longer need, or add to an existing file with str_replace or insert.",
+        command="create",
+        path="/memories/d.md",
+        file_text="d",
+    )
 
 
 def test_renaming_onto_an_expired_scratch_file(open_mem: OpenMem) -> None:
@@ -196,10 +234,15 @@ def test_renaming_onto_an_expired_scratch_file(open_mem: OpenMem) -> None:
     ok(memory, command="create", path="/memories/scratch/todo.md", file_text="stale\n")
     ok(memory, command="create", path="/memories/notes.md", file_text="fresh notes\n")
     clock.now = T0 + DAY
-    assert ok(memory, command="rename", old_path="/memories/notes.md", new_path="/memories/scratch/todo.md") == \
-        "Successfully renamed /memories/notes.md to /memories/scratch/todo.md"
-    assert dump(memory, now=T0) == {"/memories": (True, None, 12), "/memories/scratch": (True, None, 12),
-                                    "/memories/scratch/todo.md": (False, b"fresh notes\n", 1)}
+    assert (
+        ok(memory, command="rename", old_path="/memories/notes.md", new_path="/memories/scratch/todo.md")
+        == "Successfully renamed /memories/notes.md to /memories/scratch/todo.md"
+    )
+    assert dump(memory, now=T0) == {
+        "/memories": (True, None, 12),
+        "/memories/scratch": (True, None, 12),
+        "/memories/scratch/todo.md": (False, b"fresh notes\n", 1),
+    }
     clock.now = T0 + 2 * DAY - 1  # a day from the move, as scratch says
     assert "fresh notes" in ok(memory, command="view", path="/memories/scratch/todo.md")
     clock.now = T0 + 2 * DAY
@@ -212,38 +255,74 @@ def test_renaming_onto_an_expired_scratch_file(open_mem: OpenMem) -> None:
 def test_default_policy_scenario(open_mem: OpenMem) -> None:
     clock = Clock()
     memory = open_mem("default", clock)
-    assert ok(memory, command="create", path="/memories/c.md", file_text=f"mail {EMAIL}\n") == \
-        "File created successfully at: /memories/c.md"
+    assert (
+        ok(memory, command="create", path="/memories/c.md", file_text=f"mail {EMAIL}\n")
+        == "File created successfully at: /memories/c.md"
+    )
     assert stored(memory, "/memories/c.md") == f"mail {EMAIL}\n"  # no scrubbing
     ok(memory, command="create", path="/memories/reference/big.md", file_text="x" * 300_000)  # no rules, no quota
     ok(memory, command="create", path="/memories/scratch/a.md", file_text="x")
     clock.now = T0 + 36_500 * DAY  # no expiry
-    assert sorted(dump(memory)) == ["/memories", "/memories/c.md", "/memories/reference", "/memories/reference/big.md",
-                                    "/memories/scratch", "/memories/scratch/a.md"]
+    assert sorted(dump(memory)) == [
+        "/memories",
+        "/memories/c.md",
+        "/memories/reference",
+        "/memories/reference/big.md",
+        "/memories/scratch",
+        "/memories/scratch/a.md",
+    ]
 
 
 def test_regulated_policy_scenario(open_mem: OpenMem) -> None:
     clock = Clock()
     memory = open_mem("regulated", clock)
-    text = ok(memory, command="create", path="/memories/customers/customer-17.md",
-              file_text=f"Dana, {EMAIL}, +1 415 555 2671\nCard 4111 1111 1111 1111, SSN 123-45-6789\n")
+    text = ok(
+        memory,
+        command="create",
+        path="/memories/customers/customer-17.md",
+        file_text=f"Dana, {EMAIL}, +1 415 555 2671\nCard 4111 1111 1111 1111, SSN 123-45-6789\n",
+    )
     content = stored(memory, "/memories/customers/customer-17.md")
     assert content.startswith("Dana, [EMAIL:") and ", [PHONE:" in content
     assert content.endswith("\nCard [CREDIT_CARD ****1111], SSN [US_SSN]\n")
     assert "scrubbed 1 CREDIT_CARD masked" in text and "1 US_SSN redacted" in text
-    ok(memory, command="str_replace", path="/memories/customers/customer-17.md", old_str=EMAIL.upper(),
-       new_str="(email on file)")
-    refused(memory, refused_pii("`file_text`", "API_KEY", "regulated"), command="create", path="/memories/k.md",
-            file_text="sk-ant-api03-Zx81bd0QpLm3VtY7nRk2Hs9WqE4cFa6U")
-    refused(memory, "Error: Quota exceeded: /memories/dump.md would be 262,145 bytes; the limit per file is 262,144 "
-                    "bytes (policy 'regulated'). Nothing was written. Keep the file shorter or split it.",
-            command="create", path="/memories/dump.md", file_text="x" * 262_145)
-    refused(memory, READ_ONLY.format("/memories/reference/x.md"), command="create", path="/memories/reference/x.md",
-            file_text="x")
+    ok(
+        memory,
+        command="str_replace",
+        path="/memories/customers/customer-17.md",
+        old_str=EMAIL.upper(),
+        new_str="(email on file)",
+    )
+    refused(
+        memory,
+        refused_pii("`file_text`", "API_KEY", "regulated"),
+        command="create",
+        path="/memories/k.md",
+        file_text="sk-ant-api03-Zx81bd0QpLm3VtY7nRk2Hs9WqE4cFa6U",
+    )
+    refused(
+        memory,
+        "Error: Quota exceeded: /memories/dump.md would be 262,145 bytes; the limit per file is 262,144 "
+        "bytes (policy 'regulated'). Nothing was written. Keep the file shorter or split it.",
+        command="create",
+        path="/memories/dump.md",
+        file_text="x" * 262_145,
+    )
+    refused(
+        memory,
+        READ_ONLY.format("/memories/reference/x.md"),
+        command="create",
+        path="/memories/reference/x.md",
+        file_text="x",
+    )
     ok(memory, command="create", path="/memories/scratch/todo.md", file_text="call back\n")
     clock.now = T0 + DAY
-    assert sorted(dump(memory)) == ["/memories", "/memories/customers", "/memories/customers/customer-17.md",
-                                    "/memories/scratch"]
+    assert sorted(dump(memory)) == [
+        "/memories",
+        "/memories/customers",
+        "/memories/customers/customer-17.md",
+        "/memories/scratch",
+    ]
     clock.now = T0 + 90 * DAY
     assert sorted(dump(memory)) == ["/memories", "/memories/customers", "/memories/scratch"]
 
@@ -257,10 +336,16 @@ REFUSE_PII_SAMPLES = [
     ("IP_ADDRESS", "192.168.1.10"),
     ("AWS_ACCESS_KEY", "ASIAC70QGTSN7CJ1AY3Y"),
     ("API_KEY", "sk-ant-api03-Nevqy9kkhBTCTRHXX9zIdq3TiH44ol2iz86__o305Pvu9IIqQUu8FGs1oOw1tHx4kJnbEFOKvvj-RV8N"),
-    ("PRIVATE_KEY", "-----BEGIN RSA PRIVATE KEY-----\nG0QHU+2hQt9OI74BF8s88bd2QUxiIu54MwtqfwmCDuXbL4ViKhE/MjcVW+u/"
-                    "EvoL\n-----END RSA PRIVATE KEY-----"),
-    ("JWT", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIzNDE4MjQiLCJpYXQiOjE3MDAwMDAwMDAsInJvbGUiOiJ0ZWxsZXIifQ."
-            "v615X86TPHD0lIlAj0G7DKA96hjI1n62TFHBpB1gkZY"),
+    (
+        "PRIVATE_KEY",
+        "-----BEGIN RSA PRIVATE KEY-----\nG0QHU+2hQt9OI74BF8s88bd2QUxiIu54MwtqfwmCDuXbL4ViKhE/MjcVW+u/"
+        "EvoL\n-----END RSA PRIVATE KEY-----",
+    ),
+    (
+        "JWT",
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIzNDE4MjQiLCJpYXQiOjE3MDAwMDAwMDAsInJvbGUiOiJ0ZWxsZXIifQ."
+        "v615X86TPHD0lIlAj0G7DKA96hjI1n62TFHBpB1gkZY",
+    ),
     ("BEARER_TOKEN", "Authorization: Bearer dLFUH9_bCt1B4fY-Jvmv-IvgyabSsMXDOuhl6lNE9"),
 ]
 
@@ -275,8 +360,10 @@ def test_refuse_pii_policy_refuses_every_type(open_mem: OpenMem, entity: str, va
     ok(memory, command="create", path="/memories/notes.md", file_text="customer called back\n")
     attempts: list[tuple[dict[str, Any], str]] = [
         ({"command": "create", "path": "/memories/new.md", "file_text": f"note: {value}\n"}, "`file_text`"),
-        ({"command": "str_replace", "path": "/memories/notes.md", "old_str": "back", "new_str": f"back: {value}"},
-         "`new_str`"),
+        (
+            {"command": "str_replace", "path": "/memories/notes.md", "old_str": "back", "new_str": f"back: {value}"},
+            "`new_str`",
+        ),
         ({"command": "insert", "path": "/memories/notes.md", "insert_line": 1, "insert_text": value}, "`insert_text`"),
     ]
     for tool_input, where in attempts:
@@ -289,6 +376,8 @@ def test_refuse_pii_policy_refuses_every_type(open_mem: OpenMem, entity: str, va
 def test_refuse_pii_policy_refuses_a_path_and_stores_clean_text(open_mem: OpenMem) -> None:
     memory = open_mem("refuse-pii")
     refused(memory, PATH_PII.format("refuse-pii"), command="create", path=f"/memories/{EMAIL}.md", file_text="x")
-    assert ok(memory, command="create", path="/memories/ok.md", file_text="order 4417 shipped 2024-05-01\n") == \
-        "File created successfully at: /memories/ok.md"
+    assert (
+        ok(memory, command="create", path="/memories/ok.md", file_text="order 4417 shipped 2024-05-01\n")
+        == "File created successfully at: /memories/ok.md"
+    )
     assert stored(memory, "/memories/ok.md") == "order 4417 shipped 2024-05-01\n"

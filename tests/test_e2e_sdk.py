@@ -64,8 +64,7 @@ class Session:
 
     @property
     def tool_use_ids(self) -> list[str]:
-        return [block["id"] for reply in self.replies for block in reply["content"]
-                if block["type"] == "tool_use"]
+        return [block["id"] for reply in self.replies for block in reply["content"] if block["type"] == "tool_use"]
 
 
 def _step(session: list[tuple[JSON, Expect]], *steps: tuple[JSON, Expect]) -> JSON:
@@ -78,34 +77,74 @@ def build_session(marker: str) -> Session:
     calls: list[tuple[JSON, Expect]] = []
     invalid = "Error: Invalid path:"
     replies = [
-        _step(calls, (memory_call(command="view", path="/memories"), Expect(
-            False, "Here're the files and directories up to 2 levels deep in /memories"))),
-        _step(calls, (memory_call(command="create", path=NOTES,
-                                  file_text=f"# Customer\n- prefers email\n- ref {marker}\n"),
-                      Expect(False, f"File created successfully at: {NOTES}"))),
-        _step(calls, (memory_call(command="view", path=NOTES), Expect(
-            False, f"Here's the content of {NOTES} with line numbers:\n     1\t# Customer\n"
-                   f"     2\t- prefers email\n     3\t- ref {marker}"))),
-        _step(calls, (memory_call(command="str_replace", path=NOTES, old_str="- prefers email",
-                                  new_str="- prefers phone"),
-                      Expect(False, "The memory file has been edited.", ("- prefers phone",)))),
+        _step(
+            calls,
+            (
+                memory_call(command="view", path="/memories"),
+                Expect(False, "Here're the files and directories up to 2 levels deep in /memories"),
+            ),
+        ),
+        _step(
+            calls,
+            (
+                memory_call(command="create", path=NOTES, file_text=f"# Customer\n- prefers email\n- ref {marker}\n"),
+                Expect(False, f"File created successfully at: {NOTES}"),
+            ),
+        ),
+        _step(
+            calls,
+            (
+                memory_call(command="view", path=NOTES),
+                Expect(
+                    False,
+                    f"Here's the content of {NOTES} with line numbers:\n     1\t# Customer\n"
+                    f"     2\t- prefers email\n     3\t- ref {marker}",
+                ),
+            ),
+        ),
+        _step(
+            calls,
+            (
+                memory_call(command="str_replace", path=NOTES, old_str="- prefers email", new_str="- prefers phone"),
+                Expect(False, "The memory file has been edited.", ("- prefers phone",)),
+            ),
+        ),
         # Two traversal attempts in one turn: a read of a real file and a write next to the store.
-        _step(calls,
-              (memory_call(command="view", path="/memories/../../etc/passwd"),
-               Expect(True, invalid, ("'..' segments are not allowed",))),
-              (memory_call(command="create", path="/memories/../escaped.md", file_text="pwned"),
-               Expect(True, invalid, ("'..' segments are not allowed",)))),
-        _step(calls, (memory_call(command="create", path="/memoriesX/evil", file_text="pwned"),
-                      Expect(True, invalid, ("the path is outside /memories",)))),
+        _step(
+            calls,
+            (
+                memory_call(command="view", path="/memories/../../etc/passwd"),
+                Expect(True, invalid, ("'..' segments are not allowed",)),
+            ),
+            (
+                memory_call(command="create", path="/memories/../escaped.md", file_text="pwned"),
+                Expect(True, invalid, ("'..' segments are not allowed",)),
+            ),
+        ),
+        _step(
+            calls,
+            (
+                memory_call(command="create", path="/memoriesX/evil", file_text="pwned"),
+                Expect(True, invalid, ("the path is outside /memories",)),
+            ),
+        ),
         # Malformed input the SDK passes through unvalidated: a missing field, a wrong type, an
         # unknown command.
-        _step(calls,
-              (memory_call(command="create", path="/memories/half.md"),
-               Expect(True, "Error: Invalid `create` command:", ("missing required field `file_text`",))),
-              (memory_call(command="view", path=NOTES, view_range="1-2"),
-               Expect(True, "Error: Invalid `view` command:", ("view_range",))),
-              (memory_call(command="delete_all", path="/memories"),
-               Expect(True, "Error: Unknown command `delete_all`", ("view, create",)))),
+        _step(
+            calls,
+            (
+                memory_call(command="create", path="/memories/half.md"),
+                Expect(True, "Error: Invalid `create` command:", ("missing required field `file_text`",)),
+            ),
+            (
+                memory_call(command="view", path=NOTES, view_range="1-2"),
+                Expect(True, "Error: Invalid `view` command:", ("view_range",)),
+            ),
+            (
+                memory_call(command="delete_all", path="/memories"),
+                Expect(True, "Error: Unknown command `delete_all`", ("view, create",)),
+            ),
+        ),
         text_reply(FINAL_TEXT),
     ]
     return Session(replies, {call["id"]: expect for call, expect in calls})
@@ -134,18 +173,17 @@ def mem(db_path: Path, key: bytes) -> Iterator[SecureMemory]:
 def run_sync(server: ScriptedServer, memory: SecureMemory) -> list[Any]:
     client = anthropic.Anthropic(api_key="test", base_url=server.url, max_retries=0, timeout=TIMEOUT)
     with client:
-        runner = client.beta.messages.tool_runner(model=MODEL, max_tokens=1024,
-                                                  tools=[SecureMemoryTool(memory)],
-                                                  messages=USER_TURN, thread=False)
+        runner = client.beta.messages.tool_runner(
+            model=MODEL, max_tokens=1024, tools=[SecureMemoryTool(memory)], messages=USER_TURN, thread=False
+        )
         return list(runner)
 
 
 async def _run_async(server: ScriptedServer, memory: SecureMemory) -> list[Any]:
-    async with anthropic.AsyncAnthropic(api_key="test", base_url=server.url, max_retries=0,
-                                     timeout=TIMEOUT) as client:
-        runner = client.beta.messages.tool_runner(model=MODEL, max_tokens=1024,
-                                                  tools=[AsyncSecureMemoryTool(memory)],
-                                                  messages=USER_TURN, thread=False)
+    async with anthropic.AsyncAnthropic(api_key="test", base_url=server.url, max_retries=0, timeout=TIMEOUT) as client:
+        runner = client.beta.messages.tool_runner(
+            model=MODEL, max_tokens=1024, tools=[AsyncSecureMemoryTool(memory)], messages=USER_TURN, thread=False
+        )
         return [message async for message in runner]
 
 
@@ -192,8 +230,7 @@ def sha256(path: Path) -> str:
 
 def store_files(db_path: Path) -> dict[str, bytes]:
     """The database file and whatever SQLite keeps next to it (-wal, -shm, -journal)."""
-    return {p.name: p.read_bytes() for p in sorted(db_path.parent.iterdir())
-            if p.name.startswith(db_path.name)}
+    return {p.name: p.read_bytes() for p in sorted(db_path.parent.iterdir()) if p.name.startswith(db_path.name)}
 
 
 # -- the tests -------------------------------------------------------------------------------
@@ -223,8 +260,7 @@ def test_runner_sends_our_results_and_errors(drive: Driver, mem: SecureMemory) -
 
 
 @DRIVERS
-def test_every_request_declares_the_memory_tool_and_carries_the_history(drive: Driver,
-                                                                        mem: SecureMemory) -> None:
+def test_every_request_declares_the_memory_tool_and_carries_the_history(drive: Driver, mem: SecureMemory) -> None:
     session = build_session("m")
     server, _ = run_session(drive, mem, session)
 
@@ -250,8 +286,7 @@ def test_store_after_the_session(drive: Driver, mem: SecureMemory, db_path: Path
     passwd_before = sha256(ETC_PASSWD) if ETC_PASSWD.exists() else None
     run_session(drive, mem, build_session(marker))
 
-    assert view(mem, NOTES).endswith(
-        f"     1\t# Customer\n     2\t- prefers phone\n     3\t- ref {marker}")
+    assert view(mem, NOTES).endswith(f"     1\t# Customer\n     2\t- prefers phone\n     3\t- ref {marker}")
     listing = view(mem, "/memories").splitlines()[1:]
     assert [line.split("\t", 1)[1] for line in listing] == ["/memories", "/memories/customer/", NOTES]
     for refused in ("/memories/half.md", "/memories/escaped.md", "/memories/X/evil"):
@@ -259,7 +294,8 @@ def test_store_after_the_session(drive: Driver, mem: SecureMemory, db_path: Path
 
     # Nothing outside the store was read into a result or written.
     assert sorted(p.name for p in db_path.parent.parent.rglob("*")) == sorted(
-        ["store", *(p.name for p in db_path.parent.iterdir())])
+        ["store", *(p.name for p in db_path.parent.iterdir())]
+    )
     assert all(name.startswith(db_path.name) for name in store_files(db_path))
     if passwd_before is not None:
         assert sha256(ETC_PASSWD) == passwd_before
@@ -269,8 +305,9 @@ def test_store_after_the_session(drive: Driver, mem: SecureMemory, db_path: Path
 def test_memory_persists_encrypted_across_reopen(drive: Driver, db_path: Path, key: bytes) -> None:
     marker = f"persist-marker-{uuid.uuid4().hex}"
     path = "/memories/persist.md"
-    session = Session([tool_use_reply(memory_call(command="create", path=path, file_text=f"{marker}\n")),
-                       text_reply(FINAL_TEXT)], {})
+    session = Session(
+        [tool_use_reply(memory_call(command="create", path=path, file_text=f"{marker}\n")), text_reply(FINAL_TEXT)], {}
+    )
     db_path.parent.mkdir()
     with SecureMemory.open(db_path, key=key) as memory:
         server, _ = run_session(drive, memory, session)

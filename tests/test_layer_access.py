@@ -38,6 +38,7 @@ def open_mem(tmp_path: Path, key: bytes) -> OpenMem:
             (tmp_path / "p.toml").write_text(policy)
             policy = str(tmp_path / "p.toml")
         return SecureMemory.open(tmp_path / "m.db", key=key, policy=policy)
+
     return make
 
 
@@ -51,35 +52,56 @@ def regulated(open_mem: OpenMem) -> SecureMemory:
 
 
 def test_a_read_only_area_can_be_viewed(regulated: SecureMemory) -> None:
-    assert ok(regulated, command="view", path="/memories/reference/guide.md") == \
-        "Here's the content of /memories/reference/guide.md with line numbers:\n     1\t# Refunds\n" \
+    assert (
+        ok(regulated, command="view", path="/memories/reference/guide.md")
+        == "Here's the content of /memories/reference/guide.md with line numbers:\n     1\t# Refunds\n"
         "     2\tWithin 30 days: order number only."
+    )
     assert ok(regulated, command="view", path="/memories/reference/guide.md", view_range=[2, 2]).endswith("only.")
     assert "/memories/reference/forms/w9.md" in ok(regulated, command="view", path="/memories/reference")
 
 
-@pytest.mark.parametrize(("tool_input", "path"), [
-    ({"command": "create", "path": "/memories/reference/new.md", "file_text": "x"}, "/memories/reference/new.md"),
-    ({"command": "create", "path": "/memories/reference/guide.md", "file_text": "x"}, "/memories/reference/guide.md"),
-    ({"command": "str_replace", "path": "/memories/reference/guide.md", "old_str": "30", "new_str": "60"},
-     "/memories/reference/guide.md"),
-    ({"command": "insert", "path": "/memories/reference/guide.md", "insert_line": 0, "insert_text": "x"},
-     "/memories/reference/guide.md"),
-    ({"command": "delete", "path": "/memories/reference/guide.md"}, "/memories/reference/guide.md"),
-    ({"command": "delete", "path": "/memories/reference/missing.md"}, "/memories/reference/missing.md"),
-    ({"command": "delete", "path": "/memories/reference"}, "/memories/reference"),
-    ({"command": "rename", "old_path": "/memories/reference/guide.md", "new_path": "/memories/guide.md"},
-     "/memories/reference/guide.md"),
-    ({"command": "rename", "old_path": "/memories/reference", "new_path": "/memories/ref"}, "/memories/reference"),
-    ({"command": "rename", "old_path": "/memories/notes.md", "new_path": "/memories/reference/notes.md"},
-     "/memories/reference/notes.md"),
-    ({"command": "rename", "old_path": "/memories/drafts", "new_path": "/memories/reference/drafts"},
-     "/memories/reference/drafts"),
-    ({"command": "rename", "old_path": "/memories/drafts", "new_path": "/memories/reference"}, "/memories/reference"),
-])
-def test_every_change_in_a_read_only_area_is_refused_before_anything_else(regulated: SecureMemory,
-                                                                          tool_input: dict[str, Any],
-                                                                          path: str) -> None:
+@pytest.mark.parametrize(
+    ("tool_input", "path"),
+    [
+        ({"command": "create", "path": "/memories/reference/new.md", "file_text": "x"}, "/memories/reference/new.md"),
+        (
+            {"command": "create", "path": "/memories/reference/guide.md", "file_text": "x"},
+            "/memories/reference/guide.md",
+        ),
+        (
+            {"command": "str_replace", "path": "/memories/reference/guide.md", "old_str": "30", "new_str": "60"},
+            "/memories/reference/guide.md",
+        ),
+        (
+            {"command": "insert", "path": "/memories/reference/guide.md", "insert_line": 0, "insert_text": "x"},
+            "/memories/reference/guide.md",
+        ),
+        ({"command": "delete", "path": "/memories/reference/guide.md"}, "/memories/reference/guide.md"),
+        ({"command": "delete", "path": "/memories/reference/missing.md"}, "/memories/reference/missing.md"),
+        ({"command": "delete", "path": "/memories/reference"}, "/memories/reference"),
+        (
+            {"command": "rename", "old_path": "/memories/reference/guide.md", "new_path": "/memories/guide.md"},
+            "/memories/reference/guide.md",
+        ),
+        ({"command": "rename", "old_path": "/memories/reference", "new_path": "/memories/ref"}, "/memories/reference"),
+        (
+            {"command": "rename", "old_path": "/memories/notes.md", "new_path": "/memories/reference/notes.md"},
+            "/memories/reference/notes.md",
+        ),
+        (
+            {"command": "rename", "old_path": "/memories/drafts", "new_path": "/memories/reference/drafts"},
+            "/memories/reference/drafts",
+        ),
+        (
+            {"command": "rename", "old_path": "/memories/drafts", "new_path": "/memories/reference"},
+            "/memories/reference",
+        ),
+    ],
+)
+def test_every_change_in_a_read_only_area_is_refused_before_anything_else(
+    regulated: SecureMemory, tool_input: dict[str, Any], path: str
+) -> None:
     # Before "already exists" or "does not exist" too: the area is off limits whatever is in it.
     refused(regulated, read_only(path), **tool_input)
 
@@ -92,14 +114,21 @@ def test_names_that_only_start_like_the_area_are_writable(regulated: SecureMemor
 
 
 def test_a_more_specific_writable_rule_inside_the_area_wins(open_mem: OpenMem) -> None:
-    memory = open_mem('[[rules]]\nglob = "/memories/reference/**"\nread_only = true\n'
-                      '[[rules]]\nglob = "/memories/reference/inbox/**"\n')
+    memory = open_mem(
+        '[[rules]]\nglob = "/memories/reference/**"\nread_only = true\n'
+        '[[rules]]\nglob = "/memories/reference/inbox/**"\n'
+    )
     ok(memory, command="create", path="/memories/reference/inbox/n.md", file_text="new\n")
     ok(memory, command="str_replace", path="/memories/reference/inbox/n.md", old_str="new", new_str="edited")
     ok(memory, command="rename", old_path="/memories/reference/inbox/n.md", new_path="/memories/reference/inbox/m.md")
     ok(memory, command="delete", path="/memories/reference/inbox/m.md")
-    refused(memory, read_only("/memories/reference/n.md", "policy 'custom', rule '/memories/reference/**'"),
-            command="create", path="/memories/reference/n.md", file_text="x")
+    refused(
+        memory,
+        read_only("/memories/reference/n.md", "policy 'custom', rule '/memories/reference/**'"),
+        command="create",
+        path="/memories/reference/n.md",
+        file_text="x",
+    )
 
 
 # ---------------------------------------------------------------- directories holding a read-only area
@@ -127,8 +156,10 @@ def test_a_directory_holding_a_read_only_area_cannot_be_moved(teams: SecureMemor
 
 def test_a_move_may_not_land_anything_in_a_read_only_area(teams: SecureMemory) -> None:
     # /memories/x/y/reference is not protected ('*' is one name), but moved to /memories/z it would be.
-    message = (f"Error: Moving /memories/x/y to /memories/z would put /memories/z/reference in a read-only area "
-               f"({TEAM_RULE}): {ADVICE}")
+    message = (
+        f"Error: Moving /memories/x/y to /memories/z would put /memories/z/reference in a read-only area "
+        f"({TEAM_RULE}): {ADVICE}"
+    )
     refused(teams, message, command="rename", old_path="/memories/x/y", new_path="/memories/z")
     ok(teams, command="rename", old_path="/memories/x/y", new_path="/memories/x/w")
     ok(teams, command="delete", path="/memories/x")

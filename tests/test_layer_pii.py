@@ -28,18 +28,36 @@ IBAN, SSN, IP = "DE89 3704 0044 0532 0130 00", "123-45-6789", "10.0.0.1"
 API_KEY = "sk-ant-api03-Zx81bd0QpLm3VtY7nRk2Hs9WqE4cFa6U"
 ALL_PII = f"Mail {EMAIL}, call {PHONE}, card {CARD}, iban {IBAN}, ssn {SSN}, ip {IP}\n"
 # Every spelling of the values above that must never be stored: as sent and as normalised.
-FORBIDDEN = (EMAIL, EMAIL.lower(), PHONE, "4155552671", CARD, CARD.replace(" ", ""), IBAN, IBAN.replace(" ", ""),
-             SSN, "123456789", API_KEY, "ASIAC70QGTSN7CJ1AY3Y")
+FORBIDDEN = (
+    EMAIL,
+    EMAIL.lower(),
+    PHONE,
+    "4155552671",
+    CARD,
+    CARD.replace(" ", ""),
+    IBAN,
+    IBAN.replace(" ", ""),
+    SSN,
+    "123456789",
+    API_KEY,
+    "ASIAC70QGTSN7CJ1AY3Y",
+)
 HASH_NOTE = "replaced by a stable token (the same value always gives the same token)"
-NOTE_END = ("The stored text holds the placeholders, not the values; this is expected, so do not retry with the "
-            "original values.")
-PATH_REFUSED = ("Error: The path contains {}; paths must not carry personal data or secrets (policy 'regulated'). "
-                "Use a neutral name, such as /memories/customers/customer-42.md, and keep details inside the file.")
+NOTE_END = (
+    "The stored text holds the placeholders, not the values; this is expected, so do not retry with the "
+    "original values."
+)
+PATH_REFUSED = (
+    "Error: The path contains {}; paths must not carry personal data or secrets (policy 'regulated'). "
+    "Use a neutral name, such as /memories/customers/customer-42.md, and keep details inside the file."
+)
 
 
 def refused(where: str, types: str, policy: str = "regulated") -> str:
-    return (f"Error: Nothing was written: {where} contains {types}, which the memory policy '{policy}' does not "
-            "allow to be stored. Remove it, or refer to it without the value, and retry.")
+    return (
+        f"Error: Nothing was written: {where} contains {types}, which the memory policy '{policy}' does not "
+        "allow to be stored. Remove it, or refer to it without the value, and retry."
+    )
 
 
 def token(mem: SecureMemory, entity: str, normalised: str) -> str:
@@ -73,31 +91,42 @@ def test_create_scrubs_each_type_by_its_action_and_says_so(regulated: SecureMemo
     text = ok(regulated, command="create", path="/memories/c.md", file_text=ALL_PII)
     assert stored(regulated, "/memories/c.md") == (
         f"Mail {token(regulated, 'EMAIL', 'jane.doe@example.com')}, call {token(regulated, 'PHONE', '14155552671')}, "
-        "card [CREDIT_CARD ****1111], iban [IBAN ****3000], ssn [US_SSN], ip [IP_ADDRESS]\n")
+        "card [CREDIT_CARD ****1111], iban [IBAN ****3000], ssn [US_SSN], ip [IP_ADDRESS]\n"
+    )
     assert text == (
         "File created successfully at: /memories/c.md\nNote: before storing, the memory policy scrubbed "
         f"1 CREDIT_CARD masked to its last 4 characters; 1 EMAIL {HASH_NOTE}; 1 IBAN masked to its last 4 "
         f"characters; 1 IP_ADDRESS redacted to a [TYPE] placeholder; 1 PHONE {HASH_NOTE}; 1 US_SSN redacted to a "
-        f"[TYPE] placeholder. {NOTE_END}")
+        f"[TYPE] placeholder. {NOTE_END}"
+    )
 
 
 def test_the_note_counts_each_type(regulated: SecureMemory) -> None:
-    text = ok(regulated, command="create", path="/memories/c.md",
-              file_text=f"{EMAIL} a@example.org\n{PHONE}, +1 212 555 0100, 415.555.2671\n")
+    text = ok(
+        regulated,
+        command="create",
+        path="/memories/c.md",
+        file_text=f"{EMAIL} a@example.org\n{PHONE}, +1 212 555 0100, 415.555.2671\n",
+    )
     assert f"scrubbed 2 EMAIL {HASH_NOTE}; 3 PHONE {HASH_NOTE}. {NOTE_END}" in text
 
 
 def test_a_clean_write_gets_no_note(regulated: SecureMemory) -> None:
-    assert ok(regulated, command="create", path="/memories/c.md", file_text="order 4417, v1.2.3, 2024-05-01\n") \
+    assert (
+        ok(regulated, command="create", path="/memories/c.md", file_text="order 4417, v1.2.3, 2024-05-01\n")
         == "File created successfully at: /memories/c.md"
+    )
     assert stored(regulated, "/memories/c.md") == "order 4417, v1.2.3, 2024-05-01\n"
 
 
-@pytest.mark.parametrize("tool_input", [
-    {"command": "create", "path": "/memories/n.md", "file_text": f"mail {EMAIL}\n"},
-    {"command": "str_replace", "path": "/memories/n.md", "old_str": "seed", "new_str": f"mail {EMAIL}"},
-    {"command": "insert", "path": "/memories/n.md", "insert_line": 1, "insert_text": f"mail {EMAIL}"},
-])
+@pytest.mark.parametrize(
+    "tool_input",
+    [
+        {"command": "create", "path": "/memories/n.md", "file_text": f"mail {EMAIL}\n"},
+        {"command": "str_replace", "path": "/memories/n.md", "old_str": "seed", "new_str": f"mail {EMAIL}"},
+        {"command": "insert", "path": "/memories/n.md", "insert_line": 1, "insert_text": f"mail {EMAIL}"},
+    ],
+)
 def test_every_written_field_is_scrubbed(regulated: SecureMemory, tool_input: dict[str, Any]) -> None:
     if tool_input["command"] != "create":
         ok(regulated, command="create", path="/memories/n.md", file_text="seed\n")
@@ -118,8 +147,7 @@ def test_one_value_one_token_within_a_store_whatever_the_namespace_or_spelling(r
     assert stored(regulated, "/memories/a.md") == stored(other, "/memories/b.md") == f"{expected}\n"
 
 
-def test_another_store_gives_another_token_and_a_token_reveals_nothing(regulated: SecureMemory,
-                                                                       tmp_path: Path) -> None:
+def test_another_store_gives_another_token_and_a_token_reveals_nothing(regulated: SecureMemory, tmp_path: Path) -> None:
     other = SecureMemory.open(tmp_path / "other.db", key=os.urandom(32), policy="regulated")
     ok(regulated, command="create", path="/memories/a.md", file_text=f"{EMAIL}\n")
     ok(other, command="create", path="/memories/a.md", file_text=f"{EMAIL}\n")
@@ -135,14 +163,18 @@ def test_another_store_gives_another_token_and_a_token_reveals_nothing(regulated
 # ---------------------------------------------------------------- editing by the original value
 
 
-@pytest.mark.parametrize(("sent", "old_str"), [
-    (f"contact {EMAIL} today\n", "JANE.DOE@example.com"),   # hash: any spelling gives the token
-    (f"card {CARD} on file\n", CARD.replace(" ", "")),        # mask
-    (f"ssn {SSN} verified\n", SSN),                          # redact
-    (f"ip {IP} blocked\n", f"ip {IP}"),                      # redact, inside a longer old_str
-])
-def test_old_str_by_the_original_value_matches_the_stored_form(regulated: SecureMemory, sent: str,
-                                                               old_str: str) -> None:
+@pytest.mark.parametrize(
+    ("sent", "old_str"),
+    [
+        (f"contact {EMAIL} today\n", "JANE.DOE@example.com"),  # hash: any spelling gives the token
+        (f"card {CARD} on file\n", CARD.replace(" ", "")),  # mask
+        (f"ssn {SSN} verified\n", SSN),  # redact
+        (f"ip {IP} blocked\n", f"ip {IP}"),  # redact, inside a longer old_str
+    ],
+)
+def test_old_str_by_the_original_value_matches_the_stored_form(
+    regulated: SecureMemory, sent: str, old_str: str
+) -> None:
     ok(regulated, command="create", path="/memories/c.md", file_text=sent)
     text = ok(regulated, command="str_replace", path="/memories/c.md", old_str=old_str, new_str="(on file)")
     assert "(on file)" in stored(regulated, "/memories/c.md")
@@ -152,29 +184,37 @@ def test_old_str_by_the_original_value_matches_the_stored_form(regulated: Secure
 def test_a_failed_match_echoes_the_token_not_the_value(regulated: SecureMemory) -> None:
     ok(regulated, command="create", path="/memories/c.md", file_text=f"mail {EMAIL}\n")
     text = err(regulated, command="str_replace", path="/memories/c.md", old_str=f"call {EMAIL}", new_str="x")
-    assert text == (f"No replacement was performed, old_str `call {token(regulated, 'EMAIL', 'jane.doe@example.com')}`"
-                    " did not appear verbatim in /memories/c.md.")
+    assert text == (
+        f"No replacement was performed, old_str `call {token(regulated, 'EMAIL', 'jane.doe@example.com')}`"
+        " did not appear verbatim in /memories/c.md."
+    )
 
 
 def test_an_ambiguous_match_echoes_the_placeholder_not_the_value(regulated: SecureMemory) -> None:
     ok(regulated, command="create", path="/memories/c.md", file_text=f"ssn {SSN}\nssn 219-09-9999\n")
     text = err(regulated, command="str_replace", path="/memories/c.md", old_str=SSN, new_str="x")
-    assert text == ("No replacement was performed. Multiple occurrences of old_str `[US_SSN]` in lines: 1, 2. "
-                    "Please ensure it is unique")
+    assert text == (
+        "No replacement was performed. Multiple occurrences of old_str `[US_SSN]` in lines: 1, 2. "
+        "Please ensure it is unique"
+    )
 
 
 # ---------------------------------------------------------------- refusals
 
 
-@pytest.mark.parametrize(("tool_input", "where"), [
-    ({"command": "create", "path": "/memories/new.md", "file_text": f"deploy with {API_KEY}\n"}, "`file_text`"),
-    ({"command": "create", "path": "/memories/new.md", "file_text": f"{EMAIL} {API_KEY}\n"}, "`file_text`"),
-    ({"command": "str_replace", "path": "/memories/n.md", "old_str": "seed", "new_str": API_KEY}, "`new_str`"),
-    ({"command": "str_replace", "path": "/memories/n.md", "old_str": API_KEY, "new_str": "x"}, "`old_str`"),
-    ({"command": "insert", "path": "/memories/n.md", "insert_line": 0, "insert_text": API_KEY}, "`insert_text`"),
-])
-def test_a_refused_type_names_the_field_and_type_never_the_value(regulated: SecureMemory, tool_input: dict[str, Any],
-                                                                  where: str) -> None:
+@pytest.mark.parametrize(
+    ("tool_input", "where"),
+    [
+        ({"command": "create", "path": "/memories/new.md", "file_text": f"deploy with {API_KEY}\n"}, "`file_text`"),
+        ({"command": "create", "path": "/memories/new.md", "file_text": f"{EMAIL} {API_KEY}\n"}, "`file_text`"),
+        ({"command": "str_replace", "path": "/memories/n.md", "old_str": "seed", "new_str": API_KEY}, "`new_str`"),
+        ({"command": "str_replace", "path": "/memories/n.md", "old_str": API_KEY, "new_str": "x"}, "`old_str`"),
+        ({"command": "insert", "path": "/memories/n.md", "insert_line": 0, "insert_text": API_KEY}, "`insert_text`"),
+    ],
+)
+def test_a_refused_type_names_the_field_and_type_never_the_value(
+    regulated: SecureMemory, tool_input: dict[str, Any], where: str
+) -> None:
     ok(regulated, command="create", path="/memories/n.md", file_text="seed\n")
     before = dump(regulated)
     assert err(regulated, **tool_input) == refused(where, "API_KEY")
@@ -202,26 +242,34 @@ def test_the_safety_net_scrubs_what_a_laxer_policy_let_in_when_the_file_is_next_
     seeding = SecureMemory(regulated.store, load_policy("default"), owns_store=False)
     ok(seeding, command="create", path="/memories/old.md", file_text=f"from before: {PHONE}\n")
     text = ok(regulated, command="insert", path="/memories/old.md", insert_line=1, insert_text="follow up")
-    assert stored(regulated, "/memories/old.md") == \
-        f"from before: {token(regulated, 'PHONE', '14155552671')}\nfollow up\n"
+    assert (
+        stored(regulated, "/memories/old.md") == f"from before: {token(regulated, 'PHONE', '14155552671')}\nfollow up\n"
+    )
     assert f"scrubbed 1 PHONE {HASH_NOTE}" in text
 
 
 # ---------------------------------------------------------------- paths
 
 
-@pytest.mark.parametrize(("tool_input", "types"), [
-    ({"command": "view", "path": f"/memories/customers/{EMAIL}.md"}, "EMAIL"),
-    ({"command": "create", "path": f"/memories/customers/{EMAIL}.md", "file_text": "x"}, "EMAIL"),
-    ({"command": "create", "path": "/memories/calls/415-555-2671/notes.md", "file_text": "x"}, "PHONE"),
-    ({"command": "str_replace", "path": f"/memories/{SSN}.md", "old_str": "a", "new_str": "b"}, "US_SSN"),
-    ({"command": "insert", "path": f"/memories/{EMAIL}", "insert_line": 0, "insert_text": "x"}, "EMAIL"),
-    ({"command": "delete", "path": f"/memories/{EMAIL}"}, "EMAIL"),
-    ({"command": "rename", "old_path": f"/memories/{EMAIL}", "new_path": "/memories/c.md"}, "EMAIL"),
-    ({"command": "rename", "old_path": "/memories/n.md", "new_path": f"/memories/{EMAIL}/{SSN}.md"}, "EMAIL, US_SSN"),
-])
-def test_a_path_carrying_pii_is_refused_for_every_command(regulated: SecureMemory, tool_input: dict[str, Any],
-                                                         types: str) -> None:
+@pytest.mark.parametrize(
+    ("tool_input", "types"),
+    [
+        ({"command": "view", "path": f"/memories/customers/{EMAIL}.md"}, "EMAIL"),
+        ({"command": "create", "path": f"/memories/customers/{EMAIL}.md", "file_text": "x"}, "EMAIL"),
+        ({"command": "create", "path": "/memories/calls/415-555-2671/notes.md", "file_text": "x"}, "PHONE"),
+        ({"command": "str_replace", "path": f"/memories/{SSN}.md", "old_str": "a", "new_str": "b"}, "US_SSN"),
+        ({"command": "insert", "path": f"/memories/{EMAIL}", "insert_line": 0, "insert_text": "x"}, "EMAIL"),
+        ({"command": "delete", "path": f"/memories/{EMAIL}"}, "EMAIL"),
+        ({"command": "rename", "old_path": f"/memories/{EMAIL}", "new_path": "/memories/c.md"}, "EMAIL"),
+        (
+            {"command": "rename", "old_path": "/memories/n.md", "new_path": f"/memories/{EMAIL}/{SSN}.md"},
+            "EMAIL, US_SSN",
+        ),
+    ],
+)
+def test_a_path_carrying_pii_is_refused_for_every_command(
+    regulated: SecureMemory, tool_input: dict[str, Any], types: str
+) -> None:
     ok(regulated, command="create", path="/memories/n.md", file_text="a\n")
     before = dump(regulated)
     text = err(regulated, **tool_input)
@@ -229,8 +277,10 @@ def test_a_path_carrying_pii_is_refused_for_every_command(regulated: SecureMemor
     assert dump(regulated) == before
 
 
-@pytest.mark.parametrize("path", ["/memories/notes/2024-05-01-meeting.md", "/memories/v1.2.3/build-20240501.md",
-                                  "/memories/orders/order-4417.md"])
+@pytest.mark.parametrize(
+    "path",
+    ["/memories/notes/2024-05-01-meeting.md", "/memories/v1.2.3/build-20240501.md", "/memories/orders/order-4417.md"],
+)
 def test_ordinary_paths_pass(regulated: SecureMemory, path: str) -> None:
     assert ok(regulated, command="create", path=path, file_text="x\n") == f"File created successfully at: {path}"
 
@@ -239,7 +289,8 @@ def test_refuse_paths_off_lets_a_path_through(tmp_path: Path) -> None:
     memory = open_policy(tmp_path, '[pii]\nenabled = true\nrefuse_paths = false\n[pii.actions]\nEMAIL = "redact"\n')
     path = f"/memories/{EMAIL}.md"
     assert ok(memory, command="create", path=path, file_text=f"{EMAIL}\n").startswith(
-        f"File created successfully at: {path}\nNote:")
+        f"File created successfully at: {path}\nNote:"
+    )
     assert stored(memory, path) == "[EMAIL]\n"
 
 
@@ -255,8 +306,10 @@ def test_allowed_and_unlisted_types_are_not_touched(tmp_path: Path) -> None:
 
 def test_a_disabled_layer_scrubs_nothing(tmp_path: Path) -> None:
     memory = open_policy(tmp_path, '[pii]\nenabled = false\n[pii.actions]\nEMAIL = "refuse"\n')
-    assert ok(memory, command="create", path="/memories/a.md", file_text=f"{EMAIL}\n") == \
-        "File created successfully at: /memories/a.md"
+    assert (
+        ok(memory, command="create", path="/memories/a.md", file_text=f"{EMAIL}\n")
+        == "File created successfully at: /memories/a.md"
+    )
     assert stored(memory, "/memories/a.md") == f"{EMAIL}\n"
 
 
@@ -272,8 +325,9 @@ class Boom:
         return call_next(call)
 
 
-def test_nothing_scrubbed_reaches_the_database_its_wal_logs_or_messages(tmp_path: Path, key: bytes,
-                                                                        caplog: pytest.LogCaptureFixture) -> None:
+def test_nothing_scrubbed_reaches_the_database_its_wal_logs_or_messages(
+    tmp_path: Path, key: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
     db = tmp_path / "m.db"
     inputs: list[dict[str, Any]] = [
@@ -292,8 +346,20 @@ def test_nothing_scrubbed_reaches_the_database_its_wal_logs_or_messages(tmp_path
     ]
     with SecureMemory.open(db, key=key, policy="regulated", layers=[Boom()]) as memory:
         results = [memory.execute(tool_input) for tool_input in inputs]
-        assert [r.is_error for r in results] == [False, False, True, False, True, False, True, True, True, True,
-                                                 False, False]
+        assert [r.is_error for r in results] == [
+            False,
+            False,
+            True,
+            False,
+            True,
+            False,
+            True,
+            True,
+            True,
+            True,
+            False,
+            False,
+        ]
         while_open = plaintext_of(db, key)
         assert Path(f"{db}-wal").stat().st_size > 0  # the WAL was there to be read
     after_close = plaintext_of(db, key)

@@ -25,28 +25,36 @@ OpenMem = Callable[..., SecureMemory]
 def file_message(path: str, size: int, limit: int, now: int | None = None, unit: str = "bytes") -> str:
     verb = "be" if unit == "bytes" else "have"
     current = "" if now is None else (f" (it is {now:,} now)" if unit == "bytes" else f" (it has {now:,} now)")
-    return (f"Error: Quota exceeded: {path} would {verb} {size:,} {unit}{current}; the limit per file is {limit:,} "
-            f"{unit} ({POLICY}). Nothing was written. Keep the file shorter or split it.")
+    return (
+        f"Error: Quota exceeded: {path} would {verb} {size:,} {unit}{current}; the limit per file is {limit:,} "
+        f"{unit} ({POLICY}). Nothing was written. Keep the file shorter or split it."
+    )
 
 
 def total_message(total: int, limit: int, used: int) -> str:
-    return (f"Error: Quota exceeded: this write would bring your memory to {total:,} bytes; the limit is {limit:,} "
-            f"bytes and {used:,} are in use ({POLICY}). Nothing was written. Delete or shorten memories you no "
-            "longer need, then retry.")
+    return (
+        f"Error: Quota exceeded: this write would bring your memory to {total:,} bytes; the limit is {limit:,} "
+        f"bytes and {used:,} are in use ({POLICY}). Nothing was written. Delete or shorten memories you no "
+        "longer need, then retry."
+    )
 
 
 def files_message(limit: int, used: int) -> str:
-    return (f"Error: Quota exceeded: the limit is {limit:,} files and {used:,} exist ({POLICY}). Nothing was "
-            "written. Delete files you no longer need, or add to an existing file with str_replace or insert.")
+    return (
+        f"Error: Quota exceeded: the limit is {limit:,} files and {used:,} exist ({POLICY}). Nothing was "
+        "written. Delete files you no longer need, or add to an existing file with str_replace or insert."
+    )
 
 
 @pytest.fixture
 def open_mem(tmp_path: Path, key: bytes) -> OpenMem:
     """``open_mem(policy_text)``: a memory on tmp_path/m.db under a policy written from text."""
+
     def make(text: str = LIMITS, **kwargs: Any) -> SecureMemory:
         policy = tmp_path / "policy.toml"
         policy.write_text(text)
         return SecureMemory.open(tmp_path / "m.db", key=key, policy=policy, **kwargs)
+
     return make
 
 
@@ -67,30 +75,58 @@ def seed(mem: SecureMemory, files: dict[str, str]) -> None:
 
 def test_a_file_may_reach_the_byte_limit_but_not_cross_it(mem: SecureMemory) -> None:
     ok(mem, command="create", path="/memories/a.md", file_text="x" * 100)
-    refused(mem, file_message("/memories/new/b.md", 101, 100), command="create", path="/memories/new/b.md",
-            file_text="x" * 101)  # its new directory is not left behind either
-    refused(mem, file_message("/memories/a.md", 101, 100, now=100), command="insert", path="/memories/a.md",
-            insert_line=0, insert_text="")
+    refused(
+        mem,
+        file_message("/memories/new/b.md", 101, 100),
+        command="create",
+        path="/memories/new/b.md",
+        file_text="x" * 101,
+    )  # its new directory is not left behind either
+    refused(
+        mem,
+        file_message("/memories/a.md", 101, 100, now=100),
+        command="insert",
+        path="/memories/a.md",
+        insert_line=0,
+        insert_text="",
+    )
 
 
 def test_bytes_are_utf8_bytes_not_characters(mem: SecureMemory) -> None:
-    refused(mem, file_message("/memories/a.md", 102, 100), command="create", path="/memories/a.md",
-            file_text="é" * 51)
+    refused(mem, file_message("/memories/a.md", 102, 100), command="create", path="/memories/a.md", file_text="é" * 51)
     ok(mem, command="create", path="/memories/a.md", file_text="é" * 50)
 
 
 def test_a_file_may_reach_the_line_limit_but_not_cross_it(mem: SecureMemory) -> None:
     ok(mem, command="create", path="/memories/a.md", file_text="1\n2\n3\n4\n5\n")
-    refused(mem, file_message("/memories/a.md", 6, 5, now=5, unit="lines"), command="insert",
-            path="/memories/a.md", insert_line=5, insert_text="6")
-    refused(mem, file_message("/memories/a.md", 6, 5, now=5, unit="lines"), command="str_replace",
-            path="/memories/a.md", old_str="3\n", new_str="3\n3b\n")
+    refused(
+        mem,
+        file_message("/memories/a.md", 6, 5, now=5, unit="lines"),
+        command="insert",
+        path="/memories/a.md",
+        insert_line=5,
+        insert_text="6",
+    )
+    refused(
+        mem,
+        file_message("/memories/a.md", 6, 5, now=5, unit="lines"),
+        command="str_replace",
+        path="/memories/a.md",
+        old_str="3\n",
+        new_str="3\n3b\n",
+    )
 
 
 def test_an_edit_that_grows_a_file_past_the_limit_is_refused_whole(mem: SecureMemory) -> None:
     ok(mem, command="create", path="/memories/a.md", file_text="head " + "x" * 90)
-    refused(mem, file_message("/memories/a.md", 104, 100, now=95), command="str_replace", path="/memories/a.md",
-            old_str="head", new_str="head and more")
+    refused(
+        mem,
+        file_message("/memories/a.md", 104, 100, now=95),
+        command="str_replace",
+        path="/memories/a.md",
+        old_str="head",
+        new_str="head and more",
+    )
 
 
 def test_shrinking_a_file_already_over_a_lowered_limit_is_allowed(mem: SecureMemory) -> None:
@@ -98,10 +134,22 @@ def test_shrinking_a_file_already_over_a_lowered_limit_is_allowed(mem: SecureMem
     ok(mem, command="str_replace", path="/memories/big.md", old_str="0123456789abcdefghij", new_str="")
     ok(mem, command="str_replace", path="/memories/long.md", old_str="1\n2\n", new_str="")
     # Still over, so any growth is refused.
-    refused(mem, file_message("/memories/big.md", 131, 100, now=130), command="insert", path="/memories/big.md",
-            insert_line=0, insert_text="")
-    refused(mem, file_message("/memories/long.md", 7, 5, now=6, unit="lines"), command="insert",
-            path="/memories/long.md", insert_line=0, insert_text="l")
+    refused(
+        mem,
+        file_message("/memories/big.md", 131, 100, now=130),
+        command="insert",
+        path="/memories/big.md",
+        insert_line=0,
+        insert_text="",
+    )
+    refused(
+        mem,
+        file_message("/memories/long.md", 7, 5, now=6, unit="lines"),
+        command="insert",
+        path="/memories/long.md",
+        insert_line=0,
+        insert_text="l",
+    )
 
 
 # ---------------------------------------------------------------- per namespace
@@ -112,8 +160,9 @@ def test_total_bytes_may_be_reached_but_not_crossed(open_mem: OpenMem) -> None:
     ok(mem, command="create", path="/memories/a.md", file_text="a" * 100)
     ok(mem, command="create", path="/memories/b.md", file_text="b" * 100)
     refused(mem, total_message(251, 250, 200), command="create", path="/memories/c.md", file_text="c" * 51)
-    refused(mem, total_message(251, 250, 200), command="insert", path="/memories/a.md", insert_line=0,
-            insert_text="a" * 50)  # 100 + 51 bytes (the inserted line gains a newline)
+    refused(
+        mem, total_message(251, 250, 200), command="insert", path="/memories/a.md", insert_line=0, insert_text="a" * 50
+    )  # 100 + 51 bytes (the inserted line gains a newline)
     ok(mem, command="create", path="/memories/c.md", file_text="c" * 50)
     assert mem.execute({"command": "view", "path": "/memories"}).text.splitlines()[1] == "250B\t/memories"
 
@@ -139,8 +188,7 @@ def test_the_file_count_may_be_reached_but_not_crossed(mem: SecureMemory) -> Non
 def test_a_namespace_already_over_a_lowered_limit_may_shrink_but_not_grow(mem: SecureMemory) -> None:
     seed(mem, {"/memories/a.md": "0123456789" + "a" * 80, "/memories/b.md": "b" * 90, "/memories/c.md": "c" * 90})
     ok(mem, command="str_replace", path="/memories/a.md", old_str="0123456789", new_str="")
-    refused(mem, total_message(261, 250, 260), command="insert", path="/memories/b.md", insert_line=0,
-            insert_text="")
+    refused(mem, total_message(261, 250, 260), command="insert", path="/memories/b.md", insert_line=0, insert_text="")
 
 
 def test_limits_are_per_namespace(mem: SecureMemory) -> None:
@@ -189,9 +237,17 @@ def test_limits_hold_under_writers_in_several_processes(tmp_path: Path, key: byt
     policy.write_text(f"[quota]\n{limit}\n")
     SecureMemory.open(db, key=key, policy=policy).close()
     code = "import sys; from tests.test_layer_quota import _race; _race(*sys.argv[1:])"
-    racers = [subprocess.Popen([sys.executable, "-c", code, str(db), key.hex(), str(policy), tag], cwd=REPO,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-              for tag in "abc"]
+    racers = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(db), key.hex(), str(policy), tag],
+            cwd=REPO,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for tag in "abc"
+    ]
     for racer in racers:  # a racer that died says nothing: readline returns "" at once
         assert racer.stdout is not None and racer.stdout.readline() == "ready\n"
     for racer in racers:  # release all three together
@@ -201,7 +257,9 @@ def test_limits_hold_under_writers_in_several_processes(tmp_path: Path, key: byt
     outputs = [racer.communicate(timeout=60) for racer in racers]
     assert [racer.returncode for racer in racers] == [0, 0, 0], [err for _, err in outputs]
     assert sum(int(out) for out, _ in outputs) == 10  # exactly what fits, of 30 attempts
-    with SecureMemory.open(db, key=key, policy=policy) as mem, \
-            mem.store.transaction(mem.namespace, write=False, now=time.time()) as tx:
+    with (
+        SecureMemory.open(db, key=key, policy=policy) as mem,
+        mem.store.transaction(mem.namespace, write=False, now=time.time()) as tx,
+    ):
         usage = tx.usage()
     assert (usage.files, usage.bytes) == (10, 1000)

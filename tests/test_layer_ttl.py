@@ -113,34 +113,61 @@ def test_a_file_is_invisible_from_its_deadline_on(mem: SecureMemory, clock: Cloc
     clock.at(10 * DAY - 0.001)
     assert entry(mem, "/memories/a.md") is not None
     clock.at(10 * DAY)
-    assert err(mem, command="view", path="/memories/a.md") == \
-        "The path /memories/a.md does not exist. Please provide a valid path."
+    assert (
+        err(mem, command="view", path="/memories/a.md")
+        == "The path /memories/a.md does not exist. Please provide a valid path."
+    )
 
 
 def test_listings_and_directory_sizes_leave_expired_files_out(mem: SecureMemory, clock: Clock) -> None:
     create(mem, "/memories/notes/a.md", "a" * 100)
     create(mem, "/memories/scratch/b.md", "b" * 30)
     create(mem, "/memories/scratch/deep/c.md", "c" * 5)
-    assert ok(mem, command="view", path="/memories") == "\n".join([
-        LISTING, "135B\t/memories", "100B\t/memories/notes/", "100B\t/memories/notes/a.md",
-        "35B\t/memories/scratch/", "30B\t/memories/scratch/b.md", "5B\t/memories/scratch/deep/"])
+    assert ok(mem, command="view", path="/memories") == "\n".join(
+        [
+            LISTING,
+            "135B\t/memories",
+            "100B\t/memories/notes/",
+            "100B\t/memories/notes/a.md",
+            "35B\t/memories/scratch/",
+            "30B\t/memories/scratch/b.md",
+            "5B\t/memories/scratch/deep/",
+        ]
+    )
     clock.at(DAY)
-    assert ok(mem, command="view", path="/memories") == "\n".join([
-        LISTING, "100B\t/memories", "100B\t/memories/notes/", "100B\t/memories/notes/a.md",
-        "0B\t/memories/scratch/", "0B\t/memories/scratch/deep/"])
+    assert ok(mem, command="view", path="/memories") == "\n".join(
+        [
+            LISTING,
+            "100B\t/memories",
+            "100B\t/memories/notes/",
+            "100B\t/memories/notes/a.md",
+            "0B\t/memories/scratch/",
+            "0B\t/memories/scratch/deep/",
+        ]
+    )
 
 
-@pytest.mark.parametrize(("tool_input", "message"), [
-    ({"command": "str_replace", "path": "/memories/a.md", "old_str": "x", "new_str": "y"},
-     "Error: The path /memories/a.md does not exist. Please provide a valid path."),
-    ({"command": "insert", "path": "/memories/a.md", "insert_line": 0, "insert_text": "y"},
-     "Error: The path /memories/a.md does not exist"),
-    ({"command": "delete", "path": "/memories/a.md"}, "Error: The path /memories/a.md does not exist"),
-    ({"command": "rename", "old_path": "/memories/a.md", "new_path": "/memories/b.md"},
-     "Error: The path /memories/a.md does not exist"),
-])
-def test_an_expired_file_cannot_be_changed(mem: SecureMemory, clock: Clock, tool_input: dict[str, Any],
-                                           message: str) -> None:
+@pytest.mark.parametrize(
+    ("tool_input", "message"),
+    [
+        (
+            {"command": "str_replace", "path": "/memories/a.md", "old_str": "x", "new_str": "y"},
+            "Error: The path /memories/a.md does not exist. Please provide a valid path.",
+        ),
+        (
+            {"command": "insert", "path": "/memories/a.md", "insert_line": 0, "insert_text": "y"},
+            "Error: The path /memories/a.md does not exist",
+        ),
+        ({"command": "delete", "path": "/memories/a.md"}, "Error: The path /memories/a.md does not exist"),
+        (
+            {"command": "rename", "old_path": "/memories/a.md", "new_path": "/memories/b.md"},
+            "Error: The path /memories/a.md does not exist",
+        ),
+    ],
+)
+def test_an_expired_file_cannot_be_changed(
+    mem: SecureMemory, clock: Clock, tool_input: dict[str, Any], message: str
+) -> None:
     create(mem, "/memories/a.md")
     clock.at(10 * DAY)
     hidden_before = dump(mem, now=T0)  # the row is still there (no sweep ran), seen from before its deadline
@@ -152,10 +179,15 @@ def test_an_expired_file_cannot_be_changed(mem: SecureMemory, clock: Clock, tool
 def test_create_may_reuse_the_path_of_an_expired_file(mem: SecureMemory, clock: Clock) -> None:
     create(mem, "/memories/d/a.md", "old content\n")
     clock.at(10 * DAY)
-    assert ok(mem, command="create", path="/memories/d/a.md", file_text="new\n") == \
-        "File created successfully at: /memories/d/a.md"
-    assert dump(mem, now=T0) == dump(mem) == {"/memories": (True, None, 4), "/memories/d": (True, None, 4),
-                                              "/memories/d/a.md": (False, b"new\n", 1)}
+    assert (
+        ok(mem, command="create", path="/memories/d/a.md", file_text="new\n")
+        == "File created successfully at: /memories/d/a.md"
+    )
+    assert (
+        dump(mem, now=T0)
+        == dump(mem)
+        == {"/memories": (True, None, 4), "/memories/d": (True, None, 4), "/memories/d/a.md": (False, b"new\n", 1)}
+    )
     assert expires(mem, "/memories/d/a.md") == T0 + 20 * DAY
 
 
@@ -164,8 +196,10 @@ def test_rename_onto_an_expired_file_succeeds(mem: SecureMemory, clock: Clock) -
     clock.at(9 * DAY)
     create(mem, "/memories/a.md", "alive\n")
     clock.at(10 * DAY)
-    assert ok(mem, command="rename", old_path="/memories/a.md", new_path="/memories/b.md") == \
-        "Successfully renamed /memories/a.md to /memories/b.md"
+    assert (
+        ok(mem, command="rename", old_path="/memories/a.md", new_path="/memories/b.md")
+        == "Successfully renamed /memories/a.md to /memories/b.md"
+    )
     assert dump(mem, now=T0) == {"/memories": (True, None, 6), "/memories/b.md": (False, b"alive\n", 1)}
 
 

@@ -30,7 +30,8 @@ from securemem.paths import (
 )
 
 VECTORS: list[dict[str, Any]] = json.loads(
-    (Path(__file__).parent / "data" / "path_vectors.json").read_text(encoding="utf-8"))
+    (Path(__file__).parent / "data" / "path_vectors.json").read_text(encoding="utf-8")
+)
 ACCEPTED = [v for v in VECTORS if v["ok"]]
 REFUSED = [v for v in VECTORS if not v["ok"]]
 INVALID = "Error: Invalid path"
@@ -100,33 +101,36 @@ def test_refused_vector_is_refused_with_a_clear_message(vector: dict[str, Any]) 
 # -- why a path is refused -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("path", "reason"), [
-    ("memories/x", "is not absolute"),
-    ("", "is not absolute"),
-    ("/memoriesX/f", "outside /memories"),
-    ("/memories_backup", "outside /memories"),
-    ("/Memories/x", "outside /memories"),
-    ("/", "outside /memories"),
-    ("/memories/../secrets.env", "'..' segments are not allowed"),
-    ("/memories/.", "'.' segments are not allowed"),
-    ("/memories/a/./b", "'.' segments are not allowed"),
-    ("/memories/..\\..\\x", "backslashes"),
-    ("/memories/%2e%2e%2fsecrets", "percent-encoded"),
-    ("/memories/a%2Fb", "percent-encoded"),
-    ("/memories/a\x00b", "U+0000"),
-    ("/memories/a\nb", "U+000A"),
-    ("/memories/a\u200bb", "U+200B"),
-    ("/memories/\u202egnp.exe", "U+202E"),
-    ("/memories/cafe\u0301", "not in Unicode NFC form"),
-    ("/memories/a\uff0fb", "compatibility characters"),
-    ("/memories/\u2024\u2024/x", "compatibility characters"),
-    ("/memories/\uff41", "compatibility characters"),
-    ("/memories/a\u00a0b", "compatibility characters"),
-    ("/memories/ x", "white space"),
-    ("/memories/x ", "white space"),
-    ("/memories/" + "s" * 256, f"longer than {MAX_SEGMENT_BYTES} bytes"),
-    ("/memories/" + "/".join(["s" * 200] * 6), f"longer than {MAX_PATH_BYTES} bytes"),
-])
+@pytest.mark.parametrize(
+    ("path", "reason"),
+    [
+        ("memories/x", "is not absolute"),
+        ("", "is not absolute"),
+        ("/memoriesX/f", "outside /memories"),
+        ("/memories_backup", "outside /memories"),
+        ("/Memories/x", "outside /memories"),
+        ("/", "outside /memories"),
+        ("/memories/../secrets.env", "'..' segments are not allowed"),
+        ("/memories/.", "'.' segments are not allowed"),
+        ("/memories/a/./b", "'.' segments are not allowed"),
+        ("/memories/..\\..\\x", "backslashes"),
+        ("/memories/%2e%2e%2fsecrets", "percent-encoded"),
+        ("/memories/a%2Fb", "percent-encoded"),
+        ("/memories/a\x00b", "U+0000"),
+        ("/memories/a\nb", "U+000A"),
+        ("/memories/a\u200bb", "U+200B"),
+        ("/memories/\u202egnp.exe", "U+202E"),
+        ("/memories/cafe\u0301", "not in Unicode NFC form"),
+        ("/memories/a\uff0fb", "compatibility characters"),
+        ("/memories/\u2024\u2024/x", "compatibility characters"),
+        ("/memories/\uff41", "compatibility characters"),
+        ("/memories/a\u00a0b", "compatibility characters"),
+        ("/memories/ x", "white space"),
+        ("/memories/x ", "white space"),
+        ("/memories/" + "s" * 256, f"longer than {MAX_SEGMENT_BYTES} bytes"),
+        ("/memories/" + "/".join(["s" * 200] * 6), f"longer than {MAX_PATH_BYTES} bytes"),
+    ],
+)
 def test_refusal_names_the_reason(path: str, reason: str) -> None:
     assert reason in refusal(path)
 
@@ -136,13 +140,16 @@ def test_non_string_paths_are_refused(value: object) -> None:
     assert "must be a string" in refusal(value)
 
 
-@pytest.mark.parametrize("path, secret", [
-    ("/memories/" + "x" * 300, "x" * 20),
-    ("memories/jane.doe@example.com.md", "jane.doe"),
-    ("/memoriesX/jane.doe@example.com.md", "jane.doe"),
-    ("/memories/ jane.doe@example.com", "jane.doe"),
-    ("/memories/../jane.doe@example.com", "jane.doe"),
-])
+@pytest.mark.parametrize(
+    "path, secret",
+    [
+        ("/memories/" + "x" * 300, "x" * 20),
+        ("memories/jane.doe@example.com.md", "jane.doe"),
+        ("/memoriesX/jane.doe@example.com.md", "jane.doe"),
+        ("/memories/ jane.doe@example.com", "jane.doe"),
+        ("/memories/../jane.doe@example.com", "jane.doe"),
+    ],
+)
 def test_refused_paths_are_never_quoted_back(path: str, secret: str) -> None:
     # The guard runs before the PII layer: quoting a refused path could put PII in a message.
     message = refusal(path)
@@ -158,7 +165,7 @@ def name_of_bytes(size: int, char: str) -> str:
     return char * (size // width) + "a" * (size % width)
 
 
-@pytest.mark.parametrize("char", ["a", "é", "日", "\U0001F600"])
+@pytest.mark.parametrize("char", ["a", "é", "日", "\U0001f600"])
 def test_segment_limit_is_255_bytes(char: str) -> None:
     fits, over = name_of_bytes(255, char), name_of_bytes(256, char)
     assert len(fits.encode()) == 255 and len(over.encode()) == 256
@@ -180,7 +187,7 @@ def path_of_bytes(size: int, char: str) -> str:
     return "/memories/" + "/".join(names)
 
 
-@pytest.mark.parametrize("char", ["a", "é", "日", "\U0001F600"])
+@pytest.mark.parametrize("char", ["a", "é", "日", "\U0001f600"])
 def test_path_limit_is_1024_bytes(char: str) -> None:
     fits, over = path_of_bytes(1024, char), path_of_bytes(1025, char)
     assert len(fits.encode()) == 1024 and len(over.encode()) == 1025
@@ -216,15 +223,45 @@ def test_path_helpers() -> None:
 
 # -- properties --------------------------------------------------------------------------------
 
-TRICKY = st.sampled_from(["/", "/", "//", ".", "..", "%2e", "%2F", "%", "\\", "\x00", "\n", " ", "\u00a0",
-                          "\u200b", "\u202e", "\uff0f", "\u2024", "\u0301", "e\u0301", "memories", "a", "é",
-                          "日", "\U0001F600", "node_modules", ".h", "~", "\ud800"])
+TRICKY = st.sampled_from(
+    [
+        "/",
+        "/",
+        "//",
+        ".",
+        "..",
+        "%2e",
+        "%2F",
+        "%",
+        "\\",
+        "\x00",
+        "\n",
+        " ",
+        "\u00a0",
+        "\u200b",
+        "\u202e",
+        "\uff0f",
+        "\u2024",
+        "\u0301",
+        "e\u0301",
+        "memories",
+        "a",
+        "é",
+        "日",
+        "\U0001f600",
+        "node_modules",
+        ".h",
+        "~",
+        "\ud800",
+    ]
+)
 PATHS = st.one_of(
     st.text(),
     st.lists(st.one_of(TRICKY, st.text(max_size=4)), max_size=12).map("".join),
     st.lists(st.one_of(TRICKY, st.text(max_size=4)), max_size=12).map(lambda parts: "/memories/" + "".join(parts)),
     st.lists(st.one_of(TRICKY, st.text(min_size=1, max_size=6)), max_size=8).map(
-        lambda parts: "/memories/" + "/".join(parts)),
+        lambda parts: "/memories/" + "/".join(parts)
+    ),
 )
 
 
@@ -262,8 +299,7 @@ NAMES = st.text(alphabet=st.characters(blacklist_characters="/"), min_size=1, ma
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(name=NAMES, slashes=st.lists(st.integers(1, 3), min_size=3, max_size=3))
-def test_every_spelling_of_an_accepted_path_names_one_entry(mem: SecureMemory, name: str,
-                                                            slashes: list[int]) -> None:
+def test_every_spelling_of_an_accepted_path_names_one_entry(mem: SecureMemory, name: str, slashes: list[int]) -> None:
     a, b, c = ("/" * n for n in slashes)
     spelled = f"{a}memories{b}d{c}{name}{c}"
     try:
@@ -284,8 +320,7 @@ def test_every_spelling_of_an_accepted_path_names_one_entry(mem: SecureMemory, n
 
 
 @pytest.mark.parametrize("kind", COMMANDS)
-def test_refused_paths_are_refused_by_every_command(mem: SecureMemory, snapshot: Callable[..., Any],
-                                                    kind: str) -> None:
+def test_refused_paths_are_refused_by_every_command(mem: SecureMemory, snapshot: Callable[..., Any], kind: str) -> None:
     seed(mem)
     before = snapshot(mem)
     for vector in REFUSED:
@@ -310,8 +345,10 @@ def test_accepted_spellings_work_for_every_command(mem: SecureMemory, vector: di
     assert run(command("insert", raw)) == f"The file {path} has been edited."
     assert run(command("view", path)).endswith("     1\ttop\n     2\tedited")
     assert run(command("rename_old", raw)) == f"Successfully renamed {path} to /memories/moved.md"
-    assert run(command("rename_new", raw, other="/memories/moved.md")) == \
-        f"Successfully renamed /memories/moved.md to {path}"
+    assert (
+        run(command("rename_new", raw, other="/memories/moved.md"))
+        == f"Successfully renamed /memories/moved.md to {path}"
+    )
     assert run(command("delete", raw)) == f"Successfully deleted {path}"
     missing = mem.execute(command("view", raw))
     assert missing.is_error and missing.text == f"The path {path} does not exist. Please provide a valid path."
@@ -319,8 +356,9 @@ def test_accepted_spellings_work_for_every_command(mem: SecureMemory, vector: di
 
 @pytest.mark.parametrize("spelling", ROOT_SPELLINGS)
 @pytest.mark.parametrize("kind", MUTATIONS)
-def test_the_root_is_never_mutated_in_any_spelling(mem: SecureMemory, snapshot: Callable[..., Any],
-                                                   kind: str, spelling: str) -> None:
+def test_the_root_is_never_mutated_in_any_spelling(
+    mem: SecureMemory, snapshot: Callable[..., Any], kind: str, spelling: str
+) -> None:
     seed(mem)
     before = snapshot(mem)
     result = mem.execute(command(kind, spelling))
@@ -334,8 +372,9 @@ def test_the_root_can_be_viewed_in_any_spelling(mem: SecureMemory, spelling: str
     seed(mem)
     result = mem.execute(command("view", spelling))
     assert not result.is_error
-    assert result.text.splitlines()[0] == ("Here're the files and directories up to 2 levels deep in /memories, "
-                                           "excluding hidden items and node_modules:")
+    assert result.text.splitlines()[0] == (
+        "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:"
+    )
     assert "\t/memories/keep.md" in result.text
 
 
@@ -348,8 +387,13 @@ def test_the_root_dot_spelling_is_an_invalid_path(mem: SecureMemory, kind: str) 
 def test_traversal_cannot_reach_another_namespace_or_outside(mem: SecureMemory) -> None:
     other = mem.in_namespace("other")
     assert not other.execute({"command": "create", "path": "/memories/secret", "file_text": "s"}).is_error
-    for path in ["/memories/../other/memories/secret", "/memories/%2e%2e/secret", "/other/memories/secret",
-                 "/memories/..\\secret", "/memories\uff0f..\uff0fsecret"]:
+    for path in [
+        "/memories/../other/memories/secret",
+        "/memories/%2e%2e/secret",
+        "/other/memories/secret",
+        "/memories/..\\secret",
+        "/memories\uff0f..\uff0fsecret",
+    ]:
         result = mem.execute({"command": "view", "path": path})
         assert result.is_error and result.text.startswith(INVALID)
     assert mem.execute({"command": "view", "path": "/memories/secret"}).is_error

@@ -49,7 +49,7 @@ def test_shipped_policy_loads_by_name_and_by_path(name: str) -> None:
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_policy_file_is_commented(name: str) -> None:
     lines = (POLICIES / f"{name}.toml").read_text().splitlines()
-    assert lines[0].startswith(f'# securemem {name}') or lines[0].startswith(f'# securemem "{name}"')
+    assert lines[0].startswith(f"# securemem {name}") or lines[0].startswith(f'# securemem "{name}"')
     comments = [line for line in lines if line.lstrip().startswith("#") or " # " in line]
     assert len(comments) >= 4
 
@@ -61,8 +61,9 @@ def test_no_policy_means_the_shipped_default() -> None:
 def test_default_policy_settings() -> None:
     policy = load_policy("default")
     assert policy.pii.enabled is False and policy.pii.actions == {}
-    assert policy.quota.model_dump() == dict.fromkeys(("max_file_bytes", "max_file_lines", "max_total_bytes",
-                                                       "max_files"))
+    assert policy.quota.model_dump() == dict.fromkeys(
+        ("max_file_bytes", "max_file_lines", "max_total_bytes", "max_files")
+    )
     assert policy.ttl.expire_after is None and policy.rules == () and policy.has_expiry is False
     assert (policy.view.max_chars, policy.view.max_image_bytes) == (16_000, 5 * 1024 * 1024)
     assert policy.create.overwrite is False and policy.storage.durability == "full"
@@ -72,17 +73,33 @@ def test_regulated_policy_settings() -> None:
     policy = load_policy("regulated")
     assert policy.pii.enabled and policy.pii.refuse_paths and policy.pii.phone_region == "US"
     assert policy.pii.actions == {
-        "EMAIL": "hash", "PHONE": "hash", "CREDIT_CARD": "mask", "IBAN": "mask", "US_SSN": "redact",
-        "IP_ADDRESS": "redact", "AWS_ACCESS_KEY": "refuse", "API_KEY": "refuse", "PRIVATE_KEY": "refuse",
-        "JWT": "refuse", "BEARER_TOKEN": "refuse",
+        "EMAIL": "hash",
+        "PHONE": "hash",
+        "CREDIT_CARD": "mask",
+        "IBAN": "mask",
+        "US_SSN": "redact",
+        "IP_ADDRESS": "redact",
+        "AWS_ACCESS_KEY": "refuse",
+        "API_KEY": "refuse",
+        "PRIVATE_KEY": "refuse",
+        "JWT": "refuse",
+        "BEARER_TOKEN": "refuse",
     }
-    assert policy.quota.model_dump() == {"max_file_bytes": 262_144, "max_file_lines": 5000,
-                                         "max_total_bytes": 16 * 1024 * 1024, "max_files": 2000}
+    assert policy.quota.model_dump() == {
+        "max_file_bytes": 262_144,
+        "max_file_lines": 5000,
+        "max_total_bytes": 16 * 1024 * 1024,
+        "max_files": 2000,
+    }
     assert policy.ttl == TTLSettings(refresh_on_read=True, expire_after=90 * DAY, since="access")
     assert policy.view.max_image_bytes == 2 * 1024 * 1024 and policy.create.overwrite is False
     scratch, reference = policy.rules
-    assert (scratch.glob, scratch.expire_after, scratch.since, scratch.read_only) == \
-        ("/memories/scratch/**", DAY, "write", False)
+    assert (scratch.glob, scratch.expire_after, scratch.since, scratch.read_only) == (
+        "/memories/scratch/**",
+        DAY,
+        "write",
+        False,
+    )
     assert (reference.glob, reference.read_only, reference.never_expire) == ("/memories/reference/**", True, True)
 
 
@@ -98,40 +115,59 @@ def test_refuse_pii_policy_refuses_every_known_type_and_nothing_else_is_set() ->
 # ---------------------------------------------------------------- validation
 
 
-@pytest.mark.parametrize(("text", "error"), [
-    ('colour = "red"', "colour: unknown key"),
-    ("[quota]\nmax_filez = 3", "quota.max_filez: unknown key"),
-    ("[pathguard]\nenabled = false", "pathguard: unknown key"),  # nothing can switch the guard off
-    ('[[rules]]\nglob = "/memories/a/**"\nreadonly = true', "rules.0.readonly: unknown key"),
-    ("[quota]\nmax_files = 0", "quota.max_files: Input should be greater than or equal to 1"),
-    ("[quota]\nmax_files = 2.5", "quota.max_files: Input should be a valid integer"),
-    ("[view]\nmax_chars = 10", "view.max_chars: Input should be greater than or equal to 1000"),
-    ('[ttl]\nexpire_after = "soon"', "ttl.expire_after: Value error, a duration above zero, like '90s', '30m', "
-                                     "'12h', '7d' or '2w'"),
-    ('[ttl]\nexpire_after = "0s"', "ttl.expire_after: Value error, a duration above zero, like '90s', '30m', "
-                                   "'12h', '7d' or '2w'"),
-    ("[ttl]\nexpire_after = 0", "ttl.expire_after: Input should be greater than 0"),
-    ('[ttl]\nsince = "read"', "ttl.since: Input should be 'access' or 'write'"),
-    ('[storage]\ndurability = "fast"', "storage.durability: Input should be 'full' or 'normal'"),
-    ('[pii]\nphone_region = "usa"', "pii.phone_region: String should match pattern '^[A-Z]{2}$'"),
-    ('[pii.actions]\nEMAIL = "scramble"', "pii.actions.EMAIL: Input should be 'redact', 'mask', 'hash', "
-                                          "'refuse' or 'allow'"),
-    ('[pii.actions]\nSSN = "redact"', "pii: Value error, unknown entity type 'SSN'; known: " + ", ".join(ENTITY_NAMES)),
-    ('[[rules]]\nglob = "/etc/**"\nread_only = true', "rules.0.glob: String should match pattern "
-                                                      "'^/memories(/|$)'"),
-    ('[[rules]]\nglob = "/memoriesX/**"', "rules.0.glob: String should match pattern '^/memories(/|$)'"),
-    ("[[rules]]\nread_only = true", "rules.0.glob: Field required"),
-    ("rules = 5", "rules: Input should be a valid tuple"),
-    # Strict types: TOML has booleans and numbers, so a look-alike is a mistake, not something to convert.
-    ('[pii]\nenabled = "yes"', "pii.enabled: Input should be a valid boolean"),
-    ('[[rules]]\nglob = "/memories/a/**"\nread_only = "true"', "rules.0.read_only: Input should be a valid boolean"),
-    ("[ttl]\nexpire_after = true", "ttl.expire_after: Input should be a valid number"),
-    ('[quota]\nmax_files = "10"', "quota.max_files: Input should be a valid integer"),
-    ("[quota]\nmax_files = true", "quota.max_files: Input should be a valid integer"),
-    ('[[rules]]\nglob = "/memories/a/**"\n[[rules]]\nglob = "/memories/b/**"\nnever_expire = true\n'
-     'expire_after = "1d"', "rules.1: Value error, never_expire = true cannot be combined with expire_after "
-                            "or since; keep one"),
-])
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ('colour = "red"', "colour: unknown key"),
+        ("[quota]\nmax_filez = 3", "quota.max_filez: unknown key"),
+        ("[pathguard]\nenabled = false", "pathguard: unknown key"),  # nothing can switch the guard off
+        ('[[rules]]\nglob = "/memories/a/**"\nreadonly = true', "rules.0.readonly: unknown key"),
+        ("[quota]\nmax_files = 0", "quota.max_files: Input should be greater than or equal to 1"),
+        ("[quota]\nmax_files = 2.5", "quota.max_files: Input should be a valid integer"),
+        ("[view]\nmax_chars = 10", "view.max_chars: Input should be greater than or equal to 1000"),
+        (
+            '[ttl]\nexpire_after = "soon"',
+            "ttl.expire_after: Value error, a duration above zero, like '90s', '30m', '12h', '7d' or '2w'",
+        ),
+        (
+            '[ttl]\nexpire_after = "0s"',
+            "ttl.expire_after: Value error, a duration above zero, like '90s', '30m', '12h', '7d' or '2w'",
+        ),
+        ("[ttl]\nexpire_after = 0", "ttl.expire_after: Input should be greater than 0"),
+        ('[ttl]\nsince = "read"', "ttl.since: Input should be 'access' or 'write'"),
+        ('[storage]\ndurability = "fast"', "storage.durability: Input should be 'full' or 'normal'"),
+        ('[pii]\nphone_region = "usa"', "pii.phone_region: String should match pattern '^[A-Z]{2}$'"),
+        (
+            '[pii.actions]\nEMAIL = "scramble"',
+            "pii.actions.EMAIL: Input should be 'redact', 'mask', 'hash', 'refuse' or 'allow'",
+        ),
+        (
+            '[pii.actions]\nSSN = "redact"',
+            "pii: Value error, unknown entity type 'SSN'; known: " + ", ".join(ENTITY_NAMES),
+        ),
+        (
+            '[[rules]]\nglob = "/etc/**"\nread_only = true',
+            "rules.0.glob: String should match pattern '^/memories(/|$)'",
+        ),
+        ('[[rules]]\nglob = "/memoriesX/**"', "rules.0.glob: String should match pattern '^/memories(/|$)'"),
+        ("[[rules]]\nread_only = true", "rules.0.glob: Field required"),
+        ("rules = 5", "rules: Input should be a valid tuple"),
+        # Strict types: TOML has booleans and numbers, so a look-alike is a mistake, not something to convert.
+        ('[pii]\nenabled = "yes"', "pii.enabled: Input should be a valid boolean"),
+        (
+            '[[rules]]\nglob = "/memories/a/**"\nread_only = "true"',
+            "rules.0.read_only: Input should be a valid boolean",
+        ),
+        ("[ttl]\nexpire_after = true", "ttl.expire_after: Input should be a valid number"),
+        ('[quota]\nmax_files = "10"', "quota.max_files: Input should be a valid integer"),
+        ("[quota]\nmax_files = true", "quota.max_files: Input should be a valid integer"),
+        (
+            '[[rules]]\nglob = "/memories/a/**"\n[[rules]]\nglob = "/memories/b/**"\nnever_expire = true\n'
+            'expire_after = "1d"',
+            "rules.1: Value error, never_expire = true cannot be combined with expire_after or since; keep one",
+        ),
+    ],
+)
 def test_a_broken_policy_is_one_line_naming_the_key(tmp_path: Path, text: str, error: str) -> None:
     path = write_policy(tmp_path, text)
     with pytest.raises(PolicyError) as caught:
@@ -165,16 +201,27 @@ def test_open_refuses_to_start_with_a_broken_policy_and_creates_nothing(tmp_path
 
 
 def test_a_policy_file_may_set_any_subset_and_durations_or_seconds(tmp_path: Path) -> None:
-    path = write_policy(tmp_path, 'name = "bank"\n[ttl]\nexpire_after = 3600\n[[rules]]\nglob = "/memories/t/**"\n'
-                                  'expire_after = "1.5h"\n')
+    path = write_policy(
+        tmp_path,
+        'name = "bank"\n[ttl]\nexpire_after = 3600\n[[rules]]\nglob = "/memories/t/**"\nexpire_after = "1.5h"\n',
+    )
     policy = load_policy(path)
     assert policy.name == "bank" and policy.ttl.expire_after == 3600.0 and policy.rules[0].expire_after == 5400.0
     assert policy.view == load_policy(None).view
 
 
-@pytest.mark.parametrize(("text", "seconds"), [
-    ("90s", 90), ("30m", 1800), ("12h", 43_200), ("7d", 604_800), ("2w", 1_209_600), ("1.5h", 5400), (" 7d ", 604_800),
-])
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("90s", 90),
+        ("30m", 1800),
+        ("12h", 43_200),
+        ("7d", 604_800),
+        ("2w", 1_209_600),
+        ("1.5h", 5400),
+        (" 7d ", 604_800),
+    ],
+)
 def test_durations(text: str, seconds: float) -> None:
     assert parse_duration(text) == seconds
 
@@ -188,28 +235,33 @@ def test_bad_durations(text: str) -> None:
 # ---------------------------------------------------------------- globs and precedence
 
 
-@pytest.mark.parametrize(("glob", "path", "matches"), [
-    ("/memories/scratch/**", "/memories/scratch/a.md", True),
-    ("/memories/scratch/**", "/memories/scratch/deep/er/a.md", True),
-    ("/memories/scratch/**", "/memories/scratch", False),  # the directory itself: see Access for subtrees
-    ("/memories/scratch/**", "/memories/scratch-old/a.md", False),
-    ("/memories/*.md", "/memories/a.md", True),
-    ("/memories/*.md", "/memories/x/a.md", False),  # '*' stays within one name
-    ("/memories/**/secret.md", "/memories/secret.md", True),  # '**/' is zero or more directories
-    ("/memories/**/secret.md", "/memories/a/b/secret.md", True),
-    ("/memories/**/secret.md", "/memories/a/b/secret.mdx", False),
-    ("/memories/log?.md", "/memories/log1.md", True),
-    ("/memories/log?.md", "/memories/log12.md", False),
-    ("/memories/a.b/**", "/memories/aXb/c.md", False),  # literal characters are literal
-])
+@pytest.mark.parametrize(
+    ("glob", "path", "matches"),
+    [
+        ("/memories/scratch/**", "/memories/scratch/a.md", True),
+        ("/memories/scratch/**", "/memories/scratch/deep/er/a.md", True),
+        ("/memories/scratch/**", "/memories/scratch", False),  # the directory itself: see Access for subtrees
+        ("/memories/scratch/**", "/memories/scratch-old/a.md", False),
+        ("/memories/*.md", "/memories/a.md", True),
+        ("/memories/*.md", "/memories/x/a.md", False),  # '*' stays within one name
+        ("/memories/**/secret.md", "/memories/secret.md", True),  # '**/' is zero or more directories
+        ("/memories/**/secret.md", "/memories/a/b/secret.md", True),
+        ("/memories/**/secret.md", "/memories/a/b/secret.mdx", False),
+        ("/memories/log?.md", "/memories/log1.md", True),
+        ("/memories/log?.md", "/memories/log12.md", False),
+        ("/memories/a.b/**", "/memories/aXb/c.md", False),  # literal characters are literal
+    ],
+)
 def test_glob_semantics(glob: str, path: str, matches: bool) -> None:
     assert Rule(glob=glob).matches(path) is matches
 
 
 def test_most_literal_characters_win_whatever_the_order() -> None:
     specs: list[Mapping[str, object]] = [
-        {"glob": "/memories/**", "expire_after": "7d"}, {"glob": "/memories/scratch/**", "expire_after": "1d"},
-        {"glob": "/memories/scratch/keep/**", "never_expire": True}]
+        {"glob": "/memories/**", "expire_after": "7d"},
+        {"glob": "/memories/scratch/**", "expire_after": "1d"},
+        {"glob": "/memories/scratch/keep/**", "never_expire": True},
+    ]
     for ordered in (specs, specs[::-1]):
         policy = rules(*ordered)
         assert glob_for(policy, "/memories/a.md") == "/memories/**"
@@ -245,9 +297,14 @@ def test_expiry_for_the_regulated_areas() -> None:
 
 
 def test_a_rule_falls_back_to_ttl_for_what_it_does_not_set() -> None:
-    policy = Policy(ttl=TTLSettings(expire_after=10 * DAY, since="access"), rules=(
-        Rule(glob="/memories/logs/**", since="write"), Rule(glob="/memories/tmp/**", expire_after=60),
-        Rule(glob="/memories/docs/**", read_only=True)))
+    policy = Policy(
+        ttl=TTLSettings(expire_after=10 * DAY, since="access"),
+        rules=(
+            Rule(glob="/memories/logs/**", since="write"),
+            Rule(glob="/memories/tmp/**", expire_after=60),
+            Rule(glob="/memories/docs/**", read_only=True),
+        ),
+    )
     assert policy.expiry_for("/memories/logs/a") == Expiry(10 * DAY, "write", "/memories/logs/**")
     assert policy.expiry_for("/memories/tmp/a") == Expiry(60, "access", "/memories/tmp/**")
     # A rule that says nothing about expiry does not decide it: the [ttl] default does.
@@ -272,13 +329,17 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
     return code, out, err
 
 
-@pytest.mark.parametrize(("name", "chain"), [
-    ("default", "PathGuard -> ViewTruncate -> Dispatcher"),
-    ("regulated", "PathGuard -> PIIScrub -> Access -> TTL -> Quota -> ViewTruncate -> Dispatcher"),
-    ("refuse-pii", "PathGuard -> PIIScrub -> ViewTruncate -> Dispatcher"),
-])
-def test_policy_check_prints_the_chain_and_every_effective_setting(capsys: pytest.CaptureFixture[str],
-                                                                   name: str, chain: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "chain"),
+    [
+        ("default", "PathGuard -> ViewTruncate -> Dispatcher"),
+        ("regulated", "PathGuard -> PIIScrub -> Access -> TTL -> Quota -> ViewTruncate -> Dispatcher"),
+        ("refuse-pii", "PathGuard -> PIIScrub -> ViewTruncate -> Dispatcher"),
+    ],
+)
+def test_policy_check_prints_the_chain_and_every_effective_setting(
+    capsys: pytest.CaptureFixture[str], name: str, chain: str
+) -> None:
     path = str(POLICIES / f"{name}.toml")
     code, out, err = run_cli(capsys, "policy", "check", path)
     assert (code, err) == (0, "")
@@ -289,23 +350,32 @@ def test_policy_check_prints_the_chain_and_every_effective_setting(capsys: pytes
 
 
 def test_policy_check_shows_defaults_a_file_leaves_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = write_policy(tmp_path, '[ttl]\nexpire_after = "2d"\n'
-                                  '[[rules]]\nglob = "/memories/ref/**"\nread_only = true\n')
+    path = write_policy(
+        tmp_path, '[ttl]\nexpire_after = "2d"\n[[rules]]\nglob = "/memories/ref/**"\nread_only = true\n'
+    )
     code, out, _ = run_cli(capsys, "policy", "check", str(path))
     settings = json.loads(out.split("\n", 2)[2])
     assert code == 0 and "PathGuard -> Access -> TTL -> ViewTruncate" in out
     assert settings["name"] == "custom" and settings["view"]["max_chars"] == 16_000
     assert settings["ttl"] == {"refresh_on_read": True, "expire_after": 172_800.0, "since": "access"}
-    assert settings["rules"] == [{"glob": "/memories/ref/**", "read_only": True, "expire_after": None,
-                                  "since": None, "never_expire": False}]
+    assert settings["rules"] == [
+        {"glob": "/memories/ref/**", "read_only": True, "expire_after": None, "since": None, "never_expire": False}
+    ]
 
 
-@pytest.mark.parametrize(("text", "error"), [
-    ("[quota]\nmax_filez = 3\n", "quota.max_filez: unknown key"),
-    ('[[rules]]\nglob = "/memories/**"\nread_only = "maybe"\n', "rules.0.read_only: Input should be a valid boolean"),
-])
-def test_policy_check_of_a_broken_file_is_one_line_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                          text: str, error: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("[quota]\nmax_filez = 3\n", "quota.max_filez: unknown key"),
+        (
+            '[[rules]]\nglob = "/memories/**"\nread_only = "maybe"\n',
+            "rules.0.read_only: Input should be a valid boolean",
+        ),
+    ],
+)
+def test_policy_check_of_a_broken_file_is_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, error: str
+) -> None:
     path = write_policy(tmp_path, text)
     assert run_cli(capsys, "policy", "check", str(path)) == (2, "", f"securemem: error: {path}: {error}\n")
 

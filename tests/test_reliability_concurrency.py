@@ -35,8 +35,12 @@ def _editor(db: str, key: bytes, worker: int, own_file: bool) -> list[str]:
             tag = f"W{worker}-{step}"
             if step % 2:
                 # Line 0 is always valid in the shared file; a worker knows the length of its own.
-                tool_input: dict[str, Any] = {"command": "insert", "path": path, "insert_text": tag,
-                                              "insert_line": step + 1 if own_file else 0}
+                tool_input: dict[str, Any] = {
+                    "command": "insert",
+                    "path": path,
+                    "insert_text": tag,
+                    "insert_line": step + 1 if own_file else 0,
+                }
             else:
                 tool_input = {"command": "str_replace", "path": path, "old_str": "HEAD\n", "new_str": f"HEAD\n{tag}\n"}
             result = memory.execute(tool_input)
@@ -108,8 +112,11 @@ def _racer(db: str, key: bytes, worker: int, policy: Policy, kind: str) -> dict[
     with SecureMemory.open(db, key=key, policy=policy, create=False) as memory:
         for step in range(ATTEMPTS):
             if kind == "max_files" or step % 2:
-                tool_input: dict[str, Any] = {"command": "create", "path": f"/memories/r{worker}/{step}.md",
-                                              "file_text": line + "\n"}
+                tool_input: dict[str, Any] = {
+                    "command": "create",
+                    "path": f"/memories/r{worker}/{step}.md",
+                    "file_text": line + "\n",
+                }
             else:
                 tool_input = {"command": "insert", "path": SHARED, "insert_line": 0, "insert_text": line}
             result = memory.execute(tool_input)
@@ -125,8 +132,11 @@ def _racer(db: str, key: bytes, worker: int, policy: Policy, kind: str) -> dict[
 def test_racing_processes_never_beat_a_quota(tmp_path: Path, key: bytes, kind: str) -> None:
     db = tmp_path / "q.db"
     start = "HEAD\n"
-    limits = {"max_total_bytes": len(start) + FIT * UNIT + UNIT // 2} if kind == "max_total_bytes" \
+    limits = (
+        {"max_total_bytes": len(start) + FIT * UNIT + UNIT // 2}
+        if kind == "max_total_bytes"
         else {"max_files": 1 + FIT}
+    )
     policy = Policy(name="race", quota=QuotaSettings(**limits))
     with SecureMemory.open(db, key=key, policy=policy) as memory:
         check_clean(memory.execute({"command": "create", "path": SHARED, "file_text": start}))

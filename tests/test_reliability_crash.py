@@ -86,9 +86,17 @@ class Plan:
             return self.create()
         if len(self.files) > MAX_FILES or size > MAX_BYTES:
             return self.rng.choice([self.delete_file, self.delete_file, self.delete_dir])()
-        moves = [self.create] * 15 + [self.str_replace] * 25 + [self.insert] * 20 + [self.delete_file] * 10 \
-            + [self.rename_file] * 10 + [self.delete_dir] * 2 + [self.rename_dir] * 3 + [self.view] * 5 \
+        moves = (
+            [self.create] * 15
+            + [self.str_replace] * 25
+            + [self.insert] * 20
+            + [self.delete_file] * 10
+            + [self.rename_file] * 10
+            + [self.delete_dir] * 2
+            + [self.rename_dir] * 3
+            + [self.view] * 5
             + [self.failing] * 5
+        )
         return self.rng.choice(moves)()
 
     def pick_file(self) -> tuple[str, list[str]]:
@@ -98,8 +106,11 @@ class Plan:
     def create(self) -> tuple[dict[str, Any], bool, Delta]:
         path = f"{self.rng.choice(sorted(self.dirs | set(POOL_DIRS)))}/f-{self.uid()}.md"
         text = self.text()
-        return ({"command": "create", "path": path, "file_text": text}, True,
-                {"set": {path: text}, "mkdir": ancestors(path)})
+        return (
+            {"command": "create", "path": path, "file_text": text},
+            True,
+            {"set": {path: text}, "mkdir": ancestors(path)},
+        )
 
     def str_replace(self) -> tuple[dict[str, Any], bool, Delta]:
         path, lines = self.pick_file()
@@ -108,14 +119,17 @@ class Plan:
         tool_input = {"command": "str_replace", "path": path, "old_str": lines[at]}
         if new or self.rng.random() < 0.5:  # new_str is optional: missing means delete old_str
             tool_input["new_str"] = new
-        return tool_input, True, {"set": {path: "".join(lines[:at]) + new + "".join(lines[at + 1:])}}
+        return tool_input, True, {"set": {path: "".join(lines[:at]) + new + "".join(lines[at + 1 :])}}
 
     def insert(self) -> tuple[dict[str, Any], bool, Delta]:
         path, lines = self.pick_file()
         at, line = self.rng.randint(0, len(lines)), self.line()
         text = line if self.rng.random() < 0.5 else line[:-1]  # the file ends in LF: same result
-        return ({"command": "insert", "path": path, "insert_line": at, "insert_text": text}, True,
-                {"set": {path: "".join([*lines[:at], line, *lines[at:]])}})
+        return (
+            {"command": "insert", "path": path, "insert_line": at, "insert_text": text},
+            True,
+            {"set": {path: "".join([*lines[:at], line, *lines[at:]])}},
+        )
 
     def delete_file(self) -> tuple[dict[str, Any], bool, Delta]:
         path, _ = self.pick_file()
@@ -124,17 +138,25 @@ class Plan:
     def rename_file(self) -> tuple[dict[str, Any], bool, Delta]:
         path, _ = self.pick_file()
         new = f"{self.rng.choice(sorted(self.dirs | set(POOL_DIRS)))}/f-{self.uid()}.md"
-        return ({"command": "rename", "old_path": path, "new_path": new}, True,
-                {"del": [path], "set": {new: self.files[path]}, "mkdir": ancestors(new)})
+        return (
+            {"command": "rename", "old_path": path, "new_path": new},
+            True,
+            {"del": [path], "set": {new: self.files[path]}, "mkdir": ancestors(new)},
+        )
 
     def delete_dir(self) -> tuple[dict[str, Any], bool, Delta]:
         candidates = sorted(self.dirs - {ROOT})
         if not candidates:
             return self.delete_file()
         gone = self.rng.choice(candidates)
-        return ({"command": "delete", "path": gone}, True,
-                {"del": [p for p in self.files if is_within(p, gone)],
-                 "rmdir": [d for d in self.dirs if is_within(d, gone)]})
+        return (
+            {"command": "delete", "path": gone},
+            True,
+            {
+                "del": [p for p in self.files if is_within(p, gone)],
+                "rmdir": [d for d in self.dirs if is_within(d, gone)],
+            },
+        )
 
     def rename_dir(self) -> tuple[dict[str, Any], bool, Delta]:
         candidates = sorted(self.dirs - {ROOT})
@@ -143,13 +165,20 @@ class Plan:
         old = self.rng.choice(candidates)
         parent = self.rng.choice(sorted(p for p in self.dirs | set(POOL_DIRS) if not is_within(p, old)))
         new = f"{parent}/d-{self.uid()}"
+
         def moved(path: str) -> str:
-            return new + path[len(old):]
-        return ({"command": "rename", "old_path": old, "new_path": new}, True,
-                {"del": [p for p in self.files if is_within(p, old)],
-                 "rmdir": [d for d in self.dirs if is_within(d, old)],
-                 "set": {moved(p): t for p, t in self.files.items() if is_within(p, old)},
-                 "mkdir": [*ancestors(new), *(moved(d) for d in self.dirs if is_within(d, old))]})
+            return new + path[len(old) :]
+
+        return (
+            {"command": "rename", "old_path": old, "new_path": new},
+            True,
+            {
+                "del": [p for p in self.files if is_within(p, old)],
+                "rmdir": [d for d in self.dirs if is_within(d, old)],
+                "set": {moved(p): t for p, t in self.files.items() if is_within(p, old)},
+                "mkdir": [*ancestors(new), *(moved(d) for d in self.dirs if is_within(d, old))],
+            },
+        )
 
     def view(self) -> tuple[dict[str, Any], bool, Delta]:
         path, lines = self.pick_file()
@@ -160,12 +189,18 @@ class Plan:
     def failing(self) -> tuple[dict[str, Any], bool, Delta]:
         path, lines = self.pick_file()
         other = self.rng.choice(sorted(self.files))
-        return self.rng.choice([
-            {"command": "str_replace", "path": path, "old_str": "<absent>", "new_str": "x"},
-            {"command": "create", "path": path, "file_text": "overwrite?\n"},
-            {"command": "rename", "old_path": other, "new_path": path},
-            {"command": "insert", "path": path, "insert_line": len(lines) + 1, "insert_text": "x"},
-        ]), False, {}
+        return (
+            self.rng.choice(
+                [
+                    {"command": "str_replace", "path": path, "old_str": "<absent>", "new_str": "x"},
+                    {"command": "create", "path": path, "file_text": "overwrite?\n"},
+                    {"command": "rename", "old_path": other, "new_path": path},
+                    {"command": "insert", "path": path, "insert_line": len(lines) + 1, "insert_text": "x"},
+                ]
+            ),
+            False,
+            {},
+        )
 
 
 # -- the writer (runs in the forked child) ---------------------------------------------------------
@@ -206,7 +241,7 @@ def _records(log: Path) -> list[dict[str, Any]]:
     """The log's complete lines. A line cut short by the kill is dropped: if it was a "D", its
     command counts as in flight, which allows both outcomes, so the check only gets weaker."""
     data = log.read_bytes()
-    return [json.loads(line) for line in data[:data.rfind(b"\n") + 1].splitlines()]
+    return [json.loads(line) for line in data[: data.rfind(b"\n") + 1].splitlines()]
 
 
 def _short(value: object, limit: int = 300) -> str:
@@ -217,10 +252,12 @@ def _short(value: object, limit: int = 300) -> str:
 def _diff(found: State, models: list[Model]) -> str:
     lines = [f"found {len(found.files)} files, {len(found.dirs)} dirs"]
     for files, dirs in models:
-        lines.append(f"  vs model: missing {sorted(set(files) - set(found.files))[:5]}, extra "
-                     f"{sorted(set(found.files) - set(files))[:5]}, changed "
-                     f"{sorted(p for p in files if p in found.files and files[p] != found.files[p])[:5]}, "
-                     f"dirs missing {sorted(dirs - set(found.dirs))[:5]} extra {sorted(set(found.dirs) - dirs)[:5]}")
+        lines.append(
+            f"  vs model: missing {sorted(set(files) - set(found.files))[:5]}, extra "
+            f"{sorted(set(found.files) - set(files))[:5]}, changed "
+            f"{sorted(p for p in files if p in found.files and files[p] != found.files[p])[:5]}, "
+            f"dirs missing {sorted(dirs - set(found.dirs))[:5]} extra {sorted(set(found.dirs) - dirs)[:5]}"
+        )
     return "\n".join(lines)
 
 
@@ -231,8 +268,7 @@ def check_found(found: State, integrity: list[str], acceptable: list[Model], whe
     for index, (files, dirs) in enumerate(acceptable):
         if found.files == files and set(found.dirs) == dirs:
             return index
-    raise AssertionError(f"{where}: the store holds a state no command sequence produced\n"
-                         f"{_diff(found, acceptable)}")
+    raise AssertionError(f"{where}: the store holds a state no command sequence produced\n{_diff(found, acceptable)}")
 
 
 def replay(records: list[dict[str, Any]], start: Model, where: str) -> tuple[list[Model], Counter[str]]:
@@ -287,8 +323,9 @@ def test_sigkill_at_random_moments_never_leaves_a_partial_state(tmp_path: Path, 
     db = tmp_path / "crash.db"
     with SecureMemory.open(db, key=key) as memory:
         for n, directory in enumerate(POOL_DIRS):
-            check_clean(memory.execute({"command": "create", "path": f"{directory}/seed-{n}.md",
-                                        "file_text": f"<seed.{n}>\n"}))
+            check_clean(
+                memory.execute({"command": "create", "path": f"{directory}/seed-{n}.md", "file_text": f"<seed.{n}>\n"})
+            )
         start = read_state(memory.store)
     acceptable: list[Model] = [(start.files, set(start.dirs))]
     rng, stats = random.Random(SEED), Counter[str]()

@@ -65,8 +65,9 @@ def assert_usable(stored: Stored) -> None:
         assert memory.store.integrity_errors() == []
         assert read_state(memory.store).files == stored.state.files
         check_clean(memory.execute({"command": "create", "path": "/memories/again.md", "file_text": "ok\n"}))
-        check_clean(memory.execute({"command": "str_replace", "path": "/memories/again.md", "old_str": "ok",
-                                    "new_str": "fine"}))
+        check_clean(
+            memory.execute({"command": "str_replace", "path": "/memories/again.md", "old_str": "ok", "new_str": "fine"})
+        )
         assert "fine" in check_clean(memory.execute({"command": "view", "path": "/memories/again.md"}))
         assert not memory.execute({"command": "delete", "path": "/memories/again.md"}).is_error
         assert memory.store.integrity_errors() == []
@@ -168,7 +169,7 @@ TRUNCATIONS = {
 def test_a_truncated_file_is_noticed_and_recovers_when_restored(stored: Stored, cut: str) -> None:
     size = len(stored.pristine)
     assert size >= 8 * PAGE
-    put_back(stored, stored.pristine[:TRUNCATIONS[cut](size)])
+    put_back(stored, stored.pristine[: TRUNCATIONS[cut](size)])
     signs = how_damage_shows(stored)
     assert signs, "the truncation went unnoticed"
     if cut == "inside the first page":
@@ -245,8 +246,11 @@ def test_a_file_that_is_not_a_store_is_refused_untouched(tmp_path: Path, key: by
 
 
 def _chattr(flag: str, paths: list[Path]) -> bool:
-    run = subprocess.run(["chattr", flag, *map(str, paths)], capture_output=True, check=False) \
-        if shutil.which("chattr") else None
+    run = (
+        subprocess.run(["chattr", flag, *map(str, paths)], capture_output=True, check=False)
+        if shutil.which("chattr")
+        else None
+    )
     return run is not None and run.returncode == 0
 
 
@@ -269,8 +273,10 @@ def read_only(paths: list[Path], *, while_open: bool) -> Iterator[str]:
                 path.chmod(mode)
         return
     if not _chattr("+i", paths):
-        pytest.skip("no way to make a file read-only here: running as root without chattr +i "
-                    "(CAP_LINUX_IMMUTABLE, or a file system with the immutable attribute)")
+        pytest.skip(
+            "no way to make a file read-only here: running as root without chattr +i "
+            "(CAP_LINUX_IMMUTABLE, or a file system with the immutable attribute)"
+        )
     try:
         yield "chattr +i"
     finally:
@@ -295,8 +301,9 @@ def test_a_read_only_store_can_be_read_but_refuses_writes_cleanly(stored: Stored
             for tool in MUTATIONS:
                 result = memory.execute(tool)
                 assert result.is_error, tool
-                assert check_clean(result) == ("Error: the memory store file is read-only; check its permissions. "
-                                               f"{NOT_APPLIED}")
+                assert check_clean(result) == (
+                    f"Error: the memory store file is read-only; check its permissions. {NOT_APPLIED}"
+                )
             assert read_state(memory.store).files == stored.state.files
         assert digest(stored.db) == before
     assert_usable(stored)  # reopened once the file is writable again
@@ -310,8 +317,9 @@ def test_a_store_made_read_only_while_open_fails_cleanly_and_recovers(stored: St
             for tool in MUTATIONS:
                 result = memory.execute(tool)
                 assert result.is_error, tool
-                assert check_clean(result).startswith("Error: the memory store file could not be read or written "
-                                                      "(disk I/O error)"), result.text
+                assert check_clean(result).startswith(
+                    "Error: the memory store file could not be read or written (disk I/O error)"
+                ), result.text
             assert read_state(memory.store).files == stored.state.files
             assert "file 3 line" in check_clean(memory.execute({"command": "view", "path": "/memories/d1/f3.md"}))
         # The cause gone, the same open store takes writes again.
@@ -368,8 +376,9 @@ def test_a_page_limit_refuses_writes_cleanly_and_recovers_when_raised(stored: St
         conn.execute(f"PRAGMA max_page_count = {pages + 20}")
         created, errors = fill_until_refused(memory, "/memories/fill")
         assert created and errors
-        assert set(errors) == {"Error: the memory store is full (disk or page limit reached); free space and "
-                               f"retry. {NOT_APPLIED}"}
+        assert set(errors) == {
+            f"Error: the memory store is full (disk or page limit reached); free space and retry. {NOT_APPLIED}"
+        }
         for tool in MUTATIONS[:3]:  # growing edits are refused the same way, or fit
             check_clean(memory.execute(tool))
         assert memory.store.integrity_errors() == []
@@ -392,8 +401,14 @@ def _under_a_file_size_limit(db: str, key: bytes) -> dict[str, Any]:
     finally:
         resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
     more, still_failing = fill_until_refused(memory, "/memories/more")
-    result = {"created": created, "errors": errors, "more": len(more), "still_failing": still_failing,
-              "integrity": memory.store.integrity_errors(), "files": sorted(read_state(memory.store).files)}
+    result = {
+        "created": created,
+        "errors": errors,
+        "more": len(more),
+        "still_failing": still_failing,
+        "integrity": memory.store.integrity_errors(),
+        "files": sorted(read_state(memory.store).files),
+    }
     memory.close()
     return result
 
@@ -403,7 +418,8 @@ def test_a_file_size_limit_refuses_writes_cleanly_and_recovers_when_lifted(store
     assert outcome["errors"], "the limit never bit"
     assert set(outcome["errors"]) == {
         "Error: the memory store file could not be read or written (disk I/O error); check the disk, its free "
-        f"space, file size limits and the file's permissions. {NOT_APPLIED}"}
+        f"space, file size limits and the file's permissions. {NOT_APPLIED}"
+    }
     assert outcome["more"] == 100 and outcome["still_failing"] == [] and outcome["integrity"] == []
     with SecureMemory.open(stored.db, key=stored.key, create=False) as memory:
         assert sorted(read_state(memory.store).files) == outcome["files"]
@@ -413,8 +429,12 @@ def test_a_file_size_limit_refuses_writes_cleanly_and_recovers_when_lifted(store
 @contextlib.contextmanager
 def small_tmpfs(where: Path, size_kb: int) -> Iterator[Path]:
     where.mkdir()
-    mount = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_kb}k", "tmpfs", str(where)],
-                           capture_output=True, text=True, check=False)
+    mount = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size_kb}k", "tmpfs", str(where)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if mount.returncode != 0:
         pytest.skip(f"cannot mount a small tmpfs here (needs CAP_SYS_ADMIN): {mount.stderr.strip()}")
     try:
@@ -424,8 +444,7 @@ def small_tmpfs(where: Path, size_kb: int) -> Iterator[Path]:
             subprocess.run(["umount", "-l", str(where)], capture_output=True, check=False)
 
 
-def test_a_really_full_disk_refuses_writes_cleanly_and_recovers_when_space_is_freed(tmp_path: Path,
-                                                                                    key: bytes) -> None:
+def test_a_really_full_disk_refuses_writes_cleanly_and_recovers_when_space_is_freed(tmp_path: Path, key: bytes) -> None:
     with small_tmpfs(tmp_path / "fs", 1024) as fs:
         db = fs / "m.db"
         with SecureMemory.open(db, key=key) as memory:
@@ -437,8 +456,9 @@ def test_a_really_full_disk_refuses_writes_cleanly_and_recovers_when_space_is_fr
                     pass
             os.close(fd)
             created, errors = fill_until_refused(memory, "/memories/fill")
-            assert errors and set(errors) == {"Error: the memory store is full (disk or page limit reached); "
-                                              f"free space and retry. {NOT_APPLIED}"}
+            assert errors and set(errors) == {
+                f"Error: the memory store is full (disk or page limit reached); free space and retry. {NOT_APPLIED}"
+            }
             filler.unlink()
             more, still_failing = fill_until_refused(memory, "/memories/more", limit=5)
             assert len(more) == 5 and still_failing == []

@@ -54,8 +54,10 @@ def test_ten_megabytes_with_the_default_policy_are_stored_and_shown_within_the_c
     assert stored(mem, path) == TEN_MB.encode()
     view = within_cap(ok(mem, command="view", path=path))
     last = view.split("\n")[-2].split("\t")[0].strip()
-    assert view.endswith(f"[Output truncated at {CAP} characters: the file has 100000 lines and this view ends "
-                         f"at line {last}. Use view_range, e.g. [{int(last) + 1}, -1], to see the rest.]")
+    assert view.endswith(
+        f"[Output truncated at {CAP} characters: the file has 100000 lines and this view ends "
+        f"at line {last}. Use view_range, e.g. [{int(last) + 1}, -1], to see the rest.]"
+    )
     tail = ok(mem, command="view", path=path, view_range=[99_999, -1])
     assert tail.split("\n")[1:] == [f" 99999\t{'x' * 99}", f"100000\t{'x' * 99}"]
     # An old_str found 100,000 or 10 million times: a short message with a count, not every line number.
@@ -73,8 +75,10 @@ def test_a_ten_megabyte_line_is_cut_in_views_and_in_edit_snippets(mem: SecureMem
     path = "/memories/one-line.md"
     ok(mem, command="create", path=path, file_text="a" * 5_000_000 + "MARK" + "b" * 5_000_000)
     view = within_cap(ok(mem, command="view", path=path))
-    assert view.endswith(f"[Output truncated: line 1 is longer than {CAP} characters and was cut. The file has 1 "
-                         "lines; it is the last line of the file.]")
+    assert view.endswith(
+        f"[Output truncated: line 1 is longer than {CAP} characters and was cut. The file has 1 "
+        "lines; it is the last line of the file.]"
+    )
     snippet = within_cap(ok(mem, command="str_replace", path=path, old_str="MARK", new_str="MOVED"))
     assert snippet.startswith("The memory file has been edited. Here is the snippet showing the change")
     assert snippet.endswith("...(cut)") and "Listing" not in snippet
@@ -84,9 +88,11 @@ def test_a_ten_megabyte_line_is_cut_in_views_and_in_edit_snippets(mem: SecureMem
 def test_ten_megabytes_with_the_regulated_policy_are_refused_by_quota(tmp_path: Path, key: bytes) -> None:
     with SecureMemory.open(tmp_path / "r.db", key=key, policy="regulated") as memory:
         message = refused(memory, command="create", path="/memories/big.md", file_text=TEN_MB)
-        assert message == ("Error: Quota exceeded: /memories/big.md would be 10,000,000 bytes; the limit per file "
-                           "is 262,144 bytes (policy 'regulated'). Nothing was written. Keep the file shorter or "
-                           "split it.")
+        assert message == (
+            "Error: Quota exceeded: /memories/big.md would be 10,000,000 bytes; the limit per file "
+            "is 262,144 bytes (policy 'regulated'). Nothing was written. Keep the file shorter or "
+            "split it."
+        )
         assert read_state(memory.store).files == {}
         ok(memory, command="create", path="/memories/small.md", file_text="small\n")
         grow = refused(memory, command="str_replace", path="/memories/small.md", old_str="small", new_str=TEN_MB)
@@ -152,8 +158,13 @@ def crowded(tmp_path: Path, key: bytes) -> Path:
 
 def test_a_directory_of_100000_entries_is_listed_within_the_cap_in_bounded_memory(crowded: Path, key: bytes) -> None:
     # A fresh interpreter, so that its peak memory is its own (a forked child would share ours).
-    run = subprocess.run([sys.executable, "-c", VIEWER, str(crowded), key.hex()], capture_output=True, text=True,
-                         timeout=300, cwd=Path(__file__).parents[1])
+    run = subprocess.run(
+        [sys.executable, "-c", VIEWER, str(crowded), key.hex()],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=Path(__file__).parents[1],
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     report = json.loads(run.stdout)
     note = f"[Listing truncated at {CAP} characters: view a subdirectory to see the rest.]"
@@ -165,12 +176,13 @@ def test_a_directory_of_100000_entries_is_listed_within_the_cap_in_bounded_memor
     assert listed == [f"/memories/many/f{n:06d}.md" for n in range(len(listed))] and len(listed) > 100
     total = sum(len(str(n)) + 1 for n in range(ENTRIES))  # bytes of all the files: "0\n", "1\n", ...
     assert report["views"][0][1].split("\n")[1] == f"{total / 1024:.1f}K\t/memories/many"
-    assert report["inner"] == [False, "Here's the content of /memories/many/f054321.md with line numbers:\n"
-                                      "     1\t54321"]
+    assert report["inner"] == [
+        False,
+        "Here's the content of /memories/many/f054321.md with line numbers:\n     1\t54321",
+    ]
     assert report["growth_mb"] < RSS_BOUND_MB, f"viewing the directory took {report['growth_mb']:.0f} MB"
     with SecureMemory.open(crowded, key=key, create=False) as memory:
         assert ok(memory, command="delete", path="/memories/many") == "Successfully deleted /memories/many"
         state = read_state(memory.store)
         assert state.files == {"/memories/small/a.md": "a\n"} and aggregate_errors(state) == []
         assert memory.store.integrity_errors() == []
-

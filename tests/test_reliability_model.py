@@ -45,9 +45,13 @@ class Refused(Exception):
 
 def guard(path: str) -> str:
     """The canonical spelling of ``path``, or Refused with the path guard's reason (as paths.py words it)."""
+
     def refuse(reason: str) -> Refused:
-        return Refused(f"Error: Invalid path: {reason}. Paths must be /memories or start with /memories/, use "
-                       "plain names separated by single slashes, and contain no '.' or '..' segments.")
+        return Refused(
+            f"Error: Invalid path: {reason}. Paths must be /memories or start with /memories/, use "
+            "plain names separated by single slashes, and contain no '.' or '..' segments."
+        )
+
     if len(path.encode("utf-8", "surrogatepass")) > 1024:
         raise refuse("the path is longer than 1024 bytes")
     if "\\" in path:
@@ -61,8 +65,9 @@ def guard(path: str) -> str:
         raise refuse("the path is not absolute (it must start with /memories)")
     parts = [part for part in path.split("/") if part]
     if not parts or parts[0] != "memories":
-        raise refuse("the path is outside /memories (look-alikes such as /memoriesX or /memories_backup are "
-                     "other directories)")
+        raise refuse(
+            "the path is outside /memories (look-alikes such as /memoriesX or /memories_backup are other directories)"
+        )
     for part in parts[1:]:
         if part in (".", ".."):
             raise refuse(f"'{part}' segments are not allowed")
@@ -112,8 +117,13 @@ def within(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory + "/")
 
 
-VERBS = {"create": "created", "str_replace": "edited", "insert": "edited", "delete": "deleted",
-         "rename": "renamed or moved"}
+VERBS = {
+    "create": "created",
+    "str_replace": "edited",
+    "insert": "edited",
+    "delete": "deleted",
+    "rename": "renamed or moved",
+}
 
 
 class Reference:
@@ -134,8 +144,10 @@ class Reference:
         keys = ("old_path", "new_path") if name == "rename" else ("path",)
         paths = [guard(tool[key]) for key in keys]
         if name != "view" and ROOT in paths:
-            raise Refused(f"Error: The /memories directory itself cannot be {VERBS[name]}; use a path below "
-                          "it, such as /memories/notes.md.")
+            raise Refused(
+                f"Error: The /memories directory itself cannot be {VERBS[name]}; use a path below "
+                "it, such as /memories/notes.md."
+            )
         handler: Callable[..., str] = getattr(self, name)
         return handler(*paths, tool)
 
@@ -165,16 +177,23 @@ class Reference:
         start, end = 1, len(lines)
         if view_range is not None:
             if not lines:
-                raise Refused(f"Error: Invalid `view_range` parameter: {view_range}. The file {path} is empty; "
-                              "view it without view_range.")
-            ok = len(view_range) == 2 and 1 <= view_range[0] <= len(lines) and (
-                view_range[1] == -1 or view_range[0] <= view_range[1] <= len(lines))
+                raise Refused(
+                    f"Error: Invalid `view_range` parameter: {view_range}. The file {path} is empty; "
+                    "view it without view_range."
+                )
+            ok = (
+                len(view_range) == 2
+                and 1 <= view_range[0] <= len(lines)
+                and (view_range[1] == -1 or view_range[0] <= view_range[1] <= len(lines))
+            )
             if not ok:
-                raise Refused(f"Error: Invalid `view_range` parameter: {view_range}. The file {path} has "
-                              f"{len(lines)} lines: use [start, end] with 1 <= start <= end <= {len(lines)}, or "
-                              "[start, -1] to view from start to the end.")
+                raise Refused(
+                    f"Error: Invalid `view_range` parameter: {view_range}. The file {path} has "
+                    f"{len(lines)} lines: use [start, end] with 1 <= start <= end <= {len(lines)}, or "
+                    "[start, -1] to view from start to the end."
+                )
             start, end = view_range[0], len(lines) if view_range[1] == -1 else view_range[1]
-        return f"Here's the content of {path} with line numbers:\n{numbered(lines[start - 1:end], start)}"
+        return f"Here's the content of {path} with line numbers:\n{numbered(lines[start - 1 : end], start)}"
 
     def listing(self, directory: str) -> str:
         rows = [f"{human(self.size(directory))}\t{directory}"]
@@ -191,9 +210,12 @@ class Reference:
                     rows.append(f"{human(self.size(child))}\t{child}/")
                     if depth > 1:
                         walk(child, depth - 1)
+
         walk(directory, 2)
-        return ("Here're the files and directories up to 2 levels deep in "
-                f"{directory}, excluding hidden items and node_modules:\n" + "\n".join(rows))
+        return (
+            "Here're the files and directories up to 2 levels deep in "
+            f"{directory}, excluding hidden items and node_modules:\n" + "\n".join(rows)
+        )
 
     def create(self, path: str, tool: dict[str, Any]) -> str:
         if self.is_dir(path):
@@ -221,21 +243,27 @@ class Reference:
         at = [m.start() for m in re.finditer(re.escape(old_str), text)]  # non-overlapping, like str.find
         where = [text.count("\n", 0, position) + 1 for position in at]
         if not where:
-            raise Refused(f"No replacement was performed, old_str `{clip(tool['old_str'])}` did not appear "
-                          f"verbatim in {path}.")
+            raise Refused(
+                f"No replacement was performed, old_str `{clip(tool['old_str'])}` did not appear verbatim in {path}."
+            )
         if len(where) > 1:  # at most 50 line numbers, then the count
-            listed = ", ".join(map(str, where[:50])) + (f", ... ({len(where):,} occurrences in all)" if len(where) > 50
-                                                         else "")
-            raise Refused(f"No replacement was performed. Multiple occurrences of old_str `{clip(tool['old_str'])}` "
-                          f"in lines: {listed}. Please ensure it is unique")
-        edited = text[:at[0]] + new_str + text[at[0] + len(old_str):]
+            listed = ", ".join(map(str, where[:50])) + (
+                f", ... ({len(where):,} occurrences in all)" if len(where) > 50 else ""
+            )
+            raise Refused(
+                f"No replacement was performed. Multiple occurrences of old_str `{clip(tool['old_str'])}` "
+                f"in lines: {listed}. Please ensure it is unique"
+            )
+        edited = text[: at[0]] + new_str + text[at[0] + len(old_str) :]
         self.files[path] = edited
         lines = lines_of(edited)
         start = max(1, where[0] - 2)
         end = min(len(lines), where[0] + new_str.count("\n") + 2, start + 15)
-        snippet = [line if len(line) <= 800 else line[:800] + "...(cut)" for line in lines[start - 1:end]]
-        return ("The memory file has been edited. Here is the snippet showing the change (with line numbers):\n"
-                + numbered(snippet, start))
+        snippet = [line if len(line) <= 800 else line[:800] + "...(cut)" for line in lines[start - 1 : end]]
+        return (
+            "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n"
+            + numbered(snippet, start)
+        )
 
     def insert(self, path: str, tool: dict[str, Any]) -> str:
         if path not in self.files:
@@ -243,13 +271,16 @@ class Reference:
         text, line, insert = self.files[path], tool["insert_line"], tool["insert_text"]
         total = len(lines_of(text))
         if not 0 <= line <= total:
-            raise Refused(f"Error: Invalid `insert_line` parameter: {line}. It should be within the range of "
-                          f"lines of the file: [0, {total}]")
+            raise Refused(
+                f"Error: Invalid `insert_line` parameter: {line}. It should be within the range of "
+                f"lines of the file: [0, {total}]"
+            )
         eol = "\r\n" if crlf(text) else "\n"
         # The file as whole lines with their endings; the new lines in the file's own ending. A final
         # newline in insert_text ends its last line; the file keeps (or lacks) its own final newline.
-        chunks = [part + "\n" for part in text.split("\n")[:-1]] + ([text.rsplit("\n", 1)[-1]] if
-                                                                    not text.endswith("\n") and text else [])
+        chunks = [part + "\n" for part in text.split("\n")[:-1]] + (
+            [text.rsplit("\n", 1)[-1]] if not text.endswith("\n") and text else []
+        )
         new = [part.removesuffix("\r") for part in insert.split("\n")]
         if insert.endswith("\n"):
             new.pop()
@@ -277,7 +308,8 @@ class Reference:
         self._check_blocker(new)
 
         def moved(path: str) -> str:
-            return new + path[len(old):] if within(path, old) else path
+            return new + path[len(old) :] if within(path, old) else path
+
         self.files = {moved(p): t for p, t in self.files.items()}
         self.dirs = {moved(d) for d in self.dirs} | set(parents(new))
         return f"Successfully renamed {old} to {new}"
@@ -288,11 +320,26 @@ class Reference:
 NAMES = ["a", "b", "f.md", ".hidden", "node_modules", "é", "a b", "notes.txt"]
 VALID_PATHS = st.lists(st.sampled_from(NAMES), min_size=1, max_size=3).map(lambda parts: "/memories/" + "/".join(parts))
 SPELLINGS = st.sampled_from(["{}", "{}", "{}", "{}/", "{}//", "/{}"])  # trailing and doubled slashes are fine
-REFUSED_PATHS = st.sampled_from([
-    "/memories/../a", "/memories/a/../../etc", "/memories/./a", "/memoriesX/a", "memories/a", "/memories/a\\b",
-    "/memories/%2e%2e/a", "/memories/a%2Fb", "/memories/a\x00b", "/memories/ a", "/memories/a ", "/", "", "/etc/passwd",
-    "/memories/\u202egnp.exe", "/memories/a\u200bb",
-])
+REFUSED_PATHS = st.sampled_from(
+    [
+        "/memories/../a",
+        "/memories/a/../../etc",
+        "/memories/./a",
+        "/memoriesX/a",
+        "memories/a",
+        "/memories/a\\b",
+        "/memories/%2e%2e/a",
+        "/memories/a%2Fb",
+        "/memories/a\x00b",
+        "/memories/ a",
+        "/memories/a ",
+        "/",
+        "",
+        "/etc/passwd",
+        "/memories/\u202egnp.exe",
+        "/memories/a\u200bb",
+    ]
+)
 SPELLED = st.tuples(SPELLINGS, VALID_PATHS).map(lambda pair: pair[0].format(pair[1]))
 ROOTS = st.sampled_from([ROOT, "/memories/", "//memories"])
 # Mostly valid paths, some spellings of the root, some refused paths.
@@ -300,8 +347,22 @@ PATHS = st.integers(0, 9).flatmap(lambda n: SPELLED if n < 7 else ROOTS if n == 
 FRAGMENTS = ["a", "b", "ab", "\n", "\r\n", " ", "é", "x\n", "a\n", "😀"]
 TEXTS = st.one_of(st.just(""), st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=14).map("".join))
 NAMESPACES = itertools.count()
-STEPS = ["create", "create", "create", "str_replace", "str_replace", "str_replace", "insert", "insert", "view",
-         "view", "delete", "rename", "rename", "rename_directory_oddly"]
+STEPS = [
+    "create",
+    "create",
+    "create",
+    "str_replace",
+    "str_replace",
+    "str_replace",
+    "insert",
+    "insert",
+    "view",
+    "view",
+    "delete",
+    "rename",
+    "rename",
+    "rename_directory_oddly",
+]
 
 
 class MemoryMachine(RuleBasedStateMachine):
@@ -377,7 +438,7 @@ class MemoryMachine(RuleBasedStateMachine):
         how = data.draw(st.sampled_from(["slice", "line", "whole", "fragment"]), label="old_str from")
         if text and how == "slice":
             start = data.draw(st.integers(0, len(text) - 1))
-            old = text[start:start + data.draw(st.integers(1, 12))]
+            old = text[start : start + data.draw(st.integers(1, 12))]
         elif text and how == "line":  # with its LF, which the model writes even in a CRLF file
             old = data.draw(st.sampled_from(lines_of(text))).removesuffix("\r") + data.draw(st.sampled_from(["", "\n"]))
         elif how == "whole":  # the whole text matches exactly once (if not empty)
@@ -423,22 +484,107 @@ test_securemem_agrees_with_the_reference_model = MemoryMachine.TestCase
 # -- hostile alphabets: invariants only -----------------------------------------------------------------
 
 HOSTILE = [
-    "/", ".", "..", "...", "\\", "%2e", "%2E%2e", "%2f", "%00", "\x00", "\n", "\r", "\t", " ", "~", "a", "memories",
-    "/memories", "/memories/", "é", "e\u0301", "\u2215", "\u2044", "\uff0e", "\uff0f", "\u2024", "\u202e", "\u200f",
-    "\u200e", "\u200b", "\ufeff", "\u3000", "\u00a0", "😀", "👨‍👩‍👧", "\U0001f3f3\ufe0f", "\ud800", "\udfff",
-    "\U0010ffff", "x" * 255, "é" * 128, "y" * 300, "CON", "nul.txt", "node_modules", ".git",
+    "/",
+    ".",
+    "..",
+    "...",
+    "\\",
+    "%2e",
+    "%2E%2e",
+    "%2f",
+    "%00",
+    "\x00",
+    "\n",
+    "\r",
+    "\t",
+    " ",
+    "~",
+    "a",
+    "memories",
+    "/memories",
+    "/memories/",
+    "é",
+    "e\u0301",
+    "\u2215",
+    "\u2044",
+    "\uff0e",
+    "\uff0f",
+    "\u2024",
+    "\u202e",
+    "\u200f",
+    "\u200e",
+    "\u200b",
+    "\ufeff",
+    "\u3000",
+    "\u00a0",
+    "😀",
+    "👨‍👩‍👧",
+    "\U0001f3f3\ufe0f",
+    "\ud800",
+    "\udfff",
+    "\U0010ffff",
+    "x" * 255,
+    "é" * 128,
+    "y" * 300,
+    "CON",
+    "nul.txt",
+    "node_modules",
+    ".git",
 ]
 # Path segments: plain names (so that some hostile paths are valid and get stored) and tricks.
 SEGMENTS = [
-    "a", "b", "notes.md", "é", "😀", "👨‍👩‍👧", "CON", "node_modules", ".git", "...", "~", "x" * 255, "é" * 127,
-    "..", ".", "", "..\\", "%2e%2e", "%2E", "\\", "\x00", "\u202e", "\u200f", "\u200b", "\uff0e\uff0e", "\u2215",
-    "e\u0301", "y" * 300, " a", "a ", "memories", "\ud800",
+    "a",
+    "b",
+    "notes.md",
+    "é",
+    "😀",
+    "👨‍👩‍👧",
+    "CON",
+    "node_modules",
+    ".git",
+    "...",
+    "~",
+    "x" * 255,
+    "é" * 127,
+    "..",
+    ".",
+    "",
+    "..\\",
+    "%2e%2e",
+    "%2E",
+    "\\",
+    "\x00",
+    "\u202e",
+    "\u200f",
+    "\u200b",
+    "\uff0e\uff0e",
+    "\u2215",
+    "e\u0301",
+    "y" * 300,
+    " a",
+    "a ",
+    "memories",
+    "\ud800",
 ]
 ATTACKS = [
-    "/memories/../../etc/passwd", "/memories/..%2f..%2fetc/passwd", "..\\..\\memories\\x", "/memories/%2e%2e/x",
-    "/memories/\u2025/x", "file:///memories/x", "/memories/./.././x", "//memories/../x", "/memories\x00/../x",
-    "/memories/..", "/memories/.", "/memories/a/../../..", "/memories/\uff0e\uff0e/x", "/memories/a\u2215..\u2215b",
-    "/memoriesevil/x", "/MEMORIES/x", "memories", "/" + "m/" * 600,
+    "/memories/../../etc/passwd",
+    "/memories/..%2f..%2fetc/passwd",
+    "..\\..\\memories\\x",
+    "/memories/%2e%2e/x",
+    "/memories/\u2025/x",
+    "file:///memories/x",
+    "/memories/./.././x",
+    "//memories/../x",
+    "/memories\x00/../x",
+    "/memories/..",
+    "/memories/.",
+    "/memories/a/../../..",
+    "/memories/\uff0e\uff0e/x",
+    "/memories/a\u2215..\u2215b",
+    "/memoriesevil/x",
+    "/MEMORIES/x",
+    "memories",
+    "/" + "m/" * 600,
 ]
 HOSTILE_TEXT = st.lists(st.one_of(st.sampled_from(HOSTILE), st.text(max_size=4)), max_size=10).map("".join)
 HOSTILE_PATH = st.one_of(
@@ -452,14 +598,24 @@ HOSTILE_COMMANDS = st.one_of(
     st.fixed_dictionaries({"command": st.just("create"), "path": HOSTILE_PATH, "file_text": HOSTILE_TEXT}),
     st.fixed_dictionaries({"command": st.just("rename"), "old_path": HOSTILE_PATH, "new_path": HOSTILE_PATH}),
     st.fixed_dictionaries({"command": st.just("view"), "path": HOSTILE_PATH}),
-    st.fixed_dictionaries({"command": st.just("str_replace"), "path": HOSTILE_PATH, "old_str": HOSTILE_TEXT,
-                           "new_str": HOSTILE_TEXT}),
-    st.fixed_dictionaries({"command": st.just("insert"), "path": HOSTILE_PATH, "insert_line": st.integers(-1, 3),
-                           "insert_text": HOSTILE_TEXT}),
+    st.fixed_dictionaries(
+        {"command": st.just("str_replace"), "path": HOSTILE_PATH, "old_str": HOSTILE_TEXT, "new_str": HOSTILE_TEXT}
+    ),
+    st.fixed_dictionaries(
+        {
+            "command": st.just("insert"),
+            "path": HOSTILE_PATH,
+            "insert_line": st.integers(-1, 3),
+            "insert_text": HOSTILE_TEXT,
+        }
+    ),
     st.fixed_dictionaries({"command": st.just("delete"), "path": HOSTILE_PATH}),
 )
-ACCEPTED = [re.compile(r"^File created successfully at: (.*)$", re.S), re.compile(r"^Successfully deleted (.*)$", re.S),
-            re.compile(r"^The file (.*) has been edited\.$", re.S)]
+ACCEPTED = [
+    re.compile(r"^File created successfully at: (.*)$", re.S),
+    re.compile(r"^Successfully deleted (.*)$", re.S),
+    re.compile(r"^The file (.*) has been edited\.$", re.S),
+]
 RENAMED = re.compile(r"^Successfully renamed (.*) to (.*)$", re.S)
 
 
@@ -484,8 +640,9 @@ def accepted_paths(tool: dict[str, Any], result: Result) -> list[str]:
     return found or ([] if tool["command"] == "str_replace" else [text])  # an unknown success text fails below
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                  HealthCheck.too_slow])
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(tools=st.lists(HOSTILE_COMMANDS, min_size=3, max_size=15))
 def test_hostile_paths_and_texts_never_escape_and_never_raise(mem: SecureMemory, tools: list[dict[str, Any]]) -> None:
     memory = mem.in_namespace(f"h{next(NAMESPACES)}")
@@ -521,6 +678,8 @@ def test_an_unpaired_surrogate_in_any_text_gets_a_clear_error(mem: SecureMemory,
     result = mem.execute(tool)
     assert result.is_error and "internal error" not in result.text and "Traceback" not in result.text
     if field != "old_str":  # an old_str that cannot be stored simply does not match
-        assert result.text == (f"Error: The text for {tool['path']} contains an unpaired surrogate "
-                               f"(U+{ord(surrogate):04X}), which cannot be stored; remove it and retry.")
+        assert result.text == (
+            f"Error: The text for {tool['path']} contains an unpaired surrogate "
+            f"(U+{ord(surrogate):04X}), which cannot be stored; remove it and retry."
+        )
     assert read_state(mem.store).files == {"/memories/f.md": "one\n"}

@@ -173,9 +173,11 @@ def test_sqlcipher_writes_nothing_to_stderr_on_a_wrong_key(tmp_path: Path) -> No
     db = tmp_path / "m.db"
     with SecureMemory.open(db, key=os.urandom(32)) as mem:
         write(mem, "/memories/a.md", "a")
-    code = ("import os, sys; from securemem import SecureMemory\n"
-            "try:\n    SecureMemory.open(sys.argv[1], key=os.urandom(32))\n"
-            "except Exception as e:\n    print(type(e).__name__)\n")
+    code = (
+        "import os, sys; from securemem import SecureMemory\n"
+        "try:\n    SecureMemory.open(sys.argv[1], key=os.urandom(32))\n"
+        "except Exception as e:\n    print(type(e).__name__)\n"
+    )
     run = subprocess.run([sys.executable, "-c", code, str(db)], capture_output=True, text=True, timeout=60)
     assert run.stdout.strip() == "WrongKeyError"
     assert run.stderr == ""
@@ -189,11 +191,18 @@ def _append_lines(db: str, key_hex: str, tag: str) -> None:
         for i in range(EDITS):
             view = mem.execute({"command": "view", "path": "/memories/shared.md"})
             lines = str(view.content).count("\n")
-            result = mem.execute({"command": "insert", "path": "/memories/shared.md",
-                                  "insert_line": lines, "insert_text": f"{tag}-{i}"})
+            result = mem.execute(
+                {"command": "insert", "path": "/memories/shared.md", "insert_line": lines, "insert_text": f"{tag}-{i}"}
+            )
             if result.is_error:  # the file grew between view and insert: the bound is exact
-                result = mem.execute({"command": "str_replace", "path": "/memories/shared.md",
-                                      "old_str": "HEAD\n", "new_str": f"HEAD\n{tag}-{i}\n"})
+                result = mem.execute(
+                    {
+                        "command": "str_replace",
+                        "path": "/memories/shared.md",
+                        "old_str": "HEAD\n",
+                        "new_str": f"HEAD\n{tag}-{i}\n",
+                    }
+                )
             assert not result.is_error, result.content
 
 
@@ -201,10 +210,14 @@ def test_two_processes_editing_one_file_lose_no_update(tmp_path: Path) -> None:
     key, db = os.urandom(32), tmp_path / "m.db"
     with SecureMemory.open(db, key=key) as mem:
         write(mem, "/memories/shared.md", "HEAD\n")
-    code = ("import sys; from tests.test_store_sqlcipher import _append_lines; "
-            "_append_lines(sys.argv[1], sys.argv[2], sys.argv[3])")
-    procs = [subprocess.Popen([sys.executable, "-c", code, str(db), key.hex(), tag], cwd=Path(__file__).parents[1])
-             for tag in ("A", "B")]
+    code = (
+        "import sys; from tests.test_store_sqlcipher import _append_lines; "
+        "_append_lines(sys.argv[1], sys.argv[2], sys.argv[3])"
+    )
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, str(db), key.hex(), tag], cwd=Path(__file__).parents[1])
+        for tag in ("A", "B")
+    ]
     assert [p.wait(timeout=180) for p in procs] == [0, 0]
     with SecureMemory.open(db, key=key) as mem:
         text = str(mem.execute({"command": "view", "path": "/memories/shared.md", "view_range": [1, -1]}).content)

@@ -92,8 +92,9 @@ def test_a_sweep_deletes_expired_rows_and_keeps_the_rest(mem: SecureMemory, cloc
     assert mem.store.count_expired(clock.now) == 0 and mem.sweep().deleted == 0
 
 
-def test_swept_content_is_gone_from_the_file_and_its_wal(tmp_path: Path, key: bytes, clock: Clock,
-                                                         policy: Path) -> None:
+def test_swept_content_is_gone_from_the_file_and_its_wal(
+    tmp_path: Path, key: bytes, clock: Clock, policy: Path
+) -> None:
     db = tmp_path / "m.db"
     with SecureMemory.open(db, key=key, policy=policy, clock=clock) as memory:
         fill(memory, 20, text=f"{MARKER}\n" * 40)
@@ -200,8 +201,13 @@ def test_a_sweep_racing_a_writer_in_another_process(tmp_path: Path, key: bytes, 
     db, count = tmp_path / "m.db", 150
     SecureMemory.open(db, key=key, policy=policy).close()
     code = "import sys; from tests.test_sweep import _writer; _writer(*sys.argv[1:])"
-    writer = subprocess.Popen([sys.executable, "-c", code, str(db), key.hex(), str(policy), str(count)],
-                              cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    writer = subprocess.Popen(
+        [sys.executable, "-c", code, str(db), key.hex(), str(policy), str(count)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deleted, batches_while_writing = 0, 0
     with SecureMemory.open(db, key=key, policy=policy) as mem:
         while writer.poll() is None:
@@ -251,8 +257,9 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
 
 @pytest.mark.usefixtures("restore_sigterm")
 @pytest.mark.parametrize(("extra", "batches"), [((), 1), (("--batch", "2"), 3)])
-def test_sweep_once_prints_one_summary_line(keyed_store: tuple[Path, Path], capsys: pytest.CaptureFixture[str],
-                                            extra: tuple[str, ...], batches: int) -> None:
+def test_sweep_once_prints_one_summary_line(
+    keyed_store: tuple[Path, Path], capsys: pytest.CaptureFixture[str], extra: tuple[str, ...], batches: int
+) -> None:
     db, key_file = keyed_store
     code, out, err = run_cli(capsys, "sweep", "--db", str(db), "--key-file", str(key_file), *extra)
     assert (code, err) == (0, "")
@@ -263,8 +270,11 @@ def test_sweep_once_prints_one_summary_line(keyed_store: tuple[Path, Path], caps
 
 def test_sweep_every_keeps_running_until_sigterm(keyed_store: tuple[Path, Path]) -> None:
     db, key_file = keyed_store
-    sweeper = subprocess.Popen([sys.executable, "-m", "securemem.cli", "sweep", "--db", str(db), "--key-file",
-                                str(key_file), "--every", "1s"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    sweeper = subprocess.Popen(
+        [sys.executable, "-m", "securemem.cli", "sweep", "--db", str(db), "--key-file", str(key_file), "--every", "1s"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         lines = read_lines(sweeper, 2, timeout=30)
         sweeper.send_signal(signal.SIGTERM)
@@ -295,27 +305,35 @@ BAD_EVERY = "securemem: error: --every: a duration above zero, like '90s', '30m'
 
 
 @pytest.mark.parametrize("every", ["soon", "10", "-5m", "1 week"])
-def test_a_bad_interval_is_one_line_exit_2(keyed_store: tuple[Path, Path], capsys: pytest.CaptureFixture[str],
-                                           every: str) -> None:
+def test_a_bad_interval_is_one_line_exit_2(
+    keyed_store: tuple[Path, Path], capsys: pytest.CaptureFixture[str], every: str
+) -> None:
     db, key_file = keyed_store
-    assert run_cli(capsys, "sweep", "--db", str(db), "--key-file", str(key_file), f"--every={every}") == \
-        (2, "", BAD_EVERY)
+    assert run_cli(capsys, "sweep", "--db", str(db), "--key-file", str(key_file), f"--every={every}") == (
+        2,
+        "",
+        BAD_EVERY,
+    )
 
 
 def test_a_zero_interval_is_refused_not_a_busy_loop(keyed_store: tuple[Path, Path]) -> None:
     # In a child process: were zero accepted, the sweeper would spin, and the timeout ends it.
     db, key_file = keyed_store
-    done = subprocess.run([sys.executable, "-m", "securemem.cli", "sweep", "--db", str(db), "--key-file",
-                           str(key_file), "--every", "0s"], capture_output=True, text=True, timeout=30)
+    done = subprocess.run(
+        [sys.executable, "-m", "securemem.cli", "sweep", "--db", str(db), "--key-file", str(key_file), "--every", "0s"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert (done.returncode, done.stdout, done.stderr) == (2, "", BAD_EVERY)
 
 
-def test_sweeping_a_missing_store_creates_nothing(tmp_path: Path, keyed_store: tuple[Path, Path],
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_sweeping_a_missing_store_creates_nothing(
+    tmp_path: Path, keyed_store: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     missing = tmp_path / "none.db"
     code, out, err = run_cli(capsys, "sweep", "--db", str(missing), "--key-file", str(keyed_store[1]))
-    assert (code, out) == (2, "") and err.startswith("securemem: error: no securemem store at") and \
-        err.count("\n") == 1
+    assert (code, out) == (2, "") and err.startswith("securemem: error: no securemem store at") and err.count("\n") == 1
     assert not missing.exists()
 
 

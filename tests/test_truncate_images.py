@@ -19,8 +19,10 @@ LIMIT = 16_000
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
 JPEG = b"\xff\xd8\xff\xe0" + bytes(range(256)) * 4
 ROW = re.compile(r"^ *(\d+)\t(.*)$")
-NOTE = re.compile(r"^\[Output truncated at (\d+) characters: the file has (\d+) lines and this view ends at "
-                  r"line (\d+)\. Use view_range, e\.g\. \[(\d+), -1\], to see the rest\.\]$")
+NOTE = re.compile(
+    r"^\[Output truncated at (\d+) characters: the file has (\d+) lines and this view ends at "
+    r"line (\d+)\. Use view_range, e\.g\. \[(\d+), -1\], to see the rest\.\]$"
+)
 
 
 @pytest.fixture
@@ -29,8 +31,7 @@ def open_mem(tmp_path: Path, key: bytes) -> Iterator[Callable[..., SecureMemory]
     opened: list[SecureMemory] = []
 
     def open_with(**view: Any) -> SecureMemory:
-        memory = SecureMemory.open(tmp_path / f"m{len(opened)}.db", key=key,
-                                   policy=Policy(view=ViewSettings(**view)))
+        memory = SecureMemory.open(tmp_path / f"m{len(opened)}.db", key=key, policy=Policy(view=ViewSettings(**view)))
         opened.append(memory)
         return memory
 
@@ -72,7 +73,8 @@ def test_a_long_view_is_cut_at_a_line_boundary_with_a_pointer(mem: SecureMemory)
     assert header == "Here's the content of /memories/long.txt with line numbers:"
     # Every kept line is whole and in order from line 1.
     assert [ROW.match(row).groups() for row in rows] == [  # type: ignore[union-attr]
-        (str(n), f"{n:040d}") for n in range(1, len(rows) + 1)]
+        (str(n), f"{n:040d}") for n in range(1, len(rows) + 1)
+    ]
     match = NOTE.match(note)
     assert match, note
     assert match.groups() == (str(LIMIT), "1000", str(len(rows)), str(len(rows) + 1))
@@ -198,16 +200,26 @@ def test_errors_and_short_views_are_left_alone(mem: SecureMemory) -> None:
 # -- images ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "data", "media_type"), [
-    ("p.png", PNG, "image/png"), ("p.jpg", JPEG, "image/jpeg"), ("p.jpeg", JPEG, "image/jpeg"),
-    ("P.PNG", PNG, "image/png"), ("photo.v2.JPG", JPEG, "image/jpeg"),
-])
+@pytest.mark.parametrize(
+    ("name", "data", "media_type"),
+    [
+        ("p.png", PNG, "image/png"),
+        ("p.jpg", JPEG, "image/jpeg"),
+        ("p.jpeg", JPEG, "image/jpeg"),
+        ("P.PNG", PNG, "image/png"),
+        ("photo.v2.JPG", JPEG, "image/jpeg"),
+    ],
+)
 def test_an_image_views_as_one_image_block(mem: SecureMemory, name: str, data: bytes, media_type: str) -> None:
     write_raw(mem, f"/memories/img/{name}", data)
     result = mem.execute({"command": "view", "path": f"/memories/img/{name}"})
     assert not result.is_error
-    assert result.content == [{"type": "image", "source": {"type": "base64", "media_type": media_type,
-                                                           "data": base64.b64encode(data).decode("ascii")}}]
+    assert result.content == [
+        {
+            "type": "image",
+            "source": {"type": "base64", "media_type": media_type, "data": base64.b64encode(data).decode("ascii")},
+        }
+    ]
 
 
 def test_a_large_image_is_not_cut_by_the_text_limit(mem: SecureMemory) -> None:
@@ -225,8 +237,9 @@ def test_image_size_limit_follows_the_policy(open_mem: Callable[..., SecureMemor
     assert isinstance(memory.execute({"command": "view", "path": "/memories/fits.png"}).content, list)
     result = memory.execute({"command": "view", "path": "/memories/over.png"})
     assert result.is_error and isinstance(result.content, str)
-    assert result.content == (f"Error: The image /memories/over.png is {len(PNG) + 1} bytes, over the "
-                              f"{len(PNG)}-byte limit for image views.")
+    assert result.content == (
+        f"Error: The image /memories/over.png is {len(PNG) + 1} bytes, over the {len(PNG)}-byte limit for image views."
+    )
 
 
 def test_default_image_limit_is_5_mib(mem: SecureMemory) -> None:
@@ -237,12 +250,14 @@ def test_default_image_limit_is_5_mib(mem: SecureMemory) -> None:
 
 def test_a_text_file_named_png_views_as_text(mem: SecureMemory) -> None:
     create(mem, "/memories/notes.png", "not really an image\n")
-    assert view(mem, "/memories/notes.png") == ("Here's the content of /memories/notes.png with line numbers:\n"
-                                                "     1\tnot really an image")
+    assert view(mem, "/memories/notes.png") == (
+        "Here's the content of /memories/notes.png with line numbers:\n     1\tnot really an image"
+    )
 
 
-@pytest.mark.parametrize(("name", "data"), [("swapped.png", JPEG), ("swapped.jpg", PNG), ("image.txt", PNG),
-                                            ("noext", PNG), (".png", PNG)])
+@pytest.mark.parametrize(
+    ("name", "data"), [("swapped.png", JPEG), ("swapped.jpg", PNG), ("image.txt", PNG), ("noext", PNG), (".png", PNG)]
+)
 def test_only_matching_name_and_magic_bytes_make_an_image(mem: SecureMemory, name: str, data: bytes) -> None:
     write_raw(mem, f"/memories/{name}", data)
     result = mem.execute({"command": "view", "path": f"/memories/{name}"})

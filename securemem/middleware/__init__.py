@@ -13,8 +13,19 @@ from securemem.middleware.truncate import ViewTruncate
 from securemem.middleware.ttl import TTL
 from securemem.policy import Policy
 
-__all__ = ["TTL", "Access", "Call", "Handler", "Middleware", "PIIScrub", "PathGuard", "Quota", "ViewTruncate",
-           "build_layers", "chain"]
+__all__ = [
+    "TTL",
+    "Access",
+    "Call",
+    "Handler",
+    "Middleware",
+    "PIIScrub",
+    "PathGuard",
+    "Quota",
+    "ViewTruncate",
+    "build_layers",
+    "chain",
+]
 
 
 def build_layers(policy: Policy, token_key: bytes, extra: Sequence[Middleware] = ()) -> list[Middleware]:

@@ -53,16 +53,19 @@ class Access:
         for entry in tx.tree(source, _ALL_LEVELS, _keep):
             rule = self._covering(entry.path)
             if rule is not None:
-                raise ReadOnly(f"Error: {source} contains {entry.path}, which is read-only "
-                               f"({self._which(rule)}): {_ADVICE}")
+                raise ReadOnly(
+                    f"Error: {source} contains {entry.path}, which is read-only ({self._which(rule)}): {_ADVICE}"
+                )
             if isinstance(command, RenameCommand):
-                self._check_landing(command, command.new_path + entry.path[len(source):])
+                self._check_landing(command, command.new_path + entry.path[len(source) :])
 
     def _check_landing(self, command: RenameCommand, landing: str) -> None:
         rule = self._covering(landing)
         if rule is not None:
-            raise ReadOnly(f"Error: Moving {command.old_path} to {command.new_path} would put {landing} in a "
-                           f"read-only area ({self._which(rule)}): {_ADVICE}")
+            raise ReadOnly(
+                f"Error: Moving {command.old_path} to {command.new_path} would put {landing} in a "
+                f"read-only area ({self._which(rule)}): {_ADVICE}"
+            )
 
     def _which(self, rule: Rule) -> str:
         return f"policy '{self.policy.name}', rule '{rule.glob}'"

@@ -12,8 +12,13 @@ from securemem.errors import InvalidPath
 from securemem.middleware.base import Call, Handler
 from securemem.paths import ROOT, canonical
 
-_VERBS = {"create": "created", "str_replace": "edited", "insert": "edited", "delete": "deleted",
-          "rename": "renamed or moved"}
+_VERBS = {
+    "create": "created",
+    "str_replace": "edited",
+    "insert": "edited",
+    "delete": "deleted",
+    "rename": "renamed or moved",
+}
 
 
 class PathGuard:
@@ -31,5 +36,7 @@ class PathGuard:
     @staticmethod
     def _refuse_root(verb: str, *paths: str) -> None:
         if ROOT in paths:
-            raise InvalidPath(f"Error: The {ROOT} directory itself cannot be {_VERBS[verb]}; "
-                              f"use a path below it, such as {ROOT}/notes.md.")
+            raise InvalidPath(
+                f"Error: The {ROOT} directory itself cannot be {_VERBS[verb]}; "
+                f"use a path below it, such as {ROOT}/notes.md."
+            )

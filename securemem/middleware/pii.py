@@ -25,10 +25,15 @@ from securemem.store.base import StoreTx
 from securemem.text import count_lines
 
 _FIELDS: Mapping[str, tuple[str, ...]] = {
-    "create": ("file_text",), "str_replace": ("old_str", "new_str"), "insert": ("insert_text",),
+    "create": ("file_text",),
+    "str_replace": ("old_str", "new_str"),
+    "insert": ("insert_text",),
 }
-_DONE = {"redact": "redacted to a [TYPE] placeholder", "mask": "masked to its last 4 characters",
-         "hash": "replaced by a stable token (the same value always gives the same token)"}
+_DONE = {
+    "redact": "redacted to a [TYPE] placeholder",
+    "mask": "masked to its last 4 characters",
+    "hash": "replaced by a stable token (the same value always gives the same token)",
+}
 
 
 class PIIScrub:
@@ -59,9 +64,11 @@ class PIIScrub:
     def _check_path(self, path: str) -> None:
         found = self._path_findings(path)
         if found:
-            raise PIIRefused(f"Error: The path contains {', '.join(found)}; paths must not carry personal data or "
-                             f"secrets (policy '{self.policy.name}'). Use a neutral name, such as "
-                             "/memories/customers/customer-42.md, and keep details inside the file.")
+            raise PIIRefused(
+                f"Error: The path contains {', '.join(found)}; paths must not carry personal data or "
+                f"secrets (policy '{self.policy.name}'). Use a neutral name, such as "
+                "/memories/customers/customer-42.md, and keep details inside the file."
+            )
 
     @functools.lru_cache(maxsize=8192)  # noqa: B019 - one layer per SecureMemory, living as long as it
     def _path_findings(self, path: str) -> tuple[str, ...]:
@@ -85,17 +92,21 @@ class PIIScrub:
 
     def refuse_if(self, refused: tuple[str, ...], where: str) -> None:
         if refused:
-            raise PIIRefused(f"Error: Nothing was written: {where} contains {', '.join(refused)}, which the memory "
-                             f"policy '{self.policy.name}' does not allow to be stored. Remove it, or refer to it "
-                             "without the value, and retry.")
+            raise PIIRefused(
+                f"Error: Nothing was written: {where} contains {', '.join(refused)}, which the memory "
+                f"policy '{self.policy.name}' does not allow to be stored. Remove it, or refer to it "
+                "without the value, and retry."
+            )
 
     def _summary(self, counts: Counter[str]) -> str:
         parts = []
         for entity, count in sorted(counts.items()):
             action = self.settings.actions.get(entity, "redact")
             parts.append(f"{count} {entity} {_DONE.get(action, 'scrubbed')}")
-        return (f"Note: before storing, the memory policy scrubbed {'; '.join(parts)}. The stored text holds "
-                "the placeholders, not the values; this is expected, so do not retry with the original values.")
+        return (
+            f"Note: before storing, the memory policy scrubbed {'; '.join(parts)}. The stored text holds "
+            "the placeholders, not the values; this is expected, so do not retry with the original values."
+        )
 
 
 class ScrubTx(TxProxy):

@@ -58,24 +58,32 @@ class QuotaTx(TxProxy):
         limit = self.limits.max_file_bytes
         if limit is not None and size > limit and (old is None or size > old.size):
             now = f" (it is {old.size:,} now)" if old is not None else ""
-            raise QuotaExceeded(f"Error: Quota exceeded: {path} would be {size:,} bytes{now}; the limit per file "
-                                f"is {limit:,} bytes ({self.where}). {_ADVICE} Keep the file shorter or split it.")
+            raise QuotaExceeded(
+                f"Error: Quota exceeded: {path} would be {size:,} bytes{now}; the limit per file "
+                f"is {limit:,} bytes ({self.where}). {_ADVICE} Keep the file shorter or split it."
+            )
         limit = self.limits.max_file_lines
         if limit is not None and lines > limit and (old is None or lines > old.lines):
             now = f" (it has {old.lines:,} now)" if old is not None else ""
-            raise QuotaExceeded(f"Error: Quota exceeded: {path} would have {lines:,} lines{now}; the limit per "
-                                f"file is {limit:,} lines ({self.where}). {_ADVICE} Keep the file shorter or "
-                                "split it.")
+            raise QuotaExceeded(
+                f"Error: Quota exceeded: {path} would have {lines:,} lines{now}; the limit per "
+                f"file is {limit:,} lines ({self.where}). {_ADVICE} Keep the file shorter or "
+                "split it."
+            )
 
     def _check_namespace(self, size: int, old: Entry | None, used: Usage) -> None:
         total = used.bytes - (old.size if old is not None else 0) + size
         limit = self.limits.max_total_bytes
         if limit is not None and total > limit and total > used.bytes:
-            raise QuotaExceeded(f"Error: Quota exceeded: this write would bring your memory to {total:,} bytes; "
-                                f"the limit is {limit:,} bytes and {used.bytes:,} are in use ({self.where}). "
-                                f"{_ADVICE} Delete or shorten memories you no longer need, then retry.")
+            raise QuotaExceeded(
+                f"Error: Quota exceeded: this write would bring your memory to {total:,} bytes; "
+                f"the limit is {limit:,} bytes and {used.bytes:,} are in use ({self.where}). "
+                f"{_ADVICE} Delete or shorten memories you no longer need, then retry."
+            )
         limit = self.limits.max_files
         if limit is not None and old is None and used.files + 1 > limit:
-            raise QuotaExceeded(f"Error: Quota exceeded: the limit is {limit:,} files and {used.files:,} exist "
-                                f"({self.where}). {_ADVICE} Delete files you no longer need, or add to an "
-                                "existing file with str_replace or insert.")
+            raise QuotaExceeded(
+                f"Error: Quota exceeded: the limit is {limit:,} files and {used.files:,} exist "
+                f"({self.where}). {_ADVICE} Delete files you no longer need, or add to an "
+                "existing file with str_replace or insert."
+            )

@@ -54,13 +54,18 @@ class ViewTruncate:
 
 def _boundary_note(last: int, total: int, max_chars: int) -> str:
     """The closing line when the view was cut after a whole line."""
-    return (f"[Output truncated at {max_chars} characters: the file has {total} lines and this view "
-            f"ends at line {last}. Use view_range, e.g. [{last + 1}, -1], to see the rest.]")
+    return (
+        f"[Output truncated at {max_chars} characters: the file has {total} lines and this view "
+        f"ends at line {last}. Use view_range, e.g. [{last + 1}, -1], to see the rest.]"
+    )
 
 
 def _line_cut_note(line: int, total: int, max_chars: int) -> str:
     """The closing line when one line alone is over the limit (no view_range can show all of it)."""
-    after = (f"use view_range [{line + 1}, -1] for the lines after it" if line < total
-             else "it is the last line of the file")
-    return (f"[Output truncated: line {line} is longer than {max_chars} characters and was cut. "
-            f"The file has {total} lines; {after}.]")
+    after = (
+        f"use view_range [{line + 1}, -1] for the lines after it" if line < total else "it is the last line of the file"
+    )
+    return (
+        f"[Output truncated: line {line} is longer than {max_chars} characters and was cut. "
+        f"The file has {total} lines; {after}.]"
+    )

@@ -62,8 +62,10 @@ def translate(exc: sqlcipher3.Error) -> StorageError:
         return StorageError("the memory store file cannot be opened; check the path and permissions")
     if "disk i/o error" in text:
         # What a write refused by the OS becomes (file size limit, immutable file, failing disk).
-        return StorageError("the memory store file could not be read or written (disk I/O error); check "
-                            "the disk, its free space, file size limits and the file's permissions")
+        return StorageError(
+            "the memory store file could not be read or written (disk I/O error); check "
+            "the disk, its free space, file size limits and the file's permissions"
+        )
     return StorageError(f"storage error: {type(exc).__name__}")
 
 
@@ -82,16 +84,19 @@ def _check_existing(path: Path) -> bytes:
     if not header:
         raise NotAStoreError(f"{path} is an empty file, not a securemem store")
     if header == PLAIN_SQLITE_HEADER:
-        raise NotAStoreError(f"{path} is an unencrypted SQLite database, not a securemem store "
-                             "(securemem never opens plaintext databases)")
+        raise NotAStoreError(
+            f"{path} is an unencrypted SQLite database, not a securemem store "
+            "(securemem never opens plaintext databases)"
+        )
     return header
 
 
 class SQLCipherStore:
     """A Store in one encrypted file. Thread-safe; several processes may share the file."""
 
-    def __init__(self, conn: sqlcipher3.Connection, path: Path, meta: dict[str, str],
-                 busy_timeout: float = 10.0) -> None:
+    def __init__(
+        self, conn: sqlcipher3.Connection, path: Path, meta: dict[str, str], busy_timeout: float = 10.0
+    ) -> None:
         self._conn = conn
         self._busy_ms = int(busy_timeout * 1000)
         self._lock = threading.RLock()
@@ -101,8 +106,15 @@ class SQLCipherStore:
     # -- opening ---------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | os.PathLike[str], key: KeyMaterial, *, create: bool = True,
-             durability: str = "full", busy_timeout: float = 10.0) -> SQLCipherStore:
+    def open(
+        cls,
+        path: str | os.PathLike[str],
+        key: KeyMaterial,
+        *,
+        create: bool = True,
+        durability: str = "full",
+        busy_timeout: float = 10.0,
+    ) -> SQLCipherStore:
         where = Path(path)
         exists = where.exists()
         if not exists and not create:
@@ -138,8 +150,10 @@ class SQLCipherStore:
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         except sqlcipher3.DatabaseError as exc:
             if "not a database" in str(exc):
-                raise WrongKeyError(f"the key does not open {path} (wrong key, or the file is not a "
-                                    "securemem store, or its first page is damaged)") from None
+                raise WrongKeyError(
+                    f"the key does not open {path} (wrong key, or the file is not a "
+                    "securemem store, or its first page is damaged)"
+                ) from None
             raise translate(exc) from None
         if not tables and fresh:
             return cls._create_schema(conn, path)
@@ -156,14 +170,21 @@ class SQLCipherStore:
         if meta.get("format") != FORMAT:
             raise NotAStoreError(f"{path} is an encrypted database, but not a securemem store")
         if int(meta.get("schema_version", "0")) > SCHEMA_VERSION:
-            raise StorageError(f"{path} was written by a newer securemem (schema "
-                               f"{meta['schema_version']}); upgrade securemem to open it")
+            raise StorageError(
+                f"{path} was written by a newer securemem (schema "
+                f"{meta['schema_version']}); upgrade securemem to open it"
+            )
         return meta
 
     @staticmethod
     def _create_schema(conn: sqlcipher3.Connection, path: Path) -> dict[str, str]:
-        meta = {"format": FORMAT, "schema_version": str(SCHEMA_VERSION), "store_id": str(uuid.uuid4()),
-                "created": repr(time.time()), "token_key": os.urandom(32).hex()}
+        meta = {
+            "format": FORMAT,
+            "schema_version": str(SCHEMA_VERSION),
+            "store_id": str(uuid.uuid4()),
+            "created": repr(time.time()),
+            "token_key": os.urandom(32).hex(),
+        }
         try:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("BEGIN IMMEDIATE")
@@ -239,8 +260,10 @@ class SQLCipherStore:
             return count
 
     def _sweep_rows(self, now: float, limit: int) -> int:
-        rows = self._conn.execute("SELECT id, ns, path, size FROM entries WHERE expires IS NOT NULL "
-                                  "AND expires <= ? AND is_dir = 0 LIMIT ?", (now, limit)).fetchall()
+        rows = self._conn.execute(
+            "SELECT id, ns, path, size FROM entries WHERE expires IS NOT NULL AND expires <= ? AND is_dir = 0 LIMIT ?",
+            (now, limit),
+        ).fetchall()
         if not rows:
             return 0
         deltas: dict[tuple[str, str], list[int]] = {}
@@ -253,15 +276,18 @@ class SQLCipherStore:
         ids = [r[0] for r in rows]
         self._conn.execute(f"DELETE FROM blobs WHERE id IN ({marks})", ids)
         self._conn.execute(f"DELETE FROM entries WHERE id IN ({marks})", ids)
-        self._conn.executemany("UPDATE entries SET size = size - ?, files = files - ? WHERE ns = ? AND path = ?",
-                               [(s, f, ns, p) for (ns, p), (s, f) in deltas.items()])
+        self._conn.executemany(
+            "UPDATE entries SET size = size - ?, files = files - ? WHERE ns = ? AND path = ?",
+            [(s, f, ns, p) for (ns, p), (s, f) in deltas.items()],
+        )
         return len(rows)
 
     def count_expired(self, now: float) -> int:
         with self._lock:
             try:
-                row = self._conn.execute("SELECT count(*) FROM entries WHERE expires IS NOT NULL "
-                                         "AND expires <= ?", (now,)).fetchone()
+                row = self._conn.execute(
+                    "SELECT count(*) FROM entries WHERE expires IS NOT NULL AND expires <= ?", (now,)
+                ).fetchone()
             except sqlcipher3.Error as exc:
                 raise translate(exc) from None
             return int(row[0])

@@ -42,8 +42,10 @@ _COLUMNS = "path, is_dir, size, files, lines, created, modified, accessed, expir
 _VISIBLE = "(expires IS NULL OR expires > :now)"
 # Expired rows below a path. INDEXED BY: left to itself the planner walks the namespace by path,
 # which grows with every file; expired-but-unswept rows are few, since sweeps remove them.
-_EXPIRED_BELOW = ("FROM entries INDEXED BY entries_expires WHERE expires IS NOT NULL AND expires <= :now "
-                  "AND ns = :ns AND path >= :lo AND path < :hi")
+_EXPIRED_BELOW = (
+    "FROM entries INDEXED BY entries_expires WHERE expires IS NOT NULL AND expires <= :now "
+    "AND ns = :ns AND path >= :lo AND path < :hi"
+)
 
 
 class Cursor(Protocol):
@@ -57,8 +59,15 @@ class Connection(Protocol):
 
 def _entry(row: Sequence[Any], minus: tuple[int, int] = (0, 0)) -> Entry:
     return Entry(
-        path=row[0], is_dir=bool(row[1]), size=row[2] - minus[0], files=row[3] - minus[1],
-        lines=row[4], created=row[5], modified=row[6], accessed=row[7], expires=row[8],
+        path=row[0],
+        is_dir=bool(row[1]),
+        size=row[2] - minus[0],
+        files=row[3] - minus[1],
+        lines=row[4],
+        created=row[5],
+        modified=row[6],
+        accessed=row[7],
+        expires=row[8],
     )
 
 
@@ -79,8 +88,7 @@ class SqlTx:
     def stat(self, path: str) -> Entry | None:
         if path == ROOT:
             return self._root()
-        row = self._q(f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND path = :p AND {_VISIBLE}",
-                      p=path).fetchone()
+        row = self._q(f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND path = :p AND {_VISIBLE}", p=path).fetchone()
         if row is None or not row[1]:
             return None if row is None else _entry(row)
         return _entry(row, self._expired_total(path))
@@ -92,8 +100,11 @@ class SqlTx:
         return _entry(row, self._expired_total(ROOT))
 
     def read(self, path: str) -> bytes:
-        row = self._q(f"SELECT b.data FROM entries e JOIN blobs b ON b.id = e.id "
-                      f"WHERE e.ns = :ns AND e.path = :p AND e.is_dir = 0 AND {_VISIBLE}", p=path).fetchone()
+        row = self._q(
+            f"SELECT b.data FROM entries e JOIN blobs b ON b.id = e.id "
+            f"WHERE e.ns = :ns AND e.path = :p AND e.is_dir = 0 AND {_VISIBLE}",
+            p=path,
+        ).fetchone()
         if row is None:
             raise KeyError(path)
         return bytes(row[0])
@@ -110,8 +121,16 @@ class SqlTx:
         self._walk(path, depth, skip, expired, out, cap=None if limit is None else limit + 1)
         return out
 
-    def _walk(self, path: str, depth: int, skip: Callable[[str], bool], expired: list[tuple[str, int]],
-              out: list[Entry], *, cap: int | None) -> None:
+    def _walk(
+        self,
+        path: str,
+        depth: int,
+        skip: Callable[[str], bool],
+        expired: list[tuple[str, int]],
+        out: list[Entry],
+        *,
+        cap: int | None,
+    ) -> None:
         for row in self._children(path, cap):
             if cap is not None and len(out) >= cap:
                 return
@@ -124,13 +143,19 @@ class SqlTx:
     def _children(self, path: str, cap: int | None) -> Iterator[Sequence[Any]]:
         """Rows of ``path``'s children in name order, fetched a page at a time when capped."""
         if cap is None:
-            yield from self._q(f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND parent = :p AND {_VISIBLE} "
-                               "ORDER BY path", p=path).fetchall()
+            yield from self._q(
+                f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND parent = :p AND {_VISIBLE} ORDER BY path", p=path
+            ).fetchall()
             return
         after = ""
         while True:  # keyset pages: hidden names skipped by the caller never starve the page
-            rows = self._q(f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND parent = :p AND path > :after "
-                           f"AND {_VISIBLE} ORDER BY path LIMIT :n", p=path, after=after, n=cap).fetchall()
+            rows = self._q(
+                f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND parent = :p AND path > :after "
+                f"AND {_VISIBLE} ORDER BY path LIMIT :n",
+                p=path,
+                after=after,
+                n=cap,
+            ).fetchall()
             yield from rows
             if len(rows) < cap:
                 return
@@ -139,8 +164,13 @@ class SqlTx:
     def files_under(self, path: str) -> list[Entry]:
         """Every visible file at or below ``path`` (a file gives itself)."""
         low, high = descendants_range(path)
-        rows = self._q(f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND is_dir = 0 AND {_VISIBLE} "
-                       "AND (path = :p OR (path >= :lo AND path < :hi))", p=path, lo=low, hi=high).fetchall()
+        rows = self._q(
+            f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND is_dir = 0 AND {_VISIBLE} "
+            "AND (path = :p OR (path >= :lo AND path < :hi))",
+            p=path,
+            lo=low,
+            hi=high,
+        ).fetchall()
         return [_entry(row) for row in rows]
 
     def blocking_file(self, path: str) -> str | None:
@@ -149,9 +179,11 @@ class SqlTx:
         if not above:
             return None
         marks = ",".join(f":a{i}" for i in range(len(above)))
-        row = self._q(f"SELECT path FROM entries WHERE ns = :ns AND path IN ({marks}) AND is_dir = 0 "
-                      f"AND {_VISIBLE} ORDER BY length(path) LIMIT 1",
-                      **{f"a{i}": a for i, a in enumerate(above)}).fetchone()
+        row = self._q(
+            f"SELECT path FROM entries WHERE ns = :ns AND path IN ({marks}) AND is_dir = 0 "
+            f"AND {_VISIBLE} ORDER BY length(path) LIMIT 1",
+            **{f"a{i}": a for i, a in enumerate(above)},
+        ).fetchone()
         return None if row is None else str(row[0])
 
     def usage(self) -> Usage:
@@ -175,8 +207,10 @@ class SqlTx:
     def _existing(self, paths: Sequence[str]) -> dict[str, tuple[int, bool, int, float | None]]:
         """id, is_dir, size and expires of whichever of ``paths`` have rows (expired or not)."""
         marks = ",".join(f":a{i}" for i in range(len(paths)))
-        rows = self._q(f"SELECT path, id, is_dir, size, expires FROM entries WHERE ns = :ns AND path IN ({marks})",
-                       **{f"a{i}": p for i, p in enumerate(paths)}).fetchall()
+        rows = self._q(
+            f"SELECT path, id, is_dir, size, expires FROM entries WHERE ns = :ns AND path IN ({marks})",
+            **{f"a{i}": p for i, p in enumerate(paths)},
+        ).fetchall()
         return {r[0]: (r[1], bool(r[2]), r[3], r[4]) for r in rows}
 
     def _purge_if_expired(self, path: str, row: tuple[int, bool, int, float | None] | None) -> bool:
@@ -201,17 +235,24 @@ class SqlTx:
             return
         above = ancestors(path)
         marks = ",".join(f":a{i}" for i in range(len(above)))
-        self._q(f"UPDATE entries SET size = size + :s, files = files + :f, modified = :now "
-                f"WHERE ns = :ns AND path IN ({marks})",
-                s=size, f=files, **{f"a{i}": a for i, a in enumerate(above)})
+        self._q(
+            f"UPDATE entries SET size = size + :s, files = files + :f, modified = :now "
+            f"WHERE ns = :ns AND path IN ({marks})",
+            s=size,
+            f=files,
+            **{f"a{i}": a for i, a in enumerate(above)},
+        )
 
     def _make_dirs(self, chain: Sequence[str], found: dict[str, tuple[int, bool, int, float | None]]) -> None:
         """Create the directories of ``chain`` (root first) that do not exist yet."""
         for directory in chain:
             if self._purge_if_expired(directory, found.get(directory)):
-                self._q("INSERT INTO entries (ns, path, parent, is_dir, created, modified, accessed) "
-                        "VALUES (:ns, :p, :parent, 1, :now, :now, :now)",
-                        p=directory, parent=parent_of(directory) if directory != ROOT else "")
+                self._q(
+                    "INSERT INTO entries (ns, path, parent, is_dir, created, modified, accessed) "
+                    "VALUES (:ns, :p, :parent, 1, :now, :now, :now)",
+                    p=directory,
+                    parent=parent_of(directory) if directory != ROOT else "",
+                )
 
     def make_dir(self, path: str) -> None:
         chain = [*ancestors(path), path] if path != ROOT else [ROOT]
@@ -228,17 +269,28 @@ class SqlTx:
         self._make_dirs(chain, found)
         row = found.get(path)
         if self._purge_if_expired(path, row):
-            cur = self._q("INSERT INTO entries (ns, path, parent, is_dir, size, files, lines, created, "
-                          "modified, accessed, expires) VALUES (:ns, :p, :parent, 0, :s, 1, :l, :now, :now, "
-                          ":now, :e) RETURNING id", p=path, parent=parent_of(path), s=len(data),
-                          l=lines, e=expires)
+            cur = self._q(
+                "INSERT INTO entries (ns, path, parent, is_dir, size, files, lines, created, "
+                "modified, accessed, expires) VALUES (:ns, :p, :parent, 0, :s, 1, :l, :now, :now, "
+                ":now, :e) RETURNING id",
+                p=path,
+                parent=parent_of(path),
+                s=len(data),
+                l=lines,
+                e=expires,
+            )
             new_id = cur.fetchone()[0]
             self._conn.execute("INSERT INTO blobs (id, data) VALUES (?, ?)", (new_id, data))
             self._add_to_ancestors(path, len(data), 1)
             return
         assert row is not None
-        self._q("UPDATE entries SET size = :s, lines = :l, modified = :now, accessed = :now, expires = :e "
-                "WHERE id = :id", s=len(data), l=lines, e=expires, id=row[0])
+        self._q(
+            "UPDATE entries SET size = :s, lines = :l, modified = :now, accessed = :now, expires = :e WHERE id = :id",
+            s=len(data),
+            l=lines,
+            e=expires,
+            id=row[0],
+        )
         self._conn.execute("UPDATE blobs SET data = ? WHERE id = ?", (data, row[0]))
         self._add_to_ancestors(path, len(data) - row[2], 0)
 
@@ -248,11 +300,12 @@ class SqlTx:
         row = self._q("SELECT id, size, files FROM entries WHERE ns = :ns AND path = :p", p=path).fetchone()
         if row is None:
             return 0
-        below = self._q("SELECT id FROM entries WHERE ns = :ns AND path >= :lo AND path < :hi",
-                        lo=low, hi=high).fetchall()
+        below = self._q(
+            "SELECT id FROM entries WHERE ns = :ns AND path >= :lo AND path < :hi", lo=low, hi=high
+        ).fetchall()
         ids = [row[0], *(r[0] for r in below)]
         for start in range(0, len(ids), 500):  # bounded IN lists, whatever the subtree's size
-            self._drop_ids(ids[start:start + 500])
+            self._drop_ids(ids[start : start + 500])
         self._add_to_ancestors(path, -row[1], -row[2])
         self.freed = True
         return len(ids)
@@ -267,16 +320,25 @@ class SqlTx:
         self._purge_if_expired(new, found.get(new))
         low, high = descendants_range(old)
         cut = len(old) + 1
-        self._q("UPDATE entries SET path = :new || substr(path, :cut), parent = :new || substr(parent, :cut) "
-                "WHERE ns = :ns AND path >= :lo AND path < :hi", new=new, cut=cut, lo=low, hi=high)
-        self._q("UPDATE entries SET path = :new, parent = :np, modified = :now WHERE ns = :ns AND path = :old",
-                new=new, np=parent_of(new), old=old)
+        self._q(
+            "UPDATE entries SET path = :new || substr(path, :cut), parent = :new || substr(parent, :cut) "
+            "WHERE ns = :ns AND path >= :lo AND path < :hi",
+            new=new,
+            cut=cut,
+            lo=low,
+            hi=high,
+        )
+        self._q(
+            "UPDATE entries SET path = :new, parent = :np, modified = :now WHERE ns = :ns AND path = :old",
+            new=new,
+            np=parent_of(new),
+            old=old,
+        )
         self._add_to_ancestors(new, row[0], row[1])
 
     def touch(self, path: str, expires: float | None) -> None:
         """Record a read: the access time, and the expiry that the read refreshes."""
-        self._q("UPDATE entries SET accessed = :now, expires = :e WHERE ns = :ns AND path = :p",
-                p=path, e=expires)
+        self._q("UPDATE entries SET accessed = :now, expires = :e WHERE ns = :ns AND path = :p", p=path, e=expires)
 
     def set_expiry(self, path: str, expires: float | None) -> None:
         self._q("UPDATE entries SET expires = :e WHERE ns = :ns AND path = :p AND is_dir = 0", p=path, e=expires)

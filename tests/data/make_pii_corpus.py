@@ -1,4 +1,5 @@
 """Generate tests/data/pii_corpus.jsonl: synthetic values only (test BINs, computed checksums)."""
+
 import base64
 import json
 import random
@@ -12,10 +13,12 @@ OUT = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).with_name("pii_
 R = random.Random(20240615)
 lines = []
 
+
 def add(text, entities=(), note=""):
     for etype, value in entities:
         assert value in text, (value, text)
     lines.append({"text": text, "entities": [{"type": t, "value": v} for t, v in entities], "note": note})
+
 
 # ---------- value factories ----------
 def luhn_digit(partial):
@@ -27,9 +30,11 @@ def luhn_digit(partial):
         total += d
     return str((10 - total % 10) % 10)
 
+
 def card(prefix, length):
     body = prefix + "".join(R.choice(string.digits) for _ in range(length - len(prefix) - 1))
     return body + luhn_digit(body)
+
 
 def luhn_ok(num):
     total = 0
@@ -40,11 +45,14 @@ def luhn_ok(num):
         total += d
     return total % 10 == 0
 
+
 def group(num, sizes, sep):
     out, i = [], 0
     for s in sizes:
-        out.append(num[i:i + s]); i += s
+        out.append(num[i : i + s])
+        i += s
     return sep.join(out)
+
 
 def iban(country, bban):
     rearranged = bban + country + "00"
@@ -52,26 +60,33 @@ def iban(country, bban):
     check = 98 - int(numeric) % 97
     return f"{country}{check:02d}{bban}"
 
+
 def grouped4(s):
-    return " ".join(s[i:i + 4] for i in range(0, len(s), 4))
+    return " ".join(s[i : i + 4] for i in range(0, len(s), 4))
+
 
 def digits(n):
     return "".join(R.choice(string.digits) for _ in range(n))
 
+
 def upper_alnum(n):
     return "".join(R.choice(string.ascii_uppercase + string.digits) for _ in range(n))
+
 
 def alnum(n):
     return "".join(R.choice(string.ascii_letters + string.digits) for _ in range(n))
 
+
 def b64url(raw):
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
 
 def jwt(payload):
     header = b64url(json.dumps({"alg": "HS256", "typ": "JWT"}, separators=(",", ":")).encode())
     body = b64url(json.dumps(payload, separators=(",", ":")).encode())
     sig = b64url(bytes(R.randrange(256) for _ in range(32)))
     return f"{header}.{body}.{sig}"
+
 
 def ssn():
     while True:
@@ -80,14 +95,36 @@ def ssn():
             continue
         return f"{area:03d}-{R.randrange(1, 100):02d}-{R.randrange(1, 10000):04d}"
 
+
 def pem(kind):
     body = base64.b64encode(bytes(R.randrange(256) for _ in range(R.choice([96, 144, 192])))).decode()
-    rows = [body[i:i + 64] for i in range(0, len(body), 64)]
+    rows = [body[i : i + 64] for i in range(0, len(body), 64)]
     label = f"{kind} PRIVATE KEY" if kind else "PRIVATE KEY"
     return f"-----BEGIN {label}-----\n" + "\n".join(rows) + f"\n-----END {label}-----"
 
-FIRST = ["Ana", "Bo", "Chen", "Dara", "Eli", "Fatima", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lena", "Mo", "Nia",
-         "Omar", "Pia", "Quinn", "Rui", "Sana", "Tomas"]
+
+FIRST = [
+    "Ana",
+    "Bo",
+    "Chen",
+    "Dara",
+    "Eli",
+    "Fatima",
+    "Gus",
+    "Hana",
+    "Ivo",
+    "Jun",
+    "Kai",
+    "Lena",
+    "Mo",
+    "Nia",
+    "Omar",
+    "Pia",
+    "Quinn",
+    "Rui",
+    "Sana",
+    "Tomas",
+]
 LAST = ["Keller", "Osei", "Novak", "Ibarra", "Lindqvist", "Moreau", "Tanaka", "Okafor", "Brandt", "Sorensen"]
 DOMAINS = ["example.com", "example.org", "example.net", "mail.example.co.uk", "corp.example.de", "test.example.io"]
 
@@ -101,27 +138,63 @@ email_templates = [
     "mailto:{e}?subject=Appointment",
     "Patient prefers contact by email ({e}) rather than phone.",
     "notification_email = {e}",
-    "Forwarded from {e}: \"can you confirm the wire went out?\"",
+    'Forwarded from {e}: "can you confirm the wire went out?"',
     "Owner: {e}; reviewer: compliance team.",
 ]
 for i in range(32):
     f, l, d = R.choice(FIRST), R.choice(LAST), R.choice(DOMAINS)
     style = i % 6
-    local = [f"{f}.{l}", f"{f[0]}{l}", f"{f}_{l}{R.randrange(10, 99)}", f"{f}.{l}+billing", f"{l}{R.randrange(1, 9)}",
-             f"{f}-{l}"][style]
+    local = [
+        f"{f}.{l}",
+        f"{f[0]}{l}",
+        f"{f}_{l}{R.randrange(10, 99)}",
+        f"{f}.{l}+billing",
+        f"{l}{R.randrange(1, 9)}",
+        f"{f}-{l}",
+    ][style]
     e = f"{local}@{d}"
     if i % 7 == 3:
         e = e.upper() if i % 2 else e.lower()
     add(R.choice(email_templates).format(n=R.randrange(1000, 9999), e=e), [("EMAIL", e)], "email")
 
 # ---------- PHONE ----------
-us_numbers = ["(415) 555-2671", "415-555-2671", "+1 415 555 2671", "(212) 555-0123", "202-555-0143",
-              "+1-650-253-0000", "415.555.2671", "1.800.555.0199", "+1 (312) 555-0147", "(646) 555-0187",
-              "303-555-0112", "+14155552671", "(617) 555-0134", "206.555.0166", "+1 202 555 0175"]
-intl_numbers = ["+44 20 7946 0958", "+49 30 901820", "+33 1 42 68 53 00", "+91 98765 43210", "+61 2 9374 4000",
-                "+81 3-1234-5678", "+353 1 234 5678", "+34 912 345 678", "+39 06 1234 5678", "+31 20 123 4567",
-                "+46 8 123 456 78", "+41 44 668 18 00", "+55 11 91234-5678", "+52 55 1234 5678", "+44 (0)20 7946 0958",
-                "+49 (30) 901820", "+44 7400 123456", "+33 6 12 34 56 78"]
+us_numbers = [
+    "(415) 555-2671",
+    "415-555-2671",
+    "+1 415 555 2671",
+    "(212) 555-0123",
+    "202-555-0143",
+    "+1-650-253-0000",
+    "415.555.2671",
+    "1.800.555.0199",
+    "+1 (312) 555-0147",
+    "(646) 555-0187",
+    "303-555-0112",
+    "+14155552671",
+    "(617) 555-0134",
+    "206.555.0166",
+    "+1 202 555 0175",
+]
+intl_numbers = [
+    "+44 20 7946 0958",
+    "+49 30 901820",
+    "+33 1 42 68 53 00",
+    "+91 98765 43210",
+    "+61 2 9374 4000",
+    "+81 3-1234-5678",
+    "+353 1 234 5678",
+    "+34 912 345 678",
+    "+39 06 1234 5678",
+    "+31 20 123 4567",
+    "+46 8 123 456 78",
+    "+41 44 668 18 00",
+    "+55 11 91234-5678",
+    "+52 55 1234 5678",
+    "+44 (0)20 7946 0958",
+    "+49 (30) 901820",
+    "+44 7400 123456",
+    "+33 6 12 34 56 78",
+]
 phone_templates = [
     "Caller left a callback number: {p}. Wants to dispute the March fee.",
     "Spoke with the account holder at {p} to confirm the transfer.",
@@ -138,11 +211,34 @@ add("Mobile number 4155552671 was verified by SMS.", [("PHONE", "4155552671")], 
 add("tel: 2125550123 (office)", [("PHONE", "2125550123")], "phone: compact after 'tel'")
 
 # ---------- CREDIT_CARD ----------
-test_cards = ["4111111111111111", "4012888888881881", "5555555555554444", "5105105105105100", "378282246310005",
-              "371449635398431", "6011111111111117", "6011000990139424", "3530111333300000", "30569309025904",
-              "2223003122003222", "4000056655665556"]
-gen_cards = [card("4", 16), card("4", 16), card("51", 16), card("53", 16), card("2221", 16), card("34", 15),
-             card("37", 15), card("6011", 16), card("65", 16), card("4", 13), card("4", 19), card("36", 14)]
+test_cards = [
+    "4111111111111111",
+    "4012888888881881",
+    "5555555555554444",
+    "5105105105105100",
+    "378282246310005",
+    "371449635398431",
+    "6011111111111117",
+    "6011000990139424",
+    "3530111333300000",
+    "30569309025904",
+    "2223003122003222",
+    "4000056655665556",
+]
+gen_cards = [
+    card("4", 16),
+    card("4", 16),
+    card("51", 16),
+    card("53", 16),
+    card("2221", 16),
+    card("34", 15),
+    card("37", 15),
+    card("6011", 16),
+    card("65", 16),
+    card("4", 13),
+    card("4", 19),
+    card("36", 14),
+]
 card_templates = [
     "Customer read out card {c} exp 09/27 to pay the overdue balance.",
     "payment_attempt card={c} amount=129.00 currency=USD result=declined",
@@ -166,11 +262,24 @@ for i, c in enumerate(test_cards + gen_cards):
     add(R.choice(card_templates).format(c=shown), [("CREDIT_CARD", shown)], "card (Luhn-valid, test BIN)")
 
 # ---------- IBAN ----------
-iban_specs = [("DE", lambda: digits(18)), ("GB", lambda: "WEST" + digits(14)), ("FR", lambda: digits(10) + upper_alnum(11) + digits(2)),
-              ("NL", lambda: "ABNA" + digits(10)), ("ES", lambda: digits(20)), ("IT", lambda: "X" + digits(10) + upper_alnum(12)),
-              ("CH", lambda: digits(5) + upper_alnum(12)), ("BE", lambda: digits(12)), ("NO", lambda: digits(11)),
-              ("PL", lambda: digits(24)), ("AT", lambda: digits(16)), ("IE", lambda: "AIBK" + digits(14)),
-              ("SE", lambda: digits(20)), ("PT", lambda: digits(21)), ("DK", lambda: digits(14)), ("FI", lambda: digits(14))]
+iban_specs = [
+    ("DE", lambda: digits(18)),
+    ("GB", lambda: "WEST" + digits(14)),
+    ("FR", lambda: digits(10) + upper_alnum(11) + digits(2)),
+    ("NL", lambda: "ABNA" + digits(10)),
+    ("ES", lambda: digits(20)),
+    ("IT", lambda: "X" + digits(10) + upper_alnum(12)),
+    ("CH", lambda: digits(5) + upper_alnum(12)),
+    ("BE", lambda: digits(12)),
+    ("NO", lambda: digits(11)),
+    ("PL", lambda: digits(24)),
+    ("AT", lambda: digits(16)),
+    ("IE", lambda: "AIBK" + digits(14)),
+    ("SE", lambda: digits(20)),
+    ("PT", lambda: digits(21)),
+    ("DK", lambda: digits(14)),
+    ("FI", lambda: digits(14)),
+]
 iban_templates = [
     "Beneficiary IBAN {i}, reference 'rent May'.",
     "Please update the payout account to {i} effective next cycle.",
@@ -182,7 +291,11 @@ for i, (cc, bban) in enumerate(iban_specs * 2):
     value = iban(cc, bban())
     shown = grouped4(value) if i % 2 else value
     add(R.choice(iban_templates).format(i=shown), [("IBAN", shown)], f"iban {cc}")
-add("Known good IBAN DE89 3704 0044 0532 0130 00 from the docs example.", [("IBAN", "DE89 3704 0044 0532 0130 00")], "iban")
+add(
+    "Known good IBAN DE89 3704 0044 0532 0130 00 from the docs example.",
+    [("IBAN", "DE89 3704 0044 0532 0130 00")],
+    "iban",
+)
 add("Lowercase as typed by the client: gb82west12345698765432", [("IBAN", "gb82west12345698765432")], "iban lowercase")
 
 # ---------- US_SSN ----------
@@ -203,13 +316,29 @@ d = ssn().replace("-", " ")
 add(f"SSN {d} read over the phone", [("US_SSN", d)], "ssn spaced with context")
 
 # ---------- IP_ADDRESS ----------
-ipv4s = ["192.168.1.10", "10.0.0.5", "172.16.254.1", "203.0.113.42", "198.51.100.7", "8.8.8.8", "255.255.255.0",
-         "100.64.12.9", "192.0.2.155", "127.0.0.1"]
-ipv6s = ["2001:db8::1", "2001:0db8:85a3:0000:0000:8a2e:0370:7334", "fe80::1ff:fe23:4567:890a", "2001:db8:0:0:1:0:0:1",
-         "::ffff:192.0.2.128", "2001:db8:abcd:12::"]
+ipv4s = [
+    "192.168.1.10",
+    "10.0.0.5",
+    "172.16.254.1",
+    "203.0.113.42",
+    "198.51.100.7",
+    "8.8.8.8",
+    "255.255.255.0",
+    "100.64.12.9",
+    "192.0.2.155",
+    "127.0.0.1",
+]
+ipv6s = [
+    "2001:db8::1",
+    "2001:0db8:85a3:0000:0000:8a2e:0370:7334",
+    "fe80::1ff:fe23:4567:890a",
+    "2001:db8:0:0:1:0:0:1",
+    "::ffff:192.0.2.128",
+    "2001:db8:abcd:12::",
+]
 ip_templates = [
     "Failed login from {ip} (3 attempts) for user jdoe.",
-    "nginx: {ip} - - [12/Mar/2024:10:15:32 +0000] \"GET /login HTTP/1.1\" 401 512",
+    'nginx: {ip} - - [12/Mar/2024:10:15:32 +0000] "GET /login HTTP/1.1" 401 512',
     "Customer's home router is {ip}; whitelist it.",
     "allowed_hosts: [{ip}]",
     "Session moved from {ip} to a new device.",
@@ -218,13 +347,21 @@ for ip in ipv4s + ipv6s:
     add(R.choice(ip_templates).format(ip=ip), [("IP_ADDRESS", ip)], "ip")
 add("ssh deploy@[2001:db8::42]:22 timed out", [("IP_ADDRESS", "2001:db8::42")], "ipv6 in brackets")
 add("Link-local peer fe80::1%eth0 answered.", [("IP_ADDRESS", "fe80::1")], "ipv6 with zone")
-add("CIDR 10.20.0.0/16 routes through 10.20.0.1.", [("IP_ADDRESS", "10.20.0.0"), ("IP_ADDRESS", "10.20.0.1")], "ipv4 cidr")
+add(
+    "CIDR 10.20.0.0/16 routes through 10.20.0.1.",
+    [("IP_ADDRESS", "10.20.0.0"), ("IP_ADDRESS", "10.20.0.1")],
+    "ipv4 cidr",
+)
 
 # ---------- AWS_ACCESS_KEY ----------
 for i in range(8):
     key = ("AKIA" if i % 3 else "ASIA") + upper_alnum(16)
-    t = ["aws_access_key_id = {k}", "export AWS_ACCESS_KEY_ID={k}", "Found hard-coded key {k} in the repo history.",
-         '"AccessKeyId": "{k}",'][i % 4]
+    t = [
+        "aws_access_key_id = {k}",
+        "export AWS_ACCESS_KEY_ID={k}",
+        "Found hard-coded key {k} in the repo history.",
+        '"AccessKeyId": "{k}",',
+    ][i % 4]
     add(t.format(k=key), [("AWS_ACCESS_KEY", key)], "aws access key id")
 
 # ---------- API_KEY ----------
@@ -244,8 +381,14 @@ api_keys = [
     "sk_test_" + alnum(24),
     "AIza" + "".join(R.choice(string.ascii_letters + string.digits + "-_") for _ in range(35)),
 ]
-api_templates = ["ANTHROPIC_API_KEY={k}", "client = Client(api_key=\"{k}\")", "token: {k}",
-                 "Rotated the leaked key {k} this morning.", "config.set('key', '{k}')", "--api-key {k}"]
+api_templates = [
+    "ANTHROPIC_API_KEY={k}",
+    'client = Client(api_key="{k}")',
+    "token: {k}",
+    "Rotated the leaked key {k} this morning.",
+    "config.set('key', '{k}')",
+    "--api-key {k}",
+]
 for i, k in enumerate(api_keys):
     add(api_templates[i % len(api_templates)].format(k=k), [("API_KEY", k)], "api key")
 secret = "".join(R.choice(string.ascii_letters + string.digits + "/+") for _ in range(40))
@@ -257,21 +400,38 @@ for kind in ["RSA", "EC", "OPENSSH", "", "ENCRYPTED", "DSA"]:
     add(f"Here is the deploy key, do not share:\n{block}\nThanks!", [("PRIVATE_KEY", block)], "pem block")
 block = pem("RSA")
 escaped = block.replace("\n", "\\n")
-add('{"private_key": "' + escaped + '", "client_email": "svc"}', [("PRIVATE_KEY", escaped)], "pem in json, escaped newlines")
+add(
+    '{"private_key": "' + escaped + '", "client_email": "svc"}',
+    [("PRIVATE_KEY", escaped)],
+    "pem in json, escaped newlines",
+)
 
 # ---------- JWT ----------
 for i in range(6):
     token = jwt({"sub": str(R.randrange(10**6)), "iat": 1700000000 + i, "role": "teller"})
-    t = ["id_token={t}", "Cookie: session={t}; Path=/", "The SSO callback returned {t} which we logged by mistake.",
-         "jwt: {t}", "curl https://api.example.com/v1/me?access_token={t}", "token from login: {t}"][i]
+    t = [
+        "id_token={t}",
+        "Cookie: session={t}; Path=/",
+        "The SSO callback returned {t} which we logged by mistake.",
+        "jwt: {t}",
+        "curl https://api.example.com/v1/me?access_token={t}",
+        "token from login: {t}",
+    ][i]
     add(t.format(t=token), [("JWT", token)], "jwt")
 
 # ---------- BEARER_TOKEN ----------
 for i in range(6):
-    token = "".join(R.choice(string.ascii_letters + string.digits + "-._~") for _ in range(R.choice([24, 32, 40]))) + "9"
-    t = ["Authorization: Bearer {t}", "curl -H 'Authorization: Bearer {t}' https://api.example.com/v2/accounts",
-         "headers = {{'Authorization': 'Bearer {t}'}}", "DEBUG http: > authorization: bearer {t}",
-         "Request failed with Bearer {t} (401)", "proxy_set_header Authorization \"Bearer {t}\";"][i]
+    token = (
+        "".join(R.choice(string.ascii_letters + string.digits + "-._~") for _ in range(R.choice([24, 32, 40]))) + "9"
+    )
+    t = [
+        "Authorization: Bearer {t}",
+        "curl -H 'Authorization: Bearer {t}' https://api.example.com/v2/accounts",
+        "headers = {{'Authorization': 'Bearer {t}'}}",
+        "DEBUG http: > authorization: bearer {t}",
+        "Request failed with Bearer {t} (401)",
+        'proxy_set_header Authorization "Bearer {t}";',
+    ][i]
     add(t.format(t=token), [("BEARER_TOKEN", token)], "bearer token")
 token = jwt({"sub": "svc-ledger", "scope": "read"})
 add(f"Authorization: Bearer {token}", [("JWT", token)], "jwt inside bearer: reported once, as JWT")
@@ -288,14 +448,22 @@ for _ in range(16):
     ip = R.choice(ipv4s)
     variant = _ % 4
     if variant == 0:
-        add(f"Ticket 8812: {f} {l} ({e}, {p}) reports card {c} charged twice.", [("EMAIL", e), ("PHONE", p), ("CREDIT_CARD", c)], "mixed")
+        add(
+            f"Ticket 8812: {f} {l} ({e}, {p}) reports card {c} charged twice.",
+            [("EMAIL", e), ("PHONE", p), ("CREDIT_CARD", c)],
+            "mixed",
+        )
     elif variant == 1:
         add(f"KYC update: SSN {s}, phone {p}, email {e}.", [("US_SSN", s), ("PHONE", p), ("EMAIL", e)], "mixed")
     elif variant == 2:
         add(f"login ok user={e} ip={ip} at 2024-06-01T08:00:00Z", [("EMAIL", e), ("IP_ADDRESS", ip)], "mixed log")
     else:
         ib = grouped4(iban("DE", digits(18)))
-        add(f"{f} asked to move the standing order to {ib}; confirm by phone on {p}.", [("IBAN", ib), ("PHONE", p)], "mixed")
+        add(
+            f"{f} asked to move the standing order to {ib}; confirm by phone on {p}.",
+            [("IBAN", ib), ("PHONE", p)],
+            "mixed",
+        )
 
 # ---------- BENIGN ----------
 benign = [
@@ -454,6 +622,7 @@ for _ in range(45):
         t = f"Order #{R.randrange(10000, 99999)} total ${R.randrange(1, 9999)}.{R.randrange(100):02d}."
     elif kind == 3:
         import uuid
+
         t = f"correlation_id={uuid.UUID(int=R.getrandbits(128))} status=200"
     elif kind == 4:
         t = f"checksum {R.getrandbits(160):040x}"
