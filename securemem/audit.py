@@ -1,52 +1,79 @@
 """The audit trail: one JSON record per command on the ``securemem.audit`` logger, content-free.
 
-Each record says who (namespace), what (command, canonical paths), the outcome (ok, or the
-error class), which policy rule governed each path, what the PII layer scrubbed (types and
-counts) and how long it took. It is written after the transaction ends, so "ok" means committed.
-It never holds file content, search strings or key material, and never a path that was refused:
-a refused path may be malformed or carry the very PII the policy keeps out of logs, so it is
-logged as ``[refused]``. Route the logger to wherever audit records go (a file, syslog, a SIEM).
+Each record says when (``ts``, UTC), which namespace (``ns``: a keyed digest of its name, since a
+namespace may be named after a person; ``SecureMemory.namespace_id`` gives the same digest), what
+(command, canonical paths), the outcome (ok, or the error class), which policy rule governed each
+path, what the PII layer scrubbed (types and counts) and how long it took. It is written after
+the transaction ends, so "ok" means committed.
+
+It never holds file content, search strings or key material, and never a path that did not pass
+every guard: a path refused as malformed, or as carrying PII, or one that never reached the
+store, is logged as ``[refused]``. Writing a record never raises: a failing handler is reported
+by the logging module, and the command's result stands. Route the logger to wherever audit
+records go (a file, syslog, a SIEM).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import logging
+import time
 from collections.abc import Mapping
 from typing import Any
 
 from securemem.commands import Command, Result
-from securemem.errors import InvalidInput, InvalidPath, PIIRefused
-from securemem.paths import canonical
+from securemem.middleware.base import AuditFacts
 from securemem.policy import Policy
 
 audit_log = logging.getLogger("securemem.audit")
-_UNSAFE_PATH_ERRORS = frozenset({InvalidPath.__name__, PIIRefused.__name__, InvalidInput.__name__})
+_internal = logging.getLogger("securemem")
+REFUSED = "[refused]"
+
+
+def namespace_digest(token_key: bytes, namespace: str) -> str:
+    """A stable id for a namespace that does not reveal its name (keyed by the store's secret)."""
+    mac = hmac.new(token_key, b"namespace:" + namespace.encode("utf-8"), hashlib.sha256)
+    return "ns_" + mac.hexdigest()[:20]
+
+
+def utc_now() -> str:
+    now = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z"
 
 
 def audit_record(
-    policy: Policy, namespace: str, command: Command | None, result: Result, *, facts: Mapping[str, Any], seconds: float
+    policy: Policy, ns: str, command: Command | None, result: Result, *, facts: AuditFacts, seconds: float
 ) -> dict[str, Any]:
     """The record for one command (exposed for tests and custom sinks)."""
-    error = result.meta.get("error") if result.is_error else None
-    safe = command is not None and error not in _UNSAFE_PATH_ERRORS
-    paths = [canonical(p) for p in command.paths] if safe and command is not None else ["[refused]"]
-    rules = [rule.glob for rule in map(policy.rule_for, paths) if rule is not None] if safe else []
+    paths = list(facts.paths) if facts.paths is not None and command is not None else [REFUSED]
+    rules = [] if facts.paths is None else [r.glob for r in map(policy.rule_for, paths) if r is not None]
     return {
-        "namespace": namespace,
+        "ts": utc_now(),
+        "ns": ns,
         "command": command.command if command is not None else None,
         "paths": paths,
         "outcome": "error" if result.is_error else "ok",
-        "error": error,
+        "error": result.error if result.is_error else None,
         "policy": policy.name,
         "rules": rules,
-        "scrubbed": dict(facts.get("scrubbed", {})),
+        "scrubbed": dict(facts.scrubbed),
         "ms": round(seconds * 1000, 3),
     }
 
 
 def emit(record: Mapping[str, Any]) -> None:
-    audit_log.info(json.dumps(record, ensure_ascii=False, sort_keys=True))
+    """Write one record; never raises (a broken sink must not turn a committed command into an error)."""
+    try:
+        audit_log.info(json.dumps(record, ensure_ascii=False, sort_keys=True))
+    except Exception as exc:  # a handler or filter that raises: say so without the record itself
+        _internal.error("an audit record could not be written (%s)", type(exc).__name__)
+
+
+def event(kind: str, **facts: Any) -> None:
+    """A store-level event (a policy adopted): same logger, same guarantees, no content."""
+    emit({"ts": utc_now(), "event": kind, **facts})
 
 
 def enabled() -> bool:

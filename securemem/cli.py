@@ -18,15 +18,16 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from securemem.errors import SecureMemError
-from securemem.keys import KeyMaterial, create_key_file, read_key_file
-from securemem.memory import SecureMemory
-from securemem.middleware import build_layers
+from securemem.keys import KeyFile, KeyProvider, as_key_provider, create_key_file
+from securemem.keys.sources import KEY_ENV, default_key_file, resolve_key
+from securemem.memory import SecureMemory, store_policy
+from securemem.middleware import policy_layers
 from securemem.policy import load_policy, parse_duration
-from securemem.store.sqlcipher import SQLCipherStore
+from securemem.store.base import Store
+from securemem.store.factory import open_store
 from securemem.sweep import DEFAULT_BATCH, SweepReport, sweep
 
 EXIT_OK, EXIT_COMMAND, EXIT_USAGE = 0, 1, 2
-KEY_ENV = "SECUREMEM_KEY"
 
 
 class UsageError(SecureMemError):
@@ -39,27 +40,20 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see: {self.prog} --help)")
 
 
-def default_key_file(db: str) -> str:
-    return f"{db}.key"
+def key_of(args: argparse.Namespace) -> KeyProvider:
+    """The key for ``--db``: --key-file, --passphrase-file, $SECUREMEM_KEY or DB.key (warnings on stderr)."""
+    provider, warnings = resolve_key(args.db, key_file=args.key_file, passphrase_file=args.passphrase_file)
+    for warning in warnings:
+        print(f"securemem: warning: {warning}", file=sys.stderr)
+    return provider
 
 
-def resolve_key(args: argparse.Namespace) -> bytes | str:
-    """--key-file, else $SECUREMEM_KEY (a passphrase), else the key file beside the store."""
-    if args.key_file:
-        return read_key_file(args.key_file)
-    passphrase = os.environ.get(KEY_ENV)
-    if passphrase:
-        return passphrase
-    beside = default_key_file(args.db)
-    if Path(beside).exists():
-        return read_key_file(beside)
-    raise UsageError(f"no key: pass --key-file, set {KEY_ENV}, or keep the key in {beside}")
+def open_db(args: argparse.Namespace) -> Store:
+    return open_store(args.db, key_of(args), create=False)
 
 
 def open_memory(args: argparse.Namespace, *, create: bool = False) -> SecureMemory:
-    return SecureMemory.open(
-        args.db, key=resolve_key(args), policy=args.policy, namespace=args.namespace, create=create
-    )
+    return SecureMemory.open(args.db, key=key_of(args), policy=args.policy, namespace=args.namespace, create=create)
 
 
 def print_result(content: str | list[dict[str, Any]], out: TextIO) -> None:
@@ -72,14 +66,19 @@ def print_result(content: str | list[dict[str, Any]], out: TextIO) -> None:
 def cmd_init(args: argparse.Namespace) -> int:
     if Path(args.db).exists():
         raise UsageError(f"{args.db} already exists; init never overwrites a store")
-    if os.environ.get(KEY_ENV) and not args.key_file:
-        key: bytes | str = os.environ[KEY_ENV]
-        where = f"passphrase from ${KEY_ENV}"
+    key: KeyProvider
+    if args.passphrase_file or (os.environ.get(KEY_ENV) and not args.key_file):
+        key = key_of(args)
+        where = key.source
     else:
         key_file = args.key_file or default_key_file(args.db)
-        key = create_key_file(key_file)
+        key = as_key_provider(create_key_file(key_file), source=f"key file {key_file}")
         where = f"key file {key_file} (mode 0600: back it up; without it the store cannot be read)"
-    SQLCipherStore.open(args.db, KeyMaterial(key), create=True).close()
+    store = open_store(args.db, key, create=True)
+    try:
+        store_policy(store, load_policy(args.policy) if args.policy else None, adopt=False)
+    finally:
+        store.close()
     print(f"created encrypted store {args.db} with a {where}")
     return EXIT_OK
 
@@ -129,7 +128,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    store = SQLCipherStore.open(args.db, KeyMaterial(resolve_key(args)), create=False)
+    store = open_db(args)
     try:
         problems = store.integrity_errors()
     finally:
@@ -142,21 +141,50 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_rekey(args: argparse.Namespace) -> int:
-    new_key: bytes | str = (
-        create_key_file(args.new_key_file) if not Path(args.new_key_file).exists() else read_key_file(args.new_key_file)
-    )
-    store = SQLCipherStore.open(args.db, KeyMaterial(resolve_key(args)), create=False)
+    """Re-encrypt under a new key file; the default key file is replaced after a safe copy of the old one."""
+    old = key_of(args)
+    beside = default_key_file(args.db)
+    target = args.new_key_file or beside
+    if target == beside and not (isinstance(old, KeyFile) and old.path == beside):
+        raise UsageError(f"--new-key-file is needed: the store is not opened with {beside}")
+    fresh = f"{target}.new" if target == beside else target
+    if not Path(fresh).exists():
+        create_key_file(fresh)
+    store = open_db(args)
     try:
-        store.rekey(KeyMaterial(new_key))
+        rekey = getattr(store, "rekey", None)
+        if rekey is None:
+            raise UsageError("this store has no key to change")
+        rekey(KeyFile(fresh))
     finally:
         store.close()
-    print(f"{args.db} re-encrypted under the key in {args.new_key_file}; retire the old key")
+    if fresh != target:  # the new key takes the default file's place; the old one is kept aside
+        saved = f"{beside}.old-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"
+        os.replace(beside, saved)
+        os.replace(fresh, beside)
+        print(
+            f"{args.db} re-encrypted under a new key, now in {beside}; the old key file was moved to {saved} "
+            "and no longer opens the store"
+        )
+    else:
+        print(f"{args.db} re-encrypted under the key in {target}; the old key ({old.source}) no longer opens it")
+    return EXIT_OK
+
+
+def cmd_policy_set(args: argparse.Namespace) -> int:
+    """Adopt a policy for a store: recorded in the store, expiries restamped, written to the audit trail."""
+    store = open_db(args)
+    try:
+        policy = store_policy(store, load_policy(args.file), adopt=True)
+    finally:
+        store.close()
+    print(f"{args.db} now runs under policy '{policy.name}'")
     return EXIT_OK
 
 
 def cmd_policy_check(args: argparse.Namespace) -> int:
     policy = load_policy(args.file)
-    layers = [type(layer).__name__ for layer in build_layers(policy, token_key=bytes(32))]
+    layers = [type(layer).__name__ for layer in policy_layers(policy, token_key=bytes(32))] + ["Transaction"]
     print(f"{args.file}: valid policy '{policy.name}'")
     print(f"middleware chain: {' -> '.join([*layers, 'Dispatcher'])}")
     print(json.dumps(policy.model_dump(mode="json"), indent=2))
@@ -168,7 +196,7 @@ def _progress(deleted: int, total: int) -> None:
     sys.stderr.flush()
 
 
-def _sweep_once(store: SQLCipherStore, batch: int) -> SweepReport:
+def _sweep_once(store: Store, batch: int) -> SweepReport:
     progress = _progress if sys.stderr.isatty() else None
     report = sweep(store, time.time(), batch=batch, progress=progress)
     if progress and report.deleted:
@@ -179,7 +207,7 @@ def _sweep_once(store: SQLCipherStore, batch: int) -> SweepReport:
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     every = _duration(args.every) if args.every else None
-    store = SQLCipherStore.open(args.db, KeyMaterial(resolve_key(args)), create=False)
+    store = open_db(args)
     stop = threading.Event()
     # systemd and Kubernetes stop a service with SIGTERM: finish the batch, close, exit 0.
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -216,6 +244,7 @@ def _duration(text: str) -> float:
 def _store_args(parser: argparse.ArgumentParser, *, policy: bool = True) -> None:
     parser.add_argument("--db", required=True, help="path of the encrypted store file")
     parser.add_argument("--key-file", help=f"hex key file (default: DB.key); or set ${KEY_ENV} to a passphrase")
+    parser.add_argument("--passphrase-file", help="a file holding the passphrase (kept out of shell history)")
     if policy:
         parser.add_argument("--policy", default=None, help="policy file or shipped name (default: default)")
         parser.add_argument("--namespace", default="default", help="namespace inside the store")
@@ -232,24 +261,36 @@ def build_parser() -> argparse.ArgumentParser:
         ("verify", "run SQLite's and SQLCipher's integrity checks", cmd_verify),
         ("rekey", "re-encrypt the store under a new key", cmd_rekey),
         ("sweep", "delete expired memories now (--every for a long-running sweeper)", cmd_sweep),
-        ("policy", "validate a policy file and print its effective settings", cmd_policy_check),
+        ("policy", "check a policy file, or set the policy a store runs under", cmd_policy_check),
     ]
     for name, help_text, handler in commands:
         command = sub.add_parser(name, help=help_text, description=help_text)
         command.set_defaults(handler=handler)
-        if name in ("init", "verify", "rekey", "sweep"):
+        if name in ("verify", "rekey", "sweep"):
             _store_args(command, policy=False)
         elif name not in ("demo", "policy"):
             _store_args(command)
     sub.choices["exec"].add_argument("input", help="the tool input as JSON")
     sub.choices["replay"].add_argument("file", help="JSONL file, one tool input per line")
     sub.choices["demo"].add_argument("--keep", help="keep the demo store in this directory")
-    sub.choices["rekey"].add_argument("--new-key-file", required=True, help="new key file (created if missing)")
+    sub.choices["rekey"].add_argument(
+        "--new-key-file", help="new key file (created if missing; default: replace DB.key)"
+    )
     sub.choices["sweep"].add_argument("--every", help="keep running, sweeping at this interval (e.g. 10m)")
     sub.choices["sweep"].add_argument("--batch", type=_positive, default=DEFAULT_BATCH, help="entries per transaction")
-    sub.choices["policy"].add_argument("action", choices=["check"], help="what to do with the policy")
-    sub.choices["policy"].add_argument("file", help="policy file, or a shipped policy name")
+    _policy_commands(sub.choices["policy"])
     return parser
+
+
+def _policy_commands(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    check = actions.add_parser("check", help="validate a policy file and print its effective settings")
+    check.add_argument("file", help="policy file, or a shipped policy name")
+    check.set_defaults(handler=cmd_policy_check)
+    adopt = actions.add_parser("set", help="make a store run under a policy (recorded in the store, audited)")
+    _store_args(adopt, policy=False)
+    adopt.add_argument("file", help="policy file, or a shipped policy name")
+    adopt.set_defaults(handler=cmd_policy_set)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -2,20 +2,28 @@
 
 Tool input is untrusted model output. Each command is a strict model (unknown fields refused,
 no type coercion beyond what JSON allows), joined in a discriminated union on ``command`` so
-that a bad input gets one message naming the field, never a traceback.
+that a bad input gets one message naming the field, never a traceback. Messages never echo a
+value the model sent: not an unknown command name, not an unknown field name (either could carry
+personal data that a later layer would have kept out of messages and logs).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
 from securemem.errors import InvalidInput
+from securemem.store.base import Entry
 
 COMMAND_NAMES = ("view", "create", "str_replace", "insert", "delete", "rename")
+
+# The text fields a command may carry. ``old_str`` is searched for in what is stored; the
+# others are stored.
+TextField = Literal["file_text", "old_str", "new_str", "insert_text"]
+TextMap = Callable[[str, TextField], str]
 
 
 class _Command(BaseModel):
@@ -29,6 +37,29 @@ class _Command(BaseModel):
     @property
     def mutates(self) -> bool:
         return True
+
+    @property
+    def writes_content(self) -> bool:
+        """True for the commands that store text the model sent (create, str_replace, insert)."""
+        return False
+
+    def with_paths(self, paths: tuple[str, ...]) -> Command:
+        return self.model_copy(update={"path": paths[0]})  # type: ignore[return-value]
+
+    def map_texts(self, fn: TextMap) -> Command:
+        """The same command with ``fn(text, field)`` applied to each text field it carries."""
+        return self  # type: ignore[return-value]
+
+    def texts(self) -> list[tuple[str, TextField]]:
+        """Each text field the command carries, with its name."""
+        found: list[tuple[str, TextField]] = []
+
+        def collect(text: str, field: TextField) -> str:
+            found.append((text, field))
+            return text
+
+        self.map_texts(collect)
+        return found
 
 
 class ViewCommand(_Command):
@@ -48,6 +79,14 @@ class CreateCommand(_Command):
     path: StrictStr
     file_text: StrictStr
 
+    @property
+    def writes_content(self) -> bool:
+        return True
+
+    def map_texts(self, fn: TextMap) -> Command:
+        text = fn(self.file_text, "file_text")
+        return self if text == self.file_text else self.model_copy(update={"file_text": text})
+
 
 class StrReplaceCommand(_Command):
     command: Literal["str_replace"]
@@ -55,12 +94,31 @@ class StrReplaceCommand(_Command):
     old_str: StrictStr
     new_str: StrictStr | None = None
 
+    @property
+    def writes_content(self) -> bool:
+        return True
+
+    def map_texts(self, fn: TextMap) -> Command:
+        old = fn(self.old_str, "old_str")
+        new = None if self.new_str is None else fn(self.new_str, "new_str")
+        if (old, new) == (self.old_str, self.new_str):
+            return self
+        return self.model_copy(update={"old_str": old, "new_str": new})
+
 
 class InsertCommand(_Command):
     command: Literal["insert"]
     path: StrictStr
     insert_line: StrictInt
     insert_text: StrictStr
+
+    @property
+    def writes_content(self) -> bool:
+        return True
+
+    def map_texts(self, fn: TextMap) -> Command:
+        text = fn(self.insert_text, "insert_text")
+        return self if text == self.insert_text else self.model_copy(update={"insert_text": text})
 
 
 class DeleteCommand(_Command):
@@ -77,19 +135,52 @@ class RenameCommand(_Command):
     def paths(self) -> tuple[str, ...]:
         return (self.old_path, self.new_path)
 
+    def with_paths(self, paths: tuple[str, ...]) -> Command:
+        return self.model_copy(update={"old_path": paths[0], "new_path": paths[1]})
+
 
 Command = ViewCommand | CreateCommand | StrReplaceCommand | InsertCommand | DeleteCommand | RenameCommand
 
 _ADAPTER: TypeAdapter[Command] = TypeAdapter(Annotated[Command, Field(discriminator="command")])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
+class FileView:
+    """What a file view showed, for the layers above the dispatcher (typed, never parsed back)."""
+
+    path: str
+    entry: Entry
+    first: int  # number of the first line shown
+    last: int  # number of the last line shown (in full, unless ``line_cut``)
+    end: int  # the last line the view was asked for (the file's last line without view_range)
+    total: int  # lines in the file
+    cut: bool = False  # the view stopped before ``last`` of the range asked for, to fit the limit
+    line_cut: bool = False  # one line alone was longer than the limit and was cut inside
+
+
+@dataclass(frozen=True, slots=True)
+class ImageView:
+    path: str
+    entry: Entry
+
+
+@dataclass(frozen=True, slots=True)
+class ListingView:
+    path: str
+    cut: bool = False  # rows were left out to fit the limit
+
+
+View = FileView | ImageView | ListingView
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
     """What one command returns: text (or content blocks for an image) and whether it failed."""
 
     content: str | list[dict[str, Any]]
     is_error: bool = False
-    meta: Mapping[str, Any] = field(default_factory=dict)
+    error: str | None = None  # the error's class name, for the audit record
+    view: View | None = None
 
     @property
     def text(self) -> str:
@@ -99,13 +190,25 @@ class Result:
         return "[image]"
 
 
-def _describe(error: Mapping[str, Any]) -> str:
-    location = ".".join(str(part) for part in error["loc"][1:]) or "input"
+_FIELDS = {
+    "view": "path, view_range",
+    "create": "path, file_text",
+    "str_replace": "path, old_str, new_str",
+    "insert": "path, insert_line, insert_text",
+    "delete": "path",
+    "rename": "old_path, new_path",
+}
+
+
+def _describe(error: Mapping[str, Any], name: str) -> str:
+    loc = error["loc"][1:]
+    if error["type"] == "extra_forbidden" or not loc or loc[0] not in _FIELDS[name].split(", "):
+        # A field name we do not know is the model's text: never echoed.
+        return f"an unexpected field (the fields of `{name}` are: {_FIELDS[name]})"
     kind = error["type"]
+    location = ".".join(str(part) for part in loc)
     if kind == "missing":
         return f"missing required field `{location}`"
-    if kind == "extra_forbidden":
-        return f"unexpected field `{location}`"
     expected = error["msg"].replace("Input should be", "should be")
     return f"field `{location}` {expected}"
 
@@ -115,11 +218,16 @@ def parse_command(raw: object) -> Command:
     if not isinstance(raw, Mapping):
         raise InvalidInput("Error: The tool input must be a JSON object with a `command` field.")
     name = raw.get("command")
-    if name not in COMMAND_NAMES:
-        shown = name if isinstance(name, str) and len(name) <= 40 else "(missing or not a string)"
-        raise InvalidInput(f"Error: Unknown command `{shown}`. Valid commands: {', '.join(COMMAND_NAMES)}.")
+    if not isinstance(name, str) or name not in COMMAND_NAMES:
+        raise InvalidInput(
+            f"Error: Unknown or missing command. The `command` field must be one of: {', '.join(COMMAND_NAMES)}."
+        )
     try:
         return _ADAPTER.validate_python(dict(raw))
     except ValidationError as exc:
-        problems = "; ".join(_describe(e) for e in exc.errors(include_url=False, include_input=False))
-        raise InvalidInput(f"Error: Invalid `{name}` command: {problems}.") from None
+        seen: list[str] = []
+        for error in exc.errors(include_url=False, include_input=False, include_context=False):
+            text = _describe(error, name)
+            if text not in seen:
+                seen.append(text)
+        raise InvalidInput(f"Error: Invalid `{name}` command: {'; '.join(seen)}.") from None

@@ -138,7 +138,11 @@ def _show(step: int, title: str, tool_input: dict[str, Any], memory: SecureMemor
 
 def _regulated(db: Path, key: bytes, first_step: int) -> None:
     clock = _Clock(time.time())
-    with SecureMemory.open(db, key=key, policy="regulated", namespace="bank-agent", clock=clock) as memory:
+    # The policy belongs to the store: switching it is explicit (adopt_policy=True, or
+    # `securemem policy set`), recorded in the store and written to the audit trail.
+    with SecureMemory.open(
+        db, key=key, policy="regulated", adopt_policy=True, namespace="bank-agent", clock=clock
+    ) as memory:
         for step, (title, action) in enumerate(REGULATED, first_step):
             if action == "advance":
                 clock.now += 25 * 3600
@@ -178,7 +182,7 @@ def run_demo(keep: str | None = None) -> int:
         with SecureMemory.open(db, key=key) as memory:
             for step, (title, tool_input) in enumerate(SESSION, 1):
                 _show(step, title, tool_input, memory)
-        print("\n=== Part 2: the same store under the 'regulated' policy (namespace 'bank-agent')")
+        print("\n=== Part 2: the operator switches the store to the 'regulated' policy (namespace 'bank-agent')")
         _regulated(db, key, first_step=len(SESSION) + 1)
         return _report(db)
     finally:

@@ -1,47 +1,48 @@
-"""The reference behaviour of each memory command against a StoreTx.
+"""The reference behaviour of each memory command against the Call's store transaction.
 
-Messages follow ``spec/memory-tool.md`` (the strings the model was trained on). Where the SDK's
+Messages follow the protocol's reference strings (``docs/protocol.md``). Where the SDK's
 filesystem tool is wrong (phantom last line, off-by-one line limit, silent empty view_range,
 non-atomic create, LF written into CRLF files, moving a directory into itself) this is right.
 Paths arrive canonical: the path guard ran first.
+
+Each command reads what it needs once, then hands its change to ``call.apply``, where the
+layers' checks run before the store writes it (``securemem.changes``). A view is rendered within
+the Call's typed view limit and says, in ``Result.view``, exactly what it showed.
 """
 
 from __future__ import annotations
 
 import base64
-import dataclasses
 from dataclasses import dataclass
 from typing import assert_never
 
+from securemem.changes import FileWrite, Move, Removal
 from securemem.commands import (
     Command,
     CreateCommand,
     DeleteCommand,
+    FileView,
+    ImageView,
     InsertCommand,
+    ListingView,
     RenameCommand,
     Result,
     StrReplaceCommand,
     ViewCommand,
 )
-from securemem.errors import (
-    AlreadyExists,
-    AmbiguousMatch,
-    CommandError,
-    InvalidInput,
-    InvalidRange,
-    NoMatch,
-    NotFound,
-)
-from securemem.middleware.base import Call
+from securemem.errors import AlreadyExists, AmbiguousMatch, CommandError, InvalidInput, InvalidRange, NoMatch, NotFound
+from securemem.middleware.base import Call, ViewLimit
 from securemem.paths import is_within, name_of
 from securemem.store.base import Entry, StoreTx
 from securemem.text import (
     MAX_LINES,
     clip,
     count_lines,
+    fit_lines,
     insert_after,
     line_ending,
     numbered,
+    numbered_length,
     occurrence_lines,
     split_lines,
 )
@@ -58,19 +59,13 @@ SNIPPET_MAX_LINES = 16
 # cap of results: one huge line would otherwise push the whole snippet past it.
 SNIPPET_LINE_CHARS = 800
 MAX_LISTED_MATCHES = 50  # line numbers named when old_str is ambiguous
+MIN_ROW_CHARS = 15  # the shortest listing row: "0B\t/memories/x" and a newline
 
 
 @dataclass(frozen=True)
 class DispatchOptions:
     overwrite_on_create: bool = False
     max_image_bytes: int = 5 * 1024 * 1024
-    max_chars: int = 16_000  # the view cap: a listing never reads more rows than could be shown
-
-    @property
-    def listing_rows(self) -> int:
-        # Every row is at least 15 characters ("0B\t/memories/x" and a newline), so this many rows
-        # always overflow the cap: the view layer then cuts the listing and says so.
-        return self.max_chars // 15 + 2
 
 
 def human_size(size: int) -> str:
@@ -97,17 +92,6 @@ def _decode(path: str, data: bytes) -> str:
         raise CommandError(f"Error: {path} is a binary file and cannot be shown or edited as text.") from None
 
 
-def _utf8(path: str, text: str) -> bytes:
-    """``text`` as stored. JSON can carry a lone surrogate (``"\\ud800"``), which UTF-8 cannot encode."""
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InvalidInput(
-            f"Error: The text for {path} contains an unpaired surrogate "
-            f"(U+{ord(text[exc.start]):04X}), which cannot be stored; remove it and retry."
-        ) from None
-
-
 def _image_type(path: str, data: bytes) -> str | None:
     dot = name_of(path).rfind(".")
     kind = IMAGE_TYPES.get(name_of(path)[dot:].lower()) if dot > 0 else None
@@ -125,10 +109,15 @@ def _check_range(path: str, view_range: list[int], total: int) -> tuple[int, int
         if 1 <= start <= total and (end == -1 or start <= end <= total):
             return start, total if end == -1 else end
     raise InvalidRange(
-        f"Error: Invalid `view_range` parameter: {view_range}. The file {path} has {total} "
-        f"lines: use [start, end] with 1 <= start <= end <= {total}, or [start, -1] to view "
-        "from start to the end."
+        f"Error: Invalid `view_range` parameter: {view_range}. The file {path} has {total} lines: "
+        f"use [start, end] with 1 <= start <= end <= {total}, or [start, -1] to view from start to "
+        "the end."
     )
+
+
+def _must_fit_lines(path: str, text: str) -> None:
+    if count_lines(text) > MAX_LINES:
+        raise CommandError(f"Error: The file {path} would exceed the maximum line limit of 999,999 lines.")
 
 
 class Dispatcher:
@@ -156,30 +145,40 @@ class Dispatcher:
     # -- view ------------------------------------------------------------------------------
 
     def view(self, cmd: ViewCommand, call: Call) -> Result:
-        entry = call.tx.stat(cmd.path)
-        if entry is None:
+        found = call.txn.get(cmd.path)
+        if found is None:
             raise NotFound(f"The path {cmd.path} does not exist. Please provide a valid path.")
-        if entry.is_dir:
+        entry, data = found
+        if data is None:
             if cmd.view_range is not None:
                 raise InvalidRange(f"Error: view_range applies to files only; {cmd.path} is a directory.")
-            return self._listing(entry, call.tx)
-        data = call.tx.read(cmd.path)
+            return self._listing(entry, call.txn, call.view_limit)
         image = _image_type(cmd.path, data)
-        result = self._image(cmd, image, data) if image is not None else self._file_view(cmd, _decode(cmd.path, data))
-        # The expiry the view saw: the TTL layer decides from it whether the read refreshes it.
-        return dataclasses.replace(result, meta={**result.meta, "expires": entry.expires})
+        if image is not None:
+            return self._image(cmd, entry, image, data)
+        return self._file_view(cmd, entry, _decode(cmd.path, data), call.view_limit)
 
-    def _listing(self, directory: Entry, tx: StoreTx) -> Result:
-        rows = [f"{human_size(directory.size)}\t{directory.path}"]
-        for entry in tx.tree(directory.path, LISTING_DEPTH, hidden, limit=self.options.listing_rows):
-            rows.append(f"{human_size(entry.size)}\t{entry.path}{'/' if entry.is_dir else ''}")
+    def _listing(self, directory: Entry, tx: StoreTx, limit: ViewLimit | None) -> Result:
         header = (
             f"Here're the files and directories up to 2 levels deep in {directory.path}, "
             "excluding hidden items and node_modules:"
         )
-        return Result("\n".join([header, *rows]), meta={"kind": "listing", "path": directory.path})
+        rows = [header, f"{human_size(directory.size)}\t{directory.path}"]
+        # A listing never reads more rows than the limit could show: a 100,000-entry directory
+        # costs what a 1,000-entry one does.
+        most = None if limit is None else limit.chars // MIN_ROW_CHARS + 2
+        for entry in tx.tree(directory.path, LISTING_DEPTH, hidden, limit=most):
+            rows.append(f"{human_size(entry.size)}\t{entry.path}{'/' if entry.is_dir else ''}")
+        text = "\n".join(rows)
+        if limit is None or len(text) <= limit.chars:
+            return Result(text, view=ListingView(directory.path))
+        budget = limit.chars - limit.reserve
+        # No newline within the budget happens only when the header alone (a long path under a
+        # small limit) is over it: cut inside the header rather than keep everything.
+        cut = text.rfind("\n", 0, budget)
+        return Result(text[: budget if cut == -1 else cut], view=ListingView(directory.path, cut=True))
 
-    def _image(self, cmd: ViewCommand, media_type: str, data: bytes) -> Result:
+    def _image(self, cmd: ViewCommand, entry: Entry, media_type: str, data: bytes) -> Result:
         if cmd.view_range is not None:
             raise InvalidRange(f"Error: view_range applies to text files only; {cmd.path} is an image.")
         if len(data) > self.options.max_image_bytes:
@@ -191,51 +190,46 @@ class Dispatcher:
             "type": "image",
             "source": {"type": "base64", "media_type": media_type, "data": base64.b64encode(data).decode("ascii")},
         }
-        return Result([block], meta={"kind": "image", "path": cmd.path})
+        return Result([block], view=ImageView(cmd.path, entry))
 
-    def _file_view(self, cmd: ViewCommand, text: str) -> Result:
+    def _file_view(self, cmd: ViewCommand, entry: Entry, text: str, limit: ViewLimit | None) -> Result:
         lines = split_lines(text)
         if len(lines) > MAX_LINES:
             raise CommandError(f"File {cmd.path} exceeds maximum line limit of 999,999 lines.")
         start, end = (1, len(lines)) if cmd.view_range is None else _check_range(cmd.path, cmd.view_range, len(lines))
-        body = numbered(lines[start - 1 : end], start)
-        content = f"Here's the content of {cmd.path} with line numbers:\n{body}"
-        return Result(content, meta={"kind": "file", "path": cmd.path, "total_lines": len(lines)})
+        window = lines[start - 1 : end]
+        header = f"Here's the content of {cmd.path} with line numbers:\n"
+        if limit is None or len(header) + numbered_length(window, limit.chars) <= limit.chars:
+            view = FileView(cmd.path, entry, start, end, end, len(lines))
+            return Result(header + numbered(window, start), view=view)
+        body, count, line_cut = fit_lines(window, start, limit.chars - limit.reserve - len(header))
+        last = start if line_cut else start + count - 1
+        view = FileView(cmd.path, entry, start, last, end, len(lines), cut=True, line_cut=line_cut)
+        return Result(header + body, view=view)
 
     # -- writes ----------------------------------------------------------------------------
 
-    def _must_fit_lines(self, path: str, text: str) -> int:
-        lines = count_lines(text)
-        if lines > MAX_LINES:
-            raise CommandError(f"Error: The file {path} would exceed the maximum line limit of 999,999 lines.")
-        return lines
-
-    def _check_parents(self, path: str, tx: StoreTx) -> None:
-        blocker = tx.blocking_file(path)
-        if blocker is not None:
-            raise AlreadyExists(f"Error: Cannot use {path}: {blocker} is a file, not a directory.")
-
     def create(self, cmd: CreateCommand, call: Call) -> Result:
-        existing = call.tx.stat(cmd.path)
-        if existing is not None and existing.is_dir:
+        found = call.txn.ancestry(cmd.path)
+        if found.entry is not None and found.entry.is_dir:
             raise AlreadyExists(f"Error: The path {cmd.path} is a directory; create needs a file path.")
-        if existing is not None and not self.options.overwrite_on_create:
+        if found.entry is not None and not self.options.overwrite_on_create:
             raise AlreadyExists(f"Error: File {cmd.path} already exists")
-        self._check_parents(cmd.path, call.tx)
-        lines = self._must_fit_lines(cmd.path, cmd.file_text)
-        call.tx.write_file(cmd.path, _utf8(cmd.path, cmd.file_text), lines, call.expires)
+        if found.blocking_file is not None:
+            raise AlreadyExists(f"Error: Cannot use {cmd.path}: {found.blocking_file} is a file, not a directory.")
+        _must_fit_lines(cmd.path, cmd.file_text)
+        call.apply(FileWrite.of(cmd.path, cmd.file_text, found.entry, found))
         return Result(f"File created successfully at: {cmd.path}")
 
-    def _read_text_file(self, path: str, tx: StoreTx, missing: str) -> str:
-        entry = tx.stat(path)
-        if entry is None or entry.is_dir:
+    def _text_file(self, path: str, tx: StoreTx, missing: str) -> tuple[Entry, str]:
+        found = tx.get(path)
+        if found is None or found[1] is None:
             raise NotFound(missing)
-        return _decode(path, tx.read(path))
+        return found[0], _decode(path, found[1])
 
     def str_replace(self, cmd: StrReplaceCommand, call: Call) -> Result:
-        text = self._read_text_file(
-            cmd.path, call.tx, f"Error: The path {cmd.path} does not exist. Please provide a valid path."
-        )
+        missing = f"Error: The path {cmd.path} does not exist. Please provide a valid path."
+        entry, text = self._text_file(cmd.path, call.txn, missing)
         if not cmd.old_str:
             raise InvalidInput("Error: `old_str` must not be empty; give the exact text to replace.")
         old, new = _in_line_ending(text, cmd.old_str), _in_line_ending(text, cmd.new_str or "")
@@ -247,46 +241,56 @@ class Dispatcher:
         if len(where) > 1:
             raise AmbiguousMatch(
                 f"No replacement was performed. Multiple occurrences of old_str "
-                f"`{clip(cmd.old_str)}` in lines: {_listed(where, text, old)}. "
-                "Please ensure it is unique"
+                f"`{clip(cmd.old_str)}` in lines: {_listed(where, text, old)}. Please ensure it is "
+                "unique"
             )
         at = text.find(old)
         edited = text[:at] + new + text[at + len(old) :]
-        call.tx.write_file(cmd.path, _utf8(cmd.path, edited), self._must_fit_lines(cmd.path, edited), call.expires)
+        _must_fit_lines(cmd.path, edited)
+        # The snippet shows what was stored: a layer's check may have changed the text (the PII
+        # safety net puts a token where the edit completed a value).
+        stored = call.apply(FileWrite.of(cmd.path, edited, entry, NO_ANCESTRY)).text
         return Result(
-            "The memory file has been edited. Here is the snippet showing the change "
-            f"(with line numbers):\n{_snippet(edited, where[0], new.count(chr(10)))}"
+            "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n"
+            + _snippet(stored, where[0], new.count("\n"))
         )
 
     def insert(self, cmd: InsertCommand, call: Call) -> Result:
-        text = self._read_text_file(cmd.path, call.tx, f"Error: The path {cmd.path} does not exist")
+        entry, text = self._text_file(cmd.path, call.txn, f"Error: The path {cmd.path} does not exist")
         total = count_lines(text)
         if not 0 <= cmd.insert_line <= total:
             raise InvalidRange(
-                f"Error: Invalid `insert_line` parameter: {cmd.insert_line}. It should be "
-                f"within the range of lines of the file: [0, {total}]"
+                f"Error: Invalid `insert_line` parameter: {cmd.insert_line}. It should be within the "
+                f"range of lines of the file: [0, {total}]"
             )
         edited = insert_after(text, cmd.insert_line, cmd.insert_text)
-        call.tx.write_file(cmd.path, _utf8(cmd.path, edited), self._must_fit_lines(cmd.path, edited), call.expires)
+        _must_fit_lines(cmd.path, edited)
+        call.apply(FileWrite.of(cmd.path, edited, entry, NO_ANCESTRY))
         return Result(f"The file {cmd.path} has been edited.")
 
     def delete(self, cmd: DeleteCommand, call: Call) -> Result:
-        if call.tx.stat(cmd.path) is None:
+        entry = call.txn.stat(cmd.path)
+        if entry is None:
             raise NotFound(f"Error: The path {cmd.path} does not exist")
-        call.tx.delete(cmd.path)
+        call.apply(Removal(cmd.path, entry))
         return Result(f"Successfully deleted {cmd.path}")
 
     def rename(self, cmd: RenameCommand, call: Call) -> Result:
-        source = call.tx.stat(cmd.old_path)
+        source = call.txn.stat(cmd.old_path)
         if source is None:
             raise NotFound(f"Error: The path {cmd.old_path} does not exist")
-        if cmd.new_path == cmd.old_path or call.tx.stat(cmd.new_path) is not None:
+        target = call.txn.ancestry(cmd.new_path)
+        if cmd.new_path == cmd.old_path or target.entry is not None:
             raise AlreadyExists(f"Error: The destination {cmd.new_path} already exists")
         if source.is_dir and is_within(cmd.new_path, cmd.old_path):
             raise InvalidInput(f"Error: Cannot move the directory {cmd.old_path} into itself ({cmd.new_path}).")
-        self._check_parents(cmd.new_path, call.tx)
-        call.tx.move(cmd.old_path, cmd.new_path)
+        if target.blocking_file is not None:
+            raise AlreadyExists(f"Error: Cannot use {cmd.new_path}: {target.blocking_file} is a file, not a directory.")
+        call.apply(Move(cmd.old_path, cmd.new_path, source, target))
         return Result(f"Successfully renamed {cmd.old_path} to {cmd.new_path}")
+
+
+NO_ANCESTRY = None  # an edit replaces a file in place: nothing on its way needs making
 
 
 def _in_line_ending(text: str, fragment: str) -> str:

@@ -10,6 +10,7 @@
         NotAStoreError             the file is not a securemem store (plain SQLite, empty, foreign)
         DamagedStoreError          the store opened but a page or the schema is corrupt
         StoreBusyError             another writer held the lock longer than the retry bound
+        RekeyedError               another process re-keyed the store: reopen it with the new key
         StoreFullError             the disk or the page limit is exhausted
       CommandError                 its text is safe to show the model: becomes is_error=true
         InvalidInput               the tool input does not match any command
@@ -54,6 +55,10 @@ class DamagedStoreError(StorageError):
 
 class StoreBusyError(StorageError):
     """Another writer kept the store locked for longer than the retry bound."""
+
+
+class RekeyedError(StorageError):
+    """The store was re-keyed by another handle; this one must be reopened with the new key."""
 
 
 class StoreFullError(StorageError):

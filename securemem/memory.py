@@ -1,9 +1,14 @@
-"""SecureMemory: the safe recipe. Policy -> middleware chain -> dispatcher -> store, one transaction.
+"""SecureMemory: the safe recipe. Policy -> middleware chain -> dispatcher -> store.
 
-``execute`` never raises for anything the model sends: every failure becomes a Result with
-``is_error=True`` and a message the model can act on. The whole chain runs inside one store
-transaction (a write transaction, ``BEGIN IMMEDIATE``, for anything that may write), so a failed
-command writes nothing and a check made by a layer still holds when the write happens.
+``execute`` never raises, whatever the input and whatever state the store is in: every failure
+becomes a Result with ``is_error=True`` and a message the model can act on. The policy's layers
+run first, outside the store's lock; the Transaction layer then opens one store transaction for
+the command, so a failed command writes nothing and a check made by a layer still holds when the
+write happens.
+
+The policy belongs to the store: a store records the policy it runs under, opening it without a
+policy uses that one, and opening it with a different one is refused unless the caller asks to
+adopt it (``adopt_policy=True``, or ``securemem policy set``), which is written to the audit trail.
 """
 
 from __future__ import annotations
@@ -12,28 +17,30 @@ import logging
 import os
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
 from securemem import audit
+from securemem.changes import ALL_LEVELS
 from securemem.commands import Command, Result, parse_command
 from securemem.dispatcher import Dispatcher, DispatchOptions
-from securemem.errors import CommandError, SecureMemError, StorageError
-from securemem.keys import KeyMaterial
-from securemem.middleware import Call, Handler, Middleware, build_layers, chain
+from securemem.errors import CommandError, PolicyError, SecureMemError, StorageError
+from securemem.middleware import AuditFacts, Call, Handler, Middleware, build_layers, chain
+from securemem.paths import ROOT
 from securemem.policy import Policy, load_policy
-from securemem.store.base import Store
-from securemem.store.sqlcipher import SQLCipherStore
+from securemem.store.base import Clock, Store
+from securemem.store.factory import open_store
 from securemem.sweep import DEFAULT_BATCH, BackgroundSweeper, SweepReport, sweep
 
 logger = logging.getLogger("securemem")
-Clock = Callable[[], float]
-_NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@:-]{0,127}$")
+_NAMESPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@:-]{0,127}")
+POLICY_SETTING = "policy"
 
 
-def check_namespace(name: str) -> str:
-    if not isinstance(name, str) or not _NAMESPACE.match(name):
+def check_namespace(name: object) -> str:
+    # fullmatch: with match and "$", "user-1\n" would pass and name a second, look-alike namespace.
+    if not isinstance(name, str) or not _NAMESPACE.fullmatch(name):
         raise SecureMemError(
             "a namespace is 1-128 characters: letters, digits and _ . @ : - (starting with a letter or digit)"
         )
@@ -41,7 +48,7 @@ def check_namespace(name: str) -> str:
 
 
 class SecureMemory:
-    """One namespace of an encrypted store, behind the policy's middleware chain."""
+    """One namespace of a store, behind the policy's middleware chain."""
 
     def __init__(
         self,
@@ -59,35 +66,42 @@ class SecureMemory:
         self.clock = clock
         self._extra = tuple(layers)
         self._owns_store = owns_store
+        self.namespace_id = audit.namespace_digest(store.token_key, namespace)
         options = DispatchOptions(
-            overwrite_on_create=policy.create.overwrite,
-            max_image_bytes=policy.view.max_image_bytes,
-            max_chars=policy.view.max_chars,
+            overwrite_on_create=policy.create.overwrite, max_image_bytes=policy.view.max_image_bytes
         )
-        token_key = bytes.fromhex(store.meta["token_key"])
-        self._handler: Handler = chain(build_layers(policy, token_key, self._extra), Dispatcher(options))
+        self._handler: Handler = chain(build_layers(policy, store, namespace, clock, self._extra), Dispatcher(options))
 
     @classmethod
     def open(
         cls,
-        db_path: str | os.PathLike[str],
+        db: str | os.PathLike[str],
         *,
-        key: bytes | str,
+        key: object = None,
         policy: Policy | str | os.PathLike[str] | None = None,
         namespace: str = "default",
         clock: Clock = time.time,
         layers: Sequence[Middleware] = (),
         create: bool = True,
+        adopt_policy: bool = False,
     ) -> SecureMemory:
-        """Open (or create) the store at ``db_path``.
+        """Open (or create) the store ``db`` (a path, ``sqlcipher:///abs/path``, or ``memory://``).
 
-        ``key`` is 32 raw bytes (the SQLCipher key itself) or a passphrase (stretched once here).
-        ``policy`` is None (the shipped default), a Policy, a policy file path or a shipped name.
+        ``key``: 32 raw bytes, 64 hex digits, a passphrase ``str``, or a ``KeyProvider``.
+        ``policy``: None (the store's own policy; the shipped default for a new store), a Policy, a
+        policy file path or a shipped name. A store already running under another policy is
+        refused unless ``adopt_policy=True``.
         """
-        resolved = load_policy(policy if policy is None or isinstance(policy, Policy) else str(policy))
         check_namespace(namespace)
-        store = SQLCipherStore.open(db_path, KeyMaterial(key), create=create, durability=resolved.storage.durability)
-        return cls(store, resolved, namespace=namespace, clock=clock, layers=layers)
+        requested = None if policy is None else load_policy(policy if isinstance(policy, Policy) else str(policy))
+        store = open_store(db, key, create=create)
+        try:
+            resolved = store_policy(store, requested, adopt=adopt_policy, clock=clock)
+            store.configure(durability=resolved.storage.durability, erase_within=resolved.storage.erase_within)
+            return cls(store, resolved, namespace=namespace, clock=clock, layers=layers)
+        except BaseException:
+            store.close()
+            raise
 
     def in_namespace(self, namespace: str) -> SecureMemory:
         """Another namespace of the same store, same policy (closing it leaves the store open)."""
@@ -101,10 +115,11 @@ class SecureMemory:
         """Run one memory tool input; every failure comes back as ``is_error`` with a message."""
         started = time.perf_counter()
         command: Command | None = None
-        facts: dict[str, Any] = {}
+        call: Call | None = None
         try:
             command = parse_command(tool_input)
-            result = self._run(command, facts)
+            call = Call(command)
+            result = self._run(call)
         except CommandError as exc:
             result = _error(str(exc), exc)
         except StorageError as exc:
@@ -113,36 +128,41 @@ class SecureMemory:
             logger.error("internal error running a memory command: %s", _where(exc))
             result = _error("Error: internal error in the memory store; the command was not applied.", exc)
         if audit.enabled():
-            elapsed = time.perf_counter() - started
-            audit.emit(audit.audit_record(self.policy, self.namespace, command, result, facts=facts, seconds=elapsed))
+            self._audit(command, call, result, time.perf_counter() - started)
         return result
 
-    def _run(self, command: Command, facts: dict[str, Any]) -> Result:
-        now = self.clock()
-        with self.store.transaction(self.namespace, write=command.mutates, now=now) as tx:
-            call = Call(command=command, tx=tx, now=now, facts=facts)
+    def _run(self, call: Call) -> Result:
+        try:
             result = self._handler(call)
-        if call.followups:
-            self._run_followups(call)
-        if tx.freed:  # content was deleted (a delete, or an expired file replaced): drop it from the WAL
-            self.store.scrub_free_space()
+        finally:
+            if call.followups:
+                self._run_followups(call)
         if call.notes and not result.is_error and isinstance(result.content, str):
-            result = Result("\n".join([result.content, *call.notes]), meta=result.meta)
+            result = Result("\n".join([result.content, *call.notes]), view=result.view)
         return result
 
     def _run_followups(self, call: Call) -> None:
         """A read's small writes; if the store is busy they wait for the next read, the read stands."""
         try:
-            with self.store.transaction(self.namespace, write=True, now=call.now) as tx:
+            with self.store.transaction(self.namespace, write=True, clock=self.clock) as tx:
                 for write in call.followups:
                     write(tx)
         except StorageError as exc:
             logger.warning("expiry refresh after a read skipped: %s", exc)
 
+    def _audit(self, command: Command | None, call: Call | None, result: Result, seconds: float) -> None:
+        try:
+            facts = call.audit if call is not None else AuditFacts()
+            audit.emit(
+                audit.audit_record(self.policy, self.namespace_id, command, result, facts=facts, seconds=seconds)
+            )
+        except Exception as exc:  # the record is best effort; the result stands
+            logger.error("an audit record could not be built (%s)", type(exc).__name__)
+
     # -- expiry sweeps (they cover every namespace of the store) ------------------------------
 
     def sweep(self, *, batch: int = DEFAULT_BATCH) -> SweepReport:
-        """Delete every expired file now, in short batches."""
+        """Delete every expired entry now, in short batches."""
         return sweep(self.store, self.clock(), batch=batch)
 
     def sweeper(self, every: float, *, batch: int = DEFAULT_BATCH) -> BackgroundSweeper:
@@ -162,8 +182,67 @@ class SecureMemory:
         self.close()
 
 
+def policy_json(policy: Policy) -> str:
+    return policy.model_dump_json()
+
+
+def recorded_policy(store: Store) -> Policy | None:
+    """The policy the store records, or None for a store that records none yet."""
+    text = store.get_setting(POLICY_SETTING)
+    if text is None:
+        return None
+    try:
+        return Policy.model_validate_json(text)
+    except ValueError:
+        raise PolicyError(
+            "the policy recorded in this store cannot be read by this version of securemem; "
+            "upgrade securemem, or set a policy with: securemem policy set"
+        ) from None
+
+
+def store_policy(store: Store, requested: Policy | None, *, adopt: bool, clock: Clock = time.time) -> Policy:
+    """The policy a store runs under: its own, or ``requested`` when it records none or adopts it."""
+    recorded = recorded_policy(store)
+    if requested is None:
+        requested = recorded or load_policy(None)
+    if recorded is not None and recorded.model_dump() == requested.model_dump():
+        return recorded
+    if recorded is not None and not adopt:
+        raise PolicyError(
+            f"this store runs under policy '{recorded.name}' (recorded in the store), not the policy "
+            f"'{requested.name}' it was opened with; to switch, pass adopt_policy=True or run: "
+            "securemem policy set --db DB POLICY"
+        )
+    if recorded is not None:
+        restamp(store, requested, clock())
+        audit.event("policy_adopted", store=store.store_id, previous=recorded.name, policy=requested.name)
+    store.set_setting(POLICY_SETTING, policy_json(requested))
+    return requested
+
+
+def restamp(store: Store, policy: Policy, now: float) -> int:
+    """Give every file the expiry the policy's rules give it now (when a store adopts a policy)."""
+    changed = 0
+    for namespace in store.namespaces():
+        with store.transaction(namespace, write=True, clock=lambda: now) as tx:
+            for entry in tx.tree(ROOT, ALL_LEVELS, _keep_all):
+                if entry.is_dir:
+                    continue
+                expiry = policy.expiry_for(entry.path)
+                base = entry.accessed if expiry.since == "access" else entry.modified
+                deadline = expiry.deadline(base)
+                if deadline != entry.expires:
+                    tx.set_expiry(entry.path, deadline)
+                    changed += 1
+    return changed
+
+
+def _keep_all(_name: str) -> bool:
+    return False
+
+
 def _error(message: str, exc: BaseException) -> Result:
-    return Result(message, is_error=True, meta={"error": type(exc).__name__})
+    return Result(message, is_error=True, error=type(exc).__name__)
 
 
 def _where(exc: BaseException) -> str:

@@ -11,16 +11,15 @@ audit reader that sees one spelling must not be fooled by another.
 from __future__ import annotations
 
 import functools
-import re
 import unicodedata
 
 from securemem.errors import InvalidPath
+from securemem.scripts import is_mixed_script
 
 ROOT = "/memories"
 MAX_PATH_BYTES = 1024
 MAX_SEGMENT_BYTES = 255
 
-_PERCENT_ENCODED = re.compile(r"%[0-9A-Fa-f]{2}")
 # Cc control, Cf format (bidi overrides, zero-width joiners), Cs surrogates, Co private use,
 # Cn unassigned, Zl/Zp line and paragraph separators: none belongs in a file name and most are
 # used to make one name look like another.
@@ -44,8 +43,10 @@ def _refuse(reason: str) -> InvalidPath:
 def _check_characters(path: str) -> None:
     if "\\" in path:
         raise _refuse("backslashes are not allowed")
-    if _PERCENT_ENCODED.search(path):
-        raise _refuse("percent-encoded sequences (like %2e) are not allowed")
+    if "%" in path:
+        # Any '%', not only a valid %2e: a decoder further down (a proxy, a log viewer, a sync
+        # tool) may read a half-valid sequence differently from us.
+        raise _refuse("'%' is not allowed (no percent-encoding)")
     for ch in path:
         if unicodedata.category(ch) in _REFUSED_CATEGORIES:
             raise _refuse(f"control or invisible character U+{ord(ch):04X} is not allowed")
@@ -64,10 +65,19 @@ def _check_characters(path: str) -> None:
 def _check_segment(segment: str) -> None:
     if segment in (".", ".."):
         raise _refuse(f"'{segment}' segments are not allowed")
+    if segment.startswith("..") or not segment.strip("."):
+        raise _refuse("names made only of dots, or starting with '..', are not allowed")
     if len(segment.encode("utf-8")) > MAX_SEGMENT_BYTES:
         raise _refuse(f"a name is longer than {MAX_SEGMENT_BYTES} bytes")
     if segment != segment.strip():
         raise _refuse("a name starts or ends with white space")
+    if unicodedata.category(segment[0]).startswith("M"):
+        raise _refuse("a name starts with a combining mark")
+    if is_mixed_script(segment):
+        # Unicode TR39 mixed-script detection: 'rеference' with a Cyrillic 'е' is refused, so no
+        # look-alike of a protected tree can sit beside it. Japanese, Korean and Chinese names,
+        # which combine scripts by design, are single-script under TR39's augmented sets.
+        raise _refuse("a name mixes letters of different scripts (such as Latin with Cyrillic look-alikes)")
 
 
 def canonical(path: object) -> str:

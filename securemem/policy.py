@@ -58,6 +58,16 @@ def _seconds(value: object) -> object:
 Seconds = Annotated[float, BeforeValidator(_seconds), Field(gt=0)]
 
 
+def _seconds_or_zero(value: object) -> object:
+    if isinstance(value, str) and re.fullmatch(r"\s*0+(\.0*)?\s*[smhdw]\s*", value):
+        return 0.0
+    return _seconds(value)
+
+
+# An erasure bound may be zero (erase at every commit), and at most an hour.
+EraseSeconds = Annotated[float, BeforeValidator(_seconds_or_zero), Field(ge=0, le=3600)]
+
+
 class _Section(BaseModel):
     # Strict: TOML has real booleans and numbers, so a string or a boolean where the other is
     # expected is a mistake to report, not to convert ("yes" is not a boolean; expire_after = true
@@ -76,6 +86,9 @@ class CreateSettings(_Section):
 
 class StorageSettings(_Section):
     durability: Literal["full", "normal"] = "full"
+    # How soon content that a command deletes or overwrites must be unrecoverable from the
+    # store's files, even with the key (the store batches the scrub within this bound).
+    erase_within: EraseSeconds = 1.0
 
 
 class PIISettings(_Section):
@@ -95,8 +108,9 @@ class PIISettings(_Section):
 class QuotaSettings(_Section):
     max_file_bytes: int | None = Field(None, ge=1)
     max_file_lines: int | None = Field(None, ge=1, le=999_999)
-    max_total_bytes: int | None = Field(None, ge=1)
+    max_total_bytes: int | None = Field(None, ge=1)  # file contents plus the text of every path
     max_files: int | None = Field(None, ge=1)
+    max_entries: int | None = Field(None, ge=1)  # files and directories
 
 
 class TTLSettings(_Section):

@@ -1,9 +1,10 @@
 """Expiry sweeps: really delete what has expired, in short batches, safe while agents keep working.
 
-Expired files are already invisible (the store hides them at once); a sweep reclaims them. Each
-batch is its own short write transaction, so a writer waits at most one batch, never the whole
-sweep. At the end the WAL is checkpointed and truncated, and ``secure_delete`` has zeroed the
-freed pages: old content does not stay on disk.
+Expired entries are already invisible (the store hides them at once); a sweep deletes them,
+files and the directories whose files have all expired. Each batch is its own short write
+transaction, so a writer waits at most one batch, never the whole sweep. What a sweep deletes is
+erased from the store's files like any deletion (rule 5 of ``store/base.py``): within the store's
+erasure bound, and before the store is closed.
 """
 
 from __future__ import annotations
@@ -51,8 +52,6 @@ def sweep(
             break
         if pause:
             time.sleep(pause)
-    if deleted:
-        store.scrub_free_space()
     return SweepReport(deleted, batches, time.perf_counter() - started)
 
 

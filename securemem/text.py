@@ -13,6 +13,7 @@ MAX_LINES = 999_999
 NUMBER_WIDTH = 6
 _NUMBERED = f"{{:>{NUMBER_WIDTH}}}\t{{}}"  # "{:>6}\t{}": line number, TAB, line
 _LINE_WITH_END = re.compile(r"[^\n]*\n|[^\n]+\Z")
+_LONE_LF = re.compile(r"(?<!\r)\n")
 
 
 def split_lines(text: str) -> list[str]:
@@ -47,23 +48,51 @@ def line_ending(text: str) -> str:
 
 
 def insert_after(text: str, line: int, insert: str) -> str:
-    """Insert ``insert`` after line ``line`` (0 = top), in the file's own line ending.
+    """Insert ``insert`` after line ``line`` (0 = top).
 
-    A final newline in ``insert`` ends its last line; the file keeps having, or not having,
-    a final newline of its own.
+    The text is stored as it was sent, carriage returns included; only in a CRLF file does a lone
+    LF become CRLF, so the file stays in its own line ending. A final newline in ``insert`` ends
+    its last line; the file keeps having, or not having, a final newline of its own.
     """
     eol = line_ending(text)
+    block = _LONE_LF.sub("\r\n", insert) if eol == "\r\n" else insert
     chunks = _LINE_WITH_END.findall(text)
-    block_lines = [shown(part) for part in insert.split("\n")]
-    if insert.endswith("\n"):
-        block_lines.pop()
     before, after = chunks[:line], chunks[line:]
     if before and not before[-1].endswith("\n"):
         before[-1] += eol
-    block = eol.join(block_lines)
+    terminated = block.endswith("\n")
     if after or text.endswith("\n") or not text:
-        block += eol
+        if not terminated:
+            block += eol
+    elif terminated:  # at the end of a file with no final newline: it keeps having none
+        block = block[:-2] if block.endswith("\r\n") else block[:-1]
     return "".join(before) + block + "".join(after)
+
+
+def fit_lines(lines: list[str], first: int, budget: int) -> tuple[str, int, bool]:
+    """Numbered ``lines`` (the first numbered ``first``) that fit in ``budget`` characters.
+
+    Returns the text, how many whole lines it holds, and whether it instead holds the beginning of
+    the first line alone, cut inside because that one line is longer than the budget.
+    """
+    used = 0
+    for count, line in enumerate(lines):
+        used += len(shown(line)) + NUMBER_WIDTH + 2  # the number, the TAB, the newline
+        if used - 1 > budget:
+            if count == 0:
+                return numbered([lines[0]], first)[: max(budget, 0)], 0, True
+            return numbered(lines[:count], first), count, False
+    return numbered(lines, first), len(lines), False
+
+
+def numbered_length(lines: list[str], stop: int) -> int:
+    """Length of ``numbered(lines)``, or any number above ``stop`` once it is known to pass it."""
+    used = -1
+    for line in lines:
+        used += len(shown(line)) + NUMBER_WIDTH + 2
+        if used > stop:
+            return used
+    return max(used, 0)
 
 
 def occurrence_lines(text: str, needle: str, limit: int | None = None) -> list[int]:

@@ -35,12 +35,13 @@ def dump(memory: SecureMemory, now: float | None = None) -> dict[str, EntryView]
     nothing at all, even where a view would not show it. ``now`` defaults to the memory's clock.
     """
     at = memory.clock() if now is None else now
-    with memory.store.transaction(memory.namespace, write=False, now=at) as tx:
+    with memory.store.transaction(memory.namespace, write=False, clock=lambda: at) as tx:
         root = tx.stat(ROOT)
         assert root is not None
         out: dict[str, EntryView] = {ROOT: (True, None, root.size)}
         for entry in tx.tree(ROOT, 1_000, lambda _name: False):
-            out[entry.path] = (True, None, entry.size) if entry.is_dir else (False, tx.read(entry.path), entry.lines)
+            found = None if entry.is_dir else tx.get(entry.path)
+            out[entry.path] = (True, None, entry.size) if found is None else (False, found[1], entry.lines)
         return out
 
 

@@ -50,7 +50,7 @@ def read_state(store: Store, namespace: str = "default") -> State:
     """The namespace's whole content read straight from the store (hidden entries included)."""
     files: dict[str, str] = {}
     dirs: dict[str, tuple[int, int]] = {}
-    with store.transaction(namespace, write=False, now=time.time()) as tx:
+    with store.transaction(namespace, write=False, clock=time.time) as tx:
         root = tx.stat(ROOT)
         assert root is not None
         dirs[ROOT] = (root.size, root.files)
@@ -58,7 +58,9 @@ def read_state(store: Store, namespace: str = "default") -> State:
             if entry.is_dir:
                 dirs[entry.path] = (entry.size, entry.files)
             else:
-                files[entry.path] = tx.read(entry.path).decode("utf-8")
+                found = tx.get(entry.path)
+                assert found is not None and found[1] is not None
+                files[entry.path] = found[1].decode("utf-8")
     return State(files, dirs)
 
 

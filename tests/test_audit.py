@@ -30,7 +30,8 @@ def test_ok_record_names_path_rule_and_scrub_counts(regulated: SecureMemory, cap
         {"command": "create", "path": "/memories/scratch/a.md", "file_text": f"{BODY}, mail {SECRET_EMAIL}\n"}
     )
     [record] = records(caplog)
-    assert record["outcome"] == "ok" and record["command"] == "create" and record["namespace"] == "bank"
+    assert record["outcome"] == "ok" and record["command"] == "create" and record["ns"] == regulated.namespace_id
+    assert "bank" not in json.dumps(record) and record["ts"].endswith("Z")
     assert record["paths"] == ["/memories/scratch/a.md"] and record["rules"] == ["/memories/scratch/**"]
     assert record["scrubbed"] == {"EMAIL": 1} and record["policy"] == "regulated"
 

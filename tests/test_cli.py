@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from securemem.cli import main
+from tests.helpers import write_many
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -142,15 +143,12 @@ def test_sweep_shows_progress_on_a_terminal_only(
     import time
 
     from securemem import SecureMemory
-    from securemem.cli import build_parser, resolve_key
+    from securemem.cli import build_parser, key_of
 
-    key = resolve_key(build_parser().parse_args(["sweep", "--db", str(store)]))
-    with (
-        SecureMemory.open(store, key=key) as mem,
-        mem.store.transaction(mem.namespace, write=True, now=time.time()) as tx,
-    ):
-        for i in range(25):
-            tx.write_file(f"/memories/old/f{i}.md", b"x", 1, time.time() - 60)
+    key = key_of(build_parser().parse_args(["sweep", "--db", str(store)]))
+    with SecureMemory.open(store, key=key) as mem:
+        paths = [f"/memories/old/f{i}.md" for i in range(24)]
+        write_many(mem.store, paths, expires=time.time() - 60, now=time.time() - 120)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     code, out, err = run(capsys, "sweep", "--db", str(store), "--batch", "10")
     assert code == 0 and "swept 25 expired entries in 3 batches" in out

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,23 +20,28 @@ from securemem import SecureMemory
 from securemem.commands import Result
 from securemem.dispatcher import human_size
 from securemem.errors import CommandError
-from securemem.keys import KeyMaterial
 from securemem.middleware import Call, Handler, Middleware
 from securemem.paths import ancestors, is_within
 from securemem.policy import CreateSettings, Policy, load_policy
 from securemem.store.base import Store
-from securemem.store.sqlcipher import SQLCipherStore
+from securemem.store.factory import open_store
+from tests import helpers
 from tests.conftest import dump
+from tests.helpers import stored
 
 LISTING_HEADER = "Here're the files and directories up to 2 levels deep in {}, excluding hidden items and node_modules:"
 FILE_HEADER = "Here's the content of {} with line numbers:"
 
 
 def _sqlcipher(tmp_path: Path) -> Store:
-    return SQLCipherStore.open(tmp_path / "contract.db", KeyMaterial(os.urandom(32)))
+    return open_store(f"sqlcipher://{tmp_path / 'contract.db'}", os.urandom(32))
 
 
-BACKENDS: dict[str, Callable[[Path], Store]] = {"sqlcipher": _sqlcipher}
+def _memory(tmp_path: Path) -> Store:
+    return open_store("memory://")
+
+
+BACKENDS: dict[str, Callable[[Path], Store]] = {"sqlcipher": _sqlcipher, "memory": _memory}
 
 
 @pytest.fixture(params=sorted(BACKENDS))
@@ -88,15 +92,8 @@ def create(memory: SecureMemory, path: str, text: str) -> None:
     assert ok(memory, command="create", path=path, file_text=text) == f"File created successfully at: {path}"
 
 
-def stored(memory: SecureMemory, path: str) -> bytes:
-    """The bytes the store holds for a file (not what a view shows)."""
-    with memory.store.transaction(memory.namespace, write=False, now=time.time()) as tx:
-        return tx.read(path)
-
-
 def write_raw(memory: SecureMemory, path: str, data: bytes, lines: int = 0) -> None:
-    with memory.store.transaction(memory.namespace, write=True, now=time.time()) as tx:
-        tx.write_file(path, data, lines, None)
+    helpers.write_raw(memory.store, path, data, namespace=memory.namespace, lines=lines)
 
 
 def view(memory: SecureMemory, path: str, view_range: list[int] | None = None) -> str:
@@ -516,7 +513,11 @@ def test_str_replace_keeps_a_crlf_file_crlf(mem: SecureMemory) -> None:
         ("a\r\nb\r\n", 1, "x\ny", "a\r\nx\r\ny\r\nb\r\n"),  # CRLF stays CRLF, inserted LF converted
         ("a\r\nb\r\n", 2, "end\n", "a\r\nb\r\nend\r\n"),
         ("a\r\nb", 2, "end", "a\r\nb\r\nend"),
-        ("a\nb\n", 1, "crlf\r\ntext", "a\ncrlf\ntext\nb\n"),  # and CRLF converted in an LF file
+        # insert keeps what it was sent: carriage returns are stored as given, in an LF file too
+        ("a\nb\n", 1, "crlf\r\ntext", "a\ncrlf\r\ntext\nb\n"),
+        ("a\nb\n", 1, "cr\ronly", "a\ncr\ronly\nb\n"),
+        ("a\nb\n", 0, "ends\r\n", "ends\r\na\nb\n"),
+        ("a\r\nb\r\n", 1, "mixed\r\nlone\nx\r", "a\r\nmixed\r\nlone\r\nx\r\r\nb\r\n"),
     ],
 )
 def test_insert(mem: SecureMemory, text: str, line: int, insert: str, expected: str) -> None:
@@ -794,20 +795,20 @@ BAD_INPUTS: list[tuple[Any, str]] = [
     ("view /memories", "must be a JSON object"),
     ([{"command": "view", "path": "/memories"}], "must be a JSON object"),
     (42, "must be a JSON object"),
-    ({}, "Unknown command `(missing or not a string)`"),
-    ({"command": "bogus"}, "Unknown command `bogus`"),
-    ({"command": "View", "path": "/memories"}, "Unknown command `View`"),
-    ({"command": 5, "path": "/memories"}, "Unknown command `(missing or not a string)`"),
-    ({"command": ["view"], "path": "/memories"}, "Unknown command"),
+    ({}, "Unknown or missing command"),
+    ({"command": "bogus"}, "Unknown or missing command"),
+    ({"command": "View", "path": "/memories"}, "Unknown or missing command"),
+    ({"command": 5, "path": "/memories"}, "Unknown or missing command"),
+    ({"command": ["view"], "path": "/memories"}, "Unknown or missing command"),
     ({"command": "view"}, "missing required field `path`"),
     ({"command": "create", "path": "/memories/f"}, "missing required field `file_text`"),
     ({"command": "str_replace", "path": "/memories/f", "new_str": "x"}, "missing required field `old_str`"),
     ({"command": "insert", "path": "/memories/f", "insert_text": "x"}, "missing required field `insert_line`"),
     ({"command": "insert", "path": "/memories/f", "insert_line": 0}, "missing required field `insert_text`"),
     ({"command": "rename", "old_path": "/memories/f"}, "missing required field `new_path`"),
-    ({"command": "rename", "path": "/memories/f", "new_path": "/memories/g"}, "unexpected field `path`"),
-    ({"command": "delete", "path": "/memories/f", "recursive": True}, "unexpected field `recursive`"),
-    ({"command": "view", "path": "/memories", "extra": 1}, "unexpected field `extra`"),
+    ({"command": "rename", "path": "/memories/f", "new_path": "/memories/g"}, "an unexpected field"),
+    ({"command": "delete", "path": "/memories/f", "recursive": True}, "the fields of `delete` are: path"),
+    ({"command": "view", "path": "/memories", "extra": 1}, "an unexpected field"),
     ({"command": "view", "path": 5}, "field `path`"),
     ({"command": "view", "path": None}, "field `path`"),
     ({"command": "view", "path": ["/memories"]}, "field `path`"),
@@ -823,8 +824,31 @@ BAD_INPUTS: list[tuple[Any, str]] = [
     ({"command": "insert", "path": "/memories/f", "insert_line": "1", "insert_text": "x"}, "field `insert_line`"),
     ({"command": "insert", "path": "/memories/f", "insert_line": 1.0, "insert_text": "x"}, "field `insert_line`"),
     ({"command": "insert", "path": "/memories/f", "insert_line": None, "insert_text": "x"}, "field `insert_line`"),
-    ({1: 2, "command": "view", "path": "/memories"}, "`1`"),
+    ({1: 2, "command": "view", "path": "/memories"}, "an unexpected field"),
 ]
+
+
+@pytest.mark.parametrize(
+    "tool_input",
+    [
+        {"command": "delete_all_of_jane.doe@example.com"},
+        {"command": "view", "path": "/memories", "jane.doe@example.com": 1},
+        {"command": "view", "path": "/memories", "ssn_078-05-1120": True},
+        {"command": "bogus-4111111111111111", "path": "/memories"},
+    ],
+)
+def test_error_messages_never_echo_input_values(mem: SecureMemory, tool_input: dict[str, Any]) -> None:
+    # An unknown command name or field name is the model's text: it may carry what the PII
+    # layer, which never saw it, would have kept out of every message and log.
+    result = mem.execute(tool_input)
+    assert result.is_error
+    unknown = [k for k in tool_input if k not in ("command", "path")]
+    if tool_input["command"] not in ("view", "create", "str_replace", "insert", "delete", "rename"):
+        unknown.append(tool_input["command"])
+    for value in unknown:
+        assert str(value) not in result.text
+    for fragment in ("jane", "078-05", "4111"):
+        assert fragment not in result.text
 
 
 @pytest.mark.parametrize(("tool_input", "fragment"), BAD_INPUTS, ids=[repr(i)[:50] for i, _ in BAD_INPUTS])

@@ -3,6 +3,7 @@ quota after scrubbing, expiry under quota and renames, and a short scenario unde
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ from securemem import Result, SecureMemory, load_policy
 from securemem.errors import CommandError
 from securemem.middleware import Call, Handler, Middleware, build_layers
 from securemem.policy import PIISettings, Policy, QuotaSettings, Rule, TTLSettings
+from securemem.store.factory import open_store
+from tests import helpers
 from tests.conftest import dump
 from tests.helpers import ok, refused
 
@@ -45,8 +48,7 @@ class Clock:
 
 
 def stored(mem: SecureMemory, path: str) -> str:
-    with mem.store.transaction(mem.namespace, write=False, now=mem.clock()) as tx:
-        return tx.read(path).decode()
+    return helpers.stored(mem, path, now=mem.clock()).decode()
 
 
 OpenMem = Callable[..., SecureMemory]
@@ -80,7 +82,8 @@ class Recorder:
 
 
 def names(policy: Policy, extra: tuple[Middleware, ...] = ()) -> list[str]:
-    return [type(layer).__name__ for layer in build_layers(policy, token_key=bytes(32), extra=extra)]
+    store = open_store("memory://")
+    return [type(layer).__name__ for layer in build_layers(policy, store, "default", time.time, extra)]
 
 
 @pytest.mark.parametrize(
@@ -97,8 +100,9 @@ def names(policy: Policy, extra: tuple[Middleware, ...] = ()) -> list[str]:
     ],
 )
 def test_the_chain_is_built_from_the_policy_with_the_path_guard_first(policy: Policy, chain: list[str]) -> None:
-    assert names(policy) == chain
-    assert names(policy, (Recorder(),)) == [*chain[:-1], "Recorder", "ViewTruncate"]
+    # The policy's layers run before the store's lock is taken; a deployment's own inside the transaction.
+    assert names(policy) == [*chain, "Transaction"]
+    assert names(policy, (Recorder(),)) == [*chain, "Transaction", "Recorder"]
 
 
 def test_a_deployment_layer_sees_guarded_and_scrubbed_input(open_mem: OpenMem) -> None:
@@ -212,16 +216,18 @@ def test_the_quota_sees_what_the_pii_safety_net_stores(open_mem: OpenMem) -> Non
 
 def test_expired_files_do_not_count_against_the_quota(open_mem: OpenMem) -> None:
     clock = Clock()
-    memory = open_mem('[ttl]\nexpire_after = "1d"\n[quota]\nmax_files = 2\nmax_total_bytes = 11\n', clock)
+    # Each file stores 5 bytes of text and 14 of path ("/memories/a.md"): two fit in 38 bytes.
+    memory = open_mem('[ttl]\nexpire_after = "1d"\n[quota]\nmax_files = 2\nmax_total_bytes = 38\n', clock)
     ok(memory, command="create", path="/memories/a.md", file_text="a" * 5)
     ok(memory, command="create", path="/memories/b.md", file_text="b" * 5)
-    clock.now = T0 + DAY  # a and b expire; no sweep runs: invisible is enough not to count (15 > 11 bytes)
+    clock.now = T0 + DAY  # a and b expire; no sweep runs: the write purges them, they no longer count
     ok(memory, command="create", path="/memories/c.md", file_text="c" * 5)
     ok(memory, command="create", path="/memories/a.md", file_text="A" * 5)  # an expired path, reused
     refused(
         memory,
-        "Error: Quota exceeded: the limit is 2 files and 2 exist (policy 'custom'). Nothing was written. "
-        "Delete files you no longer need, or add to an existing file with str_replace or insert.",
+        "Error: Quota exceeded: this write would bring your memory to 53 bytes (file contents and path names); "
+        "the limit is 38 bytes and 38 are in use (policy 'custom'). Nothing was written. Delete or shorten "
+        "memories you no longer need, then retry.",
         command="create",
         path="/memories/d.md",
         file_text="d",
@@ -317,14 +323,10 @@ def test_regulated_policy_scenario(open_mem: OpenMem) -> None:
     )
     ok(memory, command="create", path="/memories/scratch/todo.md", file_text="call back\n")
     clock.now = T0 + DAY
-    assert sorted(dump(memory)) == [
-        "/memories",
-        "/memories/customers",
-        "/memories/customers/customer-17.md",
-        "/memories/scratch",
-    ]
+    # scratch/ expired with its only file: a directory's name can be personal data too
+    assert sorted(dump(memory)) == ["/memories", "/memories/customers", "/memories/customers/customer-17.md"]
     clock.now = T0 + 90 * DAY
-    assert sorted(dump(memory)) == ["/memories", "/memories/customers", "/memories/scratch"]
+    assert sorted(dump(memory)) == ["/memories"]
 
 
 REFUSE_PII_SAMPLES = [

@@ -142,7 +142,7 @@ def build_session(marker: str) -> Session:
             ),
             (
                 memory_call(command="delete_all", path="/memories"),
-                Expect(True, "Error: Unknown command `delete_all`", ("view, create",)),
+                Expect(True, "Error: Unknown or missing command", ("view, create",)),
             ),
         ),
         text_reply(FINAL_TEXT),

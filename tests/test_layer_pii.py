@@ -19,6 +19,7 @@ import pytest
 
 from securemem import Result, SecureMemory, load_policy
 from securemem.middleware import Call, Handler
+from tests import helpers
 from tests.conftest import dump
 from tests.helpers import err, ok
 from tests.sqlcipher_pages import plaintext_of
@@ -63,13 +64,12 @@ def refused(where: str, types: str, policy: str = "regulated") -> str:
 def token(mem: SecureMemory, entity: str, normalised: str) -> str:
     """The keyed token the store must write: HMAC-SHA256 with the store's own key."""
     message = f"{entity}\x00{normalised}".encode()
-    digest = hmac.new(bytes.fromhex(mem.store.meta["token_key"]), message, hashlib.sha256).hexdigest()
+    digest = hmac.new(bytes.fromhex(mem.store.token_key.hex()), message, hashlib.sha256).hexdigest()
     return f"[{entity}:{digest[:10]}]"
 
 
 def stored(mem: SecureMemory, path: str) -> str:
-    with mem.store.transaction(mem.namespace, write=False, now=mem.clock()) as tx:
-        return tx.read(path).decode()
+    return helpers.stored(mem, path, now=mem.clock()).decode()
 
 
 def open_policy(tmp_path: Path, text: str, name: str = "m.db") -> SecureMemory:
@@ -156,7 +156,7 @@ def test_another_store_gives_another_token_and_a_token_reveals_nothing(regulated
     # The token is keyed: not an unkeyed hash anyone could compute from a guessed address.
     for unkeyed in (hashlib.sha256(b"jane.doe@example.com"), hashlib.sha256(b"EMAIL\x00jane.doe@example.com")):
         assert unkeyed.hexdigest()[:10] not in mine
-    assert regulated.store.meta["token_key"] != other.store.meta["token_key"]
+    assert regulated.store.token_key != other.store.token_key
     other.close()
 
 

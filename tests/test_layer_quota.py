@@ -33,10 +33,15 @@ def file_message(path: str, size: int, limit: int, now: int | None = None, unit:
 
 def total_message(total: int, limit: int, used: int) -> str:
     return (
-        f"Error: Quota exceeded: this write would bring your memory to {total:,} bytes; the limit is {limit:,} "
-        f"bytes and {used:,} are in use ({POLICY}). Nothing was written. Delete or shorten memories you no "
-        "longer need, then retry."
+        f"Error: Quota exceeded: this write would bring your memory to {total:,} bytes (file contents and path "
+        f"names); the limit is {limit:,} bytes and {used:,} are in use ({POLICY}). Nothing was written. Delete "
+        "or shorten memories you no longer need, then retry."
     )
+
+
+def cost(path: str, text: str = "") -> int:
+    """What a file (or, with no text, a directory) counts against max_total_bytes: its text and its path."""
+    return len(text.encode()) + len(path.encode())
 
 
 def files_message(limit: int, used: int) -> str:
@@ -156,14 +161,22 @@ def test_shrinking_a_file_already_over_a_lowered_limit_is_allowed(mem: SecureMem
 
 
 def test_total_bytes_may_be_reached_but_not_crossed(open_mem: OpenMem) -> None:
-    mem = open_mem("[quota]\nmax_total_bytes = 250\n")
+    used = cost("/memories/a.md", "a" * 100) + cost("/memories/b.md", "b" * 100)  # 228
+    limit = used + cost("/memories/c.md", "c" * 50)  # 292
+    mem = open_mem(f"[quota]\nmax_total_bytes = {limit}\n")
     ok(mem, command="create", path="/memories/a.md", file_text="a" * 100)
     ok(mem, command="create", path="/memories/b.md", file_text="b" * 100)
-    refused(mem, total_message(251, 250, 200), command="create", path="/memories/c.md", file_text="c" * 51)
+    refused(mem, total_message(limit + 1, limit, used), command="create", path="/memories/c.md", file_text="c" * 51)
     refused(
-        mem, total_message(251, 250, 200), command="insert", path="/memories/a.md", insert_line=0, insert_text="a" * 50
-    )  # 100 + 51 bytes (the inserted line gains a newline)
+        mem,
+        total_message(limit + 1, limit, used),
+        command="insert",
+        path="/memories/a.md",
+        insert_line=0,
+        insert_text="a" * 64,
+    )  # 64 + a newline: one byte more than the room left
     ok(mem, command="create", path="/memories/c.md", file_text="c" * 50)
+    # The listing shows file contents only (as du does); the quota also counts the path text.
     assert mem.execute({"command": "view", "path": "/memories"}).text.splitlines()[1] == "250B\t/memories"
 
 
@@ -171,8 +184,8 @@ def test_replacing_a_file_counts_its_new_size_not_both(open_mem: OpenMem) -> Non
     mem = open_mem("[quota]\nmax_total_bytes = 250\n[create]\noverwrite = true\n")
     ok(mem, command="create", path="/memories/a.md", file_text="a" * 100)
     ok(mem, command="create", path="/memories/b.md", file_text="b" * 100)
-    ok(mem, command="create", path="/memories/a.md", file_text="A" * 100)  # 200 in use either way
-    refused(mem, total_message(251, 250, 200), command="create", path="/memories/a.md", file_text="A" * 100 + "x" * 51)
+    ok(mem, command="create", path="/memories/a.md", file_text="A" * 100)  # 228 in use either way
+    refused(mem, total_message(279, 250, 228), command="create", path="/memories/a.md", file_text="A" * 100 + "x" * 51)
 
 
 def test_the_file_count_may_be_reached_but_not_crossed(mem: SecureMemory) -> None:
@@ -187,8 +200,8 @@ def test_the_file_count_may_be_reached_but_not_crossed(mem: SecureMemory) -> Non
 
 def test_a_namespace_already_over_a_lowered_limit_may_shrink_but_not_grow(mem: SecureMemory) -> None:
     seed(mem, {"/memories/a.md": "0123456789" + "a" * 80, "/memories/b.md": "b" * 90, "/memories/c.md": "c" * 90})
-    ok(mem, command="str_replace", path="/memories/a.md", old_str="0123456789", new_str="")
-    refused(mem, total_message(261, 250, 260), command="insert", path="/memories/b.md", insert_line=0, insert_text="")
+    ok(mem, command="str_replace", path="/memories/a.md", old_str="0123456789", new_str="")  # 312 -> 302 bytes
+    refused(mem, total_message(303, 250, 302), command="insert", path="/memories/b.md", insert_line=0, insert_text="")
 
 
 def test_limits_are_per_namespace(mem: SecureMemory) -> None:
@@ -203,8 +216,12 @@ def test_limits_are_per_namespace(mem: SecureMemory) -> None:
 def test_only_writes_are_checked(mem: SecureMemory) -> None:
     seed(mem, {f"/memories/d/{i}.md": "x" * 100 for i in range(6)})  # over every limit
     ok(mem, command="view", path="/memories/d/0.md")
-    ok(mem, command="rename", old_path="/memories/d/0.md", new_path="/memories/moved.md")
+    ok(mem, command="rename", old_path="/memories/d/0.md", new_path="/memories/m.md")  # shorter path: less stored
     ok(mem, command="delete", path="/memories/d/1.md")
+    # A rename that lengthens a path stores more text: over the limit, it is refused.
+    assert mem.execute(
+        {"command": "rename", "old_path": "/memories/m.md", "new_path": "/memories/much-longer.md"}
+    ).is_error
 
 
 def test_the_view_limit_comes_from_the_policy(open_mem: OpenMem) -> None:
@@ -224,14 +241,15 @@ def _race(db: str, key_hex: str, policy: str, tag: str) -> None:
         print("ready", flush=True)
         sys.stdin.read(1)
         for i in range(10):
-            result = mem.execute({"command": "create", "path": f"/memories/{tag}/{i}.md", "file_text": "x" * 100})
+            result = mem.execute({"command": "create", "path": f"/memories/{tag}{i}.md", "file_text": "x" * 100})
             assert not result.is_error or result.text.startswith("Error: Quota exceeded"), result.text
             wins += not result.is_error
             time.sleep(0.001)  # let the others in between: the winner is not always the same process
     print(wins)
 
 
-@pytest.mark.parametrize("limit", ["max_files = 10", "max_total_bytes = 1000"])
+# Each file costs 100 bytes of text and 15 of path ("/memories/a0.md"): ten fit in 1,150 bytes.
+@pytest.mark.parametrize("limit", ["max_files = 10", "max_total_bytes = 1150"])
 def test_limits_hold_under_writers_in_several_processes(tmp_path: Path, key: bytes, limit: str) -> None:
     policy, db = tmp_path / "p.toml", tmp_path / "m.db"
     policy.write_text(f"[quota]\n{limit}\n")
@@ -259,7 +277,7 @@ def test_limits_hold_under_writers_in_several_processes(tmp_path: Path, key: byt
     assert sum(int(out) for out, _ in outputs) == 10  # exactly what fits, of 30 attempts
     with (
         SecureMemory.open(db, key=key, policy=policy) as mem,
-        mem.store.transaction(mem.namespace, write=False, now=time.time()) as tx,
+        mem.store.transaction(mem.namespace, write=False, clock=time.time) as tx,
     ):
         usage = tx.usage()
-    assert (usage.files, usage.bytes) == (10, 1000)
+    assert (usage.files, usage.bytes) == (10, 1150)

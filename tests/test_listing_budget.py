@@ -8,12 +8,11 @@ from pathlib import Path
 
 from securemem import SecureMemory
 from securemem.policy import Policy, ViewSettings
+from tests.helpers import write_many
 
 
 def bulk(mem: SecureMemory, paths: list[str]) -> None:
-    with mem.store.transaction(mem.namespace, write=True, now=time.time()) as tx:
-        for path in paths:
-            tx.write_file(path, b"x", 1, None)
+    write_many(mem.store, paths, namespace=mem.namespace)
 
 
 def test_big_directory_listing_is_cut_with_a_note_and_reads_a_bounded_number_of_rows(tmp_path: Path) -> None:
@@ -22,7 +21,7 @@ def test_big_directory_listing_is_cut_with_a_note_and_reads_a_bounded_number_of_
         bulk(mem, [f"/memories/big/f{i:05d}.md" for i in range(5000)])
         seen: list[int] = []
         tree = mem.store.transaction  # count the rows the listing asks the store for
-        with tree(mem.namespace, write=False, now=time.time()) as tx:
+        with tree(mem.namespace, write=False, clock=time.time) as tx:
             seen.append(len(tx.tree("/memories/big", 2, lambda n: False, limit=100)))
         result = mem.execute({"command": "view", "path": "/memories/big"})
     assert seen == [101]

@@ -154,9 +154,16 @@ def test_unknown_phone_region_is_refused() -> None:
 
 @pytest.mark.parametrize(
     "number",
-    ["4111111111111111", "4111 1111 1111 1111", "4111-1111-1111-1111", "3782 822463 10005", "30569309025904",
-     "6011000990139424", "4000 0566 5566 5556 007"],
-)  # fmt: skip
+    [
+        "4111111111111111",
+        "4111 1111 1111 1111",
+        "4111-1111-1111-1111",
+        "3782 822463 10005",
+        "30569309025904",
+        "6011000990139424",
+        "4000 0566 5566 5556 007",
+    ],
+)
 def test_cards(number: str) -> None:
     assert values(f"card {number} exp 12/26", "CREDIT_CARD") == [number]
 
@@ -184,9 +191,16 @@ def test_not_cards(text: str) -> None:
 
 @pytest.mark.parametrize(
     "iban",
-    ["DE89370400440532013000", "DE89 3704 0044 0532 0130 00", "GB82 WEST 1234 5698 7654 32", "gb82west12345698765432",
-     "NO9386011117947", "MT84 MALT 0110 0001 2345 MTLC AST0 01S", "RO49 AAAA 1B31 0075 9384 0000"],
-)  # fmt: skip
+    [
+        "DE89370400440532013000",
+        "DE89 3704 0044 0532 0130 00",
+        "GB82 WEST 1234 5698 7654 32",
+        "gb82west12345698765432",
+        "NO9386011117947",
+        "MT84 MALT 0110 0001 2345 MTLC AST0 01S",
+        "RO49 AAAA 1B31 0075 9384 0000",
+    ],
+)
 def test_ibans(iban: str) -> None:
     assert values(f"IBAN {iban} please", "IBAN") == [iban]
 
@@ -214,9 +228,18 @@ def test_iban_followed_by_words_stops_at_its_length() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["000-12-3456", "666-12-3456", "912-34-5678", "123-00-4567", "123-45-0000", "123456789", "1123-45-6789",
-     "123-45-67890", "2024-123-45-6789"],
-)  # fmt: skip
+    [
+        "000-12-3456",
+        "666-12-3456",
+        "912-34-5678",
+        "123-00-4567",
+        "123-45-0000",
+        "123456789",
+        "1123-45-6789",
+        "123-45-67890",
+        "2024-123-45-6789",
+    ],
+)
 def test_not_ssns(text: str) -> None:
     assert values(text, "US_SSN") == []
 
@@ -467,11 +490,35 @@ def test_empty_and_unicode_text() -> None:
 # ---------------------------------------------------------------- properties and hostile input
 
 FRAGMENTS = [
-    "jane@example.com", "+44 20 7946 0958", "(415) 555-2671", "4111 1111 1111 1111", "DE89 3704 0044 0532 0130 00",
-    "123-45-6789", "10.0.0.1", "2001:db8::1", "AKIAABCDEFGHIJKLMNOP", "ghp_" + "a1" * 18, "Bearer abcdefghij123456",
-    make_jwt({"alg": "HS256"}, {"sub": "1"}), "-----BEGIN PRIVATE KEY-----\nAA\n-----END PRIVATE KEY-----",
-    "2024-01-15", "v1.2.3", "$1,299.00", "#48213", "@", "-", ".", ":", " ", "\n", "[", "]", "0", "9", "a",
-]  # fmt: skip
+    "jane@example.com",
+    "+44 20 7946 0958",
+    "(415) 555-2671",
+    "4111 1111 1111 1111",
+    "DE89 3704 0044 0532 0130 00",
+    "123-45-6789",
+    "10.0.0.1",
+    "2001:db8::1",
+    "AKIAABCDEFGHIJKLMNOP",
+    "ghp_" + "a1" * 18,
+    "Bearer abcdefghij123456",
+    make_jwt({"alg": "HS256"}, {"sub": "1"}),
+    "-----BEGIN PRIVATE KEY-----\nAA\n-----END PRIVATE KEY-----",
+    "2024-01-15",
+    "v1.2.3",
+    "$1,299.00",
+    "#48213",
+    "@",
+    "-",
+    ".",
+    ":",
+    " ",
+    "\n",
+    "[",
+    "]",
+    "0",
+    "9",
+    "a",
+]
 mixed_text = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=8)), max_size=12).map("".join)
 
 

@@ -161,12 +161,40 @@ def test_corpus_scrubs_clean_and_idempotent(row: dict[str, Any], action: Action)
 
 
 FRAGMENTS = [
-    "jane@example.com", "+44 20 7946 0958", "(415) 555-2671", "415-555-2671", "4111 1111 1111 1111",
-    "4111111111111111", "DE89 3704 0044 0532 0130 00", "123-45-6789", "SSN ", "phone ", "10.0.0.1", "2001:db8::1",
-    "AKIAABCDEFGHIJKLMNOP", "sk-ant-api03-" + "Ab1" * 10, "Bearer abcdefghij123456", "Authorization: ",
-    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl", "-----BEGIN PRIVATE KEY-----\nAA\n-----END PRIVATE KEY-----",
-    "2024-01-15", "$1,299.00", "@", "-", ".", ":", " ", "[", "]", "0", "5", "a", "*", "[EMAIL", "[PHONE:",
-]  # fmt: skip
+    "jane@example.com",
+    "+44 20 7946 0958",
+    "(415) 555-2671",
+    "415-555-2671",
+    "4111 1111 1111 1111",
+    "4111111111111111",
+    "DE89 3704 0044 0532 0130 00",
+    "123-45-6789",
+    "SSN ",
+    "phone ",
+    "10.0.0.1",
+    "2001:db8::1",
+    "AKIAABCDEFGHIJKLMNOP",
+    "sk-ant-api03-" + "Ab1" * 10,
+    "Bearer abcdefghij123456",
+    "Authorization: ",
+    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl",
+    "-----BEGIN PRIVATE KEY-----\nAA\n-----END PRIVATE KEY-----",
+    "2024-01-15",
+    "$1,299.00",
+    "@",
+    "-",
+    ".",
+    ":",
+    " ",
+    "[",
+    "]",
+    "0",
+    "5",
+    "a",
+    "*",
+    "[EMAIL",
+    "[PHONE:",
+]
 mixed_text = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=6)), max_size=14).map("".join)
 replacing = st.sampled_from(["redact", "mask", "hash"])
 policies = st.dictionaries(st.sampled_from(ENTITY_TYPES), st.sampled_from(["redact", "mask", "hash", "allow"]))

@@ -62,11 +62,12 @@ def test_default_policy_settings() -> None:
     policy = load_policy("default")
     assert policy.pii.enabled is False and policy.pii.actions == {}
     assert policy.quota.model_dump() == dict.fromkeys(
-        ("max_file_bytes", "max_file_lines", "max_total_bytes", "max_files")
+        ("max_file_bytes", "max_file_lines", "max_total_bytes", "max_files", "max_entries")
     )
     assert policy.ttl.expire_after is None and policy.rules == () and policy.has_expiry is False
     assert (policy.view.max_chars, policy.view.max_image_bytes) == (16_000, 5 * 1024 * 1024)
     assert policy.create.overwrite is False and policy.storage.durability == "full"
+    assert policy.storage.erase_within == 1.0
 
 
 def test_regulated_policy_settings() -> None:
@@ -90,6 +91,7 @@ def test_regulated_policy_settings() -> None:
         "max_file_lines": 5000,
         "max_total_bytes": 16 * 1024 * 1024,
         "max_files": 2000,
+        "max_entries": 4000,
     }
     assert policy.ttl == TTLSettings(refresh_on_read=True, expire_after=90 * DAY, since="access")
     assert policy.view.max_image_bytes == 2 * 1024 * 1024 and policy.create.overwrite is False
@@ -332,9 +334,9 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
 @pytest.mark.parametrize(
     ("name", "chain"),
     [
-        ("default", "PathGuard -> ViewTruncate -> Dispatcher"),
-        ("regulated", "PathGuard -> PIIScrub -> Access -> TTL -> Quota -> ViewTruncate -> Dispatcher"),
-        ("refuse-pii", "PathGuard -> PIIScrub -> ViewTruncate -> Dispatcher"),
+        ("default", "PathGuard -> ViewTruncate -> Transaction -> Dispatcher"),
+        ("regulated", "PathGuard -> PIIScrub -> Access -> TTL -> Quota -> ViewTruncate -> Transaction -> Dispatcher"),
+        ("refuse-pii", "PathGuard -> PIIScrub -> ViewTruncate -> Transaction -> Dispatcher"),
     ],
 )
 def test_policy_check_prints_the_chain_and_every_effective_setting(

@@ -100,7 +100,7 @@ def test_four_processes_lose_no_edit_and_never_see_a_lock(tmp_path: Path, key: b
 
 # -- quotas under a race ---------------------------------------------------------------------------
 
-UNIT = 100  # every successful write in the race adds exactly this many bytes (and one file, if a create)
+UNIT = 100  # every successful write in the race stores exactly this many bytes (and one file, if a create)
 ATTEMPTS = 150  # per worker: 600 in all, twice what fits
 FIT = 300
 
@@ -112,10 +112,11 @@ def _racer(db: str, key: bytes, worker: int, policy: Policy, kind: str) -> dict[
     with SecureMemory.open(db, key=key, policy=policy, create=False) as memory:
         for step in range(ATTEMPTS):
             if kind == "max_files" or step % 2:
+                path = f"/memories/r{worker}-{step:03}.md"  # a quota counts path text too: all the same length
                 tool_input: dict[str, Any] = {
                     "command": "create",
-                    "path": f"/memories/r{worker}/{step}.md",
-                    "file_text": line + "\n",
+                    "path": path,
+                    "file_text": "x" * (UNIT - len(path) - 1) + "\n",
                 }
             else:
                 tool_input = {"command": "insert", "path": SHARED, "insert_line": 0, "insert_text": line}
@@ -133,7 +134,7 @@ def test_racing_processes_never_beat_a_quota(tmp_path: Path, key: bytes, kind: s
     db = tmp_path / "q.db"
     start = "HEAD\n"
     limits = (
-        {"max_total_bytes": len(start) + FIT * UNIT + UNIT // 2}
+        {"max_total_bytes": len(SHARED) + len(start) + FIT * UNIT + UNIT // 2}
         if kind == "max_total_bytes"
         else {"max_files": 1 + FIT}
     )
@@ -151,9 +152,9 @@ def test_racing_processes_never_beat_a_quota(tmp_path: Path, key: bytes, kind: s
     with SecureMemory.open(db, key=key, policy=policy, create=False) as memory:
         state = read_state(memory.store)
         assert memory.store.integrity_errors() == [] and aggregate_errors(state) == []
-        usage = sum(len(text.encode("utf-8")) for text in state.files.values())
+        usage = sum(len(text.encode("utf-8")) + len(path.encode()) for path, text in state.files.items())
         if kind == "max_total_bytes":
-            assert usage == len(start) + FIT * UNIT <= limits["max_total_bytes"]
+            assert usage == len(SHARED) + len(start) + FIT * UNIT <= limits["max_total_bytes"]
         else:
             assert len(state.files) == 1 + FIT == limits["max_files"]
         refused = memory.execute({"command": "create", "path": "/memories/one-more.md", "file_text": "x" * UNIT})

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from securemem import SecureMemory
-from securemem.keys import KeyMaterial
+from securemem.keys import RawKey
 from securemem.paths import ROOT, ancestors, is_within
 from securemem.policy import load_policy
 from securemem.store.sqlcipher import SQLCipherStore
@@ -212,7 +212,7 @@ def _writer(db: str, key: bytes, seed: int, trial: int, log_path: str, ready_fd:
     def log(record: dict[str, Any]) -> None:
         os.write(fd, (json.dumps(record) + "\n").encode("utf-8"))
 
-    store = SQLCipherStore.open(db, KeyMaterial(key), create=False)
+    store = SQLCipherStore.open(db, RawKey(key), create=False)
     if trial % 2:
         # A 64 KB page cache: big transactions spill uncommitted frames into the WAL before their
         # commit, and recovery after the kill must ignore them.
@@ -341,7 +341,7 @@ def test_sigkill_at_random_moments_never_leaves_a_partial_state(tmp_path: Path, 
         acceptable, trial_stats = replay(records[1:], (found.files, set(found.dirs)), where)
         stats.update(trial_stats)
         if trial % 10 == 9:  # the parent checks too, and its close checkpoints the WAL
-            store = SQLCipherStore.open(db, KeyMaterial(key), create=False)
+            store = SQLCipherStore.open(db, RawKey(key), create=False)
             try:
                 here = read_state(store)
                 index = check_found(here, store.integrity_errors(), acceptable, f"{where} (parent)")

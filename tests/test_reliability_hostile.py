@@ -30,6 +30,7 @@ import pytest
 
 from securemem import SecureMemory
 from securemem.errors import DamagedStoreError, NotAStoreError, StorageError, WrongKeyError
+from tests.helpers import stored as stored_at
 from tests.reliability_helpers import State, aggregate_errors, check_clean, fork_one, read_state
 
 PAGE = 4096
@@ -143,8 +144,9 @@ def how_damage_shows(stored: Stored) -> list[str]:
                 first, second = text.split("\n")[:2]
                 assert result.text.endswith(f"\n     1\t{first}\n     2\t{second}"), result.text
             try:
-                with memory.store.transaction(memory.namespace, write=False, now=0.0) as tx:
-                    assert tx.read(path) == text.encode("utf-8"), f"{path}: wrong content from a damaged store"
+                assert stored_at(memory, path, now=0.0) == text.encode("utf-8"), (
+                    f"{path}: wrong content from a damaged store"
+                )
             except StorageError:
                 signs.append(f"read {path}")
         check_clean(memory.execute({"command": "view", "path": "/memories"}))
@@ -198,8 +200,8 @@ def test_a_flipped_byte_is_noticed_and_recovers_when_restored(stored: Stored, wh
     assert signs, "the flipped byte went unnoticed"
     if where.startswith("page 1"):  # nothing can be read without page 1: indistinguishable from a wrong key
         assert signs == ["open: WrongKeyError"]
-    else:
-        assert "integrity check" in signs
+    else:  # the integrity check finds it, or the open does when the page holds what an open reads
+        assert "integrity check" in signs or signs == ["open: DamagedStoreError"], signs
     put_back(stored)
     assert_usable(stored)
 
@@ -216,7 +218,7 @@ FOREIGN: dict[str, tuple[Any, type[StorageError]]] = {
     "random bytes": (lambda p: p.write_bytes(os.urandom(3 * PAGE)), WrongKeyError),
     "zeros": (lambda p: p.write_bytes(bytes(2 * PAGE)), WrongKeyError),
     "a text file": (lambda p: p.write_text("remember the milk\n" * 500), WrongKeyError),
-    "ten bytes": (lambda p: p.write_bytes(b"0123456789"), WrongKeyError),
+    "ten bytes": (lambda p: p.write_bytes(b"0123456789"), NotAStoreError),  # shorter than the salt
     "a PNG": (lambda p: p.write_bytes(b"\x89PNG\r\n\x1a\n" + os.urandom(5000)), WrongKeyError),
     "an empty file": (lambda p: p.write_bytes(b""), NotAStoreError),
     "a plain SQLite database": (_plain_sqlite, NotAStoreError),

@@ -17,6 +17,7 @@ import pytest
 
 from securemem import SecureMemory
 from securemem.commands import Result
+from tests.helpers import stored, write_raw
 from tests.reliability_helpers import aggregate_errors, check_clean, read_state
 
 CAP = 16_000
@@ -33,11 +34,6 @@ def refused(memory: SecureMemory, **tool: object) -> str:
     result = memory.execute(tool)
     assert result.is_error, str(result.content)[:300]
     return check_clean(result)
-
-
-def stored(memory: SecureMemory, path: str) -> bytes:
-    with memory.store.transaction(memory.namespace, write=False, now=time.time()) as tx:
-        return tx.read(path)
 
 
 def within_cap(result_text: str) -> str:
@@ -96,7 +92,8 @@ def test_ten_megabytes_with_the_regulated_policy_are_refused_by_quota(tmp_path: 
         assert read_state(memory.store).files == {}
         ok(memory, command="create", path="/memories/small.md", file_text="small\n")
         grow = refused(memory, command="str_replace", path="/memories/small.md", old_str="small", new_str=TEN_MB)
-        assert grow.startswith("Error: Quota exceeded: /memories/small.md would be 10,000,00")
+        # Refused before the store is touched: new_str alone is over the limit per file.
+        assert grow.startswith("Error: Quota exceeded: the text for /memories/small.md alone is 10,000,000 bytes")
         assert read_state(memory.store).files == {"/memories/small.md": "small\n"}
 
 
@@ -110,8 +107,7 @@ def test_a_million_lines_are_refused_at_create_and_a_stored_million_lines_refuse
     assert refused(mem, command="create", path=path, file_text=million) == limit
     assert read_state(mem.store).files == {}
     # Written past the commands (an older version, another tool): every command still copes.
-    with mem.store.transaction(mem.namespace, write=True, now=time.time()) as tx:
-        tx.write_file(path, million.encode(), 1_000_000, None)
+    write_raw(mem.store, path, million.encode(), lines=1_000_000)
     too_long = f"File {path} exceeds maximum line limit of 999,999 lines."
     assert refused(mem, command="view", path=path) == too_long
     assert refused(mem, command="view", path=path, view_range=[1, 10]) == too_long
@@ -130,6 +126,7 @@ RSS_BOUND_MB = 200  # generous: about 40 MB are needed today
 VIEWER = """
 import json, resource, sys
 from securemem import SecureMemory
+from tests.helpers import stored, write_many, write_raw
 def peak_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 memory = SecureMemory.open(sys.argv[1], key=bytes.fromhex(sys.argv[2]), create=False)
@@ -150,9 +147,10 @@ def crowded(tmp_path: Path, key: bytes) -> Path:
     db = tmp_path / "crowded.db"
     with SecureMemory.open(db, key=key) as memory:
         ok(memory, command="create", path="/memories/small/a.md", file_text="a\n")
-        with memory.store.transaction(memory.namespace, write=True, now=time.time()) as tx:
+        with memory.store.transaction(memory.namespace, write=True, clock=time.time) as tx:
             for n in range(ENTRIES):
-                tx.write_file(f"/memories/many/f{n:06d}.md", f"{n}\n".encode(), 1, None)
+                path = f"/memories/many/f{n:06d}.md"
+                tx.put_file(path, f"{n}\n".encode(), 1, None, tx.ancestry(path).entry)
     return db
 
 

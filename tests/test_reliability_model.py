@@ -56,8 +56,8 @@ def guard(path: str) -> str:
         raise refuse("the path is longer than 1024 bytes")
     if "\\" in path:
         raise refuse("backslashes are not allowed")
-    if re.search(r"%[0-9A-Fa-f]{2}", path):
-        raise refuse("percent-encoded sequences (like %2e) are not allowed")
+    if "%" in path:
+        raise refuse("'%' is not allowed (no percent-encoding)")
     for ch in path:
         if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
             raise refuse(f"control or invisible character U+{ord(ch):04X} is not allowed")
@@ -71,6 +71,8 @@ def guard(path: str) -> str:
     for part in parts[1:]:
         if part in (".", ".."):
             raise refuse(f"'{part}' segments are not allowed")
+        if part.startswith("..") or set(part) == {"."}:
+            raise refuse("names made only of dots, or starting with '..', are not allowed")
         if len(part.encode("utf-8")) > 255:
             raise refuse("a name is longer than 255 bytes")
         if part != part.strip():
@@ -276,18 +278,23 @@ class Reference:
                 f"lines of the file: [0, {total}]"
             )
         eol = "\r\n" if crlf(text) else "\n"
-        # The file as whole lines with their endings; the new lines in the file's own ending. A final
-        # newline in insert_text ends its last line; the file keeps (or lacks) its own final newline.
+        # The file as whole lines with their endings. insert_text is stored as sent, carriage
+        # returns included; in a CRLF file each bare LF becomes CRLF. A final newline in
+        # insert_text ends its last line; the file keeps (or lacks) its own final newline.
         chunks = [part + "\n" for part in text.split("\n")[:-1]] + (
             [text.rsplit("\n", 1)[-1]] if not text.endswith("\n") and text else []
         )
-        new = [part.removesuffix("\r") for part in insert.split("\n")]
-        if insert.endswith("\n"):
-            new.pop()
+        pieces = insert.split("\n")
+        if eol == "\r\n":
+            pieces = [p if i == len(pieces) - 1 or p.endswith("\r") else p + "\r" for i, p in enumerate(pieces)]
+        block = "\n".join(pieces)
         before, after = chunks[:line], chunks[line:]
         if before and not before[-1].endswith("\n"):
             before[-1] += eol
-        block = eol.join(new) + (eol if after or text.endswith("\n") or not text else "")
+        if after or text.endswith("\n") or not text:
+            block += "" if insert.endswith("\n") else eol
+        elif insert.endswith("\n"):
+            block = block.removesuffix("\n").removesuffix("\r")
         self.files[path] = "".join(before) + block + "".join(after)
         return f"The file {path} has been edited."
 

@@ -83,11 +83,12 @@ def test_a_sweep_deletes_expired_rows_and_keeps_the_rest(mem: SecureMemory, cloc
     ok(mem, command="create", path="/memories/keep/k.md", file_text="kept\n")
     ok(mem, command="create", path="/memories/fresh.md", file_text="fresh\n")
     clock.now = T0 + DAY
-    assert mem.store.count_expired(clock.now) == 6  # the five and fresh.md, all written at T0
+    # the five, their directory (all its files have expired, so it has too) and fresh.md
+    assert mem.store.count_expired(clock.now) == 7
     assert len(rows(mem)) == 10  # invisible is not deleted: the rows wait for the sweep
     report = mem.sweep()
-    assert (report.deleted, report.batches) == (6, 1)
-    assert rows(mem) == ["/memories", "/memories/keep", "/memories/keep/k.md", "/memories/old"]
+    assert (report.deleted, report.batches) == (7, 1)
+    assert rows(mem) == ["/memories", "/memories/keep", "/memories/keep/k.md"]
     assert dump(mem, now=0.0)["/memories"] == (True, None, 5)  # the totals lost the swept bytes
     assert mem.store.count_expired(clock.now) == 0 and mem.sweep().deleted == 0
 
@@ -101,7 +102,8 @@ def test_swept_content_is_gone_from_the_file_and_its_wal(
         ok(memory, command="create", path="/memories/keep/k.md", file_text="KEPT-CONTENT\n")
         assert MARKER.encode() in plaintext_of(db, key)  # the control: before the sweep it is there
         clock.now = T0 + DAY
-        assert memory.sweep(batch=7).deleted == 20
+        assert memory.sweep(batch=7).deleted == 21  # twenty files and their directory
+        memory.store.flush_erasure()  # what the store does within its erasure bound, done now
         plain = plaintext_of(db, key)  # the store is still open: the file and whatever the WAL holds
     assert MARKER.encode() not in plain and b"KEPT-CONTENT" in plain
 
@@ -111,16 +113,16 @@ def test_sweeps_run_in_bounded_batches(mem: SecureMemory, clock: Clock) -> None:
     clock.now = T0 + DAY
     seen: list[tuple[int, int]] = []
     report = sweep(mem.store, clock.now, batch=10, progress=lambda done, total: seen.append((done, total)))
-    assert (report.deleted, report.batches) == (95, 10)
-    assert seen == [(n, 95) for n in (10, 20, 30, 40, 50, 60, 70, 80, 90, 95)]
-    assert re.fullmatch(SUMMARY.format(95, 10), report.summary())
+    assert (report.deleted, report.batches) == (96, 10)  # 95 files and their directory
+    assert seen == [(n, 96) for n in (10, 20, 30, 40, 50, 60, 70, 80, 90, 96)]
+    assert re.fullmatch(SUMMARY.format(96, 10), report.summary())
 
 
 def test_an_exact_multiple_of_the_batch_takes_no_extra_batch(mem: SecureMemory, clock: Clock) -> None:
-    fill(mem, 20)
+    fill(mem, 19)
     clock.now = T0 + DAY
     report = mem.sweep(batch=10)
-    assert (report.deleted, report.batches) == (20, 2)
+    assert (report.deleted, report.batches) == (20, 2)  # 19 files and their directory
 
 
 def test_nothing_to_sweep(mem: SecureMemory) -> None:
@@ -135,8 +137,8 @@ def test_a_sweep_covers_every_namespace(mem: SecureMemory, clock: Clock) -> None
     fill(mem, 2)
     fill(other, 3)
     clock.now = T0 + DAY
-    assert mem.sweep().deleted == 5
-    assert rows(other) == ["/memories", "/memories/old"]
+    assert mem.sweep().deleted == 7  # five files and the two directories they were in
+    assert rows(other) == ["/memories"]
 
 
 @pytest.mark.parametrize("batch", [0, -1])
@@ -159,10 +161,10 @@ def test_the_background_sweeper_deletes_as_time_passes(mem: SecureMemory, clock:
         wait_for(lambda: sweeper.runs >= 3)
         assert sweeper.total_deleted == 0  # nothing has expired yet
         clock.now = T0 + DAY
-        wait_for(lambda: sweeper.total_deleted == 3)
+        wait_for(lambda: sweeper.total_deleted == 4)
         thread = sweeper._thread
     assert thread is not None and not thread.is_alive()
-    assert rows(mem) == ["/memories", "/memories/old"]
+    assert rows(mem) == ["/memories"]
 
 
 def test_the_background_sweeper_starts_and_stops_by_hand(mem: SecureMemory, clock: Clock) -> None:
@@ -175,7 +177,7 @@ def test_the_background_sweeper_starts_and_stops_by_hand(mem: SecureMemory, cloc
     clock.now = T0 + DAY
     assert sweeper.runs == runs and len(rows(mem)) == 4  # stopped: nothing more happens
     sweeper.start()
-    wait_for(lambda: sweeper.total_deleted == 2)
+    wait_for(lambda: sweeper.total_deleted == 3)
     sweeper.stop(timeout=10)
 
 
@@ -219,7 +221,8 @@ def test_a_sweep_racing_a_writer_in_another_process(tmp_path: Path, key: bytes, 
         assert out.split() == [str(i) for i in range(count)]
         deleted += mem.sweep(batch=7).deleted
         everything = dump(mem, now=0.0)
-    assert deleted == count and batches_while_writing >= 3  # short transactions, between the writer's
+    # Every old file, and /memories/old each time all its files had expired (the writer makes it again).
+    assert deleted > count and batches_while_writing >= 3  # short transactions, between the writer's
     assert not [path for path in everything if path.startswith("/memories/old/")]
     for i in range(count):
         assert everything[f"/memories/live/{i:04}.md"] == (False, f"live {i}\n".encode(), 1)
@@ -263,9 +266,10 @@ def test_sweep_once_prints_one_summary_line(
     db, key_file = keyed_store
     code, out, err = run_cli(capsys, "sweep", "--db", str(db), "--key-file", str(key_file), *extra)
     assert (code, err) == (0, "")
-    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ " + SUMMARY.format(5, batches) + "\n", out)
+    # five files and their directory
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ " + SUMMARY.format(6, batches) + "\n", out)
     with SecureMemory.open(db, key=bytes.fromhex(key_file.read_text()), create=False) as memory:
-        assert rows(memory) == ["/memories", "/memories/live.md", "/memories/old"]
+        assert rows(memory) == ["/memories", "/memories/live.md"]
 
 
 def test_sweep_every_keeps_running_until_sigterm(keyed_store: tuple[Path, Path]) -> None:
@@ -283,7 +287,7 @@ def test_sweep_every_keeps_running_until_sigterm(keyed_store: tuple[Path, Path])
         if sweeper.poll() is None:
             sweeper.kill()
             sweeper.wait(timeout=30)
-    assert re.search(SUMMARY.format(5, 1) + "$", lines[0]) and re.search(SUMMARY.format(0, 0) + "$", lines[1])
+    assert re.search(SUMMARY.format(6, 1) + "$", lines[0]) and re.search(SUMMARY.format(0, 0) + "$", lines[1])
     assert sweeper.stderr is not None and sweeper.stderr.read() == b""
 
 

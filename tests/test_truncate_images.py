@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import re
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ import pytest
 from securemem import SecureMemory
 from securemem.paths import MAX_PATH_BYTES
 from securemem.policy import Policy, ViewSettings
+from tests import helpers
 
 LIMIT = 16_000
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
@@ -45,8 +45,7 @@ def create(memory: SecureMemory, path: str, text: str) -> None:
 
 
 def write_raw(memory: SecureMemory, path: str, data: bytes) -> None:
-    with memory.store.transaction(memory.namespace, write=True, now=time.time()) as tx:
-        tx.write_file(path, data, 0, None)
+    helpers.write_raw(memory.store, path, data, namespace=memory.namespace, lines=0)
 
 
 def view(memory: SecureMemory, path: str, view_range: list[int] | None = None) -> str:
@@ -279,8 +278,7 @@ def test_images_cannot_be_edited_as_text(mem: SecureMemory) -> None:
     for tool_input in tool_inputs:
         result = mem.execute(tool_input)
         assert result.is_error and "binary" in str(result.content)
-    with mem.store.transaction(mem.namespace, write=False, now=time.time()) as tx:
-        assert tx.read("/memories/p.png") == PNG
+    assert helpers.stored(mem, "/memories/p.png") == PNG
 
 
 def test_images_are_listed_with_their_size(mem: SecureMemory) -> None:

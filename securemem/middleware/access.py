@@ -3,25 +3,21 @@
 A rule such as ``/memories/reference/**`` with ``read_only = true`` protects shared reference
 material (the managed stores' read_only attachment). A mutation is refused when it would change
 anything a read-only rule covers: the path it writes, the source and destination of a rename,
-and, for a delete or rename of a directory, any read-only entry inside that directory or any
-place a moved entry would land.
+and, for a delete or rename of a directory, every entry inside it and every place a moved entry
+would land. The paths a command names are checked before the store is touched; what lies below
+a deleted or moved directory is checked on the change itself, under the store's lock.
 """
 
 from __future__ import annotations
 
+from securemem.changes import Change, Move, Removal
 from securemem.commands import DeleteCommand, RenameCommand, Result
 from securemem.errors import ReadOnly
 from securemem.middleware.base import Call, Handler
 from securemem.policy import Policy, Rule
 from securemem.store.base import StoreTx
 
-# Deeper than any path can go (paths are at most 1,024 bytes, so at most 512 segments).
-_ALL_LEVELS = 1024
 _ADVICE = "it can be viewed but not created, edited, moved or deleted. Write your notes elsewhere."
-
-
-def _keep(_name: str) -> bool:
-    return False
 
 
 class Access:
@@ -33,39 +29,37 @@ class Access:
         command = call.command
         if command.mutates and self._any_read_only:
             for path in command.paths:
-                self._check(path)
+                rule = self._covering(path)
+                if rule is not None:
+                    raise ReadOnly(f"Error: {path} is read-only ({self._which(rule)}): {_ADVICE}")
             if isinstance(command, DeleteCommand | RenameCommand):
-                self._check_subtree(command, call.tx)
+                call.checks.append(self._check_subtree)
         return call_next(call)
 
-    def _check(self, path: str) -> None:
-        rule = self._covering(path)
-        if rule is not None:
-            raise ReadOnly(f"Error: {path} is read-only ({self._which(rule)}): {_ADVICE}")
-
-    def _check_subtree(self, command: DeleteCommand | RenameCommand, tx: StoreTx) -> None:
+    def _check_subtree(self, change: Change, tx: StoreTx) -> Change:
         """Whatever lies below a deleted or moved directory, and wherever it would land.
 
         Globs can have wildcards before the protected part (``/memories/*/reference/**``), so
         the entries that exist are checked one by one rather than guessed from the glob's text.
         """
-        source = command.path if isinstance(command, DeleteCommand) else command.old_path
-        for entry in tx.tree(source, _ALL_LEVELS, _keep):
-            rule = self._covering(entry.path)
-            if rule is not None:
-                raise ReadOnly(
-                    f"Error: {source} contains {entry.path}, which is read-only ({self._which(rule)}): {_ADVICE}"
-                )
-            if isinstance(command, RenameCommand):
-                self._check_landing(command, command.new_path + entry.path[len(source) :])
+        if isinstance(change, Removal) and change.entry.is_dir:
+            for entry in change.removed(tx)[1:]:
+                self._refuse_inside(change.path, entry.path)
+        elif isinstance(change, Move):
+            for entry, landing in change.moved(tx):
+                self._refuse_inside(change.old, entry.path)
+                rule = self._covering(landing)
+                if rule is not None:
+                    raise ReadOnly(
+                        f"Error: Moving {change.old} to {change.new} would put {landing} in a read-only "
+                        f"area ({self._which(rule)}): {_ADVICE}"
+                    )
+        return change
 
-    def _check_landing(self, command: RenameCommand, landing: str) -> None:
-        rule = self._covering(landing)
+    def _refuse_inside(self, source: str, path: str) -> None:
+        rule = self._covering(path)
         if rule is not None:
-            raise ReadOnly(
-                f"Error: Moving {command.old_path} to {command.new_path} would put {landing} in a "
-                f"read-only area ({self._which(rule)}): {_ADVICE}"
-            )
+            raise ReadOnly(f"Error: {source} contains {path}, which is read-only ({self._which(rule)}): {_ADVICE}")
 
     def _which(self, rule: Rule) -> str:
         return f"policy '{self.policy.name}', rule '{rule.glob}'"

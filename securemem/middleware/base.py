@@ -1,20 +1,46 @@
-"""What a middleware layer is: a callable with the shape of what it wraps.
+"""What a middleware layer is: a callable with the shape of what it wraps, and the typed Call.
 
-A layer gets the Call and ``call_next``; it may refuse (raise a CommandError), rewrite the
-command (``call.with_command``), wrap the store transaction, or post-process the Result.
-The chain runs inside the command's single transaction, so whatever a layer reads (usage,
-expiry, the current file) is what the write will see: checks cannot race a second writer.
+A layer gets the Call and ``call_next``. On the way down it may refuse (raise a CommandError),
+rewrite the command (``call.with_command``), set a typed field (the view limit), and register a
+check on the changes the command will make (``call.checks``). On the way up it reads the typed
+Result (``result.view``) and may add a note for the model or a follow-up write.
+
+The store transaction is opened by the ``Transaction`` layer, the innermost but one: everything
+the outer layers do on the way down (path rules, PII scanning of the input, size pre-checks)
+happens before the store-wide write lock is taken. Checks run under the lock, in chain order,
+on the final change (see ``securemem.changes``).
 """
 
 from __future__ import annotations
 
-import dataclasses
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol, TypeVar, cast
 
+from securemem.changes import Change, commit
 from securemem.commands import Command, Result
 from securemem.store.base import StoreTx
+
+Check = Callable[[Change, StoreTx], Change]
+Followup = Callable[[StoreTx], None]
+C = TypeVar("C", bound=Change)
+
+
+@dataclass(frozen=True, slots=True)
+class ViewLimit:
+    """How many characters a view may return, and how many of them to keep for a closing note."""
+
+    chars: int
+    reserve: int
+
+
+@dataclass
+class AuditFacts:
+    """Content-free facts for the audit record, filled in as the call goes down and up."""
+
+    paths: tuple[str, ...] | None = None  # canonical paths that passed every guard (None: refused)
+    scrubbed: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass
@@ -22,17 +48,37 @@ class Call:
     """One command on its way through the chain."""
 
     command: Command
-    tx: StoreTx
-    now: float
-    expires: float | None = None  # expiry for files this call writes (set by the TTL layer)
+    checks: list[Check] = field(default_factory=list)
+    tx: StoreTx | None = None  # set by the Transaction layer
+    now: float | None = None  # the transaction's instant, read once it held its lock
+    view_limit: ViewLimit | None = None  # set by ViewTruncate
     notes: list[str] = field(default_factory=list)  # told to the model after a successful result
-    facts: dict[str, Any] = field(default_factory=dict)  # content-free facts for the audit record
+    audit: AuditFacts = field(default_factory=AuditFacts)
     # Small writes a read asks for (an expiry refresh), run in one short write transaction after
-    # the read commits, so that views never take the write lock.
-    followups: list[Callable[[StoreTx], None]] = field(default_factory=list)
+    # the read commits, so that views never wait for a writer's fsync.
+    followups: list[Followup] = field(default_factory=list)
 
     def with_command(self, command: Command) -> Call:
-        return dataclasses.replace(self, command=command)
+        self.command = command
+        return self
+
+    @property
+    def txn(self) -> StoreTx:
+        """The open transaction (layers inside the Transaction layer, and checks, may use it)."""
+        if self.tx is None:
+            raise RuntimeError("no store transaction is open yet: this layer runs outside the Transaction layer")
+        return self.tx
+
+    def apply(self, change: C) -> C:
+        """Run every registered check on ``change``, in chain order, then write it."""
+        tx = self.txn
+        current: Change = change
+        for check in self.checks:
+            current = check(current, tx)
+        if type(current) is not type(change):
+            raise TypeError("a check must return a change of the kind it was given")
+        commit(current, tx)
+        return cast(C, current)
 
 
 Handler = Callable[[Call], Result]

@@ -2,15 +2,18 @@
 
 It is always the outermost layer and no policy can remove it. The root may be viewed and
 nothing else: creating, editing, deleting or renaming it (in any spelling) is refused here, so
-no later layer or store method ever sees a root mutation.
+no later layer or store method ever sees a root mutation. A rename of a directory moves every
+path below it too: each new path is held to the same length limit before anything moves.
 """
 
 from __future__ import annotations
 
+from securemem.changes import Change, Move
 from securemem.commands import RenameCommand, Result
 from securemem.errors import InvalidPath
 from securemem.middleware.base import Call, Handler
-from securemem.paths import ROOT, canonical
+from securemem.paths import MAX_PATH_BYTES, ROOT, canonical
+from securemem.store.base import StoreTx, path_bytes
 
 _VERBS = {
     "create": "created",
@@ -24,19 +27,27 @@ _VERBS = {
 class PathGuard:
     def __call__(self, call: Call, call_next: Handler) -> Result:
         command = call.command
-        if isinstance(command, RenameCommand):
-            old, new = canonical(command.old_path), canonical(command.new_path)
-            self._refuse_root(command.command, old, new)
-            return call_next(call.with_command(command.model_copy(update={"old_path": old, "new_path": new})))
-        path = canonical(command.path)
-        if command.mutates:
-            self._refuse_root(command.command, path)
-        return call_next(call.with_command(command.model_copy(update={"path": path})))
-
-    @staticmethod
-    def _refuse_root(verb: str, *paths: str) -> None:
-        if ROOT in paths:
+        paths = tuple(canonical(path) for path in command.paths)
+        if command.mutates and ROOT in paths:
             raise InvalidPath(
-                f"Error: The {ROOT} directory itself cannot be {_VERBS[verb]}; "
+                f"Error: The {ROOT} directory itself cannot be {_VERBS[command.command]}; "
                 f"use a path below it, such as {ROOT}/notes.md."
             )
+        if paths != command.paths:
+            call.with_command(command.with_paths(paths))
+        call.audit.paths = paths  # canonical: loggable unless a later path guard refuses them
+        if isinstance(command, RenameCommand):
+            call.checks.append(_moved_paths)
+        return call_next(call)
+
+
+def _moved_paths(change: Change, tx: StoreTx) -> Change:
+    """Every path a rename creates obeys the path length limit (the names themselves were checked)."""
+    if isinstance(change, Move) and change.entry.is_dir and path_bytes(change.new) > path_bytes(change.old):
+        for _, landing in change.moved(tx):
+            if path_bytes(landing) > MAX_PATH_BYTES:
+                raise InvalidPath(
+                    f"Error: Invalid path: moving {change.old} to {change.new} would make a path below "
+                    f"it longer than {MAX_PATH_BYTES} bytes. Choose a shorter destination."
+                )
+    return change

@@ -1,34 +1,28 @@
 """PIIScrub: personal data and secrets are scrubbed, or the write refused, before anything is stored.
 
-What the model sends (``file_text``, ``new_str``, ``insert_text``) is scrubbed per entity type
-(redact, mask, keyed hash or refuse); ``old_str`` is scrubbed the same way so that it still
-matches stored placeholders and tokens and never echoes a value back in an error. A path that
-carries PII is refused for every command, since paths appear in listings and messages. As a
-safety net the final bytes of an edit are scanned again, which catches a value the model
-assembled across an edit boundary. Messages name entity types and counts, never values.
+What the model sends to be stored (``file_text``, ``new_str``, ``insert_text``) is scrubbed per
+entity type (redact, mask, keyed hash or refuse) on the way down, before the store's lock is
+taken; ``old_str`` is scrubbed the same way so that it still matches stored placeholders and
+tokens and never echoes a value back in an error. A path that carries PII is refused for every
+command, since paths appear in listings and messages; a rename checks every path it creates.
+As a safety net the final text of an edit is scanned again under the lock, which catches a value
+the model assembled across an edit boundary; the edit's snippet is cut from that final text, so
+nothing is scrubbed twice. Messages name entity types and counts, never values.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections import Counter
-from collections.abc import Mapping
 
-from securemem.commands import Command, Result
+from securemem.changes import Change, FileWrite, Move
+from securemem.commands import InsertCommand, RenameCommand, Result, StrReplaceCommand, TextField
 from securemem.errors import PIIRefused
 from securemem.middleware.base import Call, Handler
-from securemem.middleware.txproxy import TxProxy
 from securemem.pii import Scrubber
 from securemem.policy import Policy
 from securemem.store.base import StoreTx
-from securemem.text import count_lines
 
-_FIELDS: Mapping[str, tuple[str, ...]] = {
-    "create": ("file_text",),
-    "str_replace": ("old_str", "new_str"),
-    "insert": ("insert_text",),
-}
 _DONE = {
     "redact": "redacted to a [TYPE] placeholder",
     "mask": "masked to its last 4 characters",
@@ -44,22 +38,32 @@ class PIIScrub:
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         command = call.command
+        call.audit.paths = None  # not loggable until checked: a path may carry the very data kept out
         if self.settings.refuse_paths:
             for path in command.paths:
                 self._check_path(path)
+            if isinstance(command, RenameCommand):
+                call.checks.append(self._check_moved)
+            call.audit.paths = command.paths
+        else:  # paths may hold PII under this policy: the audit trail gets them scrubbed
+            call.audit.paths = tuple(self.scrubber.scrub(path).text for path in command.paths)
         counts: Counter[str] = Counter()
-        scrubbed = self._scrub_fields(command, counts)
-        call = call.with_command(scrubbed) if scrubbed is not command else call
-        net = ScrubTx(call.tx, self, counts) if command.command in ("str_replace", "insert") else None
-        result = call_next(call if net is None else dataclasses.replace(call, tx=net))
-        if net is not None and net.caught and isinstance(result.content, str):
-            # The edit's snippet was cut from the text before the safety net scrubbed it: it would
-            # show the model, and any log of results, the value that was kept out of the store.
-            result = dataclasses.replace(result, content=self.scrubber.scrub(result.content).text)
+        if command.writes_content:
+            call.with_command(command.map_texts(lambda text, field: self._scrub(text, field, counts)))
+        if isinstance(command, StrReplaceCommand | InsertCommand):
+            call.checks.append(lambda change, tx: self._safety_net(change, counts))
+        result = call_next(call)
         if counts and not result.is_error:
             call.notes.append(self._summary(counts))
-            call.facts["scrubbed"] = dict(counts)
+            call.audit.scrubbed.update(counts)
         return result
+
+    def _scrub(self, text: str, field: TextField, counts: Counter[str]) -> str:
+        outcome = self.scrubber.scrub(text)
+        self.refuse_if(outcome.refused, f"`{field}`")
+        if field != "old_str":  # a search string is scrubbed to match the tokens, not stored
+            counts.update(outcome.counts)
+        return outcome.text
 
     def _check_path(self, path: str) -> None:
         found = self._path_findings(path)
@@ -76,19 +80,28 @@ class PIIScrub:
         # between two slashes is not seen in the path as written: scan each name as a line too.
         return tuple(sorted({*self.scrubber.contains(path), *self.scrubber.contains(path.replace("/", "\n"))}))
 
-    def _scrub_fields(self, command: Command, counts: Counter[str]) -> Command:
-        updates: dict[str, str] = {}
-        for field in _FIELDS.get(command.command, ()):
-            value = getattr(command, field)
-            if value is None:
-                continue
-            outcome = self.scrubber.scrub(value)
-            self.refuse_if(outcome.refused, f"`{field}`")
-            if outcome.text != value:
-                updates[field] = outcome.text
-            if field != "old_str":
-                counts.update(outcome.counts)
-        return command.model_copy(update=updates) if updates else command
+    def _check_moved(self, change: Change, tx: StoreTx) -> Change:
+        """A rename of a directory creates a new path for everything below it: none may carry PII."""
+        if isinstance(change, Move) and change.entry.is_dir:
+            for _, landing in change.moved(tx)[1:]:
+                if self._path_findings(landing):
+                    raise PIIRefused(
+                        f"Error: Moving {change.old} to {change.new} would make a path below it carry "
+                        f"personal data or secrets (policy '{self.policy.name}'). Choose another "
+                        "destination name."
+                    )
+        return change
+
+    def _safety_net(self, change: Change, counts: Counter[str]) -> Change:
+        """The whole text of an edit, scanned again: a value may span the old text and the new."""
+        if not isinstance(change, FileWrite):
+            return change
+        outcome = self.scrubber.scrub(change.text)
+        self.refuse_if(outcome.refused, "the edited file")
+        if not outcome.counts:
+            return change
+        counts.update(outcome.counts)
+        return change.replaced(outcome.text)
 
     def refuse_if(self, refused: tuple[str, ...], where: str) -> None:
         if refused:
@@ -107,23 +120,3 @@ class PIIScrub:
             f"Note: before storing, the memory policy scrubbed {'; '.join(parts)}. The stored text holds "
             "the placeholders, not the values; this is expected, so do not retry with the original values."
         )
-
-
-class ScrubTx(TxProxy):
-    """The safety net: scan the final text of an edit, not only the fields that changed it."""
-
-    def __init__(self, inner: StoreTx, layer: PIIScrub, counts: Counter[str]) -> None:
-        super().__init__(inner)
-        self.layer = layer
-        self.counts = counts
-        self.caught = False  # the final text held a value that the fields alone did not show
-
-    def write_file(self, path: str, data: bytes, lines: int, expires: float | None) -> None:
-        outcome = self.layer.scrubber.scrub(data.decode("utf-8"))
-        self.layer.refuse_if(outcome.refused, "the edited file")
-        if outcome.counts:
-            self.caught = True
-            self.counts.update(outcome.counts)
-            data = outcome.text.encode("utf-8")
-            lines = count_lines(outcome.text)
-        super().write_file(path, data, lines, expires)

@@ -1,89 +1,120 @@
-"""Quota: per-file bytes and lines, per-namespace bytes and file count, checked on the final bytes.
+"""Quota: per-file bytes and lines; per-namespace bytes, files and entries. Everything stored counts.
 
-The check wraps the transaction's ``write_file``, so it sees exactly what would be stored (after
-PII scrubbing, after an edit is applied) and runs under the write lock: two writers in two
-processes cannot both pass a check that only one of them fits under.
+What counts against ``max_total_bytes`` is everything a model controls on disk: file contents
+and the text of every path, directories included. ``max_files`` counts files, ``max_entries``
+files and directories. So no sequence of commands (deep empty directories, long names, renames
+that lengthen a whole subtree) can grow a namespace past its limits.
 
-A write is refused when it would cross a limit. One that makes a file or the namespace smaller
-is let through even if it is still over (a limit lowered after the fact), so the model can
-always trim its way back under.
+A text field larger than the per-file limit is refused before the store is touched. The exact
+check runs on the change itself, under the write lock (so two writers in two processes cannot
+both pass a check only one of them fits under), on the bytes that will really be stored (after
+PII scrubbing, after an edit is applied). Usage counts expired entries not yet swept, since they
+are still on disk; when a write would cross a limit, they are purged first and the check is made
+again, so a model is never refused for what it can no longer see.
+
+A write that makes a file or the namespace smaller is let through even if it is still over (a
+limit lowered after the fact), so the model can always trim its way back under.
 """
 
 from __future__ import annotations
 
-import dataclasses
-
-from securemem.commands import Result
+from securemem.changes import Change, FileWrite, Move, new_dirs
+from securemem.commands import Result, TextField
 from securemem.errors import QuotaExceeded
 from securemem.middleware.base import Call, Handler
-from securemem.middleware.txproxy import TxProxy
-from securemem.policy import Policy, QuotaSettings
-from securemem.store.base import Entry, StoreTx, Usage
+from securemem.policy import Policy
+from securemem.store.base import StoreTx, Usage, path_bytes
 
 _ADVICE = "Nothing was written."
 
 
 class Quota:
     def __init__(self, policy: Policy) -> None:
-        self.policy = policy
+        self.limits = policy.quota
+        self.where = f"policy '{policy.name}'"
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
-        if call.command.command in ("create", "str_replace", "insert"):
-            call = dataclasses.replace(call, tx=QuotaTx(call.tx, self.policy.quota, self.policy.name))
+        command = call.command
+        for text, role in command.texts():
+            self._precheck(command.paths[0], text, role, whole=command.command == "create")
+        if command.writes_content or command.command == "rename":
+            call.checks.append(self._check)
         return call_next(call)
 
+    def _precheck(self, path: str, text: str, field: TextField, *, whole: bool) -> None:
+        """A text larger than a whole file may be is refused before the store's lock is taken."""
+        limit = self.limits.max_file_bytes
+        if field != "old_str" and limit is not None and len(text) > limit // 4:  # cheap: 4 bytes at most per char
+            size = len(text.encode("utf-8", "surrogatepass"))
+            if size > limit:
+                what = f"{path} would be {size:,} bytes" if whole else f"the text for {path} alone is {size:,} bytes"
+                raise QuotaExceeded(
+                    f"Error: Quota exceeded: {what}; the limit per file is {limit:,} bytes "
+                    f"({self.where}). {_ADVICE} Keep the file shorter or split it."
+                )
 
-class QuotaTx(TxProxy):
-    def __init__(self, inner: StoreTx, limits: QuotaSettings, policy_name: str) -> None:
-        super().__init__(inner)
-        self.limits = limits
-        self.where = f"policy '{policy_name}'"
+    def _check(self, change: Change, tx: StoreTx) -> Change:
+        if isinstance(change, FileWrite):
+            self._check_file(change)
+            grow = len(change.data) - (change.old.size if change.old else 0)
+            dirs = new_dirs(change.ancestry)
+            grow += sum(path_bytes(d) for d in dirs) + (0 if change.old else path_bytes(change.path))
+            self._check_namespace(tx, grow, files=0 if change.old else 1, entries=len(dirs) + (0 if change.old else 1))
+        elif isinstance(change, Move):
+            dirs = new_dirs(change.ancestry)
+            grow = change.path_bytes_delta + sum(path_bytes(d) for d in dirs)
+            self._check_namespace(tx, grow, files=0, entries=len(dirs))
+        return change
 
-    def write_file(self, path: str, data: bytes, lines: int, expires: float | None) -> None:
-        old = self.inner.stat(path)
-        used = self.inner.usage()
-        self._check(path, len(data), lines, old, used)  # most refusals: before anything is written
-        super().write_file(path, data, lines, expires)
-        # A layer below may still change the bytes (the PII safety net puts tokens in): check what
-        # was stored. Raising here rolls the whole command back, the write included.
-        stored = self.inner.stat(path)
-        if stored is not None and (stored.size, stored.lines) != (len(data), lines):
-            self._check(path, stored.size, stored.lines, old, used)
-
-    def _check(self, path: str, size: int, lines: int, old: Entry | None, used: Usage) -> None:
-        self._check_file(path, size, lines, old)
-        self._check_namespace(size, old, used)
-
-    def _check_file(self, path: str, size: int, lines: int, old: Entry | None) -> None:
+    def _check_file(self, write: FileWrite) -> None:
+        old, size, lines = write.old, len(write.data), write.lines
         limit = self.limits.max_file_bytes
         if limit is not None and size > limit and (old is None or size > old.size):
             now = f" (it is {old.size:,} now)" if old is not None else ""
             raise QuotaExceeded(
-                f"Error: Quota exceeded: {path} would be {size:,} bytes{now}; the limit per file "
+                f"Error: Quota exceeded: {write.path} would be {size:,} bytes{now}; the limit per file "
                 f"is {limit:,} bytes ({self.where}). {_ADVICE} Keep the file shorter or split it."
             )
         limit = self.limits.max_file_lines
         if limit is not None and lines > limit and (old is None or lines > old.lines):
             now = f" (it has {old.lines:,} now)" if old is not None else ""
             raise QuotaExceeded(
-                f"Error: Quota exceeded: {path} would have {lines:,} lines{now}; the limit per "
-                f"file is {limit:,} lines ({self.where}). {_ADVICE} Keep the file shorter or "
-                "split it."
+                f"Error: Quota exceeded: {write.path} would have {lines:,} lines{now}; the limit per "
+                f"file is {limit:,} lines ({self.where}). {_ADVICE} Keep the file shorter or split it."
             )
 
-    def _check_namespace(self, size: int, old: Entry | None, used: Usage) -> None:
-        total = used.bytes - (old.size if old is not None else 0) + size
-        limit = self.limits.max_total_bytes
-        if limit is not None and total > limit and total > used.bytes:
+    def _check_namespace(self, tx: StoreTx, grow: int, *, files: int, entries: int) -> None:
+        used = tx.usage()
+        if self._over(used, grow, files, entries) and tx.purge_expired():
+            used = tx.usage()  # expired entries were still on disk; they are gone now
+        self._refuse_if_over(used, grow, files, entries)
+
+    def _over(self, used: Usage, grow: int, files: int, entries: int) -> bool:
+        limits = self.limits
+        return (
+            (limits.max_total_bytes is not None and grow > 0 and used.bytes + grow > limits.max_total_bytes)
+            or (limits.max_files is not None and files > 0 and used.files + files > limits.max_files)
+            or (limits.max_entries is not None and entries > 0 and used.entries + entries > limits.max_entries)
+        )
+
+    def _refuse_if_over(self, used: Usage, grow: int, files: int, entries: int) -> None:
+        limits = self.limits
+        if limits.max_total_bytes is not None and grow > 0 and used.bytes + grow > limits.max_total_bytes:
             raise QuotaExceeded(
-                f"Error: Quota exceeded: this write would bring your memory to {total:,} bytes; "
-                f"the limit is {limit:,} bytes and {used.bytes:,} are in use ({self.where}). "
-                f"{_ADVICE} Delete or shorten memories you no longer need, then retry."
+                f"Error: Quota exceeded: this write would bring your memory to {used.bytes + grow:,} "
+                f"bytes (file contents and path names); the limit is {limits.max_total_bytes:,} bytes "
+                f"and {used.bytes:,} are in use ({self.where}). {_ADVICE} Delete or shorten memories "
+                "you no longer need, then retry."
             )
-        limit = self.limits.max_files
-        if limit is not None and old is None and used.files + 1 > limit:
+        if limits.max_files is not None and files > 0 and used.files + files > limits.max_files:
             raise QuotaExceeded(
-                f"Error: Quota exceeded: the limit is {limit:,} files and {used.files:,} exist "
-                f"({self.where}). {_ADVICE} Delete files you no longer need, or add to an "
+                f"Error: Quota exceeded: the limit is {limits.max_files:,} files and {used.files:,} "
+                f"exist ({self.where}). {_ADVICE} Delete files you no longer need, or add to an "
                 "existing file with str_replace or insert."
+            )
+        if limits.max_entries is not None and entries > 0 and used.entries + entries > limits.max_entries:
+            raise QuotaExceeded(
+                f"Error: Quota exceeded: the limit is {limits.max_entries:,} files and directories "
+                f"and {used.entries:,} exist ({self.where}). {_ADVICE} Delete files or directories "
+                "you no longer need, or keep new files in existing directories."
             )

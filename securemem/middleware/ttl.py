@@ -1,16 +1,27 @@
-"""TTL: stamp each written file with its expiry; refresh it on reads; re-stamp moved files.
+"""TTL: stamp each written or moved entry with its expiry, and apply the policy on every read.
 
-Expiry is a timestamp on the row, decided by the policy rule for the file's path when the file
-is written (or read, with ``refresh_on_read`` and ``since = "access"``). The store hides a row
-whose timestamp has passed from every read at once, so an expired file is invisible and
-unmodifiable before any sweep runs; sweeps only reclaim the space.
+Expiry is a timestamp on the row, decided by the policy rule for the entry's path. The store
+hides an entry whose timestamp has passed from every read at once, so an expired file is
+invisible and unmodifiable before any sweep runs; sweeps only reclaim the space.
+
+- Every write stamps the file by the rule for its path now (``since`` access or write, both
+  start at the write). A move is a write of every moved entry: each is stamped by the rules of
+  where it lands, counted from the move.
+- Every read of a file applies the rule as it is now, not as it was when the file was written:
+  a ``never_expire`` rule clears a stamp; ``since = "access"`` with ``refresh_on_read`` pushes the
+  expiry back (only when it moves by more than min(1% of the TTL, 1 h), like relatime, so
+  repeated reads commit nothing); a shorter TTL brings it forward, and a file the current rule
+  says has expired is not shown.
 """
 
 from __future__ import annotations
 
-from securemem.commands import CreateCommand, InsertCommand, RenameCommand, Result, StrReplaceCommand, ViewCommand
+from securemem.changes import Change, FileWrite, Move
+from securemem.commands import FileView, ImageView, Result
+from securemem.errors import NotFound
 from securemem.middleware.base import Call, Handler
 from securemem.policy import Policy
+from securemem.store.base import Entry, StoreTx
 
 
 class TTL:
@@ -18,44 +29,37 @@ class TTL:
         self.policy = policy
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
-        command = call.command
-        if isinstance(command, CreateCommand | StrReplaceCommand | InsertCommand):
-            call.expires = self.policy.expiry_for(command.path).deadline(call.now)
-            return call_next(call)
+        if call.command.mutates:
+            call.checks.append(self._stamp)
         result = call_next(call)
-        if result.is_error:
-            return result
-        if isinstance(command, ViewCommand) and result.meta.get("kind") in ("file", "image"):
-            self._refresh(command.path, call, result)
-        elif isinstance(command, RenameCommand):
-            self._restamp(command.new_path, call)
+        view = result.view
+        if isinstance(view, FileView | ImageView) and call.now is not None:
+            self._on_read(view.path, view.entry, call.now, call)
         return result
 
-    def _refresh(self, path: str, call: Call, result: Result) -> None:
+    def _stamp(self, change: Change, tx: StoreTx) -> Change:
+        if isinstance(change, FileWrite):
+            change.expires = self.policy.expiry_for(change.path).deadline(tx.now)
+        elif isinstance(change, Move):
+            for _, landing in change.moved(tx):
+                change.expiries[landing] = self.policy.expiry_for(landing).deadline(tx.now)
+        return change
+
+    def _on_read(self, path: str, entry: Entry, now: float, call: Call) -> None:
         expiry = self.policy.expiry_for(path)
-        if expiry.after is None or expiry.since != "access" or not self.policy.ttl.refresh_on_read:
+        if expiry.after is None:
+            if entry.expires is not None:  # a never_expire rule applies to files stamped before it
+                call.followups.append(lambda tx: tx.set_expiry(path, None))
             return
-        deadline = call.now + expiry.after
-        current = result.meta["expires"] if "expires" in result.meta else self._stored_expiry(path, call)
-        # Like relatime: a read rewrites the row only when the deadline moves by more than a
-        # small slack, so repeated reads of a file commit nothing (no fsync) and the expiry
-        # is still never more than min(1% of the TTL, 1 hour) early.
+        refresh = expiry.since == "access" and self.policy.ttl.refresh_on_read
+        base = now if refresh else entry.accessed if expiry.since == "access" else entry.modified
+        deadline = base + expiry.after
+        if deadline <= now:
+            call.followups.append(lambda tx: tx.set_expiry(path, deadline))
+            raise NotFound(f"The path {path} does not exist. Please provide a valid path.")
         slack = min(expiry.after * 0.01, 3600.0)
-        if current is None or deadline - current > slack:
-            call.followups.append(lambda tx: tx.touch(path, deadline))
-
-    @staticmethod
-    def _stored_expiry(path: str, call: Call) -> float | None:
-        entry = call.tx.stat(path)
-        return None if entry is None else entry.expires
-
-    def _restamp(self, moved: str, call: Call) -> None:
-        """Files that moved live by the rules of where they are now, counted from the move.
-
-        A move is a write (the path changed) and an access, so the clock starts now. Counting from
-        the stored times instead would make a moved file vanish at once whenever its old area kept
-        it longer than the new one allows: a folder last written a week ago moved into a one-day
-        scratch area, or a file that sat unread in a never-expire area.
-        """
-        for entry in call.tx.files_under(moved):
-            call.tx.set_expiry(entry.path, self.policy.expiry_for(entry.path).deadline(call.now))
+        if entry.expires is None or abs(deadline - entry.expires) > slack:
+            if refresh:
+                call.followups.append(lambda tx: tx.touch(path, deadline))
+            else:
+                call.followups.append(lambda tx: tx.set_expiry(path, deadline))

@@ -1,17 +1,43 @@
 """The Store protocol: the "hazmat" layer. It applies no policy and validates no path.
 
-Callers hand it canonical paths (see ``securemem.paths``) inside a transaction. Expiry is the one
-rule a store does enforce, because "nothing expired is ever visible" must hold for every caller,
-not only for those that remember to filter: an entry whose ``expires`` is at or before the
-transaction's ``now`` does not exist for any read, and a write to its path replaces it.
+Every backend (``sqlcipher``, ``memory``, later ``postgresql``) implements these two protocols and
+passes the same contract suite (``tests/test_store_contract.py`` and ``tests/test_commands_contract.py``).
+The rules a backend must keep, and that the layers above rely on:
+
+1. **Isolation.** ``transaction(write=True)`` excludes every other writer of the same store, in
+   this process and in every other process, from its start to its end. The quota check, the
+   ``str_replace`` read-modify-write and every precondition rely on it: what a transaction read is
+   still true when it writes. A read transaction sees one consistent snapshot.
+2. **The clock is read inside.** ``tx.now`` is read by the backend *after* the transaction holds
+   its lock, so a command that waited for the lock cannot act on a stale instant (an edit queued
+   before an expiry must not land after it and revive the file).
+3. **All or nothing.** If the body of ``transaction`` raises, nothing it wrote is kept.
+4. **Expiry is enforced here.** An entry whose ``expires`` is at or before ``tx.now`` does not
+   exist for any read; a write to its path replaces it. A directory's ``expires`` is never earlier
+   than that of anything below it (``None``: never), so an expired directory hides a subtree that
+   is all expired, and a directory whose files have all expired disappears with them.
+5. **Erasure.** Content that a transaction deletes or overwrites (a file, a replaced text, an old
+   path) must stop being recoverable from the backend's files, even with the key, within
+   ``erase_within`` seconds after commit, and before ``close()`` returns. How is the backend's
+   business (the SQLCipher backend checkpoints and truncates its WAL; ``memory`` has no files).
+6. **Aggregates.** A directory's ``size``, ``files``, ``dirs`` and ``path_bytes`` count what is
+   visible below it. ``usage()`` counts everything the namespace stores, expired or not, until a
+   sweep or ``purge_expired`` removes it: a quota on it bounds what is really on disk.
+7. **Paths are canonical** (``securemem.paths``): the path guard ran first. Mutations receive
+   the entry the caller already read, so no backend reads a row twice for one command.
+8. **Errors** are translated at this boundary into ``securemem.errors.StorageError`` and its
+   subclasses; a driver's exception never escapes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
+
+Clock = Callable[[], float]
+Skip = Callable[[str], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,62 +46,153 @@ class Entry:
 
     path: str
     is_dir: bool
-    size: int  # bytes of a file; for a directory, the total of the files below it
-    files: int  # 1 for a file; for a directory, the number of files below it
-    lines: int
+    size: int  # bytes of a file; for a directory, the bytes of the visible files below it
+    lines: int  # lines of a file; 0 for a directory
+    files: int  # 1 for a file; for a directory, the visible files below it
+    dirs: int  # 0 for a file; for a directory, the visible directories below it
+    path_bytes: int  # UTF-8 bytes of this path plus, for a directory, of every visible path below
     created: float
     modified: float
     accessed: float
-    expires: float | None
+    expires: float | None  # None: never expires
+
+    @property
+    def entries(self) -> int:
+        """This entry and everything below it."""
+        return 1 + self.files + self.dirs - (0 if self.is_dir else 1)
 
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    bytes: int
+    """What one namespace stores: content bytes, path text, and how many files and directories."""
+
+    content_bytes: int
+    path_bytes: int
     files: int
+    dirs: int
+
+    @property
+    def bytes(self) -> int:
+        """Everything stored that a model controls: file contents and the text of every path."""
+        return self.content_bytes + self.path_bytes
+
+    @property
+    def entries(self) -> int:
+        return self.files + self.dirs
 
 
 class StoreTx(Protocol):
-    """One transaction on one namespace, at one instant ``now``."""
-
-    namespace: str
-    now: float
+    """One transaction on one namespace, at the instant ``now`` (read once the lock was taken)."""
 
     @property
-    def freed(self) -> bool:
-        """True when the transaction deleted content, so the caller can scrub the WAL after commit."""
+    def now(self) -> float: ...
+
+    # -- reads ------------------------------------------------------------------------------
+    def stat(self, path: str) -> Entry | None:
+        """The visible entry at ``path`` (the root always exists), or None."""
         ...
 
-    def stat(self, path: str) -> Entry | None: ...
-    def read(self, path: str) -> bytes: ...
-    def tree(self, path: str, depth: int, skip: Callable[[str], bool], limit: int | None = None) -> list[Entry]: ...
-    def files_under(self, path: str) -> list[Entry]: ...
-    def blocking_file(self, path: str) -> str | None: ...
-    def write_file(self, path: str, data: bytes, lines: int, expires: float | None) -> None: ...
-    def make_dir(self, path: str) -> None: ...
-    def delete(self, path: str) -> int: ...
-    def move(self, old: str, new: str) -> None: ...
-    def touch(self, path: str, expires: float | None) -> None: ...
-    def set_expiry(self, path: str, expires: float | None) -> None: ...
-    def usage(self) -> Usage: ...
+    def get(self, path: str) -> tuple[Entry, bytes | None] | None:
+        """A visible entry and, for a file, its content, in one read; None when missing."""
+        ...
+
+    def tree(self, path: str, depth: int, skip: Skip, limit: int | None = None) -> list[Entry]:
+        """Visible entries below ``path`` down to ``depth`` levels, depth first, sorted by name.
+
+        ``skip(name)`` hides an entry and everything below it. With ``limit`` the walk stops after
+        ``limit + 1`` entries, so a caller that shows ``limit`` rows learns there are more without
+        reading a huge directory it would cut anyway.
+        """
+        ...
+
+    def ancestry(self, path: str) -> Ancestry:
+        """``path``'s entry and what stands on the way to it, in one read."""
+        ...
+
+    def usage(self) -> Usage:
+        """Everything the namespace stores, expired-but-unswept entries included."""
+        ...
+
+    # -- writes (only in a write transaction) ------------------------------------------------
+    def put_file(self, path: str, data: bytes, lines: int, expires: float | None, old: Entry | None) -> None:
+        """Create (``old`` None) or replace the file at ``path``, making missing parents.
+
+        Missing parent directories and every ancestor take an expiry no earlier than ``expires``.
+        """
+        ...
+
+    def delete(self, path: str, entry: Entry) -> None:
+        """Delete the file or the directory (with everything below it) at ``path``."""
+        ...
+
+    def move(self, old: str, new: str, entry: Entry, expiries: Mapping[str, float | None]) -> None:
+        """Move a file or a subtree; the caller checked that ``new`` is free and not below ``old``.
+
+        ``expiries`` maps each moved file's new path to its new expiry (a move restamps expiry).
+        """
+        ...
+
+    def touch(self, path: str, expires: float | None) -> None:
+        """Record an access: the access time and the expiry a read refreshes (ancestors follow)."""
+        ...
+
+    def set_expiry(self, path: str, expires: float | None) -> None:
+        """Change an entry's expiry (a policy adopted later; ancestors follow)."""
+        ...
+
+    def purge_expired(self) -> int:
+        """Delete this namespace's expired entries now; the number removed."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Ancestry:
+    entry: Entry | None  # the visible entry at the path itself
+    blocking_file: str | None  # the first visible ancestor that is a file
+    missing_dirs: tuple[str, ...]  # ancestors that do not exist (or are expired), root first
 
 
 class Store(Protocol):
-    """A backend holding every namespace of one deployment.
+    """A backend holding every namespace of one deployment."""
 
-    ``meta`` holds the sentinel (format, schema_version, store_id) and ``token_key``, the secret
-    that keyed PII tokens are made with; it lives inside the encrypted store.
-    """
+    @property
+    def store_id(self) -> str:
+        """A stable random id of this store, chosen at creation."""
+        ...
 
-    meta: dict[str, str]
+    @property
+    def token_key(self) -> bytes:
+        """The secret that keyed PII tokens and log digests are made with; kept inside the store."""
+        ...
 
-    def transaction(self, namespace: str, *, write: bool, now: float) -> AbstractContextManager[StoreTx]: ...
+    def transaction(self, namespace: str, *, write: bool, clock: Clock) -> AbstractContextManager[StoreTx]: ...
 
-    def sweep_batch(self, now: float, limit: int) -> int: ...
+    def namespaces(self) -> list[str]: ...
+
+    def get_setting(self, name: str) -> str | None:
+        """A store-wide setting (such as the policy the store runs under), or None."""
+        ...
+
+    def set_setting(self, name: str, value: str) -> None: ...
+
+    def sweep_batch(self, now: float, limit: int) -> int:
+        """Delete up to ``limit`` expired entries of every namespace in one short write transaction."""
+        ...
+
     def count_expired(self, now: float) -> int: ...
-    # Best effort, never raises: it runs after a delete has committed, which a failure here must
-    # not report as "not applied".
-    def scrub_free_space(self) -> None: ...
+
+    def integrity_errors(self) -> list[str]:
+        """Problems the backend's own consistency checks find; empty when all is well."""
+        ...
+
+    def configure(self, *, durability: str, erase_within: float) -> None:
+        """``durability`` "full" (a commit survives power loss) or "normal"; rule 5's erasure bound."""
+        ...
+
+    def flush_erasure(self) -> None:
+        """Make every erasure due so far happen now (rule 5), waiting for readers if need be."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -86,3 +203,20 @@ def descendants_range(path: str) -> tuple[str, str]:
     ``[path + '/', path + '0')`` holds exactly the descendants under binary collation.
     """
     return path + "/", path + "0"
+
+
+def path_bytes(path: str) -> int:
+    return len(path.encode("utf-8"))
+
+
+__all__ = [
+    "Ancestry",
+    "Clock",
+    "Entry",
+    "Skip",
+    "Store",
+    "StoreTx",
+    "Usage",
+    "descendants_range",
+    "path_bytes",
+]

@@ -4,13 +4,20 @@ Choices and why:
 - Fail closed. The stdlib ``sqlite3`` accepts ``PRAGMA key`` and silently writes plaintext, so we
   never fall back to it, check ``PRAGMA cipher_version`` after keying, refuse a file whose header
   is plain SQLite's, and check the header again after creating a store.
-- A sentinel row (format, schema version, store id) tells a securemem store from any other
-  database, and an empty file is never taken for an empty store.
+- Files are 0600 from their first byte: the store file is created by us (``O_EXCL``, mode 0600)
+  before SQLite opens it, and SQLite gives its ``-wal`` and ``-shm`` files the store file's mode.
+  Side files left with another mode (a read under ``chmod 400``) are set back to the store's.
+- The key is ``x'<key><salt>'``: hex we build from the KeyProvider's bytes, never user text in a
+  PRAGMA. The 16-byte salt sits in clear at the head of the file; a re-key writes a fresh one, so
+  another process whose pages stop decrypting can tell "re-keyed" from "damaged".
 - WAL with ``synchronous = FULL``: a committed command survives power loss (NORMAL would not in
-  WAL mode). Writers use ``BEGIN IMMEDIATE``: with plain ``BEGIN`` two read-modify-write
-  transactions deadlock on the upgrade and one fails at once, which the busy timeout cannot absorb.
-- ``secure_delete = ON`` zeroes deleted content in its pages, and ``scrub_free_space`` checkpoints
-  and truncates the WAL so that old page images do not linger there either.
+  WAL mode). Every transaction, reads included, starts with ``BEGIN IMMEDIATE``: writers never
+  deadlock on a lock upgrade, and no stream of readers can starve the checkpoint that erases.
+- Erasure (rule 5 of ``store/base.py``): ``secure_delete = ON`` zeroes deleted cells and freed
+  pages, but the old page images stay in the main file until a checkpoint and in the WAL until it
+  is reset. After a commit that freed content, ``_Eraser`` runs ``wal_checkpoint(TRUNCATE)``
+  within ``erase_within`` seconds (a checkpoint that answers "busy" is retried, never dropped);
+  ``close`` runs it at once, and an open scrubs whatever a crash left in the WAL.
 - ``cipher_log_level = NONE``: SQLCipher otherwise writes key-check failures to stderr.
 """
 
@@ -19,10 +26,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import stat
 import threading
 import time
-import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -31,42 +38,50 @@ import sqlcipher3
 from securemem.errors import (
     DamagedStoreError,
     NotAStoreError,
+    RekeyedError,
     StorageError,
     StoreBusyError,
     StoreFullError,
     WrongKeyError,
 )
-from securemem.keys import KeyMaterial, new_salt
-from securemem.paths import ancestors
-from securemem.store.sqltx import SCHEMA, SqlTx
+from securemem.keys import SALT_BYTES, KeyProvider
+from securemem.store import sqlschema
+from securemem.store.base import Clock
+from securemem.store.sqltx import COUNT_EXPIRED, EXPIRED_ROWS, SqlTx, purge_rows
 
-FORMAT = "securemem"
-SCHEMA_VERSION = 1
 PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
 DURABILITY = {"full": "FULL", "normal": "NORMAL"}
+SIDE_FILES = ("-wal", "-shm", "-journal")
 logger = logging.getLogger("securemem.store")
+
+# SQLite's primary result codes (the low byte of an extended code).
+_BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
+
+
+def _code(exc: sqlcipher3.Error) -> int:
+    return int(getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
 
 
 def translate(exc: sqlcipher3.Error) -> StorageError:
-    """Map a driver error to the project's error tree (no SQL, no key material in the text)."""
-    text = str(exc).lower()
-    if "locked" in text or "busy" in text:
+    """Map a driver error to the project's error tree by its result code (no SQL, no key material)."""
+    code = _code(exc)
+    if code in (_BUSY, _LOCKED):
         return StoreBusyError("the memory store is busy (another writer holds it); try again shortly")
-    if "full" in text:
+    if code == _FULL:
         return StoreFullError("the memory store is full (disk or page limit reached); free space and retry")
-    if "not a database" in text or "malformed" in text or "corrupt" in text:
+    if code in (_NOTADB, _CORRUPT):
         return DamagedStoreError("the memory store is damaged (a page failed its integrity check)")
-    if "readonly" in text or "read-only" in text:
+    if code == _READONLY:
         return StorageError("the memory store file is read-only; check its permissions")
-    if "unable to open" in text:
+    if code == _CANTOPEN:
         return StorageError("the memory store file cannot be opened; check the path and permissions")
-    if "disk i/o error" in text:
+    if code == _IOERR:
         # What a write refused by the OS becomes (file size limit, immutable file, failing disk).
         return StorageError(
             "the memory store file could not be read or written (disk I/O error); check "
             "the disk, its free space, file size limits and the file's permissions"
         )
-    return StorageError(f"storage error: {type(exc).__name__}")
+    return StorageError(f"storage error ({type(exc).__name__})")
 
 
 def _header(path: Path) -> bytes:
@@ -88,123 +103,166 @@ def _check_existing(path: Path) -> bytes:
             f"{path} is an unencrypted SQLite database, not a securemem store "
             "(securemem never opens plaintext databases)"
         )
+    if len(header) < SALT_BYTES:
+        raise NotAStoreError(f"{path} is too short to be a securemem store")
     return header
+
+
+def _create_file(path: Path) -> None:
+    """The empty store file, 0600 from its first byte (SQLite copies its mode to -wal and -shm)."""
+    if not path.parent.is_dir():
+        raise StorageError(f"cannot create {path}: its directory does not exist")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise StorageError(f"{path} appeared while the store was being created; retry") from None
+    except OSError as exc:
+        raise StorageError(f"cannot create {path}: {exc.strerror}") from None
+    os.fchmod(fd, 0o600)  # the umask may have cleared owner bits
+    os.close(fd)
+
+
+def _align_side_files(path: Path) -> None:
+    """Give -wal and -shm the store file's mode (a read under chmod 400 leaves a 0400 -shm behind)."""
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return
+    for suffix in SIDE_FILES:
+        side = Path(f"{path}{suffix}")
+        with contextlib.suppress(OSError):
+            if stat.S_IMODE(side.stat().st_mode) != mode:
+                os.chmod(side, mode)
+
+
+def _remove_created(path: Path) -> None:
+    for suffix in ("", *SIDE_FILES):
+        with contextlib.suppress(OSError):
+            os.unlink(f"{path}{suffix}")
 
 
 class SQLCipherStore:
     """A Store in one encrypted file. Thread-safe; several processes may share the file."""
 
     def __init__(
-        self, conn: sqlcipher3.Connection, path: Path, meta: dict[str, str], busy_timeout: float = 10.0
+        self, conn: sqlcipher3.Connection, path: Path, meta: dict[str, str], salt: bytes, busy_timeout: float
     ) -> None:
-        self._conn = conn
+        self._conn: sqlcipher3.Connection | None = conn
         self._busy_ms = int(busy_timeout * 1000)
         self._lock = threading.RLock()
+        self._salt = salt
+        self._ns: dict[str, int] = {}  # namespace name -> id, once committed
+        self._made: str | None = None  # the namespace the open transaction created, if any
         self.path = path
         self.meta = meta
+        self.last_statements = 0  # statements of the last transaction (tests hold commands to a budget)
+        self._eraser = _Eraser(self._checkpoint, within=1.0)
 
     # -- opening ---------------------------------------------------------------------------
 
     @classmethod
     def open(
-        cls,
-        path: str | os.PathLike[str],
-        key: KeyMaterial,
-        *,
-        create: bool = True,
-        durability: str = "full",
-        busy_timeout: float = 10.0,
+        cls, path: str | os.PathLike[str], key: KeyProvider, *, create: bool = True, busy_timeout: float = 10.0
     ) -> SQLCipherStore:
         where = Path(path)
         exists = where.exists()
         if not exists and not create:
             raise NotAStoreError(f"no securemem store at {where}; create one with: securemem init --db {where}")
         header = _check_existing(where) if exists else None
-        salt = (header if header else new_salt()) if key.is_passphrase else None
-        conn = cls._connect(where, key, salt, busy_timeout)
+        if not exists:
+            _create_file(where)
+        salt = header[:SALT_BYTES] if header else os.urandom(SALT_BYTES)
         try:
-            meta = cls._load_or_create(conn, where, fresh=not exists)
-            cls._configure(conn, durability)
+            conn = cls._connect(where, key, salt, busy_timeout)
+            try:
+                meta = cls._load_or_create(conn, where, key, fresh=not exists)
+                cls._configure(conn, "full")
+            except BaseException:
+                conn.close()
+                raise
         except BaseException:
-            conn.close()
+            if not exists:
+                _remove_created(where)  # a failed creation leaves nothing behind
             raise
-        return cls(conn, where, meta, busy_timeout)
+        _align_side_files(where)
+        store = cls(conn, where, meta, salt, busy_timeout)
+        store._scrub_leftovers()
+        return store
 
     @staticmethod
-    def _connect(path: Path, key: KeyMaterial, salt: bytes | None, timeout: float) -> sqlcipher3.Connection:
+    def _connect(path: Path, key: KeyProvider, salt: bytes, timeout: float) -> sqlcipher3.Connection:
+        material = key.store_key(salt)
         try:
             conn = sqlcipher3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=timeout)
             conn.execute("PRAGMA cipher_log_level = NONE")
-            conn.execute(f'PRAGMA key = "{key.pragma_value(salt)}"')
+            conn.execute(f"PRAGMA key = \"x'{material.hex()}{salt.hex()}'\"")
             row = conn.execute("PRAGMA cipher_version").fetchone()
         except sqlcipher3.Error as exc:
-            raise translate(exc) from None
+            raise _open_error(exc, path) from None
         if not row or not row[0]:
             conn.close()
             raise StorageError("SQLCipher is not active in this build; refusing to store plaintext")
         return conn
 
     @classmethod
-    def _load_or_create(cls, conn: sqlcipher3.Connection, path: Path, *, fresh: bool) -> dict[str, str]:
+    def _load_or_create(
+        cls, conn: sqlcipher3.Connection, path: Path, key: KeyProvider, *, fresh: bool
+    ) -> dict[str, str]:
         try:
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        except sqlcipher3.DatabaseError as exc:
-            if "not a database" in str(exc):
+        except sqlcipher3.Error as exc:
+            if _code(exc) == _NOTADB:
                 raise WrongKeyError(
-                    f"the key does not open {path} (wrong key, or the file is not a "
+                    f"{key.source} does not open {path} (wrong key, or the file is not a "
                     "securemem store, or its first page is damaged)"
                 ) from None
-            raise translate(exc) from None
-        if not tables and fresh:
-            return cls._create_schema(conn, path)
-        if "meta" not in tables:
-            raise NotAStoreError(f"{path} is an encrypted database, but not a securemem store")
-        return cls._read_meta(conn, path)
+            raise _open_error(exc, path) from None
+        try:
+            if not tables and fresh:
+                return cls._create_schema(conn, path)
+            if "meta" not in tables:
+                raise NotAStoreError(f"{path} is an encrypted database, but not a securemem store")
+            return cls._read_meta(conn, path)
+        except sqlcipher3.Error as exc:
+            raise _open_error(exc, path) from None
 
     @staticmethod
     def _read_meta(conn: sqlcipher3.Connection, path: Path) -> dict[str, str]:
-        try:
-            meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
-        except sqlcipher3.Error as exc:
-            raise translate(exc) from None
-        if meta.get("format") != FORMAT:
+        meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
+        if meta.get("format") != sqlschema.FORMAT:
             raise NotAStoreError(f"{path} is an encrypted database, but not a securemem store")
-        if int(meta.get("schema_version", "0")) > SCHEMA_VERSION:
+        version = int(meta.get("schema_version", "0"))
+        if version > sqlschema.SCHEMA_VERSION:
             raise StorageError(
-                f"{path} was written by a newer securemem (schema "
-                f"{meta['schema_version']}); upgrade securemem to open it"
+                f"{path} was written by a newer securemem (schema {version}); upgrade securemem to open it"
             )
+        if version < sqlschema.SCHEMA_VERSION:
+            conn.execute("PRAGMA secure_delete = ON")  # the old tables' pages are zeroed as they go
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                sqlschema.migrate(conn, version)
+                conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlcipher3.Error):
+                    conn.execute("ROLLBACK")
+                raise
+            meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
         return meta
 
     @staticmethod
     def _create_schema(conn: sqlcipher3.Connection, path: Path) -> dict[str, str]:
-        meta = {
-            "format": FORMAT,
-            "schema_version": str(SCHEMA_VERSION),
-            "store_id": str(uuid.uuid4()),
-            "created": repr(time.time()),
-            "token_key": os.urandom(32).hex(),
-        }
-        try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("BEGIN IMMEDIATE")
-            for statement in filter(str.strip, SCHEMA.split(";")):
-                conn.execute(statement)
-            conn.executemany("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", meta.items())
-            conn.execute("COMMIT")
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
-        except sqlcipher3.Error as exc:
-            raise translate(exc) from None
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("BEGIN IMMEDIATE")
+        sqlschema.create(conn)
+        conn.execute("COMMIT")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        meta = {str(k): str(v) for k, v in conn.execute("SELECT key, value FROM meta")}
         if _header(path) == PLAIN_SQLITE_HEADER:  # belt and braces: never leave plaintext behind
             raise StorageError("the store was written unencrypted; refusing to continue")
-        os.chmod(path, 0o600)
         return meta
 
     @staticmethod
     def _configure(conn: sqlcipher3.Connection, durability: str) -> None:
-        if durability not in DURABILITY:
-            raise StorageError(f"durability must be one of {', '.join(DURABILITY)}")
         try:
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
@@ -215,124 +273,303 @@ class SQLCipherStore:
         if str(mode).lower() != "wal":
             raise StorageError("the store could not switch to WAL mode")
 
+    def configure(self, *, durability: str, erase_within: float) -> None:
+        """Durability ("full": every commit survives power loss; "normal") and the erasure bound."""
+        if durability not in DURABILITY:
+            raise StorageError(f"durability must be one of {', '.join(DURABILITY)}")
+        with self._lock:
+            self._configure(self._open_conn(), durability)
+        self._eraser.within = max(0.0, erase_within)
+
+    def _scrub_leftovers(self) -> None:
+        """A crash may have left freed pages in the WAL: scrub them before the first command."""
+        wal = Path(f"{self.path}-wal")
+        with contextlib.suppress(OSError):
+            if wal.stat().st_size > 0 and not self._checkpoint(min(1.0, self._busy_ms / 1000)):
+                self._eraser.freed()  # other processes keep it busy: the eraser keeps trying
+
+    # -- properties --------------------------------------------------------------------------
+
+    @property
+    def store_id(self) -> str:
+        return self.meta["store_id"]
+
+    @property
+    def token_key(self) -> bytes:
+        return bytes.fromhex(self.meta["token_key"])
+
+    def _open_conn(self) -> sqlcipher3.Connection:
+        if self._conn is None:
+            raise StorageError("the memory store is closed")
+        return self._conn
+
     # -- transactions ----------------------------------------------------------------------
 
     @contextmanager
-    def transaction(self, namespace: str, *, write: bool, now: float) -> Iterator[SqlTx]:
+    def transaction(self, namespace: str, *, write: bool, clock: Clock) -> Iterator[SqlTx]:
         with self._lock:
-            self._run("BEGIN IMMEDIATE" if write else "BEGIN")
+            conn = self._open_conn()
+            self._run(conn, "BEGIN IMMEDIATE")
+            self._made = None
             try:
-                yield SqlTx(self._conn, namespace, now)
+                tx = SqlTx(conn, self._ns_id(conn, namespace, create=write), clock())
+                yield tx
             except sqlcipher3.Error as exc:
-                self._rollback()
-                raise translate(exc) from None
+                self._rollback(conn)
+                raise self._translate(exc) from None
             except BaseException:
-                self._rollback()
+                self._rollback(conn)
                 raise
-            self._run("COMMIT", rollback_on_error=True)
+            self._run(conn, "COMMIT", rollback_on_error=True)
+            self.last_statements = tx.statements
+            if tx.freed:
+                self._eraser.freed()
 
-    def _run(self, sql: str, *, rollback_on_error: bool = False) -> None:
+    def _ns_id(self, conn: sqlcipher3.Connection, name: str, *, create: bool) -> int:
+        found = self._ns.get(name)
+        if found is not None:
+            return found
+        row = conn.execute("SELECT id FROM stores WHERE name = ?", (name,)).fetchone()
+        if row is None and not create:
+            return -1  # nothing stored yet: every read finds nothing
+        if row is None:
+            now = time.time()
+            row = conn.execute(
+                "INSERT INTO stores (name, public_id, created, updated) VALUES (?, ?, ?, ?) RETURNING id",
+                (name, sqlschema.public_store_id(), now, now),
+            ).fetchone()
+            self._made = name
+        self._ns[name] = int(row[0])
+        return self._ns[name]
+
+    def _run(self, conn: sqlcipher3.Connection, sql: str, *, rollback_on_error: bool = False) -> None:
         try:
-            self._conn.execute(sql)
+            conn.execute(sql)
         except sqlcipher3.Error as exc:
             if rollback_on_error:
-                self._rollback()
-            raise translate(exc) from None
+                self._rollback(conn)
+            raise self._translate(exc) from None
 
-    def _rollback(self) -> None:
-        if self._conn.in_transaction:
+    def _rollback(self, conn: sqlcipher3.Connection) -> None:
+        if self._made is not None:  # a namespace made in the transaction is gone with it
+            self._ns.pop(self._made, None)
+        if conn.in_transaction:
             # The transaction may already be gone (SQLite rolls back by itself on some errors).
             with contextlib.suppress(sqlcipher3.Error):
-                self._conn.execute("ROLLBACK")
+                conn.execute("ROLLBACK")
+
+    def _translate(self, exc: sqlcipher3.Error) -> StorageError:
+        if _code(exc) in (_NOTADB, _CORRUPT) and self._rekeyed():
+            return RekeyedError("the memory store was re-keyed by another process; reopen it with the new key")
+        if _code(exc) in (_READONLY, _CANTOPEN, _IOERR) and not os.access(self.path.parent, os.W_OK):
+            return StorageError(
+                f"the directory {self.path.parent} is read-only: the store needs to write its "
+                "-wal and -shm files beside the store file"
+            )
+        return translate(exc)
+
+    def _rekeyed(self) -> bool:
+        """True when the salt at the head of the file is not the one this handle opened with."""
+        try:
+            return _header(self.path)[:SALT_BYTES] != self._salt
+        except StorageError:
+            return False
+
+    # -- settings and namespaces -------------------------------------------------------------
+
+    def namespaces(self) -> list[str]:
+        with self._lock:
+            try:
+                return [str(r[0]) for r in self._open_conn().execute("SELECT name FROM stores ORDER BY name")]
+            except sqlcipher3.Error as exc:
+                raise self._translate(exc) from None
+
+    def get_setting(self, name: str) -> str | None:
+        with self._lock:
+            try:
+                row = self._open_conn().execute("SELECT value FROM meta WHERE key = ?", (f"setting:{name}",)).fetchone()
+            except sqlcipher3.Error as exc:
+                raise self._translate(exc) from None
+        return None if row is None else str(row[0])
+
+    def set_setting(self, name: str, value: str) -> None:
+        with self._lock:
+            conn = self._open_conn()
+            self._run(conn, "BEGIN IMMEDIATE")
+            try:
+                conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"setting:{name}", value))
+            except sqlcipher3.Error as exc:
+                self._rollback(conn)
+                raise self._translate(exc) from None
+            self._run(conn, "COMMIT", rollback_on_error=True)
+            self._eraser.freed()  # the previous value is gone from its row
 
     # -- maintenance -----------------------------------------------------------------------
 
     def sweep_batch(self, now: float, limit: int) -> int:
-        """Delete up to ``limit`` expired files in one short write transaction."""
+        """Delete up to ``limit`` expired entries (any namespace) in one short write transaction."""
         with self._lock:
-            self._run("BEGIN IMMEDIATE")
+            conn = self._open_conn()
+            self._run(conn, "BEGIN IMMEDIATE")
             try:
-                count = self._sweep_rows(now, limit)
+                rows = conn.execute(f"{EXPIRED_ROWS} LIMIT ?", (now, limit)).fetchall()
+                purge_rows(conn, rows)
             except sqlcipher3.Error as exc:
-                self._rollback()
-                raise translate(exc) from None
-            self._run("COMMIT", rollback_on_error=True)
-            return count
-
-    def _sweep_rows(self, now: float, limit: int) -> int:
-        rows = self._conn.execute(
-            "SELECT id, ns, path, size FROM entries WHERE expires IS NOT NULL AND expires <= ? AND is_dir = 0 LIMIT ?",
-            (now, limit),
-        ).fetchall()
-        if not rows:
-            return 0
-        deltas: dict[tuple[str, str], list[int]] = {}
-        for _, ns, path, size in rows:
-            for above in ancestors(path):
-                total = deltas.setdefault((ns, above), [0, 0])
-                total[0] += size
-                total[1] += 1
-        marks = ",".join("?" * len(rows))
-        ids = [r[0] for r in rows]
-        self._conn.execute(f"DELETE FROM blobs WHERE id IN ({marks})", ids)
-        self._conn.execute(f"DELETE FROM entries WHERE id IN ({marks})", ids)
-        self._conn.executemany(
-            "UPDATE entries SET size = size - ?, files = files - ? WHERE ns = ? AND path = ?",
-            [(s, f, ns, p) for (ns, p), (s, f) in deltas.items()],
-        )
-        return len(rows)
+                self._rollback(conn)
+                raise self._translate(exc) from None
+            self._run(conn, "COMMIT", rollback_on_error=True)
+            if rows:
+                self._eraser.freed()
+            return len(rows)
 
     def count_expired(self, now: float) -> int:
         with self._lock:
             try:
-                row = self._conn.execute(
-                    "SELECT count(*) FROM entries WHERE expires IS NOT NULL AND expires <= ?", (now,)
-                ).fetchone()
+                return int(self._open_conn().execute(COUNT_EXPIRED, (now,)).fetchone()[0])
             except sqlcipher3.Error as exc:
-                raise translate(exc) from None
-            return int(row[0])
-
-    def scrub_free_space(self) -> None:
-        """Copy the WAL into the file and truncate it, so no old page image stays behind.
-
-        Best effort, and it never raises: it runs after a delete has committed, so a failure here
-        (a read-only or full disk) must not report that delete as "not applied". The next call,
-        or the checkpoint at close, finishes the job. A short busy timeout for the same reason:
-        if readers pin the WAL, this writer does not wait for them.
-        """
-        with self._lock:
-            try:
-                self._conn.execute("PRAGMA busy_timeout = 200")
-                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
-            except sqlcipher3.Error as exc:
-                logger.warning("could not checkpoint the WAL after a delete: %s", translate(exc))
-            finally:
-                self._conn.execute(f"PRAGMA busy_timeout = {self._busy_ms}")
+                raise self._translate(exc) from None
 
     def integrity_errors(self) -> list[str]:
         """Problems found by SQLite's integrity_check and SQLCipher's cipher_integrity_check."""
         with self._lock:
+            conn = self._open_conn()
             try:
-                found = [str(r[0]) for r in self._conn.execute("PRAGMA integrity_check")]
-                found += [str(r[0]) for r in self._conn.execute("PRAGMA cipher_integrity_check")]
+                found = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
+                found += [str(r[0]) for r in conn.execute("PRAGMA cipher_integrity_check")]
             except sqlcipher3.Error as exc:
-                raise translate(exc) from None
+                raise self._translate(exc) from None
         return [line for line in found if line != "ok"]
 
-    def rekey(self, new_key: KeyMaterial) -> None:
-        """Re-encrypt every page under ``new_key`` (the salt, kept in the header, stays)."""
+    def rekey(self, key: KeyProvider) -> None:
+        """Re-encrypt every page under the key ``key`` gives for a fresh salt."""
         with self._lock:
-            salt = _header(self.path) if new_key.is_passphrase else None
+            conn = self._open_conn()
+            salt = os.urandom(SALT_BYTES)
+            material = key.store_key(salt)
             try:
-                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                self._conn.execute(f'PRAGMA rekey = "{new_key.pragma_value(salt)}"')
-                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                conn.execute(f"PRAGMA rekey = \"x'{material.hex()}{salt.hex()}'\"")
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlcipher3.Error as exc:
-                raise translate(exc) from None
+                raise self._translate(exc) from None
+            self._salt = salt
+
+    # -- erasure ----------------------------------------------------------------------------
+
+    def _checkpoint(self, wait: float) -> bool:
+        """Copy the WAL into the file and truncate it; False while readers or writers keep it busy."""
+        with self._lock:
+            if self._conn is None:
+                return True
+            conn = self._conn
+            try:
+                conn.execute(f"PRAGMA busy_timeout = {max(1, int(wait * 1000))}")
+                busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            except sqlcipher3.Error as exc:
+                logger.warning("erasure checkpoint failed: %s", self._translate(exc))
+                return False
+            finally:
+                with contextlib.suppress(sqlcipher3.Error):
+                    conn.execute(f"PRAGMA busy_timeout = {self._busy_ms}")
+            return int(busy) == 0
+
+    def flush_erasure(self) -> None:
+        if not self._eraser.flush(self._busy_ms / 1000):
+            raise StoreBusyError("the memory store stayed busy; freed content is not erased yet (retried later)")
 
     def close(self) -> None:
+        if self._conn is None:
+            return
+        # Erase what is pending now; another process may hold the WAL, and the last one to close
+        # checkpoints it.
+        self._eraser.flush(self._busy_ms / 1000)
         with self._lock:
-            # Another process may hold the WAL; the last one to close checkpoints it.
-            with contextlib.suppress(sqlcipher3.Error):
-                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            self._conn.close()
+            conn, self._conn = self._conn, None
+            if conn is not None:
+                conn.close()
+
+
+def _open_error(exc: sqlcipher3.Error, path: Path) -> StorageError:
+    if _code(exc) in (_CANTOPEN, _READONLY, _IOERR) and not os.access(path.parent, os.W_OK):
+        return StorageError(
+            f"the directory {path.parent} is read-only: the store needs to write its -wal and "
+            "-shm files beside the store file"
+        )
+    return translate(exc)
+
+
+class _Eraser:
+    """Makes sure a checkpoint erases freed content within ``within`` seconds of its commit.
+
+    The first commit that frees content sets a deadline; one checkpoint, half-way to it, covers
+    every commit before it (so a burst of deletes pays for one checkpoint, not one each). A
+    checkpoint that answers "busy" is retried until it succeeds; one that misses its deadline is
+    logged (no content in the message) and retried. ``within = 0`` checkpoints after each commit.
+    """
+
+    def __init__(self, checkpoint: Callable[[float], bool], *, within: float) -> None:
+        self._checkpoint = checkpoint
+        self.within = within
+        self._due: float | None = None  # deadline of the oldest free not yet erased
+        self._seq = 0  # frees so far: a checkpoint clears only the frees it saw
+        self._timer: threading.Timer | None = None
+        self._guard = threading.Lock()
+
+    def freed(self) -> None:
+        """A commit freed content (called after the commit, under the store's lock)."""
+        with self._guard:
+            self._seq += 1
+            if self._due is None:
+                self._due = time.monotonic() + self.within
+            if self.within > 0:
+                if self._timer is None:
+                    self._schedule(self.within / 2)
+                return
+        self._attempt()
+
+    def _schedule(self, delay: float) -> None:
+        self._timer = threading.Timer(delay, self._attempt)
+        self._timer.daemon = True
+        self._timer.name = "securemem-eraser"
+        self._timer.start()
+
+    def _attempt(self) -> None:
+        with self._guard:
+            self._timer = None
+            due, seq = self._due, self._seq
+        if due is None:
+            return
+        while True:
+            started = time.monotonic()
+            if self._run(due - started, seq, started):
+                return
+            if time.monotonic() >= due:
+                break
+        logger.warning("freed content not yet erased after %.1fs: readers keep the store busy; retrying", self.within)
+        with self._guard:
+            if self._timer is None:
+                self._schedule(0.25)
+
+    def _run(self, left: float, seq: int, started: float) -> bool:
+        if not self._checkpoint(max(left, 0.05)):
+            return False
+        with self._guard:
+            if self._seq == seq:
+                self._due = None
+            else:  # frees committed while it ran: their deadline is no earlier than this
+                self._due = started + self.within
+        return True
+
+    def flush(self, wait: float) -> bool:
+        """Erase what is pending now; False (logged) if the store stayed busy for ``wait`` seconds."""
+        with self._guard:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            due, seq = self._due, self._seq
+        if due is None:
+            return True
+        if self._run(wait, seq, time.monotonic()):
+            return True
+        logger.warning("freed content could not be erased: the store stayed busy for %.1fs", wait)
+        return False

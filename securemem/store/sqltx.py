@@ -1,51 +1,48 @@
 """StoreTx over an SQLite-dialect connection: the SQL of every store operation.
 
-Layout: ``entries`` holds one row per file or directory (metadata only, so listings never touch
-file pages), ``blobs`` holds file content by entry id. Every directory row carries the total
-``size`` and ``files`` of its subtree, kept up to date on each write, so that a listing and a
-quota check read a handful of rows instead of summing a subtree. Rows that have expired but are
-not swept yet still count in those totals; readers subtract them (``_expired_total``,
-``_expired_under``).
+Layout (schema 2, see ``sqlschema.py``): ``entries`` is one clustered table keyed by
+``(ns, parent, name)``: a path lookup, a directory's children in name order and a whole subtree
+(``parent`` = the directory, or between ``dir/`` and ``dir0``) are each one range of that key, so
+no secondary index on paths is needed and a write touches few pages. File content lives apart in
+``content`` (keyed by the file's id), so listings and sweeps never read it. The only other index
+is on ``expires`` (sweeps, and the expired rows a reader subtracts).
+
+Raw totals: each directory row carries ``size``, ``files``, ``dirs`` and ``pbytes`` summed over
+*every* row below it, expired or not. A write adds, and a deletion subtracts, each row's own
+contribution from every ancestor, so the totals stay exact whatever order or batch size deletions
+happen in. Readers subtract the expired rows below (few: sweeps remove them), so listings show
+what is visible; ``usage()`` is the raw total: what is really stored.
+
+The transaction remembers the rows it read (``_cache``) until its first write, so a command never
+reads a row twice: the dispatcher's lookup serves the quota check and the write.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
-from securemem.paths import ROOT, ancestors, parent_of
-from securemem.store.base import Entry, Usage, descendants_range
+from securemem.paths import ROOT, ancestors, name_of, parent_of
+from securemem.store.base import Ancestry, Entry, Skip, Usage, descendants_range, path_bytes
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS entries (
-    id INTEGER PRIMARY KEY,
-    ns TEXT NOT NULL,
-    path TEXT NOT NULL,
-    parent TEXT NOT NULL,
-    is_dir INTEGER NOT NULL,
-    size INTEGER NOT NULL DEFAULT 0,
-    files INTEGER NOT NULL DEFAULT 0,
-    lines INTEGER NOT NULL DEFAULT 0,
-    created REAL NOT NULL,
-    modified REAL NOT NULL,
-    accessed REAL NOT NULL,
-    expires REAL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS entries_path ON entries (ns, path);
-CREATE INDEX IF NOT EXISTS entries_parent ON entries (ns, parent, path);
-CREATE INDEX IF NOT EXISTS entries_expires ON entries (expires) WHERE expires IS NOT NULL;
-CREATE TABLE IF NOT EXISTS blobs (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
-"""
+Row = Sequence[Any]
+Totals = tuple[int, int, int, int]  # content bytes, files, dirs, path bytes
 
-_COLUMNS = "path, is_dir, size, files, lines, created, modified, accessed, expires"
+_COLS = "parent, name, is_dir, size, lines, files, dirs, pbytes, created, modified, accessed, expires, id"
+_E_COLS = ", ".join(f"e.{c.strip()}" for c in _COLS.split(","))
 _VISIBLE = "(expires IS NULL OR expires > :now)"
-# Expired rows below a path. INDEXED BY: left to itself the planner walks the namespace by path,
-# which grows with every file; expired-but-unswept rows are few, since sweeps remove them.
-_EXPIRED_BELOW = (
-    "FROM entries INDEXED BY entries_expires WHERE expires IS NOT NULL AND expires <= :now "
-    "AND ns = :ns AND path >= :lo AND path < :hi"
+_SUBTREE = "(parent = :p OR (parent >= :lo AND parent < :hi))"
+_AT = "ns = :ns AND parent = :pa AND name = :na"
+# Expired rows of a namespace. INDEXED BY: left to itself the planner may walk the namespace by
+# key, which grows with every file; expired-but-unswept rows are few, since sweeps remove them.
+_EXPIRED = "FROM entries INDEXED BY entries_expires WHERE expires IS NOT NULL AND expires <= :now AND ns = :ns"
+_OWN_BYTES = "length(CAST(parent || '/' || name AS BLOB))"
+_INSERT = (
+    "INSERT INTO entries (ns, parent, name, id, is_dir, size, lines, files, dirs, pbytes, created, modified, "
+    "accessed, expires) VALUES (:ns, :pa, :na, :id, :dir, :s, :l, :f, 0, :b, :now, :now, :now, :e)"
 )
+_ROOT_KEY = ("", "memories")
+_ROOT_BYTES = path_bytes(ROOT)
 
 
 class Cursor(Protocol):
@@ -54,298 +51,454 @@ class Cursor(Protocol):
 
 
 class Connection(Protocol):
-    def execute(self, sql: str, parameters: Sequence[Any] | dict[str, Any] = ..., /) -> Cursor: ...
+    def execute(self, sql: str, parameters: Sequence[Any] | Mapping[str, Any] = ..., /) -> Cursor: ...
+    def executemany(self, sql: str, parameters: Any, /) -> Cursor: ...
 
 
-def _entry(row: Sequence[Any], minus: tuple[int, int] = (0, 0)) -> Entry:
+def key_of(path: str) -> tuple[str, str]:
+    return _ROOT_KEY if path == ROOT else (parent_of(path), name_of(path))
+
+
+def path_of(row: Row) -> str:
+    return f"{row[0]}/{row[1]}"
+
+
+def _entry(row: Row, minus: Totals = (0, 0, 0, 0)) -> Entry:
     return Entry(
-        path=row[0],
-        is_dir=bool(row[1]),
-        size=row[2] - minus[0],
-        files=row[3] - minus[1],
+        path=path_of(row),
+        is_dir=bool(row[2]),
+        size=row[3] - minus[0],
         lines=row[4],
-        created=row[5],
-        modified=row[6],
-        accessed=row[7],
-        expires=row[8],
+        files=row[5] - minus[1],
+        dirs=row[6] - minus[2],
+        path_bytes=row[7] - minus[3],
+        created=row[8],
+        modified=row[9],
+        accessed=row[10],
+        expires=row[11],
     )
 
 
-class SqlTx:
-    """One transaction on one namespace; the caller has already begun it."""
+def own_totals(row: Row) -> Totals:
+    """A row's own contribution to each ancestor's totals."""
+    own_bytes = path_bytes(path_of(row))
+    return (0, 0, 1, own_bytes) if row[2] else (row[3], 1, 0, own_bytes)
 
-    def __init__(self, conn: Connection, namespace: str, now: float) -> None:
+
+def _subtree_totals(row: Row) -> Totals:
+    """A row's contribution with everything below it (what deleting or moving it takes away)."""
+    return (row[3], row[5], row[6] + 1, row[7]) if row[2] else own_totals(row)
+
+
+def later(current: float | None, new: float | None) -> float | None:
+    """The expiry of a directory once something expiring at ``new`` lies below it (None: never)."""
+    return None if current is None or new is None else max(current, new)
+
+
+def _chain_params(paths: Sequence[str]) -> tuple[str, dict[str, str]]:
+    marks = ",".join(f"(:p{i}, :n{i})" for i in range(len(paths)))
+    params: dict[str, str] = {}
+    for i, path in enumerate(paths):
+        params[f"p{i}"], params[f"n{i}"] = key_of(path)
+    return marks, params
+
+
+class SqlTx:
+    """One transaction on one namespace; the store has begun it and holds its lock."""
+
+    def __init__(self, conn: Connection, ns: int, now: float) -> None:
         self._conn = conn
-        self.namespace = namespace
+        self.ns = ns
         self.now = now
-        self.freed = False  # content was deleted: the WAL should be checkpointed after commit
+        self.freed = False  # content was deleted or overwritten: the store schedules its erasure
+        self.statements = 0  # SQL statements run (a test holds each command to its budget)
+        self._cache: dict[str, Row | None] = {}  # raw rows read so far, expired ones included
+        self._chain_of: str | None = None  # the path whose whole chain of rows is in the cache
 
     def _q(self, sql: str, **params: Any) -> Cursor:
-        return self._conn.execute(sql, {"ns": self.namespace, "now": self.now, **params})
+        self.statements += 1
+        return self._conn.execute(sql, {"ns": self.ns, "now": self.now, **params})
+
+    def _many(self, sql: str, rows: list[dict[str, Any]]) -> None:
+        if rows:
+            self.statements += 1
+            self._conn.executemany(sql, [{"ns": self.ns, "now": self.now, **r} for r in rows])
+
+    def _visible(self, row: Row | None) -> bool:
+        return row is not None and (row[11] is None or row[11] > self.now)
+
+    def _wrote(self) -> None:
+        self._cache.clear()
+        self._chain_of = None
+
+    def _row(self, path: str) -> Row | None:
+        if path not in self._cache:
+            pa, na = key_of(path)
+            self._cache[path] = self._q(f"SELECT {_COLS} FROM entries WHERE {_AT}", pa=pa, na=na).fetchone()
+        return self._cache[path]
 
     # -- reads -----------------------------------------------------------------------------
 
     def stat(self, path: str) -> Entry | None:
-        if path == ROOT:
-            return self._root()
-        row = self._q(f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND path = :p AND {_VISIBLE}", p=path).fetchone()
-        if row is None or not row[1]:
-            return None if row is None else _entry(row)
-        return _entry(row, self._expired_total(path))
+        return self._shown(path, self._row(path))
 
-    def _root(self) -> Entry:
-        row = self._q(f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND path = :p", p=ROOT).fetchone()
-        if row is None:  # a namespace nobody has written to yet
-            return Entry(ROOT, True, 0, 0, 0, self.now, self.now, self.now, None)
-        return _entry(row, self._expired_total(ROOT))
+    def _shown(self, path: str, row: Row | None) -> Entry | None:
+        if row is None and path == ROOT:  # a namespace nobody has written to yet
+            return Entry(ROOT, True, 0, 0, 0, 0, _ROOT_BYTES, self.now, self.now, self.now, None)
+        if row is None or not self._visible(row):
+            return None
+        return _entry(row, self._expired_total(path)) if row[2] else _entry(row)
 
-    def read(self, path: str) -> bytes:
+    def get(self, path: str) -> tuple[Entry, bytes | None] | None:
+        pa, na = key_of(path)
         row = self._q(
-            f"SELECT b.data FROM entries e JOIN blobs b ON b.id = e.id "
-            f"WHERE e.ns = :ns AND e.path = :p AND e.is_dir = 0 AND {_VISIBLE}",
-            p=path,
+            f"SELECT {_E_COLS}, c.data FROM entries e LEFT JOIN content c ON c.id = e.id AND e.is_dir = 0 "
+            f"WHERE e.ns = :ns AND e.parent = :pa AND e.name = :na",
+            pa=pa,
+            na=na,
         ).fetchone()
-        if row is None:
-            raise KeyError(path)
-        return bytes(row[0])
+        self._cache[path] = None if row is None else row[:13]
+        entry = self._shown(path, row)
+        if entry is None:
+            return None
+        return entry, None if entry.is_dir or row is None else bytes(row[13])
 
-    def tree(self, path: str, depth: int, skip: Callable[[str], bool], limit: int | None = None) -> list[Entry]:
-        """Visible entries below ``path`` down to ``depth`` levels, depth-first, sorted by name.
+    def ancestry(self, path: str) -> Ancestry:
+        chain = [*ancestors(path), path] if path != ROOT else [ROOT]
+        marks, params = _chain_params(chain)
+        found = {
+            path_of(r): r
+            for r in self._q(
+                f"SELECT {_COLS} FROM entries WHERE ns = :ns AND (parent, name) IN (VALUES {marks})", **params
+            ).fetchall()
+        }
+        for link in chain:
+            self._cache[link] = found.get(link)
+        self._chain_of = path
+        above = chain[:-1]
+        blocking = next((a for a in above if self._visible(found.get(a)) and not found[a][2]), None)
+        missing = tuple(a for a in above if not self._visible(found.get(a)))
+        return Ancestry(entry=self._shown(path, found.get(path)), blocking_file=blocking, missing_dirs=missing)
 
-        ``skip(name)`` hides an entry and everything below it. With ``limit``, the walk stops
-        after ``limit + 1`` entries: a caller that shows at most ``limit`` rows learns that there
-        are more without reading a 100,000-entry directory it would cut anyway.
-        """
-        expired = self._expired_under(path)
+    def tree(self, path: str, depth: int, skip: Skip, limit: int | None = None) -> list[Entry]:
+        expired = [(path_of(r), own_totals(r)) for r in self._expired_rows(path)]
         out: list[Entry] = []
         self._walk(path, depth, skip, expired, out, cap=None if limit is None else limit + 1)
         return out
 
     def _walk(
-        self,
-        path: str,
-        depth: int,
-        skip: Callable[[str], bool],
-        expired: list[tuple[str, int]],
-        out: list[Entry],
-        *,
-        cap: int | None,
+        self, path: str, depth: int, skip: Skip, expired: list[tuple[str, Totals]], out: list[Entry], *, cap: int | None
     ) -> None:
         for row in self._children(path, cap):
             if cap is not None and len(out) >= cap:
                 return
-            if skip(row[0].rsplit("/", 1)[1]):
+            if skip(row[1]):
                 continue
-            out.append(_entry(row, _minus(row[0], expired)) if row[1] else _entry(row))
-            if row[1] and depth > 1:
-                self._walk(row[0], depth - 1, skip, expired, out, cap=cap)
+            out.append(_entry(row, _minus(path_of(row), expired)) if row[2] else _entry(row))
+            if row[2] and depth > 1:
+                self._walk(path_of(row), depth - 1, skip, expired, out, cap=cap)
 
-    def _children(self, path: str, cap: int | None) -> Iterator[Sequence[Any]]:
-        """Rows of ``path``'s children in name order, fetched a page at a time when capped."""
+    def _children(self, path: str, cap: int | None) -> Iterator[Row]:
+        """Rows of ``path``'s visible children in name order, fetched a page at a time when capped."""
+        sql = (
+            f"SELECT {_COLS} FROM entries WHERE ns = :ns AND parent = :p AND name > :after AND {_VISIBLE} ORDER BY name"
+        )
         if cap is None:
-            yield from self._q(
-                f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND parent = :p AND {_VISIBLE} ORDER BY path", p=path
-            ).fetchall()
+            yield from self._q(sql, p=path, after="").fetchall()
             return
         after = ""
         while True:  # keyset pages: hidden names skipped by the caller never starve the page
-            rows = self._q(
-                f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND parent = :p AND path > :after "
-                f"AND {_VISIBLE} ORDER BY path LIMIT :n",
-                p=path,
-                after=after,
-                n=cap,
-            ).fetchall()
+            rows = self._q(f"{sql} LIMIT :n", p=path, after=after, n=cap).fetchall()
             yield from rows
             if len(rows) < cap:
                 return
-            after = rows[-1][0]
+            after = rows[-1][1]
 
-    def files_under(self, path: str) -> list[Entry]:
-        """Every visible file at or below ``path`` (a file gives itself)."""
+    def usage(self) -> Usage:
+        row = self._row(ROOT)
+        if row is None:
+            return Usage(0, 0, 0, 0)
+        return Usage(content_bytes=row[3], path_bytes=row[7] - _ROOT_BYTES, files=row[5], dirs=row[6])
+
+    def _expired_rows(self, path: str) -> list[Row]:
+        """Every expired, unswept row strictly below ``path``."""
         low, high = descendants_range(path)
-        rows = self._q(
-            f"SELECT {_COLUMNS} FROM entries WHERE ns = :ns AND is_dir = 0 AND {_VISIBLE} "
-            "AND (path = :p OR (path >= :lo AND path < :hi))",
+        return self._q(f"SELECT {_COLS} {_EXPIRED} AND {_SUBTREE}", p=path, lo=low, hi=high).fetchall()
+
+    def _expired_total(self, path: str) -> Totals:
+        """What the expired, unswept rows below ``path`` add to its totals, summed by SQLite."""
+        low, high = descendants_range(path)
+        row = self._q(
+            f"SELECT COALESCE(SUM(CASE WHEN is_dir THEN 0 ELSE size END), 0), COUNT(*) - COALESCE(SUM(is_dir), 0), "
+            f"COALESCE(SUM(is_dir), 0), COALESCE(SUM({_OWN_BYTES}), 0) {_EXPIRED} AND {_SUBTREE}",
             p=path,
             lo=low,
             hi=high,
-        ).fetchall()
-        return [_entry(row) for row in rows]
-
-    def blocking_file(self, path: str) -> str | None:
-        """The first visible ancestor of ``path`` that is a file, if any."""
-        above = ancestors(path)[1:]
-        if not above:
-            return None
-        marks = ",".join(f":a{i}" for i in range(len(above)))
-        row = self._q(
-            f"SELECT path FROM entries WHERE ns = :ns AND path IN ({marks}) AND is_dir = 0 "
-            f"AND {_VISIBLE} ORDER BY length(path) LIMIT 1",
-            **{f"a{i}": a for i, a in enumerate(above)},
         ).fetchone()
-        return None if row is None else str(row[0])
-
-    def usage(self) -> Usage:
-        root = self._root()
-        return Usage(bytes=root.size, files=root.files)
-
-    def _expired_under(self, path: str) -> list[tuple[str, int]]:
-        """Path and size of each expired, unswept file below ``path``."""
-        low, high = descendants_range(path)
-        rows = self._q(f"SELECT path, size {_EXPIRED_BELOW}", lo=low, hi=high).fetchall()
-        return [(r[0], r[1]) for r in rows]
-
-    def _expired_total(self, path: str) -> tuple[int, int]:
-        """Bytes and count of the expired, unswept files below ``path``, summed by SQLite."""
-        low, high = descendants_range(path)
-        row = self._q(f"SELECT COALESCE(SUM(size), 0), COUNT(*) {_EXPIRED_BELOW}", lo=low, hi=high).fetchone()
-        return int(row[0]), int(row[1])
+        return int(row[0]), int(row[1]), int(row[2]), int(row[3])
 
     # -- writes ----------------------------------------------------------------------------
 
-    def _existing(self, paths: Sequence[str]) -> dict[str, tuple[int, bool, int, float | None]]:
-        """id, is_dir, size and expires of whichever of ``paths`` have rows (expired or not)."""
-        marks = ",".join(f":a{i}" for i in range(len(paths)))
-        rows = self._q(
-            f"SELECT path, id, is_dir, size, expires FROM entries WHERE ns = :ns AND path IN ({marks})",
-            **{f"a{i}": p for i, p in enumerate(paths)},
-        ).fetchall()
-        return {r[0]: (r[1], bool(r[2]), r[3], r[4]) for r in rows}
-
-    def _purge_if_expired(self, path: str, row: tuple[int, bool, int, float | None] | None) -> bool:
-        """Drop an expired file's row so a write can reuse its path; True if the path is now free."""
-        if row is None:
-            return True
-        row_id, is_dir, size, expires = row
-        if is_dir or expires is None or expires > self.now:
-            return False
-        self._drop_ids([row_id])
-        self._add_to_ancestors(path, -size, -1)
-        self.freed = True
-        return True
-
-    def _drop_ids(self, ids: Sequence[int]) -> None:
-        marks = ",".join("?" * len(ids))
-        self._conn.execute(f"DELETE FROM blobs WHERE id IN ({marks})", list(ids))
-        self._conn.execute(f"DELETE FROM entries WHERE id IN ({marks})", list(ids))
-
-    def _add_to_ancestors(self, path: str, size: int, files: int) -> None:
-        if size == 0 and files == 0:
-            return
+    def _adjust(
+        self, path: str, delta: Totals, *, expires: float | None = None, stamp: bool = False, modified: bool = True
+    ) -> None:
+        """Add ``delta`` to every ancestor of ``path``; with ``stamp``, push their expiry to ``expires``."""
         above = ancestors(path)
-        marks = ",".join(f":a{i}" for i in range(len(above)))
+        if not above:
+            return
+        marks, params = _chain_params(above)
+        expiry = "expires = CASE WHEN parent = '' THEN NULL "
+        expiry += (
+            "WHEN expires IS NULL OR :e IS NULL THEN NULL ELSE max(expires, :e) END" if stamp else "ELSE expires END"
+        )
         self._q(
-            f"UPDATE entries SET size = size + :s, files = files + :f, modified = :now "
-            f"WHERE ns = :ns AND path IN ({marks})",
-            s=size,
-            f=files,
-            **{f"a{i}": a for i, a in enumerate(above)},
+            f"UPDATE entries SET size = size + :s, files = files + :f, dirs = dirs + :d, pbytes = pbytes + :b, "
+            f"{expiry}{', modified = :now' if modified else ''} WHERE ns = :ns AND (parent, name) IN (VALUES {marks})",
+            s=delta[0],
+            f=delta[1],
+            d=delta[2],
+            b=delta[3],
+            e=expires,
+            **params,
         )
 
-    def _make_dirs(self, chain: Sequence[str], found: dict[str, tuple[int, bool, int, float | None]]) -> None:
-        """Create the directories of ``chain`` (root first) that do not exist yet."""
-        for directory in chain:
-            if self._purge_if_expired(directory, found.get(directory)):
-                self._q(
-                    "INSERT INTO entries (ns, path, parent, is_dir, created, modified, accessed) "
-                    "VALUES (:ns, :p, :parent, 1, :now, :now, :now)",
-                    p=directory,
-                    parent=parent_of(directory) if directory != ROOT else "",
-                )
+    def _make_room(self, path: str) -> list[str]:
+        """Clear expired rows on the way to ``path`` (and at it); return the directories to make.
 
-    def make_dir(self, path: str) -> None:
-        chain = [*ancestors(path), path] if path != ROOT else [ROOT]
-        self._make_dirs(chain, self._existing(chain))
-
-    def write_file(self, path: str, data: bytes, lines: int, expires: float | None) -> None:
-        """Create or replace a file, making missing parent directories.
-
-        One query reads the file's row and every ancestor's, so a write in an existing directory
-        is four statements: that read, the row, the content, and the directory totals.
+        The shallowest expired row goes with everything below it, which takes the deeper ones too.
         """
-        chain = ancestors(path)
-        found = self._existing([*chain, path])
-        self._make_dirs(chain, found)
-        row = found.get(path)
-        if self._purge_if_expired(path, row):
-            cur = self._q(
-                "INSERT INTO entries (ns, path, parent, is_dir, size, files, lines, created, "
-                "modified, accessed, expires) VALUES (:ns, :p, :parent, 0, :s, 1, :l, :now, :now, "
-                ":now, :e) RETURNING id",
-                p=path,
-                parent=parent_of(path),
+        if self._chain_of != path:
+            self.ancestry(path)
+        chain = [*ancestors(path), path]
+        rows = {link: self._cache.get(link) for link in chain}
+        missing = [a for a in chain[:-1] if not self._visible(rows[a])]
+        for link in chain:
+            row = rows[link]
+            if row is not None and not self._visible(row):
+                self._remove(link, row)
+                break
+        return missing
+
+    def _make_dirs(self, dirs: Sequence[str], expires: float | None) -> None:
+        rows = [
+            {
+                "pa": key_of(d)[0],
+                "na": key_of(d)[1],
+                "id": 0,
+                "dir": 1,
+                "s": 0,
+                "l": 0,
+                "f": 0,
+                "b": path_bytes(d),
+                "e": None if d == ROOT else expires,
+            }
+            for d in dirs
+        ]
+        self._many(_INSERT, rows)
+        for directory in dirs:
+            self._adjust(directory, (0, 0, 1, path_bytes(directory)))
+
+    def put_file(self, path: str, data: bytes, lines: int, expires: float | None, old: Entry | None) -> None:
+        if old is not None:
+            self._replace(path, data, lines, expires, old)
+            return
+        new_dirs = self._make_room(path)
+        self._wrote()
+        self._make_dirs(new_dirs, expires)
+        cid = self._q("INSERT INTO content (data) VALUES (:d) RETURNING id", d=data).fetchone()[0]
+        pa, na = key_of(path)
+        own = path_bytes(path)
+        self._q(_INSERT, pa=pa, na=na, id=cid, dir=0, s=len(data), l=lines, f=1, b=own, e=expires)
+        self._adjust(path, (len(data), 1, 0, own), expires=expires, stamp=True)
+
+    def _replace(self, path: str, data: bytes, lines: int, expires: float | None, old: Entry) -> None:
+        pa, na = key_of(path)
+        cached = self._cache.get(path)
+        self._wrote()
+        if cached is not None:
+            cid = cached[12]
+            self._q(
+                f"UPDATE entries SET size = :s, lines = :l, modified = :now, accessed = :now, expires = :e WHERE {_AT}",
                 s=len(data),
                 l=lines,
                 e=expires,
+                pa=pa,
+                na=na,
             )
-            new_id = cur.fetchone()[0]
-            self._conn.execute("INSERT INTO blobs (id, data) VALUES (?, ?)", (new_id, data))
-            self._add_to_ancestors(path, len(data), 1)
-            return
-        assert row is not None
-        self._q(
-            "UPDATE entries SET size = :s, lines = :l, modified = :now, accessed = :now, expires = :e WHERE id = :id",
-            s=len(data),
-            l=lines,
-            e=expires,
-            id=row[0],
-        )
-        self._conn.execute("UPDATE blobs SET data = ? WHERE id = ?", (data, row[0]))
-        self._add_to_ancestors(path, len(data) - row[2], 0)
+        else:
+            cid = self._q(
+                f"UPDATE entries SET size = :s, lines = :l, modified = :now, accessed = :now, expires = :e "
+                f"WHERE {_AT} RETURNING id",
+                s=len(data),
+                l=lines,
+                e=expires,
+                pa=pa,
+                na=na,
+            ).fetchone()[0]
+        self._q("UPDATE content SET data = :d WHERE id = :id", d=data, id=cid)
+        self._adjust(path, (len(data) - old.size, 0, 0, 0), expires=expires, stamp=True)
+        self.freed = True  # the old text was overwritten: its pages must be scrubbed
 
-    def delete(self, path: str) -> int:
-        """Delete a file or a directory with everything below it; returns entries removed."""
-        low, high = descendants_range(path)
-        row = self._q("SELECT id, size, files FROM entries WHERE ns = :ns AND path = :p", p=path).fetchone()
-        if row is None:
-            return 0
-        below = self._q(
-            "SELECT id FROM entries WHERE ns = :ns AND path >= :lo AND path < :hi", lo=low, hi=high
-        ).fetchall()
-        ids = [row[0], *(r[0] for r in below)]
-        for start in range(0, len(ids), 500):  # bounded IN lists, whatever the subtree's size
-            self._drop_ids(ids[start : start + 500])
-        self._add_to_ancestors(path, -row[1], -row[2])
+    def _remove(self, path: str, row: Row) -> None:
+        """Delete the row at ``path`` and everything below it, whatever their expiry."""
+        self._wrote()
+        if row[2]:
+            low, high = descendants_range(path)
+            ids = [
+                r[0]
+                for r in self._q(
+                    f"SELECT id FROM entries WHERE ns = :ns AND {_SUBTREE} AND is_dir = 0", p=path, lo=low, hi=high
+                ).fetchall()
+            ]
+            self._drop_content(ids)
+            self._q(f"DELETE FROM entries WHERE ns = :ns AND {_SUBTREE}", p=path, lo=low, hi=high)
+        else:
+            self._drop_content([row[12]])
+        pa, na = key_of(path)
+        self._q(f"DELETE FROM entries WHERE {_AT}", pa=pa, na=na)
+        gone = _subtree_totals(row)
+        self._adjust(path, (-gone[0], -gone[1], -gone[2], -gone[3]))
         self.freed = True
-        return len(ids)
 
-    def move(self, old: str, new: str) -> None:
-        """Move a file or a subtree; the caller checked that ``new`` is free and not inside ``old``."""
-        row = self._q("SELECT size, files FROM entries WHERE ns = :ns AND path = :p", p=old).fetchone()
-        self._add_to_ancestors(old, -row[0], -row[1])
-        chain = ancestors(new)
-        found = self._existing([*chain, new])
-        self._make_dirs(chain, found)
-        self._purge_if_expired(new, found.get(new))
-        low, high = descendants_range(old)
-        cut = len(old) + 1
+    def _drop_content(self, ids: Sequence[int]) -> None:
+        for start in range(0, len(ids), 500):  # bounded IN lists, whatever the subtree's size
+            chunk = ids[start : start + 500]
+            self.statements += 1
+            self._conn.execute(f"DELETE FROM content WHERE id IN ({','.join('?' * len(chunk))})", list(chunk))
+
+    def delete(self, path: str, entry: Entry) -> None:
+        row = self._row(path)
+        if row is not None:
+            self._remove(path, row)
+
+    def move(self, old: str, new: str, entry: Entry, expiries: Mapping[str, float | None]) -> None:
+        stale = self._expired_rows(old) if entry.is_dir else []
+        for gone in stale:  # expired rows do not travel: they go now
+            self._remove(path_of(gone), gone)
+        new_dirs = self._make_room(new)
+        row = self._row(old)
+        assert row is not None, "move() of an entry that stat() did not find"
+        self._wrote()
+        total = _subtree_totals(row)
+        self._adjust(old, (-total[0], -total[1], -total[2], -total[3]))
+        self._make_dirs(new_dirs, None if not expiries else max_expiry(expiries.values()))
+        grow = path_bytes(new) - path_bytes(old)
+        pa, na = key_of(old)
+        new_pa, new_na = key_of(new)
+        if row[2]:
+            low, high = descendants_range(old)
+            self._q(
+                f"UPDATE entries SET parent = :new || substr(parent, :cut), pbytes = pbytes + :grow * "
+                f"(CASE WHEN is_dir THEN dirs + files + 1 ELSE 1 END) WHERE ns = :ns AND {_SUBTREE}",
+                new=new,
+                cut=len(old) + 1,
+                p=old,
+                lo=low,
+                hi=high,
+                grow=grow,
+            )
+        count = row[5] + row[6] + 1 if row[2] else 1
         self._q(
-            "UPDATE entries SET path = :new || substr(path, :cut), parent = :new || substr(parent, :cut) "
-            "WHERE ns = :ns AND path >= :lo AND path < :hi",
-            new=new,
-            cut=cut,
-            lo=low,
-            hi=high,
+            f"UPDATE entries SET parent = :np, name = :nn, modified = :now, pbytes = pbytes + :add WHERE {_AT}",
+            np=new_pa,
+            nn=new_na,
+            pa=pa,
+            na=na,
+            add=grow * count,
         )
-        self._q(
-            "UPDATE entries SET path = :new, parent = :np, modified = :now WHERE ns = :ns AND path = :old",
-            new=new,
-            np=parent_of(new),
-            old=old,
+        self._stamp(new, expiries)
+        moved = (total[0], total[1], total[2], total[3] + grow * count)
+        self._adjust(new, moved, expires=max_expiry(expiries.values()) if expiries else row[11], stamp=True)
+        self.freed = True  # the old path text is gone from its rows
+
+    def _stamp(self, top: str, expiries: Mapping[str, float | None]) -> None:
+        """Set the expiry of each moved entry; a moved directory also covers what lies below it."""
+        final = dict(expiries)
+        for path, expires in expiries.items():
+            for above in ancestors(path):
+                if above in final and (above == top or above.startswith(top + "/")):
+                    final[above] = later(final[above], expires)
+        self._many(
+            f"UPDATE entries SET expires = :e WHERE {_AT}",
+            [{"e": e, "pa": key_of(p)[0], "na": key_of(p)[1]} for p, e in final.items()],
         )
-        self._add_to_ancestors(new, row[0], row[1])
 
     def touch(self, path: str, expires: float | None) -> None:
-        """Record a read: the access time, and the expiry that the read refreshes."""
-        self._q("UPDATE entries SET accessed = :now, expires = :e WHERE ns = :ns AND path = :p", p=path, e=expires)
+        pa, na = key_of(path)
+        self._wrote()
+        self._q(f"UPDATE entries SET accessed = :now, expires = :e WHERE {_AT}", e=expires, pa=pa, na=na)
+        self._adjust(path, (0, 0, 0, 0), expires=expires, stamp=True, modified=False)
 
     def set_expiry(self, path: str, expires: float | None) -> None:
-        self._q("UPDATE entries SET expires = :e WHERE ns = :ns AND path = :p AND is_dir = 0", p=path, e=expires)
+        pa, na = key_of(path)
+        self._wrote()
+        self._q(f"UPDATE entries SET expires = :e WHERE {_AT}", e=expires, pa=pa, na=na)
+        self._adjust(path, (0, 0, 0, 0), expires=expires, stamp=True, modified=False)
+
+    def purge_expired(self) -> int:
+        rows = self._q(f"SELECT ns, {_COLS} {_EXPIRED}").fetchall()
+        self._wrote()
+        self.statements += purge_rows(self._conn, rows)
+        if rows:
+            self.freed = True
+        return len(rows)
 
 
-def _minus(directory: str, expired: list[tuple[str, int]]) -> tuple[int, int]:
-    """Bytes and file count of the expired files below ``directory``."""
+def max_expiry(values: Iterator[float | None] | Any) -> float | None:
+    """The latest of several expiries; None (never) if any is None."""
+    latest: float | None = None
+    for value in values:
+        if value is None:
+            return None
+        latest = value if latest is None else max(latest, value)
+    return latest
+
+
+def _minus(directory: str, expired: list[tuple[str, Totals]]) -> Totals:
+    """The totals of the expired rows below ``directory``."""
     prefix = directory + "/"
-    below = [size for path, size in expired if path.startswith(prefix)]
-    return sum(below), len(below)
+    below = [own for path, own in expired if path.startswith(prefix)]
+    return (sum(o[0] for o in below), sum(o[1] for o in below), sum(o[2] for o in below), sum(o[3] for o in below))
+
+
+def purge_rows(conn: Connection, rows: Sequence[Row]) -> int:
+    """Delete rows (each ``(ns, *columns)``) and subtract their own share from every ancestor.
+
+    Subtracting each row's *own* contribution keeps the totals exact even when an expired
+    directory and the expired rows below it are deleted in different batches. Returns the number
+    of statements run.
+    """
+    if not rows:
+        return 0
+    deltas: dict[tuple[int, str], list[int]] = {}
+    keys: list[dict[str, Any]] = []
+    ids: list[int] = []
+    for raw in rows:
+        ns, row = raw[0], raw[1:]
+        own = own_totals(row)
+        for above in ancestors(path_of(row)):
+            total = deltas.setdefault((ns, above), [0, 0, 0, 0])
+            for i in range(4):
+                total[i] += own[i]
+        keys.append({"ns": ns, "pa": row[0], "na": row[1]})
+        if not row[2]:
+            ids.append(row[12])
+    statements = 2
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        conn.execute(f"DELETE FROM content WHERE id IN ({','.join('?' * len(chunk))})", list(chunk))
+        statements += 1
+    conn.executemany(f"DELETE FROM entries WHERE {_AT}", keys)
+    updates = [
+        {"ns": n, "pa": key_of(p)[0], "na": key_of(p)[1], "s": d[0], "f": d[1], "d": d[2], "b": d[3]}
+        for (n, p), d in deltas.items()
+    ]
+    conn.executemany(
+        f"UPDATE entries SET size = size - :s, files = files - :f, dirs = dirs - :d, pbytes = pbytes - :b WHERE {_AT}",
+        updates,
+    )
+    return statements
+
+
+EXPIRED_ROWS = f"SELECT ns, {_COLS} FROM entries INDEXED BY entries_expires WHERE expires IS NOT NULL AND expires <= ?"
+COUNT_EXPIRED = "SELECT count(*) FROM entries INDEXED BY entries_expires WHERE expires IS NOT NULL AND expires <= ?"

@@ -1,0 +1,28 @@
+"""Transaction: the layer that opens the store transaction, the innermost but one.
+
+Everything outside it (path rules, PII scanning of the input, size pre-checks) runs before the
+store-wide write lock is taken, so one slow scan never holds up other writers; the checks those
+layers registered run inside it, under the lock, on the change itself. The transaction's clock is
+read once the lock is held (``tx.now``), so a command that waited cannot act on a stale instant.
+"""
+
+from __future__ import annotations
+
+from securemem.commands import Result
+from securemem.middleware.base import Call, Handler
+from securemem.store.base import Clock, Store
+
+
+class Transaction:
+    def __init__(self, store: Store, namespace: str, clock: Clock) -> None:
+        self.store = store
+        self.namespace = namespace
+        self.clock = clock
+
+    def __call__(self, call: Call, call_next: Handler) -> Result:
+        with self.store.transaction(self.namespace, write=call.command.mutates, clock=self.clock) as tx:
+            call.tx, call.now = tx, tx.now
+            try:
+                return call_next(call)
+            finally:
+                call.tx = None

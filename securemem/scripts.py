@@ -1,0 +1,93 @@
+"""Unicode scripts of path names: mixed-script detection after Unicode TR39 (section 5.1).
+
+A name such as ``rеference`` (with a Cyrillic ``е``) looks like ``reference`` but is another
+entry; refusing names that mix scripts means no look-alike of a protected tree can sit beside it.
+The test is TR39's *resolved script set*: intersect, over the characters of a name, the
+*augmented* Script_Extensions of each (Common and Inherited characters, such as digits and
+punctuation, belong to every script). An empty intersection is a mixed-script name. Augmented
+sets keep Japanese (Han with Hiragana and Katakana), Korean (Han with Hangul) and Chinese with
+Bopomofo single-script, as their writers expect.
+
+Script_Extensions come from the ``regex`` package's Unicode tables (imported here only).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import regex
+
+# Every ISO 15924 script code with characters in Unicode, less Zyyy (Common), Zinh (Inherited)
+# and Zzzz (Unknown), which mix with everything.
+# fmt: off
+SCRIPTS = (
+    "ADLM", "AGHB", "AHOM", "ARAB", "ARMI", "ARMN", "AVST", "BALI", "BAMU", "BASS", "BATK", "BENG", "BERF",
+    "BHKS", "BOPO", "BRAH", "BRAI", "BUGI", "BUHD", "CAKM", "CANS", "CARI", "CHAM", "CHER", "CHRS", "COPT",
+    "CPMN", "CPRT", "CYRL", "DEVA", "DIAK", "DOGR", "DSRT", "DUPL", "EGYP", "ELBA", "ELYM", "ETHI", "GARA",
+    "GEOR", "GLAG", "GONG", "GONM", "GOTH", "GRAN", "GREK", "GUJR", "GUKH", "GURU", "HANG", "HANI", "HANO",
+    "HATR", "HEBR", "HIRA", "HLUW", "HMNG", "HMNP", "HRKT", "HUNG", "ITAL", "JAVA", "JURC", "KALI", "KANA",
+    "KAWI", "KHAR", "KHMR", "KHOJ", "KITS", "KNDA", "KRAI", "KTHI", "LANA", "LAOO", "LATN", "LEPC", "LIMB",
+    "LINA", "LINB", "LISU", "LYCI", "LYDI", "MAHJ", "MAKA", "MAND", "MANI", "MARC", "MEDF", "MEND", "MERC",
+    "MERO", "MIAO", "MLYM", "MODI", "MONG", "MROO", "MTEI", "MULT", "MYMR", "NAGM", "NAND", "NARB", "NBAT",
+    "NEWA", "NKOO", "NSHU", "OGAM", "OLCK", "ONAO", "ORKH", "ORYA", "OSGE", "OSMA", "OUGR", "PALM", "PAUC",
+    "PCUN", "PERM", "PHAG", "PHLI", "PHLP", "PHNX", "PRTI", "RJNG", "ROHG", "RUNR", "SAMR", "SARB", "SAUR",
+    "SEAL", "SGNW", "SHAW", "SHRD", "SIDD", "SIDT", "SIND", "SINH", "SOGD", "SOGO", "SORA", "SOYO", "SUND",
+    "SUNU", "SYLO", "SYRC", "TAGB", "TAKR", "TALE", "TALU", "TAML", "TANG", "TAVT", "TAYO", "TELU", "TFNG",
+    "TGLG", "THAA", "THAI", "TIBT", "TIRH", "TNSA", "TODR", "TOLS", "TOTO", "TUTG", "UGAR", "VAII", "VITH",
+    "WARA", "WCHO", "XPEO", "XSUX", "YEZI", "YIII", "ZANB",
+)
+# fmt: on
+_PATTERNS = {code: regex.compile(rf"\p{{scx={code}}}") for code in SCRIPTS}
+# TR39's augmentation: the writing systems that combine several scripts.
+_AUGMENT = {
+    "HANI": ("HANB", "JPAN", "KORE"),
+    "HIRA": ("JPAN",),
+    "KANA": ("JPAN",),
+    "HRKT": ("JPAN",),
+    "HANG": ("KORE",),
+    "BOPO": ("HANB",),
+}
+ANY: frozenset[str] = frozenset()  # marker: a character of every script (Common, Inherited)
+
+
+@functools.lru_cache(maxsize=4096)
+def script_set(char: str) -> frozenset[str]:
+    """The augmented Script_Extensions of ``char``; ANY (empty) for Common and Inherited."""
+    found = {code for code, pattern in _PATTERNS.items() if pattern.match(char)}
+    for code in list(found):
+        found.update(_AUGMENT.get(code, ()))
+    return frozenset(found)
+
+
+# TR39's "highly restrictive" level also admits Latin with the scripts East Asian writing mixes it
+# with, so that a Japanese, Chinese or Korean name with an ASCII extension (メモ.md) stays valid.
+_CJK_WITH_LATIN = (
+    frozenset({"LATN", "HANI", "HIRA", "KANA", "HRKT", "JPAN", "HANB"}),
+    frozenset({"LATN", "HANI", "BOPO", "HANB"}),
+    frozenset({"LATN", "HANI", "HANG", "KORE", "HANB"}),
+)
+
+
+def is_mixed_script(name: str) -> bool:
+    """True when a dot-separated part of ``name`` mixes scripts (TR39 5.1, "highly restrictive" 5.2).
+
+    Each part is judged alone, so an extension does not count against the name before it
+    (``Москва.md``), while a look-alike inside a part (``rеference``, ``nоtes.md``) is caught.
+    """
+    return not name.isascii() and any(_mixes(part) for part in name.split("."))
+
+
+def _mixes(part: str) -> bool:
+    if part.isascii():
+        return False  # ASCII letters are all Latin; the rest is Common
+    sets = [s for s in map(_scripts_of, set(part)) if s]
+    if not sets:
+        return False
+    resolved = set(sets[0]).intersection(*sets[1:])
+    if resolved:
+        return False
+    return not any(all(s & allowed for s in sets) for allowed in _CJK_WITH_LATIN)
+
+
+def _scripts_of(char: str) -> frozenset[str]:
+    return ANY if char.isascii() and not char.isalpha() else script_set(char)

@@ -1,0 +1,50 @@
+"""One store factory from a URL, used by ``SecureMemory.open``, the CLI and the tests.
+
+- ``sqlcipher:///abs/path.db``, or a plain file path: the encrypted SQLite file (the default);
+- ``memory://``: a fresh store in this process's memory (tests, throwaway sessions).
+
+A backend module is imported only when its URL is opened, so each driver stays in its module.
+"""
+
+from __future__ import annotations
+
+import os
+
+from securemem.errors import StorageError
+from securemem.keys import as_key_provider
+from securemem.store.base import Store
+
+SCHEMES = ("sqlcipher", "memory")
+
+
+def split_url(target: str | os.PathLike[str]) -> tuple[str, str]:
+    """(scheme, location) of a store URL; a plain path is ``sqlcipher``."""
+    text = os.fspath(target)
+    if "://" not in text:
+        return "sqlcipher", text
+    scheme, _, rest = text.partition("://")
+    if scheme == "sqlcipher":
+        if not rest.startswith("/"):
+            raise StorageError("a sqlcipher URL names an absolute path: sqlcipher:///var/lib/agent/memory.db")
+        return scheme, rest
+    if scheme == "memory":
+        return scheme, rest
+    if scheme in ("postgresql", "postgres"):
+        raise StorageError("the PostgreSQL backend is not available in this release; use sqlcipher:// or a path")
+    raise StorageError(f"unknown store URL scheme; use one of: {', '.join(s + '://' for s in SCHEMES)}")
+
+
+def open_store(target: str | os.PathLike[str], key: object = None, *, create: bool = True) -> Store:
+    """Open (or, with ``create``, make) the store ``target`` names, with ``key`` for encrypted backends."""
+    scheme, location = split_url(target)
+    if scheme == "memory":
+        from securemem.store.memory import MemoryStore
+
+        return MemoryStore()
+    if key is None:
+        raise StorageError("an encrypted store needs a key (key=, or a key file)")
+    if not location:
+        raise StorageError("the store path is empty")
+    from securemem.store.sqlcipher import SQLCipherStore
+
+    return SQLCipherStore.open(location, as_key_provider(key), create=create)

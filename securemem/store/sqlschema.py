@@ -1,0 +1,163 @@
+"""The schema of a SQLCipher store, and the migrations that bring older stores up to it.
+
+Schema 1 (the first release) kept one row per entry with its full path and three indexes;
+schema 2 keys entries by ``(ns, parent, name)`` in one clustered table, keeps namespaces in
+``stores`` (id, unique name, public id), and carries the totals a quota needs (directories and
+path text included). A store is migrated on open, inside one write transaction: a crash leaves
+it at its old schema, never half-way.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from securemem.paths import ROOT, ancestors
+from securemem.store.base import path_bytes
+from securemem.store.sqltx import Connection, key_of, later
+
+FORMAT = "securemem"
+SCHEMA_VERSION = 2
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS stores (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    public_id TEXT NOT NULL UNIQUE,
+    description TEXT NOT NULL DEFAULT '',
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS entries (
+    ns INTEGER NOT NULL,
+    parent TEXT NOT NULL,
+    name TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    is_dir INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    lines INTEGER NOT NULL,
+    files INTEGER NOT NULL,
+    dirs INTEGER NOT NULL,
+    pbytes INTEGER NOT NULL,
+    created REAL NOT NULL,
+    modified REAL NOT NULL,
+    accessed REAL NOT NULL,
+    expires REAL,
+    PRIMARY KEY (ns, parent, name)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS entries_expires ON entries (expires) WHERE expires IS NOT NULL;
+CREATE TABLE IF NOT EXISTS content (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+"""
+
+
+def public_store_id() -> str:
+    return "memstore_" + secrets.token_hex(12)
+
+
+def new_meta() -> dict[str, str]:
+    return {
+        "format": FORMAT,
+        "schema_version": str(SCHEMA_VERSION),
+        "store_id": public_store_id(),
+        "created": repr(time.time()),
+        "token_key": os.urandom(32).hex(),
+    }
+
+
+def create(conn: Connection) -> None:
+    """The tables of a new store (the caller holds a write transaction)."""
+    for statement in filter(str.strip, SCHEMA.split(";")):
+        conn.execute(statement)
+    conn.executemany("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", list(new_meta().items()))
+
+
+def migrate(conn: Connection, version: int) -> None:
+    """Bring a store from ``version`` to SCHEMA_VERSION (the caller holds a write transaction)."""
+    steps: dict[int, Callable[[Connection], None]] = {1: _from_1}
+    while version < SCHEMA_VERSION:
+        steps[version](conn)
+        version += 1
+    conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+
+
+def _from_1(conn: Connection) -> None:
+    """Schema 1 -> 2: re-key entries by (ns, parent, name), namespaces into ``stores``, totals recomputed."""
+    old = conn.execute(
+        "SELECT ns, path, is_dir, size, lines, created, modified, accessed, expires, id FROM entries"
+    ).fetchall()
+    conn.execute("ALTER TABLE entries RENAME TO entries_v1")
+    conn.execute("ALTER TABLE blobs RENAME TO blobs_v1")
+    for index in ("entries_path", "entries_parent", "entries_expires"):
+        conn.execute(f"DROP INDEX IF EXISTS {index}")
+    for statement in filter(str.strip, SCHEMA.split(";")):
+        conn.execute(statement)
+    now = time.time()
+    names = sorted({row[0] for row in old})
+    conn.executemany(
+        "INSERT INTO stores (name, public_id, created, updated) VALUES (?, ?, ?, ?)",
+        [(n, public_store_id(), now, now) for n in names],
+    )
+    ids = {str(n): int(i) for i, n in conn.execute("SELECT id, name FROM stores").fetchall()}
+    conn.executemany(_INSERT_V2, _rows_v2(old, ids))
+    conn.execute(
+        "INSERT INTO content (id, data) SELECT b.id, b.data FROM blobs_v1 b JOIN entries_v1 e ON e.id = b.id "
+        "WHERE e.is_dir = 0"
+    )
+    conn.execute("DROP TABLE entries_v1")
+    conn.execute("DROP TABLE blobs_v1")
+    conn.execute(
+        "UPDATE meta SET value = ? WHERE key = 'store_id' AND value NOT LIKE 'memstore_%'", (public_store_id(),)
+    )
+
+
+_INSERT_V2 = (
+    "INSERT INTO entries (ns, parent, name, id, is_dir, size, lines, files, dirs, pbytes, created, modified, "
+    "accessed, expires) VALUES (:ns, :pa, :na, :id, :dir, :s, :l, :f, :d, :b, :c, :m, :a, :e)"
+)
+
+
+def _rows_v2(old: list[Any], ids: dict[str, int]) -> list[dict[str, Any]]:
+    """Schema 2 rows from schema 1 rows, with every directory's totals and expiry recomputed."""
+    rows: dict[tuple[int, str], dict[str, Any]] = {}
+    for ns, path, is_dir, size, lines, created, modified, accessed, expires, row_id in old:
+        pa, na = key_of(path)
+        rows[(ids[ns], path)] = {
+            "ns": ids[ns],
+            "pa": pa,
+            "na": na,
+            "id": 0 if is_dir else row_id,
+            "dir": int(is_dir),
+            "s": 0 if is_dir else size,
+            "l": 0 if is_dir else lines,
+            "f": 0 if is_dir else 1,
+            "d": 0,
+            "b": path_bytes(path),
+            "c": created,
+            "m": modified,
+            "a": accessed,
+            "e": None if is_dir else expires,
+            "_exp": None if is_dir else expires,
+            "_first": True,
+        }
+    for (ns, path), row in list(rows.items()):
+        own = (0, 0, 1) if row["dir"] else (row["s"], 1, 0)
+        for above in ancestors(path):
+            parent = rows.get((ns, above))
+            if parent is None:
+                continue
+            parent["s"] += own[0]
+            parent["f"] += own[1]
+            parent["d"] += own[2]
+            parent["b"] += path_bytes(path)
+            if not row["dir"]:
+                parent["e"] = row["_exp"] if parent["_first"] else later(parent["e"], row["_exp"])
+                parent["_first"] = False
+    for (_, path), row in rows.items():
+        if path == ROOT:
+            row["e"] = None
+        del row["_exp"], row["_first"]
+    return list(rows.values())
