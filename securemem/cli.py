@@ -22,6 +22,7 @@ from securemem.keys import KeyMaterial, create_key_file, read_key_file
 from securemem.memory import SecureMemory
 from securemem.middleware import build_layers
 from securemem.policy import load_policy, parse_duration
+from securemem.policy_check import describe, policy_warnings
 from securemem.store.sqlcipher import SQLCipherStore
 from securemem.sweep import DEFAULT_BATCH, SweepReport, sweep
 
@@ -155,10 +156,16 @@ def cmd_rekey(args: argparse.Namespace) -> int:
 
 
 def cmd_policy_check(args: argparse.Namespace) -> int:
+    """Validate, warn (stderr, one line each) about what is likely not meant, describe, dump."""
     policy = load_policy(args.file)
+    for warning in policy_warnings(policy):
+        print(f"securemem: warning: {args.file}: {warning}", file=sys.stderr)
     layers = [type(layer).__name__ for layer in build_layers(policy, token_key=bytes(32))]
     print(f"{args.file}: valid policy '{policy.name}'")
     print(f"middleware chain: {' -> '.join([*layers, 'Dispatcher'])}")
+    for line in describe(policy):
+        print(line)
+    print("effective settings, defaults included:")
     print(json.dumps(policy.model_dump(mode="json"), indent=2))
     return EXIT_OK
 
