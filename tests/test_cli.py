@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shlex
 import stat
 import subprocess
 import sys
@@ -337,3 +338,62 @@ def test_a_failed_init_removes_the_key_it_made_so_a_retry_works(
     assert (code, err) == (2, "securemem: error: the disk is full\n")
     assert list(tmp_path.iterdir()) == []
     assert run(capsys, "init", "--db", str(db))[0] == 0
+
+
+# ---------------------------------------------------------------- demo --keep
+
+
+def test_demo_keep_leaves_a_store_that_opens_with_the_printed_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
+    kept = tmp_path / "kept"
+    code, out, err = run(capsys, "demo", "--keep", str(kept))
+    assert (code, err) == (0, "") and "No plaintext" in out
+    key_file = kept / "demo.db.key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    commands = [line for line in out.splitlines() if " exec --db " in line]
+    assert len(commands) == 2
+    for command in commands:
+        done = subprocess.run(shlex.split(command), capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+    assert (
+        "customer_service_guidelines.xml"
+        in subprocess.run(shlex.split(commands[0]), capture_output=True, text=True, timeout=60).stdout
+    )
+
+
+def test_demo_keep_never_replaces_a_store_without_a_yes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kept = tmp_path / "kept"
+    assert run(capsys, "demo", "--keep", str(kept))[0] == 0
+    files = {path.name: path.read_bytes() for path in kept.iterdir()}
+    # Not a terminal (a script, CI): refused without a prompt.
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
+    code, out, err = run(capsys, "demo", "--keep", str(kept))
+    assert (code, out) == (2, "")
+    assert (
+        err == f"securemem: error: {kept} already holds a demo store (demo.db); remove it or choose another directory\n"
+    )
+    # At a terminal: asked; anything but yes keeps the store.
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda: "n")
+    assert run(capsys, "demo", "--keep", str(kept))[0] == 2
+    assert {path.name: path.read_bytes() for path in kept.iterdir()} == files
+    monkeypatch.setattr("builtins.input", lambda: "y")
+    code, _, err = run(capsys, "demo", "--keep", str(kept))
+    assert code == 0 and "already holds a demo store (demo.db, demo.db.key); replace it? [y/N]" in err
+    assert (kept / "demo.db.key").read_bytes() != files["demo.db.key"]
+
+
+def test_demo_keep_on_a_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "f"
+    target.write_text("precious")
+    assert run(capsys, "demo", "--keep", str(target)) == (
+        2,
+        "",
+        f"securemem: error: {target} is not a directory; --keep needs a directory for the demo store\n",
+    )
+    assert target.read_text() == "precious"
