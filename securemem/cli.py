@@ -377,12 +377,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
+        return _run(argv)
+    except BrokenPipeError:  # stdout, or stderr while reporting an error
+        return _reader_gone()
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    try:
         args = build_parser().parse_args(argv)
         code: int = args.handler(args)
         sys.stdout.flush()  # here, so that a closed pipe is seen while it can still be handled
         return code
     except BrokenPipeError:
-        return _reader_gone()
+        raise
     except SecureMemError as exc:
         print(f"securemem: error: {exc}", file=sys.stderr)
     except KeyboardInterrupt:

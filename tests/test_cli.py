@@ -175,13 +175,16 @@ def test_version_comes_from_the_package_metadata(capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().out == f"securemem {metadata.version('securemem')}\n"
 
 
-def run_into_closed_pipe(*argv: str) -> subprocess.CompletedProcess[bytes]:
+def run_into_closed_pipe(*argv: str, stderr_too: bool = False) -> subprocess.CompletedProcess[bytes]:
     """Run the CLI with its stdout a pipe whose reader is already gone, as with `| head`."""
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
         return subprocess.run(
-            [sys.executable, "-m", "securemem.cli", *argv], stdout=write_end, stderr=subprocess.PIPE, timeout=60
+            [sys.executable, "-m", "securemem.cli", *argv],
+            stdout=write_end,
+            stderr=write_end if stderr_too else subprocess.PIPE,
+            timeout=60,
         )
     finally:
         os.close(write_end)
@@ -193,6 +196,10 @@ def test_a_reader_that_goes_away_ends_the_run_quietly(store: Path, tmp_path: Pat
     for argv in (("replay", "--db", str(store), str(script)), ("policy", "check", "regulated")):
         done = run_into_closed_pipe(*argv)
         assert (done.returncode, done.stderr) == (141, b""), argv  # 128 + SIGPIPE, as coreutils
+    # `2>&1 | head`: an error message to a closed pipe ends quietly too.
+    missing = '{"command":"view","path":"/memories/missing.md"}'
+    assert run_into_closed_pipe("exec", "--db", str(store), missing, stderr_too=True).returncode == 141
+    assert run_into_closed_pipe("exec", "--db", str(store), "{bad", stderr_too=True).returncode == 141
 
 
 @pytest.fixture
