@@ -1,7 +1,9 @@
 """The operator's command line: ``securemem init | exec | replay | demo | verify | rekey | sweep | policy``.
 
 Exit codes: 0 success, 1 a memory command failed (its message is printed), 2 a usage, key,
-policy or database problem (one line on stderr, never a traceback).
+policy or database problem (one line on stderr, never a traceback). When the reader of the
+output goes away (``securemem replay ... | head``), securemem stops quietly with the status of a
+process ended by SIGPIPE (141), as coreutils do.
 """
 
 from __future__ import annotations
@@ -14,8 +16,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from importlib import metadata
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import IO, Any, NoReturn, TextIO
 
 from securemem.errors import SecureMemError
 from securemem.keys import KeyFile, KeyProvider, as_key_provider, create_key_file
@@ -23,6 +27,7 @@ from securemem.keys.sources import KEY_ENV, default_key_file, resolve_key
 from securemem.memory import SecureMemory, store_policy
 from securemem.middleware import policy_layers
 from securemem.policy import load_policy, parse_duration
+from securemem.policy_check import describe, policy_warnings
 from securemem.store.base import Store
 from securemem.store.factory import open_store
 from securemem.sweep import DEFAULT_BATCH, SweepReport, sweep
@@ -64,61 +69,168 @@ def print_result(content: str | list[dict[str, Any]], out: TextIO) -> None:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    if Path(args.db).exists():
-        raise UsageError(f"{args.db} already exists; init never overwrites a store")
+    _check_new_store_path(args.db)
     key: KeyProvider
+    made_key = None
     if args.passphrase_file or (os.environ.get(KEY_ENV) and not args.key_file):
         key = key_of(args)
         where = key.source
     else:
-        key_file = args.key_file or default_key_file(args.db)
-        key = as_key_provider(create_key_file(key_file), source=f"key file {key_file}")
-        where = f"key file {key_file} (mode 0600: back it up; without it the store cannot be read)"
-    store = open_store(args.db, key, create=True)
+        made_key = args.key_file or default_key_file(args.db)
+        key = as_key_provider(create_key_file(made_key), source=f"key file {made_key}")
+        where = f"key file {made_key} (mode 0600: back it up; without it the store cannot be read)"
+    leftovers = _new_files(args.db)
     try:
-        store_policy(store, load_policy(args.policy) if args.policy else None, adopt=False)
-    finally:
-        store.close()
+        store = open_store(args.db, key, create=True)
+        try:
+            store_policy(store, load_policy(args.policy) if args.policy else None, adopt=False)
+        finally:
+            store.close()
+    except BaseException:
+        # A failed init leaves nothing behind: an orphan key file would block the retry.
+        for path in [*leftovers, *([made_key] if made_key else [])]:
+            Path(path).unlink(missing_ok=True)
+        raise
     print(f"created encrypted store {args.db} with a {where}")
     return EXIT_OK
 
 
+def _check_new_store_path(db: str) -> None:
+    """Refuse, in one line, a --db that init cannot or must not create."""
+    if not db:
+        raise UsageError("--db is empty; give the path of the store file to create, e.g. --db agent.db")
+    path = Path(db)
+    if path.is_dir():
+        raise UsageError(f"{db} is a directory; give the path of a store file, e.g. --db {path / 'agent.db'}")
+    if os.path.lexists(db):
+        raise UsageError(f"{db} already exists; init never overwrites a store")
+    parent = path.parent
+    if not parent.exists():
+        raise UsageError(f"cannot create {db}: the directory {parent} does not exist")
+    if not parent.is_dir():
+        raise UsageError(f"cannot create {db}: {parent} is not a directory")
+
+
+def _new_files(db: str) -> list[str]:
+    """The store's files that do not exist yet, so a failed init may remove them."""
+    return [name for name in (db, f"{db}-wal", f"{db}-shm", f"{db}-journal") if not os.path.lexists(name)]
+
+
 def cmd_exec(args: argparse.Namespace) -> int:
-    try:
-        tool_input = json.loads(args.input)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"the tool input is not valid JSON ({exc.msg} at character {exc.pos})") from None
+    tool_input = _parse_tool_input(_read_tool_input(args.input))
     with open_memory(args) as memory:
         result = memory.execute(tool_input)
     print_result(result.content, sys.stderr if result.is_error else sys.stdout)
     return EXIT_COMMAND if result.is_error else EXIT_OK
 
 
-def _replay_line(memory: SecureMemory, number: int, line: str) -> bool:
+def _read_tool_input(source: str) -> str:
+    """The tool input: '-' reads stdin, '@FILE' reads a file, anything else is the JSON itself.
+
+    stdin and files keep what the input holds (often personal data) out of the process table
+    and the shell history.
+    """
+    if source == "-":
+        data = sys.stdin.buffer.read()
+        where = "stdin"
+    elif source.startswith("@"):
+        where = source[1:]
+        try:
+            data = Path(where).read_bytes()
+        except OSError as exc:
+            raise UsageError(f"cannot read the tool input from {where}: {exc.strerror}") from None
+    else:
+        return source
     try:
-        tool_input = json.loads(line)
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"the tool input in {where} is not UTF-8 (byte {exc.start + 1})") from None
+
+
+class _Unreadable(Exception):
+    """A tool input that is not a JSON document Python can hold; the message says why."""
+
+
+def _parse_tool_input(text: str) -> Any:
+    try:
+        return _load_json(text)
+    except _Unreadable as exc:
+        raise UsageError(f"the tool input is not valid JSON ({exc})") from None
+
+
+def _load_json(text: str) -> Any:
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        print(f"[{number}] error: line is not valid JSON ({exc.msg})")
+        raise _Unreadable(f"{exc.msg} at character {exc.pos}") from None
+    except RecursionError:
+        raise _Unreadable("nested too deeply") from None
+    except ValueError:  # an integer with more digits than int() reads (sys.get_int_max_str_digits)
+        raise _Unreadable(f"a number has more than {sys.get_int_max_str_digits()} digits") from None
+
+
+# replay echoes each line cut to this many characters, with control characters escaped, so a
+# huge or hostile line cannot flood or drive the terminal.
+ECHO_CHARS = 200
+_ESCAPES = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))} | {
+    c: f"\\u{c:04x}" for c in (0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+}
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """One answer per non-blank line, whatever it holds; always the summary; exit 1 if any failed."""
+    total = failures = 0
+    with _replay_source(args.file) as source, open_memory(args) as memory:
+        for number, raw in enumerate(source, 1):
+            if not raw.strip():
+                continue
+            total += 1
+            failures += not _replay_line(memory, number, raw)
+    print(f"replayed {total} commands, {failures} failed")
+    return EXIT_COMMAND if failures else EXIT_OK
+
+
+def _replay_source(name: str) -> AbstractContextManager[IO[bytes]]:
+    """The JSONL file as bytes (each line is decoded on its own), or stdin for '-'."""
+    if name == "-":
+        return nullcontext(sys.stdin.buffer)
+    try:
+        return open(name, "rb")
+    except OSError as exc:
+        raise UsageError(f"cannot read {name}: {exc.strerror}") from None
+
+
+def _replay_line(memory: SecureMemory, number: int, raw: bytes) -> bool:
+    print(f"[{number}] > {_echo(raw)}")
+    try:
+        text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+    except UnicodeDecodeError as exc:
+        print(f"[{number}] error: the line is not valid UTF-8 (byte {exc.start + 1})")
         return False
-    print(f"[{number}] > {json.dumps(tool_input, ensure_ascii=False)}")
-    result = memory.execute(tool_input)
+    try:
+        tool_input = _load_json(text)
+    except _Unreadable as exc:
+        print(f"[{number}] error: the line is not valid JSON ({exc})")
+        return False
+    try:
+        result = memory.execute(tool_input)
+    except SecureMemError as exc:  # the store failed (busy, full, damaged): say so, go on
+        print(f"[{number}] error: {exc}")
+        return False
+    except Exception as exc:  # a bug: one line, never a traceback with data in it
+        print(f"[{number}] error: internal error ({type(exc).__name__}); please report it")
+        return False
     print(f"[{number}] {'error' if result.is_error else 'ok'}:")
     print_result(result.content, sys.stdout)
     return not result.is_error
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    try:
-        lines = Path(args.file).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {args.file}: {getattr(exc, 'strerror', None) or 'not UTF-8'}") from None
-    failures = 0
-    with open_memory(args) as memory:
-        for number, line in enumerate(lines, 1):
-            if line.strip():
-                failures += not _replay_line(memory, number, line)
-    print(f"replayed {sum(1 for x in lines if x.strip())} commands, {failures} failed")
-    return EXIT_COMMAND if failures else EXIT_OK
+def _echo(raw: bytes) -> str:
+    line = raw.strip()
+    head = line[: ECHO_CHARS * 4].decode("utf-8", errors="backslashreplace")
+    if len(head) <= ECHO_CHARS and len(line) <= ECHO_CHARS * 4:
+        return head.translate(_ESCAPES)
+    return f"{head[:ECHO_CHARS].translate(_ESCAPES)} ... (cut: the line holds {len(line):,} bytes)"
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -183,10 +295,16 @@ def cmd_policy_set(args: argparse.Namespace) -> int:
 
 
 def cmd_policy_check(args: argparse.Namespace) -> int:
+    """Validate, warn (stderr, one line each) about what is likely not meant, describe, dump."""
     policy = load_policy(args.file)
+    for warning in policy_warnings(policy):
+        print(f"securemem: warning: {args.file}: {warning}", file=sys.stderr)
     layers = [type(layer).__name__ for layer in policy_layers(policy, token_key=bytes(32))] + ["Transaction"]
     print(f"{args.file}: valid policy '{policy.name}'")
     print(f"middleware chain: {' -> '.join([*layers, 'Dispatcher'])}")
+    for line in describe(policy):
+        print(line)
+    print("effective settings, defaults included:")
     print(json.dumps(policy.model_dump(mode="json"), indent=2))
     return EXIT_OK
 
@@ -252,6 +370,7 @@ def _store_args(parser: argparse.ArgumentParser, *, policy: bool = True) -> None
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="securemem", description="Encrypted, policy-driven storage for Claude's memory tool.")
+    parser.add_argument("--version", action="version", version=f"securemem {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     commands: list[tuple[str, str, Callable[[argparse.Namespace], int]]] = [
         ("init", "create a store and a fresh random key file", cmd_init),
@@ -270,9 +389,13 @@ def build_parser() -> argparse.ArgumentParser:
             _store_args(command, policy=False)
         elif name not in ("demo", "policy"):
             _store_args(command)
-    sub.choices["exec"].add_argument("input", help="the tool input as JSON")
-    sub.choices["replay"].add_argument("file", help="JSONL file, one tool input per line")
-    sub.choices["demo"].add_argument("--keep", help="keep the demo store in this directory")
+    sub.choices["exec"].add_argument(
+        "input", help="the tool input: '-' reads it from stdin, @FILE from a file, else the JSON itself"
+    )
+    sub.choices["replay"].add_argument("file", help="JSONL file, one tool input per line ('-': stdin)")
+    sub.choices["demo"].add_argument(
+        "--keep", metavar="DIR", help="keep the demo store and its key in DIR, to open it afterwards"
+    )
     sub.choices["rekey"].add_argument(
         "--new-key-file", help="new key file (created if missing; default: replace DB.key)"
     )
@@ -295,9 +418,19 @@ def _policy_commands(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
+        return _run(argv)
+    except BrokenPipeError:  # stdout, or stderr while reporting an error
+        return _reader_gone()
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    try:
         args = build_parser().parse_args(argv)
         code: int = args.handler(args)
+        sys.stdout.flush()  # here, so that a closed pipe is seen while it can still be handled
         return code
+    except BrokenPipeError:
+        raise
     except SecureMemError as exc:
         print(f"securemem: error: {exc}", file=sys.stderr)
     except KeyboardInterrupt:
@@ -306,6 +439,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug: still one line, never a traceback with data in it
         print(f"securemem: internal error ({type(exc).__name__}); please report it", file=sys.stderr)
     return EXIT_USAGE
+
+
+def _reader_gone() -> int:
+    """The reader of our output went away (``securemem replay ... | head``): stop quietly.
+
+    As coreutils do: no message, and the status of a process ended by SIGPIPE. stdout and
+    stderr are pointed at /dev/null so that the interpreter's last flush does not report the
+    closed pipe again.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        for stream in (sys.stdout, sys.stderr):
+            os.dup2(devnull, stream.fileno())
+    except (OSError, ValueError):  # streams without a file descriptor (a test's capture)
+        pass
+    return 128 + signal.SIGPIPE
+
+
+def package_version() -> str:
+    try:
+        return metadata.version("securemem")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
 
 
 if __name__ == "__main__":

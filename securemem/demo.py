@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
+import sys
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from securemem.errors import SecureMemError
+from securemem.keys import create_key_file
 from securemem.memory import SecureMemory
 
 GUIDELINES = """<guidelines>
@@ -169,14 +173,24 @@ def _plaintext_found(files: Iterable[Path], markers: Iterable[str]) -> list[str]
     return [m for m in markers if any(m.encode() in blob for blob in blobs)]
 
 
-def run_demo(keep: str | None = None) -> int:
+DEMO_DB = "demo.db"
+
+
+def run_demo(keep: str | None = None, *, confirm: Callable[[str], bool] | None = None) -> int:
+    """Replay the session; with ``keep``, leave a store in that folder that can be opened afterwards.
+
+    A kept store has its key beside it (``demo.db.key``, mode 0600), where the CLI looks for it.
+    A folder that already holds a demo store is never overwritten without a yes from ``confirm``
+    (by default: asked on a terminal, refused otherwise).
+    """
     folder = Path(keep) if keep else Path(tempfile.mkdtemp(prefix="securemem-demo-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    db = folder / "demo.db"
-    for leftover in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
-        leftover.unlink(missing_ok=True)
-    print(f"securemem demo: a fresh encrypted store at {db} (random 256-bit key, held in memory)")
-    key = os.urandom(32)
+    db = folder / DEMO_DB
+    if keep:
+        _make_room(folder, confirm or _ask)
+        key = create_key_file(f"{db}.key")
+    else:
+        key = os.urandom(32)
+    print(f"securemem demo: a fresh encrypted store at {db} (random 256-bit key, {_held(keep, db)})")
     try:
         print("\n=== Part 1: an agent session under the default policy")
         with SecureMemory.open(db, key=key) as memory:
@@ -184,10 +198,72 @@ def run_demo(keep: str | None = None) -> int:
                 _show(step, title, tool_input, memory)
         print("\n=== Part 2: the operator switches the store to the 'regulated' policy (namespace 'bank-agent')")
         _regulated(db, key, first_step=len(SESSION) + 1)
-        return _report(db)
+        code = _report(db)
     finally:
         if not keep:
             shutil.rmtree(folder, ignore_errors=True)
+    if keep:
+        _how_to_open(db)
+    return code
+
+
+def _held(keep: str | None, db: Path) -> str:
+    return f"kept in {db}.key" if keep else "held in memory"
+
+
+def _store_files(db: Path) -> list[Path]:
+    return [db, Path(f"{db}-wal"), Path(f"{db}-shm"), Path(f"{db}.key")]
+
+
+def _make_room(folder: Path, confirm: Callable[[str], bool]) -> None:
+    """Create the folder, or clear an earlier demo store from it once the operator says yes."""
+    if folder.exists() and not folder.is_dir():
+        raise SecureMemError(f"{folder} is not a directory; --keep needs a directory for the demo store")
+    present = [path for path in _store_files(folder / DEMO_DB) if os.path.lexists(path)]
+    if present:
+        if not confirm(
+            f"{folder} already holds a demo store ({', '.join(p.name for p in present)}); replace it? [y/N] "
+        ):
+            raise SecureMemError(
+                f"{folder} already holds a demo store ({present[0].name}); remove it or choose another directory"
+            )
+        for path in present:
+            path.unlink()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SecureMemError(f"cannot create {folder}: {exc.strerror}") from None
+
+
+def _ask(question: str) -> bool:
+    """Yes only from a person at a terminal: a script or a pipe never replaces a store."""
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return False
+    sys.stderr.write(question)
+    sys.stderr.flush()
+    try:
+        return input().strip().lower() in ("y", "yes")
+    except EOFError:
+        return False
+
+
+def _how_to_open(db: Path) -> None:
+    exe, where = _securemem_command(), shlex.quote(str(db.resolve()))
+    view = shlex.quote(json.dumps({"command": "view", "path": "/memories"}))
+    print(f"\n--- Kept: {db} and its key {db}.key (mode 0600). Open it with:")
+    print(f"{exe} exec --db {where} {view}")
+    print(f"{exe} exec --db {where} --policy regulated --namespace bank-agent {view}")
+
+
+def _securemem_command() -> str:
+    """How this process was started, so the printed command runs as it is."""
+    started = Path(sys.argv[0])
+    if started.name == "securemem":
+        on_path = shutil.which("securemem")
+        if on_path and Path(on_path).resolve() == started.resolve():
+            return "securemem"
+        return shlex.quote(str(started.resolve()))
+    return f"{shlex.quote(sys.executable)} -m securemem.cli"
 
 
 def _report(db: Path) -> int:

@@ -183,7 +183,9 @@ class SecureMemory:
 
 
 def policy_json(policy: Policy) -> str:
-    return policy.model_dump_json()
+    # Only what was set: defaults stay defaults (a later release may improve them), and validators
+    # that ask "was this set?" read the recorded policy as they read the file.
+    return policy.model_dump_json(exclude_unset=True)
 
 
 def recorded_policy(store: Store) -> Policy | None:

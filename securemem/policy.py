@@ -2,27 +2,44 @@
 
 A policy is a TOML file (see ``policies/``). ``load_policy`` accepts a path, or the name of a
 shipped policy ("default", "regulated", "refuse-pii"). Durations are strings like ``"90s"``,
-``"30m"``, ``"12h"``, ``"7d"``, ``"2w"``. Rules target paths by glob; the most specific matching
-rule wins (see ``Policy.rule_for``).
+``"30m"``, ``"12h"``, ``"7d"``, ``"2w"``; a bare number in a file is refused. Rules target paths by
+glob; the most specific matching rule wins (see ``Policy.rule_for``).
+
+A policy that cannot mean what it says is refused here (see the validators); one that is valid
+but likely not meant is reported by ``securemem.policy_check``.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from securemem.errors import PolicyError
 
 _RULE_CACHE_SIZE = 8192
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
+_BARE_NUMBER = re.compile(r"^\s*[-+]?\d+(?:\.\d*)?\s*$")
+DURATION_FORMS = "'90s', '30m', '12h', '7d' or '2w'"
 Action = Literal["redact", "mask", "hash", "refuse", "allow"]
 ENTITY_NAMES = (
     "EMAIL",
@@ -39,33 +56,71 @@ ENTITY_NAMES = (
 )
 
 
-def parse_duration(text: str) -> float:
+def parse_duration(value: str | float) -> float:
     """Seconds in a duration such as '90s', '30m', '12h', '7d' or '2w'.
 
-    Zero is refused: an expiry of zero would hide every file as it is written, and a sweep
-    interval of zero would spin.
+    The one parser for policy files and the CLI (``sweep --every``). A bare number is refused:
+    ``expire_after = 90`` could mean seconds or days, and guessing wrong would delete memories
+    early or keep them for months. Zero is refused too: an expiry of zero would hide every file
+    as it is written, and a sweep interval of zero would spin.
     """
+    text = value if isinstance(value, str) else repr(value)
+    if not isinstance(value, str) or _BARE_NUMBER.match(text):
+        raise ValueError(f"{text.strip()} has no unit; write a duration like {DURATION_FORMS}")
     match = _DURATION.match(text)
-    if not match or float(match.group(1)) == 0:
-        raise ValueError("a duration above zero, like '90s', '30m', '12h', '7d' or '2w'")
+    if not match:
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        raise ValueError(f"{shown!r} is not a duration; write one like {DURATION_FORMS}")
+    if float(match.group(1)) == 0:
+        raise ValueError(f"a duration must be above zero; write one like {DURATION_FORMS}")
     return float(match.group(1)) * _UNITS[match.group(2)]
 
 
-def _seconds(value: object) -> object:
-    return parse_duration(value) if isinstance(value, str) else value
+def format_duration(seconds: float) -> str:
+    """A duration as people write it: 7776000.0 -> '90d', 5400.0 -> '90m'; parse_duration reads it back."""
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size and seconds % size == 0:
+            return f"{int(seconds // size)}{unit}"
+    if seconds == int(seconds):
+        return f"{int(seconds)}s"
+    return f"{Decimal(repr(seconds)):f}s"  # never '1e-07s', which parse_duration would refuse
 
 
-Seconds = Annotated[float, BeforeValidator(_seconds), Field(gt=0)]
+# Set while a policy file is validated (load_policy): there a duration must carry its unit. In
+# Python, a number is seconds (TTLSettings(expire_after=3600)), as elsewhere in the API.
+_FROM_FILE = "securemem.policy_file"
 
 
-def _seconds_or_zero(value: object) -> object:
+def _seconds(value: object, info: ValidationInfo) -> object:
+    if isinstance(value, str):
+        return parse_duration(value)
+    from_file = isinstance(info.context, dict) and info.context.get(_FROM_FILE)
+    if from_file and isinstance(value, int | float) and not isinstance(value, bool):
+        return parse_duration(value)
+    return value
+
+
+Seconds = Annotated[
+    float,
+    BeforeValidator(_seconds),
+    Field(gt=0),
+    PlainSerializer(format_duration, return_type=str, when_used="json"),
+]
+
+
+def _seconds_or_zero(value: object, info: ValidationInfo) -> object:
     if isinstance(value, str) and re.fullmatch(r"\s*0+(\.0*)?\s*[smhdw]\s*", value):
         return 0.0
-    return _seconds(value)
+    return _seconds(value, info)
 
 
 # An erasure bound may be zero (erase at every commit), and at most an hour.
-EraseSeconds = Annotated[float, BeforeValidator(_seconds_or_zero), Field(ge=0, le=3600)]
+EraseSeconds = Annotated[
+    float,
+    BeforeValidator(_seconds_or_zero),
+    Field(ge=0, le=3600),
+    PlainSerializer(format_duration, return_type=str, when_used="json"),
+]
 
 
 class _Section(BaseModel):
@@ -97,12 +152,72 @@ class PIISettings(_Section):
     refuse_paths: bool = True
     actions: dict[str, Action] = Field(default_factory=dict)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _one_switch(cls, data: Any) -> Any:
+        """Actions switch scrubbing on; ``enabled = true`` alone scrubs the default actions.
+
+        Either way a file that mentions PII scrubs it: no table of actions is silently ignored,
+        and no switch is silently a no-op. ``enabled = false`` beside actions is a contradiction.
+        """
+        if not isinstance(data, Mapping):
+            return data
+        actions, enabled = data.get("actions"), data.get("enabled")
+        if isinstance(actions, Mapping) and actions:
+            if enabled is False:
+                raise ValueError(
+                    "enabled = false contradicts the actions set in [pii.actions]; remove one "
+                    "(actions switch scrubbing on by themselves)"
+                )
+            return {**data, "enabled": True}
+        if enabled is True and not actions:
+            return {**data, "actions": default_pii_actions()}
+        return data
+
     @model_validator(mode="after")
     def _known_types(self) -> PIISettings:
         unknown = sorted(set(self.actions) - set(ENTITY_NAMES))
         if unknown:
             raise ValueError(f"unknown entity type {unknown[0]!r}; known: {', '.join(ENTITY_NAMES)}")
         return self
+
+    def describe_actions(self) -> list[tuple[str, str]]:
+        """(entity type, what happens to it before anything is stored), in plain words."""
+        if not self.enabled:
+            return [(name, "stored as written (PII scrubbing is off)") for name in ENTITY_NAMES]
+        words = {name: ACTION_WORDS[action].format(entity=name) for name, action in self.actions.items()}
+        return [(name, words.get(name, NOT_SCANNED)) for name in ENTITY_NAMES]
+
+
+# What `enabled = true` without [pii.actions] scrubs: the regulated policy's choices. Contact
+# details become keyed tokens (customers stay distinguishable), payment numbers are masked,
+# other identifiers redacted, secrets refused. A type missing here is redacted.
+_DEFAULT_ACTIONS: dict[str, Action] = {
+    "EMAIL": "hash",
+    "PHONE": "hash",
+    "CREDIT_CARD": "mask",
+    "IBAN": "mask",
+    "US_SSN": "redact",
+    "IP_ADDRESS": "redact",
+    "AWS_ACCESS_KEY": "refuse",
+    "API_KEY": "refuse",
+    "PRIVATE_KEY": "refuse",
+    "JWT": "refuse",
+    "BEARER_TOKEN": "refuse",
+}
+ACTION_WORDS: dict[str, str] = {
+    "redact": "redacted: replaced by [{entity}]",
+    "mask": "masked: only the last 4 characters are kept",
+    "hash": "replaced by a keyed token (the same value always gives the same token)",
+    "refuse": "refused: the write fails, naming the type, and nothing is stored",
+    "allow": "allowed: stored as written (not scanned)",
+}
+NOT_SCANNED = "stored as written (not in [pii.actions], so not scanned)"
+
+
+def default_pii_actions() -> dict[str, Action]:
+    """The actions of ``[pii] enabled = true`` when the file sets none."""
+    return {name: _DEFAULT_ACTIONS.get(name, "redact") for name in ENTITY_NAMES}
 
 
 class QuotaSettings(_Section):
@@ -111,6 +226,16 @@ class QuotaSettings(_Section):
     max_total_bytes: int | None = Field(None, ge=1)  # file contents plus the text of every path
     max_files: int | None = Field(None, ge=1)
     max_entries: int | None = Field(None, ge=1)  # files and directories
+
+    @model_validator(mode="after")
+    def _file_fits_total(self) -> QuotaSettings:
+        per_file, total = self.max_file_bytes, self.max_total_bytes
+        if per_file is not None and total is not None and per_file > total:
+            raise ValueError(
+                f"max_file_bytes ({per_file}) is above max_total_bytes ({total}), so no file could ever "
+                "reach it; lower max_file_bytes or raise max_total_bytes"
+            )
+        return self
 
 
 class TTLSettings(_Section):
@@ -122,11 +247,26 @@ class TTLSettings(_Section):
 class Rule(_Section):
     """Settings for paths matching ``glob`` (``*`` within a name, ``**`` across directories)."""
 
-    glob: str = Field(pattern=r"^/memories(/|$)")
+    glob: str
     read_only: bool = False
     expire_after: Seconds | None = None
     since: Literal["access", "write"] | None = None
     never_expire: bool = False
+
+    @field_validator("glob")
+    @classmethod
+    def _can_match(cls, glob: str) -> str:
+        """Refuse a glob that no memory path can match: the rule would silently do nothing."""
+        never = f"{glob!r} can never match a memory path"
+        if glob != "/memories" and not glob.startswith("/memories/"):
+            raise ValueError(f"{never}: every path is /memories or starts with /memories/")
+        if glob.endswith("/"):
+            raise ValueError(f"{never}: paths never end with '/'; write {glob + '**'!r} for everything under it")
+        if "//" in glob or any(part in (".", "..") for part in glob.split("/")):
+            raise ValueError(f"{never}: paths have no empty, '.' or '..' segments")
+        if "\\" in glob:
+            raise ValueError(f"{never}: paths never contain a backslash")
+        return glob
 
     @model_validator(mode="after")
     def _one_expiry(self) -> Rule:
@@ -169,6 +309,28 @@ class Policy(_Section):
     quota: QuotaSettings = QuotaSettings()
     ttl: TTLSettings = TTLSettings()
     rules: tuple[Rule, ...] = Field((), strict=False)  # a TOML array arrives as a list
+
+    @model_validator(mode="after")
+    def _says_what_it_means(self) -> Policy:
+        """Refuse what cannot mean what it says (``securemem policy check`` warns about the rest)."""
+        seen: dict[str, int] = {}
+        for index, rule in enumerate(self.rules):
+            if rule.glob in seen:
+                raise ValueError(
+                    f"rules.{index}.glob: {rule.glob!r} is also the glob of rules.{seen[rule.glob]}; merge the "
+                    "two rules (the later one would replace the earlier one whole, nothing is combined)"
+                )
+            seen[rule.glob] = index
+        if self.ttl.expire_after is None and not any(rule.expire_after for rule in self.rules):
+            if "since" in self.ttl.model_fields_set:
+                raise ValueError("ttl.since is set, but nothing expires: set ttl.expire_after, or remove since")
+            for index, rule in enumerate(self.rules):
+                if rule.since is not None:
+                    raise ValueError(
+                        f"rules.{index}.since is set, but files under {rule.glob!r} never expire: set expire_after "
+                        "in the rule or in [ttl], or remove since"
+                    )
+        return self
 
     def rule_for(self, path: str) -> Rule | None:
         """The most specific rule whose glob matches ``path`` (later rules win ties)."""
@@ -247,9 +409,15 @@ def load_policy(source: str | Path | Policy | None = None) -> Policy:
     except tomllib.TOMLDecodeError as exc:
         raise PolicyError(f"{where}: not valid TOML ({exc})") from None
     try:
-        return Policy.model_validate(data)
+        return Policy.model_validate(data, context={_FROM_FILE: True})
     except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        key = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        message = "unknown key" if first["type"] == "extra_forbidden" else first["msg"]
-        raise PolicyError(f"{where}: {key}: {message}") from None
+        raise PolicyError(f"{where}: {_first_error(exc)}") from None
+
+
+def _first_error(exc: ValidationError) -> str:
+    """One line naming the key: ``quota.max_files: Input should be ...``."""
+    first = exc.errors(include_url=False)[0]
+    message = "unknown key" if first["type"] == "extra_forbidden" else first["msg"]
+    message = message.removeprefix("Value error, ")
+    key = ".".join(str(p) for p in first["loc"])
+    return f"{key}: {message}" if key else message

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import shlex
 import stat
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -156,3 +159,246 @@ def test_sweep_shows_progress_on_a_terminal_only(
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
     code, out, err = run(capsys, "sweep", "--db", str(store))
     assert code == 0 and "swept 0 expired entries" in out and err == ""
+
+
+# ---------------------------------------------------------------- behaves like the tools people know
+
+
+def test_version_comes_from_the_package_metadata(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib import metadata
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == f"securemem {metadata.version('securemem')}\n"
+
+
+def run_into_closed_pipe(*argv: str, stderr_too: bool = False) -> subprocess.CompletedProcess[bytes]:
+    """Run the CLI with its stdout a pipe whose reader is already gone, as with `| head`."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "securemem.cli", *argv],
+            stdout=write_end,
+            stderr=write_end if stderr_too else subprocess.PIPE,
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+
+
+def test_a_reader_that_goes_away_ends_the_run_quietly(store: Path, tmp_path: Path) -> None:
+    script = tmp_path / "s.jsonl"
+    script.write_text('{"command":"view","path":"/memories"}\n' * 2000)
+    for argv in (("replay", "--db", str(store), str(script)), ("policy", "check", "regulated")):
+        done = run_into_closed_pipe(*argv)
+        assert (done.returncode, done.stderr) == (141, b""), argv  # 128 + SIGPIPE, as coreutils
+    # `2>&1 | head`: an error message to a closed pipe ends quietly too.
+    missing = '{"command":"view","path":"/memories/missing.md"}'
+    assert run_into_closed_pipe("exec", "--db", str(store), missing, stderr_too=True).returncode == 141
+    assert run_into_closed_pipe("exec", "--db", str(store), "{bad", stderr_too=True).returncode == 141
+
+
+@pytest.fixture
+def stdin(monkeypatch: pytest.MonkeyPatch) -> Callable[[bytes], None]:
+    def feed(data: bytes) -> None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+    return feed
+
+
+CREATE = {"command": "create", "path": "/memories/a.md", "file_text": "mail dana.reyes@example.com\n"}
+DONE = "File created successfully at: /memories/a.md\n"
+
+
+def test_exec_reads_the_tool_input_from_stdin(
+    store: Path, capsys: pytest.CaptureFixture[str], stdin: Callable[[bytes], None]
+) -> None:
+    stdin(json.dumps(CREATE).encode())
+    assert run(capsys, "exec", "--db", str(store), "-") == (0, DONE, "")
+
+
+def test_exec_reads_the_tool_input_from_a_file(store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tool_input = tmp_path / "input.json"
+    tool_input.write_text(json.dumps(CREATE))
+    assert run(capsys, "exec", "--db", str(store), f"@{tool_input}") == (0, DONE, "")
+    view = '{"command":"view","path":"/memories/a.md"}'
+    assert "dana.reyes@example.com" in run(capsys, "exec", "--db", str(store), view)[1]
+
+
+@pytest.mark.parametrize(
+    ("source", "needle"),
+    [
+        ("@{missing}", "cannot read the tool input from {missing}: No such file or directory"),
+        ("@{binary}", "the tool input in {binary} is not UTF-8 (byte 1)"),
+        ("{huge}", "the tool input is not valid JSON (a number has more than"),
+        ("{deep}", "the tool input is not valid JSON (nested too deeply)"),
+    ],
+)
+def test_exec_input_problems_are_one_line_exit_2(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, needle: str
+) -> None:
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe{}")
+    values = {
+        "missing": str(tmp_path / "missing.json"),
+        "binary": str(binary),
+        "huge": '{"command":"view","path":"/memories","view_range":[1,1' + "0" * 5000 + "]}",
+        "deep": "[" * 100_000 + "]" * 100_000,
+    }
+    code, out, err = run(capsys, "exec", "--db", str(store), source.format(**values))
+    assert (code, out) == (2, "") and needle.format(**values) in err
+    assert err.startswith("securemem: error:") and err.count("\n") == 1 and len(err) < 300
+
+
+HOSTILE: list[bytes] = [
+    json.dumps({"command": "create", "path": "/memories/a.md", "file_text": "hi\n"}).encode(),
+    b"not json",
+    b'{"command":"insert","path":"/memories/a.md","insert_line":1' + b"0" * 5000 + b',"insert_text":"x"}',
+    b"[" * 100_000 + b"]" * 100_000,
+    b"\xff\xfe\x00binary\x80",
+    b"\x00",
+    b'{"command":"create","path":"/memories/big.md","file_text":"' + b"a" * 10_000_000 + b'"}',
+    b'{"command":"create","path":"/memories/\\u0000x","file_text":"x"}',
+    b"\x1b[31mred",
+    b'"just a string"',
+    b'{"command":"view","path":"/memories/a.md"}',
+]
+
+
+def test_replay_answers_every_line_whatever_it_holds(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "hostile.jsonl"
+    script.write_bytes(b"\n".join(HOSTILE) + b"\n\n")
+    code, out, err = run(capsys, "replay", "--db", str(store), str(script))
+    lines = out.splitlines()
+    assert (code, err) == (1, "")
+    assert lines[-1] == "replayed 11 commands, 8 failed"
+    for number in range(1, len(HOSTILE) + 1):
+        answers = [line for line in lines if line.startswith((f"[{number}] ok", f"[{number}] error"))]
+        assert len(answers) == 1, (number, answers)
+    assert "[7] ok:" in lines and "[11] ok:" in lines and "     1\thi" in lines  # bad lines did not stop the run
+    assert max(len(line) for line in lines) < 400  # nothing huge is echoed in full
+    assert "(cut: the line holds 10,000,061 bytes)" in out and "\x1b" not in out and "\x00" not in out
+    assert "[5] error: the line is not valid UTF-8 (byte 1)" in lines
+    assert "[4] error: the line is not valid JSON (nested too deeply)" in lines
+
+
+def test_replay_reads_stdin(store: Path, capsys: pytest.CaptureFixture[str], stdin: Callable[[bytes], None]) -> None:
+    stdin(b'{"command":"view","path":"/memories"}\n')
+    code, out, _ = run(capsys, "replay", "--db", str(store), "-")
+    assert code == 0 and out.endswith("replayed 1 commands, 0 failed\n")
+
+
+def test_replay_of_a_missing_file_is_one_line_exit_2(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "replay", "--db", str(store), str(tmp_path / "gone.jsonl"))
+    assert (code, out) == (2, "") and err.count("\n") == 1 and "No such file or directory" in err
+
+
+# ---------------------------------------------------------------- init leaves nothing behind
+
+
+@pytest.mark.parametrize(
+    ("db", "message"),
+    [
+        ("", "--db is empty; give the path of the store file to create, e.g. --db agent.db"),
+        ("{dir}", "{dir} is a directory; give the path of a store file, e.g. --db {dir}/agent.db"),
+        ("{dir}/no/such/m.db", "cannot create {dir}/no/such/m.db: the directory {dir}/no/such does not exist"),
+        ("{dir}/file/m.db", "cannot create {dir}/file/m.db: {dir}/file is not a directory"),
+        ("{dir}/old.db", "{dir}/old.db already exists; init never overwrites a store"),
+    ],
+)
+def test_init_says_in_one_line_why_it_cannot_create(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, db: str, message: str
+) -> None:
+    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "old.db").write_text("x")
+    before = sorted(tmp_path.rglob("*"))
+    code, out, err = run(capsys, "init", "--db", db.format(dir=tmp_path))
+    assert (code, out, err) == (2, "", f"securemem: error: {message.format(dir=tmp_path)}\n")
+    assert sorted(tmp_path.rglob("*")) == before  # no key file left behind
+
+
+def test_a_failed_init_removes_the_key_it_made_so_a_retry_works(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from securemem.errors import StoreFullError
+    from securemem.store.sqlcipher import SQLCipherStore
+
+    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
+    db = tmp_path / "m.db"
+
+    def full(path: object, *_: object, **__: object) -> None:
+        Path(f"{path}").write_bytes(b"half a store")  # as a store that fails midway could leave
+        raise StoreFullError("the disk is full")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(SQLCipherStore, "open", full)
+        code, _, err = run(capsys, "init", "--db", str(db))
+    assert (code, err) == (2, "securemem: error: the disk is full\n")
+    assert list(tmp_path.iterdir()) == []
+    assert run(capsys, "init", "--db", str(db))[0] == 0
+
+
+# ---------------------------------------------------------------- demo --keep
+
+
+def test_demo_keep_leaves_a_store_that_opens_with_the_printed_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
+    kept = tmp_path / "kept"
+    code, out, err = run(capsys, "demo", "--keep", str(kept))
+    assert (code, err) == (0, "") and "No plaintext" in out
+    key_file = kept / "demo.db.key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    commands = [line for line in out.splitlines() if " exec --db " in line]
+    assert len(commands) == 2
+    for command in commands:
+        done = subprocess.run(shlex.split(command), capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+    assert (
+        "customer_service_guidelines.xml"
+        in subprocess.run(shlex.split(commands[0]), capture_output=True, text=True, timeout=60).stdout
+    )
+
+
+def test_demo_keep_never_replaces_a_store_without_a_yes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kept = tmp_path / "kept"
+    assert run(capsys, "demo", "--keep", str(kept))[0] == 0
+    files = {path.name: path.read_bytes() for path in kept.iterdir()}
+    # Not a terminal (a script, CI): refused without a prompt.
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
+    code, out, err = run(capsys, "demo", "--keep", str(kept))
+    assert (code, out) == (2, "")
+    assert (
+        err == f"securemem: error: {kept} already holds a demo store (demo.db); remove it or choose another directory\n"
+    )
+    # At a terminal: asked; anything but yes keeps the store.
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda: "n")
+    assert run(capsys, "demo", "--keep", str(kept))[0] == 2
+    assert {path.name: path.read_bytes() for path in kept.iterdir()} == files
+    monkeypatch.setattr("builtins.input", lambda: "y")
+    code, _, err = run(capsys, "demo", "--keep", str(kept))
+    assert code == 0 and "already holds a demo store (demo.db, demo.db.key); replace it? [y/N]" in err
+    assert (kept / "demo.db.key").read_bytes() != files["demo.db.key"]
+
+
+def test_demo_keep_on_a_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "f"
+    target.write_text("precious")
+    assert run(capsys, "demo", "--keep", str(target)) == (
+        2,
+        "",
+        f"securemem: error: {target} is not a directory; --keep needs a directory for the demo store\n",
+    )
+    assert target.read_text() == "precious"

@@ -96,7 +96,10 @@ def names(policy: Policy, extra: tuple[Middleware, ...] = ()) -> list[str]:
         (Policy(ttl=TTLSettings(expire_after=60)), ["PathGuard", "TTL", "ViewTruncate"]),
         (Policy(rules=(Rule(glob="/memories/t/**", expire_after=60),)), ["PathGuard", "TTL", "ViewTruncate"]),
         (Policy(rules=(Rule(glob="/memories/r/**", read_only=True),)), ["PathGuard", "Access", "ViewTruncate"]),
-        (Policy(pii=PIISettings(enabled=False, actions={"EMAIL": "refuse"})), ["PathGuard", "ViewTruncate"]),
+        # Actions switch scrubbing on; enabled = true alone scrubs the default actions.
+        (Policy(pii=PIISettings(actions={"EMAIL": "refuse"})), ["PathGuard", "PIIScrub", "ViewTruncate"]),
+        (Policy(pii=PIISettings(enabled=True)), ["PathGuard", "PIIScrub", "ViewTruncate"]),
+        (Policy(pii=PIISettings(refuse_paths=True)), ["PathGuard", "ViewTruncate"]),
     ],
 )
 def test_the_chain_is_built_from_the_policy_with_the_path_guard_first(policy: Policy, chain: list[str]) -> None:

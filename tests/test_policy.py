@@ -14,11 +14,25 @@ from securemem import SecureMemory
 from securemem.cli import main
 from securemem.errors import PolicyError
 from securemem.pii import ENTITY_TYPES
-from securemem.policy import ENTITY_NAMES, Expiry, Policy, Rule, TTLSettings, load_policy, parse_duration
+from securemem.policy import (
+    ENTITY_NAMES,
+    Expiry,
+    PIISettings,
+    Policy,
+    Rule,
+    TTLSettings,
+    default_pii_actions,
+    format_duration,
+    load_policy,
+    parse_duration,
+)
 
 POLICIES = Path(__file__).parents[1] / "policies"
 SHIPPED = ("default", "regulated", "refuse-pii")
 DAY = 86_400.0
+FORM = "write a duration like '90s', '30m', '12h', '7d' or '2w'"
+ONE = "write one like '90s', '30m', '12h', '7d' or '2w'"
+NEVER = "can never match a memory path"
 
 
 def write_policy(tmp_path: Path, text: str, name: str = "p.toml") -> Path:
@@ -129,13 +143,18 @@ def test_refuse_pii_policy_refuses_every_known_type_and_nothing_else_is_set() ->
         ("[view]\nmax_chars = 10", "view.max_chars: Input should be greater than or equal to 1000"),
         (
             '[ttl]\nexpire_after = "soon"',
-            "ttl.expire_after: Value error, a duration above zero, like '90s', '30m', '12h', '7d' or '2w'",
+            f"ttl.expire_after: 'soon' is not a duration; {ONE}",
         ),
         (
             '[ttl]\nexpire_after = "0s"',
-            "ttl.expire_after: Value error, a duration above zero, like '90s', '30m', '12h', '7d' or '2w'",
+            f"ttl.expire_after: a duration must be above zero; {ONE}",
         ),
-        ("[ttl]\nexpire_after = 0", "ttl.expire_after: Input should be greater than 0"),
+        # A bare number could be seconds or days: refused, naming the key and showing the form.
+        ("[ttl]\nexpire_after = 0", f"ttl.expire_after: 0 has no unit; {FORM}"),
+        ("[ttl]\nexpire_after = 90", f"ttl.expire_after: 90 has no unit; {FORM}"),
+        ("[ttl]\nexpire_after = 1.5", f"ttl.expire_after: 1.5 has no unit; {FORM}"),
+        ('[ttl]\nexpire_after = "90"', f"ttl.expire_after: 90 has no unit; {FORM}"),
+        ('[[rules]]\nglob = "/memories/t/**"\nexpire_after = 3600', f"rules.0.expire_after: 3600 has no unit; {FORM}"),
         ('[ttl]\nsince = "read"', "ttl.since: Input should be 'access' or 'write'"),
         ('[storage]\ndurability = "fast"', "storage.durability: Input should be 'full' or 'normal'"),
         ('[pii]\nphone_region = "usa"', "pii.phone_region: String should match pattern '^[A-Z]{2}$'"),
@@ -145,13 +164,16 @@ def test_refuse_pii_policy_refuses_every_known_type_and_nothing_else_is_set() ->
         ),
         (
             '[pii.actions]\nSSN = "redact"',
-            "pii: Value error, unknown entity type 'SSN'; known: " + ", ".join(ENTITY_NAMES),
+            "pii: unknown entity type 'SSN'; known: " + ", ".join(ENTITY_NAMES),
         ),
         (
             '[[rules]]\nglob = "/etc/**"\nread_only = true',
-            "rules.0.glob: String should match pattern '^/memories(/|$)'",
+            f"rules.0.glob: '/etc/**' {NEVER}: every path is /memories or starts with /memories/",
         ),
-        ('[[rules]]\nglob = "/memoriesX/**"', "rules.0.glob: String should match pattern '^/memories(/|$)'"),
+        (
+            '[[rules]]\nglob = "/memoriesX/**"',
+            f"rules.0.glob: '/memoriesX/**' {NEVER}: every path is /memories or starts with /memories/",
+        ),
         ("[[rules]]\nread_only = true", "rules.0.glob: Field required"),
         ("rules = 5", "rules: Input should be a valid tuple"),
         # Strict types: TOML has booleans and numbers, so a look-alike is a mistake, not something to convert.
@@ -166,7 +188,7 @@ def test_refuse_pii_policy_refuses_every_known_type_and_nothing_else_is_set() ->
         (
             '[[rules]]\nglob = "/memories/a/**"\n[[rules]]\nglob = "/memories/b/**"\nnever_expire = true\n'
             'expire_after = "1d"',
-            "rules.1: Value error, never_expire = true cannot be combined with expire_after or since; keep one",
+            "rules.1: never_expire = true cannot be combined with expire_after or since; keep one",
         ),
     ],
 )
@@ -202,14 +224,21 @@ def test_open_refuses_to_start_with_a_broken_policy_and_creates_nothing(tmp_path
     assert list(tmp_path.iterdir()) == [path]
 
 
-def test_a_policy_file_may_set_any_subset_and_durations_or_seconds(tmp_path: Path) -> None:
+def test_a_policy_file_may_set_any_subset(tmp_path: Path) -> None:
     path = write_policy(
         tmp_path,
-        'name = "bank"\n[ttl]\nexpire_after = 3600\n[[rules]]\nglob = "/memories/t/**"\nexpire_after = "1.5h"\n',
+        'name = "bank"\n[ttl]\nexpire_after = "1h"\n[[rules]]\nglob = "/memories/t/**"\nexpire_after = "1.5h"\n',
     )
     policy = load_policy(path)
     assert policy.name == "bank" and policy.ttl.expire_after == 3600.0 and policy.rules[0].expire_after == 5400.0
     assert policy.view == load_policy(None).view
+
+
+def test_in_python_a_number_of_seconds_is_still_a_duration() -> None:
+    # Only a file is ambiguous (is 90 seconds or days?); the Python API takes seconds, as sweeper(every=600) does.
+    assert TTLSettings(expire_after=3600).expire_after == 3600.0
+    assert TTLSettings.model_validate({"expire_after": "1h"}).expire_after == 3600.0
+    assert Rule(glob="/memories/t/**", expire_after=90).expire_after == 90.0
 
 
 @pytest.mark.parametrize(
@@ -228,10 +257,50 @@ def test_durations(text: str, seconds: float) -> None:
     assert parse_duration(text) == seconds
 
 
-@pytest.mark.parametrize("text", ["7", "7 days", "-1d", "0s", "0.0h", "1y", "", "d"])
-def test_bad_durations(text: str) -> None:
-    with pytest.raises(ValueError, match="a duration above zero"):
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("7", f"7 has no unit; {FORM}"),
+        ("1.5", f"1.5 has no unit; {FORM}"),
+        ("-3", f"-3 has no unit; {FORM}"),
+        ("7 days", f"'7 days' is not a duration; {ONE}"),
+        ("-1d", f"'-1d' is not a duration; {ONE}"),
+        ("1y", f"'1y' is not a duration; {ONE}"),
+        ("", f"'' is not a duration; {ONE}"),
+        ("d", f"'d' is not a duration; {ONE}"),
+        ("0s", f"a duration must be above zero; {ONE}"),
+        ("0.0h", f"a duration must be above zero; {ONE}"),
+    ],
+)
+def test_bad_durations(text: str, message: str) -> None:
+    with pytest.raises(ValueError) as caught:
         parse_duration(text)
+    assert str(caught.value) == message
+
+
+def test_a_long_bad_duration_is_cut_in_the_message() -> None:
+    with pytest.raises(ValueError) as caught:
+        parse_duration("x" * 10_000)
+    assert len(str(caught.value)) < 200
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (90 * DAY, "90d"),
+        (14 * DAY, "14d"),
+        (DAY, "1d"),
+        (5400.0, "90m"),
+        (3600.0, "1h"),
+        (90.0, "90s"),
+        (0.5, "0.5s"),
+        (1e-07, "0.0000001s"),
+        (86_401.0, "86401s"),
+    ],
+)
+def test_durations_are_shown_as_people_write_them_and_read_back(seconds: float, text: str) -> None:
+    assert format_duration(seconds) == text
+    assert parse_duration(text) == seconds
 
 
 # ---------------------------------------------------------------- globs and precedence
@@ -344,25 +413,52 @@ def test_policy_check_prints_the_chain_and_every_effective_setting(
 ) -> None:
     path = str(POLICIES / f"{name}.toml")
     code, out, err = run_cli(capsys, "policy", "check", path)
-    assert (code, err) == (0, "")
-    first, second, rest = out.split("\n", 2)
+    assert (code, err) == (0, "")  # the shipped policies draw no warning
+    first, second, _ = out.split("\n", 2)
     assert first == f"{path}: valid policy '{name}'"
     assert second == f"middleware chain: {chain}"
-    assert json.loads(rest) == load_policy(name).model_dump(mode="json")
+    assert settings_of(out) == load_policy(name).model_dump(mode="json")
+
+
+def settings_of(out: str) -> dict[str, object]:
+    settings: dict[str, object] = json.loads(out.split("effective settings, defaults included:\n", 1)[1])
+    return settings
 
 
 def test_policy_check_shows_defaults_a_file_leaves_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write_policy(
-        tmp_path, '[ttl]\nexpire_after = "2d"\n[[rules]]\nglob = "/memories/ref/**"\nread_only = true\n'
+        tmp_path,
+        '[ttl]\nexpire_after = "2d"\n[[rules]]\nglob = "/memories/ref/**"\nread_only = true\nnever_expire = true\n',
     )
     code, out, _ = run_cli(capsys, "policy", "check", str(path))
-    settings = json.loads(out.split("\n", 2)[2])
+    settings = settings_of(out)
     assert code == 0 and "PathGuard -> Access -> TTL -> ViewTruncate" in out
-    assert settings["name"] == "custom" and settings["view"]["max_chars"] == 16_000
-    assert settings["ttl"] == {"refresh_on_read": True, "expire_after": 172_800.0, "since": "access"}
+    assert settings["name"] == "custom" and settings["view"] == {"max_chars": 16_000, "max_image_bytes": 5_242_880}
+    assert settings["ttl"] == {"refresh_on_read": True, "expire_after": "2d", "since": "access"}
     assert settings["rules"] == [
-        {"glob": "/memories/ref/**", "read_only": True, "expire_after": None, "since": None, "never_expire": False}
+        {"glob": "/memories/ref/**", "read_only": True, "expire_after": None, "since": None, "never_expire": True}
     ]
+
+
+def test_policy_check_prints_durations_as_people_write_them(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "policy", "check", "regulated")
+    assert code == 0 and "7776000" not in out and "86400" not in out
+    assert "expiry: files expire 90d after the last access (a view pushes it back)" in out
+    assert "  /memories/scratch/**    expires 1d after the last write" in out
+    assert "  /memories/reference/**  read-only; never expires" in out
+    assert '"expire_after": "90d"' in out and '"expire_after": "1d"' in out
+    assert "quota: 262,144 bytes and 5,000 lines per file; 16,777,216 bytes and 2,000 files per namespace" in out
+
+
+def test_policy_check_says_what_is_scrubbed_in_plain_words(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run_cli(capsys, "policy", "check", "regulated")
+    assert "  EMAIL           replaced by a keyed token (the same value always gives the same token)\n" in out
+    assert "  CREDIT_CARD     masked: only the last 4 characters are kept\n" in out
+    assert "  US_SSN          redacted: replaced by [US_SSN]\n" in out
+    assert "  API_KEY         refused: the write fails, naming the type, and nothing is stored\n" in out
+    assert "  a path carrying any scanned type is refused\n" in out
+    _, out, _ = run_cli(capsys, "policy", "check", "default")
+    assert "PII: nothing is scrubbed; every value is stored as written ([pii] is off)\n" in out
 
 
 @pytest.mark.parametrize(
@@ -387,3 +483,233 @@ def test_policy_check_of_a_missing_file_or_name(tmp_path: Path, capsys: pytest.C
     assert (code, out, err) == (2, "", "securemem: error: no policy file or shipped policy named nosuch\n")
     code, _, err = run_cli(capsys, "policy", "check", str(tmp_path / "gone.toml"))
     assert code == 2 and err.startswith("securemem: error: cannot read policy") and err.count("\n") == 1
+
+
+# ---------------------------------------------------------------- one parser for files and --every
+
+
+@pytest.mark.parametrize(
+    ("every", "message"),
+    [
+        ("90", f"--every: 90 has no unit; {FORM}"),
+        ("0s", f"--every: a duration must be above zero; {ONE}"),
+        ("soon", f"--every: 'soon' is not a duration; {ONE}"),
+    ],
+)
+def test_sweep_every_takes_the_same_durations_as_policy_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], every: str, message: str
+) -> None:
+    # The interval is read before the store is opened: no store or key is needed to see the error.
+    code, out, err = run_cli(capsys, "sweep", "--db", str(tmp_path / "m.db"), "--every", every)
+    assert (code, out, err) == (2, "", f"securemem: error: {message}\n")
+
+
+# ---------------------------------------------------------------- [pii]: one switch, never silently off
+
+
+EMAIL_ADDRESS = "dana.reyes@example.com"
+
+
+def stored_text(tmp_path: Path, policy_text: str) -> str:
+    """Write a note with an email under the policy; what the model sees when it views it back."""
+    path = write_policy(tmp_path, policy_text)
+    with SecureMemory.open(tmp_path / "m.db", key=os.urandom(32), policy=path) as memory:
+        memory.execute({"command": "create", "path": "/memories/a.md", "file_text": f"mail {EMAIL_ADDRESS}\n"})
+        return memory.execute({"command": "view", "path": "/memories/a.md"}).text
+
+
+def test_pii_actions_without_enabled_switch_scrubbing_on(tmp_path: Path) -> None:
+    policy = load_policy(write_policy(tmp_path, '[pii.actions]\nEMAIL = "redact"\n'))
+    assert policy.pii.enabled is True and policy.pii.actions == {"EMAIL": "redact"}
+    text = stored_text(tmp_path, '[pii.actions]\nEMAIL = "redact"\n')
+    assert EMAIL_ADDRESS not in text and "[EMAIL]" in text
+
+
+def test_pii_enabled_without_actions_scrubs_the_default_actions(tmp_path: Path) -> None:
+    policy = load_policy(write_policy(tmp_path, "[pii]\nenabled = true\n"))
+    assert policy.pii.actions == default_pii_actions() == load_policy("regulated").pii.actions
+    assert set(default_pii_actions()) == set(ENTITY_NAMES)  # every type is handled, none left unscanned
+    assert PIISettings(enabled=True).actions == default_pii_actions()
+    text = stored_text(tmp_path, "[pii]\nenabled = true\n")
+    assert EMAIL_ADDRESS not in text and "[EMAIL:" in text
+
+
+def test_pii_enabled_false_beside_actions_is_a_contradiction(tmp_path: Path) -> None:
+    path = write_policy(tmp_path, '[pii]\nenabled = false\n[pii.actions]\nEMAIL = "hash"\n')
+    with pytest.raises(PolicyError) as caught:
+        load_policy(path)
+    assert str(caught.value) == (
+        f"{path}: pii: enabled = false contradicts the actions set in [pii.actions]; remove one "
+        "(actions switch scrubbing on by themselves)"
+    )
+
+
+def test_no_pii_section_scrubs_nothing_and_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert EMAIL_ADDRESS in stored_text(tmp_path, 'name = "plain"\n')
+    assert load_policy(write_policy(tmp_path, "[pii]\nenabled = false\n")).pii.actions == {}
+
+
+def test_policy_check_names_the_types_a_partial_table_leaves_unscanned(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_policy(tmp_path, '[pii.actions]\nEMAIL = "mask"\n')
+    code, out, err = run_cli(capsys, "policy", "check", str(path))
+    assert (code, err) == (0, "") and "PIIScrub" in out
+    assert "  EMAIL           masked: only the last 4 characters are kept\n" in out
+    assert "  PHONE           stored as written (not in [pii.actions], so not scanned)\n" in out
+
+
+# ---------------------------------------------------------------- what cannot mean what it says is refused
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        (
+            '[[rules]]\nglob = "/memories/reference/"\nread_only = true',
+            f"rules.0.glob: '/memories/reference/' {NEVER}: paths never end with '/'; "
+            "write '/memories/reference/**' for everything under it",
+        ),
+        (
+            '[[rules]]\nglob = "/memories//a/**"',
+            f"rules.0.glob: '/memories//a/**' {NEVER}: paths have no empty, '.' or '..' segments",
+        ),
+        (
+            '[[rules]]\nglob = "/memories/../a/**"',
+            f"rules.0.glob: '/memories/../a/**' {NEVER}: paths have no empty, '.' or '..' segments",
+        ),
+        (
+            '[[rules]]\nglob = "/memories/./a"',
+            f"rules.0.glob: '/memories/./a' {NEVER}: paths have no empty, '.' or '..' segments",
+        ),
+        (
+            "[[rules]]\nglob = '/memories/a\\b/**'",
+            f"rules.0.glob: '/memories/a\\\\b/**' {NEVER}: paths never contain a backslash",
+        ),
+        (
+            '[[rules]]\nglob = "memories/a/**"',
+            f"rules.0.glob: 'memories/a/**' {NEVER}: every path is /memories or starts with /memories/",
+        ),
+        (
+            '[[rules]]\nglob = "/memories/a/**"\nread_only = true\n'
+            '[[rules]]\nglob = "/memories/a/**"\nexpire_after = "1d"',
+            "rules.1.glob: '/memories/a/**' is also the glob of rules.0; merge the two rules (the later one would "
+            "replace the earlier one whole, nothing is combined)",
+        ),
+        (
+            "[quota]\nmax_file_bytes = 2048\nmax_total_bytes = 1024",
+            "quota: max_file_bytes (2048) is above max_total_bytes (1024), so no file could ever reach it; "
+            "lower max_file_bytes or raise max_total_bytes",
+        ),
+        ('[ttl]\nsince = "write"', "ttl.since is set, but nothing expires: set ttl.expire_after, or remove since"),
+        (
+            '[[rules]]\nglob = "/memories/logs/**"\nsince = "write"',
+            "rules.0.since is set, but files under '/memories/logs/**' never expire: set expire_after in the rule "
+            "or in [ttl], or remove since",
+        ),
+    ],
+)
+def test_a_policy_that_cannot_mean_what_it_says_is_refused(tmp_path: Path, text: str, error: str) -> None:
+    path = write_policy(tmp_path, text)
+    with pytest.raises(PolicyError) as caught:
+        load_policy(path)
+    assert str(caught.value) == f"{path}: {error}"
+
+
+def test_since_is_meaningful_once_anything_expires(tmp_path: Path) -> None:
+    load_policy(
+        write_policy(tmp_path, '[ttl]\nsince = "write"\n[[rules]]\nglob = "/memories/t/**"\nexpire_after = "1d"')
+    )
+    load_policy(
+        write_policy(tmp_path, '[ttl]\nexpire_after = "9d"\n[[rules]]\nglob = "/memories/t/**"\nsince = "write"')
+    )
+    load_policy(write_policy(tmp_path, "[quota]\nmax_file_bytes = 1024\nmax_total_bytes = 1024"))
+
+
+# ---------------------------------------------------------------- what is likely not meant is warned about
+
+
+@pytest.mark.parametrize(
+    ("text", "warnings"),
+    [
+        (
+            '[[rules]]\nglob = "/memories/reference/*"\nread_only = true\nnever_expire = true',
+            [
+                "rules.0 (/memories/reference/*) covers only the files directly in /memories/reference/, not its "
+                "subfolders; write '/memories/reference/**' to cover them too"
+            ],
+        ),
+        (
+            '[ttl]\nexpire_after = "30d"\n[[rules]]\nglob = "/memories/reference/**"\nread_only = true',
+            [
+                "rules.0 (/memories/reference/**) is read-only, but its files still expire 30d after the last access "
+                "(from [ttl]); add never_expire = true to keep them"
+            ],
+        ),
+        (
+            '[[rules]]\nglob = "/memories/ref/**"\nread_only = true\n[[rules]]\nglob = "/memories/ref/inbox/**"',
+            [
+                "rules.1 (/memories/ref/inbox/**) is more specific than rules.0 (/memories/ref/**) and wins whole "
+                "(rules inherit nothing): its files are not read-only; repeat what is meant in rules.1"
+            ],
+        ),
+        (
+            '[[rules]]\nglob = "/memories/k/**"\nnever_expire = true\n'
+            '[[rules]]\nglob = "/memories/k/x/**"\nread_only = true\n[ttl]\nexpire_after = "1d"',
+            [
+                "rules.1 (/memories/k/x/**) is read-only, but its files still expire 1d after the last access (from "
+                "[ttl]); add never_expire = true to keep them",
+                "rules.1 (/memories/k/x/**) is more specific than rules.0 (/memories/k/**) and wins whole (rules "
+                "inherit nothing): its files expire by [ttl], not by that rule; repeat what is meant in rules.1",
+            ],
+        ),
+        (
+            '[[rules]]\nglob = "/memories/notes/**"',
+            [
+                "rules.0 (/memories/notes/**) sets nothing (read_only, expire_after, since or never_expire), "
+                "so it has no effect"
+            ],
+        ),
+        (
+            '[[rules]]\nglob = "/memories/[ab]/**"\nread_only = true',
+            [
+                "rules.0 (/memories/[ab]/**): '[', ']', '{' and '}' are literal characters here; "
+                "only *, ** and ? are wildcards"
+            ],
+        ),
+        (
+            '[[rules]]\nglob = "/memories"\nread_only = true',
+            ["rules.0 (/memories) matches only the root folder, no file in it; write '/memories/**' for every file"],
+        ),
+        (
+            '[pii]\nphone_region = "GB"',
+            ["pii.phone_region has no effect: PII scrubbing is off (set enabled = true or [pii.actions])"],
+        ),
+        (
+            '[pii.actions]\nEMAIL = "allow"',
+            ["pii: every action is 'allow', so nothing is scrubbed although [pii] is on"],
+        ),
+        (
+            "[ttl]\nrefresh_on_read = false",
+            ["ttl.refresh_on_read has no effect: nothing expires (no expire_after in [ttl] or any rule)"],
+        ),
+    ],
+)
+def test_policy_check_warns_one_line_each_about_what_is_likely_not_meant(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, warnings: list[str]
+) -> None:
+    path = write_policy(tmp_path, text)
+    code, out, err = run_cli(capsys, "policy", "check", str(path))
+    assert code == 0 and out.startswith(f"{path}: valid policy")
+    assert err.splitlines() == [f"securemem: warning: {path}: {warning}" for warning in warnings]
+
+
+def test_a_deliberate_writable_area_inside_a_read_only_one_draws_no_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write_policy(
+        tmp_path,
+        '[[rules]]\nglob = "/memories/ref/**"\nread_only = true\n'
+        '[[rules]]\nglob = "/memories/ref/inbox/**"\nread_only = false\n',
+    )
+    assert run_cli(capsys, "policy", "check", str(path))[2] == ""

@@ -305,18 +305,26 @@ def read_lines(process: subprocess.Popen[bytes], count: int, timeout: float) -> 
     return data.decode().splitlines()[:count]
 
 
-BAD_EVERY = "securemem: error: --every: a duration above zero, like '90s', '30m', '12h', '7d' or '2w'\n"
+FORMS = "'90s', '30m', '12h', '7d' or '2w'"
 
 
-@pytest.mark.parametrize("every", ["soon", "10", "-5m", "1 week"])
+@pytest.mark.parametrize(
+    ("every", "message"),
+    [
+        ("soon", f"'soon' is not a duration; write one like {FORMS}"),
+        ("10", f"10 has no unit; write a duration like {FORMS}"),
+        ("-5m", f"'-5m' is not a duration; write one like {FORMS}"),
+        ("1 week", f"'1 week' is not a duration; write one like {FORMS}"),
+    ],
+)
 def test_a_bad_interval_is_one_line_exit_2(
-    keyed_store: tuple[Path, Path], capsys: pytest.CaptureFixture[str], every: str
+    keyed_store: tuple[Path, Path], capsys: pytest.CaptureFixture[str], every: str, message: str
 ) -> None:
     db, key_file = keyed_store
     assert run_cli(capsys, "sweep", "--db", str(db), "--key-file", str(key_file), f"--every={every}") == (
         2,
         "",
-        BAD_EVERY,
+        f"securemem: error: --every: {message}\n",
     )
 
 
@@ -329,7 +337,8 @@ def test_a_zero_interval_is_refused_not_a_busy_loop(keyed_store: tuple[Path, Pat
         text=True,
         timeout=30,
     )
-    assert (done.returncode, done.stdout, done.stderr) == (2, "", BAD_EVERY)
+    zero = f"securemem: error: --every: a duration must be above zero; write one like {FORMS}\n"
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", zero)
 
 
 def test_sweeping_a_missing_store_creates_nothing(

@@ -1,0 +1,79 @@
+"""The build: make checks the Python version first, rebuilds a stale venv, pins the dev tools."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+
+
+def fake_python(tmp_path: Path, version: str, ok: bool) -> Path:
+    """A stand-in interpreter answering the Makefile's two questions (its version, and whether it is 3.11+)."""
+    script = tmp_path / f"python{version}"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'case "$2" in *version_info*) echo {int(ok)};; *) echo "{version} /opt/python{version}/bin/python3";; esac\n'
+    )
+    script.chmod(0o755)
+    return script
+
+
+def make(*args: str) -> subprocess.CompletedProcess[str]:
+    """``make -n``: what make would run, nothing run. Clean of the make that may be running the tests."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MAKE") and k != "MFLAGS"}
+    return subprocess.run(
+        ["make", "-n", "--no-print-directory", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+@needs_make
+@pytest.mark.parametrize("goal", ["test", "demo", ""])
+def test_make_refuses_an_old_python_in_one_line_before_anything_else(tmp_path: Path, goal: str) -> None:
+    old = fake_python(tmp_path, "3.9.18", ok=False)
+    done = make(f"PYTHON={old}", *([goal] if goal else []))
+    assert done.returncode != 0 and done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert f"securemem needs Python 3.11 or newer; {old} is 3.9.18 (try: make PYTHON=python3.11)" in line
+
+
+@needs_make
+def test_make_clean_needs_no_python(tmp_path: Path) -> None:
+    done = make(f"PYTHON={tmp_path / 'missing'}", "clean")
+    assert done.returncode == 0 and "rm -rf .venv" in done.stdout
+
+
+@needs_make
+def test_a_venv_built_by_another_interpreter_is_rebuilt(tmp_path: Path) -> None:
+    # The stamp names the interpreter: with another one, make plans a fresh venv (venv --clear).
+    other = fake_python(tmp_path, "3.13.1", ok=True)
+    done = make(f"PYTHON={other}", f"VENV={tmp_path / 'venv'}", "test")
+    assert done.returncode == 0, done.stderr
+    assert f"{other} -m venv --clear {tmp_path / 'venv'}" in done.stdout
+    assert "-c dev-constraints.txt -e '.[dev]'" in done.stdout
+
+
+def test_the_dev_tools_are_pinned_to_exact_versions() -> None:
+    pins = {}
+    for line in (ROOT / "dev-constraints.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            assert re.fullmatch(r"\d+(\.\d+)+", version), line
+            pins[name.lower().replace("_", "-")] = version
+    assert {"ruff", "mypy", "pytest", "hypothesis", "pydantic"} <= set(pins)
+    dev = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
+    assert {re.split(r"[<>=]", spec)[0].lower() for spec in dev} <= set(pins)  # every dev tool is pinned
+
+
+def test_the_license_file_matches_pyproject() -> None:
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["license"] == {"text": "Apache-2.0"}
+    text = (ROOT / "LICENSE").read_text()
+    assert "Apache License" in text and "Version 2.0, January 2004" in text
+    assert "END OF TERMS AND CONDITIONS" in text and len(text.splitlines()) > 190  # the full text
