@@ -19,6 +19,8 @@ import pytest
 
 from securemem import Result, SecureMemory, load_policy
 from securemem.middleware import Call, Handler
+from securemem.middleware.pii import PIIScrub
+from securemem.store.factory import open_store
 from tests import helpers
 from tests.conftest import dump
 from tests.helpers import err, ok
@@ -371,3 +373,20 @@ def test_nothing_scrubbed_reaches_the_database_its_wal_logs_or_messages(
     for value in FORBIDDEN:
         assert value.encode() not in while_open and value.encode() not in after_close, value
         assert value not in messages and value not in logs, value
+
+
+def test_input_is_scanned_before_the_store_lock_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slow scan of a big text must not hold up other writers: it runs outside the transaction."""
+    memory = SecureMemory(open_store("memory://"), load_policy("regulated"), owns_store=False)
+    lock = memory.store._lock  # type: ignore[attr-defined]
+    scans: list[bool] = []
+    original = PIIScrub._scrub
+
+    def watched(self: PIIScrub, text: str, field: Any, counts: Any) -> str:
+        scans.append(lock._is_owned())
+        return original(self, text, field, counts)
+
+    monkeypatch.setattr(PIIScrub, "_scrub", watched)
+    ok(memory, command="create", path="/memories/a.md", file_text=f"mail {EMAIL}\n")
+    ok(memory, command="str_replace", path="/memories/a.md", old_str="mail", new_str="write to")
+    assert scans == [False, False, False]  # file_text; old_str and new_str: none under the lock

@@ -11,7 +11,7 @@ import pytest
 from securemem import SecureMemory
 from securemem.store.base import Entry
 from tests.conftest import dump
-from tests.helpers import entry_of, err, ok
+from tests.helpers import entry_of, err, ok, write_raw
 
 T0 = 1_700_000_000.0
 DAY = 86_400.0
@@ -297,3 +297,39 @@ def test_a_move_does_not_bring_an_expired_file_back(mem: SecureMemory, clock: Cl
     clock.at(1000 * DAY)
     assert not visible(mem, "/memories/keep/d/old.md") and visible(mem, "/memories/keep/d/new.md")
     assert sorted(dump(mem)) == ["/memories", "/memories/keep", "/memories/keep/d", "/memories/keep/d/new.md"]
+
+
+# -- the policy applies on read, not only when a file was written -------------------------------------
+
+
+def test_a_never_expire_rule_clears_a_stamp_when_the_file_is_read(mem: SecureMemory, clock: Clock) -> None:
+    # Written by another tool (or under another policy) with an expiry, into a never-expire area.
+    write_raw(mem.store, "/memories/keep/old.md", b"kept\n", expires=T0 + 10, now=T0)
+    ok(mem, command="view", path="/memories/keep/old.md")
+    assert expires(mem, "/memories/keep/old.md") is None
+    clock.at(DAY)
+    assert ok(mem, command="view", path="/memories/keep/old.md").endswith("1\tkept")
+
+
+def test_a_file_past_its_policy_deadline_is_not_shown_whatever_its_stamp(mem: SecureMemory, clock: Clock) -> None:
+    # scratch/** lives a day after its last write; this row says it lives a year.
+    write_raw(mem.store, "/memories/scratch/stale.md", b"stale\n", expires=T0 + 365 * DAY, now=T0)
+    clock.at(2 * DAY)
+    assert err(mem, command="view", path="/memories/scratch/stale.md") == (
+        "The path /memories/scratch/stale.md does not exist. Please provide a valid path."
+    )
+    assert entry_of(mem, "/memories/scratch/stale.md") is None  # and the store now hides it too
+
+
+def test_a_read_brings_a_too_late_stamp_back_to_the_rule(mem: SecureMemory, clock: Clock) -> None:
+    write_raw(mem.store, "/memories/notes.md", b"n\n", expires=T0 + 365 * DAY, now=T0)
+    ok(mem, command="view", path="/memories/notes.md")  # since access, 10 days: counted from this read
+    assert expires(mem, "/memories/notes.md") == T0 + 10 * DAY
+
+
+def test_every_write_stamps_by_the_rule_for_the_path_now(mem: SecureMemory, clock: Clock) -> None:
+    write_raw(mem.store, "/memories/keep/k.md", b"k\n", expires=T0 + 5, now=T0)
+    ok(mem, command="insert", path="/memories/keep/k.md", insert_line=0, insert_text="top")
+    assert expires(mem, "/memories/keep/k.md") is None
+    ok(mem, command="rename", old_path="/memories/keep/k.md", new_path="/memories/scratch/k.md")
+    assert expires(mem, "/memories/scratch/k.md") == T0 + DAY

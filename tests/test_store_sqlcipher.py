@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import time
@@ -253,3 +255,104 @@ def test_key_material_never_shows_in_repr() -> None:
     assert "hunter2-passphrase" not in repr(as_key_provider("hunter2-passphrase"))
     with pytest.raises(Exception, match="32 bytes"):
         RawKey(b"short")
+
+
+# -- stores written by the previous release ---------------------------------------------------------
+
+V1_STORE = Path(__file__).parent / "data" / "v1" / "store-v1.db"
+V1_KEY = bytes(range(32))  # the fixture's published test key: it holds nothing secret
+
+
+def test_a_store_written_by_the_previous_release_migrates_on_open(tmp_path: Path) -> None:
+    db = tmp_path / "old.db"
+    shutil.copyfile(V1_STORE, db)
+    os.chmod(db, 0o600)
+    with SecureMemory.open(db, key=V1_KEY, clock=lambda: 1_800_000_100.0) as mem:
+        assert mem.store.meta["schema_version"] == "2"  # type: ignore[attr-defined]
+        assert mem.execute({"command": "view", "path": "/memories/notes/a.md"}).text.endswith("1\talpha\n     2\tbeta")
+        listing = mem.execute({"command": "view", "path": "/memories"}).text
+        assert "/memories/notes/deep/" in listing and "/memories/日本語/" in listing and "empty.md" not in listing
+        assert entry_of(mem, "/memories/notes/deep/b.md", now=1_800_000_100.0) is not None
+        other = mem.in_namespace("user-42")
+        assert other.execute({"command": "view", "path": "/memories/x/y.md"}).text.endswith("1\tother namespace")
+        assert mem.store.integrity_errors() == []
+        # the migrated totals are exact: the quota sees what the files hold
+        with mem.store.transaction("default", write=False, clock=time.time) as tx:
+            usage = tx.usage()
+        expected = len("alpha\nbeta\n") + len("gamma\r\ndelta\r\n") + len("call back\n") + len("メモ\n".encode())
+        assert usage.content_bytes == expected and usage.files == 4
+        # and every command works on the migrated store
+        assert not mem.execute({"command": "rename", "old_path": "/memories/notes", "new_path": "/memories/n"}).is_error
+        assert not mem.execute({"command": "delete", "path": "/memories/n/deep"}).is_error
+    with SecureMemory.open(db, key=V1_KEY) as again:  # a second open finds schema 2 and migrates nothing
+        assert again.execute({"command": "view", "path": "/memories/n/a.md"}).text.endswith("2\tbeta")
+
+
+# -- files and their modes ---------------------------------------------------------------------------
+
+
+def test_every_file_the_store_makes_is_0600_from_its_first_byte(tmp_path: Path) -> None:
+    previous = os.umask(0o022)  # a common umask: files would be 0644 if created by default
+    try:
+        db = tmp_path / "m.db"
+        with SecureMemory.open(db, key=os.urandom(32)) as mem:
+            write(mem, "/memories/a.md", "a")
+            modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
+    finally:
+        os.umask(previous)
+    assert modes == {"m.db": 0o600, "m.db-wal": 0o600, "m.db-shm": 0o600}
+
+
+def test_side_files_follow_the_store_file_mode(tmp_path: Path) -> None:
+    key, db = os.urandom(32), tmp_path / "m.db"
+    with SecureMemory.open(db, key=key) as mem:
+        write(mem, "/memories/a.md", "a")
+    shm = Path(f"{db}-shm")
+    shm.touch()
+    os.chmod(shm, 0o400)  # what a read under chmod 400 leaves behind
+    with SecureMemory.open(db, key=key) as mem:  # the store is 0600 again: writes work at once
+        write(mem, "/memories/b.md", "b")
+        assert stat.S_IMODE(shm.stat().st_mode) == 0o600
+
+
+def _immutable(folder: Path, on: bool) -> bool:
+    """chattr +i / -i: what makes a directory read-only even for root (who ignores mode bits)."""
+    flag = "+i" if on else "-i"
+    return subprocess.run(["chattr", flag, str(folder)], capture_output=True).returncode == 0
+
+
+def test_a_read_only_directory_is_reported_as_such(tmp_path: Path) -> None:
+    key, folder = os.urandom(32), tmp_path / "ro"
+    folder.mkdir()
+    with SecureMemory.open(folder / "m.db", key=key) as mem:
+        write(mem, "/memories/a.md", "a")
+    for side in ("m.db-wal", "m.db-shm"):
+        (folder / side).unlink(missing_ok=True)
+    if not _immutable(folder, True):
+        pytest.skip("chattr +i is not available here (needs root and a file system with attributes)")
+    try:
+        for db in (folder / "m.db", folder / "new.db"):  # an existing store, and a store to create
+            with pytest.raises(StorageError) as caught:
+                SecureMemory.open(db, key=key)
+            assert f"the directory {folder} is read-only" in str(caught.value)
+    finally:
+        _immutable(folder, False)
+
+
+# -- re-keyed under a running process ----------------------------------------------------------------
+
+
+def test_a_handle_opened_before_a_rekey_says_re_keyed_not_damaged(tmp_path: Path) -> None:
+    old, new, db = os.urandom(32), os.urandom(32), tmp_path / "m.db"
+    with SecureMemory.open(db, key=old) as first:
+        write(first, "/memories/a.md", "before the rekey")
+        second = SecureMemory.open(db, key=old)
+        rekeyer = SQLCipherStore.open(db, RawKey(old), create=False)
+        rekeyer.rekey(RawKey(new))
+        rekeyer.close()
+        for memory in (first, second):
+            result = memory.execute({"command": "view", "path": "/memories/a.md"})
+            assert result.is_error and "re-keyed" in result.text and "damaged" not in result.text
+        second.close()
+    with SecureMemory.open(db, key=new) as memory:
+        assert memory.execute({"command": "view", "path": "/memories/a.md"}).text.endswith("before the rekey")

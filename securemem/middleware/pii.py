@@ -76,9 +76,11 @@ class PIIScrub:
 
     @functools.lru_cache(maxsize=8192)  # noqa: B019 - one layer per SecureMemory, living as long as it
     def _path_findings(self, path: str) -> tuple[str, ...]:
-        # The detectors read "/" as a separator inside a number (2024/05/01), so a phone number
-        # between two slashes is not seen in the path as written: scan each name as a line too.
-        return tuple(sorted({*self.scrubber.contains(path), *self.scrubber.contains(path.replace("/", "\n"))}))
+        # Scan the names as one text ("/" read as a space), so that a value split across directory
+        # levels ("+1 415 555/2671.md") is seen whole, and each name as a line of its own, so that a
+        # value between two slashes is not taken for part of a longer number.
+        joined, lines = path.replace("/", " "), path.replace("/", "\n")
+        return tuple(sorted({*self.scrubber.contains(joined), *self.scrubber.contains(lines)}))
 
     def _check_moved(self, change: Change, tx: StoreTx) -> Change:
         """A rename of a directory creates a new path for everything below it: none may carry PII."""
@@ -86,9 +88,9 @@ class PIIScrub:
             for _, landing in change.moved(tx)[1:]:
                 if self._path_findings(landing):
                     raise PIIRefused(
-                        f"Error: Moving {change.old} to {change.new} would make a path below it carry "
-                        f"personal data or secrets (policy '{self.policy.name}'). Choose another "
-                        "destination name."
+                        # No path is quoted: joined, the names are the very value kept out.
+                        "Error: This rename would make a path below its destination carry personal data or "
+                        f"secrets (policy '{self.policy.name}'). Choose another destination name."
                     )
         return change
 

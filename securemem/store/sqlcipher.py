@@ -112,6 +112,8 @@ def _create_file(path: Path) -> None:
     """The empty store file, 0600 from its first byte (SQLite copies its mode to -wal and -shm)."""
     if not path.parent.is_dir():
         raise StorageError(f"cannot create {path}: its directory does not exist")
+    if not os.access(path.parent, os.W_OK):
+        raise StorageError(f"the directory {path.parent} is read-only: cannot create the store there")
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:

@@ -1,0 +1,172 @@
+"""Erasure that holds: what a command deletes or overwrites cannot be decrypted from the store's files.
+
+The proof decrypts every page of the store file and every frame of its WAL with the key (free
+pages included, which a logical export never shows) and looks for the old bytes. It must hold
+within the store's erasure bound (``storage.erase_within``, 1 s by default), also while another
+process keeps reading the store, and after a crash.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from securemem import SecureMemory
+from securemem.policy import Policy, StorageSettings
+from tests.helpers import ok
+from tests.sqlcipher_pages import plaintext_of
+
+REPO = Path(__file__).parents[1]
+SECRET = "QUAGGA-ERASE-8d21c7"  # a marker that must vanish
+BOUND = 1.0  # the default erase_within
+
+
+def erased_within(db: Path, key: bytes, marker: str, seconds: float) -> float:
+    """Seconds until ``marker`` is gone from every decrypted page and WAL frame (fails after ``seconds``)."""
+    started = time.monotonic()
+    while marker.encode() in plaintext_of(db, key):
+        assert time.monotonic() - started < seconds, f"{marker} still decryptable after {seconds}s"
+        time.sleep(0.05)
+    return time.monotonic() - started
+
+
+@pytest.fixture
+def store(tmp_path: Path, key: bytes) -> Iterator[tuple[SecureMemory, Path]]:
+    db = tmp_path / "e.db"
+    with SecureMemory.open(db, key=key) as memory:
+        ok(memory, command="create", path="/memories/keep.md", file_text="kept\n")
+        yield memory, db
+
+
+@pytest.mark.parametrize(
+    ("tool_input", "marker"),
+    [
+        ({"command": "delete", "path": "/memories/gone/secret.md"}, SECRET),
+        ({"command": "delete", "path": "/memories/gone"}, SECRET),
+        ({"command": "str_replace", "path": "/memories/gone/secret.md", "old_str": SECRET, "new_str": "x"}, SECRET),
+        ({"command": "rename", "old_path": "/memories/gone", "new_path": "/memories/moved"}, "gone"),
+        ({"command": "rename", "old_path": "/memories/gone/secret.md", "new_path": "/memories/s.md"}, "secret.md"),
+    ],
+    ids=["delete file", "delete directory", "str_replace", "rename directory", "rename file"],
+)
+def test_old_content_and_old_paths_are_gone_within_the_bound(
+    store: tuple[SecureMemory, Path], key: bytes, tool_input: dict[str, str], marker: str
+) -> None:
+    memory, db = store
+    ok(memory, command="create", path="/memories/gone/secret.md", file_text=f"{SECRET}\n" + "padding\n" * 300)
+    memory.store.flush_erasure()
+    assert marker.encode() in plaintext_of(db, key)  # the control: the proof can see it
+    ok(memory, **tool_input)
+    erased_within(db, key, marker, BOUND + 0.5)
+    assert b"kept" in plaintext_of(db, key)
+
+
+def test_an_insert_that_replaces_a_file_erases_the_old_version(store: tuple[SecureMemory, Path], key: bytes) -> None:
+    memory, db = store
+    ok(memory, command="create", path="/memories/f.md", file_text=f"v1 {SECRET}\n")
+    ok(memory, command="str_replace", path="/memories/f.md", old_str=f"v1 {SECRET}", new_str="v2")
+    ok(memory, command="insert", path="/memories/f.md", insert_line=0, insert_text="top")
+    erased_within(db, key, SECRET, BOUND + 0.5)
+
+
+def test_a_burst_of_deletes_pays_for_few_checkpoints(
+    store: tuple[SecureMemory, Path], key: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory, db = store
+    for i in range(40):
+        ok(memory, command="create", path=f"/memories/b/{i}.md", file_text=f"{SECRET}-{i}\n")
+    memory.store.flush_erasure()
+    eraser = memory.store._eraser  # type: ignore[attr-defined]
+    runs: list[float] = []
+    checkpoint = eraser._checkpoint
+    monkeypatch.setattr(eraser, "_checkpoint", lambda wait: runs.append(wait) or checkpoint(wait))
+    for i in range(40):
+        ok(memory, command="delete", path=f"/memories/b/{i}.md")
+    during = len(runs)
+    erased_within(db, key, SECRET, BOUND + 0.5)
+    assert during < 40 and 1 <= len(runs) <= during + 2  # one checkpoint covers many deletes
+
+
+def test_zero_bound_erases_before_the_command_returns(tmp_path: Path, key: bytes) -> None:
+    policy = Policy(storage=StorageSettings(erase_within=0.0))
+    db = tmp_path / "z.db"
+    with SecureMemory.open(db, key=key, policy=policy) as memory:
+        ok(memory, command="create", path="/memories/s.md", file_text=SECRET)
+        ok(memory, command="delete", path="/memories/s.md")
+        assert SECRET.encode() not in plaintext_of(db, key)
+
+
+def test_close_erases_at_once(tmp_path: Path, key: bytes) -> None:
+    db = tmp_path / "c.db"
+    with SecureMemory.open(db, key=key) as memory:
+        ok(memory, command="create", path="/memories/s.md", file_text=SECRET)
+        ok(memory, command="delete", path="/memories/s.md")
+    assert SECRET.encode() not in plaintext_of(db, key)
+
+
+# -- with another process reading all the time -----------------------------------------------------
+
+
+def _reader(db: str, key_hex: str, seconds: str) -> None:
+    """Views back to back (each its own read transaction) for ``seconds``."""
+    with SecureMemory.open(db, key=bytes.fromhex(key_hex), create=False) as memory:
+        print("reading", flush=True)
+        end = time.monotonic() + float(seconds)
+        while time.monotonic() < end:
+            memory.execute({"command": "view", "path": "/memories"})
+            memory.execute({"command": "view", "path": "/memories/keep.md"})
+
+
+@pytest.mark.slow
+def test_erasure_holds_while_other_processes_keep_reading(tmp_path: Path, key: bytes) -> None:
+    db = tmp_path / "r.db"
+    with SecureMemory.open(db, key=key) as memory:
+        ok(memory, command="create", path="/memories/keep.md", file_text="kept\n" * 200)
+        for i in range(20):
+            ok(memory, command="create", path=f"/memories/s/{i}.md", file_text=f"{SECRET}\n" * 50)
+    code = "import sys; from tests.test_erasure import _reader; _reader(*sys.argv[1:])"
+    readers = [
+        subprocess.Popen([sys.executable, "-c", code, str(db), key.hex(), "6"], cwd=REPO, stdout=subprocess.PIPE)
+        for _ in range(2)
+    ]
+    try:
+        for reader in readers:
+            assert reader.stdout is not None and reader.stdout.readline() == b"reading\n"
+        with SecureMemory.open(db, key=key) as memory:
+            ok(memory, command="delete", path="/memories/s")
+            took = erased_within(db, key, SECRET, BOUND + 1.0)
+            assert took <= BOUND + 1.0
+    finally:
+        for reader in readers:
+            reader.wait(timeout=60)
+    assert [reader.returncode for reader in readers] == [0, 0]
+
+
+# -- after a crash -------------------------------------------------------------------------------
+
+
+def _crash_after_delete(db: str, key_hex: str) -> None:
+    """Delete, then die before the store could erase (the bound is an hour here): SIGKILL."""
+    policy = Policy(storage=StorageSettings(erase_within=3600.0))
+    memory = SecureMemory.open(db, key=bytes.fromhex(key_hex), policy=policy, adopt_policy=True)
+    memory.execute({"command": "delete", "path": "/memories/s.md"})
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_store_opened_after_a_crash_scrubs_leftovers_before_its_first_command(tmp_path: Path, key: bytes) -> None:
+    db = tmp_path / "k.db"
+    with SecureMemory.open(db, key=key) as memory:
+        ok(memory, command="create", path="/memories/s.md", file_text=f"{SECRET}\n" * 100)
+    code = "import sys; from tests.test_erasure import _crash_after_delete; _crash_after_delete(*sys.argv[1:])"
+    crashed = subprocess.run([sys.executable, "-c", code, str(db), key.hex()], cwd=REPO, timeout=60)
+    assert crashed.returncode == -signal.SIGKILL
+    assert SECRET.encode() in plaintext_of(db, key)  # the crash left the old pages behind
+    with SecureMemory.open(db, key=key, create=False):
+        assert SECRET.encode() not in plaintext_of(db, key)  # gone before any command ran

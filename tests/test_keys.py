@@ -1,0 +1,148 @@
+"""Key sources: one KeyProvider interface; the CLI always says which source it used, never the key."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from securemem import SecureMemory, WrongKeyError
+from securemem.cli import main
+from securemem.keys import KeyFile, Passphrase, RawKey, as_key_provider, create_key_file
+from securemem.keys.sources import resolve_key
+from tests.helpers import ok
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(autouse=True)
+def no_env_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
+
+
+@pytest.fixture
+def db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    path = tmp_path / "k.db"
+    assert run(capsys, "init", "--db", str(path))[0] == 0
+    return path
+
+
+VIEW = '{"command":"view","path":"/memories"}'
+
+
+# -- the provider interface ----------------------------------------------------------------------------
+
+
+def test_providers_never_show_their_key() -> None:
+    raw = os.urandom(32)
+    for provider in (RawKey(raw), Passphrase("hunter2-correct-horse"), as_key_provider(raw.hex())):
+        assert raw.hex() not in repr(provider) and "hunter2" not in repr(provider)
+
+
+def test_a_hex_string_is_a_raw_key_not_a_passphrase(tmp_path: Path) -> None:
+    key = os.urandom(32)
+    db = tmp_path / "h.db"
+    with SecureMemory.open(db, key=key) as memory:
+        ok(memory, command="create", path="/memories/a.md", file_text="a")
+    for spelled in (key.hex(), key.hex().upper(), key.hex() + "\n", f"  {key.hex()}\n"):  # open(...).read() style
+        with SecureMemory.open(db, key=spelled) as memory:
+            assert ok(memory, command="view", path="/memories/a.md").endswith("\ta")
+    assert isinstance(as_key_provider(key.hex()), RawKey)
+    assert isinstance(as_key_provider("not hex, a passphrase"), Passphrase)
+
+
+def test_a_wrong_key_names_its_source_and_never_the_key(tmp_path: Path) -> None:
+    db = tmp_path / "w.db"
+    SecureMemory.open(db, key=os.urandom(32)).close()
+    wrong = os.urandom(32)
+    with pytest.raises(WrongKeyError) as caught:
+        SecureMemory.open(db, key=wrong)
+    assert "the raw key given does not open" in str(caught.value) and wrong.hex() not in str(caught.value)
+
+
+# -- the command line: which source -----------------------------------------------------------------
+
+
+def test_the_cli_names_the_key_source_it_tried(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = tmp_path / "other.key"
+    secret = create_key_file(other)
+    code, _, err = run(capsys, "exec", "--db", str(db), "--key-file", str(other), VIEW)
+    assert code == 2 and f"--key-file {other} does not open" in err and secret.hex() not in err
+    monkeypatch.setenv("SECUREMEM_KEY", "a wrong passphrase")
+    code, _, err = run(capsys, "exec", "--db", str(db), VIEW)
+    assert code == 2 and "$SECUREMEM_KEY (a passphrase) does not open" in err and "wrong passphrase" not in err
+    monkeypatch.delenv("SECUREMEM_KEY")
+    Path(f"{db}.key").write_text(os.urandom(32).hex())
+    code, _, err = run(capsys, "exec", "--db", str(db), VIEW)
+    assert code == 2 and f"key file {db}.key does not open" in err
+
+
+def test_an_environment_key_that_overrides_the_key_file_says_so(
+    db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SECUREMEM_KEY", Path(f"{db}.key").read_text())  # the same key, in hex: nothing to say
+    assert run(capsys, "exec", "--db", str(db), VIEW)[2] == ""
+    monkeypatch.setenv("SECUREMEM_KEY", "a passphrase")
+    _, _, err = run(capsys, "exec", "--db", str(db), VIEW)
+    assert err.startswith(f"securemem: warning: $SECUREMEM_KEY is set, so it is the key used; the key file {db}.key")
+
+
+def test_a_passphrase_can_come_from_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    phrase = tmp_path / "phrase"
+    phrase.write_text("correct horse battery staple\n")
+    os.chmod(phrase, 0o600)
+    db = tmp_path / "p.db"
+    assert run(capsys, "init", "--db", str(db), "--passphrase-file", str(phrase))[0] == 0
+    assert not Path(f"{db}.key").exists()  # no key file: the passphrase is the key
+    code, out, _ = run(capsys, "exec", "--db", str(db), "--passphrase-file", str(phrase), VIEW)
+    assert code == 0 and out.startswith("Here're the files")
+    with SecureMemory.open(db, key="correct horse battery staple") as memory:  # the same stretch
+        ok(memory, command="view", path="/memories")
+    os.chmod(phrase, 0o644)
+    code, _, err = run(capsys, "exec", "--db", str(db), "--passphrase-file", str(phrase), VIEW)
+    assert code == 2 and "accessible by other users" in err and "horse" not in err
+
+
+def test_key_sources_in_order(tmp_path: Path) -> None:
+    db = str(tmp_path / "o.db")
+    create_key_file(f"{db}.key")
+    provider, warnings = resolve_key(db, environ={})
+    assert isinstance(provider, KeyFile) and provider.source == f"key file {db}.key" and warnings == []
+    provider, _ = resolve_key(db, key_file="/elsewhere.key", environ={"SECUREMEM_KEY": "x"})
+    assert provider.source == "--key-file /elsewhere.key"
+    with pytest.raises(Exception, match="no key for"):
+        resolve_key(str(tmp_path / "none.db"), environ={})
+
+
+# -- rekey ---------------------------------------------------------------------------------------------
+
+
+def test_rekey_replaces_the_default_key_file_and_keeps_the_old_one_aside(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old_key = Path(f"{db}.key").read_text()
+    code, out, _ = run(capsys, "rekey", "--db", str(db))
+    assert code == 0 and f"now in {db}.key" in out and "no longer opens the store" in out
+    saved = [p for p in db.parent.iterdir() if p.name.startswith(f"{db.name}.key.old-")]
+    assert len(saved) == 1 and saved[0].read_text() == old_key
+    assert stat.S_IMODE(Path(f"{db}.key").stat().st_mode) == 0o600
+    assert run(capsys, "exec", "--db", str(db), VIEW)[0] == 0  # the default key file opens it
+    code, _, _ = run(capsys, "exec", "--db", str(db), "--key-file", str(saved[0]), VIEW)
+    assert code == 2  # the old key does not
+
+
+def test_rekey_to_a_named_key_file_says_where_the_key_is(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    new = tmp_path / "new.key"
+    code, out, _ = run(capsys, "rekey", "--db", str(db), "--new-key-file", str(new))
+    assert code == 0 and f"under the key in {new}" in out and f"key file {db}.key) no longer opens it" in out
+    assert run(capsys, "exec", "--db", str(db), "--key-file", str(new), VIEW)[0] == 0

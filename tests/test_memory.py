@@ -1,0 +1,170 @@
+"""SecureMemory, the safe recipe: the policy belongs to the store, execute never raises, namespaces."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from securemem import PolicyError, SecureMemError, SecureMemory
+from securemem.cli import main
+from securemem.keys import create_key_file
+from securemem.memory import recorded_policy
+from securemem.store.factory import open_store
+from tests.helpers import entry_of, ok
+
+DAY = 86_400.0
+
+
+# -- the policy belongs to the store -----------------------------------------------------------------
+
+
+def test_a_new_store_records_the_policy_it_was_opened_with(tmp_path: Path, key: bytes) -> None:
+    db = tmp_path / "p.db"
+    SecureMemory.open(db, key=key, policy="regulated").close()
+    with SecureMemory.open(db, key=key) as memory:  # no policy given: the store's own, not the default
+        assert memory.policy.name == "regulated"
+        assert memory.execute(
+            {"command": "create", "path": "/memories/k.md", "file_text": "AKIAIOSFODNN7EXAMPLE"}
+        ).is_error
+
+
+def test_opening_with_another_policy_is_refused_and_changes_nothing(tmp_path: Path, key: bytes) -> None:
+    db = tmp_path / "p.db"
+    SecureMemory.open(db, key=key, policy="regulated").close()
+    with pytest.raises(PolicyError, match=r"runs under policy 'regulated'.*adopt_policy=True"):
+        SecureMemory.open(db, key=key, policy="default")
+    store = open_store(db, key)
+    try:
+        recorded = recorded_policy(store)
+        assert recorded is not None and recorded.name == "regulated"
+    finally:
+        store.close()
+
+
+def test_adopting_a_policy_is_recorded_audited_and_restamps_expiry(
+    tmp_path: Path, key: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    db = tmp_path / "p.db"
+    with SecureMemory.open(db, key=key, policy="regulated") as memory:
+        ok(memory, command="create", path="/memories/scratch/t.md", file_text="today\n")
+        stamped = entry_of(memory, "/memories/scratch/t.md")
+        assert stamped is not None and stamped.expires is not None  # scratch/** expires after a day
+    caplog.set_level(logging.INFO, logger="securemem.audit")
+    with SecureMemory.open(db, key=key, policy="default", adopt_policy=True) as memory:
+        restamped = entry_of(memory, "/memories/scratch/t.md")
+        assert restamped is not None and restamped.expires is None  # the default policy never expires
+    [record] = [json.loads(r.getMessage()) for r in caplog.records if r.name == "securemem.audit"]
+    assert (record["event"], record["previous"], record["policy"]) == ("policy_adopted", "regulated", "default")
+    with SecureMemory.open(db, key=key) as memory:
+        assert memory.policy.name == "default"
+
+
+def test_the_cli_uses_the_store_policy_and_switches_it_only_with_policy_set(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
+    db = str(tmp_path / "c.db")
+    assert main(["init", "--db", db, "--policy", "regulated"]) == 0
+    secret = json.dumps({"command": "create", "path": "/memories/k.md", "file_text": "AKIAIOSFODNN7EXAMPLE"})
+    assert main(["exec", "--db", db, secret]) == 1  # refused by the regulated policy the store records
+    assert main(["exec", "--db", db, "--policy", "default", secret]) == 2  # another policy: refused
+    assert "securemem policy set" in capsys.readouterr().err
+    assert main(["policy", "set", "--db", db, "default"]) == 0
+    assert main(["exec", "--db", db, secret]) == 0
+
+
+# -- execute never raises ----------------------------------------------------------------------------
+
+
+def test_execute_never_raises_on_a_closed_store(tmp_path: Path, key: bytes) -> None:
+    memory = SecureMemory.open(tmp_path / "x.db", key=key)
+    memory.close()
+    result = memory.execute({"command": "view", "path": "/memories"})
+    assert result.is_error and "closed" in result.text
+
+
+class Exploding(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        raise RuntimeError("the audit sink is down")
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        raise RuntimeError("and so is its error handler")
+
+
+class Raising(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        raise RuntimeError("a filter that fails")
+
+
+@pytest.mark.parametrize("breaker", [Exploding(), Raising()], ids=["handler", "filter"])
+def test_a_broken_audit_sink_never_breaks_a_command(tmp_path: Path, key: bytes, breaker: Any) -> None:
+    audit_log = logging.getLogger("securemem.audit")
+    audit_log.setLevel(logging.INFO)
+    if isinstance(breaker, logging.Filter):
+        audit_log.addFilter(breaker)
+    else:
+        audit_log.addHandler(breaker)
+    try:
+        with SecureMemory.open(tmp_path / "a.db", key=key) as memory:
+            assert ok(memory, command="create", path="/memories/a.md", file_text="a") == (
+                "File created successfully at: /memories/a.md"
+            )
+    finally:
+        audit_log.removeHandler(breaker) if isinstance(breaker, logging.Handler) else audit_log.removeFilter(breaker)
+        audit_log.setLevel(logging.NOTSET)
+
+
+def test_a_busy_store_is_audited_with_the_paths_that_passed_the_guards(
+    tmp_path: Path, key: bytes, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from securemem.errors import StoreBusyError
+
+    caplog.set_level(logging.INFO, logger="securemem.audit")
+    with SecureMemory.open(tmp_path / "b.db", key=key, policy="regulated") as memory:
+
+        def busy(*_: Any, **__: Any) -> Any:
+            raise StoreBusyError("the memory store is busy (another writer holds it); try again shortly")
+
+        monkeypatch.setattr(memory.store, "transaction", busy)
+        for path in ("/memories/jane.doe@example.com.md", "/memories/plain.md"):
+            assert memory.execute({"command": "create", "path": path, "file_text": "x"}).is_error
+    refused, plain = [json.loads(r.getMessage()) for r in caplog.records if r.name == "securemem.audit"]
+    assert refused["paths"] == ["[refused]"] and refused["error"] == "PIIRefused"
+    assert plain["paths"] == ["/memories/plain.md"] and plain["error"] == "StoreBusyError"
+    assert "jane" not in caplog.text
+
+
+# -- namespaces --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["user-1\n", "user-1\nevil", "", "-lead", "a" * 129, "sp ace", "ünï"])
+def test_namespace_names_are_matched_whole(tmp_path: Path, key: bytes, name: str) -> None:
+    with pytest.raises(SecureMemError, match="a namespace is 1-128 characters"):
+        SecureMemory.open(tmp_path / "n.db", key=key, namespace=name)
+
+
+def test_the_audit_trail_names_a_namespace_by_a_keyed_digest(
+    tmp_path: Path, key: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="securemem.audit")
+    with SecureMemory.open(tmp_path / "d.db", key=key, namespace="jane.doe@example.com") as memory:
+        ok(memory, command="view", path="/memories")
+        digest = memory.namespace_id
+    assert "jane" not in caplog.text and digest in caplog.text and digest.startswith("ns_")
+    with SecureMemory.open(tmp_path / "d.db", key=key, namespace="jane.doe@example.com") as again:
+        assert again.namespace_id == digest  # stable: an operator can find a namespace's records
+    with SecureMemory.open(tmp_path / "other.db", key=os.urandom(32), namespace="jane.doe@example.com") as other:
+        assert other.namespace_id != digest  # keyed per store: not a dictionary-checkable hash
+
+
+def test_a_key_file_made_by_init_opens_through_the_library(tmp_path: Path) -> None:
+    key = create_key_file(tmp_path / "k.key")
+    with SecureMemory.open(tmp_path / "k.db", key=(tmp_path / "k.key").read_text()) as memory:  # hex text: a key
+        ok(memory, command="create", path="/memories/a.md", file_text="a")
+    with SecureMemory.open(tmp_path / "k.db", key=key) as memory:
+        assert ok(memory, command="view", path="/memories/a.md").endswith("\ta")

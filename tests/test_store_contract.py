@@ -1,0 +1,285 @@
+"""The Store protocol's rules (store/base.py), held by every backend: the same tests, each backend.
+
+The command contract (test_commands_contract.py) shows each command behaves the same on every
+store; these tests hold the rules the layers rely on directly: isolation of writers, the clock read
+inside the lock, all-or-nothing, expiry (of directories too), exact totals, and a bounded number of
+statements per command.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from securemem import SecureMemory
+from securemem.paths import ROOT
+from securemem.policy import Policy, QuotaSettings, TTLSettings, load_policy
+from securemem.store.base import Store
+from securemem.store.factory import open_store, split_url
+from tests.helpers import ok, write_many
+
+T0 = 1_700_000_000.0
+
+
+def _sqlcipher(tmp_path: Path) -> Store:
+    return open_store(f"sqlcipher://{tmp_path / 's.db'}", os.urandom(32))
+
+
+def _memory(tmp_path: Path) -> Store:
+    return open_store("memory://")
+
+
+BACKENDS: dict[str, Callable[[Path], Store]] = {"sqlcipher": _sqlcipher, "memory": _memory}
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    backend = BACKENDS[request.param](tmp_path)
+    yield backend
+    backend.close()
+
+
+class Clock:
+    def __init__(self, now: float = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def memory_on(store: Store, policy: Policy, clock: Clock, namespace: str = "default") -> SecureMemory:
+    return SecureMemory(store, policy, namespace=namespace, clock=clock, owns_store=False)
+
+
+# -- expiry ------------------------------------------------------------------------------------------
+
+
+def test_a_directory_whose_files_have_all_expired_is_gone_at_once_and_swept(store: Store) -> None:
+    clock = Clock()
+    memory = memory_on(store, Policy(ttl=TTLSettings(expire_after=60, since="write")), clock)
+    ok(memory, command="create", path="/memories/jane-doe/notes.md", file_text="a\n")
+    ok(memory, command="create", path="/memories/jane-doe/deep/more.md", file_text="b\n")
+    clock.now = T0 + 30
+    ok(memory, command="create", path="/memories/keep/x.md", file_text="c\n")
+    clock.now = T0 + 61  # the two files under jane-doe/ have expired; keep/x.md has 29 s to go
+    listing = ok(memory, command="view", path="/memories")
+    assert "jane-doe" not in listing and "/memories/keep/x.md" in listing
+    assert memory.execute({"command": "view", "path": "/memories/jane-doe"}).is_error
+    assert store.count_expired(clock.now) == 4  # two files, two directories
+    assert memory.sweep().deleted == 4
+    with store.transaction("default", write=False, clock=lambda: 0.0) as tx:  # seen from before any deadline
+        assert [e.path for e in tx.tree(ROOT, 10, lambda _n: False)] == ["/memories/keep", "/memories/keep/x.md"]
+
+
+def test_a_write_below_keeps_every_directory_above_alive(store: Store) -> None:
+    clock = Clock()
+    memory = memory_on(store, Policy(ttl=TTLSettings(expire_after=60, since="write")), clock)
+    ok(memory, command="create", path="/memories/a/old.md", file_text="old\n")
+    clock.now = T0 + 50
+    ok(memory, command="create", path="/memories/a/b/new.md", file_text="new\n")
+    clock.now = T0 + 70  # old.md expired, new.md has 40 s left: a/ and a/b/ are still there
+    listing = ok(memory, command="view", path="/memories")
+    assert "/memories/a/\n" in listing + "\n" and "/memories/a/b/" in listing and "old.md" not in listing
+
+
+def test_the_clock_is_read_once_the_lock_is_held(store: Store) -> None:
+    """An edit queued behind a long transaction must not act on the instant it started waiting."""
+    clock_reads: list[float] = []
+    release = threading.Event()
+    entered = threading.Event()
+
+    def hold() -> None:
+        with store.transaction("default", write=True, clock=time.time):
+            entered.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert entered.wait(10)
+    released_at: list[float] = []
+
+    def clock() -> float:
+        clock_reads.append(time.monotonic())
+        return time.time()
+
+    def waiter() -> None:
+        with store.transaction("default", write=True, clock=clock):
+            pass
+
+    thread = threading.Thread(target=waiter)
+    thread.start()
+    time.sleep(0.2)
+    assert clock_reads == []  # still waiting for the lock: no instant chosen yet
+    released_at.append(time.monotonic())
+    release.set()
+    holder.join(10)
+    thread.join(10)
+    assert len(clock_reads) == 1 and clock_reads[0] >= released_at[0]
+
+
+def test_an_expiry_reached_while_waiting_for_the_lock_is_honoured(store: Store) -> None:
+    """The edit waits for a writer; meanwhile its file expires: the edit must not revive it."""
+    clock = Clock()
+    memory = memory_on(store, Policy(ttl=TTLSettings(expire_after=60, since="write")), clock)
+    ok(memory, command="create", path="/memories/f.md", file_text="x\n")
+    entered, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with store.transaction("default", write=True, clock=clock):
+            entered.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert entered.wait(10)
+    results: list[Any] = []
+    editor = threading.Thread(
+        target=lambda: results.append(
+            memory.execute({"command": "str_replace", "path": "/memories/f.md", "old_str": "x", "new_str": "y"})
+        )
+    )
+    editor.start()
+    time.sleep(0.1)
+    clock.now = T0 + 61  # the file expires while the edit waits
+    release.set()
+    holder.join(10)
+    editor.join(10)
+    assert results[0].is_error and "does not exist" in results[0].text
+
+
+# -- isolation and all-or-nothing -----------------------------------------------------------------
+
+
+def test_writers_in_threads_lose_no_update(store: Store) -> None:
+    memory = memory_on(store, load_policy(None), Clock(time.time()))
+    ok(memory, command="create", path="/memories/n.md", file_text="0")
+
+    def bump(n: int) -> None:
+        for i in range(25):
+            result = memory.execute(
+                {"command": "insert", "path": "/memories/n.md", "insert_line": 0, "insert_text": f"t{n}-{i}"}
+            )
+            assert not result.is_error, result.text
+
+    threads = [threading.Thread(target=bump, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    text = ok(memory, command="view", path="/memories/n.md")
+    assert all(f"t{n}-{i}" in text for n in range(4) for i in range(25))
+
+
+def test_a_failed_transaction_leaves_nothing(store: Store) -> None:
+    with pytest.raises(RuntimeError), store.transaction("default", write=True, clock=time.time) as tx:
+        found = tx.ancestry("/memories/a/b.md")
+        tx.put_file("/memories/a/b.md", b"x", 1, None, found.entry)
+        raise RuntimeError("after the write")
+    with store.transaction("default", write=False, clock=time.time) as tx:
+        assert tx.stat("/memories/a") is None and tx.usage().entries == 0
+
+
+# -- totals ----------------------------------------------------------------------------------------
+
+
+def test_usage_counts_contents_path_text_and_directories(store: Store) -> None:
+    write_many(store, ["/memories/a/b/c.md", "/memories/a/d.md"], b"hello")
+    with store.transaction("default", write=False, clock=time.time) as tx:
+        usage = tx.usage()
+    paths = ["/memories/a", "/memories/a/b", "/memories/a/b/c.md", "/memories/a/d.md"]
+    assert (usage.content_bytes, usage.files, usage.dirs) == (10, 2, 2)
+    assert usage.path_bytes == sum(len(p) for p in paths)
+
+
+def test_a_move_keeps_the_totals_exact(store: Store) -> None:
+    write_many(store, ["/memories/a/b/c.md", "/memories/a/d.md", "/memories/x.md"], b"12345")
+    memory = memory_on(store, load_policy(None), Clock(time.time()))
+    ok(memory, command="rename", old_path="/memories/a", new_path="/memories/zz/longer-name")
+    with store.transaction("default", write=False, clock=time.time) as tx:
+        usage = tx.usage()
+        moved = tx.stat("/memories/zz")
+    paths = ["/memories/x.md", "/memories/zz", "/memories/zz/longer-name", "/memories/zz/longer-name/b",
+             "/memories/zz/longer-name/b/c.md", "/memories/zz/longer-name/d.md"]  # fmt: skip
+    assert usage.path_bytes == sum(len(p) for p in paths)
+    assert (usage.files, usage.dirs, usage.content_bytes) == (3, 3, 15)
+    assert moved is not None and (moved.size, moved.files, moved.dirs) == (10, 2, 2)
+
+
+def test_deep_empty_directories_count_against_the_quota(store: Store) -> None:
+    policy = Policy(quota=QuotaSettings(max_total_bytes=400, max_entries=8))
+    memory = memory_on(store, policy, Clock(time.time()))
+    deep = "/memories/" + "/".join(f"d{i}" for i in range(20)) + "/f.md"
+    result = memory.execute({"command": "create", "path": deep, "file_text": ""})
+    assert result.is_error and "Quota exceeded" in result.text  # 21 entries of path text, no content
+    long_name = "/memories/" + "n" * 250 + "/" + "m" * 150
+    result = memory.execute({"command": "create", "path": long_name, "file_text": ""})
+    assert result.is_error and "bytes (file contents and path names)" in result.text
+    with store.transaction("default", write=False, clock=time.time) as tx:
+        assert tx.usage().entries == 0
+
+
+# -- the factory -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "scheme", "where"),
+    [
+        ("memory://", "memory", ""),
+        ("sqlcipher:///var/lib/a.db", "sqlcipher", "/var/lib/a.db"),
+        ("a.db", "sqlcipher", "a.db"),
+    ],
+)
+def test_store_urls(url: str, scheme: str, where: str) -> None:
+    assert split_url(url) == (scheme, where)
+
+
+@pytest.mark.parametrize("url", ["sqlcipher://relative.db", "ftp://x", "postgresql://localhost/db"])
+def test_bad_store_urls_are_one_clear_error(url: str) -> None:
+    from securemem.errors import StorageError
+
+    with pytest.raises(StorageError) as caught:
+        split_url(url)
+    assert "\n" not in str(caught.value)
+
+
+# -- statements per command (SQLCipher) -------------------------------------------------------------
+
+BUDGET = {  # SQL statements inside the command's transaction, BEGIN and COMMIT excluded
+    "create": 4,
+    "view": 1,
+    "str_replace": 5,
+    "insert": 5,
+    "delete": 5,
+    "rename": 6,
+    # the directory, what has expired below it (twice: its total, then the rows shown), then one
+    # query for each directory whose children are listed (here /memories and /memories/d)
+    "list": 5,
+}
+
+
+def test_each_command_runs_a_bounded_number_of_statements(tmp_path: Path) -> None:
+    """No row is read twice: the lookup a command makes serves its checks and its write."""
+    with SecureMemory.open(tmp_path / "b.db", key=os.urandom(32), policy="regulated") as memory:
+        ok(memory, command="create", path="/memories/d/seed.md", file_text="seed\n")
+        seen: dict[str, int] = {}
+        for name, tool_input in [
+            ("create", {"command": "create", "path": "/memories/d/a.md", "file_text": "Status: open\n"}),
+            ("view", {"command": "view", "path": "/memories/d/a.md"}),
+            (
+                "str_replace",
+                {"command": "str_replace", "path": "/memories/d/a.md", "old_str": "open", "new_str": "done"},
+            ),
+            ("insert", {"command": "insert", "path": "/memories/d/a.md", "insert_line": 0, "insert_text": "top"}),
+            ("rename", {"command": "rename", "old_path": "/memories/d/a.md", "new_path": "/memories/d/b.md"}),
+            ("list", {"command": "view", "path": "/memories"}),
+            ("delete", {"command": "delete", "path": "/memories/d/b.md"}),
+        ]:
+            ok(memory, **tool_input)
+            seen[name] = memory.store.last_statements  # type: ignore[attr-defined]
+    assert {name: seen[name] <= BUDGET[name] for name in BUDGET} == dict.fromkeys(BUDGET, True), seen
