@@ -11,14 +11,17 @@ from securemem.errors import (
     KeyFileError,
     NotAStoreError,
     PolicyError,
+    RekeyedError,
     SecureMemError,
     StorageError,
     StoreBusyError,
     StoreFullError,
     WrongKeyError,
 )
+from securemem.keys import KeyFile, KeyProvider, Passphrase, RawKey
 from securemem.memory import SecureMemory
 from securemem.policy import Policy, load_policy
+from securemem.store.factory import open_store
 
 if TYPE_CHECKING:
     from securemem.anthropic import AsyncSecureMemoryTool, SecureMemoryTool
@@ -27,10 +30,15 @@ __all__ = [
     "AsyncSecureMemoryTool",
     "CommandError",
     "DamagedStoreError",
+    "KeyFile",
     "KeyFileError",
+    "KeyProvider",
     "NotAStoreError",
+    "Passphrase",
     "Policy",
     "PolicyError",
+    "RawKey",
+    "RekeyedError",
     "Result",
     "SecureMemError",
     "SecureMemory",
@@ -40,6 +48,7 @@ __all__ = [
     "StoreFullError",
     "WrongKeyError",
     "load_policy",
+    "open_store",
 ]
 
 

@@ -47,6 +47,8 @@ def _check_characters(path: str) -> None:
         # Any '%', not only a valid %2e: a decoder further down (a proxy, a log viewer, a sync
         # tool) may read a half-valid sequence differently from us.
         raise _refuse("'%' is not allowed (no percent-encoding)")
+    if path.isascii() and path.isprintable():
+        return  # printable ASCII: no control, invisible, compatibility or look-alike character
     for ch in path:
         if unicodedata.category(ch) in _REFUSED_CATEGORIES:
             raise _refuse(f"control or invisible character U+{ord(ch):04X} is not allowed")

@@ -1,7 +1,7 @@
 """The command contract: what each memory command does and says, against every Store backend.
 
 Every test gets its store from the ``store`` fixture, parametrised over ``BACKENDS``: a new backend
-joins the contract by adding one entry there. Reference strings come from spec/memory-tool.md.
+joins the contract by adding one entry there. Reference strings: docs/protocol.md.
 """
 
 from __future__ import annotations

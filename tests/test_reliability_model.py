@@ -1,6 +1,6 @@
 """Model-based testing: securemem against a small in-memory reference model of the protocol.
 
-``Reference`` below is written from spec/memory-tool.md (the reference strings) and the choices
+``Reference`` below is written from docs/protocol.md (the reference strings) and the choices
 the dispatcher documents (what a line is, CRLF files, the messages securemem adds where the spec
 has none, the path guard's rules). Hypothesis drives random sequences of all six commands, valid
 and invalid, against both; every step must give the same ``is_error`` and the same text, and

@@ -251,11 +251,11 @@ def test_bad_store_urls_are_one_clear_error(url: str) -> None:
 # -- statements per command (SQLCipher) -------------------------------------------------------------
 
 BUDGET = {  # SQL statements inside the command's transaction, BEGIN and COMMIT excluded
-    "create": 4,
+    "create": 3,  # the path and its ancestors (quota usage included), the content, one upsert of every row
     "view": 1,
-    "str_replace": 5,
-    "insert": 5,
-    "delete": 5,
+    "str_replace": 4,  # the file, the namespace's usage (it grows), the content, the upsert
+    "insert": 4,
+    "delete": 4,
     "rename": 6,
     # the directory, what has expired below it (twice: its total, then the rows shown), then one
     # query for each directory whose children are listed (here /memories and /memories/d)

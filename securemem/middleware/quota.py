@@ -84,6 +84,8 @@ class Quota:
             )
 
     def _check_namespace(self, tx: StoreTx, grow: int, *, files: int, entries: int) -> None:
+        if grow <= 0 and files <= 0 and entries <= 0:
+            return  # nothing grows: no limit can be crossed (and a shrink over a lowered limit is let through)
         used = tx.usage()
         if self._over(used, grow, files, entries) and tx.purge_expired():
             used = tx.usage()  # expired entries were still on disk; they are gone now

@@ -19,6 +19,7 @@ reads a row twice: the dispatcher's lookup serves the quota check and the write.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -299,45 +300,45 @@ class SqlTx:
             self._adjust(directory, (0, 0, 1, path_bytes(directory)))
 
     def put_file(self, path: str, data: bytes, lines: int, expires: float | None, old: Entry | None) -> None:
-        if old is not None:
-            self._replace(path, data, lines, expires, old)
-            return
-        new_dirs = self._make_room(path)
-        self._wrote()
-        self._make_dirs(new_dirs, expires)
-        cid = self._q("INSERT INTO content (data) VALUES (:d) RETURNING id", d=data).fetchone()[0]
-        pa, na = key_of(path)
-        own = path_bytes(path)
-        self._q(_INSERT, pa=pa, na=na, id=cid, dir=0, s=len(data), l=lines, f=1, b=own, e=expires)
-        self._adjust(path, (len(data), 1, 0, own), expires=expires, stamp=True)
+        """Create or replace a file: its content, then its row and every ancestor's in one upsert.
 
-    def _replace(self, path: str, data: bytes, lines: int, expires: float | None, old: Entry) -> None:
-        pa, na = key_of(path)
-        cached = self._cache.get(path)
-        self._wrote()
-        if cached is not None:
-            cid = cached[12]
-            self._q(
-                f"UPDATE entries SET size = :s, lines = :l, modified = :now, accessed = :now, expires = :e WHERE {_AT}",
-                s=len(data),
-                l=lines,
-                e=expires,
-                pa=pa,
-                na=na,
-            )
+        Three statements in all for a file in an existing directory (the caller's lookup, the
+        content, the upsert): each ancestor gets the file's share of the totals, and a missing
+        directory is inserted with exactly that share, which is all it holds.
+        """
+        if old is None:
+            new_dirs = set(self._make_room(path))
+            cid = self._q("INSERT INTO content (data) VALUES (:d) RETURNING id", d=data).fetchone()[0]
         else:
-            cid = self._q(
-                f"UPDATE entries SET size = :s, lines = :l, modified = :now, accessed = :now, expires = :e "
-                f"WHERE {_AT} RETURNING id",
-                s=len(data),
-                l=lines,
-                e=expires,
-                pa=pa,
-                na=na,
-            ).fetchone()[0]
-        self._q("UPDATE content SET data = :d WHERE id = :id", d=data, id=cid)
-        self._adjust(path, (len(data) - old.size, 0, 0, 0), expires=expires, stamp=True)
-        self.freed = True  # the old text was overwritten: its pages must be scrubbed
+            cached = self._cache.get(path)
+            new_dirs = set()
+            cid = cached[12] if cached is not None else self._content_id(path)
+            self._q("UPDATE content SET data = :d WHERE id = :id", d=data, id=cid)
+            self.freed = True  # the old text was overwritten: its pages must be scrubbed
+        self._wrote()
+        own = path_bytes(path)
+        size = len(data)
+        rows: list[tuple[Any, ...]] = [
+            (self.ns, *key_of(path), cid, 0, size, lines, 0 if old else 1, 0, 0 if old else own, self.now,
+             self.now, self.now, expires)
+        ]  # fmt: skip
+        grow = size - (old.size if old else 0)
+        below_bytes, below_dirs = (0, 0) if old else (own, 0)
+        for above in reversed(ancestors(path)):  # deepest first: each carries what is new below it
+            made = above in new_dirs
+            rows.append((self.ns, *key_of(above), 0, 1, grow, 0, 0 if old else 1, below_dirs,
+                         below_bytes + (path_bytes(above) if made else 0), self.now, self.now, self.now,
+                         None if above == ROOT else expires))  # fmt: skip
+            if made:
+                below_dirs += 1
+                below_bytes += path_bytes(above)
+        self.statements += 1
+        self._conn.execute(_upsert_sql(len(rows)), [value for row in rows for value in row])
+
+    def _content_id(self, path: str) -> int:
+        row = self._row(path)
+        assert row is not None, "a replace of a file that was not read"
+        return int(row[12])
 
     def _remove(self, path: str, row: Row) -> None:
         """Delete the row at ``path`` and everything below it, whatever their expiry."""
@@ -442,6 +443,26 @@ class SqlTx:
         if rows:
             self.freed = True
         return len(rows)
+
+
+@functools.lru_cache(maxsize=64)
+def _upsert_sql(rows: int) -> str:
+    """Insert the rows, or add each one to the row already there (its totals, its expiry).
+
+    A file row is new (create) or takes the values given (replace); a directory row adds the
+    share given to its totals, and its expiry becomes the later of the two (None: never; the root
+    never expires). ``lines`` and ``accessed`` only change on the file's own row.
+    """
+    marks = ",".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * rows)
+    return (
+        "INSERT INTO entries (ns, parent, name, id, is_dir, size, lines, files, dirs, pbytes, created, modified, "
+        f"accessed, expires) VALUES {marks} ON CONFLICT (ns, parent, name) DO UPDATE SET "
+        "size = CASE WHEN is_dir THEN size + excluded.size ELSE excluded.size END, lines = excluded.lines, "
+        "files = files + excluded.files, dirs = dirs + excluded.dirs, pbytes = pbytes + excluded.pbytes, "
+        "modified = excluded.modified, accessed = CASE WHEN is_dir THEN accessed ELSE excluded.accessed END, "
+        "expires = CASE WHEN is_dir = 0 THEN excluded.expires WHEN parent = '' THEN NULL "
+        "WHEN expires IS NULL OR excluded.expires IS NULL THEN NULL ELSE max(expires, excluded.expires) END"
+    )
 
 
 def max_expiry(values: Iterator[float | None] | Any) -> float | None:
