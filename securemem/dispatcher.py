@@ -199,7 +199,7 @@ class Dispatcher:
         start, end = (1, len(lines)) if cmd.view_range is None else _check_range(cmd.path, cmd.view_range, len(lines))
         window = lines[start - 1 : end]
         header = f"Here's the content of {cmd.path} with line numbers:\n"
-        if limit is None or len(header) + numbered_length(window, limit.chars) <= limit.chars:
+        if limit is None or len(header) + numbered_length(window) <= limit.chars:
             view = FileView(cmd.path, entry, start, end, end, len(lines))
             return Result(header + numbered(window, start), view=view)
         body, count, line_cut = fit_lines(window, start, limit.chars - limit.reserve - len(header))

@@ -36,7 +36,7 @@ def shown(line: str) -> str:
 
 def numbered(lines: list[str], first: int) -> str:
     """Lines with their numbers right-aligned in six columns and a TAB, as the tool shows them."""
-    if any(line.endswith("\r") for line in lines):
+    if _hidden_crs(lines):
         lines = [shown(line) for line in lines]
     return "\n".join(map(_NUMBERED.format, range(first, first + len(lines)), lines))
 
@@ -85,14 +85,18 @@ def fit_lines(lines: list[str], first: int, budget: int) -> tuple[str, int, bool
     return numbered(lines, first), len(lines), False
 
 
-def numbered_length(lines: list[str], stop: int) -> int:
-    """Length of ``numbered(lines)``, or any number above ``stop`` once it is known to pass it."""
-    used = -1
-    for line in lines:
-        used += len(shown(line)) + NUMBER_WIDTH + 2
-        if used > stop:
-            return used
-    return max(used, 0)
+def numbered_length(lines: list[str]) -> int:
+    """Length of ``numbered(lines)``, without building it: the lines, a number and TAB each, the LFs."""
+    if not lines:
+        return 0
+    return sum(map(len, lines)) - _hidden_crs(lines) + (NUMBER_WIDTH + 2) * len(lines) - 1
+
+
+def _hidden_crs(lines: list[str]) -> int:
+    """How many lines end in a CR, which views hide (counted only when there is a CR at all)."""
+    if "\r" not in "".join(lines):
+        return 0
+    return sum(1 for line in lines if line.endswith("\r"))
 
 
 def occurrence_lines(text: str, needle: str, limit: int | None = None) -> list[int]:

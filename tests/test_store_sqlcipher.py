@@ -356,3 +356,20 @@ def test_a_handle_opened_before_a_rekey_says_re_keyed_not_damaged(tmp_path: Path
         second.close()
     with SecureMemory.open(db, key=new) as memory:
         assert memory.execute({"command": "view", "path": "/memories/a.md"}).text.endswith("before the rekey")
+
+
+def _open_old_store(db: str) -> str:
+    with SecureMemory.open(db, key=V1_KEY, create=False) as mem:
+        return mem.execute({"command": "view", "path": "/memories/notes/a.md"}).text
+
+
+def test_two_processes_opening_an_old_store_at_once_migrate_it_once(tmp_path: Path) -> None:
+    from tests.reliability_helpers import fork_all
+
+    db = tmp_path / "old.db"
+    shutil.copyfile(V1_STORE, db)
+    os.chmod(db, 0o600)
+    views = fork_all([(_open_old_store, (str(db),)) for _ in range(3)], tmp_path)
+    assert all(view.endswith("1\talpha\n     2\tbeta") for view in views), views
+    with SecureMemory.open(db, key=V1_KEY) as mem:
+        assert mem.store.integrity_errors() == []

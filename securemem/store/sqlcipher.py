@@ -29,8 +29,7 @@ import os
 import stat
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 import sqlcipher3
@@ -242,7 +241,10 @@ class SQLCipherStore:
             conn.execute("PRAGMA secure_delete = ON")  # the old tables' pages are zeroed as they go
             conn.execute("BEGIN IMMEDIATE")
             try:
-                sqlschema.migrate(conn, version)
+                # Read again under the lock: another process may have migrated the store meanwhile.
+                row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+                if int(row[0]) < sqlschema.SCHEMA_VERSION:
+                    sqlschema.migrate(conn, int(row[0]))
                 conn.execute("COMMIT")
             except BaseException:
                 with contextlib.suppress(sqlcipher3.Error):
@@ -307,25 +309,43 @@ class SQLCipherStore:
 
     # -- transactions ----------------------------------------------------------------------
 
-    @contextmanager
-    def transaction(self, namespace: str, *, write: bool, clock: Clock) -> Iterator[SqlTx]:
-        with self._lock:
+    def transaction(self, namespace: str, *, write: bool, clock: Clock) -> _Transaction:
+        """One transaction on ``namespace``: BEGIN IMMEDIATE, the clock read, COMMIT or ROLLBACK."""
+        return _Transaction(self, namespace, write, clock)
+
+    def _begin(self, namespace: str, write: bool, clock: Clock) -> SqlTx:
+        self._lock.acquire()
+        try:
             conn = self._open_conn()
             self._run(conn, "BEGIN IMMEDIATE")
             self._made = None
             try:
-                tx = SqlTx(conn, self._ns_id(conn, namespace, create=write), clock())
-                yield tx
+                return SqlTx(conn, self._ns_id(conn, namespace, create=write), clock())
             except sqlcipher3.Error as exc:
                 self._rollback(conn)
                 raise self._translate(exc) from None
             except BaseException:
                 self._rollback(conn)
                 raise
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def _end(self, tx: SqlTx, failed: BaseException | None) -> None:
+        """Commit (or roll back after ``failed``); the lock is released in every case."""
+        try:
+            conn = self._open_conn()
+            if failed is not None:
+                self._rollback(conn)
+                if isinstance(failed, sqlcipher3.Error):
+                    raise self._translate(failed) from None
+                return
             self._run(conn, "COMMIT", rollback_on_error=True)
             self.last_statements = tx.statements
             if tx.freed:
                 self._eraser.freed()
+        finally:
+            self._lock.release()
 
     def _ns_id(self, conn: sqlcipher3.Connection, name: str, *, create: bool) -> int:
         found = self._ns.get(name)
@@ -489,6 +509,24 @@ class SQLCipherStore:
             conn, self._conn = self._conn, None
             if conn is not None:
                 conn.close()
+
+
+class _Transaction:
+    """The context manager of ``SQLCipherStore.transaction`` (a class: it is on every command's path)."""
+
+    __slots__ = ("_clock", "_namespace", "_store", "_tx", "_write")
+
+    def __init__(self, store: SQLCipherStore, namespace: str, write: bool, clock: Clock) -> None:
+        self._store, self._namespace, self._write, self._clock = store, namespace, write, clock
+        self._tx: SqlTx | None = None
+
+    def __enter__(self) -> SqlTx:
+        self._tx = self._store._begin(self._namespace, self._write, self._clock)
+        return self._tx
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        assert self._tx is not None
+        self._store._end(self._tx, exc)
 
 
 def _open_error(exc: sqlcipher3.Error, path: Path) -> StorageError:

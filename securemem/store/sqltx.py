@@ -38,6 +38,11 @@ _AT = "ns = :ns AND parent = :pa AND name = :na"
 # key, which grows with every file; expired-but-unswept rows are few, since sweeps remove them.
 _EXPIRED = "FROM entries INDEXED BY entries_expires WHERE expires IS NOT NULL AND expires <= :now AND ns = :ns"
 _OWN_BYTES = "length(CAST(parent || '/' || name AS BLOB))"
+_ROW = f"SELECT {_COLS} FROM entries WHERE ns = ? AND parent = ? AND name = ?"
+_GET = (
+    f"SELECT {_E_COLS}, c.data FROM entries e LEFT JOIN content c ON c.id = e.id AND e.is_dir = 0 "
+    "WHERE e.ns = ? AND e.parent = ? AND e.name = ?"
+)
 _INSERT = (
     "INSERT INTO entries (ns, parent, name, id, is_dir, size, lines, files, dirs, pbytes, created, modified, "
     "accessed, expires) VALUES (:ns, :pa, :na, :id, :dir, :s, :l, :f, 0, :b, :now, :now, :now, :e)"
@@ -134,8 +139,8 @@ class SqlTx:
 
     def _row(self, path: str) -> Row | None:
         if path not in self._cache:
-            pa, na = key_of(path)
-            self._cache[path] = self._q(f"SELECT {_COLS} FROM entries WHERE {_AT}", pa=pa, na=na).fetchone()
+            self.statements += 1
+            self._cache[path] = self._conn.execute(_ROW, (self.ns, *key_of(path))).fetchone()
         return self._cache[path]
 
     # -- reads -----------------------------------------------------------------------------
@@ -151,13 +156,8 @@ class SqlTx:
         return _entry(row, self._expired_total(path)) if row[2] else _entry(row)
 
     def get(self, path: str) -> tuple[Entry, bytes | None] | None:
-        pa, na = key_of(path)
-        row = self._q(
-            f"SELECT {_E_COLS}, c.data FROM entries e LEFT JOIN content c ON c.id = e.id AND e.is_dir = 0 "
-            f"WHERE e.ns = :ns AND e.parent = :pa AND e.name = :na",
-            pa=pa,
-            na=na,
-        ).fetchone()
+        self.statements += 1
+        row = self._conn.execute(_GET, (self.ns, *key_of(path))).fetchone()
         self._cache[path] = None if row is None else row[:13]
         entry = self._shown(path, row)
         if entry is None:
@@ -166,20 +166,22 @@ class SqlTx:
 
     def ancestry(self, path: str) -> Ancestry:
         chain = [*ancestors(path), path] if path != ROOT else [ROOT]
-        marks, params = _chain_params(chain)
-        found = {
-            path_of(r): r
-            for r in self._q(
-                f"SELECT {_COLS} FROM entries WHERE ns = :ns AND (parent, name) IN (VALUES {marks})", **params
-            ).fetchall()
-        }
+        params: list[Any] = [self.ns]
         for link in chain:
-            self._cache[link] = found.get(link)
+            params += key_of(link)
+        self.statements += 1
+        found = {f"{r[0]}/{r[1]}": r for r in self._conn.execute(_chain_sql(len(chain)), params).fetchall()}
+        cache = self._cache
+        blocking, missing = None, []
+        for link in chain[:-1]:
+            row = cache[link] = found.get(link)
+            if row is None or not (row[11] is None or row[11] > self.now):
+                missing.append(link)
+            elif blocking is None and not row[2]:
+                blocking = link
+        target = cache[path] = found.get(path)
         self._chain_of = path
-        above = chain[:-1]
-        blocking = next((a for a in above if self._visible(found.get(a)) and not found[a][2]), None)
-        missing = tuple(a for a in above if not self._visible(found.get(a)))
-        return Ancestry(entry=self._shown(path, found.get(path)), blocking_file=blocking, missing_dirs=missing)
+        return Ancestry(entry=self._shown(path, target), blocking_file=blocking, missing_dirs=tuple(missing))
 
     def tree(self, path: str, depth: int, skip: Skip, limit: int | None = None) -> list[Entry]:
         expired = [(path_of(r), own_totals(r)) for r in self._expired_rows(path)]
@@ -308,12 +310,14 @@ class SqlTx:
         """
         if old is None:
             new_dirs = set(self._make_room(path))
-            cid = self._q("INSERT INTO content (data) VALUES (:d) RETURNING id", d=data).fetchone()[0]
+            self.statements += 1
+            cid = self._conn.execute("INSERT INTO content (data) VALUES (?) RETURNING id", (data,)).fetchone()[0]
         else:
             cached = self._cache.get(path)
             new_dirs = set()
             cid = cached[12] if cached is not None else self._content_id(path)
-            self._q("UPDATE content SET data = :d WHERE id = :id", d=data, id=cid)
+            self.statements += 1
+            self._conn.execute("UPDATE content SET data = ? WHERE id = ?", (data, cid))
             self.freed = True  # the old text was overwritten: its pages must be scrubbed
         self._wrote()
         own = path_bytes(path)
@@ -443,6 +447,13 @@ class SqlTx:
         if rows:
             self.freed = True
         return len(rows)
+
+
+@functools.lru_cache(maxsize=64)
+def _chain_sql(links: int) -> str:
+    """The rows of a path and of its ancestors, in one lookup by key."""
+    marks = ",".join(["(?, ?)"] * links)
+    return f"SELECT {_COLS} FROM entries WHERE ns = ? AND (parent, name) IN (VALUES {marks})"
 
 
 @functools.lru_cache(maxsize=64)
