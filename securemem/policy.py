@@ -16,27 +16,20 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from securemem.errors import PolicyError
+from securemem.pii import DEFAULT_PHONE_REGIONS, policy_names
+from securemem.pii.contact import check_phone_regions
 
 _RULE_CACHE_SIZE = 8192
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
 Action = Literal["redact", "mask", "hash", "refuse", "allow"]
-ENTITY_NAMES = (
-    "EMAIL",
-    "PHONE",
-    "CREDIT_CARD",
-    "IBAN",
-    "US_SSN",
-    "IP_ADDRESS",
-    "AWS_ACCESS_KEY",
-    "API_KEY",
-    "PRIVATE_KEY",
-    "JWT",
-    "BEARER_TOKEN",
-)
+# What [pii.actions] accepts: every entity type the detectors report and the families that group
+# them (PII, SECRET, API_KEY); see securemem/pii/entities.py. Types a deployment registers for a
+# plug-in detector are accepted too (the check below asks the registry at validation time).
+ENTITY_NAMES = policy_names()
 
 
 def parse_duration(text: str) -> float:
@@ -80,16 +73,47 @@ class StorageSettings(_Section):
 
 class PIISettings(_Section):
     enabled: bool = False
-    phone_region: str = Field("US", pattern=r"^[A-Z]{2}$")
+    # National numbers (no "+" or "00") are read in each region in turn; "+" numbers in any region.
+    phone_regions: tuple[str, ...] = Field(DEFAULT_PHONE_REGIONS, strict=False, min_length=1, max_length=50)
     refuse_paths: bool = True
+    # Entity types or families (PII, SECRET, API_KEY): the most specific entry wins.
     actions: dict[str, Action] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _single_region(cls, data: object) -> object:
+        """Policies written before phone_regions say ``phone_region = "US"``: read it as one region."""
+        if isinstance(data, dict) and "phone_region" in data:
+            data = dict(data)
+            region = data.pop("phone_region")
+            if "phone_regions" in data:
+                raise ValueError("set phone_regions (a list) or the older phone_region, not both")
+            data["phone_regions"] = [region] if isinstance(region, str) else region
+        return data
+
+    @field_validator("phone_regions")
+    @classmethod
+    def _regions(cls, regions: tuple[str, ...]) -> tuple[str, ...]:
+        for region in regions:
+            if not isinstance(region, str) or not re.fullmatch(r"[A-Z]{2}", region):
+                raise ValueError(f"phone regions are ISO 3166 codes such as 'US' or 'GB', not {region!r}")
+        return check_phone_regions(regions)
 
     @model_validator(mode="after")
     def _known_types(self) -> PIISettings:
-        unknown = sorted(set(self.actions) - set(ENTITY_NAMES))
+        known = set(policy_names())
+        unknown = sorted(set(self.actions) - known)
         if unknown:
-            raise ValueError(f"unknown entity type {unknown[0]!r}; known: {', '.join(ENTITY_NAMES)}")
+            raise ValueError(
+                f"unknown entity type {unknown[0]!r}; use a family (PII, SECRET, API_KEY) or a type listed by "
+                "securemem.pii.entity_types()"
+            )
         return self
+
+    @property
+    def phone_region(self) -> str:
+        """The first region (the single-region setting of older code)."""
+        return self.phone_regions[0]
 
 
 class QuotaSettings(_Section):

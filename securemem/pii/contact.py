@@ -1,19 +1,28 @@
-"""Email addresses and phone numbers."""
+"""Email addresses (plain and obfuscated) and phone numbers of any region."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import pairwise
 
 import phonenumbers
 
-from securemem.pii.scan import Scan, Span, accepted
+from securemem.pii.scan import Scan, Span
 
-_LOCAL_PUNCTUATION = frozenset("._%+-")
+# ---------------------------------------------------------------- email
+
+_LOCAL_PUNCTUATION = frozenset("._%+-'")
 _LOCAL_MAX = 64  # RFC 5321; also bounds the backward walk from each '@'
 # Letters and digits of any script (RFC 6531 addresses such as jürgen@bücher.example): a partial
 # match would leave part of the address behind after scrubbing.
 _DOMAIN = re.compile(r"(?:[^\W_](?:[^\W_]|-){0,61}\.){1,10}[^\W\d_]{2,63}(?![^\W_]|-)")
+# "icon@2x.png", "logo@1.5x.webp": retina asset names, not addresses.
+_ASSET = re.compile(r"[0-9]+(?:\.[0-9]+)?x\.(?:png|jpe?g|gif|svg|webp|avif|bmp|ico|tiff?|heic|pdf)$", re.IGNORECASE)
+# Words that end a URL authority's user part: "postgres://user:pw@db.example.com" holds no address.
+_AUTHORITY_BREAK = frozenset(" \t\r\n/\"'<>()[]{}")
 
 
 def find_emails(scan: Scan) -> Iterator[Span]:
@@ -23,7 +32,7 @@ def find_emails(scan: Scan) -> Iterator[Span]:
     while at != -1:
         start = _local_part_start(text, at)
         domain = _DOMAIN.match(text, at + 1) if start < at else None
-        if domain is not None:
+        if domain is not None and not _ASSET.match(text, at + 1, domain.end()) and not _in_authority(text, start):
             yield start, domain.end()
             at = text.find("@", domain.end())
         else:
@@ -38,25 +47,80 @@ def _local_part_start(text: str, at: int) -> int:
         start -= 1
     if at - start > _LOCAL_MAX:
         return at  # longer than RFC allows: a blob, not an address
-    while start < at and text[start] == ".":
+    while start < at and text[start] in ".'":
         start += 1
     return start
 
 
-# A cheap candidate: optional country code, optional area code in brackets, then digit groups
-# with single separators. Validation by phonenumbers decides; the regex only has to be generous
-# and linear (separators are mandatory between groups, so a digit run splits one way only).
+def _in_authority(text: str, start: int) -> bool:
+    """True when the local part sits in a URL's user info ("scheme://user:pw@host")."""
+    floor = max(0, start - 256)
+    index = start - 1
+    while index >= floor and text[index] not in _AUTHORITY_BREAK:
+        index -= 1
+    # The characters before the user info are "://" exactly when the walk stopped on the last "/".
+    return index >= 2 and text[index] == "/" and text[index - 2 : index + 1] == "://"
+
+
+# "jane.doe [at] example [dot] com", "jane(at)example(dot)co(dot)uk": written to dodge scrapers, and
+# by a model told to keep an address out of a filter. Brackets are required: "look at example dot
+# com" in prose is not taken.
+_OPEN, _CLOSE = r"[\[({<]", r"[\])}>]"
+_OBFUSCATED = re.compile(
+    rf"(?P<local>[A-Za-z0-9][A-Za-z0-9._%+\-]{{0,63}})[ \t]*{_OPEN}[ \t]*(?:at|AT|At)[ \t]*{_CLOSE}[ \t]*"
+    rf"(?P<domain>[A-Za-z0-9\-]{{1,63}}(?:(?:[ \t]*{_OPEN}[ \t]*(?:dot|DOT|Dot)[ \t]*{_CLOSE}[ \t]*|\.)"
+    rf"[A-Za-z0-9\-]{{1,63}}){{1,6}})"
+)
+_DOT_WORD = re.compile(rf"[ \t]*{_OPEN}[ \t]*(?:dot|DOT|Dot)[ \t]*{_CLOSE}[ \t]*")
+
+
+def find_obfuscated_emails(scan: Scan) -> Iterator[Span]:
+    text = scan.text
+    lower = scan.lower
+    if "at" not in lower or ("[" not in text and "(" not in text and "{" not in text and "<" not in text):
+        return
+    # The local part can start up to 64 characters before the "[at]".
+    for hint in re.finditer(rf"{_OPEN}[ \t]*at[ \t]*{_CLOSE}", lower):
+        low = max(0, hint.start() - 70)
+        match = _OBFUSCATED.search(text, low, min(len(text), hint.end() + 600))
+        while match is not None and match.end() <= hint.start():
+            match = _OBFUSCATED.search(text, match.start() + 1, min(len(text), hint.end() + 600))
+        if match is None or match.start() > hint.start():
+            continue
+        tld = _DOT_WORD.split(match["domain"])[-1].rsplit(".", 1)[-1]
+        if tld.isalpha() and len(tld) >= 2:
+            yield match.start(), match.end()
+
+
+def deobfuscate_email(value: str) -> str:
+    """The address an obfuscated form stands for (what its token is computed from)."""
+    match = _OBFUSCATED.fullmatch(value)
+    if match is None:
+        return value
+    return f"{match['local']}@{_DOT_WORD.sub('.', match['domain'])}"
+
+
+# ---------------------------------------------------------------- phone
+
+# A cheap candidate: optional international prefix ("+" or "00") and country code, optional
+# bracketed trunk or area code, then digit groups with single separators (a space, or a dot, dash
+# or slash with optional spaces). Groups have no length limit: "+49 30 12345678". Validation by
+# phonenumbers decides; the regex only has to be generous and linear (a separator is required
+# between groups and matches one way, so a digit run splits one way only).
 _PHONE = re.compile(
     r"""
-    (?<![\w+#$€£¥/.\-])
-    (?:\+[ ]?[0-9]{1,3}(?:[ .\-]|(?=\())?)?
+    (?:(?<=[0-9])(?=\+)                       # "+44 ..." glued to a number before it starts anew
+      |(?<![\w+#$€£¥/.\-])(?:(?=[+(])|(?<![0-9][ .\-/]))  # not the tail of "DE89 3704 0044 0532 0130 01"
+    )
+    (?:(?:\+|00)[ ]?[0-9]{1,3}(?:[ .\-]|(?=\())?)?
+    (?:\(0\)[ ]?)?
     (?:\([0-9]{1,5}\)[ .\-]?)?
-    [0-9]{1,15}(?:[ .\-][0-9]{1,6}){0,5}
-    (?![\w]|[.\-][0-9])
+    [0-9]{1,15}(?:(?:[ ]?[.\-/][ ]?|[ ])[0-9]{1,15}){0,7}
+    (?![\w]|[.\-/][0-9])
     """,
     re.X,
 )
-_LEAD = 12  # "+1 (" before the digits
+_LEAD = 12  # "+1 (" or "0044 (" before the digits
 _TAIL = 2  # what the lookahead reads after the last digit
 # A candidate that opens with a date or an IPv4 address is not a phone number, even when the
 # digits would dial: "2024-01-01 00" reads as (202) 401-0100.
@@ -65,43 +129,174 @@ _DATE_OR_IP = re.compile(
     r"|[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?![0-9])"
 )
 # An unformatted digit run is a phone number only when the text says so just before it.
-_PHONE_WORDS = re.compile(r"\b(?:phone|tel|telephone|mobile|cell|fax|call|sms|text|whatsapp|dial|contact|reach)")
-# "Order 415-555-2671" is an order number even if it would dial.
-_REFERENCE_WORDS = re.compile(
-    r"\b(?:order|invoice|ticket|tracking|ref|reference|case|sku|po|serial|batch|lot)"
-    r"\s*(?:no\.?|number|num|#)?\s*[:#=]?\s*$"
+_PHONE_WORDS = re.compile(
+    r"(?:\b(?:phone|tel|telephone|mobile|mob|cell|cellphone|fax|call|sms|text|whatsapp|signal|dial|contact|"
+    r"reach|ring|hotline|landline|number|nr|no|ph|tlf|handy|telefon|t\u00e9l|portable)\b|#)[^0-9]{0,24}$"
 )
+# "Order 415-555-2671" or "account number is 4155552671" is a reference even if it would dial.
+_REFERENCE_WORDS = re.compile(
+    r"\b(?:order|invoice|ticket|tracking|ref|reference|case|sku|po|serial|batch|lot|account|acct|card|routing|"
+    r"policy|member|customer|employee|confirmation|claim|booking|reservation|transaction|registration|"
+    r"licen[cs]e|passport|tax|vat|swift|bic|id|isbn|issn|imei|iccid|build|version|port|pid)"
+    r"\s*(?:no\.?|number|num|nr\.?|#|id)?\s*(?:is|was|:|#|=)?\s*$"
+)
+# Numbers Ofcom reserves for drama: real UK formats that never connect, which libphonenumber calls
+# invalid. Written into notes they are still phone numbers (and the usual UK examples).
+_UK_DRAMA = re.compile(r"(?:7700900|11[3-8]4960|1[2-6]14960|1914980|20794600|2896496|8081570|9098790|3069990)[0-9]{3}")
+
+
+@dataclass(frozen=True)
+class _Region:
+    code: str
+    country_code: int
+    trunk: str | None  # the national prefix ("0"), if the region has one
+    trunk_required: bool  # national numbers are written with it (GB, DE, FR: yes; US, IN: no)
+    lengths: frozenset[int]  # possible lengths of a national significant number
+    pattern: re.Pattern[str] | None
+
+
+# Regions whose national numbers are commonly written without their trunk prefix (NANP numbers
+# have none in practice; Indian and Chinese mobiles are written bare).
+_TRUNK_OPTIONAL = frozenset({"IN", "CN"})
+
+
+@lru_cache(maxsize=256)
+def region_info(code: str) -> _Region:
+    meta = phonenumbers.PhoneMetadata.metadata_for_region(code)
+    if meta is None:
+        raise ValueError(f"unknown phone region {code!r}: use an ISO 3166 code such as 'US' or 'GB'")
+    trunk = meta.national_prefix or None
+    general = meta.general_desc
+    lengths = frozenset(general.possible_length or ()) if general is not None else frozenset()
+    pattern = general.national_number_pattern if general is not None else None
+    required = trunk is not None and meta.country_code != 1 and code not in _TRUNK_OPTIONAL
+    return _Region(code, meta.country_code or 0, trunk, required, lengths, re.compile(pattern) if pattern else None)
+
+
+def check_phone_regions(regions: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(regions, str):
+        regions = (regions,)
+    chosen = tuple(regions)
+    if not chosen:
+        raise ValueError("phone regions must name at least one region, such as ['US']")
+    for code in chosen:
+        if not isinstance(code, str) or code not in phonenumbers.SUPPORTED_REGIONS:
+            raise ValueError(f"unknown phone region {code!r}: use an ISO 3166 code such as 'US' or 'GB'")
+        region_info(code)
+    return chosen
+
+
+_SEPARATOR = re.compile(r"[^0-9]+")
 
 
 def find_phones(scan: Scan) -> Iterator[Span]:
-    windows = scan.around(scan.long_numbers, _LEAD, _TAIL)
-    return accepted(_PHONE, scan.text, windows, lambda match: _is_phone(scan, match))
+    text = scan.text
+    done = 0
+    for low, high in scan.around(scan.long_numbers, _LEAD, _TAIL):
+        match = _PHONE.search(text, max(low, done), high)
+        while match is not None:
+            end = _phone_end(scan, match)
+            if end:
+                yield match.start(), end
+                done = end
+                match = _PHONE.search(text, done, high)
+            else:
+                match = _PHONE.search(text, match.start() + 1, high)
 
 
-def _is_phone(scan: Scan, match: re.Match[str]) -> bool:
-    candidate = match.group()
+def _phone_end(scan: Scan, match: re.Match[str]) -> int:
+    """End of the phone number the candidate starts, or 0.
+
+    The candidate may run into a neighbour ("415-555-2671 10.0.0.1"): where the separator style
+    changes, the part before is tried too. A run of groups with one separator style is never cut
+    ("4889 0152 6347 7331" is one number, not a phone number and a tail).
+    """
+    start = match.start()
+    text = scan.text
+    if _DATE_OR_IP.match(text, start, match.end()) or _REFERENCE_WORDS.search(scan.before(start, 32)):
+        return 0
+    ends = [match.end()]
+    separators = list(_SEPARATOR.finditer(text, start, match.end()))
+    for previous, current in pairwise(separators):
+        if current.group() != previous.group():
+            ends.append(current.start())
+    for end in sorted(set(ends), reverse=True):
+        if _is_phone(scan, start, end):
+            return end
+    return 0
+
+
+def _is_phone(scan: Scan, start: int, end: int) -> bool:
+    candidate = scan.text[start:end]
     digits = sum(char.isdigit() for char in candidate)
-    if not 7 <= digits <= 15 or _DATE_OR_IP.match(candidate):
+    if not 7 <= digits <= 17:
         return False
-    if _REFERENCE_WORDS.search(scan.before(match.start(), 24)):
+    if candidate.isdigit() and not _PHONE_WORDS.search(scan.before(start, 40)):
         return False
-    if candidate.isdigit() and not _PHONE_WORDS.search(scan.before(match.start(), 32)):
-        return False
-    return is_valid_phone(candidate, scan.phone_region)
+    return phone_e164(candidate, scan.phone_regions) is not None
 
 
-def is_valid_phone(candidate: str, region: str) -> bool:
+@lru_cache(maxsize=65536)
+def phone_e164(candidate: str, regions: tuple[str, ...]) -> str | None:
+    """The E.164 digits of ``candidate`` when it is a valid number, else None.
+
+    "+..." and "00..." numbers are read in any region; a national number is tried in each of
+    ``regions`` in order (the first where it is valid decides, so one spelling always gives one
+    token). Cheap checks (trunk prefix, possible lengths, the region's number pattern) run before
+    phonenumbers parses anything.
+    """
+    compact = "".join(char for char in candidate if char.isdigit() or char == "+")
+    if compact.startswith("+"):
+        return _parse(candidate, None) if 8 <= len(compact) - 1 <= 15 else None
+    for code in regions:
+        region = region_info(code)
+        national = compact
+        if compact.startswith("00"):
+            national = ""  # an international call from this region; phonenumbers reads the IDD
+        elif region.trunk and compact.startswith(region.trunk) and region.country_code != 1:
+            national = compact[len(region.trunk) :]
+        elif region.trunk_required:
+            continue
+        elif region.country_code == 1 and compact.startswith("1") and len(compact) == 11:
+            national = compact[1:]
+        if national and not _plausible(region, national):
+            continue
+        bare = national == compact and region.trunk is not None and region.country_code != 1
+        found = _parse(candidate, code, mobile_only=bare)
+        if found is not None:
+            return found
+    return None
+
+
+def _plausible(region: _Region, national: str) -> bool:
+    if region.code == "GB" and _UK_DRAMA.fullmatch(national):
+        return True
+    if region.lengths and len(national) not in region.lengths:
+        return False
+    return region.pattern is None or region.pattern.fullmatch(national) is not None
+
+
+_MOBILE = frozenset({phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE})
+
+
+def _parse(candidate: str, region: str | None, *, mobile_only: bool = False) -> str | None:
+    """E.164 digits of a valid number; ``mobile_only`` for a national number written without its
+    trunk prefix, which people do for mobiles (India, China) but not for landlines."""
     try:
         number = phonenumbers.parse(candidate, region)
     except phonenumbers.NumberParseException:
-        return False
-    return bool(phonenumbers.is_valid_number(number))
+        return None
+    if phonenumbers.is_valid_number(number):
+        if mobile_only and phonenumbers.number_type(number) not in _MOBILE:
+            return None
+        return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164).lstrip("+")
+    national = str(number.national_number)
+    if number.country_code == 44 and _UK_DRAMA.fullmatch(national):
+        return f"44{national}"
+    return None
 
 
-def phone_e164_digits(value: str, region: str) -> str:
+def phone_e164_digits(value: str, regions: Sequence[str]) -> str:
     """The number's E.164 digits, so "(415) 555-2671" and "+1 415 555 2671" normalise alike."""
-    try:
-        number = phonenumbers.parse(value, region)
-    except phonenumbers.NumberParseException:
-        return "".join(char for char in value if char.isdigit())
-    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164).lstrip("+")
+    found = phone_e164(value, tuple(regions))
+    return found if found is not None else "".join(char for char in value if char.isdigit())

@@ -13,9 +13,9 @@ from securemem.pii.scan import Scan, Span, accepted
 # position, which is most of the cost on ordinary text.
 _CARD = re.compile(
     r"""
-    [0-9](?<![\w.\-][0-9])(?<![0-9][ \-][0-9])          # not the tail of a longer number
+    [0-9](?<![\w.\-][0-9])(?<![0-9][ .\-][0-9])         # not the tail of a longer number
     (?:[0-9]{12,18}                                          # compact
-      |[0-9]{3}([ \-])[0-9]{4,6}\1[0-9]{4,5}(?:\1[0-9]{1,4}){0,2}  # 4-4-4-4, 4-6-5, 4-4-4-4-3
+      |[0-9]{3}([ .\-])[0-9]{4,6}\1[0-9]{4,5}(?:\1[0-9]{1,4}){0,2}  # 4-4-4-4, 4-6-5, 4-4-4-4-3
     )
     (?![\w]|[.\-][0-9])
     """,
@@ -32,11 +32,11 @@ _IBAN_TAIL = 42
 _IBAN = re.compile(r"[0-9]{2}(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:[ ]?[A-Za-z0-9]){11,31}")
 
 _SSN = re.compile(
-    r"(?P<area>[0-9](?<![\w.\-][0-9])[0-9]{2})(?P<sep>[- ]?)(?P<group>[0-9]{2})(?P=sep)"
-    r"(?P<serial>[0-9]{4})(?![\w]|-[0-9])"
+    r"(?P<area>[0-9](?<![\w.\-][0-9])[0-9]{2})(?P<sep>[-. ]?)(?P<group>[0-9]{2})(?P=sep)"
+    r"(?P<serial>[0-9]{4})(?![\w]|[-.][0-9])"
 )
 # An SSN written without dashes is only an SSN when the text says so just before it.
-_SSN_WORDS = re.compile(r"\b(?:ssn|ss#|ss ?no|social security|soc\.? ?sec|taxpayer id|tin)\b")
+_SSN_WORDS = re.compile(r"\b(?:ssn|ss#|ss ?no|social security|soc\.? ?sec|taxpayer id|tin|itin|sozialversicherung)\b")
 
 
 def find_cards(scan: Scan) -> Iterator[Span]:
@@ -89,4 +89,4 @@ def find_ssns(scan: Scan) -> Iterator[Span]:
 def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
     if not ssn_valid(match["area"], match["group"], match["serial"]):
         return False
-    return match["sep"] == "-" or _SSN_WORDS.search(scan.before(match.start(), 32)) is not None
+    return match["sep"] in ("-", ".") or _SSN_WORDS.search(scan.before(match.start(), 32)) is not None

@@ -13,22 +13,29 @@ Span = tuple[int, int]
 # (plus a short lead such as "+" or an IBAN's country code), so numeric detectors only search
 # around numbers instead of scanning the whole text: most of the cost of a scan is regex engines
 # stepping over ordinary text, character by character.
-_NUMBER_HEAD = re.compile(r"[0-9](?:[ .\-()/+]{0,2}[0-9]){3}")
-_NUMBER_REST = re.compile(r"(?:[ .\-()/+]{0,2}[0-9])*")
+_NUMBER_HEAD = re.compile(r"[0-9](?:[ .\-()/+]{0,3}[0-9]){3}")
+_NUMBER_REST = re.compile(r"(?:[ .\-()/+]{0,3}[0-9])*")
 _DROP_DIGITS = str.maketrans("", "", "0123456789")
 _LONG = 7  # digits in the shortest phone number; cards, SSNs and IBANs have more
 
 
 class Scan:
-    """The text being scanned and the options of the scan."""
+    """The normalised text being scanned (see normalize.py) and the options of the scan."""
 
-    def __init__(self, text: str, phone_region: str) -> None:
+    def __init__(self, text: str, phone_regions: tuple[str, ...]) -> None:
         self.text = text
-        self.phone_region = phone_region
+        self.phone_regions = phone_regions
 
     def __repr__(self) -> str:
         # The text is what we protect: a repr shows its length only.
-        return f"Scan(<{len(self.text)} chars>, phone_region={self.phone_region!r})"
+        return f"Scan(<{len(self.text)} chars>, phone_regions={self.phone_regions!r})"
+
+    @cached_property
+    def lower(self) -> str:
+        """The text lower-cased (same offsets: the view is ASCII where keywords matter)."""
+        lowered = self.text.lower()
+        # A few non-ASCII letters change length when lower-cased ("İ"): keep offsets aligned.
+        return lowered if len(lowered) == len(self.text) else "".join(char.lower()[0] for char in self.text)
 
     @cached_property
     def numbers(self) -> list[Span]:
