@@ -29,6 +29,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "str_replace": ("old_str", "new_str"),
     "insert": ("insert_text",),
 }
+_EDIT_TEXT = frozenset({"new_str", "insert_text"})
 _DONE = {
     "redact": "redacted to a [TYPE] placeholder",
     "mask": "masked to its last 4 characters",
@@ -40,7 +41,7 @@ class PIIScrub:
     def __init__(self, policy: Policy, token_key: bytes) -> None:
         self.policy = policy
         self.settings = policy.pii
-        self.scrubber = Scrubber(self.settings.actions, hash_key=token_key, phone_region=self.settings.phone_region)
+        self.scrubber = Scrubber(self.settings.actions, hash_key=token_key, phone_regions=self.settings.phone_regions)
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         command = call.command
@@ -84,6 +85,10 @@ class PIIScrub:
                 continue
             outcome = self.scrubber.scrub(value)
             self.refuse_if(outcome.refused, f"`{field}`")
+            if field in _EDIT_TEXT:
+                # Stored as sent and scrubbed with the whole file after the edit (ScrubTx): a value that
+                # spans old and new text is then replaced whole, with the full value's token.
+                continue
             if outcome.text != value:
                 updates[field] = outcome.text
             if field != "old_str":
@@ -101,7 +106,7 @@ class PIIScrub:
     def _summary(self, counts: Counter[str]) -> str:
         parts = []
         for entity, count in sorted(counts.items()):
-            action = self.settings.actions.get(entity, "redact")
+            action = self.scrubber.action_for(entity) or "redact"
             parts.append(f"{count} {entity} {_DONE.get(action, 'scrubbed')}")
         return (
             f"Note: before storing, the memory policy scrubbed {'; '.join(parts)}. The stored text holds "
