@@ -15,7 +15,8 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from securemem.pii import ENTITY_TYPES, Finding, detect
+from securemem.pii import ENTITY_TYPES, Finding, detect, members
+from securemem.pii.entities import PII_TYPES, STRUCTURAL_SECRET_TYPES
 
 CORPUS_PATH = Path(__file__).parent / "data" / "pii_corpus.jsonl"
 CORPUS: list[dict[str, Any]] = [json.loads(line) for line in CORPUS_PATH.read_text(encoding="utf-8").splitlines()]
@@ -46,10 +47,12 @@ def make_jwt(header: dict[str, Any], payload: dict[str, Any]) -> str:
 def test_corpus_is_large_and_covers_every_type() -> None:
     labelled = Counter(entity["type"] for row in CORPUS for entity in row["entities"])
     benign = [row for row in CORPUS if not row["entities"]]
-    assert len(CORPUS) >= 300
-    assert len(benign) >= 120
+    assert len(CORPUS) >= 1000
+    assert len(benign) >= 300
+    assert sum(1 for row in CORPUS if row["note"].startswith("evasion")) >= 100
     assert set(labelled) <= set(ENTITY_TYPES)
-    assert {"EMAIL", "PHONE", "CREDIT_CARD", "IBAN", "US_SSN", "IP_ADDRESS", "PRIVATE_KEY", "JWT"} <= set(labelled)
+    assert set(PII_TYPES) | set(STRUCTURAL_SECRET_TYPES) <= set(labelled)
+    assert len(set(labelled) & set(members("API_KEY"))) >= 100
 
 
 @pytest.mark.parametrize("row", CORPUS, ids=[f"line{number}" for number in range(1, len(CORPUS) + 1)])

@@ -32,11 +32,18 @@ def find_emails(scan: Scan) -> Iterator[Span]:
     while at != -1:
         start = _local_part_start(text, at)
         domain = _DOMAIN.match(text, at + 1) if start < at else None
-        if domain is not None and not _ASSET.match(text, at + 1, domain.end()) and not _in_authority(text, start):
+        if domain is not None and _is_address(text, start, at, domain.end()):
             yield start, domain.end()
             at = text.find("@", domain.end())
         else:
             at = text.find("@", at + 1)
+
+
+def _is_address(text: str, start: int, at: int, end: int) -> bool:
+    if _ASSET.match(text, at + 1, end) or _in_authority(text, start):
+        return False
+    # "git@github.com:org/repo.git" is an SSH remote: a host followed by ":" and a path.
+    return not (end + 1 < len(text) and text[end] == ":" and text[end + 1] not in " \t\r\n")
 
 
 def _local_part_start(text: str, at: int) -> int:

@@ -135,9 +135,11 @@ class View:
             return 0
         end = self.start(view_end - 1) + 1
         original = self.original
-        while end < len(original) and not original[end].isascii() and fold(original[end]) == "":
-            if unicodedata.category(original[end]) not in ("Mn", "Me", "Cf"):
-                break
+        # Combining marks drawn on the last character belong to it; an invisible control after the
+        # value (a bidi pop, a zero-width space) does not and is left in place.
+        while (
+            end < len(original) and not original[end].isascii() and unicodedata.category(original[end]) in ("Mn", "Me")
+        ):
             end += 1
         return end
 

@@ -92,8 +92,10 @@ _NOT_SECRET_KEY = re.compile(
 # The assignment after a key: optional closing quote, then ":", "=", ":=", "=>", or the prose " is ".
 _ASSIGN = re.compile(r"""["'`\]]?[ \t]{0,8}(?P<op>:=|=>|->|==?|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}""")
 _ASSIGN_CLI = re.compile(r"[ \t]+")  # "--password hunter2"
-_VALUE = re.compile(r"""(?P<q>["'`])(?P<quoted>[^"'`\n]{1,256})(?P=q)|(?P<bare>[^\s"'`,;&<>(){}\[\]|]{1,256})""")
-_TRAILING = ".,:;!?)"
+_VALUE = re.compile(r"""(?P<q>["'`])(?P<quoted>[^"'`\n]{1,256})(?P=q)|(?P<bare>[^\s"'`,;<>(){}\[\]|]{1,256})""")
+_TRAILING = ".,:;?)"
+# In a URL query the next parameter ends the value: "?api_key=...&format=json".
+_NEXT_PARAMETER = re.compile(r"&[A-Za-z_][A-Za-z0-9_.\-]*=")
 _STOP_VALUES = frozenset(
     (
         "none",
@@ -224,6 +226,9 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
     group = "quoted" if quoted else "bare"
     start, end = value.span(group)
     if not quoted:
+        parameter = _NEXT_PARAMETER.search(text, start, end)
+        if parameter is not None:
+            end = parameter.start()
         while end > start and text[end - 1] in _TRAILING:
             end -= 1
         if end < len(text) and text[end] in "([":
@@ -282,8 +287,8 @@ def entropy(value: str) -> float:
 # "my github token is 8f2a...", "here is the api key 3Yx...": no assignment syntax, but a random
 # value within a few words after a secret-like word.
 _PROSE_KEY = re.compile(
-    r"(?:password|passwd|passphrase|secret|token|api[ _\-]?key|access[ _\-]key|secret[ _\-]key|private[ _\-]key|"
-    r"credentials?|auth[ _\-]?token|license[ _\-]key)\b"
+    r"(?<![a-z0-9_])(?:password|passwd|passphrase|secret|token|api[ _\-]?key|access[ _\-]key|secret[ _\-]key|"
+    r"private[ _\-]key|credentials?|auth[ _\-]?token|license[ _\-]key)\b"
 )
 _NEAR = 48
 _RANDOM_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~\[:])[A-Za-z0-9+/=_\-.~]{16,512}(?![A-Za-z0-9+/=_\-.~])")
@@ -297,8 +302,11 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
     done = 0
     for keyword in _PROSE_KEY.finditer(lower):
         low = max(keyword.end(), done)
-        run = _RANDOM_RUN.search(text, low, min(len(text), keyword.end() + _NEAR))
-        if run is None or "\n" in text[keyword.end() : run.start()]:
+        head = _RANDOM_RUN.search(text, low, min(len(text), keyword.end() + _NEAR))
+        if head is None or "\n" in text[keyword.end() : head.start()]:
+            continue
+        run = _RANDOM_RUN.match(text, head.start())  # the whole run, past the end of the window
+        if run is None:
             continue
         value = run.group().rstrip(".")
         if _is_high_entropy(value):
@@ -306,13 +314,16 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
             done = run.end()
 
 
+_NAME_WITH_SUFFIX = re.compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
+
+
 def _is_high_entropy(value: str) -> bool:
     letters = any(c.isalpha() for c in value)
     digits = any(c.isdigit() for c in value)
     if not (letters and digits) or len(value) < 16 or _CONSTANT.match(value) or _SNAKE.match(value):
         return False
-    if value.count(".") >= 2 and all(part.isdigit() for part in value.split(".") if part):
-        return False  # a version
+    if "." in value and _NAME_WITH_SUFFIX.search(value):
+        return False  # a host name, a file name or a version, not a secret
     return entropy(value) >= 3.0
 
 
