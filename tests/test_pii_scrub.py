@@ -152,15 +152,21 @@ def test_pem_block_is_replaced_whole() -> None:
 
 
 @pytest.mark.parametrize("action", ["redact", "mask", "hash"])
-@pytest.mark.parametrize("row", POSITIVE, ids=[f"line{CORPUS.index(row) + 1}" for row in POSITIVE])
-def test_corpus_scrubs_clean_and_idempotent(row: dict[str, Any], action: Action) -> None:
+def test_corpus_scrubs_clean_and_idempotent(action: Action) -> None:
+    """Every labelled line: each value replaced, nothing left to find, a second scrub changes nothing."""
     scrubber = everything(action)
-    first = scrubber.scrub(row["text"])
-    assert sum(first.counts.values()) == len(row["entities"])
-    assert all(entity["value"] not in first.text for entity in row["entities"])
-    assert scrubber.contains(first.text) == ()
-    second = scrubber.scrub(first.text)
-    assert (second.text, dict(second.counts)) == (first.text, {})
+    failures = []
+    for row in POSITIVE:
+        first = scrubber.scrub(row["text"])
+        second = scrubber.scrub(first.text)
+        if (
+            sum(first.counts.values()) != len(row["entities"])
+            or any(entity["value"] in first.text for entity in row["entities"])
+            or scrubber.contains(first.text) != ()
+            or (second.text, dict(second.counts)) != (first.text, {})
+        ):
+            failures.append(f"line {CORPUS.index(row) + 1}: {row['note']}")
+    assert failures == []
 
 
 FRAGMENTS = [

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
 
 import phonenumbers
 
@@ -84,7 +83,7 @@ _DOT_WORD = re.compile(rf"[ \t]*{_OPEN}[ \t]*(?:dot|DOT|Dot)[ \t]*{_CLOSE}[ \t]*
 def find_obfuscated_emails(scan: Scan) -> Iterator[Span]:
     text = scan.text
     lower = scan.lower
-    if "at" not in lower or ("[" not in text and "(" not in text and "{" not in text and "<" not in text):
+    if not _has_obfuscation_mark(lower):
         return
     # The local part can start up to 64 characters before the "[at]".
     for hint in re.finditer(rf"{_OPEN}[ \t]*at[ \t]*{_CLOSE}", lower):
@@ -97,6 +96,11 @@ def find_obfuscated_emails(scan: Scan) -> Iterator[Span]:
         tld = _DOT_WORD.split(match["domain"])[-1].rsplit(".", 1)[-1]
         if tld.isalpha() and len(tld) >= 2:
             yield match.start(), match.end()
+
+
+def _has_obfuscation_mark(lower: str) -> bool:
+    """A cheap gate: a closing bracket (a memchr) before the few "at]"-like substrings."""
+    return any(close in lower and ("at" + close in lower or "at " + close in lower) for close in "])}>")
 
 
 def deobfuscate_email(value: str) -> str:
@@ -135,18 +139,105 @@ _DATE_OR_IP = re.compile(
     r"(?:[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}|[0-9]{1,2}[-./][0-9]{1,2}[-./][0-9]{2,4}"
     r"|[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?![0-9])"
 )
-# An unformatted digit run is a phone number only when the text says so just before it.
-_PHONE_WORDS = re.compile(
-    r"(?:\b(?:phone|tel|telephone|mobile|mob|cell|cellphone|fax|call|sms|text|whatsapp|signal|dial|contact|"
-    r"reach|ring|hotline|landline|number|nr|no|ph|tlf|handy|telefon|t\u00e9l|portable)\b|#)[^0-9]{0,24}$"
+# An unformatted digit run is a phone number only when the text says so just before it; "Order
+# 415-555-2671" or "account number is 4155552671" is a reference even if it would dial. Both are
+# judged on the last few words before the candidate (a word list, not a regex over the context).
+_PHONE_WORDS = frozenset(
+    [
+        "phone",
+        "tel",
+        "telephone",
+        "mobile",
+        "mob",
+        "cell",
+        "cellphone",
+        "fax",
+        "call",
+        "sms",
+        "text",
+        "whatsapp",
+        "signal",
+        "dial",
+        "contact",
+        "reach",
+        "ring",
+        "hotline",
+        "landline",
+        "number",
+        "nr",
+        "no",
+        "ph",
+        "tlf",
+        "handy",
+        "telefon",
+        "tél",
+        "portable",
+    ]
 )
-# "Order 415-555-2671" or "account number is 4155552671" is a reference even if it would dial.
-_REFERENCE_WORDS = re.compile(
-    r"\b(?:order|invoice|ticket|tracking|ref|reference|case|sku|po|serial|batch|lot|account|acct|card|routing|"
-    r"policy|member|customer|employee|confirmation|claim|booking|reservation|transaction|registration|"
-    r"licen[cs]e|passport|tax|vat|swift|bic|id|isbn|issn|imei|iccid|build|version|port|pid)"
-    r"\s*(?:no\.?|number|num|nr\.?|#|id)?\s*(?:is|was|:|#|=)?\s*$"
+_REFERENCE_WORDS = frozenset(
+    [
+        "order",
+        "invoice",
+        "ticket",
+        "tracking",
+        "ref",
+        "reference",
+        "case",
+        "sku",
+        "po",
+        "serial",
+        "batch",
+        "lot",
+        "account",
+        "acct",
+        "card",
+        "routing",
+        "policy",
+        "member",
+        "customer",
+        "employee",
+        "confirmation",
+        "claim",
+        "booking",
+        "reservation",
+        "transaction",
+        "registration",
+        "license",
+        "licence",
+        "passport",
+        "tax",
+        "vat",
+        "swift",
+        "bic",
+        "id",
+        "isbn",
+        "issn",
+        "imei",
+        "iccid",
+        "build",
+        "version",
+        "port",
+        "pid",
+    ]
 )
+# Words between a reference noun and its number: "order no. is 123", "account number: 123".
+_FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id"])
+_WORDS = re.compile(r"[a-z\u00e0-\u00ff]+|#")
+
+
+def _last_words(scan: Scan, start: int) -> list[str]:
+    return _WORDS.findall(scan.before(start, 40))[-4:]
+
+
+def _is_reference(words: list[str]) -> bool:
+    for word in reversed(words):
+        if word in _REFERENCE_WORDS:
+            return True
+        if word not in _FILLER and word != "#":
+            return False
+    return False
+
+
 # Numbers Ofcom reserves for drama: real UK formats that never connect, which libphonenumber calls
 # invalid. Written into notes they are still phone numbers (and the usual UK examples).
 _UK_DRAMA = re.compile(r"(?:7700900|11[3-8]4960|1[2-6]14960|1914980|20794600|2896496|8081570|9098790|3069990)[0-9]{3}")
@@ -154,17 +245,29 @@ _UK_DRAMA = re.compile(r"(?:7700900|11[3-8]4960|1[2-6]14960|1914980|20794600|289
 
 @dataclass(frozen=True)
 class _Region:
+    """What validation needs of one region's libphonenumber metadata, compiled once."""
+
     code: str
     country_code: int
     trunk: str | None  # the national prefix ("0"), if the region has one
     trunk_required: bool  # national numbers are written with it (GB, DE, FR: yes; US, IN: no)
+    simple: bool  # the trunk is stripped as is (no carrier codes or transform rules)
     lengths: frozenset[int]  # possible lengths of a national significant number
-    pattern: re.Pattern[str] | None
+    pattern: re.Pattern[str] | None  # the general number pattern
+    valid: re.Pattern[str] | None  # any number type's pattern: a match is a valid number
+    mobile: re.Pattern[str] | None  # the mobile pattern
 
 
 # Regions whose national numbers are commonly written without their trunk prefix (NANP numbers
 # have none in practice; Indian and Chinese mobiles are written bare).
 _TRUNK_OPTIONAL = frozenset({"IN", "CN"})
+_TYPE_DESCS = ("fixed_line", "mobile", "toll_free", "premium_rate", "shared_cost", "personal_number", "voip",
+               "pager", "uan", "voicemail")  # fmt: skip
+
+
+def _compiled(patterns: Iterable[str | None]) -> re.Pattern[str] | None:
+    chosen = [pattern for pattern in patterns if pattern]
+    return re.compile("(?:" + "|".join(f"(?:{pattern})" for pattern in chosen) + ")") if chosen else None
 
 
 @lru_cache(maxsize=256)
@@ -177,13 +280,34 @@ def region_info(code: str) -> _Region:
     lengths = frozenset(general.possible_length or ()) if general is not None else frozenset()
     pattern = general.national_number_pattern if general is not None else None
     required = trunk is not None and meta.country_code != 1 and code not in _TRUNK_OPTIONAL
-    return _Region(code, meta.country_code or 0, trunk, required, lengths, re.compile(pattern) if pattern else None)
+    parsing = meta.national_prefix_for_parsing
+    simple = meta.national_prefix_transform_rule is None and (
+        parsing is None or parsing == trunk or (trunk is not None and parsing.startswith(f"{trunk}|"))
+    )
+    descs = [getattr(meta, name, None) for name in _TYPE_DESCS]
+    valid = _compiled(desc.national_number_pattern for desc in descs if desc is not None)
+    mobile = _compiled([meta.mobile.national_number_pattern if meta.mobile is not None else None])
+    return _Region(
+        code,
+        meta.country_code or 0,
+        trunk,
+        required,
+        simple,
+        lengths,
+        re.compile(pattern) if pattern else None,
+        valid,
+        mobile,
+    )
 
 
 def check_phone_regions(regions: Sequence[str]) -> tuple[str, ...]:
     if isinstance(regions, str):
         regions = (regions,)
-    chosen = tuple(regions)
+    return _checked_regions(tuple(regions))
+
+
+@lru_cache(maxsize=64)
+def _checked_regions(chosen: tuple[str, ...]) -> tuple[str, ...]:
     if not chosen:
         raise ValueError("phone regions must name at least one region, such as ['US']")
     for code in chosen:
@@ -194,6 +318,13 @@ def check_phone_regions(regions: Sequence[str]) -> tuple[str, ...]:
 
 
 _SEPARATOR = re.compile(r"[^0-9]+")
+_MIN_DIGITS = 7  # the shortest national numbers
+_MAX_DIGITS = 17  # 15 (E.164) and an international prefix "00"
+_DROP_DIGITS = str.maketrans("", "", "0123456789")
+
+
+def _digits(value: str) -> int:
+    return len(value) - len(value.translate(_DROP_DIGITS))
 
 
 def find_phones(scan: Scan) -> Iterator[Span]:
@@ -208,7 +339,10 @@ def find_phones(scan: Scan) -> Iterator[Span]:
                 done = end
                 match = _PHONE.search(text, done, high)
             else:
-                match = _PHONE.search(text, match.start() + 1, high)
+                # A later start inside a rejected candidate needs a bracket or "+" to begin it.
+                inner = match.group()[1:]
+                retry = match.start() + 1 if ("(" in inner or "+" in inner) else match.end()
+                match = _PHONE.search(text, retry, high)
 
 
 def _phone_end(scan: Scan, match: re.Match[str]) -> int:
@@ -220,25 +354,36 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
     """
     start = match.start()
     text = scan.text
-    if _DATE_OR_IP.match(text, start, match.end()) or _REFERENCE_WORDS.search(scan.before(start, 32)):
+    digits = _digits(match.group())
+    if digits < _MIN_DIGITS or _DATE_OR_IP.match(text, start, match.end()):
         return 0
-    ends = [match.end()]
-    separators = list(_SEPARATOR.finditer(text, start, match.end()))
-    for previous, current in pairwise(separators):
-        if current.group() != previous.group():
-            ends.append(current.start())
-    for end in sorted(set(ends), reverse=True):
-        if _is_phone(scan, start, end):
-            return end
+    candidate = match.group()
+    separators = _SEPARATOR.findall(candidate)
+    uniform = len(set(separators)) <= 1
+    if uniform and digits > _MAX_DIGITS:
+        return 0  # one run of groups, too long for any number: nothing to cut
+    words = _last_words(scan, start)
+    if _is_reference(words):
+        return 0
+    if _is_phone(scan, start, match.end(), words):
+        return match.end()
+    if uniform:
+        return 0
+    # Cut where the separator style changes, longest first.
+    ends = []
+    for found in _SEPARATOR.finditer(text, start, match.end()):
+        ends.append((found.start(), found.group()))
+    for (cut, separator), (_, previous) in zip(reversed(ends[1:]), reversed(ends[:-1]), strict=True):
+        if separator != previous and _is_phone(scan, start, cut, words):
+            return cut
     return 0
 
 
-def _is_phone(scan: Scan, start: int, end: int) -> bool:
+def _is_phone(scan: Scan, start: int, end: int, words: list[str]) -> bool:
     candidate = scan.text[start:end]
-    digits = sum(char.isdigit() for char in candidate)
-    if not 7 <= digits <= 17:
+    if not _MIN_DIGITS <= _digits(candidate) <= _MAX_DIGITS:
         return False
-    if candidate.isdigit() and not _PHONE_WORDS.search(scan.before(start, 40)):
+    if candidate.isdigit() and not (_PHONE_WORDS.intersection(words[-3:]) or words[-1:] == ["#"]):
         return False
     return phone_e164(candidate, scan.phone_regions) is not None
 
@@ -249,29 +394,59 @@ def phone_e164(candidate: str, regions: tuple[str, ...]) -> str | None:
 
     "+..." and "00..." numbers are read in any region; a national number is tried in each of
     ``regions`` in order (the first where it is valid decides, so one spelling always gives one
-    token). Cheap checks (trunk prefix, possible lengths, the region's number pattern) run before
-    phonenumbers parses anything.
+    token). Validation uses libphonenumber's metadata (the phonenumbers package) compiled into one
+    pattern per region: a number is valid when some number type's pattern matches it whole, as
+    phonenumbers.is_valid_number decides, without its parser. Regions whose national prefix takes
+    rules (carrier codes, transforms) go through phonenumbers.parse.
     """
     compact = "".join(char for char in candidate if char.isdigit() or char == "+")
     if compact.startswith("+"):
-        return _parse(candidate, None) if 8 <= len(compact) - 1 <= 15 else None
+        return _international(compact[1:], "(0)" in candidate)
+    if compact.startswith("00"):
+        return _international(compact[2:], "(0)" in candidate)
     for code in regions:
         region = region_info(code)
         national = compact
-        if compact.startswith("00"):
-            national = ""  # an international call from this region; phonenumbers reads the IDD
-        elif region.trunk and compact.startswith(region.trunk) and region.country_code != 1:
+        if region.country_code == 1:
+            if len(compact) == 11 and compact.startswith("1"):
+                national = compact[1:]
+        elif region.trunk and compact.startswith(region.trunk):
             national = compact[len(region.trunk) :]
         elif region.trunk_required:
             continue
-        elif region.country_code == 1 and compact.startswith("1") and len(compact) == 11:
-            national = compact[1:]
-        if national and not _plausible(region, national):
+        if not _plausible(region, national):
             continue
         bare = national == compact and region.trunk is not None and region.country_code != 1
-        found = _parse(candidate, code, mobile_only=bare)
+        if not region.simple:
+            found = _parse(candidate, code, mobile_only=bare)
+        elif _valid(region, national, mobile_only=bare):
+            found = f"{region.country_code}{national}"
+        else:
+            found = None
         if found is not None:
             return found
+    return None
+
+
+def _international(digits: str, trunk_in_brackets: bool) -> str | None:
+    """E.164 digits of "+" followed by ``digits`` (country code and national number), if valid."""
+    if not 7 <= len(digits) <= 15:
+        return None
+    for size in (1, 2, 3):
+        country = int(digits[:size])
+        codes = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(country)
+        if not codes:
+            continue
+        national = digits[size:]
+        if trunk_in_brackets and national.startswith("0"):
+            national = national[1:]  # "+44 (0)20 7946 0958"
+        for code in codes:
+            if code == "001" or code not in phonenumbers.SUPPORTED_REGIONS:
+                continue
+            region = region_info(code)
+            if _plausible(region, national) and _valid(region, national):
+                return f"{country}{national}"
+        return None  # country codes are prefix-free: no longer code can match
     return None
 
 
@@ -287,20 +462,23 @@ _MOBILE = frozenset({phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumb
 
 
 def _parse(candidate: str, region: str | None, *, mobile_only: bool = False) -> str | None:
-    """E.164 digits of a valid number; ``mobile_only`` for a national number written without its
-    trunk prefix, which people do for mobiles (India, China) but not for landlines."""
+    """E.164 digits through phonenumbers' parser (regions with national-prefix rules)."""
     try:
         number = phonenumbers.parse(candidate, region)
     except phonenumbers.NumberParseException:
         return None
-    if phonenumbers.is_valid_number(number):
-        if mobile_only and phonenumbers.number_type(number) not in _MOBILE:
-            return None
-        return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164).lstrip("+")
-    national = str(number.national_number)
-    if number.country_code == 44 and _UK_DRAMA.fullmatch(national):
-        return f"44{national}"
-    return None
+    if not phonenumbers.is_valid_number(number):
+        return None
+    if mobile_only and phonenumbers.number_type(number) not in _MOBILE:
+        return None
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164).lstrip("+")
+
+
+def _valid(region: _Region, national: str, *, mobile_only: bool = False) -> bool:
+    if region.code == "GB" and _UK_DRAMA.fullmatch(national):
+        return True
+    pattern = region.mobile if mobile_only else region.valid
+    return pattern is not None and pattern.fullmatch(national) is not None
 
 
 def phone_e164_digits(value: str, regions: Sequence[str]) -> str:

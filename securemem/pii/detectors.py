@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
 from securemem.pii import entities
@@ -69,37 +70,55 @@ class Detector(Protocol):
 
 def _typed(name: str, finder: Callable[[Scan], Iterable[Span]]) -> Callable[[Scan], Iterable[Hit]]:
     def run(scan: Scan) -> Iterable[Hit]:
-        return ((name, start, end) for start, end in finder(scan))
+        return [(name, start, end) for start, end in finder(scan)]
 
     return run
 
 
 def _emails(scan: Scan) -> Iterable[Hit]:
-    yield from (("EMAIL", start, end) for start, end in find_emails(scan))
-    yield from (("EMAIL", start, end) for start, end in find_obfuscated_emails(scan))
+    hits = [("EMAIL", start, end) for start, end in find_emails(scan)] if "@" in scan.text else []
+    hits += [("EMAIL", start, end) for start, end in find_obfuscated_emails(scan)]
+    return hits
 
 
 @dataclass(frozen=True)
 class _Builtin:
+    """A built-in detector and its gate: what the text must hold for the detector to be worth running.
+
+    Gates are checked inline by ``locate`` (a substring test costs far less than a call): most
+    writes are ordinary text, and most detectors have nothing to do there.
+    """
+
     types: frozenset[str]
     run: Callable[[Scan], Iterable[Hit]]
+    numbers: bool = False  # needs a number of 7 digits or more
+    literals: tuple[str, ...] = ()  # needs one of these substrings
+    lowered: bool = False  # ... in the lower-cased text
 
 
+_EMAIL_MARKS = ("@", "]", ")", "}", ">")  # an address, or a closing bracket of "[at]" and the like
 _BUILTINS: tuple[_Builtin, ...] = (
-    _Builtin(frozenset({"EMAIL"}), _emails),
-    _Builtin(frozenset({"PHONE"}), _typed("PHONE", find_phones)),
-    _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards)),
-    _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans)),
-    _Builtin(frozenset({"US_SSN"}), _typed("US_SSN", find_ssns)),
-    _Builtin(frozenset({"IP_ADDRESS"}), _typed("IP_ADDRESS", find_ip_addresses)),
-    _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_private_keys)),
-    _Builtin(frozenset({"JWT"}), _typed("JWT", find_jwts)),
-    _Builtin(frozenset({"BEARER_TOKEN"}), _typed("BEARER_TOKEN", find_bearer_tokens)),
+    _Builtin(frozenset({"EMAIL"}), _emails, literals=_EMAIL_MARKS, lowered=True),
+    _Builtin(frozenset({"PHONE"}), _typed("PHONE", find_phones), numbers=True),
+    _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards), numbers=True),
+    _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), numbers=True),
+    _Builtin(frozenset({"US_SSN"}), _typed("US_SSN", find_ssns), numbers=True),
+    _Builtin(frozenset({"IP_ADDRESS"}), _typed("IP_ADDRESS", find_ip_addresses), literals=(".", ":")),
+    _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_private_keys), literals=("PRIVATE KEY",)),
+    _Builtin(frozenset({"JWT"}), _typed("JWT", find_jwts), literals=("eyJ",)),
+    _Builtin(
+        frozenset({"BEARER_TOKEN"}), _typed("BEARER_TOKEN", find_bearer_tokens), literals=("bearer",), lowered=True
+    ),
     _Builtin(frozenset(CATALOGUE_TYPES) - {rule.type for rule in KEYED}, find_catalogue),
     _Builtin(frozenset({"PASSWORD", "GENERIC_SECRET"} | {rule.type for rule in KEYED}), find_keyword_secrets),
-    _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials),
-    _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth),
-    _Builtin(frozenset({"HIGH_ENTROPY_SECRET"}), find_high_entropy),
+    _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u ", "--user")),
+    _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),
+    _Builtin(
+        frozenset({"HIGH_ENTROPY_SECRET"}),
+        find_high_entropy,
+        literals=("pass", "secret", "token", "key", "cred"),
+        lowered=True,
+    ),
 )
 
 _REGISTERED: list[Detector] = []
@@ -141,6 +160,18 @@ class Located:
     end: int
 
 
+_Step = tuple[Callable[[Scan], Iterable[Hit]], bool, bool, tuple[str, ...], bool]
+
+
+@lru_cache(maxsize=256)
+def _plan(wanted: frozenset[str], version: int) -> tuple[_Step, ...]:
+    """The built-in detectors to run for ``wanted``: (run, filter its hits, gate on numbers, literals, lowered)."""
+    del version  # part of the cache key only
+    return tuple(
+        (b.run, not b.types <= wanted, b.numbers, b.literals, b.lowered) for b in _BUILTINS if b.types & wanted
+    )
+
+
 def detect(
     text: str,
     types: Collection[str] | None = None,
@@ -158,17 +189,29 @@ def detect(
     swallows anything inside it; a JWT sent as "Bearer <jwt>" is reported once, as a JWT).
     """
     regions = check_phone_regions((phone_region,) if phone_region is not None else phone_regions)
-    wanted = wanted_types(types)
+    wanted = wanted_types(None if types is None else _as_names(types))
     _, located = locate(text, wanted, regions, registered_detectors() if detectors is None else tuple(detectors))
     return [Finding(found.type, found.start, found.end) for found in located]
 
 
-def wanted_types(types: Collection[str] | None) -> frozenset[str]:
-    """Concrete types named by ``types`` (types or families); every type for None."""
-    if types is None:
-        return frozenset(entities.entity_types())
+def _as_names(types: Collection[str]) -> tuple[str, ...]:
     if isinstance(types, str):
         raise TypeError("types must be a collection of entity type names, not one string")
+    return tuple(sorted(types))
+
+
+def wanted_types(types: Collection[str] | None) -> frozenset[str]:
+    """Concrete types named by ``types`` (types or families); every type for None."""
+    if isinstance(types, str):
+        raise TypeError("types must be a collection of entity type names, not one string")
+    return _wanted(None if types is None else tuple(sorted(types)), entities.version())
+
+
+@lru_cache(maxsize=256)
+def _wanted(types: tuple[str, ...] | None, version: int) -> frozenset[str]:
+    del version  # part of the cache key only
+    if types is None:
+        return frozenset(entities.entity_types())
     entities.check_names(types)
     chosen: set[str] = set()
     for name in types:
@@ -185,9 +228,21 @@ def locate(
         return view, []
     scan = Scan(view.text, regions)
     candidates: list[Hit] = []
-    for builtin in _BUILTINS:
-        if builtin.types & wanted:
-            candidates.extend(hit for hit in builtin.run(scan) if hit[0] in wanted)
+    text = scan.text
+    lower = scan.lower
+    for run, filtered, numbers, literals, lowered in _plan(wanted, entities.version()):
+        if numbers and not scan.long_numbers:
+            continue
+        if literals:
+            haystack = lower if lowered else text
+            for literal in literals:
+                if literal in haystack:
+                    break
+            else:
+                continue
+        hits = run(scan)
+        if hits:
+            candidates.extend([hit for hit in hits if hit[0] in wanted] if filtered else hits)
     for detector in detectors:
         if wanted.intersection(detector.types):
             candidates.extend(hit for hit in _plugin_hits(detector, scan.text) if hit[0] in wanted)

@@ -74,9 +74,15 @@ _RANK: dict[str, int] = {
     "JWT": 50,
     "PRIVATE_KEY": 60,
 }
+_VERSION = [0]  # bumped by register_entity_type: caches keyed on it see new types
 _PROVIDER_RANK = 40
 _CUSTOM_RANK = 30
 _NAME = re.compile(r"^[A-Z][A-Z0-9_]{1,63}$")
+
+
+def version() -> int:
+    """Changes whenever a type is registered."""
+    return _VERSION[0]
 
 
 def entity_types() -> tuple[str, ...]:
@@ -114,6 +120,8 @@ def register_entity_type(name: str, families: Iterable[str] = ("PII",), *, speci
         raise ValueError(f"unknown family {unknown[0]!r}; known: {', '.join(FAMILY_NAMES)}")
     if name in _FAMILIES and _FAMILIES[name] != chosen:
         raise ValueError(f"entity type {name} is already registered with other families")
+    if name not in _FAMILIES:
+        _VERSION[0] += 1
     _FAMILIES[name] = chosen
     _RANK.setdefault(name, specificity)
 

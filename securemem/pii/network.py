@@ -43,6 +43,8 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
 
 
 def find_ipv6(scan: Scan) -> Iterator[Span]:
+    if scan.text.count(":") < 2:
+        return iter(())
     hint = _IPV6_HINT.search(scan.text)
     if hint is None:
         return iter(())

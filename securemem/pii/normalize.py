@@ -32,8 +32,10 @@ from bisect import bisect_right
 from functools import lru_cache
 
 # Characters that are not plain printable ASCII (tab, LF, CR and space to tilde are).
-_IRREGULAR_RUN = re.compile(r"[^\t\n\r\x20-\x7e]+")
+_IRREGULAR_RUN = re.compile(r"[^\t\n\r\f\v\x20-\x7e]+")
 _KEEP_CONTROLS = frozenset("\t\n\r\f\v")
+# Printable ASCII and the whitespace controls: text made only of these is its own view.
+_PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r\x0b\x0c"
 # Letters that render blank although their category says "letter" or "symbol".
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 _DASHES = frozenset("\u2212\u2043\ufe63\uff0d\u2e3a\u2e3b")
@@ -82,6 +84,10 @@ class View:
 
     def __init__(self, original: str) -> None:
         self.original = original
+        if original.isascii() and not original.encode("ascii").translate(None, _PLAIN_BYTES):
+            self.text = original
+            self._starts = self._ends = self._shift = self._expanded = []
+            return
         # Anchors: original characters whose view form is not exactly one character long.
         starts: list[int] = []  # view offset where the anchor's form starts
         ends: list[int] = []  # view offset where it ends

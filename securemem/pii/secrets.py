@@ -39,19 +39,37 @@ def _index(rules: tuple[Rule, ...]) -> dict[str, tuple[Rule, ...]]:
 
 
 _BY_FIRST = _index(PREFIXED)
+# Each anchor's least common character: a one-character test (memchr) before the substring search.
+_COMMONNESS = " etaoinsrhldcumfpgwybvkxjqz.-,ETAOINSRHLDCUMFPGWYBVKXJQZ0123456789/:_=~"
+_ANCHOR_GATES = tuple(
+    (max(rule.anchor, key=lambda char: _COMMONNESS.find(char) if char in _COMMONNESS else 99), rule)
+    for rule in ANCHORED
+)
+_MIN_RUN = 12
+
+
+def _long_words(text: str) -> list[str]:
+    """The whitespace-separated words long enough to hold a token (str.split is C-speed)."""
+    return [word for word in text.split() if len(word) >= _MIN_RUN]
 
 
 def find_catalogue(scan: Scan) -> Iterator[Hit]:
     text = scan.text
-    for run in _RUN.finditer(text):
-        start = run.start()
-        for rule in _BY_FIRST.get(text[start], ()):
-            match = rule.pattern.match(text, start)
-            if match is not None and (rule.check is None or rule.check(match.group())):
-                yield rule.type, start, match.end()
-                break
-    for rule in ANCHORED:
-        yield from _anchored(rule, text)
+    cursor = 0
+    for word in _long_words(text):
+        # Token runs only occur inside a long whitespace-separated word: the run regex reads those alone.
+        at = text.find(word, cursor)
+        cursor = at + len(word)
+        for run in _RUN.finditer(text, at, cursor):
+            start = run.start()
+            for rule in _BY_FIRST.get(text[start], ()):
+                match = rule.pattern.match(text, start)
+                if match is not None and (rule.check is None or rule.check(match.group())):
+                    yield rule.type, start, match.end()
+                    break
+    for gate, rule in _ANCHOR_GATES:
+        if gate in text and rule.anchor in text:
+            yield from _anchored(rule, text)
 
 
 def _anchored(rule: Rule, text: str) -> Iterator[Hit]:
@@ -162,35 +180,43 @@ _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
 _LOWER_WORD = re.compile(r"^[a-z]+$")
 
 
+# What may follow a key for it to be assigned a value (checked before anything else is).
+_ASSIGN_START = re.compile(r"""["'`\]]?[ \t]{0,8}(?:[:=\-]|(?:is|was)\b)""")
+_KEY_REST = re.compile(r"[a-z0-9_.\-]{0,64}")
+
+
 def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
     """``name <op> value`` where the name says secret: PASSWORD, GENERIC_SECRET or a keyed provider type."""
     lower = scan.lower
     text = scan.text
-    seen: set[int] = set()  # key starts already tried ("secret_token" holds two hints)
+    seen: set[int] = set()  # key ends already tried ("secret_token" holds two hints)
     for hint in _HINTS:
         at = lower.find(hint)
         while at != -1:
-            key_start, key_end = _key_bounds(lower, at, len(hint))
-            if key_start not in seen:
-                seen.add(key_start)
+            rest = _KEY_REST.match(lower, at + len(hint))
+            key_end = rest.end() if rest is not None else at + len(hint)
+            while key_end > at + len(hint) and lower[key_end - 1] in ".-":
+                key_end -= 1  # "password." ends a sentence
+            if key_end not in seen and (
+                _ASSIGN_START.match(lower, key_end) or "--" in lower[max(0, at - _KEY_MAX) : at]
+            ):
+                seen.add(key_end)
+                key_start = _key_start(lower, at)
                 found = _assignment(scan, text, lower, key_start, key_end)
                 if found is not None:
                     yield found
             at = lower.find(hint, key_end)
 
 
-def _key_bounds(lower: str, at: int, width: int) -> tuple[int, int]:
+def _key_start(lower: str, at: int) -> int:
     start = at
     floor = max(0, at - _KEY_MAX)
     while start > floor and lower[start - 1] in _KEY_CHARS:
         start -= 1
-    end = at + width
-    ceiling = min(len(lower), end + _KEY_MAX)
-    while end < ceiling and lower[end] in _KEY_CHARS:
-        end += 1
-    while end > at + width and lower[end - 1] in ".-":
-        end -= 1  # "password." ends a sentence
-    return start, end
+    return start
+
+
+_ANY_KEYED = re.compile("|".join(f"(?:{rule.key.pattern})" for rule in KEYED))
 
 
 def key_kind(key: str) -> str | None:
@@ -208,7 +234,7 @@ def key_kind(key: str) -> str | None:
 def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int) -> Hit | None:  # noqa: PLR0912
     key = lower[key_start:key_end]
     kind = key_kind(key)
-    keyed = [rule for rule in KEYED if rule.key.search(key)]
+    keyed = [rule for rule in KEYED if rule.key.search(key)] if _ANY_KEYED.search(key) else []
     if kind is None and not keyed:
         return None
     assign = _ASSIGN.match(text, key_end)
