@@ -19,17 +19,17 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from securemem.errors import PolicyError
-from securemem.pii import DEFAULT_PHONE_REGIONS, policy_names
+from securemem.pii import DEFAULT_PHONE_REGIONS, ENTITY_TYPES, policy_names
 from securemem.pii.contact import check_phone_regions
 
 _RULE_CACHE_SIZE = 8192
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
 Action = Literal["redact", "mask", "hash", "refuse", "allow"]
-# What [pii.actions] accepts: every entity type the detectors report and the families that group
-# them (PII, SECRET, API_KEY); see securemem/pii/entities.py. Types a deployment registers for a
-# plug-in detector are accepted too (the check below asks the registry at validation time).
-ENTITY_NAMES = policy_names()
+# The entity types the detectors report (built in). [pii.actions] also accepts the families that
+# group them (FAMILY_NAMES: PII, SECRET, API_KEY; see securemem/pii/entities.py) and types a
+# deployment registers for a plug-in detector (the check below asks the registry at validation time).
+ENTITY_NAMES: tuple[str, ...] = ENTITY_TYPES
 
 
 def parse_duration(text: str) -> float:
@@ -75,21 +75,12 @@ class PIISettings(_Section):
     enabled: bool = False
     # National numbers (no "+" or "00") are read in each region in turn; "+" numbers in any region.
     phone_regions: tuple[str, ...] = Field(DEFAULT_PHONE_REGIONS, strict=False, min_length=1, max_length=50)
+    # The single-region spelling of older policies, read as phone_regions = [phone_region]. After
+    # validation it is always the first of phone_regions.
+    phone_region: str | None = Field(None, pattern=r"^[A-Z]{2}$")
     refuse_paths: bool = True
     # Entity types or families (PII, SECRET, API_KEY): the most specific entry wins.
     actions: dict[str, Action] = Field(default_factory=dict)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _single_region(cls, data: object) -> object:
-        """Policies written before phone_regions say ``phone_region = "US"``: read it as one region."""
-        if isinstance(data, dict) and "phone_region" in data:
-            data = dict(data)
-            region = data.pop("phone_region")
-            if "phone_regions" in data:
-                raise ValueError("set phone_regions (a list) or the older phone_region, not both")
-            data["phone_regions"] = [region] if isinstance(region, str) else region
-        return data
 
     @field_validator("phone_regions")
     @classmethod
@@ -100,20 +91,18 @@ class PIISettings(_Section):
         return check_phone_regions(regions)
 
     @model_validator(mode="after")
-    def _known_types(self) -> PIISettings:
+    def _settle(self) -> PIISettings:
+        if self.phone_region is None:
+            object.__setattr__(self, "phone_region", self.phone_regions[0])
+        elif "phone_regions" not in self.model_fields_set:
+            object.__setattr__(self, "phone_regions", check_phone_regions((self.phone_region,)))
+        elif self.phone_region != self.phone_regions[0]:
+            raise ValueError("set phone_regions (a list) or the older phone_region, not both")
         known = set(policy_names())
         unknown = sorted(set(self.actions) - known)
         if unknown:
-            raise ValueError(
-                f"unknown entity type {unknown[0]!r}; use a family (PII, SECRET, API_KEY) or a type listed by "
-                "securemem.pii.entity_types()"
-            )
+            raise ValueError(f"unknown entity type {unknown[0]!r}; known: {', '.join(ENTITY_NAMES)}")
         return self
-
-    @property
-    def phone_region(self) -> str:
-        """The first region (the single-region setting of older code)."""
-        return self.phone_regions[0]
 
 
 class QuotaSettings(_Section):

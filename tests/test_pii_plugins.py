@@ -18,11 +18,21 @@ from securemem.pii import (
     register_detector,
     register_entity_type,
     unregister_detector,
+    unregister_entity_type,
 )
 from securemem.pii.presidio import PresidioAnalyzer, PresidioRecognizers, pattern_recognizers
 
 KEY = b"k" * 32
-register_entity_type("EMPLOYEE_ID", ("PII",))
+
+
+@pytest.fixture(autouse=True)
+def employee_ids() -> Iterator[None]:
+    """Types registered by a test are removed after it: the registry is process-wide."""
+    before = set(entity_types())
+    register_entity_type("EMPLOYEE_ID", ("PII",))
+    yield
+    for name in set(entity_types()) - before:
+        unregister_entity_type(name)
 
 
 class EmployeeIds:
@@ -55,6 +65,8 @@ class OutOfRange:
 
 def test_a_plugin_type_can_be_named_by_policies_and_families() -> None:
     assert "EMPLOYEE_ID" in entity_types()
+    with pytest.raises(ValueError, match="built-in"):
+        unregister_entity_type("EMAIL")
     assert isinstance(EmployeeIds(), Detector)
     scrubber = Scrubber({"PII": "redact"}, hash_key=KEY, detectors=[EmployeeIds()])
     assert scrubber.scrub("badge E-123456 for jane@example.com").text == "badge [EMPLOYEE_ID] for [EMAIL]"

@@ -39,6 +39,7 @@ from securemem.pii.entities import (
     members,
     policy_names,
     register_entity_type,
+    unregister_entity_type,
 )
 from securemem.pii.findings import Finding
 from securemem.pii.normalize import normalise_text
@@ -68,4 +69,5 @@ __all__ = [
     "register_entity_type",
     "registered_detectors",
     "unregister_detector",
+    "unregister_entity_type",
 ]

@@ -80,22 +80,33 @@ _OBFUSCATED = re.compile(
 _DOT_WORD = re.compile(rf"[ \t]*{_OPEN}[ \t]*(?:dot|DOT|Dot)[ \t]*{_CLOSE}[ \t]*")
 
 
+_AT_MARK = re.compile(rf"{_OPEN}[ \t]*at[ \t]*{_CLOSE}")
+_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
+
+
 def find_obfuscated_emails(scan: Scan) -> Iterator[Span]:
+    """One anchored match per "[at]": the local part is the word just before it (linear in the text)."""
     text = scan.text
     lower = scan.lower
     if not _has_obfuscation_mark(lower):
         return
-    # The local part can start up to 64 characters before the "[at]".
-    for hint in re.finditer(rf"{_OPEN}[ \t]*at[ \t]*{_CLOSE}", lower):
-        low = max(0, hint.start() - 70)
-        match = _OBFUSCATED.search(text, low, min(len(text), hint.end() + 600))
-        while match is not None and match.end() <= hint.start():
-            match = _OBFUSCATED.search(text, match.start() + 1, min(len(text), hint.end() + 600))
-        if match is None or match.start() > hint.start():
+    done = 0
+    for hint in _AT_MARK.finditer(lower):
+        end = hint.start()
+        while end > done and text[end - 1] in " \t":
+            end -= 1
+        start = end
+        while start > max(done, end - _LOCAL_MAX) and text[start - 1] in _LOCAL_CHARS:
+            start -= 1
+        if start == end or (start > 0 and text[start - 1].isalnum()):
+            continue
+        match = _OBFUSCATED.match(text, start, min(len(text), hint.end() + 600))
+        if match is None:
             continue
         tld = _DOT_WORD.split(match["domain"])[-1].rsplit(".", 1)[-1]
         if tld.isalpha() and len(tld) >= 2:
             yield match.start(), match.end()
+            done = match.end()
 
 
 def _has_obfuscation_mark(lower: str) -> bool:

@@ -284,7 +284,8 @@ def _best_of(cluster: list[Hit]) -> list[Hit]:
     """Longest first, then most specific; each kept finding excludes those it overlaps."""
     if len(cluster) == 1:
         return cluster
-    ranked = sorted(cluster, key=lambda hit: (hit[1] - hit[2], -entities.rank(hit[0]), hit[1]))
+    rank = entities.rank
+    ranked = sorted(cluster, key=lambda hit: (hit[1] - hit[2], -rank(hit[0]), hit[1]))
     chosen: list[Hit] = []
     for hit in ranked:
         if all(hit[2] <= other[1] or other[2] <= hit[1] for other in chosen):

@@ -52,6 +52,7 @@ for _name in _PROVIDER_TYPES:
     _FAMILIES[_name] = ("API_KEY", "SECRET")
 
 FAMILY_NAMES: tuple[str, ...] = ("PII", "SECRET", "API_KEY")
+_BUILTIN = frozenset(_FAMILIES)
 
 # When two candidates cover the same span, the more specific type names it: a JWT or a provider key
 # sent as a bearer token or after "password:" is still a JWT or a key; an IP address is not a phone
@@ -100,9 +101,10 @@ def members(family: str) -> tuple[str, ...]:
 
 def rank(name: str) -> int:
     """Higher is more specific (wins a tie between candidates of the same span)."""
-    if name in _RANK:
-        return _RANK[name]
-    return _PROVIDER_RANK if "API_KEY" in _FAMILIES.get(name, ()) else _CUSTOM_RANK
+    found = _RANK.get(name)
+    if found is None:
+        found = _RANK[name] = _PROVIDER_RANK if "API_KEY" in _FAMILIES.get(name, ()) else _CUSTOM_RANK
+    return found
 
 
 def policy_names() -> tuple[str, ...]:
@@ -124,6 +126,15 @@ def register_entity_type(name: str, families: Iterable[str] = ("PII",), *, speci
         _VERSION[0] += 1
     _FAMILIES[name] = chosen
     _RANK.setdefault(name, specificity)
+
+
+def unregister_entity_type(name: str) -> None:
+    """Remove a type added by register_entity_type (built-in types stay)."""
+    if name in _BUILTIN:
+        raise ValueError(f"{name} is a built-in entity type")
+    if _FAMILIES.pop(name, None) is not None:
+        _RANK.pop(name, None)
+        _VERSION[0] += 1
 
 
 def check_names(names: Iterable[str]) -> None:

@@ -40,15 +40,20 @@ _SSN_WORDS = re.compile(r"\b(?:ssn|ss#|ss ?no|social security|soc\.? ?sec|taxpay
 
 
 def find_cards(scan: Scan) -> Iterator[Span]:
-    return accepted(_CARD, scan.text, scan.around(scan.long_numbers, 0, _TAIL), _is_card)
+    return accepted(_CARD, scan.text, scan.around(scan.numbers_with(13), 0, _TAIL), _is_card)
 
 
 def _is_card(match: re.Match[str]) -> bool:
     return card_number_valid(_NOT_DIGITS.sub("", match.group()))
 
 
+_IBAN_HEAD = re.compile(r"[A-Za-z]{2}[0-9]{2}")
+
+
 def find_ibans(scan: Scan) -> Iterator[Span]:
     text = scan.text
+    if _IBAN_HEAD.search(text) is None:
+        return
     done = 0
     for low, high in scan.around(scan.long_numbers, _IBAN_LEAD, _IBAN_TAIL):
         match = _IBAN.search(text, max(low, done), high)
@@ -82,7 +87,7 @@ def _iban_end(text: str, start: int, limit: int) -> int:
 
 
 def find_ssns(scan: Scan) -> Iterator[Span]:
-    windows = scan.around(scan.long_numbers, 0, _TAIL)
+    windows = scan.around(scan.numbers_with(9), 0, _TAIL)
     return accepted(_SSN, scan.text, windows, lambda match: _is_ssn(scan, match))
 
 

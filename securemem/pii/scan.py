@@ -73,6 +73,10 @@ class Scan:
             ]
         return self._long_numbers
 
+    def numbers_with(self, digits: int) -> list[Span]:
+        """The long numbers holding at least ``digits`` digits (a card needs 13, an SSN 9)."""
+        return [(start, end) for start, end in self.long_numbers if self._digit_count(start, end) >= digits]
+
     def _digit_count(self, start: int, end: int) -> int:
         chunk = self.text[start:end]
         return len(chunk) - len(chunk.translate(_DROP_DIGITS))
