@@ -79,11 +79,9 @@ def test_regulated_policy_settings() -> None:
         "IBAN": "mask",
         "US_SSN": "redact",
         "IP_ADDRESS": "redact",
-        "AWS_ACCESS_KEY": "refuse",
-        "API_KEY": "refuse",
-        "PRIVATE_KEY": "refuse",
-        "JWT": "refuse",
-        "BEARER_TOKEN": "refuse",
+        "SECRET": "refuse",
+        "GENERIC_SECRET": "redact",
+        "HIGH_ENTROPY_SECRET": "redact",
     }
     assert policy.quota.model_dump() == {
         "max_file_bytes": 262_144,
@@ -107,7 +105,7 @@ def test_refuse_pii_policy_refuses_every_known_type_and_nothing_else_is_set() ->
     policy = load_policy("refuse-pii")
     assert set(ENTITY_NAMES) == set(ENTITY_TYPES)  # the policy's list and the engine's agree
     assert policy.pii.enabled and policy.pii.refuse_paths
-    assert policy.pii.actions == dict.fromkeys(ENTITY_NAMES, "refuse")
+    assert policy.pii.actions == {"PII": "refuse", "SECRET": "refuse"}  # the families cover every type
     assert policy.has_expiry is False and policy.rules == ()
     assert set(policy.quota.model_dump().values()) == {None}
 
