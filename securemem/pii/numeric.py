@@ -47,13 +47,8 @@ def _is_card(match: re.Match[str]) -> bool:
     return card_number_valid(_NOT_DIGITS.sub("", match.group()))
 
 
-_IBAN_HEAD = re.compile(r"[A-Za-z]{2}[0-9]{2}")
-
-
 def find_ibans(scan: Scan) -> Iterator[Span]:
     text = scan.text
-    if _IBAN_HEAD.search(text) is None:
-        return
     done = 0
     for low, high in scan.around(scan.long_numbers, _IBAN_LEAD, _IBAN_TAIL):
         match = _IBAN.search(text, max(low, done), high)
