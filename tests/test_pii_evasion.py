@@ -261,3 +261,37 @@ def test_an_edit_completing_a_phone_gets_the_full_numbers_token(regulated: Secur
     expected = _token(regulated, "PHONE", "442079460958")
     assert _stored(regulated, "/memories/p.md") == f"call {expected}\n"
     assert "7946 0958" not in text
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value"),
+    [
+        ("card 4 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 ok", "CREDIT_CARD", "4 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1"),
+        ("card 4111/1111/1111/1111 ok", "CREDIT_CARD", "4111/1111/1111/1111"),
+        ("card 41-11-11-11-11-11-11-11 ok", "CREDIT_CARD", "41-11-11-11-11-11-11-11"),
+        ("IBAN: DE89-3704-0044-0532-0130-00", "IBAN", "DE89-3704-0044-0532-0130-00"),
+        ("write to jane @ example.com today", "EMAIL", "jane @ example.com"),
+        ("write to jane (at) example (dot) co (dot) uk", "EMAIL", "jane (at) example (dot) co (dot) uk"),
+    ],
+)
+def test_regrouped_and_spaced_values(text: str, kind: str, value: str) -> None:
+    assert (kind, value) in found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "h = x @ self.proj",
+        "y = a @ b.T",
+        "Rejected number 4889 0152 6347 7331 (checksum).",
+        "card 4 1 1 1 1 1 1 1 1 1 1 1 1 1 1 2 (fails Luhn)",
+        "meet @ 10 in room 4",
+    ],
+)
+def test_regrouping_rules_do_not_invent_values(text: str) -> None:
+    assert found(text) == []
+
+
+def test_a_spaced_address_gets_the_token_of_the_plain_one() -> None:
+    scrubber = everything("hash")
+    assert scrubber.scrub("jane @ example.com").text == scrubber.scrub("jane@example.com").text

@@ -72,15 +72,76 @@ def _in_authority(text: str, start: int) -> bool:
 # by a model told to keep an address out of a filter. Brackets are required: "look at example dot
 # com" in prose is not taken.
 _OPEN, _CLOSE = r"[\[({<]", r"[\])}>]"
+# "[at]", "(at)" ... or an "@" with spaces around it ("jane @ example.com").
+_AT = rf"(?:[ \t]*{_OPEN}[ \t]*(?:at|AT|At)[ \t]*{_CLOSE}[ \t]*|[ \t]+@[ \t]*|[ \t]*@[ \t]+)"
+_DOT = rf"(?:[ \t]*{_OPEN}[ \t]*(?:dot|DOT|Dot)[ \t]*{_CLOSE}[ \t]*|[ \t]*\.[ \t]*)"
 _OBFUSCATED = re.compile(
-    rf"(?P<local>[A-Za-z0-9][A-Za-z0-9._%+\-]{{0,63}})[ \t]*{_OPEN}[ \t]*(?:at|AT|At)[ \t]*{_CLOSE}[ \t]*"
-    rf"(?P<domain>[A-Za-z0-9\-]{{1,63}}(?:(?:[ \t]*{_OPEN}[ \t]*(?:dot|DOT|Dot)[ \t]*{_CLOSE}[ \t]*|\.)"
-    rf"[A-Za-z0-9\-]{{1,63}}){{1,6}})"
+    rf"(?P<local>[A-Za-z0-9][A-Za-z0-9._%+\-]{{0,63}}){_AT}"
+    rf"(?P<domain>[A-Za-z0-9\-]{{1,63}}(?:{_DOT}[A-Za-z0-9\-]{{1,63}}){{1,6}})"
 )
-_DOT_WORD = re.compile(rf"[ \t]*{_OPEN}[ \t]*(?:dot|DOT|Dot)[ \t]*{_CLOSE}[ \t]*")
+_DOT_WORD = re.compile(_DOT)
 
 
-_AT_MARK = re.compile(rf"{_OPEN}[ \t]*at[ \t]*{_CLOSE}")
+_COMMON_TLDS = frozenset(
+    [
+        "com",
+        "org",
+        "net",
+        "edu",
+        "gov",
+        "mil",
+        "int",
+        "io",
+        "co",
+        "uk",
+        "de",
+        "fr",
+        "in",
+        "us",
+        "ca",
+        "au",
+        "nz",
+        "ie",
+        "es",
+        "it",
+        "nl",
+        "be",
+        "ch",
+        "at",
+        "se",
+        "no",
+        "dk",
+        "fi",
+        "pl",
+        "pt",
+        "br",
+        "mx",
+        "ar",
+        "jp",
+        "cn",
+        "kr",
+        "sg",
+        "hk",
+        "tw",
+        "ru",
+        "za",
+        "ng",
+        "ke",
+        "ae",
+        "il",
+        "tr",
+        "eu",
+        "info",
+        "biz",
+        "app",
+        "dev",
+        "ai",
+        "me",
+        "tv",
+        "cc",
+    ]
+)
+_AT_MARK = re.compile(rf"{_OPEN}[ \t]*at[ \t]*{_CLOSE}|[ \t]@|@[ \t]")
 _LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
 
 
@@ -104,13 +165,17 @@ def find_obfuscated_emails(scan: Scan) -> Iterator[Span]:
         if match is None:
             continue
         tld = _DOT_WORD.split(match["domain"])[-1].rsplit(".", 1)[-1]
-        if tld.isalpha() and len(tld) >= 2:
+        spaced_at = "@" in match.group()
+        # "h @ self.proj" is a matrix product: a spaced "@" needs a well-known top-level domain.
+        if tld.isalpha() and len(tld) >= 2 and (not spaced_at or tld.lower() in _COMMON_TLDS):
             yield match.start(), match.end()
             done = match.end()
 
 
 def _has_obfuscation_mark(lower: str) -> bool:
-    """A cheap gate: a closing bracket (a memchr) before the few "at]"-like substrings."""
+    """A cheap gate: a closing bracket (a memchr) before the few "at]"-like substrings, or a spaced "@"."""
+    if " @" in lower or "@ " in lower or "\t@" in lower or "@\t" in lower:
+        return True
     return any(close in lower and ("at" + close in lower or "at " + close in lower) for close in "])}>")
 
 

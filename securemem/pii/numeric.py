@@ -21,6 +21,12 @@ _CARD = re.compile(
     """,
     re.X,
 )
+# Any other grouping with one separator throughout ("4 1 1 1 ...", "41-11-11-...", "4111/1111/..."):
+# what a writer does to get a number past a filter. Luhn and the card prefixes still decide.
+_CARD_REGROUPED = re.compile(
+    r"[0-9](?<![\w.\-/][0-9])(?<![0-9][ .\-/][0-9])[0-9]{0,3}([ .\-/])[0-9]{1,4}(?:\1[0-9]{1,4}){2,17}"
+    r"(?![\w]|[.\-/][0-9])"
+)
 _NOT_DIGITS = re.compile(r"[^0-9]")
 _TAIL = 2  # what the lookaheads read after the last digit
 # An IBAN spans at most 42 characters (34 and 8 spaces), and its first seven-digit number can
@@ -29,7 +35,7 @@ _IBAN_LEAD = 42
 _IBAN_TAIL = 42
 
 # The match starts at the two check digits; the country code is checked behind them.
-_IBAN = re.compile(r"[0-9]{2}(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:[ ]?[A-Za-z0-9]){11,31}")
+_IBAN = re.compile(r"[0-9]{2}(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:[ \-]?[A-Za-z0-9]){11,31}")
 
 _SSN = re.compile(
     r"(?P<area>[0-9](?<![\w.\-][0-9])[0-9]{2})(?P<sep>[-. ]?)(?P<group>[0-9]{2})(?P=sep)"
@@ -40,7 +46,9 @@ _SSN_WORDS = re.compile(r"\b(?:ssn|ss#|ss ?no|social security|soc\.? ?sec|taxpay
 
 
 def find_cards(scan: Scan) -> Iterator[Span]:
-    return accepted(_CARD, scan.text, scan.around(scan.numbers_with(13), 0, _TAIL), _is_card)
+    windows = scan.around(scan.numbers_with(13), 0, _TAIL)
+    yield from accepted(_CARD, scan.text, windows, _is_card)
+    yield from accepted(_CARD_REGROUPED, scan.text, windows, _is_card)
 
 
 def _is_card(match: re.Match[str]) -> bool:
@@ -73,7 +81,7 @@ def _iban_end(text: str, start: int, limit: int) -> int:
     chars: list[str] = []
     end = start
     while len(chars) < length and end < limit:
-        if text[end] != " ":
+        if text[end] not in " -":
             chars.append(text[end])
         end += 1
     if len(chars) < length or (end < len(text) and text[end].isalnum()):
