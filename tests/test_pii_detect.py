@@ -563,3 +563,12 @@ def test_many_real_findings_in_a_megabyte() -> None:
     text = "ip 10.0.0.1 mail a@example.com; " * 30_000
     findings = detect(text)
     assert Counter(f.type for f in findings) == {"IP_ADDRESS": 30_000, "EMAIL": 30_000}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789 .-()/+ax\n", max_size=60))
+def test_number_spans_are_the_same_on_the_fast_path(text: str) -> None:
+    """Numbers are found on a canonical byte copy of ASCII text; the plain pattern must agree."""
+    from securemem.pii.scan import _NUMBER, Scan
+
+    assert Scan(text, ("US",)).numbers == [m.span() for m in _NUMBER.finditer(text)]

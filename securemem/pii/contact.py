@@ -464,6 +464,10 @@ def _is_phone(scan: Scan, start: int, end: int, words: list[str]) -> bool:
     return phone_e164(candidate, scan.phone_regions) is not None
 
 
+# What a phone candidate holds besides digits and "+" (the candidate regex admits nothing else).
+_PHONE_PUNCTUATION = str.maketrans("", "", " ().-/\t")
+
+
 @lru_cache(maxsize=65536)
 def phone_e164(candidate: str, regions: tuple[str, ...]) -> str | None:
     """The E.164 digits of ``candidate`` when it is a valid number, else None.
@@ -475,7 +479,7 @@ def phone_e164(candidate: str, regions: tuple[str, ...]) -> str | None:
     phonenumbers.is_valid_number decides, without its parser. Regions whose national prefix takes
     rules (carrier codes, transforms) go through phonenumbers.parse.
     """
-    compact = "".join(char for char in candidate if char.isdigit() or char == "+")
+    compact = candidate.translate(_PHONE_PUNCTUATION)
     if compact.startswith("+"):
         return _international(compact[1:], "(0)" in candidate)
     if compact.startswith("00"):
