@@ -26,9 +26,10 @@ _RUN = re.compile(r"(?<![A-Za-z0-9_.+~\-])[A-Za-z0-9_.+~\-]{12,}")
 
 
 def _index(rules: tuple[Rule, ...]) -> dict[str, tuple[Rule, ...]]:
+    """Rules by the first two characters of their prefixes (every prefix has two or more)."""
     by_first: dict[str, list[Rule]] = {}
     for rule in rules:
-        for first in {prefix[0] for prefix in rule.prefixes}:
+        for first in {prefix[:2] for prefix in rule.prefixes}:
             by_first.setdefault(first, []).append(rule)
     # Longer prefixes first: "sk-ant-api03-" is tried before the generic "sk-".
     return {
@@ -61,7 +62,7 @@ def find_catalogue(scan: Scan) -> Iterator[Hit]:
         cursor = at + len(word)
         for run in _RUN.finditer(text, at, cursor):
             start = run.start()
-            for rule in _BY_FIRST.get(text[start], ()):
+            for rule in _BY_FIRST.get(text[start : start + 2], ()):
                 match = rule.pattern.match(text, start)
                 if match is not None and (rule.check is None or rule.check(match.group())):
                     yield rule.type, start, match.end()
