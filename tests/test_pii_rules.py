@@ -35,12 +35,16 @@ def test_negative_vector_is_not_taken_for_that_type(vector: dict[str, Any]) -> N
     assert vector["type"] not in {kind for kind, _ in found(vector["negative_text"])}
 
 
-@pytest.mark.parametrize("vector", VECTORS, ids=[f"{v['type']}-{i}" for i, v in enumerate(VECTORS)])
-def test_a_refusing_policy_refuses_each_positive(vector: dict[str, Any]) -> None:
-    outcome = Scrubber({"SECRET": "refuse"}, hash_key=KEY).scrub(vector["text"])
-    assert vector["type"] in outcome.refused
-    redacted = Scrubber({"SECRET": "redact"}, hash_key=KEY).scrub(vector["text"]).text
-    assert vector["secret"] not in redacted
+def test_a_refusing_policy_refuses_each_positive_and_redaction_removes_it() -> None:
+    refusing = Scrubber({"SECRET": "refuse"}, hash_key=KEY)
+    redacting = Scrubber({"SECRET": "redact"}, hash_key=KEY)
+    failures = [
+        vector["type"]
+        for vector in VECTORS
+        if vector["type"] not in refusing.scrub(vector["text"]).refused
+        or vector["secret"] in redacting.scrub(vector["text"]).text
+    ]
+    assert failures == []
 
 
 def test_every_rule_has_a_vector_that_its_own_pattern_matches() -> None:
