@@ -34,6 +34,10 @@ from pydantic import (
 )
 
 from securemem.errors import PolicyError
+from securemem.pii import DEFAULT_PHONE_REGIONS, ENTITY_TYPES, policy_names
+from securemem.pii.contact import check_phone_regions
+from securemem.pii.entities import PII_TYPES
+from securemem.pii.entities import resolve as resolve_actions
 
 _RULE_CACHE_SIZE = 8192
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -41,19 +45,11 @@ _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$")
 _BARE_NUMBER = re.compile(r"^\s*[-+]?\d+(?:\.\d*)?\s*$")
 DURATION_FORMS = "'90s', '30m', '12h', '7d' or '2w'"
 Action = Literal["redact", "mask", "hash", "refuse", "allow"]
-ENTITY_NAMES = (
-    "EMAIL",
-    "PHONE",
-    "CREDIT_CARD",
-    "IBAN",
-    "US_SSN",
-    "IP_ADDRESS",
-    "AWS_ACCESS_KEY",
-    "API_KEY",
-    "PRIVATE_KEY",
-    "JWT",
-    "BEARER_TOKEN",
-)
+# The entity types the detectors report (built in). [pii.actions] also accepts the families that
+# group them (FAMILY_NAMES: PII, SECRET, API_KEY; see securemem/pii/entities.py) and types a
+# deployment registers for a plug-in detector (the check below asks the registry at validation time).
+ENTITY_NAMES: tuple[str, ...] = ENTITY_TYPES
+PII_TYPE_NAMES: tuple[str, ...] = PII_TYPES
 
 
 def parse_duration(value: str | float) -> float:
@@ -148,8 +144,13 @@ class StorageSettings(_Section):
 
 class PIISettings(_Section):
     enabled: bool = False
-    phone_region: str = Field("US", pattern=r"^[A-Z]{2}$")
+    # National numbers (no "+" or "00") are read in each region in turn; "+" numbers in any region.
+    phone_regions: tuple[str, ...] = Field(DEFAULT_PHONE_REGIONS, strict=False, min_length=1, max_length=50)
+    # The single-region spelling of older policies, read as phone_regions = [phone_region]. After
+    # validation it is always the first of phone_regions.
+    phone_region: str | None = Field(None, pattern=r"^[A-Z]{2}$")
     refuse_paths: bool = True
+    # Entity types or families (PII, SECRET, API_KEY): the most specific entry wins.
     actions: dict[str, Action] = Field(default_factory=dict)
 
     @model_validator(mode="before")
@@ -174,19 +175,51 @@ class PIISettings(_Section):
             return {**data, "actions": default_pii_actions()}
         return data
 
+    @field_validator("phone_regions")
+    @classmethod
+    def _regions(cls, regions: tuple[str, ...]) -> tuple[str, ...]:
+        for region in regions:
+            if not isinstance(region, str) or not re.fullmatch(r"[A-Z]{2}", region):
+                raise ValueError(f"phone regions are ISO 3166 codes such as 'US' or 'GB', not {region!r}")
+        return check_phone_regions(regions)
+
     @model_validator(mode="after")
-    def _known_types(self) -> PIISettings:
-        unknown = sorted(set(self.actions) - set(ENTITY_NAMES))
+    def _settle(self) -> PIISettings:
+        if self.phone_region is None:
+            object.__setattr__(self, "phone_region", self.phone_regions[0])
+        elif "phone_regions" not in self.model_fields_set:
+            object.__setattr__(self, "phone_regions", check_phone_regions((self.phone_region,)))
+        elif self.phone_region != self.phone_regions[0]:
+            raise ValueError("set phone_regions (a list) or the older phone_region, not both")
+        known = set(policy_names())
+        unknown = sorted(set(self.actions) - known)
         if unknown:
             raise ValueError(f"unknown entity type {unknown[0]!r}; known: {', '.join(ENTITY_NAMES)}")
         return self
 
     def describe_actions(self) -> list[tuple[str, str]]:
-        """(entity type, what happens to it before anything is stored), in plain words."""
+        """(what, what happens to it before anything is stored), in plain words.
+
+        The personal types are listed one by one. The secret types (close to 200) are grouped by
+        what happens to them, so a family entry (``SECRET = "refuse"``) reads as one line, and a
+        type acted on apart from its family gets a line of its own.
+        """
         if not self.enabled:
-            return [(name, "stored as written (PII scrubbing is off)") for name in ENTITY_NAMES]
-        words = {name: ACTION_WORDS[action].format(entity=name) for name, action in self.actions.items()}
-        return [(name, words.get(name, NOT_SCANNED)) for name in ENTITY_NAMES]
+            return [("every type", "stored as written (PII scrubbing is off)")]
+        resolved = resolve_actions(self.actions)
+        lines = [(name, _words(resolved.get(name), name)) for name in PII_TYPE_NAMES]
+        groups: dict[str | None, list[str]] = {}
+        for name in ENTITY_NAMES:
+            if name not in PII_TYPE_NAMES:
+                groups.setdefault(resolved.get(name), []).append(name)
+        for action, names in sorted(
+            groups.items(), key=lambda item: (item[0] is None, len(item[1]) < 4, item[0] or "")
+        ):
+            label = names[0] if len(names) == 1 else f"{len(names)} secret types"
+            if len(names) > 1 and len(names) <= 4:
+                label = ", ".join(names)
+            lines.append((label, _words(action, names[0] if len(names) == 1 else "TYPE")))
+        return lines
 
 
 # What `enabled = true` without [pii.actions] scrubs: the regulated policy's choices. Contact
@@ -199,11 +232,9 @@ _DEFAULT_ACTIONS: dict[str, Action] = {
     "IBAN": "mask",
     "US_SSN": "redact",
     "IP_ADDRESS": "redact",
-    "AWS_ACCESS_KEY": "refuse",
-    "API_KEY": "refuse",
-    "PRIVATE_KEY": "refuse",
-    "JWT": "refuse",
-    "BEARER_TOKEN": "refuse",
+    "SECRET": "refuse",  # every secret type, provider keys included
+    "GENERIC_SECRET": "redact",  # a value after "secret:" or "token=" may be a harmless word
+    "HIGH_ENTROPY_SECRET": "redact",
 }
 ACTION_WORDS: dict[str, str] = {
     "redact": "redacted: replaced by [{entity}]",
@@ -215,9 +246,14 @@ ACTION_WORDS: dict[str, str] = {
 NOT_SCANNED = "stored as written (not in [pii.actions], so not scanned)"
 
 
+def _words(action: str | None, entity: str) -> str:
+    return NOT_SCANNED if action is None else ACTION_WORDS[action].format(entity=entity)
+
+
 def default_pii_actions() -> dict[str, Action]:
-    """The actions of ``[pii] enabled = true`` when the file sets none."""
-    return {name: _DEFAULT_ACTIONS.get(name, "redact") for name in ENTITY_NAMES}
+    """The actions of ``[pii] enabled = true`` when the file sets none (families included: a more
+    specific entry wins, and a personal type a plug-in registers later is redacted)."""
+    return {"PII": "redact", **_DEFAULT_ACTIONS}
 
 
 class QuotaSettings(_Section):

@@ -113,7 +113,8 @@ def _describe_pii(policy: Policy) -> list[str]:
     pii = policy.pii
     if not pii.enabled:
         return ["PII: nothing is scrubbed; every value is stored as written ([pii] is off)"]
-    lines = [f"PII, before anything is stored (national phone numbers are read as {pii.phone_region}):"]
+    regions = ", ".join(pii.phone_regions)
+    lines = [f"PII, before anything is stored (national phone numbers are read as {regions}; '+' numbers anywhere):"]
     described = pii.describe_actions()
     width = max(len(entity) for entity, _ in described)
     lines += [f"  {entity:<{width}}  {words}" for entity, words in described]

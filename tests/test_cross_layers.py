@@ -13,6 +13,7 @@ import pytest
 from securemem import Result, SecureMemory, load_policy
 from securemem.errors import CommandError
 from securemem.middleware import Call, Handler, Middleware, build_layers
+from securemem.pii import members
 from securemem.policy import PIISettings, Policy, QuotaSettings, Rule, TTLSettings
 from securemem.store.factory import open_store
 from tests import helpers
@@ -167,7 +168,7 @@ def test_a_secret_in_an_oversized_write_gets_the_pii_message(open_mem: OpenMem) 
     memory = open_mem('[pii]\nenabled = true\n[pii.actions]\nAPI_KEY = "refuse"\n[quota]\nmax_file_bytes = 10\n')
     refused(
         memory,
-        refused_pii("`file_text`", "API_KEY", "custom"),
+        refused_pii("`file_text`", "ANTHROPIC_API_KEY", "custom"),
         command="create",
         path="/memories/a.md",
         file_text="key sk-ant-api03-Zx81bd0QpLm3VtY7nRk2Hs9WqE4cFa6U " * 3,
@@ -182,10 +183,10 @@ SCRUB_AND_LIMIT = '[pii]\nenabled = true\n[pii.actions]\nEMAIL = "hash"\nIBAN = 
 
 def test_the_quota_counts_the_scrubbed_bytes_when_a_token_is_longer(open_mem: OpenMem) -> None:
     memory = open_mem(SCRUB_AND_LIMIT.format(20))
-    raw = "mail a@b.co\n"  # 12 bytes as sent; 24 once the address is a token
+    raw = "mail a@b.co\n"  # 12 bytes as sent; 46 once the address is a token
     refused(
         memory,
-        "Error: Quota exceeded: /memories/a.md would be 24 bytes; the limit per file is 20 bytes "
+        "Error: Quota exceeded: /memories/a.md would be 46 bytes; the limit per file is 20 bytes "
         "(policy 'custom'). Nothing was written. Keep the file shorter or split it.",
         command="create",
         path="/memories/a.md",
@@ -202,10 +203,10 @@ def test_the_quota_counts_the_scrubbed_bytes_when_a_mask_is_shorter(open_mem: Op
 def test_the_quota_sees_what_the_pii_safety_net_stores(open_mem: OpenMem) -> None:
     memory = open_mem(SCRUB_AND_LIMIT.format(15))
     ok(memory, command="create", path="/memories/x.md", file_text="m a@b.c\n")
-    # The edit assembles an address (9 bytes as edited); stored as a token it would be 21 bytes.
+    # The edit assembles an address (9 bytes as edited); stored as a token it would be 43 bytes.
     refused(
         memory,
-        "Error: Quota exceeded: /memories/x.md would be 21 bytes (it is 8 now); the limit per file is 15 "
+        "Error: Quota exceeded: /memories/x.md would be 43 bytes (it is 8 now); the limit per file is 15 "
         "bytes (policy 'custom'). Nothing was written. Keep the file shorter or split it.",
         command="str_replace",
         path="/memories/x.md",
@@ -304,7 +305,7 @@ def test_regulated_policy_scenario(open_mem: OpenMem) -> None:
     )
     refused(
         memory,
-        refused_pii("`file_text`", "API_KEY", "regulated"),
+        refused_pii("`file_text`", "ANTHROPIC_API_KEY", "regulated"),
         command="create",
         path="/memories/k.md",
         file_text="sk-ant-api03-Zx81bd0QpLm3VtY7nRk2Hs9WqE4cFa6U",
@@ -340,7 +341,10 @@ REFUSE_PII_SAMPLES = [
     ("US_SSN", "894-29-3607"),
     ("IP_ADDRESS", "192.168.1.10"),
     ("AWS_ACCESS_KEY", "ASIAC70QGTSN7CJ1AY3Y"),
-    ("API_KEY", "sk-ant-api03-Nevqy9kkhBTCTRHXX9zIdq3TiH44ol2iz86__o305Pvu9IIqQUu8FGs1oOw1tHx4kJnbEFOKvvj-RV8N"),
+    (
+        "ANTHROPIC_API_KEY",
+        "sk-ant-api03-Nevqy9kkhBTCTRHXX9zIdq3TiH44ol2iz86__o305Pvu9IIqQUu8FGs1oOw1tHx4kJnbEFOKvvj-RV8N",
+    ),
     (
         "PRIVATE_KEY",
         "-----BEGIN RSA PRIVATE KEY-----\nG0QHU+2hQt9OI74BF8s88bd2QUxiIu54MwtqfwmCDuXbL4ViKhE/MjcVW+u/"
@@ -356,7 +360,9 @@ REFUSE_PII_SAMPLES = [
 
 
 def test_refuse_pii_samples_cover_every_type() -> None:
-    assert sorted(t for t, _ in REFUSE_PII_SAMPLES) == sorted(load_policy("refuse-pii").pii.actions)
+    # refuse-pii acts on the families; the samples cover every PII type and the secret structures.
+    assert load_policy("refuse-pii").pii.actions == {"PII": "refuse", "SECRET": "refuse"}
+    assert set(members("PII")) <= {t for t, _ in REFUSE_PII_SAMPLES}
 
 
 @pytest.mark.parametrize(("entity", "value"), REFUSE_PII_SAMPLES, ids=[t for t, _ in REFUSE_PII_SAMPLES])

@@ -20,6 +20,7 @@ import pytest
 from securemem import Result, SecureMemory, load_policy
 from securemem.middleware import Call, Handler
 from securemem.middleware.pii import PIIScrub
+from securemem.pii import keyed_token
 from securemem.store.factory import open_store
 from tests import helpers
 from tests.conftest import dump
@@ -64,10 +65,12 @@ def refused(where: str, types: str, policy: str = "regulated") -> str:
 
 
 def token(mem: SecureMemory, entity: str, normalised: str) -> str:
-    """The keyed token the store must write: HMAC-SHA256 with the store's own key."""
+    """The keyed token the store must write: HMAC-SHA256 with the store's own key (96 bits + a tag)."""
     message = f"{entity}\x00{normalised}".encode()
-    digest = hmac.new(bytes.fromhex(mem.store.token_key.hex()), message, hashlib.sha256).hexdigest()
-    return f"[{entity}:{digest[:10]}]"
+    digest = hmac.new(mem.store.token_key, message, hashlib.sha256).hexdigest()
+    expected = keyed_token(mem.store.token_key, entity, normalised)
+    assert expected.startswith(f"[{entity}:{digest[:24]}")
+    return expected
 
 
 def stored(mem: SecureMemory, path: str) -> str:
@@ -219,7 +222,7 @@ def test_a_refused_type_names_the_field_and_type_never_the_value(
 ) -> None:
     ok(regulated, command="create", path="/memories/n.md", file_text="seed\n")
     before = dump(regulated)
-    assert err(regulated, **tool_input) == refused(where, "API_KEY")
+    assert err(regulated, **tool_input) == refused(where, "ANTHROPIC_API_KEY")
     assert dump(regulated) == before
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from securemem import SecureMemory
 from securemem.cli import main
 from securemem.errors import PolicyError
 from securemem.pii import ENTITY_TYPES
+from securemem.pii.entities import resolve as resolve_actions
 from securemem.policy import (
     ENTITY_NAMES,
     Expiry,
@@ -88,17 +90,16 @@ def test_regulated_policy_settings() -> None:
     policy = load_policy("regulated")
     assert policy.pii.enabled and policy.pii.refuse_paths and policy.pii.phone_region == "US"
     assert policy.pii.actions == {
+        "PII": "redact",
         "EMAIL": "hash",
         "PHONE": "hash",
         "CREDIT_CARD": "mask",
         "IBAN": "mask",
         "US_SSN": "redact",
         "IP_ADDRESS": "redact",
-        "AWS_ACCESS_KEY": "refuse",
-        "API_KEY": "refuse",
-        "PRIVATE_KEY": "refuse",
-        "JWT": "refuse",
-        "BEARER_TOKEN": "refuse",
+        "SECRET": "refuse",
+        "GENERIC_SECRET": "redact",
+        "HIGH_ENTROPY_SECRET": "redact",
     }
     assert policy.quota.model_dump() == {
         "max_file_bytes": 262_144,
@@ -123,7 +124,7 @@ def test_refuse_pii_policy_refuses_every_known_type_and_nothing_else_is_set() ->
     policy = load_policy("refuse-pii")
     assert set(ENTITY_NAMES) == set(ENTITY_TYPES)  # the policy's list and the engine's agree
     assert policy.pii.enabled and policy.pii.refuse_paths
-    assert policy.pii.actions == dict.fromkeys(ENTITY_NAMES, "refuse")
+    assert policy.pii.actions == {"PII": "refuse", "SECRET": "refuse"}  # the families cover every type
     assert policy.has_expiry is False and policy.rules == ()
     assert set(policy.quota.model_dump().values()) == {None}
 
@@ -452,10 +453,11 @@ def test_policy_check_prints_durations_as_people_write_them(capsys: pytest.Captu
 
 def test_policy_check_says_what_is_scrubbed_in_plain_words(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run_cli(capsys, "policy", "check", "regulated")
-    assert "  EMAIL           replaced by a keyed token (the same value always gives the same token)\n" in out
-    assert "  CREDIT_CARD     masked: only the last 4 characters are kept\n" in out
-    assert "  US_SSN          redacted: replaced by [US_SSN]\n" in out
-    assert "  API_KEY         refused: the write fails, naming the type, and nothing is stored\n" in out
+    assert re.search(r"\n  EMAIL +replaced by a keyed token \(the same value always gives the same token\)\n", out)
+    assert re.search(r"\n  \d+ secret types +refused: the write fails", out)
+    assert re.search(r"\n  CREDIT_CARD +masked: only the last 4 characters are kept\n", out)
+    assert re.search(r"\n  US_SSN +redacted: replaced by \[US_SSN\]\n", out)
+    assert re.search(r"\n  GENERIC_SECRET, HIGH_ENTROPY_SECRET +redacted", out)  # acted on apart from SECRET
     assert "  a path carrying any scanned type is refused\n" in out
     _, out, _ = run_cli(capsys, "policy", "check", "default")
     assert "PII: nothing is scrubbed; every value is stored as written ([pii] is off)\n" in out
@@ -528,7 +530,8 @@ def test_pii_actions_without_enabled_switch_scrubbing_on(tmp_path: Path) -> None
 def test_pii_enabled_without_actions_scrubs_the_default_actions(tmp_path: Path) -> None:
     policy = load_policy(write_policy(tmp_path, "[pii]\nenabled = true\n"))
     assert policy.pii.actions == default_pii_actions() == load_policy("regulated").pii.actions
-    assert set(default_pii_actions()) == set(ENTITY_NAMES)  # every type is handled, none left unscanned
+    # every type is handled, through its own entry or its family's: none is left unscanned
+    assert set(resolve_actions(default_pii_actions())) == set(ENTITY_NAMES)
     assert PIISettings(enabled=True).actions == default_pii_actions()
     text = stored_text(tmp_path, "[pii]\nenabled = true\n")
     assert EMAIL_ADDRESS not in text and "[EMAIL:" in text
@@ -555,8 +558,8 @@ def test_policy_check_names_the_types_a_partial_table_leaves_unscanned(
     path = write_policy(tmp_path, '[pii.actions]\nEMAIL = "mask"\n')
     code, out, err = run_cli(capsys, "policy", "check", str(path))
     assert (code, err) == (0, "") and "PIIScrub" in out
-    assert "  EMAIL           masked: only the last 4 characters are kept\n" in out
-    assert "  PHONE           stored as written (not in [pii.actions], so not scanned)\n" in out
+    assert re.search(r"\n  EMAIL +masked: only the last 4 characters are kept\n", out)
+    assert re.search(r"\n  PHONE +stored as written \(not in \[pii.actions\], so not scanned\)\n", out)
 
 
 # ---------------------------------------------------------------- what cannot mean what it says is refused

@@ -1,13 +1,15 @@
 """PIIScrub: personal data and secrets are scrubbed, or the write refused, before anything is stored.
 
-What the model sends to be stored (``file_text``, ``new_str``, ``insert_text``) is scrubbed per
-entity type (redact, mask, keyed hash or refuse) on the way down, before the store's lock is
-taken; ``old_str`` is scrubbed the same way so that it still matches stored placeholders and
-tokens and never echoes a value back in an error. A path that carries PII is refused for every
-command, since paths appear in listings and messages; a rename checks every path it creates.
-As a safety net the final text of an edit is scanned again under the lock, which catches a value
-the model assembled across an edit boundary; the edit's snippet is cut from that final text, so
-nothing is scrubbed twice. Messages name entity types and counts, never values.
+Everything the model sends is scanned on the way down, before the store's lock is taken: a type
+the policy refuses stops the command there. ``file_text`` is scrubbed per entity type (redact,
+mask, keyed hash or refuse) at once; ``old_str`` too, so that it still matches stored
+placeholders and tokens and never echoes a value back in an error. The text of an edit
+(``new_str``, ``insert_text``) is stored as the whole file: once the edit is applied, under the
+lock, the whole file is scrubbed, so a value the model completes across the edit boundary is
+replaced whole, with the token of the full value. The edit's snippet is cut from that final
+text, so nothing is scrubbed twice. A path that carries PII is refused for every command, since
+paths appear in listings and messages; a rename checks every path it creates. Messages name
+entity types and counts, never values.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from securemem.pii import Scrubber
 from securemem.policy import Policy
 from securemem.store.base import StoreTx
 
+_EDIT_TEXT = frozenset({"new_str", "insert_text"})
 _DONE = {
     "redact": "redacted to a [TYPE] placeholder",
     "mask": "masked to its last 4 characters",
@@ -34,7 +37,7 @@ class PIIScrub:
     def __init__(self, policy: Policy, token_key: bytes) -> None:
         self.policy = policy
         self.settings = policy.pii
-        self.scrubber = Scrubber(self.settings.actions, hash_key=token_key, phone_region=self.settings.phone_region)
+        self.scrubber = Scrubber(self.settings.actions, hash_key=token_key, phone_regions=self.settings.phone_regions)
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         command = call.command
@@ -61,6 +64,8 @@ class PIIScrub:
     def _scrub(self, text: str, field: TextField, counts: Counter[str]) -> str:
         outcome = self.scrubber.scrub(text)
         self.refuse_if(outcome.refused, f"`{field}`")
+        if field in _EDIT_TEXT:
+            return text  # scrubbed with the whole file once the edit is applied (the safety net)
         if field != "old_str":  # a search string is scrubbed to match the tokens, not stored
             counts.update(outcome.counts)
         return outcome.text
@@ -116,7 +121,7 @@ class PIIScrub:
     def _summary(self, counts: Counter[str]) -> str:
         parts = []
         for entity, count in sorted(counts.items()):
-            action = self.settings.actions.get(entity, "redact")
+            action = self.scrubber.action_for(entity) or "redact"  # a type may be acted on by its family
             parts.append(f"{count} {entity} {_DONE.get(action, 'scrubbed')}")
         return (
             f"Note: before storing, the memory policy scrubbed {'; '.join(parts)}. The stored text holds "

@@ -1,19 +1,27 @@
-"""Email addresses and phone numbers."""
+"""Email addresses (plain and obfuscated) and phone numbers of any region."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
 import phonenumbers
 
-from securemem.pii.scan import Scan, Span, accepted
+from securemem.pii.scan import Scan, Span
 
-_LOCAL_PUNCTUATION = frozenset("._%+-")
+# ---------------------------------------------------------------- email
+
+_LOCAL_PUNCTUATION = frozenset("._%+-'")
 _LOCAL_MAX = 64  # RFC 5321; also bounds the backward walk from each '@'
 # Letters and digits of any script (RFC 6531 addresses such as jürgen@bücher.example): a partial
 # match would leave part of the address behind after scrubbing.
 _DOMAIN = re.compile(r"(?:[^\W_](?:[^\W_]|-){0,61}\.){1,10}[^\W\d_]{2,63}(?![^\W_]|-)")
+# "icon@2x.png", "logo@1.5x.webp": retina asset names, not addresses.
+_ASSET = re.compile(r"[0-9]+(?:\.[0-9]+)?x\.(?:png|jpe?g|gif|svg|webp|avif|bmp|ico|tiff?|heic|pdf)$", re.IGNORECASE)
+# Words that end a URL authority's user part: "postgres://user:pw@db.example.com" holds no address.
+_AUTHORITY_BREAK = frozenset(" \t\r\n/\"'<>()[]{}")
 
 
 def find_emails(scan: Scan) -> Iterator[Span]:
@@ -23,11 +31,18 @@ def find_emails(scan: Scan) -> Iterator[Span]:
     while at != -1:
         start = _local_part_start(text, at)
         domain = _DOMAIN.match(text, at + 1) if start < at else None
-        if domain is not None:
+        if domain is not None and _is_address(text, start, at, domain.end()):
             yield start, domain.end()
             at = text.find("@", domain.end())
         else:
             at = text.find("@", at + 1)
+
+
+def _is_address(text: str, start: int, at: int, end: int) -> bool:
+    if _ASSET.match(text, at + 1, end) or _in_authority(text, start):
+        return False
+    # "git@github.com:org/repo.git" is an SSH remote: a host followed by ":" and a path.
+    return not (end + 1 < len(text) and text[end] == ":" and text[end + 1] not in " \t\r\n")
 
 
 def _local_part_start(text: str, at: int) -> int:
@@ -38,25 +53,161 @@ def _local_part_start(text: str, at: int) -> int:
         start -= 1
     if at - start > _LOCAL_MAX:
         return at  # longer than RFC allows: a blob, not an address
-    while start < at and text[start] == ".":
+    while start < at and text[start] in ".'":
         start += 1
     return start
 
 
-# A cheap candidate: optional country code, optional area code in brackets, then digit groups
-# with single separators. Validation by phonenumbers decides; the regex only has to be generous
-# and linear (separators are mandatory between groups, so a digit run splits one way only).
+def _in_authority(text: str, start: int) -> bool:
+    """True when the local part sits in a URL's user info ("scheme://user:pw@host")."""
+    floor = max(0, start - 256)
+    index = start - 1
+    while index >= floor and text[index] not in _AUTHORITY_BREAK:
+        index -= 1
+    # The characters before the user info are "://" exactly when the walk stopped on the last "/".
+    return index >= 2 and text[index] == "/" and text[index - 2 : index + 1] == "://"
+
+
+# "jane.doe [at] example [dot] com", "jane(at)example(dot)co(dot)uk": written to dodge scrapers, and
+# by a model told to keep an address out of a filter. Brackets are required: "look at example dot
+# com" in prose is not taken.
+_OPEN, _CLOSE = r"[\[({<]", r"[\])}>]"
+# "[at]", "(at)" ... or an "@" with spaces around it ("jane @ example.com").
+_AT = rf"(?:[ \t]*{_OPEN}[ \t]*(?:at|AT|At)[ \t]*{_CLOSE}[ \t]*|[ \t]+@[ \t]*|[ \t]*@[ \t]+)"
+_DOT = rf"(?:[ \t]*{_OPEN}[ \t]*(?:dot|DOT|Dot)[ \t]*{_CLOSE}[ \t]*|[ \t]*\.[ \t]*)"
+_OBFUSCATED = re.compile(
+    rf"(?P<local>[A-Za-z0-9][A-Za-z0-9._%+\-]{{0,63}}){_AT}"
+    rf"(?P<domain>[A-Za-z0-9\-]{{1,63}}(?:{_DOT}[A-Za-z0-9\-]{{1,63}}){{1,6}})"
+)
+_DOT_WORD = re.compile(_DOT)
+
+
+_COMMON_TLDS = frozenset(
+    [
+        "com",
+        "org",
+        "net",
+        "edu",
+        "gov",
+        "mil",
+        "int",
+        "io",
+        "co",
+        "uk",
+        "de",
+        "fr",
+        "in",
+        "us",
+        "ca",
+        "au",
+        "nz",
+        "ie",
+        "es",
+        "it",
+        "nl",
+        "be",
+        "ch",
+        "at",
+        "se",
+        "no",
+        "dk",
+        "fi",
+        "pl",
+        "pt",
+        "br",
+        "mx",
+        "ar",
+        "jp",
+        "cn",
+        "kr",
+        "sg",
+        "hk",
+        "tw",
+        "ru",
+        "za",
+        "ng",
+        "ke",
+        "ae",
+        "il",
+        "tr",
+        "eu",
+        "info",
+        "biz",
+        "app",
+        "dev",
+        "ai",
+        "me",
+        "tv",
+        "cc",
+    ]
+)
+_AT_MARK = re.compile(rf"{_OPEN}[ \t]*at[ \t]*{_CLOSE}|[ \t]@|@[ \t]")
+_LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
+
+
+def find_obfuscated_emails(scan: Scan) -> Iterator[Span]:
+    """One anchored match per "[at]": the local part is the word just before it (linear in the text)."""
+    text = scan.text
+    lower = scan.lower
+    if not _has_obfuscation_mark(lower):
+        return
+    done = 0
+    for hint in _AT_MARK.finditer(lower):
+        end = hint.start()
+        while end > done and text[end - 1] in " \t":
+            end -= 1
+        start = end
+        while start > max(done, end - _LOCAL_MAX) and text[start - 1] in _LOCAL_CHARS:
+            start -= 1
+        if start == end or (start > 0 and text[start - 1].isalnum()):
+            continue
+        match = _OBFUSCATED.match(text, start, min(len(text), hint.end() + 600))
+        if match is None:
+            continue
+        tld = _DOT_WORD.split(match["domain"])[-1].rsplit(".", 1)[-1]
+        spaced_at = "@" in match.group()
+        # "h @ self.proj" is a matrix product: a spaced "@" needs a well-known top-level domain.
+        if tld.isalpha() and len(tld) >= 2 and (not spaced_at or tld.lower() in _COMMON_TLDS):
+            yield match.start(), match.end()
+            done = match.end()
+
+
+def _has_obfuscation_mark(lower: str) -> bool:
+    """A cheap gate: a closing bracket (a memchr) before the few "at]"-like substrings, or a spaced "@"."""
+    if " @" in lower or "@ " in lower or "\t@" in lower or "@\t" in lower:
+        return True
+    return any(close in lower and ("at" + close in lower or "at " + close in lower) for close in "])}>")
+
+
+def deobfuscate_email(value: str) -> str:
+    """The address an obfuscated form stands for (what its token is computed from)."""
+    match = _OBFUSCATED.fullmatch(value)
+    if match is None:
+        return value
+    return f"{match['local']}@{_DOT_WORD.sub('.', match['domain'])}"
+
+
+# ---------------------------------------------------------------- phone
+
+# A cheap candidate: optional international prefix ("+" or "00") and country code, optional
+# bracketed trunk or area code, then digit groups with single separators (a space, or a dot, dash
+# or slash with optional spaces). Groups have no length limit: "+49 30 12345678". Validation by
+# phonenumbers decides; the regex only has to be generous and linear (a separator is required
+# between groups and matches one way, so a digit run splits one way only).
 _PHONE = re.compile(
     r"""
-    (?<![\w+#$€£¥/.\-])
-    (?:\+[ ]?[0-9]{1,3}(?:[ .\-]|(?=\())?)?
+    (?:(?<=[0-9])(?=\+)                       # "+44 ..." glued to a number before it starts anew
+      |(?<![\w+#$€£¥/.\-])(?:(?=[+(])|(?<![0-9][ .\-/]))  # not the tail of "DE89 3704 0044 0532 0130 01"
+    )
+    (?:(?:\+|00)[ ]?[0-9]{1,3}(?:[ .\-]|(?=\())?)?
+    (?:\(0\)[ ]?)?
     (?:\([0-9]{1,5}\)[ .\-]?)?
-    [0-9]{1,15}(?:[ .\-][0-9]{1,6}){0,5}
-    (?![\w]|[.\-][0-9])
+    [0-9]{1,15}(?:(?:[ ]?[.\-/][ ]?|[ ])[0-9]{1,15}){0,7}
+    (?![\w]|[.\-/][0-9])
     """,
     re.X,
 )
-_LEAD = 12  # "+1 (" before the digits
+_LEAD = 12  # "+1 (" or "0044 (" before the digits
 _TAIL = 2  # what the lookahead reads after the last digit
 # A candidate that opens with a date or an IPv4 address is not a phone number, even when the
 # digits would dial: "2024-01-01 00" reads as (202) 401-0100.
@@ -64,44 +215,353 @@ _DATE_OR_IP = re.compile(
     r"(?:[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}|[0-9]{1,2}[-./][0-9]{1,2}[-./][0-9]{2,4}"
     r"|[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?![0-9])"
 )
-# An unformatted digit run is a phone number only when the text says so just before it.
-_PHONE_WORDS = re.compile(r"\b(?:phone|tel|telephone|mobile|cell|fax|call|sms|text|whatsapp|dial|contact|reach)")
-# "Order 415-555-2671" is an order number even if it would dial.
-_REFERENCE_WORDS = re.compile(
-    r"\b(?:order|invoice|ticket|tracking|ref|reference|case|sku|po|serial|batch|lot)"
-    r"\s*(?:no\.?|number|num|#)?\s*[:#=]?\s*$"
+# An unformatted digit run is a phone number only when the text says so just before it; "Order
+# 415-555-2671" or "account number is 4155552671" is a reference even if it would dial. Both are
+# judged on the last few words before the candidate (a word list, not a regex over the context).
+_PHONE_WORDS = frozenset(
+    [
+        "phone",
+        "tel",
+        "telephone",
+        "mobile",
+        "mob",
+        "cell",
+        "cellphone",
+        "fax",
+        "call",
+        "sms",
+        "text",
+        "whatsapp",
+        "signal",
+        "dial",
+        "contact",
+        "reach",
+        "ring",
+        "hotline",
+        "landline",
+        "number",
+        "nr",
+        "no",
+        "ph",
+        "tlf",
+        "handy",
+        "telefon",
+        "tél",
+        "portable",
+    ]
 )
+_REFERENCE_WORDS = frozenset(
+    [
+        "order",
+        "invoice",
+        "ticket",
+        "tracking",
+        "ref",
+        "reference",
+        "case",
+        "sku",
+        "po",
+        "serial",
+        "batch",
+        "lot",
+        "account",
+        "acct",
+        "card",
+        "routing",
+        "policy",
+        "member",
+        "customer",
+        "employee",
+        "confirmation",
+        "claim",
+        "booking",
+        "reservation",
+        "transaction",
+        "registration",
+        "license",
+        "licence",
+        "passport",
+        "tax",
+        "vat",
+        "swift",
+        "bic",
+        "id",
+        "isbn",
+        "issn",
+        "imei",
+        "iccid",
+        "build",
+        "version",
+        "port",
+        "pid",
+    ]
+)
+# Words between a reference noun and its number: "order no. is 123", "account number: 123".
+_FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id"])
+_WORDS = re.compile(r"[a-z\u00e0-\u00ff]+|#")
+
+
+def _last_words(scan: Scan, start: int) -> list[str]:
+    return _WORDS.findall(scan.before(start, 40))[-4:]
+
+
+def _is_reference(words: list[str]) -> bool:
+    for word in reversed(words):
+        if word in _REFERENCE_WORDS:
+            return True
+        if word not in _FILLER and word != "#":
+            return False
+    return False
+
+
+# Numbers Ofcom reserves for drama: real UK formats that never connect, which libphonenumber calls
+# invalid. Written into notes they are still phone numbers (and the usual UK examples).
+_UK_DRAMA = re.compile(r"(?:7700900|11[3-8]4960|1[2-6]14960|1914980|20794600|2896496|8081570|9098790|3069990)[0-9]{3}")
+
+
+@dataclass(frozen=True)
+class _Region:
+    """What validation needs of one region's libphonenumber metadata, compiled once."""
+
+    code: str
+    country_code: int
+    trunk: str | None  # the national prefix ("0"), if the region has one
+    trunk_required: bool  # national numbers are written with it (GB, DE, FR: yes; US, IN: no)
+    simple: bool  # the trunk is stripped as is (no carrier codes or transform rules)
+    lengths: frozenset[int]  # possible lengths of a national significant number
+    pattern: re.Pattern[str] | None  # the general number pattern
+    valid: re.Pattern[str] | None  # any number type's pattern: a match is a valid number
+    mobile: re.Pattern[str] | None  # the mobile pattern
+
+
+# Regions whose national numbers are commonly written without their trunk prefix (NANP numbers
+# have none in practice; Indian and Chinese mobiles are written bare).
+_TRUNK_OPTIONAL = frozenset({"IN", "CN"})
+_TYPE_DESCS = ("fixed_line", "mobile", "toll_free", "premium_rate", "shared_cost", "personal_number", "voip",
+               "pager", "uan", "voicemail")  # fmt: skip
+
+
+def _compiled(patterns: Iterable[str | None]) -> re.Pattern[str] | None:
+    chosen = [pattern for pattern in patterns if pattern]
+    return re.compile("(?:" + "|".join(f"(?:{pattern})" for pattern in chosen) + ")") if chosen else None
+
+
+@lru_cache(maxsize=256)
+def region_info(code: str) -> _Region:
+    meta = phonenumbers.PhoneMetadata.metadata_for_region(code)
+    if meta is None:
+        raise ValueError(f"unknown phone region {code!r}: use an ISO 3166 code such as 'US' or 'GB'")
+    trunk = meta.national_prefix or None
+    general = meta.general_desc
+    lengths = frozenset(general.possible_length or ()) if general is not None else frozenset()
+    pattern = general.national_number_pattern if general is not None else None
+    required = trunk is not None and meta.country_code != 1 and code not in _TRUNK_OPTIONAL
+    parsing = meta.national_prefix_for_parsing
+    simple = meta.national_prefix_transform_rule is None and (
+        parsing is None or parsing == trunk or (trunk is not None and parsing.startswith(f"{trunk}|"))
+    )
+    descs = [getattr(meta, name, None) for name in _TYPE_DESCS]
+    valid = _compiled(desc.national_number_pattern for desc in descs if desc is not None)
+    mobile = _compiled([meta.mobile.national_number_pattern if meta.mobile is not None else None])
+    return _Region(
+        code,
+        meta.country_code or 0,
+        trunk,
+        required,
+        simple,
+        lengths,
+        re.compile(pattern) if pattern else None,
+        valid,
+        mobile,
+    )
+
+
+def check_phone_regions(regions: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(regions, str):
+        regions = (regions,)
+    return _checked_regions(tuple(regions))
+
+
+@lru_cache(maxsize=64)
+def _checked_regions(chosen: tuple[str, ...]) -> tuple[str, ...]:
+    if not chosen:
+        raise ValueError("phone regions must name at least one region, such as ['US']")
+    for code in chosen:
+        if not isinstance(code, str) or code not in phonenumbers.SUPPORTED_REGIONS:
+            raise ValueError(f"unknown phone region {code!r}: use an ISO 3166 code such as 'US' or 'GB'")
+        region_info(code)
+    return chosen
+
+
+_SEPARATOR = re.compile(r"[^0-9]+")
+_MIN_DIGITS = 7  # the shortest national numbers
+_MAX_DIGITS = 17  # 15 (E.164) and an international prefix "00"
+_DROP_DIGITS = str.maketrans("", "", "0123456789")
+
+
+def _digits(value: str) -> int:
+    return len(value) - len(value.translate(_DROP_DIGITS))
 
 
 def find_phones(scan: Scan) -> Iterator[Span]:
-    windows = scan.around(scan.long_numbers, _LEAD, _TAIL)
-    return accepted(_PHONE, scan.text, windows, lambda match: _is_phone(scan, match))
+    text = scan.text
+    done = 0
+    for low, high in scan.around(scan.long_numbers, _LEAD, _TAIL):
+        match = _PHONE.search(text, max(low, done), high)
+        while match is not None:
+            end = _phone_end(scan, match)
+            if end:
+                yield match.start(), end
+                done = end
+                match = _PHONE.search(text, done, high)
+            else:
+                # A later start inside a rejected candidate needs a bracket or "+" to begin it.
+                inner = match.group()[1:]
+                retry = match.start() + 1 if ("(" in inner or "+" in inner) else match.end()
+                match = _PHONE.search(text, retry, high)
 
 
-def _is_phone(scan: Scan, match: re.Match[str]) -> bool:
+def _phone_end(scan: Scan, match: re.Match[str]) -> int:
+    """End of the phone number the candidate starts, or 0.
+
+    The candidate may run into a neighbour ("415-555-2671 10.0.0.1"): where the separator style
+    changes, the part before is tried too. A run of groups with one separator style is never cut
+    ("4889 0152 6347 7331" is one number, not a phone number and a tail).
+    """
+    start = match.start()
+    text = scan.text
+    digits = _digits(match.group())
+    if digits < _MIN_DIGITS or _DATE_OR_IP.match(text, start, match.end()):
+        return 0
     candidate = match.group()
-    digits = sum(char.isdigit() for char in candidate)
-    if not 7 <= digits <= 15 or _DATE_OR_IP.match(candidate):
-        return False
-    if _REFERENCE_WORDS.search(scan.before(match.start(), 24)):
-        return False
-    if candidate.isdigit() and not _PHONE_WORDS.search(scan.before(match.start(), 32)):
-        return False
-    return is_valid_phone(candidate, scan.phone_region)
+    separators = _SEPARATOR.findall(candidate)
+    uniform = len(set(separators)) <= 1
+    if uniform and digits > _MAX_DIGITS:
+        return 0  # one run of groups, too long for any number: nothing to cut
+    words = _last_words(scan, start)
+    if _is_reference(words):
+        return 0
+    if _is_phone(scan, start, match.end(), words):
+        return match.end()
+    if uniform:
+        return 0
+    # Cut where the separator style changes, longest first.
+    ends = []
+    for found in _SEPARATOR.finditer(text, start, match.end()):
+        ends.append((found.start(), found.group()))
+    for (cut, separator), (_, previous) in zip(reversed(ends[1:]), reversed(ends[:-1]), strict=True):
+        if separator != previous and _is_phone(scan, start, cut, words):
+            return cut
+    return 0
 
 
-def is_valid_phone(candidate: str, region: str) -> bool:
+def _is_phone(scan: Scan, start: int, end: int, words: list[str]) -> bool:
+    candidate = scan.text[start:end]
+    if not _MIN_DIGITS <= _digits(candidate) <= _MAX_DIGITS:
+        return False
+    if candidate.isdigit() and not (_PHONE_WORDS.intersection(words[-3:]) or words[-1:] == ["#"]):
+        return False
+    return phone_e164(candidate, scan.phone_regions) is not None
+
+
+# What a phone candidate holds besides digits and "+" (the candidate regex admits nothing else).
+_PHONE_PUNCTUATION = str.maketrans("", "", " ().-/\t")
+
+
+@lru_cache(maxsize=65536)
+def phone_e164(candidate: str, regions: tuple[str, ...]) -> str | None:
+    """The E.164 digits of ``candidate`` when it is a valid number, else None.
+
+    "+..." and "00..." numbers are read in any region; a national number is tried in each of
+    ``regions`` in order (the first where it is valid decides, so one spelling always gives one
+    token). Validation uses libphonenumber's metadata (the phonenumbers package) compiled into one
+    pattern per region: a number is valid when some number type's pattern matches it whole, as
+    phonenumbers.is_valid_number decides, without its parser. Regions whose national prefix takes
+    rules (carrier codes, transforms) go through phonenumbers.parse.
+    """
+    compact = candidate.translate(_PHONE_PUNCTUATION)
+    if compact.startswith("+"):
+        return _international(compact[1:], "(0)" in candidate)
+    if compact.startswith("00"):
+        return _international(compact[2:], "(0)" in candidate)
+    for code in regions:
+        region = region_info(code)
+        national = compact
+        if region.country_code == 1:
+            if len(compact) == 11 and compact.startswith("1"):
+                national = compact[1:]
+        elif region.trunk and compact.startswith(region.trunk):
+            national = compact[len(region.trunk) :]
+        elif region.trunk_required:
+            continue
+        if not _plausible(region, national):
+            continue
+        bare = national == compact and region.trunk is not None and region.country_code != 1
+        if not region.simple:
+            found = _parse(candidate, code, mobile_only=bare)
+        elif _valid(region, national, mobile_only=bare):
+            found = f"{region.country_code}{national}"
+        else:
+            found = None
+        if found is not None:
+            return found
+    return None
+
+
+def _international(digits: str, trunk_in_brackets: bool) -> str | None:
+    """E.164 digits of "+" followed by ``digits`` (country code and national number), if valid."""
+    if not 7 <= len(digits) <= 15:
+        return None
+    for size in (1, 2, 3):
+        country = int(digits[:size])
+        codes = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(country)
+        if not codes:
+            continue
+        national = digits[size:]
+        if trunk_in_brackets and national.startswith("0"):
+            national = national[1:]  # "+44 (0)20 7946 0958"
+        for code in codes:
+            if code == "001" or code not in phonenumbers.SUPPORTED_REGIONS:
+                continue
+            region = region_info(code)
+            if _plausible(region, national) and _valid(region, national):
+                return f"{country}{national}"
+        return None  # country codes are prefix-free: no longer code can match
+    return None
+
+
+def _plausible(region: _Region, national: str) -> bool:
+    if region.code == "GB" and _UK_DRAMA.fullmatch(national):
+        return True
+    if region.lengths and len(national) not in region.lengths:
+        return False
+    return region.pattern is None or region.pattern.fullmatch(national) is not None
+
+
+_MOBILE = frozenset({phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE})
+
+
+def _parse(candidate: str, region: str | None, *, mobile_only: bool = False) -> str | None:
+    """E.164 digits through phonenumbers' parser (regions with national-prefix rules)."""
     try:
         number = phonenumbers.parse(candidate, region)
     except phonenumbers.NumberParseException:
-        return False
-    return bool(phonenumbers.is_valid_number(number))
-
-
-def phone_e164_digits(value: str, region: str) -> str:
-    """The number's E.164 digits, so "(415) 555-2671" and "+1 415 555 2671" normalise alike."""
-    try:
-        number = phonenumbers.parse(value, region)
-    except phonenumbers.NumberParseException:
-        return "".join(char for char in value if char.isdigit())
+        return None
+    if not phonenumbers.is_valid_number(number):
+        return None
+    if mobile_only and phonenumbers.number_type(number) not in _MOBILE:
+        return None
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164).lstrip("+")
+
+
+def _valid(region: _Region, national: str, *, mobile_only: bool = False) -> bool:
+    if region.code == "GB" and _UK_DRAMA.fullmatch(national):
+        return True
+    pattern = region.mobile if mobile_only else region.valid
+    return pattern is not None and pattern.fullmatch(national) is not None
+
+
+def phone_e164_digits(value: str, regions: Sequence[str]) -> str:
+    """The number's E.164 digits, so "(415) 555-2671" and "+1 415 555 2671" normalise alike."""
+    found = phone_e164(value, tuple(regions))
+    return found if found is not None else "".join(char for char in value if char.isdigit())

@@ -1,4 +1,7 @@
-"""Secrets: cloud and provider API keys, PEM private keys, JWTs and bearer tokens."""
+"""Secrets with a structure of their own: PEM private keys, JWTs and bearer tokens.
+
+Provider keys are in catalogue.py; keyword-anchored and URL secrets in secrets.py.
+"""
 
 from __future__ import annotations
 
@@ -11,52 +14,6 @@ from collections.abc import Iterator
 from securemem.pii.scan import Scan, Span, accepted
 
 _KEY_CHARS = r"A-Za-z0-9_\-"
-
-_AWS_ACCESS_KEY = re.compile(r"(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])")
-
-_API_KEY = re.compile(
-    rf"""
-    (?<![{_KEY_CHARS}])
-    (?:sk-[{_KEY_CHARS}]{{20,250}}                 # Anthropic sk-ant-..., OpenAI sk-/sk-proj-...
-      |gh[pousr]_[A-Za-z0-9]{{36,251}}             # GitHub classic tokens
-      |github_pat_[A-Za-z0-9_]{{22,244}}           # GitHub fine-grained tokens
-      |xox[abprs]-[A-Za-z0-9\-]{{10,250}}          # Slack
-      |[sr]k_(?:live|test)_[A-Za-z0-9]{{16,247}}   # Stripe secret and restricted keys
-      |AIza[{_KEY_CHARS}]{{35}}                    # Google API keys
-    )
-    (?![{_KEY_CHARS}])
-    """,
-    re.X,
-)
-# The prefixes of _API_KEY but AIza, found from their '-' or '_': a text holding none of them
-# skips the regex entirely, and this search skips from dash to dash.
-_API_KEY_HINT = re.compile(r"[-_](?:(?<=sk-)|(?<=[sr]k_)|(?<=gh[pousr]_)|(?<=xox[abprs]-)|(?<=github_))")
-# The AWS secret has no prefix of its own: it is found by the name it is given in configs.
-_AWS_SECRET = re.compile(
-    r"aws_?secret_?access_?key\s*[\"']?\s*[:=]\s*[\"']?(?P<key>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
-    re.I,
-)
-
-
-def find_aws_access_keys(scan: Scan) -> Iterator[Span]:
-    if "AKIA" not in scan.text and "ASIA" not in scan.text:
-        return iter(())
-    return accepted(_AWS_ACCESS_KEY, scan.text, scan.whole, lambda match: True)
-
-
-def find_api_keys(scan: Scan) -> Iterator[Span]:
-    text = scan.text
-    if "AIza" in text or _API_KEY_HINT.search(text):
-        yield from accepted(_API_KEY, text, scan.whole, _is_api_key)
-    if "ecret" in text or "ECRET" in text:
-        yield from accepted(_AWS_SECRET, text, scan.whole, lambda match: True, "key")
-
-
-def _is_api_key(match: re.Match[str]) -> bool:
-    """A generic ``sk-`` prefix also starts slugs like "sk-learn-compatible-estimators"."""
-    key = match.group()
-    return not key.startswith("sk-") or any(char.isdigit() for char in key[3:])
-
 
 _PEM_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
 _PEM_END = re.compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
@@ -90,7 +47,6 @@ _JWT = re.compile(
     rf"eyJ(?<![{_KEY_CHARS}.]eyJ)[{_KEY_CHARS}]{{2,}}(?:\.[{_KEY_CHARS}]*){{2}}"
     rf"(?:(?:\.[{_KEY_CHARS}]*){{2}})?(?![{_KEY_CHARS}])"
 )
-_JWT_HEADER_MAX = 4096  # real JOSE headers are a few hundred characters
 
 
 def find_jwts(scan: Scan) -> Iterator[Span]:
@@ -102,8 +58,7 @@ def find_jwts(scan: Scan) -> Iterator[Span]:
 def _has_jose_header(match: re.Match[str]) -> bool:
     """The first part must decode to a JSON object naming its algorithm, as every JWS/JWE does."""
     header = match.group().split(".", 1)[0]
-    if len(header) > _JWT_HEADER_MAX:
-        return False
+    # No length limit: a header carrying an x5c certificate chain runs to kilobytes.
     try:
         decoded = json.loads(base64.urlsafe_b64decode(header + "=" * (-len(header) % 4)))
     except (ValueError, RecursionError):  # deeply nested JSON must not crash a scan

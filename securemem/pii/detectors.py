@@ -1,113 +1,299 @@
-"""detect(): run the detectors asked for, drop what sits inside a replacement, settle overlaps."""
+"""detect(): normalise, run the detectors asked for, settle overlaps, map spans back to the original.
+
+Plug-in detectors
+-----------------
+A deployment can add its own detector (a name recogniser, an in-house account-number format, a
+Presidio analyzer) without touching this package. A detector is any object with
+
+- ``name``: a short label used in error messages;
+- ``types``: the entity types it reports (each registered with ``register_entity_type``, or a
+  built-in type);
+- ``find(text)``: the ``(type, start, end)`` spans it finds in ``text``.
+
+``text`` is the *normalised* view of what is being stored (see normalize.py): fullwidth and
+other-script digits are ASCII, invisible characters are gone, dashes and spaces are folded. Spans
+are offsets into that view; securemem maps them back to the original and replaces the whole
+original span. Findings of a plug-in compete with the built-in ones (the longer span wins, then the
+more specific type) and are scrubbed by the policy's action for their type. A plug-in that raises
+makes the scan fail with DetectorError (the write is refused), never with the plug-in's message,
+which could hold the text.
+
+Register one for every Scrubber with ``register_detector(detector)``, or pass
+``detectors=[...]`` to ``Scrubber`` or ``detect``. ``securemem.pii.presidio`` adapts Presidio
+pattern recognizers.
+"""
 
 from __future__ import annotations
 
-import sys
-from bisect import bisect_right
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Protocol, runtime_checkable
 
-import phonenumbers
-
-from securemem.pii.contact import find_emails, find_phones
-from securemem.pii.credentials import (
-    find_api_keys,
-    find_aws_access_keys,
-    find_bearer_tokens,
-    find_jwts,
-    find_private_keys,
-)
-from securemem.pii.findings import ENTITY_TYPES, REPLACEMENT_FORM, SPECIFICITY, Finding
+from securemem.pii import entities
+from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
+from securemem.pii.contact import check_phone_regions, find_emails, find_obfuscated_emails, find_phones
+from securemem.pii.credentials import find_bearer_tokens, find_jwts, find_private_keys
+from securemem.pii.findings import Finding
 from securemem.pii.network import find_ip_addresses
+from securemem.pii.normalize import View
 from securemem.pii.numeric import find_cards, find_ibans, find_ssns
 from securemem.pii.scan import Scan, Span
+from securemem.pii.secrets import (
+    find_basic_auth,
+    find_catalogue,
+    find_high_entropy,
+    find_keyword_secrets,
+    find_url_credentials,
+)
 
-_DETECTORS: dict[str, Callable[[Scan], Iterable[Span]]] = {
-    "EMAIL": find_emails,
-    "PHONE": find_phones,
-    "CREDIT_CARD": find_cards,
-    "IBAN": find_ibans,
-    "US_SSN": find_ssns,
-    "IP_ADDRESS": find_ip_addresses,
-    "AWS_ACCESS_KEY": find_aws_access_keys,
-    "API_KEY": find_api_keys,
-    "PRIVATE_KEY": find_private_keys,
-    "JWT": find_jwts,
-    "BEARER_TOKEN": find_bearer_tokens,
-}
+Hit = tuple[str, int, int]
+DEFAULT_PHONE_REGIONS: tuple[str, ...] = ("US", "GB", "DE", "FR", "IN")
 
 
-def detect(text: str, types: Collection[str] | None = None, *, phone_region: str = "US") -> list[Finding]:
-    """Non-overlapping findings sorted by start.
+class DetectorError(RuntimeError):
+    """A plug-in detector failed or returned something unusable (the message never holds text)."""
 
-    ``types`` limits the scan to those entity types (all of ENTITY_TYPES when None); phone numbers
-    written without a country code are read as numbers of ``phone_region``. Where candidates
-    overlap, the longer one wins, then the more specific type (a PEM block swallows anything
-    inside it; a JWT sent as "Bearer <jwt>" is reported once, as a JWT).
+
+@runtime_checkable
+class Detector(Protocol):
+    """What a plug-in detector provides (see the module docstring)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def types(self) -> Collection[str]: ...
+
+    def find(self, text: str) -> Iterable[tuple[str, int, int]]: ...
+
+
+def _typed(name: str, finder: Callable[[Scan], Iterable[Span]]) -> Callable[[Scan], Iterable[Hit]]:
+    def run(scan: Scan) -> Iterable[Hit]:
+        return [(name, start, end) for start, end in finder(scan)]
+
+    return run
+
+
+def _emails(scan: Scan) -> Iterable[Hit]:
+    hits = [("EMAIL", start, end) for start, end in find_emails(scan)] if "@" in scan.text else []
+    hits += [("EMAIL", start, end) for start, end in find_obfuscated_emails(scan)]
+    return hits
+
+
+@dataclass(frozen=True)
+class _Builtin:
+    """A built-in detector and its gate: what the text must hold for the detector to be worth running.
+
+    Gates are checked inline by ``locate`` (a substring test costs far less than a call): most
+    writes are ordinary text, and most detectors have nothing to do there.
     """
-    wanted = entity_types(types)
-    check_phone_region(phone_region)
-    scan = Scan(text, phone_region)
-    candidates = [Finding(name, start, end) for name in wanted for start, end in _DETECTORS[name](scan)]
-    if not candidates:
-        return []
-    return _settle(_outside_replacements(text, candidates))
+
+    types: frozenset[str]
+    run: Callable[[Scan], Iterable[Hit]]
+    numbers: bool = False  # needs a number of 7 digits or more
+    literals: tuple[str, ...] = ()  # needs one of these substrings
+    lowered: bool = False  # ... in the lower-cased text
 
 
-def entity_types(types: Collection[str] | None) -> tuple[str, ...]:
-    """``types`` validated, in ENTITY_TYPES order; all of them for None."""
-    if types is None:
-        return ENTITY_TYPES
+_EMAIL_MARKS = ("@", "]", ")", "}", ">")  # an address, or a closing bracket of "[at]" and the like
+_BUILTINS: tuple[_Builtin, ...] = (
+    _Builtin(frozenset({"EMAIL"}), _emails, literals=_EMAIL_MARKS, lowered=True),
+    _Builtin(frozenset({"PHONE"}), _typed("PHONE", find_phones), numbers=True),
+    _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards), numbers=True),
+    _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), numbers=True),
+    _Builtin(frozenset({"US_SSN"}), _typed("US_SSN", find_ssns), numbers=True),
+    _Builtin(frozenset({"IP_ADDRESS"}), _typed("IP_ADDRESS", find_ip_addresses), literals=(".", ":")),
+    _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_private_keys), literals=("PRIVATE KEY",)),
+    _Builtin(frozenset({"JWT"}), _typed("JWT", find_jwts), literals=("eyJ",)),
+    _Builtin(
+        frozenset({"BEARER_TOKEN"}), _typed("BEARER_TOKEN", find_bearer_tokens), literals=("bearer",), lowered=True
+    ),
+    _Builtin(frozenset(CATALOGUE_TYPES) - {rule.type for rule in KEYED}, find_catalogue),
+    _Builtin(frozenset({"PASSWORD", "GENERIC_SECRET"} | {rule.type for rule in KEYED}), find_keyword_secrets),
+    _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u ", "--user")),
+    _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),
+    _Builtin(
+        frozenset({"HIGH_ENTROPY_SECRET"}),
+        find_high_entropy,
+        literals=("pass", "secret", "token", "key", "cred"),
+        lowered=True,
+    ),
+)
+
+_REGISTERED: list[Detector] = []
+
+
+def register_detector(detector: Detector) -> None:
+    """Add a plug-in detector that every Scrubber and detect() call uses from now on."""
+    _check_detector(detector)
+    if detector not in _REGISTERED:
+        _REGISTERED.append(detector)
+
+
+def unregister_detector(detector: Detector) -> None:
+    if detector in _REGISTERED:
+        _REGISTERED.remove(detector)
+
+
+def registered_detectors() -> tuple[Detector, ...]:
+    return tuple(_REGISTERED)
+
+
+def _check_detector(detector: Detector) -> None:
+    if not isinstance(detector, Detector):
+        raise TypeError("a detector has name, types and find(text)")
+    known = set(entities.entity_types())
+    unknown = sorted(set(detector.types) - known)
+    if unknown:
+        raise ValueError(f"detector {detector.name!r} reports unregistered type(s) {', '.join(unknown)}")
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A finding with its span in the view (what tokens are computed from) and in the original."""
+
+    type: str
+    view_start: int
+    view_end: int
+    start: int
+    end: int
+
+
+_Step = tuple[Callable[[Scan], Iterable[Hit]], bool, bool, tuple[str, ...], bool]
+
+
+@lru_cache(maxsize=256)
+def _plan(wanted: frozenset[str], version: int) -> tuple[_Step, ...]:
+    """The built-in detectors to run for ``wanted``: (run, filter its hits, gate on numbers, literals, lowered)."""
+    del version  # part of the cache key only
+    return tuple(
+        (b.run, not b.types <= wanted, b.numbers, b.literals, b.lowered) for b in _BUILTINS if b.types & wanted
+    )
+
+
+def detect(
+    text: str,
+    types: Collection[str] | None = None,
+    *,
+    phone_regions: str | Sequence[str] = DEFAULT_PHONE_REGIONS,
+    detectors: Sequence[Detector] | None = None,
+    phone_region: str | None = None,
+) -> list[Finding]:
+    """Non-overlapping findings sorted by start, in offsets of ``text`` as given.
+
+    ``types`` limits the scan to those entity types or families (all types when None). National
+    phone numbers (no "+" or "00") are read in each of ``phone_regions`` in turn; ``phone_region``
+    is the older single-region spelling. ``detectors`` replaces the registered plug-ins for this
+    call. Where candidates overlap, the longer one wins, then the more specific type (a PEM block
+    swallows anything inside it; a JWT sent as "Bearer <jwt>" is reported once, as a JWT).
+    """
+    regions = check_phone_regions((phone_region,) if phone_region is not None else phone_regions)
+    wanted = wanted_types(None if types is None else _as_names(types))
+    _, located = locate(text, wanted, regions, registered_detectors() if detectors is None else tuple(detectors))
+    return [Finding(found.type, found.start, found.end) for found in located]
+
+
+def _as_names(types: Collection[str]) -> tuple[str, ...]:
     if isinstance(types, str):
         raise TypeError("types must be a collection of entity type names, not one string")
-    unknown = sorted(set(types) - set(ENTITY_TYPES))
-    if unknown:
-        raise ValueError(f"unknown entity type(s) {', '.join(unknown)}; known: {', '.join(ENTITY_TYPES)}")
-    return tuple(name for name in ENTITY_TYPES if name in types)
+    return tuple(sorted(types))
 
 
-def check_phone_region(region: str) -> None:
-    if region not in phonenumbers.SUPPORTED_REGIONS:
-        raise ValueError(f"unknown phone region {region!r}: use an ISO 3166 code such as 'US' or 'GB'")
+def wanted_types(types: Collection[str] | None) -> frozenset[str]:
+    """Concrete types named by ``types`` (types or families); every type for None."""
+    if isinstance(types, str):
+        raise TypeError("types must be a collection of entity type names, not one string")
+    return _wanted(None if types is None else tuple(sorted(types)), entities.version())
 
 
-def _outside_replacements(text: str, candidates: list[Finding]) -> list[Finding]:
-    """Drop candidates lying wholly inside a replacement ("[PHONE:2025550143]" holds no phone)."""
-    if "[" not in text:
-        return candidates
-    spans = [match.span() for match in REPLACEMENT_FORM.finditer(text)]
-    if not spans:
-        return candidates
-    return [finding for finding in candidates if not _inside(spans, finding)]
+@lru_cache(maxsize=256)
+def _wanted(types: tuple[str, ...] | None, version: int) -> frozenset[str]:
+    del version  # part of the cache key only
+    if types is None:
+        return frozenset(entities.entity_types())
+    entities.check_names(types)
+    chosen: set[str] = set()
+    for name in types:
+        chosen.update(entities.members(name) if name in entities.FAMILY_NAMES else (name,))
+    return frozenset(chosen)
 
 
-def _inside(spans: list[Span], finding: Finding) -> bool:
-    index = bisect_right(spans, (finding.start, sys.maxsize)) - 1
-    return index >= 0 and spans[index][1] >= finding.end
+def locate(
+    text: str, wanted: frozenset[str], regions: tuple[str, ...], detectors: Sequence[Detector]
+) -> tuple[View, list[Located]]:
+    """The view of ``text`` and the settled findings of the ``wanted`` types."""
+    view = View(text)
+    if not wanted or not text:
+        return view, []
+    scan = Scan(view.text, regions)
+    candidates: list[Hit] = []
+    text = scan.text
+    lower = scan.lower
+    for run, filtered, numbers, literals, lowered in _plan(wanted, entities.version()):
+        if numbers and not scan.long_numbers:
+            continue
+        if literals:
+            haystack = lower if lowered else text
+            for literal in literals:
+                if literal in haystack:
+                    break
+            else:
+                continue
+        hits = run(scan)
+        if hits:
+            candidates.extend([hit for hit in hits if hit[0] in wanted] if filtered else hits)
+    for detector in detectors:
+        if wanted.intersection(detector.types):
+            candidates.extend(hit for hit in _plugin_hits(detector, scan.text) if hit[0] in wanted)
+    if not candidates:
+        return view, []
+    settled = _settle(candidates)
+    return view, [Located(kind, start, end, *view.span(start, end)) for kind, start, end in settled]
 
 
-def _settle(candidates: list[Finding]) -> list[Finding]:
+def _plugin_hits(detector: Detector, text: str) -> list[Hit]:
+    try:
+        hits = [(str(kind), int(start), int(end)) for kind, start, end in detector.find(text)]
+    except Exception as exc:  # a plug-in's message may quote the text: never pass it on
+        raise DetectorError(f"detector {detector.name!r} failed ({type(exc).__name__})") from None
+    allowed = set(detector.types)
+    for kind, start, end in hits:
+        if kind not in allowed or not 0 <= start < end <= len(text):
+            raise DetectorError(f"detector {detector.name!r} returned a span outside the text or an undeclared type")
+    return hits
+
+
+def _settle(candidates: list[Hit]) -> list[Hit]:
     """Split candidates into clusters of transitively overlapping ones and settle each alone."""
-    candidates.sort(key=lambda finding: (finding.start, finding.end))
-    kept: list[Finding] = []
-    cluster: list[Finding] = []
+    candidates.sort(key=lambda hit: (hit[1], hit[2]))
+    kept: list[Hit] = []
+    cluster: list[Hit] = []
     cluster_end = -1
-    for finding in candidates:
-        if cluster and finding.start >= cluster_end:
+    for hit in candidates:
+        if cluster and hit[1] >= cluster_end:
             kept.extend(_best_of(cluster))
             cluster = []
-        cluster.append(finding)
-        cluster_end = max(cluster_end, finding.end) if len(cluster) > 1 else finding.end
+        cluster.append(hit)
+        cluster_end = max(cluster_end, hit[2]) if len(cluster) > 1 else hit[2]
     kept.extend(_best_of(cluster))
     return kept
 
 
-def _best_of(cluster: list[Finding]) -> list[Finding]:
+def _best_of(cluster: list[Hit]) -> list[Hit]:
     """Longest first, then most specific; each kept finding excludes those it overlaps."""
     if len(cluster) == 1:
         return cluster
-    ranked = sorted(cluster, key=lambda f: (f.start - f.end, -SPECIFICITY[f.type], f.start))
-    chosen: list[Finding] = []
-    for finding in ranked:
-        if all(finding.end <= other.start or other.end <= finding.start for other in chosen):
-            chosen.append(finding)
-    return sorted(chosen, key=lambda finding: finding.start)
+    rank = entities.rank
+    ranked = sorted(cluster, key=lambda hit: (hit[1] - hit[2], -rank(hit[0]), hit[1]))
+    chosen: list[Hit] = []
+    for hit in ranked:
+        if all(hit[2] <= other[1] or other[2] <= hit[1] for other in chosen):
+            chosen.append(hit)
+    return sorted(chosen, key=lambda hit: hit[1])
+
+
+def entity_types(types: Collection[str] | None) -> tuple[str, ...]:
+    """``types`` validated and expanded, in registry order (kept for callers of the old API)."""
+    wanted = wanted_types(types)
+    return tuple(name for name in entities.entity_types() if name in wanted)

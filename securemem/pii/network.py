@@ -42,8 +42,23 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
     return _VERSION_WORDS.search(scan.before(match.start(), 16)) is None
 
 
+def _colon_pair(text: str) -> int:
+    """Where two colons stand at most five characters apart (every IPv6 address has such a pair), or -1."""
+    previous = -10
+    at = text.find(":")
+    while at != -1:
+        if at - previous <= 5:
+            return previous
+        previous = at
+        at = text.find(":", at + 1)
+    return -1
+
+
 def find_ipv6(scan: Scan) -> Iterator[Span]:
-    hint = _IPV6_HINT.search(scan.text)
+    pair = _colon_pair(scan.text)
+    if pair == -1:
+        return iter(())
+    hint = _IPV6_HINT.search(scan.text, pair)
     if hint is None:
         return iter(())
     # An address can start up to 39 characters before its first pair of colons.

@@ -13,13 +13,19 @@ from securemem.pii.scan import Scan, Span, accepted
 # position, which is most of the cost on ordinary text.
 _CARD = re.compile(
     r"""
-    [0-9](?<![\w.\-][0-9])(?<![0-9][ \-][0-9])          # not the tail of a longer number
+    [0-9](?<![\w.\-][0-9])(?<![0-9][ .\-][0-9])         # not the tail of a longer number
     (?:[0-9]{12,18}                                          # compact
-      |[0-9]{3}([ \-])[0-9]{4,6}\1[0-9]{4,5}(?:\1[0-9]{1,4}){0,2}  # 4-4-4-4, 4-6-5, 4-4-4-4-3
+      |[0-9]{3}([ .\-])[0-9]{4,6}\1[0-9]{4,5}(?:\1[0-9]{1,4}){0,2}  # 4-4-4-4, 4-6-5, 4-4-4-4-3
     )
     (?![\w]|[.\-][0-9])
     """,
     re.X,
+)
+# Any other grouping with one separator throughout ("4 1 1 1 ...", "41-11-11-...", "4111/1111/..."):
+# what a writer does to get a number past a filter. Luhn and the card prefixes still decide.
+_CARD_REGROUPED = re.compile(
+    r"[0-9](?<![\w.\-/][0-9])(?<![0-9][ .\-/][0-9])[0-9]{0,3}([ .\-/])[0-9]{1,4}(?:\1[0-9]{1,4}){2,17}"
+    r"(?![\w]|[.\-/][0-9])"
 )
 _NOT_DIGITS = re.compile(r"[^0-9]")
 _TAIL = 2  # what the lookaheads read after the last digit
@@ -29,18 +35,20 @@ _IBAN_LEAD = 42
 _IBAN_TAIL = 42
 
 # The match starts at the two check digits; the country code is checked behind them.
-_IBAN = re.compile(r"[0-9]{2}(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:[ ]?[A-Za-z0-9]){11,31}")
+_IBAN = re.compile(r"[0-9]{2}(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:[ \-]?[A-Za-z0-9]){11,31}")
 
 _SSN = re.compile(
-    r"(?P<area>[0-9](?<![\w.\-][0-9])[0-9]{2})(?P<sep>[- ]?)(?P<group>[0-9]{2})(?P=sep)"
-    r"(?P<serial>[0-9]{4})(?![\w]|-[0-9])"
+    r"(?P<area>[0-9](?<![\w.\-][0-9])[0-9]{2})(?P<sep>[-. ]?)(?P<group>[0-9]{2})(?P=sep)"
+    r"(?P<serial>[0-9]{4})(?![\w]|[-.][0-9])"
 )
 # An SSN written without dashes is only an SSN when the text says so just before it.
-_SSN_WORDS = re.compile(r"\b(?:ssn|ss#|ss ?no|social security|soc\.? ?sec|taxpayer id|tin)\b")
+_SSN_WORDS = re.compile(r"\b(?:ssn|ss#|ss ?no|social security|soc\.? ?sec|taxpayer id|tin|itin|sozialversicherung)\b")
 
 
 def find_cards(scan: Scan) -> Iterator[Span]:
-    return accepted(_CARD, scan.text, scan.around(scan.long_numbers, 0, _TAIL), _is_card)
+    windows = scan.around(scan.numbers_with(13), 0, _TAIL)
+    yield from accepted(_CARD, scan.text, windows, _is_card)
+    yield from accepted(_CARD_REGROUPED, scan.text, windows, _is_card)
 
 
 def _is_card(match: re.Match[str]) -> bool:
@@ -73,7 +81,7 @@ def _iban_end(text: str, start: int, limit: int) -> int:
     chars: list[str] = []
     end = start
     while len(chars) < length and end < limit:
-        if text[end] != " ":
+        if text[end] not in " -":
             chars.append(text[end])
         end += 1
     if len(chars) < length or (end < len(text) and text[end].isalnum()):
@@ -82,11 +90,11 @@ def _iban_end(text: str, start: int, limit: int) -> int:
 
 
 def find_ssns(scan: Scan) -> Iterator[Span]:
-    windows = scan.around(scan.long_numbers, 0, _TAIL)
+    windows = scan.around(scan.numbers_with(9), 0, _TAIL)
     return accepted(_SSN, scan.text, windows, lambda match: _is_ssn(scan, match))
 
 
 def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
     if not ssn_valid(match["area"], match["group"], match["serial"]):
         return False
-    return match["sep"] == "-" or _SSN_WORDS.search(scan.before(match.start(), 32)) is not None
+    return match["sep"] in ("-", ".") or _SSN_WORDS.search(scan.before(match.start(), 32)) is not None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from functools import cached_property
 
 Span = tuple[int, int]
 
@@ -13,39 +12,82 @@ Span = tuple[int, int]
 # (plus a short lead such as "+" or an IBAN's country code), so numeric detectors only search
 # around numbers instead of scanning the whole text: most of the cost of a scan is regex engines
 # stepping over ordinary text, character by character.
-_NUMBER_HEAD = re.compile(r"[0-9](?:[ .\-()/+]{0,2}[0-9]){3}")
-_NUMBER_REST = re.compile(r"(?:[ .\-()/+]{0,2}[0-9])*")
+_NUMBER = re.compile(r"[0-9](?:[ .\-()/+]{0,3}[0-9]){3}(?:[ .\-()/+]{0,3}[0-9])*")
+_CANONICAL = bytes(
+    ord("0") if chr(code).isdigit() and code < 128 else ord("-") if chr(code) in " .-()/+" else ord("x")
+    for code in range(256)
+)
+_CANONICAL_NUMBER = re.compile(rb"0(?:-{0,3}0){3}(?:-{0,3}0)*")
 _DROP_DIGITS = str.maketrans("", "", "0123456789")
 _LONG = 7  # digits in the shortest phone number; cards, SSNs and IBANs have more
+# Numbers no numeric entity can be or start with: ISO and day-first dates (with an hour after them),
+# and decimals with one point ("3.14159265358979"). Phones, cards, SSNs, IBANs and IP addresses
+# skip them without running their own patterns.
+_NOT_AN_ENTITY = re.compile(
+    r"(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,2}[./][0-9]{1,2}[./][0-9]{4})(?: [0-9]{2})?|[0-9]+\.[0-9]+"
+)
 
 
 class Scan:
-    """The text being scanned and the options of the scan."""
+    """The normalised text being scanned (see normalize.py) and the options of the scan.
 
-    def __init__(self, text: str, phone_region: str) -> None:
+    The derived facts are computed on first use and kept (plain attributes: cheaper than
+    functools.cached_property, which takes a lock, on the write path of every command).
+    """
+
+    __slots__ = ("_long_numbers", "_lower", "_numbers", "phone_regions", "text")
+
+    def __init__(self, text: str, phone_regions: tuple[str, ...]) -> None:
         self.text = text
-        self.phone_region = phone_region
+        self.phone_regions = phone_regions
+        self._lower: str | None = None
+        self._numbers: list[Span] | None = None
+        self._long_numbers: list[Span] | None = None
 
     def __repr__(self) -> str:
         # The text is what we protect: a repr shows its length only.
-        return f"Scan(<{len(self.text)} chars>, phone_region={self.phone_region!r})"
+        return f"Scan(<{len(self.text)} chars>, phone_regions={self.phone_regions!r})"
 
-    @cached_property
+    @property
+    def lower(self) -> str:
+        """The text lower-cased (same offsets: the view is ASCII where keywords matter)."""
+        if self._lower is None:
+            lowered = self.text.lower()
+            # A few non-ASCII letters change length when lower-cased: keep offsets aligned.
+            if len(lowered) != len(self.text):
+                lowered = "".join(char.lower()[0] for char in self.text)
+            self._lower = lowered
+        return self._lower
+
+    @property
     def numbers(self) -> list[Span]:
         """Spans of the numbers with four digits or more, in order."""
-        found: list[Span] = []
-        head = _NUMBER_HEAD.search(self.text)
-        while head is not None:
-            rest = _NUMBER_REST.match(self.text, head.end())
-            end = rest.end() if rest is not None else head.end()
-            found.append((head.start(), end))
-            head = _NUMBER_HEAD.search(self.text, end)
-        return found
+        if self._numbers is None:
+            text = self.text
+            if text.isascii():
+                # The same pattern over a canonical copy (digits "0", separators "-", the rest "x"):
+                # a pattern led by a literal lets the engine skip ahead at C speed.
+                canonical = text.encode("ascii").translate(_CANONICAL)
+                self._numbers = [match.span() for match in _CANONICAL_NUMBER.finditer(canonical)]
+            else:
+                self._numbers = [match.span() for match in _NUMBER.finditer(text)]
+        return self._numbers
 
-    @cached_property
+    @property
     def long_numbers(self) -> list[Span]:
         """Numbers with seven digits or more: where phones, cards, SSNs and IBANs can be."""
-        return [(start, end) for start, end in self.numbers if self._digit_count(start, end) >= _LONG]
+        if self._long_numbers is None:
+            text = self.text
+            self._long_numbers = [
+                (start, end)
+                for start, end in self.numbers
+                if self._digit_count(start, end) >= _LONG and not _NOT_AN_ENTITY.fullmatch(text, start, end)
+            ]
+        return self._long_numbers
+
+    def numbers_with(self, digits: int) -> list[Span]:
+        """The long numbers holding at least ``digits`` digits (a card needs 13, an SSN 9)."""
+        return [(start, end) for start, end in self.long_numbers if self._digit_count(start, end) >= digits]
 
     def _digit_count(self, start: int, end: int) -> int:
         chunk = self.text[start:end]

@@ -5,25 +5,32 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal, get_args
+from typing import get_args
 
-from securemem.pii.contact import phone_e164_digits
-from securemem.pii.detectors import check_phone_region, detect, entity_types
-from securemem.pii.findings import Finding
+from securemem.pii import entities
+from securemem.pii.contact import check_phone_regions, deobfuscate_email, phone_e164_digits
+from securemem.pii.detectors import DEFAULT_PHONE_REGIONS, Detector, Located, locate, registered_detectors
+from securemem.pii.entities import Action
 
-Action = Literal["redact", "mask", "hash", "refuse", "allow"]
 _ACTIONS: frozenset[str] = frozenset(get_args(Action))
 _REPLACING: frozenset[str] = frozenset({"redact", "mask", "hash"})
 # Replacing a value can expose a neighbour the overlap rules had set aside ("a@b.comjane@b.com"),
 # so scrub re-scans until nothing is replaced; that is what makes a second scrub a no-op. Each
 # pass turns raw text into replacement forms that are never detected again, so the loop ends; the
 # bound only guards against a bug.
-_MAX_PASSES = 8
-_HASH_HEX = 10
+_MAX_PASSES = 16
+# A keyed token: 24 hex digits (96 bits) naming the value, then 8 hex digits that authenticate
+# the token itself. 96 bits keep two customers apart: a collision is expected only after about
+# 2**48 values. The tag lets the scrubber tell its own tokens (left alone) from a token-shaped
+# string someone wrote around a real value (scanned like any text): forging one takes 2**32 tries.
+_ID_HEX = 24
+_TAG_HEX = 8
+_TOKEN = re.compile(r"\[(?P<type>[A-Z][A-Z0-9_]{1,63}):(?P<id>[0-9a-f]{24})(?P<tag>[0-9a-f]{8})\]")
 
 
 @dataclass(frozen=True)
@@ -38,40 +45,74 @@ class ScrubOutcome:
     refused: tuple[str, ...]
 
 
-class Scrubber:
-    """Finds the entity types named in ``actions`` and applies each type's action.
+def keyed_token(key: bytes, entity: str, normalised: str) -> str:
+    """The token a Scrubber with ``key`` writes for a value of ``entity`` whose normal form is ``normalised``."""
+    identity = hmac.new(key, f"{entity}\x00{normalised}".encode(), hashlib.sha256).hexdigest()[:_ID_HEX]
+    return f"[{entity}:{identity}{_tag(key, entity, identity)}]"
 
-    redact -> "[EMAIL]"; mask -> "[CREDIT_CARD ****1111]" (last 4 letters or digits);
-    hash -> "[EMAIL:1a2b3c4d5e]", a keyed HMAC-SHA256 of the normalised value, stable per key;
-    refuse -> left in place and named in ``refused`` (the caller refuses the write);
-    allow -> left in place. Types missing from ``actions`` are not scanned.
+
+def _tag(key: bytes, entity: str, identity: str) -> str:
+    message = f"securemem-token\x00{entity}\x00{identity}".encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()[:_TAG_HEX]
+
+
+class Scrubber:
+    """Finds the entity types the ``actions`` reach and applies each type's action.
+
+    ``actions`` maps entity types or families (PII, SECRET, API_KEY) to an action; the most specific
+    entry wins (see entities.py). redact -> "[EMAIL]"; mask -> "[CREDIT_CARD ****1111]" (last 4
+    letters or digits of the normalised value); hash -> "[EMAIL:<32 hex>]", a keyed HMAC-SHA256 of
+    the normalised value (96 bits) and an 8-hex authentication tag, stable per key; refuse -> left
+    in place and named in ``refused`` (the caller refuses the write); allow -> left in place.
+    Types no entry reaches are not scanned.
+
+    National phone numbers are read in each of ``phone_regions`` in turn (``phone_region`` is the
+    older single-region spelling). ``detectors`` are plug-in detectors for this scrubber; None uses
+    the ones registered with ``register_detector`` at the time of each scan.
     """
 
-    __slots__ = ("_actions", "_hash_key", "_phone_region", "_types")
+    __slots__ = ("_actions", "_detectors", "_entries", "_hash_key", "_regions", "_wanted")
 
-    def __init__(self, actions: Mapping[str, Action], *, hash_key: bytes, phone_region: str = "US") -> None:
-        self._types = entity_types(actions)
+    def __init__(
+        self,
+        actions: Mapping[str, Action],
+        *,
+        hash_key: bytes,
+        phone_regions: str | Sequence[str] = DEFAULT_PHONE_REGIONS,
+        detectors: Sequence[Detector] | None = None,
+        phone_region: str | None = None,
+    ) -> None:
         bad = sorted(name for name, action in actions.items() if action not in _ACTIONS)
         if bad:
             raise ValueError(f"unknown action for {', '.join(bad)}; use one of {', '.join(sorted(_ACTIONS))}")
+        self._actions: dict[str, Action] = entities.resolve(actions)
         if not isinstance(hash_key, bytes) or not hash_key:
             raise ValueError("hash_key must be non-empty bytes")
-        check_phone_region(phone_region)
-        self._actions: dict[str, Action] = dict(actions)
+        self._regions = check_phone_regions((phone_region,) if phone_region is not None else phone_regions)
+        self._entries: dict[str, Action] = dict(actions)
         self._hash_key = hash_key
-        self._phone_region = phone_region
+        self._wanted = frozenset(self._actions)
+        self._detectors = None if detectors is None else tuple(detectors)
 
     def __repr__(self) -> str:
         # Never the key: tokens are only as private as it is.
-        return f"Scrubber(actions={self._actions!r}, phone_region={self._phone_region!r})"
+        return f"Scrubber(actions={self._entries!r}, phone_regions={self._regions!r})"
+
+    @property
+    def phone_regions(self) -> tuple[str, ...]:
+        return self._regions
+
+    def action_for(self, entity: str) -> Action | None:
+        """The action the policy gives ``entity`` (a concrete type), None when it is not scanned."""
+        return self._actions.get(entity)
 
     def scrub(self, text: str) -> ScrubOutcome:
         counts: Counter[str] = Counter()
         refused: set[str] = set()
         for _ in range(_MAX_PASSES):
-            findings = self._detect(text)
+            view_text, findings = self._locate(text)
             refused.update(f.type for f in findings if self._actions[f.type] == "refuse")
-            text, replaced = self._replace(text, findings)
+            text, replaced = self._replace(text, view_text, findings)
             counts.update(replaced)
             if not replaced:
                 break
@@ -79,12 +120,29 @@ class Scrubber:
 
     def contains(self, text: str) -> tuple[str, ...]:
         """Entity types present whose action is not "allow" (sorted, unique)."""
-        return tuple(sorted({f.type for f in self._detect(text) if self._actions[f.type] != "allow"}))
+        _, findings = self._locate(text)
+        return tuple(sorted({f.type for f in findings if self._actions[f.type] != "allow"}))
 
-    def _detect(self, text: str) -> list[Finding]:
-        return detect(text, self._types, phone_region=self._phone_region)
+    def is_own_token(self, form: str) -> bool:
+        """True when ``form`` is a "[TYPE:...]" token this scrubber's key wrote."""
+        match = _TOKEN.fullmatch(form)
+        return match is not None and hmac.compare_digest(match["tag"], _tag(self._hash_key, match["type"], match["id"]))
 
-    def _replace(self, text: str, findings: list[Finding]) -> tuple[str, list[str]]:
+    def _locate(self, text: str) -> tuple[str, list[Located]]:
+        detectors = registered_detectors() if self._detectors is None else self._detectors
+        view, found = locate(text, self._wanted, self._regions, detectors)
+        if found and "[" in text:
+            found = self._outside_own_tokens(text, found)
+        return view.text, found
+
+    def _outside_own_tokens(self, text: str, found: list[Located]) -> list[Located]:
+        """Drop findings lying wholly inside a token this key wrote (a token-shaped fake is scanned)."""
+        own = [m.span() for m in _TOKEN.finditer(text) if self.is_own_token(m.group())]
+        if not own:
+            return found
+        return [f for f in found if not any(start <= f.start and f.end <= end for start, end in own)]
+
+    def _replace(self, text: str, view_text: str, findings: list[Located]) -> tuple[str, list[str]]:
         """``text`` with each replacing finding swapped for its form, and the types replaced."""
         pieces: list[str] = []
         replaced: list[str] = []
@@ -92,7 +150,7 @@ class Scrubber:
         for finding in findings:
             action = self._actions[finding.type]
             if action in _REPLACING:
-                value = text[finding.start : finding.end]
+                value = view_text[finding.view_start : finding.view_end]
                 pieces += (text[done : finding.start], self._render(action, finding.type, value))
                 replaced.append(finding.type)
                 done = finding.end
@@ -104,13 +162,8 @@ class Scrubber:
             tail = "".join(char for char in value if char.isascii() and char.isalnum())[-4:]
             return f"[{entity} ****{tail}]"
         if action == "hash":
-            return f"[{entity}:{self._token(entity, value)}]"
+            return keyed_token(self._hash_key, entity, normalise(entity, value, self._regions))
         return f"[{entity}]"
-
-    def _token(self, entity: str, value: str) -> str:
-        """First hex digits of HMAC-SHA256(key, type NUL normalised value)."""
-        message = f"{entity}\x00{normalise(entity, value, self._phone_region)}".encode()
-        return hmac.new(self._hash_key, message, hashlib.sha256).hexdigest()[:_HASH_HEX]
 
 
 def _digits(value: str) -> str:
@@ -125,7 +178,7 @@ def _ip(value: str) -> str:
 
 
 _NORMALISERS: dict[str, Callable[[str], str]] = {
-    "EMAIL": str.lower,
+    "EMAIL": lambda value: deobfuscate_email(value).lower(),
     "CREDIT_CARD": _digits,
     "US_SSN": _digits,
     "IBAN": lambda value: value.replace(" ", "").upper(),
@@ -133,10 +186,14 @@ _NORMALISERS: dict[str, Callable[[str], str]] = {
 }
 
 
-def normalise(entity: str, value: str, phone_region: str = "US") -> str:
-    """The form that is hashed, so one customer's value gives one token however it is written."""
+def normalise(entity: str, value: str, phone_regions: Sequence[str] = DEFAULT_PHONE_REGIONS) -> str:
+    """The form that is hashed, so one customer's value gives one token however it is written.
+
+    ``value`` is the normalised view of the finding (see normalize.py): fullwidth digits and a card split
+    by zero-width spaces hash like the plain digits.
+    """
     if entity == "PHONE":
-        return phone_e164_digits(value, phone_region)
+        return phone_e164_digits(value, phone_regions)
     return _NORMALISERS.get(entity, _identity)(value)
 
 

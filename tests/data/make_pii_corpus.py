@@ -389,10 +389,26 @@ api_templates = [
     "config.set('key', '{k}')",
     "--api-key {k}",
 ]
+api_key_types = [
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "OPENAI_API_KEY",
+    "SK_API_KEY",
+    "GITHUB_PAT",
+    "GITHUB_OAUTH_TOKEN",
+    "GITHUB_APP_TOKEN",
+    "GITHUB_FINE_GRAINED_PAT",
+    "SLACK_BOT_TOKEN",
+    "SLACK_USER_TOKEN",
+    "STRIPE_SECRET_KEY",
+    "STRIPE_RESTRICTED_KEY",
+    "STRIPE_SECRET_KEY",
+    "GOOGLE_API_KEY",
+]
 for i, k in enumerate(api_keys):
-    add(api_templates[i % len(api_templates)].format(k=k), [("API_KEY", k)], "api key")
+    add(api_templates[i % len(api_templates)].format(k=k), [(api_key_types[i], k)], "api key")
 secret = "".join(R.choice(string.ascii_letters + string.digits + "/+") for _ in range(40))
-add(f"aws_secret_access_key = {secret}", [("API_KEY", secret)], "aws secret access key by name")
+add(f"aws_secret_access_key = {secret}", [("AWS_SECRET_KEY", secret)], "aws secret access key by name")
 
 # ---------- PRIVATE_KEY ----------
 for kind in ["RSA", "EC", "OPENSSH", "", "ENCRYPTED", "DSA"]:
@@ -436,7 +452,7 @@ for i in range(6):
 token = jwt({"sub": "svc-ledger", "scope": "read"})
 add(f"Authorization: Bearer {token}", [("JWT", token)], "jwt inside bearer: reported once, as JWT")
 key = "sk-ant-api03-" + alnum(60)
-add(f"Authorization: Bearer {key}", [("API_KEY", key)], "api key inside bearer: reported once")
+add(f"Authorization: Bearer {key}", [("ANTHROPIC_API_KEY", key)], "api key inside bearer: reported once")
 
 # ---------- mixed ----------
 for _ in range(16):
@@ -640,6 +656,12 @@ for _ in range(45):
     else:
         t = f"Zip {R.randrange(10000, 99999)}, suite {R.randrange(100, 999)}, floor {R.randrange(1, 40)}."
     add(t, [], "benign generated")
+
+# ---------- international phones, secrets, evasion, more benign text (own seed: the lines above stay as they were)
+sys.path.insert(0, str(Path(__file__).parent))
+from pii_corpus_more import extend  # noqa: E402
+
+extend(add, OUT.with_name("must_survive.txt"))
 
 with open(OUT, "w", encoding="utf-8") as out:
     for line in lines:

@@ -1,0 +1,403 @@
+"""Secrets found by shape or by context: the provider catalogue, keyword-anchored values
+(``password: ...``, ``token=...``), credentials in URLs, HTTP Basic credentials, and high-entropy
+values next to secret-like words.
+
+Each finder yields ``(type, start, end)`` in the offsets of the scanned (normalised) text.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import re
+from collections.abc import Iterator
+
+from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, Rule
+from securemem.pii.scan import Scan
+
+Hit = tuple[str, int, int]
+
+# ---------------------------------------------------------------- the catalogue
+
+# Candidate token starts: the start of a run of 12 or more token characters. One regex pass; a
+# rule's own regex runs only where the run's first character starts one of its prefixes.
+_RUN = re.compile(r"(?<![A-Za-z0-9_.+~\-])[A-Za-z0-9_.+~\-]{12,}")
+
+
+def _index(rules: tuple[Rule, ...]) -> dict[str, tuple[Rule, ...]]:
+    """Rules by the first two characters of their prefixes (every prefix has two or more)."""
+    by_first: dict[str, list[Rule]] = {}
+    for rule in rules:
+        for first in {prefix[:2] for prefix in rule.prefixes}:
+            by_first.setdefault(first, []).append(rule)
+    # Longer prefixes first: "sk-ant-api03-" is tried before the generic "sk-".
+    return {
+        first: tuple(sorted(found, key=lambda rule: -max(len(prefix) for prefix in rule.prefixes)))
+        for first, found in by_first.items()
+    }
+
+
+_BY_FIRST = _index(PREFIXED)
+# Each anchor's least common character: a one-character test (memchr) before the substring search.
+_COMMONNESS = " etaoinsrhldcumfpgwybvkxjqz.-,ETAOINSRHLDCUMFPGWYBVKXJQZ0123456789/:_=~"
+_ANCHOR_GATES = tuple(
+    (max(rule.anchor, key=lambda char: _COMMONNESS.find(char) if char in _COMMONNESS else 99), rule)
+    for rule in ANCHORED
+)
+_MIN_RUN = 12
+
+
+def _long_words(text: str) -> list[str]:
+    """The whitespace-separated words long enough to hold a token (str.split is C-speed)."""
+    return [word for word in text.split() if len(word) >= _MIN_RUN]
+
+
+def find_catalogue(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    cursor = 0
+    for word in _long_words(text):
+        # Token runs only occur inside a long whitespace-separated word: the run regex reads those alone.
+        at = text.find(word, cursor)
+        cursor = at + len(word)
+        for run in _RUN.finditer(text, at, cursor):
+            start = run.start()
+            for rule in _BY_FIRST.get(text[start : start + 2], ()):
+                match = rule.pattern.match(text, start)
+                if match is not None and (rule.check is None or rule.check(match.group())):
+                    yield rule.type, start, match.end()
+                    break
+    for gate, rule in _ANCHOR_GATES:
+        if gate in text and rule.anchor in text:
+            yield from _anchored(rule, text)
+
+
+def _anchored(rule: Rule, text: str) -> Iterator[Hit]:
+    at = text.find(rule.anchor)
+    done = 0
+    while at != -1:
+        low = max(done, at - rule.lead - 1, 0)
+        match = rule.pattern.search(text, low, min(len(text), at + len(rule.anchor) + rule.tail))
+        if match is not None and match.start() <= at:
+            start, end = match.span(rule.group)
+            yield rule.type, start, end
+            done = match.end()
+            at = text.find(rule.anchor, max(done, at + 1))
+        else:
+            at = text.find(rule.anchor, at + 1)
+
+
+# ---------------------------------------------------------------- keyword-anchored secrets
+
+# Where a secret-like word occurs (in the lower-cased text, found with str.find: no regex pass).
+_HINTS = ("pass", "pwd", "secret", "token", "key", "cred", "auth", "sig", "pin", "pat")
+_KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
+_KEY_MAX = 64
+# What a name means when it is the whole key or its last part.
+_PASSWORD_KEY = re.compile(r"(?:password|passwd|passphrase|passcode|pwd|(?:^|[_.\-])(?:pass|pw|pin))$")
+_SECRET_KEY = re.compile(
+    r"(?:secret|token|credentials?|signature|apikey|api[_.\-]key|"
+    r"(?:access|secret|private|auth|client|signing|encryption|master|license|licence|app|consumer|service|"
+    r"account|storage|subscription|admin|webhook|deploy|ssh|gpg|pgp|hmac|jwt|session|x[_.\-]api|sas|shared)"
+    r"[_.\-]?key|(?:^|[_.\-])sig|(?:^|[_.\-])auth)$"
+)
+# Name parts that say the value is not the secret itself.
+_NOT_SECRET_KEY = re.compile(
+    r"(?:^|[_.\-])(?:id|name|url|uri|path|file|type|length|len|size|count|min|max|hash|policy|prompt|field|"
+    r"label|hint|header|expiry|expires|ttl|format|env|var|endpoint|mode|enabled|required|reset|regex|"
+    r"pattern|rule|strength)(?:[_.\-]|$)"
+)
+# The assignment after a key: optional closing quote, then ":", "=", ":=", "=>", or the prose " is ".
+_ASSIGN = re.compile(r"""["'`\]]?[ \t]{0,8}(?P<op>:=|=>|->|==?|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}""")
+_ASSIGN_CLI = re.compile(r"[ \t]+")  # "--password hunter2"
+_VALUE = re.compile(r"""(?P<q>["'`])(?P<quoted>[^"'`\n]{1,256})(?P=q)|(?P<bare>[^\s"'`,;<>(){}\[\]|]{1,256})""")
+_TRAILING = ".,:;?)"
+# In a URL query the next parameter ends the value: "?api_key=...&format=json".
+_NEXT_PARAMETER = re.compile(r"&[A-Za-z_][A-Za-z0-9_.\-]*=")
+_STOP_VALUES = frozenset(
+    (
+        "none",
+        "null",
+        "nil",
+        "true",
+        "false",
+        "yes",
+        "no",
+        "required",
+        "optional",
+        "string",
+        "str",
+        "int",
+        "integer",
+        "bool",
+        "boolean",
+        "empty",
+        "hidden",
+        "redacted",
+        "removed",
+        "masked",
+        "secret",
+        "password",
+        "passwd",
+        "token",
+        "key",
+        "value",
+        "undefined",
+        "unset",
+        "n/a",
+        "na",
+        "tbd",
+        "todo",
+        "example",
+        "sample",
+        "placeholder",
+        "default",
+        "changeit",
+        "your_password",
+        "your_token",
+        "xxx",
+        "yyy",
+        "dummy",
+        "test",
+        "not",
+        "set",
+        "see",
+        "below",
+        "above",
+        "omitted",
+        "sensitive",
+        "private",
+        "public",
+        "env",
+        "environment",
+        "variable",
+    )
+)
+_PLACEHOLDER = re.compile(r"^(?:[*xX•.\-_#?]+|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_]+%|\{\{.*\}\})$")
+_IDENTIFIER_CHAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
+_CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+_SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
+_LOWER_WORD = re.compile(r"^[a-z]+$")
+
+
+# What may follow a key for it to be assigned a value (checked before anything else is).
+_ASSIGN_START = re.compile(r"""["'`\]]?[ \t]{0,8}(?:[:=\-]|(?:is|was)\b)""")
+_KEY_REST = re.compile(r"[a-z0-9_.\-]{0,64}")
+
+
+def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
+    """``name <op> value`` where the name says secret: PASSWORD, GENERIC_SECRET or a keyed provider type."""
+    lower = scan.lower
+    text = scan.text
+    seen: set[int] = set()  # key ends already tried ("secret_token" holds two hints)
+    for hint in _HINTS:
+        at = lower.find(hint)
+        while at != -1:
+            rest = _KEY_REST.match(lower, at + len(hint))
+            key_end = rest.end() if rest is not None else at + len(hint)
+            while key_end > at + len(hint) and lower[key_end - 1] in ".-":
+                key_end -= 1  # "password." ends a sentence
+            if key_end not in seen and (
+                _ASSIGN_START.match(lower, key_end) or "--" in lower[max(0, at - _KEY_MAX) : at]
+            ):
+                seen.add(key_end)
+                key_start = _key_start(lower, at)
+                found = _assignment(scan, text, lower, key_start, key_end)
+                if found is not None:
+                    yield found
+            at = lower.find(hint, key_end)
+
+
+def _key_start(lower: str, at: int) -> int:
+    start = at
+    floor = max(0, at - _KEY_MAX)
+    while start > floor and lower[start - 1] in _KEY_CHARS:
+        start -= 1
+    return start
+
+
+_ANY_KEYED = re.compile("|".join(f"(?:{rule.key.pattern})" for rule in KEYED))
+
+
+def key_kind(key: str) -> str | None:
+    """ "PASSWORD", "SECRET" or None for a lower-cased key name."""
+    name = key.strip("-_.")
+    if not name or _NOT_SECRET_KEY.search(name):
+        return None
+    if _PASSWORD_KEY.search(name):
+        return "PASSWORD"
+    if _SECRET_KEY.search(name):
+        return "SECRET"
+    return None
+
+
+def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int) -> Hit | None:  # noqa: PLR0912
+    key = lower[key_start:key_end]
+    kind = key_kind(key)
+    keyed = [rule for rule in KEYED if rule.key.search(key)] if _ANY_KEYED.search(key) else []
+    if kind is None and not keyed:
+        return None
+    assign = _ASSIGN.match(text, key_end)
+    prose = False
+    if assign is not None:
+        prose = assign["op"].strip() in ("is", "was")
+    elif key.startswith("--"):
+        assign = _ASSIGN_CLI.match(text, key_end)
+    if assign is None:
+        return None
+    value = _VALUE.match(text, assign.end())
+    if value is None:
+        return None
+    quoted = value["quoted"] is not None
+    group = "quoted" if quoted else "bare"
+    start, end = value.span(group)
+    if not quoted:
+        parameter = _NEXT_PARAMETER.search(text, start, end)
+        if parameter is not None:
+            end = parameter.start()
+        while end > start and text[end - 1] in _TRAILING:
+            end -= 1
+        if end < len(text) and text[end] in "([":
+            return None  # a call or a subscript: code that reads the secret, not the secret
+    secret = text[start:end]
+    for rule in keyed:
+        if rule.value.fullmatch(secret):
+            return rule.type, start, end
+    if kind is None or not _plausible_value(secret, quoted):
+        return None
+    if kind == "PASSWORD":
+        if not quoted and _LOWER_WORD.match(secret) and (prose or _followed_by_words(text, end)):
+            return None  # "Reset your password: click the link", "the password is correct"
+        return ("PASSWORD", start, end) if len(secret) >= 4 else None
+    if _looks_random(secret):
+        return "GENERIC_SECRET", start, end
+    return None
+
+
+def _plausible_value(secret: str, quoted: bool) -> bool:
+    if secret.lower().strip() in _STOP_VALUES or _PLACEHOLDER.match(secret):
+        return False
+    if secret.startswith(("$", "%", "{", "<", "[", "@", "#", "os.", "env.", "process.env")):
+        return False
+    if not quoted and (_IDENTIFIER_CHAIN.match(secret) or _CONSTANT.match(secret) or _SNAKE.match(secret)):
+        return False
+    return not secret.startswith("[")
+
+
+def _followed_by_words(text: str, end: int) -> bool:
+    return bool(re.match(r"[ \t]+[A-Za-z]", text[end : end + 3]))
+
+
+_DIGIT = re.compile(r"[0-9]")
+_ENTROPY_SAMPLE = 64  # entropy of the first characters: enough to tell random from words
+
+
+def _looks_random(secret: str) -> bool:
+    """Long enough, and more than one kind of character: not a word, a number or a flag."""
+    if len(secret) < 8:
+        return False
+    classes = (
+        (secret != secret.upper())  # has a lower-case letter
+        + (secret != secret.lower())  # has an upper-case letter
+        + (_DIGIT.search(secret) is not None)
+        + (not secret.isalnum())
+    )
+    return classes >= 2 and entropy(secret[:_ENTROPY_SAMPLE]) >= 2.5
+
+
+def entropy(value: str) -> float:
+    """Shannon entropy in bits per character."""
+    size = len(value)
+    if not size:
+        return 0.0
+    # str.count per distinct character beats collections.Counter on the short values seen here.
+    return math.log2(size) - sum(count * math.log2(count) for count in map(value.count, set(value))) / size
+
+
+# ---------------------------------------------------------------- high-entropy values near a keyword
+
+# "my github token is 8f2a...", "here is the api key 3Yx...": no assignment syntax, but a random
+# value within a few words after a secret-like word.
+_PROSE_KEY = re.compile(
+    r"(?<![a-z0-9_])(?:password|passwd|passphrase|secret|token|api[ _\-]?key|access[ _\-]key|secret[ _\-]key|"
+    r"private[ _\-]key|credentials?|auth[ _\-]?token|license[ _\-]key)\b"
+)
+_NEAR = 48
+_RANDOM_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~\[:])[A-Za-z0-9+/=_\-.~]{16,512}(?![A-Za-z0-9+/=_\-.~])")
+
+
+def find_high_entropy(scan: Scan) -> Iterator[Hit]:
+    lower = scan.lower
+    if not any(word in lower for word in ("pass", "secret", "token", "key", "cred")):
+        return
+    text = scan.text
+    done = 0
+    for keyword in _PROSE_KEY.finditer(lower):
+        low = max(keyword.end(), done)
+        head = _RANDOM_RUN.search(text, low, min(len(text), keyword.end() + _NEAR))
+        if head is None or "\n" in text[keyword.end() : head.start()]:
+            continue
+        run = _RANDOM_RUN.match(text, head.start())  # the whole run, past the end of the window
+        if run is None:
+            continue
+        value = run.group().rstrip(".")
+        if _is_high_entropy(value):
+            yield "HIGH_ENTROPY_SECRET", run.start(), run.start() + len(value)
+            done = run.end()
+
+
+_NAME_WITH_SUFFIX = re.compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
+
+
+def _is_high_entropy(value: str) -> bool:
+    letters = value.upper() != value.lower()
+    digits = _DIGIT.search(value) is not None
+    if not (letters and digits) or len(value) < 16 or _CONSTANT.match(value) or _SNAKE.match(value):
+        return False
+    if "." in value and _NAME_WITH_SUFFIX.search(value):
+        return False  # a host name, a file name or a version, not a secret
+    return entropy(value[:_ENTROPY_SAMPLE]) >= 3.0
+
+
+# ---------------------------------------------------------------- credentials in URLs and headers
+
+_URL_CREDENTIALS = re.compile(r"(?<=://)(?P<cred>[^\s/@:?#\[\]\"'<>]{0,128}:[^\s/?#\"'<>]{1,256})@(?=[A-Za-z0-9\[])")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,30}$")
+_CLI_USER = re.compile(r"(?<![\w-])(?:-u|--user)[ =](?P<cred>[^\s:'\"]{1,64}:[^\s'\"]{1,128})")
+
+
+def find_url_credentials(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    at = text.find("://")
+    while at != -1:
+        if _SCHEME.search(text, max(0, at - 31), at):
+            match = _URL_CREDENTIALS.match(text, at + 3)
+            if match is not None:
+                yield "URL_CREDENTIALS", match.start("cred"), match.end("cred")
+        at = text.find("://", at + 3)
+    if "-u " in text or "--user" in text:
+        for match in _CLI_USER.finditer(text):
+            yield "URL_CREDENTIALS", match.start("cred"), match.end("cred")
+
+
+_BASIC = re.compile(r"basic[ \t]+(?P<cred>[A-Za-z0-9+/]{6,1024}={0,2})(?![A-Za-z0-9+/=])")
+
+
+def find_basic_auth(scan: Scan) -> Iterator[Hit]:
+    lower = scan.lower
+    if "basic" not in lower:
+        return
+    text = scan.text
+    for match in _BASIC.finditer(lower):
+        start, end = match.span("cred")
+        if _decodes_to_credentials(text[start:end]):
+            yield "BASIC_AUTH", start, end
+
+
+def _decodes_to_credentials(value: str) -> bool:
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+    user, colon, password = decoded.partition(":")
+    return bool(colon and user and password and decoded.isprintable())
