@@ -7,6 +7,7 @@ from typing import Any
 
 from securemem import SecureMemory
 from securemem.store.base import Entry, Store
+from securemem.store.sqlcipher import SQLCipherStore
 from tests.conftest import dump
 
 
@@ -89,3 +90,19 @@ def write_many(
         for path in paths:
             found = tx.ancestry(path)
             tx.put_file(path, data, 1, expires, found.entry)
+
+
+# -- the SQLCipher backend's own parts (not on the Store protocol) -------------------------------
+
+
+def sqlcipher_of(store: Store) -> SQLCipherStore:
+    """``store`` as the SQLCipher backend it is: its meta, counters and internals are not on Store."""
+    assert isinstance(store, SQLCipherStore), f"not a SQLCipher store: {type(store).__name__}"
+    return store
+
+
+def connection_of(store: Store) -> Any:
+    """The open sqlcipher3 connection under a SQLCipher store (sqlcipher3 has no types: Any)."""
+    conn = sqlcipher_of(store)._conn
+    assert conn is not None, "the store is closed"
+    return conn

@@ -6,6 +6,7 @@ import json
 import logging
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ SECRET_EMAIL = "dana.reyes@example.com"
 BODY = "call back about the refund"
 
 
-def records(caplog: pytest.LogCaptureFixture) -> list[dict[str, object]]:
+def records(caplog: pytest.LogCaptureFixture) -> list[dict[str, Any]]:
     return [json.loads(r.getMessage()) for r in caplog.records if r.name == "securemem.audit"]
 
 

@@ -20,7 +20,7 @@ import pytest
 
 from securemem import SecureMemory
 from securemem.policy import Policy, StorageSettings
-from tests.helpers import ok
+from tests.helpers import ok, sqlcipher_of
 from tests.sqlcipher_pages import plaintext_of
 
 REPO = Path(__file__).parents[1]
@@ -83,10 +83,15 @@ def test_a_burst_of_deletes_pays_for_few_checkpoints(
     for i in range(40):
         ok(memory, command="create", path=f"/memories/b/{i}.md", file_text=f"{SECRET}-{i}\n")
     memory.store.flush_erasure()
-    eraser = memory.store._eraser  # type: ignore[attr-defined]
+    eraser = sqlcipher_of(memory.store)._eraser
     runs: list[float] = []
     checkpoint = eraser._checkpoint
-    monkeypatch.setattr(eraser, "_checkpoint", lambda wait: runs.append(wait) or checkpoint(wait))
+
+    def counted(wait: float) -> bool:
+        runs.append(wait)
+        return checkpoint(wait)
+
+    monkeypatch.setattr(eraser, "_checkpoint", counted)
     for i in range(40):
         ok(memory, command="delete", path=f"/memories/b/{i}.md")
     during = len(runs)

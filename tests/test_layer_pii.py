@@ -21,6 +21,7 @@ from securemem import Result, SecureMemory, load_policy
 from securemem.middleware import Call, Handler
 from securemem.middleware.pii import PIIScrub
 from securemem.store.factory import open_store
+from securemem.store.memory import MemoryStore
 from tests import helpers
 from tests.conftest import dump
 from tests.helpers import err, ok
@@ -377,13 +378,16 @@ def test_nothing_scrubbed_reaches_the_database_its_wal_logs_or_messages(
 
 def test_input_is_scanned_before_the_store_lock_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     """A slow scan of a big text must not hold up other writers: it runs outside the transaction."""
-    memory = SecureMemory(open_store("memory://"), load_policy("regulated"), owns_store=False)
-    lock = memory.store._lock  # type: ignore[attr-defined]
+    store = open_store("memory://")
+    assert isinstance(store, MemoryStore)
+    memory = SecureMemory(store, load_policy("regulated"), owns_store=False)
+    lock = store._lock
     scans: list[bool] = []
     original = PIIScrub._scrub
 
     def watched(self: PIIScrub, text: str, field: Any, counts: Any) -> str:
-        scans.append(lock._is_owned())
+        # RLock has no public "held by this thread?"; CPython's private _is_owned answers it.
+        scans.append(lock._is_owned())  # type: ignore[attr-defined]
         return original(self, text, field, counts)
 
     monkeypatch.setattr(PIIScrub, "_scrub", watched)

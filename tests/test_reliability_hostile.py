@@ -21,7 +21,7 @@ import shutil
 import signal
 import sqlite3
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ import pytest
 
 from securemem import SecureMemory
 from securemem.errors import DamagedStoreError, NotAStoreError, StorageError, WrongKeyError
+from tests.helpers import connection_of
 from tests.helpers import stored as stored_at
 from tests.reliability_helpers import State, aggregate_errors, check_clean, fork_one, read_state
 
@@ -157,7 +158,8 @@ def how_damage_shows(stored: Stored) -> list[str]:
     return signs
 
 
-TRUNCATIONS = {
+# Each maps the pristine file size to where the damage is done.
+TRUNCATIONS: dict[str, Callable[[int], int]] = {
     "to one page": lambda size: PAGE,
     "last page dropped (page boundary)": lambda size: size - PAGE,
     "three pages dropped (page boundary)": lambda size: size - 3 * PAGE,
@@ -180,7 +182,9 @@ def test_a_truncated_file_is_noticed_and_recovers_when_restored(stored: Stored, 
     assert_usable(stored)
 
 
-FLIPS = {  # where a single byte is flipped; the first page carries the salt, the schema and the meta table
+FLIPS: dict[
+    str, Callable[[int], int]
+] = {  # where a single byte is flipped; the first page carries the salt, the schema and the meta table
     "page 1, salt": lambda size: 5,
     "page 1, encrypted body": lambda size: 100,
     "page 1, HMAC": lambda size: PAGE - 10,
@@ -372,7 +376,7 @@ def fill_until_refused(memory: SecureMemory, prefix: str, limit: int = 100) -> t
 
 def test_a_page_limit_refuses_writes_cleanly_and_recovers_when_raised(stored: Stored) -> None:
     with SecureMemory.open(stored.db, key=stored.key, create=False) as memory:
-        conn = memory.store._conn
+        conn = connection_of(memory.store)
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         default = conn.execute("PRAGMA max_page_count").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count = {pages + 20}")

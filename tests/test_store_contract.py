@@ -22,7 +22,7 @@ from securemem.paths import ROOT
 from securemem.policy import Policy, QuotaSettings, TTLSettings, load_policy
 from securemem.store.base import Store
 from securemem.store.factory import open_store, split_url
-from tests.helpers import ok, write_many
+from tests.helpers import ok, sqlcipher_of, write_many
 
 T0 = 1_700_000_000.0
 
@@ -268,7 +268,7 @@ def test_each_command_runs_a_bounded_number_of_statements(tmp_path: Path) -> Non
     with SecureMemory.open(tmp_path / "b.db", key=os.urandom(32), policy="regulated") as memory:
         ok(memory, command="create", path="/memories/d/seed.md", file_text="seed\n")
         seen: dict[str, int] = {}
-        for name, tool_input in [
+        steps: list[tuple[str, dict[str, Any]]] = [
             ("create", {"command": "create", "path": "/memories/d/a.md", "file_text": "Status: open\n"}),
             ("view", {"command": "view", "path": "/memories/d/a.md"}),
             (
@@ -279,7 +279,8 @@ def test_each_command_runs_a_bounded_number_of_statements(tmp_path: Path) -> Non
             ("rename", {"command": "rename", "old_path": "/memories/d/a.md", "new_path": "/memories/d/b.md"}),
             ("list", {"command": "view", "path": "/memories"}),
             ("delete", {"command": "delete", "path": "/memories/d/b.md"}),
-        ]:
+        ]
+        for name, tool_input in steps:
             ok(memory, **tool_input)
-            seen[name] = memory.store.last_statements  # type: ignore[attr-defined]
+            seen[name] = sqlcipher_of(memory.store).last_statements
     assert {name: seen[name] <= BUDGET[name] for name in BUDGET} == dict.fromkeys(BUDGET, True), seen

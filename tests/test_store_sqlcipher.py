@@ -18,9 +18,8 @@ import sqlcipher3
 from securemem import SecureMemory
 from securemem.errors import DamagedStoreError, NotAStoreError, StorageError, WrongKeyError
 from securemem.keys import RawKey, as_key_provider
-from securemem.store import sqlcipher as store_module
 from securemem.store.sqlcipher import SQLCipherStore
-from tests.helpers import entry_of
+from tests.helpers import connection_of, entry_of, sqlcipher_of
 from tests.sqlcipher_pages import plaintext_of
 
 MARKER = "ZEBRA-MARKER-7f3a91"
@@ -62,9 +61,10 @@ def test_deleted_content_does_not_linger_in_free_pages_or_wal(tmp_path: Path) ->
 def test_store_is_durable_and_versioned(tmp_path: Path) -> None:
     store = SQLCipherStore.open(tmp_path / "m.db", RawKey(os.urandom(32)))
     try:
-        assert store._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-        assert store._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert store._conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
+        conn = connection_of(store)
+        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
         assert store.meta["format"] == "securemem" and store.meta["schema_version"] == "2"
         assert store.store_id.startswith("memstore_") and len(store.store_id) == 33
     finally:
@@ -74,7 +74,7 @@ def test_store_is_durable_and_versioned(tmp_path: Path) -> None:
 
 def test_refuses_to_run_without_sqlcipher(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The trap: the stdlib sqlite3 accepts PRAGMA key and silently writes plaintext.
-    monkeypatch.setattr(store_module.sqlcipher3, "connect", sqlite3.connect)
+    monkeypatch.setattr("securemem.store.sqlcipher.sqlcipher3.connect", sqlite3.connect)
     db = tmp_path / "m.db"
     with pytest.raises(StorageError, match="SQLCipher is not active"):
         SQLCipherStore.open(db, RawKey(os.urandom(32)))
@@ -268,7 +268,7 @@ def test_a_store_written_by_the_previous_release_migrates_on_open(tmp_path: Path
     shutil.copyfile(V1_STORE, db)
     os.chmod(db, 0o600)
     with SecureMemory.open(db, key=V1_KEY, clock=lambda: 1_800_000_100.0) as mem:
-        assert mem.store.meta["schema_version"] == "2"  # type: ignore[attr-defined]
+        assert sqlcipher_of(mem.store).meta["schema_version"] == "2"
         assert mem.execute({"command": "view", "path": "/memories/notes/a.md"}).text.endswith("1\talpha\n     2\tbeta")
         listing = mem.execute({"command": "view", "path": "/memories"}).text
         assert "/memories/notes/deep/" in listing and "/memories/日本語/" in listing and "empty.md" not in listing

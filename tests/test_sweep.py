@@ -373,5 +373,5 @@ def test_a_busy_batch_is_retried_not_raised() -> None:
             pass
 
     store = FlakyStore()
-    report = run_sweep(store, 0.0, batch=10)  # type: ignore[arg-type]
+    report = run_sweep(store, 0.0, batch=10)  # type: ignore[arg-type]  # a fake with only what sweep calls
     assert (report.deleted, store.calls) == (3, 3)

@@ -57,6 +57,13 @@ def view(memory: SecureMemory, path: str, view_range: list[int] | None = None) -
     return result.content
 
 
+def matched(pattern: re.Pattern[str], text: str) -> re.Match[str]:
+    """The match of ``pattern`` at the start of ``text``, which must match."""
+    match = pattern.match(text)
+    assert match is not None, text
+    return match
+
+
 def numbered_lines(count: int, width: int = 40) -> str:
     return "".join(f"{n:0{width}d}\n" for n in range(1, count + 1))
 
@@ -71,9 +78,7 @@ def test_a_long_view_is_cut_at_a_line_boundary_with_a_pointer(mem: SecureMemory)
     header, *rows, note = content.split("\n")
     assert header == "Here's the content of /memories/long.txt with line numbers:"
     # Every kept line is whole and in order from line 1.
-    assert [ROW.match(row).groups() for row in rows] == [  # type: ignore[union-attr]
-        (str(n), f"{n:040d}") for n in range(1, len(rows) + 1)
-    ]
+    assert [matched(ROW, row).groups() for row in rows] == [(str(n), f"{n:040d}") for n in range(1, len(rows) + 1)]
     match = NOTE.match(note)
     assert match, note
     assert match.groups() == (str(LIMIT), "1000", str(len(rows)), str(len(rows) + 1))
@@ -93,9 +98,9 @@ def test_paging_with_the_suggested_ranges_shows_every_line_once(mem: SecureMemor
         lines = content.split("\n")[1:]
         note = NOTE.match(lines[-1])
         rows = lines[:-1] if note else lines
-        numbers = [int(ROW.match(row).group(1)) for row in rows]  # type: ignore[union-attr]
+        numbers = [int(matched(ROW, row).group(1)) for row in rows]
         assert numbers == list(range(start, start + len(rows)))
-        seen.extend(ROW.match(row).group(2) for row in rows)  # type: ignore[union-attr]
+        seen.extend(matched(ROW, row).group(2) for row in rows)
         if note is None:
             break
         start = int(note.group(4))
@@ -133,7 +138,7 @@ def test_a_long_line_after_short_ones_ends_the_first_page(mem: SecureMemory) -> 
     create(mem, "/memories/mixed", "short 1\nshort 2\n" + "z" * 30_000 + "\nshort 4\n")
     first = view(mem, "/memories/mixed")
     assert first.split("\n")[1:3] == ["     1\tshort 1", "     2\tshort 2"]
-    assert NOTE.match(first.split("\n")[-1]).group(4) == "3"  # type: ignore[union-attr]
+    assert matched(NOTE, first.split("\n")[-1]).group(4) == "3"
     second = view(mem, "/memories/mixed", [3, -1])
     assert len(second) <= LIMIT and "line 3 is longer than" in second and "[4, -1]" in second
 
@@ -144,7 +149,7 @@ def test_the_limit_follows_the_policy(open_mem: Callable[..., SecureMemory], max
     create(memory, "/memories/f", numbered_lines(3000, width=20))
     content = view(memory, "/memories/f")
     assert len(content) <= max_chars
-    assert NOTE.match(content.split("\n")[-1]).group(1) == str(max_chars)  # type: ignore[union-attr]
+    assert matched(NOTE, content.split("\n")[-1]).group(1) == str(max_chars)
     create(memory, "/memories/small", "x" * (max_chars - 100))
     assert "truncated" not in view(memory, "/memories/small")
 
