@@ -36,8 +36,7 @@ from securemem.keys import RawKey
 from securemem.paths import ROOT, ancestors, is_within
 from securemem.policy import load_policy
 from securemem.store.sqlcipher import SQLCipherStore
-from tests.helpers import connection_of
-from tests.reliability_helpers import FORK, State, aggregate_errors, check_clean, read_state
+from tests.helpers import FORK, State, aggregate_errors, check_clean, connection_of, read_state
 
 SEED = int(os.environ.get("SECUREMEM_CRASH_SEED", random.randrange(2**32)))
 TRIALS = int(os.environ.get("SECUREMEM_CRASH_TRIALS", "200"))

@@ -30,7 +30,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from securemem import SecureMemory
 from securemem.commands import Result
 from securemem.paths import canonical
-from tests.reliability_helpers import aggregate_errors, read_state
+from tests.helpers import aggregate_errors, read_state
 
 ROOT = "/memories"
 MAX_CHARS = 16_000

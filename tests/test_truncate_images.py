@@ -13,7 +13,7 @@ import pytest
 from securemem import SecureMemory
 from securemem.paths import MAX_PATH_BYTES
 from securemem.policy import Policy, ViewSettings
-from tests import helpers
+from tests.helpers import create, stored, view, write_raw
 
 LIMIT = 16_000
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
@@ -38,23 +38,6 @@ def open_mem(tmp_path: Path, key: bytes) -> Iterator[Callable[..., SecureMemory]
     yield open_with
     for memory in opened:
         memory.close()
-
-
-def create(memory: SecureMemory, path: str, text: str) -> None:
-    assert not memory.execute({"command": "create", "path": path, "file_text": text}).is_error
-
-
-def write_raw(memory: SecureMemory, path: str, data: bytes) -> None:
-    helpers.write_raw(memory.store, path, data, namespace=memory.namespace, lines=0)
-
-
-def view(memory: SecureMemory, path: str, view_range: list[int] | None = None) -> str:
-    tool_input: dict[str, Any] = {"command": "view", "path": path}
-    if view_range is not None:
-        tool_input["view_range"] = view_range
-    result = memory.execute(tool_input)
-    assert not result.is_error and isinstance(result.content, str), result.content
-    return result.content
 
 
 def matched(pattern: re.Pattern[str], text: str) -> re.Match[str]:
@@ -175,7 +158,7 @@ def test_a_long_path_does_not_push_a_cut_view_over_the_limit(mem: SecureMemory) 
 
 def test_a_long_listing_is_cut_at_a_row_boundary(mem: SecureMemory) -> None:
     for n in range(700):
-        write_raw(mem, f"/memories/many/file-{n:04d}.md", b"x" * n)
+        write_raw(mem, f"/memories/many/file-{n:04d}.md", b"x" * n, lines=0)
     content = view(mem, "/memories/many")
     assert len(content) <= LIMIT
     header, *rows, note = content.split("\n")
@@ -189,7 +172,7 @@ def test_a_long_listing_with_long_paths_stays_within_the_limit(open_mem: Callabl
     memory = open_mem(max_chars=1_000)
     parent = "/memories/" + "/".join(["d" * 250] * 3)
     for n in range(5):
-        write_raw(memory, f"{parent}/f{n}", b"x")
+        write_raw(memory, f"{parent}/f{n}", b"x", lines=0)
     content = view(memory, parent)
     assert len(content) <= 1_000 and content.endswith("view a subdirectory to see the rest.]")
 
@@ -215,7 +198,7 @@ def test_errors_and_short_views_are_left_alone(mem: SecureMemory) -> None:
     ],
 )
 def test_an_image_views_as_one_image_block(mem: SecureMemory, name: str, data: bytes, media_type: str) -> None:
-    write_raw(mem, f"/memories/img/{name}", data)
+    write_raw(mem, f"/memories/img/{name}", data, lines=0)
     result = mem.execute({"command": "view", "path": f"/memories/img/{name}"})
     assert not result.is_error
     assert result.content == [
@@ -228,7 +211,7 @@ def test_an_image_views_as_one_image_block(mem: SecureMemory, name: str, data: b
 
 def test_a_large_image_is_not_cut_by_the_text_limit(mem: SecureMemory) -> None:
     data = PNG + bytes(100_000)
-    write_raw(mem, "/memories/big.png", data)
+    write_raw(mem, "/memories/big.png", data, lines=0)
     result = mem.execute({"command": "view", "path": "/memories/big.png"})
     assert not result.is_error and isinstance(result.content, list)
     assert base64.b64decode(result.content[0]["source"]["data"]) == data
@@ -236,8 +219,8 @@ def test_a_large_image_is_not_cut_by_the_text_limit(mem: SecureMemory) -> None:
 
 def test_image_size_limit_follows_the_policy(open_mem: Callable[..., SecureMemory]) -> None:
     memory = open_mem(max_image_bytes=len(PNG))
-    write_raw(memory, "/memories/fits.png", PNG)
-    write_raw(memory, "/memories/over.png", PNG + b"!")
+    write_raw(memory, "/memories/fits.png", PNG, lines=0)
+    write_raw(memory, "/memories/over.png", PNG + b"!", lines=0)
     assert isinstance(memory.execute({"command": "view", "path": "/memories/fits.png"}).content, list)
     result = memory.execute({"command": "view", "path": "/memories/over.png"})
     assert result.is_error and isinstance(result.content, str)
@@ -247,7 +230,7 @@ def test_image_size_limit_follows_the_policy(open_mem: Callable[..., SecureMemor
 
 
 def test_default_image_limit_is_5_mib(mem: SecureMemory) -> None:
-    write_raw(mem, "/memories/huge.png", PNG + bytes(5 * 1024 * 1024 - len(PNG) + 1))
+    write_raw(mem, "/memories/huge.png", PNG + bytes(5 * 1024 * 1024 - len(PNG) + 1), lines=0)
     result = mem.execute({"command": "view", "path": "/memories/huge.png"})
     assert result.is_error and "5242880-byte limit" in str(result.content)
 
@@ -263,19 +246,19 @@ def test_a_text_file_named_png_views_as_text(mem: SecureMemory) -> None:
     ("name", "data"), [("swapped.png", JPEG), ("swapped.jpg", PNG), ("image.txt", PNG), ("noext", PNG), (".png", PNG)]
 )
 def test_only_matching_name_and_magic_bytes_make_an_image(mem: SecureMemory, name: str, data: bytes) -> None:
-    write_raw(mem, f"/memories/{name}", data)
+    write_raw(mem, f"/memories/{name}", data, lines=0)
     result = mem.execute({"command": "view", "path": f"/memories/{name}"})
     assert result.is_error and isinstance(result.content, str) and "binary" in result.content
 
 
 def test_view_range_on_an_image_is_an_error(mem: SecureMemory) -> None:
-    write_raw(mem, "/memories/p.png", PNG)
+    write_raw(mem, "/memories/p.png", PNG, lines=0)
     result = mem.execute({"command": "view", "path": "/memories/p.png", "view_range": [1, 2]})
     assert result.is_error and "image" in str(result.content)
 
 
 def test_images_cannot_be_edited_as_text(mem: SecureMemory) -> None:
-    write_raw(mem, "/memories/p.png", PNG)
+    write_raw(mem, "/memories/p.png", PNG, lines=0)
     tool_inputs: list[dict[str, Any]] = [
         {"command": "str_replace", "path": "/memories/p.png", "old_str": "PNG", "new_str": "GIF"},
         {"command": "insert", "path": "/memories/p.png", "insert_line": 0, "insert_text": "x"},
@@ -283,11 +266,11 @@ def test_images_cannot_be_edited_as_text(mem: SecureMemory) -> None:
     for tool_input in tool_inputs:
         result = mem.execute(tool_input)
         assert result.is_error and "binary" in str(result.content)
-    assert helpers.stored(mem, "/memories/p.png") == PNG
+    assert stored(mem, "/memories/p.png") == PNG
 
 
 def test_images_are_listed_with_their_size(mem: SecureMemory) -> None:
-    write_raw(mem, "/memories/p.png", PNG)
+    write_raw(mem, "/memories/p.png", PNG, lines=0)
     assert f"{len(PNG) / 1024:.1f}K\t/memories/p.png" in view(mem, "/memories")
 
 
