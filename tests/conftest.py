@@ -1,4 +1,5 @@
-"""Fixtures shared by every test module. Keep them generic: module-specific fixtures live in the module."""
+"""Fixtures shared by every test module. Keep them generic: module-specific fixtures live in the
+module, and plain helpers in helpers.py."""
 
 from __future__ import annotations
 
@@ -9,10 +10,8 @@ from pathlib import Path
 import pytest
 
 from securemem import SecureMemory
-from securemem.paths import ROOT
-
-# One entry of a namespace as a test sees it: (is_dir, content or None for a directory, lines).
-EntryView = tuple[bool, bytes | None, int]
+from securemem.store.base import Store
+from tests.helpers import BACKENDS, Clock, EntryView, dump
 
 
 @pytest.fixture
@@ -28,21 +27,19 @@ def mem(tmp_path: Path, key: bytes) -> Iterator[SecureMemory]:
         yield memory
 
 
-def dump(memory: SecureMemory, now: float | None = None) -> dict[str, EntryView]:
-    """Every entry of the memory's namespace, hidden ones included, with file contents.
+@pytest.fixture(params=sorted(BACKENDS))
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """Each Store backend in turn (see ``BACKENDS``), fresh and empty. A module that means one
+    particular store defines its own ``store`` fixture, which takes precedence."""
+    backend = BACKENDS[request.param](tmp_path)
+    yield backend
+    backend.close()
 
-    Reads the store directly (not through view) so a test can tell that a failed command wrote
-    nothing at all, even where a view would not show it. ``now`` defaults to the memory's clock.
-    """
-    at = memory.clock() if now is None else now
-    with memory.store.transaction(memory.namespace, write=False, clock=lambda: at) as tx:
-        root = tx.stat(ROOT)
-        assert root is not None
-        out: dict[str, EntryView] = {ROOT: (True, None, root.size)}
-        for entry in tx.tree(ROOT, 1_000, lambda _name: False):
-            found = None if entry.is_dir else tx.get(entry.path)
-            out[entry.path] = (True, None, entry.size) if found is None else (False, found[1], entry.lines)
-        return out
+
+@pytest.fixture
+def clock() -> Clock:
+    """A clock at T0 that moves only when the test moves it."""
+    return Clock()
 
 
 @pytest.fixture

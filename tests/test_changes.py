@@ -13,9 +13,7 @@ import pytest
 
 from securemem import SecureMemory
 from securemem.paths import MAX_PATH_BYTES
-from securemem.policy import load_policy
-from tests.conftest import dump
-from tests.helpers import ok
+from tests.helpers import dump, ok, seed, write_policy
 
 
 @pytest.fixture
@@ -24,6 +22,7 @@ def regulated(tmp_path: Path) -> SecureMemory:
 
 
 def refused_move(memory: SecureMemory, old: str, new: str, fragment: str) -> str:
+    """Unlike ``helpers.refused``: the error need only contain ``fragment``; its text, for more checks."""
     before = dump(memory)
     result = memory.execute({"command": "rename", "old_path": old, "new_path": new})
     assert result.is_error and fragment in result.text, result.text
@@ -53,11 +52,9 @@ def test_a_move_into_a_read_only_area_is_refused_for_every_entry(regulated: Secu
 
 
 def test_a_move_out_of_a_directory_holding_read_only_entries_is_refused(tmp_path: Path) -> None:
-    policy = tmp_path / "p.toml"
-    policy.write_text('[[rules]]\nglob = "/memories/*/locked/**"\nread_only = true\n')
+    policy = write_policy(tmp_path, '[[rules]]\nglob = "/memories/*/locked/**"\nread_only = true\n')
     memory = SecureMemory.open(tmp_path / "m.db", key=os.urandom(32), policy=policy)
-    lax = SecureMemory(memory.store, load_policy(None), owns_store=False)
-    ok(lax, command="create", path="/memories/team/locked/rules.md", file_text="r\n")
+    seed(memory, {"/memories/team/locked/rules.md": "r\n"})
     refused_move(memory, "/memories/team", "/memories/other", "read-only")
 
 

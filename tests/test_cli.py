@@ -15,20 +15,14 @@ from pathlib import Path
 import pytest
 
 from securemem.cli import main
-from tests.helpers import write_many
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.helpers import run_cli, write_many
 
 
 @pytest.fixture
 def store(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("SECUREMEM_KEY", raising=False)
     db = tmp_path / "m.db"
-    assert run(capsys, "init", "--db", str(db))[0] == 0
+    assert run_cli(capsys, "init", "--db", str(db))[0] == 0
     return db
 
 
@@ -41,18 +35,22 @@ def test_init_creates_store_and_private_key_file(store: Path) -> None:
 
 def test_init_never_overwrites(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
     key_before = Path(f"{store}.key").read_text()
-    code, _, err = run(capsys, "init", "--db", str(store))
+    code, _, err = run_cli(capsys, "init", "--db", str(store))
     assert code == 2 and "already exists" in err and err.count("\n") == 1
     other = store.with_name("other.db")
-    code, _, err = run(capsys, "init", "--db", str(other), "--key-file", f"{store}.key")
+    code, _, err = run_cli(capsys, "init", "--db", str(other), "--key-file", f"{store}.key")
     assert code == 2 and "refusing to overwrite" in err
     assert Path(f"{store}.key").read_text() == key_before and not other.exists()
 
 
 def test_exec_success_and_command_error(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
     create = json.dumps({"command": "create", "path": "/memories/a.md", "file_text": "hello\n"})
-    assert run(capsys, "exec", "--db", str(store), create) == (0, "File created successfully at: /memories/a.md\n", "")
-    code, out, err = run(capsys, "exec", "--db", str(store), json.dumps({"command": "view", "path": "/memories/b"}))
+    assert run_cli(capsys, "exec", "--db", str(store), create) == (
+        0,
+        "File created successfully at: /memories/a.md\n",
+        "",
+    )
+    code, out, err = run_cli(capsys, "exec", "--db", str(store), json.dumps({"command": "view", "path": "/memories/b"}))
     assert code == 1 and out == "" and "does not exist" in err
 
 
@@ -71,7 +69,7 @@ def test_usage_errors_are_one_line_exit_2(
 ) -> None:
     values = {"{db}": str(store), "{missing}": str(store.with_name("x.db")), "{nokey}": str(store.with_name("no.key"))}
     filled = [values.get(a, a) for a in argv]
-    code, _, err = run(capsys, *filled)
+    code, _, err = run_cli(capsys, *filled)
     assert code == 2 and needle in err
     assert err.startswith("securemem: error:") and err.count("\n") == 1 and "Traceback" not in err
 
@@ -81,10 +79,10 @@ def test_wrong_key_and_open_key_file(store: Path, tmp_path: Path, capsys: pytest
     other.write_text(os.urandom(32).hex())
     other.chmod(0o600)
     view = '{"command":"view","path":"/memories"}'
-    code, _, err = run(capsys, "exec", "--db", str(store), "--key-file", str(other), view)
+    code, _, err = run_cli(capsys, "exec", "--db", str(store), "--key-file", str(other), view)
     assert code == 2 and "does not open" in err and other.read_text() not in err
     other.chmod(0o644)
-    code, _, err = run(capsys, "exec", "--db", str(store), "--key-file", str(other), view)
+    code, _, err = run_cli(capsys, "exec", "--db", str(store), "--key-file", str(other), view)
     assert code == 2 and "chmod 600" in err
 
 
@@ -93,11 +91,11 @@ def test_passphrase_from_environment(
 ) -> None:
     monkeypatch.setenv("SECUREMEM_KEY", "a long passphrase for tests")
     db = tmp_path / "p.db"
-    assert run(capsys, "init", "--db", str(db))[0] == 0
+    assert run_cli(capsys, "init", "--db", str(db))[0] == 0
     assert not Path(f"{db}.key").exists()
-    assert run(capsys, "exec", "--db", str(db), '{"command":"view","path":"/memories"}')[0] == 0
+    assert run_cli(capsys, "exec", "--db", str(db), '{"command":"view","path":"/memories"}')[0] == 0
     monkeypatch.setenv("SECUREMEM_KEY", "another passphrase")
-    assert run(capsys, "exec", "--db", str(db), '{"command":"view","path":"/memories"}')[0] == 2
+    assert run_cli(capsys, "exec", "--db", str(db), '{"command":"view","path":"/memories"}')[0] == 2
 
 
 def test_replay_runs_every_line_and_counts_failures(
@@ -115,17 +113,17 @@ def test_replay_runs_every_line_and_counts_failures(
         )
         + "\n"
     )
-    code, out, _ = run(capsys, "replay", "--db", str(store), str(script))
+    code, out, _ = run_cli(capsys, "replay", "--db", str(store), str(script))
     assert code == 1
     assert "replayed 4 commands, 2 failed" in out and "     1\t1" in out and "Invalid path" in out
 
 
 def test_verify_and_rekey(store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "verify", "--db", str(store))[0] == 0
+    assert run_cli(capsys, "verify", "--db", str(store))[0] == 0
     new_key = tmp_path / "new.key"
-    assert run(capsys, "rekey", "--db", str(store), "--new-key-file", str(new_key))[0] == 0
-    assert run(capsys, "verify", "--db", str(store))[0] == 2
-    assert run(capsys, "verify", "--db", str(store), "--key-file", str(new_key))[0] == 0
+    assert run_cli(capsys, "rekey", "--db", str(store), "--new-key-file", str(new_key))[0] == 0
+    assert run_cli(capsys, "verify", "--db", str(store))[0] == 2
+    assert run_cli(capsys, "verify", "--db", str(store), "--key-file", str(new_key))[0] == 0
 
 
 def test_demo_runs_and_finds_no_plaintext() -> None:
@@ -153,11 +151,11 @@ def test_sweep_shows_progress_on_a_terminal_only(
         paths = [f"/memories/old/f{i}.md" for i in range(24)]
         write_many(mem.store, paths, expires=time.time() - 60, now=time.time() - 120)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    code, out, err = run(capsys, "sweep", "--db", str(store), "--batch", "10")
+    code, out, err = run_cli(capsys, "sweep", "--db", str(store), "--batch", "10")
     assert code == 0 and "swept 25 expired entries in 3 batches" in out
     assert "\rswept 10/25" in err and "\rswept 25/25" in err
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
-    code, out, err = run(capsys, "sweep", "--db", str(store))
+    code, out, err = run_cli(capsys, "sweep", "--db", str(store))
     assert code == 0 and "swept 0 expired entries" in out and err == ""
 
 
@@ -216,15 +214,15 @@ def test_exec_reads_the_tool_input_from_stdin(
     store: Path, capsys: pytest.CaptureFixture[str], stdin: Callable[[bytes], None]
 ) -> None:
     stdin(json.dumps(CREATE).encode())
-    assert run(capsys, "exec", "--db", str(store), "-") == (0, DONE, "")
+    assert run_cli(capsys, "exec", "--db", str(store), "-") == (0, DONE, "")
 
 
 def test_exec_reads_the_tool_input_from_a_file(store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     tool_input = tmp_path / "input.json"
     tool_input.write_text(json.dumps(CREATE))
-    assert run(capsys, "exec", "--db", str(store), f"@{tool_input}") == (0, DONE, "")
+    assert run_cli(capsys, "exec", "--db", str(store), f"@{tool_input}") == (0, DONE, "")
     view = '{"command":"view","path":"/memories/a.md"}'
-    assert "dana.reyes@example.com" in run(capsys, "exec", "--db", str(store), view)[1]
+    assert "dana.reyes@example.com" in run_cli(capsys, "exec", "--db", str(store), view)[1]
 
 
 @pytest.mark.parametrize(
@@ -247,7 +245,7 @@ def test_exec_input_problems_are_one_line_exit_2(
         "huge": '{"command":"view","path":"/memories","view_range":[1,1' + "0" * 5000 + "]}",
         "deep": "[" * 100_000 + "]" * 100_000,
     }
-    code, out, err = run(capsys, "exec", "--db", str(store), source.format(**values))
+    code, out, err = run_cli(capsys, "exec", "--db", str(store), source.format(**values))
     assert (code, out) == (2, "") and needle.format(**values) in err
     assert err.startswith("securemem: error:") and err.count("\n") == 1 and len(err) < 300
 
@@ -272,7 +270,7 @@ def test_replay_answers_every_line_whatever_it_holds(
 ) -> None:
     script = tmp_path / "hostile.jsonl"
     script.write_bytes(b"\n".join(HOSTILE) + b"\n\n")
-    code, out, err = run(capsys, "replay", "--db", str(store), str(script))
+    code, out, err = run_cli(capsys, "replay", "--db", str(store), str(script))
     lines = out.splitlines()
     assert (code, err) == (1, "")
     assert lines[-1] == "replayed 11 commands, 8 failed"
@@ -288,14 +286,14 @@ def test_replay_answers_every_line_whatever_it_holds(
 
 def test_replay_reads_stdin(store: Path, capsys: pytest.CaptureFixture[str], stdin: Callable[[bytes], None]) -> None:
     stdin(b'{"command":"view","path":"/memories"}\n')
-    code, out, _ = run(capsys, "replay", "--db", str(store), "-")
+    code, out, _ = run_cli(capsys, "replay", "--db", str(store), "-")
     assert code == 0 and out.endswith("replayed 1 commands, 0 failed\n")
 
 
 def test_replay_of_a_missing_file_is_one_line_exit_2(
     store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run(capsys, "replay", "--db", str(store), str(tmp_path / "gone.jsonl"))
+    code, out, err = run_cli(capsys, "replay", "--db", str(store), str(tmp_path / "gone.jsonl"))
     assert (code, out) == (2, "") and err.count("\n") == 1 and "No such file or directory" in err
 
 
@@ -319,7 +317,7 @@ def test_init_says_in_one_line_why_it_cannot_create(
     (tmp_path / "file").write_text("x")
     (tmp_path / "old.db").write_text("x")
     before = sorted(tmp_path.rglob("*"))
-    code, out, err = run(capsys, "init", "--db", db.format(dir=tmp_path))
+    code, out, err = run_cli(capsys, "init", "--db", db.format(dir=tmp_path))
     assert (code, out, err) == (2, "", f"securemem: error: {message.format(dir=tmp_path)}\n")
     assert sorted(tmp_path.rglob("*")) == before  # no key file left behind
 
@@ -339,10 +337,10 @@ def test_a_failed_init_removes_the_key_it_made_so_a_retry_works(
 
     with monkeypatch.context() as patch:
         patch.setattr(SQLCipherStore, "open", full)
-        code, _, err = run(capsys, "init", "--db", str(db))
+        code, _, err = run_cli(capsys, "init", "--db", str(db))
     assert (code, err) == (2, "securemem: error: the disk is full\n")
     assert list(tmp_path.iterdir()) == []
-    assert run(capsys, "init", "--db", str(db))[0] == 0
+    assert run_cli(capsys, "init", "--db", str(db))[0] == 0
 
 
 # ---------------------------------------------------------------- demo --keep
@@ -353,7 +351,7 @@ def test_demo_keep_leaves_a_store_that_opens_with_the_printed_command(
 ) -> None:
     monkeypatch.delenv("SECUREMEM_KEY", raising=False)
     kept = tmp_path / "kept"
-    code, out, err = run(capsys, "demo", "--keep", str(kept))
+    code, out, err = run_cli(capsys, "demo", "--keep", str(kept))
     assert (code, err) == (0, "") and "No plaintext" in out
     key_file = kept / "demo.db.key"
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
@@ -372,11 +370,11 @@ def test_demo_keep_never_replaces_a_store_without_a_yes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     kept = tmp_path / "kept"
-    assert run(capsys, "demo", "--keep", str(kept))[0] == 0
+    assert run_cli(capsys, "demo", "--keep", str(kept))[0] == 0
     files = {path.name: path.read_bytes() for path in kept.iterdir()}
     # Not a terminal (a script, CI): refused without a prompt.
     monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
-    code, out, err = run(capsys, "demo", "--keep", str(kept))
+    code, out, err = run_cli(capsys, "demo", "--keep", str(kept))
     assert (code, out) == (2, "")
     assert (
         err == f"securemem: error: {kept} already holds a demo store (demo.db); remove it or choose another directory\n"
@@ -385,10 +383,10 @@ def test_demo_keep_never_replaces_a_store_without_a_yes(
     monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     monkeypatch.setattr("builtins.input", lambda: "n")
-    assert run(capsys, "demo", "--keep", str(kept))[0] == 2
+    assert run_cli(capsys, "demo", "--keep", str(kept))[0] == 2
     assert {path.name: path.read_bytes() for path in kept.iterdir()} == files
     monkeypatch.setattr("builtins.input", lambda: "y")
-    code, _, err = run(capsys, "demo", "--keep", str(kept))
+    code, _, err = run_cli(capsys, "demo", "--keep", str(kept))
     assert code == 0 and "already holds a demo store (demo.db, demo.db.key); replace it? [y/N]" in err
     assert (kept / "demo.db.key").read_bytes() != files["demo.db.key"]
 
@@ -396,7 +394,7 @@ def test_demo_keep_never_replaces_a_store_without_a_yes(
 def test_demo_keep_on_a_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "f"
     target.write_text("precious")
-    assert run(capsys, "demo", "--keep", str(target)) == (
+    assert run_cli(capsys, "demo", "--keep", str(target)) == (
         2,
         "",
         f"securemem: error: {target} is not a directory; --keep needs a directory for the demo store\n",

@@ -1,15 +1,14 @@
 """The command contract: what each memory command does and says, against every Store backend.
 
-Every test gets its store from the ``store`` fixture, parametrised over ``BACKENDS``: a new backend
-joins the contract by adding one entry there. Reference strings: docs/protocol.md.
+Every test gets its store from the ``store`` fixture (conftest.py), parametrised over
+``BACKENDS``: a new backend joins the contract by adding one entry there. Reference strings:
+docs/protocol.md.
 """
 
 from __future__ import annotations
 
 import itertools
-import os
-from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -24,31 +23,10 @@ from securemem.middleware import Call, Handler, Middleware
 from securemem.paths import ancestors, is_within
 from securemem.policy import CreateSettings, Policy, load_policy
 from securemem.store.base import Store
-from securemem.store.factory import open_store
-from tests import helpers
-from tests.conftest import dump
-from tests.helpers import stored
+from tests.helpers import dump, err, ok, stored, view, write_raw
 
 LISTING_HEADER = "Here're the files and directories up to 2 levels deep in {}, excluding hidden items and node_modules:"
 FILE_HEADER = "Here's the content of {} with line numbers:"
-
-
-def _sqlcipher(tmp_path: Path) -> Store:
-    return open_store(f"sqlcipher://{tmp_path / 'contract.db'}", os.urandom(32))
-
-
-def _memory(tmp_path: Path) -> Store:
-    return open_store("memory://")
-
-
-BACKENDS: dict[str, Callable[[Path], Store]] = {"sqlcipher": _sqlcipher, "memory": _memory}
-
-
-@pytest.fixture(params=sorted(BACKENDS))
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    backend = BACKENDS[request.param](tmp_path)
-    yield backend
-    backend.close()
 
 
 MakeMem = Callable[..., SecureMemory]
@@ -74,32 +52,9 @@ def mem(make_mem: MakeMem) -> SecureMemory:
 # -- helpers -------------------------------------------------------------------------------------
 
 
-def ok(memory: SecureMemory, **tool_input: Any) -> str:
-    result = memory.execute(tool_input)
-    assert not result.is_error, result.content
-    assert isinstance(result.content, str)
-    return result.content
-
-
-def err(memory: SecureMemory, **tool_input: Any) -> str:
-    result = memory.execute(tool_input)
-    assert result.is_error, result.content
-    assert isinstance(result.content, str) and "Traceback" not in result.content
-    return result.content
-
-
 def create(memory: SecureMemory, path: str, text: str) -> None:
+    """``helpers.create``, and the answer is exactly the success message the contract prescribes."""
     assert ok(memory, command="create", path=path, file_text=text) == f"File created successfully at: {path}"
-
-
-def write_raw(memory: SecureMemory, path: str, data: bytes, lines: int = 0) -> None:
-    helpers.write_raw(memory.store, path, data, namespace=memory.namespace, lines=lines)
-
-
-def view(memory: SecureMemory, path: str, view_range: list[int] | None = None) -> str:
-    if view_range is None:
-        return ok(memory, command="view", path=path)
-    return ok(memory, command="view", path=path, view_range=view_range)
 
 
 def body(text: str) -> list[str]:
@@ -321,7 +276,7 @@ def test_explicit_null_view_range_views_the_whole_file(mem: SecureMemory) -> Non
 
 
 def test_binary_file_is_an_error_not_garbage(mem: SecureMemory) -> None:
-    write_raw(mem, "/memories/blob", b"\xff\xfe\x00binary")
+    write_raw(mem, "/memories/blob", b"\xff\xfe\x00binary", lines=0)
     assert "binary" in err(mem, command="view", path="/memories/blob")
     assert "binary" in err(mem, command="str_replace", path="/memories/blob", old_str="b", new_str="c")
     assert "binary" in err(mem, command="insert", path="/memories/blob", insert_line=0, insert_text="x")
@@ -345,7 +300,7 @@ def test_a_file_of_1000000_lines_is_refused_by_view_and_create(mem: SecureMemory
     text = "x\n" * (MAX + 1)
     assert "999,999" in err(mem, command="create", path="/memories/huge", file_text=text)
     assert err(mem, command="view", path="/memories/huge").startswith("The path /memories/huge does not exist")
-    write_raw(mem, "/memories/huge", text.encode(), MAX + 1)  # only a raw write can make such a file
+    write_raw(mem, "/memories/huge", text.encode(), lines=MAX + 1)  # only a raw write can make such a file
     expected = "File /memories/huge exceeds maximum line limit of 999,999 lines."
     assert err(mem, command="view", path="/memories/huge") == expected
     assert err(mem, command="view", path="/memories/huge", view_range=[1, 2]) == expected

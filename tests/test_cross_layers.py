@@ -16,12 +16,8 @@ from securemem.middleware import Call, Handler, Middleware, build_layers
 from securemem.pii import members
 from securemem.policy import PIISettings, Policy, QuotaSettings, Rule, TTLSettings
 from securemem.store.factory import open_store
-from tests import helpers
-from tests.conftest import dump
-from tests.helpers import ok, refused
+from tests.helpers import DAY, T0, Clock, dump, ok, pii_refusal, refused, stored_text, write_policy
 
-T0 = 1_700_000_000.0
-DAY = 86_400.0
 EMAIL = "dana.reyes@example.com"
 READ_ONLY = (
     "Error: {} is read-only (policy 'regulated', rule '/memories/reference/**'): it can be viewed but not "
@@ -33,25 +29,6 @@ PATH_PII = (
 )
 
 
-def refused_pii(where: str, types: str, policy: str) -> str:
-    return (
-        f"Error: Nothing was written: {where} contains {types}, which the memory policy '{policy}' does not "
-        "allow to be stored. Remove it, or refer to it without the value, and retry."
-    )
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def stored(mem: SecureMemory, path: str) -> str:
-    return helpers.stored(mem, path, now=mem.clock()).decode()
-
-
 OpenMem = Callable[..., SecureMemory]
 
 
@@ -61,8 +38,7 @@ def open_mem(tmp_path: Path, key: bytes) -> OpenMem:
 
     def make(policy: str, clock: Clock | None = None, layers: tuple[Middleware, ...] = ()) -> SecureMemory:
         if policy not in ("default", "regulated", "refuse-pii"):
-            (tmp_path / "p.toml").write_text(policy)
-            policy = str(tmp_path / "p.toml")
+            policy = str(write_policy(tmp_path, policy))
         return SecureMemory.open(tmp_path / "m.db", key=key, policy=policy, clock=clock or Clock(), layers=layers)
 
     return make
@@ -168,7 +144,7 @@ def test_a_secret_in_an_oversized_write_gets_the_pii_message(open_mem: OpenMem) 
     memory = open_mem('[pii]\nenabled = true\n[pii.actions]\nAPI_KEY = "refuse"\n[quota]\nmax_file_bytes = 10\n')
     refused(
         memory,
-        refused_pii("`file_text`", "ANTHROPIC_API_KEY", "custom"),
+        pii_refusal("`file_text`", "ANTHROPIC_API_KEY", "custom"),
         command="create",
         path="/memories/a.md",
         file_text="key sk-ant-api03-Zx81bd0QpLm3VtY7nRk2Hs9WqE4cFa6U " * 3,
@@ -197,7 +173,7 @@ def test_the_quota_counts_the_scrubbed_bytes_when_a_token_is_longer(open_mem: Op
 def test_the_quota_counts_the_scrubbed_bytes_when_a_mask_is_shorter(open_mem: OpenMem) -> None:
     memory = open_mem(SCRUB_AND_LIMIT.format(25))
     ok(memory, command="create", path="/memories/a.md", file_text="iban DE89 3704 0044 0532 0130 00\n")  # 33 bytes
-    assert stored(memory, "/memories/a.md") == "iban [IBAN ****3000]\n"
+    assert stored_text(memory, "/memories/a.md") == "iban [IBAN ****3000]\n"
 
 
 def test_the_quota_sees_what_the_pii_safety_net_stores(open_mem: OpenMem) -> None:
@@ -269,7 +245,7 @@ def test_default_policy_scenario(open_mem: OpenMem) -> None:
         ok(memory, command="create", path="/memories/c.md", file_text=f"mail {EMAIL}\n")
         == "File created successfully at: /memories/c.md"
     )
-    assert stored(memory, "/memories/c.md") == f"mail {EMAIL}\n"  # no scrubbing
+    assert stored_text(memory, "/memories/c.md") == f"mail {EMAIL}\n"  # no scrubbing
     ok(memory, command="create", path="/memories/reference/big.md", file_text="x" * 300_000)  # no rules, no quota
     ok(memory, command="create", path="/memories/scratch/a.md", file_text="x")
     clock.now = T0 + 36_500 * DAY  # no expiry
@@ -292,7 +268,7 @@ def test_regulated_policy_scenario(open_mem: OpenMem) -> None:
         path="/memories/customers/customer-17.md",
         file_text=f"Dana, {EMAIL}, +1 415 555 2671\nCard 4111 1111 1111 1111, SSN 123-45-6789\n",
     )
-    content = stored(memory, "/memories/customers/customer-17.md")
+    content = stored_text(memory, "/memories/customers/customer-17.md")
     assert content.startswith("Dana, [EMAIL:") and ", [PHONE:" in content
     assert content.endswith("\nCard [CREDIT_CARD ****1111], SSN [US_SSN]\n")
     assert "scrubbed 1 CREDIT_CARD masked" in text and "1 US_SSN redacted" in text
@@ -305,7 +281,7 @@ def test_regulated_policy_scenario(open_mem: OpenMem) -> None:
     )
     refused(
         memory,
-        refused_pii("`file_text`", "ANTHROPIC_API_KEY", "regulated"),
+        pii_refusal("`file_text`", "ANTHROPIC_API_KEY", "regulated"),
         command="create",
         path="/memories/k.md",
         file_text="sk-ant-api03-Zx81bd0QpLm3VtY7nRk2Hs9WqE4cFa6U",
@@ -380,7 +356,7 @@ def test_refuse_pii_policy_refuses_every_type(open_mem: OpenMem, entity: str, va
     for tool_input, where in attempts:
         before = dump(memory)
         result = memory.execute(tool_input)
-        assert (result.is_error, result.text) == (True, refused_pii(where, entity, "refuse-pii"))
+        assert (result.is_error, result.text) == (True, pii_refusal(where, entity, "refuse-pii"))
         assert dump(memory) == before
 
 
@@ -391,4 +367,4 @@ def test_refuse_pii_policy_refuses_a_path_and_stores_clean_text(open_mem: OpenMe
         ok(memory, command="create", path="/memories/ok.md", file_text="order 4417 shipped 2024-05-01\n")
         == "File created successfully at: /memories/ok.md"
     )
-    assert stored(memory, "/memories/ok.md") == "order 4417 shipped 2024-05-01\n"
+    assert stored_text(memory, "/memories/ok.md") == "order 4417 shipped 2024-05-01\n"

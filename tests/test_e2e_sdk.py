@@ -9,8 +9,6 @@ the bytes of the database files.
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import os
 import re
 import uuid
 from collections.abc import Callable, Iterator
@@ -23,6 +21,7 @@ import pytest
 from anthropic.types.beta import BetaMessageParam
 
 from securemem import AsyncSecureMemoryTool, SecureMemory, SecureMemoryTool
+from tests.helpers import sha256_of, view
 from tests.scripted_server import (
     MODEL,
     ScriptedServer,
@@ -159,11 +158,6 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def key() -> bytes:
-    return os.urandom(32)
-
-
-@pytest.fixture
 def mem(db_path: Path, key: bytes) -> Iterator[SecureMemory]:
     db_path.parent.mkdir()
     with SecureMemory.open(db_path, key=key) as memory:
@@ -216,16 +210,6 @@ def tool_results(request: JSON) -> list[JSON]:
 
 def all_tool_results(server: ScriptedServer) -> list[JSON]:
     return [block for request in server.requests[1:] for block in tool_results(request)]
-
-
-def view(memory: SecureMemory, path: str) -> str:
-    result = memory.execute({"command": "view", "path": path})
-    assert not result.is_error, result.text
-    return result.text
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def store_files(db_path: Path) -> dict[str, bytes]:
@@ -283,7 +267,7 @@ def test_every_request_declares_the_memory_tool_and_carries_the_history(drive: D
 @DRIVERS
 def test_store_after_the_session(drive: Driver, mem: SecureMemory, db_path: Path) -> None:
     marker = f"marker-{uuid.uuid4().hex}"
-    passwd_before = sha256(ETC_PASSWD) if ETC_PASSWD.exists() else None
+    passwd_before = sha256_of(ETC_PASSWD) if ETC_PASSWD.exists() else None
     run_session(drive, mem, build_session(marker))
 
     assert view(mem, NOTES).endswith(f"     1\t# Customer\n     2\t- prefers phone\n     3\t- ref {marker}")
@@ -298,7 +282,7 @@ def test_store_after_the_session(drive: Driver, mem: SecureMemory, db_path: Path
     )
     assert all(name.startswith(db_path.name) for name in store_files(db_path))
     if passwd_before is not None:
-        assert sha256(ETC_PASSWD) == passwd_before
+        assert sha256_of(ETC_PASSWD) == passwd_before
 
 
 @DRIVERS

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,10 +19,9 @@ import pytest
 
 from securemem import SecureMemory
 from securemem.policy import Policy, StorageSettings
-from tests.helpers import ok
+from tests.helpers import REPO, child_argv, ok, sqlcipher_of
 from tests.sqlcipher_pages import plaintext_of
 
-REPO = Path(__file__).parents[1]
 SECRET = "QUAGGA-ERASE-8d21c7"  # a marker that must vanish
 BOUND = 1.0  # the default erase_within
 
@@ -83,10 +81,15 @@ def test_a_burst_of_deletes_pays_for_few_checkpoints(
     for i in range(40):
         ok(memory, command="create", path=f"/memories/b/{i}.md", file_text=f"{SECRET}-{i}\n")
     memory.store.flush_erasure()
-    eraser = memory.store._eraser  # type: ignore[attr-defined]
+    eraser = sqlcipher_of(memory.store)._eraser
     runs: list[float] = []
     checkpoint = eraser._checkpoint
-    monkeypatch.setattr(eraser, "_checkpoint", lambda wait: runs.append(wait) or checkpoint(wait))
+
+    def counted(wait: float) -> bool:
+        runs.append(wait)
+        return checkpoint(wait)
+
+    monkeypatch.setattr(eraser, "_checkpoint", counted)
     for i in range(40):
         ok(memory, command="delete", path=f"/memories/b/{i}.md")
     during = len(runs)
@@ -131,9 +134,8 @@ def test_erasure_holds_while_other_processes_keep_reading(tmp_path: Path, key: b
         ok(memory, command="create", path="/memories/keep.md", file_text="kept\n" * 200)
         for i in range(20):
             ok(memory, command="create", path=f"/memories/s/{i}.md", file_text=f"{SECRET}\n" * 50)
-    code = "import sys; from tests.test_erasure import _reader; _reader(*sys.argv[1:])"
     readers = [
-        subprocess.Popen([sys.executable, "-c", code, str(db), key.hex(), "6"], cwd=REPO, stdout=subprocess.PIPE)
+        subprocess.Popen(child_argv(_reader, str(db), key.hex(), "6"), cwd=REPO, stdout=subprocess.PIPE)
         for _ in range(2)
     ]
     try:
@@ -164,8 +166,7 @@ def test_a_store_opened_after_a_crash_scrubs_leftovers_before_its_first_command(
     db = tmp_path / "k.db"
     with SecureMemory.open(db, key=key) as memory:
         ok(memory, command="create", path="/memories/s.md", file_text=f"{SECRET}\n" * 100)
-    code = "import sys; from tests.test_erasure import _crash_after_delete; _crash_after_delete(*sys.argv[1:])"
-    crashed = subprocess.run([sys.executable, "-c", code, str(db), key.hex()], cwd=REPO, timeout=60)
+    crashed = subprocess.run(child_argv(_crash_after_delete, str(db), key.hex()), cwd=REPO, timeout=60)
     assert crashed.returncode == -signal.SIGKILL
     assert SECRET.encode() in plaintext_of(db, key)  # the crash left the old pages behind
     with SecureMemory.open(db, key=key, create=False):

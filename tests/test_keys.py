@@ -9,16 +9,9 @@ from pathlib import Path
 import pytest
 
 from securemem import SecureMemory, WrongKeyError
-from securemem.cli import main
 from securemem.keys import KeyFile, Passphrase, RawKey, as_key_provider, create_key_file
 from securemem.keys.sources import resolve_key
-from tests.helpers import ok
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.helpers import ok, run_cli
 
 
 @pytest.fixture(autouse=True)
@@ -29,7 +22,7 @@ def no_env_key(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def db(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     path = tmp_path / "k.db"
-    assert run(capsys, "init", "--db", str(path))[0] == 0
+    assert run_cli(capsys, "init", "--db", str(path))[0] == 0
     return path
 
 
@@ -74,14 +67,14 @@ def test_the_cli_names_the_key_source_it_tried(
 ) -> None:
     other = tmp_path / "other.key"
     secret = create_key_file(other)
-    code, _, err = run(capsys, "exec", "--db", str(db), "--key-file", str(other), VIEW)
+    code, _, err = run_cli(capsys, "exec", "--db", str(db), "--key-file", str(other), VIEW)
     assert code == 2 and f"--key-file {other} does not open" in err and secret.hex() not in err
     monkeypatch.setenv("SECUREMEM_KEY", "a wrong passphrase")
-    code, _, err = run(capsys, "exec", "--db", str(db), VIEW)
+    code, _, err = run_cli(capsys, "exec", "--db", str(db), VIEW)
     assert code == 2 and "$SECUREMEM_KEY (a passphrase) does not open" in err and "wrong passphrase" not in err
     monkeypatch.delenv("SECUREMEM_KEY")
     Path(f"{db}.key").write_text(os.urandom(32).hex())
-    code, _, err = run(capsys, "exec", "--db", str(db), VIEW)
+    code, _, err = run_cli(capsys, "exec", "--db", str(db), VIEW)
     assert code == 2 and f"key file {db}.key does not open" in err
 
 
@@ -89,9 +82,9 @@ def test_an_environment_key_that_overrides_the_key_file_says_so(
     db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SECUREMEM_KEY", Path(f"{db}.key").read_text())  # the same key, in hex: nothing to say
-    assert run(capsys, "exec", "--db", str(db), VIEW)[2] == ""
+    assert run_cli(capsys, "exec", "--db", str(db), VIEW)[2] == ""
     monkeypatch.setenv("SECUREMEM_KEY", "a passphrase")
-    _, _, err = run(capsys, "exec", "--db", str(db), VIEW)
+    _, _, err = run_cli(capsys, "exec", "--db", str(db), VIEW)
     assert err.startswith(f"securemem: warning: $SECUREMEM_KEY is set, so it is the key used; the key file {db}.key")
 
 
@@ -100,14 +93,14 @@ def test_a_passphrase_can_come_from_a_file(tmp_path: Path, capsys: pytest.Captur
     phrase.write_text("correct horse battery staple\n")
     os.chmod(phrase, 0o600)
     db = tmp_path / "p.db"
-    assert run(capsys, "init", "--db", str(db), "--passphrase-file", str(phrase))[0] == 0
+    assert run_cli(capsys, "init", "--db", str(db), "--passphrase-file", str(phrase))[0] == 0
     assert not Path(f"{db}.key").exists()  # no key file: the passphrase is the key
-    code, out, _ = run(capsys, "exec", "--db", str(db), "--passphrase-file", str(phrase), VIEW)
+    code, out, _ = run_cli(capsys, "exec", "--db", str(db), "--passphrase-file", str(phrase), VIEW)
     assert code == 0 and out.startswith("Here're the files")
     with SecureMemory.open(db, key="correct horse battery staple") as memory:  # the same stretch
         ok(memory, command="view", path="/memories")
     os.chmod(phrase, 0o644)
-    code, _, err = run(capsys, "exec", "--db", str(db), "--passphrase-file", str(phrase), VIEW)
+    code, _, err = run_cli(capsys, "exec", "--db", str(db), "--passphrase-file", str(phrase), VIEW)
     assert code == 2 and "accessible by other users" in err and "horse" not in err
 
 
@@ -129,13 +122,13 @@ def test_rekey_replaces_the_default_key_file_and_keeps_the_old_one_aside(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     old_key = Path(f"{db}.key").read_text()
-    code, out, _ = run(capsys, "rekey", "--db", str(db))
+    code, out, _ = run_cli(capsys, "rekey", "--db", str(db))
     assert code == 0 and f"now in {db}.key" in out and "no longer opens the store" in out
     saved = [p for p in db.parent.iterdir() if p.name.startswith(f"{db.name}.key.old-")]
     assert len(saved) == 1 and saved[0].read_text() == old_key
     assert stat.S_IMODE(Path(f"{db}.key").stat().st_mode) == 0o600
-    assert run(capsys, "exec", "--db", str(db), VIEW)[0] == 0  # the default key file opens it
-    code, _, _ = run(capsys, "exec", "--db", str(db), "--key-file", str(saved[0]), VIEW)
+    assert run_cli(capsys, "exec", "--db", str(db), VIEW)[0] == 0  # the default key file opens it
+    code, _, _ = run_cli(capsys, "exec", "--db", str(db), "--key-file", str(saved[0]), VIEW)
     assert code == 2  # the old key does not
 
 
@@ -143,6 +136,6 @@ def test_rekey_to_a_named_key_file_says_where_the_key_is(
     db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     new = tmp_path / "new.key"
-    code, out, _ = run(capsys, "rekey", "--db", str(db), "--new-key-file", str(new))
+    code, out, _ = run_cli(capsys, "rekey", "--db", str(db), "--new-key-file", str(new))
     assert code == 0 and f"under the key in {new}" in out and f"key file {db}.key) no longer opens it" in out
-    assert run(capsys, "exec", "--db", str(db), "--key-file", str(new), VIEW)[0] == 0
+    assert run_cli(capsys, "exec", "--db", str(db), "--key-file", str(new), VIEW)[0] == 0

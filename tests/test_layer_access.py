@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from securemem import SecureMemory, load_policy
-from tests.helpers import ok, refused
+from securemem import SecureMemory
+from tests.helpers import ok, refused, seed, write_policy
 
 ADVICE = "it can be viewed but not created, edited, moved or deleted. Write your notes elsewhere."
 REGULATED = "policy 'regulated', rule '/memories/reference/**'"
@@ -24,19 +24,11 @@ def read_only(path: str, which: str = REGULATED) -> str:
     return f"Error: {path} is read-only ({which}): {ADVICE}"
 
 
-def seed(mem: SecureMemory, files: dict[str, str]) -> None:
-    """What an operator does: write the reference material under a policy without the rule."""
-    operator = SecureMemory(mem.store, load_policy(None), namespace=mem.namespace, owns_store=False)
-    for path, text in files.items():
-        ok(operator, command="create", path=path, file_text=text)
-
-
 @pytest.fixture
 def open_mem(tmp_path: Path, key: bytes) -> OpenMem:
     def make(policy: str) -> SecureMemory:
         if not policy.startswith("regulated"):
-            (tmp_path / "p.toml").write_text(policy)
-            policy = str(tmp_path / "p.toml")
+            policy = str(write_policy(tmp_path, policy))
         return SecureMemory.open(tmp_path / "m.db", key=key, policy=policy)
 
     return make

@@ -22,9 +22,8 @@ from securemem.middleware import Call, Handler
 from securemem.middleware.pii import PIIScrub
 from securemem.pii import keyed_token
 from securemem.store.factory import open_store
-from tests import helpers
-from tests.conftest import dump
-from tests.helpers import err, ok
+from securemem.store.memory import MemoryStore
+from tests.helpers import dump, err, ok, pii_refusal, seed, stored_text, write_policy
 from tests.sqlcipher_pages import plaintext_of
 
 EMAIL, PHONE, CARD = "Jane.Doe@Example.com", "(415) 555-2671", "4111 1111 1111 1111"
@@ -57,13 +56,6 @@ PATH_REFUSED = (
 )
 
 
-def refused(where: str, types: str, policy: str = "regulated") -> str:
-    return (
-        f"Error: Nothing was written: {where} contains {types}, which the memory policy '{policy}' does not "
-        "allow to be stored. Remove it, or refer to it without the value, and retry."
-    )
-
-
 def token(mem: SecureMemory, entity: str, normalised: str) -> str:
     """The keyed token the store must write: HMAC-SHA256 with the store's own key (96 bits + a tag)."""
     message = f"{entity}\x00{normalised}".encode()
@@ -73,13 +65,8 @@ def token(mem: SecureMemory, entity: str, normalised: str) -> str:
     return expected
 
 
-def stored(mem: SecureMemory, path: str) -> str:
-    return helpers.stored(mem, path, now=mem.clock()).decode()
-
-
 def open_policy(tmp_path: Path, text: str, name: str = "m.db") -> SecureMemory:
-    policy = tmp_path / f"{name}.toml"
-    policy.write_text(text)
+    policy = write_policy(tmp_path, text, f"{name}.toml")
     return SecureMemory.open(tmp_path / name, key=os.urandom(32), policy=policy)
 
 
@@ -94,7 +81,7 @@ def regulated(tmp_path: Path, key: bytes) -> Iterator[SecureMemory]:
 
 def test_create_scrubs_each_type_by_its_action_and_says_so(regulated: SecureMemory) -> None:
     text = ok(regulated, command="create", path="/memories/c.md", file_text=ALL_PII)
-    assert stored(regulated, "/memories/c.md") == (
+    assert stored_text(regulated, "/memories/c.md") == (
         f"Mail {token(regulated, 'EMAIL', 'jane.doe@example.com')}, call {token(regulated, 'PHONE', '14155552671')}, "
         "card [CREDIT_CARD ****1111], iban [IBAN ****3000], ssn [US_SSN], ip [IP_ADDRESS]\n"
     )
@@ -121,7 +108,7 @@ def test_a_clean_write_gets_no_note(regulated: SecureMemory) -> None:
         ok(regulated, command="create", path="/memories/c.md", file_text="order 4417, v1.2.3, 2024-05-01\n")
         == "File created successfully at: /memories/c.md"
     )
-    assert stored(regulated, "/memories/c.md") == "order 4417, v1.2.3, 2024-05-01\n"
+    assert stored_text(regulated, "/memories/c.md") == "order 4417, v1.2.3, 2024-05-01\n"
 
 
 @pytest.mark.parametrize(
@@ -136,7 +123,7 @@ def test_every_written_field_is_scrubbed(regulated: SecureMemory, tool_input: di
     if tool_input["command"] != "create":
         ok(regulated, command="create", path="/memories/n.md", file_text="seed\n")
     text = ok(regulated, **tool_input)
-    content = stored(regulated, "/memories/n.md")
+    content = stored_text(regulated, "/memories/n.md")
     assert f"mail {token(regulated, 'EMAIL', 'jane.doe@example.com')}" in content and EMAIL not in content
     assert f"Note: before storing, the memory policy scrubbed 1 EMAIL {HASH_NOTE}." in text and EMAIL not in text
 
@@ -149,14 +136,14 @@ def test_one_value_one_token_within_a_store_whatever_the_namespace_or_spelling(r
     ok(regulated, command="create", path="/memories/a.md", file_text=f"{EMAIL}\n")
     ok(other, command="create", path="/memories/b.md", file_text=f"{EMAIL.upper()}\n")
     expected = token(regulated, "EMAIL", "jane.doe@example.com")
-    assert stored(regulated, "/memories/a.md") == stored(other, "/memories/b.md") == f"{expected}\n"
+    assert stored_text(regulated, "/memories/a.md") == stored_text(other, "/memories/b.md") == f"{expected}\n"
 
 
 def test_another_store_gives_another_token_and_a_token_reveals_nothing(regulated: SecureMemory, tmp_path: Path) -> None:
     other = SecureMemory.open(tmp_path / "other.db", key=os.urandom(32), policy="regulated")
     ok(regulated, command="create", path="/memories/a.md", file_text=f"{EMAIL}\n")
     ok(other, command="create", path="/memories/a.md", file_text=f"{EMAIL}\n")
-    mine, theirs = stored(regulated, "/memories/a.md"), stored(other, "/memories/a.md")
+    mine, theirs = stored_text(regulated, "/memories/a.md"), stored_text(other, "/memories/a.md")
     assert mine.startswith("[EMAIL:") and theirs.startswith("[EMAIL:") and mine != theirs
     # The token is keyed: not an unkeyed hash anyone could compute from a guessed address.
     for unkeyed in (hashlib.sha256(b"jane.doe@example.com"), hashlib.sha256(b"EMAIL\x00jane.doe@example.com")):
@@ -182,7 +169,7 @@ def test_old_str_by_the_original_value_matches_the_stored_form(
 ) -> None:
     ok(regulated, command="create", path="/memories/c.md", file_text=sent)
     text = ok(regulated, command="str_replace", path="/memories/c.md", old_str=old_str, new_str="(on file)")
-    assert "(on file)" in stored(regulated, "/memories/c.md")
+    assert "(on file)" in stored_text(regulated, "/memories/c.md")
     assert "Note:" not in text  # old_str is matched, never stored, so it is not counted
 
 
@@ -222,14 +209,14 @@ def test_a_refused_type_names_the_field_and_type_never_the_value(
 ) -> None:
     ok(regulated, command="create", path="/memories/n.md", file_text="seed\n")
     before = dump(regulated)
-    assert err(regulated, **tool_input) == refused(where, "ANTHROPIC_API_KEY")
+    assert err(regulated, **tool_input) == pii_refusal(where, "ANTHROPIC_API_KEY")
     assert dump(regulated) == before
 
 
 def test_the_safety_net_scrubs_a_value_assembled_by_an_edit(regulated: SecureMemory) -> None:
     ok(regulated, command="create", path="/memories/x.md", file_text="contact: jane.doe@exam\n")
     text = ok(regulated, command="str_replace", path="/memories/x.md", old_str="exam\n", new_str="example.com\n")
-    assert stored(regulated, "/memories/x.md") == f"contact: {token(regulated, 'EMAIL', 'jane.doe@example.com')}\n"
+    assert stored_text(regulated, "/memories/x.md") == f"contact: {token(regulated, 'EMAIL', 'jane.doe@example.com')}\n"
     # The snippet shows what was stored, not the assembled value; the note counts it.
     assert "jane.doe@example.com" not in text and token(regulated, "EMAIL", "jane.doe@example.com") in text
     assert f"scrubbed 1 EMAIL {HASH_NOTE}" in text
@@ -239,16 +226,16 @@ def test_the_safety_net_refuses_a_secret_assembled_by_an_edit(regulated: SecureM
     ok(regulated, command="create", path="/memories/x.md", file_text="id ASIAC70QGT\n")
     before = dump(regulated)
     text = err(regulated, command="str_replace", path="/memories/x.md", old_str="QGT\n", new_str="QGTSN7CJ1AY3Y\n")
-    assert text == refused("the edited file", "AWS_ACCESS_KEY")
+    assert text == pii_refusal("the edited file", "AWS_ACCESS_KEY")
     assert dump(regulated) == before
 
 
 def test_the_safety_net_scrubs_what_a_laxer_policy_let_in_when_the_file_is_next_edited(regulated: SecureMemory) -> None:
-    seeding = SecureMemory(regulated.store, load_policy("default"), owns_store=False)
-    ok(seeding, command="create", path="/memories/old.md", file_text=f"from before: {PHONE}\n")
+    seed(regulated, {"/memories/old.md": f"from before: {PHONE}\n"})  # as the laxer default policy let it in
     text = ok(regulated, command="insert", path="/memories/old.md", insert_line=1, insert_text="follow up")
     assert (
-        stored(regulated, "/memories/old.md") == f"from before: {token(regulated, 'PHONE', '14155552671')}\nfollow up\n"
+        stored_text(regulated, "/memories/old.md")
+        == f"from before: {token(regulated, 'PHONE', '14155552671')}\nfollow up\n"
     )
     assert f"scrubbed 1 PHONE {HASH_NOTE}" in text
 
@@ -296,7 +283,7 @@ def test_refuse_paths_off_lets_a_path_through(tmp_path: Path) -> None:
     assert ok(memory, command="create", path=path, file_text=f"{EMAIL}\n").startswith(
         f"File created successfully at: {path}\nNote:"
     )
-    assert stored(memory, path) == "[EMAIL]\n"
+    assert stored_text(memory, path) == "[EMAIL]\n"
 
 
 # ---------------------------------------------------------------- what the policy leaves alone
@@ -306,7 +293,7 @@ def test_allowed_and_unlisted_types_are_not_touched(tmp_path: Path) -> None:
     memory = open_policy(tmp_path, '[pii]\nenabled = true\n[pii.actions]\nEMAIL = "allow"\nPHONE = "redact"\n')
     path = f"/memories/{EMAIL}.md"  # an allowed type does not make a path refused either
     ok(memory, command="create", path=path, file_text=f"{EMAIL}, {PHONE}, card {CARD}\n")
-    assert stored(memory, path) == f"{EMAIL}, [PHONE], card {CARD}\n"
+    assert stored_text(memory, path) == f"{EMAIL}, [PHONE], card {CARD}\n"
 
 
 def test_a_disabled_layer_scrubs_nothing(tmp_path: Path) -> None:
@@ -316,7 +303,7 @@ def test_a_disabled_layer_scrubs_nothing(tmp_path: Path) -> None:
         ok(memory, command="create", path="/memories/a.md", file_text=f"{EMAIL}\n")
         == "File created successfully at: /memories/a.md"
     )
-    assert stored(memory, "/memories/a.md") == f"{EMAIL}\n"
+    assert stored_text(memory, "/memories/a.md") == f"{EMAIL}\n"
 
 
 # ---------------------------------------------------------------- nothing gets past
@@ -380,13 +367,16 @@ def test_nothing_scrubbed_reaches_the_database_its_wal_logs_or_messages(
 
 def test_input_is_scanned_before_the_store_lock_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     """A slow scan of a big text must not hold up other writers: it runs outside the transaction."""
-    memory = SecureMemory(open_store("memory://"), load_policy("regulated"), owns_store=False)
-    lock = memory.store._lock  # type: ignore[attr-defined]
+    store = open_store("memory://")
+    assert isinstance(store, MemoryStore)
+    memory = SecureMemory(store, load_policy("regulated"), owns_store=False)
+    lock = store._lock
     scans: list[bool] = []
     original = PIIScrub._scrub
 
     def watched(self: PIIScrub, text: str, field: Any, counts: Any) -> str:
-        scans.append(lock._is_owned())
+        # RLock has no public "held by this thread?"; CPython's private _is_owned answers it.
+        scans.append(lock._is_owned())  # type: ignore[attr-defined]
         return original(self, text, field, counts)
 
     monkeypatch.setattr(PIIScrub, "_scrub", watched)

@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 
-from securemem import SecureMemory, load_policy
-from tests.helpers import ok, refused
+from securemem import SecureMemory
+from tests.helpers import REPO, child_argv, ok, refused, seed, write_policy
 
-REPO = Path(__file__).parents[1]
 LIMITS = "[quota]\nmax_file_bytes = 100\nmax_file_lines = 5\nmax_total_bytes = 250\nmax_files = 4\n"
 POLICY = "policy 'custom'"
 
@@ -56,8 +55,7 @@ def open_mem(tmp_path: Path, key: bytes) -> OpenMem:
     """``open_mem(policy_text)``: a memory on tmp_path/m.db under a policy written from text."""
 
     def make(text: str = LIMITS, **kwargs: Any) -> SecureMemory:
-        policy = tmp_path / "policy.toml"
-        policy.write_text(text)
+        policy = write_policy(tmp_path, text, "policy.toml")
         return SecureMemory.open(tmp_path / "m.db", key=key, policy=policy, **kwargs)
 
     return make
@@ -66,13 +64,6 @@ def open_mem(tmp_path: Path, key: bytes) -> OpenMem:
 @pytest.fixture
 def mem(open_mem: OpenMem) -> SecureMemory:
     return open_mem()
-
-
-def seed(mem: SecureMemory, files: dict[str, str]) -> None:
-    """Write files past any limit, as an operator under a looser policy would."""
-    lax = SecureMemory(mem.store, load_policy(None), namespace=mem.namespace, owns_store=False)
-    for path, text in files.items():
-        ok(lax, command="create", path=path, file_text=text)
 
 
 # ---------------------------------------------------------------- per file
@@ -251,13 +242,11 @@ def _race(db: str, key_hex: str, policy: str, tag: str) -> None:
 # Each file costs 100 bytes of text and 15 of path ("/memories/a0.md"): ten fit in 1,150 bytes.
 @pytest.mark.parametrize("limit", ["max_files = 10", "max_total_bytes = 1150"])
 def test_limits_hold_under_writers_in_several_processes(tmp_path: Path, key: bytes, limit: str) -> None:
-    policy, db = tmp_path / "p.toml", tmp_path / "m.db"
-    policy.write_text(f"[quota]\n{limit}\n")
+    policy, db = write_policy(tmp_path, f"[quota]\n{limit}\n"), tmp_path / "m.db"
     SecureMemory.open(db, key=key, policy=policy).close()
-    code = "import sys; from tests.test_layer_quota import _race; _race(*sys.argv[1:])"
     racers = [
         subprocess.Popen(
-            [sys.executable, "-c", code, str(db), key.hex(), str(policy), tag],
+            child_argv(_race, str(db), key.hex(), str(policy), tag),
             cwd=REPO,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,

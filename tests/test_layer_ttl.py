@@ -9,12 +9,8 @@ from typing import Any
 import pytest
 
 from securemem import SecureMemory
-from securemem.store.base import Entry
-from tests.conftest import dump
-from tests.helpers import entry_of, err, ok, write_raw
+from tests.helpers import DAY, T0, Clock, create, dump, entry_of, err, ok, write_policy, write_raw
 
-T0 = 1_700_000_000.0
-DAY = 86_400.0
 TTL_POLICY = """
 [ttl]
 expire_after = "10d"
@@ -33,26 +29,8 @@ never_expire = true
 LISTING = "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:"
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def at(self, offset: float) -> None:
-        """Move to ``offset`` seconds after T0."""
-        self.now = T0 + offset
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
 def open_mem(tmp_path: Path, key: bytes, clock: Clock, text: str = TTL_POLICY) -> SecureMemory:
-    policy = tmp_path / "ttl.toml"
-    policy.write_text(text)
+    policy = write_policy(tmp_path, text, "ttl.toml")
     return SecureMemory.open(tmp_path / "m.db", key=key, policy=policy, clock=clock)
 
 
@@ -61,17 +39,8 @@ def mem(tmp_path: Path, key: bytes, clock: Clock) -> SecureMemory:
     return open_mem(tmp_path, key, clock)
 
 
-def create(mem: SecureMemory, path: str, text: str = "x\n") -> None:
-    ok(mem, command="create", path=path, file_text=text)
-
-
-def entry(mem: SecureMemory, path: str) -> Entry | None:
-    """The row as the store sees it now (None once expired)."""
-    return entry_of(mem, path)
-
-
 def expires(mem: SecureMemory, path: str) -> float | None:
-    found = entry(mem, path)
+    found = entry_of(mem, path)
     assert found is not None, f"{path} is not visible"
     return found.expires
 
@@ -110,7 +79,7 @@ def test_a_policy_without_expiry_stamps_nothing(tmp_path: Path, key: bytes, cloc
 def test_a_file_is_invisible_from_its_deadline_on(mem: SecureMemory, clock: Clock) -> None:
     create(mem, "/memories/a.md")
     clock.at(10 * DAY - 0.001)
-    assert entry(mem, "/memories/a.md") is not None
+    assert entry_of(mem, "/memories/a.md") is not None
     clock.at(10 * DAY)
     assert (
         err(mem, command="view", path="/memories/a.md")

@@ -15,10 +15,7 @@ from securemem.cli import main
 from securemem.keys import create_key_file
 from securemem.memory import recorded_policy
 from securemem.store.factory import open_store
-from tests.helpers import entry_of, ok
-
-DAY = 86_400.0
-
+from tests.helpers import audit_records, entry_of, ok
 
 # -- the policy belongs to the store -----------------------------------------------------------------
 
@@ -58,7 +55,7 @@ def test_adopting_a_policy_is_recorded_audited_and_restamps_expiry(
     with SecureMemory.open(db, key=key, policy="default", adopt_policy=True) as memory:
         restamped = entry_of(memory, "/memories/scratch/t.md")
         assert restamped is not None and restamped.expires is None  # the default policy never expires
-    [record] = [json.loads(r.getMessage()) for r in caplog.records if r.name == "securemem.audit"]
+    [record] = audit_records(caplog)
     assert (record["event"], record["previous"], record["policy"]) == ("policy_adopted", "regulated", "default")
     with SecureMemory.open(db, key=key) as memory:
         assert memory.policy.name == "default"
@@ -133,7 +130,7 @@ def test_a_busy_store_is_audited_with_the_paths_that_passed_the_guards(
         monkeypatch.setattr(memory.store, "transaction", busy)
         for path in ("/memories/jane.doe@example.com.md", "/memories/plain.md"):
             assert memory.execute({"command": "create", "path": path, "file_text": "x"}).is_error
-    refused, plain = [json.loads(r.getMessage()) for r in caplog.records if r.name == "securemem.audit"]
+    refused, plain = audit_records(caplog)
     assert refused["paths"] == ["[refused]"] and refused["error"] == "PIIRefused"
     assert plain["paths"] == ["/memories/plain.md"] and plain["error"] == "StoreBusyError"
     assert "jane" not in caplog.text

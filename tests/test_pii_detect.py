@@ -507,7 +507,7 @@ def test_finding_holds_offsets_only() -> None:
     assert finding == Finding("EMAIL", 9, len(text))
     assert "secret" not in repr(finding) and "example" not in repr(finding)
     with pytest.raises(AttributeError):
-        finding.start = 0  # type: ignore[misc]
+        finding.start = 0  # type: ignore[misc]  # the write a frozen Finding must refuse
 
 
 def test_empty_and_unicode_text() -> None:

@@ -132,7 +132,7 @@ def test_nothing_found_leaves_text_and_counts_empty() -> None:
 def test_counts_are_read_only() -> None:
     outcome = everything("redact").scrub(SAMPLE)
     with pytest.raises(TypeError):
-        outcome.counts["EMAIL"] = 5  # type: ignore[index]
+        outcome.counts["EMAIL"] = 5  # type: ignore[index]  # the write a read-only mapping must refuse
 
 
 def test_contains_names_the_types_not_allowed() -> None:
@@ -270,4 +270,4 @@ def test_values_and_key_stay_out_of_reprs() -> None:
 def test_outcome_is_frozen() -> None:
     outcome = everything("redact").scrub(SAMPLE)
     with pytest.raises(AttributeError):
-        outcome.text = "x"  # type: ignore[misc]
+        outcome.text = "x"  # type: ignore[misc]  # the write a frozen outcome must refuse

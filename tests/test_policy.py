@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from securemem import SecureMemory
-from securemem.cli import main
 from securemem.errors import PolicyError
 from securemem.pii import ENTITY_TYPES
 from securemem.pii.entities import resolve as resolve_actions
@@ -28,19 +27,20 @@ from securemem.policy import (
     load_policy,
     parse_duration,
 )
+from tests.helpers import DAY, run_cli, write_policy
 
 POLICIES = Path(__file__).parents[1] / "policies"
 SHIPPED = ("default", "regulated", "refuse-pii")
-DAY = 86_400.0
 FORM = "write a duration like '90s', '30m', '12h', '7d' or '2w'"
 ONE = "write one like '90s', '30m', '12h', '7d' or '2w'"
 NEVER = "can never match a memory path"
 
 
-def write_policy(tmp_path: Path, text: str, name: str = "p.toml") -> Path:
-    path = tmp_path / name
-    path.write_text(text)
-    return path
+def load_error(path: Path) -> str:
+    """The PolicyError that loading the policy file ``path`` raises, as text."""
+    with pytest.raises(PolicyError) as caught:
+        load_policy(path)
+    return str(caught.value)
 
 
 def rules(*specs: Mapping[str, object]) -> Policy:
@@ -195,16 +195,12 @@ def test_refuse_pii_policy_refuses_every_known_type_and_nothing_else_is_set() ->
 )
 def test_a_broken_policy_is_one_line_naming_the_key(tmp_path: Path, text: str, error: str) -> None:
     path = write_policy(tmp_path, text)
-    with pytest.raises(PolicyError) as caught:
-        load_policy(path)
-    assert str(caught.value) == f"{path}: {error}"
+    assert load_error(path) == f"{path}: {error}"
 
 
 def test_invalid_toml_is_one_line(tmp_path: Path) -> None:
     path = write_policy(tmp_path, "[quota\nmax_files = 3\n")
-    with pytest.raises(PolicyError) as caught:
-        load_policy(path)
-    message = str(caught.value)
+    message = load_error(path)
     assert message.startswith(f"{path}: not valid TOML (") and "line 1" in message and "\n" not in message
 
 
@@ -395,12 +391,6 @@ def test_expiry_from_rules_alone_and_the_deadline() -> None:
 # ---------------------------------------------------------------- securemem policy check
 
 
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 @pytest.mark.parametrize(
     ("name", "chain"),
     [
@@ -539,9 +529,7 @@ def test_pii_enabled_without_actions_scrubs_the_default_actions(tmp_path: Path) 
 
 def test_pii_enabled_false_beside_actions_is_a_contradiction(tmp_path: Path) -> None:
     path = write_policy(tmp_path, '[pii]\nenabled = false\n[pii.actions]\nEMAIL = "hash"\n')
-    with pytest.raises(PolicyError) as caught:
-        load_policy(path)
-    assert str(caught.value) == (
+    assert load_error(path) == (
         f"{path}: pii: enabled = false contradicts the actions set in [pii.actions]; remove one "
         "(actions switch scrubbing on by themselves)"
     )
@@ -614,9 +602,7 @@ def test_policy_check_names_the_types_a_partial_table_leaves_unscanned(
 )
 def test_a_policy_that_cannot_mean_what_it_says_is_refused(tmp_path: Path, text: str, error: str) -> None:
     path = write_policy(tmp_path, text)
-    with pytest.raises(PolicyError) as caught:
-        load_policy(path)
-    assert str(caught.value) == f"{path}: {error}"
+    assert load_error(path) == f"{path}: {error}"
 
 
 def test_since_is_meaningful_once_anything_expires(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@
 Every edit is a read-modify-write (str_replace and insert read the file, change it and write it
 back), so without BEGIN IMMEDIATE two processes would read the same text and one edit would
 silently vanish, or one would fail at once with "database is locked". Workers are forked from
-this process (see ``reliability_helpers``); each opens its own connection. Commits keep the
+this process (see ``helpers.fork_all``); each opens its own connection. Commits keep the
 shipped durability (synchronous = FULL, an fsync per commit).
 """
 
@@ -18,7 +18,7 @@ import pytest
 
 from securemem import SecureMemory
 from securemem.policy import Policy, QuotaSettings
-from tests.reliability_helpers import Job, aggregate_errors, check_clean, fork_all, read_state
+from tests.helpers import Job, aggregate_errors, check_clean, fork_all, read_state
 
 WORKERS, EDITS = 4, 500
 SHARED = "/memories/shared.md"

@@ -36,7 +36,7 @@ from securemem.keys import RawKey
 from securemem.paths import ROOT, ancestors, is_within
 from securemem.policy import load_policy
 from securemem.store.sqlcipher import SQLCipherStore
-from tests.reliability_helpers import FORK, State, aggregate_errors, check_clean, read_state
+from tests.helpers import FORK, State, aggregate_errors, check_clean, connection_of, read_state
 
 SEED = int(os.environ.get("SECUREMEM_CRASH_SEED", random.randrange(2**32)))
 TRIALS = int(os.environ.get("SECUREMEM_CRASH_TRIALS", "200"))
@@ -216,7 +216,7 @@ def _writer(db: str, key: bytes, seed: int, trial: int, log_path: str, ready_fd:
     if trial % 2:
         # A 64 KB page cache: big transactions spill uncommitted frames into the WAL before their
         # commit, and recovery after the kill must ignore them.
-        store._conn.execute("PRAGMA cache_size = 16")
+        connection_of(store).execute("PRAGMA cache_size = 16")
     memory = SecureMemory(store, load_policy(None))
     integrity = store.integrity_errors()
     state = read_state(store)

@@ -14,14 +14,13 @@ RLIMIT_FSIZE in a forked child, and, where mounting is allowed, a real full tmpf
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import resource
 import shutil
 import signal
 import sqlite3
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,8 +29,16 @@ import pytest
 
 from securemem import SecureMemory
 from securemem.errors import DamagedStoreError, NotAStoreError, StorageError, WrongKeyError
+from tests.helpers import (
+    State,
+    aggregate_errors,
+    check_clean,
+    connection_of,
+    fork_one,
+    read_state,
+    sha256_of,
+)
 from tests.helpers import stored as stored_at
-from tests.reliability_helpers import State, aggregate_errors, check_clean, fork_one, read_state
 
 PAGE = 4096
 NOT_APPLIED = "The command was not applied."
@@ -54,10 +61,6 @@ def put_back(stored: Stored, data: bytes | None = None) -> None:
     for path in [stored.db, *sidecars(stored.db)]:
         path.unlink(missing_ok=True)
     stored.db.write_bytes(stored.pristine if data is None else data)
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def assert_usable(stored: Stored) -> None:
@@ -100,14 +103,14 @@ def _no_immutable_leftovers(tmp_path: Path) -> Iterator[None]:
 
 @pytest.mark.parametrize("wrong", [bytes(32), "a passphrase"], ids=["raw key", "passphrase"])
 def test_a_wrong_key_is_one_clear_error_and_changes_nothing(stored: Stored, wrong: bytes | str) -> None:
-    before = digest(stored.db)
+    before = sha256_of(stored.db)
     with pytest.raises(WrongKeyError) as caught:
         SecureMemory.open(stored.db, key=wrong, create=False)
     text = str(caught.value)
     assert "wrong key" in text and stored.key.hex() not in text and "Traceback" not in text
     if isinstance(wrong, bytes):
         assert wrong.hex() not in text
-    assert digest(stored.db) == before
+    assert sha256_of(stored.db) == before
     assert_usable(stored)
 
 
@@ -120,12 +123,12 @@ def how_damage_shows(stored: Stored) -> list[str]:
     Fails the test if any result is unclean, any read returns content other than what was
     written, or the attempt changed the file.
     """
-    before = digest(stored.db)
+    before = sha256_of(stored.db)
     try:
         memory = SecureMemory.open(stored.db, key=stored.key, create=False)
     except StorageError as exc:
         assert "Traceback" not in str(exc) and stored.key.hex() not in str(exc)
-        assert digest(stored.db) == before
+        assert sha256_of(stored.db) == before
         return [f"open: {type(exc).__name__}"]
     signs = []
     with memory:
@@ -150,14 +153,15 @@ def how_damage_shows(stored: Stored) -> list[str]:
             except StorageError:
                 signs.append(f"read {path}")
         check_clean(memory.execute({"command": "view", "path": "/memories"}))
-    assert digest(stored.db) == before, "reading a damaged store wrote to it"
+    assert sha256_of(stored.db) == before, "reading a damaged store wrote to it"
     with SecureMemory.open(stored.db, key=stored.key, create=False) as memory:  # a write: clean, whatever it does
         write = memory.execute({"command": "create", "path": "/memories/during.md", "file_text": "x\n"})
         assert not write.is_error or check_clean(write).startswith("Error: the memory store is damaged"), write
     return signs
 
 
-TRUNCATIONS = {
+# Each maps the pristine file size to where the damage is done.
+TRUNCATIONS: dict[str, Callable[[int], int]] = {
     "to one page": lambda size: PAGE,
     "last page dropped (page boundary)": lambda size: size - PAGE,
     "three pages dropped (page boundary)": lambda size: size - 3 * PAGE,
@@ -180,7 +184,9 @@ def test_a_truncated_file_is_noticed_and_recovers_when_restored(stored: Stored, 
     assert_usable(stored)
 
 
-FLIPS = {  # where a single byte is flipped; the first page carries the salt, the schema and the meta table
+FLIPS: dict[
+    str, Callable[[int], int]
+] = {  # where a single byte is flipped; the first page carries the salt, the schema and the meta table
     "page 1, salt": lambda size: 5,
     "page 1, encrypted body": lambda size: 100,
     "page 1, HMAC": lambda size: PAGE - 10,
@@ -231,12 +237,12 @@ def test_a_file_that_is_not_a_store_is_refused_untouched(tmp_path: Path, key: by
     make, error = FOREIGN[kind]
     target = tmp_path / "not-a-store.db"
     make(target)
-    before = {p.name: (digest(p) if p.is_file() else "dir") for p in tmp_path.iterdir()}
+    before = {p.name: (sha256_of(p) if p.is_file() else "dir") for p in tmp_path.iterdir()}
     for create in (False, True):  # create=True must not "repair" it into a store either
         with pytest.raises(error) as caught:
             SecureMemory.open(target, key=key, create=create)
         assert "Traceback" not in str(caught.value) and key.hex() not in str(caught.value)
-    assert {p.name: (digest(p) if p.is_file() else "dir") for p in tmp_path.iterdir()} == before
+    assert {p.name: (sha256_of(p) if p.is_file() else "dir") for p in tmp_path.iterdir()} == before
     # The cause gone (the foreign file moved away), the path takes a fresh store.
     shutil.move(target, tmp_path / "moved-away")
     with SecureMemory.open(target, key=key) as memory:
@@ -296,7 +302,7 @@ MUTATIONS: list[dict[str, Any]] = [
 
 def test_a_read_only_store_can_be_read_but_refuses_writes_cleanly(stored: Stored) -> None:
     with read_only([stored.db], while_open=False):
-        before = digest(stored.db)
+        before = sha256_of(stored.db)
         with SecureMemory.open(stored.db, key=stored.key, create=False) as memory:
             assert read_state(memory.store).files == stored.state.files
             assert "file 3 line" in check_clean(memory.execute({"command": "view", "path": "/memories/d1/f3.md"}))
@@ -307,7 +313,7 @@ def test_a_read_only_store_can_be_read_but_refuses_writes_cleanly(stored: Stored
                     f"Error: the memory store file is read-only; check its permissions. {NOT_APPLIED}"
                 )
             assert read_state(memory.store).files == stored.state.files
-        assert digest(stored.db) == before
+        assert sha256_of(stored.db) == before
     assert_usable(stored)  # reopened once the file is writable again
 
 
@@ -372,7 +378,7 @@ def fill_until_refused(memory: SecureMemory, prefix: str, limit: int = 100) -> t
 
 def test_a_page_limit_refuses_writes_cleanly_and_recovers_when_raised(stored: Stored) -> None:
     with SecureMemory.open(stored.db, key=stored.key, create=False) as memory:
-        conn = memory.store._conn
+        conn = connection_of(memory.store)
         pages = conn.execute("PRAGMA page_count").fetchone()[0]
         default = conn.execute("PRAGMA max_page_count").fetchone()[0]
         conn.execute(f"PRAGMA max_page_count = {pages + 20}")

@@ -17,20 +17,22 @@ import pytest
 
 from securemem import SecureMemory
 from securemem.commands import Result
-from tests.helpers import stored, write_raw
-from tests.reliability_helpers import aggregate_errors, check_clean, read_state
+from tests.helpers import aggregate_errors, check_clean, read_state, stored, write_raw
 
 CAP = 16_000
 TEN_MB = ("x" * 99 + "\n") * 100_000  # 10,000,000 bytes in 100,000 lines
 
 
 def ok(memory: SecureMemory, **tool: object) -> str:
+    """The command succeeds; its text, which must also pass ``check_clean`` (``helpers.ok`` does not ask)."""
     result = memory.execute(tool)
     assert not result.is_error, result.content
     return check_clean(result)
 
 
 def refused(memory: SecureMemory, **tool: object) -> str:
+    """The command fails and its text passes ``check_clean``; that text. Unlike ``helpers.refused``,
+    no message is expected here: the caller checks the text."""
     result = memory.execute(tool)
     assert result.is_error, str(result.content)[:300]
     return check_clean(result)

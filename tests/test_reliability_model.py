@@ -30,7 +30,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from securemem import SecureMemory
 from securemem.commands import Result
 from securemem.paths import canonical
-from tests.reliability_helpers import aggregate_errors, read_state
+from tests.helpers import aggregate_errors, read_state
 
 ROOT = "/memories"
 MAX_CHARS = 16_000
@@ -676,12 +676,13 @@ def test_an_unpaired_surrogate_in_any_text_gets_a_clear_error(mem: SecureMemory,
     """JSON can carry a lone surrogate ("\\ud800"), which UTF-8 cannot encode: a clear refusal, nothing stored."""
     assert not mem.execute({"command": "create", "path": "/memories/f.md", "file_text": "one\n"}).is_error
     text = f"a{surrogate}b"
-    tool: dict[str, Any] = {
+    tools: dict[str, dict[str, Any]] = {
         "file_text": {"command": "create", "path": "/memories/g.md", "file_text": text},
         "new_str": {"command": "str_replace", "path": "/memories/f.md", "old_str": "one", "new_str": text},
         "insert_text": {"command": "insert", "path": "/memories/f.md", "insert_line": 0, "insert_text": text},
         "old_str": {"command": "str_replace", "path": "/memories/f.md", "old_str": text, "new_str": "x"},
-    }[field]
+    }
+    tool = tools[field]
     result = mem.execute(tool)
     assert result.is_error and "internal error" not in result.text and "Traceback" not in result.text
     if field != "old_str":  # an old_str that cannot be stored simply does not match

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,40 +21,32 @@ from securemem import SecureMemory
 from securemem.paths import ROOT
 from securemem.policy import Policy, QuotaSettings, TTLSettings, load_policy
 from securemem.store.base import Store
-from securemem.store.factory import open_store, split_url
-from tests.helpers import ok, write_many
-
-T0 = 1_700_000_000.0
-
-
-def _sqlcipher(tmp_path: Path) -> Store:
-    return open_store(f"sqlcipher://{tmp_path / 's.db'}", os.urandom(32))
-
-
-def _memory(tmp_path: Path) -> Store:
-    return open_store("memory://")
-
-
-BACKENDS: dict[str, Callable[[Path], Store]] = {"sqlcipher": _sqlcipher, "memory": _memory}
-
-
-@pytest.fixture(params=sorted(BACKENDS))
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
-    backend = BACKENDS[request.param](tmp_path)
-    yield backend
-    backend.close()
-
-
-class Clock:
-    def __init__(self, now: float = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
+from securemem.store.factory import split_url
+from tests.helpers import T0, Clock, ok, sqlcipher_of, write_many
 
 
 def memory_on(store: Store, policy: Policy, clock: Clock, namespace: str = "default") -> SecureMemory:
     return SecureMemory(store, policy, namespace=namespace, clock=clock, owns_store=False)
+
+
+class Writer:
+    """A write transaction held open in another thread, from creation until ``finish()``."""
+
+    def __init__(self, store: Store, clock: Callable[[], float]) -> None:
+        entered, self._release = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            with store.transaction("default", write=True, clock=clock):
+                entered.set()
+                self._release.wait(10)
+
+        self._thread = threading.Thread(target=hold)
+        self._thread.start()
+        assert entered.wait(10)
+
+    def finish(self) -> None:
+        self._release.set()
+        self._thread.join(10)
 
 
 # -- expiry ------------------------------------------------------------------------------------------
@@ -91,17 +83,7 @@ def test_a_write_below_keeps_every_directory_above_alive(store: Store) -> None:
 def test_the_clock_is_read_once_the_lock_is_held(store: Store) -> None:
     """An edit queued behind a long transaction must not act on the instant it started waiting."""
     clock_reads: list[float] = []
-    release = threading.Event()
-    entered = threading.Event()
-
-    def hold() -> None:
-        with store.transaction("default", write=True, clock=time.time):
-            entered.set()
-            release.wait(10)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    assert entered.wait(10)
+    writer = Writer(store, time.time)
     released_at: list[float] = []
 
     def clock() -> float:
@@ -117,8 +99,7 @@ def test_the_clock_is_read_once_the_lock_is_held(store: Store) -> None:
     time.sleep(0.2)
     assert clock_reads == []  # still waiting for the lock: no instant chosen yet
     released_at.append(time.monotonic())
-    release.set()
-    holder.join(10)
+    writer.finish()
     thread.join(10)
     assert len(clock_reads) == 1 and clock_reads[0] >= released_at[0]
 
@@ -128,16 +109,7 @@ def test_an_expiry_reached_while_waiting_for_the_lock_is_honoured(store: Store) 
     clock = Clock()
     memory = memory_on(store, Policy(ttl=TTLSettings(expire_after=60, since="write")), clock)
     ok(memory, command="create", path="/memories/f.md", file_text="x\n")
-    entered, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        with store.transaction("default", write=True, clock=clock):
-            entered.set()
-            release.wait(10)
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    assert entered.wait(10)
+    writer = Writer(store, clock)
     results: list[Any] = []
     editor = threading.Thread(
         target=lambda: results.append(
@@ -147,8 +119,7 @@ def test_an_expiry_reached_while_waiting_for_the_lock_is_honoured(store: Store) 
     editor.start()
     time.sleep(0.1)
     clock.now = T0 + 61  # the file expires while the edit waits
-    release.set()
-    holder.join(10)
+    writer.finish()
     editor.join(10)
     assert results[0].is_error and "does not exist" in results[0].text
 
@@ -268,7 +239,7 @@ def test_each_command_runs_a_bounded_number_of_statements(tmp_path: Path) -> Non
     with SecureMemory.open(tmp_path / "b.db", key=os.urandom(32), policy="regulated") as memory:
         ok(memory, command="create", path="/memories/d/seed.md", file_text="seed\n")
         seen: dict[str, int] = {}
-        for name, tool_input in [
+        steps: list[tuple[str, dict[str, Any]]] = [
             ("create", {"command": "create", "path": "/memories/d/a.md", "file_text": "Status: open\n"}),
             ("view", {"command": "view", "path": "/memories/d/a.md"}),
             (
@@ -279,7 +250,8 @@ def test_each_command_runs_a_bounded_number_of_statements(tmp_path: Path) -> Non
             ("rename", {"command": "rename", "old_path": "/memories/d/a.md", "new_path": "/memories/d/b.md"}),
             ("list", {"command": "view", "path": "/memories"}),
             ("delete", {"command": "delete", "path": "/memories/d/b.md"}),
-        ]:
+        ]
+        for name, tool_input in steps:
             ok(memory, **tool_input)
-            seen[name] = memory.store.last_statements  # type: ignore[attr-defined]
+            seen[name] = sqlcipher_of(memory.store).last_statements
     assert {name: seen[name] <= BUDGET[name] for name in BUDGET} == dict.fromkeys(BUDGET, True), seen

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import sqlite3
@@ -18,27 +17,17 @@ import sqlcipher3
 from securemem import SecureMemory
 from securemem.errors import DamagedStoreError, NotAStoreError, StorageError, WrongKeyError
 from securemem.keys import RawKey, as_key_provider
-from securemem.store import sqlcipher as store_module
 from securemem.store.sqlcipher import SQLCipherStore
-from tests.helpers import entry_of
+from tests.helpers import REPO, child_argv, connection_of, create, entry_of, sha256_of, sqlcipher_of
 from tests.sqlcipher_pages import plaintext_of
 
 MARKER = "ZEBRA-MARKER-7f3a91"
 
 
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def write(mem: SecureMemory, path: str, text: str) -> None:
-    result = mem.execute({"command": "create", "path": path, "file_text": text})
-    assert not result.is_error, result.content
-
-
 def test_marker_never_on_disk_but_readable_with_key(tmp_path: Path) -> None:
     key, db = os.urandom(32), tmp_path / "m.db"
     with SecureMemory.open(db, key=key) as mem:
-        write(mem, f"/memories/{MARKER}.md", f"secret {MARKER}\n")
+        create(mem, f"/memories/{MARKER}.md", f"secret {MARKER}\n")
         # Checked while the store is open, so the WAL still holds the frames.
         raw = db.read_bytes() + Path(f"{db}-wal").read_bytes()
         assert MARKER.encode() not in raw
@@ -50,8 +39,8 @@ def test_marker_never_on_disk_but_readable_with_key(tmp_path: Path) -> None:
 def test_deleted_content_does_not_linger_in_free_pages_or_wal(tmp_path: Path) -> None:
     key, db = os.urandom(32), tmp_path / "m.db"
     with SecureMemory.open(db, key=key) as mem:
-        write(mem, "/memories/keep.md", "kept\n")
-        write(mem, "/memories/gone/secret.md", (MARKER + "\n") * 500)
+        create(mem, "/memories/keep.md", "kept\n")
+        create(mem, "/memories/gone/secret.md", (MARKER + "\n") * 500)
         assert not mem.execute({"command": "delete", "path": "/memories/gone"}).is_error
         mem.store.flush_erasure()  # what the store does within its erasure bound, done now
         plain = plaintext_of(db, key)
@@ -62,9 +51,10 @@ def test_deleted_content_does_not_linger_in_free_pages_or_wal(tmp_path: Path) ->
 def test_store_is_durable_and_versioned(tmp_path: Path) -> None:
     store = SQLCipherStore.open(tmp_path / "m.db", RawKey(os.urandom(32)))
     try:
-        assert store._conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
-        assert store._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert store._conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
+        conn = connection_of(store)
+        assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
         assert store.meta["format"] == "securemem" and store.meta["schema_version"] == "2"
         assert store.store_id.startswith("memstore_") and len(store.store_id) == 33
     finally:
@@ -74,7 +64,7 @@ def test_store_is_durable_and_versioned(tmp_path: Path) -> None:
 
 def test_refuses_to_run_without_sqlcipher(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The trap: the stdlib sqlite3 accepts PRAGMA key and silently writes plaintext.
-    monkeypatch.setattr(store_module.sqlcipher3, "connect", sqlite3.connect)
+    monkeypatch.setattr("securemem.store.sqlcipher.sqlcipher3.connect", sqlite3.connect)
     db = tmp_path / "m.db"
     with pytest.raises(StorageError, match="SQLCipher is not active"):
         SQLCipherStore.open(db, RawKey(os.urandom(32)))
@@ -85,31 +75,31 @@ def test_refuses_to_run_without_sqlcipher(tmp_path: Path, monkeypatch: pytest.Mo
 def test_empty_and_plain_files_are_not_stores(tmp_path: Path, content: bytes) -> None:
     db = tmp_path / "m.db"
     db.write_bytes(content)
-    before = digest(db)
+    before = sha256_of(db)
     with pytest.raises(NotAStoreError):
         SecureMemory.open(db, key=os.urandom(32))
-    assert digest(db) == before
+    assert sha256_of(db) == before
 
 
 def test_real_plain_sqlite_database_is_refused_untouched(tmp_path: Path) -> None:
     db = tmp_path / "plain.db"
     sqlite3.connect(db).execute("CREATE TABLE t (x)").connection.commit()
-    before = digest(db)
+    before = sha256_of(db)
     with pytest.raises(NotAStoreError, match="unencrypted SQLite"):
         SecureMemory.open(db, key="a passphrase")
-    assert digest(db) == before
+    assert sha256_of(db) == before
 
 
 def test_wrong_key_and_random_bytes(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     with SecureMemory.open(db, key=os.urandom(32)) as mem:
-        write(mem, "/memories/a.md", "a\n")
-    before = digest(db)
+        create(mem, "/memories/a.md", "a\n")
+    before = sha256_of(db)
     wrong = os.urandom(32)
     with pytest.raises(WrongKeyError) as caught:
         SecureMemory.open(db, key=wrong)
     assert wrong.hex() not in str(caught.value)
-    assert digest(db) == before
+    assert sha256_of(db) == before
     noise = tmp_path / "noise.db"
     noise.write_bytes(os.urandom(8192))
     with pytest.raises(WrongKeyError):
@@ -130,7 +120,7 @@ def test_encrypted_database_that_is_not_a_securemem_store(tmp_path: Path) -> Non
 def test_flipped_byte_in_a_data_page_is_reported_as_damage(tmp_path: Path) -> None:
     key, db = os.urandom(32), tmp_path / "m.db"
     with SecureMemory.open(db, key=key) as mem:
-        write(mem, "/memories/big.md", "x" * 40_000)
+        create(mem, "/memories/big.md", "x" * 40_000)
     data = bytearray(db.read_bytes())
     last_page = len(data) - 4096
     data[last_page + 100] ^= 0xFF
@@ -146,7 +136,7 @@ def test_flipped_byte_in_a_data_page_is_reported_as_damage(tmp_path: Path) -> No
 def test_passphrase_uses_the_file_salt_and_opens_again(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     with SecureMemory.open(db, key="correct horse battery staple") as mem:
-        write(mem, "/memories/a.md", "a\n")
+        create(mem, "/memories/a.md", "a\n")
     with SecureMemory.open(db, key="correct horse battery staple") as mem:
         assert "a" in str(mem.execute({"command": "view", "path": "/memories/a.md"}).content)
     with pytest.raises(WrongKeyError):
@@ -162,7 +152,7 @@ def test_missing_store_is_not_created_when_create_is_false(tmp_path: Path) -> No
 def test_rekey_switches_keys(tmp_path: Path) -> None:
     old, new, db = os.urandom(32), os.urandom(32), tmp_path / "m.db"
     with SecureMemory.open(db, key=old) as mem:
-        write(mem, "/memories/a.md", MARKER)
+        create(mem, "/memories/a.md", MARKER)
     store = SQLCipherStore.open(db, as_key_provider(old), create=False)
     store.rekey(as_key_provider(new))
     store.close()
@@ -176,7 +166,7 @@ def test_rekey_switches_keys(tmp_path: Path) -> None:
 def test_sqlcipher_writes_nothing_to_stderr_on_a_wrong_key(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
     with SecureMemory.open(db, key=os.urandom(32)) as mem:
-        write(mem, "/memories/a.md", "a")
+        create(mem, "/memories/a.md", "a")
     code = (
         "import os, sys; from securemem import SecureMemory\n"
         "try:\n    SecureMemory.open(sys.argv[1], key=os.urandom(32))\n"
@@ -213,15 +203,8 @@ def _append_lines(db: str, key_hex: str, tag: str) -> None:
 def test_two_processes_editing_one_file_lose_no_update(tmp_path: Path) -> None:
     key, db = os.urandom(32), tmp_path / "m.db"
     with SecureMemory.open(db, key=key) as mem:
-        write(mem, "/memories/shared.md", "HEAD\n")
-    code = (
-        "import sys; from tests.test_store_sqlcipher import _append_lines; "
-        "_append_lines(sys.argv[1], sys.argv[2], sys.argv[3])"
-    )
-    procs = [
-        subprocess.Popen([sys.executable, "-c", code, str(db), key.hex(), tag], cwd=Path(__file__).parents[1])
-        for tag in ("A", "B")
-    ]
+        create(mem, "/memories/shared.md", "HEAD\n")
+    procs = [subprocess.Popen(child_argv(_append_lines, str(db), key.hex(), tag), cwd=REPO) for tag in ("A", "B")]
     assert [p.wait(timeout=180) for p in procs] == [0, 0]
     with SecureMemory.open(db, key=key) as mem:
         text = str(mem.execute({"command": "view", "path": "/memories/shared.md", "view_range": [1, -1]}).content)
@@ -232,7 +215,7 @@ def test_two_processes_editing_one_file_lose_no_update(tmp_path: Path) -> None:
 def test_writes_are_stamped_with_the_injected_clock(tmp_path: Path) -> None:
     ticks = iter([100.0, 200.0, 300.0])
     with SecureMemory.open(tmp_path / "m.db", key=os.urandom(32), clock=lambda: next(ticks)) as mem:
-        write(mem, "/memories/a.md", "a")
+        create(mem, "/memories/a.md", "a")
         entry = entry_of(mem, "/memories/a.md", now=time.time())
     assert entry is not None and entry.created == 100.0
 
@@ -243,7 +226,7 @@ def test_hostile_passphrase_is_never_spliced_into_sql(tmp_path: Path) -> None:
     hostile = "x'; ATTACH DATABASE 'evil.db' AS e; --\"'"
     db = tmp_path / "m.db"
     with SecureMemory.open(db, key=hostile) as mem:
-        write(mem, "/memories/a.md", MARKER)
+        create(mem, "/memories/a.md", MARKER)
     with SecureMemory.open(db, key=hostile) as mem:
         assert MARKER in str(mem.execute({"command": "view", "path": "/memories/a.md"}).content)
     assert not (tmp_path / "evil.db").exists() and not Path("evil.db").exists()
@@ -268,7 +251,7 @@ def test_a_store_written_by_the_previous_release_migrates_on_open(tmp_path: Path
     shutil.copyfile(V1_STORE, db)
     os.chmod(db, 0o600)
     with SecureMemory.open(db, key=V1_KEY, clock=lambda: 1_800_000_100.0) as mem:
-        assert mem.store.meta["schema_version"] == "2"  # type: ignore[attr-defined]
+        assert sqlcipher_of(mem.store).meta["schema_version"] == "2"
         assert mem.execute({"command": "view", "path": "/memories/notes/a.md"}).text.endswith("1\talpha\n     2\tbeta")
         listing = mem.execute({"command": "view", "path": "/memories"}).text
         assert "/memories/notes/deep/" in listing and "/memories/日本語/" in listing and "empty.md" not in listing
@@ -296,7 +279,7 @@ def test_every_file_the_store_makes_is_0600_from_its_first_byte(tmp_path: Path) 
     try:
         db = tmp_path / "m.db"
         with SecureMemory.open(db, key=os.urandom(32)) as mem:
-            write(mem, "/memories/a.md", "a")
+            create(mem, "/memories/a.md", "a")
             modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
     finally:
         os.umask(previous)
@@ -306,12 +289,12 @@ def test_every_file_the_store_makes_is_0600_from_its_first_byte(tmp_path: Path) 
 def test_side_files_follow_the_store_file_mode(tmp_path: Path) -> None:
     key, db = os.urandom(32), tmp_path / "m.db"
     with SecureMemory.open(db, key=key) as mem:
-        write(mem, "/memories/a.md", "a")
+        create(mem, "/memories/a.md", "a")
     shm = Path(f"{db}-shm")
     shm.touch()
     os.chmod(shm, 0o400)  # what a read under chmod 400 leaves behind
     with SecureMemory.open(db, key=key) as mem:  # the store is 0600 again: writes work at once
-        write(mem, "/memories/b.md", "b")
+        create(mem, "/memories/b.md", "b")
         assert stat.S_IMODE(shm.stat().st_mode) == 0o600
 
 
@@ -325,7 +308,7 @@ def test_a_read_only_directory_is_reported_as_such(tmp_path: Path) -> None:
     key, folder = os.urandom(32), tmp_path / "ro"
     folder.mkdir()
     with SecureMemory.open(folder / "m.db", key=key) as mem:
-        write(mem, "/memories/a.md", "a")
+        create(mem, "/memories/a.md", "a")
     for side in ("m.db-wal", "m.db-shm"):
         (folder / side).unlink(missing_ok=True)
     if not _immutable(folder, True):
@@ -345,7 +328,7 @@ def test_a_read_only_directory_is_reported_as_such(tmp_path: Path) -> None:
 def test_a_handle_opened_before_a_rekey_says_re_keyed_not_damaged(tmp_path: Path) -> None:
     old, new, db = os.urandom(32), os.urandom(32), tmp_path / "m.db"
     with SecureMemory.open(db, key=old) as first:
-        write(first, "/memories/a.md", "before the rekey")
+        create(first, "/memories/a.md", "before the rekey")
         second = SecureMemory.open(db, key=old)
         rekeyer = SQLCipherStore.open(db, RawKey(old), create=False)
         rekeyer.rekey(RawKey(new))
@@ -364,7 +347,7 @@ def _open_old_store(db: str) -> str:
 
 
 def test_two_processes_opening_an_old_store_at_once_migrate_it_once(tmp_path: Path) -> None:
-    from tests.reliability_helpers import fork_all
+    from tests.helpers import fork_all
 
     db = tmp_path / "old.db"
     shutil.copyfile(V1_STORE, db)

@@ -17,39 +17,19 @@ from pathlib import Path
 import pytest
 
 from securemem import SecureMemory
-from securemem.cli import main
 from securemem.keys import create_key_file
 from securemem.sweep import BackgroundSweeper, sweep
-from tests.conftest import dump
-from tests.helpers import ok
+from tests.helpers import DAY, REPO, T0, Clock, child_argv, dump, ok, run_cli, write_policy
 from tests.sqlcipher_pages import plaintext_of
 
-REPO = Path(__file__).parents[1]
-T0 = 1_700_000_000.0
-DAY = 86_400.0
 POLICY = '[ttl]\nexpire_after = "1d"\nsince = "write"\n[[rules]]\nglob = "/memories/keep/**"\nnever_expire = true\n'
 SUMMARY = r"swept {} expired entries in {} batches, \d+\.\d\ds"
 MARKER = "QUOKKA-SWEEP-MARKER-51c2"
 
 
-class Clock:
-    def __init__(self, now: float = T0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
 @pytest.fixture
 def policy(tmp_path: Path) -> Path:
-    path = tmp_path / "ttl.toml"
-    path.write_text(POLICY)
-    return path
+    return write_policy(tmp_path, POLICY, "ttl.toml")
 
 
 @pytest.fixture
@@ -202,9 +182,8 @@ def _writer(db: str, key_hex: str, policy: str, count: str) -> None:
 def test_a_sweep_racing_a_writer_in_another_process(tmp_path: Path, key: bytes, policy: Path) -> None:
     db, count = tmp_path / "m.db", 150
     SecureMemory.open(db, key=key, policy=policy).close()
-    code = "import sys; from tests.test_sweep import _writer; _writer(*sys.argv[1:])"
     writer = subprocess.Popen(
-        [sys.executable, "-c", code, str(db), key.hex(), str(policy), str(count)],
+        child_argv(_writer, str(db), key.hex(), str(policy), str(count)),
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -250,12 +229,6 @@ def restore_sigterm() -> Iterator[None]:
     previous = signal.getsignal(signal.SIGTERM)
     yield
     signal.signal(signal.SIGTERM, previous)
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.usefixtures("restore_sigterm")
@@ -373,5 +346,5 @@ def test_a_busy_batch_is_retried_not_raised() -> None:
             pass
 
     store = FlakyStore()
-    report = run_sweep(store, 0.0, batch=10)  # type: ignore[arg-type]
+    report = run_sweep(store, 0.0, batch=10)  # type: ignore[arg-type]  # a fake with only what sweep calls
     assert (report.deleted, store.calls) == (3, 3)

@@ -13,7 +13,7 @@ import pytest
 from securemem import SecureMemory
 from securemem.paths import MAX_PATH_BYTES
 from securemem.policy import Policy, ViewSettings
-from tests import helpers
+from tests.helpers import create, stored, view, write_raw
 
 LIMIT = 16_000
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
@@ -40,21 +40,11 @@ def open_mem(tmp_path: Path, key: bytes) -> Iterator[Callable[..., SecureMemory]
         memory.close()
 
 
-def create(memory: SecureMemory, path: str, text: str) -> None:
-    assert not memory.execute({"command": "create", "path": path, "file_text": text}).is_error
-
-
-def write_raw(memory: SecureMemory, path: str, data: bytes) -> None:
-    helpers.write_raw(memory.store, path, data, namespace=memory.namespace, lines=0)
-
-
-def view(memory: SecureMemory, path: str, view_range: list[int] | None = None) -> str:
-    tool_input: dict[str, Any] = {"command": "view", "path": path}
-    if view_range is not None:
-        tool_input["view_range"] = view_range
-    result = memory.execute(tool_input)
-    assert not result.is_error and isinstance(result.content, str), result.content
-    return result.content
+def matched(pattern: re.Pattern[str], text: str) -> re.Match[str]:
+    """The match of ``pattern`` at the start of ``text``, which must match."""
+    match = pattern.match(text)
+    assert match is not None, text
+    return match
 
 
 def numbered_lines(count: int, width: int = 40) -> str:
@@ -71,9 +61,7 @@ def test_a_long_view_is_cut_at_a_line_boundary_with_a_pointer(mem: SecureMemory)
     header, *rows, note = content.split("\n")
     assert header == "Here's the content of /memories/long.txt with line numbers:"
     # Every kept line is whole and in order from line 1.
-    assert [ROW.match(row).groups() for row in rows] == [  # type: ignore[union-attr]
-        (str(n), f"{n:040d}") for n in range(1, len(rows) + 1)
-    ]
+    assert [matched(ROW, row).groups() for row in rows] == [(str(n), f"{n:040d}") for n in range(1, len(rows) + 1)]
     match = NOTE.match(note)
     assert match, note
     assert match.groups() == (str(LIMIT), "1000", str(len(rows)), str(len(rows) + 1))
@@ -93,9 +81,9 @@ def test_paging_with_the_suggested_ranges_shows_every_line_once(mem: SecureMemor
         lines = content.split("\n")[1:]
         note = NOTE.match(lines[-1])
         rows = lines[:-1] if note else lines
-        numbers = [int(ROW.match(row).group(1)) for row in rows]  # type: ignore[union-attr]
+        numbers = [int(matched(ROW, row).group(1)) for row in rows]
         assert numbers == list(range(start, start + len(rows)))
-        seen.extend(ROW.match(row).group(2) for row in rows)  # type: ignore[union-attr]
+        seen.extend(matched(ROW, row).group(2) for row in rows)
         if note is None:
             break
         start = int(note.group(4))
@@ -133,7 +121,7 @@ def test_a_long_line_after_short_ones_ends_the_first_page(mem: SecureMemory) -> 
     create(mem, "/memories/mixed", "short 1\nshort 2\n" + "z" * 30_000 + "\nshort 4\n")
     first = view(mem, "/memories/mixed")
     assert first.split("\n")[1:3] == ["     1\tshort 1", "     2\tshort 2"]
-    assert NOTE.match(first.split("\n")[-1]).group(4) == "3"  # type: ignore[union-attr]
+    assert matched(NOTE, first.split("\n")[-1]).group(4) == "3"
     second = view(mem, "/memories/mixed", [3, -1])
     assert len(second) <= LIMIT and "line 3 is longer than" in second and "[4, -1]" in second
 
@@ -144,7 +132,7 @@ def test_the_limit_follows_the_policy(open_mem: Callable[..., SecureMemory], max
     create(memory, "/memories/f", numbered_lines(3000, width=20))
     content = view(memory, "/memories/f")
     assert len(content) <= max_chars
-    assert NOTE.match(content.split("\n")[-1]).group(1) == str(max_chars)  # type: ignore[union-attr]
+    assert matched(NOTE, content.split("\n")[-1]).group(1) == str(max_chars)
     create(memory, "/memories/small", "x" * (max_chars - 100))
     assert "truncated" not in view(memory, "/memories/small")
 
@@ -170,7 +158,7 @@ def test_a_long_path_does_not_push_a_cut_view_over_the_limit(mem: SecureMemory) 
 
 def test_a_long_listing_is_cut_at_a_row_boundary(mem: SecureMemory) -> None:
     for n in range(700):
-        write_raw(mem, f"/memories/many/file-{n:04d}.md", b"x" * n)
+        write_raw(mem, f"/memories/many/file-{n:04d}.md", b"x" * n, lines=0)
     content = view(mem, "/memories/many")
     assert len(content) <= LIMIT
     header, *rows, note = content.split("\n")
@@ -184,7 +172,7 @@ def test_a_long_listing_with_long_paths_stays_within_the_limit(open_mem: Callabl
     memory = open_mem(max_chars=1_000)
     parent = "/memories/" + "/".join(["d" * 250] * 3)
     for n in range(5):
-        write_raw(memory, f"{parent}/f{n}", b"x")
+        write_raw(memory, f"{parent}/f{n}", b"x", lines=0)
     content = view(memory, parent)
     assert len(content) <= 1_000 and content.endswith("view a subdirectory to see the rest.]")
 
@@ -210,7 +198,7 @@ def test_errors_and_short_views_are_left_alone(mem: SecureMemory) -> None:
     ],
 )
 def test_an_image_views_as_one_image_block(mem: SecureMemory, name: str, data: bytes, media_type: str) -> None:
-    write_raw(mem, f"/memories/img/{name}", data)
+    write_raw(mem, f"/memories/img/{name}", data, lines=0)
     result = mem.execute({"command": "view", "path": f"/memories/img/{name}"})
     assert not result.is_error
     assert result.content == [
@@ -223,7 +211,7 @@ def test_an_image_views_as_one_image_block(mem: SecureMemory, name: str, data: b
 
 def test_a_large_image_is_not_cut_by_the_text_limit(mem: SecureMemory) -> None:
     data = PNG + bytes(100_000)
-    write_raw(mem, "/memories/big.png", data)
+    write_raw(mem, "/memories/big.png", data, lines=0)
     result = mem.execute({"command": "view", "path": "/memories/big.png"})
     assert not result.is_error and isinstance(result.content, list)
     assert base64.b64decode(result.content[0]["source"]["data"]) == data
@@ -231,8 +219,8 @@ def test_a_large_image_is_not_cut_by_the_text_limit(mem: SecureMemory) -> None:
 
 def test_image_size_limit_follows_the_policy(open_mem: Callable[..., SecureMemory]) -> None:
     memory = open_mem(max_image_bytes=len(PNG))
-    write_raw(memory, "/memories/fits.png", PNG)
-    write_raw(memory, "/memories/over.png", PNG + b"!")
+    write_raw(memory, "/memories/fits.png", PNG, lines=0)
+    write_raw(memory, "/memories/over.png", PNG + b"!", lines=0)
     assert isinstance(memory.execute({"command": "view", "path": "/memories/fits.png"}).content, list)
     result = memory.execute({"command": "view", "path": "/memories/over.png"})
     assert result.is_error and isinstance(result.content, str)
@@ -242,7 +230,7 @@ def test_image_size_limit_follows_the_policy(open_mem: Callable[..., SecureMemor
 
 
 def test_default_image_limit_is_5_mib(mem: SecureMemory) -> None:
-    write_raw(mem, "/memories/huge.png", PNG + bytes(5 * 1024 * 1024 - len(PNG) + 1))
+    write_raw(mem, "/memories/huge.png", PNG + bytes(5 * 1024 * 1024 - len(PNG) + 1), lines=0)
     result = mem.execute({"command": "view", "path": "/memories/huge.png"})
     assert result.is_error and "5242880-byte limit" in str(result.content)
 
@@ -258,19 +246,19 @@ def test_a_text_file_named_png_views_as_text(mem: SecureMemory) -> None:
     ("name", "data"), [("swapped.png", JPEG), ("swapped.jpg", PNG), ("image.txt", PNG), ("noext", PNG), (".png", PNG)]
 )
 def test_only_matching_name_and_magic_bytes_make_an_image(mem: SecureMemory, name: str, data: bytes) -> None:
-    write_raw(mem, f"/memories/{name}", data)
+    write_raw(mem, f"/memories/{name}", data, lines=0)
     result = mem.execute({"command": "view", "path": f"/memories/{name}"})
     assert result.is_error and isinstance(result.content, str) and "binary" in result.content
 
 
 def test_view_range_on_an_image_is_an_error(mem: SecureMemory) -> None:
-    write_raw(mem, "/memories/p.png", PNG)
+    write_raw(mem, "/memories/p.png", PNG, lines=0)
     result = mem.execute({"command": "view", "path": "/memories/p.png", "view_range": [1, 2]})
     assert result.is_error and "image" in str(result.content)
 
 
 def test_images_cannot_be_edited_as_text(mem: SecureMemory) -> None:
-    write_raw(mem, "/memories/p.png", PNG)
+    write_raw(mem, "/memories/p.png", PNG, lines=0)
     tool_inputs: list[dict[str, Any]] = [
         {"command": "str_replace", "path": "/memories/p.png", "old_str": "PNG", "new_str": "GIF"},
         {"command": "insert", "path": "/memories/p.png", "insert_line": 0, "insert_text": "x"},
@@ -278,11 +266,11 @@ def test_images_cannot_be_edited_as_text(mem: SecureMemory) -> None:
     for tool_input in tool_inputs:
         result = mem.execute(tool_input)
         assert result.is_error and "binary" in str(result.content)
-    assert helpers.stored(mem, "/memories/p.png") == PNG
+    assert stored(mem, "/memories/p.png") == PNG
 
 
 def test_images_are_listed_with_their_size(mem: SecureMemory) -> None:
-    write_raw(mem, "/memories/p.png", PNG)
+    write_raw(mem, "/memories/p.png", PNG, lines=0)
     assert f"{len(PNG) / 1024:.1f}K\t/memories/p.png" in view(mem, "/memories")
 
 

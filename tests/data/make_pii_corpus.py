@@ -5,23 +5,25 @@ import json
 import random
 import string
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 # Writes beside this script unless a path is given: python tests/data/make_pii_corpus.py [OUT]
 OUT = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).with_name("pii_corpus.jsonl")
 
 R = random.Random(20240615)
-lines = []
+lines: list[dict[str, Any]] = []
 
 
-def add(text, entities=(), note=""):
+def add(text: str, entities: Sequence[tuple[str, str]] = (), note: str = "") -> None:
     for etype, value in entities:
         assert value in text, (value, text)
     lines.append({"text": text, "entities": [{"type": t, "value": v} for t, v in entities], "note": note})
 
 
 # ---------- value factories ----------
-def luhn_digit(partial):
+def luhn_digit(partial: str) -> str:
     total = 0
     for i, ch in enumerate(reversed(partial)):
         d = int(ch)
@@ -31,12 +33,12 @@ def luhn_digit(partial):
     return str((10 - total % 10) % 10)
 
 
-def card(prefix, length):
+def card(prefix: str, length: int) -> str:
     body = prefix + "".join(R.choice(string.digits) for _ in range(length - len(prefix) - 1))
     return body + luhn_digit(body)
 
 
-def luhn_ok(num):
+def luhn_ok(num: str) -> bool:
     total = 0
     for i, ch in enumerate(reversed(num)):
         d = int(ch)
@@ -46,7 +48,7 @@ def luhn_ok(num):
     return total % 10 == 0
 
 
-def group(num, sizes, sep):
+def group(num: str, sizes: Sequence[int], sep: str) -> str:
     out, i = [], 0
     for s in sizes:
         out.append(num[i : i + s])
@@ -54,41 +56,41 @@ def group(num, sizes, sep):
     return sep.join(out)
 
 
-def iban(country, bban):
+def iban(country: str, bban: str) -> str:
     rearranged = bban + country + "00"
     numeric = "".join(str(int(c, 36)) for c in rearranged)
     check = 98 - int(numeric) % 97
     return f"{country}{check:02d}{bban}"
 
 
-def grouped4(s):
+def grouped4(s: str) -> str:
     return " ".join(s[i : i + 4] for i in range(0, len(s), 4))
 
 
-def digits(n):
+def digits(n: int) -> str:
     return "".join(R.choice(string.digits) for _ in range(n))
 
 
-def upper_alnum(n):
+def upper_alnum(n: int) -> str:
     return "".join(R.choice(string.ascii_uppercase + string.digits) for _ in range(n))
 
 
-def alnum(n):
+def alnum(n: int) -> str:
     return "".join(R.choice(string.ascii_letters + string.digits) for _ in range(n))
 
 
-def b64url(raw):
+def b64url(raw: bytes) -> str:
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
-def jwt(payload):
+def jwt(payload: dict[str, str | int]) -> str:
     header = b64url(json.dumps({"alg": "HS256", "typ": "JWT"}, separators=(",", ":")).encode())
     body = b64url(json.dumps(payload, separators=(",", ":")).encode())
     sig = b64url(bytes(R.randrange(256) for _ in range(32)))
     return f"{header}.{body}.{sig}"
 
 
-def ssn():
+def ssn() -> str:
     while True:
         area = R.randrange(1, 900)
         if area == 666:
@@ -96,7 +98,7 @@ def ssn():
         return f"{area:03d}-{R.randrange(1, 100):02d}-{R.randrange(1, 10000):04d}"
 
 
-def pem(kind):
+def pem(kind: str) -> str:
     body = base64.b64encode(bytes(R.randrange(256) for _ in range(R.choice([96, 144, 192])))).decode()
     rows = [body[i : i + 64] for i in range(0, len(body), 64)]
     label = f"{kind} PRIVATE KEY" if kind else "PRIVATE KEY"
@@ -262,7 +264,7 @@ for i, c in enumerate(test_cards + gen_cards):
     add(R.choice(card_templates).format(c=shown), [("CREDIT_CARD", shown)], "card (Luhn-valid, test BIN)")
 
 # ---------- IBAN ----------
-iban_specs = [
+iban_specs: list[tuple[str, Callable[[], str]]] = [
     ("DE", lambda: digits(18)),
     ("GB", lambda: "WEST" + digits(14)),
     ("FR", lambda: digits(10) + upper_alnum(11) + digits(2)),
@@ -629,29 +631,29 @@ for t in benign:
 
 # extra generated benign: dates, versions, prices, uuids, hashes in sentences
 for _ in range(45):
-    kind = _ % 9
-    if kind == 0:
+    variety = _ % 9
+    if variety == 0:
         t = f"Report generated on {R.randrange(2019, 2026)}-{R.randrange(1, 13):02d}-{R.randrange(1, 29):02d} at {R.randrange(24):02d}:{R.randrange(60):02d}."
-    elif kind == 1:
+    elif variety == 1:
         t = f"Bumped library to {R.randrange(0, 12)}.{R.randrange(0, 30)}.{R.randrange(0, 50)} after review."
-    elif kind == 2:
+    elif variety == 2:
         t = f"Order #{R.randrange(10000, 99999)} total ${R.randrange(1, 9999)}.{R.randrange(100):02d}."
-    elif kind == 3:
+    elif variety == 3:
         import uuid
 
         t = f"correlation_id={uuid.UUID(int=R.getrandbits(128))} status=200"
-    elif kind == 4:
+    elif variety == 4:
         t = f"checksum {R.getrandbits(160):040x}"
-    elif kind == 5:
+    elif variety == 5:
         t = f"Processed {R.randrange(1000, 99999):,} records in {R.randrange(1, 999)}.{R.randrange(10)} s."
-    elif kind == 6:
+    elif variety == 6:
         while True:
             n = card("4", 16)
             bad = n[:-1] + str((int(n[-1]) + R.randrange(1, 10)) % 10)
             if not luhn_ok(bad):
                 break
         t = f"Rejected number {group(bad, [4, 4, 4, 4], ' ')} (checksum)."
-    elif kind == 7:
+    elif variety == 7:
         t = f"Deployed build {R.randrange(100, 999)}.{R.randrange(10)}.{R.randrange(10)}.{R.randrange(10)}.{R.randrange(10)} to staging."
     else:
         t = f"Zip {R.randrange(10000, 99999)}, suite {R.randrange(100, 999)}, floor {R.randrange(1, 40)}."
