@@ -7,11 +7,10 @@ key is the whole of the store's protection.
 from __future__ import annotations
 
 import os
-import stat
-from pathlib import Path
 
 from securemem.errors import KeyFileError
 from securemem.keys.raw import KEY_BYTES, RawKey
+from securemem.private_files import create_private, read_private_text
 
 
 class KeyFile:
@@ -41,14 +40,12 @@ def create_key_file(path: str | os.PathLike[str]) -> bytes:
     """Write a fresh random key as hex to a new file, mode 0600 from its first byte. Never overwrites."""
     key = os.urandom(KEY_BYTES)
     try:
-        # O_EXCL: an existing key file is never replaced (it may be the only copy of a key).
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fd = create_private(path)
     except FileExistsError:
         raise KeyFileError(f"key file {os.fspath(path)} already exists; refusing to overwrite it") from None
     except OSError as exc:
         raise KeyFileError(f"cannot create key file {os.fspath(path)}: {exc.strerror}") from None
     with os.fdopen(fd, "w") as handle:
-        os.fchmod(handle.fileno(), 0o600)  # the umask may have cleared owner bits
         handle.write(key.hex() + "\n")
         handle.flush()
         os.fsync(handle.fileno())
@@ -59,16 +56,16 @@ def read_key_file(path: str | os.PathLike[str]) -> bytes:
     """Read a hex key file; refuse one that other users can read, like ssh does."""
     where = os.fspath(path)
     try:
-        info = Path(where).stat()
-        text = Path(where).read_text(encoding="ascii").strip()
+        text, shared = read_private_text(where, "ascii")
     except FileNotFoundError:
         raise KeyFileError(f"key file {where} does not exist") from None
     except IsADirectoryError:
         raise KeyFileError(f"key file {where} is a directory") from None
     except (OSError, UnicodeDecodeError):
         raise KeyFileError(f"key file {where} cannot be read as a hex key") from None
-    if info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+    if shared:
         raise KeyFileError(f"key file {where} is accessible by other users; run: chmod 600 {where}")
+    text = text.strip()
     try:
         key = bytes.fromhex(text)
     except ValueError:

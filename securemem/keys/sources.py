@@ -13,12 +13,12 @@ passphrase)"), which error messages name; key material never appears in a messag
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Mapping
 from pathlib import Path
 
 from securemem.errors import KeyFileError
 from securemem.keys import KeyFile, KeyProvider, Passphrase, RawKey, as_key_provider, looks_like_hex_key
+from securemem.private_files import read_private_text
 
 KEY_ENV = "SECUREMEM_KEY"
 
@@ -34,13 +34,12 @@ def _describe(text: str, where: str) -> str:
 def read_passphrase_file(path: str) -> KeyProvider:
     """A passphrase (or hex key) from a file readable by its owner only; one final newline is dropped."""
     try:
-        info = Path(path).stat()
-        text = Path(path).read_text(encoding="utf-8")
+        text, shared = read_private_text(path, "utf-8")
     except FileNotFoundError:
         raise KeyFileError(f"passphrase file {path} does not exist") from None
     except (OSError, UnicodeDecodeError):
         raise KeyFileError(f"passphrase file {path} cannot be read as text") from None
-    if info.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+    if shared:
         raise KeyFileError(f"passphrase file {path} is accessible by other users; run: chmod 600 {path}")
     text = text.removesuffix("\n").removesuffix("\r")
     if not text:

@@ -44,6 +44,7 @@ from securemem.errors import (
     WrongKeyError,
 )
 from securemem.keys import SALT_BYTES, KeyProvider
+from securemem.private_files import create_private
 from securemem.store import sqlschema
 from securemem.store.base import Clock
 from securemem.store.sqltx import COUNT_EXPIRED, EXPIRED_ROWS, SqlTx, purge_rows
@@ -116,13 +117,11 @@ def _create_file(path: Path) -> None:
     if not os.access(path.parent, os.W_OK):
         raise StorageError(f"the directory {path.parent} is read-only: cannot create the store there")
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.close(create_private(path))
     except FileExistsError:
         raise StorageError(f"{path} appeared while the store was being created; retry") from None
     except OSError as exc:
         raise StorageError(f"cannot create {path}: {exc.strerror}") from None
-    os.fchmod(fd, 0o600)  # the umask may have cleared owner bits
-    os.close(fd)
 
 
 def _align_side_files(path: Path) -> None:
