@@ -20,6 +20,7 @@ from securemem.store.base import Store
 
 logger = logging.getLogger("securemem.sweep")
 DEFAULT_BATCH = 2000
+PAUSE = 0.003  # seconds between batches
 Progress = Callable[[int, int], None]  # (deleted so far, expired at the start)
 
 
@@ -34,9 +35,13 @@ class SweepReport:
 
 
 def sweep(
-    store: Store, now: float, *, batch: int = DEFAULT_BATCH, progress: Progress | None = None, pause: float = 0.0
+    store: Store, now: float, *, batch: int = DEFAULT_BATCH, progress: Progress | None = None, pause: float = PAUSE
 ) -> SweepReport:
-    """Delete every file that expired at or before ``now``; ``pause`` seconds between batches."""
+    """Delete every file that expired at or before ``now``; ``pause`` seconds between batches.
+
+    The pause lets a writer in: the store polls for its lock every millisecond or two, so a
+    writer that arrives during a batch goes next instead of waiting for the whole sweep.
+    """
     _check_batch(batch)
     started = time.perf_counter()
     total = store.count_expired(now) if progress else 0

@@ -26,6 +26,9 @@ from securemem.policy import Policy
 from securemem.store.base import StoreTx, Usage, path_bytes
 
 _ADVICE = "Nothing was written."
+# Expired entries a write over a limit purges before it is refused: bounded, since the write holds
+# the store's lock meanwhile; beyond this many, expired entries wait for a sweep.
+PURGE_LIMIT = 2000
 
 
 class Quota:
@@ -87,7 +90,7 @@ class Quota:
         if grow <= 0 and files <= 0 and entries <= 0:
             return  # nothing grows: no limit can be crossed (and a shrink over a lowered limit is let through)
         used = tx.usage()
-        if self._over(used, grow, files, entries) and tx.purge_expired():
+        if self._over(used, grow, files, entries) and tx.purge_expired(PURGE_LIMIT):
             used = tx.usage()  # expired entries were still on disk; they are gone now
         self._refuse_if_over(used, grow, files, entries)
 

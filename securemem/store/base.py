@@ -140,8 +140,12 @@ class StoreTx(Protocol):
         """Change an entry's expiry (a policy adopted later; ancestors follow)."""
         ...
 
-    def purge_expired(self) -> int:
-        """Delete this namespace's expired entries now; the number removed."""
+    def purge_expired(self, limit: int) -> int:
+        """Delete up to ``limit`` of this namespace's expired entries now; the number removed.
+
+        Bounded, because it runs inside a command's transaction: a pile of expired entries is a
+        sweep's work, in batches, not one write's.
+        """
         ...
 
 

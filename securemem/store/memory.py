@@ -201,8 +201,8 @@ class MemoryTx:
         self._space[path] = replace(self._space[path], expires=expires)
         self._bump(path, expires, modified=False)
 
-    def purge_expired(self) -> int:
-        expired = [p for p, n in self._space.items() if not self._visible(n)]
+    def purge_expired(self, limit: int) -> int:
+        expired = sorted(p for p, n in self._space.items() if not self._visible(n))[:limit]
         for path in expired:
             self._space.pop(path, None)
         return len(expired)

@@ -54,6 +54,7 @@ DURABILITY = {"full": "FULL", "normal": "NORMAL"}
 SIDE_FILES = ("-wal", "-shm", "-journal")
 # Room given back to an emptied WAL: what 1,000 frames take (SQLite's auto-checkpoint interval).
 PREFILL_BYTES = 32 + 1000 * (4096 + 24)
+_POLL_MS = 2  # SQLite's own wait for a lock, between two of ours
 logger = logging.getLogger("securemem.store")
 
 # SQLite's primary result codes (the low byte of an extended code).
@@ -158,6 +159,10 @@ class SQLCipherStore:
     ) -> None:
         self._conn: sqlcipher3.Connection | None = conn
         self._busy_ms = int(busy_timeout * 1000)
+        # Waits for the write lock are polled here every millisecond or two (see _begin), not left
+        # to SQLite's busy handler, whose sleeps grow to 100 ms: a writer would miss the short
+        # gaps a sweep leaves between its batches and wait for the whole sweep.
+        conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
         self._lock = threading.RLock()
         self._salt = salt
         self._ns: dict[str, int] = {}  # namespace name -> id, once committed
@@ -325,7 +330,7 @@ class SQLCipherStore:
         self._lock.acquire()
         try:
             conn = self._open_conn()
-            self._run(conn, "BEGIN IMMEDIATE")
+            self._begin_immediate(conn)
             self._made = None
             try:
                 return SqlTx(conn, self._ns_id(conn, namespace, create=write), clock())
@@ -371,6 +376,20 @@ class SQLCipherStore:
             self._made = name
         self._ns[name] = int(row[0])
         return self._ns[name]
+
+    def _begin_immediate(self, conn: sqlcipher3.Connection) -> None:
+        """BEGIN IMMEDIATE, retried every millisecond or two until the busy timeout has passed."""
+        deadline = time.monotonic() + self._busy_ms / 1000
+        pause = 0.0005
+        while True:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return
+            except sqlcipher3.Error as exc:
+                if _code(exc) not in (_BUSY, _LOCKED) or time.monotonic() >= deadline:
+                    raise self._translate(exc) from None
+            time.sleep(pause)
+            pause = min(pause * 2, 0.002)
 
     def _run(self, conn: sqlcipher3.Connection, sql: str, *, rollback_on_error: bool = False) -> None:
         try:
@@ -425,7 +444,7 @@ class SQLCipherStore:
     def set_setting(self, name: str, value: str) -> None:
         with self._lock:
             conn = self._open_conn()
-            self._run(conn, "BEGIN IMMEDIATE")
+            self._begin_immediate(conn)
             try:
                 conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"setting:{name}", value))
             except sqlcipher3.Error as exc:
@@ -440,7 +459,7 @@ class SQLCipherStore:
         """Delete up to ``limit`` expired entries (any namespace) in one short write transaction."""
         with self._lock:
             conn = self._open_conn()
-            self._run(conn, "BEGIN IMMEDIATE")
+            self._begin_immediate(conn)
             try:
                 rows = conn.execute(f"{EXPIRED_ROWS} LIMIT ?", (now, limit)).fetchall()
                 purge_rows(conn, rows)
@@ -502,7 +521,7 @@ class SQLCipherStore:
                 return False
             finally:
                 with contextlib.suppress(sqlcipher3.Error):
-                    conn.execute(f"PRAGMA busy_timeout = {self._busy_ms}")
+                    conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
             if int(busy) != 0:
                 return False
             self._prefill(conn, wal, size)
@@ -652,7 +671,13 @@ class _Eraser:
             due, seq = self._due, self._seq
         if due is None:
             return True
-        if self._run(wait, seq, time.monotonic()):
-            return True
+        deadline = time.monotonic() + wait
+        while True:  # another handle's checkpoint answers "busy" at once: try again until the deadline
+            started = time.monotonic()
+            if self._run(max(deadline - started, 0.05), seq, started):
+                return True
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(0.005)
         logger.warning("freed content could not be erased: the store stayed busy for %.1fs", wait)
         return False

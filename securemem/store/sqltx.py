@@ -440,8 +440,8 @@ class SqlTx:
         self._q(f"UPDATE entries SET expires = :e WHERE {_AT}", e=expires, pa=pa, na=na)
         self._adjust(path, (0, 0, 0, 0), expires=expires, stamp=True, modified=False)
 
-    def purge_expired(self) -> int:
-        rows = self._q(f"SELECT ns, {_COLS} {_EXPIRED}").fetchall()
+    def purge_expired(self, limit: int) -> int:
+        rows = self._q(f"SELECT ns, {_COLS} {_EXPIRED} LIMIT :n", n=limit).fetchall()
         self._wrote()
         self.statements += purge_rows(self._conn, rows)
         if rows:
@@ -497,39 +497,50 @@ def purge_rows(conn: Connection, rows: Sequence[Row]) -> int:
     """Delete rows (each ``(ns, *columns)``) and subtract their own share from every ancestor.
 
     Subtracting each row's *own* contribution keeps the totals exact even when an expired
-    directory and the expired rows below it are deleted in different batches. Returns the number
-    of statements run.
+    directory and the expired rows below it are deleted in different batches. The shares are
+    summed per parent first, then spread up once per parent: a batch of thousands of files in a
+    few directories costs a few hundred additions, not one per file and ancestor. Returns the
+    number of statements run.
     """
     if not rows:
         return 0
-    deltas: dict[tuple[int, str], list[int]] = {}
-    keys: list[dict[str, Any]] = []
+    by_parent: dict[tuple[int, str], list[int]] = {}
+    keys: list[Any] = []
     ids: list[int] = []
     for raw in rows:
         ns, row = raw[0], raw[1:]
         own = own_totals(row)
-        for above in ancestors(path_of(row)):
-            total = deltas.setdefault((ns, above), [0, 0, 0, 0])
-            for i in range(4):
-                total[i] += own[i]
-        keys.append({"ns": ns, "pa": row[0], "na": row[1]})
+        total = by_parent.setdefault((ns, row[0]), [0, 0, 0, 0])
+        for i in range(4):
+            total[i] += own[i]
+        keys += (ns, row[0], row[1])
         if not row[2]:
             ids.append(row[12])
-    statements = 2
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        conn.execute(f"DELETE FROM content WHERE id IN ({','.join('?' * len(chunk))})", list(chunk))
+    deltas: dict[tuple[int, str], list[int]] = {}
+    for (ns, parent), share in by_parent.items():
+        for above in [*ancestors(parent), parent] if parent else []:
+            total = deltas.setdefault((ns, above), [0, 0, 0, 0])
+            for i in range(4):
+                total[i] += share[i]
+    statements = 1
+    for start in range(0, len(ids), _CHUNK):
+        chunk = ids[start : start + _CHUNK]
+        conn.execute(f"DELETE FROM content WHERE id IN ({','.join('?' * len(chunk))})", chunk)
         statements += 1
-    conn.executemany(f"DELETE FROM entries WHERE {_AT}", keys)
-    updates = [
-        {"ns": n, "pa": key_of(p)[0], "na": key_of(p)[1], "s": d[0], "f": d[1], "d": d[2], "b": d[3]}
-        for (n, p), d in deltas.items()
-    ]
+    for start in range(0, len(keys), 3 * _CHUNK):
+        chunk = keys[start : start + 3 * _CHUNK]
+        marks = ",".join(["(?, ?, ?)"] * (len(chunk) // 3))
+        conn.execute(f"DELETE FROM entries WHERE (ns, parent, name) IN (VALUES {marks})", chunk)
+        statements += 1
     conn.executemany(
-        f"UPDATE entries SET size = size - :s, files = files - :f, dirs = dirs - :d, pbytes = pbytes - :b WHERE {_AT}",
-        updates,
+        "UPDATE entries SET size = size - ?, files = files - ?, dirs = dirs - ?, pbytes = pbytes - ? "
+        "WHERE ns = ? AND parent = ? AND name = ?",
+        [(*d, n, *key_of(p)) for (n, p), d in deltas.items()],
     )
     return statements
+
+
+_CHUNK = 500  # rows per DELETE: bounded statements, whatever the batch
 
 
 EXPIRED_ROWS = f"SELECT ns, {_COLS} FROM entries INDEXED BY entries_expires WHERE expires IS NOT NULL AND expires <= ?"
