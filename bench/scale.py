@@ -277,6 +277,7 @@ class SweepSummary:
     longest_batch: float
     median_batch: float
     checkpoint: float
+    writer_worst: float = float("nan")  # from the run with a concurrent writer
 
 
 def growth(values: list[float]) -> str:
@@ -309,17 +310,24 @@ def plot(path: Path, sizes: list[int], lat: dict[int, dict[str, dict[str, float]
         legend_columns=2,
     )
     sweep = Panel(
-        "Expiry sweep of every file (all expired)",
+        "securemem's expiry sweep (every file expired)",
         "expired files",
         "ms (log scale)",
         [
             Series("whole sweep", [s.files for s in sweeps], [s.seconds * 1e3 for s in sweeps], PALETTE[0]),
             Series(
-                "longest batch (a writer's worst wait)",
+                "longest batch (the write lock held at once)",
                 [s.files for s in sweeps],
                 [s.longest_batch * 1e3 for s in sweeps],
                 PALETTE[2],
                 marker="square",
+            ),
+            Series(
+                "worst create of a writer during the sweep",
+                [s.files for s in sweeps],
+                [s.writer_worst * 1e3 for s in sweeps],
+                PALETTE[3],
+                dash=DASHED,
             ),
             Series(
                 "erasure checkpoint after it",
@@ -337,8 +345,8 @@ def plot(path: Path, sizes: list[int], lat: dict[int, dict[str, dict[str, float]
         [latency, sweep],
         title="securemem (regulated policy, full durability) vs the SDK's BetaLocalFilesystemMemoryTool",
         notes=[
-            "bench/scale.py; securemem: solid lines, dots; SDK: dashed lines, squares. Both axes log-scaled. "
-            "securemem's listings stop at the view cap (16,000 chars); the SDK lists every line.",
+            "bench/scale.py. Left: securemem solid with dots, the SDK dashed with squares; securemem's listings "
+            "stop at the view cap (16,000 chars), the SDK lists every line. Right: securemem only. Log-scaled axes.",
             machine(),
         ],
     )
@@ -422,6 +430,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         )
         busy = sweep_once(n, options.dir, with_writer=True)
+        sweeps[-1].writer_worst = busy.writer_worst
         writer_rows.append(
             [
                 f"{n:,}",
