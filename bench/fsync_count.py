@@ -5,11 +5,14 @@ Run from the repository root (needs strace: ``apt-get install strace``):
     .venv/bin/python bench/fsync_count.py            # 100 commands per phase
     .venv/bin/python bench/fsync_count.py --smoke    # 10 commands per phase
 
-Each subject of bench/throughput.py runs the same phases (create, view, str_replace, insert, list root,
-rename, delete) in a child process under ``strace -f``; the child marks each phase with an
-``access("/securemem-bench-phase/<name>")`` call, and the parent counts, per phase, the fsync and
-fdatasync calls and the bytes that write/pwrite64 returned, divided by the commands in the phase.
-strace slows the child down a lot: these are counts, not timings.
+Each subject of bench/throughput.py (the raw SQLCipher floor included) runs the same phases
+(create, view, str_replace, insert, list root, rename, delete) in a child process under
+``strace -f``; the child marks each phase with an ``access("/securemem-bench-phase/<name>")``
+call, and the parent counts, per phase, the fsync and fdatasync calls and the bytes that
+write/pwrite64 returned, divided by the commands in the phase.
+The erasure still pending at the end of a phase is run then, inside the phase (securemem's
+``flush_erasure``, the floor's checkpoint). strace slows the child down a lot: these are counts,
+not timings.
 """
 
 from __future__ import annotations
@@ -49,16 +52,16 @@ def _seccomp_flag() -> list[str]:
 
 
 def child(label: str, files: int, listings: int, base: str | None) -> int:
-    subject = next(s for s in subjects() if s.label == label)
+    subject = next(s for s in subjects(files) if s.label == label)
     with scratch_dir(base, "fsyncs") as where:
-        run = subject.make(where)
+        runner = subject.make(where, False)
         for command, inputs in phases(files, listings):
             os.access(MARK + command, os.F_OK)
             for inp in inputs:
-                run(inp)
+                runner.run(inp)
+            runner.erase()  # the erasure still pending counts to the phase that freed the content
         os.access(MARK + "end", os.F_OK)
-        for close in subject.closers:
-            close()
+        runner.close()
     return 0
 
 
@@ -115,7 +118,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=100, help="commands per phase")
     parser.add_argument("--listings", type=int, default=10, help="root listings")
     parser.add_argument("--dir", default=None, help="where stores go (default: the system temp directory)")
-    parser.add_argument("--smoke", action="store_true", help="10 commands per phase, SDK and sm regulated/full only")
+    parser.add_argument(
+        "--smoke", action="store_true", help="10 commands per phase; floor, SDK and sm regulated/full only"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
     if options.smoke:
@@ -125,9 +130,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if shutil.which("strace") is None:
         print("strace is not installed (apt-get install strace): nothing counted.")
         return 0
-    labels = [s.label for s in subjects()]
+    labels = [s.label for s in subjects(options.files)]
     if options.smoke:
-        labels = ["SDK", "sm regulated/full"]
+        labels = ["floor", "SDK", "sm regulated/full"]
     counts = {label: count(label, options.files, options.listings, options.dir) for label in labels}
     print(f"fsync + fdatasync calls per command ({options.files} commands per phase, strace -f)")
     print(table(["command", *labels], [[c, *[counts[label][c]["fsync"] for label in labels]] for c in COMMANDS]))

@@ -98,14 +98,19 @@ def policy_with(base: str = "regulated", *, durability: str | None = None, big_q
     """A shipped policy, optionally with another durability and/or quotas raised for big namespaces.
 
     ``big_quotas`` keeps the quota layer running (its checks cost the same) but lifts the limits to
-    10 million files and 64 GiB, for namespaces larger than the regulated 2,000 files / 16 MiB.
+    10 million files, 20 million files and directories, and 64 GiB, for namespaces larger than the
+    regulated 2,000 files / 4,000 entries / 16 MiB. (A write over a limit first purges the expired
+    entries in its own transaction: with the regulated limits, a bench's first create in a big
+    expired namespace would do a whole sweep.)
     """
     policy = load_policy(base)
     update: dict[str, Any] = {}
     if durability is not None:
         update["storage"] = StorageSettings(durability=durability)  # type: ignore[arg-type]
     if big_quotas:
-        update["quota"] = policy.quota.model_copy(update={"max_files": 10_000_000, "max_total_bytes": 64 << 30})
+        update["quota"] = policy.quota.model_copy(
+            update={"max_files": 10_000_000, "max_entries": 20_000_000, "max_total_bytes": 64 << 30}
+        )
         assert isinstance(update["quota"], QuotaSettings)
     policy = policy.model_copy(update=update) if update else policy
     return policy.model_copy(update={"name": f"{base}/{policy.storage.durability}"})
