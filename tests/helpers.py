@@ -289,11 +289,12 @@ class State:
         return self.files, frozenset(self.dirs)
 
 
-def read_state(store: Store, namespace: str = "default") -> State:
+def read_state(store: Store, namespace: str = "default", *, now: float | None = None) -> State:
     """The namespace's whole content read straight from the store (hidden entries included)."""
     files: dict[str, str] = {}
     dirs: dict[str, tuple[int, int]] = {}
-    with store.transaction(namespace, write=False, clock=time.time) as tx:
+    at = time.time() if now is None else now
+    with store.transaction(namespace, write=False, clock=lambda: at) as tx:
         root = tx.stat(ROOT)
         assert root is not None
         dirs[ROOT] = (root.size, root.files)

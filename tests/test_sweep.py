@@ -19,7 +19,19 @@ import pytest
 from securemem import SecureMemory
 from securemem.keys import create_key_file
 from securemem.sweep import BackgroundSweeper, sweep
-from tests.helpers import DAY, REPO, T0, Clock, child_argv, dump, ok, run_cli, write_policy
+from tests.helpers import (
+    DAY,
+    REPO,
+    T0,
+    Clock,
+    aggregate_errors,
+    child_argv,
+    dump,
+    ok,
+    read_state,
+    run_cli,
+    write_policy,
+)
 from tests.sqlcipher_pages import plaintext_of
 
 POLICY = '[ttl]\nexpire_after = "1d"\nsince = "write"\n[[rules]]\nglob = "/memories/keep/**"\nnever_expire = true\n'
@@ -348,3 +360,26 @@ def test_a_busy_batch_is_retried_not_raised() -> None:
     store = FlakyStore()
     report = run_sweep(store, 0.0, batch=10)  # type: ignore[arg-type]  # a fake with only what sweep calls
     assert (report.deleted, store.calls) == (3, 3)
+
+
+def test_a_directory_goes_only_after_everything_below_it(mem: SecureMemory, clock: Clock) -> None:
+    """Files first, then directories deepest first: a sweep cut anywhere never leaves a row whose
+    directory is gone (a directory made again at that path would lose that row's share later)."""
+    fill(mem, 5, prefix="/memories/d/e")
+    clock.now = T0 + DAY
+    assert mem.store.sweep_batch(clock.now, 2) == 2
+    assert sorted(dump(mem, now=0.0))[:3] == ["/memories", "/memories/d", "/memories/d/e"]
+    assert mem.store.sweep_batch(clock.now, 4) == 4  # the three other files, then e/ (deepest)
+    assert sorted(dump(mem, now=0.0)) == ["/memories", "/memories/d"]
+    assert mem.store.sweep_batch(clock.now, 4) == 1 and sorted(dump(mem, now=0.0)) == ["/memories"]
+    assert dump(mem, now=0.0)["/memories"] == (True, None, 0)
+
+
+def test_a_write_below_an_expired_directory_clears_its_leftovers_whole(mem: SecureMemory, clock: Clock) -> None:
+    fill(mem, 5, prefix="/memories/d/e")
+    clock.now = T0 + DAY
+    assert mem.store.sweep_batch(clock.now, 2) == 2
+    ok(mem, command="create", path="/memories/d/e/new.md", file_text="fresh\n")  # d/ and d/e/ made again
+    assert mem.sweep().deleted == 0  # the expired rows under d/ went with the old d/, at once
+    state = read_state(mem.store, now=clock.now)
+    assert aggregate_errors(state) == [] and state.files == {"/memories/d/e/new.md": "fresh\n"}

@@ -5,8 +5,10 @@ hides an entry whose timestamp has passed from every read at once, so an expired
 invisible and unmodifiable before any sweep runs; sweeps only reclaim the space.
 
 - Every write stamps the file by the rule for its path now (``since`` access or write, both
-  start at the write). A move is a write of every moved entry: each is stamped by the rules of
-  where it lands, counted from the move.
+  start at the write); an edit keeps a stamp that would move by less than min(1% of the TTL,
+  1 h), so the file is never kept longer than its rule says, and at most that much less. A move
+  is a write of every moved entry: each is stamped by the rules of where it lands, counted from
+  the move.
 - Every read of a file applies the rule as it is now, not as it was when the file was written:
   a ``never_expire`` rule clears a stamp; ``since = "access"`` with ``refresh_on_read`` pushes the
   expiry back (only when it moves by more than min(1% of the TTL, 1 h), like relatime, so
@@ -39,7 +41,14 @@ class TTL:
 
     def _stamp(self, change: Change, tx: StoreTx) -> Change:
         if isinstance(change, FileWrite):
-            change.expires = self.policy.expiry_for(change.path).deadline(tx.now)
+            expiry = self.policy.expiry_for(change.path)
+            deadline = expiry.deadline(tx.now)
+            kept = None if change.old is None else change.old.expires
+            # Like a read, an edit leaves a stamp that is early by less than the slack: the expiry
+            # index is not rewritten for every edit, and the file still never outlives its rule.
+            if kept is not None and deadline is not None and 0 <= deadline - kept <= _slack(expiry.after):
+                deadline = kept
+            change.expires = deadline
         elif isinstance(change, Move):
             for _, landing in change.moved(tx):
                 change.expiries[landing] = self.policy.expiry_for(landing).deadline(tx.now)
@@ -57,9 +66,13 @@ class TTL:
         if deadline <= now:
             call.followups.append(lambda tx: tx.set_expiry(path, deadline))
             raise NotFound(f"The path {path} does not exist. Please provide a valid path.")
-        slack = min(expiry.after * 0.01, 3600.0)
-        if entry.expires is None or abs(deadline - entry.expires) > slack:
+        if entry.expires is None or abs(deadline - entry.expires) > _slack(expiry.after):
             if refresh:
                 call.followups.append(lambda tx: tx.touch(path, deadline))
             else:
                 call.followups.append(lambda tx: tx.set_expiry(path, deadline))
+
+
+def _slack(after: float | None) -> float:
+    """How early a stamp may be left, like relatime: min(1% of the time to live, 1 hour)."""
+    return 0.0 if after is None else min(after * 0.01, 3600.0)

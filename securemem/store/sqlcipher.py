@@ -47,7 +47,7 @@ from securemem.keys import SALT_BYTES, KeyProvider
 from securemem.private_files import create_private
 from securemem.store import sqlschema
 from securemem.store.base import Clock
-from securemem.store.sqltx import COUNT_EXPIRED, EXPIRED_ROWS, SqlTx, purge_rows
+from securemem.store.sqltx import SqlTx, count_expired, expired_batch, purge_rows
 
 PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
 DURABILITY = {"full": "FULL", "normal": "NORMAL"}
@@ -461,7 +461,7 @@ class SQLCipherStore:
             conn = self._open_conn()
             self._begin_immediate(conn)
             try:
-                rows = conn.execute(f"{EXPIRED_ROWS} LIMIT ?", (now, limit)).fetchall()
+                rows = expired_batch(conn, now, limit)
                 purge_rows(conn, rows)
             except sqlcipher3.Error as exc:
                 self._rollback(conn)
@@ -474,7 +474,7 @@ class SQLCipherStore:
     def count_expired(self, now: float) -> int:
         with self._lock:
             try:
-                return int(self._open_conn().execute(COUNT_EXPIRED, (now,)).fetchone()[0])
+                return count_expired(self._open_conn(), now)
             except sqlcipher3.Error as exc:
                 raise self._translate(exc) from None
 

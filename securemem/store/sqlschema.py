@@ -49,7 +49,7 @@ CREATE TABLE IF NOT EXISTS entries (
     expires REAL,
     PRIMARY KEY (ns, parent, name)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS entries_expires ON entries (expires, id) WHERE expires IS NOT NULL;
+CREATE INDEX IF NOT EXISTS entries_expires ON entries (expires, id) WHERE expires IS NOT NULL AND is_dir = 0;
 CREATE TABLE IF NOT EXISTS content (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
 """
 

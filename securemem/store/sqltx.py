@@ -34,9 +34,18 @@ _E_COLS = ", ".join(f"e.{c.strip()}" for c in _COLS.split(","))
 _VISIBLE = "(expires IS NULL OR expires > :now)"
 _SUBTREE = "(parent = :p OR (parent >= :lo AND parent < :hi))"
 _AT = "ns = :ns AND parent = :pa AND name = :na"
-# Expired rows of a namespace. INDEXED BY: left to itself the planner may walk the namespace by
-# key, which grows with every file; expired-but-unswept rows are few, since sweeps remove them.
-_EXPIRED = "FROM entries INDEXED BY entries_expires WHERE expires IS NOT NULL AND expires <= :now AND ns = :ns"
+# Expired files of a namespace. INDEXED BY: left to itself the planner may walk the namespace by
+# key, which grows with every file; expired-but-unswept files are few, since sweeps remove them.
+# Only files are in that index: a directory's expiry moves with every write below it, and keeping
+# it out of the index saves a page or two per write. Expired directories are found by a scan, and
+# only once no expired file is left (so a directory never goes before what lies below it).
+_EXPIRED = (
+    "FROM entries INDEXED BY entries_expires WHERE expires IS NOT NULL AND expires <= :now AND is_dir = 0 AND ns = :ns"
+)
+_EXPIRED_DIRS = (
+    "FROM entries WHERE is_dir = 1 AND expires IS NOT NULL AND expires <= :now AND ns = :ns "
+    "ORDER BY length(parent) DESC"
+)
 _OWN_BYTES = "length(CAST(parent || '/' || name AS BLOB))"
 _ROW = f"SELECT {_COLS} FROM entries WHERE ns = ? AND parent = ? AND name = ?"
 _GET = (
@@ -442,6 +451,8 @@ class SqlTx:
 
     def purge_expired(self, limit: int) -> int:
         rows = self._q(f"SELECT ns, {_COLS} {_EXPIRED} LIMIT :n", n=limit).fetchall()
+        if len(rows) < limit:  # no expired file left: the expired directories, deepest first
+            rows += self._q(f"SELECT ns, {_COLS} {_EXPIRED_DIRS} LIMIT :n", n=limit - len(rows)).fetchall()
         self._wrote()
         self.statements += purge_rows(self._conn, rows)
         if rows:
@@ -543,5 +554,21 @@ def purge_rows(conn: Connection, rows: Sequence[Row]) -> int:
 _CHUNK = 500  # rows per DELETE: bounded statements, whatever the batch
 
 
-EXPIRED_ROWS = f"SELECT ns, {_COLS} FROM entries INDEXED BY entries_expires WHERE expires IS NOT NULL AND expires <= ?"
-COUNT_EXPIRED = "SELECT count(*) FROM entries INDEXED BY entries_expires WHERE expires IS NOT NULL AND expires <= ?"
+_FILES_DUE = "FROM entries INDEXED BY entries_expires WHERE expires IS NOT NULL AND expires <= ? AND is_dir = 0"
+_DIRS_DUE = "FROM entries WHERE is_dir = 1 AND expires IS NOT NULL AND expires <= ?"
+
+
+def expired_batch(conn: Connection, now: float, limit: int) -> list[Row]:
+    """Up to ``limit`` expired entries of any namespace (``(ns, *columns)``): files first, by expiry
+    and id; directories only once no expired file is left, deepest first."""
+    rows = conn.execute(f"SELECT ns, {_COLS} {_FILES_DUE} LIMIT ?", (now, limit)).fetchall()
+    if len(rows) < limit:
+        rows += conn.execute(
+            f"SELECT ns, {_COLS} {_DIRS_DUE} ORDER BY length(parent) DESC LIMIT ?", (now, limit - len(rows))
+        ).fetchall()
+    return rows
+
+
+def count_expired(conn: Connection, now: float) -> int:
+    files = conn.execute(f"SELECT count(*) {_FILES_DUE}", (now,)).fetchone()[0]
+    return int(files) + int(conn.execute(f"SELECT count(*) {_DIRS_DUE}", (now,)).fetchone()[0])
