@@ -26,10 +26,13 @@ last one, as securemem's store does within its ``erase_within`` bound.
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import sqlcipher3
+from harness import wal_frames
 
 PRAGMAS = (
     "PRAGMA journal_mode = WAL",
@@ -40,6 +43,45 @@ SCHEMA = "CREATE TABLE files (path TEXT PRIMARY KEY, content BLOB NOT NULL)"
 ROOT = "/memories"
 
 
+def _connect(path: Path) -> Any:
+    conn = sqlcipher3.connect(str(path), isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA cipher_log_level = NONE")
+    # The form securemem uses: a raw 256-bit key and the 16-byte salt, in hex (no PBKDF2 on open).
+    conn.execute(f"PRAGMA key = \"x'{os.urandom(32).hex()}{os.urandom(16).hex()}'\"")
+    for pragma in PRAGMAS:
+        conn.execute(pragma).fetchall()
+    return conn
+
+
+def sweep_floor(where: Path, texts: Sequence[str]) -> float:
+    """Seconds for the least an erasing sweep can do: every file expired, one DELETE, its erasure.
+
+    The files (path, content, expiry; an index on expiry) are loaded in one transaction and
+    checkpointed; then ``DELETE FROM files WHERE expires <= ?`` in one ``BEGIN IMMEDIATE ... COMMIT``
+    (``secure_delete`` zeroes every freed cell) and the ``wal_checkpoint(TRUNCATE)`` that takes the
+    old page images out of the WAL are timed together. No batches, so no writer gets in meanwhile.
+    """
+    conn = _connect(where / "sweep-floor.db")
+    try:
+        conn.execute("CREATE TABLE files (path TEXT PRIMARY KEY, content BLOB NOT NULL, expires REAL NOT NULL)")
+        conn.execute("CREATE INDEX files_expires ON files (expires)")
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany(
+            "INSERT INTO files (path, content, expires) VALUES (?, ?, 1.0)",
+            ((f"/memories/f{i}.md", text.encode()) for i, text in enumerate(texts)),
+        )
+        conn.execute("COMMIT")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        started = time.perf_counter()
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("DELETE FROM files WHERE expires <= 2.0")
+        conn.execute("COMMIT")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        return time.perf_counter() - started
+    finally:
+        conn.close()
+
+
 class Floor:
     """A memory tool in raw SQLCipher: ``run(input)`` takes the tool inputs bench/throughput.py sends."""
 
@@ -48,12 +90,7 @@ class Floor:
         self.list_limit = list_limit
         self.statements = 0  # SQL statements run, BEGIN and COMMIT included
         self._freed = False
-        conn = sqlcipher3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA cipher_log_level = NONE")
-        # The form securemem uses: a raw 256-bit key and the 16-byte salt, in hex (no PBKDF2 on open).
-        conn.execute(f"PRAGMA key = \"x'{os.urandom(32).hex()}{os.urandom(16).hex()}'\"")
-        for pragma in PRAGMAS:
-            conn.execute(pragma).fetchall()
+        conn = _connect(self.path)
         if not autocheckpoint:
             conn.execute("PRAGMA wal_autocheckpoint = 0").fetchall()
         conn.execute(SCHEMA)
@@ -112,11 +149,8 @@ class Floor:
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
             self._freed = False
 
-    def wal_bytes(self) -> int:
-        try:
-            return os.path.getsize(f"{self.path}-wal")
-        except OSError:
-            return 0
+    def wal_frames(self) -> int:
+        return wal_frames(Path(f"{self.path}-wal"))
 
     def close(self) -> None:
         self._conn.close()

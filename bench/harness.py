@@ -132,10 +132,33 @@ def scratch_dir(base: str | None, label: str) -> Iterator[Path]:
 # -- timing -----------------------------------------------------------------------------------
 
 
+WAL_FRAME_HEADER, WAL_HEADER = 24, 32
+
+
 def timed(fn: Callable[[], object]) -> float:
     started = time.perf_counter()
     fn()
     return time.perf_counter() - started
+
+
+def wal_frames(wal: Path) -> int:
+    """The frames of the WAL's current generation: those whose header carries the WAL header's salts.
+
+    The WAL's size says nothing once a store gives an emptied WAL its room back as zeros (securemem
+    does after each erasure): commits then overwrite instead of append. Frame headers are SQLite's,
+    in clear; only the pages are encrypted.
+    """
+    try:
+        data = wal.read_bytes()
+    except OSError:
+        return 0
+    if len(data) < WAL_HEADER or int.from_bytes(data[:4], "big") not in (0x377F0682, 0x377F0683):
+        return 0
+    frame = WAL_FRAME_HEADER + int.from_bytes(data[8:12], "big")
+    salts, count, at = data[16:24], 0, WAL_HEADER
+    while at + frame <= len(data) and data[at + 8 : at + 16] == salts:
+        count, at = count + 1, at + frame
+    return count
 
 
 def median(values: Sequence[float]) -> float:

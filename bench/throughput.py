@@ -50,7 +50,18 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from floor import Floor
-from harness import machine, median, note_text, open_memory, policy_with, ratio, scratch_dir, table, timed
+from harness import (
+    machine,
+    median,
+    note_text,
+    open_memory,
+    policy_with,
+    ratio,
+    scratch_dir,
+    table,
+    timed,
+    wal_frames,
+)
 
 Input = dict[str, Any]
 COMMANDS = ("create", "view", "str_replace", "insert", "list root", "rename", "delete")
@@ -66,7 +77,6 @@ TARGETS = {
     "delete": 1.0,
 }
 FLOOR, SDK, SM = "floor", "SDK", "sm regulated/full"
-WAL_FRAME_HEADER, WAL_HEADER = 24, 32
 
 
 def path_of(i: int) -> str:
@@ -136,7 +146,7 @@ class Runner:
     run: Callable[[Input], object]
     erase: Callable[[], None] = _nothing  # run the erasure still pending now (timed apart)
     close: Callable[[], None] = _nothing
-    wal_bytes: Callable[[], int] | None = None  # None: no WAL (the SDK)
+    wal_frames: Callable[[], int] | None = None  # None: no WAL (the SDK)
     statements: Callable[[], int] | None = None  # SQL statements so far (counting mode only)
     page_size: int = 4096
 
@@ -152,7 +162,7 @@ class Subject:
 def floor_subject(list_limit: int) -> Callable[[Path, bool], Runner]:
     def make(where: Path, counting: bool) -> Runner:
         floor = Floor(where, list_limit, autocheckpoint=not counting)
-        return Runner(floor.run, floor.erase, floor.close, floor.wal_bytes, lambda: floor.statements, floor.page_size)
+        return Runner(floor.run, floor.erase, floor.close, floor.wal_frames, lambda: floor.statements, floor.page_size)
 
     return make
 
@@ -233,13 +243,7 @@ def securemem_subject(policy_name: str, durability: str) -> Callable[[Path, bool
         conn.statements = 0
         wal = Path(f"{mem.store.path}-wal") if hasattr(mem.store, "path") else where / "store.db-wal"
 
-        def wal_bytes() -> int:
-            try:
-                return wal.stat().st_size
-            except OSError:
-                return 0
-
-        return Runner(run, store.flush_erasure, mem.close, wal_bytes, lambda: conn.statements, page_size)
+        return Runner(run, store.flush_erasure, mem.close, lambda: wal_frames(wal), lambda: conn.statements, page_size)
 
     return make
 
@@ -322,14 +326,13 @@ def count_costs(subject: Subject, files: int, listings: int, base: str | None) -
     statements: dict[str, float] = {}
     with scratch_dir(base, f"costs-{_slug(subject.label)}") as where:
         runner = subject.make(where, True)
-        assert runner.wal_bytes is not None and runner.statements is not None
+        assert runner.wal_frames is not None and runner.statements is not None
         try:
             for command, inputs in phases(files, listings):
-                wal_before, stmts_before = runner.wal_bytes(), runner.statements()
+                frames_before, stmts_before = runner.wal_frames(), runner.statements()
                 _run_all(runner.run, inputs)
-                wal_after, stmts_after = runner.wal_bytes(), runner.statements()
-                grown = wal_after - max(wal_before, WAL_HEADER) if wal_after else 0
-                frames[command] = grown / (runner.page_size + WAL_FRAME_HEADER) / len(inputs)
+                frames_after, stmts_after = runner.wal_frames(), runner.statements()
+                frames[command] = (frames_after - frames_before) / len(inputs)
                 statements[command] = (stmts_after - stmts_before) / len(inputs)
                 runner.erase()  # truncates the WAL: the next phase starts from an empty one
         finally:
