@@ -42,19 +42,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from securemem.pii import detect, members
 from securemem.pii.contact import phone_e164
 from securemem.pii.entities import PII_TYPES, STRUCTURAL_SECRET_TYPES
+from securemem.pii.presidio import DEFAULT_ENTITY_MAP
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 CORPUS = DATA / "pii_corpus.jsonl"
 MUST_SURVIVE = DATA / "must_survive.txt"
 # Presidio's entity names for the types it covers.
-PRESIDIO_TYPES = {
-    "EMAIL_ADDRESS": "EMAIL",
-    "PHONE_NUMBER": "PHONE",
-    "CREDIT_CARD": "CREDIT_CARD",
-    "IBAN_CODE": "IBAN",
-    "US_SSN": "US_SSN",
-    "IP_ADDRESS": "IP_ADDRESS",
-}
+PRESIDIO_TYPES = DEFAULT_ENTITY_MAP
 PROVIDER = "API_KEY family"
 ORDINARY_1KB = (
     "Meeting notes, 2024-03-15: the team reviewed the Q1 roadmap and agreed to ship release 2.4.1 by the end of "
