@@ -15,9 +15,10 @@ Choices and why:
   deadlock on a lock upgrade, and no stream of readers can starve the checkpoint that erases.
 - Erasure (rule 5 of ``store/base.py``): ``secure_delete = ON`` zeroes deleted cells and freed
   pages, but the old page images stay in the main file until a checkpoint and in the WAL until it
-  is reset. After a commit that freed content, ``_Eraser`` runs ``wal_checkpoint(TRUNCATE)``
-  within ``erase_within`` seconds (a checkpoint that answers "busy" is retried, never dropped);
-  ``close`` runs it at once, and an open scrubs whatever a crash left in the WAL.
+  is reset, and pages SQLite rebuilt while rebalancing keep old cells in their unused gap. After a
+  commit that freed content, ``_Eraser`` runs ``wal_checkpoint(TRUNCATE)`` and then scrubs those
+  gaps (``store/pages.py``) within ``erase_within`` seconds (a checkpoint that answers "busy" is
+  retried, never dropped); ``close`` runs it at once, and an open erases whatever a crash left.
 - ``cipher_log_level = NONE``: SQLCipher otherwise writes key-check failures to stderr.
 """
 
@@ -45,7 +46,7 @@ from securemem.errors import (
 )
 from securemem.keys import SALT_BYTES, KeyProvider
 from securemem.private_files import create_private
-from securemem.store import sqlschema
+from securemem.store import pages, sqlschema
 from securemem.store.base import Clock
 from securemem.store.sqltx import SqlTx, count_expired, expired_batch, purge_rows
 
@@ -54,6 +55,7 @@ DURABILITY = {"full": "FULL", "normal": "NORMAL"}
 SIDE_FILES = ("-wal", "-shm", "-journal")
 # Room given back to an emptied WAL: what 1,000 frames take (SQLite's auto-checkpoint interval).
 PREFILL_BYTES = 32 + 1000 * (4096 + 24)
+_WAL_MAGIC = (0x377F0682, 0x377F0683)
 _POLL_MS = 2  # SQLite's own wait for a lock, between two of ours
 logger = logging.getLogger("securemem.store")
 
@@ -155,7 +157,7 @@ class SQLCipherStore:
     """A Store in one encrypted file. Thread-safe; several processes may share the file."""
 
     def __init__(
-        self, conn: sqlcipher3.Connection, path: Path, meta: dict[str, str], salt: bytes, busy_timeout: float
+        self, conn: sqlcipher3.Connection, path: Path, meta: dict[str, str], codec: pages.PageCodec, busy_timeout: float
     ) -> None:
         self._conn: sqlcipher3.Connection | None = conn
         self._busy_ms = int(busy_timeout * 1000)
@@ -164,7 +166,8 @@ class SQLCipherStore:
         # gaps a sweep leaves between its batches and wait for the whole sweep.
         conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
         self._lock = threading.RLock()
-        self._salt = salt
+        self._salt = codec.salt
+        self._codec = codec  # the page format under the current key: for the scrub after erasure
         self._ns: dict[str, int] = {}  # namespace name -> id, once committed
         self._made: str | None = None  # the namespace the open transaction created, if any
         self.path = path
@@ -186,8 +189,12 @@ class SQLCipherStore:
         if not exists:
             _create_file(where)
         salt = header[:SALT_BYTES] if header else os.urandom(SALT_BYTES)
+        material = key.store_key(salt)
+        codec = pages.PageCodec(material, salt)
+        if exists:
+            _repair_torn(where, codec)
         try:
-            conn = cls._connect(where, key, salt, busy_timeout)
+            conn = cls._connect(where, material, salt, busy_timeout)
             try:
                 meta = cls._load_or_create(conn, where, key, fresh=not exists)
                 cls._configure(conn, "full")
@@ -199,13 +206,12 @@ class SQLCipherStore:
                 _remove_created(where)  # a failed creation leaves nothing behind
             raise
         _align_side_files(where)
-        store = cls(conn, where, meta, salt, busy_timeout)
+        store = cls(conn, where, meta, codec, busy_timeout)
         store._scrub_leftovers()
         return store
 
     @staticmethod
-    def _connect(path: Path, key: KeyProvider, salt: bytes, timeout: float) -> sqlcipher3.Connection:
-        material = key.store_key(salt)
+    def _connect(path: Path, material: bytes, salt: bytes, timeout: float) -> sqlcipher3.Connection:
         try:
             conn = sqlcipher3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=timeout)
             conn.execute("PRAGMA cipher_log_level = NONE")
@@ -299,11 +305,19 @@ class SQLCipherStore:
         self._eraser.within = max(0.0, erase_within)
 
     def _scrub_leftovers(self) -> None:
-        """A crash may have left freed pages in the WAL: scrub them before the first command."""
+        """A crash may have left freed content in the WAL or in pages: erase it before the first command.
+
+        A WAL that holds frames (it starts with SQLite's WAL header) has seen commits since the last
+        erasure, which may have freed content; an empty WAL, or one of zeros, has not.
+        """
         wal = Path(f"{self.path}-wal")
-        with contextlib.suppress(OSError):
-            if wal.stat().st_size > 0 and not self._checkpoint(min(1.0, self._busy_ms / 1000)):
-                self._eraser.freed()  # other processes keep it busy: the eraser keeps trying
+        try:
+            with wal.open("rb") as f:
+                head = f.read(4)
+        except OSError:
+            return
+        if int.from_bytes(head, "big") in _WAL_MAGIC and not self._checkpoint(min(1.0, self._busy_ms / 1000)):
+            self._eraser.freed()  # other processes keep it busy: the eraser keeps trying
 
     # -- properties --------------------------------------------------------------------------
 
@@ -502,11 +516,15 @@ class SQLCipherStore:
             except sqlcipher3.Error as exc:
                 raise self._translate(exc) from None
             self._salt = salt
+            self._codec = pages.PageCodec(material, salt)
 
     # -- erasure ----------------------------------------------------------------------------
 
     def _checkpoint(self, wait: float) -> bool:
-        """Copy the WAL into the file and truncate it; False while readers or writers keep it busy."""
+        """Erase: copy the WAL into the file, truncate it, scrub the file's pages.
+
+        False while readers or writers keep the store busy (the eraser tries again).
+        """
         with self._lock:
             if self._conn is None:
                 return True
@@ -522,37 +540,56 @@ class SQLCipherStore:
             finally:
                 with contextlib.suppress(sqlcipher3.Error):
                     conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
-            if int(busy) != 0:
-                return False
-            self._prefill(conn, wal, size)
-            return True
+            return int(busy) == 0 and self._scrub(conn, wal, size)
 
-    def _prefill(self, conn: sqlcipher3.Connection, wal: Path, size: int) -> None:
-        """Give the emptied WAL its room back, as zeros, so the next commits overwrite instead of append.
+    def _scrub(self, conn: sqlcipher3.Connection, wal: Path, size: int) -> bool:
+        """Under the write lock, with the WAL still empty: zero stray bytes in live pages
+        (``pages.scrub_file``), then give the WAL its room back. False if it could not run.
 
-        An fsync after an append must also commit the file's new size (a journal write in ext4);
-        after an overwrite it need not: a commit into a WAL that grows costs about half as much
-        again. The zeros hold nothing and no valid frame, so SQLite reads the WAL as empty (its
-        next writer writes a fresh header). The write lock is held while they are written, and
-        the WAL is checked to be still empty under it, so no frame of another writer is touched.
+        A rewritten page means what it meant, but connections may hold its old image in their
+        caches and write it back with their next change: this connection drops its cache, and a
+        one-row write changes the WAL's header, which makes every other connection drop its own
+        before its next transaction.
+
+        The room given back: an fsync after an append must also commit the file's new size (a
+        journal write in ext4), after an overwrite it need not, so the emptied WAL is filled with
+        zeros again (at most what 1,000 frames take). Zeros hold no valid frame: SQLite reads the
+        WAL as empty and its next writer writes a fresh header.
         """
-        room = min(size, PREFILL_BYTES)
-        if room <= 0:
-            return
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlcipher3.Error:
-            return  # busy again: the next commits append, which is only slower
+            return False  # a writer came first: erase again after it
         try:
-            if _size(wal) == 0:
-                fd = os.open(wal, os.O_WRONLY)
+            if _size(wal) != 0:
+                return False  # a writer got in between: its frames must be checkpointed first
+            try:
+                rewritten = pages.scrub_file(self.path, self._codec)
+            except OSError as exc:
+                logger.warning("could not scrub the store's pages: %s", exc.strerror)
+                return False
+            room = min(size, PREFILL_BYTES)
+            if room > 0:
                 try:
-                    os.pwrite(fd, bytes(room), 0)
-                    os.fdatasync(fd)
-                finally:
-                    os.close(fd)
-        except OSError as exc:  # a full disk: the WAL stays empty, nothing is lost
-            logger.warning("could not give the WAL its room back: %s", exc.strerror)
+                    fd = os.open(wal, os.O_WRONLY)
+                    try:
+                        os.pwrite(fd, bytes(room), 0)
+                        os.fdatasync(fd)
+                    finally:
+                        os.close(fd)
+                except OSError as exc:  # a full disk: the WAL stays empty, nothing is lost
+                    logger.warning("could not give the WAL its room back: %s", exc.strerror)
+            if rewritten:
+                conn.execute("PRAGMA shrink_memory")
+                conn.execute(
+                    "INSERT INTO meta (key, value) VALUES ('scrubbed', ?) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (f"{time.time():020.6f}",),
+                )
+            return True
+        except sqlcipher3.Error as exc:
+            logger.warning("erasure scrub failed: %s", self._translate(exc))
+            return False
         finally:
             with contextlib.suppress(sqlcipher3.Error):
                 conn.execute("COMMIT")
@@ -589,6 +626,16 @@ class _Transaction:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
         assert self._tx is not None
         self._store._end(self._tx, exc)
+
+
+def _repair_torn(path: Path, codec: pages.PageCodec) -> None:
+    """A scrub cut short by a crash may have torn a page: put it back from the scrub's journal."""
+    try:
+        repaired = pages.repair_torn(path, codec)
+    except OSError as exc:
+        raise StorageError(f"could not repair {path} after an interrupted scrub: {exc.strerror}") from None
+    if repaired:
+        logger.warning("repaired %d page(s) torn by an interrupted scrub", repaired)
 
 
 def _open_error(exc: sqlcipher3.Error, path: Path) -> StorageError:

@@ -1,0 +1,265 @@
+"""Zero what SQLite leaves behind inside live pages, so that deleted content is really gone.
+
+``secure_delete = ON`` zeroes a deleted cell and a freed page, but not everything: when SQLite
+rebalances a b-tree it rebuilds pages by writing their cells from the end of the page, and the
+bytes between the cell pointer array and the new cell content area keep whatever was there
+before, copies of cells included. A row deleted later, or a path renamed, can survive in such a
+gap of a page that is still in use. No PRAGMA reaches it and ``VACUUM`` costs a rewrite of the
+whole store, so after each erasure checkpoint the store reads its own pages and rewrites those
+that hold stray bytes:
+
+- every page of the file is decrypted (SQLCipher 4: AES-256-CBC, a 16-byte IV and a 64-byte
+  HMAC-SHA512 in an 80-byte reserve at the end of each page; page 1 starts with the salt);
+- a page is rewritten only if its HMAC verifies under the store's key, so nothing but a genuine
+  page of this store, under its current key, is ever touched;
+- in a b-tree page, the gap between the cell pointer array and the cell content area and the body
+  of every freeblock are zeroed; a page on the freelist is zeroed whole (a trunk page after its
+  list). Nothing SQLite reads changes: the page means exactly what it meant;
+- the page is encrypted again with a fresh IV and its HMAC recomputed.
+
+The caller holds the write lock with the WAL empty, so the file is the whole state and no
+securemem connection reads meanwhile; it then makes every connection drop its cached pages (see
+``SQLCipherStore._scrub``). The pages are written to a side journal first and fsynced, so a crash
+in the middle leaves no torn page: the next open puts back, from the journal, any page that no
+longer verifies.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+from securemem.private_files import create_private
+
+PAGE = 4096
+IV_BYTES, HMAC_BYTES = 16, 64
+RESERVE = IV_BYTES + HMAC_BYTES
+USABLE = PAGE - RESERVE
+SALT_BYTES = 16
+_BTREE_TYPES = frozenset({2, 5, 10, 13})
+_CHUNK_PAGES = 256
+# Overflow and freelist trunk pages start with a page number: below 2^24 pages its first byte is
+# 0, so it cannot be read as a b-tree page type. Larger files (64 GiB and up) are not scrubbed.
+MAX_PAGES = 1 << 24
+JOURNAL_SUFFIX = "-scrub"
+
+
+class PageCodec:
+    """SQLCipher 4's page format for one key and salt (raw-key form: the key is the AES key)."""
+
+    def __init__(self, key: bytes, salt: bytes) -> None:
+        self._key = key
+        self.salt = salt
+        self._hmac_key = hashlib.pbkdf2_hmac("sha512", key, bytes(b ^ 0x3A for b in salt), 2, 32)
+
+    def _mac(self, page: bytes | bytearray, number: int, start: int) -> bytes:
+        mac = hmac.new(self._hmac_key, memoryview(page)[start : USABLE + IV_BYTES], hashlib.sha512)
+        mac.update(number.to_bytes(4, "little"))
+        return mac.digest()
+
+    def verifies(self, page: bytes, number: int) -> bool:
+        """True if ``page`` is page ``number`` of this store under this key (its HMAC checks)."""
+        start = SALT_BYTES if number == 1 else 0
+        return hmac.compare_digest(self._mac(page, number, start), page[USABLE + IV_BYTES : PAGE])
+
+    def decrypt(self, page: bytes, number: int, *, verify: bool = True) -> bytearray | None:
+        """The page in clear (page 1: its first 16 bytes left as they are), or None if its HMAC fails."""
+        if verify and not self.verifies(page, number):
+            return None
+        start = SALT_BYTES if number == 1 else 0
+        decryptor = Cipher(algorithms.AES(self._key), modes.CBC(page[USABLE : USABLE + IV_BYTES])).decryptor()
+        return bytearray(page[:start]) + decryptor.update(page[start:USABLE]) + decryptor.finalize()
+
+    def decrypt_run(self, raw: bytes, first: int) -> bytearray:
+        """Pages ``first``, ``first + 1``, ... in clear, decrypted with one cipher call (unchecked).
+
+        CBC decrypts a block with the ciphertext block before it: decrypted as one stream, every
+        block of a page is right but its first, which took the tail of the page before (or the
+        salt) for its IV. That block is corrected with the page's own IV. The reserve of each
+        page comes out as noise: only ``[start:USABLE]`` of a page is meant to be read.
+        """
+        decryptor = Cipher(algorithms.AES(self._key), modes.CBC(bytes(IV_BYTES))).decryptor()
+        clear = bytearray(decryptor.update(raw) + decryptor.finalize())
+        for i in range(len(raw) // PAGE):
+            at = i * PAGE + (SALT_BYTES if first + i == 1 else 0)
+            before = raw[at - IV_BYTES : at] if at else bytes(IV_BYTES)
+            iv = raw[i * PAGE + USABLE : i * PAGE + USABLE + IV_BYTES]
+            fix = int.from_bytes(before, "big") ^ int.from_bytes(iv, "big")
+            block = int.from_bytes(clear[at : at + IV_BYTES], "big") ^ fix
+            clear[at : at + IV_BYTES] = block.to_bytes(IV_BYTES, "big")
+            if first + i == 1:
+                clear[:SALT_BYTES] = raw[:SALT_BYTES]
+        return clear
+
+    def encrypt(self, clear: bytes | bytearray, number: int) -> bytes:
+        """``clear`` (a page as ``decrypt`` gives it) encrypted with a fresh IV, with its HMAC."""
+        start = SALT_BYTES if number == 1 else 0
+        iv = os.urandom(IV_BYTES)
+        encryptor = Cipher(algorithms.AES(self._key), modes.CBC(iv)).encryptor()
+        page = bytearray(clear[:start]) + encryptor.update(bytes(clear[start:USABLE])) + encryptor.finalize()
+        page += iv
+        page += self._mac(page, number, start)
+        return bytes(page)
+
+
+_ZEROS = bytes(PAGE)
+
+
+def _zero(page: bytearray, start: int, end: int) -> bool:
+    if end <= start or page[start:end] == _ZEROS[: end - start]:  # compared in C, not byte by byte
+        return False
+    page[start:end] = _ZEROS[: end - start]
+    return True
+
+
+def clean_btree_page(page: bytearray, number: int) -> bool:
+    """Zero the gap and the freeblock bodies of a b-tree page in clear; True if a byte changed."""
+    hdr = 100 if number == 1 else 0
+    kind = page[hdr]
+    if kind not in _BTREE_TYPES:
+        return False
+    cells = int.from_bytes(page[hdr + 3 : hdr + 5], "big")
+    content = int.from_bytes(page[hdr + 5 : hdr + 7], "big") or 65536
+    pointers_end = hdr + (12 if kind in (2, 5) else 8) + 2 * cells
+    if not pointers_end <= content <= USABLE:
+        return False  # not a page we understand: leave it as it is
+    changed = _zero(page, pointers_end, content)
+    block, seen = int.from_bytes(page[hdr + 1 : hdr + 3], "big"), 0
+    while block and seen < USABLE // 4:
+        if not content <= block <= USABLE - 4:
+            break
+        size = int.from_bytes(page[block + 2 : block + 4], "big")
+        if size < 4 or block + size > USABLE:
+            break
+        changed |= _zero(page, block + 4, block + size)
+        block, seen = int.from_bytes(page[block : block + 2], "big"), seen + 1
+    return changed
+
+
+def freelist(read: ReadPage, first_page: bytes | bytearray) -> dict[int, int]:
+    """Free pages: trunk page -> where its unused bytes start; leaf page -> 0 (unused whole)."""
+    found: dict[int, int] = {}
+    trunk = int.from_bytes(first_page[32:36], "big")
+    while trunk and trunk not in found and len(found) < MAX_PAGES:
+        page = read(trunk)
+        if page is None:
+            break
+        leaves = int.from_bytes(page[4:8], "big")
+        if leaves > (USABLE - 8) // 4:
+            break
+        found[trunk] = 8 + 4 * leaves
+        for i in range(leaves):
+            leaf = int.from_bytes(page[8 + 4 * i : 12 + 4 * i], "big")
+            if leaf:
+                found.setdefault(leaf, 0)
+        trunk = int.from_bytes(page[0:4], "big")
+    return found
+
+
+class ReadPage:
+    """Reads and decrypts single pages of the file (for the freelist walk)."""
+
+    def __init__(self, fd: int, codec: PageCodec) -> None:
+        self._fd, self._codec = fd, codec
+
+    def __call__(self, number: int) -> bytearray | None:
+        raw = os.pread(self._fd, PAGE, (number - 1) * PAGE)
+        return self._codec.decrypt(raw, number) if len(raw) == PAGE else None
+
+
+def dirty_pages(fd: int, codec: PageCodec) -> Iterator[tuple[int, bytes]]:
+    """Every page of the file that holds stray bytes: (page number, the page to write instead)."""
+    size = os.fstat(fd).st_size
+    count = size // PAGE
+    if count == 0 or count >= MAX_PAGES:
+        return
+    read = ReadPage(fd, codec)
+    first = read(1)
+    if first is None:
+        return  # not our key (re-keyed by another process meanwhile): touch nothing
+    free = freelist(read, first)
+    for base in range(0, count, _CHUNK_PAGES):
+        chunk = os.pread(fd, PAGE * min(_CHUNK_PAGES, count - base), base * PAGE)
+        # Decrypted unchecked, a run at a time (the HMAC would double the cost); a page is checked
+        # before anything is written.
+        run = codec.decrypt_run(chunk, base + 1)
+        for i in range(len(chunk) // PAGE):
+            number = base + i + 1
+            raw = chunk[i * PAGE : (i + 1) * PAGE]
+            clear = run[i * PAGE : (i + 1) * PAGE]
+            unused = free.get(number)
+            changed = clean_btree_page(clear, number) if unused is None else _zero(clear, unused, USABLE)
+            if changed and (number == 1 or codec.verifies(raw, number)):
+                yield number, codec.encrypt(clear, number)
+
+
+def scrub_file(path: Path, codec: PageCodec) -> int:
+    """Rewrite the pages of ``path`` that hold stray bytes, through a journal; the pages rewritten.
+
+    The caller holds the write lock with the WAL empty: no checkpoint can write the file meanwhile.
+    """
+    fd = os.open(path, os.O_RDWR)
+    try:
+        found = list(dirty_pages(fd, codec))
+        if not found:
+            return 0
+        journal = Path(f"{path}{JOURNAL_SUFFIX}")
+        _write_journal(journal, found)
+        for number, page in found:
+            os.pwrite(fd, page, (number - 1) * PAGE)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    journal.unlink()
+    return len(found)
+
+
+def _write_journal(journal: Path, pages: list[tuple[int, bytes]]) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        journal.unlink()
+    fd = create_private(journal)
+    try:
+        data = memoryview(b"".join(number.to_bytes(4, "big") + page for number, page in pages))
+        while data:
+            data = data[os.write(fd, data) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def repair_torn(path: Path, codec: PageCodec) -> int:
+    """After a crash in ``scrub_file``: put back, from its journal, the pages that no longer verify.
+
+    Only a page whose HMAC fails (torn by the crash) is written: a page that verifies is the old
+    version, the scrubbed one or a newer one written since, each whole and correct. Then the
+    journal is removed. Returns the pages repaired.
+    """
+    journal = Path(f"{path}{JOURNAL_SUFFIX}")
+    try:
+        data = journal.read_bytes()
+    except FileNotFoundError:
+        return 0
+    repaired = 0
+    record = 4 + PAGE
+    fd = os.open(path, os.O_RDWR)
+    try:
+        for at in range(0, len(data) - record + 1, record):
+            number = int.from_bytes(data[at : at + 4], "big")
+            page = data[at + 4 : at + record]
+            if not number or not codec.verifies(page, number):
+                continue  # a record the crash tore: the file's page was not written yet
+            current = os.pread(fd, PAGE, (number - 1) * PAGE)
+            if len(current) == PAGE and not codec.verifies(current, number):
+                os.pwrite(fd, page, (number - 1) * PAGE)
+                repaired += 1
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    journal.unlink()
+    return repaired

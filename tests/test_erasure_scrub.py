@@ -1,0 +1,159 @@
+"""Erasure inside live pages: what SQLite's rebalancing leaves in a page's gap is scrubbed too.
+
+``secure_delete`` zeroes deleted cells and freed pages, but a page that SQLite rebuilds while it
+rebalances a b-tree keeps old bytes, copies of moved cells included, between its cell pointers and
+its cell content. A random mix of creates, edits, renames and deletes left removed text and
+removed paths in such gaps, decryptable with the key, until the store scrubbed its pages after
+each erasure checkpoint (``store/pages.py``). Two handles share the store in these workloads, so
+a page one of them cached before a scrub must not come back with its next write.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from securemem import SecureMemory
+from securemem.store import pages
+from tests.helpers import ok, view
+from tests.sqlcipher_pages import PAGE, plaintext_of
+
+
+def churn(db: Path, key: bytes, seed: int, steps: int) -> tuple[set[str], set[str]]:
+    """Random commands from two handles; returns (markers removed, markers still stored)."""
+    rnd = random.Random(seed)
+    removed: set[str] = set()
+    live: dict[str, str] = {}  # path -> the content marker it holds
+    count = 0
+    with SecureMemory.open(db, key=key) as first, SecureMemory.open(db, key=key) as second:
+        for _ in range(steps):
+            memory = rnd.choice((first, second))
+            roll = rnd.random()
+            count += 1
+            if roll < 0.45 or not live:
+                path = f"/memories/{rnd.choice('abc')}/NAME{count:05d}Q{'n' * rnd.randint(0, 60)}.md"
+                marker = f"TEXT{count:05d}Z"
+                ok(memory, command="create", path=path, file_text=f"{marker} " * rnd.randint(1, 120))
+                live[path] = marker
+            elif roll < 0.6:
+                path = rnd.choice(sorted(live))
+                landing = f"/memories/{rnd.choice('abc')}/NAME{count:05d}Q.md"
+                ok(memory, command="rename", old_path=path, new_path=landing)
+                removed.add(_name_marker(path))
+                live[landing] = live.pop(path)
+            elif roll < 0.8:
+                path = rnd.choice(sorted(live))
+                old, marker = live[path], f"TEXT{count:05d}Z"
+                text = view(memory, path)
+                body = "".join(line.split("\t", 1)[1] + "\n" for line in text.splitlines()[1:]).rstrip("\n")
+                ok(memory, command="str_replace", path=path, old_str=body, new_str=f"{marker} " * rnd.randint(1, 200))
+                removed.add(old)
+                live[path] = marker
+            else:
+                path = rnd.choice(sorted(live))
+                ok(memory, command="delete", path=path)
+                removed.update({live.pop(path), _name_marker(path)})
+        first.store.flush_erasure()
+        second.store.flush_erasure()
+        assert first.store.integrity_errors() == []
+    kept = set(live.values()) | {_name_marker(path) for path in live}
+    return removed - kept, kept
+
+
+def _name_marker(path: str) -> str:
+    return path.rsplit("/", 1)[1].split("Q", 1)[0] + "Q"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 4, 5])
+def test_no_removed_text_or_path_survives_in_a_rebuilt_page(tmp_path: Path, key: bytes, seed: int) -> None:
+    db = tmp_path / "churn.db"
+    removed, kept = churn(db, key, seed, steps=700)
+    found = plaintext_of(db, key)
+    assert all(marker.encode() in found for marker in kept)  # the control: the proof sees what is stored
+    leaked = sorted(marker for marker in removed if marker.encode() in found)
+    assert leaked == []
+
+
+def _store_with_dirt(tmp_path: Path, key: bytes) -> Path:
+    db = tmp_path / "s.db"
+    with SecureMemory.open(db, key=key) as memory:
+        for i in range(60):
+            ok(memory, command="create", path=f"/memories/f{i:03d}.md", file_text=f"line {i}\n" * (i % 7 + 20))
+    return db
+
+
+def test_a_scrubbed_page_verifies_and_means_what_it_meant(tmp_path: Path, key: bytes) -> None:
+    db = _store_with_dirt(tmp_path, key)
+    salt = db.read_bytes()[:16]
+    codec = pages.PageCodec(key, salt)
+    before = db.read_bytes()
+    for number in range(1, len(before) // PAGE + 1):
+        raw = before[(number - 1) * PAGE : number * PAGE]
+        assert codec.verifies(raw, number)
+        clear = codec.decrypt(raw, number)
+        assert clear is not None
+        again = codec.encrypt(clear, number)
+        assert again != raw and codec.verifies(again, number)  # a fresh IV, a valid HMAC
+        assert codec.decrypt(again, number) == clear
+    run = codec.decrypt_run(before, 1)  # the whole file in one cipher call: the same pages
+    for number in range(1, len(before) // PAGE + 1):
+        start = 16 if number == 1 else 0
+        one = codec.decrypt(before[(number - 1) * PAGE : number * PAGE], number)
+        assert one is not None
+        assert run[(number - 1) * PAGE + start : (number - 1) * PAGE + pages.USABLE] == one[start : pages.USABLE]
+    with SecureMemory.open(db, key=key) as memory:
+        assert memory.store.integrity_errors() == []
+        assert "line 59" in view(memory, "/memories/f059.md")
+
+
+def test_a_codec_under_another_key_touches_nothing(tmp_path: Path, key: bytes) -> None:
+    db = _store_with_dirt(tmp_path, key)
+    before = db.read_bytes()
+    assert pages.scrub_file(db, pages.PageCodec(os.urandom(32), before[:16])) == 0
+    assert db.read_bytes() == before
+
+
+def test_a_page_torn_by_a_crash_in_a_scrub_is_put_back_from_the_journal(tmp_path: Path, key: bytes) -> None:
+    db = _store_with_dirt(tmp_path, key)
+    data = bytearray(db.read_bytes())
+    codec = pages.PageCodec(key, bytes(data[:16]))
+    torn, whole = 3, 4
+    journal = b""
+    for number in (torn, whole):
+        clear = codec.decrypt(bytes(data[(number - 1) * PAGE : number * PAGE]), number)
+        assert clear is not None
+        journal += number.to_bytes(4, "big") + codec.encrypt(clear, number)
+    Path(f"{db}{pages.JOURNAL_SUFFIX}").write_bytes(journal)
+    data[(torn - 1) * PAGE + 100 : (torn - 1) * PAGE + 2100] = os.urandom(2000)  # half old, half new
+    db.write_bytes(bytes(data))
+    untouched = bytes(data[(whole - 1) * PAGE : whole * PAGE])
+    with SecureMemory.open(db, key=key) as memory:
+        assert memory.store.integrity_errors() == []
+        assert len(view(memory, "/memories").splitlines()) > 60
+    after = db.read_bytes()
+    assert codec.verifies(after[(torn - 1) * PAGE : torn * PAGE], torn)
+    assert after[(whole - 1) * PAGE : whole * PAGE] == untouched  # a page that verifies is left alone
+    assert not Path(f"{db}{pages.JOURNAL_SUFFIX}").exists()
+
+
+def test_the_scrub_journal_is_private_and_gone_after_a_scrub(tmp_path: Path, key: bytes) -> None:
+    db = tmp_path / "j.db"
+    seen: list[int] = []
+    real = pages._write_journal
+
+    def spy(journal: Path, found: list[tuple[int, bytes]]) -> None:
+        real(journal, found)
+        seen.append(journal.stat().st_mode & 0o777)
+
+    old_umask = os.umask(0)
+    try:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(pages, "_write_journal", spy)
+            churn(db, key, seed=3, steps=300)
+    finally:
+        os.umask(old_umask)
+    assert seen and set(seen) == {0o600}
+    assert not Path(f"{db}{pages.JOURNAL_SUFFIX}").exists()
