@@ -14,7 +14,7 @@ import functools
 import unicodedata
 
 from securemem.errors import InvalidPath
-from securemem.scripts import is_mixed_script
+from securemem.scripts import invisible_char, is_mixed_script, separator_lookalike
 
 ROOT = "/memories"
 MAX_PATH_BYTES = 1024
@@ -62,6 +62,9 @@ def _check_characters(path: str) -> None:
     for ch in path:
         if ch in _LOOKALIKES or (ch != " " and unicodedata.category(ch) == "Zs"):
             raise _refuse(f"look-alike or invisible character U+{ord(ch):04X} is not allowed")
+    hidden = invisible_char(path)  # variation selectors, the grapheme joiner: marks that draw nothing
+    if hidden is not None:
+        raise _refuse(f"invisible character U+{ord(hidden):04X} is not allowed")
 
 
 def _check_segment(segment: str) -> None:
@@ -75,6 +78,9 @@ def _check_segment(segment: str) -> None:
         raise _refuse("a name starts or ends with white space")
     if unicodedata.category(segment[0]).startswith("M"):
         raise _refuse("a name starts with a combining mark")
+    lookalike = separator_lookalike(segment)
+    if lookalike is not None:
+        raise _refuse(f"U+{ord(lookalike):04X} reads as a slash or a dot between Latin letters")
     if is_mixed_script(segment):
         # Unicode TR39 mixed-script detection: 'rеference' with a Cyrillic 'е' is refused, so no
         # look-alike of a protected tree can sit beside it. Japanese, Korean and Chinese names,

@@ -89,5 +89,37 @@ def _mixes(part: str) -> bool:
     return not any(all(s & allowed for s in sets) for allowed in _CJK_WITH_LATIN)
 
 
+_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+# CJK characters that read as a slash or a dot beside Latin letters (``reference丿policy.md``).
+_SEPARATOR_LOOKALIKES = frozenset("\u4e3f\u30ce\u31d3\u3002\u4e28\u4e36\u31d2\u30fd")
+_CJK = frozenset({"HANI", "HIRA", "KANA", "HRKT", "JPAN", "HANB", "HANG", "KORE", "BOPO"})
+
+
+def invisible_char(name: str) -> str | None:
+    """The first Default_Ignorable_Code_Point of ``name`` (variation selectors, the combining
+    grapheme joiner, Hangul fillers...): characters that draw nothing, so ``reference\u034f``
+    looks exactly like ``reference``. None if there is none."""
+    found = _IGNORABLE.search(name)
+    return found.group() if found else None
+
+
+def separator_lookalike(name: str) -> str | None:
+    """A CJK character that reads as ``/`` or ``.`` standing among Latin letters, not CJK text.
+
+    In ``ノート`` the katakana ``ノ`` is a syllable among syllables; in ``referenceノpolicy.md`` it
+    draws a slash between two Latin words. Refused when a neighbour is a Latin letter or digit and
+    no neighbour is CJK.
+    """
+    for at, char in enumerate(name):
+        if char not in _SEPARATOR_LOOKALIKES:
+            continue
+        near = [name[i] for i in (at - 1, at + 1) if 0 <= i < len(name)]
+        if any(_scripts_of(c) & _CJK for c in near):
+            continue
+        if any((c.isascii() and c.isalnum()) or "LATN" in _scripts_of(c) for c in near):
+            return char
+    return None
+
+
 def _scripts_of(char: str) -> frozenset[str]:
     return ANY if char.isascii() and not char.isalpha() else script_set(char)

@@ -131,6 +131,12 @@ def test_refused_vector_is_refused_with_a_clear_message(vector: dict[str, Any]) 
         ("/memories/\u2024\u2024/x", "compatibility characters"),
         ("/memories/\uff41", "compatibility characters"),
         ("/memories/a\u00a0b", "compatibility characters"),
+        ("/memories/reference\u034f/x.md", "invisible character U+034F"),
+        ("/memories/reference\ufe00/x.md", "invisible character U+FE00"),
+        ("/memories/reference\U000e0100/x.md", "invisible character U+E0100"),
+        ("/memories/reference\u4e3fpolicy.md", "reads as a slash or a dot"),
+        ("/memories/reference\u30cepolicy.md", "reads as a slash or a dot"),
+        ("/memories/policy\u3002md", "reads as a slash or a dot"),
         ("/memories/ x", "white space"),
         ("/memories/x ", "white space"),
         ("/memories/" + "s" * 256, f"longer than {MAX_SEGMENT_BYTES} bytes"),
@@ -139,6 +145,14 @@ def test_refused_vector_is_refused_with_a_clear_message(vector: dict[str, Any]) 
 )
 def test_refusal_names_the_reason(path: str, reason: str) -> None:
     assert reason in refusal(path)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/memories/ノート.md", "/memories/メモノ.md", "/memories/報告。md", "/memories/東京/議事録.md", "/memories/한.md"],
+)
+def test_cjk_names_with_slash_like_syllables_still_work(path: str) -> None:
+    assert canonical(path) == path
 
 
 @pytest.mark.parametrize("value", [None, 5, b"/memories/x", ["/memories/x"]])
