@@ -66,6 +66,19 @@ def test_old_content_and_old_paths_are_gone_within_the_bound(
     assert b"kept" in plaintext_of(db, key)
 
 
+def test_a_dropped_namespace_is_erased_within_the_bound(tmp_path: Path, key: bytes) -> None:
+    db = tmp_path / "ns.db"
+    with SecureMemory.open(db, key=key) as memory, SecureMemory.open(db, key=key, namespace="tenant-7") as other:
+        ok(other, command="create", path="/memories/case-file/notes.md", file_text=f"{SECRET}\n" + "padding\n" * 300)
+        ok(memory, command="create", path="/memories/keep.md", file_text="kept\n")
+        memory.store.flush_erasure()
+        assert SECRET.encode() in plaintext_of(db, key)
+        assert memory.store.drop_namespace("tenant-7")
+        erased_within(db, key, SECRET, BOUND + 0.5)
+        erased_within(db, key, "case-file", 0.1)
+        assert b"kept" in plaintext_of(db, key)
+
+
 def test_an_insert_that_replaces_a_file_erases_the_old_version(store: tuple[SecureMemory, Path], key: bytes) -> None:
     memory, db = store
     ok(memory, command="create", path="/memories/f.md", file_text=f"v1 {SECRET}\n")

@@ -69,6 +69,22 @@ def test_a_directory_whose_files_have_all_expired_is_gone_at_once_and_swept(stor
         assert [e.path for e in tx.tree(ROOT, 10, lambda _n: False)] == ["/memories/keep", "/memories/keep/x.md"]
 
 
+def test_dropping_a_namespace_takes_everything_in_it_and_nothing_else(store: Store) -> None:
+    clock = Clock()
+    policy = load_policy("default")
+    gone, kept = memory_on(store, policy, clock, "gone"), memory_on(store, policy, clock, "kept")
+    ok(gone, command="create", path="/memories/a/b.md", file_text="bye\n")
+    ok(kept, command="create", path="/memories/a/b.md", file_text="stay\n")
+    assert store.drop_namespace("gone") is True
+    assert store.namespaces() == ["kept"]
+    assert gone.execute({"command": "view", "path": "/memories/a/b.md"}).is_error
+    assert "stay" in ok(kept, command="view", path="/memories/a/b.md")
+    assert store.drop_namespace("gone") is False and store.drop_namespace("never") is False
+    ok(gone, command="create", path="/memories/again.md", file_text="new\n")  # the name can be used again
+    assert "b.md" not in ok(gone, command="view", path="/memories")
+    assert store.integrity_errors() == []
+
+
 def test_a_write_below_keeps_every_directory_above_alive(store: Store) -> None:
     clock = Clock()
     memory = memory_on(store, Policy(ttl=TTLSettings(expire_after=60, since="write")), clock)

@@ -173,6 +173,10 @@ class Store(Protocol):
 
     def namespaces(self) -> list[str]: ...
 
+    def drop_namespace(self, name: str) -> bool:
+        """Delete namespace ``name`` and everything in it, erased as rule 5 says; False if there was none."""
+        ...
+
     def get_setting(self, name: str) -> str | None:
         """A store-wide setting (such as the policy the store runs under), or None."""
         ...

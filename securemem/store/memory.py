@@ -255,6 +255,10 @@ class MemoryStore:
         with self._lock:
             return sorted(self._spaces)
 
+    def drop_namespace(self, name: str) -> bool:
+        with self._lock:
+            return self._spaces.pop(name, None) is not None
+
     def get_setting(self, name: str) -> str | None:
         return self._settings.get(name)
 

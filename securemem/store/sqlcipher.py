@@ -447,6 +447,27 @@ class SQLCipherStore:
             except sqlcipher3.Error as exc:
                 raise self._translate(exc) from None
 
+    def drop_namespace(self, name: str) -> bool:
+        """Delete a namespace and everything in it (erased like any deletion); False if it did not exist."""
+        with self._lock:
+            conn = self._open_conn()
+            self._begin_immediate(conn)
+            try:
+                row = conn.execute("SELECT id FROM stores WHERE name = ?", (name,)).fetchone()
+                if row is not None:
+                    files = "SELECT id FROM entries WHERE ns = ? AND is_dir = 0"
+                    conn.execute(f"DELETE FROM content WHERE id IN ({files})", row)
+                    conn.execute("DELETE FROM entries WHERE ns = ?", row)
+                    conn.execute("DELETE FROM stores WHERE id = ?", row)
+            except sqlcipher3.Error as exc:
+                self._rollback(conn)
+                raise self._translate(exc) from None
+            self._run(conn, "COMMIT", rollback_on_error=True)
+            self._ns.pop(name, None)
+            if row is not None:
+                self._eraser.freed()
+            return row is not None
+
     def get_setting(self, name: str) -> str | None:
         with self._lock:
             try:
