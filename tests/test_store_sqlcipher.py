@@ -341,6 +341,26 @@ def test_a_handle_opened_before_a_rekey_says_re_keyed_not_damaged(tmp_path: Path
         assert memory.execute({"command": "view", "path": "/memories/a.md"}).text.endswith("before the rekey")
 
 
+def test_every_command_after_a_rekey_keeps_saying_re_keyed(tmp_path: Path) -> None:
+    """SQLite answers "read-only" after its first failed read of a re-keyed file; the message stays."""
+    old, new, db = os.urandom(32), os.urandom(32), tmp_path / "m.db"
+    with SecureMemory.open(db, key=old) as memory:
+        create(memory, "/memories/a.md", "before the rekey")
+        rekeyer = SQLCipherStore.open(db, RawKey(old), create=False)
+        rekeyer.rekey(RawKey(new))
+        rekeyer.close()
+        commands: list[dict[str, object]] = [
+            {"command": "view", "path": "/memories/a.md"},
+            {"command": "view", "path": "/memories/a.md"},
+            {"command": "create", "path": "/memories/b.md", "file_text": "b"},
+            {"command": "delete", "path": "/memories/a.md"},
+            {"command": "view", "path": "/memories"},
+        ]
+        results = [memory.execute(command) for command in commands]
+        assert [(r.is_error, r.error) for r in results] == [(True, "RekeyedError")] * len(commands)
+        assert all("re-keyed" in r.text and "read-only" not in r.text for r in results)
+
+
 def _open_old_store(db: str) -> str:
     with SecureMemory.open(db, key=V1_KEY, create=False) as mem:
         return mem.execute({"command": "view", "path": "/memories/notes/a.md"}).text

@@ -408,7 +408,9 @@ class SQLCipherStore:
                 conn.execute("ROLLBACK")
 
     def _translate(self, exc: sqlcipher3.Error) -> StorageError:
-        if _code(exc) in (_NOTADB, _CORRUPT) and self._rekeyed():
+        # After its first failed read of a re-keyed file SQLite answers "read-only" (or an I/O
+        # error) to every later statement: those codes are checked against the salt too.
+        if _code(exc) in (_NOTADB, _CORRUPT, _READONLY, _IOERR, _CANTOPEN) and self._rekeyed():
             return RekeyedError("the memory store was re-keyed by another process; reopen it with the new key")
         if _code(exc) in (_READONLY, _CANTOPEN, _IOERR) and not os.access(self.path.parent, os.W_OK):
             return StorageError(
