@@ -284,6 +284,30 @@ def test_replay_answers_every_line_whatever_it_holds(
     assert "[4] error: the line is not valid JSON (nested too deeply)" in lines
 
 
+def test_unencodable_text_in_a_result_is_escaped_never_a_crash(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A lone surrogate (valid JSON) echoed by a message: replay answers it and goes on; exec prints it."""
+    lone = '{"command":"str_replace","path":"/memories/a.md","old_str":"x\\ud800y","new_str":"z"}'
+    script = tmp_path / "s.jsonl"
+    script.write_text(
+        "\n".join(
+            [
+                json.dumps({"command": "create", "path": "/memories/a.md", "file_text": "hello\n"}),
+                lone,
+                json.dumps({"command": "view", "path": "/memories/a.md"}),
+            ]
+        )
+        + "\n"
+    )
+    code, out, err = run_cli(capsys, "replay", "--db", str(store), str(script))
+    assert (code, err) == (1, "")
+    assert "old_str `x\\ud800y` did not appear" in out and "     1\thello" in out
+    assert out.endswith("replayed 3 commands, 1 failed\n")
+    code, out, err = run_cli(capsys, "exec", "--db", str(store), lone)
+    assert (code, out) == (1, "") and "old_str `x\\ud800y` did not appear" in err
+
+
 def test_replay_reads_stdin(store: Path, capsys: pytest.CaptureFixture[str], stdin: Callable[[bytes], None]) -> None:
     stdin(b'{"command":"view","path":"/memories"}\n')
     code, out, _ = run_cli(capsys, "replay", "--db", str(store), "-")
