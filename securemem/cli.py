@@ -360,13 +360,14 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+MAX_BATCH = 1_000_000  # entries per sweep transaction: more would hold the write lock for long
+
+
+def _batch(text: str) -> int:
+    value = int(text) if text.strip().isdigit() and len(text) <= len(str(MAX_BATCH)) else 0
+    if not 1 <= value <= MAX_BATCH:
+        shown = text if len(text) <= 20 else f"{text[:20]}..."
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {MAX_BATCH:,}, not {shown!r}")
     return value
 
 
@@ -421,7 +422,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--new-key-file", help="new key file (created if missing; default: replace DB.key)"
     )
     sub.choices["sweep"].add_argument("--every", help="keep running, sweeping at this interval (e.g. 10m)")
-    sub.choices["sweep"].add_argument("--batch", type=_positive, default=DEFAULT_BATCH, help="entries per transaction")
+    sub.choices["sweep"].add_argument("--batch", type=_batch, default=DEFAULT_BATCH, help="entries per transaction")
     _policy_commands(sub.choices["policy"])
     return parser
 

@@ -424,3 +424,55 @@ def test_demo_keep_on_a_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureF
         f"securemem: error: {target} is not a directory; --keep needs a directory for the demo store\n",
     )
     assert target.read_text() == "precious"
+
+
+def test_huge_numbers_are_clear_errors_that_do_not_echo_them(capsys: pytest.CaptureFixture[str]) -> None:
+    """Past Python's int-to-str limit a number cannot even be printed: the message says it is out of range."""
+    from securemem import SecureMemory
+
+    with SecureMemory.open("memory://") as memory:
+        memory.execute({"command": "create", "path": "/memories/a.md", "file_text": "one\n"})
+        huge = 10**5000
+        results = [
+            memory.execute({"command": "view", "path": "/memories/a.md", "view_range": [huge, 1]}),
+            memory.execute({"command": "view", "path": "/memories/a.md", "view_range": [1, -huge]}),
+            memory.execute({"command": "insert", "path": "/memories/a.md", "insert_line": huge, "insert_text": "x"}),
+            memory.execute({"command": "insert", "path": "/memories/a.md", "insert_line": -huge, "insert_text": "x"}),
+        ]
+    assert [(r.is_error, r.error) for r in results] == [(True, "InvalidRange")] * 4
+    assert all("internal error" not in r.text and "00000" not in r.text and "out of range" in r.text for r in results)
+
+
+def test_a_policy_file_that_is_not_utf8_is_a_one_line_policy_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from securemem.errors import PolicyError
+    from securemem.policy import load_policy
+
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b'name = "caf\xe9"\n')
+    with pytest.raises(PolicyError) as caught:
+        load_policy(str(bad))
+    assert str(caught.value) == f"{bad}: not UTF-8 text (byte 12)"
+    expected = f"securemem: error: {bad}: not UTF-8 text (byte 12)\n"
+    assert run_cli(capsys, "policy", "check", str(bad)) == (2, "", expected)
+
+
+def test_a_sweep_batch_too_large_is_a_usage_error(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "sweep", "--db", str(store), "--batch", "99999999999999999999999")
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.startswith("securemem: error: argument --batch: must be a whole number from 1 to ")
+    assert run_cli(capsys, "sweep", "--db", str(store), "--batch", "9" * 5000)[0] == 2
+
+
+def test_demo_keep_makes_its_directory_private(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
+    previous = os.umask(0o022)
+    try:
+        kept = tmp_path / "a" / "kept"
+        assert run_cli(capsys, "demo", "--keep", str(kept))[0] == 0
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o700
