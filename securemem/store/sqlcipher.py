@@ -23,12 +23,14 @@ Choices and why:
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import os
 import stat
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -171,6 +173,7 @@ class SQLCipherStore:
         self.meta = meta
         self.last_statements = 0  # statements of the last transaction (tests hold commands to a budget)
         self._eraser = _Eraser(self._checkpoint, within=1.0)
+        _OPEN_STORES.add(self)  # erased at exit if never closed (see _flush_at_exit)
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -573,6 +576,7 @@ class SQLCipherStore:
             conn, self._conn = self._conn, None
             if conn is not None:
                 conn.close()
+        _OPEN_STORES.discard(self)
 
 
 class _Transaction:
@@ -600,6 +604,28 @@ def _open_error(exc: sqlcipher3.Error, path: Path) -> StorageError:
             "-shm files beside the store file"
         )
     return translate(exc)
+
+
+# Stores not closed yet, held weakly: the exit hook must not keep a dropped store alive.
+_OPEN_STORES: weakref.WeakSet[SQLCipherStore] = weakref.WeakSet()
+
+
+def _flush_at_exit() -> None:
+    """At a normal interpreter exit, erase what open stores still have pending (rule 5).
+
+    The eraser's timer is a daemon thread that dies with the interpreter, so a process that ends
+    without ``close()`` would leave freed content decryptable in the WAL. An exit hook, not a
+    finalizer: nothing does I/O when the garbage collector happens to run. Only SIGKILL (or a
+    crash) skips it; the next open scrubs what that leaves.
+    """
+    for store in list(_OPEN_STORES):
+        try:
+            store.flush_erasure()
+        except Exception as exc:  # one store's failure must not stop the others' erasure
+            logger.warning("freed content not erased at exit: %s", exc)
+
+
+atexit.register(_flush_at_exit)
 
 
 class _Eraser:
