@@ -173,6 +173,9 @@ class SQLCipherStore:
         self.meta = meta
         self.last_statements = 0  # statements of the last transaction (tests hold commands to a budget)
         self._eraser = _Eraser(self._checkpoint, within=1.0)
+        # The file this handle opened (see _check_file), by an absolute path: a later chdir moves nothing.
+        self._where = Path(os.path.abspath(path))
+        self._file = _identity(self._where)
         _OPEN_STORES.add(self)  # erased at exit if never closed (see _flush_at_exit)
 
     # -- opening ---------------------------------------------------------------------------
@@ -347,7 +350,7 @@ class SQLCipherStore:
             self._lock.release()
             raise
 
-    def _end(self, tx: SqlTx, failed: BaseException | None) -> None:
+    def _end(self, tx: SqlTx, failed: BaseException | None, write: bool) -> None:
         """Commit (or roll back after ``failed``); the lock is released in every case."""
         try:
             conn = self._open_conn()
@@ -356,6 +359,8 @@ class SQLCipherStore:
                 if isinstance(failed, sqlcipher3.Error):
                     raise self._translate(failed) from None
                 return
+            if write:
+                self._check_file(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
             self.last_statements = tx.statements
             if tx.freed:
@@ -410,6 +415,19 @@ class SQLCipherStore:
             with contextlib.suppress(sqlcipher3.Error):
                 conn.execute("ROLLBACK")
 
+    def _check_file(self, conn: sqlcipher3.Connection) -> None:
+        """Before a commit: roll back unless the file at the path is still the one this handle opened.
+
+        SQLite keeps writing to the file it opened: once that file is unlinked (or another is
+        renamed over its path) every commit would report success and be lost. One stat of the
+        path per write transaction (about a microsecond) tells.
+        """
+        if _identity(self._where) != self._file:
+            self._rollback(conn)
+            raise StorageError(
+                "the memory store file was removed or replaced after this handle opened it; reopen the store"
+            )
+
     def _translate(self, exc: sqlcipher3.Error) -> StorageError:
         # After its first failed read of a re-keyed file SQLite answers "read-only" (or an I/O
         # error) to every later statement: those codes are checked against the salt too.
@@ -455,6 +473,7 @@ class SQLCipherStore:
             except sqlcipher3.Error as exc:
                 self._rollback(conn)
                 raise self._translate(exc) from None
+            self._check_file(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
             self._eraser.freed()  # the previous value is gone from its row
 
@@ -471,6 +490,7 @@ class SQLCipherStore:
             except sqlcipher3.Error as exc:
                 self._rollback(conn)
                 raise self._translate(exc) from None
+            self._check_file(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
             if rows:
                 self._eraser.freed()
@@ -594,7 +614,16 @@ class _Transaction:
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
         assert self._tx is not None
-        self._store._end(self._tx, exc)
+        self._store._end(self._tx, exc, self._write)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of the file at ``path``; None when there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _open_error(exc: sqlcipher3.Error, path: Path) -> StorageError:
