@@ -27,7 +27,7 @@ from securemem.commands import Command, Result, parse_command
 from securemem.dispatcher import Dispatcher, DispatchOptions
 from securemem.errors import CommandError, PolicyChangedError, PolicyError, SecureMemError, StorageError
 from securemem.middleware import AuditFacts, Call, Handler, Middleware, build_layers, chain
-from securemem.paths import ROOT
+from securemem.paths import ROOT, ancestors
 from securemem.policy import Policy, load_policy
 from securemem.store.base import Clock, Store
 from securemem.store.factory import open_store
@@ -274,16 +274,32 @@ def restamp(store: Store, policy: Policy, now: float) -> int:
     changed = 0
     for namespace in store.namespaces():
         with store.transaction(namespace, write=True, clock=lambda: now) as tx:
-            for entry in tx.tree(ROOT, ALL_LEVELS, _keep_all):
+            entries = tx.tree(ROOT, ALL_LEVELS, _keep_all)
+            latest: dict[str, list[float | None]] = {}  # directory -> the new expiry of each file below
+            for entry in entries:
                 if entry.is_dir:
                     continue
                 expiry = policy.expiry_for(entry.path)
                 base = entry.accessed if expiry.since == "access" else entry.modified
                 deadline = expiry.deadline(base)
+                for above in ancestors(entry.path):
+                    latest.setdefault(above, []).append(deadline)
                 if deadline != entry.expires:
                     tx.set_expiry(entry.path, deadline)
                     changed += 1
+            # A directory's expiry becomes exactly the latest below it, which a shorter TTL lowers
+            # (set_expiry only ever pushes ancestors later). Deepest first: each directory is set
+            # after whatever set_expiry of a deeper one pushed onto it. An empty one keeps its own.
+            for entry in sorted((e for e in entries if e.is_dir), key=lambda e: -e.path.count("/")):
+                below = latest.get(entry.path)
+                if below is not None and (deadline := _latest(below)) != entry.expires:
+                    tx.set_expiry(entry.path, deadline)
     return changed
+
+
+def _latest(expiries: list[float | None]) -> float | None:
+    """The latest of several expiries; None (never) if any is None."""
+    return None if any(e is None for e in expiries) else max(e for e in expiries if e is not None)
 
 
 def _keep_all(_name: str) -> bool:
