@@ -62,7 +62,24 @@ def open_memory(args: argparse.Namespace, *, create: bool = False) -> SecureMemo
 
 
 def print_result(content: str | list[dict[str, Any]], out: TextIO) -> None:
-    out.write((content if isinstance(content, str) else json.dumps(content)) + "\n")
+    out.write(printable((content if isinstance(content, str) else json.dumps(content)) + "\n", out))
+
+
+def printable(text: str, out: TextIO) -> str:
+    """``text`` as ``out`` can encode it: what it cannot (a lone surrogate a message echoes, a
+    character a legacy locale lacks) becomes a backslash escape instead of an exception."""
+    encoding = getattr(out, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return text.encode(encoding, "backslashreplace").decode(encoding)
+    except LookupError:  # a stream naming a codec Python does not have: plain ASCII always prints
+        return text.encode("ascii", "backslashreplace").decode("ascii")
+    return text
+
+
+def _say(line: str) -> None:
+    print_result(line, sys.stdout)
 
 
 # -- commands --------------------------------------------------------------------------------
@@ -186,7 +203,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 continue
             total += 1
             failures += not _replay_line(memory, number, raw)
-    print(f"replayed {total} commands, {failures} failed")
+    _say(f"replayed {total} commands, {failures} failed")
     return EXIT_COMMAND if failures else EXIT_OK
 
 
@@ -201,27 +218,31 @@ def _replay_source(name: str) -> AbstractContextManager[IO[bytes]]:
 
 
 def _replay_line(memory: SecureMemory, number: int, raw: bytes) -> bool:
-    print(f"[{number}] > {_echo(raw)}")
+    """Answer one line, whatever it holds and whatever its result holds; True when it succeeded."""
+    _say(f"[{number}] > {_echo(raw)}")
     try:
         text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
     except UnicodeDecodeError as exc:
-        print(f"[{number}] error: the line is not valid UTF-8 (byte {exc.start + 1})")
+        _say(f"[{number}] error: the line is not valid UTF-8 (byte {exc.start + 1})")
         return False
     try:
         tool_input = _load_json(text)
     except _Unreadable as exc:
-        print(f"[{number}] error: the line is not valid JSON ({exc})")
+        _say(f"[{number}] error: the line is not valid JSON ({exc})")
         return False
     try:
         result = memory.execute(tool_input)
+        answer = f"[{number}] {'error' if result.is_error else 'ok'}:\n"
+        answer += result.content if isinstance(result.content, str) else json.dumps(result.content)
+        _say(answer)  # one write: a result that cannot be printed leaves no half answer behind
+    except BrokenPipeError:
+        raise
     except SecureMemError as exc:  # the store failed (busy, full, damaged): say so, go on
-        print(f"[{number}] error: {exc}")
+        _say(f"[{number}] error: {exc}")
         return False
     except Exception as exc:  # a bug: one line, never a traceback with data in it
-        print(f"[{number}] error: internal error ({type(exc).__name__}); please report it")
+        _say(f"[{number}] error: internal error ({type(exc).__name__}); please report it")
         return False
-    print(f"[{number}] {'error' if result.is_error else 'ok'}:")
-    print_result(result.content, sys.stdout)
     return not result.is_error
 
 
@@ -339,13 +360,14 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+MAX_BATCH = 1_000_000  # entries per sweep transaction: more would hold the write lock for long
+
+
+def _batch(text: str) -> int:
+    value = int(text) if text.strip().isdigit() and len(text) <= len(str(MAX_BATCH)) else 0
+    if not 1 <= value <= MAX_BATCH:
+        shown = text if len(text) <= 20 else f"{text[:20]}..."
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {MAX_BATCH:,}, not {shown!r}")
     return value
 
 
@@ -400,7 +422,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--new-key-file", help="new key file (created if missing; default: replace DB.key)"
     )
     sub.choices["sweep"].add_argument("--every", help="keep running, sweeping at this interval (e.g. 10m)")
-    sub.choices["sweep"].add_argument("--batch", type=_positive, default=DEFAULT_BATCH, help="entries per transaction")
+    sub.choices["sweep"].add_argument("--batch", type=_batch, default=DEFAULT_BATCH, help="entries per transaction")
     _policy_commands(sub.choices["policy"])
     return parser
 
@@ -432,7 +454,7 @@ def _run(argv: Sequence[str] | None) -> int:
     except BrokenPipeError:
         raise
     except SecureMemError as exc:
-        print(f"securemem: error: {exc}", file=sys.stderr)
+        sys.stderr.write(printable(f"securemem: error: {exc}\n", sys.stderr))
     except KeyboardInterrupt:
         print("securemem: interrupted", file=sys.stderr)
         return 130

@@ -230,7 +230,10 @@ def _make_room(folder: Path, confirm: Callable[[str], bool]) -> None:
         for path in present:
             path.unlink()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        # A folder made here is private (0700) from its creation: it holds the store's key.
+        if not folder.is_dir():
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(mode=0o700, exist_ok=True)
     except OSError as exc:
         raise SecureMemError(f"cannot create {folder}: {exc.strerror}") from None
 

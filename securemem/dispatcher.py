@@ -101,7 +101,7 @@ def _image_type(path: str, data: bytes) -> str | None:
 def _check_range(path: str, view_range: list[int], total: int) -> tuple[int, int]:
     if total == 0:
         raise InvalidRange(
-            f"Error: Invalid `view_range` parameter: {view_range}. The file {path} is empty; "
+            f"Error: Invalid `view_range` parameter: {_shown(view_range)}. The file {path} is empty; "
             "view it without view_range."
         )
     if len(view_range) == 2:
@@ -109,10 +109,24 @@ def _check_range(path: str, view_range: list[int], total: int) -> tuple[int, int
         if 1 <= start <= total and (end == -1 or start <= end <= total):
             return start, total if end == -1 else end
     raise InvalidRange(
-        f"Error: Invalid `view_range` parameter: {view_range}. The file {path} has {total} lines: "
+        f"Error: Invalid `view_range` parameter: {_shown(view_range)}. The file {path} has {total} lines: "
         f"use [start, end] with 1 <= start <= end <= {total}, or [start, -1] to view from start to "
         "the end."
     )
+
+
+# Line numbers beyond this are shown as out of range rather than echoed: past Python's int-to-str
+# limit (4,300 digits) they cannot even be printed, and a line number of 19 digits means nothing.
+_MAX_SHOWN = 10**18
+
+
+def _number(n: int) -> str:
+    """A line number as the model sent it, or a phrase when it is too large to echo."""
+    return str(n) if abs(n) < _MAX_SHOWN else "a line number out of range"
+
+
+def _shown(numbers: list[int]) -> str:
+    return f"[{', '.join(map(_number, numbers))}]"
 
 
 def _must_fit_lines(path: str, text: str) -> None:
@@ -260,7 +274,7 @@ class Dispatcher:
         total = count_lines(text)
         if not 0 <= cmd.insert_line <= total:
             raise InvalidRange(
-                f"Error: Invalid `insert_line` parameter: {cmd.insert_line}. It should be within the "
+                f"Error: Invalid `insert_line` parameter: {_number(cmd.insert_line)}. It should be within the "
                 f"range of lines of the file: [0, {total}]"
             )
         edited = insert_after(text, cmd.insert_line, cmd.insert_text)

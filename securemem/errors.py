@@ -61,6 +61,10 @@ class RekeyedError(StorageError):
     """The store was re-keyed by another handle; this one must be reopened with the new key."""
 
 
+class PolicyChangedError(StorageError):
+    """An operator set another policy for the store after this handle opened it: reopen it."""
+
+
 class StoreFullError(StorageError):
     """The disk, or the store's page limit, is full."""
 

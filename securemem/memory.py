@@ -25,9 +25,9 @@ from securemem import audit
 from securemem.changes import ALL_LEVELS
 from securemem.commands import Command, Result, parse_command
 from securemem.dispatcher import Dispatcher, DispatchOptions
-from securemem.errors import CommandError, PolicyError, SecureMemError, StorageError
+from securemem.errors import CommandError, PolicyChangedError, PolicyError, SecureMemError, StorageError
 from securemem.middleware import AuditFacts, Call, Handler, Middleware, build_layers, chain
-from securemem.paths import ROOT
+from securemem.paths import ROOT, ancestors
 from securemem.policy import Policy, load_policy
 from securemem.store.base import Clock, Store
 from securemem.store.factory import open_store
@@ -36,6 +36,7 @@ from securemem.sweep import DEFAULT_BATCH, BackgroundSweeper, SweepReport, sweep
 logger = logging.getLogger("securemem")
 _NAMESPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@:-]{0,127}")
 POLICY_SETTING = "policy"
+_UNSET = "\x00"  # never the text of a recorded policy (JSON)
 
 
 def check_namespace(name: object) -> str:
@@ -67,10 +68,14 @@ class SecureMemory:
         self._extra = tuple(layers)
         self._owns_store = owns_store
         self.namespace_id = audit.namespace_digest(store.token_key, namespace)
+        # The policy text the store recorded when this handle was made: every command checks,
+        # under the store's lock, that it is still the store's policy (see _check_policy).
+        self._recorded = store.get_setting(POLICY_SETTING)
         options = DispatchOptions(
             overwrite_on_create=policy.create.overwrite, max_image_bytes=policy.view.max_image_bytes
         )
-        self._handler: Handler = chain(build_layers(policy, store, namespace, clock, self._extra), Dispatcher(options))
+        layers = build_layers(policy, store, namespace, clock, self._extra, check=self._check_policy)
+        self._handler: Handler = chain(layers, Dispatcher(options))
 
     @classmethod
     def open(
@@ -98,16 +103,20 @@ class SecureMemory:
         try:
             resolved = store_policy(store, requested, adopt=adopt_policy, clock=clock)
             store.configure(durability=resolved.storage.durability, erase_within=resolved.storage.erase_within)
-            return cls(store, resolved, namespace=namespace, clock=clock, layers=layers)
+            memory = cls(store, resolved, namespace=namespace, clock=clock, layers=layers)
+            memory._pin()
+            return memory
         except BaseException:
             store.close()
             raise
 
     def in_namespace(self, namespace: str) -> SecureMemory:
         """Another namespace of the same store, same policy (closing it leaves the store open)."""
-        return SecureMemory(
+        other = SecureMemory(
             self.store, self.policy, namespace=namespace, clock=self.clock, layers=self._extra, owns_store=False
         )
+        other._recorded = self._recorded  # the same policy, checked against what this handle saw
+        return other
 
     # -- commands --------------------------------------------------------------------------
 
@@ -141,10 +150,48 @@ class SecureMemory:
             result = Result("\n".join([result.content, *call.notes]), view=result.view)
         return result
 
+    def _pin(self) -> None:
+        """Opened by ``open``: the policy read at construction must be the one resolved at open.
+
+        Another process may have set a policy in between; then no recorded text counts as
+        current, and every command compares the rules themselves (and is refused).
+        """
+        try:
+            recorded = recorded_policy(self.store)
+        except PolicyError:
+            recorded = None
+        if recorded is None or recorded.model_dump() != self.policy.model_dump():
+            self._recorded = _UNSET
+
+    def _check_policy(self) -> None:
+        """Refuse the command when an operator set another policy for the store since this handle opened it.
+
+        Runs first inside the command's transaction, after the lock: the policy read is the one
+        the command would write under. Refused rather than reloaded: the layers that ran before
+        the lock (path rules, PII scrubbing, size checks) ran under the old policy, so a command
+        never goes ahead on their word. One lookup of the policy's row per command.
+        """
+        current = self.store.get_setting(POLICY_SETTING)
+        if current == self._recorded:
+            return
+        try:
+            policy = recorded_policy(self.store)
+        except PolicyError:  # written by a newer securemem
+            policy = None
+        if policy is not None and policy.model_dump() == self.policy.model_dump():
+            self._recorded = current  # the same rules written again: nothing changed
+            return
+        name = "one this handle cannot read" if policy is None else f"'{policy.name}'"
+        raise PolicyChangedError(
+            f"the store's policy was changed by an operator (it now runs under policy {name}, this "
+            f"handle under '{self.policy.name}'); reopen the store to run under its current policy"
+        )
+
     def _run_followups(self, call: Call) -> None:
         """A read's small writes; if the store is busy they wait for the next read, the read stands."""
         try:
             with self.store.transaction(self.namespace, write=True, clock=self.clock) as tx:
+                self._check_policy()  # an expiry refresh computed under a policy no longer the store's
                 for write in call.followups:
                     write(tx)
         except StorageError as exc:
@@ -227,16 +274,32 @@ def restamp(store: Store, policy: Policy, now: float) -> int:
     changed = 0
     for namespace in store.namespaces():
         with store.transaction(namespace, write=True, clock=lambda: now) as tx:
-            for entry in tx.tree(ROOT, ALL_LEVELS, _keep_all):
+            entries = tx.tree(ROOT, ALL_LEVELS, _keep_all)
+            latest: dict[str, list[float | None]] = {}  # directory -> the new expiry of each file below
+            for entry in entries:
                 if entry.is_dir:
                     continue
                 expiry = policy.expiry_for(entry.path)
                 base = entry.accessed if expiry.since == "access" else entry.modified
                 deadline = expiry.deadline(base)
+                for above in ancestors(entry.path):
+                    latest.setdefault(above, []).append(deadline)
                 if deadline != entry.expires:
                     tx.set_expiry(entry.path, deadline)
                     changed += 1
+            # A directory's expiry becomes exactly the latest below it, which a shorter TTL lowers
+            # (set_expiry only ever pushes ancestors later). Deepest first: each directory is set
+            # after whatever set_expiry of a deeper one pushed onto it. An empty one keeps its own.
+            for entry in sorted((e for e in entries if e.is_dir), key=lambda e: -e.path.count("/")):
+                below = latest.get(entry.path)
+                if below is not None and (deadline := _latest(below)) != entry.expires:
+                    tx.set_expiry(entry.path, deadline)
     return changed
+
+
+def _latest(expiries: list[float | None]) -> float | None:
+    """The latest of several expiries; None (never) if any is None."""
+    return None if any(e is None for e in expiries) else max(e for e in expiries if e is not None)
 
 
 def _keep_all(_name: str) -> bool:

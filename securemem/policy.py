@@ -433,6 +433,8 @@ def _locate(source: str | Path) -> tuple[str, str]:
         return path.read_text(encoding="utf-8"), str(path)
     except OSError as exc:
         raise PolicyError(f"cannot read policy {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise PolicyError(f"{path}: not UTF-8 text (byte {exc.start + 1})") from None
 
 
 def load_policy(source: str | Path | Policy | None = None) -> Policy:

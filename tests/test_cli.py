@@ -284,6 +284,30 @@ def test_replay_answers_every_line_whatever_it_holds(
     assert "[4] error: the line is not valid JSON (nested too deeply)" in lines
 
 
+def test_unencodable_text_in_a_result_is_escaped_never_a_crash(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A lone surrogate (valid JSON) echoed by a message: replay answers it and goes on; exec prints it."""
+    lone = '{"command":"str_replace","path":"/memories/a.md","old_str":"x\\ud800y","new_str":"z"}'
+    script = tmp_path / "s.jsonl"
+    script.write_text(
+        "\n".join(
+            [
+                json.dumps({"command": "create", "path": "/memories/a.md", "file_text": "hello\n"}),
+                lone,
+                json.dumps({"command": "view", "path": "/memories/a.md"}),
+            ]
+        )
+        + "\n"
+    )
+    code, out, err = run_cli(capsys, "replay", "--db", str(store), str(script))
+    assert (code, err) == (1, "")
+    assert "old_str `x\\ud800y` did not appear" in out and "     1\thello" in out
+    assert out.endswith("replayed 3 commands, 1 failed\n")
+    code, out, err = run_cli(capsys, "exec", "--db", str(store), lone)
+    assert (code, out) == (1, "") and "old_str `x\\ud800y` did not appear" in err
+
+
 def test_replay_reads_stdin(store: Path, capsys: pytest.CaptureFixture[str], stdin: Callable[[bytes], None]) -> None:
     stdin(b'{"command":"view","path":"/memories"}\n')
     code, out, _ = run_cli(capsys, "replay", "--db", str(store), "-")
@@ -400,3 +424,55 @@ def test_demo_keep_on_a_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureF
         f"securemem: error: {target} is not a directory; --keep needs a directory for the demo store\n",
     )
     assert target.read_text() == "precious"
+
+
+def test_huge_numbers_are_clear_errors_that_do_not_echo_them(capsys: pytest.CaptureFixture[str]) -> None:
+    """Past Python's int-to-str limit a number cannot even be printed: the message says it is out of range."""
+    from securemem import SecureMemory
+
+    with SecureMemory.open("memory://") as memory:
+        memory.execute({"command": "create", "path": "/memories/a.md", "file_text": "one\n"})
+        huge = 10**5000
+        results = [
+            memory.execute({"command": "view", "path": "/memories/a.md", "view_range": [huge, 1]}),
+            memory.execute({"command": "view", "path": "/memories/a.md", "view_range": [1, -huge]}),
+            memory.execute({"command": "insert", "path": "/memories/a.md", "insert_line": huge, "insert_text": "x"}),
+            memory.execute({"command": "insert", "path": "/memories/a.md", "insert_line": -huge, "insert_text": "x"}),
+        ]
+    assert [(r.is_error, r.error) for r in results] == [(True, "InvalidRange")] * 4
+    assert all("internal error" not in r.text and "00000" not in r.text and "out of range" in r.text for r in results)
+
+
+def test_a_policy_file_that_is_not_utf8_is_a_one_line_policy_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from securemem.errors import PolicyError
+    from securemem.policy import load_policy
+
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b'name = "caf\xe9"\n')
+    with pytest.raises(PolicyError) as caught:
+        load_policy(str(bad))
+    assert str(caught.value) == f"{bad}: not UTF-8 text (byte 12)"
+    expected = f"securemem: error: {bad}: not UTF-8 text (byte 12)\n"
+    assert run_cli(capsys, "policy", "check", str(bad)) == (2, "", expected)
+
+
+def test_a_sweep_batch_too_large_is_a_usage_error(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "sweep", "--db", str(store), "--batch", "99999999999999999999999")
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.startswith("securemem: error: argument --batch: must be a whole number from 1 to ")
+    assert run_cli(capsys, "sweep", "--db", str(store), "--batch", "9" * 5000)[0] == 2
+
+
+def test_demo_keep_makes_its_directory_private(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
+    previous = os.umask(0o022)
+    try:
+        kept = tmp_path / "a" / "kept"
+        assert run_cli(capsys, "demo", "--keep", str(kept))[0] == 0
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o700

@@ -184,3 +184,36 @@ def test_a_store_opened_after_a_crash_scrubs_leftovers_before_its_first_command(
     assert SECRET.encode() in plaintext_of(db, key)  # the crash left the old pages behind
     with SecureMemory.open(db, key=key, create=False):
         assert SECRET.encode() not in plaintext_of(db, key)  # gone before any command ran
+
+
+def _exit_without_close(db: str, key_hex: str) -> None:
+    # An erasure bound of an hour: no timer fires before the interpreter ends.
+    policy = Policy(name="slow-erase", storage=StorageSettings(erase_within=3600))
+    memory = SecureMemory.open(db, key=bytes.fromhex(key_hex), policy=policy, adopt_policy=True)
+    memory.execute({"command": "delete", "path": "/memories/s.md"})
+    # a normal end of the process: no close(), no SIGKILL
+
+
+def test_a_process_that_ends_without_closing_erases_before_it_exits(tmp_path: Path, key: bytes) -> None:
+    db = tmp_path / "x.db"
+    with SecureMemory.open(db, key=key) as memory:
+        ok(memory, command="create", path="/memories/s.md", file_text=f"{SECRET}\n" * 100)
+    ended = subprocess.run(child_argv(_exit_without_close, str(db), key.hex()), cwd=REPO, timeout=60)
+    assert ended.returncode == 0
+    assert SECRET.encode() not in plaintext_of(db, key)
+
+
+def test_the_exit_hook_does_not_keep_a_store_alive(tmp_path: Path, key: bytes) -> None:
+    import gc
+    import weakref
+
+    # Erasure at each commit: no timer thread holds the store for a while.
+    policy = Policy(name="erase-now", storage=StorageSettings(erase_within=0))
+    SecureMemory.open(tmp_path / "w.db", key=key, policy=policy).close()  # opened again, nothing is pending
+    memory = SecureMemory.open(tmp_path / "w.db", key=key, policy=policy)
+    ok(memory, command="create", path="/memories/a.md", file_text="a\n")
+    ok(memory, command="delete", path="/memories/a.md")
+    store = weakref.ref(memory.store)
+    del memory
+    gc.collect()
+    assert store() is None

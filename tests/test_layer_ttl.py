@@ -302,3 +302,29 @@ def test_every_write_stamps_by_the_rule_for_the_path_now(mem: SecureMemory, cloc
     assert expires(mem, "/memories/keep/k.md") is None
     ok(mem, command="rename", old_path="/memories/keep/k.md", new_path="/memories/scratch/k.md")
     assert expires(mem, "/memories/scratch/k.md") == T0 + DAY
+
+
+@pytest.mark.parametrize("db", ["file", "memory://"])
+def test_a_shorter_ttl_adopted_takes_directories_down_with_their_files(
+    tmp_path: Path, key: bytes, clock: Clock, db: str
+) -> None:
+    """A directory's expiry is the latest of what lies below it, recomputed when a policy is adopted."""
+    from securemem.memory import store_policy
+    from securemem.policy import Policy, TTLSettings
+    from securemem.store.factory import open_store
+
+    store = open_store(str(tmp_path / "d.db") if db == "file" else db, key)
+    try:
+        long = Policy(name="long", ttl=TTLSettings(expire_after=90 * DAY))
+        short = Policy(name="short", ttl=TTLSettings(expire_after=DAY))
+        ok(SecureMemory(store, store_policy(store, long, adopt=False), clock=clock, owns_store=False),
+           command="create", path="/memories/case/deep/notes.md", file_text="x\n")  # fmt: skip
+        memory = SecureMemory(store, store_policy(store, short, adopt=True, clock=clock), clock=clock, owns_store=False)
+        clock.now += 2 * DAY
+        assert not visible(memory, "/memories/case/deep/notes.md")
+        assert not visible(memory, "/memories/case/deep") and not visible(memory, "/memories/case")
+        assert "case" not in ok(memory, command="view", path="/memories")
+        memory.sweep()
+        assert store.count_expired(clock.now + 365 * DAY) == 0  # nothing left that could expire later
+    finally:
+        store.close()

@@ -165,3 +165,50 @@ def test_a_key_file_made_by_init_opens_through_the_library(tmp_path: Path) -> No
         ok(memory, command="create", path="/memories/a.md", file_text="a")
     with SecureMemory.open(tmp_path / "k.db", key=key) as memory:
         assert ok(memory, command="view", path="/memories/a.md").endswith("\ta")
+
+
+# -- a policy set by an operator while a handle is open ----------------------------------------------
+
+
+def test_a_handle_open_when_the_policy_changes_runs_nothing_under_the_old_policy(tmp_path: Path) -> None:
+    from securemem.memory import store_policy
+    from securemem.policy import load_policy
+
+    key, db = os.urandom(32), tmp_path / "p.db"
+    agent = SecureMemory.open(db, key=key)  # a long-running agent, default policy
+    try:
+        ok(agent, command="create", path="/memories/a.md", file_text="before\n")
+        operator = open_store(db, key, create=False)  # `securemem policy set` in another process
+        try:
+            store_policy(operator, load_policy("regulated"), adopt=True)
+        finally:
+            operator.close()
+        writes: list[dict[str, Any]] = [
+            {"command": "create", "path": "/memories/c.md", "file_text": "Dana: dana.reyes@example.com\n"},
+            {"command": "create", "path": "/memories/reference/p.md", "file_text": "overwritten\n"},
+            {"command": "delete", "path": "/memories/a.md"},
+        ]
+        results = [agent.execute(command) for command in [*writes, {"command": "view", "path": "/memories/a.md"}]]
+        assert [(r.is_error, r.error) for r in results] == [(True, "PolicyChangedError")] * 4
+        assert all("policy" in r.text and "'regulated'" in r.text and "reopen" in r.text for r in results)
+    finally:
+        agent.close()
+    with SecureMemory.open(db, key=key) as fresh:
+        assert fresh.policy.name == "regulated"
+        assert fresh.execute({"command": "view", "path": "/memories/a.md"}).text.endswith("before")
+        assert fresh.execute({"command": "view", "path": "/memories/c.md"}).is_error
+        assert fresh.execute({"command": "view", "path": "/memories/reference/p.md"}).is_error
+
+
+def test_the_same_policy_set_again_keeps_the_handle_running(tmp_path: Path) -> None:
+    from securemem.memory import store_policy
+    from securemem.policy import load_policy
+
+    key, db = os.urandom(32), tmp_path / "p.db"
+    with SecureMemory.open(db, key=key, policy="regulated") as agent:
+        operator = open_store(db, key, create=False)
+        try:
+            store_policy(operator, load_policy("regulated"), adopt=True)
+        finally:
+            operator.close()
+        ok(agent, command="create", path="/memories/a.md", file_text="still running\n")

@@ -341,6 +341,26 @@ def test_a_handle_opened_before_a_rekey_says_re_keyed_not_damaged(tmp_path: Path
         assert memory.execute({"command": "view", "path": "/memories/a.md"}).text.endswith("before the rekey")
 
 
+def test_every_command_after_a_rekey_keeps_saying_re_keyed(tmp_path: Path) -> None:
+    """SQLite answers "read-only" after its first failed read of a re-keyed file; the message stays."""
+    old, new, db = os.urandom(32), os.urandom(32), tmp_path / "m.db"
+    with SecureMemory.open(db, key=old) as memory:
+        create(memory, "/memories/a.md", "before the rekey")
+        rekeyer = SQLCipherStore.open(db, RawKey(old), create=False)
+        rekeyer.rekey(RawKey(new))
+        rekeyer.close()
+        commands: list[dict[str, object]] = [
+            {"command": "view", "path": "/memories/a.md"},
+            {"command": "view", "path": "/memories/a.md"},
+            {"command": "create", "path": "/memories/b.md", "file_text": "b"},
+            {"command": "delete", "path": "/memories/a.md"},
+            {"command": "view", "path": "/memories"},
+        ]
+        results = [memory.execute(command) for command in commands]
+        assert [(r.is_error, r.error) for r in results] == [(True, "RekeyedError")] * len(commands)
+        assert all("re-keyed" in r.text and "read-only" not in r.text for r in results)
+
+
 def _open_old_store(db: str) -> str:
     with SecureMemory.open(db, key=V1_KEY, create=False) as mem:
         return mem.execute({"command": "view", "path": "/memories/notes/a.md"}).text
@@ -356,3 +376,34 @@ def test_two_processes_opening_an_old_store_at_once_migrate_it_once(tmp_path: Pa
     assert all(view.endswith("1\talpha\n     2\tbeta") for view in views), views
     with SecureMemory.open(db, key=V1_KEY) as mem:
         assert mem.store.integrity_errors() == []
+
+
+# -- the store file removed or replaced under an open handle --------------------------------------
+
+
+def _unlink_store(db: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+
+
+def _replace_store(db: Path) -> None:
+    other = db.with_name("other.db")
+    SecureMemory.open(other, key=os.urandom(32)).close()
+    os.replace(other, db)
+
+
+@pytest.mark.parametrize("change", [_unlink_store, _replace_store], ids=["removed", "replaced"])
+def test_a_write_to_a_store_file_removed_or_replaced_fails_instead_of_vanishing(tmp_path: Path, change: object) -> None:
+    key, db = os.urandom(32), tmp_path / "m.db"
+    memory = SecureMemory.open(db, key=key)
+    try:
+        create(memory, "/memories/a.md", "a")
+        assert callable(change)
+        change(db)
+        result = memory.execute({"command": "create", "path": "/memories/important.md", "file_text": "must survive"})
+        assert result.is_error and "the memory store file was removed or replaced" in result.text
+        assert "reopen" in result.text
+        later = memory.execute({"command": "delete", "path": "/memories/a.md"})
+        assert later.is_error and "removed or replaced" in later.text
+    finally:
+        memory.close()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from securemem.middleware.access import Access
 from securemem.middleware.base import AuditFacts, Call, Check, Handler, Middleware, ViewLimit, chain
@@ -57,11 +57,17 @@ def policy_layers(policy: Policy, token_key: bytes) -> list[Middleware]:
 
 
 def build_layers(
-    policy: Policy, store: Store, namespace: str, clock: Clock, extra: Sequence[Middleware] = ()
+    policy: Policy,
+    store: Store,
+    namespace: str,
+    clock: Clock,
+    extra: Sequence[Middleware] = (),
+    *,
+    check: Callable[[], None] | None = None,
 ) -> list[Middleware]:
     """The whole chain in front of the dispatcher: the policy's layers, the transaction, your own.
 
     A deployment's own layers run inside the transaction, after the policy's layers, so they see
     input that is already guarded and scrubbed, and may read the store through ``call.txn``.
     """
-    return [*policy_layers(policy, store.token_key), Transaction(store, namespace, clock), *extra]
+    return [*policy_layers(policy, store.token_key), Transaction(store, namespace, clock, check), *extra]

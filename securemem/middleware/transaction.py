@@ -8,19 +8,26 @@ read once the lock is held (``tx.now``), so a command that waited cannot act on 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from securemem.commands import Result
 from securemem.middleware.base import Call, Handler
 from securemem.store.base import Clock, Store
 
 
 class Transaction:
-    def __init__(self, store: Store, namespace: str, clock: Clock) -> None:
+    """``check``, when given, runs first inside the transaction (under the lock) and may refuse it."""
+
+    def __init__(self, store: Store, namespace: str, clock: Clock, check: Callable[[], None] | None = None) -> None:
         self.store = store
         self.namespace = namespace
         self.clock = clock
+        self.check = check
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         with self.store.transaction(self.namespace, write=call.command.mutates, clock=self.clock) as tx:
+            if self.check is not None:
+                self.check()
             call.tx, call.now = tx, tx.now
             try:
                 return call_next(call)

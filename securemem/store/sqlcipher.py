@@ -24,12 +24,14 @@ Choices and why:
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import os
 import stat
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 
@@ -174,6 +176,10 @@ class SQLCipherStore:
         self.meta = meta
         self.last_statements = 0  # statements of the last transaction (tests hold commands to a budget)
         self._eraser = _Eraser(self._checkpoint, within=1.0)
+        # The file this handle opened (see _check_file), by an absolute path: a later chdir moves nothing.
+        self._where = Path(os.path.abspath(path))
+        self._file = _identity(self._where)
+        _OPEN_STORES.add(self)  # erased at exit if never closed (see _flush_at_exit)
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -358,7 +364,7 @@ class SQLCipherStore:
             self._lock.release()
             raise
 
-    def _end(self, tx: SqlTx, failed: BaseException | None) -> None:
+    def _end(self, tx: SqlTx, failed: BaseException | None, write: bool) -> None:
         """Commit (or roll back after ``failed``); the lock is released in every case."""
         try:
             conn = self._open_conn()
@@ -367,6 +373,8 @@ class SQLCipherStore:
                 if isinstance(failed, sqlcipher3.Error):
                     raise self._translate(failed) from None
                 return
+            if write:
+                self._check_file(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
             self.last_statements = tx.statements
             if tx.freed:
@@ -421,8 +429,23 @@ class SQLCipherStore:
             with contextlib.suppress(sqlcipher3.Error):
                 conn.execute("ROLLBACK")
 
+    def _check_file(self, conn: sqlcipher3.Connection) -> None:
+        """Before a commit: roll back unless the file at the path is still the one this handle opened.
+
+        SQLite keeps writing to the file it opened: once that file is unlinked (or another is
+        renamed over its path) every commit would report success and be lost. One stat of the
+        path per write transaction (about a microsecond) tells.
+        """
+        if _identity(self._where) != self._file:
+            self._rollback(conn)
+            raise StorageError(
+                "the memory store file was removed or replaced after this handle opened it; reopen the store"
+            )
+
     def _translate(self, exc: sqlcipher3.Error) -> StorageError:
-        if _code(exc) in (_NOTADB, _CORRUPT) and self._rekeyed():
+        # After its first failed read of a re-keyed file SQLite answers "read-only" (or an I/O
+        # error) to every later statement: those codes are checked against the salt too.
+        if _code(exc) in (_NOTADB, _CORRUPT, _READONLY, _IOERR, _CANTOPEN) and self._rekeyed():
             return RekeyedError("the memory store was re-keyed by another process; reopen it with the new key")
         if _code(exc) in (_READONLY, _CANTOPEN, _IOERR) and not os.access(self.path.parent, os.W_OK):
             return StorageError(
@@ -485,6 +508,7 @@ class SQLCipherStore:
             except sqlcipher3.Error as exc:
                 self._rollback(conn)
                 raise self._translate(exc) from None
+            self._check_file(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
             self._eraser.freed()  # the previous value is gone from its row
 
@@ -501,6 +525,7 @@ class SQLCipherStore:
             except sqlcipher3.Error as exc:
                 self._rollback(conn)
                 raise self._translate(exc) from None
+            self._check_file(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
             if rows:
                 self._eraser.freed()
@@ -629,6 +654,7 @@ class SQLCipherStore:
             conn, self._conn = self._conn, None
             if conn is not None:
                 conn.close()
+        _OPEN_STORES.discard(self)
 
 
 class _Transaction:
@@ -646,7 +672,16 @@ class _Transaction:
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
         assert self._tx is not None
-        self._store._end(self._tx, exc)
+        self._store._end(self._tx, exc, self._write)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of the file at ``path``; None when there is none."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _repair_torn(path: Path, codec: pages.PageCodec) -> None:
@@ -666,6 +701,28 @@ def _open_error(exc: sqlcipher3.Error, path: Path) -> StorageError:
             "-shm files beside the store file"
         )
     return translate(exc)
+
+
+# Stores not closed yet, held weakly: the exit hook must not keep a dropped store alive.
+_OPEN_STORES: weakref.WeakSet[SQLCipherStore] = weakref.WeakSet()
+
+
+def _flush_at_exit() -> None:
+    """At a normal interpreter exit, erase what open stores still have pending (rule 5).
+
+    The eraser's timer is a daemon thread that dies with the interpreter, so a process that ends
+    without ``close()`` would leave freed content decryptable in the WAL. An exit hook, not a
+    finalizer: nothing does I/O when the garbage collector happens to run. Only SIGKILL (or a
+    crash) skips it; the next open scrubs what that leaves.
+    """
+    for store in list(_OPEN_STORES):
+        try:
+            store.flush_erasure()
+        except Exception as exc:  # one store's failure must not stop the others' erasure
+            logger.warning("freed content not erased at exit: %s", exc)
+
+
+atexit.register(_flush_at_exit)
 
 
 class _Eraser:
