@@ -325,6 +325,12 @@ def worst_cases(size: int) -> dict[str, str]:
         "arabic-digits": fill("\u0664\u0661\u0661\u0661 "),
         "combining": fill("4\u0332"),
         "cjk-prose": fill("\u4e2d\u6587\u6587\u672c\uff0c"),
+        "letters-in-digits": fill("1l0O "),
+        "letter-touches": fill("0o 1l x"),
+        "spaced-out": fill("a "),
+        "spaced-digits-at": fill("4 1 @ . "),
+        "spoken-at": fill("jane at example dot "),
+        "cut-secret": "token: " + fill("Ab1+ "),
     }
 
 

@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Iterator
 
-from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, Rule
+from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
@@ -247,7 +247,7 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
         return None
     value = _VALUE.match(text, assign.end())
     if value is None:
-        return None
+        return _on_next_lines(text, assign.end(), kind, keyed)
     quoted = value["quoted"] is not None
     group = "quoted" if quoted else "bare"
     start, end = value.span(group)
@@ -260,6 +260,18 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
         if end < len(text) and text[end] in "([":
             return None  # a call or a subscript: code that reads the secret, not the secret
     secret = text[start:end]
+    if not quoted:
+        whole_end, whole = _continued(text, end)
+        if whole_end > end:
+            kind_of_whole = _provider(secret + whole, keyed)
+            if kind_of_whole is not None:
+                return kind_of_whole, start, whole_end
+            if (
+                kind is not None
+                and _plausible_value(secret, quoted)
+                and (kind == "PASSWORD" or _looks_random(secret + whole))
+            ):
+                return ("PASSWORD" if kind == "PASSWORD" else "GENERIC_SECRET"), start, whole_end
     for rule in keyed:
         if rule.value.fullmatch(secret):
             return rule.type, start, end
@@ -271,6 +283,70 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
         return ("PASSWORD", start, end) if len(secret) >= 4 else None
     if _looks_random(secret):
         return "GENERIC_SECRET", start, end
+    return None
+
+
+# A value cut by spaces or line breaks after its keyword ("token: ghp_1a2B3c 4D5e6F...", a key
+# wrapped every 8 characters): the pieces that follow and look like more of it are read with it. A
+# piece after a space ends at white space or punctuation; a piece after a line break is its whole
+# line ("user: bob" on the next line is a new entry, not more of the value).
+_SPACE_PIECE = re.compile(r"[ \t]{1,3}(?P<piece>[A-Za-z0-9+/_\-.!#%&*~$^@]{2,128}=*)(?=[\s,;)]|$)")
+_LINE_PIECE = re.compile(r"[ \t]*\r?\n[ \t]*(?P<piece>[A-Za-z0-9+/_\-.!#%&*~$^@]{4,128}=*)[ \t]*(?=\r?\n|$)")
+_MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Z][a-z]*[0-9]")
+_PIECE_SYMBOLS = frozenset("+/_!#%&*~$^")
+_MAX_PIECES = 24
+
+
+def _continued(text: str, end: int) -> tuple[int, str]:
+    """Where the value ending at ``end`` really ends, counting the pieces that continue it, and those pieces joined."""
+    pieces: list[str] = []
+    while len(pieces) < _MAX_PIECES:
+        match = _SPACE_PIECE.match(text, end) or _LINE_PIECE.match(text, end)
+        if match is None:
+            break
+        piece = match["piece"].rstrip(".")
+        if not _is_piece(piece):
+            break
+        pieces.append(piece)
+        end = match.start("piece") + len(piece)
+    return end, "".join(pieces)
+
+
+def _on_next_lines(text: str, end: int, kind: str | None, keyed: list[KeyedRule]) -> Hit | None:
+    """A value that starts on the line after its key ("client_secret:" then the key wrapped over lines)."""
+    first = _LINE_PIECE.match(text, end)
+    if first is None or not _is_piece(first["piece"]):
+        return None
+    start = first.start("piece")
+    whole_end, rest = _continued(text, first.end("piece"))
+    value = first["piece"] + rest
+    provider = _provider(value, keyed)
+    if provider is not None:
+        return provider, start, whole_end
+    if kind == "PASSWORD" or (kind is not None and _looks_random(value)):
+        return ("PASSWORD" if kind == "PASSWORD" else "GENERIC_SECRET"), start, whole_end
+    return None
+
+
+def _is_piece(piece: str) -> bool:
+    """Random-looking: a digit, case mixed inside it, or a symbol words do not hold (not "Please", not "re-run")."""
+    if len(piece) < 2 or piece.lower() in _STOP_VALUES:
+        return False
+    return (
+        any(char.isdigit() for char in piece)
+        or _MIXED_CASE.search(piece) is not None
+        or not _PIECE_SYMBOLS.isdisjoint(piece)
+    )
+
+
+def _provider(value: str, keyed: list[KeyedRule]) -> str | None:
+    """The provider type whose shape is all of ``value``, if any."""
+    for rule in keyed:
+        if rule.value.fullmatch(value):
+            return rule.type
+    for kind, start, end in find_catalogue(Scan(value, ())):
+        if start == 0 and end == len(value):
+            return kind
     return None
 
 
