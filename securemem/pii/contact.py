@@ -174,7 +174,7 @@ def find_obfuscated_emails(scan: Scan) -> Iterator[Span]:
 
 def _has_obfuscation_mark(lower: str) -> bool:
     """A cheap gate: a closing bracket (a memchr) before the few "at]"-like substrings, or a spaced "@"."""
-    if " @" in lower or "@ " in lower or "\t@" in lower or "@\t" in lower:
+    if "@" in lower and (" @" in lower or "@ " in lower or "\t@" in lower or "@\t" in lower):
         return True
     return any(close in lower and ("at" + close in lower or "at " + close in lower) for close in "])}>")
 

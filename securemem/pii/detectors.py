@@ -169,7 +169,13 @@ class Located:
     end: int
 
 
-_Step = tuple[Callable[[Scan], Iterable[Hit]], bool, bool, tuple[str, ...], bool]
+_Step = tuple[Callable[[Scan], Iterable[Hit]], bool, bool, tuple[tuple[str, str], ...], bool]
+# Characters from most to least common in text (lower case first): a literal's gate is its rarest one.
+_COMMONNESS = " etaoinsrhldcumfpgwybvkxjqz.,-:)(ETAOINSRHLDCUMFPGWYBVKXJQZ0123456789/@]_=>}"
+
+
+def _rarest(literal: str) -> str:
+    return max(literal, key=lambda char: _COMMONNESS.find(char) if char in _COMMONNESS else len(_COMMONNESS))
 
 
 @lru_cache(maxsize=256)
@@ -177,7 +183,9 @@ def _plan(wanted: frozenset[str], version: int) -> tuple[_Step, ...]:
     """The built-in detectors to run for ``wanted``: (run, filter its hits, gate on numbers, literals, lowered)."""
     del version  # part of the cache key only
     return tuple(
-        (b.run, not b.types <= wanted, b.numbers, b.literals, b.lowered) for b in _BUILTINS if b.types & wanted
+        (b.run, not b.types <= wanted, b.numbers, tuple((_rarest(lit), lit) for lit in b.literals), b.lowered)
+        for b in _BUILTINS
+        if b.types & wanted
     )
 
 
@@ -269,6 +277,10 @@ _SPACED_CONTEXT = 40  # characters before the run read with it ("call", "passwor
 
 
 def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
+    # The scan's token copy has "x x x x x" wherever this one has (and a few more, "a,b,c,d,e"): most
+    # text stops at that one search, with no copy of its own.
+    if _SPACED_HINT not in scan.tokens:
+        return []
     text = scan.text
     canonical = text.encode("ascii", "replace").translate(_SPACED_TABLE)
     hint = canonical.find(_SPACED_HINT)
@@ -298,13 +310,18 @@ def _builtin_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     candidates: list[Hit] = []
     text = scan.text
     lower = scan.lower
+    long_numbers: bool | None = None
     for run, filtered, numbers, literals, lowered in _plan(wanted, entities.version()):
-        if numbers and not scan.long_numbers:
-            continue
+        if numbers:
+            if long_numbers is None:
+                long_numbers = bool(scan.long_numbers)
+            if not long_numbers:
+                continue
         if literals:
             haystack = lower if lowered else text
-            for literal in literals:
-                if literal in haystack:
+            for rare, literal in literals:
+                # A one-character test (memchr, nearly free) before the substring search (which reads the text).
+                if rare in haystack and literal in haystack:
                     break
             else:
                 continue

@@ -20,9 +20,12 @@ Hit = tuple[str, int, int]
 
 # ---------------------------------------------------------------- the catalogue
 
-# Candidate token starts: the start of a run of 12 or more token characters. One regex pass; a
-# rule's own regex runs only where the run's first character starts one of its prefixes.
-_RUN = re.compile(r"(?<![A-Za-z0-9_.+~\-])[A-Za-z0-9_.+~\-]{12,}")
+# Candidate token starts: the start of a run of 12 or more token characters ([A-Za-z0-9_.+~-]). The
+# scan's token copy (Scan.tokens: "x" for a token character) finds such runs with a substring search
+# for twelve "x" (C speed; prose has few words that long); a rule's own regex runs only where a run's
+# first two characters start one of its prefixes.
+_MIN_RUN = 12
+_RUN_HINT = b"x" * _MIN_RUN
 
 
 def _index(rules: tuple[Rule, ...]) -> dict[str, tuple[Rule, ...]]:
@@ -39,37 +42,50 @@ def _index(rules: tuple[Rule, ...]) -> dict[str, tuple[Rule, ...]]:
 
 
 _BY_FIRST = _index(PREFIXED)
-# Each anchor's least common character: a one-character test (memchr) before the substring search.
+# Each anchor's least common character: a one-character test (memchr) before the substring searches
+# of the anchors it gates.
 _COMMONNESS = " etaoinsrhldcumfpgwybvkxjqz.-,ETAOINSRHLDCUMFPGWYBVKXJQZ0123456789/:_=~"
-_ANCHOR_GATES = tuple(
-    (max(rule.anchor, key=lambda char: _COMMONNESS.find(char) if char in _COMMONNESS else 99), rule)
-    for rule in ANCHORED
-)
-_MIN_RUN = 12
 
 
-def _long_words(text: str) -> list[str]:
-    """The whitespace-separated words long enough to hold a token (str.split is C-speed)."""
-    return [word for word in text.split() if len(word) >= _MIN_RUN]
+def _gates(rules: tuple[Rule, ...]) -> tuple[tuple[str, tuple[Rule, ...]], ...]:
+    by_gate: dict[str, list[Rule]] = {}
+    for rule in rules:
+        gate = max(rule.anchor, key=lambda char: _COMMONNESS.find(char) if char in _COMMONNESS else 99)
+        by_gate.setdefault(gate, []).append(rule)
+    return tuple((gate, tuple(found)) for gate, found in by_gate.items())
+
+
+_ANCHOR_GATES = _gates(ANCHORED)
+
+
+def token_runs(scan: Scan) -> Iterator[tuple[int, int]]:
+    """Spans of the runs of 12 or more token characters, in order."""
+    canonical = scan.tokens
+    at = canonical.find(_RUN_HINT)
+    while at != -1:
+        start = at
+        while start > 0 and canonical[start - 1] == 0x78:  # "x": the run began before the hint
+            start -= 1
+        end = canonical.find(b" ", at + _MIN_RUN)
+        end = len(canonical) if end == -1 else end
+        yield start, end
+        at = canonical.find(_RUN_HINT, end)
 
 
 def find_catalogue(scan: Scan) -> Iterator[Hit]:
     text = scan.text
-    cursor = 0
-    for word in _long_words(text):
-        # Token runs only occur inside a long whitespace-separated word: the run regex reads those alone.
-        at = text.find(word, cursor)
-        cursor = at + len(word)
-        for run in _RUN.finditer(text, at, cursor):
-            start = run.start()
-            for rule in _BY_FIRST.get(text[start : start + 2], ()):
-                match = rule.pattern.match(text, start)
-                if match is not None and (rule.check is None or rule.check(match.group())):
-                    yield rule.type, start, match.end()
-                    break
-    for gate, rule in _ANCHOR_GATES:
-        if gate in text and rule.anchor in text:
-            yield from _anchored(rule, text)
+    by_first = _BY_FIRST
+    for start, _ in token_runs(scan):
+        for rule in by_first.get(text[start : start + 2], ()):
+            match = rule.pattern.match(text, start)
+            if match is not None and (rule.check is None or rule.check(match.group())):
+                yield rule.type, start, match.end()
+                break
+    for gate, rules in _ANCHOR_GATES:
+        if gate in text:
+            for rule in rules:
+                if rule.anchor in text:
+                    yield from _anchored(rule, text)
 
 
 def _anchored(rule: Rule, text: str) -> Iterator[Hit]:
@@ -386,8 +402,16 @@ def entropy(value: str) -> float:
     size = len(value)
     if not size:
         return 0.0
-    # str.count per distinct character beats collections.Counter on the short values seen here.
-    return math.log2(size) - sum(count * math.log2(count) for count in map(value.count, set(value))) / size
+    # str.count per distinct character beats collections.Counter on the short values seen here, and
+    # count * log2(count) comes from a table: the whole sum runs in C.
+    if size > _TABLE_SIZE:
+        return math.log2(size) - sum(count * math.log2(count) for count in map(value.count, set(value))) / size
+    return _LOG2[size] - sum(map(_COUNT_LOG2.__getitem__, map(value.count, set(value)))) / size
+
+
+_TABLE_SIZE = 1024
+_LOG2 = [0.0] + [math.log2(count) for count in range(1, _TABLE_SIZE + 1)]
+_COUNT_LOG2 = [0.0] + [count * math.log2(count) for count in range(1, _TABLE_SIZE + 1)]
 
 
 # ---------------------------------------------------------------- high-entropy values near a keyword
@@ -403,9 +427,7 @@ _RANDOM_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~\[:])[A-Za-z0-9+/=_\-.~]{16,512
 
 
 def find_high_entropy(scan: Scan) -> Iterator[Hit]:
-    lower = scan.lower
-    if not any(word in lower for word in ("pass", "secret", "token", "key", "cred")):
-        return
+    lower = scan.lower  # detect() runs this only when the text holds "pass", "secret", "token", "key" or "cred"
     text = scan.text
     done = 0
     for keyword in _PROSE_KEY.finditer(lower):
