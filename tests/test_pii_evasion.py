@@ -406,6 +406,8 @@ def test_a_number_spelt_with_letters_gets_the_token_of_the_number() -> None:
         "jane @ example . com",
         "j a n e @ e x a m p l e . c o m",
         "j a n e . d o e @ e x a m p l e . c o . u k",
+        "JANE AT EXAMPLE DOT COM",
+        "bob_smith at gmail dot com",
     ],
 )
 def test_a_spelt_out_address_is_found_whole_and_hashes_as_the_address(shown: str) -> None:
@@ -432,6 +434,13 @@ def test_a_spelt_out_address_is_found_whole_and_hashes_as_the_address(shown: str
         "count: 1 2 3 4 5 6 7 8 9 10",
         "x = 1 + 2 + 3 + 4 + 5 + 6",
         "Grid 0 1 0 1 1 0 0 1 0 1",
+        "Tickets at eventbrite dot com are sold out",
+        "We are at example.com headquarters",
+        "the meeting at 10 dot 30",
+        "user @ host",
+        "A B C D E F G",
+        "token:\n  type: bearer",
+        "secret: true\nenabled: false",
     ],
 )
 def test_prose_with_at_dot_and_spaced_letters_is_left_alone(text: str) -> None:

@@ -277,6 +277,8 @@ _SPACED_CONTEXT = 40  # characters before the run read with it ("call", "passwor
 
 
 def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
+    if len(scan.text) < 2 * _SPACED_MIN - 1:
+        return []
     # The scan's token copy has "x x x x x" wherever this one has (and a few more, "a,b,c,d,e"): most
     # text stops at that one search, with no copy of its own.
     if _SPACED_HINT not in scan.tokens:

@@ -47,6 +47,8 @@ _SSN_WORDS = re.compile(r"\b(?:ssn|ss#|ss ?no|social security|soc\.? ?sec|taxpay
 
 def find_cards(scan: Scan) -> Iterator[Span]:
     windows = scan.around(scan.numbers_with(13), 0, _TAIL)
+    if not windows:
+        return
     found = list(accepted(_CARD, scan.text, windows, _is_card))
     yield from found
     # The regrouped pattern reads only the numbers that held no card in a usual grouping.
@@ -95,6 +97,8 @@ def _iban_end(text: str, start: int, limit: int) -> int:
 
 def find_ssns(scan: Scan) -> Iterator[Span]:
     windows = scan.around(scan.numbers_with(9), 0, _TAIL)
+    if not windows:
+        return iter(())
     return accepted(_SSN, scan.text, windows, lambda match: _is_ssn(scan, match))
 
 

@@ -73,14 +73,11 @@ class Scan:
     def numbers(self) -> list[Span]:
         """Spans of the numbers with four digits or more, in order."""
         if self._numbers is None:
-            text = self.text
-            if text.isascii():
-                # The same pattern over a canonical copy (digits "0", separators "-", the rest "x"):
-                # a pattern led by a literal lets the engine skip ahead at C speed.
-                canonical = text.encode("ascii").translate(_CANONICAL)
-                self._numbers = [match.span() for match in _CANONICAL_NUMBER.finditer(canonical)]
-            else:
-                self._numbers = [match.span() for match in _NUMBER.finditer(text)]
+            # The same pattern over a canonical copy (digits "0", separators "-", the rest "x"; any
+            # other character is "?" first, one for one, so offsets stay those of the text): a pattern
+            # led by a literal lets the engine skip ahead at C speed.
+            canonical = self.text.encode("ascii", "replace").translate(_CANONICAL)
+            self._numbers = [match.span() for match in _CANONICAL_NUMBER.finditer(canonical)]
         return self._numbers
 
     @property
