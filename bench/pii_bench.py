@@ -12,7 +12,10 @@ Prints, in one run:
    that overlap no labelled entity of that type). The ~180 provider key types are summed in one
    row (API_KEY family) and any provider type below 100% is listed. Recall is also given for the
    evasion section alone.
-2. Damage on the must-survive set (tests/data/must_survive.txt): lines any finding would alter.
+2. Damage on the must-survive set (tests/data/must_survive.txt): lines any finding would alter;
+   then recall on the held-out adversarial set (tests/data/pii_heldout.jsonl: a value counts only
+   when findings of its type cover all of it), findings beside the labels, and its hard negatives
+   altered.
 3. Throughput on PII-dense text (the labelled lines) and on ordinary text (the must-survive set
    and benign prose), and the securemem/Presidio ratio of each.
 4. Worst-case inputs: adversarial texts of 100 KB and 1 MB, time per KB of each (linear inputs
@@ -331,6 +334,7 @@ def worst_cases(size: int) -> dict[str, str]:
         "spaced-digits-at": fill("4 1 @ . "),
         "spoken-at": fill("jane at example dot "),
         "cut-secret": "token: " + fill("Ab1+ "),
+        "cut-provider": fill("key: AKIA AAAA "),
     }
 
 

@@ -441,6 +441,8 @@ def test_a_spelt_out_address_is_found_whole_and_hashes_as_the_address(shown: str
         "A B C D E F G",
         "token:\n  type: bearer",
         "secret: true\nenabled: false",
+        "key: sk-learn based classifier",
+        "keyboard: AKIA brand, model 2024",
     ],
 )
 def test_prose_with_at_dot_and_spaced_letters_is_left_alone(text: str) -> None:
@@ -473,6 +475,12 @@ PAT = "ghp_" + "Ab1Cd2Ef3G" * 3 + "h4Ij5K"
         ("api_key = 7Hq2LmX9 Rt4Vb8Nw K3pZ6sYc", "GENERIC_SECRET", "7Hq2LmX9 Rt4Vb8Nw K3pZ6sYc"),
         ("client_secret:\n  9fKq2Lm7\n  Xw4Rt8Vb\n", "GENERIC_SECRET", "9fKq2Lm7\n  Xw4Rt8Vb"),
         ("password: Tr0ub 4dor&3", "PASSWORD", "Tr0ub 4dor&3"),
+        ("AWS key: AKIA IOSF ODNN 7EXA MPLE", "AWS_ACCESS_KEY", "AKIA IOSF ODNN 7EXA MPLE"),
+        (
+            "stripe key = sk_live_4eC3 9HqL yjWD arjt T1zd p7dc",
+            "STRIPE_SECRET_KEY",
+            "sk_live_4eC3 9HqL yjWD arjt T1zd p7dc",
+        ),
     ],
 )
 def test_a_secret_cut_by_spaces_or_a_line_break_is_found_whole(text: str, kind: str, shown: str) -> None:

@@ -266,7 +266,8 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
     kind = key_kind(key)
     keyed = [rule for rule in KEYED if rule.key.search(key)] if _ANY_KEYED.search(key) else []
     if kind is None and not keyed:
-        return None
+        # Any "key: value" may hold a provider token cut into groups ("AWS key: AKIA IOSF ODNN ...").
+        return _split_after(text, key_end)
     assign = _ASSIGN.match(text, key_end)
     prose = False
     if assign is not None:
@@ -291,6 +292,9 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
             return None  # a call or a subscript: code that reads the secret, not the secret
     secret = text[start:end]
     if not quoted:
+        split = _split_provider(text, start, end, keyed)
+        if split is not None:
+            return split
         whole_end, whole = _continued(text, end)
         if whole_end > end:
             kind_of_whole = _provider(secret + whole, keyed)
@@ -340,6 +344,40 @@ def _continued(text: str, end: int) -> tuple[int, str]:
         pieces.append(piece)
         end = match.start("piece") + len(piece)
     return end, "".join(pieces)
+
+
+def _split_after(text: str, key_end: int) -> Hit | None:
+    """A provider token cut into groups after a key that names no secret, or None."""
+    assign = _ASSIGN.match(text, key_end)
+    value = _VALUE.match(text, assign.end()) if assign is not None else None
+    if value is None or value["bare"] is None:
+        return None
+    return _split_provider(text, *value.span("bare"), [])
+
+
+def _split_provider(text: str, start: int, end: int, keyed: list[KeyedRule]) -> Hit | None:
+    """A provider token that starts at ``start`` and goes on in the groups after ``end``, or None.
+
+    Read only where the value starts like a provider token (its first two characters start a rule's
+    prefix) or the key names a keyed rule; the groups may be any token characters ("AKIA IOSF ODNN
+    7EXA MPLE"), and the longest run of them that is a whole token wins.
+    """
+    if not keyed and text[start : start + 2] not in _BY_FIRST:
+        return None
+    pieces = [text[start:end]]
+    ends = [end]
+    while len(pieces) < _MAX_PIECES:
+        match = _SPACE_PIECE.match(text, ends[-1]) or _LINE_PIECE.match(text, ends[-1])
+        if match is None:
+            break
+        piece = match["piece"].rstrip(".")
+        pieces.append(piece)
+        ends.append(match.start("piece") + len(piece))
+    for count in range(len(pieces), 1, -1):
+        kind = _provider("".join(pieces[:count]), keyed)
+        if kind is not None:
+            return kind, start, ends[count - 1]
+    return None
 
 
 def _on_next_lines(text: str, end: int, kind: str | None, keyed: list[KeyedRule]) -> Hit | None:
