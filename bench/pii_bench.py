@@ -12,7 +12,10 @@ Prints, in one run:
    that overlap no labelled entity of that type). The ~180 provider key types are summed in one
    row (API_KEY family) and any provider type below 100% is listed. Recall is also given for the
    evasion section alone.
-2. Damage on the must-survive set (tests/data/must_survive.txt): lines any finding would alter.
+2. Damage on the must-survive set (tests/data/must_survive.txt): lines any finding would alter;
+   then recall on the held-out adversarial set (tests/data/pii_heldout.jsonl: a value counts only
+   when findings of its type cover all of it), findings beside the labels, and its hard negatives
+   altered.
 3. Throughput on PII-dense text (the labelled lines) and on ordinary text (the must-survive set
    and benign prose), and the securemem/Presidio ratio of each.
 4. Worst-case inputs: adversarial texts of 100 KB and 1 MB, time per KB of each (linear inputs
@@ -46,6 +49,7 @@ from securemem.pii.presidio import DEFAULT_ENTITY_MAP
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data"
 CORPUS = DATA / "pii_corpus.jsonl"
+HELD_OUT = DATA / "pii_heldout.jsonl"
 MUST_SURVIVE = DATA / "must_survive.txt"
 # Presidio's entity names for the types it covers.
 PRESIDIO_TYPES = DEFAULT_ENTITY_MAP
@@ -90,10 +94,10 @@ class Row:
     note: str
 
 
-def load_corpus() -> list[Row]:
+def load_corpus(path: Path = CORPUS) -> list[Row]:
     """Each text with its labelled spans (the n-th label of a value is its n-th occurrence)."""
     rows = []
-    for line in CORPUS.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         rows.append(Row(row["text"], _label_spans(row["text"], row["entities"]), row["note"]))
     return rows
@@ -167,6 +171,44 @@ def score(detector: Detector, corpus: Sequence[Row]) -> tuple[Report, Report]:
 
 def _overlap(a: Span, b: Span) -> bool:
     return a[0] == b[0] and a[1] < b[2] and b[1] < a[2]
+
+
+def covered(label: Span, findings: Sequence[Span]) -> bool:
+    """True when findings of the label's type cover every character of it (nothing of it is left)."""
+    kind, start, end = label
+    for _, low, high in sorted(f for f in findings if f[0] == kind and f[1] < end and start < f[2]):
+        if low > start:
+            return False
+        start = max(start, high)
+    return start >= end
+
+
+def print_held_out(detectors: dict[str, Detector]) -> None:
+    """Recall on the held-out adversarial set (a value counts when it is covered whole) and damage on its negatives."""
+    rows = load_corpus(HELD_OUT)
+    positives = [row for row in rows if row.labels]
+    negatives = [row for row in rows if not row.labels]
+    labelled = sum(len(row.labels) for row in positives)
+    print(f"\nheld-out adversarial set ({HELD_OUT.name}): {len(positives)} lines with {labelled} values, "
+          f"{len(negatives)} hard negatives")  # fmt: skip
+    for name, detector in detectors.items():
+        by_note: dict[str, Score] = {}
+        extra = 0
+        for row in positives:
+            findings = detector(row.text)
+            score_ = by_note.setdefault(row.note.removeprefix("held-out evasion: "), Score())
+            for label in row.labels:
+                score_.labelled += 1
+                score_.found += covered(label, findings)
+            extra += sum(1 for f in findings if not any(_overlap(f, label) for label in row.labels))
+        damaged = [row.text for row in negatives if detector(row.text)]
+        found = sum(s.found for s in by_note.values())
+        print(f"  {name:<10} recall {found}/{labelled} {100 * found / labelled:5.1f}%, "
+              f"{extra} extra findings on positive lines, {len(damaged)}/{len(negatives)} negatives altered"
+              + (f", e.g. {damaged[0]!r}" if damaged else ""))  # fmt: skip
+        for note, score_ in sorted(by_note.items()):
+            if score_.found < score_.labelled:
+                print(f"    {note:<28} {score_.found}/{score_.labelled}")
 
 
 def median_seconds(detector: Detector, texts: Sequence[str], runs: int) -> float:
@@ -286,6 +328,13 @@ def worst_cases(size: int) -> dict[str, str]:
         "arabic-digits": fill("\u0664\u0661\u0661\u0661 "),
         "combining": fill("4\u0332"),
         "cjk-prose": fill("\u4e2d\u6587\u6587\u672c\uff0c"),
+        "letters-in-digits": fill("1l0O "),
+        "letter-touches": fill("0o 1l x"),
+        "spaced-out": fill("a "),
+        "spaced-digits-at": fill("4 1 @ . "),
+        "spoken-at": fill("jane at example dot "),
+        "cut-secret": "token: " + fill("Ab1+ "),
+        "cut-provider": fill("key: AKIA AAAA "),
     }
 
 
@@ -337,6 +386,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if presidio is not None:
         detectors["presidio"] = presidio
     print_damage(survive, detectors)
+    print_held_out(detectors)
     dense = [row.text for row in corpus if row.labels]
     benign = [row.text for row in corpus if not row.labels]
     prose = [ORDINARY_1KB[i : i + 256] for i in range(0, len(ORDINARY_1KB), 256)] * 25 + [ORDINARY_1KB] * 25

@@ -174,17 +174,104 @@ def find_obfuscated_emails(scan: Scan) -> Iterator[Span]:
 
 def _has_obfuscation_mark(lower: str) -> bool:
     """A cheap gate: a closing bracket (a memchr) before the few "at]"-like substrings, or a spaced "@"."""
-    if " @" in lower or "@ " in lower or "\t@" in lower or "@\t" in lower:
+    if "@" in lower and (" @" in lower or "@ " in lower or "\t@" in lower or "@\t" in lower):
         return True
     return any(close in lower and ("at" + close in lower or "at " + close in lower) for close in "])}>")
+
+
+# ---------------------------------------------------------------- addresses spelt out in words
+
+# "jane at example dot com", "jane dot doe AT mail DOT example DOT co DOT uk", "jane at example.com":
+# no brackets, so prose has to be told apart. The domain must end in a well-known top-level domain,
+# its labels follow each other with nothing but "dot" or "." between them ("meet at the cafe dot com
+# event" has "the cafe" where a label should be), and a local part that is one plain word must not
+# be a word that prose puts before "at" ("look at example dot com", "she works at example.org").
+_SPOKEN_LABEL = r"[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?"
+_SPOKEN_DOMAIN = re.compile(
+    rf"{_SPOKEN_LABEL}(?:(?:[ \t]+dot[ \t]+|\.){_SPOKEN_LABEL}){{1,5}}(?![a-z0-9\-@]|\.[a-z0-9])"
+)
+_SPOKEN_SPLIT = re.compile(r"[ \t]+dot[ \t]+|\.")
+_LOCAL_WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_%+-.")
+_PROSE_BEFORE_AT = frozenset(
+    """
+    a an the and or but not no nor so if then than as is are was were be been being am it its this that these those
+    i me my we us our you your he him his she her they them their who whom which what where when why how
+    here there now only even just also both all any some each every most more less least much many few
+    look looks looked looking meet meets met meeting work works worked working stay stays stayed staying
+    live lives lived living arrive arrives arrived arriving sit sat stand stood wait waited waiting
+    shop shops shopped buy buys bought sell sells sold eat ate dine dined play played study studied
+    job jobs intern interned available found find finds seen see sees saw laugh laughed smile smiled
+    stare stared point pointed aim aimed host hosts hosted held hold holds listed list lists posted post
+    posts published publish launched launch start starts started begin began end ends ended open opens
+    opened good great bad better best worse expert experts located based priced sale sales online
+    today tonight tomorrow yesterday home office site news info information details visit visits visited
+    visiting check checks checked go goes went gone going come comes came coming get gets got join joins
+    joined hired employed team people folks someone anyone everyone nobody somebody thing things
+    something anything everything nothing stuff deal deals party event events class school university
+    college docs documentation code source download downloads files photos pictures images video
+    videos slides results registration signup apply order orders store tickets prices offers careers
+    blog live stream streaming watch read mail email write reach contact call text message dm ping
+    """.split()  # noqa: SIM905 - a word list reads better as words
+)
+
+
+def find_spoken_emails(scan: Scan) -> Iterator[Span]:
+    """One anchored domain match per " at " (str.find, no regex pass over the text)."""
+    lower = scan.lower
+    at = lower.find(" at ")
+    done = 0
+    while at != -1:
+        domain = _SPOKEN_DOMAIN.match(lower, at + 4)
+        start = _spoken_local_start(lower, at, done) if domain is not None else -1
+        if domain is not None and start != -1 and _spoken_tld(domain.group()):
+            yield start, domain.end()
+            done = domain.end()
+            at = lower.find(" at ", done)
+        else:
+            at = lower.find(" at ", at + 3)
+
+
+def _spoken_tld(domain: str) -> bool:
+    return _SPOKEN_SPLIT.split(domain)[-1] in _COMMON_TLDS
+
+
+def _spoken_local_start(lower: str, at: int, floor: int) -> int:
+    """Start of the local part ending at ``at`` (words joined by "dot" or "."), or -1."""
+    start = end = at
+    parts = 0
+    while True:
+        low = max(floor, end - _LOCAL_MAX)
+        start = end
+        while start > low and lower[start - 1] in _LOCAL_WORD:
+            start -= 1
+        if start == end or not lower[start].isalnum():
+            return -1
+        parts += 1
+        joined = lower[start - 5 : start] if start >= 5 else ""
+        if parts < 4 and joined == " dot " and start - 5 > floor and lower[start - 6] in _LOCAL_WORD:
+            end = start - 5
+            continue
+        break
+    before = lower[start - 1] if start > 0 else " "
+    if before.isalnum() or before in "'@" or (before == "\u2019"):
+        return -1
+    local = lower[start:at]
+    if local.isalpha() and local in _PROSE_BEFORE_AT:
+        return -1
+    return start
 
 
 def deobfuscate_email(value: str) -> str:
     """The address an obfuscated form stands for (what its token is computed from)."""
     match = _OBFUSCATED.fullmatch(value)
-    if match is None:
-        return value
-    return f"{match['local']}@{_DOT_WORD.sub('.', match['domain'])}"
+    if match is not None:
+        return f"{match['local']}@{_DOT_WORD.sub('.', match['domain'])}"
+    # Spelt out or spaced out: "jane at example dot com", "j a n e @ e x a m p l e . c o m".
+    spoken = _SPOKEN_WORD.sub(lambda found: "@" if found["word"].lower() == "at" else ".", value)
+    return "".join(spoken.split())
+
+
+_SPOKEN_WORD = re.compile(r"\s*[\[({<]?\s*\b(?P<word>[Aa][Tt]|[Dd][Oo][Tt])\b\s*[\])}>]?\s*")
 
 
 # ---------------------------------------------------------------- phone

@@ -16,7 +16,12 @@ prefix. Detectors never see the original: they see a *view* in which
 - letters that are visually Latin in Cyrillic and Greek become Latin (Cyrillic A, K, I in a key
   prefix read as "AKIA");
 - everything else is NFKC-normalised character by character (fullwidth forms, mathematical
-  alphanumerics, circled and superscript digits, ligatures).
+  alphanumerics, circled and superscript digits, ligatures); what NFKC leaves alone but is still
+  drawn as a digit or a Latin letter becomes one (dingbat digits such as U+2776, negative circled
+  and squared letters, regional indicator letters);
+- inside a number, the letters that stand in for digits become them: O and o for 0, l and I for 1
+  ("+44 7700 9OO l23", "4lll 1111 ..."), when the groups around them hold enough real digits for
+  the whole to be a number (see ``letters_as_digits``).
 
 Each character of the view comes from exactly one character of the original, so a span found in
 the view maps back to the whole original span: the replacement covers the invisible characters
@@ -43,8 +48,8 @@ _STOPS = {"\u3002": ".", "\uff61": ".", "\u2024": "."}
 # Cyrillic and Greek letters that are drawn like Latin ones (Unicode confusables, the common part).
 _CONFUSABLES = dict(
     zip(
-        "АВЕКМНОРСТХУаеорсуххіјѕԁԛԝѵһӏІЈЅΑΒΕΖΗΙΚΜΝΟΡΤΥΧοινκρ",
-        "ABEKMHOPCTXYaeopcyxxijsdqwvhlIJSABEZHIKMNOPTYXoivkp",
+        "АВЕКМНОРСТХУаеорсуххіјѕԁԛԝѵһӏІЈЅΑΒΕΖΗΙΚΜΝΟΡΤΥΧοινκρӀǀ",
+        "ABEKMHOPCTXYaeopcyxxijsdqwvhlIJSABEZHIKMNOPTYXoivkpIl",
         strict=True,
     )
 )
@@ -71,10 +76,125 @@ def fold(char: str) -> str:
     if char in _CONFUSABLES:
         return _CONFUSABLES[char]
     folded = unicodedata.normalize("NFKC", char)
-    if folded == char or folded.isascii():
+    if folded == char:
+        return _drawn_as(char)
+    if folded.isascii():
         return folded
     # NFKC can leave marks or other-script digits behind ("①" is fine, "ǅ" too): fold those as well.
     return "".join(fold(part) if part != char else part for part in folded)
+
+
+# The names of symbols drawn as a Latin letter that NFKC keeps: "NEGATIVE SQUARED LATIN CAPITAL LETTER A",
+# "REGIONAL INDICATOR SYMBOL LETTER D".
+_LETTER_NAME = re.compile(r"(?:LATIN (?:CAPITAL|SMALL) LETTER|SYMBOL LETTER) ([A-Z])$")
+
+
+def _drawn_as(char: str) -> str:
+    """A digit or a Latin letter for a symbol drawn as one (NFKC leaves these alone), else ``char``."""
+    if char.isascii():
+        return char
+    category = unicodedata.category(char)
+    if category == "No":
+        value = unicodedata.digit(char, None)  # "❶" (U+2776), "➀" (U+2780): digits without a decomposition
+        return char if value is None else str(value)
+    if category == "So":
+        found = _LETTER_NAME.search(unicodedata.name(char, ""))
+        if found is not None:
+            return found[1] if "SMALL" not in unicodedata.name(char) else found[1].lower()
+    return char
+
+
+# ---------------------------------------------------------------- letters standing for digits
+
+# A canonical copy of the text for finding numbers with letters in them: digits become "0", the
+# letters that stand for digits "L", separators "-", other word characters "x", the rest " ".
+_STAND_INS = "OoIl"
+_AS_DIGITS = str.maketrans("OoIl", "0011")
+_LETTER_TABLE = bytes(
+    ord("0")
+    if chr(code).isdigit()
+    else ord("L")
+    if chr(code) in _STAND_INS
+    else ord("-")
+    if chr(code) in " .-/()+"
+    else ord("x")
+    if chr(code).isalnum() or chr(code) == "_"
+    else ord(" ")
+    for code in range(256)
+)
+# Where a run of digits touches one of those letters, directly or across one or two separators, and
+# the letter is not part of a word ("to 182", "95 latency", "10 Oct" are words beside numbers). Led
+# by the first digit of a run (the lookbehinds come after it): the engine skips from digit to digit at
+# C speed and tries each run once, and ordinary text has few digits.
+_TOUCH = re.compile(rb"0(?<!00)(?:(?<=L0)(?<!xL0)|(?<=L-0)(?<!xL-0)|(?<=L--0)(?<!xL--0)|0*+-{0,2}+L(?!x))")
+# A run of groups of digits and stand-in letters with at most two separators between groups.
+_LETTER_RUN = re.compile(rb"[0L]++(?:-{1,2}+[0L]++)*+")
+_GROUP = re.compile(rb"[0L]+")
+_RUN_DIGITS = 6  # real digits a run needs before its letters are read as digits
+_LETTER_GROUP = 4  # a group of letters alone ("lO" for "10") is at most this long
+
+
+def letters_as_digits(text: str) -> str:
+    """``text`` with O, o, I and l read as digits where they sit inside a number (same length).
+
+    A run of groups of digits and those letters, separated by at most two of " .-/()+", is a number
+    when its groups at either end hold a real digit, it holds at least six real digits, no more
+    letters than digits, and no group of letters alone longer than four. Groups glued to a word
+    ("v2", "A320neo", "l0l0x") are not part of a run. Prose keeps its words: "lol 2024", "I/O 100",
+    "room 1O1" and "OOO until 10 Oct" are left alone.
+    """
+    # Other characters become "?" one for one (a boundary, like punctuation): offsets stay aligned.
+    canonical = text.encode("ascii", "replace").translate(_LETTER_TABLE)
+    if b"L" not in canonical or b"0" not in canonical:  # memchr: most text stops here or below
+        return text
+    pieces: list[str] = []
+    done = position = 0
+    for touch in _TOUCH.finditer(canonical):
+        hit = touch.start()
+        if hit < position:
+            continue  # inside a run already read
+        start = hit
+        while start > position and canonical[start - 1] in b"0L-":
+            start -= 1
+        while canonical[start] == 0x2D:  # "-": the run starts at its first group
+            start += 1
+        run = _LETTER_RUN.match(canonical, start)
+        if run is None or run.end() <= hit:  # three separators or more on the way back: a run of its own
+            run = _LETTER_RUN.match(canonical, hit)
+        assert run is not None  # a touch starts with a digit
+        low, high = _number_within(canonical, run.start(), run.end())
+        if low < high:
+            pieces += (text[done:low], text[low:high].translate(_AS_DIGITS))
+            done = high
+        position = max(run.end(), hit + 1)
+    if not pieces:
+        return text
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def _number_within(canonical: bytes, start: int, end: int) -> tuple[int, int]:
+    """The span of the run [start, end) to read as a number, or an empty span."""
+    groups = [match.span() for match in _GROUP.finditer(canonical, start, end)]
+    if start > 0 and canonical[start - 1] == ord("x"):
+        groups = groups[1:]  # glued to the word before it
+    if groups and end < len(canonical) and canonical[end] == ord("x"):
+        groups = groups[:-1]  # glued to the word after it
+    while groups and b"0" not in canonical[groups[0][0] : groups[0][1]]:
+        groups = groups[1:]
+    while groups and b"0" not in canonical[groups[-1][0] : groups[-1][1]]:
+        groups = groups[:-1]
+    if not groups:
+        return 0, 0
+    low, high = groups[0][0], groups[-1][1]
+    chunk = canonical[low:high]
+    real = chunk.count(b"0")
+    letters = chunk.count(b"L")
+    if not letters or real < _RUN_DIGITS or letters > real:
+        return 0, 0
+    if any(b"0" not in canonical[a:b] and b - a > _LETTER_GROUP for a, b in groups):
+        return 0, 0
+    return low, high
 
 
 class View:
@@ -85,7 +205,7 @@ class View:
     def __init__(self, original: str) -> None:
         self.original = original
         if original.isascii() and not original.encode("ascii").translate(None, _PLAIN_BYTES):
-            self.text = original
+            self.text = letters_as_digits(original)
             self._starts = self._ends = self._shift = self._expanded = []
             return
         # Anchors: original characters whose view form is not exactly one character long.
@@ -111,10 +231,11 @@ class View:
                 view_length += len(form)
                 done = index + 1
         if not pieces:
-            self.text = original
+            text = original
         else:
             pieces.append(original[done:])
-            self.text = "".join(pieces)
+            text = "".join(pieces)
+        self.text = letters_as_digits(text)
         self._starts = starts
         self._ends = ends
         # After anchor i, original offset = view offset + shift[i].

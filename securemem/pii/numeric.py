@@ -47,7 +47,13 @@ _SSN_WORDS = re.compile(r"\b(?:ssn|ss#|ss ?no|social security|soc\.? ?sec|taxpay
 
 def find_cards(scan: Scan) -> Iterator[Span]:
     windows = scan.around(scan.numbers_with(13), 0, _TAIL)
-    yield from accepted(_CARD, scan.text, windows, _is_card)
+    if not windows:
+        return
+    found = list(accepted(_CARD, scan.text, windows, _is_card))
+    yield from found
+    # The regrouped pattern reads only the numbers that held no card in a usual grouping.
+    if found:
+        windows = [(low, high) for low, high in windows if not any(low <= a < high for a, _ in found)]
     yield from accepted(_CARD_REGROUPED, scan.text, windows, _is_card)
 
 
@@ -91,6 +97,8 @@ def _iban_end(text: str, start: int, limit: int) -> int:
 
 def find_ssns(scan: Scan) -> Iterator[Span]:
     windows = scan.around(scan.numbers_with(9), 0, _TAIL)
+    if not windows:
+        return iter(())
     return accepted(_SSN, scan.text, windows, lambda match: _is_ssn(scan, match))
 
 

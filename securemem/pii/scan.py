@@ -17,6 +17,8 @@ _CANONICAL = bytes(
     ord("0") if chr(code).isdigit() and code < 128 else ord("-") if chr(code) in " .-()/+" else ord("x")
     for code in range(256)
 )
+_TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+~-")
+_TOKEN_TABLE = bytes(ord("x") if chr(code) in _TOKEN_CHARS else ord(" ") for code in range(256))
 _CANONICAL_NUMBER = re.compile(rb"0(?:-{0,3}0){3}(?:-{0,3}0)*")
 _DROP_DIGITS = str.maketrans("", "", "0123456789")
 _LONG = 7  # digits in the shortest phone number; cards, SSNs and IBANs have more
@@ -35,7 +37,7 @@ class Scan:
     functools.cached_property, which takes a lock, on the write path of every command).
     """
 
-    __slots__ = ("_long_numbers", "_lower", "_numbers", "phone_regions", "text")
+    __slots__ = ("_long_numbers", "_lower", "_numbers", "_tokens", "phone_regions", "text")
 
     def __init__(self, text: str, phone_regions: tuple[str, ...]) -> None:
         self.text = text
@@ -43,6 +45,7 @@ class Scan:
         self._lower: str | None = None
         self._numbers: list[Span] | None = None
         self._long_numbers: list[Span] | None = None
+        self._tokens: bytes | None = None
 
     def __repr__(self) -> str:
         # The text is what we protect: a repr shows its length only.
@@ -60,17 +63,21 @@ class Scan:
         return self._lower
 
     @property
+    def tokens(self) -> bytes:
+        """One byte per character: "x" for a token character ([A-Za-z0-9_.+~-]), " " for the rest."""
+        if self._tokens is None:
+            self._tokens = self.text.encode("ascii", "replace").translate(_TOKEN_TABLE)
+        return self._tokens
+
+    @property
     def numbers(self) -> list[Span]:
         """Spans of the numbers with four digits or more, in order."""
         if self._numbers is None:
-            text = self.text
-            if text.isascii():
-                # The same pattern over a canonical copy (digits "0", separators "-", the rest "x"):
-                # a pattern led by a literal lets the engine skip ahead at C speed.
-                canonical = text.encode("ascii").translate(_CANONICAL)
-                self._numbers = [match.span() for match in _CANONICAL_NUMBER.finditer(canonical)]
-            else:
-                self._numbers = [match.span() for match in _NUMBER.finditer(text)]
+            # The same pattern over a canonical copy (digits "0", separators "-", the rest "x"; any
+            # other character is "?" first, one for one, so offsets stay those of the text): a pattern
+            # led by a literal lets the engine skip ahead at C speed.
+            canonical = self.text.encode("ascii", "replace").translate(_CANONICAL)
+            self._numbers = [match.span() for match in _CANONICAL_NUMBER.finditer(canonical)]
         return self._numbers
 
     @property

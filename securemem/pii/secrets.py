@@ -13,16 +13,19 @@ import math
 import re
 from collections.abc import Iterator
 
-from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, Rule
+from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
 
 # ---------------------------------------------------------------- the catalogue
 
-# Candidate token starts: the start of a run of 12 or more token characters. One regex pass; a
-# rule's own regex runs only where the run's first character starts one of its prefixes.
-_RUN = re.compile(r"(?<![A-Za-z0-9_.+~\-])[A-Za-z0-9_.+~\-]{12,}")
+# Candidate token starts: the start of a run of 12 or more token characters ([A-Za-z0-9_.+~-]). The
+# scan's token copy (Scan.tokens: "x" for a token character) finds such runs with a substring search
+# for twelve "x" (C speed; prose has few words that long); a rule's own regex runs only where a run's
+# first two characters start one of its prefixes.
+_MIN_RUN = 12
+_RUN_HINT = b"x" * _MIN_RUN
 
 
 def _index(rules: tuple[Rule, ...]) -> dict[str, tuple[Rule, ...]]:
@@ -39,37 +42,50 @@ def _index(rules: tuple[Rule, ...]) -> dict[str, tuple[Rule, ...]]:
 
 
 _BY_FIRST = _index(PREFIXED)
-# Each anchor's least common character: a one-character test (memchr) before the substring search.
+# Each anchor's least common character: a one-character test (memchr) before the substring searches
+# of the anchors it gates.
 _COMMONNESS = " etaoinsrhldcumfpgwybvkxjqz.-,ETAOINSRHLDCUMFPGWYBVKXJQZ0123456789/:_=~"
-_ANCHOR_GATES = tuple(
-    (max(rule.anchor, key=lambda char: _COMMONNESS.find(char) if char in _COMMONNESS else 99), rule)
-    for rule in ANCHORED
-)
-_MIN_RUN = 12
 
 
-def _long_words(text: str) -> list[str]:
-    """The whitespace-separated words long enough to hold a token (str.split is C-speed)."""
-    return [word for word in text.split() if len(word) >= _MIN_RUN]
+def _gates(rules: tuple[Rule, ...]) -> tuple[tuple[str, tuple[Rule, ...]], ...]:
+    by_gate: dict[str, list[Rule]] = {}
+    for rule in rules:
+        gate = max(rule.anchor, key=lambda char: _COMMONNESS.find(char) if char in _COMMONNESS else 99)
+        by_gate.setdefault(gate, []).append(rule)
+    return tuple((gate, tuple(found)) for gate, found in by_gate.items())
+
+
+_ANCHOR_GATES = _gates(ANCHORED)
+
+
+def token_runs(scan: Scan) -> Iterator[tuple[int, int]]:
+    """Spans of the runs of 12 or more token characters, in order."""
+    canonical = scan.tokens
+    at = canonical.find(_RUN_HINT)
+    while at != -1:
+        start = at
+        while start > 0 and canonical[start - 1] == 0x78:  # "x": the run began before the hint
+            start -= 1
+        end = canonical.find(b" ", at + _MIN_RUN)
+        end = len(canonical) if end == -1 else end
+        yield start, end
+        at = canonical.find(_RUN_HINT, end)
 
 
 def find_catalogue(scan: Scan) -> Iterator[Hit]:
     text = scan.text
-    cursor = 0
-    for word in _long_words(text):
-        # Token runs only occur inside a long whitespace-separated word: the run regex reads those alone.
-        at = text.find(word, cursor)
-        cursor = at + len(word)
-        for run in _RUN.finditer(text, at, cursor):
-            start = run.start()
-            for rule in _BY_FIRST.get(text[start : start + 2], ()):
-                match = rule.pattern.match(text, start)
-                if match is not None and (rule.check is None or rule.check(match.group())):
-                    yield rule.type, start, match.end()
-                    break
-    for gate, rule in _ANCHOR_GATES:
-        if gate in text and rule.anchor in text:
-            yield from _anchored(rule, text)
+    by_first = _BY_FIRST
+    for start, _ in token_runs(scan):
+        for rule in by_first.get(text[start : start + 2], ()):
+            match = rule.pattern.match(text, start)
+            if match is not None and (rule.check is None or rule.check(match.group())):
+                yield rule.type, start, match.end()
+                break
+    for gate, rules in _ANCHOR_GATES:
+        if gate in text:
+            for rule in rules:
+                if rule.anchor in text:
+                    yield from _anchored(rule, text)
 
 
 def _anchored(rule: Rule, text: str) -> Iterator[Hit]:
@@ -190,22 +206,36 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     text = scan.text
     seen: set[int] = set()  # key ends already tried ("secret_token" holds two hints)
+    for at, hint_end in _hint_spans(lower):
+        rest = _KEY_REST.match(lower, hint_end)
+        key_end = rest.end() if rest is not None else hint_end
+        while key_end > hint_end and lower[key_end - 1] in ".-":
+            key_end -= 1  # "password." ends a sentence
+        if key_end not in seen and (_ASSIGN_START.match(lower, key_end) or "--" in lower[max(0, at - _KEY_MAX) : at]):
+            seen.add(key_end)
+            key_start = _key_start(lower, at)
+            found = _assignment(scan, text, lower, key_start, key_end)
+            if found is not None:
+                yield found
+
+
+# Short text is read once by one pattern of every hint; long text by one substring search per hint
+# (C speed each, where a pattern of alternatives steps through the text character by character).
+_HINT_PATTERN = re.compile("|".join(_HINTS))
+_SHORT = 256
+
+
+def _hint_spans(lower: str) -> Iterator[tuple[int, int]]:
+    """Where the hints occur: every occurrence that starts after the previous one of its hint ends."""
+    if len(lower) <= _SHORT:
+        for match in _HINT_PATTERN.finditer(lower):
+            yield match.span()
+        return
     for hint in _HINTS:
         at = lower.find(hint)
         while at != -1:
-            rest = _KEY_REST.match(lower, at + len(hint))
-            key_end = rest.end() if rest is not None else at + len(hint)
-            while key_end > at + len(hint) and lower[key_end - 1] in ".-":
-                key_end -= 1  # "password." ends a sentence
-            if key_end not in seen and (
-                _ASSIGN_START.match(lower, key_end) or "--" in lower[max(0, at - _KEY_MAX) : at]
-            ):
-                seen.add(key_end)
-                key_start = _key_start(lower, at)
-                found = _assignment(scan, text, lower, key_start, key_end)
-                if found is not None:
-                    yield found
-            at = lower.find(hint, key_end)
+            yield at, at + len(hint)
+            at = lower.find(hint, at + len(hint))
 
 
 def _key_start(lower: str, at: int) -> int:
@@ -236,7 +266,8 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
     kind = key_kind(key)
     keyed = [rule for rule in KEYED if rule.key.search(key)] if _ANY_KEYED.search(key) else []
     if kind is None and not keyed:
-        return None
+        # Any "key: value" may hold a provider token cut into groups ("AWS key: AKIA IOSF ODNN ...").
+        return _split_after(text, key_end)
     assign = _ASSIGN.match(text, key_end)
     prose = False
     if assign is not None:
@@ -247,7 +278,7 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
         return None
     value = _VALUE.match(text, assign.end())
     if value is None:
-        return None
+        return _on_next_lines(text, assign.end(), kind, keyed)
     quoted = value["quoted"] is not None
     group = "quoted" if quoted else "bare"
     start, end = value.span(group)
@@ -260,6 +291,21 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
         if end < len(text) and text[end] in "([":
             return None  # a call or a subscript: code that reads the secret, not the secret
     secret = text[start:end]
+    if not quoted:
+        split = _split_provider(text, start, end, keyed)
+        if split is not None:
+            return split
+        whole_end, whole = _continued(text, end)
+        if whole_end > end:
+            kind_of_whole = _provider(secret + whole, keyed)
+            if kind_of_whole is not None:
+                return kind_of_whole, start, whole_end
+            if (
+                kind is not None
+                and _plausible_value(secret, quoted)
+                and (kind == "PASSWORD" or _looks_random(secret + whole))
+            ):
+                return ("PASSWORD" if kind == "PASSWORD" else "GENERIC_SECRET"), start, whole_end
     for rule in keyed:
         if rule.value.fullmatch(secret):
             return rule.type, start, end
@@ -271,6 +317,104 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
         return ("PASSWORD", start, end) if len(secret) >= 4 else None
     if _looks_random(secret):
         return "GENERIC_SECRET", start, end
+    return None
+
+
+# A value cut by spaces or line breaks after its keyword ("token: ghp_1a2B3c 4D5e6F...", a key
+# wrapped every 8 characters): the pieces that follow and look like more of it are read with it. A
+# piece after a space ends at white space or punctuation; a piece after a line break is its whole
+# line ("user: bob" on the next line is a new entry, not more of the value).
+_SPACE_PIECE = re.compile(r"[ \t]{1,3}(?P<piece>[A-Za-z0-9+/_\-.!#%&*~$^@]{2,128}=*)(?=[\s,;)]|$)")
+_LINE_PIECE = re.compile(r"[ \t]*\r?\n[ \t]*(?P<piece>[A-Za-z0-9+/_\-.!#%&*~$^@]{4,128}=*)[ \t]*(?=\r?\n|$)")
+_MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Z][a-z]*[0-9]")
+_PIECE_SYMBOLS = frozenset("+/_!#%&*~$^")
+_MAX_PIECES = 24
+
+
+def _continued(text: str, end: int) -> tuple[int, str]:
+    """Where the value ending at ``end`` really ends, counting the pieces that continue it, and those pieces joined."""
+    pieces: list[str] = []
+    while len(pieces) < _MAX_PIECES:
+        match = _SPACE_PIECE.match(text, end) or _LINE_PIECE.match(text, end)
+        if match is None:
+            break
+        piece = match["piece"].rstrip(".")
+        if not _is_piece(piece):
+            break
+        pieces.append(piece)
+        end = match.start("piece") + len(piece)
+    return end, "".join(pieces)
+
+
+def _split_after(text: str, key_end: int) -> Hit | None:
+    """A provider token cut into groups after a key that names no secret, or None."""
+    assign = _ASSIGN.match(text, key_end)
+    value = _VALUE.match(text, assign.end()) if assign is not None else None
+    if value is None or value["bare"] is None:
+        return None
+    return _split_provider(text, *value.span("bare"), [])
+
+
+def _split_provider(text: str, start: int, end: int, keyed: list[KeyedRule]) -> Hit | None:
+    """A provider token that starts at ``start`` and goes on in the groups after ``end``, or None.
+
+    Read only where the value starts like a provider token (its first two characters start a rule's
+    prefix) or the key names a keyed rule; the groups may be any token characters ("AKIA IOSF ODNN
+    7EXA MPLE"), and the longest run of them that is a whole token wins.
+    """
+    if not keyed and text[start : start + 2] not in _BY_FIRST:
+        return None
+    pieces = [text[start:end]]
+    ends = [end]
+    while len(pieces) < _MAX_PIECES:
+        match = _SPACE_PIECE.match(text, ends[-1]) or _LINE_PIECE.match(text, ends[-1])
+        if match is None:
+            break
+        piece = match["piece"].rstrip(".")
+        pieces.append(piece)
+        ends.append(match.start("piece") + len(piece))
+    for count in range(len(pieces), 1, -1):
+        kind = _provider("".join(pieces[:count]), keyed)
+        if kind is not None:
+            return kind, start, ends[count - 1]
+    return None
+
+
+def _on_next_lines(text: str, end: int, kind: str | None, keyed: list[KeyedRule]) -> Hit | None:
+    """A value that starts on the line after its key ("client_secret:" then the key wrapped over lines)."""
+    first = _LINE_PIECE.match(text, end)
+    if first is None or not _is_piece(first["piece"]):
+        return None
+    start = first.start("piece")
+    whole_end, rest = _continued(text, first.end("piece"))
+    value = first["piece"] + rest
+    provider = _provider(value, keyed)
+    if provider is not None:
+        return provider, start, whole_end
+    if kind == "PASSWORD" or (kind is not None and _looks_random(value)):
+        return ("PASSWORD" if kind == "PASSWORD" else "GENERIC_SECRET"), start, whole_end
+    return None
+
+
+def _is_piece(piece: str) -> bool:
+    """Random-looking: a digit, case mixed inside it, or a symbol words do not hold (not "Please", not "re-run")."""
+    if len(piece) < 2 or piece.lower() in _STOP_VALUES:
+        return False
+    return (
+        any(char.isdigit() for char in piece)
+        or _MIXED_CASE.search(piece) is not None
+        or not _PIECE_SYMBOLS.isdisjoint(piece)
+    )
+
+
+def _provider(value: str, keyed: list[KeyedRule]) -> str | None:
+    """The provider type whose shape is all of ``value``, if any."""
+    for rule in keyed:
+        if rule.value.fullmatch(value):
+            return rule.type
+    for kind, start, end in find_catalogue(Scan(value, ())):
+        if start == 0 and end == len(value):
+            return kind
     return None
 
 
@@ -310,8 +454,16 @@ def entropy(value: str) -> float:
     size = len(value)
     if not size:
         return 0.0
-    # str.count per distinct character beats collections.Counter on the short values seen here.
-    return math.log2(size) - sum(count * math.log2(count) for count in map(value.count, set(value))) / size
+    # str.count per distinct character beats collections.Counter on the short values seen here, and
+    # count * log2(count) comes from a table: the whole sum runs in C.
+    if size > _TABLE_SIZE:
+        return math.log2(size) - sum(count * math.log2(count) for count in map(value.count, set(value))) / size
+    return _LOG2[size] - sum(map(_COUNT_LOG2.__getitem__, map(value.count, set(value)))) / size
+
+
+_TABLE_SIZE = 1024
+_LOG2 = [0.0] + [math.log2(count) for count in range(1, _TABLE_SIZE + 1)]
+_COUNT_LOG2 = [0.0] + [count * math.log2(count) for count in range(1, _TABLE_SIZE + 1)]
 
 
 # ---------------------------------------------------------------- high-entropy values near a keyword
@@ -327,9 +479,7 @@ _RANDOM_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~\[:])[A-Za-z0-9+/=_\-.~]{16,512
 
 
 def find_high_entropy(scan: Scan) -> Iterator[Hit]:
-    lower = scan.lower
-    if not any(word in lower for word in ("pass", "secret", "token", "key", "cred")):
-        return
+    lower = scan.lower  # detect() runs this only when the text holds "pass", "secret", "token", "key" or "cred"
     text = scan.text
     done = 0
     for keyword in _PROSE_KEY.finditer(lower):

@@ -669,3 +669,12 @@ with open(OUT, "w", encoding="utf-8") as out:
     for line in lines:
         out.write(json.dumps(line, ensure_ascii=False) + "\n")
 print(len(lines), "lines;", sum(1 for l in lines if not l["entities"]), "benign")
+
+# ---------- the held-out adversarial set, a file of its own (pii_heldout.py says how it differs)
+from pii_heldout import held_out  # type: ignore[import-not-found]  # noqa: E402
+
+held = held_out()
+with open(OUT.with_name("pii_heldout.jsonl"), "w", encoding="utf-8") as out:
+    for line in held:
+        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+print(len(held), "held-out lines;", sum(1 for l in held if not l["entities"]), "negative")
