@@ -151,6 +151,39 @@ def _remove_created(path: Path) -> None:
             os.unlink(f"{path}{suffix}")
 
 
+def file_salt(path: str | os.PathLike[str]) -> bytes:
+    """The salt at the head of a store file (in clear: SQLCipher needs it before any key)."""
+    return _check_existing(Path(path))[:SALT_BYTES]
+
+
+def peek_store_id(path: str | os.PathLike[str], key: KeyProvider) -> str:
+    """The store id of ``path`` under ``key``, read through a read-only connection.
+
+    For key operations that promise not to change a byte of the store file: a read-only
+    connection never checkpoints, migrates or writes the file (it may add empty -wal and -shm).
+    """
+    where = Path(path)
+    salt = file_salt(where)
+    material = key.store_key(salt)
+    try:
+        conn = sqlcipher3.connect(f"{where.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+    except sqlcipher3.Error as exc:
+        raise _open_error(exc, where) from None
+    try:
+        conn.execute("PRAGMA cipher_log_level = NONE")
+        conn.execute(f"PRAGMA key = \"x'{material.hex()}{salt.hex()}'\"")
+        row = conn.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
+    except sqlcipher3.Error as exc:
+        if _code(exc) == _NOTADB:
+            raise WrongKeyError(f"{key.source} does not open {where}") from None
+        raise _open_error(exc, where) from None
+    finally:
+        conn.close()
+    if row is None:
+        raise NotAStoreError(f"{where} is an encrypted database, but not a securemem store")
+    return str(row[0])
+
+
 class SQLCipherStore:
     """A Store in one encrypted file. Thread-safe; several processes may share the file."""
 
