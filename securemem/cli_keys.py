@@ -1,4 +1,4 @@
-"""``securemem keys list | add | remove | rotate-kek | adopt``: the KEKs of an envelope store.
+"""``securemem keys list | add | remove | rotate-kek | rotate-dek | adopt``: the KEKs and data key of a store.
 
 ``add``, ``remove`` and ``rotate-kek`` rewrite only ``DB.keys`` (atomically), never a byte of the
 store file. Exit 1 for a refused operation (removing the last KEK, adding one that is there
@@ -59,6 +59,19 @@ def cmd_rotate_kek(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_rotate_dek(args: argparse.Namespace) -> int:
+    uris = args.kek or []
+    keks = [parse_kek(uri) for uri in uris] if uris else [_opener(argparse.Namespace(db=args.db, kek=None))]
+    if sys.stderr.isatty():
+        print(f"re-encrypting every page of {args.db} ...", file=sys.stderr, flush=True)
+    header = custody.rotate_dek(args.db, keks)
+    print(
+        f"{args.db}: every page re-encrypted under a new data key, wrapped by the same {len(header.entries)} KEK(s); "
+        "the old data key opens nothing any more"
+    )
+    return EXIT_OK
+
+
 def cmd_adopt(args: argparse.Namespace) -> int:
     legacy = key_of(args)
     entry, made = custody.adopt(args.db, legacy, parse_kek(args.new_kek))
@@ -88,6 +101,12 @@ def keys_commands(parser: argparse.ArgumentParser) -> None:
     action("rotate-kek", "wrap the data key with --to and drop the KEK used to open", cmd_rotate_kek).add_argument(
         "--to", required=True
     )
+    rotate = actions.add_parser("rotate-dek", help="a new data key: every page re-encrypted (crash-safe)")
+    rotate.add_argument("--db", required=True, help="path of the encrypted store file")
+    rotate.add_argument(
+        "--kek", action="append", help="a KEK of the store; give every one (repeat --kek): each wraps the new key"
+    )
+    rotate.set_defaults(handler=cmd_rotate_dek)
     adopt = action("adopt", "move a store made with a key to KEKs, without re-encrypting", cmd_adopt, kek=False)
     adopt.add_argument("--key-file", help="the store's hex key file (default: DB.key)")
     adopt.add_argument("--passphrase-file", help="a file holding the store's passphrase")

@@ -17,10 +17,11 @@ from pathlib import Path
 from securemem import audit
 from securemem.errors import KeyHeaderError, RefusedError, StorageError, WrongKeyError
 from securemem.keys import KeyProvider, RawKey
-from securemem.keys.header import Entry, Header, keys_path, read_header, utc_stamp, write_header
+from securemem.keys.header import Entry, Header, Pending, keys_path, read_header, utc_stamp, write_header
 from securemem.keys.kek import FileKek, KekProvider
+from securemem.keys.raw import SALT_BYTES
 from securemem.store.envelope import Unlocked, unlock
-from securemem.store.sqlcipher import file_salt, peek_store_id
+from securemem.store.sqlcipher import SQLCipherStore, file_salt, peek_store_id
 
 
 def actor() -> str:
@@ -34,6 +35,16 @@ def actor() -> str:
 def _record(kind: str, unlocked: Unlocked | Header, **facts: object) -> None:
     header = unlocked.header if isinstance(unlocked, Unlocked) else unlocked
     audit.event(kind, store=header.store_id, by=actor(), **facts)
+
+
+def _settled(db: str | os.PathLike[str], kek: KekProvider) -> Unlocked:
+    """``unlock``, refused while a data key rotation is unfinished (its KEKs would be changed twice)."""
+    unlocked = unlock(db, kek)
+    if unlocked.header.pending is not None:
+        raise RefusedError(
+            f"a data key rotation of {unlocked.db} was interrupted; finish it first: securemem keys rotate-dek"
+        )
+    return unlocked
 
 
 def list_keks(db: str | os.PathLike[str], kek: KekProvider | None) -> tuple[list[Entry], bool]:
@@ -60,7 +71,7 @@ def _wrap_new(unlocked: Unlocked, new: KekProvider) -> tuple[Entry, bool]:
 
 def add_kek(db: str | os.PathLike[str], kek: KekProvider, new: KekProvider) -> tuple[Entry, bool]:
     """Wrap the DEK with ``new`` as well; the entry and whether a new KEK file was made."""
-    unlocked = unlock(db, kek)
+    unlocked = _settled(db, kek)
     entry, made = _wrap_new(unlocked, new)
     header = replace(unlocked.header, entries=(*unlocked.header.entries, entry))
     _write(unlocked, header, made, new)
@@ -70,7 +81,7 @@ def add_kek(db: str | os.PathLike[str], kek: KekProvider, new: KekProvider) -> t
 
 def remove_kek(db: str | os.PathLike[str], kek: KekProvider, key_id: str) -> Entry:
     """Remove the entry ``key_id``; refused when it is the last one."""
-    unlocked = unlock(db, kek)
+    unlocked = _settled(db, kek)
     gone = unlocked.header.entry(key_id)
     if gone is None:
         raise KeyHeaderError(f"no KEK with key id {key_id} in {keys_path(db)} (see: securemem keys list)")
@@ -86,7 +97,7 @@ def remove_kek(db: str | os.PathLike[str], kek: KekProvider, key_id: str) -> Ent
 
 def rotate_kek(db: str | os.PathLike[str], kek: KekProvider, to: KekProvider) -> tuple[Entry, Entry, bool]:
     """Wrap the DEK with ``to`` and drop the entry ``kek`` opened, in one write: (added, removed, made)."""
-    unlocked = unlock(db, kek)
+    unlocked = _settled(db, kek)
     entry, made = _wrap_new(unlocked, to)
     kept = tuple(e for e in unlocked.header.entries if e.key_id != unlocked.used.key_id)
     _write(unlocked, replace(unlocked.header, entries=(*kept, entry)), made, to)
@@ -130,3 +141,56 @@ def adopt(db: str | os.PathLike[str], key: KeyProvider, new: KekProvider) -> tup
         raise
     _record("store_adopted", header, key_id=entry.key_id, provider=entry.provider, legacy=key.source)
     return entry, made
+
+
+def rotate_dek(db: str | os.PathLike[str], keks: list[KekProvider]) -> Header:
+    """A new DEK, every page re-encrypted; wrapped by the same KEKs, each of which must be given.
+
+    A new DEK must be wrapped by every KEK that is to open the store, and only a KEK that is
+    here can wrap it: one not given is refused (remove it first with ``keys remove``), never
+    dropped silently. Crash-safe at every point: the new DEK and its salt are written to DB.keys
+    as "pending" (MACed under both DEKs) before the re-key, so the store opens with whichever
+    of the two its pages are under (``store/envelope.py``); then the pending entries become the
+    current ones. An interrupted rotation is finished (or undone, if the re-key never committed)
+    by running this again.
+    """
+    unlocked = _resume(db, keks[0])
+    old = unlocked.header
+    wraps = {entry.key_id: _kek_for(unlocked, entry, keks) for entry in old.entries}
+    new_dek, new_salt = os.urandom(len(unlocked.dek)), os.urandom(SALT_BYTES)
+    fresh = tuple(Entry(e.provider, e.added_at, wraps[e.key_id].wrap(new_dek, old.store_id)) for e in old.entries)
+    write_header(db, replace(old, pending=Pending(new_salt, fresh)).signed(unlocked.dek, new_dek))
+    store = SQLCipherStore.open(db, unlocked.key(), create=False, salt=unlocked.salt)
+    try:
+        store.rekey(RawKey(new_dek, source="the new data key"), salt=new_salt)
+    finally:
+        store.close()
+    done = Header(old.store_id, new_salt, fresh).signed(new_dek)
+    write_header(db, done)
+    _record("dek_rotated", done, key_ids=[e.key_id for e in fresh], opened_with=unlocked.used.key_id)
+    return done
+
+
+def _kek_for(unlocked: Unlocked, entry: Entry, keks: list[KekProvider]) -> KekProvider:
+    for kek in keks:
+        if kek.unwrap(entry.wrapped, unlocked.header.store_id) is not None:
+            return kek
+    raise RefusedError(
+        f"rotate-dek needs every KEK of {unlocked.db}: {entry.key_id} ({entry.provider}) was not given; "
+        "give it with another --kek, or remove it first with: securemem keys remove"
+    )
+
+
+def _resume(db: str | os.PathLike[str], kek: KekProvider) -> Unlocked:
+    """The store's DEK with no rotation pending: an interrupted one is finished, or dropped if it never began."""
+    unlocked = unlock(db, kek)
+    header = unlocked.header
+    if header.pending is None:
+        return unlocked
+    if unlocked.pending:  # the re-key committed: the pending entries are the current ones
+        settled = Header(header.store_id, header.pending.db_salt, header.pending.entries).signed(unlocked.dek)
+    else:  # it never committed: the pending DEK encrypts nothing
+        settled = replace(header, pending=None).signed(unlocked.dek)
+    write_header(db, settled)
+    _record("dek_rotation_resumed", settled, finished=unlocked.pending)
+    return unlock(db, kek)

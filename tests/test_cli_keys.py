@@ -282,3 +282,16 @@ def test_no_key_material_in_any_output_audit_record_or_helper_argv(
     for text in seen:
         for secret in secrets:
             assert secret not in text and secret.upper() not in text
+
+
+def test_rotate_dek_needs_every_kek_and_leaves_the_old_header_useless(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    recovery = new_kek(tmp_path, "recovery.kek")
+    assert run_cli(capsys, "keys", "add", "--db", str(db), "--new-kek", recovery)[0] == 0
+    old_header, old_db = keys_path(db).read_bytes(), sha256_of(db)
+    err = fails(capsys, 1, "keys", "rotate-dek", "--db", str(db))
+    assert "rotate-dek needs every KEK" in err and sha256_of(db) == old_db
+    code, out, _ = run_cli(capsys, "keys", "rotate-dek", "--db", str(db), "--kek", f"file:{db}.kek", "--kek", recovery)
+    assert code == 0 and "every page re-encrypted under a new data key" in out
+    assert sha256_of(db) != old_db and reads(capsys, db) and reads(capsys, db, "--kek", recovery)
+    keys_path(db).write_bytes(old_header)
+    assert "belongs to another store" in fails(capsys, 2, "exec", "--db", str(db), VIEW)

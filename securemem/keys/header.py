@@ -61,21 +61,33 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class Pending:
+    """A data key rotation under way: the new DEK wrapped by every KEK, and the salt it goes with."""
+
+    db_salt: bytes
+    entries: tuple[Entry, ...]
+
+
+@dataclass(frozen=True)
 class Header:
     store_id: str
     db_salt: bytes
     entries: tuple[Entry, ...]
     mac: str = ""
+    pending: Pending | None = None
+    pending_mac: str = ""  # the same body's MAC under the pending DEK
 
     def entry(self, key_id: str) -> Entry | None:
         return next((e for e in self.entries if e.key_id == key_id), None)
 
-    def signed(self, dek: bytes) -> Header:
-        unsigned = replace(self, mac="")
-        return replace(unsigned, mac=_mac(dek, unsigned))
+    def signed(self, dek: bytes, pending_dek: bytes | None = None) -> Header:
+        unsigned = replace(self, mac="", pending_mac="")
+        pending_mac = _mac(pending_dek, unsigned) if pending_dek is not None and self.pending is not None else ""
+        return replace(unsigned, mac=_mac(dek, unsigned), pending_mac=pending_mac)
 
-    def mac_ok(self, dek: bytes) -> bool:
-        return hmac.compare_digest(self.mac, _mac(dek, replace(self, mac="")))
+    def mac_ok(self, dek: bytes, *, pending: bool = False) -> bool:
+        expected = self.pending_mac if pending else self.mac
+        return bool(expected) and hmac.compare_digest(expected, _mac(dek, replace(self, mac="", pending_mac="")))
 
 
 def _mac(dek: bytes, header: Header) -> str:
@@ -88,13 +100,19 @@ def _canonical(doc: dict[str, Any]) -> bytes:
 
 
 def _body(header: Header) -> dict[str, Any]:
-    return {
+    body: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "store_id": header.store_id,
         "db_salt": header.db_salt.hex(),
         "entries": [_entry_doc(e) for e in header.entries],
     }
+    if header.pending is not None:
+        body["pending"] = {
+            "db_salt": header.pending.db_salt.hex(),
+            "entries": [_entry_doc(e) for e in header.pending.entries],
+        }
+    return body
 
 
 def _entry_doc(entry: Entry) -> dict[str, Any]:
@@ -114,6 +132,8 @@ def _entry_doc(entry: Entry) -> dict[str, Any]:
 
 def serialize(header: Header) -> bytes:
     doc = {**_body(header), "mac": header.mac}
+    if header.pending is not None:
+        doc["pending_mac"] = header.pending_mac
     return _canonical({**doc, "check": hashlib.sha256(_canonical(doc)).hexdigest()}) + b"\n"
 
 
@@ -155,11 +175,26 @@ def _parse(data: bytes) -> Header:
         raise ValueError("check")
     if doc.get("format") != FORMAT or doc.get("version") != VERSION:
         raise ValueError("format")
-    entries = tuple(_parse_entry(e) for e in doc["entries"])
+    entries = _parse_entries(doc["entries"])
     mac = _text(doc, "mac")
-    if not entries or not _SHA.fullmatch(mac) or len({e.key_id for e in entries}) != len(entries):
+    pending, pending_mac = None, ""
+    if "pending" in doc:
+        pending = Pending(_hex(doc["pending"], "db_salt"), _parse_entries(doc["pending"]["entries"]))
+        pending_mac = _text(doc, "pending_mac")
+        if not _SHA.fullmatch(pending_mac):
+            raise ValueError("pending_mac")
+    if not _SHA.fullmatch(mac):
+        raise ValueError("mac")
+    return Header(_text(doc, "store_id"), _hex(doc, "db_salt"), entries, mac, pending, pending_mac)
+
+
+def _parse_entries(docs: Any) -> tuple[Entry, ...]:
+    if not isinstance(docs, list):
+        raise TypeError("entries")
+    entries = tuple(_parse_entry(e) for e in docs)
+    if not entries or len({e.key_id for e in entries}) != len(entries):
         raise ValueError("entries")
-    return Header(_text(doc, "store_id"), _hex(doc, "db_salt"), entries, mac)
+    return entries
 
 
 def serialize_doc(doc: dict[str, Any]) -> bytes:

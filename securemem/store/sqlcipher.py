@@ -156,14 +156,14 @@ def file_salt(path: str | os.PathLike[str]) -> bytes:
     return _check_existing(Path(path))[:SALT_BYTES]
 
 
-def peek_store_id(path: str | os.PathLike[str], key: KeyProvider) -> str:
+def peek_store_id(path: str | os.PathLike[str], key: KeyProvider, *, salt: bytes | None = None) -> str:
     """The store id of ``path`` under ``key``, read through a read-only connection.
 
     For key operations that promise not to change a byte of the store file: a read-only
     connection never checkpoints, migrates or writes the file (it may add empty -wal and -shm).
     """
     where = Path(path)
-    salt = file_salt(where)
+    salt = file_salt(where) if salt is None else salt
     material = key.store_key(salt)
     try:
         conn = sqlcipher3.connect(f"{where.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
@@ -209,8 +209,19 @@ class SQLCipherStore:
 
     @classmethod
     def open(
-        cls, path: str | os.PathLike[str], key: KeyProvider, *, create: bool = True, busy_timeout: float = 10.0
+        cls,
+        path: str | os.PathLike[str],
+        key: KeyProvider,
+        *,
+        create: bool = True,
+        busy_timeout: float = 10.0,
+        salt: bytes | None = None,
     ) -> SQLCipherStore:
+        """Open (or create) the store; ``salt`` overrides the one at the head of the file.
+
+        The override is for a re-key that a crash cut short after its commit: the new pages (the
+        first one included) are in the WAL, while the head of the file still holds the old salt.
+        """
         where = Path(path)
         exists = where.exists()
         if not exists and not create:
@@ -218,7 +229,8 @@ class SQLCipherStore:
         header = _check_existing(where) if exists else None
         if not exists:
             _create_file(where)
-        salt = header[:SALT_BYTES] if header else os.urandom(SALT_BYTES)
+        if salt is None or not exists:
+            salt = header[:SALT_BYTES] if header else os.urandom(SALT_BYTES)
         try:
             conn = cls._connect(where, key, salt, busy_timeout)
             try:
@@ -522,11 +534,14 @@ class SQLCipherStore:
                 raise self._translate(exc) from None
         return [line for line in found if line != "ok"]
 
-    def rekey(self, key: KeyProvider) -> None:
-        """Re-encrypt every page under the key ``key`` gives for a fresh salt."""
+    def rekey(self, key: KeyProvider, *, salt: bytes | None = None) -> None:
+        """Re-encrypt every page under the key ``key`` gives for a fresh salt (or ``salt``, chosen by the caller).
+
+        One transaction: a crash leaves every page under the old key or every page under the new.
+        """
         with self._lock:
             conn = self._open_conn()
-            salt = os.urandom(SALT_BYTES)
+            salt = os.urandom(SALT_BYTES) if salt is None else salt
             material = key.store_key(salt)
             try:
                 conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
