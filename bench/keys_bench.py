@@ -1,4 +1,4 @@
-"""Key custody: open time per KEK provider, and rotate-kek time against the store's size.
+"""Key custody: open time per KEK provider; rotate-kek, rotate-dek and backup against the store's size.
 
 Run from the repository root:
 
@@ -9,7 +9,8 @@ Anchors: opening a legacy store with a raw key (the floor: no key work at all) a
 passphrase (PBKDF2, 256,000 iterations: what a legacy store pays on every open). An envelope
 open adds reading DB.keys and one unwrap; a passphrase KEK adds scrypt (memory-hard, on
 purpose); a PKCS#11 KEK a round trip to the token (SoftHSM2 here: a real HSM is slower).
-rotate-kek rewrites DB.keys only, so its time should not grow with the store.
+rotate-kek rewrites DB.keys only, so its time should not grow with the store; rotate-dek
+re-encrypts every page and a backup copies every page, so their figure is a throughput.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from pathlib import Path
 from harness import machine, median, scratch_dir, table
 
 from securemem import SecureMemory
-from securemem.custody import rotate_kek
+from securemem.backup import make_backup
+from securemem.custody import rotate_dek, rotate_kek
 from securemem.keys.uri import parse_kek
 
 MODULES = ("/usr/lib/softhsm/libsofthsm2.so", "/usr/lib/x86_64-linux-gnu/softhsm/libsofthsm2.so")
@@ -119,9 +121,21 @@ def rotate_table(where: Path, sizes: list[int], repeats: int) -> str:
             started = time.perf_counter()
             rotate_kek(db, *((a, b) if n % 2 == 0 else (b, a)))
             times.append(time.perf_counter() - started)
-        rows.append((f"{db.stat().st_size / 2**20:,.0f} MB", median(times) * 1000, max(times) * 1000))
-        db.unlink()
-    return table(["store size", "rotate-kek ms (median)", "max ms"], rows)
+        opener = a if repeats % 2 == 0 else b
+        size = db.stat().st_size / 2**20
+        started = time.perf_counter()
+        rotate_dek(db, [opener])
+        dek_seconds = time.perf_counter() - started
+        with SecureMemory.open(db, kek=opener, create=False) as memory:
+            started = time.perf_counter()
+            make_backup(memory.store, where / "b.smb", [opener])  # type: ignore[arg-type]
+            backup_seconds = time.perf_counter() - started
+        rows.append(
+            (f"{size:,.0f} MB", median(times) * 1000, max(times) * 1000, size / dek_seconds, size / backup_seconds)
+        )
+        for done in (db, where / "b.smb"):
+            done.unlink()
+    return table(["store size", "rotate-kek ms (median)", "max ms", "rotate-dek MB/s", "backup MB/s"], rows)
 
 
 def main() -> int:
@@ -134,7 +148,7 @@ def main() -> int:
     with scratch_dir(options.dir, "keys") as where:
         print("\nOpen time per key provider (open + close of a small store):\n")
         print(open_table(where, repeats), flush=True)
-        print("\nrotate-kek (DB.keys rewritten, no data page touched) against the store's size:\n")
+        print("\nrotate-kek (DB.keys rewritten, no data page touched), rotate-dek and backup against the size:\n")
         print(rotate_table(where, sizes, repeats))
     return 0
 

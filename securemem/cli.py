@@ -1,5 +1,5 @@
-"""The operator's command line: ``securemem init | exec | replay | demo | verify | rekey | sweep | policy``,
-and ``securemem keys`` (cli_keys.py).
+"""The operator's command line: ``securemem init | exec | replay | demo | verify | rekey | sweep | policy |
+backup | restore``, and ``securemem keys`` (cli_keys.py).
 
 Exit codes: 0 success, 1 a memory command failed (its message is printed) or a key operation was
 refused (removing the last KEK), 2 a usage, key, policy or database problem (one line on stderr,
@@ -16,7 +16,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from importlib import metadata
 from pathlib import Path
@@ -316,6 +316,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    if args.backup:
+        return _verify_backup(args)
+    if not args.db:
+        raise UsageError("verify needs --db DB (a store) or --backup FILE --kek URI (a backup)")
     store = open_db(args)
     try:
         problems = store.integrity_errors()
@@ -325,6 +329,66 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"{args.db}: {len(problems)} integrity problem(s); first: {problems[0]}", file=sys.stderr)
         return EXIT_COMMAND
     print(f"{args.db}: ok (integrity_check and cipher_integrity_check passed)")
+    return EXIT_OK
+
+
+def _verify_backup(args: argparse.Namespace) -> int:
+    from securemem.backup import verify_backup
+
+    if args.db or not args.kek:
+        raise UsageError("verify --backup FILE takes --kek URI (a KEK of the backup) and no --db")
+    opened = verify_backup(args.backup, parse_kek(args.kek))
+    print(
+        f"{args.backup}: ok (opened with KEK {opened.used.key_id}; MAC, integrity_check and cipher_integrity_check "
+        f"passed; store {opened.header.store_id})"
+    )
+    return EXIT_OK
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """A consistent, encrypted snapshot in one file, under a fresh DEK wrapped by the chosen KEKs."""
+    from securemem.backup import make_backup
+    from securemem.store.sqlcipher import SQLCipherStore
+
+    keks = [parse_kek(uri) for uri in args.backup_kek or []] or _store_keks(args)
+    store = open_db(args)
+    made: list[str] = []
+    try:
+        if not isinstance(store, SQLCipherStore):
+            raise UsageError("only a sqlcipher store can be backed up")
+        made = [k.path for k in keks if isinstance(k, FileKek) and k.create_if_missing()]
+        header = make_backup(store, args.out, keks)
+    except BaseException:
+        for path in made:  # a KEK file made for a backup that was not written
+            Path(path).unlink(missing_ok=True)
+        raise
+    finally:
+        store.close()
+    names = ", ".join(f"{e.provider} ({e.key_id})" for e in header.entries)
+    note = f"; new KEK file(s), mode 0600: {', '.join(made)}" if made else ""
+    print(f"backup of {args.db} written to {args.out}, its key wrapped by {names}{note}")
+    return EXIT_OK
+
+
+def _store_keks(args: argparse.Namespace) -> list[KekProvider]:
+    """The default KEKs of a backup: every KEK of the store, each of which must be here to wrap its key."""
+    from securemem.custody import covering_keks
+
+    if not keys_path(args.db).exists():
+        raise UsageError(f"{args.db} has no KEKs (a store opened with a key): name the backup's with --backup-kek URI")
+    kek = store_keys(args).get("kek")
+    if not isinstance(kek, KekProvider):
+        raise UsageError("give --kek URI (a KEK of the store) or name the backup's KEKs with --backup-kek URI")
+    return covering_keks(args.db, [kek], "a backup")
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from securemem.backup import restore
+
+    if os.path.lexists(args.db):
+        raise UsageError(f"{args.db} already exists; restore never overwrites (choose a new --db)")
+    opened = restore(args.backup, parse_kek(args.kek), args.db)
+    print(f"{args.backup} restored to {args.db} (store {opened.header.store_id}); {args.db}.keys holds its KEKs")
     return EXIT_OK
 
 
@@ -464,13 +528,15 @@ def build_parser() -> argparse.ArgumentParser:
         ("sweep", "delete expired memories now (--every for a long-running sweeper)", cmd_sweep),
         ("policy", "check a policy file, or set the policy a store runs under", cmd_policy_check),
         ("keys", "list, add, remove and rotate the KEKs of a store; adopt a legacy store", cmd_policy_check),
+        ("backup", "write an encrypted, consistent backup of a store to one file", cmd_backup),
+        ("restore", "restore a backup to a new store", cmd_restore),
     ]
     for name, help_text, handler in commands:
         command = sub.add_parser(name, help=help_text, description=help_text)
         command.set_defaults(handler=handler)
-        if name in ("verify", "rekey", "sweep"):
+        if name in ("rekey", "sweep", "backup"):
             _store_args(command, policy=False)
-        elif name not in ("demo", "policy", "keys"):
+        elif name not in ("demo", "policy", "keys", "verify", "restore"):
             _store_args(command)
     sub.choices["exec"].add_argument(
         "input", help="the tool input: '-' reads it from stdin, @FILE from a file, else the JSON itself"
@@ -479,6 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.choices["demo"].add_argument(
         "--keep", metavar="DIR", help="keep the demo store and its key in DIR, to open it afterwards"
     )
+    _backup_args(sub.choices)
     sub.choices["rekey"].add_argument(
         "--new-key-file", help="new key file (created if missing; default: replace DB.key)"
     )
@@ -489,6 +556,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     keys_commands(sub.choices["keys"])
     return parser
+
+
+def _backup_args(choices: Mapping[str, argparse.ArgumentParser]) -> None:
+    verify = choices["verify"]
+    verify.add_argument("--db", help="path of the encrypted store file to check")
+    verify.add_argument("--key-file", help=f"hex key file (default: DB.key); or set ${KEY_ENV} to a passphrase")
+    verify.add_argument("--passphrase-file", help="a file holding the passphrase (kept out of shell history)")
+    verify.add_argument("--kek", help="KEK URI (of the store, or of the backup with --backup)")
+    verify.add_argument("--backup", help="check this backup file end to end instead of a store (needs --kek)")
+    choices["backup"].add_argument("--out", required=True, help="the backup file to write (never overwritten)")
+    choices["backup"].add_argument(
+        "--backup-kek", action="append", help="a KEK to wrap the backup's key (repeat; default: the store's KEKs)"
+    )
+    restore = choices["restore"]
+    restore.add_argument("--backup", required=True, help="the backup file")
+    restore.add_argument("--kek", required=True, help="a KEK of the backup")
+    restore.add_argument("--db", required=True, help="the new store to write (never an existing one)")
 
 
 def _policy_commands(parser: argparse.ArgumentParser) -> None:

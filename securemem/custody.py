@@ -9,8 +9,11 @@ way to open it are ``RefusedError`` (exit 1 on the command line).
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import getpass
 import os
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -35,6 +38,21 @@ def actor() -> str:
 def _record(kind: str, unlocked: Unlocked | Header, **facts: object) -> None:
     header = unlocked.header if isinstance(unlocked, Unlocked) else unlocked
     audit.event(kind, store=header.store_id, by=actor(), **facts)
+
+
+@contextlib.contextmanager
+def key_change(db: str | os.PathLike[str]) -> Iterator[None]:
+    """One key change at a time: two ``keys add`` at once would otherwise lose one entry.
+
+    The lock is flock(2) on the store's directory, not on the store file: closing any descriptor
+    of the store file would drop the POSIX locks SQLite holds on it in this process.
+    """
+    fd = os.open(Path(db).parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 def _settled(db: str | os.PathLike[str], kek: KekProvider) -> Unlocked:
@@ -69,7 +87,7 @@ def _wrap_new(unlocked: Unlocked, new: KekProvider) -> tuple[Entry, bool]:
     return entry, made
 
 
-def add_kek(db: str | os.PathLike[str], kek: KekProvider, new: KekProvider) -> tuple[Entry, bool]:
+def _add_kek(db: str | os.PathLike[str], kek: KekProvider, new: KekProvider) -> tuple[Entry, bool]:
     """Wrap the DEK with ``new`` as well; the entry and whether a new KEK file was made."""
     unlocked = _settled(db, kek)
     entry, made = _wrap_new(unlocked, new)
@@ -79,7 +97,7 @@ def add_kek(db: str | os.PathLike[str], kek: KekProvider, new: KekProvider) -> t
     return entry, made
 
 
-def remove_kek(db: str | os.PathLike[str], kek: KekProvider, key_id: str) -> Entry:
+def _remove_kek(db: str | os.PathLike[str], kek: KekProvider, key_id: str) -> Entry:
     """Remove the entry ``key_id``; refused when it is the last one."""
     unlocked = _settled(db, kek)
     gone = unlocked.header.entry(key_id)
@@ -95,7 +113,7 @@ def remove_kek(db: str | os.PathLike[str], kek: KekProvider, key_id: str) -> Ent
     return gone
 
 
-def rotate_kek(db: str | os.PathLike[str], kek: KekProvider, to: KekProvider) -> tuple[Entry, Entry, bool]:
+def _rotate_kek(db: str | os.PathLike[str], kek: KekProvider, to: KekProvider) -> tuple[Entry, Entry, bool]:
     """Wrap the DEK with ``to`` and drop the entry ``kek`` opened, in one write: (added, removed, made)."""
     unlocked = _settled(db, kek)
     entry, made = _wrap_new(unlocked, to)
@@ -114,7 +132,7 @@ def _write(unlocked: Unlocked, header: Header, made: bool, new: KekProvider | No
         raise
 
 
-def adopt(db: str | os.PathLike[str], key: KeyProvider, new: KekProvider) -> tuple[Entry, bool]:
+def _adopt(db: str | os.PathLike[str], key: KeyProvider, new: KekProvider) -> tuple[Entry, bool]:
     """Move a legacy store to envelope keys without re-encrypting: its SQLCipher key becomes the DEK.
 
     A passphrase store's key is PBKDF2(passphrase, salt): that derived key, the RawKey form, is
@@ -143,7 +161,7 @@ def adopt(db: str | os.PathLike[str], key: KeyProvider, new: KekProvider) -> tup
     return entry, made
 
 
-def rotate_dek(db: str | os.PathLike[str], keks: list[KekProvider]) -> Header:
+def _rotate_dek(db: str | os.PathLike[str], keks: list[KekProvider]) -> Header:
     """A new DEK, every page re-encrypted; wrapped by the same KEKs, each of which must be given.
 
     A new DEK must be wrapped by every KEK that is to open the store, and only a KEK that is
@@ -156,7 +174,7 @@ def rotate_dek(db: str | os.PathLike[str], keks: list[KekProvider]) -> Header:
     """
     unlocked = _resume(db, keks[0])
     old = unlocked.header
-    wraps = {entry.key_id: _kek_for(unlocked, entry, keks) for entry in old.entries}
+    wraps = {entry.key_id: _kek_for(unlocked, entry, keks, "rotate-dek") for entry in old.entries}
     new_dek, new_salt = os.urandom(len(unlocked.dek)), os.urandom(SALT_BYTES)
     fresh = tuple(Entry(e.provider, e.added_at, wraps[e.key_id].wrap(new_dek, old.store_id)) for e in old.entries)
     write_header(db, replace(old, pending=Pending(new_salt, fresh)).signed(unlocked.dek, new_dek))
@@ -171,14 +189,21 @@ def rotate_dek(db: str | os.PathLike[str], keks: list[KekProvider]) -> Header:
     return done
 
 
-def _kek_for(unlocked: Unlocked, entry: Entry, keks: list[KekProvider]) -> KekProvider:
+def _kek_for(unlocked: Unlocked, entry: Entry, keks: list[KekProvider], what: str) -> KekProvider:
     for kek in keks:
         if kek.unwrap(entry.wrapped, unlocked.header.store_id) is not None:
             return kek
+    how = "name the backup's KEKs with --backup-kek" if what == "a backup" else "remove it first with keys remove"
     raise RefusedError(
-        f"rotate-dek needs every KEK of {unlocked.db}: {entry.key_id} ({entry.provider}) was not given; "
-        "give it with another --kek, or remove it first with: securemem keys remove"
+        f"{what} needs every KEK of {unlocked.db}: {entry.key_id} ({entry.provider}) was not given; "
+        f"give it with another --kek, or {how}"
     )
+
+
+def covering_keks(db: str | os.PathLike[str], keks: list[KekProvider], what: str) -> list[KekProvider]:
+    """One given KEK per entry of the store's header (refused when an entry has none): a key for each to wrap."""
+    unlocked = unlock(db, keks[0])
+    return [_kek_for(unlocked, entry, keks, what) for entry in unlocked.header.entries]
 
 
 def _resume(db: str | os.PathLike[str], kek: KekProvider) -> Unlocked:
@@ -194,3 +219,33 @@ def _resume(db: str | os.PathLike[str], kek: KekProvider) -> Unlocked:
     write_header(db, settled)
     _record("dek_rotation_resumed", settled, finished=unlocked.pending)
     return unlock(db, kek)
+
+
+def add_kek(db: str | os.PathLike[str], kek: KekProvider, new: KekProvider) -> tuple[Entry, bool]:
+    """Wrap the DEK with ``new`` as well; the entry and whether a new KEK file was made."""
+    with key_change(db):
+        return _add_kek(db, kek, new)
+
+
+def remove_kek(db: str | os.PathLike[str], kek: KekProvider, key_id: str) -> Entry:
+    """Remove the entry ``key_id``; refused when it is the last one."""
+    with key_change(db):
+        return _remove_kek(db, kek, key_id)
+
+
+def rotate_kek(db: str | os.PathLike[str], kek: KekProvider, to: KekProvider) -> tuple[Entry, Entry, bool]:
+    """Wrap the DEK with ``to`` and drop the entry ``kek`` opened, in one write: (added, removed, made)."""
+    with key_change(db):
+        return _rotate_kek(db, kek, to)
+
+
+def rotate_dek(db: str | os.PathLike[str], keks: list[KekProvider]) -> Header:
+    """A new DEK, every page re-encrypted (see ``_rotate_dek``)."""
+    with key_change(db):
+        return _rotate_dek(db, keks)
+
+
+def adopt(db: str | os.PathLike[str], key: KeyProvider, new: KekProvider) -> tuple[Entry, bool]:
+    """Move a legacy store to envelope keys without re-encrypting (see ``_adopt``)."""
+    with key_change(db):
+        return _adopt(db, key, new)

@@ -20,7 +20,7 @@ import pytest
 from securemem.keys.header import keys_path
 from securemem.keys.uri import parse_kek
 from securemem.store.envelope import unlock
-from tests.helpers import audit_records, run_cli, sha256_of
+from tests.helpers import audit_records, fork_all, run_cli, sha256_of
 
 Cap = pytest.CaptureFixture[str]
 VIEW = '{"command":"view","path":"/memories/a.md"}'
@@ -295,3 +295,16 @@ def test_rotate_dek_needs_every_kek_and_leaves_the_old_header_useless(db: Path, 
     assert sha256_of(db) != old_db and reads(capsys, db) and reads(capsys, db, "--kek", recovery)
     keys_path(db).write_bytes(old_header)
     assert "belongs to another store" in fails(capsys, 2, "exec", "--db", str(db), VIEW)
+
+
+def add_one(db: str, kek: str, new: str) -> bool:
+    from securemem.custody import add_kek
+
+    add_kek(db, parse_kek(kek), parse_kek(new))
+    return True
+
+
+def test_key_changes_at_the_same_time_lose_nothing(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    jobs = [(add_one, (str(db), f"file:{db}.kek", f"file:{tmp_path / f'n{i}.kek'}")) for i in range(4)]
+    assert fork_all(jobs, tmp_path) == [True] * 4
+    assert len(key_ids(capsys, db)) == 5

@@ -160,10 +160,15 @@ def read_header(db: str | os.PathLike[str]) -> Header:
         ) from None
     except OSError as exc:
         raise KeyHeaderError(f"cannot read the key header {path}: {exc.strerror}") from None
+    return parse_header(data, f"the key header {path}")
+
+
+def parse_header(data: bytes, what: str) -> Header:
+    """A key header from its bytes (DB.keys, or the one inside a backup), checked for damage."""
     try:
         return _parse(data)
     except (ValueError, KeyError, TypeError):
-        raise KeyHeaderError(f"the key header {path} is damaged; restore it from a backup") from None
+        raise KeyHeaderError(f"{what} is damaged; restore it from a backup") from None
 
 
 def _parse(data: bytes) -> Header:

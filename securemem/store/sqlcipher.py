@@ -534,6 +534,30 @@ class SQLCipherStore:
                 raise self._translate(exc) from None
         return [line for line in found if line != "ok"]
 
+    def export_encrypted(self, target: str | os.PathLike[str], key: bytes, salt: bytes) -> None:
+        """Copy a consistent snapshot of the store into ``target`` (an empty file), encrypted under ``key``.
+
+        ``sqlcipher_export`` inside one read transaction: every page it reads belongs to the same
+        snapshot, and in WAL mode writers in other processes go on meanwhile. Pages reach the
+        target encrypted; no plaintext copy is ever written.
+        """
+        with self._lock:
+            conn = self._open_conn()
+            try:
+                conn.execute("ATTACH DATABASE ? AS backup KEY ?", (os.fspath(target), f"x'{key.hex()}{salt.hex()}'"))
+                try:
+                    conn.execute("BEGIN")
+                    try:
+                        conn.execute("SELECT sqlcipher_export('backup')")
+                        conn.execute("COMMIT")
+                    except BaseException:
+                        self._rollback(conn)
+                        raise
+                finally:
+                    conn.execute("DETACH DATABASE backup")
+            except sqlcipher3.Error as exc:
+                raise self._translate(exc) from None
+
     def rekey(self, key: KeyProvider, *, salt: bytes | None = None) -> None:
         """Re-encrypt every page under the key ``key`` gives for a fresh salt (or ``salt``, chosen by the caller).
 
