@@ -26,7 +26,7 @@ from securemem.keys.header import keys_path, read_header
 from securemem.keys.uri import parse_kek
 from securemem.store.envelope import unlock
 from securemem.store.sqlcipher import SQLCipherStore
-from tests.helpers import FORK, REPO, State, read_state, run_cli, sha256_of, write_many
+from tests.helpers import FORK, REPO, State, fork_one, read_state, run_cli, sha256_of, write_many
 
 
 def make(tmp_path: Path, files: int = 40, size: int = 2048) -> tuple[Path, str, State]:
@@ -149,3 +149,19 @@ def window(argv: list[str], header: Path) -> tuple[float, float]:
     assert child.returncode == 0
     ends = time.perf_counter() - started
     return (begins if begins is not None else ends * 0.5), ends
+
+
+def rotate_in_child(db: str, kek: str) -> bool:
+    rotate_dek(db, [parse_kek(kek)])
+    return True
+
+
+def test_a_process_that_had_the_store_open_is_told_to_reopen(tmp_path: Path) -> None:
+    db, kek, state = make(tmp_path)
+    with SecureMemory.open(db, kek=kek, create=False) as memory:
+        memory.execute({"command": "view", "path": "/memories"})
+        assert fork_one(rotate_in_child, str(db), kek, workdir=tmp_path)
+        result = memory.execute({"command": "view", "path": "/memories/f0001.md"})
+        assert result.is_error and "re-keyed by another process; reopen it" in result.text
+        assert "damaged" not in result.text
+    assert content(db, kek) == state  # reopened: all there

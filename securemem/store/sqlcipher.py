@@ -453,7 +453,8 @@ class SQLCipherStore:
                 conn.execute("ROLLBACK")
 
     def _translate(self, exc: sqlcipher3.Error) -> StorageError:
-        if _code(exc) in (_NOTADB, _CORRUPT) and self._rekeyed():
+        # READONLY too: after a page fails its check, SQLCipher's pager refuses writes as read-only.
+        if _code(exc) in (_NOTADB, _CORRUPT, _READONLY) and self._rekeyed():
             return RekeyedError("the memory store was re-keyed by another process; reopen it with the new key")
         if _code(exc) in (_READONLY, _CANTOPEN, _IOERR) and not os.access(self.path.parent, os.W_OK):
             return StorageError(
@@ -463,11 +464,18 @@ class SQLCipherStore:
         return translate(exc)
 
     def _rekeyed(self) -> bool:
-        """True when the salt at the head of the file is not the one this handle opened with."""
+        """True when the salt at the head of the file, or of the WAL's newest first page, is not this handle's.
+
+        A re-key commits every page into the WAL and then copies them back: until that copy
+        reaches the first page (seconds, for a big store), only the WAL holds the new salt.
+        """
         try:
-            return _header(self.path)[:SALT_BYTES] != self._salt
+            if _header(self.path)[:SALT_BYTES] != self._salt:
+                return True
         except StorageError:
             return False
+        found = _wal_first_page_salt(Path(f"{self.path}-wal"))
+        return found is not None and found != self._salt
 
     # -- settings and namespaces -------------------------------------------------------------
 
@@ -661,6 +669,39 @@ class _Transaction:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
         assert self._tx is not None
         self._store._end(self._tx, exc)
+
+
+_WAL_HEADER, _FRAME_HEADER = 32, 24
+
+
+def _wal_first_page_salt(wal: Path) -> bytes | None:
+    """The salt of the newest valid frame of page 1 in the WAL (frame headers are SQLite's, in clear).
+
+    A frame belongs to the WAL's current generation when its salts are the WAL header's; SQLCipher
+    writes the first page's salt in clear at its start, in the WAL as in the file.
+    """
+    try:
+        fd = os.open(wal, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        head = os.pread(fd, _WAL_HEADER, 0)
+        if len(head) < _WAL_HEADER or int.from_bytes(head[:4], "big") not in (0x377F0682, 0x377F0683):
+            return None
+        frame, size = _FRAME_HEADER + int.from_bytes(head[8:12], "big"), os.fstat(fd).st_size
+        found, at = None, _WAL_HEADER
+        while at + frame <= size:
+            header = os.pread(fd, _FRAME_HEADER + SALT_BYTES, at)
+            if header[8:16] != head[16:24]:
+                break
+            if int.from_bytes(header[:4], "big") == 1:
+                found = header[_FRAME_HEADER:]
+            at += frame
+        return found
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def _open_error(exc: sqlcipher3.Error, path: Path) -> StorageError:
