@@ -28,6 +28,7 @@ BENCHMARKS = {
     "fsyncs": "fsync_count.py",
     "scale": "scale.py",
     "open_rss": "open_rss.py",
+    "keys": "keys_bench.py",
 }
 
 

@@ -8,7 +8,9 @@ from securemem.commands import Result
 from securemem.errors import (
     CommandError,
     DamagedStoreError,
+    KekError,
     KeyFileError,
+    KeyHeaderError,
     NotAStoreError,
     PolicyError,
     RekeyedError,
@@ -16,9 +18,11 @@ from securemem.errors import (
     StorageError,
     StoreBusyError,
     StoreFullError,
+    WrongKekError,
     WrongKeyError,
 )
 from securemem.keys import KeyFile, KeyProvider, Passphrase, RawKey
+from securemem.keys.kek import KekProvider
 from securemem.memory import SecureMemory
 from securemem.policy import Policy, load_policy
 from securemem.store.factory import open_store
@@ -30,8 +34,11 @@ __all__ = [
     "AsyncSecureMemoryTool",
     "CommandError",
     "DamagedStoreError",
+    "KekError",
+    "KekProvider",
     "KeyFile",
     "KeyFileError",
+    "KeyHeaderError",
     "KeyProvider",
     "NotAStoreError",
     "Passphrase",
@@ -46,6 +53,7 @@ __all__ = [
     "StorageError",
     "StoreBusyError",
     "StoreFullError",
+    "WrongKekError",
     "WrongKeyError",
     "load_policy",
     "open_store",

@@ -1,9 +1,10 @@
-"""The operator's command line: ``securemem init | exec | replay | demo | verify | rekey | sweep | policy``.
+"""The operator's command line: ``securemem init | exec | replay | demo | verify | rekey | sweep | policy |
+backup | restore``, and ``securemem keys`` (cli_keys.py).
 
-Exit codes: 0 success, 1 a memory command failed (its message is printed), 2 a usage, key,
-policy or database problem (one line on stderr, never a traceback). When the reader of the
-output goes away (``securemem replay ... | head``), securemem stops quietly with the status of a
-process ended by SIGPIPE (141), as coreutils do.
+Exit codes: 0 success, 1 a memory command failed (its message is printed) or a key operation was
+refused (removing the last KEK), 2 a usage, key, policy or database problem (one line on stderr,
+never a traceback). When the reader of the output goes away (``securemem replay ... | head``),
+securemem stops quietly with the status of a process ended by SIGPIPE (141), as coreutils do.
 """
 
 from __future__ import annotations
@@ -15,15 +16,18 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from importlib import metadata
 from pathlib import Path
 from typing import IO, Any, NoReturn, TextIO
 
-from securemem.errors import SecureMemError
+from securemem.errors import RefusedError, SecureMemError
 from securemem.keys import KeyFile, KeyProvider, as_key_provider, create_key_file
+from securemem.keys.header import keys_path
+from securemem.keys.kek import FileKek, KekProvider
 from securemem.keys.sources import KEY_ENV, default_key_file, resolve_key
+from securemem.keys.uri import KEK_ENV, parse_kek
 from securemem.memory import SecureMemory, store_policy
 from securemem.middleware import policy_layers
 from securemem.policy import load_policy, parse_duration
@@ -53,12 +57,58 @@ def key_of(args: argparse.Namespace) -> KeyProvider:
     return provider
 
 
+def default_kek(db: str) -> str:
+    return f"file:{db}.kek"
+
+
+def kek_of(args: argparse.Namespace, *, required: bool = True) -> KekProvider | None:
+    """The KEK for a key operation: --kek, else $SECUREMEM_KEK, else file:DB.kek when it exists."""
+    uri = args.kek or os.environ.get(KEK_ENV)
+    if uri:
+        return parse_kek(uri)
+    if Path(f"{args.db}.kek").exists():
+        return parse_kek(default_kek(args.db))
+    if required:
+        raise UsageError(f"no KEK for {args.db}: pass --kek URI or set ${KEK_ENV}")
+    return None
+
+
+def store_keys(args: argparse.Namespace) -> dict[str, object]:
+    """``{"kek": ...}`` or ``{"key": ...}`` for ``--db``, in the order of keys.md.
+
+    --kek, else $SECUREMEM_KEK, else the legacy sources (--key-file, --passphrase-file,
+    $SECUREMEM_KEY, DB.key), else file:DB.kek when it exists.
+    """
+    legacy = args.key_file or args.passphrase_file
+    if args.kek and legacy:
+        raise UsageError("give --kek or --key-file/--passphrase-file, not both")
+    if args.kek:
+        return {"kek": parse_kek(args.kek)}
+    if os.environ.get(KEK_ENV):
+        if legacy:
+            print(f"securemem: warning: ${KEK_ENV} is set, so it is the KEK used; --key-file/--passphrase-file "
+                  "are ignored", file=sys.stderr)  # fmt: skip
+        return {"kek": parse_kek(os.environ[KEK_ENV])}
+    if legacy or os.environ.get(KEY_ENV) or Path(default_key_file(args.db)).exists():
+        return {"key": key_of(args)}
+    if Path(f"{args.db}.kek").exists():
+        return {"kek": parse_kek(default_kek(args.db))}
+    raise UsageError(
+        f"no key for {args.db}: pass --kek URI, --key-file F or --passphrase-file F, set ${KEK_ENV} or "
+        f"${KEY_ENV}, or keep the key in {default_key_file(args.db)} (or the KEK in {args.db}.kek)"
+    )
+
+
 def open_db(args: argparse.Namespace) -> Store:
-    return open_store(args.db, key_of(args), create=False)
+    keys = store_keys(args)
+    return open_store(args.db, keys.get("key"), create=False, kek=keys.get("kek"))
 
 
 def open_memory(args: argparse.Namespace, *, create: bool = False) -> SecureMemory:
-    return SecureMemory.open(args.db, key=key_of(args), policy=args.policy, namespace=args.namespace, create=create)
+    keys = store_keys(args)
+    return SecureMemory.open(
+        args.db, key=keys.get("key"), kek=keys.get("kek"), policy=args.policy, namespace=args.namespace, create=create
+    )
 
 
 def print_result(content: str | list[dict[str, Any]], out: TextIO) -> None:
@@ -87,6 +137,8 @@ def _say(line: str) -> None:
 
 def cmd_init(args: argparse.Namespace) -> int:
     _check_new_store_path(args.db)
+    if args.kek or os.environ.get(KEK_ENV):
+        return _init_envelope(args)
     key: KeyProvider
     made_key = None
     if args.passphrase_file or (os.environ.get(KEY_ENV) and not args.key_file):
@@ -109,6 +161,30 @@ def cmd_init(args: argparse.Namespace) -> int:
             Path(path).unlink(missing_ok=True)
         raise
     print(f"created encrypted store {args.db} with a {where}")
+    return EXIT_OK
+
+
+def _init_envelope(args: argparse.Namespace) -> int:
+    """A new store under a random data key, wrapped by the KEK in DB.keys (a missing file: KEK is made)."""
+    if args.key_file or args.passphrase_file:
+        raise UsageError("give --kek or --key-file/--passphrase-file, not both")
+    kek = parse_kek(args.kek or os.environ[KEK_ENV])
+    if os.path.lexists(keys_path(args.db)):
+        raise UsageError(f"{keys_path(args.db)} already exists; init never overwrites a key header")
+    made_kek = kek.path if isinstance(kek, FileKek) and not os.path.lexists(kek.path) else None
+    leftovers = [*_new_files(args.db), str(keys_path(args.db)), *([made_kek] if made_kek else [])]
+    try:
+        store = open_store(args.db, kek=kek, create=True)
+        try:
+            store_policy(store, load_policy(args.policy) if args.policy else None, adopt=False)
+        finally:
+            store.close()
+    except BaseException:
+        for path in leftovers:
+            Path(path).unlink(missing_ok=True)
+        raise
+    where = f"a new KEK file {kek.source} (mode 0600: back it up)" if made_kek else f"the KEK {kek.source}"
+    print(f"created encrypted store {args.db}; its data key is in {keys_path(args.db)}, wrapped by {where}")
     return EXIT_OK
 
 
@@ -261,6 +337,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    if args.backup:
+        return _verify_backup(args)
+    if not args.db:
+        raise UsageError("verify needs --db DB (a store) or --backup FILE --kek URI (a backup)")
     store = open_db(args)
     try:
         problems = store.integrity_errors()
@@ -273,8 +353,73 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _verify_backup(args: argparse.Namespace) -> int:
+    from securemem.backup import verify_backup
+
+    if args.db or not args.kek:
+        raise UsageError("verify --backup FILE takes --kek URI (a KEK of the backup) and no --db")
+    opened = verify_backup(args.backup, parse_kek(args.kek))
+    print(
+        f"{args.backup}: ok (opened with KEK {opened.used.key_id}; MAC, integrity_check and cipher_integrity_check "
+        f"passed; store {opened.header.store_id})"
+    )
+    return EXIT_OK
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """A consistent, encrypted snapshot in one file, under a fresh DEK wrapped by the chosen KEKs."""
+    from securemem.backup import make_backup
+    from securemem.store.sqlcipher import SQLCipherStore
+
+    keks = [parse_kek(uri) for uri in args.backup_kek or []] or _store_keks(args)
+    store = open_db(args)
+    made: list[str] = []
+    try:
+        if not isinstance(store, SQLCipherStore):
+            raise UsageError("only a sqlcipher store can be backed up")
+        made = [k.path for k in keks if isinstance(k, FileKek) and k.create_if_missing()]
+        header = make_backup(store, args.out, keks)
+    except BaseException:
+        for path in made:  # a KEK file made for a backup that was not written
+            Path(path).unlink(missing_ok=True)
+        raise
+    finally:
+        store.close()
+    names = ", ".join(f"{e.provider} ({e.key_id})" for e in header.entries)
+    note = f"; new KEK file(s), mode 0600: {', '.join(made)}" if made else ""
+    print(f"backup of {args.db} written to {args.out}, its key wrapped by {names}{note}")
+    return EXIT_OK
+
+
+def _store_keks(args: argparse.Namespace) -> list[KekProvider]:
+    """The default KEKs of a backup: every KEK of the store, each of which must be here to wrap its key."""
+    from securemem.custody import covering_keks
+
+    if not keys_path(args.db).exists():
+        raise UsageError(f"{args.db} has no KEKs (a store opened with a key): name the backup's with --backup-kek URI")
+    kek = store_keys(args).get("kek")
+    if not isinstance(kek, KekProvider):
+        raise UsageError("give --kek URI (a KEK of the store) or name the backup's KEKs with --backup-kek URI")
+    return covering_keks(args.db, [kek], "a backup")
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from securemem.backup import restore
+
+    if os.path.lexists(args.db):
+        raise UsageError(f"{args.db} already exists; restore never overwrites (choose a new --db)")
+    opened = restore(args.backup, parse_kek(args.kek), args.db)
+    print(f"{args.backup} restored to {args.db} (store {opened.header.store_id}); {args.db}.keys holds its KEKs")
+    return EXIT_OK
+
+
 def cmd_rekey(args: argparse.Namespace) -> int:
     """Re-encrypt under a new key file; the default key file is replaced after a safe copy of the old one."""
+    if keys_path(args.db).exists():
+        raise UsageError(
+            f"{args.db} keeps its data key in {keys_path(args.db)} (KEKs): rekey does not apply; "
+            "change its KEKs with: securemem keys rotate-kek"
+        )
     old = key_of(args)
     beside = default_key_file(args.db)
     target = args.new_key_file or beside
@@ -385,6 +530,7 @@ def _store_args(parser: argparse.ArgumentParser, *, policy: bool = True) -> None
     parser.add_argument("--db", required=True, help="path of the encrypted store file")
     parser.add_argument("--key-file", help=f"hex key file (default: DB.key); or set ${KEY_ENV} to a passphrase")
     parser.add_argument("--passphrase-file", help="a file holding the passphrase (kept out of shell history)")
+    parser.add_argument("--kek", help=f"KEK URI of an envelope store (default: ${KEK_ENV}, else file:DB.kek)")
     if policy:
         parser.add_argument("--policy", default=None, help="policy file or shipped name (default: default)")
         parser.add_argument("--namespace", default="default", help="namespace inside the store")
@@ -403,13 +549,16 @@ def build_parser() -> argparse.ArgumentParser:
         ("rekey", "re-encrypt the store under a new key", cmd_rekey),
         ("sweep", "delete expired memories now (--every for a long-running sweeper)", cmd_sweep),
         ("policy", "check a policy file, or set the policy a store runs under", cmd_policy_check),
+        ("keys", "list, add, remove and rotate the KEKs of a store; adopt a legacy store", cmd_policy_check),
+        ("backup", "write an encrypted, consistent backup of a store to one file", cmd_backup),
+        ("restore", "restore a backup to a new store", cmd_restore),
     ]
     for name, help_text, handler in commands:
         command = sub.add_parser(name, help=help_text, description=help_text)
         command.set_defaults(handler=handler)
-        if name in ("verify", "rekey", "sweep"):
+        if name in ("rekey", "sweep", "backup"):
             _store_args(command, policy=False)
-        elif name not in ("demo", "policy"):
+        elif name not in ("demo", "policy", "keys", "verify", "restore"):
             _store_args(command)
     sub.choices["exec"].add_argument(
         "input", help="the tool input: '-' reads it from stdin, @FILE from a file, else the JSON itself"
@@ -418,13 +567,34 @@ def build_parser() -> argparse.ArgumentParser:
     sub.choices["demo"].add_argument(
         "--keep", metavar="DIR", help="keep the demo store and its key in DIR, to open it afterwards"
     )
+    _backup_args(sub.choices)
     sub.choices["rekey"].add_argument(
         "--new-key-file", help="new key file (created if missing; default: replace DB.key)"
     )
     sub.choices["sweep"].add_argument("--every", help="keep running, sweeping at this interval (e.g. 10m)")
     sub.choices["sweep"].add_argument("--batch", type=_batch, default=DEFAULT_BATCH, help="entries per transaction")
     _policy_commands(sub.choices["policy"])
+    from securemem.cli_keys import keys_commands
+
+    keys_commands(sub.choices["keys"])
     return parser
+
+
+def _backup_args(choices: Mapping[str, argparse.ArgumentParser]) -> None:
+    verify = choices["verify"]
+    verify.add_argument("--db", help="path of the encrypted store file to check")
+    verify.add_argument("--key-file", help=f"hex key file (default: DB.key); or set ${KEY_ENV} to a passphrase")
+    verify.add_argument("--passphrase-file", help="a file holding the passphrase (kept out of shell history)")
+    verify.add_argument("--kek", help="KEK URI (of the store, or of the backup with --backup)")
+    verify.add_argument("--backup", help="check this backup file end to end instead of a store (needs --kek)")
+    choices["backup"].add_argument("--out", required=True, help="the backup file to write (never overwritten)")
+    choices["backup"].add_argument(
+        "--backup-kek", action="append", help="a KEK to wrap the backup's key (repeat; default: the store's KEKs)"
+    )
+    restore = choices["restore"]
+    restore.add_argument("--backup", required=True, help="the backup file")
+    restore.add_argument("--kek", required=True, help="a KEK of the backup")
+    restore.add_argument("--db", required=True, help="the new store to write (never an existing one)")
 
 
 def _policy_commands(parser: argparse.ArgumentParser) -> None:
@@ -453,6 +623,9 @@ def _run(argv: Sequence[str] | None) -> int:
         return code
     except BrokenPipeError:
         raise
+    except RefusedError as exc:
+        print(f"securemem: refused: {exc}", file=sys.stderr)
+        return EXIT_COMMAND
     except SecureMemError as exc:
         sys.stderr.write(printable(f"securemem: error: {exc}\n", sys.stderr))
     except KeyboardInterrupt:

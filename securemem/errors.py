@@ -5,8 +5,12 @@
     SecureMemError                 base of everything securemem raises on purpose
       PolicyError                  a policy file or object is invalid
       KeyFileError                 a key file is missing, malformed or readable by others
+        KekError                   a KEK provider failed (missing, unreachable HSM, helper exit)
+      RefusedError                 a key operation refused (it would leave the store unopenable)
       StorageError                 the backend failed; translated at the store boundary
         WrongKeyError              the key does not open this store (or its first page is damaged)
+          WrongKekError            the KEK is not one of those that wrap the store's data key
+        KeyHeaderError             the key header (DB.keys) is missing, damaged or another store's
         NotAStoreError             the file is not a securemem store (plain SQLite, empty, foreign)
         DamagedStoreError          the store opened but a page or the schema is corrupt
         StoreBusyError             another writer held the lock longer than the retry bound
@@ -37,12 +41,28 @@ class KeyFileError(SecureMemError):
     """A key file is missing, malformed, or readable by other users."""
 
 
+class KekError(KeyFileError):
+    """A key-encryption key could not be had: missing, malformed, unreachable, or its helper failed."""
+
+
+class RefusedError(SecureMemError):
+    """A key operation was refused: it would leave the store without a way to open it."""
+
+
 class StorageError(SecureMemError):
     """The storage backend failed."""
 
 
 class WrongKeyError(StorageError):
     """The key does not open this store."""
+
+
+class WrongKekError(WrongKeyError):
+    """The KEK given is not one of the KEKs that wrap this store's data key."""
+
+
+class KeyHeaderError(StorageError):
+    """The key header beside an envelope store is missing, damaged, or belongs to another store."""
 
 
 class NotAStoreError(StorageError):

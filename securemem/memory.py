@@ -83,6 +83,7 @@ class SecureMemory:
         db: str | os.PathLike[str],
         *,
         key: object = None,
+        kek: object = None,
         policy: Policy | str | os.PathLike[str] | None = None,
         namespace: str = "default",
         clock: Clock = time.time,
@@ -93,13 +94,15 @@ class SecureMemory:
         """Open (or create) the store ``db`` (a path, ``sqlcipher:///abs/path``, or ``memory://``).
 
         ``key``: 32 raw bytes, 64 hex digits, a passphrase ``str``, or a ``KeyProvider``.
+        ``kek``: instead of ``key``, a KEK URI (``"file:/etc/sm/kek"``, ``"pkcs11:token=...;object=..."``)
+        or a ``KekProvider``: the store's data key is unwrapped from its key header ``DB.keys``.
         ``policy``: None (the store's own policy; the shipped default for a new store), a Policy, a
         policy file path or a shipped name. A store already running under another policy is
         refused unless ``adopt_policy=True``.
         """
         check_namespace(namespace)
         requested = None if policy is None else load_policy(policy if isinstance(policy, Policy) else str(policy))
-        store = open_store(db, key, create=create)
+        store = open_store(db, key, create=create, kek=kek)
         try:
             resolved = store_policy(store, requested, adopt=adopt_policy, clock=clock)
             store.configure(durability=resolved.storage.durability, erase_within=resolved.storage.erase_within)

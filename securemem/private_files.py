@@ -1,7 +1,7 @@
 """Files only their owner may read: created 0600 from their first byte, refused when others can read them.
 
-Key files, passphrase files and the store file itself go through here, so the one rule (ssh's
-rule for private keys) is written once.
+Key files, passphrase files, key headers and the store file itself go through here, so the one
+rule (ssh's rule for private keys) is written once.
 """
 
 from __future__ import annotations
@@ -30,3 +30,37 @@ def read_private_text(path: str | os.PathLike[str], encoding: str) -> tuple[str,
     where = Path(path)
     info = where.stat()
     return where.read_text(encoding=encoding), bool(info.st_mode & (stat.S_IRWXG | stat.S_IRWXO))
+
+
+def write_private_atomic(path: str | os.PathLike[str], data: bytes, *, replace: bool = True) -> None:
+    """Put ``data`` at ``path`` in one step: a reader sees the old bytes or the new, never a mix.
+
+    A temporary file is made beside it (0600, O_EXCL, so never someone else's file), written and
+    fsynced, then renamed over ``path`` and the directory fsynced, so the rename itself survives
+    a power loss. ``replace=False`` links instead of renaming: an existing ``path`` is never
+    replaced (FileExistsError), for files whose loss would lose a key.
+    """
+    target = Path(path)
+    temp = target.with_name(f".{target.name}.tmp-{os.getpid()}-{os.urandom(4).hex()}")
+    fd = create_private(temp)
+    try:
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if replace:
+            os.replace(temp, target)
+        else:
+            os.link(temp, target)
+    finally:
+        temp.unlink(missing_ok=True)
+    _fsync_dir(target.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

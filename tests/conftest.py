@@ -14,6 +14,12 @@ from securemem.store.base import Store
 from tests.helpers import BACKENDS, Clock, EntryView, dump
 
 
+@pytest.fixture(autouse=True)
+def no_env_kek(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A KEK in the developer's environment would change which key every CLI test uses."""
+    monkeypatch.delenv("SECUREMEM_KEK", raising=False)
+
+
 @pytest.fixture
 def key() -> bytes:
     """A fresh raw 32-byte SQLCipher key (raw keys open in well under a millisecond)."""

@@ -245,6 +245,19 @@ def sha256_of(path: Path) -> str:
 # -- the CLI, the audit log, child processes -------------------------------------------------------
 
 
+def require(available: bool, what: str) -> None:
+    """Skip with one line when ``what`` is missing here; under CI (``CI`` set) fail instead.
+
+    CI installs everything the tests need (.ci/run), so there a missing tool is a broken set-up,
+    not a reason to pass quietly.
+    """
+    if available:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{what} is missing, and CI is set: .ci/run should have installed it")
+    pytest.skip(f"{what} is not installed")
+
+
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     """``securemem ARGV`` in this process: its exit code, stdout and stderr."""
     code = main(list(argv))

@@ -361,6 +361,25 @@ def test_every_command_after_a_rekey_keeps_saying_re_keyed(tmp_path: Path) -> No
         assert all("re-keyed" in r.text and "read-only" not in r.text for r in results)
 
 
+def test_a_rekey_not_yet_checkpointed_is_re_keyed_not_damaged_nor_read_only(tmp_path: Path) -> None:
+    # A big store's re-key commits into the WAL and then spends seconds copying it back: meanwhile
+    # the head of the file keeps the old salt, and only the WAL's first page has the new one.
+    old, new, salt, db = os.urandom(32), os.urandom(32), os.urandom(16), tmp_path / "m.db"
+    with SecureMemory.open(db, key=old) as first:
+        create(first, "/memories/a.md", "before the rekey")
+        rekeyer = SQLCipherStore.open(db, RawKey(old), create=False)
+        conn = connection_of(rekeyer)
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute(f"PRAGMA rekey = \"x'{new.hex()}{salt.hex()}'\"")  # no checkpoint after it
+        assert db.read_bytes()[:16] != salt  # the window is there: the new salt is in the WAL only
+        for _ in range(3):
+            result = first.execute({"command": "create", "path": "/memories/b.md", "file_text": "x"})
+            assert result.is_error and "re-keyed" in result.text, result.text
+        rekeyer.close()
+    with SecureMemory.open(db, key=new) as memory:
+        assert memory.execute({"command": "view", "path": "/memories/a.md"}).text.endswith("before the rekey")
+
+
 def _open_old_store(db: str) -> str:
     with SecureMemory.open(db, key=V1_KEY, create=False) as mem:
         return mem.execute({"command": "view", "path": "/memories/notes/a.md"}).text

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 
-from securemem.errors import StorageError
+from securemem.errors import KeyFileError, StorageError
 from securemem.keys import as_key_provider
+from securemem.keys.kek import KekProvider
+from securemem.keys.uri import parse_kek
 from securemem.store.base import Store
 
 SCHEMES = ("sqlcipher", "memory")
@@ -34,17 +36,35 @@ def split_url(target: str | os.PathLike[str]) -> tuple[str, str]:
     raise StorageError(f"unknown store URL scheme; use one of: {', '.join(s + '://' for s in SCHEMES)}")
 
 
-def open_store(target: str | os.PathLike[str], key: object = None, *, create: bool = True) -> Store:
-    """Open (or, with ``create``, make) the store ``target`` names, with ``key`` for encrypted backends."""
+def open_store(target: str | os.PathLike[str], key: object = None, *, create: bool = True, kek: object = None) -> Store:
+    """Open (or, with ``create``, make) the store ``target`` names, with ``key`` for encrypted backends.
+
+    ``kek``: a KEK URI or provider instead of ``key``: the store's data key is unwrapped from its
+    key header ``DB.keys`` (an envelope store; see store/envelope.py). The two are exclusive.
+    """
+    if key is not None and kek is not None:
+        raise KeyFileError("give key= (a store key) or kek= (a key-encryption key), not both")
     scheme, location = split_url(target)
     if scheme == "memory":
         from securemem.store.memory import MemoryStore
 
         return MemoryStore()
-    if key is None:
-        raise StorageError("an encrypted store needs a key (key=, or a key file)")
+    if key is None and kek is None:
+        raise StorageError("an encrypted store needs a key (key=, kek=, or a key file)")
     if not location:
         raise StorageError("the store path is empty")
+    if kek is not None:
+        from securemem.store.envelope import open_envelope
+
+        return open_envelope(location, as_kek_provider(kek), create=create)
     from securemem.store.sqlcipher import SQLCipherStore
 
     return SQLCipherStore.open(location, as_key_provider(key), create=create)
+
+
+def as_kek_provider(kek: object) -> KekProvider:
+    if isinstance(kek, str):
+        return parse_kek(kek)
+    if isinstance(kek, KekProvider):
+        return kek
+    raise KeyFileError("kek= is a KEK URI (file:/path, env:VAR, passphrase:, command:, pkcs11:) or a KEK provider")

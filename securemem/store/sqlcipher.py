@@ -155,6 +155,39 @@ def _remove_created(path: Path) -> None:
             os.unlink(f"{path}{suffix}")
 
 
+def file_salt(path: str | os.PathLike[str]) -> bytes:
+    """The salt at the head of a store file (in clear: SQLCipher needs it before any key)."""
+    return _check_existing(Path(path))[:SALT_BYTES]
+
+
+def peek_store_id(path: str | os.PathLike[str], key: KeyProvider, *, salt: bytes | None = None) -> str:
+    """The store id of ``path`` under ``key``, read through a read-only connection.
+
+    For key operations that promise not to change a byte of the store file: a read-only
+    connection never checkpoints, migrates or writes the file (it may add empty -wal and -shm).
+    """
+    where = Path(path)
+    salt = file_salt(where) if salt is None else salt
+    material = key.store_key(salt)
+    try:
+        conn = sqlcipher3.connect(f"{where.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+    except sqlcipher3.Error as exc:
+        raise _open_error(exc, where) from None
+    try:
+        conn.execute("PRAGMA cipher_log_level = NONE")
+        conn.execute(f"PRAGMA key = \"x'{material.hex()}{salt.hex()}'\"")
+        row = conn.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
+    except sqlcipher3.Error as exc:
+        if _code(exc) == _NOTADB:
+            raise WrongKeyError(f"{key.source} does not open {where}") from None
+        raise _open_error(exc, where) from None
+    finally:
+        conn.close()
+    if row is None:
+        raise NotAStoreError(f"{where} is an encrypted database, but not a securemem store")
+    return str(row[0])
+
+
 class SQLCipherStore:
     """A Store in one encrypted file. Thread-safe; several processes may share the file."""
 
@@ -185,8 +218,19 @@ class SQLCipherStore:
 
     @classmethod
     def open(
-        cls, path: str | os.PathLike[str], key: KeyProvider, *, create: bool = True, busy_timeout: float = 10.0
+        cls,
+        path: str | os.PathLike[str],
+        key: KeyProvider,
+        *,
+        create: bool = True,
+        busy_timeout: float = 10.0,
+        salt: bytes | None = None,
     ) -> SQLCipherStore:
+        """Open (or create) the store; ``salt`` overrides the one at the head of the file.
+
+        The override is for a re-key that a crash cut short after its commit: the new pages (the
+        first one included) are in the WAL, while the head of the file still holds the old salt.
+        """
         where = Path(path)
         exists = where.exists()
         if not exists and not create:
@@ -194,10 +238,12 @@ class SQLCipherStore:
         header = _check_existing(where) if exists else None
         if not exists:
             _create_file(where)
-        salt = header[:SALT_BYTES] if header else os.urandom(SALT_BYTES)
+        overridden = salt is not None and exists
+        if salt is None or not exists:
+            salt = header[:SALT_BYTES] if header else os.urandom(SALT_BYTES)
         material = key.store_key(salt)
         codec = pages.PageCodec(material, salt)
-        if exists:
+        if exists and not overridden:  # mid re-key the file's pages are under two keys: leave them
             _repair_torn(where, codec)
         try:
             conn = cls._connect(where, material, salt, busy_timeout)
@@ -455,11 +501,18 @@ class SQLCipherStore:
         return translate(exc)
 
     def _rekeyed(self) -> bool:
-        """True when the salt at the head of the file is not the one this handle opened with."""
+        """True when the salt at the head of the file, or of the WAL's newest first page, is not this handle's.
+
+        A re-key commits every page into the WAL and then copies them back: until that copy
+        reaches the first page (seconds, for a big store), only the WAL holds the new salt.
+        """
         try:
-            return _header(self.path)[:SALT_BYTES] != self._salt
+            if _header(self.path)[:SALT_BYTES] != self._salt:
+                return True
         except StorageError:
             return False
+        found = _wal_first_page_salt(Path(f"{self.path}-wal"))
+        return found is not None and found != self._salt
 
     # -- settings and namespaces -------------------------------------------------------------
 
@@ -549,11 +602,38 @@ class SQLCipherStore:
                 raise self._translate(exc) from None
         return [line for line in found if line != "ok"]
 
-    def rekey(self, key: KeyProvider) -> None:
-        """Re-encrypt every page under the key ``key`` gives for a fresh salt."""
+    def export_encrypted(self, target: str | os.PathLike[str], key: bytes, salt: bytes) -> None:
+        """Copy a consistent snapshot of the store into ``target`` (an empty file), encrypted under ``key``.
+
+        ``sqlcipher_export`` inside one read transaction: every page it reads belongs to the same
+        snapshot, and in WAL mode writers in other processes go on meanwhile. Pages reach the
+        target encrypted; no plaintext copy is ever written.
+        """
         with self._lock:
             conn = self._open_conn()
-            salt = os.urandom(SALT_BYTES)
+            try:
+                conn.execute("ATTACH DATABASE ? AS backup KEY ?", (os.fspath(target), f"x'{key.hex()}{salt.hex()}'"))
+                try:
+                    conn.execute("BEGIN")
+                    try:
+                        conn.execute("SELECT sqlcipher_export('backup')")
+                        conn.execute("COMMIT")
+                    except BaseException:
+                        self._rollback(conn)
+                        raise
+                finally:
+                    conn.execute("DETACH DATABASE backup")
+            except sqlcipher3.Error as exc:
+                raise self._translate(exc) from None
+
+    def rekey(self, key: KeyProvider, *, salt: bytes | None = None) -> None:
+        """Re-encrypt every page under the key ``key`` gives for a fresh salt (or ``salt``, chosen by the caller).
+
+        One transaction: a crash leaves every page under the old key or every page under the new.
+        """
+        with self._lock:
+            conn = self._open_conn()
+            salt = os.urandom(SALT_BYTES) if salt is None else salt
             material = key.store_key(salt)
             try:
                 conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -692,6 +772,39 @@ def _repair_torn(path: Path, codec: pages.PageCodec) -> None:
         raise StorageError(f"could not repair {path} after an interrupted scrub: {exc.strerror}") from None
     if repaired:
         logger.warning("repaired %d page(s) torn by an interrupted scrub", repaired)
+
+
+_WAL_HEADER, _FRAME_HEADER = 32, 24
+
+
+def _wal_first_page_salt(wal: Path) -> bytes | None:
+    """The salt of the newest valid frame of page 1 in the WAL (frame headers are SQLite's, in clear).
+
+    A frame belongs to the WAL's current generation when its salts are the WAL header's; SQLCipher
+    writes the first page's salt in clear at its start, in the WAL as in the file.
+    """
+    try:
+        fd = os.open(wal, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        head = os.pread(fd, _WAL_HEADER, 0)
+        if len(head) < _WAL_HEADER or int.from_bytes(head[:4], "big") not in (0x377F0682, 0x377F0683):
+            return None
+        frame, size = _FRAME_HEADER + int.from_bytes(head[8:12], "big"), os.fstat(fd).st_size
+        found, at = None, _WAL_HEADER
+        while at + frame <= size:
+            header = os.pread(fd, _FRAME_HEADER + SALT_BYTES, at)
+            if header[8:16] != head[16:24]:
+                break
+            if int.from_bytes(header[:4], "big") == 1:
+                found = header[_FRAME_HEADER:]
+            at += frame
+        return found
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def _open_error(exc: sqlcipher3.Error, path: Path) -> StorageError:

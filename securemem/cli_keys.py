@@ -1,0 +1,113 @@
+"""``securemem keys list | add | remove | rotate-kek | rotate-dek | adopt``: the KEKs and data key of a store.
+
+``add``, ``remove`` and ``rotate-kek`` rewrite only ``DB.keys`` (atomically), never a byte of the
+store file. Exit 1 for a refused operation (removing the last KEK, adding one that is there
+already), 2 for a usage, key or database problem; one line on stderr either way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from securemem import custody
+from securemem.cli import EXIT_OK, _Parser, kek_of, key_of
+from securemem.keys.header import keys_path
+from securemem.keys.kek import KekProvider
+from securemem.keys.uri import parse_kek
+
+
+def _opener(args: argparse.Namespace) -> KekProvider:
+    kek = kek_of(args)
+    assert kek is not None
+    return kek
+
+
+def _made(made: bool) -> str:
+    return " (a new KEK file, mode 0600: back it up)" if made else ""
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    entries, authenticated = custody.list_keks(args.db, kek_of(args, required=False))
+    if not authenticated:
+        where = keys_path(args.db)
+        print(f"securemem: warning: no KEK given: {where} is listed unauthenticated (--kek checks it)", file=sys.stderr)
+    for entry in entries:
+        print(json.dumps({"key_id": entry.key_id, "provider": entry.provider, "added_at": entry.added_at}))
+    return EXIT_OK
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    entry, made = custody.add_kek(args.db, _opener(args), parse_kek(args.new_kek))
+    print(f"{args.db}: KEK {entry.provider}{_made(made)} added as key id {entry.key_id}")
+    return EXIT_OK
+
+
+def cmd_remove(args: argparse.Namespace) -> int:
+    gone = custody.remove_kek(args.db, _opener(args), args.key_id)
+    print(f"{args.db}: KEK {gone.key_id} ({gone.provider}) removed; it no longer opens the store")
+    return EXIT_OK
+
+
+def cmd_rotate_kek(args: argparse.Namespace) -> int:
+    added, removed, made = custody.rotate_kek(args.db, _opener(args), parse_kek(args.to))
+    print(
+        f"{args.db}: data key re-wrapped by {added.provider}{_made(made)} (key id {added.key_id}); "
+        f"{removed.provider} (key id {removed.key_id}) no longer opens the store"
+    )
+    return EXIT_OK
+
+
+def cmd_rotate_dek(args: argparse.Namespace) -> int:
+    uris = args.kek or []
+    keks = [parse_kek(uri) for uri in uris] if uris else [_opener(argparse.Namespace(db=args.db, kek=None))]
+    if sys.stderr.isatty():
+        print(f"re-encrypting every page of {args.db} ...", file=sys.stderr, flush=True)
+    header = custody.rotate_dek(args.db, keks)
+    print(
+        f"{args.db}: every page re-encrypted under a new data key, wrapped by the same {len(header.entries)} KEK(s); "
+        "the old data key opens nothing any more"
+    )
+    return EXIT_OK
+
+
+def cmd_adopt(args: argparse.Namespace) -> int:
+    legacy = key_of(args)
+    entry, made = custody.adopt(args.db, legacy, parse_kek(args.new_kek))
+    print(
+        f"{args.db}: its key is now wrapped in {keys_path(args.db)} by {entry.provider}{_made(made)} "
+        f"(key id {entry.key_id}), not re-encrypted: {legacy.source} still opens it until the data key is rotated"
+    )
+    return EXIT_OK
+
+
+def keys_commands(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="action", required=True, parser_class=_Parser)
+
+    def action(name: str, help_text: str, handler: object, *, kek: bool = True) -> argparse.ArgumentParser:
+        command = actions.add_parser(name, help=help_text, description=help_text)
+        command.add_argument("--db", required=True, help="path of the encrypted store file")
+        if kek:
+            command.add_argument("--kek", help="a KEK that opens the store (default: $SECUREMEM_KEK, else file:DB.kek)")
+        command.set_defaults(handler=handler)
+        return command
+
+    action("list", "the KEKs that wrap the store's data key, as JSON lines", cmd_list)
+    action("add", "wrap the data key with another KEK too", cmd_add).add_argument("--new-kek", required=True)
+    action("remove", "stop a KEK from opening the store (never the last one)", cmd_remove).add_argument(
+        "--key-id", required=True
+    )
+    action("rotate-kek", "wrap the data key with --to and drop the KEK used to open", cmd_rotate_kek).add_argument(
+        "--to", required=True
+    )
+    rotate = actions.add_parser("rotate-dek", help="a new data key: every page re-encrypted (crash-safe)")
+    rotate.add_argument("--db", required=True, help="path of the encrypted store file")
+    rotate.add_argument(
+        "--kek", action="append", help="a KEK of the store; give every one (repeat --kek): each wraps the new key"
+    )
+    rotate.set_defaults(handler=cmd_rotate_dek)
+    adopt = action("adopt", "move a store made with a key to KEKs, without re-encrypting", cmd_adopt, kek=False)
+    adopt.add_argument("--key-file", help="the store's hex key file (default: DB.key)")
+    adopt.add_argument("--passphrase-file", help="a file holding the store's passphrase")
+    adopt.add_argument("--new-kek", required=True, help="the KEK URI that will wrap the store's key")

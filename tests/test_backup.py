@@ -1,0 +1,190 @@
+"""``securemem backup | restore | verify --backup`` (backup.py): keys.md's promises, from outside.
+
+A backup holds no plaintext; a restore holds exactly a state the store committed (the one when
+the backup began, even with a writer going on meanwhile); a backup made with ``--backup-kek
+file:R`` restores with ``--kek file:R`` alone; a damaged backup, a wrong KEK or an existing
+target is exit 2 with one line, and nothing is left behind.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from securemem import SecureMemory
+from tests.helpers import FORK, aggregate_errors, audit_records, read_state, run_cli, sha256_of
+
+Cap = pytest.CaptureFixture[str]
+MARKER = "plaintext-marker-7f3a9c"
+
+
+@pytest.fixture(autouse=True)
+def no_env_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
+
+
+@pytest.fixture
+def db(tmp_path: Path, capsys: Cap) -> Path:
+    path = tmp_path / "s.db"
+    assert run_cli(capsys, "init", "--db", str(path), "--kek", f"file:{path}.kek")[0] == 0
+    with SecureMemory.open(path, kek=f"file:{path}.kek") as memory:
+        for n in range(20):
+            memory.execute({"command": "create", "path": f"/memories/n{n}.md", "file_text": f"{MARKER} {n}\n"})
+    return path
+
+
+def state_of(db: Path, kek: str) -> object:
+    with SecureMemory.open(db, kek=kek, create=False) as memory:
+        return read_state(memory.store)
+
+
+def fails(capsys: Cap, code: int, *argv: str) -> str:
+    got, out, err = run_cli(capsys, *argv)
+    assert got == code, (got, out, err)
+    assert err.count("\n") == 1 and err.startswith("securemem: ") and "Traceback" not in err, err
+    return err.strip()
+
+
+def test_a_backup_restores_exactly_and_holds_no_plaintext(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    kek = f"file:{db}.kek"
+    out = tmp_path / "s.smb"
+    code, text, _ = run_cli(capsys, "backup", "--db", str(db), "--out", str(out))
+    assert code == 0 and f"backup of {db} written to {out}" in text
+    data = out.read_bytes()
+    assert MARKER.encode() not in data and b"/memories" not in data
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.db", "s.db.kek", "s.db.keys", "s.smb"]  # no temp file
+    assert run_cli(capsys, "verify", "--backup", str(out), "--kek", kek)[0] == 0
+    restored = tmp_path / "restored.db"
+    assert run_cli(capsys, "restore", "--backup", str(out), "--kek", kek, "--db", str(restored))[0] == 0
+    assert state_of(restored, kek) == state_of(db, kek)
+    assert run_cli(capsys, "verify", "--db", str(restored), "--kek", kek)[0] == 0
+
+
+def test_a_backup_wrapped_by_a_recovery_kek_restores_with_it_alone(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    out, recovery = tmp_path / "r.smb", f"file:{tmp_path / 'R.kek'}"
+    assert run_cli(capsys, "backup", "--db", str(db), "--out", str(out), "--backup-kek", recovery)[0] == 0
+    err = fails(capsys, 2, "restore", "--backup", str(out), "--kek", f"file:{db}.kek", "--db", str(tmp_path / "x.db"))
+    assert err == f"securemem: error: the KEK file:{db}.kek is not one of the KEKs of the backup {out} (wrong KEK)"
+    assert not (tmp_path / "x.db").exists()
+    os.rename(f"{db}.kek", tmp_path / "store-kek-gone")  # only the recovery key exists now
+    restored = tmp_path / "elsewhere.db"
+    assert run_cli(capsys, "restore", "--backup", str(out), "--kek", recovery, "--db", str(restored))[0] == 0
+    with SecureMemory.open(restored, kek=recovery, create=False) as memory:
+        assert len(read_state(memory.store).files) == 20
+
+
+@pytest.mark.parametrize("where", [0, 20, 40, 300, -5000, -40, -1])
+def test_a_damaged_backup_is_refused_and_nothing_is_restored(db: Path, tmp_path: Path, capsys: Cap, where: int) -> None:
+    out = tmp_path / "s.smb"
+    assert run_cli(capsys, "backup", "--db", str(db), "--out", str(out))[0] == 0
+    data = bytearray(out.read_bytes())
+    data[where] ^= 0x10
+    out.write_bytes(bytes(data))
+    kek = f"file:{db}.kek"
+    assert "is damaged" in fails(capsys, 2, "verify", "--backup", str(out), "--kek", kek)
+    assert "is damaged" in fails(
+        capsys, 2, "restore", "--backup", str(out), "--kek", kek, "--db", str(tmp_path / "n.db")
+    )
+    assert not any(p.name.startswith("n.db") for p in tmp_path.iterdir())
+
+
+def test_a_truncated_backup_is_refused(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    out = tmp_path / "s.smb"
+    assert run_cli(capsys, "backup", "--db", str(db), "--out", str(out))[0] == 0
+    data = out.read_bytes()
+    for cut in (0, 10, 100, len(data) // 2, len(data) - 1):
+        out.write_bytes(data[:cut])
+        assert "is damaged" in fails(capsys, 2, "verify", "--backup", str(out), "--kek", f"file:{db}.kek")
+
+
+def test_restore_and_backup_never_overwrite(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    out = tmp_path / "s.smb"
+    assert run_cli(capsys, "backup", "--db", str(db), "--out", str(out))[0] == 0
+    before = sha256_of(out)
+    assert "already exists" in fails(capsys, 2, "backup", "--db", str(db), "--out", str(out))
+    assert sha256_of(out) == before
+    other = tmp_path / "other.db"
+    other.write_bytes(b"someone's file")
+    err = fails(capsys, 2, "restore", "--backup", str(out), "--kek", f"file:{db}.kek", "--db", str(other))
+    assert "already exists; restore never overwrites" in err and other.read_bytes() == b"someone's file"
+
+
+def test_the_default_backup_keks_are_every_kek_of_the_store(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    assert run_cli(capsys, "keys", "add", "--db", str(db), "--new-kek", f"file:{tmp_path / 'second.kek'}")[0] == 0
+    err = fails(capsys, 1, "backup", "--db", str(db), "--out", str(tmp_path / "b.smb"))
+    assert "a backup needs every KEK of" in err and "--backup-kek" in err
+    assert not (tmp_path / "b.smb").exists()
+
+
+def test_a_legacy_store_is_backed_up_under_named_keks(tmp_path: Path, capsys: Cap) -> None:
+    legacy = tmp_path / "l.db"
+    assert run_cli(capsys, "init", "--db", str(legacy))[0] == 0
+    err = fails(capsys, 2, "backup", "--db", str(legacy), "--out", str(tmp_path / "l.smb"))
+    assert "name the backup's with --backup-kek URI" in err
+    kek = f"file:{tmp_path / 'b.kek'}"
+    assert run_cli(capsys, "backup", "--db", str(legacy), "--out", str(tmp_path / "l.smb"), "--backup-kek", kek)[0] == 0
+    assert (
+        run_cli(capsys, "restore", "--backup", str(tmp_path / "l.smb"), "--kek", kek, "--db", str(tmp_path / "e.db"))[0]
+        == 0
+    )
+
+
+def test_verify_backup_takes_a_kek_and_no_db(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    err = fails(capsys, 2, "verify", "--backup", str(tmp_path / "x.smb"), "--db", str(db), "--kek", "file:k")
+    assert err == "securemem: error: verify --backup FILE takes --kek URI (a KEK of the backup) and no --db"
+    assert fails(capsys, 2, "verify") == (
+        "securemem: error: verify needs --db DB (a store) or --backup FILE --kek URI (a backup)"
+    )
+
+
+def test_backups_are_audited(db: Path, tmp_path: Path, capsys: Cap, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="securemem.audit")
+    out, kek = tmp_path / "s.smb", f"file:{db}.kek"
+    assert run_cli(capsys, "backup", "--db", str(db), "--out", str(out))[0] == 0
+    assert run_cli(capsys, "restore", "--backup", str(out), "--kek", kek, "--db", str(tmp_path / "r.db"))[0] == 0
+    events = [r for r in audit_records(caplog) if "event" in r]
+    assert [e["event"] for e in events] == ["backup_made", "backup_restored"]
+    assert all(e["by"] and e["store"].startswith("memstore_") for e in events)
+
+
+def writer(db: str, kek: str, stop_file: str) -> None:
+    """Numbered files, one per transaction, until ``stop_file`` appears."""
+    with SecureMemory.open(db, kek=kek, create=False) as memory:
+        n = 0
+        while not os.path.exists(stop_file):
+            memory.execute({"command": "create", "path": f"/memories/w/{n:06d}.md", "file_text": f"{n}\n" * 50})
+            n += 1
+
+
+@pytest.mark.slow
+def test_a_backup_taken_while_a_writer_writes_is_a_committed_state(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    kek, stop = f"file:{db}.kek", tmp_path / "stop"
+    child = FORK.Process(target=writer, args=(str(db), kek, str(stop)))
+    child.start()
+    try:
+        time.sleep(0.5)
+        started = time.perf_counter()
+        assert run_cli(capsys, "backup", "--db", str(db), "--out", str(tmp_path / "live.smb"))[0] == 0
+        took = time.perf_counter() - started
+        time.sleep(0.2)
+    finally:
+        stop.touch()
+        child.join(30)
+    assert child.exitcode == 0
+    restored = tmp_path / "live.db"
+    assert (
+        run_cli(capsys, "restore", "--backup", str(tmp_path / "live.smb"), "--kek", kek, "--db", str(restored))[0] == 0
+    )
+    with SecureMemory.open(restored, kek=kek, create=False) as memory:
+        state = read_state(memory.store)
+    written = sorted(p for p in state.files if p.startswith("/memories/w/"))
+    assert written == [f"/memories/w/{n:06d}.md" for n in range(len(written))]  # a prefix: nothing torn
+    assert all(state.files[p] == f"{int(p[-9:-3])}\n" * 50 for p in written)
+    assert not aggregate_errors(state) and len(written) > 0
+    with SecureMemory.open(db, kek=kek, create=False) as memory:
+        assert len([p for p in read_state(memory.store).files if p.startswith("/memories/w/")]) > len(written)
+    print(f"backup during writes: {took:.3f}s, snapshot held {len(written)} of the writer's files")

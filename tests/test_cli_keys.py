@@ -1,0 +1,310 @@
+"""``securemem init --kek`` and ``securemem keys ...`` (cli.py, cli_keys.py, custody.py): keys.md from outside.
+
+Exit codes (0 ok, 1 refused, 2 usage/key/database) with one line on stderr; add, remove and
+rotate-kek never change a byte of DB; hostile headers and wrong KEKs refused with nothing
+changed; no key material in any output, audit record or helper's argv.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from securemem.keys.header import keys_path
+from securemem.keys.uri import parse_kek
+from securemem.store.envelope import unlock
+from tests.helpers import audit_records, fork_all, run_cli, sha256_of
+
+Cap = pytest.CaptureFixture[str]
+VIEW = '{"command":"view","path":"/memories/a.md"}'
+CREATE = '{"command":"create","path":"/memories/a.md","file_text":"kept across every key change\\n"}'
+
+
+@pytest.fixture(autouse=True)
+def no_env_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
+
+
+@pytest.fixture
+def db(tmp_path: Path, capsys: Cap) -> Path:
+    """An envelope store with one memory, its KEK in the default place (DB.kek)."""
+    path = tmp_path / "e.db"
+    code, out, err = run_cli(capsys, "init", "--db", str(path), "--kek", f"file:{path}.kek")
+    assert (code, err) == (0, ""), err
+    assert out == (
+        f"created encrypted store {path}; its data key is in {path}.keys, wrapped by a new KEK file "
+        f"file:{path}.kek (mode 0600: back it up)\n"
+    )
+    assert run_cli(capsys, "exec", "--db", str(path), CREATE)[0] == 0
+    return path
+
+
+def fails(capsys: Cap, code: int, *argv: str) -> str:
+    """The command exits ``code`` with exactly one line on stderr; that line."""
+    got, out, err = run_cli(capsys, *argv)
+    assert got == code, (got, out, err)
+    assert err.count("\n") == 1 and err.startswith("securemem: ") and "Traceback" not in err, err
+    return err.strip()
+
+
+def key_ids(capsys: Cap, db: Path, *kek: str) -> list[str]:
+    code, out, _ = run_cli(capsys, "keys", "list", "--db", str(db), *kek)
+    assert code == 0
+    return [json.loads(line)["key_id"] for line in out.splitlines()]
+
+
+def reads(capsys: Cap, db: Path, *kek: str) -> bool:
+    code, out, _ = run_cli(capsys, "exec", "--db", str(db), *kek, VIEW)
+    return code == 0 and "kept across every key change" in out
+
+
+def new_kek(tmp_path: Path, name: str) -> str:
+    return f"file:{tmp_path / name}"
+
+
+# -- init and the order keys are looked for in -----------------------------------------------------
+
+
+def test_init_with_a_kek_makes_private_files_and_opens_without_flags(db: Path) -> None:
+    for made in (keys_path(db), Path(f"{db}.kek")):
+        assert stat.S_IMODE(made.stat().st_mode) == 0o600
+    assert not Path(f"{db}.key").exists()
+
+
+def test_init_without_a_kek_is_the_legacy_store_of_the_quick_start(tmp_path: Path, capsys: Cap) -> None:
+    path = tmp_path / "legacy.db"
+    code, out, _ = run_cli(capsys, "init", "--db", str(path))
+    assert code == 0 and out.startswith(f"created encrypted store {path} with a key file {path}.key")
+    assert not keys_path(path).exists() and not Path(f"{path}.kek").exists()
+
+
+def test_the_kek_comes_from_the_environment_when_no_flag_names_one(
+    tmp_path: Path, capsys: Cap, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "env.db"
+    monkeypatch.setenv("SM_TEST_KEK", os.urandom(32).hex())
+    monkeypatch.setenv("SECUREMEM_KEK", "env:SM_TEST_KEK")
+    assert run_cli(capsys, "init", "--db", str(path))[0] == 0
+    assert keys_path(path).exists() and not Path(f"{path}.key").exists()
+    assert run_cli(capsys, "exec", "--db", str(path), CREATE)[0] == 0
+    monkeypatch.delenv("SECUREMEM_KEK")
+    assert reads(capsys, path, "--kek", "env:SM_TEST_KEK")
+    err = fails(capsys, 2, "exec", "--db", str(path), VIEW)
+    assert "pass --kek URI, --key-file F or --passphrase-file F, set $SECUREMEM_KEK or $SECUREMEM_KEY" in err
+
+
+def test_init_refuses_a_kek_with_a_key_file_and_leaves_nothing(tmp_path: Path, capsys: Cap) -> None:
+    err = fails(capsys, 2, "init", "--db", str(tmp_path / "x.db"), "--kek", "file:k", "--key-file", "f")
+    assert err == "securemem: error: give --kek or --key-file/--passphrase-file, not both"
+    fails(capsys, 2, "init", "--db", str(tmp_path / "x.db"), "--kek", "env:SM_TEST_UNSET")
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- add, remove, rotate-kek: only DB.keys changes ----------------------------------------------------
+
+
+def test_add_remove_and_rotate_never_change_a_byte_of_the_store(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    before = sha256_of(db)
+    recovery = new_kek(tmp_path, "recovery.kek")
+    code, out, _ = run_cli(capsys, "keys", "add", "--db", str(db), "--new-kek", recovery)
+    assert code == 0 and f"KEK {recovery} (a new KEK file, mode 0600: back it up) added as key id k" in out
+    first, second = key_ids(capsys, db)
+    assert reads(capsys, db, "--kek", recovery)
+    assert run_cli(capsys, "keys", "remove", "--db", str(db), "--key-id", first)[0] == 0
+    assert not reads(capsys, db)  # DB.kek no longer opens it
+    assert run_cli(capsys, "keys", "rotate-kek", "--db", str(db), "--kek", recovery, "--to", f"file:{db}.kek")[0] == 0
+    assert key_ids(capsys, db) == [first] and reads(capsys, db)
+    assert second not in key_ids(capsys, db) and not reads(capsys, db, "--kek", recovery)
+    assert sha256_of(db) == before
+    assert stat.S_IMODE(keys_path(db).stat().st_mode) == 0o600
+
+
+def test_removing_the_last_kek_is_refused_with_exit_1(db: Path, capsys: Cap) -> None:
+    [only] = key_ids(capsys, db)
+    header = keys_path(db).read_bytes()
+    err = fails(capsys, 1, "keys", "remove", "--db", str(db), "--key-id", only)
+    assert (
+        err
+        == f"securemem: refused: {only} is the last KEK of {db}: without it nothing opens the store; add another first"
+    )
+    assert keys_path(db).read_bytes() == header and reads(capsys, db)
+
+
+def test_adding_a_kek_twice_is_refused_and_an_unknown_id_is_an_error(db: Path, capsys: Cap) -> None:
+    header = keys_path(db).read_bytes()
+    err = fails(capsys, 1, "keys", "add", "--db", str(db), "--new-kek", f"file:{db}.kek")
+    assert "already wraps the data key" in err
+    err = fails(capsys, 2, "keys", "remove", "--db", str(db), "--key-id", "k0000")
+    assert err == f"securemem: error: no KEK with key id k0000 in {db}.keys (see: securemem keys list)"
+    assert keys_path(db).read_bytes() == header
+
+
+def test_list_prints_json_lines_and_warns_when_it_cannot_authenticate(db: Path, capsys: Cap) -> None:
+    code, out, err = run_cli(capsys, "keys", "list", "--db", str(db))
+    [line] = out.splitlines()
+    record = json.loads(line)
+    assert set(record) == {"key_id", "provider", "added_at"} and record["provider"] == f"file:{db}.kek"
+    assert code == 0 and err == ""
+    os.rename(f"{db}.kek", f"{db}.aside")
+    code, out2, err = run_cli(capsys, "keys", "list", "--db", str(db))
+    assert code == 0 and out2 == out and err.startswith("securemem: warning: no KEK given")
+
+
+def test_a_new_kek_file_made_for_a_failed_operation_is_removed(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    fails(capsys, 2, "keys", "add", "--db", str(db), "--kek", "env:SM_TEST_UNSET", "--new-kek", new_kek(tmp_path, "n"))
+    assert not (tmp_path / "n").exists()
+
+
+# -- hostile headers and wrong KEKs, from outside --------------------------------------------------
+
+
+def test_one_flipped_byte_fails_every_command_with_exit_2_and_changes_nothing(db: Path, capsys: Cap) -> None:
+    data = bytearray(keys_path(db).read_bytes())
+    data[len(data) // 2] ^= 0x04
+    keys_path(db).write_bytes(bytes(data))
+    before = (sha256_of(db), sha256_of(keys_path(db)))
+    id_ = "k00"
+    for argv in (
+        ["exec", "--db", str(db), VIEW],
+        ["verify", "--db", str(db)],
+        ["keys", "list", "--db", str(db), "--kek", f"file:{db}.kek"],
+        ["keys", "add", "--db", str(db), "--new-kek", f"file:{db}.other"],
+        ["keys", "remove", "--db", str(db), "--key-id", id_],
+        ["keys", "rotate-kek", "--db", str(db), "--to", f"file:{db}.other"],
+    ):
+        assert (
+            fails(capsys, 2, *argv)
+            == f"securemem: error: the key header {db}.keys is damaged; restore it from a backup"
+        )
+    assert (sha256_of(db), sha256_of(keys_path(db))) == before
+
+
+def test_another_stores_header_fails_with_exit_2(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    other = tmp_path / "other.db"
+    assert run_cli(capsys, "init", "--db", str(other), "--kek", f"file:{db}.kek")[0] == 0  # the same KEK
+    shutil.copyfile(keys_path(other), keys_path(db))
+    err = fails(capsys, 2, "exec", "--db", str(db), VIEW)
+    assert err == f"securemem: error: the key header {db}.keys belongs to another store, not {db}"
+
+
+def test_a_wrong_kek_names_its_scheme_and_path_only(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    wrong = tmp_path / "wrong.kek"
+    wrong.write_text(os.urandom(32).hex() + "\n")
+    wrong.chmod(0o600)
+    err = fails(capsys, 2, "exec", "--db", str(db), "--kek", f"file:{wrong}", VIEW)
+    assert err.startswith(f"securemem: error: the KEK file:{wrong} is not one of the KEKs of {db} (wrong KEK)")
+    assert wrong.read_text().strip() not in err
+
+
+def test_rekey_refuses_an_envelope_store(db: Path, capsys: Cap) -> None:
+    before = (sha256_of(db), sha256_of(keys_path(db)))
+    err = fails(capsys, 2, "rekey", "--db", str(db), "--new-key-file", f"{db}.new")
+    assert "rekey does not apply" in err and not Path(f"{db}.new").exists()
+    assert (sha256_of(db), sha256_of(keys_path(db))) == before
+
+
+# -- adopt: legacy stores move to KEKs without re-encrypting ---------------------------------------
+
+
+@pytest.mark.parametrize("legacy", ["key file", "passphrase"])
+def test_adopt_wraps_a_legacy_key_without_touching_the_store(
+    tmp_path: Path, capsys: Cap, monkeypatch: pytest.MonkeyPatch, legacy: str
+) -> None:
+    path = tmp_path / "old.db"
+    if legacy == "passphrase":
+        monkeypatch.setenv("SECUREMEM_KEY", "an old passphrase")
+    assert run_cli(capsys, "init", "--db", str(path))[0] == 0
+    assert run_cli(capsys, "exec", "--db", str(path), CREATE)[0] == 0
+    before = sha256_of(path)
+    code, out, _ = run_cli(capsys, "keys", "adopt", "--db", str(path), "--new-kek", f"file:{path}.kek")
+    assert code == 0 and "not re-encrypted" in out
+    assert sha256_of(path) == before
+    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
+    Path(f"{path}.key").unlink(missing_ok=True)
+    assert reads(capsys, path)  # through DB.kek, the default KEK
+    # a passphrase store's DEK is the PBKDF2-derived key (the RawKey form), not the passphrase
+    if legacy == "passphrase":
+        from securemem.keys.passphrase import stretch
+
+        assert unlock(path, parse_kek(f"file:{path}.kek")).dek == stretch("an old passphrase", path.read_bytes()[:16])
+    assert fails(capsys, 1, "keys", "adopt", "--db", str(path), "--key-file", f"{path}.kek", "--new-kek", "env:X")
+
+
+def test_adopt_with_a_wrong_key_is_exit_2_and_writes_nothing(tmp_path: Path, capsys: Cap) -> None:
+    path = tmp_path / "old.db"
+    assert run_cli(capsys, "init", "--db", str(path))[0] == 0
+    wrong = tmp_path / "wrong.key"
+    wrong.write_text(os.urandom(32).hex())
+    wrong.chmod(0o600)
+    err = fails(capsys, 2, "keys", "adopt", "--db", str(path), "--key-file", str(wrong), "--new-kek", "file:n.kek")
+    assert err == f"securemem: error: --key-file {wrong} does not open {path} (wrong key)"
+    assert not keys_path(path).exists() and not Path("n.kek").exists()
+
+
+# -- no key material anywhere ----------------------------------------------------------------------
+
+
+def test_no_key_material_in_any_output_audit_record_or_helper_argv(
+    db: Path, tmp_path: Path, capsys: Cap, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="securemem.audit")
+    helper_kek = os.urandom(32).hex()
+    argv_log = tmp_path / "argv"
+    helper = tmp_path / "get-kek"
+    helper.write_text(
+        f"#!{sys.executable}\nimport sys\nopen({str(argv_log)!r}, 'a').write(repr(sys.argv))\nprint({helper_kek!r})\n"
+    )
+    helper.chmod(0o700)
+    seen: list[str] = []
+    for argv in (
+        ["keys", "add", "--db", str(db), "--new-kek", f"command:{helper} --name prod"],
+        ["keys", "list", "--db", str(db), "--kek", f"command:{helper} --name prod"],
+        ["keys", "rotate-kek", "--db", str(db), "--kek", f"command:{helper} --name prod", "--to", f"file:{tmp_path}/r"],
+        ["exec", "--db", str(db), "--kek", f"file:{tmp_path}/r", VIEW],
+        ["keys", "remove", "--db", str(db), "--kek", f"file:{tmp_path}/r", "--key-id", "kbad"],
+    ):
+        _, out, err = run_cli(capsys, *argv)
+        seen += [out, err]
+    records = audit_records(caplog)
+    assert [r.get("event") for r in records] == ["kek_added", "kek_rotated", None]  # None: the view command
+    for record in records[:2]:
+        assert record["by"] and record["store"].startswith("memstore_") and record["key_id"].startswith("k")
+    seen += [json.dumps(r) for r in records] + [argv_log.read_text(), keys_path(db).read_text()]
+    dek = unlock(db, parse_kek(f"file:{tmp_path}/r")).dek.hex()
+    secrets = [helper_kek, dek, Path(f"{db}.kek").read_text().strip(), (tmp_path / "r").read_text().strip()]
+    for text in seen:
+        for secret in secrets:
+            assert secret not in text and secret.upper() not in text
+
+
+def test_rotate_dek_needs_every_kek_and_leaves_the_old_header_useless(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    recovery = new_kek(tmp_path, "recovery.kek")
+    assert run_cli(capsys, "keys", "add", "--db", str(db), "--new-kek", recovery)[0] == 0
+    old_header, old_db = keys_path(db).read_bytes(), sha256_of(db)
+    err = fails(capsys, 1, "keys", "rotate-dek", "--db", str(db))
+    assert "rotate-dek needs every KEK" in err and sha256_of(db) == old_db
+    code, out, _ = run_cli(capsys, "keys", "rotate-dek", "--db", str(db), "--kek", f"file:{db}.kek", "--kek", recovery)
+    assert code == 0 and "every page re-encrypted under a new data key" in out
+    assert sha256_of(db) != old_db and reads(capsys, db) and reads(capsys, db, "--kek", recovery)
+    keys_path(db).write_bytes(old_header)
+    assert "belongs to another store" in fails(capsys, 2, "exec", "--db", str(db), VIEW)
+
+
+def add_one(db: str, kek: str, new: str) -> bool:
+    from securemem.custody import add_kek
+
+    add_kek(db, parse_kek(kek), parse_kek(new))
+    return True
+
+
+def test_key_changes_at_the_same_time_lose_nothing(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    jobs = [(add_one, (str(db), f"file:{db}.kek", f"file:{tmp_path / f'n{i}.kek'}")) for i in range(4)]
+    assert fork_all(jobs, tmp_path) == [True] * 4
+    assert len(key_ids(capsys, db)) == 5

@@ -1,0 +1,215 @@
+"""KEK providers (keys/kek.py, keys/command.py, keys/uri.py): one interface, named by URIs.
+
+Each is checked through a real envelope store: it wraps, it unwraps, it says where it failed
+in one line, and no message holds key material.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from securemem import SecureMemory
+from securemem.errors import KekError, WrongKekError
+from securemem.keys import kek as kek_module
+from securemem.keys.command import CommandKek
+from securemem.keys.header import read_header
+from securemem.keys.kek import FileKek, KekProvider
+from securemem.keys.uri import parse_kek
+from securemem.store.envelope import unlock
+from tests.helpers import create, view
+
+
+@pytest.fixture(autouse=True)
+def cheap_scrypt(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The parameters are recorded per entry, so tests may use cheaper ones than production.
+    monkeypatch.setattr(kek_module, "SCRYPT_N", 2**12)
+
+
+def round_trip(tmp_path: Path, kek: str | KekProvider, name: str = "s") -> Path:
+    db = tmp_path / f"{name}.db"
+    with SecureMemory.open(db, kek=kek) as memory:
+        create(memory, "/memories/a.md", "kept\n")
+    with SecureMemory.open(db, kek=kek, create=False) as memory:
+        assert "kept" in view(memory, "/memories/a.md")
+    return db
+
+
+def helper(tmp_path: Path, body: str, name: str = "helper") -> Path:
+    script = tmp_path / name
+    script.write_text(f"#!{sys.executable}\nimport sys, os, time\n{body}\n")
+    script.chmod(0o700)
+    return script
+
+
+def private(path: Path, text: str) -> Path:
+    path.write_text(text)
+    path.chmod(0o600)
+    return path
+
+
+# -- URIs ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("uri", "message"),
+    [
+        ("kek.hex", "a KEK is a URI starting with one of: file:, env:, passphrase:, command:, pkcs11:"),
+        ("http://x", "a KEK is a URI starting with one of"),
+        ("file:", "a file: KEK names its file"),
+        ("env:1BAD", "an env: KEK names an environment variable"),
+        ("passphrase:hunter2", "a passphrase KEK is passphrase: (asked on the terminal) or passphrase:file:/path"),
+        ("command:", "a command: KEK names a helper program"),
+        ("pkcs11:token=a", "a pkcs11: KEK names its token and object"),
+        ("pkcs11:token=a;object=b;pin=1234", "a pkcs11: KEK is pkcs11:token=NAME;object=LABEL"),
+    ],
+)
+def test_a_malformed_uri_is_one_line_that_does_not_echo_it(uri: str, message: str) -> None:
+    with pytest.raises(KekError) as caught:
+        parse_kek(uri)
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+    assert "hunter2" not in str(caught.value) and "1234" not in str(caught.value)
+
+
+# -- file: and env: ------------------------------------------------------------------------------
+
+
+def test_a_file_kek_is_made_0600_and_refused_once_others_can_read_it(tmp_path: Path) -> None:
+    kek_file = tmp_path / "k.kek"
+    db = round_trip(tmp_path, f"file:{kek_file}")
+    assert stat.S_IMODE(kek_file.stat().st_mode) == 0o600
+    kek_file.chmod(0o640)
+    with pytest.raises(KekError, match=f"KEK file:{kek_file}: key file {kek_file} is accessible by other users"):
+        SecureMemory.open(db, kek=f"file:{kek_file}")
+
+
+def test_an_env_kek_reads_hex_and_says_what_is_wrong(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SM_KEK", os.urandom(32).hex())
+    db = round_trip(tmp_path, "env:SM_KEK")
+    monkeypatch.setenv("SM_KEK", "not hex at all")
+    with pytest.raises(KekError, match=r"^KEK env:SM_KEK does not hold a KEK \(64 hex digits\)$"):
+        SecureMemory.open(db, kek="env:SM_KEK")
+    monkeypatch.delenv("SM_KEK")
+    with pytest.raises(KekError, match=r"\$SM_KEK is not set"):
+        SecureMemory.open(db, kek="env:SM_KEK")
+
+
+def test_the_same_kek_by_another_name_has_the_same_key_id(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The key id is a keyed hash of the KEK, not of its URI: the file's key, given in a variable, opens.
+    kek_file = tmp_path / "k.kek"
+    db = round_trip(tmp_path, f"file:{kek_file}")
+    monkeypatch.setenv("SM_KEK", kek_file.read_text().strip())
+    with SecureMemory.open(db, kek="env:SM_KEK", create=False):
+        pass
+
+
+# -- passphrase ----------------------------------------------------------------------------------
+
+
+def test_a_passphrase_file_kek_records_scrypt_and_its_parameters(tmp_path: Path) -> None:
+    words = private(tmp_path / "pass", "correct horse battery staple\n")
+    db = round_trip(tmp_path, f"passphrase:file:{words}")
+    [entry] = read_header(db).entries
+    kdf = entry.wrapped.kdf
+    assert kdf is not None and kdf["alg"] == "scrypt" and (kdf["n"], kdf["r"], kdf["p"]) == (2**12, 8, 1)
+    assert len(bytes.fromhex(kdf["salt"])) == 16
+    assert b"correct horse" not in Path(f"{db}.keys").read_bytes()
+    private(words, "a wrong passphrase\n")
+    with pytest.raises(WrongKekError, match=f"the KEK passphrase:file:{words} is not one of the KEKs"):
+        SecureMemory.open(db, kek=f"passphrase:file:{words}")
+
+
+def test_a_passphrase_file_others_can_read_is_refused(tmp_path: Path) -> None:
+    words = private(tmp_path / "pass", "correct horse battery staple\n")
+    words.chmod(0o644)
+    with pytest.raises(KekError, match="the file is accessible by other users; run: chmod 600"):
+        SecureMemory.open(tmp_path / "p.db", kek=f"passphrase:file:{words}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pass"]
+
+
+def test_a_passphrase_is_asked_on_the_terminal_and_only_there(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        return "typed at the terminal"
+
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("getpass.getpass", ask)
+    round_trip(tmp_path, "passphrase:")
+    assert asked == ["securemem: KEK passphrase: "] * 2  # once per open
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    with pytest.raises(KekError, match="needs a terminal to ask on; use passphrase:file:/path in scripts"):
+        SecureMemory.open(tmp_path / "s.db", kek="passphrase:")
+
+
+def test_a_hostile_scrypt_cost_in_a_header_is_refused_before_any_work(tmp_path: Path) -> None:
+    words = private(tmp_path / "pass", "correct horse battery staple\n")
+    db = round_trip(tmp_path, f"passphrase:file:{words}")
+    kek = parse_kek(f"passphrase:file:{words}")
+    [entry] = read_header(db).entries
+    hostile = type(entry.wrapped)(entry.key_id, entry.wrapped.nonce, entry.wrapped.sealed, kdf={
+        **dict(entry.wrapped.kdf or {}), "n": 2**30})  # fmt: skip
+    with pytest.raises(Exception, match="out of range"):
+        kek.unwrap(hostile, "any store")
+
+
+# -- command: ------------------------------------------------------------------------------------
+
+
+def test_a_command_kek_runs_its_helper_without_a_shell(tmp_path: Path) -> None:
+    key = os.urandom(32).hex()
+    seen = tmp_path / "argv"
+    script = helper(tmp_path, f"open({str(seen)!r}, 'w').write(repr(sys.argv[1:]))\nprint({key!r})")
+    round_trip(tmp_path, f"command:{script} --vault 'prod kek' $(touch {tmp_path / 'pwned'})")
+    assert seen.read_text() == repr(["--vault", "prod kek", "$(touch", f"{tmp_path / 'pwned'})"])
+    assert not (tmp_path / "pwned").exists() and key not in seen.read_text()
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            "sys.stderr.write('TOKEN s3cr3t\\n'); sys.exit(3)",
+            "the helper exited with status 3 (its stderr is not shown)",
+        ),
+        ("print('not a key')", "the helper's output does not hold a KEK (64 hex digits)"),
+        ("sys.stdout.buffer.write(bytes(range(256)))", "the helper's output does not hold a KEK (64 hex digits)"),
+        ("time.sleep(30)", "the helper did not answer within 0.5 s"),
+    ],
+)
+def test_a_failing_helper_is_one_line_without_its_stderr(tmp_path: Path, body: str, message: str) -> None:
+    script = helper(tmp_path, body)
+    with pytest.raises(KekError) as caught:
+        SecureMemory.open(tmp_path / "c.db", kek=CommandKek(str(script), timeout=0.5))
+    text = str(caught.value)
+    assert text == f"KEK command:{script}: {message}" and "s3cr3t" not in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["helper"]
+
+
+def test_a_missing_helper_says_so(tmp_path: Path) -> None:
+    with pytest.raises(KekError, match=r"command:/nonexistent/get-kek: cannot run the helper \(No such file"):
+        SecureMemory.open(tmp_path / "c.db", kek="command:/nonexistent/get-kek")
+
+
+def test_every_provider_fails_closed_on_another_providers_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One store, three KEKs wrapping its DEK: each opens it; a fourth, which wraps nothing, does not.
+    from securemem.custody import add_kek
+
+    kek_file = tmp_path / "k.kek"
+    db = round_trip(tmp_path, f"file:{kek_file}")
+    words = private(tmp_path / "pass", "a passphrase\n")
+    monkeypatch.setenv("SM_KEK", os.urandom(32).hex())
+    for new in (f"passphrase:file:{words}", "env:SM_KEK"):
+        add_kek(db, parse_kek(f"file:{kek_file}"), parse_kek(new))
+    for uri in (f"file:{kek_file}", f"passphrase:file:{words}", "env:SM_KEK"):
+        assert unlock(db, parse_kek(uri)).used.provider == uri
+    FileKek(str(tmp_path / "other.kek")).create_if_missing()
+    with pytest.raises(WrongKekError):
+        unlock(db, parse_kek(f"file:{tmp_path / 'other.kek'}"))

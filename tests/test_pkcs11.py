@@ -1,0 +1,148 @@
+"""PKCS#11 KEKs (keys/pkcs11.py) against a real SoftHSM2 token that these tests create.
+
+The token lives in a temporary directory (its own SOFTHSM2_CONF), made once per test session:
+a PKCS#11 module reads its configuration once, when the process first loads it. The AES key is
+generated on the token, sensitive and not extractable, so the only way to use it is to ask the
+token, which is what the provider does. Without softhsm2 these tests skip with one line; under
+CI (``CI`` set) they fail instead.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from securemem import SecureMemory
+from securemem.custody import add_kek, rotate_kek
+from securemem.errors import KekError
+from securemem.keys.header import read_header
+from securemem.keys.pkcs11 import MODULE_ENV, PIN_ENV
+from securemem.keys.uri import parse_kek
+from securemem.store.envelope import unlock
+from tests.helpers import create, require, view
+
+MODULES = ("/usr/lib/softhsm/libsofthsm2.so", "/usr/lib/x86_64-linux-gnu/softhsm/libsofthsm2.so")
+TOKEN, LABEL, PIN, SO_PIN = "securemem-test", "kek", "246810", "13579111"
+URI = f"pkcs11:token={TOKEN};object={LABEL}"
+
+
+def softhsm_module() -> str | None:
+    return next((m for m in MODULES if Path(m).exists()), None)
+
+
+@pytest.fixture(scope="session")
+def token(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A SoftHSM2 token with one AES-256 key labelled "kek"; the module path."""
+    module = softhsm_module()
+    require(module is not None and shutil.which("softhsm2-util") is not None, "softhsm2 (Debian package softhsm2)")
+    assert module is not None
+    root = tmp_path_factory.mktemp("softhsm")
+    (root / "tokens").mkdir()
+    conf = root / "softhsm2.conf"
+    conf.write_text(f"directories.tokendir = {root / 'tokens'}\nobjectstore.backend = file\nlog.level = ERROR\n")
+    env = {**os.environ, "SOFTHSM2_CONF": str(conf)}
+    init = ["softhsm2-util", "--init-token", "--free", "--label", TOKEN, "--so-pin", SO_PIN, "--pin", PIN]
+    subprocess.run(init, env=env, check=True, capture_output=True)
+    os.environ["SOFTHSM2_CONF"] = str(conf)  # read when the module is first loaded, below
+    import pkcs11
+    from pkcs11 import Attribute, KeyType
+
+    lib = pkcs11.lib(module)
+    with lib.get_token(token_label=TOKEN).open(user_pin=PIN, rw=True) as session:
+        template = {Attribute.SENSITIVE: True, Attribute.EXTRACTABLE: False}
+        session.generate_key(KeyType.AES, 256, label=LABEL, store=True, template=template)
+        session.generate_key(KeyType.AES, 256, label="other", store=True, template=template)
+    yield module
+    os.environ.pop("SOFTHSM2_CONF", None)
+
+
+@pytest.fixture
+def hsm(token: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv(MODULE_ENV, token)
+    monkeypatch.setenv(PIN_ENV, PIN)
+    return token
+
+
+def test_a_store_wrapped_by_the_hsm_opens_through_it(hsm: str, tmp_path: Path) -> None:
+    db = tmp_path / "h.db"
+    with SecureMemory.open(db, kek=URI) as memory:
+        create(memory, "/memories/a.md", "held by the HSM\n")
+    with SecureMemory.open(db, kek=URI, create=False) as memory:
+        assert "held by the HSM" in view(memory, "/memories/a.md")
+    [entry] = read_header(db).entries
+    assert entry.provider == URI and entry.key_id == parse_kek(URI).key_id  # type: ignore[attr-defined]
+
+
+def test_the_kek_never_leaves_the_token(hsm: str) -> None:
+    import pkcs11
+    from pkcs11 import Attribute, KeyType, ObjectClass
+
+    with pkcs11.lib(hsm).get_token(token_label=TOKEN).open(user_pin=PIN) as session:
+        key = session.get_key(label=LABEL, key_type=KeyType.AES, object_class=ObjectClass.SECRET_KEY)
+        assert key[Attribute.SENSITIVE] and not key[Attribute.EXTRACTABLE]
+        with pytest.raises(pkcs11.exceptions.PKCS11Error):
+            key[Attribute.VALUE]
+
+
+def test_the_pin_can_come_from_a_private_file(hsm: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(PIN_ENV)
+    pin = tmp_path / "pin"
+    pin.write_text(PIN + "\n")
+    pin.chmod(0o600)
+    SecureMemory.open(tmp_path / "p.db", kek=f"{URI};pin-source=file:{pin}").close()
+    with pytest.raises(KekError, match="no PIN: add ;pin-source=file:/path to the URI or set"):
+        SecureMemory.open(tmp_path / "p.db", kek=URI)
+    pin.chmod(0o644)
+    with pytest.raises(KekError, match=f"the PIN file {pin} is accessible by other users"):
+        SecureMemory.open(tmp_path / "p.db", kek=f"{URI};pin-source=file:{pin}")
+
+
+@pytest.mark.parametrize(
+    ("uri", "pin", "message"),
+    [
+        (URI, "000000", "the token refused the PIN"),
+        (f"pkcs11:token=absent;object={LABEL}", PIN, "no token labelled 'absent' (is the HSM reachable?)"),
+        (f"pkcs11:token={TOKEN};object=absent", PIN, "no AES key labelled 'absent' on the token"),
+    ],
+)
+def test_hsm_failures_are_one_line_and_leave_nothing(
+    hsm: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, uri: str, pin: str, message: str
+) -> None:
+    monkeypatch.setenv(PIN_ENV, pin)
+    with pytest.raises(KekError) as caught:
+        SecureMemory.open(tmp_path / "f.db", kek=uri)
+    assert str(caught.value).endswith(message) and "\n" not in str(caught.value) and pin not in str(caught.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_missing_module_says_which_variable_to_set(hsm: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(MODULE_ENV)
+    with pytest.raises(KekError, match=f"set \\${MODULE_ENV} to the PKCS#11 module"):
+        SecureMemory.open(tmp_path / "m.db", kek=URI)
+
+
+def test_another_key_under_the_same_name_does_not_unwrap(hsm: str, tmp_path: Path) -> None:
+    # "other" wraps the store; a header entry claiming the id of "kek" must not open under "other".
+    db = tmp_path / "o.db"
+    SecureMemory.open(db, kek=f"pkcs11:token={TOKEN};object=other").close()
+    with pytest.raises(Exception, match="is not one of the KEKs"):
+        SecureMemory.open(db, kek=URI)
+
+
+def test_an_hsm_kek_and_an_offline_recovery_file_open_the_same_store(hsm: str, tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    with SecureMemory.open(db, kek=URI) as memory:
+        create(memory, "/memories/a.md", "recoverable\n")
+    recovery = tmp_path / "recovery.kek"
+    add_kek(db, parse_kek(URI), parse_kek(f"file:{recovery}"))
+    with SecureMemory.open(db, kek=f"file:{recovery}") as memory:
+        assert "recoverable" in view(memory, "/memories/a.md")
+    # and back: rotate from the recovery file to the HSM's other key
+    rotate_kek(db, parse_kek(f"file:{recovery}"), parse_kek(f"pkcs11:token={TOKEN};object=other"))
+    assert {e.provider for e in read_header(db).entries} == {URI, f"pkcs11:token={TOKEN};object=other"}
+    assert unlock(db, parse_kek(URI)).dek == unlock(db, parse_kek(f"pkcs11:token={TOKEN};object=other")).dek
