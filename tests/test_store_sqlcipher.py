@@ -17,6 +17,7 @@ import sqlcipher3
 from securemem import SecureMemory
 from securemem.errors import DamagedStoreError, NotAStoreError, StorageError, WrongKeyError
 from securemem.keys import RawKey, as_key_provider
+from securemem.store import pages
 from securemem.store.sqlcipher import SQLCipherStore
 from tests.helpers import REPO, child_argv, connection_of, create, entry_of, sha256_of, sqlcipher_of
 from tests.sqlcipher_pages import plaintext_of
@@ -426,3 +427,49 @@ def test_a_write_to_a_store_file_removed_or_replaced_fails_instead_of_vanishing(
         assert later.is_error and "removed or replaced" in later.text
     finally:
         memory.close()
+
+
+def _restore_a_copy(db: Path) -> None:
+    """An operator puts back a copy of the store: the same key, the same namespaces, another file."""
+    copy = db.with_name("copy.db")
+    shutil.copy(db, copy)
+    os.replace(copy, db)
+
+
+def test_dropping_a_namespace_in_a_replaced_file_fails_and_drops_nothing(tmp_path: Path) -> None:
+    key, db = os.urandom(32), tmp_path / "m.db"
+    memory = SecureMemory.open(db, key=key, namespace="user-42")
+    try:
+        create(memory, "/memories/profile.md", "personal")
+        memory.store.flush_erasure()
+        _restore_a_copy(db)
+        with pytest.raises(StorageError, match="removed or replaced"):
+            memory.store.drop_namespace("user-42")
+        with pytest.raises(StorageError, match="removed or replaced"):
+            sqlcipher_of(memory.store).rekey(RawKey(os.urandom(32)))
+    finally:
+        memory.close()
+    with SecureMemory.open(db, key=key, namespace="user-42") as again:  # the copy is whole, under its key
+        assert "personal" in again.execute({"command": "view", "path": "/memories/profile.md"}).text
+
+
+def test_a_handle_whose_file_was_replaced_never_scrubs_the_store_now_at_the_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    key, db = os.urandom(32), tmp_path / "m.db"
+    scrubbed: list[Path] = []
+    real = pages.scrub_file
+    monkeypatch.setattr(pages, "scrub_file", lambda path, codec: scrubbed.append(path) or real(path, codec))
+    stale = SecureMemory.open(db, key=key)
+    try:
+        create(stale, "/memories/a.md", "a\n" * 50)
+        stale.store.flush_erasure()
+        assert scrubbed  # the control: an erasure scrubs
+        scrubbed.clear()
+        stale.execute({"command": "delete", "path": "/memories/a.md"})  # an erasure is now due
+        _restore_a_copy(db)  # the same key: its pages would verify under this handle's codec
+        stale.store.flush_erasure()
+        assert scrubbed == []
+        assert not Path(f"{db}-scrub").exists()
+    finally:
+        stale.close()

@@ -538,6 +538,7 @@ class SQLCipherStore:
             except sqlcipher3.Error as exc:
                 self._rollback(conn)
                 raise self._translate(exc) from None
+            self._check_file(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
             self._ns.pop(name, None)
             if row is not None:
@@ -633,6 +634,10 @@ class SQLCipherStore:
         """
         with self._lock:
             conn = self._open_conn()
+            if _identity(self._where) != self._file:
+                raise StorageError(
+                    "the memory store file was removed or replaced after this handle opened it; reopen the store"
+                )
             salt = os.urandom(SALT_BYTES) if salt is None else salt
             material = key.store_key(salt)
             try:
@@ -653,6 +658,12 @@ class SQLCipherStore:
         """
         with self._lock:
             if self._conn is None:
+                return True
+            if _identity(self._where) != self._file:
+                # The file this handle freed content in is no longer at the path (removed, or another
+                # store renamed over it): nothing of ours is there to erase, and the store that is
+                # there is another's, whose lock this handle does not hold. Never touch it.
+                logger.warning("the store file was removed or replaced; this handle erases nothing more")
                 return True
             conn = self._conn
             wal = Path(f"{self.path}-wal")
