@@ -459,7 +459,12 @@ def test_a_handle_whose_file_was_replaced_never_scrubs_the_store_now_at_the_path
     key, db = os.urandom(32), tmp_path / "m.db"
     scrubbed: list[Path] = []
     real = pages.scrub_file
-    monkeypatch.setattr(pages, "scrub_file", lambda path, codec: scrubbed.append(path) or real(path, codec))
+
+    def spy(path: Path, codec: pages.PageCodec) -> int:
+        scrubbed.append(path)
+        return real(path, codec)
+
+    monkeypatch.setattr(pages, "scrub_file", spy)
     stale = SecureMemory.open(db, key=key)
     try:
         create(stale, "/memories/a.md", "a\n" * 50)
