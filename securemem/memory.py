@@ -36,6 +36,7 @@ from securemem.sweep import DEFAULT_BATCH, BackgroundSweeper, SweepReport, sweep
 logger = logging.getLogger("securemem")
 _NAMESPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@:-]{0,127}")
 POLICY_SETTING = "policy"
+RESTAMP_SETTING = "restamp_pending"  # set while an adopted policy re-stamps the files
 _UNSET = "\x00"  # never the text of a recorded policy (JSON)
 
 
@@ -258,6 +259,9 @@ def store_policy(store: Store, requested: Policy | None, *, adopt: bool, clock: 
     if requested is None:
         requested = recorded or load_policy(None)
     if recorded is not None and recorded.model_dump() == requested.model_dump():
+        if store.get_setting(RESTAMP_SETTING):  # an adoption cut short: finish its re-stamp
+            restamp(store, recorded, clock())
+            store.set_setting(RESTAMP_SETTING, "")
         return recorded
     if recorded is not None and not adopt:
         raise PolicyError(
@@ -265,10 +269,17 @@ def store_policy(store: Store, requested: Policy | None, *, adopt: bool, clock: 
             f"'{requested.name}' it was opened with; to switch, pass adopt_policy=True or run: "
             "securemem policy set --db DB POLICY"
         )
-    if recorded is not None:
-        restamp(store, requested, clock())
-        audit.event("policy_adopted", store=store.store_id, previous=recorded.name, policy=requested.name)
+    if recorded is None:
+        store.set_setting(POLICY_SETTING, policy_json(requested))
+        return requested
+    # Recorded first: from that commit on, every handle still on the old policy refuses to write
+    # (SecureMemory._check_policy), so no file written under the old rules can land after the
+    # re-stamp of its namespace. The marker makes the next open finish a re-stamp a crash cut short.
+    store.set_setting(RESTAMP_SETTING, "pending")
     store.set_setting(POLICY_SETTING, policy_json(requested))
+    restamp(store, requested, clock())
+    store.set_setting(RESTAMP_SETTING, "")
+    audit.event("policy_adopted", store=store.store_id, previous=recorded.name, policy=requested.name)
     return requested
 
 

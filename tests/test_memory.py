@@ -200,6 +200,57 @@ def test_a_handle_open_when_the_policy_changes_runs_nothing_under_the_old_policy
         assert fresh.execute({"command": "view", "path": "/memories/reference/p.md"}).is_error
 
 
+def test_no_write_of_an_old_handle_lands_while_a_new_policy_re_stamps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from securemem import memory as memory_module
+    from securemem.policy import Policy, TTLSettings
+
+    key, db = os.urandom(32), tmp_path / "r.db"
+    agent = SecureMemory.open(db, key=key)  # default policy: nothing expires
+    raced: list[bool] = []
+    real = memory_module.restamp
+
+    def restamp_with_a_racing_write(store: Any, policy: Policy, now: float) -> int:
+        # The old handle writes while the re-stamp is about to run: it must be refused by then.
+        raced.append(agent.execute({"command": "create", "path": "/memories/late.md", "file_text": "x\n"}).is_error)
+        return real(store, policy, now)
+
+    monkeypatch.setattr(memory_module, "restamp", restamp_with_a_racing_write)
+    try:
+        operator = open_store(db, key, create=False)
+        try:
+            short = Policy(name="short", ttl=TTLSettings(expire_after=2, since="write"))
+            memory_module.store_policy(operator, short, adopt=True)
+            assert operator.get_setting(memory_module.RESTAMP_SETTING) == ""
+        finally:
+            operator.close()
+    finally:
+        agent.close()
+    assert raced == [True]
+
+
+def test_an_adoption_cut_short_is_re_stamped_at_the_next_open(tmp_path: Path) -> None:
+    from securemem import memory as memory_module
+    from securemem.policy import Policy, TTLSettings
+
+    key, db = os.urandom(32), tmp_path / "c.db"
+    with SecureMemory.open(db, key=key) as first:
+        ok(first, command="create", path="/memories/a.md", file_text="x\n")
+    short = Policy(name="short", ttl=TTLSettings(expire_after=60, since="write"))
+    store = open_store(db, key, create=False)
+    try:  # what a crash leaves after the policy was recorded and before the re-stamp ran
+        store.set_setting(memory_module.RESTAMP_SETTING, "pending")
+        store.set_setting(memory_module.POLICY_SETTING, memory_module.policy_json(short))
+    finally:
+        store.close()
+    with SecureMemory.open(db, key=key) as again:
+        assert again.policy.name == "short"
+        found = entry_of(again, "/memories/a.md")
+        assert found is not None and found.expires is not None
+        assert again.store.get_setting(memory_module.RESTAMP_SETTING) == ""
+
+
 def test_the_same_policy_set_again_keeps_the_handle_running(tmp_path: Path) -> None:
     from securemem.memory import store_policy
     from securemem.policy import load_policy
