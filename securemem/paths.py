@@ -23,11 +23,12 @@ MAX_SEGMENT_BYTES = 255
 # Cc control, Cf format (bidi overrides, zero-width joiners), Cs surrogates, Co private use,
 # Cn unassigned, Zl/Zp line and paragraph separators: none belongs in a file name and most are
 # used to make one name look like another.
+_JOINERS = frozenset("\u200c\u200d")  # allowed inside words that need them (scripts.invisible_char)
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 # Look-alikes that NFKC leaves alone: slashes and dots a reader could take for path syntax,
 # spaces other than U+0020, and the invisible Hangul fillers.
 _LOOKALIKES = frozenset(
-    "\u2215\u2044\u29f8\u29f5\u2216\u2571\u2572\u3033\u30fb\u2024\u2027\u115f\u1160\u3164\uffa0\u1680\u2800"
+    "\u2215\u2044\u29f8\u29f5\u2216\u2571\u2572\u3033\u2024\u2027\u115f\u1160\u3164\uffa0\u1680\u2800"
 )
 
 
@@ -50,7 +51,7 @@ def _check_characters(path: str) -> None:
     if path.isascii() and path.isprintable():
         return  # printable ASCII: no control, invisible, compatibility or look-alike character
     for ch in path:
-        if unicodedata.category(ch) in _REFUSED_CATEGORIES:
+        if unicodedata.category(ch) in _REFUSED_CATEGORIES and not (ch in _JOINERS and invisible_char(path) is None):
             raise _refuse(f"control or invisible character U+{ord(ch):04X} is not allowed")
     if not unicodedata.is_normalized("NFC", path):
         raise _refuse("the path is not in Unicode NFC form")
@@ -80,7 +81,7 @@ def _check_segment(segment: str) -> None:
         raise _refuse("a name starts with a combining mark")
     lookalike = separator_lookalike(segment)
     if lookalike is not None:
-        raise _refuse(f"U+{ord(lookalike):04X} reads as a slash or a dot between Latin letters")
+        raise _refuse(f"U+{ord(lookalike):04X} reads as a slash or a dot outside CJK text")
     if is_mixed_script(segment):
         # Unicode TR39 mixed-script detection: 'rеference' with a Cyrillic 'е' is refused, so no
         # look-alike of a protected tree can sit beside it. Japanese, Korean and Chinese names,

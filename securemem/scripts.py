@@ -14,6 +14,7 @@ Script_Extensions come from the ``regex`` package's Unicode tables (imported her
 from __future__ import annotations
 
 import functools
+import unicodedata
 
 import regex
 
@@ -90,34 +91,66 @@ def _mixes(part: str) -> bool:
 
 
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
-# CJK characters that read as a slash or a dot beside Latin letters (``reference丿policy.md``).
-_SEPARATOR_LOOKALIKES = frozenset("\u4e3f\u30ce\u31d3\u3002\u4e28\u4e36\u31d2\u30fd")
+_JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ: spelling in Persian, Indic scripts, Sinhala...
+# Scripts whose words need no joiner: a joiner beside their letters only hides something.
+_NO_JOINERS = frozenset({"LATN", "GREK", "CYRL", "ARMN", "GEOR"})
+# CJK characters that read as a slash or a dot beside Latin letters (``reference丿policy.md``), the
+# katakana middle dot, and the CJK strokes (U+31C0-U+31E3), which are lines more than letters.
+_SEPARATOR_LOOKALIKES = frozenset(
+    "\u4e3f\u30ce\u3002\u4e28\u4e36\u30fd\u30fb" + "".join(map(chr, range(0x31C0, 0x31E4)))
+)
 _CJK = frozenset({"HANI", "HIRA", "KANA", "HRKT", "JPAN", "HANB", "HANG", "KORE", "BOPO"})
 
 
 def invisible_char(name: str) -> str | None:
     """The first Default_Ignorable_Code_Point of ``name`` (variation selectors, the combining
     grapheme joiner, Hangul fillers...): characters that draw nothing, so ``reference\u034f``
-    looks exactly like ``reference``. None if there is none."""
-    found = _IGNORABLE.search(name)
-    return found.group() if found else None
+    looks exactly like ``reference``. None if there is none.
+
+    ZWNJ and ZWJ are spelling inside a word of a script that uses them (``می‌خواهم``, ``ශ්‍රී``): they
+    pass between two letters or marks of one such script, and nowhere else.
+    """
+    for found in _IGNORABLE.finditer(name):
+        at = found.start()
+        if not (found.group() in _JOINERS and _joins(name, at)):
+            return str(found.group())
+    return None
+
+
+def _joins(name: str, at: int) -> bool:
+    if at == 0 or at + 1 >= len(name):
+        return False
+    before, after = name[at - 1], name[at + 1]
+    if before.isascii() or after.isascii() or not (_letter_or_mark(before) and _letter_or_mark(after)):
+        return False
+    shared = script_set(before) & script_set(after)
+    return bool(shared) and not shared & _NO_JOINERS and not shared & _CJK
+
+
+def _letter_or_mark(char: str) -> bool:
+    return unicodedata.category(char)[0] in "LM"
 
 
 def separator_lookalike(name: str) -> str | None:
-    """A CJK character that reads as ``/`` or ``.`` standing among Latin letters, not CJK text.
+    """A CJK character that reads as ``/`` or ``.`` and does not stand in CJK text.
 
-    In ``ノート`` the katakana ``ノ`` is a syllable among syllables; in ``referenceノpolicy.md`` it
-    draws a slash between two Latin words. Refused when a neighbour is a Latin letter or digit and
-    no neighbour is CJK.
+    In ``ノート`` or ``ジョン・スミス`` the katakana ``ノ`` and ``・`` stand among syllables; in
+    ``referenceノpolicy.md`` or ``reference-ノノ-policy`` they draw separators between Latin words.
+    A run of such characters is judged by the characters on either side of the whole run: it is
+    refused unless one of them is a CJK character.
     """
-    for at, char in enumerate(name):
-        if char not in _SEPARATOR_LOOKALIKES:
+    at = 0
+    while at < len(name):
+        if name[at] not in _SEPARATOR_LOOKALIKES:
+            at += 1
             continue
-        near = [name[i] for i in (at - 1, at + 1) if 0 <= i < len(name)]
-        if any(_scripts_of(c) & _CJK for c in near):
-            continue
-        if any((c.isascii() and c.isalnum()) or "LATN" in _scripts_of(c) for c in near):
-            return char
+        end = at
+        while end < len(name) and name[end] in _SEPARATOR_LOOKALIKES:
+            end += 1
+        near = [name[i] for i in (at - 1, end) if 0 <= i < len(name)]
+        if not any(_scripts_of(c) & _CJK for c in near):
+            return name[at]
+        at = end
     return None
 
 

@@ -137,6 +137,14 @@ def test_refused_vector_is_refused_with_a_clear_message(vector: dict[str, Any]) 
         ("/memories/reference\u4e3fpolicy.md", "reads as a slash or a dot"),
         ("/memories/reference\u30cepolicy.md", "reads as a slash or a dot"),
         ("/memories/policy\u3002md", "reads as a slash or a dot"),
+        ("/memories/reference\u30ce\u30cepolicy.md", "reads as a slash or a dot"),
+        ("/memories/reference\u4e3f\u30cepolicy.md", "reads as a slash or a dot"),
+        ("/memories/reference-\u30ce-policy", "reads as a slash or a dot"),
+        ("/memories/reference\u31c0policy.md", "reads as a slash or a dot"),
+        ("/memories/john\u30fbsmith.md", "reads as a slash or a dot"),
+        ("/memories/a\u200cb.md", "U+200C"),
+        ("/memories/reference\u200d/x.md", "U+200D"),
+        ("/memories/\u200c\u0645\u06cc.md", "U+200C"),
         ("/memories/ x", "white space"),
         ("/memories/x ", "white space"),
         ("/memories/" + "s" * 256, f"longer than {MAX_SEGMENT_BYTES} bytes"),
@@ -149,9 +157,18 @@ def test_refusal_names_the_reason(path: str, reason: str) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["/memories/ノート.md", "/memories/メモノ.md", "/memories/報告。md", "/memories/東京/議事録.md", "/memories/한.md"],
+    [
+        "/memories/ノート.md",
+        "/memories/メモノ.md",
+        "/memories/報告。md",
+        "/memories/東京/議事録.md",
+        "/memories/한.md",
+        "/memories/ジョン・スミス.md",
+        "/memories/\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.md",  # Persian: ZWNJ is spelling
+        "/memories/\u0dc1\u0dca\u200d\u0dbb\u0dd3.md",  # Sinhala: ZWJ is spelling
+    ],
 )
-def test_cjk_names_with_slash_like_syllables_still_work(path: str) -> None:
+def test_names_whose_script_needs_these_characters_still_work(path: str) -> None:
     assert canonical(path) == path
 
 
