@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -157,3 +158,52 @@ def test_the_scrub_journal_is_private_and_gone_after_a_scrub(tmp_path: Path, key
         os.umask(old_umask)
     assert seen and set(seen) == {0o600}
     assert not Path(f"{db}{pages.JOURNAL_SUFFIX}").exists()
+
+
+def _spy_on_scrubs(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Records the ``only`` argument of every scrub (None: the whole file read under the lock)."""
+    calls: list[object] = []
+    real = pages.scrub_file
+
+    def spy(path: Path, codec: pages.PageCodec, only: Collection[int] | None = None) -> int:
+        calls.append(None if only is None else sorted(only))
+        return real(path, codec, only)
+
+    monkeypatch.setattr(pages, "scrub_file", spy)
+    return calls
+
+
+def test_pages_are_found_without_the_lock_and_only_those_rewritten_under_it(
+    tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = _spy_on_scrubs(monkeypatch)
+    removed, _ = churn(tmp_path / "quiet.db", key, seed=1, steps=300)
+    assert calls and all(isinstance(only, list) for only in calls)  # one connection: the read held
+    assert not any(marker.encode() in plaintext_of(tmp_path / "quiet.db", key) for marker in removed)
+
+
+def test_a_commit_during_the_unlocked_read_sends_the_scrub_back_to_every_page(
+    tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "busy.db"
+    calls = _spy_on_scrubs(monkeypatch)
+    with SecureMemory.open(db, key=key) as memory, SecureMemory.open(db, key=key) as other:
+        for i in range(40):
+            ok(memory, command="create", path=f"/memories/f{i:02d}.md", file_text=f"KEEP{i:02d} " * 90)
+        memory.store.flush_erasure()
+        real = pages.find_dirty
+
+        def overtaken(path: Path, codec: pages.PageCodec) -> list[int]:
+            seen = real(path, codec)
+            # Another connection commits (and checkpoints) while the pages are being read.
+            ok(other, command="create", path="/memories/late.md", file_text="late\n")
+            other.store.flush_erasure()
+            return seen
+
+        monkeypatch.setattr(pages, "find_dirty", overtaken)
+        calls.clear()
+        ok(memory, command="delete", path="/memories/f07.md")
+        memory.store.flush_erasure()
+        assert None in calls  # the unlocked read no longer held: every page read again, locked
+        assert memory.store.integrity_errors() == []
+    assert b"KEEP07" not in plaintext_of(db, key)

@@ -9,6 +9,7 @@ import stat
 import subprocess
 import sys
 import time
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -460,9 +461,9 @@ def test_a_handle_whose_file_was_replaced_never_scrubs_the_store_now_at_the_path
     scrubbed: list[Path] = []
     real = pages.scrub_file
 
-    def spy(path: Path, codec: pages.PageCodec) -> int:
+    def spy(path: Path, codec: pages.PageCodec, only: Collection[int] | None = None) -> int:
         scrubbed.append(path)
-        return real(path, codec)
+        return real(path, codec, only)
 
     monkeypatch.setattr(pages, "scrub_file", spy)
     stale = SecureMemory.open(db, key=key)

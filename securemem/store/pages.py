@@ -30,7 +30,7 @@ import contextlib
 import hashlib
 import hmac
 import os
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
@@ -173,8 +173,11 @@ class ReadPage:
         return self._codec.decrypt(raw, number) if len(raw) == PAGE else None
 
 
-def dirty_pages(fd: int, codec: PageCodec) -> Iterator[tuple[int, bytes]]:
-    """Every page of the file that holds stray bytes: (page number, the page to write instead)."""
+def dirty_pages(fd: int, codec: PageCodec, only: Collection[int] | None = None) -> Iterator[tuple[int, bytes]]:
+    """The pages of the file that hold stray bytes: (page number, the page to write instead).
+
+    Every page, or only the pages numbered in ``only`` (each read afresh).
+    """
     size = os.fstat(fd).st_size
     count = size // PAGE
     if count == 0 or count >= MAX_PAGES:
@@ -184,8 +187,9 @@ def dirty_pages(fd: int, codec: PageCodec) -> Iterator[tuple[int, bytes]]:
     if first is None:
         return  # not our key (re-keyed by another process meanwhile): touch nothing
     free = freelist(read, first)
-    for base in range(0, count, _CHUNK_PAGES):
-        chunk = os.pread(fd, PAGE * min(_CHUNK_PAGES, count - base), base * PAGE)
+    runs = ((number - 1, 1) for number in sorted(only)) if only is not None else _runs(count)
+    for base, length in runs:
+        chunk = os.pread(fd, PAGE * min(length, count - base), base * PAGE)
         # Decrypted unchecked, a run at a time (the HMAC would double the cost); a page is checked
         # before anything is written.
         run = codec.decrypt_run(chunk, base + 1)
@@ -199,14 +203,36 @@ def dirty_pages(fd: int, codec: PageCodec) -> Iterator[tuple[int, bytes]]:
                 yield number, codec.encrypt(clear, number)
 
 
-def scrub_file(path: Path, codec: PageCodec) -> int:
-    """Rewrite the pages of ``path`` that hold stray bytes, through a journal; the pages rewritten.
+def _runs(count: int) -> Iterator[tuple[int, int]]:
+    for base in range(0, count, _CHUNK_PAGES):
+        yield base, _CHUNK_PAGES
+
+
+def find_dirty(path: Path, codec: PageCodec) -> list[int]:
+    """The numbers of the pages that hold stray bytes, read without writing anything.
+
+    Run without the write lock, so that the store keeps working while a big file is read; the
+    caller then rewrites these pages under the lock (``scrub_file(..., only=...)``), after making
+    sure the file did not change meanwhile.
+    """
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return [number for number, _ in dirty_pages(fd, codec)]
+    finally:
+        os.close(fd)
+
+
+def scrub_file(path: Path, codec: PageCodec, only: Collection[int] | None = None) -> int:
+    """Rewrite the pages of ``path`` (or of them, those in ``only``) that hold stray bytes, through
+    a journal; returns the pages rewritten.
 
     The caller holds the write lock with the WAL empty: no checkpoint can write the file meanwhile.
     """
+    if only is not None and not only:
+        return 0
     fd = os.open(path, os.O_RDWR)
     try:
-        found = list(dirty_pages(fd, codec))
+        found = list(dirty_pages(fd, codec, only))
         if not found:
             return 0
         journal = Path(f"{path}{JOURNAL_SUFFIX}")

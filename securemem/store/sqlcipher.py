@@ -203,6 +203,7 @@ class SQLCipherStore:
         self._lock = threading.RLock()
         self._salt = codec.salt
         self._codec = codec  # the page format under the current key: for the scrub after erasure
+        self._prescan_lost = False  # the last scrub's unlocked read was overtaken by a writer
         self._ns: dict[str, int] = {}  # namespace name -> id, once committed
         self._made: str | None = None  # the namespace the open transaction created, if any
         self.path = path
@@ -677,11 +678,30 @@ class SQLCipherStore:
             finally:
                 with contextlib.suppress(sqlcipher3.Error):
                     conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
-            return int(busy) == 0 and self._scrub(conn, wal, size)
+            if int(busy) != 0:
+                return False
+            # The pages are read first without the write lock (a big store takes a while), then the
+            # ones found are rewritten under it if no other connection committed meanwhile. If a
+            # writer got in during that read last time, this time the pages are read under the lock.
+            found: list[int] | None = None
+            version: object = None
+            if not self._prescan_lost:
+                try:
+                    version = conn.execute("PRAGMA data_version").fetchone()[0]
+                    found = pages.find_dirty(self.path, self._codec)
+                except (OSError, sqlcipher3.Error):
+                    found = None
+            done = self._scrub(conn, wal, size, found, version)
+            self._prescan_lost = found is not None and not done
+            return done
 
-    def _scrub(self, conn: sqlcipher3.Connection, wal: Path, size: int) -> bool:
+    def _scrub(
+        self, conn: sqlcipher3.Connection, wal: Path, size: int, found: list[int] | None, version: object
+    ) -> bool:
         """Under the write lock, with the WAL still empty: zero stray bytes in live pages
-        (``pages.scrub_file``), then give the WAL its room back. False if it could not run.
+        (``pages.scrub_file``: the pages in ``found``, read before the lock was taken, when no other
+        connection committed since ``version``; else every page), then give the WAL its room back.
+        False if it could not run.
 
         A rewritten page means what it meant, but connections may hold its old image in their
         caches and write it back with their next change: this connection drops its cache, and a
@@ -701,7 +721,10 @@ class SQLCipherStore:
             if _size(wal) != 0:
                 return False  # a writer got in between: its frames must be checkpointed first
             try:
-                rewritten = pages.scrub_file(self.path, self._codec)
+                # ``found`` holds unless another connection committed since it was read (and a
+                # checkpoint may then have changed the file): then every page is read again here.
+                same = found is not None and conn.execute("PRAGMA data_version").fetchone()[0] == version
+                rewritten = pages.scrub_file(self.path, self._codec, found if same else None)
             except OSError as exc:
                 logger.warning("could not scrub the store's pages: %s", exc.strerror)
                 return False
