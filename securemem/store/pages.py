@@ -17,11 +17,12 @@ that hold stray bytes:
   list). Nothing SQLite reads changes: the page means exactly what it meant;
 - the page is encrypted again with a fresh IV and its HMAC recomputed.
 
-The caller holds the write lock with the WAL empty, so the file is the whole state and no
-securemem connection reads meanwhile; it then makes every connection drop its cached pages (see
-``SQLCipherStore._scrub``). The pages are written to a side journal first and fsynced, so a crash
-in the middle leaves no torn page: the next open puts back, from the journal, any page that no
-longer verifies.
+The pages are found by a read without the write lock (``find_dirty``) and rewritten under it with
+the WAL empty, so the file is the whole state and no securemem connection reads meanwhile (the
+caller reads them all again under the lock if another connection committed in between); it then
+makes every connection drop its cached pages (see ``SQLCipherStore._scrub``). The pages are
+written to a side journal first and fsynced, so a crash in the middle leaves no torn page: the
+next open puts back, from the journal, any page that no longer verifies.
 """
 
 from __future__ import annotations
