@@ -21,6 +21,12 @@
         InvalidPath                a path was refused by the path guard
         NotFound, AlreadyExists, NoMatch, AmbiguousMatch, InvalidRange,
         QuotaExceeded, ReadOnly, PIIRefused
+      ApiError                     an admin call failed; ``code`` and ``status`` as in the stores contract
+        NotFound                   (also a CommandError) an unknown store, memory or version id
+        PreconditionFailed         a ``not_exists`` or ``content_sha256`` precondition does not hold
+        Conflict                   a name or path is taken, or a version cannot be restored
+        PolicyViolation            the store's policy refuses the write (PII, secret, quota)
+        InvalidRequest             a bad argument: limit, path, precondition, id format
 
 Only ``CommandError`` text ever reaches the model. Messages never carry key material and,
 for refused PII, never the value.
@@ -93,6 +99,41 @@ class CommandError(SecureMemError):
     """A command failed; the message is meant for the model and safe to show it."""
 
 
+class ApiError(SecureMemError):
+    """An admin call failed. ``code`` and ``status`` are the stores contract's; the message is safe."""
+
+    code = "api_error"
+    status = 500
+
+
+class PreconditionFailed(ApiError):
+    """A ``not_exists`` or ``content_sha256`` precondition does not hold (a lost race, or a stale read)."""
+
+    code = "memory_precondition_failed"
+    status = 409
+
+
+class Conflict(ApiError):
+    """A store name or a path is taken, or a version cannot be restored."""
+
+    code = "conflict"
+    status = 409
+
+
+class PolicyViolation(ApiError):
+    """The store's policy refuses the write; the message is the one the model would get."""
+
+    code = "policy_violation"
+    status = 422
+
+
+class InvalidRequest(ApiError):
+    """A bad argument: a limit out of range, a path the path guard refuses, an unknown precondition."""
+
+    code = "invalid_request"
+    status = 400
+
+
 class InvalidInput(CommandError):
     """The tool input is not a valid memory command."""
 
@@ -101,8 +142,11 @@ class InvalidPath(CommandError):
     """The path guard refused a path."""
 
 
-class NotFound(CommandError):
-    """The path does not exist."""
+class NotFound(CommandError, ApiError):
+    """The path does not exist (a command), or no store, memory or version has that id (an admin call)."""
+
+    code = "not_found"
+    status = 404
 
 
 class AlreadyExists(CommandError):

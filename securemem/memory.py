@@ -29,7 +29,7 @@ from securemem.errors import CommandError, PolicyChangedError, PolicyError, Secu
 from securemem.middleware import AuditFacts, Call, Handler, Middleware, build_layers, chain
 from securemem.paths import ROOT, ancestors
 from securemem.policy import Policy, load_policy
-from securemem.store.base import Clock, Store
+from securemem.store.base import Clock, History, Store
 from securemem.store.factory import open_store
 from securemem.sweep import DEFAULT_BATCH, BackgroundSweeper, SweepReport, sweep
 
@@ -106,7 +106,7 @@ class SecureMemory:
         store = open_store(db, key, create=create, kek=kek)
         try:
             resolved = store_policy(store, requested, adopt=adopt_policy, clock=clock)
-            store.configure(durability=resolved.storage.durability, erase_within=resolved.storage.erase_within)
+            configure_store(store, resolved)
             memory = cls(store, resolved, namespace=namespace, clock=clock, layers=layers)
             memory._pin()
             return memory
@@ -231,6 +231,18 @@ class SecureMemory:
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
+
+
+def configure_store(store: Store, policy: Policy) -> None:
+    """Durability, the erasure bound and what the history keeps, as the policy says."""
+    settings = policy.history
+    store.configure(
+        durability=policy.storage.durability,
+        erase_within=policy.storage.erase_within,
+        history=History(
+            versions=settings.versions, content=settings.content == "keep", redact_expired=settings.redact_expired
+        ),
+    )
 
 
 def policy_json(policy: Policy) -> str:

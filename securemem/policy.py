@@ -280,6 +280,22 @@ class TTLSettings(_Section):
     since: Literal["access", "write"] = "access"
 
 
+class HistorySettings(_Section):
+    """What the version history keeps: every change is a version with who made it (the audit trail).
+
+    ``content = "keep"`` keeps each version's text, so an operator can review and restore it; the
+    text a command replaced or deleted then stays in the history until it is redacted (by an
+    operator, by ``keep_content_for``, or by expiry). ``"metadata"`` keeps who changed which
+    path when, and the content hash, but no text: replaced and deleted text is erased as if there
+    were no history. ``versions = false`` records nothing.
+    """
+
+    versions: bool = True
+    content: Literal["keep", "metadata"] = "keep"
+    keep_content_for: Seconds | None = None  # then sweeps redact the version (None: until redacted)
+    redact_expired: bool = True  # expiry redacts every version of what expires
+
+
 class Rule(_Section):
     """Settings for paths matching ``glob`` (``*`` within a name, ``**`` across directories)."""
 
@@ -344,6 +360,7 @@ class Policy(_Section):
     pii: PIISettings = PIISettings()
     quota: QuotaSettings = QuotaSettings()
     ttl: TTLSettings = TTLSettings()
+    history: HistorySettings = HistorySettings()
     rules: tuple[Rule, ...] = Field((), strict=False)  # a TOML array arrives as a list
 
     @model_validator(mode="after")

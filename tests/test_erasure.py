@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from securemem import SecureMemory
-from securemem.policy import Policy, StorageSettings
+from securemem.policy import HistorySettings, Policy, StorageSettings
 from tests.helpers import REPO, child_argv, ok, sqlcipher_of
 from tests.sqlcipher_pages import plaintext_of
 
@@ -35,10 +35,16 @@ def erased_within(db: Path, key: bytes, marker: str, seconds: float) -> float:
     return time.monotonic() - started
 
 
+# These tests are about text that leaves the store. With a history (the default), replaced and
+# deleted text stays in its versions until redacted: tests/test_history_erasure.py proves that part.
+OFF = HistorySettings(versions=False)
+NO_HISTORY = Policy(history=OFF)
+
+
 @pytest.fixture
 def store(tmp_path: Path, key: bytes) -> Iterator[tuple[SecureMemory, Path]]:
     db = tmp_path / "e.db"
-    with SecureMemory.open(db, key=key) as memory:
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
         ok(memory, command="create", path="/memories/keep.md", file_text="kept\n")
         yield memory, db
 
@@ -68,7 +74,10 @@ def test_old_content_and_old_paths_are_gone_within_the_bound(
 
 def test_a_dropped_namespace_is_erased_within_the_bound(tmp_path: Path, key: bytes) -> None:
     db = tmp_path / "ns.db"
-    with SecureMemory.open(db, key=key) as memory, SecureMemory.open(db, key=key, namespace="tenant-7") as other:
+    with (
+        SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory,
+        SecureMemory.open(db, key=key, policy=NO_HISTORY, namespace="tenant-7") as other,
+    ):
         ok(other, command="create", path="/memories/case-file/notes.md", file_text=f"{SECRET}\n" + "padding\n" * 300)
         ok(memory, command="create", path="/memories/keep.md", file_text="kept\n")
         memory.store.flush_erasure()
@@ -111,7 +120,7 @@ def test_a_burst_of_deletes_pays_for_few_checkpoints(
 
 
 def test_zero_bound_erases_before_the_command_returns(tmp_path: Path, key: bytes) -> None:
-    policy = Policy(storage=StorageSettings(erase_within=0.0))
+    policy = Policy(history=OFF, storage=StorageSettings(erase_within=0.0))
     db = tmp_path / "z.db"
     with SecureMemory.open(db, key=key, policy=policy) as memory:
         ok(memory, command="create", path="/memories/s.md", file_text=SECRET)
@@ -121,7 +130,7 @@ def test_zero_bound_erases_before_the_command_returns(tmp_path: Path, key: bytes
 
 def test_close_erases_at_once(tmp_path: Path, key: bytes) -> None:
     db = tmp_path / "c.db"
-    with SecureMemory.open(db, key=key) as memory:
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
         ok(memory, command="create", path="/memories/s.md", file_text=SECRET)
         ok(memory, command="delete", path="/memories/s.md")
     assert SECRET.encode() not in plaintext_of(db, key)
@@ -143,7 +152,7 @@ def _reader(db: str, key_hex: str, seconds: str) -> None:
 @pytest.mark.slow
 def test_erasure_holds_while_other_processes_keep_reading(tmp_path: Path, key: bytes) -> None:
     db = tmp_path / "r.db"
-    with SecureMemory.open(db, key=key) as memory:
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
         ok(memory, command="create", path="/memories/keep.md", file_text="kept\n" * 200)
         for i in range(20):
             ok(memory, command="create", path=f"/memories/s/{i}.md", file_text=f"{SECRET}\n" * 50)
@@ -154,7 +163,7 @@ def test_erasure_holds_while_other_processes_keep_reading(tmp_path: Path, key: b
     try:
         for reader in readers:
             assert reader.stdout is not None and reader.stdout.readline() == b"reading\n"
-        with SecureMemory.open(db, key=key) as memory:
+        with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
             ok(memory, command="delete", path="/memories/s")
             took = erased_within(db, key, SECRET, BOUND + 1.0)
             assert took <= BOUND + 1.0
@@ -169,7 +178,7 @@ def test_erasure_holds_while_other_processes_keep_reading(tmp_path: Path, key: b
 
 def _crash_after_delete(db: str, key_hex: str) -> None:
     """Delete, then die before the store could erase (the bound is an hour here): SIGKILL."""
-    policy = Policy(storage=StorageSettings(erase_within=3600.0))
+    policy = Policy(history=OFF, storage=StorageSettings(erase_within=3600.0))
     memory = SecureMemory.open(db, key=bytes.fromhex(key_hex), policy=policy, adopt_policy=True)
     memory.execute({"command": "delete", "path": "/memories/s.md"})
     os.kill(os.getpid(), signal.SIGKILL)
@@ -177,7 +186,7 @@ def _crash_after_delete(db: str, key_hex: str) -> None:
 
 def test_a_store_opened_after_a_crash_scrubs_leftovers_before_its_first_command(tmp_path: Path, key: bytes) -> None:
     db = tmp_path / "k.db"
-    with SecureMemory.open(db, key=key) as memory:
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
         ok(memory, command="create", path="/memories/s.md", file_text=f"{SECRET}\n" * 100)
     crashed = subprocess.run(child_argv(_crash_after_delete, str(db), key.hex()), cwd=REPO, timeout=60)
     assert crashed.returncode == -signal.SIGKILL
@@ -188,7 +197,7 @@ def test_a_store_opened_after_a_crash_scrubs_leftovers_before_its_first_command(
 
 def _exit_without_close(db: str, key_hex: str) -> None:
     # An erasure bound of an hour: no timer fires before the interpreter ends.
-    policy = Policy(name="slow-erase", storage=StorageSettings(erase_within=3600))
+    policy = Policy(name="slow-erase", history=OFF, storage=StorageSettings(erase_within=3600))
     memory = SecureMemory.open(db, key=bytes.fromhex(key_hex), policy=policy, adopt_policy=True)
     memory.execute({"command": "delete", "path": "/memories/s.md"})
     # a normal end of the process: no close(), no SIGKILL
@@ -196,7 +205,7 @@ def _exit_without_close(db: str, key_hex: str) -> None:
 
 def test_a_process_that_ends_without_closing_erases_before_it_exits(tmp_path: Path, key: bytes) -> None:
     db = tmp_path / "x.db"
-    with SecureMemory.open(db, key=key) as memory:
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
         ok(memory, command="create", path="/memories/s.md", file_text=f"{SECRET}\n" * 100)
     ended = subprocess.run(child_argv(_exit_without_close, str(db), key.hex()), cwd=REPO, timeout=60)
     assert ended.returncode == 0
@@ -208,7 +217,7 @@ def test_the_exit_hook_does_not_keep_a_store_alive(tmp_path: Path, key: bytes) -
     import weakref
 
     # Erasure at each commit: no timer thread holds the store for a while.
-    policy = Policy(name="erase-now", storage=StorageSettings(erase_within=0))
+    policy = Policy(name="erase-now", history=OFF, storage=StorageSettings(erase_within=0))
     SecureMemory.open(tmp_path / "w.db", key=key, policy=policy).close()  # opened again, nothing is pending
     memory = SecureMemory.open(tmp_path / "w.db", key=key, policy=policy)
     ok(memory, command="create", path="/memories/a.md", file_text="a\n")

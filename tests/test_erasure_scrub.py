@@ -18,9 +18,12 @@ from pathlib import Path
 import pytest
 
 from securemem import SecureMemory
+from securemem.policy import HistorySettings, Policy
 from securemem.store import pages
 from tests.helpers import ok, view
 from tests.sqlcipher_pages import PAGE, plaintext_of
+
+NO_HISTORY = Policy(history=HistorySettings(versions=False))  # removed text stays in a history by design
 
 
 def churn(db: Path, key: bytes, seed: int, steps: int) -> tuple[set[str], set[str]]:
@@ -29,7 +32,10 @@ def churn(db: Path, key: bytes, seed: int, steps: int) -> tuple[set[str], set[st
     removed: set[str] = set()
     live: dict[str, str] = {}  # path -> the content marker it holds
     count = 0
-    with SecureMemory.open(db, key=key) as first, SecureMemory.open(db, key=key) as second:
+    with (
+        SecureMemory.open(db, key=key, policy=NO_HISTORY) as first,
+        SecureMemory.open(db, key=key, policy=NO_HISTORY) as second,
+    ):
         for _ in range(steps):
             memory = rnd.choice((first, second))
             roll = rnd.random()
@@ -80,7 +86,7 @@ def test_no_removed_text_or_path_survives_in_a_rebuilt_page(tmp_path: Path, key:
 
 def _store_with_dirt(tmp_path: Path, key: bytes) -> Path:
     db = tmp_path / "s.db"
-    with SecureMemory.open(db, key=key) as memory:
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
         for i in range(60):
             ok(memory, command="create", path=f"/memories/f{i:03d}.md", file_text=f"line {i}\n" * (i % 7 + 20))
     return db
@@ -105,7 +111,7 @@ def test_a_scrubbed_page_verifies_and_means_what_it_meant(tmp_path: Path, key: b
         one = codec.decrypt(before[(number - 1) * PAGE : number * PAGE], number)
         assert one is not None
         assert run[(number - 1) * PAGE + start : (number - 1) * PAGE + pages.USABLE] == one[start : pages.USABLE]
-    with SecureMemory.open(db, key=key) as memory:
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
         assert memory.store.integrity_errors() == []
         assert "line 59" in view(memory, "/memories/f059.md")
 
@@ -131,7 +137,7 @@ def test_a_page_torn_by_a_crash_in_a_scrub_is_put_back_from_the_journal(tmp_path
     data[(torn - 1) * PAGE + 100 : (torn - 1) * PAGE + 2100] = os.urandom(2000)  # half old, half new
     db.write_bytes(bytes(data))
     untouched = bytes(data[(whole - 1) * PAGE : whole * PAGE])
-    with SecureMemory.open(db, key=key) as memory:
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
         assert memory.store.integrity_errors() == []
         assert len(view(memory, "/memories").splitlines()) > 60
     after = db.read_bytes()
@@ -187,7 +193,10 @@ def test_a_commit_during_the_unlocked_read_sends_the_scrub_back_to_every_page(
 ) -> None:
     db = tmp_path / "busy.db"
     calls = _spy_on_scrubs(monkeypatch)
-    with SecureMemory.open(db, key=key) as memory, SecureMemory.open(db, key=key) as other:
+    with (
+        SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory,
+        SecureMemory.open(db, key=key, policy=NO_HISTORY) as other,
+    ):
         for i in range(40):
             ok(memory, command="create", path=f"/memories/f{i:02d}.md", file_text=f"KEEP{i:02d} " * 90)
         memory.store.flush_erasure()

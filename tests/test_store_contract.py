@@ -237,13 +237,15 @@ def test_bad_store_urls_are_one_clear_error(url: str) -> None:
 
 # -- statements per command (SQLCipher) -------------------------------------------------------------
 
+# Each change also records its version: the tail of the store's chain, then the version (a rename
+# reads the content its version keeps).
 BUDGET = {  # SQL statements inside the command's transaction, BEGIN and COMMIT excluded
-    "create": 3,  # the path and its ancestors (quota usage included), the content, one upsert of every row
+    "create": 5,  # the path and its ancestors (quota usage included), the content, one upsert of every row
     "view": 1,
-    "str_replace": 4,  # the file, the namespace's usage (it grows), the content, the upsert
-    "insert": 4,
-    "delete": 4,
-    "rename": 6,
+    "str_replace": 6,  # the file, the namespace's usage (it grows), the content, the upsert
+    "insert": 6,
+    "delete": 6,
+    "rename": 9,
     # the directory, what has expired below it (twice: its total, then the rows shown), then one
     # query for each directory whose children are listed (here /memories and /memories/d)
     "list": 5,

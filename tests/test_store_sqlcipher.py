@@ -18,6 +18,7 @@ import sqlcipher3
 from securemem import SecureMemory
 from securemem.errors import DamagedStoreError, NotAStoreError, StorageError, WrongKeyError
 from securemem.keys import RawKey, as_key_provider
+from securemem.policy import HistorySettings, Policy
 from securemem.store import pages
 from securemem.store.sqlcipher import SQLCipherStore
 from tests.helpers import REPO, child_argv, connection_of, create, entry_of, sha256_of, sqlcipher_of
@@ -40,7 +41,7 @@ def test_marker_never_on_disk_but_readable_with_key(tmp_path: Path) -> None:
 
 def test_deleted_content_does_not_linger_in_free_pages_or_wal(tmp_path: Path) -> None:
     key, db = os.urandom(32), tmp_path / "m.db"
-    with SecureMemory.open(db, key=key) as mem:
+    with SecureMemory.open(db, key=key, policy=Policy(history=HistorySettings(versions=False))) as mem:
         create(mem, "/memories/keep.md", "kept\n")
         create(mem, "/memories/gone/secret.md", (MARKER + "\n") * 500)
         assert not mem.execute({"command": "delete", "path": "/memories/gone"}).is_error
@@ -57,7 +58,7 @@ def test_store_is_durable_and_versioned(tmp_path: Path) -> None:
         assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
-        assert store.meta["format"] == "securemem" and store.meta["schema_version"] == "2"
+        assert store.meta["format"] == "securemem" and store.meta["schema_version"] == "3"
         assert store.store_id.startswith("memstore_") and len(store.store_id) == 33
     finally:
         store.close()
@@ -253,7 +254,7 @@ def test_a_store_written_by_the_previous_release_migrates_on_open(tmp_path: Path
     shutil.copyfile(V1_STORE, db)
     os.chmod(db, 0o600)
     with SecureMemory.open(db, key=V1_KEY, clock=lambda: 1_800_000_100.0) as mem:
-        assert sqlcipher_of(mem.store).meta["schema_version"] == "2"
+        assert sqlcipher_of(mem.store).meta["schema_version"] == "3"
         assert mem.execute({"command": "view", "path": "/memories/notes/a.md"}).text.endswith("1\talpha\n     2\tbeta")
         listing = mem.execute({"command": "view", "path": "/memories"}).text
         assert "/memories/notes/deep/" in listing and "/memories/日本語/" in listing and "empty.md" not in listing
@@ -269,7 +270,7 @@ def test_a_store_written_by_the_previous_release_migrates_on_open(tmp_path: Path
         # and every command works on the migrated store
         assert not mem.execute({"command": "rename", "old_path": "/memories/notes", "new_path": "/memories/n"}).is_error
         assert not mem.execute({"command": "delete", "path": "/memories/n/deep"}).is_error
-    with SecureMemory.open(db, key=V1_KEY) as again:  # a second open finds schema 2 and migrates nothing
+    with SecureMemory.open(db, key=V1_KEY) as again:  # a second open finds schema 3 and migrates nothing
         assert again.execute({"command": "view", "path": "/memories/n/a.md"}).text.endswith("2\tbeta")
 
 

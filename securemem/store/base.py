@@ -25,16 +25,26 @@ The rules a backend must keep, and that the layers above rely on:
    sweep or ``purge_expired`` removes it: a quota on it bounds what is really on disk.
 7. **Paths are canonical** (``securemem.paths``): the path guard ran first. Mutations receive
    the entry the caller already read, so no backend reads a row twice for one command.
-8. **Errors** are translated at this boundary into ``securemem.errors.StorageError`` and its
+8. **History.** Every mutation of a file records one immutable version (``history.py``) in the
+   same transaction, with the transaction's actor: ``put_file`` a ``created`` or ``modified``,
+   ``move`` a ``modified`` per moved file, ``delete`` a ``deleted`` per removed file, and expiry
+   (``purge_expired``, ``sweep_batch``) an ``expired`` one, after which that memory's versions are
+   redacted when the history settings say so. Two changes of one memory in one transaction make
+   one version. A store's versions form a hash chain (``history.link``), so an edit of the rows
+   made with the key but outside securemem shows. A version of a memory that has expired shows no
+   content, hash, size or path, before any sweep.
+9. **Errors** are translated at this boundary into ``securemem.errors.StorageError`` and its
    subclasses; a driver's exception never escapes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
+
+from securemem.errors import StorageError
 
 Clock = Callable[[], float]
 Skip = Callable[[str], bool]
@@ -55,6 +65,7 @@ class Entry:
     modified: float
     accessed: float
     expires: float | None  # None: never expires
+    memory: int = 0  # a file's memory number: kept across edits and moves, never reused (0: a directory)
 
     @property
     def entries(self) -> int:
@@ -79,6 +90,67 @@ class Usage:
     @property
     def entries(self) -> int:
         return self.files + self.dirs
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who makes the changes of a transaction: recorded on every version it creates."""
+
+    session_id: str | None = None
+    api_key_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoreInfo:
+    """One store (a namespace) of a deployment: its public id, unique name and description."""
+
+    key: int  # the backend's own number for it
+    id: str  # "memstore_..."
+    name: str
+    description: str
+    created: float
+    updated: float
+
+
+@dataclass(frozen=True, slots=True)
+class VersionRow:
+    """One immutable version of a memory (``op``: created, modified, deleted, expired, redaction).
+
+    ``path``, ``sha256``, ``size`` and ``data`` are None once redacted; ``data`` is also None for a
+    deletion and when the history keeps no content. ``salt``, ``digest`` and ``link`` tie the row
+    into its store's hash chain (``securemem.store.history``); ``ref`` is the version a redaction
+    event redacted.
+    """
+
+    seq: int
+    memory: int
+    op: str
+    path: str | None
+    sha256: bytes | None
+    size: int | None
+    session_id: str | None
+    api_key_id: str | None
+    created: float
+    redacted: float | None
+    data: bytes | None = None
+    ref: int | None = None
+    salt: bytes | None = None
+    digest: bytes = b""
+    link: bytes = b""
+
+
+@dataclass(frozen=True, slots=True)
+class VersionQuery:
+    """A page of a store's versions, newest first: ``before`` is the seq the last page ended at."""
+
+    limit: int
+    before: int | None = None
+    memory: int | None = None
+    ops: tuple[str, ...] | None = None
+    session_id: str | None = None
+    api_key_id: str | None = None
+    created_gte: float | None = None
+    created_lte: float | None = None
 
 
 class StoreTx(Protocol):
@@ -113,11 +185,34 @@ class StoreTx(Protocol):
         """Everything the namespace stores, expired-but-unswept entries included."""
         ...
 
+    def memory(self, number: int) -> tuple[Entry, bytes] | None:
+        """The visible file whose memory number is ``number``, with its content; None if none."""
+        ...
+
+    def files(self, prefix: str, after: str | None, limit: int) -> list[Entry]:
+        """Visible files whose path starts with ``prefix`` and sorts after ``after``, in path order."""
+        ...
+
+    def versions(self, query: VersionQuery) -> list[VersionRow]:
+        """Up to ``query.limit`` versions of this namespace, newest first, without content."""
+        ...
+
+    def version(self, seq: int) -> VersionRow | None:
+        """One version of this namespace, with its content (None: no such version here)."""
+        ...
+
+    def redact(self, seq: int) -> None:
+        """Erase a version's path, hash, size and content (rule 5), and chain a redaction event."""
+        ...
+
     # -- writes (only in a write transaction) ------------------------------------------------
-    def put_file(self, path: str, data: bytes, lines: int, expires: float | None, old: Entry | None) -> None:
+    def put_file(
+        self, path: str, data: bytes, lines: int, expires: float | None, old: Entry | None, *, memory: int = 0
+    ) -> None:
         """Create (``old`` None) or replace the file at ``path``, making missing parents.
 
         Missing parent directories and every ancestor take an expiry no earlier than ``expires``.
+        A new file gets a new memory number, or ``memory`` (a deleted memory restored).
         """
         ...
 
@@ -169,9 +264,30 @@ class Store(Protocol):
         """The secret that keyed PII tokens and log digests are made with; kept inside the store."""
         ...
 
-    def transaction(self, namespace: str, *, write: bool, clock: Clock) -> AbstractContextManager[StoreTx]: ...
+    def transaction(
+        self, namespace: str, *, write: bool, clock: Clock, actor: Actor | None = None
+    ) -> AbstractContextManager[StoreTx]: ...
 
     def namespaces(self) -> list[str]: ...
+
+    # -- stores (namespaces with a public id, a name and a description) -----------------------
+    def list_stores(self, after: int | None, limit: int) -> list[StoreInfo]:
+        """Stores in creation order, after the one numbered ``after``."""
+        ...
+
+    def find_store(self, *, store_id: str | None = None, name: str | None = None) -> StoreInfo | None: ...
+
+    def create_store(self, name: str, description: str, now: float) -> StoreInfo | None:
+        """A new store; None when the name is taken."""
+        ...
+
+    def update_store(self, store_id: str, name: str | None, description: str | None, now: float) -> StoreInfo | None:
+        """The store renamed or re-described; raises ``NameTaken`` when the name belongs to another."""
+        ...
+
+    def chain(self, namespace: str) -> Iterator[VersionRow]:
+        """Every version of a namespace in commit order, with what the chain check needs."""
+        ...
 
     def drop_namespace(self, name: str) -> bool:
         """Delete namespace ``name`` and everything in it, erased as rule 5 says; False if there was none."""
@@ -193,8 +309,13 @@ class Store(Protocol):
         """Problems the backend's own consistency checks find; empty when all is well."""
         ...
 
-    def configure(self, *, durability: str, erase_within: float) -> None:
-        """``durability`` "full" (a commit survives power loss) or "normal"; rule 5's erasure bound."""
+    def configure(self, *, durability: str, erase_within: float, history: History | None = None) -> None:
+        """``durability`` "full" (a commit survives power loss) or "normal"; rule 5's erasure bound;
+        what the history keeps (rule 8)."""
+        ...
+
+    def expire_history(self, now: float, before: float, limit: int) -> int:
+        """Redact up to ``limit`` versions created before ``before`` that still hold content (retention)."""
         ...
 
     def flush_erasure(self) -> None:
@@ -202,6 +323,19 @@ class Store(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """What a store keeps of past versions (from the policy's ``history`` section)."""
+
+    versions: bool = True  # record a version for every mutation
+    content: bool = True  # versions keep their content (False: metadata only)
+    redact_expired: bool = True  # expiry redacts every version of what expires
+
+
+class NameTaken(StorageError):
+    """A store name is already another store's."""
 
 
 def descendants_range(path: str) -> tuple[str, str]:
@@ -218,13 +352,19 @@ def path_bytes(path: str) -> int:
 
 
 __all__ = [
+    "Actor",
     "Ancestry",
     "Clock",
     "Entry",
+    "History",
+    "NameTaken",
     "Skip",
     "Store",
+    "StoreInfo",
     "StoreTx",
     "Usage",
+    "VersionQuery",
+    "VersionRow",
     "descendants_range",
     "path_bytes",
 ]

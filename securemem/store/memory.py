@@ -18,7 +18,21 @@ from dataclasses import dataclass, replace
 
 from securemem.errors import StorageError
 from securemem.paths import ROOT, ancestors, is_within, name_of, parent_of
-from securemem.store.base import Ancestry, Clock, Entry, Skip, Usage, path_bytes
+from securemem.store import history
+from securemem.store.base import (
+    Actor,
+    Ancestry,
+    Clock,
+    Entry,
+    History,
+    NameTaken,
+    Skip,
+    StoreInfo,
+    Usage,
+    VersionQuery,
+    VersionRow,
+    path_bytes,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +44,84 @@ class _Node:
     modified: float
     accessed: float
     expires: float | None
+    memory: int = 0
+
+
+class _Log:
+    """One namespace's versions in a list, in commit order, chained as the SQL backend chains them."""
+
+    def __init__(self, store: MemoryStore, rows: list[VersionRow], ns: int, now: float, actor: Actor) -> None:
+        self._store = store
+        self.rows = rows
+        self.ns = ns
+        self.now = now
+        self.actor = actor
+        self.settings = store.history_settings
+        self._last: int | None = None  # index in rows of the version this transaction may fold into
+
+    def _tail(self) -> tuple[bytes, float]:
+        return (self.rows[-1].link, self.rows[-1].created) if self.rows else (history.genesis(self.ns), 0.0)
+
+    def record(
+        self, op: str, memory: int, path: str | None, data: bytes | None = None, *, ref: int | None = None,
+        actor: Actor | None = None,
+    ) -> None:  # fmt: skip
+        if not self.settings.versions:
+            return
+        at = self._last
+        last = None if at is None else self.rows[at]
+        if (
+            at is not None
+            and last is not None
+            and last.memory == memory
+            and op == "modified"
+            and last.op
+            in (
+                "created",
+                "modified",
+            )
+        ):
+            prev = self.rows[at - 1].link if at else history.genesis(self.ns)
+            self.rows[at] = self._row(last.seq, last.op, memory, path, data, ref=ref, actor=self.actor, prev=prev)
+            return
+        prev, _ = self._tail()
+        seq = self._store.next_seq()
+        self.rows.append(self._row(seq, op, memory, path, data, ref=ref, actor=actor or self.actor, prev=prev))
+        self._last = len(self.rows) - 1 if op in ("created", "modified") else None
+
+    def _row(
+        self, seq: int, op: str, memory: int, path: str | None, data: bytes | None, *, ref: int | None, actor: Actor,
+        prev: bytes,
+    ) -> VersionRow:  # fmt: skip
+        created = max(self.now, self._tail()[1])
+        sha = None if data is None else history.sha256(data)
+        size = None if data is None else len(data)
+        salt = os.urandom(16) if path is not None else None
+        digest = history.digest(salt, path, sha, size)
+        link = history.link(
+            prev, memory=memory, op=op, ref=ref, session_id=actor.session_id, api_key_id=actor.api_key_id,
+            created=created, digest_=digest,
+        )  # fmt: skip
+        kept = data if self.settings.content else None
+        return VersionRow(seq, memory, op, path, sha, size, actor.session_id, actor.api_key_id, created, None,
+                          kept, ref, salt, digest, link)  # fmt: skip
+
+    def erase(self, index: int) -> None:
+        row = self.rows[index]
+        self.rows[index] = replace(row, path=None, sha256=None, size=None, data=None, salt=None, redacted=self.now)
+
+    def expired(self, files: list[tuple[int, str]]) -> None:
+        if not self.settings.versions:
+            return
+        erase = self.settings.redact_expired
+        gone = {m for m, _ in files}
+        if erase:
+            for i, row in enumerate(self.rows):
+                if row.memory in gone and row.redacted is None and row.op in ("created", "modified", "deleted"):
+                    self.erase(i)
+        for memory, path in files:
+            self._last = None
+            self.record("expired", memory, None if erase else path, actor=Actor(None, history.EXPIRY_ACTOR))
 
 
 def _later(current: float | None, new: float | None) -> float | None:
@@ -37,9 +129,11 @@ def _later(current: float | None, new: float | None) -> float | None:
 
 
 class MemoryTx:
-    def __init__(self, space: dict[str, _Node], now: float) -> None:
+    def __init__(self, store: MemoryStore, space: dict[str, _Node], now: float, log: _Log) -> None:
+        self._store = store
         self._space = space
         self.now = now
+        self.log = log
 
     # -- reads -----------------------------------------------------------------------------
 
@@ -73,6 +167,7 @@ class MemoryTx:
             node.modified,
             node.accessed,
             node.expires,
+            node.memory,
         )
 
     def stat(self, path: str) -> Entry | None:
@@ -143,6 +238,7 @@ class MemoryTx:
         for link in [*ancestors(path), path]:
             node = self._space.get(link)
             if node is not None and not self._visible(node):
+                self.log.expired(self._files_at(link))
                 self._drop(link)
                 break
         return [a for a in ancestors(path) if a not in self._space]
@@ -152,18 +248,30 @@ class MemoryTx:
             when = None if directory == ROOT else expires
             self._space[directory] = _Node(True, b"", 0, self.now, self.now, self.now, when)
 
-    def put_file(self, path: str, data: bytes, lines: int, expires: float | None, old: Entry | None) -> None:
+    def put_file(
+        self, path: str, data: bytes, lines: int, expires: float | None, old: Entry | None, *, memory: int = 0
+    ) -> None:
         if old is None:
             self._make_dirs(self._make_room(path), expires)
-            self._space[path] = _Node(False, bytes(data), lines, self.now, self.now, self.now, expires)
+            number = memory or self._store.next_memory()
+            self._space[path] = _Node(False, bytes(data), lines, self.now, self.now, self.now, expires, number)
+            self.log.record("created", number, path, bytes(data))
         else:
             node = self._space[path]
             self._space[path] = replace(
                 node, data=bytes(data), lines=lines, modified=self.now, accessed=self.now, expires=expires
             )
+            self.log.record("modified", node.memory, path, bytes(data))
         self._bump(path, expires)
 
+    def _files_at(self, path: str) -> list[tuple[int, str]]:
+        node = self._space.get(path)
+        found = [(p, n) for p, n in self._below(path)] + ([(path, node)] if node is not None else [])
+        return sorted((n.memory, p) for p, n in found if not n.is_dir)
+
     def delete(self, path: str, entry: Entry) -> None:
+        for memory, gone in self._files_at(path):
+            self.log.record("deleted", memory, gone)
         self._drop(path)
         for above in ancestors(path):
             self._space[above] = replace(self._space[above], modified=self.now)
@@ -171,6 +279,7 @@ class MemoryTx:
     def move(self, old: str, new: str, entry: Entry, expiries: Mapping[str, float | None]) -> None:
         for below, node in list(self._below(old)):
             if below in self._space and not self._visible(node):
+                self.log.expired(self._files_at(below))
                 self._drop(below)
         missing = self._make_room(new)
         latest = _max(expiries.values()) if expiries else self._space[old].expires
@@ -180,6 +289,9 @@ class MemoryTx:
             del self._space[path]
         for path, node in moving:
             self._space[new + path[len(old) :]] = node
+        for path, node in sorted(moving):
+            if not node.is_dir:
+                self.log.record("modified", node.memory, new + path[len(old) :], node.data)
         self._space[new] = replace(self._space[new], modified=self.now)
         final = dict(expiries)
         for path, expires in expiries.items():
@@ -203,9 +315,73 @@ class MemoryTx:
 
     def purge_expired(self, limit: int) -> int:
         expired = sorted(p for p, n in self._space.items() if not self._visible(n))[:limit]
+        self.log.expired(sorted((self._space[p].memory, p) for p in expired if not self._space[p].is_dir))
         for path in expired:
             self._space.pop(path, None)
         return len(expired)
+
+    # -- memories and versions -------------------------------------------------------------
+
+    def memory(self, number: int) -> tuple[Entry, bytes] | None:
+        for path, node in self._space.items():
+            if node.memory == number and not node.is_dir and self._visible(node):
+                return self._entry(path, node), node.data
+        return None
+
+    def files(self, prefix: str, after: str | None, limit: int) -> list[Entry]:
+        paths = sorted(
+            p
+            for p, n in self._space.items()
+            if not n.is_dir and self._visible(n) and p.startswith(prefix) and p > (after or "")
+        )  # str order is code point order, which is the UTF-8 byte order the SQL backend sorts by
+        return [self._entry(p, self._space[p]) for p in paths[:limit]]
+
+    def _hidden(self, row: VersionRow) -> bool:
+        if not self.log.settings.redact_expired:
+            return False
+        for node in self._space.values():
+            if node.memory == row.memory and not node.is_dir:
+                return node.expires is not None and node.expires <= self.now
+        return False
+
+    def _shown(self, row: VersionRow, content: bool) -> VersionRow:
+        if self._hidden(row):
+            return replace(row, path=None, sha256=None, size=None, data=None)
+        return row if content else replace(row, data=None)
+
+    def versions(self, query: VersionQuery) -> list[VersionRow]:
+        codes = None if query.ops is None else {o for op in query.ops for o in history.PUBLIC_OPS[op]}
+        out: list[VersionRow] = []
+        for row in reversed(self.log.rows):
+            if len(out) >= query.limit:
+                break
+            if row.op == "redaction" or (query.before is not None and row.seq >= query.before):
+                continue
+            if (
+                (query.memory is not None and row.memory != query.memory)
+                or (codes is not None and row.op not in codes)
+                or (query.session_id is not None and row.session_id != query.session_id)
+                or (query.api_key_id is not None and row.api_key_id != query.api_key_id)
+                or (query.created_gte is not None and row.created < query.created_gte)
+                or (query.created_lte is not None and row.created > query.created_lte)
+            ):
+                continue
+            out.append(self._shown(row, content=False))
+        return out
+
+    def version(self, seq: int) -> VersionRow | None:
+        for row in self.log.rows:
+            if row.seq == seq and row.op != "redaction":
+                return self._shown(row, content=True)
+        return None
+
+    def redact(self, seq: int) -> None:
+        for index, row in enumerate(self.log.rows):
+            if row.seq == seq and row.op != "redaction":
+                self.log.erase(index)
+                self.log._last = None
+                self.log.record("redaction", row.memory, None, ref=seq)
+                return
 
 
 def _max(values: object) -> float | None:
@@ -223,6 +399,10 @@ class MemoryStore:
     def __init__(self) -> None:
         self._lock = threading.RLock()
         self._spaces: dict[str, dict[str, _Node]] = {}
+        self._stores: dict[str, StoreInfo] = {}  # name -> store
+        self._versions: dict[int, list[VersionRow]] = {}  # store number -> its versions
+        self._counters = {"memory": 0, "seq": 0, "store": 0}
+        self.history_settings = History()
         self._settings: dict[str, str] = {}
         self._store_id = "memstore_" + secrets.token_hex(12)
         self._token_key = os.urandom(32)
@@ -236,28 +416,122 @@ class MemoryStore:
     def token_key(self) -> bytes:
         return self._token_key
 
+    def next_memory(self) -> int:
+        self._counters["memory"] += 1
+        return self._counters["memory"]
+
+    def next_seq(self) -> int:
+        self._counters["seq"] += 1
+        return self._counters["seq"]
+
+    def _new_store(self, name: str, description: str, now: float) -> StoreInfo:
+        self._counters["store"] += 1
+        info = StoreInfo(self._counters["store"], "memstore_" + secrets.token_hex(12), name, description, now, now)
+        self._stores[name] = info
+        self._spaces[name] = {}
+        self._versions[info.key] = []
+        return info
+
     @contextmanager
-    def transaction(self, namespace: str, *, write: bool, clock: Clock) -> Iterator[MemoryTx]:
+    def transaction(
+        self, namespace: str, *, write: bool, clock: Clock, actor: Actor | None = None
+    ) -> Iterator[MemoryTx]:
         with self._lock:
             if self._closed:
                 raise StorageError("the memory store is closed")
-            space = self._spaces.setdefault(namespace, {}) if write else self._spaces.get(namespace, {})
-            saved = dict(space) if write else None
+            now = clock()
+            made = write and namespace not in self._stores
+            if made:
+                self._new_store(namespace, "", now)
+            info = self._stores.get(namespace)
+            space = self._spaces.get(namespace, {})
+            rows = self._versions.get(info.key, []) if info is not None else []
+            saved = (dict(space), list(rows), dict(self._counters)) if write else None
             try:
-                yield MemoryTx(space, clock())
+                yield MemoryTx(self, space, now, _Log(self, rows, info.key if info else 0, now, actor or Actor()))
             except BaseException:
                 if saved is not None:
                     space.clear()
-                    space.update(saved)
+                    space.update(saved[0])
+                    rows[:] = saved[1]
+                    if made:
+                        self._drop(namespace)
                 raise
 
     def namespaces(self) -> list[str]:
         with self._lock:
             return sorted(self._spaces)
 
+    def _drop(self, name: str) -> bool:
+        info = self._stores.pop(name, None)
+        self._spaces.pop(name, None)
+        if info is not None:
+            self._versions.pop(info.key, None)
+        return info is not None
+
     def drop_namespace(self, name: str) -> bool:
         with self._lock:
-            return self._spaces.pop(name, None) is not None
+            return self._drop(name)
+
+    def list_stores(self, after: int | None, limit: int) -> list[StoreInfo]:
+        with self._lock:
+            found = sorted((s for s in self._stores.values() if s.key > (after or 0)), key=lambda s: s.key)
+            return found[:limit]
+
+    def find_store(self, *, store_id: str | None = None, name: str | None = None) -> StoreInfo | None:
+        with self._lock:
+            if name is not None:
+                return self._stores.get(name)
+            return next((s for s in self._stores.values() if s.id == store_id), None)
+
+    def create_store(self, name: str, description: str, now: float) -> StoreInfo | None:
+        with self._lock:
+            return None if name in self._stores else self._new_store(name, description, now)
+
+    def update_store(self, store_id: str, name: str | None, description: str | None, now: float) -> StoreInfo | None:
+        with self._lock:
+            info = self.find_store(store_id=store_id)
+            if info is None:
+                return None
+            if name is not None and name != info.name and name in self._stores:
+                raise NameTaken("a store with that name exists")
+            new = replace(
+                info,
+                name=name or info.name,
+                description=info.description if description is None else description,
+                updated=now,
+            )
+            del self._stores[info.name]
+            self._stores[new.name] = new
+            self._spaces[new.name] = self._spaces.pop(info.name)
+            return new
+
+    def chain(self, namespace: str) -> Iterator[VersionRow]:
+        with self._lock:
+            info = self._stores.get(namespace)
+            rows = list(self._versions.get(info.key, [])) if info is not None else []
+        yield from rows
+
+    def expire_history(self, now: float, before: float, limit: int) -> int:
+        done = 0
+        with self._lock:
+            for info in list(self._stores.values()):
+                log = _Log(self, self._versions[info.key], info.key, now, Actor(None, history.EXPIRY_ACTOR))
+                for row in list(log.rows):
+                    if done >= limit:
+                        return done
+                    if (
+                        row.created < before
+                        and row.redacted is None
+                        and row.path is not None
+                        and row.op in ("created", "modified", "deleted")
+                    ):
+                        index = next(i for i, r in enumerate(log.rows) if r.seq == row.seq)
+                        log.erase(index)
+                        log._last = None
+                        log.record("redaction", row.memory, None, ref=row.seq)
+                        done += 1
+        return done
 
     def get_setting(self, name: str) -> str | None:
         return self._settings.get(name)
@@ -268,8 +542,11 @@ class MemoryStore:
     def sweep_batch(self, now: float, limit: int) -> int:
         with self._lock:
             done = 0
-            for space in self._spaces.values():
+            for name, space in self._spaces.items():
                 expired = sorted(p for p, n in space.items() if n.expires is not None and n.expires <= now)
+                info = self._stores[name]
+                log = _Log(self, self._versions[info.key], info.key, now, Actor())
+                log.expired(sorted((space[p].memory, p) for p in expired[: limit - done] if not space[p].is_dir))
                 for path in expired[: limit - done]:
                     space.pop(path, None)
                     done += 1
@@ -289,8 +566,10 @@ class MemoryStore:
     def flush_erasure(self) -> None:
         return None  # no files: what is deleted is gone at once
 
-    def configure(self, *, durability: str, erase_within: float) -> None:
+    def configure(self, *, durability: str, erase_within: float, history: History | None = None) -> None:
         del durability, erase_within  # nothing to make durable, nothing to erase later
+        if history is not None:
+            self.history_settings = history
 
     def close(self) -> None:
         self._closed = True

@@ -32,8 +32,9 @@ import stat
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import sqlcipher3
 
@@ -49,8 +50,10 @@ from securemem.errors import (
 from securemem.keys import SALT_BYTES, KeyProvider
 from securemem.private_files import create_private
 from securemem.store import pages, sqlschema
-from securemem.store.base import Clock
+from securemem.store.base import Actor, Clock, History, NameTaken, StoreInfo, VersionRow
+from securemem.store.history import EXPIRY_ACTOR
 from securemem.store.sqltx import SqlTx, count_expired, expired_batch, purge_rows
+from securemem.store.sqlversions import VersionLog, chain_rows
 
 PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
 DURABILITY = {"full": "FULL", "normal": "NORMAL"}
@@ -62,7 +65,13 @@ _POLL_MS = 2  # SQLite's own wait for a lock, between two of ours
 logger = logging.getLogger("securemem.store")
 
 # SQLite's primary result codes (the low byte of an extended code).
-_BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 26
+_BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _CONSTRAINT, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 19, 26
+_NOBODY = Actor()
+_STORE_COLS = "id, public_id, name, description, created, updated"
+
+
+def _store_info(row: Any) -> StoreInfo:
+    return StoreInfo(int(row[0]), str(row[1]), str(row[2]), str(row[3]), float(row[4]), float(row[5]))
 
 
 def _code(exc: sqlcipher3.Error) -> int:
@@ -210,6 +219,7 @@ class SQLCipherStore:
         self.meta = meta
         self.last_statements = 0  # statements of the last transaction (tests hold commands to a budget)
         self._eraser = _Eraser(self._checkpoint, within=1.0)
+        self._history = History()
         # The file this handle opened (see _check_file), by an absolute path: a later chdir moves nothing.
         self._where = Path(os.path.abspath(path))
         self._file = _identity(self._where)
@@ -349,13 +359,15 @@ class SQLCipherStore:
         if str(mode).lower() != "wal":
             raise StorageError("the store could not switch to WAL mode")
 
-    def configure(self, *, durability: str, erase_within: float) -> None:
-        """Durability ("full": every commit survives power loss; "normal") and the erasure bound."""
+    def configure(self, *, durability: str, erase_within: float, history: History | None = None) -> None:
+        """Durability ("full": every commit survives power loss; "normal"), the erasure bound, the history."""
         if durability not in DURABILITY:
             raise StorageError(f"durability must be one of {', '.join(DURABILITY)}")
         with self._lock:
             self._configure(self._open_conn(), durability)
         self._eraser.within = max(0.0, erase_within)
+        if history is not None:
+            self._history = history
 
     def _scrub_leftovers(self) -> None:
         """A crash may have left freed content in the WAL or in pages: erase it before the first command.
@@ -389,18 +401,19 @@ class SQLCipherStore:
 
     # -- transactions ----------------------------------------------------------------------
 
-    def transaction(self, namespace: str, *, write: bool, clock: Clock) -> _Transaction:
+    def transaction(self, namespace: str, *, write: bool, clock: Clock, actor: Actor | None = None) -> _Transaction:
         """One transaction on ``namespace``: BEGIN IMMEDIATE, the clock read, COMMIT or ROLLBACK."""
-        return _Transaction(self, namespace, write, clock)
+        return _Transaction(self, namespace, write, clock, actor or _NOBODY)
 
-    def _begin(self, namespace: str, write: bool, clock: Clock) -> SqlTx:
+    def _begin(self, namespace: str, write: bool, clock: Clock, actor: Actor = _NOBODY) -> SqlTx:
         self._lock.acquire()
         try:
             conn = self._open_conn()
             self._begin_immediate(conn)
             self._made = None
             try:
-                return SqlTx(conn, self._ns_id(conn, namespace, create=write), clock())
+                ns, now = self._ns_id(conn, namespace, create=write), clock()
+                return SqlTx(conn, ns, now, VersionLog(conn, ns, now, actor, self._history))
             except sqlcipher3.Error as exc:
                 self._rollback(conn)
                 raise self._translate(exc) from None
@@ -534,6 +547,7 @@ class SQLCipherStore:
                 if row is not None:
                     files = "SELECT id FROM entries WHERE ns = ? AND is_dir = 0"
                     conn.execute(f"DELETE FROM content WHERE id IN ({files})", row)
+                    conn.execute("DELETE FROM versions WHERE ns = ?", row)
                     conn.execute("DELETE FROM entries WHERE ns = ?", row)
                     conn.execute("DELETE FROM stores WHERE id = ?", row)
             except sqlcipher3.Error as exc:
@@ -545,6 +559,99 @@ class SQLCipherStore:
             if row is not None:
                 self._eraser.freed()
             return row is not None
+
+    def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[Any]:
+        with self._lock:
+            try:
+                rows: list[Any] = self._open_conn().execute(sql, params).fetchall()
+                return rows
+            except sqlcipher3.Error as exc:
+                raise self._translate(exc) from None
+
+    def _write(self, sql: str, params: tuple[object, ...]) -> list[Any]:
+        """One statement in its own write transaction."""
+        with self._lock:
+            conn = self._open_conn()
+            self._begin_immediate(conn)
+            try:
+                rows: list[Any] = conn.execute(sql, params).fetchall()
+            except sqlcipher3.Error as exc:
+                self._rollback(conn)
+                if _code(exc) == _CONSTRAINT:
+                    raise NameTaken("a store with that name exists") from None
+                raise self._translate(exc) from None
+            self._check_file(conn)
+            self._run(conn, "COMMIT", rollback_on_error=True)
+            return rows
+
+    def list_stores(self, after: int | None, limit: int) -> list[StoreInfo]:
+        rows = self._read(f"SELECT {_STORE_COLS} FROM stores WHERE id > ? ORDER BY id LIMIT ?", (after or 0, limit))
+        return [_store_info(r) for r in rows]
+
+    def find_store(self, *, store_id: str | None = None, name: str | None = None) -> StoreInfo | None:
+        column, value = ("public_id", store_id) if store_id is not None else ("name", name)
+        rows = self._read(f"SELECT {_STORE_COLS} FROM stores WHERE {column} = ?", (value,))
+        return _store_info(rows[0]) if rows else None
+
+    def create_store(self, name: str, description: str, now: float) -> StoreInfo | None:
+        try:
+            rows = self._write(
+                f"INSERT INTO stores (name, public_id, description, created, updated) VALUES (?, ?, ?, ?, ?) "
+                f"RETURNING {_STORE_COLS}",
+                (name, sqlschema.public_store_id(), description, now, now),
+            )
+        except NameTaken:
+            return None
+        return _store_info(rows[0])
+
+    def update_store(self, store_id: str, name: str | None, description: str | None, now: float) -> StoreInfo | None:
+        rows = self._write(
+            f"UPDATE stores SET name = coalesce(?, name), description = coalesce(?, description), updated = ? "
+            f"WHERE public_id = ? RETURNING {_STORE_COLS}",
+            (name, description, now, store_id),
+        )
+        if rows and name is not None:
+            self._ns = {k: v for k, v in self._ns.items() if v != int(rows[0][0])}
+        return _store_info(rows[0]) if rows else None
+
+    def chain(self, namespace: str) -> Iterator[VersionRow]:
+        """Every version of the namespace in commit order (a read transaction: one consistent chain)."""
+        with self._lock:
+            conn = self._open_conn()
+            try:
+                conn.execute("BEGIN")
+                try:
+                    row = conn.execute("SELECT id FROM stores WHERE name = ?", (namespace,)).fetchone()
+                    if row is not None:
+                        yield from chain_rows(conn, int(row[0]))
+                finally:
+                    conn.execute("COMMIT")
+            except sqlcipher3.Error as exc:
+                raise self._translate(exc) from None
+
+    def expire_history(self, now: float, before: float, limit: int) -> int:
+        """Redact up to ``limit`` versions older than ``before`` that still hold content."""
+        with self._lock:
+            conn = self._open_conn()
+            self._begin_immediate(conn)
+            try:
+                rows = conn.execute(
+                    "SELECT seq, ns, memory FROM versions WHERE created < ? AND redacted IS NULL AND op < 3 "
+                    "AND (path IS NOT NULL) ORDER BY seq LIMIT ?",
+                    (before, limit),
+                ).fetchall()
+                for seq, ns, memory in rows:
+                    VersionLog(conn, int(ns), now, Actor(None, EXPIRY_ACTOR), self._history).redact(
+                        int(seq), int(memory)
+                    )
+            except sqlcipher3.Error as exc:
+                self._rollback(conn)
+                raise self._translate(exc) from None
+            self._check_file(conn)
+            self._run(conn, "COMMIT", rollback_on_error=True)
+            if rows:
+                self._eraser.freed()
+            return len(rows)
 
     def get_setting(self, name: str) -> str | None:
         with self._lock:
@@ -577,6 +684,12 @@ class SQLCipherStore:
             try:
                 rows = expired_batch(conn, now, limit)
                 purge_rows(conn, rows)
+                by_ns: dict[int, list[tuple[int, str]]] = {}
+                for r in rows:
+                    if not r[3]:
+                        by_ns.setdefault(int(r[0]), []).append((int(r[13]), f"{r[1]}/{r[2]}"))
+                for ns, files in by_ns.items():
+                    VersionLog(conn, ns, now, _NOBODY, self._history).expired(files)
             except sqlcipher3.Error as exc:
                 self._rollback(conn)
                 raise self._translate(exc) from None
@@ -774,14 +887,15 @@ class SQLCipherStore:
 class _Transaction:
     """The context manager of ``SQLCipherStore.transaction`` (a class: it is on every command's path)."""
 
-    __slots__ = ("_clock", "_namespace", "_store", "_tx", "_write")
+    __slots__ = ("_actor", "_clock", "_namespace", "_store", "_tx", "_write")
 
-    def __init__(self, store: SQLCipherStore, namespace: str, write: bool, clock: Clock) -> None:
+    def __init__(self, store: SQLCipherStore, namespace: str, write: bool, clock: Clock, actor: Actor) -> None:
         self._store, self._namespace, self._write, self._clock = store, namespace, write, clock
+        self._actor = actor
         self._tx: SqlTx | None = None
 
     def __enter__(self) -> SqlTx:
-        self._tx = self._store._begin(self._namespace, self._write, self._clock)
+        self._tx = self._store._begin(self._namespace, self._write, self._clock, self._actor)
         return self._tx
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:

@@ -3,8 +3,11 @@
 Schema 1 (the first release) kept one row per entry with its full path and three indexes;
 schema 2 keys entries by ``(ns, parent, name)`` in one clustered table, keeps namespaces in
 ``stores`` (id, unique name, public id), and carries the totals a quota needs (directories and
-path text included). A store is migrated on open, inside one write transaction: a crash leaves
-it at its old schema, never half-way.
+path text included). Schema 3 adds the version history (``versions``, see
+``sqlversions.py``), finds a file by its memory number (``entries_memory``), and never reuses a
+memory number (``content`` is AUTOINCREMENT); every file a store held gets a ``created``
+version. A store is migrated on open, inside one write transaction: a crash leaves it at its old
+schema, never half-way.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from securemem.store.base import path_bytes
 from securemem.store.sqltx import Connection, key_of, later
 
 FORMAT = "securemem"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -50,7 +53,28 @@ CREATE TABLE IF NOT EXISTS entries (
     PRIMARY KEY (ns, parent, name)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS entries_expires ON entries (expires, id) WHERE expires IS NOT NULL AND is_dir = 0;
-CREATE TABLE IF NOT EXISTS content (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS entries_memory ON entries (id) WHERE is_dir = 0;
+CREATE TABLE IF NOT EXISTS content (id INTEGER PRIMARY KEY AUTOINCREMENT, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS versions (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    ns INTEGER NOT NULL,
+    memory INTEGER NOT NULL,
+    op INTEGER NOT NULL,
+    ref INTEGER,
+    path TEXT,
+    sha BLOB,
+    size INTEGER,
+    data BLOB,
+    salt BLOB,
+    session TEXT,
+    actor TEXT,
+    created REAL NOT NULL,
+    redacted REAL,
+    digest BLOB NOT NULL,
+    link BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS versions_ns ON versions (ns, seq);
+CREATE INDEX IF NOT EXISTS versions_memory ON versions (memory, seq);
 """
 
 
@@ -77,7 +101,7 @@ def create(conn: Connection) -> None:
 
 def migrate(conn: Connection, version: int) -> None:
     """Bring a store from ``version`` to SCHEMA_VERSION (the caller holds a write transaction)."""
-    steps: dict[int, Callable[[Connection], None]] = {1: _from_1}
+    steps: dict[int, Callable[[Connection], None]] = {1: _from_1, 2: _from_2}
     while version < SCHEMA_VERSION:
         steps[version](conn)
         version += 1
@@ -112,6 +136,29 @@ def _from_1(conn: Connection) -> None:
     conn.execute(
         "UPDATE meta SET value = ? WHERE key = 'store_id' AND value NOT LIKE 'memstore_%'", (public_store_id(),)
     )
+
+
+def _from_2(conn: Connection) -> None:
+    """Schema 2 -> 3: the history tables, memory numbers never reused, a version for every file."""
+    from securemem.store.base import Actor, History
+    from securemem.store.history import MIGRATION_ACTOR
+    from securemem.store.sqlversions import VersionLog
+
+    conn.execute("ALTER TABLE content RENAME TO content_v2")
+    for statement in filter(str.strip, SCHEMA.split(";")):
+        conn.execute(statement)
+    conn.execute("INSERT INTO content (id, data) SELECT id, data FROM content_v2")
+    conn.execute("DROP TABLE content_v2")
+    now = time.time()
+    files = conn.execute(
+        "SELECT e.ns, e.id, e.parent, e.name, c.data FROM entries e JOIN content c ON c.id = e.id "
+        "WHERE e.is_dir = 0 ORDER BY e.ns, e.created, e.id"
+    ).fetchall()
+    logs: dict[int, VersionLog] = {}
+    for ns, memory, parent, name, data in files:
+        log = logs.setdefault(ns, VersionLog(conn, ns, now, Actor(None, MIGRATION_ACTOR), History()))
+        log.record("created", int(memory), f"{parent}/{name}", bytes(data))
+        log._last = None  # each file its own version
 
 
 _INSERT_V2 = (

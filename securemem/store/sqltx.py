@@ -21,10 +21,22 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from securemem.paths import ROOT, ancestors, name_of, parent_of
-from securemem.store.base import Ancestry, Entry, Skip, Usage, descendants_range, path_bytes
+from securemem.store.base import (
+    Ancestry,
+    Entry,
+    Skip,
+    Usage,
+    VersionQuery,
+    VersionRow,
+    descendants_range,
+    path_bytes,
+)
+
+if TYPE_CHECKING:
+    from securemem.store.sqlversions import VersionLog
 
 Row = Sequence[Any]
 Totals = tuple[int, int, int, int]  # content bytes, files, dirs, path bytes
@@ -63,6 +75,7 @@ _ROOT_BYTES = path_bytes(ROOT)
 class Cursor(Protocol):
     def fetchone(self) -> Any: ...
     def fetchall(self) -> list[Any]: ...
+    def fetchmany(self, size: int = ..., /) -> list[Any]: ...
 
 
 class Connection(Protocol):
@@ -91,6 +104,7 @@ def _entry(row: Row, minus: Totals = (0, 0, 0, 0)) -> Entry:
         modified=row[9],
         accessed=row[10],
         expires=row[11],
+        memory=0 if row[2] else int(row[12]),
     )
 
 
@@ -121,14 +135,24 @@ def _chain_params(paths: Sequence[str]) -> tuple[str, dict[str, str]]:
 class SqlTx:
     """One transaction on one namespace; the store has begun it and holds its lock."""
 
-    def __init__(self, conn: Connection, ns: int, now: float) -> None:
+    def __init__(self, conn: Connection, ns: int, now: float, log: VersionLog) -> None:
         self._conn = conn
         self.ns = ns
         self.now = now
+        self.log = log  # the versions this transaction records (statements counted there)
         self.freed = False  # content was deleted or overwritten: the store schedules its erasure
-        self.statements = 0  # SQL statements run (a test holds each command to its budget)
+        self._statements = 0
         self._cache: dict[str, Row | None] = {}  # raw rows read so far, expired ones included
         self._chain_of: str | None = None  # the path whose whole chain of rows is in the cache
+
+    @property
+    def statements(self) -> int:
+        """SQL statements run (a test holds each command to its budget)."""
+        return self._statements + self.log.statements
+
+    @statements.setter
+    def statements(self, value: int) -> None:
+        self._statements = value - self.log.statements
 
     def _q(self, sql: str, **params: Any) -> Cursor:
         self.statements += 1
@@ -287,7 +311,7 @@ class SqlTx:
         for link in chain:
             row = rows[link]
             if row is not None and not self._visible(row):
-                self._remove(link, row)
+                self._remove(link, row, expired=True)
                 break
         return missing
 
@@ -310,7 +334,9 @@ class SqlTx:
         for directory in dirs:
             self._adjust(directory, (0, 0, 1, path_bytes(directory)))
 
-    def put_file(self, path: str, data: bytes, lines: int, expires: float | None, old: Entry | None) -> None:
+    def put_file(
+        self, path: str, data: bytes, lines: int, expires: float | None, old: Entry | None, *, memory: int = 0
+    ) -> None:
         """Create or replace a file: its content, then its row and every ancestor's in one upsert.
 
         Three statements in all for a file in an existing directory (the caller's lookup, the
@@ -320,7 +346,10 @@ class SqlTx:
         if old is None:
             new_dirs = set(self._make_room(path))
             self.statements += 1
-            cid = self._conn.execute("INSERT INTO content (data) VALUES (?) RETURNING id", (data,)).fetchone()[0]
+            cid = self._conn.execute(
+                "INSERT INTO content (id, data) VALUES (?, ?) RETURNING id", (memory or None, data)
+            ).fetchone()[0]
+            self.log.record("created", int(cid), path, data)
         else:
             cached = self._cache.get(path)
             new_dirs = set()
@@ -328,6 +357,7 @@ class SqlTx:
             self.statements += 1
             self._conn.execute("UPDATE content SET data = ? WHERE id = ?", (data, cid))
             self.freed = True  # the old text was overwritten: its pages must be scrubbed
+            self.log.record("modified", int(cid), path, data)
         self._wrote()
         own = path_bytes(path)
         size = len(data)
@@ -353,21 +383,33 @@ class SqlTx:
         assert row is not None, "a replace of a file that was not read"
         return int(row[12])
 
-    def _remove(self, path: str, row: Row) -> None:
-        """Delete the row at ``path`` and everything below it, whatever their expiry."""
+    def _remove(self, path: str, row: Row, *, expired: bool = False) -> None:
+        """Delete the row at ``path`` and everything below it, whatever their expiry.
+
+        Each file removed gets its version: ``deleted``, or ``expired`` when expiry took it.
+        """
         self._wrote()
         if row[2]:
             low, high = descendants_range(path)
-            ids = [
-                r[0]
+            files = [
+                (int(r[0]), f"{r[1]}/{r[2]}")
                 for r in self._q(
-                    f"SELECT id FROM entries WHERE ns = :ns AND {_SUBTREE} AND is_dir = 0", p=path, lo=low, hi=high
+                    f"SELECT id, parent, name FROM entries WHERE ns = :ns AND {_SUBTREE} AND is_dir = 0",
+                    p=path,
+                    lo=low,
+                    hi=high,
                 ).fetchall()
             ]
-            self._drop_content(ids)
+            self._drop_content([f[0] for f in files])
             self._q(f"DELETE FROM entries WHERE ns = :ns AND {_SUBTREE}", p=path, lo=low, hi=high)
         else:
+            files = [(int(row[12]), path)]
             self._drop_content([row[12]])
+        if expired:
+            self.log.expired(files)
+        else:
+            for memory, was in files:
+                self.log.record("deleted", memory, was)
         pa, na = key_of(path)
         self._q(f"DELETE FROM entries WHERE {_AT}", pa=pa, na=na)
         gone = _subtree_totals(row)
@@ -388,10 +430,11 @@ class SqlTx:
     def move(self, old: str, new: str, entry: Entry, expiries: Mapping[str, float | None]) -> None:
         stale = self._expired_rows(old) if entry.is_dir else []
         for gone in stale:  # expired rows do not travel: they go now
-            self._remove(path_of(gone), gone)
+            self._remove(path_of(gone), gone, expired=True)
         new_dirs = self._make_room(new)
         row = self._row(old)
         assert row is not None, "move() of an entry that stat() did not find"
+        moving = self._moving_files(old, row) if self.log.settings.versions else []
         self._wrote()
         total = _subtree_totals(row)
         self._adjust(old, (-total[0], -total[1], -total[2], -total[3]))
@@ -424,6 +467,25 @@ class SqlTx:
         moved = (total[0], total[1], total[2], total[3] + grow * count)
         self._adjust(new, moved, expires=max_expiry(expiries.values()) if expiries else row[11], stamp=True)
         self.freed = True  # the old path text is gone from its rows
+        cut = len(old)
+        for memory, was, data in moving:
+            self.log.record("modified", memory, new + was[cut:], data)
+
+    def _moving_files(self, old: str, row: Row) -> list[tuple[int, str, bytes]]:
+        """Each file a move takes (memory, path, content): each gets a version at its new path."""
+        if not row[2]:
+            self.statements += 1
+            data = self._conn.execute("SELECT data FROM content WHERE id = ?", (row[12],)).fetchone()[0]
+            return [(int(row[12]), old, bytes(data))]
+        low, high = descendants_range(old)
+        found = self._q(
+            f"SELECT e.id, e.parent, e.name, c.data FROM entries e JOIN content c ON c.id = e.id "
+            f"WHERE e.ns = :ns AND e.is_dir = 0 AND {_SUBTREE.replace('parent', 'e.parent')} ORDER BY e.parent, e.name",
+            p=old,
+            lo=low,
+            hi=high,
+        ).fetchall()
+        return [(int(r[0]), f"{r[1]}/{r[2]}", bytes(r[3])) for r in found]
 
     def _stamp(self, top: str, expiries: Mapping[str, float | None]) -> None:
         """Set the expiry of each moved entry; a moved directory also covers what lies below it."""
@@ -455,9 +517,56 @@ class SqlTx:
             rows += self._q(f"SELECT ns, {_COLS} {_EXPIRED_DIRS} LIMIT :n", n=limit - len(rows)).fetchall()
         self._wrote()
         self.statements += purge_rows(self._conn, rows)
+        self.log.expired([(int(r[13]), f"{r[1]}/{r[2]}") for r in rows if not r[3]])
         if rows:
             self.freed = True
         return len(rows)
+
+    # -- memories and versions (the admin surface) -------------------------------------------
+
+    def memory(self, number: int) -> tuple[Entry, bytes] | None:
+        self.statements += 1
+        row = self._conn.execute(
+            f"SELECT {_E_COLS}, c.data FROM entries e INDEXED BY entries_memory JOIN content c ON c.id = e.id "
+            "WHERE e.id = ? AND e.is_dir = 0 AND e.ns = ?",
+            (number, self.ns),
+        ).fetchone()
+        if row is None or not self._visible(row):
+            return None
+        return _entry(row), bytes(row[13])
+
+    def files(self, prefix: str, after: str | None, limit: int) -> list[Entry]:
+        # Every match lies in the subtree of the directory the prefix names up to its last slash:
+        # one range of the clustered key, filtered and sorted by the full path.
+        top = prefix[: prefix.rfind("/")] if prefix.rfind("/") > 0 else "/memories"
+        low, high = descendants_range(top)
+        full = "(parent || '/' || name)"
+        rows = self._q(
+            f"SELECT {_COLS} FROM entries WHERE ns = :ns AND {_SUBTREE} AND is_dir = 0 AND {_VISIBLE} "
+            f"AND substr({full}, 1, :plen) = :prefix AND {full} > :after ORDER BY {full} LIMIT :n",
+            p=top,
+            lo=low,
+            hi=high,
+            plen=len(prefix),
+            prefix=prefix,
+            after=after or "",
+            n=limit,
+        ).fetchall()
+        return [_entry(r) for r in rows]
+
+    def versions(self, query: VersionQuery) -> list[VersionRow]:
+        return self.log.page(query)
+
+    def version(self, seq: int) -> VersionRow | None:
+        return self.log.get(seq)
+
+    def redact(self, seq: int) -> None:
+        found = self.log.get(seq)
+        if found is None:
+            return
+        self._wrote()
+        self.log.redact(seq, found.memory)
+        self.freed = True
 
 
 @functools.lru_cache(maxsize=64)

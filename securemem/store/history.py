@@ -1,0 +1,139 @@
+"""The version history's hash chain, shared by every backend, and the rules that check it.
+
+Each store (namespace) has its own chain, so deleting a store takes its whole chain with it and
+leaves every other store's chain whole. A version row carries:
+
+- ``digest``: a hiding commitment to what a redaction erases (path, content hash, size), made with
+  a random per-version ``salt``. A redaction erases the salt with the rest, so the digest left
+  behind says nothing about the path (a guessable path cannot be confirmed by hashing guesses);
+- ``link``: SHA-256 over the previous version's link and every field a redaction keeps (memory,
+  operation, the version a redaction event names, actor, session, time) and the digest.
+
+So a row changed, removed or moved by someone who holds the key but edits the file directly
+breaks the links from there on; a redaction changes no link. The chain proves nothing about its
+own end: a tail cut off (or appended) leaves a valid shorter (or longer) chain, which is why
+``securemem audit head`` prints the head for the auditor to pin outside the store.
+
+Redactions are chained too: the operator's redaction of a version appends a ``redaction`` event
+naming it, and an expiry's redaction of a memory's versions follows its chained ``expired``
+version; ``check`` refuses any other redacted row, so a redaction cannot be forged in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import struct
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from securemem.store.base import VersionRow
+
+OPS = ("created", "modified", "deleted", "expired", "redaction")
+OP_CODE = {name: code for code, name in enumerate(OPS)}
+PUBLIC_OPS = {"created": ("created",), "modified": ("modified",), "deleted": ("deleted", "expired")}
+EXPIRY_ACTOR = "securemem:expiry"  # the api_key_id of what expiry and retention do
+MIGRATION_ACTOR = "securemem:migration"  # versions recorded for files written before history existed
+_NONE = b"\x00"
+
+
+def genesis(ns: int) -> bytes:
+    """The link before a store's first version: bound to the store, so a chain cannot be moved."""
+    return hashlib.sha256(b"securemem-chain-v1\x00" + str(ns).encode()).digest()
+
+
+def sha256(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+def digest(salt: bytes | None, path: str | None, sha: bytes | None, size: int | None) -> bytes:
+    """The commitment to a version's redactable fields."""
+    h = hashlib.sha256(b"securemem-version-v1\x00")
+    for part in (salt, None if path is None else path.encode("utf-8"), sha):
+        h.update(_field(part))
+    h.update(b"\x00" if size is None else b"\x01" + struct.pack(">q", size))
+    return h.digest()
+
+
+def link(
+    prev: bytes,
+    *,
+    memory: int,
+    op: str,
+    ref: int | None,
+    session_id: str | None,
+    api_key_id: str | None,
+    created: float,
+    digest_: bytes,
+) -> bytes:
+    h = hashlib.sha256(prev)
+    h.update(struct.pack(">qB", memory, OP_CODE[op]))
+    h.update(b"\x00" if ref is None else b"\x01" + struct.pack(">q", ref))
+    for text in (session_id, api_key_id):
+        h.update(_field(None if text is None else text.encode("utf-8")))
+    h.update(struct.pack(">d", created))
+    h.update(digest_)
+    return h.digest()
+
+
+def _field(part: bytes | None) -> bytes:
+    return _NONE if part is None else b"\x01" + struct.pack(">I", len(part)) + part
+
+
+def row_link(prev: bytes, row: VersionRow) -> bytes:
+    return link(
+        prev,
+        memory=row.memory,
+        op=row.op,
+        ref=row.ref,
+        session_id=row.session_id,
+        api_key_id=row.api_key_id,
+        created=row.created,
+        digest_=row.digest,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ChainReport:
+    versions: int
+    head: bytes
+    problems: list[str]
+
+
+def check(ns: int, rows: Iterable[VersionRow], *, limit: int = 20) -> ChainReport:
+    """Walk a store's versions in commit order and name every row the chain does not vouch for.
+
+    Memory stays flat: rows are streamed; only the memories with an ``expired`` version and the
+    versions named by redaction events are remembered (what a redacted row must be covered by).
+    """
+    prev = genesis(ns)
+    count = 0
+    problems: list[str] = []
+    redacted_pending: dict[int, list[int]] = {}  # memory -> redacted seqs not yet covered
+    covered: set[int] = set()
+    for row in rows:
+        count += 1
+        if row.redacted is None and row.op != "redaction":
+            if digest(row.salt, row.path, row.sha256, row.size) != row.digest:
+                problems.append(f"version {row.seq}: its path, hash or size was changed")
+            elif row.data is not None and sha256(row.data) != row.sha256:
+                problems.append(f"version {row.seq}: its content was changed")
+        if not hmac.compare_digest(row_link(prev, row), row.link):
+            problems.append(
+                f"version {row.seq}: the chain breaks here (a row before it, or this one, was changed, "
+                "removed or moved)"
+            )
+        prev = row.link
+        if row.op == "redaction" and row.ref is not None:
+            covered.add(row.ref)
+        elif row.op == "expired":
+            redacted_pending.pop(row.memory, None)
+        if row.redacted is not None and row.seq not in covered:
+            redacted_pending.setdefault(row.memory, []).append(row.seq)
+    for seqs in redacted_pending.values():
+        for seq in seqs:
+            if seq not in covered:
+                problems.append(f"version {seq}: redacted without a recorded redaction")
+    return ChainReport(
+        count, prev, problems[:limit] + ([f"... {len(problems) - limit} more"] if len(problems) > limit else [])
+    )

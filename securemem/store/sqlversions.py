@@ -1,0 +1,258 @@
+"""The version history over an SQLite-dialect connection: recording, reading, redacting.
+
+``versions`` (schema 3, see ``sqlschema.py``) holds one row per version and per chained event,
+``seq`` in commit order (AUTOINCREMENT: a number is never used twice, even after a store is
+deleted). Two indexes serve every listing a page at a time, newest first: ``(ns, seq)`` for a
+store and ``(memory, seq)`` for one memory, so the first page and the ten-thousandth cost the
+same. A version keeps its own copy of the content (when the history keeps content), so redacting
+a version never touches the memory's live text, and deleting a memory keeps its history.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from securemem.store import history
+from securemem.store.base import Actor, History, VersionQuery, VersionRow
+from securemem.store.sqltx import Connection
+
+_META = "v.seq, v.memory, v.op, v.path, v.sha, v.size, v.session, v.actor, v.created, v.redacted, v.ref"
+# The memory's live row, to hide the versions of a memory that has expired (before any sweep).
+_LIVE = "LEFT JOIN entries e INDEXED BY entries_memory ON e.id = v.memory AND e.is_dir = 0"
+_INSERT = (
+    "INSERT INTO versions (ns, memory, op, ref, path, sha, size, data, salt, session, actor, created, digest, link) "
+    "VALUES (:ns, :memory, :op, :ref, :path, :sha, :size, :data, :salt, :session, :actor, :created, :digest, :link)"
+)
+_ERASED = "path = NULL, sha = NULL, size = NULL, data = NULL, salt = NULL, redacted = ?"
+
+
+@dataclass
+class _Pending:
+    """A version recorded in this transaction, kept so a second change of the memory folds into it."""
+
+    seq: int
+    memory: int
+    op: str
+    prev: bytes
+
+
+class VersionLog:
+    """The versions one transaction records in one namespace's chain."""
+
+    def __init__(self, conn: Connection, ns: int, now: float, actor: Actor, settings: History) -> None:
+        self._conn = conn
+        self.ns = ns
+        self.now = now
+        self.actor = actor
+        self.settings = settings
+        self.statements = 0
+        self._tail: tuple[bytes, float] | None = None
+        self._last: _Pending | None = None
+
+    def _q(self, sql: str, params: Sequence[Any] | dict[str, Any]) -> Any:
+        self.statements += 1
+        return self._conn.execute(sql, params)
+
+    def _chain_tail(self) -> tuple[bytes, float]:
+        if self._tail is None:
+            row = self._q(
+                "SELECT link, created FROM versions INDEXED BY versions_ns WHERE ns = ? ORDER BY seq DESC LIMIT 1",
+                (self.ns,),
+            ).fetchone()
+            self._tail = (history.genesis(self.ns), 0.0) if row is None else (bytes(row[0]), float(row[1]))
+        return self._tail
+
+    def record(
+        self,
+        op: str,
+        memory: int,
+        path: str | None,
+        data: bytes | None = None,
+        *,
+        ref: int | None = None,
+        actor: Actor | None = None,
+    ) -> int:
+        """Chain one version; a second change of the memory just recorded folds into that version."""
+        if not self.settings.versions:
+            return 0
+        last = self._last
+        if last is not None and last.memory == memory and op == "modified" and last.op in ("created", "modified"):
+            return self._fold(last, path, data)
+        prev, _ = self._chain_tail()
+        fields = self._fields(op, memory, path, data, ref=ref, actor=actor or self.actor, prev=prev)
+        seq = int(self._q(_INSERT + " RETURNING seq", {"ns": self.ns, **fields}).fetchone()[0])
+        self._tail = (fields["link"], fields["created"])
+        self._last = _Pending(seq, memory, op, prev) if op in ("created", "modified") else None
+        return seq
+
+    def _fold(self, last: _Pending, path: str | None, data: bytes | None) -> int:
+        fields = self._fields(last.op, last.memory, path, data, ref=None, actor=self.actor, prev=last.prev)
+        sets = ", ".join(f"{k} = :{k}" for k in fields if k not in ("memory", "op", "ref"))
+        self._q(f"UPDATE versions SET {sets} WHERE seq = :seq", {"seq": last.seq, **fields})
+        self._tail = (fields["link"], fields["created"])
+        return last.seq
+
+    def _fields(
+        self, op: str, memory: int, path: str | None, data: bytes | None, *, ref: int | None, actor: Actor, prev: bytes
+    ) -> dict[str, Any]:
+        _, tail_created = self._chain_tail()
+        created = max(self.now, tail_created)  # never earlier than the version before it
+        sha = None if data is None else history.sha256(data)
+        size = None if data is None else len(data)
+        salt = os.urandom(16) if path is not None else None
+        digest = history.digest(salt, path, sha, size)
+        link = history.link(
+            prev,
+            memory=memory,
+            op=op,
+            ref=ref,
+            session_id=actor.session_id,
+            api_key_id=actor.api_key_id,
+            created=created,
+            digest_=digest,
+        )
+        kept = data if self.settings.content else None
+        return {
+            "memory": memory,
+            "op": history.OP_CODE[op],
+            "ref": ref,
+            "path": path,
+            "sha": sha,
+            "size": size,
+            "data": kept,
+            "salt": salt,
+            "session": actor.session_id,
+            "actor": actor.api_key_id,
+            "created": created,
+            "digest": digest,
+            "link": link,
+        }
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def _masked(self, expires: float | None) -> bool:
+        return self.settings.redact_expired and expires is not None and expires <= self.now
+
+    def page(self, query: VersionQuery) -> list[VersionRow]:
+        where = ["v.ns = :ns", "v.op < 4"]
+        params: dict[str, Any] = {"ns": self.ns, "n": query.limit}
+        index = "versions_ns"
+        if query.memory is not None:
+            where.append("v.memory = :memory")
+            params["memory"] = query.memory
+            index = "versions_memory"
+        if query.before is not None:
+            where.append("v.seq < :before")
+            params["before"] = query.before
+        if query.ops is not None:
+            codes = sorted({history.OP_CODE[o] for op in query.ops for o in history.PUBLIC_OPS[op]})
+            where.append(f"v.op IN ({','.join(map(str, codes))})")
+        for column, value in (("session", query.session_id), ("actor", query.api_key_id)):
+            if value is not None:
+                where.append(f"v.{column} = :{column}")
+                params[column] = value
+        self._time_bounds(query, where, params)
+        rows = self._q(
+            f"SELECT {_META}, e.expires FROM versions v INDEXED BY {index} {_LIVE} WHERE {' AND '.join(where)} "
+            "ORDER BY v.seq DESC LIMIT :n",
+            params,
+        ).fetchall()
+        return [self._row(r, r[11], None) for r in rows]
+
+    def _time_bounds(self, query: VersionQuery, where: list[str], params: dict[str, Any]) -> None:
+        """A time range as a range of seq: created never decreases along seq, so the bounds are
+        found by walking back from the newest version only as far as the range reaches."""
+        newest_first = "SELECT seq FROM versions INDEXED BY versions_ns WHERE ns = :ns AND created {} :t "
+        newest_first += "ORDER BY seq DESC LIMIT 1"
+        if query.created_lte is not None:
+            row = self._q(newest_first.format("<="), {"ns": self.ns, "t": query.created_lte}).fetchone()
+            where.append("v.seq <= :top")
+            params["top"] = -1 if row is None else int(row[0])
+        if query.created_gte is not None:
+            row = self._q(newest_first.format("<"), {"ns": self.ns, "t": query.created_gte}).fetchone()
+            where.append("v.seq > :floor")
+            params["floor"] = 0 if row is None else int(row[0])
+
+    def get(self, seq: int) -> VersionRow | None:
+        row = self._q(
+            f"SELECT {_META}, e.expires, v.data FROM versions v {_LIVE} WHERE v.seq = ? AND v.ns = ? AND v.op < 4",
+            (seq, self.ns),
+        ).fetchone()
+        return None if row is None else self._row(row, row[11], row[12])
+
+    def _row(self, r: Sequence[Any], expires: float | None, data: Any) -> VersionRow:
+        hide = self._masked(expires)
+        return VersionRow(
+            seq=int(r[0]),
+            memory=int(r[1]),
+            op=history.OPS[r[2]],
+            path=None if hide else r[3],
+            sha256=None if hide or r[4] is None else bytes(r[4]),
+            size=None if hide else r[5],
+            session_id=r[6],
+            api_key_id=r[7],
+            created=float(r[8]),
+            redacted=r[9],
+            data=None if hide or data is None else bytes(data),
+            ref=r[10],
+        )
+
+    # -- redaction -------------------------------------------------------------------------
+
+    def redact(self, seq: int, memory: int) -> None:
+        """Erase one version's redactable fields and chain the redaction."""
+        self._q(f"UPDATE versions SET {_ERASED} WHERE seq = ? AND ns = ?", (self.now, seq, self.ns))
+        self._last = None
+        self.record("redaction", memory, None, ref=seq)
+
+    def expired(self, files: Sequence[tuple[int, str]]) -> None:
+        """Expiry took these memories (number, path): an ``expired`` version each, then, if the
+        settings say so, every version of them redacted (the expired version carries no path)."""
+        if not self.settings.versions or not files:
+            return
+        erase = self.settings.redact_expired
+        for memory, path in files:
+            self._last = None
+            self.record("expired", memory, None if erase else path, actor=Actor(None, history.EXPIRY_ACTOR))
+        if erase:
+            for start in range(0, len(files), 500):
+                chunk = [m for m, _ in files[start : start + 500]]
+                self._q(
+                    f"UPDATE versions SET {_ERASED} WHERE memory IN ({','.join('?' * len(chunk))}) "
+                    "AND redacted IS NULL AND op < 3",
+                    [self.now, *chunk],
+                )
+
+
+def chain_rows(conn: Connection, ns: int) -> Iterator[VersionRow]:
+    """Every version of a namespace in commit order, with its content and chain fields."""
+    cursor = conn.execute(
+        "SELECT seq, memory, op, path, sha, size, session, actor, created, redacted, data, ref, salt, digest, link "
+        "FROM versions INDEXED BY versions_ns WHERE ns = ? ORDER BY seq",
+        (ns,),
+    )
+    while batch := cursor.fetchmany(512):
+        yield from (_chain_row(r) for r in batch)
+
+
+def _chain_row(r: Sequence[Any]) -> VersionRow:
+    return VersionRow(
+        seq=int(r[0]),
+        memory=int(r[1]),
+        op=history.OPS[r[2]],
+        path=r[3],
+        sha256=None if r[4] is None else bytes(r[4]),
+        size=r[5],
+        session_id=r[6],
+        api_key_id=r[7],
+        created=float(r[8]),
+        redacted=r[9],
+        data=None if r[10] is None else bytes(r[10]),
+        ref=r[11],
+        salt=None if r[12] is None else bytes(r[12]),
+        digest=bytes(r[13]),
+        link=bytes(r[14]),
+    )
