@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import secrets
 import time
 from collections.abc import Mapping, Sequence
 from types import TracebackType
@@ -29,7 +30,7 @@ from securemem.errors import CommandError, PolicyChangedError, PolicyError, Secu
 from securemem.middleware import AuditFacts, Call, Handler, Middleware, build_layers, chain
 from securemem.paths import ROOT, ancestors
 from securemem.policy import Policy, load_policy
-from securemem.store.base import Clock, History, Store
+from securemem.store.base import Actor, Clock, History, Store
 from securemem.store.factory import open_store
 from securemem.sweep import DEFAULT_BATCH, BackgroundSweeper, SweepReport, sweep
 
@@ -40,13 +41,26 @@ RESTAMP_SETTING = "restamp_pending"  # set while an adopted policy re-stamps the
 _UNSET = "\x00"  # never the text of a recorded policy (JSON)
 
 
-def check_namespace(name: object) -> str:
+def check_namespace(name: object, store: Store | None = None) -> str:
+    """A namespace name a store may be created under, or (given ``store``) the name of one it has.
+
+    A store created through the admin surface may have any name of 1-128 characters (spaces and
+    capitals too); ``namespace=`` opens it by that exact name, but makes a missing one only when
+    the name follows the stricter namespace rule.
+    """
     # fullmatch: with match and "$", "user-1\n" would pass and name a second, look-alike namespace.
-    if not isinstance(name, str) or not _NAMESPACE.fullmatch(name):
-        raise SecureMemError(
-            "a namespace is 1-128 characters: letters, digits and _ . @ : - (starting with a letter or digit)"
-        )
-    return name
+    if isinstance(name, str) and _NAMESPACE.fullmatch(name):
+        return name
+    if isinstance(name, str) and store is not None and store.find_store(name=name) is not None:
+        return name
+    raise SecureMemError(
+        "a namespace is 1-128 characters: letters, digits and _ . @ : - (starting with a letter or digit), "
+        "or the exact name of an existing store"
+    )
+
+
+def new_session_id() -> str:
+    return "sess_" + secrets.token_hex(12)
 
 
 class SecureMemory:
@@ -61,10 +75,15 @@ class SecureMemory:
         clock: Clock = time.time,
         layers: Sequence[Middleware] = (),
         owns_store: bool = True,
+        session_id: str | None = None,
+        api_key_id: str | None = None,
     ) -> None:
         self.store = store
         self.policy = policy
-        self.namespace = check_namespace(namespace)
+        self.namespace = check_namespace(namespace, store)
+        self.session_id = session_id or new_session_id()
+        self.api_key_id = api_key_id
+        self.actor = Actor(self.session_id, api_key_id)  # recorded on every version this handle makes
         self.clock = clock
         self._extra = tuple(layers)
         self._owns_store = owns_store
@@ -75,7 +94,7 @@ class SecureMemory:
         options = DispatchOptions(
             overwrite_on_create=policy.create.overwrite, max_image_bytes=policy.view.max_image_bytes
         )
-        layers = build_layers(policy, store, namespace, clock, self._extra, check=self._check_policy)
+        layers = build_layers(policy, store, namespace, clock, self._extra, check=self._check_policy, actor=self.actor)
         self._handler: Handler = chain(layers, Dispatcher(options))
 
     @classmethod
@@ -91,6 +110,8 @@ class SecureMemory:
         layers: Sequence[Middleware] = (),
         create: bool = True,
         adopt_policy: bool = False,
+        session_id: str | None = None,
+        api_key_id: str | None = None,
     ) -> SecureMemory:
         """Open (or create) the store ``db`` (a path, ``sqlcipher:///abs/path``, or ``memory://``).
 
@@ -100,14 +121,25 @@ class SecureMemory:
         ``policy``: None (the store's own policy; the shipped default for a new store), a Policy, a
         policy file path or a shipped name. A store already running under another policy is
         refused unless ``adopt_policy=True``.
+        ``session_id`` (default: a fresh ``sess_...``) and ``api_key_id`` are recorded on every
+        version this handle's commands create.
         """
-        check_namespace(namespace)
+        if not isinstance(namespace, str) or not 1 <= len(namespace) <= 128:
+            check_namespace(namespace)
         requested = None if policy is None else load_policy(policy if isinstance(policy, Policy) else str(policy))
         store = open_store(db, key, create=create, kek=kek)
         try:
             resolved = store_policy(store, requested, adopt=adopt_policy, clock=clock)
             configure_store(store, resolved)
-            memory = cls(store, resolved, namespace=namespace, clock=clock, layers=layers)
+            memory = cls(
+                store,
+                resolved,
+                namespace=namespace,
+                clock=clock,
+                layers=layers,
+                session_id=session_id,
+                api_key_id=api_key_id,
+            )
             memory._pin()
             return memory
         except BaseException:
@@ -117,7 +149,14 @@ class SecureMemory:
     def in_namespace(self, namespace: str) -> SecureMemory:
         """Another namespace of the same store, same policy (closing it leaves the store open)."""
         other = SecureMemory(
-            self.store, self.policy, namespace=namespace, clock=self.clock, layers=self._extra, owns_store=False
+            self.store,
+            self.policy,
+            namespace=namespace,
+            clock=self.clock,
+            layers=self._extra,
+            owns_store=False,
+            session_id=self.session_id,
+            api_key_id=self.api_key_id,
         )
         other._recorded = self._recorded  # the same policy, checked against what this handle saw
         return other
@@ -194,7 +233,7 @@ class SecureMemory:
     def _run_followups(self, call: Call) -> None:
         """A read's small writes; if the store is busy they wait for the next read, the read stands."""
         try:
-            with self.store.transaction(self.namespace, write=True, clock=self.clock) as tx:
+            with self.store.transaction(self.namespace, write=True, clock=self.clock, actor=self.actor) as tx:
                 self._check_policy()  # an expiry refresh computed under a policy no longer the store's
                 for write in call.followups:
                     write(tx)

@@ -13,7 +13,7 @@ from securemem.middleware.transaction import Transaction
 from securemem.middleware.truncate import ViewTruncate
 from securemem.middleware.ttl import TTL
 from securemem.policy import Policy
-from securemem.store.base import Clock, Store
+from securemem.store.base import Actor, Clock, Store
 
 __all__ = [
     "TTL",
@@ -35,18 +35,19 @@ __all__ = [
 ]
 
 
-def policy_layers(policy: Policy, token_key: bytes) -> list[Middleware]:
+def policy_layers(policy: Policy, token_key: bytes, *, admin: bool = False) -> list[Middleware]:
     """The layers a policy asks for, outermost first, all of them outside the store transaction.
 
     PathGuard comes first whatever the policy says: every later layer, and the store, may rely on
     canonical paths inside /memories. PIIScrub comes next, before any layer whose message could
     echo a path or a value. Quota's checks are registered last, so they count the bytes that will
-    really be stored (after the PII net and TTL have had their say).
+    really be stored (after the PII net and TTL have had their say). The admin surface (``admin``)
+    runs every layer but Access: an operator seeds the read-only reference material.
     """
     layers: list[Middleware] = [PathGuard()]
     if policy.pii.enabled:
         layers.append(PIIScrub(policy, token_key))
-    if any(rule.read_only for rule in policy.rules):
+    if not admin and any(rule.read_only for rule in policy.rules):
         layers.append(Access(policy))
     if policy.has_expiry:
         layers.append(TTL(policy))
@@ -64,10 +65,11 @@ def build_layers(
     extra: Sequence[Middleware] = (),
     *,
     check: Callable[[], None] | None = None,
+    actor: Actor | None = None,
 ) -> list[Middleware]:
     """The whole chain in front of the dispatcher: the policy's layers, the transaction, your own.
 
     A deployment's own layers run inside the transaction, after the policy's layers, so they see
     input that is already guarded and scrubbed, and may read the store through ``call.txn``.
     """
-    return [*policy_layers(policy, store.token_key), Transaction(store, namespace, clock, check), *extra]
+    return [*policy_layers(policy, store.token_key), Transaction(store, namespace, clock, check, actor), *extra]

@@ -12,20 +12,34 @@ from collections.abc import Callable
 
 from securemem.commands import Result
 from securemem.middleware.base import Call, Handler
-from securemem.store.base import Clock, Store
+from securemem.store.base import Actor, Clock, Store
 
 
 class Transaction:
     """``check``, when given, runs first inside the transaction (under the lock) and may refuse it."""
 
-    def __init__(self, store: Store, namespace: str, clock: Clock, check: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        namespace: str,
+        clock: Clock,
+        check: Callable[[], None] | None = None,
+        actor: Actor | None = None,
+        *,
+        create: bool = True,
+    ) -> None:
         self.store = store
         self.namespace = namespace
         self.clock = clock
         self.check = check
+        self.actor = actor
+        self.create = create
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
-        with self.store.transaction(self.namespace, write=call.command.mutates, clock=self.clock) as tx:
+        write = call.command.mutates
+        with self.store.transaction(
+            self.namespace, write=write, clock=self.clock, actor=self.actor, create=self.create
+        ) as tx:
             if self.check is not None:
                 self.check()
             call.tx, call.now = tx, tx.now

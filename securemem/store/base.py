@@ -265,8 +265,11 @@ class Store(Protocol):
         ...
 
     def transaction(
-        self, namespace: str, *, write: bool, clock: Clock, actor: Actor | None = None
-    ) -> AbstractContextManager[StoreTx]: ...
+        self, namespace: str, *, write: bool, clock: Clock, actor: Actor | None = None, create: bool = True
+    ) -> AbstractContextManager[StoreTx]:
+        """A transaction on ``namespace``; a write makes a missing one, unless ``create`` is False
+        (then ``MissingStore``: an admin call on a store deleted or renamed meanwhile)."""
+        ...
 
     def namespaces(self) -> list[str]: ...
 
@@ -338,6 +341,10 @@ class NameTaken(StorageError):
     """A store name is already another store's."""
 
 
+class MissingStore(StorageError):
+    """The store a transaction names does not exist (and was not to be made)."""
+
+
 def descendants_range(path: str) -> tuple[str, str]:
     """Bounds (inclusive low, exclusive high) of every path strictly below ``path``.
 
@@ -357,6 +364,7 @@ __all__ = [
     "Clock",
     "Entry",
     "History",
+    "MissingStore",
     "NameTaken",
     "Skip",
     "Store",

@@ -25,6 +25,7 @@ from securemem.store.base import (
     Clock,
     Entry,
     History,
+    MissingStore,
     NameTaken,
     Skip,
     StoreInfo,
@@ -434,12 +435,14 @@ class MemoryStore:
 
     @contextmanager
     def transaction(
-        self, namespace: str, *, write: bool, clock: Clock, actor: Actor | None = None
+        self, namespace: str, *, write: bool, clock: Clock, actor: Actor | None = None, create: bool = True
     ) -> Iterator[MemoryTx]:
         with self._lock:
             if self._closed:
                 raise StorageError("the memory store is closed")
             now = clock()
+            if write and not create and namespace not in self._stores:
+                raise MissingStore("the store does not exist (it was deleted or renamed)")
             made = write and namespace not in self._stores
             if made:
                 self._new_store(namespace, "", now)

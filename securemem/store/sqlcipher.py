@@ -50,7 +50,7 @@ from securemem.errors import (
 from securemem.keys import SALT_BYTES, KeyProvider
 from securemem.private_files import create_private
 from securemem.store import pages, sqlschema
-from securemem.store.base import Actor, Clock, History, NameTaken, StoreInfo, VersionRow
+from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
 from securemem.store.history import EXPIRY_ACTOR
 from securemem.store.sqltx import SqlTx, count_expired, expired_batch, purge_rows
 from securemem.store.sqlversions import VersionLog, chain_rows
@@ -401,18 +401,22 @@ class SQLCipherStore:
 
     # -- transactions ----------------------------------------------------------------------
 
-    def transaction(self, namespace: str, *, write: bool, clock: Clock, actor: Actor | None = None) -> _Transaction:
+    def transaction(
+        self, namespace: str, *, write: bool, clock: Clock, actor: Actor | None = None, create: bool = True
+    ) -> _Transaction:
         """One transaction on ``namespace``: BEGIN IMMEDIATE, the clock read, COMMIT or ROLLBACK."""
-        return _Transaction(self, namespace, write, clock, actor or _NOBODY)
+        return _Transaction(self, namespace, write, clock, actor=actor or _NOBODY, create=create)
 
-    def _begin(self, namespace: str, write: bool, clock: Clock, actor: Actor = _NOBODY) -> SqlTx:
+    def _begin(self, namespace: str, write: bool, clock: Clock, actor: Actor = _NOBODY, create: bool = True) -> SqlTx:
         self._lock.acquire()
         try:
             conn = self._open_conn()
             self._begin_immediate(conn)
             self._made = None
             try:
-                ns, now = self._ns_id(conn, namespace, create=write), clock()
+                ns, now = self._ns_id(conn, namespace, create=write and create), clock()
+                if ns < 0 and write:
+                    raise MissingStore("the store does not exist (it was deleted or renamed)")
                 return SqlTx(conn, ns, now, VersionLog(conn, ns, now, actor, self._history))
             except sqlcipher3.Error as exc:
                 self._rollback(conn)
@@ -887,15 +891,17 @@ class SQLCipherStore:
 class _Transaction:
     """The context manager of ``SQLCipherStore.transaction`` (a class: it is on every command's path)."""
 
-    __slots__ = ("_actor", "_clock", "_namespace", "_store", "_tx", "_write")
+    __slots__ = ("_actor", "_clock", "_create", "_namespace", "_store", "_tx", "_write")
 
-    def __init__(self, store: SQLCipherStore, namespace: str, write: bool, clock: Clock, actor: Actor) -> None:
+    def __init__(
+        self, store: SQLCipherStore, namespace: str, write: bool, clock: Clock, *, actor: Actor, create: bool
+    ) -> None:
         self._store, self._namespace, self._write, self._clock = store, namespace, write, clock
-        self._actor = actor
+        self._actor, self._create = actor, create
         self._tx: SqlTx | None = None
 
     def __enter__(self) -> SqlTx:
-        self._tx = self._store._begin(self._namespace, self._write, self._clock, self._actor)
+        self._tx = self._store._begin(self._namespace, self._write, self._clock, self._actor, self._create)
         return self._tx
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
