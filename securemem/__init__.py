@@ -4,15 +4,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from securemem.admin import Admin, Memory, MemoryStore, MemoryVersion, Page
 from securemem.commands import Result
 from securemem.errors import (
+    ApiError,
     CommandError,
+    Conflict,
     DamagedStoreError,
+    InvalidRequest,
     KekError,
     KeyFileError,
     KeyHeaderError,
     NotAStoreError,
+    NotFound,
     PolicyError,
+    PolicyViolation,
+    PreconditionFailed,
     RekeyedError,
     SecureMemError,
     StorageError,
@@ -31,19 +38,30 @@ if TYPE_CHECKING:
     from securemem.anthropic import AsyncSecureMemoryTool, SecureMemoryTool
 
 __all__ = [
+    "Admin",
+    "ApiError",
     "AsyncSecureMemoryTool",
     "CommandError",
+    "Conflict",
     "DamagedStoreError",
+    "InvalidRequest",
     "KekError",
     "KekProvider",
     "KeyFile",
     "KeyFileError",
     "KeyHeaderError",
     "KeyProvider",
+    "Memory",
+    "MemoryStore",
+    "MemoryVersion",
     "NotAStoreError",
+    "NotFound",
+    "Page",
     "Passphrase",
     "Policy",
     "PolicyError",
+    "PolicyViolation",
+    "PreconditionFailed",
     "RawKey",
     "RekeyedError",
     "Result",

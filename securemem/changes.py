@@ -34,6 +34,7 @@ class FileWrite:
     old: Entry | None
     ancestry: Ancestry | None  # what lies on the way to a new file (None for an edit in place)
     expires: float | None = None
+    memory: int = 0  # a new file's memory number when it is given (a deleted memory restored)
 
     @classmethod
     def of(cls, path: str, text: str, old: Entry | None, ancestry: Ancestry | None) -> FileWrite:
@@ -59,7 +60,7 @@ class FileWrite:
 
     def replaced(self, text: str) -> FileWrite:
         """The same write with other text (a layer that rewrites content)."""
-        return FileWrite(self.path, text, self.old, self.ancestry, self.expires)
+        return FileWrite(self.path, text, self.old, self.ancestry, self.expires, self.memory)
 
 
 @dataclass
@@ -111,7 +112,7 @@ def new_dirs(ancestry: Ancestry | None) -> tuple[str, ...]:
 def commit(change: Change, tx: StoreTx) -> None:
     """Write a change that every check has passed."""
     if isinstance(change, FileWrite):
-        tx.put_file(change.path, change.data, change.lines, change.expires, change.old)
+        tx.put_file(change.path, change.data, change.lines, change.expires, change.old, memory=change.memory)
     elif isinstance(change, Removal):
         tx.delete(change.path, change.entry)
     else:

@@ -139,9 +139,44 @@ class RenameCommand(_Command):
         return self.model_copy(update={"old_path": paths[0], "new_path": paths[1]})
 
 
-Command = ViewCommand | CreateCommand | StrReplaceCommand | InsertCommand | DeleteCommand | RenameCommand
+class AdminCommand(_Command):
+    """What an admin call brings for the layers to guard: the new path and the new text, if any.
 
-_ADAPTER: TypeAdapter[Command] = TypeAdapter(Annotated[Command, Field(discriminator="command")])
+    Never parsed from tool input (it is not in the union the parser knows). The call itself
+    (which memory, which precondition) travels in ``Call.request`` to the admin endpoint.
+    """
+
+    command: Literal["write", "update", "remove", "restore"]
+    path: StrictStr | None = None  # the path the call writes or renames to (canonical /memories form)
+    file_text: StrictStr | None = None
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return () if self.path is None else (self.path,)
+
+    @property
+    def moves(self) -> bool:
+        """An update or restore may rename a memory: every moved path is checked like a rename's."""
+        return self.command in ("update", "restore") and self.path is not None
+
+    @property
+    def writes_content(self) -> bool:
+        return self.file_text is not None
+
+    def with_paths(self, paths: tuple[str, ...]) -> Command:
+        return self.model_copy(update={"path": paths[0] if paths else None})
+
+    def map_texts(self, fn: TextMap) -> Command:
+        if self.file_text is None:
+            return self
+        text = fn(self.file_text, "file_text")
+        return self if text == self.file_text else self.model_copy(update={"file_text": text})
+
+
+Command = ViewCommand | CreateCommand | StrReplaceCommand | InsertCommand | DeleteCommand | RenameCommand | AdminCommand
+ToolCommand = ViewCommand | CreateCommand | StrReplaceCommand | InsertCommand | DeleteCommand | RenameCommand
+
+_ADAPTER: TypeAdapter[ToolCommand] = TypeAdapter(Annotated[ToolCommand, Field(discriminator="command")])
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +248,7 @@ def _describe(error: Mapping[str, Any], name: str) -> str:
     return f"field `{location}` {expected}"
 
 
-def parse_command(raw: object) -> Command:
+def parse_command(raw: object) -> ToolCommand:
     """Validate raw tool input into a Command, or raise InvalidInput with one clear sentence."""
     if not isinstance(raw, Mapping):
         raise InvalidInput("Error: The tool input must be a JSON object with a `command` field.")

@@ -18,6 +18,7 @@ from typing import assert_never
 
 from securemem.changes import FileWrite, Move, Removal
 from securemem.commands import (
+    AdminCommand,
     Command,
     CreateCommand,
     DeleteCommand,
@@ -154,6 +155,8 @@ class Dispatcher:
             return self.delete(command, call)
         if isinstance(command, RenameCommand):
             return self.rename(command, call)
+        if isinstance(command, AdminCommand):  # its endpoint is securemem.admin's, never this one
+            raise InvalidInput("Error: Unknown or missing command.")
         assert_never(command)
 
     # -- view ------------------------------------------------------------------------------

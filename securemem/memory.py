@@ -230,6 +230,10 @@ class SecureMemory:
             f"handle under '{self.policy.name}'); reopen the store to run under its current policy"
         )
 
+    def ensure_policy(self) -> None:
+        """Inside a write transaction: refuse it if an operator set another policy since this handle opened."""
+        self._check_policy()
+
     def _run_followups(self, call: Call) -> None:
         """A read's small writes; if the store is busy they wait for the next read, the read stands."""
         try:

@@ -57,6 +57,8 @@ class Call:
     # Small writes a read asks for (an expiry refresh), run in one short write transaction after
     # the read commits, so that views never wait for a writer's fsync.
     followups: list[Followup] = field(default_factory=list)
+    request: object = None  # an admin call's own arguments, for the admin endpoint (securemem.admin)
+    outcome: object = None  # what the admin endpoint returns besides the Result (a typed record)
 
     def with_command(self, command: Command) -> Call:
         self.command = command

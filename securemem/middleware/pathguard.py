@@ -9,7 +9,7 @@ path below it too: each new path is held to the same length limit before anythin
 from __future__ import annotations
 
 from securemem.changes import Change, Move
-from securemem.commands import RenameCommand, Result
+from securemem.commands import AdminCommand, RenameCommand, Result
 from securemem.errors import InvalidPath
 from securemem.middleware.base import Call, Handler
 from securemem.paths import MAX_PATH_BYTES, ROOT, canonical
@@ -21,6 +21,10 @@ _VERBS = {
     "insert": "edited",
     "delete": "deleted",
     "rename": "renamed or moved",
+    "write": "written",
+    "update": "updated",
+    "remove": "removed",
+    "restore": "restored",
 }
 
 
@@ -36,7 +40,7 @@ class PathGuard:
         if paths != command.paths:
             call.with_command(command.with_paths(paths))
         call.audit.paths = paths  # canonical: loggable unless a later path guard refuses them
-        if isinstance(command, RenameCommand):
+        if isinstance(command, RenameCommand) or (isinstance(command, AdminCommand) and command.moves):
             call.checks.append(_moved_paths)
         return call_next(call)
 

@@ -18,7 +18,7 @@ import functools
 from collections import Counter
 
 from securemem.changes import Change, FileWrite, Move
-from securemem.commands import InsertCommand, RenameCommand, Result, StrReplaceCommand, TextField
+from securemem.commands import AdminCommand, InsertCommand, RenameCommand, Result, StrReplaceCommand, TextField
 from securemem.errors import PIIRefused
 from securemem.middleware.base import Call, Handler
 from securemem.pii import Scrubber
@@ -45,7 +45,7 @@ class PIIScrub:
         if self.settings.refuse_paths:
             for path in command.paths:
                 self._check_path(path)
-            if isinstance(command, RenameCommand):
+            if isinstance(command, RenameCommand) or (isinstance(command, AdminCommand) and command.moves):
                 call.checks.append(self._check_moved)
             call.audit.paths = command.paths
         else:  # paths may hold PII under this policy: the audit trail gets them scrubbed

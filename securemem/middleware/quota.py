@@ -19,13 +19,14 @@ limit lowered after the fact), so the model can always trim its way back under.
 from __future__ import annotations
 
 from securemem.changes import Change, FileWrite, Move, new_dirs
-from securemem.commands import Result, TextField
+from securemem.commands import AdminCommand, Result, TextField
 from securemem.errors import QuotaExceeded
 from securemem.middleware.base import Call, Handler
 from securemem.policy import Policy
 from securemem.store.base import StoreTx, Usage, path_bytes
 
 _ADVICE = "Nothing was written."
+_WHOLE = frozenset({"create", "write", "update", "restore"})  # commands whose text is the whole file
 # Expired entries a write over a limit purges before it is refused: bounded, since the write holds
 # the store's lock meanwhile; beyond this many, expired entries wait for a sweep.
 PURGE_LIMIT = 2000
@@ -38,9 +39,10 @@ class Quota:
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         command = call.command
+        where = command.paths[0] if command.paths else "the memory"
         for text, role in command.texts():
-            self._precheck(command.paths[0], text, role, whole=command.command == "create")
-        if command.writes_content or command.command == "rename":
+            self._precheck(where, text, role, whole=command.command in _WHOLE)
+        if command.writes_content or command.command == "rename" or isinstance(command, AdminCommand):
             call.checks.append(self._check)
         return call_next(call)
 

@@ -189,8 +189,9 @@ class StoreTx(Protocol):
         """The visible file whose memory number is ``number``, with its content; None if none."""
         ...
 
-    def files(self, prefix: str, after: str | None, limit: int) -> list[Entry]:
-        """Visible files whose path starts with ``prefix`` and sorts after ``after``, in path order."""
+    def files(self, prefix: str, after: str | None, limit: int) -> list[tuple[Entry, bytes]]:
+        """Visible files whose path starts with ``prefix`` and sorts after ``after``, in path order
+        (code point order, which is UTF-8 byte order), with their content."""
         ...
 
     def versions(self, query: VersionQuery) -> list[VersionRow]:

@@ -329,13 +329,13 @@ class MemoryTx:
                 return self._entry(path, node), node.data
         return None
 
-    def files(self, prefix: str, after: str | None, limit: int) -> list[Entry]:
+    def files(self, prefix: str, after: str | None, limit: int) -> list[tuple[Entry, bytes]]:
         paths = sorted(
             p
             for p, n in self._space.items()
             if not n.is_dir and self._visible(n) and p.startswith(prefix) and p > (after or "")
         )  # str order is code point order, which is the UTF-8 byte order the SQL backend sorts by
-        return [self._entry(p, self._space[p]) for p in paths[:limit]]
+        return [(self._entry(p, self._space[p]), self._space[p].data) for p in paths[:limit]]
 
     def _hidden(self, row: VersionRow) -> bool:
         if not self.log.settings.redact_expired:

@@ -535,14 +535,16 @@ class SqlTx:
             return None
         return _entry(row), bytes(row[13])
 
-    def files(self, prefix: str, after: str | None, limit: int) -> list[Entry]:
+    def files(self, prefix: str, after: str | None, limit: int) -> list[tuple[Entry, bytes]]:
         # Every match lies in the subtree of the directory the prefix names up to its last slash:
         # one range of the clustered key, filtered and sorted by the full path.
         top = prefix[: prefix.rfind("/")] if prefix.rfind("/") > 0 else "/memories"
         low, high = descendants_range(top)
-        full = "(parent || '/' || name)"
+        full = "(e.parent || '/' || e.name)"
+        subtree = _SUBTREE.replace("parent", "e.parent")
         rows = self._q(
-            f"SELECT {_COLS} FROM entries WHERE ns = :ns AND {_SUBTREE} AND is_dir = 0 AND {_VISIBLE} "
+            f"SELECT {_E_COLS}, c.data FROM entries e JOIN content c ON c.id = e.id WHERE e.ns = :ns AND {subtree} "
+            f"AND e.is_dir = 0 AND (e.expires IS NULL OR e.expires > :now) "
             f"AND substr({full}, 1, :plen) = :prefix AND {full} > :after ORDER BY {full} LIMIT :n",
             p=top,
             lo=low,
@@ -552,7 +554,7 @@ class SqlTx:
             after=after or "",
             n=limit,
         ).fetchall()
-        return [_entry(r) for r in rows]
+        return [(_entry(r), bytes(r[13])) for r in rows]
 
     def versions(self, query: VersionQuery) -> list[VersionRow]:
         return self.log.page(query)

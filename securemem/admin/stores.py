@@ -1,0 +1,78 @@
+"""``admin.memory_stores``: create, list, retrieve, update and delete stores.
+
+A store is what the memory tool calls a namespace. Deleting one erases every memory and every
+version of it from the files (the store's erasure rule), unrecoverable even with the key.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from securemem.admin.models import MemoryStore, Page
+from securemem.admin.support import STORE_GONE, Context, limit_of, paged
+from securemem.errors import Conflict, InvalidRequest, NotFound
+from securemem.store.base import NameTaken
+
+MAX_NAME = 128
+MAX_DESCRIPTION = 4096
+TAKEN = "a memory store with that name exists; store names are unique"
+
+
+def check_name(name: object) -> str:
+    if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
+        raise InvalidRequest(f"a store name is text of 1 to {MAX_NAME} characters")
+    # Names reach the system prompt (session instructions) and listings: no control characters.
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+        raise InvalidRequest("a store name must not contain control characters or lone surrogates")
+    return name
+
+
+def check_description(description: object) -> str:
+    if not isinstance(description, str) or len(description) > MAX_DESCRIPTION:
+        raise InvalidRequest(f"a store description is text of at most {MAX_DESCRIPTION} characters")
+    if any(unicodedata.category(c) == "Cs" for c in description):
+        raise InvalidRequest("a store description must not contain lone surrogates")
+    return description
+
+
+class MemoryStores:
+    def __init__(self, context: Context) -> None:
+        self._c = context
+
+    def create(self, *, name: str, description: str = "") -> MemoryStore:
+        info = self._c.store.create_store(check_name(name), check_description(description), self._c.clock())
+        if info is None:
+            raise Conflict(TAKEN)
+        return self._c.public_store(info)
+
+    def list(self, limit: int = 20, page: str | None = None) -> Page[MemoryStore]:
+        limit = limit_of(limit)
+        after = None if page is None else self._c.ids.position("stores", page)
+        if after is not None and not isinstance(after, int):
+            raise InvalidRequest("page is not a next_page of this listing")
+        rows = self._c.store.list_stores(after, limit + 1)
+        keys = {info.id: info.key for info in rows}
+        found = paged(
+            [self._c.public_store(info) for info in rows], limit, lambda s: self._c.ids.cursor("stores", keys[s.id])
+        )
+        return found
+
+    def retrieve(self, store_id: str) -> MemoryStore:
+        return self._c.public_store(self._c.store_info(store_id))
+
+    def update(self, store_id: str, name: str | None = None, description: str | None = None) -> MemoryStore:
+        name = None if name is None else check_name(name)
+        description = None if description is None else check_description(description)
+        self._c.store_info(store_id)
+        try:
+            info = self._c.store.update_store(store_id, name, description, self._c.clock())
+        except NameTaken:
+            raise Conflict(TAKEN) from None
+        if info is None:
+            raise NotFound(STORE_GONE)
+        return self._c.public_store(info)
+
+    def delete(self, store_id: str) -> None:
+        info = self._c.store_info(store_id)
+        if not self._c.store.drop_namespace(info.name):
+            raise NotFound(STORE_GONE)

@@ -1,0 +1,160 @@
+"""What every admin resource shares: the store, ids, argument checks, the write chain, errors.
+
+Errors are mapped by type, never by message text: the path guard's refusals become
+``InvalidRequest``, the policy's (PII, secrets, quotas) ``PolicyViolation``, a taken path
+``Conflict``; their messages are the ones the model would get, which never echo content or PII.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, TypeVar
+
+from securemem.admin.endpoint import Request, endpoint, hex_sha256
+from securemem.admin.ids import Ids
+from securemem.admin.models import Memory, MemoryStore, Page, utc
+from securemem.commands import AdminCommand
+from securemem.errors import (
+    AlreadyExists,
+    Conflict,
+    InvalidInput,
+    InvalidPath,
+    InvalidRange,
+    InvalidRequest,
+    NotFound,
+    PIIRefused,
+    PolicyViolation,
+    QuotaExceeded,
+    ReadOnly,
+)
+from securemem.memory import SecureMemory
+from securemem.middleware import Call, Transaction, chain, policy_layers
+from securemem.paths import ROOT
+from securemem.store.base import Actor, Entry, MissingStore, StoreInfo, StoreTx
+
+T = TypeVar("T")
+MAX_LIMIT = 1000
+STORE_GONE = "no memory store has that id"
+
+
+class Context:
+    def __init__(self, memory: SecureMemory, *, api_key_id: str | None) -> None:
+        self.memory = memory
+        self.store = memory.store
+        self.clock = memory.clock
+        self.actor = Actor(None, api_key_id)
+        self.ids = Ids(self.store.token_key)
+        self._layers = policy_layers(memory.policy, self.store.token_key, admin=True)
+
+    # -- stores -----------------------------------------------------------------------------
+
+    def store_info(self, store_id: object) -> StoreInfo:
+        if not isinstance(store_id, str):
+            raise InvalidRequest("a memory store id must be a string")
+        info = self.store.find_store(store_id=store_id)
+        if info is None:
+            raise NotFound(STORE_GONE)
+        return info
+
+    def public_store(self, info: StoreInfo) -> MemoryStore:
+        created, updated = utc(info.created), utc(info.updated)
+        assert created is not None and updated is not None
+        return MemoryStore(info.id, info.name, info.description, created, updated)
+
+    @contextmanager
+    def reading(self, info: StoreInfo) -> Iterator[StoreTx]:
+        with self.store.transaction(info.name, write=False, clock=self.clock) as tx:
+            yield tx
+
+    def writing(self, info: StoreInfo) -> AbstractContextManager[StoreTx]:
+        return self._writing(info)
+
+    @contextmanager
+    def _writing(self, info: StoreInfo) -> Iterator[StoreTx]:
+        with (
+            translated(),
+            self.store.transaction(info.name, write=True, clock=self.clock, actor=self.actor, create=False) as tx,
+        ):
+            self.memory.ensure_policy()
+            yield tx
+
+    # -- writes through the policy's layers --------------------------------------------------
+
+    def run(self, info: StoreInfo, command: AdminCommand, request: Request) -> Any:
+        """One admin write through the path guard, PII, TTL and quota layers, then the endpoint."""
+        transaction = Transaction(
+            self.store, info.name, self.clock, self.memory.ensure_policy, self.actor, create=False
+        )
+        handler = chain([*self._layers, transaction], endpoint)
+        call = Call(command)
+        call.request = request
+        with translated():
+            result = handler(call)
+        if result.is_error:  # a layer answered instead of raising (none does today)
+            raise PolicyViolation(result.text)
+        return call.outcome
+
+    # -- records -----------------------------------------------------------------------------
+
+    def public_memory(self, info: StoreInfo, entry: Entry, data: bytes | None, *, content: bool) -> Memory:
+        created, updated = utc(entry.created), utc(entry.modified)
+        assert created is not None and updated is not None and data is not None
+        return Memory(
+            id=self.ids.encode("mem", entry.memory),
+            store_id=info.id,
+            path=outer(entry.path),
+            content_sha256=hex_sha256(data),
+            content_size_bytes=len(data),
+            created_at=created,
+            updated_at=updated,
+            content=data.decode("utf-8", "replace") if content else None,
+        )
+
+
+@contextmanager
+def translated() -> Iterator[None]:
+    """The layers' and the store's errors, as the contract's."""
+    try:
+        yield
+    except (InvalidPath, InvalidInput, InvalidRange) as exc:
+        raise InvalidRequest(str(exc)) from None
+    except (PIIRefused, QuotaExceeded, ReadOnly) as exc:
+        raise PolicyViolation(str(exc)) from None
+    except AlreadyExists as exc:
+        raise Conflict(str(exc)) from None
+    except MissingStore:
+        raise NotFound(STORE_GONE) from None
+
+
+def limit_of(limit: object) -> int:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        raise InvalidRequest(f"limit must be an integer from 1 to {MAX_LIMIT}")
+    return limit
+
+
+def inner(path: object) -> str:
+    """A store-relative path (``/notes/a.md``) as the memory tool names it (``/memories/notes/a.md``)."""
+    if not isinstance(path, str):
+        raise InvalidRequest("a path must be a string")
+    if not path.startswith("/"):
+        raise InvalidRequest("a path is absolute inside the store, such as /notes/a.md")
+    return ROOT + path
+
+
+def outer(path: str) -> str:
+    return path[len(ROOT) :] or "/"
+
+
+def text_of(content: object) -> str:
+    if not isinstance(content, str):
+        raise InvalidRequest("content must be a string")
+    return content
+
+
+def paged(items: list[T], limit: int, cursor: Callable[[T], str]) -> Page[T]:
+    """``items`` holds up to ``limit + 1`` rows: the extra one only says that another page exists."""
+    if len(items) <= limit:
+        return Page(items, None)
+    shown = items[:limit]
+    return Page(shown, cursor(shown[-1]))
