@@ -28,7 +28,7 @@ from securemem.keys.header import keys_path
 from securemem.keys.kek import FileKek, KekProvider
 from securemem.keys.sources import KEY_ENV, default_key_file, resolve_key
 from securemem.keys.uri import KEK_ENV, parse_kek
-from securemem.memory import SecureMemory, store_policy
+from securemem.memory import SecureMemory, configure_store, recorded_policy, store_policy
 from securemem.middleware import policy_layers
 from securemem.policy import load_policy, parse_duration
 from securemem.policy_check import describe, policy_warnings
@@ -482,7 +482,11 @@ def _progress(deleted: int, total: int) -> None:
 
 def _sweep_once(store: Store, batch: int) -> SweepReport:
     progress = _progress if sys.stderr.isatty() else None
-    report = sweep(store, time.time(), batch=batch, progress=progress)
+    # The store's own policy says what its history keeps, and for how long.
+    policy = recorded_policy(store) or load_policy(None)
+    configure_store(store, policy)
+    keep = policy.history.keep_content_for
+    report = sweep(store, time.time(), batch=batch, progress=progress, keep_content_for=keep)
     if progress and report.deleted:
         sys.stderr.write("\n")
     print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} {report.summary()}", flush=True)

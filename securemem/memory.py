@@ -257,11 +257,17 @@ class SecureMemory:
 
     def sweep(self, *, batch: int = DEFAULT_BATCH) -> SweepReport:
         """Delete every expired entry now, in short batches."""
-        return sweep(self.store, self.clock(), batch=batch)
+        return sweep(self.store, self.clock(), batch=batch, keep_content_for=self.policy.history.keep_content_for)
 
     def sweeper(self, every: float, *, batch: int = DEFAULT_BATCH) -> BackgroundSweeper:
         """A background sweeper thread (not started): ``with memory.sweeper(600): ...``."""
-        return BackgroundSweeper(self.store, every=every, clock=self.clock, batch=batch)
+        return BackgroundSweeper(
+            self.store,
+            every=every,
+            clock=self.clock,
+            batch=batch,
+            keep_content_for=self.policy.history.keep_content_for,
+        )
 
     # -- lifecycle -------------------------------------------------------------------------
 

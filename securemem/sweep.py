@@ -29,18 +29,28 @@ class SweepReport:
     deleted: int
     batches: int
     seconds: float
+    redacted: int = 0  # versions whose content outlived the history's keep_content_for
 
     def summary(self) -> str:
-        return f"swept {self.deleted} expired entries in {self.batches} batches, {self.seconds:.2f}s"
+        text = f"swept {self.deleted} expired entries in {self.batches} batches, {self.seconds:.2f}s"
+        return text + (f"; redacted {self.redacted} versions past the history's retention" if self.redacted else "")
 
 
 def sweep(
-    store: Store, now: float, *, batch: int = DEFAULT_BATCH, progress: Progress | None = None, pause: float = PAUSE
+    store: Store,
+    now: float,
+    *,
+    batch: int = DEFAULT_BATCH,
+    progress: Progress | None = None,
+    pause: float = PAUSE,
+    keep_content_for: float | None = None,
 ) -> SweepReport:
     """Delete every file that expired at or before ``now``; ``pause`` seconds between batches.
 
     The pause lets a writer in: the store polls for its lock every millisecond or two, so a
-    writer that arrives during a batch goes next instead of waiting for the whole sweep.
+    writer that arrives during a batch goes next instead of waiting for the whole sweep. With
+    ``keep_content_for`` (the policy's ``history.keep_content_for``), versions older than that
+    are redacted too, in batches of the same size.
     """
     _check_batch(batch)
     started = time.perf_counter()
@@ -57,7 +67,13 @@ def sweep(
             break
         if pause:
             time.sleep(pause)
-    return SweepReport(deleted, batches, time.perf_counter() - started)
+    redacted = 0
+    while keep_content_for is not None:
+        count = store.expire_history(now, now - keep_content_for, batch)
+        redacted += count
+        if count < batch:
+            break
+    return SweepReport(deleted, batches, time.perf_counter() - started, redacted)
 
 
 def _check_batch(batch: int) -> None:
@@ -89,12 +105,19 @@ class BackgroundSweeper:
     """An in-process sweeper thread: ``start()``, ``stop()``, or use it as a context manager."""
 
     def __init__(
-        self, store: Store, *, every: float, clock: Callable[[], float] = time.time, batch: int = DEFAULT_BATCH
+        self,
+        store: Store,
+        *,
+        every: float,
+        clock: Callable[[], float] = time.time,
+        batch: int = DEFAULT_BATCH,
+        keep_content_for: float | None = None,
     ) -> None:
         if every <= 0:
             raise ValueError("every must be a positive number of seconds")
         _check_batch(batch)
         self.store, self.every, self.clock, self.batch = store, every, clock, batch
+        self.keep_content_for = keep_content_for
         self.total_deleted = 0
         self.runs = 0
         self._stop = threading.Event()
@@ -113,7 +136,7 @@ class BackgroundSweeper:
             self._thread.join(timeout)
 
     def run_once(self) -> SweepReport:
-        report = sweep(self.store, self.clock(), batch=self.batch)
+        report = sweep(self.store, self.clock(), batch=self.batch, keep_content_for=self.keep_content_for)
         self.total_deleted += report.deleted
         self.runs += 1
         return report

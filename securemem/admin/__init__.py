@@ -22,6 +22,7 @@ from securemem.admin.versions import MemoryVersions
 from securemem.memory import SecureMemory
 from securemem.policy import Policy
 from securemem.store.base import Clock
+from securemem.sweep import SweepReport
 
 __all__ = ["Admin", "Memory", "MemoryStore", "MemoryVersion", "Page"]
 
@@ -59,6 +60,10 @@ class Admin:
             db, key=key, kek=kek, policy=policy, create=create, adopt_policy=adopt_policy, clock=clock
         )
         return cls(memory, api_key_id=api_key_id)
+
+    def sweep(self) -> SweepReport:
+        """Delete what has expired and redact versions past the history's retention, now."""
+        return self._memory.sweep()
 
     def close(self) -> None:
         self._memory.close()

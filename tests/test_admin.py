@@ -1,0 +1,483 @@
+"""The admin surface against the contract (``stores-api.md``), on every backend.
+
+Stores, memories, versions and pages as the contract names them; preconditions and conflicts;
+the policy's layers on admin writes; ids that survive the memory tool's edits and renames.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from securemem import (
+    Admin,
+    Conflict,
+    InvalidRequest,
+    NotFound,
+    PolicyViolation,
+    PreconditionFailed,
+    SecureMemory,
+)
+from securemem.admin.models import MemoryStore, Page
+from securemem.policy import HistorySettings, Policy
+from securemem.store import history
+from tests.helpers import BACKENDS, T0, Clock, err, ok
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+def admin(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Admin]:
+    url = "memory://" if request.param == "memory" else f"sqlcipher://{tmp_path / 'a.db'}"
+    with Admin.open(url, key=b"k" * 32, api_key_id="ops-test") as handle:
+        yield handle
+
+
+def tool(admin: Admin, store: MemoryStore, session_id: str = "sess_test") -> SecureMemory:
+    """The memory tool on the same store, as an agent's session would see it."""
+    return SecureMemory(admin.store, admin.policy, namespace=store.name, owns_store=False, session_id=session_id)
+
+
+def walk(fetch: Any, limit: int) -> tuple[list[Any], int]:
+    """Every item of a paged listing, and how many pages it took."""
+    items: list[Any] = []
+    page, pages = None, 0
+    while True:
+        got: Page[Any] = fetch(limit=limit, page=page)
+        pages += 1
+        assert got.data or pages == 1, "no page but the only one may be empty"
+        items += got.data
+        if got.next_page is None:
+            return items, pages
+        page = got.next_page
+
+
+# -- stores ----------------------------------------------------------------------------------------
+
+
+def test_stores_are_created_listed_retrieved_updated_and_deleted(admin: Admin) -> None:
+    made = admin.memory_stores.create(name="Team Notes 2026", description="what the team learned")
+    assert made.id.startswith("memstore_") and made.name == "Team Notes 2026"
+    assert made.created_at.tzinfo is UTC and made.updated_at == made.created_at
+    assert admin.memory_stores.retrieve(made.id) == made
+    renamed = admin.memory_stores.update(made.id, name="Team notes", description="renamed")
+    assert (renamed.id, renamed.name, renamed.description) == (made.id, "Team notes", "renamed")
+    assert renamed.updated_at >= made.updated_at
+    assert [s.id for s in admin.memory_stores.list().data] == [made.id]
+    admin.memory_stores.delete(made.id)
+    with pytest.raises(NotFound) as gone:
+        admin.memory_stores.retrieve(made.id)
+    assert (gone.value.code, gone.value.status) == ("not_found", 404)
+    with pytest.raises(NotFound):
+        admin.memory_stores.delete(made.id)
+
+
+def test_store_names_are_unique_exact_and_bounded(admin: Admin) -> None:
+    first = admin.memory_stores.create(name="Ops")
+    other = admin.memory_stores.create(name="ops")  # compared exactly: another name
+    with pytest.raises(Conflict) as taken:
+        admin.memory_stores.create(name="Ops")
+    assert (taken.value.code, taken.value.status) == ("conflict", 409)
+    with pytest.raises(Conflict):
+        admin.memory_stores.update(other.id, name="Ops")
+    for bad in ("", "x" * 129, "two\nlines", 7):
+        with pytest.raises(InvalidRequest) as invalid:
+            admin.memory_stores.create(name=bad)  # type: ignore[arg-type]
+        assert (invalid.value.code, invalid.value.status) == ("invalid_request", 400)
+    assert admin.memory_stores.create(name="x" * 128).name == "x" * 128
+    assert admin.memory_stores.retrieve(first.id).name == "Ops"
+
+
+@pytest.mark.parametrize(("count", "limit"), [(0, 3), (1, 3), (3, 3), (7, 3), (6, 1)])
+def test_store_pages_are_exact(admin: Admin, count: int, limit: int) -> None:
+    made = [admin.memory_stores.create(name=f"s{i}").id for i in range(count)]
+    items, pages = walk(admin.memory_stores.list, limit)
+    assert [s.id for s in items] == made
+    assert pages == max(1, math.ceil(count / limit))
+
+
+def test_a_namespace_is_a_store(admin: Admin) -> None:
+    with SecureMemory(admin.store, admin.policy, namespace="tenant-9", owns_store=False) as memory:
+        ok(memory, command="create", path="/memories/a.md", file_text="from the tool\n")
+    (store,) = admin.memory_stores.list().data
+    assert store.name == "tenant-9"
+    (memory_,) = admin.memories.list(store.id).data
+    assert memory_.path == "/a.md"
+
+
+def test_a_store_with_any_name_opens_by_that_name_but_is_made_only_under_the_namespace_rule(tmp_path: Path) -> None:
+    db = tmp_path / "n.db"
+    with Admin.open(db, key=b"k" * 32) as admin:
+        store = admin.memory_stores.create(name="Team Notes")
+    with SecureMemory.open(db, key=b"k" * 32, namespace="Team Notes") as memory:
+        ok(memory, command="create", path="/memories/a.md", file_text="a\n")
+    with pytest.raises(Exception, match="namespace"):
+        SecureMemory.open(db, key=b"k" * 32, namespace="No Such Store")
+    with Admin.open(db, key=b"k" * 32) as admin:
+        assert [m.path for m in admin.memories.list(store.id).data] == ["/a.md"]
+        assert [s.name for s in admin.memory_stores.list().data] == ["Team Notes"]
+
+
+# -- memories --------------------------------------------------------------------------------------
+
+
+def test_write_is_an_upsert_and_not_exists_makes_it_create_only(admin: Admin) -> None:
+    store = admin.memory_stores.create(name="s")
+    first = admin.memories.write(store.id, path="/notes/a.md", content="one\n")
+    assert first.id.startswith("mem_") and first.content == "one\n"
+    assert (first.content_sha256, first.content_size_bytes) == (sha("one\n"), 4)
+    again = admin.memories.write(store.id, path="/notes/a.md", content="two\n")
+    assert again.id == first.id and again.content == "two\n"
+    with pytest.raises(PreconditionFailed) as failed:
+        admin.memories.write(store.id, path="/notes/a.md", content="three\n", precondition={"type": "not_exists"})
+    assert (failed.value.code, failed.value.status) == ("memory_precondition_failed", 409)
+    assert admin.memories.retrieve(store.id, first.id).content == "two\n"
+    made = admin.memories.write(store.id, path="/notes/b.md", content="", precondition={"type": "not_exists"})
+    assert made.content_size_bytes == 0
+
+
+def test_listing_is_metadata_only_by_path_with_a_plain_prefix(admin: Admin) -> None:
+    store = admin.memory_stores.create(name="s")
+    for path in ("/notes_backup/old.md", "/notes/b.md", "/notes/a.md", "/notes/sub/c.md", "/zeta.md", "/notes.md"):
+        admin.memories.write(store.id, path=path, content=f"{path}\n")
+    listed = admin.memories.list(store.id).data
+    assert [m.path for m in listed] == sorted(m.path for m in listed)
+    assert all(m.content is None and m.content_sha256 == sha(f"{m.path}\n") for m in listed)
+    assert [m.path for m in admin.memories.list(store.id, path_prefix="/notes/").data] == [
+        "/notes/a.md",
+        "/notes/b.md",
+        "/notes/sub/c.md",
+    ]
+    assert len(admin.memories.list(store.id, path_prefix="/notes").data) == 5
+    assert admin.memories.list(store.id, path_prefix="/nothing/").data == []
+
+
+@pytest.mark.parametrize(("count", "limit"), [(0, 2), (5, 2), (4, 2), (9, 1000)])
+def test_memory_pages_walk_every_memory_once(admin: Admin, count: int, limit: int) -> None:
+    store = admin.memory_stores.create(name="s")
+    for i in range(count):
+        admin.memories.write(store.id, path=f"/d{i % 3}/m{i}.md", content=f"{i}\n")
+    items, pages = walk(lambda **kw: admin.memories.list(store.id, **kw), limit)
+    assert len({m.id for m in items}) == count == len(items)
+    assert [m.path for m in items] == sorted(m.path for m in items)
+    assert pages == max(1, math.ceil(count / limit))
+
+
+def test_update_by_id_with_a_hash_precondition_and_renames(admin: Admin) -> None:
+    store = admin.memory_stores.create(name="s")
+    memory = admin.memories.write(store.id, path="/a.md", content="v1\n")
+    admin.memories.write(store.id, path="/taken.md", content="other\n")
+    stale = {"type": "content_sha256", "content_sha256": sha("not what is stored")}
+    with pytest.raises(PreconditionFailed):
+        admin.memories.update(store.id, memory.id, content="v2\n", precondition=stale)
+    fresh = {"type": "content_sha256", "content_sha256": memory.content_sha256}
+    both = admin.memories.update(store.id, memory.id, content="v2\n", path="/moved/b.md", precondition=fresh)
+    assert (both.id, both.path, both.content) == (memory.id, "/moved/b.md", "v2\n")
+    with pytest.raises(Conflict):
+        admin.memories.update(store.id, memory.id, path="/taken.md")
+    versions_before = len(admin.memory_versions.list(store.id).data)
+    unchanged = admin.memories.update(store.id, memory.id, path="/taken.md", precondition={"type": "not_exists"})
+    assert (unchanged.path, unchanged.content) == ("/moved/b.md", "v2\n")
+    assert len(admin.memory_versions.list(store.id).data) == versions_before  # a no-op makes no version
+    versions = admin.memory_versions.list(store.id, memory_id=memory.id).data
+    assert [v.operation for v in versions] == ["modified", "created"]  # content and path: one version
+
+
+def test_delete_with_an_expected_hash(admin: Admin) -> None:
+    store = admin.memory_stores.create(name="s")
+    memory = admin.memories.write(store.id, path="/a.md", content="v1\n")
+    with pytest.raises(PreconditionFailed):
+        admin.memories.delete(store.id, memory.id, expected_content_sha256=sha("v0\n"))
+    admin.memories.delete(store.id, memory.id, expected_content_sha256=sha("v1\n"))
+    with pytest.raises(NotFound):
+        admin.memories.retrieve(store.id, memory.id)
+    with pytest.raises(NotFound):
+        admin.memories.delete(store.id, memory.id)
+
+
+def test_ids_survive_the_tools_edits_and_renames_and_end_with_its_delete(admin: Admin) -> None:
+    store = admin.memory_stores.create(name="s")
+    memory = admin.memories.write(store.id, path="/notes/a.md", content="alpha\n")
+    agent = tool(admin, store)
+    ok(agent, command="str_replace", path="/memories/notes/a.md", old_str="alpha", new_str="beta")
+    ok(agent, command="insert", path="/memories/notes/a.md", insert_line=0, insert_text="top")
+    ok(agent, command="rename", old_path="/memories/notes", new_path="/memories/kept")
+    found = admin.memories.retrieve(store.id, memory.id)
+    assert (found.path, found.content) == ("/kept/a.md", "top\nbeta\n")
+    ok(agent, command="delete", path="/memories/kept/a.md")
+    with pytest.raises(NotFound):
+        admin.memories.retrieve(store.id, memory.id)
+    ok(agent, command="create", path="/memories/kept/a.md", file_text="new\n")
+    (again,) = admin.memories.list(store.id).data
+    assert again.id != memory.id
+
+
+def test_bad_arguments_are_invalid_requests_and_unknown_ids_not_found(admin: Admin) -> None:
+    store = admin.memory_stores.create(name="s")
+    memory = admin.memories.write(store.id, path="/a.md", content="x\n")
+    for limit in (0, 1001, -1, True, 2.0):
+        with pytest.raises(InvalidRequest):
+            admin.memories.list(store.id, limit=limit)  # type: ignore[arg-type]
+        with pytest.raises(InvalidRequest):
+            admin.memory_versions.list(store.id, limit=limit)  # type: ignore[arg-type]
+    for path in ("a.md", "/../etc/passwd", "/a/./b.md", "/", "/x\x00y.md"):
+        with pytest.raises(InvalidRequest):
+            admin.memories.write(store.id, path=path, content="x")
+    for precondition in (
+        {"type": "maybe"},
+        {"type": "content_sha256"},
+        {"type": "content_sha256", "content_sha256": "XY"},
+        "no",
+    ):
+        with pytest.raises(InvalidRequest):
+            admin.memories.update(store.id, memory.id, content="y", precondition=precondition)
+    with pytest.raises(InvalidRequest):
+        admin.memories.write(
+            store.id, path="/b.md", content="x", precondition={"type": "content_sha256", "content_sha256": sha("x")}
+        )
+    for bad_id in ("mem_nope", memory.id[:-1] + ("0" if memory.id[-1] != "0" else "1"), "memver_" + memory.id[4:]):
+        with pytest.raises(NotFound):
+            admin.memories.retrieve(store.id, bad_id)
+    with pytest.raises(NotFound):
+        admin.memories.retrieve("memstore_" + "0" * 24, memory.id)
+    with pytest.raises(InvalidRequest):
+        admin.memories.list(store.id, page="not-a-cursor")
+    other = admin.memory_stores.create(name="other")
+    with pytest.raises(NotFound):  # a memory id is one store's
+        admin.memories.retrieve(other.id, memory.id)
+    assert admin.memories.retrieve(store.id, memory.id).content == "x\n"  # nothing half-applied
+
+
+# -- the policy's layers on admin writes -----------------------------------------------------------
+
+
+@pytest.fixture
+def regulated(tmp_path: Path) -> Iterator[Admin]:
+    with Admin.open(tmp_path / "r.db", key=b"r" * 32, policy="regulated", api_key_id="ops") as handle:
+        yield handle
+
+
+def test_admin_writes_run_the_policys_layers_except_read_only_rules(regulated: Admin) -> None:
+    store = regulated.memory_stores.create(name="s")
+    scrubbed = regulated.memories.write(store.id, path="/people/c.md", content="Mail dana@example.com today\n")
+    assert scrubbed.content is not None and "dana@example.com" not in scrubbed.content
+    secret = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    with pytest.raises(PolicyViolation) as refused:
+        regulated.memories.write(store.id, path="/k.md", content=f"token {secret}\n")
+    assert (refused.value.code, refused.value.status) == ("policy_violation", 422)
+    assert secret not in str(refused.value)
+    with pytest.raises(PolicyViolation):
+        regulated.memories.write(store.id, path="/dana@example.com.md", content="x\n")
+    with pytest.raises(PolicyViolation):
+        regulated.memories.write(store.id, path="/big.md", content="x" * 300_000)
+    seeded = regulated.memories.write(store.id, path="/reference/style.md", content="House style\n")
+    assert seeded.path == "/reference/style.md"  # an operator seeds read-only reference material
+    agent = tool(regulated, store)
+    assert "read-only" in err(agent, command="create", path="/memories/reference/x.md", file_text="y\n")
+    assert [m.path for m in regulated.memories.list(store.id).data] == ["/people/c.md", "/reference/style.md"]
+
+
+# -- versions --------------------------------------------------------------------------------------
+
+
+def test_every_mutation_from_either_surface_is_one_version_with_its_actor(admin: Admin) -> None:
+    store = admin.memory_stores.create(name="s")
+    memory = admin.memories.write(store.id, path="/a.md", content="one\n")
+    agent = tool(admin, store, session_id="sess_agent")
+    ok(agent, command="str_replace", path="/memories/a.md", old_str="one", new_str="two")
+    ok(agent, command="rename", old_path="/memories/a.md", new_path="/memories/b.md")
+    ok(agent, command="delete", path="/memories/b.md")
+    versions = admin.memory_versions.list(store.id).data
+    assert [(v.operation, v.path, v.session_id, v.api_key_id) for v in versions] == [
+        ("deleted", "/b.md", "sess_agent", None),
+        ("modified", "/b.md", "sess_agent", None),
+        ("modified", "/a.md", "sess_agent", None),
+        ("created", "/a.md", None, "ops-test"),
+    ]
+    assert {v.memory_id for v in versions} == {memory.id}
+    assert all(v.content is None for v in versions)  # listings carry no content
+    assert [v.created_at for v in versions] == sorted((v.created_at for v in versions), reverse=True)
+    deleted = admin.memory_versions.retrieve(store.id, versions[0].id)
+    assert deleted.content is None and deleted.content_sha256 is None
+    second = admin.memory_versions.retrieve(store.id, versions[2].id)
+    assert (second.content, second.content_sha256, second.content_size_bytes) == ("two\n", sha("two\n"), 4)
+
+
+def test_version_filters(tmp_path: Path) -> None:
+    clock = Clock()
+    with Admin.open(tmp_path / "f.db", key=b"k" * 32, api_key_id="ops", clock=clock) as admin:
+        store = admin.memory_stores.create(name="s")
+        a = admin.memories.write(store.id, path="/a.md", content="a\n")
+        clock.at(100)
+        b = admin.memories.write(store.id, path="/b.md", content="b\n")
+        clock.at(200)
+        agent = SecureMemory(
+            admin.store, admin.policy, namespace="s", owns_store=False, session_id="sess_x", clock=clock
+        )
+        ok(agent, command="str_replace", path="/memories/a.md", old_str="a", new_str="A")
+        clock.at(300)
+        admin.memories.delete(store.id, b.id)
+        listing = admin.memory_versions.list
+
+        def ops(**filters: Any) -> list[tuple[str, str | None]]:
+            return [(v.operation, v.path) for v in listing(store.id, **filters).data]
+
+        assert ops(memory_id=a.id) == [("modified", "/a.md"), ("created", "/a.md")]
+        assert ops(operation="deleted") == [("deleted", "/b.md")]
+        assert ops(operation="created") == [("created", "/b.md"), ("created", "/a.md")]
+        assert ops(session_id="sess_x") == [("modified", "/a.md")]
+        assert ops(api_key_id="ops") == [("deleted", "/b.md"), ("created", "/b.md"), ("created", "/a.md")]
+        at = datetime.fromtimestamp
+        assert ops(created_at_gte=at(T0 + 100, UTC), created_at_lte=at(T0 + 200, UTC)) == [
+            ("modified", "/a.md"),
+            ("created", "/b.md"),
+        ]
+        assert ops(created_at_gte=at(T0 + 301, UTC)) == []
+        assert ops(created_at_lte=at(T0 - 1, UTC)) == []
+        with pytest.raises(InvalidRequest):
+            listing(store.id, operation="redacted")
+        with pytest.raises(InvalidRequest):
+            listing(store.id, created_at_gte="yesterday")  # type: ignore[arg-type]
+
+
+def test_a_version_walk_is_stable_while_versions_are_added(admin: Admin) -> None:
+    store = admin.memory_stores.create(name="s")
+    for i in range(10):
+        admin.memories.write(store.id, path=f"/m{i}.md", content=f"{i}\n")
+    first = admin.memory_versions.list(store.id, limit=4)
+    seen = [v.id for v in first.data]
+    page = first.next_page
+    while page is not None:
+        admin.memories.write(store.id, path="/late.md", content=f"{len(seen)}\n")  # after the walk began
+        got = admin.memory_versions.list(store.id, limit=4, page=page)
+        seen += [v.id for v in got.data]
+        page = got.next_page
+    assert len(seen) == len(set(seen)) == 10
+    with pytest.raises(InvalidRequest):  # a cursor is bound to its listing's filters
+        admin.memory_versions.list(store.id, limit=4, operation="created", page=first.next_page)
+
+
+def test_redaction_keeps_the_actor_and_times_and_the_chain(admin: Admin) -> None:
+    store = admin.memory_stores.create(name="s")
+    memory = admin.memories.write(store.id, path="/leak.md", content="card 4111 1111 1111 1111\n")
+    admin.memories.update(store.id, memory.id, content="nothing to see\n")
+    leaked = admin.memory_versions.list(store.id, operation="created").data[0]
+    redacted = admin.memory_versions.redact(store.id, leaked.id)
+    assert (redacted.content, redacted.content_sha256, redacted.content_size_bytes, redacted.path) == (None,) * 4
+    assert redacted.redacted_at is not None and redacted.redacted_at.tzinfo is UTC
+    assert (redacted.id, redacted.memory_id, redacted.operation, redacted.api_key_id, redacted.created_at) == (
+        leaked.id,
+        leaked.memory_id,
+        "created",
+        leaked.api_key_id,
+        leaked.created_at,
+    )
+    assert admin.memory_versions.redact(store.id, leaked.id) == redacted  # twice: the same
+    info = admin.store.find_store(store_id=store.id)
+    assert info is not None
+    report = history.check(info.key, admin.store.chain(info.name))
+    assert report.problems == [] and report.versions == 3  # two versions and the redaction event
+    assert [v.id for v in admin.memory_versions.list(store.id).data] == [
+        admin.memory_versions.list(store.id, operation="modified").data[0].id,
+        leaked.id,
+    ]
+
+
+def test_restore_makes_a_new_head_and_brings_a_deleted_memory_back_under_its_id(admin: Admin) -> None:
+    store = admin.memory_stores.create(name="s")
+    memory = admin.memories.write(store.id, path="/a.md", content="good\n")
+    admin.memories.update(store.id, memory.id, content="bad\n", path="/b.md")
+    good = admin.memory_versions.list(store.id, operation="created").data[0]
+    restored = admin.memory_versions.restore(store.id, good.id)
+    assert (restored.id, restored.path, restored.content) == (memory.id, "/a.md", "good\n")
+    assert admin.memory_versions.list(store.id).data[0].operation == "modified"
+    admin.memories.delete(store.id, memory.id)
+    deleted = admin.memory_versions.list(store.id, operation="deleted").data[0]
+    with pytest.raises(Conflict):
+        admin.memory_versions.restore(store.id, deleted.id)
+    back = admin.memory_versions.restore(store.id, good.id)
+    assert (back.id, back.content) == (memory.id, "good\n")
+    assert admin.memory_versions.list(store.id).data[0].operation == "created"
+    admin.memory_versions.redact(store.id, good.id)
+    with pytest.raises(Conflict):
+        admin.memory_versions.restore(store.id, good.id)
+    admin.memories.write(store.id, path="/x.md", content="x\n")
+    bad = admin.memory_versions.list(store.id, memory_id=memory.id, operation="modified").data[-1]
+    admin.memories.write(store.id, path="/b.md", content="squatter\n")
+    with pytest.raises(Conflict):  # the version's path is taken by another memory
+        admin.memory_versions.restore(store.id, bad.id)
+
+
+def test_history_settings(tmp_path: Path) -> None:
+    metadata = Policy(history=HistorySettings(content="metadata"))
+    with Admin.open(tmp_path / "m.db", key=b"k" * 32, policy=metadata) as admin:
+        store = admin.memory_stores.create(name="s")
+        memory = admin.memories.write(store.id, path="/a.md", content="a\n")
+        (version,) = admin.memory_versions.list(store.id).data
+        kept = admin.memory_versions.retrieve(store.id, version.id)
+        assert (kept.content, kept.content_sha256, kept.path) == (None, sha("a\n"), "/a.md")
+        with pytest.raises(Conflict):
+            admin.memory_versions.restore(store.id, version.id)
+        assert admin.memories.retrieve(store.id, memory.id).content == "a\n"
+    off = Policy(history=HistorySettings(versions=False))
+    with Admin.open(tmp_path / "o.db", key=b"k" * 32, policy=off) as admin:
+        store = admin.memory_stores.create(name="s")
+        admin.memories.write(store.id, path="/a.md", content="a\n")
+        assert admin.memory_versions.list(store.id).data == []
+
+
+def test_expired_memories_and_their_history_are_unreadable_before_any_sweep(tmp_path: Path) -> None:
+    clock = Clock()
+    policy = Policy.model_validate({"ttl": {"expire_after": 60, "since": "write"}})
+    with Admin.open(tmp_path / "t.db", key=b"k" * 32, policy=policy, clock=clock) as admin:
+        store = admin.memory_stores.create(name="s")
+        memory = admin.memories.write(store.id, path="/private/name.md", content="Dana\n")
+        clock.at(61)
+        with pytest.raises(NotFound):
+            admin.memories.retrieve(store.id, memory.id)
+        assert admin.memories.list(store.id).data == []
+        (version,) = admin.memory_versions.list(store.id).data
+        shown = admin.memory_versions.retrieve(store.id, version.id)
+        assert (shown.path, shown.content, shown.content_sha256) == (None, None, None)
+        assert admin.sweep().deleted >= 1
+        versions = admin.memory_versions.list(store.id).data
+        assert [v.operation for v in versions] == ["deleted", "created"]
+        assert all(v.path is None for v in versions) and versions[1].redacted_at is not None
+        info = admin.store.find_store(store_id=store.id)
+        assert info is not None and history.check(info.key, admin.store.chain(info.name)).problems == []
+
+
+# -- migration -------------------------------------------------------------------------------------
+
+V2_STORE = Path(__file__).parent / "data" / "v2" / "store-v2.db"
+V2_KEY = bytes(range(32, 64))  # the fixture's published test key (tests/data/v2/make_store_v2.py)
+
+
+def test_a_store_written_before_the_history_migrates_with_a_version_per_file(tmp_path: Path) -> None:
+    db = tmp_path / "v2.db"
+    db.write_bytes(V2_STORE.read_bytes())
+    db.chmod(0o600)
+    with Admin.open(db, key=V2_KEY, api_key_id="ops") as admin:
+        stores = {s.name: s for s in admin.memory_stores.list().data}
+        assert set(stores) == {"default", "tenant-7"}
+        listed = admin.memories.list(stores["default"].id).data
+        assert [m.path for m in listed] == ["/empty.md", "/notes/a.md", "/notes/deep/b.md", "/日本語/メモ.md"]
+        versions = admin.memory_versions.list(stores["default"].id).data
+        assert len(versions) == 4 and {v.operation for v in versions} == {"created"}
+        assert {v.api_key_id for v in versions} == {history.MIGRATION_ACTOR}
+        note = next(m for m in listed if m.path == "/notes/a.md")
+        assert admin.memories.retrieve(stores["default"].id, note.id).content == "alpha\nbeta\n"
+        agent = tool(admin, stores["default"])
+        ok(agent, command="str_replace", path="/memories/notes/a.md", old_str="beta", new_str="gamma")
+        assert admin.memories.retrieve(stores["default"].id, note.id).content == "alpha\ngamma\n"
+        for store in stores.values():
+            info = admin.store.find_store(store_id=store.id)
+            assert info is not None and history.check(info.key, admin.store.chain(info.name)).problems == []

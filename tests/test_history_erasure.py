@@ -1,0 +1,159 @@
+"""Erasure through the history: what a redaction, a store deletion, an expiry or the history's
+retention takes is gone from every decrypted page and WAL frame, within the erasure bound.
+
+With a history that keeps content (the default), text a command replaced or deleted stays in its
+versions by design (review, rollback); these tests prove the ways it leaves them.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from pathlib import Path
+
+from securemem import Admin, SecureMemory
+from securemem.policy import Policy
+from tests.helpers import DAY, Clock, ok
+from tests.sqlcipher_pages import plaintext_of
+
+MARKER = "ZORILLA-HISTORY-51f0"
+PATH_MARKER = "okapi-path-93"
+BOUND = 1.5
+
+
+def gone_within(db: Path, key: bytes, marker: str) -> None:
+    started = time.monotonic()
+    while marker.encode() in plaintext_of(db, key):
+        assert time.monotonic() - started < BOUND, f"{marker} still decryptable after {BOUND}s"
+        time.sleep(0.05)
+
+
+def test_deleted_text_stays_in_the_history_until_every_version_of_it_is_redacted(tmp_path: Path) -> None:
+    db, key = tmp_path / "h.db", b"h" * 32
+    with Admin.open(db, key=key, api_key_id="ops") as admin:
+        store = admin.memory_stores.create(name="s")
+        memory = admin.memories.write(store.id, path=f"/{PATH_MARKER}.md", content=f"{MARKER}\n" * 40)
+        agent = SecureMemory(admin.store, admin.policy, namespace="s", owns_store=False)
+        ok(agent, command="rename", old_path=f"/memories/{PATH_MARKER}.md", new_path="/memories/renamed.md")
+        admin.memories.update(store.id, memory.id, content="clean\n")
+        admin.store.flush_erasure()
+        assert MARKER.encode() in plaintext_of(db, key)  # the control: the history holds it
+        for version in admin.memory_versions.list(store.id, memory_id=memory.id).data:
+            admin.memory_versions.redact(store.id, version.id)
+        gone_within(db, key, MARKER)
+        gone_within(db, key, PATH_MARKER)
+        assert admin.memories.retrieve(store.id, memory.id).content == "clean\n"
+
+
+def test_deleting_a_store_erases_its_memories_and_versions_and_nothing_else(tmp_path: Path) -> None:
+    db, key = tmp_path / "d.db", b"d" * 32
+    with Admin.open(db, key=key) as admin:
+        doomed = admin.memory_stores.create(name="doomed")
+        kept = admin.memory_stores.create(name="kept")
+        memory = admin.memories.write(doomed.id, path=f"/{PATH_MARKER}/a.md", content=f"{MARKER}\n" * 40)
+        admin.memories.update(doomed.id, memory.id, content=f"{MARKER} again\n")
+        admin.memories.write(kept.id, path="/k.md", content="KEPT-TEXT\n")
+        admin.store.flush_erasure()
+        assert MARKER.encode() in plaintext_of(db, key)
+        admin.memory_stores.delete(doomed.id)
+        gone_within(db, key, MARKER)
+        gone_within(db, key, PATH_MARKER)
+        assert b"KEPT-TEXT" in plaintext_of(db, key)
+        assert [m.path for m in admin.memories.list(kept.id).data] == ["/k.md"]
+
+
+def test_expiry_redacts_the_history_of_what_expires(tmp_path: Path) -> None:
+    db, key = tmp_path / "e.db", b"e" * 32
+    clock = Clock()
+    policy = Policy.model_validate({"ttl": {"expire_after": 60, "since": "write"}})
+    with Admin.open(db, key=key, policy=policy, clock=clock) as admin:
+        store = admin.memory_stores.create(name="s")
+        memory = admin.memories.write(store.id, path=f"/{PATH_MARKER}.md", content=f"{MARKER}\n" * 40)
+        admin.memories.update(store.id, memory.id, content=f"{MARKER} v2\n")
+        clock.at(120)
+        assert admin.sweep().deleted == 1
+        gone_within(db, key, MARKER)
+        gone_within(db, key, PATH_MARKER)
+
+
+def test_the_history_retention_redacts_old_versions_at_the_sweep(tmp_path: Path) -> None:
+    db, key = tmp_path / "r.db", b"r" * 32
+    clock = Clock()
+    policy = Policy.model_validate({"history": {"keep_content_for": 30 * DAY}})
+    with Admin.open(db, key=key, policy=policy, clock=clock) as admin:
+        store = admin.memory_stores.create(name="s")
+        memory = admin.memories.write(store.id, path="/a.md", content=f"{MARKER}\n" * 40)
+        admin.memories.update(store.id, memory.id, content="current text\n")
+        clock.at(10 * DAY)
+        assert admin.sweep().redacted == 0
+        clock.at(31 * DAY)
+        report = admin.sweep()
+        assert report.redacted == 2
+        gone_within(db, key, MARKER)
+        assert admin.memories.retrieve(store.id, memory.id).content == "current text\n"  # the head is not history
+        assert all(v.redacted_at is not None for v in admin.memory_versions.list(store.id).data)
+
+
+# -- two processes on one store ---------------------------------------------------------------------
+
+
+def _increment(db: str, key: bytes, store_id: str, memory_id: str, rounds: int) -> int:
+    """Read-modify-write with a content_sha256 precondition, retrying on a lost race."""
+    from securemem import PreconditionFailed
+
+    lost = 0
+    with Admin.open(db, key=key, api_key_id="worker") as admin:
+        for _ in range(rounds):
+            while True:
+                current = admin.memories.retrieve(store_id, memory_id)
+                assert current.content is not None
+                value = int(current.content) + 1
+                try:
+                    admin.memories.update(
+                        store_id,
+                        memory_id,
+                        content=f"{value}\n",
+                        precondition={"type": "content_sha256", "content_sha256": current.content_sha256},
+                    )
+                    break
+                except PreconditionFailed:
+                    lost += 1
+    return lost
+
+
+def _create_once(db: str, key: bytes, store_id: str, who: str, start: object) -> str:
+    from securemem import PreconditionFailed
+
+    with Admin.open(db, key=key) as admin:
+        start.wait()  # type: ignore[attr-defined]
+        try:
+            admin.memories.write(store_id, path="/claim.md", content=f"{who}\n", precondition={"type": "not_exists"})
+            return "won"
+        except PreconditionFailed:
+            return "lost"
+
+
+def test_two_processes_never_lose_an_update_and_one_not_exists_write_wins(tmp_path: Path) -> None:
+    db, key = tmp_path / "c.db", b"c" * 32
+    with Admin.open(db, key=key) as admin:
+        store = admin.memory_stores.create(name="s")
+        counter = admin.memories.write(store.id, path="/counter.md", content="0\n")
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(2) as pool:
+        results = [pool.apply_async(_increment, (str(db), key, store.id, counter.id, 25)) for _ in range(2)]
+        [r.get(timeout=120) for r in results]
+    with Admin.open(db, key=key) as admin:
+        assert admin.memories.retrieve(store.id, counter.id).content == "50\n"
+        assert len(admin.memory_versions.list(store.id, memory_id=counter.id, limit=100).data) == 51
+    for attempt in range(3):
+        with ctx.Manager() as manager:
+            start = manager.Event()
+            with ctx.Pool(2) as pool:
+                racers = [pool.apply_async(_create_once, (str(db), key, store.id, f"p{n}", start)) for n in range(2)]
+                start.set()
+                outcomes = sorted(r.get(timeout=120) for r in racers)
+        assert outcomes == ["lost", "won"]
+        with Admin.open(db, key=key) as admin:
+            (claim,) = [m for m in admin.memories.list(store.id).data if m.path == "/claim.md"]
+            admin.memories.delete(store.id, claim.id)
+        del attempt
