@@ -106,7 +106,28 @@ def _shadowed(policy: Policy, rule: Rule) -> tuple[bool, list[tuple[int, Rule, l
 
 def describe(policy: Policy) -> list[str]:
     """What the policy does, in plain words: scrubbing per entity type, expiry, rules, quotas."""
-    return [*_describe_pii(policy), *_describe_expiry(policy), *_describe_quota(policy)]
+    return [*_describe_pii(policy), *_describe_expiry(policy), *_describe_history(policy), *_describe_quota(policy)]
+
+
+def _describe_history(policy: Policy) -> list[str]:
+    history = policy.history
+    if not history.versions:
+        return ["history: none; no version is recorded (no audit trail, no restore)"]
+    if history.content == "metadata":
+        kept = "who changed which path when, and the content hash; no text (replaced text is erased)"
+    elif history.keep_content_for is None:
+        kept = "who changed what when, with each version's text, until an operator redacts it"
+    else:
+        kept = (
+            f"who changed what when; each version's text for {format_duration(history.keep_content_for)}, "
+            "then a sweep redacts it"
+        )
+    lines = [f"history: every change is a version, hash-chained: {kept}"]
+    if history.redact_expired:
+        lines.append("  what expires is redacted from the history too (nothing expired is readable there either)")
+    else:
+        lines.append("  expired memories keep their versions (the history outlives expiry: review this for PII)")
+    return lines
 
 
 def _describe_pii(policy: Policy) -> list[str]:
