@@ -481,3 +481,22 @@ def test_a_store_written_before_the_history_migrates_with_a_version_per_file(tmp
         for store in stores.values():
             info = admin.store.find_store(store_id=store.id)
             assert info is not None and history.check(info.key, admin.store.chain(info.name)).problems == []
+
+
+def test_a_store_deleted_by_another_handle_takes_no_more_writes_silently(tmp_path: Path) -> None:
+    db = tmp_path / "g.db"
+    with SecureMemory.open(db, key=b"k" * 32, namespace="agent") as memory, Admin.open(db, key=b"k" * 32) as admin:
+        ok(memory, command="create", path="/memories/a.md", file_text="before\n")
+        (store,) = admin.memory_stores.list().data
+        admin.memory_stores.delete(store.id)
+        ok(memory, command="create", path="/memories/b.md", file_text="after\n")  # a new store of that name
+        (again,) = admin.memory_stores.list().data
+        assert again.id != store.id and again.name == "agent"
+        assert [m.path for m in admin.memories.list(again.id).data] == ["/b.md"]
+
+
+def test_an_update_must_change_something(admin: Admin) -> None:
+    store = admin.memory_stores.create(name="s")
+    memory = admin.memories.write(store.id, path="/a.md", content="a\n")
+    with pytest.raises(InvalidRequest):
+        admin.memories.update(store.id, memory.id)

@@ -95,6 +95,8 @@ class Memories:
         info = self._c.store_info(store_id)
         number = self._c.ids.decode("mem", memory_id, "memory")
         not_exists, sha = precondition_of(precondition, "content_sha256", "not_exists")
+        if content is None and path is None:
+            raise InvalidRequest("an update changes the content, the path, or both: give content= or path=")
         command = AdminCommand(
             command="update",
             path=None if path is None else inner(path),

@@ -100,40 +100,57 @@ class ChainReport:
     problems: list[str]
 
 
-def check(ns: int, rows: Iterable[VersionRow], *, limit: int = 20) -> ChainReport:
+def check(ns: int, rows: Iterable[VersionRow], *, limit: int = 20, pinned: bytes | None = None) -> ChainReport:
     """Walk a store's versions in commit order and name every row the chain does not vouch for.
 
-    Memory stays flat: rows are streamed; only the memories with an ``expired`` version and the
-    versions named by redaction events are remembered (what a redacted row must be covered by).
+    ``pinned``: a head an auditor recorded earlier (``audit head``): it must be a link of this
+    chain, or something up to it was changed, removed or cut off since. Memory stays flat: rows
+    are streamed; only the redacted versions not yet covered by a redaction are remembered.
     """
-    prev = genesis(ns)
-    count = 0
-    problems: list[str] = []
-    redacted_pending: dict[int, list[int]] = {}  # memory -> redacted seqs not yet covered
-    covered: set[int] = set()
+    walk = _Walk(genesis(ns), pinned)
     for row in rows:
-        count += 1
+        walk.step(row)
+    problems = walk.finish()
+    shown = problems[:limit] + ([f"... {len(problems) - limit} more"] if len(problems) > limit else [])
+    return ChainReport(walk.count, walk.prev, shown)
+
+
+class _Walk:
+    def __init__(self, start: bytes, pinned: bytes | None) -> None:
+        self.prev, self.pinned, self.count = start, pinned, 0
+        self.pinned_seen = pinned is None or hmac.compare_digest(pinned, start)
+        self.problems: list[str] = []
+        self.pending: dict[int, list[int]] = {}  # memory -> its redacted versions not yet covered
+        self.covered: set[int] = set()  # versions a redaction event names
+
+    def step(self, row: VersionRow) -> None:
+        self.count += 1
         if row.redacted is None and row.op != "redaction":
             if digest(row.salt, row.path, row.sha256, row.size) != row.digest:
-                problems.append(f"version {row.seq}: its path, hash or size was changed")
+                self.problems.append(f"version {row.seq}: its path, hash or size was changed")
             elif row.data is not None and sha256(row.data) != row.sha256:
-                problems.append(f"version {row.seq}: its content was changed")
-        if not hmac.compare_digest(row_link(prev, row), row.link):
-            problems.append(
-                f"version {row.seq}: the chain breaks here (a row before it, or this one, was changed, "
-                "removed or moved)"
+                self.problems.append(f"version {row.seq}: its content was changed")
+        if not hmac.compare_digest(row_link(self.prev, row), row.link):
+            self.problems.append(
+                f"version {row.seq}: the chain breaks here (this row, or one before it, was changed, removed or moved)"
             )
-        prev = row.link
+        self.prev = row.link
+        if not self.pinned_seen and self.pinned is not None and hmac.compare_digest(self.pinned, row.link):
+            self.pinned_seen = True
         if row.op == "redaction" and row.ref is not None:
-            covered.add(row.ref)
-        elif row.op == "expired":
-            redacted_pending.pop(row.memory, None)
-        if row.redacted is not None and row.seq not in covered:
-            redacted_pending.setdefault(row.memory, []).append(row.seq)
-    for seqs in redacted_pending.values():
-        for seq in seqs:
-            if seq not in covered:
-                problems.append(f"version {seq}: redacted without a recorded redaction")
-    return ChainReport(
-        count, prev, problems[:limit] + ([f"... {len(problems) - limit} more"] if len(problems) > limit else [])
-    )
+            self.covered.add(row.ref)
+        elif row.op == "expired":  # an expiry redacts every version of its memory before it
+            self.pending.pop(row.memory, None)
+        if row.redacted is not None:
+            self.pending.setdefault(row.memory, []).append(row.seq)
+
+    def finish(self) -> list[str]:
+        if not self.pinned_seen:
+            self.problems.append(
+                "the pinned head is not in this chain: versions up to it were changed, removed or cut off"
+            )
+        for seqs in self.pending.values():
+            self.problems += [
+                f"version {seq}: redacted without a recorded redaction" for seq in seqs if seq not in self.covered
+            ]
+        return self.problems

@@ -68,6 +68,7 @@ logger = logging.getLogger("securemem.store")
 _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _CONSTRAINT, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 19, 26
 _NOBODY = Actor()
 _STORE_COLS = "id, public_id, name, description, created, updated"
+_STORE_EXISTS = "SELECT 1 FROM stores WHERE id = ?"
 
 
 def _store_info(row: Any) -> StoreInfo:
@@ -448,8 +449,11 @@ class SQLCipherStore:
 
     def _ns_id(self, conn: sqlcipher3.Connection, name: str, *, create: bool) -> int:
         found = self._ns.get(name)
-        if found is not None:
+        # A write checks that the store it cached still exists: an operator may have deleted it
+        # from another process, and rows written under a deleted store's number would be lost.
+        if found is not None and (not create or conn.execute(_STORE_EXISTS, (found,)).fetchone() is not None):
             return found
+        self._ns.pop(name, None)
         row = conn.execute("SELECT id FROM stores WHERE name = ?", (name,)).fetchone()
         if row is None and not create:
             return -1  # nothing stored yet: every read finds nothing
