@@ -197,7 +197,9 @@ def test_the_quota_sees_what_the_pii_safety_net_stores(open_mem: OpenMem) -> Non
 def test_expired_files_do_not_count_against_the_quota(open_mem: OpenMem) -> None:
     clock = Clock()
     # Each file stores 5 bytes of text and 14 of path ("/memories/a.md"): two fit in 38 bytes.
-    memory = open_mem('[ttl]\nexpire_after = "1d"\n[quota]\nmax_files = 2\nmax_total_bytes = 38\n', clock)
+    # The live quota alone (a history would keep a copy of each text: tests/test_layer_quota.py).
+    text = '[ttl]\nexpire_after = "1d"\n[quota]\nmax_files = 2\nmax_total_bytes = 38\n[history]\nversions = false\n'
+    memory = open_mem(text, clock)
     ok(memory, command="create", path="/memories/a.md", file_text="a" * 5)
     ok(memory, command="create", path="/memories/b.md", file_text="b" * 5)
     clock.now = T0 + DAY  # a and b expire; no sweep runs: the write purges them, they no longer count

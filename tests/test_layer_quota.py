@@ -17,6 +17,7 @@ from tests.helpers import REPO, child_argv, ok, refused, seed, write_policy
 
 LIMITS = "[quota]\nmax_file_bytes = 100\nmax_file_lines = 5\nmax_total_bytes = 250\nmax_files = 4\n"
 POLICY = "policy 'custom'"
+NO_HISTORY = "\n[history]\nversions = false\n"
 
 OpenMem = Callable[..., SecureMemory]
 
@@ -55,6 +56,8 @@ def open_mem(tmp_path: Path, key: bytes) -> OpenMem:
     """``open_mem(policy_text)``: a memory on tmp_path/m.db under a policy written from text."""
 
     def make(text: str = LIMITS, **kwargs: Any) -> SecureMemory:
+        # The live quota alone: the history's share is tested in test_history_quota below.
+        text = text if "[history]" in text else text + NO_HISTORY
         policy = write_policy(tmp_path, text, "policy.toml")
         return SecureMemory.open(tmp_path / "m.db", key=key, policy=policy, **kwargs)
 
@@ -242,7 +245,7 @@ def _race(db: str, key_hex: str, policy: str, tag: str) -> None:
 # Each file costs 100 bytes of text and 15 of path ("/memories/a0.md"): ten fit in 1,150 bytes.
 @pytest.mark.parametrize("limit", ["max_files = 10", "max_total_bytes = 1150"])
 def test_limits_hold_under_writers_in_several_processes(tmp_path: Path, key: bytes, limit: str) -> None:
-    policy, db = write_policy(tmp_path, f"[quota]\n{limit}\n"), tmp_path / "m.db"
+    policy, db = write_policy(tmp_path, f"[quota]\n{limit}\n{NO_HISTORY}"), tmp_path / "m.db"
     SecureMemory.open(db, key=key, policy=policy).close()
     racers = [
         subprocess.Popen(
@@ -270,3 +273,41 @@ def test_limits_hold_under_writers_in_several_processes(tmp_path: Path, key: byt
     ):
         usage = tx.usage()
     assert (usage.files, usage.bytes) == (10, 1150)
+
+
+# -- the history counts: past versions' text is stored too ------------------------------------------
+
+
+def test_history_quota_counts_the_text_past_versions_keep(open_mem: OpenMem) -> None:
+    """An agent editing one small file in a loop cannot grow the store past max_total_bytes."""
+    limits = '[quota]\nmax_total_bytes = 2000\n[history]\ncontent = "keep"\n'
+    with open_mem(limits) as mem:
+        ok(mem, command="create", path="/memories/a.md", file_text="x" * 100 + "\nTOKEN-0\n")
+        edits = 0
+        while True:
+            old, new = f"TOKEN-{edits}", f"TOKEN-{edits + 1}"
+            result = mem.execute({"command": "str_replace", "path": "/memories/a.md", "old_str": old, "new_str": new})
+            if result.is_error:
+                break
+            edits += 1
+            assert edits < 100, "the history grew past the quota"
+        assert "past versions kept in the history" in result.text, result.text
+        assert edits >= 10  # about 2000 / 2 copies of 101 bytes: the limit, not an early refusal
+        ok(mem, command="delete", path="/memories/a.md")  # a delete keeps no text: always allowed
+
+
+def test_history_quota_frees_what_a_redaction_takes(tmp_path: Path, key: bytes) -> None:
+    from securemem import Admin
+
+    policy = write_policy(tmp_path, "[quota]\nmax_total_bytes = 1500\n", "p.toml")
+    with Admin.open(tmp_path / "h.db", key=key, policy=policy) as admin:
+        store = admin.memory_stores.create(name="s")
+        memory = admin.memories.write(store.id, path="/a.md", content="a" * 400)
+        admin.memories.update(store.id, memory.id, content="b" * 400)
+        from securemem import PolicyViolation
+
+        with pytest.raises(PolicyViolation):
+            admin.memories.update(store.id, memory.id, content="c" * 400)
+        for version in admin.memory_versions.list(store.id).data:
+            admin.memory_versions.redact(store.id, version.id)
+        assert admin.memories.update(store.id, memory.id, content="c" * 400).content == "c" * 400

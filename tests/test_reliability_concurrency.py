@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from securemem import SecureMemory
-from securemem.policy import Policy, QuotaSettings
+from securemem.policy import HistorySettings, Policy, QuotaSettings
 from tests.helpers import Job, aggregate_errors, check_clean, fork_all, read_state
 
 WORKERS, EDITS = 4, 500
@@ -138,7 +138,7 @@ def test_racing_processes_never_beat_a_quota(tmp_path: Path, key: bytes, kind: s
         if kind == "max_total_bytes"
         else {"max_files": 1 + FIT}
     )
-    policy = Policy(name="race", quota=QuotaSettings(**limits))
+    policy = Policy(name="race", quota=QuotaSettings(**limits), history=HistorySettings(versions=False))
     with SecureMemory.open(db, key=key, policy=policy) as memory:
         check_clean(memory.execute({"command": "create", "path": SHARED, "file_text": start}))
     results = fork_all([(_racer, (str(db), key, n, policy, kind)) for n in range(WORKERS)], tmp_path)

@@ -237,15 +237,15 @@ def test_bad_store_urls_are_one_clear_error(url: str) -> None:
 
 # -- statements per command (SQLCipher) -------------------------------------------------------------
 
-# Each change also records its version: the tail of the store's chain, then the version (a rename
-# reads the content its version keeps).
+# Each change also records its version: the tail of the store's chain, the version, and the
+# store's history total; a quota check reads that total (a rename reads the content its version keeps).
 BUDGET = {  # SQL statements inside the command's transaction, BEGIN and COMMIT excluded
-    "create": 5,  # the path and its ancestors (quota usage included), the content, one upsert of every row
+    "create": 7,  # the path and its ancestors (quota usage included), the content, one upsert of every row
     "view": 1,
-    "str_replace": 6,  # the file, the namespace's usage (it grows), the content, the upsert
-    "insert": 6,
+    "str_replace": 8,  # the file, the namespace's usage (it grows), the content, the upsert
+    "insert": 8,
     "delete": 6,
-    "rename": 9,
+    "rename": 11,
     # the directory, what has expired below it (twice: its total, then the rows shown), then one
     # query for each directory whose children are listed (here /memories and /memories/d)
     "list": 5,

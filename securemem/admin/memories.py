@@ -77,7 +77,7 @@ class Memories:
             raise NotFound("no memory has that id in this store")
         return self._c.public_memory(info, found[0], found[1], content=True)
 
-    def write(self, store_id: str, *, path: str, content: str, precondition: object = None) -> Memory:
+    def write(self, store_id: str, path: str, content: str, precondition: object = None) -> Memory:
         info = self._c.store_info(store_id)
         not_exists, _ = precondition_of(precondition, "not_exists")
         command = AdminCommand(command="write", path=inner(path), file_text=text_of(content))

@@ -39,7 +39,7 @@ class MemoryStores:
     def __init__(self, context: Context) -> None:
         self._c = context
 
-    def create(self, *, name: str, description: str = "") -> MemoryStore:
+    def create(self, name: str, description: str = "") -> MemoryStore:
         info = self._c.store.create_store(check_name(name), check_description(description), self._c.clock())
         if info is None:
             raise Conflict(TAKEN)

@@ -36,6 +36,8 @@ class Quota:
     def __init__(self, policy: Policy) -> None:
         self.limits = policy.quota
         self.where = f"policy '{policy.name}'"
+        # Each version keeps a copy of the text it wrote (or moved): it is stored, so it counts.
+        self.history = policy.history.versions and policy.history.content == "keep"
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         command = call.command
@@ -64,10 +66,12 @@ class Quota:
             grow = len(change.data) - (change.old.size if change.old else 0)
             dirs = new_dirs(change.ancestry)
             grow += sum(path_bytes(d) for d in dirs) + (0 if change.old else path_bytes(change.path))
+            grow += len(change.data) if self.history else 0
             self._check_namespace(tx, grow, files=0 if change.old else 1, entries=len(dirs) + (0 if change.old else 1))
         elif isinstance(change, Move):
             dirs = new_dirs(change.ancestry)
             grow = change.path_bytes_delta + sum(path_bytes(d) for d in dirs)
+            grow += change.entry.size if self.history else 0  # each moved file's new version
             self._check_namespace(tx, grow, files=0, entries=len(dirs))
         return change
 
@@ -96,6 +100,21 @@ class Quota:
             used = tx.usage()  # expired entries were still on disk; they are gone now
         self._refuse_if_over(used, grow, files, entries)
 
+    @staticmethod
+    def _counted(used: Usage) -> str:
+        if not used.history_bytes:
+            return "file contents and path names"
+        return f"file contents and path names, and {used.history_bytes:,} bytes of past versions kept in the history"
+
+    @staticmethod
+    def _advice(used: Usage) -> str:
+        if used.history_bytes > used.content_bytes:
+            return (
+                "Most of it is the history of past versions, which only an operator can redact "
+                "(or the history's retention): ask for it, or delete memories you no longer need."
+            )
+        return "Delete or shorten memories you no longer need, then retry."
+
     def _over(self, used: Usage, grow: int, files: int, entries: int) -> bool:
         limits = self.limits
         return (
@@ -109,9 +128,8 @@ class Quota:
         if limits.max_total_bytes is not None and grow > 0 and used.bytes + grow > limits.max_total_bytes:
             raise QuotaExceeded(
                 f"Error: Quota exceeded: this write would bring your memory to {used.bytes + grow:,} "
-                f"bytes (file contents and path names); the limit is {limits.max_total_bytes:,} bytes "
-                f"and {used.bytes:,} are in use ({self.where}). {_ADVICE} Delete or shorten memories "
-                "you no longer need, then retry."
+                f"bytes ({self._counted(used)}); the limit is {limits.max_total_bytes:,} bytes "
+                f"and {used.bytes:,} are in use ({self.where}). {_ADVICE} {self._advice(used)}"
             )
         if limits.max_files is not None and files > 0 and used.files + files > limits.max_files:
             raise QuotaExceeded(

@@ -75,17 +75,20 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """What one namespace stores: content bytes, path text, and how many files and directories."""
+    """What one namespace stores: content bytes, path text, files and directories, and the text its
+    history keeps (every version's content, until redacted)."""
 
     content_bytes: int
     path_bytes: int
     files: int
     dirs: int
+    history_bytes: int = 0
 
     @property
     def bytes(self) -> int:
-        """Everything stored that a model controls: file contents and the text of every path."""
-        return self.content_bytes + self.path_bytes
+        """Everything stored that a model controls: file contents, the text of every path, and the
+        text of past versions (an agent that edits in a loop grows the history, not the files)."""
+        return self.content_bytes + self.path_bytes + self.history_bytes
 
     @property
     def entries(self) -> int:

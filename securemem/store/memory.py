@@ -218,7 +218,8 @@ class MemoryTx:
             files += 0 if node.is_dir else 1
             dirs += 1 if node.is_dir else 0
             content += len(node.data)
-        return Usage(content, pbytes, files, dirs)
+        history = sum(len(r.data) for r in self.log.rows if r.data) if self.log.settings.content else 0
+        return Usage(content, pbytes, files, dirs, history)
 
     # -- writes ----------------------------------------------------------------------------
 

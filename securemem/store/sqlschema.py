@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS stores (
     public_id TEXT NOT NULL UNIQUE,
     description TEXT NOT NULL DEFAULT '',
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    history_bytes INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS entries (
     ns INTEGER NOT NULL,
@@ -144,6 +145,9 @@ def _from_2(conn: Connection) -> None:
     from securemem.store.history import MIGRATION_ACTOR
     from securemem.store.sqlversions import VersionLog
 
+    columns = {str(row[1]) for row in conn.execute("PRAGMA table_info(stores)").fetchall()}
+    if "history_bytes" not in columns:  # a schema 1 store got the schema 3 table on its way here
+        conn.execute("ALTER TABLE stores ADD COLUMN history_bytes INTEGER NOT NULL DEFAULT 0")
     conn.execute("ALTER TABLE content RENAME TO content_v2")
     for statement in filter(str.strip, SCHEMA.split(";")):
         conn.execute(statement)

@@ -252,9 +252,12 @@ class SqlTx:
 
     def usage(self) -> Usage:
         row = self._row(ROOT)
+        history = self.log.history_bytes() if self.log.settings.content else 0
         if row is None:
-            return Usage(0, 0, 0, 0)
-        return Usage(content_bytes=row[3], path_bytes=row[7] - _ROOT_BYTES, files=row[5], dirs=row[6])
+            return Usage(0, 0, 0, 0, history)
+        return Usage(
+            content_bytes=row[3], path_bytes=row[7] - _ROOT_BYTES, files=row[5], dirs=row[6], history_bytes=history
+        )
 
     def _expired_rows(self, path: str) -> list[Row]:
         """Every expired, unswept row strictly below ``path``."""

@@ -26,6 +26,12 @@ _INSERT = (
     "INSERT INTO versions (ns, memory, op, ref, path, sha, size, data, salt, session, actor, created, digest, link) "
     "VALUES (:ns, :memory, :op, :ref, :path, :sha, :size, :data, :salt, :session, :actor, :created, :digest, :link)"
 )
+_GROW = "UPDATE stores SET history_bytes = history_bytes + ? WHERE id = ?"
+# Before a redaction: the text it takes away from the store's history total.
+_SHRINK = (
+    "UPDATE stores SET history_bytes = history_bytes - "
+    "(SELECT coalesce(sum(length(data)), 0) FROM versions WHERE {}) WHERE id = ?"
+)
 _ERASED = "path = NULL, sha = NULL, size = NULL, data = NULL, salt = NULL, redacted = ?"
 
 
@@ -85,11 +91,13 @@ class VersionLog:
         fields = self._fields(op, memory, path, data, ref=ref, actor=actor or self.actor, prev=prev)
         seq = int(self._q(_INSERT + " RETURNING seq", {"ns": self.ns, **fields}).fetchone()[0])
         self._tail = (fields["link"], fields["created"])
+        self._count(fields["data"], None)
         self._last = _Pending(seq, memory, op, prev) if op in ("created", "modified") else None
         return seq
 
     def _fold(self, last: _Pending, path: str | None, data: bytes | None) -> int:
         fields = self._fields(last.op, last.memory, path, data, ref=None, actor=self.actor, prev=last.prev)
+        self._count(fields["data"], last.seq)
         sets = ", ".join(f"{k} = :{k}" for k in fields if k not in ("memory", "op", "ref"))
         self._q(f"UPDATE versions SET {sets} WHERE seq = :seq", {"seq": last.seq, **fields})
         self._tail = (fields["link"], fields["created"])
@@ -131,7 +139,18 @@ class VersionLog:
             "link": link,
         }
 
+    def _count(self, data: bytes | None, replacing: int | None) -> None:
+        """Keep the store's history total: the text a version keeps counts against its quota."""
+        if replacing is not None:
+            self._q(_SHRINK.format("seq = ?"), (replacing, self.ns))
+        if data:
+            self._q(_GROW, (len(data), self.ns))
+
     # -- reads -----------------------------------------------------------------------------
+
+    def history_bytes(self) -> int:
+        row = self._q("SELECT history_bytes FROM stores WHERE id = ?", (self.ns,)).fetchone()
+        return 0 if row is None else int(row[0])
 
     def _masked(self, expires: float | None) -> bool:
         return self.settings.redact_expired and expires is not None and expires <= self.now
@@ -204,6 +223,7 @@ class VersionLog:
 
     def redact(self, seq: int, memory: int) -> None:
         """Erase one version's redactable fields and chain the redaction."""
+        self._q(_SHRINK.format("seq = ? AND data IS NOT NULL"), (seq, self.ns))
         self._q(f"UPDATE versions SET {_ERASED} WHERE seq = ? AND ns = ?", (self.now, seq, self.ns))
         self._last = None
         self.record("redaction", memory, None, ref=seq)
@@ -220,6 +240,8 @@ class VersionLog:
         if erase:
             for start in range(0, len(files), 500):
                 chunk = [m for m, _ in files[start : start + 500]]
+                marks = ",".join("?" * len(chunk))
+                self._q(_SHRINK.format(f"memory IN ({marks}) AND data IS NOT NULL"), [*chunk, self.ns])
                 self._q(
                     f"UPDATE versions SET {_ERASED} WHERE memory IN ({','.join('?' * len(chunk))}) "
                     "AND redacted IS NULL AND op < 3",
