@@ -12,6 +12,7 @@ An empty table is a session with one store: every path is its own stored path.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -129,7 +130,8 @@ class MountTable:
 
 def _describe(mount: Mount) -> list[str]:
     access = "read-only" if mount.read_only else "read-write"
-    lines = [f'- {mount.root}/: store "{mount.store.name}" ({access})']
+    # A store name is any text: quoted as JSON, a quote or a line break in it cannot pass for a mount of its own.
+    lines = [f"- {mount.root}/: store {json.dumps(mount.store.name, ensure_ascii=False)} ({access})"]
     if mount.store.description:
         lines.append(_indented("Description", mount.store.description))
     if mount.prompt:
