@@ -20,7 +20,7 @@ import hmac
 import json
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from securemem.commands import Command, Result
@@ -44,11 +44,22 @@ def utc_now() -> str:
 
 
 def audit_record(
-    policy: Policy, ns: str, command: Command | None, result: Result, *, facts: AuditFacts, seconds: float
+    policy: Policy,
+    ns: str,
+    command: Command | None,
+    result: Result,
+    *,
+    facts: AuditFacts,
+    seconds: float,
+    stored: Callable[[str], str] | None = None,
 ) -> dict[str, Any]:
-    """The record for one command (exposed for tests and custom sinks)."""
+    """The record for one command (exposed for tests and custom sinks).
+
+    ``stored`` maps a mounted path to the path its store holds, which is what policy rules match.
+    """
     paths = list(facts.paths) if facts.paths is not None and command is not None else [REFUSED]
-    rules = [] if facts.paths is None else [r.glob for r in map(policy.rule_for, paths) if r is not None]
+    rule_of = policy.rule_for if stored is None else lambda path: policy.rule_for(stored(path))
+    rules = [] if facts.paths is None else [r.glob for r in map(rule_of, paths) if r is not None]
     return {
         "ts": utc_now(),
         "ns": ns,

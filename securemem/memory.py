@@ -26,8 +26,16 @@ from securemem import audit
 from securemem.changes import ALL_LEVELS
 from securemem.commands import Command, Result, parse_command
 from securemem.dispatcher import Dispatcher, DispatchOptions
-from securemem.errors import CommandError, PolicyChangedError, PolicyError, SecureMemError, StorageError
-from securemem.middleware import AuditFacts, Call, Handler, Middleware, build_layers, chain
+from securemem.errors import (
+    CommandError,
+    InvalidRequest,
+    PolicyChangedError,
+    PolicyError,
+    SecureMemError,
+    StorageError,
+)
+from securemem.middleware import AuditFacts, Call, Handler, Middleware, Transaction, build_layers, chain
+from securemem.mounts import MountTable, parse_stores
 from securemem.paths import ROOT, ancestors
 from securemem.policy import Policy, load_policy
 from securemem.store.base import Actor, Clock, History, Store
@@ -64,7 +72,7 @@ def new_session_id() -> str:
 
 
 class SecureMemory:
-    """One namespace of a store, behind the policy's middleware chain."""
+    """One namespace of a store (or several stores, each mounted), behind the policy's middleware chain."""
 
     def __init__(
         self,
@@ -77,25 +85,30 @@ class SecureMemory:
         owns_store: bool = True,
         session_id: str | None = None,
         api_key_id: str | None = None,
+        mounts: MountTable | None = None,
     ) -> None:
         self.store = store
         self.policy = policy
-        self.namespace = check_namespace(namespace, store)
+        self.mounts = mounts or MountTable()
+        # With mounts, the first attached store stands for the session where one name is asked for.
+        self.namespace = self.mounts.mounts[0].store.name if self.mounts else check_namespace(namespace, store)
         self.session_id = session_id or new_session_id()
         self.api_key_id = api_key_id
         self.actor = Actor(self.session_id, api_key_id)  # recorded on every version this handle makes
         self.clock = clock
         self._extra = tuple(layers)
         self._owns_store = owns_store
-        self.namespace_id = audit.namespace_digest(store.token_key, namespace)
+        self.namespace_id = audit.namespace_digest(store.token_key, self.namespace)
         # The policy text the store recorded when this handle was made: every command checks,
         # under the store's lock, that it is still the store's policy (see _check_policy).
         self._recorded = store.get_setting(POLICY_SETTING)
         options = DispatchOptions(
             overwrite_on_create=policy.create.overwrite, max_image_bytes=policy.view.max_image_bytes
         )
-        layers = build_layers(policy, store, namespace, clock, self._extra, check=self._check_policy, actor=self.actor)
-        self._handler: Handler = chain(layers, Dispatcher(options))
+        self._transaction = Transaction(
+            store, self.namespace, clock, self._check_policy, self.actor, mounts=self.mounts
+        )
+        self._handler: Handler = chain(build_layers(policy, self._transaction, self._extra), Dispatcher(options))
 
     @classmethod
     def open(
@@ -112,6 +125,7 @@ class SecureMemory:
         adopt_policy: bool = False,
         session_id: str | None = None,
         api_key_id: str | None = None,
+        stores: Sequence[Mapping[str, object]] | None = None,
     ) -> SecureMemory:
         """Open (or create) the store ``db`` (a path, ``sqlcipher:///abs/path``, or ``memory://``).
 
@@ -123,12 +137,21 @@ class SecureMemory:
         refused unless ``adopt_policy=True``.
         ``session_id`` (default: a fresh ``sess_...``) and ``api_key_id`` are recorded on every
         version this handle's commands create.
+        ``stores``: instead of ``namespace``, up to 8 existing stores for one session, each mounted
+        at ``/memories/<mount>/``: ``[{"memory_store_id": id, "access": "read_only" | "read_write",
+        "prompt": text, "mount": name}, ...]`` (only the id is required; see ``securemem.mounts``).
+        A bad attachment raises ``InvalidRequest``. Tell the model about them: ``instructions``.
         """
+        if stores is not None and namespace != "default":
+            raise InvalidRequest(
+                "stores= and namespace= cannot be given together: a session with several stores names each in stores="
+            )
         if not isinstance(namespace, str) or not 1 <= len(namespace) <= 128:
             check_namespace(namespace)
         requested = None if policy is None else load_policy(policy if isinstance(policy, Policy) else str(policy))
         store = open_store(db, key, create=create, kek=kek)
         try:
+            mounts = None if stores is None else parse_stores(stores, lambda id_: store.find_store(store_id=id_))
             resolved = store_policy(store, requested, adopt=adopt_policy, clock=clock)
             configure_store(store, resolved)
             memory = cls(
@@ -139,12 +162,21 @@ class SecureMemory:
                 layers=layers,
                 session_id=session_id,
                 api_key_id=api_key_id,
+                mounts=mounts,
             )
             memory._pin()
             return memory
         except BaseException:
             store.close()
             raise
+
+    @property
+    def instructions(self) -> str:
+        """For the system prompt: each mount, its store's name and description, its access and prompt.
+
+        Empty for a session with one store: the memory tool's own prompt says all there is.
+        """
+        return self.mounts.instructions()
 
     def in_namespace(self, namespace: str) -> SecureMemory:
         """Another namespace of the same store, same policy (closing it leaves the store open)."""
@@ -237,8 +269,8 @@ class SecureMemory:
     def _run_followups(self, call: Call) -> None:
         """A read's small writes; if the store is busy they wait for the next read, the read stands."""
         try:
-            with self.store.transaction(self.namespace, write=True, clock=self.clock, actor=self.actor) as tx:
-                self._check_policy()  # an expiry refresh computed under a policy no longer the store's
+            # The transaction runs _check_policy: no expiry refresh computed under a policy no longer the store's.
+            with self._transaction.open(call.command.paths, write=True) as tx:
                 for write in call.followups:
                     write(tx)
         except StorageError as exc:
@@ -247,11 +279,24 @@ class SecureMemory:
     def _audit(self, command: Command | None, call: Call | None, result: Result, seconds: float) -> None:
         try:
             facts = call.audit if call is not None else AuditFacts()
-            audit.emit(
-                audit.audit_record(self.policy, self.namespace_id, command, result, facts=facts, seconds=seconds)
+            record = audit.audit_record(
+                self.policy,
+                self._audit_ns(facts),
+                command,
+                result,
+                facts=facts,
+                seconds=seconds,
+                stored=self.mounts.stored,
             )
+            audit.emit(record)
         except Exception as exc:  # the record is best effort; the result stands
             logger.error("an audit record could not be built (%s)", type(exc).__name__)
+
+    def _audit_ns(self, facts: AuditFacts) -> str:
+        """The digest of the store a command worked in: with mounts, that of its last path's mount."""
+        if not self.mounts or not facts.paths:
+            return self.namespace_id
+        return audit.namespace_digest(self.store.token_key, self.mounts.home(facts.paths).store.name)
 
     # -- expiry sweeps (they cover every namespace of the store) ------------------------------
 

@@ -12,7 +12,7 @@ import pytest
 
 from securemem import Result, SecureMemory, load_policy
 from securemem.errors import CommandError
-from securemem.middleware import Call, Handler, Middleware, build_layers
+from securemem.middleware import Call, Handler, Middleware, Transaction, build_layers
 from securemem.pii import members
 from securemem.policy import PIISettings, Policy, QuotaSettings, Rule, TTLSettings
 from securemem.store.factory import open_store
@@ -60,7 +60,7 @@ class Recorder:
 
 def names(policy: Policy, extra: tuple[Middleware, ...] = ()) -> list[str]:
     store = open_store("memory://")
-    return [type(layer).__name__ for layer in build_layers(policy, store, "default", time.time, extra)]
+    return [type(layer).__name__ for layer in build_layers(policy, Transaction(store, "default", time.time), extra)]
 
 
 @pytest.mark.parametrize(

@@ -20,9 +20,9 @@ import pytest
 from securemem import SecureMemory
 from securemem.paths import ROOT
 from securemem.policy import Policy, QuotaSettings, TTLSettings, load_policy
-from securemem.store.base import Store
+from securemem.store.base import Actor, MissingStore, Store, VersionQuery, VersionRow
 from securemem.store.factory import split_url
-from tests.helpers import T0, Clock, ok, sqlcipher_of, write_many
+from tests.helpers import T0, Clock, ok, read_state, sqlcipher_of, write_many, write_raw
 
 
 def memory_on(store: Store, policy: Policy, clock: Clock, namespace: str = "default") -> SecureMemory:
@@ -209,6 +209,74 @@ def test_deep_empty_directories_count_against_the_quota(store: Store) -> None:
     assert result.is_error and "bytes (file contents and path names)" in result.text
     with store.transaction("default", write=False, clock=time.time) as tx:
         assert tx.usage().entries == 0
+
+
+# -- siblings and empty directories (rule 10; a move between two stores) ---------------------------
+
+
+def _versions(store: Store, namespace: str) -> list[VersionRow]:
+    with store.transaction(namespace, write=False, clock=time.time) as tx:
+        return tx.versions(VersionQuery(limit=50))
+
+
+def test_a_sibling_is_the_same_transaction_on_another_namespace(store: Store) -> None:
+    assert store.create_store("other", "", T0) is not None
+    with store.transaction("default", write=True, clock=lambda: T0, actor=Actor("sess_x", "key_y")) as tx:
+        other = tx.sibling("other")
+        assert other.now == tx.now == T0 and tx.sibling("other") is other
+        tx.put_file("/memories/a.md", b"a", 1, None, None)
+        other.put_file("/memories/b.md", b"bb", 1, None, None)
+    assert read_state(store, "default").files == {"/memories/a.md": "a"}
+    assert read_state(store, "other").files == {"/memories/b.md": "bb"}
+    (version,) = _versions(store, "other")
+    assert (version.op, version.path, version.session_id, version.api_key_id) == (
+        "created", "/memories/b.md", "sess_x", "key_y"
+    )  # fmt: skip
+
+
+def test_a_failed_transaction_leaves_nothing_in_any_namespace_it_touched(store: Store) -> None:
+    assert store.create_store("other", "", T0) is not None
+    write_raw(store, "/memories/kept.md", b"kept", namespace="other")
+    before = (read_state(store, "other"), len(_versions(store, "other")))
+    with pytest.raises(RuntimeError), store.transaction("default", write=True, clock=time.time) as tx:
+        tx.put_file("/memories/a.md", b"a", 1, None, None)
+        other = tx.sibling("other")
+        kept = other.stat("/memories/kept.md")
+        assert kept is not None
+        other.delete("/memories/kept.md", kept)
+        other.put_file("/memories/new/b.md", b"b", 1, None, None)
+        raise RuntimeError("after writing in both")
+    assert (read_state(store, "other"), len(_versions(store, "other"))) == before
+    with store.transaction("default", write=False, clock=time.time) as tx:
+        assert tx.stat("/memories/a.md") is None and tx.usage().entries == 0
+
+
+def test_a_sibling_is_never_made(store: Store) -> None:
+    with store.transaction("default", write=True, clock=time.time) as tx, pytest.raises(MissingStore):
+        tx.sibling("missing")
+    assert store.find_store(name="missing") is None
+
+
+def test_make_dir_makes_an_empty_directory_and_its_parents(store: Store) -> None:
+    write_raw(store, "/memories/keep/f.md", b"f", now=T0)
+    write_raw(store, "/memories/soon/f.md", b"f", now=T0, expires=T0 + 10)
+    with store.transaction("default", write=True, clock=lambda: T0) as tx:
+        tx.make_dir("/memories/a/b/empty", T0 + 100)
+        tx.make_dir("/memories/keep/e", T0 + 5)
+        tx.make_dir("/memories/soon/later", T0 + 100)
+    state = read_state(store, now=T0)
+    made = {"/memories/a", "/memories/a/b", "/memories/a/b/empty", "/memories/keep/e", "/memories/soon/later"}
+    assert set(state.dirs) == {"/memories", "/memories/keep", "/memories/soon", *made}
+    with store.transaction("default", write=False, clock=lambda: T0) as tx:
+        usage, keep, soon = tx.usage(), tx.stat("/memories/keep"), tx.stat("/memories/soon")
+    dirs = [p for p in state.dirs if p != "/memories"]
+    assert (usage.dirs, usage.files) == (7, 2)
+    assert usage.path_bytes == sum(map(len, [*dirs, "/memories/keep/f.md", "/memories/soon/f.md"]))
+    assert keep is not None and keep.expires is None  # a directory that never expires stays so
+    assert soon is not None and soon.expires == T0 + 100  # rule 4: never before what lies below it
+    with store.transaction("default", write=False, clock=lambda: T0 + 101) as tx:
+        assert tx.stat("/memories/a") is None  # made with the expiry of what it was made for
+        assert tx.stat("/memories/keep/e") is None and tx.stat("/memories/keep") is not None
 
 
 # -- the factory -----------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from securemem.middleware.access import Access
 from securemem.middleware.base import AuditFacts, Call, Check, Handler, Middleware, ViewLimit, chain
@@ -12,8 +12,8 @@ from securemem.middleware.quota import Quota
 from securemem.middleware.transaction import Transaction
 from securemem.middleware.truncate import ViewTruncate
 from securemem.middleware.ttl import TTL
+from securemem.mounts import MountTable
 from securemem.policy import Policy
-from securemem.store.base import Actor, Clock, Store
 
 __all__ = [
     "TTL",
@@ -35,41 +35,37 @@ __all__ = [
 ]
 
 
-def policy_layers(policy: Policy, token_key: bytes, *, admin: bool = False) -> list[Middleware]:
+def policy_layers(
+    policy: Policy, token_key: bytes, *, admin: bool = False, mounts: MountTable | None = None
+) -> list[Middleware]:
     """The layers a policy asks for, outermost first, all of them outside the store transaction.
 
     PathGuard comes first whatever the policy says: every later layer, and the store, may rely on
-    canonical paths inside /memories. PIIScrub comes next, before any layer whose message could
-    echo a path or a value. Quota's checks are registered last, so they count the bytes that will
-    really be stored (after the PII net and TTL have had their say). The admin surface (``admin``)
-    runs every layer but Access: an operator seeds the read-only reference material.
+    canonical paths inside /memories (inside a mount, in a session with several stores). PIIScrub
+    comes next, before any layer whose message could echo a path or a value. Quota's checks are
+    registered last, so they count the bytes that will really be stored (after the PII net and
+    TTL have had their say). The admin surface (``admin``) runs every layer but Access: an
+    operator seeds the read-only reference material.
     """
-    layers: list[Middleware] = [PathGuard()]
+    mounts = mounts or MountTable()
+    layers: list[Middleware] = [PathGuard(mounts)]
     if policy.pii.enabled:
         layers.append(PIIScrub(policy, token_key))
-    if not admin and any(rule.read_only for rule in policy.rules):
-        layers.append(Access(policy))
+    if not admin and (any(rule.read_only for rule in policy.rules) or any(m.read_only for m in mounts.mounts)):
+        layers.append(Access(policy, mounts))
     if policy.has_expiry:
-        layers.append(TTL(policy))
+        layers.append(TTL(policy, mounts))
     if any(value is not None for value in policy.quota.model_dump().values()):
-        layers.append(Quota(policy))
+        layers.append(Quota(policy, mounts))
     layers.append(ViewTruncate(policy.view.max_chars))
     return layers
 
 
-def build_layers(
-    policy: Policy,
-    store: Store,
-    namespace: str,
-    clock: Clock,
-    extra: Sequence[Middleware] = (),
-    *,
-    check: Callable[[], None] | None = None,
-    actor: Actor | None = None,
-) -> list[Middleware]:
+def build_layers(policy: Policy, transaction: Transaction, extra: Sequence[Middleware] = ()) -> list[Middleware]:
     """The whole chain in front of the dispatcher: the policy's layers, the transaction, your own.
 
     A deployment's own layers run inside the transaction, after the policy's layers, so they see
     input that is already guarded and scrubbed, and may read the store through ``call.txn``.
     """
-    return [*policy_layers(policy, store.token_key), Transaction(store, namespace, clock, check, actor), *extra]
+    store = transaction.store
+    return [*policy_layers(policy, store.token_key, mounts=transaction.mounts), transaction, *extra]

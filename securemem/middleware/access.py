@@ -6,6 +6,11 @@ anything a read-only rule covers: the path it writes, the source and destination
 and, for a delete or rename of a directory, every entry inside it and every place a moved entry
 would land. The paths a command names are checked before the store is touched; what lies below
 a deleted or moved directory is checked on the change itself, under the store's lock.
+
+In a session with several stores, a mount attached ``read_only`` refuses every command but
+``view``, whatever the rules say, and a rename into or out of it. Rules match the path a file
+has in its store (``/memories/x`` for ``/memories/<mount>/x``), so a rule protects a file the
+same way whether its store is opened alone or mounted.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from securemem.changes import Change, Move, Removal
 from securemem.commands import DeleteCommand, RenameCommand, Result
 from securemem.errors import ReadOnly
 from securemem.middleware.base import Call, Handler
+from securemem.mounts import MountTable
 from securemem.policy import Policy, Rule
 from securemem.store.base import StoreTx
 
@@ -21,12 +27,16 @@ _ADVICE = "it can be viewed but not created, edited, moved or deleted. Write you
 
 
 class Access:
-    def __init__(self, policy: Policy) -> None:
+    def __init__(self, policy: Policy, mounts: MountTable | None = None) -> None:
         self.policy = policy
+        self.mounts = mounts or MountTable()
         self._any_read_only = any(r.read_only for r in policy.rules)
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         command = call.command
+        if command.mutates:
+            for path in command.paths:
+                self._refuse_read_only_mount(path)
         if command.mutates and self._any_read_only:
             for path in command.paths:
                 rule = self._covering(path)
@@ -56,6 +66,21 @@ class Access:
                     )
         return change
 
+    def _refuse_read_only_mount(self, path: str) -> None:
+        mount = self.mounts.mount_of(path)
+        if mount is None or not mount.read_only:
+            return
+        writable = self.mounts.writable()
+        where = (
+            f"Write your notes in {', '.join(f'{m.root}/' for m in writable)}."
+            if writable
+            else "No store of this session can be written to."
+        )
+        raise ReadOnly(
+            f"Error: {path} is in {mount.root}/, a read-only mount (store '{mount.store.name}'): it can be viewed "
+            f"but nothing in it can be created, edited, moved or deleted. {where}"
+        )
+
     def _refuse_inside(self, source: str, path: str) -> None:
         rule = self._covering(path)
         if rule is not None:
@@ -66,7 +91,8 @@ class Access:
 
     def _covering(self, path: str) -> Rule | None:
         """The read-only rule that covers ``path`` or would cover a child of it, if any."""
-        for probe in (path, path + "/\x00"):  # the path itself, then any child it may have
+        stored = self.mounts.stored(path)  # rules speak of a store's own paths
+        for probe in (stored, stored + "/\x00"):  # the path itself, then any child it may have
             rule = self.policy.rule_for(probe)
             if rule is not None and rule.read_only:
                 return rule

@@ -4,6 +4,10 @@ It is always the outermost layer and no policy can remove it. The root may be vi
 nothing else: creating, editing, deleting or renaming it (in any spelling) is refused here, so
 no later layer or store method ever sees a root mutation. A rename of a directory moves every
 path below it too: each new path is held to the same length limit before anything moves.
+
+In a session with several stores (``securemem.mounts``) every path must also be ``/memories``
+or lie inside a mount, and each mount's own directory is a root like ``/memories``: it may be
+viewed, never created, edited, deleted or renamed.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from securemem.changes import Change, Move
 from securemem.commands import AdminCommand, RenameCommand, Result
 from securemem.errors import InvalidPath
 from securemem.middleware.base import Call, Handler
+from securemem.mounts import MountTable
 from securemem.paths import MAX_PATH_BYTES, ROOT, canonical
 from securemem.store.base import StoreTx, path_bytes
 
@@ -29,13 +34,23 @@ _VERBS = {
 
 
 class PathGuard:
+    def __init__(self, mounts: MountTable | None = None) -> None:
+        self.mounts = mounts or MountTable()
+
     def __call__(self, call: Call, call_next: Handler) -> Result:
         command = call.command
         paths = tuple(canonical(path) for path in command.paths)
-        if command.mutates and ROOT in paths:
+        if any(self.mounts.outside(path) for path in paths):
+            # The path is not quoted (see paths._refuse): the PII layer has not looked at it yet.
             raise InvalidPath(
-                f"Error: The {ROOT} directory itself cannot be {_VERBS[command.command]}; "
-                f"use a path below it, such as {ROOT}/notes.md."
+                f"Error: Invalid path: this session's memory is in its mounted stores; every path must be {ROOT} "
+                f"or lie inside one of: {self.mounts.roots()}"
+            )
+        roots = [path for path in paths if self.mounts.is_root(path)] if command.mutates else []
+        if roots:
+            raise InvalidPath(
+                f"Error: The {roots[0]} directory itself cannot be {_VERBS[command.command]}; "
+                f"use a path below it, such as {roots[0]}/notes.md."
             )
         if paths != command.paths:
             call.with_command(command.with_paths(paths))

@@ -14,6 +14,11 @@ again, so a model is never refused for what it can no longer see.
 
 A write that makes a file or the namespace smaller is let through even if it is still over (a
 limit lowered after the fact), so the model can always trim its way back under.
+
+In a session with several stores each store has its own limits: a write counts against the
+store it lands in, path text as that store holds it (``/memories/x``, not the mounted
+``/memories/<mount>/x``). A rename between two stores brings everything it moves into the
+target: every byte, file and directory counts there.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from securemem.changes import Change, FileWrite, Move, new_dirs
 from securemem.commands import AdminCommand, Result, TextField
 from securemem.errors import QuotaExceeded
 from securemem.middleware.base import Call, Handler
+from securemem.mounts import Mount, MountTable
 from securemem.policy import Policy
 from securemem.store.base import StoreTx, Usage, path_bytes
 
@@ -33,11 +39,16 @@ PURGE_LIMIT = 2000
 
 
 class Quota:
-    def __init__(self, policy: Policy) -> None:
+    def __init__(self, policy: Policy, mounts: MountTable | None = None) -> None:
         self.limits = policy.quota
         self.where = f"policy '{policy.name}'"
         # Each version keeps a copy of the text it wrote (or moved): it is stored, so it counts.
         self.history = policy.history.versions and policy.history.content == "keep"
+        self.mounts = mounts or MountTable()
+
+    def _bytes(self, path: str) -> int:
+        """The path text a path costs: as its store holds it."""
+        return path_bytes(self.mounts.stored(path))
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         command = call.command
@@ -65,14 +76,22 @@ class Quota:
             self._check_file(change)
             grow = len(change.data) - (change.old.size if change.old else 0)
             dirs = new_dirs(change.ancestry)
-            grow += sum(path_bytes(d) for d in dirs) + (0 if change.old else path_bytes(change.path))
-            grow += len(change.data) if self.history else 0
-            self._check_namespace(tx, grow, files=0 if change.old else 1, entries=len(dirs) + (0 if change.old else 1))
+            grow += sum(map(self._bytes, dirs)) + (0 if change.old else self._bytes(change.path))
+            grow += len(change.data) if self.history else 0  # the version's copy
+            entries = len(dirs) + (0 if change.old else 1)
+            self._check_namespace(tx, change.path, grow, files=0 if change.old else 1, entries=entries)
         elif isinstance(change, Move):
             dirs = new_dirs(change.ancestry)
-            grow = change.path_bytes_delta + sum(path_bytes(d) for d in dirs)
-            grow += change.entry.size if self.history else 0  # each moved file's new version
-            self._check_namespace(tx, grow, files=0, entries=len(dirs))
+            made = sum(map(self._bytes, dirs))
+            copies = change.entry.size if self.history else 0  # each moved file's new version
+            if self.mounts.mount_of(change.old) is self.mounts.mount_of(change.new):
+                grow = change.path_bytes_delta + made + copies
+                self._check_namespace(tx, change.new, grow, files=0, entries=len(dirs))
+            else:  # into another store: all of it is new there (tx.usage() is the target's)
+                moved = change.moved(tx)
+                files = [entry for entry, _ in moved if not entry.is_dir]
+                grow = made + sum(f.size for f in files) + sum(self._bytes(landing) for _, landing in moved) + copies
+                self._check_namespace(tx, change.new, grow, files=len(files), entries=len(dirs) + len(moved))
         return change
 
     def _check_file(self, write: FileWrite) -> None:
@@ -92,13 +111,13 @@ class Quota:
                 f"file is {limit:,} lines ({self.where}). {_ADVICE} Keep the file shorter or split it."
             )
 
-    def _check_namespace(self, tx: StoreTx, grow: int, *, files: int, entries: int) -> None:
+    def _check_namespace(self, tx: StoreTx, path: str, grow: int, *, files: int, entries: int) -> None:
         if grow <= 0 and files <= 0 and entries <= 0:
             return  # nothing grows: no limit can be crossed (and a shrink over a lowered limit is let through)
         used = tx.usage()
         if self._over(used, grow, files, entries) and tx.purge_expired(PURGE_LIMIT):
             used = tx.usage()  # expired entries were still on disk; they are gone now
-        self._refuse_if_over(used, grow, files, entries)
+        self._refuse_if_over(used, grow, files, entries, self.mounts.mount_of(path))
 
     @staticmethod
     def _counted(used: Usage) -> str:
@@ -123,23 +142,25 @@ class Quota:
             or (limits.max_entries is not None and entries > 0 and used.entries + entries > limits.max_entries)
         )
 
-    def _refuse_if_over(self, used: Usage, grow: int, files: int, entries: int) -> None:
+    def _refuse_if_over(self, used: Usage, grow: int, files: int, entries: int, mount: Mount | None) -> None:
         limits = self.limits
+        # In a session with several stores, say which store is full: each has its own limits.
+        memory, within = ("your memory", "") if mount is None else (f"the store {mount.root}/", f" in {mount.root}/")
         if limits.max_total_bytes is not None and grow > 0 and used.bytes + grow > limits.max_total_bytes:
             raise QuotaExceeded(
-                f"Error: Quota exceeded: this write would bring your memory to {used.bytes + grow:,} "
+                f"Error: Quota exceeded: this write would bring {memory} to {used.bytes + grow:,} "
                 f"bytes ({self._counted(used)}); the limit is {limits.max_total_bytes:,} bytes "
                 f"and {used.bytes:,} are in use ({self.where}). {_ADVICE} {self._advice(used)}"
             )
         if limits.max_files is not None and files > 0 and used.files + files > limits.max_files:
             raise QuotaExceeded(
                 f"Error: Quota exceeded: the limit is {limits.max_files:,} files and {used.files:,} "
-                f"exist ({self.where}). {_ADVICE} Delete files you no longer need, or add to an "
+                f"exist{within} ({self.where}). {_ADVICE} Delete files you no longer need, or add to an "
                 "existing file with str_replace or insert."
             )
         if limits.max_entries is not None and entries > 0 and used.entries + entries > limits.max_entries:
             raise QuotaExceeded(
                 f"Error: Quota exceeded: the limit is {limits.max_entries:,} files and directories "
-                f"and {used.entries:,} exist ({self.where}). {_ADVICE} Delete files or directories "
+                f"and {used.entries:,} exist{within} ({self.where}). {_ADVICE} Delete files or directories "
                 "you no longer need, or keep new files in existing directories."
             )

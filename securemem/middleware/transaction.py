@@ -4,15 +4,23 @@ Everything outside it (path rules, PII scanning of the input, size pre-checks) r
 store-wide write lock is taken, so one slow scan never holds up other writers; the checks those
 layers registered run inside it, under the lock, on the change itself. The transaction's clock is
 read once the lock is held (``tx.now``), so a command that waited cannot act on a stale instant.
+
+In a session with several stores the transaction is opened on the store of the command's last
+path (a rename's destination, where a quota is checked) and handed down as a ``MountedTx``,
+which reaches any other mounted store in the same transaction. Those stores exist (they were
+checked at open), so none is ever made here: one deleted or renamed since fails the command.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from securemem.commands import Result
 from securemem.middleware.base import Call, Handler
-from securemem.store.base import Actor, Clock, Store
+from securemem.mounted import MountedTx
+from securemem.mounts import MountTable
+from securemem.store.base import Actor, Clock, Store, StoreTx
 
 
 class Transaction:
@@ -27,6 +35,7 @@ class Transaction:
         actor: Actor | None = None,
         *,
         create: bool = True,
+        mounts: MountTable | None = None,
     ) -> None:
         self.store = store
         self.namespace = namespace
@@ -34,14 +43,20 @@ class Transaction:
         self.check = check
         self.actor = actor
         self.create = create
+        self.mounts = mounts or MountTable()
 
-    def __call__(self, call: Call, call_next: Handler) -> Result:
-        write = call.command.mutates
-        with self.store.transaction(
-            self.namespace, write=write, clock=self.clock, actor=self.actor, create=self.create
-        ) as tx:
+    @contextmanager
+    def open(self, paths: Sequence[str], *, write: bool) -> Iterator[StoreTx]:
+        """The transaction for a command on ``paths`` (also used for the follow-up writes of a read)."""
+        home = self.mounts.home(paths) if self.mounts else None
+        namespace, create = (self.namespace, self.create) if home is None else (home.store.name, False)
+        with self.store.transaction(namespace, write=write, clock=self.clock, actor=self.actor, create=create) as tx:
             if self.check is not None:
                 self.check()
+            yield tx if home is None else MountedTx(self.mounts, home, tx)
+
+    def __call__(self, call: Call, call_next: Handler) -> Result:
+        with self.open(call.command.paths, write=call.command.mutates) as tx:
             call.tx, call.now = tx, tx.now
             try:
                 return call_next(call)

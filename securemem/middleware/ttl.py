@@ -14,6 +14,10 @@ invisible and unmodifiable before any sweep runs; sweeps only reclaim the space.
   expiry back (only when it moves by more than min(1% of the TTL, 1 h), like relatime, so
   repeated reads commit nothing); a shorter TTL brings it forward, and a file the current rule
   says has expired is not shown.
+
+Rules match the path a file has in its store: in a session with several stores,
+``/memories/<mount>/x`` lives by the rule for ``/memories/x``, as it does when its store is opened
+alone, so how a store is opened never changes how long its files live.
 """
 
 from __future__ import annotations
@@ -22,13 +26,18 @@ from securemem.changes import Change, FileWrite, Move
 from securemem.commands import FileView, ImageView, Result
 from securemem.errors import NotFound
 from securemem.middleware.base import Call, Handler
-from securemem.policy import Policy
+from securemem.mounts import MountTable
+from securemem.policy import Expiry, Policy
 from securemem.store.base import Entry, StoreTx
 
 
 class TTL:
-    def __init__(self, policy: Policy) -> None:
+    def __init__(self, policy: Policy, mounts: MountTable | None = None) -> None:
         self.policy = policy
+        self.mounts = mounts or MountTable()
+
+    def _expiry(self, path: str) -> Expiry:
+        return self.policy.expiry_for(self.mounts.stored(path))
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         if call.command.mutates:
@@ -41,7 +50,7 @@ class TTL:
 
     def _stamp(self, change: Change, tx: StoreTx) -> Change:
         if isinstance(change, FileWrite):
-            expiry = self.policy.expiry_for(change.path)
+            expiry = self._expiry(change.path)
             deadline = expiry.deadline(tx.now)
             kept = None if change.old is None else change.old.expires
             # Like a read, an edit leaves a stamp that is early by less than the slack: the expiry
@@ -51,11 +60,11 @@ class TTL:
             change.expires = deadline
         elif isinstance(change, Move):
             for _, landing in change.moved(tx):
-                change.expiries[landing] = self.policy.expiry_for(landing).deadline(tx.now)
+                change.expiries[landing] = self._expiry(landing).deadline(tx.now)
         return change
 
     def _on_read(self, path: str, entry: Entry, now: float, call: Call) -> None:
-        expiry = self.policy.expiry_for(path)
+        expiry = self._expiry(path)
         if expiry.after is None:
             if entry.expires is not None:  # a never_expire rule applies to files stamped before it
                 call.followups.append(lambda tx: tx.set_expiry(path, None))

@@ -35,6 +35,10 @@ The rules a backend must keep, and that the layers above rely on:
    content, hash, size or path, before any sweep.
 9. **Errors** are translated at this boundary into ``securemem.errors.StorageError`` and its
    subclasses; a driver's exception never escapes.
+10. **Siblings.** ``tx.sibling(namespace)`` is the same transaction seen on another (existing)
+   namespace: the same lock, the same ``now`` and actor, one commit or one rollback for both. A
+   session with several stores moves a file between two of them in one transaction, so the move
+   happens whole or not at all (rule 3 holds across the namespaces it touched).
 """
 
 from __future__ import annotations
@@ -245,6 +249,19 @@ class StoreTx(Protocol):
         Bounded, because it runs inside a command's transaction: a pile of expired entries is a
         sweep's work, in batches, not one write's.
         """
+        ...
+
+    def make_dir(self, path: str, expires: float | None) -> None:
+        """Make an empty directory at ``path``, where nothing visible is, and its missing parents.
+
+        A file moved to another store is written there with ``put_file``; an empty directory
+        moved with it needs this (the memory tool itself never makes one alone).
+        """
+        ...
+
+    # -- other namespaces --------------------------------------------------------------------
+    def sibling(self, namespace: str) -> StoreTx:
+        """This transaction on another existing namespace (rule 10); ``MissingStore`` if there is none."""
         ...
 
 

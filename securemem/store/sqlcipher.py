@@ -442,9 +442,10 @@ class SQLCipherStore:
                 self._check_file(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
             self.last_statements = tx.statements
-            if tx.freed:
+            if tx.family_freed:
                 self._eraser.freed()
         finally:
+            tx.release()
             self._lock.release()
 
     def _ns_id(self, conn: sqlcipher3.Connection, name: str, *, create: bool) -> int:

@@ -27,6 +27,7 @@ from securemem.paths import ROOT, ancestors, name_of, parent_of
 from securemem.store.base import (
     Ancestry,
     Entry,
+    MissingStore,
     Skip,
     Usage,
     VersionQuery,
@@ -144,6 +145,7 @@ class SqlTx:
         self._statements = 0
         self._cache: dict[str, Row | None] = {}  # raw rows read so far, expired ones included
         self._chain_of: str | None = None  # the path whose whole chain of rows is in the cache
+        self.family: dict[int, SqlTx] | None = None  # with siblings: this transaction on each namespace
 
     @property
     def statements(self) -> int:
@@ -162,6 +164,37 @@ class SqlTx:
         if rows:
             self.statements += 1
             self._conn.executemany(sql, [{"ns": self.ns, "now": self.now, **r} for r in rows])
+
+    @property
+    def family_freed(self) -> bool:
+        """Content was freed in any namespace this transaction touched (its erasure is due)."""
+        return self.freed if self.family is None else any(tx.freed for tx in self.family.values())
+
+    def sibling(self, namespace: str) -> SqlTx:
+        """This transaction on another namespace: the same connection, lock, instant and actor.
+
+        One SqlTx per namespace, shared by the whole family: two would each keep their own
+        chain tail for the namespace's versions and fork its hash chain.
+        """
+        self.statements += 1
+        row = self._conn.execute("SELECT id FROM stores WHERE name = ?", (namespace,)).fetchone()
+        if row is None:
+            raise MissingStore("the store does not exist (it was deleted or renamed)")
+        ns = int(row[0])
+        if self.family is None:
+            self.family = {self.ns: self}
+        if ns not in self.family:
+            log = self.log  # a VersionLog (its module imports this one: built through its type)
+            tx = SqlTx(self._conn, ns, self.now, type(log)(self._conn, ns, self.now, log.actor, log.settings))
+            tx.family = self.family
+            self.family[ns] = tx
+        return self.family[ns]
+
+    def release(self) -> None:
+        """At the end of the transaction: each member of a family refers to it, a cycle to break so
+        that they (and their caches) are freed at once rather than by the cycle collector."""
+        if self.family is not None:
+            self.family.clear()
 
     def _visible(self, row: Row | None) -> bool:
         return row is not None and (row[11] is None or row[11] > self.now)
@@ -380,6 +413,13 @@ class SqlTx:
                 below_bytes += path_bytes(above)
         self.statements += 1
         self._conn.execute(_upsert_sql(len(rows)), [value for row in rows for value in row])
+
+    def make_dir(self, path: str, expires: float | None) -> None:
+        missing = self._make_room(path)
+        self._wrote()
+        self._make_dirs([*missing, path], expires)
+        # Rule 4: no directory above may expire before the new one.
+        self._adjust(path, (0, 0, 0, 0), expires=expires, stamp=True, modified=False)
 
     def _content_id(self, path: str) -> int:
         row = self._row(path)
