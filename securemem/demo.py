@@ -3,8 +3,9 @@
 No API key and no network: the tool inputs below are what a model sends in the customer-service
 example of the memory tool's documentation, plus the hostile and awkward calls a handler must
 survive; then the same store under the ``regulated`` policy: a scrubbed write, a refused secret,
-a refused over-quota write, and an expiry (with the clock moved, as the tests do). The demo
-ends by reading the store's bytes back and showing that none of what was written is there in
+a refused over-quota write, and an expiry (with the clock moved, as the tests do); then a
+reviewer's day with memory stores and versions (``demo_review.py``). The demo ends by reading the
+store's bytes back and showing that none of what was written is there in
 clear text.
 """
 
@@ -21,6 +22,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from securemem.demo_review import review_day
 from securemem.errors import SecureMemError
 from securemem.keys import create_key_file
 from securemem.memory import SecureMemory
@@ -198,6 +200,8 @@ def run_demo(keep: str | None = None, *, confirm: Callable[[str], bool] | None =
                 _show(step, title, tool_input, memory)
         print("\n=== Part 2: the operator switches the store to the 'regulated' policy (namespace 'bank-agent')")
         _regulated(db, key, first_step=len(SESSION) + 1)
+        print("\n=== Part 3: a reviewer's day: memory stores, versions, redaction, restore, the audit chain")
+        review_day(db, key, first_step=len(SESSION) + len(REGULATED) + 1)
         code = _report(db)
     finally:
         if not keep:
@@ -278,6 +282,8 @@ def _report(db: Path) -> int:
         "order-4417",
         "Dana Reyes",
         "bank-agent",
+        "House style",
+        "her divorce",
         "SQLite format 3",
     ]
     found = _plaintext_found(files, markers)
