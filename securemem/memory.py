@@ -102,6 +102,9 @@ class SecureMemory:
         # The policy text the store recorded when this handle was made: every command checks,
         # under the store's lock, that it is still the store's policy (see _check_policy).
         self._recorded = store.get_setting(POLICY_SETTING)
+        # The store keeps what this policy's history says (and its durability and erasure bound):
+        # the quota layer counts the history's text only when the store really keeps it.
+        configure_store(store, policy)
         options = DispatchOptions(
             overwrite_on_create=policy.create.overwrite, max_image_bytes=policy.view.max_image_bytes
         )
@@ -153,7 +156,6 @@ class SecureMemory:
         try:
             mounts = None if stores is None else parse_stores(stores, lambda id_: store.find_store(store_id=id_))
             resolved = store_policy(store, requested, adopt=adopt_policy, clock=clock)
-            configure_store(store, resolved)
             memory = cls(
                 store,
                 resolved,
