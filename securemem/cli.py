@@ -1,5 +1,6 @@
 """The operator's command line: ``securemem init | exec | replay | demo | verify | rekey | sweep | policy |
-backup | restore``, and ``securemem keys`` (cli_keys.py).
+backup | restore``, ``securemem keys`` (cli_keys.py), and the admin surface's ``stores | memories |
+versions | export | import | audit`` (cli_admin.py and the modules it registers).
 
 Exit codes: 0 success, 1 a memory command failed (its message is printed) or a key operation was
 refused (removing the last KEK), 2 a usage, key, policy or database problem (one line on stderr,
@@ -581,6 +582,9 @@ def build_parser() -> argparse.ArgumentParser:
     from securemem.cli_keys import keys_commands
 
     keys_commands(sub.choices["keys"])
+    from securemem.cli_admin import admin_commands
+
+    admin_commands(sub)
     return parser
 
 

@@ -94,10 +94,29 @@ def row_link(prev: bytes, row: VersionRow) -> bytes:
 
 
 @dataclass(frozen=True, slots=True)
+class ChainProblem:
+    """What the chain does not vouch for: a version (``seq``, commit order), or None for the chain
+    as a whole (a pinned head it does not hold), and why."""
+
+    seq: int | None
+    why: str
+
+    def __str__(self) -> str:
+        return self.why if self.seq is None else f"version {self.seq}: {self.why}"
+
+
+@dataclass(frozen=True, slots=True)
 class ChainReport:
+    """``found``: the first problems, in the order the walk met them; ``more``: how many others."""
+
     versions: int
     head: bytes
-    problems: list[str]
+    found: list[ChainProblem]
+    more: int = 0
+
+    @property
+    def problems(self) -> list[str]:
+        return [str(problem) for problem in self.found] + ([f"... {self.more} more"] if self.more else [])
 
 
 def check(ns: int, rows: Iterable[VersionRow], *, limit: int = 20, pinned: bytes | None = None) -> ChainReport:
@@ -111,15 +130,14 @@ def check(ns: int, rows: Iterable[VersionRow], *, limit: int = 20, pinned: bytes
     for row in rows:
         walk.step(row)
     problems = walk.finish()
-    shown = problems[:limit] + ([f"... {len(problems) - limit} more"] if len(problems) > limit else [])
-    return ChainReport(walk.count, walk.prev, shown)
+    return ChainReport(walk.count, walk.prev, problems[:limit], max(0, len(problems) - limit))
 
 
 class _Walk:
     def __init__(self, start: bytes, pinned: bytes | None) -> None:
         self.prev, self.pinned, self.count = start, pinned, 0
         self.pinned_seen = pinned is None or hmac.compare_digest(pinned, start)
-        self.problems: list[str] = []
+        self.problems: list[ChainProblem] = []
         self.pending: dict[int, list[int]] = {}  # memory -> its redacted versions not yet covered
         self.covered: set[int] = set()  # versions a redaction event names
 
@@ -127,13 +145,12 @@ class _Walk:
         self.count += 1
         if row.redacted is None and row.op != "redaction":
             if digest(row.salt, row.path, row.sha256, row.size) != row.digest:
-                self.problems.append(f"version {row.seq}: its path, hash or size was changed")
+                self.problems.append(ChainProblem(row.seq, "its path, hash or size was changed"))
             elif row.data is not None and sha256(row.data) != row.sha256:
-                self.problems.append(f"version {row.seq}: its content was changed")
+                self.problems.append(ChainProblem(row.seq, "its content was changed"))
         if not hmac.compare_digest(row_link(self.prev, row), row.link):
-            self.problems.append(
-                f"version {row.seq}: the chain breaks here (this row, or one before it, was changed, removed or moved)"
-            )
+            why = "the chain breaks here (this row, or one before it, was changed, removed or moved)"
+            self.problems.append(ChainProblem(row.seq, why))
         self.prev = row.link
         if not self.pinned_seen and self.pinned is not None and hmac.compare_digest(self.pinned, row.link):
             self.pinned_seen = True
@@ -144,13 +161,12 @@ class _Walk:
         if row.redacted is not None:
             self.pending.setdefault(row.memory, []).append(row.seq)
 
-    def finish(self) -> list[str]:
+    def finish(self) -> list[ChainProblem]:
         if not self.pinned_seen:
-            self.problems.append(
-                "the pinned head is not in this chain: versions up to it were changed, removed or cut off"
-            )
+            why = "the pinned head is not in this chain: versions up to it were changed, removed or cut off"
+            self.problems.append(ChainProblem(None, why))
         for seqs in self.pending.values():
             self.problems += [
-                f"version {seq}: redacted without a recorded redaction" for seq in seqs if seq not in self.covered
+                ChainProblem(seq, "redacted without a recorded redaction") for seq in seqs if seq not in self.covered
             ]
         return self.problems

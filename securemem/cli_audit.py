@@ -1,0 +1,164 @@
+"""``securemem audit verify | head``: the hash chain of each store's versions, for an auditor.
+
+``verify`` walks every version of every store (or of ``--store``) and names each one the chain
+does not vouch for: a row changed, removed or moved by someone who held the key and edited the
+file directly. A redaction made through securemem is chained, so it is never flagged. The chain
+cannot vouch for its own end (a cut tail leaves a shorter valid chain), so ``head`` prints each
+store's version count and last link, for the auditor to keep outside the store; ``verify
+--pinned FILE`` (that output, kept) then checks that each chain still runs through its pinned head
+and that no pinned store is gone.
+
+Both read the store below the policy layers (no policy is loaded or recorded) and change nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from securemem.admin.ids import Ids
+from securemem.cli import EXIT_COMMAND, EXIT_OK, UsageError, open_db
+from securemem.cli_admin import Subcommands, command, emit, find_store, group
+from securemem.store.base import Store, StoreInfo
+from securemem.store.history import ChainProblem, ChainReport, check
+
+LIST_BATCH = 100
+HEAD_BYTES = 32  # a link is a SHA-256
+
+
+def stores_of(store: Store, ref: str | None) -> Iterator[StoreInfo]:
+    """The store ``ref`` names, or every store of the file in creation order."""
+    if ref is not None:
+        yield find_store(store, ref)
+        return
+    after = None
+    while batch := store.list_stores(after, LIST_BATCH):
+        yield from batch
+        after = batch[-1].key
+
+
+def chain_of(store: Store, info: StoreInfo, pinned: bytes | None = None) -> ChainReport:
+    return check(info.key, store.chain(info.name), pinned=pinned)
+
+
+def head_line(info: StoreInfo, report: ChainReport) -> dict[str, Any]:
+    return {
+        "store_id": info.id,
+        "name": info.name,
+        "versions": report.versions,
+        "head": report.head.hex(),
+        "chain_ok": not report.found,
+    }
+
+
+Pin = tuple[str, bytes]  # the store's name when pinned, and its head then
+
+
+def read_pins(name: str | None) -> dict[str, Pin]:
+    """``audit head`` lines kept by an auditor: store id -> (name, head). A usage error for a file
+    that is not one: a check against a misread pin would prove nothing."""
+    if name is None:
+        return {}
+    try:
+        text = Path(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read the pinned heads in {name}: {getattr(exc, 'strerror', None) or exc}") from None
+    pins: dict[str, Pin] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            store_id, pin = _pin(line, f"line {number} of {name}")
+            pins[store_id] = pin
+    return pins
+
+
+def _pin(line: str, where: str) -> tuple[str, Pin]:
+    try:
+        item = json.loads(line)
+        store_id, head, name = item["store_id"], bytes.fromhex(item["head"]), item.get("name", "")
+    except (ValueError, TypeError, KeyError, AttributeError):
+        raise UsageError(f"{where} is not a line printed by: securemem audit head") from None
+    if not isinstance(store_id, str) or len(head) != HEAD_BYTES or not isinstance(name, str):
+        raise UsageError(f"{where} is not a line printed by: securemem audit head")
+    return store_id, (name, head)
+
+
+def problem_line(ids: Ids, problem: ChainProblem) -> dict[str, Any]:
+    """A problem, naming its version by the id ``versions show`` takes (None: the whole chain)."""
+    version = None if problem.seq is None else ids.encode("memver", problem.seq)
+    return {"version_id": version, "seq": problem.seq, "problem": problem.why}
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    pins = read_pins(args.pinned)
+    broken = 0
+    with closing(open_db(args)) as store:
+        ids = Ids(store.token_key)
+        checked: set[str] = set()
+        for info in stores_of(store, args.store):
+            report = chain_of(store, info, pins[info.id][1] if info.id in pins else None)
+            problems = [problem_line(ids, p) for p in report.found]
+            emit(head_line(info, report) | {"problems": problems, "more_problems": report.more})
+            broken += bool(report.found)
+            checked.add(info.id)
+    if args.store is None:  # with --store, the other pinned stores were not looked for
+        broken += report_missing(pins, checked)
+    if broken:
+        print(f"securemem: the version chain of {broken} store(s) is broken: see the problems above", file=sys.stderr)
+        return EXIT_COMMAND
+    return EXIT_OK
+
+
+def report_missing(pins: dict[str, Pin], checked: set[str]) -> int:
+    """A line for each pinned store the file no longer holds (deleted, or its row removed)."""
+    missing = [(store_id, name) for store_id, (name, _) in pins.items() if store_id not in checked]
+    for store_id, name in missing:
+        gone = {"version_id": None, "seq": None, "problem": "this pinned store is not in the file any more"}
+        emit({"store_id": store_id, "name": name, "missing": True, "problems": [gone], "more_problems": 0})
+    return len(missing)
+
+
+def cmd_head(args: argparse.Namespace) -> int:
+    with closing(open_db(args)) as store:
+        for info in stores_of(store, args.store):
+            emit(head_line(info, chain_of(store, info)))
+    return EXIT_OK
+
+
+def audit_commands(sub: Subcommands) -> None:
+    actions = group(
+        sub,
+        "audit",
+        "check the version history's hash chain, and print each chain's head to pin outside the store",
+        ["securemem audit verify --db agent.db"],
+    )
+    verify = command(
+        actions,
+        "verify",
+        "walk the hash chain of every store (or --store); exit 1 naming each broken version",
+        [
+            "securemem audit verify --db agent.db",
+            "securemem audit verify --db agent.db --pinned heads-2026-01-31.jsonl",
+        ],
+        cmd_verify,
+        admin=False,
+    )
+    head = command(
+        actions,
+        "head",
+        "per store: id, name, number of versions and the chain's head (hex), for an auditor to keep",
+        ["securemem audit head --db agent.db > heads-$(date +%F).jsonl  # keep it where key holders cannot write"],
+        cmd_head,
+        admin=False,
+    )
+    for parser in (verify, head):
+        parser.add_argument("--store", metavar="NAME_OR_ID", help="only this store (a memstore_... id or a name)")
+    verify.add_argument(
+        "--pinned",
+        metavar="FILE",
+        help="heads printed earlier by audit head: each chain must still run through its pinned head",
+    )
