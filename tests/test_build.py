@@ -77,3 +77,15 @@ def test_the_license_file_matches_pyproject() -> None:
     text = (ROOT / "LICENSE").read_text()
     assert "Apache License" in text and "Version 2.0, January 2004" in text
     assert "END OF TERMS AND CONDITIONS" in text and len(text.splitlines()) > 190  # the full text
+
+
+def test_every_package_of_securemem_is_in_the_distribution() -> None:
+    """A subpackage missing from [tool.setuptools] packages works in an editable install and is
+    absent from a built one: every admin command would then fail."""
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for init in (ROOT / "securemem").rglob("__init__.py")
+        if "__pycache__" not in init.parts
+    }
+    assert found <= listed, sorted(found - listed)
