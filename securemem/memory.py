@@ -102,14 +102,11 @@ class SecureMemory:
         # The policy text the store recorded when this handle was made: every command checks,
         # under the store's lock, that it is still the store's policy (see _check_policy).
         self._recorded = store.get_setting(POLICY_SETTING)
-        # The store keeps what this policy's history says (and its durability and erasure bound):
-        # the quota layer counts the history's text only when the store really keeps it.
-        configure_store(store, policy)
         options = DispatchOptions(
             overwrite_on_create=policy.create.overwrite, max_image_bytes=policy.view.max_image_bytes
         )
         self._transaction = Transaction(
-            store, self.namespace, clock, self._check_policy, self.actor, mounts=self.mounts
+            store, self.namespace, clock, self._check_policy, self.actor, mounts=self.mounts, history=history_of(policy)
         )
         self._handler: Handler = chain(build_layers(policy, self._transaction, self._extra), Dispatcher(options))
 
@@ -156,6 +153,7 @@ class SecureMemory:
         try:
             mounts = None if stores is None else parse_stores(stores, lambda id_: store.find_store(store_id=id_))
             resolved = store_policy(store, requested, adopt=adopt_policy, clock=clock)
+            configure_store(store, resolved)
             memory = cls(
                 store,
                 resolved,
@@ -329,15 +327,21 @@ class SecureMemory:
         self.close()
 
 
-def configure_store(store: Store, policy: Policy) -> None:
-    """Durability, the erasure bound and what the history keeps, as the policy says."""
+def history_of(policy: Policy) -> History:
+    """What the policy's history keeps, as the store's versions take it."""
     settings = policy.history
+    keep = settings.versions and settings.content == "keep"
+    return History(versions=settings.versions, content=keep, redact_expired=settings.redact_expired)
+
+
+def configure_store(store: Store, policy: Policy) -> None:
+    """Durability, the erasure bound and what the history keeps (for sweeps), as the policy says.
+
+    Each handle's commands record versions as its own policy says (``Transaction(history=...)``);
+    what the store is configured with serves sweeps and calls made without a handle.
+    """
     store.configure(
-        durability=policy.storage.durability,
-        erase_within=policy.storage.erase_within,
-        history=History(
-            versions=settings.versions, content=settings.content == "keep", redact_expired=settings.redact_expired
-        ),
+        durability=policy.storage.durability, erase_within=policy.storage.erase_within, history=history_of(policy)
     )
 
 

@@ -28,7 +28,7 @@ from securemem.errors import (
     QuotaExceeded,
     ReadOnly,
 )
-from securemem.memory import SecureMemory
+from securemem.memory import SecureMemory, history_of
 from securemem.middleware import Call, Transaction, chain, policy_layers
 from securemem.paths import ROOT
 from securemem.store.base import Actor, Entry, MissingStore, StoreInfo, StoreTx
@@ -45,6 +45,7 @@ class Context:
         self.clock = memory.clock
         self.actor = Actor(None, api_key_id)
         self.ids = Ids(self.store.token_key)
+        self.history = history_of(memory.policy)
         self._layers = policy_layers(memory.policy, self.store.token_key, admin=True)
 
     # -- stores -----------------------------------------------------------------------------
@@ -64,7 +65,7 @@ class Context:
 
     @contextmanager
     def reading(self, info: StoreInfo) -> Iterator[StoreTx]:
-        with self.store.transaction(info.name, write=False, clock=self.clock) as tx:
+        with self.store.transaction(info.name, write=False, clock=self.clock, history=self.history) as tx:
             yield tx
 
     def writing(self, info: StoreInfo) -> AbstractContextManager[StoreTx]:
@@ -74,7 +75,9 @@ class Context:
     def _writing(self, info: StoreInfo) -> Iterator[StoreTx]:
         with (
             translated(),
-            self.store.transaction(info.name, write=True, clock=self.clock, actor=self.actor, create=False) as tx,
+            self.store.transaction(
+                info.name, write=True, clock=self.clock, actor=self.actor, create=False, history=self.history
+            ) as tx,
         ):
             self.memory.ensure_policy()
             yield tx
@@ -84,7 +87,7 @@ class Context:
     def run(self, info: StoreInfo, command: AdminCommand, request: Request) -> Any:
         """One admin write through the path guard, PII, TTL and quota layers, then the endpoint."""
         transaction = Transaction(
-            self.store, info.name, self.clock, self.memory.ensure_policy, self.actor, create=False
+            self.store, info.name, self.clock, self.memory.ensure_policy, self.actor, create=False, history=self.history
         )
         handler = chain([*self._layers, transaction], endpoint)
         call = Call(command)

@@ -20,7 +20,7 @@ from securemem.commands import Result
 from securemem.middleware.base import Call, Handler
 from securemem.mounted import MountedTx
 from securemem.mounts import MountTable
-from securemem.store.base import Actor, Clock, Store, StoreTx
+from securemem.store.base import Actor, Clock, History, Store, StoreTx
 
 
 class Transaction:
@@ -36,6 +36,7 @@ class Transaction:
         *,
         create: bool = True,
         mounts: MountTable | None = None,
+        history: History | None = None,
     ) -> None:
         self.store = store
         self.namespace = namespace
@@ -44,13 +45,16 @@ class Transaction:
         self.actor = actor
         self.create = create
         self.mounts = mounts or MountTable()
+        self.history = history  # what this handle's policy keeps of each version
 
     @contextmanager
     def open(self, paths: Sequence[str], *, write: bool) -> Iterator[StoreTx]:
         """The transaction for a command on ``paths`` (also used for the follow-up writes of a read)."""
         home = self.mounts.home(paths) if self.mounts else None
         namespace, create = (self.namespace, self.create) if home is None else (home.store.name, False)
-        with self.store.transaction(namespace, write=write, clock=self.clock, actor=self.actor, create=create) as tx:
+        with self.store.transaction(
+            namespace, write=write, clock=self.clock, actor=self.actor, create=create, history=self.history
+        ) as tx:
             if self.check is not None:
                 self.check()
             yield tx if home is None else MountedTx(self.mounts, home, tx)

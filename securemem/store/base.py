@@ -286,10 +286,18 @@ class Store(Protocol):
         ...
 
     def transaction(
-        self, namespace: str, *, write: bool, clock: Clock, actor: Actor | None = None, create: bool = True
+        self,
+        namespace: str,
+        *,
+        write: bool,
+        clock: Clock,
+        actor: Actor | None = None,
+        create: bool = True,
+        history: History | None = None,
     ) -> AbstractContextManager[StoreTx]:
         """A transaction on ``namespace``; a write makes a missing one, unless ``create`` is False
-        (then ``MissingStore``: an admin call on a store deleted or renamed meanwhile)."""
+        (then ``MissingStore``: an admin call on a store deleted or renamed meanwhile). ``history``:
+        what the versions of this transaction keep (the caller's policy; default: ``configure``'s)."""
         ...
 
     def namespaces(self) -> list[str]: ...

@@ -51,13 +51,22 @@ class _Node:
 class _Log:
     """One namespace's versions in a list, in commit order, chained as the SQL backend chains them."""
 
-    def __init__(self, store: MemoryStore, rows: list[VersionRow], ns: int, now: float, actor: Actor) -> None:
+    def __init__(
+        self,
+        store: MemoryStore,
+        rows: list[VersionRow],
+        ns: int,
+        now: float,
+        actor: Actor,
+        *,
+        settings: History | None = None,
+    ) -> None:
         self._store = store
         self.rows = rows
         self.ns = ns
         self.now = now
         self.actor = actor
-        self.settings = store.history_settings
+        self.settings = settings or store.history_settings
         self._last: int | None = None  # index in rows of the version this transaction may fold into
 
     def _tail(self) -> tuple[bytes, float]:
@@ -136,6 +145,7 @@ class _Family:
     write: bool
     now: float
     actor: Actor
+    history: History
     txs: dict[str, MemoryTx] = field(default_factory=dict)
     saved: list[tuple[dict[str, _Node], dict[str, _Node], list[VersionRow], list[VersionRow]]] = field(
         default_factory=list
@@ -472,7 +482,14 @@ class MemoryStore:
 
     @contextmanager
     def transaction(
-        self, namespace: str, *, write: bool, clock: Clock, actor: Actor | None = None, create: bool = True
+        self,
+        namespace: str,
+        *,
+        write: bool,
+        clock: Clock,
+        actor: Actor | None = None,
+        create: bool = True,
+        history: History | None = None,
     ) -> Iterator[MemoryTx]:
         with self._lock:
             if self._closed:
@@ -483,7 +500,7 @@ class MemoryStore:
             made = write and namespace not in self._stores
             if made:
                 self._new_store(namespace, "", now)
-            family = _Family(write, now, actor or Actor())
+            family = _Family(write, now, actor or Actor(), history or self.history_settings)
             try:
                 yield self.join(namespace, family)
             except BaseException:
@@ -503,7 +520,7 @@ class MemoryStore:
         rows = self._versions.get(info.key, []) if info is not None else []
         if family.write:
             family.saved.append((space, dict(space), rows, list(rows)))
-        log = _Log(self, rows, info.key if info else 0, family.now, family.actor)
+        log = _Log(self, rows, info.key if info else 0, family.now, family.actor, settings=family.history)
         family.txs[namespace] = MemoryTx(self, space, family.now, log, family)
         return family.txs[namespace]
 

@@ -403,12 +403,28 @@ class SQLCipherStore:
     # -- transactions ----------------------------------------------------------------------
 
     def transaction(
-        self, namespace: str, *, write: bool, clock: Clock, actor: Actor | None = None, create: bool = True
+        self,
+        namespace: str,
+        *,
+        write: bool,
+        clock: Clock,
+        actor: Actor | None = None,
+        create: bool = True,
+        history: History | None = None,
     ) -> _Transaction:
         """One transaction on ``namespace``: BEGIN IMMEDIATE, the clock read, COMMIT or ROLLBACK."""
-        return _Transaction(self, namespace, write, clock, actor=actor or _NOBODY, create=create)
+        return _Transaction(self, namespace, write, clock, actor=actor or _NOBODY, create=create, history=history)
 
-    def _begin(self, namespace: str, write: bool, clock: Clock, actor: Actor = _NOBODY, create: bool = True) -> SqlTx:
+    def _begin(
+        self,
+        namespace: str,
+        write: bool,
+        clock: Clock,
+        actor: Actor = _NOBODY,
+        *,
+        create: bool = True,
+        history: History | None = None,
+    ) -> SqlTx:
         self._lock.acquire()
         try:
             conn = self._open_conn()
@@ -418,7 +434,7 @@ class SQLCipherStore:
                 ns, now = self._ns_id(conn, namespace, create=write and create), clock()
                 if ns < 0 and write:
                     raise MissingStore("the store does not exist (it was deleted or renamed)")
-                return SqlTx(conn, ns, now, VersionLog(conn, ns, now, actor, self._history))
+                return SqlTx(conn, ns, now, VersionLog(conn, ns, now, actor, history or self._history))
             except sqlcipher3.Error as exc:
                 self._rollback(conn)
                 raise self._translate(exc) from None
@@ -896,17 +912,27 @@ class SQLCipherStore:
 class _Transaction:
     """The context manager of ``SQLCipherStore.transaction`` (a class: it is on every command's path)."""
 
-    __slots__ = ("_actor", "_clock", "_create", "_namespace", "_store", "_tx", "_write")
+    __slots__ = ("_actor", "_clock", "_create", "_history", "_namespace", "_store", "_tx", "_write")
 
     def __init__(
-        self, store: SQLCipherStore, namespace: str, write: bool, clock: Clock, *, actor: Actor, create: bool
+        self,
+        store: SQLCipherStore,
+        namespace: str,
+        write: bool,
+        clock: Clock,
+        *,
+        actor: Actor,
+        create: bool,
+        history: History | None,
     ) -> None:
         self._store, self._namespace, self._write, self._clock = store, namespace, write, clock
-        self._actor, self._create = actor, create
+        self._actor, self._create, self._history = actor, create, history
         self._tx: SqlTx | None = None
 
     def __enter__(self) -> SqlTx:
-        self._tx = self._store._begin(self._namespace, self._write, self._clock, self._actor, self._create)
+        self._tx = self._store._begin(
+            self._namespace, self._write, self._clock, self._actor, create=self._create, history=self._history
+        )
         return self._tx
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
