@@ -18,7 +18,8 @@ Run from the repository root:
    memory with 10,000 of them); at each size ``admin.memory_versions.list`` is timed on its first
    page, on page 400 of limit 20 (walked to once with cursors, then fetched again with its cursor)
    and on the last page (the oldest versions), for the whole store, for one memory, for deleted
-   versions, and for filters that the indexes do not serve (session, time).
+   versions, for time bounds, and for filters that no index serves (a session; deleted versions of
+   a memory that has none), which read back through the history until a page is full.
 3. Audit verify (anchor: linear in the versions, memory flat). ``history.check`` over the store's
    whole chain at each size, in a fresh process each time: wall time and peak RSS of that process.
 
