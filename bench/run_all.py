@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    .venv/bin/python bench/run_all.py            # full sizes (about 8-16 minutes on a 2-core machine)
+    .venv/bin/python bench/run_all.py            # full sizes (about 11-20 minutes on a 2-core machine)
     .venv/bin/python bench/run_all.py --smoke    # tiny sizes, well under a minute (`make bench-smoke`)
     .venv/bin/python bench/run_all.py --only throughput,scale
 
@@ -29,6 +29,7 @@ BENCHMARKS = {
     "scale": "scale.py",
     "open_rss": "open_rss.py",
     "keys": "keys_bench.py",
+    "history": "history_bench.py",
 }
 
 
