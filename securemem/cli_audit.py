@@ -87,10 +87,10 @@ def _pin(line: str, where: str) -> tuple[str, Pin]:
     return store_id, (name, head)
 
 
-def problem_line(ids: Ids, problem: ChainProblem) -> dict[str, Any]:
+def problem_line(ids: Ids, problem: ChainProblem, store_id: str) -> dict[str, Any]:
     """A problem, naming its version by the id ``versions show`` takes (None: the whole chain)."""
-    version = None if problem.seq is None else ids.encode("memver", problem.seq)
-    return {"version_id": version, "seq": problem.seq, "problem": problem.why}
+    version = None if problem.seq is None else ids.encode("memver", problem.seq, store_id)
+    return {"version_id": version, "seq": problem.place, "problem": problem.why}
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -101,7 +101,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         checked: set[str] = set()
         for info in stores_of(store, args.store):
             report = chain_of(store, info, pins[info.id][1] if info.id in pins else None)
-            problems = [problem_line(ids, p) for p in report.found]
+            problems = [problem_line(ids, p, info.id) for p in report.found]
             emit(head_line(info, report) | {"problems": problems, "more_problems": report.more})
             broken += bool(report.found)
             checked.add(info.id)

@@ -443,25 +443,30 @@ def chained(db: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, list[st
 
 
 def tamper(db: Path, *statements: str) -> None:
-    """Edit the SQLCipher file directly, as someone holding the key but not using securemem would."""
+    """Edit the SQLCipher file directly, as someone holding the key but not using securemem would.
+
+    ``{b}`` in a statement is the key before the store's first version: ``{b}+3`` is its third.
+    """
     store = open_store(str(db), raw_key(db), create=False)
     try:
+        conn = connection_of(store)
+        base = conn.execute("SELECT min(seq) - 1 FROM versions").fetchone()[0]
         for statement in statements:
-            connection_of(store).execute(statement)
+            conn.execute(statement.format(b=base))
     finally:
         store.close()
 
 
 TAMPERING = {
-    "a content byte": (["UPDATE versions SET data = CAST('version X' || char(10) AS BLOB) WHERE seq = 3"], {3}),
-    "a path": (["UPDATE versions SET path = '/memories/elsewhere.md' WHERE seq = 3"], {3}),
-    "the actor": (["UPDATE versions SET actor = 'someone-else' WHERE seq = 3"], {3}),
-    "a deleted middle row": (["DELETE FROM versions WHERE seq = 3"], {4}),
+    "a content byte": (["UPDATE versions SET data = CAST('version X' || char(10) AS BLOB) WHERE seq = {b}+3"], {3}),
+    "a path": (["UPDATE versions SET path = '/memories/elsewhere.md' WHERE seq = {b}+3"], {3}),
+    "the actor": (["UPDATE versions SET actor = 'someone-else' WHERE seq = {b}+3"], {3}),
+    "a deleted middle row": (["DELETE FROM versions WHERE seq = {b}+3"], {4}),
     "two rows swapped": (
         [
-            "UPDATE versions SET seq = -1 WHERE seq = 2",
-            "UPDATE versions SET seq = 2 WHERE seq = 3",
-            "UPDATE versions SET seq = 3 WHERE seq = -1",
+            "UPDATE versions SET seq = -1 WHERE seq = {b}+2",
+            "UPDATE versions SET seq = {b}+2 WHERE seq = {b}+3",
+            "UPDATE versions SET seq = {b}+3 WHERE seq = -1",
         ],
         {2, 3, 4},  # the two rows, and the row after them, whose link no longer follows
     ),
@@ -512,7 +517,7 @@ def test_audit_head_changes_when_a_version_is_added(
     write(capsys, db, "/v0.md", "changed\n")
     (after,) = ok(capsys, db, "audit", "head", store=None)
     assert after["versions"] == 6 and after["head"] != before["head"]
-    tamper(db, "DELETE FROM versions WHERE seq = 6")  # a cut tail: the chain is whole, the head tells
+    tamper(db, "DELETE FROM versions WHERE seq = {b}+6")  # a cut tail: the chain is whole, the head tells
     (cut,) = ok(capsys, db, "audit", "head", store=None)
     assert cut["chain_ok"] and cut["head"] == before["head"]
 

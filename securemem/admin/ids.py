@@ -27,10 +27,11 @@ class Ids:
     def _tag(self, kind: str, body: bytes) -> bytes:
         return hmac.new(self._key, kind.encode() + b"\x00" + body, hashlib.sha256).digest()
 
-    def encode(self, kind: str, number: int) -> str:
-        return f"{kind}_{number:016x}{self._tag(kind, str(number).encode())[:4].hex()}"
+    def encode(self, kind: str, number: int, scope: str = "") -> str:
+        """``scope`` binds the id to a store (a version's number is only unique while its store lives)."""
+        return f"{kind}_{number:016x}{self._tag(kind, f'{scope}:{number}'.encode())[:4].hex()}"
 
-    def decode(self, kind: str, text: object, what: str) -> int:
+    def decode(self, kind: str, text: object, what: str, scope: str = "") -> int:
         """The number behind an id of ``kind``; ``NotFound`` for anything that is not one of ours."""
         if not isinstance(text, str):
             raise InvalidRequest(f"a {what} id must be a string")
@@ -38,7 +39,7 @@ class Ids:
         if found is None or found.group(1) != kind:
             raise NotFound(f"no {what} has that id")
         number = int(found.group(2), 16)
-        if not hmac.compare_digest(bytes.fromhex(found.group(3)), self._tag(kind, str(number).encode())[:4]):
+        if not hmac.compare_digest(bytes.fromhex(found.group(3)), self._tag(kind, f"{scope}:{number}".encode())[:4]):
             raise NotFound(f"no {what} has that id")
         return number
 

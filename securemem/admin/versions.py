@@ -43,7 +43,7 @@ class MemoryVersions:
         created = utc(row.created)
         assert created is not None
         return MemoryVersion(
-            id=self._c.ids.encode("memver", row.seq),
+            id=self._c.ids.encode("memver", row.seq, info.id),
             memory_id=self._c.ids.encode("mem", row.memory),
             store_id=info.id,
             operation="deleted" if row.op == "expired" else row.op,  # type: ignore[arg-type]
@@ -92,12 +92,12 @@ class MemoryVersions:
             query = dataclasses.replace(query, before=before)
         with self._c.reading(info) as tx:
             rows = tx.versions(query)
-        seqs = {self._c.ids.encode("memver", r.seq): r.seq for r in rows}
+        seqs = {self._c.ids.encode("memver", r.seq, info.id): r.seq for r in rows}
         data = [self._public(info, r, content=False) for r in rows]
         return paged(data, limit, lambda v: self._c.ids.cursor(scope, seqs[v.id]))
 
     def _row(self, info: StoreInfo, version_id: str) -> VersionRow:
-        seq = self._c.ids.decode("memver", version_id, "memory version")
+        seq = self._c.ids.decode("memver", version_id, "memory version", info.id)
         with self._c.reading(info) as tx:
             row = tx.version(seq)
         if row is None:
@@ -115,7 +115,7 @@ class MemoryVersions:
         not touched: to erase text a memory still holds, update or delete the memory, then redact.
         """
         info = self._c.store_info(store_id)
-        seq = self._c.ids.decode("memver", version_id, "memory version")
+        seq = self._c.ids.decode("memver", version_id, "memory version", info.id)
         with self._c.writing(info) as tx:
             row = tx.version(seq)
             if row is None:

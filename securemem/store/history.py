@@ -32,6 +32,7 @@ from securemem.store.base import VersionRow
 OPS = ("created", "modified", "deleted", "expired", "redaction")
 OP_CODE = {name: code for code, name in enumerate(OPS)}
 PUBLIC_OPS = {"created": ("created",), "modified": ("modified",), "deleted": ("deleted", "expired")}
+SEQ_BITS = 40  # a version's number is its store's number, then 40 bits of its place in the store's chain
 EXPIRY_ACTOR = "securemem:expiry"  # the api_key_id of what expiry and retention do
 MIGRATION_ACTOR = "securemem:migration"  # versions recorded for files written before history existed
 _NONE = b"\x00"
@@ -102,7 +103,12 @@ class ChainProblem:
     why: str
 
     def __str__(self) -> str:
-        return self.why if self.seq is None else f"version {self.seq}: {self.why}"
+        return self.why if self.seq is None else f"version {self.place}: {self.why}"
+
+    @property
+    def place(self) -> int | None:
+        """The version's place in its store's chain (1 for the first)."""
+        return None if self.seq is None else self.seq & ((1 << SEQ_BITS) - 1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,7 +95,8 @@ class _Log:
             self.rows[at] = self._row(last.seq, last.op, memory, path, data, ref=ref, actor=self.actor, prev=prev)
             return
         prev, _ = self._tail()
-        seq = self._store.next_seq()
+        # Numbered as the SQL backend numbers them: the store's number, then the place in its chain.
+        seq = self.rows[-1].seq + 1 if self.rows else (self.ns << history.SEQ_BITS) + 1
         self.rows.append(self._row(seq, op, memory, path, data, ref=ref, actor=actor or self.actor, prev=prev))
         self._last = len(self.rows) - 1 if op in ("created", "modified") else None
 
@@ -449,7 +450,7 @@ class MemoryStore:
         self._spaces: dict[str, dict[str, _Node]] = {}
         self._stores: dict[str, StoreInfo] = {}  # name -> store
         self._versions: dict[int, list[VersionRow]] = {}  # store number -> its versions
-        self._counters = {"memory": 0, "seq": 0, "store": 0}
+        self._counters = {"memory": 0, "store": 0}
         self.history_settings = History()
         self._settings: dict[str, str] = {}
         self._store_id = "memstore_" + secrets.token_hex(12)
@@ -467,10 +468,6 @@ class MemoryStore:
     def next_memory(self) -> int:
         self._counters["memory"] += 1
         return self._counters["memory"]
-
-    def next_seq(self) -> int:
-        self._counters["seq"] += 1
-        return self._counters["seq"]
 
     def _new_store(self, name: str, description: str, now: float) -> StoreInfo:
         self._counters["store"] += 1

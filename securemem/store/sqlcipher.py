@@ -53,7 +53,7 @@ from securemem.store import pages, sqlschema
 from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
 from securemem.store.history import EXPIRY_ACTOR
 from securemem.store.sqltx import SqlTx, count_expired, expired_batch, purge_rows
-from securemem.store.sqlversions import VersionLog, chain_rows
+from securemem.store.sqlversions import VersionLog, chain_rows, seq_range
 
 PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
 DURABILITY = {"full": "FULL", "normal": "NORMAL"}
@@ -572,7 +572,7 @@ class SQLCipherStore:
                 if row is not None:
                     files = "SELECT id FROM entries WHERE ns = ? AND is_dir = 0"
                     conn.execute(f"DELETE FROM content WHERE id IN ({files})", row)
-                    conn.execute("DELETE FROM versions WHERE ns = ?", row)
+                    conn.execute("DELETE FROM versions WHERE seq BETWEEN ? AND ?", seq_range(int(row[0])))
                     conn.execute("DELETE FROM entries WHERE ns = ?", row)
                     conn.execute("DELETE FROM stores WHERE id = ?", row)
             except sqlcipher3.Error as exc:

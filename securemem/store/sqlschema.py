@@ -57,7 +57,7 @@ CREATE INDEX IF NOT EXISTS entries_expires ON entries (expires, id) WHERE expire
 CREATE INDEX IF NOT EXISTS entries_memory ON entries (id) WHERE is_dir = 0;
 CREATE TABLE IF NOT EXISTS content (id INTEGER PRIMARY KEY AUTOINCREMENT, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS versions (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    seq INTEGER PRIMARY KEY,
     ns INTEGER NOT NULL,
     memory INTEGER NOT NULL,
     op INTEGER NOT NULL,
@@ -74,7 +74,6 @@ CREATE TABLE IF NOT EXISTS versions (
     digest BLOB NOT NULL,
     link BLOB NOT NULL
 );
-CREATE INDEX IF NOT EXISTS versions_ns ON versions (ns, seq);
 CREATE INDEX IF NOT EXISTS versions_memory ON versions (memory, seq);
 """
 

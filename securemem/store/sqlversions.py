@@ -1,11 +1,14 @@
 """The version history over an SQLite-dialect connection: recording, reading, redacting.
 
-``versions`` (schema 3, see ``sqlschema.py``) holds one row per version and per chained event,
-``seq`` in commit order (AUTOINCREMENT: a number is never used twice, even after a store is
-deleted). Two indexes serve every listing a page at a time, newest first: ``(ns, seq)`` for a
-store and ``(memory, seq)`` for one memory, so the first page and the ten-thousandth cost the
-same. A version keeps its own copy of the content (when the history keeps content), so redacting
-a version never touches the memory's live text, and deleting a memory keeps its history.
+``versions`` (schema 3, see ``sqlschema.py``) holds one row per version and per chained event.
+Its key ``seq`` is the store's number in the high bits and the version's place in that store's
+chain in the low 40 (``ns << 40 | n``): the table itself is clustered by store, then commit
+order, so a store's listing is one range of the key and needs no index (one page fewer for every
+write), and the next number is the chain's tail, read anyway, plus one (no AUTOINCREMENT
+counter to write). One index, ``(memory, seq)``, serves a memory's listing. Either way a page
+is a range: the first page and the ten-thousandth cost the same. A version keeps its own copy
+of the content (when the history keeps content), so redacting a version never touches the
+memory's live text, and deleting a memory keeps its history.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from securemem.errors import StorageError
 from securemem.store import history
 from securemem.store.base import Actor, History, VersionQuery, VersionRow
 from securemem.store.sqltx import Connection
@@ -23,16 +27,25 @@ _META = "v.seq, v.memory, v.op, v.path, v.sha, v.size, v.session, v.actor, v.cre
 # The memory's live row, to hide the versions of a memory that has expired (before any sweep).
 _LIVE = "LEFT JOIN entries e INDEXED BY entries_memory ON e.id = v.memory AND e.is_dir = 0"
 _INSERT = (
-    "INSERT INTO versions (ns, memory, op, ref, path, sha, size, data, salt, session, actor, created, digest, link) "
-    "VALUES (:ns, :memory, :op, :ref, :path, :sha, :size, :data, :salt, :session, :actor, :created, :digest, :link)"
+    "INSERT INTO versions (seq, ns, memory, op, ref, path, sha, size, data, salt, session, actor, created, digest, "
+    "link) VALUES (:seq, :ns, :memory, :op, :ref, :path, :sha, :size, :data, :salt, :session, :actor, :created, "
+    ":digest, :link)"
 )
+SEQ_BITS = history.SEQ_BITS
 _GROW = "UPDATE stores SET history_bytes = history_bytes + ? WHERE id = ?"
 # Before a redaction: the text it takes away from the store's history total.
 _SHRINK = (
     "UPDATE stores SET history_bytes = history_bytes - "
     "(SELECT coalesce(sum(length(data)), 0) FROM versions WHERE {}) WHERE id = ?"
 )
-_MAX_SEQ = 2**63 - 1
+
+
+def seq_range(ns: int) -> tuple[int, int]:
+    """The keys of store ``ns``'s versions (inclusive bounds)."""
+    return ns << SEQ_BITS, ((ns + 1) << SEQ_BITS) - 1
+
+
+_IN_STORE = "v.seq BETWEEN :lo AND :hi"
 _ERASED = "path = NULL, sha = NULL, size = NULL, data = NULL, salt = NULL, redacted = ?"
 
 
@@ -56,20 +69,24 @@ class VersionLog:
         self.actor = actor
         self.settings = settings
         self.statements = 0
-        self._tail: tuple[bytes, float] | None = None
+        self._tail: tuple[int, bytes, float] | None = None  # the chain's last key, link and time
         self._last: _Pending | None = None
+        self.lo, self.hi = seq_range(ns)
 
     def _q(self, sql: str, params: Sequence[Any] | dict[str, Any]) -> Any:
         self.statements += 1
         return self._conn.execute(sql, params)
 
-    def _chain_tail(self) -> tuple[bytes, float]:
+    def _chain_tail(self) -> tuple[int, bytes, float]:
         if self._tail is None:
             row = self._q(
-                "SELECT link, created FROM versions INDEXED BY versions_ns WHERE ns = ? ORDER BY seq DESC LIMIT 1",
-                (self.ns,),
+                "SELECT seq, link, created FROM versions WHERE seq BETWEEN ? AND ? ORDER BY seq DESC LIMIT 1",
+                (self.lo, self.hi),
             ).fetchone()
-            self._tail = (history.genesis(self.ns), 0.0) if row is None else (bytes(row[0]), float(row[1]))
+            if row is None:
+                self._tail = (self.lo, history.genesis(self.ns), 0.0)
+            else:
+                self._tail = (int(row[0]), bytes(row[1]), float(row[2]))
         return self._tail
 
     def record(
@@ -88,10 +105,13 @@ class VersionLog:
         last = self._last
         if last is not None and last.memory == memory and op == "modified" and last.op in ("created", "modified"):
             return self._fold(last, path, data)
-        prev, _ = self._chain_tail()
+        tail, prev, _ = self._chain_tail()
+        seq = tail + 1
+        if seq > self.hi:
+            raise StorageError("this store holds the most versions a store can hold; redact or delete it")
         fields = self._fields(op, memory, path, data, ref=ref, actor=actor or self.actor, prev=prev)
-        seq = int(self._q(_INSERT + " RETURNING seq", {"ns": self.ns, **fields}).fetchone()[0])
-        self._tail = (fields["link"], fields["created"])
+        self._q(_INSERT, {"seq": seq, "ns": self.ns, **fields})
+        self._tail = (seq, fields["link"], fields["created"])
         self._count(fields["data"], None)
         self._last = _Pending(seq, memory, op, prev) if op in ("created", "modified") else None
         return seq
@@ -101,13 +121,13 @@ class VersionLog:
         self._count(fields["data"], last.seq)
         sets = ", ".join(f"{k} = :{k}" for k in fields if k not in ("memory", "op", "ref"))
         self._q(f"UPDATE versions SET {sets} WHERE seq = :seq", {"seq": last.seq, **fields})
-        self._tail = (fields["link"], fields["created"])
+        self._tail = (last.seq, fields["link"], fields["created"])
         return last.seq
 
     def _fields(
         self, op: str, memory: int, path: str | None, data: bytes | None, *, ref: int | None, actor: Actor, prev: bytes
     ) -> dict[str, Any]:
-        _, tail_created = self._chain_tail()
+        _, _, tail_created = self._chain_tail()
         created = max(self.now, tail_created)  # never earlier than the version before it
         sha = None if data is None else history.sha256(data)
         size = None if data is None else len(data)
@@ -143,7 +163,7 @@ class VersionLog:
     def _count(self, data: bytes | None, replacing: int | None) -> None:
         """Keep the store's history total: the text a version keeps counts against its quota."""
         if replacing is not None:
-            self._q(_SHRINK.format("seq = ?"), (replacing, self.ns))
+            self._q(_SHRINK.format("seq = ?"), (replacing, self.ns))  # seq is unique in the file
         if data:
             self._q(_GROW, (len(data), self.ns))
 
@@ -157,13 +177,13 @@ class VersionLog:
         return self.settings.redact_expired and expires is not None and expires <= self.now
 
     def page(self, query: VersionQuery) -> list[VersionRow]:
-        where = ["v.ns = :ns", "v.op < 4"]
-        params: dict[str, Any] = {"ns": self.ns, "n": query.limit}
-        index = "versions_ns"
+        where = [_IN_STORE, "v.op < 4"]
+        params: dict[str, Any] = {"lo": self.lo, "hi": self.hi, "n": query.limit}
+        index = "NOT INDEXED"  # the table's own key: the store's range, newest first
         if query.memory is not None:
             where.append("v.memory = :memory")
             params["memory"] = query.memory
-            index = "versions_memory"
+            index = "INDEXED BY versions_memory"
         if query.before is not None:
             where.append("v.seq < :before")
             params["before"] = query.before
@@ -176,7 +196,7 @@ class VersionLog:
                 params[column] = value
         self._time_bounds(query, where, params)
         rows = self._q(
-            f"SELECT {_META}, e.expires FROM versions v INDEXED BY {index} {_LIVE} WHERE {' AND '.join(where)} "
+            f"SELECT {_META}, e.expires FROM versions v {index} {_LIVE} WHERE {' AND '.join(where)} "
             "ORDER BY v.seq DESC LIMIT :n",
             params,
         ).fetchall()
@@ -189,11 +209,11 @@ class VersionLog:
         if lte is not None:
             top = self._newest_seq(lambda created: created <= lte)
             where.append("v.seq <= :top")
-            params["top"] = -1 if top is None else top
+            params["top"] = self.lo - 1 if top is None else top
         if gte is not None:
             floor = self._newest_seq(lambda created: created < gte)
             where.append("v.seq > :floor")
-            params["floor"] = 0 if floor is None else floor
+            params["floor"] = self.lo if floor is None else floor
 
     def _newest_seq(self, early: Callable[[float], bool]) -> int | None:
         """The newest seq of this chain whose time is ``early`` (true for a prefix of the chain).
@@ -203,10 +223,10 @@ class VersionLog:
         binary search over seq takes one index probe for a bound at or after the newest version,
         and otherwise about log2 of the newest seq (20 for a million), wherever the bound lies.
         """
-        newest = self._at_or_below(_MAX_SEQ)
+        newest = self._at_or_below(self.hi)
         if newest is None or early(newest[1]):
             return None if newest is None else newest[0]
-        found, low, high = None, 0, newest[0] - 1
+        found, low, high = None, self.lo, newest[0] - 1
         while low <= high:
             mid = (low + high) // 2
             row = self._at_or_below(mid)
@@ -221,9 +241,8 @@ class VersionLog:
     def _at_or_below(self, seq: int) -> tuple[int, float] | None:
         """This chain's newest version numbered ``seq`` or less: (seq, created)."""
         row = self._q(
-            "SELECT seq, created FROM versions INDEXED BY versions_ns WHERE ns = ? AND seq <= ? "
-            "ORDER BY seq DESC LIMIT 1",
-            (self.ns, seq),
+            "SELECT seq, created FROM versions WHERE seq BETWEEN ? AND ? ORDER BY seq DESC LIMIT 1",
+            (self.lo, seq),
         ).fetchone()
         return None if row is None else (int(row[0]), float(row[1]))
 
@@ -285,8 +304,8 @@ def chain_rows(conn: Connection, ns: int) -> Iterator[VersionRow]:
     """Every version of a namespace in commit order, with its content and chain fields."""
     cursor = conn.execute(
         "SELECT seq, memory, op, path, sha, size, session, actor, created, redacted, data, ref, salt, digest, link "
-        "FROM versions INDEXED BY versions_ns WHERE ns = ? ORDER BY seq",
-        (ns,),
+        "FROM versions WHERE seq BETWEEN ? AND ? ORDER BY seq",
+        seq_range(ns),
     )
     while batch := cursor.fetchmany(512):
         yield from (_chain_row(r) for r in batch)
