@@ -184,9 +184,8 @@ class VersionLog:
             where.append("v.memory = :memory")
             params["memory"] = query.memory
             index = "INDEXED BY versions_memory"
-        if query.before is not None:
-            where.append("v.seq < :before")
-            params["before"] = query.before
+        if query.before is not None:  # one range of the key: SQLite takes one bound per side
+            params["hi"] = min(self.hi, query.before - 1)
         if query.ops is not None:
             codes = sorted({history.OP_CODE[o] for op in query.ops for o in history.PUBLIC_OPS[op]})
             where.append(f"v.op IN ({','.join(map(str, codes))})")
@@ -208,12 +207,10 @@ class VersionLog:
         lte, gte = query.created_lte, query.created_gte
         if lte is not None:
             top = self._newest_seq(lambda created: created <= lte)
-            where.append("v.seq <= :top")
-            params["top"] = self.lo - 1 if top is None else top
+            params["hi"] = min(params["hi"], self.lo - 1 if top is None else top)
         if gte is not None:
             floor = self._newest_seq(lambda created: created < gte)
-            where.append("v.seq > :floor")
-            params["floor"] = self.lo if floor is None else floor
+            params["lo"] = max(params["lo"], self.lo if floor is None else floor + 1)
 
     def _newest_seq(self, early: Callable[[float], bool]) -> int | None:
         """The newest seq of this chain whose time is ``early`` (true for a prefix of the chain).
