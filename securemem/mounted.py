@@ -53,7 +53,7 @@ class MountedTx:
 
     def _tx(self, mount: Mount) -> StoreTx:
         if mount.name not in self._txs:
-            self._txs[mount.name] = self._txs[self._home.name].sibling(mount.store.name)
+            self._txs[mount.name] = self._txs[self._home.name].sibling(mount.store.name, store_key=mount.store.key)
         return self._txs[mount.name]
 
     def _at(self, path: str) -> tuple[Mount, StoreTx, str]:
@@ -223,5 +223,5 @@ class MountedTx:
         _, tx, stored = self._at(path)
         tx.make_dir(stored, expires)
 
-    def sibling(self, namespace: str) -> StoreTx:
-        return self._tx(self._home).sibling(namespace)
+    def sibling(self, namespace: str, *, store_key: int | None = None) -> StoreTx:
+        return self._tx(self._home).sibling(namespace, store_key=store_key)

@@ -292,7 +292,7 @@ def test_history_quota_counts_the_text_past_versions_keep(open_mem: OpenMem) -> 
             edits += 1
             assert edits < 100, "the history grew past the quota"
         assert "past versions kept in the history" in result.text, result.text
-        assert edits >= 10  # about 2000 / 2 copies of 101 bytes: the limit, not an early refusal
+        assert edits >= 4  # each version: its ~110 bytes of text, its path and its row (128): the limit, not sooner
         ok(mem, command="delete", path="/memories/a.md")  # a delete keeps no text: always allowed
 
 
@@ -311,3 +311,23 @@ def test_history_quota_frees_what_a_redaction_takes(tmp_path: Path, key: bytes) 
         for version in admin.memory_versions.list(store.id).data:
             admin.memory_versions.redact(store.id, version.id)
         assert admin.memories.update(store.id, memory.id, content="c" * 400).content == "c" * 400
+
+
+@pytest.mark.parametrize("content", ["keep", "metadata"])
+def test_no_loop_of_renames_grows_the_history_past_the_quota(open_mem: OpenMem, content: str) -> None:
+    """Every version stores its row and its path: renaming an empty file back and forth under a
+    long path is refused once the history would pass the limit, whatever the history keeps."""
+    limits = f'[quota]\nmax_total_bytes = 4000\n[history]\ncontent = "{content}"\n'
+    long = "/memories/" + "n" * 200
+    with open_mem(limits) as mem:
+        ok(mem, command="create", path=f"{long}/a.md", file_text="")
+        renames = 0
+        while renames < 200:
+            old, new = (f"{long}/a.md", f"{long}/b.md") if renames % 2 == 0 else (f"{long}/b.md", f"{long}/a.md")
+            result = mem.execute({"command": "rename", "old_path": old, "new_path": new})
+            if result.is_error:
+                break
+            renames += 1
+        assert result.is_error and "Quota exceeded" in result.text, renames
+        with mem.store.transaction(mem.namespace, write=False, clock=time.time, history=None) as tx:
+            assert tx.usage().bytes <= 4000 + 400  # the limit, give or take the last refused step's estimate

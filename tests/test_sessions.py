@@ -636,7 +636,7 @@ def test_versions_carry_the_session_id(stores: Stores) -> None:
 def test_a_store_deleted_after_open_fails_the_command_cleanly(stores: Stores, mem: SecureMemory) -> None:
     assert stores.store.drop_namespace("Team")
     text = err(mem, command="create", path="/memories/team/a.md", file_text="a\n")
-    assert text == "Error: the store does not exist (it was deleted or renamed). The command was not applied."
+    assert text == "Error: the store does not exist (it was deleted). The command was not applied."
     assert stores.store.find_store(name="Team") is None  # never made again behind the operator's back
 
 
@@ -696,3 +696,39 @@ def test_the_sdk_tool_methods_work_on_a_session_with_several_stores(stores: Stor
     )
     with pytest.raises(ToolError, match="read-only mount"):
         tool.call({"command": "delete", "path": GUIDE})
+
+
+def test_a_session_follows_its_stores_by_id_through_renames_and_name_swaps(tmp_path: Path) -> None:
+    """An operator renames or swaps the names of attached stores: each mount keeps its own store."""
+    from securemem import Admin
+
+    db = tmp_path / "swap.db"
+    with Admin.open(db, key=b"s" * 32) as admin:
+        mine = admin.memory_stores.create(name="Mine")
+        ref = admin.memory_stores.create(name="Ref")
+        admin.memories.write(ref.id, path="/style.md", content="house style\n")
+        attachments = [{"memory_store_id": mine.id}, {"memory_store_id": ref.id, "access": "read_only"}]
+        with SecureMemory.open(db, key=b"s" * 32, stores=attachments) as memory:
+            admin.memory_stores.update(mine.id, name="tmp")
+            admin.memory_stores.update(ref.id, name="Mine")
+            admin.memory_stores.update(mine.id, name="Ref")
+            ok(memory, command="create", path="/memories/mine/note.md", file_text="mine\n")
+            assert "read-only" in err(memory, command="create", path="/memories/ref/x.md", file_text="x\n")
+            assert "house style" in ok(memory, command="view", path="/memories/ref/style.md")
+        assert [m.path for m in admin.memories.list(mine.id).data] == ["/note.md"]
+        assert [m.path for m in admin.memories.list(ref.id).data] == ["/style.md"]
+
+
+def test_a_handle_on_a_deleted_store_never_reaches_the_next_store_made(tmp_path: Path) -> None:
+    from securemem import Admin
+
+    db = tmp_path / "reuse.db"
+    with SecureMemory.open(db, key=b"r" * 32, namespace="alice") as alice, Admin.open(db, key=b"r" * 32) as admin:
+        ok(alice, command="create", path="/memories/a.md", file_text="alice\n")
+        (store,) = admin.memory_stores.list().data
+        admin.memory_stores.delete(store.id)
+        bob = admin.memory_stores.create(name="bob")
+        admin.memories.write(bob.id, path="/private.md", content="bob's\n")
+        assert "private.md" not in ok(alice, command="view", path="/memories")
+        ok(alice, command="create", path="/memories/b.md", file_text="alice again\n")
+        assert [m.path for m in admin.memories.list(bob.id).data] == ["/private.md"]

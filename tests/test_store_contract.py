@@ -312,7 +312,7 @@ BUDGET = {  # SQL statements inside the command's transaction, BEGIN and COMMIT 
     "view": 1,
     "str_replace": 8,  # the file, the namespace's usage (it grows), the content, the upsert
     "insert": 8,
-    "delete": 6,
+    "delete": 7,
     "rename": 11,
     # the directory, what has expired below it (twice: its total, then the rows shown), then one
     # query for each directory whose children are listed (here /memories and /memories/d)

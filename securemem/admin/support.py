@@ -65,7 +65,9 @@ class Context:
 
     @contextmanager
     def reading(self, info: StoreInfo) -> Iterator[StoreTx]:
-        with self.store.transaction(info.name, write=False, clock=self.clock, history=self.history) as tx:
+        with self.store.transaction(
+            info.name, write=False, clock=self.clock, history=self.history, store_key=info.key
+        ) as tx:
             yield tx
 
     def writing(self, info: StoreInfo) -> AbstractContextManager[StoreTx]:
@@ -76,7 +78,13 @@ class Context:
         with (
             translated(),
             self.store.transaction(
-                info.name, write=True, clock=self.clock, actor=self.actor, create=False, history=self.history
+                info.name,
+                write=True,
+                clock=self.clock,
+                actor=self.actor,
+                create=False,
+                history=self.history,
+                store_key=info.key,
             ) as tx,
         ):
             self.memory.ensure_policy()
@@ -87,7 +95,14 @@ class Context:
     def run(self, info: StoreInfo, command: AdminCommand, request: Request) -> Any:
         """One admin write through the path guard, PII, TTL and quota layers, then the endpoint."""
         transaction = Transaction(
-            self.store, info.name, self.clock, self.memory.ensure_policy, self.actor, create=False, history=self.history
+            self.store,
+            info.name,
+            self.clock,
+            self.memory.ensure_policy,
+            self.actor,
+            create=False,
+            history=self.history,
+            store_key=info.key,
         )
         handler = chain([*self._layers, transaction], endpoint)
         call = Call(command)

@@ -30,6 +30,7 @@ from securemem.middleware.base import Call, Handler
 from securemem.mounts import Mount, MountTable
 from securemem.policy import Policy
 from securemem.store.base import StoreTx, Usage, path_bytes
+from securemem.store.history import VERSION_ROW_BYTES
 
 _ADVICE = "Nothing was written."
 _WHOLE = frozenset({"create", "write", "update", "restore"})  # commands whose text is the whole file
@@ -42,7 +43,8 @@ class Quota:
     def __init__(self, policy: Policy, mounts: MountTable | None = None) -> None:
         self.limits = policy.quota
         self.where = f"policy '{policy.name}'"
-        # Each version keeps a copy of the text it wrote (or moved): it is stored, so it counts.
+        # Each version is stored too: its row, its path and (when kept) a copy of its text.
+        self.versions = policy.history.versions
         self.history = policy.history.versions and policy.history.content == "keep"
         self.mounts = mounts or MountTable()
 
@@ -77,13 +79,14 @@ class Quota:
             grow = len(change.data) - (change.old.size if change.old else 0)
             dirs = new_dirs(change.ancestry)
             grow += sum(map(self._bytes, dirs)) + (0 if change.old else self._bytes(change.path))
-            grow += len(change.data) if self.history else 0  # the version's copy
+            grow += self._version_cost(len(change.data), self._bytes(change.path), 1)
             entries = len(dirs) + (0 if change.old else 1)
             self._check_namespace(tx, change.path, grow, files=0 if change.old else 1, entries=entries)
         elif isinstance(change, Move):
             dirs = new_dirs(change.ancestry)
             made = sum(map(self._bytes, dirs))
-            copies = change.entry.size if self.history else 0  # each moved file's new version
+            landing = change.entry.path_bytes + change.path_bytes_delta  # the moved paths, as they will be
+            copies = self._version_cost(change.entry.size, landing, max(1, change.entry.files))
             if self.mounts.mount_of(change.old) is self.mounts.mount_of(change.new):
                 grow = change.path_bytes_delta + made + copies
                 self._check_namespace(tx, change.new, grow, files=0, entries=len(dirs))
@@ -118,6 +121,12 @@ class Quota:
         if self._over(used, grow, files, entries) and tx.purge_expired(PURGE_LIMIT):
             used = tx.usage()  # expired entries were still on disk; they are gone now
         self._refuse_if_over(used, grow, files, entries, self.mounts.mount_of(path))
+
+    def _version_cost(self, text: int, paths: int, versions: int) -> int:
+        """What new versions will store: rows, paths and (when the history keeps it) the text."""
+        if not self.versions:
+            return 0
+        return versions * VERSION_ROW_BYTES + paths + (text if self.history else 0)
 
     @staticmethod
     def _counted(used: Usage) -> str:

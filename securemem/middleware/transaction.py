@@ -8,7 +8,8 @@ read once the lock is held (``tx.now``), so a command that waited cannot act on 
 In a session with several stores the transaction is opened on the store of the command's last
 path (a rename's destination, where a quota is checked) and handed down as a ``MountedTx``,
 which reaches any other mounted store in the same transaction. Those stores exist (they were
-checked at open), so none is ever made here: one deleted or renamed since fails the command.
+checked at open), so none is ever made here; a mount is bound to its store by number: renamed,
+it still works, and deleted since, it fails the command.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class Transaction:
         create: bool = True,
         mounts: MountTable | None = None,
         history: History | None = None,
+        store_key: int | None = None,
     ) -> None:
         self.store = store
         self.namespace = namespace
@@ -46,14 +48,24 @@ class Transaction:
         self.create = create
         self.mounts = mounts or MountTable()
         self.history = history  # what this handle's policy keeps of each version
+        self.store_key = store_key  # the store by number (an admin call), not by its name
 
     @contextmanager
     def open(self, paths: Sequence[str], *, write: bool) -> Iterator[StoreTx]:
         """The transaction for a command on ``paths`` (also used for the follow-up writes of a read)."""
         home = self.mounts.home(paths) if self.mounts else None
+        # A mount is bound to its store by number: renamed, or its name given to another store,
+        # the session still works in the store it attached (and a deleted one is an error).
         namespace, create = (self.namespace, self.create) if home is None else (home.store.name, False)
+        key = self.store_key if home is None else home.store.key
         with self.store.transaction(
-            namespace, write=write, clock=self.clock, actor=self.actor, create=create, history=self.history
+            namespace,
+            write=write,
+            clock=self.clock,
+            actor=self.actor,
+            create=create,
+            history=self.history,
+            store_key=key,
         ) as tx:
             if self.check is not None:
                 self.check()

@@ -260,8 +260,9 @@ class StoreTx(Protocol):
         ...
 
     # -- other namespaces --------------------------------------------------------------------
-    def sibling(self, namespace: str) -> StoreTx:
-        """This transaction on another existing namespace (rule 10); ``MissingStore`` if there is none."""
+    def sibling(self, namespace: str, *, store_key: int | None = None) -> StoreTx:
+        """This transaction on another existing namespace (rule 10), named, or given by its number
+        (``store_key``: a store renamed meanwhile is still the same one); ``MissingStore`` if none."""
         ...
 
 
@@ -294,10 +295,13 @@ class Store(Protocol):
         actor: Actor | None = None,
         create: bool = True,
         history: History | None = None,
+        store_key: int | None = None,
     ) -> AbstractContextManager[StoreTx]:
         """A transaction on ``namespace``; a write makes a missing one, unless ``create`` is False
         (then ``MissingStore``: an admin call on a store deleted or renamed meanwhile). ``history``:
-        what the versions of this transaction keep (the caller's policy; default: ``configure``'s)."""
+        what the versions of this transaction keep (the caller's policy; default: ``configure``'s).
+        ``store_key``: the store by its number (``StoreInfo.key``) rather than its name, which an
+        operator may change or give to another store meanwhile; ``MissingStore`` if it is gone."""
         ...
 
     def namespaces(self) -> list[str]: ...

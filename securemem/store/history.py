@@ -33,6 +33,7 @@ OPS = ("created", "modified", "deleted", "expired", "redaction")
 OP_CODE = {name: code for code, name in enumerate(OPS)}
 PUBLIC_OPS = {"created": ("created",), "modified": ("modified",), "deleted": ("deleted", "expired")}
 SEQ_BITS = 40  # a version's number is its store's number, then 40 bits of its place in the store's chain
+VERSION_ROW_BYTES = 128  # what a version row costs a store's quota besides its path and text
 EXPIRY_ACTOR = "securemem:expiry"  # the api_key_id of what expiry and retention do
 MIGRATION_ACTOR = "securemem:migration"  # versions recorded for files written before history existed
 _NONE = b"\x00"

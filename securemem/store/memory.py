@@ -34,6 +34,7 @@ from securemem.store.base import (
     VersionRow,
     path_bytes,
 )
+from securemem.store.history import VERSION_ROW_BYTES
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,11 @@ class _Node:
     accessed: float
     expires: float | None
     memory: int = 0
+
+
+def _row_bytes(row: VersionRow) -> int:
+    """What a version stores, as the SQL backend counts it against the quota."""
+    return len(row.data or b"") + len((row.path or "").encode("utf-8")) + VERSION_ROW_BYTES
 
 
 class _Log:
@@ -174,10 +180,11 @@ class MemoryTx:
         self.log = log
         self._family = family
 
-    def sibling(self, namespace: str) -> MemoryTx:
-        if self._store.find_store(name=namespace) is None:
-            raise MissingStore("the store does not exist (it was deleted or renamed)")
-        return self._store.join(namespace, self._family)
+    def sibling(self, namespace: str, *, store_key: int | None = None) -> MemoryTx:
+        name = namespace if store_key is None else self._store.name_of(store_key)
+        if name is None or self._store.find_store(name=name) is None:
+            raise MissingStore("the store does not exist (it was deleted)")
+        return self._store.join(name, self._family)
 
     # -- reads -----------------------------------------------------------------------------
 
@@ -261,7 +268,7 @@ class MemoryTx:
             files += 0 if node.is_dir else 1
             dirs += 1 if node.is_dir else 0
             content += len(node.data)
-        history = sum(len(r.data) for r in self.log.rows if r.data) if self.log.settings.content else 0
+        history = sum(_row_bytes(r) for r in self.log.rows) if self.log.settings.versions else 0
         return Usage(content, pbytes, files, dirs, history)
 
     # -- writes ----------------------------------------------------------------------------
@@ -487,13 +494,19 @@ class MemoryStore:
         actor: Actor | None = None,
         create: bool = True,
         history: History | None = None,
+        store_key: int | None = None,
     ) -> Iterator[MemoryTx]:
         with self._lock:
             if self._closed:
                 raise StorageError("the memory store is closed")
+            if store_key is not None:
+                found = self.name_of(store_key)
+                if found is None:
+                    raise MissingStore("the store does not exist (it was deleted)")
+                namespace, create = found, False
             now = clock()
             if write and not create and namespace not in self._stores:
-                raise MissingStore("the store does not exist (it was deleted or renamed)")
+                raise MissingStore("the store does not exist (it was deleted)")
             made = write and namespace not in self._stores
             if made:
                 self._new_store(namespace, "", now)
@@ -535,6 +548,9 @@ class MemoryStore:
     def drop_namespace(self, name: str) -> bool:
         with self._lock:
             return self._drop(name)
+
+    def name_of(self, key: int) -> str | None:
+        return next((s.name for s in self._stores.values() if s.key == key), None)
 
     def list_stores(self, after: int | None, limit: int) -> list[StoreInfo]:
         with self._lock:

@@ -411,9 +411,12 @@ class SQLCipherStore:
         actor: Actor | None = None,
         create: bool = True,
         history: History | None = None,
+        store_key: int | None = None,
     ) -> _Transaction:
         """One transaction on ``namespace``: BEGIN IMMEDIATE, the clock read, COMMIT or ROLLBACK."""
-        return _Transaction(self, namespace, write, clock, actor=actor or _NOBODY, create=create, history=history)
+        return _Transaction(
+            self, namespace, write, clock, actor=actor or _NOBODY, create=create, history=history, key=store_key
+        )
 
     def _begin(
         self,
@@ -424,6 +427,7 @@ class SQLCipherStore:
         *,
         create: bool = True,
         history: History | None = None,
+        key: int | None = None,
     ) -> SqlTx:
         self._lock.acquire()
         try:
@@ -431,9 +435,15 @@ class SQLCipherStore:
             self._begin_immediate(conn)
             self._made = None
             try:
-                ns, now = self._ns_id(conn, namespace, create=write and create), clock()
+                if key is None:
+                    ns = self._ns_id(conn, namespace, create=write and create)
+                elif conn.execute(_STORE_EXISTS, (key,)).fetchone() is None:  # a store given by number
+                    raise MissingStore("the store does not exist (it was deleted)")
+                else:
+                    ns = key
+                now = clock()
                 if ns < 0 and write:
-                    raise MissingStore("the store does not exist (it was deleted or renamed)")
+                    raise MissingStore("the store does not exist (it was deleted)")
                 return SqlTx(conn, ns, now, VersionLog(conn, ns, now, actor, history or self._history))
             except sqlcipher3.Error as exc:
                 self._rollback(conn)
@@ -466,9 +476,10 @@ class SQLCipherStore:
 
     def _ns_id(self, conn: sqlcipher3.Connection, name: str, *, create: bool) -> int:
         found = self._ns.get(name)
-        # A write checks that the store it cached still exists: an operator may have deleted it
-        # from another process, and rows written under a deleted store's number would be lost.
-        if found is not None and (not create or conn.execute(_STORE_EXISTS, (found,)).fetchone() is not None):
+        # The store cached may have been deleted by another process since: rows written under a
+        # deleted store's number would be lost, and reads would see nothing. Store numbers are
+        # never reused, so "it still exists" is all there is to check (one lookup by key).
+        if found is not None and conn.execute(_STORE_EXISTS, (found,)).fetchone() is not None:
             return found
         self._ns.pop(name, None)
         row = conn.execute("SELECT id FROM stores WHERE name = ?", (name,)).fetchone()
@@ -912,7 +923,7 @@ class SQLCipherStore:
 class _Transaction:
     """The context manager of ``SQLCipherStore.transaction`` (a class: it is on every command's path)."""
 
-    __slots__ = ("_actor", "_clock", "_create", "_history", "_namespace", "_store", "_tx", "_write")
+    __slots__ = ("_actor", "_clock", "_create", "_history", "_key", "_namespace", "_store", "_tx", "_write")
 
     def __init__(
         self,
@@ -924,14 +935,21 @@ class _Transaction:
         actor: Actor,
         create: bool,
         history: History | None,
+        key: int | None,
     ) -> None:
         self._store, self._namespace, self._write, self._clock = store, namespace, write, clock
-        self._actor, self._create, self._history = actor, create, history
+        self._actor, self._create, self._history, self._key = actor, create, history, key
         self._tx: SqlTx | None = None
 
     def __enter__(self) -> SqlTx:
         self._tx = self._store._begin(
-            self._namespace, self._write, self._clock, self._actor, create=self._create, history=self._history
+            self._namespace,
+            self._write,
+            self._clock,
+            self._actor,
+            create=self._create,
+            history=self._history,
+            key=self._key,
         )
         return self._tx
 

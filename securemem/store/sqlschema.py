@@ -28,7 +28,7 @@ SCHEMA_VERSION = 3
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS stores (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     name TEXT NOT NULL UNIQUE,
     public_id TEXT NOT NULL UNIQUE,
     description TEXT NOT NULL DEFAULT '',
@@ -144,14 +144,19 @@ def _from_2(conn: Connection) -> None:
     from securemem.store.history import MIGRATION_ACTOR
     from securemem.store.sqlversions import VersionLog
 
-    columns = {str(row[1]) for row in conn.execute("PRAGMA table_info(stores)").fetchall()}
-    if "history_bytes" not in columns:  # a schema 1 store got the schema 3 table on its way here
-        conn.execute("ALTER TABLE stores ADD COLUMN history_bytes INTEGER NOT NULL DEFAULT 0")
+    # A store's number is never given to another (AUTOINCREMENT): a handle that cached the number
+    # of a store deleted since must find it gone, not find the next store made.
+    conn.execute("ALTER TABLE stores RENAME TO stores_v2")
     conn.execute("ALTER TABLE content RENAME TO content_v2")
     for statement in filter(str.strip, SCHEMA.split(";")):
         conn.execute(statement)
     conn.execute("INSERT INTO content (id, data) SELECT id, data FROM content_v2")
     conn.execute("DROP TABLE content_v2")
+    conn.execute(
+        "INSERT INTO stores (id, name, public_id, description, created, updated) "
+        "SELECT id, name, public_id, description, created, updated FROM stores_v2"
+    )
+    conn.execute("DROP TABLE stores_v2")
     now = time.time()
     files = conn.execute(
         "SELECT e.ns, e.id, e.parent, e.name, c.data FROM entries e JOIN content c ON c.id = e.id "

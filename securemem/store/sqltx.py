@@ -170,16 +170,19 @@ class SqlTx:
         """Content was freed in any namespace this transaction touched (its erasure is due)."""
         return self.freed if self.family is None else any(tx.freed for tx in self.family.values())
 
-    def sibling(self, namespace: str) -> SqlTx:
+    def sibling(self, namespace: str, *, store_key: int | None = None) -> SqlTx:
         """This transaction on another namespace: the same connection, lock, instant and actor.
 
         One SqlTx per namespace, shared by the whole family: two would each keep their own
         chain tail for the namespace's versions and fork its hash chain.
         """
         self.statements += 1
-        row = self._conn.execute("SELECT id FROM stores WHERE name = ?", (namespace,)).fetchone()
+        if store_key is None:
+            row = self._conn.execute("SELECT id FROM stores WHERE name = ?", (namespace,)).fetchone()
+        else:
+            row = self._conn.execute("SELECT id FROM stores WHERE id = ?", (store_key,)).fetchone()
         if row is None:
-            raise MissingStore("the store does not exist (it was deleted or renamed)")
+            raise MissingStore("the store does not exist (it was deleted)")
         ns = int(row[0])
         if self.family is None:
             self.family = {self.ns: self}
@@ -285,7 +288,7 @@ class SqlTx:
 
     def usage(self) -> Usage:
         row = self._row(ROOT)
-        history = self.log.history_bytes() if self.log.settings.content else 0
+        history = self.log.history_bytes() if self.log.settings.versions else 0
         if row is None:
             return Usage(0, 0, 0, 0, history)
         return Usage(

@@ -36,8 +36,12 @@ _GROW = "UPDATE stores SET history_bytes = history_bytes + ? WHERE id = ?"
 # Before a redaction: the text it takes away from the store's history total.
 _SHRINK = (
     "UPDATE stores SET history_bytes = history_bytes - "
-    "(SELECT coalesce(sum(length(data)), 0) FROM versions WHERE {}) WHERE id = ?"
+    "(SELECT coalesce(sum(coalesce(length(data), 0) + coalesce(length(CAST(path AS BLOB)), 0)), 0) "
+    "FROM versions WHERE {}) WHERE id = ?"
 )
+# What one version row costs besides its path and text (hashes, salt, link, actor, times): counted
+# against the store's quota, so that no loop of renames or metadata-only versions grows it unseen.
+VERSION_ROW_BYTES = history.VERSION_ROW_BYTES
 
 
 def seq_range(ns: int) -> tuple[int, int]:
@@ -112,13 +116,13 @@ class VersionLog:
         fields = self._fields(op, memory, path, data, ref=ref, actor=actor or self.actor, prev=prev)
         self._q(_INSERT, {"seq": seq, "ns": self.ns, **fields})
         self._tail = (seq, fields["link"], fields["created"])
-        self._count(fields["data"], None)
+        self._count(fields, None)
         self._last = _Pending(seq, memory, op, prev) if op in ("created", "modified") else None
         return seq
 
     def _fold(self, last: _Pending, path: str | None, data: bytes | None) -> int:
         fields = self._fields(last.op, last.memory, path, data, ref=None, actor=self.actor, prev=last.prev)
-        self._count(fields["data"], last.seq)
+        self._count(fields, last.seq)
         sets = ", ".join(f"{k} = :{k}" for k in fields if k not in ("memory", "op", "ref"))
         self._q(f"UPDATE versions SET {sets} WHERE seq = :seq", {"seq": last.seq, **fields})
         self._tail = (last.seq, fields["link"], fields["created"])
@@ -160,12 +164,15 @@ class VersionLog:
             "link": link,
         }
 
-    def _count(self, data: bytes | None, replacing: int | None) -> None:
-        """Keep the store's history total: the text a version keeps counts against its quota."""
+    def _count(self, fields: dict[str, Any], replacing: int | None) -> None:
+        """Keep the store's history total: what a version stores (its text, its path and the row
+        itself) counts against the store's quota. A folded version replaces its row's share."""
         if replacing is not None:
             self._q(_SHRINK.format("seq = ?"), (replacing, self.ns))  # seq is unique in the file
-        if data:
-            self._q(_GROW, (len(data), self.ns))
+        path = fields["path"]
+        grow = len(fields["data"] or b"") + (0 if path is None else len(path.encode("utf-8")))
+        grow += 0 if replacing is not None else VERSION_ROW_BYTES
+        self._q(_GROW, (grow, self.ns))
 
     # -- reads -----------------------------------------------------------------------------
 
@@ -271,7 +278,7 @@ class VersionLog:
 
     def redact(self, seq: int, memory: int) -> None:
         """Erase one version's redactable fields and chain the redaction."""
-        self._q(_SHRINK.format("seq = ? AND data IS NOT NULL"), (seq, self.ns))
+        self._q(_SHRINK.format("seq = ? AND redacted IS NULL"), (seq, self.ns))
         self._q(f"UPDATE versions SET {_ERASED} WHERE seq = ? AND ns = ?", (self.now, seq, self.ns))
         self._last = None
         self.record("redaction", memory, None, ref=seq)
@@ -289,7 +296,8 @@ class VersionLog:
             for start in range(0, len(files), 500):
                 chunk = [m for m, _ in files[start : start + 500]]
                 marks = ",".join("?" * len(chunk))
-                self._q(_SHRINK.format(f"memory IN ({marks}) AND data IS NOT NULL"), [*chunk, self.ns])
+                shrink = _SHRINK.format(f"memory IN ({marks}) AND redacted IS NULL AND op < 3")
+                self._q(shrink, [*chunk, self.ns])
                 self._q(
                     f"UPDATE versions SET {_ERASED} WHERE memory IN ({','.join('?' * len(chunk))}) "
                     "AND redacted IS NULL AND op < 3",
