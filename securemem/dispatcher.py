@@ -264,6 +264,11 @@ class Dispatcher:
         at = text.find(old)
         edited = text[:at] + new + text[at + len(old) :]
         _must_fit_lines(cmd.path, edited)
+        if edited == text:  # old_str replaced by itself: nothing changes, so nothing is written (no version)
+            return Result(
+                "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n"
+                + _snippet(text, where[0], new.count("\n"))
+            )
         # The snippet shows what was stored: a layer's check may have changed the text (the PII
         # safety net puts a token where the edit completed a value).
         stored = call.apply(FileWrite.of(cmd.path, edited, entry, NO_ANCESTRY)).text

@@ -500,3 +500,32 @@ def test_an_update_must_change_something(admin: Admin) -> None:
     memory = admin.memories.write(store.id, path="/a.md", content="a\n")
     with pytest.raises(InvalidRequest):
         admin.memories.update(store.id, memory.id)
+
+
+def test_writes_that_change_nothing_make_no_version(admin: Admin) -> None:
+    store = admin.memory_stores.create(name="s")
+    memory = admin.memories.write(store.id, path="/a.md", content="same\n")
+    admin.memories.write(store.id, path="/a.md", content="same\n")
+    admin.memories.update(store.id, memory.id, content="same\n")
+    ok(tool(admin, store), command="str_replace", path="/memories/a.md", old_str="same", new_str="same")
+    (created,) = admin.memory_versions.list(store.id).data
+    admin.memory_versions.restore(store.id, created.id)  # the head already holds it
+    assert [v.operation for v in admin.memory_versions.list(store.id).data] == ["created"]
+    moved = admin.memories.update(store.id, memory.id, content="same\n", path="/b.md")
+    assert moved.path == "/b.md"
+    assert [v.operation for v in admin.memory_versions.list(store.id).data] == ["modified", "created"]
+
+
+def test_restoring_a_memory_that_expired_unswept_brings_it_back(tmp_path: Path) -> None:
+    clock = Clock()
+    policy = Policy.model_validate(
+        {"ttl": {"expire_after": 60, "since": "write"}, "history": {"redact_expired": False}}
+    )
+    with Admin.open(tmp_path / "x.db", key=b"k" * 32, policy=policy, clock=clock) as admin:
+        store = admin.memory_stores.create(name="s")
+        memory = admin.memories.write(store.id, path="/a.md", content="one\n")
+        admin.memories.update(store.id, memory.id, path="/b.md")
+        first = admin.memory_versions.list(store.id, operation="created").data[0]
+        clock.at(120)  # expired, not swept: its row still holds the memory's number
+        back = admin.memory_versions.restore(store.id, first.id)
+        assert (back.id, back.path, back.content) == (memory.id, "/a.md", "one\n")

@@ -17,6 +17,7 @@ from securemem.changes import FileWrite, Move, Removal
 from securemem.commands import AdminCommand, Result
 from securemem.errors import Conflict, NotFound, PreconditionFailed
 from securemem.middleware.base import Call
+from securemem.middleware.quota import PURGE_LIMIT
 from securemem.store.base import Entry, StoreTx
 
 Found = tuple[Entry, bytes]
@@ -101,6 +102,10 @@ def _write(call: Call, tx: StoreTx, command: AdminCommand, request: Write) -> Fo
         raise Conflict("a memory's path cannot lie below another memory's path")
     if found.entry is not None and request.not_exists:
         raise PreconditionFailed("a memory exists at that path (precondition not_exists)")
+    if found.entry is not None:
+        current = tx.get(command.path)
+        if current is not None and current[1] == _text(command).encode("utf-8"):
+            return current[0], current[1]  # the same text again: no change, no version
     write = call.apply(FileWrite.of(command.path, _text(command), found.entry, None if found.entry else found))
     return _after(tx, command.path, write.data)
 
@@ -134,7 +139,7 @@ def _update(call: Call, tx: StoreTx, command: AdminCommand, request: Update) -> 
         if moved is None:
             return found  # the whole update is a no-op: no change, no version
         entry = moved
-    if command.file_text is not None:
+    if command.file_text is not None and _text(command).encode("utf-8") != data:  # the same text: no write
         data = call.apply(FileWrite.of(entry.path, _text(command), entry, None)).data
     return _after(tx, entry.path, data)
 
@@ -150,8 +155,12 @@ def _restore(call: Call, tx: StoreTx, command: AdminCommand, request: Restore) -
     if current is not None:
         moved = _move_to(call, tx, current[0], command.path, not_exists=False)
         assert moved is not None
+        if _text(command).encode("utf-8") == current[1]:
+            return _after(tx, moved.path, current[1])  # the head already holds that text
         data = call.apply(FileWrite.of(moved.path, _text(command), moved, None)).data
         return _after(tx, moved.path, data)
+    # An expired, unswept file may still hold the memory's number: it goes first, as a sweep would.
+    tx.purge_expired(PURGE_LIMIT)
     found = tx.ancestry(command.path)
     if found.entry is not None or found.blocking_file is not None:
         raise Conflict("another memory is at the version's path; move it away first")
