@@ -331,7 +331,8 @@ def history_of(policy: Policy) -> History:
     """What the policy's history keeps, as the store's versions take it."""
     settings = policy.history
     keep = settings.versions and settings.content == "keep"
-    return History(versions=settings.versions, content=keep, redact_expired=settings.redact_expired)
+    counted = policy.quota.max_total_bytes is not None  # only a total-bytes quota reads the history's total
+    return History(versions=settings.versions, content=keep, redact_expired=settings.redact_expired, count=counted)
 
 
 def configure_store(store: Store, policy: Policy) -> None:
@@ -390,6 +391,8 @@ def store_policy(store: Store, requested: Policy | None, *, adopt: bool, clock: 
     store.set_setting(RESTAMP_SETTING, "pending")
     store.set_setting(POLICY_SETTING, policy_json(requested))
     restamp(store, requested, clock())
+    if requested.quota.max_total_bytes is not None:  # the history's total was not kept without one
+        store.recount_history()
     store.set_setting(RESTAMP_SETTING, "")
     audit.event("policy_adopted", store=store.store_id, previous=recorded.name, policy=requested.name)
     return requested

@@ -331,3 +331,19 @@ def test_no_loop_of_renames_grows_the_history_past_the_quota(open_mem: OpenMem, 
         assert result.is_error and "Quota exceeded" in result.text, renames
         with mem.store.transaction(mem.namespace, write=False, clock=time.time, history=None) as tx:
             assert tx.usage().bytes <= 4000 + 400  # the limit, give or take the last refused step's estimate
+
+
+def test_adopting_a_total_quota_counts_the_history_written_before_it(tmp_path: Path, key: bytes) -> None:
+    """Without a total-bytes quota the history's running total is not kept (one write fewer per
+    command); adopting such a quota rebuilds it, so the history written before counts."""
+    db = tmp_path / "adopt.db"
+    with SecureMemory.open(db, key=key) as mem:
+        for i in range(5):
+            ok(mem, command="create", path=f"/memories/{i}.md", file_text="x" * 300)
+    policy = write_policy(tmp_path, "[quota]\nmax_total_bytes = 3000\n", "q.toml")
+    with SecureMemory.open(db, key=key, policy=policy, adopt_policy=True) as mem:
+        with mem.store.transaction(mem.namespace, write=False, clock=time.time) as tx:
+            used = tx.usage()
+        assert used.history_bytes == 5 * (300 + len("/memories/0.md") + 128)
+        result = mem.execute({"command": "create", "path": "/memories/5.md", "file_text": "x" * 300})
+        assert result.is_error and "past versions kept in the history" in result.text

@@ -350,6 +350,10 @@ class Store(Protocol):
         what the history keeps (rule 8)."""
         ...
 
+    def recount_history(self) -> None:
+        """Rebuild every store's history total from its versions (a quota on total bytes adopted)."""
+        ...
+
     def expire_history(self, now: float, before: float, limit: int) -> int:
         """Redact up to ``limit`` versions created before ``before`` that still hold content (retention)."""
         ...
@@ -368,6 +372,9 @@ class History:
     versions: bool = True  # record a version for every mutation
     content: bool = True  # versions keep their content (False: metadata only)
     redact_expired: bool = True  # expiry redacts every version of what expires
+    # Keep the store's running total of what its history stores (a quota on total bytes needs it;
+    # without one, each write is spared its update). ``recount_history`` rebuilds it when needed.
+    count: bool = True
 
 
 class NameTaken(StorageError):

@@ -53,7 +53,7 @@ from securemem.store import pages, sqlschema
 from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
 from securemem.store.history import EXPIRY_ACTOR
 from securemem.store.sqltx import SqlTx, count_expired, expired_batch, purge_rows
-from securemem.store.sqlversions import VersionLog, chain_rows, seq_range
+from securemem.store.sqlversions import VersionLog, chain_rows, recount, seq_range
 
 PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
 DURABILITY = {"full": "FULL", "normal": "NORMAL"}
@@ -664,6 +664,18 @@ class SQLCipherStore:
                     conn.execute("COMMIT")
             except sqlcipher3.Error as exc:
                 raise self._translate(exc) from None
+
+    def recount_history(self) -> None:
+        with self._lock:
+            conn = self._open_conn()
+            self._begin_immediate(conn)
+            try:
+                recount(conn)
+            except sqlcipher3.Error as exc:
+                self._rollback(conn)
+                raise self._translate(exc) from None
+            self._check_file(conn)
+            self._run(conn, "COMMIT", rollback_on_error=True)
 
     def expire_history(self, now: float, before: float, limit: int) -> int:
         """Redact up to ``limit`` versions older than ``before`` that still hold content."""

@@ -167,6 +167,8 @@ class VersionLog:
     def _count(self, fields: dict[str, Any], replacing: int | None) -> None:
         """Keep the store's history total: what a version stores (its text, its path and the row
         itself) counts against the store's quota. A folded version replaces its row's share."""
+        if not self.settings.count:
+            return
         if replacing is not None:
             self._q(_SHRINK.format("seq = ?"), (replacing, self.ns))  # seq is unique in the file
         path = fields["path"]
@@ -278,7 +280,8 @@ class VersionLog:
 
     def redact(self, seq: int, memory: int) -> None:
         """Erase one version's redactable fields and chain the redaction."""
-        self._q(_SHRINK.format("seq = ? AND redacted IS NULL"), (seq, self.ns))
+        if self.settings.count:
+            self._q(_SHRINK.format("seq = ? AND redacted IS NULL"), (seq, self.ns))
         self._q(f"UPDATE versions SET {_ERASED} WHERE seq = ? AND ns = ?", (self.now, seq, self.ns))
         self._last = None
         self.record("redaction", memory, None, ref=seq)
@@ -297,7 +300,8 @@ class VersionLog:
                 chunk = [m for m, _ in files[start : start + 500]]
                 marks = ",".join("?" * len(chunk))
                 shrink = _SHRINK.format(f"memory IN ({marks}) AND redacted IS NULL AND op < 3")
-                self._q(shrink, [*chunk, self.ns])
+                if self.settings.count:
+                    self._q(shrink, [*chunk, self.ns])
                 self._q(
                     f"UPDATE versions SET {_ERASED} WHERE memory IN ({','.join('?' * len(chunk))}) "
                     "AND redacted IS NULL AND op < 3",
@@ -334,3 +338,14 @@ def _chain_row(r: Sequence[Any]) -> VersionRow:
         digest=bytes(r[13]),
         link=bytes(r[14]),
     )
+
+
+def recount(conn: Connection) -> None:
+    """Every store's history total, rebuilt from its versions (what ``VersionLog._count`` keeps)."""
+    for (ns,) in conn.execute("SELECT id FROM stores").fetchall():
+        lo, hi = seq_range(int(ns))
+        conn.execute(
+            "UPDATE stores SET history_bytes = (SELECT coalesce(sum(coalesce(length(data), 0) + "
+            "coalesce(length(CAST(path AS BLOB)), 0) + ?), 0) FROM versions WHERE seq BETWEEN ? AND ?) WHERE id = ?",
+            (VERSION_ROW_BYTES, lo, hi, ns),
+        )
