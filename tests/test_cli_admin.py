@@ -460,6 +460,7 @@ def tamper(db: Path, *statements: str) -> None:
 TAMPERING = {
     "a content byte": (["UPDATE versions SET data = CAST('version X' || char(10) AS BLOB) WHERE seq = {b}+3"], {3}),
     "a path": (["UPDATE versions SET path = '/memories/elsewhere.md' WHERE seq = {b}+3"], {3}),
+    "a kept content removed": (["UPDATE versions SET data = NULL WHERE seq = {b}+3"], {3}),
     "the actor": (["UPDATE versions SET actor = 'someone-else' WHERE seq = {b}+3"], {3}),
     "a deleted middle row": (["DELETE FROM versions WHERE seq = {b}+3"], {4}),
     "two rows swapped": (

@@ -9,12 +9,18 @@ from pathlib import Path
 import pytest
 
 from securemem import Admin
+from securemem.policy import Policy
 from securemem.store import history
 from securemem.store.base import VersionRow
+from tests.helpers import BACKENDS, Clock, connection_of
 
 
-def _history(tmp_path: Path, *, redact: bool = True) -> tuple[int, list[VersionRow]]:
-    with Admin.open(tmp_path / "c.db", key=b"c" * 32, api_key_id="ops") as admin:
+def _url(tmp_path: Path, backend: str) -> str:
+    return "memory://" if backend == "memory" else f"sqlcipher://{tmp_path / 'c.db'}"
+
+
+def _history(tmp_path: Path, *, redact: bool = True, backend: str = "sqlcipher") -> tuple[int, list[VersionRow]]:
+    with Admin.open(_url(tmp_path, backend), key=b"c" * 32, api_key_id="ops") as admin:
         store = admin.memory_stores.create(name="s")
         memory = admin.memories.write(store.id, path="/a.md", content="one\n")
         admin.memories.update(store.id, memory.id, content="two\n", path="/b.md")
@@ -43,6 +49,17 @@ EDITS: dict[str, Edit] = {
         *rows[3:],
     ],
     "moved to another store": lambda rows: rows,  # checked under another store's number below
+    # rows[0] is the redacted first version, rows[1] a version that kept its text
+    "kept content removed": lambda rows: [rows[0], replace(rows[1], data=None), *rows[2:]],
+    "redaction undone": lambda rows: [
+        replace(rows[0], path="/a.md", data=b"one\n", sha256=history.sha256(b"one\n"), size=4),
+        *rows[1:],
+    ],
+    "redacted row given a path": lambda rows: [replace(rows[0], path="/memories/x.md"), *rows[1:]],
+    "redacted row given content": lambda rows: [replace(rows[0], data=b"anything"), *rows[1:]],
+    "redacted row given a salt": lambda rows: [replace(rows[0], salt=b"s" * 16), *rows[1:]],
+    "every key renumbered": lambda rows: [replace(row, seq=row.seq + 1000) for row in rows],
+    "one key renumbered": lambda rows: [*rows[:-1], replace(rows[-1], seq=rows[-1].seq + 1)],
 }
 
 
@@ -54,9 +71,11 @@ def test_an_untouched_chain_with_a_redaction_verifies(tmp_path: Path) -> None:
     assert history.check(ns, rows, pinned=report.head).problems == []
 
 
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
 @pytest.mark.parametrize("edit", sorted(EDITS))
-def test_each_direct_edit_is_named(tmp_path: Path, edit: str) -> None:
-    ns, rows = _history(tmp_path)
+def test_each_direct_edit_is_named(tmp_path: Path, edit: str, backend: str) -> None:
+    ns, rows = _history(tmp_path, backend=backend)
+    assert history.check(ns, rows).problems == []
     if edit == "moved to another store":
         ns += 1
     report = history.check(ns, EDITS[edit](rows))
@@ -71,3 +90,71 @@ def test_a_cut_tail_is_caught_by_a_pinned_head_or_by_the_redaction_it_takes(tmp_
     (tmp_path / "again").mkdir()
     ns, rows = _history(tmp_path / "again", redact=True)
     assert history.check(ns, rows[:-1]).problems == ["version 1: redacted without a recorded redaction"]
+
+
+def test_a_renumbered_version_is_named_by_its_place(tmp_path: Path) -> None:
+    ns, rows = _history(tmp_path, redact=False)
+    report = history.check(ns, [*rows[:2], *(replace(row, seq=row.seq + 5) for row in rows[2:])])
+    assert [problem.place for problem in report.found] == [8]
+    assert "numbered out of turn (the chain's next number is 3)" in report.problems[0]
+
+
+def _expired_history(url: str, *, redact_expired: bool) -> tuple[int, list[VersionRow]]:
+    """A memory written twice, then expired and swept: its versions, then its ``expired`` event."""
+    clock = Clock()
+    policy = Policy.model_validate(
+        {"ttl": {"expire_after": 60, "since": "write"}, "history": {"redact_expired": redact_expired}}
+    )
+    with Admin.open(url, key=b"c" * 32, policy=policy, clock=clock, api_key_id="ops") as admin:
+        store = admin.memory_stores.create(name="s")
+        memory = admin.memories.write(store.id, path="/a.md", content="one\n")
+        admin.memories.update(store.id, memory.id, content="two\n")
+        clock.at(120)
+        assert admin.sweep().deleted == 1
+        info = admin.store.find_store(store_id=store.id)
+        assert info is not None
+        return info.key, list(admin.store.chain(info.name))
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+def test_only_an_expiry_that_erased_the_path_covers_the_redacted_versions_before_it(
+    tmp_path: Path, backend: str
+) -> None:
+    ns, rows = _expired_history(_url(tmp_path, backend), redact_expired=True)
+    assert [(row.op, row.path, row.redacted is not None) for row in rows] == [
+        ("created", None, True),
+        ("modified", None, True),
+        ("expired", None, False),
+    ]
+    assert history.check(ns, rows).problems == []  # the expiry's redaction is chained by its event
+    (tmp_path / "kept").mkdir()
+    ns, rows = _expired_history(_url(tmp_path / "kept", backend), redact_expired=False)
+    assert [(row.op, row.path, row.redacted) for row in rows] == [
+        ("created", "/memories/a.md", None),
+        ("modified", "/memories/a.md", None),
+        ("expired", "/memories/a.md", None),
+    ]
+    assert history.check(ns, rows).problems == []
+    forged = [replace(row, path=None, sha256=None, size=None, data=None, salt=None, redacted=1.0) for row in rows[:2]]
+    assert history.check(ns, [*forged, rows[2]]).problems == [
+        "version 1: redacted without a recorded redaction",
+        "version 2: redacted without a recorded redaction",
+    ]
+
+
+def test_the_ns_column_means_nothing_the_key_names_the_store(tmp_path: Path) -> None:
+    """A version's store is its key's high bits: an edited ``ns`` column changes no read or redaction."""
+    with Admin.open(tmp_path / "n.db", key=b"c" * 32, api_key_id="ops") as admin:
+        store = admin.memory_stores.create(name="s")
+        memory = admin.memories.write(store.id, path="/a.md", content="one\n")
+        admin.memories.update(store.id, memory.id, content="two\n")
+        first, second = admin.memory_versions.list(store.id).data[::-1]
+        connection_of(admin.store).execute("UPDATE versions SET ns = ns + 7")
+        assert admin.memory_versions.retrieve(store.id, first.id).content == "one\n"
+        assert [v.id for v in admin.memory_versions.list(store.id).data] == [second.id, first.id]
+        assert admin.memory_versions.redact(store.id, first.id).redacted_at is not None
+        info = admin.store.find_store(store_id=store.id)
+        assert info is not None
+        rows = list(admin.store.chain(info.name))
+        assert [row.op for row in rows] == ["created", "modified", "redaction"]
+        assert history.check(info.key, rows).problems == []

@@ -11,9 +11,13 @@ import multiprocessing
 import time
 from pathlib import Path
 
+import pytest
+
 from securemem import Admin, SecureMemory
+from securemem.memory import configure_store
 from securemem.policy import Policy
-from tests.helpers import DAY, Clock, ok
+from securemem.store import history
+from tests.helpers import BACKENDS, DAY, Clock, ok
 from tests.sqlcipher_pages import plaintext_of
 
 MARKER = "ZORILLA-HISTORY-51f0"
@@ -157,3 +161,46 @@ def test_two_processes_never_lose_an_update_and_one_not_exists_write_wins(tmp_pa
             (claim,) = [m for m in admin.memories.list(store.id).data if m.path == "/claim.md"]
             admin.memories.delete(store.id, claim.id)
         del attempt
+
+
+# -- a history switched off ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+def test_with_versions_off_expiry_and_redaction_still_erase_and_chain_the_existing_history(
+    tmp_path: Path, backend: str
+) -> None:
+    """``history.versions = false`` records no new version, but the versions recorded before are
+    still redacted when their memory expires, and every redaction is chained (the chain verifies);
+    a store that never had versions gains none."""
+    clock = Clock()
+    ttl = {"expire_after": 60, "since": "write"}
+    url = "memory://" if backend == "memory" else f"sqlcipher://{tmp_path / 'o.db'}"
+    with Admin.open(url, key=b"o" * 32, policy=Policy.model_validate({"ttl": ttl}), clock=clock) as admin:
+        store = admin.memory_stores.create(name="s")
+        secret = admin.memories.write(store.id, path=f"/{PATH_MARKER}.md", content=f"{MARKER}\n")
+        admin.memories.update(store.id, secret.id, content=f"{MARKER} v2\n")
+        admin.memories.write(store.id, path="/other.md", content="other\n")
+        off = Policy.model_validate({"ttl": ttl, "history": {"versions": False}})
+        configure_store(admin.store, off)
+        handle = Admin(SecureMemory(admin.store, off, namespace="s", owns_store=False, clock=clock), api_key_id="ops")
+        fresh = handle.memory_stores.create(name="fresh")
+        handle.memories.write(fresh.id, path="/f.md", content="f\n")
+        other = handle.memory_versions.list(store.id, operation="created").data[0]
+        handle.memory_versions.redact(store.id, other.id)
+        clock.at(120)
+        assert handle.sweep().deleted == 3
+        versions = handle.memory_versions.list(store.id, memory_id=secret.id).data
+        assert [(v.operation, v.path, v.redacted_at is not None) for v in versions] == [
+            ("deleted", None, False),  # the chained expiry
+            ("modified", None, True),
+            ("created", None, True),
+        ]
+        assert all(handle.memory_versions.retrieve(store.id, v.id).content is None for v in versions)
+        for name, count in (("s", 6), ("fresh", 0)):
+            info = admin.store.find_store(name=name)
+            assert info is not None
+            rows = list(admin.store.chain(name))
+            assert len(rows) == count and history.check(info.key, rows).problems == []
+        if backend == "sqlcipher":
+            gone_within(tmp_path / "o.db", b"o" * 32, MARKER)

@@ -11,19 +11,29 @@ import unicodedata
 from securemem.admin.models import MemoryStore, Page
 from securemem.admin.support import STORE_GONE, Context, limit_of, paged
 from securemem.errors import Conflict, InvalidRequest, NotFound
+from securemem.scripts import invisible_char
 from securemem.store.base import NameTaken
 
 MAX_NAME = 128
 MAX_DESCRIPTION = 4096
+_REFUSED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+_JOINERS = frozenset("\u200c\u200d")
 TAKEN = "a memory store with that name exists; store names are unique"
 
 
 def check_name(name: object) -> str:
     if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
         raise InvalidRequest(f"a store name is text of 1 to {MAX_NAME} characters")
-    # Names reach the system prompt (session instructions) and listings: no control characters.
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
-        raise InvalidRequest("a store name must not contain control characters or lone surrogates")
+    # Names reach the system prompt (session instructions) and listings, one line each: no control,
+    # format (bidi overrides, zero-width marks), private-use or unassigned character, no lone
+    # surrogate, no line or paragraph separator (U+2028, U+2029). The zero-width joiners stay
+    # allowed where the script of the word needs them, as in paths.
+    for c in name:
+        if unicodedata.category(c) in _REFUSED and not (c in _JOINERS and invisible_char(name) is None):
+            raise InvalidRequest(
+                f"a store name must not contain control, format or invisible characters, line or paragraph "
+                f"separators or lone surrogates (U+{ord(c):04X})"
+            )
     return name
 
 

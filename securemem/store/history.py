@@ -3,20 +3,25 @@
 Each store (namespace) has its own chain, so deleting a store takes its whole chain with it and
 leaves every other store's chain whole. A version row carries:
 
-- ``digest``: a hiding commitment to what a redaction erases (path, content hash, size), made with
-  a random per-version ``salt``. A redaction erases the salt with the rest, so the digest left
-  behind says nothing about the path (a guessable path cannot be confirmed by hashing guesses);
+- ``digest``: a hiding commitment to what a redaction erases (path, content hash, size, and
+  whether the version kept its content), made with a random per-version ``salt``. A redaction
+  erases the salt with the rest, so the digest left behind says nothing about the path (a
+  guessable path cannot be confirmed by hashing guesses);
 - ``link``: SHA-256 over the previous version's link and every field a redaction keeps (memory,
   operation, the version a redaction event names, actor, session, time) and the digest.
 
 So a row changed, removed or moved by someone who holds the key but edits the file directly
-breaks the links from there on; a redaction changes no link. The chain proves nothing about its
-own end: a tail cut off (or appended) leaves a valid shorter (or longer) chain, which is why
-``securemem audit head`` prints the head for the auditor to pin outside the store.
+breaks the links from there on; a redaction changes no link. The keys of a store's versions run
+``lo + 1, lo + 2, ...`` (``lo = ns << 40``) with no gap, so a renumbered version is named too.
+The chain proves nothing about its own end: a tail cut off (or appended) leaves a valid shorter
+(or longer) chain, which is why ``securemem audit head`` prints the head for the auditor to pin
+outside the store.
 
 Redactions are chained too: the operator's redaction of a version appends a ``redaction`` event
 naming it, and an expiry's redaction of a memory's versions follows its chained ``expired``
-version; ``check`` refuses any other redacted row, so a redaction cannot be forged in place.
+version in the erase form (recorded without a path: its digest is ``ERASED``); ``check`` refuses
+any other redacted row, and any redacted row that still holds something a redaction erases, so a
+redaction cannot be forged (or undone) in place.
 """
 
 from __future__ import annotations
@@ -48,12 +53,19 @@ def sha256(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
 
 
-def digest(salt: bytes | None, path: str | None, sha: bytes | None, size: int | None) -> bytes:
-    """The commitment to a version's redactable fields."""
+def instant(t: float) -> float:
+    """A version's time as stored: whole microseconds, as ``datetime.fromtimestamp`` rounds it, so
+    the ``created_at`` a listing returns is the stored time exactly (a time filter on it matches)."""
+    return round(t * 1_000_000) / 1_000_000
+
+
+def digest(salt: bytes | None, path: str | None, sha: bytes | None, size: int | None, kept: bool) -> bytes:
+    """The commitment to a version's redactable fields, and to whether it kept its content."""
     h = hashlib.sha256(b"securemem-version-v1\x00")
     for part in (salt, None if path is None else path.encode("utf-8"), sha):
         h.update(_field(part))
     h.update(b"\x00" if size is None else b"\x01" + struct.pack(">q", size))
+    h.update(b"\x01" if kept else b"\x00")
     return h.digest()
 
 
@@ -80,6 +92,9 @@ def link(
 
 def _field(part: bytes | None) -> bytes:
     return _NONE if part is None else b"\x01" + struct.pack(">I", len(part)) + part
+
+
+ERASED = digest(None, None, None, None, False)  # the digest of a version recorded without a path
 
 
 def row_link(prev: bytes, row: VersionRow) -> bytes:
@@ -133,7 +148,7 @@ def check(ns: int, rows: Iterable[VersionRow], *, limit: int = 20, pinned: bytes
     chain, or something up to it was changed, removed or cut off since. Memory stays flat: rows
     are streamed; only the redacted versions not yet covered by a redaction are remembered.
     """
-    walk = _Walk(genesis(ns), pinned)
+    walk = _Walk(ns, pinned)
     for row in rows:
         walk.step(row)
     problems = walk.finish()
@@ -141,8 +156,10 @@ def check(ns: int, rows: Iterable[VersionRow], *, limit: int = 20, pinned: bytes
 
 
 class _Walk:
-    def __init__(self, start: bytes, pinned: bytes | None) -> None:
+    def __init__(self, ns: int, pinned: bytes | None) -> None:
+        start = genesis(ns)
         self.prev, self.pinned, self.count = start, pinned, 0
+        self.seq = ns << SEQ_BITS  # the key of the last version walked (none yet: the store's lo)
         self.pinned_seen = pinned is None or hmac.compare_digest(pinned, start)
         self.problems: list[ChainProblem] = []
         self.pending: dict[int, list[int]] = {}  # memory -> its redacted versions not yet covered
@@ -150,11 +167,20 @@ class _Walk:
 
     def step(self, row: VersionRow) -> None:
         self.count += 1
-        if row.redacted is None and row.op != "redaction":
-            if digest(row.salt, row.path, row.sha256, row.size) != row.digest:
-                self.problems.append(ChainProblem(row.seq, "its path, hash or size was changed"))
+        if row.seq != self.seq + 1:  # keys run lo + 1, lo + 2, ...: another key was renumbered or removed
+            expected = (self.seq + 1) & ((1 << SEQ_BITS) - 1)
+            why = f"it is numbered out of turn (the chain's next number is {expected}): renumbered, or one removed"
+            self.problems.append(ChainProblem(row.seq, why))
+        self.seq = row.seq
+        if row.redacted is None:
+            if digest(row.salt, row.path, row.sha256, row.size, row.data is not None) != row.digest:
+                self.problems.append(
+                    ChainProblem(row.seq, "its path, hash or size was changed, or its content removed")
+                )
             elif row.data is not None and sha256(row.data) != row.sha256:
                 self.problems.append(ChainProblem(row.seq, "its content was changed"))
+        elif any(part is not None for part in (row.path, row.sha256, row.size, row.data, row.salt)):
+            self.problems.append(ChainProblem(row.seq, "redacted, yet it holds a path, content, hash, size or salt"))
         if not hmac.compare_digest(row_link(self.prev, row), row.link):
             why = "the chain breaks here (this row, or one before it, was changed, removed or moved)"
             self.problems.append(ChainProblem(row.seq, why))
@@ -163,7 +189,9 @@ class _Walk:
             self.pinned_seen = True
         if row.op == "redaction" and row.ref is not None:
             self.covered.add(row.ref)
-        elif row.op == "expired":  # an expiry redacts every version of its memory before it
+        elif row.op == "expired" and hmac.compare_digest(row.digest, ERASED):
+            # an expiry recorded without the path (redact_expired) redacts every version of its
+            # memory before it; one that kept the path (the setting off) redacts nothing
             self.pending.pop(row.memory, None)
         if row.redacted is not None:
             self.pending.setdefault(row.memory, []).append(row.seq)

@@ -82,8 +82,13 @@ class _Log:
         self, op: str, memory: int, path: str | None, data: bytes | None = None, *, ref: int | None = None,
         actor: Actor | None = None,
     ) -> None:  # fmt: skip
-        if not self.settings.versions:
+        if not self.settings.versions and op != "redaction":  # a redaction is always chained
             return
+        self._append(op, memory, path, data, ref=ref, actor=actor)
+
+    def _append(
+        self, op: str, memory: int, path: str | None, data: bytes | None, *, ref: int | None, actor: Actor | None
+    ) -> None:
         at = self._last
         last = None if at is None else self.rows[at]
         if (
@@ -110,16 +115,16 @@ class _Log:
         self, seq: int, op: str, memory: int, path: str | None, data: bytes | None, *, ref: int | None, actor: Actor,
         prev: bytes,
     ) -> VersionRow:  # fmt: skip
-        created = max(self.now, self._tail()[1])
+        created = max(history.instant(self.now), self._tail()[1])
         sha = None if data is None else history.sha256(data)
         size = None if data is None else len(data)
         salt = os.urandom(16) if path is not None else None
-        digest = history.digest(salt, path, sha, size)
+        kept = data if self.settings.content else None
+        digest = history.digest(salt, path, sha, size, kept is not None)
         link = history.link(
             prev, memory=memory, op=op, ref=ref, session_id=actor.session_id, api_key_id=actor.api_key_id,
             created=created, digest_=digest,
         )  # fmt: skip
-        kept = data if self.settings.content else None
         return VersionRow(seq, memory, op, path, sha, size, actor.session_id, actor.api_key_id, created, None,
                           kept, ref, salt, digest, link)  # fmt: skip
 
@@ -128,7 +133,10 @@ class _Log:
         self.rows[index] = replace(row, path=None, sha256=None, size=None, data=None, salt=None, redacted=self.now)
 
     def expired(self, files: list[tuple[int, str]]) -> None:
-        if not self.settings.versions:
+        if not self.settings.versions:  # only the memories that have versions (see VersionLog.expired)
+            have = {row.memory for row in self.rows}
+            files = [(m, p) for m, p in files if m in have]
+        if not files:
             return
         erase = self.settings.redact_expired
         gone = {m for m, _ in files}
@@ -138,7 +146,9 @@ class _Log:
                     self.erase(i)
         for memory, path in files:
             self._last = None
-            self.record("expired", memory, None if erase else path, actor=Actor(None, history.EXPIRY_ACTOR))
+            self._append(
+                "expired", memory, None if erase else path, None, ref=None, actor=Actor(None, history.EXPIRY_ACTOR)
+            )
 
 
 def _later(current: float | None, new: float | None) -> float | None:

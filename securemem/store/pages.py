@@ -288,5 +288,6 @@ def repair_torn(path: Path, codec: PageCodec) -> int:
         os.fsync(fd)
     finally:
         os.close(fd)
-    journal.unlink()
+    # Another process opening the store at the same moment may have repaired and removed it first.
+    journal.unlink(missing_ok=True)
     return repaired

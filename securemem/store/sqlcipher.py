@@ -684,7 +684,7 @@ class SQLCipherStore:
             self._begin_immediate(conn)
             try:
                 rows = conn.execute(
-                    "SELECT seq, ns, memory FROM versions WHERE created < ? AND redacted IS NULL AND op < 3 "
+                    "SELECT seq, seq >> 40, memory FROM versions WHERE created < ? AND redacted IS NULL AND op < 3 "
                     "AND (path IS NOT NULL) ORDER BY seq LIMIT ?",
                     (before, limit),
                 ).fetchall()

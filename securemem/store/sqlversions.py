@@ -9,6 +9,10 @@ counter to write). One index, ``(memory, seq)``, serves a memory's listing. Eith
 is a range: the first page and the ten-thousandth cost the same. A version keeps its own copy
 of the content (when the history keeps content), so redacting a version never touches the
 memory's live text, and deleting a memory keeps its history.
+
+Every read and every change finds a store's versions by the key's range (``seq BETWEEN lo AND
+hi``), never by the ``ns`` column, which is written but carries no meaning: a version's store is
+the high bits of its key, which the chain vouches for.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ def seq_range(ns: int) -> tuple[int, int]:
 
 
 _IN_STORE = "v.seq BETWEEN :lo AND :hi"
+_EXPIRY = Actor(None, history.EXPIRY_ACTOR)
 _ERASED = "path = NULL, sha = NULL, size = NULL, data = NULL, salt = NULL, redacted = ?"
 
 
@@ -103,9 +108,17 @@ class VersionLog:
         ref: int | None = None,
         actor: Actor | None = None,
     ) -> int:
-        """Chain one version; a second change of the memory just recorded folds into that version."""
-        if not self.settings.versions:
+        """Chain one version; a second change of the memory just recorded folds into that version.
+
+        With versions off nothing is recorded, but a redaction is always chained: it erases a
+        version that exists, and the chain refuses a redaction it does not record."""
+        if not self.settings.versions and op != "redaction":
             return 0
+        return self._append(op, memory, path, data, ref=ref, actor=actor)
+
+    def _append(
+        self, op: str, memory: int, path: str | None, data: bytes | None, *, ref: int | None, actor: Actor | None
+    ) -> int:
         last = self._last
         if last is not None and last.memory == memory and op == "modified" and last.op in ("created", "modified"):
             return self._fold(last, path, data)
@@ -132,11 +145,12 @@ class VersionLog:
         self, op: str, memory: int, path: str | None, data: bytes | None, *, ref: int | None, actor: Actor, prev: bytes
     ) -> dict[str, Any]:
         _, _, tail_created = self._chain_tail()
-        created = max(self.now, tail_created)  # never earlier than the version before it
+        created = max(history.instant(self.now), tail_created)  # never earlier than the version before it
         sha = None if data is None else history.sha256(data)
         size = None if data is None else len(data)
         salt = os.urandom(16) if path is not None else None
-        digest = history.digest(salt, path, sha, size)
+        kept = data if self.settings.content else None
+        digest = history.digest(salt, path, sha, size, kept is not None)
         link = history.link(
             prev,
             memory=memory,
@@ -147,7 +161,6 @@ class VersionLog:
             created=created,
             digest_=digest,
         )
-        kept = data if self.settings.content else None
         return {
             "memory": memory,
             "op": history.OP_CODE[op],
@@ -254,8 +267,9 @@ class VersionLog:
 
     def get(self, seq: int) -> VersionRow | None:
         row = self._q(
-            f"SELECT {_META}, e.expires, v.data FROM versions v {_LIVE} WHERE v.seq = ? AND v.ns = ? AND v.op < 4",
-            (seq, self.ns),
+            f"SELECT {_META}, e.expires, v.data FROM versions v {_LIVE} "
+            "WHERE v.seq = ? AND v.seq BETWEEN ? AND ? AND v.op < 4",
+            (seq, self.lo, self.hi),
         ).fetchone()
         return None if row is None else self._row(row, row[11], row[12])
 
@@ -279,34 +293,60 @@ class VersionLog:
     # -- redaction -------------------------------------------------------------------------
 
     def redact(self, seq: int, memory: int) -> None:
-        """Erase one version's redactable fields and chain the redaction."""
+        """Erase one version's redactable fields and chain the redaction (even with versions off).
+
+        The version's store is its key's (a caller that found the version by another column is
+        not trusted with it): the redaction is chained in that store's chain."""
+        if not self.lo <= seq <= self.hi:
+            VersionLog(self._conn, seq >> SEQ_BITS, self.now, self.actor, self.settings).redact(seq, memory)
+            return
         if self.settings.count:
             self._q(_SHRINK.format("seq = ? AND redacted IS NULL"), (seq, self.ns))
-        self._q(f"UPDATE versions SET {_ERASED} WHERE seq = ? AND ns = ?", (self.now, seq, self.ns))
+        self._q(f"UPDATE versions SET {_ERASED} WHERE seq = ?", (self.now, seq))
         self._last = None
         self.record("redaction", memory, None, ref=seq)
 
     def expired(self, files: Sequence[tuple[int, str]]) -> None:
         """Expiry took these memories (number, path): an ``expired`` version each, then, if the
-        settings say so, every version of them redacted (the expired version carries no path)."""
-        if not self.settings.versions or not files:
+        settings say so, every version of them redacted (the expired version carries no path).
+
+        With versions off, a memory that has versions (recorded while they were on) still gets
+        both, so its text leaves the history and the chain records why; the others get nothing."""
+        if not files:
             return
+        if not self.settings.versions:
+            files = [(m, p) for m, p in files if m in self._with_versions([m for m, _ in files])]
+            if not files:
+                return
         erase = self.settings.redact_expired
         for memory, path in files:
             self._last = None
-            self.record("expired", memory, None if erase else path, actor=Actor(None, history.EXPIRY_ACTOR))
+            self._append("expired", memory, None if erase else path, None, ref=None, actor=_EXPIRY)
         if erase:
             for start in range(0, len(files), 500):
                 chunk = [m for m, _ in files[start : start + 500]]
                 marks = ",".join("?" * len(chunk))
-                shrink = _SHRINK.format(f"memory IN ({marks}) AND redacted IS NULL AND op < 3")
+                where = f"memory IN ({marks}) AND seq BETWEEN ? AND ?"
                 if self.settings.count:
-                    self._q(shrink, [*chunk, self.ns])
+                    shrink = _SHRINK.format(f"{where} AND redacted IS NULL AND op < 3")
+                    self._q(shrink, [*chunk, self.lo, self.hi, self.ns])
                 self._q(
-                    f"UPDATE versions SET {_ERASED} WHERE memory IN ({','.join('?' * len(chunk))}) "
-                    "AND redacted IS NULL AND op < 3",
-                    [self.now, *chunk],
+                    f"UPDATE versions SET {_ERASED} WHERE {where} AND redacted IS NULL AND op < 3",
+                    [self.now, *chunk, self.lo, self.hi],
                 )
+
+    def _with_versions(self, memories: Sequence[int]) -> set[int]:
+        """Which of these memories have a version in this store."""
+        found: set[int] = set()
+        for start in range(0, len(memories), 500):
+            chunk = list(memories[start : start + 500])
+            rows = self._q(
+                f"SELECT DISTINCT memory FROM versions INDEXED BY versions_memory "
+                f"WHERE memory IN ({','.join('?' * len(chunk))}) AND seq BETWEEN ? AND ?",
+                [*chunk, self.lo, self.hi],
+            ).fetchall()
+            found.update(int(r[0]) for r in rows)
+        return found
 
 
 def chain_rows(conn: Connection, ns: int) -> Iterator[VersionRow]:
