@@ -34,7 +34,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlcipher3
 
@@ -67,6 +67,7 @@ logger = logging.getLogger("securemem.store")
 # SQLite's primary result codes (the low byte of an extended code).
 _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _CONSTRAINT, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 19, 26
 _NOBODY = Actor()
+_T = TypeVar("_T")
 _STORE_COLS = "id, public_id, name, description, created, updated"
 _STORE_EXISTS = "SELECT 1 FROM stores WHERE id = ?"
 
@@ -604,21 +605,41 @@ class SQLCipherStore:
             except sqlcipher3.Error as exc:
                 raise self._translate(exc) from None
 
-    def _write(self, sql: str, params: tuple[object, ...]) -> list[Any]:
-        """One statement in its own write transaction."""
+    def _in_write(
+        self,
+        body: Callable[[sqlcipher3.Connection], _T],
+        *,
+        freed: Callable[[_T], bool] | None = None,
+        names: bool = False,
+    ) -> _T:
+        """``body`` in a write transaction of its own, outside any namespace's (maintenance, settings).
+
+        Rolled back if it fails; before the commit the file is checked to be the one opened; the
+        eraser is told when ``freed(result)`` says the body deleted or overwrote content. With
+        ``names``, a uniqueness violation is a store name taken (``NameTaken``).
+        """
         with self._lock:
             conn = self._open_conn()
             self._begin_immediate(conn)
             try:
-                rows: list[Any] = conn.execute(sql, params).fetchall()
+                result = body(conn)
             except sqlcipher3.Error as exc:
                 self._rollback(conn)
-                if _code(exc) == _CONSTRAINT:
+                if names and _code(exc) == _CONSTRAINT:
                     raise NameTaken("a store with that name exists") from None
                 raise self._translate(exc) from None
+            except BaseException:
+                self._rollback(conn)
+                raise
             self._check_file(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
-            return rows
+            if freed is not None and freed(result):
+                self._eraser.freed()
+            return result
+
+    def _write(self, sql: str, params: tuple[object, ...]) -> list[Any]:
+        """One statement in its own write transaction."""
+        return self._in_write(lambda conn: list(conn.execute(sql, params).fetchall()), names=True)
 
     def list_stores(self, after: int | None, limit: int) -> list[StoreInfo]:
         rows = self._read(f"SELECT {_STORE_COLS} FROM stores WHERE id > ? ORDER BY id LIMIT ?", (after or 0, limit))
@@ -666,40 +687,22 @@ class SQLCipherStore:
                 raise self._translate(exc) from None
 
     def recount_history(self) -> None:
-        with self._lock:
-            conn = self._open_conn()
-            self._begin_immediate(conn)
-            try:
-                recount(conn)
-            except sqlcipher3.Error as exc:
-                self._rollback(conn)
-                raise self._translate(exc) from None
-            self._check_file(conn)
-            self._run(conn, "COMMIT", rollback_on_error=True)
+        self._in_write(recount)
 
     def expire_history(self, now: float, before: float, limit: int) -> int:
         """Redact up to ``limit`` versions older than ``before`` that still hold content."""
-        with self._lock:
-            conn = self._open_conn()
-            self._begin_immediate(conn)
-            try:
-                rows = conn.execute(
-                    "SELECT seq, seq >> 40, memory FROM versions WHERE created < ? AND redacted IS NULL AND op < 3 "
-                    "AND (path IS NOT NULL) ORDER BY seq LIMIT ?",
-                    (before, limit),
-                ).fetchall()
-                for seq, ns, memory in rows:
-                    VersionLog(conn, int(ns), now, Actor(None, EXPIRY_ACTOR), self._history).redact(
-                        int(seq), int(memory)
-                    )
-            except sqlcipher3.Error as exc:
-                self._rollback(conn)
-                raise self._translate(exc) from None
-            self._check_file(conn)
-            self._run(conn, "COMMIT", rollback_on_error=True)
-            if rows:
-                self._eraser.freed()
+
+        def redact(conn: sqlcipher3.Connection) -> int:
+            rows = conn.execute(
+                "SELECT seq, seq >> 40, memory FROM versions WHERE created < ? AND redacted IS NULL AND op < 3 "
+                "AND (path IS NOT NULL) ORDER BY seq LIMIT ?",
+                (before, limit),
+            ).fetchall()
+            for seq, ns, memory in rows:
+                VersionLog(conn, int(ns), now, Actor(None, EXPIRY_ACTOR), self._history).redact(int(seq), int(memory))
             return len(rows)
+
+        return self._in_write(redact, freed=bool)
 
     def get_setting(self, name: str) -> str | None:
         with self._lock:
@@ -710,42 +713,30 @@ class SQLCipherStore:
         return None if row is None else str(row[0])
 
     def set_setting(self, name: str, value: str) -> None:
-        with self._lock:
-            conn = self._open_conn()
-            self._begin_immediate(conn)
-            try:
-                conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (f"setting:{name}", value))
-            except sqlcipher3.Error as exc:
-                self._rollback(conn)
-                raise self._translate(exc) from None
-            self._check_file(conn)
-            self._run(conn, "COMMIT", rollback_on_error=True)
-            self._eraser.freed()  # the previous value is gone from its row
+        key = f"setting:{name}"
+        # The previous value is gone from its row: it is erased like any content.
+        self._in_write(
+            lambda conn: conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value)),
+            freed=lambda _: True,
+        )
 
     # -- maintenance -----------------------------------------------------------------------
 
     def sweep_batch(self, now: float, limit: int) -> int:
         """Delete up to ``limit`` expired entries (any namespace) in one short write transaction."""
-        with self._lock:
-            conn = self._open_conn()
-            self._begin_immediate(conn)
-            try:
-                rows = expired_batch(conn, now, limit)
-                purge_rows(conn, rows)
-                by_ns: dict[int, list[tuple[int, str]]] = {}
-                for r in rows:
-                    if not r[3]:
-                        by_ns.setdefault(int(r[0]), []).append((int(r[13]), f"{r[1]}/{r[2]}"))
-                for ns, files in by_ns.items():
-                    VersionLog(conn, ns, now, _NOBODY, self._history).expired(files)
-            except sqlcipher3.Error as exc:
-                self._rollback(conn)
-                raise self._translate(exc) from None
-            self._check_file(conn)
-            self._run(conn, "COMMIT", rollback_on_error=True)
-            if rows:
-                self._eraser.freed()
+
+        def purge(conn: sqlcipher3.Connection) -> int:
+            rows = expired_batch(conn, now, limit)
+            purge_rows(conn, rows)
+            by_ns: dict[int, list[tuple[int, str]]] = {}
+            for r in rows:
+                if not r[3]:
+                    by_ns.setdefault(int(r[0]), []).append((int(r[13]), f"{r[1]}/{r[2]}"))
+            for ns, files in by_ns.items():
+                VersionLog(conn, ns, now, _NOBODY, self._history).expired(files)
             return len(rows)
+
+        return self._in_write(purge, freed=bool)
 
     def count_expired(self, now: float) -> int:
         with self._lock:
