@@ -299,7 +299,7 @@ def test_history_quota_counts_the_text_past_versions_keep(open_mem: OpenMem) -> 
 def test_history_quota_frees_what_a_redaction_takes(tmp_path: Path, key: bytes) -> None:
     from securemem import Admin
 
-    policy = write_policy(tmp_path, "[quota]\nmax_total_bytes = 1500\n", "p.toml")
+    policy = write_policy(tmp_path, "[quota]\nmax_total_bytes = 1700\n", "p.toml")
     with Admin.open(tmp_path / "h.db", key=key, policy=policy) as admin:
         store = admin.memory_stores.create(name="s")
         memory = admin.memories.write(store.id, path="/a.md", content="a" * 400)
@@ -344,6 +344,21 @@ def test_adopting_a_total_quota_counts_the_history_written_before_it(tmp_path: P
     with SecureMemory.open(db, key=key, policy=policy, adopt_policy=True) as mem:
         with mem.store.transaction(mem.namespace, write=False, clock=time.time) as tx:
             used = tx.usage()
-        assert used.history_bytes == 5 * (300 + len("/memories/0.md") + 128)
+        # five versions (text, path, row) and, held for each live file, the row its deletion will add
+        assert used.history_bytes == 5 * (300 + len("/memories/0.md") + 128) + 5 * 128
         result = mem.execute({"command": "create", "path": "/memories/5.md", "file_text": "x" * 300})
         assert result.is_error and "past versions kept in the history" in result.text
+
+
+def test_deletes_never_push_a_store_past_its_quota(open_mem: OpenMem) -> None:
+    """A delete is never refused and adds a version row: each live file holds that row in reserve,
+    so filling a store to its limit and deleting everything in it stays within the limit."""
+    with open_mem("[quota]\nmax_total_bytes = 4000\n[history]\nversions = true\n") as mem:
+        created = 0
+        while not mem.execute({"command": "create", "path": f"/memories/{created}", "file_text": ""}).is_error:
+            created += 1
+        assert created > 5
+        for n in range(created):
+            ok(mem, command="delete", path=f"/memories/{n}")
+        with mem.store.transaction(mem.namespace, write=False, clock=time.time) as tx:
+            assert tx.usage().bytes <= 4000

@@ -80,6 +80,7 @@ class Quota:
             dirs = new_dirs(change.ancestry)
             grow += sum(map(self._bytes, dirs)) + (0 if change.old else self._bytes(change.path))
             grow += self._version_cost(len(change.data), self._bytes(change.path), 1)
+            grow += 0 if change.old or not self.versions else VERSION_ROW_BYTES  # the row its deletion will add
             entries = len(dirs) + (0 if change.old else 1)
             self._check_namespace(tx, change.path, grow, files=0 if change.old else 1, entries=entries)
         elif isinstance(change, Move):
@@ -94,6 +95,7 @@ class Quota:
                 moved = change.moved(tx)
                 files = [entry for entry, _ in moved if not entry.is_dir]
                 grow = made + sum(f.size for f in files) + sum(self._bytes(landing) for _, landing in moved) + copies
+                grow += len(files) * VERSION_ROW_BYTES if self.versions else 0  # their deletions' rows, held in reserve
                 self._check_namespace(tx, change.new, grow, files=len(files), entries=len(dirs) + len(moved))
         return change
 

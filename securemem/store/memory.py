@@ -279,7 +279,8 @@ class MemoryTx:
             dirs += 1 if node.is_dir else 0
             content += len(node.data)
         history = sum(_row_bytes(r) for r in self.log.rows) if self.log.settings.versions else 0
-        return Usage(content, pbytes, files, dirs, history)
+        reserved = files * VERSION_ROW_BYTES if self.log.settings.versions else 0  # each file's future deletion
+        return Usage(content, pbytes, files, dirs, history + reserved)
 
     # -- writes ----------------------------------------------------------------------------
 

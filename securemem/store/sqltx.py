@@ -35,6 +35,7 @@ from securemem.store.base import (
     descendants_range,
     path_bytes,
 )
+from securemem.store.history import VERSION_ROW_BYTES
 
 if TYPE_CHECKING:
     from securemem.store.sqlversions import VersionLog
@@ -291,8 +292,15 @@ class SqlTx:
         history = self.log.history_bytes() if self.log.settings.versions else 0
         if row is None:
             return Usage(0, 0, 0, 0, history)
+        # Each live file holds a version row in reserve: the one its deletion (or expiry, or a move
+        # out of the store) will add. A delete is never refused, so it must never grow the total.
+        reserved = row[5] * VERSION_ROW_BYTES if self.log.settings.versions else 0
         return Usage(
-            content_bytes=row[3], path_bytes=row[7] - _ROOT_BYTES, files=row[5], dirs=row[6], history_bytes=history
+            content_bytes=row[3],
+            path_bytes=row[7] - _ROOT_BYTES,
+            files=row[5],
+            dirs=row[6],
+            history_bytes=history + reserved,
         )
 
     def _expired_rows(self, path: str) -> list[Row]:
