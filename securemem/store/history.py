@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from securemem.store.base import VersionRow
+from securemem.store.base import Actor, VersionRow
 
 OPS = ("created", "modified", "deleted", "expired", "redaction")
 OP_CODE = {name: code for code, name in enumerate(OPS)}
@@ -95,6 +96,57 @@ def _field(part: bytes | None) -> bytes:
 
 
 ERASED = digest(None, None, None, None, False)  # the digest of a version recorded without a path
+
+
+def new_version(
+    seq: int,
+    op: str,
+    memory: int,
+    path: str | None,
+    data: bytes | None,
+    *,
+    ref: int | None,
+    actor: Actor,
+    prev: bytes,
+    created: float,
+    keep: bool,
+) -> VersionRow:
+    """A version as both backends record it: hashed, salted, committed to, and chained after ``prev``.
+
+    ``keep``: the history keeps the text (else the row holds its hash and size only).
+    """
+    sha = None if data is None else sha256(data)
+    size = None if data is None else len(data)
+    salt = os.urandom(16) if path is not None else None
+    kept = data if keep else None
+    digest_ = digest(salt, path, sha, size, kept is not None)
+    link_ = link(
+        prev,
+        memory=memory,
+        op=op,
+        ref=ref,
+        session_id=actor.session_id,
+        api_key_id=actor.api_key_id,
+        created=created,
+        digest_=digest_,
+    )
+    return VersionRow(
+        seq,
+        memory,
+        op,
+        path,
+        sha,
+        size,
+        actor.session_id,
+        actor.api_key_id,
+        created,
+        None,
+        kept,
+        ref,
+        salt,
+        digest_,
+        link_,
+    )
 
 
 def row_link(prev: bytes, row: VersionRow) -> bytes:

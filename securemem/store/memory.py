@@ -116,17 +116,9 @@ class _Log:
         prev: bytes,
     ) -> VersionRow:  # fmt: skip
         created = max(history.instant(self.now), self._tail()[1])
-        sha = None if data is None else history.sha256(data)
-        size = None if data is None else len(data)
-        salt = os.urandom(16) if path is not None else None
-        kept = data if self.settings.content else None
-        digest = history.digest(salt, path, sha, size, kept is not None)
-        link = history.link(
-            prev, memory=memory, op=op, ref=ref, session_id=actor.session_id, api_key_id=actor.api_key_id,
-            created=created, digest_=digest,
-        )  # fmt: skip
-        return VersionRow(seq, memory, op, path, sha, size, actor.session_id, actor.api_key_id, created, None,
-                          kept, ref, salt, digest, link)  # fmt: skip
+        return history.new_version(
+            seq, op, memory, path, data, ref=ref, actor=actor, prev=prev, created=created, keep=self.settings.content
+        )
 
     def erase(self, index: int) -> None:
         row = self.rows[index]

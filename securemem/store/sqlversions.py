@@ -17,7 +17,6 @@ the high bits of its key, which the chain vouches for.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -146,35 +145,23 @@ class VersionLog:
     ) -> dict[str, Any]:
         _, _, tail_created = self._chain_tail()
         created = max(history.instant(self.now), tail_created)  # never earlier than the version before it
-        sha = None if data is None else history.sha256(data)
-        size = None if data is None else len(data)
-        salt = os.urandom(16) if path is not None else None
-        kept = data if self.settings.content else None
-        digest = history.digest(salt, path, sha, size, kept is not None)
-        link = history.link(
-            prev,
-            memory=memory,
-            op=op,
-            ref=ref,
-            session_id=actor.session_id,
-            api_key_id=actor.api_key_id,
-            created=created,
-            digest_=digest,
+        row = history.new_version(
+            0, op, memory, path, data, ref=ref, actor=actor, prev=prev, created=created, keep=self.settings.content
         )
         return {
             "memory": memory,
             "op": history.OP_CODE[op],
             "ref": ref,
             "path": path,
-            "sha": sha,
-            "size": size,
-            "data": kept,
-            "salt": salt,
+            "sha": row.sha256,
+            "size": row.size,
+            "data": row.data,
+            "salt": row.salt,
             "session": actor.session_id,
             "actor": actor.api_key_id,
             "created": created,
-            "digest": digest,
-            "link": link,
+            "digest": row.digest,
+            "link": row.link,
         }
 
     def _count(self, fields: dict[str, Any], replacing: int | None) -> None:
@@ -215,7 +202,7 @@ class VersionLog:
             if value is not None:
                 where.append(f"v.{column} = :{column}")
                 params[column] = value
-        self._time_bounds(query, where, params)
+        self._time_bounds(query, params)
         rows = self._q(
             f"SELECT {_META}, e.expires FROM versions v {index} {_LIVE} WHERE {' AND '.join(where)} "
             "ORDER BY v.seq DESC LIMIT :n",
@@ -223,7 +210,7 @@ class VersionLog:
         ).fetchall()
         return [self._row(r, r[11], None) for r in rows]
 
-    def _time_bounds(self, query: VersionQuery, where: list[str], params: dict[str, Any]) -> None:
+    def _time_bounds(self, query: VersionQuery, params: dict[str, Any]) -> None:
         """A time range as a range of seq: created never decreases along seq (see ``_fields``), so
         each bound is the newest version on the early side of it, found by a binary search."""
         lte, gte = query.created_lte, query.created_gte
