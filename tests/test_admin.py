@@ -535,6 +535,67 @@ def test_a_store_written_before_the_history_migrates_with_a_version_per_file(tmp
             assert info is not None and history.check(info.key, admin.store.chain(info.name)).problems == []
 
 
+V3_STORE = Path(__file__).parent / "data" / "v3" / "store-v3.db"
+V3_KEY = bytes(range(64, 96))  # the fixture's published test key (tests/data/v3/make_store_v3.py)
+V3_POLICY = Policy.model_validate({"name": "fixture", "quota": {"max_total_bytes": 1_000_000}})
+
+
+def test_a_store_written_with_schema_3_keeps_its_history_and_its_total(tmp_path: Path) -> None:
+    db = tmp_path / "v3.db"
+    db.write_bytes(V3_STORE.read_bytes())
+    db.chmod(0o600)
+    with Admin.open(db, key=V3_KEY, policy=V3_POLICY, api_key_id="ops") as admin:
+        stores = {s.name: s for s in admin.memory_stores.list().data}
+        assert set(stores) == {"default", "tenant-7"}
+        default = stores["default"]
+        ops = [v.operation for v in admin.memory_versions.list(default.id).data]
+        assert ops == ["modified", "deleted", "created", "modified", "created", "created"]
+        redacted = [v for v in admin.memory_versions.list(default.id).data if v.redacted_at is not None]
+        assert len(redacted) == 1 and redacted[0].path is None
+        listed = {m.path: m for m in admin.memories.list(default.id).data}
+        assert sorted(listed) == ["/b.md", "/notes/a.md"]
+        assert admin.memories.retrieve(default.id, listed["/notes/a.md"].id).content == "alpha\ngamma\n"
+        # The total schema 3 kept in its counter is now the newest version row's, and it goes on
+        # from there: a write adds exactly what its version keeps.
+        before = _history_total(admin, "default")
+        assert before == _recounted(admin, "default") > 0
+        ok(tool(admin, default), command="create", path="/memories/new.md", file_text="fresh\n")
+        assert _history_total(admin, "default") == before + len("fresh\n") + len("/memories/new.md") + 128
+        assert _history_total(admin, "default") == _recounted(admin, "default")
+        for store in stores.values():
+            info = admin.store.find_store(store_id=store.id)
+            assert info is not None and history.check(info.key, admin.store.chain(info.name)).problems == []
+
+
+def _history_total(admin: Admin, name: str) -> int:
+    with admin.store.transaction(name, write=False, clock=lambda: T0, create=False) as tx:
+        return tx.usage().history_bytes - tx.usage().files * 128  # without the rows live files hold in reserve
+
+
+def _recounted(admin: Admin, name: str) -> int:
+    rows = list(admin.store.chain(name))
+    return sum(len(r.data or b"") + len((r.path or "").encode()) + 128 for r in rows)
+
+
+def test_what_a_handle_knows_of_the_file_gives_way_to_another_handles_commits(tmp_path: Path) -> None:
+    """Two handles on one file take turns: each write links to the other's last version, and the
+    history total each one reads is the file's, not what it saw at its own last write."""
+    db = tmp_path / "two.db"
+    with Admin.open(db, key=b"k" * 32, policy=V3_POLICY) as one, Admin.open(db, key=b"k" * 32) as two:
+        store = one.memory_stores.create(name="shared")
+        agents = [tool(one, store, "sess_one"), tool(two, store, "sess_two")]
+        for i in range(6):
+            ok(agents[i % 2], command="create", path=f"/memories/f{i}.md", file_text=f"text {i}\n")
+            if i == 3:  # an operator's redaction through the other handle shrinks the total
+                first = two.memory_versions.list(store.id).data[-1]
+                two.memory_versions.redact(store.id, first.id)
+        info = one.store.find_store(store_id=store.id)
+        assert info is not None and history.check(info.key, one.store.chain(info.name)).problems == []
+        assert _history_total(one, "shared") == _history_total(two, "shared") == _recounted(one, "shared")
+        sessions = [v.session_id for v in one.memory_versions.list(store.id, operation="created").data]
+        assert sessions == ["sess_two", "sess_one"] * 3
+
+
 def test_a_store_deleted_by_another_handle_takes_no_more_writes_silently(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
     with SecureMemory.open(db, key=b"k" * 32, namespace="agent") as memory, Admin.open(db, key=b"k" * 32) as admin:

@@ -305,18 +305,21 @@ def test_bad_store_urls_are_one_clear_error(url: str) -> None:
 
 # -- statements per command (SQLCipher) -------------------------------------------------------------
 
-# Each change also records its version: the tail of the store's chain, the version, and the
-# store's history total; a quota check reads that total (a rename reads the content its version keeps).
-BUDGET = {  # SQL statements inside the command's transaction, BEGIN and COMMIT excluded
-    "create": 7,  # the path and its ancestors (quota usage included), the content, one upsert of every row
-    "view": 1,
-    "str_replace": 8,  # the file, the namespace's usage (it grows), the content, the upsert
-    "insert": 8,
-    "delete": 7,
-    "rename": 11,
+# Every statement inside the command's transaction counts, BEGIN and COMMIT excluded: the first is
+# ``PRAGMA data_version``, which tells whether another connection committed since this handle's
+# last transaction. When none did (as here), what the handle already knows stands unread: that the
+# store exists, the policy it records, and its chain's newest row, which links the next version
+# and carries the history total a quota check reads.
+BUDGET = {
+    "create": 5,  # the path and its ancestors (quota usage included), the content, one upsert of every row, the version
+    "view": 2,
+    "str_replace": 6,  # the file and its content, the usage (it grows), the content, the upsert, the version
+    "insert": 6,
+    "delete": 6,
+    "rename": 9,
     # the directory, what has expired below it (twice: its total, then the rows shown), then one
     # query for each directory whose children are listed (here /memories and /memories/d)
-    "list": 5,
+    "list": 6,
 }
 
 

@@ -53,7 +53,7 @@ from securemem.store import pages, sqlschema
 from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
 from securemem.store.history import EXPIRY_ACTOR
 from securemem.store.sqltx import SqlTx, count_expired, expired_batch, purge_rows
-from securemem.store.sqlversions import VersionLog, chain_rows, recount, seq_range
+from securemem.store.sqlversions import Tail, VersionLog, chain_rows, recount, seq_range
 
 PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
 DURABILITY = {"full": "FULL", "normal": "NORMAL"}
@@ -67,6 +67,50 @@ logger = logging.getLogger("securemem.store")
 # SQLite's primary result codes (the low byte of an extended code).
 _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _CONSTRAINT, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 19, 26
 _NOBODY = Actor()
+
+
+class _Known:
+    """What this handle learnt of the file, true for as long as no other connection commits.
+
+    ``PRAGMA data_version`` changes exactly when another connection (of any process) has
+    committed since this one last looked; read once a transaction holds its lock, it tells
+    whether what this handle learnt from the file, and wrote to it itself, still holds. Each
+    command is then spared the lookups that would only confirm it: that its store still exists,
+    its chain's newest row (the link and the history total a write starts from), and the
+    policy the store records.
+    """
+
+    __slots__ = ("settings", "stores", "tails", "version")
+
+    def __init__(self) -> None:
+        self.version: int | None = None
+        self.stores: set[int] = set()  # store numbers seen to exist
+        self.tails: dict[int, Tail] = {}  # store number -> its chain's newest row
+        self.settings: dict[str, str | None] = {}
+
+    def check(self, conn: sqlcipher3.Connection) -> None:
+        """Inside a transaction: forget everything if another connection committed meanwhile."""
+        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        if version != self.version:
+            self.forget()
+            self.version = version
+
+    def forget(self) -> None:
+        """After this handle changed the file outside a command's transaction (or cannot tell)."""
+        self.version = None
+        self.stores.clear()
+        self.tails.clear()
+        self.settings.clear()
+
+    def learn(self, tx: SqlTx) -> None:
+        """After a commit: what the transaction read and wrote is the file's state now."""
+        for member in tx.family.values() if tx.family is not None else (tx,):
+            if member.ns >= 0:
+                self.stores.add(member.ns)
+            if member.log.tail is not None:
+                self.tails[member.ns] = member.log.tail
+
+
 _T = TypeVar("_T")
 _STORE_COLS = "id, public_id, name, description, created, updated"
 _STORE_EXISTS = "SELECT 1 FROM stores WHERE id = ?"
@@ -216,6 +260,8 @@ class SQLCipherStore:
         self._codec = codec  # the page format under the current key: for the scrub after erasure
         self._prescan_lost = False  # the last scrub's unlocked read was overtaken by a writer
         self._ns: dict[str, int] = {}  # namespace name -> id, once committed
+        self._known = _Known()
+        self._looked = 0  # lookups of the store itself (its existence, a setting) in the open transaction
         self._made: str | None = None  # the namespace the open transaction created, if any
         self.path = path
         self.meta = meta
@@ -435,17 +481,23 @@ class SQLCipherStore:
             conn = self._open_conn()
             self._begin_immediate(conn)
             self._made = None
+            self._looked = 0
             try:
+                self._known.check(conn)
                 if key is None:
                     ns = self._ns_id(conn, namespace, create=write and create)
-                elif conn.execute(_STORE_EXISTS, (key,)).fetchone() is None:  # a store given by number
+                elif not self._exists(conn, key):  # a store given by number
                     raise MissingStore("the store does not exist (it was deleted)")
                 else:
                     ns = key
                 now = clock()
                 if ns < 0 and write:
                     raise MissingStore("the store does not exist (it was deleted)")
-                return SqlTx(conn, ns, now, VersionLog(conn, ns, now, actor, history or self._history))
+                tails = self._known.tails
+                log = VersionLog(conn, ns, now, actor, history or self._history, tail=tails.get(ns))
+                tx = SqlTx(conn, ns, now, log, tails)
+                tx.statements = 1  # PRAGMA data_version
+                return tx
             except sqlcipher3.Error as exc:
                 self._rollback(conn)
                 raise self._translate(exc) from None
@@ -468,7 +520,8 @@ class SQLCipherStore:
             if write:
                 self._check_file(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
-            self.last_statements = tx.statements
+            self._known.learn(tx)
+            self.last_statements = tx.statements + self._looked
             if tx.family_freed:
                 self._eraser.freed()
         finally:
@@ -480,13 +533,15 @@ class SQLCipherStore:
         # The store cached may have been deleted by another process since: rows written under a
         # deleted store's number would be lost, and reads would see nothing. Store numbers are
         # never reused, so "it still exists" is all there is to check (one lookup by key).
-        if found is not None and conn.execute(_STORE_EXISTS, (found,)).fetchone() is not None:
+        if found is not None and self._exists(conn, found):
             return found
         self._ns.pop(name, None)
+        self._looked += 1
         row = conn.execute("SELECT id FROM stores WHERE name = ?", (name,)).fetchone()
         if row is None and not create:
             return -1  # nothing stored yet: every read finds nothing
         if row is None:
+            self._looked += 1
             now = time.time()
             row = conn.execute(
                 "INSERT INTO stores (name, public_id, created, updated) VALUES (?, ?, ?, ?) RETURNING id",
@@ -495,6 +550,13 @@ class SQLCipherStore:
             self._made = name
         self._ns[name] = int(row[0])
         return self._ns[name]
+
+    def _exists(self, conn: sqlcipher3.Connection, ns: int) -> bool:
+        """Store ``ns`` exists (known since the last commit of another connection, or looked up)."""
+        if ns in self._known.stores:
+            return True
+        self._looked += 1
+        return conn.execute(_STORE_EXISTS, (ns,)).fetchone() is not None
 
     def _begin_immediate(self, conn: sqlcipher3.Connection) -> None:
         """BEGIN IMMEDIATE, retried every millisecond or two until the busy timeout has passed."""
@@ -592,6 +654,7 @@ class SQLCipherStore:
                 raise self._translate(exc) from None
             self._check_file(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
+            self._known.forget()
             self._ns.pop(name, None)
             if row is not None:
                 self._eraser.freed()
@@ -633,6 +696,7 @@ class SQLCipherStore:
                 raise
             self._check_file(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
+            self._known.forget()
             if freed is not None and freed(result):
                 self._eraser.freed()
             return result
@@ -706,11 +770,20 @@ class SQLCipherStore:
 
     def get_setting(self, name: str) -> str | None:
         with self._lock:
+            conn = self._open_conn()
+            # Inside a command's transaction the file is as _Known last saw it, or _Known forgot.
+            known = self._known.settings if conn.in_transaction and self._known.version is not None else None
+            if known is not None and name in known:
+                return known[name]
+            self._looked += 1
             try:
-                row = self._open_conn().execute("SELECT value FROM meta WHERE key = ?", (f"setting:{name}",)).fetchone()
+                row = conn.execute("SELECT value FROM meta WHERE key = ?", (f"setting:{name}",)).fetchone()
             except sqlcipher3.Error as exc:
                 raise self._translate(exc) from None
-        return None if row is None else str(row[0])
+            value = None if row is None else str(row[0])
+            if known is not None:
+                known[name] = value
+            return value
 
     def set_setting(self, name: str, value: str) -> None:
         key = f"setting:{name}"
@@ -793,6 +866,7 @@ class SQLCipherStore:
                 )
             salt = os.urandom(SALT_BYTES) if salt is None else salt
             material = key.store_key(salt)
+            self._known.forget()
             try:
                 conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 conn.execute(f"PRAGMA rekey = \"x'{material.hex()}{salt.hex()}'\"")

@@ -6,7 +6,9 @@ schema 2 keys entries by ``(ns, parent, name)`` in one clustered table, keeps na
 path text included). Schema 3 adds the version history (``versions``, see
 ``sqlversions.py``), finds a file by its memory number (``entries_memory``), and never reuses a
 memory number (``content`` is AUTOINCREMENT); every file a store held gets a ``created``
-version. A store is migrated on open, inside one write transaction: a crash leaves it at its old
+version. Schema 4 keeps the history's running total in each version row (``total``: the
+store's total after that row) instead of a counter in ``stores``, so counting costs no write of
+its own. A store is migrated on open, inside one write transaction: a crash leaves it at its old
 schema, never half-way.
 """
 
@@ -23,7 +25,7 @@ from securemem.store.base import path_bytes
 from securemem.store.sqltx import Connection, key_of, later
 
 FORMAT = "securemem"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -33,8 +35,7 @@ CREATE TABLE IF NOT EXISTS stores (
     public_id TEXT NOT NULL UNIQUE,
     description TEXT NOT NULL DEFAULT '',
     created REAL NOT NULL,
-    updated REAL NOT NULL,
-    history_bytes INTEGER NOT NULL DEFAULT 0
+    updated REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS entries (
     ns INTEGER NOT NULL,
@@ -72,7 +73,8 @@ CREATE TABLE IF NOT EXISTS versions (
     created REAL NOT NULL,
     redacted REAL,
     digest BLOB NOT NULL,
-    link BLOB NOT NULL
+    link BLOB NOT NULL,
+    total INTEGER
 );
 CREATE INDEX IF NOT EXISTS versions_memory ON versions (memory, seq);
 """
@@ -101,7 +103,7 @@ def create(conn: Connection) -> None:
 
 def migrate(conn: Connection, version: int) -> None:
     """Bring a store from ``version`` to SCHEMA_VERSION (the caller holds a write transaction)."""
-    steps: dict[int, Callable[[Connection], None]] = {1: _from_1, 2: _from_2}
+    steps: dict[int, Callable[[Connection], None]] = {1: _from_1, 2: _from_2, 3: _from_3}
     while version < SCHEMA_VERSION:
         steps[version](conn)
         version += 1
@@ -167,6 +169,24 @@ def _from_2(conn: Connection) -> None:
         log = logs.setdefault(ns, VersionLog(conn, ns, now, Actor(None, MIGRATION_ACTOR), History()))
         log.record("created", int(memory), f"{parent}/{name}", bytes(data))
         log._last = None  # each file its own version
+
+
+def _from_3(conn: Connection) -> None:
+    """Schema 3 -> 4: the history total moves from ``stores.history_bytes`` into the version rows.
+
+    Schema 3 kept the counter only under a quota on total bytes; every store's total is rebuilt.
+    """
+    from securemem.store.sqlversions import recount
+
+    if "total" not in _columns(conn, "versions"):
+        conn.execute("ALTER TABLE versions ADD COLUMN total INTEGER")
+    if "history_bytes" in _columns(conn, "stores"):
+        conn.execute("ALTER TABLE stores DROP COLUMN history_bytes")
+    recount(conn)
+
+
+def _columns(conn: Connection, table: str) -> set[str]:
+    return {str(row[1]) for row in conn.execute(f"PRAGMA table_info({table})").fetchall()}
 
 
 _INSERT_V2 = (

@@ -38,7 +38,7 @@ from securemem.store.base import (
 from securemem.store.history import VERSION_ROW_BYTES
 
 if TYPE_CHECKING:
-    from securemem.store.sqlversions import VersionLog
+    from securemem.store.sqlversions import Tail, VersionLog
 
 Row = Sequence[Any]
 Totals = tuple[int, int, int, int]  # content bytes, files, dirs, path bytes
@@ -137,11 +137,14 @@ def _chain_params(paths: Sequence[str]) -> tuple[str, dict[str, str]]:
 class SqlTx:
     """One transaction on one namespace; the store has begun it and holds its lock."""
 
-    def __init__(self, conn: Connection, ns: int, now: float, log: VersionLog) -> None:
+    def __init__(
+        self, conn: Connection, ns: int, now: float, log: VersionLog, tails: Mapping[int, Tail] | None = None
+    ) -> None:
         self._conn = conn
         self.ns = ns
         self.now = now
         self.log = log  # the versions this transaction records (statements counted there)
+        self._tails = tails or {}  # each store's chain tail as the file holds it now, where known
         self.freed = False  # content was deleted or overwritten: the store schedules its erasure
         self._statements = 0
         self._cache: dict[str, Row | None] = {}  # raw rows read so far, expired ones included
@@ -189,7 +192,8 @@ class SqlTx:
             self.family = {self.ns: self}
         if ns not in self.family:
             log = self.log  # a VersionLog (its module imports this one: built through its type)
-            tx = SqlTx(self._conn, ns, self.now, type(log)(self._conn, ns, self.now, log.actor, log.settings))
+            sibling_log = type(log)(self._conn, ns, self.now, log.actor, log.settings, tail=self._tails.get(ns))
+            tx = SqlTx(self._conn, ns, self.now, sibling_log, self._tails)
             tx.family = self.family
             self.family[ns] = tx
         return self.family[ns]

@@ -31,17 +31,13 @@ _META = "v.seq, v.memory, v.op, v.path, v.sha, v.size, v.session, v.actor, v.cre
 _LIVE = "LEFT JOIN entries e INDEXED BY entries_memory ON e.id = v.memory AND e.is_dir = 0"
 _INSERT = (
     "INSERT INTO versions (seq, ns, memory, op, ref, path, sha, size, data, salt, session, actor, created, digest, "
-    "link) VALUES (:seq, :ns, :memory, :op, :ref, :path, :sha, :size, :data, :salt, :session, :actor, :created, "
-    ":digest, :link)"
+    "link, total) VALUES (:seq, :ns, :memory, :op, :ref, :path, :sha, :size, :data, :salt, :session, :actor, "
+    ":created, :digest, :link, :total)"
 )
 SEQ_BITS = history.SEQ_BITS
-_GROW = "UPDATE stores SET history_bytes = history_bytes + ? WHERE id = ?"
-# Before a redaction: the text it takes away from the store's history total.
-_SHRINK = (
-    "UPDATE stores SET history_bytes = history_bytes - "
-    "(SELECT coalesce(sum(coalesce(length(data), 0) + coalesce(length(CAST(path AS BLOB)), 0)), 0) "
-    "FROM versions WHERE {}) WHERE id = ?"
-)
+# What redacting the versions a condition selects takes away from the store's history total.
+_SHARE = "coalesce(length(data), 0) + coalesce(length(CAST(path AS BLOB)), 0)"
+_SHRINK = f"SELECT coalesce(sum({_SHARE}), 0) FROM versions WHERE {{}}"
 # What one version row costs besides its path and text (hashes, salt, link, actor, times): counted
 # against the store's quota, so that no loop of renames or metadata-only versions grows it unseen.
 VERSION_ROW_BYTES = history.VERSION_ROW_BYTES
@@ -65,37 +61,57 @@ class _Pending:
     memory: int
     op: str
     prev: bytes
+    share: int  # what it added to the history total
+
+
+@dataclass(frozen=True, slots=True)
+class Tail:
+    """The newest row of a store's chain: what the next version links to and starts from.
+
+    ``total`` is the store's history total after that row: what every version and event of the
+    store keeps (text, path and the row itself), counted against its quota. Each row carries the
+    total after it, so keeping the count costs no write of its own; only the newest one is read.
+    """
+
+    seq: int
+    link: bytes
+    created: float
+    total: int
 
 
 class VersionLog:
     """The versions one transaction records in one namespace's chain."""
 
-    def __init__(self, conn: Connection, ns: int, now: float, actor: Actor, settings: History) -> None:
+    def __init__(
+        self, conn: Connection, ns: int, now: float, actor: Actor, settings: History, *, tail: Tail | None = None
+    ) -> None:
         self._conn = conn
         self.ns = ns
         self.now = now
         self.actor = actor
         self.settings = settings
         self.statements = 0
-        self._tail: tuple[int, bytes, float] | None = None  # the chain's last key, link and time
+        # The chain's newest row; ``tail``: as the caller knows it is in the file now (None: read it).
+        self.tail: Tail | None = tail
         self._last: _Pending | None = None
+        self._debt = 0  # what redactions of this transaction took from the total, not yet in a row
         self.lo, self.hi = seq_range(ns)
 
     def _q(self, sql: str, params: Sequence[Any] | dict[str, Any]) -> Any:
         self.statements += 1
         return self._conn.execute(sql, params)
 
-    def _chain_tail(self) -> tuple[int, bytes, float]:
-        if self._tail is None:
+    def _chain_tail(self) -> Tail:
+        if self.tail is None:
             row = self._q(
-                "SELECT seq, link, created FROM versions WHERE seq BETWEEN ? AND ? ORDER BY seq DESC LIMIT 1",
+                "SELECT seq, link, created, total FROM versions WHERE seq BETWEEN ? AND ? ORDER BY seq DESC LIMIT 1",
                 (self.lo, self.hi),
             ).fetchone()
             if row is None:
-                self._tail = (self.lo, history.genesis(self.ns), 0.0)
+                self.tail = Tail(self.lo, history.genesis(self.ns), 0.0, 0)
             else:
-                self._tail = (int(row[0]), bytes(row[1]), float(row[2]))
-        return self._tail
+                self.tail = Tail(int(row[0]), bytes(row[1]), float(row[2]), int(row[3] or 0))
+        return self.tail
 
     def record(
         self,
@@ -121,30 +137,35 @@ class VersionLog:
         last = self._last
         if last is not None and last.memory == memory and op == "modified" and last.op in ("created", "modified"):
             return self._fold(last, path, data)
-        tail, prev, _ = self._chain_tail()
-        seq = tail + 1
+        tail = self._chain_tail()
+        seq = tail.seq + 1
         if seq > self.hi:
             raise StorageError("this store holds the most versions a store can hold; redact or delete it")
-        fields = self._fields(op, memory, path, data, ref=ref, actor=actor or self.actor, prev=prev)
-        self._q(_INSERT, {"seq": seq, "ns": self.ns, **fields})
-        self._tail = (seq, fields["link"], fields["created"])
-        self._count(fields, None)
-        self._last = _Pending(seq, memory, op, prev) if op in ("created", "modified") else None
+        fields = self._fields(op, memory, path, data, ref=ref, actor=actor or self.actor, prev=tail.link)
+        share = _share(fields) + VERSION_ROW_BYTES
+        total = tail.total + share - self._debt
+        self._debt = 0
+        self._q(_INSERT, {"seq": seq, "ns": self.ns, "total": total, **fields})
+        self.tail = Tail(seq, fields["link"], fields["created"], total)
+        self._last = _Pending(seq, memory, op, tail.link, share) if op in ("created", "modified") else None
         return seq
 
     def _fold(self, last: _Pending, path: str | None, data: bytes | None) -> int:
+        """The memory's version of this transaction (the chain's newest row) rewritten to the new state."""
         fields = self._fields(last.op, last.memory, path, data, ref=None, actor=self.actor, prev=last.prev)
-        self._count(fields, last.seq)
+        share = _share(fields) + VERSION_ROW_BYTES
+        total = self._chain_tail().total - last.share + share
+        last.share = share
         sets = ", ".join(f"{k} = :{k}" for k in fields if k not in ("memory", "op", "ref"))
-        self._q(f"UPDATE versions SET {sets} WHERE seq = :seq", {"seq": last.seq, **fields})
-        self._tail = (last.seq, fields["link"], fields["created"])
+        params = {"seq": last.seq, "total": total, **fields}
+        self._q(f"UPDATE versions SET {sets}, total = :total WHERE seq = :seq", params)
+        self.tail = Tail(last.seq, fields["link"], fields["created"], total)
         return last.seq
 
     def _fields(
         self, op: str, memory: int, path: str | None, data: bytes | None, *, ref: int | None, actor: Actor, prev: bytes
     ) -> dict[str, Any]:
-        _, _, tail_created = self._chain_tail()
-        created = max(history.instant(self.now), tail_created)  # never earlier than the version before it
+        created = max(history.instant(self.now), self._chain_tail().created)  # never earlier than the version before it
         row = history.new_version(
             0, op, memory, path, data, ref=ref, actor=actor, prev=prev, created=created, keep=self.settings.content
         )
@@ -164,23 +185,11 @@ class VersionLog:
             "link": row.link,
         }
 
-    def _count(self, fields: dict[str, Any], replacing: int | None) -> None:
-        """Keep the store's history total: what a version stores (its text, its path and the row
-        itself) counts against the store's quota. A folded version replaces its row's share."""
-        if not self.settings.count:
-            return
-        if replacing is not None:
-            self._q(_SHRINK.format("seq = ?"), (replacing, self.ns))  # seq is unique in the file
-        path = fields["path"]
-        grow = len(fields["data"] or b"") + (0 if path is None else len(path.encode("utf-8")))
-        grow += 0 if replacing is not None else VERSION_ROW_BYTES
-        self._q(_GROW, (grow, self.ns))
-
     # -- reads -----------------------------------------------------------------------------
 
     def history_bytes(self) -> int:
-        row = self._q("SELECT history_bytes FROM stores WHERE id = ?", (self.ns,)).fetchone()
-        return 0 if row is None else int(row[0])
+        """What the store's history keeps (every version's text, path and row), as of this instant."""
+        return self._chain_tail().total - self._debt
 
     def _masked(self, expires: float | None) -> bool:
         return self.settings.redact_expired and expires is not None and expires <= self.now
@@ -287,8 +296,7 @@ class VersionLog:
         if not self.lo <= seq <= self.hi:
             VersionLog(self._conn, seq >> SEQ_BITS, self.now, self.actor, self.settings).redact(seq, memory)
             return
-        if self.settings.count:
-            self._q(_SHRINK.format("seq = ? AND redacted IS NULL"), (seq, self.ns))
+        self._debt += int(self._q(_SHRINK.format("seq = ? AND redacted IS NULL"), (seq,)).fetchone()[0])
         self._q(f"UPDATE versions SET {_ERASED} WHERE seq = ?", (self.now, seq))
         self._last = None
         self.record("redaction", memory, None, ref=seq)
@@ -306,19 +314,19 @@ class VersionLog:
             if not files:
                 return
         erase = self.settings.redact_expired
+        chunks = [[m for m, _ in files[start : start + 500]] for start in range(0, len(files), 500)]
+        where = "memory IN ({}) AND seq BETWEEN ? AND ? AND redacted IS NULL AND op < 3"
+        if erase:  # what the redaction below takes from the total, carried by the rows appended first
+            for chunk in chunks:
+                shrink = _SHRINK.format(where.format(",".join("?" * len(chunk))))
+                self._debt += int(self._q(shrink, [*chunk, self.lo, self.hi]).fetchone()[0])
         for memory, path in files:
             self._last = None
             self._append("expired", memory, None if erase else path, None, ref=None, actor=_EXPIRY)
         if erase:
-            for start in range(0, len(files), 500):
-                chunk = [m for m, _ in files[start : start + 500]]
-                marks = ",".join("?" * len(chunk))
-                where = f"memory IN ({marks}) AND seq BETWEEN ? AND ?"
-                if self.settings.count:
-                    shrink = _SHRINK.format(f"{where} AND redacted IS NULL AND op < 3")
-                    self._q(shrink, [*chunk, self.lo, self.hi, self.ns])
+            for chunk in chunks:
                 self._q(
-                    f"UPDATE versions SET {_ERASED} WHERE {where} AND redacted IS NULL AND op < 3",
+                    f"UPDATE versions SET {_ERASED} WHERE {where.format(','.join('?' * len(chunk)))}",
                     [self.now, *chunk, self.lo, self.hi],
                 )
 
@@ -367,12 +375,18 @@ def _chain_row(r: Sequence[Any]) -> VersionRow:
     )
 
 
+def _share(fields: dict[str, Any]) -> int:
+    """What a version's text and path add to the history total (its row adds VERSION_ROW_BYTES)."""
+    path = fields["path"]
+    return len(fields["data"] or b"") + (0 if path is None else len(path.encode("utf-8")))
+
+
 def recount(conn: Connection) -> None:
-    """Every store's history total, rebuilt from its versions (what ``VersionLog._count`` keeps)."""
+    """Every store's history total rebuilt from its versions, into its newest row (see ``Tail``)."""
     for (ns,) in conn.execute("SELECT id FROM stores").fetchall():
         lo, hi = seq_range(int(ns))
         conn.execute(
-            "UPDATE stores SET history_bytes = (SELECT coalesce(sum(coalesce(length(data), 0) + "
-            "coalesce(length(CAST(path AS BLOB)), 0) + ?), 0) FROM versions WHERE seq BETWEEN ? AND ?) WHERE id = ?",
-            (VERSION_ROW_BYTES, lo, hi, ns),
+            f"UPDATE versions SET total = (SELECT coalesce(sum({_SHARE} + ?), 0) FROM versions "
+            "WHERE seq BETWEEN ? AND ?) WHERE seq = (SELECT max(seq) FROM versions WHERE seq BETWEEN ? AND ?)",
+            (VERSION_ROW_BYTES, lo, hi, lo, hi),
         )
