@@ -80,9 +80,10 @@ class _Known:
     policy the store records.
     """
 
-    __slots__ = ("settings", "stores", "tails", "version")
+    __slots__ = ("live", "settings", "stores", "tails", "version")
 
     def __init__(self) -> None:
+        self.live = False  # a command's transaction is open and checked: the cache may answer
         self.version: int | None = None
         self.stores: set[int] = set()  # store numbers seen to exist
         self.tails: dict[int, Tail] = {}  # store number -> its chain's newest row
@@ -94,6 +95,7 @@ class _Known:
         if version != self.version:
             self.forget()
             self.version = version
+        self.live = True
 
     def forget(self) -> None:
         """After this handle changed the file outside a command's transaction (or cannot tell)."""
@@ -525,6 +527,7 @@ class SQLCipherStore:
             if tx.family_freed:
                 self._eraser.freed()
         finally:
+            self._known.live = False
             tx.release()
             self._lock.release()
 
@@ -581,6 +584,7 @@ class SQLCipherStore:
             raise self._translate(exc) from None
 
     def _rollback(self, conn: sqlcipher3.Connection) -> None:
+        self._known.live = False
         if self._made is not None:  # a namespace made in the transaction is gone with it
             self._ns.pop(self._made, None)
         if conn.in_transaction:
@@ -772,7 +776,7 @@ class SQLCipherStore:
         with self._lock:
             conn = self._open_conn()
             # Inside a command's transaction the file is as _Known last saw it, or _Known forgot.
-            known = self._known.settings if conn.in_transaction and self._known.version is not None else None
+            known = self._known.settings if self._known.live else None
             if known is not None and name in known:
                 return known[name]
             self._looked += 1
