@@ -21,7 +21,7 @@ from securemem.keys import RawKey, as_key_provider
 from securemem.policy import HistorySettings, Policy
 from securemem.store import pages
 from securemem.store.sqlcipher import SQLCipherStore
-from tests.helpers import REPO, child_argv, connection_of, create, entry_of, sha256_of, sqlcipher_of
+from tests.helpers import REPO, T0, child_argv, connection_of, create, entry_of, sha256_of, sqlcipher_of
 from tests.sqlcipher_pages import plaintext_of
 
 MARKER = "ZEBRA-MARKER-7f3a91"
@@ -480,3 +480,43 @@ def test_a_handle_whose_file_was_replaced_never_scrubs_the_store_now_at_the_path
         assert not Path(f"{db}-scrub").exists()
     finally:
         stale.close()
+
+
+# -- memory numbers ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("versions", [True, False], ids=["history", "no-history"])
+def test_a_memory_number_is_never_given_twice(tmp_path: Path, versions: bool) -> None:
+    """The newest memory deleted, swept or taken with its store: the next one still gets a new number
+    (an admin's id for the old memory must never reach a new one), with or without the history."""
+    clock = [T0]
+    policy = Policy.model_validate(
+        {"ttl": {"expire_after": 60, "since": "write"}, "history": {"versions": versions}, "name": "p"}
+    )
+    db = tmp_path / "n.db"
+    with SecureMemory.open(db, key=b"n" * 32, policy=policy, clock=lambda: clock[0]) as mem:
+        seen: list[int] = []
+
+        def make(path: str, where: SecureMemory = mem) -> int:
+            create(where, path)
+            found = entry_of(where, path, now=clock[0])
+            assert found is not None
+            seen.append(found.memory)
+            return found.memory
+
+        make("/memories/a.md")
+        make("/memories/b.md")
+        mem.execute({"command": "delete", "path": "/memories/b.md"})  # the newest number goes
+        make("/memories/c.md")
+        clock[0] += 120  # everything expires; a sweep takes it
+        assert mem.sweep().deleted == 2
+        make("/memories/d.md")
+        other = mem.in_namespace("other")
+        make("/memories/x.md", other)
+        assert mem.store.drop_namespace("other")
+        make("/memories/e.md")
+    assert seen == sorted(set(seen)), seen
+    with SecureMemory.open(db, key=b"n" * 32, policy=policy, clock=lambda: clock[0]) as again:
+        create(again, "/memories/f.md")
+        found = entry_of(again, "/memories/f.md", now=clock[0])
+        assert found is not None and found.memory > seen[-1]

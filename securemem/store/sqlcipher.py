@@ -52,7 +52,7 @@ from securemem.private_files import create_private
 from securemem.store import pages, sqlschema
 from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
 from securemem.store.history import EXPIRY_ACTOR
-from securemem.store.sqltx import SqlTx, count_expired, expired_batch, purge_rows
+from securemem.store.sqltx import SqlTx, count_expired, expired_batch, purge_rows, remember_numbers
 from securemem.store.sqlversions import Tail, VersionLog, chain_rows, recount, seq_range
 
 PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
@@ -649,6 +649,12 @@ class SQLCipherStore:
                 row = conn.execute("SELECT id FROM stores WHERE name = ?", (name,)).fetchone()
                 if row is not None:
                     files = "SELECT id FROM entries WHERE ns = ? AND is_dir = 0"
+                    top = conn.execute(
+                        f"SELECT max(coalesce(({files} ORDER BY id DESC LIMIT 1), 0), coalesce((SELECT max(memory) "
+                        "FROM versions WHERE seq BETWEEN ? AND ?), 0))",
+                        (*row, *seq_range(int(row[0]))),
+                    ).fetchone()[0]
+                    remember_numbers(conn, [int(top)])  # its versions go: no trace of its numbers is left
                     conn.execute(f"DELETE FROM content WHERE id IN ({files})", row)
                     conn.execute("DELETE FROM versions WHERE seq BETWEEN ? AND ?", seq_range(int(row[0])))
                     conn.execute("DELETE FROM entries WHERE ns = ?", row)
@@ -804,7 +810,7 @@ class SQLCipherStore:
 
         def purge(conn: sqlcipher3.Connection) -> int:
             rows = expired_batch(conn, now, limit)
-            purge_rows(conn, rows)
+            purge_rows(conn, rows, remember=not self._history.versions)
             by_ns: dict[int, list[tuple[int, str]]] = {}
             for r in rows:
                 if not r[3]:

@@ -8,8 +8,9 @@ path text included). Schema 3 adds the version history (``versions``, see
 memory number (``content`` is AUTOINCREMENT); every file a store held gets a ``created``
 version. Schema 4 keeps the history's running total in each version row (``total``: the
 store's total after that row) instead of a counter in ``stores``, so counting costs no write of
-its own. A store is migrated on open, inside one write transaction: a crash leaves it at its old
-schema, never half-way.
+its own; and a new memory's number is one above any number used before (``sqltx.NEW_MEMORY``)
+rather than an AUTOINCREMENT counter, whose row every create rewrote. A store is migrated on
+open, inside one write transaction: a crash leaves it at its old schema, never half-way.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ CREATE TABLE IF NOT EXISTS entries (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS entries_expires ON entries (expires, id) WHERE expires IS NOT NULL AND is_dir = 0;
 CREATE INDEX IF NOT EXISTS entries_memory ON entries (id) WHERE is_dir = 0;
-CREATE TABLE IF NOT EXISTS content (id INTEGER PRIMARY KEY AUTOINCREMENT, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS content (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS versions (
     seq INTEGER PRIMARY KEY,
     ns INTEGER NOT NULL,
@@ -176,6 +177,7 @@ def _from_3(conn: Connection) -> None:
 
     Schema 3 kept the counter only under a quota on total bytes; every store's total is rebuilt.
     """
+    from securemem.store.sqltx import remember_numbers
     from securemem.store.sqlversions import recount
 
     if "total" not in _columns(conn, "versions"):
@@ -183,6 +185,11 @@ def _from_3(conn: Connection) -> None:
     if "history_bytes" in _columns(conn, "stores"):
         conn.execute("ALTER TABLE stores DROP COLUMN history_bytes")
     recount(conn)
+    # Schema 3's content table keeps its AUTOINCREMENT (rebuilding it would copy every file); the
+    # highest number it ever gave joins those NEW_MEMORY stays above.
+    row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'content'").fetchone()
+    if row is not None:
+        remember_numbers(conn, [int(row[0])])
 
 
 def _columns(conn: Connection, table: str) -> set[str]:

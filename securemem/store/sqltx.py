@@ -70,6 +70,16 @@ _INSERT = (
     "INSERT INTO entries (ns, parent, name, id, is_dir, size, lines, files, dirs, pbytes, created, modified, "
     "accessed, expires) VALUES (:ns, :pa, :na, :id, :dir, :s, :l, :f, 0, :b, :now, :now, :now, :e)"
 )
+# A new memory's number: one above every number the store has given. The highest live file's is in
+# ``content``, a deleted or expired one's in its versions (never deleted while the store exists),
+# and ``memory_top`` in ``meta`` keeps the highest of those whose last trace went (a deletion with
+# the history off, a store deleted). Three index probes, no counter row to rewrite per create.
+NEW_MEMORY = (
+    "INSERT INTO content (id, data) VALUES ((SELECT max(coalesce((SELECT max(id) FROM content), 0), "
+    "coalesce((SELECT max(memory) FROM versions), 0), coalesce((SELECT CAST(value AS INTEGER) FROM meta "
+    "WHERE key = 'memory_top'), 0)) + 1), ?) RETURNING id"
+)
+_RESTORED = "INSERT INTO content (id, data) VALUES (?, ?) RETURNING id"
 _ROOT_KEY = ("", "memories")
 _ROOT_BYTES = path_bytes(ROOT)
 
@@ -397,9 +407,11 @@ class SqlTx:
         if old is None:
             new_dirs = set(self._make_room(path))
             self.statements += 1
-            cid = self._conn.execute(
-                "INSERT INTO content (id, data) VALUES (?, ?) RETURNING id", (memory or None, data)
-            ).fetchone()[0]
+            if memory:  # a deleted memory restored under its own number
+                inserted = self._conn.execute(_RESTORED, (memory, data))
+            else:
+                inserted = self._conn.execute(NEW_MEMORY, (data,))
+            cid = inserted.fetchone()[0]
             self.log.record("created", int(cid), path, data)
         else:
             cached = self._cache.get(path)
@@ -479,6 +491,9 @@ class SqlTx:
             chunk = ids[start : start + 500]
             self.statements += 1
             self._conn.execute(f"DELETE FROM content WHERE id IN ({','.join('?' * len(chunk))})", list(chunk))
+        if ids and not self.log.settings.versions:  # no version will remember these numbers
+            self.statements += 1
+            remember_numbers(self._conn, ids)
 
     def delete(self, path: str, entry: Entry) -> None:
         row = self._row(path)
@@ -574,7 +589,7 @@ class SqlTx:
         if len(rows) < limit:  # no expired file left: the expired directories, deepest first
             rows += self._q(f"SELECT ns, {_COLS} {_EXPIRED_DIRS} LIMIT :n", n=limit - len(rows)).fetchall()
         self._wrote()
-        self.statements += purge_rows(self._conn, rows)
+        self.statements += purge_rows(self._conn, rows, remember=not self.log.settings.versions)
         self.log.expired([(int(r[13]), f"{r[1]}/{r[2]}") for r in rows if not r[3]])
         if rows:
             self.freed = True
@@ -673,8 +688,20 @@ def _minus(directory: str, expired: list[tuple[str, Totals]]) -> Totals:
     return (sum(o[0] for o in below), sum(o[1] for o in below), sum(o[2] for o in below), sum(o[3] for o in below))
 
 
-def purge_rows(conn: Connection, rows: Sequence[Row]) -> int:
+def remember_numbers(conn: Connection, numbers: Sequence[int]) -> None:
+    """Keep ``numbers`` from ever being given to a new memory (see NEW_MEMORY), their last trace gone."""
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES ('memory_top', ?) ON CONFLICT (key) DO UPDATE SET "
+        "value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))",
+        (max(numbers),),
+    )
+
+
+def purge_rows(conn: Connection, rows: Sequence[Row], *, remember: bool = False) -> int:
     """Delete rows (each ``(ns, *columns)``) and subtract their own share from every ancestor.
+
+    ``remember``: no version records the deleted files (the history is off), so their numbers
+    are kept from reuse (``remember_numbers``).
 
     Subtracting each row's *own* contribution keeps the totals exact even when an expired
     directory and the expired rows below it are deleted in different batches. The shares are
@@ -706,6 +733,9 @@ def purge_rows(conn: Connection, rows: Sequence[Row]) -> int:
     for start in range(0, len(ids), _CHUNK):
         chunk = ids[start : start + _CHUNK]
         conn.execute(f"DELETE FROM content WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+        statements += 1
+    if ids and remember:
+        remember_numbers(conn, ids)
         statements += 1
     for start in range(0, len(keys), 3 * _CHUNK):
         chunk = keys[start : start + 3 * _CHUNK]
