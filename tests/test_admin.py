@@ -27,6 +27,7 @@ from securemem import (
 from securemem.admin.models import MemoryStore, Page
 from securemem.policy import HistorySettings, Policy
 from securemem.store import history
+from securemem.store.history import ROW_SHARE
 from tests.helpers import BACKENDS, T0, Clock, err, ok
 
 
@@ -560,7 +561,7 @@ def test_a_store_written_with_schema_3_keeps_its_history_and_its_total(tmp_path:
         before = _history_total(admin, "default")
         assert before == _recounted(admin, "default") > 0
         ok(tool(admin, default), command="create", path="/memories/new.md", file_text="fresh\n")
-        assert _history_total(admin, "default") == before + len("fresh\n") + len("/memories/new.md") + 128
+        assert _history_total(admin, "default") == before + len("fresh\n") + len("/memories/new.md") + ROW_SHARE
         assert _history_total(admin, "default") == _recounted(admin, "default")
         for store in stores.values():
             info = admin.store.find_store(store_id=store.id)
@@ -569,12 +570,12 @@ def test_a_store_written_with_schema_3_keeps_its_history_and_its_total(tmp_path:
 
 def _history_total(admin: Admin, name: str) -> int:
     with admin.store.transaction(name, write=False, clock=lambda: T0, create=False) as tx:
-        return tx.usage().history_bytes - tx.usage().files * 128  # without the rows live files hold in reserve
+        return tx.usage().history_bytes - tx.usage().files * ROW_SHARE  # without the rows live files hold in reserve
 
 
 def _recounted(admin: Admin, name: str) -> int:
     rows = list(admin.store.chain(name))
-    return sum(len(r.data or b"") + len((r.path or "").encode()) + 128 for r in rows)
+    return sum(history.share(r.op, r.path, r.data) for r in rows)
 
 
 def test_what_a_handle_knows_of_the_file_gives_way_to_another_handles_commits(tmp_path: Path) -> None:

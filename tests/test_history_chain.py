@@ -89,7 +89,8 @@ def test_a_cut_tail_is_caught_by_a_pinned_head_or_by_the_redaction_it_takes(tmp_
     assert history.check(ns, rows[:-2], pinned=head).problems  # ...unless its head was pinned
     (tmp_path / "again").mkdir()
     ns, rows = _history(tmp_path / "again", redact=True)
-    assert history.check(ns, rows[:-1]).problems == ["version 1: redacted without a recorded redaction"]
+    # Cut before its redaction event, the chain also ends on a total that counts the erased text.
+    assert _besides_total(history.check(ns, rows[:-1]).problems) == ["version 1: redacted without a recorded redaction"]
 
 
 def test_a_renumbered_version_is_named_by_its_place(tmp_path: Path) -> None:
@@ -136,10 +137,16 @@ def test_only_an_expiry_that_erased_the_path_covers_the_redacted_versions_before
     ]
     assert history.check(ns, rows).problems == []
     forged = [replace(row, path=None, sha256=None, size=None, data=None, salt=None, redacted=1.0) for row in rows[:2]]
-    assert history.check(ns, [*forged, rows[2]]).problems == [
+    assert _besides_total(history.check(ns, [*forged, rows[2]]).problems) == [
         "version 1: redacted without a recorded redaction",
         "version 2: redacted without a recorded redaction",
     ]
+
+
+def _besides_total(problems: list[str]) -> list[str]:
+    """The problems other than the history total's (where the backend keeps one, the same edit
+    changes what the versions hold, and the newest row's total no longer matches: named too)."""
+    return [p for p in problems if "the history total it records" not in p]
 
 
 def test_the_ns_column_means_nothing_the_key_names_the_store(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ from securemem.middleware.base import Call, Handler
 from securemem.mounts import Mount, MountTable
 from securemem.policy import Policy
 from securemem.store.base import StoreTx, Usage, path_bytes
-from securemem.store.history import VERSION_ROW_BYTES
+from securemem.store.history import ROW_SHARE
 
 _ADVICE = "Nothing was written."
 _WHOLE = frozenset({"create", "write", "update", "restore"})  # commands whose text is the whole file
@@ -80,7 +80,7 @@ class Quota:
             dirs = new_dirs(change.ancestry)
             grow += sum(map(self._bytes, dirs)) + (0 if change.old else self._bytes(change.path))
             grow += self._version_cost(len(change.data), self._bytes(change.path), 1)
-            grow += 0 if change.old or not self.versions else VERSION_ROW_BYTES  # the row its deletion will add
+            grow += 0 if change.old or not self.versions else ROW_SHARE  # the row its deletion will add
             entries = len(dirs) + (0 if change.old else 1)
             self._check_namespace(tx, change.path, grow, files=0 if change.old else 1, entries=entries)
         elif isinstance(change, Move):
@@ -95,7 +95,7 @@ class Quota:
                 moved = change.moved(tx)
                 files = [entry for entry, _ in moved if not entry.is_dir]
                 grow = made + sum(f.size for f in files) + sum(self._bytes(landing) for _, landing in moved) + copies
-                grow += len(files) * VERSION_ROW_BYTES if self.versions else 0  # their deletions' rows, held in reserve
+                grow += len(files) * ROW_SHARE if self.versions else 0  # their deletions' rows, held in reserve
                 self._check_namespace(tx, change.new, grow, files=len(files), entries=len(dirs) + len(moved))
         return change
 
@@ -128,7 +128,7 @@ class Quota:
         """What new versions will store: rows, paths and (when the history keeps it) the text."""
         if not self.versions:
             return 0
-        return versions * VERSION_ROW_BYTES + paths + (text if self.history else 0)
+        return versions * ROW_SHARE + paths + (text if self.history else 0)
 
     @staticmethod
     def _counted(used: Usage) -> str:

@@ -144,6 +144,8 @@ class VersionRow:
     salt: bytes | None = None
     digest: bytes = b""
     link: bytes = b""
+    total: int | None = None  # the store's history total after this row, where the backend keeps it
+    malformed: str | None = None  # a column the backend read held a value of another type (the chain check names it)
 
 
 @dataclass(frozen=True, slots=True)

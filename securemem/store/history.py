@@ -39,10 +39,23 @@ OPS = ("created", "modified", "deleted", "expired", "redaction")
 OP_CODE = {name: code for code, name in enumerate(OPS)}
 PUBLIC_OPS = {"created": ("created",), "modified": ("modified",), "deleted": ("deleted", "expired")}
 SEQ_BITS = 40  # a version's number is its store's number, then 40 bits of its place in the store's chain
-VERSION_ROW_BYTES = 128  # what a version row costs a store's quota besides its path and text
+VERSION_ROW_BYTES = 128  # what one version row takes besides its path and text
+# What a version counts against its store's quota besides its path and text: its own row, and the
+# row of the redaction event a redaction of it will add, held in reserve from the start so that no
+# redaction (an operator's, or the retention's, which is never refused) grows a store.
+ROW_SHARE = 2 * VERSION_ROW_BYTES
 EXPIRY_ACTOR = "securemem:expiry"  # the api_key_id of what expiry and retention do
 MIGRATION_ACTOR = "securemem:migration"  # versions recorded for files written before history existed
 _NONE = b"\x00"
+
+
+def share(op: str, path: str | None, data: bytes | None) -> int:
+    """What one version row counts against its store's quota (the history total is their sum): its
+    text, its path and ``ROW_SHARE``. A redaction event counts nothing: the version it redacts held
+    its row in reserve."""
+    if op == "redaction":
+        return 0
+    return len(data or b"") + (0 if path is None else len(path.encode("utf-8"))) + ROW_SHARE
 
 
 def genesis(ns: int) -> bytes:
@@ -214,8 +227,10 @@ class _Walk:
         self.seq = ns << SEQ_BITS  # the key of the last version walked (none yet: the store's lo)
         self.pinned_seen = pinned is None or hmac.compare_digest(pinned, start)
         self.problems: list[ChainProblem] = []
-        self.pending: dict[int, list[int]] = {}  # memory -> its redacted versions not yet covered
-        self.covered: set[int] = set()  # versions a redaction event names
+        self.pending: dict[int, dict[int, float]] = {}  # memory -> its redacted versions not yet covered, and when
+        self.covered: dict[int, float] = {}  # versions a redaction event names, and the event's time
+        self.total: int | None = 0  # what the versions walked hold against the quota (see ``share``)
+        self.last_total: int | None = None  # the total the newest row walked records
 
     def step(self, row: VersionRow) -> None:
         self.count += 1
@@ -224,6 +239,13 @@ class _Walk:
             why = f"it is numbered out of turn (the chain's next number is {expected}): renumbered, or one removed"
             self.problems.append(ChainProblem(row.seq, why))
         self.seq = row.seq
+        if row.malformed is not None:
+            self.problems.append(ChainProblem(row.seq, row.malformed))
+            self.prev, self.total = row.link, None  # the walk goes on from its link; no total can be vouched for
+            return
+        if self.total is not None:
+            self.total += share(row.op, row.path, row.data)
+        self.last_total = row.total
         if row.redacted is None:
             if digest(row.salt, row.path, row.sha256, row.size, row.data is not None) != row.digest:
                 self.problems.append(
@@ -239,21 +261,38 @@ class _Walk:
         self.prev = row.link
         if not self.pinned_seen and self.pinned is not None and hmac.compare_digest(self.pinned, row.link):
             self.pinned_seen = True
+        self._redactions(row)
+
+    def _redactions(self, row: VersionRow) -> None:
+        """Keep track of which redacted versions a redaction event vouches for, and when."""
         if row.op == "redaction" and row.ref is not None:
-            self.covered.add(row.ref)
+            self.covered[row.ref] = row.created
+            self._redacted_when(self.pending.get(row.memory, {}).pop(row.ref, None), row.ref, row.created)
         elif row.op == "expired" and hmac.compare_digest(row.digest, ERASED):
             # an expiry recorded without the path (redact_expired) redacts every version of its
             # memory before it; one that kept the path (the setting off) redacts nothing
-            self.pending.pop(row.memory, None)
+            for seq, when in self.pending.pop(row.memory, {}).items():
+                self._redacted_when(when, seq, row.created)
         if row.redacted is not None:
-            self.pending.setdefault(row.memory, []).append(row.seq)
+            self.pending.setdefault(row.memory, {})[row.seq] = row.redacted
+
+    def _redacted_when(self, when: float | None, seq: int, event: float) -> None:
+        """A redacted version's time is its redaction event's (a second apart at most: stores
+        written before the two were made equal rounded one of them)."""
+        if when is not None and abs(when - event) > 1.0:
+            self.problems.append(ChainProblem(seq, "its redaction time is not the time its redaction was recorded"))
 
     def finish(self) -> list[ChainProblem]:
         if not self.pinned_seen:
             why = "the pinned head is not in this chain: versions up to it were changed, removed or cut off"
             self.problems.append(ChainProblem(None, why))
-        for seqs in self.pending.values():
-            self.problems += [
-                ChainProblem(seq, "redacted without a recorded redaction") for seq in seqs if seq not in self.covered
-            ]
+        for memory in list(self.pending):
+            for seq, when in self.pending.pop(memory).items():
+                if seq not in self.covered:
+                    self.problems.append(ChainProblem(seq, "redacted without a recorded redaction"))
+                else:
+                    self._redacted_when(when, seq, self.covered[seq])
+        if self.total is not None and self.last_total is not None and self.last_total != self.total:
+            why = f"the history total it records ({self.last_total:,}) is not what the versions hold ({self.total:,})"
+            self.problems.append(ChainProblem(self.seq, why))
         return self.problems

@@ -34,7 +34,7 @@ from securemem.store.base import (
     VersionRow,
     path_bytes,
 )
-from securemem.store.history import VERSION_ROW_BYTES
+from securemem.store.history import ROW_SHARE
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +50,8 @@ class _Node:
 
 
 def _row_bytes(row: VersionRow) -> int:
-    """What a version stores, as the SQL backend counts it against the quota."""
-    return len(row.data or b"") + len((row.path or "").encode("utf-8")) + VERSION_ROW_BYTES
+    """What a version stores, as every backend counts it against the quota."""
+    return history.share(row.op, row.path, row.data)
 
 
 class _Log:
@@ -271,7 +271,7 @@ class MemoryTx:
             dirs += 1 if node.is_dir else 0
             content += len(node.data)
         history = sum(_row_bytes(r) for r in self.log.rows) if self.log.settings.versions else 0
-        reserved = files * VERSION_ROW_BYTES if self.log.settings.versions else 0  # each file's future deletion
+        reserved = files * ROW_SHARE if self.log.settings.versions else 0  # each file's future deletion
         return Usage(content, pbytes, files, dirs, history + reserved)
 
     # -- writes ----------------------------------------------------------------------------
@@ -609,7 +609,7 @@ class MemoryStore:
                         row.created < before
                         and row.redacted is None
                         and row.path is not None
-                        and row.op in ("created", "modified", "deleted")
+                        and row.op != "redaction"  # an expiry that kept its path (redact_expired off) too
                     ):
                         index = next(i for i, r in enumerate(log.rows) if r.seq == row.seq)
                         log.erase(index)

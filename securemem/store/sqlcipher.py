@@ -768,7 +768,8 @@ class SQLCipherStore:
 
         def redact(conn: sqlcipher3.Connection) -> int:
             rows = conn.execute(
-                "SELECT seq, seq >> 40, memory FROM versions WHERE created < ? AND redacted IS NULL AND op < 3 "
+                # op < 4: every version but a redaction event, the expiries that kept their path included
+                "SELECT seq, seq >> 40, memory FROM versions WHERE created < ? AND redacted IS NULL AND op < 4 "
                 "AND (path IS NOT NULL) ORDER BY seq LIMIT ?",
                 (before, limit),
             ).fetchall()

@@ -35,7 +35,7 @@ from securemem.store.base import (
     descendants_range,
     path_bytes,
 )
-from securemem.store.history import VERSION_ROW_BYTES
+from securemem.store.history import ROW_SHARE
 
 if TYPE_CHECKING:
     from securemem.store.sqlversions import Tail, VersionLog
@@ -308,7 +308,7 @@ class SqlTx:
             return Usage(0, 0, 0, 0, history)
         # Each live file holds a version row in reserve: the one its deletion (or expiry, or a move
         # out of the store) will add. A delete is never refused, so it must never grow the total.
-        reserved = row[5] * VERSION_ROW_BYTES if self.log.settings.versions else 0
+        reserved = row[5] * ROW_SHARE if self.log.settings.versions else 0
         return Usage(
             content_bytes=row[3],
             path_bytes=row[7] - _ROOT_BYTES,

@@ -40,7 +40,6 @@ _SHARE = "coalesce(length(data), 0) + coalesce(length(CAST(path AS BLOB)), 0)"
 _SHRINK = f"SELECT coalesce(sum({_SHARE}), 0) FROM versions WHERE {{}}"
 # What one version row costs besides its path and text (hashes, salt, link, actor, times): counted
 # against the store's quota, so that no loop of renames or metadata-only versions grows it unseen.
-VERSION_ROW_BYTES = history.VERSION_ROW_BYTES
 
 
 def seq_range(ns: int) -> tuple[int, int]:
@@ -142,7 +141,7 @@ class VersionLog:
         if seq > self.hi:
             raise StorageError("this store holds the most versions a store can hold; redact or delete it")
         fields = self._fields(op, memory, path, data, ref=ref, actor=actor or self.actor, prev=tail.link)
-        share = _share(fields) + VERSION_ROW_BYTES
+        share = history.share(op, path, fields["data"])
         total = tail.total + share - self._debt
         self._debt = 0
         self._q(_INSERT, {"seq": seq, "ns": self.ns, "total": total, **fields})
@@ -153,7 +152,7 @@ class VersionLog:
     def _fold(self, last: _Pending, path: str | None, data: bytes | None) -> int:
         """The memory's version of this transaction (the chain's newest row) rewritten to the new state."""
         fields = self._fields(last.op, last.memory, path, data, ref=None, actor=self.actor, prev=last.prev)
-        share = _share(fields) + VERSION_ROW_BYTES
+        share = history.share(last.op, path, fields["data"])
         total = self._chain_tail().total - last.share + share
         last.share = share
         sets = ", ".join(f"{k} = :{k}" for k in fields if k not in ("memory", "op", "ref"))
@@ -165,7 +164,7 @@ class VersionLog:
     def _fields(
         self, op: str, memory: int, path: str | None, data: bytes | None, *, ref: int | None, actor: Actor, prev: bytes
     ) -> dict[str, Any]:
-        created = max(history.instant(self.now), self._chain_tail().created)  # never earlier than the version before it
+        created = self._next_time()
         row = history.new_version(
             0, op, memory, path, data, ref=ref, actor=actor, prev=prev, created=created, keep=self.settings.content
         )
@@ -184,6 +183,10 @@ class VersionLog:
             "digest": row.digest,
             "link": row.link,
         }
+
+    def _next_time(self) -> float:
+        """The time of the next version: never earlier than the version before it."""
+        return max(history.instant(self.now), self._chain_tail().created)
 
     # -- reads -----------------------------------------------------------------------------
 
@@ -297,7 +300,8 @@ class VersionLog:
             VersionLog(self._conn, seq >> SEQ_BITS, self.now, self.actor, self.settings).redact(seq, memory)
             return
         self._debt += int(self._q(_SHRINK.format("seq = ? AND redacted IS NULL"), (seq,)).fetchone()[0])
-        self._q(f"UPDATE versions SET {_ERASED} WHERE seq = ?", (self.now, seq))
+        # The redacted time is the redaction event's (the chain check holds them equal).
+        self._q(f"UPDATE versions SET {_ERASED} WHERE seq = ?", (self._next_time(), seq))
         self._last = None
         self.record("redaction", memory, None, ref=seq)
 
@@ -327,7 +331,7 @@ class VersionLog:
             for chunk in chunks:
                 self._q(
                     f"UPDATE versions SET {_ERASED} WHERE {where.format(','.join('?' * len(chunk)))}",
-                    [self.now, *chunk, self.lo, self.hi],
+                    [self._chain_tail().created, *chunk, self.lo, self.hi],  # the expired versions' time
                 )
 
     def _with_versions(self, memories: Sequence[int]) -> set[int]:
@@ -347,46 +351,82 @@ class VersionLog:
 def chain_rows(conn: Connection, ns: int) -> Iterator[VersionRow]:
     """Every version of a namespace in commit order, with its content and chain fields."""
     cursor = conn.execute(
-        "SELECT seq, memory, op, path, sha, size, session, actor, created, redacted, data, ref, salt, digest, link "
-        "FROM versions WHERE seq BETWEEN ? AND ? ORDER BY seq",
+        "SELECT seq, memory, op, path, sha, size, session, actor, created, redacted, data, ref, salt, digest, link, "
+        "total FROM versions WHERE seq BETWEEN ? AND ? ORDER BY seq",
         seq_range(ns),
     )
     while batch := cursor.fetchmany(512):
         yield from (_chain_row(r) for r in batch)
 
 
+# The type each column of a chain row must hold, as securemem writes it (SQLite keeps whatever a
+# direct edit puts in a column: a REAL in an INTEGER column, a BLOB in a TEXT one). A value of
+# another type is named by the chain check, never coerced into a valid-looking one (7.5 read as
+# memory 7, -1 read as the last operation).
+_TYPES: tuple[tuple[str, tuple[type, ...], bool], ...] = (
+    ("seq", (int,), False),
+    ("memory", (int,), False),
+    ("op", (int,), False),
+    ("path", (str,), True),
+    ("sha", (bytes,), True),
+    ("size", (int,), True),
+    ("session", (str,), True),
+    ("actor", (str,), True),
+    ("created", (float, int), False),
+    ("redacted", (float, int), True),
+    ("data", (bytes,), True),
+    ("ref", (int,), True),
+    ("salt", (bytes,), True),
+    ("digest", (bytes,), False),
+    ("link", (bytes,), False),
+    ("total", (int,), True),
+)
+
+
 def _chain_row(r: Sequence[Any]) -> VersionRow:
+    wrong = [
+        name
+        for (name, types, nullable), value in zip(_TYPES, r, strict=True)
+        if not (value is None and nullable) and (type(value) not in types)
+    ]
+    if not wrong and not 0 <= r[2] < len(history.OPS):
+        wrong.append("op")
+    if wrong:
+        return _malformed(r, f"a column holds a value securemem never writes there ({', '.join(wrong)})")
     return VersionRow(
-        seq=int(r[0]),
-        memory=int(r[1]),
+        seq=r[0],
+        memory=r[1],
         op=history.OPS[r[2]],
         path=r[3],
-        sha256=None if r[4] is None else bytes(r[4]),
+        sha256=r[4],
         size=r[5],
         session_id=r[6],
         api_key_id=r[7],
         created=float(r[8]),
-        redacted=r[9],
-        data=None if r[10] is None else bytes(r[10]),
+        redacted=None if r[9] is None else float(r[9]),
+        data=r[10],
         ref=r[11],
-        salt=None if r[12] is None else bytes(r[12]),
-        digest=bytes(r[13]),
-        link=bytes(r[14]),
+        salt=r[12],
+        digest=r[13],
+        link=r[14],
+        total=r[15],
     )
 
 
-def _share(fields: dict[str, Any]) -> int:
-    """What a version's text and path add to the history total (its row adds VERSION_ROW_BYTES)."""
-    path = fields["path"]
-    return len(fields["data"] or b"") + (0 if path is None else len(path.encode("utf-8")))
+def _malformed(r: Sequence[Any], why: str) -> VersionRow:
+    """A row the chain cannot read as securemem wrote it: named by the check, its link kept if it is one."""
+    seq = r[0] if type(r[0]) is int else 0
+    link = r[14] if type(r[14]) is bytes else b""
+    return VersionRow(seq, 0, "modified", None, None, None, None, None, 0.0, None, link=link, malformed=why)
 
 
 def recount(conn: Connection) -> None:
     """Every store's history total rebuilt from its versions, into its newest row (see ``Tail``)."""
     for (ns,) in conn.execute("SELECT id FROM stores").fetchall():
         lo, hi = seq_range(int(ns))
+        rows = "FROM versions WHERE seq BETWEEN ? AND ?"
         conn.execute(
-            f"UPDATE versions SET total = (SELECT coalesce(sum({_SHARE} + ?), 0) FROM versions "
-            "WHERE seq BETWEEN ? AND ?) WHERE seq = (SELECT max(seq) FROM versions WHERE seq BETWEEN ? AND ?)",
-            (VERSION_ROW_BYTES, lo, hi, lo, hi),
+            f"UPDATE versions SET total = (SELECT coalesce(sum({_SHARE} + CASE WHEN op = 4 THEN 0 ELSE ? END), 0) "
+            f"{rows}) WHERE seq = (SELECT max(seq) {rows})",
+            (history.ROW_SHARE, lo, hi, lo, hi),
         )
