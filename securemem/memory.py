@@ -301,8 +301,8 @@ class SecureMemory:
     # -- expiry sweeps (they cover every namespace of the store) ------------------------------
 
     def sweep(self, *, batch: int = DEFAULT_BATCH) -> SweepReport:
-        """Delete every expired entry now, in short batches."""
-        return sweep(self.store, self.clock(), batch=batch, keep_content_for=self.policy.history.keep_content_for)
+        """Delete every expired entry now, in short batches, as the store's policy says."""
+        return sweep(self.store, self.clock(), batch=batch, keep_content_for=self._sweep_settings())
 
     def sweeper(self, every: float, *, batch: int = DEFAULT_BATCH) -> BackgroundSweeper:
         """A background sweeper thread (not started): ``with memory.sweeper(600): ...``."""
@@ -312,7 +312,21 @@ class SecureMemory:
             clock=self.clock,
             batch=batch,
             keep_content_for=self.policy.history.keep_content_for,
+            before_each=self._sweep_settings,
         )
+
+    def _sweep_settings(self) -> float | None:
+        """Before a sweep: what the store's policy says of the history now (an operator may have set
+        another since this handle opened; its commands are refused then, its sweeps follow the
+        store), configured on the store; the retention it asks for."""
+        if self.store.get_setting(POLICY_SETTING) == self._recorded:
+            return self.policy.history.keep_content_for  # unchanged since this handle opened
+        try:
+            policy = recorded_policy(self.store) or self.policy
+        except PolicyError:  # written by a newer securemem: sweep as this handle knows
+            policy = self.policy
+        configure_store(self.store, policy)
+        return policy.history.keep_content_for
 
     # -- lifecycle -------------------------------------------------------------------------
 

@@ -216,8 +216,8 @@ class MountedTx:
         _, tx, stored = self._at(path)
         tx.set_expiry(stored, expires)
 
-    def purge_expired(self, limit: int) -> int:
-        return self._tx(self._home).purge_expired(limit)
+    def purge_expired(self, limit: int, *, memory: int | None = None) -> int:
+        return self._tx(self._home).purge_expired(limit, memory=memory)
 
     def make_dir(self, path: str, expires: float | None) -> None:
         _, tx, stored = self._at(path)

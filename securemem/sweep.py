@@ -112,12 +112,16 @@ class BackgroundSweeper:
         clock: Callable[[], float] = time.time,
         batch: int = DEFAULT_BATCH,
         keep_content_for: float | None = None,
+        before_each: Callable[[], float | None] | None = None,
     ) -> None:
+        """``before_each``: called before each round, it returns the ``keep_content_for`` that
+        round applies (a handle's sweeper follows the store's policy as an operator changes it)."""
         if every <= 0:
             raise ValueError("every must be a positive number of seconds")
         _check_batch(batch)
         self.store, self.every, self.clock, self.batch = store, every, clock, batch
         self.keep_content_for = keep_content_for
+        self._before_each = before_each
         self.total_deleted = 0
         self.runs = 0
         self._stop = threading.Event()
@@ -136,6 +140,8 @@ class BackgroundSweeper:
             self._thread.join(timeout)
 
     def run_once(self) -> SweepReport:
+        if self._before_each is not None:
+            self.keep_content_for = self._before_each()
         report = sweep(self.store, self.clock(), batch=self.batch, keep_content_for=self.keep_content_for)
         self.total_deleted += report.deleted
         self.runs += 1

@@ -459,10 +459,12 @@ def tamper(db: Path, *statements: str) -> None:
 
 TAMPERING = {
     "a content byte": (["UPDATE versions SET data = CAST('version X' || char(10) AS BLOB) WHERE seq = {b}+3"], {3}),
-    "a path": (["UPDATE versions SET path = '/memories/elsewhere.md' WHERE seq = {b}+3"], {3}),
-    "a kept content removed": (["UPDATE versions SET data = NULL WHERE seq = {b}+3"], {3}),
+    # An edit that changes what the versions hold also leaves the newest row (5) with a history
+    # total that no longer matches them.
+    "a path": (["UPDATE versions SET path = '/memories/elsewhere.md' WHERE seq = {b}+3"], {3, 5}),
+    "a kept content removed": (["UPDATE versions SET data = NULL WHERE seq = {b}+3"], {3, 5}),
     "the actor": (["UPDATE versions SET actor = 'someone-else' WHERE seq = {b}+3"], {3}),
-    "a deleted middle row": (["DELETE FROM versions WHERE seq = {b}+3"], {4}),
+    "a deleted middle row": (["DELETE FROM versions WHERE seq = {b}+3"], {4, 5}),
     "two rows swapped": (
         [
             "UPDATE versions SET seq = -1 WHERE seq = {b}+2",

@@ -160,7 +160,7 @@ def _restore(call: Call, tx: StoreTx, command: AdminCommand, request: Restore) -
         data = call.apply(FileWrite.of(moved.path, _text(command), moved, None)).data
         return _after(tx, moved.path, data)
     # An expired, unswept file may still hold the memory's number: it goes first, as a sweep would.
-    tx.purge_expired(PURGE_LIMIT)
+    tx.purge_expired(PURGE_LIMIT, memory=request.memory)
     found = tx.ancestry(command.path)
     if found.entry is not None or found.blocking_file is not None:
         raise Conflict("another memory is at the version's path; move it away first")

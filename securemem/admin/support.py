@@ -24,6 +24,7 @@ from securemem.errors import (
     InvalidRequest,
     NotFound,
     PIIRefused,
+    PolicyChangedError,
     PolicyViolation,
     QuotaExceeded,
     ReadOnly,
@@ -139,7 +140,7 @@ def translated() -> Iterator[None]:
         raise InvalidRequest(str(exc)) from None
     except (PIIRefused, QuotaExceeded, ReadOnly) as exc:
         raise PolicyViolation(str(exc)) from None
-    except AlreadyExists as exc:
+    except (AlreadyExists, PolicyChangedError) as exc:  # the store's policy changed: the handle must reopen
         raise Conflict(str(exc)) from None
     except MissingStore:
         raise NotFound(STORE_GONE) from None

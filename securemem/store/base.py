@@ -245,8 +245,11 @@ class StoreTx(Protocol):
         """Change an entry's expiry (a policy adopted later; ancestors follow)."""
         ...
 
-    def purge_expired(self, limit: int) -> int:
+    def purge_expired(self, limit: int, *, memory: int | None = None) -> int:
         """Delete up to ``limit`` of this namespace's expired entries now; the number removed.
+
+        ``memory``: the expired file holding that memory number goes too, wherever the batch ends
+        (a restore frees the number of a memory that expired unswept).
 
         Bounded, because it runs inside a command's transaction: a pile of expired entries is a
         sweep's work, in batches, not one write's.

@@ -325,8 +325,12 @@ class MemoryTx:
         return sorted((n.memory, p) for p, n in found if not n.is_dir)
 
     def delete(self, path: str, entry: Entry) -> None:
-        for memory, gone in self._files_at(path):
-            self.log.record("deleted", memory, gone)
+        files = self._files_at(path)
+        lapsed = [(m, p) for m, p in files if not self._visible(self._space[p])]  # expiry took these, not the delete
+        self.log.expired(lapsed)
+        for memory, gone in files:
+            if (memory, gone) not in lapsed:
+                self.log.record("deleted", memory, gone)
         self._drop(path)
         for above in ancestors(path):
             self._space[above] = replace(self._space[above], modified=self.now)
@@ -372,8 +376,10 @@ class MemoryTx:
         self._space[path] = replace(self._space[path], expires=expires)
         self._bump(path, expires, modified=False)
 
-    def purge_expired(self, limit: int) -> int:
-        expired = sorted(p for p, n in self._space.items() if not self._visible(n))[:limit]
+    def purge_expired(self, limit: int, *, memory: int | None = None) -> int:
+        gone = sorted(p for p, n in self._space.items() if not self._visible(n))
+        expired = [p for p in gone if memory is not None and self._space[p].memory == memory]
+        expired += [p for p in gone[:limit] if p not in expired]
         self.log.expired(sorted((self._space[p].memory, p) for p in expired if not self._space[p].is_dir))
         for path in expired:
             self._space.pop(path, None)

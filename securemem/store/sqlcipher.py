@@ -89,13 +89,15 @@ class _Known:
         self.tails: dict[int, Tail] = {}  # store number -> its chain's newest row
         self.settings: dict[str, str | None] = {}
 
-    def check(self, conn: sqlcipher3.Connection) -> None:
-        """Inside a transaction: forget everything if another connection committed meanwhile."""
+    def check(self, conn: sqlcipher3.Connection) -> bool:
+        """Inside a transaction: forget everything if another connection committed meanwhile (True)."""
         version = int(conn.execute("PRAGMA data_version").fetchone()[0])
-        if version != self.version:
-            self.forget()
-            self.version = version
         self.live = True
+        if version == self.version:
+            return False
+        self.forget()
+        self.live, self.version = True, version
+        return True
 
     def forget(self) -> None:
         """After this handle changed the file outside a command's transaction (or cannot tell)."""
@@ -116,6 +118,7 @@ class _Known:
 _T = TypeVar("_T")
 _STORE_COLS = "id, public_id, name, description, created, updated"
 _STORE_EXISTS = "SELECT 1 FROM stores WHERE id = ?"
+_OWED = "SELECT 1 FROM meta WHERE key = 'erase_due'"  # an erasure a closed handle could not make
 
 
 def _store_info(row: Any) -> StoreInfo:
@@ -431,7 +434,8 @@ class SQLCipherStore:
                 head = f.read(4)
         except OSError:
             return
-        if int.from_bytes(head, "big") in _WAL_MAGIC and not self._checkpoint(min(1.0, self._busy_ms / 1000)):
+        owed = int.from_bytes(head, "big") in _WAL_MAGIC or self._open_conn().execute(_OWED).fetchone() is not None
+        if owed and not self._checkpoint(min(1.0, self._busy_ms / 1000)):
             self._eraser.freed()  # other processes keep it busy: the eraser keeps trying
 
     # -- properties --------------------------------------------------------------------------
@@ -485,7 +489,12 @@ class SQLCipherStore:
             self._made = None
             self._looked = 0
             try:
-                self._known.check(conn)
+                if self._known.check(conn):
+                    # Another connection committed: a store may have been renamed or deleted there.
+                    # A handle follows its store's name, as it does when it renames it itself.
+                    self._ns.clear()
+                    if self._erasure_owed(conn):
+                        self._eraser.freed()  # a process that ended before it could erase left it to us
                 if key is None:
                     ns = self._ns_id(conn, namespace, create=write and create)
                 elif not self._exists(conn, key):  # a store given by number
@@ -553,6 +562,31 @@ class SQLCipherStore:
             self._made = name
         self._ns[name] = int(row[0])
         return self._ns[name]
+
+    def _erasure_owed(self, conn: sqlcipher3.Connection) -> bool:
+        """Another process freed content and ended before it could erase it (see ``_owe_erasure``)."""
+        self._looked += 1
+        return conn.execute(_OWED).fetchone() is not None
+
+    def _owe_erasure(self) -> None:
+        """This handle cannot erase what it freed (readers kept the store busy) and is closing: say so
+        in the store, so that the next handle to begin a transaction, here or in any process, erases it."""
+        conn = self._conn
+        if conn is None:
+            return
+        try:
+            self._begin_immediate(conn)
+            try:
+                conn.execute(
+                    "INSERT INTO meta (key, value) VALUES ('erase_due', ?) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (f"{time.time():020.6f}",),
+                )
+            finally:
+                conn.execute("COMMIT")
+        except (sqlcipher3.Error, StorageError) as exc:  # re-keyed, busy, read-only: logged, never raised
+            found = self._translate(exc) if isinstance(exc, sqlcipher3.Error) else exc
+            logger.warning("could not record the erasure this handle owes: %s", found)
 
     def _exists(self, conn: sqlcipher3.Connection, ns: int) -> bool:
         """Store ``ns`` exists (known since the last commit of another connection, or looked up)."""
@@ -736,10 +770,14 @@ class SQLCipherStore:
         return _store_info(rows[0])
 
     def update_store(self, store_id: str, name: str | None, description: str | None, now: float) -> StoreInfo | None:
-        rows = self._write(
+        sql = (
             f"UPDATE stores SET name = coalesce(?, name), description = coalesce(?, description), updated = ? "
-            f"WHERE public_id = ? RETURNING {_STORE_COLS}",
-            (name, description, now, store_id),
+            f"WHERE public_id = ? RETURNING {_STORE_COLS}"
+        )
+        rows = self._in_write(
+            lambda conn: list(conn.execute(sql, (name, description, now, store_id)).fetchall()),
+            freed=bool,  # the old name and description are overwritten: erased like any content
+            names=True,
         )
         if rows and name is not None:
             self._ns = {k: v for k, v in self._ns.items() if v != int(rows[0][0])}
@@ -976,6 +1014,8 @@ class SQLCipherStore:
                         os.close(fd)
                 except OSError as exc:  # a full disk: the WAL stays empty, nothing is lost
                     logger.warning("could not give the WAL its room back: %s", exc.strerror)
+            if conn.execute(_OWED).fetchone() is not None:  # what a closed handle owed is done now
+                conn.execute("DELETE FROM meta WHERE key = 'erase_due'")
             if rewritten:
                 conn.execute("PRAGMA shrink_memory")
                 conn.execute(
@@ -998,9 +1038,11 @@ class SQLCipherStore:
     def close(self) -> None:
         if self._conn is None:
             return
-        # Erase what is pending now; another process may hold the WAL, and the last one to close
-        # checkpoints it.
-        self._eraser.flush(self._busy_ms / 1000)
+        # Erase what is pending now; if readers keep the store busy past the busy timeout, the
+        # store records the erasure as owed and the next handle to begin a transaction does it.
+        with self._lock:
+            if not self._eraser.flush(self._busy_ms / 1000):
+                self._owe_erasure()
         with self._lock:
             conn, self._conn = self._conn, None
             if conn is not None:
@@ -1124,6 +1166,7 @@ def _flush_at_exit() -> None:
             store.flush_erasure()
         except Exception as exc:  # one store's failure must not stop the others' erasure
             logger.warning("freed content not erased at exit: %s", exc)
+            store._owe_erasure()  # the next handle to begin a transaction erases it
 
 
 atexit.register(_flush_at_exit)

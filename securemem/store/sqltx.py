@@ -459,27 +459,29 @@ class SqlTx:
         Each file removed gets its version: ``deleted``, or ``expired`` when expiry took it.
         """
         self._wrote()
+        lapsed: list[tuple[int, str]] = []  # files below that had expired: expiry took them, not this delete
         if row[2]:
             low, high = descendants_range(path)
-            files = [
-                (int(r[0]), f"{r[1]}/{r[2]}")
-                for r in self._q(
-                    f"SELECT id, parent, name FROM entries WHERE ns = :ns AND {_SUBTREE} AND is_dir = 0",
-                    p=path,
-                    lo=low,
-                    hi=high,
-                ).fetchall()
-            ]
-            self._drop_content([f[0] for f in files])
+            files: list[tuple[int, str]] = []
+            for r in self._q(
+                f"SELECT id, parent, name, expires FROM entries WHERE ns = :ns AND {_SUBTREE} AND is_dir = 0",
+                p=path,
+                lo=low,
+                hi=high,
+            ).fetchall():
+                gone = expired or (r[3] is not None and r[3] <= self.now)
+                (lapsed if gone else files).append((int(r[0]), f"{r[1]}/{r[2]}"))
+            self._drop_content([f[0] for f in [*files, *lapsed]])
             self._q(f"DELETE FROM entries WHERE ns = :ns AND {_SUBTREE}", p=path, lo=low, hi=high)
+        elif expired:
+            files, lapsed = [], [(int(row[12]), path)]
+            self._drop_content([row[12]])
         else:
             files = [(int(row[12]), path)]
             self._drop_content([row[12]])
-        if expired:
-            self.log.expired(files)
-        else:
-            for memory, was in files:
-                self.log.record("deleted", memory, was)
+        self.log.expired(lapsed)
+        for memory, was in files:
+            self.log.record("deleted", memory, was)
         pa, na = key_of(path)
         self._q(f"DELETE FROM entries WHERE {_AT}", pa=pa, na=na)
         gone = _subtree_totals(row)
@@ -584,8 +586,15 @@ class SqlTx:
         self._q(f"UPDATE entries SET expires = :e WHERE {_AT}", e=expires, pa=pa, na=na)
         self._adjust(path, (0, 0, 0, 0), expires=expires, stamp=True, modified=False)
 
-    def purge_expired(self, limit: int) -> int:
-        rows = self._q(f"SELECT ns, {_COLS} {_EXPIRED} LIMIT :n", n=limit).fetchall()
+    def purge_expired(self, limit: int, *, memory: int | None = None) -> int:
+        rows = []
+        if memory is not None:  # that memory's row first, if it has expired, wherever the batch would end
+            rows = self._q(
+                f"SELECT ns, {_COLS} FROM entries INDEXED BY entries_memory WHERE id = :m AND is_dir = 0 AND ns = :ns "
+                "AND expires IS NOT NULL AND expires <= :now",
+                m=memory,
+            ).fetchall()
+        rows += [r for r in self._q(f"SELECT ns, {_COLS} {_EXPIRED} LIMIT :n", n=limit).fetchall() if r not in rows]
         if len(rows) < limit:  # no expired file left: the expired directories, deepest first
             rows += self._q(f"SELECT ns, {_COLS} {_EXPIRED_DIRS} LIMIT :n", n=limit - len(rows)).fetchall()
         self._wrote()
