@@ -137,7 +137,7 @@ def test_rotate_dek_rewraps_with_kms(uri: str, tmp_path: Path, capsys: Cap) -> N
     with SecureMemory.open(db, kek=uri) as memory:
         create(memory, "/memories/a.md", "re-keyed\n")
     old = unlock(db, parse_kek(uri)).dek
-    assert run_cli(capsys, "keys", "rotate-dek", "--db", str(db), "--kek", uri)[0] == 0
+    assert run_cli(capsys, "keys", "rotate-dek", "--db", str(db), "--kek", uri, "--quiet")[0] == 0
     assert unlock(db, parse_kek(uri)).dek != old
     with SecureMemory.open(db, kek=uri, create=False) as memory:
         assert "re-keyed" in view(memory, "/memories/a.md")

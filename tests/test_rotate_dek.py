@@ -9,6 +9,8 @@ what it held, and running rotate-dek again finishes the job.
 from __future__ import annotations
 
 import os
+import pty
+import re
 import signal
 import subprocess
 import sys
@@ -165,3 +167,57 @@ def test_a_process_that_had_the_store_open_is_told_to_reopen(tmp_path: Path) -> 
         assert result.is_error and "re-keyed by another process; reopen it" in result.text
         assert "damaged" not in result.text
     assert content(db, kek) == state  # reopened: all there
+
+
+# -- progress: on stderr only, a bar on a terminal, a few lines elsewhere, nothing with --quiet ----------------
+
+
+def rotate_argv(db: Path, kek: str, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "securemem.cli", "keys", "rotate-dek", "--db", str(db), "--kek", kek, *extra]
+
+
+def run_with_stderr_a_terminal(argv: list[str]) -> tuple[int, str, str]:
+    """Run ``argv`` with stderr a pseudo-terminal and stdout a pipe: (exit code, stdout, what the terminal got)."""
+    controller, terminal = pty.openpty()
+    child = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, stderr=terminal, stdin=subprocess.DEVNULL)
+    os.close(terminal)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(controller, 4096)
+        except OSError:  # EIO: the child closed its end
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(controller)
+    out = child.stdout.read().decode() if child.stdout else ""
+    return child.wait(60), out, seen.decode()
+
+
+def test_rotate_dek_draws_a_progress_bar_on_a_terminal_and_nothing_on_stdout(tmp_path: Path) -> None:
+    db, kek, state = make(tmp_path, files=200, size=8192)
+    code, out, terminal = run_with_stderr_a_terminal(rotate_argv(db, kek))
+    assert code == 0, terminal
+    assert out.count("\n") == 1 and out.startswith(f"{db}: every page re-encrypted")  # stdout: the result only
+    frames = terminal.split("\r")
+    assert len(frames) >= 3 and f"re-encrypting {db} [" in terminal
+    assert re.search(r"\[#{28}\] 100% ([0-9.]+)/\1 MB, [0-9.,]+ MB/s", terminal)  # done of total, rate
+    assert re.search(r"\[\.{28}\]\s+0% 0\.0/[0-9.]+ MB", terminal)
+    assert content(db, kek) == state
+
+
+def test_rotate_dek_writes_a_few_plain_lines_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
+    db, kek, state = make(tmp_path, files=200, size=8192)
+    done = subprocess.run(rotate_argv(db, kek), cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert "\r" not in done.stderr and 2 <= len(lines) <= 5
+    assert lines[0].startswith(f"re-encrypting {db}: 0% (0.0/")
+    assert re.fullmatch(
+        rf"re-encrypting {re.escape(str(db))}: done, [0-9.]+ MB in [0-9.]+ s \([0-9.,]+ MB/s\)", lines[-1]
+    )
+    assert done.stdout.count("\n") == 1
+    quiet = subprocess.run(rotate_argv(db, kek, "--quiet"), cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert quiet.returncode == 0 and quiet.stderr == "" and quiet.stdout.count("\n") == 1
+    assert content(db, kek) == state
