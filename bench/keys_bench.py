@@ -48,14 +48,19 @@ FORK = multiprocessing.get_context("fork")
 SETTLE = 0.3  # seconds the writer runs before and after each operation
 
 
-def fill(memory: SecureMemory, megabytes: int) -> None:
-    """About ``megabytes`` of incompressible content, written below every layer (no quota applies)."""
-    now = time.time()
-    for start in range(0, megabytes * 4, 64):
+def fill(memory: SecureMemory, db: Path, megabytes: int) -> None:
+    """Incompressible content below every layer (no quota applies) until the store file is ``megabytes`` MB.
+
+    The size is read from the file, not counted from what was written: each file is also kept
+    in the store's version history, so what is written is not what the file grows by.
+    """
+    now, n = time.time(), 0
+    while not db.exists() or db.stat().st_size < megabytes * 2**20:
         with memory.store.transaction(memory.namespace, write=True, clock=lambda: now) as tx:
-            for n in range(start, min(start + 64, megabytes * 4)):
+            for _ in range(4):
                 path = f"/memories/blob-{n:06d}.bin"
                 tx.put_file(path, os.urandom(CHUNK // 2).hex().encode(), 1, None, tx.ancestry(path).entry)
+                n += 1
 
 
 def open_seconds(db: Path, repeats: int, **how: object) -> float:
@@ -213,7 +218,7 @@ def rotate_table(where: Path, sizes: list[int], repeats: int) -> str:
 def size_row(where: Path, megabytes: int, a: KekProvider, b: KekProvider, repeats: int) -> tuple[object, ...]:
     db, out = where / f"rotate-{megabytes}.db", where / "b.smb"
     with SecureMemory.open(db, kek=a) as memory:
-        fill(memory, megabytes)
+        fill(memory, db, megabytes)
     times = []
     for n in range(repeats):
         started = time.perf_counter()
