@@ -50,7 +50,7 @@ def why_not_available() -> str | None:
         try:
             __import__(module)
         except ImportError:
-            return f"the KMS emulator needs {module} (pip install -e '.[dev]')"
+            return f"{module} is not installed (pip install -e '.[dev]')"
     return None
 
 

@@ -815,7 +815,9 @@ class SQLCipherStore:
         # What other handles freed and had not erased yet (their checkpoints fail once the key
         # changed under them) is erased here, under the new key: every page is read for gaps.
         if not self._checkpoint(self._busy_ms / 1000):
-            logger.warning("the re-keyed store could not be scrubbed yet: other handles keep it busy")
+            logger.warning(
+                "the re-keyed store was not scrubbed: other handles kept it busy; the next erasure pass scrubs it"
+            )
 
     # -- erasure ----------------------------------------------------------------------------
 
@@ -837,7 +839,8 @@ class SQLCipherStore:
                 # Another process re-keyed the store: this handle's key reads none of its pages
                 # now, so its checkpoints fail for good (a close would wait its whole busy timeout
                 # for nothing). The re-key rewrote every page and emptied the WAL, then scrubbed
-                # the file under the new key (``rekey``), which erased what this handle freed.
+                # the file under the new key (``rekey``); if writers kept it from that, the next
+                # erasure pass of any handle does it (each pass reads every page for stray bytes).
                 logger.info("the store was re-keyed by another process; this handle erases nothing more")
                 return True
             conn = self._conn
