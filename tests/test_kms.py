@@ -130,6 +130,9 @@ def test_the_cli_runs_every_key_operation_against_kms(aws: dict[str, str], tmp_p
         assert read_state(memory.store) == state
     with SecureMemory.open(db, kek=recovery, create=False) as memory:  # the offline recovery key still opens
         assert read_state(memory.store) == state
+    arn = second.removeprefix("aws-kms:")  # the key id to remove it by
+    assert run_cli(capsys, "keys", "remove", "--db", str(db), "--kek", recovery, "--key-id", arn)[0] == 0
+    assert [entry.provider for entry in read_header(db).entries] == [recovery]
 
 
 def test_rotate_dek_rewraps_with_kms(uri: str, tmp_path: Path, capsys: Cap) -> None:
