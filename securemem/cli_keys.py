@@ -16,6 +16,7 @@ from securemem.cli import EXIT_OK, _Parser, kek_of, key_of
 from securemem.keys.header import keys_path
 from securemem.keys.kek import KekProvider
 from securemem.keys.uri import parse_kek
+from securemem.progress import Meter
 
 
 def _opener(args: argparse.Namespace) -> KekProvider:
@@ -62,9 +63,10 @@ def cmd_rotate_kek(args: argparse.Namespace) -> int:
 def cmd_rotate_dek(args: argparse.Namespace) -> int:
     uris = args.kek or []
     keks = [parse_kek(uri) for uri in uris] if uris else [_opener(argparse.Namespace(db=args.db, kek=None))]
-    if sys.stderr.isatty():
-        print(f"re-encrypting every page of {args.db} ...", file=sys.stderr, flush=True)
-    header = custody.rotate_dek(args.db, keks)
+    # Progress goes to stderr only (a bar on a terminal, a few lines otherwise): stdout keeps
+    # the one result line scripts read.
+    meter = Meter(f"re-encrypting {args.db}", stream=sys.stderr, quiet=args.quiet)
+    header = custody.rotate_dek(args.db, keks, progress=meter)
     print(
         f"{args.db}: every page re-encrypted under a new data key, wrapped by the same {len(header.entries)} KEK(s); "
         "the old data key opens nothing any more"
@@ -106,6 +108,7 @@ def keys_commands(parser: argparse.ArgumentParser) -> None:
     rotate.add_argument(
         "--kek", action="append", help="a KEK of the store; give every one (repeat --kek): each wraps the new key"
     )
+    rotate.add_argument("--quiet", action="store_true", help="no progress on stderr (only errors)")
     rotate.set_defaults(handler=cmd_rotate_dek)
     adopt = action("adopt", "move a store made with a key to KEKs, without re-encrypting", cmd_adopt, kek=False)
     adopt.add_argument("--key-file", help="the store's hex key file (default: DB.key)")

@@ -23,6 +23,7 @@ from securemem.keys import KeyProvider, RawKey
 from securemem.keys.header import Entry, Header, Pending, keys_path, read_header, utc_stamp, write_header
 from securemem.keys.kek import FileKek, KekProvider
 from securemem.keys.raw import SALT_BYTES
+from securemem.progress import Report, watch_writes
 from securemem.store.envelope import Unlocked, unlock
 from securemem.store.sqlcipher import SQLCipherStore, file_salt, peek_store_id
 
@@ -161,7 +162,7 @@ def _adopt(db: str | os.PathLike[str], key: KeyProvider, new: KekProvider) -> tu
     return entry, made
 
 
-def _rotate_dek(db: str | os.PathLike[str], keks: list[KekProvider]) -> Header:
+def _rotate_dek(db: str | os.PathLike[str], keks: list[KekProvider], progress: Report | None = None) -> Header:
     """A new DEK, every page re-encrypted; wrapped by the same KEKs, each of which must be given.
 
     A new DEK must be wrapped by every KEK that is to open the store, and only a KEK that is
@@ -170,7 +171,7 @@ def _rotate_dek(db: str | os.PathLike[str], keks: list[KekProvider]) -> Header:
     as "pending" (MACed under both DEKs) before the re-key, so the store opens with whichever
     of the two its pages are under (``store/envelope.py``); then the pending entries become the
     current ones. An interrupted rotation is finished (or undone, if the re-key never committed)
-    by running this again.
+    by running this again. ``progress`` is told (bytes done, bytes in all) while pages are re-encrypted.
     """
     unlocked = _resume(db, keks[0])
     old = unlocked.header
@@ -180,13 +181,24 @@ def _rotate_dek(db: str | os.PathLike[str], keks: list[KekProvider]) -> Header:
     write_header(db, replace(old, pending=Pending(new_salt, fresh)).signed(unlocked.dek, new_dek))
     store = SQLCipherStore.open(db, unlocked.key(), create=False, salt=unlocked.salt)
     try:
-        store.rekey(RawKey(new_dek, source="the new data key"), salt=new_salt)
+        size = _size(Path(db)) + _size(Path(f"{db}-wal"))
+        # The re-key writes every page twice: into the WAL (plus a 24-byte frame header per
+        # 4 KiB page), then back into the store file.
+        with watch_writes(size, 2 * size + size * 24 // 4096, progress):
+            store.rekey(RawKey(new_dek, source="the new data key"), salt=new_salt)
     finally:
         store.close()
     done = Header(old.store_id, new_salt, fresh).signed(new_dek)
     write_header(db, done)
     _record("dek_rotated", done, key_ids=[e.key_id for e in fresh], opened_with=unlocked.used.key_id)
     return done
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
 
 
 def _kek_for(unlocked: Unlocked, entry: Entry, keks: list[KekProvider], what: str) -> KekProvider:
@@ -239,10 +251,10 @@ def rotate_kek(db: str | os.PathLike[str], kek: KekProvider, to: KekProvider) ->
         return _rotate_kek(db, kek, to)
 
 
-def rotate_dek(db: str | os.PathLike[str], keks: list[KekProvider]) -> Header:
+def rotate_dek(db: str | os.PathLike[str], keks: list[KekProvider], progress: Report | None = None) -> Header:
     """A new DEK, every page re-encrypted (see ``_rotate_dek``)."""
     with key_change(db):
-        return _rotate_dek(db, keks)
+        return _rotate_dek(db, keks, progress)
 
 
 def adopt(db: str | os.PathLike[str], key: KeyProvider, new: KekProvider) -> tuple[Entry, bool]:

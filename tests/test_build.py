@@ -65,7 +65,7 @@ def test_the_dev_tools_are_pinned_to_exact_versions() -> None:
     for line in (ROOT / "dev-constraints.txt").read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             name, _, version = line.partition("==")
-            assert re.fullmatch(r"\d+(\.\d+)+", version), line
+            assert re.fullmatch(r"\d+(\.\d+)+(\.post\d+)?", version), line  # exact, post releases too
             pins[name.lower().replace("_", "-")] = version
     assert {"ruff", "mypy", "pytest", "hypothesis", "pydantic"} <= set(pins)
     dev = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]

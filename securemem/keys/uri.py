@@ -1,7 +1,8 @@
 """A KEK named by its URI, as the command line, a config or ``SecureMemory.open(kek=...)`` give it.
 
 ``file:/path`` · ``env:VAR`` · ``passphrase:`` (asked on the terminal) · ``passphrase:file:/path``
-· ``command:/path/to/helper arg...`` · ``pkcs11:token=NAME;object=LABEL[;pin-source=file:/path]``.
+· ``command:/path/to/helper arg...`` · ``pkcs11:token=NAME;object=LABEL[;pin-source=file:/path]``
+· ``aws-kms:arn:aws:kms:REGION:ACCOUNT:key/ID``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from securemem.errors import KekError
 from securemem.keys.command import CommandKek
 from securemem.keys.kek import EnvKek, FileKek, KekProvider, PassphraseKek, read_passphrase_text
 
-SCHEMES = ("file", "env", "passphrase", "command", "pkcs11")
+SCHEMES = ("file", "env", "passphrase", "command", "pkcs11", "aws-kms")
 KEK_ENV = "SECUREMEM_KEK"
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -38,6 +39,10 @@ def parse_kek(uri: str, *, environ: Mapping[str, str] = os.environ) -> KekProvid
         return _passphrase(rest)
     if scheme == "command":
         return CommandKek(rest)
+    if scheme == "aws-kms":
+        from securemem.keys.kms import AwsKmsKek
+
+        return AwsKmsKek(rest, environ)
     from securemem.keys.pkcs11 import Pkcs11Kek
 
     return Pkcs11Kek(rest, environ)

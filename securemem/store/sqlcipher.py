@@ -918,12 +918,29 @@ class SQLCipherStore:
             self._known.forget()
             try:
                 conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                conn.execute(f"PRAGMA rekey = \"x'{material.hex()}{salt.hex()}'\"")
+                # The write lock first, by the same retried BEGIN IMMEDIATE every writer uses: the
+                # re-key's own attempt at the lock waits only the connection's short busy timeout
+                # and then fails with a generic error, so under a stream of writers it would fail
+                # at random. Holding the lock, PRAGMA rekey's transaction is this one: it rewrites
+                # every page and commits them (the COMMIT after it then has nothing left to do).
+                self._begin_immediate(conn)
+                try:
+                    conn.execute(f"PRAGMA rekey = \"x'{material.hex()}{salt.hex()}'\"")
+                except BaseException:
+                    self._rollback(conn)
+                    raise
+                conn.execute("COMMIT")
                 conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             except sqlcipher3.Error as exc:
                 raise self._translate(exc) from None
             self._salt = salt
             self._codec = pages.PageCodec(material, salt)
+        # What other handles freed and had not erased yet (their checkpoints fail once the key
+        # changed under them) is erased here, under the new key: every page is read for gaps.
+        if not self._checkpoint(self._busy_ms / 1000):
+            logger.warning(
+                "the re-keyed store was not scrubbed: other handles kept it busy; the next erasure pass scrubs it"
+            )
 
     # -- erasure ----------------------------------------------------------------------------
 
@@ -940,6 +957,14 @@ class SQLCipherStore:
                 # store renamed over it): nothing of ours is there to erase, and the store that is
                 # there is another's, whose lock this handle does not hold. Never touch it.
                 logger.warning("the store file was removed or replaced; this handle erases nothing more")
+                return True
+            if self._rekeyed():
+                # Another process re-keyed the store: this handle's key reads none of its pages
+                # now, so its checkpoints fail for good (a close would wait its whole busy timeout
+                # for nothing). The re-key rewrote every page and emptied the WAL, then scrubbed
+                # the file under the new key (``rekey``); if writers kept it from that, the next
+                # erasure pass of any handle does it (each pass reads every page for stray bytes).
+                logger.info("the store was re-keyed by another process; this handle erases nothing more")
                 return True
             conn = self._conn
             wal = Path(f"{self.path}-wal")
