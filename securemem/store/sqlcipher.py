@@ -1065,9 +1065,8 @@ class SQLCipherStore:
             return
         # Erase what is pending now; if readers keep the store busy past the busy timeout, the
         # store records the erasure as owed and the next handle to begin a transaction does it.
-        with self._lock:
-            if not self._eraser.flush(self._busy_ms / 1000):
-                self._owe_erasure()
+        if not self._eraser.flush(self._busy_ms / 1000):
+            self._owe_erasure()
         with self._lock:
             conn, self._conn = self._conn, None
             if conn is not None:
