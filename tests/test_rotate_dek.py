@@ -308,6 +308,9 @@ def test_a_handle_left_behind_by_a_rotation_closes_without_waiting_on_its_eraser
     # (the re-key scrubbed the file under the new key instead).
     db, kek, state = make(tmp_path)
     memory = SecureMemory.open(db, kek=kek, create=False)
+    # A wide erasure bound: the eraser's timer must not erase before the rotation (on a loaded
+    # machine the child takes longer than the default second), so close() finds it still pending.
+    memory.store.configure(durability="full", erase_within=120.0)
     for n in range(20):
         memory.execute({"command": "create", "path": f"/memories/gone{n}.md", "file_text": "x" * 3000})
         memory.execute({"command": "delete", "path": f"/memories/gone{n}.md"})

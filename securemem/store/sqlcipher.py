@@ -434,7 +434,7 @@ class SQLCipherStore:
                 head = f.read(4)
         except OSError:
             return
-        owed = int.from_bytes(head, "big") in _WAL_MAGIC or self._open_conn().execute(_OWED).fetchone() is not None
+        owed = int.from_bytes(head, "big") in _WAL_MAGIC or self._owed_at_open()
         if owed and not self._checkpoint(min(1.0, self._busy_ms / 1000)):
             self._eraser.freed()  # other processes keep it busy: the eraser keeps trying
 
@@ -567,6 +567,13 @@ class SQLCipherStore:
         """Another process freed content and ended before it could erase it (see ``_owe_erasure``)."""
         self._looked += 1
         return conn.execute(_OWED).fetchone() is not None
+
+    def _owed_at_open(self) -> bool:
+        """An erasure a closed handle owed (a damaged page here is the first command's to report)."""
+        try:
+            return self._open_conn().execute(_OWED).fetchone() is not None
+        except sqlcipher3.Error:
+            return False
 
     def _owe_erasure(self) -> None:
         """This handle cannot erase what it freed (readers kept the store busy) and is closing: say so
