@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, TypeAlias, TypeVar
 
+from securemem.actors import is_reserved
 from securemem.admin import Admin, Page
 from securemem.cli import EXIT_COMMAND, EXIT_OK, UsageError, _Parser, _store_args, printable, store_keys
 from securemem.errors import ApiError, NotFound
@@ -182,11 +183,19 @@ def command(
         parser.add_argument(
             "--api-key-id",
             default=DEFAULT_ACTOR,
+            type=actor_id,
             metavar="ID",
             help=f"the actor recorded on the versions this command creates (default: {DEFAULT_ACTOR})",
         )
     parser.set_defaults(handler=refusals(handler))
     return parser
+
+
+def actor_id(text: str) -> str:
+    """--api-key-id: any id but the ones securemem records for its own work (a usage error)."""
+    if is_reserved(text):
+        raise argparse.ArgumentTypeError("an id starting with 'securemem:' is securemem's own (expiry, migration)")
+    return text
 
 
 class _Help(argparse.RawDescriptionHelpFormatter):
