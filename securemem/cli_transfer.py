@@ -367,12 +367,11 @@ def transfer_commands(sub: Subcommands) -> None:
         ],
         cmd_export,
     )
-    export.description = (  # the help's formatter keeps line breaks as they are
-        f"{export.description}.\n\n"
+    export.epilog = (  # above the examples; the help's formatter keeps these line breaks
         "Each memory is exported whole, as one commit left it, but an export is not a snapshot of\n"
         "the whole store: it reads in batches so that it never holds the store while it writes, and\n"
         "a memory written, deleted or renamed meanwhile may be seen before or after that change (a\n"
-        "renamed one at both paths, or at neither). Stop the writers for a snapshot."
+        f"renamed one at both paths, or at neither). Stop the writers for a snapshot.\n\n{export.epilog}"
     )
     export.add_argument("--store", required=True, metavar="NAME_OR_ID", help="a memstore_... id or a store's name")
     export.add_argument("--out", required=True, metavar="FILE", help="the file to create, mode 0600 ('-': stdout)")
