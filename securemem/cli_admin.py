@@ -19,12 +19,14 @@ import argparse
 import dataclasses
 import functools
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, TypeAlias, TypeVar
 
+from securemem.actors import is_reserved
 from securemem.admin import Admin, Page
 from securemem.cli import EXIT_COMMAND, EXIT_OK, UsageError, _Parser, _store_args, printable, store_keys
 from securemem.errors import ApiError, NotFound
@@ -37,6 +39,7 @@ Subcommands: TypeAlias = "argparse._SubParsersAction[Any]"  # what add_subparser
 DEFAULT_ACTOR = "securemem-cli"  # the api_key_id recorded on the versions a CLI command creates
 PAGE_SIZE, ALL_PAGE_SIZE = 20, 200  # a page shown to a person; a page of a walk with --all
 STORE_ID_PREFIX = "memstore_"
+STORE_ID = re.compile(r"memstore_[0-9a-f]{24}")  # the shape of every store id (a name may take it too)
 
 
 # -- output ----------------------------------------------------------------------------------
@@ -110,9 +113,13 @@ def opened(args: argparse.Namespace) -> Iterator[Admin]:
 
 
 def find_store(store: Store, ref: str) -> StoreInfo:
-    """A ``memstore_...`` id, else an exact store name (a store may be named like an id)."""
-    info = store.find_store(store_id=ref) if ref.startswith(STORE_ID_PREFIX) else None
-    info = info or store.find_store(name=ref)
+    """The store whose id is ``ref`` when it has the shape of an id, else the store named ``ref``.
+
+    An id never falls back to a name: a store may be named like an id (a namespace such as
+    ``memstore_<hex>``), and a retried command that names a deleted store by its id must find
+    nothing, not act on a store that took that id as its name."""
+    shaped = STORE_ID.fullmatch(ref) is not None
+    info = store.find_store(store_id=ref) if shaped else store.find_store(name=ref)
     if info is None:
         raise NotFound("no memory store has that id or name")
     return info
@@ -176,11 +183,19 @@ def command(
         parser.add_argument(
             "--api-key-id",
             default=DEFAULT_ACTOR,
+            type=actor_id,
             metavar="ID",
             help=f"the actor recorded on the versions this command creates (default: {DEFAULT_ACTOR})",
         )
     parser.set_defaults(handler=refusals(handler))
     return parser
+
+
+def actor_id(text: str) -> str:
+    """--api-key-id: any id but the ones securemem records for its own work (a usage error)."""
+    if is_reserved(text):
+        raise argparse.ArgumentTypeError("an id starting with 'securemem:' is securemem's own (expiry, migration)")
+    return text
 
 
 class _Help(argparse.RawDescriptionHelpFormatter):

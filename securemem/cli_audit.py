@@ -43,7 +43,9 @@ def stores_of(store: Store, ref: str | None) -> Iterator[StoreInfo]:
 
 
 def chain_of(store: Store, info: StoreInfo, pinned: bytes | None = None) -> ChainReport:
-    return check(info.key, store.chain(info.name), pinned=pinned)
+    # By number, not name: another process may rename the store (and give its name to a new one)
+    # between the listing and this read; the chain checked is then still the listed store's.
+    return check(info.key, store.chain(info.name, store_key=info.key), pinned=pinned)
 
 
 def head_line(info: StoreInfo, report: ChainReport) -> dict[str, Any]:

@@ -5,6 +5,13 @@ with ``--with-versions`` one line per version (newest first, content while it is
 line that counts them, so an import can tell a whole file from one cut short. It holds memory
 content: it is created 0600 and never replaces a file unless ``--force``.
 
+An export reads the memories in batches, each in a transaction of its own that ends before the
+batch is written out: every transaction takes the store's write lock, and an output that blocks (a
+slow pipe, a paused pager) must not keep every writer of the store waiting. Each memory is
+exported whole, as one commit left it, but the export is not a snapshot of the whole store: a
+memory written, deleted or renamed while it runs may be seen before or after that change (a
+renamed one at both paths, or at neither). Stop the writers first for a snapshot.
+
 An import writes each memory through ``admin.memories.write``, so every policy layer applies (path
 guard, PII scrubbing, quotas). Nothing happens silently: each line not written prints why, each
 memory the policy changed as it was written is named, and a summary ends the output; exit 1 if any
@@ -28,7 +35,7 @@ from pathlib import Path
 from typing import IO, Any, TextIO
 
 from securemem.admin import Admin, MemoryVersion
-from securemem.admin.support import outer
+from securemem.admin.support import outer, translated
 from securemem.cli import EXIT_COMMAND, EXIT_OK, UsageError, _load_json, _Unreadable
 from securemem.cli_admin import (
     STORE_ID_PREFIX,
@@ -46,7 +53,7 @@ from securemem.paths import ROOT
 from securemem.store.base import Entry, Store, StoreInfo
 
 FORMAT, FORMAT_VERSION = "securemem-export", 1
-BATCH = 200  # memories read per query of the export's snapshot
+BATCH = 100  # memories read per transaction of an export (each holds the write lock while it reads)
 STORE_FILES = ("", "-wal", "-shm", "-journal", ".key", ".keys", ".kek")  # what DB names beside itself
 
 
@@ -83,13 +90,19 @@ def _line(out: TextIO, item: dict[str, Any]) -> None:
 
 
 def head_memories(store: Store, info: StoreInfo) -> Iterator[tuple[Entry, bytes]]:
-    """Every live memory, in path order, from one read transaction: a consistent snapshot, even
-    while other processes write (a memory renamed during the export is neither lost nor doubled)."""
+    """Every live memory, in path order, read BATCH at a time (keyset by path), each batch in a
+    transaction that has ended before its memories are yielded: a caller that blocks writing them
+    out holds no lock. Consistent per memory, not across batches (see the module's docstring)."""
     after = None
-    with store.transaction(info.name, write=False, clock=time.time) as tx:
-        while batch := tx.files(ROOT + "/", after, BATCH):
-            yield from batch
-            after = batch[-1][0].path
+    while batch := _files_after(store, info, after):
+        yield from batch
+        after = batch[-1][0].path
+
+
+def _files_after(store: Store, info: StoreInfo, after: str | None) -> list[tuple[Entry, bytes]]:
+    # By number: a store renamed between two batches (its name given to another) is still this one.
+    with translated(), store.transaction(info.name, write=False, clock=time.time, store_key=info.key) as tx:
+        return tx.files(ROOT + "/", after, BATCH)
 
 
 def memory_line(entry: Entry, data: bytes) -> dict[str, Any]:
@@ -353,6 +366,12 @@ def transfer_commands(sub: Subcommands) -> None:
             "securemem export --db agent.db --store team-notes --out - --with-versions | gzip > notes.jsonl.gz",
         ],
         cmd_export,
+    )
+    export.epilog = (  # above the examples; the help's formatter keeps these line breaks
+        "Each memory is exported whole, as one commit left it, but an export is not a snapshot of\n"
+        "the whole store: it reads in batches so that it never holds the store while it writes, and\n"
+        "a memory written, deleted or renamed meanwhile may be seen before or after that change (a\n"
+        f"renamed one at both paths, or at neither). Stop the writers for a snapshot.\n\n{export.epilog}"
     )
     export.add_argument("--store", required=True, metavar="NAME_OR_ID", help="a memstore_... id or a store's name")
     export.add_argument("--out", required=True, metavar="FILE", help="the file to create, mode 0600 ('-': stdout)")

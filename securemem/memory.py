@@ -23,6 +23,7 @@ from types import TracebackType
 from typing import Any
 
 from securemem import audit
+from securemem.actors import check_actors
 from securemem.changes import ALL_LEVELS
 from securemem.commands import Command, Result, parse_command
 from securemem.dispatcher import Dispatcher, DispatchOptions
@@ -148,6 +149,7 @@ class SecureMemory:
             )
         if not isinstance(namespace, str) or not 1 <= len(namespace) <= 128:
             check_namespace(namespace)
+        check_actors(session_id=session_id, api_key_id=api_key_id)
         requested = None if policy is None else load_policy(policy if isinstance(policy, Policy) else str(policy))
         store = open_store(db, key, create=create, kek=kek)
         try:

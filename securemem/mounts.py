@@ -128,10 +128,15 @@ class MountTable:
         return "\n".join(lines)
 
 
+def quoted(name: str) -> str:
+    """A store name as every text for the model gives it: quoted as JSON. A name is any text, and
+    so quoted a quote or a line break in it cannot close the quote and pass for securemem's words."""
+    return json.dumps(name, ensure_ascii=False)
+
+
 def _describe(mount: Mount) -> list[str]:
     access = "read-only" if mount.read_only else "read-write"
-    # A store name is any text: quoted as JSON, a quote or a line break in it cannot pass for a mount of its own.
-    lines = [f"- {mount.root}/: store {json.dumps(mount.store.name, ensure_ascii=False)} ({access})"]
+    lines = [f"- {mount.root}/: store {quoted(mount.store.name)} ({access})"]
     if mount.store.description:
         lines.append(_indented("Description", mount.store.description))
     if mount.prompt:

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from securemem import SecureMemory
+from securemem import SecureMemory, cli_transfer
 from securemem.cli import build_parser
 from securemem.store.factory import open_store
 from tests.helpers import REPO, connection_of, run_cli
@@ -137,6 +137,25 @@ def test_an_id_looking_name_and_an_unknown_store(db: Path, capsys: pytest.Captur
     assert ok(capsys, db, "stores", "show", store="memstore_lookalike")[0]["name"] == "memstore_lookalike"
     refused(capsys, db, "not_found", "memories", "ls", store="nope")
     refused(capsys, db, "not_found", "memories", "ls", store="memstore_0000000000000000000000ff")
+
+
+def test_a_reference_shaped_like_an_id_is_only_ever_an_id(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shaped = "memstore_" + "ab" * 12  # a store may take a name shaped like an id...
+    made = ok(capsys, db, "stores", "create", "--name", shaped, store=None)[0]
+    refused(capsys, db, "not_found", "stores", "show", store=shaped)  # ...which is then read as an id only
+    assert ok(capsys, db, "stores", "show", store=made["id"])[0]["name"] == shaped
+    (db.parent / "e.jsonl").write_text('{"path": "/a.md", "content": "a"}\n')
+    refused(capsys, db, "not_found", "import", str(db.parent / "e.jsonl"), store=shaped)  # nor made by an import
+
+
+def test_the_api_key_id_securemem_records_for_itself_is_a_usage_error(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for actor in ("securemem:expiry", "securemem:migration", "securemem:anything"):
+        err = usage(capsys, *on(db, "stores", "create", "--name", "x", "--api-key-id", actor, store=None))
+        assert "--api-key-id" in err and "securemem:" in err
+    assert [s["name"] for s in ok(capsys, db, "stores", "list", store=None)] == ["notes"]
+    ok(capsys, db, "stores", "create", "--name", "x", "--api-key-id", "securemem-ops", store=None)
 
 
 # -- memories ------------------------------------------------------------------------------------
@@ -317,6 +336,18 @@ def test_export_never_overwrites_without_force_and_stdout_is_dash(
         assert "store's own file" in usage(capsys, *on(db, "export", "--out", str(own), "--force"))
     streamed = ok(capsys, db, "export", "--out", "-")
     assert [x["type"] for x in streamed] == ["header", "memory", "end"]
+
+
+def test_an_export_reads_in_batches_and_loses_or_doubles_nothing(
+    db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cli_transfer, "BATCH", 2)  # five memories: three transactions, the last one short
+    files = {f"/m{i}.md": f"{i}\n" for i in range(5)}
+    seed(capsys, db, files)
+    lines = ok(capsys, db, "export", "--out", "-")
+    assert {x["path"]: x["content"] for x in lines if x["type"] == "memory"} == files
+    assert [x["path"] for x in lines if x["type"] == "memory"] == sorted(files)
+    assert lines[-1] == {"type": "end", "memories": 5, "versions": 0}
 
 
 def test_an_export_keeps_a_versions_content_only_while_it_is_kept(

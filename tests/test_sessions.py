@@ -397,7 +397,7 @@ def test_a_read_only_mount_refuses_every_command_but_view(
     ok(mem, command="create", path="/memories/my-notes/n.md", file_text="n\n")
     before = snapshot(stores)
     text = err(mem, **tool_input)
-    assert "/memories/house-style/, a read-only mount (store 'House Style')" in text
+    assert '/memories/house-style/, a read-only mount (store "House Style")' in text
     assert "Write your notes in /memories/my-notes/, /memories/team/." in text
     assert snapshot(stores) == before
     assert view(mem, GUIDE).endswith("     1\tUse the Oxford comma.\n     2\tCite this guide.")

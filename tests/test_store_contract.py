@@ -303,6 +303,26 @@ def test_bad_store_urls_are_one_clear_error(url: str) -> None:
     assert "\n" not in str(caught.value)
 
 
+# -- the version chain ------------------------------------------------------------------------------
+
+
+def test_a_chain_read_by_number_is_its_stores_whatever_name_it_has_now(store: Store) -> None:
+    """``chain(..., store_key=)`` finds the store by its number: an auditor who listed a store reads
+    that store's chain even after it was renamed and its old name given to another."""
+    clock, policy = Clock(), Policy()
+    ok(memory_on(store, policy, clock, "s"), command="create", path="/memories/a.md", file_text="a\n")
+    listed = store.find_store(name="s")
+    assert listed is not None
+    store.update_store(listed.id, "renamed", None, clock.now)
+    taker = memory_on(store, policy, clock, "s")
+    for name in ("b", "c"):
+        ok(taker, command="create", path=f"/memories/{name}.md", file_text="x\n")
+    by_number = list(store.chain("s", store_key=listed.key))
+    assert by_number == list(store.chain("renamed")) and len(by_number) == 1
+    assert len(list(store.chain("s"))) == 2  # by name: the store that took the name
+    assert store.drop_namespace("renamed") and list(store.chain("s", store_key=listed.key)) == []
+
+
 # -- statements per command (SQLCipher) -------------------------------------------------------------
 
 # Every statement inside the command's transaction counts, BEGIN and COMMIT excluded: the first is

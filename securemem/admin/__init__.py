@@ -14,6 +14,7 @@ import os
 import time
 from types import TracebackType
 
+from securemem.actors import check_actors
 from securemem.admin.memories import Memories
 from securemem.admin.models import Memory, MemoryStore, MemoryVersion, Page
 from securemem.admin.stores import MemoryStores
@@ -31,6 +32,7 @@ class Admin:
     """Operators' and applications' access to every store of one encrypted file."""
 
     def __init__(self, memory: SecureMemory, *, api_key_id: str | None = None) -> None:
+        check_actors(api_key_id=api_key_id)
         self._memory = memory
         self.store = memory.store
         self.policy = memory.policy
@@ -56,6 +58,7 @@ class Admin:
         actor recorded on every version this handle creates."""
         if api_key_id is not None and not isinstance(api_key_id, str):
             raise TypeError("api_key_id must be a string or None")
+        check_actors(api_key_id=api_key_id)  # before the file is opened, or made
         memory = SecureMemory.open(
             db, key=key, kek=kek, policy=policy, create=create, adopt_policy=adopt_policy, clock=clock
         )

@@ -19,7 +19,7 @@ from securemem.changes import Change, Move, Removal
 from securemem.commands import DeleteCommand, RenameCommand, Result
 from securemem.errors import ReadOnly
 from securemem.middleware.base import Call, Handler
-from securemem.mounts import MountTable
+from securemem.mounts import MountTable, quoted
 from securemem.policy import Policy, Rule
 from securemem.store.base import StoreTx
 
@@ -77,8 +77,8 @@ class Access:
             else "No store of this session can be written to."
         )
         raise ReadOnly(
-            f"Error: {path} is in {mount.root}/, a read-only mount (store '{mount.store.name}'): it can be viewed "
-            f"but nothing in it can be created, edited, moved or deleted. {where}"
+            f"Error: {path} is in {mount.root}/, a read-only mount (store {quoted(mount.store.name)}): it can be "
+            f"viewed but nothing in it can be created, edited, moved or deleted. {where}"
         )
 
     def _refuse_inside(self, source: str, path: str) -> None:

@@ -326,8 +326,11 @@ class Store(Protocol):
         """The store renamed or re-described; raises ``NameTaken`` when the name belongs to another."""
         ...
 
-    def chain(self, namespace: str) -> Iterator[VersionRow]:
-        """Every version of a namespace in commit order, with what the chain check needs."""
+    def chain(self, namespace: str, *, store_key: int | None = None) -> Iterator[VersionRow]:
+        """Every version of a namespace in commit order, with what the chain check needs.
+
+        With ``store_key`` (``StoreInfo.key``) the store is found by its number and ``namespace``
+        is not read: a name may have passed to another store since the caller listed it."""
         ...
 
     def drop_namespace(self, name: str) -> bool:

@@ -594,10 +594,12 @@ class MemoryStore:
             self._spaces[new.name] = self._spaces.pop(info.name)
             return new
 
-    def chain(self, namespace: str) -> Iterator[VersionRow]:
+    def chain(self, namespace: str, *, store_key: int | None = None) -> Iterator[VersionRow]:
         with self._lock:
-            info = self._stores.get(namespace)
-            rows = list(self._versions.get(info.key, [])) if info is not None else []
+            if store_key is None:
+                info = self._stores.get(namespace)
+                store_key = info.key if info is not None else None
+            rows = list(self._versions.get(store_key, [])) if store_key is not None else []
         yield from rows
 
     def recount_history(self) -> None:

@@ -790,14 +790,15 @@ class SQLCipherStore:
             self._ns = {k: v for k, v in self._ns.items() if v != int(rows[0][0])}
         return _store_info(rows[0]) if rows else None
 
-    def chain(self, namespace: str) -> Iterator[VersionRow]:
+    def chain(self, namespace: str, *, store_key: int | None = None) -> Iterator[VersionRow]:
         """Every version of the namespace in commit order (a read transaction: one consistent chain)."""
+        column, value = ("name", namespace) if store_key is None else ("id", store_key)
         with self._lock:
             conn = self._open_conn()
             try:
                 conn.execute("BEGIN")
                 try:
-                    row = conn.execute("SELECT id FROM stores WHERE name = ?", (namespace,)).fetchone()
+                    row = conn.execute(f"SELECT id FROM stores WHERE {column} = ?", (value,)).fetchone()
                     if row is not None:
                         yield from chain_rows(conn, int(row[0]))
                 finally:

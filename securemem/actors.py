@@ -1,0 +1,27 @@
+"""The actors securemem records on versions for its own work, which no caller may take.
+
+Expiry and the history's retention record their versions as ``EXPIRY_ACTOR``, a store migrated
+from before the history as ``MIGRATION_ACTOR``: both start with ``securemem:``, as any actor of its
+own that securemem adds will. An auditor filtering the history on one of them must find only what
+securemem did, so no handle may record a person's or an application's work under such a name.
+"""
+
+from __future__ import annotations
+
+from securemem.errors import InvalidRequest
+
+RESERVED_PREFIX = "securemem:"  # store.history.EXPIRY_ACTOR, MIGRATION_ACTOR, and any later one
+
+
+def is_reserved(actor: str) -> bool:
+    return actor.startswith(RESERVED_PREFIX)
+
+
+def check_actors(*, session_id: object = None, api_key_id: object = None) -> None:
+    """``InvalidRequest`` for a session_id or api_key_id that names one of securemem's own actors."""
+    for what, value in (("session_id", session_id), ("api_key_id", api_key_id)):
+        if isinstance(value, str) and is_reserved(value):
+            raise InvalidRequest(
+                f"{what} may not start with {RESERVED_PREFIX!r}: securemem records its own work (expiry, "
+                "retention, migration) under such names"
+            )

@@ -1,0 +1,44 @@
+"""The actors securemem records for its own work (securemem/actors.py) cannot be taken by a caller."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from securemem import Admin, InvalidRequest, SecureMemory
+from securemem.actors import RESERVED_PREFIX
+from securemem.store.history import EXPIRY_ACTOR, MIGRATION_ACTOR
+
+KEY = b"k" * 32
+
+
+def test_securemems_own_actors_start_with_the_reserved_prefix() -> None:
+    assert EXPIRY_ACTOR.startswith(RESERVED_PREFIX) and MIGRATION_ACTOR.startswith(RESERVED_PREFIX)
+
+
+@pytest.mark.parametrize("actor", [EXPIRY_ACTOR, MIGRATION_ACTOR, "securemem:later"])
+def test_an_admin_handle_cannot_take_them_and_opens_no_file(tmp_path: Path, actor: str) -> None:
+    db = tmp_path / "a.db"
+    with pytest.raises(InvalidRequest, match="api_key_id may not start with 'securemem:'"):
+        Admin.open(db, key=KEY, api_key_id=actor)
+    assert list(tmp_path.iterdir()) == []  # refused before the file was made
+    with SecureMemory.open(db, key=KEY) as memory, pytest.raises(InvalidRequest):
+        Admin(memory, api_key_id=actor)
+
+
+def test_a_session_cannot_take_them(tmp_path: Path) -> None:
+    with pytest.raises(InvalidRequest, match="session_id may not start with"):
+        SecureMemory.open(tmp_path / "s.db", key=KEY, session_id=EXPIRY_ACTOR)
+    with pytest.raises(InvalidRequest, match="api_key_id may not start with"):
+        SecureMemory.open(tmp_path / "s.db", key=KEY, api_key_id=MIGRATION_ACTOR)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_other_ids_are_still_taken_as_given(tmp_path: Path) -> None:
+    with SecureMemory.open(tmp_path / "s.db", key=KEY, session_id="sess_x", api_key_id="app-securemem:1") as memory:
+        assert not memory.execute({"command": "create", "path": "/memories/a.md", "file_text": "a\n"}).is_error
+    with Admin.open(tmp_path / "s.db", key=KEY, api_key_id="Securemem-ops") as admin:
+        (store,) = admin.memory_stores.list().data
+        (version,) = admin.memory_versions.list(store.id).data
+    assert (version.session_id, version.api_key_id) == ("sess_x", "app-securemem:1")
