@@ -85,7 +85,7 @@ def review_day(db: Path, key: bytes, first_step: int) -> None:
         step += 1
         info = admin.store.find_store(store_id=own.id)
         assert info is not None
-        report = history.check(info.key, admin.store.chain(info.name))
+        report = history.check(info.key, admin.store.chain(info.name, store_key=info.key))
         _say(step, "She verifies the audit chain and notes its head (securemem audit verify / audit head)")
         verdict = "intact" if not report.problems else "BROKEN: " + "; ".join(report.problems)
         print(f"< {report.versions} versions, chain {verdict}, head {report.head.hex()[:16]}...")

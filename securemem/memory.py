@@ -88,6 +88,7 @@ class SecureMemory:
         api_key_id: str | None = None,
         mounts: MountTable | None = None,
     ) -> None:
+        check_actors(session_id=session_id, api_key_id=api_key_id)
         self.store = store
         self.policy = policy
         self.mounts = mounts or MountTable()
