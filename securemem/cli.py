@@ -34,7 +34,7 @@ from securemem.middleware import policy_layers
 from securemem.policy import load_policy, parse_duration
 from securemem.policy_check import describe, policy_warnings
 from securemem.store.base import Store
-from securemem.store.factory import open_store
+from securemem.store.factory import open_store, split_url
 from securemem.sweep import DEFAULT_BATCH, SweepReport, sweep
 
 EXIT_OK, EXIT_COMMAND, EXIT_USAGE = 0, 1, 2
@@ -557,13 +557,14 @@ def build_parser() -> argparse.ArgumentParser:
         ("keys", "list, add, remove and rotate the KEKs of a store; adopt a legacy store", cmd_policy_check),
         ("backup", "write an encrypted, consistent backup of a store to one file", cmd_backup),
         ("restore", "restore a backup to a new store", cmd_restore),
+        ("migrate", "create or upgrade the schema of a PostgreSQL store (run once, as the schema owner)", cmd_migrate),
     ]
     for name, help_text, handler in commands:
         command = sub.add_parser(name, help=help_text, description=help_text)
         command.set_defaults(handler=handler)
         if name in ("rekey", "sweep", "backup"):
             _store_args(command, policy=False)
-        elif name not in ("demo", "policy", "keys", "verify", "restore"):
+        elif name not in ("demo", "policy", "keys", "verify", "restore", "migrate"):
             _store_args(command)
     sub.choices["exec"].add_argument(
         "input", help="the tool input: '-' reads it from stdin, @FILE from a file, else the JSON itself"
@@ -578,6 +579,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.choices["sweep"].add_argument("--every", help="keep running, sweeping at this interval (e.g. 10m)")
     sub.choices["sweep"].add_argument("--batch", type=_batch, default=DEFAULT_BATCH, help="entries per transaction")
+    sub.choices["migrate"].add_argument(
+        "--db", required=True, help="postgresql://user@host:5432/database (a role that may create tables)"
+    )
     _policy_commands(sub.choices["policy"])
     from securemem.cli_keys import keys_commands
 
@@ -586,6 +590,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     admin_commands(sub)
     return parser
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    """Create the PostgreSQL schema, or bring it to this release's version: agents never run DDL."""
+    scheme, location = split_url(args.db)
+    if scheme != "postgresql":
+        raise UsageError("securemem migrate is for PostgreSQL stores: --db postgresql://user@host:5432/database")
+    from securemem.store.postgres import migrate
+
+    before, after = migrate(location)
+    said = "already at" if before == after else ("created at" if before == 0 else f"upgraded from {before} to")
+    print(f"securemem: the PostgreSQL schema is {said} version {after}")
+    return 0
 
 
 def _backup_args(choices: Mapping[str, argparse.ArgumentParser]) -> None:

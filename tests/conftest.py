@@ -12,6 +12,13 @@ import pytest
 from securemem import SecureMemory
 from securemem.store.base import Store
 from tests.helpers import BACKENDS, Clock, EntryView, dump
+from tests.pg import PG
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The PostgreSQL database the session made (tests/pg.py), dropped with every schema in it."""
+    del session, exitstatus
+    PG.drop()
 
 
 @pytest.fixture(autouse=True)
