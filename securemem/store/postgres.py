@@ -193,18 +193,13 @@ class PostgresStore:
         psycopg's errors translated."""
         if self._closed:
             raise StorageError("the memory store is closed")
+        begin = "BEGIN ISOLATION LEVEL READ COMMITTED" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
         try:
-            with self._pool.connection() as conn:
-                db = _Db(conn)
-                conn.execute(
-                    "BEGIN ISOLATION LEVEL READ COMMITTED"
-                    if write
-                    else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-                )
+            with self._checked_out(begin) as conn:
                 if write and self._durability == "normal":
                     conn.execute("SET LOCAL synchronous_commit = off")
                 try:
-                    yield db
+                    yield _Db(conn)
                 except BaseException:
                     if not conn.closed:
                         conn.execute("ROLLBACK")
@@ -212,6 +207,22 @@ class PostgresStore:
                 conn.execute("COMMIT")
         except psycopg.Error as exc:
             raise translate(exc) from None
+
+    @contextmanager
+    def _checked_out(self, begin: str) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection on which ``begin`` ran. A connection the server dropped while it sat
+        in the pool (a restart, a failover, an idle timeout) fails at BEGIN, before anything was
+        done: it is discarded and the next one tried, so only a server still down is an error."""
+        for attempt in range(POOL_SIZE + 1):
+            with self._pool.connection() as conn:
+                try:
+                    conn.execute(begin)
+                except psycopg.OperationalError:
+                    if attempt == POOL_SIZE or not conn.closed:
+                        raise
+                    continue
+                yield conn
+                return
 
     @contextmanager
     def transaction(

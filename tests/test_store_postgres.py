@@ -1,0 +1,307 @@
+"""The PostgreSQL store beyond the shared contract: its schema check, its keys, tampering by SQL,
+a lost connection, and nothing in clear on the server (dump, log, table files).
+
+The contract suites run it like every backend (``BACKENDS`` in helpers.py); these tests use what
+only a server has. Each test gets a fresh migrated schema of the session's database (tests/pg.py).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from securemem import Admin, SecureMemory
+from securemem.errors import DamagedStoreError, StorageError, WrongKekError, WrongKeyError
+from securemem.policy import Policy
+from tests.helpers import ok, run_cli
+from tests.pg import PG
+
+
+@pytest.fixture
+def url() -> str:
+    return PG.fresh_url()
+
+
+@pytest.fixture
+def key() -> bytes:
+    return os.urandom(32)
+
+
+def sql(url: str) -> psycopg.Connection[Any]:
+    """A superuser's connection to the store's schema: the DBA, or someone with the database."""
+    return psycopg.connect(url, autocommit=True)
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc)
+    assert "\n" not in text and text
+    return text
+
+
+# -- schema and keys -------------------------------------------------------------------------------
+
+
+def test_an_unmigrated_database_is_refused_with_the_way_out(key: bytes) -> None:
+    bare = PG.fresh_url(migrated=False)
+    with pytest.raises(StorageError) as caught:
+        SecureMemory.open(bare, key=key)
+    assert "securemem migrate" in one_line(caught.value)
+    with sql(bare) as conn:  # an open never creates a table
+        assert conn.execute("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'sm_%'").fetchone() == (0,)
+
+
+@pytest.mark.parametrize(("version", "said"), [("0", "securemem migrate"), ("99", "upgrade securemem")])
+def test_a_schema_at_another_version_is_refused(url: str, key: bytes, version: str, said: str) -> None:
+    with sql(url) as conn:
+        conn.execute("UPDATE sm_meta SET value = %s WHERE key = 'schema_version'", (version,))
+    with pytest.raises(StorageError) as caught:
+        SecureMemory.open(url, key=key)
+    assert said in one_line(caught.value)
+
+
+def test_securemem_migrate_creates_then_finds_the_schema_current(capsys: pytest.CaptureFixture[str]) -> None:
+    bare = PG.fresh_url(migrated=False)
+    assert run_cli(capsys, "migrate", "--db", bare)[:2] == (
+        0,
+        "securemem: the PostgreSQL schema is created at version 1\n",
+    )
+    code, out, _ = run_cli(capsys, "migrate", "--db", bare)
+    assert (code, out) == (0, "securemem: the PostgreSQL schema is already at version 1\n")
+    code, _, err = run_cli(capsys, "migrate", "--db", "postgresql://nobody@127.0.0.1:1/none")
+    assert code == 2 and err.count("\n") == 1 and "cannot connect" in err
+
+
+def test_the_wrong_key_or_kek_opens_nothing(url: str, key: bytes, tmp_path: Path) -> None:
+    with SecureMemory.open(url, key=key) as memory:
+        ok(memory, command="create", path="/memories/a.md", file_text="a\n")
+    with pytest.raises(WrongKeyError):
+        SecureMemory.open(url, key=os.urandom(32))
+    kek_url = PG.fresh_url()
+    kek = tmp_path / "kek"
+    kek.write_text(os.urandom(32).hex())
+    kek.chmod(0o600)
+    with SecureMemory.open(kek_url, kek=f"file:{kek}") as memory:
+        ok(memory, command="create", path="/memories/a.md", file_text="a\n")
+    with SecureMemory.open(kek_url, kek=f"file:{kek}") as memory:
+        assert "a" in ok(memory, command="view", path="/memories/a.md")
+    other = tmp_path / "other"
+    other.write_text(os.urandom(32).hex())
+    other.chmod(0o600)
+    with pytest.raises(WrongKekError) as caught:
+        SecureMemory.open(kek_url, kek=f"file:{other}")
+    assert f"file:{other}" in one_line(caught.value)
+
+
+def test_the_admin_surface_runs_on_postgresql(url: str, key: bytes) -> None:
+    with Admin.open(url, key=key, api_key_id="ops") as admin:
+        store = admin.memory_stores.create(name="Team notes", description="shared")
+        memory = admin.memories.write(store.id, path="/a.md", content="one\n")
+        admin.memories.update(store.id, memory.id, content="two\n")
+        versions = admin.memory_versions.list(store.id, memory_id=memory.id).data
+        assert [v.operation for v in versions] == ["modified", "created"]
+        assert admin.memory_versions.retrieve(store.id, versions[1].id).content == "one\n"
+        admin.memory_versions.restore(store.id, versions[1].id)
+        assert admin.memories.retrieve(store.id, memory.id).content == "one\n"
+        assert [s.name for s in admin.memory_stores.list().data] == ["Team notes"]
+
+
+# -- tampering by SQL: detected, never served ---------------------------------------------------------
+
+TAMPERED = "fails its authentication check"
+
+
+def _two_files(url: str, key: bytes) -> None:
+    with SecureMemory.open(url, key=key) as memory:
+        ok(memory, command="create", path="/memories/a.md", file_text="ALPHA-TEXT\n")
+        ok(memory, command="create", path="/memories/b.md", file_text="BETA-TEXT\n")
+
+
+def _refused(memory: SecureMemory, path: str) -> None:
+    result = memory.execute({"command": "view", "path": path})
+    assert result.is_error and TAMPERED in result.text, result.text
+    assert "ALPHA" not in result.text and "BETA" not in result.text
+
+
+SWAP = (
+    "WITH a AS (SELECT tok, {cols} FROM sm_entries WHERE NOT is_dir ORDER BY tok LIMIT 1), "
+    "b AS (SELECT tok, {cols} FROM sm_entries WHERE NOT is_dir ORDER BY tok DESC LIMIT 1) "
+    "UPDATE sm_entries e SET ({cols}) = (SELECT {cols} FROM b) FROM a WHERE e.tok = a.tok"
+)
+
+
+@pytest.mark.parametrize("cols", ["data_ct", "path_ct", "memory, data_ct", "memory, data_ct, path_ct"])
+def test_content_or_paths_copied_between_rows_are_refused(url: str, key: bytes, cols: str) -> None:
+    _two_files(url, key)
+    with sql(url) as conn:
+        assert conn.execute(SWAP.format(cols=cols)).rowcount == 1
+    with SecureMemory.open(url, key=key) as memory:
+        damaged = [
+            p for p in ("/memories/a.md", "/memories/b.md") if memory.execute({"command": "view", "path": p}).is_error
+        ]
+        assert len(damaged) == 1
+        _refused(memory, damaged[0])
+        if "path_ct" in cols:  # a listing unseals every path: it refuses too
+            _refused(memory, "/memories")
+
+
+def test_a_row_copied_into_another_store_is_refused(url: str, key: bytes) -> None:
+    with SecureMemory.open(url, key=key, namespace="one") as memory:
+        ok(memory, command="create", path="/memories/secret.md", file_text="ALPHA-TEXT\n")
+    with SecureMemory.open(url, key=key, namespace="two") as memory:
+        ok(memory, command="create", path="/memories/mine.md", file_text="BETA-TEXT\n")
+    with sql(url) as conn:
+        one, two = (int(r[0]) for r in conn.execute("SELECT id FROM sm_stores ORDER BY id").fetchall())
+        # store one's file (its memory number, sealed path and content) put in place of store two's
+        conn.execute(
+            "UPDATE sm_entries t SET (memory, path_ct, data_ct) = (o.memory, o.path_ct, o.data_ct) "
+            "FROM sm_entries o WHERE t.ns = %s AND NOT t.is_dir AND o.ns = %s AND NOT o.is_dir",
+            (two, one),
+        )
+    with SecureMemory.open(url, key=key, namespace="two") as memory:
+        _refused(memory, "/memories")
+        _refused(memory, "/memories/mine.md")
+
+
+def test_version_content_moved_to_another_version_is_refused(url: str, key: bytes) -> None:
+    with Admin.open(url, key=key) as admin:
+        store = admin.memory_stores.create(name="s")
+        memory = admin.memories.write(store.id, path="/a.md", content="ALPHA-TEXT\n")
+        admin.memories.update(store.id, memory.id, content="BETA-TEXT\n")
+        newest, oldest = admin.memory_versions.list(store.id, memory_id=memory.id).data
+        with sql(url) as conn:
+            conn.execute(
+                "UPDATE sm_versions SET data_ct = (SELECT data_ct FROM sm_versions ORDER BY seq LIMIT 1), "
+                "meta_ct = (SELECT meta_ct FROM sm_versions ORDER BY seq LIMIT 1) "
+                "WHERE seq = (SELECT max(seq) FROM sm_versions)"
+            )
+        with pytest.raises(DamagedStoreError) as caught:
+            admin.memory_versions.retrieve(store.id, newest.id)
+        assert TAMPERED in one_line(caught.value) and "ALPHA" not in str(caught.value)
+        assert admin.memory_versions.retrieve(store.id, oldest.id).content == "ALPHA-TEXT\n"
+
+
+def test_store_names_swapped_between_stores_are_refused(url: str, key: bytes) -> None:
+    with Admin.open(url, key=key) as admin:
+        admin.memory_stores.create(name="first")
+        admin.memory_stores.create(name="second")
+    with sql(url) as conn:
+        conn.execute(
+            "UPDATE sm_stores SET name_ct = (SELECT name_ct FROM sm_stores ORDER BY id LIMIT 1) "
+            "WHERE id = (SELECT max(id) FROM sm_stores)"
+        )
+    with Admin.open(url, key=key) as admin, pytest.raises(DamagedStoreError):
+        admin.memory_stores.list()
+
+
+# -- a lost connection -----------------------------------------------------------------------------
+
+
+def test_a_lost_connection_is_one_clear_error_and_the_next_command_reconnects(url: str, key: bytes) -> None:
+    with SecureMemory.open(url, key=key) as memory:
+        ok(memory, command="create", path="/memories/a.md", file_text="a\n")
+        with (
+            pytest.raises(StorageError) as caught,
+            memory.store.transaction("default", write=True, clock=time.time) as tx,
+        ):
+            pid = tx._db.one("SELECT pg_backend_pid()")  # type: ignore[attr-defined]
+            with sql(url) as conn:  # the server goes away in the middle of a transaction
+                conn.execute("SELECT pg_terminate_backend(%s)", pid)
+            tx.stat("/memories/a.md")
+        assert "lost the connection to the PostgreSQL server" in one_line(caught.value)
+        with sql(url) as conn:  # every idle connection of the pool dropped too (a server restart)
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() "
+                "AND datname = current_database()"
+            )
+        assert "a" in ok(memory, command="view", path="/memories/a.md")  # a fresh connection, no error
+
+
+# -- nothing in clear on the server ------------------------------------------------------------------
+
+MARKERS = {
+    "content": "QUOKKA-CONTENT-4711",
+    "path": "wombat-path-0815",
+    "pii": "jane.quokka@example.org",
+    "store": "Numbat Store 2231",
+    "description": "Bilby description 9902",
+    "old": "DINGO-OLD-VERSION-5150",
+}
+
+
+def _write_markers(url: str, key: bytes) -> None:
+    policy = Policy()  # no PII scrubbing: the e-mail address is stored as written
+    with Admin.open(url, key=key, policy=policy) as admin:
+        store = admin.memory_stores.create(name=MARKERS["store"], description=MARKERS["description"])
+        memory = admin.memories.write(store.id, path=f"/{MARKERS['path']}/notes.md", content=MARKERS["old"] + "\n")
+        admin.memories.update(store.id, memory.id, content=f"{MARKERS['content']} {MARKERS['pii']}\n")
+        admin.memories.write(store.id, path=f"/{MARKERS['path']}.md", content="x\n")
+
+
+def _found(blob: bytes) -> list[str]:
+    return [name for name, marker in MARKERS.items() if marker.encode() in blob]
+
+
+def _server_log() -> Path | None:
+    with psycopg.connect(PG.url(), autocommit=True) as conn:
+        row = conn.execute("SELECT pg_current_logfile(), current_setting('data_directory')").fetchone()
+    if row and row[0]:
+        return Path(str(row[1]), str(row[0]))
+    found = sorted(glob.glob("/var/log/postgresql/*.log"), key=os.path.getmtime)
+    return Path(found[-1]) if found else None
+
+
+def _table_files(url: str) -> Iterator[Path]:
+    with sql(url) as conn:
+        conn.execute("CHECKPOINT")
+        base = Path(conn.execute("SELECT current_setting('data_directory')").fetchone()[0])  # type: ignore[index]
+        rows = conn.execute(
+            "SELECT pg_relation_filepath(c.oid) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = current_schema() OR c.oid IN (SELECT reltoastrelid FROM pg_class d JOIN pg_namespace m "
+            "ON m.oid = d.relnamespace WHERE m.nspname = current_schema())"
+        ).fetchall()
+    for (relative,) in rows:
+        if relative is not None:
+            yield from (Path(p) for p in glob.glob(str(base / relative) + "*"))
+
+
+def test_nothing_written_is_in_clear_in_a_dump_the_log_or_the_table_files(key: bytes) -> None:
+    url = PG.fresh_url()
+    logged = url + "%20-clog_statement%3Dall"  # the server logs every statement and its parameters
+    log = _server_log()
+    start = log.stat().st_size if log is not None and log.exists() else 0
+    _write_markers(logged, key)
+    with SecureMemory.open(url, key=key, namespace=MARKERS["store"]) as memory:  # the control: it all reads back
+        assert MARKERS["content"] in ok(memory, command="view", path=f"/memories/{MARKERS['path']}/notes.md")
+    schema = url.rsplit("search_path%3D", 1)[1]
+    dump = subprocess.run(["pg_dump", "-n", schema, PG.url()], capture_output=True, check=True).stdout
+    assert b"sm_entries" in dump and _found(dump) == []
+    files = list(_table_files(url))
+    assert files and all(_found(path.read_bytes()) == [] for path in files)
+    if log is not None and log.exists():
+        with log.open("rb") as handle:
+            handle.seek(start)
+            text = handle.read()
+        assert b"sm_entries" in text  # the control: the statements were logged
+        assert _found(text) == []
+
+
+def test_the_store_reports_its_data_keys_whole(url: str, key: bytes) -> None:
+    with Admin.open(url, key=key) as admin:
+        admin.memory_stores.create(name="a")
+        assert admin.store.integrity_errors() == []
+    with sql(url) as conn:
+        conn.execute(
+            "UPDATE sm_stores SET dek = substring(dek from 1 for 20) || '\\x00'::bytea || substring(dek from 22)"
+        )
+    with Admin.open(url, key=key) as admin:
+        assert admin.store.integrity_errors() == [
+            f"store {admin.memory_stores.list().data[0].id}: its data key fails its check"
+        ]
