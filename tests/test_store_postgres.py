@@ -21,7 +21,9 @@ import pytest
 from securemem import Admin, SecureMemory
 from securemem.errors import DamagedStoreError, StorageError, WrongKekError, WrongKeyError
 from securemem.policy import Policy
-from tests.helpers import ok, run_cli
+from securemem.store import history
+from securemem.store.factory import open_store
+from tests.helpers import T0, fork_all, ok, read_state, run_cli, write_many
 from tests.pg import PG
 
 
@@ -305,3 +307,44 @@ def test_the_store_reports_its_data_keys_whole(url: str, key: bytes) -> None:
         assert admin.store.integrity_errors() == [
             f"store {admin.memory_stores.list().data[0].id}: its data key fails its check"
         ]
+
+
+# -- several processes: sweepers share the work ------------------------------------------------------
+
+STORES, FILES, BATCH = 4, 60, 25
+
+
+def _sweeper(url: str, key: bytes, now: float) -> int:
+    """Sweep in batches until a batch finds nothing; how many entries this sweeper removed."""
+    store = open_store(url, key)
+    try:
+        done = 0
+        while removed := store.sweep_batch(now, BATCH):
+            assert removed <= BATCH
+            done += removed
+        return done
+    finally:
+        store.close()
+
+
+def test_several_sweepers_share_the_work_and_never_repeat_it(url: str, key: bytes, tmp_path: Path) -> None:
+    store = open_store(url, key)
+    for n in range(STORES):
+        paths = [f"/memories/d{i % 3}/f{i}.md" for i in range(FILES)]
+        write_many(store, paths, namespace=f"s{n}", expires=T0 + 10, now=T0)
+        write_many(store, ["/memories/keep.md"], namespace=f"s{n}", now=T0)
+    due = store.count_expired(T0 + 20)
+    assert due == STORES * (FILES + 3)  # the files and their three directories, in each store
+    store.close()
+    swept = fork_all([(_sweeper, (url, key, T0 + 20)) for _ in range(3)], tmp_path)
+    assert sum(swept) == due  # every entry removed once, by exactly one sweeper
+    store = open_store(url, key)
+    try:
+        assert store.count_expired(T0 + 20) == 0
+        for n in range(STORES):
+            rows = list(store.chain(f"s{n}"))
+            assert sum(1 for r in rows if r.op == "expired") == FILES  # one expiry version per file, never two
+            assert history.check(rows[0].seq >> history.SEQ_BITS, rows).found == []
+            assert read_state(store, f"s{n}", now=T0 + 20).files == {"/memories/keep.md": "x"}
+    finally:
+        store.close()
