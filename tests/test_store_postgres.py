@@ -24,6 +24,7 @@ from securemem.policy import Policy
 from securemem.store import history
 from securemem.store.factory import open_store
 from tests.helpers import T0, fork_all, ok, read_state, run_cli, write_many
+from tests.hsm import URI as HSM_URI
 from tests.pg import PG
 
 
@@ -297,16 +298,15 @@ def test_nothing_written_is_in_clear_in_a_dump_the_log_or_the_table_files(key: b
 
 def test_the_store_reports_its_data_keys_whole(url: str, key: bytes) -> None:
     with Admin.open(url, key=key) as admin:
-        admin.memory_stores.create(name="a")
+        made = admin.memory_stores.create(name="a")
         assert admin.store.integrity_errors() == []
     with sql(url) as conn:
-        conn.execute(
-            "UPDATE sm_stores SET dek = substring(dek from 1 for 20) || '\\x00'::bytea || substring(dek from 22)"
-        )
-    with Admin.open(url, key=key) as admin:
-        assert admin.store.integrity_errors() == [
-            f"store {admin.memory_stores.list().data[0].id}: its data key fails its check"
-        ]
+        conn.execute("UPDATE sm_stores SET dek = set_byte(dek, 20, get_byte(dek, 20) # 1)")
+    store = open_store(url, key)
+    try:
+        assert store.integrity_errors() == [f"store {made.id}: its data key fails its check"]
+    finally:
+        store.close()
 
 
 # -- several processes: sweepers share the work ------------------------------------------------------
@@ -348,3 +348,76 @@ def test_several_sweepers_share_the_work_and_never_repeat_it(url: str, key: byte
             assert read_state(store, f"s{n}", now=T0 + 20).files == {"/memories/keep.md": "x"}
     finally:
         store.close()
+
+
+# -- crypto-shredding: a deleted store's key is gone from the token, so old dumps hold only noise ------
+
+
+def _restore(dump: bytes, schema: str) -> str:
+    """The dump loaded into a database of its own (as a restore from backup would); its store URL."""
+    with psycopg.connect(PG.url(), autocommit=True) as conn:
+        name = f"{PG.database}_restored"
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    base = PG.url().rsplit("/", 1)[0] + "/" + name
+    subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", base], input=dump, capture_output=True, check=True)
+    return f"{base}?options=-csearch_path%3D{schema}"
+
+
+def _drop_restored(url: str) -> None:
+    with psycopg.connect(PG.url(), autocommit=True) as conn:
+        name = url.rsplit("/", maxsplit=1)[-1].split("?", maxsplit=1)[0]
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_a_deleted_store_is_shredded_in_old_dumps_when_its_key_lives_on_the_token(hsm: str) -> None:
+    url = PG.fresh_url()
+    with Admin.open(url, kek=HSM_URI) as admin:
+        doomed = admin.memory_stores.create(name="Doomed", description="to be deleted")
+        kept = admin.memory_stores.create(name="Kept")
+        gone = admin.memories.write(doomed.id, path="/secret.md", content="SHREDDED-TEXT\n")
+        admin.memories.write(kept.id, path="/stay.md", content="KEPT-TEXT\n")
+    schema = url.rsplit("search_path%3D", 1)[1]
+    dump = subprocess.run(["pg_dump", "-n", schema, PG.url()], capture_output=True, check=True).stdout
+    with Admin.open(url, kek=HSM_URI) as admin:
+        admin.memory_stores.delete(doomed.id)
+    restored = _restore(dump, schema)
+    try:
+        with Admin.open(restored, kek=HSM_URI) as admin:
+            (memory,) = admin.memories.list(kept.id).data
+            assert admin.memories.retrieve(kept.id, memory.id).content == "KEPT-TEXT\n"  # every other store reads
+            for attempt in (
+                lambda: admin.memory_stores.retrieve(doomed.id),
+                lambda: admin.memories.retrieve(doomed.id, gone.id),
+                lambda: admin.memories.list(doomed.id),
+                lambda: admin.memory_versions.list(doomed.id),
+                admin.memory_stores.list,
+            ):
+                with pytest.raises(WrongKeyError) as caught:
+                    attempt()
+                assert "own key is not on the PKCS#11 token" in one_line(caught.value)
+    finally:
+        _drop_restored(restored)
+
+
+def test_without_a_token_a_deleted_store_is_gone_from_the_live_database_only(key: bytes) -> None:
+    """What the README says: a file, env or passphrase KEK cannot destroy a key, so a dump taken
+    before the deletion still opens with it; the live database holds nothing of the store."""
+    url = PG.fresh_url()
+    with Admin.open(url, key=key) as admin:
+        doomed = admin.memory_stores.create(name="Doomed")
+        memory = admin.memories.write(doomed.id, path="/secret.md", content="SHREDDED-TEXT\n")
+        schema = url.rsplit("search_path%3D", 1)[1]
+        dump = subprocess.run(["pg_dump", "-n", schema, PG.url()], capture_output=True, check=True).stdout
+        admin.memory_stores.delete(doomed.id)
+    with sql(url) as conn:
+        counts = [
+            conn.execute(f"SELECT count(*) FROM {t}").fetchone() for t in ("sm_stores", "sm_entries", "sm_versions")
+        ]
+    assert counts == [(0,), (0,), (0,)]
+    restored = _restore(dump, schema)
+    try:
+        with Admin.open(restored, key=key) as admin:
+            assert admin.memories.retrieve(doomed.id, memory.id).content == "SHREDDED-TEXT\n"
+    finally:
+        _drop_restored(restored)

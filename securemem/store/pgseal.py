@@ -5,11 +5,13 @@ The server holds ciphertext only (AES-256-GCM, ``cryptography``). The keys, from
 - the deployment's KEK (``kek=``: a provider of the key issue, so ``pkcs11:`` keeps it in an HSM;
   or ``key=``: 32 bytes of a KeyProvider, stretched with the database's salt for a passphrase)
   wraps one random **master key**, kept wrapped in ``sm_meta``;
-- the master key seals each store's name and description, the store-wide settings, and each
-  store's random **data key** (``sm_stores.dek``); it keys the store-name tokens (HMAC), so a
-  store is found by name without the name on the server;
-- a store's data key seals its paths, file contents, and its versions' paths, hashes, salts and
-  contents, and keys its **path tokens**: a path is looked up by HMAC, never by its text.
+- the master key seals the store-wide settings and each store's random **data key**
+  (``sm_stores.dek``), and keys the store-name tokens (HMAC): a store is found by name without
+  the name on the server;
+- a store's data key seals its name and description, its paths, file contents, and its
+  versions' paths, hashes, salts and contents, and keys its **path tokens**: a path is looked up
+  by HMAC, never by its text. With a PKCS#11 KEK, each store's data key is wrapped by a key
+  object of its own on the token first (store/postgres.py, ``OwnKeys``).
 
 Every ciphertext carries associated data naming its place: the field, the store's number and the
 row's identity (a path's token and memory number, a memory's number, a version's number). Copied
@@ -132,12 +134,6 @@ class MasterKeys:
     def name_token(self, name: str) -> bytes:
         return hmac.new(self._name_tokens, name.encode("utf-8"), hashlib.sha256).digest()
 
-    def seal_text(self, field: str, ns: int, public_id: str, text: str) -> bytes:
-        return self._names.seal(text.encode("utf-8"), place(field, ns, public_id))
-
-    def open_text(self, field: str, ns: int, public_id: str, blob: bytes) -> str:
-        return self._names.open(blob, place(field, ns, public_id)).decode("utf-8")
-
     def seal_setting(self, name: str, value: str) -> str:
         return self._names.seal(value.encode("utf-8"), place("setting", 0, name)).hex()
 
@@ -149,10 +145,11 @@ class MasterKeys:
         return self._names.open(blob, place("setting", 0, name)).decode("utf-8")
 
     def wrap_dek(self, ns: int, public_id: str, dek: bytes) -> bytes:
+        """A store's data key (or its seal by the store's own key object) sealed for its row."""
         return self._deks.seal(dek, place("store-key", ns, public_id))
 
-    def unwrap_dek(self, ns: int, public_id: str, blob: bytes) -> StoreKeys:
-        return StoreKeys(ns, self._deks.open(blob, place("store-key", ns, public_id)))
+    def unwrap_dek(self, ns: int, public_id: str, blob: bytes) -> bytes:
+        return self._deks.open(blob, place("store-key", ns, public_id))
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +185,13 @@ class StoreKeys:
         if self.token(path) != tok:  # a path sealed for this very row always has this token
             raise DamagedStoreError(TAMPERED)
         return path
+
+    def seal_text(self, field: str, public_id: str, text: str) -> bytes:
+        """A store's name or description: under its own key, so a store's deletion shreds them too."""
+        return self._sealer.seal(text.encode("utf-8"), place(field, self.ns, public_id))
+
+    def open_text(self, field: str, public_id: str, blob: bytes) -> str:
+        return self._sealer.open(blob, place(field, self.ns, public_id)).decode("utf-8")
 
     def seal_content(self, data: bytes, memory: int) -> bytes:
         return self._sealer.seal(data, place("content", self.ns, memory))

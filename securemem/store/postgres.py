@@ -23,6 +23,7 @@ The only module that imports ``psycopg`` and ``psycopg_pool``. Choices and why:
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import time
@@ -36,6 +37,7 @@ from psycopg_pool import ConnectionPool
 
 from securemem.errors import (
     DamagedStoreError,
+    KekError,
     StorageError,
     StoreBusyError,
     StoreFullError,
@@ -48,13 +50,22 @@ from securemem.store import pgschema
 from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
 from securemem.store.history import EXPIRY_ACTOR, VERSION_ROW_BYTES
 from securemem.store.pgschema import MIGRATE, MIGRATION_LOCK, Db
-from securemem.store.pgseal import HeldKek, MasterKeys, StoreKeys, dump_wrapped, load_wrapped
+from securemem.store.pgseal import (
+    TAMPERED,
+    HeldKek,
+    MasterKeys,
+    StoreKeys,
+    dump_wrapped,
+    load_wrapped,
+    wrapped_doc,
+    wrapped_of,
+)
 from securemem.store.pgtx import PgTx, purge
 from securemem.store.pgversions import PgVersionLog, chain_rows, seq_range
 
 _NOBODY = Actor()
 _LOCK_SPACE = 0x5EC1 << 32  # advisory lock keys of stores: this, plus the store's number
-_STORE_COLS = "id, public_id, name_ct, desc_ct, created, updated"
+_STORE_COLS = "id, public_id, name_ct, desc_ct, created, updated, dek"
 LOCK_TIMEOUT_MS = 30_000  # a writer waits this long for another (stores-api.md: several seconds)
 POOL_SIZE = 8
 
@@ -134,9 +145,10 @@ def migrate(url: str) -> tuple[int, int]:
 class PostgresStore:
     """Every store of one deployment in one PostgreSQL database (or schema)."""
 
-    def __init__(self, pool: ConnectionPool[Any], master: MasterKeys) -> None:
+    def __init__(self, pool: ConnectionPool[Any], master: MasterKeys, own_keys: OwnKeys | None = None) -> None:
         self._pool = pool
         self._master = master
+        self._own_keys = own_keys
         self._keys: dict[int, StoreKeys] = {}
         self.history_settings = History()
         self._durability = "full"
@@ -162,14 +174,14 @@ class PostgresStore:
             raise _connect_error(exc) from None
         try:
             with pool.connection() as conn:
-                master = _unlock(_Db(conn), key, kek)
+                master, own_keys = _unlock(_Db(conn), key, kek)
         except psycopg.Error as exc:
             pool.close()
             raise translate(exc) from None
         except BaseException:
             pool.close()
             raise
-        return cls(pool, master)
+        return cls(pool, master, own_keys)
 
     @property
     def store_id(self) -> str:
@@ -289,7 +301,15 @@ class PostgresStore:
             row = db.one("SELECT public_id, dek FROM sm_stores WHERE id = %s", (ns,))
             if row is None:
                 raise MissingStore("the store does not exist (it was deleted)")
-            found = self._keys[ns] = self._master.unwrap_dek(ns, str(row[0]), bytes(row[1]))
+            found = self._unseal_dek(ns, str(row[0]), bytes(row[1]))
+        return found
+
+    def _unseal_dek(self, ns: int, public_id: str, blob: bytes) -> StoreKeys:
+        found = self._keys.get(ns)
+        if found is None:
+            sealed = self._master.unwrap_dek(ns, public_id, blob)
+            dek = sealed if self._own_keys is None else self._own_keys.unwrap(public_id, sealed)
+            found = self._keys[ns] = StoreKeys(ns, dek)
         return found
 
     def sibling_ns(self, db: Db, namespace: str, store_key: int | None) -> int | None:
@@ -310,12 +330,14 @@ class PostgresStore:
         row = db.one("SELECT nextval(pg_get_serial_sequence('sm_stores', 'id'))")
         assert row is not None
         ns, public_id = int(row[0]), "memstore_" + secrets.token_hex(12)
-        m = self._master
+        m, dek = self._master, os.urandom(32)
+        sealed = dek if self._own_keys is None else self._own_keys.create(public_id, dek)
+        keys = StoreKeys(ns, dek)
         made = db.one(
             "INSERT INTO sm_stores (id, public_id, name_tok, name_ct, desc_ct, dek, created, updated) "
             "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (name_tok) DO NOTHING RETURNING id",
-            (ns, public_id, m.name_token(name), m.seal_text("store-name", ns, public_id, name),
-             m.seal_text("store-description", ns, public_id, description), m.wrap_dek(ns, public_id, os.urandom(32)),
+            (ns, public_id, m.name_token(name), keys.seal_text("store-name", public_id, name),
+             keys.seal_text("store-description", public_id, description), m.wrap_dek(ns, public_id, sealed),
              now, now),
         )  # fmt: skip
         del quiet
@@ -323,8 +345,9 @@ class PostgresStore:
 
     def _info(self, row: tuple[Any, ...]) -> StoreInfo:
         ns, public_id = int(row[0]), str(row[1])
-        name = self._master.open_text("store-name", ns, public_id, bytes(row[2]))
-        description = self._master.open_text("store-description", ns, public_id, bytes(row[3]))
+        keys = self._unseal_dek(ns, public_id, bytes(row[6]))
+        name = keys.open_text("store-name", public_id, bytes(row[2]))
+        description = keys.open_text("store-description", public_id, bytes(row[3]))
         return StoreInfo(ns, public_id, name, description, float(row[4]), float(row[5]))
 
     def namespaces(self) -> list[str]:
@@ -364,15 +387,16 @@ class PostgresStore:
             if row is None:
                 return None
             ns, m = int(row[0]), self._master
+            keys = self.keys_of(db, ns)
             if name is not None:
                 try:
                     db.run("UPDATE sm_stores SET name_tok = %s, name_ct = %s WHERE id = %s",
-                           (m.name_token(name), m.seal_text("store-name", ns, store_id, name), ns))  # fmt: skip
+                           (m.name_token(name), keys.seal_text("store-name", store_id, name), ns))  # fmt: skip
                 except pgerrors.UniqueViolation:
                     raise NameTaken("a store with that name exists") from None
             if description is not None:
                 db.run("UPDATE sm_stores SET desc_ct = %s WHERE id = %s",
-                       (m.seal_text("store-description", ns, store_id, description), ns))  # fmt: skip
+                       (keys.seal_text("store-description", store_id, description), ns))  # fmt: skip
             db.run("UPDATE sm_stores SET updated = %s WHERE id = %s", (now, ns))
             found = db.one(f"SELECT {_STORE_COLS} FROM sm_stores WHERE id = %s", (ns,))
             assert found is not None
@@ -385,10 +409,16 @@ class PostgresStore:
             if ns is None:
                 return False
             self.lock(db, ns)
+            found = db.one("SELECT public_id FROM sm_stores WHERE id = %s", (ns,))
             db.run("DELETE FROM sm_versions WHERE seq BETWEEN %s AND %s", seq_range(ns))
             db.run("DELETE FROM sm_entries WHERE ns = %s", (ns,))
             db.run("DELETE FROM sm_stores WHERE id = %s", (ns,))
         self._keys.pop(ns, None)
+        if self._own_keys is not None and found is not None:
+            # After the commit: a deletion rolled back must not have lost its key. A crash in
+            # between leaves the object on the token (the store's old dumps stay readable): the
+            # README says how to find such objects.
+            self._own_keys.destroy(str(found[0]))
         return True
 
     def chain(self, namespace: str) -> Iterator[VersionRow]:
@@ -487,8 +517,9 @@ class PostgresStore:
         with self._connection(write=False) as db:
             for ns, public_id, dek in db.all("SELECT id, public_id, dek FROM sm_stores ORDER BY id"):
                 try:
-                    self._master.unwrap_dek(int(ns), str(public_id), bytes(dek))
-                except DamagedStoreError:
+                    self._keys.pop(int(ns), None)
+                    self._unseal_dek(int(ns), str(public_id), bytes(dek))
+                except StorageError:
                     problems.append(f"store {public_id}: its data key fails its check")
         return problems
 
@@ -501,10 +532,10 @@ class PostgresStore:
             self._pool.close()
 
 
-def _unlock(db: _Db, key: KeyProvider | None, kek: KekProvider | None) -> MasterKeys:
+def _unlock(db: _Db, key: KeyProvider | None, kek: KekProvider | None) -> tuple[MasterKeys, OwnKeys | None]:
     """Check the schema, and unwrap the master key (made by the first open of a migrated database)."""
     pgschema.check_version(db)
-    meta = dict(db.all("SELECT key, value FROM sm_meta WHERE key IN ('deployment', 'salt', 'master')"))
+    meta = dict(db.all(f"SELECT key, value FROM sm_meta WHERE key IN {_META_KEYS}"))
     if "master" not in meta:  # the first open of a migrated database (DML only: no DDL)
         meta = _initialise(db, key, kek)
     deployment, salt = str(meta["deployment"]), bytes.fromhex(str(meta["salt"]))
@@ -512,7 +543,7 @@ def _unlock(db: _Db, key: KeyProvider | None, kek: KekProvider | None) -> Master
     for wrapped in load_wrapped(str(meta["master"])):
         master = provider.unwrap(wrapped, deployment)
         if master is not None:
-            return MasterKeys(master, deployment)
+            return MasterKeys(master, deployment), _own_keys(meta.get("store_keys"), kek, deployment)
     if kek is not None:
         raise WrongKekError(f"the KEK {provider.source} does not open this PostgreSQL store")
     raise WrongKeyError("the key does not open this PostgreSQL store")
@@ -530,11 +561,12 @@ def _initialise(db: _Db, key: KeyProvider | None, kek: KekProvider | None) -> di
     db.conn.execute("BEGIN")
     try:
         db.run("SELECT pg_advisory_xact_lock(%s, %s)", MIGRATION_LOCK)
-        meta = dict(db.all("SELECT key, value FROM sm_meta WHERE key IN ('deployment', 'salt', 'master')"))
+        meta = dict(db.all(f"SELECT key, value FROM sm_meta WHERE key IN {_META_KEYS}"))
         if "master" not in meta:
             deployment, salt = "memstore_" + secrets.token_hex(12), os.urandom(16)
             wrapped = _kek_of(key, kek, salt).wrap(os.urandom(32), deployment)
             meta = {"deployment": deployment, "salt": salt.hex(), "master": dump_wrapped([wrapped])}
+            meta["store_keys"] = "own" if _is_pkcs11(kek) else "master"
             for name, value in meta.items():
                 db.run("INSERT INTO sm_meta (key, value) VALUES (%s, %s)", (name, value))
         db.conn.execute("COMMIT")
@@ -542,3 +574,58 @@ def _initialise(db: _Db, key: KeyProvider | None, kek: KekProvider | None) -> di
         db.conn.execute("ROLLBACK")
         raise
     return meta
+
+
+_META_KEYS = "('deployment', 'salt', 'master', 'store_keys')"
+
+
+def _is_pkcs11(kek: KekProvider | None) -> bool:
+    if kek is None or not str(getattr(kek, "source", "")).startswith("pkcs11:"):
+        return False
+    from securemem.keys.pkcs11 import Pkcs11Kek
+
+    return isinstance(kek, Pkcs11Kek)
+
+
+def _own_keys(mode: object, kek: KekProvider | None, deployment: str) -> OwnKeys | None:
+    if mode != "own":
+        return None
+    if not _is_pkcs11(kek):
+        raise WrongKekError(
+            "this PostgreSQL store keeps each store's key on its PKCS#11 token: open it with its pkcs11: KEK"
+        )
+    return OwnKeys(kek, deployment)
+
+
+class OwnKeys:
+    """One key object per store on the PKCS#11 token (``<object>.<store id>``) wraps the store's data
+    key, so deleting the store destroys its key on the token: erasure that reaches every dump,
+    replica and backup made before, where the rows survive but their key does not."""
+
+    def __init__(self, kek: Any, deployment: str) -> None:
+        self._kek = kek
+        self._deployment = deployment
+
+    def _object(self, public_id: str) -> Any:
+        return self._kek.for_object(f"{self._kek.object}.{public_id}")
+
+    def create(self, public_id: str, dek: bytes) -> bytes:
+        own = self._object(public_id)
+        own.create_key()
+        return json.dumps(wrapped_doc(own.wrap(dek, f"{self._deployment}/{public_id}"))).encode()
+
+    def unwrap(self, public_id: str, sealed: bytes) -> bytes:
+        try:
+            dek = self._object(public_id).unwrap(wrapped_of(json.loads(sealed)), f"{self._deployment}/{public_id}")
+        except KekError:
+            raise WrongKeyError(
+                "the store's own key is not on the PKCS#11 token (the store was deleted): nothing of it decrypts"
+            ) from None
+        except ValueError:
+            raise DamagedStoreError(TAMPERED) from None
+        if dek is None:
+            raise DamagedStoreError(TAMPERED)
+        return bytes(dek)
+
+    def destroy(self, public_id: str) -> None:
+        self._object(public_id).destroy_key()
