@@ -220,6 +220,24 @@ class PostgresStore:
         except psycopg.Error as exc:
             raise translate(exc) from None
 
+    def _statement(self, sql: str, params: Any) -> list[tuple[Any, ...]]:
+        """One read statement on its own (atomic by itself): no BEGIN and COMMIT round trips. A
+        pooled connection the server dropped is replaced, as in ``_checked_out``."""
+        if self._closed:
+            raise StorageError("the memory store is closed")
+        try:
+            for attempt in range(POOL_SIZE + 1):
+                with self._pool.connection() as conn:
+                    try:
+                        rows: list[tuple[Any, ...]] = conn.execute(sql, params).fetchall()
+                        return rows
+                    except psycopg.OperationalError:
+                        if attempt == POOL_SIZE or not conn.closed:
+                            raise
+            raise AssertionError("unreachable")
+        except psycopg.Error as exc:
+            raise translate(exc) from None
+
     @contextmanager
     def _checked_out(self, begin: str) -> Iterator[psycopg.Connection[Any]]:
         """A pooled connection on which ``begin`` ran. A connection the server dropped while it sat
@@ -363,14 +381,13 @@ class PostgresStore:
             return [self._info(r) for r in rows]
 
     def find_store(self, *, store_id: str | None = None, name: str | None = None) -> StoreInfo | None:
-        with self._connection(write=False) as db:
-            if name is not None:
-                row = db.one(
-                    f"SELECT {_STORE_COLS} FROM sm_stores WHERE name_tok = %s", (self._master.name_token(name),)
-                )
-            else:
-                row = db.one(f"SELECT {_STORE_COLS} FROM sm_stores WHERE public_id = %s", (store_id,))
-            return None if row is None else self._info(row)
+        if name is not None:
+            rows = self._statement(
+                f"SELECT {_STORE_COLS} FROM sm_stores WHERE name_tok = %s", (self._master.name_token(name),)
+            )
+        else:
+            rows = self._statement(f"SELECT {_STORE_COLS} FROM sm_stores WHERE public_id = %s", (store_id,))
+        return self._info(rows[0]) if rows else None
 
     def create_store(self, name: str, description: str, now: float) -> StoreInfo | None:
         with self._connection(write=True) as db:
@@ -430,9 +447,8 @@ class PostgresStore:
     # -- settings --------------------------------------------------------------------------
 
     def get_setting(self, name: str) -> str | None:
-        with self._connection(write=False) as db:
-            row = db.one("SELECT value FROM sm_meta WHERE key = %s", (f"setting:{name}",))
-        return None if row is None else self._master.open_setting(name, str(row[0]))
+        rows = self._statement("SELECT value FROM sm_meta WHERE key = %s", (f"setting:{name}",))
+        return None if not rows else self._master.open_setting(name, str(rows[0][0]))
 
     def set_setting(self, name: str, value: str) -> None:
         with self._connection(write=True) as db:
@@ -475,9 +491,8 @@ class PostgresStore:
             return purge(db, log, limit, now)
 
     def count_expired(self, now: float) -> int:
-        with self._connection(write=False) as db:
-            row = db.one("SELECT count(*) FROM sm_entries WHERE expires IS NOT NULL AND expires <= %s", (now,))
-        return 0 if row is None else int(row[0])
+        rows = self._statement("SELECT count(*) FROM sm_entries WHERE expires IS NOT NULL AND expires <= %s", (now,))
+        return int(rows[0][0])
 
     def recount_history(self) -> None:
         with self._connection(write=True) as db:
