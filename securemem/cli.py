@@ -90,6 +90,13 @@ def store_keys(args: argparse.Namespace) -> dict[str, object]:
             print(f"securemem: warning: ${KEK_ENV} is set, so it is the KEK used; --key-file/--passphrase-file "
                   "are ignored", file=sys.stderr)  # fmt: skip
         return {"kek": parse_kek(os.environ[KEK_ENV])}
+    if split_url(args.db)[0] == "postgresql":  # no key files beside a server; never echo its URL
+        if legacy or os.environ.get(KEY_ENV):
+            return {"key": key_of(args)}
+        raise UsageError(
+            f"no key for the PostgreSQL store: pass --kek URI, --key-file F or --passphrase-file F, or set "
+            f"${KEK_ENV} or ${KEY_ENV}"
+        )
     if legacy or os.environ.get(KEY_ENV) or Path(default_key_file(args.db)).exists():
         return {"key": key_of(args)}
     if Path(f"{args.db}.kek").exists():

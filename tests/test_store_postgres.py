@@ -8,8 +8,8 @@ only a server has. Each test gets a fresh migrated schema of the session's datab
 from __future__ import annotations
 
 import glob
-import re
 import os
+import re
 import subprocess
 import time
 from collections.abc import Iterator
@@ -453,3 +453,19 @@ def test_an_app_role_with_the_readme_grants_runs_everything_and_no_ddl(url: str,
         with sql(url) as conn:
             conn.execute(f"DROP OWNED BY {role}")
             conn.execute(f"DROP ROLE {role}")
+
+
+def test_the_cli_takes_a_postgresql_url_and_never_echoes_it(
+    url: str, key: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kek = tmp_path / "kek"
+    kek.write_text(key.hex())
+    kek.chmod(0o600)
+    create = '{"command": "create", "path": "/memories/a.md", "file_text": "from the CLI"}'
+    assert run_cli(capsys, "exec", "--db", url, "--kek", f"file:{kek}", create)[0] == 0
+    code, out, _ = run_cli(
+        capsys, "exec", "--db", url, "--kek", f"file:{kek}", '{"command": "view", "path": "/memories/a.md"}'
+    )
+    assert code == 0 and "from the CLI" in out
+    code, _, err = run_cli(capsys, "exec", "--db", url, '{"command": "view", "path": "/memories"}')
+    assert code == 2 and "no key for the PostgreSQL store" in err and url not in err

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -153,6 +154,10 @@ class PostgresStore:
         self.history_settings = History()
         self._durability = "full"
         self._closed = False
+        # The transaction this thread has open, if any: a setting read inside it (the policy check
+        # each command makes under the lock) uses its connection, not a second one from the pool,
+        # which eight threads each holding one and waiting for another would exhaust.
+        self._local = threading.local()
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -277,9 +282,11 @@ class PostgresStore:
             log = PgVersionLog(db, keys, now, actor or _NOBODY, history or self.history_settings)
             tx = PgTx(self, db, keys, now, log)
             tx.write = write
+            outer, self._local.db = getattr(self._local, "db", None), db
             try:
                 yield tx
             finally:
+                self._local.db = outer
                 tx.release()
 
     def _resolve(self, db: _Db, namespace: str, *, write: bool, create: bool, store_key: int | None) -> int | None:
@@ -447,7 +454,9 @@ class PostgresStore:
     # -- settings --------------------------------------------------------------------------
 
     def get_setting(self, name: str) -> str | None:
-        rows = self._statement("SELECT value FROM sm_meta WHERE key = %s", (f"setting:{name}",))
+        sql, params = "SELECT value FROM sm_meta WHERE key = %s", (f"setting:{name}",)
+        current: _Db | None = getattr(self._local, "db", None)
+        rows = self._statement(sql, params) if current is None else current.all(sql, params)
         return None if not rows else self._master.open_setting(name, str(rows[0][0]))
 
     def set_setting(self, name: str, value: str) -> None:
