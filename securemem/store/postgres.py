@@ -123,13 +123,18 @@ def _connect_error(exc: psycopg.Error) -> StorageError:
     return translate(exc)
 
 
-def migrate(url: str) -> tuple[int, int]:
-    """Create or upgrade the schema of the database ``url`` names: (version before, version after)."""
+def migrate(url: str, *, schema: str | None = None) -> tuple[int, int]:
+    """Create or upgrade the schema of the database ``url`` names: (version before, version after).
+
+    ``schema``: first create that PostgreSQL schema and migrate inside it (the tests' scratch
+    schemas, in the same round trips)."""
     try:
         with psycopg.connect(url, autocommit=True) as conn:
             db = _Db(conn)
             conn.execute("BEGIN")
             try:
+                if schema is not None:
+                    conn.execute(f'CREATE SCHEMA "{schema}"; SET LOCAL search_path = "{schema}"')
                 db.run("SELECT pg_advisory_xact_lock(%s, %s)", MIGRATION_LOCK)
                 found = pgschema.migrate(db)
                 conn.execute("COMMIT")
