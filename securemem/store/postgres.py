@@ -23,7 +23,6 @@ The only module that imports ``psycopg`` and ``psycopg_pool``. Choices and why:
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import threading
@@ -37,30 +36,18 @@ from psycopg import errors as pgerrors
 from psycopg_pool import ConnectionPool
 
 from securemem.errors import (
-    DamagedStoreError,
-    KekError,
     StorageError,
     StoreBusyError,
     StoreFullError,
-    WrongKekError,
-    WrongKeyError,
 )
 from securemem.keys import KeyProvider
 from securemem.keys.kek import KekProvider
 from securemem.store import pgschema
 from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
 from securemem.store.history import EXPIRY_ACTOR, VERSION_ROW_BYTES
+from securemem.store.pgkeys import OwnKeys, unlock
 from securemem.store.pgschema import MIGRATE, MIGRATION_LOCK, Db
-from securemem.store.pgseal import (
-    TAMPERED,
-    HeldKek,
-    MasterKeys,
-    StoreKeys,
-    dump_wrapped,
-    load_wrapped,
-    wrapped_doc,
-    wrapped_of,
-)
+from securemem.store.pgseal import MasterKeys, StoreKeys
 from securemem.store.pgtx import PgTx, purge
 from securemem.store.pgversions import PgVersionLog, chain_rows, seq_range
 
@@ -184,7 +171,7 @@ class PostgresStore:
             raise _connect_error(exc) from None
         try:
             with pool.connection() as conn:
-                master, own_keys = _unlock(_Db(conn), key, kek)
+                master, own_keys = unlock(_Db(conn), key, kek)
         except psycopg.Error as exc:
             pool.close()
             raise translate(exc) from None
@@ -559,102 +546,3 @@ class PostgresStore:
         if not self._closed:
             self._closed = True
             self._pool.close()
-
-
-def _unlock(db: _Db, key: KeyProvider | None, kek: KekProvider | None) -> tuple[MasterKeys, OwnKeys | None]:
-    """Check the schema, and unwrap the master key (made by the first open of a migrated database)."""
-    pgschema.check_version(db)
-    meta = dict(db.all(f"SELECT key, value FROM sm_meta WHERE key IN {_META_KEYS}"))
-    if "master" not in meta:  # the first open of a migrated database (DML only: no DDL)
-        meta = _initialise(db, key, kek)
-    deployment, salt = str(meta["deployment"]), bytes.fromhex(str(meta["salt"]))
-    provider = _kek_of(key, kek, salt)
-    for wrapped in load_wrapped(str(meta["master"])):
-        master = provider.unwrap(wrapped, deployment)
-        if master is not None:
-            return MasterKeys(master, deployment), _own_keys(meta.get("store_keys"), kek, deployment)
-    if kek is not None:
-        raise WrongKekError(f"the KEK {provider.source} does not open this PostgreSQL store")
-    raise WrongKeyError("the key does not open this PostgreSQL store")
-
-
-def _kek_of(key: KeyProvider | None, kek: KekProvider | None, salt: bytes) -> KekProvider:
-    if kek is not None:
-        return kek
-    assert key is not None
-    return HeldKek(key.source, key.store_key(salt))
-
-
-def _initialise(db: _Db, key: KeyProvider | None, kek: KekProvider | None) -> dict[str, Any]:
-    """The deployment's id, salt and master key (wrapped by the KEK): once, under the migration lock."""
-    db.conn.execute("BEGIN")
-    try:
-        db.run("SELECT pg_advisory_xact_lock(%s, %s)", MIGRATION_LOCK)
-        meta = dict(db.all(f"SELECT key, value FROM sm_meta WHERE key IN {_META_KEYS}"))
-        if "master" not in meta:
-            deployment, salt = "memstore_" + secrets.token_hex(12), os.urandom(16)
-            wrapped = _kek_of(key, kek, salt).wrap(os.urandom(32), deployment)
-            meta = {"deployment": deployment, "salt": salt.hex(), "master": dump_wrapped([wrapped])}
-            meta["store_keys"] = "own" if _is_pkcs11(kek) else "master"
-            for name, value in meta.items():
-                db.run("INSERT INTO sm_meta (key, value) VALUES (%s, %s)", (name, value))
-        db.conn.execute("COMMIT")
-    except BaseException:
-        db.conn.execute("ROLLBACK")
-        raise
-    return meta
-
-
-_META_KEYS = "('deployment', 'salt', 'master', 'store_keys')"
-
-
-def _is_pkcs11(kek: KekProvider | None) -> bool:
-    if kek is None or not str(getattr(kek, "source", "")).startswith("pkcs11:"):
-        return False
-    from securemem.keys.pkcs11 import Pkcs11Kek
-
-    return isinstance(kek, Pkcs11Kek)
-
-
-def _own_keys(mode: object, kek: KekProvider | None, deployment: str) -> OwnKeys | None:
-    if mode != "own":
-        return None
-    if not _is_pkcs11(kek):
-        raise WrongKekError(
-            "this PostgreSQL store keeps each store's key on its PKCS#11 token: open it with its pkcs11: KEK"
-        )
-    return OwnKeys(kek, deployment)
-
-
-class OwnKeys:
-    """One key object per store on the PKCS#11 token (``<object>.<store id>``) wraps the store's data
-    key, so deleting the store destroys its key on the token: erasure that reaches every dump,
-    replica and backup made before, where the rows survive but their key does not."""
-
-    def __init__(self, kek: Any, deployment: str) -> None:
-        self._kek = kek
-        self._deployment = deployment
-
-    def _object(self, public_id: str) -> Any:
-        return self._kek.for_object(f"{self._kek.object}.{public_id}")
-
-    def create(self, public_id: str, dek: bytes) -> bytes:
-        own = self._object(public_id)
-        own.create_key()
-        return json.dumps(wrapped_doc(own.wrap(dek, f"{self._deployment}/{public_id}"))).encode()
-
-    def unwrap(self, public_id: str, sealed: bytes) -> bytes:
-        try:
-            dek = self._object(public_id).unwrap(wrapped_of(json.loads(sealed)), f"{self._deployment}/{public_id}")
-        except KekError:
-            raise WrongKeyError(
-                "the store's own key is not on the PKCS#11 token (the store was deleted): nothing of it decrypts"
-            ) from None
-        except ValueError:
-            raise DamagedStoreError(TAMPERED) from None
-        if dek is None:
-            raise DamagedStoreError(TAMPERED)
-        return bytes(dek)
-
-    def destroy(self, public_id: str) -> None:
-        self._object(public_id).destroy_key()
