@@ -471,3 +471,7 @@ def test_the_cli_takes_a_postgresql_url_and_never_echoes_it(
     assert code == 0 and "from the CLI" in out
     code, _, err = run_cli(capsys, "exec", "--db", url, '{"command": "view", "path": "/memories"}')
     assert code == 2 and "no key for the PostgreSQL store" in err and url not in err
+    code, out, _ = run_cli(capsys, "verify", "--db", url, "--kek", f"file:{kek}")
+    assert (code, out) == (0, "the PostgreSQL store: ok (every store's data key unseals)\n")
+    code, out, _ = run_cli(capsys, "audit", "verify", "--db", url, "--kek", f"file:{kek}")
+    assert code == 0 and '"chain_ok": true' in out
