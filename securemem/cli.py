@@ -34,7 +34,7 @@ from securemem.middleware import policy_layers
 from securemem.policy import load_policy, parse_duration
 from securemem.policy_check import describe, policy_warnings
 from securemem.store.base import Store
-from securemem.store.factory import open_store
+from securemem.store.factory import open_store, split_url
 from securemem.sweep import DEFAULT_BATCH, SweepReport, sweep
 
 EXIT_OK, EXIT_COMMAND, EXIT_USAGE = 0, 1, 2
@@ -90,6 +90,13 @@ def store_keys(args: argparse.Namespace) -> dict[str, object]:
             print(f"securemem: warning: ${KEK_ENV} is set, so it is the KEK used; --key-file/--passphrase-file "
                   "are ignored", file=sys.stderr)  # fmt: skip
         return {"kek": parse_kek(os.environ[KEK_ENV])}
+    if split_url(args.db)[0] == "postgresql":  # no key files beside a server; never echo its URL
+        if legacy or os.environ.get(KEY_ENV):
+            return {"key": key_of(args)}
+        raise UsageError(
+            f"no key for the PostgreSQL store: pass --kek URI, --key-file F or --passphrase-file F, or set "
+            f"${KEK_ENV} or ${KEY_ENV}"
+        )
     if legacy or os.environ.get(KEY_ENV) or Path(default_key_file(args.db)).exists():
         return {"key": key_of(args)}
     if Path(f"{args.db}.kek").exists():
@@ -347,10 +354,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
         problems = store.integrity_errors()
     finally:
         store.close()
+    server = split_url(args.db)[0] == "postgresql"
+    where = "the PostgreSQL store" if server else args.db  # a URL may carry a password: never echoed
     if problems:
-        print(f"{args.db}: {len(problems)} integrity problem(s); first: {problems[0]}", file=sys.stderr)
+        print(f"{where}: {len(problems)} integrity problem(s); first: {problems[0]}", file=sys.stderr)
         return EXIT_COMMAND
-    print(f"{args.db}: ok (integrity_check and cipher_integrity_check passed)")
+    checks = "every store's data key unseals" if server else "integrity_check and cipher_integrity_check passed"
+    print(f"{where}: ok ({checks})")
     return EXIT_OK
 
 
@@ -557,13 +567,14 @@ def build_parser() -> argparse.ArgumentParser:
         ("keys", "list, add, remove and rotate the KEKs of a store; adopt a legacy store", cmd_policy_check),
         ("backup", "write an encrypted, consistent backup of a store to one file", cmd_backup),
         ("restore", "restore a backup to a new store", cmd_restore),
+        ("migrate", "create or upgrade the schema of a PostgreSQL store (run once, as the schema owner)", cmd_migrate),
     ]
     for name, help_text, handler in commands:
         command = sub.add_parser(name, help=help_text, description=help_text)
         command.set_defaults(handler=handler)
         if name in ("rekey", "sweep", "backup"):
             _store_args(command, policy=False)
-        elif name not in ("demo", "policy", "keys", "verify", "restore"):
+        elif name not in ("demo", "policy", "keys", "verify", "restore", "migrate"):
             _store_args(command)
     sub.choices["exec"].add_argument(
         "input", help="the tool input: '-' reads it from stdin, @FILE from a file, else the JSON itself"
@@ -578,6 +589,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.choices["sweep"].add_argument("--every", help="keep running, sweeping at this interval (e.g. 10m)")
     sub.choices["sweep"].add_argument("--batch", type=_batch, default=DEFAULT_BATCH, help="entries per transaction")
+    sub.choices["migrate"].add_argument(
+        "--db", required=True, help="postgresql://user@host:5432/database (a role that may create tables)"
+    )
     _policy_commands(sub.choices["policy"])
     from securemem.cli_keys import keys_commands
 
@@ -586,6 +600,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     admin_commands(sub)
     return parser
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    """Create the PostgreSQL schema, or bring it to this release's version: agents never run DDL."""
+    scheme, location = split_url(args.db)
+    if scheme != "postgresql":
+        raise UsageError("securemem migrate is for PostgreSQL stores: --db postgresql://user@host:5432/database")
+    from securemem.store.postgres import migrate
+
+    before, after = migrate(location)
+    said = "already at" if before == after else ("created at" if before == 0 else f"upgraded from {before} to")
+    print(f"securemem: the PostgreSQL schema is {said} version {after}")
+    return 0
 
 
 def _backup_args(choices: Mapping[str, argparse.ArgumentParser]) -> None:

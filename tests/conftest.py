@@ -4,14 +4,25 @@ module, and plain helpers in helpers.py."""
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from securemem import SecureMemory
+from securemem.keys.pkcs11 import MODULE_ENV, PIN_ENV
 from securemem.store.base import Store
-from tests.helpers import BACKENDS, Clock, EntryView, dump
+from tests.helpers import BACKENDS, Clock, EntryView, dump, require
+from tests.hsm import LABEL, PIN, SO_PIN, TOKEN, softhsm_module
+from tests.pg import PG
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The PostgreSQL database the session made (tests/pg.py), dropped with every schema in it."""
+    del session, exitstatus
+    PG.drop()
 
 
 @pytest.fixture(autouse=True)
@@ -52,3 +63,36 @@ def clock() -> Clock:
 def snapshot() -> Callable[[SecureMemory], dict[str, EntryView]]:
     """``snapshot(memory)``: a comparable dump of a namespace (see ``dump``)."""
     return dump
+
+
+@pytest.fixture(scope="session")
+def token(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A SoftHSM2 token with one AES-256 key labelled "kek"; the module path."""
+    module = softhsm_module()
+    require(module is not None and shutil.which("softhsm2-util") is not None, "softhsm2 (Debian package softhsm2)")
+    assert module is not None
+    root = tmp_path_factory.mktemp("softhsm")
+    (root / "tokens").mkdir()
+    conf = root / "softhsm2.conf"
+    conf.write_text(f"directories.tokendir = {root / 'tokens'}\nobjectstore.backend = file\nlog.level = ERROR\n")
+    env = {**os.environ, "SOFTHSM2_CONF": str(conf)}
+    init = ["softhsm2-util", "--init-token", "--free", "--label", TOKEN, "--so-pin", SO_PIN, "--pin", PIN]
+    subprocess.run(init, env=env, check=True, capture_output=True)
+    os.environ["SOFTHSM2_CONF"] = str(conf)  # read when the module is first loaded, below
+    import pkcs11
+    from pkcs11 import Attribute, KeyType
+
+    lib = pkcs11.lib(module)
+    with lib.get_token(token_label=TOKEN).open(user_pin=PIN, rw=True) as session:
+        template = {Attribute.SENSITIVE: True, Attribute.EXTRACTABLE: False}
+        session.generate_key(KeyType.AES, 256, label=LABEL, store=True, template=template)
+        session.generate_key(KeyType.AES, 256, label="other", store=True, template=template)
+    yield module
+    os.environ.pop("SOFTHSM2_CONF", None)
+
+
+@pytest.fixture
+def hsm(token: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv(MODULE_ENV, token)
+    monkeypatch.setenv(PIN_ENV, PIN)
+    return token

@@ -30,6 +30,7 @@ from securemem.policy import load_policy
 from securemem.store.base import Entry, Store
 from securemem.store.factory import open_store
 from securemem.store.sqlcipher import SQLCipherStore
+from tests.pg import PG
 
 REPO = Path(__file__).parents[1]
 T0 = 1_700_000_000.0  # where a test's Clock starts
@@ -55,6 +56,7 @@ class Clock:
 BACKENDS: dict[str, Callable[[Path], Store]] = {
     "memory": lambda _tmp: open_store("memory://"),
     "sqlcipher": lambda tmp: open_store(f"sqlcipher://{tmp / 'store.db'}", os.urandom(32)),
+    "postgresql": lambda _tmp: PG.store(),  # a fresh schema of the session's database (tests/pg.py)
 }
 
 

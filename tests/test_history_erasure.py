@@ -18,6 +18,7 @@ from securemem.memory import configure_store
 from securemem.policy import Policy
 from securemem.store import history
 from tests.helpers import BACKENDS, DAY, Clock, ok
+from tests.pg import PG
 from tests.sqlcipher_pages import plaintext_of
 
 MARKER = "ZORILLA-HISTORY-51f0"
@@ -137,8 +138,9 @@ def _create_once(db: str, key: bytes, store_id: str, who: str, start: object) ->
             return "lost"
 
 
-def test_two_processes_never_lose_an_update_and_one_not_exists_write_wins(tmp_path: Path) -> None:
-    db, key = tmp_path / "c.db", b"c" * 32
+@pytest.mark.parametrize("backend", ["sqlcipher", "postgresql"])
+def test_two_processes_never_lose_an_update_and_one_not_exists_write_wins(tmp_path: Path, backend: str) -> None:
+    db, key = (str(tmp_path / "c.db") if backend == "sqlcipher" else PG.fresh_url()), b"c" * 32
     with Admin.open(db, key=key) as admin:
         store = admin.memory_stores.create(name="s")
         counter = admin.memories.write(store.id, path="/counter.md", content="0\n")

@@ -1,7 +1,8 @@
 """PKCS#11 KEKs (keys/pkcs11.py) against a real SoftHSM2 token that these tests create.
 
-The token lives in a temporary directory (its own SOFTHSM2_CONF), made once per test session:
-a PKCS#11 module reads its configuration once, when the process first loads it. The AES key is
+The token lives in a temporary directory (its own SOFTHSM2_CONF), made once per test session
+(the ``token`` and ``hsm`` fixtures, conftest.py): a PKCS#11 module reads its configuration once,
+when the process first loads it. The AES key is
 generated on the token, sensitive and not extractable, so the only way to use it is to ask the
 token, which is what the provider does. Without softhsm2 these tests skip with one line; under
 CI (``CI`` set) they fail instead.
@@ -9,10 +10,6 @@ CI (``CI`` set) they fail instead.
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,48 +21,8 @@ from securemem.keys.header import read_header
 from securemem.keys.pkcs11 import MODULE_ENV, PIN_ENV
 from securemem.keys.uri import parse_kek
 from securemem.store.envelope import unlock
-from tests.helpers import create, require, view
-
-MODULES = ("/usr/lib/softhsm/libsofthsm2.so", "/usr/lib/x86_64-linux-gnu/softhsm/libsofthsm2.so")
-TOKEN, LABEL, PIN, SO_PIN = "securemem-test", "kek", "246810", "13579111"
-URI = f"pkcs11:token={TOKEN};object={LABEL}"
-
-
-def softhsm_module() -> str | None:
-    return next((m for m in MODULES if Path(m).exists()), None)
-
-
-@pytest.fixture(scope="session")
-def token(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A SoftHSM2 token with one AES-256 key labelled "kek"; the module path."""
-    module = softhsm_module()
-    require(module is not None and shutil.which("softhsm2-util") is not None, "softhsm2 (Debian package softhsm2)")
-    assert module is not None
-    root = tmp_path_factory.mktemp("softhsm")
-    (root / "tokens").mkdir()
-    conf = root / "softhsm2.conf"
-    conf.write_text(f"directories.tokendir = {root / 'tokens'}\nobjectstore.backend = file\nlog.level = ERROR\n")
-    env = {**os.environ, "SOFTHSM2_CONF": str(conf)}
-    init = ["softhsm2-util", "--init-token", "--free", "--label", TOKEN, "--so-pin", SO_PIN, "--pin", PIN]
-    subprocess.run(init, env=env, check=True, capture_output=True)
-    os.environ["SOFTHSM2_CONF"] = str(conf)  # read when the module is first loaded, below
-    import pkcs11
-    from pkcs11 import Attribute, KeyType
-
-    lib = pkcs11.lib(module)
-    with lib.get_token(token_label=TOKEN).open(user_pin=PIN, rw=True) as session:
-        template = {Attribute.SENSITIVE: True, Attribute.EXTRACTABLE: False}
-        session.generate_key(KeyType.AES, 256, label=LABEL, store=True, template=template)
-        session.generate_key(KeyType.AES, 256, label="other", store=True, template=template)
-    yield module
-    os.environ.pop("SOFTHSM2_CONF", None)
-
-
-@pytest.fixture
-def hsm(token: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setenv(MODULE_ENV, token)
-    monkeypatch.setenv(PIN_ENV, PIN)
-    return token
+from tests.helpers import create, view
+from tests.hsm import LABEL, PIN, TOKEN, URI
 
 
 def test_a_store_wrapped_by_the_hsm_opens_through_it(hsm: str, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,19 +20,42 @@ import pytest
 from securemem import SecureMemory
 from securemem.policy import HistorySettings, Policy, QuotaSettings
 from tests.helpers import Job, aggregate_errors, check_clean, fork_all, read_state
+from tests.pg import PG
 
 WORKERS, EDITS = 4, 500
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where the workers meet, and how much each does there."""
+
+    db: str
+    edits: int  # per editor
+    attempts: int  # per quota racer: twice what fits, in all
+    fit: int
+
+
+@pytest.fixture(params=["sqlcipher", "postgresql"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> Target:
+    """One SQLCipher file, or one PostgreSQL schema (several processes, one server). The server's
+    round trips make each edit slower, so its races are shorter: still hundreds of overlapping
+    read-modify-writes, which is what a lost update or a beaten quota needs to show."""
+    if request.param == "sqlcipher":
+        return Target(str(tmp_path / "c.db"), EDITS, ATTEMPTS, FIT)
+    return Target(PG.fresh_url(), 100, 40, 80)
+
+
 SHARED = "/memories/shared.md"
 TAG = re.compile(r"W\d+-\d+")
 TOTAL = re.compile(r"the file has (\d+) lines")
 
 
-def _editor(db: str, key: bytes, worker: int, own_file: bool) -> list[str]:
+def _editor(db: str, key: bytes, worker: int, own_file: bool, edits: int) -> list[str]:
     """EDITS read-modify-write edits, each adding the line ``W<worker>-<step>``; the errors it got."""
     errors = []
     path = f"/memories/w{worker}.md" if own_file else SHARED
     with SecureMemory.open(db, key=key, create=False) as memory:
-        for step in range(EDITS):
+        for step in range(edits):
             tag = f"W{worker}-{step}"
             if step % 2:
                 # Line 0 is always valid in the shared file; a worker knows the length of its own.
@@ -71,19 +95,21 @@ def _tags_in(text: str) -> Counter[str]:
 
 
 @pytest.mark.parametrize("own_files", [False, True], ids=["same-file", "different-files"])
-def test_four_processes_lose_no_edit_and_never_see_a_lock(tmp_path: Path, key: bytes, own_files: bool) -> None:
-    db = tmp_path / "c.db"
+def test_four_processes_lose_no_edit_and_never_see_a_lock(
+    tmp_path: Path, key: bytes, own_files: bool, target: Target
+) -> None:
+    db, edits = target.db, target.edits
     paths = [f"/memories/w{n}.md" for n in range(WORKERS)] if own_files else [SHARED]
     with SecureMemory.open(db, key=key) as memory:
         for path in paths:
             check_clean(memory.execute({"command": "create", "path": path, "file_text": "HEAD\n"}))
-    jobs: list[Job] = [(_editor, (str(db), key, n, own_files)) for n in range(WORKERS)]
+    jobs: list[Job] = [(_editor, (str(db), key, n, own_files, edits)) for n in range(WORKERS)]
     if not own_files:
         jobs.append((_reader, (str(db), key, 150)))
     results = fork_all(jobs, tmp_path)
     errors = [error for worker_errors in results[:WORKERS] for error in worker_errors]
     # With BEGIN IMMEDIATE and the busy timeout, no edit fails at all; any failure is counted here.
-    assert errors == [], f"{len(errors)} of {WORKERS * EDITS} edits failed, e.g. {errors[:3]}"
+    assert errors == [], f"{len(errors)} of {WORKERS * edits} edits failed, e.g. {errors[:3]}"
     assert results[WORKERS:] in ([], [[]]), f"inconsistent views: {results[WORKERS:]}"
     with SecureMemory.open(db, key=key, create=False) as memory:
         assert memory.store.integrity_errors() == []
@@ -93,8 +119,8 @@ def test_four_processes_lose_no_edit_and_never_see_a_lock(tmp_path: Path, key: b
     for path in paths:
         text = state.files[path]
         found.update(_tags_in(text))
-        assert text.count("HEAD\n") == 1 and text.count("\n") == 1 + EDITS * (1 if own_files else WORKERS)
-    expected = Counter(f"W{n}-{step}" for n in range(WORKERS) for step in range(EDITS))
+        assert text.count("HEAD\n") == 1 and text.count("\n") == 1 + edits * (1 if own_files else WORKERS)
+    expected = Counter(f"W{n}-{step}" for n in range(WORKERS) for step in range(edits))
     assert found == expected, f"lost: {sorted(expected - found)[:10]}, duplicated: {sorted(found - expected)[:10]}"
 
 
@@ -105,12 +131,12 @@ ATTEMPTS = 150  # per worker: 600 in all, twice what fits
 FIT = 300
 
 
-def _racer(db: str, key: bytes, worker: int, policy: Policy, kind: str) -> dict[str, Any]:
+def _racer(db: str, key: bytes, worker: int, policy: Policy, kind: str, attempts: int) -> dict[str, Any]:
     """UNIT-byte writes until the attempts run out: new files, and (bytes race) lines added to one file."""
     successes, errors = 0, []
     line = "x" * (UNIT - 1)
     with SecureMemory.open(db, key=key, policy=policy, create=False) as memory:
-        for step in range(ATTEMPTS):
+        for step in range(attempts):
             if kind == "max_files" or step % 2:
                 path = f"/memories/r{worker}-{step:03}.md"  # a quota counts path text too: all the same length
                 tool_input: dict[str, Any] = {
@@ -130,32 +156,32 @@ def _racer(db: str, key: bytes, worker: int, policy: Policy, kind: str) -> dict[
 
 
 @pytest.mark.parametrize("kind", ["max_total_bytes", "max_files"])
-def test_racing_processes_never_beat_a_quota(tmp_path: Path, key: bytes, kind: str) -> None:
-    db = tmp_path / "q.db"
+def test_racing_processes_never_beat_a_quota(tmp_path: Path, key: bytes, kind: str, target: Target) -> None:
+    db, attempts, fit = target.db, target.attempts, target.fit
     start = "HEAD\n"
     limits = (
-        {"max_total_bytes": len(SHARED) + len(start) + FIT * UNIT + UNIT // 2}
+        {"max_total_bytes": len(SHARED) + len(start) + fit * UNIT + UNIT // 2}
         if kind == "max_total_bytes"
-        else {"max_files": 1 + FIT}
+        else {"max_files": 1 + fit}
     )
     policy = Policy(name="race", quota=QuotaSettings(**limits), history=HistorySettings(versions=False))
     with SecureMemory.open(db, key=key, policy=policy) as memory:
         check_clean(memory.execute({"command": "create", "path": SHARED, "file_text": start}))
-    results = fork_all([(_racer, (str(db), key, n, policy, kind)) for n in range(WORKERS)], tmp_path)
+    results = fork_all([(_racer, (str(db), key, n, policy, kind, attempts)) for n in range(WORKERS)], tmp_path)
     successes = sum(r["successes"] for r in results)
     errors = [error for r in results for error in r["errors"]]
     # Every write either fitted or was refused with the quota's own message: no lock error, no other
     # failure. Nothing is ever deleted, so once full the store stays full and exactly FIT writes
     # succeed: not one more (two checks raced), and not one fewer.
     assert all(error.startswith("Error: Quota exceeded") for error in errors), Counter(errors).most_common(3)
-    assert (successes, len(errors)) == (FIT, WORKERS * ATTEMPTS - FIT)
+    assert (successes, len(errors)) == (fit, WORKERS * attempts - fit)
     with SecureMemory.open(db, key=key, policy=policy, create=False) as memory:
         state = read_state(memory.store)
         assert memory.store.integrity_errors() == [] and aggregate_errors(state) == []
         usage = sum(len(text.encode("utf-8")) + len(path.encode()) for path, text in state.files.items())
         if kind == "max_total_bytes":
-            assert usage == len(SHARED) + len(start) + FIT * UNIT <= limits["max_total_bytes"]
+            assert usage == len(SHARED) + len(start) + fit * UNIT <= limits["max_total_bytes"]
         else:
-            assert len(state.files) == 1 + FIT == limits["max_files"]
+            assert len(state.files) == 1 + fit == limits["max_files"]
         refused = memory.execute({"command": "create", "path": "/memories/one-more.md", "file_text": "x" * UNIT})
         assert refused.is_error and refused.text.startswith("Error: Quota exceeded")

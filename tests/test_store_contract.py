@@ -288,13 +288,15 @@ def test_make_dir_makes_an_empty_directory_and_its_parents(store: Store) -> None
         ("memory://", "memory", ""),
         ("sqlcipher:///var/lib/a.db", "sqlcipher", "/var/lib/a.db"),
         ("a.db", "sqlcipher", "a.db"),
+        ("postgresql://app@db:5432/memory", "postgresql", "postgresql://app@db:5432/memory"),
+        ("postgres://app@db/memory", "postgresql", "postgres://app@db/memory"),
     ],
 )
 def test_store_urls(url: str, scheme: str, where: str) -> None:
     assert split_url(url) == (scheme, where)
 
 
-@pytest.mark.parametrize("url", ["sqlcipher://relative.db", "ftp://x", "postgresql://localhost/db"])
+@pytest.mark.parametrize("url", ["sqlcipher://relative.db", "ftp://x", "postgresql://"])
 def test_bad_store_urls_are_one_clear_error(url: str) -> None:
     from securemem.errors import StorageError
 

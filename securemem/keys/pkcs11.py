@@ -11,6 +11,7 @@ python-pkcs11 is an optional extra (``pip install securemem[pkcs11]``): imported
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import os
 import threading
@@ -79,19 +80,58 @@ class Pkcs11Kek:
             raise KekError(f"KEK {self.source}: no PIN: add ;pin-source=file:/path to the URI or set ${PIN_ENV}")
         return pin
 
+    def for_object(self, label: str) -> Pkcs11Kek:
+        """The same token and PIN with another key object: a store's own key (store/postgres.py)."""
+        twin = copy.copy(self)
+        twin.object = label
+        twin.source = f"pkcs11:token={self.token};object={label}"
+        twin.key_id = "p" + hashlib.sha256(f"{self.token}\0{label}".encode()).hexdigest()[:20]
+        return twin
+
+    def create_key(self) -> None:
+        """Make this object on the token: an AES-256 key that never leaves it (sensitive, not extractable)."""
+        from pkcs11 import Attribute, KeyType
+
+        template = {Attribute.SENSITIVE: True, Attribute.EXTRACTABLE: False}
+        self._session(
+            lambda s: s.generate_key(KeyType.AES, 256, label=self.object, store=True, template=template), rw=True
+        )
+
+    def destroy_key(self) -> int:
+        """Destroy every key object with this label on the token (crypto-shredding); how many."""
+        from pkcs11 import Attribute, ObjectClass
+
+        def destroy(session: Any) -> int:
+            found = list(session.get_objects({Attribute.LABEL: self.object, Attribute.CLASS: ObjectClass.SECRET_KEY}))
+            for key in found:
+                key.destroy()
+            return len(found)
+
+        return int(self._session(destroy, rw=True))
+
     def _call(self, operation: str, data: bytes, nonce: bytes, context: bytes) -> bytes:
         import pkcs11
         from pkcs11 import KeyType, ObjectClass
         from pkcs11.mechanisms import GCMParams
 
+        def run(session: Any) -> bytes:
+            key = session.get_key(label=self.object, key_type=KeyType.AES, object_class=ObjectClass.SECRET_KEY)
+            call = key.encrypt if operation == "encrypt" else key.decrypt
+            return bytes(call(data, mechanism=pkcs11.Mechanism.AES_GCM, mechanism_param=GCMParams(nonce, context)))
+
+        return bytes(self._session(run, decrypting=operation == "decrypt"))
+
+    def _session(self, body: Any, *, decrypting: bool = False, rw: bool = False) -> Any:
+        """``body(session)`` in a session on the token (read-write to make or destroy an object),
+        its errors made one line each."""
+        import pkcs11
+
         where = f"KEK {self.source}"
         lib = _library(self._environ, where)
         try:
             token = lib.get_token(token_label=self.token)
-            with token.open(user_pin=self._pin()) as session:
-                key = session.get_key(label=self.object, key_type=KeyType.AES, object_class=ObjectClass.SECRET_KEY)
-                call = key.encrypt if operation == "encrypt" else key.decrypt
-                return bytes(call(data, mechanism=pkcs11.Mechanism.AES_GCM, mechanism_param=GCMParams(nonce, context)))
+            with token.open(user_pin=self._pin(), rw=rw) as session:
+                return body(session)
         except pkcs11.exceptions.NoSuchToken:
             raise KekError(f"{where}: no token labelled {self.token!r} (is the HSM reachable?)") from None
         except pkcs11.exceptions.PinIncorrect:
@@ -101,7 +141,7 @@ class Pkcs11Kek:
         except pkcs11.exceptions.MultipleObjectsReturned:
             raise KekError(f"{where}: several keys are labelled {self.object!r} on the token") from None
         except pkcs11.exceptions.PKCS11Error as exc:
-            if operation == "decrypt":
+            if decrypting:
                 why = "the token could not unwrap the data key (a different key under that label?)"
                 raise KekError(f"{where}: {why}") from None
             raise KekError(f"{where}: the token refused ({type(exc).__name__})") from None

@@ -1,7 +1,9 @@
 """One store factory from a URL, used by ``SecureMemory.open``, the CLI and the tests.
 
 - ``sqlcipher:///abs/path.db``, or a plain file path: the encrypted SQLite file (the default);
-- ``memory://``: a fresh store in this process's memory (tests, throwaway sessions).
+- ``memory://``: a fresh store in this process's memory (tests, throwaway sessions);
+- ``postgresql://user@host:5432/db`` (or ``postgres://``): the PostgreSQL store (store/postgres.py),
+  which holds only ciphertext; its schema is made by ``securemem migrate``, never by an open.
 
 A backend module is imported only when its URL is opened, so each driver stays in its module.
 """
@@ -16,7 +18,7 @@ from securemem.keys.kek import KekProvider
 from securemem.keys.uri import parse_kek
 from securemem.store.base import Store
 
-SCHEMES = ("sqlcipher", "memory")
+SCHEMES = ("sqlcipher", "memory", "postgresql")
 
 
 def split_url(target: str | os.PathLike[str]) -> tuple[str, str]:
@@ -32,7 +34,9 @@ def split_url(target: str | os.PathLike[str]) -> tuple[str, str]:
     if scheme == "memory":
         return scheme, rest
     if scheme in ("postgresql", "postgres"):
-        raise StorageError("the PostgreSQL backend is not available in this release; use sqlcipher:// or a path")
+        if not rest:
+            raise StorageError("a PostgreSQL URL names its server: postgresql://user@host:5432/database")
+        return "postgresql", text
     raise StorageError(f"unknown store URL scheme; use one of: {', '.join(s + '://' for s in SCHEMES)}")
 
 
@@ -53,6 +57,15 @@ def open_store(target: str | os.PathLike[str], key: object = None, *, create: bo
         raise StorageError("an encrypted store needs a key (key=, kek=, or a key file)")
     if not location:
         raise StorageError("the store path is empty")
+    if scheme == "postgresql":
+        from securemem.store.postgres import PostgresStore
+
+        return PostgresStore.open(
+            location,
+            key=None if key is None else as_key_provider(key),
+            kek=None if kek is None else as_kek_provider(kek),
+            create=create,
+        )
     if kek is not None:
         from securemem.store.envelope import open_envelope
 

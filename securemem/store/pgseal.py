@@ -1,0 +1,241 @@
+"""What the PostgreSQL store encrypts, and with which key, before anything leaves the process.
+
+The server holds ciphertext only (AES-256-GCM, ``cryptography``). The keys, from the top:
+
+- the deployment's KEK (``kek=``: a provider of the key issue, so ``pkcs11:`` keeps it in an HSM;
+  or ``key=``: 32 bytes of a KeyProvider, stretched with the database's salt for a passphrase)
+  wraps one random **master key**, kept wrapped in ``sm_meta``;
+- the master key seals the store-wide settings and each store's random **data key**
+  (``sm_stores.dek``), and keys the store-name tokens (HMAC): a store is found by name without
+  the name on the server;
+- a store's data key seals its name and description, its paths, file contents, and its
+  versions' paths, hashes, salts and contents, and keys its **path tokens**: a path is looked up
+  by HMAC, never by its text. With a PKCS#11 KEK, each store's data key is wrapped by a key
+  object of its own on the token first (store/postgres.py, ``OwnKeys``).
+
+Every ciphertext carries associated data naming its place: the field, the store's number and the
+row's identity (a path's token and memory number, a memory's number, a version's number). Copied
+or swapped to another row, field or store by SQL, it fails its tag and the read stops with a
+``DamagedStoreError`` that names no content.
+
+A path token is the concatenation of 8-byte HMACs of the path and of each of its ancestors, root
+first. So ``tok`` of ``/memories/a/b`` starts with ``tok`` of ``/memories/a``: one btree range of
+the token is a whole subtree, as a range of the plaintext path would be. The server learns the
+shape of the tree (depth, which entries share a directory), never a name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from securemem.errors import DamagedStoreError
+from securemem.keys.kek import MaterialKek, Wrapped
+from securemem.paths import ancestors
+
+NONCE_BYTES = 12
+TOKEN_BYTES = 8  # per path level: collisions need ~2**32 entries in one store
+KEY_BYTES = 32
+_LABEL = b"securemem-pg-v1\x00"
+TAMPERED = "a row of the PostgreSQL store fails its authentication check (changed, copied or moved outside securemem)"
+
+
+def derive(key: bytes, label: str) -> bytes:
+    """A sub-key for one purpose: a leak of one (a token key in a log) says nothing of the others."""
+    return HKDF(algorithm=hashes.SHA256(), length=KEY_BYTES, salt=None, info=_LABEL + label.encode()).derive(key)
+
+
+def place(field: str, ns: int, ident: bytes | int | str) -> bytes:
+    """The associated data of one ciphertext: its field, its store's number and its row's identity."""
+    if isinstance(ident, int):
+        ident = struct.pack(">q", ident)
+    elif isinstance(ident, str):
+        ident = ident.encode("utf-8")
+    return _LABEL + field.encode() + b"\x00" + struct.pack(">q", ns) + b"\x00" + ident
+
+
+class Sealer:
+    """AES-256-GCM under one key; a fresh random nonce per ciphertext, stored in front of it."""
+
+    def __init__(self, key: bytes) -> None:
+        self._aead = AESGCM(key)
+
+    def seal(self, data: bytes, where: bytes) -> bytes:
+        nonce = os.urandom(NONCE_BYTES)
+        return nonce + self._aead.encrypt(nonce, data, where)
+
+    def open(self, blob: bytes, where: bytes) -> bytes:
+        try:
+            return self._aead.decrypt(blob[:NONCE_BYTES], blob[NONCE_BYTES:], where)
+        except (InvalidTag, ValueError):
+            raise DamagedStoreError(TAMPERED) from None
+
+
+class HeldKek(MaterialKek):
+    """The 32 bytes a ``key=`` provider gave, used as the KEK that wraps the master key."""
+
+    def __init__(self, source: str, material: bytes) -> None:
+        super().__init__(source)
+        self._kek = material
+
+
+def wrapped_doc(wrapped: Wrapped) -> dict[str, Any]:
+    doc: dict[str, Any] = {"key_id": wrapped.key_id, "nonce": wrapped.nonce.hex(), "sealed": wrapped.sealed.hex()}
+    doc["alg"] = wrapped.alg
+    if wrapped.kdf is not None:
+        doc["kdf"] = dict(wrapped.kdf)
+    return doc
+
+
+def wrapped_of(doc: Any) -> Wrapped:
+    try:
+        kdf = doc.get("kdf")
+        return Wrapped(
+            str(doc["key_id"]), bytes.fromhex(doc["nonce"]), bytes.fromhex(doc["sealed"]), str(doc["alg"]), kdf
+        )
+    except (KeyError, ValueError, TypeError, AttributeError):
+        raise DamagedStoreError("the PostgreSQL store's wrapped master key is unreadable") from None
+
+
+def dump_wrapped(entries: list[Wrapped]) -> str:
+    return json.dumps([wrapped_doc(w) for w in entries], sort_keys=True)
+
+
+def load_wrapped(text: str) -> list[Wrapped]:
+    try:
+        docs = json.loads(text)
+    except ValueError:
+        raise DamagedStoreError("the PostgreSQL store's wrapped master key is unreadable") from None
+    if not isinstance(docs, list):
+        raise DamagedStoreError("the PostgreSQL store's wrapped master key is unreadable")
+    return [wrapped_of(doc) for doc in docs]
+
+
+class MasterKeys:
+    """What the master key does: store names, settings, store data keys, and the Store's token key."""
+
+    def __init__(self, master: bytes, deployment: str) -> None:
+        self.deployment = deployment
+        self._names = Sealer(derive(master, "names"))
+        self._deks = Sealer(derive(master, "store-keys"))
+        self._name_tokens = derive(master, "name-tokens")
+        self.token_key = derive(master, "token-key")
+
+    def name_token(self, name: str) -> bytes:
+        return hmac.new(self._name_tokens, name.encode("utf-8"), hashlib.sha256).digest()
+
+    def seal_setting(self, name: str, value: str) -> str:
+        return self._names.seal(value.encode("utf-8"), place("setting", 0, name)).hex()
+
+    def open_setting(self, name: str, value: str) -> str:
+        try:
+            blob = bytes.fromhex(value)
+        except ValueError:
+            raise DamagedStoreError(TAMPERED) from None
+        return self._names.open(blob, place("setting", 0, name)).decode("utf-8")
+
+    def wrap_dek(self, ns: int, public_id: str, dek: bytes) -> bytes:
+        """A store's data key (or its seal by the store's own key object) sealed for its row."""
+        return self._deks.seal(dek, place("store-key", ns, public_id))
+
+    def unwrap_dek(self, ns: int, public_id: str, blob: bytes) -> bytes:
+        return self._deks.open(blob, place("store-key", ns, public_id))
+
+
+@dataclass(frozen=True, slots=True)
+class VersionSecret:
+    """What a version keeps sealed: its path, content hash, size and chain salt."""
+
+    path: str | None
+    sha256: bytes | None
+    size: int | None
+    salt: bytes | None
+
+
+class StoreKeys:
+    """One store's data key: its paths, contents and versions, and its path tokens."""
+
+    def __init__(self, ns: int, dek: bytes) -> None:
+        self.ns = ns
+        self._sealer = Sealer(derive(dek, "data"))
+        self._tokens = derive(dek, "path-tokens")
+
+    def _one(self, path: str) -> bytes:
+        return hmac.new(self._tokens, path.encode("utf-8"), hashlib.sha256).digest()[:TOKEN_BYTES]
+
+    def token(self, path: str) -> bytes:
+        """The path's token: its ancestors' 8-byte HMACs and its own, root first (see the module doc)."""
+        return b"".join(self._one(p) for p in [*ancestors(path), path])
+
+    def seal_path(self, path: str, tok: bytes, memory: int) -> bytes:
+        return self._sealer.seal(path.encode("utf-8"), place("path", self.ns, tok + struct.pack(">q", memory)))
+
+    def open_path(self, blob: bytes, tok: bytes, memory: int) -> str:
+        path = self._sealer.open(blob, place("path", self.ns, tok + struct.pack(">q", memory))).decode("utf-8")
+        if self.token(path) != tok:  # a path sealed for this very row always has this token
+            raise DamagedStoreError(TAMPERED)
+        return path
+
+    def seal_text(self, field: str, public_id: str, text: str) -> bytes:
+        """A store's name or description: under its own key, so a store's deletion shreds them too."""
+        return self._sealer.seal(text.encode("utf-8"), place(field, self.ns, public_id))
+
+    def open_text(self, field: str, public_id: str, blob: bytes) -> str:
+        return self._sealer.open(blob, place(field, self.ns, public_id)).decode("utf-8")
+
+    def seal_content(self, data: bytes, memory: int) -> bytes:
+        return self._sealer.seal(data, place("content", self.ns, memory))
+
+    def open_content(self, blob: bytes, memory: int) -> bytes:
+        return self._sealer.open(blob, place("content", self.ns, memory))
+
+    def seal_version(self, seq: int, secret: VersionSecret) -> bytes | None:
+        if secret.path is None and secret.sha256 is None and secret.size is None and secret.salt is None:
+            return None
+        doc = {
+            "p": secret.path,
+            "h": None if secret.sha256 is None else secret.sha256.hex(),
+            "s": secret.size,
+            "t": None if secret.salt is None else secret.salt.hex(),
+        }
+        return self._sealer.seal(json.dumps(doc).encode(), place("version", self.ns, seq))
+
+    def open_version(self, seq: int, blob: bytes | None) -> VersionSecret:
+        if blob is None:
+            return VersionSecret(None, None, None, None)
+        doc = json.loads(self._sealer.open(blob, place("version", self.ns, seq)))
+        sha, salt = doc.get("h"), doc.get("t")
+        return VersionSecret(
+            doc.get("p"),
+            None if sha is None else bytes.fromhex(sha),
+            doc.get("s"),
+            None if salt is None else bytes.fromhex(salt),
+        )
+
+    def seal_version_data(self, seq: int, data: bytes) -> bytes:
+        return self._sealer.seal(data, place("version-data", self.ns, seq))
+
+    def open_version_data(self, seq: int, blob: bytes) -> bytes:
+        return self._sealer.open(blob, place("version-data", self.ns, seq))
+
+
+def subtree_bounds(tok: bytes) -> tuple[bytes, bytes]:
+    """(low, high) of every token strictly below ``tok``: longer tokens that start with it.
+
+    ``high`` is ``tok`` incremented as a big-endian number, so ``low < t < high`` is one range of
+    the key the planner can use (no OR). A token of all 0xff bytes has no increment: its bound is
+    itself followed by more 0xff bytes than any path has levels (a path is at most 1,024 bytes)."""
+    head = tok.rstrip(b"\xff")
+    if not head:
+        return tok, tok + b"\xff" * (TOKEN_BYTES * 1024 + 1)
+    return tok, head[:-1] + bytes([head[-1] + 1])

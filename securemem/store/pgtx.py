@@ -1,0 +1,505 @@
+"""StoreTx over PostgreSQL: every store operation on ``sm_entries``, with paths and contents sealed.
+
+One row per file or directory, keyed by ``(ns, tok)``: ``tok`` is the path token (pgseal.py), so
+a lookup is one key, and a subtree is one range of the key (``tok > T AND tok < T + 1``). The
+server cannot sort names it never sees: a listing fetches the subtree's rows, unseals their
+paths and sorts them here. Totals are not kept on directory rows (a write would rewrite every
+ancestor row, and sealed rows at that): a directory's size, files, dirs and path bytes are summed
+over the visible rows of its subtree when it is shown, and ``usage()`` is one aggregate over the
+store. Sizes, line counts, path lengths, times and expiries stay in clear: quotas and expiry
+need them, and they say nothing of what is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from securemem.paths import ROOT, ancestors, is_within, name_of
+from securemem.store.base import Ancestry, Entry, MissingStore, Skip, Usage, VersionQuery, VersionRow, path_bytes
+from securemem.store.history import VERSION_ROW_BYTES
+from securemem.store.pgschema import Db
+from securemem.store.pgseal import StoreKeys, subtree_bounds
+from securemem.store.pgversions import PgVersionLog
+
+if TYPE_CHECKING:
+    from securemem.store.postgres import PostgresStore
+
+_COLS = "tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, expires, path_ct"
+_VISIBLE = "(expires IS NULL OR expires > %(now)s)"
+# A subtree is one range of the key (pgseal.subtree_bounds): strictly below, or at and below.
+_BELOW = "(tok > %(lo)s AND tok < %(hi)s)"
+_AT_OR_BELOW = "(tok >= %(lo)s AND tok < %(hi)s)"
+_ROOT_BYTES = path_bytes(ROOT)
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    tok: bytes
+    is_dir: bool
+    memory: int
+    size: int
+    lines: int
+    pbytes: int
+    created: float
+    modified: float
+    accessed: float
+    expires: float | None
+    path: str
+
+
+def _later(current: float | None, new: float | None) -> float | None:
+    return None if current is None or new is None else max(current, new)
+
+
+def _latest(values: Any) -> float | None:
+    latest: float | None = None
+    for value in values:
+        if value is None:
+            return None
+        latest = value if latest is None else max(latest, value)
+    return latest
+
+
+class PgTx:
+    """One transaction on one store; the PostgresStore began it (and, for a write, holds the store's lock)."""
+
+    def __init__(self, store: PostgresStore, db: Db, keys: StoreKeys, now: float, log: PgVersionLog) -> None:
+        self._store = store
+        self._db = db
+        self.keys = keys
+        self.ns = keys.ns
+        self.now = now
+        self.log = log
+        self.write = False
+        self.family: dict[int, PgTx] | None = None
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _params(self, **more: Any) -> dict[str, Any]:
+        return {"ns": self.ns, "now": self.now, **more}
+
+    def _below(self, top: bytes, /, **more: Any) -> dict[str, Any]:
+        lo, hi = subtree_bounds(top)
+        return self._params(lo=lo, hi=hi, **more)
+
+    def _unseal(self, r: Sequence[Any]) -> _Row:
+        tok, memory = bytes(r[0]), int(r[2])
+        path = self.keys.open_path(bytes(r[10]), tok, memory)
+        return _Row(tok, bool(r[1]), memory, int(r[3]), int(r[4]), int(r[5]), float(r[6]), float(r[7]), float(r[8]),
+                    None if r[9] is None else float(r[9]), path)  # fmt: skip
+
+    def _visible(self, row: _Row | None) -> bool:
+        return row is not None and (row.expires is None or row.expires > self.now)
+
+    def _raw(self, path: str) -> _Row | None:
+        r = self._db.one(f"SELECT {_COLS} FROM sm_entries WHERE ns = %s AND tok = %s", (self.ns, self.keys.token(path)))
+        return None if r is None else self._unseal(r)
+
+    def _raws(self, paths: Sequence[str]) -> dict[str, _Row]:
+        toks = [self.keys.token(p) for p in paths]
+        rows = self._db.all(f"SELECT {_COLS} FROM sm_entries WHERE ns = %s AND tok = ANY(%s)", (self.ns, toks))
+        found = [self._unseal(r) for r in rows]
+        return {row.path: row for row in found}
+
+    def _totals(self, tok: bytes) -> tuple[int, int, int, int]:
+        """Size, files, dirs and path bytes of the visible rows strictly below ``tok``."""
+        r = self._db.one(
+            "SELECT coalesce(sum(size) FILTER (WHERE NOT is_dir), 0), count(*) FILTER (WHERE NOT is_dir), "
+            f"count(*) FILTER (WHERE is_dir), coalesce(sum(pbytes), 0) FROM sm_entries WHERE ns = %(ns)s AND {_BELOW} "
+            f"AND {_VISIBLE}",
+            self._below(tok),
+        )
+        assert r is not None
+        return int(r[0]), int(r[1]), int(r[2]), int(r[3])
+
+    def _entry(self, row: _Row, totals: tuple[int, int, int, int] | None = None) -> Entry:
+        if not row.is_dir:
+            return Entry(row.path, False, row.size, row.lines, 1, 0, row.pbytes, row.created, row.modified,
+                         row.accessed, row.expires, row.memory)  # fmt: skip
+        size, files, dirs, pbytes = totals if totals is not None else self._totals(row.tok)
+        return Entry(row.path, True, size, 0, files, dirs, row.pbytes + pbytes, row.created, row.modified,
+                     row.accessed, row.expires, 0)  # fmt: skip
+
+    def _root(self) -> Entry:
+        return Entry(ROOT, True, 0, 0, 0, 0, _ROOT_BYTES, self.now, self.now, self.now, None)
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def sibling(self, namespace: str, *, store_key: int | None = None) -> PgTx:
+        """This transaction on another store: the same connection, instant and actor; its lock taken."""
+        ns = self._store.sibling_ns(self._db, namespace, store_key)
+        if ns is None:
+            raise MissingStore("the store does not exist (it was deleted)")
+        if self.family is None:
+            self.family = {self.ns: self}
+        if ns not in self.family:
+            keys = self._store.keys_of(self._db, ns)
+            if self.write:
+                self._store.lock(self._db, ns)
+            log = PgVersionLog(self._db, keys, self.now, self.log.actor, self.log.settings)
+            tx = PgTx(self._store, self._db, keys, self.now, log)
+            tx.write, tx.family = self.write, self.family
+            self.family[ns] = tx
+        return self.family[ns]
+
+    def release(self) -> None:
+        if self.family is not None:
+            self.family.clear()
+
+    def stat(self, path: str) -> Entry | None:
+        row = self._raw(path)
+        if row is None and path == ROOT:
+            return self._root()
+        return self._entry(row) if row is not None and self._visible(row) else None
+
+    def get(self, path: str) -> tuple[Entry, bytes | None] | None:
+        r = self._db.one(
+            f"SELECT {_COLS}, data_ct FROM sm_entries WHERE ns = %s AND tok = %s", (self.ns, self.keys.token(path))
+        )
+        if r is None:
+            return (self._root(), None) if path == ROOT else None
+        row = self._unseal(r)
+        if not self._visible(row):
+            return None
+        if row.is_dir:
+            return self._entry(row), None
+        return self._entry(row), self.keys.open_content(bytes(r[11]), row.memory)
+
+    def ancestry(self, path: str) -> Ancestry:
+        above = ancestors(path)
+        rows = self._raws([*above, path])
+        blocking = next((a for a in above if self._visible(rows.get(a)) and not rows[a].is_dir), None)
+        missing = tuple(a for a in above if not self._visible(rows.get(a)))
+        target = rows.get(path)
+        if target is None:
+            entry = self._root() if path == ROOT else None
+        else:
+            entry = self._entry(target) if self._visible(target) else None
+        return Ancestry(entry=entry, blocking_file=blocking, missing_dirs=missing)
+
+    def tree(self, path: str, depth: int, skip: Skip, limit: int | None = None) -> list[Entry]:
+        top = self.keys.token(path)
+        level = len(top)
+        rows = self._db.all(
+            "SELECT tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, expires, "
+            f"CASE WHEN length(tok) <= %(deep)s THEN path_ct END FROM sm_entries WHERE ns = %(ns)s AND {_BELOW} "
+            f"AND {_VISIBLE}",
+            self._below(top, deep=level + 8 * depth),
+        )
+        shown: dict[bytes, _Row] = {}
+        totals: dict[bytes, list[int]] = {}
+        children: dict[bytes, list[_Row]] = {}
+        for r in rows:
+            tok = bytes(r[0])
+            for cut in range(level + 8, min(len(tok), level + 8 * depth + 8), 8):  # its listed ancestors
+                if cut < len(tok):
+                    share = totals.setdefault(tok[:cut], [0, 0, 0, 0])
+                    share[0] += 0 if r[1] else int(r[3])
+                    share[1] += 0 if r[1] else 1
+                    share[2] += 1 if r[1] else 0
+                    share[3] += int(r[5])
+            if r[10] is not None:
+                row = self._unseal(r)
+                shown[tok] = row
+                children.setdefault(tok[:-8], []).append(row)
+        out: list[Entry] = []
+        cap = None if limit is None else limit + 1
+        self._walk(top, depth, skip, children, totals, out, cap)
+        return out
+
+    def _walk(  # noqa: PLR0917
+        self, tok: bytes, depth: int, skip: Skip, children: dict[bytes, list[_Row]], totals: dict[bytes, list[int]],
+        out: list[Entry], cap: int | None,
+    ) -> None:  # fmt: skip
+        for row in sorted(children.get(tok, []), key=lambda r: name_of(r.path).encode("utf-8")):
+            if cap is not None and len(out) >= cap:
+                return
+            if skip(name_of(row.path)):
+                continue
+            share = totals.get(row.tok, [0, 0, 0, 0])
+            out.append(self._entry(row, (share[0], share[1], share[2], share[3])))
+            if row.is_dir and depth > 1:
+                self._walk(row.tok, depth - 1, skip, children, totals, out, cap)
+
+    def usage(self) -> Usage:
+        r = self._db.one(
+            "SELECT coalesce(sum(size) FILTER (WHERE NOT is_dir), 0), count(*) FILTER (WHERE NOT is_dir), "
+            "count(*) FILTER (WHERE is_dir AND tok <> %(root)s), "
+            "coalesce(sum(pbytes) FILTER (WHERE tok <> %(root)s), 0) "
+            "FROM sm_entries WHERE ns = %(ns)s",
+            self._params(root=self.keys.token(ROOT)),
+        )
+        assert r is not None
+        versions = self.log.settings.versions
+        history = self.log.history_bytes() if versions else 0
+        files = int(r[1])
+        reserved = files * VERSION_ROW_BYTES if versions else 0  # each file's future deletion
+        return Usage(int(r[0]), int(r[3]), files, int(r[2]), history + reserved)
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def _drop(self, path: str) -> None:
+        tok = self.keys.token(path)
+        self._db.run(f"DELETE FROM sm_entries WHERE ns = %(ns)s AND {_AT_OR_BELOW}", self._below(tok))
+
+    def _bump(self, path: str, expires: float | None, *, modified: bool = True) -> None:
+        """Every ancestor: modified now (unless ``modified`` is False), expiry no earlier than ``expires``."""
+        above = ancestors(path)
+        if not above:
+            return
+        self._db.run(
+            "UPDATE sm_entries SET modified = CASE WHEN %(m)s THEN %(now)s ELSE modified END, "
+            "expires = CASE WHEN tok = %(root)s THEN NULL WHEN expires IS NULL OR %(e)s::float8 IS NULL THEN NULL "
+            "ELSE greatest(expires, %(e)s::float8) END WHERE ns = %(ns)s AND tok = ANY(%(toks)s)",
+            self._params(m=modified, root=self.keys.token(ROOT), e=expires, toks=[self.keys.token(a) for a in above]),
+        )
+
+    def _stamp_modified(self, paths: Sequence[str]) -> None:
+        if paths:
+            self._db.run(
+                "UPDATE sm_entries SET modified = %(now)s WHERE ns = %(ns)s AND tok = ANY(%(toks)s)",
+                self._params(toks=[self.keys.token(p) for p in paths]),
+            )
+
+    def _files_at(self, path: str) -> list[tuple[int, str]]:
+        """(memory, path) of every file at or below ``path``, expired or not."""
+        tok = self.keys.token(path)
+        rows = self._db.all(
+            f"SELECT {_COLS} FROM sm_entries WHERE ns = %(ns)s AND NOT is_dir AND {_AT_OR_BELOW}",
+            self._below(tok),
+        )
+        return sorted((row.memory, row.path) for row in map(self._unseal, rows))
+
+    def _make_room(self, path: str) -> list[str]:
+        """Drop the shallowest expired row on the way to ``path`` (with its subtree); the dirs to make."""
+        chain = [*ancestors(path), path]
+        rows = self._raws(chain)
+        dropped: str | None = None
+        for link in chain:
+            row = rows.get(link)
+            if row is not None and not self._visible(row):
+                self.log.expired(self._files_at(link))
+                self._drop(link)
+                dropped = link
+                break
+        return [a for a in chain[:-1] if a not in rows or (dropped is not None and is_within(a, dropped))]
+
+    def _make_dirs(self, dirs: Sequence[str], expires: float | None) -> None:
+        if not dirs:
+            return
+        params = []
+        for directory in dirs:
+            tok = self.keys.token(directory)
+            params.append(
+                self._params(
+                    tok=tok,
+                    b=path_bytes(directory),
+                    e=None if directory == ROOT else expires,
+                    p=self.keys.seal_path(directory, tok, 0),
+                )
+            )
+        self._db.run_many(
+            "INSERT INTO sm_entries (ns, tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, "
+            "expires, path_ct) VALUES (%(ns)s, %(tok)s, true, 0, 0, 0, %(b)s, %(now)s, %(now)s, %(now)s, %(e)s, %(p)s)",
+            params,
+        )
+
+    def put_file(
+        self, path: str, data: bytes, lines: int, expires: float | None, old: Entry | None, *, memory: int = 0
+    ) -> None:
+        tok = self.keys.token(path)
+        if old is None:
+            self._make_dirs(self._make_room(path), expires)
+            number = memory or self._store.next_memory(self._db)
+            self._db.run(
+                "INSERT INTO sm_entries (ns, tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, "
+                "expires, path_ct, data_ct) VALUES (%(ns)s, %(tok)s, false, %(m)s, %(s)s, %(l)s, %(b)s, %(now)s, "
+                "%(now)s, %(now)s, %(e)s, %(p)s, %(d)s)",
+                self._params(tok=tok, m=number, s=len(data), l=lines, b=path_bytes(path), e=expires,
+                             p=self.keys.seal_path(path, tok, number), d=self.keys.seal_content(bytes(data), number)),
+            )  # fmt: skip
+            self.log.record("created", number, path, bytes(data))
+        else:
+            number = old.memory
+            self._db.run(
+                "UPDATE sm_entries SET size = %(s)s, lines = %(l)s, modified = %(now)s, accessed = %(now)s, "
+                "expires = %(e)s, data_ct = %(d)s WHERE ns = %(ns)s AND tok = %(tok)s",
+                self._params(tok=tok, s=len(data), l=lines, e=expires, d=self.keys.seal_content(bytes(data), number)),
+            )
+            self.log.record("modified", number, path, bytes(data))
+        self._bump(path, expires)
+
+    def delete(self, path: str, entry: Entry) -> None:
+        for memory, gone in self._files_at(path):
+            self.log.record("deleted", memory, gone)
+        self._drop(path)
+        self._stamp_modified(ancestors(path))
+
+    def _subtree(self, path: str, *, content: bool = False) -> list[tuple[_Row, bytes | None]]:
+        """Every row at or below ``path`` (expired ones included), with a file's sealed content if asked."""
+        tok = self.keys.token(path)
+        extra = ", data_ct" if content else ""
+        rows = self._db.all(
+            f"SELECT {_COLS}{extra} FROM sm_entries WHERE ns = %(ns)s AND {_AT_OR_BELOW}",
+            self._below(tok),
+        )
+        return [(self._unseal(r), bytes(r[11]) if content and r[11] is not None else None) for r in rows]
+
+    def move(self, old: str, new: str, entry: Entry, expiries: Mapping[str, float | None]) -> None:
+        if entry.is_dir:  # expired rows do not travel: they go now
+            stale = sorted((r.path for r, _ in self._subtree(old) if r.path != old and not self._visible(r)))
+            done: list[str] = []
+            for below in stale:
+                if any(is_within(below, d) for d in done):
+                    continue
+                self.log.expired(self._files_at(below))
+                self._drop(below)
+                done.append(below)
+        missing = self._make_room(new)
+        moving = self._subtree(old, content=self.log.settings.versions)
+        top = next(r for r, _ in moving if r.path == old)
+        latest = _latest(expiries.values()) if expiries else top.expires
+        self._make_dirs(missing, latest)
+        final = dict(expiries)
+        for path, expires in expiries.items():
+            for above in ancestors(path):
+                if above in final and is_within(above, new):
+                    final[above] = _later(final[above], expires)
+        updates = []
+        for row, _ in moving:
+            moved = new + row.path[len(old) :]
+            tok = self.keys.token(moved)
+            updates.append({
+                "ns": self.ns, "old": row.tok, "tok": tok, "p": self.keys.seal_path(moved, tok, row.memory),
+                "b": path_bytes(moved), "e": final.get(moved, row.expires),
+                "m": self.now if moved == new else row.modified,
+            })  # fmt: skip
+        self._db.run(
+            f"DELETE FROM sm_entries WHERE ns = %(ns)s AND {_AT_OR_BELOW}",
+            self._below(top.tok),
+        )
+        self._db.run_many(
+            "INSERT INTO sm_entries (ns, tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, "
+            "expires, path_ct, data_ct) VALUES (%(ns)s, %(tok)s, %(dir)s, %(memory)s, %(size)s, %(lines)s, %(b)s, "
+            "%(created)s, %(m)s, %(accessed)s, %(e)s, %(p)s, %(d)s)",
+            [
+                {**u, "dir": row.is_dir, "memory": row.memory, "size": row.size, "lines": row.lines,
+                 "created": row.created, "accessed": row.accessed, "d": sealed}
+                for u, (row, sealed) in zip(updates, self._sealed_contents(moving), strict=True)
+            ],
+        )  # fmt: skip
+        if self.log.settings.versions:
+            for row, sealed in sorted(moving, key=lambda m: m[0].path):
+                if not row.is_dir and sealed is not None:
+                    data = self.keys.open_content(sealed, row.memory)
+                    self.log.record("modified", row.memory, new + row.path[len(old) :], data)
+        self._stamp_modified([a for a in ancestors(old) if a != old])
+        self._bump(new, latest)
+
+    def _sealed_contents(self, moving: list[tuple[_Row, bytes | None]]) -> list[tuple[_Row, bytes | None]]:
+        """Each moving row with its content ciphertext (bound to the memory, not the path: it moves as is)."""
+        if any(sealed is None and not row.is_dir for row, sealed in moving):
+            toks = [row.tok for row, _ in moving if not row.is_dir]
+            found = {
+                bytes(r[0]): bytes(r[1])
+                for r in self._db.all(
+                    "SELECT tok, data_ct FROM sm_entries WHERE ns = %s AND tok = ANY(%s)", (self.ns, toks)
+                )
+            }
+            return [(row, None if row.is_dir else found[row.tok]) for row, _ in moving]
+        return moving
+
+    def make_dir(self, path: str, expires: float | None) -> None:
+        self._make_dirs([*self._make_room(path), path], expires)
+        self._bump(path, expires)
+
+    def touch(self, path: str, expires: float | None) -> None:
+        self._db.run(
+            "UPDATE sm_entries SET accessed = %(now)s, expires = %(e)s WHERE ns = %(ns)s AND tok = %(tok)s",
+            self._params(e=expires, tok=self.keys.token(path)),
+        )
+        self._bump(path, expires, modified=False)
+
+    def set_expiry(self, path: str, expires: float | None) -> None:
+        self._db.run(
+            "UPDATE sm_entries SET expires = %(e)s WHERE ns = %(ns)s AND tok = %(tok)s",
+            self._params(e=expires, tok=self.keys.token(path)),
+        )
+        self._bump(path, expires, modified=False)
+
+    def purge_expired(self, limit: int) -> int:
+        return purge(self._db, self.log, limit, self.now)
+
+    # -- memories and versions -------------------------------------------------------------
+
+    def memory(self, number: int) -> tuple[Entry, bytes] | None:
+        r = self._db.one(
+            f"SELECT {_COLS}, data_ct FROM sm_entries WHERE ns = %s AND memory = %s AND NOT is_dir", (self.ns, number)
+        )
+        if r is None:
+            return None
+        row = self._unseal(r)
+        if not self._visible(row):
+            return None
+        return self._entry(row), self.keys.open_content(bytes(r[11]), row.memory)
+
+    def files(self, prefix: str, after: str | None, limit: int) -> list[tuple[Entry, bytes]]:
+        # Every match lies below the directory the prefix names up to its last slash: one range of
+        # the token; the paths are unsealed, filtered and sorted here (the server cannot).
+        cut = prefix.rfind("/")
+        top = prefix[:cut] if cut > 0 and is_within(prefix[:cut], ROOT) else ROOT
+        tok = self.keys.token(top)
+        rows = self._db.all(
+            f"SELECT {_COLS} FROM sm_entries WHERE ns = %(ns)s AND NOT is_dir AND {_BELOW} AND {_VISIBLE}",
+            self._below(tok),
+        )
+        found = sorted(
+            (row for row in map(self._unseal, rows) if row.path.startswith(prefix) and row.path > (after or "")),
+            key=lambda row: row.path,
+        )[:limit]
+        if not found:
+            return []
+        data = {
+            bytes(r[0]): bytes(r[1])
+            for r in self._db.all(
+                "SELECT tok, data_ct FROM sm_entries WHERE ns = %s AND tok = ANY(%s)", (self.ns, [r.tok for r in found])
+            )
+        }
+        return [(self._entry(row), self.keys.open_content(data[row.tok], row.memory)) for row in found]
+
+    def versions(self, query: VersionQuery) -> list[VersionRow]:
+        return self.log.page(query)
+
+    def version(self, seq: int) -> VersionRow | None:
+        return self.log.get(seq)
+
+    def redact(self, seq: int) -> None:
+        found = self.log.get(seq)
+        if found is not None:
+            self.log.redact(seq, found.memory)
+
+
+def purge(db: Db, log: PgVersionLog, limit: int, now: float) -> int:
+    """Delete up to ``limit`` expired rows of ``log``'s store (its lock held): files first, then
+    directories deepest first; each file gets its ``expired`` version. Rows another transaction
+    has locked are skipped (``SKIP LOCKED``): two sweepers never do the same work."""
+    params = {"ns": log.ns, "now": now, "n": limit}
+    due = "ns = %(ns)s AND expires IS NOT NULL AND expires <= %(now)s"
+    rows = db.all(
+        f"SELECT tok, memory, path_ct FROM sm_entries WHERE {due} AND NOT is_dir LIMIT %(n)s FOR UPDATE SKIP LOCKED",
+        params,
+    )
+    if len(rows) < limit:
+        rows += db.all(
+            f"SELECT tok, memory, path_ct FROM sm_entries WHERE {due} AND is_dir ORDER BY length(tok) DESC "
+            "LIMIT %(n)s FOR UPDATE SKIP LOCKED",
+            {**params, "n": limit - len(rows)},
+        )
+    if not rows:
+        return 0
+    files = sorted((int(r[1]), log.keys.open_path(bytes(r[2]), bytes(r[0]), int(r[1]))) for r in rows if int(r[1]) != 0)
+    db.run("DELETE FROM sm_entries WHERE ns = %s AND tok = ANY(%s)", (log.ns, [bytes(r[0]) for r in rows]))
+    log.expired(files)
+    return len(rows)

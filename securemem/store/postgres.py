@@ -1,0 +1,548 @@
+"""``postgresql://``: many agent hosts on one PostgreSQL database that holds only ciphertext.
+
+The only module that imports ``psycopg`` and ``psycopg_pool``. Choices and why:
+
+- **Encryption in the process** (pgseal.py): the server, its replicas, dumps and backups see
+  ciphertext, tokens, and numbers (sizes, counts, times); never a path, a name or a content.
+- **Rule 1, one writer per store, across hosts**: every write transaction takes
+  ``pg_advisory_xact_lock`` on the store's number before it reads anything, and reads the clock
+  (``tx.now``) after it holds it (rule 2). Writes run at READ COMMITTED, so each statement after
+  the lock sees every commit made before it; reads run in one REPEATABLE READ snapshot. A
+  sibling store's lock is taken when the sibling is first named; two sessions locking two stores
+  in opposite orders are a deadlock PostgreSQL breaks after ``deadlock_timeout``: the loser gets
+  ``StoreBusyError``, with nothing written.
+- **Errors** (rule 9): every psycopg exception is translated here, by type, into the
+  ``StorageError`` tree; a lost connection is one line.
+- **Schema**: never created by an open. ``securemem migrate`` (``migrate()`` below) does it; an
+  open checks the version (pgschema.py).
+- **Erasure** (rule 5): a deleted row's ciphertext stays in dead tuples until VACUUM, and in WAL
+  and base backups until they are recycled, still under the store's data key. Deleting a store
+  deletes its data key (crypto-shredding): its rows are undecryptable in the live database at
+  once. README: what erasure reaches.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg import errors as pgerrors
+from psycopg_pool import ConnectionPool
+
+from securemem.errors import (
+    StorageError,
+    StoreBusyError,
+    StoreFullError,
+)
+from securemem.keys import KeyProvider
+from securemem.keys.kek import KekProvider
+from securemem.store import pgschema
+from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
+from securemem.store.history import EXPIRY_ACTOR, VERSION_ROW_BYTES
+from securemem.store.pgkeys import OwnKeys, unlock
+from securemem.store.pgschema import MIGRATE, MIGRATION_LOCK, Db
+from securemem.store.pgseal import MasterKeys, StoreKeys
+from securemem.store.pgtx import PgTx, purge
+from securemem.store.pgversions import PgVersionLog, chain_rows, seq_range
+
+_NOBODY = Actor()
+_LOCK_SPACE = 0x5EC1 << 32  # advisory lock keys of stores: this, plus the store's number
+_STORE_COLS = "id, public_id, name_ct, desc_ct, created, updated, dek"
+LOCK_TIMEOUT_MS = 30_000  # a writer waits this long for another (stores-api.md: several seconds)
+POOL_SIZE = 8
+
+
+def translate(exc: psycopg.Error) -> StorageError:
+    """A psycopg error as the project's own (mapped by type; the driver's text is never shown)."""
+    if isinstance(exc, pgerrors.LockNotAvailable | pgerrors.DeadlockDetected | pgerrors.QueryCanceled):
+        return StoreBusyError("another writer held the PostgreSQL store too long; retry")
+    if isinstance(exc, pgerrors.UndefinedTable | pgerrors.UndefinedColumn | pgerrors.UndefinedObject):
+        return StorageError(f"the PostgreSQL database has no securemem schema (or an older one); run: {MIGRATE}")
+    if isinstance(exc, pgerrors.InsufficientPrivilege):
+        return StorageError("the PostgreSQL role lacks a privilege securemem needs (see the README: roles and grants)")
+    if isinstance(exc, pgerrors.DiskFull | pgerrors.OutOfMemory):
+        return StoreFullError("the PostgreSQL server is out of disk or memory")
+    if isinstance(exc, pgerrors.ReadOnlySqlTransaction):
+        return StorageError("the PostgreSQL server is read-only (a standby?); connect to the primary")
+    if isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
+        return StorageError(
+            "lost the connection to the PostgreSQL server (or it refused one); check it is up and retry"
+        )
+    state = getattr(exc, "sqlstate", None) or "unknown"
+    return StorageError(f"the PostgreSQL server refused an operation (SQLSTATE {state})")
+
+
+class _Db:
+    """One connection as pgschema.Db: every statement goes through here."""
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self.conn = conn
+
+    def all(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
+        return self.conn.execute(sql, params or None).fetchall()
+
+    def one(self, sql: str, params: Any = ()) -> tuple[Any, ...] | None:
+        return self.conn.execute(sql, params or None).fetchone()
+
+    def run(self, sql: str, params: Any = ()) -> int:
+        return self.conn.execute(sql, params or None).rowcount
+
+    def run_many(self, sql: str, params: Any) -> None:
+        if params:
+            with self.conn.cursor() as cursor:
+                cursor.executemany(sql, params)
+
+
+def _configure(conn: psycopg.Connection[Any]) -> None:
+    conn.execute(f"SET lock_timeout = {LOCK_TIMEOUT_MS}")
+
+
+def _connect_error(exc: psycopg.Error) -> StorageError:
+    if isinstance(exc, psycopg.OperationalError):
+        return StorageError("cannot connect to the PostgreSQL server named by the URL (is it up? are the host, "
+                            "port, database and role right?)")  # fmt: skip
+    return translate(exc)
+
+
+def migrate(url: str, *, schema: str | None = None) -> tuple[int, int]:
+    """Create or upgrade the schema of the database ``url`` names: (version before, version after).
+
+    ``schema``: first create that PostgreSQL schema and migrate inside it (the tests' scratch
+    schemas, in the same round trips)."""
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            db = _Db(conn)
+            conn.execute("BEGIN")
+            try:
+                if schema is not None:
+                    conn.execute(f'CREATE SCHEMA "{schema}"; SET LOCAL search_path = "{schema}"')
+                db.run("SELECT pg_advisory_xact_lock(%s, %s)", MIGRATION_LOCK)
+                found = pgschema.migrate(db)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            return found
+    except psycopg.OperationalError as exc:
+        raise _connect_error(exc) from None
+    except psycopg.Error as exc:
+        raise translate(exc) from None
+
+
+class PostgresStore:
+    """Every store of one deployment in one PostgreSQL database (or schema)."""
+
+    def __init__(self, pool: ConnectionPool[Any], master: MasterKeys, own_keys: OwnKeys | None = None) -> None:
+        self._pool = pool
+        self._master = master
+        self._own_keys = own_keys
+        self._keys: dict[int, StoreKeys] = {}
+        self.history_settings = History()
+        self._durability = "full"
+        self._closed = False
+        # The transaction this thread has open, if any: a setting read inside it (the policy check
+        # each command makes under the lock) uses its connection, not a second one from the pool,
+        # which eight threads each holding one and waiting for another would exhaust.
+        self._local = threading.local()
+
+    # -- opening ---------------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls, url: str, *, key: KeyProvider | None = None, kek: KekProvider | None = None, create: bool = True
+    ) -> PostgresStore:
+        """Connect, check the schema and unwrap the master key. ``create`` is accepted for the
+        factory's sake: a migrated database gets its master key on its first open either way."""
+        del create
+        pool: ConnectionPool[Any] = ConnectionPool(
+            url, min_size=1, max_size=POOL_SIZE, open=False, kwargs={"autocommit": True}, configure=_configure,
+            num_workers=1, timeout=LOCK_TIMEOUT_MS / 1000,
+        )  # fmt: skip
+        try:
+            pool.open(wait=True, timeout=10)
+        except psycopg.Error as exc:
+            pool.close()
+            raise _connect_error(exc) from None
+        try:
+            with pool.connection() as conn:
+                master, own_keys = unlock(_Db(conn), key, kek)
+        except psycopg.Error as exc:
+            pool.close()
+            raise translate(exc) from None
+        except BaseException:
+            pool.close()
+            raise
+        return cls(pool, master, own_keys)
+
+    @property
+    def store_id(self) -> str:
+        return self._master.deployment
+
+    @property
+    def token_key(self) -> bytes:
+        return self._master.token_key
+
+    def configure(self, *, durability: str, erase_within: float, history: History | None = None) -> None:
+        del erase_within  # rule 5 on a server: see the module's docstring and the README
+        self._durability = durability
+        if history is not None:
+            self.history_settings = history
+
+    # -- transactions ----------------------------------------------------------------------
+
+    @contextmanager
+    def _connection(self, *, write: bool) -> Iterator[_Db]:
+        """A connection in a transaction: committed when the body returns, rolled back if it raises;
+        psycopg's errors translated."""
+        if self._closed:
+            raise StorageError("the memory store is closed")
+        begin = "BEGIN ISOLATION LEVEL READ COMMITTED" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+        try:
+            with self._checked_out(begin) as conn:
+                if write and self._durability == "normal":
+                    conn.execute("SET LOCAL synchronous_commit = off")
+                try:
+                    yield _Db(conn)
+                except BaseException:
+                    if not conn.closed:
+                        conn.execute("ROLLBACK")
+                    raise
+                conn.execute("COMMIT")
+        except psycopg.Error as exc:
+            raise translate(exc) from None
+
+    def _statement(self, sql: str, params: Any) -> list[tuple[Any, ...]]:
+        """One read statement on its own (atomic by itself): no BEGIN and COMMIT round trips. A
+        pooled connection the server dropped is replaced, as in ``_checked_out``."""
+        if self._closed:
+            raise StorageError("the memory store is closed")
+        try:
+            for attempt in range(POOL_SIZE + 1):
+                with self._pool.connection() as conn:
+                    try:
+                        rows: list[tuple[Any, ...]] = conn.execute(sql, params).fetchall()
+                        return rows
+                    except psycopg.OperationalError:
+                        if attempt == POOL_SIZE or not conn.closed:
+                            raise
+            raise AssertionError("unreachable")
+        except psycopg.Error as exc:
+            raise translate(exc) from None
+
+    @contextmanager
+    def _checked_out(self, begin: str) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection on which ``begin`` ran. A connection the server dropped while it sat
+        in the pool (a restart, a failover, an idle timeout) fails at BEGIN, before anything was
+        done: it is discarded and the next one tried, so only a server still down is an error."""
+        for attempt in range(POOL_SIZE + 1):
+            with self._pool.connection() as conn:
+                try:
+                    conn.execute(begin)
+                except psycopg.OperationalError:
+                    if attempt == POOL_SIZE or not conn.closed:
+                        raise
+                    continue
+                yield conn
+                return
+
+    @contextmanager
+    def transaction(
+        self,
+        namespace: str,
+        *,
+        write: bool,
+        clock: Clock,
+        actor: Actor | None = None,
+        create: bool = True,
+        history: History | None = None,
+        store_key: int | None = None,
+    ) -> Iterator[PgTx]:
+        with self._connection(write=write) as db:
+            ns = self._resolve(db, namespace, write=write, create=create, store_key=store_key)
+            if ns is not None and write:
+                self.lock(db, ns)
+                if store_key is not None or not create:
+                    self._still_there(db, ns)
+            now = clock()  # rule 2: read once the lock is held
+            keys = self.keys_of(db, ns) if ns is not None else StoreKeys(-1, os.urandom(32))
+            log = PgVersionLog(db, keys, now, actor or _NOBODY, history or self.history_settings)
+            tx = PgTx(self, db, keys, now, log)
+            tx.write = write
+            outer, self._local.db = getattr(self._local, "db", None), db
+            try:
+                yield tx
+            finally:
+                self._local.db = outer
+                tx.release()
+
+    def _resolve(self, db: _Db, namespace: str, *, write: bool, create: bool, store_key: int | None) -> int | None:
+        if store_key is not None:
+            if db.one("SELECT 1 FROM sm_stores WHERE id = %s", (store_key,)) is None:
+                raise MissingStore("the store does not exist (it was deleted)")
+            return store_key
+        ns = self._ns_of(db, namespace)
+        if ns is None and write:
+            if not create:
+                raise MissingStore("the store does not exist (it was deleted)")
+            ns = self._insert_store(db, namespace, "", time.time(), quiet=True)
+            if ns is None:  # made by another process meanwhile
+                ns = self._ns_of(db, namespace)
+        return ns
+
+    def _still_there(self, db: _Db, ns: int) -> None:
+        if db.one("SELECT 1 FROM sm_stores WHERE id = %s", (ns,)) is None:
+            raise MissingStore("the store does not exist (it was deleted)")
+
+    def _ns_of(self, db: Db, name: str) -> int | None:
+        row = db.one("SELECT id FROM sm_stores WHERE name_tok = %s", (self._master.name_token(name),))
+        return None if row is None else int(row[0])
+
+    def lock(self, db: Db, ns: int) -> None:
+        """The store's write lock until the transaction ends (rule 1, across processes and hosts)."""
+        db.one("SELECT pg_advisory_xact_lock(%s)", (_LOCK_SPACE | ns,))
+
+    def _try_lock(self, db: Db, ns: int) -> bool:
+        row = db.one("SELECT pg_try_advisory_xact_lock(%s)", (_LOCK_SPACE | ns,))
+        return bool(row and row[0])
+
+    def keys_of(self, db: Db, ns: int) -> StoreKeys:
+        """A store's data key, unsealed with the master key (kept for the life of this handle)."""
+        found = self._keys.get(ns)
+        if found is None:
+            row = db.one("SELECT public_id, dek FROM sm_stores WHERE id = %s", (ns,))
+            if row is None:
+                raise MissingStore("the store does not exist (it was deleted)")
+            found = self._unseal_dek(ns, str(row[0]), bytes(row[1]))
+        return found
+
+    def _unseal_dek(self, ns: int, public_id: str, blob: bytes) -> StoreKeys:
+        found = self._keys.get(ns)
+        if found is None:
+            sealed = self._master.unwrap_dek(ns, public_id, blob)
+            dek = sealed if self._own_keys is None else self._own_keys.unwrap(public_id, sealed)
+            found = self._keys[ns] = StoreKeys(ns, dek)
+        return found
+
+    def sibling_ns(self, db: Db, namespace: str, store_key: int | None) -> int | None:
+        if store_key is not None:
+            row = db.one("SELECT id FROM sm_stores WHERE id = %s", (store_key,))
+            return None if row is None else int(row[0])
+        return self._ns_of(db, namespace)
+
+    def next_memory(self, db: Db) -> int:
+        row = db.one("SELECT nextval('sm_memory_numbers')")
+        assert row is not None
+        return int(row[0])
+
+    # -- stores ----------------------------------------------------------------------------
+
+    def _insert_store(self, db: _Db, name: str, description: str, now: float, *, quiet: bool = False) -> int | None:
+        """A new store row (its own data key, sealed); None when the name is taken."""
+        row = db.one("SELECT nextval(pg_get_serial_sequence('sm_stores', 'id'))")
+        assert row is not None
+        ns, public_id = int(row[0]), "memstore_" + secrets.token_hex(12)
+        m, dek = self._master, os.urandom(32)
+        sealed = dek if self._own_keys is None else self._own_keys.create(public_id, dek)
+        keys = StoreKeys(ns, dek)
+        made = db.one(
+            "INSERT INTO sm_stores (id, public_id, name_tok, name_ct, desc_ct, dek, created, updated) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (name_tok) DO NOTHING RETURNING id",
+            (ns, public_id, m.name_token(name), keys.seal_text("store-name", public_id, name),
+             keys.seal_text("store-description", public_id, description), m.wrap_dek(ns, public_id, sealed),
+             now, now),
+        )  # fmt: skip
+        del quiet
+        return None if made is None else ns
+
+    def _info(self, row: tuple[Any, ...]) -> StoreInfo:
+        ns, public_id = int(row[0]), str(row[1])
+        keys = self._unseal_dek(ns, public_id, bytes(row[6]))
+        name = keys.open_text("store-name", public_id, bytes(row[2]))
+        description = keys.open_text("store-description", public_id, bytes(row[3]))
+        return StoreInfo(ns, public_id, name, description, float(row[4]), float(row[5]))
+
+    def namespaces(self) -> list[str]:
+        with self._connection(write=False) as db:
+            rows = db.all(f"SELECT {_STORE_COLS} FROM sm_stores")
+            return sorted(self._info(r).name for r in rows)
+
+    def list_stores(self, after: int | None, limit: int) -> list[StoreInfo]:
+        with self._connection(write=False) as db:
+            rows = db.all(
+                f"SELECT {_STORE_COLS} FROM sm_stores WHERE id > %s ORDER BY id LIMIT %s", (after or 0, limit)
+            )
+            return [self._info(r) for r in rows]
+
+    def find_store(self, *, store_id: str | None = None, name: str | None = None) -> StoreInfo | None:
+        if name is not None:
+            rows = self._statement(
+                f"SELECT {_STORE_COLS} FROM sm_stores WHERE name_tok = %s", (self._master.name_token(name),)
+            )
+        else:
+            rows = self._statement(f"SELECT {_STORE_COLS} FROM sm_stores WHERE public_id = %s", (store_id,))
+        return self._info(rows[0]) if rows else None
+
+    def create_store(self, name: str, description: str, now: float) -> StoreInfo | None:
+        with self._connection(write=True) as db:
+            ns = self._insert_store(db, name, description, now)
+            if ns is None:
+                return None
+            row = db.one(f"SELECT {_STORE_COLS} FROM sm_stores WHERE id = %s", (ns,))
+            assert row is not None
+            return self._info(row)
+
+    def update_store(self, store_id: str, name: str | None, description: str | None, now: float) -> StoreInfo | None:
+        with self._connection(write=True) as db:
+            row = db.one("SELECT id FROM sm_stores WHERE public_id = %s FOR UPDATE", (store_id,))
+            if row is None:
+                return None
+            ns, m = int(row[0]), self._master
+            keys = self.keys_of(db, ns)
+            if name is not None:
+                try:
+                    db.run("UPDATE sm_stores SET name_tok = %s, name_ct = %s WHERE id = %s",
+                           (m.name_token(name), keys.seal_text("store-name", store_id, name), ns))  # fmt: skip
+                except pgerrors.UniqueViolation:
+                    raise NameTaken("a store with that name exists") from None
+            if description is not None:
+                db.run("UPDATE sm_stores SET desc_ct = %s WHERE id = %s",
+                       (keys.seal_text("store-description", store_id, description), ns))  # fmt: skip
+            db.run("UPDATE sm_stores SET updated = %s WHERE id = %s", (now, ns))
+            found = db.one(f"SELECT {_STORE_COLS} FROM sm_stores WHERE id = %s", (ns,))
+            assert found is not None
+            return self._info(found)
+
+    def drop_namespace(self, name: str) -> bool:
+        """Delete a store: its rows, its versions and its data key (crypto-shredding: see README)."""
+        with self._connection(write=True) as db:
+            ns = self._ns_of(db, name)
+            if ns is None:
+                return False
+            self.lock(db, ns)
+            found = db.one("SELECT public_id FROM sm_stores WHERE id = %s", (ns,))
+            db.run("DELETE FROM sm_versions WHERE seq BETWEEN %s AND %s", seq_range(ns))
+            db.run("DELETE FROM sm_entries WHERE ns = %s", (ns,))
+            db.run("DELETE FROM sm_stores WHERE id = %s", (ns,))
+        self._keys.pop(ns, None)
+        if self._own_keys is not None and found is not None:
+            # After the commit: a deletion rolled back must not have lost its key. A crash in
+            # between leaves the object on the token (the store's old dumps stay readable): the
+            # README says how to find such objects.
+            self._own_keys.destroy(str(found[0]))
+        return True
+
+    def chain(self, namespace: str) -> Iterator[VersionRow]:
+        with self._connection(write=False) as db:
+            ns = self._ns_of(db, namespace)
+            if ns is not None:
+                yield from chain_rows(db, self.keys_of(db, ns))
+
+    # -- settings --------------------------------------------------------------------------
+
+    def get_setting(self, name: str) -> str | None:
+        sql, params = "SELECT value FROM sm_meta WHERE key = %s", (f"setting:{name}",)
+        current: _Db | None = getattr(self._local, "db", None)
+        rows = self._statement(sql, params) if current is None else current.all(sql, params)
+        return None if not rows else self._master.open_setting(name, str(rows[0][0]))
+
+    def set_setting(self, name: str, value: str) -> None:
+        with self._connection(write=True) as db:
+            db.run(
+                "INSERT INTO sm_meta (key, value) VALUES (%s, %s) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (f"setting:{name}", self._master.seal_setting(name, value)),
+            )
+
+    # -- maintenance -----------------------------------------------------------------------
+
+    def sweep_batch(self, now: float, limit: int) -> int:
+        """Up to ``limit`` expired entries, store by store, each store in its own short transaction.
+
+        A store another sweeper (or a writer) holds is skipped (``pg_try_advisory_xact_lock``),
+        and rows are taken ``FOR UPDATE SKIP LOCKED``: several sweepers share the work, never
+        repeat it. Only when every store with expired rows is busy does this one wait for one."""
+        with self._connection(write=False) as db:
+            due = [int(r[0]) for r in db.all(
+                "SELECT DISTINCT ns FROM sm_entries WHERE expires IS NOT NULL AND expires <= %s LIMIT 64", (now,)
+            )]  # fmt: skip
+        done = 0
+        for ns in due:
+            if done >= limit:
+                break
+            done += self._sweep_store(ns, now, limit - done, wait=False)
+        if done == 0 and due:
+            done = self._sweep_store(due[0], now, limit, wait=True)
+        return done
+
+    def _sweep_store(self, ns: int, now: float, limit: int, *, wait: bool) -> int:
+        with self._connection(write=True) as db:
+            if wait:
+                self.lock(db, ns)
+            elif not self._try_lock(db, ns):
+                return 0
+            if db.one("SELECT 1 FROM sm_stores WHERE id = %s", (ns,)) is None:
+                return 0
+            log = PgVersionLog(db, self.keys_of(db, ns), now, _NOBODY, self.history_settings)
+            return purge(db, log, limit, now)
+
+    def count_expired(self, now: float) -> int:
+        rows = self._statement("SELECT count(*) FROM sm_entries WHERE expires IS NOT NULL AND expires <= %s", (now,))
+        return int(rows[0][0])
+
+    def recount_history(self) -> None:
+        with self._connection(write=True) as db:
+            db.run(
+                "UPDATE sm_stores s SET history_bytes = (SELECT coalesce(sum(v.hbytes + %s), 0) FROM sm_versions v "
+                "WHERE v.seq BETWEEN s.id << 40 AND ((s.id + 1) << 40) - 1)",
+                (VERSION_ROW_BYTES,),
+            )
+
+    def expire_history(self, now: float, before: float, limit: int) -> int:
+        """Redact up to ``limit`` versions created before ``before`` that still hold content."""
+        with self._connection(write=False) as db:
+            rows = db.all(
+                "SELECT seq, memory FROM sm_versions WHERE created < %s AND redacted IS NULL AND op < 3 "
+                "AND meta_ct IS NOT NULL ORDER BY seq LIMIT %s",
+                (before, limit),
+            )
+        by_store: dict[int, list[tuple[int, int]]] = {}
+        for seq, memory in rows:
+            by_store.setdefault(int(seq) >> 40, []).append((int(seq), int(memory)))
+        done = 0
+        for ns, found in by_store.items():
+            with self._connection(write=True) as db:
+                self.lock(db, ns)
+                if db.one("SELECT 1 FROM sm_stores WHERE id = %s", (ns,)) is None:
+                    continue
+                log = PgVersionLog(db, self.keys_of(db, ns), now, Actor(None, EXPIRY_ACTOR), self.history_settings)
+                for seq, memory in found:
+                    if db.one("SELECT 1 FROM sm_versions WHERE seq = %s AND redacted IS NULL", (seq,)) is not None:
+                        log.redact(seq, memory)
+                        done += 1
+        return done
+
+    def integrity_errors(self) -> list[str]:
+        """Stores whose data key does not unseal (a row changed outside securemem)."""
+        problems = []
+        with self._connection(write=False) as db:
+            for ns, public_id, dek in db.all("SELECT id, public_id, dek FROM sm_stores ORDER BY id"):
+                try:
+                    self._keys.pop(int(ns), None)
+                    self._unseal_dek(int(ns), str(public_id), bytes(dek))
+                except StorageError:
+                    problems.append(f"store {public_id}: its data key fails its check")
+        return problems
+
+    def flush_erasure(self) -> None:
+        return None  # nothing this handle can do; VACUUM (autovacuum) reclaims dead tuples (README)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._pool.close()
