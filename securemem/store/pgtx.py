@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from securemem.paths import ROOT, ancestors, is_within, name_of
 from securemem.store.base import Ancestry, Entry, MissingStore, Skip, Usage, VersionQuery, VersionRow, path_bytes
-from securemem.store.history import VERSION_ROW_BYTES
+from securemem.store.history import ROW_SHARE
 from securemem.store.pgschema import Db
 from securemem.store.pgseal import StoreKeys, subtree_bounds
 from securemem.store.pgversions import PgVersionLog
@@ -235,7 +235,7 @@ class PgTx:
         versions = self.log.settings.versions
         history = self.log.history_bytes() if versions else 0
         files = int(r[1])
-        reserved = files * VERSION_ROW_BYTES if versions else 0  # each file's future deletion
+        reserved = files * ROW_SHARE if versions else 0  # each file's future deletion
         return Usage(int(r[0]), int(r[3]), files, int(r[2]), history + reserved)
 
     # -- writes ----------------------------------------------------------------------------
@@ -263,14 +263,14 @@ class PgTx:
                 self._params(toks=[self.keys.token(p) for p in paths]),
             )
 
-    def _files_at(self, path: str) -> list[tuple[int, str]]:
-        """(memory, path) of every file at or below ``path``, expired or not."""
+    def _files_at(self, path: str, *, expired: bool = False) -> list[tuple[int, str, bool]]:
+        """(memory, path, whether it has expired) of every file at or below ``path``, expired or not."""
         tok = self.keys.token(path)
         rows = self._db.all(
             f"SELECT {_COLS} FROM sm_entries WHERE ns = %(ns)s AND NOT is_dir AND {_AT_OR_BELOW}",
             self._below(tok),
         )
-        return sorted((row.memory, row.path) for row in map(self._unseal, rows))
+        return sorted((row.memory, row.path, expired and not self._visible(row)) for row in map(self._unseal, rows))
 
     def _make_room(self, path: str) -> list[str]:
         """Drop the shallowest expired row on the way to ``path`` (with its subtree); the dirs to make."""
@@ -280,7 +280,7 @@ class PgTx:
         for link in chain:
             row = rows.get(link)
             if row is not None and not self._visible(row):
-                self.log.expired(self._files_at(link))
+                self.log.expired([(m, p) for m, p, _ in self._files_at(link)])
                 self._drop(link)
                 dropped = link
                 break
@@ -332,8 +332,11 @@ class PgTx:
         self._bump(path, expires)
 
     def delete(self, path: str, entry: Entry) -> None:
-        for memory, gone in self._files_at(path):
-            self.log.record("deleted", memory, gone)
+        files = self._files_at(path, expired=True)
+        self.log.expired([(m, p) for m, p, gone in files if gone])  # expiry took these, not this delete
+        for memory, was, gone in files:
+            if not gone:
+                self.log.record("deleted", memory, was)
         self._drop(path)
         self._stamp_modified(ancestors(path))
 
@@ -354,7 +357,7 @@ class PgTx:
             for below in stale:
                 if any(is_within(below, d) for d in done):
                     continue
-                self.log.expired(self._files_at(below))
+                self.log.expired([(m, p) for m, p, _ in self._files_at(below)])
                 self._drop(below)
                 done.append(below)
         missing = self._make_room(new)
@@ -429,8 +432,8 @@ class PgTx:
         )
         self._bump(path, expires, modified=False)
 
-    def purge_expired(self, limit: int) -> int:
-        return purge(self._db, self.log, limit, self.now)
+    def purge_expired(self, limit: int, *, memory: int | None = None) -> int:
+        return purge(self._db, self.log, limit, self.now, memory=memory)
 
     # -- memories and versions -------------------------------------------------------------
 
@@ -481,16 +484,21 @@ class PgTx:
             self.log.redact(seq, found.memory)
 
 
-def purge(db: Db, log: PgVersionLog, limit: int, now: float) -> int:
+def purge(db: Db, log: PgVersionLog, limit: int, now: float, *, memory: int | None = None) -> int:
     """Delete up to ``limit`` expired rows of ``log``'s store (its lock held): files first, then
     directories deepest first; each file gets its ``expired`` version. Rows another transaction
     has locked are skipped (``SKIP LOCKED``): two sweepers never do the same work."""
-    params = {"ns": log.ns, "now": now, "n": limit}
+    params = {"ns": log.ns, "now": now, "n": limit, "m": memory}
     due = "ns = %(ns)s AND expires IS NOT NULL AND expires <= %(now)s"
-    rows = db.all(
+    rows = []
+    if memory is not None:  # that memory's row first, if it has expired, wherever the batch would end
+        mine = f"SELECT tok, memory, path_ct FROM sm_entries WHERE {due} AND NOT is_dir AND memory = %(m)s"
+        rows = db.all(mine, params)
+    bulk = db.all(
         f"SELECT tok, memory, path_ct FROM sm_entries WHERE {due} AND NOT is_dir LIMIT %(n)s FOR UPDATE SKIP LOCKED",
         params,
     )
+    rows += [r for r in bulk if r not in rows]
     if len(rows) < limit:
         rows += db.all(
             f"SELECT tok, memory, path_ct FROM sm_entries WHERE {due} AND is_dir ORDER BY length(tok) DESC "

@@ -112,7 +112,7 @@ class PgVersionLog:
             "meta": self.keys.seal_version(seq, VersionSecret(path, row.sha256, row.size, row.salt)),
             "data": None if row.data is None else self.keys.seal_version_data(seq, row.data),
             "ns": self.ns,
-            "grow": hbytes + history.VERSION_ROW_BYTES,
+            "grow": history.share(op, path, row.data),  # a redaction event's row was held in reserve
         }
         if fold:
             sql = (

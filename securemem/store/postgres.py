@@ -44,7 +44,7 @@ from securemem.keys import KeyProvider
 from securemem.keys.kek import KekProvider
 from securemem.store import pgschema
 from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
-from securemem.store.history import EXPIRY_ACTOR, VERSION_ROW_BYTES
+from securemem.store.history import EXPIRY_ACTOR, ROW_SHARE
 from securemem.store.pgkeys import OwnKeys, unlock
 from securemem.store.pgschema import MIGRATE, MIGRATION_LOCK, Db
 from securemem.store.pgseal import MasterKeys, StoreKeys
@@ -299,6 +299,10 @@ class PostgresStore:
         if db.one("SELECT 1 FROM sm_stores WHERE id = %s", (ns,)) is None:
             raise MissingStore("the store does not exist (it was deleted)")
 
+    def _ns_by_key(self, db: Db, key: int) -> int | None:
+        row = db.one("SELECT id FROM sm_stores WHERE id = %s", (key,))
+        return None if row is None else int(row[0])
+
     def _ns_of(self, db: Db, name: str) -> int | None:
         row = db.one("SELECT id FROM sm_stores WHERE name_tok = %s", (self._master.name_token(name),))
         return None if row is None else int(row[0])
@@ -437,9 +441,9 @@ class PostgresStore:
             self._own_keys.destroy(str(found[0]))
         return True
 
-    def chain(self, namespace: str) -> Iterator[VersionRow]:
+    def chain(self, namespace: str, *, store_key: int | None = None) -> Iterator[VersionRow]:
         with self._connection(write=False) as db:
-            ns = self._ns_of(db, namespace)
+            ns = self._ns_of(db, namespace) if store_key is None else self._ns_by_key(db, store_key)
             if ns is not None:
                 yield from chain_rows(db, self.keys_of(db, ns))
 
@@ -498,16 +502,16 @@ class PostgresStore:
     def recount_history(self) -> None:
         with self._connection(write=True) as db:
             db.run(
-                "UPDATE sm_stores s SET history_bytes = (SELECT coalesce(sum(v.hbytes + %s), 0) FROM sm_versions v "
-                "WHERE v.seq BETWEEN s.id << 40 AND ((s.id + 1) << 40) - 1)",
-                (VERSION_ROW_BYTES,),
+                "UPDATE sm_stores s SET history_bytes = (SELECT coalesce(sum(v.hbytes + CASE WHEN v.op = 4 THEN 0 "
+                "ELSE %s END), 0) FROM sm_versions v WHERE v.seq BETWEEN s.id << 40 AND ((s.id + 1) << 40) - 1)",
+                (ROW_SHARE,),
             )
 
     def expire_history(self, now: float, before: float, limit: int) -> int:
         """Redact up to ``limit`` versions created before ``before`` that still hold content."""
         with self._connection(write=False) as db:
             rows = db.all(
-                "SELECT seq, memory FROM sm_versions WHERE created < %s AND redacted IS NULL AND op < 3 "
+                "SELECT seq, memory FROM sm_versions WHERE created < %s AND redacted IS NULL AND op < 4 "
                 "AND meta_ct IS NOT NULL ORDER BY seq LIMIT %s",
                 (before, limit),
             )
