@@ -482,6 +482,7 @@ def _checked_regions(chosen: tuple[str, ...]) -> tuple[str, ...]:
 
 _SEPARATOR = re.compile(r"[^0-9]+")
 _MIN_DIGITS = 7  # the shortest national numbers
+PHONE_DIGITS = _MIN_DIGITS
 _MAX_DIGITS = 17  # 15 (E.164) and an international prefix "00"
 _DROP_DIGITS = str.maketrans("", "", "0123456789")
 

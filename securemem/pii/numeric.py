@@ -28,6 +28,11 @@ _CARD_REGROUPED = re.compile(
     r"(?![\w]|[.\-/][0-9])"
 )
 _NOT_DIGITS = re.compile(r"[^0-9]")
+# The fewest digits a number holds for each type to be in it (scan.py: numbers of 7 digits or more
+# are where these are looked for).
+CARD_DIGITS = 13
+SSN_DIGITS = 9
+IBAN_DIGITS = 7  # the digits of an IBAN may be cut by letters ("GB82 WEST 1234 5698 7654 32")
 _TAIL = 2  # what the lookaheads read after the last digit
 # An IBAN spans at most 42 characters (34 and 8 spaces), and its first seven-digit number can
 # start well inside it ("RO49 AAAA 1B31 0075 9384 0000"): look that far on either side.
@@ -46,7 +51,7 @@ _SSN_WORDS = re.compile(r"\b(?:ssn|ss#|ss ?no|social security|soc\.? ?sec|taxpay
 
 
 def find_cards(scan: Scan) -> Iterator[Span]:
-    windows = scan.around(scan.numbers_with(13), 0, _TAIL)
+    windows = scan.around(scan.numbers_with(CARD_DIGITS), 0, _TAIL)
     if not windows:
         return
     found = list(accepted(_CARD, scan.text, windows, _is_card))
@@ -96,7 +101,7 @@ def _iban_end(text: str, start: int, limit: int) -> int:
 
 
 def find_ssns(scan: Scan) -> Iterator[Span]:
-    windows = scan.around(scan.numbers_with(9), 0, _TAIL)
+    windows = scan.around(scan.numbers_with(SSN_DIGITS), 0, _TAIL)
     if not windows:
         return iter(())
     return accepted(_SSN, scan.text, windows, lambda match: _is_ssn(scan, match))

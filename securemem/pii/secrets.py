@@ -219,6 +219,17 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
                 yield found
 
 
+# Where a key that holds a hint is followed by what starts an assignment: one pass that most text
+# fails, so the finder below runs only where it can find something ("--" anywhere lets it look for
+# command-line options). Wider than the finder (any length of key after any hint), never narrower.
+_ASSIGNED_KEY = re.compile(f"(?:{'|'.join(_HINTS)})[a-z0-9_.\\-]{{0,{_KEY_MAX}}}{_ASSIGN_START.pattern}")
+
+
+def may_hold_keyword_secret(scan: Scan) -> bool:
+    lower = scan.lower
+    return "--" in lower or _ASSIGNED_KEY.search(lower) is not None
+
+
 # Short text is read once by one pattern of every hint; long text by one substring search per hint
 # (C speed each, where a pattern of alternatives steps through the text character by character).
 _HINT_PATTERN = re.compile("|".join(_HINTS))
