@@ -45,7 +45,16 @@ from securemem.pii.credentials import find_bearer_tokens, find_jwts, find_privat
 from securemem.pii.findings import Finding
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
 from securemem.pii.normalize import View
-from securemem.pii.numeric import CARD_DIGITS, IBAN_DIGITS, SSN_DIGITS, find_cards, find_ibans, find_ssns
+from securemem.pii.numeric import (
+    CARD_DIGITS,
+    IBAN_DIGITS,
+    SSN_DIGITS,
+    find_cards,
+    find_ibans,
+    find_ssns,
+    may_hold_iban,
+    may_hold_ssn,
+)
 from securemem.pii.scan import Scan, Span
 from securemem.pii.secrets import (
     find_basic_auth,
@@ -113,8 +122,8 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"EMAIL"}), _emails, literals=_EMAIL_MARKS, lowered=True),
     _Builtin(frozenset({"PHONE"}), _typed("PHONE", find_phones), digits=PHONE_DIGITS),
     _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards), digits=CARD_DIGITS),
-    _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), digits=IBAN_DIGITS),
-    _Builtin(frozenset({"US_SSN"}), _typed("US_SSN", find_ssns), digits=SSN_DIGITS),
+    _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), digits=IBAN_DIGITS, gate=may_hold_iban),
+    _Builtin(frozenset({"US_SSN"}), _typed("US_SSN", find_ssns), digits=SSN_DIGITS, gate=may_hold_ssn),
     _Builtin(frozenset({"IP_ADDRESS"}), _typed("IP_ADDRESS", find_ip_addresses), gate=may_hold_ip_address),
     _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_private_keys), literals=("PRIVATE KEY",)),
     _Builtin(frozenset({"JWT"}), _typed("JWT", find_jwts), literals=("eyJ",)),

@@ -66,6 +66,15 @@ def _is_card(match: re.Match[str]) -> bool:
     return card_number_valid(_NOT_DIGITS.sub("", match.group()))
 
 
+# Where every IBAN starts: two letters (its country) not glued to a word, then two digits. One pass
+# led by digits, so that text holding no such place skips the windows below.
+_IBAN_HEAD = re.compile(r"[0-9]{2}(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})")
+
+
+def may_hold_iban(scan: Scan) -> bool:
+    return _IBAN_HEAD.search(scan.text) is not None
+
+
 def find_ibans(scan: Scan) -> Iterator[Span]:
     text = scan.text
     done = 0
@@ -98,6 +107,11 @@ def _iban_end(text: str, start: int, limit: int) -> int:
     if len(chars) < length or (end < len(text) and text[end].isalnum()):
         return 0
     return end if iban_valid("".join(chars).upper()) else 0
+
+
+def may_hold_ssn(scan: Scan) -> bool:
+    """One pass of the SSN pattern over the whole text: most numbers of nine digits or more are not shaped like one."""
+    return _SSN.search(scan.text) is not None
 
 
 def find_ssns(scan: Scan) -> Iterator[Span]:
