@@ -300,7 +300,7 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         return []
     # The scan's token copy has "x x x x x" wherever this one has (and a few more, "a,b,c,d,e"): most
     # text stops at that one search, with no copy of its own.
-    if _SPACED_HINT not in scan.tokens:
+    if scan.tokens.find(_SPACED_HINT) == -1:  # find, not `in`: see letters_as_digits
         return []
     text = scan.text
     canonical = text.encode("ascii", "replace").translate(_SPACED_TABLE)
