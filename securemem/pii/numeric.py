@@ -40,7 +40,7 @@ _IBAN_LEAD = 42
 _IBAN_TAIL = 42
 
 # The match starts at the two check digits; the country code is checked behind them.
-_IBAN = re.compile(r"[0-9]{2}(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:[ \-]?[A-Za-z0-9]){11,31}")
+_IBAN = re.compile(r"[0-9][0-9](?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:[ \-]?[A-Za-z0-9]){11,31}")
 
 _SSN = re.compile(
     r"(?P<area>[0-9](?<![\w.\-][0-9])[0-9]{2})(?P<sep>[-. ]?)(?P<group>[0-9]{2})(?P=sep)"
@@ -66,13 +66,17 @@ def _is_card(match: re.Match[str]) -> bool:
     return card_number_valid(_NOT_DIGITS.sub("", match.group()))
 
 
-# Where every IBAN starts: two letters (its country) not glued to a word, then two digits. One pass
-# led by digits, so that text holding no such place skips the windows below.
-_IBAN_HEAD = re.compile(r"[0-9]{2}(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})")
+# Where every IBAN starts: two letters (its country) not glued to a word, then two digits. Led by
+# one digit class (not "[0-9]{2}"), which lets the engine skip to the digits.
+_IBAN_HEAD = re.compile(r"[0-9][0-9](?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})")
 
 
 def may_hold_iban(scan: Scan) -> bool:
-    return _IBAN_HEAD.search(scan.text) is not None
+    """A country code and check digits in the windows find_ibans reads (text holding none skips it)."""
+    text = scan.text
+    return any(
+        _IBAN_HEAD.search(text, low, high) for low, high in scan.around(scan.long_numbers, _IBAN_LEAD, _IBAN_TAIL)
+    )
 
 
 def find_ibans(scan: Scan) -> Iterator[Span]:

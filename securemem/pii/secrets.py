@@ -227,6 +227,8 @@ _ASSIGNED_KEY = re.compile(f"(?:{'|'.join(_HINTS)})[a-z0-9_.\\-]{{0,{_KEY_MAX}}}
 
 def may_hold_keyword_secret(scan: Scan) -> bool:
     lower = scan.lower
+    if len(lower) > _SHORT:
+        return True  # long text: the finder's substring searches cost no more than this pattern would
     return "--" in lower or _ASSIGNED_KEY.search(lower) is not None
 
 
