@@ -625,3 +625,30 @@ def test_number_spans_are_the_same_on_the_fast_path(text: str) -> None:
     from securemem.pii.scan import _NUMBER, Scan
 
     assert Scan(text, ("US",)).numbers == [m.span() for m in _NUMBER.finditer(text)]
+
+
+# A megabyte of one adversarial shape with a real value after it: the scan must still find exactly
+# that value, at its place (a detector that gave up on long input, or a window that lost its offset,
+# would miss it or report it elsewhere). What each case holds is checked, not how long it took.
+_BLOB = base64.b64encode(bytes(range(256)) * 8).decode()  # 2,732 base64 characters, no separators
+_NEEDLES = {
+    "digit-run": ("1" * MEGABYTE + " call ", "+44 20 7946 0958", "PHONE"),
+    "base64-blob": (_BLOB * (MEGABYTE // len(_BLOB)) + " mail ", "jane.doe@example.com", "EMAIL"),
+    "near-miss-keywords": ("password: required; token: ${TOKEN}; secret: none\n" * (MEGABYTE // 50), "", ""),
+    "keyword-then-value": ("api_key: ${API_KEY}\n" * (MEGABYTE // 20) + "password: ", "hunter2xyz!", "PASSWORD"),
+    "invisible-characters": (
+        "\u200b\u2060\u00ad\u202e" * (MEGABYTE // 4) + " card ",
+        "4111\u200b1111\u200b1111\u200b1111",
+        "CREDIT_CARD",
+    ),
+    "fullwidth-digits": ("\uff11" * MEGABYTE + " card ", "4111 1111 1111 1111", "CREDIT_CARD"),
+    "near-miss-numbers": ("order 415-555-2671, build 10.0.0.1.2, v1.2.3.4 " * (MEGABYTE // 48), "", ""),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_NEEDLES))
+def test_a_value_after_a_megabyte_of_hostile_text_is_found_in_place(name: str) -> None:
+    hay, value, kind = _NEEDLES[name]
+    text = hay + value + " thanks"
+    expected = [Finding(kind, len(hay), len(hay) + len(value))] if value else []
+    assert detect(text) == expected

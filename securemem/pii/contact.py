@@ -463,6 +463,11 @@ def region_info(code: str) -> _Region:
     )
 
 
+@lru_cache(maxsize=64)
+def _regions(codes: tuple[str, ...]) -> tuple[_Region, ...]:
+    return tuple(region_info(code) for code in codes)
+
+
 def check_phone_regions(regions: Sequence[str]) -> tuple[str, ...]:
     if isinstance(regions, str):
         regions = (regions,)
@@ -482,6 +487,7 @@ def _checked_regions(chosen: tuple[str, ...]) -> tuple[str, ...]:
 
 _SEPARATOR = re.compile(r"[^0-9]+")
 _MIN_DIGITS = 7  # the shortest national numbers
+PHONE_DIGITS = _MIN_DIGITS
 _MAX_DIGITS = 17  # 15 (E.164) and an international prefix "00"
 _DROP_DIGITS = str.maketrans("", "", "0123456789")
 
@@ -515,36 +521,38 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
     changes, the part before is tried too. A run of groups with one separator style is never cut
     ("4889 0152 6347 7331" is one number, not a phone number and a tail).
     """
-    start = match.start()
+    start, end = match.span()
     text = scan.text
-    digits = _digits(match.group())
-    if digits < _MIN_DIGITS or _DATE_OR_IP.match(text, start, match.end()):
-        return 0
     candidate = match.group()
-    separators = _SEPARATOR.findall(candidate)
-    uniform = len(set(separators)) <= 1
-    if uniform and digits > _MAX_DIGITS:
+    digits = _digits(candidate)
+    if digits < _MIN_DIGITS or _DATE_OR_IP.match(text, start, end):
+        return 0
+    if digits > _MAX_DIGITS and _uniform(candidate):
         return 0  # one run of groups, too long for any number: nothing to cut
     words = _last_words(scan, start)
     if _is_reference(words):
         return 0
-    if _is_phone(scan, start, match.end(), words):
-        return match.end()
-    if uniform:
+    if _is_phone(scan, candidate, words, digits):
+        return end
+    if _uniform(candidate):
         return 0
     # Cut where the separator style changes, longest first.
     ends = []
-    for found in _SEPARATOR.finditer(text, start, match.end()):
+    for found in _SEPARATOR.finditer(text, start, end):
         ends.append((found.start(), found.group()))
     for (cut, separator), (_, previous) in zip(reversed(ends[1:]), reversed(ends[:-1]), strict=True):
-        if separator != previous and _is_phone(scan, start, cut, words):
+        if separator != previous and _is_phone(scan, text[start:cut], words):
             return cut
     return 0
 
 
-def _is_phone(scan: Scan, start: int, end: int, words: list[str]) -> bool:
-    candidate = scan.text[start:end]
-    if not _MIN_DIGITS <= _digits(candidate) <= _MAX_DIGITS:
+def _uniform(candidate: str) -> bool:
+    """One separator style throughout (or none)."""
+    return len(set(_SEPARATOR.findall(candidate))) <= 1
+
+
+def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None = None) -> bool:
+    if not _MIN_DIGITS <= (_digits(candidate) if digits is None else digits) <= _MAX_DIGITS:
         return False
     if candidate.isdigit() and not (_PHONE_WORDS.intersection(words[-3:]) or words[-1:] == ["#"]):
         return False
@@ -571,8 +579,8 @@ def phone_e164(candidate: str, regions: tuple[str, ...]) -> str | None:
         return _international(compact[1:], "(0)" in candidate)
     if compact.startswith("00"):
         return _international(compact[2:], "(0)" in candidate)
-    for code in regions:
-        region = region_info(code)
+    for region in _regions(regions):
+        code = region.code
         national = compact
         if region.country_code == 1:
             if len(compact) == 11 and compact.startswith("1"):

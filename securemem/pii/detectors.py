@@ -29,11 +29,12 @@ import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from securemem.pii import entities
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
 from securemem.pii.contact import (
+    PHONE_DIGITS,
     check_phone_regions,
     find_emails,
     find_obfuscated_emails,
@@ -42,9 +43,18 @@ from securemem.pii.contact import (
 )
 from securemem.pii.credentials import find_bearer_tokens, find_jwts, find_private_keys
 from securemem.pii.findings import Finding
-from securemem.pii.network import find_ip_addresses
+from securemem.pii.network import find_ip_addresses, may_hold_ip_address
 from securemem.pii.normalize import View
-from securemem.pii.numeric import find_cards, find_ibans, find_ssns
+from securemem.pii.numeric import (
+    CARD_DIGITS,
+    IBAN_DIGITS,
+    SSN_DIGITS,
+    find_cards,
+    find_ibans,
+    find_ssns,
+    may_hold_iban,
+    may_hold_ssn,
+)
 from securemem.pii.scan import Scan, Span
 from securemem.pii.secrets import (
     find_basic_auth,
@@ -52,6 +62,7 @@ from securemem.pii.secrets import (
     find_high_entropy,
     find_keyword_secrets,
     find_url_credentials,
+    may_hold_keyword_secret,
 )
 
 Hit = tuple[str, int, int]
@@ -100,26 +111,31 @@ class _Builtin:
 
     types: frozenset[str]
     run: Callable[[Scan], Iterable[Hit]]
-    numbers: bool = False  # needs a number of 7 digits or more
+    digits: int = 0  # needs a number with this many digits or more (7 at least: see Scan.long_numbers)
     literals: tuple[str, ...] = ()  # needs one of these substrings
     lowered: bool = False  # ... in the lower-cased text
+    gate: Callable[[Scan], bool] | None = None  # needs this to hold (a cheap test of its own)
 
 
 _EMAIL_MARKS = ("@", "]", ")", "}", ">", " at ")  # an address, a closing bracket of "[at]", a spelt-out "at"
 _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"EMAIL"}), _emails, literals=_EMAIL_MARKS, lowered=True),
-    _Builtin(frozenset({"PHONE"}), _typed("PHONE", find_phones), numbers=True),
-    _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards), numbers=True),
-    _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), numbers=True),
-    _Builtin(frozenset({"US_SSN"}), _typed("US_SSN", find_ssns), numbers=True),
-    _Builtin(frozenset({"IP_ADDRESS"}), _typed("IP_ADDRESS", find_ip_addresses), literals=(".", ":")),
+    _Builtin(frozenset({"PHONE"}), _typed("PHONE", find_phones), digits=PHONE_DIGITS),
+    _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards), digits=CARD_DIGITS),
+    _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), digits=IBAN_DIGITS, gate=may_hold_iban),
+    _Builtin(frozenset({"US_SSN"}), _typed("US_SSN", find_ssns), digits=SSN_DIGITS, gate=may_hold_ssn),
+    _Builtin(frozenset({"IP_ADDRESS"}), _typed("IP_ADDRESS", find_ip_addresses), gate=may_hold_ip_address),
     _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_private_keys), literals=("PRIVATE KEY",)),
     _Builtin(frozenset({"JWT"}), _typed("JWT", find_jwts), literals=("eyJ",)),
     _Builtin(
         frozenset({"BEARER_TOKEN"}), _typed("BEARER_TOKEN", find_bearer_tokens), literals=("bearer",), lowered=True
     ),
     _Builtin(frozenset(CATALOGUE_TYPES) - {rule.type for rule in KEYED}, find_catalogue),
-    _Builtin(frozenset({"PASSWORD", "GENERIC_SECRET"} | {rule.type for rule in KEYED}), find_keyword_secrets),
+    _Builtin(
+        frozenset({"PASSWORD", "GENERIC_SECRET"} | {rule.type for rule in KEYED}),
+        find_keyword_secrets,
+        gate=may_hold_keyword_secret,
+    ),
     _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u ", "--user")),
     _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),
     _Builtin(
@@ -158,8 +174,7 @@ def _check_detector(detector: Detector) -> None:
         raise ValueError(f"detector {detector.name!r} reports unregistered type(s) {', '.join(unknown)}")
 
 
-@dataclass(frozen=True, slots=True)
-class Located:
+class Located(NamedTuple):
     """A finding with its span in the view (what tokens are computed from) and in the original."""
 
     type: str
@@ -169,7 +184,9 @@ class Located:
     end: int
 
 
-_Step = tuple[Callable[[Scan], Iterable[Hit]], bool, bool, tuple[tuple[str, str], ...], bool]
+_Step = tuple[
+    Callable[[Scan], Iterable[Hit]], bool, int, tuple[tuple[str, str], ...], bool, Callable[[Scan], bool] | None
+]
 # Characters from most to least common in text (lower case first): a literal's gate is its rarest one.
 _COMMONNESS = " etaoinsrhldcumfpgwybvkxjqz.,-:)(ETAOINSRHLDCUMFPGWYBVKXJQZ0123456789/@]_=>}"
 
@@ -180,10 +197,10 @@ def _rarest(literal: str) -> str:
 
 @lru_cache(maxsize=256)
 def _plan(wanted: frozenset[str], version: int) -> tuple[_Step, ...]:
-    """The built-in detectors to run for ``wanted``: (run, filter its hits, gate on numbers, literals, lowered)."""
+    """The built-in detectors to run for ``wanted``: (run, filter its hits, digits, literals, lowered, gate)."""
     del version  # part of the cache key only
     return tuple(
-        (b.run, not b.types <= wanted, b.numbers, tuple((_rarest(lit), lit) for lit in b.literals), b.lowered)
+        (b.run, not b.types <= wanted, b.digits, tuple((_rarest(lit), lit) for lit in b.literals), b.lowered, b.gate)
         for b in _BUILTINS
         if b.types & wanted
     )
@@ -251,7 +268,9 @@ def locate(
             candidates.extend(hit for hit in _plugin_hits(detector, scan.text) if hit[0] in wanted)
     if not candidates:
         return view, []
-    settled = _settle(candidates)
+    settled = _settle(candidates) if len(candidates) > 1 else candidates
+    if view.identity:
+        return view, [Located(kind, start, end, start, end) for kind, start, end in settled]
     return view, [Located(kind, start, end, *view.span(start, end)) for kind, start, end in settled]
 
 
@@ -281,7 +300,7 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         return []
     # The scan's token copy has "x x x x x" wherever this one has (and a few more, "a,b,c,d,e"): most
     # text stops at that one search, with no copy of its own.
-    if _SPACED_HINT not in scan.tokens:
+    if scan.tokens.find(_SPACED_HINT) == -1:  # find, not `in`: see letters_as_digits
         return []
     text = scan.text
     canonical = text.encode("ascii", "replace").translate(_SPACED_TABLE)
@@ -312,12 +331,12 @@ def _builtin_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     candidates: list[Hit] = []
     text = scan.text
     lower = scan.lower
-    long_numbers: bool | None = None
-    for run, filtered, numbers, literals, lowered in _plan(wanted, entities.version()):
-        if numbers:
-            if long_numbers is None:
-                long_numbers = bool(scan.long_numbers)
-            if not long_numbers:
+    most_digits = -1  # not counted yet
+    for run, filtered, digits, literals, lowered, gate in _plan(wanted, entities.version()):
+        if digits:
+            if most_digits == -1:
+                most_digits = scan.most_digits
+            if most_digits < digits:
                 continue
         if literals:
             haystack = lower if lowered else text
@@ -327,6 +346,8 @@ def _builtin_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
                     break
             else:
                 continue
+        if gate is not None and not gate(scan):
+            continue
         hits = run(scan)
         if hits:
             candidates.extend([hit for hit in hits if hit[0] in wanted] if filtered else hits)

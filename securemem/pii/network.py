@@ -83,6 +83,14 @@ def _looks_like_mac(candidate: str, groups: list[str]) -> bool:
     return "::" not in candidate and all(_MAC_GROUP.fullmatch(group) for group in groups)
 
 
+def may_hold_ip_address(scan: Scan) -> bool:
+    """A cheap gate: a number with three dots (IPv4) or two colons (IPv6)."""
+    text = scan.text
+    if text.count(":") >= 2:
+        return True
+    return "." in text and any(text.count(".", start, end) >= 3 for start, end in scan.numbers)
+
+
 def find_ip_addresses(scan: Scan) -> Iterator[Span]:
     yield from find_ipv4(scan)
     yield from find_ipv6(scan)

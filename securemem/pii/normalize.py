@@ -130,6 +130,7 @@ _TOUCH = re.compile(rb"0(?<!00)(?:(?<=L0)(?<!xL0)|(?<=L-0)(?<!xL-0)|(?<=L--0)(?<
 # A run of groups of digits and stand-in letters with at most two separators between groups.
 _LETTER_RUN = re.compile(rb"[0L]++(?:-{1,2}+[0L]++)*+")
 _GROUP = re.compile(rb"[0L]+")
+_0, _L = ord("0"), ord("L")
 _RUN_DIGITS = 6  # real digits a run needs before its letters are read as digits
 _LETTER_GROUP = 4  # a group of letters alone ("lO" for "10") is at most this long
 
@@ -145,7 +146,9 @@ def letters_as_digits(text: str) -> str:
     """
     # Other characters become "?" one for one (a boundary, like punctuation): offsets stay aligned.
     canonical = text.encode("ascii", "replace").translate(_LETTER_TABLE)
-    if b"L" not in canonical or b"0" not in canonical:  # memchr: most text stops here or below
+    # Byte values, not one-byte strings: `int in bytes` is a memchr, while `bytes in bytes` first
+    # tries its operand as an integer and builds (and drops) an exception, at every call.
+    if _L not in canonical or _0 not in canonical:  # most text stops here or below
         return text
     pieces: list[str] = []
     done = position = 0
@@ -180,9 +183,9 @@ def _number_within(canonical: bytes, start: int, end: int) -> tuple[int, int]:
         groups = groups[1:]  # glued to the word before it
     if groups and end < len(canonical) and canonical[end] == ord("x"):
         groups = groups[:-1]  # glued to the word after it
-    while groups and b"0" not in canonical[groups[0][0] : groups[0][1]]:
+    while groups and _0 not in canonical[groups[0][0] : groups[0][1]]:
         groups = groups[1:]
-    while groups and b"0" not in canonical[groups[-1][0] : groups[-1][1]]:
+    while groups and _0 not in canonical[groups[-1][0] : groups[-1][1]]:
         groups = groups[:-1]
     if not groups:
         return 0, 0
@@ -192,7 +195,7 @@ def _number_within(canonical: bytes, start: int, end: int) -> tuple[int, int]:
     letters = chunk.count(b"L")
     if not letters or real < _RUN_DIGITS or letters > real:
         return 0, 0
-    if any(b"0" not in canonical[a:b] and b - a > _LETTER_GROUP for a, b in groups):
+    if any(_0 not in canonical[a:b] and b - a > _LETTER_GROUP for a, b in groups):
         return 0, 0
     return low, high
 

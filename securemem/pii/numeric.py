@@ -28,6 +28,11 @@ _CARD_REGROUPED = re.compile(
     r"(?![\w]|[.\-/][0-9])"
 )
 _NOT_DIGITS = re.compile(r"[^0-9]")
+# The fewest digits a number holds for each type to be in it (scan.py: numbers of 7 digits or more
+# are where these are looked for).
+CARD_DIGITS = 13
+SSN_DIGITS = 9
+IBAN_DIGITS = 7  # the digits of an IBAN may be cut by letters ("GB82 WEST 1234 5698 7654 32")
 _TAIL = 2  # what the lookaheads read after the last digit
 # An IBAN spans at most 42 characters (34 and 8 spaces), and its first seven-digit number can
 # start well inside it ("RO49 AAAA 1B31 0075 9384 0000"): look that far on either side.
@@ -35,7 +40,7 @@ _IBAN_LEAD = 42
 _IBAN_TAIL = 42
 
 # The match starts at the two check digits; the country code is checked behind them.
-_IBAN = re.compile(r"[0-9]{2}(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:[ \-]?[A-Za-z0-9]){11,31}")
+_IBAN = re.compile(r"[0-9][0-9](?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:[ \-]?[A-Za-z0-9]){11,31}")
 
 _SSN = re.compile(
     r"(?P<area>[0-9](?<![\w.\-][0-9])[0-9]{2})(?P<sep>[-. ]?)(?P<group>[0-9]{2})(?P=sep)"
@@ -46,7 +51,7 @@ _SSN_WORDS = re.compile(r"\b(?:ssn|ss#|ss ?no|social security|soc\.? ?sec|taxpay
 
 
 def find_cards(scan: Scan) -> Iterator[Span]:
-    windows = scan.around(scan.numbers_with(13), 0, _TAIL)
+    windows = scan.around(scan.numbers_with(CARD_DIGITS), 0, _TAIL)
     if not windows:
         return
     found = list(accepted(_CARD, scan.text, windows, _is_card))
@@ -59,6 +64,19 @@ def find_cards(scan: Scan) -> Iterator[Span]:
 
 def _is_card(match: re.Match[str]) -> bool:
     return card_number_valid(_NOT_DIGITS.sub("", match.group()))
+
+
+# Where every IBAN starts: two letters (its country) not glued to a word, then two digits. Led by
+# one digit class (not "[0-9]{2}"), which lets the engine skip to the digits.
+_IBAN_HEAD = re.compile(r"[0-9][0-9](?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})")
+
+
+def may_hold_iban(scan: Scan) -> bool:
+    """A country code and check digits in the windows find_ibans reads (text holding none skips it)."""
+    text = scan.text
+    return any(
+        _IBAN_HEAD.search(text, low, high) for low, high in scan.around(scan.long_numbers, _IBAN_LEAD, _IBAN_TAIL)
+    )
 
 
 def find_ibans(scan: Scan) -> Iterator[Span]:
@@ -95,8 +113,13 @@ def _iban_end(text: str, start: int, limit: int) -> int:
     return end if iban_valid("".join(chars).upper()) else 0
 
 
+def may_hold_ssn(scan: Scan) -> bool:
+    """One pass of the SSN pattern over the whole text: most numbers of nine digits or more are not shaped like one."""
+    return _SSN.search(scan.text) is not None
+
+
 def find_ssns(scan: Scan) -> Iterator[Span]:
-    windows = scan.around(scan.numbers_with(9), 0, _TAIL)
+    windows = scan.around(scan.numbers_with(SSN_DIGITS), 0, _TAIL)
     if not windows:
         return iter(())
     return accepted(_SSN, scan.text, windows, lambda match: _is_ssn(scan, match))

@@ -37,7 +37,7 @@ class Scan:
     functools.cached_property, which takes a lock, on the write path of every command).
     """
 
-    __slots__ = ("_long_numbers", "_lower", "_numbers", "_tokens", "phone_regions", "text")
+    __slots__ = ("_digits", "_long_numbers", "_lower", "_numbers", "_tokens", "phone_regions", "text")
 
     def __init__(self, text: str, phone_regions: tuple[str, ...]) -> None:
         self.text = text
@@ -45,6 +45,7 @@ class Scan:
         self._lower: str | None = None
         self._numbers: list[Span] | None = None
         self._long_numbers: list[Span] | None = None
+        self._digits: list[int] = []  # the digit count of each long number
         self._tokens: bytes | None = None
 
     def __repr__(self) -> str:
@@ -85,20 +86,24 @@ class Scan:
         """Numbers with seven digits or more: where phones, cards, SSNs and IBANs can be."""
         if self._long_numbers is None:
             text = self.text
-            self._long_numbers = [
-                (start, end)
-                for start, end in self.numbers
-                if self._digit_count(start, end) >= _LONG and not _NOT_AN_ENTITY.fullmatch(text, start, end)
-            ]
+            spans: list[Span] = []
+            for start, end in self.numbers:
+                chunk = text[start:end]
+                digits = len(chunk) - len(chunk.translate(_DROP_DIGITS))
+                if digits >= _LONG and not _NOT_AN_ENTITY.fullmatch(text, start, end):
+                    spans.append((start, end))
+                    self._digits.append(digits)
+            self._long_numbers = spans
         return self._long_numbers
 
-    def numbers_with(self, digits: int) -> list[Span]:
-        """The long numbers holding at least ``digits`` digits (a card needs 13, an SSN 9)."""
-        return [(start, end) for start, end in self.long_numbers if self._digit_count(start, end) >= digits]
+    @property
+    def most_digits(self) -> int:
+        """The digits of the longest long number, 0 when there is none (a card needs 13, an SSN 9)."""
+        return max(self._digits) if self.long_numbers else 0
 
-    def _digit_count(self, start: int, end: int) -> int:
-        chunk = self.text[start:end]
-        return len(chunk) - len(chunk.translate(_DROP_DIGITS))
+    def numbers_with(self, digits: int) -> list[Span]:
+        """The long numbers holding at least ``digits`` digits."""
+        return [span for span, count in zip(self.long_numbers, self._digits, strict=True) if count >= digits]
 
     def around(self, spans: Sequence[Span], lead: int, tail: int) -> list[Span]:
         """``spans`` widened by ``lead`` characters before and ``tail`` after, within the text."""

@@ -219,6 +219,19 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
                 yield found
 
 
+# Where a key that holds a hint is followed by what starts an assignment: one pass that most text
+# fails, so the finder below runs only where it can find something ("--" anywhere lets it look for
+# command-line options). Wider than the finder (any length of key after any hint), never narrower.
+_ASSIGNED_KEY = re.compile(f"(?:{'|'.join(_HINTS)})[a-z0-9_.\\-]{{0,{_KEY_MAX}}}{_ASSIGN_START.pattern}")
+
+
+def may_hold_keyword_secret(scan: Scan) -> bool:
+    lower = scan.lower
+    if len(lower) > _SHORT:
+        return True  # long text: the finder's substring searches cost no more than this pattern would
+    return "--" in lower or _ASSIGNED_KEY.search(lower) is not None
+
+
 # Short text is read once by one pattern of every hint; long text by one substring search per hint
 # (C speed each, where a pattern of alternatives steps through the text character by character).
 _HINT_PATTERN = re.compile("|".join(_HINTS))
@@ -470,8 +483,10 @@ _COUNT_LOG2 = [0.0] + [count * math.log2(count) for count in range(1, _TABLE_SIZ
 
 # "my github token is 8f2a...", "here is the api key 3Yx...": no assignment syntax, but a random
 # value within a few words after a secret-like word.
+# Led by the words (not by a lookbehind) so that the engine skips to their first letters; the
+# character before a word is checked by _prose_keywords.
 _PROSE_KEY = re.compile(
-    r"(?<![a-z0-9_])(?:password|passwd|passphrase|secret|token|api[ _\-]?key|access[ _\-]key|secret[ _\-]key|"
+    r"(?:password|passwd|passphrase|secret|token|api[ _\-]?key|access[ _\-]key|secret[ _\-]key|"
     r"private[ _\-]key|credentials?|auth[ _\-]?token|license[ _\-]key)\b"
 )
 _NEAR = 48
@@ -482,7 +497,7 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower  # detect() runs this only when the text holds "pass", "secret", "token", "key" or "cred"
     text = scan.text
     done = 0
-    for keyword in _PROSE_KEY.finditer(lower):
+    for keyword in _prose_keywords(lower):
         low = max(keyword.end(), done)
         head = _RANDOM_RUN.search(text, low, min(len(text), keyword.end() + _NEAR))
         if head is None or "\n" in text[keyword.end() : head.start()]:
@@ -496,6 +511,19 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
             done = run.end()
 
 
+def _prose_keywords(lower: str) -> Iterator[re.Match[str]]:
+    """The matches of _PROSE_KEY that start a word, as a pattern led by ``(?<![a-z0-9_])`` would find them."""
+    match = _PROSE_KEY.search(lower)
+    while match is not None:
+        start = match.start()
+        if start and lower[start - 1] in _WORD_CHARS:
+            match = _PROSE_KEY.search(lower, start + 1)  # glued to a word: a later start may still be one
+        else:
+            yield match
+            match = _PROSE_KEY.search(lower, match.end())
+
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 _NAME_WITH_SUFFIX = re.compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
 
 
