@@ -1,0 +1,313 @@
+"""Attacks on the PostgreSQL store by someone who holds the database but no key (the DBA, a stolen
+backup restored, a compromised replica promoted), and by races between processes.
+
+Each test here is a reproducer of a weakness found in the PostgreSQL backend: it asserts what
+issue 12 promises, and FAILS on the code it was written against. The comment on each says what it
+shows. Every test uses the real server of tests/pg.py (it skips with one line where none answers).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+import pytest
+
+from securemem import Admin, SecureMemory
+from securemem.errors import StorageError
+from securemem.store.factory import open_store
+from tests.helpers import ok
+from tests.hsm import URI as HSM_URI
+from tests.pg import PG, SERVER
+
+TAMPERED = "fails its authentication check"
+
+
+@pytest.fixture
+def url() -> str:
+    return PG.fresh_url()
+
+
+@pytest.fixture
+def key() -> bytes:
+    return os.urandom(32)
+
+
+def sql(url: str) -> psycopg.Connection[Any]:
+    """The DBA: full SQL on the store's schema, no key."""
+    return psycopg.connect(url, autocommit=True)
+
+
+def _view(memory: SecureMemory, path: str) -> tuple[bool, str]:
+    result = memory.execute({"command": "view", "path": path})
+    assert isinstance(result.content, str)
+    return result.is_error, result.content
+
+
+# -- tampering by SQL that is served, not detected ---------------------------------------------------
+
+
+def test_store_name_tokens_swapped_by_sql_send_each_agent_into_the_other_store(url: str, key: bytes) -> None:
+    """HIGH. A store is found by the HMAC token of its name (``sm_stores.name_tok``, in clear), and
+    nothing checks that the row found is the store asked for: its sealed name is never compared
+    with the name looked up. A DBA who swaps two stores' tokens (three UPDATEs, no key) sends the
+    agents of store "alice" into store "bob": they read bob's memories and write their own secrets
+    into bob's store, where bob's agents read them. Each row's AEAD is intact, so nothing fails."""
+    with SecureMemory.open(url, key=key, namespace="alice") as memory:
+        ok(memory, command="create", path="/memories/alice.md", file_text="ALICE-SECRET\n")
+    with SecureMemory.open(url, key=key, namespace="bob") as memory:
+        ok(memory, command="create", path="/memories/bob.md", file_text="BOB-SECRET\n")
+    with sql(url) as conn:
+        (a, tok_a), (b, tok_b) = conn.execute("SELECT id, name_tok FROM sm_stores ORDER BY id").fetchall()
+        conn.execute("UPDATE sm_stores SET name_tok = '\\x00' WHERE id = %s", (a,))
+        conn.execute("UPDATE sm_stores SET name_tok = %s WHERE id = %s", (tok_a, b))
+        conn.execute("UPDATE sm_stores SET name_tok = %s WHERE id = %s", (tok_b, a))
+    with SecureMemory.open(url, key=key, namespace="alice") as memory:
+        failed, text = _view(memory, "/memories/bob.md")
+        assert failed and "BOB-SECRET" not in text, "alice's agent is served bob's memory"
+        failed, text = _view(memory, "/memories")
+        assert failed and "bob.md" not in text, "alice's agent lists bob's store as its own"
+
+
+def test_an_older_ciphertext_of_the_same_file_replayed_by_sql_is_served(url: str, key: bytes) -> None:
+    """HIGH. A file's content is sealed with associated data (field, store, memory number) only: an
+    edit keeps the memory number, so every ciphertext the file ever had stays valid for its row.
+    A DBA who kept an old ``data_ct`` (a dump, a replica, dead tuples) writes it back and the agent
+    is served the old text as current, with no error, while the listing still shows the new size;
+    ``audit verify`` checks the version chain only, so it does not see it either."""
+    with SecureMemory.open(url, key=key) as memory:
+        ok(memory, command="create", path="/memories/pay.md", file_text="PAY ALICE 10\n")
+    with sql(url) as conn:
+        (old,) = conn.execute("SELECT data_ct FROM sm_entries WHERE NOT is_dir").fetchone()  # type: ignore[misc]
+        with SecureMemory.open(url, key=key) as memory:
+            ok(memory, command="str_replace", path="/memories/pay.md", old_str="10", new_str="0 (revoked)")
+        conn.execute("UPDATE sm_entries SET data_ct = %s WHERE NOT is_dir", (old,))
+    with SecureMemory.open(url, key=key) as memory:
+        failed, text = _view(memory, "/memories/pay.md")
+        assert failed and "PAY ALICE 10" not in text, "the replayed old content is served as current"
+
+
+def test_a_deleted_file_put_back_from_an_old_dump_is_served(url: str, key: bytes) -> None:
+    """MEDIUM. The same gap for a whole row: a file's sealed path is bound to its token and memory
+    number, its content to the memory number; neither to anything a deletion changes. A DBA who
+    re-inserts the row of a deleted file (from any dump taken before the deletion) brings the file
+    back, and the agent is served it: an erasure (a deleted PII note, say) undone by one INSERT."""
+    with SecureMemory.open(url, key=key) as memory:
+        ok(memory, command="create", path="/memories/pii.md", file_text="jane@example.org 555-0100\n")
+        with sql(url) as conn:
+            row = conn.execute("SELECT * FROM sm_entries WHERE NOT is_dir").fetchone()
+            assert row is not None
+            ok(memory, command="delete", path="/memories/pii.md")
+            conn.execute(f"INSERT INTO sm_entries VALUES ({', '.join(['%s'] * len(row))})", row)
+    with SecureMemory.open(url, key=key) as memory:
+        failed, text = _view(memory, "/memories/pii.md")
+        assert failed and "jane@example.org" not in text, "a deleted file put back by SQL is served"
+
+
+def test_an_expired_file_given_back_its_life_by_sql_is_served(url: str, key: bytes) -> None:
+    """MEDIUM. ``expires`` is a clear, unauthenticated column: a DBA who clears it on a row that
+    has expired but not been swept yet makes the expired memory visible (and permanent) again, so
+    "expiry invisible at once" holds only against agents, not against the database."""
+    now = [1_900_000_000.0]
+    with SecureMemory.open(url, key=key, clock=lambda: now[0]) as memory:
+        ok(memory, command="create", path="/memories/short.md", file_text="SHORT-LIVED\n")
+        with sql(url) as conn:
+            conn.execute("UPDATE sm_entries SET expires = %s WHERE NOT is_dir", (now[0] + 60,))
+        assert "SHORT-LIVED" in ok(memory, command="view", path="/memories/short.md")  # the control
+        now[0] += 120
+        assert _view(memory, "/memories/short.md")[0]  # expired: invisible at once
+        with sql(url) as conn:
+            conn.execute("UPDATE sm_entries SET expires = NULL")
+        failed, text = _view(memory, "/memories/short.md")
+        assert failed and "SHORT-LIVED" not in text, "an expired file is served again after one UPDATE"
+
+
+def test_a_size_changed_by_sql_is_served_as_the_files_size(url: str, key: bytes) -> None:
+    """LOW. ``size`` (and ``lines``) are clear, unauthenticated columns that listings, stats and the
+    quota read as they are: a DBA sets a 4 KiB file's size to 0 and the agent is told 0 bytes (and
+    the store's total bytes, which ``max_total_bytes`` checks, drop by as much). Nothing ties the
+    clear size to the sealed content it describes."""
+    with SecureMemory.open(url, key=key) as memory:
+        ok(memory, command="create", path="/memories/big.md", file_text="x" * 4095 + "\n")
+        with sql(url) as conn:
+            conn.execute("UPDATE sm_entries SET size = 0, lines = 0 WHERE NOT is_dir")
+        failed, text = _view(memory, "/memories")
+        assert failed or "4.0K\t/memories/big.md" in text, f"a false size is served: {text!r}"
+
+
+def test_an_older_policy_replayed_by_sql_is_obeyed(url: str, key: bytes) -> None:
+    """MEDIUM. The store's policy is a sealed setting whose associated data names the setting only,
+    so every ciphertext the setting ever had stays valid. An operator tightens the policy
+    (default -> refuse-pii); the DBA writes the old ciphertext back, and every agent that opens
+    with the store's own policy runs under the old, looser one, with no error: PII is stored."""
+    with SecureMemory.open(url, key=key, policy="default"):
+        pass
+    with sql(url) as conn:
+        (loose,) = conn.execute("SELECT value FROM sm_meta WHERE key = 'setting:policy'").fetchone()  # type: ignore[misc]
+        with SecureMemory.open(url, key=key, policy="refuse-pii", adopt_policy=True) as memory:
+            assert memory.policy.name == "refuse-pii"
+        conn.execute("UPDATE sm_meta SET value = %s WHERE key = 'setting:policy'", (loose,))
+    with SecureMemory.open(url, key=key) as memory:
+        assert memory.policy.name == "refuse-pii", f"the agent runs under the replayed policy {memory.policy.name!r}"
+
+
+# -- crypto-shredding --------------------------------------------------------------------------------
+
+
+def test_the_per_store_key_mode_flipped_by_sql_silently_ends_shredding(hsm: str) -> None:
+    """MEDIUM-HIGH. Whether each store's data key is wrapped by a key object of its own on the token
+    is read from ``sm_meta.store_keys``, a clear, unauthenticated row. A DBA who sets it to
+    'master' makes every process that opens next create stores whose data key only the master key
+    wraps: deleting such a store destroys nothing on the token, so a dump taken before the deletion
+    still decrypts it, though the deployment runs with a PKCS#11 KEK and issue 12 promises erasure
+    that reaches old dumps. Nothing fails or warns."""
+    url = PG.fresh_url()
+    with Admin.open(url, kek=HSM_URI) as admin:
+        admin.memory_stores.create(name="Before")
+    with sql(url) as conn:
+        conn.execute("UPDATE sm_meta SET value = 'master' WHERE key = 'store_keys'")
+    opened = None
+    try:
+        opened = Admin.open(url, kek=HSM_URI)
+        late = opened.memory_stores.create(name="Made after the flip")
+        memory = opened.memories.write(late.id, path="/secret.md", content="SHOULD-BE-SHREDDED\n")
+        with sql(url) as conn:
+            saved = conn.execute("SELECT * FROM sm_stores WHERE public_id = %s", (late.id,)).fetchone()
+            assert saved is not None
+            rows = conn.execute("SELECT * FROM sm_entries").fetchall()
+        opened.memory_stores.delete(late.id)  # the token's key objects: nothing of this store to destroy
+        with sql(url) as conn:  # the "dump" put back: the store's row and its entries
+            conn.execute(f"INSERT INTO sm_stores VALUES ({', '.join(['%s'] * len(saved))})", saved)
+            for row in rows:
+                conn.execute(
+                    f"INSERT INTO sm_entries VALUES ({', '.join(['%s'] * len(row))}) ON CONFLICT DO NOTHING", row
+                )
+        with Admin.open(url, kek=HSM_URI) as admin:
+            content = admin.memories.retrieve(late.id, memory.id).content
+        raise AssertionError(f"a deleted store's memory decrypts from a dump taken before: {content!r}")
+    except AssertionError:
+        raise
+    except Exception as exc:  # refused: at the open, the create, or the read of the restored store
+        assert "SHOULD-BE-SHREDDED" not in str(exc)
+    finally:
+        if opened is not None:
+            opened.close()
+
+
+# -- concurrency across handles ------------------------------------------------------------------------
+
+_LOCK_SPACE = 0x5EC1 << 32  # store/postgres.py: a store's advisory lock is this plus its number
+
+
+def _waiters(conn: psycopg.Connection[Any], ns: int) -> int:
+    key = _LOCK_SPACE | ns
+    row = conn.execute(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = %s AND objid = %s",
+        (key >> 32, key & 0xFFFFFFFF),
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def _until(check: Callable[[], bool], what: str) -> None:
+    for _ in range(600):  # bounded: at most about 30 s
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"never happened: {what}")
+
+
+def test_a_write_queued_behind_a_store_delete_is_acknowledged_and_lost(url: str, key: bytes) -> None:
+    """MEDIUM. ``transaction()`` resolves a store by name, then waits for the store's lock, and (for
+    an agent's namespace, ``create=True``) never checks after the wait that the store still
+    exists. An agent whose handle already holds the store's data key writes while an operator
+    deletes the store: the delete commits first, then the agent's write lands under the shredded
+    key in rows of a store that no longer exists (no foreign key stops it), and the agent is told
+    "File created successfully". The write is lost, and orphan ciphertext stays in the database."""
+    agent = SecureMemory.open(url, key=key, namespace="doomed")
+    try:
+        ok(agent, command="create", path="/memories/first.md", file_text="first\n")  # the handle has the key
+        with Admin.open(url, key=key) as admin, sql(url) as conn, sql(url) as holder:
+            (ns, store_id) = conn.execute("SELECT id, public_id FROM sm_stores").fetchone()  # type: ignore[misc]
+            holder.execute("BEGIN")
+            holder.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_SPACE | ns,))  # another writer holds it
+            results: dict[str, Any] = {}
+
+            def delete() -> None:
+                admin.memory_stores.delete(store_id)
+                results["deleted"] = True
+
+            def write() -> None:
+                results["write"] = agent.execute(
+                    {"command": "create", "path": "/memories/late.md", "file_text": "LATE\n"}
+                )
+
+            deleter = threading.Thread(target=delete)
+            deleter.start()
+            _until(lambda: _waiters(conn, ns) == 1, "the delete waits for the store's lock")
+            writer = threading.Thread(target=write)
+            writer.start()
+            _until(lambda: _waiters(conn, ns) == 2, "the write waits behind the delete")
+            holder.execute("COMMIT")
+            deleter.join(60)
+            writer.join(60)
+            assert results.get("deleted") is True
+            orphans = conn.execute("SELECT count(*) FROM sm_entries WHERE ns NOT IN (SELECT id FROM sm_stores)")
+            count = orphans.fetchone()
+        result = results["write"]
+        assert result.is_error, f"the write to a deleted store was acknowledged: {result.content!r}"
+        assert count == (0,), "rows of a deleted store were written after its deletion"
+    finally:
+        agent.close()
+
+
+# -- bad input: credentials in a URL -------------------------------------------------------------------
+
+
+def test_a_password_in_a_bad_url_never_reaches_stderr() -> None:
+    """HIGH (a secret in the output). The pool connects in a background worker and psycopg_pool logs
+    each failed attempt at WARNING with libpq's message, which for a malformed URL quotes the
+    whole URL, password included. With no logging configured Python prints WARNINGs to stderr, so
+    ``securemem stores list --db 'postgresql://user:PASSWORD@[::1/db'`` prints the password four
+    times (and an unreachable or refusing server prints four extra lines before the one-line error:
+    not "one line"). An application that logs WARNINGs ships the password to its log."""
+    password = "Pw-" + os.urandom(6).hex()
+    host = SERVER.split("@", 1)[-1].split("/", 1)[0]
+    bad = f"postgresql://agent:{password}@[{host}/test"  # an unclosed bracket: libpq quotes the URL back
+    env = {**os.environ, "SECUREMEM_KEY": os.urandom(32).hex()}
+    run = subprocess.run(
+        [sys.executable, "-m", "securemem.cli", "stores", "list", "--db", bad],
+        capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert password not in run.stderr + run.stdout, "the URL's password is printed"
+    assert run.stderr.count("\n") == 1, f"not one line: {run.stderr!r}"
+
+
+def test_a_refused_login_is_one_line_on_stderr(url: str) -> None:
+    """LOW. Any connection the pool cannot make (wrong role, wrong password, server down) prints
+    psycopg_pool's WARNING lines before securemem's one-line error (see the test above)."""
+    del url  # the session's database exists
+    wrong = PG.url().replace("://postgres@", "://no_such_role_x@")
+    run = subprocess.run(
+        [sys.executable, "-m", "securemem.cli", "stores", "list", "--db", wrong],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "SECUREMEM_KEY": os.urandom(32).hex()},
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1, f"not one line: {run.stderr!r}"
+
+
+def test_open_store_keeps_the_driver_quiet_about_the_url(key: bytes, caplog: pytest.LogCaptureFixture) -> None:
+    """HIGH (same root as above, through the SDK): ``SecureMemory.open`` / ``open_store`` on a
+    malformed URL logs it, password and all, through the ``psycopg.pool`` logger."""
+    password = "Pw-" + os.urandom(6).hex()
+    caplog.set_level("DEBUG")
+    with pytest.raises(StorageError):
+        open_store(f"postgresql://agent:{password}@[::1/test", key)
+    leaked = [r.name for r in caplog.records if password in r.getMessage()]
+    assert leaked == [], f"the password reached the log through {leaked}"
