@@ -141,6 +141,63 @@ def test_a_size_changed_by_sql_is_served_as_the_files_size(url: str, key: bytes)
         assert failed or "4.0K\t/memories/big.md" in text, f"a false size is served: {text!r}"
 
 
+def test_a_redacted_version_put_back_by_sql_is_served_and_passes_audit_verify(url: str, key: bytes) -> None:
+    """HIGH. An operator redacts a version (PII in an old text, say): its ``meta_ct`` and ``data_ct``
+    are erased and a ``redaction`` event naming it is chained. A DBA writes the row's old
+    ciphertexts back from any earlier dump and clears ``redacted``: the version's sealed fields
+    are bound to its number only, so they open; ``memory_versions.retrieve`` serves the erased
+    text again, and ``securemem audit verify`` reports the chain whole (it does not check that a
+    version a ``redaction`` event names is in fact redacted). The erasure is undone without a key."""
+    with Admin.open(url, key=key) as admin:
+        store = admin.memory_stores.create(name="s")
+        memory = admin.memories.write(store.id, path="/a.md", content="jane@example.org 555-0100\n")
+        admin.memories.update(store.id, memory.id, content="(contact removed)\n")
+        first = admin.memory_versions.list(store.id, memory_id=memory.id).data[-1]
+        with sql(url) as conn:
+            saved = conn.execute(
+                "SELECT seq, meta_ct, data_ct, hbytes FROM sm_versions ORDER BY seq LIMIT 1"
+            ).fetchone()
+            assert saved is not None
+            admin.memory_versions.redact(store.id, first.id)
+            conn.execute(
+                "UPDATE sm_versions SET meta_ct = %s, data_ct = %s, hbytes = %s, redacted = NULL WHERE seq = %s",
+                (saved[1], saved[2], saved[3], saved[0]),
+            )
+        try:
+            served = admin.memory_versions.retrieve(store.id, first.id).content
+        except Exception as exc:  # refused, whichever way: what it said is checked below
+            served = str(exc)
+        assert "jane@example.org" not in (served or ""), "a redacted version's text is served again"
+    run = subprocess.run(
+        [sys.executable, "-m", "securemem.cli", "audit", "verify", "--db", url],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "SECUREMEM_KEY": key.hex()},
+    )  # fmt: skip
+    assert run.returncode == 1 and '"chain_ok": false' in run.stdout, "audit verify finds the chain whole"
+
+
+def test_a_restarted_memory_sequence_lets_sql_swap_two_files_contents(url: str, key: bytes) -> None:
+    """MEDIUM. A file's content is bound to its store and memory number, and memory numbers come
+    from a sequence the DBA can restart (``ALTER SEQUENCE sm_memory_numbers RESTART``); nothing
+    (no unique index on ``(ns, memory)``, no check at insert) refuses a number already in use. Once
+    two files share a number, their content ciphertexts are interchangeable: the DBA copies one
+    file's content over the other's and the agent is served it, with no error."""
+    with SecureMemory.open(url, key=key) as memory:
+        ok(memory, command="create", path="/memories/a.md", file_text="A-CONTENT\n")
+        with sql(url) as conn:
+            conn.execute("ALTER SEQUENCE sm_memory_numbers RESTART WITH 1")
+            ok(memory, command="create", path="/memories/b.md", file_text="B-CONTENT\n")
+            conn.execute(
+                "UPDATE sm_entries SET data_ct = (SELECT data_ct FROM sm_entries WHERE NOT is_dir AND memory = "
+                "(SELECT memory FROM sm_entries WHERE NOT is_dir ORDER BY tok LIMIT 1) ORDER BY tok LIMIT 1) "
+                "WHERE NOT is_dir"
+            )
+        served = [_view(memory, p) for p in ("/memories/a.md", "/memories/b.md")]
+        contents = {text.splitlines()[-1].split("\t")[-1] for failed, text in served if not failed}
+        assert len(contents) == len([1 for failed, _ in served if not failed]), (
+            f"one text served for two files: {served}"
+        )
+
+
 def test_an_older_policy_replayed_by_sql_is_obeyed(url: str, key: bytes) -> None:
     """MEDIUM. The store's policy is a sealed setting whose associated data names the setting only,
     so every ciphertext the setting ever had stays valid. An operator tightens the policy
@@ -311,3 +368,69 @@ def test_open_store_keeps_the_driver_quiet_about_the_url(key: bytes, caplog: pyt
         open_store(f"postgresql://agent:{password}@[::1/test", key)
     leaked = [r.name for r in caplog.records if password in r.getMessage()]
     assert leaked == [], f"the password reached the log through {leaked}"
+
+
+# -- what the DBA reads in clear -----------------------------------------------------------------------
+
+
+def test_who_wrote_each_version_is_in_clear_in_a_dump(key: bytes) -> None:
+    """LOW-MEDIUM. ``sm_versions.session`` and ``sm_versions.actor`` hold the handle's
+    ``session_id`` and ``api_key_id`` in clear. Deployments name them after people (an e-mail, a
+    user name): the DBA, a replica or a stolen dump then reads who wrote which memory, when and
+    how often, PII that issue 12 keeps off the server. (Also in clear and unauthenticated:
+    ``sm_versions.memory``, ``op``, ``created``: a per-memory activity timeline.)"""
+    url = PG.fresh_url()
+    who = "jane.quokka@example.org"
+    with SecureMemory.open(url, key=key, session_id=f"sess-{who}", api_key_id=who) as memory:
+        ok(memory, command="create", path="/memories/a.md", file_text="a\n")
+    schema = url.rsplit("search_path%3D", 1)[1]
+    dump = subprocess.run(["pg_dump", "-n", schema, PG.url()], capture_output=True, check=True).stdout
+    assert b"sm_versions" in dump  # the control: the table was dumped
+    assert who.encode() not in dump, "the api_key_id / session_id is in clear in the dump"
+
+
+# -- the URL, password included, in the operator's output ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["stores", "list"],  # with no key: "no key for <URL> ... keep the key in <URL>.key"
+        ["verify"],  # stdout: "<URL>: ok (integrity_check and cipher_integrity_check passed)"
+        ["rekey"],  # "the store is not opened with <URL>.key"
+        ["keys", "list"],  # "<URL> has no key header <URL>.keys"
+        ["backup", "--out", "{tmp}/b.bak"],  # "<URL> has no KEKs"
+        ["init"],  # "cannot create <URL>: the directory ... does not exist"
+    ],
+)
+def test_the_urls_password_is_never_printed(url: str, argv: list[str], tmp_path: Any) -> None:
+    """MEDIUM-HIGH. Many CLI messages quote ``--db`` as given; for a PostgreSQL URL that is the
+    password, printed to the terminal (and to whatever collects an operator's output). Several of
+    these commands also treat the URL as a file path (``<URL>.key``, ``<URL>.keys``, ``init``), and
+    ``verify`` claims SQLite's integrity checks passed on a server that ran none."""
+    password = "Pw-" + os.urandom(6).hex()
+    with_password = url.replace("://postgres@", f"://postgres:{password}@")  # trust auth: the login works
+    env = {k: v for k, v in os.environ.items() if k not in ("SECUREMEM_KEY", "SECUREMEM_KEK")}
+    if argv != ["stores", "list"]:
+        env["SECUREMEM_KEY"] = os.urandom(32).hex()
+    args = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    run = subprocess.run(
+        [sys.executable, "-m", "securemem.cli", *args, "--db", with_password],
+        capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert "Traceback" not in run.stderr
+    assert password not in run.stdout + run.stderr, f"the password is printed: {run.stdout + run.stderr!r}"
+
+
+def test_keys_rotate_dek_on_a_postgresql_url_is_a_clear_error(url: str, tmp_path: Any) -> None:
+    """LOW. ``securemem keys rotate-dek --db postgresql://...`` ends in "internal error
+    (FileNotFoundError); please report it": it looks for a SQLCipher file named like the URL."""
+    kek = tmp_path / "kek"
+    kek.write_text(os.urandom(32).hex())
+    kek.chmod(0o600)
+    run = subprocess.run(
+        [sys.executable, "-m", "securemem.cli", "keys", "rotate-dek", "--db", url, "--kek", f"file:{kek}"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )  # fmt: skip
+    assert run.returncode == 2 and run.stderr.count("\n") == 1
+    assert "internal error" not in run.stderr, run.stderr
