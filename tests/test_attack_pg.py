@@ -198,20 +198,42 @@ def test_a_restarted_memory_sequence_lets_sql_swap_two_files_contents(url: str, 
         )
 
 
-def test_an_older_policy_replayed_by_sql_is_obeyed(url: str, key: bytes) -> None:
+@pytest.mark.parametrize("attack", ["replayed", "deleted"])
+def test_an_older_policy_replayed_by_sql_is_obeyed(url: str, key: bytes, attack: str) -> None:
     """MEDIUM. The store's policy is a sealed setting whose associated data names the setting only,
-    so every ciphertext the setting ever had stays valid. An operator tightens the policy
-    (default -> refuse-pii); the DBA writes the old ciphertext back, and every agent that opens
-    with the store's own policy runs under the old, looser one, with no error: PII is stored."""
+    so every ciphertext the setting ever had stays valid, and its row's absence means "no policy
+    recorded yet". An operator tightens the policy (default -> refuse-pii); the DBA writes the old
+    ciphertext back ("replayed"), or simply deletes the row ("deleted"): every agent that opens
+    with the store's own policy then runs under the old or the shipped default one, with no error,
+    and PII is stored."""
     with SecureMemory.open(url, key=key, policy="default"):
         pass
     with sql(url) as conn:
         (loose,) = conn.execute("SELECT value FROM sm_meta WHERE key = 'setting:policy'").fetchone()  # type: ignore[misc]
         with SecureMemory.open(url, key=key, policy="refuse-pii", adopt_policy=True) as memory:
             assert memory.policy.name == "refuse-pii"
-        conn.execute("UPDATE sm_meta SET value = %s WHERE key = 'setting:policy'", (loose,))
+        if attack == "replayed":
+            conn.execute("UPDATE sm_meta SET value = %s WHERE key = 'setting:policy'", (loose,))
+        else:
+            conn.execute("DELETE FROM sm_meta WHERE key = 'setting:policy'")
+    try:
+        memory = SecureMemory.open(url, key=key)
+    except StorageError:
+        return  # refused: the tampering is detected
+    with memory:
+        assert memory.policy.name == "refuse-pii", f"the agent runs under the policy {memory.policy.name!r}"
+
+
+def test_a_directory_row_flagged_a_file_by_sql_is_an_internal_error(url: str, key: bytes) -> None:
+    """LOW. ``is_dir`` is clear and unauthenticated: a directory row flipped to a file has no
+    ``data_ct``, and ``view`` of it ends in ``bytes(None)``: "internal error in the memory store"
+    (a TypeError logged), not the tampering error every other changed row gets."""
     with SecureMemory.open(url, key=key) as memory:
-        assert memory.policy.name == "refuse-pii", f"the agent runs under the replayed policy {memory.policy.name!r}"
+        ok(memory, command="create", path="/memories/d/a.md", file_text="A\n")
+        with sql(url) as conn:
+            conn.execute("UPDATE sm_entries SET is_dir = false WHERE is_dir AND length(tok) = 16")
+        failed, text = _view(memory, "/memories/d")
+        assert failed and TAMPERED in text, text
 
 
 # -- crypto-shredding --------------------------------------------------------------------------------
