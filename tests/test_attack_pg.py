@@ -456,3 +456,39 @@ def test_keys_rotate_dek_on_a_postgresql_url_is_a_clear_error(url: str, tmp_path
     )  # fmt: skip
     assert run.returncode == 2 and run.stderr.count("\n") == 1
     assert "internal error" not in run.stderr, run.stderr
+
+
+# -- deployments side by side in one database ----------------------------------------------------------
+
+
+def test_a_writer_of_one_deployment_never_waits_for_another_deployments_lock(key: bytes) -> None:
+    """LOW. A store's write lock is ``pg_advisory_xact_lock(0x5EC1 << 32 | store number)``, and
+    advisory locks are per database, not per schema: two deployments in two schemas of one
+    database (as tests/pg.py lays them out, and as a host sharing one database between tenants
+    would) share every lock. A long write in tenant A's store 1 stalls every writer of tenant B's
+    store 1 (StoreBusyError after 30 s), sweeps skip each other's stores, and two tenants' sibling
+    locks can deadlock each other."""
+    one, two = PG.fresh_url(), PG.fresh_url()
+    for url in (one, two):
+        with SecureMemory.open(url, key=key) as memory:
+            ok(memory, command="create", path="/memories/a.md", file_text="a\n")
+    with sql(one) as holder, sql(two) as watcher, SecureMemory.open(two, key=key) as memory:
+        (ns,) = holder.execute("SELECT id FROM sm_stores").fetchone()  # type: ignore[misc]
+        assert watcher.execute("SELECT id FROM sm_stores").fetchone() == (ns,)  # both stores are number 1
+        holder.execute("BEGIN")
+        holder.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_SPACE | ns,))  # a write of deployment one
+        done = threading.Event()
+
+        def write() -> None:
+            memory.execute({"command": "create", "path": "/memories/b.md", "file_text": "b\n"})
+            done.set()
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        try:
+            _until(lambda: done.is_set() or _waiters(watcher, ns) > 0, "the write ends or waits")
+            waited = not done.is_set()
+        finally:
+            holder.execute("COMMIT")
+            writer.join(60)
+        assert not waited, "a writer of deployment two waited for a lock deployment one held"
