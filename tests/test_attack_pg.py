@@ -423,6 +423,7 @@ def test_who_wrote_each_version_is_in_clear_in_a_dump(key: bytes) -> None:
         ["keys", "list"],  # "<URL> has no key header <URL>.keys"
         ["backup", "--out", "{tmp}/b.bak"],  # "<URL> has no KEKs"
         ["init"],  # "cannot create <URL>: the directory ... does not exist"
+        ["policy", "set", "default"],  # success, stdout: "<URL> now runs under policy 'default'"
     ],
 )
 def test_the_urls_password_is_never_printed(url: str, argv: list[str], tmp_path: Any) -> None:
