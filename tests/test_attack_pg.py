@@ -175,6 +175,28 @@ def test_a_redacted_version_put_back_by_sql_is_served_and_passes_audit_verify(ur
     assert run.returncode == 1 and '"chain_ok": false' in run.stdout, "audit verify finds the chain whole"
 
 
+def test_a_version_moved_to_another_memory_by_sql_is_served_as_its_history(url: str, key: bytes) -> None:
+    """MEDIUM. A version's sealed fields are bound to its store and number only; the memory it
+    belongs to (``sm_versions.memory``), its operation, time, session and actor are clear columns
+    that reads never check (only ``audit verify`` walks the chain). A DBA sets the memory of
+    alice's versions to bob's: ``memory_versions.list(memory_id=bob)`` then lists alice's version,
+    path and all, as bob's history, and ``retrieve`` serves her text under bob's memory."""
+    with Admin.open(url, key=key) as admin:
+        store = admin.memory_stores.create(name="s")
+        admin.memories.write(store.id, path="/alice.md", content="ALICE-PRIVATE\n")
+        bob = admin.memories.write(store.id, path="/bob.md", content="bob\n")
+        with sql(url) as conn:
+            alice_no, bob_no = (
+                int(r[0]) for r in conn.execute("SELECT memory FROM sm_entries WHERE NOT is_dir ORDER BY memory")
+            )
+            conn.execute("UPDATE sm_versions SET memory = %s WHERE memory = %s", (bob_no, alice_no))
+        try:
+            listed = admin.memory_versions.list(store.id, memory_id=bob.id).data
+        except StorageError:
+            return  # refused: the tampering is detected
+        assert [v.path for v in listed] == ["/bob.md"], f"bob's history lists {[v.path for v in listed]}"
+
+
 def test_a_restarted_memory_sequence_lets_sql_swap_two_files_contents(url: str, key: bytes) -> None:
     """MEDIUM. A file's content is bound to its store and memory number, and memory numbers come
     from a sequence the DBA can restart (``ALTER SEQUENCE sm_memory_numbers RESTART``); nothing
