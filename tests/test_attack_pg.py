@@ -301,6 +301,34 @@ def test_the_per_store_key_mode_flipped_by_sql_silently_ends_shredding(hsm: str)
             opened.close()
 
 
+def _token_keys(module: str) -> set[str]:
+    """The labels of the secret keys on the test token."""
+    import pkcs11
+    from pkcs11 import Attribute, ObjectClass
+
+    from tests.hsm import PIN, TOKEN
+
+    with pkcs11.lib(module).get_token(token_label=TOKEN).open(user_pin=PIN) as session:
+        return {str(o[Attribute.LABEL]) for o in session.get_objects({Attribute.CLASS: ObjectClass.SECRET_KEY})}
+
+
+def test_a_store_name_already_taken_leaves_a_key_object_on_the_token(hsm: str) -> None:
+    """LOW-MEDIUM. With per-store keys, ``_insert_store`` makes the store's key object on the token
+    first, then inserts the row ``ON CONFLICT (name_tok) DO NOTHING``: when the name is taken (or
+    the transaction fails or rolls back later) the object stays on the token, named after a store
+    that never existed, and nothing ever destroys it. Each refused create leaks one; an agent or a
+    script retrying a taken name fills the HSM's object storage, which other applications share."""
+    url = PG.fresh_url()
+    with Admin.open(url, kek=HSM_URI) as admin:
+        admin.memory_stores.create(name="taken")
+        before = _token_keys(hsm)
+        for _ in range(3):
+            with pytest.raises(Exception, match="exists"):
+                admin.memory_stores.create(name="taken")
+        leaked = _token_keys(hsm) - before
+    assert leaked == set(), f"key objects of stores that were never made: {sorted(leaked)}"
+
+
 # -- concurrency across handles ------------------------------------------------------------------------
 
 _LOCK_SPACE = 0x5EC1 << 32  # store/postgres.py: a store's advisory lock is this plus its number
