@@ -283,8 +283,19 @@ class PostgresStore:
             raise MissingStore("the store does not exist (it was deleted)")
 
     def _ns_of(self, db: Db, name: str) -> int | None:
-        row = db.one("SELECT id FROM sm_stores WHERE name_tok = %s", (self._master.name_token(name),))
-        return None if row is None else int(row[0])
+        row = db.one(
+            "SELECT id, public_id, name_ct, dek FROM sm_stores WHERE name_tok = %s", (self._master.name_token(name),)
+        )
+        if row is None:
+            return None
+        self._check_name(int(row[0]), str(row[1]), bytes(row[2]), bytes(row[3]), name)
+        return int(row[0])
+
+    def _check_name(self, ns: int, public_id: str, name_ct: bytes, dek: bytes, name: str) -> None:
+        """The row a name token found is the store of that name: ``name_tok`` is a clear column, and a
+        token moved to another row by SQL would send every agent of one store into another."""
+        if self._unseal_dek(ns, public_id, dek).open_text("store-name", public_id, name_ct) != name:
+            raise DamagedStoreError(TAMPERED)
 
     def lock(self, db: Db, ns: int) -> None:
         """The store's write lock until the transaction ends (rule 1, across processes and hosts)."""
@@ -370,7 +381,10 @@ class PostgresStore:
                 )
             else:
                 row = db.one(f"SELECT {_STORE_COLS} FROM sm_stores WHERE public_id = %s", (store_id,))
-            return None if row is None else self._info(row)
+            found = None if row is None else self._info(row)
+        if found is not None and name is not None and found.name != name:
+            raise DamagedStoreError(TAMPERED)  # the token of another store's name (see _check_name)
+        return found
 
     def create_store(self, name: str, description: str, now: float) -> StoreInfo | None:
         with self._connection(write=True) as db:
