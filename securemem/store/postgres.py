@@ -24,6 +24,7 @@ The only module that imports ``psycopg`` and ``psycopg_pool``. Choices and why:
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import time
@@ -115,6 +116,25 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.execute(f"SET lock_timeout = {LOCK_TIMEOUT_MS}")
 
 
+class _DriverText(logging.Filter):
+    """Drops the pool's records that carry a driver exception: psycopg_pool logs each failed
+    connection attempt at WARNING with libpq's message, which for a malformed URL quotes the URL,
+    password included, and Python prints an unconfigured WARNING to stderr. The caller gets
+    securemem's own one-line error instead (``_connect_error``), which names no part of the URL."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        return record.exc_info is None and not any(isinstance(arg, BaseException) for arg in args)
+
+
+_QUIET = _DriverText()
+
+
+def _quiet_pool_logs() -> None:
+    for name in ("psycopg.pool", "psycopg_pool.sched"):
+        logging.getLogger(name).addFilter(_QUIET)  # once: addFilter skips a filter already there
+
+
 def _connect_error(exc: psycopg.Error) -> StorageError:
     if isinstance(exc, psycopg.OperationalError):
         return StorageError("cannot connect to the PostgreSQL server named by the URL (is it up? are the host, "
@@ -163,6 +183,7 @@ class PostgresStore:
         """Connect, check the schema and unwrap the master key. ``create`` is accepted for the
         factory's sake: a migrated database gets its master key on its first open either way."""
         del create
+        _quiet_pool_logs()
         pool: ConnectionPool[Any] = ConnectionPool(
             url, min_size=1, max_size=POOL_SIZE, open=False, kwargs={"autocommit": True}, configure=_configure,
             num_workers=1, timeout=LOCK_TIMEOUT_MS / 1000,
