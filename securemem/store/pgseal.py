@@ -144,6 +144,20 @@ class MasterKeys:
             raise DamagedStoreError(TAMPERED) from None
         return self._names.open(blob, place("setting", 0, name)).decode("utf-8")
 
+    def seal_meta(self, name: str, value: str) -> str:
+        """A deployment-wide fact kept in ``sm_meta`` (the per-store key mode): sealed, so SQL can
+        neither change nor delete it unseen (a place of its own: no setting's ciphertext fits)."""
+        return self._names.seal(value.encode("utf-8"), place("meta", 0, name)).hex()
+
+    def open_meta(self, name: str, value: str | None) -> str:
+        if value is None:
+            raise DamagedStoreError(TAMPERED)
+        try:
+            blob = bytes.fromhex(value)
+        except ValueError:
+            raise DamagedStoreError(TAMPERED) from None
+        return self._names.open(blob, place("meta", 0, name)).decode("utf-8")
+
     def wrap_dek(self, ns: int, public_id: str, dek: bytes) -> bytes:
         """A store's data key (or its seal by the store's own key object) sealed for its row."""
         return self._deks.seal(dek, place("store-key", ns, public_id))

@@ -47,7 +47,7 @@ from securemem.errors import (
 )
 from securemem.keys import KeyProvider
 from securemem.keys.kek import KekProvider
-from securemem.store import pgschema
+from securemem.store import pgschema, pgseal
 from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
 from securemem.store.history import EXPIRY_ACTOR, VERSION_ROW_BYTES
 from securemem.store.pgschema import MIGRATE, MIGRATION_LOCK, Db
@@ -340,9 +340,17 @@ class PostgresStore:
         found = self._keys.get(ns)
         if found is None:
             sealed = self._master.unwrap_dek(ns, public_id, blob)
-            dek = sealed if self._own_keys is None else self._own_keys.unwrap(public_id, sealed)
+            dek = self._master_wrapped(sealed) if self._own_keys is None else self._own_keys.unwrap(public_id, sealed)
             found = self._keys[ns] = StoreKeys(ns, dek)
         return found
+
+    @staticmethod
+    def _master_wrapped(sealed: bytes) -> bytes:
+        """A data key only the master key wraps is the key itself: what a store made under per-store
+        keys holds there (its seal by its own key object on the token) is refused, never used."""
+        if len(sealed) != pgseal.KEY_BYTES:
+            raise DamagedStoreError(TAMPERED)
+        return sealed
 
     def sibling_ns(self, db: Db, namespace: str, store_key: int | None) -> int | None:
         if store_key is not None:
@@ -578,7 +586,8 @@ def _unlock(db: _Db, key: KeyProvider | None, kek: KekProvider | None) -> tuple[
     for wrapped in load_wrapped(str(meta["master"])):
         master = provider.unwrap(wrapped, deployment)
         if master is not None:
-            return MasterKeys(master, deployment), _own_keys(meta.get("store_keys"), kek, deployment)
+            keys = MasterKeys(master, deployment)
+            return keys, _own_keys(keys.open_meta("store_keys", meta.get("store_keys")), kek, deployment)
     if kek is not None:
         raise WrongKekError(f"the KEK {provider.source} does not open this PostgreSQL store")
     raise WrongKeyError("the key does not open this PostgreSQL store")
@@ -599,9 +608,11 @@ def _initialise(db: _Db, key: KeyProvider | None, kek: KekProvider | None) -> di
         meta = dict(db.all(f"SELECT key, value FROM sm_meta WHERE key IN {_META_KEYS}"))
         if "master" not in meta:
             deployment, salt = "memstore_" + secrets.token_hex(12), os.urandom(16)
-            wrapped = _kek_of(key, kek, salt).wrap(os.urandom(32), deployment)
+            master = os.urandom(32)
+            wrapped = _kek_of(key, kek, salt).wrap(master, deployment)
             meta = {"deployment": deployment, "salt": salt.hex(), "master": dump_wrapped([wrapped])}
-            meta["store_keys"] = "own" if _is_pkcs11(kek) else "master"
+            mode = "own" if _is_pkcs11(kek) else "master"
+            meta["store_keys"] = MasterKeys(master, deployment).seal_meta("store_keys", mode)
             for name, value in meta.items():
                 db.run("INSERT INTO sm_meta (key, value) VALUES (%s, %s)", (name, value))
         db.conn.execute("COMMIT")
