@@ -136,6 +136,8 @@ class PgTx:
             keys = self._store.keys_of(self._db, ns)
             if self.write:
                 self._store.lock(self._db, ns)
+                if self._store.sibling_ns(self._db, namespace, store_key) != ns:  # deleted while it waited
+                    raise MissingStore("the store does not exist (it was deleted)")
             log = PgVersionLog(self._db, keys, self.now, self.log.actor, self.log.settings)
             tx = PgTx(self._store, self._db, keys, self.now, log)
             tx.write, tx.family = self.write, self.family

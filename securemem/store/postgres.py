@@ -273,8 +273,7 @@ class PostgresStore:
             ns = self._resolve(db, namespace, write=write, create=create, store_key=store_key)
             if ns is not None and write:
                 self.lock(db, ns)
-                if store_key is not None or not create:
-                    self._still_there(db, ns)
+                ns = self._relocked(db, namespace, ns, create=create, store_key=store_key)
             now = clock()  # rule 2: read once the lock is held
             keys = self.keys_of(db, ns) if ns is not None else StoreKeys(-1, os.urandom(32))
             log = PgVersionLog(db, keys, now, actor or _NOBODY, history or self.history_settings)
@@ -298,6 +297,27 @@ class PostgresStore:
             if ns is None:  # made by another process meanwhile
                 ns = self._ns_of(db, namespace)
         return ns
+
+    def _relocked(self, db: _Db, namespace: str, ns: int, *, create: bool, store_key: int | None) -> int:
+        """The store to write, checked again once its lock is held: a delete queued ahead of this
+        write may have committed while it waited, and (READ COMMITTED) this statement sees it. A
+        store gone is an error, or, for a handle that may create, a new store of the name (as the
+        SQLCipher store does): never rows written under a deleted store's number."""
+        if store_key is not None:
+            self._still_there(db, ns)
+            return ns
+        for _ in range(POOL_SIZE):
+            now = self._ns_of(db, namespace)
+            if now == ns:
+                return ns
+            if now is None and not create:
+                raise MissingStore("the store does not exist (it was deleted)")
+            found = self._resolve(db, namespace, write=True, create=create, store_key=None) if now is None else now
+            if found is None:  # made by another process, and deleted again, meanwhile
+                break
+            ns = found
+            self.lock(db, ns)
+        raise StoreBusyError("the store was deleted and made again while this write waited; retry")
 
     def _still_there(self, db: _Db, ns: int) -> None:
         if db.one("SELECT 1 FROM sm_stores WHERE id = %s", (ns,)) is None:
@@ -453,6 +473,8 @@ class PostgresStore:
                 return False
             self.lock(db, ns)
             found = db.one("SELECT public_id FROM sm_stores WHERE id = %s", (ns,))
+            if found is None:  # another deletion committed while this one waited for the lock
+                return False
             db.run("DELETE FROM sm_versions WHERE seq BETWEEN %s AND %s", seq_range(ns))
             db.run("DELETE FROM sm_entries WHERE ns = %s", (ns,))
             db.run("DELETE FROM sm_stores WHERE id = %s", (ns,))
