@@ -96,6 +96,7 @@ class _Db:
 
     def __init__(self, conn: psycopg.Connection[Any]) -> None:
         self.conn = conn
+        self.made_keys: list[str] = []  # stores whose own key object this transaction made on the token
 
     def all(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
         return self.conn.execute(sql, params or None).fetchall()
@@ -231,15 +232,37 @@ class PostgresStore:
             with self._checked_out(begin) as conn:
                 if write and self._durability == "normal":
                     conn.execute("SET LOCAL synchronous_commit = off")
+                db = _Db(conn)
                 try:
-                    yield _Db(conn)
+                    yield db
                 except BaseException:
                     if not conn.closed:
                         conn.execute("ROLLBACK")
+                    self._forget_made_keys(db)
                     raise
-                conn.execute("COMMIT")
+                self._commit(db)
         except psycopg.Error as exc:
             raise translate(exc) from None
+
+    def _commit(self, db: _Db) -> None:
+        try:
+            db.conn.execute("COMMIT")
+        except psycopg.OperationalError:
+            raise  # the outcome is unknown (the link broke): a key object of a store that exists stays
+        except psycopg.Error:
+            self._forget_made_keys(db)  # the server refused the commit: nothing of it was kept
+            raise
+
+    def _forget_made_keys(self, db: _Db) -> None:
+        """The key objects a transaction that did not commit made on the token: destroyed, since no
+        store row names them (each would stay on the HSM, shared with other applications, for good)."""
+        if self._own_keys is not None:
+            for public_id in db.made_keys:
+                try:
+                    self._own_keys.destroy(public_id)
+                except KekError:  # the token is gone too: the error that ended the transaction is the one to tell
+                    break
+        db.made_keys.clear()
 
     @contextmanager
     def _checked_out(self, begin: str) -> Iterator[psycopg.Connection[Any]]:
@@ -391,7 +414,7 @@ class PostgresStore:
         assert row is not None
         ns, public_id = int(row[0]), "memstore_" + secrets.token_hex(12)
         m, dek = self._master, os.urandom(32)
-        sealed = dek if self._own_keys is None else self._own_keys.create(public_id, dek)
+        sealed = dek if self._own_keys is None else b""  # its own key object: once the row is known new
         keys = StoreKeys(ns, dek)
         made = db.one(
             "INSERT INTO sm_stores (id, public_id, name_tok, name_ct, desc_ct, dek, created, updated) "
@@ -401,7 +424,17 @@ class PostgresStore:
              now, now),
         )  # fmt: skip
         del quiet
+        if made is not None and self._own_keys is not None:
+            self._own_key(db, ns, public_id, dek)
         return None if made is None else ns
+
+    def _own_key(self, db: _Db, ns: int, public_id: str, dek: bytes) -> None:
+        """The new store's key object on the token, made only once its row is in (a name already
+        taken makes none), and destroyed if the transaction then fails (``_forget_made_keys``)."""
+        assert self._own_keys is not None
+        db.made_keys.append(public_id)
+        sealed = self._own_keys.create(public_id, dek)
+        db.run("UPDATE sm_stores SET dek = %s WHERE id = %s", (self._master.wrap_dek(ns, public_id, sealed), ns))
 
     def _info(self, row: tuple[Any, ...]) -> StoreInfo:
         ns, public_id = int(row[0]), str(row[1])
