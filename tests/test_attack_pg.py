@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import closing
 from typing import Any
 
 import psycopg
@@ -331,14 +332,25 @@ def test_a_store_name_already_taken_leaves_a_key_object_on_the_token(hsm: str) -
 
 # -- concurrency across handles ------------------------------------------------------------------------
 
-_LOCK_SPACE = 0x5EC1 << 32  # store/postgres.py: a store's advisory lock is this plus its number
+
+def _schema_oid(conn: psycopg.Connection[Any]) -> int:
+    """store/postgres.py: a store's advisory lock is (the oid of the schema of sm_stores, its number)."""
+    row = conn.execute("SELECT relnamespace::int8 FROM pg_class WHERE oid = 'sm_stores'::regclass").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def _hold_store_lock(conn: psycopg.Connection[Any], ns: int) -> None:
+    """Another writer of the store ``ns`` of ``conn``'s schema: its lock held until COMMIT."""
+    conn.execute("BEGIN")
+    conn.execute("SELECT pg_advisory_xact_lock(%s::int8::bit(32)::int4, %s::int4)", (_schema_oid(conn), ns))
 
 
 def _waiters(conn: psycopg.Connection[Any], ns: int) -> int:
-    key = _LOCK_SPACE | ns
     row = conn.execute(
-        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = %s AND objid = %s",
-        (key >> 32, key & 0xFFFFFFFF),
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = %s AND objid = %s "
+        "AND objsubid = 2",
+        (_schema_oid(conn), ns),
     ).fetchone()
     return int(row[0]) if row else 0
 
@@ -363,8 +375,7 @@ def test_a_write_queued_behind_a_store_delete_is_acknowledged_and_lost(url: str,
         ok(agent, command="create", path="/memories/first.md", file_text="first\n")  # the handle has the key
         with Admin.open(url, key=key) as admin, sql(url) as conn, sql(url) as holder:
             (ns, store_id) = conn.execute("SELECT id, public_id FROM sm_stores").fetchone()  # type: ignore[misc]
-            holder.execute("BEGIN")
-            holder.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_SPACE | ns,))  # another writer holds it
+            _hold_store_lock(holder, ns)  # another writer holds it
             results: dict[str, Any] = {}
 
             def delete() -> None:
@@ -515,7 +526,7 @@ def test_keys_rotate_dek_on_a_postgresql_url_is_a_clear_error(url: str, tmp_path
 
 
 def test_a_writer_of_one_deployment_never_waits_for_another_deployments_lock(key: bytes) -> None:
-    """LOW. A store's write lock is ``pg_advisory_xact_lock(0x5EC1 << 32 | store number)``, and
+    """LOW. A store's write lock was ``pg_advisory_xact_lock(0x5EC1 << 32 | store number)``, and
     advisory locks are per database, not per schema: two deployments in two schemas of one
     database (as tests/pg.py lays them out, and as a host sharing one database between tenants
     would) share every lock. A long write in tenant A's store 1 stalls every writer of tenant B's
@@ -525,11 +536,10 @@ def test_a_writer_of_one_deployment_never_waits_for_another_deployments_lock(key
     for url in (one, two):
         with SecureMemory.open(url, key=key) as memory:
             ok(memory, command="create", path="/memories/a.md", file_text="a\n")
-    with sql(one) as holder, sql(two) as watcher, SecureMemory.open(two, key=key) as memory:
-        (ns,) = holder.execute("SELECT id FROM sm_stores").fetchone()  # type: ignore[misc]
+    first = open_store(one, key)
+    with closing(first), sql(one) as looker, sql(two) as watcher, SecureMemory.open(two, key=key) as memory:
+        (ns,) = looker.execute("SELECT id FROM sm_stores").fetchone()  # type: ignore[misc]
         assert watcher.execute("SELECT id FROM sm_stores").fetchone() == (ns,)  # both stores are number 1
-        holder.execute("BEGIN")
-        holder.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_SPACE | ns,))  # a write of deployment one
         done = threading.Event()
 
         def write() -> None:
@@ -537,11 +547,18 @@ def test_a_writer_of_one_deployment_never_waits_for_another_deployments_lock(key
             done.set()
 
         writer = threading.Thread(target=write)
-        writer.start()
-        try:
-            _until(lambda: done.is_set() or _waiters(watcher, ns) > 0, "the write ends or waits")
+        with first.transaction("default", write=True, clock=time.time):  # a write of deployment one, its lock held
+            writer.start()
+            _until(lambda: done.is_set() or _advisory_waiters(watcher) > 0, "the write ends or waits")
             waited = not done.is_set()
-        finally:
-            holder.execute("COMMIT")
-            writer.join(60)
-        assert not waited, "a writer of deployment two waited for a lock deployment one held"
+        writer.join(60)
+    assert not waited, "a writer of deployment two waited for a lock deployment one held"
+
+
+def _advisory_waiters(conn: psycopg.Connection[Any]) -> int:
+    """Sessions waiting for any advisory lock of this database, whichever key: a shared key is found too."""
+    row = conn.execute(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+        "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+    ).fetchone()
+    return int(row[0]) if row else 0

@@ -5,7 +5,7 @@ The only module that imports ``psycopg`` and ``psycopg_pool``. Choices and why:
 - **Encryption in the process** (pgseal.py): the server, its replicas, dumps and backups see
   ciphertext, tokens, and numbers (sizes, counts, times); never a path, a name or a content.
 - **Rule 1, one writer per store, across hosts**: every write transaction takes
-  ``pg_advisory_xact_lock`` on the store's number before it reads anything, and reads the clock
+  ``pg_advisory_xact_lock`` on (its schema, the store's number) before it reads anything, and reads the clock
   (``tx.now``) after it holds it (rule 2). Writes run at READ COMMITTED, so each statement after
   the lock sees every commit made before it; reads run in one REPEATABLE READ snapshot. A
   sibling store's lock is taken when the sibling is first named; two sessions locking two stores
@@ -65,7 +65,11 @@ from securemem.store.pgtx import PgTx, purge
 from securemem.store.pgversions import PgVersionLog, chain_rows, seq_range
 
 _NOBODY = Actor()
-_LOCK_SPACE = 0x5EC1 << 32  # advisory lock keys of stores: this, plus the store's number
+# A store's write lock is the advisory lock (schema, store number): advisory locks are per
+# database, and two deployments in two schemas of one database must never share one. The schema is
+# the one holding sm_stores, by oid (as int4, the type of the two-key form); store numbers stay
+# below 2**23 (history.SEQ_BITS), and the migration lock's second key, 0, is no store's number.
+_SCHEMA_OF_STORES = "SELECT relnamespace::int8 FROM pg_class WHERE oid = 'sm_stores'::regclass"
 _STORE_COLS = "id, public_id, name_ct, desc_ct, created, updated, dek"
 LOCK_TIMEOUT_MS = 30_000  # a writer waits this long for another (stores-api.md: several seconds)
 POOL_SIZE = 8
@@ -166,8 +170,11 @@ def migrate(url: str) -> tuple[int, int]:
 class PostgresStore:
     """Every store of one deployment in one PostgreSQL database (or schema)."""
 
-    def __init__(self, pool: ConnectionPool[Any], master: MasterKeys, own_keys: OwnKeys | None = None) -> None:
+    def __init__(
+        self, pool: ConnectionPool[Any], master: MasterKeys, own_keys: OwnKeys | None = None, lock_space: int = 0
+    ) -> None:
         self._pool = pool
+        self._lock_space = lock_space  # the first key of every store lock: see _SCHEMA_OF_STORES
         self._master = master
         self._own_keys = own_keys
         self._keys: dict[int, StoreKeys] = {}
@@ -197,13 +204,14 @@ class PostgresStore:
         try:
             with pool.connection() as conn:
                 master, own_keys = _unlock(_Db(conn), key, kek)
+                space = _lock_space(_Db(conn))
         except psycopg.Error as exc:
             pool.close()
             raise translate(exc) from None
         except BaseException:
             pool.close()
             raise
-        return cls(pool, master, own_keys)
+        return cls(pool, master, own_keys, space)
 
     @property
     def store_id(self) -> str:
@@ -363,10 +371,10 @@ class PostgresStore:
 
     def lock(self, db: Db, ns: int) -> None:
         """The store's write lock until the transaction ends (rule 1, across processes and hosts)."""
-        db.one("SELECT pg_advisory_xact_lock(%s)", (_LOCK_SPACE | ns,))
+        db.one("SELECT pg_advisory_xact_lock(%s::int4, %s::int4)", (self._lock_space, ns))
 
     def _try_lock(self, db: Db, ns: int) -> bool:
-        row = db.one("SELECT pg_try_advisory_xact_lock(%s)", (_LOCK_SPACE | ns,))
+        row = db.one("SELECT pg_try_advisory_xact_lock(%s::int4, %s::int4)", (self._lock_space, ns))
         return bool(row and row[0])
 
     def keys_of(self, db: Db, ns: int) -> StoreKeys:
@@ -646,6 +654,14 @@ def _unlock(db: _Db, key: KeyProvider | None, kek: KekProvider | None) -> tuple[
     if kek is not None:
         raise WrongKekError(f"the KEK {provider.source} does not open this PostgreSQL store")
     raise WrongKeyError("the key does not open this PostgreSQL store")
+
+
+def _lock_space(db: _Db) -> int:
+    """The schema's oid as an int4 (oids are unsigned 32-bit): the first key of its stores' locks."""
+    row = db.one(_SCHEMA_OF_STORES)
+    assert row is not None
+    oid = int(row[0])
+    return oid - (1 << 32) if oid >= 1 << 31 else oid
 
 
 def _kek_of(key: KeyProvider | None, kek: KekProvider | None, salt: bytes) -> KekProvider:
