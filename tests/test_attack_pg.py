@@ -21,7 +21,7 @@ import psycopg
 import pytest
 
 from securemem import Admin, SecureMemory
-from securemem.errors import StorageError
+from securemem.errors import DamagedStoreError, StorageError
 from securemem.store.factory import open_store
 from tests.helpers import ok
 from tests.hsm import URI as HSM_URI
@@ -325,6 +325,18 @@ def test_the_per_store_key_mode_flipped_by_sql_silently_ends_shredding(hsm: str)
     finally:
         if opened is not None:
             opened.close()
+
+
+@pytest.mark.parametrize("change", ["DELETE FROM sm_meta", "UPDATE sm_meta SET value = 'own'"])
+def test_the_per_store_key_mode_changed_or_deleted_by_sql_is_refused_at_open(url: str, key: bytes, change: str) -> None:
+    """The fix of the finding above, without a token: the mode is sealed with the master key, so a
+    row rewritten in clear or deleted is the tampering error at the next open, not a new mode."""
+    with Admin.open(url, key=key) as admin:
+        admin.memory_stores.create(name="s")
+    with sql(url) as conn:
+        conn.execute(f"{change} WHERE key = 'store_keys'")
+    with pytest.raises(DamagedStoreError, match=TAMPERED):
+        Admin.open(url, key=key)
 
 
 def _token_keys(module: str) -> set[str]:
