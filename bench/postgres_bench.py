@@ -22,6 +22,7 @@ postgresql://postgres@127.0.0.1:5432/test; the bench makes its own database and 
 from __future__ import annotations
 
 import argparse
+import logging
 import multiprocessing
 import os
 import secrets
@@ -301,6 +302,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         print("skipped: no PostgreSQL server answers at $SECUREMEM_BENCH_POSTGRES")
         return 0
+    # Eight SQLCipher writers keep one file busy: its eraser's "retrying" notes would drown the tables.
+    logging.getLogger("securemem.store").setLevel(logging.ERROR)
     print(machine())
     steps: list[Callable[[], None]]
     if options.smoke:

@@ -91,18 +91,20 @@ def store_keys(args: argparse.Namespace) -> dict[str, object]:
             print(f"securemem: warning: ${KEK_ENV} is set, so it is the KEK used; --key-file/--passphrase-file "
                   "are ignored", file=sys.stderr)  # fmt: skip
         return {"kek": parse_kek(os.environ[KEK_ENV])}
+    if split_url(args.db)[0] == "postgresql":  # no key files beside a server; never echo its URL
+        if legacy or os.environ.get(KEY_ENV):
+            return {"key": key_of(args)}
+        raise UsageError(
+            f"no key for the PostgreSQL store: pass --kek URI, --key-file F or --passphrase-file F, or set "
+            f"${KEK_ENV} or ${KEY_ENV}"
+        )
     if legacy or os.environ.get(KEY_ENV) or Path(default_key_file(args.db)).exists():
         return {"key": key_of(args)}
     if Path(f"{args.db}.kek").exists():
         return {"kek": parse_kek(default_kek(args.db))}
-    beside = (
-        ""
-        if is_server_url(args.db)
-        else f", or keep the key in {default_key_file(args.db)} (or the KEK in {args.db}.kek)"
-    )
     raise UsageError(
-        f"no key for {shown_target(args.db)}: pass --kek URI, --key-file F or --passphrase-file F, set ${KEK_ENV} "
-        f"or ${KEY_ENV}{beside}"
+        f"no key for {args.db}: pass --kek URI, --key-file F or --passphrase-file F, set ${KEK_ENV} or "
+        f"${KEY_ENV}, or keep the key in {default_key_file(args.db)} (or the KEK in {args.db}.kek)"
     )
 
 
@@ -368,14 +370,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
         problems = store.integrity_errors()
     finally:
         store.close()
-    shown = shown_target(args.db)
+    server = split_url(args.db)[0] == "postgresql"
+    where = "the PostgreSQL store" if server else args.db  # a URL may carry a password: never echoed
     if problems:
-        print(f"{shown}: {len(problems)} integrity problem(s); first: {problems[0]}", file=sys.stderr)
+        print(f"{where}: {len(problems)} integrity problem(s); first: {problems[0]}", file=sys.stderr)
         return EXIT_COMMAND
-    if is_server_url(args.db):  # no SQLite checks ran there: say what did
-        print(f"{shown}: ok (every store's data key passed its authentication check; rows are checked as read)")
-    else:
-        print(f"{shown}: ok (integrity_check and cipher_integrity_check passed)")
+    checks = "every store's data key unseals" if server else "integrity_check and cipher_integrity_check passed"
+    print(f"{where}: ok ({checks})")
     return EXIT_OK
 
 

@@ -64,12 +64,12 @@ class Scratch:
         with self._lock:
             self._count += 1
             schema = f"t{self._count}_{secrets.token_hex(3)}"
-        with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f"CREATE SCHEMA {schema}")
-        url = self.url(schema)
         if migrated:
-            migrate(url)
-        return url
+            migrate(self.url(), schema=schema)  # made and migrated in one transaction
+        else:
+            with psycopg.connect(self.url(), autocommit=True) as conn:
+                conn.execute(f"CREATE SCHEMA {schema}")
+        return self.url(schema)
 
     def store(self, key: object = None, **kwargs: Any) -> PostgresStore:
         store = open_store(self.fresh_url(), key if key is not None or "kek" in kwargs else os.urandom(32), **kwargs)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 import subprocess
 import time
 from collections.abc import Iterator
@@ -423,3 +424,54 @@ def test_without_a_token_a_deleted_store_is_gone_from_the_live_database_only(key
             assert admin.memories.retrieve(doomed.id, memory.id).content == "SHREDDED-TEXT\n"
     finally:
         _drop_restored(restored)
+
+
+# -- least privilege: the agents' role runs no DDL ----------------------------------------------------
+
+
+def test_an_app_role_with_the_readme_grants_runs_everything_and_no_ddl(url: str, key: bytes) -> None:
+    schema = url.rsplit("search_path%3D", 1)[1]
+    role = f"sm_app_{schema}"
+    with sql(url) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN")
+        conn.execute(f"GRANT USAGE ON SCHEMA {schema} TO {role}")
+        conn.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {role}")
+        conn.execute(f"GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {schema} TO {role}")
+    app = re.sub(r"^postgres(ql)?://([^@/]*@)?", f"postgresql://{role}@", url)
+    assert app != url
+    try:
+        with Admin.open(app, key=key, api_key_id="ops") as admin:
+            store = admin.memory_stores.create(name="s")
+            memory = admin.memories.write(store.id, path="/a.md", content="a\n")
+            admin.memories.update(store.id, memory.id, path="/b.md")
+            admin.memory_stores.delete(store.id)
+        with SecureMemory.open(app, key=key) as agent:
+            ok(agent, command="create", path="/memories/x/y.md", file_text="y\n")
+            ok(agent, command="rename", old_path="/memories/x", new_path="/memories/z")
+            assert agent.sweep().deleted == 0
+        with psycopg.connect(app, autocommit=True) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("CREATE TABLE sm_other (x int)")
+    finally:
+        with sql(url) as conn:
+            conn.execute(f"DROP OWNED BY {role}")
+            conn.execute(f"DROP ROLE {role}")
+
+
+def test_the_cli_takes_a_postgresql_url_and_never_echoes_it(
+    url: str, key: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kek = tmp_path / "kek"
+    kek.write_text(key.hex())
+    kek.chmod(0o600)
+    create = '{"command": "create", "path": "/memories/a.md", "file_text": "from the CLI"}'
+    assert run_cli(capsys, "exec", "--db", url, "--kek", f"file:{kek}", create)[0] == 0
+    code, out, _ = run_cli(
+        capsys, "exec", "--db", url, "--kek", f"file:{kek}", '{"command": "view", "path": "/memories/a.md"}'
+    )
+    assert code == 0 and "from the CLI" in out
+    code, _, err = run_cli(capsys, "exec", "--db", url, '{"command": "view", "path": "/memories"}')
+    assert code == 2 and "no key for the PostgreSQL store" in err and url not in err
+    code, out, _ = run_cli(capsys, "verify", "--db", url, "--kek", f"file:{kek}")
+    assert (code, out) == (0, "the PostgreSQL store: ok (every store's data key unseals)\n")
+    code, out, _ = run_cli(capsys, "audit", "verify", "--db", url, "--kek", f"file:{kek}")
+    assert code == 0 and '"chain_ok": true' in out

@@ -1,6 +1,6 @@
 """The Store protocol: the "hazmat" layer. It applies no policy and validates no path.
 
-Every backend (``sqlcipher``, ``memory``, later ``postgresql``) implements these two protocols and
+Every backend (``sqlcipher``, ``memory``, ``postgresql``) implements these two protocols and
 passes the same contract suite (``tests/test_store_contract.py`` and ``tests/test_commands_contract.py``).
 The rules a backend must keep, and that the layers above rely on:
 

@@ -272,11 +272,13 @@ class StoreKeys:
         return self._sealer.open(blob, place("version-data", self.ns, seq))
 
 
-def subtree_bounds(tok: bytes) -> tuple[bytes, bytes | None]:
+def subtree_bounds(tok: bytes) -> tuple[bytes, bytes]:
     """(low, high) of every token strictly below ``tok``: longer tokens that start with it.
 
-    ``high`` is ``tok`` incremented as a big-endian number (None: no upper bound, all 0xff)."""
+    ``high`` is ``tok`` incremented as a big-endian number, so ``low < t < high`` is one range of
+    the key the planner can use (no OR). A token of all 0xff bytes has no increment: its bound is
+    itself followed by more 0xff bytes than any path has levels (a path is at most 1,024 bytes)."""
     head = tok.rstrip(b"\xff")
     if not head:
-        return tok, None
+        return tok, tok + b"\xff" * (TOKEN_BYTES * 1024 + 1)
     return tok, head[:-1] + bytes([head[-1] + 1])

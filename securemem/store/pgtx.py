@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 
 _COLS = "tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, expires, path_ct"
 _VISIBLE = "(expires IS NULL OR expires > %(now)s)"
-_BELOW = "(tok > %(lo)s AND (%(hi)s::bytea IS NULL OR tok < %(hi)s))"
+# A subtree is one range of the key (pgseal.subtree_bounds): strictly below, or at and below.
+_BELOW = "(tok > %(lo)s AND tok < %(hi)s)"
+_AT_OR_BELOW = "(tok >= %(lo)s AND tok < %(hi)s)"
 _ROOT_BYTES = path_bytes(ROOT)
 
 
@@ -250,9 +252,7 @@ class PgTx:
 
     def _drop(self, path: str) -> None:
         tok = self.keys.token(path)
-        self._db.run(
-            f"DELETE FROM sm_entries WHERE ns = %(ns)s AND (tok = %(tok)s OR {_BELOW})", self._below(tok, tok=tok)
-        )
+        self._db.run(f"DELETE FROM sm_entries WHERE ns = %(ns)s AND {_AT_OR_BELOW}", self._below(tok))
 
     def _bump(self, path: str, expires: float | None, *, modified: bool = True) -> None:
         """Every ancestor: modified now (unless ``modified`` is False), expiry no earlier than ``expires``."""
@@ -277,8 +277,8 @@ class PgTx:
         """(memory, path) of every file at or below ``path``, expired or not."""
         tok = self.keys.token(path)
         rows = self._db.all(
-            f"SELECT {_COLS} FROM sm_entries WHERE ns = %(ns)s AND NOT is_dir AND (tok = %(tok)s OR {_BELOW})",
-            self._below(tok, tok=tok),
+            f"SELECT {_COLS} FROM sm_entries WHERE ns = %(ns)s AND NOT is_dir AND {_AT_OR_BELOW}",
+            self._below(tok),
         )
         return sorted((row.memory, row.path) for row in map(self._unseal, rows))
 
@@ -352,8 +352,8 @@ class PgTx:
         tok = self.keys.token(path)
         extra = ", data_ct" if content else ""
         rows = self._db.all(
-            f"SELECT {_COLS}{extra} FROM sm_entries WHERE ns = %(ns)s AND (tok = %(tok)s OR {_BELOW})",
-            self._below(tok, tok=tok),
+            f"SELECT {_COLS}{extra} FROM sm_entries WHERE ns = %(ns)s AND {_AT_OR_BELOW}",
+            self._below(tok),
         )
         return [(self._unseal(r), bytes(r[11]) if content and r[11] is not None else None) for r in rows]
 
@@ -387,8 +387,8 @@ class PgTx:
                 "m": self.now if moved == new else row.modified,
             })  # fmt: skip
         self._db.run(
-            f"DELETE FROM sm_entries WHERE ns = %(ns)s AND (tok = %(tok)s OR {_BELOW})",
-            self._below(top.tok, tok=top.tok),
+            f"DELETE FROM sm_entries WHERE ns = %(ns)s AND {_AT_OR_BELOW}",
+            self._below(top.tok),
         )
         self._db.run_many(
             "INSERT INTO sm_entries (ns, tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, "

@@ -23,10 +23,10 @@ The only module that imports ``psycopg`` and ``psycopg_pool``. Choices and why:
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import secrets
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,25 +42,15 @@ from securemem.errors import (
     StorageError,
     StoreBusyError,
     StoreFullError,
-    WrongKekError,
-    WrongKeyError,
 )
 from securemem.keys import KeyProvider
 from securemem.keys.kek import KekProvider
 from securemem.store import pgschema, pgseal
 from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
 from securemem.store.history import EXPIRY_ACTOR, VERSION_ROW_BYTES
+from securemem.store.pgkeys import OwnKeys, unlock
 from securemem.store.pgschema import MIGRATE, MIGRATION_LOCK, Db
-from securemem.store.pgseal import (
-    TAMPERED,
-    HeldKek,
-    MasterKeys,
-    StoreKeys,
-    dump_wrapped,
-    load_wrapped,
-    wrapped_doc,
-    wrapped_of,
-)
+from securemem.store.pgseal import TAMPERED, MasterKeys, StoreKeys
 from securemem.store.pgtx import PgTx, purge
 from securemem.store.pgversions import PgVersionLog, chain_rows, seq_range
 
@@ -147,13 +137,18 @@ def _connect_error(exc: psycopg.Error) -> StorageError:
     return translate(exc)
 
 
-def migrate(url: str) -> tuple[int, int]:
-    """Create or upgrade the schema of the database ``url`` names: (version before, version after)."""
+def migrate(url: str, *, schema: str | None = None) -> tuple[int, int]:
+    """Create or upgrade the schema of the database ``url`` names: (version before, version after).
+
+    ``schema``: first create that PostgreSQL schema and migrate inside it (the tests' scratch
+    schemas, in the same round trips)."""
     try:
         with psycopg.connect(url, autocommit=True) as conn:
             db = _Db(conn)
             conn.execute("BEGIN")
             try:
+                if schema is not None:
+                    conn.execute(f'CREATE SCHEMA "{schema}"; SET LOCAL search_path = "{schema}"')
                 db.run("SELECT pg_advisory_xact_lock(%s, %s)", MIGRATION_LOCK)
                 found = pgschema.migrate(db)
                 conn.execute("COMMIT")
@@ -181,6 +176,10 @@ class PostgresStore:
         self.history_settings = History()
         self._durability = "full"
         self._closed = False
+        # The transaction this thread has open, if any: a setting read inside it (the policy check
+        # each command makes under the lock) uses its connection, not a second one from the pool,
+        # which eight threads each holding one and waiting for another would exhaust.
+        self._local = threading.local()
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -203,7 +202,7 @@ class PostgresStore:
             raise _connect_error(exc) from None
         try:
             with pool.connection() as conn:
-                master, own_keys = _unlock(_Db(conn), key, kek)
+                master, own_keys = unlock(_Db(conn), key, kek)
                 space = _lock_space(_Db(conn))
         except psycopg.Error as exc:
             pool.close()
@@ -272,6 +271,24 @@ class PostgresStore:
                     break
         db.made_keys.clear()
 
+    def _statement(self, sql: str, params: Any) -> list[tuple[Any, ...]]:
+        """One read statement on its own (atomic by itself): no BEGIN and COMMIT round trips. A
+        pooled connection the server dropped is replaced, as in ``_checked_out``."""
+        if self._closed:
+            raise StorageError("the memory store is closed")
+        try:
+            for attempt in range(POOL_SIZE + 1):
+                with self._pool.connection() as conn:
+                    try:
+                        rows: list[tuple[Any, ...]] = conn.execute(sql, params).fetchall()
+                        return rows
+                    except psycopg.OperationalError:
+                        if attempt == POOL_SIZE or not conn.closed:
+                            raise
+            raise AssertionError("unreachable")
+        except psycopg.Error as exc:
+            raise translate(exc) from None
+
     @contextmanager
     def _checked_out(self, begin: str) -> Iterator[psycopg.Connection[Any]]:
         """A pooled connection on which ``begin`` ran. A connection the server dropped while it sat
@@ -310,9 +327,11 @@ class PostgresStore:
             log = PgVersionLog(db, keys, now, actor or _NOBODY, history or self.history_settings)
             tx = PgTx(self, db, keys, now, log)
             tx.write = write
+            outer, self._local.db = getattr(self._local, "db", None), db
             try:
                 yield tx
             finally:
+                self._local.db = outer
                 tx.release()
 
     def _resolve(self, db: _Db, namespace: str, *, write: bool, create: bool, store_key: int | None) -> int | None:
@@ -464,14 +483,13 @@ class PostgresStore:
             return [self._info(r) for r in rows]
 
     def find_store(self, *, store_id: str | None = None, name: str | None = None) -> StoreInfo | None:
-        with self._connection(write=False) as db:
-            if name is not None:
-                row = db.one(
-                    f"SELECT {_STORE_COLS} FROM sm_stores WHERE name_tok = %s", (self._master.name_token(name),)
-                )
-            else:
-                row = db.one(f"SELECT {_STORE_COLS} FROM sm_stores WHERE public_id = %s", (store_id,))
-            found = None if row is None else self._info(row)
+        if name is not None:
+            rows = self._statement(
+                f"SELECT {_STORE_COLS} FROM sm_stores WHERE name_tok = %s", (self._master.name_token(name),)
+            )
+        else:
+            rows = self._statement(f"SELECT {_STORE_COLS} FROM sm_stores WHERE public_id = %s", (store_id,))
+        found = self._info(rows[0]) if rows else None
         if found is not None and name is not None and found.name != name:
             raise DamagedStoreError(TAMPERED)  # the token of another store's name (see _check_name)
         return found
@@ -536,9 +554,10 @@ class PostgresStore:
     # -- settings --------------------------------------------------------------------------
 
     def get_setting(self, name: str) -> str | None:
-        with self._connection(write=False) as db:
-            row = db.one("SELECT value FROM sm_meta WHERE key = %s", (f"setting:{name}",))
-        return None if row is None else self._master.open_setting(name, str(row[0]))
+        sql, params = "SELECT value FROM sm_meta WHERE key = %s", (f"setting:{name}",)
+        current: _Db | None = getattr(self._local, "db", None)
+        rows = self._statement(sql, params) if current is None else current.all(sql, params)
+        return None if not rows else self._master.open_setting(name, str(rows[0][0]))
 
     def set_setting(self, name: str, value: str) -> None:
         with self._connection(write=True) as db:
@@ -581,9 +600,8 @@ class PostgresStore:
             return purge(db, log, limit, now)
 
     def count_expired(self, now: float) -> int:
-        with self._connection(write=False) as db:
-            row = db.one("SELECT count(*) FROM sm_entries WHERE expires IS NOT NULL AND expires <= %s", (now,))
-        return 0 if row is None else int(row[0])
+        rows = self._statement("SELECT count(*) FROM sm_entries WHERE expires IS NOT NULL AND expires <= %s", (now,))
+        return int(rows[0][0])
 
     def recount_history(self) -> None:
         with self._connection(write=True) as db:
@@ -638,111 +656,9 @@ class PostgresStore:
             self._pool.close()
 
 
-def _unlock(db: _Db, key: KeyProvider | None, kek: KekProvider | None) -> tuple[MasterKeys, OwnKeys | None]:
-    """Check the schema, and unwrap the master key (made by the first open of a migrated database)."""
-    pgschema.check_version(db)
-    meta = dict(db.all(f"SELECT key, value FROM sm_meta WHERE key IN {_META_KEYS}"))
-    if "master" not in meta:  # the first open of a migrated database (DML only: no DDL)
-        meta = _initialise(db, key, kek)
-    deployment, salt = str(meta["deployment"]), bytes.fromhex(str(meta["salt"]))
-    provider = _kek_of(key, kek, salt)
-    for wrapped in load_wrapped(str(meta["master"])):
-        master = provider.unwrap(wrapped, deployment)
-        if master is not None:
-            keys = MasterKeys(master, deployment)
-            return keys, _own_keys(keys.open_meta("store_keys", meta.get("store_keys")), kek, deployment)
-    if kek is not None:
-        raise WrongKekError(f"the KEK {provider.source} does not open this PostgreSQL store")
-    raise WrongKeyError("the key does not open this PostgreSQL store")
-
-
 def _lock_space(db: _Db) -> int:
     """The schema's oid as an int4 (oids are unsigned 32-bit): the first key of its stores' locks."""
     row = db.one(_SCHEMA_OF_STORES)
     assert row is not None
     oid = int(row[0])
     return oid - (1 << 32) if oid >= 1 << 31 else oid
-
-
-def _kek_of(key: KeyProvider | None, kek: KekProvider | None, salt: bytes) -> KekProvider:
-    if kek is not None:
-        return kek
-    assert key is not None
-    return HeldKek(key.source, key.store_key(salt))
-
-
-def _initialise(db: _Db, key: KeyProvider | None, kek: KekProvider | None) -> dict[str, Any]:
-    """The deployment's id, salt and master key (wrapped by the KEK): once, under the migration lock."""
-    db.conn.execute("BEGIN")
-    try:
-        db.run("SELECT pg_advisory_xact_lock(%s, %s)", MIGRATION_LOCK)
-        meta = dict(db.all(f"SELECT key, value FROM sm_meta WHERE key IN {_META_KEYS}"))
-        if "master" not in meta:
-            deployment, salt = "memstore_" + secrets.token_hex(12), os.urandom(16)
-            master = os.urandom(32)
-            wrapped = _kek_of(key, kek, salt).wrap(master, deployment)
-            meta = {"deployment": deployment, "salt": salt.hex(), "master": dump_wrapped([wrapped])}
-            mode = "own" if _is_pkcs11(kek) else "master"
-            meta["store_keys"] = MasterKeys(master, deployment).seal_meta("store_keys", mode)
-            for name, value in meta.items():
-                db.run("INSERT INTO sm_meta (key, value) VALUES (%s, %s)", (name, value))
-        db.conn.execute("COMMIT")
-    except BaseException:
-        db.conn.execute("ROLLBACK")
-        raise
-    return meta
-
-
-_META_KEYS = "('deployment', 'salt', 'master', 'store_keys')"
-
-
-def _is_pkcs11(kek: KekProvider | None) -> bool:
-    if kek is None or not str(getattr(kek, "source", "")).startswith("pkcs11:"):
-        return False
-    from securemem.keys.pkcs11 import Pkcs11Kek
-
-    return isinstance(kek, Pkcs11Kek)
-
-
-def _own_keys(mode: object, kek: KekProvider | None, deployment: str) -> OwnKeys | None:
-    if mode != "own":
-        return None
-    if not _is_pkcs11(kek):
-        raise WrongKekError(
-            "this PostgreSQL store keeps each store's key on its PKCS#11 token: open it with its pkcs11: KEK"
-        )
-    return OwnKeys(kek, deployment)
-
-
-class OwnKeys:
-    """One key object per store on the PKCS#11 token (``<object>.<store id>``) wraps the store's data
-    key, so deleting the store destroys its key on the token: erasure that reaches every dump,
-    replica and backup made before, where the rows survive but their key does not."""
-
-    def __init__(self, kek: Any, deployment: str) -> None:
-        self._kek = kek
-        self._deployment = deployment
-
-    def _object(self, public_id: str) -> Any:
-        return self._kek.for_object(f"{self._kek.object}.{public_id}")
-
-    def create(self, public_id: str, dek: bytes) -> bytes:
-        own = self._object(public_id)
-        own.create_key()
-        return json.dumps(wrapped_doc(own.wrap(dek, f"{self._deployment}/{public_id}"))).encode()
-
-    def unwrap(self, public_id: str, sealed: bytes) -> bytes:
-        try:
-            dek = self._object(public_id).unwrap(wrapped_of(json.loads(sealed)), f"{self._deployment}/{public_id}")
-        except KekError:
-            raise WrongKeyError(
-                "the store's own key is not on the PKCS#11 token (the store was deleted): nothing of it decrypts"
-            ) from None
-        except ValueError:
-            raise DamagedStoreError(TAMPERED) from None
-        if dek is None:
-            raise DamagedStoreError(TAMPERED)
-        return bytes(dek)
-
-    def destroy(self, public_id: str) -> None:
-        self._object(public_id).destroy_key()
