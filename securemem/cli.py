@@ -36,6 +36,7 @@ from securemem.policy_check import describe, policy_warnings
 from securemem.store.base import Store
 from securemem.store.factory import open_store, split_url
 from securemem.sweep import DEFAULT_BATCH, SweepReport, sweep
+from securemem.targets import is_server_url, shown_target
 
 EXIT_OK, EXIT_COMMAND, EXIT_USAGE = 0, 1, 2
 
@@ -70,7 +71,7 @@ def kek_of(args: argparse.Namespace, *, required: bool = True) -> KekProvider | 
     if Path(f"{args.db}.kek").exists():
         return parse_kek(default_kek(args.db))
     if required:
-        raise UsageError(f"no KEK for {args.db}: pass --kek URI or set ${KEK_ENV}")
+        raise UsageError(f"no KEK for {shown_target(args.db)}: pass --kek URI or set ${KEK_ENV}")
     return None
 
 
@@ -144,6 +145,7 @@ def _say(line: str) -> None:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
+    _file_only(args, "init", "a PostgreSQL store is made by: securemem migrate --db URL, then its first open")
     _check_new_store_path(args.db)
     if args.kek or os.environ.get(KEK_ENV):
         return _init_envelope(args)
@@ -168,7 +170,7 @@ def cmd_init(args: argparse.Namespace) -> int:
         for path in [*leftovers, *([made_key] if made_key else [])]:
             Path(path).unlink(missing_ok=True)
         raise
-    print(f"created encrypted store {args.db} with a {where}")
+    print(f"created encrypted store {shown_target(args.db)} with a {where}")
     return EXIT_OK
 
 
@@ -192,7 +194,9 @@ def _init_envelope(args: argparse.Namespace) -> int:
             Path(path).unlink(missing_ok=True)
         raise
     where = f"a new KEK file {kek.source} (mode 0600: back it up)" if made_kek else f"the KEK {kek.source}"
-    print(f"created encrypted store {args.db}; its data key is in {keys_path(args.db)}, wrapped by {where}")
+    print(
+        f"created encrypted store {shown_target(args.db)}; its data key is in {keys_path(args.db)}, wrapped by {where}"
+    )
     return EXIT_OK
 
 
@@ -210,6 +214,18 @@ def _check_new_store_path(db: str) -> None:
         raise UsageError(f"cannot create {db}: the directory {parent} does not exist")
     if not parent.is_dir():
         raise UsageError(f"cannot create {db}: {parent} is not a directory")
+
+
+PG_KEYS = (
+    "a PostgreSQL deployment's master key is re-wrapped or rotated by no command yet: to move to a new key, "
+    "securemem export each store and securemem import it into a deployment opened with the new key"
+)
+
+
+def _file_only(args: argparse.Namespace, command: str, instead: str) -> None:
+    """Refuse, in one line, a command made for a store file when --db names a PostgreSQL server."""
+    if is_server_url(args.db or ""):
+        raise UsageError(f"securemem {command} works on a SQLCipher store file, not a PostgreSQL URL; {instead}")
 
 
 def _new_files(db: str) -> list[str]:
@@ -382,6 +398,10 @@ def cmd_backup(args: argparse.Namespace) -> int:
     from securemem.backup import make_backup
     from securemem.store.sqlcipher import SQLCipherStore
 
+    _file_only(
+        args, "backup", "back a PostgreSQL store up with the server's own tools (pg_dump): it holds only ciphertext"
+    )
+
     keks = [parse_kek(uri) for uri in args.backup_kek or []] or _store_keks(args)
     store = open_db(args)
     made: list[str] = []
@@ -398,7 +418,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
         store.close()
     names = ", ".join(f"{e.provider} ({e.key_id})" for e in header.entries)
     note = f"; new KEK file(s), mode 0600: {', '.join(made)}" if made else ""
-    print(f"backup of {args.db} written to {args.out}, its key wrapped by {names}{note}")
+    print(f"backup of {shown_target(args.db)} written to {args.out}, its key wrapped by {names}{note}")
     return EXIT_OK
 
 
@@ -407,7 +427,9 @@ def _store_keks(args: argparse.Namespace) -> list[KekProvider]:
     from securemem.custody import covering_keks
 
     if not keys_path(args.db).exists():
-        raise UsageError(f"{args.db} has no KEKs (a store opened with a key): name the backup's with --backup-kek URI")
+        raise UsageError(
+            f"{shown_target(args.db)} has no KEKs (a store opened with a key): name the backup's with --backup-kek URI"
+        )
     kek = store_keys(args).get("kek")
     if not isinstance(kek, KekProvider):
         raise UsageError("give --kek URI (a KEK of the store) or name the backup's KEKs with --backup-kek URI")
@@ -417,6 +439,7 @@ def _store_keks(args: argparse.Namespace) -> list[KekProvider]:
 def cmd_restore(args: argparse.Namespace) -> int:
     from securemem.backup import restore
 
+    _file_only(args, "restore", "a backup restores to a new store file (--db PATH)")
     if os.path.lexists(args.db):
         raise UsageError(f"{args.db} already exists; restore never overwrites (choose a new --db)")
     opened = restore(args.backup, parse_kek(args.kek), args.db)
@@ -426,6 +449,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 def cmd_rekey(args: argparse.Namespace) -> int:
     """Re-encrypt under a new key file; the default key file is replaced after a safe copy of the old one."""
+    _file_only(args, "rekey", PG_KEYS)
     if keys_path(args.db).exists():
         raise UsageError(
             f"{args.db} keeps its data key in {keys_path(args.db)} (KEKs): rekey does not apply; "
@@ -467,7 +491,7 @@ def cmd_policy_set(args: argparse.Namespace) -> int:
         policy = store_policy(store, load_policy(args.file), adopt=True)
     finally:
         store.close()
-    print(f"{args.db} now runs under policy '{policy.name}'")
+    print(f"{shown_target(args.db)} now runs under policy '{policy.name}'")
     return EXIT_OK
 
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 from securemem import custody
-from securemem.cli import EXIT_OK, _Parser, kek_of, key_of
+from securemem.cli import EXIT_OK, PG_KEYS, UsageError, _Parser, kek_of, key_of
 from securemem.keys.header import keys_path
 from securemem.keys.kek import KekProvider
 from securemem.keys.uri import parse_kek
 from securemem.progress import Meter
+from securemem.targets import is_server_url
 
 
 def _opener(args: argparse.Namespace) -> KekProvider:
@@ -84,15 +86,32 @@ def cmd_adopt(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _files_only(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """A key command, refused in one line for a PostgreSQL URL: every one of them (list, add, remove,
+    rotate-kek, rotate-dek, adopt) works on a store file's key header, which a server store has not."""
+
+    def run(args: argparse.Namespace) -> int:
+        if is_server_url(args.db):
+            raise UsageError(
+                f"securemem keys {args.action} works on a SQLCipher store's key header; no keys command "
+                f"supports PostgreSQL stores yet: {PG_KEYS}"
+            )
+        return handler(args)
+
+    return run
+
+
 def keys_commands(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", required=True, parser_class=_Parser)
 
-    def action(name: str, help_text: str, handler: object, *, kek: bool = True) -> argparse.ArgumentParser:
+    def action(
+        name: str, help_text: str, handler: Callable[[argparse.Namespace], int], *, kek: bool = True
+    ) -> argparse.ArgumentParser:
         command = actions.add_parser(name, help=help_text, description=help_text)
         command.add_argument("--db", required=True, help="path of the encrypted store file")
         if kek:
             command.add_argument("--kek", help="a KEK that opens the store (default: $SECUREMEM_KEK, else file:DB.kek)")
-        command.set_defaults(handler=handler)
+        command.set_defaults(handler=_files_only(handler))
         return command
 
     action("list", "the KEKs that wrap the store's data key, as JSON lines", cmd_list)
@@ -109,7 +128,7 @@ def keys_commands(parser: argparse.ArgumentParser) -> None:
         "--kek", action="append", help="a KEK of the store; give every one (repeat --kek): each wraps the new key"
     )
     rotate.add_argument("--quiet", action="store_true", help="no progress on stderr (only errors)")
-    rotate.set_defaults(handler=cmd_rotate_dek)
+    rotate.set_defaults(handler=_files_only(cmd_rotate_dek))
     adopt = action("adopt", "move a store made with a key to KEKs, without re-encrypting", cmd_adopt, kek=False)
     adopt.add_argument("--key-file", help="the store's hex key file (default: DB.key)")
     adopt.add_argument("--passphrase-file", help="a file holding the store's passphrase")

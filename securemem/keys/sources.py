@@ -19,6 +19,7 @@ from pathlib import Path
 from securemem.errors import KeyFileError
 from securemem.keys import KeyFile, KeyProvider, Passphrase, RawKey, as_key_provider, looks_like_hex_key
 from securemem.private_files import read_private_text
+from securemem.targets import shown_target
 
 KEY_ENV = "SECUREMEM_KEY"
 
@@ -64,14 +65,15 @@ def resolve_key(
         warnings = []
         if Path(beside).exists() and not _same_key(provider, beside):
             warnings.append(
-                f"${KEY_ENV} is set, so it is the key used; the key file {beside} beside the store is "
+                f"${KEY_ENV} is set, so it is the key used; the key file {shown_target(beside)} beside the store is "
                 f"ignored (unset {KEY_ENV} to use it)"
             )
         return provider, warnings
     if Path(beside).exists():
         return KeyFile(beside, source=f"key file {beside}"), []
     raise KeyFileError(
-        f"no key for {db}: pass --key-file F or --passphrase-file F, set ${KEY_ENV}, or keep the key in {beside}"
+        f"no key for {shown_target(db)}: pass --key-file F or --passphrase-file F, set ${KEY_ENV}, or keep the key "
+        f"in {shown_target(beside)}"
     )
 
 

@@ -42,7 +42,8 @@ def unlock(db: Db, key: KeyProvider | None, kek: KekProvider | None) -> tuple[Ma
     for wrapped in load_wrapped(str(meta["master"])):
         master = provider.unwrap(wrapped, deployment)
         if master is not None:
-            return MasterKeys(master, deployment), _own_keys(meta.get("store_keys"), kek, deployment)
+            keys = MasterKeys(master, deployment)
+            return keys, _own_keys(keys.open_meta("store_keys", meta.get("store_keys")), kek, deployment)
     if kek is not None:
         raise WrongKekError(f"the KEK {provider.source} does not open this PostgreSQL store")
     raise WrongKeyError("the key does not open this PostgreSQL store")
@@ -63,9 +64,11 @@ def _initialise(db: Db, key: KeyProvider | None, kek: KekProvider | None) -> dic
         meta = dict(db.all(f"SELECT key, value FROM sm_meta WHERE key IN {_META_KEYS}"))
         if "master" not in meta:
             deployment, salt = "memstore_" + secrets.token_hex(12), os.urandom(16)
-            wrapped = _kek_of(key, kek, salt).wrap(os.urandom(32), deployment)
+            master = os.urandom(32)
+            wrapped = _kek_of(key, kek, salt).wrap(master, deployment)
             meta = {"deployment": deployment, "salt": salt.hex(), "master": dump_wrapped([wrapped])}
-            meta["store_keys"] = "own" if _is_pkcs11(kek) else "master"
+            mode = "own" if _is_pkcs11(kek) else "master"
+            meta["store_keys"] = MasterKeys(master, deployment).seal_meta("store_keys", mode)
             for name, value in meta.items():
                 db.run("INSERT INTO sm_meta (key, value) VALUES (%s, %s)", (name, value))
         db.run("COMMIT")

@@ -46,6 +46,7 @@ from securemem.paths import ancestors
 NONCE_BYTES = 12
 TOKEN_BYTES = 8  # per path level: collisions need ~2**32 entries in one store
 KEY_BYTES = 32
+WHO_TOKEN_BYTES = 16  # of a version's session or actor token: equal tokens, same writer (nothing more)
 _LABEL = b"securemem-pg-v1\x00"
 TAMPERED = "a row of the PostgreSQL store fails its authentication check (changed, copied or moved outside securemem)"
 
@@ -144,6 +145,20 @@ class MasterKeys:
             raise DamagedStoreError(TAMPERED) from None
         return self._names.open(blob, place("setting", 0, name)).decode("utf-8")
 
+    def seal_meta(self, name: str, value: str) -> str:
+        """A deployment-wide fact kept in ``sm_meta`` (the per-store key mode): sealed, so SQL can
+        neither change nor delete it unseen (a place of its own: no setting's ciphertext fits)."""
+        return self._names.seal(value.encode("utf-8"), place("meta", 0, name)).hex()
+
+    def open_meta(self, name: str, value: str | None) -> str:
+        if value is None:
+            raise DamagedStoreError(TAMPERED)
+        try:
+            blob = bytes.fromhex(value)
+        except ValueError:
+            raise DamagedStoreError(TAMPERED) from None
+        return self._names.open(blob, place("meta", 0, name)).decode("utf-8")
+
     def wrap_dek(self, ns: int, public_id: str, dek: bytes) -> bytes:
         """A store's data key (or its seal by the store's own key object) sealed for its row."""
         return self._deks.seal(dek, place("store-key", ns, public_id))
@@ -169,6 +184,7 @@ class StoreKeys:
         self.ns = ns
         self._sealer = Sealer(derive(dek, "data"))
         self._tokens = derive(dek, "path-tokens")
+        self._who = derive(dek, "who-tokens")
 
     def _one(self, path: str) -> bytes:
         return hmac.new(self._tokens, path.encode("utf-8"), hashlib.sha256).digest()[:TOKEN_BYTES]
@@ -221,6 +237,33 @@ class StoreKeys:
             doc.get("s"),
             None if salt is None else bytes.fromhex(salt),
         )
+
+    def seal_who(self, field: str, seq: int, value: str | None) -> str | None:
+        """A version's ``session`` or ``actor`` (a session id, an API key id: often a person's name or
+        e-mail) as stored: ``<token>.<ciphertext>``, both hex. The token (an HMAC of the value) lets
+        the server filter versions by who wrote them without reading who; the ciphertext, bound to
+        the version's number, is what a read shows."""
+        if value is None:
+            return None
+        sealed = self._sealer.seal(value.encode("utf-8"), place(f"version-{field}", self.ns, seq))
+        return f"{self.who_token(field, value)}.{sealed.hex()}"
+
+    def who_token(self, field: str, value: str) -> str:
+        mac = hmac.new(self._who, f"{field}\x00{value}".encode(), hashlib.sha256)
+        return mac.hexdigest()[: 2 * WHO_TOKEN_BYTES]
+
+    def open_who(self, field: str, seq: int, stored: str | None) -> str | None:
+        if stored is None:
+            return None
+        token, _, sealed = stored.partition(".")
+        try:
+            blob = bytes.fromhex(sealed)
+        except ValueError:
+            raise DamagedStoreError(TAMPERED) from None
+        value = self._sealer.open(blob, place(f"version-{field}", self.ns, seq)).decode("utf-8")
+        if token != self.who_token(field, value):  # the token a filter matches is the value's own
+            raise DamagedStoreError(TAMPERED)
+        return value
 
     def seal_version_data(self, seq: int, data: bytes) -> bytes:
         return self._sealer.seal(data, place("version-data", self.ns, seq))

@@ -16,11 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from securemem.errors import DamagedStoreError
 from securemem.paths import ROOT, ancestors, is_within, name_of
 from securemem.store.base import Ancestry, Entry, MissingStore, Skip, Usage, VersionQuery, VersionRow, path_bytes
 from securemem.store.history import ROW_SHARE
 from securemem.store.pgschema import Db
-from securemem.store.pgseal import StoreKeys, subtree_bounds
+from securemem.store.pgseal import TAMPERED, StoreKeys, subtree_bounds
 from securemem.store.pgversions import PgVersionLog
 
 if TYPE_CHECKING:
@@ -90,6 +91,13 @@ class PgTx:
         return _Row(tok, bool(r[1]), memory, int(r[3]), int(r[4]), int(r[5]), float(r[6]), float(r[7]), float(r[8]),
                     None if r[9] is None else float(r[9]), path)  # fmt: skip
 
+    def _content(self, blob: Any, memory: int) -> bytes:
+        """A file's content, unsealed. ``is_dir`` is a clear column: a directory row flagged a file by
+        SQL has no content, which is the tampering error, like any other row changed outside securemem."""
+        if blob is None:
+            raise DamagedStoreError(TAMPERED)
+        return self.keys.open_content(bytes(blob), memory)
+
     def _visible(self, row: _Row | None) -> bool:
         return row is not None and (row.expires is None or row.expires > self.now)
 
@@ -138,6 +146,8 @@ class PgTx:
             keys = self._store.keys_of(self._db, ns)
             if self.write:
                 self._store.lock(self._db, ns)
+                if self._store.sibling_ns(self._db, namespace, store_key) != ns:  # deleted while it waited
+                    raise MissingStore("the store does not exist (it was deleted)")
             log = PgVersionLog(self._db, keys, self.now, self.log.actor, self.log.settings)
             tx = PgTx(self._store, self._db, keys, self.now, log)
             tx.write, tx.family = self.write, self.family
@@ -165,7 +175,7 @@ class PgTx:
             return None
         if row.is_dir:
             return self._entry(row), None
-        return self._entry(row), self.keys.open_content(bytes(r[11]), row.memory)
+        return self._entry(row), self._content(r[11], row.memory)
 
     def ancestry(self, path: str) -> Ancestry:
         above = ancestors(path)
@@ -446,7 +456,7 @@ class PgTx:
         row = self._unseal(r)
         if not self._visible(row):
             return None
-        return self._entry(row), self.keys.open_content(bytes(r[11]), row.memory)
+        return self._entry(row), self._content(r[11], row.memory)
 
     def files(self, prefix: str, after: str | None, limit: int) -> list[tuple[Entry, bytes]]:
         # Every match lies below the directory the prefix names up to its last slash: one range of
@@ -465,12 +475,12 @@ class PgTx:
         if not found:
             return []
         data = {
-            bytes(r[0]): bytes(r[1])
+            bytes(r[0]): r[1]
             for r in self._db.all(
                 "SELECT tok, data_ct FROM sm_entries WHERE ns = %s AND tok = ANY(%s)", (self.ns, [r.tok for r in found])
             )
         }
-        return [(self._entry(row), self.keys.open_content(data[row.tok], row.memory)) for row in found]
+        return [(self._entry(row), self._content(data[row.tok], row.memory)) for row in found]
 
     def versions(self, query: VersionQuery) -> list[VersionRow]:
         return self.log.page(query)

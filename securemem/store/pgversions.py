@@ -104,8 +104,8 @@ class PgVersionLog:
             "op": history.OP_CODE[op],
             "ref": ref,
             "hbytes": hbytes,
-            "session": actor.session_id,
-            "actor": actor.api_key_id,
+            "session": self.keys.seal_who("session", seq, actor.session_id),
+            "actor": self.keys.seal_who("actor", seq, actor.api_key_id),
             "created": created,
             "digest": row.digest,
             "link": row.link,
@@ -153,9 +153,9 @@ class PgVersionLog:
             where.append("v.op = ANY(%(codes)s)")
             params["codes"] = codes
         for column, value in (("session", query.session_id), ("actor", query.api_key_id)):
-            if value is not None:
-                where.append(f"v.{column} = %({column})s")
-                params[column] = value
+            if value is not None:  # by the value's token: the server never sees who (pgseal.seal_who)
+                where.append(f"split_part(v.{column}, '.', 1) = %({column})s")
+                params[column] = self.keys.who_token(column, value)
         if query.created_gte is not None:
             where.append("v.created >= %(gte)s")
             params["gte"] = query.created_gte
@@ -189,8 +189,8 @@ class PgVersionLog:
             path=None if hide else secret.path,
             sha256=None if hide else secret.sha256,
             size=None if hide else secret.size,
-            session_id=r[4],
-            api_key_id=r[5],
+            session_id=self.keys.open_who("session", seq, r[4]),
+            api_key_id=self.keys.open_who("actor", seq, r[5]),
             created=float(r[6]),
             redacted=r[7],
             data=content,
@@ -264,8 +264,8 @@ def chain_rows(db: Db, keys: StoreKeys) -> Iterator[VersionRow]:
                 path=secret.path,
                 sha256=secret.sha256,
                 size=secret.size,
-                session_id=r[4],
-                api_key_id=r[5],
+                session_id=keys.open_who("session", seq, r[4]),
+                api_key_id=keys.open_who("actor", seq, r[5]),
                 created=float(r[6]),
                 redacted=r[7],
                 data=None if r[8] is None else keys.open_version_data(seq, bytes(r[8])),

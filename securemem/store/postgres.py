@@ -5,7 +5,7 @@ The only module that imports ``psycopg`` and ``psycopg_pool``. Choices and why:
 - **Encryption in the process** (pgseal.py): the server, its replicas, dumps and backups see
   ciphertext, tokens, and numbers (sizes, counts, times); never a path, a name or a content.
 - **Rule 1, one writer per store, across hosts**: every write transaction takes
-  ``pg_advisory_xact_lock`` on the store's number before it reads anything, and reads the clock
+  ``pg_advisory_xact_lock`` on (its schema, the store's number) before it reads anything, and reads the clock
   (``tx.now``) after it holds it (rule 2). Writes run at READ COMMITTED, so each statement after
   the lock sees every commit made before it; reads run in one REPEATABLE READ snapshot. A
   sibling store's lock is taken when the sibling is first named; two sessions locking two stores
@@ -23,6 +23,7 @@ The only module that imports ``psycopg`` and ``psycopg_pool``. Choices and why:
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import threading
@@ -36,23 +37,29 @@ from psycopg import errors as pgerrors
 from psycopg_pool import ConnectionPool
 
 from securemem.errors import (
+    DamagedStoreError,
+    KekError,
     StorageError,
     StoreBusyError,
     StoreFullError,
 )
 from securemem.keys import KeyProvider
 from securemem.keys.kek import KekProvider
-from securemem.store import pgschema
+from securemem.store import pgschema, pgseal
 from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
 from securemem.store.history import EXPIRY_ACTOR, ROW_SHARE
 from securemem.store.pgkeys import OwnKeys, unlock
 from securemem.store.pgschema import MIGRATE, MIGRATION_LOCK, Db
-from securemem.store.pgseal import MasterKeys, StoreKeys
+from securemem.store.pgseal import TAMPERED, MasterKeys, StoreKeys
 from securemem.store.pgtx import PgTx, purge
 from securemem.store.pgversions import PgVersionLog, chain_rows, seq_range
 
 _NOBODY = Actor()
-_LOCK_SPACE = 0x5EC1 << 32  # advisory lock keys of stores: this, plus the store's number
+# A store's write lock is the advisory lock (schema, store number): advisory locks are per
+# database, and two deployments in two schemas of one database must never share one. The schema is
+# the one holding sm_stores, by oid (as int4, the type of the two-key form); store numbers stay
+# below 2**23 (history.SEQ_BITS), and the migration lock's second key, 0, is no store's number.
+_SCHEMA_OF_STORES = "SELECT relnamespace::int8 FROM pg_class WHERE oid = 'sm_stores'::regclass"
 _STORE_COLS = "id, public_id, name_ct, desc_ct, created, updated, dek"
 LOCK_TIMEOUT_MS = 30_000  # a writer waits this long for another (stores-api.md: several seconds)
 POOL_SIZE = 8
@@ -83,6 +90,7 @@ class _Db:
 
     def __init__(self, conn: psycopg.Connection[Any]) -> None:
         self.conn = conn
+        self.made_keys: list[str] = []  # stores whose own key object this transaction made on the token
 
     def all(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
         return self.conn.execute(sql, params or None).fetchall()
@@ -101,6 +109,25 @@ class _Db:
 
 def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.execute(f"SET lock_timeout = {LOCK_TIMEOUT_MS}")
+
+
+class _DriverText(logging.Filter):
+    """Drops the pool's records that carry a driver exception: psycopg_pool logs each failed
+    connection attempt at WARNING with libpq's message, which for a malformed URL quotes the URL,
+    password included, and Python prints an unconfigured WARNING to stderr. The caller gets
+    securemem's own one-line error instead (``_connect_error``), which names no part of the URL."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        return record.exc_info is None and not any(isinstance(arg, BaseException) for arg in args)
+
+
+_QUIET = _DriverText()
+
+
+def _quiet_pool_logs() -> None:
+    for name in ("psycopg.pool", "psycopg_pool.sched"):
+        logging.getLogger(name).addFilter(_QUIET)  # once: addFilter skips a filter already there
 
 
 def _connect_error(exc: psycopg.Error) -> StorageError:
@@ -138,8 +165,11 @@ def migrate(url: str, *, schema: str | None = None) -> tuple[int, int]:
 class PostgresStore:
     """Every store of one deployment in one PostgreSQL database (or schema)."""
 
-    def __init__(self, pool: ConnectionPool[Any], master: MasterKeys, own_keys: OwnKeys | None = None) -> None:
+    def __init__(
+        self, pool: ConnectionPool[Any], master: MasterKeys, own_keys: OwnKeys | None = None, lock_space: int = 0
+    ) -> None:
         self._pool = pool
+        self._lock_space = lock_space  # the first key of every store lock: see _SCHEMA_OF_STORES
         self._master = master
         self._own_keys = own_keys
         self._keys: dict[int, StoreKeys] = {}
@@ -160,6 +190,7 @@ class PostgresStore:
         """Connect, check the schema and unwrap the master key. ``create`` is accepted for the
         factory's sake: a migrated database gets its master key on its first open either way."""
         del create
+        _quiet_pool_logs()
         pool: ConnectionPool[Any] = ConnectionPool(
             url, min_size=1, max_size=POOL_SIZE, open=False, kwargs={"autocommit": True}, configure=_configure,
             num_workers=1, timeout=LOCK_TIMEOUT_MS / 1000,
@@ -172,13 +203,14 @@ class PostgresStore:
         try:
             with pool.connection() as conn:
                 master, own_keys = unlock(_Db(conn), key, kek)
+                space = _lock_space(_Db(conn))
         except psycopg.Error as exc:
             pool.close()
             raise translate(exc) from None
         except BaseException:
             pool.close()
             raise
-        return cls(pool, master, own_keys)
+        return cls(pool, master, own_keys, space)
 
     @property
     def store_id(self) -> str:
@@ -207,15 +239,37 @@ class PostgresStore:
             with self._checked_out(begin) as conn:
                 if write and self._durability == "normal":
                     conn.execute("SET LOCAL synchronous_commit = off")
+                db = _Db(conn)
                 try:
-                    yield _Db(conn)
+                    yield db
                 except BaseException:
                     if not conn.closed:
                         conn.execute("ROLLBACK")
+                    self._forget_made_keys(db)
                     raise
-                conn.execute("COMMIT")
+                self._commit(db)
         except psycopg.Error as exc:
             raise translate(exc) from None
+
+    def _commit(self, db: _Db) -> None:
+        try:
+            db.conn.execute("COMMIT")
+        except psycopg.OperationalError:
+            raise  # the outcome is unknown (the link broke): a key object of a store that exists stays
+        except psycopg.Error:
+            self._forget_made_keys(db)  # the server refused the commit: nothing of it was kept
+            raise
+
+    def _forget_made_keys(self, db: _Db) -> None:
+        """The key objects a transaction that did not commit made on the token: destroyed, since no
+        store row names them (each would stay on the HSM, shared with other applications, for good)."""
+        if self._own_keys is not None:
+            for public_id in db.made_keys:
+                try:
+                    self._own_keys.destroy(public_id)
+                except KekError:  # the token is gone too: the error that ended the transaction is the one to tell
+                    break
+        db.made_keys.clear()
 
     def _statement(self, sql: str, params: Any) -> list[tuple[Any, ...]]:
         """One read statement on its own (atomic by itself): no BEGIN and COMMIT round trips. A
@@ -267,8 +321,7 @@ class PostgresStore:
             ns = self._resolve(db, namespace, write=write, create=create, store_key=store_key)
             if ns is not None and write:
                 self.lock(db, ns)
-                if store_key is not None or not create:
-                    self._still_there(db, ns)
+                ns = self._relocked(db, namespace, ns, create=create, store_key=store_key)
             now = clock()  # rule 2: read once the lock is held
             keys = self.keys_of(db, ns) if ns is not None else StoreKeys(-1, os.urandom(32))
             log = PgVersionLog(db, keys, now, actor or _NOBODY, history or self.history_settings)
@@ -295,6 +348,27 @@ class PostgresStore:
                 ns = self._ns_of(db, namespace)
         return ns
 
+    def _relocked(self, db: _Db, namespace: str, ns: int, *, create: bool, store_key: int | None) -> int:
+        """The store to write, checked again once its lock is held: a delete queued ahead of this
+        write may have committed while it waited, and (READ COMMITTED) this statement sees it. A
+        store gone is an error, or, for a handle that may create, a new store of the name (as the
+        SQLCipher store does): never rows written under a deleted store's number."""
+        if store_key is not None:
+            self._still_there(db, ns)
+            return ns
+        for _ in range(POOL_SIZE):
+            now = self._ns_of(db, namespace)
+            if now == ns:
+                return ns
+            if now is None and not create:
+                raise MissingStore("the store does not exist (it was deleted)")
+            found = self._resolve(db, namespace, write=True, create=create, store_key=None) if now is None else now
+            if found is None:  # made by another process, and deleted again, meanwhile
+                break
+            ns = found
+            self.lock(db, ns)
+        raise StoreBusyError("the store was deleted and made again while this write waited; retry")
+
     def _still_there(self, db: _Db, ns: int) -> None:
         if db.one("SELECT 1 FROM sm_stores WHERE id = %s", (ns,)) is None:
             raise MissingStore("the store does not exist (it was deleted)")
@@ -304,15 +378,26 @@ class PostgresStore:
         return None if row is None else int(row[0])
 
     def _ns_of(self, db: Db, name: str) -> int | None:
-        row = db.one("SELECT id FROM sm_stores WHERE name_tok = %s", (self._master.name_token(name),))
-        return None if row is None else int(row[0])
+        row = db.one(
+            "SELECT id, public_id, name_ct, dek FROM sm_stores WHERE name_tok = %s", (self._master.name_token(name),)
+        )
+        if row is None:
+            return None
+        self._check_name(int(row[0]), str(row[1]), bytes(row[2]), bytes(row[3]), name)
+        return int(row[0])
+
+    def _check_name(self, ns: int, public_id: str, name_ct: bytes, dek: bytes, name: str) -> None:
+        """The row a name token found is the store of that name: ``name_tok`` is a clear column, and a
+        token moved to another row by SQL would send every agent of one store into another."""
+        if self._unseal_dek(ns, public_id, dek).open_text("store-name", public_id, name_ct) != name:
+            raise DamagedStoreError(TAMPERED)
 
     def lock(self, db: Db, ns: int) -> None:
         """The store's write lock until the transaction ends (rule 1, across processes and hosts)."""
-        db.one("SELECT pg_advisory_xact_lock(%s)", (_LOCK_SPACE | ns,))
+        db.one("SELECT pg_advisory_xact_lock(%s::int4, %s::int4)", (self._lock_space, ns))
 
     def _try_lock(self, db: Db, ns: int) -> bool:
-        row = db.one("SELECT pg_try_advisory_xact_lock(%s)", (_LOCK_SPACE | ns,))
+        row = db.one("SELECT pg_try_advisory_xact_lock(%s::int4, %s::int4)", (self._lock_space, ns))
         return bool(row and row[0])
 
     def keys_of(self, db: Db, ns: int) -> StoreKeys:
@@ -329,9 +414,17 @@ class PostgresStore:
         found = self._keys.get(ns)
         if found is None:
             sealed = self._master.unwrap_dek(ns, public_id, blob)
-            dek = sealed if self._own_keys is None else self._own_keys.unwrap(public_id, sealed)
+            dek = self._master_wrapped(sealed) if self._own_keys is None else self._own_keys.unwrap(public_id, sealed)
             found = self._keys[ns] = StoreKeys(ns, dek)
         return found
+
+    @staticmethod
+    def _master_wrapped(sealed: bytes) -> bytes:
+        """A data key only the master key wraps is the key itself: what a store made under per-store
+        keys holds there (its seal by its own key object on the token) is refused, never used."""
+        if len(sealed) != pgseal.KEY_BYTES:
+            raise DamagedStoreError(TAMPERED)
+        return sealed
 
     def sibling_ns(self, db: Db, namespace: str, store_key: int | None) -> int | None:
         if store_key is not None:
@@ -352,7 +445,7 @@ class PostgresStore:
         assert row is not None
         ns, public_id = int(row[0]), "memstore_" + secrets.token_hex(12)
         m, dek = self._master, os.urandom(32)
-        sealed = dek if self._own_keys is None else self._own_keys.create(public_id, dek)
+        sealed = dek if self._own_keys is None else b""  # its own key object: once the row is known new
         keys = StoreKeys(ns, dek)
         made = db.one(
             "INSERT INTO sm_stores (id, public_id, name_tok, name_ct, desc_ct, dek, created, updated) "
@@ -362,7 +455,17 @@ class PostgresStore:
              now, now),
         )  # fmt: skip
         del quiet
+        if made is not None and self._own_keys is not None:
+            self._own_key(db, ns, public_id, dek)
         return None if made is None else ns
+
+    def _own_key(self, db: _Db, ns: int, public_id: str, dek: bytes) -> None:
+        """The new store's key object on the token, made only once its row is in (a name already
+        taken makes none), and destroyed if the transaction then fails (``_forget_made_keys``)."""
+        assert self._own_keys is not None
+        db.made_keys.append(public_id)
+        sealed = self._own_keys.create(public_id, dek)
+        db.run("UPDATE sm_stores SET dek = %s WHERE id = %s", (self._master.wrap_dek(ns, public_id, sealed), ns))
 
     def _info(self, row: tuple[Any, ...]) -> StoreInfo:
         ns, public_id = int(row[0]), str(row[1])
@@ -390,7 +493,10 @@ class PostgresStore:
             )
         else:
             rows = self._statement(f"SELECT {_STORE_COLS} FROM sm_stores WHERE public_id = %s", (store_id,))
-        return self._info(rows[0]) if rows else None
+        found = self._info(rows[0]) if rows else None
+        if found is not None and name is not None and found.name != name:
+            raise DamagedStoreError(TAMPERED)  # the token of another store's name (see _check_name)
+        return found
 
     def create_store(self, name: str, description: str, now: float) -> StoreInfo | None:
         with self._connection(write=True) as db:
@@ -430,6 +536,8 @@ class PostgresStore:
                 return False
             self.lock(db, ns)
             found = db.one("SELECT public_id FROM sm_stores WHERE id = %s", (ns,))
+            if found is None:  # another deletion committed while this one waited for the lock
+                return False
             db.run("DELETE FROM sm_versions WHERE seq BETWEEN %s AND %s", seq_range(ns))
             db.run("DELETE FROM sm_entries WHERE ns = %s", (ns,))
             db.run("DELETE FROM sm_stores WHERE id = %s", (ns,))
@@ -550,3 +658,11 @@ class PostgresStore:
         if not self._closed:
             self._closed = True
             self._pool.close()
+
+
+def _lock_space(db: _Db) -> int:
+    """The schema's oid as an int4 (oids are unsigned 32-bit): the first key of its stores' locks."""
+    row = db.one(_SCHEMA_OF_STORES)
+    assert row is not None
+    oid = int(row[0])
+    return oid - (1 << 32) if oid >= 1 << 31 else oid

@@ -1,0 +1,31 @@
+"""targets.shown_target: a store target as messages show it, never with a URL's password."""
+
+from __future__ import annotations
+
+import pytest
+
+from securemem.targets import is_server_url, shown_target
+
+
+@pytest.mark.parametrize(
+    ("target", "shown"),
+    [
+        ("agent.db", "agent.db"),
+        ("/var/lib/sm/agent.db", "/var/lib/sm/agent.db"),
+        ("postgresql://agent@db:5432/mem", "postgresql://agent@db:5432/mem"),
+        ("postgresql://agent:Secret1@db:5432/mem", "postgresql://agent:***@db:5432/mem"),
+        ("postgres://agent:Secret1@db/mem", "postgres://agent:***@db/mem"),
+        ("postgresql://agent:Sec@ret/1@db/mem", "postgresql://agent:***@db/mem"),  # '@' and '/' unescaped
+        ("postgresql://agent:Secret1@[::1/mem", "postgresql://agent:***@[::1/mem"),  # malformed: still hidden
+        ("postgresql://db/mem?user=agent&password=Secret1", "postgresql://db/mem?user=agent&password=***"),
+        ("host=db password='Sec ret' user=agent", "host=db password=*** user=agent"),
+    ],
+)
+def test_a_password_is_never_shown(target: str, shown: str) -> None:
+    assert shown_target(target) == shown
+    assert "Sec" not in shown_target(target)
+
+
+def test_only_postgresql_urls_are_servers() -> None:
+    assert is_server_url("postgresql://db/mem") and is_server_url("postgres://db/mem")
+    assert not is_server_url("agent.db") and not is_server_url("sqlcipher:///var/lib/agent.db")
