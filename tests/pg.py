@@ -84,6 +84,11 @@ class Scratch:
         self.database = None
 
 
+def sql(url: str) -> psycopg.Connection[Any]:
+    """A superuser's connection to a store's schema: the DBA, with full SQL and no key."""
+    return psycopg.connect(url, autocommit=True)
+
+
 def _require(available: bool, what: str) -> None:
     if available:
         return

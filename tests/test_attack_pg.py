@@ -25,7 +25,7 @@ from securemem.errors import DamagedStoreError, StorageError
 from securemem.store.factory import open_store
 from tests.helpers import ok
 from tests.hsm import URI as HSM_URI
-from tests.pg import PG, SERVER
+from tests.pg import PG, SERVER, sql
 
 TAMPERED = "fails its authentication check"
 
@@ -38,11 +38,6 @@ def url() -> str:
 @pytest.fixture
 def key() -> bytes:
     return os.urandom(32)
-
-
-def sql(url: str) -> psycopg.Connection[Any]:
-    """The DBA: full SQL on the store's schema, no key."""
-    return psycopg.connect(url, autocommit=True)
 
 
 def _view(memory: SecureMemory, path: str) -> tuple[bool, str]:

@@ -14,7 +14,6 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import psycopg
 import pytest
@@ -26,7 +25,7 @@ from securemem.store import history
 from securemem.store.factory import open_store
 from tests.helpers import T0, fork_all, ok, read_state, run_cli, write_many
 from tests.hsm import URI as HSM_URI
-from tests.pg import PG
+from tests.pg import PG, sql
 
 
 @pytest.fixture
@@ -37,11 +36,6 @@ def url() -> str:
 @pytest.fixture
 def key() -> bytes:
     return os.urandom(32)
-
-
-def sql(url: str) -> psycopg.Connection[Any]:
-    """A superuser's connection to the store's schema: the DBA, or someone with the database."""
-    return psycopg.connect(url, autocommit=True)
 
 
 def one_line(exc: BaseException) -> str:

@@ -58,6 +58,12 @@ def share(op: str, path: str | None, data: bytes | None) -> int:
     return len(data or b"") + (0 if path is None else len(path.encode("utf-8"))) + ROW_SHARE
 
 
+def folds(last_op: str, last_memory: int, op: str, memory: int) -> bool:
+    """A change folds into the version its transaction just recorded for the same memory: two
+    changes of one memory in one transaction make one version (``store/base.py``, rule 8)."""
+    return last_memory == memory and op == "modified" and last_op in ("created", "modified")
+
+
 def genesis(ns: int) -> bytes:
     """The link before a store's first version: bound to the store, so a chain cannot be moved."""
     return hashlib.sha256(b"securemem-chain-v1\x00" + str(ns).encode()).digest()

@@ -78,7 +78,7 @@ class PgVersionLog:
         self, op: str, memory: int, path: str | None, data: bytes | None, *, ref: int | None, actor: Actor | None
     ) -> int:
         last = self._last
-        if last is not None and last.memory == memory and op == "modified" and last.op in ("created", "modified"):
+        if last is not None and history.folds(last.op, last.memory, op, memory):
             return self._write(last.seq, last.op, memory, path, data, None, self.actor, last.prev, fold=True)
         tail, prev, _ = self._chain_tail()
         seq = tail + 1

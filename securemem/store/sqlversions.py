@@ -134,7 +134,7 @@ class VersionLog:
         self, op: str, memory: int, path: str | None, data: bytes | None, *, ref: int | None, actor: Actor | None
     ) -> int:
         last = self._last
-        if last is not None and last.memory == memory and op == "modified" and last.op in ("created", "modified"):
+        if last is not None and history.folds(last.op, last.memory, op, memory):
             return self._fold(last, path, data)
         tail = self._chain_tail()
         seq = tail.seq + 1
