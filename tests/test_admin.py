@@ -568,6 +568,57 @@ def test_a_store_written_with_schema_3_keeps_its_history_and_its_total(tmp_path:
             assert info is not None and history.check(info.key, admin.store.chain(info.name)).problems == []
 
 
+V4_STORE = Path(__file__).parent / "data" / "v4" / "store-v4.db"
+V4_KEY = bytes(range(96, 128))  # the fixture's published test key (tests/data/v4/make_store_v4.py)
+
+
+def _by_walk(admin: Admin, store_id: str, memory_id: str, limit: int) -> list[str]:
+    """A memory's versions, newest first, page by page with cursors (the walk along its links)."""
+    ids: list[str] = []
+    page = admin.memory_versions.list(store_id, memory_id=memory_id, limit=limit)
+    while True:
+        ids += [v.id for v in page.data]
+        if page.next_page is None:
+            return ids
+        page = admin.memory_versions.list(store_id, memory_id=memory_id, limit=limit, page=page.next_page)
+
+
+def test_a_store_written_with_schema_4_lists_each_memorys_versions_by_its_links(tmp_path: Path) -> None:
+    """Schema 5 finds a memory's versions by links from its head: after the migration every
+    memory's listing (live, renamed, deleted, deleted with the history off, restored) is exactly
+    its rows of the store's listing, at every page size, and the chain check finds nothing."""
+    db = tmp_path / "v4.db"
+    db.write_bytes(V4_STORE.read_bytes())
+    db.chmod(0o600)
+    with Admin.open(db, key=V4_KEY, policy=V3_POLICY, api_key_id="ops") as admin:
+        default = next(s for s in admin.memory_stores.list().data if s.name == "default")
+        every = admin.memory_versions.list(default.id, limit=100).data
+        memories = {v.memory_id for v in every}
+        assert len(memories) == 5
+        for memory in memories:
+            expected = [v.id for v in every if v.memory_id == memory]
+            for limit in (1, 2, 100):
+                assert _by_walk(admin, default.id, memory, limit) == expected
+        back = [v for v in every if v.path == "/back.md"]
+        assert [v.operation for v in back] == ["created", "deleted", "created"]
+        quiet = [v.id for v in every if v.path == "/quiet.md"]  # deleted while the history was off
+        assert len(quiet) == 1  # its one version, found through the row its deletion left
+        gone = next(v for v in every if v.path == "/gone.md")
+        deletions = admin.memory_versions.list(default.id, memory_id=gone.memory_id, operation="deleted").data
+        assert [v.operation for v in deletions] == ["deleted"]
+        for store in admin.memory_stores.list().data:
+            info = admin.store.find_store(store_id=store.id)
+            assert info is not None and history.check(info.key, admin.store.chain(info.name)).problems == []
+        # And it goes on from there: a new version links to the restored memory's newest.
+        ok(tool(admin, default), command="str_replace", path="/memories/back.md", old_str="restored", new_str="back")
+        assert [v.operation for v in admin.memory_versions.list(default.id, memory_id=back[0].memory_id).data] == [
+            "modified",
+            "created",
+            "deleted",
+            "created",
+        ]
+
+
 def _history_total(admin: Admin, name: str) -> int:
     with admin.store.transaction(name, write=False, clock=lambda: T0, create=False) as tx:
         return tx.usage().history_bytes - tx.usage().files * ROW_SHARE  # without the rows live files hold in reserve

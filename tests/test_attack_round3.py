@@ -106,6 +106,21 @@ def test_a_memory_number_edited_to_a_fraction_is_named_by_audit_verify(
     assert code == 1 and lines[0]["problems"], "a memory number changed to a fraction is not named"
 
 
+# Schema 5: a memory's listing follows ``prev`` links, which the hash chain does not cover. A key
+# holder who unlinks a version (prev NULL), points it at another memory's version, or gives it a
+# string, hides versions from the memory's listing: `audit verify` names the row.
+@pytest.mark.parametrize("edit", ["prev = NULL", "prev = prev - 1", "prev = 'x'", "prev = seq"])
+def test_an_edited_link_to_a_memorys_previous_version_is_named_by_audit_verify(
+    db: Path, capsys: pytest.CaptureFixture[str], edit: str
+) -> None:
+    _, ns = _seeded(db)
+    lo, hi = seq_range(ns)
+    _edit(db, f"UPDATE versions SET {edit} WHERE seq = (SELECT max(seq) FROM versions WHERE prev IS NOT NULL "
+          f"AND seq BETWEEN {lo} AND {hi})")  # fmt: skip
+    code, lines, _ = _verify(db, capsys)
+    assert code == 1 and lines[0]["problems"], f"a link edited ({edit}) is not named"
+
+
 # FINDING: a column edited to another type (an op code out of range, a path stored as a blob,
 # content as text) makes `audit verify` stop with "internal error (...)" instead of naming the
 # version: the auditor learns neither which row nor which store, and the other stores are not

@@ -338,7 +338,7 @@ BUDGET = {
     "str_replace": 6,  # the file and its content, the usage (it grows), the content, the upsert, the version
     "insert": 6,
     "delete": 6,
-    "rename": 9,
+    "rename": 10,  # as above, and the memory's head in its content row (the version links to it)
     # the directory, what has expired below it (twice: its total, then the rows shown), then one
     # query for each directory whose children are listed (here /memories and /memories/d)
     "list": 6,

@@ -58,7 +58,7 @@ def test_store_is_durable_and_versioned(tmp_path: Path) -> None:
         assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert conn.execute("PRAGMA secure_delete").fetchone()[0] == 1
-        assert store.meta["format"] == "securemem" and store.meta["schema_version"] == "4"
+        assert store.meta["format"] == "securemem" and store.meta["schema_version"] == "5"
         assert store.store_id.startswith("memstore_") and len(store.store_id) == 33
     finally:
         store.close()
@@ -254,7 +254,7 @@ def test_a_store_written_by_the_previous_release_migrates_on_open(tmp_path: Path
     shutil.copyfile(V1_STORE, db)
     os.chmod(db, 0o600)
     with SecureMemory.open(db, key=V1_KEY, clock=lambda: 1_800_000_100.0) as mem:
-        assert sqlcipher_of(mem.store).meta["schema_version"] == "4"
+        assert sqlcipher_of(mem.store).meta["schema_version"] == "5"
         assert mem.execute({"command": "view", "path": "/memories/notes/a.md"}).text.endswith("1\talpha\n     2\tbeta")
         listing = mem.execute({"command": "view", "path": "/memories"}).text
         assert "/memories/notes/deep/" in listing and "/memories/日本語/" in listing and "empty.md" not in listing

@@ -697,6 +697,8 @@ class SQLCipherStore:
                     ).fetchone()[0]
                     remember_numbers(conn, [int(top)])  # its versions go: no trace of its numbers is left
                     conn.execute(f"DELETE FROM content WHERE id IN ({files})", row)
+                    # and the rows kept only for a head (memories deleted with the history off)
+                    conn.execute("DELETE FROM content WHERE head BETWEEN ? AND ?", seq_range(int(row[0])))
                     conn.execute("DELETE FROM versions WHERE seq BETWEEN ? AND ?", seq_range(int(row[0])))
                     conn.execute("DELETE FROM entries WHERE ns = ?", row)
                     conn.execute("DELETE FROM stores WHERE id = ?", row)
@@ -857,13 +859,13 @@ class SQLCipherStore:
 
         def purge(conn: sqlcipher3.Connection) -> int:
             rows = expired_batch(conn, now, limit)
-            purge_rows(conn, rows, remember=not self._history.versions)
             by_ns: dict[int, list[tuple[int, str]]] = {}
             for r in rows:
                 if not r[3]:
                     by_ns.setdefault(int(r[0]), []).append((int(r[13]), f"{r[1]}/{r[2]}"))
-            for ns, files in by_ns.items():
+            for ns, files in by_ns.items():  # before the content rows that hold their heads go
                 VersionLog(conn, ns, now, _NOBODY, self._history).expired(files)
+            purge_rows(conn, rows, remember=not self._history.versions)
             return len(rows)
 
         return self._in_write(purge, freed=bool)

@@ -9,7 +9,12 @@ memory number (``content`` is AUTOINCREMENT); every file a store held gets a ``c
 version. Schema 4 keeps the history's running total in each version row (``total``: the
 store's total after that row) instead of a counter in ``stores``, so counting costs no write of
 its own; and a new memory's number is one above any number used before (``sqltx.NEW_MEMORY``)
-rather than an AUTOINCREMENT counter, whose row every create rewrote. A store is migrated on
+rather than an AUTOINCREMENT counter, whose row every create rewrote. Schema 5 links each
+version to the previous version of its memory (``versions.prev``) and keeps a memory's newest
+version in its ``content`` row (``head``), which every write of the memory rewrites anyway: a
+memory's versions are a walk back from its head, and the ``(memory, seq)`` index, one more page
+for every write, is gone. A deleted memory's head is its ``deleted`` or ``expired`` version, found
+by a partial index that only those rows enter (see ``sqlversions.py``). A store is migrated on
 open, inside one write transaction: a crash leaves it at its old schema, never half-way.
 """
 
@@ -26,7 +31,7 @@ from securemem.store.base import path_bytes
 from securemem.store.sqltx import Connection, key_of, later
 
 FORMAT = "securemem"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -57,7 +62,7 @@ CREATE TABLE IF NOT EXISTS entries (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS entries_expires ON entries (expires, id) WHERE expires IS NOT NULL AND is_dir = 0;
 CREATE INDEX IF NOT EXISTS entries_memory ON entries (id) WHERE is_dir = 0;
-CREATE TABLE IF NOT EXISTS content (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS content (id INTEGER PRIMARY KEY, data BLOB NOT NULL, head INTEGER);
 CREATE TABLE IF NOT EXISTS versions (
     seq INTEGER PRIMARY KEY,
     ns INTEGER NOT NULL,
@@ -75,9 +80,10 @@ CREATE TABLE IF NOT EXISTS versions (
     redacted REAL,
     digest BLOB NOT NULL,
     link BLOB NOT NULL,
-    total INTEGER
+    total INTEGER,
+    prev INTEGER
 );
-CREATE INDEX IF NOT EXISTS versions_memory ON versions (memory, seq);
+CREATE INDEX IF NOT EXISTS versions_ends ON versions (memory, seq) WHERE op IN (2, 3);
 """
 
 
@@ -104,7 +110,7 @@ def create(conn: Connection) -> None:
 
 def migrate(conn: Connection, version: int) -> None:
     """Bring a store from ``version`` to SCHEMA_VERSION (the caller holds a write transaction)."""
-    steps: dict[int, Callable[[Connection], None]] = {1: _from_1, 2: _from_2, 3: _from_3}
+    steps: dict[int, Callable[[Connection], None]] = {1: _from_1, 2: _from_2, 3: _from_3, 4: _from_4}
     while version < SCHEMA_VERSION:
         steps[version](conn)
         version += 1
@@ -190,6 +196,25 @@ def _from_3(conn: Connection) -> None:
     row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'content'").fetchone()
     if row is not None:
         remember_numbers(conn, [int(row[0])])
+
+
+def _from_4(conn: Connection) -> None:
+    """Schema 4 -> 5: each version linked to its memory's previous one, each memory's head kept in
+    its ``content`` row; the ``(memory, seq)`` index gives way to the index of deleted memories.
+
+    One pass over every version in commit order. A memory whose last version is not a deletion
+    yet has no live file (deleted while the history was off) keeps an empty ``content`` row that
+    only carries its head, so its versions stay listable.
+    """
+    from securemem.store.sqlversions import link_versions
+
+    if "head" not in _columns(conn, "content"):
+        conn.execute("ALTER TABLE content ADD COLUMN head INTEGER")
+    if "prev" not in _columns(conn, "versions"):
+        conn.execute("ALTER TABLE versions ADD COLUMN prev INTEGER")
+    conn.execute("DROP INDEX IF EXISTS versions_memory")
+    conn.execute("CREATE INDEX IF NOT EXISTS versions_ends ON versions (memory, seq) WHERE op IN (2, 3)")
+    link_versions(conn)
 
 
 def _columns(conn: Connection, table: str) -> set[str]:

@@ -63,7 +63,7 @@ _EXPIRED_DIRS = (
 _OWN_BYTES = "length(CAST(parent || '/' || name AS BLOB))"
 _ROW = f"SELECT {_COLS} FROM entries WHERE ns = ? AND parent = ? AND name = ?"
 _GET = (
-    f"SELECT {_E_COLS}, c.data FROM entries e LEFT JOIN content c ON c.id = e.id AND e.is_dir = 0 "
+    f"SELECT {_E_COLS}, c.data, c.head FROM entries e LEFT JOIN content c ON c.id = e.id AND e.is_dir = 0 "
     "WHERE e.ns = ? AND e.parent = ? AND e.name = ?"
 )
 _INSERT = (
@@ -71,15 +71,23 @@ _INSERT = (
     "accessed, expires) VALUES (:ns, :pa, :na, :id, :dir, :s, :l, :f, 0, :b, :now, :now, :now, :e)"
 )
 # A new memory's number: one above every number the store has given. The highest live file's is in
-# ``content``, a deleted or expired one's in its versions (never deleted while the store exists),
-# and ``memory_top`` in ``meta`` keeps the highest of those whose last trace went (a deletion with
-# the history off, a store deleted). Three index probes, no counter row to rewrite per create.
+# ``content`` (as is that of a memory deleted with the history off that has versions: its row stays
+# empty, keeping its head), a deleted or expired one's in its ``deleted``/``expired`` version
+# (``versions_ends``; versions are never deleted while the store exists), and ``memory_top`` in
+# ``meta`` keeps the highest of those whose last trace went (a deletion with the history off, a
+# store deleted). Three index probes, no counter row to rewrite per create. The row carries the
+# memory's newest version (``head``, see ``sqlversions.py``).
 NEW_MEMORY = (
-    "INSERT INTO content (id, data) VALUES ((SELECT max(coalesce((SELECT max(id) FROM content), 0), "
-    "coalesce((SELECT max(memory) FROM versions), 0), coalesce((SELECT CAST(value AS INTEGER) FROM meta "
-    "WHERE key = 'memory_top'), 0)) + 1), ?) RETURNING id"
+    "INSERT INTO content (id, data, head) VALUES ((SELECT max(coalesce((SELECT max(id) FROM content), 0), "
+    "coalesce((SELECT memory FROM versions INDEXED BY versions_ends WHERE op IN (2, 3) ORDER BY memory DESC "
+    "LIMIT 1), 0), coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'memory_top'), 0)) + 1), ?, ?) "
+    "RETURNING id"
 )
-_RESTORED = "INSERT INTO content (id, data) VALUES (?, ?) RETURNING id"
+# A deleted memory back under its own number; an empty row left by a deletion with the history
+# off (it kept the memory's head) takes the text back.
+_RESTORED = (
+    "INSERT INTO content (id, data) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data RETURNING id"
+)
 _ROOT_KEY = ("", "memories")
 _ROOT_BYTES = path_bytes(ROOT)
 
@@ -243,6 +251,8 @@ class SqlTx:
         self.statements += 1
         row = self._conn.execute(_GET, (self.ns, *key_of(path))).fetchone()
         self._cache[path] = None if row is None else row[:13]
+        if row is not None and not row[2]:
+            self.log.know_head(int(row[12]), row[14])  # what its next version links to
         entry = self._shown(path, row)
         if entry is None:
             return None
@@ -408,19 +418,23 @@ class SqlTx:
             new_dirs = set(self._make_room(path))
             self.statements += 1
             if memory:  # a deleted memory restored under its own number
-                inserted = self._conn.execute(_RESTORED, (memory, data))
-            else:
-                inserted = self._conn.execute(NEW_MEMORY, (data,))
-            cid = inserted.fetchone()[0]
-            self.log.record("created", int(cid), path, data)
+                cid = self._conn.execute(_RESTORED, (memory, data)).fetchone()[0]
+                self.log.record("created", int(cid), path, data)
+            else:  # the row names its first version, recorded next
+                head = self.log.next_seq()
+                cid = self._conn.execute(NEW_MEMORY, (data, head)).fetchone()[0]
+                recorded = self.log.record("created", int(cid), path, data, new=True, head=False)
+                assert recorded == (head or 0), "a new memory's first version is the chain's next"
         else:
             cached = self._cache.get(path)
             new_dirs = set()
             cid = cached[12] if cached is not None else self._content_id(path)
+            seq = self.log.record("modified", int(cid), path, data, head=False)
             self.statements += 1
-            self._conn.execute("UPDATE content SET data = ? WHERE id = ?", (data, cid))
+            self._conn.execute(
+                "UPDATE content SET data = ?, head = coalesce(?, head) WHERE id = ?", (data, seq or None, cid)
+            )
             self.freed = True  # the old text was overwritten: its pages must be scrubbed
-            self.log.record("modified", int(cid), path, data)
         self._wrote()
         own = path_bytes(path)
         size = len(data)
@@ -471,17 +485,16 @@ class SqlTx:
             ).fetchall():
                 gone = expired or (r[3] is not None and r[3] <= self.now)
                 (lapsed if gone else files).append((int(r[0]), f"{r[1]}/{r[2]}"))
-            self._drop_content([f[0] for f in [*files, *lapsed]])
-            self._q(f"DELETE FROM entries WHERE ns = :ns AND {_SUBTREE}", p=path, lo=low, hi=high)
         elif expired:
             files, lapsed = [], [(int(row[12]), path)]
-            self._drop_content([row[12]])
         else:
             files = [(int(row[12]), path)]
-            self._drop_content([row[12]])
+        self._drop_content([f[0] for f in [*files, *lapsed]])  # their heads, known to the log, go with them
         self.log.expired(lapsed)
         for memory, was in files:
             self.log.record("deleted", memory, was)
+        if row[2]:
+            self._q(f"DELETE FROM entries WHERE ns = :ns AND {_SUBTREE}", p=path, lo=low, hi=high)
         pa, na = key_of(path)
         self._q(f"DELETE FROM entries WHERE {_AT}", pa=pa, na=na)
         gone = _subtree_totals(row)
@@ -489,10 +502,24 @@ class SqlTx:
         self.freed = True
 
     def _drop_content(self, ids: Sequence[int]) -> None:
+        keep = not self.log.settings.versions  # no deletion is recorded: a memory's head stays in its row
         for start in range(0, len(ids), 500):  # bounded IN lists, whatever the subtree's size
             chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            heads = []
+            if keep:
+                self.statements += 1
+                heads += self._conn.execute(
+                    f"UPDATE content SET data = x'' WHERE id IN ({marks}) AND head IS NOT NULL RETURNING id, head",
+                    chunk,
+                ).fetchall()
             self.statements += 1
-            self._conn.execute(f"DELETE FROM content WHERE id IN ({','.join('?' * len(chunk))})", list(chunk))
+            heads += self._conn.execute(
+                f"DELETE FROM content WHERE id IN ({marks}){' AND head IS NULL' if keep else ''} RETURNING id, head",
+                list(chunk),
+            ).fetchall()
+            for memory, head in heads:
+                self.log.know_head(int(memory), head)
         if ids and not self.log.settings.versions:  # no version will remember these numbers
             self.statements += 1
             remember_numbers(self._conn, ids)
@@ -550,16 +577,19 @@ class SqlTx:
         """Each file a move takes (memory, path, content): each gets a version at its new path."""
         if not row[2]:
             self.statements += 1
-            data = self._conn.execute("SELECT data FROM content WHERE id = ?", (row[12],)).fetchone()[0]
+            data, head = self._conn.execute("SELECT data, head FROM content WHERE id = ?", (row[12],)).fetchone()
+            self.log.know_head(int(row[12]), head)
             return [(int(row[12]), old, bytes(data))]
         low, high = descendants_range(old)
         found = self._q(
-            f"SELECT e.id, e.parent, e.name, c.data FROM entries e JOIN content c ON c.id = e.id "
+            f"SELECT e.id, e.parent, e.name, c.data, c.head FROM entries e JOIN content c ON c.id = e.id "
             f"WHERE e.ns = :ns AND e.is_dir = 0 AND {_SUBTREE.replace('parent', 'e.parent')} ORDER BY e.parent, e.name",
             p=old,
             lo=low,
             hi=high,
         ).fetchall()
+        for r in found:
+            self.log.know_head(int(r[0]), r[4])
         return [(int(r[0]), f"{r[1]}/{r[2]}", bytes(r[3])) for r in found]
 
     def _stamp(self, top: str, expiries: Mapping[str, float | None]) -> None:
@@ -598,8 +628,8 @@ class SqlTx:
         if len(rows) < limit:  # no expired file left: the expired directories, deepest first
             rows += self._q(f"SELECT ns, {_COLS} {_EXPIRED_DIRS} LIMIT :n", n=limit - len(rows)).fetchall()
         self._wrote()
+        self.log.expired([(int(r[13]), f"{r[1]}/{r[2]}") for r in rows if not r[3]])  # before their heads go
         self.statements += purge_rows(self._conn, rows, remember=not self.log.settings.versions)
-        self.log.expired([(int(r[13]), f"{r[1]}/{r[2]}") for r in rows if not r[3]])
         if rows:
             self.freed = True
         return len(rows)

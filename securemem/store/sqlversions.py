@@ -5,8 +5,14 @@ Its key ``seq`` is the store's number in the high bits and the version's place i
 chain in the low 40 (``ns << 40 | n``): the table itself is clustered by store, then commit
 order, so a store's listing is one range of the key and needs no index (one page fewer for every
 write), and the next number is the chain's tail, read anyway, plus one (no AUTOINCREMENT
-counter to write). One index, ``(memory, seq)``, serves a memory's listing. Either way a page
-is a range: the first page and the ten-thousandth cost the same. A version keeps its own copy
+counter to write). A memory's versions are linked: each row's ``prev`` is the seq of the
+memory's previous version (``created``, ``modified``, ``deleted``, ``expired``; redaction events
+are not in it), and the memory's ``content`` row keeps the newest (``head``), rewritten by every
+write of the memory anyway. A memory's listing walks back from its head (from a cursor's row, for
+a later page), so no ``(memory, seq)`` index costs every write a page. A deleted memory has no
+``content`` row: its head is its ``deleted`` or ``expired`` version, found by ``versions_ends``,
+a partial index only those rows enter. Either way a page costs the same, the first or the
+ten-thousandth. A version keeps its own copy
 of the content (when the history keeps content), so redacting a version never touches the
 memory's live text, and deleting a memory keeps its history.
 
@@ -18,7 +24,7 @@ the high bits of its key, which the chain vouches for.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from securemem.errors import StorageError
@@ -31,9 +37,16 @@ _META = "v.seq, v.memory, v.op, v.path, v.sha, v.size, v.session, v.actor, v.cre
 _LIVE = "LEFT JOIN entries e INDEXED BY entries_memory ON e.id = v.memory AND e.is_dir = 0"
 _INSERT = (
     "INSERT INTO versions (seq, ns, memory, op, ref, path, sha, size, data, salt, session, actor, created, digest, "
-    "link, total) VALUES (:seq, :ns, :memory, :op, :ref, :path, :sha, :size, :data, :salt, :session, :actor, "
-    ":created, :digest, :link, :total)"
+    "link, total, prev) VALUES (:seq, :ns, :memory, :op, :ref, :path, :sha, :size, :data, :salt, :session, :actor, "
+    ":created, :digest, :link, :total, :prev)"
 )
+# A memory's newest version: its content row's head, or, once it was deleted, its deletion (the
+# newer of the two: an expiry can follow the empty row a deletion with the history off left).
+_HEAD = (
+    "SELECT max(coalesce((SELECT head FROM content WHERE id = :m), 0), coalesce((SELECT max(seq) FROM versions "
+    "INDEXED BY versions_ends WHERE memory = :m AND op IN (2, 3) AND seq BETWEEN :lo AND :hi), 0))"
+)
+_LINKED = frozenset({"created", "modified", "deleted", "expired"})  # the ops of a memory's own chain
 SEQ_BITS = history.SEQ_BITS
 # What redacting the versions a condition selects takes away from the store's history total.
 _SHARE = "coalesce(length(data), 0) + coalesce(length(CAST(path AS BLOB)), 0)"
@@ -93,6 +106,7 @@ class VersionLog:
         # The chain's newest row; ``tail``: as the caller knows it is in the file now (None: read it).
         self.tail: Tail | None = tail
         self._last: _Pending | None = None
+        self._heads: dict[int, int | None] = {}  # memory -> its newest version, as this transaction left it
         self._debt = 0  # what redactions of this transaction took from the total, not yet in a row
         self.lo, self.hi = seq_range(ns)
 
@@ -121,21 +135,53 @@ class VersionLog:
         *,
         ref: int | None = None,
         actor: Actor | None = None,
+        new: bool = False,
+        head: bool = True,
     ) -> int:
         """Chain one version; a second change of the memory just recorded folds into that version.
 
-        With versions off nothing is recorded, but a redaction is always chained: it erases a
-        version that exists, and the chain refuses a redaction it does not record."""
+        With versions off nothing is recorded (0 is returned), but a redaction is always chained:
+        it erases a version that exists, and the chain refuses a redaction it does not record.
+        ``new``: the memory's number was never used (it has no earlier version to link to).
+        ``head``: keep the memory's ``content.head`` here; False when the caller writes that row
+        itself in the same statement as its text (the seq returned is the head)."""
         if not self.settings.versions and op != "redaction":
             return 0
-        return self._append(op, memory, path, data, ref=ref, actor=actor)
+        if new:
+            self._heads[memory] = None
+        return self._append(op, memory, path, data, ref=ref, actor=actor, head=head)
+
+    def next_seq(self) -> int | None:
+        """The seq the next version of a new memory gets (None: the history is off)."""
+        return self._chain_tail().seq + 1 if self.settings.versions else None
+
+    def know_head(self, memory: int, head: Any) -> None:
+        """The memory's head as its live ``content`` row holds it, read by the caller anyway."""
+        self._heads[memory] = head if type(head) is int and self.lo <= head <= self.hi else None
+
+    def _head_of(self, memory: int) -> int | None:
+        if memory not in self._heads:
+            row = self._q(_HEAD, {"m": memory, "lo": self.lo, "hi": self.hi}).fetchone()
+            found = None if row is None or not row[0] else int(row[0])
+            self._heads[memory] = found if found is not None and self.lo <= found <= self.hi else None
+        return self._heads[memory]
 
     def _append(
-        self, op: str, memory: int, path: str | None, data: bytes | None, *, ref: int | None, actor: Actor | None
+        self,
+        op: str,
+        memory: int,
+        path: str | None,
+        data: bytes | None,
+        *,
+        ref: int | None,
+        actor: Actor | None,
+        head: bool = True,
     ) -> int:
         last = self._last
         if last is not None and history.folds(last.op, last.memory, op, memory):
             return self._fold(last, path, data)
+        linked = op in _LINKED
+        before = self._head_of(memory) if linked else None
         tail = self._chain_tail()
         seq = tail.seq + 1
         if seq > self.hi:
@@ -144,7 +190,11 @@ class VersionLog:
         share = history.share(op, path, fields["data"])
         total = tail.total + share - self._debt
         self._debt = 0
-        self._q(_INSERT, {"seq": seq, "ns": self.ns, "total": total, **fields})
+        self._q(_INSERT, {"seq": seq, "ns": self.ns, "total": total, "prev": before, **fields})
+        if linked:
+            self._heads[memory] = seq
+            if head and op in ("created", "modified"):
+                self._q("UPDATE content SET head = ? WHERE id = ?", (seq, memory))
         self.tail = Tail(seq, fields["link"], fields["created"], total)
         self._last = _Pending(seq, memory, op, tail.link, share) if op in ("created", "modified") else None
         return seq
@@ -201,10 +251,7 @@ class VersionLog:
         where = [_IN_STORE, "v.op < 4"]
         params: dict[str, Any] = {"lo": self.lo, "hi": self.hi, "n": query.limit}
         index = "NOT INDEXED"  # the table's own key: the store's range, newest first
-        if query.memory is not None:
-            where.append("v.memory = :memory")
-            params["memory"] = query.memory
-            index = "INDEXED BY versions_memory"
+        codes: list[int] | None = None
         if query.before is not None:  # one range of the key: SQLite takes one bound per side
             params["hi"] = min(self.hi, query.before - 1)
         if query.ops is not None:
@@ -215,12 +262,62 @@ class VersionLog:
                 where.append(f"v.{column} = :{column}")
                 params[column] = value
         self._time_bounds(query, params)
+        if query.memory is not None:
+            params["memory"] = query.memory
+            where.append("v.memory = :memory")
+            if codes is not None and set(codes) <= {2, 3}:  # a memory's deletions: the index they enter
+                index = "INDEXED BY versions_ends"
+            else:
+                return self._memory_page(query, where, params)
         rows = self._q(
             f"SELECT {_META}, e.expires FROM versions v {index} {_LIVE} WHERE {' AND '.join(where)} "
             "ORDER BY v.seq DESC LIMIT :n",
             params,
         ).fetchall()
         return [self._row(r, r[11], None) for r in rows]
+
+    def _memory_page(self, query: VersionQuery, where: list[str], params: dict[str, Any]) -> list[VersionRow]:
+        """One memory's versions, newest first: a walk back along its links, from its head or from
+        the cursor's row (a later page starts where the last one ended, however deep)."""
+        memory = int(params["memory"])
+        start: int | None = None
+        if query.before is not None:
+            row = self._q(
+                "SELECT memory, prev FROM versions WHERE seq = ? AND seq BETWEEN ? AND ?",
+                (query.before, self.lo, self.hi),
+            ).fetchone()
+            if row is not None and row[0] == memory:
+                start = None if row[1] is None else int(row[1])
+            else:
+                start = self._head_of(memory)
+        else:
+            start = self._head_of(memory)
+        if start is not None and not self.lo <= start <= self.hi:
+            return []  # another store's memory
+        found: list[VersionRow] = []
+        batch = query.limit + 1
+        filters = " AND ".join(where)
+        while start is not None and start >= params["lo"] and len(found) < query.limit:
+            # The next ``batch`` links of the chain (each older than the one before it), then the
+            # page's filters on them; a memory number that changes along the way ends the walk.
+            rows = self._q(
+                "WITH RECURSIVE walk(seq) AS (SELECT :start UNION ALL SELECT v.prev FROM versions v JOIN walk w "
+                "ON v.seq = w.seq WHERE v.prev < v.seq AND v.memory = :memory LIMIT :batch) "
+                f"SELECT {_META}, e.expires, v.prev, ({filters}) FROM walk JOIN versions v ON v.seq = walk.seq "
+                f"{_LIVE} ORDER BY v.seq DESC",
+                {**params, "start": start, "batch": batch},
+            ).fetchall()
+            start = None
+            for r in rows:
+                if r[1] != memory or r[0] < params["lo"]:
+                    start = None
+                    break
+                if r[13] and len(found) < query.limit:
+                    found.append(self._row(r, r[11], None))
+                start = None if r[12] is None or r[12] >= r[0] else int(r[12])
+            if len(rows) < batch:
+                break
+        return found
 
     def _time_bounds(self, query: VersionQuery, params: dict[str, Any]) -> None:
         """A time range as a range of seq: created never decreases along seq (see ``_fields``), so
@@ -309,54 +406,127 @@ class VersionLog:
         """Expiry took these memories (number, path): an ``expired`` version each, then, if the
         settings say so, every version of them redacted (the expired version carries no path).
 
+        The caller records this before it deletes the memories' ``content`` rows (their heads).
         With versions off, a memory that has versions (recorded while they were on) still gets
         both, so its text leaves the history and the chain records why; the others get nothing."""
         if not files:
             return
+        heads = self._heads_of([m for m, _ in files])
         if not self.settings.versions:
-            files = [(m, p) for m, p in files if m in self._with_versions([m for m, _ in files])]
+            files = [(m, p) for m, p in files if heads.get(m) is not None]
             if not files:
                 return
         erase = self.settings.redact_expired
-        chunks = [[m for m, _ in files[start : start + 500]] for start in range(0, len(files), 500)]
-        where = "memory IN ({}) AND seq BETWEEN ? AND ? AND redacted IS NULL AND op < 3"
-        if erase:  # what the redaction below takes from the total, carried by the rows appended first
-            for chunk in chunks:
-                shrink = _SHRINK.format(where.format(",".join("?" * len(chunk))))
-                self._debt += int(self._q(shrink, [*chunk, self.lo, self.hi]).fetchone()[0])
+        kept: list[int] = []  # the versions whose text and path the redaction below takes
+        if erase:  # what it takes from the total, carried by the rows appended first
+            for seq, share in self._walk_back([h for m, _ in files if (h := heads.get(m)) is not None]):
+                kept.append(seq)
+                self._debt += share
         for memory, path in files:
             self._last = None
             self._append("expired", memory, None if erase else path, None, ref=None, actor=_EXPIRY)
-        if erase:
-            for chunk in chunks:
-                self._q(
-                    f"UPDATE versions SET {_ERASED} WHERE {where.format(','.join('?' * len(chunk)))}",
-                    [self._chain_tail().created, *chunk, self.lo, self.hi],  # the expired versions' time
-                )
+        for start in range(0, len(kept), 500):
+            chunk = kept[start : start + 500]
+            self._q(
+                f"UPDATE versions SET {_ERASED} WHERE seq IN ({','.join('?' * len(chunk))})",
+                [self._chain_tail().created, *chunk],  # the expired versions' time
+            )
 
-    def _with_versions(self, memories: Sequence[int]) -> set[int]:
-        """Which of these memories have a version in this store."""
-        found: set[int] = set()
-        for start in range(0, len(memories), 500):
-            chunk = list(memories[start : start + 500])
-            rows = self._q(
-                f"SELECT DISTINCT memory FROM versions INDEXED BY versions_memory "
-                f"WHERE memory IN ({','.join('?' * len(chunk))}) AND seq BETWEEN ? AND ?",
-                [*chunk, self.lo, self.hi],
-            ).fetchall()
-            found.update(int(r[0]) for r in rows)
+    def _heads_of(self, memories: Sequence[int]) -> dict[int, int | None]:
+        """Each memory's newest version in this store (None: it has none), read in bounded batches."""
+        missing = [m for m in dict.fromkeys(memories) if m not in self._heads]
+        for start in range(0, len(missing), 500):
+            chunk = missing[start : start + 500]
+            rows = self._q(f"SELECT id, head FROM content WHERE id IN ({','.join('?' * len(chunk))})", chunk).fetchall()
+            for memory, head in rows:
+                self._heads[int(memory)] = None if head is None or not self.lo <= head <= self.hi else int(head)
+        for memory in missing:
+            if memory not in self._heads:  # no content row: a deleted memory
+                self._head_of(memory)
+        return {m: self._heads[m] for m in memories}
+
+    def _walk_back(self, heads: Sequence[int]) -> list[tuple[int, int]]:
+        """Every version with text or a path still kept, along these chains: (seq, its share of
+        the history total). One statement per link depth and 500 chains, not one per version."""
+        found: list[tuple[int, int]] = []
+        frontier = [h for h in heads if self.lo <= h <= self.hi]
+        while frontier:
+            below: list[int] = []
+            for start in range(0, len(frontier), 500):
+                chunk = frontier[start : start + 500]
+                for seq, prev, op, redacted, share in self._q(
+                    f"SELECT seq, prev, op, redacted, {_SHARE} FROM versions WHERE seq IN "
+                    f"({','.join('?' * len(chunk))}) AND seq BETWEEN ? AND ?",
+                    [*chunk, self.lo, self.hi],
+                ).fetchall():
+                    if op < 3 and redacted is None:
+                        found.append((int(seq), int(share)))
+                    if prev is not None and self.lo <= prev < seq:
+                        below.append(int(prev))
+            frontier = below
         return found
 
 
 def chain_rows(conn: Connection, ns: int) -> Iterator[VersionRow]:
-    """Every version of a namespace in commit order, with its content and chain fields."""
+    """Every version of a namespace in commit order, with its content and chain fields.
+
+    Each row's link to its memory's previous version (``prev``, which listings follow) is checked
+    on the way: a row whose link is not the memory's previous version is named as malformed. The
+    hash chain does not cover the link; this check does, keeping only each memory's newest
+    version while the memory lives (a deletion drops it; a restore's link need only point back)."""
     cursor = conn.execute(
         "SELECT seq, memory, op, path, sha, size, session, actor, created, redacted, data, ref, salt, digest, link, "
-        "total FROM versions WHERE seq BETWEEN ? AND ? ORDER BY seq",
+        "total, prev FROM versions WHERE seq BETWEEN ? AND ? ORDER BY seq",
         seq_range(ns),
     )
+    newest: dict[int, int] = {}
     while batch := cursor.fetchmany(512):
-        yield from (_chain_row(r) for r in batch)
+        for r in batch:
+            row = _chain_row(r[:16])
+            yield row if row.malformed else _linked(row, r[16], newest)
+
+
+def _linked(row: VersionRow, prev: Any, newest: dict[int, int]) -> VersionRow:
+    if prev is not None and type(prev) is not int:
+        return replace(row, malformed="a column holds a value securemem never writes there (prev)")
+    if row.op not in _LINKED:
+        right = prev is None
+    else:
+        expected = newest.get(row.memory)
+        right = prev == expected or (expected is None and row.op == "created" and prev is not None and prev < row.seq)
+        if row.op in ("deleted", "expired"):
+            newest.pop(row.memory, None)
+        else:
+            newest[row.memory] = row.seq
+    return row if right else replace(row, malformed="its link to the memory's previous version (prev) was changed")
+
+
+def link_versions(conn: Connection) -> None:
+    """Schema 5's links, from the versions in commit order: each row's ``prev``, each memory's
+    head in its ``content`` row (an empty row for a memory deleted with the history off)."""
+    newest: dict[int, tuple[int, int]] = {}  # memory -> (seq, op) of its newest version
+    after = -1
+    while rows := conn.execute(
+        "SELECT seq, memory, op FROM versions WHERE seq > ? ORDER BY seq LIMIT 20000", (after,)
+    ).fetchall():
+        links = []
+        for seq, memory, op in rows:
+            if op < 4:
+                found = newest.get(memory)
+                links.append((None if found is None else found[0], seq))
+                newest[memory] = (seq, op)
+            else:
+                links.append((None, seq))
+        conn.executemany("UPDATE versions SET prev = ? WHERE seq = ?", links)
+        after = rows[-1][0]
+    live = {int(r[0]) for r in conn.execute("SELECT id FROM content").fetchall()}
+    conn.executemany(
+        "UPDATE content SET head = ? WHERE id = ?", [(seq, m) for m, (seq, _) in newest.items() if m in live]
+    )
+    conn.executemany(
+        "INSERT INTO content (id, data, head) VALUES (?, x'', ?)",
+        [(m, seq) for m, (seq, op) in newest.items() if m not in live and op not in (2, 3)],
+    )
 
 
 # The type each column of a chain row must hold, as securemem writes it (SQLite keeps whatever a
