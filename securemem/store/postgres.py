@@ -191,6 +191,11 @@ class PostgresStore:
         factory's sake: a migrated database gets its master key on its first open either way."""
         del create
         _quiet_pool_logs()
+        try:  # one direct attempt first: a refused login or a server that is down answers at once,
+            # where the pool would retry until its timeout (10 s) before saying anything
+            psycopg.connect(url, autocommit=True, connect_timeout=10).close()
+        except psycopg.Error as exc:
+            raise _connect_error(exc) from None
         pool: ConnectionPool[Any] = ConnectionPool(
             url, min_size=1, max_size=POOL_SIZE, open=False, kwargs={"autocommit": True}, configure=_configure,
             num_workers=1, timeout=LOCK_TIMEOUT_MS / 1000,

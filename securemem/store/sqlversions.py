@@ -482,23 +482,24 @@ def chain_rows(conn: Connection, ns: int) -> Iterator[VersionRow]:
     newest: dict[int, int] = {}
     while batch := cursor.fetchmany(512):
         for r in batch:
-            row = _chain_row(r[:16])
-            yield row if row.malformed else _linked(row, r[16], newest)
-
-
-def _linked(row: VersionRow, prev: Any, newest: dict[int, int]) -> VersionRow:
-    if prev is not None and type(prev) is not int:
-        return replace(row, malformed="a column holds a value securemem never writes there (prev)")
-    if row.op not in _LINKED:
-        right = prev is None
-    else:
-        expected = newest.get(row.memory)
-        right = prev == expected or (expected is None and row.op == "created" and prev is not None and prev < row.seq)
-        if row.op in ("deleted", "expired"):
-            newest.pop(row.memory, None)
-        else:
-            newest[row.memory] = row.seq
-    return row if right else replace(row, malformed="its link to the memory's previous version (prev) was changed")
+            row = _chain_row(r)
+            if row.malformed is not None:
+                yield row
+                continue
+            seq, memory, op, prev = r[0], r[1], r[2], r[16]
+            if op >= 4:  # a redaction event: in no memory's chain
+                right = prev is None
+            else:
+                expected = newest.get(memory)
+                right = prev == expected or (expected is None and op == 0 and type(prev) is int and prev < seq)
+                if op >= 2:  # deleted or expired: a restore links back to it, nothing else does
+                    newest.pop(memory, None)
+                else:
+                    newest[memory] = seq
+            if right and (prev is None or type(prev) is int):
+                yield row
+            else:
+                yield replace(row, malformed="its link to the memory's previous version (prev) was changed")
 
 
 def link_versions(conn: Connection) -> None:
@@ -556,7 +557,7 @@ _TYPES: tuple[tuple[str, tuple[type, ...], bool], ...] = (
 def _chain_row(r: Sequence[Any]) -> VersionRow:
     wrong = [
         name
-        for (name, types, nullable), value in zip(_TYPES, r, strict=True)
+        for (name, types, nullable), value in zip(_TYPES, r[: len(_TYPES)], strict=True)
         if not (value is None and nullable) and (type(value) not in types)
     ]
     if not wrong and not 0 <= r[2] < len(history.OPS):
