@@ -31,6 +31,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from securemem import SecureMemory
 from securemem.keys import RawKey
 from securemem.paths import ROOT, ancestors, is_within
@@ -292,12 +294,12 @@ def replay(records: list[dict[str, Any]], start: Model, where: str) -> tuple[lis
     return acceptable, stats
 
 
-def _run_trial(db: Path, key: bytes, trial: int, rng: random.Random, log: Path) -> list[dict[str, Any]]:
+def _run_trial(db: Path, key: bytes, seed: int, trial: int, rng: random.Random, log: Path) -> list[dict[str, Any]]:
     """Fork a writer, kill it, return its log. Every tenth trial the kill does not wait for the
     writer to be ready: it may land while the store is being opened (WAL recovery) or checked."""
     early = trial % 10 == 5
     ready_r, ready_w = os.pipe()
-    proc = FORK.Process(target=_writer, args=(str(db), key, SEED, trial, str(log), ready_w), daemon=True)
+    proc = FORK.Process(target=_writer, args=(str(db), key, seed, trial, str(log), ready_w), daemon=True)
     proc.start()
     os.close(ready_w)
     try:
@@ -319,7 +321,11 @@ def _run_trial(db: Path, key: bytes, trial: int, rng: random.Random, log: Path) 
     return records
 
 
-def test_sigkill_at_random_moments_never_leaves_a_partial_state(tmp_path: Path, key: bytes) -> None:
+# The trials run as two halves, each on its own store with its own seed (SEED, SEED + 1), so that
+# two test workers share them: the same 200 kills, half the wall time.
+@pytest.mark.parametrize("half", [0, 1])
+def test_sigkill_at_random_moments_never_leaves_a_partial_state(tmp_path: Path, key: bytes, half: int) -> None:
+    seed, trials = SEED + half, TRIALS // 2 + (TRIALS % 2 if half == 0 else 0)
     db = tmp_path / "crash.db"
     with SecureMemory.open(db, key=key) as memory:
         for n, directory in enumerate(POOL_DIRS):
@@ -328,10 +334,10 @@ def test_sigkill_at_random_moments_never_leaves_a_partial_state(tmp_path: Path, 
             )
         start = read_state(memory.store)
     acceptable: list[Model] = [(start.files, set(start.dirs))]
-    rng, stats = random.Random(SEED), Counter[str]()
-    for trial in range(TRIALS):
-        where = f"seed {SEED}, trial {trial}"
-        records = _run_trial(db, key, trial, rng, tmp_path / f"trial-{trial}.log")
+    rng, stats = random.Random(seed), Counter[str]()
+    for trial in range(trials):
+        where = f"SECUREMEM_CRASH_SEED={SEED} half {half}, trial {trial}"
+        records = _run_trial(db, key, seed, trial, rng, tmp_path / f"trial-{trial}.log")
         if not records:  # killed before it had read the store: nothing changed
             stats["killed while opening"] += 1
             continue
@@ -353,6 +359,6 @@ def test_sigkill_at_random_moments_never_leaves_a_partial_state(tmp_path: Path, 
         assert not memory.execute({"command": "create", "path": "/memories/after.md", "file_text": "ok\n"}).is_error
         assert "after.md" in check_clean(memory.execute({"command": "view", "path": "/memories"}))
         assert memory.store.integrity_errors() == []
-    print(f"crash suite: seed {SEED}, {TRIALS} trials, {dict(stats)}")
+    print(f"crash suite: SECUREMEM_CRASH_SEED={SEED} half {half}, {trials} trials, {dict(stats)}")
     # Not a timing claim: the kill can only test atomicity if commands were running when it landed.
-    assert stats["completed"] > TRIALS and stats["killed mid-write"] > 0, dict(stats)
+    assert stats["completed"] > trials and stats["killed mid-write"] > 0, dict(stats)

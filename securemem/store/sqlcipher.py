@@ -697,8 +697,13 @@ class SQLCipherStore:
                     ).fetchone()[0]
                     remember_numbers(conn, [int(top)])  # its versions go: no trace of its numbers is left
                     conn.execute(f"DELETE FROM content WHERE id IN ({files})", row)
-                    # and the rows kept only for a head (memories deleted with the history off)
-                    conn.execute("DELETE FROM content WHERE head BETWEEN ? AND ?", seq_range(int(row[0])))
+                    # and the rows kept only for a head (memories deleted with the history off): found
+                    # through the store's own versions, never by reading other stores' rows
+                    conn.execute(
+                        "DELETE FROM content WHERE id IN "
+                        "(SELECT DISTINCT memory FROM versions WHERE seq BETWEEN ? AND ?)",
+                        seq_range(int(row[0])),
+                    )
                     conn.execute("DELETE FROM versions WHERE seq BETWEEN ? AND ?", seq_range(int(row[0])))
                     conn.execute("DELETE FROM entries WHERE ns = ?", row)
                     conn.execute("DELETE FROM stores WHERE id = ?", row)

@@ -62,7 +62,7 @@ CREATE TABLE IF NOT EXISTS entries (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS entries_expires ON entries (expires, id) WHERE expires IS NOT NULL AND is_dir = 0;
 CREATE INDEX IF NOT EXISTS entries_memory ON entries (id) WHERE is_dir = 0;
-CREATE TABLE IF NOT EXISTS content (id INTEGER PRIMARY KEY, data BLOB NOT NULL, head INTEGER);
+CREATE TABLE IF NOT EXISTS content (id INTEGER PRIMARY KEY, head INTEGER, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS versions (
     seq INTEGER PRIMARY KEY,
     ns INTEGER NOT NULL,
@@ -204,12 +204,16 @@ def _from_4(conn: Connection) -> None:
 
     One pass over every version in commit order. A memory whose last version is not a deletion
     yet has no live file (deleted while the history was off) keeps an empty ``content`` row that
-    only carries its head, so its versions stay listable.
+    only carries its head, so its versions stay listable. ``content`` is rebuilt with ``head``
+    before the text: reading a head never reads a large text's overflow pages.
     """
     from securemem.store.sqlversions import link_versions
 
     if "head" not in _columns(conn, "content"):
-        conn.execute("ALTER TABLE content ADD COLUMN head INTEGER")
+        conn.execute("CREATE TABLE content_v5 (id INTEGER PRIMARY KEY, head INTEGER, data BLOB NOT NULL)")
+        conn.execute("INSERT INTO content_v5 (id, data) SELECT id, data FROM content")
+        conn.execute("DROP TABLE content")
+        conn.execute("ALTER TABLE content_v5 RENAME TO content")
     if "prev" not in _columns(conn, "versions"):
         conn.execute("ALTER TABLE versions ADD COLUMN prev INTEGER")
     conn.execute("DROP INDEX IF EXISTS versions_memory")

@@ -83,10 +83,12 @@ NEW_MEMORY = (
     "LIMIT 1), 0), coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'memory_top'), 0)) + 1), ?, ?) "
     "RETURNING id"
 )
-# A deleted memory back under its own number; an empty row left by a deletion with the history
-# off (it kept the memory's head) takes the text back.
+# A deleted memory back under its own number, its row naming the memory's newest version (the
+# restore's own once it is recorded; its deletion while the history is off); an empty row left by
+# a deletion with the history off takes the text back.
 _RESTORED = (
-    "INSERT INTO content (id, data) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data RETURNING id"
+    "INSERT INTO content (id, data, head) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data, "
+    "head = excluded.head RETURNING id"
 )
 _ROOT_KEY = ("", "memories")
 _ROOT_BYTES = path_bytes(ROOT)
@@ -418,7 +420,7 @@ class SqlTx:
             new_dirs = set(self._make_room(path))
             self.statements += 1
             if memory:  # a deleted memory restored under its own number
-                cid = self._conn.execute(_RESTORED, (memory, data)).fetchone()[0]
+                cid = self._conn.execute(_RESTORED, (memory, data, self.log.head_of(memory))).fetchone()[0]
                 self.log.record("created", int(cid), path, data)
             else:  # the row names its first version, recorded next
                 head = self.log.next_seq()

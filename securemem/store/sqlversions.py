@@ -159,6 +159,10 @@ class VersionLog:
         """The memory's head as its live ``content`` row holds it, read by the caller anyway."""
         self._heads[memory] = head if type(head) is int and self.lo <= head <= self.hi else None
 
+    def head_of(self, memory: int) -> int | None:
+        """The memory's newest version in this store (None: it has none)."""
+        return self._head_of(memory)
+
     def _head_of(self, memory: int) -> int | None:
         if memory not in self._heads:
             row = self._q(_HEAD, {"m": memory, "lo": self.lo, "hi": self.hi}).fetchone()
@@ -193,7 +197,9 @@ class VersionLog:
         self._q(_INSERT, {"seq": seq, "ns": self.ns, "total": total, "prev": before, **fields})
         if linked:
             self._heads[memory] = seq
-            if head and op in ("created", "modified"):
+            # A deletion's memory has no row, except the empty one a deletion with the history off
+            # left (an expiry recorded then, for a memory that has versions, moves its head on).
+            if head and (op in ("created", "modified") or not self.settings.versions):
                 self._q("UPDATE content SET head = ? WHERE id = ?", (seq, memory))
         self.tail = Tail(seq, fields["link"], fields["created"], total)
         self._last = _Pending(seq, memory, op, tail.link, share) if op in ("created", "modified") else None
@@ -470,36 +476,59 @@ class VersionLog:
 def chain_rows(conn: Connection, ns: int) -> Iterator[VersionRow]:
     """Every version of a namespace in commit order, with its content and chain fields.
 
-    Each row's link to its memory's previous version (``prev``, which listings follow) is checked
-    on the way: a row whose link is not the memory's previous version is named as malformed. The
-    hash chain does not cover the link; this check does, keeping only each memory's newest
-    version while the memory lives (a deletion drops it; a restore's link need only point back)."""
+    The links listings follow are outside the hash chain, so they are checked on the way: each
+    row's ``prev`` must be its memory's previous version in commit order (None for its first,
+    and for a redaction event), and each memory's ``content.head`` its newest version. A row
+    whose link was changed is named as malformed; heads are compared once every row is read, and
+    a head that names another version (or none, or belongs to no memory of the store) is named
+    on the newest row, held back until then. Memory grows with the store's memories, not its
+    versions."""
+    lo, hi = seq_range(ns)
     cursor = conn.execute(
         "SELECT seq, memory, op, path, sha, size, session, actor, created, redacted, data, ref, salt, digest, link, "
         "total, prev FROM versions WHERE seq BETWEEN ? AND ? ORDER BY seq",
-        seq_range(ns),
+        (lo, hi),
     )
-    newest: dict[int, int] = {}
+    newest: dict[int, tuple[int, int]] = {}  # memory -> (seq, op) of its newest version so far
+    held: VersionRow | None = None
     while batch := cursor.fetchmany(512):
         for r in batch:
-            row = _chain_row(r)
-            if row.malformed is not None:
-                yield row
+            if held is not None:
+                yield held
+            held = _chain_row(r)
+            if held.malformed is not None:
                 continue
             seq, memory, op, prev = r[0], r[1], r[2], r[16]
             if op >= 4:  # a redaction event: in no memory's chain
                 right = prev is None
             else:
-                expected = newest.get(memory)
-                right = prev == expected or (expected is None and op == 0 and type(prev) is int and prev < seq)
-                if op >= 2:  # deleted or expired: a restore links back to it, nothing else does
-                    newest.pop(memory, None)
-                else:
-                    newest[memory] = seq
-            if right and (prev is None or type(prev) is int):
-                yield row
-            else:
-                yield replace(row, malformed="its link to the memory's previous version (prev) was changed")
+                before = newest.get(memory)
+                right = (type(prev) is int and before is not None and prev == before[0]) or prev is before is None
+                newest[memory] = (seq, op)
+            if not right:
+                held = replace(held, malformed="its link to the memory's previous version (prev) was changed")
+    if held is None:
+        return
+    wrong = _wrong_heads(conn, newest, lo, hi)
+    if wrong and held.malformed is None:
+        held = replace(held, malformed=f"the newest version of {wrong} memories is not the one their row names")
+    yield held
+
+
+def _wrong_heads(conn: Connection, newest: dict[int, tuple[int, int]], lo: int, hi: int) -> int:
+    """How many memories' ``content.head`` is not their newest version (see ``chain_rows``)."""
+    rows = conn.execute("SELECT id, head FROM content WHERE head BETWEEN ? AND ?", (lo, hi)).fetchall()
+    claimed = {int(m): h for m, h in rows}
+    wrong = sum(1 for m in claimed if m not in newest)
+    for memory, (seq, op) in newest.items():
+        head = claimed.get(memory)
+        if head != seq and not (head is None and op >= 2 and not _has_row(conn, memory)):
+            wrong += 1
+    return wrong
+
+
+def _has_row(conn: Connection, memory: int) -> bool:
+    return conn.execute("SELECT 1 FROM content WHERE id = ?", (memory,)).fetchone() is not None
 
 
 def link_versions(conn: Connection) -> None:
