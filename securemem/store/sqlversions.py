@@ -506,12 +506,15 @@ def chain_rows(conn: Connection, ns: int) -> Iterator[VersionRow]:
                 right = (type(prev) is int and before is not None and prev == before[0]) or prev is before is None
                 newest[memory] = (seq, op)
             if not right:
-                held = replace(held, malformed="its link to the memory's previous version (prev) was changed")
+                held = replace(held, malformed="its link to the memory's previous change (prev) was edited")
     if held is None:
         return
     wrong = _wrong_heads(conn, newest, lo, hi)
     if wrong and held.malformed is None:
-        held = replace(held, malformed=f"the newest version of {wrong} memories is not the one their row names")
+        held = replace(
+            held,
+            malformed=f"{wrong} memories' rows name another change than their newest (a head edited, or a row removed)",
+        )
     yield held
 
 
