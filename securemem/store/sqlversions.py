@@ -301,28 +301,27 @@ class VersionLog:
         if start is not None and not self.lo <= start <= self.hi:
             return []  # another store's memory
         found: list[VersionRow] = []
-        batch = query.limit + 1
+        batch = query.limit + 1  # a first page without filters is exactly one walk of this length
         filters = " AND ".join(where)
         while start is not None and start >= params["lo"] and len(found) < query.limit:
-            # The next ``batch`` links of the chain (each older than the one before it), then the
-            # page's filters on them; a memory number that changes along the way ends the walk.
+            # The next ``batch`` links of the chain (each older than the one before it, none older
+            # than the range's low end), walked inside SQLite; only the rows the page's filters
+            # pass come back, and the walk's last row, where the next walk starts.
             rows = self._q(
-                "WITH RECURSIVE walk(seq) AS (SELECT :start UNION ALL SELECT v.prev FROM versions v JOIN walk w "
-                "ON v.seq = w.seq WHERE v.prev < v.seq AND v.memory = :memory LIMIT :batch) "
-                f"SELECT {_META}, e.expires, v.prev, ({filters}) FROM walk JOIN versions v ON v.seq = walk.seq "
-                f"{_LIVE} ORDER BY v.seq DESC",
-                {**params, "start": start, "batch": batch},
+                "WITH RECURSIVE walk(seq, n) AS (SELECT :start, 0 UNION ALL SELECT v.prev, w.n + 1 FROM versions v "
+                "JOIN walk w ON v.seq = w.seq WHERE v.prev < v.seq AND v.prev >= :lo AND v.memory = :memory "
+                "AND w.n + 1 < :batch) "
+                f"SELECT {_META}, e.expires, v.prev, ({filters}), walk.n FROM walk JOIN versions v ON v.seq = walk.seq "
+                f"{_LIVE} WHERE ({filters}) OR walk.n = :batch - 1 ORDER BY v.seq DESC LIMIT :more",
+                {**params, "start": start, "batch": batch, "more": query.limit - len(found) + 1},
             ).fetchall()
             start = None
             for r in rows:
-                if r[1] != memory or r[0] < params["lo"]:
-                    start = None
-                    break
-                if r[13] and len(found) < query.limit:
+                if r[13] and r[1] == memory and len(found) < query.limit:
                     found.append(self._row(r, r[11], None))
-                start = None if r[12] is None or r[12] >= r[0] else int(r[12])
-            if len(rows) < batch:
-                break
+                if r[14] == batch - 1 and r[1] == memory and r[12] is not None and r[12] < r[0]:
+                    start = int(r[12])  # the walk went the whole batch: the next one starts below it
+            batch = min(batch * 8, 4096)
         return found
 
     def _time_bounds(self, query: VersionQuery, params: dict[str, Any]) -> None:
@@ -453,23 +452,23 @@ class VersionLog:
 
     def _walk_back(self, heads: Sequence[int]) -> list[tuple[int, int]]:
         """Every version with text or a path still kept, along these chains: (seq, its share of
-        the history total). One statement per link depth and 500 chains, not one per version."""
+        the history total). One statement per 500 chains, however long they are: the walk runs
+        inside SQLite, along links that stay in the store and in the memory."""
         found: list[tuple[int, int]] = []
-        frontier = [h for h in heads if self.lo <= h <= self.hi]
-        while frontier:
-            below: list[int] = []
-            for start in range(0, len(frontier), 500):
-                chunk = frontier[start : start + 500]
-                for seq, prev, op, redacted, share in self._q(
-                    f"SELECT seq, prev, op, redacted, {_SHARE} FROM versions WHERE seq IN "
-                    f"({','.join('?' * len(chunk))}) AND seq BETWEEN ? AND ?",
-                    [*chunk, self.lo, self.hi],
-                ).fetchall():
-                    if op < 3 and redacted is None:
-                        found.append((int(seq), int(share)))
-                    if prev is not None and self.lo <= prev < seq:
-                        below.append(int(prev))
-            frontier = below
+        mine = [h for h in heads if self.lo <= h <= self.hi]
+        for start in range(0, len(mine), 500):
+            chunk = mine[start : start + 500]
+            found += [
+                (int(seq), int(share))
+                for seq, share in self._q(
+                    f"WITH RECURSIVE walk(seq) AS (VALUES {','.join(['(?)'] * len(chunk))} UNION ALL "
+                    "SELECT v.prev FROM walk w JOIN versions v ON v.seq = w.seq JOIN versions p ON p.seq = v.prev "
+                    "WHERE v.prev < v.seq AND v.prev >= ? AND p.memory = v.memory) "
+                    f"SELECT v.seq, {_SHARE.replace('data', 'v.data').replace('path', 'v.path')} FROM walk "
+                    "JOIN versions v ON v.seq = walk.seq WHERE v.op < 3 AND v.redacted IS NULL",
+                    [*chunk, self.lo],
+                ).fetchall()
+            ]
         return found
 
 
@@ -509,7 +508,7 @@ def chain_rows(conn: Connection, ns: int) -> Iterator[VersionRow]:
                 held = replace(held, malformed="its link to the memory's previous change (prev) was edited")
     if held is None:
         return
-    wrong = _wrong_heads(conn, newest, lo, hi)
+    wrong = _wrong_heads(conn, newest)
     if wrong and held.malformed is None:
         held = replace(
             held,
@@ -518,20 +517,26 @@ def chain_rows(conn: Connection, ns: int) -> Iterator[VersionRow]:
     yield held
 
 
-def _wrong_heads(conn: Connection, newest: dict[int, tuple[int, int]], lo: int, hi: int) -> int:
-    """How many memories' ``content.head`` is not their newest version (see ``chain_rows``)."""
-    rows = conn.execute("SELECT id, head FROM content WHERE head BETWEEN ? AND ?", (lo, hi)).fetchall()
-    claimed = {int(m): h for m, h in rows}
-    wrong = sum(1 for m in claimed if m not in newest)
-    for memory, (seq, op) in newest.items():
-        head = claimed.get(memory)
-        if head != seq and not (head is None and op >= 2 and not _has_row(conn, memory)):
-            wrong += 1
+def _wrong_heads(conn: Connection, newest: dict[int, tuple[int, int]]) -> int:
+    """How many memories' ``content.head`` is not their newest version (see ``chain_rows``): each
+    memory of the store looked up by number (never a scan of other stores' rows). A memory with
+    no version here never reaches this store's chain: a head naming one of its versions only
+    ends that memory's own listing (the walk stops at a version of another memory)."""
+    wrong = 0
+    memories = list(newest)
+    for start in range(0, len(memories), 500):
+        chunk = memories[start : start + 500]
+        rows = conn.execute(
+            f"SELECT id, head FROM content WHERE id IN ({','.join('?' * len(chunk))})", chunk
+        ).fetchall()
+        have = {int(m): h for m, h in rows}
+        for memory in chunk:
+            seq, op = newest[memory]
+            head = have.get(memory)
+            # A deleted memory has no row (or one naming its deletion: restored with the history off).
+            if head != seq and not (op >= 2 and memory not in have):
+                wrong += 1
     return wrong
-
-
-def _has_row(conn: Connection, memory: int) -> bool:
-    return conn.execute("SELECT 1 FROM content WHERE id = ?", (memory,)).fetchone() is not None
 
 
 def link_versions(conn: Connection) -> None:
