@@ -84,11 +84,16 @@ def _looks_like_mac(candidate: str, groups: list[str]) -> bool:
 
 
 def may_hold_ip_address(scan: Scan) -> bool:
-    """A cheap gate: a number with three dots (IPv4) or two colons (IPv6)."""
+    """A cheap gate, exactly what the finders need first: a number with three dots (find_ipv4 reads
+    nothing else), or two colons close together followed by the IPv6 hint (find_ipv6 stops without).
+    Prose with two colons ("Note: ... Budget: ...") has neither."""
     text = scan.text
-    if text.count(":") >= 2:
+    if "." in text and any(text.count(".", start, end) >= 3 for start, end in scan.numbers):
         return True
-    return "." in text and any(text.count(".", start, end) >= 3 for start, end in scan.numbers)
+    if ":" not in text:
+        return False
+    pair = _colon_pair(text)
+    return pair != -1 and _IPV6_HINT.search(text, pair) is not None
 
 
 def find_ip_addresses(scan: Scan) -> Iterator[Span]:

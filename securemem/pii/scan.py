@@ -20,7 +20,6 @@ _CANONICAL = bytes(
 _TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+~-")
 _TOKEN_TABLE = bytes(ord("x") if chr(code) in _TOKEN_CHARS else ord(" ") for code in range(256))
 _CANONICAL_NUMBER = re.compile(rb"0(?:-{0,3}0){3}(?:-{0,3}0)*")
-_DROP_DIGITS = str.maketrans("", "", "0123456789")
 _LONG = 7  # digits in the shortest phone number; cards, SSNs and IBANs have more
 # Numbers no numeric entity can be or start with: ISO and day-first dates (with an hour after them),
 # and decimals with one point ("3.14159265358979"). Phones, cards, SSNs, IBANs and IP addresses
@@ -37,13 +36,14 @@ class Scan:
     functools.cached_property, which takes a lock, on the write path of every command).
     """
 
-    __slots__ = ("_digits", "_long_numbers", "_lower", "_numbers", "_tokens", "phone_regions", "text")
+    __slots__ = ("_canonical", "_digits", "_long_numbers", "_lower", "_numbers", "_tokens", "phone_regions", "text")
 
     def __init__(self, text: str, phone_regions: tuple[str, ...]) -> None:
         self.text = text
         self.phone_regions = phone_regions
         self._lower: str | None = None
         self._numbers: list[Span] | None = None
+        self._canonical = b""  # the canonical copy the numbers were found in (see numbers)
         self._long_numbers: list[Span] | None = None
         self._digits: list[int] = []  # the digit count of each long number
         self._tokens: bytes | None = None
@@ -78,6 +78,7 @@ class Scan:
             # other character is "?" first, one for one, so offsets stay those of the text): a pattern
             # led by a literal lets the engine skip ahead at C speed.
             canonical = self.text.encode("ascii", "replace").translate(_CANONICAL)
+            self._canonical = canonical
             self._numbers = [match.span() for match in _CANONICAL_NUMBER.finditer(canonical)]
         return self._numbers
 
@@ -87,9 +88,10 @@ class Scan:
         if self._long_numbers is None:
             text = self.text
             spans: list[Span] = []
-            for start, end in self.numbers:
-                chunk = text[start:end]
-                digits = len(chunk) - len(chunk.translate(_DROP_DIGITS))
+            numbers = self.numbers
+            canonical = self._canonical  # the ASCII digits of the text are its b"0" (counted in C, no copy)
+            for start, end in numbers:
+                digits = canonical.count(b"0", start, end)
                 if digits >= _LONG and not _NOT_AN_ENTITY.fullmatch(text, start, end):
                     spans.append((start, end))
                     self._digits.append(digits)

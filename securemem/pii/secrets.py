@@ -58,29 +58,26 @@ def _gates(rules: tuple[Rule, ...]) -> tuple[tuple[str, tuple[Rule, ...]], ...]:
 _ANCHOR_GATES = _gates(ANCHORED)
 
 
-def token_runs(scan: Scan) -> Iterator[tuple[int, int]]:
-    """Spans of the runs of 12 or more token characters, in order."""
+def find_catalogue(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    by_first = _BY_FIRST
+    # The start of each run of 12 token characters or more, found in the token copy at C speed
+    # (inline, not a generator of runs: this detector reads every text).
     canonical = scan.tokens
     at = canonical.find(_RUN_HINT)
     while at != -1:
         start = at
         while start > 0 and canonical[start - 1] == 0x78:  # "x": the run began before the hint
             start -= 1
-        end = canonical.find(b" ", at + _MIN_RUN)
-        end = len(canonical) if end == -1 else end
-        yield start, end
-        at = canonical.find(_RUN_HINT, end)
-
-
-def find_catalogue(scan: Scan) -> Iterator[Hit]:
-    text = scan.text
-    by_first = _BY_FIRST
-    for start, _ in token_runs(scan):
         for rule in by_first.get(text[start : start + 2], ()):
             match = rule.pattern.match(text, start)
             if match is not None and (rule.check is None or rule.check(match.group())):
                 yield rule.type, start, match.end()
                 break
+        end = canonical.find(b" ", at + _MIN_RUN)
+        if end == -1:
+            break
+        at = canonical.find(_RUN_HINT, end)
     for gate, rules in _ANCHOR_GATES:
         if gate in text:
             for rule in rules:

@@ -1,0 +1,135 @@
+"""Prefilters: the cheap tests that let detect() skip a detector must never skip a real value.
+
+Each built-in detector runs only when its gate (a digit count, a substring, a cheap test of its
+own) says the text may hold what it looks for. These tests check every gate against its detector:
+on the labelled corpus, the held-out set, the must-survive lines and adversarial spellings built for
+each gate, a detector whose gate refuses a text finds nothing in it when run anyway.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from securemem.pii import detect, entities
+from securemem.pii.detectors import DEFAULT_PHONE_REGIONS, _plan, wanted_types
+from securemem.pii.network import may_hold_ip_address
+from securemem.pii.normalize import View
+from securemem.pii.numeric import may_hold_ssn
+from securemem.pii.scan import Scan
+from securemem.pii.secrets import may_hold_keyword_secret
+
+DATA = Path(__file__).parent / "data"
+ZWSP, SHY, WJ = "\u200b", "\u00ad", "\u2060"
+
+
+def _corpus(name: str) -> list[str]:
+    return [json.loads(line)["text"] for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
+
+
+def _fullwidth(text: str) -> str:
+    """ASCII letters, digits and punctuation as their fullwidth forms (NFKC folds them back)."""
+    return "".join(chr(ord(char) + 0xFEE0) if "!" <= char <= "~" else char for char in text)
+
+
+def _arabic_digits(text: str) -> str:
+    return "".join(chr(0x0660 + int(char)) if char.isascii() and char.isdigit() else char for char in text)
+
+
+def _spread(text: str, mark: str) -> str:
+    """``mark`` (an invisible character) after every character of ``text``."""
+    return mark.join(text)
+
+
+# Values each gate was written for, spelt plainly and as an evader would.
+EMAILS = ["jane.doe@example.com", "jane [at] example [dot] com", "jane(at)example(dot)co(dot)uk",
+          "JANE{AT}EXAMPLE{DOT}COM", "jane<at >example<dot>com", "jane (at ) example.com",
+          "jane @ example.com", "jane@ example.com", "jane at example dot com", "jane.doe AT example DOT org",
+          "jane\uff20example.com", f"jane{ZWSP}@{ZWSP}example.com"]  # fmt: skip
+IP_ADDRESSES = ["192.168.10.44", "fe80::1ff:fe23:4567:890a", "2001:db8:85a3::8a2e:370:7334", "::ffff:10.0.0.7",
+                "\uff11\uff19\uff12.\uff11\uff16\uff18.\uff11\uff10.\uff14\uff14", "192\u3002168\u300210\u300244",
+                f"192.168{ZWSP}.10.44", _arabic_digits("10.20.30.40")]  # fmt: skip
+KEYWORD_SECRETS = ["password: Hunter2-Blue!", "PASSWORD=Hunter2-Blue!", "Pwd => 'Hunter2-Blue!'",
+                   "--password Hunter2-Blue!", "db_pass := Hunter2-Blue!", "client_secret = 8Fq2Lx9Zp4Rt7Vw1",
+                   "api_token: aB3dE5fG7hJ9kL1mN3pQ", _fullwidth("password") + ": Hunter2-Blue!",
+                   f"pass{ZWSP}word: Hunter2-Blue!", f"to{SHY}ken = aB3dE5fG7hJ9kL1mN3pQ",
+                   "the password is Hunter2-Blue!"]  # fmt: skip
+SSNS = ["SSN 123-45-6789", "ssn: 123 45 6789", "social security 123456789", "123.45.6789",
+        _fullwidth("123-45-6789"), _arabic_digits("SSN 123-45-6789"), f"SSN 123{ZWSP}-45-{WJ}6789",
+        "SSN " + _spread("123-45-6789", ZWSP)]  # fmt: skip
+CATALOGUE = ["ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8", "token ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8",
+             "xoxb-123456789012-123456789012-AbCdEfGhIjKlMnOpQrStUvWx",
+             "AKIAIOSFODNN7EXAMPLE then AKIAI44QH8DHBEXAMPLE",
+             "\u0410KI\u0410IOSFODNN7EXAMPLE", f"AKIA{ZWSP}IOSFODNN7EXAMPLE",
+             "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX"]  # fmt: skip
+ADVERSARIAL = {"EMAIL": EMAILS, "IP_ADDRESS": IP_ADDRESSES, "US_SSN": SSNS}
+
+
+def _gated_out(scan: Scan) -> list[tuple[str, list[tuple[str, int, int]]]]:
+    """For each built-in detector whose gate refuses ``scan``: its name and what it finds when run anyway."""
+    out = []
+    most_digits = scan.most_digits
+    for run, _, digits, literals, lowered, gate in _plan(wanted_types(None), entities.version()):
+        haystack = scan.lower if lowered else scan.text
+        passes = (
+            (not digits or most_digits >= digits)
+            and (not literals or any(rare in haystack and literal in haystack for rare, literal in literals))
+            and (gate is None or gate(scan))
+        )
+        if not passes:
+            out.append((getattr(run, "__qualname__", repr(run)), list(run(scan))))
+    return out
+
+
+def _texts() -> list[str]:
+    texts = _corpus("pii_corpus.jsonl") + _corpus("pii_heldout.jsonl")
+    texts += (DATA / "must_survive.txt").read_text(encoding="utf-8").splitlines()
+    for values in (*ADVERSARIAL.values(), KEYWORD_SECRETS, CATALOGUE):
+        for value in values:
+            texts += [value, f"Note: see {value} (ref: 12:30).", f"call\n{value}\nlater at 10:30: ok"]
+    return texts
+
+
+def test_no_gate_hides_a_finding() -> None:
+    """On every text we have, a detector that its gate skips would have found nothing."""
+    for text in _texts():
+        scan = Scan(View(text).text, DEFAULT_PHONE_REGIONS)
+        for name, hits in _gated_out(scan):
+            assert hits == [], f"{name} skipped a text where it finds {len(hits)} value(s)"
+
+
+@pytest.mark.parametrize(("kind", "value"), [(kind, value) for kind, values in ADVERSARIAL.items() for value in values])
+def test_gated_types_found_in_every_spelling(kind: str, value: str) -> None:
+    for text in (value, f"Contact: {value}; thanks.", f"Notes: a: b: {value}"):
+        start = text.index(value)
+        end = start + len(value)
+        # Found within the value and up to its last character ("SSN 123-45-6789": the digits).
+        assert any(f.type == kind and start <= f.start < end and f.end == end for f in detect(text)), kind
+
+
+@pytest.mark.parametrize("text", KEYWORD_SECRETS)
+def test_keyword_gate_keeps_secrets(text: str) -> None:
+    assert may_hold_keyword_secret(Scan(View(text).text, DEFAULT_PHONE_REGIONS))
+    assert any(f.type in ("PASSWORD", "GENERIC_SECRET") for f in detect(text))
+
+
+@pytest.mark.parametrize("text", CATALOGUE)
+def test_catalogue_tokens_found(text: str) -> None:
+    assert any("API_KEY" in entities.families_of(f.type) for f in detect(text))
+
+
+def test_ip_gate_is_exact_on_prose_colons() -> None:
+    """Two colons of prose hold no address and no longer send the text to the address finders."""
+    prose = Scan("Note: the retro is on Friday. Budget: $20,000. Time: 10:30.", DEFAULT_PHONE_REGIONS)
+    assert not may_hold_ip_address(prose)
+    for value in IP_ADDRESSES:
+        assert may_hold_ip_address(Scan(View(f"Note: host {value}. Budget: 1.").text, DEFAULT_PHONE_REGIONS))
+
+
+def test_ssn_gate_reads_the_numbers_of_nine_digits() -> None:
+    for value in SSNS:
+        assert may_hold_ssn(Scan(View(value).text, DEFAULT_PHONE_REGIONS)), value
+    # A date-like or short number beside a long one does not count; a long number not shaped like an SSN neither.
+    assert not may_hold_ssn(Scan("order 1234567890123 on 2024-01-01", DEFAULT_PHONE_REGIONS))
