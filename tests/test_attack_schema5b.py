@@ -140,3 +140,20 @@ def test_expiring_a_deep_memory_runs_few_statements(tmp_path: Path) -> None:
         kept = admin.memory_versions.list(store.id, limit=5, operation="deleted").data
     assert [v.path for v in kept] == [None]  # the erase form: every version of /a.md redacted
     assert len(seen) < 200, f"expiring one memory ran {len(seen)} statements"
+
+
+# FINDING (CI, bench/scale.py's sweep): expiry's walk along many memories' links was seeded by a
+# VALUES list, one row per memory: with 500 memories in one batch it passed SQLite's cap on the
+# terms of a compound SELECT, and the sweep failed with a storage error, erasing nothing.
+def test_a_sweep_of_more_than_500_expired_memories_redacts_every_version(tmp_path: Path) -> None:
+    clock = Clock()
+    db = tmp_path / "many.db"
+    ttl = Policy.model_validate({"name": "ttl", "ttl": {"expire_after": 100, "since": "write"}})
+    with Admin.open(db, key=KEY, clock=clock, policy=ttl) as admin:
+        store = admin.memory_stores.create(name="many")
+        for n in range(1200):
+            admin.memories.write(store.id, path=f"/m{n:04d}.md", content=f"text {n}\n")
+        clock.at(1_000)
+        assert admin.sweep().deleted == 1200
+        created = admin.memory_versions.list(store.id, limit=100, operation="created").data
+        assert created and all(v.path is None and v.redacted_at is not None for v in created)

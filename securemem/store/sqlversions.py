@@ -461,7 +461,10 @@ class VersionLog:
             found += [
                 (int(seq), int(share))
                 for seq, share in self._q(
-                    f"WITH RECURSIVE walk(seq) AS (VALUES {','.join(['(?)'] * len(chunk))} UNION ALL "
+                    # seeded by an IN list: a VALUES list of 500 rows would pass SQLite's cap on
+                    # the terms of one compound SELECT
+                    "WITH RECURSIVE walk(seq) AS (SELECT seq FROM versions WHERE seq IN "
+                    f"({','.join('?' * len(chunk))}) UNION ALL "
                     "SELECT v.prev FROM walk w JOIN versions v ON v.seq = w.seq JOIN versions p ON p.seq = v.prev "
                     "WHERE v.prev < v.seq AND v.prev >= ? AND p.memory = v.memory) "
                     f"SELECT v.seq, {_SHARE.replace('data', 'v.data').replace('path', 'v.path')} FROM walk "
