@@ -424,7 +424,7 @@ class VersionLog:
         erase = self.settings.redact_expired
         kept: list[int] = []  # the versions whose text and path the redaction below takes
         if erase:  # what it takes from the total, carried by the rows appended first
-            for seq, share in self._walk_back([h for m, _ in files if (h := heads.get(m)) is not None]):
+            for seq, share in self._walk_back({h: m for m, _ in files if (h := heads.get(m)) is not None}):
                 kept.append(seq)
                 self._debt += share
         for memory, path in files:
@@ -450,25 +450,42 @@ class VersionLog:
                 self._head_of(memory)
         return {m: self._heads[m] for m in memories}
 
-    def _walk_back(self, heads: Sequence[int]) -> list[tuple[int, int]]:
+    def _walk_back(self, heads: dict[int, int]) -> list[tuple[int, int]]:
         """Every version with text or a path still kept, along these chains: (seq, its share of
-        the history total). One statement per 500 chains, however long they are: the walk runs
-        inside SQLite, along links that stay in the store and in the memory."""
+        the history total). ``heads``: head -> its memory. The heads are read by key (most expired
+        memories have one version), and one that is another memory's version is left alone;
+        what lies below them is walked inside SQLite, along links that stay in the store and in
+        the memory: one statement per 500 chains, however long they are."""
+        share = _SHARE.replace("data", "v.data").replace("path", "v.path")
         found: list[tuple[int, int]] = []
+        below: list[int] = []
         mine = [h for h in heads if self.lo <= h <= self.hi]
         for start in range(0, len(mine), 500):
             chunk = mine[start : start + 500]
+            for seq, memory, prev, op, redacted, size in self._q(
+                f"SELECT v.seq, v.memory, v.prev, v.op, v.redacted, {share} FROM versions v WHERE v.seq IN "
+                f"({','.join('?' * len(chunk))})",
+                chunk,
+            ).fetchall():
+                if memory != heads[seq]:
+                    continue
+                if op < 3 and redacted is None:
+                    found.append((int(seq), int(size)))
+                if prev is not None and self.lo <= prev < seq:
+                    below.append(int(prev))
+        for start in range(0, len(below), 500):
+            chunk = below[start : start + 500]
             found += [
-                (int(seq), int(share))
-                for seq, share in self._q(
-                    # seeded by an IN list: a VALUES list of 500 rows would pass SQLite's cap on
-                    # the terms of one compound SELECT
+                (int(seq), int(size))
+                for seq, size in self._q(
+                    # seeded by an IN list: a VALUES list of 500 rows would pass SQLite's cap on the
+                    # terms of one compound SELECT
                     "WITH RECURSIVE walk(seq) AS (SELECT seq FROM versions WHERE seq IN "
                     f"({','.join('?' * len(chunk))}) UNION ALL "
                     "SELECT v.prev FROM walk w JOIN versions v ON v.seq = w.seq JOIN versions p ON p.seq = v.prev "
                     "WHERE v.prev < v.seq AND v.prev >= ? AND p.memory = v.memory) "
-                    f"SELECT v.seq, {_SHARE.replace('data', 'v.data').replace('path', 'v.path')} FROM walk "
-                    "JOIN versions v ON v.seq = walk.seq WHERE v.op < 3 AND v.redacted IS NULL",
+                    f"SELECT v.seq, {share} FROM walk JOIN versions v ON v.seq = walk.seq "
+                    "WHERE v.op < 3 AND v.redacted IS NULL",
                     [*chunk, self.lo],
                 ).fetchall()
             ]
