@@ -239,6 +239,17 @@ def connection_of(store: Store) -> Any:
     return conn
 
 
+def raw_edit(db: Path, key: bytes, sql: str, params: tuple[Any, ...] = ()) -> None:
+    """A key holder's direct edit of the file, through the connection the store itself opens."""
+    from securemem import Admin
+
+    with Admin.open(db, key=key) as admin:
+        conn = connection_of(admin.store)
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute(sql, params)
+        conn.execute("COMMIT")
+
+
 def sha256_of(path: Path) -> str:
     """The hex SHA-256 of a file's bytes: did the file change at all?"""
     return hashlib.sha256(path.read_bytes()).hexdigest()

@@ -22,7 +22,7 @@ from securemem.keys import as_key_provider
 from securemem.policy import Policy
 from securemem.store.sqlcipher import SQLCipherStore, file_salt
 from securemem.store.sqlversions import seq_range
-from tests.helpers import DAY, Clock, connection_of, run_cli
+from tests.helpers import DAY, Clock, raw_edit, run_cli
 from tests.sqlcipher_pages import plaintext_of
 
 KEY = b"k" * 32
@@ -43,12 +43,7 @@ def _seeded(db: Path, policy: Policy | None = None) -> tuple[str, int]:
 
 
 def _edit(db: Path, sql: str, params: tuple[Any, ...] = ()) -> None:
-    """A key holder's direct edit of the file (the connection the store itself opens)."""
-    with Admin.open(db, key=KEY) as admin:
-        conn = connection_of(admin.store)
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute(sql, params)
-        conn.execute("COMMIT")
+    raw_edit(db, KEY, sql, params)
 
 
 def _verify(db: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[dict[str, Any]], str]:

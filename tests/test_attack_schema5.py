@@ -26,7 +26,7 @@ from securemem.admin.models import MemoryStore
 from securemem.policy import Policy
 from securemem.store import history
 from securemem.store.sqlversions import seq_range
-from tests.helpers import Clock, connection_of, ok, run_cli
+from tests.helpers import Clock, connection_of, ok, raw_edit, run_cli
 
 KEY = b"k" * 32
 
@@ -190,12 +190,7 @@ def test_expiry_redacts_the_versions_of_a_memory_restored_while_the_history_was_
 
 
 def _raw_edit(db: Path, sql: str, params: tuple[Any, ...] = ()) -> None:
-    """A key holder's direct edit of the file (the connection the store itself opens)."""
-    with Admin.open(db, key=KEY) as admin:
-        conn = connection_of(admin.store)
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute(sql, params)
-        conn.execute("COMMIT")
+    raw_edit(db, KEY, sql, params)
 
 
 def _verify(db: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, list[dict[str, Any]]]:
