@@ -491,7 +491,10 @@ class SqlTx:
             files, lapsed = [], [(int(row[12]), path)]
         else:
             files = [(int(row[12]), path)]
-        self._drop_content([f[0] for f in [*files, *lapsed]])  # their heads, known to the log, go with them
+        # Their heads, known to the log, go with them. An expired memory gets its ``expired``
+        # version even with the history off (when it has versions): no row need keep its head.
+        self._drop_content([f[0] for f in files])
+        self._drop_content([f[0] for f in lapsed], keep=False)
         self.log.expired(lapsed)
         for memory, was in files:
             self.log.record("deleted", memory, was)
@@ -503,8 +506,11 @@ class SqlTx:
         self._adjust(path, (-gone[0], -gone[1], -gone[2], -gone[3]))
         self.freed = True
 
-    def _drop_content(self, ids: Sequence[int]) -> None:
-        keep = not self.log.settings.versions  # no deletion is recorded: a memory's head stays in its row
+    def _drop_content(self, ids: Sequence[int], *, keep: bool | None = None) -> None:
+        """Delete the content rows of these memories. ``keep`` (default: the history is off, so no
+        deletion is recorded): a memory that has versions keeps an empty row naming its head."""
+        if keep is None:
+            keep = not self.log.settings.versions
         for start in range(0, len(ids), 500):  # bounded IN lists, whatever the subtree's size
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))

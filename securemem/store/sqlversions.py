@@ -161,9 +161,6 @@ class VersionLog:
 
     def head_of(self, memory: int) -> int | None:
         """The memory's newest version in this store (None: it has none)."""
-        return self._head_of(memory)
-
-    def _head_of(self, memory: int) -> int | None:
         if memory not in self._heads:
             row = self._q(_HEAD, {"m": memory, "lo": self.lo, "hi": self.hi}).fetchone()
             found = None if row is None or not row[0] else int(row[0])
@@ -185,7 +182,7 @@ class VersionLog:
         if last is not None and history.folds(last.op, last.memory, op, memory):
             return self._fold(last, path, data)
         linked = op in _LINKED
-        before = self._head_of(memory) if linked else None
+        before = self.head_of(memory) if linked else None
         tail = self._chain_tail()
         seq = tail.seq + 1
         if seq > self.hi:
@@ -295,9 +292,9 @@ class VersionLog:
             if row is not None and row[0] == memory:
                 start = None if row[1] is None else int(row[1])
             else:
-                start = self._head_of(memory)
+                start = self.head_of(memory)
         else:
-            start = self._head_of(memory)
+            start = self.head_of(memory)
         if start is not None and not self.lo <= start <= self.hi:
             return []  # another store's memory
         found: list[VersionRow] = []
@@ -447,7 +444,7 @@ class VersionLog:
                 self._heads[int(memory)] = None if head is None or not self.lo <= head <= self.hi else int(head)
         for memory in missing:
             if memory not in self._heads:  # no content row: a deleted memory
-                self._head_of(memory)
+                self.head_of(memory)
         return {m: self._heads[m] for m in memories}
 
     def _walk_back(self, heads: dict[int, int]) -> list[tuple[int, int]]:
