@@ -35,6 +35,7 @@ import sqlcipher3
 from harness import wal_frames
 
 PRAGMAS = (
+    "PRAGMA cipher_hmac_algorithm = HMAC_SHA256",  # the page format securemem creates stores with
     "PRAGMA journal_mode = WAL",
     "PRAGMA synchronous = FULL",
     "PRAGMA secure_delete = ON",

@@ -20,6 +20,7 @@ from securemem import Admin, InvalidRequest, PolicyViolation, SecureMemory
 from securemem.cli_audit import chain_of
 from securemem.keys import as_key_provider
 from securemem.policy import Policy
+from securemem.store import pages
 from securemem.store.sqlcipher import SQLCipherStore, file_salt
 from securemem.store.sqlversions import seq_range
 from tests.helpers import DAY, Clock, raw_edit, run_cli
@@ -358,6 +359,7 @@ def test_a_redaction_made_while_a_reader_holds_a_snapshot_is_erased_after_the_re
         salt = file_salt(db)
         reader = sqlcipher3.connect(str(db), isolation_level=None)  # a backup's read snapshot
         reader.execute(f"PRAGMA key = \"x'{as_key_provider(KEY).store_key(salt).hex()}{salt.hex()}'\"")
+        reader.execute(f"PRAGMA cipher_hmac_algorithm = {pages.NEW_STORES.pragma}")
         reader.execute("BEGIN")
         reader.execute("SELECT count(*) FROM versions").fetchone()
         raw = SQLCipherStore.open(db, as_key_provider(KEY), busy_timeout=1.0)  # the CLI's is 10s

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from securemem import SecureMemory
+from securemem.errors import WrongKeyError
 from securemem.policy import HistorySettings, Policy
 from securemem.store import pages
 from tests.helpers import ok, view
@@ -74,10 +75,24 @@ def _name_marker(path: str) -> str:
     return path.rsplit("/", 1)[1].split("Q", 1)[0] + "Q"
 
 
-@pytest.mark.parametrize("seed", [1, 2, 4, 5])
-def test_no_removed_text_or_path_survives_in_a_rebuilt_page(tmp_path: Path, key: bytes, seed: int) -> None:
+@pytest.fixture(params=pages.FORMATS, ids=lambda page_format: page_format.digest)
+def page_format(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> pages.PageFormat:
+    """Stores created in the test have this page format (HMAC-SHA512: those of older releases)."""
+    chosen: pages.PageFormat = request.param
+    monkeypatch.setattr(pages, "NEW_STORES", chosen)
+    return chosen
+
+
+@pytest.mark.parametrize(
+    ("seed", "page_format"), [(1, pages.SHA256), (2, pages.SHA256), (4, pages.SHA256), (5, pages.SHA512)],
+    indirect=["page_format"],
+)  # fmt: skip
+def test_no_removed_text_or_path_survives_in_a_rebuilt_page(
+    tmp_path: Path, key: bytes, seed: int, page_format: pages.PageFormat
+) -> None:
     db = tmp_path / "churn.db"
     removed, kept = churn(db, key, seed, steps=700)
+    assert pages.detect(db, key, db.read_bytes()[:16]) is page_format
     found = plaintext_of(db, key)
     assert all(marker.encode() in found for marker in kept)  # the control: the proof sees what is stored
     leaked = sorted(marker for marker in removed if marker.encode() in found)
@@ -92,14 +107,17 @@ def _store_with_dirt(tmp_path: Path, key: bytes) -> Path:
     return db
 
 
-def test_a_scrubbed_page_verifies_and_means_what_it_meant(tmp_path: Path, key: bytes) -> None:
+def test_a_scrubbed_page_verifies_and_means_what_it_meant(
+    tmp_path: Path, key: bytes, page_format: pages.PageFormat
+) -> None:
     db = _store_with_dirt(tmp_path, key)
     salt = db.read_bytes()[:16]
-    codec = pages.PageCodec(key, salt)
+    codec = pages.PageCodec(key, salt, page_format)
+    other = pages.PageCodec(key, salt, next(f for f in pages.FORMATS if f is not page_format))
     before = db.read_bytes()
     for number in range(1, len(before) // PAGE + 1):
         raw = before[(number - 1) * PAGE : number * PAGE]
-        assert codec.verifies(raw, number)
+        assert codec.verifies(raw, number) and not other.verifies(raw, number)
         clear = codec.decrypt(raw, number)
         assert clear is not None
         again = codec.encrypt(clear, number)
@@ -123,11 +141,14 @@ def test_a_codec_under_another_key_touches_nothing(tmp_path: Path, key: bytes) -
     assert db.read_bytes() == before
 
 
-def test_a_page_torn_by_a_crash_in_a_scrub_is_put_back_from_the_journal(tmp_path: Path, key: bytes) -> None:
+@pytest.mark.parametrize("torn", [3, 1])  # page 1 torn: its format is found from the journal
+def test_a_page_torn_by_a_crash_in_a_scrub_is_put_back_from_the_journal(
+    tmp_path: Path, key: bytes, page_format: pages.PageFormat, torn: int
+) -> None:
     db = _store_with_dirt(tmp_path, key)
     data = bytearray(db.read_bytes())
-    codec = pages.PageCodec(key, bytes(data[:16]))
-    torn, whole = 3, 4
+    codec = pages.PageCodec(key, bytes(data[:16]), page_format)
+    whole = 4
     journal = b""
     for number in (torn, whole):
         clear = codec.decrypt(bytes(data[(number - 1) * PAGE : number * PAGE]), number)
@@ -144,6 +165,26 @@ def test_a_page_torn_by_a_crash_in_a_scrub_is_put_back_from_the_journal(tmp_path
     assert codec.verifies(after[(torn - 1) * PAGE : torn * PAGE], torn)
     assert after[(whole - 1) * PAGE : whole * PAGE] == untouched  # a page that verifies is left alone
     assert not Path(f"{db}{pages.JOURNAL_SUFFIX}").exists()
+
+
+def test_an_open_with_a_wrong_key_leaves_the_scrub_journal_for_the_right_one(tmp_path: Path, key: bytes) -> None:
+    # A wrong key verifies no page: the open used to remove the journal as if every record were
+    # torn, and the right key then found a torn page and nothing to put it back from.
+    db = _store_with_dirt(tmp_path, key)
+    data = bytearray(db.read_bytes())
+    codec = pages.PageCodec(key, bytes(data[:16]))
+    clear = codec.decrypt(bytes(data[2 * PAGE : 3 * PAGE]), 3)
+    assert clear is not None
+    journal = Path(f"{db}{pages.JOURNAL_SUFFIX}")
+    journal.write_bytes((3).to_bytes(4, "big") + codec.encrypt(clear, 3))
+    data[2 * PAGE + 100 : 2 * PAGE + 2100] = os.urandom(2000)
+    db.write_bytes(bytes(data))
+    with pytest.raises(WrongKeyError):
+        SecureMemory.open(db, key=os.urandom(32), policy=NO_HISTORY)
+    assert journal.exists()
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
+        assert memory.store.integrity_errors() == []
+    assert codec.verifies(db.read_bytes()[2 * PAGE : 3 * PAGE], 3) and not journal.exists()
 
 
 def test_the_scrub_journal_is_private_and_gone_after_a_scrub(tmp_path: Path, key: bytes) -> None:

@@ -8,8 +8,9 @@ gap of a page that is still in use. No PRAGMA reaches it and ``VACUUM`` costs a 
 whole store, so after each erasure checkpoint the store reads its own pages and rewrites those
 that hold stray bytes:
 
-- every page of the file is decrypted (SQLCipher 4: AES-256-CBC, a 16-byte IV and a 64-byte
-  HMAC-SHA512 in an 80-byte reserve at the end of each page; page 1 starts with the salt);
+- every page of the file is decrypted (SQLCipher 4: AES-256-CBC, then a 16-byte IV and the page's
+  HMAC at the end of each page: HMAC-SHA256 in the stores this release creates, HMAC-SHA512 in
+  older ones, see ``PageFormat``; page 1 starts with the salt);
 - a page is rewritten only if its HMAC verifies under the store's key, so nothing but a genuine
   page of this store, under its current key, is ever touched;
 - in a b-tree page, the gap between the cell pointer array and the cell content area and the body
@@ -32,6 +33,7 @@ import hashlib
 import hmac
 import os
 from collections.abc import Collection, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
@@ -39,9 +41,10 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from securemem.private_files import create_private
 
 PAGE = 4096
-IV_BYTES, HMAC_BYTES = 16, 64
-RESERVE = IV_BYTES + HMAC_BYTES
-USABLE = PAGE - RESERVE
+IV_BYTES = 16
+# SQLite's usable part of a page: the b-tree header of every store says 80 reserved bytes (SQLCipher
+# reserves them when the key is given, before the HMAC algorithm is chosen), whatever its format.
+USABLE = PAGE - 80
 SALT_BYTES = 16
 _BTREE_TYPES = frozenset({2, 5, 10, 13})
 _CHUNK_PAGES = 256
@@ -51,31 +54,65 @@ MAX_PAGES = 1 << 24
 JOURNAL_SUFFIX = "-scrub"
 
 
+@dataclass(frozen=True)
+class PageFormat:
+    """Where a page's IV and HMAC sit, and which hash the HMAC uses.
+
+    SQLCipher 4 encrypts ``[0, PAGE - reserve)`` of a page (page 1 from byte 16, after the salt)
+    with AES-256-CBC, then stores the IV and the HMAC of the ciphertext, the IV and the page
+    number. The HMAC key is PBKDF2-HMAC-SHA512 of the key (2 rounds, the salt XOR 0x3A) in both.
+    """
+
+    pragma: str  # the value of SQLCipher's ``PRAGMA cipher_hmac_algorithm``
+    digest: str  # hashlib's name of the HMAC's hash
+    hmac_bytes: int
+
+    @property
+    def iv_at(self) -> int:
+        """Where the IV starts: the encrypted part of a page ends there."""
+        return PAGE - IV_BYTES - self.hmac_bytes
+
+
+# HMAC-SHA256 costs a third less per page than SQLCipher's default HMAC-SHA512 (every page a
+# commit writes or a read decrypts is hashed), for a 256-bit tag: stores are created with it.
+# Stores created before keep HMAC-SHA512; an open finds which one a file uses (``detect``).
+SHA256 = PageFormat("HMAC_SHA256", "sha256", 32)
+SHA512 = PageFormat("HMAC_SHA512", "sha512", 64)
+FORMATS = (SHA256, SHA512)
+NEW_STORES = SHA256
+
+
 class PageCodec:
     """SQLCipher 4's page format for one key and salt (raw-key form: the key is the AES key)."""
 
-    def __init__(self, key: bytes, salt: bytes) -> None:
+    def __init__(self, key: bytes, salt: bytes, page_format: PageFormat = NEW_STORES) -> None:
         self._key = key
         self.salt = salt
+        self.format = page_format
+        self._iv_at = page_format.iv_at
+        self._digest = getattr(hashlib, page_format.digest)
         self._hmac_key = hashlib.pbkdf2_hmac("sha512", key, bytes(b ^ 0x3A for b in salt), 2, 32)
 
+    def with_format(self, page_format: PageFormat) -> PageCodec:
+        return PageCodec(self._key, self.salt, page_format)
+
     def _mac(self, page: bytes | bytearray, number: int, start: int) -> bytes:
-        mac = hmac.new(self._hmac_key, memoryview(page)[start : USABLE + IV_BYTES], hashlib.sha512)
+        mac = hmac.new(self._hmac_key, memoryview(page)[start : self._iv_at + IV_BYTES], self._digest)
         mac.update(number.to_bytes(4, "little"))
         return mac.digest()
 
     def verifies(self, page: bytes, number: int) -> bool:
         """True if ``page`` is page ``number`` of this store under this key (its HMAC checks)."""
         start = SALT_BYTES if number == 1 else 0
-        return hmac.compare_digest(self._mac(page, number, start), page[USABLE + IV_BYTES : PAGE])
+        return hmac.compare_digest(self._mac(page, number, start), page[self._iv_at + IV_BYTES : PAGE])
 
     def decrypt(self, page: bytes, number: int, *, verify: bool = True) -> bytearray | None:
         """The page in clear (page 1: its first 16 bytes left as they are), or None if its HMAC fails."""
         if verify and not self.verifies(page, number):
             return None
-        start = SALT_BYTES if number == 1 else 0
-        decryptor = Cipher(algorithms.AES(self._key), modes.CBC(page[USABLE : USABLE + IV_BYTES])).decryptor()
-        return bytearray(page[:start]) + decryptor.update(page[start:USABLE]) + decryptor.finalize()
+        start, iv_at = SALT_BYTES if number == 1 else 0, self._iv_at
+        decryptor = Cipher(algorithms.AES(self._key), modes.CBC(page[iv_at : iv_at + IV_BYTES])).decryptor()
+        return bytearray(page[:start]) + decryptor.update(page[start:iv_at]) + decryptor.finalize()
 
     def decrypt_run(self, raw: bytes, first: int) -> bytearray:
         """Pages ``first``, ``first + 1``, ... in clear, decrypted with one cipher call (unchecked).
@@ -90,7 +127,7 @@ class PageCodec:
         for i in range(len(raw) // PAGE):
             at = i * PAGE + (SALT_BYTES if first + i == 1 else 0)
             before = raw[at - IV_BYTES : at] if at else bytes(IV_BYTES)
-            iv = raw[i * PAGE + USABLE : i * PAGE + USABLE + IV_BYTES]
+            iv = raw[i * PAGE + self._iv_at : i * PAGE + self._iv_at + IV_BYTES]
             fix = int.from_bytes(before, "big") ^ int.from_bytes(iv, "big")
             block = int.from_bytes(clear[at : at + IV_BYTES], "big") ^ fix
             clear[at : at + IV_BYTES] = block.to_bytes(IV_BYTES, "big")
@@ -103,7 +140,7 @@ class PageCodec:
         start = SALT_BYTES if number == 1 else 0
         iv = os.urandom(IV_BYTES)
         encryptor = Cipher(algorithms.AES(self._key), modes.CBC(iv)).encryptor()
-        page = bytearray(clear[:start]) + encryptor.update(bytes(clear[start:USABLE])) + encryptor.finalize()
+        page = bytearray(clear[:start]) + encryptor.update(bytes(clear[start : self._iv_at])) + encryptor.finalize()
         page += iv
         page += self._mac(page, number, start)
         return bytes(page)
@@ -291,3 +328,33 @@ def repair_torn(path: Path, codec: PageCodec) -> int:
     # Another process opening the store at the same moment may have repaired and removed it first.
     journal.unlink(missing_ok=True)
     return repaired
+
+
+def detect(path: Path, key: bytes, salt: bytes) -> PageFormat | None:
+    """The format whose HMAC verifies page 1 of the file under ``key`` and ``salt``.
+
+    Failing that (page 1 torn by a crash in ``scrub_file``), the format a record of the scrub's
+    journal verifies under. None: neither (a wrong key, or page 1 only in the WAL, after a
+    re-key that a crash cut short before its checkpoint).
+    """
+    try:
+        with open(path, "rb") as file:
+            first = file.read(PAGE)
+    except OSError:
+        return None
+    codecs = [PageCodec(key, salt, page_format) for page_format in FORMATS]
+    if len(first) == PAGE:
+        for codec in codecs:
+            if codec.verifies(first, 1):
+                return codec.format
+    try:
+        with open(f"{path}{JOURNAL_SUFFIX}", "rb") as file:
+            record = file.read(4 + PAGE)
+    except OSError:
+        return None
+    number = int.from_bytes(record[:4], "big")
+    if len(record) == 4 + PAGE and number:
+        for codec in codecs:
+            if codec.verifies(record[4:], number):
+                return codec.format
+    return None

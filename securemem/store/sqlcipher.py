@@ -229,23 +229,33 @@ def peek_store_id(path: str | os.PathLike[str], key: KeyProvider, *, salt: bytes
     where = Path(path)
     salt = file_salt(where) if salt is None else salt
     material = key.store_key(salt)
-    try:
-        conn = sqlcipher3.connect(f"{where.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
-    except sqlcipher3.Error as exc:
-        raise _open_error(exc, where) from None
-    try:
-        conn.execute("PRAGMA cipher_log_level = NONE")
-        conn.execute(f"PRAGMA key = \"x'{material.hex()}{salt.hex()}'\"")
-        row = conn.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
-    except sqlcipher3.Error as exc:
-        if _code(exc) == _NOTADB:
-            raise WrongKeyError(f"{key.source} does not open {where}") from None
-        raise _open_error(exc, where) from None
-    finally:
-        conn.close()
+    found = pages.detect(where, material, salt)
+    for page_format in (found,) if found else pages.FORMATS:
+        try:
+            conn = sqlcipher3.connect(f"{where.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+        except sqlcipher3.Error as exc:
+            raise _open_error(exc, where) from None
+        try:
+            _key(conn, material, salt, page_format)
+            row = conn.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
+            break
+        except sqlcipher3.Error as exc:
+            if _code(exc) != _NOTADB:
+                raise _open_error(exc, where) from None
+        finally:
+            conn.close()
+    else:
+        raise WrongKeyError(f"{key.source} does not open {where}")
     if row is None:
         raise NotAStoreError(f"{where} is an encrypted database, but not a securemem store")
     return str(row[0])
+
+
+def _key(conn: sqlcipher3.Connection, material: bytes, salt: bytes, page_format: pages.PageFormat) -> None:
+    """Key a new connection for the store's page format (before its first read)."""
+    conn.execute("PRAGMA cipher_log_level = NONE")
+    conn.execute(f"PRAGMA key = \"x'{material.hex()}{salt.hex()}'\"")
+    conn.execute(f"PRAGMA cipher_hmac_algorithm = {page_format.pragma}")
 
 
 class SQLCipherStore:
@@ -306,11 +316,15 @@ class SQLCipherStore:
         if salt is None or not exists:
             salt = header[:SALT_BYTES] if header else os.urandom(SALT_BYTES)
         material = key.store_key(salt)
-        codec = pages.PageCodec(material, salt)
-        if exists and not overridden:  # mid re-key the file's pages are under two keys: leave them
+        # The page format: a new store's, or the one whose HMAC page 1 (or the scrub's journal)
+        # verifies. None: the key is wrong, or page 1 is in the WAL only (a re-key cut short).
+        found = pages.detect(where, material, salt) if exists else pages.NEW_STORES
+        codec = pages.PageCodec(material, salt, found or pages.NEW_STORES)
+        if found and not overridden:  # mid re-key the file's pages are under two keys: leave them
             _repair_torn(where, codec)
         try:
-            conn = cls._connect(where, material, salt, busy_timeout)
+            conn, page_format = cls._connect(where, material, salt, busy_timeout, (found,) if found else pages.FORMATS)
+            codec = codec.with_format(page_format)
             try:
                 meta = cls._load_or_create(conn, where, key, fresh=not exists)
                 cls._configure(conn, "full")
@@ -327,18 +341,30 @@ class SQLCipherStore:
         return store
 
     @staticmethod
-    def _connect(path: Path, material: bytes, salt: bytes, timeout: float) -> sqlcipher3.Connection:
-        try:
-            conn = sqlcipher3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=timeout)
-            conn.execute("PRAGMA cipher_log_level = NONE")
-            conn.execute(f"PRAGMA key = \"x'{material.hex()}{salt.hex()}'\"")
-            row = conn.execute("PRAGMA cipher_version").fetchone()
-        except sqlcipher3.Error as exc:
-            raise _open_error(exc, path) from None
-        if not row or not row[0]:
+    def _connect(
+        path: Path, material: bytes, salt: bytes, timeout: float, formats: tuple[pages.PageFormat, ...]
+    ) -> tuple[sqlcipher3.Connection, pages.PageFormat]:
+        """A connection keyed for the first of ``formats`` that reads the file (the last one untried)."""
+        for page_format in formats:
+            try:
+                conn = sqlcipher3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=timeout)
+            except sqlcipher3.Error as exc:
+                raise _open_error(exc, path) from None
+            try:
+                _key(conn, material, salt, page_format)
+                row = conn.execute("PRAGMA cipher_version").fetchone()
+                if not row or not row[0]:
+                    raise StorageError("SQLCipher is not active in this build; refusing to store plaintext")
+                if page_format is formats[-1] or _readable(conn):
+                    return conn, page_format
+            except sqlcipher3.Error as exc:
+                conn.close()
+                raise _open_error(exc, path) from None
+            except BaseException:
+                conn.close()
+                raise
             conn.close()
-            raise StorageError("SQLCipher is not active in this build; refusing to store plaintext")
-        return conn
+        raise AssertionError("unreachable: the last format is returned untried")
 
     @classmethod
     def _load_or_create(
@@ -443,6 +469,11 @@ class SQLCipherStore:
     @property
     def store_id(self) -> str:
         return self.meta["store_id"]
+
+    @property
+    def page_format(self) -> pages.PageFormat:
+        """How the file's pages are tagged: HMAC-SHA256 (stores of this release) or HMAC-SHA512."""
+        return self._codec.format
 
     @property
     def token_key(self) -> bytes:
@@ -904,6 +935,7 @@ class SQLCipherStore:
             conn = self._open_conn()
             try:
                 conn.execute("ATTACH DATABASE ? AS backup KEY ?", (os.fspath(target), f"x'{key.hex()}{salt.hex()}'"))
+                conn.execute(f"PRAGMA backup.cipher_hmac_algorithm = {self._codec.format.pragma}")
                 try:
                     conn.execute("BEGIN")
                     try:
@@ -949,7 +981,7 @@ class SQLCipherStore:
             except sqlcipher3.Error as exc:
                 raise self._translate(exc) from None
             self._salt = salt
-            self._codec = pages.PageCodec(material, salt)
+            self._codec = pages.PageCodec(material, salt, self._codec.format)  # a re-key keeps the format
         # What other handles freed and had not erased yet (their checkpoints fail once the key
         # changed under them) is erased here, under the new key: every page is read for gaps.
         if not self._checkpoint(self._busy_ms / 1000):
@@ -1134,6 +1166,17 @@ def _identity(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return found.st_dev, found.st_ino
+
+
+def _readable(conn: sqlcipher3.Connection) -> bool:
+    """False if the file does not decrypt under the connection's key and format."""
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlcipher3.Error as exc:
+        if _code(exc) == _NOTADB:
+            return False
+        raise
+    return True
 
 
 def _repair_torn(path: Path, codec: pages.PageCodec) -> None:
