@@ -30,6 +30,7 @@ BENCHMARKS = {
     "open_rss": "open_rss.py",
     "keys": "keys_bench.py",
     "history": "history_bench.py",
+    "page_format": "page_format.py",
     "postgres": "postgres_bench.py",
 }
 
