@@ -10,8 +10,8 @@ directories (/memories/projP/topicT/noteI.md), N views, N str_replace, N inserts
 N renames (into /memories/projP/archive/) and N deletes. The text has no PII, so the regulated
 policy scrubs and refuses nothing but still scans every path and text.
 
-Subjects, run phase by phase side by side (the order rotates each round; every figure is the median
-of the rounds):
+Subjects, run phase by phase side by side, taking turns a block of 50 commands each within a phase
+(the order rotates each round and reverses each block; every figure is the median of the rounds):
   floor                raw sqlcipher3, securemem's key form and PRAGMAs (WAL, synchronous=FULL,
                        secure_delete=ON), one table keyed by path, the minimal SQL per command in
                        BEGIN IMMEDIATE ... COMMIT (bench/floor.py): what no encrypted durable store beats.
@@ -77,6 +77,7 @@ TARGETS = {
     "delete": 1.0,
 }
 FLOOR, SDK, SM = "floor", "SDK", "sm regulated/full"
+BLOCK = 50  # commands a subject runs in a row before the next one's turn
 
 
 def path_of(i: int) -> str:
@@ -298,8 +299,16 @@ def run_rounds(files: int, listings: int, rounds: int, base: str | None) -> Timi
                 stack.callback(runner.close)
                 runners.append(runner)
             for command, inputs in work:
+                # The subjects take turns, a block of commands each (the order reversed from one block
+                # to the next): a shared machine's speed moves by half from one minute to the next, and
+                # each subject should see the same machine.
+                spent = dict.fromkeys((s.label for s in order), 0.0)
+                for block, at in enumerate(range(0, len(inputs), BLOCK)):
+                    turns = list(zip(order, runners, strict=True))
+                    for subject, runner in turns if block % 2 == 0 else turns[::-1]:
+                        spent[subject.label] += timed(partial(_run_all, runner.run, inputs[at : at + BLOCK]))
                 for subject, runner in zip(order, runners, strict=True):
-                    phase[subject.label][command].append(timed(partial(_run_all, runner.run, inputs)))
+                    phase[subject.label][command].append(spent[subject.label])
                     erase[subject.label][command].append(timed(runner.erase))
             print(f"  round {r + 1}/{rounds} done", file=sys.stderr, flush=True)
     return Timings(phase, erase, {command: len(inputs) for command, inputs in work})

@@ -293,9 +293,13 @@ class SqlTx:
                 return
             if skip(row[1]):
                 continue
-            out.append(_entry(row, _minus(path_of(row), expired)) if row[2] else _entry(row))
-            if row[2] and depth > 1:
-                self._walk(path_of(row), depth - 1, skip, expired, out, cap=cap)
+            if not row[2]:
+                out.append(_entry(row))
+                continue
+            below = path_of(row)
+            out.append(_entry(row, _minus(below, expired)) if expired else _entry(row))
+            if depth > 1:
+                self._walk(below, depth - 1, skip, expired, out, cap=cap)
 
     def _children(self, path: str, cap: int | None) -> Iterator[Row]:
         """Rows of ``path``'s visible children in name order, fetched a page at a time when capped."""
