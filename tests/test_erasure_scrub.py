@@ -19,23 +19,26 @@ import pytest
 
 from securemem import SecureMemory
 from securemem.errors import WrongKeyError
-from securemem.policy import HistorySettings, Policy
+from securemem.policy import HistorySettings, Policy, StorageSettings
 from securemem.store import pages
-from tests.helpers import ok, view
+from tests.helpers import connection_of, ok, view
 from tests.sqlcipher_pages import PAGE, plaintext_of
 
 NO_HISTORY = Policy(history=HistorySettings(versions=False))  # removed text stays in a history by design
+ERASE_AT_ONCE = Policy(history=HistorySettings(versions=False), storage=StorageSettings(erase_within=0.0))
 
 
-def churn(db: Path, key: bytes, seed: int, steps: int, *, handles: int = 2) -> tuple[set[str], set[str]]:
+def churn(
+    db: Path, key: bytes, seed: int, steps: int, *, handles: int = 2, policy: Policy = NO_HISTORY
+) -> tuple[set[str], set[str]]:
     """Random commands from two handles (or one); returns (markers removed, markers still stored)."""
     rnd = random.Random(seed)
     removed: set[str] = set()
     live: dict[str, str] = {}  # path -> the content marker it holds
     count = 0
     with (
-        SecureMemory.open(db, key=key, policy=NO_HISTORY) as first,
-        SecureMemory.open(db, key=key, policy=NO_HISTORY) as second,
+        SecureMemory.open(db, key=key, policy=policy) as first,
+        SecureMemory.open(db, key=key, policy=policy) as second,
     ):
         for _ in range(steps):
             memory = rnd.choice((first, second)[:handles])
@@ -84,7 +87,9 @@ def page_format(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
 
 
 @pytest.mark.parametrize(
-    ("seed", "page_format"), [(1, pages.SHA256), (2, pages.SHA256), (4, pages.SHA256), (5, pages.SHA512)],
+    ("seed", "page_format"),
+    [pytest.param(seed, f, id=f"{seed}-{f.digest}") for seed, f in ((1, pages.SHA256), (2, pages.SHA256),
+                                                                    (4, pages.SHA256), (5, pages.SHA512))],
     indirect=["page_format"],
 )  # fmt: skip
 def test_no_removed_text_or_path_survives_in_a_rebuilt_page(
@@ -245,8 +250,8 @@ def test_a_commit_during_the_unlocked_read_sends_the_scrub_back_to_every_page(
         memory.store.flush_erasure()
         real = pages.find_dirty
 
-        def overtaken(path: Path, codec: pages.PageCodec) -> list[int]:
-            seen = real(path, codec)
+        def overtaken(path: Path, codec: pages.PageCodec, only: Collection[int] | None = None) -> list[int]:
+            seen = real(path, codec, only)
             # Another connection commits (and checkpoints) while the pages are being read.
             ok(other, command="create", path="/memories/late.md", file_text="late\n")
             other.store.flush_erasure()
@@ -259,3 +264,62 @@ def test_a_commit_during_the_unlocked_read_sends_the_scrub_back_to_every_page(
         assert None in calls  # the unlocked read no longer held: every page read again, locked
         assert memory.store.integrity_errors() == []
     assert b"KEEP07" not in plaintext_of(db, key)
+
+
+def _spy_on_reads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Records the ``only`` argument of every unlocked read (None: every page of the file)."""
+    calls: list[object] = []
+    real = pages.find_dirty
+
+    def spy(path: Path, codec: pages.PageCodec, only: Collection[int] | None = None) -> list[int]:
+        calls.append(None if only is None else sorted(only))
+        return real(path, codec, only)
+
+    monkeypatch.setattr(pages, "find_dirty", spy)
+    return calls
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_after_its_first_scrub_a_handle_reads_only_the_pages_written_since(
+    tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    # A big store's every erasure used to read the whole file (a sweep of 100,000 files read it
+    # about once a second). Every page a commit writes passes through the WAL, so a handle that
+    # finds the WAL as its last scrub left it (not restarted by a checkpoint) reads those pages only.
+    db = tmp_path / "scoped.db"
+    calls = _spy_on_reads(monkeypatch)
+    removed, kept = churn(db, key, seed=seed, steps=700, handles=1, policy=ERASE_AT_ONCE)
+    assert calls[0] is None  # a handle's first scrub reads every page
+    scoped = [only for only in calls[1:] if only is not None]
+    assert scoped and len(scoped) >= len(calls) // 2, calls
+    size = db.stat().st_size // PAGE
+    assert all(len(only) < size for only in scoped if isinstance(only, list))
+    found = plaintext_of(db, key)
+    assert all(marker.encode() in found for marker in kept)  # the control
+    assert sorted(marker for marker in removed if marker.encode() in found) == []
+
+
+def test_a_wal_restarted_by_another_checkpoint_sends_the_scrub_back_to_every_page(
+    tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A checkpoint this handle did not make (another connection's, SQLite's own automatic one)
+    # may have copied pages into the file and restarted the WAL: their numbers are gone from it.
+    db = tmp_path / "restarted.db"
+    calls = _spy_on_reads(monkeypatch)
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
+        for i in range(40):
+            ok(memory, command="create", path=f"/memories/f{i:02d}.md", file_text=f"KEEP{i:02d} " * 90)
+        ok(memory, command="delete", path="/memories/f01.md")
+        memory.store.flush_erasure()
+        ok(memory, command="delete", path="/memories/f02.md")
+        memory.store.flush_erasure()
+        assert calls[-1] is not None  # the control: nothing else checkpointed, the read is scoped
+        ok(memory, command="delete", path="/memories/f03.md")
+        raw = connection_of(memory.store)
+        raw.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()  # as an automatic checkpoint would
+        ok(memory, command="delete", path="/memories/f07.md")  # the WAL starts again from its head
+        memory.store.flush_erasure()
+        assert calls[-1] is None
+        assert memory.store.integrity_errors() == []
+    found = plaintext_of(db, key)
+    assert b"KEEP00" in found and not any(f"KEEP0{i}".encode() in found for i in (1, 2, 3, 7))

@@ -225,7 +225,10 @@ def dirty_pages(fd: int, codec: PageCodec, only: Collection[int] | None = None) 
     if first is None:
         return  # not our key (re-keyed by another process meanwhile): touch nothing
     free = freelist(read, first)
-    runs = ((number - 1, 1) for number in sorted(only)) if only is not None else _runs(count)
+    if only is not None:
+        runs: Iterator[tuple[int, int]] = ((number - 1, 1) for number in sorted(only) if 1 <= number <= count)
+    else:
+        runs = _runs(count)
     for base, length in runs:
         chunk = os.pread(fd, PAGE * min(length, count - base), base * PAGE)
         # Decrypted unchecked, a run at a time (the HMAC would double the cost); a page is checked
@@ -246,8 +249,9 @@ def _runs(count: int) -> Iterator[tuple[int, int]]:
         yield base, _CHUNK_PAGES
 
 
-def find_dirty(path: Path, codec: PageCodec) -> list[int]:
-    """The numbers of the pages that hold stray bytes, read without writing anything.
+def find_dirty(path: Path, codec: PageCodec, only: Collection[int] | None = None) -> list[int]:
+    """The numbers of the pages (of all, or of those in ``only``) that hold stray bytes, read
+    without writing anything.
 
     Run without the write lock, so that the store keeps working while a big file is read; the
     caller then rewrites these pages under the lock (``scrub_file(..., only=...)``), after making
@@ -255,7 +259,7 @@ def find_dirty(path: Path, codec: PageCodec) -> list[int]:
     """
     fd = os.open(path, os.O_RDONLY)
     try:
-        return [number for number, _ in dirty_pages(fd, codec)]
+        return [number for number, _ in dirty_pages(fd, codec, only)]
     finally:
         os.close(fd)
 
@@ -358,3 +362,53 @@ def detect(path: Path, key: bytes, salt: bytes) -> PageFormat | None:
             if codec.verifies(record[4:], number):
                 return codec.format
     return None
+
+
+# The WAL (SQLite's format, headers in clear): a 32-byte header, then frames of a 24-byte header
+# and a page. Bytes 12-24 of the header (the checkpoint sequence number and the two salts) change
+# whenever a checkpoint restarts the WAL or truncates it; a frame is of the WAL's current
+# generation when its salts are the header's.
+WAL_MAGIC = (0x377F0682, 0x377F0683)
+WAL_HEADER, FRAME_HEADER = 32, 24
+
+
+def wal_marker(wal: Path) -> bytes | None:
+    """What identifies the WAL's current generation (None: no WAL header, an empty or zeroed WAL)."""
+    try:
+        with open(wal, "rb") as file:
+            head = file.read(WAL_HEADER)
+    except OSError:
+        return None
+    if len(head) < WAL_HEADER or int.from_bytes(head[:4], "big") not in WAL_MAGIC:
+        return None
+    return head[12:24]
+
+
+def wal_pages(wal: Path, marker: bytes) -> set[int] | None:
+    """The numbers of the pages in the frames of the WAL's generation ``marker``.
+
+    None if the WAL is not of that generation (any more): a checkpoint restarted it meanwhile.
+    """
+    try:
+        fd = os.open(wal, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        head = os.pread(fd, WAL_HEADER, 0)
+        if len(head) < WAL_HEADER or head[12:24] != marker:
+            return None
+        frame, salts = FRAME_HEADER + int.from_bytes(head[8:12], "big"), head[16:24]
+        found: set[int] = set()
+        at = WAL_HEADER
+        while True:
+            header = os.pread(fd, FRAME_HEADER, at)
+            if len(header) < FRAME_HEADER or header[8:16] != salts:
+                break
+            found.add(int.from_bytes(header[:4], "big"))
+            at += frame
+        if os.pread(fd, WAL_HEADER, 0)[12:24] != marker:
+            return None
+    finally:
+        os.close(fd)
+    found.discard(0)
+    return found

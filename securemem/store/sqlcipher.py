@@ -202,9 +202,9 @@ def _align_side_files(path: Path) -> None:
                 os.chmod(side, mode)
 
 
-def _size(path: Path) -> int:
+def _size(path: str | Path) -> int:
     try:
-        return path.stat().st_size
+        return os.stat(path).st_size
     except OSError:
         return 0
 
@@ -274,6 +274,10 @@ class SQLCipherStore:
         self._salt = codec.salt
         self._codec = codec  # the page format under the current key: for the scrub after erasure
         self._prescan_lost = False  # the last scrub's unlocked read was overtaken by a writer
+        # The WAL's generation right after this handle's last scrub (pages.wal_marker): while the WAL
+        # is still of it, every page written since that scrub is in its frames.
+        self._scrubbed_at: bytes | None = None
+        self._wal = f"{path}-wal"
         self._ns: dict[str, int] = {}  # namespace name -> id, once committed
         self._known = _Known()
         self._looked = 0  # lookups of the store itself (its existence, a setting) in the open transaction
@@ -430,6 +434,10 @@ class SQLCipherStore:
     def _configure(conn: sqlcipher3.Connection, durability: str) -> None:
         try:
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            # No automatic checkpoints: every checkpoint is the eraser's, which then scrubs the pages
+            # it copied (an automatic one would copy them unscrubbed and let the WAL restart, losing
+            # their numbers). The eraser also runs when a commit leaves the WAL over PREFILL_BYTES.
+            conn.execute("PRAGMA wal_autocheckpoint = 0")
             conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
             conn.execute("PRAGMA secure_delete = ON")
             conn.execute("PRAGMA temp_store = MEMORY")
@@ -564,7 +572,7 @@ class SQLCipherStore:
             self._run(conn, "COMMIT", rollback_on_error=True)
             self._known.learn(tx)
             self.last_statements = tx.statements + self._looked
-            if tx.family_freed:
+            if tx.family_freed or (write and _size(self._wal) > PREFILL_BYTES):
                 self._eraser.freed()
         finally:
             self._known.live = False
@@ -786,7 +794,7 @@ class SQLCipherStore:
             self._check_file(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
             self._known.forget()
-            if freed is not None and freed(result):
+            if (freed is not None and freed(result)) or _size(self._wal) > PREFILL_BYTES:
                 self._eraser.freed()
             return result
 
@@ -1016,11 +1024,21 @@ class SQLCipherStore:
             conn = self._conn
             wal = Path(f"{self.path}-wal")
             size = _size(wal)
+            # Stray bytes appear only in pages a commit writes, and every page written since this
+            # handle's last scrub is in the WAL while the WAL is still of the generation that scrub
+            # left (no checkpoint restarted it). Then only those pages are read, if no other
+            # connection commits or checkpoints until this checkpoint is done (``data_version``
+            # tells); else every page of the file is.
+            scope: set[int] | None = None
             try:
+                before = conn.execute("PRAGMA data_version").fetchone()[0]
+                if self._scrubbed_at is not None:
+                    scope = pages.wal_pages(wal, self._scrubbed_at)
                 conn.execute(f"PRAGMA busy_timeout = {max(1, int(wait * 1000))}")
                 busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-            except sqlcipher3.Error as exc:
-                logger.warning("erasure checkpoint failed: %s", self._translate(exc))
+            except (OSError, sqlcipher3.Error) as exc:
+                found_error = self._translate(exc) if isinstance(exc, sqlcipher3.Error) else exc.strerror
+                logger.warning("erasure checkpoint failed: %s", found_error)
                 return False
             finally:
                 with contextlib.suppress(sqlcipher3.Error):
@@ -1035,11 +1053,15 @@ class SQLCipherStore:
             if not self._prescan_lost:
                 try:
                     version = conn.execute("PRAGMA data_version").fetchone()[0]
-                    found = pages.find_dirty(self.path, self._codec)
+                    if version != before:
+                        scope = None
+                    found = pages.find_dirty(self.path, self._codec, scope)
                 except (OSError, sqlcipher3.Error):
                     found = None
             done = self._scrub(conn, wal, size, found, version)
             self._prescan_lost = found is not None and not done
+            if done:
+                self._scrubbed_at = pages.wal_marker(wal)
             return done
 
     def _scrub(
@@ -1090,11 +1112,13 @@ class SQLCipherStore:
                 conn.execute("DELETE FROM meta WHERE key = 'erase_due'")
             if rewritten:
                 conn.execute("PRAGMA shrink_memory")
-                conn.execute(
-                    "INSERT INTO meta (key, value) VALUES ('scrubbed', ?) "
-                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                    (f"{time.time():020.6f}",),
-                )
+            # Written even when no page was: it starts the WAL's next generation, which the next
+            # pass finds unchanged if no checkpoint restarted the WAL since (see _checkpoint).
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('scrubbed', ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (f"{time.time():020.6f}",),
+            )
             return True
         except sqlcipher3.Error as exc:
             logger.warning("erasure scrub failed: %s", self._translate(exc))
