@@ -20,7 +20,7 @@ import pytest
 from securemem import SecureMemory
 from securemem.errors import WrongKeyError
 from securemem.policy import HistorySettings, Policy, StorageSettings
-from securemem.store import pages
+from securemem.store import pages, sqlcipher
 from tests.helpers import connection_of, ok, view
 from tests.sqlcipher_pages import PAGE, plaintext_of
 
@@ -323,3 +323,37 @@ def test_a_wal_restarted_by_another_checkpoint_sends_the_scrub_back_to_every_pag
         assert memory.store.integrity_errors() == []
     found = plaintext_of(db, key)
     assert b"KEEP00" in found and not any(f"KEEP0{i}".encode() in found for i in (1, 2, 3, 7))
+
+
+def test_a_writer_that_frees_nothing_keeps_the_wal_small_and_erasure_still_holds(
+    tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No automatic checkpoints: a handle whose commits grow the WAL past PREFILL_BYTES checkpoints
+    # it. Having freed nothing, it reads no page when it cannot name the pages written since its
+    # last scrub; the WAL's restart then sends every handle's next erasure to every page.
+    db = tmp_path / "grow.db"
+    calls = _spy_on_reads(monkeypatch)
+    with (
+        SecureMemory.open(db, key=key, policy=NO_HISTORY) as writer,
+        SecureMemory.open(db, key=key, policy=NO_HISTORY) as deleter,
+    ):
+        for i in range(30):
+            ok(writer, command="create", path=f"/memories/k{i:02d}.md", file_text=f"KEEP{i:02d} " * 90)
+        ok(writer, command="delete", path="/memories/k00.md")
+        writer.store.flush_erasure()  # the writer's first scrub: every page
+        ok(deleter, command="delete", path="/memories/k01.md")
+        deleter.store.flush_erasure()  # the deleter's: every page; the WAL restarts under the writer
+        ok(deleter, command="delete", path="/memories/k05.md")  # its erasure still pending
+        before = len(calls)
+        wal = Path(f"{db}-wal")
+        for i in range(400):
+            ok(writer, command="create", path=f"/memories/big/b{i:03d}.md", file_text=f"BULK{i:03d} " * 300)
+        writer.store.flush_erasure()
+        assert wal.stat().st_size < sqlcipher.PREFILL_BYTES + 64 * (PAGE + 24)  # kept small all along
+        assert len(calls) == before  # the writer read no page: nothing of its own to erase
+        deleter.store.flush_erasure()
+        assert calls[-1] is None  # the WAL restarted under the deleter: every page read
+        assert writer.store.integrity_errors() == []
+    found = plaintext_of(db, key)
+    assert b"KEEP29" in found and b"BULK399" in found  # the control
+    assert not any(marker in found for marker in (b"KEEP00", b"KEEP01", b"KEEP05"))

@@ -277,6 +277,9 @@ class SQLCipherStore:
         # The WAL's generation right after this handle's last scrub (pages.wal_marker): while the WAL
         # is still of it, every page written since that scrub is in its frames.
         self._scrubbed_at: bytes | None = None
+        # Content was freed (or may have been, by a crashed process) since this handle's last scrub:
+        # its next erasure pass must scrub, every page if it cannot name the ones written since.
+        self._freed_since_scrub = True
         self._wal = f"{path}-wal"
         self._ns: dict[str, int] = {}  # namespace name -> id, once committed
         self._known = _Known()
@@ -470,7 +473,7 @@ class SQLCipherStore:
             return
         owed = int.from_bytes(head, "big") in _WAL_MAGIC or self._owed_at_open()
         if owed and not self._checkpoint(min(1.0, self._busy_ms / 1000)):
-            self._eraser.freed()  # other processes keep it busy: the eraser keeps trying
+            self._freed()  # other processes keep it busy: the eraser keeps trying
 
     # -- properties --------------------------------------------------------------------------
 
@@ -533,7 +536,7 @@ class SQLCipherStore:
                     # A handle follows its store's name, as it does when it renames it itself.
                     self._ns.clear()
                     if self._erasure_owed(conn):
-                        self._eraser.freed()  # a process that ended before it could erase left it to us
+                        self._freed()  # a process that ended before it could erase left it to us
                 if key is None:
                     ns = self._ns_id(conn, namespace, create=write and create)
                 elif not self._exists(conn, key):  # a store given by number
@@ -572,8 +575,10 @@ class SQLCipherStore:
             self._run(conn, "COMMIT", rollback_on_error=True)
             self._known.learn(tx)
             self.last_statements = tx.statements + self._looked
-            if tx.family_freed or (write and _size(self._wal) > PREFILL_BYTES):
-                self._eraser.freed()
+            if tx.family_freed:
+                self._freed()
+            elif write and _size(self._wal) > PREFILL_BYTES:
+                self._eraser.freed()  # nothing to erase: a checkpoint keeps the WAL small
         finally:
             self._known.live = False
             tx.release()
@@ -754,7 +759,7 @@ class SQLCipherStore:
             self._known.forget()
             self._ns.pop(name, None)
             if row is not None:
-                self._eraser.freed()
+                self._freed()
             return row is not None
 
     def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[Any]:
@@ -794,8 +799,10 @@ class SQLCipherStore:
             self._check_file(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
             self._known.forget()
-            if (freed is not None and freed(result)) or _size(self._wal) > PREFILL_BYTES:
-                self._eraser.freed()
+            if freed is not None and freed(result):
+                self._freed()
+            elif _size(self._wal) > PREFILL_BYTES:
+                self._eraser.freed()  # nothing to erase: a checkpoint keeps the WAL small
             return result
 
     def _write(self, sql: str, params: tuple[object, ...]) -> list[Any]:
@@ -992,6 +999,7 @@ class SQLCipherStore:
             self._codec = pages.PageCodec(material, salt, self._codec.format)  # a re-key keeps the format
         # What other handles freed and had not erased yet (their checkpoints fail once the key
         # changed under them) is erased here, under the new key: every page is read for gaps.
+        self._freed_since_scrub = True
         if not self._checkpoint(self._busy_ms / 1000):
             logger.warning(
                 "the re-keyed store was not scrubbed: other handles kept it busy; the next erasure pass scrubs it"
@@ -1055,6 +1063,12 @@ class SQLCipherStore:
                     version = conn.execute("PRAGMA data_version").fetchone()[0]
                     if version != before:
                         scope = None
+                    if scope is None and not self._freed_since_scrub:
+                        # Only the WAL's size asked for this checkpoint: nothing of this handle's
+                        # is to erase, and the restart it made tells every handle (this one too)
+                        # to read every page at its next erasure.
+                        self._scrubbed_at = None
+                        return True
                     found = pages.find_dirty(self.path, self._codec, scope)
                 except (OSError, sqlcipher3.Error):
                     found = None
@@ -1062,6 +1076,7 @@ class SQLCipherStore:
             self._prescan_lost = found is not None and not done
             if done:
                 self._scrubbed_at = pages.wal_marker(wal)
+                self._freed_since_scrub = False
             return done
 
     def _scrub(
@@ -1126,6 +1141,11 @@ class SQLCipherStore:
         finally:
             with contextlib.suppress(sqlcipher3.Error):
                 conn.execute("COMMIT")
+
+    def _freed(self) -> None:
+        """A commit freed content (under the store's lock): erase it within the bound."""
+        self._freed_since_scrub = True
+        self._eraser.freed()
 
     def flush_erasure(self) -> None:
         if not self._eraser.flush(self._busy_ms / 1000):

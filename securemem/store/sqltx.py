@@ -20,6 +20,7 @@ reads a row twice: the dispatcher's lookup serves the quota check and the write.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -282,8 +283,63 @@ class SqlTx:
     def tree(self, path: str, depth: int, skip: Skip, limit: int | None = None) -> list[Entry]:
         expired = [(path_of(r), own_totals(r)) for r in self._expired_rows(path)]
         out: list[Entry] = []
-        self._walk(path, depth, skip, expired, out, cap=None if limit is None else limit + 1)
+        cap = None if limit is None else limit + 1
+        if depth == 2:  # a directory's listing: two statements, not one per subdirectory
+            self._two_levels(path, skip, expired, out, cap)
+        else:
+            self._walk(path, depth, skip, expired, out, cap=cap)
         return out
+
+    def _two_levels(
+        self, path: str, skip: Skip, expired: list[tuple[str, Totals]], out: list[Entry], cap: int | None
+    ) -> None:
+        """What ``_walk`` gives at depth 2: the children, then the grandchildren of all of them at once.
+
+        The grandchildren come in (parent, name) order, which for the children of one directory is
+        the order ``_walk`` lists them in; with a cap, no more rows are read than the cap can show.
+        """
+        children: list[Row] = []
+        for row in self._children(path, cap):
+            if not skip(row[1]):
+                children.append(row)
+                if cap is not None and len(children) >= cap:
+                    break
+        below: dict[str, list[Row]] = {}
+        dirs = [path_of(row) for row in children if row[2]]
+        if dirs:
+            for row in self._grandchildren(dirs, None if cap is None else cap - 1, skip):
+                below.setdefault(row[0], []).append(row)
+        for row in children:
+            if cap is not None and len(out) >= cap:
+                return
+            if not row[2]:
+                out.append(_entry(row))
+                continue
+            here = path_of(row)
+            out.append(_entry(row, _minus(here, expired)) if expired else _entry(row))
+            for child in below.get(here, ()):
+                if cap is not None and len(out) >= cap:
+                    return
+                out.append(_entry(child, _minus(path_of(child), expired)) if expired and child[2] else _entry(child))
+
+    def _grandchildren(self, parents: list[str], most: int | None, skip: Skip) -> list[Row]:
+        """The visible children of ``parents`` that ``skip`` keeps, in (parent, name) order; ``most`` at most."""
+        sql = (
+            f"SELECT {_COLS} FROM entries WHERE ns = :ns AND parent IN (SELECT value FROM json_each(:ps)) "
+            f"AND (parent, name) > (:ap, :an) AND {_VISIBLE} ORDER BY parent, name"
+        )
+        listed = json.dumps(parents)
+        if most is None:
+            return [row for row in self._q(sql, ps=listed, ap="", an="").fetchall() if not skip(row[1])]
+        kept: list[Row] = []
+        after = ("", "")
+        while len(kept) < most:  # keyset pages: names skipped here never starve the page
+            rows = self._q(f"{sql} LIMIT :n", ps=listed, ap=after[0], an=after[1], n=most).fetchall()
+            kept += [row for row in rows if not skip(row[1])]
+            if len(rows) < most:
+                break
+            after = (rows[-1][0], rows[-1][1])
+        return kept[:most]
 
     def _walk(
         self, path: str, depth: int, skip: Skip, expired: list[tuple[str, Totals]], out: list[Entry], *, cap: int | None
