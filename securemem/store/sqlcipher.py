@@ -60,7 +60,6 @@ DURABILITY = {"full": "FULL", "normal": "NORMAL"}
 SIDE_FILES = ("-wal", "-shm", "-journal")
 # Room given back to an emptied WAL: what 1,000 frames take (SQLite's auto-checkpoint interval).
 PREFILL_BYTES = 32 + 1000 * (4096 + 24)
-_WAL_MAGIC = (0x377F0682, 0x377F0683)
 _POLL_MS = 2  # SQLite's own wait for a lock, between two of ours
 logger = logging.getLogger("securemem.store")
 
@@ -471,7 +470,7 @@ class SQLCipherStore:
                 head = f.read(4)
         except OSError:
             return
-        owed = int.from_bytes(head, "big") in _WAL_MAGIC or self._owed_at_open()
+        owed = int.from_bytes(head, "big") in pages.WAL_MAGIC or self._owed_at_open()
         if owed and not self._checkpoint(min(1.0, self._busy_ms / 1000)):
             self._freed()  # other processes keep it busy: the eraser keeps trying
 
@@ -1233,9 +1232,6 @@ def _repair_torn(path: Path, codec: pages.PageCodec) -> None:
         logger.warning("repaired %d page(s) torn by an interrupted scrub", repaired)
 
 
-_WAL_HEADER, _FRAME_HEADER = 32, 24
-
-
 def _wal_first_page_salt(wal: Path) -> bytes | None:
     """The salt of the newest valid frame of page 1 in the WAL (frame headers are SQLite's, in clear).
 
@@ -1247,17 +1243,17 @@ def _wal_first_page_salt(wal: Path) -> bytes | None:
     except OSError:
         return None
     try:
-        head = os.pread(fd, _WAL_HEADER, 0)
-        if len(head) < _WAL_HEADER or int.from_bytes(head[:4], "big") not in (0x377F0682, 0x377F0683):
+        head = os.pread(fd, pages.WAL_HEADER, 0)
+        if len(head) < pages.WAL_HEADER or int.from_bytes(head[:4], "big") not in pages.WAL_MAGIC:
             return None
-        frame, size = _FRAME_HEADER + int.from_bytes(head[8:12], "big"), os.fstat(fd).st_size
-        found, at = None, _WAL_HEADER
+        frame, size = pages.FRAME_HEADER + int.from_bytes(head[8:12], "big"), os.fstat(fd).st_size
+        found, at = None, pages.WAL_HEADER
         while at + frame <= size:
-            header = os.pread(fd, _FRAME_HEADER + SALT_BYTES, at)
+            header = os.pread(fd, pages.FRAME_HEADER + SALT_BYTES, at)
             if header[8:16] != head[16:24]:
                 break
             if int.from_bytes(header[:4], "big") == 1:
-                found = header[_FRAME_HEADER:]
+                found = header[pages.FRAME_HEADER :]
             at += frame
         return found
     except OSError:

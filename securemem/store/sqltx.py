@@ -131,6 +131,11 @@ def _entry(row: Row, minus: Totals = (0, 0, 0, 0)) -> Entry:
     )
 
 
+def _listed(row: Row, expired: list[tuple[str, Totals]]) -> Entry:
+    """A listed row: a directory's totals without what expired below it."""
+    return _entry(row, _minus(path_of(row), expired)) if expired and row[2] else _entry(row)
+
+
 def own_totals(row: Row) -> Totals:
     """A row's own contribution to each ancestor's totals."""
     own_bytes = path_bytes(path_of(row))
@@ -310,17 +315,10 @@ class SqlTx:
             for row in self._grandchildren(dirs, None if cap is None else cap - 1, skip):
                 below.setdefault(row[0], []).append(row)
         for row in children:
-            if cap is not None and len(out) >= cap:
-                return
-            if not row[2]:
-                out.append(_entry(row))
-                continue
-            here = path_of(row)
-            out.append(_entry(row, _minus(here, expired)) if expired else _entry(row))
-            for child in below.get(here, ()):
+            for listed in (row, *below.get(path_of(row), ())) if row[2] else (row,):
                 if cap is not None and len(out) >= cap:
                     return
-                out.append(_entry(child, _minus(path_of(child), expired)) if expired and child[2] else _entry(child))
+                out.append(_listed(listed, expired))
 
     def _grandchildren(self, parents: list[str], most: int | None, skip: Skip) -> list[Row]:
         """The visible children of ``parents`` that ``skip`` keeps, in (parent, name) order; ``most`` at most."""
@@ -349,13 +347,9 @@ class SqlTx:
                 return
             if skip(row[1]):
                 continue
-            if not row[2]:
-                out.append(_entry(row))
-                continue
-            below = path_of(row)
-            out.append(_entry(row, _minus(below, expired)) if expired else _entry(row))
-            if depth > 1:
-                self._walk(below, depth - 1, skip, expired, out, cap=cap)
+            out.append(_listed(row, expired))
+            if row[2] and depth > 1:
+                self._walk(path_of(row), depth - 1, skip, expired, out, cap=cap)
 
     def _children(self, path: str, cap: int | None) -> Iterator[Row]:
         """Rows of ``path``'s visible children in name order, fetched a page at a time when capped."""
