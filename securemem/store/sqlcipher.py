@@ -279,7 +279,7 @@ class SQLCipherStore:
         # Content was freed (or may have been, by a crashed process) since this handle's last scrub:
         # its next erasure pass must scrub, every page if it cannot name the ones written since.
         self._freed_since_scrub = True
-        self._wal = f"{path}-wal"
+        self._wal = f"{os.path.abspath(path)}-wal"
         self._ns: dict[str, int] = {}  # namespace name -> id, once committed
         self._known = _Known()
         self._looked = 0  # lookups of the store itself (its existence, a setting) in the open transaction
@@ -464,7 +464,7 @@ class SQLCipherStore:
         A WAL that holds frames (it starts with SQLite's WAL header) has seen commits since the last
         erasure, which may have freed content; an empty WAL, or one of zeros, has not.
         """
-        wal = Path(f"{self.path}-wal")
+        wal = Path(f"{self._where}-wal")
         try:
             with wal.open("rb") as f:
                 head = f.read(4)
@@ -708,11 +708,11 @@ class SQLCipherStore:
         reaches the first page (seconds, for a big store), only the WAL holds the new salt.
         """
         try:
-            if _header(self.path)[:SALT_BYTES] != self._salt:
+            if _header(self._where)[:SALT_BYTES] != self._salt:
                 return True
         except StorageError:
             return False
-        found = _wal_first_page_salt(Path(f"{self.path}-wal"))
+        found = _wal_first_page_salt(Path(f"{self._where}-wal"))
         return found is not None and found != self._salt
 
     # -- settings and namespaces -------------------------------------------------------------
@@ -1029,29 +1029,12 @@ class SQLCipherStore:
                 logger.info("the store was re-keyed by another process; this handle erases nothing more")
                 return True
             conn = self._conn
-            wal = Path(f"{self.path}-wal")
+            wal = Path(f"{self._where}-wal")
             size = _size(wal)
-            # Stray bytes appear only in pages a commit writes, and every page written since this
-            # handle's last scrub is in the WAL while the WAL is still of the generation that scrub
-            # left (no checkpoint restarted it). Then only those pages are read, if no other
-            # connection commits or checkpoints until this checkpoint is done (``data_version``
-            # tells); else every page of the file is.
-            scope: set[int] | None = None
-            try:
-                before = conn.execute("PRAGMA data_version").fetchone()[0]
-                if self._scrubbed_at is not None:
-                    scope = pages.wal_pages(wal, self._scrubbed_at)
-                conn.execute(f"PRAGMA busy_timeout = {max(1, int(wait * 1000))}")
-                busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-            except (OSError, sqlcipher3.Error) as exc:
-                found_error = self._translate(exc) if isinstance(exc, sqlcipher3.Error) else exc.strerror
-                logger.warning("erasure checkpoint failed: %s", found_error)
+            truncated = self._truncate_wal(conn, wal, wait)
+            if truncated is None:
                 return False
-            finally:
-                with contextlib.suppress(sqlcipher3.Error):
-                    conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
-            if int(busy) != 0:
-                return False
+            before, scope = truncated
             # The pages are read first without the write lock (a big store takes a while), then the
             # ones found are rewritten under it if no other connection committed meanwhile. If a
             # writer got in during that read last time, this time the pages are read under the lock.
@@ -1068,15 +1051,43 @@ class SQLCipherStore:
                         # to read every page at its next erasure.
                         self._scrubbed_at = None
                         return True
-                    found = pages.find_dirty(self.path, self._codec, scope)
+                    found = pages.find_dirty(self._where, self._codec, scope)
                 except (OSError, sqlcipher3.Error):
                     found = None
             done = self._scrub(conn, wal, size, found, version)
             self._prescan_lost = found is not None and not done
             if done:
-                self._scrubbed_at = pages.wal_marker(wal)
                 self._freed_since_scrub = False
+            else:
+                self._scrubbed_at = None
             return done
+
+    def _truncate_wal(
+        self, conn: sqlcipher3.Connection, wal: Path, wait: float
+    ) -> tuple[object, set[int] | None] | None:
+        """Copy the WAL into the file and truncate it; None if readers or writers kept it busy.
+
+        Else: ``data_version`` just before, and the pages the WAL held when it still was of the
+        generation this handle's last scrub left (no checkpoint restarted it since): stray bytes
+        appear only in pages a commit writes, and each of those passed through the WAL. None for
+        the pages when it was not: then every page of the file is to be read. The caller reads
+        them only if no other connection commits or checkpoints meanwhile (``data_version``).
+        """
+        scope: set[int] | None = None
+        try:
+            before = conn.execute("PRAGMA data_version").fetchone()[0]
+            if self._scrubbed_at is not None:
+                scope = pages.wal_pages(wal, self._scrubbed_at)
+            conn.execute(f"PRAGMA busy_timeout = {max(1, int(wait * 1000))}")
+            busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        except (OSError, sqlcipher3.Error) as exc:
+            found_error = self._translate(exc) if isinstance(exc, sqlcipher3.Error) else exc.strerror
+            logger.warning("erasure checkpoint failed: %s", found_error)
+            return None
+        finally:
+            with contextlib.suppress(sqlcipher3.Error):
+                conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
+        return None if int(busy) != 0 else (before, scope)
 
     def _scrub(
         self, conn: sqlcipher3.Connection, wal: Path, size: int, found: list[int] | None, version: object
@@ -1107,7 +1118,7 @@ class SQLCipherStore:
                 # ``found`` holds unless another connection committed since it was read (and a
                 # checkpoint may then have changed the file): then every page is read again here.
                 same = found is not None and conn.execute("PRAGMA data_version").fetchone()[0] == version
-                rewritten = pages.scrub_file(self.path, self._codec, found if same else None)
+                rewritten = pages.scrub_file(self._where, self._codec, found if same else None)
             except OSError as exc:
                 logger.warning("could not scrub the store's pages: %s", exc.strerror)
                 return False
@@ -1133,13 +1144,22 @@ class SQLCipherStore:
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (f"{time.time():020.6f}",),
             )
+            locked = conn.execute("PRAGMA data_version").fetchone()[0]
+            conn.execute("COMMIT")
+            # The generation this commit began, if it is still the WAL's: read after the commit
+            # (which wrote the header), and kept only if no other connection committed or
+            # checkpointed since the lock was held (then pages may have reached the file in a
+            # generation in between, unread: the next pass must read every page).
+            marker = pages.wal_marker(wal)
+            self._scrubbed_at = marker if conn.execute("PRAGMA data_version").fetchone()[0] == locked else None
             return True
         except sqlcipher3.Error as exc:
             logger.warning("erasure scrub failed: %s", self._translate(exc))
             return False
         finally:
             with contextlib.suppress(sqlcipher3.Error):
-                conn.execute("COMMIT")
+                if conn.in_transaction:
+                    conn.execute("COMMIT")
 
     def _freed(self) -> None:
         """A commit freed content (under the store's lock): erase it within the bound."""
