@@ -104,6 +104,12 @@ def test_no_removed_text_or_path_survives_in_a_rebuilt_page(
     assert leaked == []
 
 
+def _kept_files(memory: SecureMemory, prefix: str, count: int) -> None:
+    """``count`` files /memories/<prefix>NN.md, each holding the marker KEEPNN."""
+    for i in range(count):
+        ok(memory, command="create", path=f"/memories/{prefix}{i:02d}.md", file_text=f"KEEP{i:02d} " * 90)
+
+
 def _store_with_dirt(tmp_path: Path, key: bytes) -> Path:
     db = tmp_path / "s.db"
     with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
@@ -245,8 +251,7 @@ def test_a_commit_during_the_unlocked_read_sends_the_scrub_back_to_every_page(
         SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory,
         SecureMemory.open(db, key=key, policy=NO_HISTORY) as other,
     ):
-        for i in range(40):
-            ok(memory, command="create", path=f"/memories/f{i:02d}.md", file_text=f"KEEP{i:02d} " * 90)
+        _kept_files(memory, "f", 40)
         memory.store.flush_erasure()
         real = pages.find_dirty
 
@@ -307,8 +312,7 @@ def test_a_wal_restarted_by_another_checkpoint_sends_the_scrub_back_to_every_pag
     db = tmp_path / "restarted.db"
     calls = _spy_on_reads(monkeypatch)
     with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
-        for i in range(40):
-            ok(memory, command="create", path=f"/memories/f{i:02d}.md", file_text=f"KEEP{i:02d} " * 90)
+        _kept_files(memory, "f", 40)
         ok(memory, command="delete", path="/memories/f01.md")
         memory.store.flush_erasure()
         ok(memory, command="delete", path="/memories/f02.md")
@@ -337,8 +341,7 @@ def test_a_writer_that_frees_nothing_keeps_the_wal_small_and_erasure_still_holds
         SecureMemory.open(db, key=key, policy=NO_HISTORY) as writer,
         SecureMemory.open(db, key=key, policy=NO_HISTORY) as deleter,
     ):
-        for i in range(30):
-            ok(writer, command="create", path=f"/memories/k{i:02d}.md", file_text=f"KEEP{i:02d} " * 90)
+        _kept_files(writer, "k", 30)
         ok(writer, command="delete", path="/memories/k00.md")
         writer.store.flush_erasure()  # the writer's first scrub: every page
         ok(deleter, command="delete", path="/memories/k01.md")
