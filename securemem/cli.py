@@ -613,9 +613,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.choices["sweep"].add_argument("--every", help="keep running, sweeping at this interval (e.g. 10m)")
     sub.choices["sweep"].add_argument("--batch", type=_batch, default=DEFAULT_BATCH, help="entries per transaction")
-    sub.choices["migrate"].add_argument(
-        "--db", required=True, help="postgresql://user@host:5432/database (a role that may create tables)"
-    )
+    migrate = sub.choices["migrate"]
+    migrate.add_argument("--db", required=True, help="postgresql://user@host:5432/database (a role that may run DDL)")
+    migrate.add_argument("--key-file", help=f"hex key file, for an upgrade that seals rows again; or set ${KEY_ENV}")
+    migrate.add_argument("--passphrase-file", help="a file holding the passphrase (kept out of shell history)")
+    migrate.add_argument("--kek", help=f"KEK URI, for an upgrade that seals every row again (default: ${KEK_ENV})")
     _policy_commands(sub.choices["policy"])
     from securemem.cli_keys import keys_commands
 
@@ -631,12 +633,25 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     scheme, location = split_url(args.db)
     if scheme != "postgresql":
         raise UsageError("securemem migrate is for PostgreSQL stores: --db postgresql://user@host:5432/database")
+    from securemem.store.factory import as_kek_provider
     from securemem.store.postgres import migrate
 
-    before, after = migrate(location)
+    keys = store_keys(args) if _any_key(args) else {}
+    key, kek = keys.get("key"), keys.get("kek")
+    before, after = migrate(
+        location,
+        key=None if key is None else as_key_provider(key),
+        kek=None if kek is None else as_kek_provider(kek),
+    )
     said = "already at" if before == after else ("created at" if before == 0 else f"upgraded from {before} to")
     print(f"securemem: the PostgreSQL schema is {said} version {after}")
     return 0
+
+
+def _any_key(args: argparse.Namespace) -> bool:
+    """Whether a key or KEK was given (a first migration needs none; an upgrade that reseals does)."""
+    given = args.kek or args.key_file or args.passphrase_file
+    return bool(given or os.environ.get(KEK_ENV) or os.environ.get(KEY_ENV))
 
 
 def _backup_args(choices: Mapping[str, argparse.ArgumentParser]) -> None:

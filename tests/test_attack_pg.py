@@ -22,6 +22,7 @@ import pytest
 
 from securemem import Admin, SecureMemory
 from securemem.errors import DamagedStoreError, StorageError
+from securemem.policy import TTLSettings, load_policy
 from securemem.store.factory import open_store
 from tests.helpers import ok
 from tests.hsm import URI as HSM_URI
@@ -71,10 +72,6 @@ def test_store_name_tokens_swapped_by_sql_send_each_agent_into_the_other_store(u
         assert failed and "bob.md" not in text, "alice's agent lists bob's store as its own"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known weakness: an old content ciphertext of the memory still opens (no per-row version in it)",
-)
 def test_an_older_ciphertext_of_the_same_file_replayed_by_sql_is_served(url: str, key: bytes) -> None:
     """HIGH. A file's content is sealed with associated data (field, store, memory number) only: an
     edit keeps the memory number, so every ciphertext the file ever had stays valid for its row.
@@ -93,10 +90,6 @@ def test_an_older_ciphertext_of_the_same_file_replayed_by_sql_is_served(url: str
         assert failed and "PAY ALICE 10" not in text, "the replayed old content is served as current"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known weakness: a deleted row put back from a dump opens (no per-row version in it)",
-)
 def test_a_deleted_file_put_back_from_an_old_dump_is_served(url: str, key: bytes) -> None:
     """MEDIUM. The same gap for a whole row: a file's sealed path is bound to its token and memory
     number, its content to the memory number; neither to anything a deletion changes. A DBA who
@@ -114,16 +107,14 @@ def test_a_deleted_file_put_back_from_an_old_dump_is_served(url: str, key: bytes
         assert failed and "jane@example.org" not in text, "a deleted file put back by SQL is served"
 
 
-@pytest.mark.xfail(strict=True, reason="known weakness: expires is a clear, unauthenticated column")
 def test_an_expired_file_given_back_its_life_by_sql_is_served(url: str, key: bytes) -> None:
     """MEDIUM. ``expires`` is a clear, unauthenticated column: a DBA who clears it on a row that
     has expired but not been swept yet makes the expired memory visible (and permanent) again, so
     "expiry invisible at once" holds only against agents, not against the database."""
     now = [1_900_000_000.0]
-    with SecureMemory.open(url, key=key, clock=lambda: now[0]) as memory:
+    policy = load_policy("default").model_copy(update={"ttl": TTLSettings(expire_after=60)})
+    with SecureMemory.open(url, key=key, clock=lambda: now[0], policy=policy) as memory:
         ok(memory, command="create", path="/memories/short.md", file_text="SHORT-LIVED\n")
-        with sql(url) as conn:
-            conn.execute("UPDATE sm_entries SET expires = %s WHERE NOT is_dir", (now[0] + 60,))
         assert "SHORT-LIVED" in ok(memory, command="view", path="/memories/short.md")  # the control
         now[0] += 120
         assert _view(memory, "/memories/short.md")[0]  # expired: invisible at once
@@ -133,7 +124,6 @@ def test_an_expired_file_given_back_its_life_by_sql_is_served(url: str, key: byt
         assert failed and "SHORT-LIVED" not in text, "an expired file is served again after one UPDATE"
 
 
-@pytest.mark.xfail(strict=True, reason="known weakness: size and lines are clear, unauthenticated columns")
 def test_a_size_changed_by_sql_is_served_as_the_files_size(url: str, key: bytes) -> None:
     """LOW. ``size`` (and ``lines``) are clear, unauthenticated columns that listings, stats and the
     quota read as they are: a DBA sets a 4 KiB file's size to 0 and the agent is told 0 bytes (and
@@ -147,10 +137,6 @@ def test_a_size_changed_by_sql_is_served_as_the_files_size(url: str, key: bytes)
         assert failed or "4.0K\t/memories/big.md" in text, f"a false size is served: {text!r}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known weakness: a redacted version's old ciphertexts open again; audit verify misses it",
-)
 def test_a_redacted_version_put_back_by_sql_is_served_and_passes_audit_verify(url: str, key: bytes) -> None:
     """HIGH. An operator redacts a version (PII in an old text, say): its ``meta_ct`` and ``data_ct``
     are erased and a ``redaction`` event naming it is chained. A DBA writes the row's old
@@ -185,9 +171,6 @@ def test_a_redacted_version_put_back_by_sql_is_served_and_passes_audit_verify(ur
     assert run.returncode == 1 and '"chain_ok": false' in run.stdout, "audit verify finds the chain whole"
 
 
-@pytest.mark.xfail(
-    strict=True, reason="known weakness: a version's memory, op and time are clear, unauthenticated columns"
-)
 def test_a_version_moved_to_another_memory_by_sql_is_served_as_its_history(url: str, key: bytes) -> None:
     """MEDIUM. A version's sealed fields are bound to its store and number only; the memory it
     belongs to (``sm_versions.memory``), its operation, time, session and actor are clear columns
@@ -210,10 +193,6 @@ def test_a_version_moved_to_another_memory_by_sql_is_served_as_its_history(url: 
         assert [v.path for v in listed] == ["/bob.md"], f"bob's history lists {[v.path for v in listed]}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known weakness: memory numbers come from a sequence SQL can restart; nothing refuses a number in use",
-)
 def test_a_restarted_memory_sequence_lets_sql_swap_two_files_contents(url: str, key: bytes) -> None:
     """MEDIUM. A file's content is bound to its store and memory number, and memory numbers come
     from a sequence the DBA can restart (``ALTER SEQUENCE sm_memory_numbers RESTART``); nothing

@@ -235,6 +235,7 @@ class _Walk:
         self.problems: list[ChainProblem] = []
         self.pending: dict[int, dict[int, float]] = {}  # memory -> its redacted versions not yet covered, and when
         self.covered: dict[int, float] = {}  # versions a redaction event names, and the event's time
+        self.erased: set[int] = set()  # versions an expiry redacted (a later redaction may name them too)
         self.total: int | None = 0  # what the versions walked hold against the quota (see ``share``)
         self.last_total: int | None = None  # the total the newest row walked records
 
@@ -272,12 +273,17 @@ class _Walk:
     def _redactions(self, row: VersionRow) -> None:
         """Keep track of which redacted versions a redaction event vouches for, and when."""
         if row.op == "redaction" and row.ref is not None:
+            when = self.pending.get(row.memory, {}).pop(row.ref, None)
+            if when is None and row.ref not in self.covered and row.ref not in self.erased:
+                # the version it names was walked whole: its text put back after the redaction
+                self.problems.append(ChainProblem(row.ref, "a redaction names it, yet it holds its content again"))
             self.covered[row.ref] = row.created
-            self._redacted_when(self.pending.get(row.memory, {}).pop(row.ref, None), row.ref, row.created)
+            self._redacted_when(when, row.ref, row.created)
         elif row.op == "expired" and hmac.compare_digest(row.digest, ERASED):
             # an expiry recorded without the path (redact_expired) redacts every version of its
             # memory before it; one that kept the path (the setting off) redacts nothing
             for seq, when in self.pending.pop(row.memory, {}).items():
+                self.erased.add(seq)
                 self._redacted_when(when, seq, row.created)
         if row.redacted is not None:
             self.pending.setdefault(row.memory, {})[row.seq] = row.redacted

@@ -31,9 +31,13 @@ from securemem.store.pgseal import (
 )
 
 
-def unlock(db: Db, key: KeyProvider | None, kek: KekProvider | None) -> tuple[MasterKeys, OwnKeys | None]:
-    """Check the schema, and unwrap the master key (made by the first open of a migrated database)."""
-    pgschema.check_version(db)
+def unlock(
+    db: Db, key: KeyProvider | None, kek: KekProvider | None, *, check: bool = True
+) -> tuple[MasterKeys, OwnKeys | None]:
+    """Check the schema (unless a migration, mid-way, asks), and unwrap the master key (made by
+    the first open of a migrated database)."""
+    if check:
+        pgschema.check_version(db)
     meta = dict(db.all(f"SELECT key, value FROM sm_meta WHERE key IN {_META_KEYS}"))
     if "master" not in meta:  # the first open of a migrated database (DML only: no DDL)
         meta = _initialise(db, key, kek)

@@ -21,12 +21,12 @@ Tables (every name and text a model or an operator wrote is ciphertext; see pgse
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from securemem.errors import StorageError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 MIGRATE = "securemem migrate --db postgresql://..."
 # The lock two migrations (or a migration and the first open) take: one at a time.
 MIGRATION_LOCK = (0x5EC0, 0)
@@ -82,8 +82,21 @@ _V1 = [
     f"INSERT INTO sm_meta (key, value) VALUES ('schema_version', '{SCHEMA_VERSION}')",
 ]
 
+# Schema 2: what the database holds vouches for more of itself (pgseal.py, pgtx.py). A file row
+# names its memory's newest version (``head``, bound into its content's ciphertext); a memory
+# number is unique in its store; redaction events are found by the version they name. Every
+# row's ciphertexts are sealed again under the new bindings (pgupgrade.py): that needs the key.
+_V2 = [
+    "ALTER TABLE sm_entries ADD COLUMN head bigint NOT NULL DEFAULT 0",
+    "DROP INDEX sm_entries_memory",
+    "CREATE UNIQUE INDEX sm_entries_memory ON sm_entries (ns, memory) WHERE NOT is_dir",
+    "CREATE INDEX sm_versions_redactions ON sm_versions (ref) WHERE op = 4",
+]
+
 # Version n -> n + 1 (0: an empty database).
-STEPS: dict[int, list[str]] = {0: _V1}
+STEPS: dict[int, list[str]] = {0: _V1, 1: _V2}
+# Steps after which rows written before them are sealed again (with the key): ``migrate``'s ``reseal``.
+RESEALED = frozenset({1})
 _NEWER = "the PostgreSQL schema is at version {version}, newer than this release ({ours}): upgrade securemem"
 TABLES = ("sm_versions", "sm_entries", "sm_stores", "sm_meta")
 
@@ -122,15 +135,30 @@ def check_version(db: Db) -> None:
         raise StorageError(_NEWER.format(version=version, ours=SCHEMA_VERSION))
 
 
-def migrate(db: Db) -> tuple[int, int]:
+def holds_rows(db: Db) -> bool:
+    """Whether any store, file or version exists (a schema made and never used needs no reseal)."""
+    row = db.one("SELECT EXISTS (SELECT 1 FROM sm_stores) OR EXISTS (SELECT 1 FROM sm_versions)")
+    return bool(row and row[0])
+
+
+def migrate(db: Db, reseal: Callable[[Db, int], None] | None = None) -> tuple[int, int]:
     """Bring the schema to SCHEMA_VERSION (the caller holds a transaction and the migration lock).
 
-    Returns (from, to)."""
+    ``reseal(db, step)`` seals again, with the key, the rows a step in RESEALED changed the bindings
+    of; without it, a database that holds rows is refused before anything changes. Returns (from, to)."""
     start = version = current_version(db)
     if version > SCHEMA_VERSION:
         raise StorageError(_NEWER.format(version=version, ours=SCHEMA_VERSION))
+    if reseal is None and RESEALED.intersection(range(version, SCHEMA_VERSION)) and version > 0 and holds_rows(db):
+        raise StorageError(
+            f"upgrading the PostgreSQL schema from version {version} seals every row again: run securemem "
+            "migrate with the store's key (--kek URI, --key-file F, --passphrase-file F, $SECUREMEM_KEK or "
+            "$SECUREMEM_KEY)"
+        )
     while version < SCHEMA_VERSION:
         db.run(";\n".join(STEPS[version]))  # one script, one round trip (no parameters in DDL)
-        version += 1
+        step, version = version, version + 1
         db.run("UPDATE sm_meta SET value = %s WHERE key = 'schema_version'", (str(version),))
+        if reseal is not None and step in RESEALED and step > 0 and holds_rows(db):
+            reseal(db, step)
     return start, version

@@ -193,11 +193,14 @@ class StoreKeys:
         """The path's token: its ancestors' 8-byte HMACs and its own, root first (see the module doc)."""
         return b"".join(self._one(p) for p in [*ancestors(path), path])
 
-    def seal_path(self, path: str, tok: bytes, memory: int) -> bytes:
-        return self._sealer.seal(path.encode("utf-8"), place("path", self.ns, tok + struct.pack(">q", memory)))
+    def seal_path(self, path: str, tok: bytes, memory: int, facts: bytes) -> bytes:
+        """A row's path, bound to the row's token, memory number and ``facts`` (row_facts): the clear
+        columns a read trusts (a file's size, lines and expiry) cannot be changed by SQL unseen."""
+        return self._sealer.seal(path.encode("utf-8"), place("path", self.ns, tok + struct.pack(">q", memory) + facts))
 
-    def open_path(self, blob: bytes, tok: bytes, memory: int) -> str:
-        path = self._sealer.open(blob, place("path", self.ns, tok + struct.pack(">q", memory))).decode("utf-8")
+    def open_path(self, blob: bytes, tok: bytes, memory: int, facts: bytes) -> str:
+        where = place("path", self.ns, tok + struct.pack(">q", memory) + facts)
+        path = self._sealer.open(blob, where).decode("utf-8")
         if self.token(path) != tok:  # a path sealed for this very row always has this token
             raise DamagedStoreError(TAMPERED)
         return path
@@ -209,13 +212,16 @@ class StoreKeys:
     def open_text(self, field: str, public_id: str, blob: bytes) -> str:
         return self._sealer.open(blob, place(field, self.ns, public_id)).decode("utf-8")
 
-    def seal_content(self, data: bytes, memory: int) -> bytes:
-        return self._sealer.seal(data, place("content", self.ns, memory))
+    def seal_content(self, data: bytes, memory: int, head: int) -> bytes:
+        """A file's content, bound to its memory and to ``head``, the memory's newest version when it
+        was written (0 with the history off): an older ciphertext of the same file, written back by
+        SQL, names an older version than the history's newest, and is refused (pgtx.py)."""
+        return self._sealer.seal(data, place("content", self.ns, struct.pack(">qq", memory, head)))
 
-    def open_content(self, blob: bytes, memory: int) -> bytes:
-        return self._sealer.open(blob, place("content", self.ns, memory))
+    def open_content(self, blob: bytes, memory: int, head: int) -> bytes:
+        return self._sealer.open(blob, place("content", self.ns, struct.pack(">qq", memory, head)))
 
-    def seal_version(self, seq: int, secret: VersionSecret) -> bytes | None:
+    def seal_version(self, seq: int, memory: int, op: int, secret: VersionSecret) -> bytes | None:
         if secret.path is None and secret.sha256 is None and secret.size is None and secret.salt is None:
             return None
         doc = {
@@ -224,19 +230,12 @@ class StoreKeys:
             "s": secret.size,
             "t": None if secret.salt is None else secret.salt.hex(),
         }
-        return self._sealer.seal(json.dumps(doc).encode(), place("version", self.ns, seq))
+        return self._sealer.seal(json.dumps(doc).encode(), _version_place(self.ns, seq, memory, op))
 
-    def open_version(self, seq: int, blob: bytes | None) -> VersionSecret:
+    def open_version(self, seq: int, memory: int, op: int, blob: bytes | None) -> VersionSecret:
         if blob is None:
             return VersionSecret(None, None, None, None)
-        doc = json.loads(self._sealer.open(blob, place("version", self.ns, seq)))
-        sha, salt = doc.get("h"), doc.get("t")
-        return VersionSecret(
-            doc.get("p"),
-            None if sha is None else bytes.fromhex(sha),
-            doc.get("s"),
-            None if salt is None else bytes.fromhex(salt),
-        )
+        return version_secret(self._sealer.open(blob, _version_place(self.ns, seq, memory, op)))
 
     def seal_who(self, field: str, seq: int, value: str | None) -> str | None:
         """A version's ``session`` or ``actor`` (a session id, an API key id: often a person's name or
@@ -265,11 +264,45 @@ class StoreKeys:
             raise DamagedStoreError(TAMPERED)
         return value
 
-    def seal_version_data(self, seq: int, data: bytes) -> bytes:
-        return self._sealer.seal(data, place("version-data", self.ns, seq))
+    def open_schema1(self, field: str, ident: bytes | int, blob: bytes) -> bytes:
+        """A ciphertext sealed by a schema-1 release (its bindings named fewer facts): read once, by
+        the upgrade that seals it again (pgupgrade.py), never by a store."""
+        return self._sealer.open(blob, place(field, self.ns, ident))
 
-    def open_version_data(self, seq: int, blob: bytes) -> bytes:
-        return self._sealer.open(blob, place("version-data", self.ns, seq))
+    def seal_version_data(self, seq: int, memory: int, data: bytes) -> bytes:
+        return self._sealer.seal(data, place("version-data", self.ns, struct.pack(">qq", seq, memory)))
+
+    def open_version_data(self, seq: int, memory: int, blob: bytes) -> bytes:
+        return self._sealer.open(blob, place("version-data", self.ns, struct.pack(">qq", seq, memory)))
+
+
+def version_secret(doc: bytes) -> VersionSecret:
+    """What a version's ``meta_ct`` holds, once opened."""
+    found = json.loads(doc)
+    sha, salt = found.get("h"), found.get("t")
+    return VersionSecret(
+        found.get("p"),
+        None if sha is None else bytes.fromhex(sha),
+        found.get("s"),
+        None if salt is None else bytes.fromhex(salt),
+    )
+
+
+def _version_place(ns: int, seq: int, memory: int, op: int) -> bytes:
+    """A version's sealed fields name its number, its memory and its operation: a version moved to
+    another memory, or made another operation, by SQL no longer opens."""
+    return place("version", ns, struct.pack(">qqB", seq, memory, op))
+
+
+def row_facts(is_dir: bool, size: int, lines: int, expires: float | None) -> bytes:
+    """The clear columns of an ``sm_entries`` row that its sealed path vouches for. A file's size,
+    line count and expiry (so SQL can neither revive an expired file nor misstate its size); a
+    directory's expiry is not among them: every write below bumps it by SQL, without reading it,
+    and it can only show a directory's name, never a file (README: what the database can change)."""
+    if is_dir:
+        return b"D"
+    stamp = b"-" if expires is None else struct.pack(">d", expires)
+    return b"F" + struct.pack(">qq", size, lines) + stamp
 
 
 def subtree_bounds(tok: bytes) -> tuple[bytes, bytes]:

@@ -13,7 +13,7 @@ need them, and they say nothing of what is written.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from securemem.errors import DamagedStoreError
@@ -21,18 +21,26 @@ from securemem.paths import ROOT, ancestors, is_within, name_of
 from securemem.store.base import Ancestry, Entry, MissingStore, Skip, Usage, VersionQuery, VersionRow, path_bytes
 from securemem.store.history import ROW_SHARE
 from securemem.store.pgschema import Db
-from securemem.store.pgseal import TAMPERED, StoreKeys, subtree_bounds
+from securemem.store.pgseal import TAMPERED, StoreKeys, row_facts, subtree_bounds
 from securemem.store.pgversions import PgVersionLog
 
 if TYPE_CHECKING:
     from securemem.store.postgres import PostgresStore
 
-_COLS = "tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, expires, path_ct"
+# The newest version of a file's memory in the history (its own chain: created, modified, deleted,
+# expired), read with the row: the witness a file's ``head`` must match (``_Row.witnessed``).
+_LATEST = (
+    "CASE WHEN is_dir THEN NULL ELSE (SELECT max(v.seq) FROM sm_versions v WHERE v.memory = sm_entries.memory "
+    "AND v.seq BETWEEN sm_entries.ns << 40 AND ((sm_entries.ns + 1) << 40) - 1 AND v.op < 4) END"
+)
+_COLS = f"tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, expires, path_ct, head, {_LATEST}"
+_DATA = 13  # the index of data_ct in a row of f"SELECT {_COLS}, data_ct"
 _VISIBLE = "(expires IS NULL OR expires > %(now)s)"
 # A subtree is one range of the key (pgseal.subtree_bounds): strictly below, or at and below.
 _BELOW = "(tok > %(lo)s AND tok < %(hi)s)"
 _AT_OR_BELOW = "(tok >= %(lo)s AND tok < %(hi)s)"
 _ROOT_BYTES = path_bytes(ROOT)
+_DIR = row_facts(True, 0, 0, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +56,7 @@ class _Row:
     accessed: float
     expires: float | None
     path: str
+    head: int  # the memory's newest version when the content was written (0: written with the history off)
 
 
 def _later(current: float | None, new: float | None) -> float | None:
@@ -75,6 +84,7 @@ class PgTx:
         self.log = log
         self.write = False
         self.family: dict[int, PgTx] | None = None
+        self._seen: dict[bytes, _Row] = {}  # rows read or written in this transaction, by token
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -86,17 +96,28 @@ class PgTx:
         return self._params(lo=lo, hi=hi, **more)
 
     def _unseal(self, r: Sequence[Any]) -> _Row:
-        tok, memory = bytes(r[0]), int(r[2])
-        path = self.keys.open_path(bytes(r[10]), tok, memory)
-        return _Row(tok, bool(r[1]), memory, int(r[3]), int(r[4]), int(r[5]), float(r[6]), float(r[7]), float(r[8]),
-                    None if r[9] is None else float(r[9]), path)  # fmt: skip
+        """A row read with _COLS, checked: its sealed path vouches for its token, memory number, kind,
+        size, lines and (a file's) expiry; its path bytes are its path's; and a file written with the
+        history on is the newest state the history knows of its memory. A row SQL wrote back from an
+        older dump (an older content, a deleted file) names an older version than the history's
+        newest: refused, never served. (With the history off, nothing witnesses a row's age.)"""
+        tok, is_dir, memory, size, lines = bytes(r[0]), bool(r[1]), int(r[2]), int(r[3]), int(r[4])
+        expires = None if r[9] is None else float(r[9])
+        path = self.keys.open_path(bytes(r[10]), tok, memory, row_facts(is_dir, size, lines, expires))
+        head = int(r[11])
+        if int(r[5]) != path_bytes(path) or (not is_dir and head != 0 and r[12] != head):
+            raise DamagedStoreError(TAMPERED)
+        row = _Row(tok, is_dir, memory, size, lines, int(r[5]), float(r[6]), float(r[7]), float(r[8]), expires, path,
+                   head)  # fmt: skip
+        self._seen[tok] = row
+        return row
 
-    def _content(self, blob: Any, memory: int) -> bytes:
+    def _content(self, blob: Any, row: _Row) -> bytes:
         """A file's content, unsealed. ``is_dir`` is a clear column: a directory row flagged a file by
         SQL has no content, which is the tampering error, like any other row changed outside securemem."""
         if blob is None:
             raise DamagedStoreError(TAMPERED)
-        return self.keys.open_content(bytes(blob), memory)
+        return self.keys.open_content(bytes(blob), row.memory, row.head)
 
     def _visible(self, row: _Row | None) -> bool:
         return row is not None and (row.expires is None or row.expires > self.now)
@@ -175,7 +196,7 @@ class PgTx:
             return None
         if row.is_dir:
             return self._entry(row), None
-        return self._entry(row), self._content(r[11], row.memory)
+        return self._entry(row), self._content(r[_DATA], row)
 
     def ancestry(self, path: str) -> Ancestry:
         above = ancestors(path)
@@ -194,8 +215,8 @@ class PgTx:
         level = len(top)
         rows = self._db.all(
             "SELECT tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, expires, "
-            f"CASE WHEN length(tok) <= %(deep)s THEN path_ct END FROM sm_entries WHERE ns = %(ns)s AND {_BELOW} "
-            f"AND {_VISIBLE}",
+            f"CASE WHEN length(tok) <= %(deep)s THEN path_ct END, head, CASE WHEN length(tok) <= %(deep)s THEN "
+            f"{_LATEST} END FROM sm_entries WHERE ns = %(ns)s AND {_BELOW} AND {_VISIBLE}",
             self._below(top, deep=level + 8 * depth),
         )
         shown: dict[bytes, _Row] = {}
@@ -252,6 +273,7 @@ class PgTx:
 
     def _drop(self, path: str) -> None:
         tok = self.keys.token(path)
+        self._seen.clear()
         self._db.run(f"DELETE FROM sm_entries WHERE ns = %(ns)s AND {_AT_OR_BELOW}", self._below(tok))
 
     def _bump(self, path: str, expires: float | None, *, modified: bool = True) -> None:
@@ -307,7 +329,7 @@ class PgTx:
                     tok=tok,
                     b=path_bytes(directory),
                     e=None if directory == ROOT else expires,
-                    p=self.keys.seal_path(directory, tok, 0),
+                    p=self.keys.seal_path(directory, tok, 0, _DIR),
                 )
             )
         self._db.run_many(
@@ -320,25 +342,33 @@ class PgTx:
         self, path: str, data: bytes, lines: int, expires: float | None, old: Entry | None, *, memory: int = 0
     ) -> None:
         tok = self.keys.token(path)
+        facts = row_facts(False, len(data), lines, expires)
         if old is None:
             self._make_dirs(self._make_room(path), expires)
-            number = memory or self._store.next_memory(self._db)
+            number = memory or self._store.next_memory(self._db, self.ns)
+            head = self.log.record("created", number, path, bytes(data))  # first: the row names it
             self._db.run(
                 "INSERT INTO sm_entries (ns, tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, "
-                "expires, path_ct, data_ct) VALUES (%(ns)s, %(tok)s, false, %(m)s, %(s)s, %(l)s, %(b)s, %(now)s, "
-                "%(now)s, %(now)s, %(e)s, %(p)s, %(d)s)",
-                self._params(tok=tok, m=number, s=len(data), l=lines, b=path_bytes(path), e=expires,
-                             p=self.keys.seal_path(path, tok, number), d=self.keys.seal_content(bytes(data), number)),
+                "expires, path_ct, data_ct, head) VALUES (%(ns)s, %(tok)s, false, %(m)s, %(s)s, %(l)s, %(b)s, %(now)s, "
+                "%(now)s, %(now)s, %(e)s, %(p)s, %(d)s, %(h)s)",
+                self._params(tok=tok, m=number, s=len(data), l=lines, b=path_bytes(path), e=expires, h=head,
+                             p=self.keys.seal_path(path, tok, number, facts),
+                             d=self.keys.seal_content(bytes(data), number, head)),
             )  # fmt: skip
-            self.log.record("created", number, path, bytes(data))
+            created = self.now
         else:
             number = old.memory
+            head = self.log.record("modified", number, path, bytes(data))
             self._db.run(
                 "UPDATE sm_entries SET size = %(s)s, lines = %(l)s, modified = %(now)s, accessed = %(now)s, "
-                "expires = %(e)s, data_ct = %(d)s WHERE ns = %(ns)s AND tok = %(tok)s",
-                self._params(tok=tok, s=len(data), l=lines, e=expires, d=self.keys.seal_content(bytes(data), number)),
-            )
-            self.log.record("modified", number, path, bytes(data))
+                "expires = %(e)s, path_ct = %(p)s, data_ct = %(d)s, head = %(h)s WHERE ns = %(ns)s AND tok = %(tok)s",
+                self._params(tok=tok, s=len(data), l=lines, e=expires, h=head,
+                             p=self.keys.seal_path(path, tok, number, facts),
+                             d=self.keys.seal_content(bytes(data), number, head)),
+            )  # fmt: skip
+            created = old.created
+        self._seen[tok] = _Row(tok, False, number, len(data), lines, path_bytes(path), created, self.now, self.now,
+                               expires, path, head)  # fmt: skip
         self._bump(path, expires)
 
     def delete(self, path: str, entry: Entry) -> None:
@@ -358,7 +388,7 @@ class PgTx:
             f"SELECT {_COLS}{extra} FROM sm_entries WHERE ns = %(ns)s AND {_AT_OR_BELOW}",
             self._below(tok),
         )
-        return [(self._unseal(r), bytes(r[11]) if content and r[11] is not None else None) for r in rows]
+        return [(self._unseal(r), bytes(r[_DATA]) if content and r[_DATA] is not None else None) for r in rows]
 
     def move(self, old: str, new: str, entry: Entry, expiries: Mapping[str, float | None]) -> None:
         if entry.is_dir:  # expired rows do not travel: they go now
@@ -380,34 +410,39 @@ class PgTx:
             for above in ancestors(path):
                 if above in final and is_within(above, new):
                     final[above] = _later(final[above], expires)
-        updates = []
+        # Each file moved gets its version first (the history on): its content is sealed again, naming it.
+        heads: dict[bytes, tuple[int, bytes | None]] = {}
+        for row, sealed in sorted(self._sealed_contents(moving), key=lambda m: m[0].path):
+            if self.log.settings.versions and not row.is_dir and sealed is not None:
+                data = self.keys.open_content(sealed, row.memory, row.head)
+                head = self.log.record("modified", row.memory, new + row.path[len(old) :], data)
+                heads[row.tok] = (head, self.keys.seal_content(data, row.memory, head))
+            else:
+                heads[row.tok] = (row.head, sealed)
+        inserts = []
         for row, _ in moving:
             moved = new + row.path[len(old) :]
             tok = self.keys.token(moved)
-            updates.append({
-                "ns": self.ns, "old": row.tok, "tok": tok, "p": self.keys.seal_path(moved, tok, row.memory),
-                "b": path_bytes(moved), "e": final.get(moved, row.expires),
-                "m": self.now if moved == new else row.modified,
+            expires = final.get(moved, row.expires)
+            facts = _DIR if row.is_dir else row_facts(False, row.size, row.lines, expires)
+            head, sealed = heads[row.tok]
+            inserts.append({
+                "ns": self.ns, "tok": tok, "p": self.keys.seal_path(moved, tok, row.memory, facts),
+                "b": path_bytes(moved), "e": expires, "m": self.now if moved == new else row.modified,
+                "dir": row.is_dir, "memory": row.memory, "size": row.size, "lines": row.lines,
+                "created": row.created, "accessed": row.accessed, "d": sealed, "h": head,
             })  # fmt: skip
         self._db.run(
             f"DELETE FROM sm_entries WHERE ns = %(ns)s AND {_AT_OR_BELOW}",
             self._below(top.tok),
         )
+        self._seen.clear()
         self._db.run_many(
             "INSERT INTO sm_entries (ns, tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, "
-            "expires, path_ct, data_ct) VALUES (%(ns)s, %(tok)s, %(dir)s, %(memory)s, %(size)s, %(lines)s, %(b)s, "
-            "%(created)s, %(m)s, %(accessed)s, %(e)s, %(p)s, %(d)s)",
-            [
-                {**u, "dir": row.is_dir, "memory": row.memory, "size": row.size, "lines": row.lines,
-                 "created": row.created, "accessed": row.accessed, "d": sealed}
-                for u, (row, sealed) in zip(updates, self._sealed_contents(moving), strict=True)
-            ],
-        )  # fmt: skip
-        if self.log.settings.versions:
-            for row, sealed in sorted(moving, key=lambda m: m[0].path):
-                if not row.is_dir and sealed is not None:
-                    data = self.keys.open_content(sealed, row.memory)
-                    self.log.record("modified", row.memory, new + row.path[len(old) :], data)
+            "expires, path_ct, data_ct, head) VALUES (%(ns)s, %(tok)s, %(dir)s, %(memory)s, %(size)s, %(lines)s, "
+            "%(b)s, %(created)s, %(m)s, %(accessed)s, %(e)s, %(p)s, %(d)s, %(h)s)",
+            inserts,
+        )
         self._stamp_modified([a for a in ancestors(old) if a != old])
         self._bump(new, latest)
 
@@ -429,18 +464,31 @@ class PgTx:
         self._bump(path, expires)
 
     def touch(self, path: str, expires: float | None) -> None:
-        self._db.run(
-            "UPDATE sm_entries SET accessed = %(now)s, expires = %(e)s WHERE ns = %(ns)s AND tok = %(tok)s",
-            self._params(e=expires, tok=self.keys.token(path)),
-        )
+        self._set_expiry(path, expires, accessed=True)
         self._bump(path, expires, modified=False)
 
     def set_expiry(self, path: str, expires: float | None) -> None:
-        self._db.run(
-            "UPDATE sm_entries SET expires = %(e)s WHERE ns = %(ns)s AND tok = %(tok)s",
-            self._params(e=expires, tok=self.keys.token(path)),
-        )
+        self._set_expiry(path, expires, accessed=False)
         self._bump(path, expires, modified=False)
+
+    def _set_expiry(self, path: str, expires: float | None, *, accessed: bool) -> None:
+        """A row's expiry (and access time); a file's path is sealed again, since it vouches for it."""
+        tok = self.keys.token(path)
+        row = self._seen.get(tok) or self._raw(path)
+        if row is None or row.is_dir:
+            self._db.run(
+                "UPDATE sm_entries SET accessed = CASE WHEN %(a)s THEN %(now)s ELSE accessed END, expires = %(e)s "
+                "WHERE ns = %(ns)s AND tok = %(tok)s",
+                self._params(a=accessed, e=expires, tok=tok),
+            )
+            return
+        sealed = self.keys.seal_path(row.path, tok, row.memory, row_facts(False, row.size, row.lines, expires))
+        self._db.run(
+            "UPDATE sm_entries SET accessed = CASE WHEN %(a)s THEN %(now)s ELSE accessed END, expires = %(e)s, "
+            "path_ct = %(p)s WHERE ns = %(ns)s AND tok = %(tok)s",
+            self._params(a=accessed, e=expires, tok=tok, p=sealed),
+        )
+        self._seen[tok] = replace(row, expires=expires, accessed=self.now if accessed else row.accessed)
 
     def purge_expired(self, limit: int, *, memory: int | None = None) -> int:
         return purge(self._db, self.log, limit, self.now, memory=memory)
@@ -456,7 +504,7 @@ class PgTx:
         row = self._unseal(r)
         if not self._visible(row):
             return None
-        return self._entry(row), self._content(r[11], row.memory)
+        return self._entry(row), self._content(r[_DATA], row)
 
     def files(self, prefix: str, after: str | None, limit: int) -> list[tuple[Entry, bytes]]:
         # Every match lies below the directory the prefix names up to its last slash: one range of
@@ -480,7 +528,7 @@ class PgTx:
                 "SELECT tok, data_ct FROM sm_entries WHERE ns = %s AND tok = ANY(%s)", (self.ns, [r.tok for r in found])
             )
         }
-        return [(self._entry(row), self._content(data[row.tok], row.memory)) for row in found]
+        return [(self._entry(row), self._content(data[row.tok], row)) for row in found]
 
     def versions(self, query: VersionQuery) -> list[VersionRow]:
         return self.log.page(query)
@@ -494,6 +542,9 @@ class PgTx:
             self.log.redact(seq, found.memory)
 
 
+_PURGED = "tok, memory, path_ct, size, lines, expires, is_dir"
+
+
 def purge(db: Db, log: PgVersionLog, limit: int, now: float, *, memory: int | None = None) -> int:
     """Delete up to ``limit`` expired rows of ``log``'s store (its lock held): files first, then
     directories deepest first; each file gets its ``expired`` version. Rows another transaction
@@ -502,22 +553,26 @@ def purge(db: Db, log: PgVersionLog, limit: int, now: float, *, memory: int | No
     due = "ns = %(ns)s AND expires IS NOT NULL AND expires <= %(now)s"
     rows = []
     if memory is not None:  # that memory's row first, if it has expired, wherever the batch would end
-        mine = f"SELECT tok, memory, path_ct FROM sm_entries WHERE {due} AND NOT is_dir AND memory = %(m)s"
+        mine = f"SELECT {_PURGED} FROM sm_entries WHERE {due} AND NOT is_dir AND memory = %(m)s"
         rows = db.all(mine, params)
     bulk = db.all(
-        f"SELECT tok, memory, path_ct FROM sm_entries WHERE {due} AND NOT is_dir LIMIT %(n)s FOR UPDATE SKIP LOCKED",
+        f"SELECT {_PURGED} FROM sm_entries WHERE {due} AND NOT is_dir LIMIT %(n)s FOR UPDATE SKIP LOCKED",
         params,
     )
     rows += [r for r in bulk if r not in rows]
     if len(rows) < limit:
         rows += db.all(
-            f"SELECT tok, memory, path_ct FROM sm_entries WHERE {due} AND is_dir ORDER BY length(tok) DESC "
+            f"SELECT {_PURGED} FROM sm_entries WHERE {due} AND is_dir ORDER BY length(tok) DESC "
             "LIMIT %(n)s FOR UPDATE SKIP LOCKED",
             {**params, "n": limit - len(rows)},
         )
     if not rows:
         return 0
-    files = sorted((int(r[1]), log.keys.open_path(bytes(r[2]), bytes(r[0]), int(r[1]))) for r in rows if int(r[1]) != 0)
+    files = sorted(
+        (int(r[1]), log.keys.open_path(bytes(r[2]), bytes(r[0]), int(r[1]), row_facts(False, r[3], r[4], r[5])))
+        for r in rows
+        if not r[6]
+    )
     db.run("DELETE FROM sm_entries WHERE ns = %s AND tok = ANY(%s)", (log.ns, [bytes(r[0]) for r in rows]))
     log.expired(files)
     return len(rows)

@@ -14,11 +14,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from securemem.errors import StorageError
+from securemem.errors import DamagedStoreError, StorageError
 from securemem.store import history
 from securemem.store.base import Actor, History, VersionQuery, VersionRow
 from securemem.store.pgschema import Db
-from securemem.store.pgseal import StoreKeys, VersionSecret
+from securemem.store.pgseal import TAMPERED, StoreKeys, VersionSecret
 
 SEQ_BITS = history.SEQ_BITS
 _EXPIRY = Actor(None, history.EXPIRY_ACTOR)
@@ -26,6 +26,12 @@ _META = "v.seq, v.memory, v.op, v.meta_ct, v.session, v.actor, v.created, v.reda
 # The memory's live row: the versions of a memory that has expired show nothing, before any sweep.
 _LIVE = "LEFT JOIN sm_entries e ON e.ns = %(ns)s AND e.memory = v.memory AND NOT e.is_dir"
 _ERASED = "meta_ct = NULL, data_ct = NULL, hbytes = 0, redacted = %(now)s"
+# Whether a redaction event names the version: a version put back by SQL after its redaction
+# (its old ciphertexts written back, ``redacted`` cleared) is refused, not served.
+_STRUCK = (
+    f"EXISTS (SELECT 1 FROM sm_versions r WHERE r.ref = v.seq AND r.op = {history.OP_CODE['redaction']} "
+    "AND r.seq BETWEEN %(slo)s AND %(shi)s)"
+)
 
 
 def seq_range(ns: int) -> tuple[int, int]:
@@ -109,8 +115,10 @@ class PgVersionLog:
             "created": created,
             "digest": row.digest,
             "link": row.link,
-            "meta": self.keys.seal_version(seq, VersionSecret(path, row.sha256, row.size, row.salt)),
-            "data": None if row.data is None else self.keys.seal_version_data(seq, row.data),
+            "meta": self.keys.seal_version(
+                seq, memory, history.OP_CODE[op], VersionSecret(path, row.sha256, row.size, row.salt)
+            ),
+            "data": None if row.data is None else self.keys.seal_version_data(seq, memory, row.data),
             "ns": self.ns,
             "grow": history.share(op, path, row.data),  # a redaction event's row was held in reserve
         }
@@ -163,28 +171,30 @@ class PgVersionLog:
             where.append("v.created <= %(lte)s")
             params["lte"] = query.created_lte
         rows = self._db.all(
-            f"SELECT {_META}, e.expires FROM sm_versions v {_LIVE} WHERE {' AND '.join(where)} "
+            f"SELECT {_META}, e.expires, NULL, {_STRUCK} FROM sm_versions v {_LIVE} WHERE {' AND '.join(where)} "
             "ORDER BY v.seq DESC LIMIT %(n)s",
-            params,
+            {**params, "slo": self.lo, "shi": self.hi},
         )
         return [self._row(r, r[9], None) for r in rows]
 
     def get(self, seq: int) -> VersionRow | None:
         row = self._db.one(
-            f"SELECT {_META}, e.expires, v.data_ct FROM sm_versions v {_LIVE} "
+            f"SELECT {_META}, e.expires, v.data_ct, {_STRUCK} FROM sm_versions v {_LIVE} "
             "WHERE v.seq = %(seq)s AND v.seq BETWEEN %(lo)s AND %(hi)s AND v.op < 4",
-            {"seq": seq, "lo": self.lo, "hi": self.hi, "ns": self.ns},
+            {"seq": seq, "lo": self.lo, "hi": self.hi, "slo": self.lo, "shi": self.hi, "ns": self.ns},
         )
         return None if row is None else self._row(row, row[9], row[10])
 
     def _row(self, r: Sequence[Any], expires: float | None, data: Any) -> VersionRow:
-        seq = int(r[0])
+        seq, memory = int(r[0]), int(r[1])
+        if r[11] and (r[7] is None or r[3] is not None or data is not None):
+            raise DamagedStoreError(TAMPERED)  # a redacted version whole again: put back by SQL
         hide = self.settings.redact_expired and expires is not None and expires <= self.now
-        secret = self.keys.open_version(seq, None if r[3] is None else bytes(r[3]))
-        content = None if hide or data is None else self.keys.open_version_data(seq, bytes(data))
+        secret = self.keys.open_version(seq, memory, int(r[2]), None if r[3] is None else bytes(r[3]))
+        content = None if hide or data is None else self.keys.open_version_data(seq, memory, bytes(data))
         return VersionRow(
             seq=seq,
-            memory=int(r[1]),
+            memory=memory,
             op=history.OPS[r[2]],
             path=None if hide else secret.path,
             sha256=None if hide else secret.sha256,
@@ -255,11 +265,11 @@ def chain_rows(db: Db, keys: StoreKeys) -> Iterator[VersionRow]:
             (after, hi),
         )
         for r in rows:
-            seq = int(r[0])
-            secret = keys.open_version(seq, None if r[3] is None else bytes(r[3]))
+            seq, memory = int(r[0]), int(r[1])
+            secret = keys.open_version(seq, memory, int(r[2]), None if r[3] is None else bytes(r[3]))
             yield VersionRow(
                 seq=seq,
-                memory=int(r[1]),
+                memory=memory,
                 op=history.OPS[r[2]],
                 path=secret.path,
                 sha256=secret.sha256,
@@ -268,7 +278,7 @@ def chain_rows(db: Db, keys: StoreKeys) -> Iterator[VersionRow]:
                 api_key_id=keys.open_who("actor", seq, r[5]),
                 created=float(r[6]),
                 redacted=r[7],
-                data=None if r[8] is None else keys.open_version_data(seq, bytes(r[8])),
+                data=None if r[8] is None else keys.open_version_data(seq, memory, bytes(r[8])),
                 ref=r[9],
                 salt=secret.salt,
                 digest=bytes(r[10]),

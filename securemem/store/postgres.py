@@ -28,9 +28,9 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 from psycopg import errors as pgerrors
@@ -52,6 +52,7 @@ from securemem.store.pgkeys import OwnKeys, unlock
 from securemem.store.pgschema import MIGRATE, MIGRATION_LOCK, Db
 from securemem.store.pgseal import TAMPERED, MasterKeys, StoreKeys
 from securemem.store.pgtx import PgTx, purge
+from securemem.store.pgupgrade import reseal_schema1
 from securemem.store.pgversions import PgVersionLog, chain_rows, seq_range
 
 _NOBODY = Actor()
@@ -137,11 +138,14 @@ def _connect_error(exc: psycopg.Error) -> StorageError:
     return translate(exc)
 
 
-def migrate(url: str, *, schema: str | None = None) -> tuple[int, int]:
+def migrate(
+    url: str, *, schema: str | None = None, key: KeyProvider | None = None, kek: KekProvider | None = None
+) -> tuple[int, int]:
     """Create or upgrade the schema of the database ``url`` names: (version before, version after).
 
     ``schema``: first create that PostgreSQL schema and migrate inside it (the tests' scratch
-    schemas, in the same round trips)."""
+    schemas, in the same round trips). ``key`` or ``kek``: the deployment's, for an upgrade that
+    seals every row again (pgschema.RESEALED); a schema with no rows yet needs neither."""
     try:
         with psycopg.connect(url, autocommit=True) as conn:
             db = _Db(conn)
@@ -150,7 +154,7 @@ def migrate(url: str, *, schema: str | None = None) -> tuple[int, int]:
                 if schema is not None:
                     conn.execute(f'CREATE SCHEMA "{schema}"; SET LOCAL search_path = "{schema}"')
                 db.run("SELECT pg_advisory_xact_lock(%s, %s)", MIGRATION_LOCK)
-                found = pgschema.migrate(db)
+                found = pgschema.migrate(db, None if key is None and kek is None else _resealer(key, kek))
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -160,6 +164,18 @@ def migrate(url: str, *, schema: str | None = None) -> tuple[int, int]:
         raise _connect_error(exc) from None
     except psycopg.Error as exc:
         raise translate(exc) from None
+
+
+def _resealer(key: KeyProvider | None, kek: KekProvider | None) -> Callable[[Db, int], None]:
+    """What seals a migrated database's rows again: its stores' keys, unwrapped on the migration's connection."""
+
+    def reseal(db: Db, step: int) -> None:
+        assert step == 1  # the only step in pgschema.RESEALED
+        master, own_keys = unlock(db, key, kek, check=False)
+        opener = PostgresStore(cast("ConnectionPool[Any]", None), master, own_keys)
+        reseal_schema1(db, opener.unseal_dek)
+
+    return reseal
 
 
 class PostgresStore:
@@ -394,7 +410,7 @@ class PostgresStore:
     def _check_name(self, ns: int, public_id: str, name_ct: bytes, dek: bytes, name: str) -> None:
         """The row a name token found is the store of that name: ``name_tok`` is a clear column, and a
         token moved to another row by SQL would send every agent of one store into another."""
-        if self._unseal_dek(ns, public_id, dek).open_text("store-name", public_id, name_ct) != name:
+        if self.unseal_dek(ns, public_id, dek).open_text("store-name", public_id, name_ct) != name:
             raise DamagedStoreError(TAMPERED)
 
     def lock(self, db: Db, ns: int) -> None:
@@ -412,10 +428,11 @@ class PostgresStore:
             row = db.one("SELECT public_id, dek FROM sm_stores WHERE id = %s", (ns,))
             if row is None:
                 raise MissingStore("the store does not exist (it was deleted)")
-            found = self._unseal_dek(ns, str(row[0]), bytes(row[1]))
+            found = self.unseal_dek(ns, str(row[0]), bytes(row[1]))
         return found
 
-    def _unseal_dek(self, ns: int, public_id: str, blob: bytes) -> StoreKeys:
+    def unseal_dek(self, ns: int, public_id: str, blob: bytes) -> StoreKeys:
+        """A store's keys from its row's sealed data key (kept for the life of this handle)."""
         found = self._keys.get(ns)
         if found is None:
             sealed = self._master.unwrap_dek(ns, public_id, blob)
@@ -437,8 +454,15 @@ class PostgresStore:
             return None if row is None else int(row[0])
         return self._ns_of(db, namespace)
 
-    def next_memory(self, db: Db) -> int:
-        row = db.one("SELECT nextval('sm_memory_numbers')")
+    def next_memory(self, db: Db, ns: int) -> int:
+        """A memory number no file of the store and no version anywhere has had (the store's lock is
+        held). The sequence alone is not trusted: SQL can restart it, and two files sharing a number
+        would share their content's binding (pgseal.py). Both maxima are one index probe each."""
+        row = db.one(
+            "SELECT greatest(nextval('sm_memory_numbers'), coalesce((SELECT max(memory) FROM sm_versions), 0) + 1, "
+            "coalesce((SELECT max(memory) FROM sm_entries WHERE ns = %s AND NOT is_dir), 0) + 1)",
+            (ns,),
+        )
         assert row is not None
         return int(row[0])
 
@@ -474,7 +498,7 @@ class PostgresStore:
 
     def _info(self, row: tuple[Any, ...]) -> StoreInfo:
         ns, public_id = int(row[0]), str(row[1])
-        keys = self._unseal_dek(ns, public_id, bytes(row[6]))
+        keys = self.unseal_dek(ns, public_id, bytes(row[6]))
         name = keys.open_text("store-name", public_id, bytes(row[2]))
         description = keys.open_text("store-description", public_id, bytes(row[3]))
         return StoreInfo(ns, public_id, name, description, float(row[4]), float(row[5]))
@@ -651,7 +675,7 @@ class PostgresStore:
             for ns, public_id, dek in db.all("SELECT id, public_id, dek FROM sm_stores ORDER BY id"):
                 try:
                     self._keys.pop(int(ns), None)
-                    self._unseal_dek(int(ns), str(public_id), bytes(dek))
+                    self.unseal_dek(int(ns), str(public_id), bytes(dek))
                 except StorageError:
                     problems.append(f"store {public_id}: its data key fails its check")
         return problems
