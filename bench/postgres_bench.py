@@ -221,12 +221,12 @@ def _copy_rows(conn: Any, ns: int, keys: Any, memories: int) -> None:
     with conn.cursor() as cur, cur.copy(f"COPY sm_entries ({columns}) FROM STDIN") as copy:
         for path in [ROOT, *(f"{ROOT}/d{d}" for d in range(spread))]:
             tok, when = keys.token(path), None if path == ROOT else expires
-            sealed = keys.seal_path(path, tok, 0, row_facts(True, 0, 0, None))
+            sealed = keys.seal_path(path, tok, 0, row_facts(True, 0, 0, None, 0))
             copy.write_row((ns, tok, True, 0, 0, 0, path_bytes(path), now, now, now, when, sealed, None))
         for m in range(memories):
             path, data, number = f"{ROOT}/d{m % spread}/n{m}.md", note_text(m, 512).encode(), first + m
             tok, lines = keys.token(path), data.count(b"\n")
-            facts = row_facts(False, len(data), lines, expires)
+            facts = row_facts(False, len(data), lines, expires, 0)
             # head 0: written without versions, as a store with the history off writes (pgtx.py)
             sealed_path, sealed_data = keys.seal_path(path, tok, number, facts), keys.seal_content(data, number, 0)
             row = (ns, tok, False, number, len(data), lines, path_bytes(path), now, now, now, expires)

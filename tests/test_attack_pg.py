@@ -107,6 +107,26 @@ def test_a_deleted_file_put_back_from_an_old_dump_is_served(url: str, key: bytes
         assert failed and "jane@example.org" not in text, "a deleted file put back by SQL is served"
 
 
+@pytest.mark.parametrize("head", ["kept", "zeroed"])
+def test_a_deleted_files_row_put_back_is_not_listed(url: str, key: bytes, head: str) -> None:
+    """MEDIUM. A listing unseals every path it shows: a deleted file's row put back from a dump
+    must not come back as a name either, even with its ``head`` set to 0 (the value of a row
+    written with the history off, which nothing witnesses): the sealed path names its head."""
+    with SecureMemory.open(url, key=key) as memory:
+        ok(memory, command="create", path="/memories/jane-doe.md", file_text="notes\n")
+        ok(memory, command="create", path="/memories/other.md", file_text="other\n")
+        with sql(url) as conn:
+            row = conn.execute("SELECT * FROM sm_entries WHERE NOT is_dir ORDER BY memory LIMIT 1").fetchone()
+            assert row is not None
+            ok(memory, command="delete", path="/memories/jane-doe.md")
+            conn.execute(f"INSERT INTO sm_entries VALUES ({', '.join(['%s'] * len(row))})", row)
+            if head == "zeroed":
+                conn.execute("UPDATE sm_entries SET head = 0 WHERE NOT is_dir")
+    with SecureMemory.open(url, key=key) as memory:
+        failed, text = _view(memory, "/memories")
+        assert failed and "jane-doe" not in text, f"a deleted file's name is listed again: {text!r}"
+
+
 def test_an_expired_file_given_back_its_life_by_sql_is_served(url: str, key: bytes) -> None:
     """MEDIUM. ``expires`` is a clear, unauthenticated column: a DBA who clears it on a row that
     has expired but not been swept yet makes the expired memory visible (and permanent) again, so

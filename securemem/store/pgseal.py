@@ -294,15 +294,16 @@ def _version_place(ns: int, seq: int, memory: int, op: int) -> bytes:
     return place("version", ns, struct.pack(">qqB", seq, memory, op))
 
 
-def row_facts(is_dir: bool, size: int, lines: int, expires: float | None) -> bytes:
+def row_facts(is_dir: bool, size: int, lines: int, expires: float | None, head: int) -> bytes:
     """The clear columns of an ``sm_entries`` row that its sealed path vouches for. A file's size,
-    line count and expiry (so SQL can neither revive an expired file nor misstate its size); a
+    line count, expiry (so SQL can neither revive an expired file nor misstate its size) and head
+    (so a row put back from a dump cannot pass as one written with the history off); a
     directory's expiry is not among them: every write below bumps it by SQL, without reading it,
     and it can only show a directory's name, never a file (README: what the database can change)."""
     if is_dir:
         return b"D"
     stamp = b"-" if expires is None else struct.pack(">d", expires)
-    return b"F" + struct.pack(">qq", size, lines) + stamp
+    return b"F" + struct.pack(">qqq", size, lines, head) + stamp
 
 
 def subtree_bounds(tok: bytes) -> tuple[bytes, bytes]:

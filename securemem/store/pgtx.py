@@ -28,10 +28,12 @@ if TYPE_CHECKING:
     from securemem.store.postgres import PostgresStore
 
 # The newest version of a file's memory in the history (its own chain: created, modified, deleted,
-# expired), read with the row: the witness a file's ``head`` must match (``_Row.witnessed``).
+# expired), read with the row: the witness a file's ``head`` must match (see ``_unseal``); not
+# looked up for a row written with the history off (head 0), which nothing witnesses.
 _LATEST = (
-    "CASE WHEN is_dir THEN NULL ELSE (SELECT max(v.seq) FROM sm_versions v WHERE v.memory = sm_entries.memory "
-    "AND v.seq BETWEEN sm_entries.ns << 40 AND ((sm_entries.ns + 1) << 40) - 1 AND v.op < 4) END"
+    "CASE WHEN is_dir OR head = 0 THEN NULL ELSE (SELECT max(v.seq) FROM sm_versions v "
+    "WHERE v.memory = sm_entries.memory AND v.seq BETWEEN sm_entries.ns << 40 AND ((sm_entries.ns + 1) << 40) - 1 "
+    "AND v.op < 4) END"
 )
 _COLS = f"tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, expires, path_ct, head, {_LATEST}"
 _DATA = 13  # the index of data_ct in a row of f"SELECT {_COLS}, data_ct"
@@ -40,7 +42,7 @@ _VISIBLE = "(expires IS NULL OR expires > %(now)s)"
 _BELOW = "(tok > %(lo)s AND tok < %(hi)s)"
 _AT_OR_BELOW = "(tok >= %(lo)s AND tok < %(hi)s)"
 _ROOT_BYTES = path_bytes(ROOT)
-_DIR = row_facts(True, 0, 0, None)
+_DIR = row_facts(True, 0, 0, None, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +105,8 @@ class PgTx:
         newest: refused, never served. (With the history off, nothing witnesses a row's age.)"""
         tok, is_dir, memory, size, lines = bytes(r[0]), bool(r[1]), int(r[2]), int(r[3]), int(r[4])
         expires = None if r[9] is None else float(r[9])
-        path = self.keys.open_path(bytes(r[10]), tok, memory, row_facts(is_dir, size, lines, expires))
         head = int(r[11])
+        path = self.keys.open_path(bytes(r[10]), tok, memory, row_facts(is_dir, size, lines, expires, head))
         if int(r[5]) != path_bytes(path) or (not is_dir and head != 0 and r[12] != head):
             raise DamagedStoreError(TAMPERED)
         row = _Row(tok, is_dir, memory, size, lines, int(r[5]), float(r[6]), float(r[7]), float(r[8]), expires, path,
@@ -342,11 +344,11 @@ class PgTx:
         self, path: str, data: bytes, lines: int, expires: float | None, old: Entry | None, *, memory: int = 0
     ) -> None:
         tok = self.keys.token(path)
-        facts = row_facts(False, len(data), lines, expires)
         if old is None:
             self._make_dirs(self._make_room(path), expires)
             number = memory or self._store.next_memory(self._db, self.ns)
             head = self.log.record("created", number, path, bytes(data))  # first: the row names it
+            facts = row_facts(False, len(data), lines, expires, head)
             self._db.run(
                 "INSERT INTO sm_entries (ns, tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, "
                 "expires, path_ct, data_ct, head) VALUES (%(ns)s, %(tok)s, false, %(m)s, %(s)s, %(l)s, %(b)s, %(now)s, "
@@ -359,6 +361,7 @@ class PgTx:
         else:
             number = old.memory
             head = self.log.record("modified", number, path, bytes(data))
+            facts = row_facts(False, len(data), lines, expires, head)
             self._db.run(
                 "UPDATE sm_entries SET size = %(s)s, lines = %(l)s, modified = %(now)s, accessed = %(now)s, "
                 "expires = %(e)s, path_ct = %(p)s, data_ct = %(d)s, head = %(h)s WHERE ns = %(ns)s AND tok = %(tok)s",
@@ -424,8 +427,8 @@ class PgTx:
             moved = new + row.path[len(old) :]
             tok = self.keys.token(moved)
             expires = final.get(moved, row.expires)
-            facts = _DIR if row.is_dir else row_facts(False, row.size, row.lines, expires)
             head, sealed = heads[row.tok]
+            facts = _DIR if row.is_dir else row_facts(False, row.size, row.lines, expires, head)
             inserts.append({
                 "ns": self.ns, "tok": tok, "p": self.keys.seal_path(moved, tok, row.memory, facts),
                 "b": path_bytes(moved), "e": expires, "m": self.now if moved == new else row.modified,
@@ -482,7 +485,8 @@ class PgTx:
                 self._params(a=accessed, e=expires, tok=tok),
             )
             return
-        sealed = self.keys.seal_path(row.path, tok, row.memory, row_facts(False, row.size, row.lines, expires))
+        facts = row_facts(False, row.size, row.lines, expires, row.head)
+        sealed = self.keys.seal_path(row.path, tok, row.memory, facts)
         self._db.run(
             "UPDATE sm_entries SET accessed = CASE WHEN %(a)s THEN %(now)s ELSE accessed END, expires = %(e)s, "
             "path_ct = %(p)s WHERE ns = %(ns)s AND tok = %(tok)s",
@@ -542,7 +546,7 @@ class PgTx:
             self.log.redact(seq, found.memory)
 
 
-_PURGED = "tok, memory, path_ct, size, lines, expires, is_dir"
+_PURGED = "tok, memory, path_ct, size, lines, expires, is_dir, head"
 
 
 def purge(db: Db, log: PgVersionLog, limit: int, now: float, *, memory: int | None = None) -> int:
@@ -569,7 +573,7 @@ def purge(db: Db, log: PgVersionLog, limit: int, now: float, *, memory: int | No
     if not rows:
         return 0
     files = sorted(
-        (int(r[1]), log.keys.open_path(bytes(r[2]), bytes(r[0]), int(r[1]), row_facts(False, r[3], r[4], r[5])))
+        (int(r[1]), log.keys.open_path(bytes(r[2]), bytes(r[0]), int(r[1]), row_facts(False, r[3], r[4], r[5], r[7])))
         for r in rows
         if not r[6]
     )

@@ -41,7 +41,6 @@ def _entries(db: Db, keys: StoreKeys) -> None:
         if keys.token(path) != tok:
             raise DamagedStoreError(TAMPERED)
         expires = None if r[5] is None else float(r[5])
-        facts = row_facts(is_dir, int(r[3]), int(r[4]), expires)
         head, data_ct = 0, None
         if not is_dir:
             if r[7] is None:
@@ -50,6 +49,7 @@ def _entries(db: Db, keys: StoreKeys) -> None:
             found = db.one(_HEAD, (memory, lo, hi))
             head = 0 if found is None or found[0] is None else int(found[0])
             data_ct = keys.seal_content(data, memory, head)
+        facts = row_facts(is_dir, int(r[3]), int(r[4]), expires, head)
         updates.append({
             "ns": keys.ns, "tok": tok, "h": head, "d": data_ct, "p": keys.seal_path(path, tok, memory, facts),
         })  # fmt: skip
