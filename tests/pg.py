@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import secrets
+import subprocess
+import sys
 import threading
 from typing import Any
 from urllib.parse import quote
@@ -98,3 +100,18 @@ def _require(available: bool, what: str) -> None:
 
 
 PG = Scratch(SERVER)
+
+
+def audit_verify(url: str, key: bytes) -> tuple[int, str]:
+    """``securemem audit verify --db URL`` in a child process with the key in its environment:
+    its exit code and stdout."""
+    run = subprocess.run(
+        [sys.executable, "-m", "securemem.cli", "audit", "verify", "--db", url],
+        capture_output=True, text=True, timeout=120, env={**os.environ, "SECUREMEM_KEY": key.hex()},
+    )  # fmt: skip
+    return run.returncode, run.stdout
+
+
+def put_row_back(conn: psycopg.Connection[Any], row: tuple[Any, ...]) -> None:
+    """Insert an ``sm_entries`` row as a DBA would from a dump (every column, as it was)."""
+    conn.execute(f"INSERT INTO sm_entries VALUES ({', '.join(['%s'] * len(row))})", row)

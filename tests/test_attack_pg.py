@@ -26,7 +26,7 @@ from securemem.policy import TTLSettings, load_policy
 from securemem.store.factory import open_store
 from tests.helpers import ok
 from tests.hsm import URI as HSM_URI
-from tests.pg import PG, SERVER, sql
+from tests.pg import PG, SERVER, audit_verify, put_row_back, sql
 
 TAMPERED = "fails its authentication check"
 
@@ -101,7 +101,7 @@ def test_a_deleted_file_put_back_from_an_old_dump_is_served(url: str, key: bytes
             row = conn.execute("SELECT * FROM sm_entries WHERE NOT is_dir").fetchone()
             assert row is not None
             ok(memory, command="delete", path="/memories/pii.md")
-            conn.execute(f"INSERT INTO sm_entries VALUES ({', '.join(['%s'] * len(row))})", row)
+            put_row_back(conn, row)
     with SecureMemory.open(url, key=key) as memory:
         failed, text = _view(memory, "/memories/pii.md")
         assert failed and "jane@example.org" not in text, "a deleted file put back by SQL is served"
@@ -119,7 +119,7 @@ def test_a_deleted_files_row_put_back_is_not_listed(url: str, key: bytes, head: 
             row = conn.execute("SELECT * FROM sm_entries WHERE NOT is_dir ORDER BY memory LIMIT 1").fetchone()
             assert row is not None
             ok(memory, command="delete", path="/memories/jane-doe.md")
-            conn.execute(f"INSERT INTO sm_entries VALUES ({', '.join(['%s'] * len(row))})", row)
+            put_row_back(conn, row)
             if head == "zeroed":
                 conn.execute("UPDATE sm_entries SET head = 0 WHERE NOT is_dir")
     with SecureMemory.open(url, key=key) as memory:
@@ -184,11 +184,8 @@ def test_a_redacted_version_put_back_by_sql_is_served_and_passes_audit_verify(ur
         except Exception as exc:  # refused, whichever way: what it said is checked below
             served = str(exc)
         assert "jane@example.org" not in (served or ""), "a redacted version's text is served again"
-    run = subprocess.run(
-        [sys.executable, "-m", "securemem.cli", "audit", "verify", "--db", url],
-        capture_output=True, text=True, timeout=120, env={**os.environ, "SECUREMEM_KEY": key.hex()},
-    )  # fmt: skip
-    assert run.returncode == 1 and '"chain_ok": false' in run.stdout, "audit verify finds the chain whole"
+    code, out = audit_verify(url, key)
+    assert code == 1 and '"chain_ok": false' in out, "audit verify finds the chain whole"
 
 
 def test_a_version_moved_to_another_memory_by_sql_is_served_as_its_history(url: str, key: bytes) -> None:

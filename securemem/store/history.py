@@ -30,6 +30,7 @@ import hashlib
 import hmac
 import os
 import struct
+from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -236,6 +237,9 @@ class _Walk:
         self.pending: dict[int, dict[int, float]] = {}  # memory -> its redacted versions not yet covered, and when
         self.covered: dict[int, float] = {}  # versions a redaction event names, and the event's time
         self.erased: set[int] = set()  # versions an expiry redacted (a later redaction may name them too)
+        # memory -> its versions walked whole (not redacted): an erasing expiry of the memory must
+        # find none (8 bytes a version: the walk's memory stays small)
+        self.whole: dict[int, array[int]] = {}
         self.total: int | None = 0  # what the versions walked hold against the quota (see ``share``)
         self.last_total: int | None = None  # the total the newest row walked records
 
@@ -285,8 +289,12 @@ class _Walk:
             for seq, when in self.pending.pop(row.memory, {}).items():
                 self.erased.add(seq)
                 self._redacted_when(when, seq, row.created)
+            for seq in self.whole.pop(row.memory, ()):
+                self.problems.append(ChainProblem(seq, "an expiry erased it, yet it holds its content again"))
         if row.redacted is not None:
             self.pending.setdefault(row.memory, {})[row.seq] = row.redacted
+        elif row.op in ("created", "modified", "deleted"):
+            self.whole.setdefault(row.memory, array("q")).append(row.seq)
 
     def _redacted_when(self, when: float | None, seq: int, event: float) -> None:
         """A redacted version's time is its redaction event's (a second apart at most: stores

@@ -13,7 +13,9 @@ Tables (every name and text a model or an operator wrote is ciphertext; see pgse
 - ``sm_stores``: one row per store: its public id, the HMAC token of its name, its sealed name
   and description, its data key sealed by the master key, times and the history total;
 - ``sm_entries``: one row per file or directory, keyed by ``(ns, tok)``: the path token (a subtree
-  is one range of it), sizes, times and expiry in clear, the sealed path and content;
+  is one range of it), sizes, times, expiry and ``head`` (schema 2: the memory's newest version
+  when the row was written) in clear, the sealed path and content; a memory number is unique
+  in its store (schema 2);
 - ``sm_versions``: the version history, keyed by ``seq`` (the store's number in the high bits);
   the chain's digest and link in clear (they hide what they commit to), the sealed path, hash,
   size and salt, and the sealed content.
@@ -84,13 +86,15 @@ _V1 = [
 
 # Schema 2: what the database holds vouches for more of itself (pgseal.py, pgtx.py). A file row
 # names its memory's newest version (``head``, bound into its content's ciphertext); a memory
-# number is unique in its store; redaction events are found by the version they name. Every
+# number is unique in its store; redaction events are found by the version they name; a store's
+# row keeps its newest version sealed (``tail_ct``). Every
 # row's ciphertexts are sealed again under the new bindings (pgupgrade.py): that needs the key.
 _V2 = [
     "ALTER TABLE sm_entries ADD COLUMN head bigint NOT NULL DEFAULT 0",
     "DROP INDEX sm_entries_memory",
     "CREATE UNIQUE INDEX sm_entries_memory ON sm_entries (ns, memory) WHERE NOT is_dir",
     "CREATE INDEX sm_versions_redactions ON sm_versions (ref) WHERE op = 4",
+    "ALTER TABLE sm_stores ADD COLUMN tail_ct bytea",
 ]
 
 # Version n -> n + 1 (0: an empty database).

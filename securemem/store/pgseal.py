@@ -167,6 +167,9 @@ class MasterKeys:
         return self._deks.open(blob, place("store-key", ns, public_id))
 
 
+Tail = tuple[int, int, int, bytes]  # a store's newest version: seq, memory, op, link
+
+
 @dataclass(frozen=True, slots=True)
 class VersionSecret:
     """What a version keeps sealed: its path, content hash, size and chain salt."""
@@ -263,6 +266,20 @@ class StoreKeys:
         if token != self.who_token(field, value):  # the token a filter matches is the value's own
             raise DamagedStoreError(TAMPERED)
         return value
+
+    def seal_tail(self, tail: Tail) -> bytes:
+        """The store's newest version (number, memory, operation, chain link), kept sealed in its
+        ``sm_stores`` row: every transaction checks the history against it, so SQL can neither cut
+        the newest versions off nor move the newest to another memory or operation unseen."""
+        seq, memory, op, link = tail
+        return self._sealer.seal(struct.pack(">qqh", seq, memory, op) + link, place("store-tail", self.ns, b""))
+
+    def open_tail(self, blob: bytes | None) -> Tail:
+        if blob is None:
+            raise DamagedStoreError(TAMPERED)
+        found = self._sealer.open(blob, place("store-tail", self.ns, b""))
+        seq, memory, op = struct.unpack(">qqh", found[:18])
+        return int(seq), int(memory), int(op), found[18:]
 
     def open_schema1(self, field: str, ident: bytes | int, blob: bytes) -> bytes:
         """A ciphertext sealed by a schema-1 release (its bindings named fewer facts): read once, by

@@ -7,7 +7,10 @@ paths and sorts them here. Totals are not kept on directory rows (a write would 
 ancestor row, and sealed rows at that): a directory's size, files, dirs and path bytes are summed
 over the visible rows of its subtree when it is shown, and ``usage()`` is one aggregate over the
 store. Sizes, line counts, path lengths, times and expiries stay in clear: quotas and expiry
-need them, and they say nothing of what is written.
+need them, and they say nothing of what is written. What a read trusts of them is vouched for:
+a file's sealed path is bound to its size, lines, expiry and ``head`` (the memory's newest version
+when it was written, which its content is bound to as well), and every row read is checked
+against the history's newest version of its memory (``_unseal``).
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ from collections.abc import Callable
 
 from securemem.errors import DamagedStoreError
 from securemem.store.pgschema import Db
-from securemem.store.pgseal import TAMPERED, StoreKeys, row_facts, version_secret
+from securemem.store.pgseal import TAMPERED, StoreKeys, Tail, row_facts, version_secret
+from securemem.store.pgversions import empty_tail
 
 # The memory's newest version of its own chain (created, modified, deleted, expired) in the store.
 _HEAD = "SELECT max(seq) FROM sm_versions WHERE memory = %s AND seq BETWEEN %s AND %s AND op < 4"
@@ -22,11 +23,22 @@ _SEQ_BITS = 40
 
 
 def reseal_schema1(db: Db, keys_of: Callable[[int, str, bytes], StoreKeys]) -> None:
-    """Seal again every entry and version of every store (``keys_of(ns, public_id, dek)``: its keys)."""
+    """Seal again every entry and version of every store (``keys_of(ns, public_id, dek)``: its keys),
+    and seal each store's newest version into its row."""
     for ns, public_id, dek in db.all("SELECT id, public_id, dek FROM sm_stores ORDER BY id"):
         keys = keys_of(int(ns), str(public_id), bytes(dek))
         _entries(db, keys)
         _versions(db, keys)
+        tail = _newest(db, keys.ns) or empty_tail(keys.ns)
+        db.run("UPDATE sm_stores SET tail_ct = %s WHERE id = %s", (keys.seal_tail(tail), keys.ns))
+
+
+def _newest(db: Db, ns: int) -> Tail | None:
+    lo, hi = ns << _SEQ_BITS, ((ns + 1) << _SEQ_BITS) - 1
+    row = db.one(
+        "SELECT seq, memory, op, link FROM sm_versions WHERE seq BETWEEN %s AND %s ORDER BY seq DESC LIMIT 1", (lo, hi)
+    )
+    return None if row is None else (int(row[0]), int(row[1]), int(row[2]), bytes(row[3]))
 
 
 def _entries(db: Db, keys: StoreKeys) -> None:

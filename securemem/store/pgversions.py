@@ -11,14 +11,14 @@ the version's text and path count against the store's quota.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from securemem.errors import DamagedStoreError, StorageError
 from securemem.store import history
 from securemem.store.base import Actor, History, VersionQuery, VersionRow
 from securemem.store.pgschema import Db
-from securemem.store.pgseal import TAMPERED, StoreKeys, VersionSecret
+from securemem.store.pgseal import TAMPERED, StoreKeys, Tail, VersionSecret
 
 SEQ_BITS = history.SEQ_BITS
 _EXPIRY = Actor(None, history.EXPIRY_ACTOR)
@@ -28,14 +28,39 @@ _LIVE = "LEFT JOIN sm_entries e ON e.ns = %(ns)s AND e.memory = v.memory AND NOT
 _ERASED = "meta_ct = NULL, data_ct = NULL, hbytes = 0, redacted = %(now)s"
 # Whether a redaction event names the version: a version put back by SQL after its redaction
 # (its old ciphertexts written back, ``redacted`` cleared) is refused, not served.
+# Or an expiry recorded with the history's text erased (``redact_expired``) follows it in its
+# memory: that expiry erased every version of the memory before it, with no event of their own.
 _STRUCK = (
-    f"EXISTS (SELECT 1 FROM sm_versions r WHERE r.ref = v.seq AND r.op = {history.OP_CODE['redaction']} "
-    "AND r.seq BETWEEN %(slo)s AND %(shi)s)"
+    f"(EXISTS (SELECT 1 FROM sm_versions r WHERE r.ref = v.seq AND r.op = {history.OP_CODE['redaction']} "
+    "AND r.seq BETWEEN %(slo)s AND %(shi)s) OR (v.op < 3 AND EXISTS (SELECT 1 FROM sm_versions x WHERE "
+    f"x.memory = v.memory AND x.op = {history.OP_CODE['expired']} AND x.seq > v.seq AND x.seq <= %(shi)s "
+    "AND x.digest = %(erased)s)))"
 )
 
 
 def seq_range(ns: int) -> tuple[int, int]:
     return ns << SEQ_BITS, ((ns + 1) << SEQ_BITS) - 1
+
+
+def empty_tail(ns: int) -> Tail:
+    """The tail of a store with no version yet: its first key, and the chain's genesis link."""
+    return ns << SEQ_BITS, -1, -1, history.genesis(ns)
+
+
+def check_tail(db: Db, keys: StoreKeys) -> None:
+    """The store's history ends where its row says it does: newest versions cut off by SQL (a
+    deletion, an edit rolled back with its version) are refused before anything is read."""
+    lo, hi = keys.ns << SEQ_BITS, ((keys.ns + 1) << SEQ_BITS) - 1
+    row = db.one(
+        "SELECT s.tail_ct, t.seq, t.memory, t.op, t.link FROM sm_stores s LEFT JOIN LATERAL (SELECT seq, memory, "
+        "op, link FROM sm_versions WHERE seq BETWEEN %s AND %s ORDER BY seq DESC LIMIT 1) t ON true WHERE s.id = %s",
+        (lo, hi, keys.ns),
+    )
+    if row is None:
+        return  # deleted meanwhile: the transaction finds no store
+    sealed = keys.open_tail(None if row[0] is None else bytes(row[0]))
+    if sealed != (empty_tail(keys.ns) if row[1] is None else (int(row[1]), int(row[2]), int(row[3]), bytes(row[4]))):
+        raise DamagedStoreError(TAMPERED)
 
 
 @dataclass
@@ -59,6 +84,8 @@ class PgVersionLog:
         self._tail: tuple[int, bytes, float] | None = None
         self._last: _Pending | None = None
         self.lo, self.hi = seq_range(self.ns)
+        if self.ns >= 0:  # every transaction on a store starts here: its history is whole, or nothing goes on
+            check_tail(db, keys)
 
     def _chain_tail(self) -> tuple[int, bytes, float]:
         if self._tail is None:
@@ -121,6 +148,8 @@ class PgVersionLog:
             "data": None if row.data is None else self.keys.seal_version_data(seq, memory, row.data),
             "ns": self.ns,
             "grow": history.share(op, path, row.data),  # a redaction event's row was held in reserve
+            # a fold rewrites the tail (it always folds into the newest version)
+            "tail": self.keys.seal_tail((seq, memory, history.OP_CODE[row.op], row.link)),
         }
         if fold:
             sql = (
@@ -128,15 +157,15 @@ class PgVersionLog:
                 "upd AS (UPDATE sm_versions SET hbytes = %(hbytes)s, session = %(session)s, actor = %(actor)s, "
                 "created = %(created)s, digest = %(digest)s, link = %(link)s, meta_ct = %(meta)s, data_ct = %(data)s "
                 "WHERE seq = %(seq)s) "
-                "UPDATE sm_stores SET history_bytes = history_bytes + %(hbytes)s - (SELECT hbytes FROM old) "
-                "WHERE id = %(ns)s"
+                "UPDATE sm_stores SET history_bytes = history_bytes + %(hbytes)s - (SELECT hbytes FROM old), "
+                "tail_ct = %(tail)s WHERE id = %(ns)s"
             )
         else:
             sql = (
                 "WITH ins AS (INSERT INTO sm_versions (seq, memory, op, ref, hbytes, session, actor, created, digest, "
                 "link, meta_ct, data_ct) VALUES (%(seq)s, %(memory)s, %(op)s, %(ref)s, %(hbytes)s, %(session)s, "
                 "%(actor)s, %(created)s, %(digest)s, %(link)s, %(meta)s, %(data)s)) "
-                "UPDATE sm_stores SET history_bytes = history_bytes + %(grow)s WHERE id = %(ns)s"
+                "UPDATE sm_stores SET history_bytes = history_bytes + %(grow)s, tail_ct = %(tail)s WHERE id = %(ns)s"
             )
         self._db.run(sql, params)
         self._tail = (seq, row.link, created)
@@ -173,7 +202,7 @@ class PgVersionLog:
         rows = self._db.all(
             f"SELECT {_META}, e.expires, NULL, {_STRUCK} FROM sm_versions v {_LIVE} WHERE {' AND '.join(where)} "
             "ORDER BY v.seq DESC LIMIT %(n)s",
-            {**params, "slo": self.lo, "shi": self.hi},
+            {**params, "slo": self.lo, "shi": self.hi, "erased": history.ERASED},
         )
         return [self._row(r, r[9], None) for r in rows]
 
@@ -181,7 +210,15 @@ class PgVersionLog:
         row = self._db.one(
             f"SELECT {_META}, e.expires, v.data_ct, {_STRUCK} FROM sm_versions v {_LIVE} "
             "WHERE v.seq = %(seq)s AND v.seq BETWEEN %(lo)s AND %(hi)s AND v.op < 4",
-            {"seq": seq, "lo": self.lo, "hi": self.hi, "slo": self.lo, "shi": self.hi, "ns": self.ns},
+            {
+                "seq": seq,
+                "lo": self.lo,
+                "hi": self.hi,
+                "slo": self.lo,
+                "shi": self.hi,
+                "erased": history.ERASED,
+                "ns": self.ns,
+            },
         )
         return None if row is None else self._row(row, row[9], row[10])
 
@@ -255,7 +292,40 @@ class PgVersionLog:
 
 
 def chain_rows(db: Db, keys: StoreKeys) -> Iterator[VersionRow]:
-    """Every version of a store in commit order, unsealed, with its chain fields (pages of 512)."""
+    """Every version of a store in commit order, unsealed, with its chain fields (pages of 512).
+
+    The newest row is held back and named malformed when it is not the newest version the store's
+    row keeps sealed (``tail_ct``): versions cut off the end by SQL, which the chain alone cannot
+    tell from a chain that ends there."""
+    sealed = _sealed_tail(db, keys)
+    held: VersionRow | None = None
+    for row in _chain_rows(db, keys):
+        if held is not None:
+            yield held
+        held = row
+    found = (held.seq, held.memory, history.OP_CODE[held.op], held.link) if held is not None else empty_tail(keys.ns)
+    if sealed != found:
+        why = "the store's sealed newest version is not the chain's last: versions were cut off or put back"
+        if held is None:
+            held = VersionRow(seq=(sealed or found)[0], memory=0, op="expired", path=None, sha256=None, size=None,
+                              session_id=None, api_key_id=None, created=0.0, redacted=None, malformed=why)  # fmt: skip
+        elif held.malformed is None:
+            held = replace(held, malformed=why)
+    if held is not None:
+        yield held
+
+
+def _sealed_tail(db: Db, keys: StoreKeys) -> Tail | None:
+    row = db.one("SELECT tail_ct FROM sm_stores WHERE id = %s", (keys.ns,))
+    if row is None:
+        return None
+    try:
+        return keys.open_tail(None if row[0] is None else bytes(row[0]))
+    except DamagedStoreError:
+        return None  # the row itself was changed: named on the chain's last row
+
+
+def _chain_rows(db: Db, keys: StoreKeys) -> Iterator[VersionRow]:
     lo, hi = seq_range(keys.ns)
     after = lo
     while True:

@@ -53,7 +53,7 @@ from securemem.store.pgschema import MIGRATE, MIGRATION_LOCK, Db
 from securemem.store.pgseal import TAMPERED, MasterKeys, StoreKeys
 from securemem.store.pgtx import PgTx, purge
 from securemem.store.pgupgrade import reseal_schema1
-from securemem.store.pgversions import PgVersionLog, chain_rows, seq_range
+from securemem.store.pgversions import PgVersionLog, chain_rows, empty_tail, seq_range
 
 _NOBODY = Actor()
 # A store's write lock is the advisory lock (schema, store number): advisory locks are per
@@ -477,11 +477,11 @@ class PostgresStore:
         sealed = dek if self._own_keys is None else b""  # its own key object: once the row is known new
         keys = StoreKeys(ns, dek)
         made = db.one(
-            "INSERT INTO sm_stores (id, public_id, name_tok, name_ct, desc_ct, dek, created, updated) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (name_tok) DO NOTHING RETURNING id",
+            "INSERT INTO sm_stores (id, public_id, name_tok, name_ct, desc_ct, dek, created, updated, tail_ct) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (name_tok) DO NOTHING RETURNING id",
             (ns, public_id, m.name_token(name), keys.seal_text("store-name", public_id, name),
              keys.seal_text("store-description", public_id, description), m.wrap_dek(ns, public_id, sealed),
-             now, now),
+             now, now, keys.seal_tail(empty_tail(ns))),
         )  # fmt: skip
         del quiet
         if made is not None and self._own_keys is not None:
