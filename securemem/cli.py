@@ -217,8 +217,9 @@ def _check_new_store_path(db: str) -> None:
 
 
 PG_KEYS = (
-    "a PostgreSQL deployment's master key is re-wrapped or rotated by no command yet: to move to a new key, "
-    "securemem export each store and securemem import it into a deployment opened with the new key"
+    "a PostgreSQL deployment's master key is replaced by no command (securemem keys add, remove and rotate-kek "
+    "change the KEKs that wrap it): to put its stores under a new one, securemem export each store and "
+    "securemem import it into a new deployment"
 )
 
 

@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
-from securemem import custody
-from securemem.cli import EXIT_OK, PG_KEYS, UsageError, _Parser, kek_of, key_of
+from securemem import audit, custody
+from securemem.cli import EXIT_OK, PG_KEYS, UsageError, _Parser, kek_of, key_of, store_keys
+from securemem.keys import KeyProvider, as_key_provider
 from securemem.keys.header import keys_path
-from securemem.keys.kek import KekProvider
-from securemem.keys.uri import parse_kek
+from securemem.keys.kek import FileKek, KekProvider
+from securemem.keys.sources import KEY_ENV
+from securemem.keys.uri import KEK_ENV, parse_kek
 from securemem.progress import Meter
+from securemem.store.factory import split_url
 from securemem.targets import is_server_url
 
 
@@ -87,18 +93,115 @@ def cmd_adopt(args: argparse.Namespace) -> int:
 
 
 def _files_only(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """A key command, refused in one line for a PostgreSQL URL: every one of them (list, add, remove,
-    rotate-kek, rotate-dek, adopt) works on a store file's key header, which a server store has not."""
+    """A key command for a store file, or its PostgreSQL form for a ``postgresql://`` URL: list, add,
+    remove, rotate-kek and adopt change the KEKs that wrap the deployment's master key (in
+    ``sm_meta``); rotate-dek is refused in one line. A key file option is for PostgreSQL only."""
 
     def run(args: argparse.Namespace) -> int:
         if is_server_url(args.db):
-            raise UsageError(
-                f"securemem keys {args.action} works on a SQLCipher store's key header; no keys command "
-                f"supports PostgreSQL stores yet: {PG_KEYS}"
-            )
+            pg = _PG.get(args.action)
+            if pg is None:
+                raise UsageError(f"securemem keys {args.action} re-encrypts a SQLCipher store file; {PG_KEYS}")
+            return pg(args)
+        if args.action != "adopt" and (getattr(args, "key_file", None) or getattr(args, "passphrase_file", None)):
+            raise UsageError(f"--key-file and --passphrase-file open a PostgreSQL deployment; {args.db} uses KEKs")
         return handler(args)
 
     return run
+
+
+# -- a PostgreSQL deployment: the KEKs of its master key -------------------------------------------
+
+_PG_DB = "the PostgreSQL deployment"  # never the URL: it may carry a password
+_PG_EVENTS = {"add": "kek_added", "remove": "kek_removed", "rotate-kek": "kek_rotated", "adopt": "store_adopted"}
+
+
+def _pg_opener(args: argparse.Namespace, *, required: bool = True) -> KeyProvider | KekProvider | None:
+    """--kek, $SECUREMEM_KEK, else --key-file, --passphrase-file or $SECUREMEM_KEY (a deployment made with a key)."""
+    if not required and not (args.kek or args.key_file or args.passphrase_file or os.environ.get(KEK_ENV)
+                             or os.environ.get(KEY_ENV)):  # fmt: skip
+        return None
+    found = store_keys(args)
+    kek = found.get("kek")
+    if kek is not None:
+        assert isinstance(kek, KekProvider)
+        return kek
+    return as_key_provider(found["key"])
+
+
+def _pg_url(args: argparse.Namespace) -> str:
+    return split_url(args.db)[1]
+
+
+def _pg_list(args: argparse.Namespace) -> int:
+    from securemem.store.postgres import kek_entries
+
+    entries, authenticated = kek_entries(_pg_url(args), _pg_opener(args, required=False))
+    if not authenticated:
+        print(f"securemem: warning: no KEK or key given: {_PG_DB}'s KEKs are listed unauthenticated", file=sys.stderr)
+    for entry in entries:
+        print(json.dumps({"key_id": entry.key_id, "provider": entry.provider, "added_at": entry.added_at}))
+    return EXIT_OK
+
+
+def _pg_change(
+    args: argparse.Namespace, new: KekProvider | None, opener: KeyProvider | KekProvider | None = None, **change: Any
+) -> Any:
+    """The change made, with a new ``file:`` KEK created first (and removed again if the change fails)."""
+    from securemem.store.postgres import change_keks
+
+    opener = opener or _pg_opener(args)
+    assert opener is not None
+    made = isinstance(new, FileKek) and new.create_if_missing()
+    try:
+        done = change_keks(_pg_url(args), opener, add=new, **change)
+    except BaseException:
+        if made and isinstance(new, FileKek):
+            Path(new.path).unlink(missing_ok=True)
+        raise
+    facts = {"added": done.added and done.added.key_id, "removed": done.removed and done.removed.key_id}
+    kind = _PG_EVENTS[args.action]  # the names custody.py gives the same changes of a store file's KEKs
+    audit.event(kind, store=done.deployment, by=custody.actor(), opened_with=done.opened_with, **facts)
+    return done, made
+
+
+def _pg_add(args: argparse.Namespace) -> int:
+    done, made = _pg_change(args, parse_kek(args.new_kek))
+    print(f"{_PG_DB}: KEK {done.added.provider}{_made(made)} added as key id {done.added.key_id}")
+    return EXIT_OK
+
+
+def _pg_remove(args: argparse.Namespace) -> int:
+    done, _ = _pg_change(args, None, remove=args.key_id)
+    print(f"{_PG_DB}: KEK {done.removed.key_id} ({done.removed.provider}) removed; it no longer opens it")
+    return EXIT_OK
+
+
+def _pg_rotate_kek(args: argparse.Namespace) -> int:
+    done, made = _pg_change(args, parse_kek(args.to), drop_opener=True)
+    print(
+        f"{_PG_DB}: master key re-wrapped by {done.added.provider}{_made(made)} (key id {done.added.key_id}); "
+        f"{done.removed.provider} (key id {done.removed.key_id}) no longer opens it"
+    )
+    return EXIT_OK
+
+
+def _pg_adopt(args: argparse.Namespace) -> int:
+    done, made = _pg_change(args, parse_kek(args.new_kek), key_of(args))  # the key, whatever $SECUREMEM_KEK says
+    print(
+        f"{_PG_DB}: its master key is now wrapped by {done.added.provider}{_made(made)} (key id "
+        f"{done.added.key_id}) too; the key still opens it until: securemem keys remove --key-id {done.opened_with}"
+    )
+    return EXIT_OK
+
+
+_PG: dict[str, Callable[[argparse.Namespace], int]] = {
+    "list": _pg_list,
+    "add": _pg_add,
+    "remove": _pg_remove,
+    "rotate-kek": _pg_rotate_kek,
+    "adopt": _pg_adopt,
+}
 
 
 def keys_commands(parser: argparse.ArgumentParser) -> None:
@@ -108,9 +211,11 @@ def keys_commands(parser: argparse.ArgumentParser) -> None:
         name: str, help_text: str, handler: Callable[[argparse.Namespace], int], *, kek: bool = True
     ) -> argparse.ArgumentParser:
         command = actions.add_parser(name, help=help_text, description=help_text)
-        command.add_argument("--db", required=True, help="path of the encrypted store file")
+        command.add_argument("--db", required=True, help="path of the encrypted store file, or a postgresql:// URL")
         if kek:
             command.add_argument("--kek", help="a KEK that opens the store (default: $SECUREMEM_KEK, else file:DB.kek)")
+            command.add_argument("--key-file", help="a PostgreSQL deployment made with a key: its hex key file")
+            command.add_argument("--passphrase-file", help="a PostgreSQL deployment made with a key: its passphrase")
         command.set_defaults(handler=_files_only(handler))
         return command
 

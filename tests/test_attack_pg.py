@@ -233,11 +233,7 @@ def test_a_restarted_memory_sequence_lets_sql_swap_two_files_contents(url: str, 
         )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known weakness: a setting is bound to its name only: an old one replays, none is the default",
-)
-@pytest.mark.parametrize("attack", ["replayed", "deleted"])
+@pytest.mark.parametrize("attack", ["replayed", "deleted", "digest-deleted"])
 def test_an_older_policy_replayed_by_sql_is_obeyed(url: str, key: bytes, attack: str) -> None:
     """MEDIUM. The store's policy is a sealed setting whose associated data names the setting only,
     so every ciphertext the setting ever had stays valid, and its row's absence means "no policy
@@ -253,8 +249,10 @@ def test_an_older_policy_replayed_by_sql_is_obeyed(url: str, key: bytes, attack:
             assert memory.policy.name == "refuse-pii"
         if attack == "replayed":
             conn.execute("UPDATE sm_meta SET value = %s WHERE key = 'setting:policy'", (loose,))
-        else:
+        elif attack == "deleted":
             conn.execute("DELETE FROM sm_meta WHERE key = 'setting:policy'")
+        else:  # the sealed digest of the settings goes with the setting: "no policy recorded yet"
+            conn.execute("DELETE FROM sm_meta WHERE key IN ('setting:policy', 'settings')")
     try:
         memory = SecureMemory.open(url, key=key)
     except StorageError:

@@ -13,10 +13,12 @@ from __future__ import annotations
 import json
 import os
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
-from securemem.errors import DamagedStoreError, KekError, WrongKekError, WrongKeyError
+from securemem.errors import DamagedStoreError, KekError, RefusedError, StorageError, WrongKekError, WrongKeyError
 from securemem.keys import KeyProvider
+from securemem.keys.header import utc_stamp
 from securemem.keys.kek import KekProvider
 from securemem.store import pgschema
 from securemem.store.pgschema import MIGRATION_LOCK, Db
@@ -24,8 +26,8 @@ from securemem.store.pgseal import (
     TAMPERED,
     HeldKek,
     MasterKeys,
-    dump_wrapped,
     load_wrapped,
+    settings_digest,
     wrapped_doc,
     wrapped_of,
 )
@@ -69,10 +71,13 @@ def _initialise(db: Db, key: KeyProvider | None, kek: KekProvider | None) -> dic
         if "master" not in meta:
             deployment, salt = "memstore_" + secrets.token_hex(12), os.urandom(16)
             master = os.urandom(32)
-            wrapped = _kek_of(key, kek, salt).wrap(master, deployment)
-            meta = {"deployment": deployment, "salt": salt.hex(), "master": dump_wrapped([wrapped])}
+            provider = _kek_of(key, kek, salt)
+            wrapped = {**wrapped_doc(provider.wrap(master, deployment)), "provider": provider.source,
+                       "added_at": utc_stamp()}  # fmt: skip
+            meta = {"deployment": deployment, "salt": salt.hex(), "master": json.dumps([wrapped], sort_keys=True)}
             mode = "own" if _is_pkcs11(kek) else "master"
             meta["store_keys"] = MasterKeys(master, deployment).seal_meta("store_keys", mode)
+            meta["settings"] = MasterKeys(master, deployment).seal_meta("settings", settings_digest({}))
             for name, value in meta.items():
                 db.run("INSERT INTO sm_meta (key, value) VALUES (%s, %s)", (name, value))
         db.run("COMMIT")
@@ -135,3 +140,112 @@ class OwnKeys:
 
     def destroy(self, public_id: str) -> None:
         self._object(public_id).destroy_key()
+
+
+# -- KEK custody: the KEKs that wrap the master key (``securemem keys`` on a PostgreSQL URL) --------
+
+
+@dataclass(frozen=True)
+class KekEntry:
+    """One KEK that wraps the deployment's master key, as ``securemem keys list`` shows it."""
+
+    key_id: str
+    provider: str
+    added_at: str
+
+
+@dataclass(frozen=True)
+class KekChange:
+    """What a key change did: the entry added and the entry removed (either may be None)."""
+
+    added: KekEntry | None
+    removed: KekEntry | None
+    opened_with: str  # the key id of the KEK (or key) that opened the master key
+    deployment: str
+
+
+_UNRECORDED = "(not recorded: added before securemem recorded providers)"
+
+
+def _entry(doc: dict[str, Any]) -> KekEntry:
+    return KekEntry(str(doc.get("key_id")), str(doc.get("provider", _UNRECORDED)), str(doc.get("added_at", "")))
+
+
+def kek_entries(db: Db, opener: KeyProvider | KekProvider | None) -> tuple[list[KekEntry], bool]:
+    """The KEKs of the deployment, and whether ``opener`` authenticated the list (it opened the master key)."""
+    pgschema.check_version(db)
+    meta = dict(db.all(f"SELECT key, value FROM sm_meta WHERE key IN {_META_KEYS}"))
+    if "master" not in meta:
+        raise StorageError("this PostgreSQL deployment has no master key yet: its first open makes it")
+    docs = _docs(str(meta["master"]))
+    if opener is None:
+        return [_entry(doc) for doc in docs], False
+    _opened(docs, opener, meta)
+    return [_entry(doc) for doc in docs], True
+
+
+def change_keks(
+    db: Db,
+    opener: KeyProvider | KekProvider,
+    *,
+    add: KekProvider | None = None,
+    remove: str | None = None,
+    drop_opener: bool = False,
+) -> KekChange:
+    """Wrap the master key with ``add`` too, and/or drop the entry ``remove`` (or the opener's own).
+
+    The caller holds a transaction; the migration lock is taken here, so two key changes (or a
+    change and a first open) run one at a time. Refused (RefusedError) when no KEK would be left,
+    when ``add`` wraps the key already, and for a deployment whose stores keep their keys on its
+    PKCS#11 token (those key objects belong to that KEK)."""
+    db.run("SELECT pg_advisory_xact_lock(%s, %s)", MIGRATION_LOCK)
+    pgschema.check_version(db)
+    meta = dict(db.all(f"SELECT key, value FROM sm_meta WHERE key IN {_META_KEYS}"))
+    if "master" not in meta:
+        raise StorageError("this PostgreSQL deployment has no master key yet: its first open makes it")
+    docs = _docs(str(meta["master"]))
+    master, used = _opened(docs, opener, meta)
+    deployment = str(meta["deployment"])
+    if MasterKeys(master, deployment).open_meta("store_keys", meta.get("store_keys")) == "own":
+        raise RefusedError(
+            "this PostgreSQL deployment keeps each store's key on its PKCS#11 token, under that KEK's object: "
+            "its KEKs cannot be changed (securemem export each store, and import it into a new deployment)"
+        )
+    added = removed = None
+    if add is not None:
+        wrapped = add.wrap(master, deployment)
+        if any(doc.get("key_id") == wrapped.key_id for doc in docs):
+            raise RefusedError(f"the KEK {add.source} (key id {wrapped.key_id}) already wraps the master key")
+        doc = {**wrapped_doc(wrapped), "provider": add.source, "added_at": utc_stamp()}
+        docs.append(doc)
+        added = _entry(doc)
+    gone = used if drop_opener else remove
+    if gone is not None:
+        found = next((doc for doc in docs if doc.get("key_id") == gone), None)
+        if found is None:
+            raise RefusedError(f"no KEK with key id {gone} wraps the master key (see: securemem keys list)")
+        docs.remove(found)
+        if not docs:
+            raise RefusedError(f"{gone} is the last KEK of the deployment: without it nothing opens it; add one first")
+        removed = _entry(found)
+    db.run("UPDATE sm_meta SET value = %s WHERE key = 'master'", (json.dumps(docs, sort_keys=True),))
+    return KekChange(added, removed, used, deployment)
+
+
+def _docs(text: str) -> list[dict[str, Any]]:
+    load_wrapped(text)  # the same checks an open makes
+    docs = json.loads(text)
+    return [dict(doc) for doc in docs]
+
+
+def _opened(docs: list[dict[str, Any]], opener: KeyProvider | KekProvider, meta: dict[str, Any]) -> tuple[bytes, str]:
+    """The master key and the key id of the entry ``opener`` opened."""
+    deployment, salt = str(meta["deployment"]), bytes.fromhex(str(meta["salt"]))
+    provider = opener if isinstance(opener, KekProvider) else _kek_of(opener, None, salt)
+    for doc in docs:
+        master = provider.unwrap(wrapped_of(doc), deployment)
+        if master is not None:
+            return master, str(doc.get("key_id"))
+    if isinstance(opener, KekProvider):
+        raise WrongKekError(f"the KEK {provider.source} does not open this PostgreSQL store")
+    raise WrongKeyError("the key does not open this PostgreSQL store")

@@ -140,8 +140,12 @@ def check_version(db: Db) -> None:
 
 
 def holds_rows(db: Db) -> bool:
-    """Whether any store, file or version exists (a schema made and never used needs no reseal)."""
-    row = db.one("SELECT EXISTS (SELECT 1 FROM sm_stores) OR EXISTS (SELECT 1 FROM sm_versions)")
+    """Whether the deployment was opened once (it has a master key, maybe settings), or holds any
+    store or version (a schema made and never opened needs no reseal)."""
+    row = db.one(
+        "SELECT EXISTS (SELECT 1 FROM sm_meta WHERE key = 'master') OR EXISTS (SELECT 1 FROM sm_stores) "
+        "OR EXISTS (SELECT 1 FROM sm_versions)"
+    )
     return bool(row and row[0])
 
 

@@ -108,10 +108,6 @@ def wrapped_of(doc: Any) -> Wrapped:
         raise DamagedStoreError("the PostgreSQL store's wrapped master key is unreadable") from None
 
 
-def dump_wrapped(entries: list[Wrapped]) -> str:
-    return json.dumps([wrapped_doc(w) for w in entries], sort_keys=True)
-
-
 def load_wrapped(text: str) -> list[Wrapped]:
     try:
         docs = json.loads(text)
@@ -291,6 +287,12 @@ class StoreKeys:
 
     def open_version_data(self, seq: int, memory: int, blob: bytes) -> bytes:
         return self._sealer.open(blob, place("version-data", self.ns, struct.pack(">qq", seq, memory)))
+
+
+def settings_digest(settings: dict[str, str]) -> str:
+    """What the sealed ``settings`` row of ``sm_meta`` vouches for: every ``setting:<name>`` row as
+    it is stored (its sealed value), so one put back from a dump, or deleted, is noticed."""
+    return hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()
 
 
 def version_secret(doc: bytes) -> VersionSecret:

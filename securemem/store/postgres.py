@@ -30,7 +30,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import psycopg
 from psycopg import errors as pgerrors
@@ -45,12 +45,12 @@ from securemem.errors import (
 )
 from securemem.keys import KeyProvider
 from securemem.keys.kek import KekProvider
-from securemem.store import pgschema, pgseal
+from securemem.store import pgkeys, pgschema, pgseal
 from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
 from securemem.store.history import EXPIRY_ACTOR, ROW_SHARE
-from securemem.store.pgkeys import OwnKeys, unlock
+from securemem.store.pgkeys import KekChange, KekEntry, OwnKeys, unlock
 from securemem.store.pgschema import MIGRATE, MIGRATION_LOCK, Db
-from securemem.store.pgseal import TAMPERED, MasterKeys, StoreKeys
+from securemem.store.pgseal import TAMPERED, MasterKeys, StoreKeys, settings_digest
 from securemem.store.pgtx import PgTx, purge
 from securemem.store.pgupgrade import reseal_schema1
 from securemem.store.pgversions import PgVersionLog, chain_rows, empty_tail, seq_range
@@ -62,6 +62,10 @@ _NOBODY = Actor()
 # below 2**23 (history.SEQ_BITS), and the migration lock's second key, 0, is no store's number.
 _SCHEMA_OF_STORES = "SELECT relnamespace::int8 FROM pg_class WHERE oid = 'sm_stores'::regclass"
 _STORE_COLS = "id, public_id, name_ct, desc_ct, created, updated, dek"
+_T = TypeVar("_T")
+# Every store-wide setting and their sealed digest (pgseal.settings_digest), read together.
+_SETTINGS = "SELECT key, value FROM sm_meta WHERE key LIKE 'setting:%' OR key = 'settings'"
+_UPSERT_META = "INSERT INTO sm_meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 LOCK_TIMEOUT_MS = 30_000  # a writer waits this long for another (stores-api.md: several seconds)
 POOL_SIZE = 8
 
@@ -146,15 +150,34 @@ def migrate(
     ``schema``: first create that PostgreSQL schema and migrate inside it (the tests' scratch
     schemas, in the same round trips). ``key`` or ``kek``: the deployment's, for an upgrade that
     seals every row again (pgschema.RESEALED); a schema with no rows yet needs neither."""
+
+    def run(db: _Db) -> tuple[int, int]:
+        if schema is not None:
+            db.conn.execute(f'CREATE SCHEMA "{schema}"; SET LOCAL search_path = "{schema}"')
+        db.run("SELECT pg_advisory_xact_lock(%s, %s)", MIGRATION_LOCK)
+        return pgschema.migrate(db, None if key is None and kek is None else _resealer(key, kek))
+
+    return _one_transaction(url, run)
+
+
+def kek_entries(url: str, opener: KeyProvider | KekProvider | None) -> tuple[list[KekEntry], bool]:
+    """The KEKs that wrap the deployment's master key; whether ``opener`` authenticated the list."""
+    return _one_transaction(url, lambda db: pgkeys.kek_entries(db, opener))
+
+
+def change_keks(url: str, opener: KeyProvider | KekProvider, **change: Any) -> KekChange:
+    """``pgkeys.change_keks`` in one transaction of its own (``securemem keys`` on a PostgreSQL URL)."""
+    return _one_transaction(url, lambda db: pgkeys.change_keks(db, opener, **change))
+
+
+def _one_transaction(url: str, body: Callable[[_Db], _T]) -> _T:
+    """``body`` on a connection of its own, in one transaction: committed if it returns, rolled
+    back if it raises; psycopg's errors translated (the URL is never in a message)."""
     try:
         with psycopg.connect(url, autocommit=True) as conn:
-            db = _Db(conn)
             conn.execute("BEGIN")
             try:
-                if schema is not None:
-                    conn.execute(f'CREATE SCHEMA "{schema}"; SET LOCAL search_path = "{schema}"')
-                db.run("SELECT pg_advisory_xact_lock(%s, %s)", MIGRATION_LOCK)
-                found = pgschema.migrate(db, None if key is None and kek is None else _resealer(key, kek))
+                found = body(_Db(conn))
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -174,6 +197,9 @@ def _resealer(key: KeyProvider | None, kek: KekProvider | None) -> Callable[[Db,
         master, own_keys = unlock(db, key, kek, check=False)
         opener = PostgresStore(cast("ConnectionPool[Any]", None), master, own_keys)
         reseal_schema1(db, opener.unseal_dek)
+        settings = {str(k): str(v) for k, v in db.all("SELECT key, value FROM sm_meta WHERE key LIKE 'setting:%'")}
+        db.run("INSERT INTO sm_meta (key, value) VALUES ('settings', %s)",
+               (master.seal_meta("settings", settings_digest(settings)),))  # fmt: skip
 
     return reseal
 
@@ -587,18 +613,28 @@ class PostgresStore:
     # -- settings --------------------------------------------------------------------------
 
     def get_setting(self, name: str) -> str | None:
-        sql, params = "SELECT value FROM sm_meta WHERE key = %s", (f"setting:{name}",)
+        """A store-wide setting (the policy), read with every other one and checked against their
+        sealed digest: one written back from a dump, or deleted, by SQL alone is refused."""
         current: _Db | None = getattr(self._local, "db", None)
-        rows = self._statement(sql, params) if current is None else current.all(sql, params)
-        return None if not rows else self._master.open_setting(name, str(rows[0][0]))
+        rows = self._statement(_SETTINGS, None) if current is None else current.all(_SETTINGS)
+        found = self._settings(rows).get(f"setting:{name}")
+        return None if found is None else self._master.open_setting(name, found)
 
     def set_setting(self, name: str, value: str) -> None:
         with self._connection(write=True) as db:
-            db.run(
-                "INSERT INTO sm_meta (key, value) VALUES (%s, %s) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (f"setting:{name}", self._master.seal_setting(name, value)),
-            )
+            db.run("SELECT pg_advisory_xact_lock(%s, %s)", MIGRATION_LOCK)  # one change of the settings at a time
+            settings = self._settings(db.all(_SETTINGS))
+            settings[f"setting:{name}"] = self._master.seal_setting(name, value)
+            db.run(_UPSERT_META, (f"setting:{name}", settings[f"setting:{name}"]))
+            db.run(_UPSERT_META, ("settings", self._master.seal_meta("settings", settings_digest(settings))))
+
+    def _settings(self, rows: list[tuple[Any, ...]]) -> dict[str, str]:
+        """The setting rows (``setting:<name>`` -> sealed value), once their sealed digest vouches for them."""
+        found = {str(key): str(value) for key, value in rows}
+        digest = self._master.open_meta("settings", found.pop("settings", None))
+        if digest != settings_digest(found):
+            raise DamagedStoreError(TAMPERED)
+        return found
 
     # -- maintenance -----------------------------------------------------------------------
 
