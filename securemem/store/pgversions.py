@@ -47,20 +47,28 @@ def empty_tail(ns: int) -> Tail:
     return ns << SEQ_BITS, -1, -1, history.genesis(ns)
 
 
-def check_tail(db: Db, keys: StoreKeys) -> None:
+# A store's row with its newest version, in one statement: what ``check_tail`` checks, and what
+# the log then knows of its chain's end and its history total without asking again. The backend
+# reads it with the store's name when it resolves a transaction's store (``head=`` below).
+HEAD_COLUMNS = "s.id, s.tail_ct, s.history_bytes, t.seq, t.memory, t.op, t.link, t.created"
+HEAD_FROM = (
+    "sm_stores s LEFT JOIN LATERAL (SELECT seq, memory, op, link, created FROM sm_versions WHERE seq BETWEEN "
+    "s.id << 40 AND ((s.id + 1) << 40) - 1 ORDER BY seq DESC LIMIT 1) t ON true"
+)
+STORE_HEAD = f"SELECT {HEAD_COLUMNS} FROM {HEAD_FROM}"
+
+
+def check_tail(db: Db, keys: StoreKeys, head: Sequence[Any] | None = None) -> Sequence[Any] | None:
     """The store's history ends where its row says it does: newest versions cut off by SQL (a
-    deletion, an edit rolled back with its version) are refused before anything is read."""
-    lo, hi = keys.ns << SEQ_BITS, ((keys.ns + 1) << SEQ_BITS) - 1
-    row = db.one(
-        "SELECT s.tail_ct, t.seq, t.memory, t.op, t.link FROM sm_stores s LEFT JOIN LATERAL (SELECT seq, memory, "
-        "op, link FROM sm_versions WHERE seq BETWEEN %s AND %s ORDER BY seq DESC LIMIT 1) t ON true WHERE s.id = %s",
-        (lo, hi, keys.ns),
-    )
+    deletion, an edit rolled back with its version) are refused before anything is read. ``head``:
+    the store's STORE_HEAD row read already in this transaction (else it is read here). Returns it."""
+    row = head if head is not None else db.one(f"{STORE_HEAD} WHERE s.id = %s", (keys.ns,))
     if row is None:
-        return  # deleted meanwhile: the transaction finds no store
-    sealed = keys.open_tail(None if row[0] is None else bytes(row[0]))
-    if sealed != (empty_tail(keys.ns) if row[1] is None else (int(row[1]), int(row[2]), int(row[3]), bytes(row[4]))):
+        return None  # deleted meanwhile: the transaction finds no store
+    sealed = keys.open_tail(None if row[1] is None else bytes(row[1]))
+    if sealed != (empty_tail(keys.ns) if row[3] is None else (int(row[3]), int(row[4]), int(row[5]), bytes(row[6]))):
         raise DamagedStoreError(TAMPERED)
+    return row
 
 
 @dataclass
@@ -74,7 +82,9 @@ class _Pending:
 class PgVersionLog:
     """The versions one transaction records in one store's chain (the store's lock is held)."""
 
-    def __init__(self, db: Db, keys: StoreKeys, now: float, actor: Actor, settings: History) -> None:
+    def __init__(
+        self, db: Db, keys: StoreKeys, now: float, actor: Actor, settings: History, *, head: Sequence[Any] | None = None
+    ) -> None:
         self._db = db
         self.keys = keys
         self.ns = keys.ns
@@ -82,10 +92,15 @@ class PgVersionLog:
         self.actor = actor
         self.settings = settings
         self._tail: tuple[int, bytes, float] | None = None
+        self._history_bytes: int | None = None  # as the store's row said, until this log changes it
         self._last: _Pending | None = None
         self.lo, self.hi = seq_range(self.ns)
         if self.ns >= 0:  # every transaction on a store starts here: its history is whole, or nothing goes on
-            check_tail(db, keys)
+            row = check_tail(db, keys, head)
+            if row is not None:
+                self._history_bytes = int(row[2])
+                self._tail = (self.lo, history.genesis(self.ns), 0.0) if row[3] is None else (
+                    int(row[3]), bytes(row[6]), float(row[7]))  # fmt: skip
 
     def _chain_tail(self) -> tuple[int, bytes, float]:
         if self._tail is None:
@@ -169,11 +184,14 @@ class PgVersionLog:
             )
         self._db.run(sql, params)
         self._tail = (seq, row.link, created)
+        self._history_bytes = None
         return seq
 
     # -- reads -----------------------------------------------------------------------------
 
     def history_bytes(self) -> int:
+        if self._history_bytes is not None:
+            return self._history_bytes
         row = self._db.one("SELECT history_bytes FROM sm_stores WHERE id = %s", (self.ns,))
         return 0 if row is None else int(row[0])
 
@@ -257,6 +275,7 @@ class PgVersionLog:
             params,
         )
         self._last = None
+        self._history_bytes = None
         self.record("redaction", memory, None, ref=seq)
 
     def expired(self, files: Sequence[tuple[int, str]]) -> None:
@@ -270,6 +289,7 @@ class PgVersionLog:
             if not files:
                 return
         erase = self.settings.redact_expired
+        self._history_bytes = None
         for memory, path in files:
             self._last = None
             self._append("expired", memory, None if erase else path, None, ref=None, actor=_EXPIRY)

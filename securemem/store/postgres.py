@@ -53,7 +53,7 @@ from securemem.store.pgschema import MIGRATE, MIGRATION_LOCK, Db
 from securemem.store.pgseal import TAMPERED, MasterKeys, StoreKeys, settings_digest
 from securemem.store.pgtx import PgTx, purge
 from securemem.store.pgupgrade import reseal_schema1
-from securemem.store.pgversions import PgVersionLog, chain_rows, empty_tail, seq_range
+from securemem.store.pgversions import HEAD_COLUMNS, HEAD_FROM, PgVersionLog, chain_rows, empty_tail, seq_range
 
 _NOBODY = Actor()
 # A store's write lock is the advisory lock (schema, store number): advisory locks are per
@@ -96,6 +96,7 @@ class _Db:
     def __init__(self, conn: psycopg.Connection[Any]) -> None:
         self.conn = conn
         self.made_keys: list[str] = []  # stores whose own key object this transaction made on the token
+        self.heads: dict[int, tuple[Any, ...]] = {}  # a store's STORE_HEAD row, read with its name (_ns_of)
 
     def all(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
         return self.conn.execute(sql, params or None).fetchall()
@@ -371,7 +372,8 @@ class PostgresStore:
                 ns = self._relocked(db, namespace, ns, create=create, store_key=store_key)
             now = clock()  # rule 2: read once the lock is held
             keys = self.keys_of(db, ns) if ns is not None else StoreKeys(-1, os.urandom(32))
-            log = PgVersionLog(db, keys, now, actor or _NOBODY, history or self.history_settings)
+            head = db.heads.get(ns) if ns is not None else None
+            log = PgVersionLog(db, keys, now, actor or _NOBODY, history or self.history_settings, head=head)
             tx = PgTx(self, db, keys, now, log)
             tx.write = write
             outer, self._local.db = getattr(self._local, "db", None), db
@@ -425,13 +427,19 @@ class PostgresStore:
         return None if row is None else int(row[0])
 
     def _ns_of(self, db: Db, name: str) -> int | None:
+        """The store of that name, by its token; with the store's head (STORE_HEAD) kept on the
+        connection for the transaction's version log, which then asks nothing more."""
         row = db.one(
-            "SELECT id, public_id, name_ct, dek FROM sm_stores WHERE name_tok = %s", (self._master.name_token(name),)
+            f"SELECT s.public_id, s.name_ct, s.dek, {HEAD_COLUMNS} FROM {HEAD_FROM} WHERE s.name_tok = %s",
+            (self._master.name_token(name),),
         )
         if row is None:
             return None
-        self._check_name(int(row[0]), str(row[1]), bytes(row[2]), bytes(row[3]), name)
-        return int(row[0])
+        ns = int(row[3])
+        self._check_name(ns, str(row[0]), bytes(row[1]), bytes(row[2]), name)
+        if isinstance(db, _Db):
+            db.heads[ns] = row[3:]
+        return ns
 
     def _check_name(self, ns: int, public_id: str, name_ct: bytes, dek: bytes, name: str) -> None:
         """The row a name token found is the store of that name: ``name_tok`` is a clear column, and a
