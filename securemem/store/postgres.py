@@ -65,6 +65,11 @@ _STORE_COLS = "id, public_id, name_ct, desc_ct, created, updated, dek"
 _T = TypeVar("_T")
 # Every store-wide setting and their sealed digest (pgseal.settings_digest), read together.
 _SETTINGS = "SELECT key, value FROM sm_meta WHERE key LIKE 'setting:%' OR key = 'settings'"
+# The same rows as one JSON array of [key, value], read in the statement that finds a store by name.
+_SETTINGS_JSON = (
+    "SELECT coalesce(json_agg(json_build_array(key, value)), '[]'::json) FROM sm_meta "
+    "WHERE key LIKE 'setting:%%' OR key = 'settings'"
+)
 _UPSERT_META = "INSERT INTO sm_meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 LOCK_TIMEOUT_MS = 30_000  # a writer waits this long for another (stores-api.md: several seconds)
 POOL_SIZE = 8
@@ -97,6 +102,7 @@ class _Db:
         self.conn = conn
         self.made_keys: list[str] = []  # stores whose own key object this transaction made on the token
         self.heads: dict[int, tuple[Any, ...]] = {}  # a store's STORE_HEAD row, read with its name (_ns_of)
+        self.settings: list[tuple[Any, ...]] | None = None  # the _SETTINGS rows, read with a store's name
 
     def all(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
         return self.conn.execute(sql, params or None).fetchall()
@@ -430,15 +436,17 @@ class PostgresStore:
         """The store of that name, by its token; with the store's head (STORE_HEAD) kept on the
         connection for the transaction's version log, which then asks nothing more."""
         row = db.one(
-            f"SELECT s.public_id, s.name_ct, s.dek, {HEAD_COLUMNS} FROM {HEAD_FROM} WHERE s.name_tok = %s",
+            f"SELECT s.public_id, s.name_ct, s.dek, ({_SETTINGS_JSON}), {HEAD_COLUMNS} FROM {HEAD_FROM} "
+            "WHERE s.name_tok = %s",
             (self._master.name_token(name),),
         )
         if row is None:
             return None
-        ns = int(row[3])
+        ns = int(row[4])
         self._check_name(ns, str(row[0]), bytes(row[1]), bytes(row[2]), name)
         if isinstance(db, _Db):
-            db.heads[ns] = row[3:]
+            db.heads[ns] = row[4:]
+            db.settings = [tuple(pair) for pair in row[3]]
         return ns
 
     def _check_name(self, ns: int, public_id: str, name_ct: bytes, dek: bytes, name: str) -> None:
@@ -624,7 +632,10 @@ class PostgresStore:
         """A store-wide setting (the policy), read with every other one and checked against their
         sealed digest: one written back from a dump, or deleted, by SQL alone is refused."""
         current: _Db | None = getattr(self._local, "db", None)
-        rows = self._statement(_SETTINGS, None) if current is None else current.all(_SETTINGS)
+        if current is None:
+            rows = self._statement(_SETTINGS, None)
+        else:  # read with the store's name when the transaction began (after its lock, for a write)
+            rows = current.settings if current.settings is not None else current.all(_SETTINGS)
         found = self._settings(rows).get(f"setting:{name}")
         return None if found is None else self._master.open_setting(name, found)
 
