@@ -17,6 +17,7 @@ from typing import Any
 
 from securemem import audit, custody
 from securemem.cli import EXIT_OK, PG_KEYS, UsageError, _Parser, kek_of, key_of, store_keys
+from securemem.errors import OutcomeUnknownError
 from securemem.keys import KeyProvider, as_key_provider
 from securemem.keys.header import keys_path
 from securemem.keys.kek import FileKek, KekProvider
@@ -155,6 +156,8 @@ def _pg_change(
     made = isinstance(new, FileKek) and new.create_if_missing()
     try:
         done = change_keks(_pg_url(args), opener, add=new, **change)
+    except OutcomeUnknownError:
+        raise  # the change may have been kept: a KEK file just made may be the only one that opens now
     except BaseException:
         if made and isinstance(new, FileKek):
             Path(new.path).unlink(missing_ok=True)

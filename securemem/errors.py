@@ -91,6 +91,10 @@ class PolicyChangedError(StorageError):
     """An operator set another policy for the store after this handle opened it: reopen it."""
 
 
+class OutcomeUnknownError(StorageError):
+    """The connection broke while a change committed: it may or may not have been kept."""
+
+
 class StoreFullError(StorageError):
     """The disk, or the store's page limit, is full."""
 

@@ -217,8 +217,10 @@ def check(ns: int, rows: Iterable[VersionRow], *, limit: int = 20, pinned: bytes
     """Walk a store's versions in commit order and name every row the chain does not vouch for.
 
     ``pinned``: a head an auditor recorded earlier (``audit head``): it must be a link of this
-    chain, or something up to it was changed, removed or cut off since. Memory stays flat: rows
-    are streamed; only the redacted versions not yet covered by a redaction are remembered.
+    chain, or something up to it was changed, removed or cut off since. Rows are streamed; what is
+    remembered: the redacted versions not yet covered by a redaction, and the number of each
+    version still whole (8 bytes each), so that an erasing expiry of its memory that follows it
+    names one put back. A redaction event must name a version walked redacted.
     """
     walk = _Walk(ns, pinned)
     for row in rows:

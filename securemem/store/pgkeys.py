@@ -26,6 +26,7 @@ from securemem.store.pgseal import (
     TAMPERED,
     HeldKek,
     MasterKeys,
+    keks_digest,
     load_wrapped,
     settings_digest,
     wrapped_doc,
@@ -49,6 +50,8 @@ def unlock(
         master = provider.unwrap(wrapped, deployment)
         if master is not None:
             keys = MasterKeys(master, deployment)
+            if check:  # an upgrade from schema 1 writes the seal of the entries (postgres._resealer)
+                _check_keks(keys, meta)
             return keys, _own_keys(keys.open_meta("store_keys", meta.get("store_keys")), kek, deployment)
     if kek is not None:
         raise WrongKekError(f"the KEK {provider.source} does not open this PostgreSQL store")
@@ -75,6 +78,7 @@ def _initialise(db: Db, key: KeyProvider | None, kek: KekProvider | None) -> dic
             wrapped = {**wrapped_doc(provider.wrap(master, deployment)), "provider": provider.source,
                        "added_at": utc_stamp()}  # fmt: skip
             meta = {"deployment": deployment, "salt": salt.hex(), "master": json.dumps([wrapped], sort_keys=True)}
+            meta["keks"] = seal_keks(MasterKeys(master, deployment), meta["master"])
             mode = "own" if _is_pkcs11(kek) else "master"
             meta["store_keys"] = MasterKeys(master, deployment).seal_meta("store_keys", mode)
             meta["settings"] = MasterKeys(master, deployment).seal_meta("settings", settings_digest({}))
@@ -87,7 +91,18 @@ def _initialise(db: Db, key: KeyProvider | None, kek: KekProvider | None) -> dic
     return meta
 
 
-_META_KEYS = "('deployment', 'salt', 'master', 'store_keys')"
+_META_KEYS = "('deployment', 'salt', 'master', 'store_keys', 'keks')"
+
+
+def _check_keks(keys: MasterKeys, meta: dict[str, Any]) -> None:
+    """The list of wrapped entries is the one the master key sealed: none planted or dropped by SQL."""
+    if keys.open_meta("keks", meta.get("keks")) != keks_digest(str(meta["master"])):
+        raise DamagedStoreError(TAMPERED)
+
+
+def seal_keks(keys: MasterKeys, master: str) -> str:
+    """The ``keks`` row for the list of wrapped entries ``master`` (as stored)."""
+    return keys.seal_meta("keks", keks_digest(master))
 
 
 def _is_pkcs11(kek: KekProvider | None) -> bool:
@@ -180,7 +195,8 @@ def kek_entries(db: Db, opener: KeyProvider | KekProvider | None) -> tuple[list[
     docs = _docs(str(meta["master"]))
     if opener is None:
         return [_entry(doc) for doc in docs], False
-    _opened(docs, opener, meta)
+    master, _ = _opened(docs, opener, meta)
+    _check_keks(MasterKeys(master, str(meta["deployment"])), meta)
     return [_entry(doc) for doc in docs], True
 
 
@@ -206,7 +222,9 @@ def change_keks(
     docs = _docs(str(meta["master"]))
     master, used = _opened(docs, opener, meta)
     deployment = str(meta["deployment"])
-    if MasterKeys(master, deployment).open_meta("store_keys", meta.get("store_keys")) == "own":
+    keys = MasterKeys(master, deployment)
+    _check_keks(keys, meta)
+    if keys.open_meta("store_keys", meta.get("store_keys")) == "own":
         raise RefusedError(
             "this PostgreSQL deployment keeps each store's key on its PKCS#11 token, under that KEK's object: "
             "its KEKs cannot be changed (securemem export each store, and import it into a new deployment)"
@@ -228,7 +246,9 @@ def change_keks(
         if not docs:
             raise RefusedError(f"{gone} is the last KEK of the deployment: without it nothing opens it; add one first")
         removed = _entry(found)
-    db.run("UPDATE sm_meta SET value = %s WHERE key = 'master'", (json.dumps(docs, sort_keys=True),))
+    listed = json.dumps(docs, sort_keys=True)
+    db.run("UPDATE sm_meta SET value = %s WHERE key = 'master'", (listed,))
+    db.run("UPDATE sm_meta SET value = %s WHERE key = 'keks'", (seal_keks(keys, listed),))
     return KekChange(added, removed, used, deployment)
 
 

@@ -289,6 +289,12 @@ class StoreKeys:
         return self._sealer.open(blob, place("version-data", self.ns, struct.pack(">qq", seq, memory)))
 
 
+def keks_digest(master: str) -> str:
+    """What the sealed ``keks`` row of ``sm_meta`` vouches for: the list of the master key's wrapped
+    entries as stored, so an entry planted, dropped or edited by SQL is noticed at every open."""
+    return hashlib.sha256(master.encode()).hexdigest()
+
+
 def settings_digest(settings: dict[str, str]) -> str:
     """What the sealed ``settings`` row of ``sm_meta`` vouches for: every ``setting:<name>`` row as
     it is stored (its sealed value), so one put back from a dump, or deleted, is noticed."""

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from securemem.errors import DamagedStoreError
 from securemem.store.pgschema import Db
 from securemem.store.pgseal import TAMPERED, StoreKeys, Tail, row_facts, version_secret
-from securemem.store.pgversions import empty_tail
+from securemem.store.pgversions import TAIL_COLUMNS, tail_of
 
 # The memory's newest version of its own chain (created, modified, deleted, expired) in the store.
 _HEAD = "SELECT max(seq) FROM sm_versions WHERE memory = %s AND seq BETWEEN %s AND %s AND op < 4"
@@ -29,16 +29,16 @@ def reseal_schema1(db: Db, keys_of: Callable[[int, str, bytes], StoreKeys]) -> N
         keys = keys_of(int(ns), str(public_id), bytes(dek))
         _entries(db, keys)
         _versions(db, keys)
-        tail = _newest(db, keys.ns) or empty_tail(keys.ns)
+        tail = _newest(db, keys.ns)
         db.run("UPDATE sm_stores SET tail_ct = %s WHERE id = %s", (keys.seal_tail(tail), keys.ns))
 
 
-def _newest(db: Db, ns: int) -> Tail | None:
+def _newest(db: Db, ns: int) -> Tail:
     lo, hi = ns << _SEQ_BITS, ((ns + 1) << _SEQ_BITS) - 1
     row = db.one(
-        "SELECT seq, memory, op, link FROM sm_versions WHERE seq BETWEEN %s AND %s ORDER BY seq DESC LIMIT 1", (lo, hi)
+        f"SELECT {TAIL_COLUMNS} FROM sm_versions WHERE seq BETWEEN %s AND %s ORDER BY seq DESC LIMIT 1", (lo, hi)
     )
-    return None if row is None else (int(row[0]), int(row[1]), int(row[2]), bytes(row[3]))
+    return tail_of(ns, row)
 
 
 def _entries(db: Db, keys: StoreKeys) -> None:

@@ -10,6 +10,8 @@ the version's text and path count against the store's quota.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -47,26 +49,44 @@ def empty_tail(ns: int) -> Tail:
     return ns << SEQ_BITS, -1, -1, history.genesis(ns)
 
 
+# The columns of a version row the chain's tail vouches for, as stored: everything but its sealed
+# fields, its quota share and its redaction time (which a later redaction changes, with an event).
+TAIL_COLUMNS = "seq, memory, op, ref, session, actor, created, digest, link"
+
+
+def tail_of(ns: int, r: Sequence[Any] | None) -> Tail:
+    """The tail a version row (TAIL_COLUMNS, in order) makes: its number, memory and operation, and a
+    hash of every column the tail vouches for (its redaction event's ``ref``, an expiry's erasing
+    ``digest``...); the empty tail when there is no row."""
+    if r is None or r[0] is None:
+        return empty_tail(ns)
+    seq, memory, op, ref, session, actor, created, digest, link = r
+    doc = [int(seq), int(memory), int(op), None if ref is None else int(ref), session, actor, repr(float(created)),
+           bytes(digest).hex(), bytes(link).hex()]  # fmt: skip
+    return int(seq), int(memory), int(op), hashlib.sha256(json.dumps(doc).encode()).digest()
+
+
 # A store's row with its newest version, in one statement: what ``check_tail`` checks, and what
 # the log then knows of its chain's end and its history total without asking again. The backend
 # reads it with the store's name when it resolves a transaction's store (``head=`` below).
-HEAD_COLUMNS = "s.id, s.tail_ct, s.history_bytes, t.seq, t.memory, t.op, t.link, t.created"
+HEAD_COLUMNS = f"s.id, s.tail_ct, s.history_bytes, {', '.join(f't.{c}' for c in TAIL_COLUMNS.split(', '))}"
 HEAD_FROM = (
-    "sm_stores s LEFT JOIN LATERAL (SELECT seq, memory, op, link, created FROM sm_versions WHERE seq BETWEEN "
+    f"sm_stores s LEFT JOIN LATERAL (SELECT {TAIL_COLUMNS} FROM sm_versions WHERE seq BETWEEN "
     "s.id << 40 AND ((s.id + 1) << 40) - 1 ORDER BY seq DESC LIMIT 1) t ON true"
 )
 STORE_HEAD = f"SELECT {HEAD_COLUMNS} FROM {HEAD_FROM}"
+_TAIL = slice(3, 12)  # the TAIL_COLUMNS of a STORE_HEAD row
 
 
 def check_tail(db: Db, keys: StoreKeys, head: Sequence[Any] | None = None) -> Sequence[Any] | None:
     """The store's history ends where its row says it does: newest versions cut off by SQL (a
-    deletion, an edit rolled back with its version) are refused before anything is read. ``head``:
-    the store's STORE_HEAD row read already in this transaction (else it is read here). Returns it."""
+    deletion, an edit rolled back with its version), or the newest one edited, are refused before
+    anything is read. ``head``: the store's STORE_HEAD row read already in this transaction (else
+    it is read here). Returns it."""
     row = head if head is not None else db.one(f"{STORE_HEAD} WHERE s.id = %s", (keys.ns,))
     if row is None:
         return None  # deleted meanwhile: the transaction finds no store
-    sealed = keys.open_tail(None if row[1] is None else bytes(row[1]))
-    if sealed != (empty_tail(keys.ns) if row[3] is None else (int(row[3]), int(row[4]), int(row[5]), bytes(row[6]))):
+    if keys.open_tail(None if row[1] is None else bytes(row[1])) != tail_of(keys.ns, row[_TAIL]):
         raise DamagedStoreError(TAMPERED)
     return row
 
@@ -100,7 +120,7 @@ class PgVersionLog:
             if row is not None:
                 self._history_bytes = int(row[2])
                 self._tail = (self.lo, history.genesis(self.ns), 0.0) if row[3] is None else (
-                    int(row[3]), bytes(row[6]), float(row[7]))  # fmt: skip
+                    int(row[3]), bytes(row[11]), float(row[9]))  # fmt: skip
 
     def _chain_tail(self) -> tuple[int, bytes, float]:
         if self._tail is None:
@@ -163,9 +183,9 @@ class PgVersionLog:
             "data": None if row.data is None else self.keys.seal_version_data(seq, memory, row.data),
             "ns": self.ns,
             "grow": history.share(op, path, row.data),  # a redaction event's row was held in reserve
-            # a fold rewrites the tail (it always folds into the newest version)
-            "tail": self.keys.seal_tail((seq, memory, history.OP_CODE[row.op], row.link)),
         }
+        # a fold rewrites the tail too (it always folds into the newest version; a fold's ref is None)
+        params["tail"] = self.keys.seal_tail(tail_of(self.ns, [params[c] for c in TAIL_COLUMNS.split(", ")]))
         if fold:
             sql = (
                 "WITH old AS (SELECT hbytes FROM sm_versions WHERE seq = %(seq)s), "
@@ -323,7 +343,10 @@ def chain_rows(db: Db, keys: StoreKeys) -> Iterator[VersionRow]:
         if held is not None:
             yield held
         held = row
-    found = (held.seq, held.memory, history.OP_CODE[held.op], held.link) if held is not None else empty_tail(keys.ns)
+    lo, hi = seq_range(keys.ns)
+    found = tail_of(keys.ns, db.one(
+        f"SELECT {TAIL_COLUMNS} FROM sm_versions WHERE seq BETWEEN %s AND %s ORDER BY seq DESC LIMIT 1", (lo, hi)
+    ))  # fmt: skip
     if sealed != found:
         why = "the store's sealed newest version is not the chain's last: versions were cut off or put back"
         if held is None:

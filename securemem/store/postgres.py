@@ -39,6 +39,7 @@ from psycopg_pool import ConnectionPool
 from securemem.errors import (
     DamagedStoreError,
     KekError,
+    OutcomeUnknownError,
     StorageError,
     StoreBusyError,
     StoreFullError,
@@ -48,7 +49,7 @@ from securemem.keys.kek import KekProvider
 from securemem.store import pgkeys, pgschema, pgseal
 from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
 from securemem.store.history import EXPIRY_ACTOR, ROW_SHARE
-from securemem.store.pgkeys import KekChange, KekEntry, OwnKeys, unlock
+from securemem.store.pgkeys import KekChange, KekEntry, OwnKeys, seal_keks, unlock
 from securemem.store.pgschema import MIGRATE, MIGRATION_LOCK, Db
 from securemem.store.pgseal import TAMPERED, MasterKeys, StoreKeys, settings_digest
 from securemem.store.pgtx import PgTx, purge
@@ -185,10 +186,16 @@ def _one_transaction(url: str, body: Callable[[_Db], _T]) -> _T:
             conn.execute("BEGIN")
             try:
                 found = body(_Db(conn))
-                conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
+            try:
+                conn.execute("COMMIT")
+            except psycopg.OperationalError:
+                raise OutcomeUnknownError(
+                    "the connection to the PostgreSQL server broke as the change committed: it may have been "
+                    "kept; check before anything else (securemem keys list, for a key change)"
+                ) from None
             return found
     except psycopg.OperationalError as exc:
         raise _connect_error(exc) from None
@@ -204,6 +211,9 @@ def _resealer(key: KeyProvider | None, kek: KekProvider | None) -> Callable[[Db,
         master, own_keys = unlock(db, key, kek, check=False)
         opener = PostgresStore(cast("ConnectionPool[Any]", None), master, own_keys)
         reseal_schema1(db, opener.unseal_dek)
+        listed = db.one("SELECT value FROM sm_meta WHERE key = 'master'")
+        assert listed is not None  # unlock found it
+        db.run("INSERT INTO sm_meta (key, value) VALUES ('keks', %s)", (seal_keks(master, str(listed[0])),))
         settings = {str(k): str(v) for k, v in db.all("SELECT key, value FROM sm_meta WHERE key LIKE 'setting:%'")}
         db.run("INSERT INTO sm_meta (key, value) VALUES ('settings', %s)",
                (master.seal_meta("settings", settings_digest(settings)),))  # fmt: skip
