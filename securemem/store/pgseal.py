@@ -184,6 +184,7 @@ class StoreKeys:
         self._sealer = Sealer(derive(dek, "data"))
         self._tokens = derive(dek, "path-tokens")
         self._who = derive(dek, "who-tokens")
+        self.checked_tail: tuple[Any, ...] | None = None  # the last (tail_ct, newest row) check_tail passed
 
     def _one(self, path: str) -> bytes:
         return hmac.new(self._tokens, path.encode("utf-8"), hashlib.sha256).digest()[:TOKEN_BYTES]

@@ -239,6 +239,8 @@ class PostgresStore:
         # each command makes under the lock) uses its connection, not a second one from the pool,
         # which eight threads each holding one and waiting for another would exhaust.
         self._local = threading.local()
+        # The settings rows last checked, the sealed values they vouch for, and the values opened.
+        self._opened_settings: tuple[tuple[tuple[str, str], ...], dict[str, str], dict[str, str]] | None = None
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -646,8 +648,16 @@ class PostgresStore:
             rows = self._statement(_SETTINGS, None)
         else:  # read with the store's name when the transaction began (after its lock, for a write)
             rows = current.settings if current.settings is not None else current.all(_SETTINGS)
-        found = self._settings(rows).get(f"setting:{name}")
-        return None if found is None else self._master.open_setting(name, found)
+        key = tuple(sorted((str(k), str(v)) for k, v in rows))
+        cached = self._opened_settings
+        if cached is None or cached[0] != key:  # rows as last checked (ciphertext and all): the same answer
+            cached = self._opened_settings = (key, self._settings(rows), {})
+        sealed = cached[1].get(f"setting:{name}")
+        if sealed is None:
+            return None
+        if name not in cached[2]:
+            cached[2][name] = self._master.open_setting(name, sealed)
+        return cached[2][name]
 
     def set_setting(self, name: str, value: str) -> None:
         with self._connection(write=True) as db:
