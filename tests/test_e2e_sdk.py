@@ -309,3 +309,32 @@ def test_memory_persists_encrypted_across_reopen(drive: Driver, db_path: Path, k
 
     with SecureMemory.open(db_path, key=key) as reopened:
         assert view(reopened, path).endswith(f"     1\t{marker}")
+
+
+@DRIVERS
+def test_the_same_session_runs_on_postgresql_which_holds_none_of_it_in_clear(drive: Driver, key: bytes) -> None:
+    """The SDK's runner against a PostgreSQL store (the layers, dispatcher and adapter unchanged):
+    the same results on the wire, the memory there on reopen, and no byte of what the model wrote
+    in any column of the database (the real server of tests/pg.py; it skips with one line where
+    none answers)."""
+    from tests.pg import PG, sql
+
+    url = PG.fresh_url()
+    marker = f"marker-{uuid.uuid4().hex}"
+    session = build_session(marker)
+    with SecureMemory.open(url, key=key) as memory:
+        server, _ = run_session(drive, memory, session)
+    results = all_tool_results(server)
+    assert [r["tool_use_id"] for r in results] == session.tool_use_ids
+    for result in results:
+        expect = session.expected[result["tool_use_id"]]
+        assert result.get("is_error", False) is expect.is_error and result["content"].startswith(expect.starts)
+    with SecureMemory.open(url, key=key) as memory:
+        assert marker in view(memory, NOTES) and "- prefers phone" in view(memory, NOTES)
+    with sql(url) as conn:
+        dumped = b"".join(
+            bytes(str(row), "utf-8")
+            for table in ("sm_meta", "sm_stores", "sm_entries", "sm_versions")
+            for row in conn.execute(f"SELECT * FROM {table}").fetchall()
+        )
+    assert dumped and marker.encode() not in dumped and b"prefers" not in dumped and b"customer" not in dumped
