@@ -194,7 +194,8 @@ def _one_transaction(url: str, body: Callable[[_Db], _T]) -> _T:
             except psycopg.OperationalError:
                 raise OutcomeUnknownError(
                     "the connection to the PostgreSQL server broke as the change committed: it may have been "
-                    "kept; check before anything else (securemem keys list, for a key change)"
+                    "kept; look before you retry (securemem keys list after a key change; securemem migrate "
+                    "again after a migration: it says the schema's version)"
                 ) from None
             return found
     except psycopg.OperationalError as exc:
