@@ -27,14 +27,23 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 @pytest.fixture(autouse=True)
 def no_env_kek(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A KEK in the developer's environment would change which key every CLI test uses."""
+    """A KEK or key in the developer's environment would change which key every CLI test uses."""
     monkeypatch.delenv("SECUREMEM_KEK", raising=False)
+    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
 
 
 @pytest.fixture
 def key() -> bytes:
     """A fresh raw 32-byte SQLCipher key (raw keys open in well under a millisecond)."""
     return os.urandom(32)
+
+
+@pytest.fixture
+def url() -> str:
+    """A fresh, migrated schema of the session's PostgreSQL database (tests/pg.py): a store's URL."""
+    from tests.pg import PG
+
+    return PG.fresh_url()
 
 
 @pytest.fixture

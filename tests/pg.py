@@ -15,12 +15,14 @@ import secrets
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
 import psycopg
 import pytest
 
+from securemem import Admin, SecureMemory
 from securemem.store.factory import open_store
 from securemem.store.postgres import PostgresStore, migrate
 
@@ -115,3 +117,100 @@ def audit_verify(url: str, key: bytes) -> tuple[int, str]:
 def put_row_back(conn: psycopg.Connection[Any], row: tuple[Any, ...]) -> None:
     """Insert an ``sm_entries`` row as a DBA would from a dump (every column, as it was)."""
     conn.execute(f"INSERT INTO sm_entries VALUES ({', '.join(['%s'] * len(row))})", row)
+
+
+def view_of(memory: SecureMemory, path: str) -> tuple[bool, str]:
+    """A view's (is_error, text)."""
+    result = memory.execute({"command": "view", "path": path})
+    assert isinstance(result.content, str)
+    return result.is_error, result.content
+
+
+def newest_version(url: str) -> int:
+    """The number of the newest version in the database."""
+    with sql(url) as conn:
+        row = conn.execute("SELECT max(seq) FROM sm_versions").fetchone()
+        assert row is not None
+        return int(row[0])
+
+
+def deleted_then_put_back(
+    memory: SecureMemory, url: str, path: str, text: str, between: Callable[[], object] | None = None
+) -> None:
+    """Create ``path``, keep its row as a dump would, delete it (then run ``between``), and put the
+    row back by SQL: the DBA's undoing of a deletion."""
+    from tests.helpers import ok
+
+    ok(memory, command="create", path=path, file_text=text)
+    with sql(url) as conn:
+        row = conn.execute("SELECT * FROM sm_entries WHERE NOT is_dir ORDER BY memory DESC LIMIT 1").fetchone()
+        assert row is not None
+        ok(memory, command="delete", path=path)
+        if between is not None:
+            between()
+        put_row_back(conn, row)
+
+
+def served_versions(admin: Admin, store_id: str) -> list[str]:
+    """The content of every version of the store a read hands out (or the error that refused it)."""
+    served: list[str] = []
+    try:
+        for version in admin.memory_versions.list(store_id).data:
+            served.append(admin.memory_versions.retrieve(store_id, version.id).content or "")
+    except Exception as exc:  # refused, whichever way: what it said is checked by the caller
+        served.append(str(exc))
+    return served
+
+
+def redaction_undone(url: str, key: bytes, also: str | None = None) -> str:
+    """A version redacted by an operator, then its old ciphertexts written back by SQL with
+    ``redacted`` cleared (and the SQL ``also`` run first): what retrieving it serves, or the error
+    that refused it."""
+    with Admin.open(url, key=key) as admin:
+        store = admin.memory_stores.create(name="s")
+        memory = admin.memories.write(store.id, path="/a.md", content="jane@example.org 555-0100\n")
+        admin.memories.update(store.id, memory.id, content="(contact removed)\n")
+        first = admin.memory_versions.list(store.id, memory_id=memory.id).data[-1]
+        with sql(url) as conn:
+            saved = conn.execute(
+                "SELECT seq, meta_ct, data_ct, hbytes FROM sm_versions ORDER BY seq LIMIT 1"
+            ).fetchone()
+            assert saved is not None
+            admin.memory_versions.redact(store.id, first.id)
+            if also is not None:
+                conn.execute(also)
+            conn.execute(_PUT_BACK, (saved[1], saved[2], saved[3], saved[0]))
+        try:
+            return admin.memory_versions.retrieve(store.id, first.id).content or ""
+        except Exception as exc:  # refused, whichever way: the caller checks what it said
+            return str(exc)
+
+
+_SAVED = "SELECT seq, meta_ct, data_ct, hbytes FROM sm_versions"
+_PUT_BACK = "UPDATE sm_versions SET meta_ct = %s, data_ct = %s, hbytes = %s, redacted = NULL WHERE seq = %s"
+
+
+def expiry_undone(url: str, key: bytes, also: str | None = None) -> list[str]:
+    """A file that expired (its versions erased by the sweep, ``redact_expired``), then its
+    versions' old ciphertexts written back by SQL with ``redacted`` cleared (then the SQL ``also``
+    run): what retrieving each version serves, or the error that refused it."""
+    from securemem.policy import TTLSettings, load_policy
+    from securemem.sweep import sweep
+    from tests.helpers import ok
+
+    now = [1_900_000_000.0]
+    policy = load_policy("default").model_copy(update={"ttl": TTLSettings(expire_after=60)})
+    with SecureMemory.open(url, key=key, clock=lambda: now[0], policy=policy) as memory:
+        ok(memory, command="create", path="/memories/short.md", file_text="jane@example.org 555-0100\n")
+        with sql(url) as conn:
+            saved = conn.execute(_SAVED).fetchall()
+        now[0] += 120
+        assert sweep(memory.store, now[0]).deleted >= 1  # the expiry: the row goes, its versions erased
+    with sql(url) as conn:
+        assert conn.execute("SELECT count(*) FROM sm_versions WHERE redacted IS NULL AND op = 0").fetchone() == (0,)
+        for seq, meta, data, hbytes in saved:
+            conn.execute(_PUT_BACK, (meta, data, hbytes, seq))
+        if also is not None:
+            conn.execute(also)
+    with Admin.open(url, key=key, clock=lambda: now[0]) as admin:
+        return served_versions(admin, admin.memory_stores.list().data[0].id)

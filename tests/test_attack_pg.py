@@ -26,25 +26,9 @@ from securemem.policy import TTLSettings, load_policy
 from securemem.store.factory import open_store
 from tests.helpers import ok
 from tests.hsm import URI as HSM_URI
-from tests.pg import PG, SERVER, audit_verify, put_row_back, sql
+from tests.pg import PG, SERVER, audit_verify, deleted_then_put_back, redaction_undone, sql, view_of
 
 TAMPERED = "fails its authentication check"
-
-
-@pytest.fixture
-def url() -> str:
-    return PG.fresh_url()
-
-
-@pytest.fixture
-def key() -> bytes:
-    return os.urandom(32)
-
-
-def _view(memory: SecureMemory, path: str) -> tuple[bool, str]:
-    result = memory.execute({"command": "view", "path": path})
-    assert isinstance(result.content, str)
-    return result.is_error, result.content
 
 
 # -- tampering by SQL that is served, not detected ---------------------------------------------------
@@ -66,9 +50,9 @@ def test_store_name_tokens_swapped_by_sql_send_each_agent_into_the_other_store(u
         conn.execute("UPDATE sm_stores SET name_tok = %s WHERE id = %s", (tok_a, b))
         conn.execute("UPDATE sm_stores SET name_tok = %s WHERE id = %s", (tok_b, a))
     with SecureMemory.open(url, key=key, namespace="alice") as memory:
-        failed, text = _view(memory, "/memories/bob.md")
+        failed, text = view_of(memory, "/memories/bob.md")
         assert failed and "BOB-SECRET" not in text, "alice's agent is served bob's memory"
-        failed, text = _view(memory, "/memories")
+        failed, text = view_of(memory, "/memories")
         assert failed and "bob.md" not in text, "alice's agent lists bob's store as its own"
 
 
@@ -86,7 +70,7 @@ def test_an_older_ciphertext_of_the_same_file_replayed_by_sql_is_served(url: str
             ok(memory, command="str_replace", path="/memories/pay.md", old_str="10", new_str="0 (revoked)")
         conn.execute("UPDATE sm_entries SET data_ct = %s WHERE NOT is_dir", (old,))
     with SecureMemory.open(url, key=key) as memory:
-        failed, text = _view(memory, "/memories/pay.md")
+        failed, text = view_of(memory, "/memories/pay.md")
         assert failed and "PAY ALICE 10" not in text, "the replayed old content is served as current"
 
 
@@ -96,14 +80,9 @@ def test_a_deleted_file_put_back_from_an_old_dump_is_served(url: str, key: bytes
     re-inserts the row of a deleted file (from any dump taken before the deletion) brings the file
     back, and the agent is served it: an erasure (a deleted PII note, say) undone by one INSERT."""
     with SecureMemory.open(url, key=key) as memory:
-        ok(memory, command="create", path="/memories/pii.md", file_text="jane@example.org 555-0100\n")
-        with sql(url) as conn:
-            row = conn.execute("SELECT * FROM sm_entries WHERE NOT is_dir").fetchone()
-            assert row is not None
-            ok(memory, command="delete", path="/memories/pii.md")
-            put_row_back(conn, row)
+        deleted_then_put_back(memory, url, "/memories/pii.md", "jane@example.org 555-0100\n")
     with SecureMemory.open(url, key=key) as memory:
-        failed, text = _view(memory, "/memories/pii.md")
+        failed, text = view_of(memory, "/memories/pii.md")
         assert failed and "jane@example.org" not in text, "a deleted file put back by SQL is served"
 
 
@@ -113,17 +92,13 @@ def test_a_deleted_files_row_put_back_is_not_listed(url: str, key: bytes, head: 
     must not come back as a name either, even with its ``head`` set to 0 (the value of a row
     written with the history off, which nothing witnesses): the sealed path names its head."""
     with SecureMemory.open(url, key=key) as memory:
-        ok(memory, command="create", path="/memories/jane-doe.md", file_text="notes\n")
         ok(memory, command="create", path="/memories/other.md", file_text="other\n")
+        deleted_then_put_back(memory, url, "/memories/jane-doe.md", "notes\n")
+    if head == "zeroed":
         with sql(url) as conn:
-            row = conn.execute("SELECT * FROM sm_entries WHERE NOT is_dir ORDER BY memory LIMIT 1").fetchone()
-            assert row is not None
-            ok(memory, command="delete", path="/memories/jane-doe.md")
-            put_row_back(conn, row)
-            if head == "zeroed":
-                conn.execute("UPDATE sm_entries SET head = 0 WHERE NOT is_dir")
+            conn.execute("UPDATE sm_entries SET head = 0 WHERE NOT is_dir")
     with SecureMemory.open(url, key=key) as memory:
-        failed, text = _view(memory, "/memories")
+        failed, text = view_of(memory, "/memories")
         assert failed and "jane-doe" not in text, f"a deleted file's name is listed again: {text!r}"
 
 
@@ -137,10 +112,10 @@ def test_an_expired_file_given_back_its_life_by_sql_is_served(url: str, key: byt
         ok(memory, command="create", path="/memories/short.md", file_text="SHORT-LIVED\n")
         assert "SHORT-LIVED" in ok(memory, command="view", path="/memories/short.md")  # the control
         now[0] += 120
-        assert _view(memory, "/memories/short.md")[0]  # expired: invisible at once
+        assert view_of(memory, "/memories/short.md")[0]  # expired: invisible at once
         with sql(url) as conn:
             conn.execute("UPDATE sm_entries SET expires = NULL")
-        failed, text = _view(memory, "/memories/short.md")
+        failed, text = view_of(memory, "/memories/short.md")
         assert failed and "SHORT-LIVED" not in text, "an expired file is served again after one UPDATE"
 
 
@@ -153,7 +128,7 @@ def test_a_size_changed_by_sql_is_served_as_the_files_size(url: str, key: bytes)
         ok(memory, command="create", path="/memories/big.md", file_text="x" * 4095 + "\n")
         with sql(url) as conn:
             conn.execute("UPDATE sm_entries SET size = 0, lines = 0 WHERE NOT is_dir")
-        failed, text = _view(memory, "/memories")
+        failed, text = view_of(memory, "/memories")
         assert failed or "4.0K\t/memories/big.md" in text, f"a false size is served: {text!r}"
 
 
@@ -164,26 +139,8 @@ def test_a_redacted_version_put_back_by_sql_is_served_and_passes_audit_verify(ur
     are bound to its number only, so they open; ``memory_versions.retrieve`` serves the erased
     text again, and ``securemem audit verify`` reports the chain whole (it does not check that a
     version a ``redaction`` event names is in fact redacted). The erasure is undone without a key."""
-    with Admin.open(url, key=key) as admin:
-        store = admin.memory_stores.create(name="s")
-        memory = admin.memories.write(store.id, path="/a.md", content="jane@example.org 555-0100\n")
-        admin.memories.update(store.id, memory.id, content="(contact removed)\n")
-        first = admin.memory_versions.list(store.id, memory_id=memory.id).data[-1]
-        with sql(url) as conn:
-            saved = conn.execute(
-                "SELECT seq, meta_ct, data_ct, hbytes FROM sm_versions ORDER BY seq LIMIT 1"
-            ).fetchone()
-            assert saved is not None
-            admin.memory_versions.redact(store.id, first.id)
-            conn.execute(
-                "UPDATE sm_versions SET meta_ct = %s, data_ct = %s, hbytes = %s, redacted = NULL WHERE seq = %s",
-                (saved[1], saved[2], saved[3], saved[0]),
-            )
-        try:
-            served = admin.memory_versions.retrieve(store.id, first.id).content
-        except Exception as exc:  # refused, whichever way: what it said is checked below
-            served = str(exc)
-        assert "jane@example.org" not in (served or ""), "a redacted version's text is served again"
+    served = redaction_undone(url, key)
+    assert "jane@example.org" not in served, "a redacted version's text is served again"
     code, out = audit_verify(url, key)
     assert code == 1 and '"chain_ok": false' in out, "audit verify finds the chain whole"
 
@@ -226,7 +183,7 @@ def test_a_restarted_memory_sequence_lets_sql_swap_two_files_contents(url: str, 
                 "(SELECT memory FROM sm_entries WHERE NOT is_dir ORDER BY tok LIMIT 1) ORDER BY tok LIMIT 1) "
                 "WHERE NOT is_dir"
             )
-        served = [_view(memory, p) for p in ("/memories/a.md", "/memories/b.md")]
+        served = [view_of(memory, p) for p in ("/memories/a.md", "/memories/b.md")]
         contents = {text.splitlines()[-1].split("\t")[-1] for failed, text in served if not failed}
         assert len(contents) == len([1 for failed, _ in served if not failed]), (
             f"one text served for two files: {served}"
@@ -269,7 +226,7 @@ def test_a_directory_row_flagged_a_file_by_sql_is_an_internal_error(url: str, ke
         ok(memory, command="create", path="/memories/d/a.md", file_text="A\n")
         with sql(url) as conn:
             conn.execute("UPDATE sm_entries SET is_dir = false WHERE is_dir AND length(tok) = 16")
-        failed, text = _view(memory, "/memories/d")
+        failed, text = view_of(memory, "/memories/d")
         assert failed and TAMPERED in text, text
 
 
@@ -428,7 +385,7 @@ def test_a_write_queued_behind_a_store_delete_is_acknowledged_and_lost(url: str,
         result = results["write"]
         if not result.is_error:  # a handle that may create makes a new store of the name (as on SQLCipher)
             assert "LATE" in ok(agent, command="view", path="/memories/late.md"), "the acknowledged write is lost"
-            assert _view(agent, "/memories/first.md")[0], "the deleted store's memory is served"
+            assert view_of(agent, "/memories/first.md")[0], "the deleted store's memory is served"
         assert count == (0,), "rows of a deleted store were written after its deletion"
     finally:
         agent.close()

@@ -9,15 +9,19 @@ Every test uses the real server of tests/pg.py (it skips with one line where non
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from securemem import Admin, SecureMemory
-from securemem.policy import TTLSettings, load_policy
-from securemem.sweep import sweep
+from securemem import SecureMemory
 from tests.helpers import ok
-from tests.pg import PG, audit_verify, put_row_back, sql
+from tests.pg import (
+    audit_verify,
+    deleted_then_put_back,
+    expiry_undone,
+    newest_version,
+    redaction_undone,
+    sql,
+    view_of,
+)
 
 TAMPERED = "fails its authentication check"
 
@@ -28,29 +32,6 @@ HIDE = {
     "op-changed": "UPDATE sm_versions SET op = 4 WHERE seq = %s",
     "memory-changed": "UPDATE sm_versions SET memory = memory + 1000000 WHERE seq = %s",
 }
-
-
-@pytest.fixture
-def url() -> str:
-    return PG.fresh_url()
-
-
-@pytest.fixture
-def key() -> bytes:
-    return os.urandom(32)
-
-
-def _view(memory: SecureMemory, path: str) -> tuple[bool, str]:
-    result = memory.execute({"command": "view", "path": path})
-    assert isinstance(result.content, str)
-    return result.is_error, result.content
-
-
-def _newest_version(url: str) -> int:
-    with sql(url) as conn:
-        row = conn.execute("SELECT max(seq) FROM sm_versions").fetchone()
-        assert row is not None
-        return int(row[0])
 
 
 @pytest.mark.parametrize("hide", sorted(HIDE))
@@ -64,15 +45,11 @@ def test_a_deleted_file_put_back_with_its_deletion_hidden_is_served(url: str, ke
     text (PII the agent erased) is served with no error. Only ``audit verify`` can notice, and for
     a deleted tail row not even that without a pinned head."""
     with SecureMemory.open(url, key=key) as memory:
-        ok(memory, command="create", path="/memories/pii.md", file_text="jane@example.org 555-0100\n")
-        with sql(url) as conn:
-            row = conn.execute("SELECT * FROM sm_entries WHERE NOT is_dir").fetchone()
-            assert row is not None
-            ok(memory, command="delete", path="/memories/pii.md")
-            put_row_back(conn, row)
-            conn.execute(HIDE[hide], (_newest_version(url),))
+        deleted_then_put_back(memory, url, "/memories/pii.md", "jane@example.org 555-0100\n")
+    with sql(url) as conn:
+        conn.execute(HIDE[hide], (newest_version(url),))
     with SecureMemory.open(url, key=key) as memory:
-        failed, text = _view(memory, "/memories/pii.md")
+        failed, text = view_of(memory, "/memories/pii.md")
         assert failed and "jane@example.org" not in text, "a deleted file put back by SQL is served"
 
 
@@ -89,12 +66,12 @@ def test_an_older_ciphertext_replayed_with_the_newer_version_removed_is_served(u
         assert old is not None
         with SecureMemory.open(url, key=key) as memory:
             ok(memory, command="str_replace", path="/memories/pay.md", old_str="10", new_str="0 (revoked)")
-        conn.execute("DELETE FROM sm_versions WHERE seq = %s", (_newest_version(url),))
+        conn.execute("DELETE FROM sm_versions WHERE seq = %s", (newest_version(url),))
         conn.execute(
             "UPDATE sm_entries SET size = %s, lines = %s, path_ct = %s, data_ct = %s, head = %s WHERE NOT is_dir", old
         )
     with SecureMemory.open(url, key=key) as memory:
-        failed, text = _view(memory, "/memories/pay.md")
+        failed, text = view_of(memory, "/memories/pay.md")
         assert failed and "PAY ALICE 10" not in text, "the replayed old content is served as current"
 
 
@@ -106,27 +83,8 @@ def test_a_redaction_undone_by_deleting_its_event_is_served_and_passes_audit_ver
     the version any more, so ``memory_versions.retrieve`` serves the erased text, and ``audit
     verify`` (without a pinned head) finds the chain whole. The erasure is undone without a key,
     and nothing else in the database was rolled back (``history_bytes`` keeps the redaction's)."""
-    with Admin.open(url, key=key) as admin:
-        store = admin.memory_stores.create(name="s")
-        memory = admin.memories.write(store.id, path="/a.md", content="jane@example.org 555-0100\n")
-        admin.memories.update(store.id, memory.id, content="(contact removed)\n")
-        first = admin.memory_versions.list(store.id, memory_id=memory.id).data[-1]
-        with sql(url) as conn:
-            saved = conn.execute(
-                "SELECT seq, meta_ct, data_ct, hbytes FROM sm_versions ORDER BY seq LIMIT 1"
-            ).fetchone()
-            assert saved is not None
-            admin.memory_versions.redact(store.id, first.id)
-            conn.execute("DELETE FROM sm_versions WHERE op = 4")
-            conn.execute(
-                "UPDATE sm_versions SET meta_ct = %s, data_ct = %s, hbytes = %s, redacted = NULL WHERE seq = %s",
-                (saved[1], saved[2], saved[3], saved[0]),
-            )
-        try:
-            served = admin.memory_versions.retrieve(store.id, first.id).content
-        except Exception as exc:  # refused, whichever way: what it said is checked below
-            served = str(exc)
-        assert "jane@example.org" not in (served or ""), "a redacted version's text is served again"
+    served = redaction_undone(url, key, "DELETE FROM sm_versions WHERE op = 4")
+    assert "jane@example.org" not in served, "a redacted version's text is served again"
     code, out = audit_verify(url, key)
     assert code == 1 and '"chain_ok": false' in out, "audit verify finds the chain whole"
 
@@ -140,30 +98,8 @@ def test_a_version_an_expiry_redacted_put_back_by_sql_is_served_and_passes_audit
     old ciphertexts back from any dump taken before the expiry and clears ``redacted``:
     ``memory_versions.retrieve`` serves the expired memory's text again, and ``audit verify``
     reports the chain whole. The expiry's erasure is undone without a key, with no error."""
-    now = [1_900_000_000.0]
-    policy = load_policy("default").model_copy(update={"ttl": TTLSettings(expire_after=60)})
-    with SecureMemory.open(url, key=key, clock=lambda: now[0], policy=policy) as memory:
-        ok(memory, command="create", path="/memories/short.md", file_text="jane@example.org 555-0100\n")
-        with sql(url) as conn:
-            saved = conn.execute("SELECT seq, meta_ct, data_ct, hbytes FROM sm_versions").fetchall()
-        now[0] += 120
-        assert sweep(memory.store, now[0]).deleted >= 1  # the expiry: the row goes, its versions redacted
-        with sql(url) as conn:
-            assert conn.execute("SELECT count(*) FROM sm_versions WHERE redacted IS NULL AND op = 0").fetchone() == (0,)
-            for seq, meta, data, hbytes in saved:
-                conn.execute(
-                    "UPDATE sm_versions SET meta_ct = %s, data_ct = %s, hbytes = %s, redacted = NULL WHERE seq = %s",
-                    (meta, data, hbytes, seq),
-                )
-    with Admin.open(url, key=key, clock=lambda: now[0]) as admin:
-        store = admin.memory_stores.list().data[0]
-        served = []
-        try:
-            for version in admin.memory_versions.list(store.id).data:
-                served.append(admin.memory_versions.retrieve(store.id, version.id).content or "")
-        except Exception as exc:  # refused, whichever way (the listing or a version): checked below
-            served.append(str(exc))
-        assert not any("jane@example.org" in text for text in served), "an expired memory's text is served again"
+    served = expiry_undone(url, key)
+    assert not any("jane@example.org" in text for text in served), "an expired memory's text is served again"
     code, out = audit_verify(url, key)
     assert code == 1 and '"chain_ok": false' in out, "audit verify finds the chain whole"
 
@@ -174,15 +110,15 @@ def test_a_version_removed_from_the_middle_of_the_history_is_found_by_audit_veri
     back with its ``deleted`` version removed from the middle of the history (later writes keep
     the chain's end intact) is the README's known limit for reads. ``audit verify`` walks the
     chain and names the gap."""
+    deletions: list[int] = []
+
+    def after_the_deletion() -> None:
+        deletions.append(newest_version(url))
+        ok(memory, command="create", path="/memories/later.md", file_text="later\n")
+
     with SecureMemory.open(url, key=key) as memory:
-        ok(memory, command="create", path="/memories/pii.md", file_text="jane@example.org 555-0100\n")
-        with sql(url) as conn:
-            row = conn.execute("SELECT * FROM sm_entries WHERE NOT is_dir").fetchone()
-            assert row is not None
-            ok(memory, command="delete", path="/memories/pii.md")
-            deletion = _newest_version(url)
-            ok(memory, command="create", path="/memories/later.md", file_text="later\n")
-            put_row_back(conn, row)
-            conn.execute("DELETE FROM sm_versions WHERE seq = %s", (deletion,))
+        deleted_then_put_back(memory, url, "/memories/pii.md", "jane@example.org 555-0100\n", after_the_deletion)
+    with sql(url) as conn:
+        conn.execute("DELETE FROM sm_versions WHERE seq = %s", (deletions[0],))
     code, out = audit_verify(url, key)
     assert code == 1 and '"chain_ok": false' in out and "out of turn" in out

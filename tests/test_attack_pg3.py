@@ -16,42 +16,13 @@ from typing import Any
 import psycopg
 import pytest
 
-from securemem import Admin, SecureMemory
+from securemem import SecureMemory
 from securemem.errors import DamagedStoreError
-from securemem.policy import TTLSettings, load_policy
-from securemem.sweep import sweep
 from tests.helpers import ok, run_cli
-from tests.pg import PG, sql
+from tests.pg import PG, expiry_undone, redaction_undone, sql
 
 Cap = pytest.CaptureFixture[str]
 MARK = "kept across every key change"
-
-
-@pytest.fixture
-def url() -> str:
-    return PG.fresh_url()
-
-
-@pytest.fixture
-def key() -> bytes:
-    return os.urandom(32)
-
-
-@pytest.fixture(autouse=True)
-def no_env_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
-    monkeypatch.delenv("SECUREMEM_KEK", raising=False)
-
-
-def _served(admin: Admin, store_id: str) -> list[str]:
-    """The content of every version of the store a read hands out (or the error that refused it)."""
-    served: list[str] = []
-    try:
-        for version in admin.memory_versions.list(store_id).data:
-            served.append(admin.memory_versions.retrieve(store_id, version.id).content or "")
-    except Exception as exc:  # refused, whichever way: what it said is checked by the caller
-        served.append(str(exc))
-    return served
 
 
 # -- the sealed tail vouches for four columns of the newest version, not the rest of it ---------------
@@ -67,25 +38,8 @@ def test_a_redaction_undone_by_editing_the_ref_of_the_newest_version_is_served(u
     ``memory_versions.retrieve`` serves the erased PII with no error. The README promises reads
     notice a redacted version put back, and that they check the store's newest version; this is an
     edit at the end of the chain, not in the middle (only ``audit verify`` names it)."""
-    with Admin.open(url, key=key) as admin:
-        store = admin.memory_stores.create(name="s")
-        memory = admin.memories.write(store.id, path="/a.md", content="jane@example.org 555-0100\n")
-        admin.memories.update(store.id, memory.id, content="(contact removed)\n")
-        first = admin.memory_versions.list(store.id, memory_id=memory.id).data[-1]
-        with sql(url) as conn:
-            saved = conn.execute(
-                "SELECT seq, meta_ct, data_ct, hbytes FROM sm_versions ORDER BY seq LIMIT 1"
-            ).fetchone()
-            assert saved is not None
-            admin.memory_versions.redact(store.id, first.id)
-            conn.execute("UPDATE sm_versions SET ref = NULL WHERE op = 4")  # the newest row: its event
-            conn.execute(
-                "UPDATE sm_versions SET meta_ct = %s, data_ct = %s, hbytes = %s, redacted = NULL WHERE seq = %s",
-                (saved[1], saved[2], saved[3], saved[0]),
-            )
-    with Admin.open(url, key=key) as admin:
-        served = _served(admin, store.id)
-    assert not any("jane@example.org" in text for text in served), "a redacted version's text is served again"
+    served = redaction_undone(url, key, "UPDATE sm_versions SET ref = NULL WHERE op = 4")  # the newest: its event
+    assert "jane@example.org" not in served, "a redacted version's text is served again"
 
 
 def test_an_expiry_erasure_undone_by_editing_the_digest_of_the_newest_version_is_served(url: str, key: bytes) -> None:
@@ -96,24 +50,7 @@ def test_an_expiry_erasure_undone_by_editing_the_digest_of_the_newest_version_is
     the link, which reads never recompute). The DBA puts the erased versions' ciphertexts back from
     a dump taken before the expiry, clears ``redacted``, and overwrites the expiry's digest: the
     tail still matches and the expired memory's text is served. (``audit verify`` names it.)"""
-    now = [1_900_000_000.0]
-    policy = load_policy("default").model_copy(update={"ttl": TTLSettings(expire_after=60)})
-    with SecureMemory.open(url, key=key, clock=lambda: now[0], policy=policy) as memory:
-        ok(memory, command="create", path="/memories/short.md", file_text="jane@example.org 555-0100\n")
-        with sql(url) as conn:
-            saved = conn.execute("SELECT seq, meta_ct, data_ct, hbytes FROM sm_versions").fetchall()
-        now[0] += 120
-        assert sweep(memory.store, now[0]).deleted >= 1  # the expiry: its row goes, its versions erased
-    with sql(url) as conn:
-        for seq, meta, data, hbytes in saved:
-            conn.execute(
-                "UPDATE sm_versions SET meta_ct = %s, data_ct = %s, hbytes = %s, redacted = NULL WHERE seq = %s",
-                (meta, data, hbytes, seq),
-            )
-        conn.execute("UPDATE sm_versions SET digest = '\\x00' WHERE op = 3")  # the newest row: the expiry
-    with Admin.open(url, key=key, clock=lambda: now[0]) as admin:
-        store = admin.memory_stores.list().data[0]
-        served = _served(admin, store.id)
+    served = expiry_undone(url, key, "UPDATE sm_versions SET digest = '\\x00' WHERE op = 3")  # the newest: the expiry
     assert not any("jane@example.org" in text for text in served), "an expired memory's text is served again"
 
 

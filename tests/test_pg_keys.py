@@ -26,12 +26,6 @@ Cap = pytest.CaptureFixture[str]
 MARK = "kept across every key change"
 
 
-@pytest.fixture(autouse=True)
-def no_env_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
-    monkeypatch.delenv("SECUREMEM_KEK", raising=False)
-
-
 def _kek(tmp_path: Path, name: str) -> str:
     path = tmp_path / name
     path.write_text(os.urandom(32).hex())

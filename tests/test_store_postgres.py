@@ -29,16 +29,6 @@ from tests.hsm import URI as HSM_URI
 from tests.pg import PG, sql
 
 
-@pytest.fixture
-def url() -> str:
-    return PG.fresh_url()
-
-
-@pytest.fixture
-def key() -> bytes:
-    return os.urandom(32)
-
-
 def one_line(exc: BaseException) -> str:
     text = str(exc)
     assert "\n" not in text and text
