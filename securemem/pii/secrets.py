@@ -12,6 +12,7 @@ import binascii
 import math
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule
 from securemem.pii.scan import Scan
@@ -259,6 +260,14 @@ def _key_start(lower: str, at: int) -> int:
 _ANY_KEYED = re.compile("|".join(f"(?:{rule.key.pattern})" for rule in KEYED))
 
 
+@lru_cache(maxsize=4096)
+def keyed_rules(key: str) -> tuple[KeyedRule, ...]:
+    """The keyed provider rules whose key pattern the lower-cased key name matches (keys recur:
+    "api_key", "token", "password"; the alternation of every rule's pattern is the costly part)."""
+    return tuple(rule for rule in KEYED if rule.key.search(key)) if _ANY_KEYED.search(key) else ()
+
+
+@lru_cache(maxsize=4096)
 def key_kind(key: str) -> str | None:
     """ "PASSWORD", "SECRET" or None for a lower-cased key name."""
     name = key.strip("-_.")
@@ -274,7 +283,7 @@ def key_kind(key: str) -> str | None:
 def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int) -> Hit | None:  # noqa: PLR0912
     key = lower[key_start:key_end]
     kind = key_kind(key)
-    keyed = [rule for rule in KEYED if rule.key.search(key)] if _ANY_KEYED.search(key) else []
+    keyed = list(keyed_rules(key))
     if kind is None and not keyed:
         # Any "key: value" may hold a provider token cut into groups ("AWS key: AKIA IOSF ODNN ...").
         return _split_after(text, key_end)
