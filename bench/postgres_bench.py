@@ -17,6 +17,8 @@ postgresql://postgres@127.0.0.1:5432/test; the bench makes its own database and 
 3. Scale: view, str_replace and the listing of one memory's directory in one store, with 100 x
    1,000 and then 1,000 x 1,000 memories in the database (loaded in bulk, sealed as the store
    seals them): flat if the per-command cost does not grow with the database.
+4. Store size: the same commands in one store of 1,000 and then of 20,000 memories: flat if no
+   command's cost grows with its store.
 """
 
 from __future__ import annotations
@@ -206,6 +208,14 @@ def _load(url: str, key: bytes, stores: int, memories: int) -> None:
                 keys = store.keys_of(_Db(conn), info.key)
                 _copy_rows(conn, info.key, keys, memories)
         with psycopg.connect(url, autocommit=True) as conn:
+            # The rows went in by COPY: the stores' totals (which every write keeps) summed once here.
+            conn.execute(
+                "UPDATE sm_stores s SET files = c.files, dirs = c.dirs, bytes = c.bytes, pbytes = c.pbytes FROM "
+                "(SELECT ns, count(*) FILTER (WHERE NOT is_dir) AS files, count(*) FILTER (WHERE is_dir AND "
+                "length(tok) > 8) AS dirs, coalesce(sum(size) FILTER (WHERE NOT is_dir), 0) AS bytes, "
+                "coalesce(sum(pbytes) FILTER (WHERE length(tok) > 8), 0) AS pbytes FROM sm_entries GROUP BY ns) c "
+                "WHERE c.ns = s.id"
+            )
             conn.execute("ANALYZE")
     finally:
         store.close()
@@ -293,6 +303,23 @@ def scale(server: Server, small: int, big: int, memories: int, rounds: int) -> N
     print(f"(bulk load: {results[small][1]:.0f} s and {results[big][1]:.0f} s)")
 
 
+def store_size(server: Server, small: int, big: int, rounds: int) -> None:
+    """One store of ``small`` and then ``big`` memories: a write's quota check reads the store's
+    totals from its row (pgtx.usage), so no command's cost grows with the store."""
+    key = os.urandom(32)
+    results = {}
+    for memories in (small, big):
+        url = server.fresh()
+        _load(url, key, 1, memories)
+        results[memories] = _scale_once(url, key, 1, memories, rounds)
+    print(f"\n4. store size: one store of {small:,} and of {big:,} memories (median ms)")
+    rows = [
+        (name, results[small][name], results[big][name], ratio(results[big][name], results[small][name]))
+        for name in ("view", "str_replace", "list dir")
+    ]
+    print(table(["command", f"{small:,}", f"{big:,}", "ratio"], rows))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--smoke", action="store_true", help="tiny sizes: checks the bench still runs")
@@ -310,12 +337,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(machine())
     steps: list[Callable[[], None]]
     if options.smoke:
-        steps = [lambda: per_command(server, 10), lambda: writers(server, 6), lambda: scale(server, 2, 4, 30, 5)]
+        steps = [
+            lambda: per_command(server, 10),
+            lambda: writers(server, 6),
+            lambda: scale(server, 2, 4, 30, 5),
+            lambda: store_size(server, 20, 60, 5),
+        ]
     else:
         steps = [
             lambda: per_command(server, 300),
             lambda: writers(server, 200),
             lambda: scale(server, 100, 1000, 1000, 60),
+            lambda: store_size(server, 1000, 20000, 60),
         ]
     try:
         for step in steps:

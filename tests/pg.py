@@ -214,3 +214,22 @@ def expiry_undone(url: str, key: bytes, also: str | None = None) -> list[str]:
             conn.execute(also)
     with Admin.open(url, key=key, clock=lambda: now[0]) as admin:
         return served_versions(admin, admin.memory_stores.list().data[0].id)
+
+
+_SUMS = (
+    "SELECT ns, count(*) FILTER (WHERE NOT is_dir), count(*) FILTER (WHERE is_dir AND length(tok) > 8), "
+    "coalesce(sum(size) FILTER (WHERE NOT is_dir), 0), coalesce(sum(pbytes) FILTER (WHERE length(tok) > 8), 0) "
+    "FROM sm_entries GROUP BY ns"
+)
+
+
+def totals_match(url: str) -> None:
+    """Each store's totals in ``sm_stores`` are what its rows sum to (pgtx._counted)."""
+    with sql(url) as conn:
+        kept = {
+            int(r[0]): tuple(int(v) for v in r[1:])
+            for r in conn.execute("SELECT id, files, dirs, bytes, pbytes FROM sm_stores")
+        }
+        summed = {int(r[0]): tuple(int(v) for v in r[1:]) for r in conn.execute(_SUMS)}
+    for ns, totals in kept.items():
+        assert totals == summed.get(ns, (0, 0, 0, 0)), f"store {ns}: kept {totals}, rows hold {summed.get(ns)}"

@@ -21,7 +21,7 @@ from securemem.errors import StorageError
 from securemem.store.pgschema import SCHEMA_VERSION, STEPS
 from securemem.store.postgres import migrate
 from tests.helpers import ok, run_cli
-from tests.pg import PG, sql
+from tests.pg import PG, sql, totals_match
 
 FIXTURE = Path(__file__).parent / "data" / "pg_schema1.json"
 
@@ -96,6 +96,7 @@ def test_the_upgrade_keeps_every_file_and_version_and_binds_them_anew(
         assert admin.memory_versions.retrieve(store.id, versions[1].id).content is None  # redacted stays redacted
     code, out, _ = run_cli(capsys, "audit", "verify", "--db", url)
     assert code == 0 and '"chain_ok": true' in out
+    totals_match(url)  # the upgrade summed each store's rows into its totals
     # The new bindings hold for the upgraded rows: an old ciphertext of the edited file, written
     # back by SQL, names an older version than the history's newest.
     with sql(url) as conn:

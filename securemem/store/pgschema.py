@@ -95,6 +95,15 @@ _V2 = [
     "CREATE UNIQUE INDEX sm_entries_memory ON sm_entries (ns, memory) WHERE NOT is_dir",
     "CREATE INDEX sm_versions_redactions ON sm_versions (ref) WHERE op = 4",
     "ALTER TABLE sm_stores ADD COLUMN tail_ct bytea",
+    # A store's totals, kept by every write in the statement that changes its rows: a quota check
+    # reads one row instead of summing the store's (pgtx.usage). The root's row (the only 8-byte
+    # token) counts as neither a directory nor path text.
+    "ALTER TABLE sm_stores ADD COLUMN files bigint NOT NULL DEFAULT 0, ADD COLUMN dirs bigint NOT NULL DEFAULT 0, "
+    "ADD COLUMN bytes bigint NOT NULL DEFAULT 0, ADD COLUMN pbytes bigint NOT NULL DEFAULT 0",
+    "UPDATE sm_stores s SET files = c.files, dirs = c.dirs, bytes = c.bytes, pbytes = c.pbytes FROM (SELECT ns, "
+    "count(*) FILTER (WHERE NOT is_dir) AS files, count(*) FILTER (WHERE is_dir AND length(tok) > 8) AS dirs, "
+    "coalesce(sum(size) FILTER (WHERE NOT is_dir), 0) AS bytes, coalesce(sum(pbytes) FILTER (WHERE length(tok) > 8), "
+    "0) AS pbytes FROM sm_entries GROUP BY ns) c WHERE c.ns = s.id",
 ]
 
 # Version n -> n + 1 (0: an empty database).

@@ -5,9 +5,11 @@ a lookup is one key, and a subtree is one range of the key (``tok > T AND tok < 
 server cannot sort names it never sees: a listing fetches the subtree's rows, unseals their
 paths and sorts them here. Totals are not kept on directory rows (a write would rewrite every
 ancestor row, and sealed rows at that): a directory's size, files, dirs and path bytes are summed
-over the visible rows of its subtree when it is shown, and ``usage()`` is one aggregate over the
-store. Sizes, line counts, path lengths, times and expiries stay in clear: quotas and expiry
-need them, and they say nothing of what is written. What a read trusts of them is vouched for:
+over the visible rows of its subtree when it is shown. A store's own totals (files, directories,
+bytes, path bytes) are kept in its ``sm_stores`` row, moved by every write in the statement that
+changes its rows (``_counted``): ``usage()``, which every quota check reads, is one row. Sizes,
+line counts, path lengths, times and expiries stay in clear: quotas and expiry need them, and
+they say nothing of what is written. What a read trusts of them is vouched for:
 a file's sealed path is bound to its size, lines, expiry and ``head`` (the memory's newest version
 when it was written, which its content is bound to as well), and every row read is checked
 against the history's newest version of its memory (``_unseal``).
@@ -260,14 +262,9 @@ class PgTx:
                 self._walk(row.tok, depth - 1, skip, children, totals, out, cap)
 
     def usage(self) -> Usage:
-        r = self._db.one(
-            "SELECT coalesce(sum(size) FILTER (WHERE NOT is_dir), 0), count(*) FILTER (WHERE NOT is_dir), "
-            "count(*) FILTER (WHERE is_dir AND tok <> %(root)s), "
-            "coalesce(sum(pbytes) FILTER (WHERE tok <> %(root)s), 0) "
-            "FROM sm_entries WHERE ns = %(ns)s",
-            self._params(root=self.keys.token(ROOT)),
-        )
-        assert r is not None
+        r = self._db.one("SELECT bytes, files, dirs, pbytes FROM sm_stores WHERE id = %s", (self.ns,))
+        if r is None:
+            return Usage(0, 0, 0, 0, 0)
         versions = self.log.settings.versions
         history = self.log.history_bytes() if versions else 0
         files = int(r[1])
@@ -279,7 +276,7 @@ class PgTx:
     def _drop(self, path: str) -> None:
         tok = self.keys.token(path)
         self._seen.clear()
-        self._db.run(f"DELETE FROM sm_entries WHERE ns = %(ns)s AND {_AT_OR_BELOW}", self._below(tok))
+        self._db.run(_counted(f"DELETE FROM sm_entries WHERE ns = %(ns)s AND {_AT_OR_BELOW}", "-"), self._below(tok))
 
     def _bump(self, path: str, expires: float | None, *, modified: bool = True) -> None:
         """Every ancestor: modified now (unless ``modified`` is False), expiry no earlier than ``expires``."""
@@ -338,8 +335,12 @@ class PgTx:
                 )
             )
         self._db.run_many(
-            "INSERT INTO sm_entries (ns, tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, "
-            "expires, path_ct) VALUES (%(ns)s, %(tok)s, true, 0, 0, 0, %(b)s, %(now)s, %(now)s, %(now)s, %(e)s, %(p)s)",
+            _counted(
+                "INSERT INTO sm_entries (ns, tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, "
+                "expires, path_ct) VALUES (%(ns)s, %(tok)s, true, 0, 0, 0, %(b)s, %(now)s, %(now)s, %(now)s, %(e)s, "
+                "%(p)s)",
+                "+",
+            ),
             params,
         )
 
@@ -353,9 +354,12 @@ class PgTx:
             head = self.log.record("created", number, path, bytes(data))  # first: the row names it
             facts = row_facts(False, len(data), lines, expires, head)
             self._db.run(
-                "INSERT INTO sm_entries (ns, tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, "
-                "expires, path_ct, data_ct, head) VALUES (%(ns)s, %(tok)s, false, %(m)s, %(s)s, %(l)s, %(b)s, %(now)s, "
-                "%(now)s, %(now)s, %(e)s, %(p)s, %(d)s, %(h)s)",
+                _counted(
+                    "INSERT INTO sm_entries (ns, tok, is_dir, memory, size, lines, pbytes, created, modified, "
+                    "accessed, expires, path_ct, data_ct, head) VALUES (%(ns)s, %(tok)s, false, %(m)s, %(s)s, %(l)s, "
+                    "%(b)s, %(now)s, %(now)s, %(now)s, %(e)s, %(p)s, %(d)s, %(h)s)",
+                    "+",
+                ),
                 self._params(tok=tok, m=number, s=len(data), l=lines, b=path_bytes(path), e=expires, h=head,
                              p=self.keys.seal_path(path, tok, number, facts),
                              d=self.keys.seal_content(bytes(data), number, head)),
@@ -366,9 +370,11 @@ class PgTx:
             head = self.log.record("modified", number, path, bytes(data))
             facts = row_facts(False, len(data), lines, expires, head)
             self._db.run(
-                "UPDATE sm_entries SET size = %(s)s, lines = %(l)s, modified = %(now)s, accessed = %(now)s, "
-                "expires = %(e)s, path_ct = %(p)s, data_ct = %(d)s, head = %(h)s WHERE ns = %(ns)s AND tok = %(tok)s",
-                self._params(tok=tok, s=len(data), l=lines, e=expires, h=head,
+                "WITH ch AS (UPDATE sm_entries SET size = %(s)s, lines = %(l)s, modified = %(now)s, "
+                "accessed = %(now)s, expires = %(e)s, path_ct = %(p)s, data_ct = %(d)s, head = %(h)s "
+                "WHERE ns = %(ns)s AND tok = %(tok)s RETURNING 1) "
+                "UPDATE sm_stores SET bytes = bytes + %(grew)s WHERE id = %(ns)s AND EXISTS (SELECT 1 FROM ch)",
+                self._params(tok=tok, s=len(data), l=lines, e=expires, h=head, grew=len(data) - old.size,
                              p=self.keys.seal_path(path, tok, number, facts),
                              d=self.keys.seal_content(bytes(data), number, head)),
             )  # fmt: skip
@@ -439,14 +445,16 @@ class PgTx:
                 "created": row.created, "accessed": row.accessed, "d": sealed, "h": head,
             })  # fmt: skip
         self._db.run(
-            f"DELETE FROM sm_entries WHERE ns = %(ns)s AND {_AT_OR_BELOW}",
-            self._below(top.tok),
+            _counted(f"DELETE FROM sm_entries WHERE ns = %(ns)s AND {_AT_OR_BELOW}", "-"), self._below(top.tok)
         )
         self._seen.clear()
         self._db.run_many(
-            "INSERT INTO sm_entries (ns, tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, "
-            "expires, path_ct, data_ct, head) VALUES (%(ns)s, %(tok)s, %(dir)s, %(memory)s, %(size)s, %(lines)s, "
-            "%(b)s, %(created)s, %(m)s, %(accessed)s, %(e)s, %(p)s, %(d)s, %(h)s)",
+            _counted(
+                "INSERT INTO sm_entries (ns, tok, is_dir, memory, size, lines, pbytes, created, modified, accessed, "
+                "expires, path_ct, data_ct, head) VALUES (%(ns)s, %(tok)s, %(dir)s, %(memory)s, %(size)s, %(lines)s, "
+                "%(b)s, %(created)s, %(m)s, %(accessed)s, %(e)s, %(p)s, %(d)s, %(h)s)",
+                "+",
+            ),
             inserts,
         )
         self._stamp_modified([a for a in ancestors(old) if a != old])
@@ -552,6 +560,20 @@ class PgTx:
 _PURGED = "tok, memory, path_ct, size, lines, expires, is_dir, head"
 
 
+def _counted(statement: str, sign: str) -> str:
+    """``statement`` (an INSERT or DELETE on ``sm_entries``, named parameters, ``%(ns)s`` its store)
+    with the store's totals moved by what it inserted (``sign`` "+") or deleted ("-"), in the same
+    statement: the totals a quota reads (``usage``) are the rows' own, always. The root's row (the
+    one 8-byte token) counts as neither a directory nor path text, as a quota sees it."""
+    return (
+        f"WITH ch AS ({statement} RETURNING is_dir, size, pbytes, length(tok) > 8 AS below) UPDATE sm_stores SET "
+        f"files = files {sign} (SELECT count(*) FROM ch WHERE NOT is_dir), "
+        f"dirs = dirs {sign} (SELECT count(*) FROM ch WHERE is_dir AND below), "
+        f"bytes = bytes {sign} (SELECT coalesce(sum(size), 0) FROM ch WHERE NOT is_dir), "
+        f"pbytes = pbytes {sign} (SELECT coalesce(sum(pbytes), 0) FROM ch WHERE below) WHERE id = %(ns)s"
+    )
+
+
 def purge(db: Db, log: PgVersionLog, limit: int, now: float, *, memory: int | None = None) -> int:
     """Delete up to ``limit`` expired rows of ``log``'s store (its lock held): files first, then
     directories deepest first; each file gets its ``expired`` version. Rows another transaction
@@ -580,6 +602,9 @@ def purge(db: Db, log: PgVersionLog, limit: int, now: float, *, memory: int | No
         for r in rows
         if not r[6]
     )
-    db.run("DELETE FROM sm_entries WHERE ns = %s AND tok = ANY(%s)", (log.ns, [bytes(r[0]) for r in rows]))
+    db.run(
+        _counted("DELETE FROM sm_entries WHERE ns = %(ns)s AND tok = ANY(%(toks)s)", "-"),
+        {"ns": log.ns, "toks": [bytes(r[0]) for r in rows]},
+    )
     log.expired(files)
     return len(rows)
