@@ -104,7 +104,7 @@ class PgTx:
 
     def _unseal(self, r: Sequence[Any]) -> _Row:
         """A row read with _COLS, checked: its sealed path vouches for its token, memory number, kind,
-        size, lines and (a file's) expiry; its path bytes are its path's; and a file written with the
+        and a file's size, lines, expiry and head; its path bytes are its path's; and a file written with the
         history on is the newest state the history knows of its memory. A row SQL wrote back from an
         older dump (an older content, a deleted file) names an older version than the history's
         newest: refused, never served. (With the history off, nothing witnesses a row's age.)"""
