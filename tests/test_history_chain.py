@@ -11,7 +11,7 @@ import pytest
 from securemem import Admin
 from securemem.policy import Policy
 from securemem.store import history
-from securemem.store.base import VersionRow
+from securemem.store.base import Actor, VersionRow
 from tests.helpers import BACKENDS, Clock, connection_of
 
 
@@ -165,3 +165,23 @@ def test_the_ns_column_means_nothing_the_key_names_the_store(tmp_path: Path) -> 
         rows = list(admin.store.chain(info.name))
         assert [row.op for row in rows] == ["created", "modified", "redaction"]
         assert history.check(info.key, rows).problems == []
+
+
+@pytest.mark.parametrize("event", ["redaction", "expired"])
+def test_a_version_an_erasure_names_or_covers_but_that_holds_its_text_is_named(tmp_path: Path, event: str) -> None:
+    """A redaction event names a version, an erasing expiry covers every earlier version of its
+    memory: a version that still holds its text when the walk reaches such an event was put back
+    (its ciphertexts and ``redacted`` restored by someone who can write the rows: a PostgreSQL DBA).
+    The chain's links alone cannot tell, since the version's own fields are those it was made with."""
+    ns, rows = _history(tmp_path, redact=False)
+    first = rows[0]  # the memory's first version, whole
+    tail = rows[-1]
+    erasure = history.new_version(
+        tail.seq + 1, event, first.memory, None, None, ref=first.seq if event == "redaction" else None,
+        actor=Actor(None, history.EXPIRY_ACTOR), prev=tail.link, created=tail.created + 1, keep=True,
+    )  # fmt: skip
+    assert history.check(ns, rows).problems == []  # the control: the chain without the event
+    problems = history.check(ns, [*rows, erasure]).problems
+    assert any(f"version {first.seq & ((1 << history.SEQ_BITS) - 1)}:" in p and "holds its" in p for p in problems), (
+        problems
+    )
