@@ -217,9 +217,8 @@ def _check_new_store_path(db: str) -> None:
 
 
 PG_KEYS = (
-    "a PostgreSQL deployment's master key is replaced by no command (securemem keys add, remove and rotate-kek "
-    "change the KEKs that wrap it): to put its stores under a new one, securemem export each store and "
-    "securemem import it into a new deployment"
+    "a PostgreSQL deployment's keys are rotated by securemem keys rotate-kek (the KEKs of its master key) and "
+    "securemem keys rotate-dek (every store's data key)"
 )
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from securemem import audit, custody
-from securemem.cli import EXIT_OK, PG_KEYS, UsageError, _Parser, kek_of, key_of, store_keys
+from securemem.cli import EXIT_OK, UsageError, _Parser, kek_of, key_of, store_keys
 from securemem.errors import OutcomeUnknownError
 from securemem.keys import KeyProvider, as_key_provider
 from securemem.keys.header import keys_path
@@ -96,14 +96,12 @@ def cmd_adopt(args: argparse.Namespace) -> int:
 def _files_only(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """A key command for a store file, or its PostgreSQL form for a ``postgresql://`` URL: list, add,
     remove, rotate-kek and adopt change the KEKs that wrap the deployment's master key (in
-    ``sm_meta``); rotate-dek is refused in one line. A key file option is for PostgreSQL only."""
+    ``sm_meta``); rotate-dek gives every store a new data key (pgrotate.py). A key file option is
+    for PostgreSQL only."""
 
     def run(args: argparse.Namespace) -> int:
         if is_server_url(args.db):
-            pg = _PG.get(args.action)
-            if pg is None:
-                raise UsageError(f"securemem keys {args.action} re-encrypts a SQLCipher store file; {PG_KEYS}")
-            return pg(args)
+            return _PG[args.action](args)
         if args.action != "adopt" and (getattr(args, "key_file", None) or getattr(args, "passphrase_file", None)):
             raise UsageError(f"--key-file and --passphrase-file open a PostgreSQL deployment; {args.db} uses KEKs")
         return handler(args)
@@ -119,6 +117,8 @@ _PG_EVENTS = {"add": "kek_added", "remove": "kek_removed", "rotate-kek": "kek_ro
 
 def _pg_opener(args: argparse.Namespace, *, required: bool = True) -> KeyProvider | KekProvider | None:
     """--kek, $SECUREMEM_KEK, else --key-file, --passphrase-file or $SECUREMEM_KEY (a deployment made with a key)."""
+    for option in ("key_file", "passphrase_file"):  # rotate-dek's parser has neither
+        setattr(args, option, getattr(args, option, None))
     if not required and not (args.kek or args.key_file or args.passphrase_file or os.environ.get(KEK_ENV)
                              or os.environ.get(KEY_ENV)):  # fmt: skip
         return None
@@ -132,6 +132,28 @@ def _pg_opener(args: argparse.Namespace, *, required: bool = True) -> KeyProvide
 
 def _pg_url(args: argparse.Namespace) -> str:
     return split_url(args.db)[1]
+
+
+def _pg_rotate_dek(args: argparse.Namespace) -> int:
+    from securemem.store.factory import open_store
+    from securemem.store.postgres import PostgresStore
+
+    keks = args.kek or []
+    if len(keks) > 1:
+        raise UsageError("one KEK opens a PostgreSQL deployment's master key, which wraps every store's data key: "
+                         "give one --kek")  # fmt: skip
+    args.kek = keks[0] if keks else None
+    opener = _pg_opener(args)
+    kind = "kek" if isinstance(opener, KekProvider) else "key"
+    store = open_store(args.db, **{kind: opener}, create=False)
+    assert isinstance(store, PostgresStore)
+    try:
+        done = store.rotate_data_keys()
+    finally:
+        store.close()
+    audit.event("dek_rotated", store=store.store_id, by=custody.actor(), stores=done)
+    print(f"{_PG_DB}: {done} store(s) re-encrypted under new data keys; the old data keys open nothing in it any more")
+    return EXIT_OK
 
 
 def _pg_list(args: argparse.Namespace) -> int:
@@ -204,6 +226,7 @@ _PG: dict[str, Callable[[argparse.Namespace], int]] = {
     "remove": _pg_remove,
     "rotate-kek": _pg_rotate_kek,
     "adopt": _pg_adopt,
+    "rotate-dek": _pg_rotate_dek,
 }
 
 

@@ -491,18 +491,23 @@ def test_the_urls_password_is_never_printed(url: str, argv: list[str], tmp_path:
     assert password not in run.stdout + run.stderr, f"the password is printed: {run.stdout + run.stderr!r}"
 
 
-def test_keys_rotate_dek_on_a_postgresql_url_is_a_clear_error(url: str, tmp_path: Any) -> None:
-    """LOW. ``securemem keys rotate-dek --db postgresql://...`` ends in "internal error
-    (FileNotFoundError); please report it": it looks for a SQLCipher file named like the URL."""
-    kek = tmp_path / "kek"
-    kek.write_text(os.urandom(32).hex())
-    kek.chmod(0o600)
-    run = subprocess.run(
-        [sys.executable, "-m", "securemem.cli", "keys", "rotate-dek", "--db", url, "--kek", f"file:{kek}"],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path,
-    )  # fmt: skip
-    assert run.returncode == 2 and run.stderr.count("\n") == 1
-    assert "internal error" not in run.stderr, run.stderr
+def test_keys_rotate_dek_on_a_postgresql_url_is_never_an_internal_error(url: str, tmp_path: Any) -> None:
+    """LOW. ``securemem keys rotate-dek --db postgresql://...`` ended in "internal error
+    (FileNotFoundError); please report it": it looked for a SQLCipher file named like the URL. It
+    now rotates the deployment's data keys (exit 0, one line), and a wrong KEK is exit 2, one line."""
+    kek, wrong = tmp_path / "kek", tmp_path / "wrong"
+    for path in (kek, wrong):
+        path.write_text(os.urandom(32).hex())
+        path.chmod(0o600)
+    with SecureMemory.open(url, kek=f"file:{kek}"):
+        pass  # the deployment is made, with its KEK
+    for which, code in ((wrong, 2), (kek, 0)):
+        run = subprocess.run(
+            [sys.executable, "-m", "securemem.cli", "keys", "rotate-dek", "--db", url, "--kek", f"file:{which}"],
+            capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        )  # fmt: skip
+        assert run.returncode == code and (run.stderr if code else run.stdout).count("\n") == 1, run
+        assert "internal error" not in run.stderr + run.stdout, run.stderr
 
 
 # -- deployments side by side in one database ----------------------------------------------------------

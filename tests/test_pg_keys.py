@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from securemem import SecureMemory
+from securemem import Admin, SecureMemory
 from securemem.errors import WrongKekError, WrongKeyError
 from tests.helpers import audit_records, ok, run_cli
 from tests.hsm import URI as HSM_URI
-from tests.pg import PG, sql
+from tests.pg import PG, sql, totals_match
 
 Cap = pytest.CaptureFixture[str]
 MARK = "kept across every key change"
@@ -98,7 +98,6 @@ def test_refusals_exit_1_and_change_nothing(capsys: Cap, tmp_path: Path) -> None
     assert "no KEK with key id" in fails(capsys, 1, "keys", "remove", "--db", url, "--kek", first, "--key-id", "kx")
     wrong = _kek(tmp_path, "wrong")
     assert "does not open" in fails(capsys, 2, "keys", "add", "--db", url, "--kek", wrong, "--new-kek", wrong)
-    assert "re-encrypts a SQLCipher store file" in fails(capsys, 2, "keys", "rotate-dek", "--db", url, "--kek", first)
     assert _ids(capsys, url, "--kek", first) == [one] and MARK in _reads(url, kek=first)
 
 
@@ -182,3 +181,50 @@ def test_key_file_options_are_for_postgresql_deployments_only(capsys: Cap, tmp_p
         capsys, 2, "keys", "add", "--db", str(db), "--key-file", str(key_file), "--new-kek", _kek(tmp_path, "n")
     )
     assert "open a PostgreSQL deployment" in err
+
+
+def _ciphertexts(url: str) -> set[bytes]:
+    with sql(url) as conn:
+        found: set[bytes] = set()
+        for query in ("SELECT tok, path_ct, data_ct FROM sm_entries", "SELECT meta_ct, data_ct FROM sm_versions",
+                      "SELECT name_ct, desc_ct, dek, tail_ct FROM sm_stores"):  # fmt: skip
+            found.update(bytes(value) for row in conn.execute(query) for value in row if value is not None)
+        return found
+
+
+def test_rotate_dek_seals_every_store_again_under_a_new_key(capsys: Cap, tmp_path: Path) -> None:
+    """Every token and ciphertext of every store changes; everything reads the same, the history
+    included (versions, who wrote them, a redaction), and a handle opened before goes on working."""
+    kek = _kek(tmp_path, "kek")
+    url = _deployment(kek=kek)
+    with Admin.open(url, kek=kek, api_key_id="ops-7") as admin:
+        store = admin.memory_stores.create(name="second", description="kept across the rotation")
+        memory = admin.memories.write(store.id, path="/b.md", content="bravo one\n")
+        admin.memories.update(store.id, memory.id, content="bravo two\n")
+        first = admin.memory_versions.list(store.id, memory_id=memory.id).data[-1]
+        admin.memory_versions.redact(store.id, first.id)
+    before = _ciphertexts(url)
+    with SecureMemory.open(url, kek=kek) as early:  # open across the rotation
+        code, out, _ = run_cli(capsys, "keys", "rotate-dek", "--db", url, "--kek", kek)
+        assert code == 0 and out.startswith("the PostgreSQL deployment: 2 store(s) re-encrypted"), out
+        assert MARK in ok(early, command="view", path="/memories/a.md")
+        ok(early, command="str_replace", path="/memories/a.md", old_str="kept", new_str="still kept")
+    assert not before & _ciphertexts(url)  # nothing sealed under an old key is left
+    assert "still kept" in _reads(url, kek=kek)
+    with Admin.open(url, kek=kek) as admin:
+        assert admin.memory_stores.retrieve(store.id).description == "kept across the rotation"
+        versions = admin.memory_versions.list(store.id, memory_id=memory.id, api_key_id="ops-7").data
+        assert [v.api_key_id for v in versions] == ["ops-7", "ops-7"]
+        assert admin.memory_versions.retrieve(store.id, versions[0].id).content == "bravo two\n"
+        assert admin.memory_versions.retrieve(store.id, first.id).content is None
+    code, out, _ = run_cli(capsys, "audit", "verify", "--db", url, "--kek", kek)
+    assert code == 0 and out.count('"chain_ok": true') == 2
+    totals_match(url)
+
+
+def test_rotate_dek_rewraps_with_each_stores_own_key_object_on_the_token(hsm: str, capsys: Cap) -> None:
+    url = _deployment(kek=HSM_URI)
+    before = _ciphertexts(url)
+    code, out, _ = run_cli(capsys, "keys", "rotate-dek", "--db", url, "--kek", HSM_URI)
+    assert code == 0 and "1 store(s)" in out
+    assert not before & _ciphertexts(url) and MARK in _reads(url, kek=HSM_URI)

@@ -140,6 +140,10 @@ class OwnKeys:
         own.create_key()
         return json.dumps(wrapped_doc(own.wrap(dek, f"{self._deployment}/{public_id}"))).encode()
 
+    def rewrap(self, public_id: str, dek: bytes) -> bytes:
+        """A new data key of the store sealed by the store's existing key object (a data key rotation)."""
+        return json.dumps(wrapped_doc(self._object(public_id).wrap(dek, f"{self._deployment}/{public_id}"))).encode()
+
     def unwrap(self, public_id: str, sealed: bytes) -> bytes:
         try:
             dek = self._object(public_id).unwrap(wrapped_of(json.loads(sealed)), f"{self._deployment}/{public_id}")

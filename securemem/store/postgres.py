@@ -50,6 +50,7 @@ from securemem.store import pgkeys, pgschema, pgseal
 from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
 from securemem.store.history import EXPIRY_ACTOR, ROW_SHARE
 from securemem.store.pgkeys import KekChange, KekEntry, OwnKeys, seal_keks, unlock
+from securemem.store.pgrotate import rotate_store_key
 from securemem.store.pgschema import MIGRATE, MIGRATION_LOCK, Db
 from securemem.store.pgseal import TAMPERED, MasterKeys, StoreKeys, settings_digest
 from securemem.store.pgtx import PgTx, purge
@@ -103,6 +104,7 @@ class _Db:
         self.conn = conn
         self.made_keys: list[str] = []  # stores whose own key object this transaction made on the token
         self.heads: dict[int, tuple[Any, ...]] = {}  # a store's STORE_HEAD row, read with its name (_ns_of)
+        self.deks: dict[int, tuple[str, bytes]] = {}  # a store's public id and sealed data key, read with it
         self.settings: list[tuple[Any, ...]] | None = None  # the _SETTINGS rows, read with a store's name
 
     def all(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
@@ -232,7 +234,9 @@ class PostgresStore:
         self._lock_space = lock_space  # the first key of every store lock: see _SCHEMA_OF_STORES
         self._master = master
         self._own_keys = own_keys
-        self._keys: dict[int, StoreKeys] = {}
+        # Each store's keys, with the sealed data key they came from: a rotation by another handle
+        # changes the row's, and the next transaction unwraps the new one (never serves the old).
+        self._keys: dict[int, tuple[bytes, StoreKeys]] = {}
         self.history_settings = History()
         self._durability = "full"
         self._closed = False
@@ -404,8 +408,7 @@ class PostgresStore:
 
     def _resolve(self, db: _Db, namespace: str, *, write: bool, create: bool, store_key: int | None) -> int | None:
         if store_key is not None:
-            if db.one("SELECT 1 FROM sm_stores WHERE id = %s", (store_key,)) is None:
-                raise MissingStore("the store does not exist (it was deleted)")
+            self._still_there(db, store_key)
             return store_key
         ns = self._ns_of(db, namespace)
         if ns is None and write:
@@ -438,8 +441,11 @@ class PostgresStore:
         raise StoreBusyError("the store was deleted and made again while this write waited; retry")
 
     def _still_there(self, db: _Db, ns: int) -> None:
-        if db.one("SELECT 1 FROM sm_stores WHERE id = %s", (ns,)) is None:
+        """The store numbered ``ns`` exists; its sealed data key is kept for the transaction."""
+        row = db.one("SELECT public_id, dek FROM sm_stores WHERE id = %s", (ns,))
+        if row is None:
             raise MissingStore("the store does not exist (it was deleted)")
+        db.deks[ns] = (str(row[0]), bytes(row[1]))
 
     def _ns_by_key(self, db: Db, key: int) -> int | None:
         row = db.one("SELECT id FROM sm_stores WHERE id = %s", (key,))
@@ -459,6 +465,7 @@ class PostgresStore:
         self._check_name(ns, str(row[0]), bytes(row[1]), bytes(row[2]), name)
         if isinstance(db, _Db):
             db.heads[ns] = row[4:]
+            db.deks[ns] = (str(row[0]), bytes(row[2]))
             db.settings = [tuple(pair) for pair in row[3]]
         return ns
 
@@ -477,23 +484,24 @@ class PostgresStore:
         return bool(row and row[0])
 
     def keys_of(self, db: Db, ns: int) -> StoreKeys:
-        """A store's data key, unsealed with the master key (kept for the life of this handle)."""
-        found = self._keys.get(ns)
-        if found is None:
+        """A store's data key as its row holds it now, unsealed with the master key (the sealed key
+        read with the store in this transaction, else read here)."""
+        known = db.deks.get(ns) if isinstance(db, _Db) else None
+        if known is None:
             row = db.one("SELECT public_id, dek FROM sm_stores WHERE id = %s", (ns,))
             if row is None:
                 raise MissingStore("the store does not exist (it was deleted)")
-            found = self.unseal_dek(ns, str(row[0]), bytes(row[1]))
-        return found
+            known = (str(row[0]), bytes(row[1]))
+        return self.unseal_dek(ns, *known)
 
     def unseal_dek(self, ns: int, public_id: str, blob: bytes) -> StoreKeys:
-        """A store's keys from its row's sealed data key (kept for the life of this handle)."""
+        """A store's keys from its row's sealed data key (kept while the row keeps that key)."""
         found = self._keys.get(ns)
-        if found is None:
+        if found is None or found[0] != blob:
             sealed = self._master.unwrap_dek(ns, public_id, blob)
             dek = self._master_wrapped(sealed) if self._own_keys is None else self._own_keys.unwrap(public_id, sealed)
-            found = self._keys[ns] = StoreKeys(ns, dek)
-        return found
+            found = self._keys[ns] = (blob, StoreKeys(ns, dek))
+        return found[1]
 
     @staticmethod
     def _master_wrapped(sealed: bytes) -> bytes:
@@ -742,6 +750,25 @@ class PostgresStore:
                     if db.one("SELECT 1 FROM sm_versions WHERE seq = %s AND redacted IS NULL", (seq,)) is not None:
                         log.redact(seq, memory)
                         done += 1
+        return done
+
+    def rotate_data_keys(self) -> int:
+        """Give every store a new data key, one store per transaction under its write lock
+        (pgrotate.py); the number of stores. A store deleted meanwhile is skipped."""
+        with self._connection(write=False) as db:
+            stores = [(int(r[0]), str(r[1])) for r in db.all("SELECT id, public_id FROM sm_stores ORDER BY id")]
+        done = 0
+        for ns, public_id in stores:
+            with self._connection(write=True) as db:
+                self.lock(db, ns)
+                row = db.one("SELECT dek FROM sm_stores WHERE id = %s", (ns,))
+                if row is None:
+                    continue
+                old = self.unseal_dek(ns, public_id, bytes(row[0]))
+                PgVersionLog(db, old, time.time(), _NOBODY, self.history_settings)  # the history whole first
+                rotate_store_key(db, self._master, public_id=public_id, old=old, own=self._own_keys)
+                done += 1
+            self._keys.pop(ns, None)  # the row's new key is unwrapped at the next transaction
         return done
 
     def integrity_errors(self) -> list[str]:
