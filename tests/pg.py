@@ -15,6 +15,7 @@ import secrets
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -233,3 +234,47 @@ def totals_match(url: str) -> None:
         summed = {int(r[0]): tuple(int(v) for v in r[1:]) for r in conn.execute(_SUMS)}
     for ns, totals in kept.items():
         assert totals == summed.get(ns, (0, 0, 0, 0)), f"store {ns}: kept {totals}, rows hold {summed.get(ns)}"
+
+
+def schema_oid(conn: psycopg.Connection[Any]) -> int:
+    """store/postgres.py: a store's advisory lock is (the oid of the schema of sm_stores, its number)."""
+    row = conn.execute("SELECT relnamespace::int8 FROM pg_class WHERE oid = 'sm_stores'::regclass").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def hold_store_lock(conn: psycopg.Connection[Any], ns: int) -> None:
+    """Another writer of the store ``ns`` of ``conn``'s schema: its lock held until COMMIT."""
+    conn.execute("BEGIN")
+    conn.execute("SELECT pg_advisory_xact_lock(%s::int8::bit(32)::int4, %s::int4)", (schema_oid(conn), ns))
+
+
+def lock_waiters(conn: psycopg.Connection[Any], ns: int) -> int:
+    row = conn.execute(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = %s AND objid = %s "
+        "AND objsubid = 2",
+        (schema_oid(conn), ns),
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def until(check: Callable[[], bool], what: str) -> None:
+    for _ in range(600):  # bounded: at most about 30 s
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"never happened: {what}")
+
+
+def queued(conn: psycopg.Connection[Any], holder: psycopg.Connection[Any], ns: int,
+           *steps: tuple[Callable[[], object], str]) -> None:  # fmt: skip
+    """Each step started in a thread of its own, in turn, once the one before waits for the store's
+    lock (``holder`` holds it: hold_store_lock); then ``holder`` commits and every step finishes."""
+    threads = []
+    for waiting, (step, what) in enumerate(steps, 1):
+        threads.append(threading.Thread(target=step))
+        threads[-1].start()
+        until(lambda waiting=waiting: lock_waiters(conn, ns) == waiting, what)  # type: ignore[misc]
+    holder.execute("COMMIT")
+    for thread in threads:
+        thread.join(90)

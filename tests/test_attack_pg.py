@@ -13,7 +13,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 from contextlib import closing
 from typing import Any
 
@@ -26,7 +25,18 @@ from securemem.policy import TTLSettings, load_policy
 from securemem.store.factory import open_store
 from tests.helpers import ok
 from tests.hsm import URI as HSM_URI
-from tests.pg import PG, SERVER, audit_verify, deleted_then_put_back, redaction_undone, sql, view_of
+from tests.pg import (
+    PG,
+    SERVER,
+    audit_verify,
+    deleted_then_put_back,
+    hold_store_lock,
+    queued,
+    redaction_undone,
+    sql,
+    until,
+    view_of,
+)
 
 TAMPERED = "fails its authentication check"
 
@@ -316,36 +326,6 @@ def test_a_store_name_already_taken_leaves_a_key_object_on_the_token(hsm: str) -
 # -- concurrency across handles ------------------------------------------------------------------------
 
 
-def _schema_oid(conn: psycopg.Connection[Any]) -> int:
-    """store/postgres.py: a store's advisory lock is (the oid of the schema of sm_stores, its number)."""
-    row = conn.execute("SELECT relnamespace::int8 FROM pg_class WHERE oid = 'sm_stores'::regclass").fetchone()
-    assert row is not None
-    return int(row[0])
-
-
-def _hold_store_lock(conn: psycopg.Connection[Any], ns: int) -> None:
-    """Another writer of the store ``ns`` of ``conn``'s schema: its lock held until COMMIT."""
-    conn.execute("BEGIN")
-    conn.execute("SELECT pg_advisory_xact_lock(%s::int8::bit(32)::int4, %s::int4)", (_schema_oid(conn), ns))
-
-
-def _waiters(conn: psycopg.Connection[Any], ns: int) -> int:
-    row = conn.execute(
-        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = %s AND objid = %s "
-        "AND objsubid = 2",
-        (_schema_oid(conn), ns),
-    ).fetchone()
-    return int(row[0]) if row else 0
-
-
-def _until(check: Callable[[], bool], what: str) -> None:
-    for _ in range(600):  # bounded: at most about 30 s
-        if check():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"never happened: {what}")
-
-
 def test_a_write_queued_behind_a_store_delete_is_acknowledged_and_lost(url: str, key: bytes) -> None:
     """MEDIUM. ``transaction()`` resolves a store by name, then waits for the store's lock, and (for
     an agent's namespace, ``create=True``) never checks after the wait that the store still
@@ -358,7 +338,7 @@ def test_a_write_queued_behind_a_store_delete_is_acknowledged_and_lost(url: str,
         ok(agent, command="create", path="/memories/first.md", file_text="first\n")  # the handle has the key
         with Admin.open(url, key=key) as admin, sql(url) as conn, sql(url) as holder:
             (ns, store_id) = conn.execute("SELECT id, public_id FROM sm_stores").fetchone()  # type: ignore[misc]
-            _hold_store_lock(holder, ns)  # another writer holds it
+            hold_store_lock(holder, ns)  # another writer holds it
             results: dict[str, Any] = {}
 
             def delete() -> None:
@@ -370,15 +350,8 @@ def test_a_write_queued_behind_a_store_delete_is_acknowledged_and_lost(url: str,
                     {"command": "create", "path": "/memories/late.md", "file_text": "LATE\n"}
                 )
 
-            deleter = threading.Thread(target=delete)
-            deleter.start()
-            _until(lambda: _waiters(conn, ns) == 1, "the delete waits for the store's lock")
-            writer = threading.Thread(target=write)
-            writer.start()
-            _until(lambda: _waiters(conn, ns) == 2, "the write waits behind the delete")
-            holder.execute("COMMIT")
-            deleter.join(60)
-            writer.join(60)
+            queued(conn, holder, ns, (delete, "the delete waits for the store's lock"),
+                   (write, "the write waits behind the delete"))  # fmt: skip
             assert results.get("deleted") is True
             orphans = conn.execute("SELECT count(*) FROM sm_entries WHERE ns NOT IN (SELECT id FROM sm_stores)")
             count = orphans.fetchone()
@@ -537,13 +510,13 @@ def test_a_writer_of_one_deployment_never_waits_for_another_deployments_lock(key
         writer = threading.Thread(target=write)
         with first.transaction("default", write=True, clock=time.time):  # a write of deployment one, its lock held
             writer.start()
-            _until(lambda: done.is_set() or _advisory_waiters(watcher) > 0, "the write ends or waits")
+            until(lambda: done.is_set() or _advisorylock_waiters(watcher) > 0, "the write ends or waits")
             waited = not done.is_set()
         writer.join(60)
     assert not waited, "a writer of deployment two waited for a lock deployment one held"
 
 
-def _advisory_waiters(conn: psycopg.Connection[Any]) -> int:
+def _advisorylock_waiters(conn: psycopg.Connection[Any]) -> int:
     """Sessions waiting for any advisory lock of this database, whichever key: a shared key is found too."""
     row = conn.execute(
         "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "

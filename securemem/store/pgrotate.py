@@ -32,7 +32,7 @@ def rotate_store_key(db: Db, master: MasterKeys, *, public_id: str, old: StoreKe
     new = StoreKeys(ns, dek)
     _entries(db, old, new)
     _versions(db, old, new)
-    row = db.one("SELECT name_ct, desc_ct FROM sm_stores WHERE id = %s", (ns,))
+    row = db.one("SELECT name_ct, desc_ct FROM sm_stores WHERE id = %s FOR UPDATE", (ns,))
     assert row is not None  # the caller holds the store's lock and found its row
     name = old.open_text("store-name", public_id, bytes(row[0]))
     description = old.open_text("store-description", public_id, bytes(row[1]))

@@ -171,11 +171,12 @@ class PgTx:
         if self.family is None:
             self.family = {self.ns: self}
         if ns not in self.family:
-            keys = self._store.keys_of(self._db, ns)
             if self.write:
                 self._store.lock(self._db, ns)
                 if self._store.sibling_ns(self._db, namespace, store_key) != ns:  # deleted while it waited
                     raise MissingStore("the store does not exist (it was deleted)")
+            # Its key once its lock is held: a data key rotation it waited for has put a new one there.
+            keys = self._store.keys_of(self._db, ns)
             log = PgVersionLog(self._db, keys, self.now, self.log.actor, self.log.settings)
             tx = PgTx(self._store, self._db, keys, self.now, log)
             tx.write, tx.family = self.write, self.family

@@ -601,10 +601,16 @@ class PostgresStore:
 
     def update_store(self, store_id: str, name: str | None, description: str | None, now: float) -> StoreInfo | None:
         with self._connection(write=True) as db:
-            row = db.one("SELECT id FROM sm_stores WHERE public_id = %s FOR UPDATE", (store_id,))
+            row = db.one("SELECT id FROM sm_stores WHERE public_id = %s", (store_id,))
             if row is None:
                 return None
             ns, m = int(row[0]), self._master
+            # The store's write lock, as every writer of its rows takes it (a data key rotation
+            # re-seals the name and description), then its row, read again under it.
+            self.lock(db, ns)
+            if db.one("SELECT id FROM sm_stores WHERE id = %s FOR UPDATE", (ns,)) is None:
+                return None  # deleted while this waited
+            self._still_there(db, ns)
             keys = self.keys_of(db, ns)
             if name is not None:
                 try:
