@@ -43,6 +43,7 @@ from securemem import SecureMemory
 from securemem.keys import as_key_provider
 from securemem.paths import ROOT
 from securemem.store.base import path_bytes
+from securemem.store.pgschema import RECOUNT
 from securemem.store.pgseal import row_facts
 from securemem.store.postgres import PostgresStore, migrate
 
@@ -209,13 +210,7 @@ def _load(url: str, key: bytes, stores: int, memories: int) -> None:
                 _copy_rows(conn, info.key, keys, memories)
         with psycopg.connect(url, autocommit=True) as conn:
             # The rows went in by COPY: the stores' totals (which every write keeps) summed once here.
-            conn.execute(
-                "UPDATE sm_stores s SET files = c.files, dirs = c.dirs, bytes = c.bytes, pbytes = c.pbytes FROM "
-                "(SELECT ns, count(*) FILTER (WHERE NOT is_dir) AS files, count(*) FILTER (WHERE is_dir AND "
-                "length(tok) > 8) AS dirs, coalesce(sum(size) FILTER (WHERE NOT is_dir), 0) AS bytes, "
-                "coalesce(sum(pbytes) FILTER (WHERE length(tok) > 8), 0) AS pbytes FROM sm_entries GROUP BY ns) c "
-                "WHERE c.ns = s.id"
-            )
+            conn.execute(RECOUNT)
             conn.execute("ANALYZE")
     finally:
         store.close()

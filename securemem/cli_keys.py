@@ -117,8 +117,6 @@ _PG_EVENTS = {"add": "kek_added", "remove": "kek_removed", "rotate-kek": "kek_ro
 
 def _pg_opener(args: argparse.Namespace, *, required: bool = True) -> KeyProvider | KekProvider | None:
     """--kek, $SECUREMEM_KEK, else --key-file, --passphrase-file or $SECUREMEM_KEY (a deployment made with a key)."""
-    for option in ("key_file", "passphrase_file"):  # rotate-dek's parser has neither
-        setattr(args, option, getattr(args, option, None))
     if not required and not (args.kek or args.key_file or args.passphrase_file or os.environ.get(KEK_ENV)
                              or os.environ.get(KEY_ENV)):  # fmt: skip
         return None
@@ -259,6 +257,8 @@ def keys_commands(parser: argparse.ArgumentParser) -> None:
         "--kek", action="append", help="a KEK of the store; give every one (repeat --kek): each wraps the new key"
     )
     rotate.add_argument("--quiet", action="store_true", help="no progress on stderr (only errors)")
+    rotate.add_argument("--key-file", help="a PostgreSQL deployment made with a key: its hex key file")
+    rotate.add_argument("--passphrase-file", help="a PostgreSQL deployment made with a key: its passphrase")
     rotate.set_defaults(handler=_files_only(cmd_rotate_dek))
     adopt = action("adopt", "move a store made with a key to KEKs, without re-encrypting", cmd_adopt, kek=False)
     adopt.add_argument("--key-file", help="the store's hex key file (default: DB.key)")

@@ -228,3 +228,15 @@ def test_rotate_dek_rewraps_with_each_stores_own_key_object_on_the_token(hsm: st
     code, out, _ = run_cli(capsys, "keys", "rotate-dek", "--db", url, "--kek", HSM_URI)
     assert code == 0 and "1 store(s)" in out
     assert not before & _ciphertexts(url) and MARK in _reads(url, kek=HSM_URI)
+
+
+def test_rotate_dek_opens_a_deployment_made_with_a_key_by_its_key_file(capsys: Cap, tmp_path: Path) -> None:
+    key = os.urandom(32)
+    url = _deployment(key=key)
+    key_file = tmp_path / "deployment.key"
+    key_file.write_text(key.hex())
+    key_file.chmod(0o600)
+    before = _ciphertexts(url)
+    code, out, err = run_cli(capsys, "keys", "rotate-dek", "--db", url, "--key-file", str(key_file))
+    assert code == 0 and "1 store(s)" in out, err
+    assert not before & _ciphertexts(url) and MARK in _reads(url, key=key)

@@ -89,6 +89,13 @@ _V1 = [
 # number is unique in its store; redaction events are found by the version they name; a store's
 # row keeps its newest version sealed (``tail_ct``). Every
 # row's ciphertexts are sealed again under the new bindings (pgupgrade.py): that needs the key.
+# Every store's totals summed from its rows (the upgrade; a bulk load that bypassed the writes).
+RECOUNT = (
+    "UPDATE sm_stores s SET files = c.files, dirs = c.dirs, bytes = c.bytes, pbytes = c.pbytes FROM (SELECT ns, "
+    "count(*) FILTER (WHERE NOT is_dir) AS files, count(*) FILTER (WHERE is_dir AND length(tok) > 8) AS dirs, "
+    "coalesce(sum(size) FILTER (WHERE NOT is_dir), 0) AS bytes, coalesce(sum(pbytes) FILTER (WHERE length(tok) > 8), "
+    "0) AS pbytes FROM sm_entries GROUP BY ns) c WHERE c.ns = s.id"
+)
 _V2 = [
     "ALTER TABLE sm_entries ADD COLUMN head bigint NOT NULL DEFAULT 0",
     "DROP INDEX sm_entries_memory",
@@ -100,10 +107,7 @@ _V2 = [
     # token) counts as neither a directory nor path text.
     "ALTER TABLE sm_stores ADD COLUMN files bigint NOT NULL DEFAULT 0, ADD COLUMN dirs bigint NOT NULL DEFAULT 0, "
     "ADD COLUMN bytes bigint NOT NULL DEFAULT 0, ADD COLUMN pbytes bigint NOT NULL DEFAULT 0",
-    "UPDATE sm_stores s SET files = c.files, dirs = c.dirs, bytes = c.bytes, pbytes = c.pbytes FROM (SELECT ns, "
-    "count(*) FILTER (WHERE NOT is_dir) AS files, count(*) FILTER (WHERE is_dir AND length(tok) > 8) AS dirs, "
-    "coalesce(sum(size) FILTER (WHERE NOT is_dir), 0) AS bytes, coalesce(sum(pbytes) FILTER (WHERE length(tok) > 8), "
-    "0) AS pbytes FROM sm_entries GROUP BY ns) c WHERE c.ns = s.id",
+    RECOUNT,
 ]
 
 # Version n -> n + 1 (0: an empty database).

@@ -15,11 +15,10 @@ from collections.abc import Callable
 from securemem.errors import DamagedStoreError
 from securemem.store.pgschema import Db
 from securemem.store.pgseal import TAMPERED, StoreKeys, Tail, row_facts, version_secret
-from securemem.store.pgversions import TAIL_COLUMNS, tail_of
+from securemem.store.pgversions import TAIL_COLUMNS, seq_range, tail_of
 
 # The memory's newest version of its own chain (created, modified, deleted, expired) in the store.
 _HEAD = "SELECT max(seq) FROM sm_versions WHERE memory = %s AND seq BETWEEN %s AND %s AND op < 4"
-_SEQ_BITS = 40
 
 
 def reseal_schema1(db: Db, keys_of: Callable[[int, str, bytes], StoreKeys]) -> None:
@@ -34,7 +33,7 @@ def reseal_schema1(db: Db, keys_of: Callable[[int, str, bytes], StoreKeys]) -> N
 
 
 def _newest(db: Db, ns: int) -> Tail:
-    lo, hi = ns << _SEQ_BITS, ((ns + 1) << _SEQ_BITS) - 1
+    lo, hi = seq_range(ns)
     row = db.one(
         f"SELECT {TAIL_COLUMNS} FROM sm_versions WHERE seq BETWEEN %s AND %s ORDER BY seq DESC LIMIT 1", (lo, hi)
     )
@@ -42,7 +41,7 @@ def _newest(db: Db, ns: int) -> Tail:
 
 
 def _entries(db: Db, keys: StoreKeys) -> None:
-    lo, hi = keys.ns << _SEQ_BITS, ((keys.ns + 1) << _SEQ_BITS) - 1
+    lo, hi = seq_range(keys.ns)
     rows = db.all(
         "SELECT tok, is_dir, memory, size, lines, expires, path_ct, data_ct FROM sm_entries WHERE ns = %s", (keys.ns,)
     )
@@ -72,7 +71,7 @@ def _entries(db: Db, keys: StoreKeys) -> None:
 
 
 def _versions(db: Db, keys: StoreKeys) -> None:
-    lo, hi = keys.ns << _SEQ_BITS, ((keys.ns + 1) << _SEQ_BITS) - 1
+    lo, hi = seq_range(keys.ns)
     updates = []
     for r in db.all("SELECT seq, memory, op, meta_ct, data_ct FROM sm_versions WHERE seq BETWEEN %s AND %s", (lo, hi)):
         seq, memory, op, meta_ct, data_ct = int(r[0]), int(r[1]), int(r[2]), r[3], r[4]

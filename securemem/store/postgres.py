@@ -30,7 +30,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import psycopg
 from psycopg import errors as pgerrors
@@ -55,7 +55,15 @@ from securemem.store.pgschema import MIGRATE, MIGRATION_LOCK, Db
 from securemem.store.pgseal import TAMPERED, MasterKeys, StoreKeys, settings_digest
 from securemem.store.pgtx import PgTx, purge
 from securemem.store.pgupgrade import reseal_schema1
-from securemem.store.pgversions import HEAD_COLUMNS, HEAD_FROM, PgVersionLog, chain_rows, empty_tail, seq_range
+from securemem.store.pgversions import (
+    HEAD_COLUMNS,
+    HEAD_FROM,
+    PgVersionLog,
+    chain_rows,
+    check_tail,
+    empty_tail,
+    seq_range,
+)
 
 _NOBODY = Actor()
 # A store's write lock is the advisory lock (schema, store number): advisory locks are per
@@ -212,8 +220,7 @@ def _resealer(key: KeyProvider | None, kek: KekProvider | None) -> Callable[[Db,
     def reseal(db: Db, step: int) -> None:
         assert step == 1  # the only step in pgschema.RESEALED
         master, own_keys = unlock(db, key, kek, check=False)
-        opener = PostgresStore(cast("ConnectionPool[Any]", None), master, own_keys)
-        reseal_schema1(db, opener.unseal_dek)
+        reseal_schema1(db, lambda ns, public_id, blob: store_keys(master, own_keys, ns, public_id, blob))
         listed = db.one("SELECT value FROM sm_meta WHERE key = 'master'")
         assert listed is not None  # unlock found it
         db.run("INSERT INTO sm_meta (key, value) VALUES ('keks', %s)", (seal_keks(master, str(listed[0])),))
@@ -222,6 +229,18 @@ def _resealer(key: KeyProvider | None, kek: KekProvider | None) -> Callable[[Db,
                (master.seal_meta("settings", settings_digest(settings)),))  # fmt: skip
 
     return reseal
+
+
+def store_keys(master: MasterKeys, own_keys: OwnKeys | None, ns: int, public_id: str, blob: bytes) -> StoreKeys:
+    """A store's keys from its row's sealed data key: the master key's seal, and under it, where the
+    deployment keeps one, the seal by the store's own key object on the token. A data key only the
+    master key wraps is the key itself: a store's own-key seal found there is refused, never used."""
+    sealed = master.unwrap_dek(ns, public_id, blob)
+    if own_keys is not None:
+        return StoreKeys(ns, own_keys.unwrap(public_id, sealed))
+    if len(sealed) != pgseal.KEY_BYTES:
+        raise DamagedStoreError(TAMPERED)
+    return StoreKeys(ns, sealed)
 
 
 class PostgresStore:
@@ -498,18 +517,8 @@ class PostgresStore:
         """A store's keys from its row's sealed data key (kept while the row keeps that key)."""
         found = self._keys.get(ns)
         if found is None or found[0] != blob:
-            sealed = self._master.unwrap_dek(ns, public_id, blob)
-            dek = self._master_wrapped(sealed) if self._own_keys is None else self._own_keys.unwrap(public_id, sealed)
-            found = self._keys[ns] = (blob, StoreKeys(ns, dek))
+            found = self._keys[ns] = (blob, store_keys(self._master, self._own_keys, ns, public_id, blob))
         return found[1]
-
-    @staticmethod
-    def _master_wrapped(sealed: bytes) -> bytes:
-        """A data key only the master key wraps is the key itself: what a store made under per-store
-        keys holds there (its seal by its own key object on the token) is refused, never used."""
-        if len(sealed) != pgseal.KEY_BYTES:
-            raise DamagedStoreError(TAMPERED)
-        return sealed
 
     def sibling_ns(self, db: Db, namespace: str, store_key: int | None) -> int | None:
         if store_key is not None:
@@ -771,7 +780,7 @@ class PostgresStore:
                 if row is None:
                     continue
                 old = self.unseal_dek(ns, public_id, bytes(row[0]))
-                PgVersionLog(db, old, time.time(), _NOBODY, self.history_settings)  # the history whole first
+                check_tail(db, old)  # the history whole first
                 rotate_store_key(db, self._master, public_id=public_id, old=old, own=self._own_keys)
                 done += 1
             self._keys.pop(ns, None)  # the row's new key is unwrapped at the next transaction
