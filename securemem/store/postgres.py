@@ -736,12 +736,19 @@ class PostgresStore:
         return int(rows[0][0])
 
     def recount_history(self) -> None:
-        with self._connection(write=True) as db:
-            db.run(
-                "UPDATE sm_stores s SET history_bytes = (SELECT coalesce(sum(v.hbytes + CASE WHEN v.op = 4 THEN 0 "
-                "ELSE %s END), 0) FROM sm_versions v WHERE v.seq BETWEEN s.id << 40 AND ((s.id + 1) << 40) - 1)",
-                (ROW_SHARE,),
-            )
+        """Each store's history total summed again from its versions, one store per transaction under
+        its write lock: a sum read while a writer of the store held it would miss that writer's
+        version when the writer commits, for good."""
+        with self._connection(write=False) as db:
+            stores = [int(r[0]) for r in db.all("SELECT id FROM sm_stores ORDER BY id")]
+        for ns in stores:
+            with self._connection(write=True) as db:
+                self.lock(db, ns)
+                db.run(
+                    "UPDATE sm_stores SET history_bytes = (SELECT coalesce(sum(hbytes + CASE WHEN op = 4 THEN 0 "
+                    "ELSE %s END), 0) FROM sm_versions WHERE seq BETWEEN %s AND %s) WHERE id = %s",
+                    (ROW_SHARE, *seq_range(ns), ns),
+                )
 
     def expire_history(self, now: float, before: float, limit: int) -> int:
         """Redact up to ``limit`` versions created before ``before`` that still hold content."""
