@@ -224,8 +224,10 @@ def detect(
     """
     regions = check_phone_regions((phone_region,) if phone_region is not None else phone_regions)
     wanted = wanted_types(None if types is None else _as_names(types))
-    _, located = locate(text, wanted, regions, registered_detectors() if detectors is None else tuple(detectors))
-    return [Finding(found.type, found.start, found.end) for found in located]
+    view, settled = _settled(text, wanted, regions, _REGISTERED if detectors is None else tuple(detectors))
+    if view.identity:
+        return list(map(Finding._make, settled))
+    return [Finding(kind, *view.span(start, end)) for kind, start, end in settled]
 
 
 def _as_names(types: Collection[str]) -> tuple[str, ...]:
@@ -257,21 +259,26 @@ def locate(
     text: str, wanted: frozenset[str], regions: tuple[str, ...], detectors: Sequence[Detector]
 ) -> tuple[View, list[Located]]:
     """The view of ``text`` and the settled findings of the ``wanted`` types."""
+    view, settled = _settled(text, wanted, regions, detectors)
+    if view.identity:
+        return view, [Located(kind, start, end, start, end) for kind, start, end in settled]
+    return view, [Located(kind, start, end, *view.span(start, end)) for kind, start, end in settled]
+
+
+def _settled(
+    text: str, wanted: frozenset[str], regions: tuple[str, ...], detectors: Sequence[Detector]
+) -> tuple[View, list[Hit]]:
+    """The view of ``text`` and the settled findings of the ``wanted`` types, in view offsets."""
     view = View(text)
     if not wanted or not text:
         return view, []
-    scan = Scan(view.text, regions)
+    scan = Scan(view.text, regions, view.encoded)
     candidates = _builtin_hits(scan, wanted)
     candidates += _spaced_out_hits(scan, wanted)
     for detector in detectors:
         if wanted.intersection(detector.types):
             candidates.extend(hit for hit in _plugin_hits(detector, scan.text) if hit[0] in wanted)
-    if not candidates:
-        return view, []
-    settled = _settle(candidates) if len(candidates) > 1 else candidates
-    if view.identity:
-        return view, [Located(kind, start, end, start, end) for kind, start, end in settled]
-    return view, [Located(kind, start, end, *view.span(start, end)) for kind, start, end in settled]
+    return view, _settle(candidates) if len(candidates) > 1 else candidates
 
 
 # A value spelt one character at a time ("j a n e @ e x a m p l e . c o m", "+ 4 4 7 4 0 0 ..."): a
@@ -303,7 +310,7 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     if scan.tokens.find(_SPACED_HINT) == -1:  # find, not `in`: see letters_as_digits
         return []
     text = scan.text
-    canonical = text.encode("ascii", "replace").translate(_SPACED_TABLE)
+    canonical = scan.encoded.translate(_SPACED_TABLE)
     hint = canonical.find(_SPACED_HINT)
     if hint == -1:
         return []

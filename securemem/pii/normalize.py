@@ -135,17 +135,18 @@ _RUN_DIGITS = 6  # real digits a run needs before its letters are read as digits
 _LETTER_GROUP = 4  # a group of letters alone ("lO" for "10") is at most this long
 
 
-def letters_as_digits(text: str) -> str:
+def letters_as_digits(text: str, encoded: bytes | None = None) -> str:
     """``text`` with O, o, I and l read as digits where they sit inside a number (same length).
 
     A run of groups of digits and those letters, separated by at most two of " .-/()+", is a number
     when its groups at either end hold a real digit, it holds at least six real digits, no more
     letters than digits, and no group of letters alone longer than four. Groups glued to a word
     ("v2", "A320neo", "l0l0x") are not part of a run. Prose keeps its words: "lol 2024", "I/O 100",
-    "room 1O1" and "OOO until 10 Oct" are left alone.
+    "room 1O1" and "OOO until 10 Oct" are left alone. ``encoded`` is ``text`` encoded as ASCII,
+    when the caller has it.
     """
     # Other characters become "?" one for one (a boundary, like punctuation): offsets stay aligned.
-    canonical = text.encode("ascii", "replace").translate(_LETTER_TABLE)
+    canonical = (text.encode("ascii", "replace") if encoded is None else encoded).translate(_LETTER_TABLE)
     # Byte values, not one-byte strings: `int in bytes` is a memchr, while `bytes in bytes` first
     # tries its operand as an integer and builds (and drops) an exception, at every call.
     if _L not in canonical or _0 not in canonical:  # most text stops here or below
@@ -203,14 +204,21 @@ def _number_within(canonical: bytes, start: int, end: int) -> tuple[int, int]:
 class View:
     """The normalised text of ``original`` and the map from view offsets back to original ones."""
 
-    __slots__ = ("_ends", "_expanded", "_shift", "_starts", "original", "text")
+    __slots__ = ("_ends", "_expanded", "_shift", "_starts", "encoded", "original", "text")
 
     def __init__(self, original: str) -> None:
         self.original = original
-        if original.isascii() and not original.encode("ascii").translate(None, _PLAIN_BYTES):
-            self.text = letters_as_digits(original)
-            self._starts = self._ends = self._shift = self._expanded = []
-            return
+        # The view's text encoded as ASCII, when it is the original's plain ASCII (what Scan would
+        # encode again).
+        self.encoded: bytes | None = None
+        if original.isascii():
+            encoded = original.encode("ascii")
+            if not encoded.translate(None, _PLAIN_BYTES):
+                self.text = letters_as_digits(original, encoded)
+                if self.text is original:
+                    self.encoded = encoded
+                self._starts = self._ends = self._shift = self._expanded = []
+                return
         # Anchors: original characters whose view form is not exactly one character long.
         starts: list[int] = []  # view offset where the anchor's form starts
         ends: list[int] = []  # view offset where it ends

@@ -36,11 +36,23 @@ class Scan:
     functools.cached_property, which takes a lock, on the write path of every command).
     """
 
-    __slots__ = ("_canonical", "_digits", "_long_numbers", "_lower", "_numbers", "_tokens", "phone_regions", "text")
+    __slots__ = (
+        "_canonical",
+        "_digits",
+        "_encoded",
+        "_long_numbers",
+        "_lower",
+        "_numbers",
+        "_tokens",
+        "phone_regions",
+        "text",
+    )
 
-    def __init__(self, text: str, phone_regions: tuple[str, ...]) -> None:
+    def __init__(self, text: str, phone_regions: tuple[str, ...], encoded: bytes | None = None) -> None:
+        """``encoded``: ``text`` encoded as ASCII (other characters "?"), when the caller has it."""
         self.text = text
         self.phone_regions = phone_regions
+        self._encoded = encoded
         self._lower: str | None = None
         self._numbers: list[Span] | None = None
         self._canonical = b""  # the canonical copy the numbers were found in (see numbers)
@@ -64,10 +76,17 @@ class Scan:
         return self._lower
 
     @property
+    def encoded(self) -> bytes:
+        """The text encoded as ASCII, one byte per character ("?" for any other character)."""
+        if self._encoded is None:
+            self._encoded = self.text.encode("ascii", "replace")
+        return self._encoded
+
+    @property
     def tokens(self) -> bytes:
         """One byte per character: "x" for a token character ([A-Za-z0-9_.+~-]), " " for the rest."""
         if self._tokens is None:
-            self._tokens = self.text.encode("ascii", "replace").translate(_TOKEN_TABLE)
+            self._tokens = self.encoded.translate(_TOKEN_TABLE)
         return self._tokens
 
     @property
@@ -77,7 +96,7 @@ class Scan:
             # The same pattern over a canonical copy (digits "0", separators "-", the rest "x"; any
             # other character is "?" first, one for one, so offsets stay those of the text): a pattern
             # led by a literal lets the engine skip ahead at C speed.
-            canonical = self.text.encode("ascii", "replace").translate(_CANONICAL)
+            canonical = self.encoded.translate(_CANONICAL)
             self._canonical = canonical
             self._numbers = [match.span() for match in _CANONICAL_NUMBER.finditer(canonical)]
         return self._numbers
