@@ -302,7 +302,12 @@ PREFIXED: tuple[Rule, ...] = (
     prefixed("FRAMEIO_TOKEN", "fio-u-", r"[A-Za-z0-9_\-=]{64}", "Frame.io developer tokens; gitleaks"),
     prefixed("INFRACOST_API_KEY", "ico-", r"[A-Za-z0-9]{32}", "Infracost API keys; gitleaks"),
     prefixed("CONTENTFUL_PAT", "CFPAT-", r"[A-Za-z0-9_\-]{43}", "Contentful personal access tokens"),
-    prefixed("DEFINED_NETWORKING_KEY", "dnkey-", r"[a-z0-9=_\-]{26}-[a-z0-9=_\-]{52}", "Defined Networking keys"),
+    prefixed(
+        "DEFINED_NETWORKING_KEY",
+        "dnkey-",
+        r"[A-Za-z0-9=_\-]{26}-[A-Za-z0-9=_\-]{52}",
+        "Defined Networking keys (either case)",
+    ),
     prefixed("EASYPOST_API_KEY", ("EZAK", "EZTK"), r"[A-Za-z0-9]{54}", "EasyPost API keys; gitleaks"),
     prefixed("SETTLEMINT_TOKEN", ("sm_aat_", "sm_pat_", "sm_sat_"), r"[A-Za-z0-9]{16}", "SettleMint tokens; gitleaks"),
     prefixed("CLICKHOUSE_CLOUD_SECRET", "4b1d", r"[A-Za-z0-9]{38}", "ClickHouse Cloud API secrets; gitleaks"),
@@ -408,7 +413,8 @@ ANCHORED: tuple[Rule, ...] = (
     anchored(
         "TELEGRAM_BOT_TOKEN",
         ":AA",
-        r"(?<![A-Za-z0-9_:])[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])",
+        # Also in an API URL: ".../bot<token>/sendMessage".
+        r"(?:(?<![A-Za-z0-9_:])|(?<=/bot))[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])",
         "Telegram Bot API docs, bot tokens",
         lead=10,
         tail=40,

@@ -99,6 +99,9 @@ IBAN_LENGTHS: dict[str, int] = {
 # 5 (Mastercard, Maestro) or 6 (Discover, UnionPay, Maestro); 0, 1, 7, 8 and 9 are not issued to
 # cards, and excluding them drops millisecond timestamps and most internal ids that pass Luhn.
 _CARD_FIRST_DIGITS = frozenset("23456")
+# Networks outside those digits: RuPay's 81 and 82 ranges (India), Troy's 9792 (Turkey), Belkart's
+# 9112 (Belarus), Humo's 9860 and UzCard's 8600 (Uzbekistan).
+_CARD_OTHER_PREFIXES = ("81", "82", "9792", "9112", "9860", "8600")
 
 
 def luhn_valid(digits: str) -> bool:
@@ -113,7 +116,14 @@ def luhn_valid(digits: str) -> bool:
 
 
 def card_number_valid(digits: str) -> bool:
-    return 13 <= len(digits) <= 19 and digits[0] in _CARD_FIRST_DIGITS and luhn_valid(digits)
+    return (
+        13 <= len(digits) <= 19
+        and (digits[0] in _CARD_FIRST_DIGITS or digits.startswith(_CARD_OTHER_PREFIXES))
+        and luhn_valid(digits)
+    )
+
+
+_IBAN_LETTERS = {ord(letter): str(10 + index) for index, letter in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZ")}
 
 
 def iban_valid(compact: str) -> bool:
@@ -121,9 +131,10 @@ def iban_valid(compact: str) -> bool:
     if IBAN_LENGTHS.get(compact[:2]) != len(compact) or not compact[2:4].isdigit():
         return False
     rearranged = compact[4:] + compact[:4]
-    # int(c, 36) maps 0-9 to themselves and A-Z to 10-35, the ISO 13616 letter substitution.
-    numeric = "".join(str(int(char, 36)) for char in rearranged)
-    return int(numeric) % 97 == 1
+    if not rearranged.isalnum() or not rearranged.isascii():
+        return False
+    # A-Z become 10-35 (ISO 13616's letter substitution), digits stay.
+    return int(rearranged.translate(_IBAN_LETTERS)) % 97 == 1
 
 
 def ssn_valid(area: str, group: str, serial: str) -> bool:

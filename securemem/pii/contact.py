@@ -19,7 +19,12 @@ _LOCAL_MAX = 64  # RFC 5321; also bounds the backward walk from each '@'
 # match would leave part of the address behind after scrubbing.
 _DOMAIN = re.compile(r"(?:[^\W_](?:[^\W_]|-){0,61}\.){1,10}[^\W\d_]{2,63}(?![^\W_]|-)")
 # "icon@2x.png", "logo@1.5x.webp": retina asset names, not addresses.
-_ASSET = re.compile(r"[0-9]+(?:\.[0-9]+)?x\.(?:png|jpe?g|gif|svg|webp|avif|bmp|ico|tiff?|heic|pdf)$", re.IGNORECASE)
+# ... with a variant and more suffixes after ("close@2x-dark.png", "icon@2x.png.meta", "sprite@2x.png.bak").
+_ASSET = re.compile(
+    r"[0-9]+(?:\.[0-9]+)?x(?:[-_][A-Za-z0-9]+)?\.(?:png|jpe?g|gif|svg|webp|avif|bmp|ico|tiff?|heic|heif|jxl|psd|tga|pdf|eps|exr|hdr|dds|ktx2?|ai|xcf|sketch)"
+    r"(?:\.[A-Za-z0-9]{1,8})*$",
+    re.IGNORECASE,
+)
 # Words that end a URL authority's user part: "postgres://user:pw@db.example.com" holds no address.
 _AUTHORITY_BREAK = frozenset(" \t\r\n/\"'<>()[]{}")
 
@@ -41,8 +46,17 @@ def find_emails(scan: Scan) -> Iterator[Span]:
 def _is_address(text: str, start: int, at: int, end: int) -> bool:
     if _ASSET.match(text, at + 1, end) or _in_authority(text, start):
         return False
-    # "git@github.com:org/repo.git" is an SSH remote: a host followed by ":" and a path.
-    return not (end + 1 < len(text) and text[end] == ":" and text[end + 1] not in " \t\r\n")
+    # "git@github.com:org/repo.git" is an SSH remote: a host followed by ":" and a path. After a ":"
+    # a port ("alerts@acme.io:587") or a password ("jane@gmail.com:Summer2024!", a leaked combo list)
+    # leave it an address.
+    if end + 1 < len(text) and text[end] == ":" and text[end + 1] not in " \t\r\n":
+        after = _AFTER_COLON.match(text, end + 1)
+        rest = after.group() if after is not None else ""
+        return not ("/" in rest or rest.endswith(".git") or rest == "~" or text[start:at] == "git")
+    return True
+
+
+_AFTER_COLON = re.compile(r"[^\s\"'<>]*")
 
 
 def _local_part_start(text: str, at: int) -> int:
@@ -68,13 +82,26 @@ def _in_authority(text: str, start: int) -> bool:
     return index >= 2 and text[index] == "/" and text[index - 2 : index + 1] == "://"
 
 
-# "jane.doe [at] example [dot] com", "jane(at)example(dot)co(dot)uk": written to dodge scrapers, and
-# by a model told to keep an address out of a filter. Brackets are required: "look at example dot
-# com" in prose is not taken.
+# "jane.doe [at] example [dot] com", "jane(at)example(dot)co(dot)uk", "jane[@]example[.]com", "jane -at-
+# example -dot- com": written to dodge scrapers, and by a model told to keep an address out of a
+# filter; also in the words of other languages ("(arroba)", "(ät)", "(punkt)", "(point)"). Brackets
+# or dashes are required: "look at example dot com" in prose is read by the spoken-address finder.
 _OPEN, _CLOSE = r"[\[({<]", r"[\])}>]"
-# "[at]", "(at)" ... or an "@" with spaces around it ("jane @ example.com").
-_AT = rf"(?:[ \t]*{_OPEN}[ \t]*(?:at|AT|At)[ \t]*{_CLOSE}[ \t]*|[ \t]+@[ \t]*|[ \t]*@[ \t]+)"
-_DOT = rf"(?:[ \t]*{_OPEN}[ \t]*(?:dot|DOT|Dot)[ \t]*{_CLOSE}[ \t]*|[ \t]*\.[ \t]*)"
+_AT_WORDS = "at|arroba|arobase|ät"
+_DOT_WORDS = "dot|punto|point|punkt"
+# "[at]", "(at)", "[@]", " -at- " ... or an "@" with spaces around it ("jane @ example.com").
+_AT = (
+    rf"(?:[ \t]*{_OPEN}[ \t]*(?:(?i:{_AT_WORDS})|@)[ \t]*{_CLOSE}[ \t]*|[ \t]+-(?i:at)-[ \t]+"
+    rf"|[ \t]+@[ \t]*|[ \t]*@[ \t]+)"
+)
+_DOT = (
+    rf"(?:[ \t]*{_OPEN}[ \t]*(?:(?i:{_DOT_WORDS})|\.)[ \t]*{_CLOSE}[ \t]*|[ \t]*-(?i:dot)-[ \t]*"
+    rf"|[ \t]+(?i:{_DOT_WORDS})[ \t]+|[ \t]*\.[ \t]*)"
+)
+# A bare "@" starts an obfuscated address too when a dot after it is spelt out ("lukas@gmx dot de").
+_BARE_AT = re.compile(
+    rf"(?P<local>[A-Za-z0-9][A-Za-z0-9._%+\-]{{0,63}})@(?P<domain>[A-Za-z0-9\-]{{1,63}}(?:{_DOT}[A-Za-z0-9\-]{{1,63}}){{1,6}})"
+)
 _OBFUSCATED = re.compile(
     rf"(?P<local>[A-Za-z0-9][A-Za-z0-9._%+\-]{{0,63}}){_AT}"
     rf"(?P<domain>[A-Za-z0-9\-]{{1,63}}(?:{_DOT}[A-Za-z0-9\-]{{1,63}}){{1,6}})"
@@ -141,15 +168,23 @@ _COMMON_TLDS = frozenset(
         "cc",
     ]
 )
-_AT_MARK = re.compile(rf"{_OPEN}[ \t]*at[ \t]*{_CLOSE}|[ \t]@|@[ \t]")
+# Two-letter country domains ("ro", "vn", "cz", "pe"): the regions libphonenumber knows, and "uk", "eu".
+_COUNTRY_TLDS = frozenset(code.lower() for code in phonenumbers.SUPPORTED_REGIONS if len(code) == 2) | {"uk", "eu"}
+
+
+def _known_tld(tld: str) -> bool:
+    return tld in _COMMON_TLDS or tld in _COUNTRY_TLDS
+
+
+_AT_MARK = re.compile(rf"{_OPEN}[ \t]*(?:{_AT_WORDS}|@)[ \t]*{_CLOSE}|[ \t]@|@[ \t]|[ \t]-at-[ \t]")
 _LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
 
 
-def find_obfuscated_emails(scan: Scan) -> Iterator[Span]:
+def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span]:
     """One anchored match per "[at]": the local part is the word just before it (linear in the text)."""
     text = scan.text
     lower = scan.lower
-    if not _has_obfuscation_mark(lower):
+    if not _has_obfuscation_mark(lower, "rob" in lower if foreign is None else foreign):
         return
     done = 0
     for hint in _AT_MARK.finditer(lower):
@@ -167,16 +202,50 @@ def find_obfuscated_emails(scan: Scan) -> Iterator[Span]:
         tld = _DOT_WORD.split(match["domain"])[-1].rsplit(".", 1)[-1]
         spaced_at = "@" in match.group()
         # "h @ self.proj" is a matrix product: a spaced "@" needs a well-known top-level domain.
-        if tld.isalpha() and len(tld) >= 2 and (not spaced_at or tld.lower() in _COMMON_TLDS):
+        if tld.isalpha() and len(tld) >= 2 and (not spaced_at or _known_tld(tld.lower())):
             yield match.start(), match.end()
             done = match.end()
 
 
-def _has_obfuscation_mark(lower: str) -> bool:
-    """A cheap gate: a closing bracket (a memchr) before the few "at]"-like substrings, or a spaced "@"."""
-    if "@" in lower and (" @" in lower or "@ " in lower or "\t@" in lower or "@\t" in lower):
+_SPELT_DOTS = (" dot ", " punto ", " point ", " punkt ", "[.]", "(.)", "-dot-", "[dot]", "(dot)", "{dot}", "<dot>")
+
+
+def find_bare_at_emails(scan: Scan) -> Iterator[Span]:
+    """ "lukas@gmx dot de", "jane.doe＠example [.] com": a plain "@" with a dot spelt out after it."""
+    lower = scan.lower
+    if "@" not in lower or not any(dot in lower for dot in _SPELT_DOTS):
+        return
+    text = scan.text
+    at = text.find("@")
+    while at != -1:
+        start = _local_part_start(text, at)
+        match = _BARE_AT.match(text, start, min(len(text), at + 600)) if start < at else None
+        if match is not None and any(dot.strip() != "." for dot in _DOT_WORD.findall(match["domain"])):
+            tld = _DOT_WORD.split(match["domain"])[-1]
+            if _known_tld(tld.lower()):
+                yield match.start(), match.end()
+                at = text.find("@", match.end())
+                continue
+        at = text.find("@", at + 1)
+
+
+def _has_obfuscation_mark(lower: str, foreign: bool) -> bool:
+    """A cheap gate: a closing bracket (a memchr) before the few "at]"-like substrings, a spaced or
+    bracketed "@", or " -at- "."""
+    if "@" in lower and (
+        " @" in lower or "@ " in lower or "\t@" in lower or "@\t" in lower or "@]" in lower or "@)" in lower
+    ):
         return True
-    return any(close in lower and ("at" + close in lower or "at " + close in lower) for close in "])}>")
+    if "-at-" in lower:
+        return True
+    for close in "])}>":
+        if close in lower and ("at" + close in lower or "at " + close in lower):
+            return True
+    # "(arroba)", "(arobase)", "[ät]": rarer words, looked for by the pattern itself.
+    return (foreign or (not lower.isascii() and "ät" in lower)) and _AT_MARK.search(lower) is not None
+
+
+_AT_ENDS = ("at", "ät", "arroba", "arobase")
 
 
 # ---------------------------------------------------------------- addresses spelt out in words
@@ -187,10 +256,12 @@ def _has_obfuscation_mark(lower: str) -> bool:
 # event" has "the cafe" where a label should be), and a local part that is one plain word must not
 # be a word that prose puts before "at" ("look at example dot com", "she works at example.org").
 _SPOKEN_LABEL = r"[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?"
-_SPOKEN_DOMAIN = re.compile(
-    rf"{_SPOKEN_LABEL}(?:(?:[ \t]+dot[ \t]+|\.){_SPOKEN_LABEL}){{1,5}}(?![a-z0-9\-@]|\.[a-z0-9])"
+# Between labels: a spelt-out dot, a bracketed one ("[dot]", "(.)"), or a dot with or without spaces.
+_SPOKEN_DOT = (
+    rf"[ \t]+(?:{_DOT_WORDS})[ \t]+|[ \t]*[\[({{<][ \t]*(?:{_DOT_WORDS}|\.)[ \t]*[\])}}>][ \t]*|[ \t]+\.[ \t]+|\."
 )
-_SPOKEN_SPLIT = re.compile(r"[ \t]+dot[ \t]+|\.")
+_SPOKEN_DOMAIN = re.compile(rf"{_SPOKEN_LABEL}(?:(?:{_SPOKEN_DOT}){_SPOKEN_LABEL}){{1,5}}(?![a-z0-9\-@]|\.[a-z0-9])")
+_SPOKEN_SPLIT = re.compile(_SPOKEN_DOT)
 _LOCAL_WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_%+-.")
 _PROSE_BEFORE_AT = frozenset(
     """
@@ -215,24 +286,46 @@ _PROSE_BEFORE_AT = frozenset(
 )
 
 
-def find_spoken_emails(scan: Scan) -> Iterator[Span]:
-    """One anchored domain match per " at " (str.find, no regex pass over the text)."""
+SPOKEN_ATS = (" at ", " arroba ", " arobase ")  # "jane arroba example punto com"
+
+
+def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span]:
+    """One anchored domain match per " at " (str.find, no regex pass over the text); ``foreign``: the
+    text holds "rob" (of "arroba", "arobase"), when the caller knows."""
     lower = scan.lower
-    at = lower.find(" at ")
-    done = 0
-    while at != -1:
-        domain = _SPOKEN_DOMAIN.match(lower, at + 4)
-        start = _spoken_local_start(lower, at, done) if domain is not None else -1
-        if domain is not None and start != -1 and _spoken_tld(domain.group()):
-            yield start, domain.end()
-            done = domain.end()
-            at = lower.find(" at ", done)
-        else:
-            at = lower.find(" at ", at + 3)
+    if foreign is None:
+        foreign = "rob" in lower
+    found: list[Span] = []
+    for word in SPOKEN_ATS if foreign else SPOKEN_ATS[:1]:
+        at = lower.find(word)
+        done = 0
+        while at != -1:
+            domain = _SPOKEN_DOMAIN.match(lower, at + len(word))
+            start = _spoken_local_start(lower, at, done) if domain is not None else -1
+            if domain is not None and start != -1 and _company_mention(scan.text, start, at, domain):
+                start = -1  # "a data scientist at Booking.com": someone's employer, not an address
+            if domain is not None and start != -1 and _spoken_tld(domain.group()):
+                found.append((start, domain.end()))
+                done = domain.end()
+                at = lower.find(word, done)
+            else:
+                at = lower.find(word, at + len(word) - 1)
+    return iter(sorted(found) if len(found) > 1 else found)
+
+
+def _company_mention(text: str, start: int, at: int, domain: re.Match[str]) -> bool:
+    """A one-word local part before a capitalised domain written with plain dots ("engineer at Amazon.com")."""
+    written = domain.group()
+    return (
+        text[domain.start()].isupper()
+        and text[start:at].isalpha()
+        and " " not in written
+        and not any(mark in written for mark in "[({<")
+    )
 
 
 def _spoken_tld(domain: str) -> bool:
-    return _SPOKEN_SPLIT.split(domain)[-1] in _COMMON_TLDS
+    return _known_tld(_SPOKEN_SPLIT.split(domain)[-1].strip())
 
 
 def _spoken_local_start(lower: str, at: int, floor: int) -> int:
@@ -267,11 +360,11 @@ def deobfuscate_email(value: str) -> str:
     if match is not None:
         return f"{match['local']}@{_DOT_WORD.sub('.', match['domain'])}"
     # Spelt out or spaced out: "jane at example dot com", "j a n e @ e x a m p l e . c o m".
-    spoken = _SPOKEN_WORD.sub(lambda found: "@" if found["word"].lower() == "at" else ".", value)
+    spoken = _SPOKEN_WORD.sub(lambda found: "@" if found["word"].lower() in _AT_ENDS else ".", value)
     return "".join(spoken.split())
 
 
-_SPOKEN_WORD = re.compile(r"\s*[\[({<]?\s*\b(?P<word>[Aa][Tt]|[Dd][Oo][Tt])\b\s*[\])}>]?\s*")
+_SPOKEN_WORD = re.compile(rf"\s*[\[({{<\-]?\s*\b(?P<word>(?i:{_AT_WORDS}|{_DOT_WORDS}))\b\s*[\])}}>\-]?\s*")
 
 
 # ---------------------------------------------------------------- phone
@@ -284,12 +377,13 @@ _SPOKEN_WORD = re.compile(r"\s*[\[({<]?\s*\b(?P<word>[Aa][Tt]|[Dd][Oo][Tt])\b\s*
 _PHONE = re.compile(
     r"""
     (?:(?<=[0-9])(?=\+)                       # "+44 ..." glued to a number before it starts anew
-      |(?<![\w+#$€£¥/.\-])(?:(?=[+(])|(?<![0-9][ .\-/]))  # not the tail of "DE89 3704 0044 0532 0130 01"
+      |(?<![\w+#$€£¥/\-])(?<![0-9.]\.)        # a label's dot may come before ("Tel.0171 ..."; see _phone_end)
+       (?:(?=[+(])|(?<![0-9][ .\-/]))          # not the tail of "DE89 3704 0044 0532 0130 01"
     )
-    (?:(?:\+|00)[ ]?[0-9]{1,3}(?:[ .\-]|(?=\())?)?
+    (?:(?:\+|00)[ ]?[0-9]{1,3}(?:[ .\-]|(?=\())?|\(\+[0-9]{1,3}\)[ ]?)?   # "+44 ", "0044-", "(+91) "
     (?:\(0\)[ ]?)?
     (?:\([0-9]{1,5}\)[ .\-]?)?
-    [0-9]{1,15}(?:(?:[ ]?[.\-/][ ]?|[ ])[0-9]{1,15}){0,7}
+    [0-9]{1,15}(?:(?:[ ]?[.\-/][ ]?|[ ]{1,2})[0-9]{1,15}){0,7}
     (?![\w]|[.\-/][0-9])
     """,
     re.X,
@@ -298,9 +392,11 @@ _LEAD = 12  # "+1 (" or "0044 (" before the digits
 _TAIL = 2  # what the lookahead reads after the last digit
 # A candidate that opens with a date or an IPv4 address is not a phone number, even when the
 # digits would dial: "2024-01-01 00" reads as (202) 401-0100.
+# A date or an address followed by more groups of its kind ("03.58.84.58.74", "09-44-61-98-84": French
+# numbers in pairs) is neither.
 _DATE_OR_IP = re.compile(
     r"(?:[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}|[0-9]{1,2}[-./][0-9]{1,2}[-./][0-9]{2,4}"
-    r"|[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?![0-9])"
+    r"|[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?![0-9]|[-./][0-9])"
 )
 # An unformatted digit run is a phone number only when the text says so just before it; "Order
 # 415-555-2671" or "account number is 4155552671" is a reference even if it would dial. Both are
@@ -335,6 +431,20 @@ _PHONE_WORDS = frozenset(
         "telefon",
         "tél",
         "portable",
+        "t",
+        "m",
+        "mobil",
+        "mobilnummer",
+        "handynummer",
+        "rufnummer",
+        "telefonnummer",
+        "numéro",
+        "téléphone",
+        "telefono",
+        "teléfono",
+        "celular",
+        "cel",
+        "fon",
     ]
 )
 _REFERENCE_WORDS = frozenset(
@@ -389,7 +499,7 @@ _WORDS = re.compile(r"[a-z\u00e0-\u00ff]+|#")
 
 
 def _last_words(scan: Scan, start: int) -> list[str]:
-    return _WORDS.findall(scan.before(start, 40))[-4:]
+    return _WORDS.findall(scan.before(start, 40))[-6:]
 
 
 def _is_reference(words: list[str]) -> bool:
@@ -503,6 +613,8 @@ def find_phones(scan: Scan) -> Iterator[Span]:
         match = _PHONE.search(text, max(low, done), high)
         while match is not None:
             end = _phone_end(scan, match)
+            if not end:
+                match, end = _after_short_number(scan, match, high)
             if end:
                 yield match.start(), end
                 done = end
@@ -512,6 +624,31 @@ def find_phones(scan: Scan) -> Iterator[Span]:
                 inner = match.group()[1:]
                 retry = match.start() + 1 if ("(" in inner or "+" in inner) else match.end()
                 match = _PHONE.search(text, retry, high)
+
+
+# The candidate pattern without its first condition: where a rejected candidate opens with a short
+# number ("Hotline 24/7 0800 123 4567", "Room 12 0161 496 0123", "Mo-Fr 9-17 030 2345678"), the
+# number after it is tried on its own.
+_PHONE_AFTER = re.compile(_PHONE.pattern[_PHONE.pattern.index("(?:(?:\\+|00)") :], re.X)
+# Short numbers ("24/7", "9-17", "4.12", "12") and then a space: "2-07-040850-5" (an ISBN) is one number.
+_SHORT_GROUP = re.compile(r"[0-9]{1,3}(?:[./\-][0-9]{1,3}){0,2}(?:[ ]{1,2}|$)")
+
+
+def _after_short_number(scan: Scan, match: re.Match[str], high: int) -> tuple[re.Match[str], int]:
+    """The phone number that starts after the short numbers opening a rejected candidate, if any."""
+    text = scan.text
+    at = match.start()
+    for _ in range(3):
+        short = _SHORT_GROUP.match(text, at, match.end())
+        if short is None or short.end() >= match.end():
+            break
+        at = short.end()
+        inner = _PHONE_AFTER.match(text, at, high)
+        if inner is not None:
+            end = _phone_end(scan, inner)
+            if end:
+                return inner, end
+    return match, 0
 
 
 def _phone_end(scan: Scan, match: re.Match[str]) -> int:
@@ -529,8 +666,16 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
         return 0
     if digits > _MAX_DIGITS and _uniform(candidate):
         return 0  # one run of groups, too long for any number: nothing to cut
+    if _THOUSANDS.fullmatch(candidate) and (
+        _CURRENCY_AFTER.match(text, end) or _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
+    ):
+        return 0  # "2 345 678 901 €", "9 876 543 210 CHF": an amount
     words = _last_words(scan, start)
-    if _is_reference(words):
+    if start and text[start - 1] == "." and not (words and words[-1] in _PHONE_WORDS):
+        return 0  # glued by a dot to a word that is not a phone label ("v.0171 ...")
+    # A reference noun before it ("order 4155552671") makes it a reference, unless the number is
+    # international or the text calls it a phone ("The phone for the booking is 07911 123456").
+    if _is_reference(words) and not candidate.startswith(("+", "(+")) and not _CALLING_WORDS.intersection(words):
         return 0
     if _is_phone(scan, candidate, words, digits):
         return end
@@ -546,6 +691,16 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
     return 0
 
 
+_CURRENCIES = (
+    r"€|\$|£|¥|₹|₽|₩|₺|zł|kč|kr|kz|đồng|руб|chf|eur|usd|gbp|sek|nok|dkk|pln|czk|huf|vnd|aoa|jpy|cny|rmb|inr|brl|"
+    r"mxn|zar|aud|cad|nzd|rub|try|kroner|kronor|dollars?|euros?|francs?|pounds?|rupees?|yen|yuan|reais|pesos?|"
+    r"pyб"  # "руб." as the view reads it (Cyrillic р and у look Latin, see normalize.py)
+)
+_THOUSANDS = re.compile(r"[0-9]{1,3}(?:[ .,\u00a0'][0-9]{3})+")  # groups of three, as amounts are written
+_CURRENCY_AFTER = re.compile(rf"[ \u00a0]?(?:{_CURRENCIES})(?![a-z])", re.IGNORECASE)
+_CURRENCY_BEFORE = re.compile(rf"(?:{_CURRENCIES})[ \u00a0]?$", re.IGNORECASE)
+
+
 def _uniform(candidate: str) -> bool:
     """One separator style throughout (or none)."""
     return len(set(_SEPARATOR.findall(candidate))) <= 1
@@ -554,9 +709,62 @@ def _uniform(candidate: str) -> bool:
 def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None = None) -> bool:
     if not _MIN_DIGITS <= (_digits(candidate) if digits is None else digits) <= _MAX_DIGITS:
         return False
-    if candidate.isdigit() and not (_PHONE_WORDS.intersection(words[-3:]) or words[-1:] == ["#"]):
+    said = bool(_PHONE_WORDS.intersection(words[-3:]))
+    if candidate.isdigit() and not (said or words[-1:] == ["#"]):
         return False
-    return phone_e164(candidate, scan.phone_regions) is not None
+    if phone_e164(candidate, scan.phone_regions) is not None:
+        return True
+    # A number the metadata does not know (a range not yet allocated, a made-up one) is still a
+    # phone number when it says so: a grouped "+" number of a length its country dials, or bare
+    # digits the text calls a phone ("my number is 7590723412") that one of the regions could dial.
+    # A formatted national number stays with the metadata: "Dial (555) 123-4567", "000-000-0000".
+    if candidate.startswith(("+", "(+")):
+        compact = candidate.translate(_PHONE_PUNCTUATION)
+        return _possible_international(compact[1:]) and (said or not candidate[1:].isdigit())
+    return candidate.isdigit() and _said_of_phone(words) and _possible_national(candidate, scan.phone_regions)
+
+
+# Words that call the number after them a phone number (a "number" needs one of these too, or an
+# owner: "my number is", "contact no.").
+_CALLING_WORDS = _PHONE_WORDS - {"number", "nr", "no", "contact", "reach", "text", "signal", "ring"}
+_OWNERS = frozenset(["my", "your", "his", "her", "our", "their", "contact", "phone", "mobile", "cell", "reach"])
+
+
+def _said_of_phone(words: list[str]) -> bool:
+    """The last words name a phone, not only a number ("my number is", "call", "mobile:")."""
+    recent = words[-3:]
+    if _CALLING_WORDS.intersection(recent):
+        return True
+    return any(
+        word in ("number", "no", "nr") and index and recent[index - 1] in _OWNERS for index, word in enumerate(recent)
+    )
+
+
+def _possible_international(digits: str) -> bool:
+    """A country code followed by a national number of a length that country dials."""
+    for size in (1, 2, 3):
+        codes = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(digits[:size]))
+        if codes:
+            national = digits[size:]
+            return any(
+                len(national) in region_info(code).lengths
+                for code in codes
+                if code != "001" and code in phonenumbers.SUPPORTED_REGIONS
+            )
+    return False
+
+
+def _possible_national(compact: str, regions: tuple[str, ...]) -> bool:
+    """A national number of a length and shape one of ``regions`` dials (its trunk prefix taken off)."""
+    for region in _regions(regions):
+        national = compact
+        if region.country_code == 1 and len(compact) == 11 and compact.startswith("1"):
+            national = compact[1:]
+        elif region.trunk and compact.startswith(region.trunk):
+            national = compact[len(region.trunk) :]
+        if _plausible(region, national):
+            return True
+    return False
 
 
 # What a phone candidate holds besides digits and "+" (the candidate regex admits nothing else).
@@ -613,8 +821,8 @@ def _international(digits: str, trunk_in_brackets: bool) -> str | None:
         if not codes:
             continue
         national = digits[size:]
-        if trunk_in_brackets and national.startswith("0"):
-            national = national[1:]  # "+44 (0)20 7946 0958"
+        if national.startswith("0") and (trunk_in_brackets or _international(digits[:size] + national[1:], False)):
+            national = national[1:]  # "+44 (0)20 7946 0958", "+44 07911 123456": the trunk written too
         for code in codes:
             if code == "001" or code not in phonenumbers.SUPPORTED_REGIONS:
                 continue

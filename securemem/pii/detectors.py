@@ -35,7 +35,9 @@ from securemem.pii import entities
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
 from securemem.pii.contact import (
     PHONE_DIGITS,
+    SPOKEN_ATS,
     check_phone_regions,
+    find_bare_at_emails,
     find_emails,
     find_obfuscated_emails,
     find_phones,
@@ -47,7 +49,7 @@ from securemem.pii.network import find_ip_addresses, may_hold_ip_address
 from securemem.pii.normalize import View
 from securemem.pii.numeric import (
     CARD_DIGITS,
-    IBAN_DIGITS,
+    CARD_WORDS,
     SSN_DIGITS,
     find_cards,
     find_ibans,
@@ -62,10 +64,12 @@ from securemem.pii.secrets import (
     find_high_entropy,
     find_keyword_secrets,
     find_url_credentials,
+    may_hold_high_entropy,
     may_hold_keyword_secret,
 )
 
 Hit = tuple[str, int, int]
+_new_tuple = tuple.__new__
 DEFAULT_PHONE_REGIONS: tuple[str, ...] = ("US", "GB", "DE", "FR", "IN")
 
 
@@ -95,9 +99,12 @@ def _typed(name: str, finder: Callable[[Scan], Iterable[Span]]) -> Callable[[Sca
 
 def _emails(scan: Scan) -> Iterable[Hit]:
     hits = [("EMAIL", start, end) for start, end in find_emails(scan)] if "@" in scan.text else []
-    hits += [("EMAIL", start, end) for start, end in find_obfuscated_emails(scan)]
-    if " at " in scan.lower:
-        hits += [("EMAIL", start, end) for start, end in find_spoken_emails(scan)]
+    lower = scan.lower
+    foreign = "rob" in lower  # "arroba", "arobase" (see SPOKEN_ATS), read once for the finders below
+    hits += [("EMAIL", start, end) for start, end in find_obfuscated_emails(scan, foreign)]
+    hits += [("EMAIL", start, end) for start, end in find_bare_at_emails(scan)]
+    if foreign or " at " in lower:
+        hits += [("EMAIL", start, end) for start, end in find_spoken_emails(scan, foreign)]
     return hits
 
 
@@ -117,12 +124,13 @@ class _Builtin:
     gate: Callable[[Scan], bool] | None = None  # needs this to hold (a cheap test of its own)
 
 
-_EMAIL_MARKS = ("@", "]", ")", "}", ">", " at ")  # an address, a closing bracket of "[at]", a spelt-out "at"
+# An address, a closing bracket of "[at]", a dashed or spelt-out "at".
+_EMAIL_MARKS = ("@", "]", ")", "}", ">", "-at-", *SPOKEN_ATS)
 _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"EMAIL"}), _emails, literals=_EMAIL_MARKS, lowered=True),
     _Builtin(frozenset({"PHONE"}), _typed("PHONE", find_phones), digits=PHONE_DIGITS),
     _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards), digits=CARD_DIGITS),
-    _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), digits=IBAN_DIGITS, gate=may_hold_iban),
+    _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), gate=may_hold_iban),
     _Builtin(frozenset({"US_SSN"}), _typed("US_SSN", find_ssns), digits=SSN_DIGITS, gate=may_hold_ssn),
     _Builtin(frozenset({"IP_ADDRESS"}), _typed("IP_ADDRESS", find_ip_addresses), gate=may_hold_ip_address),
     _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_private_keys), literals=("PRIVATE KEY",)),
@@ -136,17 +144,13 @@ _BUILTINS: tuple[_Builtin, ...] = (
         find_keyword_secrets,
         gate=may_hold_keyword_secret,
     ),
-    _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u ", "--user")),
+    _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u")),  # "-u " and "--user"
     _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),
-    _Builtin(
-        frozenset({"HIGH_ENTROPY_SECRET"}),
-        find_high_entropy,
-        literals=("pass", "secret", "token", "key", "cred"),
-        lowered=True,
-    ),
+    _Builtin(frozenset({"HIGH_ENTROPY_SECRET"}), find_high_entropy, gate=may_hold_high_entropy),
 )
 
 _REGISTERED: list[Detector] = []
+check_phone_regions(DEFAULT_PHONE_REGIONS)
 
 
 def register_detector(detector: Detector) -> None:
@@ -222,11 +226,14 @@ def detect(
     call. Where candidates overlap, the longer one wins, then the more specific type (a PEM block
     swallows anything inside it; a JWT sent as "Bearer <jwt>" is reported once, as a JWT).
     """
-    regions = check_phone_regions((phone_region,) if phone_region is not None else phone_regions)
+    if phone_region is None and phone_regions is DEFAULT_PHONE_REGIONS:
+        regions = DEFAULT_PHONE_REGIONS  # checked when the module was imported
+    else:
+        regions = check_phone_regions((phone_region,) if phone_region is not None else phone_regions)
     wanted = wanted_types(None if types is None else _as_names(types))
     view, settled = _settled(text, wanted, regions, _REGISTERED if detectors is None else tuple(detectors))
     if view.identity:
-        return list(map(Finding._make, settled))
+        return [_new_tuple(Finding, hit) for hit in settled]  # each hit is (type, start, end) already
     return [Finding(kind, *view.span(start, end)) for kind, start, end in settled]
 
 
@@ -272,7 +279,7 @@ def _settled(
     view = View(text)
     if not wanted or not text:
         return view, []
-    scan = Scan(view.text, regions, view.encoded)
+    scan = Scan(view.text, regions, view.encoded, view.lettered)
     candidates = _builtin_hits(scan, wanted)
     candidates += _spaced_out_hits(scan, wanted)
     for detector in detectors:
@@ -325,6 +332,12 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         for kind, found_start, found_end in _builtin_hits(Scan(joined, scan.phone_regions), wanted):
             if found_end <= prefix:
                 continue  # in the context alone: the main scan has it
+            if (
+                kind == "CREDIT_CARD"
+                and text[start:end].replace(" ", "").isdigit()
+                and not CARD_WORDS.search(joined[:prefix].lower())
+            ):
+                continue  # digits one at a time (dice logs, sudoku rows): a card only where the text speaks of one
             hits.append((kind, _unspaced(found_start, low, prefix), _unspaced(found_end - 1, low, prefix) + 1))
     return hits
 

@@ -11,14 +11,18 @@ from securemem.pii.scan import Scan, Span, accepted
 # Not glued to a word or to more dotted numbers: "1.2.3.4.5" (a version) holds no address.
 _IPV4 = re.compile(r"[0-9](?<![\w.][0-9])[0-9]{0,2}(?:\.[0-9]{1,3}){3}(?![\w]|\.[0-9])")
 # "version 10.0.0.1" and "build 1.2.3.4" are release numbers that happen to have four parts.
-_VERSION_WORDS = re.compile(r"\b(?:version|ver|release|build|firmware|v)\.?\s*[:=]?\s*$")
+# The word may end a name, and a quote or a bracket may follow it: 'AssemblyVersion("1.0.0.0")'.
+_VERSION_WORDS = re.compile(
+    r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|\b(?:ver|release|build|firmware|v|section|sec|clause|chapter|ch|table|figure|fig|"
+    r"requirement|req|para|paragraph|appendix|annex|article|art|step|item|rfc [0-9]+ section))[^0-9a-z\n]{0,5}$|§\s*$"
+)
 
 # Two colons at most five characters apart: every IPv6 address with two groups has this, and a
 # literal ':' lets the engine skip most of the text.
 _IPV6_HINT = re.compile(r":[0-9A-Fa-f]{0,4}:")
 _IPV6 = re.compile(
     r"""
-    (?<![\w:.])
+    (?<![\w.])                 # a colon may come before: a key's ("addr:fe80::1ff:..."); ipaddress decides
     (?:[0-9A-Fa-f]{0,4}:){2,7}
     (?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]{1,4})?
     (?![\w:]|\.[0-9])
@@ -67,6 +71,8 @@ def find_ipv6(scan: Scan) -> Iterator[Span]:
 
 def _is_ipv6(match: re.Match[str]) -> bool:
     candidate = match.group()
+    if not any(char.isdigit() for char in candidate):
+        return False  # "Add::add", "Dead::beef()": a path in code, all letters
     groups = [group for group in candidate.split(":") if group]
     # "values[1::2]" is a slice: an address has two groups and four hex digits at least.
     if len(groups) < 2 or sum(map(len, groups)) < 4 or _looks_like_mac(candidate, groups):

@@ -43,7 +43,7 @@ _KEEP_CONTROLS = frozenset("\t\n\r\f\v")
 _PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r\x0b\x0c"
 # Letters that render blank although their category says "letter" or "symbol".
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-_DASHES = frozenset("\u2212\u2043\ufe63\uff0d\u2e3a\u2e3b")
+_DASHES = frozenset("\u2212\u2043\ufe63\uff0d\u2e3a\u2e3b\u2053")  # ... and the swung dash "⁓"
 _STOPS = {"\u3002": ".", "\uff61": ".", "\u2024": "."}
 # Cyrillic and Greek letters that are drawn like Latin ones (Unicode confusables, the common part).
 _CONFUSABLES = dict(
@@ -52,6 +52,33 @@ _CONFUSABLES = dict(
         "ABEKMHOPCTXYaeopcyxxijsdqwvhlIJSABEZHIKMNOPTYXoivkpIl",
         strict=True,
     )
+)
+# ... and more of them: Cyrillic ka and Komi letters, Armenian letters drawn like Latin ones, Latin
+# script g and dotless i, Lisu capitals.
+_CONFUSABLES.update(
+    {
+        "\u043a": "k",  # к
+        "\u050c": "G",  # Ԍ
+        "\u050d": "g",  # ԍ
+        "\u051a": "Q",  # Ԛ
+        "\u051c": "W",  # Ԝ
+        "\u0585": "o",  # օ
+        "\u057d": "u",  # ս
+        "\u0578": "n",  # ո
+        "\u0570": "h",  # հ
+        "\u0581": "g",  # ց
+        "\u0261": "g",  # ɡ
+        "\u0131": "i",  # ı
+        "\u0269": "i",  # ɩ
+        "\ua4da": "C",  # ꓚ
+        "\ua4d0": "B",  # ꓐ
+        "\ua4f0": "E",  # ꓰ
+        "\ua4d3": "D",  # ꓓ
+        "\ua4e1": "L",  # ꓡ
+        "\ua4e2": "S",  # ꓢ
+        "\ua4d1": "P",  # ꓑ
+        "\ua4e6": "V",  # ꓦ
+    }
 )
 
 
@@ -166,7 +193,7 @@ def letters_as_digits(text: str, encoded: bytes | None = None) -> str:
         if run is None or run.end() <= hit:  # three separators or more on the way back: a run of its own
             run = _LETTER_RUN.match(canonical, hit)
         assert run is not None  # a touch starts with a digit
-        low, high = _number_within(canonical, run.start(), run.end())
+        low, high = _number_within(text, canonical, run.start(), run.end())
         if low < high:
             pieces += (text[done:low], text[low:high].translate(_AS_DIGITS))
             done = high
@@ -177,16 +204,27 @@ def letters_as_digits(text: str, encoded: bytes | None = None) -> str:
     return "".join(pieces)
 
 
-def _number_within(canonical: bytes, start: int, end: int) -> tuple[int, int]:
+def _number_within(text: str, canonical: bytes, start: int, end: int) -> tuple[int, int]:
     """The span of the run [start, end) to read as a number, or an empty span."""
     groups = [match.span() for match in _GROUP.finditer(canonical, start, end)]
     if start > 0 and canonical[start - 1] == ord("x"):
         groups = groups[1:]  # glued to the word before it
     if groups and end < len(canonical) and canonical[end] == ord("x"):
         groups = groups[:-1]  # glued to the word after it
+    # A group of letters alone ends the number, except a country code right after "+" ("+l 97l ...").
     while groups and _0 not in canonical[groups[0][0] : groups[0][1]]:
+        first, last = groups[0]
+        if first > 0 and text[first - 1] == "+" and last - first <= 3 and len(groups) > 1:
+            break
         groups = groups[1:]
+    # A last group of letters alone ends the number too, unless it is three or four long after
+    # groups holding six digits or more ("(212) 736-lOOO", "5l8l 674O 7557 lOlO").
     while groups and _0 not in canonical[groups[-1][0] : groups[-1][1]]:
+        first, last = groups[-1]
+        if 3 <= last - first <= _LETTER_GROUP and len(groups) > 1:
+            held = canonical[groups[0][0] : groups[-2][1]].count(b"0")
+            if held >= _RUN_DIGITS:
+                break
         groups = groups[:-1]
     if not groups:
         return 0, 0
@@ -204,16 +242,19 @@ def _number_within(canonical: bytes, start: int, end: int) -> tuple[int, int]:
 class View:
     """The normalised text of ``original`` and the map from view offsets back to original ones."""
 
-    __slots__ = ("_ends", "_expanded", "_shift", "_starts", "encoded", "original", "text")
+    __slots__ = ("_ends", "_expanded", "_shift", "_starts", "encoded", "lettered", "original", "text")
 
     def __init__(self, original: str) -> None:
         self.original = original
-        # The view's text encoded as ASCII, when it is the original's plain ASCII (what Scan would
-        # encode again).
+        # ``lettered``: the view before letters standing for digits were read as digits (same
+        # offsets): where letters are real (an IBAN's account part may hold "I" or "O"), detectors
+        # check it too. ``encoded``: the view's text encoded as ASCII, when it is the original's
+        # plain ASCII (what Scan would encode again).
         self.encoded: bytes | None = None
         if original.isascii():
             encoded = original.encode("ascii")
             if not encoded.translate(None, _PLAIN_BYTES):
+                self.lettered = original
                 self.text = letters_as_digits(original, encoded)
                 if self.text is original:
                     self.encoded = encoded
@@ -246,6 +287,7 @@ class View:
         else:
             pieces.append(original[done:])
             text = "".join(pieces)
+        self.lettered = text
         self.text = letters_as_digits(text)
         self._starts = starts
         self._ends = ends

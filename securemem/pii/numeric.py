@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from securemem.pii.checksums import IBAN_LENGTHS, card_number_valid, iban_valid, ssn_valid
 from securemem.pii.scan import Scan, Span, accepted
@@ -11,20 +11,36 @@ from securemem.pii.scan import Scan, Span, accepted
 # Patterns start with a digit and check the character before it in a lookbehind placed after
 # that digit: the regex engine can then skip ahead to the next digit instead of trying every
 # position, which is most of the cost on ordinary text.
+# A card may follow another number ("exp 09/27 5292 4741 1667 7371", "CVV 314 4319 ...") but not a
+# group of four digits (then it would be the tail of a longer number), and may follow a label glued
+# to it by a dot or a dash ("Nr.4273...", "VISA-4619..."), not a digit (a decimal, a dashed number).
+_CARD_START = (
+    r"[0-9](?<![\w][0-9])(?<![0-9][.\-][0-9])(?<!(?<![0-9])[0-9]{4}[ \t][0-9])(?<!(?<![0-9])[0-9]{4}[ \t]{2}[0-9])"
+    r"(?<![A-Za-z][0-9]{2}[ \t][0-9])"  # nor the account part of an IBAN ("DE89 3704 0044 ...")
+)
+# The labels a card number may be glued to ("VISA-4619...", "Karten-Nr.4273..."); after any other
+# word ("id-4111...") it is an identifier.
+_CARD_LABEL = re.compile(
+    r"(?:^|[^a-z])(?:visa|mc|mastercard|amex|card|cc|nr|no|num|number|karte|carte|tarjeta|cartão|cartao|kart|kartı)$"
+)
+# Groups are separated the same way throughout: one or two spaces or tabs, or a dot or a dash with
+# at most a space on either side ("5454 - 1882 - 0020 - 8729").
 _CARD = re.compile(
-    r"""
-    [0-9](?<![\w.\-][0-9])(?<![0-9][ .\-][0-9])         # not the tail of a longer number
-    (?:[0-9]{12,18}                                          # compact
-      |[0-9]{3}([ .\-])[0-9]{4,6}\1[0-9]{4,5}(?:\1[0-9]{1,4}){0,2}  # 4-4-4-4, 4-6-5, 4-4-4-4-3
+    rf"""
+    {_CARD_START}
+    (?:[0-9]{{12,18}}                                          # compact
+      |[0-9]{{3}}([ \t]{{1,2}}|[ ]?[.\-][ ]?)[0-9]{{4,6}}\1[0-9]{{4,5}}      # 4-4-4(-4), 4-6-5
+       (?P<more>(?:\1[0-9]{{1,4}}){{0,2}})                       # -4, -4-3
     )
-    (?![\w]|[.\-][0-9])
+    # Not glued to more, except sixteen digits glued to their expiry or code ("...7949CVV123", "...2117-0927").
+    (?:(?![\w]|[.\-][0-9])|(?<=[0-9]{{16}})(?=(?i:exp|cvv|cvc|valid)|-[0-9]{{4}}(?![0-9])))
     """,
     re.X,
 )
 # Any other grouping with one separator throughout ("4 1 1 1 ...", "41-11-11-...", "4111/1111/..."):
 # what a writer does to get a number past a filter. Luhn and the card prefixes still decide.
 _CARD_REGROUPED = re.compile(
-    r"[0-9](?<![\w.\-/][0-9])(?<![0-9][ .\-/][0-9])[0-9]{0,3}([ .\-/])[0-9]{1,4}(?:\1[0-9]{1,4}){2,17}"
+    r"[0-9](?<![\w.\-/][0-9])(?<![0-9][ .\-/][0-9])[0-9]{0,3}([ \t]{1,2}|[.\-/])[0-9]{1,4}(?:\1[0-9]{1,4}){2,17}"
     r"(?![\w]|[.\-/][0-9])"
 )
 _NOT_DIGITS = re.compile(r"[^0-9]")
@@ -32,38 +48,96 @@ _NOT_DIGITS = re.compile(r"[^0-9]")
 # are where these are looked for).
 CARD_DIGITS = 13
 SSN_DIGITS = 9
-IBAN_DIGITS = 7  # the digits of an IBAN may be cut by letters ("GB82 WEST 1234 5698 7654 32")
 _TAIL = 2  # what the lookaheads read after the last digit
-# An IBAN spans at most 42 characters (34 and 8 spaces), and its first seven-digit number can
-# start well inside it ("RO49 AAAA 1B31 0075 9384 0000"): look that far on either side.
-_IBAN_LEAD = 42
-_IBAN_TAIL = 42
+_CARD_TAIL = 6  # ... and the card pattern's, which may read an expiry or "CVV" glued to the number
 
 # The match starts at the two check digits; the country code is checked behind them.
-_IBAN = re.compile(r"[0-9][0-9](?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:[ \-]?[A-Za-z0-9]){11,31}")
+# Groups may be set apart by one or two spaces, a dash or a dot ("FR76.6529.7008...").
+_IBAN = re.compile(r"[0-9][0-9](?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:(?:[ ]{1,2}|[\-.])?[A-Za-z0-9]){11,31}")
 
-_SSN = re.compile(
-    r"(?P<area>[0-9](?<![\w.\-][0-9])[0-9]{2})(?P<sep>[-. ]?)(?P<group>[0-9]{2})(?P=sep)"
+_SSN = re.compile(  # glued to a label by a dash ("SSN-123-04-2078"), not to a number
+    r"(?P<area>[0-9](?<![\w.][0-9])(?<![0-9_]-[0-9])[0-9]{2})(?P<sep>[-. ]?)(?P<group>[0-9]{2})(?P=sep)"
     r"(?P<serial>[0-9]{4})(?![\w]|[-.][0-9])"
 )
 # An SSN written without dashes is only an SSN when the text says so just before it.
-_SSN_WORDS = re.compile(r"\b(?:ssn|ss#|ss ?no|social security|soc\.? ?sec|taxpayer id|tin|itin|sozialversicherung)\b")
+# ("her social is 557 85 3890": "social" alone is how people say it).
+_SSN_WORDS = re.compile(
+    r"\b(?:ssn|ss#|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tin|itin|sozialversicherung)\b"
+)
 
 
 def find_cards(scan: Scan) -> Iterator[Span]:
-    windows = scan.around(scan.numbers_with(CARD_DIGITS), 0, _TAIL)
+    windows = scan.around(scan.numbers_with(CARD_DIGITS), 0, _CARD_TAIL)
     if not windows:
         return
-    found = list(accepted(_CARD, scan.text, windows, _is_card))
+    text = scan.text
+
+    def is_card(digits: str, start: int) -> bool:
+        if not card_number_valid(digits):
+            return False
+        if start > 0 and text[start - 1] in ".-" and not _CARD_LABEL.search(scan.before(start - 1, 16)):
+            return False
+        # An IMEI named just before it (15 digits, no Amex prefix) is not a card.
+        return not (
+            len(digits) == 15 and digits[:2] not in ("34", "37") and _DEVICE_WORDS.search(scan.before(start, 24))
+        )
+
+    found: list[Span] = []
+    done = 0
+    for low, high in windows:
+        match = _CARD.search(text, max(low, done), high)
+        while match is not None:
+            end = _card_end(match, is_card)
+            if end:
+                found.append((match.start(), end))
+                done = end
+                match = _CARD.search(text, end, high)
+            else:
+                match = _CARD.search(text, match.start() + 1, high)
     yield from found
     # The regrouped pattern reads only the numbers that held no card in a usual grouping.
     if found:
         windows = [(low, high) for low, high in windows if not any(low <= a < high for a, _ in found)]
-    yield from accepted(_CARD_REGROUPED, scan.text, windows, _is_card)
+    yield from accepted(_CARD_REGROUPED, text, windows, lambda match: _regrouped_card(scan, match, is_card))
 
 
-def _is_card(match: re.Match[str]) -> bool:
-    return card_number_valid(_NOT_DIGITS.sub("", match.group()))
+def _regrouped_card(scan: Scan, match: re.Match[str], is_card: Callable[[str, int], bool]) -> bool:
+    digits = _NOT_DIGITS.sub("", match.group())
+    # One digit at a time ("4 1 1 1 ..."), a card only where the text speaks of one: dice logs,
+    # sudoku rows and survey scores pass Luhn one time in ten.
+    if len(digits) * 2 - 1 == len(match.group()) and not CARD_WORDS.search(scan.before(match.start(), 48)):
+        return False
+    return is_card(digits, match.start())
+
+
+CARD_WORDS = re.compile(
+    r"card|cc\b|visa|master|amex|maestro|discover|pan\b|karte|carte|tarjeta|cartão|cartao|kart|payment|pay\b|"
+    r"credit|debit|number|nr\b|no\b"
+)
+
+
+def _card_end(match: re.Match[str], is_card: Callable[[str, int], bool]) -> int:
+    """The end of the card the match starts, or 0; a card followed by more groups ("... 7371 123", a
+    CVV) is tried without them."""
+    start, end = match.span()
+    if is_card(_NOT_DIGITS.sub("", match.group()), start):
+        return end
+    more = match.group("more")
+    if more:
+        cut = match.start("more")
+        separator = match.group(1)
+        text = match.string
+        # Each shorter form, the longest first: the match cut at one of the separators of its extra groups.
+        for at in range(len(more) - 1, -1, -1):
+            if more.startswith(separator, at) and is_card(_NOT_DIGITS.sub("", text[start : cut + at]), start):
+                return cut + at
+    return 0
+
+
+# A phone's IMEI is 15 digits ending in a Luhn check digit, and may start like a Visa card ("49..."):
+# named just before it, a 15-digit number is not a card, unless it has an Amex prefix (no other
+# card network issues 15 digits).
+_DEVICE_WORDS = re.compile(r"\b(?:imei|meid)\b[^0-9a-z]{0,6}(?:(?:no|nr|number|is)\b[^0-9a-z]{0,4})?$")
 
 
 # Where every IBAN starts: two letters (its country) not glued to a word, then two digits. Led by
@@ -72,25 +146,29 @@ _IBAN_HEAD = re.compile(r"[0-9][0-9](?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})")
 
 
 def may_hold_iban(scan: Scan) -> bool:
-    """A country code and check digits in the windows find_ibans reads (text holding none skips it)."""
-    text = scan.text
-    return any(
-        _IBAN_HEAD.search(text, low, high) for low, high in scan.around(scan.long_numbers, _IBAN_LEAD, _IBAN_TAIL)
-    )
+    """A country code and check digits anywhere (text holding none skips find_ibans). Not only near
+    numbers of seven digits: an IBAN's account part may be mostly letters ("BH62 BBKU A187 8Z29 5M51 98")."""
+    if not scan.numbers:
+        return False
+    # Two letters and then two digits in the canonical copy (letters and other characters "x", digits
+    # "0"): a substring search at C speed before the pattern reads the text.
+    return scan.canonical.find(b"xx00") != -1 and _IBAN_HEAD.search(scan.text) is not None
 
 
 def find_ibans(scan: Scan) -> Iterator[Span]:
     text = scan.text
-    done = 0
-    for low, high in scan.around(scan.long_numbers, _IBAN_LEAD, _IBAN_TAIL):
-        match = _IBAN.search(text, max(low, done), high)
-        while match is not None:
-            start = match.start() - 2
-            end = _iban_end(text, start, match.end())
-            if end:
-                yield start, end
-                done = end
-            match = _IBAN.search(text, end or match.start() + 1, high)
+    match = _IBAN.search(text)
+    while match is not None:
+        start = match.start() - 2
+        end = _iban_end(text, start, match.end())
+        if not end and scan.lettered is not text:
+            end = _iban_end(scan.lettered, start, match.end())  # its "I" and "O" were letters after all
+        if end:
+            yield start, end
+        match = _IBAN.search(text, end or match.start() + 1)
+
+
+_SKIPPED = str.maketrans("", "", " -.")
 
 
 def _iban_end(text: str, start: int, limit: int) -> int:
@@ -102,20 +180,38 @@ def _iban_end(text: str, start: int, limit: int) -> int:
     length = IBAN_LENGTHS.get(text[start : start + 2].upper())
     if length is None:
         return 0
-    chars: list[str] = []
-    end = start
-    while len(chars) < length and end < limit:
-        if text[end] not in " -":
-            chars.append(text[end])
-        end += 1
-    if len(chars) < length or (end < len(text) and text[end].isalnum()):
+    compact = text[start:limit].translate(_SKIPPED)
+    if len(compact) < length:
         return 0
-    return end if iban_valid("".join(chars).upper()) else 0
+    compact = compact[:length].upper() if compact.isascii() else ""
+    # Letters written for digits ("DE905l9886O83832O9446l") are read as digits when the IBAN as
+    # written fails its check.
+    if not compact or not (iban_valid(compact) or iban_valid(compact[:4] + _stand_ins_read(compact[4:]))):
+        return 0
+    # Where the IBAN's last character sits in the text (spaces and dashes between its characters).
+    seen = 0
+    end = start
+    while seen < length:
+        if text[end] not in " -.":
+            seen += 1
+        end += 1
+    return 0 if end < len(text) and text[end].isalnum() else end
+
+
+def _stand_ins_read(value: str) -> str:
+    """``value`` (upper case) with the letters that stand for digits read as digits."""
+    return value.replace("O", "0").replace("I", "1").replace("L", "1")
 
 
 def may_hold_ssn(scan: Scan) -> bool:
     """One pass of the SSN pattern over the whole text: most numbers of nine digits or more are not shaped like one."""
     return _SSN.search(scan.text) is not None
+
+
+_NOT_SSN_WORDS = re.compile(
+    r"\b(?:part|model|serial|sku|item|article|art|catalog(?:ue)?|order|invoice|ticket|isbn|patent|case|docket|lot|batch)"
+    r"\b[^0-9a-z]{0,3}(?:(?:no|nr|num|number|#)\b)?[^0-9a-z]{0,3}$"
+)
 
 
 def find_ssns(scan: Scan) -> Iterator[Span]:
@@ -128,4 +224,6 @@ def find_ssns(scan: Scan) -> Iterator[Span]:
 def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
     if not ssn_valid(match["area"], match["group"], match["serial"]):
         return False
+    if _NOT_SSN_WORDS.search(scan.before(match.start(), 24)):
+        return False  # "Part number 302-15-4421": a catalogue's number
     return match["sep"] in ("-", ".") or _SSN_WORDS.search(scan.before(match.start(), 32)) is not None

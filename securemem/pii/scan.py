@@ -14,7 +14,7 @@ Span = tuple[int, int]
 # stepping over ordinary text, character by character.
 _NUMBER = re.compile(r"[0-9](?:[ .\-()/+]{0,3}[0-9]){3}(?:[ .\-()/+]{0,3}[0-9])*")
 _CANONICAL = bytes(
-    ord("0") if chr(code).isdigit() and code < 128 else ord("-") if chr(code) in " .-()/+" else ord("x")
+    ord("0") if chr(code).isdigit() and code < 128 else ord("-") if chr(code) in " \t.-()/+" else ord("x")
     for code in range(256)
 )
 _TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+~-")
@@ -44,13 +44,22 @@ class Scan:
         "_lower",
         "_numbers",
         "_tokens",
+        "hints",
+        "lettered",
         "phone_regions",
         "text",
     )
 
-    def __init__(self, text: str, phone_regions: tuple[str, ...], encoded: bytes | None = None) -> None:
-        """``encoded``: ``text`` encoded as ASCII (other characters "?"), when the caller has it."""
+    def __init__(
+        self, text: str, phone_regions: tuple[str, ...], encoded: bytes | None = None, lettered: str | None = None
+    ) -> None:
+        """``encoded``: ``text`` encoded as ASCII (other characters "?"), when the caller has it.
+        ``lettered``: the text before letters standing for digits were read as digits (View.lettered)."""
         self.text = text
+        self.lettered = text if lettered is None else lettered
+        # Where the secret words occur in the lower-cased text, once the keyword finder listed them
+        # (secrets.py): later detectors read this instead of searching the text again.
+        self.hints: list[tuple[int, int]] | None = None
         self.phone_regions = phone_regions
         self._encoded = encoded
         self._lower: str | None = None
@@ -100,6 +109,13 @@ class Scan:
             self._canonical = canonical
             self._numbers = [match.span() for match in _CANONICAL_NUMBER.finditer(canonical)]
         return self._numbers
+
+    @property
+    def canonical(self) -> bytes:
+        """The canonical copy the numbers are found in: digits "0", separators "-", anything else "x"."""
+        if self._numbers is None:
+            self.numbers  # noqa: B018 - computes the copy with the numbers
+        return self._canonical
 
     @property
     def long_numbers(self) -> list[Span]:

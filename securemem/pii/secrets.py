@@ -104,25 +104,34 @@ def _anchored(rule: Rule, text: str) -> Iterator[Hit]:
 # ---------------------------------------------------------------- keyword-anchored secrets
 
 # Where a secret-like word occurs (in the lower-cased text, found with str.find: no regex pass).
-_HINTS = ("pass", "pwd", "secret", "token", "key", "cred", "auth", "sig", "pin", "pat")
+_HINTS = ("pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "pin", "pat")
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
 _KEY_MAX = 64
 # What a name means when it is the whole key or its last part.
-_PASSWORD_KEY = re.compile(r"(?:password|passwd|passphrase|passcode|pwd|(?:^|[_.\-])(?:pass|pw|pin))$")
+_PASSWORD_KEY = re.compile(
+    r"(?:password|passwd|passphrase|passcode|pwd|(?:^|[_.\-])(?:pass|pw|pin)|"
+    r"(?:^|[_.\-])(?:pg|root|admin|db|my|user|sys|sa|app|api|ftp|smtp|mail|redis|mysql|ldap|vnc|wifi|wlan)(?:pass|pw))$"
+)
 _SECRET_KEY = re.compile(
-    r"(?:secret|token|credentials?|signature|apikey|api[_.\-]key|"
+    r"(?:secret|token|credentials?|creds?|signature|apikey|api[_.\-]key|"
     r"(?:access|secret|private|auth|client|signing|encryption|master|license|licence|app|consumer|service|"
     r"account|storage|subscription|admin|webhook|deploy|ssh|gpg|pgp|hmac|jwt|session|x[_.\-]api|sas|shared)"
     r"[_.\-]?key|(?:^|[_.\-])sig|(?:^|[_.\-])auth)$"
 )
+_KEY_SUFFIXES = re.compile(
+    r"(?:[_.\-](?:v?[0-9]+|prod|production|dev|development|stage|staging|test|testing|qa|uat|old|new|ro|rw|eu|us|"
+    r"base|live|primary|secondary|backup|main|default|local|current|next|prev|previous|b64|base64|hex|enc|value)"
+    r"|(?<=[a-z])[0-9]+)+$"
+)
+_ANY_KEY = re.compile(r"(?:^|[_.\-])key$")
 # Name parts that say the value is not the secret itself.
 _NOT_SECRET_KEY = re.compile(
     r"(?:^|[_.\-])(?:id|name|url|uri|path|file|type|length|len|size|count|min|max|hash|policy|prompt|field|"
     r"label|hint|header|expiry|expires|ttl|format|env|var|endpoint|mode|enabled|required|reset|regex|"
-    r"pattern|rule|strength)(?:[_.\-]|$)"
+    r"pattern|rule|strength|public|publishable|pub|sort|partition|foreign|cache|lookup)(?:[_.\-]|$)"
 )
 # The assignment after a key: optional closing quote, then ":", "=", ":=", "=>", or the prose " is ".
-_ASSIGN = re.compile(r"""["'`\]]?[ \t]{0,8}(?P<op>:=|=>|->|==?|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}""")
+_ASSIGN = re.compile(r"""["'`\]]?[ \t]{0,8}(?P<op>:=|=>|->|=(?!=)|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}""")
 _ASSIGN_CLI = re.compile(r"[ \t]+")  # "--password hunter2"
 _VALUE = re.compile(r"""(?P<q>["'`])(?P<quoted>[^"'`\n]{1,256})(?P=q)|(?P<bare>[^\s"'`,;<>(){}\[\]|]{1,256})""")
 _TRAILING = ".,:;?)"
@@ -204,7 +213,8 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     text = scan.text
     seen: set[int] = set()  # key ends already tried ("secret_token" holds two hints)
-    for at, hint_end in _hint_spans(lower):
+    spans = scan.hints = _hint_spans(lower)
+    for at, hint_end in spans:
         rest = _KEY_REST.match(lower, hint_end)
         key_end = rest.end() if rest is not None else hint_end
         while key_end > hint_end and lower[key_end - 1] in ".-":
@@ -215,6 +225,225 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
             found = _assignment(scan, text, lower, key_start, key_end)
             if found is not None:
                 yield found
+    if _may_name_password(lower, spans):
+        yield from _password_phrases(text, lower, spans)
+    if _may_hold_attribute(lower):
+        yield from _key_value_attributes(text, lower)
+    if _may_hold_cli_password(lower) or ("--pass" in lower and any(tool in lower for tool in _CLI_TOOLS)):
+        yield from _cli_passwords(text)
+
+
+# .NET and Java configuration: <add key="SmtpPassword" value="..." />, <entry key="db.password" value="..."/>.
+_KEY_VALUE_ATTRIBUTE = re.compile(
+    r"""\bkey[ \t]*=[ \t]*(?P<q1>["'])(?P<key>[^"'\n]{1,64})(?P=q1)[ \t]+"""
+    r"""value[ \t]*=[ \t]*(?P<q2>["'])(?P<value>[^"'\n]{1,256})(?P=q2)"""
+)
+
+
+def _key_value_attributes(text: str, lower: str) -> Iterator[Hit]:
+    for match in _KEY_VALUE_ATTRIBUTE.finditer(lower):
+        name = _KEY_SPLIT.sub("_", match["key"])
+        kind = key_kind(name)
+        start, end = match.span("value")
+        secret = text[start:end]
+        if kind == "PASSWORD" and len(secret) >= 4 and _plausible_value(secret, True):
+            yield "PASSWORD", start, end
+        elif kind == "SECRET" and _plausible_value(secret, True) and _looks_random(secret):
+            yield "GENERIC_SECRET", start, end
+
+
+_KEY_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[ .\-]")
+
+# Command lines that take a password as an option: "mysql -u root -pS3cr3t", "docker login -u bot -p
+# ...", "sshpass -p '...' ssh host", "redis-cli -a ...". Only after one of these tools: "-p" is a port
+# or a flag elsewhere.
+_CLI_TOOLS = ("mysql", "mariadb", "docker", "podman", "helm", "sshpass", "redis-cli", "mongo")
+_CLI_PASSWORD = re.compile(
+    r"""(?P<tool>mysql\w*|mariadb\w*|docker|podman|helm|sshpass|redis-cli|mongo\w*)\b[^\n|;&]*?"""
+    r"""(?<![\w-])(?:(?P<glued>-p)(?=[^\s'"-])|(?P<spaced>-p|-a|--password|--pass|--auth)[ =])"""
+    r"""(?P<q>["']?)(?P<value>[^\s'"]{4,256})(?P=q)"""
+)
+
+
+def _cli_passwords(text: str) -> Iterator[Hit]:
+    for match in _CLI_PASSWORD.finditer(text):
+        tool = match["tool"].lower()
+        option = match["glued"] or match["spaced"]
+        mysql_like = tool.startswith(("mysql", "mariadb"))
+        if option == "-p" and match["spaced"] and mysql_like:
+            continue  # "mysql -p dbname": -p alone prompts, the word after it is the database
+        if option == "-a" and tool != "redis-cli":
+            continue
+        if match["glued"] and not mysql_like:
+            continue
+        if tool in ("docker", "podman", "helm") and " login" not in match.group():
+            continue  # "docker run -p 8080:80": a port; a password only after "login"
+        start, end = match.span("value")
+        secret = text[start:end]
+        if _plausible_value(secret, bool(match["q"])) and not _PORTS.fullmatch(secret):
+            yield "PASSWORD", start, end
+
+
+_PORTS = re.compile(r"[0-9.:/\-]+")  # "8080:80", "127.0.0.1:6379"
+
+
+# ---------------------------------------------------------------- passwords named in words
+
+# A password named the way people write it rather than as a key: in another language ("Passwort:",
+# "mot de passe :", "contraseña:", "パスワード："), a few words before the assignment ("password di
+# accesso:", "Das Kennwort für den Router ist ..."), as a markup element ("<password>...</password>"),
+# or followed by the value alone ("machine host login jdoe password Xk9k3lTS#566", "as app with
+# password ..."), where the value must look like a password: letters with a digit or a symbol.
+_PW_LABELS = (
+    "password|pass|pw|passwort|passwd|passphrase|passcode|pwd|kennwort|wachtwoord|contraseña|contrasena|senha|"
+    "mot de passe|mdp|hasło|haslo|lösenord|losenord|adgangskode|salasana|parola d'ordine|parola|jelszó|jelszo|"
+    "heslo|пароль|パスワード|暗証番号|密码|密碼|口令|비밀번호"
+)
+# Substrings the words hold, tested before any pattern runs; each costs a read of the text, so ASCII
+# text is searched for the words of the markets most deployments serve ("pass" also finds Passwort,
+# mot de passe, passord; "wort" Kennwort; "woord" wachtwoord; "contras" contraseña), and only text
+# that is not ASCII for the words of other scripts and accents. The rarer words in ASCII ("salasana",
+# "heslo", "parola") are read when the text holds one of these too.
+_PASSWORD_HINTS = ("pass", "pw", "wort", "woord", "senha", "mdp")  # "pass" and "pw" first (see _may_name_password)
+_PASSWORD_HINTS_OTHER = (
+    "contrase",
+    "hasło",
+    "senord",
+    "jelsz",
+    "пароль",
+    "パスワード",
+    "暗証",
+    "密码",
+    "密碼",
+    "口令",
+    "비밀번호",
+)
+_VERBS = "is|was|ist|war|est|était|es|era|é|è|är|er|jest|je|on"
+_PASSWORD_PHRASE = re.compile(
+    rf"(?<![\w\[])(?:{_PW_LABELS})(?![^\W_])"  # not in a name ("DB_PASSWORD") or a token ("[PASSWORD ...]")
+    rf"(?:(?P<tag>[ \t]*>)"  # <password>value</password>
+    rf"|(?P<words>(?:[ \t]+[^\s:=]{{1,64}}?){{0,4}})[ \t]*(?P<op>:|=(?!=)|[ \t](?:{_VERBS})(?=[ \t]))"
+    rf"|(?P<bare>[ \t]+)(?=[^\s]))"
+)
+_WORDLIKE = re.compile(r"[^\W\d_]+")
+_QUANTITY = re.compile(r"[0-9]+[A-Za-z]{1,10}")  # "90days", "12chars": an amount, not a password
+
+
+def _may_name_password(lower: str, spans: list[tuple[int, int]] | None = None) -> bool:
+    """A password label may be in the text; ``spans``: the keyword hints found in it already ("pass"
+    and "pw" among them), which spares searching for those two again."""
+    if spans is None:
+        if "pass" in lower or "pw" in lower:
+            return True
+    else:
+        for at, _ in spans:
+            if lower.startswith(("pass", "pw"), at):
+                return True
+    if "wort" in lower or "woord" in lower or "senha" in lower or "mdp" in lower:
+        return True
+    if lower.isascii():
+        return False
+    return any(hint in lower for hint in _PASSWORD_HINTS_OTHER)
+
+
+def _phrase_matches(lower: str, spans: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
+    """The phrases: in ASCII text read only where a hint occurs (at the start of its word), not by a
+    pass of the pattern, whose alternatives start with most letters; "pass" and "pw" are where the
+    keyword finder's ``spans`` say."""
+    if not lower.isascii():
+        yield from _PASSWORD_PHRASE.finditer(lower)
+        return
+    found = [at for at, _ in spans if lower.startswith(("pass", "pw"), at)]
+    for hint in _PASSWORD_HINTS[2:]:
+        at = lower.find(hint)
+        while at != -1:
+            found.append(at)
+            at = lower.find(hint, at + len(hint))
+    starts: set[int] = set()
+    for at in found:
+        start = at
+        while start > 0 and lower[start - 1].isalpha():
+            start -= 1  # "kennwort" from "wort"
+        starts.add(start)
+        if lower.startswith("mot de ", start - 7):
+            starts.add(start - 7)
+    done = 0
+    for start in sorted(starts):
+        if start >= done:
+            match = _PASSWORD_PHRASE.match(lower, start)
+            if match is not None:
+                done = match.end()
+                yield match
+
+
+def _password_phrases(text: str, lower: str, spans: list[tuple[int, int]]) -> Iterator[Hit]:
+    for match in _phrase_matches(lower, spans):
+        if match["tag"] is not None:
+            close = text.find("</", match.end())
+            if close == -1:
+                continue  # "<password>" as a placeholder ("mongodb://<username>:<password>@host")
+            start, end = match.end(), close
+            secret = text[start:end]
+            if 4 <= len(secret) <= 256 and "\n" not in secret and _plausible_value(secret, True):
+                yield "PASSWORD", start, end
+            continue
+        assign_end = _skip_blanks(text, match.end())
+        value = _VALUE.match(text, assign_end)
+        if value is None:
+            continue
+        quoted = value["quoted"] is not None
+        start, end = value.span("quoted" if quoted else "bare")
+        if not quoted:
+            while end > start and text[end - 1] in _TRAILING and text[end - 1] != "?":
+                end -= 1
+            if end < len(text) and text[end] in "([":
+                continue  # a call or a subscript: code that reads the secret ("password = getpass()")
+        secret = text[start:end]
+        if len(secret) < 4 or not _plausible_value(secret, quoted) or secret.lower() in _STOP_VALUES:
+            continue
+        if match["bare"] is not None or match["words"] or match["op"] not in (":", "="):
+            # No key-value syntax: only a value shaped like a password (not "password reset link").
+            if quoted or not _password_shaped(secret):
+                continue
+        elif not quoted and _LOWER_WORD.match(secret) and _followed_by_words(text, end):
+            continue
+        yield "PASSWORD", start, end
+
+
+_TOKEN_END = re.compile(r"[^\s\"'`<>]*")
+_CALL = re.compile(r"[A-Za-z_][\w.]*(?:\(.*\)|\[.*\])")
+
+
+def _password_token_end(text: str, start: int, end: int) -> int:
+    """Where a bare password really ends: it may hold brackets, ";", "," and "|" ("Xk9(a;P2|wQ",
+    "p[4]Jz{Q}7mN"), which end an ordinary value; a call or a subscript ("getpass()") keeps ``end``."""
+    if end >= len(text) or text[end] not in "()[]{};,|":
+        return end
+    token = _TOKEN_END.match(text, start)
+    assert token is not None  # the pattern matches the empty string
+    stop = token.end()
+    if _CALL.fullmatch(text, start, stop) or _CALL.fullmatch(text, start, stop - 1):
+        return end
+    while stop > end and text[stop - 1] in _TRAILING:
+        stop -= 1
+    if stop <= end + 1 or not _password_shaped(text[start:stop]):
+        return end
+    return stop
+
+
+def _skip_blanks(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t":
+        at += 1
+    return at
+
+
+def _password_shaped(secret: str) -> bool:
+    """Six characters or more, letters and a digit or a symbol, and not a word with a number."""
+    if len(secret) < 6 or _WORDLIKE.fullmatch(secret) or secret.isdigit() or _QUANTITY.fullmatch(secret):
+        return False
+    letters = any(char.isalpha() for char in secret)
+    others = any(not char.isalpha() for char in secret)
+    return letters and others and not _IDENTIFIER_CHAIN.match(secret)
 
 
 # Where a key that holds a hint is followed by what starts an assignment: one pass that most text
@@ -227,7 +456,24 @@ def may_hold_keyword_secret(scan: Scan) -> bool:
     lower = scan.lower
     if len(lower) > _SHORT:
         return True  # long text: the finder's substring searches cost no more than this pattern would
-    return "--" in lower or _ASSIGNED_KEY.search(lower) is not None
+    return (
+        "--" in lower
+        or _ASSIGNED_KEY.search(lower) is not None
+        or _may_name_password(lower)
+        or _may_hold_attribute(lower)
+        or _may_hold_cli_password(lower)
+    )
+
+
+def _may_hold_attribute(lower: str) -> bool:
+    return "=" in lower and "key=" in lower and "value" in lower
+
+
+def _may_hold_cli_password(lower: str) -> bool:
+    """An option that may take a password (" -p", " -a", "--pass...") after one of the tools."""
+    if " -" not in lower:
+        return False
+    return (" -p" in lower or " -a" in lower) and any(tool in lower for tool in _CLI_TOOLS)
 
 
 # Short text is read once by one pattern of every hint; long text by one substring search per hint
@@ -236,17 +482,32 @@ _HINT_PATTERN = re.compile("|".join(_HINTS))
 _SHORT = 256
 
 
-def _hint_spans(lower: str) -> Iterator[tuple[int, int]]:
+def _hint_spans(lower: str) -> list[tuple[int, int]]:
     """Where the hints occur: every occurrence that starts after the previous one of its hint ends."""
     if len(lower) <= _SHORT:
-        for match in _HINT_PATTERN.finditer(lower):
-            yield match.span()
-        return
+        return [match.span() for match in _HINT_PATTERN.finditer(lower)]
+    spans = []
     for hint in _HINTS:
         at = lower.find(hint)
         while at != -1:
-            yield at, at + len(hint)
+            spans.append((at, at + len(hint)))
             at = lower.find(hint, at + len(hint))
+    return spans
+
+
+_HIGH_ENTROPY_WORDS = ("pass", "secret", "token", "key", "cred")
+
+
+def may_hold_high_entropy(scan: Scan) -> bool:
+    """A secret word find_high_entropy starts from: read from the keyword finder's list of hints when
+    it ran (every hint word is one of its hints), else searched for."""
+    lower = scan.lower
+    if scan.hints is not None:
+        for at, _ in scan.hints:  # noqa: SIM110 - a loop costs less than a generator on every write
+            if lower.startswith(_HIGH_ENTROPY_WORDS, at):
+                return True
+        return False
+    return "key" in lower or "pass" in lower or "token" in lower or "secret" in lower or "cred" in lower
 
 
 def _key_start(lower: str, at: int) -> int:
@@ -269,10 +530,20 @@ def keyed_rules(key: str) -> tuple[KeyedRule, ...]:
 
 @lru_cache(maxsize=4096)
 def key_kind(key: str) -> str | None:
-    """ "PASSWORD", "SECRET" or None for a lower-cased key name."""
+    """ "PASSWORD", "SECRET", "KEY" (the bare word) or None for a lower-cased key name."""
     name = key.strip("-_.")
     if not name or _NOT_SECRET_KEY.search(name):
         return None
+    # A deployment's suffixes name which secret, not what it is: "DB_PASSWORD_PROD", "API_KEY_V2",
+    # "SECRET_KEY_BASE", "PASSWORD2".
+    name = _KEY_SUFFIXES.sub("", name) or name
+    if name == "key" or _ANY_KEY.search(name):
+        if _PASSWORD_KEY.search(name) or _SECRET_KEY.search(name):
+            pass
+        else:
+            # A bare "key" or "<anything>_key" ("STRIPE_KEY", "AES_KEY", a cache key, a sort key): a
+            # secret only when its value is long and random (see _assignment).
+            return "KEY"
     if _PASSWORD_KEY.search(name):
         return "PASSWORD"
     if _SECRET_KEY.search(name):
@@ -305,11 +576,15 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
         parameter = _NEXT_PARAMETER.search(text, start, end)
         if parameter is not None:
             end = parameter.start()
-        while end > start and text[end - 1] in _TRAILING:
-            end -= 1
+        while end > start and text[end - 1] in _TRAILING and not (kind == "PASSWORD" and text[end - 1] == "?"):
+            end -= 1  # a password may end in "?" ("Summer2024?"); covering a question mark costs nothing
+        if kind == "PASSWORD":
+            end = _password_token_end(text, start, end)
         if end < len(text) and text[end] in "([":
             return None  # a call or a subscript: code that reads the secret, not the secret
     secret = text[start:end]
+    if kind == "PASSWORD" and not quoted and "phrase" in key and _IDENTIFIER_CHAIN.match(secret):
+        return "PASSWORD", start, end  # "passphrase: correct.horse.battery.staple"
     if not quoted:
         split = _split_provider(text, start, end, keyed)
         if split is not None:
@@ -320,7 +595,7 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
             if kind_of_whole is not None:
                 return kind_of_whole, start, whole_end
             if (
-                kind is not None
+                kind not in (None, "KEY")
                 and _plausible_value(secret, quoted)
                 and (kind == "PASSWORD" or _looks_random(secret + whole))
             ):
@@ -330,13 +605,30 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
             return rule.type, start, end
     if kind is None or not _plausible_value(secret, quoted):
         return None
+    if (
+        kind != "PASSWORD"
+        and _HEX_DIGEST.fullmatch(secret)
+        and _HASH_WORDS.search(lower, max(0, key_start - 24), key_start)
+    ):
+        return None  # "sha256 of the token: 2cf24dba...": a digest of a secret is not the secret
     if kind == "PASSWORD":
         if not quoted and _LOWER_WORD.match(secret) and (prose or _followed_by_words(text, end)):
             return None  # "Reset your password: click the link", "the password is correct"
         return ("PASSWORD", start, end) if len(secret) >= 4 else None
+    if kind == "KEY":
+        # "key" names many things (a cache key, a map key, "key: value"): a secret only when the
+        # value is one long random token ({"key": "02da32d4cbc6..."}).
+        random_token = _RANDOM_TOKEN.fullmatch(secret) is not None and _is_high_entropy(secret)
+        return ("GENERIC_SECRET", start, end) if random_token and not _UUID.fullmatch(secret) else None
     if _looks_random(secret):
         return "GENERIC_SECRET", start, end
     return None
+
+
+_RANDOM_TOKEN = re.compile(r"[A-Za-z0-9+/=_\-]{20,}")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_HEX_DIGEST = re.compile(r"[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}|[0-9a-fA-F]{128}")
+_HASH_WORDS = re.compile(r"\b(?:sha-?(?:1|224|256|384|512)|md5|hash(?:ed)?|digest|checksum|fingerprint)\b")
 
 
 # A value cut by spaces or line breaks after its keyword ("token: ghp_1a2B3c 4D5e6F...", a key
@@ -410,7 +702,7 @@ def _on_next_lines(text: str, end: int, kind: str | None, keyed: list[KeyedRule]
     provider = _provider(value, keyed)
     if provider is not None:
         return provider, start, whole_end
-    if kind == "PASSWORD" or (kind is not None and _looks_random(value)):
+    if kind == "PASSWORD" or (kind not in (None, "KEY") and _looks_random(value)):
         return ("PASSWORD" if kind == "PASSWORD" else "GENERIC_SECRET"), start, whole_end
     return None
 
@@ -437,10 +729,32 @@ def _provider(value: str, keyed: list[KeyedRule]) -> str | None:
     return None
 
 
+_FILE_PATH = re.compile(r"(?:~|\.{1,2})?/[^\s]*|[A-Za-z]:\\[^\s]*")
+_STORE_REFERENCE = re.compile(
+    r"(?:ref\+[a-z]+|env|vault|secretsmanager|secrets?manager|ssm|arn|aws|awskms|gcpkms|azurekms|gcp|gsm|azure|akv|"
+    r"keyvault|file|k8s|kubernetes|secret|secrets|op|doppler|sops|ref|var|param|parameter|sm|infisical)(?::|://)",
+    re.IGNORECASE,
+)
+_NAMED_VARIABLE = re.compile(
+    r"[a-z]+(?:[A-Z][a-z]*)*(?:Password|Passwd|Pwd|Pass|Secret|Token|Key|Credentials?|Auth)[A-Za-z]*"
+)
+_REFERENCE = re.compile(r"%[A-Za-z_]+%|%(?:\([A-Za-z_]+\))?[sdr]|@[A-Za-z_][\w.]*(?:\(.*\))?")
+# A YAML tag where the value will come from elsewhere ("password: !vault |", "!Ref DbPassword").
+_YAML_TAG = re.compile(r"![A-Za-z_][A-Za-z0-9_]*")
+
+
 def _plausible_value(secret: str, quoted: bool) -> bool:
-    if secret.lower().strip() in _STOP_VALUES or _PLACEHOLDER.match(secret):
+    if secret.lower().strip() in _STOP_VALUES or _PLACEHOLDER.match(secret) or _YAML_TAG.fullmatch(secret):
         return False
-    if secret.startswith(("$", "%", "{", "<", "[", "@", "#", "os.", "env.", "process.env")):
+    if _FILE_PATH.fullmatch(secret) or _STORE_REFERENCE.match(secret):
+        return False  # "/path/to/key.json", "env:DB_PASSWORD", "secretsmanager:prod/db:password"
+    if not quoted and _NAMED_VARIABLE.fullmatch(secret):
+        return False  # "confirmPassword", "currentPassword", "apiKey": a variable of code
+    if secret.startswith(("${", "$(", "{", "<", "[", "os.", "env.", "process.env")):
+        return False
+    # "%", "@" and "#" open a password too ("%Tg7!kq2Lm", "@dmin123!", "#Winter2024"), or a format,
+    # a reference, a comment: "%s", "%(pw)s", "@Microsoft.KeyVault(...)", "# set below".
+    if secret[:1] in "%@#" and (_REFERENCE.fullmatch(secret) or not _DIGIT.search(secret)):
         return False
     if not quoted and (_IDENTIFIER_CHAIN.match(secret) or _CONSTANT.match(secret) or _SNAKE.match(secret)):
         return False
@@ -495,6 +809,9 @@ _PROSE_KEY = re.compile(
     r"(?:password|passwd|passphrase|secret|token|api[ _\-]?key|access[ _\-]key|secret[ _\-]key|"
     r"private[ _\-]key|credentials?|auth[ _\-]?token|license[ _\-]key)\b"
 )
+# "HMAC key ...", "signing secret ...": found from "key" and "secret" (str.find) and the word before
+# them, not by more alternatives in the pattern above, which would read every text longer.
+_QUALIFIER = re.compile(r"(?<![a-z0-9_])(?:hmac|signing|encryption|master|webhook|shared|client)[ _\-]?$")
 _NEAR = 48
 _RANDOM_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~\[:])[A-Za-z0-9+/=_\-.~]{16,512}(?![A-Za-z0-9+/=_\-.~])")
 
@@ -503,30 +820,52 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower  # detect() runs this only when the text holds "pass", "secret", "token", "key" or "cred"
     text = scan.text
     done = 0
-    for keyword in _prose_keywords(lower):
-        low = max(keyword.end(), done)
-        head = _RANDOM_RUN.search(text, low, min(len(text), keyword.end() + _NEAR))
-        if head is None or "\n" in text[keyword.end() : head.start()]:
+    for keyword_start, keyword_end in _prose_keywords(lower):
+        low = max(keyword_end, done)
+        head = _RANDOM_RUN.search(text, low, min(len(text), keyword_end + _NEAR))
+        if head is None or "\n" in text[keyword_end : head.start()]:
             continue
         run = _RANDOM_RUN.match(text, head.start())  # the whole run, past the end of the window
         if run is None:
             continue
-        value = run.group().rstrip(".")
+        value = run.group().rstrip("./")
+        if _HEX_DIGEST.fullmatch(value) and _HASH_WORDS.search(lower, max(0, keyword_start - 24), keyword_start):
+            continue  # "the sha256 of the token is 2cf2...": a digest, not the secret
+        if _ID_WORDS.search(lower, keyword_end, run.start()):
+            continue  # "fix token expiry (commit 9fceb02d...)", "revoked secret version 4bf9...": an identifier
         if _is_high_entropy(value):
             yield "HIGH_ENTROPY_SECRET", run.start(), run.start() + len(value)
             done = run.end()
 
 
-def _prose_keywords(lower: str) -> Iterator[re.Match[str]]:
-    """The matches of _PROSE_KEY that start a word, as a pattern led by ``(?<![a-z0-9_])`` would find them."""
+# Words that name what follows as an identifier, between a secret word and a value.
+_ID_WORDS = re.compile(
+    r"\b(?:commit|hash|sha(?:1|224|256|384|512)?|md5|digest|checksum|fingerprint|trace|span|request|req|event|"
+    r"version|revision|rev|uid|uuid|guid|id|build|change|changeset|session|run|job|etag|object|correlation)\b"
+)
+
+
+def _prose_keywords(lower: str) -> list[tuple[int, int]]:
+    """The spans of _PROSE_KEY's matches that start a word (as a pattern led by ``(?<![a-z0-9_])``
+    would find them), and of a qualified "key" or "secret" ("hmac key"), in order."""
+    spans: list[tuple[int, int]] = []
     match = _PROSE_KEY.search(lower)
     while match is not None:
         start = match.start()
         if start and lower[start - 1] in _WORD_CHARS:
             match = _PROSE_KEY.search(lower, start + 1)  # glued to a word: a later start may still be one
         else:
-            yield match
+            spans.append(match.span())
             match = _PROSE_KEY.search(lower, match.end())
+    for word in ("key", "secret"):
+        at = lower.find(word)
+        while at != -1:
+            end = at + len(word)
+            qualifier = _QUALIFIER.search(lower, max(0, at - 12), at)
+            if qualifier is not None and (end == len(lower) or lower[end] not in _WORD_CHARS):
+                spans.append((qualifier.start(), end))
+            at = lower.find(word, end)
+    return sorted(set(spans)) if len(spans) > 1 else spans
 
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
@@ -534,6 +873,8 @@ _NAME_WITH_SUFFIX = re.compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
 
 
 def _is_high_entropy(value: str) -> bool:
+    if _UUID.fullmatch(value):
+        return False  # an identifier (the issue's must-survive list)
     letters = value.upper() != value.lower()
     digits = _DIGIT.search(value) is not None
     if not (letters and digits) or len(value) < 16 or _CONSTANT.match(value) or _SNAKE.match(value):
@@ -545,7 +886,11 @@ def _is_high_entropy(value: str) -> bool:
 
 # ---------------------------------------------------------------- credentials in URLs and headers
 
-_URL_CREDENTIALS = re.compile(r"(?<=://)(?P<cred>[^\s/@:?#\[\]\"'<>]{0,128}:[^\s/?#\"'<>]{1,256})@(?=[A-Za-z0-9\[])")
+# The password may hold "#" and "?" as typed ("postgres://app:Xk9h5P9s#308@db"); "host:8080?q=a@b" is a
+# port and a query (see _url_credentials).
+_URL_CREDENTIALS = re.compile(
+    r"(?<=://)(?P<user>[^\s/@:?#\[\]\"'<>]{0,128}):(?P<password>[^\s\"'<>]{1,256})@(?=[A-Za-z0-9\[])"
+)
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,30}$")
 _CLI_USER = re.compile(r"(?<![\w-])(?:-u|--user)[ =](?P<cred>[^\s:'\"]{1,64}:[^\s'\"]{1,128})")
 
@@ -556,12 +901,29 @@ def find_url_credentials(scan: Scan) -> Iterator[Hit]:
     while at != -1:
         if _SCHEME.search(text, max(0, at - 31), at):
             match = _URL_CREDENTIALS.match(text, at + 3)
-            if match is not None:
-                yield "URL_CREDENTIALS", match.start("cred"), match.end("cred")
+            if match is not None and _QUERY.search(match["password"]):
+                # The last "@" was in a query ("u:p@h/db?x=a@b.com"): the credentials end at the first.
+                match = _URL_CREDENTIALS_FIRST.match(text, at + 3)
+            if match is not None and _url_credentials(match["password"]):
+                yield "URL_CREDENTIALS", match.start("user"), match.end("password")
         at = text.find("://", at + 3)
     if "-u " in text or "--user" in text:
         for match in _CLI_USER.finditer(text):
             yield "URL_CREDENTIALS", match.start("cred"), match.end("cred")
+
+
+_URL_CREDENTIALS_FIRST = re.compile(_URL_CREDENTIALS.pattern.replace("{1,256})@", "{1,256}?)@"))
+_QUERY = re.compile(r"[?&][^=\s]*=")
+
+
+def _url_credentials(password: str) -> bool:
+    """A password, not a port before a query or a fragment, nor a placeholder ("${DB_PASSWORD}")."""
+    cut = min((at for at in (password.find("?"), password.find("#"), password.find("/")) if at != -1), default=-1)
+    if cut != -1 and password[:cut].isdigit():
+        return False  # "host:8080/path/user@x", "host:8080?q=a@b": a port, then a path, query or fragment
+    if password.lower() in _STOP_VALUES or password.lower() in ("pass", "pwd", "pw", "changeme"):
+        return False  # "postgres://user:password@localhost/mydb": the documentation's example
+    return not (_PLACEHOLDER.match(password) or password in ("%s", "{}", "{password}"))
 
 
 _BASIC = re.compile(r"basic[ \t]+(?P<cred>[A-Za-z0-9+/]{6,1024}={0,2})(?![A-Za-z0-9+/=])")
