@@ -159,6 +159,24 @@ POSITIVES = [
     ("ftp://deploy:Winter2019#@files.example.org/upload/", "deploy:Winter2019#", "SECRET"),
     ("DATABASE_URL=postgres://app:aB3/xY9+kLq2@db.internal:5432/orders", "app:aB3/xY9+kLq2", "SECRET"),
     ("DATABASE_URL=postgres://app:p@ss/w0rd#1@db.internal:5432/orders", "app:p@ss/w0rd#1", "SECRET"),
+    # A second reviewer's corpus: letter-only account parts, verbs and particles after a label,
+    # labels the view spells with Latin letters, configuration directives, a key qualified by the
+    # word before it.
+    ("Przelew na konto QA29JDMLLZ5JG2MQSFUCZ6PGLPTYD", "QA29JDMLLZ5JG2MQSFUCZ6PGLPTYD", "IBAN"),
+    ("Neues Passwort lautet N0v3mber!", "N0v3mber!", "SECRET"),
+    ("パスワードはP@ssw0rd#1です", "P@ssw0rd#1", "SECRET"),
+    ("密码是Xk9#mP2$vL", "Xk9#mP2$vL", "SECRET"),
+    ("пароль: Xk9#mP2$vL", "Xk9#mP2$vL", "SECRET"),
+    ("şifre: MyDog$Rex2019", "MyDog$Rex2019", "SECRET"),
+    ("auth_pass gH7&kL9*", "gH7&kL9*", "SECRET"),
+    ("requirepass winter_is_here_7", "winter_is_here_7", "SECRET"),
+    ("rootpw Tr0ub4dor&3", "Tr0ub4dor&3", "SECRET"),
+    ("heroku api key: b7a2089b-acb8-d65f-a96d-5a609a1d7136", "b7a2089b-acb8-d65f-a96d-5a609a1d7136", "SECRET"),
+    (
+        "key: \u03c7\u03bf\u03c7b-276408909737-9532214460460-0iKml7InYl5bFydAGp05Z3OE",
+        "\u03c7\u03bf\u03c7b-276408909737-9532214460460-0iKml7InYl5bFydAGp05Z3OE",
+        "SECRET",
+    ),
     # Provider tokens behind look-alike letters and in an API URL.
     ("runner \u050cR1348941GV8E4JUOLhIuqHM0f8-h", "\u050cR1348941GV8E4JUOLhIuqHM0f8-h", "SECRET"),
     ("stripe s\u043a_live_51Z4kZJbQ4JQ5gTk2qddc6bSna", "s\u043a_live_51Z4kZJbQ4JQ5gTk2qddc6bSna", "SECRET"),
@@ -215,6 +233,9 @@ NEGATIVES = [
     "public_key: MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE4",
     '"key": "550e8400-e29b-41d4-a716-446655440000"',
     "cache_key=user:42:profile",
+    "Passwort vergessen? Hier zurücksetzen.",
+    "Wachtwoord vergeten?",
+    "mongodb://admin:<password>@cluster0.example.net/test",
     # Identifiers and digests next to secret words.
     "Token refresh failed for session 7f9c2ba4-e88f-4e2a-9c1b-3d6e5f4a3b2c",
     "fix token expiry handling (commit 9fceb02d0ae598e95dc970b74767f19372d61af8)",

@@ -272,7 +272,7 @@ PREFIXED: tuple[Rule, ...] = (
     prefixed(
         "ONEPASSWORD_SERVICE_TOKEN",
         "ops_eyJ",
-        r"[A-Za-z0-9+/]{250,4000}={0,3}",
+        r"[A-Za-z0-9+/_\-]{250,4000}={0,3}",  # either base64 alphabet
         "1Password service accounts",
         end=_END64,
     ),
@@ -316,7 +316,7 @@ PREFIXED: tuple[Rule, ...] = (
     prefixed("TYPEFORM_TOKEN", "tfp_", r"[A-Za-z0-9_\-.=]{59}", "Typeform personal tokens; gitleaks"),
     prefixed("AIRTABLE_PAT", "pat", r"[A-Za-z0-9]{14}\.[a-f0-9]{64}", "Airtable personal access tokens"),
     prefixed("HUBSPOT_PRIVATE_APP_TOKEN", "pat-", r"(?:na|eu)[0-9]-" + _UUID, "HubSpot private app tokens"),
-    prefixed("MAPBOX_SECRET_TOKEN", "sk.eyJ", r"[A-Za-z0-9_\-]{50,400}\.[A-Za-z0-9_\-]{20,60}", "Mapbox secret tokens"),
+    prefixed("MAPBOX_SECRET_TOKEN", "sk.eyJ", r"[A-Za-z0-9_\-]{20,400}\.[A-Za-z0-9_\-]{20,60}", "Mapbox secret tokens"),
     prefixed("DROPBOX_ACCESS_TOKEN", "sl.", r"(?:u\.)?[A-Za-z0-9_\-=]{130,1400}", "Dropbox short-lived tokens (sl.)"),
     prefixed("RESEND_API_KEY", "re_", r"[A-Za-z0-9]{8}_[A-Za-z0-9]{24}", "Resend API keys", check=_has_digit),
     # ---- payments and commerce

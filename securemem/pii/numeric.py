@@ -148,8 +148,6 @@ _IBAN_HEAD = re.compile(r"[0-9][0-9](?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})")
 def may_hold_iban(scan: Scan) -> bool:
     """A country code and check digits anywhere (text holding none skips find_ibans). Not only near
     numbers of seven digits: an IBAN's account part may be mostly letters ("BH62 BBKU A187 8Z29 5M51 98")."""
-    if not scan.numbers:
-        return False
     # Two letters and then two digits in the canonical copy (letters and other characters "x", digits
     # "0"): a substring search at C speed before the pattern reads the text.
     return scan.canonical.find(b"xx00") != -1 and _IBAN_HEAD.search(scan.text) is not None

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule
+from securemem.pii.normalize import normalise_text
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
@@ -117,6 +118,10 @@ _SECRET_KEY = re.compile(
     r"(?:access|secret|private|auth|client|signing|encryption|master|license|licence|app|consumer|service|"
     r"account|storage|subscription|admin|webhook|deploy|ssh|gpg|pgp|hmac|jwt|session|x[_.\-]api|sas|shared)"
     r"[_.\-]?key|(?:^|[_.\-])sig|(?:^|[_.\-])auth)$"
+)
+_SECRET_QUALIFIER = re.compile(
+    r"(?<![a-z0-9_])(?:api|secret|private|access|auth|signing|encryption|master|license|licence|client|service)"
+    r"[ _\-]$"
 )
 _KEY_SUFFIXES = re.compile(
     r"(?:[_.\-](?:v?[0-9]+|prod|production|dev|development|stage|staging|test|testing|qa|uat|old|new|ro|rw|eu|us|"
@@ -294,10 +299,20 @@ _PORTS = re.compile(r"[0-9.:/\-]+")  # "8080:80", "127.0.0.1:6379"
 # accesso:", "Das Kennwort für den Router ist ..."), as a markup element ("<password>...</password>"),
 # or followed by the value alone ("machine host login jdoe password Xk9k3lTS#566", "as app with
 # password ..."), where the value must look like a password: letters with a digit or a symbol.
-_PW_LABELS = (
-    "password|pass|pw|passwort|passwd|passphrase|passcode|pwd|kennwort|wachtwoord|contraseña|contrasena|senha|"
-    "mot de passe|mdp|hasło|haslo|lösenord|losenord|adgangskode|salasana|parola d'ordine|parola|jelszó|jelszo|"
-    "heslo|пароль|パスワード|暗証番号|密码|密碼|口令|비밀번호"
+_PW_WORDS = (
+    "password", "pass", "pw", "passwort", "passwd", "passphrase", "passcode", "pwd", "kennwort", "wachtwoord",
+    "contraseña", "contrasena", "senha", "mot de passe", "mdp", "hasło", "haslo", "lösenord", "losenord",
+    "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "пароль",
+    "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호",
+    # Configuration directives followed by the password alone.
+    "requirepass", "auth_pass", "rootpw", "wpa_passphrase",
+)  # fmt: skip
+# Each word as the normalised view spells it too (Cyrillic letters that look Latin are Latin there:
+# "пароль" reads "пapoль").
+_PW_LABELS = "|".join(
+    sorted(
+        {re.escape(form) for word in _PW_WORDS for form in (word, normalise_text(word).lower())}, key=len, reverse=True
+    )
 )
 # Substrings the words hold, tested before any pattern runs; each costs a read of the text, so ASCII
 # text is searched for the words of the markets most deployments serve ("pass" also finds Passwort,
@@ -306,23 +321,17 @@ _PW_LABELS = (
 # "heslo", "parola") are read when the text holds one of these too.
 _PASSWORD_HINTS = ("pass", "pw", "wort", "woord", "senha", "mdp")  # "pass" and "pw" first (see _may_name_password)
 _PASSWORD_HINTS_OTHER = (
-    "contrase",
-    "hasło",
-    "senord",
-    "jelsz",
-    "пароль",
-    "パスワード",
-    "暗証",
-    "密码",
-    "密碼",
-    "口令",
-    "비밀번호",
-)
-_VERBS = "is|was|ist|war|est|était|es|era|é|è|är|er|jest|je|on"
+    "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар",
+    "パスワード", "暗証", "密码", "密碼", "口令", "비밀번호",
+)  # fmt: skip
+_VERBS = "is|was|ist|lautet|war|est|était|es|era|é|è|är|er|jest|je|on|equals"
+# Particles that join a label to its value without spaces ("パスワードは...", "密码是...", "비밀번호는 ...").
+_PARTICLES = "は|是|为|為|는|은"
 _PASSWORD_PHRASE = re.compile(
-    rf"(?<![\w\[])(?:{_PW_LABELS})(?![^\W_])"  # not in a name ("DB_PASSWORD") or a token ("[PASSWORD ...]")
+    # Not in a name ("DB_PASSWORD") or a token ("[PASSWORD ...]"); a particle may follow ("パスワードは").
+    rf"(?<![\w\[])(?:{_PW_LABELS})(?:(?=(?:{_PARTICLES}))|(?![^\W_]))"
     rf"(?:(?P<tag>[ \t]*>)"  # <password>value</password>
-    rf"|(?P<words>(?:[ \t]+[^\s:=]{{1,64}}?){{0,4}})[ \t]*(?P<op>:|=(?!=)|[ \t](?:{_VERBS})(?=[ \t]))"
+    rf"|(?P<words>(?:[ \t]+[^\s:=]{{1,64}}?){{0,4}})[ \t]*(?P<op>:|=(?!=)|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES}))"
     rf"|(?P<bare>[ \t]+)(?=[^\s]))"
 )
 _WORDLIKE = re.compile(r"[^\W\d_]+")
@@ -362,8 +371,8 @@ def _phrase_matches(lower: str, spans: list[tuple[int, int]]) -> Iterator[re.Mat
     starts: set[int] = set()
     for at in found:
         start = at
-        while start > 0 and lower[start - 1].isalpha():
-            start -= 1  # "kennwort" from "wort"
+        while start > 0 and (lower[start - 1].isalpha() or lower[start - 1] == "_"):
+            start -= 1  # "kennwort" from "wort", "auth_pass" from "pass"
         starts.add(start)
         if lower.startswith("mot de ", start - 7):
             starts.add(start - 7)
@@ -438,7 +447,9 @@ def _skip_blanks(text: str, at: int) -> int:
 
 
 def _password_shaped(secret: str) -> bool:
-    """Six characters or more, letters and a digit or a symbol, and not a word with a number."""
+    """Six characters or more, letters and a digit or a symbol, and not a word with a number (nor a
+    word and its punctuation: "Passwort vergessen?")."""
+    secret = secret.rstrip("?!.,;:")
     if len(secret) < 6 or _WORDLIKE.fullmatch(secret) or secret.isdigit() or _QUANTITY.fullmatch(secret):
         return False
     letters = any(char.isalpha() for char in secret)
@@ -554,6 +565,8 @@ def key_kind(key: str) -> str | None:
 def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int) -> Hit | None:  # noqa: PLR0912
     key = lower[key_start:key_end]
     kind = key_kind(key)
+    if kind == "KEY" and _SECRET_QUALIFIER.search(lower, max(0, key_start - 12), key_start):
+        kind = "SECRET"  # "heroku api key: ...", "the signing key = ...": the words before name a secret
     keyed = list(keyed_rules(key))
     if kind is None and not keyed:
         # Any "key: value" may hold a provider token cut into groups ("AWS key: AKIA IOSF ODNN ...").
@@ -869,6 +882,7 @@ def _prose_keywords(lower: str) -> list[tuple[int, int]]:
 
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+_HOST_PATH = re.compile(r"[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?:[:/]|$)")
 _NAME_WITH_SUFFIX = re.compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
 
 
@@ -879,8 +893,8 @@ def _is_high_entropy(value: str) -> bool:
     digits = _DIGIT.search(value) is not None
     if not (letters and digits) or len(value) < 16 or _CONSTANT.match(value) or _SNAKE.match(value):
         return False
-    if "." in value and _NAME_WITH_SUFFIX.search(value):
-        return False  # a host name, a file name or a version, not a secret
+    if "." in value and (_NAME_WITH_SUFFIX.search(value) or _HOST_PATH.match(value)):
+        return False  # a host name (with a path), a file name or a version, not a secret
     return entropy(value[:_ENTROPY_SAMPLE]) >= 3.0
 
 
