@@ -177,6 +177,11 @@ POSITIVES = [
         "\u03c7\u03bf\u03c7b-276408909737-9532214460460-0iKml7InYl5bFydAGp05Z3OE",
         "SECRET",
     ),
+    # Spelt out with two spaces, or unevenly; braces for brackets.
+    ("mail: j  a  n  e  @  g  m  a  i  l  .  c  o  m", "j  a  n  e  @  g  m  a  i  l  .  c  o  m", "EMAIL"),
+    ("mail j a n e . d o e  @  g m a i l . c o m", "j a n e . d o e  @  g m a i l . c o m", "EMAIL"),
+    ("mobile: 0  7  9  1  1  1  2  3  4  5  6", "0  7  9  1  1  1  2  3  4  5  6", "PHONE"),
+    ("reach me: jane{@}example{.}com", "jane{@}example{.}com", "EMAIL"),
     # Provider tokens behind look-alike letters and in an API URL.
     ("runner \u050cR1348941GV8E4JUOLhIuqHM0f8-h", "\u050cR1348941GV8E4JUOLhIuqHM0f8-h", "SECRET"),
     ("stripe s\u043a_live_51Z4kZJbQ4JQ5gTk2qddc6bSna", "s\u043a_live_51Z4kZJbQ4JQ5gTk2qddc6bSna", "SECRET"),
@@ -256,6 +261,7 @@ NEGATIVES = [
     "Dice log: 4 2 4 5 4 2 4 3 5 2 4 6 5 4 4 6",
     "Part number 302-15-4421 (torque sensor)",
     "Le Petit Prince, Gallimard, 2-07-040850-5",
+    "Bowling pins per roll: 6 0 3 5 7 6 9 8 8 2 7 3 7 8 3 2",
     "IMEI 490154203237518",
     "id-4111111111111111",
     "IBAN DE89 3704 0044 0532 0130 01 failed the checksum.",

@@ -233,7 +233,13 @@ def _has_obfuscation_mark(lower: str, foreign: bool) -> bool:
     """A cheap gate: a closing bracket (a memchr) before the few "at]"-like substrings, a spaced or
     bracketed "@", or " -at- "."""
     if "@" in lower and (
-        " @" in lower or "@ " in lower or "\t@" in lower or "@\t" in lower or "@]" in lower or "@)" in lower
+        " @" in lower
+        or "@ " in lower
+        or "\t@" in lower
+        or "@\t" in lower
+        or "@]" in lower
+        or "@)" in lower
+        or "@}" in lower
     ):
         return True
     if "-at-" in lower:
@@ -498,6 +504,12 @@ _FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id"])
 _WORDS = re.compile(r"[a-z\u00e0-\u00ff]+|#")
 
 
+# A phone named in a context ("call", "mobile:", "tel"): what a run of single digits needs to be one.
+PHONE_CONTEXT = re.compile(
+    r"(?:^|[^a-z])(?:" + "|".join(sorted(_PHONE_WORDS, key=len, reverse=True)) + r")(?:[^a-z]|$)"
+)
+
+
 def _last_words(scan: Scan, start: int) -> list[str]:
     return _WORDS.findall(scan.before(start, 40))[-6:]
 
@@ -671,6 +683,8 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
     ):
         return 0  # "2 345 678 901 €", "9 876 543 210 CHF": an amount
     words = _last_words(scan, start)
+    if _SINGLE_DIGITS.fullmatch(candidate) and not _PHONE_WORDS.intersection(words):
+        return 0  # "6 0 3 5 7 6 9 8 8": a phone written a digit at a time only where the text says so
     if start and text[start - 1] == "." and not (words and words[-1] in _PHONE_WORDS):
         return 0  # glued by a dot to a word that is not a phone label ("v.0171 ...")
     # A reference noun before it ("order 4155552671") makes it a reference, unless the number is
@@ -696,6 +710,7 @@ _CURRENCIES = (
     r"mxn|zar|aud|cad|nzd|rub|try|kroner|kronor|dollars?|euros?|francs?|pounds?|rupees?|yen|yuan|reais|pesos?|"
     r"pyб"  # "руб." as the view reads it (Cyrillic р and у look Latin, see normalize.py)
 )
+_SINGLE_DIGITS = re.compile(r"\+?[0-9](?: {1,2}[0-9])+")
 _THOUSANDS = re.compile(r"[0-9]{1,3}(?:[ .,\u00a0'][0-9]{3})+")  # groups of three, as amounts are written
 _CURRENCY_AFTER = re.compile(rf"[ \u00a0]?(?:{_CURRENCIES})(?![a-z])", re.IGNORECASE)
 _CURRENCY_BEFORE = re.compile(rf"(?:{_CURRENCIES})[ \u00a0]?$", re.IGNORECASE)

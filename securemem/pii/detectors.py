@@ -34,6 +34,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from securemem.pii import entities
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
 from securemem.pii.contact import (
+    PHONE_CONTEXT,
     PHONE_DIGITS,
     SPOKEN_ATS,
     check_phone_regions,
@@ -304,7 +305,9 @@ _SPACED_TABLE = bytes(
     for code in range(256)
 )
 _SPACED_HINT = b"x x x x x"
-_SPACED_RUN = re.compile(rb"(?<!x)[xp](?!x)(?: [xp](?!x))++")
+_SPACED_HINT_WIDE = b"x  x  x  x  x"  # two spaces between ("j  a  n  e  @ ...")
+# One-character words with one or two spaces between them.
+_SPACED_RUN = re.compile(rb"(?<!x)[xp](?!x)(?: {1,2}[xp](?!x))++")
 _SPACED_MIN = 6  # one-character words in a run
 _SPACED_CONTEXT = 40  # characters before the run read with it ("call", "password:")
 
@@ -313,38 +316,45 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     if len(scan.text) < 2 * _SPACED_MIN - 1:
         return []
     # The scan's token copy has "x x x x x" wherever this one has (and a few more, "a,b,c,d,e"): most
-    # text stops at that one search, with no copy of its own.
-    if scan.tokens.find(_SPACED_HINT) == -1:  # find, not `in`: see letters_as_digits
+    # text stops at those searches, with no copy of its own.
+    tokens = scan.tokens
+    if (
+        tokens.find(_SPACED_HINT) == -1 and tokens.find(_SPACED_HINT_WIDE) == -1
+    ):  # find, not `in`: see letters_as_digits
         return []
     text = scan.text
     canonical = scan.encoded.translate(_SPACED_TABLE)
-    hint = canonical.find(_SPACED_HINT)
-    if hint == -1:
+    hints = [at for at in (canonical.find(_SPACED_HINT), canonical.find(_SPACED_HINT_WIDE)) if at != -1]
+    if not hints:
         return []
     hits: list[Hit] = []
-    for run in _SPACED_RUN.finditer(canonical, max(0, hint - 1)):
+    for run in _SPACED_RUN.finditer(canonical, max(0, min(hints) - 1)):
         start, end = run.span()
-        if (end - start + 1) // 2 < _SPACED_MIN:
+        kept = [at for at in range(start, end) if text[at] != " "]  # the run's characters, spaces out
+        if len(kept) < _SPACED_MIN:
             continue
         low = max(0, start - _SPACED_CONTEXT)
-        joined = text[low:start] + text[start:end:2]
+        context = text[low:start]
+        joined = context + "".join(text[at] for at in kept)
         prefix = start - low
+        digits_only = all(text[at].isdigit() for at in kept)
         for kind, found_start, found_end in _builtin_hits(Scan(joined, scan.phone_regions), wanted):
             if found_end <= prefix:
                 continue  # in the context alone: the main scan has it
-            if (
-                kind == "CREDIT_CARD"
-                and text[start:end].replace(" ", "").isdigit()
-                and not CARD_WORDS.search(joined[:prefix].lower())
-            ):
-                continue  # digits one at a time (dice logs, sudoku rows): a card only where the text speaks of one
-            hits.append((kind, _unspaced(found_start, low, prefix), _unspaced(found_end - 1, low, prefix) + 1))
+            if digits_only and not _spoken_of(kind, context.lower()):
+                continue  # digits one at a time (dice logs, sudoku rows): a card or a phone only where the text says so
+            first = low + found_start if found_start < prefix else kept[found_start - prefix]
+            hits.append((kind, first, kept[found_end - 1 - prefix] + 1))
     return hits
 
 
-def _unspaced(offset: int, low: int, prefix: int) -> int:
-    """The text offset of ``offset`` in a run's joined form (context, then every other character)."""
-    return low + offset if offset < prefix else low + prefix + 2 * (offset - prefix)
+def _spoken_of(kind: str, context: str) -> bool:
+    """The context names the kind of number a run of single digits is."""
+    if kind == "CREDIT_CARD":
+        return CARD_WORDS.search(context) is not None
+    if kind == "PHONE":
+        return PHONE_CONTEXT.search(context) is not None
+    return True
 
 
 def _builtin_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
