@@ -119,8 +119,25 @@ def card_number_valid(digits: str) -> bool:
     return (
         13 <= len(digits) <= 19
         and (digits[0] in _CARD_FIRST_DIGITS or digits.startswith(_CARD_OTHER_PREFIXES))
+        and _network_length(digits)
         and luhn_valid(digits)
     )
+
+
+def _network_length(digits: str) -> bool:
+    """A length the network its prefix names issues (ISO/IEC 7812 ranges as the networks publish
+    them): a Visa has 13, 16 or 19 digits, never 15; an Amex 15; a Mastercard 16."""
+    size = len(digits)
+    two, four = int(digits[:2]), int(digits[:4])
+    if digits[0] == "4":
+        return size in (13, 16, 19)
+    if two in (34, 37):
+        return size == 15
+    if 51 <= two <= 55 or 2221 <= four <= 2720:
+        return size == 16
+    if two in (30, 36, 38, 39):
+        return size in (14, 16, 19)  # Diners Club
+    return size >= 16 or (digits[0] in "56" and size >= 12)  # JCB, Discover, UnionPay, RuPay ...; Maestro 12-19
 
 
 _IBAN_LETTERS = {ord(letter): str(10 + index) for index, letter in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZ")}

@@ -21,7 +21,7 @@ _DOMAIN = re.compile(r"(?:[^\W_](?:[^\W_]|-){0,61}\.){1,10}[^\W\d_]{2,63}(?![^\W
 # "icon@2x.png", "logo@1.5x.webp": retina asset names, not addresses.
 # ... with a variant and more suffixes after ("close@2x-dark.png", "icon@2x.png.meta", "sprite@2x.png.bak").
 _ASSET = re.compile(
-    r"[0-9]+(?:\.[0-9]+)?x(?:[-_][A-Za-z0-9]+)?\.(?:png|jpe?g|gif|svg|webp|avif|bmp|ico|tiff?|heic|heif|jxl|psd|tga|pdf|eps|exr|hdr|dds|ktx2?|ai|xcf|sketch)"
+    r"[0-9]+(?:\.[0-9]+)?x(?:[-_][A-Za-z0-9]+)?\.(?:png|jpe?g|gif|svg|webp|avif|bmp|ico|tiff?|heic|heif|jxl|psd|tga|pdf|eps|exr|hdr|dds|ktx2?|ai|xcf|sketch|json|plist|fnt|atlas|imageset|ttf|otf)"
     r"(?:\.[A-Za-z0-9]{1,8})*$",
     re.IGNORECASE,
 )
@@ -46,6 +46,8 @@ def find_emails(scan: Scan) -> Iterator[Span]:
 def _is_address(text: str, start: int, at: int, end: int) -> bool:
     if _ASSET.match(text, at + 1, end) or _in_authority(text, start):
         return False
+    if end < len(text) and text[end] == "(":
+        return False  # "q@k.transpose(-2, -1)": a matrix product and a method call in code
     # "git@github.com:org/repo.git" is an SSH remote: a host followed by ":" and a path. After a ":"
     # a port ("alerts@acme.io:587") or a password ("jane@gmail.com:Summer2024!", a leaked combo list)
     # leave it an address.
@@ -72,14 +74,23 @@ def _local_part_start(text: str, at: int) -> int:
     return start
 
 
+_QUERY_IN = re.compile(r"\?[^=\s]*=")
+
+
 def _in_authority(text: str, start: int) -> bool:
     """True when the local part sits in a URL's user info ("scheme://user:pw@host")."""
     floor = max(0, start - 256)
     index = start - 1
     while index >= floor and text[index] not in _AUTHORITY_BREAK:
         index -= 1
-    # The characters before the user info are "://" exactly when the walk stopped on the last "/".
-    return index >= 2 and text[index] == "/" and text[index - 2 : index + 1] == "://"
+    # The characters before the user info are "://" exactly when the walk stopped on the last "/";
+    # a query on the way ("https://example.com?email=jane@...") means the address is a parameter's value.
+    return (
+        index >= 2
+        and text[index] == "/"
+        and text[index - 2 : index + 1] == "://"
+        and not _QUERY_IN.search(text, index, start)
+    )
 
 
 # "jane.doe [at] example [dot] com", "jane(at)example(dot)co(dot)uk", "jane[@]example[.]com", "jane -at-
@@ -88,7 +99,7 @@ def _in_authority(text: str, start: int) -> bool:
 # or dashes are required: "look at example dot com" in prose is read by the spoken-address finder.
 _OPEN, _CLOSE = r"[\[({<]", r"[\])}>]"
 _AT_WORDS = "at|arroba|arobase|ät"
-_DOT_WORDS = "dot|punto|point|punkt"
+_DOT_WORDS = "dot|punto|ponto|point|punkt|punt"
 # "[at]", "(at)", "[@]", " -at- " ... or an "@" with spaces around it ("jane @ example.com").
 _AT = (
     rf"(?:[ \t]*{_OPEN}[ \t]*(?:(?i:{_AT_WORDS})|@)[ \t]*{_CLOSE}[ \t]*|[ \t]+-(?i:at)-[ \t]+"
@@ -166,6 +177,21 @@ _COMMON_TLDS = frozenset(
         "me",
         "tv",
         "cc",
+        "xyz",
+        "online",
+        "site",
+        "tech",
+        "store",
+        "shop",
+        "cloud",
+        "email",
+        "pro",
+        "art",
+        "blog",
+        "agency",
+        "digital",
+        "global",
+        "solutions",
     ]
 )
 # Two-letter country domains ("ro", "vn", "cz", "pe"): the regions libphonenumber knows, and "uk", "eu".
@@ -288,6 +314,10 @@ _PROSE_BEFORE_AT = frozenset(
     college docs documentation code source download downloads files photos pictures images video
     videos slides results registration signup apply order orders store tickets prices offers careers
     blog live stream streaming watch read mail email write reach contact call text message dm ping
+    engineer engineers scientist scientists designer developer developers manager director intern researcher
+    analyst consultant lead head cto ceo cfo coo vp founder cofounder partner editor writer author professor
+    student nurse doctor chef teacher architect design engineering marketing deployed mirrored stored
+    running served cached indexed archived uploaded downloaded saved backed installed released tagged
     """.split()  # noqa: SIM905 - a word list reads better as words
 )
 
@@ -319,11 +349,22 @@ def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span
     return iter(sorted(found) if len(found) > 1 else found)
 
 
+# Mail providers' domains: "mikesmith at Gmail.com" is an address, whatever the capital.
+_MAIL_PROVIDERS = frozenset(
+    """
+    gmail googlemail outlook hotmail live msn yahoo ymail icloud me mac aol proton protonmail pm gmx web mail
+    yandex zoho fastmail tutanota tuta posteo mailbox orange free laposte libero virgilio t-online freenet
+    qq 163 126 naver daum rediffmail
+    """.split()  # noqa: SIM905 - a word list reads better as words
+)
+
+
 def _company_mention(text: str, start: int, at: int, domain: re.Match[str]) -> bool:
     """A one-word local part before a capitalised domain written with plain dots ("engineer at Amazon.com")."""
     written = domain.group()
     return (
         text[domain.start()].isupper()
+        and written.split(".", 1)[0] not in _MAIL_PROVIDERS
         and text[start:at].isalpha()
         and " " not in written
         and not any(mark in written for mark in "[({<")
@@ -472,9 +513,6 @@ _REFERENCE_WORDS = frozenset(
         "card",
         "routing",
         "policy",
-        "member",
-        "customer",
-        "employee",
         "confirmation",
         "claim",
         "booking",
@@ -683,7 +721,9 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
     ):
         return 0  # "2 345 678 901 €", "9 876 543 210 CHF": an amount
     words = _last_words(scan, start)
-    if _SINGLE_DIGITS.fullmatch(candidate) and not _PHONE_WORDS.intersection(words):
+    if (
+        _SINGLE_DIGITS.fullmatch(candidate) or _SPACED_THOUSANDS.fullmatch(candidate)
+    ) and not _PHONE_WORDS.intersection(words):
         return 0  # "6 0 3 5 7 6 9 8 8": a phone written a digit at a time only where the text says so
     if start and text[start - 1] == "." and not (words and words[-1] in _PHONE_WORDS):
         return 0  # glued by a dot to a word that is not a phone label ("v.0171 ...")
@@ -710,6 +750,7 @@ _CURRENCIES = (
     r"mxn|zar|aud|cad|nzd|rub|try|kroner|kronor|dollars?|euros?|francs?|pounds?|rupees?|yen|yuan|reais|pesos?|"
     r"pyб"  # "руб." as the view reads it (Cyrillic р and у look Latin, see normalize.py)
 )
+_SPACED_THOUSANDS = re.compile(r"[0-9](?: [0-9]{3}){3}")  # "9 876 543 210": an amount more than a phone
 _SINGLE_DIGITS = re.compile(r"\+?[0-9](?: {1,2}[0-9])+")
 _THOUSANDS = re.compile(r"[0-9]{1,3}(?:[ .,\u00a0'][0-9]{3})+")  # groups of three, as amounts are written
 _CURRENCY_AFTER = re.compile(rf"[ \u00a0]?(?:{_CURRENCIES})(?![a-z])", re.IGNORECASE)

@@ -9,12 +9,15 @@ from collections.abc import Iterator
 from securemem.pii.scan import Scan, Span, accepted
 
 # Not glued to a word or to more dotted numbers: "1.2.3.4.5" (a version) holds no address.
-_IPV4 = re.compile(r"[0-9](?<![\w.][0-9])[0-9]{0,2}(?:\.[0-9]{1,3}){3}(?![\w]|\.[0-9])")
+# An underscore may join it to a name ("backup_192.168.1.10.tar.gz").
+_IPV4 = re.compile(r"[0-9](?<![A-Za-z0-9.][0-9])[0-9]{0,2}(?:\.[0-9]{1,3}){3}(?![A-Za-z0-9]|\.[0-9])")
 # "version 10.0.0.1" and "build 1.2.3.4" are release numbers that happen to have four parts.
 # The word may end a name, and a quote or a bracket may follow it: 'AssemblyVersion("1.0.0.0")'.
 _VERSION_WORDS = re.compile(
-    r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|\b(?:ver|release|build|firmware|v|section|sec|clause|chapter|ch|table|figure|fig|"
-    r"requirement|req|para|paragraph|appendix|annex|article|art|step|item|rfc [0-9]+ section))[^0-9a-z\n]{0,5}$|§\s*$"
+    r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|release|build|firmware|v|section|"
+    r"clause|chapter|figure|fig|requirement|paragraph|appendix|annex|article|oid|abschnitt|kapitel|ziffer|absatz|"
+    r"chapitre|sección|seccion|capítulo|capitulo|apartado))(?:[^0-9a-z\n]{0,5}| to | is | of )$"
+    r"|§\s*$"
 )
 
 # Two colons at most five characters apart: every IPv6 address with two groups has this, and a
@@ -69,10 +72,15 @@ def find_ipv6(scan: Scan) -> Iterator[Span]:
     return accepted(_IPV6, scan.text, [(max(0, hint.start() - 40), len(scan.text))], _is_ipv6)
 
 
+_SLICE = re.compile(r"[0-9]+::[0-9]+")
+
+
 def _is_ipv6(match: re.Match[str]) -> bool:
     candidate = match.group()
     if not any(char.isdigit() for char in candidate):
         return False  # "Add::add", "Dead::beef()": a path in code, all letters
+    if _SLICE.fullmatch(candidate):
+        return False  # "values[100::200]": a slice
     groups = [group for group in candidate.split(":") if group]
     # "values[1::2]" is a slice: an address has two groups and four hex digits at least.
     if len(groups) < 2 or sum(map(len, groups)) < 4 or _looks_like_mac(candidate, groups):

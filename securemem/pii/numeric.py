@@ -77,6 +77,8 @@ def find_cards(scan: Scan) -> Iterator[Span]:
             return False
         if start > 0 and text[start - 1] in ".-" and not _CARD_LABEL.search(scan.before(start - 1, 16)):
             return False
+        if _NOT_CARD_WORDS.search(scan.before(start, 28)) and not _CARD_NAMES.search(scan.before(start, 28)):
+            return False  # "EAN-13: 4008627617607", "order number: 3040029165063095", "channel id 6516..."
         # An IMEI named just before it (15 digits, no Amex prefix) is not a card.
         return not (
             len(digits) == 15 and digits[:2] not in ("34", "37") and _DEVICE_WORDS.search(scan.before(start, 24))
@@ -137,6 +139,12 @@ def _card_end(match: re.Match[str], is_card: Callable[[str, int], bool]) -> int:
 # A phone's IMEI is 15 digits ending in a Luhn check digit, and may start like a Visa card ("49..."):
 # named just before it, a 15-digit number is not a card, unless it has an Amex prefix (no other
 # card network issues 15 digits).
+_CARD_NAMES = re.compile(r"card|cc\b|visa|master|amex|maestro|discover|\bpan\b|karte|carte|tarjeta|cartão|cartao|kart")
+# Numbers of other kinds that pass Luhn as often as any: named just before, they are not cards.
+_NOT_CARD_WORDS = re.compile(
+    r"\b(?:ean(?:-?1[34])?|gtin|upc|barcode|isbn|tracking|order|offset|channel|guild|message|snowflake|user|account|"
+    r"transaction|txn|invoice|ticket|serial|sku|shipment|parcel|awb|iccid)\b[^0-9]{0,16}$"
+)
 _DEVICE_WORDS = re.compile(r"\b(?:imei|meid)\b[^0-9a-z]{0,6}(?:(?:no|nr|number|is)\b[^0-9a-z]{0,4})?$")
 
 

@@ -133,7 +133,9 @@ _ANY_KEY = re.compile(r"(?:^|[_.\-])key$")
 _NOT_SECRET_KEY = re.compile(
     r"(?:^|[_.\-])(?:id|name|url|uri|path|file|type|length|len|size|count|min|max|hash|policy|prompt|field|"
     r"label|hint|header|expiry|expires|ttl|format|env|var|endpoint|mode|enabled|required|reset|regex|"
-    r"pattern|rule|strength|public|publishable|pub|sort|partition|foreign|cache|lookup)(?:[_.\-]|$)"
+    r"pattern|rule|strength|public|publishable|pub|sort|partition|foreign|cache|lookup|idempotency|websocket|dedupe|"
+    r"dedup|correlation|request|trace|etag|primary|unique|index|composite|natural|surrogate|row|object|s3|bucket|"
+    r"cursor|page|pagination|hotkey|shortcut|keyboard)(?:[_.\-]|$)"
 )
 # The assignment after a key: optional closing quote, then ":", "=", ":=", "=>", or the prose " is ".
 _ASSIGN = re.compile(r"""["'`\]]?[ \t]{0,8}(?P<op>:=|=>|->|=(?!=)|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}""")
@@ -206,6 +208,10 @@ _IDENTIFIER_CHAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
 _LOWER_WORD = re.compile(r"^[a-z]+$")
+# One capitalised word, or hyphenated lower-case words ("Incorrect", "Pflichtfeld", "reset-link",
+# "e-mails"): what a form or a log says after a label, not a password ("password: letmein" is one).
+_STATUS_WORD = re.compile(r"[A-ZÀ-Þ][a-zß-ÿ]+(?:-[a-zß-ÿ]+)*|[a-zß-ÿ]+(?:-[a-zß-ÿ]+)+")
+_DATE_WORD = re.compile(r"[0-9]{1,2}[-./ ][A-Za-z]{3,9}[-./ ][0-9]{2,4}")
 
 
 # What may follow a key for it to be assigned a value (checked before anything else is).
@@ -387,36 +393,46 @@ def _phrase_matches(lower: str, spans: list[tuple[int, int]]) -> Iterator[re.Mat
 
 def _password_phrases(text: str, lower: str, spans: list[tuple[int, int]]) -> Iterator[Hit]:
     for match in _phrase_matches(lower, spans):
-        if match["tag"] is not None:
-            close = text.find("</", match.end())
-            if close == -1:
-                continue  # "<password>" as a placeholder ("mongodb://<username>:<password>@host")
-            start, end = match.end(), close
-            secret = text[start:end]
-            if 4 <= len(secret) <= 256 and "\n" not in secret and _plausible_value(secret, True):
-                yield "PASSWORD", start, end
-            continue
-        assign_end = _skip_blanks(text, match.end())
-        value = _VALUE.match(text, assign_end)
-        if value is None:
-            continue
-        quoted = value["quoted"] is not None
-        start, end = value.span("quoted" if quoted else "bare")
-        if not quoted:
-            while end > start and text[end - 1] in _TRAILING and text[end - 1] != "?":
-                end -= 1
-            if end < len(text) and text[end] in "([":
-                continue  # a call or a subscript: code that reads the secret ("password = getpass()")
-        secret = text[start:end]
-        if len(secret) < 4 or not _plausible_value(secret, quoted) or secret.lower() in _STOP_VALUES:
-            continue
-        if match["bare"] is not None or match["words"] or match["op"] not in (":", "="):
-            # No key-value syntax: only a value shaped like a password (not "password reset link").
-            if quoted or not _password_shaped(secret):
-                continue
-        elif not quoted and _LOWER_WORD.match(secret) and _followed_by_words(text, end):
-            continue
-        yield "PASSWORD", start, end
+        found = _tagged_password(text, match) if match["tag"] is not None else _phrase_password(text, match)
+        if found is not None:
+            yield found
+
+
+def _tagged_password(text: str, match: re.Match[str]) -> Hit | None:
+    """<password>value</password>; a label alone in brackets is a placeholder ("://<username>:<password>@")."""
+    close = text.find("</", match.end())
+    if close == -1:
+        return None
+    start, end = match.end(), close
+    secret = text[start:end]
+    if 4 <= len(secret) <= 256 and "\n" not in secret and _plausible_value(secret, True):
+        return "PASSWORD", start, end
+    return None
+
+
+def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
+    value = _VALUE.match(text, _skip_blanks(text, match.end()))
+    if value is None:
+        return None
+    quoted = value["quoted"] is not None
+    start, end = value.span("quoted" if quoted else "bare")
+    if not quoted:
+        while end > start and text[end - 1] in _TRAILING and text[end - 1] != "?":
+            end -= 1
+        if end < len(text) and text[end] in "([":
+            return None  # a call or a subscript: code that reads the secret ("password = getpass()")
+    secret = text[start:end]
+    if len(secret) < 4 or not _plausible_value(secret, quoted) or secret.lower() in _STOP_VALUES:
+        return None
+    if _STATUS_WORD.fullmatch(secret) or _DATE_WORD.fullmatch(secret):
+        return None  # "Password last changed: 12-Mar-2024", "Password reset-link expired"
+    if match["bare"] is not None or match["words"] or match["op"] not in (":", "="):
+        # No key-value syntax: only a value shaped like a password (not "password reset link").
+        if quoted or not _password_shaped(secret):
+            return None
+    elif not quoted and _LOWER_WORD.match(secret) and _followed_by_words(text, end):
+        return None
+    return "PASSWORD", start, end
 
 
 _TOKEN_END = re.compile(r"[^\s\"'`<>]*")
@@ -602,7 +618,7 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
         split = _split_provider(text, start, end, keyed)
         if split is not None:
             return split
-        whole_end, whole = _continued(text, end)
+        whole_end, whole = _continued(text, end) if not _LOWER_WORD.match(secret) else (end, "")
         if whole_end > end:
             kind_of_whole = _provider(secret + whole, keyed)
             if kind_of_whole is not None:
@@ -627,6 +643,10 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
     if kind == "PASSWORD":
         if not quoted and _LOWER_WORD.match(secret) and (prose or _followed_by_words(text, end)):
             return None  # "Reset your password: click the link", "the password is correct"
+        if not quoted and (_STATUS_WORD.fullmatch(secret) or _DATE_WORD.fullmatch(secret)):
+            return None  # "Password: Incorrect", "Kennwort: Abgelaufen", "Passwort: 12-Mar-2024": a form's words
+        if key.endswith("pin") and not secret.isdigit():
+            return None  # a PIN is digits ("pin: GPIO17" is a board's pin)
         return ("PASSWORD", start, end) if len(secret) >= 4 else None
     if kind == "KEY":
         # "key" names many things (a cache key, a map key, "key: value"): a secret only when the
@@ -748,8 +768,10 @@ _STORE_REFERENCE = re.compile(
     r"keyvault|file|k8s|kubernetes|secret|secrets|op|doppler|sops|ref|var|param|parameter|sm|infisical)(?::|://)",
     re.IGNORECASE,
 )
+# "confirmPassword", "AccessToken", "SecretStr", "JwtAuthenticationFilter", "ApiKeyHeader": a name in code.
 _NAMED_VARIABLE = re.compile(
-    r"[a-z]+(?:[A-Z][a-z]*)*(?:Password|Passwd|Pwd|Pass|Secret|Token|Key|Credentials?|Auth)[A-Za-z]*"
+    r"[A-Za-z]*(?:[a-z](?:Password|Passwd|Pwd|Pass|Secret|Token|Key|Credentials?|Auth|Jwt)|"
+    r"(?:Password|Secret|Token|Key|Credentials?|Auth|Jwt|Api)[A-Z])[A-Za-z]*"
 )
 _REFERENCE = re.compile(r"%[A-Za-z_]+%|%(?:\([A-Za-z_]+\))?[sdr]|@[A-Za-z_][\w.]*(?:\(.*\))?")
 # A YAML tag where the value will come from elsewhere ("password: !vault |", "!Ref DbPassword").
@@ -854,7 +876,8 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
 # Words that name what follows as an identifier, between a secret word and a value.
 _ID_WORDS = re.compile(
     r"\b(?:commit|hash|sha(?:1|224|256|384|512)?|md5|digest|checksum|fingerprint|trace|span|request|req|event|"
-    r"version|revision|rev|uid|uuid|guid|id|build|change|changeset|session|run|job|etag|object|correlation)\b"
+    r"version|revision|rev|uid|uuid|guid|id|build|change|changeset|session|run|job|etag|object|correlation|revert|"
+    r"reverts|backport|cherry-pick|merge|rebase|bisect|fixup|squash)\b"
 )
 
 
@@ -882,12 +905,13 @@ def _prose_keywords(lower: str) -> list[tuple[int, int]]:
 
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+_ETHEREUM = re.compile(r"0x[0-9a-fA-F]{40}")  # an account's public address
 _HOST_PATH = re.compile(r"[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?:[:/]|$)")
 _NAME_WITH_SUFFIX = re.compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
 
 
 def _is_high_entropy(value: str) -> bool:
-    if _UUID.fullmatch(value):
+    if _UUID.fullmatch(value) or _ETHEREUM.fullmatch(value):
         return False  # an identifier (the issue's must-survive list)
     letters = value.upper() != value.lower()
     digits = _DIGIT.search(value) is not None
@@ -906,7 +930,10 @@ _URL_CREDENTIALS = re.compile(
     r"(?<=://)(?P<user>[^\s/@:?#\[\]\"'<>]{0,128}):(?P<password>[^\s\"'<>]{1,256})@(?=[A-Za-z0-9\[])"
 )
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,30}$")
-_CLI_USER = re.compile(r"(?<![\w-])(?:-u|--user)[ =](?P<cred>[^\s:'\"]{1,64}:[^\s'\"]{1,128})")
+_CLI_USER = re.compile(r"(?<![\w-])(?:-u|--user)(?:[ =]|(?=[A-Za-z]))[\"']?(?P<cred>[^\s:'\"]{1,64}:[^\s'\"]{1,128})")
+_UID = re.compile(r"[0-9]+|root|nobody|users?|staff|wheel|docker")
+# Commands whose -u takes a user and a group, not credentials.
+_UID_COMMANDS = re.compile(r"\b(?:docker|podman|nerdctl|kubectl|chown|runuser|setpriv|gosu|su-exec)\b")
 
 
 def find_url_credentials(scan: Scan) -> Iterator[Hit]:
@@ -921,8 +948,11 @@ def find_url_credentials(scan: Scan) -> Iterator[Hit]:
             if match is not None and _url_credentials(match["password"]):
                 yield "URL_CREDENTIALS", match.start("user"), match.end("password")
         at = text.find("://", at + 3)
-    if "-u " in text or "--user" in text:
+    if "-u" in text or "--user" in text:
         for match in _CLI_USER.finditer(text):
+            user, _, password = match["cred"].partition(":")
+            if _UID.fullmatch(password) or password == user or password.startswith("$") or _UID_COMMANDS.search(text):
+                continue  # "docker run -u 1000:1000", "-u www-data:www-data", "-u $USER:$TOKEN"
             yield "URL_CREDENTIALS", match.start("cred"), match.end("cred")
 
 
