@@ -46,8 +46,8 @@ def find_emails(scan: Scan) -> Iterator[Span]:
 def _is_address(text: str, start: int, at: int, end: int) -> bool:
     if _ASSET.match(text, at + 1, end) or _in_authority(text, start):
         return False
-    if end < len(text) and text[end] == "(":
-        return False  # "q@k.transpose(-2, -1)": a matrix product and a method call in code
+    if (end < len(text) and text[end] == "(") or text.startswith("self.", at + 1):
+        return False  # "q@k.transpose(-2, -1)", "x@self.weight.T": a matrix product in code
     # "git@github.com:org/repo.git" is an SSH remote: a host followed by ":" and a path. After a ":"
     # a port ("alerts@acme.io:587") or a password ("jane@gmail.com:Summer2024!", a leaked combo list)
     # leave it an address.
@@ -325,6 +325,12 @@ _PROSE_BEFORE_AT = frozenset(
 SPOKEN_ATS = (" at ", " arroba ", " arobase ")  # "jane arroba example punto com"
 
 
+# Mailboxes named for a role: with the dot spelt out ("info at acme dot com") they are addresses.
+_ROLE_LOCALS = frozenset(
+    "info contact sales support admin office hello careers jobs press billing help team mail noreply news".split()  # noqa: SIM905
+)
+
+
 def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span]:
     """One anchored domain match per " at " (str.find, no regex pass over the text); ``foreign``: the
     text holds "rob" (of "arroba", "arobase"), when the caller knows."""
@@ -337,7 +343,8 @@ def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span
         done = 0
         while at != -1:
             domain = _SPOKEN_DOMAIN.match(lower, at + len(word))
-            start = _spoken_local_start(lower, at, done) if domain is not None else -1
+            spelt = domain is not None and " " in domain.group()
+            start = _spoken_local_start(lower, at, done, spelt) if domain is not None else -1
             if domain is not None and start != -1 and _company_mention(scan.text, start, at, domain):
                 start = -1  # "a data scientist at Booking.com": someone's employer, not an address
             if domain is not None and start != -1 and _spoken_tld(domain.group()):
@@ -375,7 +382,7 @@ def _spoken_tld(domain: str) -> bool:
     return _known_tld(_SPOKEN_SPLIT.split(domain)[-1].strip())
 
 
-def _spoken_local_start(lower: str, at: int, floor: int) -> int:
+def _spoken_local_start(lower: str, at: int, floor: int, spelt: bool = False) -> int:
     """Start of the local part ending at ``at`` (words joined by "dot" or "."), or -1."""
     start = end = at
     parts = 0
@@ -396,7 +403,7 @@ def _spoken_local_start(lower: str, at: int, floor: int) -> int:
     if before.isalnum() or before in "'@" or (before == "\u2019"):
         return -1
     local = lower[start:at]
-    if local.isalpha() and local in _PROSE_BEFORE_AT:
+    if local.isalpha() and local in _PROSE_BEFORE_AT and not (spelt and local in _ROLE_LOCALS):
         return -1
     return start
 
@@ -423,7 +430,7 @@ _SPOKEN_WORD = re.compile(rf"\s*[\[({{<\-]?\s*\b(?P<word>(?i:{_AT_WORDS}|{_DOT_W
 # between groups and matches one way, so a digit run splits one way only).
 _PHONE = re.compile(
     r"""
-    (?:(?<=[0-9])(?=\+)                       # "+44 ..." glued to a number before it starts anew
+    (?:(?<=[0-9A-Za-z])(?=\+)                 # "+44 ..." glued to a number or a label ("Tel+44 ...")
       |(?<![\w+#$€£¥/\-])(?<![0-9.]\.)        # a label's dot may come before ("Tel.0171 ..."; see _phone_end)
        (?:(?=[+(])|(?<![0-9][ .\-/]))          # not the tail of "DE89 3704 0044 0532 0130 01"
     )
@@ -431,7 +438,7 @@ _PHONE = re.compile(
     (?:\(0\)[ ]?)?
     (?:\([0-9]{1,5}\)[ .\-]?)?
     [0-9]{1,15}(?:(?:[ ]?[.\-/][ ]?|[ ]{1,2})[0-9]{1,15}){0,7}
-    (?![\w]|[.\-/][0-9])
+    (?:(?![\w]|[.\-/][0-9])|(?=x[0-9]{1,5}(?![\w])))  # an extension may be glued on ("...3608x12")
     """,
     re.X,
 )
@@ -666,6 +673,9 @@ def find_phones(scan: Scan) -> Iterator[Span]:
             if not end:
                 match, end = _after_short_number(scan, match, high)
             if end:
+                extension = _EXTENSION.match(text, end)
+                if extension is not None:
+                    end = extension.end()  # "...3608x12": the extension goes with the number
                 yield match.start(), end
                 done = end
                 match = _PHONE.search(text, done, high)
@@ -682,6 +692,9 @@ def find_phones(scan: Scan) -> Iterator[Span]:
 _PHONE_AFTER = re.compile(_PHONE.pattern[_PHONE.pattern.index("(?:(?:\\+|00)") :], re.X)
 # Short numbers ("24/7", "9-17", "4.12", "12") and then a space: "2-07-040850-5" (an ISBN) is one number.
 _SHORT_GROUP = re.compile(r"[0-9]{1,3}(?:[./\-][0-9]{1,3}){0,2}(?:[ ]{1,2}|$)")
+
+
+_EXTENSION = re.compile(r"x[0-9]{1,5}(?![\w])")
 
 
 def _after_short_number(scan: Scan, match: re.Match[str], high: int) -> tuple[re.Match[str], int]:

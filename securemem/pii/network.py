@@ -46,7 +46,12 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
     # Leading zeros are refused: "01.02.03.04" reads as a date or a code, and ipaddress agrees.
     if any(int(octet) > 255 or (len(octet) > 1 and octet[0] == "0") for octet in octets):
         return False
-    return _VERSION_WORDS.search(scan.before(match.start(), 16)) is None
+    before = scan.before(match.start(), 16)
+    if _VERSION_WORDS.search(before):
+        return False
+    # "Table 4.1.2.3", "REQ 3.1.4.1": words that number sections, when every part is one digit (an
+    # address after them, "ARP table: 192.168.1.10", has bigger parts).
+    return not (all(len(octet) == 1 for octet in octets) and _SECTION_WORDS.search(before))
 
 
 def _colon_pair(text: str) -> int:
@@ -72,6 +77,7 @@ def find_ipv6(scan: Scan) -> Iterator[Span]:
     return accepted(_IPV6, scan.text, [(max(0, hint.start() - 40), len(scan.text))], _is_ipv6)
 
 
+_SECTION_WORDS = re.compile(r"\b(?:table|tab|req|item|step|rule|control|ctrl|criterion|§)[^0-9a-z\n]{0,3}$")
 _SLICE = re.compile(r"[0-9]+::[0-9]+")
 
 

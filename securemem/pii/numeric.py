@@ -21,7 +21,7 @@ _CARD_START = (
 # The labels a card number may be glued to ("VISA-4619...", "Karten-Nr.4273..."); after any other
 # word ("id-4111...") it is an identifier.
 _CARD_LABEL = re.compile(
-    r"(?:^|[^a-z])(?:visa|mc|mastercard|amex|card|cc|nr|no|num|number|karte|carte|tarjeta|cartão|cartao|kart|kartı)$"
+    r"(?:^|[^a-z])(?:visa|mc|mastercard|amex|card|cc|pan|nr|no|num|number|karte|carte|tarjeta|cartão|cartao|kart|kartı)$"
 )
 # Groups are separated the same way throughout: one or two spaces or tabs, or a dot or a dash with
 # at most a space on either side ("5454 - 1882 - 0020 - 8729").
@@ -55,8 +55,10 @@ _CARD_TAIL = 6  # ... and the card pattern's, which may read an expiry or "CVV" 
 # Groups may be set apart by one or two spaces, a dash or a dot ("FR76.6529.7008...").
 _IBAN = re.compile(r"[0-9][0-9](?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:(?:[ ]{1,2}|[\-.])?[A-Za-z0-9]){11,31}")
 
-_SSN = re.compile(  # glued to a label by a dash ("SSN-123-04-2078"), not to a number
-    r"(?P<area>[0-9](?<![\w.][0-9])(?<![0-9_]-[0-9])[0-9]{2})(?P<sep>[-. ]?)(?P<group>[0-9]{2})(?P=sep)"
+# Glued to its label ("SSN-123-04-2078", "SSN737-70-0210"), not to a number; " - " may separate too.
+_SSN = re.compile(
+    r"(?P<area>(?:(?<=[Ss][Ss][Nn])[0-9]|[0-9](?<![\w.][0-9])(?<![0-9_]-[0-9]))[0-9]{2})(?P<sep>[-. ]?| - )"
+    r"(?P<group>[0-9]{2})(?P=sep)"
     r"(?P<serial>[0-9]{4})(?![\w]|[-.][0-9])"
 )
 # An SSN written without dashes is only an SSN when the text says so just before it.
@@ -232,4 +234,4 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
         return False
     if _NOT_SSN_WORDS.search(scan.before(match.start(), 24)):
         return False  # "Part number 302-15-4421": a catalogue's number
-    return match["sep"] in ("-", ".") or _SSN_WORDS.search(scan.before(match.start(), 32)) is not None
+    return match["sep"] in ("-", ".", " - ") or _SSN_WORDS.search(scan.before(match.start(), 32)) is not None

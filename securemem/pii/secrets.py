@@ -71,6 +71,8 @@ def find_catalogue(scan: Scan) -> Iterator[Hit]:
         start = at
         while start > 0 and canonical[start - 1] == 0x78:  # "x": the run began before the hint
             start -= 1
+        if start and text[start - 1] == "%" and text[start + 2 : start + 4] in by_first:
+            start += 2  # "...%3Dghp_...", "%22ghp_...": the token after a percent-encoded character
         for rule in by_first.get(text[start : start + 2], ()):
             match = rule.pattern.match(text, start)
             if match is not None and (rule.check is None or rule.check(match.group())):
@@ -119,6 +121,7 @@ _SECRET_KEY = re.compile(
     r"account|storage|subscription|admin|webhook|deploy|ssh|gpg|pgp|hmac|jwt|session|x[_.\-]api|sas|shared)"
     r"[_.\-]?key|(?:^|[_.\-])sig|(?:^|[_.\-])auth)$"
 )
+_DOLLAR_ASSIGN = re.compile(r"[ \t]*=[^=]")
 _SECRET_QUALIFIER = re.compile(
     r"(?<![a-z0-9_])(?:api|secret|private|access|auth|signing|encryption|master|license|licence|client|service)"
     r"[ _\-]$"
@@ -140,7 +143,11 @@ _NOT_SECRET_KEY = re.compile(
 # The assignment after a key: optional closing quote, then ":", "=", ":=", "=>", or the prose " is ".
 _ASSIGN = re.compile(r"""["'`\]]?[ \t]{0,8}(?P<op>:=|=>|->|=(?!=)|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}""")
 _ASSIGN_CLI = re.compile(r"[ \t]+")  # "--password hunter2"
-_VALUE = re.compile(r"""(?P<q>["'`])(?P<quoted>[^"'`\n]{1,256})(?P=q)|(?P<bare>[^\s"'`,;<>(){}\[\]|]{1,256})""")
+# A bare value may hold an apostrophe between letters ("Don'tPanic42").
+_VALUE = re.compile(
+    r"""(?P<q>["'`])(?P<quoted>[^"'`\n]{1,256})(?P=q)"""
+    r"""|(?P<bare>[^\s"'`,;<>(){}\[\]|](?:[^\s"'`,;<>(){}\[\]|]|(?<=[A-Za-z])'(?=[A-Za-z0-9])){0,255})"""
+)
 _TRAILING = ".,:;?)"
 # In a URL query the next parameter ends the value: "?api_key=...&format=json".
 _NEXT_PARAMETER = re.compile(r"&[A-Za-z_][A-Za-z0-9_.\-]*=")
@@ -207,7 +214,7 @@ _PLACEHOLDER = re.compile(r"^(?:[*xX•.\-_#?]+|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9
 _IDENTIFIER_CHAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
-_LOWER_WORD = re.compile(r"^[a-z]+$")
+_LOWER_WORD = re.compile(r"^[a-z]+(?:'[a-z]+)?$")  # "isn't" too
 # One capitalised word, or hyphenated lower-case words ("Incorrect", "Pflichtfeld", "reset-link",
 # "e-mails"): what a form or a log says after a label, not a password ("password: letmein" is one).
 _STATUS_WORD = re.compile(r"[A-ZÀ-Þ][a-zß-ÿ]+(?:-[a-zß-ÿ]+)*|[a-zß-ÿ]+(?:-[a-zß-ÿ]+)+")
@@ -215,7 +222,7 @@ _DATE_WORD = re.compile(r"[0-9]{1,2}[-./ ][A-Za-z]{3,9}[-./ ][0-9]{2,4}")
 
 
 # What may follow a key for it to be assigned a value (checked before anything else is).
-_ASSIGN_START = re.compile(r"""["'`\]]?[ \t]{0,8}(?:[:=\-]|(?:is|was)\b)""")
+_ASSIGN_START = re.compile(r"""(?:["'`]\]?|\])?[ \t]{0,8}(?:[:=\-]|(?:is|was)\b)|["'`][ \t]*,|\([ \t]*["'`]""")
 _KEY_REST = re.compile(r"[a-z0-9_.\-]{0,64}")
 
 
@@ -240,13 +247,15 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
         yield from _password_phrases(text, lower, spans)
     if _may_hold_attribute(lower):
         yield from _key_value_attributes(text, lower)
+    if spans and ("'" in text or '"' in text):
+        yield from _code_secrets(text)
     if _may_hold_cli_password(lower) or ("--pass" in lower and any(tool in lower for tool in _CLI_TOOLS)):
         yield from _cli_passwords(text)
 
 
-# .NET and Java configuration: <add key="SmtpPassword" value="..." />, <entry key="db.password" value="..."/>.
+# .NET and Java configuration: <add key="SmtpPassword" value="..." />, <property name="password" value="..."/>.
 _KEY_VALUE_ATTRIBUTE = re.compile(
-    r"""\bkey[ \t]*=[ \t]*(?P<q1>["'])(?P<key>[^"'\n]{1,64})(?P=q1)[ \t]+"""
+    r"""\b(?:key|name)[ \t]*=[ \t]*(?P<q1>["'])(?P<key>[^"'\n]{1,64})(?P=q1)[ \t]+"""
     r"""value[ \t]*=[ \t]*(?P<q2>["'])(?P<value>[^"'\n]{1,256})(?P=q2)"""
 )
 
@@ -263,6 +272,41 @@ def _key_value_attributes(text: str, lower: str) -> Iterator[Hit]:
             yield "GENERIC_SECRET", start, end
 
 
+# Secrets set in code: config['password'] = '...', os.environ["DB_PASSWORD"] = "...", define('DB_PASSWORD',
+# '...'), props.setProperty("password", "..."), ds.setPassword("..."), auth=("bob", "..."), SQL's
+# PASSWORD '...' and IDENTIFIED BY '...', PowerShell's ConvertTo-SecureString "...".
+_Q = r"""(?P<q>["'])"""
+_CODE_SECRET = re.compile(
+    rf"""\[[ \t]*["'](?P<k1>[^"'\n]{{1,64}})["'][ \t]*\][ \t]*=[ \t]*{_Q}(?P<v1>[^"'\n]{{1,256}})(?P=q)"""
+    rf"""|\([ \t]*["'](?P<k2>[^"'\n]{{1,64}})["'][ \t]*,[ \t]*(?P<q2>["'])(?P<v2>[^"'\n]{{1,256}})(?P=q2)"""
+    rf"""|\bset_?(?P<k3>password|passwd|secret|token|api_?key|credentials?)[ \t]*\([ \t]*"""
+    rf"""(?P<q3>["'])(?P<v3>[^"'\n]{{1,256}})(?P=q3)"""
+    rf"""|\bauth[ \t]*=[ \t]*\([ \t]*["'][^"'\n]{{1,64}}["'][ \t]*,[ \t]*(?P<q4>["'])(?P<v4>[^"'\n]{{1,256}})(?P=q4)"""
+    rf"""|\b(?:password|identified[ \t]+by)[ \t]+(?P<q5>')(?P<v5>[^'\n]{{1,256}})'"""
+    rf"""|\bconvertto-securestring[ \t]+(?:-string[ \t]+)?(?P<q6>["'])(?P<v6>[^"'\n]{{1,256}})(?P=q6)""",
+    re.IGNORECASE,
+)
+
+
+def _code_secrets(text: str) -> Iterator[Hit]:
+    for match in _CODE_SECRET.finditer(text):
+        key = match["k1"] or match["k2"]
+        if key is not None:
+            kind = key_kind(_KEY_SPLIT.sub("_", key).lower())
+        else:
+            kind = "PASSWORD" if match["k3"] is None or "pass" in match["k3"].lower() else "SECRET"
+        group = next(name for name in ("v1", "v2", "v3", "v4", "v5", "v6") if match[name] is not None)
+        start, end = match.span(group)
+        secret = text[start:end]
+        if not _plausible_value(secret, True) or _PHRASE.fullmatch(secret):
+            continue  # print("password", "is required"): words, not a value
+        if kind == "PASSWORD" and len(secret) >= 4:
+            yield "PASSWORD", start, end
+        elif kind in ("SECRET", "KEY") and _looks_random(secret) and not _UUID.fullmatch(secret):
+            yield "GENERIC_SECRET", start, end
+
+
+_PHRASE = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)+[.!?]?")
 _KEY_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[ .\-]")
 
 # Command lines that take a password as an option: "mysql -u root -pS3cr3t", "docker login -u bot -p
@@ -330,12 +374,17 @@ _PASSWORD_HINTS_OTHER = (
     "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар",
     "パスワード", "暗証", "密码", "密碼", "口令", "비밀번호",
 )  # fmt: skip
-_VERBS = "is|was|ist|lautet|war|est|était|es|era|é|è|är|er|jest|je|on|equals"
+# Verbs between a label and its value, longest first ("is now", "changed to", "heißt", "devient", "→").
+_VERBS = (
+    "is now|was changed to|changed to|set to|reset to|is|was|to|now|ist|lautet|heißt|heisst|auf|war|est|devient|"
+    "était|es|era|é|è|är|er|jest|je|on|equals|→|->"
+)
 # Particles that join a label to its value without spaces ("パスワードは...", "密码是...", "비밀번호는 ...").
 _PARTICLES = "は|是|为|為|는|은"
 _PASSWORD_PHRASE = re.compile(
-    # Not in a name ("DB_PASSWORD") or a token ("[PASSWORD ...]"); a particle may follow ("パスワードは").
-    rf"(?<![\w\[])(?:{_PW_LABELS})(?:(?=(?:{_PARTICLES}))|(?![^\W_]))"
+    # A label, maybe inside a name ("DB_PASSWORT", "MDP_BDD"), not in a token ("[PASSWORD ...]"); a
+    # particle may follow ("パスワードは").
+    rf"(?<![\w\[$])(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_]))"
     rf"(?:(?P<tag>[ \t]*>)"  # <password>value</password>
     rf"|(?P<words>(?:[ \t]+[^\s:=]{{1,64}}?){{0,4}})[ \t]*(?P<op>:|=(?!=)|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES}))"
     rf"|(?P<bare>[ \t]+)(?=[^\s]))"
@@ -411,6 +460,8 @@ def _tagged_password(text: str, match: re.Match[str]) -> Hit | None:
 
 
 def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
+    if "_" in match["label"] and _NOT_SECRET_KEY.search(match["label"]):
+        return None  # "password_hash: ...", "db_password_file = ...": the name says it is not the secret
     value = _VALUE.match(text, _skip_blanks(text, match.end()))
     if value is None:
         return None
@@ -493,7 +544,7 @@ def may_hold_keyword_secret(scan: Scan) -> bool:
 
 
 def _may_hold_attribute(lower: str) -> bool:
-    return "=" in lower and "key=" in lower and "value" in lower
+    return "=" in lower and ("key=" in lower or "name=" in lower) and "value" in lower
 
 
 def _may_hold_cli_password(lower: str) -> bool:
@@ -580,6 +631,8 @@ def key_kind(key: str) -> str | None:
 
 def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int) -> Hit | None:  # noqa: PLR0912
     key = lower[key_start:key_end]
+    if key_start and text[key_start - 1] == "$" and not _DOLLAR_ASSIGN.match(text, key_end):
+        return None  # "$PWD:/app": a variable's value read, not assigned ("$password = '...'" is assigned)
     kind = key_kind(key)
     if kind == "KEY" and _SECRET_QUALIFIER.search(lower, max(0, key_start - 12), key_start):
         kind = "SECRET"  # "heroku api key: ...", "the signing key = ...": the words before name a secret
@@ -762,7 +815,9 @@ def _provider(value: str, keyed: list[KeyedRule]) -> str | None:
     return None
 
 
-_FILE_PATH = re.compile(r"(?:~|\.{1,2})?/[^\s]*|[A-Za-z]:\\[^\s]*")
+# A path of names ("/app", "~/.ssh/id_rsa", "./token.txt"; "/Xk9mP2#q" is not one).
+_FILE_PATH = re.compile(r"(?:~|\.{1,2})?/(?:[\w.\-]+/)*[\w.\-]*|[A-Za-z]:\\[^\s]*")
+_CMDLET = re.compile(r"[A-Z][A-Za-z]+-[A-Z][A-Za-z]+")  # PowerShell's Verb-Noun
 _STORE_REFERENCE = re.compile(
     r"(?:ref\+[a-z]+|env|vault|secretsmanager|secrets?manager|ssm|arn|aws|awskms|gcpkms|azurekms|gcp|gsm|azure|akv|"
     r"keyvault|file|k8s|kubernetes|secret|secrets|op|doppler|sops|ref|var|param|parameter|sm|infisical)(?::|://)",
@@ -773,7 +828,7 @@ _NAMED_VARIABLE = re.compile(
     r"[A-Za-z]*(?:[a-z](?:Password|Passwd|Pwd|Pass|Secret|Token|Key|Credentials?|Auth|Jwt)|"
     r"(?:Password|Secret|Token|Key|Credentials?|Auth|Jwt|Api)[A-Z])[A-Za-z]*"
 )
-_REFERENCE = re.compile(r"%[A-Za-z_]+%|%(?:\([A-Za-z_]+\))?[sdr]|@[A-Za-z_][\w.]*(?:\(.*\))?")
+_REFERENCE = re.compile(r"%[A-Za-z_]+%|%(?:\([A-Za-z_]+\))?[sdr]|@[A-Za-z_][A-Za-z_.]*(?:\(.*\))?")
 # A YAML tag where the value will come from elsewhere ("password: !vault |", "!Ref DbPassword").
 _YAML_TAG = re.compile(r"![A-Za-z_][A-Za-z0-9_]*")
 
@@ -783,8 +838,8 @@ def _plausible_value(secret: str, quoted: bool) -> bool:
         return False
     if _FILE_PATH.fullmatch(secret) or _STORE_REFERENCE.match(secret):
         return False  # "/path/to/key.json", "env:DB_PASSWORD", "secretsmanager:prod/db:password"
-    if not quoted and _NAMED_VARIABLE.fullmatch(secret):
-        return False  # "confirmPassword", "currentPassword", "apiKey": a variable of code
+    if not quoted and (_NAMED_VARIABLE.fullmatch(secret) or _CMDLET.fullmatch(secret)):
+        return False  # "confirmPassword", "apiKey": a variable of code; "ConvertTo-SecureString": a cmdlet
     if secret.startswith(("${", "$(", "{", "<", "[", "os.", "env.", "process.env")):
         return False
     # "%", "@" and "#" open a password too ("%Tg7!kq2Lm", "@dmin123!", "#Winter2024"), or a format,
