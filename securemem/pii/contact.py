@@ -430,7 +430,7 @@ _SPOKEN_WORD = re.compile(rf"\s*[\[({{<\-]?\s*\b(?P<word>(?i:{_AT_WORDS}|{_DOT_W
 # between groups and matches one way, so a digit run splits one way only).
 _PHONE = re.compile(
     r"""
-    (?:(?<=[0-9A-Za-z])(?=\+)                 # "+44 ..." glued to a number or a label ("Tel+44 ...")
+    (?:(?<=[0-9])(?=\+)                       # "+44 ..." glued to a number before it starts anew
       |(?<![\w+#$€£¥/\-])(?<![0-9.]\.)        # a label's dot may come before ("Tel.0171 ..."; see _phone_end)
        (?:(?=[+(])|(?<![0-9][ .\-/]))          # not the tail of "DE89 3704 0044 0532 0130 01"
     )

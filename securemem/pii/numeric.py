@@ -57,7 +57,8 @@ _IBAN = re.compile(r"[0-9][0-9](?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:(?:[ ]
 
 # Glued to its label ("SSN-123-04-2078", "SSN737-70-0210"), not to a number; " - " may separate too.
 _SSN = re.compile(
-    r"(?P<area>(?:(?<=[Ss][Ss][Nn])[0-9]|[0-9](?<![\w.][0-9])(?<![0-9_]-[0-9]))[0-9]{2})(?P<sep>[-. ]?| - )"
+    # Led by a digit (the engine skips to digits at C speed), the lookbehinds after it.
+    r"(?P<area>[0-9](?:(?<=[Ss][Ss][Nn][0-9])|(?<![\w.][0-9])(?<![0-9_]-[0-9]))[0-9]{2})(?P<sep>[-. ]?| - )"
     r"(?P<group>[0-9]{2})(?P=sep)"
     r"(?P<serial>[0-9]{4})(?![\w]|[-.][0-9])"
 )

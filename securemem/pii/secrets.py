@@ -222,7 +222,7 @@ _DATE_WORD = re.compile(r"[0-9]{1,2}[-./ ][A-Za-z]{3,9}[-./ ][0-9]{2,4}")
 
 
 # What may follow a key for it to be assigned a value (checked before anything else is).
-_ASSIGN_START = re.compile(r"""(?:["'`]\]?|\])?[ \t]{0,8}(?:[:=\-]|(?:is|was)\b)|["'`][ \t]*,|\([ \t]*["'`]""")
+_ASSIGN_START = re.compile(r"""["'`\]]?[ \t]{0,8}(?:[:=\-]|(?:is|was)\b)""")
 _KEY_REST = re.compile(r"[a-z0-9_.\-]{0,64}")
 
 
@@ -275,35 +275,42 @@ def _key_value_attributes(text: str, lower: str) -> Iterator[Hit]:
 # Secrets set in code: config['password'] = '...', os.environ["DB_PASSWORD"] = "...", define('DB_PASSWORD',
 # '...'), props.setProperty("password", "..."), ds.setPassword("..."), auth=("bob", "..."), SQL's
 # PASSWORD '...' and IDENTIFIED BY '...', PowerShell's ConvertTo-SecureString "...".
-_Q = r"""(?P<q>["'])"""
-_CODE_SECRET = re.compile(
-    rf"""\[[ \t]*["'](?P<k1>[^"'\n]{{1,64}})["'][ \t]*\][ \t]*=[ \t]*{_Q}(?P<v1>[^"'\n]{{1,256}})(?P=q)"""
-    rf"""|\([ \t]*["'](?P<k2>[^"'\n]{{1,64}})["'][ \t]*,[ \t]*(?P<q2>["'])(?P<v2>[^"'\n]{{1,256}})(?P=q2)"""
-    rf"""|\bset_?(?P<k3>password|passwd|secret|token|api_?key|credentials?)[ \t]*\([ \t]*"""
-    rf"""(?P<q3>["'])(?P<v3>[^"'\n]{{1,256}})(?P=q3)"""
-    rf"""|\bauth[ \t]*=[ \t]*\([ \t]*["'][^"'\n]{{1,64}}["'][ \t]*,[ \t]*(?P<q4>["'])(?P<v4>[^"'\n]{{1,256}})(?P=q4)"""
-    rf"""|\b(?:password|identified[ \t]+by)[ \t]+(?P<q5>')(?P<v5>[^'\n]{{1,256}})'"""
-    rf"""|\bconvertto-securestring[ \t]+(?:-string[ \t]+)?(?P<q6>["'])(?P<v6>[^"'\n]{{1,256}})(?P=q6)""",
-    re.IGNORECASE,
+# Each form is led by a literal (the engine skips to it at C speed) and runs only when the text holds
+# that literal; keys are read in the lower-cased text, values in the text (same offsets).
+_VALUE_IN = r"""(?P<q>["'])(?P<v>[^"'\n]{1,256})(?P=q)"""
+_CODE_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("[", re.compile(rf"""\[[ \t]*["'](?P<k>[^"'\n]{{1,64}})["'][ \t]*\][ \t]*=[ \t]*{_VALUE_IN}""")),
+    ("(", re.compile(rf"""\([ \t]*["'](?P<k>[^"'\n]{{1,64}})["'][ \t]*,[ \t]*{_VALUE_IN}""")),
+    (
+        "set",
+        re.compile(rf"""set_?(?P<k>password|passwd|secret|token|api_?key|credentials?)[ \t]*\([ \t]*{_VALUE_IN}"""),
+    ),
+    ("auth", re.compile(rf"""auth[ \t]*=[ \t]*\([ \t]*["'][^"'\n]{{1,64}}["'][ \t]*,[ \t]*{_VALUE_IN}""")),
+    ("password", re.compile(rf"""password[ \t]+{_VALUE_IN}""")),
+    ("identified", re.compile(rf"""identified[ \t]+by[ \t]+{_VALUE_IN}""")),
+    ("convertto", re.compile(rf"""convertto-securestring[ \t]+(?:-string[ \t]+)?{_VALUE_IN}""")),
 )
 
 
 def _code_secrets(text: str) -> Iterator[Hit]:
-    for match in _CODE_SECRET.finditer(text):
-        key = match["k1"] or match["k2"]
-        if key is not None:
-            kind = key_kind(_KEY_SPLIT.sub("_", key).lower())
-        else:
-            kind = "PASSWORD" if match["k3"] is None or "pass" in match["k3"].lower() else "SECRET"
-        group = next(name for name in ("v1", "v2", "v3", "v4", "v5", "v6") if match[name] is not None)
-        start, end = match.span(group)
-        secret = text[start:end]
-        if not _plausible_value(secret, True) or _PHRASE.fullmatch(secret):
-            continue  # print("password", "is required"): words, not a value
-        if kind == "PASSWORD" and len(secret) >= 4:
-            yield "PASSWORD", start, end
-        elif kind in ("SECRET", "KEY") and _looks_random(secret) and not _UUID.fullmatch(secret):
-            yield "GENERIC_SECRET", start, end
+    lower = text.lower()
+    for literal, pattern in _CODE_FORMS:
+        if literal not in lower:
+            continue
+        for match in pattern.finditer(lower):
+            key = match.groupdict().get("k")
+            if literal in ("[", "("):
+                kind = key_kind(_KEY_SPLIT.sub("_", text[match.start("k") : match.end("k")]).lower())
+            else:
+                kind = "PASSWORD" if key is None or "pass" in key else "SECRET"
+            start, end = match.span("v")
+            secret = text[start:end]
+            if not _plausible_value(secret, True) or _PHRASE.fullmatch(secret):
+                continue  # print("password", "is required"): words, not a value
+            if kind == "PASSWORD" and len(secret) >= 4:
+                yield "PASSWORD", start, end
+            elif kind in ("SECRET", "KEY") and _looks_random(secret) and not _UUID.fullmatch(secret):
+                yield "GENERIC_SECRET", start, end
 
 
 _PHRASE = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)+[.!?]?")
@@ -540,6 +547,7 @@ def may_hold_keyword_secret(scan: Scan) -> bool:
         or _may_name_password(lower)
         or _may_hold_attribute(lower)
         or _may_hold_cli_password(lower)
+        or (("[" in lower or "(" in lower) and ("'" in lower or '"' in lower))  # secrets set in code
     )
 
 
