@@ -211,6 +211,40 @@ def print_held_out(detectors: dict[str, Detector]) -> None:
                 print(f"    {note:<28} {score_.found}/{score_.labelled}")
 
 
+REVIEWS = {
+    "a": "pii_review_a.jsonl: 3 rounds, 9 languages",
+    "b": "pii_review_b.jsonl: round 1 blind, round 2 written against the source",
+}
+
+
+def print_reviews(detectors: dict[str, Detector]) -> None:
+    """Recall per scope and round on the two reviewers' corpora, and their ordinary lines altered."""
+    print("\nreviewers' corpora (written without seeing ours; a value counts when it is covered whole)")
+    for key, title in REVIEWS.items():
+        rows = [
+            json.loads(line) for line in (CORPUS.parent / f"pii_review_{key}.jsonl").read_text("utf-8").splitlines()
+        ]
+        print(f"  {title}")
+        for name, detector in detectors.items():
+            tally: dict[tuple[int, str], list[int]] = {}
+            damaged = 0
+            for row in rows:
+                findings = detector(row["text"])
+                if row["section"] == "negative":
+                    damaged += row.get("negative") == "core" and bool(findings)
+                    continue
+                for label in row["labels"]:
+                    cell = tally.setdefault((row["round"], label["scope"]), [0, 0])
+                    cell[1] += 1
+                    cell[0] += any(start <= label["start"] and end >= label["end"] for _, start, end in findings)
+            ordinary = sum(1 for row in rows if row.get("negative") == "core")
+            cells = ", ".join(
+                f"round {round_} {scope} {found}/{total} {100 * found / total:.1f}%"
+                for (round_, scope), (found, total) in sorted(tally.items())
+            )
+            print(f"    {name:<10} {cells}; ordinary lines altered {damaged}/{ordinary}")
+
+
 def pass_seconds(detector: Detector, texts: Sequence[str]) -> float:
     """CPU time of one pass of ``detector`` over all ``texts``.
 
@@ -407,6 +441,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         detectors["presidio"] = presidio
     print_damage(survive, detectors)
     print_held_out(detectors)
+    print_reviews(detectors)
     dense = [row.text for row in corpus if row.labels]
     benign = [row.text for row in corpus if not row.labels]
     prose = [ORDINARY_1KB[i : i + 256] for i in range(0, len(ORDINARY_1KB), 256)] * 25 + [ORDINARY_1KB] * 25

@@ -26,6 +26,7 @@ pattern recognizers.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -418,11 +419,19 @@ def _best_of(cluster: list[Hit]) -> list[Hit]:
         return cluster
     rank = entities.rank
     ranked = sorted(cluster, key=lambda hit: (hit[1] - hit[2], -rank(hit[0]), hit[1]))
+    # The chosen findings never overlap, so a candidate need only be checked against its neighbours
+    # in start order (a long chain of overlapping candidates stays O(n log n)).
+    starts: list[int] = []
     chosen: list[Hit] = []
     for hit in ranked:
-        if all(hit[2] <= other[1] or other[2] <= hit[1] for other in chosen):
-            chosen.append(hit)
-    return sorted(chosen, key=lambda hit: hit[1])
+        at = bisect_left(starts, hit[1])
+        if at and chosen[at - 1][2] > hit[1]:
+            continue  # the one starting before it reaches into it
+        if at < len(chosen) and chosen[at][1] < hit[2]:
+            continue  # it reaches into the one starting at or after it
+        starts.insert(at, hit[1])
+        chosen.insert(at, hit)
+    return chosen
 
 
 def entity_types(types: Collection[str] | None) -> tuple[str, ...]:

@@ -990,7 +990,7 @@ def _is_high_entropy(value: str) -> bool:
 # The password may hold "#" and "?" as typed ("postgres://app:Xk9h5P9s#308@db"); "host:8080?q=a@b" is a
 # port and a query (see _url_credentials).
 _URL_CREDENTIALS = re.compile(
-    r"(?<=://)(?P<user>[^\s/@:?#\[\]\"'<>]{0,128}):(?P<password>[^\s\"'<>]{1,256})@(?=[A-Za-z0-9\[])"
+    r"(?<=://)(?P<user>[^\s/@:?#\[\]\"'<>]{0,128}):(?P<password>(?:(?!://)[^\s\"'<>]){1,256})@(?=[A-Za-z0-9\[])"
 )
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,30}$")
 _CLI_USER = re.compile(r"(?<![\w-])(?:-u|--user)(?:[ =]|(?=[A-Za-z]))[\"']?(?P<cred>[^\s:'\"]{1,64}:[^\s'\"]{1,128})")
