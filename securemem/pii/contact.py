@@ -48,6 +48,9 @@ def _is_address(text: str, start: int, at: int, end: int) -> bool:
         return False
     if (end < len(text) and text[end] == "(") or text.startswith("self.", at + 1):
         return False  # "q@k.transpose(-2, -1)", "x@self.weight.T": a matrix product in code
+    tld = text[text.rfind(".", at, end) + 1 : end].lower()
+    if not _known_tld(tld) and "=" in text[text.rfind("\n", 0, start) + 1 : start]:
+        return False  # "preds = features@model.coef": an attribute after "@" in an assignment
     # "git@github.com:org/repo.git" is an SSH remote: a host followed by ":" and a path. After a ":"
     # a port ("alerts@acme.io:587") or a password ("jane@gmail.com:Summer2024!", a leaked combo list)
     # leave it an address.
@@ -356,6 +359,19 @@ def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span
     return iter(sorted(found) if len(found) > 1 else found)
 
 
+# The first label of a service's host name, and words prose puts before "at <host>" (not an address).
+_SERVICE_HOSTS = frozenset(
+    """
+    www app api docs portal status login auth console dashboard admin kibana grafana jenkins prometheus
+    sentry wiki confluence jira git gitlab github ci build mirror downloads download cdn static registry
+    """.split()  # noqa: SIM905 - a word list reads better as words
+)
+_PROSE_BEFORE_AT_HOST = frozenset(
+    """
+    in on up errors issues traffic outage pricing questions announcements builds runbook mirror register
+    status kibana grafana jenkins prometheus sentry dashboards logs metrics alerts docs signup
+    """.split()  # noqa: SIM905 - a word list reads better as words
+)
 # Mail providers' domains: "mikesmith at Gmail.com" is an address, whatever the capital.
 _MAIL_PROVIDERS = frozenset(
     """
@@ -367,11 +383,19 @@ _MAIL_PROVIDERS = frozenset(
 
 
 def _company_mention(text: str, start: int, at: int, domain: re.Match[str]) -> bool:
-    """A one-word local part before a capitalised domain written with plain dots ("engineer at Amazon.com")."""
+    """A one-word local part before a domain written with plain dots ("engineer at Amazon.com", "Sign
+    in at portal.azure.com", "Kibana at kibana.example.com"): a place named in prose, unless the
+    domain is a mail provider's ("mikesmith at Gmail.com")."""
     written = domain.group()
+    first = written.split(".", 1)[0].lower()
+    if first in _MAIL_PROVIDERS:
+        return False
+    local = text[start:at].lower()
+    # A service's host ("kibana.example.com", "portal.azure.com") or a word prose puts before "at".
+    if (first in _SERVICE_HOSTS and written.count(".") >= 2) or local in _PROSE_BEFORE_AT_HOST:
+        return True
     return (
         text[domain.start()].isupper()
-        and written.split(".", 1)[0] not in _MAIL_PROVIDERS
         and text[start:at].isalpha()
         and " " not in written
         and not any(mark in written for mark in "[({<")
@@ -449,8 +473,8 @@ _TAIL = 2  # what the lookahead reads after the last digit
 # A date or an address followed by more groups of its kind ("03.58.84.58.74", "09-44-61-98-84": French
 # numbers in pairs) is neither.
 _DATE_OR_IP = re.compile(
-    r"(?:[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}|[0-9]{1,2}[-./][0-9]{1,2}[-./][0-9]{2,4}"
-    r"|[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?![0-9]|[-./][0-9])"
+    r"[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}(?![0-9])"  # a year first: "2024-03-14-01" is a changeset
+    r"|(?:[0-9]{1,2}[-./][0-9]{1,2}[-./][0-9]{2,4}|[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?![0-9]|[-./][0-9])"
 )
 # An unformatted digit run is a phone number only when the text says so just before it; "Order
 # 415-555-2671" or "account number is 4155552671" is a reference even if it would dial. Both are
@@ -501,8 +525,35 @@ _PHONE_WORDS = frozenset(
         "fon",
     ]
 )
+_PERSON_NOUNS = frozenset(["customer", "member", "employee", "client", "patient", "user", "subscriber"])
 _REFERENCE_WORDS = frozenset(
     [
+        "item",
+        "article",
+        "art",
+        "contract",
+        "project",
+        "part",
+        "model",
+        "asset",
+        "tag",
+        "patent",
+        "wo",
+        "hts",
+        "ndc",
+        "commodity",
+        "tariff",
+        "hs",
+        "changeset",
+        "snapshot",
+        "backup",
+        "timecode",
+        "coordinates",
+        "lat",
+        "latitude",
+        "lon",
+        "longitude",
+        "pid",
         "order",
         "invoice",
         "ticket",
@@ -545,7 +596,7 @@ _REFERENCE_WORDS = frozenset(
     ]
 )
 # Words between a reference noun and its number: "order no. is 123", "account number: 123".
-_FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id"])
+_FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code"])
 _WORDS = re.compile(r"[a-z\u00e0-\u00ff]+|#")
 
 
@@ -559,9 +610,11 @@ def _last_words(scan: Scan, start: int) -> list[str]:
     return _WORDS.findall(scan.before(start, 40))[-6:]
 
 
-def _is_reference(words: list[str]) -> bool:
+def _is_reference(words: list[str], bare: bool = True) -> bool:
+    """A reference noun before the number ("order", "part number"); a person's noun ("customer
+    number 2125550143") makes bare digits a reference, not a formatted number ("Customer: 0161 ...")."""
     for word in reversed(words):
-        if word in _REFERENCE_WORDS:
+        if word in _REFERENCE_WORDS or (bare and word in _PERSON_NOUNS):
             return True
         if word not in _FILLER and word != "#":
             return False
@@ -742,8 +795,14 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
         return 0  # glued by a dot to a word that is not a phone label ("v.0171 ...")
     # A reference noun before it ("order 4155552671") makes it a reference, unless the number is
     # international or the text calls it a phone ("The phone for the booking is 07911 123456").
-    if _is_reference(words) and not candidate.startswith(("+", "(+")) and not _CALLING_WORDS.intersection(words):
+    if (
+        _is_reference(words, candidate.isdigit())
+        and not candidate.startswith(("+", "(+"))
+        and not _CALLING_WORDS.intersection(words)
+    ):
         return 0
+    if _DECIMAL_START.match(candidate):
+        return 0  # "52.520008 13.404954": coordinates, a measurement
     if _is_phone(scan, candidate, words, digits):
         return end
     if _uniform(candidate):
@@ -763,6 +822,7 @@ _CURRENCIES = (
     r"mxn|zar|aud|cad|nzd|rub|try|kroner|kronor|dollars?|euros?|francs?|pounds?|rupees?|yen|yuan|reais|pesos?|"
     r"pyб"  # "руб." as the view reads it (Cyrillic р and у look Latin, see normalize.py)
 )
+_DECIMAL_START = re.compile(r"[0-9]{1,3}\.[0-9]{4,}")
 _SPACED_THOUSANDS = re.compile(r"[0-9](?: [0-9]{3}){3}")  # "9 876 543 210": an amount more than a phone
 _SINGLE_DIGITS = re.compile(r"\+?[0-9](?: {1,2}[0-9])+")
 _THOUSANDS = re.compile(r"[0-9]{1,3}(?:[ .,\u00a0'][0-9]{3})+")  # groups of three, as amounts are written

@@ -16,7 +16,7 @@ _IPV4 = re.compile(r"[0-9](?<![A-Za-z0-9.][0-9])[0-9]{0,2}(?:\.[0-9]{1,3}){3}(?!
 _VERSION_WORDS = re.compile(
     r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|release|build|firmware|v|section|"
     r"clause|chapter|figure|fig|requirement|paragraph|appendix|annex|article|oid|abschnitt|kapitel|ziffer|absatz|"
-    r"chapitre|sección|seccion|capítulo|capitulo|apartado))(?:[^0-9a-z\n]{0,5}| to | is | of )$"
+    r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see))(?:[^0-9a-z\n]{0,5}| to | is | of )$"
     r"|§\s*$"
 )
 
@@ -47,8 +47,12 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
     if any(int(octet) > 255 or (len(octet) > 1 and octet[0] == "0") for octet in octets):
         return False
     before = scan.before(match.start(), 16)
-    if _VERSION_WORDS.search(before):
-        return False
+    if _VERSION_WORDS.search(before) or _PRODUCT_SLASH.search(before):
+        return False  # "version 10.0.0.1", "Chrome/122.0.0.0"
+    if match.group() in _MASKS and _MASK_WORDS.search(scan.before(match.start(), 24)):
+        return False  # "subnet mask 255.255.255.0": a netmask, not a host
+    if octets[0] == "0" and any(octet != "0" for octet in octets):
+        return False  # "0.0.0.255", "0.0.255.255": a wildcard mask (no host has a first octet 0)
     # "Table 4.1.2.3", "REQ 3.1.4.1": words that number sections, when every part is one digit (an
     # address after them, "ARP table: 192.168.1.10", has bigger parts).
     return not (all(len(octet) == 1 for octet in octets) and _SECTION_WORDS.search(before))
@@ -77,6 +81,14 @@ def find_ipv6(scan: Scan) -> Iterator[Span]:
     return accepted(_IPV6, scan.text, [(max(0, hint.start() - 40), len(scan.text))], _is_ipv6)
 
 
+_PRODUCT_SLASH = re.compile(r"[a-z]/$")  # "Chrome/122.0.0.0 Safari/537.36": a product's version
+# Netmasks: contiguous ones from the left ("255.255.255.0", "255.255.240.0"), /8 to /31
+# (255.255.255.255 is an address too).
+_MASK_WORDS = re.compile(r"(?:mask|netmask|subnet)[^0-9\n]{0,12}$")
+_MASKS = frozenset(
+    ".".join(str((((1 << 32) - (1 << (32 - bits))) >> shift) & 255) for shift in (24, 16, 8, 0))
+    for bits in range(8, 32)
+)
 _SECTION_WORDS = re.compile(r"\b(?:table|tab|req|item|step|rule|control|ctrl|criterion|§)[^0-9a-z\n]{0,3}$")
 _SLICE = re.compile(r"[0-9]+::[0-9]+")
 

@@ -218,7 +218,8 @@ def may_hold_ssn(scan: Scan) -> bool:
 
 
 _NOT_SSN_WORDS = re.compile(
-    r"\b(?:part|model|serial|sku|item|article|art|catalog(?:ue)?|order|invoice|ticket|isbn|patent|case|docket|lot|batch)"
+    r"\b(?:part|model|serial|sku|item|article|art|catalog(?:ue)?|order|invoice|ticket|isbn|patent|case|docket|lot|batch|"
+    r"ref|reference|po|build|version|release|job|run)"
     r"\b[^0-9a-z]{0,3}(?:(?:no|nr|num|number|#)\b)?[^0-9a-z]{0,3}$"
 )
 

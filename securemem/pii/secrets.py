@@ -122,6 +122,23 @@ _SECRET_KEY = re.compile(
     r"[_.\-]?key|(?:^|[_.\-])sig|(?:^|[_.\-])auth)$"
 )
 _DOLLAR_ASSIGN = re.compile(r"[ \t]*=[^=]")
+_SHORT_PASS_KEY = re.compile(r"(?:^|[_.\-])(?:pass|pw)$")
+_NUMBER = re.compile(r"[0-9][0-9.,\-–]*")
+_POLICY_VALUE = re.compile(r"[0-9][0-9\-–]*(?:-?[A-Za-z]+)?")
+
+
+def _policy_text(text: str, secret: str, end: int) -> bool:
+    """A rule or a state after a password label, not a password: a number or a word followed by
+    more words ("8-64 characters", "90-day expiry", "mindestens 12 Zeichen", "mínimo 12")."""
+    if not _followed_by_any_word(text, end):
+        return False
+    return bool(_POLICY_VALUE.fullmatch(secret)) or (secret.isalpha() and secret.islower())
+
+
+def _followed_by_any_word(text: str, end: int) -> bool:
+    return end + 1 < len(text) and text[end] in " \t" and not text[end + 1].isspace()
+
+
 _SECRET_QUALIFIER = re.compile(
     r"(?<![a-z0-9_])(?:api|secret|private|access|auth|signing|encryption|master|license|licence|client|service)"
     r"[ _\-]$"
@@ -136,9 +153,10 @@ _ANY_KEY = re.compile(r"(?:^|[_.\-])key$")
 _NOT_SECRET_KEY = re.compile(
     r"(?:^|[_.\-])(?:id|name|url|uri|path|file|type|length|len|size|count|min|max|hash|policy|prompt|field|"
     r"label|hint|header|expiry|expires|ttl|format|env|var|endpoint|mode|enabled|required|reset|regex|"
-    r"pattern|rule|strength|public|publishable|pub|sort|partition|foreign|cache|lookup|idempotency|websocket|dedupe|"
+    r"pattern|rule|strength|public|publishable|pub|sort|partition|foreign|cache|lookup|idempotency|websocket|socket|dedupe|"
     r"dedup|correlation|request|trace|etag|primary|unique|index|composite|natural|surrogate|row|object|s3|bucket|"
-    r"cursor|page|pagination|hotkey|shortcut|keyboard)(?:[_.\-]|$)"
+    r"cursor|page|pagination|hotkey|shortcut|keyboard|algorithm|algo|cipher|kdf|scheme|method|provider|strategy|"
+    r"manager|store|storage|source|backend|engine|mode|next|continuation|resume|refresh[_.\-]?url)(?:[_.\-]|$)"
 )
 # The assignment after a key: optional closing quote, then ":", "=", ":=", "=>", or the prose " is ".
 _ASSIGN = re.compile(r"""["'`\]]?[ \t]{0,8}(?P<op>:=|=>|->|=(?!=)|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}""")
@@ -208,6 +226,36 @@ _STOP_VALUES = frozenset(
         "env",
         "environment",
         "variable",
+        # States a form or a log gives a password ("Password: expired").
+        "unchanged",
+        "changed",
+        "expired",
+        "rotated",
+        "disabled",
+        "enabled",
+        "reset",
+        "updated",
+        "locked",
+        "unlocked",
+        "valid",
+        "invalid",
+        "incorrect",
+        "correct",
+        "wrong",
+        "weak",
+        "strong",
+        "missing",
+        "pending",
+        "saved",
+        "sent",
+        "stored",
+        "generated",
+        # Password managers named as where it is kept ("Password: 1Password").
+        "1password",
+        "bitwarden",
+        "keepass",
+        "lastpass",
+        "vault",
     )
 )
 _PLACEHOLDER = re.compile(r"^(?:[*xX•.\-_#?]+|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_]+%|\{\{.*\}\})$")
@@ -292,6 +340,10 @@ _CODE_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+# Calls that set or read a setting: define(), setProperty(), put(), os.getenv(), config.get() ...
+_SETTER = re.compile(r"(?:^|[^\w.])(?:[\w]+\.)*(?:define|set\w*|put\w*|add\w*|get\w*|\w*env|update|setdefault)[ \t]*$")
+
+
 def _code_secrets(text: str) -> Iterator[Hit]:
     lower = text.lower()
     for literal, pattern in _CODE_FORMS:
@@ -299,6 +351,8 @@ def _code_secrets(text: str) -> Iterator[Hit]:
             continue
         for match in pattern.finditer(lower):
             key = match.groupdict().get("k")
+            if literal == "(" and not _SETTER.search(lower, max(0, match.start() - 40), match.start()):
+                continue  # print("password", "must be 12 characters"): a message, not a setting
             if literal in ("[", "("):
                 kind = key_kind(_KEY_SPLIT.sub("_", text[match.start("k") : match.end("k")]).lower())
             else:
@@ -309,7 +363,11 @@ def _code_secrets(text: str) -> Iterator[Hit]:
                 continue  # print("password", "is required"): words, not a value
             if kind == "PASSWORD" and len(secret) >= 4:
                 yield "PASSWORD", start, end
-            elif kind in ("SECRET", "KEY") and _looks_random(secret) and not _UUID.fullmatch(secret):
+            elif (
+                kind in ("SECRET", "KEY")
+                and _looks_random(secret)
+                and not (_UUID.fullmatch(secret) or _identifier_like(secret))
+            ):
                 yield "GENERIC_SECRET", start, end
 
 
@@ -479,18 +537,27 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
             end -= 1
         if end < len(text) and text[end] in "([":
             return None  # a call or a subscript: code that reads the secret ("password = getpass()")
+        if not (match["label"].isascii() and (match["op"] is None or match["op"].isascii())):
+            cut = next((at for at in range(start, end) if not text[at].isascii()), end)
+            end = cut  # "パスワードはP@ssw0rd#1です": the password ends where the sentence goes on
     secret = text[start:end]
+    return None if _not_a_phrase_password(text, match, secret, quoted, end) else ("PASSWORD", start, end)
+
+
+def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted: bool, end: int) -> bool:
+    """What a label is followed by that is not a password: words, a state, a rule, a number."""
     if len(secret) < 4 or not _plausible_value(secret, quoted) or secret.lower() in _STOP_VALUES:
-        return None
+        return True
     if _STATUS_WORD.fullmatch(secret) or _DATE_WORD.fullmatch(secret):
-        return None  # "Password last changed: 12-Mar-2024", "Password reset-link expired"
+        return True  # "Password last changed: 12-Mar-2024", "Password reset-link expired"
+    if (not quoted and _policy_text(text, secret, end)) or (
+        _SHORT_PASS_KEY.search(match["label"]) and _NUMBER.fullmatch(secret)
+    ):
+        return True  # "Password: 8-64 characters", "high_pass = 3000", "int pw = 1500"
     if match["bare"] is not None or match["words"] or match["op"] not in (":", "="):
         # No key-value syntax: only a value shaped like a password (not "password reset link").
-        if quoted or not _password_shaped(secret):
-            return None
-    elif not quoted and _LOWER_WORD.match(secret) and _followed_by_words(text, end):
-        return None
-    return "PASSWORD", start, end
+        return quoted or not _password_shaped(secret)
+    return not quoted and bool(_LOWER_WORD.match(secret)) and _followed_by_words(text, end)
 
 
 _TOKEN_END = re.compile(r"[^\s\"'`<>]*")
@@ -637,8 +704,16 @@ def key_kind(key: str) -> str | None:
     return None
 
 
+def _key_name(text: str, lower: str, start: int, end: int) -> str:
+    """The key lower-cased, its camelCase parts apart ("nextPageToken" is "next_page_token": its parts name it)."""
+    written = text[start:end]
+    if written.islower() or written.isupper():
+        return lower[start:end]
+    return _KEY_SPLIT.sub("_", written).lower()
+
+
 def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int) -> Hit | None:  # noqa: PLR0912
-    key = lower[key_start:key_end]
+    key = _key_name(text, lower, key_start, key_end)
     if key_start and text[key_start - 1] == "$" and not _DOLLAR_ASSIGN.match(text, key_end):
         return None  # "$PWD:/app": a variable's value read, not assigned ("$password = '...'" is assigned)
     kind = key_kind(key)
@@ -708,18 +783,48 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
             return None  # "Password: Incorrect", "Kennwort: Abgelaufen", "Passwort: 12-Mar-2024": a form's words
         if key.endswith("pin") and not secret.isdigit():
             return None  # a PIN is digits ("pin: GPIO17" is a board's pin)
+        if _SHORT_PASS_KEY.search(key) and _NUMBER.fullmatch(secret):
+            return None  # "high_pass = 3000", "Pass: 1187 Fail: 3", "int pw = 1500": a number, not a password
+        if not quoted and _policy_text(text, secret, end):
+            return None  # "Password: 8-64 characters", "Passwort: mindestens 12 Zeichen"
         return ("PASSWORD", start, end) if len(secret) >= 4 else None
     if kind == "KEY":
         # "key" names many things (a cache key, a map key, "key: value"): a secret only when the
         # value is one long random token ({"key": "02da32d4cbc6..."}).
         random_token = _RANDOM_TOKEN.fullmatch(secret) is not None and _is_high_entropy(secret)
         return ("GENERIC_SECRET", start, end) if random_token and not _UUID.fullmatch(secret) else None
-    if _looks_random(secret):
+    if _looks_random(secret) and not _identifier_like(secret):
         return "GENERIC_SECRET", start, end
     return None
 
 
 _RANDOM_TOKEN = re.compile(r"[A-Za-z0-9+/=_\-]{20,}")
+# What names a thing rather than hides a secret: a slug of words and numbers ("payments-api-prod-2024",
+# "feature/JIRA-4411-rotate-secrets", "same-origin", "New York"), a cloud resource's id, a pod's
+# name, a product's name in words ("WindowsServer2022Datacenter").
+_WORD_NUMBER = re.compile(r"[a-z]{2,}[0-9]{1,4}[a-z]?")  # "prod01", "oauth2" ("Hunter2024" is not)
+_SLUG_SPLIT = re.compile(r"[-/_.=: ]+")
+_RESOURCE_ID = re.compile(
+    r"(?:vol|i|sg|subnet|vpc|ami|snap|eni|igw|rtb|acl|nat|eipalloc|lt|pcx|tgw|vpce|fs|fsap)-[0-9a-f]{8,17}"
+)
+_POD_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*-[0-9a-f]{8,10}-[a-z0-9]{5}")
+_PASCAL_WORDS = re.compile(
+    r"(?:[A-Z][a-z]{2,}|[0-9]+)*[A-Z][a-z]{2,}(?:[A-Z][a-z]{2,}|[0-9]+)*[A-Z][a-z]{2,}(?:[A-Z][a-z]{2,}|[0-9]+)*"
+)
+
+
+def _identifier_like(value: str) -> bool:
+    if _RESOURCE_ID.fullmatch(value) or _POD_NAME.fullmatch(value) or _PASCAL_WORDS.fullmatch(value):
+        return True
+    parts = [part for part in _SLUG_SPLIT.split(value) if part]
+    if len(parts) < 2:
+        return False
+    plain = sum(
+        1 for part in parts if part.isalpha() or part.isdigit() or len(part) <= 4 or _WORD_NUMBER.fullmatch(part)
+    )
+    return plain * 4 >= len(parts) * 3  # three parts in four are words, numbers or short
+
+
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _HEX_DIGEST = re.compile(r"[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}|[0-9a-fA-F]{128}")
 _HASH_WORDS = re.compile(r"\b(?:sha-?(?:1|224|256|384|512)|md5|hash(?:ed)?|digest|checksum|fingerprint)\b")
@@ -929,6 +1034,8 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
         value = run.group().rstrip("./")
         if _HEX_DIGEST.fullmatch(value) and _HASH_WORDS.search(lower, max(0, keyword_start - 24), keyword_start):
             continue  # "the sha256 of the token is 2cf2...": a digest, not the secret
+        if text[run.start() - 1] == "(" and _HEX_REF.fullmatch(value):
+            continue  # "Fix token refresh race (9fceb02d...)": a commit named in a log
         if _ID_WORDS.search(lower, keyword_end, run.start()):
             continue  # "fix token expiry (commit 9fceb02d...)", "revoked secret version 4bf9...": an identifier
         if _is_high_entropy(value):
@@ -968,13 +1075,14 @@ def _prose_keywords(lower: str) -> list[tuple[int, int]]:
 
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+_HEX_REF = re.compile(r"[0-9a-f]{7,40}")
 _ETHEREUM = re.compile(r"0x[0-9a-fA-F]{40}")  # an account's public address
 _HOST_PATH = re.compile(r"[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?:[:/]|$)")
 _NAME_WITH_SUFFIX = re.compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
 
 
 def _is_high_entropy(value: str) -> bool:
-    if _UUID.fullmatch(value) or _ETHEREUM.fullmatch(value):
+    if _UUID.fullmatch(value) or _ETHEREUM.fullmatch(value) or _identifier_like(value):
         return False  # an identifier (the issue's must-survive list)
     letters = value.upper() != value.lower()
     digits = _DIGIT.search(value) is not None
