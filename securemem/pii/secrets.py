@@ -1034,7 +1034,7 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
         value = run.group().rstrip("./")
         if _HEX_DIGEST.fullmatch(value) and _HASH_WORDS.search(lower, max(0, keyword_start - 24), keyword_start):
             continue  # "the sha256 of the token is 2cf2...": a digest, not the secret
-        if text[run.start() - 1] == "(" and _HEX_REF.fullmatch(value):
+        if run.start() and text[run.start() - 1] == "(" and _HEX_REF.fullmatch(value):
             continue  # "Fix token refresh race (9fceb02d...)": a commit named in a log
         if _ID_WORDS.search(lower, keyword_end, run.start()):
             continue  # "fix token expiry (commit 9fceb02d...)", "revoked secret version 4bf9...": an identifier
