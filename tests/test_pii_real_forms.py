@@ -408,3 +408,24 @@ def test_each_value_gets_the_token_of_its_plain_form() -> None:
         "jane at example [dot] com",
     ):
         assert scrubber.scrub(written).text == plain, written
+
+
+# Each card label, dot word and CLI option is now written once; these are what the old copies
+# disagreed on (one list lacked "maestro", another "ponto", a third read "pan" inside "japan").
+ONE_LIST = [
+    ("Maestro-4111111111111111", "4111111111111111", "CREDIT_CARD"),
+    ("KARTI-4111-1111-1111-1111", "4111-1111-1111-1111", "CREDIT_CARD"),
+    ("write to jane@example ponto com please", "jane@example ponto com", "EMAIL"),
+    ("mysql -u root --password=Xk9pq2!a", "Xk9pq2!a", "SECRET"),
+]
+
+
+@pytest.mark.parametrize(("text", "value", "family"), ONE_LIST, ids=[case[0][:40] for case in ONE_LIST])
+def test_found_by_each_use_of_a_word_list(text: str, value: str, family: str) -> None:
+    assert covered(text, value, family), [(f.type, text[f.start : f.end]) for f in detect(text)]
+
+
+def test_a_card_word_inside_another_word_names_no_card() -> None:
+    text = "japan 4 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1"
+    assert detect(text) == []
+    assert detect(text.replace("japan", "pan")) != []

@@ -236,7 +236,10 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
             done = match.end()
 
 
-_SPELT_DOTS = (" dot ", " punto ", " point ", " punkt ", "[.]", "(.)", "-dot-", "[dot]", "(dot)", "{dot}", "<dot>")
+_SPELT_DOTS = (
+    *(f" {word} " for word in _DOT_WORDS.split("|")),
+    *("[.]", "(.)", "-dot-", "[dot]", "(dot)", "{dot}", "<dot>"),
+)
 
 
 def find_bare_at_emails(scan: Scan) -> Iterator[Span]:
@@ -280,7 +283,7 @@ def _has_obfuscation_mark(lower: str, foreign: bool) -> bool:
     return (foreign or (not lower.isascii() and "ät" in lower)) and _AT_MARK.search(lower) is not None
 
 
-_AT_ENDS = ("at", "ät", "arroba", "arobase")
+_AT_ENDS = frozenset(_AT_WORDS.split("|"))
 
 
 # ---------------------------------------------------------------- addresses spelt out in words
@@ -383,9 +386,10 @@ _MAIL_PROVIDERS = frozenset(
 
 
 def _company_mention(text: str, start: int, at: int, domain: re.Match[str]) -> bool:
-    """A one-word local part before a domain written with plain dots ("engineer at Amazon.com", "Sign
-    in at portal.azure.com", "Kibana at kibana.example.com"): a place named in prose, unless the
-    domain is a mail provider's ("mikesmith at Gmail.com")."""
+    """A place named in prose, not an address, unless the domain is a mail provider's ("mikesmith at
+    Gmail.com"): a service's host ("Kibana at kibana.example.com"), a word prose puts before "at"
+    ("Sign in at portal.azure.com"), or a capitalised domain written with plain dots after one
+    word ("engineer at Amazon.com")."""
     written = domain.group()
     first = written.split(".", 1)[0].lower()
     if first in _MAIL_PROVIDERS:

@@ -18,11 +18,14 @@ _CARD_START = (
     r"[0-9](?<![\w][0-9])(?<![0-9][.\-][0-9])(?<!(?<![0-9])[0-9]{4}[ \t][0-9])(?<!(?<![0-9])[0-9]{4}[ \t]{2}[0-9])"
     r"(?<![A-Za-z][0-9]{2}[ \t][0-9])"  # nor the account part of an IBAN ("DE89 3704 0044 ...")
 )
+# The words that name a card, in the languages we meet (lower case); each may end a label or stand in
+# a sentence before the number.
+_CARD_NAMES_SOURCE = (
+    r"card|cc\b|mc\b|visa|master(?:card)?|amex|maestro|discover|\bpan\b|kart[eıi]?n?|carte|tarjeta|cart[ãa]o"
+)
 # The labels a card number may be glued to ("VISA-4619...", "Karten-Nr.4273..."); after any other
 # word ("id-4111...") it is an identifier.
-_CARD_LABEL = re.compile(
-    r"(?:^|[^a-z])(?:visa|mc|mastercard|amex|card|cc|pan|nr|no|num|number|karte|carte|tarjeta|cartão|cartao|kart|kartı)$"
-)
+_CARD_LABEL = re.compile(rf"(?:^|[^a-z])(?:{_CARD_NAMES_SOURCE}|nr|no|num|number)$")
 # Groups are separated the same way throughout: one or two spaces or tabs, or a dot or a dash with
 # at most a space on either side ("5454 - 1882 - 0020 - 8729").
 _CARD = re.compile(
@@ -115,10 +118,7 @@ def _regrouped_card(scan: Scan, match: re.Match[str], is_card: Callable[[str, in
     return is_card(digits, match.start())
 
 
-CARD_WORDS = re.compile(
-    r"card|cc\b|visa|master|amex|maestro|discover|pan\b|karte|carte|tarjeta|cartão|cartao|kart|payment|pay\b|"
-    r"credit|debit|number|nr\b|no\b"
-)
+CARD_WORDS = re.compile(rf"{_CARD_NAMES_SOURCE}|payment|pay\b|credit|debit|number|nr\b|no\b")
 
 
 def _card_end(match: re.Match[str], is_card: Callable[[str, int], bool]) -> int:
@@ -142,7 +142,7 @@ def _card_end(match: re.Match[str], is_card: Callable[[str, int], bool]) -> int:
 # A phone's IMEI is 15 digits ending in a Luhn check digit, and may start like a Visa card ("49..."):
 # named just before it, a 15-digit number is not a card, unless it has an Amex prefix (no other
 # card network issues 15 digits).
-_CARD_NAMES = re.compile(r"card|cc\b|visa|master|amex|maestro|discover|\bpan\b|karte|carte|tarjeta|cartão|cartao|kart")
+_CARD_NAMES = re.compile(_CARD_NAMES_SOURCE)
 # Numbers of other kinds that pass Luhn as often as any: named just before, they are not cards.
 _NOT_CARD_WORDS = re.compile(
     r"\b(?:ean(?:-?1[34])?|gtin|upc|barcode|isbn|tracking|order|offset|channel|guild|message|snowflake|user|account|"
@@ -195,7 +195,7 @@ def _iban_end(text: str, start: int, limit: int) -> int:
     compact = compact[:length].upper() if compact.isascii() else ""
     # Letters written for digits ("DE905l9886O83832O9446l") are read as digits when the IBAN as
     # written fails its check.
-    if not compact or not (iban_valid(compact) or iban_valid(compact[:4] + _stand_ins_read(compact[4:]))):
+    if not compact or not (iban_valid(compact) or iban_valid(compact[:4] + compact[4:].translate(_UPPER_AS_DIGITS))):
         return 0
     # Where the IBAN's last character sits in the text (spaces and dashes between its characters).
     seen = 0
@@ -207,9 +207,8 @@ def _iban_end(text: str, start: int, limit: int) -> int:
     return 0 if end < len(text) and text[end].isalnum() else end
 
 
-def _stand_ins_read(value: str) -> str:
-    """``value`` (upper case) with the letters that stand for digits read as digits."""
-    return value.replace("O", "0").replace("I", "1").replace("L", "1")
+# The letters that stand for digits, upper-cased as an IBAN is read ("DE905L9886O83832O9446L").
+_UPPER_AS_DIGITS = str.maketrans("OIL", "011")
 
 
 def may_hold_ssn(scan: Scan) -> bool:

@@ -297,7 +297,7 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
         yield from _key_value_attributes(text, lower)
     if spans and ("'" in text or '"' in text):
         yield from _code_secrets(text)
-    if _may_hold_cli_password(lower) or ("--pass" in lower and any(tool in lower for tool in _CLI_TOOLS)):
+    if _may_hold_cli_password(lower):
         yield from _cli_passwords(text)
 
 
@@ -462,13 +462,13 @@ def _may_name_password(lower: str, spans: list[tuple[int, int]] | None = None) -
     """A password label may be in the text; ``spans``: the keyword hints found in it already ("pass"
     and "pw" among them), which spares searching for those two again."""
     if spans is None:
-        if "pass" in lower or "pw" in lower:
+        if any(hint in lower for hint in _PASSWORD_HINTS[:2]):
             return True
     else:
         for at, _ in spans:
-            if lower.startswith(("pass", "pw"), at):
+            if lower.startswith(_PASSWORD_HINTS[:2], at):
                 return True
-    if "wort" in lower or "woord" in lower or "senha" in lower or "mdp" in lower:
+    if any(hint in lower for hint in _PASSWORD_HINTS[2:]):
         return True
     if lower.isascii():
         return False
@@ -482,7 +482,7 @@ def _phrase_matches(lower: str, spans: list[tuple[int, int]]) -> Iterator[re.Mat
     if not lower.isascii():
         yield from _PASSWORD_PHRASE.finditer(lower)
         return
-    found = [at for at, _ in spans if lower.startswith(("pass", "pw"), at)]
+    found = [at for at, _ in spans if lower.startswith(_PASSWORD_HINTS[:2], at)]
     for hint in _PASSWORD_HINTS[2:]:
         at = lower.find(hint)
         while at != -1:
@@ -548,16 +548,24 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
     """What a label is followed by that is not a password: words, a state, a rule, a number."""
     if len(secret) < 4 or not _plausible_value(secret, quoted) or secret.lower() in _STOP_VALUES:
         return True
-    if _STATUS_WORD.fullmatch(secret) or _DATE_WORD.fullmatch(secret):
-        return True  # "Password last changed: 12-Mar-2024", "Password reset-link expired"
-    if (not quoted and _policy_text(text, secret, end)) or (
-        _SHORT_PASS_KEY.search(match["label"]) and _NUMBER.fullmatch(secret)
-    ):
-        return True  # "Password: 8-64 characters", "high_pass = 3000", "int pw = 1500"
+    if _form_words(text, match["label"], secret, quoted, end):
+        return True
     if match["bare"] is not None or match["words"] or match["op"] not in (":", "="):
         # No key-value syntax: only a value shaped like a password (not "password reset link").
         return quoted or not _password_shaped(secret)
     return not quoted and bool(_LOWER_WORD.match(secret)) and _followed_by_words(text, end)
+
+
+def _form_words(text: str, label: str, secret: str, quoted: bool, end: int) -> bool:
+    """What follows a password label that is a form's words, a rule or a number, not a password:
+    "Password: Incorrect", "Kennwort: Abgelaufen", "Passwort: 12-Mar-2024", "Password: 8-64
+    characters", "high_pass = 3000", "Pass: 1187 Fail: 3", "int pw = 1500" (words and rules only
+    where not quoted)."""
+    if not quoted and (_STATUS_WORD.fullmatch(secret) or _DATE_WORD.fullmatch(secret)):
+        return True
+    if not quoted and _policy_text(text, secret, end):
+        return True
+    return _SHORT_PASS_KEY.search(label) is not None and _NUMBER.fullmatch(secret) is not None
 
 
 _TOKEN_END = re.compile(r"[^\s\"'`<>]*")
@@ -624,9 +632,9 @@ def _may_hold_attribute(lower: str) -> bool:
 
 def _may_hold_cli_password(lower: str) -> bool:
     """An option that may take a password (" -p", " -a", "--pass...") after one of the tools."""
-    if " -" not in lower:
+    if " -p" not in lower and " -a" not in lower and "--pass" not in lower:
         return False
-    return (" -p" in lower or " -a" in lower) and any(tool in lower for tool in _CLI_TOOLS)
+    return any(tool in lower for tool in _CLI_TOOLS)
 
 
 # Short text is read once by one pattern of every hint; long text by one substring search per hint
@@ -779,14 +787,10 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
     if kind == "PASSWORD":
         if not quoted and _LOWER_WORD.match(secret) and (prose or _followed_by_words(text, end)):
             return None  # "Reset your password: click the link", "the password is correct"
-        if not quoted and (_STATUS_WORD.fullmatch(secret) or _DATE_WORD.fullmatch(secret)):
-            return None  # "Password: Incorrect", "Kennwort: Abgelaufen", "Passwort: 12-Mar-2024": a form's words
         if key.endswith("pin") and not secret.isdigit():
             return None  # a PIN is digits ("pin: GPIO17" is a board's pin)
-        if _SHORT_PASS_KEY.search(key) and _NUMBER.fullmatch(secret):
-            return None  # "high_pass = 3000", "Pass: 1187 Fail: 3", "int pw = 1500": a number, not a password
-        if not quoted and _policy_text(text, secret, end):
-            return None  # "Password: 8-64 characters", "Passwort: mindestens 12 Zeichen"
+        if _form_words(text, key, secret, quoted, end):
+            return None
         return ("PASSWORD", start, end) if len(secret) >= 4 else None
     if kind == "KEY":
         # "key" names many things (a cache key, a map key, "key: value"): a secret only when the
