@@ -25,6 +25,8 @@ from tests.helpers import connection_of, ok, view
 from tests.sqlcipher_pages import PAGE, plaintext_of
 
 NO_HISTORY = Policy(history=HistorySettings(versions=False))  # removed text stays in a history by design
+# The longest bound: a handle's pending erasure waits for its explicit flush, not for its timer.
+ERASE_LATE = Policy(history=HistorySettings(versions=False), storage=StorageSettings(erase_within=60.0))
 ERASE_AT_ONCE = Policy(history=HistorySettings(versions=False), storage=StorageSettings(erase_within=0.0))
 
 
@@ -338,15 +340,15 @@ def test_a_writer_that_frees_nothing_keeps_the_wal_small_and_erasure_still_holds
     db = tmp_path / "grow.db"
     calls = _spy_on_reads(monkeypatch)
     with (
-        SecureMemory.open(db, key=key, policy=NO_HISTORY) as writer,
-        SecureMemory.open(db, key=key, policy=NO_HISTORY) as deleter,
+        SecureMemory.open(db, key=key, policy=ERASE_LATE) as writer,
+        SecureMemory.open(db, key=key, policy=ERASE_LATE) as deleter,
     ):
         _kept_files(writer, "k", 30)
         ok(writer, command="delete", path="/memories/k00.md")
         writer.store.flush_erasure()  # the writer's first scrub: every page
         ok(deleter, command="delete", path="/memories/k01.md")
         deleter.store.flush_erasure()  # the deleter's: every page; the WAL restarts under the writer
-        ok(deleter, command="delete", path="/memories/k05.md")  # its erasure still pending
+        ok(deleter, command="delete", path="/memories/k05.md")  # its erasure pending until flushed below
         before = len(calls)
         wal = Path(f"{db}-wal")
         for i in range(400):
