@@ -429,3 +429,24 @@ def test_a_card_word_inside_another_word_names_no_card() -> None:
     text = "japan 4 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1"
     assert detect(text) == []
     assert detect(text.replace("japan", "pan")) != []
+
+
+# A user name that is an address (SMTP relays, SaaS databases): found whole by a fourth reviewer
+# who attacked the README's promises through the store; a scp-like remote after such a user is not.
+ADDRESS_USERS = [
+    "postgres://jane@example.com:Tr0ub4dor3xyz@db.example.org:5432/app",
+    "ftp://jane@example.com:s3cr3t@ftp.example.org",
+    "postgresql://jane.doe@corp.com:Hunter2Pass!@db.internal/app",
+    "smtp://alerts@corp.example.com:Xk9#mQ2vL8pZ@smtp.example.com:587",
+]
+
+
+@pytest.mark.parametrize("text", ADDRESS_USERS)
+def test_url_credentials_with_an_address_for_user(text: str) -> None:
+    credentials = text.split("://", 1)[1].rsplit("@", 1)[0]
+    assert covered(text, credentials, "URL_CREDENTIALS"), [(f.type, text[f.start : f.end]) for f in detect(text)]
+
+
+def test_a_remote_path_after_an_address_user_is_no_password() -> None:
+    text = "pip install git+ssh://git@github.com:org/repo.git@v1.2"
+    assert [f.type for f in detect(text)] == []

@@ -58,10 +58,41 @@ def _is_address(text: str, start: int, at: int, end: int) -> bool:
         after = _AFTER_COLON.match(text, end + 1)
         rest = after.group() if after is not None else ""
         return not ("/" in rest or rest.endswith(".git") or rest == "~" or text[start:at] == "git")
-    return True
+    # "ssh deploy@prod.example.com", "ssh -p 2222 admin@bastion.example.org": the remote of an SSH
+    # command has no ":" after the host, so the command before it tells. "mail jane@example.com" is
+    # an address.
+    return not _ssh_remote(text, start)
 
 
 _AFTER_COLON = re.compile(r"[^\s\"'<>]*")
+# The command, then its options: "-i key.pem", "-p2222", "-o StrictHostKeyChecking=no", "-J
+# jump@bastion" (a remote as well), "-vA". An option letter in _SSH_VALUED takes the next word as its
+# value; any other word ends the options ("ssh keys to jane@example.com" names no remote).
+_SSH_COMMAND = re.compile(r"(?:^|(?<=[\s;&|(`$/]))(?:auto)?ssh(?:-copy-id)?$|(?:^|(?<=[\s;&|(`$/]))(?:sftp|mosh)$")
+_SSH_VALUED = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
+_SSH_LINE = 256  # how far back on its line an SSH command is looked for
+
+
+def _ssh_remote(text: str, start: int) -> bool:
+    """True when the local part at ``start`` is the user of an SSH command's remote."""
+    if start < 4 or text[start - 1] not in " \t":
+        return False
+    line = text.rfind("\n", max(0, start - _SSH_LINE), start) + 1
+    words = text[line:start].split()
+    valued = False  # the word before was an option that takes a value
+    for index in range(len(words) - 1, -1, -1):
+        word = words[index]
+        if _SSH_COMMAND.search(word) is not None and not valued:
+            return True
+        if word.startswith("-") and len(word) > 1:
+            valued = False
+            continue
+        # A value ("key.pem", "2222") only counts when the word before it is an option taking one.
+        before = words[index - 1] if index else ""
+        if not (before.startswith("-") and len(before) == 2 and before[1] in _SSH_VALUED):
+            return False
+        valued = True
+    return False
 
 
 def _local_part_start(text: str, at: int) -> int:
@@ -74,6 +105,8 @@ def _local_part_start(text: str, at: int) -> int:
         return at  # longer than RFC allows: a blob, not an address
     while start < at and text[start] in ".'":
         start += 1
+    if 0 < start < at and text[start - 1] in " \t])}>-" and text[start].isalnum():
+        start = _defanged_local_start(text, start, max(0, start - _LOCAL_MAX))
     return start
 
 
@@ -112,15 +145,51 @@ _DOT = (
     rf"(?:[ \t]*{_OPEN}[ \t]*(?:(?i:{_DOT_WORDS})|\.)[ \t]*{_CLOSE}[ \t]*|[ \t]*-(?i:dot)-[ \t]*"
     rf"|[ \t]+(?i:{_DOT_WORDS})[ \t]+|[ \t]*\.[ \t]*)"
 )
+# A dot in the local part written the way the domain's are bracketed ("jane[.]doe[@]example[.]com",
+# "jane(dot)doe(at)...", "jane -dot- doe -at- ..."): without it the local part would start after the
+# last mark, and "doe@example.com" (someone else's address and token) would be scrubbed with "jane[.]"
+# left behind. Only bracketed or dashed forms: a bare " dot " or " . " before a word is prose too
+# often ("see the file. jane [at] ..."), and "jane-dot-doe" without spaces is a plain local part.
+_LOCAL_DOT = rf"[ \t]*{_OPEN}[ \t]*(?:(?i:{_DOT_WORDS})|\.)[ \t]*{_CLOSE}[ \t]*|[ \t]+-(?i:dot)-[ \t]+"
+_LOCAL_DOT_MARK = re.compile(_LOCAL_DOT)
+_LOCAL_DOT_BEFORE = re.compile(rf"(?:{_LOCAL_DOT})\Z")  # one ending where a local part's word starts
+_DOT_WORD_ENDS = frozenset(word[-2:] for word in _DOT_WORDS.split("|"))  # "ot" of "dot", "to" of "punto"
+_LOCAL_DOT_SPAN = 16  # the longest such mark looked for: " [ punkt ] " and a little room
+_LOCAL_WORD_RE = r"[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}"
+_LOCAL = rf"(?P<local>{_LOCAL_WORD_RE}(?:(?:{_LOCAL_DOT}){_LOCAL_WORD_RE}){{0,8}})"
 # A bare "@" starts an obfuscated address too when a dot after it is spelt out ("lukas@gmx dot de").
-_BARE_AT = re.compile(
-    rf"(?P<local>[A-Za-z0-9][A-Za-z0-9._%+\-]{{0,63}})@(?P<domain>[A-Za-z0-9\-]{{1,63}}(?:{_DOT}[A-Za-z0-9\-]{{1,63}}){{1,6}})"
-)
-_OBFUSCATED = re.compile(
-    rf"(?P<local>[A-Za-z0-9][A-Za-z0-9._%+\-]{{0,63}}){_AT}"
-    rf"(?P<domain>[A-Za-z0-9\-]{{1,63}}(?:{_DOT}[A-Za-z0-9\-]{{1,63}}){{1,6}})"
-)
+_BARE_AT = re.compile(rf"{_LOCAL}@(?P<domain>[A-Za-z0-9\-]{{1,63}}(?:{_DOT}[A-Za-z0-9\-]{{1,63}}){{1,6}})")
+_OBFUSCATED = re.compile(rf"{_LOCAL}{_AT}(?P<domain>[A-Za-z0-9\-]{{1,63}}(?:{_DOT}[A-Za-z0-9\-]{{1,63}}){{1,6}})")
 _DOT_WORD = re.compile(_DOT)
+# "[.]", "(.)": a dot in brackets, which the spelt-out words below do not cover ("jane.doe@example[.]com").
+_BRACKETED_DOT = re.compile(rf"\s*{_OPEN}\s*\.\s*{_CLOSE}\s*")
+
+
+def _defanged_local_start(text: str, start: int, floor: int) -> int:
+    """Where the local part starts once the words before ``start`` joined by bracketed dots are
+    counted ("jane[.]doe" before "[@]": "jane", not "doe"); ``start`` when there are none."""
+    begin = start
+    while begin > floor + 1:
+        close = begin - 1
+        while close > floor and text[close] in " \t":
+            close -= 1
+        if text[close] not in "])}>-":
+            break  # the usual case ("a@b", "see jane@..."), settled without the pattern
+        inner = close - 1
+        while inner > floor and text[inner] in " \t":
+            inner -= 1
+        if text[inner] != "." and text[inner - 1 : inner + 1].lower() not in _DOT_WORD_ENDS:
+            break  # "a [at] b [at] c": a bracketed "at", not a dot
+        mark = _LOCAL_DOT_BEFORE.search(text, max(floor, begin - _LOCAL_DOT_SPAN), begin)
+        if mark is None:
+            break
+        word = mark.start()
+        while word > floor and text[word - 1] in _LOCAL_CHARS:
+            word -= 1
+        if word == mark.start() or not text[word].isalnum():
+            break
+        begin = word
+    return begin
 
 
 _COMMON_TLDS = frozenset(
@@ -225,7 +294,11 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
             start -= 1
         if start == end or (start > 0 and text[start - 1].isalnum()):
             continue
-        match = _OBFUSCATED.match(text, start, min(len(text), hint.end() + 600))
+        stop = min(len(text), hint.end() + 600)
+        whole = _defanged_local_start(text, start, max(done, start - _LOCAL_MAX))
+        match = _OBFUSCATED.match(text, whole, stop) if whole < start else None
+        if match is None:
+            match = _OBFUSCATED.match(text, start, stop)
         if match is None:
             continue
         tld = _DOT_WORD.split(match["domain"])[-1].rsplit(".", 1)[-1]
@@ -427,6 +500,8 @@ def _spoken_local_start(lower: str, at: int, floor: int, spelt: bool = False) ->
             end = start - 5
             continue
         break
+    # "jane [dot] doe at example dot com": the bracketed dots the other forms take.
+    start = _defanged_local_start(lower, start, max(floor, start - _LOCAL_MAX))
     before = lower[start - 1] if start > 0 else " "
     if before.isalnum() or before in "'@" or (before == "\u2019"):
         return -1
@@ -440,10 +515,11 @@ def deobfuscate_email(value: str) -> str:
     """The address an obfuscated form stands for (what its token is computed from)."""
     match = _OBFUSCATED.fullmatch(value)
     if match is not None:
-        return f"{match['local']}@{_DOT_WORD.sub('.', match['domain'])}"
-    # Spelt out or spaced out: "jane at example dot com", "j a n e @ e x a m p l e . c o m".
+        return f"{_LOCAL_DOT_MARK.sub('.', match['local'])}@{_DOT_WORD.sub('.', match['domain'])}"
+    # Spelt out or spaced out: "jane at example dot com", "j a n e @ e x a m p l e . c o m"; a dot in
+    # brackets too ("jane[.]doe@example[.]com"), so each form gets the plain address's token.
     spoken = _SPOKEN_WORD.sub(lambda found: "@" if found["word"].lower() in _AT_ENDS else ".", value)
-    return "".join(spoken.split())
+    return "".join(_BRACKETED_DOT.sub(".", spoken).split())
 
 
 _SPOKEN_WORD = re.compile(rf"\s*[\[({{<\-]?\s*\b(?P<word>(?i:{_AT_WORDS}|{_DOT_WORDS}))\b\s*[\])}}>\-]?\s*")

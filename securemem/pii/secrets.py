@@ -1100,9 +1100,10 @@ def _is_high_entropy(value: str) -> bool:
 # ---------------------------------------------------------------- credentials in URLs and headers
 
 # The password may hold "#" and "?" as typed ("postgres://app:Xk9h5P9s#308@db"); "host:8080?q=a@b" is a
-# port and a query (see _url_credentials).
+# port and a query (see _url_credentials). The user may be an address ("smtp://alerts@corp.example:...@smtp").
 _URL_CREDENTIALS = re.compile(
-    r"(?<=://)(?P<user>[^\s/@:?#\[\]\"'<>]{0,128}):(?P<password>(?:(?!://)[^\s\"'<>]){1,256})@(?=[A-Za-z0-9\[])"
+    r"(?<=://)(?P<user>[^\s/@:?#\[\]\"'<>]{0,128}(?:@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8})?)"
+    r":(?P<password>(?:(?!://)[^\s\"'<>]){1,256})@(?=[A-Za-z0-9\[])"
 )
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,30}$")
 _CLI_USER = re.compile(r"(?<![\w-])(?:-u|--user)(?:[ =]|(?=[A-Za-z]))[\"']?(?P<cred>[^\s:'\"]{1,64}:[^\s'\"]{1,128})")
@@ -1120,7 +1121,7 @@ def find_url_credentials(scan: Scan) -> Iterator[Hit]:
             if match is not None and _QUERY.search(match["password"]):
                 # The last "@" was in a query ("u:p@h/db?x=a@b.com"): the credentials end at the first.
                 match = _URL_CREDENTIALS_FIRST.match(text, at + 3)
-            if match is not None and _url_credentials(match["password"]):
+            if match is not None and _url_credentials(match["password"]) and not _remote_path(match):
                 yield "URL_CREDENTIALS", match.start("user"), match.end("password")
         at = text.find("://", at + 3)
     if "-u" in text or "--user" in text:
@@ -1129,6 +1130,11 @@ def find_url_credentials(scan: Scan) -> Iterator[Hit]:
             if _UID.fullmatch(password) or password == user or password.startswith("$") or _UID_COMMANDS.search(text):
                 continue  # "docker run -u 1000:1000", "-u www-data:www-data", "-u $USER:$TOKEN"
             yield "URL_CREDENTIALS", match.start("cred"), match.end("cred")
+
+
+def _remote_path(match: re.Match[str]) -> bool:
+    """ "git+ssh://git@github.com:org/repo.git@v1": a host and a path after a user, then a revision."""
+    return "@" in match["user"] and "/" in match["password"]
 
 
 _URL_CREDENTIALS_FIRST = re.compile(_URL_CREDENTIALS.pattern.replace("{1,256})@", "{1,256}?)@"))
