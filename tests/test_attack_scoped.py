@@ -8,7 +8,6 @@ with the key (tests/sqlcipher_pages.py) and looks for text a command removed.
 
 from __future__ import annotations
 
-import os
 import random
 import re
 from pathlib import Path
@@ -53,21 +52,34 @@ def _markers_in_gaps(db: Path, codec: pages.PageCodec) -> set[str]:
 def _fill(memory: SecureMemory, db: Path, tag: str, made: dict[str, str], count: int, seed: int = 1) -> None:
     """``count`` creates from ``memory`` (no deletes, renames or overwrites: nothing freed), in one
     directory, of long names in a random order: inserts land in the middle of the b-trees, whose
-    splits leave copies of moved cells in page gaps. Well over PREFILL_BYTES of WAL: the handle's
-    eraser is asked for growth-only checkpoints. Paths and content markers go into ``made``."""
+    splits leave copies of moved cells in page gaps. Until the WAL's generation has reached
+    COMPACT_FRAMES at least once more: the handle's eraser is asked for growth-only checkpoints.
+    Paths and content markers go into ``made``."""
     rnd = random.Random(seed)
-    wal = Path(f"{db}-wal")
-    while len(made) < count or os.path.getsize(wal) <= sqlcipher.PREFILL_BYTES:
-        n = rnd.randrange(100000)
-        # The name repeats its marker: any fragment of it a gap keeps holds the whole marker.
-        path = f"/memories/{tag}/{f'{tag}N{n:05d}Q' * rnd.randint(8, 18)}.md"
-        if path in made:
-            continue
-        marker = f"{tag}T{n:05d}Z"
-        ok(memory, command="create", path=path, file_text=f"{marker} " * rnd.randint(1, 20))
-        made[path] = marker
-        if os.path.getsize(wal) > sqlcipher.PREFILL_BYTES and len(made) < count:
-            memory.store.flush_erasure()  # the growth-only pass, now rather than on the eraser's timer
+    eraser = _store_of(memory)._eraser
+    real_soon = eraser.soon
+    asked: list[int] = []
+
+    def soon() -> None:
+        asked.append(1)
+        real_soon()
+
+    setattr(eraser, "soon", soon)  # an instance's method, spied on
+    try:
+        while len(made) < count or not asked:
+            n = rnd.randrange(100000)
+            # The name repeats its marker: any fragment of it a gap keeps holds the whole marker.
+            path = f"/memories/{tag}/{f'{tag}N{n:05d}Q' * rnd.randint(8, 18)}.md"
+            if path in made:
+                continue
+            marker = f"{tag}T{n:05d}Z"
+            ok(memory, command="create", path=path, file_text=f"{marker} " * rnd.randint(1, 20))
+            made[path] = marker
+            if asked and len(made) < count:
+                memory.store.flush_erasure()  # the growth-only pass, now rather than on the eraser's thread
+                asked.clear()
+    finally:
+        setattr(eraser, "soon", real_soon)
 
 
 def test_marker_recorded_after_the_scrub_can_name_a_generation_that_started_after_unscrubbed_pages(
@@ -76,7 +88,7 @@ def test_marker_recorded_after_the_scrub_can_name_a_generation_that_started_afte
     """A handle records its "scrubbed at" WAL generation (pages.wal_marker) AFTER ``_scrub`` has
     committed and released the write lock. Another handle (here in the same process; another
     process races the same way) can get in between: it commits pages (b-tree splits leave copies
-    of their cells in page gaps), its growth-only pass (WAL over PREFILL_BYTES, nothing freed by
+    of their cells in page gaps), its growth-only pass (WAL near COMPACT_FRAMES, nothing freed by
     it) checkpoints them into the file UNSCRUBBED and restarts the WAL, and its next commit starts
     a new generation. The first handle then records that new generation as the one its scrub left,
     so its next erasure reads only the pages in the new generation's frames: the pages with the
@@ -85,6 +97,7 @@ def test_marker_recorded_after_the_scrub_can_name_a_generation_that_started_afte
     other handle's commands just before the marker is read), as a scheduler could.
     """
     db = tmp_path / "race.db"
+    monkeypatch.setattr(sqlcipher, "COMPACT_FRAMES", 1000)  # growth-only passes as often as before the room grew
     first = SecureMemory.open(db, key=key, policy=NO_HISTORY)
     other = SecureMemory.open(db, key=key, policy=NO_HISTORY)
     made: dict[str, str] = {}
@@ -106,7 +119,7 @@ def test_marker_recorded_after_the_scrub_can_name_a_generation_that_started_afte
                 # Between the first handle's scrub COMMIT and its reading of the WAL header:
                 _fill(other, db, "RACE", made, 500)  # the growth asks for checkpoints
                 other.store.flush_erasure()  # growth-only pass: TRUNCATE, no page read
-                assert os.path.getsize(f"{db}-wal") == 0
+                assert real_marker(Path(f"{db}-wal")) is None  # no frame left (zeros, the WAL's room)
                 ok(other, command="create", path="/memories/after.md", file_text="after\n")  # new generation
             return real_marker(wal)
 

@@ -21,7 +21,7 @@ from securemem import SecureMemory
 from securemem.errors import WrongKeyError
 from securemem.policy import HistorySettings, Policy, StorageSettings
 from securemem.store import pages, sqlcipher
-from tests.helpers import connection_of, ok, view
+from tests.helpers import connection_of, ok, sqlcipher_of, view
 from tests.sqlcipher_pages import PAGE, plaintext_of
 
 NO_HISTORY = Policy(history=HistorySettings(versions=False))  # removed text stays in a history by design
@@ -334,9 +334,10 @@ def test_a_wal_restarted_by_another_checkpoint_sends_the_scrub_back_to_every_pag
 def test_a_writer_that_frees_nothing_keeps_the_wal_small_and_erasure_still_holds(
     tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # No automatic checkpoints: a handle whose commits grow the WAL past PREFILL_BYTES checkpoints
-    # it. Having freed nothing, it reads no page when it cannot name the pages written since its
-    # last scrub; the WAL's restart then sends every handle's next erasure to every page.
+    # No automatic checkpoints: a handle whose commits bring the WAL's generation to COMPACT_FRAMES
+    # checkpoints it. Having freed nothing, it reads no page when it cannot name the pages written
+    # since its last scrub; the WAL's restart then sends every handle's next erasure to every page.
+    monkeypatch.setattr(sqlcipher, "COMPACT_FRAMES", 300)  # reached by the 400 creates below
     db = tmp_path / "grow.db"
     calls = _spy_on_reads(monkeypatch)
     with (
@@ -356,9 +357,44 @@ def test_a_writer_that_frees_nothing_keeps_the_wal_small_and_erasure_still_holds
         writer.store.flush_erasure()
         assert wal.stat().st_size < sqlcipher.PREFILL_BYTES + 64 * (PAGE + 24)  # kept small all along
         assert len(calls) == before  # the writer read no page: nothing of its own to erase
+        assert wal.stat().st_size >= 300 * (PAGE + 24)  # yet the emptied WAL got its room back (zeros)
         deleter.store.flush_erasure()
         assert calls[-1] is None  # the WAL restarted under the deleter: every page read
         assert writer.store.integrity_errors() == []
     found = plaintext_of(db, key)
     assert b"KEEP29" in found and b"BULK399" in found  # the control
     assert not any(marker in found for marker in (b"KEEP00", b"KEEP01", b"KEEP05"))
+
+
+def test_commits_after_a_growth_only_checkpoint_overwrite_the_wal_instead_of_growing_it(
+    tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A checkpoint that erases nothing (the WAL's generation reached COMPACT_FRAMES) gives the
+    # emptied WAL its room back as zeros, as an erasure does: the commits after it overwrite those
+    # zeros, and the file keeps its size (an fsync after an append also journals the new size).
+    monkeypatch.setattr(sqlcipher, "COMPACT_FRAMES", 120)
+    db = tmp_path / "room.db"
+    wal = Path(f"{db}-wal")
+    asked: list[int] = []
+    with SecureMemory.open(db, key=key, policy=ERASE_LATE) as memory:
+        store = sqlcipher_of(memory.store)
+        real_soon = store._eraser.soon
+
+        def soon() -> None:
+            asked.append(pages.wal_reaches(wal, 120))  # asked while the generation is that long
+            real_soon()
+
+        setattr(store._eraser, "soon", soon)  # an instance's method, spied on
+        i = 0
+        while not asked:
+            ok(memory, command="create", path=f"/memories/r/{i:04d}.md", file_text=f"ROOM{i:04d} " * 100)
+            i += 1
+        store.flush_erasure()
+        assert asked[0] is True
+        room = wal.stat().st_size
+        assert room >= 120 * (PAGE + 24)  # the room given back, not an empty file
+        for j in range(10):
+            ok(memory, command="create", path=f"/memories/s/{j:04d}.md", file_text=f"NEXT{j:04d} " * 100)
+        assert wal.stat().st_size == room  # overwritten, not grown
+    found = plaintext_of(db, key)
+    assert b"ROOM0000" in found and b"NEXT0009" in found

@@ -384,6 +384,28 @@ def wal_marker(wal: Path) -> bytes | None:
     return head[12:24]
 
 
+def wal_reaches(wal: Path, frames: int) -> bool:
+    """The WAL's current generation holds ``frames`` frames or more.
+
+    Frame number ``frames`` carries the header's salts only once the generation reached it: frames
+    of an earlier generation, and zeros, carry others. Two reads of the WAL, which SQLite never
+    locks (closing a file SQLite holds locks on would drop them; this file holds none).
+    """
+    try:
+        fd = os.open(wal, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        head = os.pread(fd, WAL_HEADER, 0)
+        if len(head) < WAL_HEADER or int.from_bytes(head[:4], "big") not in WAL_MAGIC:
+            return False
+        at = WAL_HEADER + (frames - 1) * (FRAME_HEADER + int.from_bytes(head[8:12], "big"))
+        header = os.pread(fd, FRAME_HEADER, at)
+    finally:
+        os.close(fd)
+    return len(header) == FRAME_HEADER and header[8:16] == head[16:24]
+
+
 def wal_pages(wal: Path, marker: bytes) -> set[int] | None:
     """The numbers of the pages in the frames of the WAL's generation ``marker``.
 

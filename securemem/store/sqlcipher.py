@@ -58,8 +58,16 @@ from securemem.store.sqlversions import Tail, VersionLog, chain_rows, recount, s
 PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
 DURABILITY = {"full": "FULL", "normal": "NORMAL"}
 SIDE_FILES = ("-wal", "-shm", "-journal")
-# Room given back to an emptied WAL: what 1,000 frames take (SQLite's auto-checkpoint interval).
-PREFILL_BYTES = 32 + 1000 * (4096 + 24)
+# The WAL's room: a checkpoint empties the WAL (TRUNCATE: no old frame may outlive an erasure),
+# then fills it with zeros up to the size it had, at most PREFILL_BYTES, so that later commits
+# overwrite rather than append (an fsync after an append must also commit the file's new size, a
+# journal write in ext4: a fifth more per commit on the disks measured). Once the WAL's generation
+# reaches COMPACT_FRAMES frames, a checkpoint runs at once in the background, before the commits
+# outgrow the room; not sooner, since each checkpoint costs a few fsyncs whatever it copies.
+ROOM_FRAMES = 4000
+PREFILL_BYTES = 32 + ROOM_FRAMES * (4096 + 24)
+COMPACT_FRAMES = 3000
+PROBE_EVERY = 8  # write commits between two looks at the WAL's frames (a commit adds fewer than 100)
 _POLL_MS = 2  # SQLite's own wait for a lock, between two of ours
 logger = logging.getLogger("securemem.store")
 
@@ -208,6 +216,25 @@ def _size(path: str | Path) -> int:
         return 0
 
 
+def _give_room(wal: str | Path, room: int) -> None:
+    """Fill an emptied WAL with ``room`` bytes of zeros, synced: later commits overwrite them.
+
+    Zeros hold no valid frame: SQLite reads the WAL as empty and its next writer writes a fresh
+    header. Only ever called with the WAL empty and no writer able to get in.
+    """
+    if room <= 0:
+        return
+    try:
+        fd = os.open(wal, os.O_WRONLY)
+        try:
+            os.pwrite(fd, bytes(room), 0)
+            os.fdatasync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:  # a full disk: the WAL stays empty, nothing is lost
+        logger.warning("could not give the WAL its room back: %s", exc.strerror)
+
+
 def _remove_created(path: Path) -> None:
     for suffix in ("", *SIDE_FILES):
         with contextlib.suppress(OSError):
@@ -280,6 +307,7 @@ class SQLCipherStore:
         # its next erasure pass must scrub, every page if it cannot name the ones written since.
         self._freed_since_scrub = True
         self._wal = f"{os.path.abspath(path)}-wal"
+        self._commits = 0  # write commits of this handle (see _wal_filling)
         self._ns: dict[str, int] = {}  # namespace name -> id, once committed
         self._known = _Known()
         self._looked = 0  # lookups of the store itself (its existence, a setting) in the open transaction
@@ -576,8 +604,8 @@ class SQLCipherStore:
             self.last_statements = tx.statements + self._looked
             if tx.family_freed:
                 self._freed()
-            elif write and _size(self._wal) > PREFILL_BYTES:
-                self._eraser.freed()  # nothing to erase: a checkpoint keeps the WAL small
+            elif write and self._wal_filling():
+                self._eraser.soon()  # nothing to erase: a checkpoint keeps the WAL in its room
         finally:
             self._known.live = False
             tx.release()
@@ -800,8 +828,8 @@ class SQLCipherStore:
             self._known.forget()
             if freed is not None and freed(result):
                 self._freed()
-            elif _size(self._wal) > PREFILL_BYTES:
-                self._eraser.freed()  # nothing to erase: a checkpoint keeps the WAL small
+            elif self._wal_filling():
+                self._eraser.soon()  # nothing to erase: a checkpoint keeps the WAL in its room
             return result
 
     def _write(self, sql: str, params: tuple[object, ...]) -> list[Any]:
@@ -1050,6 +1078,7 @@ class SQLCipherStore:
                         # is to erase, and the restart it made tells every handle (this one too)
                         # to read every page at its next erasure.
                         self._scrubbed_at = None
+                        self._refill(conn, wal, size)
                         return True
                     found = pages.find_dirty(self._where, self._codec, scope)
                 except (OSError, sqlcipher3.Error):
@@ -1122,17 +1151,7 @@ class SQLCipherStore:
             except OSError as exc:
                 logger.warning("could not scrub the store's pages: %s", exc.strerror)
                 return False
-            room = min(size, PREFILL_BYTES)
-            if room > 0:
-                try:
-                    fd = os.open(wal, os.O_WRONLY)
-                    try:
-                        os.pwrite(fd, bytes(room), 0)
-                        os.fdatasync(fd)
-                    finally:
-                        os.close(fd)
-                except OSError as exc:  # a full disk: the WAL stays empty, nothing is lost
-                    logger.warning("could not give the WAL its room back: %s", exc.strerror)
+            _give_room(wal, min(size, PREFILL_BYTES))
             if conn.execute(_OWED).fetchone() is not None:  # what a closed handle owed is done now
                 conn.execute("DELETE FROM meta WHERE key = 'erase_due'")
             if rewritten:
@@ -1160,6 +1179,27 @@ class SQLCipherStore:
             with contextlib.suppress(sqlcipher3.Error):
                 if conn.in_transaction:
                     conn.execute("COMMIT")
+
+    def _refill(self, conn: sqlcipher3.Connection, wal: Path, size: int) -> None:
+        """After a checkpoint that erased nothing: the emptied WAL gets its room back (see ``_scrub``),
+        under the write lock, unless a writer got in first."""
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlcipher3.Error:
+            return  # a writer came first: its commits append until the next checkpoint
+        try:
+            if _size(wal) == 0:
+                _give_room(wal, min(size, PREFILL_BYTES))
+        finally:
+            with contextlib.suppress(sqlcipher3.Error):
+                conn.execute("COMMIT")
+
+    def _wal_filling(self) -> bool:
+        """The last commit brought the WAL near the end of its room, or past it (see ROOM_FRAMES)."""
+        self._commits += 1
+        if self._commits % PROBE_EVERY:
+            return False
+        return _size(self._wal) > PREFILL_BYTES or pages.wal_reaches(Path(self._wal), COMPACT_FRAMES)
 
     def _freed(self) -> None:
         """A commit freed content (under the store's lock): erase it within the bound."""
@@ -1329,6 +1369,7 @@ class _Eraser:
         self._due: float | None = None  # deadline of the oldest free not yet erased
         self._seq = 0  # frees so far: a checkpoint clears only the frees it saw
         self._timer: threading.Timer | None = None
+        self._soon = False  # the timer set runs at once (``soon``)
         self._guard = threading.Lock()
 
     def freed(self) -> None:
@@ -1343,7 +1384,21 @@ class _Eraser:
                 return
         self._attempt()
 
+    def soon(self) -> None:
+        """The WAL nears the end of its room: checkpoint now, in the background (nothing to erase)."""
+        with self._guard:
+            self._seq += 1
+            if self._due is None:
+                self._due = time.monotonic() + self.within
+            if self._timer is not None:
+                if self._soon:
+                    return
+                self._timer.cancel()
+            self._schedule(0.0)
+            self._soon = True
+
     def _schedule(self, delay: float) -> None:
+        self._soon = False
         self._timer = threading.Timer(delay, self._attempt)
         self._timer.daemon = True
         self._timer.name = "securemem-eraser"
