@@ -21,6 +21,7 @@ from securemem import SecureMemory
 from securemem.errors import WrongKeyError
 from securemem.policy import HistorySettings, Policy, StorageSettings
 from securemem.store import pages, sqlcipher
+from securemem.store.sqlcipher import SQLCipherStore
 from tests.helpers import connection_of, ok, sqlcipher_of, view
 from tests.sqlcipher_pages import PAGE, plaintext_of
 
@@ -366,6 +367,17 @@ def test_a_writer_that_frees_nothing_keeps_the_wal_small_and_erasure_still_holds
     assert not any(marker in found for marker in (b"KEEP00", b"KEEP01", b"KEEP05"))
 
 
+def _asked_for_room(memory: SecureMemory) -> tuple[SQLCipherStore, list[bool]]:
+    """The memory's store, whose eraser records each growth-only request (with whether the WAL's
+    generation had reached COMPACT_FRAMES then) instead of acting on it in the background: the
+    test runs the checkpoint itself, when it chooses."""
+    store = sqlcipher_of(memory.store)
+    asked: list[bool] = []
+    wal = Path(f"{store.path}-wal")
+    setattr(store._eraser, "soon", lambda: asked.append(pages.wal_reaches(wal, sqlcipher.COMPACT_FRAMES)))
+    return store, asked
+
+
 def test_commits_after_a_growth_only_checkpoint_overwrite_the_wal_instead_of_growing_it(
     tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -375,26 +387,49 @@ def test_commits_after_a_growth_only_checkpoint_overwrite_the_wal_instead_of_gro
     monkeypatch.setattr(sqlcipher, "COMPACT_FRAMES", 120)
     db = tmp_path / "room.db"
     wal = Path(f"{db}-wal")
-    asked: list[int] = []
     with SecureMemory.open(db, key=key, policy=ERASE_LATE) as memory:
-        store = sqlcipher_of(memory.store)
-        real_soon = store._eraser.soon
-
-        def soon() -> None:
-            asked.append(pages.wal_reaches(wal, 120))  # asked while the generation is that long
-            real_soon()
-
-        setattr(store._eraser, "soon", soon)  # an instance's method, spied on
+        store, asked = _asked_for_room(memory)
         i = 0
         while not asked:
             ok(memory, command="create", path=f"/memories/r/{i:04d}.md", file_text=f"ROOM{i:04d} " * 100)
             i += 1
-        store.flush_erasure()
-        assert asked[0] is True
+        assert asked[0] is True  # asked once the generation reached COMPACT_FRAMES, not later
+        used = pages.wal_frames(wal)
+        assert store._checkpoint(5.0)
         room = wal.stat().st_size
-        assert room >= 120 * (PAGE + 24)  # the room given back, not an empty file
+        assert room >= 32 + used * (PAGE + 24)  # the room given back, not an empty file
         for j in range(10):
             ok(memory, command="create", path=f"/memories/s/{j:04d}.md", file_text=f"NEXT{j:04d} " * 100)
         assert wal.stat().st_size == room  # overwritten, not grown
+        assert 0 < pages.wal_frames(wal) < used
     found = plaintext_of(db, key)
     assert b"ROOM0000" in found and b"NEXT0009" in found
+
+
+def test_an_erasure_gives_the_wal_the_room_its_last_generation_used_not_the_room_of_a_burst(
+    tmp_path: Path, key: bytes
+) -> None:
+    # A burst of creates earned the WAL a big room; a delete erased after it must not zero that
+    # whole room again (each erasure would write megabytes): the room follows what the WAL's last
+    # generation used. pages.wal_frames counts that generation as the frame-by-frame walk does.
+    db = tmp_path / "sized.db"
+    wal = Path(f"{db}-wal")
+    with SecureMemory.open(db, key=key, policy=ERASE_LATE) as memory:
+        store, _ = _asked_for_room(memory)
+        for i in range(120):
+            ok(memory, command="create", path=f"/memories/z/{i:04d}.md", file_text=f"SIZED{i:04d} " * 200)
+        marker = pages.wal_marker(wal)
+        assert marker is not None
+        walked = pages.wal_pages(wal, marker)
+        assert walked is not None
+        frames = pages.wal_frames(wal)
+        assert frames >= len(walked) > 100
+        assert store._checkpoint(5.0)
+        burst = wal.stat().st_size
+        assert burst >= 32 + frames * (PAGE + 24)
+        ok(memory, command="delete", path="/memories/z/0007.md")
+        memory.store.flush_erasure()
+        small = wal.stat().st_size
+        assert small <= 32 + 2 * sqlcipher.MIN_ROOM_FRAMES * (PAGE + 24) < burst
+    found = plaintext_of(db, key)
+    assert b"SIZED0008" in found and b"SIZED0007" not in found

@@ -32,9 +32,10 @@ import contextlib
 import hashlib
 import hmac
 import os
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
@@ -370,40 +371,69 @@ def detect(path: Path, key: bytes, salt: bytes) -> PageFormat | None:
 # generation when its salts are the header's.
 WAL_MAGIC = (0x377F0682, 0x377F0683)
 WAL_HEADER, FRAME_HEADER = 32, 24
+_T = TypeVar("_T")
+
+
+def _read_wal(wal: Path, read: Callable[[int, bytes], _T]) -> _T | None:
+    """``read(fd, header)`` on the WAL opened for reading; None if it cannot be opened or holds no
+    header (an empty or zeroed WAL). SQLite never locks the WAL, so opening and closing it here
+    drops no lock of SQLite's (closing a file SQLite holds locks on would)."""
+    try:
+        fd = os.open(wal, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        head = os.pread(fd, WAL_HEADER, 0)
+        if len(head) < WAL_HEADER or int.from_bytes(head[:4], "big") not in WAL_MAGIC:
+            return None
+        return read(fd, head)
+    finally:
+        os.close(fd)
+
+
+def _frame_bytes(head: bytes) -> int:
+    return FRAME_HEADER + int.from_bytes(head[8:12], "big")
 
 
 def wal_marker(wal: Path) -> bytes | None:
     """What identifies the WAL's current generation (None: no WAL header, an empty or zeroed WAL)."""
-    try:
-        with open(wal, "rb") as file:
-            head = file.read(WAL_HEADER)
-    except OSError:
-        return None
-    if len(head) < WAL_HEADER or int.from_bytes(head[:4], "big") not in WAL_MAGIC:
-        return None
-    return head[12:24]
+    return _read_wal(wal, lambda fd, head: head[12:24])
 
 
 def wal_reaches(wal: Path, frames: int) -> bool:
     """The WAL's current generation holds ``frames`` frames or more.
 
     Frame number ``frames`` carries the header's salts only once the generation reached it: frames
-    of an earlier generation, and zeros, carry others. Two reads of the WAL, which SQLite never
-    locks (closing a file SQLite holds locks on would drop them; this file holds none).
+    of an earlier generation, and zeros, carry others. Two reads of the WAL.
     """
-    try:
-        fd = os.open(wal, os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        head = os.pread(fd, WAL_HEADER, 0)
-        if len(head) < WAL_HEADER or int.from_bytes(head[:4], "big") not in WAL_MAGIC:
-            return False
-        at = WAL_HEADER + (frames - 1) * (FRAME_HEADER + int.from_bytes(head[8:12], "big"))
-        header = os.pread(fd, FRAME_HEADER, at)
-    finally:
-        os.close(fd)
-    return len(header) == FRAME_HEADER and header[8:16] == head[16:24]
+
+    def reaches(fd: int, head: bytes) -> bool:
+        header = os.pread(fd, FRAME_HEADER, WAL_HEADER + (frames - 1) * _frame_bytes(head))
+        return len(header) == FRAME_HEADER and header[8:16] == head[16:24]
+
+    return _read_wal(wal, reaches) is True
+
+
+def wal_frames(wal: Path) -> int:
+    """How many frames the WAL's current generation holds (0: no header, an empty or zeroed WAL).
+
+    Its frames are the first ones; every later frame carries other salts (an earlier generation's)
+    or none (zeros): a binary search, a dozen reads of a full WAL.
+    """
+
+    def count(fd: int, head: bytes) -> int:
+        frame, salts = _frame_bytes(head), head[16:24]
+        low, high = 0, max(0, (os.fstat(fd).st_size - WAL_HEADER) // frame)
+        while low < high:  # frames 1..low are of the generation; high is the most there can be
+            middle = (low + high + 1) // 2
+            header = os.pread(fd, FRAME_HEADER, WAL_HEADER + (middle - 1) * frame)
+            if len(header) == FRAME_HEADER and header[8:16] == salts:
+                low = middle
+            else:
+                high = middle - 1
+        return low
+
+    return _read_wal(wal, count) or 0
 
 
 def wal_pages(wal: Path, marker: bytes) -> set[int] | None:
@@ -411,15 +441,11 @@ def wal_pages(wal: Path, marker: bytes) -> set[int] | None:
 
     None if the WAL is not of that generation (any more): a checkpoint restarted it meanwhile.
     """
-    try:
-        fd = os.open(wal, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        head = os.pread(fd, WAL_HEADER, 0)
-        if len(head) < WAL_HEADER or head[12:24] != marker:
+
+    def pages_in(fd: int, head: bytes) -> set[int] | None:
+        if head[12:24] != marker:
             return None
-        frame, salts = FRAME_HEADER + int.from_bytes(head[8:12], "big"), head[16:24]
+        frame, salts = _frame_bytes(head), head[16:24]
         found: set[int] = set()
         at = WAL_HEADER
         while True:
@@ -430,7 +456,7 @@ def wal_pages(wal: Path, marker: bytes) -> set[int] | None:
             at += frame
         if os.pread(fd, WAL_HEADER, 0)[12:24] != marker:
             return None
-    finally:
-        os.close(fd)
-    found.discard(0)
-    return found
+        found.discard(0)
+        return found
+
+    return _read_wal(wal, pages_in)

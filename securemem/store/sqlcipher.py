@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import logging
 import os
 import stat
@@ -59,12 +60,13 @@ PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
 DURABILITY = {"full": "FULL", "normal": "NORMAL"}
 SIDE_FILES = ("-wal", "-shm", "-journal")
 # The WAL's room: a checkpoint empties the WAL (TRUNCATE: no old frame may outlive an erasure),
-# then fills it with zeros up to the size it had, at most PREFILL_BYTES, so that later commits
+# then fills it with zeros for what its last generation used (see _room_for), so that later commits
 # overwrite rather than append (an fsync after an append must also commit the file's new size, a
 # journal write in ext4: a fifth more per commit on the disks measured). Once the WAL's generation
 # reaches COMPACT_FRAMES frames, a checkpoint runs at once in the background, before the commits
 # outgrow the room; not sooner, since each checkpoint costs a few fsyncs whatever it copies.
 ROOM_FRAMES = 4000
+MIN_ROOM_FRAMES = 64
 PREFILL_BYTES = 32 + ROOM_FRAMES * (4096 + 24)
 COMPACT_FRAMES = 3000
 PROBE_EVERY = 8  # write commits between two looks at the WAL's frames (a commit adds fewer than 100)
@@ -216,23 +218,38 @@ def _size(path: str | Path) -> int:
         return 0
 
 
+def _room_for(wal: str | Path) -> int:
+    """The room to give the WAL once a checkpoint empties it: what its generation used, a quarter
+    more, at least MIN_ROOM_FRAMES and at most ROOM_FRAMES frames (a store that erases after each
+    small commit zeroes little; one in a burst of writes gets room for the next burst)."""
+    used = pages.wal_frames(Path(wal))
+    return 32 + min(max(used + used // 4, MIN_ROOM_FRAMES), ROOM_FRAMES) * (4096 + 24)
+
+
 def _give_room(wal: str | Path, room: int) -> None:
     """Fill an emptied WAL with ``room`` bytes of zeros, synced: later commits overwrite them.
 
     Zeros hold no valid frame: SQLite reads the WAL as empty and its next writer writes a fresh
-    header. Only ever called with the WAL empty and no writer able to get in.
+    header. Only ever called with the WAL empty and no writer able to get in, so on a full disk
+    the zeros written are given back (the WAL emptied again): the store needs that space more.
     """
     if room <= 0:
         return
     try:
         fd = os.open(wal, os.O_WRONLY)
-        try:
-            os.pwrite(fd, bytes(room), 0)
-            os.fdatasync(fd)
-        finally:
-            os.close(fd)
+    except OSError as exc:
+        logger.warning("could not give the WAL its room back: %s", exc.strerror)
+        return
+    try:
+        if os.pwrite(fd, bytes(room), 0) != room:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        os.fdatasync(fd)
     except OSError as exc:  # a full disk: the WAL stays empty, nothing is lost
         logger.warning("could not give the WAL its room back: %s", exc.strerror)
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+    finally:
+        os.close(fd)
 
 
 def _remove_created(path: Path) -> None:
@@ -466,7 +483,7 @@ class SQLCipherStore:
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             # No automatic checkpoints: every checkpoint is the eraser's, which then scrubs the pages
             # it copied (an automatic one would copy them unscrubbed and let the WAL restart, losing
-            # their numbers). The eraser also runs when a commit leaves the WAL over PREFILL_BYTES.
+            # their numbers). The eraser also runs when the WAL nears the end of its room (_wal_filling).
             conn.execute("PRAGMA wal_autocheckpoint = 0")
             conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
             conn.execute("PRAGMA secure_delete = ON")
@@ -1058,7 +1075,7 @@ class SQLCipherStore:
                 return True
             conn = self._conn
             wal = Path(f"{self._where}-wal")
-            size = _size(wal)
+            room = _room_for(wal)
             truncated = self._truncate_wal(conn, wal, wait)
             if truncated is None:
                 return False
@@ -1078,12 +1095,12 @@ class SQLCipherStore:
                         # is to erase, and the restart it made tells every handle (this one too)
                         # to read every page at its next erasure.
                         self._scrubbed_at = None
-                        self._refill(conn, wal, size)
+                        self._refill(conn, wal, room)
                         return True
                     found = pages.find_dirty(self._where, self._codec, scope)
                 except (OSError, sqlcipher3.Error):
                     found = None
-            done = self._scrub(conn, wal, size, found, version)
+            done = self._scrub(conn, wal, room, found, version)
             self._prescan_lost = found is not None and not done
             if done:
                 self._freed_since_scrub = False
@@ -1119,7 +1136,7 @@ class SQLCipherStore:
         return None if int(busy) != 0 else (before, scope)
 
     def _scrub(
-        self, conn: sqlcipher3.Connection, wal: Path, size: int, found: list[int] | None, version: object
+        self, conn: sqlcipher3.Connection, wal: Path, room: int, found: list[int] | None, version: object
     ) -> bool:
         """Under the write lock, with the WAL still empty: zero stray bytes in live pages
         (``pages.scrub_file``: the pages in ``found``, read before the lock was taken, when no other
@@ -1133,8 +1150,8 @@ class SQLCipherStore:
 
         The room given back: an fsync after an append must also commit the file's new size (a
         journal write in ext4), after an overwrite it need not, so the emptied WAL is filled with
-        zeros again (at most what 1,000 frames take). Zeros hold no valid frame: SQLite reads the
-        WAL as empty and its next writer writes a fresh header.
+        zeros again (``room``, see ``_room_for``). Zeros hold no valid frame: SQLite reads the WAL as
+        empty and its next writer writes a fresh header.
         """
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -1151,7 +1168,7 @@ class SQLCipherStore:
             except OSError as exc:
                 logger.warning("could not scrub the store's pages: %s", exc.strerror)
                 return False
-            _give_room(wal, min(size, PREFILL_BYTES))
+            _give_room(wal, room)
             if conn.execute(_OWED).fetchone() is not None:  # what a closed handle owed is done now
                 conn.execute("DELETE FROM meta WHERE key = 'erase_due'")
             if rewritten:
@@ -1180,7 +1197,7 @@ class SQLCipherStore:
                 if conn.in_transaction:
                     conn.execute("COMMIT")
 
-    def _refill(self, conn: sqlcipher3.Connection, wal: Path, size: int) -> None:
+    def _refill(self, conn: sqlcipher3.Connection, wal: Path, room: int) -> None:
         """After a checkpoint that erased nothing: the emptied WAL gets its room back (see ``_scrub``),
         under the write lock, unless a writer got in first."""
         try:
@@ -1189,7 +1206,7 @@ class SQLCipherStore:
             return  # a writer came first: its commits append until the next checkpoint
         try:
             if _size(wal) == 0:
-                _give_room(wal, min(size, PREFILL_BYTES))
+                _give_room(wal, room)
         finally:
             with contextlib.suppress(sqlcipher3.Error):
                 conn.execute("COMMIT")
