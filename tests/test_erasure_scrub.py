@@ -356,9 +356,9 @@ def test_a_writer_that_frees_nothing_keeps_the_wal_small_and_erasure_still_holds
         for i in range(400):
             ok(writer, command="create", path=f"/memories/big/b{i:03d}.md", file_text=f"BULK{i:03d} " * 300)
         writer.store.flush_erasure()
-        assert wal.stat().st_size < sqlcipher.PREFILL_BYTES + 64 * (PAGE + 24)  # kept small all along
+        assert wal.stat().st_size < sqlcipher.wal_bytes(sqlcipher.ROOM_FRAMES + 64)  # kept small all along
         assert len(calls) == before  # the writer read no page: nothing of its own to erase
-        assert wal.stat().st_size >= 300 * (PAGE + 24)  # yet the emptied WAL got its room back (zeros)
+        assert wal.stat().st_size >= sqlcipher.wal_bytes(sqlcipher.MIN_ROOM_FRAMES)  # yet the emptied WAL got room back
         deleter.store.flush_erasure()
         assert calls[-1] is None  # the WAL restarted under the deleter: every page read
         assert writer.store.integrity_errors() == []
@@ -397,7 +397,7 @@ def test_commits_after_a_growth_only_checkpoint_overwrite_the_wal_instead_of_gro
         used = pages.wal_frames(wal)
         assert store._checkpoint(5.0)
         room = wal.stat().st_size
-        assert room >= 32 + used * (PAGE + 24)  # the room given back, not an empty file
+        assert room >= sqlcipher.wal_bytes(used)  # the room given back, not an empty file
         for j in range(10):
             ok(memory, command="create", path=f"/memories/s/{j:04d}.md", file_text=f"NEXT{j:04d} " * 100)
         assert wal.stat().st_size == room  # overwritten, not grown
@@ -426,10 +426,10 @@ def test_an_erasure_gives_the_wal_the_room_its_last_generation_used_not_the_room
         assert frames >= len(walked) > 100
         assert store._checkpoint(5.0)
         burst = wal.stat().st_size
-        assert burst >= 32 + frames * (PAGE + 24)
+        assert burst >= sqlcipher.wal_bytes(frames)
         ok(memory, command="delete", path="/memories/z/0007.md")
         memory.store.flush_erasure()
         small = wal.stat().st_size
-        assert small <= 32 + 2 * sqlcipher.MIN_ROOM_FRAMES * (PAGE + 24) < burst
+        assert small <= sqlcipher.wal_bytes(2 * sqlcipher.MIN_ROOM_FRAMES) < burst
     found = plaintext_of(db, key)
     assert b"SIZED0008" in found and b"SIZED0007" not in found

@@ -452,6 +452,25 @@ def small_tmpfs(where: Path, size_kb: int) -> Iterator[Path]:
             subprocess.run(["umount", "-l", str(where)], capture_output=True, check=False)
 
 
+def test_the_wals_room_is_given_back_when_the_disk_cannot_hold_it(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # After a checkpoint the emptied WAL is filled with zeros (its room, so that commits overwrite
+    # it). Where the disk has less room than that, the zeros written are taken back at once: the
+    # store needs the space more, and an empty WAL is as good as a zeroed one.
+    from securemem.store import sqlcipher
+
+    with small_tmpfs(tmp_path / "fs", 512) as fs:
+        wal = fs / "m.db-wal"
+        wal.touch(mode=0o600)
+        sqlcipher._give_room(wal, sqlcipher.wal_bytes(sqlcipher.ROOM_FRAMES))  # 16 MB on a 512 KB disk
+        assert wal.stat().st_size == 0
+        assert "could not give the WAL its room back" in caplog.text
+        room = sqlcipher.wal_bytes(sqlcipher.MIN_ROOM_FRAMES)  # about 260 KB: it fits
+        sqlcipher._give_room(wal, room)
+        assert wal.stat().st_size == room and wal.read_bytes() == bytes(room)
+
+
 def test_a_really_full_disk_refuses_writes_cleanly_and_recovers_when_space_is_freed(tmp_path: Path, key: bytes) -> None:
     with small_tmpfs(tmp_path / "fs", 1024) as fs:
         db = fs / "m.db"

@@ -67,7 +67,6 @@ SIDE_FILES = ("-wal", "-shm", "-journal")
 # outgrow the room; not sooner, since each checkpoint costs a few fsyncs whatever it copies.
 ROOM_FRAMES = 4000
 MIN_ROOM_FRAMES = 64
-PREFILL_BYTES = 32 + ROOM_FRAMES * (4096 + 24)
 COMPACT_FRAMES = 3000
 PROBE_EVERY = 8  # write commits between two looks at the WAL's frames (a commit adds fewer than 100)
 _POLL_MS = 2  # SQLite's own wait for a lock, between two of ours
@@ -218,12 +217,17 @@ def _size(path: str | Path) -> int:
         return 0
 
 
+def wal_bytes(frames: int) -> int:
+    """The size of a WAL of ``frames`` frames (its header, then each frame's header and page)."""
+    return pages.WAL_HEADER + frames * (pages.FRAME_HEADER + pages.PAGE)
+
+
 def _room_for(wal: str | Path) -> int:
     """The room to give the WAL once a checkpoint empties it: what its generation used, a quarter
     more, at least MIN_ROOM_FRAMES and at most ROOM_FRAMES frames (a store that erases after each
     small commit zeroes little; one in a burst of writes gets room for the next burst)."""
     used = pages.wal_frames(Path(wal))
-    return 32 + min(max(used + used // 4, MIN_ROOM_FRAMES), ROOM_FRAMES) * (4096 + 24)
+    return wal_bytes(min(max(used + used // 4, MIN_ROOM_FRAMES), ROOM_FRAMES))
 
 
 def _give_room(wal: str | Path, room: int) -> None:
@@ -1212,11 +1216,10 @@ class SQLCipherStore:
                 conn.execute("COMMIT")
 
     def _wal_filling(self) -> bool:
-        """The last commit brought the WAL near the end of its room, or past it (see ROOM_FRAMES)."""
+        """Counts a write commit; every PROBE_EVERY-th, whether the WAL's generation has reached
+        COMPACT_FRAMES (a WAL grown past its room holds more frames than that too)."""
         self._commits += 1
-        if self._commits % PROBE_EVERY:
-            return False
-        return _size(self._wal) > PREFILL_BYTES or pages.wal_reaches(Path(self._wal), COMPACT_FRAMES)
+        return self._commits % PROBE_EVERY == 0 and pages.wal_reaches(Path(self._wal), COMPACT_FRAMES)
 
     def _freed(self) -> None:
         """A commit freed content (under the store's lock): erase it within the bound."""
