@@ -471,6 +471,43 @@ def test_the_wals_room_is_given_back_when_the_disk_cannot_hold_it(
         assert wal.stat().st_size == room and wal.read_bytes() == bytes(room)
 
 
+def test_a_write_into_the_wals_room_on_a_full_disk_is_still_erased(
+    tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The zeros of the WAL's room let a write in on a full disk (it overwrites them), but the
+    # checkpoint that erases it must grow the store file: it used to fail for want of space, and
+    # the deleted text stayed decryptable in the WAL. The checkpoint now cuts the room first.
+    from securemem.policy import HistorySettings, Policy, StorageSettings
+    from securemem.store import pages, sqlcipher
+    from tests.helpers import ok, sqlcipher_of
+    from tests.sqlcipher_pages import plaintext_of
+
+    monkeypatch.setattr(sqlcipher, "COMPACT_FRAMES", 200)
+    policy = Policy(history=HistorySettings(versions=False), storage=StorageSettings(erase_within=60.0))
+    with small_tmpfs(tmp_path / "fs", 12 * 1024) as fs:
+        db = fs / "m.db"
+        wal = Path(f"{db}-wal")
+        with SecureMemory.open(db, key=key, policy=policy) as memory:
+            store = sqlcipher_of(memory.store)
+            setattr(store._eraser, "soon", lambda: None)  # the test checkpoints, once, after the burst
+            for i in range(60):
+                ok(memory, command="create", path=f"/memories/b/{i:03d}.md", file_text=f"BULK{i:03d} " * 2000)
+            assert store._checkpoint(5.0)
+            used = pages.wal_frames(wal)
+            assert wal.stat().st_size - sqlcipher.wal_bytes(used) > 400 * 1024  # a room of zeros to write into
+            fd = os.open(fs / "filler", os.O_WRONLY | os.O_CREAT, 0o600)
+            with contextlib.suppress(OSError):
+                while os.write(fd, bytes(PAGE)):  # the disk is full now
+                    pass
+            os.close(fd)
+            ok(memory, command="create", path="/memories/secret.md", file_text="SECRETMARK " * 20000)
+            ok(memory, command="delete", path="/memories/secret.md")
+            memory.store.flush_erasure()
+            assert memory.store.integrity_errors() == []
+        found = plaintext_of(db, key)
+    assert b"BULK059" in found and b"SECRETMARK" not in found
+
+
 def test_a_really_full_disk_refuses_writes_cleanly_and_recovers_when_space_is_freed(tmp_path: Path, key: bytes) -> None:
     with small_tmpfs(tmp_path / "fs", 1024) as fs:
         db = fs / "m.db"

@@ -68,7 +68,7 @@ SIDE_FILES = ("-wal", "-shm", "-journal")
 ROOM_FRAMES = 4000
 MIN_ROOM_FRAMES = 64
 COMPACT_FRAMES = 3000
-PROBE_EVERY = 8  # write commits between two looks at the WAL's frames (a commit adds fewer than 100)
+PROBE_EVERY = 8  # write commits between two looks at the WAL's frames (most add fewer than 100)
 _POLL_MS = 2  # SQLite's own wait for a lock, between two of ours
 logger = logging.getLogger("securemem.store")
 
@@ -1129,7 +1129,12 @@ class SQLCipherStore:
             if self._scrubbed_at is not None:
                 scope = pages.wal_pages(wal, self._scrubbed_at)
             conn.execute(f"PRAGMA busy_timeout = {max(1, int(wait * 1000))}")
-            busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            try:
+                busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            except sqlcipher3.Error as exc:
+                if _code(exc) != _FULL or not self._shed_room(conn, wal):
+                    raise
+                busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
         except (OSError, sqlcipher3.Error) as exc:
             found_error = self._translate(exc) if isinstance(exc, sqlcipher3.Error) else exc.strerror
             logger.warning("erasure checkpoint failed: %s", found_error)
@@ -1138,6 +1143,27 @@ class SQLCipherStore:
             with contextlib.suppress(sqlcipher3.Error):
                 conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
         return None if int(busy) != 0 else (before, scope)
+
+    def _shed_room(self, conn: sqlcipher3.Connection, wal: Path) -> bool:
+        """A checkpoint found the disk full: cut the WAL's room (the zeros after its generation's
+        last frame) under the write lock, so that the file has the space to take the frames. True
+        if the WAL got shorter (the checkpoint is worth retrying)."""
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlcipher3.Error:
+            return False
+        try:
+            frames = pages.wal_frames(wal)
+            end = wal_bytes(frames) if frames else 0
+            if _size(wal) <= end:
+                return False
+            os.truncate(wal, end)
+            return True
+        except OSError:
+            return False
+        finally:
+            with contextlib.suppress(sqlcipher3.Error):
+                conn.execute("COMMIT")
 
     def _scrub(
         self, conn: sqlcipher3.Connection, wal: Path, room: int, found: list[int] | None, version: object
@@ -1216,9 +1242,11 @@ class SQLCipherStore:
                 conn.execute("COMMIT")
 
     def _wal_filling(self) -> bool:
-        """Counts a write commit; every PROBE_EVERY-th, whether the WAL's generation has reached
-        COMPACT_FRAMES (a WAL grown past its room holds more frames than that too)."""
+        """Counts a write commit: the WAL grew past the largest room (big commits get there before
+        the next probe; one stat), or, every PROBE_EVERY-th, its generation reached COMPACT_FRAMES."""
         self._commits += 1
+        if _size(self._wal) > wal_bytes(ROOM_FRAMES):
+            return True
         return self._commits % PROBE_EVERY == 0 and pages.wal_reaches(Path(self._wal), COMPACT_FRAMES)
 
     def _freed(self) -> None:
