@@ -618,6 +618,17 @@ def test_many_real_findings_in_a_megabyte() -> None:
     assert Counter(f.type for f in findings) == {"IP_ADDRESS": 30_000, "EMAIL": 30_000}
 
 
+def test_an_address_reads_a_bounded_stretch_of_its_line() -> None:
+    """What an address looks back at on its line (an SSH command before it, an assignment's "=")
+    ends 256 characters back: a megabyte on one line with an address every few characters would
+    otherwise be read again for each (minutes for the test above, not a second)."""
+    gap = " -v" * 90  # options only, 270 characters: the command is out of reach
+    assert [f.type for f in detect("ssh -v deploy@host.example.com")] == []
+    assert [f.type for f in detect("ssh" + gap + " deploy@host.example.com")] == ["EMAIL"]
+    assert [f.type for f in detect("preds = features@model.coef")] == []
+    assert [f.type for f in detect("preds = " + "x" * 270 + " features@model.coef")] == ["EMAIL"]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="0123456789 .-()/+ax\n\u00e9\u0663\u200b\U0001d7cf", max_size=60))
 def test_number_spans_are_the_same_on_the_fast_path(text: str) -> None:

@@ -29,14 +29,27 @@ _ASSET = re.compile(
 _AUTHORITY_BREAK = frozenset(" \t\r\n/\"'<>()[]{}")
 
 
+# RFC 5321 also allows a quoted local part ('"jane doe"@example.com') and an address literal for
+# the domain ("jane@[192.168.1.1]", "jane@[IPv6:2001:db8::1]"): rare, and so a way past a filter.
+_QUOTED_LOCAL = re.compile(r'"[^"\r\n@]{1,62}"$')
+_LITERAL_DOMAIN = re.compile(r"\[(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|IPv6:[0-9A-Fa-f:.]{2,45})\]")
+
+
 def find_emails(scan: Scan) -> Iterator[Span]:
     """Walk from each '@' instead of running one regex over the text: linear even on 'a@' * n."""
     text = scan.text
     at = text.find("@")
     while at != -1:
         start = _local_part_start(text, at)
+        if start == at and at and text[at - 1] == '"':
+            quoted = _QUOTED_LOCAL.search(text, max(0, at - 64), at)
+            start = quoted.start() if quoted is not None else at
         domain = _DOMAIN.match(text, at + 1) if start < at else None
-        if domain is not None and _is_address(text, start, at, domain.end()):
+        if domain is not None:
+            found = _is_address(text, start, at, domain.end())
+        elif start < at and (domain := _LITERAL_DOMAIN.match(text, at + 1)) is not None:
+            found = not _in_authority(text, start)
+        if domain is not None and found:
             yield start, domain.end()
             at = text.find("@", domain.end())
         else:
@@ -49,7 +62,8 @@ def _is_address(text: str, start: int, at: int, end: int) -> bool:
     if (end < len(text) and text[end] == "(") or text.startswith("self.", at + 1):
         return False  # "q@k.transpose(-2, -1)", "x@self.weight.T": a matrix product in code
     tld = text[text.rfind(".", at, end) + 1 : end].lower()
-    if not _known_tld(tld) and "=" in text[text.rfind("\n", 0, start) + 1 : start]:
+    line = max(text.rfind("\n", max(0, start - _LINE_BACK), start) + 1, start - _LINE_BACK)
+    if not _known_tld(tld) and "=" in text[max(line, 0) : start]:
         return False  # "preds = features@model.coef": an attribute after "@" in an assignment
     # "git@github.com:org/repo.git" is an SSH remote: a host followed by ":" and a path. After a ":"
     # a port ("alerts@acme.io:587") or a password ("jane@gmail.com:Summer2024!", a leaked combo list)
@@ -64,6 +78,7 @@ def _is_address(text: str, start: int, at: int, end: int) -> bool:
     return not _ssh_remote(text, start)
 
 
+_LINE_BACK = 256  # how far back on its line an assignment's "=" is looked for
 _AFTER_COLON = re.compile(r"[^\s\"'<>]*")
 # The command, then its options: "-i key.pem", "-p2222", "-o StrictHostKeyChecking=no", "-J
 # jump@bastion" (a remote as well), "-vA". An option letter in _SSH_VALUED takes the next word as its
@@ -77,7 +92,8 @@ def _ssh_remote(text: str, start: int) -> bool:
     """True when the local part at ``start`` is the user of an SSH command's remote."""
     if start < 4 or text[start - 1] not in " \t":
         return False
-    line = text.rfind("\n", max(0, start - _SSH_LINE), start) + 1
+    floor = max(0, start - _SSH_LINE)
+    line = max(text.rfind("\n", floor, start) + 1, floor)  # a line of a megabyte: its last 256 characters
     words = text[line:start].split()
     valued = False  # the word before was an option that takes a value
     for index in range(len(words) - 1, -1, -1):

@@ -46,6 +46,11 @@ _CARD_REGROUPED = re.compile(
     r"[0-9](?<![\w.\-/][0-9])(?<![0-9][ .\-/][0-9])[0-9]{0,3}([ \t]{1,2}|[.\-/])[0-9]{1,4}(?:\1[0-9]{1,4}){2,17}"
     r"(?![\w]|[.\-/][0-9])"
 )
+# Groups of a card joined by underscores (an identifier-safe spelling: "cc_5292_4741_0000_0002"), not
+# a part of a longer underscored number ("1_000_000_...").
+_CARD_UNDERSCORED = re.compile(
+    r"(?<![0-9A-Za-z])(?<![0-9]_)[0-9]{4}_[0-9]{4,6}_[0-9]{4,5}(?:_[0-9]{1,4}){0,2}(?![0-9A-Za-z]|_[0-9])"
+)
 _NOT_DIGITS = re.compile(r"[^0-9]")
 # The fewest digits a number holds for each type to be in it (scan.py: numbers of 7 digits or more
 # are where these are looked for).
@@ -70,6 +75,14 @@ _SSN = re.compile(
 _SSN_WORDS = re.compile(
     r"\b(?:ssn|ss#|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tin|itin|sozialversicherung)\b"
 )
+
+
+def find_underscored_cards(scan: Scan) -> Iterator[Span]:
+    """Cards whose groups are joined by underscores ("5292_4741_0000_0002"): no number window holds
+    them (an underscore is part of a word), so they are looked for apart, where the text has one."""
+    for match in _CARD_UNDERSCORED.finditer(scan.text):
+        if card_number_valid(match.group().replace("_", "")):
+            yield match.span()
 
 
 def find_cards(scan: Scan) -> Iterator[Span]:
