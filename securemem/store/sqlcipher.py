@@ -1464,7 +1464,8 @@ class _Eraser:
                 return
             if time.monotonic() >= due:
                 break
-        logger.warning("freed content not yet erased after %.1fs: readers keep the store busy; retrying", self.within)
+        # Other handles kept the store busy, or the checkpoint failed (its own warning says why).
+        logger.warning("freed content not yet erased after %.1fs; retrying", self.within)
         with self._guard:
             if self._timer is None:
                 self._schedule(0.25)
