@@ -48,8 +48,9 @@ _CARD_REGROUPED = re.compile(
 )
 # Groups of a card joined by underscores (an identifier-safe spelling: "cc_5292_4741_0000_0002"), not
 # a part of a longer underscored number ("1_000_000_...").
+# Led by a digit (the engine skips to digits at C speed), the lookbehinds after it.
 _CARD_UNDERSCORED = re.compile(
-    r"(?<![0-9A-Za-z])(?<![0-9]_)[0-9]{4}_[0-9]{4,6}_[0-9]{4,5}(?:_[0-9]{1,4}){0,2}(?![0-9A-Za-z]|_[0-9])"
+    r"[0-9](?<![0-9A-Za-z][0-9])(?<![0-9]_[0-9])[0-9]{3}_[0-9]{4,6}_[0-9]{4,5}(?:_[0-9]{1,4}){0,2}(?![0-9A-Za-z]|_[0-9])"
 )
 _NOT_DIGITS = re.compile(r"[^0-9]")
 # The fewest digits a number holds for each type to be in it (scan.py: numbers of 7 digits or more
