@@ -331,14 +331,16 @@ def test_a_chain_read_by_number_is_its_stores_whatever_name_it_has_now(store: St
 # ``PRAGMA data_version``, which tells whether another connection committed since this handle's
 # last transaction. When none did (as here), what the handle already knows stands unread: that the
 # store exists, the policy it records, and its chain's newest row, which links the next version
-# and carries the history total a quota check reads.
+# and carries the history total a quota check reads. A command that frees content (the text it
+# replaced, the path it moved, the file it deleted) may run one more: the record that a scrub is
+# owed, which the first such command after each erasure pass writes (``SQLCipherStore._note_debt``).
 BUDGET = {
     "create": 5,  # the path and its ancestors (quota usage included), the content, one upsert of every row, the version
     "view": 2,
-    "str_replace": 6,  # the file and its content, the usage (it grows), the content, the upsert, the version
-    "insert": 6,
-    "delete": 6,
-    "rename": 10,  # as above, and the memory's head in its content row (the version links to it)
+    "str_replace": 7,  # the file and its content, the usage (it grows), the content, the upsert, the version; the record
+    "insert": 7,
+    "delete": 7,
+    "rename": 11,  # as above, and the memory's head in its content row (the version links to it)
     # the directory, what has expired below it (twice: its total, then the rows shown), then one
     # query for each directory whose children are listed (here /memories and /memories/d)
     "list": 6,

@@ -88,7 +88,7 @@ class _Known:
     policy the store records.
     """
 
-    __slots__ = ("live", "settings", "stores", "tails", "version")
+    __slots__ = ("debt", "live", "settings", "stores", "tails", "version")
 
     def __init__(self) -> None:
         self.live = False  # a command's transaction is open and checked: the cache may answer
@@ -96,6 +96,7 @@ class _Known:
         self.stores: set[int] = set()  # store numbers seen to exist
         self.tails: dict[int, Tail] = {}  # store number -> its chain's newest row
         self.settings: dict[str, str | None] = {}
+        self.debt = False  # the store records that freed content awaits its scrub (``_note_debt``)
 
     def check(self, conn: sqlcipher3.Connection) -> bool:
         """Inside a transaction: forget everything if another connection committed meanwhile (True)."""
@@ -113,6 +114,7 @@ class _Known:
         self.stores.clear()
         self.tails.clear()
         self.settings.clear()
+        self.debt = False
 
     def learn(self, tx: SqlTx) -> None:
         """After a commit: what the transaction read and wrote is the file's state now."""
@@ -127,6 +129,9 @@ _T = TypeVar("_T")
 _STORE_COLS = "id, public_id, name, description, created, updated"
 _STORE_EXISTS = "SELECT 1 FROM stores WHERE id = ?"
 _OWED = "SELECT 1 FROM meta WHERE key = 'erase_due'"  # an erasure a closed handle could not make
+# ... or one a handle was still to make, in case it crashed (see ``_note_debt``): an open makes both.
+_OWED_AT_OPEN = "SELECT 1 FROM meta WHERE key IN ('erase_due', 'scrub_due')"
+_NOTE = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 
 
 def _store_info(row: Any) -> StoreInfo:
@@ -620,10 +625,12 @@ class SQLCipherStore:
                 return
             if write:
                 self._check_file(conn)
+            noted = self._note_debt(conn) if tx.family_freed else 0
             self._run(conn, "COMMIT", rollback_on_error=True)
             self._known.learn(tx)
-            self.last_statements = tx.statements + self._looked
+            self.last_statements = tx.statements + self._looked + noted
             if tx.family_freed:
+                self._known.debt = True
                 self._freed()
             elif write and self._wal_filling():
                 self._eraser.soon()  # nothing to erase: a checkpoint keeps the WAL in its room
@@ -663,7 +670,7 @@ class SQLCipherStore:
     def _owed_at_open(self) -> bool:
         """An erasure a closed handle owed (a damaged page here is the first command's to report)."""
         try:
-            return self._open_conn().execute(_OWED).fetchone() is not None
+            return self._open_conn().execute(_OWED_AT_OPEN).fetchone() is not None
         except sqlcipher3.Error:
             return False
 
@@ -676,11 +683,7 @@ class SQLCipherStore:
         try:
             self._begin_immediate(conn)
             try:
-                conn.execute(
-                    "INSERT INTO meta (key, value) VALUES ('erase_due', ?) "
-                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                    (f"{time.time():020.6f}",),
-                )
+                conn.execute(_NOTE, ("erase_due", f"{time.time():020.6f}"))
             finally:
                 conn.execute("COMMIT")
         except (sqlcipher3.Error, StorageError) as exc:  # re-keyed, busy, read-only: logged, never raised
@@ -803,6 +806,8 @@ class SQLCipherStore:
                 self._rollback(conn)
                 raise self._translate(exc) from None
             self._check_file(conn)
+            if row is not None:
+                self._note_debt(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
             self._known.forget()
             self._ns.pop(name, None)
@@ -845,9 +850,12 @@ class SQLCipherStore:
                 self._rollback(conn)
                 raise
             self._check_file(conn)
+            freeing = freed is not None and freed(result)
+            if freeing:
+                self._note_debt(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
             self._known.forget()
-            if freed is not None and freed(result):
+            if freeing:
                 self._freed()
             elif self._wal_filling():
                 self._eraser.soon()  # nothing to erase: a checkpoint keeps the WAL in its room
@@ -1199,8 +1207,8 @@ class SQLCipherStore:
                 logger.warning("could not scrub the store's pages: %s", exc.strerror)
                 return False
             _give_room(wal, room)
-            if conn.execute(_OWED).fetchone() is not None:  # what a closed handle owed is done now
-                conn.execute("DELETE FROM meta WHERE key = 'erase_due'")
+            conn.execute("DELETE FROM meta WHERE key IN ('erase_due', 'scrub_due')")  # what was owed is done now
+            self._known.debt = False
             if rewritten:
                 conn.execute("PRAGMA shrink_memory")
             # Written even when no page was: it starts the WAL's next generation, which the next
@@ -1248,6 +1256,24 @@ class SQLCipherStore:
         if _size(self._wal) > wal_bytes(ROOM_FRAMES):
             return True
         return self._commits % PROBE_EVERY == 0 and pages.wal_reaches(Path(self._wal), COMPACT_FRAMES)
+
+    def _note_debt(self, conn: sqlcipher3.Connection) -> int:
+        """Before a commit that frees content: the store records that a scrub is owed, in the same
+        commit, unless this handle knows it still does (one statement, or none).
+
+        The checkpoint that erases empties the WAL before the scrub rewrites the pages SQLite
+        rebuilt: a crash in between would leave removed text in those pages and an empty WAL, the
+        sign of a store with nothing owed. The record outlives that crash; the scrub deletes it, and
+        the next open scrubs first. (Other handles that are open need no record: that checkpoint
+        restarted the WAL, so their next scrub reads every page.)"""
+        if self._known.debt:
+            return 0
+        try:
+            conn.execute(_NOTE, ("scrub_due", f"{time.time():020.6f}"))
+        except sqlcipher3.Error as exc:
+            self._rollback(conn)
+            raise self._translate(exc) from None
+        return 1
 
     def _freed(self) -> None:
         """A commit freed content (under the store's lock): erase it within the bound."""
