@@ -38,6 +38,24 @@ POSITIVES = [
     ("card 5292_4741_0000_0002 on file", "5292_4741_0000_0002", "CREDIT_CARD"),
     ("cc_4111_1111_1111_1111", "4111_1111_1111_1111", "CREDIT_CARD"),
     ("amex 3782_822463_10005", "3782_822463_10005", "CREDIT_CARD"),
+    # Password labels of more languages in ASCII, with attributes, inside a child element, after a
+    # CJK word, glued and quoted on a command line; phone labels glued on, a caller ID.
+    ("haslo: Fd6&hS9%aM", "Fd6&hS9%aM", "PASSWORD"),
+    ("Usuario: jlopez / Contrasena: Lm2^cV6*gF", "Lm2^cV6*gF", "PASSWORD"),
+    ("Brukernavn: ola / Passord: Lm2^cV6*gF", "Lm2^cV6*gF", "PASSWORD"),
+    ("losenord: Xk9#mP2$vL", "Xk9#mP2$vL", "PASSWORD"),
+    ("jelszo: Pz8@uN3#tK", "Pz8@uN3#tK", "PASSWORD"),
+    ("salasana: Kc3!xB7$wN", "Kc3!xB7$wN", "PASSWORD"),
+    ("adgangskode: Kc3!xB7$wN", "Kc3!xB7$wN", "PASSWORD"),
+    ("PAROLA_DB=Kc3!xB7$wN", "Kc3!xB7$wN", "PASSWORD"),
+    ('<password type="plain">Hb4%nK8&sD</password>', "Hb4%nK8&sD", "PASSWORD"),
+    ("<Password><Value>Fd6&hS9%aM</Value></Password>", "Fd6&hS9%aM", "PASSWORD"),
+    ("我的密码是 Hb4%nK8&sD，别告诉别人", "Hb4%nK8&sD", "PASSWORD"),
+    ("mysql -h db -u root -p'Xk9#mP2$vL' shop", "Xk9#mP2$vL", "PASSWORD"),
+    ("sshpass -pPz8@uN3#tK ssh pi@10.0.0.9", "Pz8@uN3#tK", "PASSWORD"),
+    ("Caller ID: 07812 088668", "07812 088668", "PHONE"),
+    ("Mob-0161 422 7991", "0161 422 7991", "PHONE"),
+    ("Tel+44 7400 123831", "+44 7400 123831", "PHONE"),
     # Cards after another number, glued to a label, with wider separators, other networks.
     ("exp 09/27 5292 4741 1667 7371", "5292 4741 1667 7371", "CREDIT_CARD"),
     ("CVV 314 4319 7686 3353 8616", "4319 7686 3353 8616", "CREDIT_CARD"),
@@ -268,6 +286,11 @@ NEGATIVES = [
     "id = 4111_1111_1111_1112",
     'print("a"@b)',
     "server at [::1]:8080 and admin@[not-an-ip]",
+    # "parola" is Italian for "word" too; "-p" alone prompts; a label inside a longer word.
+    "una parola: ciao",
+    "La parola: amore",
+    "mysql -p dbname",
+    "hotel-0161 and motel-2",
     # Asset names, company mentions, hosts after ":" in SSH remotes.
     "Assets/UI/icon@2x.png.meta",
     "icons/close@2x-dark.png",

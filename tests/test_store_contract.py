@@ -337,7 +337,8 @@ def test_a_chain_read_by_number_is_its_stores_whatever_name_it_has_now(store: St
 BUDGET = {
     "create": 5,  # the path and its ancestors (quota usage included), the content, one upsert of every row, the version
     "view": 2,
-    "str_replace": 7,  # the file and its content, the usage (it grows), the content, the upsert, the version; the record
+    # the file and its content, the usage (it grows), the content, the upsert, the version, the record
+    "str_replace": 7,
     "insert": 7,
     "delete": 7,
     "rename": 11,  # as above, and the memory's head in its content row (the version links to it)

@@ -551,6 +551,8 @@ _SPOKEN_WORD = re.compile(rf"\s*[\[({{<\-]?\s*\b(?P<word>(?i:{_AT_WORDS}|{_DOT_W
 _PHONE = re.compile(
     r"""
     (?:(?<=[0-9])(?=\+)                       # "+44 ..." glued to a number before it starts anew
+      |(?<=(?<![A-Za-z])(?i:tel|mob|fax))(?=\+)            # a label glued on: "Tel+44 ...",
+      |(?<=(?<![A-Za-z])(?i:tel|mob|fax)[\-:])(?=[0-9(])   # "Mob-0161 ..."
       |(?<![\w+#$€£¥/\-])(?<![0-9.]\.)        # a label's dot may come before ("Tel.0171 ..."; see _phone_end)
        (?:(?=[+(])|(?<![0-9][ .\-/]))          # not the tail of "DE89 3704 0044 0532 0130 01"
     )
@@ -578,6 +580,7 @@ _DATE_OR_IP = re.compile(
 _PHONE_WORDS = frozenset(
     [
         "phone",
+        "caller",  # "Caller ID: 07812 088668": the ID is a phone number
         "tel",
         "telephone",
         "mobile",

@@ -380,7 +380,7 @@ _KEY_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[ .\-]")
 _CLI_TOOLS = ("mysql", "mariadb", "docker", "podman", "helm", "sshpass", "redis-cli", "mongo")
 _CLI_PASSWORD = re.compile(
     r"""(?P<tool>mysql\w*|mariadb\w*|docker|podman|helm|sshpass|redis-cli|mongo\w*)\b[^\n|;&]*?"""
-    r"""(?<![\w-])(?:(?P<glued>-p)(?=[^\s'"-])|(?P<spaced>-p|-a|--password|--pass|--auth)[ =])"""
+    r"""(?<![\w-])(?:(?P<glued>-p)(?=[^\s-])|(?P<spaced>-p|-a|--password|--pass|--auth)[ =])"""
     r"""(?P<q>["']?)(?P<value>[^\s'"]{4,256})(?P=q)"""
 )
 
@@ -394,8 +394,8 @@ def _cli_passwords(text: str) -> Iterator[Hit]:
             continue  # "mysql -p dbname": -p alone prompts, the word after it is the database
         if option == "-a" and tool != "redis-cli":
             continue
-        if match["glued"] and not mysql_like:
-            continue
+        if match["glued"] and not (mysql_like or tool == "sshpass"):
+            continue  # glued to "-p" ("-pS3cr3t", "-p'S3cr3t'"): a password only for these
         if tool in ("docker", "podman", "helm") and " login" not in match.group():
             continue  # "docker run -p 8080:80": a port; a password only after "login"
         start, end = match.span("value")
@@ -417,7 +417,8 @@ _PORTS = re.compile(r"[0-9.:/\-]+")  # "8080:80", "127.0.0.1:6379"
 _PW_WORDS = (
     "password", "pass", "pw", "passwort", "passwd", "passphrase", "passcode", "pwd", "kennwort", "wachtwoord",
     "contraseña", "contrasena", "senha", "mot de passe", "mdp", "hasło", "haslo", "lösenord", "losenord",
-    "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "пароль",
+    "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "sifre", "пароль",
+    "passord", "lozinka", "geslo",
     "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호",
     # Configuration directives followed by the password alone.
     "requirepass", "auth_pass", "rootpw", "wpa_passphrase",
@@ -434,7 +435,10 @@ _PW_LABELS = "|".join(
 # mot de passe, passord; "wort" Kennwort; "woord" wachtwoord; "contras" contraseña), and only text
 # that is not ASCII for the words of other scripts and accents. The rarer words in ASCII ("salasana",
 # "heslo", "parola") are read when the text holds one of these too.
-_PASSWORD_HINTS = ("pass", "pw", "wort", "woord", "senha", "mdp")  # "pass" and "pw" first (see _may_name_password)
+_PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
+    "pass", "pw", "wort", "woord", "senha", "mdp", "contras", "haslo", "heslo", "parola", "salasana", "adgangskode",
+    "senord", "jelszo", "sifre", "lozinka", "geslo",
+)  # fmt: skip
 _PASSWORD_HINTS_OTHER = (
     "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар",
     "パスワード", "暗証", "密码", "密碼", "口令", "비밀번호",
@@ -449,8 +453,9 @@ _PARTICLES = "は|是|为|為|는|은"
 _PASSWORD_PHRASE = re.compile(
     # A label, maybe inside a name ("DB_PASSWORT", "MDP_BDD"), not in a token ("[PASSWORD ...]"); a
     # particle may follow ("パスワードは").
-    rf"(?<![\w\[$])(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_]))"
-    rf"(?:(?P<tag>[ \t]*>)"  # <password>value</password>
+    rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_]))"
+    # <password>value</password>, <password type="plain">value</password>
+    rf"(?:(?P<tag>(?:[ \t]+[a-z_][\w:.\-]*[ \t]*=[ \t]*\"[^\"<>\n]{{0,64}}\")*[ \t]*>)"
     rf"|(?P<words>(?:[ \t]+[^\s:=]{{1,64}}?){{0,4}})[ \t]*(?P<op>:|=(?!=)|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES}))"
     rf"|(?P<bare>[ \t]+)(?=[^\s]))"
 )
@@ -512,12 +517,18 @@ def _password_phrases(text: str, lower: str, spans: list[tuple[int, int]]) -> It
             yield found
 
 
+_CHILD_TAG = re.compile(r"[ \t]*<[A-Za-z_][\w:.\-]{0,32}>")
+
+
 def _tagged_password(text: str, match: re.Match[str]) -> Hit | None:
     """<password>value</password>; a label alone in brackets is a placeholder ("://<username>:<password>@")."""
     close = text.find("</", match.end())
     if close == -1:
         return None
     start, end = match.end(), close
+    child = _CHILD_TAG.match(text, start, end)
+    if child is not None:  # <Password><Value>...</Value></Password>
+        start = child.end()
     secret = text[start:end]
     if 4 <= len(secret) <= 256 and "\n" not in secret and _plausible_value(secret, True):
         return "PASSWORD", start, end
@@ -550,6 +561,8 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         return True
     if _form_words(text, match["label"], secret, quoted, end):
         return True
+    if "parola" in match["label"].split("_"):  # Italian for "word" as well: only a value shaped like a password
+        return not _password_shaped(secret)
     if match["bare"] is not None or match["words"] or match["op"] not in (":", "="):
         # No key-value syntax: only a value shaped like a password (not "password reset link").
         return quoted or not _password_shaped(secret)
