@@ -53,6 +53,10 @@ POSITIVES = [
     ("我的密码是 Hb4%nK8&sD，别告诉别人", "Hb4%nK8&sD", "PASSWORD"),
     ("mysql -h db -u root -p'Xk9#mP2$vL' shop", "Xk9#mP2$vL", "PASSWORD"),
     ("sshpass -pPz8@uN3#tK ssh pi@10.0.0.9", "Pz8@uN3#tK", "PASSWORD"),
+    ("VISA4373113566805802 exp 11/27", "4373113566805802", "CREDIT_CARD"),
+    ("mc5280897066394585", "5280897066394585", "CREDIT_CARD"),
+    ("card 4027-6646 4381-3888", "4027-6646 4381-3888", "CREDIT_CARD"),
+    ("Visa 4817.2861 4254 9625", "4817.2861 4254 9625", "CREDIT_CARD"),
     ("Caller ID: 07812 088668", "07812 088668", "PHONE"),
     ("Mob-0161 422 7991", "0161 422 7991", "PHONE"),
     ("Tel+44 7400 123831", "+44 7400 123831", "PHONE"),
@@ -291,6 +295,8 @@ NEGATIVES = [
     "La parola: amore",
     "mysql -p dbname",
     "hotel-0161 and motel-2",
+    "ref 4027-6646 4381-3888",  # groups whose separators change: a card only where one is named
+    "emc5280897066394585",
     # Asset names, company mentions, hosts after ":" in SSH remotes.
     "Assets/UI/icon@2x.png.meta",
     "icons/close@2x-dark.png",

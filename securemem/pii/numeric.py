@@ -13,9 +13,11 @@ from securemem.pii.scan import Scan, Span, accepted
 # position, which is most of the cost on ordinary text.
 # A card may follow another number ("exp 09/27 5292 4741 1667 7371", "CVV 314 4319 ...") but not a
 # group of four digits (then it would be the tail of a longer number), and may follow a label glued
-# to it by a dot or a dash ("Nr.4273...", "VISA-4619..."), not a digit (a decimal, a dashed number).
+# to it by a dot or a dash ("Nr.4273...", "VISA-4619..."), not a digit (a decimal, a dashed number),
+# nor a letter except the end of a card's name glued to it ("VISA4373...", "mc5280...").
 _CARD_START = (
-    r"[0-9](?<![\w][0-9])(?<![0-9][.\-][0-9])(?<!(?<![0-9])[0-9]{4}[ \t][0-9])(?<!(?<![0-9])[0-9]{4}[ \t]{2}[0-9])"
+    r"[0-9](?:(?<![\w][0-9])|(?<=(?<![A-Za-z])(?i:visa|amex|card)[0-9])|(?<=(?<![A-Za-z])(?i:mc|cc)[0-9]))"
+    r"(?<![0-9][.\-][0-9])(?<!(?<![0-9])[0-9]{4}[ \t][0-9])(?<!(?<![0-9])[0-9]{4}[ \t]{2}[0-9])"
     r"(?<![A-Za-z][0-9]{2}[ \t][0-9])"  # nor the account part of an IBAN ("DE89 3704 0044 ...")
 )
 # The words that name a card, in the languages we meet (lower case); each may end a label or stand in
@@ -52,6 +54,7 @@ _CARD_REGROUPED = re.compile(
 _CARD_UNDERSCORED = re.compile(
     r"[0-9](?<![0-9A-Za-z][0-9])(?<![0-9]_[0-9])[0-9]{3}_[0-9]{4,6}_[0-9]{4,5}(?:_[0-9]{1,4}){0,2}(?![0-9A-Za-z]|_[0-9])"
 )
+_CARD_MIXED = re.compile(r"[0-9](?<![\w.\-][0-9])[0-9]{3}(?:[ .\-][0-9]{4}){3}(?![\w]|[.\-][0-9])")
 _NOT_DIGITS = re.compile(r"[^0-9]")
 # The fewest digits a number holds for each type to be in it (scan.py: numbers of 7 digits or more
 # are where these are looked for).
@@ -120,7 +123,21 @@ def find_cards(scan: Scan) -> Iterator[Span]:
     # The regrouped pattern reads only the numbers that held no card in a usual grouping.
     if found:
         windows = [(low, high) for low, high in windows if not any(low <= a < high for a, _ in found)]
-    yield from accepted(_CARD_REGROUPED, text, windows, lambda match: _regrouped_card(scan, match, is_card))
+    regrouped = list(accepted(_CARD_REGROUPED, text, windows, lambda match: _regrouped_card(scan, match, is_card)))
+    yield from regrouped
+    # Groups of four with separators that change ("4027-6646 4381-3888"): a card only where the
+    # text names one just before it.
+    if regrouped:
+        windows = [(low, high) for low, high in windows if not any(low <= a < high for a, _ in regrouped)]
+    yield from accepted(
+        _CARD_MIXED,
+        text,
+        windows,
+        lambda match: (
+            bool(_CARD_NAMES.search(scan.before(match.start(), 16)))
+            and is_card(_NOT_DIGITS.sub("", match.group()), match.start())
+        ),
+    )
 
 
 def _regrouped_card(scan: Scan, match: re.Match[str], is_card: Callable[[str, int], bool]) -> bool:
