@@ -173,6 +173,42 @@ def test_erasure_holds_while_other_processes_keep_reading(tmp_path: Path, key: b
     assert [reader.returncode for reader in readers] == [0, 0]
 
 
+@pytest.mark.slow
+def test_a_zero_bound_erases_before_each_delete_returns_while_other_processes_keep_reading(
+    tmp_path: Path, key: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The readers take the lock again and again: the delete's checkpoint finds the store busy now
+    and then, and must keep trying until it gets through, not return and retry later."""
+    db = tmp_path / "z.db"
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
+        ok(memory, command="create", path="/memories/keep.md", file_text="kept\n" * 200)
+        for i in range(12):
+            ok(memory, command="create", path=f"/memories/s/{i}.md", file_text=f"{SECRET}-{i:02d}\n" * 50)
+    readers = [
+        subprocess.Popen(child_argv(_reader, str(db), key.hex(), "5"), cwd=REPO, stdout=subprocess.PIPE)
+        for _ in range(2)
+    ]
+    left: list[int] = []
+    try:
+        for reader in readers:
+            assert reader.stdout is not None and reader.stdout.readline() == b"reading\n"
+        policy = Policy(history=OFF, storage=StorageSettings(erase_within=0.0))
+        with (
+            caplog.at_level("WARNING", logger="securemem.store"),
+            SecureMemory.open(db, key=key, policy=policy, adopt_policy=True) as memory,
+        ):
+            for i in range(12):
+                ok(memory, command="delete", path=f"/memories/s/{i}.md")
+                if f"{SECRET}-{i:02d}".encode() in plaintext_of(db, key):
+                    left.append(i)
+    finally:
+        for reader in readers:
+            reader.wait(timeout=60)
+    assert [reader.returncode for reader in readers] == [0, 0]
+    assert left == []
+    assert [r.getMessage() for r in caplog.records if "not yet erased" in r.getMessage()] == []
+
+
 # -- after a crash -------------------------------------------------------------------------------
 
 

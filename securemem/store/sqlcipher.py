@@ -341,7 +341,7 @@ class SQLCipherStore:
         self.path = path
         self.meta = meta
         self.last_statements = 0  # statements of the last transaction (tests hold commands to a budget)
-        self._eraser = _Eraser(self._checkpoint, within=1.0)
+        self._eraser = _Eraser(self._checkpoint, within=1.0, patience=self._busy_ms / 1000)
         self._history = History()
         # The file this handle opened (see _check_file), by an absolute path: a later chdir moves nothing.
         self._where = Path(os.path.abspath(path))
@@ -1434,12 +1434,15 @@ class _Eraser:
     The first commit that frees content sets a deadline; one checkpoint, half-way to it, covers
     every commit before it (so a burst of deletes pays for one checkpoint, not one each). A
     checkpoint that answers "busy" is retried until it succeeds; one that misses its deadline is
-    logged (no content in the message) and retried. ``within = 0`` checkpoints after each commit.
+    logged (no content in the message) and retried. ``within = 0`` checkpoints after each commit,
+    before the command returns: while other handles keep the store busy it keeps trying for as long
+    as a command waits for the lock (``patience``, the busy timeout), then goes on in the background.
     """
 
-    def __init__(self, checkpoint: Callable[[float], bool], *, within: float) -> None:
+    def __init__(self, checkpoint: Callable[[float], bool], *, within: float, patience: float) -> None:
         self._checkpoint = checkpoint
         self.within = within
+        self.patience = patience
         self._due: float | None = None  # deadline of the oldest free not yet erased
         self._seq = 0  # frees so far: a checkpoint clears only the frees it saw
         self._timer: threading.Timer | None = None
@@ -1484,12 +1487,15 @@ class _Eraser:
             due, seq = self._due, self._seq
         if due is None:
             return
+        give_up = due if self.within > 0 else time.monotonic() + self.patience
         while True:
             started = time.monotonic()
             if self._run(due - started, seq, started):
                 return
-            if time.monotonic() >= due:
+            if time.monotonic() >= give_up:
                 break
+            if self.within == 0:
+                time.sleep(0.002)  # another handle's checkpoint may answer "busy" at once
         # Other handles kept the store busy, or the checkpoint failed (its own warning says why).
         logger.warning("freed content not yet erased after %.1fs; retrying", self.within)
         with self._guard:
