@@ -15,6 +15,7 @@ import os
 import random
 import signal
 import subprocess
+import time
 from collections.abc import Callable, Collection
 from pathlib import Path
 
@@ -468,11 +469,16 @@ def _churn_then_die_before_the_scrub(db: str, key_hex: str, seed: str) -> None:
           before_flush=report_and_arm)  # fmt: skip
 
 
-def test_a_crash_between_the_checkpoint_and_the_scrub_leaves_the_scrub_owed(tmp_path: Path, key: bytes) -> None:
-    # Which removed text a rebuilt page still holds at the crash depends on when the background
-    # checkpoints ran: a few seeds are tried until one leaves some (most do).
+def _crash_leaving_removed_text(
+    tmp_path: Path, key: bytes, before_crash: Callable[[Path], object]
+) -> tuple[Path, list[str]]:
+    """A store whose writer was killed between its checkpoint and its scrub, with removed text left
+    in rebuilt pages; ``before_crash(db)`` runs first (a handle that stays open, say). Which text a
+    page still holds depends on when the background checkpoints ran: a few seeds are tried until
+    one leaves some (most do)."""
     for seed in range(1, 9):
         db = tmp_path / f"c{seed}.db"
+        before_crash(db)
         argv = child_argv(_churn_then_die_before_the_scrub, str(db), key.hex(), str(seed))
         crashed = subprocess.run(argv, cwd=REPO, timeout=120, stdout=subprocess.PIPE, text=True)
         assert crashed.returncode == -signal.SIGKILL
@@ -482,8 +488,64 @@ def test_a_crash_between_the_checkpoint_and_the_scrub_leaves_the_scrub_owed(tmp_
         assert all(marker.encode() in before for marker in told["kept"])  # the control
         leaked = [marker for marker in told["removed"] if marker.encode() in before]
         if leaked:
-            break
-    assert leaked  # the premise: pages SQLite rebuilt still hold removed text
+            return db, leaked
+    raise AssertionError("no seed left removed text in a rebuilt page")  # the premise
+
+
+def test_a_crash_between_the_checkpoint_and_the_scrub_leaves_the_scrub_owed(tmp_path: Path, key: bytes) -> None:
+    db, leaked = _crash_leaving_removed_text(tmp_path, key, lambda db: None)
     with SecureMemory.open(db, key=key, policy=ERASE_LATE, create=False):
         after = plaintext_of(db, key)  # before any command
     assert [marker for marker in leaked if marker.encode() in after] == []
+
+
+def test_a_handle_left_open_takes_over_a_scrub_once_its_deadline_has_passed(
+    tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The crashed writer recorded its scrub with its deadline; a handle that stayed open and frees
+    nothing itself takes the debt over at its first command after that deadline."""
+    open_handles: list[SecureMemory] = []
+    db, leaked = _crash_leaving_removed_text(
+        tmp_path, key, lambda db: open_handles.append(SecureMemory.open(db, key=key, policy=ERASE_LATE))
+    )
+    survivor = open_handles[-1]
+    for other in open_handles[:-1]:
+        other.close()
+    try:
+        ok(survivor, command="view", path="/memories")  # the debt is seen, not due yet (60 s)
+        survivor.store.flush_erasure()
+        assert all(marker.encode() in plaintext_of(db, key) for marker in leaked)  # not taken over early
+        real = time.time
+        monkeypatch.setattr(time, "time", lambda: real() + 120)  # the crashed writer's 60 s have passed
+        ok(survivor, command="view", path="/memories")
+        survivor.store.flush_erasure()
+        after = plaintext_of(db, key)
+    finally:
+        survivor.close()
+    assert [marker for marker in leaked if marker.encode() in after] == []
+
+
+def test_a_handle_records_the_scrub_again_after_another_handle_scrubbed(tmp_path: Path, key: bytes) -> None:
+    """A handle's belief that the record is there must not outlive another handle's scrub, which
+    deletes it: maintenance outside a command (a store dropped) writes it whatever it believes."""
+    db = tmp_path / "d.db"
+
+    def recorded(memory: SecureMemory) -> bool:
+        rows = connection_of(memory.store).execute("SELECT 1 FROM meta WHERE key = 'scrub_due'").fetchall()
+        return bool(rows)
+
+    with (
+        SecureMemory.open(db, key=key, policy=ERASE_LATE) as first,
+        SecureMemory.open(db, key=key, policy=ERASE_LATE) as second,
+    ):
+        _kept_files(first, "f", 3)
+        first.in_namespace("victim").execute({"command": "create", "path": "/memories/v.md", "file_text": "v\n"})
+        ok(first, command="delete", path="/memories/f00.md")
+        assert recorded(first)
+        ok(second, command="delete", path="/memories/f01.md")
+        second.store.flush_erasure()  # its scrub deletes the record
+        assert not recorded(first)
+        assert first.store.drop_namespace("victim")
+        assert recorded(first)
+        first.store.flush_erasure()
+        assert not recorded(first)

@@ -30,11 +30,14 @@ import pytest
 from securemem import SecureMemory
 from securemem.errors import DamagedStoreError, NotAStoreError, StorageError, WrongKeyError
 from tests.helpers import (
+    REPO,
     State,
     aggregate_errors,
     check_clean,
+    child_argv,
     connection_of,
     fork_one,
+    ok,
     read_state,
     sha256_of,
 )
@@ -531,3 +534,31 @@ def test_a_really_full_disk_refuses_writes_cleanly_and_recovers_when_space_is_fr
             assert set(files) == {"/memories/keep.md", *created, *more}
         with SecureMemory.open(db, key=key, create=False) as memory:
             assert read_state(memory.store).files == files
+
+
+def test_a_store_on_read_only_media_that_owes_a_scrub_says_so_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A writer crashed between its checkpoint and its scrub; the disk is then mounted read-only.
+    An open there reads as usual; it cannot erase, and says so once instead of retrying all along
+    (and its close waiting for the busy timeout)."""
+    from tests.test_erasure_scrub import _churn_then_die_before_the_scrub
+
+    key = os.urandom(32)
+    with small_tmpfs(tmp_path / "fs", 64 * 1024) as fs:
+        db = fs / "c.db"
+        argv = child_argv(_churn_then_die_before_the_scrub, str(db), key.hex(), "1")
+        crashed = subprocess.run(argv, cwd=REPO, timeout=120, stdout=subprocess.PIPE, text=True)
+        assert crashed.returncode == -signal.SIGKILL
+        subprocess.run(["mount", "-o", "remount,ro", str(fs)], check=True)
+        try:
+            with caplog.at_level("WARNING", logger="securemem.store"):
+                memory = SecureMemory.open(db, key=key, create=False)
+                assert "/memories" in ok(memory, command="view", path="/memories")
+                memory.execute({"command": "view", "path": "/memories"})
+                memory.close()
+        finally:
+            subprocess.run(["mount", "-o", "remount,rw", str(fs)], check=True)
+    said = [record.getMessage() for record in caplog.records]
+    assert sum("cannot be written here" in line for line in said) == 1, said
+    assert [line for line in said if "erasure checkpoint failed" in line] == []

@@ -128,9 +128,12 @@ class _Known:
 _T = TypeVar("_T")
 _STORE_COLS = "id, public_id, name, description, created, updated"
 _STORE_EXISTS = "SELECT 1 FROM stores WHERE id = ?"
-_OWED = "SELECT 1 FROM meta WHERE key = 'erase_due'"  # an erasure a closed handle could not make
-# ... or one a handle was still to make, in case it crashed (see ``_note_debt``): an open makes both.
-_OWED_AT_OPEN = "SELECT 1 FROM meta WHERE key IN ('erase_due', 'scrub_due')"
+# An erasure a closed handle could not make (``erase_due``), or one a handle is still to make, with
+# its deadline, in case it crashed (``scrub_due``, see ``_note_debt``): an open makes both.
+_OWED = "SELECT key, value FROM meta WHERE key IN ('erase_due', 'scrub_due')"
+_SCRUB_DUE = "SELECT value FROM meta WHERE key = 'scrub_due'"
+_READ_ONLY_ERRNOS = (errno.EROFS, errno.EACCES, errno.EPERM)
+OVERDUE_GRACE = 1.0  # seconds past a debt's deadline before another handle takes it over
 _NOTE = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 
 
@@ -329,6 +332,8 @@ class SQLCipherStore:
         # The WAL's generation right after this handle's last scrub (pages.wal_marker): while the WAL
         # is still of it, every page written since that scrub is in its frames.
         self._scrubbed_at: bytes | None = None
+        self._watch: float | None = None  # the deadline of another handle's scrub (see _erasure_owed)
+        self._read_only = False  # a checkpoint found the files read-only: this handle erases nothing
         # Content was freed (or may have been, by a crashed process) since this handle's last scrub:
         # its next erasure pass must scrub, every page if it cannot name the ones written since.
         self._freed_since_scrub = True
@@ -590,6 +595,8 @@ class SQLCipherStore:
                     self._ns.clear()
                     if self._erasure_owed(conn):
                         self._freed()  # a process that ended before it could erase left it to us
+                elif self._watch is not None and time.time() >= self._watch and self._overdue(conn):
+                    self._freed()
                 if key is None:
                     ns = self._ns_id(conn, namespace, create=write and create)
                 elif not self._exists(conn, key):  # a store given by number
@@ -663,14 +670,40 @@ class SQLCipherStore:
         return self._ns[name]
 
     def _erasure_owed(self, conn: sqlcipher3.Connection) -> bool:
-        """Another process freed content and ended before it could erase it (see ``_owe_erasure``)."""
+        """Another handle freed content and ended before it could erase it (``_owe_erasure``), or
+        recorded a scrub that is now overdue: it crashed between its checkpoint and its scrub, or is
+        stuck (``_note_debt``). A debt not yet due is watched: the first transaction after its
+        deadline looks again (``_overdue``)."""
         self._looked += 1
-        return conn.execute(_OWED).fetchone() is not None
+        owed = dict(conn.execute(_OWED).fetchall())
+        if "erase_due" in owed:
+            return True
+        return self._judge_debt(owed.get("scrub_due"))
+
+    def _judge_debt(self, value: object) -> bool:
+        self._watch = None
+        try:
+            deadline = float(str(value)) + OVERDUE_GRACE if value is not None else None
+        except ValueError:
+            deadline = 0.0  # not written by this release: treat it as due
+        if deadline is None:
+            return False
+        if time.time() < deadline:
+            self._watch = deadline
+            return False
+        self._scrubbed_at = None  # its checkpoint restarted the WAL: read every page
+        return True
+
+    def _overdue(self, conn: sqlcipher3.Connection) -> bool:
+        """A watched debt's deadline passed: is its record still there (its scrub never came)?"""
+        self._looked += 1
+        row = conn.execute(_SCRUB_DUE).fetchone()
+        return self._judge_debt(None if row is None else row[0])
 
     def _owed_at_open(self) -> bool:
         """An erasure a closed handle owed (a damaged page here is the first command's to report)."""
         try:
-            return self._open_conn().execute(_OWED_AT_OPEN).fetchone() is not None
+            return self._open_conn().execute(_OWED).fetchone() is not None
         except sqlcipher3.Error:
             return False
 
@@ -1069,7 +1102,7 @@ class SQLCipherStore:
         False while readers or writers keep the store busy (the eraser tries again).
         """
         with self._lock:
-            if self._conn is None:
+            if self._conn is None or self._read_only:
                 return True
             if _identity(self._where) != self._file:
                 # The file this handle freed content in is no longer at the path (removed, or another
@@ -1144,6 +1177,16 @@ class SQLCipherStore:
                     raise
                 busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
         except (OSError, sqlcipher3.Error) as exc:
+            if isinstance(exc, OSError):
+                read_only = exc.errno in _READ_ONLY_ERRNOS
+            else:  # as _open_error reads it: a directory that cannot take the -wal and -shm files
+                read_only = _code(exc) in (_CANTOPEN, _READONLY, _IOERR) and not os.access(self._where.parent, os.W_OK)
+            if read_only:
+                # Nothing here can be written: what is owed waits for a handle that can write (an
+                # open there scrubs first). Said once, not at every retry.
+                self._read_only = True
+                logger.warning("the store's files cannot be written here; its pending erasure waits for a writer")
+                return None
             found_error = self._translate(exc) if isinstance(exc, sqlcipher3.Error) else exc.strerror
             logger.warning("erasure checkpoint failed: %s", found_error)
             return None
@@ -1263,13 +1306,13 @@ class SQLCipherStore:
 
         The checkpoint that erases empties the WAL before the scrub rewrites the pages SQLite
         rebuilt: a crash in between would leave removed text in those pages and an empty WAL, the
-        sign of a store with nothing owed. The record outlives that crash; the scrub deletes it, and
-        the next open scrubs first. (Other handles that are open need no record: that checkpoint
-        restarted the WAL, so their next scrub reads every page.)"""
-        if self._known.debt:
+        sign of a store with nothing owed. The record, with the deadline of this handle's erasure,
+        outlives that crash; the scrub deletes it; the next open scrubs first, and a handle that is
+        open takes the debt over once its deadline has passed (``_erasure_owed``)."""
+        if self._known.debt and self._known.live:  # checked in this transaction: no one deleted it since
             return 0
         try:
-            conn.execute(_NOTE, ("scrub_due", f"{time.time():020.6f}"))
+            conn.execute(_NOTE, ("scrub_due", f"{time.time() + self._eraser.within:020.6f}"))
         except sqlcipher3.Error as exc:
             self._rollback(conn)
             raise self._translate(exc) from None
