@@ -38,6 +38,17 @@ POSITIVES = [
     ("card 5292_4741_0000_0002 on file", "5292_4741_0000_0002", "CREDIT_CARD"),
     ("cc_4111_1111_1111_1111", "4111_1111_1111_1111", "CREDIT_CARD"),
     ("amex 3782_822463_10005", "3782_822463_10005", "CREDIT_CARD"),
+    ('mail "jane@home"@example.com', '"jane@home"@example.com', "EMAIL"),
+    ('mail "jane\\"doe"@example.com', '"jane\\"doe"@example.com', "EMAIL"),
+    ("mail jane@[ipv6:2001:db8::1]", "jane@[ipv6:2001:db8::1]", "EMAIL"),
+    ("mail jane@[IPv6:fe80::1%eth0]", "jane@[IPv6:fe80::1%eth0]", "EMAIL"),
+    ("mail jane@[ 192.168.1.1 ]", "jane@[ 192.168.1.1 ]", "EMAIL"),
+    ("card 5292_4741-0000-0002", "5292_4741-0000-0002", "CREDIT_CARD"),
+    ("card 5292 4741_0000_0002", "5292 4741_0000_0002", "CREDIT_CARD"),
+    ("5292__4741__0000__0002", "5292__4741__0000__0002", "CREDIT_CARD"),
+    ("card5292_4741_0000_0002", "5292_4741_0000_0002", "CREDIT_CARD"),
+    # An SSH command looked for 256 characters back must not start inside a word ("fake|ssh").
+    ("note: fakessh -o K=" + "v" * 246 + " jane.doe@example.com", "jane.doe@example.com", "EMAIL"),
     # Password labels of more languages in ASCII, with attributes, inside a child element, after a
     # CJK word, glued and quoted on a command line; phone labels glued on, a caller ID.
     ("haslo: Fd6&hS9%aM", "Fd6&hS9%aM", "PASSWORD"),

@@ -31,8 +31,11 @@ _AUTHORITY_BREAK = frozenset(" \t\r\n/\"'<>()[]{}")
 
 # RFC 5321 also allows a quoted local part ('"jane doe"@example.com') and an address literal for
 # the domain ("jane@[192.168.1.1]", "jane@[IPv6:2001:db8::1]"): rare, and so a way past a filter.
-_QUOTED_LOCAL = re.compile(r'"[^"\r\n@]{1,62}"$')
-_LITERAL_DOMAIN = re.compile(r"\[(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|IPv6:[0-9A-Fa-f:.]{2,45})\]")
+# A quoted part may hold any character but a line break, "@" included, and escaped quotes.
+_QUOTED_LOCAL = re.compile(r'"(?:[^"\\\r\n]|\\[^\r\n]){1,62}"$')
+_LITERAL_DOMAIN = re.compile(
+    r"\[[ \t]?(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|(?i:ipv6):[0-9A-Fa-f:.]{2,45}(?:%[\w.\-]{1,16})?)[ \t]?\]"
+)
 
 
 def find_emails(scan: Scan) -> Iterator[Span]:
@@ -93,8 +96,10 @@ def _ssh_remote(text: str, start: int) -> bool:
     if start < 4 or text[start - 1] not in " \t":
         return False
     floor = max(0, start - _SSH_LINE)
-    line = max(text.rfind("\n", floor, start) + 1, floor)  # a line of a megabyte: its last 256 characters
-    words = text[line:start].split()
+    newline = text.rfind("\n", floor, start)
+    words = text[newline + 1 if newline != -1 else floor : start].split()  # a long line: its last 256 characters
+    if newline == -1 and floor > 0 and not text[floor - 1].isspace() and words:
+        words = words[1:]  # the window starts inside a word ("fake|ssh"): no word of the line
     valued = False  # the word before was an option that takes a value
     for index in range(len(words) - 1, -1, -1):
         word = words[index]

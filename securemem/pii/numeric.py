@@ -51,8 +51,12 @@ _CARD_REGROUPED = re.compile(
 # Groups of a card joined by underscores (an identifier-safe spelling: "cc_5292_4741_0000_0002"), not
 # a part of a longer underscored number ("1_000_000_...").
 # Led by a digit (the engine skips to digits at C speed), the lookbehinds after it.
+# Other separators may join in ("5292_4741-0000-0002", "5292__4741__..."), and a card's name may be
+# glued on ("card5292_4741_..."); the finder keeps only matches that hold an underscore.
 _CARD_UNDERSCORED = re.compile(
-    r"[0-9](?<![0-9A-Za-z][0-9])(?<![0-9]_[0-9])[0-9]{3}_[0-9]{4,6}_[0-9]{4,5}(?:_[0-9]{1,4}){0,2}(?![0-9A-Za-z]|_[0-9])"
+    r"[0-9](?:(?<![0-9A-Za-z][0-9])|(?<=(?<![A-Za-z])(?i:visa|amex|card)[0-9])|(?<=(?<![A-Za-z])(?i:mc|cc)[0-9]))"
+    r"(?<![0-9]_[0-9])[0-9]{3}[_\- ]{1,2}[0-9]{4,6}[_\- ]{1,2}[0-9]{4,5}(?:[_\- ]{1,2}[0-9]{1,4}){0,2}"
+    r"(?![0-9A-Za-z]|[_\-][0-9])"
 )
 _CARD_MIXED = re.compile(r"[0-9](?<![\w.\-][0-9])[0-9]{3}(?:[ .\-][0-9]{4}){3}(?![\w]|[.\-][0-9])")
 _NOT_DIGITS = re.compile(r"[^0-9]")
@@ -85,7 +89,7 @@ def find_underscored_cards(scan: Scan) -> Iterator[Span]:
     """Cards whose groups are joined by underscores ("5292_4741_0000_0002"): no number window holds
     them (an underscore is part of a word), so they are looked for apart, where the text has one."""
     for match in _CARD_UNDERSCORED.finditer(scan.text):
-        if card_number_valid(match.group().replace("_", "")):
+        if "_" in match.group() and card_number_valid(_NOT_DIGITS.sub("", match.group())):
             yield match.span()
 
 
