@@ -8,6 +8,7 @@ process keeps reading the store, and after a crash.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -149,28 +150,38 @@ def _reader(db: str, key_hex: str, seconds: str) -> None:
             memory.execute({"command": "view", "path": "/memories/keep.md"})
 
 
-@pytest.mark.slow
-def test_erasure_holds_while_other_processes_keep_reading(tmp_path: Path, key: bytes) -> None:
-    db = tmp_path / "r.db"
+@contextlib.contextmanager
+def readers_of(db: Path, key: bytes, files: dict[str, str], seconds: str) -> Iterator[None]:
+    """The store holds ``files`` (and /memories/keep.md); two other processes keep reading it
+    (views back to back) from the moment the body starts, for ``seconds``."""
     with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
         ok(memory, command="create", path="/memories/keep.md", file_text="kept\n" * 200)
-        for i in range(20):
-            ok(memory, command="create", path=f"/memories/s/{i}.md", file_text=f"{SECRET}\n" * 50)
+        for path, text in files.items():
+            ok(memory, command="create", path=path, file_text=text)
     readers = [
-        subprocess.Popen(child_argv(_reader, str(db), key.hex(), "6"), cwd=REPO, stdout=subprocess.PIPE)
+        subprocess.Popen(child_argv(_reader, str(db), key.hex(), seconds), cwd=REPO, stdout=subprocess.PIPE)
         for _ in range(2)
     ]
     try:
         for reader in readers:
             assert reader.stdout is not None and reader.stdout.readline() == b"reading\n"
-        with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
-            ok(memory, command="delete", path="/memories/s")
-            took = erased_within(db, key, SECRET, BOUND + 1.0)
-            assert took <= BOUND + 1.0
+        yield
     finally:
         for reader in readers:
             reader.wait(timeout=60)
     assert [reader.returncode for reader in readers] == [0, 0]
+
+
+@pytest.mark.slow
+def test_erasure_holds_while_other_processes_keep_reading(tmp_path: Path, key: bytes) -> None:
+    db = tmp_path / "r.db"
+    with (
+        readers_of(db, key, {f"/memories/s/{i}.md": f"{SECRET}\n" * 50 for i in range(20)}, "6"),
+        SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory,
+    ):
+        ok(memory, command="delete", path="/memories/s")
+        took = erased_within(db, key, SECRET, BOUND + 1.0)
+        assert took <= BOUND + 1.0
 
 
 @pytest.mark.slow
@@ -180,31 +191,18 @@ def test_a_zero_bound_erases_before_each_delete_returns_while_other_processes_ke
     """The readers take the lock again and again: the delete's checkpoint finds the store busy now
     and then, and must keep trying until it gets through, not return and retry later."""
     db = tmp_path / "z.db"
-    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
-        ok(memory, command="create", path="/memories/keep.md", file_text="kept\n" * 200)
-        for i in range(12):
-            ok(memory, command="create", path=f"/memories/s/{i}.md", file_text=f"{SECRET}-{i:02d}\n" * 50)
-    readers = [
-        subprocess.Popen(child_argv(_reader, str(db), key.hex(), "5"), cwd=REPO, stdout=subprocess.PIPE)
-        for _ in range(2)
-    ]
+    files = {f"/memories/s/{i}.md": f"{SECRET}-{i:02d}\n" * 50 for i in range(12)}
+    policy = Policy(history=OFF, storage=StorageSettings(erase_within=0.0))
     left: list[int] = []
-    try:
-        for reader in readers:
-            assert reader.stdout is not None and reader.stdout.readline() == b"reading\n"
-        policy = Policy(history=OFF, storage=StorageSettings(erase_within=0.0))
-        with (
-            caplog.at_level("WARNING", logger="securemem.store"),
-            SecureMemory.open(db, key=key, policy=policy, adopt_policy=True) as memory,
-        ):
-            for i in range(12):
-                ok(memory, command="delete", path=f"/memories/s/{i}.md")
-                if f"{SECRET}-{i:02d}".encode() in plaintext_of(db, key):
-                    left.append(i)
-    finally:
-        for reader in readers:
-            reader.wait(timeout=60)
-    assert [reader.returncode for reader in readers] == [0, 0]
+    with (
+        readers_of(db, key, files, "5"),
+        caplog.at_level("WARNING", logger="securemem.store"),
+        SecureMemory.open(db, key=key, policy=policy, adopt_policy=True) as memory,
+    ):
+        for i in range(12):
+            ok(memory, command="delete", path=f"/memories/s/{i}.md")
+            if f"{SECRET}-{i:02d}".encode() in plaintext_of(db, key):
+                left.append(i)
     assert left == []
     assert [r.getMessage() for r in caplog.records if "not yet erased" in r.getMessage()] == []
 
