@@ -68,6 +68,18 @@ POSITIVES = [
     ("mc5280897066394585", "5280897066394585", "CREDIT_CARD"),
     ("card 4027-6646 4381-3888", "4027-6646 4381-3888", "CREDIT_CARD"),
     ("Visa 4817.2861 4254 9625", "4817.2861 4254 9625", "CREDIT_CARD"),
+    ("client_secret=auqowggralkxgcqvwthkjgltjfzosyym", "auqowggralkxgcqvwthkjgltjfzosyym", "SECRET"),
+    ("secret: 84629175019283746", "84629175019283746", "SECRET"),
+    (
+        "Datadog API key for the event pipeline: 4763efc3879f387bde416faa7672b866",
+        "4763efc3879f387bde416faa7672b866",
+        "SECRET",
+    ),
+    (
+        "webhook secret for the session service \u2192 tmk67CbScSvZ4svmi97jU2zabct3XSzu",
+        "tmk67CbScSvZ4svmi97jU2zabct3XSzu",
+        "SECRET",
+    ),
     ("Caller ID: 07812 088668", "07812 088668", "PHONE"),
     ("Mob-0161 422 7991", "0161 422 7991", "PHONE"),
     ("Tel+44 7400 123831", "+44 7400 123831", "PHONE"),
@@ -307,6 +319,9 @@ NEGATIVES = [
     "mysql -p dbname",
     "hotel-0161 and motel-2",
     "ref 4027-6646 4381-3888",  # groups whose separators change: a card only where one is named
+    "client_secret=yourclientsecrethere",  # one case of letters, and words: a placeholder
+    "secret: 100000000000",
+    "Reverted the password-policy change in 3f786850e387550fdab836ed7e6dc881de23001b.",
     "emc5280897066394585",
     # Asset names, company mentions, hosts after ":" in SSH remotes.
     "Assets/UI/icon@2x.png.meta",

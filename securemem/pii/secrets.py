@@ -812,7 +812,20 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
         return ("GENERIC_SECRET", start, end) if random_token and not _UUID.fullmatch(secret) else None
     if _looks_random(secret) and not _identifier_like(secret):
         return "GENERIC_SECRET", start, end
+    if kind == "SECRET" and _random_of_one_class(secret):
+        return "GENERIC_SECRET", start, end
     return None
+
+
+def _random_of_one_class(secret: str) -> bool:
+    """A secret drawn from one kind of character, after a key that names a secret: digits
+    ("secret: 84629175019283746") or letters of one case ("client_secret=auqowggralkx..."), long
+    and varied enough not to be a count, a word or a placeholder run ("xxxxxxxx...")."""
+    if secret.isdigit():
+        return len(secret) >= 12 and entropy(secret) >= 2.8
+    if secret.isalpha() and secret.isascii() and (secret.islower() or secret.isupper()):
+        return len(secret) >= 20 and entropy(secret[:_ENTROPY_SAMPLE]) >= 3.7
+    return False
 
 
 _RANDOM_TOKEN = re.compile(r"[A-Za-z0-9+/=_\-]{20,}")
@@ -1053,7 +1066,7 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
             continue  # "the sha256 of the token is 2cf2...": a digest, not the secret
         if run.start() and text[run.start() - 1] == "(" and _HEX_REF.fullmatch(value):
             continue  # "Fix token refresh race (9fceb02d...)": a commit named in a log
-        if _ID_WORDS.search(lower, keyword_end, run.start()):
+        if _names_an_identifier(lower, keyword_end, run.start()):
             continue  # "fix token expiry (commit 9fceb02d...)", "revoked secret version 4bf9...": an identifier
         if _is_high_entropy(value):
             yield "HIGH_ENTROPY_SECRET", run.start(), run.start() + len(value)
@@ -1066,6 +1079,21 @@ _ID_WORDS = re.compile(
     r"version|revision|rev|uid|uuid|guid|id|build|change|changeset|session|run|job|etag|object|correlation|revert|"
     r"reverts|backport|cherry-pick|merge|rebase|bisect|fixup|squash)\b"
 )
+
+
+def _names_an_identifier(lower: str, start: int, end: int) -> bool:
+    """The words between a secret word and a value name the value an identifier ("token expiry
+    (commit 9fce...", "secret version 4bf9...", "the password-policy change in 3f78..."). Where the
+    words end in a label's ":" or an arrow, only the last one can: the others say what the secret
+    is for ("webhook secret for the session service -> ...", "API key for the event pipeline: ...")."""
+    between = lower[start:end].rstrip()
+    if between.endswith((":", "->", "\u2192", "=")):
+        words = _WORD.findall(between)
+        return bool(words) and _ID_WORDS.fullmatch(words[-1]) is not None
+    return _ID_WORDS.search(between) is not None
+
+
+_WORD = re.compile(r"[a-z0-9\-]+")
 
 
 def _prose_keywords(lower: str) -> list[tuple[int, int]]:
