@@ -155,7 +155,7 @@ def _in_authority(text: str, start: int) -> bool:
 # filter; also in the words of other languages ("(arroba)", "(ät)", "(punkt)", "(point)"). Brackets
 # or dashes are required: "look at example dot com" in prose is read by the spoken-address finder.
 _OPEN, _CLOSE = r"[\[({<]", r"[\])}>]"
-_AT_WORDS = "at|arroba|arobase|ät"
+_AT_WORDS = "at|arroba|arobase|ät|chiocciola|apenstaartje|klammeraffe"
 _DOT_WORDS = "dot|punto|ponto|point|punkt|punt"
 # "[at]", "(at)", "[@]", " -at- " ... or an "@" with spaces around it ("jane @ example.com").
 _AT = (
@@ -303,7 +303,7 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
     """One anchored match per "[at]": the local part is the word just before it (linear in the text)."""
     text = scan.text
     lower = scan.lower
-    if not _has_obfuscation_mark(lower, "rob" in lower if foreign is None else foreign):
+    if not _has_obfuscation_mark(lower, foreign_at(lower) if foreign is None else foreign):
         return
     done = 0
     for hint in _AT_MARK.finditer(lower):
@@ -422,7 +422,14 @@ _PROSE_BEFORE_AT = frozenset(
 )
 
 
-SPOKEN_ATS = (" at ", " arroba ", " arobase ")  # "jane arroba example punto com"
+# "jane arroba example punto com", "mario chiocciola libero punto it" (Italian), "jan apenstaartje
+# voorbeeld punt nl" (Dutch), "klammeraffe" (German).
+SPOKEN_ATS = (" at ", " arroba ", " arobase ", " chiocciola ", " apenstaartje ", " klammeraffe ")
+
+
+def foreign_at(lower: str) -> bool:
+    """The text may spell "@" in another language (the spoken and bracketed finders then read those words)."""
+    return "rob" in lower or "chiocciola" in lower or "apenstaartje" in lower or "klammeraffe" in lower
 
 
 # Mailboxes named for a role: with the dot spelt out ("info at acme dot com") they are addresses.
@@ -436,7 +443,7 @@ def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span
     text holds "rob" (of "arroba", "arobase"), when the caller knows."""
     lower = scan.lower
     if foreign is None:
-        foreign = "rob" in lower
+        foreign = foreign_at(lower)
     found: list[Span] = []
     for word in SPOKEN_ATS if foreign else SPOKEN_ATS[:1]:
         at = lower.find(word)

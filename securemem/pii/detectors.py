@@ -44,6 +44,7 @@ from securemem.pii.contact import (
     find_obfuscated_emails,
     find_phones,
     find_spoken_emails,
+    foreign_at,
 )
 from securemem.pii.credentials import find_bearer_tokens, find_jwts, find_private_keys
 from securemem.pii.findings import Finding
@@ -103,7 +104,7 @@ def _typed(name: str, finder: Callable[[Scan], Iterable[Span]]) -> Callable[[Sca
 def _emails(scan: Scan) -> Iterable[Hit]:
     hits = [("EMAIL", start, end) for start, end in find_emails(scan)] if "@" in scan.text else []
     lower = scan.lower
-    foreign = "rob" in lower  # "arroba", "arobase" (see SPOKEN_ATS), read once for the finders below
+    foreign = foreign_at(lower)  # "arroba", "chiocciola"... (see SPOKEN_ATS), read once for the finders below
     hits += [("EMAIL", start, end) for start, end in find_obfuscated_emails(scan, foreign)]
     hits += [("EMAIL", start, end) for start, end in find_bare_at_emails(scan)]
     if foreign or " at " in lower:
