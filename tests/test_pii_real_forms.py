@@ -82,6 +82,8 @@ POSITIVES = [
     ),
     ("scrivimi a mario.rossi chiocciola libero punto it", "mario.rossi chiocciola libero punto it", "EMAIL"),
     ("mail naar jan apenstaartje voorbeeld punt nl", "jan apenstaartje voorbeeld punt nl", "EMAIL"),
+    ("  db_password: >-\n    Fd6&hS9%aM", "Fd6&hS9%aM", "PASSWORD"),  # YAML block scalars
+    ("password: |\n  Fd6&hS9%aM", "Fd6&hS9%aM", "PASSWORD"),
     ("Caller ID: 07812 088668", "07812 088668", "PHONE"),
     ("Mob-0161 422 7991", "0161 422 7991", "PHONE"),
     ("Tel+44 7400 123831", "+44 7400 123831", "PHONE"),
@@ -322,6 +324,8 @@ NEGATIVES = [
     "hotel-0161 and motel-2",
     "ref 4027-6646 4381-3888",  # groups whose separators change: a card only where one is named
     "la chiocciola è un animale lento",  # Italian for "snail", and for "@"
+    "password: |\n  please ask the admin",
+    "description: |\n  Some text here",
     "client_secret=yourclientsecrethere",  # one case of letters, and words: a placeholder
     "secret: 100000000000",
     "Reverted the password-policy change in 3f786850e387550fdab836ed7e6dc881de23001b.",

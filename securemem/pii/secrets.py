@@ -752,9 +752,10 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
         assign = _ASSIGN_CLI.match(text, key_end)
     if assign is None:
         return None
-    value = _VALUE.match(text, assign.end())
+    after = _after_block(text, assign.end())  # "password: |" then the value, indented
+    value = _VALUE.match(text, after) if after == assign.end() else None
     if value is None:
-        return _on_next_lines(text, assign.end(), kind, keyed)
+        return _on_next_lines(text, after, kind, keyed)
     quoted = value["quoted"] is not None
     group = "quoted" if quoted else "bare"
     start, end = value.span(group)
@@ -918,6 +919,18 @@ def _split_provider(text: str, start: int, end: int, keyed: list[KeyedRule]) -> 
         if kind is not None:
             return kind, start, ends[count - 1]
     return None
+
+
+_YAML_BLOCK = re.compile(r"[|>][1-9]?[+\-]?")  # a YAML block scalar's indicator: "|", ">-", "|2+"
+
+
+def _after_block(text: str, at: int) -> int:
+    """Past a YAML block scalar's indicator that ends its line (its value is on the next lines), else ``at``."""
+    block = _YAML_BLOCK.match(text, at)
+    if block is None:
+        return at
+    end = block.end()
+    return end if text[end : end + 1] in ("", "\n", "\r") or text[end : end + 2] in (" \n", "\t\n") else at
 
 
 def _on_next_lines(text: str, end: int, kind: str | None, keyed: list[KeyedRule]) -> Hit | None:
