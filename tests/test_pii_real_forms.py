@@ -84,6 +84,11 @@ POSITIVES = [
     ("mail naar jan apenstaartje voorbeeld punt nl", "jan apenstaartje voorbeeld punt nl", "EMAIL"),
     ("  db_password: >-\n    Fd6&hS9%aM", "Fd6&hS9%aM", "PASSWORD"),  # YAML block scalars
     ("password: |\n  Fd6&hS9%aM", "Fd6&hS9%aM", "PASSWORD"),
+    (
+        "Authorization: Bearer ZlLUGuhh0vZvPMGjK8WK:MreCr61ctPn9M39RHtIM",
+        "ZlLUGuhh0vZvPMGjK8WK:MreCr61ctPn9M39RHtIM",
+        "BEARER_TOKEN",
+    ),
     ("Caller ID: 07812 088668", "07812 088668", "PHONE"),
     ("Mob-0161 422 7991", "0161 422 7991", "PHONE"),
     ("Tel+44 7400 123831", "+44 7400 123831", "PHONE"),

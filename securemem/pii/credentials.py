@@ -67,8 +67,9 @@ def _has_jose_header(match: re.Match[str]) -> bool:
 
 
 _BEARER = re.compile(
-    # Sanctum's "653|..." and URL-encoded tokens ("...%2B...%3D") hold "|" and "%".
-    r"(?<![A-Za-z0-9_\-])(?i:bearer)[ \t]+(?P<token>[A-Za-z0-9\-._~+/|%]*[A-Za-z0-9\-_~+/]=*)"
+    # Sanctum's "653|..." and URL-encoded tokens ("...%2B...%3D") hold "|" and "%"; an id and a
+    # secret may be joined by ":" ("Bearer ZlLU...:MreC...").
+    r"(?<![A-Za-z0-9_\-])(?i:bearer)[ \t]+(?P<token>[A-Za-z0-9\-._~+/|%:]*[A-Za-z0-9\-_~+/]=*)"
     r"(?![A-Za-z0-9\-_~+/=|%])"
 )
 # "Authorization: Bearer", "'Authorization': 'Bearer", "auth=Bearer": any 16+ character token.
