@@ -89,6 +89,8 @@ POSITIVES = [
         "ZlLUGuhh0vZvPMGjK8WK:MreCr61ctPn9M39RHtIM",
         "BEARER_TOKEN",
     ),
+    ("SSN: 616-07 7617", "616-07 7617", "US_SSN"),  # separators that change, after a label
+    ("Seat A12 4160044807080847", "4160044807080847", "CREDIT_CARD"),  # "A12" is no IBAN's country and check digits
     ("Caller ID: 07812 088668", "07812 088668", "PHONE"),
     ("Mob-0161 422 7991", "0161 422 7991", "PHONE"),
     ("Tel+44 7400 123831", "+44 7400 123831", "PHONE"),
@@ -331,7 +333,9 @@ NEGATIVES = [
     "la chiocciola è un animale lento",  # Italian for "snail", and for "@"
     "password: |\n  please ask the admin",
     "description: |\n  Some text here",
-    "client_secret=yourclientsecrethere",  # one case of letters, and words: a placeholder
+    "client_secret=yourclientsecrethere",
+    "part 616-07 7617",
+    "call 616-07 7617 now",  # one case of letters, and words: a placeholder
     "secret: 100000000000",
     "Reverted the password-policy change in 3f786850e387550fdab836ed7e6dc881de23001b.",
     "emc5280897066394585",

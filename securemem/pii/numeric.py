@@ -18,7 +18,7 @@ from securemem.pii.scan import Scan, Span, accepted
 _CARD_START = (
     r"[0-9](?:(?<![\w][0-9])|(?<=(?<![A-Za-z])(?i:visa|amex|card)[0-9])|(?<=(?<![A-Za-z])(?i:mc|cc)[0-9]))"
     r"(?<![0-9][.\-][0-9])(?<!(?<![0-9])[0-9]{4}[ \t][0-9])(?<!(?<![0-9])[0-9]{4}[ \t]{2}[0-9])"
-    r"(?<![A-Za-z][0-9]{2}[ \t][0-9])"  # nor the account part of an IBAN ("DE89 3704 0044 ...")
+    r"(?<![A-Za-z]{2}[0-9]{2}[ \t][0-9])"  # nor the account part of an IBAN ("DE89 3704 0044 ...")
 )
 # The words that name a card, in the languages we meet (lower case); each may end a label or stand in
 # a sentence before the number.
@@ -77,6 +77,9 @@ _SSN = re.compile(
     r"(?P<area>[0-9](?:(?<=[Ss][Ss][Nn][0-9])|(?<![\w.][0-9])(?<![0-9_]-[0-9]))[0-9]{2})(?P<sep>[-. ]?| - )"
     r"(?P<group>[0-9]{2})(?P=sep)"
     r"(?P<serial>[0-9]{4})(?![\w]|[-.][0-9])"
+)
+_SSN_MIXED = re.compile(
+    r"(?P<area>[0-9](?<![\w.][0-9])[0-9]{2})[-. ](?P<group>[0-9]{2})[-. ](?P<serial>[0-9]{4})(?![\w]|[-.][0-9])"
 )
 # An SSN written without dashes is only an SSN when the text says so just before it.
 # ("her social is 557 85 3890": "social" alone is how people say it).
@@ -247,8 +250,9 @@ _UPPER_AS_DIGITS = str.maketrans("OIL", "011")
 
 
 def may_hold_ssn(scan: Scan) -> bool:
-    """One pass of the SSN pattern over the whole text: most numbers of nine digits or more are not shaped like one."""
-    return _SSN.search(scan.text) is not None
+    """One pass of the SSN pattern over the whole text: most numbers of nine digits or more are not
+    shaped like one (nor like one with mixed separators)."""
+    return _SSN.search(scan.text) is not None or _SSN_MIXED.search(scan.text) is not None
 
 
 _NOT_SSN_WORDS = re.compile(
@@ -261,8 +265,20 @@ _NOT_SSN_WORDS = re.compile(
 def find_ssns(scan: Scan) -> Iterator[Span]:
     windows = scan.around(scan.numbers_with(SSN_DIGITS), 0, _TAIL)
     if not windows:
-        return iter(())
-    return accepted(_SSN, scan.text, windows, lambda match: _is_ssn(scan, match))
+        return
+    found = list(accepted(_SSN, scan.text, windows, lambda match: _is_ssn(scan, match)))
+    yield from found
+    # Separators that change ("SSN: 616-07 7617"): an SSN only where the text names one just before.
+    rest = [(low, high) for low, high in windows if not any(low <= a < high for a, _ in found)]
+    yield from accepted(_SSN_MIXED, scan.text, rest, lambda match: _mixed_ssn(scan, match))
+
+
+def _mixed_ssn(scan: Scan, match: re.Match[str]) -> bool:
+    return (
+        ssn_valid(match["area"], match["group"], match["serial"])
+        and _SSN_WORDS.search(scan.before(match.start(), 32)) is not None
+        and not _NOT_SSN_WORDS.search(scan.before(match.start(), 24))
+    )
 
 
 def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
