@@ -549,3 +549,26 @@ def test_a_handle_records_the_scrub_again_after_another_handle_scrubbed(tmp_path
         assert recorded(first)
         first.store.flush_erasure()
         assert not recorded(first)
+
+
+def test_a_debt_seen_at_the_start_of_a_command_is_erased_after_it_not_inside_it(
+    tmp_path: Path, key: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    """With a zero bound the eraser checkpoints at once; a debt another handle left (here: a scrub
+    overdue) is found inside a command's transaction, whose own lock would keep that checkpoint
+    busy until the busy timeout. It is erased once the command has committed."""
+    db = tmp_path / "o.db"
+    with (
+        SecureMemory.open(db, key=key, policy=ERASE_AT_ONCE) as first,
+        SecureMemory.open(db, key=key, policy=ERASE_AT_ONCE) as second,
+    ):
+        _kept_files(first, "f", 2)
+        conn = connection_of(first.store)
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO meta (key, value) VALUES ('scrub_due', '1')")  # a crashed writer's, long due
+        conn.execute("COMMIT")
+        with caplog.at_level("WARNING", logger="securemem.store"):
+            assert "KEEP00" in view(second, "/memories/f00.md")
+        owed = connection_of(second.store).execute("SELECT 1 FROM meta WHERE key = 'scrub_due'").fetchall()
+    assert owed == []  # erased before the view returned
+    assert [r.getMessage() for r in caplog.records] == []

@@ -334,6 +334,7 @@ class SQLCipherStore:
         self._scrubbed_at: bytes | None = None
         self._watch: float | None = None  # the deadline of another handle's scrub (see _erasure_owed)
         self._read_only = False  # a checkpoint found the files read-only: this handle erases nothing
+        self._eraser_due = False  # _freed noted content the eraser is told of once the lock is released
         # Content was freed (or may have been, by a crashed process) since this handle's last scrub:
         # its next erasure pass must scrub, every page if it cannot name the ones written since.
         self._freed_since_scrub = True
@@ -532,6 +533,7 @@ class SQLCipherStore:
         owed = int.from_bytes(head, "big") in pages.WAL_MAGIC or self._owed_at_open()
         if owed and not self._checkpoint(min(1.0, self._busy_ms / 1000)):
             self._freed()  # other processes keep it busy: the eraser keeps trying
+            self._tell_eraser()
 
     # -- properties --------------------------------------------------------------------------
 
@@ -619,6 +621,7 @@ class SQLCipherStore:
                 raise
         except BaseException:
             self._lock.release()
+            self._tell_eraser()
             raise
 
     def _end(self, tx: SqlTx, failed: BaseException | None, write: bool) -> None:
@@ -645,6 +648,7 @@ class SQLCipherStore:
             self._known.live = False
             tx.release()
             self._lock.release()
+            self._tell_eraser()
 
     def _ns_id(self, conn: sqlcipher3.Connection, name: str, *, create: bool) -> int:
         found = self._ns.get(name)
@@ -846,7 +850,8 @@ class SQLCipherStore:
             self._ns.pop(name, None)
             if row is not None:
                 self._freed()
-            return row is not None
+        self._tell_eraser()
+        return row is not None
 
     def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[Any]:
         with self._lock:
@@ -892,7 +897,8 @@ class SQLCipherStore:
                 self._freed()
             elif self._wal_filling():
                 self._eraser.soon()  # nothing to erase: a checkpoint keeps the WAL in its room
-            return result
+        self._tell_eraser()
+        return result
 
     def _write(self, sql: str, params: tuple[object, ...]) -> list[Any]:
         """One statement in its own write transaction."""
@@ -1319,9 +1325,18 @@ class SQLCipherStore:
         return 1
 
     def _freed(self) -> None:
-        """A commit freed content (under the store's lock): erase it within the bound."""
+        """A commit freed content (under the store's lock): erase it within the bound. The eraser is
+        told once the lock is released (``_tell_eraser``): with a zero bound it checkpoints at once,
+        which must not happen inside this handle's own transaction (its own lock would keep the
+        checkpoint busy) nor hold up the handle's other threads while it waits for readers."""
         self._freed_since_scrub = True
-        self._eraser.freed()
+        self._eraser_due = True
+
+    def _tell_eraser(self) -> None:
+        """After the store's lock is released: what ``_freed`` noted goes to the eraser."""
+        if self._eraser_due:
+            self._eraser_due = False
+            self._eraser.freed()
 
     def flush_erasure(self) -> None:
         if not self._eraser.flush(self._busy_ms / 1000):
