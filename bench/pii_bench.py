@@ -389,6 +389,8 @@ def worst_cases(size: int) -> dict[str, str]:
         "base64-blob": fill("QUJDRGVmZ2hpamtsbW5vcHFyc3R1dnd4eXo0NTY3ODkwKy8"),
         "invisible-mix": fill("4\u200b\u2060\u00ad\u202e"),
         "near-miss-keys": fill("password: required; token: ${TOKEN}; "),
+        "cli-passwords": fill("mysql -p'"),
+        "password-tags": fill("<password><b>"),
     }
 
 

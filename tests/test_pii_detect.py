@@ -601,6 +601,10 @@ HOSTILE.update(
         "arabic-digits": "\u0664\u0661\u0661\u0661 " * (FIFTH // 5),
         "combining": "4\u0332" * (FIFTH // 2),
         "long-token": "ghp_" + "a" * FIFTH,
+        # Each option looked for from each tool's name to the end of the line; each tag's close to the end.
+        "cli-passwords": "mysql -p'" * (FIFTH // 9),
+        "sshpass-quotes": 'sshpass -p"' * (FIFTH // 11),
+        "password-tags": "<password><b>" * (FIFTH // 13),
     }
 )
 

@@ -92,6 +92,7 @@ POSITIVES = [
     ("SSN: 616-07 7617", "616-07 7617", "US_SSN"),  # separators that change, after a label
     ("Seat A12 4160044807080847", "4160044807080847", "CREDIT_CARD"),  # "A12" is no IBAN's country and check digits
     ("Caller ID: 07812 088668", "07812 088668", "PHONE"),
+    ("tel:07812088668", "07812088668", "PHONE"),
     ("Mob-0161 422 7991", "0161 422 7991", "PHONE"),
     ("Tel+44 7400 123831", "+44 7400 123831", "PHONE"),
     # Cards after another number, glued to a label, with wider separators, other networks.
@@ -334,6 +335,14 @@ NEGATIVES = [
     "password: |\n  please ask the admin",
     "description: |\n  Some text here",
     "client_secret=yourclientsecrethere",
+    "Na standartě prezidenta je heslo „Pravda vítězí“.",  # Czech "heslo": a motto as well
+    "Heslo „Praha 2024“ bylo na plakátech.",
+    "the caller passed 12345678 as the size",
+    "ERROR caller=4412345678 depth=3",
+    "TEL-20240115 release tag",
+    "mob-12345678 entity id",
+    "Ho visto una chiocciola nel punto in cui il muro finisce.",  # a snail, at a point
+    "secret manager version for prod: 4bf92f3577b34da6a3ce929d0e0e4736",
     "part 616-07 7617",
     "call 616-07 7617 now",  # one case of letters, and words: a placeholder
     "secret: 100000000000",

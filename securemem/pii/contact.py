@@ -432,6 +432,13 @@ def foreign_at(lower: str) -> bool:
     return "rob" in lower or "chiocciola" in lower or "apenstaartje" in lower or "klammeraffe" in lower
 
 
+# Articles of the languages whose words for "@" are also words ("chiocciola" is a snail, "arroba" a
+# weight): no mailbox is named "una" or "de".
+_ARTICLES = frozenset(
+    "un una uno unos unas el la lo los las il le gli les une des een de het der die das ein eine einen einem".split()  # noqa: SIM905
+)
+
+
 # Mailboxes named for a role: with the dot spelt out ("info at acme dot com") they are addresses.
 _ROLE_LOCALS = frozenset(
     "info contact sales support admin office hello careers jobs press billing help team mail noreply news".split()  # noqa: SIM905
@@ -454,6 +461,8 @@ def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span
             start = _spoken_local_start(lower, at, done, spelt) if domain is not None else -1
             if domain is not None and start != -1 and _company_mention(scan.text, start, at, domain):
                 start = -1  # "a data scientist at Booking.com": someone's employer, not an address
+            if start != -1 and word != " at " and lower[start:at].strip() in _ARTICLES:
+                start = -1  # "una chiocciola nel punto in cui ...": a snail at a point, in Italian
             if domain is not None and start != -1 and _spoken_tld(domain.group()):
                 found.append((start, domain.end()))
                 done = domain.end()
@@ -592,7 +601,7 @@ _DATE_OR_IP = re.compile(
 _PHONE_WORDS = frozenset(
     [
         "phone",
-        "caller",  # "Caller ID: 07812 088668": the ID is a phone number
+        "callerid",  # "Caller ID: 07812 088668" (see _last_words): the ID is a phone number
         "tel",
         "telephone",
         "mobile",
@@ -718,7 +727,13 @@ PHONE_CONTEXT = re.compile(
 
 
 def _last_words(scan: Scan, start: int) -> list[str]:
-    return _WORDS.findall(scan.before(start, 40))[-6:]
+    before = scan.before(start, 40)
+    if "caller" in before:  # "Caller ID: 07812 ..." names a phone; "caller 12345678" (code, logs) does not
+        before = _CALLER_ID.sub("callerid", before)
+    return _WORDS.findall(before)[-6:]
+
+
+_CALLER_ID = re.compile(r"caller[ _\-]?id\b")
 
 
 def _is_reference(words: list[str], bare: bool = True) -> bool:
@@ -878,6 +893,14 @@ def _after_short_number(scan: Scan, match: re.Match[str], high: int) -> tuple[re
     return match, 0
 
 
+def _glued_wrongly(text: str, start: int, words: list[str], candidate: str) -> bool:
+    """Glued by a dot to a word that is not a phone label ("v.0171 ..."), or by a dash to a word and
+    not written in groups (a phone glued to its label is: "Mob-0161 422 ..."; "TEL-20240115" is a tag)."""
+    if text[start - 1] == ".":
+        return not (words and words[-1] in _PHONE_WORDS)
+    return text[start - 1] == "-" and text[start - 2 : start - 1].isalpha() and candidate.isdigit()
+
+
 def _phone_end(scan: Scan, match: re.Match[str]) -> int:
     """End of the phone number the candidate starts, or 0.
 
@@ -902,8 +925,8 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
         _SINGLE_DIGITS.fullmatch(candidate) or _SPACED_THOUSANDS.fullmatch(candidate)
     ) and not _PHONE_WORDS.intersection(words):
         return 0  # "6 0 3 5 7 6 9 8 8": a phone written a digit at a time only where the text says so
-    if start and text[start - 1] == "." and not (words and words[-1] in _PHONE_WORDS):
-        return 0  # glued by a dot to a word that is not a phone label ("v.0171 ...")
+    if start and _glued_wrongly(text, start, words, candidate):
+        return 0
     # A reference noun before it ("order 4155552671") makes it a reference, unless the number is
     # international or the text calls it a phone ("The phone for the booking is 07911 123456").
     if (

@@ -379,7 +379,7 @@ _KEY_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[ .\-]")
 # or a flag elsewhere.
 _CLI_TOOLS = ("mysql", "mariadb", "docker", "podman", "helm", "sshpass", "redis-cli", "mongo")
 _CLI_PASSWORD = re.compile(
-    r"""(?P<tool>mysql\w*|mariadb\w*|docker|podman|helm|sshpass|redis-cli|mongo\w*)\b[^\n|;&]*?"""
+    r"""(?P<tool>mysql\w*|mariadb\w*|docker|podman|helm|sshpass|redis-cli|mongo\w*)\b[^\n|;&]{0,256}?"""
     r"""(?<![\w-])(?:(?P<glued>-p)(?=[^\s-])|(?P<spaced>-p|-a|--password|--pass|--auth)[ =])"""
     r"""(?P<q>["']?)(?P<value>[^\s'"]{4,256})(?P=q)"""
 )
@@ -435,6 +435,8 @@ _PW_LABELS = "|".join(
 # mot de passe, passord; "wort" Kennwort; "woord" wachtwoord; "contras" contraseña), and only text
 # that is not ASCII for the words of other scripts and accents. The rarer words in ASCII ("salasana",
 # "heslo", "parola") are read when the text holds one of these too.
+# Labels that are everyday words too: Italian "parola" (word), Czech and Slovak "heslo" (motto, slogan).
+_AMBIGUOUS_LABELS = frozenset({"parola", "heslo"})
 _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "pass", "pw", "wort", "woord", "senha", "mdp", "contras", "haslo", "heslo", "parola", "salasana", "adgangskode",
     "senord", "jelszo", "sifre", "lozinka", "geslo",
@@ -517,12 +519,13 @@ def _password_phrases(text: str, lower: str, spans: list[tuple[int, int]]) -> It
             yield found
 
 
+_TAGGED_MAX = 320  # a password of 256 characters at most, and a child element's opening tag
 _CHILD_TAG = re.compile(r"[ \t]*<[A-Za-z_][\w:.\-]{0,32}>")
 
 
 def _tagged_password(text: str, match: re.Match[str]) -> Hit | None:
     """<password>value</password>; a label alone in brackets is a placeholder ("://<username>:<password>@")."""
-    close = text.find("</", match.end())
+    close = text.find("</", match.end(), match.end() + _TAGGED_MAX)  # a bounded look: linear on "<password>" * n
     if close == -1:
         return None
     start, end = match.end(), close
@@ -561,7 +564,7 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         return True
     if _form_words(text, match["label"], secret, quoted, end):
         return True
-    if "parola" in match["label"].split("_"):  # Italian for "word" as well: only a value shaped like a password
+    if _AMBIGUOUS_LABELS.intersection(match["label"].split("_")):  # only a value shaped like a password
         return not _password_shaped(secret)
     if match["bare"] is not None or match["words"] or match["op"] not in (":", "="):
         # No key-value syntax: only a value shaped like a password (not "password reset link").
@@ -608,10 +611,13 @@ def _skip_blanks(text: str, at: int) -> int:
     return at
 
 
+_TYPOGRAPHIC_QUOTES = "\u201e\u201c\u201d\u201a\u2018\u2019\u00ab\u00bb\u2039\u203a"  # „ “ ” ‚ ‘ ’ « » ‹ ›
+
+
 def _password_shaped(secret: str) -> bool:
     """Six characters or more, letters and a digit or a symbol, and not a word with a number (nor a
-    word and its punctuation: "Passwort vergessen?")."""
-    secret = secret.rstrip("?!.,;:")
+    word and its punctuation: "Passwort vergessen?", nor a word in typographic quotes: "„Svoboda“")."""
+    secret = secret.rstrip("?!.,;:").strip(_TYPOGRAPHIC_QUOTES)
     if len(secret) < 6 or _WORDLIKE.fullmatch(secret) or secret.isdigit() or _QUANTITY.fullmatch(secret):
         return False
     letters = any(char.isalpha() for char in secret)
@@ -1102,11 +1108,16 @@ def _names_an_identifier(lower: str, start: int, end: int) -> bool:
     between = lower[start:end].rstrip()
     if between.endswith((":", "->", "\u2192", "=")):
         words = _WORD.findall(between)
-        return bool(words) and _ID_WORDS.fullmatch(words[-1]) is not None
+        # Before the last preposition the words name the value ("secret manager version for prod:");
+        # after it, what it serves ("API key for the event pipeline:"), except the very last word.
+        cut = max((index for index, word in enumerate(words) if word in _PREPOSITIONS), default=len(words))
+        named = words[:cut] + words[-1:]
+        return any(_ID_WORDS.fullmatch(word) is not None for word in named)
     return _ID_WORDS.search(between) is not None
 
 
 _WORD = re.compile(r"[a-z0-9\-]+")
+_PREPOSITIONS = frozenset({"for", "of", "to", "on", "in", "from", "at", "with", "by"})
 
 
 def _prose_keywords(lower: str) -> list[tuple[int, int]]:
