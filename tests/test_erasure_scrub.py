@@ -551,12 +551,14 @@ def test_a_handle_records_the_scrub_again_after_another_handle_scrubbed(tmp_path
         assert not recorded(first)
 
 
+@pytest.mark.parametrize("deadline", ["1", "inf", "1e18", "nan", "garbled"])
 def test_a_debt_seen_at_the_start_of_a_command_is_erased_after_it_not_inside_it(
-    tmp_path: Path, key: bytes, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, key: bytes, caplog: pytest.LogCaptureFixture, deadline: str
 ) -> None:
     """With a zero bound the eraser checkpoints at once; a debt another handle left (here: a scrub
-    overdue) is found inside a command's transaction, whose own lock would keep that checkpoint
-    busy until the busy timeout. It is erased once the command has committed."""
+    overdue, or one whose deadline no writer can have written) is found inside a command's
+    transaction, whose own lock would keep that checkpoint busy until the busy timeout. It is
+    erased once the command has committed."""
     db = tmp_path / "o.db"
     with (
         SecureMemory.open(db, key=key, policy=ERASE_AT_ONCE) as first,
@@ -565,7 +567,7 @@ def test_a_debt_seen_at_the_start_of_a_command_is_erased_after_it_not_inside_it(
         _kept_files(first, "f", 2)
         conn = connection_of(first.store)
         conn.execute("BEGIN IMMEDIATE")
-        conn.execute("INSERT INTO meta (key, value) VALUES ('scrub_due', '1')")  # a crashed writer's, long due
+        conn.execute("INSERT INTO meta (key, value) VALUES ('scrub_due', ?)", (deadline,))  # a crashed writer's
         conn.execute("COMMIT")
         with caplog.at_level("WARNING", logger="securemem.store"):
             assert "KEEP00" in view(second, "/memories/f00.md")

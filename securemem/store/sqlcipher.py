@@ -133,6 +133,7 @@ _STORE_EXISTS = "SELECT 1 FROM stores WHERE id = ?"
 _OWED = "SELECT key, value FROM meta WHERE key IN ('erase_due', 'scrub_due')"
 _SCRUB_DUE = "SELECT value FROM meta WHERE key = 'scrub_due'"
 _READ_ONLY_ERRNOS = (errno.EROFS, errno.EACCES, errno.EPERM)
+MAX_ERASE_WITHIN = 3600.0  # the policy's longest erasure bound (storage.erase_within)
 OVERDUE_GRACE = 1.0  # seconds past a debt's deadline before another handle takes it over
 _NOTE = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 
@@ -692,7 +693,9 @@ class SQLCipherStore:
             deadline = 0.0  # not written by this release: treat it as due
         if deadline is None:
             return False
-        if time.time() < deadline:
+        now = time.time()
+        # A deadline further out than any erasure bound (an hour) is no writer's: treat it as due.
+        if now < deadline <= now + MAX_ERASE_WITHIN + OVERDUE_GRACE:
             self._watch = deadline
             return False
         self._scrubbed_at = None  # its checkpoint restarted the WAL: read every page
