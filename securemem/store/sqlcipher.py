@@ -627,6 +627,7 @@ class SQLCipherStore:
 
     def _end(self, tx: SqlTx, failed: BaseException | None, write: bool) -> None:
         """Commit (or roll back after ``failed``); the lock is released in every case."""
+        own = False
         try:
             conn = self._open_conn()
             if failed is not None:
@@ -643,13 +644,14 @@ class SQLCipherStore:
             if tx.family_freed:
                 self._known.debt = True
                 self._freed()
+                own = True
             elif write and self._wal_filling():
                 self._eraser.soon()  # nothing to erase: a checkpoint keeps the WAL in its room
         finally:
             self._known.live = False
             tx.release()
             self._lock.release()
-            self._tell_eraser()
+            self._tell_eraser(own=own)
 
     def _ns_id(self, conn: sqlcipher3.Connection, name: str, *, create: bool) -> int:
         found = self._ns.get(name)
@@ -853,7 +855,7 @@ class SQLCipherStore:
             self._ns.pop(name, None)
             if row is not None:
                 self._freed()
-        self._tell_eraser()
+        self._tell_eraser(own=row is not None)
         return row is not None
 
     def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[Any]:
@@ -900,7 +902,7 @@ class SQLCipherStore:
                 self._freed()
             elif self._wal_filling():
                 self._eraser.soon()  # nothing to erase: a checkpoint keeps the WAL in its room
-        self._tell_eraser()
+        self._tell_eraser(own=freeing)
         return result
 
     def _write(self, sql: str, params: tuple[object, ...]) -> list[Any]:
@@ -1335,9 +1337,11 @@ class SQLCipherStore:
         self._freed_since_scrub = True
         self._eraser_due = True
 
-    def _tell_eraser(self) -> None:
-        """After the store's lock is released: what ``_freed`` noted goes to the eraser."""
-        if self._eraser_due:
+    def _tell_eraser(self, *, own: bool = False) -> None:
+        """After the store's lock is released: what ``_freed`` noted goes to the eraser. ``own``: the
+        caller's own commit freed content, so the eraser hears of it from this thread, whichever
+        thread took the note (with a zero bound the command returns once it is erased)."""
+        if own or self._eraser_due:
             self._eraser_due = False
             self._eraser.freed()
 
