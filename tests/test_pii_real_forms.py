@@ -91,6 +91,7 @@ POSITIVES = [
     ),
     ("SSN: 616-07 7617", "616-07 7617", "US_SSN"),  # separators that change, after a label
     ("Seat A12 4160044807080847", "4160044807080847", "CREDIT_CARD"),  # "A12" is no IBAN's country and check digits
+    ("creds: admin / Hb4%nK8&sD", "Hb4%nK8&sD", "PASSWORD"),
     ("Caller ID: 07812 088668", "07812 088668", "PHONE"),
     ("tel:07812088668", "07812088668", "PHONE"),
     ("Mob-0161 422 7991", "0161 422 7991", "PHONE"),
@@ -335,6 +336,8 @@ NEGATIVES = [
     "password: |\n  please ask the admin",
     "description: |\n  Some text here",
     "client_secret=yourclientsecrethere",
+    "creds: see the vault / ask ops",
+    "creds: admin / password",
     "Na standartě prezidenta je heslo „Pravda vítězí“.",  # Czech "heslo": a motto as well
     "Heslo „Praha 2024“ bylo na plakátech.",
     "the caller passed 12345678 as the size",

@@ -288,7 +288,7 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
         if key_end not in seen and (_ASSIGN_START.match(lower, key_end) or "--" in lower[max(0, at - _KEY_MAX) : at]):
             seen.add(key_end)
             key_start = _key_start(lower, at)
-            found = _assignment(scan, text, lower, key_start, key_end)
+            found = _assignment(scan, text, lower, key_start, key_end) or _credential_pair(text, lower, at, key_end)
             if found is not None:
                 yield found
     if _may_name_password(lower, spans):
@@ -306,6 +306,23 @@ _KEY_VALUE_ATTRIBUTE = re.compile(
     r"""\b(?:key|name)[ \t]*=[ \t]*(?P<q1>["'])(?P<key>[^"'\n]{1,64})(?P=q1)[ \t]+"""
     r"""value[ \t]*=[ \t]*(?P<q2>["'])(?P<value>[^"'\n]{1,256})(?P=q2)"""
 )
+
+
+# "creds: admin / Hb4%nK8&sD", "credentials = deploy / S3cr3t!x": a user and a password after a key that
+# names credentials; the password must look like one (letters with a digit or a symbol).
+_CREDENTIAL_PAIR = re.compile(r"[ \t]*[:=][ \t]*[\w.@\-]{1,64}[ \t]+/[ \t]+(?P<secret>[^\s\"'`,;]{6,128})")
+
+
+def _credential_pair(text: str, lower: str, at: int, key_end: int) -> Hit | None:
+    if not lower.startswith("cred", at):
+        return None
+    pair = _CREDENTIAL_PAIR.match(text, key_end)
+    if pair is None:
+        return None
+    start, end = pair.span("secret")
+    while end > start and text[end - 1] in _TRAILING:
+        end -= 1
+    return ("PASSWORD", start, end) if _password_shaped(text[start:end]) else None
 
 
 def _key_value_attributes(text: str, lower: str) -> Iterator[Hit]:
