@@ -586,7 +586,9 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
     if match["bare"] is not None or match["words"] or match["op"] not in (":", "="):
         # No key-value syntax: only a value shaped like a password (not "password reset link").
         return quoted or not _password_shaped(secret)
-    return not quoted and bool(_LOWER_WORD.match(secret)) and _followed_by_words(text, end)
+    # "first pass: tokenize": "pass" is a noun too, and a lone word after it is what the pass does
+    lone_word = not quoted and bool(_LOWER_WORD.match(secret))
+    return lone_word and (match["label"] == "pass" or _followed_by_words(text, end))
 
 
 def _form_words(text: str, label: str, secret: str, quoted: bool, end: int) -> bool:
@@ -822,7 +824,7 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
     ):
         return None  # "sha256 of the token: 2cf24dba...": a digest of a secret is not the secret
     if kind == "PASSWORD":
-        if not quoted and _LOWER_WORD.match(secret) and (prose or _followed_by_words(text, end)):
+        if not quoted and _LOWER_WORD.match(secret) and (prose or key == "pass" or _followed_by_words(text, end)):
             return None  # "Reset your password: click the link", "the password is correct"
         if key.endswith("pin") and not secret.isdigit():
             return None  # a PIN is digits ("pin: GPIO17" is a board's pin)
@@ -1012,6 +1014,16 @@ _REFERENCE = re.compile(r"%[A-Za-z_]+%|%(?:\([A-Za-z_]+\))?[sdr]|@[A-Za-z_][A-Za
 _YAML_TAG = re.compile(r"![A-Za-z_][A-Za-z0-9_]*")
 
 
+# What follows a password's name in code and on command lines without being its value: the next
+# option of a command ("--password --database=app", "--name db-password --version 7f3a"), the rest of
+# a URL ("proxy_pass http://backend"), a shell expansion's default or message ("${PW:-$(cat ...)}",
+# "${PW:?missing}"), a PowerShell variable ("$env:APP_PASSWORD"), a type ("password: &str",
+# "*const c_char"), a lambda.
+_NOT_A_VALUE = re.compile(
+    r"--[A-Za-z]|//|\?[A-Za-z]|-\$\(|\$env:|&(?:mut\b|'?[A-Za-z])|\*(?:const|mut)\b|lambda\b|property\("
+)
+
+
 def _plausible_value(secret: str, quoted: bool) -> bool:
     if secret.lower().strip() in _STOP_VALUES or _PLACEHOLDER.match(secret) or _YAML_TAG.fullmatch(secret):
         return False
@@ -1021,6 +1033,8 @@ def _plausible_value(secret: str, quoted: bool) -> bool:
         return False  # "confirmPassword", "apiKey": a variable of code; "ConvertTo-SecureString": a cmdlet
     if secret.startswith(("${", "$(", "{", "<", "[", "os.", "env.", "process.env")):
         return False
+    if not quoted and _NOT_A_VALUE.match(secret):
+        return False  # "--database=app" (the next option), "//backend" (a URL's rest), "&str" (a type)
     # "%", "@" and "#" open a password too ("%Tg7!kq2Lm", "@dmin123!", "#Winter2024"), or a format,
     # a reference, a comment: "%s", "%(pw)s", "@Microsoft.KeyVault(...)", "# set below".
     if secret[:1] in "%@#" and (_REFERENCE.fullmatch(secret) or not _DIGIT.search(secret)):
@@ -1102,6 +1116,9 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
             continue  # "the sha256 of the token is 2cf2...": a digest, not the secret
         if run.start() and text[run.start() - 1] == "(" and _HEX_REF.fullmatch(value):
             continue  # "Fix token refresh race (9fceb02d...)": a commit named in a log
+        keyed = _KEYED_RUN.match(value)  # "request_id=01HQ...": a key and its value in one run
+        if keyed is not None and _ID_WORDS.search(keyed["key"].replace("_", " ")):
+            continue
         if _names_an_identifier(lower, keyword_end, run.start()):
             continue  # "fix token expiry (commit 9fceb02d...)", "revoked secret version 4bf9...": an identifier
         if _is_high_entropy(value):
@@ -1130,10 +1147,11 @@ def _names_an_identifier(lower: str, start: int, end: int) -> bool:
         cut = max((index for index, word in enumerate(words) if word in _PREPOSITIONS), default=len(words))
         named = words[:cut] + words[-1:]
         return any(_ID_WORDS.fullmatch(word) is not None for word in named)
-    return _ID_WORDS.search(between) is not None
+    return _ID_WORDS.search(between.replace("_", " ")) is not None  # "token_id" names an identifier too
 
 
 _WORD = re.compile(r"[a-z0-9\-]+")
+_KEYED_RUN = re.compile(r"(?P<key>[A-Za-z_]{1,32})[=:]")
 _PREPOSITIONS = frozenset({"for", "of", "to", "on", "in", "from", "at", "with", "by"})
 
 
