@@ -92,6 +92,7 @@ POSITIVES = [
     ("SSN: 616-07 7617", "616-07 7617", "US_SSN"),  # separators that change, after a label
     ("Seat A12 4160044807080847", "4160044807080847", "CREDIT_CARD"),  # "A12" is no IBAN's country and check digits
     ("creds: admin / Hb4%nK8&sD", "Hb4%nK8&sD", "PASSWORD"),
+    ("maestro card 5901234123457", "5901234123457", "CREDIT_CARD"),
     ("Caller ID: 07812 088668", "07812 088668", "PHONE"),
     ("tel:07812088668", "07812088668", "PHONE"),
     ("Mob-0161 422 7991", "0161 422 7991", "PHONE"),
@@ -338,6 +339,7 @@ NEGATIVES = [
     "client_secret=yourclientsecrethere",
     "creds: see the vault / ask ops",
     "creds: admin / password",
+    "PN-4412,5901234123457,Washer M8",  # an EAN-13 that passes Luhn: a 13-digit Maestro only where a card is named
     # What follows a password's name in code, configs and command lines without being its value: the
     # next option, a URL's rest, a shell expansion, a PowerShell variable, a type, a lambda; "pass"
     # the noun; identifiers in a key=value run or under a key that names one (a third review).

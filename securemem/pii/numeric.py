@@ -105,6 +105,8 @@ def find_cards(scan: Scan) -> Iterator[Span]:
     def is_card(digits: str, start: int) -> bool:
         if not card_number_valid(digits):
             return False
+        if len(digits) < 16 and digits[0] in "56" and not CARD_WORDS.search(scan.before(start, 28)):
+            return False  # a Maestro of 12-15 digits only where a card is named: EAN-13 codes pass Luhn one in ten
         if start > 0 and text[start - 1] in ".-" and not _CARD_LABEL.search(scan.before(start - 1, 16)):
             return False
         if _NOT_CARD_WORDS.search(scan.before(start, 28)) and not _CARD_NAMES.search(scan.before(start, 28)):
