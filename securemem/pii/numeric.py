@@ -15,8 +15,11 @@ from securemem.pii.scan import Scan, Span, accepted
 # group of four digits (then it would be the tail of a longer number), and may follow a label glued
 # to it by a dot or a dash ("Nr.4273...", "VISA-4619..."), not a digit (a decimal, a dashed number),
 # nor a letter except the end of a card's name glued to it ("VISA4373...", "mc5280...").
+# The end of a card's name glued to the first digit ("VISA4373...", "mc5280..."): one lookbehind per
+# width, as Python's lookbehinds have a fixed width.
+_GLUED_CARD_NAME = r"(?<=(?<![A-Za-z])(?i:visa|amex|card)[0-9])|(?<=(?<![A-Za-z])(?i:mc|cc)[0-9])"
 _CARD_START = (
-    r"[0-9](?:(?<![\w][0-9])|(?<=(?<![A-Za-z])(?i:visa|amex|card)[0-9])|(?<=(?<![A-Za-z])(?i:mc|cc)[0-9]))"
+    rf"[0-9](?:(?<![\w][0-9])|{_GLUED_CARD_NAME})"
     r"(?<![0-9][.\-][0-9])(?<!(?<![0-9])[0-9]{4}[ \t][0-9])(?<!(?<![0-9])[0-9]{4}[ \t]{2}[0-9])"
     r"(?<![A-Za-z]{2}[0-9]{2}[ \t][0-9])"  # nor the account part of an IBAN ("DE89 3704 0044 ...")
 )
@@ -54,7 +57,7 @@ _CARD_REGROUPED = re.compile(
 # Other separators may join in ("5292_4741-0000-0002", "5292__4741__..."), and a card's name may be
 # glued on ("card5292_4741_..."); the finder keeps only matches that hold an underscore.
 _CARD_UNDERSCORED = re.compile(
-    r"[0-9](?:(?<![0-9A-Za-z][0-9])|(?<=(?<![A-Za-z])(?i:visa|amex|card)[0-9])|(?<=(?<![A-Za-z])(?i:mc|cc)[0-9]))"
+    rf"[0-9](?:(?<![0-9A-Za-z][0-9])|{_GLUED_CARD_NAME})"
     r"(?<![0-9]_[0-9])[0-9]{3}[_\- ]{1,2}[0-9]{4,6}[_\- ]{1,2}[0-9]{4,5}(?:[_\- ]{1,2}[0-9]{1,4}){0,2}"
     r"(?![0-9A-Za-z]|[_\-][0-9])"
 )

@@ -468,10 +468,10 @@ class VersionLog:
                     0, "expired", memory, path, None, ref=None, actor=_EXPIRY, prev=prev, created=created, keep=False
                 )
                 salt, digest, link = row.salt, row.digest, row.link
-            kept = None if erase else path
+            kept_path = None if erase else path
             seq, prev = seq + 1, link
-            total += history.share("expired", kept, None)
-            rows.append((seq, self.ns, memory, code, kept, salt, *who, digest, link, total, heads.get(memory)))
+            total += history.share("expired", kept_path, None)
+            rows.append((seq, self.ns, memory, code, kept_path, salt, *who, digest, link, total, heads.get(memory)))
             self._heads[memory] = seq
         self.statements += 1
         self._conn.executemany(_INSERT_EXPIRED, rows)
