@@ -574,3 +574,25 @@ def test_a_debt_seen_at_the_start_of_a_command_is_erased_after_it_not_inside_it(
         owed = connection_of(second.store).execute("SELECT 1 FROM meta WHERE key = 'scrub_due'").fetchall()
     assert owed == []  # erased before the view returned
     assert [r.getMessage() for r in caplog.records] == []
+
+
+def test_an_open_that_finds_the_store_busy_still_scrubs_before_its_first_command(
+    tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Readers in other processes may hold the lock when the open tries to scrub: it tries again
+    until the busy timeout instead of leaving the debt to a later erasure pass."""
+    db, leaked = _crash_leaving_removed_text(tmp_path, key, lambda db: None)
+    real = SQLCipherStore._checkpoint
+    refused: list[float] = []
+
+    def busy_once(self: SQLCipherStore, wait: float) -> bool:
+        if not refused:
+            refused.append(wait)
+            return False  # as when a reader holds the lock
+        return real(self, wait)
+
+    monkeypatch.setattr(SQLCipherStore, "_checkpoint", busy_once)
+    with SecureMemory.open(db, key=key, policy=ERASE_LATE, create=False):
+        after = plaintext_of(db, key)  # before any command
+    assert refused
+    assert [marker for marker in leaked if marker.encode() in after] == []

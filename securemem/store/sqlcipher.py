@@ -533,8 +533,12 @@ class SQLCipherStore:
             return
         owed = int.from_bytes(head, "big") in pages.WAL_MAGIC or self._owed_at_open()
         if owed and not self._checkpoint(min(1.0, self._busy_ms / 1000)):
-            self._freed()  # other processes keep it busy: the eraser keeps trying
+            # Other processes keep it busy: try again until the busy timeout, as a close does, so
+            # that the first command finds it erased; if they still do, the eraser keeps trying.
+            self._freed()
             self._tell_eraser()
+            if not self._eraser.flush(self._busy_ms / 1000):
+                self._tell_eraser(own=True)
 
     # -- properties --------------------------------------------------------------------------
 
