@@ -328,3 +328,33 @@ def test_a_shorter_ttl_adopted_takes_directories_down_with_their_files(
         assert store.count_expired(clock.now + 365 * DAY) == 0  # nothing left that could expire later
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("since", ["write", "access"])
+def test_files_a_directory_move_takes_expire_counted_from_the_move_on_every_backend(
+    store: Any, clock: Clock, since: str
+) -> None:
+    """A file moved with its directory lands like a file moved alone: its expiry counts from the move,
+    and a read (which re-derives the expiry from the rule) agrees with the stamp the move wrote."""
+    from securemem.memory import store_policy
+    from securemem.policy import Policy, Rule, TTLSettings
+
+    policy = Policy(
+        name=f"move-{since}",
+        # Reads do not refresh: under "access" the expiry counts from the last access, the move.
+        ttl=TTLSettings(expire_after=3 * DAY, since=since, refresh_on_read=False),  # type: ignore[arg-type]
+        rules=(Rule(glob="/memories/long/**", expire_after=100 * DAY),),
+    )
+    memory = SecureMemory(store, store_policy(store, policy, adopt=True, clock=clock), clock=clock, owns_store=False)
+    create(memory, "/memories/long/d/z.md")
+    create(memory, "/memories/long/one.md")
+    clock.now += 2 * DAY
+    ok(memory, command="rename", old_path="/memories/long/d", new_path="/memories/d")
+    ok(memory, command="rename", old_path="/memories/long/one.md", new_path="/memories/one.md")
+    clock.now += 2 * DAY  # 4 days after the writes, 2 after the moves: the landing rule gives 3 from the move
+    for path in ("/memories/d/z.md", "/memories/one.md"):
+        assert visible(memory, path), path
+        assert expires(memory, path) == clock.now + DAY
+    assert "/memories/d/z.md" in ok(memory, command="view", path="/memories")
+    clock.now += DAY
+    assert not visible(memory, "/memories/d/z.md") and not visible(memory, "/memories/one.md")

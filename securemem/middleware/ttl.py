@@ -70,7 +70,8 @@ class TTL:
                 call.followups.append(lambda tx: tx.set_expiry(path, None))
             return
         refresh = expiry.since == "access" and self.policy.ttl.refresh_on_read
-        base = now if refresh else entry.accessed if expiry.since == "access" else entry.modified
+        # A write (a move included: it stamps what it takes as modified) is an access too.
+        base = now if refresh else max(entry.accessed, entry.modified) if expiry.since == "access" else entry.modified
         deadline = base + expiry.after
         if deadline <= now:
             call.followups.append(lambda tx: tx.set_expiry(path, deadline))

@@ -346,8 +346,8 @@ class MemoryTx:
         moving = [(p, n) for p, n in self._space.items() if is_within(p, old)]
         for path, _ in moving:
             del self._space[path]
-        for path, node in moving:
-            self._space[new + path[len(old) :]] = node
+        for path, node in moving:  # a move is a write of everything it takes (their expiry counts from it)
+            self._space[new + path[len(old) :]] = replace(node, modified=self.now)
         for path, node in sorted(moving):
             if not node.is_dir:
                 self.log.record("modified", node.memory, new + path[len(old) :], node.data)

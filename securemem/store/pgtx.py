@@ -441,7 +441,7 @@ class PgTx:
             facts = _DIR if row.is_dir else row_facts(False, row.size, row.lines, expires, head)
             inserts.append({
                 "ns": self.ns, "tok": tok, "p": self.keys.seal_path(moved, tok, row.memory, facts),
-                "b": path_bytes(moved), "e": expires, "m": self.now if moved == new else row.modified,
+                "b": path_bytes(moved), "e": expires, "m": self.now,
                 "dir": row.is_dir, "memory": row.memory, "size": row.size, "lines": row.lines,
                 "created": row.created, "accessed": row.accessed, "d": sealed, "h": head,
             })  # fmt: skip

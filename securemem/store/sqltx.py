@@ -609,7 +609,7 @@ class SqlTx:
         if row[2]:
             low, high = descendants_range(old)
             self._q(
-                f"UPDATE entries SET parent = :new || substr(parent, :cut), pbytes = pbytes + :grow * "
+                f"UPDATE entries SET parent = :new || substr(parent, :cut), modified = :now, pbytes = pbytes + :grow * "
                 f"(CASE WHEN is_dir THEN dirs + files + 1 ELSE 1 END) WHERE ns = :ns AND {_SUBTREE}",
                 new=new,
                 cut=len(old) + 1,
