@@ -15,6 +15,7 @@ records go (a file, syslog, a SIEM).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -79,7 +80,14 @@ def emit(record: Mapping[str, Any]) -> None:
     try:
         audit_log.info(json.dumps(record, ensure_ascii=False, sort_keys=True))
     except Exception as exc:  # a handler or filter that raises: say so without the record itself
-        _internal.error("an audit record could not be written (%s)", type(exc).__name__)
+        log_quietly(_internal, logging.ERROR, "an audit record could not be written (%s)", type(exc).__name__)
+
+
+def log_quietly(log: logging.Logger, level: int, message: str, *args: object) -> None:
+    """Log where a failure must not escape: the same broken handler (on ``securemem`` or the root
+    logger) that made a record fail would raise again on the message saying so."""
+    with contextlib.suppress(Exception):  # nowhere left to say it
+        log.log(level, message, *args)
 
 
 def event(kind: str, **facts: Any) -> None:

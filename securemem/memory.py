@@ -212,7 +212,7 @@ class SecureMemory:
         except StorageError as exc:
             result = _error(f"Error: {exc}. The command was not applied.", exc)
         except Exception as exc:  # never let a bug become a traceback for the model
-            logger.error("internal error running a memory command: %s", _where(exc))
+            audit.log_quietly(logger, logging.ERROR, "internal error running a memory command: %s", _where(exc))
             result = _error("Error: internal error in the memory store; the command was not applied.", exc)
         if audit.enabled():
             self._audit(command, call, result, time.perf_counter() - started)
@@ -277,7 +277,7 @@ class SecureMemory:
                 for write in call.followups:
                     write(tx)
         except StorageError as exc:
-            logger.warning("expiry refresh after a read skipped: %s", exc)
+            audit.log_quietly(logger, logging.WARNING, "expiry refresh after a read skipped: %s", exc)
 
     def _audit(self, command: Command | None, call: Call | None, result: Result, seconds: float) -> None:
         try:
@@ -293,7 +293,7 @@ class SecureMemory:
             )
             audit.emit(record)
         except Exception as exc:  # the record is best effort; the result stands
-            logger.error("an audit record could not be built (%s)", type(exc).__name__)
+            audit.log_quietly(logger, logging.ERROR, "an audit record could not be built (%s)", type(exc).__name__)
 
     def _audit_ns(self, facts: AuditFacts) -> str:
         """The digest of the store a command worked in: with mounts, that of its last path's mount."""

@@ -116,6 +116,26 @@ def test_a_broken_audit_sink_never_breaks_a_command(tmp_path: Path, key: bytes, 
         audit_log.setLevel(logging.NOTSET)
 
 
+@pytest.mark.parametrize("where", ["securemem", ""], ids=["package-logger", "root-logger"])
+def test_a_broken_handler_above_the_audit_logger_never_breaks_a_command(tmp_path: Path, key: bytes, where: str) -> None:
+    """The handler that fails the audit record also receives the message saying so (and any other
+    message of the package): that one must not escape either, whatever the command's outcome."""
+    audit_log, above = logging.getLogger("securemem.audit"), logging.getLogger(where)
+    audit_log.setLevel(logging.INFO)
+    breaker = Exploding()
+    above.addHandler(breaker)
+    try:
+        with SecureMemory.open(tmp_path / "a.db", key=key) as memory:
+            assert ok(memory, command="create", path="/memories/a.md", file_text="a") == (
+                "File created successfully at: /memories/a.md"
+            )
+            assert memory.execute({"command": "nope"}).is_error
+            assert ok(memory, command="view", path="/memories/a.md").endswith("a")
+    finally:
+        above.removeHandler(breaker)
+        audit_log.setLevel(logging.NOTSET)
+
+
 def test_a_busy_store_is_audited_with_the_paths_that_passed_the_guards(
     tmp_path: Path, key: bytes, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
