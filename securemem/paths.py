@@ -14,7 +14,7 @@ import functools
 import unicodedata
 
 from securemem.errors import InvalidPath
-from securemem.scripts import invisible_char, is_mixed_script, separator_lookalike
+from securemem.scripts import invisible_char, is_mixed_script, letter_lookalike, separator_lookalike
 
 ROOT = "/memories"
 MAX_PATH_BYTES = 1024
@@ -82,6 +82,9 @@ def _check_segment(segment: str) -> None:
     lookalike = separator_lookalike(segment)
     if lookalike is not None:
         raise _refuse(f"U+{ord(lookalike):04X} reads as a slash or a dot outside CJK text")
+    lookalike = letter_lookalike(segment)
+    if lookalike is not None:
+        raise _refuse(f"U+{ord(lookalike):04X} reads as a Latin letter or a dash beside Latin letters")
     if is_mixed_script(segment):
         # Unicode TR39 mixed-script detection: 'rеference' with a Cyrillic 'е' is refused, so no
         # look-alike of a protected tree can sit beside it. Japanese, Korean and Chinese names,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Iterator
 
 import regex
 
@@ -99,6 +100,22 @@ _NO_JOINERS = frozenset({"LATN", "GREK", "CYRL", "ARMN", "GEOR"})
 _SEPARATOR_LOOKALIKES = frozenset(
     "\u4e3f\u30ce\u3002\u4e28\u4e36\u30fd\u30fb" + "".join(map(chr, range(0x31C0, 0x31E4)))
 )
+# CJK characters drawn like a Latin letter, a digit or a dash (Unicode's confusables and their kin):
+# the Han 一 丁 工 口 〇 二 十 卜 人 入 八 乙 己 冂 凵 匚 亅 乚 乂 几, the katakana ー ロ エ ニ ト ハ ヘ
+# メ レ ソ ン コ ユ, the hiragana へ く し り, and every Hangul jamo and Bopomofo letter, which are
+# strokes more than words. Beside Latin letters (``ref一policy``, ``heᅵlo``, ``rロle``, ``工nvoice``)
+# they make a look-alike of a Latin name; in CJK text (``一覧``, ``エラー``, ``ロボット``) they spell.
+_LETTER_LOOKALIKES = frozenset(
+    "\u4e00\u4e01\u5de5\u53e3\u3007\u4e8c\u5341\u535c\u4eba\u5165\u516b\u4e59\u5df1\u5182\u51f5\u531a\u4e85"
+    "\u4e5a\u4e42\u51e0"
+    "\u30fc\u30ed\u30a8\u30cb\u30c8\u30cf\u30d8\u30e1\u30ec\u30bd\u30f3\u30b3\u30e6"
+    "\u3078\u304f\u3057\u308a"
+)
+_STROKE_LETTERS = frozenset(
+    "".join(map(chr, [*range(0x1100, 0x1200), *range(0x3131, 0x318F), *range(0xA960, 0xA980), *range(0xD7B0, 0xD800)]))
+    + "".join(map(chr, [*range(0x3105, 0x3130), *range(0x31A0, 0x31C0)]))
+)
+_LOOKALIKES = _SEPARATOR_LOOKALIKES | _LETTER_LOOKALIKES | _STROKE_LETTERS
 _CJK = frozenset({"HANI", "HIRA", "KANA", "HRKT", "JPAN", "HANB", "HANG", "KORE", "BOPO"})
 
 
@@ -139,19 +156,50 @@ def separator_lookalike(name: str) -> str | None:
     A run of such characters is judged by the characters on either side of the whole run: it is
     refused unless one of them is a CJK character.
     """
+    for at, end in _runs(name, _SEPARATOR_LOOKALIKES):
+        if not _beside_cjk(name, at, end):
+            return name[at]
+    return None
+
+
+def letter_lookalike(name: str) -> str | None:
+    """A CJK character drawn like a Latin letter or a dash, standing among Latin letters and not in
+    CJK text (``ref一policy``, ``工nvoice``, ``heᅵlo``; ``Python入門``, ``エラーlog``, ``Pythonノート``
+    and ``一覧`` are fine).
+
+    TR39's "highly restrictive" level lets Latin mix with Han, kana and Hangul (``Tシャツ``,
+    ``A型``, ``iPhone用``), so mixed-script detection alone lets these through. Judged like the
+    separators, by the characters on either side: a Han or kana look-alike alone between Latin
+    letters or at the name's edge is refused (a run of them is a word: ``ハロー``, ``ノート``), a
+    Hangul jamo or Bopomofo letter in any run; never in a name with no Latin letter.
+    """
+    if not any("LATN" in _scripts_of(c) for c in name if c.isalpha()):
+        return None
+    for at, end in _runs(name, _LOOKALIKES):
+        if _beside_cjk(name, at, end):
+            continue
+        stroke = next((c for c in name[at:end] if c in _STROKE_LETTERS), None)
+        if stroke is not None or end - at == 1:
+            return stroke or name[at]
+    return None
+
+
+def _runs(name: str, members: frozenset[str]) -> Iterator[tuple[int, int]]:
+    """The (start, end) of each run of ``members`` in ``name``."""
     at = 0
     while at < len(name):
-        if name[at] not in _SEPARATOR_LOOKALIKES:
+        if name[at] not in members:
             at += 1
             continue
         end = at
-        while end < len(name) and name[end] in _SEPARATOR_LOOKALIKES:
+        while end < len(name) and name[end] in members:
             end += 1
-        near = [name[i] for i in (at - 1, end) if 0 <= i < len(name)]
-        if not any(_scripts_of(c) & _CJK for c in near):
-            return name[at]
+        yield at, end
         at = end
-    return None
+
+
+def _beside_cjk(name: str, at: int, end: int) -> bool:
+    return any(_scripts_of(name[i]) & _CJK for i in (at - 1, end) if 0 <= i < len(name))
 
 
 def _scripts_of(char: str) -> frozenset[str]:

@@ -142,6 +142,14 @@ def test_refused_vector_is_refused_with_a_clear_message(vector: dict[str, Any]) 
         ("/memories/reference-\u30ce-policy", "reads as a slash or a dot"),
         ("/memories/reference\u31c0policy.md", "reads as a slash or a dot"),
         ("/memories/john\u30fbsmith.md", "reads as a slash or a dot"),
+        ("/memories/ref\u4e00policy.md", "reads as a Latin letter or a dash"),  # Han one, a dash
+        ("/memories/he\u1175lo.md", "reads as a Latin letter or a dash"),  # Hangul jamo I, an l
+        ("/memories/he\u1175\u1175o.md", "reads as a Latin letter or a dash"),  # jamo in a run
+        ("/memories/r\u30edle.md", "reads as a Latin letter or a dash"),  # katakana ro, an o
+        ("/memories/\u5de5nvoice.md", "reads as a Latin letter or a dash"),  # Han work, an I
+        ("/memories/l\u53e3g.md", "reads as a Latin letter or a dash"),  # Han mouth, an o
+        ("/memories/log\u30fc.md", "reads as a Latin letter or a dash"),  # the long vowel mark, a dash
+        ("/memories/ab\u3105c.md", "reads as a Latin letter or a dash"),  # Bopomofo b
         ("/memories/a\u200cb.md", "U+200C"),
         ("/memories/reference\u200d/x.md", "U+200D"),
         ("/memories/\u200c\u0645\u06cc.md", "U+200C"),
@@ -164,6 +172,16 @@ def test_refusal_names_the_reason(path: str, reason: str) -> None:
         "/memories/東京/議事録.md",
         "/memories/한.md",
         "/memories/ジョン・スミス.md",
+        "/memories/Python入門.md",  # Latin beside Han and kana words, look-alikes among them
+        "/memories/エラーlog.md",
+        "/memories/Pythonノート.md",
+        "/memories/ハローworld.md",
+        "/memories/メモ一覧abc.md",
+        "/memories/一覧.md",
+        "/memories/第2工場.md",
+        "/memories/Tシャツ.md",
+        "/memories/A型.md",
+        "/memories/kim이름.md",
         "/memories/\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.md",  # Persian: ZWNJ is spelling
         "/memories/\u0dc1\u0dca\u200d\u0dbb\u0dd3.md",  # Sinhala: ZWJ is spelling
     ],
