@@ -399,6 +399,9 @@ def store_policy(store: Store, requested: Policy | None, *, adopt: bool, clock: 
             f"'{requested.name}' it was opened with; to switch, pass adopt_policy=True or run: "
             "securemem policy set --db DB POLICY"
         )
+    # The writes below (and the erasure they set off) run under the policy being recorded, its
+    # erasure bound included, not under the defaults the store was opened with.
+    configure_store(store, requested)
     if recorded is None:
         store.set_setting(POLICY_SETTING, policy_json(requested))
         return requested
