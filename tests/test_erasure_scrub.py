@@ -596,3 +596,29 @@ def test_an_open_that_finds_the_store_busy_still_scrubs_before_its_first_command
         after = plaintext_of(db, key)  # before any command
     assert refused
     assert [marker for marker in leaked if marker.encode() in after] == []
+
+
+def test_a_generation_of_few_large_commits_gets_little_room(tmp_path: Path, key: bytes) -> None:
+    # Room pays per commit and costs per frame: a sweep's or an import's few large commits must not
+    # buy megabytes of zeros at each checkpoint they set off, while a burst of small commits (the
+    # test above) still gets what it used. pages.wal_usage counts the commit frames.
+    db = tmp_path / "bulk.db"
+    wal = Path(f"{db}-wal")
+    with SecureMemory.open(db, key=key, policy=ERASE_LATE) as memory:
+        store, _ = _asked_for_room(memory)
+        assert store._checkpoint(5.0)  # a new WAL generation (its scrub's own commit opens it)
+        _, before = pages.wal_usage(wal)
+        for i in range(3):
+            ok(memory, command="create", path=f"/memories/one/{i}.md", file_text=f"ONE{i} " * 100)
+        assert pages.wal_usage(wal)[1] == before + 3
+        with memory.store.transaction(memory.namespace, write=True, clock=time.time) as tx:
+            for i in range(400):
+                path = f"/memories/bulk/{i:04d}.md"
+                tx.put_file(path, f"BULK{i:04d} ".encode() * 300, 1, None, tx.ancestry(path).entry)
+        frames, commits = pages.wal_usage(wal)
+        assert commits == before + 4 and frames > 300
+        assert store._checkpoint(5.0)
+        most = max(sqlcipher.MIN_ROOM_FRAMES, commits * sqlcipher.ROOM_PER_COMMIT)
+        assert wal.stat().st_size <= sqlcipher.wal_bytes(most) < sqlcipher.wal_bytes(frames)
+    found = plaintext_of(db, key)
+    assert b"BULK0399" in found and b"ONE2" in found

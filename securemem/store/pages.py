@@ -436,6 +436,23 @@ def wal_frames(wal: Path) -> int:
     return _read_wal(wal, count) or 0
 
 
+def wal_usage(wal: Path) -> tuple[int, int]:
+    """How many frames the WAL's current generation holds, and how many of them end a commit (a
+    commit frame carries the database's size after it; the others carry zero)."""
+
+    def count(fd: int, head: bytes) -> tuple[int, int]:
+        frame, salts = _frame_bytes(head), head[16:24]
+        frames = commits = 0
+        while True:
+            header = os.pread(fd, FRAME_HEADER, WAL_HEADER + frames * frame)
+            if len(header) < FRAME_HEADER or header[8:16] != salts:
+                return frames, commits
+            frames += 1
+            commits += header[4:8] != b"\0\0\0\0"
+
+    return _read_wal(wal, count) or (0, 0)
+
+
 def wal_pages(wal: Path, marker: bytes) -> set[int] | None:
     """The numbers of the pages in the frames of the WAL's generation ``marker``.
 

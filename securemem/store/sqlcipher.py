@@ -67,6 +67,7 @@ SIDE_FILES = ("-wal", "-shm", "-journal")
 # outgrow the room; not sooner, since each checkpoint costs a few fsyncs whatever it copies.
 ROOM_FRAMES = 4000
 MIN_ROOM_FRAMES = 64
+ROOM_PER_COMMIT = 16  # frames of room per commit of the last generation, at most (see _room_for)
 COMPACT_FRAMES = 3000
 PROBE_EVERY = 8  # write commits between two looks at the WAL's frames (most add fewer than 100)
 _POLL_MS = 2  # SQLite's own wait for a lock, between two of ours
@@ -234,9 +235,15 @@ def wal_bytes(frames: int) -> int:
 def _room_for(wal: str | Path) -> int:
     """The room to give the WAL once a checkpoint empties it: what its generation used, a quarter
     more, at least MIN_ROOM_FRAMES and at most ROOM_FRAMES frames (a store that erases after each
-    small commit zeroes little; one in a burst of writes gets room for the next burst)."""
-    used = pages.wal_frames(Path(wal))
-    return wal_bytes(min(max(used + used // 4, MIN_ROOM_FRAMES), ROOM_FRAMES))
+    small commit zeroes little; one in a burst of writes gets room for the next burst).
+
+    Room pays per commit (each one that lands in it saves the journal write of an append) and
+    costs per frame (zeroed and synced at the checkpoint): past ROOM_PER_COMMIT frames for each
+    commit of the generation it costs more than it saves. A sweep's or an import's few large
+    commits get the least room, not 16 MB of zeros at every checkpoint they set off."""
+    used, commits = pages.wal_usage(Path(wal))
+    frames = min(used + used // 4, ROOM_FRAMES, commits * ROOM_PER_COMMIT)
+    return wal_bytes(max(frames, MIN_ROOM_FRAMES))
 
 
 def _give_room(wal: str | Path, room: int) -> None:
