@@ -313,6 +313,28 @@ POSITIVES = [
         "dnkey-CD9XB41WF73CDQ96DHV8VQEIGJ-S8M5UBY6QFB6X6JYVBBL6C0PY89IUHSPRZ0Z3Q73X7Q3B7PJGGE7",
         "SECRET",
     ),
+    # Passwords shaped like what ends or refuses a value: brackets, words, identifiers alone on their
+    # line after a password's key; configuration directives that take one.
+    ("password: K9<mQ>2z!", "K9<mQ>2z!", "PASSWORD"),
+    ("password: {Zq8}Lm3!", "{Zq8}Lm3!", "PASSWORD"),
+    ("DB_PASSWORD=a7<Tq}9Lx", "a7<Tq}9Lx", "PASSWORD"),
+    ("password: correct horse battery staple", "correct horse battery staple", "PASSWORD"),
+    ("wifi password: purple monkey dishwasher 7", "purple monkey dishwasher 7", "PASSWORD"),
+    ("passphrase = tulip anchor velvet 42 orbit\nuser = bob", "tulip anchor velvet 42 orbit", "PASSWORD"),
+    ("password: iLoveSecrets", "iLoveSecrets", "PASSWORD"),
+    ("pwd: myPassword", "myPassword", "PASSWORD"),
+    ("password: HUNTER_2024", "HUNTER_2024", "PASSWORD"),
+    ("ADMIN_PASS=ROOT_ADMIN_77", "ROOT_ADMIN_77", "PASSWORD"),
+    ("password: correct_horse_battery_staple", "correct_horse_battery_staple", "PASSWORD"),
+    ("password: Welcome.Home1", "Welcome.Home1", "PASSWORD"),
+    ("masterauth N0v3mber!", "N0v3mber!", "PASSWORD"),
+    ('psk="hunter2!"', "hunter2!", "PASSWORD"),
+    ("bindpw Xk9#mP2$vL", "Xk9#mP2$vL", "PASSWORD"),
+    (
+        "the token for the build job: 365012fc0b626de18df77f527ef72601d1accfb9",
+        "365012fc0b626de18df77f527ef72601d1accfb9",
+        "SECRET",
+    ),
 ]
 
 
@@ -513,6 +535,32 @@ NEGATIVES = [
     "IMEI 490154203237518",
     "id-4111111111111111",
     "IBAN DE89 3704 0044 0532 0130 01 failed the checksum.",
+    # What a password's key is followed by in code, templates and forms: variables, placeholders,
+    # sentences, rules; brackets that hold a template's name; a "psk" that is a mode.
+    "password: <your-password>",
+    "password: {password}",
+    "password: {{ vault_pw }}",
+    "password: <%= ENV['DB_PASSWORD'] %>",
+    "password: {get_param: db_pw}",
+    "password: <PASSWORD>1",
+    "password: please ask the admin",
+    "password: at least twelve characters long",
+    "password: same as above",
+    "password: stored in the team vault",
+    "password = newPassword",
+    "password = user.password",
+    "password = DEFAULT_PASSWORD",
+    "password = hashed_user_pw",
+    "password = self.password_hash",
+    "password: currentPassword",
+    "    password: loginForm.password,",
+    "password = passwordInput.value;",
+    "PASSWORD=ADMIN_USER",
+    "password: env_var_name",
+    "the psk was rotated",
+    "PSK mode enabled",
+    "secret manager version for prod: 4bf92f3577b34da6a3ce929d0e0e4736",
+    "the token for the session id: 4bf92f3577b34da6a3ce929d0e0e4736",
 ]
 
 

@@ -438,7 +438,7 @@ _PW_WORDS = (
     "passord", "lozinka", "geslo",
     "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호",
     # Configuration directives followed by the password alone.
-    "requirepass", "auth_pass", "rootpw", "wpa_passphrase",
+    "requirepass", "auth_pass", "rootpw", "wpa_passphrase", "masterauth", "bindpw", "psk", "wpa_psk",
 )  # fmt: skip
 # Each word as the normalised view spells it too (Cyrillic letters that look Latin are Latin there:
 # "пароль" reads "пapoль").
@@ -456,7 +456,7 @@ _PW_LABELS = "|".join(
 _AMBIGUOUS_LABELS = frozenset({"parola", "heslo"})
 _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "pass", "pw", "wort", "woord", "senha", "mdp", "contras", "haslo", "heslo", "parola", "salasana", "adgangskode",
-    "senord", "jelszo", "sifre", "lozinka", "geslo",
+    "senord", "jelszo", "sifre", "lozinka", "geslo", "masterauth", "bindpw", "psk",
 )  # fmt: skip
 _PASSWORD_HINTS_OTHER = (
     "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар",
@@ -758,7 +758,7 @@ def _key_name(text: str, lower: str, start: int, end: int) -> str:
     return _KEY_SPLIT.sub("_", written).lower()
 
 
-def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int) -> Hit | None:  # noqa: PLR0912
+def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int) -> Hit | None:  # noqa: PLR0912, PLR0915
     key = _key_name(text, lower, key_start, key_end)
     if key_start and text[key_start - 1] == "$" and not _DOLLAR_ASSIGN.match(text, key_end):
         return None  # "$PWD:/app": a variable's value read, not assigned ("$password = '...'" is assigned)
@@ -778,6 +778,11 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
     if assign is None:
         return None
     after = _after_block(text, assign.end())  # "password: |" then the value, indented
+    keyed_op = kind == "PASSWORD" and not prose and "op" in assign.groupdict() and assign["op"].strip() in (":", "=")
+    if keyed_op and after == assign.end():
+        written = _bracketed_password(text, after) or _passphrase(text, after)
+        if written is not None:
+            return "PASSWORD", *written  # "password: K9<mQ>2z!", "password: correct horse battery staple"
     value = _VALUE.match(text, after) if after == assign.end() else None
     if value is None:
         return _on_next_lines(text, after, kind, keyed)
@@ -815,6 +820,8 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
     for rule in keyed:
         if rule.value.fullmatch(secret):
             return rule.type, start, end
+    if keyed_op and not quoted and _identifier_password(text, secret, end):
+        return "PASSWORD", start, end  # "password: iLoveSecrets", "ADMIN_PASS=ROOT_ADMIN_77"
     if kind is None or not _plausible_value(secret, quoted):
         return None
     if (
@@ -841,6 +848,114 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
     if kind == "SECRET" and _random_of_one_class(secret):
         return "GENERIC_SECRET", start, end
     return None
+
+
+# ---- passwords shaped like what is not one: brackets, words, identifiers
+
+# A whole token after a password's key that holds brackets ("K9<mQ>2z!", "{Zq8}Lm3!"), which end an
+# ordinary value; markup, templates and placeholders ("<your-password>", "{{ pw }}", "${PW}") do not count.
+_BRACKETED = re.compile(r"[^\s\"'`]{6,64}")
+_TEMPLATE_OPEN = ("${", "{{", "{%", "<%", "</", "<!", "<?", "#{", "%{")
+
+
+def _bracketed_password(text: str, at: int) -> tuple[int, int] | None:
+    token = _BRACKETED.match(text, at)
+    if token is None:
+        return None
+    start, end = token.span()
+    while end > start and text[end - 1] in ".,;:)":
+        end -= 1
+    secret = text[start:end]
+    if not any(char in "<>{}" for char in secret) or any(mark in secret for mark in _TEMPLATE_OPEN):
+        return None
+    if _PLACEHOLDER.match(secret) or (secret[0] + secret[-1]) in ("<>", "{}", "[]", "()"):
+        return None  # "<password>", "{password}": a placeholder or a reference, not a value
+    if _DIGIT.search(secret) is None or not _password_shaped(secret):
+        return None
+    if _TEMPLATE_NAME.search(secret):
+        return None  # "<PASSWORD>1", "x{pass_word}": a template's name
+    return start, end
+
+
+_TEMPLATE_NAME = re.compile(r"<(?:[a-z_\-]{2,}|[A-Z_\-]{2,})>|\{(?:[a-z_\-]{2,}|[A-Z_\-]{2,})\}")
+
+
+# A passphrase of words after a password's key, to the end of its line ("password: correct horse
+# battery staple", "wifi password: purple monkey dishwasher 7"): three to eight lower-case words (or
+# numbers), none of them a word a sentence, a rule or a state needs ("password: ask the admin",
+# "password: at least twelve characters", "password: same as above").
+_PASSPHRASE = re.compile(r"[a-z]{3,24}(?:[ ](?:[a-z]{2,24}|[0-9]{1,6})){2,7}[ \t]*(?=\r?\n|$)")
+_PROSE_WORDS_TEXT = """
+    a an the and or but nor not no to of in on at by for from with without into onto as is are was were be been
+    being am must should shall will would can could may might has have had do does did it its this that these those
+    your you yours our we they them their his her him she he me my i see ask asked please same than then if when where
+    which who whom what why how via per each every all any some both either least most more less few many much min
+    max minimum maximum only also just still yet even very too so such there here above below after before again
+    set sent stored kept saved required needed changed expired reset updated rotated managed handled given shared
+    invalid incorrect wrong weak strong missing pending locked unlocked disabled enabled unchanged generated
+    use used using check change enter type click contact call email mail text sms ask send get got
+    characters character chars char digits digit letters letter symbols symbol numbers number length long short
+    uppercase lowercase special words word spaces space days day weeks week months month years year hours minutes
+    password passwords passwd passphrase secret token key user username string str plaintext hashed hash value
+    none null empty unknown default same
+    der die das und oder nicht ist mit von zu ein eine le la les et ou est de du des un une el los las y es con para
+    il lo gli di che per em com het een en van niet op"""
+_PROSE_WORDS = frozenset(_PROSE_WORDS_TEXT.split())
+
+
+def _passphrase(text: str, at: int) -> tuple[int, int] | None:
+    phrase = _PASSPHRASE.match(text, at)
+    if phrase is None:
+        return None
+    words = phrase.group().split()
+    if any(word in _PROSE_WORDS for word in words):
+        return None
+    return at, at + len(" ".join(words))
+
+
+# A password written as an identifier, alone to the end of its line after its key ("password:
+# iLoveSecrets", "pwd: myPassword", "password: HUNTER_2024", "ADMIN_PASS=ROOT_ADMIN_77",
+# "password: correct_horse_battery_staple", "password: Welcome.Home1"): in code such a value is a
+# variable, whose name holds the words code names things with ("newPassword", "user.password",
+# "DEFAULT_PASSWORD", "hashed_pw"), or is followed by more code (a ",", a ";", a call).
+_ID_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_CODE_PARTS_TEXT = """
+    password passwords passwd pass pwd pw secret token key keys cred creds credential credentials auth hash
+    hashed salt salted encrypted decrypted encoded decoded plain plaintext raw input inputs field fields form value
+    val var vars env environ environment config conf cfg settings setting options opts opt args arg argv params
+    param request req res resp response user users username current new old prev confirm confirmed confirmation
+    default defaults temp tmp stored saved entered typed initial generated random get set read load fetch from file
+    this self data obj object props prop state ctx context str string txt text in out payload body json dict map
+    cache session login account mgr manager provider service client model dto entity vault store ssm kms os sys
+    process document window element el ui view box db database conn connection sql query cursor result results
+    local remote global globals const constant final static private public admin_password none null empty
+    encoder decoder util utils helper helpers lib api http url uri path name label placeholder hint message msg
+    error err"""
+_CODE_PARTS = frozenset(_CODE_PARTS_TEXT.split())
+_OWNER_PARTS = frozenset({"my", "i", "our"})  # "myPassword", "iLoveSecrets": a person names a password so
+
+
+def _identifier_password(text: str, secret: str, end: int) -> bool:
+    rest = _skip_blanks(text, end)
+    if rest < len(text) and text[rest] not in "\r\n":
+        return False  # more on the line: ",", ";", a call, a comment
+    parts = [part.lower() for part in _ID_PARTS.findall(secret)]
+    if len(parts) < 2 or not _password_like_identifier(secret, parts):
+        return False
+    if parts[0] in _OWNER_PARTS:
+        return len(secret) >= 6
+    return not any(part in _CODE_PARTS for part in parts)
+
+
+def _password_like_identifier(secret: str, parts: list[str]) -> bool:
+    digits = _DIGIT.search(secret) is not None
+    if _CONSTANT.match(secret):
+        return digits  # "HUNTER_2024", "ROOT_ADMIN_77"; "ADMIN_USER" may be a constant's name
+    if _SNAKE.match(secret):
+        return len(parts) >= 3  # "correct_horse_battery_staple"
+    if _IDENTIFIER_CHAIN.match(secret):
+        return digits and secret != secret.lower()  # "Welcome.Home1", not "os.environ"
+    return _NAMED_VARIABLE.fullmatch(secret) is not None or (secret[:1].islower() and secret != secret.lower())
 
 
 def _random_of_one_class(secret: str) -> bool:
@@ -1144,13 +1259,17 @@ def _names_an_identifier(lower: str, start: int, end: int) -> bool:
         words = _WORD.findall(between)
         # Before the last preposition the words name the value ("secret manager version for prod:");
         # after it, what it serves ("API key for the event pipeline:"), except the very last word.
+        # The last word names the value itself only when it says what an identifier is ("... for
+        # prod, version:", "session id:"); "the build job:", "the event run:" name what it serves.
         cut = max((index for index, word in enumerate(words) if word in _PREPOSITIONS), default=len(words))
-        named = words[:cut] + words[-1:]
-        return any(_ID_WORDS.fullmatch(word) is not None for word in named)
+        last = words[-1:] if cut == len(words) or _SERVED_WORDS.fullmatch(words[-1]) is None else []
+        return any(_ID_WORDS.fullmatch(word) is not None for word in words[:cut] + last)
     return _ID_WORDS.search(between.replace("_", " ")) is not None  # "token_id" names an identifier too
 
 
 _WORD = re.compile(r"[a-z0-9\-]+")
+# Identifier words that also name what a secret serves ("the token for the build job:").
+_SERVED_WORDS = re.compile(r"build|job|run|session|request|req|event|object|change|merge|trace|span")
 _KEYED_RUN = re.compile(r"(?P<key>[A-Za-z_]{1,32})[=:]")
 _PREPOSITIONS = frozenset({"for", "of", "to", "on", "in", "from", "at", "with", "by"})
 
