@@ -933,6 +933,7 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
         _is_reference(words, candidate.isdigit())
         and not candidate.startswith(("+", "(+"))
         and not _CALLING_WORDS.intersection(words)
+        and not _FRENCH_PAIRS.fullmatch(candidate)
     ):
         return 0
     if _DECIMAL_START.match(candidate):
@@ -950,6 +951,10 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
             return cut
     return 0
 
+
+# Five pairs opened by a trunk "0" ("01 23 47 17 37", "02.08.52.61.97"): how French numbers are
+# written, and no reference's grouping, so a booking or a reservation before one does not make it one.
+_FRENCH_PAIRS = re.compile(r"0[1-9]([ .\-])[0-9]{2}(?:\1[0-9]{2}){3}")
 
 _CURRENCIES = (
     r"€|\$|£|¥|₹|₽|₩|₺|zł|kč|kr|kz|đồng|руб|chf|eur|usd|gbp|sek|nok|dkk|pln|czk|huf|vnd|aoa|jpy|cny|rmb|inr|brl|"

@@ -47,7 +47,9 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
     if any(int(octet) > 255 or (len(octet) > 1 and octet[0] == "0") for octet in octets):
         return False
     before = scan.before(match.start(), 16)
-    if _VERSION_WORDS.search(before) or _PRODUCT_SLASH.search(before):
+    if (_VERSION_WORDS.search(before) and not _address_after_version_word(scan, match, octets)) or (
+        _PRODUCT_SLASH.search(before)
+    ):
         return False  # "version 10.0.0.1", "Chrome/122.0.0.0"
     if match.group() in _MASKS and _MASK_WORDS.search(scan.before(match.start(), 24)):
         return False  # "subnet mask 255.255.255.0": a netmask, not a host
@@ -56,6 +58,20 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
     # "Table 4.1.2.3", "REQ 3.1.4.1": words that number sections, when every part is one digit (an
     # address after them, "ARP table: 192.168.1.10", has bigger parts).
     return not (all(len(octet) == 1 for octet in octets) and _SECTION_WORDS.search(before))
+
+
+# The line names an address before the number ("build agent ip -> build: 10.1.2.3").
+_ADDRESS_WORDS = re.compile(r"\b(?:ip|ipv4|ip[ _\-]?addr(?:ess)?|addr|address)\b")
+
+
+def _address_after_version_word(scan: Scan, match: re.Match[str], octets: list[str]) -> bool:
+    """A version word before four numbers that are an address all the same: the line names an
+    address, or the numbers are no version ("v 81.2.69.160": a first part of two digits and a part
+    of three; releases count up from small numbers)."""
+    line_start = scan.text.rfind("\n", max(0, match.start() - 64), match.start()) + 1
+    if _ADDRESS_WORDS.search(scan.lower, max(line_start, match.start() - 64), match.start()):
+        return True
+    return int(octets[0]) >= 11 and any(len(octet) == 3 for octet in octets[1:])
 
 
 def _colon_pair(text: str) -> int:

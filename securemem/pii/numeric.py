@@ -141,15 +141,48 @@ def find_cards(scan: Scan) -> Iterator[Span]:
     # text names one just before it.
     if regrouped:
         windows = [(low, high) for low, high in windows if not any(low <= a < high for a, _ in regrouped)]
-    yield from accepted(
-        _CARD_MIXED,
-        text,
-        windows,
-        lambda match: (
-            bool(_CARD_NAMES.search(scan.before(match.start(), 16)))
-            and is_card(_NOT_DIGITS.sub("", match.group()), match.start())
-        ),
+    mixed = list(
+        accepted(
+            _CARD_MIXED,
+            text,
+            windows,
+            lambda match: (
+                bool(_CARD_NAMES.search(scan.before(match.start(), 16)))
+                and is_card(_NOT_DIGITS.sub("", match.group()), match.start())
+            ),
+        )
     )
+    yield from mixed
+    if mixed:
+        windows = [(low, high) for low, high in windows if not any(low <= a < high for a, _ in mixed)]
+    windows = scan.around(windows, 5, 0)  # the leading group sits before the card's number span
+    yield from accepted(_CARD_AFTER_GROUP, text, windows, lambda match: _card_after_group(scan, match, is_card), "card")
+
+
+# A card after a group of three or four digits that is no part of it ("exp 0927 4966 8199 7852 7817",
+# "txn 8812 4144 3960 4589 4590", "cid 4417 3708 090482 96871"): the pattern above refuses a card
+# right after a four-digit group (it would be the tail of a longer number), so where the whole run
+# held no card, the groups after its first are read alone, when a word stands before that group.
+_CARD_AFTER_GROUP = re.compile(
+    r"[0-9](?<![\w.\-/][0-9])[0-9]{2,3}(?P<lead>[ \t]{1,2})"
+    r"(?P<card>[0-9]{4}(?P<sep>[ \t]{1,2}|[.\-])(?:[0-9]{4}(?P=sep)[0-9]{4}(?P=sep)[0-9]{4}|[0-9]{6}(?P=sep)[0-9]{5}))"
+    r"(?![\w]|[.\-][0-9])"
+)
+_WORD_BEFORE = re.compile(r"(?:[^\W\d_]{2,}[.:#]?[ \t]{1,2}|[:=][ \t]{0,2})$")
+# Codes written in long runs of groups: all their groups are one number.
+_GROUPED_CODE_WORDS = re.compile(
+    r"\b(?:serial|sn|s/n|sku|iccid|imei|meid|ean|gtin|upc|barcode|isbn|tracking|awb|parcel|shipment|license|licence|"
+    r"key|code|voucher|gift|coupon|activation|product|snowflake)\b[^0-9a-z]{0,4}$"
+)
+
+
+def _card_after_group(scan: Scan, match: re.Match[str], is_card: Callable[[str, int], bool]) -> bool:
+    start = match.start("card")
+    if not _WORD_BEFORE.search(scan.text, max(0, match.start() - 24), match.start()):
+        return False  # a longer number's groups ("1234 5678 9012 3456 7890"), not a label's
+    if _GROUPED_CODE_WORDS.search(scan.before(match.start(), 24)):
+        return False  # "serial 8812 4144 3960 4589 4590": one code in five groups
+    return is_card(_NOT_DIGITS.sub("", match["card"]), start)
 
 
 def _regrouped_card(scan: Scan, match: re.Match[str], is_card: Callable[[str, int], bool]) -> bool:
