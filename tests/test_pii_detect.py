@@ -605,6 +605,13 @@ HOSTILE.update(
         "cli-passwords": "mysql -p'" * (FIFTH // 9),
         "sshpass-quotes": 'sshpass -p"' * (FIFTH // 11),
         "password-tags": "<password><b>" * (FIFTH // 13),
+        # Each header read once, its rows once; a value read to its line's end once per key.
+        "csv-headers": "ssn,phone,card,password\n" * (FIFTH // 24),
+        "csv-rows": "ssn,phone\n" + "123-45-6789,+44 20 7946 0958\n" * (FIFTH // 30),
+        "named-cells": "phone," * (FIFTH // 6) + "\n" + "1," * (FIFTH // 2),
+        "passphrase-keys": "password: correct horse battery " * (FIFTH // 33),
+        "bracketed-values": "password: {a}<b>" * (FIFTH // 16),
+        "short-groups": "exp 0927 " * (FIFTH // 9),
     }
 )
 

@@ -335,6 +335,35 @@ POSITIVES = [
         "365012fc0b626de18df77f527ef72601d1accfb9",
         "SECRET",
     ),
+    # Cards after a short group that is no part of them; French numbers in pairs after a booking; an
+    # address after a version word where the line names an address or the numbers are no version; a
+    # URL password that opens with a digit and a "/".
+    ("cid 4417 3708 090482 96871", "3708 090482 96871", "CREDIT_CARD"),
+    ("txn 8812 4144 3960 4589 4590 approved", "4144 3960 4589 4590", "CREDIT_CARD"),
+    ("exp 0927 4966 8199 7852 7817", "4966 8199 7852 7817", "CREDIT_CARD"),
+    ("CVV: 123 4111-1111-1111-1111", "4111-1111-1111-1111", "CREDIT_CARD"),
+    ("Booking: 01 23 47 17 37", "01 23 47 17 37", "PHONE"),
+    ("Reservation 02 08 52 61 97 (table for 4)", "02 08 52 61 97", "PHONE"),
+    ("order ref 06.12.34.56.78 to confirm", "06.12.34.56.78", "PHONE"),
+    ("build agent ip \u2192 build: 10.1.2.3", "10.1.2.3", "IP_ADDRESS"),
+    ("v 81.2.69.160", "81.2.69.160", "IP_ADDRESS"),
+    ("REDIS_URL=redis://default:9/kLm2?Qx@cache.internal:6379/0", "default:9/kLm2?Qx", "URL_CREDENTIALS"),
+    # Values in a column of delimited text whose header names them.
+    (
+        "employee_id,first_name,last_name,ssn,hire_date\n1042,Maria,Gonzalez,105032014,2019-04-01",
+        "105032014",
+        "US_SSN",
+    ),
+    (
+        "User name,Password,Access key ID,Secret access key\n"
+        "ci-bot,,AKIAFAEOMEZF6BLS4EWE,Wx9+/0ne3alCCzSdE91aPAVQTiqQIV3442cfCQDr",
+        "Wx9+/0ne3alCCzSdE91aPAVQTiqQIV3442cfCQDr",
+        "SECRET",
+    ),
+    ("id,name,email,phone\n1042,Anika Sharma,anika@example.de,09587731112", "09587731112", "PHONE"),
+    ("name;Phone Number;city\r\nBob;020 7946 0123;London", "020 7946 0123", "PHONE"),
+    ("user\tpassword\nalice\thunter22", "hunter22", "PASSWORD"),
+    ("id|card_number|exp\n1|4111111111111111|09/27\n2|5555555555554444|01/28", "5555555555554444", "CREDIT_CARD"),
 ]
 
 
@@ -561,6 +590,23 @@ NEGATIVES = [
     "PSK mode enabled",
     "secret manager version for prod: 4bf92f3577b34da6a3ce929d0e0e4736",
     "the token for the session id: 4bf92f3577b34da6a3ce929d0e0e4736",
+    # Groups of a longer code, versions, a port before a path.
+    "serial 8812 4144 3960 4589 4590",
+    "license key 0927 4966 8199 7852 7817",
+    "1234 4144 3960 4589 4590",
+    "server version 10.1.2.3",
+    "firmware 2.1.100.3",
+    "build 10.0.19041.1",
+    "http://api:8080/u/jane@example.com:8443/x",
+    "http://host:8080/path/user@x",
+    # Tables whose named columns hold no such value; names inside longer headers; prose with commas.
+    "id,phone,notes\n1,unknown,call back\n2,n/a,-",
+    "id,ssn,name\n1,123456,Bob",
+    "id,password,user\n1,********,bob\n2,<redacted>,eve",
+    "id,token_count,pass_rate\n1,123456789012,0.98",
+    "id,card,exp\n1,4111111111111112,09/27",
+    "id,secret,kind\n1,my-app-name,demo",
+    "The phone, the card and the token were lost.\nWe found the phone, the card and the pass.",
 ]
 
 

@@ -34,6 +34,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 from securemem.pii import entities
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
+from securemem.pii.columns import find_columns, may_hold_columns
 from securemem.pii.contact import (
     PHONE_CONTEXT,
     PHONE_DIGITS,
@@ -152,6 +153,13 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u")),  # "-u " and "--user"
     _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),
     _Builtin(frozenset({"HIGH_ENTROPY_SECRET"}), find_high_entropy, gate=may_hold_high_entropy),
+    # Values under a header that names them ("...,ssn,hire_date" then "1042,...,105032014,2019-04-01").
+    _Builtin(
+        frozenset({"US_SSN", "PHONE", "CREDIT_CARD", "IBAN", "PASSWORD", "GENERIC_SECRET"}),
+        find_columns,
+        literals=("\n",),
+        gate=may_hold_columns,
+    ),
 )
 
 _REGISTERED: list[Detector] = []

@@ -958,6 +958,19 @@ def _password_like_identifier(secret: str, parts: list[str]) -> bool:
     return _NAMED_VARIABLE.fullmatch(secret) is not None or (secret[:1].islower() and secret != secret.lower())
 
 
+def looks_like_column_secret(kind: str, value: str) -> bool:
+    """A value under a column named "Password" or "Secret access key" (see columns.py) that is one."""
+    if not _plausible_value(value, True) or any(char.isspace() for char in value):
+        return False
+    if kind == "PASSWORD":
+        return len(value) >= 4
+    return (
+        len(value) >= 16
+        and (_looks_random(value) or _random_of_one_class(value))
+        and not (_UUID.fullmatch(value) or _identifier_like(value))
+    )
+
+
 def _random_of_one_class(secret: str) -> bool:
     """A secret drawn from one kind of character, after a key that names a secret: digits
     ("secret: 84629175019283746") or letters of one case ("client_secret=auqowggralkx..."), long
@@ -1340,7 +1353,11 @@ def find_url_credentials(scan: Scan) -> Iterator[Hit]:
             if match is not None and _QUERY.search(match["password"]):
                 # The last "@" was in a query ("u:p@h/db?x=a@b.com"): the credentials end at the first.
                 match = _URL_CREDENTIALS_FIRST.match(text, at + 3)
-            if match is not None and _url_credentials(match["password"]) and not _remote_path(match):
+            if (
+                match is not None
+                and (_url_credentials(match["password"]) or _digits_first_password(text, match))
+                and not _remote_path(match)
+            ):
                 yield "URL_CREDENTIALS", match.start("user"), match.end("password")
         at = text.find("://", at + 3)
     if "-u" in text or "--user" in text:
@@ -1349,6 +1366,25 @@ def find_url_credentials(scan: Scan) -> Iterator[Hit]:
             if _UID.fullmatch(password) or password == user or password.startswith("$") or _UID_COMMANDS.search(text):
                 continue  # "docker run -u 1000:1000", "-u www-data:www-data", "-u $USER:$TOKEN"
             yield "URL_CREDENTIALS", match.start("cred"), match.end("cred")
+
+
+_LEADING_DIGITS = re.compile(r"[0-9]+")
+# After the "@": a host and its port ("@cache.internal:6379/0").
+_HOST_PORT = re.compile(r"[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){0,8}:[0-9]{1,5}(?![0-9])")
+
+
+def _digits_first_password(text: str, match: re.Match[str]) -> bool:
+    """A password that opens with digits and a "/", "?" or "#" ("redis://default:9/kLm2?Qx@cache:6379"),
+    which _url_credentials takes for a port and a path: credentials where a user that is no host name
+    comes before it and a host with its own port after the "@"."""
+    user = match["user"]
+    if not user or "." in user or user.lower() == "localhost" or not _HOST_PORT.match(text, match.end()):
+        return False
+    password = match["password"]
+    digits = _LEADING_DIGITS.match(password)
+    if digits is None or password.isdigit() or _PLACEHOLDER.match(password):
+        return False
+    return len(digits.group()) == 1 or int(digits.group()) > 65535  # no port: a port of one digit is not used
 
 
 def _remote_path(match: re.Match[str]) -> bool:

@@ -1,0 +1,180 @@
+"""Values in a column of delimited text whose header names them.
+
+A CSV export or a spreadsheet pasted as text states what each column holds once, in its header
+("employee_id,first_name,last_name,ssn,hire_date"; "User name,Password,Access key ID,Secret access
+key"), and then its values bare: an SSN of nine digits, a phone written without a label, a secret
+key with nothing around it. Each value of a named column is read as what the header says, and
+still has to pass that type's own check (the SSA's rules, a dialling plan, Luhn, mod 97, a
+password's or a random secret's shape).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Generator, Iterator
+
+from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
+from securemem.pii.contact import phone_e164
+from securemem.pii.scan import Scan
+from securemem.pii.secrets import looks_like_column_secret
+
+Hit = tuple[str, int, int]
+
+_DELIMITERS = (",", ";", "\t", "|")
+_MAX_HEADER = 1024  # characters of a line read as a header
+_MAX_CELL = 256
+_NAME_SPLIT = re.compile(r"[\s_.\-]+")
+
+_COLUMNS: dict[str, str] = {}
+for _column_kind, _names in (
+    ("US_SSN", "ssn|ss number|ssn number|social security|social security number|social security no|social sec no"),
+    ("PHONE", "phone|phone number|phone no|telephone|telephone number|tel|mobile|mobile number|mobile phone|cell"
+     "|cell phone|cellphone|fax|contact number|phone1|phone2|home phone|work phone"),
+    ("CREDIT_CARD", "card number|card no|card|credit card|credit card number|cc|cc number|ccnum|pan|card num"),
+    ("IBAN", "iban|iban number"),
+    ("PASSWORD", "password|passwd|pwd|pass|passphrase|pw|user password|login password"),
+    ("GENERIC_SECRET", "secret|secret key|secret access key|client secret|api key|api secret|token|access token"
+     "|auth token|private key|apikey|secret token"),
+):  # fmt: skip
+    for _name in _names.split("|"):
+        _COLUMNS[_name] = _column_kind
+# A cell holding one of the names, between delimiters or a line's ends, read on a line that starts a
+# table only.
+_HEADER_CELL = re.compile(
+    r"(?:^|[,;\t|])[ \t\"']*(?:"
+    + "|".join(sorted((re.escape(name).replace(r"\ ", r"[ _.\-]+") for name in _COLUMNS), key=len, reverse=True))
+    + r")[ \t\"']*(?:[,;\t|]|$)"
+)
+
+_SSN = re.compile(r"([0-9]{3})-?([0-9]{2})-?([0-9]{4})")
+_CARD = re.compile(r"[0-9]{4}(?:[ \-]?[0-9]{2,6}){2,4}")
+_PHONE = re.compile(r"\+?[0-9(][0-9 ().\-/]{5,22}[0-9]")
+_IBAN = re.compile(r"[A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{11,40}")
+_STOP = frozenset(("", "none", "null", "n/a", "na", "-", "redacted", "hidden", "*****", "xxx", "password", "secret"))
+
+
+# Substrings the names hold: where one occurs, its line is read as a possible header (each line once).
+# The secret words ("pass", "pw", "secret", "token") are where the keyword finder found them, when it ran.
+# ("tel", "cell", "cc", "pan" and "api key" alone are headers rarely enough to be left to the other finders.)
+_HINTS = ("ssn", "social", "phone", "mobile", "fax", "card", "iban")
+_SECRET_HINTS = ("pass", "pw", "secret", "token")
+
+
+def may_hold_columns(scan: Scan) -> bool:
+    return "\n" in scan.text and any(delimiter in scan.text for delimiter in _DELIMITERS)
+
+
+def _header_lines(scan: Scan) -> list[int]:
+    """The starts of the lines holding a hint, each once, in order."""
+    text = scan.text
+    lower = scan.lower
+    found: list[int] = []
+    for hint in _HINTS if scan.hints is not None else _HINTS + _SECRET_HINTS:
+        at = lower.find(hint)
+        while at != -1:
+            found.append(at)
+            end = text.find("\n", at)
+            if end == -1:
+                break
+            at = lower.find(hint, end)  # the rest of this line is read with it
+    if scan.hints is not None:
+        found += [at for at, _ in scan.hints if lower.startswith(_SECRET_HINTS, at)]
+    return sorted({text.rfind("\n", 0, at) + 1 for at in found})
+
+
+def _table_start(text: str, start: int, end: int) -> bool:
+    """The line [start, end) has a delimiter, and the next line as many of it (a header and a row)."""
+    if end >= len(text):
+        return False
+    after = _line_end(text, end + 1)
+    for delimiter in _DELIMITERS:
+        count = text.count(delimiter, start, end)
+        if count and text.count(delimiter, end + 1, after) == count:
+            return True
+    return False
+
+
+def _kind(cell: str) -> str | None:
+    return _COLUMNS.get(_NAME_SPLIT.sub(" ", cell.strip().strip("\"'").lower()).strip())
+
+
+def find_columns(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    done = 0
+    for line in _header_lines(scan):
+        if line < done:
+            continue  # a row of a table read already
+        end = _line_end(text, line)
+        header = None
+        if end - line <= _MAX_HEADER and _table_start(text, line, end) and _HEADER_CELL.search(text[line:end].lower()):
+            header = _header(text[line:end])
+        if header is not None:
+            done = yield from _rows(scan, end + 1, header)
+
+
+def _rows(scan: Scan, start: int, header: tuple[str, int, list[str | None]]) -> Generator[Hit, None, int]:
+    """The values of the named columns in the lines from ``start`` with as many cells as the header;
+    returns where the table ends."""
+    text = scan.text
+    delimiter, count, kinds = header
+    while start < len(text):
+        end = _line_end(text, start)
+        if text.count(delimiter, start, end) != count - 1:
+            break
+        if '"' not in text[start:end]:  # a quoted cell may hold the delimiter: cells cannot be counted
+            yield from _cells(scan, start, end, delimiter, kinds)
+        start = end + 1
+    return start
+
+
+def _line_end(text: str, start: int) -> int:
+    """Where the line starting at ``start`` ends, before its "\r\n" or "\n"."""
+    end = text.find("\n", start)
+    if end == -1:
+        end = len(text)
+    return end - 1 if end > start and text[end - 1] == "\r" else end
+
+
+def _header(line: str) -> tuple[str, int, list[str | None]] | None:
+    for delimiter in _DELIMITERS:
+        if delimiter not in line:
+            continue
+        cells = line.split(delimiter)
+        kinds = [_kind(cell) for cell in cells]
+        if any(kinds):
+            return delimiter, len(cells), kinds
+    return None
+
+
+def _cells(scan: Scan, start: int, end: int, delimiter: str, kinds: list[str | None]) -> Iterator[Hit]:
+    text = scan.text
+    at = start
+    for kind in kinds:
+        stop = text.find(delimiter, at, end)
+        if stop == -1:
+            stop = end
+        if kind is not None:
+            low, high = at, stop
+            while low < high and text[low] in " \t":
+                low += 1
+            while high > low and text[high - 1] in " \t":
+                high -= 1
+            if high - low <= _MAX_CELL and _valid(kind, text[low:high], scan.phone_regions):
+                yield kind, low, high
+        at = stop + 1
+
+
+def _valid(kind: str, value: str, regions: tuple[str, ...]) -> bool:
+    if value.lower() in _STOP:
+        return False
+    if kind == "US_SSN":
+        match = _SSN.fullmatch(value)
+        return match is not None and ssn_valid(*match.groups())
+    if kind == "CREDIT_CARD":
+        digits = "".join(char for char in value if char.isdigit())
+        return _CARD.fullmatch(value) is not None and 12 <= len(digits) <= 19 and card_number_valid(digits)
+    if kind == "PHONE":
+        return _PHONE.fullmatch(value) is not None and phone_e164(value, regions) is not None
+    if kind == "IBAN":
+        return _IBAN.fullmatch(value) is not None and iban_valid(value.replace(" ", "").upper())
+    return looks_like_column_secret(kind, value)
