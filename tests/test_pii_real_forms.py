@@ -364,6 +364,16 @@ POSITIVES = [
     ("name;Phone Number;city\r\nBob;020 7946 0123;London", "020 7946 0123", "PHONE"),
     ("user\tpassword\nalice\thunter22", "hunter22", "PASSWORD"),
     ("id|card_number|exp\n1|4111111111111111|09/27\n2|5555555555554444|01/28", "5555555555554444", "CREDIT_CARD"),
+    # Tabs between groups; a loopback address after a key naming an address; "→" as an assignment;
+    # digits spelt one at a time in groups set apart by two spaces.
+    ("tel:\t+44\t20\t7946\t0123", "+44\t20\t7946\t0123", "PHONE"),
+    ("phone\t020\t7946\t0123", "020\t7946\t0123", "PHONE"),
+    ("IBAN\tFR76\t8763\t2106\t9233\t2231\t9443\t462", "FR76\t8763\t2106\t9233\t2231\t9443\t462", "IBAN"),
+    ("X-Forwarded-For: ::1", "::1", "IP_ADDRESS"),
+    ("remote_addr=::ffff:a00:1", "::ffff:a00:1", "IP_ADDRESS"),
+    ("heroku auth:token \u2192 5ad8767a-4805-28ac-b46e-88b8da5b280e", "5ad8767a-4805-28ac-b46e-88b8da5b280e", "SECRET"),
+    ("my card: 4 8 2 5  0 1 2 5  4 1 2 3  9 6 4 6", "4 8 2 5  0 1 2 5  4 1 2 3  9 6 4 6", "CREDIT_CARD"),
+    ("mobile: 0 7 9 1 1  1 2 3  4 5 6", "0 7 9 1 1  1 2 3  4 5 6", "PHONE"),
 ]
 
 
@@ -607,6 +617,15 @@ NEGATIVES = [
     "id,card,exp\n1,4111111111111112,09/27",
     "id,secret,kind\n1,my-app-name,demo",
     "The phone, the card and the token were lost.\nWe found the phone, the card and the pass.",
+    # Numbers in a table's columns, slices and scopes, digits one at a time after a clause's punctuation.
+    "id\tcount\n1023\t4567\t890",
+    "2024\t415\t555\t2671",
+    "values[::1]",
+    "x ::1 y",
+    "std::vector<int> v;",
+    "token \u2192 refresh flow",
+    "Sudoku (first two rows): 6 1 7 5 2 3 9 4 8 8 3 5 2 4 1 6 7 9",
+    "Dice: 4 8 2 5  0 1 2 5  4 1 2 3  9 6 4 6",
 ]
 
 

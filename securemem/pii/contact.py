@@ -577,10 +577,10 @@ _PHONE = re.compile(
       |(?<![\w+#$€£¥/\-])(?<![0-9.]\.)        # a label's dot may come before ("Tel.0171 ..."; see _phone_end)
        (?:(?=[+(])|(?<![0-9][ .\-/]))          # not the tail of "DE89 3704 0044 0532 0130 01"
     )
-    (?:(?:\+|00)[ ]?[0-9]{1,3}(?:[ .\-]|(?=\())?|\(\+[0-9]{1,3}\)[ ]?)?   # "+44 ", "0044-", "(+91) "
+    (?:(?:\+|00)[ ]?[0-9]{1,3}(?:[ .\-\t]|(?=\())?|\(\+[0-9]{1,3}\)[ ]?)?   # "+44 ", "0044-", "(+91) "
     (?:\(0\)[ ]?)?
     (?:\([0-9]{1,5}\)[ .\-]?)?
-    [0-9]{1,15}(?:(?:[ ]?[.\-/][ ]?|[ ]{1,2})[0-9]{1,15}){0,7}
+    [0-9]{1,15}(?:(?:[ ]?[.\-/][ ]?|[ ]{1,2}|\t)[0-9]{1,15}){0,7}   # tabs too: a table's cell
     (?:(?![\w]|[.\-/][0-9])|(?=x[0-9]{1,5}(?![\w])))  # an extension may be glued on ("...3608x12")
     """,
     re.X,
@@ -901,6 +901,12 @@ def _glued_wrongly(text: str, start: int, words: list[str], candidate: str) -> b
     return text[start - 1] == "-" and text[start - 2 : start - 1].isalpha() and candidate.isdigit()
 
 
+def _table_cells(candidate: str, words: list[str]) -> bool:
+    """Numbers in the columns of a table, joined by tabs: a phone only where it is international or
+    the text calls it one ("tel:\t+44\t20\t7946\t0123")."""
+    return "\t" in candidate and not (candidate.startswith("+") or _PHONE_WORDS.intersection(words[-3:]))
+
+
 def _phone_end(scan: Scan, match: re.Match[str]) -> int:
     """End of the phone number the candidate starts, or 0.
 
@@ -925,7 +931,7 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
         _SINGLE_DIGITS.fullmatch(candidate) or _SPACED_THOUSANDS.fullmatch(candidate)
     ) and not _PHONE_WORDS.intersection(words):
         return 0  # "6 0 3 5 7 6 9 8 8": a phone written a digit at a time only where the text says so
-    if start and _glued_wrongly(text, start, words, candidate):
+    if (start and _glued_wrongly(text, start, words, candidate)) or _table_cells(candidate, words):
         return 0
     # A reference noun before it ("order 4155552671") makes it a reference, unless the number is
     # international or the text calls it a phone ("The phone for the booking is 07911 123456").

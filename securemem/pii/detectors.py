@@ -318,9 +318,11 @@ _SPACED_TABLE = bytes(
 )
 _SPACED_HINT = b"x x x x x"
 _SPACED_HINT_WIDE = b"x  x  x  x  x"  # two spaces between ("j  a  n  e  @ ...")
+_SPACED_HINT_GROUPED = b"x x  x x"  # one space inside groups, two between ("4 8 2 5  0 1 2 5  ...")
 # One-character words with one or two spaces between them.
 _SPACED_RUN = re.compile(rb"(?<!x)[xp](?!x)(?: {1,2}[xp](?!x))++")
 _SPACED_MIN = 6  # one-character words in a run
+_PUNCTUATION = ord("p")  # what _SPACED_TABLE makes of brackets, quotes and the punctuation ending a clause
 _SPACED_CONTEXT = 40  # characters before the run read with it ("call", "password:")
 
 
@@ -331,16 +333,28 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     # text stops at those searches, with no copy of its own.
     tokens = scan.tokens
     if (
-        tokens.find(_SPACED_HINT) == -1 and tokens.find(_SPACED_HINT_WIDE) == -1
+        tokens.find(_SPACED_HINT) == -1
+        and tokens.find(_SPACED_HINT_WIDE) == -1
+        and tokens.find(_SPACED_HINT_GROUPED) == -1
     ):  # find, not `in`: see letters_as_digits
         return []
     text = scan.text
     canonical = scan.encoded.translate(_SPACED_TABLE)
-    hints = [at for at in (canonical.find(_SPACED_HINT), canonical.find(_SPACED_HINT_WIDE)) if at != -1]
+    hints = [
+        at
+        for at in (
+            canonical.find(_SPACED_HINT),
+            canonical.find(_SPACED_HINT_WIDE),
+            canonical.find(_SPACED_HINT_GROUPED),
+        )
+        if at != -1
+    ]
     if not hints:
         return []
     hits: list[Hit] = []
-    for run in _SPACED_RUN.finditer(canonical, max(0, min(hints) - 1)):
+    # A grouped run starts up to four one-character words before its hint ("4 8 2 5  0 1 ..."): start
+    # before them, or the run would be read from its middle.
+    for run in _SPACED_RUN.finditer(canonical, max(0, min(hints) - 16)):
         start, end = run.span()
         kept = [at for at in range(start, end) if text[at] != " "]  # the run's characters, spaces out
         if len(kept) < _SPACED_MIN:
@@ -349,7 +363,8 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         context = text[low:start]
         joined = context + "".join(text[at] for at in kept)
         prefix = start - low
-        digits_only = all(text[at].isdigit() for at in kept)
+        # Digits, maybe after a clause's punctuation ("rows): 6 1 7 5 ..." read from its ":").
+        digits_only = all(text[at].isdigit() or canonical[at] == _PUNCTUATION for at in kept)
         for kind, found_start, found_end in _builtin_hits(Scan(joined, scan.phone_regions), wanted):
             if found_end <= prefix:
                 continue  # in the context alone: the main scan has it

@@ -116,14 +116,22 @@ def _is_ipv6(match: re.Match[str]) -> bool:
     if _SLICE.fullmatch(candidate):
         return False  # "values[100::200]": a slice
     groups = [group for group in candidate.split(":") if group]
+    if candidate.startswith("::") and _ADDRESS_KEY.search(match.string, max(0, match.start() - 24), match.start()):
+        groups = ["0", *groups]  # "X-Forwarded-For: ::1", "remote_addr=::ffff:a00:1": a key names an address
     # "values[1::2]" is a slice: an address has two groups and four hex digits at least.
-    if len(groups) < 2 or sum(map(len, groups)) < 4 or _looks_like_mac(candidate, groups):
+    elif len(groups) < 2 or sum(map(len, groups)) < 4 or _looks_like_mac(candidate, groups):
         return False
     try:
         ipaddress.IPv6Address(candidate)
     except ValueError:
         return False
     return True
+
+
+_ADDRESS_KEY = re.compile(
+    r"(?i:\b(?:ip|ipv6|addr|address|forwarded(?:-for)?|x-real-ip|remote[_\-]?addr|client[_\-]?ip|peer|from|src|dst))"
+    r"[\"']?[ \t]*[:=][ \t]*[\"']?$"
+)
 
 
 def _looks_like_mac(candidate: str, groups: list[str]) -> bool:

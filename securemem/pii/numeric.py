@@ -72,7 +72,7 @@ _CARD_TAIL = 6  # ... and the card pattern's, which may read an expiry or "CVV" 
 
 # The match starts at the two check digits; the country code is checked behind them.
 # Groups may be set apart by one or two spaces, a dash or a dot ("FR76.6529.7008...").
-_IBAN = re.compile(r"[0-9][0-9](?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:(?:[ ]{1,2}|[\-.])?[A-Za-z0-9]){11,31}")
+_IBAN = re.compile(r"[0-9][0-9](?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:(?:[ ]{1,2}|[\-.\t])?[A-Za-z0-9]){11,31}")
 
 # Glued to its label ("SSN-123-04-2078", "SSN737-70-0210"), not to a number; " - " may separate too.
 _SSN = re.compile(
@@ -253,7 +253,7 @@ def find_ibans(scan: Scan) -> Iterator[Span]:
         match = _IBAN.search(text, end or match.start() + 1)
 
 
-_SKIPPED = str.maketrans("", "", " -.")
+_SKIPPED = str.maketrans("", "", " -.\t")
 
 
 def _iban_end(text: str, start: int, limit: int) -> int:
@@ -277,7 +277,7 @@ def _iban_end(text: str, start: int, limit: int) -> int:
     seen = 0
     end = start
     while seen < length:
-        if text[end] not in " -.":
+        if text[end] not in " -.\t":
             seen += 1
         end += 1
     return 0 if end < len(text) and text[end].isalnum() else end
