@@ -374,6 +374,11 @@ POSITIVES = [
     ("heroku auth:token \u2192 5ad8767a-4805-28ac-b46e-88b8da5b280e", "5ad8767a-4805-28ac-b46e-88b8da5b280e", "SECRET"),
     ("my card: 4 8 2 5  0 1 2 5  4 1 2 3  9 6 4 6", "4 8 2 5  0 1 2 5  4 1 2 3  9 6 4 6", "CREDIT_CARD"),
     ("mobile: 0 7 9 1 1  1 2 3  4 5 6", "0 7 9 1 1  1 2 3  4 5 6", "PHONE"),
+    (
+        "her social security number, which she read out twice over the phone, was 407 42 6160",
+        "407 42 6160",
+        "US_SSN",
+    ),
 ]
 
 
@@ -626,6 +631,11 @@ NEGATIVES = [
     "token \u2192 refresh flow",
     "Sudoku (first two rows): 6 1 7 5 2 3 9 4 8 8 3 5 2 4 1 6 7 9",
     "Dice: 4 8 2 5  0 1 2 5  4 1 2 3  9 6 4 6",
+    # "pass" the noun and a column of pass or fail, a board's pin: no passphrase there.
+    "first pass: tokenize parse emit",
+    "pin: alpha bravo charlie",
+    "student,pass,grade\nBob,passed,A",
+    "SSN on file, see the attached scanned form.\nRoom 407 42 6160",
 ]
 
 

@@ -55,7 +55,7 @@ def altered(name: str) -> list[str]:
     [
         ("a", "claim", None, 0.99),  # 1,301 of 1,311 when recorded
         ("b", "claim", 1, 0.995),  # the blind round: 696 of 699
-        ("b", "claim", 2, 0.98),  # the round written against the source: 171 of 174 (111 before this round's fixes)
+        ("b", "claim", 2, 0.985),  # the round written against the source: 172 of 174 (111 before this round's fixes)
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

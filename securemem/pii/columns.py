@@ -32,7 +32,7 @@ for _column_kind, _names in (
      "|cell phone|cellphone|fax|contact number|phone1|phone2|home phone|work phone"),
     ("CREDIT_CARD", "card number|card no|card|credit card|credit card number|cc|cc number|ccnum|pan|card num"),
     ("IBAN", "iban|iban number"),
-    ("PASSWORD", "password|passwd|pwd|pass|passphrase|pw|user password|login password"),
+    ("PASSWORD", "password|passwd|pwd|passphrase|user password|login password"),  # "pass" may be pass or fail
     ("GENERIC_SECRET", "secret|secret key|secret access key|client secret|api key|api secret|token|access token"
      "|auth token|private key|apikey|secret token"),
 ):  # fmt: skip

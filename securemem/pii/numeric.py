@@ -324,4 +324,12 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
         return False
     if _NOT_SSN_WORDS.search(scan.before(match.start(), 24)):
         return False  # "Part number 302-15-4421": a catalogue's number
-    return match["sep"] in ("-", ".", " - ") or _SSN_WORDS.search(scan.before(match.start(), 32)) is not None
+    if match["sep"] in ("-", ".", " - ") or _SSN_WORDS.search(scan.before(match.start(), 32)) is not None:
+        return True
+    # Named further back in its sentence ("her social security number, which she read out twice over
+    # the phone, was 407 42 6160"): the full name only, on the same line.
+    before = scan.before(match.start(), 96)
+    return _SSN_NAMED.search(before[before.rfind("\n") + 1 :]) is not None
+
+
+_SSN_NAMED = re.compile(r"\b(?:ssn|social security (?:number|no)|sozialversicherungsnummer)\b")

@@ -778,7 +778,15 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
     if assign is None:
         return None
     after = _after_block(text, assign.end())  # "password: |" then the value, indented
-    keyed_op = kind == "PASSWORD" and not prose and "op" in assign.groupdict() and assign["op"].strip() in (":", "=")
+    # "first pass: tokenize parse emit" (the noun), "pin: GPIO17" (a board's): no passphrase or identifier there.
+    keyed_op = (
+        kind == "PASSWORD"
+        and not prose
+        and key != "pass"
+        and not key.endswith("pin")
+        and "op" in assign.groupdict()
+        and assign["op"].strip() in (":", "=")
+    )
     if keyed_op and after == assign.end():
         written = _bracketed_password(text, after) or _passphrase(text, after)
         if written is not None:
@@ -930,7 +938,7 @@ _CODE_PARTS_TEXT = """
     process document window element el ui view box db database conn connection sql query cursor result results
     local remote global globals const constant final static private public admin_password none null empty
     encoder decoder util utils helper helpers lib api http url uri path name label placeholder hint message msg
-    error err"""
+    error err dir directory folder cwd homedir workdir"""
 _CODE_PARTS = frozenset(_CODE_PARTS_TEXT.split())
 _OWNER_PARTS = frozenset({"my", "i", "our"})  # "myPassword", "iLoveSecrets": a person names a password so
 
