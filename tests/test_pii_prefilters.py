@@ -9,6 +9,7 @@ each gate, a detector whose gate refuses a text finds nothing in it when run any
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,8 @@ from securemem.pii.detectors import DEFAULT_PHONE_REGIONS, _plan, wanted_types
 from securemem.pii.network import may_hold_ip_address
 from securemem.pii.normalize import View
 from securemem.pii.numeric import may_hold_ssn
-from securemem.pii.scan import Scan
-from securemem.pii.secrets import may_hold_keyword_secret
+from securemem.pii.scan import Scan, by_first_letter
+from securemem.pii.secrets import _HINTS, _PASSWORD_HINTS, _PASSWORD_HINTS_OTHER, may_hold_keyword_secret
 
 DATA = Path(__file__).parent / "data"
 ZWSP, SHY, WJ = "\u200b", "\u00ad", "\u2060"
@@ -133,3 +134,34 @@ def test_ssn_gate_reads_the_numbers_of_nine_digits() -> None:
         assert may_hold_ssn(Scan(View(value).text, DEFAULT_PHONE_REGIONS)), value
     # A date-like or short number beside a long one does not count; a long number not shaped like an SSN neither.
     assert not may_hold_ssn(Scan("order 1234567890123 on 2024-01-01", DEFAULT_PHONE_REGIONS))
+
+
+def test_first_letter_alternation_matches_like_the_plain_one() -> None:
+    """by_first_letter only regroups: the same matches, with the same spans, as the plain alternation,
+    also where one alternative is a prefix of another (their order decides)."""
+    alternatives = ["pass", "passwd", "pw", "p", "secret", "sig", "s[0-9]+", "token", "to", "key", "9x"]
+    plain = re.compile("|".join(alternatives))
+    grouped = re.compile(by_first_letter(alternatives))
+    texts = ["", "passwd pw p s12 sig secret tokens tok to key 9x", "ppassspw", "keykey", "s9s", "x" * 40 + "pass"]
+    for text in texts + [text.upper() for text in texts]:
+        assert [m.span() for m in grouped.finditer(text)] == [m.span() for m in plain.finditer(text)], text
+    with pytest.raises(ValueError, match="start with a letter"):
+        by_first_letter(["pass", "(?:x)"])
+
+
+# Every password label hint and every key hint with an assignment, as an evader might spell it (the
+# hints of other scripts and accents are looked for in text that is not ASCII: "é" keeps it so).
+_GATE_WORDS = [f"{hint}: Hunter2-Blue!" for hint in _PASSWORD_HINTS]
+_GATE_WORDS += [f"{hint}: Hunter2-Blue! (é)" for hint in _PASSWORD_HINTS_OTHER]
+_GATE_WORDS += [f"my_{hint}_value = Hunter2-Blue!" for hint in _HINTS]
+_GATE_WORDS += [f"{hint} is Hunter2-Blue!" for hint in _HINTS]
+
+
+@pytest.mark.parametrize("text", _GATE_WORDS)
+def test_keyword_gate_sees_every_hint(text: str) -> None:
+    """The gate's one pattern for the password hints and the assigned keys misses none of them,
+    plainly, fullwidth, cut by invisible characters, upper-cased, or at the end of 256 characters."""
+    spellings = [text, _fullwidth(text), _spread(text, ZWSP), _spread(text, SHY), text.upper()]
+    spellings.append(" " * (256 - len(text)) + text)
+    for spelling in spellings:
+        assert may_hold_keyword_secret(Scan(View(spelling).text, DEFAULT_PHONE_REGIONS)), spelling
