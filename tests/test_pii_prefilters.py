@@ -13,8 +13,11 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from securemem.pii import detect, entities
+from securemem.pii.contact import _PHONE
 from securemem.pii.detectors import DEFAULT_PHONE_REGIONS, _plan, wanted_types
 from securemem.pii.network import may_hold_ip_address
 from securemem.pii.normalize import View
@@ -165,3 +168,29 @@ def test_keyword_gate_sees_every_hint(text: str) -> None:
     spellings.append(" " * (256 - len(text)) + text)
     for spelling in spellings:
         assert may_hold_keyword_secret(Scan(View(spelling).text, DEFAULT_PHONE_REGIONS)), spelling
+
+
+_PHONE_LEAD = "(?=[+(0-9])"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789 .-/()+xTelMobfa:#$\u20ac\n", max_size=40))
+def test_phone_candidates_start_where_they_did_without_the_lead(text: str) -> None:
+    """The phone pattern's first test (the character a candidate starts with) changes no candidate:
+    the pattern without it finds the same spans from every position."""
+    assert _PHONE.pattern.lstrip().startswith(_PHONE_LEAD)
+    plain = re.compile(_PHONE.pattern.lstrip().removeprefix(_PHONE_LEAD), re.X)
+    for at in range(len(text) + 1):
+        found, expected = _PHONE.search(text, at), plain.search(text, at)
+        assert (found and found.span()) == (expected and expected.span()), (text, at)
+
+
+PHONES = ["+44 20 7946 0958", "(415) 555-2671", "0044 20 7946 0958", "(+91) 98765 43210", "Tel+44 20 7946 0958",
+          "Mob-0161 496 0123", "\uff0b44 20 7946 0958", "\uff08415\uff09 555-2671", _arabic_digits("+44 20 7946 0958"),
+          f"+{ZWSP}44 20 7946 0958", f"({ZWSP}415) 555-2671", _fullwidth("+1 (415) 555-2671")]  # fmt: skip
+
+
+@pytest.mark.parametrize("value", PHONES)
+def test_phones_found_in_every_spelling(value: str) -> None:
+    for text in (value, f"Call me: {value} today", f"call\n{value}"):
+        assert any(f.type == "PHONE" for f in detect(text)), text

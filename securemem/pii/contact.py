@@ -571,6 +571,8 @@ _SPOKEN_WORD = re.compile(rf"\s*[\[({{<\-]?\s*\b(?P<word>(?i:{_AT_WORDS}|{_DOT_W
 # between groups and matches one way, so a digit run splits one way only).
 _PHONE = re.compile(
     r"""
+    (?=[+(0-9])                               # what every candidate starts with: tested first, it spares
+                                              # the lookbehinds below at most positions of a window
     (?:(?<=[0-9])(?=\+)                       # "+44 ..." glued to a number before it starts anew
       |(?<=(?<![A-Za-z])(?i:tel|mob|fax))(?=\+)            # a label glued on: "Tel+44 ...",
       |(?<=(?<![A-Za-z])(?i:tel|mob|fax)[\-:])(?=[0-9(])   # "Mob-0161 ..."
