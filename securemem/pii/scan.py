@@ -19,7 +19,9 @@ _CANONICAL = bytes(
 )
 _TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+~-")
 _TOKEN_TABLE = bytes(ord("x") if chr(code) in _TOKEN_CHARS else ord(" ") for code in range(256))
-_CANONICAL_NUMBER = re.compile(rb"0(?:-{0,3}0){3}(?:-{0,3}0)*")
+# Possessive: a run of separators or of groups never gives anything back (the next character of the
+# copy decides alone), which spares the engine its backtracking bookkeeping: the same spans, faster.
+_CANONICAL_NUMBER = re.compile(rb"0(?:-{0,3}+0){3}+(?:-{0,3}+0)*+")
 _LONG = 7  # digits in the shortest phone number; cards, SSNs and IBANs have more
 # Numbers no numeric entity can be or start with: ISO and day-first dates (with an hour after them),
 # and decimals with one point ("3.14159265358979"). Phones, cards, SSNs, IBANs and IP addresses
