@@ -23,7 +23,15 @@ from securemem.pii.network import may_hold_ip_address
 from securemem.pii.normalize import View
 from securemem.pii.numeric import may_hold_ssn
 from securemem.pii.scan import Scan, by_first_letter
-from securemem.pii.secrets import _HINTS, _PASSWORD_HINTS, _PASSWORD_HINTS_OTHER, may_hold_keyword_secret
+from securemem.pii.secrets import (
+    _HINT_PATTERN,
+    _HINTS,
+    _PASSWORD_HINTS,
+    _PASSWORD_HINTS_OTHER,
+    _PROSE_KEY,
+    _PROSE_KEY_WORDS,
+    may_hold_keyword_secret,
+)
 
 DATA = Path(__file__).parent / "data"
 ZWSP, SHY, WJ = "\u200b", "\u00ad", "\u2060"
@@ -150,6 +158,17 @@ def test_first_letter_alternation_matches_like_the_plain_one() -> None:
         assert [m.span() for m in grouped.finditer(text)] == [m.span() for m in plain.finditer(text)], text
     with pytest.raises(ValueError, match="start with a letter"):
         by_first_letter(["pass", "(?:x)"])
+
+
+@pytest.mark.parametrize(
+    ("grouped", "plain"),
+    [(_HINT_PATTERN, "|".join(_HINTS)), (_PROSE_KEY, "(?:" + "|".join(_PROSE_KEY_WORDS) + r")\b")],
+)
+def test_grouped_patterns_find_what_the_plain_ones_did(grouped: re.Pattern[str], plain: str) -> None:
+    words = [*_HINTS, *_PASSWORD_HINTS, "api-key", "api key", "secret_key", "auth token", "credential", "license key"]
+    text = " ".join(words) + " " + "".join(words) + " x-" + "_".join(words)
+    for variant in (text, text.lower(), text.replace(" ", "")):
+        assert [m.span() for m in grouped.finditer(variant)] == [m.span() for m in re.finditer(plain, variant)]
 
 
 # Every password label hint and every key hint with an assignment, as an evader might spell it (the

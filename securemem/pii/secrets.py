@@ -1225,11 +1225,12 @@ _COUNT_LOG2 = [0.0] + [count * math.log2(count) for count in range(1, _TABLE_SIZ
 # "my github token is 8f2a...", "here is the api key 3Yx...": no assignment syntax, but a random
 # value within a few words after a secret-like word.
 # Led by the words (not by a lookbehind) so that the engine skips to their first letters; the
-# character before a word is checked by _prose_keywords.
-_PROSE_KEY = re.compile(
-    r"(?:password|passwd|passphrase|secret|token|api[ _\-]?key|access[ _\-]key|secret[ _\-]key|"
-    r"private[ _\-]key|credentials?|auth[ _\-]?token|license[ _\-]key)\b"
-)
+# character before a word is checked by _prose_keywords. Grouped by first letter (see by_first_letter).
+_PROSE_KEY_WORDS = (
+    "password", "passwd", "passphrase", "secret", "token", r"api[ _\-]?key", r"access[ _\-]key", r"secret[ _\-]key",
+    r"private[ _\-]key", "credentials?", r"auth[ _\-]?token", r"license[ _\-]key",
+)  # fmt: skip
+_PROSE_KEY = re.compile(rf"(?:{by_first_letter(_PROSE_KEY_WORDS)})\b")
 # "HMAC key ...", "signing secret ...": found from "key" and "secret" (str.find) and the word before
 # them, not by more alternatives in the pattern above, which would read every text longer.
 _QUALIFIER = re.compile(r"(?<![a-z0-9_])(?:hmac|signing|encryption|master|webhook|shared|client)[ _\-]?$")
