@@ -21,7 +21,7 @@ from securemem.pii.contact import _PHONE
 from securemem.pii.detectors import DEFAULT_PHONE_REGIONS, _plan, wanted_types
 from securemem.pii.network import may_hold_ip_address
 from securemem.pii.normalize import View
-from securemem.pii.numeric import may_hold_ssn
+from securemem.pii.numeric import _CARD, _CARD_UNDERSCORED, _SSN, _SSN_MIXED, may_hold_ssn
 from securemem.pii.scan import Scan, by_first_letter
 from securemem.pii.secrets import (
     _HINT_PATTERN,
@@ -213,3 +213,36 @@ PHONES = ["+44 20 7946 0958", "(415) 555-2671", "0044 20 7946 0958", "(+91) 9876
 def test_phones_found_in_every_spelling(value: str) -> None:
     for text in (value, f"Call me: {value} today", f"call\n{value}"):
         assert any(f.type == "PHONE" for f in detect(text)), text
+
+
+# Lookaheads placed before a pattern's lookbehinds to fail fast: what the rest of the pattern needs
+# next anyway (numeric.py). Each pattern must find what it found without its lookahead.
+_NUMERIC_LEADS = [
+    (_CARD, "(?=[0-9]{3})"),
+    (_CARD_UNDERSCORED, "(?=[0-9]{3}[_\\- ])"),
+    (_SSN, "(?=[0-9]{2}[-. 0-9])"),
+    (_SSN_MIXED, "(?=[0-9]{2}[-. ][0-9])"),
+]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="0123456789_- .\tSsNnVvIiAaCcRrDdMmx/", max_size=48))
+def test_numeric_patterns_find_what_they_did_without_their_lookaheads(text: str) -> None:
+    for pattern, lead in _NUMERIC_LEADS:
+        assert pattern.pattern.count(lead) == 1
+        plain = re.compile(pattern.pattern.replace(lead, ""), pattern.flags)
+        for at in range(len(text) + 1):
+            found, expected = pattern.search(text, at), plain.search(text, at)
+            assert (found and found.span()) == (expected and expected.span()), (pattern.pattern[:20], text, at)
+
+
+CARDS = ["4111 1111 1111 1111", "4111-1111-1111-1111", "4111111111111111", "5292_4741_0000_0002",
+         "card5292_4741_0000_0002", "VISA4111111111111111", "\uff14\uff11\uff11\uff11 1111 1111 1111",
+         _arabic_digits("4111 1111 1111 1111"), f"4111{ZWSP}1111{ZWSP}1111{ZWSP}1111",
+         "4111_1111_1111_1111"]  # fmt: skip
+
+
+@pytest.mark.parametrize("value", CARDS)
+def test_cards_found_in_every_spelling(value: str) -> None:
+    for text in (value, f"Card: {value} exp 09/27", f"paid with card\n{value}"):
+        assert any(f.type == "CREDIT_CARD" for f in detect(text)), text

@@ -10,7 +10,10 @@ from securemem.pii.scan import Scan, Span, accepted
 
 # Patterns start with a digit and check the character before it in a lookbehind placed after
 # that digit: the regex engine can then skip ahead to the next digit instead of trying every
-# position, which is most of the cost on ordinary text.
+# position, which is most of the cost on ordinary text. A lookahead for the digits (and the
+# separator) the pattern needs next comes before those lookbehinds: it says nothing the rest of the
+# pattern does not, but fails at once at most digits of a number (its second, third, fourth...),
+# where the lookbehinds, several with alternatives, would all be tried first.
 # A card may follow another number ("exp 09/27 5292 4741 1667 7371", "CVV 314 4319 ...") but not a
 # group of four digits (then it would be the tail of a longer number), and may follow a label glued
 # to it by a dot or a dash ("Nr.4273...", "VISA-4619..."), not a digit (a decimal, a dashed number),
@@ -19,7 +22,7 @@ from securemem.pii.scan import Scan, Span, accepted
 # width, as Python's lookbehinds have a fixed width.
 _GLUED_CARD_NAME = r"(?<=(?<![A-Za-z])(?i:visa|amex|card)[0-9])|(?<=(?<![A-Za-z])(?i:mc|cc)[0-9])"
 _CARD_START = (
-    rf"[0-9](?:(?<![\w][0-9])|{_GLUED_CARD_NAME})"
+    rf"[0-9](?=[0-9]{{3}})(?:(?<![\w][0-9])|{_GLUED_CARD_NAME})"
     r"(?<![0-9][.\-][0-9])(?<!(?<![0-9])[0-9]{4}[ \t][0-9])(?<!(?<![0-9])[0-9]{4}[ \t]{2}[0-9])"
     r"(?<![A-Za-z]{2}[0-9]{2}[ \t][0-9])"  # nor the account part of an IBAN ("DE89 3704 0044 ...")
 )
@@ -57,7 +60,7 @@ _CARD_REGROUPED = re.compile(
 # Other separators may join in ("5292_4741-0000-0002", "5292__4741__..."), and a card's name may be
 # glued on ("card5292_4741_..."); the finder keeps only matches that hold an underscore.
 _CARD_UNDERSCORED = re.compile(
-    rf"[0-9](?:(?<![0-9A-Za-z][0-9])|{_GLUED_CARD_NAME})"
+    rf"[0-9](?=[0-9]{{3}}[_\- ])(?:(?<![0-9A-Za-z][0-9])|{_GLUED_CARD_NAME})"
     r"(?<![0-9]_[0-9])[0-9]{3}[_\- ]{1,2}[0-9]{4,6}[_\- ]{1,2}[0-9]{4,5}(?:[_\- ]{1,2}[0-9]{1,4}){0,2}"
     r"(?![0-9A-Za-z]|[_\-][0-9])"
 )
@@ -77,12 +80,14 @@ _IBAN = re.compile(r"[0-9][0-9](?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:(?:[ ]
 # Glued to its label ("SSN-123-04-2078", "SSN737-70-0210"), not to a number; " - " may separate too.
 _SSN = re.compile(
     # Led by a digit (the engine skips to digits at C speed), the lookbehinds after it.
-    r"(?P<area>[0-9](?:(?<=[Ss][Ss][Nn][0-9])|(?<![\w.][0-9])(?<![0-9_]-[0-9]))[0-9]{2})(?P<sep>[-. ]?| - )"
+    r"(?P<area>[0-9](?=[0-9]{2}[-. 0-9])(?:(?<=[Ss][Ss][Nn][0-9])|(?<![\w.][0-9])(?<![0-9_]-[0-9]))[0-9]{2})"
+    r"(?P<sep>[-. ]?| - )"
     r"(?P<group>[0-9]{2})(?P=sep)"
     r"(?P<serial>[0-9]{4})(?![\w]|[-.][0-9])"
 )
 _SSN_MIXED = re.compile(
-    r"(?P<area>[0-9](?<![\w.][0-9])[0-9]{2})[-. ](?P<group>[0-9]{2})[-. ](?P<serial>[0-9]{4})(?![\w]|[-.][0-9])"
+    r"(?P<area>[0-9](?=[0-9]{2}[-. ][0-9])(?<![\w.][0-9])[0-9]{2})[-. ](?P<group>[0-9]{2})[-. ](?P<serial>[0-9]{4})"
+    r"(?![\w]|[-.][0-9])"
 )
 # An SSN written without dashes is only an SSN when the text says so just before it.
 # ("her social is 557 85 3890": "social" alone is how people say it).
