@@ -19,10 +19,18 @@ from hypothesis import strategies as st
 from securemem.pii import detect, entities
 from securemem.pii.contact import _PHONE
 from securemem.pii.detectors import DEFAULT_PHONE_REGIONS, _plan, wanted_types
-from securemem.pii.network import may_hold_ip_address
+from securemem.pii.network import find_ip_addresses, may_hold_ip_address
 from securemem.pii.normalize import View
-from securemem.pii.numeric import _CARD, _CARD_UNDERSCORED, _SSN, _SSN_MIXED, may_hold_ssn
-from securemem.pii.scan import Scan, by_first_letter
+from securemem.pii.numeric import (
+    _CARD,
+    _CARD_UNDERSCORED,
+    _IBAN_HEAD,
+    _SSN,
+    _SSN_MIXED,
+    may_hold_iban,
+    may_hold_ssn,
+)
+from securemem.pii.scan import _NOT_AN_ENTITY, Scan, by_first_letter
 from securemem.pii.secrets import (
     _HINT_PATTERN,
     _HINTS,
@@ -246,3 +254,49 @@ CARDS = ["4111 1111 1111 1111", "4111-1111-1111-1111", "4111111111111111", "5292
 def test_cards_found_in_every_spelling(value: str) -> None:
     for text in (value, f"Card: {value} exp 09/27", f"paid with card\n{value}"):
         assert any(f.type == "CREDIT_CARD" for f in detect(text)), text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789 .-:/()+aFf\u3002\uff0e\u200b\u0663", max_size=48))
+def test_ip_gate_passes_wherever_an_address_is_found(text: str) -> None:
+    """The IP gate reads the text for four dotted groups, not the scan's numbers: wherever the
+    finders find an address, it lets them run."""
+    scan = Scan(View(text).text, DEFAULT_PHONE_REGIONS)
+    if list(find_ip_addresses(scan)):
+        assert may_hold_ip_address(scan), text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789 .-()/+x\t_", max_size=60))
+def test_long_numbers_are_the_numbers_of_seven_digits(text: str) -> None:
+    """Long numbers are found by a pattern of their own: the numbers of seven digits or more that
+    are not dates or decimals, as filtering the numbers found them."""
+    scan = Scan(text, DEFAULT_PHONE_REGIONS)
+    expected = [
+        (start, end)
+        for start, end in scan.numbers
+        if sum(char.isdigit() for char in text[start:end]) >= 7 and not _NOT_AN_ENTITY.fullmatch(text, start, end)
+    ]
+    assert scan.long_numbers == expected
+    assert scan.most_digits == max((sum(c.isdigit() for c in text[a:b]) for a, b in expected), default=0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="DEde89 0-_.:x\u00e9\u0663\u200b\uff24\uff25\uff18", max_size=32))
+def test_iban_gate_reads_a_head_where_the_head_pattern_does(text: str) -> None:
+    """The IBAN gate looks for the head in a copy of letters and digits: it holds exactly where the
+    head pattern finds one in the view (fullwidth, split and other-script spellings included)."""
+    view = View(text).text
+    assert may_hold_iban(Scan(view, DEFAULT_PHONE_REGIONS)) == (_IBAN_HEAD.search(view) is not None)
+
+
+IBANS = ["DE89 3704 0044 0532 0130 00", "DE89370400440532013000", "de89 3704 0044 0532 0130 00",
+         "BH62 BBKU A187 8Z29 5M51 98", "\uff24\uff25\uff18\uff19 3704 0044 0532 0130 00",
+         _arabic_digits("DE89 3704 0044 0532 0130 00"),
+         f"DE89{ZWSP}3704{ZWSP}0044{ZWSP}0532{ZWSP}0130{ZWSP}00"]  # fmt: skip
+
+
+@pytest.mark.parametrize("value", IBANS)
+def test_ibans_found_in_every_spelling(value: str) -> None:
+    for text in (value, f"IBAN: {value}.", f"pay to\n{value}\nthanks"):
+        assert any(f.type == "IBAN" for f in detect(text)), text

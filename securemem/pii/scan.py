@@ -23,6 +23,10 @@ _TOKEN_TABLE = bytes(ord("x") if chr(code) in _TOKEN_CHARS else ord(" ") for cod
 # copy decides alone), which spares the engine its backtracking bookkeeping: the same spans, faster.
 _CANONICAL_NUMBER = re.compile(rb"0(?:-{0,3}+0){3}+(?:-{0,3}+0)*+")
 _LONG = 7  # digits in the shortest phone number; cards, SSNs and IBANs have more
+# The same numbers, those with seven digits or more only: numbers are maximal (the pattern cannot
+# go on past either end of one), so a start inside a shorter number fails and this finds exactly
+# the long ones among the numbers, without listing the others.
+_CANONICAL_LONG_NUMBER = re.compile(rb"0(?:-{0,3}+0){%d}+(?:-{0,3}+0)*+" % (_LONG - 1))
 # Numbers no numeric entity can be or start with: ISO and day-first dates (with an hour after them),
 # and decimals with one point ("3.14159265358979"). Phones, cards, SSNs, IBANs and IP addresses
 # skip them without running their own patterns.
@@ -84,7 +88,7 @@ class Scan:
         self._encoded = encoded
         self._lower: str | None = None
         self._numbers: list[Span] | None = None
-        self._canonical = b""  # the canonical copy the numbers were found in (see numbers)
+        self._canonical: bytes | None = None  # the canonical copy the numbers are found in (see numbers)
         self._long_numbers: list[Span] | None = None
         self._digits: list[int] = []  # the digit count of each long number
         self._tokens: bytes | None = None
@@ -122,19 +126,17 @@ class Scan:
     def numbers(self) -> list[Span]:
         """Spans of the numbers with four digits or more, in order."""
         if self._numbers is None:
-            # The same pattern over a canonical copy (digits "0", separators "-", the rest "x"; any
-            # other character is "?" first, one for one, so offsets stay those of the text): a pattern
-            # led by a literal lets the engine skip ahead at C speed.
-            canonical = self.encoded.translate(_CANONICAL)
-            self._canonical = canonical
-            self._numbers = [match.span() for match in _CANONICAL_NUMBER.finditer(canonical)]
+            # The same pattern over a canonical copy (see canonical): a pattern led by a literal lets
+            # the engine skip ahead at C speed.
+            self._numbers = [match.span() for match in _CANONICAL_NUMBER.finditer(self.canonical)]
         return self._numbers
 
     @property
     def canonical(self) -> bytes:
-        """The canonical copy the numbers are found in: digits "0", separators "-", anything else "x"."""
-        if self._numbers is None:
-            self.numbers  # noqa: B018 - computes the copy with the numbers
+        """The canonical copy the numbers are found in: digits "0", separators "-", anything else "x"
+        (any other character is "?" first, one for one, so offsets stay those of the text)."""
+        if self._canonical is None:
+            self._canonical = self.encoded.translate(_CANONICAL)
         return self._canonical
 
     @property
@@ -143,13 +145,12 @@ class Scan:
         if self._long_numbers is None:
             text = self.text
             spans: list[Span] = []
-            numbers = self.numbers
-            canonical = self._canonical  # the ASCII digits of the text are its b"0" (counted in C, no copy)
-            for start, end in numbers:
-                digits = canonical.count(b"0", start, end)
-                if digits >= _LONG and not _NOT_AN_ENTITY.fullmatch(text, start, end):
+            canonical = self.canonical  # the ASCII digits of the text are its b"0" (counted in C, no copy)
+            for match in _CANONICAL_LONG_NUMBER.finditer(canonical):
+                start, end = match.span()
+                if not _NOT_AN_ENTITY.fullmatch(text, start, end):
                     spans.append((start, end))
-                    self._digits.append(digits)
+                    self._digits.append(canonical.count(b"0", start, end))
             self._long_numbers = spans
         return self._long_numbers
 
