@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from securemem.pii import detect, entities
+from securemem.pii.checksums import luhn_valid
 from securemem.pii.contact import _PHONE
 from securemem.pii.detectors import DEFAULT_PHONE_REGIONS, _plan, wanted_types
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
@@ -300,3 +301,19 @@ IBANS = ["DE89 3704 0044 0532 0130 00", "DE89370400440532013000", "de89 3704 004
 def test_ibans_found_in_every_spelling(value: str) -> None:
     for text in (value, f"IBAN: {value}.", f"pay to\n{value}\nthanks"):
         assert any(f.type == "IBAN" for f in detect(text)), text
+
+
+def _luhn_digit_by_digit(digits: str) -> bool:
+    total = 0
+    for index, char in enumerate(reversed(digits)):
+        value = int(char) * (2 if index % 2 else 1)
+        total += value - 9 if value > 9 else value
+    return total % 10 == 0
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="0123456789", max_size=24))
+def test_luhn_sums_as_the_digit_by_digit_check(digits: str) -> None:
+    """The Luhn check sums its halves as bytes: the same verdict as adding digit by digit."""
+    assert luhn_valid(digits) == _luhn_digit_by_digit(digits)
+    assert luhn_valid("4111111111111111") and not luhn_valid("4111111111111112")

@@ -104,8 +104,18 @@ _CARD_FIRST_DIGITS = frozenset("23456")
 _CARD_OTHER_PREFIXES = ("81", "82", "9792", "9112", "9860", "8600")
 
 
+# What the Luhn check adds for a doubled digit: twice the digit, less 9 when that is two digits long.
+_DOUBLED = str.maketrans("0123456789", "0246813579")
+
+
 def luhn_valid(digits: str) -> bool:
     """True when the ASCII digit string passes the Luhn (mod 10) check."""
+    if digits.isascii() and digits.isdigit():
+        # From the right, every other digit as it is and the others doubled: each half summed as
+        # bytes (C speed; each digit counts 48 too, taken off once for all), not digit by digit.
+        backwards = digits[::-1]
+        total = sum(backwards[0::2].encode()) + sum(backwards[1::2].translate(_DOUBLED).encode())
+        return (total - 48 * len(digits)) % 10 == 0
     total = 0
     for index, char in enumerate(reversed(digits)):
         value = ord(char) - 48
