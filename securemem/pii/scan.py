@@ -146,7 +146,10 @@ class Scan:
             text = self.text
             spans: list[Span] = []
             canonical = self.canonical  # the ASCII digits of the text are its b"0" (counted in C, no copy)
-            for match in _CANONICAL_LONG_NUMBER.finditer(canonical):
+            # Text with fewer than seven digits in all holds no long number: counted at C speed, most
+            # short text stops here without a pass of the pattern.
+            matches = _CANONICAL_LONG_NUMBER.finditer(canonical) if canonical.count(b"0") >= _LONG else ()
+            for match in matches:
                 start, end = match.span()
                 if not _NOT_AN_ENTITY.fullmatch(text, start, end):
                     spans.append((start, end))
