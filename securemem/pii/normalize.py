@@ -257,8 +257,8 @@ class View:
         self.original = original
         # ``lettered``: the view before letters standing for digits were read as digits (same
         # offsets): where letters are real (an IBAN's account part may hold "I" or "O"), detectors
-        # check it too. ``encoded``: the view's text encoded as ASCII, when it is the original's
-        # plain ASCII (what Scan would encode again).
+        # check it too. ``encoded``: the view's text encoded as ASCII (other characters "?"), when
+        # computed on the way (what Scan would encode again).
         self.encoded: bytes | None = None
         if original.isascii():
             encoded = original.encode("ascii")
@@ -297,7 +297,10 @@ class View:
             pieces.append(original[done:])
             text = "".join(pieces)
         self.lettered = text
-        self.text = letters_as_digits(text)
+        encoded = text.encode("ascii", "replace")  # encoded once, for letters_as_digits and the scan
+        self.text = letters_as_digits(text, encoded)
+        if self.text is text:
+            self.encoded = encoded
         self._starts = starts
         self._ends = ends
         # After anchor i, original offset = view offset + shift[i].
