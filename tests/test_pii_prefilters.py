@@ -30,6 +30,7 @@ from securemem.pii.numeric import (
     _SSN_MIXED,
     may_hold_iban,
     may_hold_ssn,
+    may_hold_underscored_card,
 )
 from securemem.pii.scan import _NOT_AN_ENTITY, Scan, by_first_letter
 from securemem.pii.secrets import (
@@ -317,3 +318,13 @@ def test_luhn_sums_as_the_digit_by_digit_check(digits: str) -> None:
     """The Luhn check sums its halves as bytes: the same verdict as adding digit by digit."""
     assert luhn_valid(digits) == _luhn_digit_by_digit(digits)
     assert luhn_valid("4111111111111111") and not luhn_valid("4111111111111112")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789_- .xcard\u200b\uff3f\u0663", max_size=48))
+def test_underscored_card_gate_passes_wherever_the_finder_could_keep_a_match(text: str) -> None:
+    """Every match of the underscored-card pattern that holds an underscore (what the finder keeps,
+    when Luhn agrees) lets the gate pass."""
+    view = View(text).text
+    if any("_" in match.group() for match in _CARD_UNDERSCORED.finditer(view)):
+        assert may_hold_underscored_card(Scan(view, DEFAULT_PHONE_REGIONS)), text

@@ -61,6 +61,7 @@ from securemem.pii.numeric import (
     find_underscored_cards,
     may_hold_iban,
     may_hold_ssn,
+    may_hold_underscored_card,
 )
 from securemem.pii.scan import Scan, Span
 from securemem.pii.secrets import (
@@ -135,7 +136,12 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"EMAIL"}), _emails, literals=_EMAIL_MARKS, lowered=True),
     _Builtin(frozenset({"PHONE"}), _typed("PHONE", find_phones), digits=PHONE_DIGITS),
     _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards), digits=CARD_DIGITS),
-    _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_underscored_cards), literals=("_",)),
+    _Builtin(
+        frozenset({"CREDIT_CARD"}),
+        _typed("CREDIT_CARD", find_underscored_cards),
+        literals=("_",),
+        gate=may_hold_underscored_card,
+    ),
     _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), gate=may_hold_iban),
     _Builtin(frozenset({"US_SSN"}), _typed("US_SSN", find_ssns), digits=SSN_DIGITS, gate=may_hold_ssn),
     _Builtin(frozenset({"IP_ADDRESS"}), _typed("IP_ADDRESS", find_ip_addresses), gate=may_hold_ip_address),
