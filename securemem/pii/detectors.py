@@ -253,7 +253,7 @@ def detect(
     view, settled = _settled(text, wanted, regions, _REGISTERED if detectors is None else tuple(detectors))
     if view.identity:
         return [_new_tuple(Finding, hit) for hit in settled]  # each hit is (type, start, end) already
-    return [Finding(kind, *view.span(start, end)) for kind, start, end in settled]
+    return [Finding(kind, start, end) for kind, _, _, start, end in _disjoint(view, settled)]
 
 
 def _as_names(types: Collection[str]) -> tuple[str, ...]:
@@ -288,7 +288,28 @@ def locate(
     view, settled = _settled(text, wanted, regions, detectors)
     if view.identity:
         return view, [Located(kind, start, end, start, end) for kind, start, end in settled]
-    return view, [Located(kind, start, end, *view.span(start, end)) for kind, start, end in settled]
+    return view, _disjoint(view, settled)
+
+
+def _disjoint(view: View, settled: Sequence[Hit]) -> list[Located]:
+    """The findings in original offsets, where two that touch one original character are one.
+
+    Findings are disjoint in the view; one original character may stand for several of the view's
+    (NFKC reads ``¼`` as ``1⁄4``), and two findings that each take part of it ("10.0.0.1¼jane@...":
+    an address ends in its ``1``, an email starts at its ``4``) would overlap in the original. They
+    are replaced as one span, named by the longer.
+    """
+    out: list[Located] = []
+    for kind, start, end in settled:
+        found = Located(kind, start, end, *view.span(start, end))
+        if out and found.start < out[-1].end:
+            last = out[-1]
+            longer = last.type if last.end - last.start >= found.end - found.start else kind
+            found = Located(longer, last.view_start, end, last.start, max(last.end, found.end))
+            out[-1] = found
+            continue
+        out.append(found)
+    return out
 
 
 def _settled(
