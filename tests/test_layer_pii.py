@@ -383,3 +383,37 @@ def test_input_is_scanned_before_the_store_lock_is_taken(monkeypatch: pytest.Mon
     ok(memory, command="create", path="/memories/a.md", file_text=f"mail {EMAIL}\n")
     ok(memory, command="str_replace", path="/memories/a.md", old_str="mail", new_str="write to")
     assert scans == [False, False, False]  # file_text; old_str and new_str: none under the lock
+
+
+# ---------------------------------------------------------------- values run together
+
+
+@pytest.mark.parametrize("sep", [" ", "\t", "  ", " - "])
+def test_every_value_of_a_long_run_is_replaced(regulated: SecureMemory, sep: str) -> None:
+    """Cards run together read as the tail of the one before until that one is replaced: each pass
+    reveals the next. A run of 40 is replaced whole (16 passes left the 17th on in clear)."""
+    text = sep.join(["4111 1111 1111 1111", "5500-0000-0000-0004"] * 20) + "\n"
+    ok(regulated, command="create", path="/memories/c.md", file_text=text)
+    ok(regulated, command="insert", path="/memories/c.md", insert_line=1, insert_text=text)
+    stored = stored_text(regulated, "/memories/c.md")
+    assert "1111 1111" not in stored and "0000-0000" not in stored
+    assert stored.count("[CREDIT_CARD ****") == 80
+
+
+def test_a_run_longer_than_the_passes_can_scrub_is_refused_not_stored(
+    regulated: SecureMemory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import securemem.pii.scrub as scrub
+
+    monkeypatch.setattr(scrub, "SCAN_BUDGET", 1)  # the least number of passes, MIN_PASSES
+    text = " ".join(["4111 1111 1111 1111"] * (scrub.MIN_PASSES + 4))
+    for command in (
+        {"command": "create", "path": "/memories/r.md", "file_text": text},
+        {"command": "str_replace", "path": "/memories/r.md", "old_str": "x", "new_str": text},
+    ):
+        message = err(regulated, **command)
+        assert "more values of CREDIT_CARD run together than one write can scrub" in message
+        assert "4111" not in message
+    ok(regulated, command="create", path="/memories/r.md", file_text="x\n")
+    message = err(regulated, command="insert", path="/memories/r.md", insert_line=1, insert_text=text)
+    assert "run together" in message and stored_text(regulated, "/memories/r.md") == "x\n"

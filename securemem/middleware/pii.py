@@ -63,7 +63,7 @@ class PIIScrub:
 
     def _scrub(self, text: str, field: TextField, counts: Counter[str]) -> str:
         outcome = self.scrubber.scrub(text)
-        self.refuse_if(outcome.refused, f"`{field}`")
+        self.refuse_if(outcome.refused, f"`{field}`", outcome.unfinished)
         if field in _EDIT_TEXT:
             return text  # scrubbed with the whole file once the edit is applied (the safety net)
         if field != "old_str":  # a search string is scrubbed to match the tokens, not stored
@@ -104,13 +104,19 @@ class PIIScrub:
         if not isinstance(change, FileWrite):
             return change
         outcome = self.scrubber.scrub(change.text)
-        self.refuse_if(outcome.refused, "the edited file")
+        self.refuse_if(outcome.refused, "the edited file", outcome.unfinished)
         if not outcome.counts:
             return change
         counts.update(outcome.counts)
         return change.replaced(outcome.text)
 
-    def refuse_if(self, refused: tuple[str, ...], where: str) -> None:
+    def refuse_if(self, refused: tuple[str, ...], where: str, unfinished: tuple[str, ...] = ()) -> None:
+        if unfinished:
+            raise PIIRefused(
+                f"Error: Nothing was written: {where} holds more values of {', '.join(unfinished)} run "
+                "together than one write can scrub. Put each value on a line of its own, or write them "
+                "in smaller pieces, and retry."
+            )
         if refused:
             raise PIIRefused(
                 f"Error: Nothing was written: {where} contains {', '.join(refused)}, which the memory "

@@ -19,11 +19,13 @@ from securemem.pii.entities import Action
 
 _ACTIONS: frozenset[str] = frozenset(get_args(Action))
 _REPLACING: frozenset[str] = frozenset({"redact", "mask", "hash"})
-# Replacing a value can expose a neighbour the overlap rules had set aside ("a@b.comjane@b.com"),
-# so scrub re-scans until nothing is replaced; that is what makes a second scrub a no-op. Each
-# pass turns raw text into replacement forms that are never detected again, so the loop ends; the
-# bound only guards against a bug.
-_MAX_PASSES = 16
+# Replacing a value can expose a neighbour the overlap rules had set aside ("a@b.comjane@b.com",
+# or cards run together with spaces: each reads as the tail of the one before until that one is
+# replaced), so scrub re-scans until nothing is replaced; that is what makes a second scrub a no-op.
+# A run of N such values takes N passes: the passes may read SCAN_BUDGET characters in all (at
+# least MIN_PASSES passes), after which values still appearing are refused, never stored.
+MIN_PASSES = 16
+SCAN_BUDGET = 8 << 20
 # A keyed token: 24 hex digits (96 bits) naming the value, then 8 hex digits that authenticate
 # the token itself. 96 bits keep two customers apart: a collision is expected only after about
 # 2**48 values. The tag lets the scrubber tell its own tokens (left alone) from a token-shaped
@@ -43,6 +45,9 @@ class ScrubOutcome:
     text: str = field(repr=False)
     counts: Mapping[str, int]
     refused: tuple[str, ...]
+    # Types of which values were still appearing when the passes ran out (a long run of values
+    # written together); they are in ``refused`` too, so that no caller stores them.
+    unfinished: tuple[str, ...] = ()
 
 
 def keyed_token(key: bytes, entity: str, normalised: str) -> str:
@@ -109,14 +114,24 @@ class Scrubber:
     def scrub(self, text: str) -> ScrubOutcome:
         counts: Counter[str] = Counter()
         refused: set[str] = set()
-        for _ in range(_MAX_PASSES):
+        unfinished: set[str] = set()
+        passes = max(MIN_PASSES, SCAN_BUDGET // max(len(text), 1))
+        for _ in range(passes):
             view_text, findings = self._locate(text)
             refused.update(f.type for f in findings if self._actions[f.type] == "refuse")
             text, replaced = self._replace(text, view_text, findings)
             counts.update(replaced)
             if not replaced:
                 break
-        return ScrubOutcome(text, MappingProxyType(dict(sorted(counts.items()))), tuple(sorted(refused)))
+        else:
+            _, left = self._locate(text)
+            unfinished.update(f.type for f in left if self._actions[f.type] in _REPLACING)
+        return ScrubOutcome(
+            text,
+            MappingProxyType(dict(sorted(counts.items()))),
+            tuple(sorted(refused | unfinished)),
+            tuple(sorted(unfinished)),
+        )
 
     def contains(self, text: str) -> tuple[str, ...]:
         """Entity types present whose action is not "allow" (sorted, unique)."""
