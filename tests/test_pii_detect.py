@@ -641,6 +641,13 @@ def test_many_real_findings_in_a_megabyte() -> None:
     assert Counter(f.type for f in findings) == {"IP_ADDRESS": 30_000, "EMAIL": 30_000}
 
 
+@pytest.mark.parametrize("unit", ["ssn 123-45-6789\n", "ssn 123 45 6789 ", "ssn 123456789 "])
+def test_a_megabyte_of_ssns_is_read_in_one_pass(unit: str) -> None:
+    """Each SSN window was compared with every SSN found before (a minute for a megabyte)."""
+    findings = detect(unit * (1_000_000 // len(unit)))
+    assert len(findings) == 1_000_000 // len(unit) and {f.type for f in findings} == {"US_SSN"}
+
+
 def test_an_address_reads_a_bounded_stretch_of_its_line() -> None:
     """What an address looks back at on its line (an SSH command before it, an assignment's "=")
     ends 256 characters back: a megabyte on one line with an address every few characters would
