@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import ipaddress
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from securemem.pii import entities
 from securemem.pii.contact import check_phone_regions, deobfuscate_email, phone_e164_digits
 from securemem.pii.detectors import DEFAULT_PHONE_REGIONS, Detector, Located, locate, registered_detectors
 from securemem.pii.entities import Action
+from securemem.pii.normalize import View
 
 _ACTIONS: frozenset[str] = frozenset(get_args(Action))
 _REPLACING: frozenset[str] = frozenset({"redact", "mask", "hash"})
@@ -166,6 +168,8 @@ class Scrubber:
             action = self._actions[finding.type]
             if action in _REPLACING:
                 value = view_text[finding.view_start : finding.view_end]
+                if action == "hash" and _COMBINING.search(text, finding.start, finding.end):
+                    value = _composed(text[finding.start : finding.end])
                 pieces += (text[done : finding.start], self._render(action, finding.type, value))
                 replaced.append(finding.type)
                 done = finding.end
@@ -181,6 +185,20 @@ class Scrubber:
         return f"[{entity}]"
 
 
+# A combining mark (Mn, Me) in a value: the view drops marks one character at a time, so "e" and a
+# combining acute read "e", while "é" written as one character reads "é". A token names the value as
+# composed (NFC) first, so both spellings of "josé@example.com" get one token, not the token of
+# "jose@example.com".
+_COMBINING = re.compile(
+    r"[\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
+)
+
+
+def _composed(original: str) -> str:
+    """The view of ``original`` composed first (NFC): what a token of a value holding marks names."""
+    return View(unicodedata.normalize("NFC", original)).text
+
+
 def _digits(value: str) -> str:
     return "".join(char for char in value if char.isdigit())
 
@@ -192,8 +210,17 @@ def _ip(value: str) -> str:
         return value
 
 
+# A quoted local part that needs no quotes names the same mailbox as the bare one
+# ("jane.doe"@example.com is jane.doe@example.com): one token for both.
+_NEEDLESS_QUOTES = re.compile(r'"([a-z0-9!#$%&\'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&\'*+/=?^_`{|}~-]+)*)"(?=@)')
+
+
+def _email(value: str) -> str:
+    return _NEEDLESS_QUOTES.sub(r"\1", deobfuscate_email(value).lower(), count=1)
+
+
 _NORMALISERS: dict[str, Callable[[str], str]] = {
-    "EMAIL": lambda value: deobfuscate_email(value).lower(),
+    "EMAIL": _email,
     "CREDIT_CARD": _digits,
     "US_SSN": _digits,
     "IBAN": lambda value: value.replace(" ", "").upper(),
