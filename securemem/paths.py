@@ -73,11 +73,15 @@ def _check_segment(segment: str) -> None:
         raise _refuse(f"'{segment}' segments are not allowed")
     if segment.startswith("..") or not segment.strip("."):
         raise _refuse("names made only of dots, or starting with '..', are not allowed")
+    if not segment.isascii() and all(unicodedata.category(ch).startswith("P") for ch in segment):
+        # The full stops of other scripts ("܁܁", "۔۔", "։") read as dots: the rule above, in any script.
+        raise _refuse("names made only of punctuation of another script (such as its full stops) are not allowed")
     if len(segment.encode("utf-8")) > MAX_SEGMENT_BYTES:
         raise _refuse(f"a name is longer than {MAX_SEGMENT_BYTES} bytes")
     if segment != segment.strip():
         raise _refuse("a name starts or ends with white space")
-    if unicodedata.category(segment[0]).startswith("M"):
+    if unicodedata.category(segment[0]).startswith("M") or "\U0001f3fb" <= segment[0] <= "\U0001f3ff":
+        # The skin-tone modifiers attach to the character before them, as marks do.
         raise _refuse("a name starts with a combining mark")
     lookalike = separator_lookalike(segment)
     if lookalike is not None:

@@ -120,6 +120,10 @@ def test_refused_vector_is_refused_with_a_clear_message(vector: dict[str, Any]) 
         ("/memories/...", "names made only of dots"),
         ("/memories/..hidden", "starting with '..'"),
         ("/memories/\u0301x", "starts with a combining mark"),
+        ("/memories/\U0001f3fbx", "starts with a combining mark"),  # a skin-tone modifier
+        ("/memories/\u0701\u0701", "punctuation of another script"),  # Syriac full stops
+        ("/memories/\u06d4\u06d4", "punctuation of another script"),  # Arabic full stops
+        ("/memories/\u0589", "punctuation of another script"),  # the Armenian full stop
         ("/memories/r\u0435ference", "mixes letters of different scripts"),
         ("/memories/n\u043etes.md", "mixes letters of different scripts"),
         ("/memories/a\x00b", "U+0000"),
