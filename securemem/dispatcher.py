@@ -116,9 +116,11 @@ def _check_range(path: str, view_range: list[int], total: int) -> tuple[int, int
     )
 
 
-# Line numbers beyond this are shown as out of range rather than echoed: past Python's int-to-str
-# limit (4,300 digits) they cannot even be printed, and a line number of 19 digits means nothing.
-_MAX_SHOWN = 10**18
+# Line numbers beyond this are shown as out of range rather than echoed: no file holds a million
+# lines (MAX_LINES), and a number of seven digits or more may be the very value kept out of the
+# store (an SSN, a phone or a card sent as a line number); past Python's int-to-str limit (4,300
+# digits) it could not even be printed.
+_MAX_SHOWN = 10**6
 
 
 def _number(n: int) -> str:

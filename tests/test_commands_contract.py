@@ -1001,3 +1001,14 @@ def test_in_namespace_shares_the_file_but_not_the_entries(mem: SecureMemory) -> 
     assert stored(other, "/memories/f") == b"theirs"
     ok(other, command="delete", path="/memories/f")
     assert stored(mem, "/memories/f") == b"mine"
+
+
+@pytest.mark.parametrize("line", [4111111111111111, 4155552671, 123456789, 10**6, -(10**7)])
+def test_a_line_number_that_may_be_a_value_is_not_echoed(mem: SecureMemory, line: int) -> None:
+    """No file holds a million lines: a number that long is out of range, and may be the very value
+    kept out of the store (a card, a phone, an SSN sent as a line number)."""
+    create(mem, "/memories/f", "a\nb\n")
+    message = err(mem, command="insert", path="/memories/f", insert_line=line, insert_text="x")
+    assert str(abs(line)) not in message and "a line number out of range" in message
+    message = err(mem, command="view", path="/memories/f", view_range=[1, line])
+    assert str(abs(line)) not in message
