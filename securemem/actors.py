@@ -20,6 +20,8 @@ def is_reserved(actor: str) -> bool:
 def check_actors(*, session_id: object = None, api_key_id: object = None) -> None:
     """``InvalidRequest`` for a session_id or api_key_id that names one of securemem's own actors."""
     for what, value in (("session_id", session_id), ("api_key_id", api_key_id)):
+        if value is not None and not isinstance(value, str):
+            raise InvalidRequest(f"{what} must be a string or None")
         if isinstance(value, str) and is_reserved(value):
             raise InvalidRequest(
                 f"{what} may not start with {RESERVED_PREFIX!r}: securemem records its own work (expiry, "

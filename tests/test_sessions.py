@@ -732,3 +732,17 @@ def test_a_handle_on_a_deleted_store_never_reaches_the_next_store_made(tmp_path:
         assert "private.md" not in ok(alice, command="view", path="/memories")
         ok(alice, command="create", path="/memories/b.md", file_text="alice again\n")
         assert [m.path for m in admin.memories.list(bob.id).data] == ["/private.md"]
+
+
+@pytest.mark.parametrize("actors", [{"session_id": 5}, {"api_key_id": 7}, {"session_id": ["x"]}, {"api_key_id": b"k"}])
+def test_an_actor_that_is_not_a_string_is_refused_at_open(tmp_path: Path, actors: dict[str, Any]) -> None:
+    """Accepted at open, it failed every later write as an internal error (from a fifth review)."""
+    from securemem import Admin
+    from securemem.errors import InvalidRequest
+
+    with pytest.raises(InvalidRequest, match="must be a string or None"):
+        SecureMemory.open(tmp_path / "a.db", key=bytes(32), **actors)
+    if "api_key_id" in actors:
+        with pytest.raises(InvalidRequest, match="must be a string or None"):
+            Admin.open(tmp_path / "b.db", key=bytes(32), api_key_id=actors["api_key_id"])
+    assert not (tmp_path / "a.db").exists() and not (tmp_path / "b.db").exists()

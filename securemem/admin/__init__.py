@@ -56,9 +56,7 @@ class Admin:
     ) -> Admin:
         """Open (or create) the store ``db`` as ``SecureMemory.open`` would; ``api_key_id`` is the
         actor recorded on every version this handle creates."""
-        if api_key_id is not None and not isinstance(api_key_id, str):
-            raise TypeError("api_key_id must be a string or None")
-        check_actors(api_key_id=api_key_id)  # before the file is opened, or made
+        check_actors(api_key_id=api_key_id)  # before the file is opened, or made (a string or None)
         memory = SecureMemory.open(
             db, key=key, kek=kek, policy=policy, create=create, adopt_policy=adopt_policy, clock=clock
         )
