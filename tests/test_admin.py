@@ -694,3 +694,21 @@ def test_restoring_a_memory_that_expired_unswept_brings_it_back(tmp_path: Path) 
         clock.at(120)  # expired, not swept: its row still holds the memory's number
         back = admin.memory_versions.restore(store.id, first.id)
         assert (back.id, back.path, back.content) == (memory.id, "/a.md", "one\n")
+
+
+def test_a_version_listing_filtered_by_another_stores_memory_is_not_found(admin: Admin) -> None:
+    """Another store's memory id answers as an unknown id does (it answered with an empty page, which
+    told that the id exists elsewhere in the file); a memory of this store whose versions the other
+    filters leave out answers with an empty page, deleted or not."""
+    from securemem.errors import NotFound
+
+    one, two = admin.memory_stores.create(name="one"), admin.memory_stores.create(name="two")
+    theirs = admin.memories.write(one.id, path="/a.md", content="a\n")
+    ours = admin.memories.write(two.id, path="/b.md", content="b\n")
+    for memory_id in (theirs.id, "mem_" + "f" * 24):
+        with pytest.raises(NotFound, match="no memory has that id"):
+            admin.memory_versions.list(two.id, memory_id=memory_id)
+    assert admin.memory_versions.list(two.id, memory_id=ours.id, operation="deleted").data == []
+    admin.memories.delete(two.id, ours.id)
+    assert admin.memory_versions.list(two.id, memory_id=ours.id, operation="modified").data == []
+    assert [v.operation for v in admin.memory_versions.list(two.id, memory_id=ours.id).data] == ["deleted", "created"]

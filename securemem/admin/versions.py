@@ -10,15 +10,20 @@ import dataclasses
 import json
 from datetime import UTC, datetime
 
-from securemem.admin.endpoint import Restore
+from securemem.admin.endpoint import GONE, Restore
 from securemem.admin.models import Memory, MemoryVersion, Page, utc
 from securemem.admin.support import Context, limit_of, outer, paged
 from securemem.commands import AdminCommand
 from securemem.errors import Conflict, InvalidRequest, NotFound
-from securemem.store.base import StoreInfo, VersionQuery, VersionRow
+from securemem.store.base import StoreInfo, StoreTx, VersionQuery, VersionRow
 
 OPERATIONS = ("created", "modified", "deleted")
 NO_VERSION = "no memory version has that id in this store"
+
+
+def _in_store(tx: StoreTx, memory: int) -> bool:
+    """The memory is this store's: it has a version here (whatever the filters), or a file."""
+    return bool(tx.versions(VersionQuery(limit=1, memory=memory))) or tx.memory(memory) is not None
 
 
 def _time(value: object, name: str) -> float | None:
@@ -92,6 +97,9 @@ class MemoryVersions:
             query = dataclasses.replace(query, before=before)
         with self._c.reading(info) as tx:
             rows = tx.versions(query)
+            if not rows and page is None and query.memory is not None and not _in_store(tx, query.memory):
+                # Another store's memory id answers as an unknown id does, not with an empty page.
+                raise NotFound(GONE)
         seqs = {self._c.ids.encode("memver", r.seq, info.id): r.seq for r in rows}
         data = [self._public(info, r, content=False) for r in rows]
         return paged(data, limit, lambda v: self._c.ids.cursor(scope, seqs[v.id]))
