@@ -624,6 +624,16 @@ HOSTILE.update(
         "passphrase-keys": "password: correct horse battery " * (FIFTH // 33),
         "bracketed-values": "password: {a}<b>" * (FIFTH // 16),
         "short-groups": "exp 0927 " * (FIFTH // 9),
+        # Reviewer C's forms: a default after a setting's name, set commands, name and value fields,
+        # bytes literals, "+" glued to CJK text, phone labels of other scripts, an IPv6 before a colon.
+        "env-defaults": "A_TOKEN || " * (FIFTH // 11),
+        "set-commands": "set -gx A_TOKEN " * (FIFTH // 16),
+        "name-fields": "- name: API_TOKEN\n  value: " * (FIFTH // 28),
+        "bytes-literal": "secret_key = b'" + "\\x00" * (FIFTH // 4),
+        "cjk-plus": "電+1" * (FIFTH // 3),
+        "phone-labels": "電話：1 " * (FIFTH // 5),
+        "office-labels": "office (a): 1" * (FIFTH // 13),
+        "ipv6-colons": "1:2:3: " * (FIFTH // 7),
     }
 )
 

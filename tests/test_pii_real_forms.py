@@ -698,3 +698,110 @@ def test_url_credentials_with_an_address_for_user(text: str) -> None:
 def test_a_remote_path_after_an_address_user_is_no_password() -> None:
     text = "pip install git+ssh://git@github.com:org/repo.git@v1.2"
     assert [f.type for f in detect(text)] == []
+
+
+# Reviewer C's blind corpus (tests/data/pii_review_c.jsonl): each class of form it found stored
+# verbatim, with hard negatives of the same shapes.
+_SA_KEY = (
+    "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\\n-----END PRIVATE KEY-----\\n"
+)
+REVIEW_C_POSITIVES = [
+    # A PEM key inside a JSON string, its lines joined by "\n" escapes: the string's whole value.
+    ('{"type": "service_account", "private_key": "' + _SA_KEY + '", "client_id": "1"}', _SA_KEY, "PRIVATE_KEY"),
+    ('{"private_key":"' + _SA_KEY.replace("\\n", "\\r\\n") + '"}', _SA_KEY.replace("\\n", "\\r\\n"), "PRIVATE_KEY"),
+    # A setting's name as the key, the value in another syntax: a default after an environment
+    # variable, fish's and csh's set commands, a name field then a value field, a bytes literal.
+    (
+        "const token = process.env.CLOUDFLARE_API_TOKEN || 'lG42cUJrGMFHWoEchjbDeOnQHHKLGXZShDQ2xecj';",
+        "lG42cUJrGMFHWoEchjbDeOnQHHKLGXZShDQ2xecj",
+        "SECRET",
+    ),
+    ("const key = env.STRIPE_SECRET ?? 'Zq8Lm3Xk9pQ2vT7wR4yB6nC1';", "Zq8Lm3Xk9pQ2vT7wR4yB6nC1", "SECRET"),
+    ("token=${GITHUB_TOKEN:-a8F3kQ9zL2mX7vB4nR6tW1yC}", "a8F3kQ9zL2mX7vB4nR6tW1yC", "SECRET"),
+    ("set -gx TWILIO_AUTH_TOKEN 7991b31e5b082a10550ffa0248f825b1", "7991b31e5b082a10550ffa0248f825b1", "SECRET"),
+    ("setenv DB_PASSWORD Xk9#mP2$vL", "Xk9#mP2$vL", "PASSWORD"),
+    (
+        '  env:\n    - name: OKTA_API_TOKEN\n      value: "003xhfx-pJ9AIx3CtTxTM8iN5e0JgrO5RxIcSRbQw5"',
+        "003xhfx-pJ9AIx3CtTxTM8iN5e0JgrO5RxIcSRbQw5",
+        "SECRET",
+    ),
+    ('[{"name": "DB_PASSWORD", "value": "Hb4%nK8&sD"}]', "Hb4%nK8&sD", "PASSWORD"),
+    (
+        'memory.save(key="heroku_api_key", value="cab3557d-0e00-4c4e-8e13-f86243c5c4ce")',
+        "cab3557d-0e00-4c4e-8e13-f86243c5c4ce",
+        "SECRET",
+    ),
+    (
+        "azure_storage_key: E9xXsm3tNnJB6Kmcm+O3WdWsUVkIN4up9UpBQ4uoaK5+bLPM9EUHlgprq3l23WpD4dLHpjVy9SxpaYs5sr55WA==",
+        "E9xXsm3tNnJB6Kmcm+O3WdWsUVkIN4up9UpBQ4uoaK5+bLPM9EUHlgprq3l23WpD4dLHpjVy9SxpaYs5sr55WA==",
+        "SECRET",
+    ),
+    (
+        "app.secret_key = b'\\x29\\x86\\x02\\x96\\xc1\\x12\\xe6\\x35\\x7f\\x33\\x6e\\xfc\\x2c\\xb5'",
+        "\\x29\\x86\\x02\\x96\\xc1\\x12\\xe6\\x35\\x7f\\x33\\x6e\\xfc\\x2c\\xb5",
+        "SECRET",
+    ),
+    (
+        'SECRET_KEY = b"\\x8f\\x1e_kS\\x9a\\x03\\xd4\\x7f\\xe2Qz\\x11\\xc0\\x88"',
+        "\\x8f\\x1e_kS\\x9a\\x03\\xd4\\x7f\\xe2Qz\\x11\\xc0\\x88",
+        "SECRET",
+    ),
+    # Phones: "+" glued to CJK text, a phone word of another script or an office's label before a
+    # national number with its trunk 0, a fullwidth number after 電話：.
+    ("連絡先の電話番号は+81 800-047-3016です。", "+81 800-047-3016", "PHONE"),
+    ("电话+8613812345678，谢谢", "+8613812345678", "PHONE"),
+    ("नमस्ते, मेरा मोबाइल नंबर 09349430451 है", "09349430451", "PHONE"),
+    ("मेरा फ़ोन 09876543210 है", "09876543210", "PHONE"),
+    ("Office (Bengaluru): 09377614763, Mon–Fri 10:00–18:00 IST", "09377614763", "PHONE"),
+    ("電話：０７４６５９９８６１５", "０７４６５９９８６１５", "PHONE"),
+    # An IPv6 address followed by a label's colon (ping's output).
+    (
+        "64 bytes from 2a02:eb2:6b97:f506:83ce:d8ab:307e:ed37: icmp_seq=1 ttl=57",
+        "2a02:eb2:6b97:f506:83ce:d8ab:307e:ed37",
+        "IP_ADDRESS",
+    ),
+    ("peer fe80::1ff:fe23:4567:890a: connection reset", "fe80::1ff:fe23:4567:890a", "IP_ADDRESS"),
+]
+REVIEW_C_NEGATIVES = [
+    "const env = process.env.NODE_ENV || 'development';",
+    "const timeout = process.env.API_TIMEOUT || '3000';",
+    "const token = process.env.API_TOKEN || null;",
+    "url=${API_URL:-http://localhost:8080}",
+    "set -gx PATH $PATH /usr/local/bin",
+    "set -gx EDITOR vim",
+    "  env:\n    - name: OKTA_API_TOKEN\n      valueFrom:\n        secretKeyRef:\n          name: okta",
+    "  env:\n    - name: LOG_LEVEL\n      value: debug",
+    'settings.save(key="theme", value="dark")',
+    "storage_backend: s3\nstorage_key_id: 12345",
+    "header = b'\\x89PNG\\r\\n\\x1a\\n\\x00\\x00\\x00\\rIHDR'",
+    "secret_key = b'dev'",
+    "注文番号は+1200円です",
+    "価格は+12345678円です",
+    "कीमत 09349430451 रुपये",
+    "Office: 2019 Professional, build 1234567890",
+    "at 12:34:56: error",
+    "std::vector::at: out of range",
+    "lease 00:11:22:33:44:55: renewed",
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "family"), REVIEW_C_POSITIVES, ids=[case[0][:40] for case in REVIEW_C_POSITIVES]
+)
+def test_found_from_review_c(text: str, value: str, family: str) -> None:
+    assert covered(text, value, family), [(f.type, text[f.start : f.end]) for f in detect(text)]
+
+
+@pytest.mark.parametrize("text", REVIEW_C_NEGATIVES)
+def test_left_alone_from_review_c(text: str) -> None:
+    assert [(f.type, text[f.start : f.end]) for f in detect(text)] == []
+    assert REDACT_ALL.scrub(text).text == text
+
+
+def test_a_pem_block_on_its_own_lines_ends_at_its_end_line() -> None:
+    """Only an escaped line break is taken with the block: a real one, and the line after, stay."""
+    block = (
+        "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----"
+    )
+    text = block + "\n\\n next"
+    assert [(f.start, f.end) for f in detect(text)] == [(0, len(block))]

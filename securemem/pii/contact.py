@@ -1144,3 +1144,39 @@ def phone_e164_digits(value: str, regions: Sequence[str]) -> str:
     """The number's E.164 digits, so "(415) 555-2671" and "+1 415 555 2671" normalise alike."""
     found = phone_e164(value, tuple(regions))
     return found if found is not None else "".join(char for char in value if char.isdigit())
+
+
+# ---- phones labelled or glued in scripts without spaces between words
+
+# A phone word of another script, or an office line's label, then the number: "電話：0746 599 8615",
+# "मोबाइल नंबर 09349430451" (as the view reads it: combining marks dropped), "Office (Bengaluru): 0937...".
+_FOREIGN_PHONE_LABEL = re.compile(
+    r"(?:電話番号|電話|携帯番号|携帯|电话号码|电话|手机号码|手机|電話號碼|전화번호|전화|휴대폰|연락처"
+    r"|मोबाइल|फोन|नबर|नंबर|दूरभाष|(?i:office)(?:[ \t]\([^()\n]{1,32}\))?[ \t]*:)"
+    r"[ \t]{0,3}[:：]?[ \t]{0,3}(?:は|是|为|:|는|은)?[ \t]{0,3}"
+)
+# A "+" number glued to CJK text on either side: "電話番号は+81 800-047-3016です".
+_CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_GLUED_PLUS = re.compile(rf"(?<=[{_CJK}])\+(?=[0-9])")
+_LABELLED_NUMBER = re.compile(r"\+?[0-9](?:[ \-.]?[0-9]|[ ]?\([0-9]{1,4}\)[ ]?[0-9]){6,16}")
+
+
+def may_hold_labelled_phone(scan: Scan) -> bool:
+    return not scan.text.isascii() or "office" in scan.lower
+
+
+def find_labelled_phones(scan: Scan) -> Iterator[Span]:
+    """Phone numbers the main pattern cannot start or end: after a phone word of a script that is
+    not Latin (its words are not read as words there), after an office's label, and "+" numbers
+    glued to CJK text (whose letters are word characters). Each is still validated as a phone."""
+    text = scan.text
+    starts = [(label.end(), ["phone"]) for label in _FOREIGN_PHONE_LABEL.finditer(text)]
+    if "+" in text:
+        starts += [(plus.start(), []) for plus in _GLUED_PLUS.finditer(text)]
+    for start, words in starts:
+        number = _LABELLED_NUMBER.match(text, start)
+        if number is None:
+            continue
+        after = text[number.end() : number.end() + 1]
+        if not (after.isascii() and after.isalnum()) and _is_phone(scan, number.group(), words):
+            yield number.span()

@@ -31,8 +31,20 @@ def find_private_keys(scan: Scan) -> Iterator[Span]:
     while begin is not None:
         index = bisect_left(ends, (begin.end(), 0))
         end = ends[index][1] if index < len(ends) else _truncated_end(text, begin.end())
+        end = _escaped_line_end(text, begin.end(), end)
         yield begin.start(), end
         begin = _PEM_BEGIN.search(text, end)
+
+
+def _escaped_line_end(text: str, body_start: int, end: int) -> int:
+    """Past the escaped line break that ends a block held in a JSON or code string, whose lines are
+    joined by "\\n" (a service account's "private_key": "-----BEGIN ...\\n-----END PRIVATE KEY-----\\n"):
+    the string's whole value goes."""
+    if text.startswith(("\\n", "\\r\\n"), body_start):
+        for escape in ("\\r\\n", "\\n"):
+            if text.startswith(escape, end):
+                return end + len(escape)
+    return end
 
 
 def _truncated_end(text: str, body_start: int) -> int:

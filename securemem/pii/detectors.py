@@ -42,10 +42,12 @@ from securemem.pii.contact import (
     check_phone_regions,
     find_bare_at_emails,
     find_emails,
+    find_labelled_phones,
     find_obfuscated_emails,
     find_phones,
     find_spoken_emails,
     foreign_at,
+    may_hold_labelled_phone,
 )
 from securemem.pii.credentials import find_bearer_tokens, find_jwts, find_private_keys
 from securemem.pii.findings import Finding
@@ -135,6 +137,12 @@ _EMAIL_MARKS = ("@", "]", ")", "}", ">", "-at-", *SPOKEN_ATS)
 _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"EMAIL"}), _emails, literals=_EMAIL_MARKS, lowered=True),
     _Builtin(frozenset({"PHONE"}), _typed("PHONE", find_phones), digits=PHONE_DIGITS),
+    _Builtin(
+        frozenset({"PHONE"}),
+        _typed("PHONE", find_labelled_phones),
+        digits=PHONE_DIGITS,
+        gate=may_hold_labelled_phone,
+    ),
     _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards), digits=CARD_DIGITS),
     _Builtin(
         frozenset({"CREDIT_CARD"}),

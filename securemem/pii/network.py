@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Iterator
+from itertools import chain
 
 from securemem.pii.scan import Scan, Span, accepted
 
@@ -94,7 +95,16 @@ def find_ipv6(scan: Scan) -> Iterator[Span]:
     if hint is None:
         return iter(())
     # An address can start up to 39 characters before its first pair of colons.
-    return accepted(_IPV6, scan.text, [(max(0, hint.start() - 40), len(scan.text))], _is_ipv6)
+    windows = [(max(0, hint.start() - 40), len(scan.text))]
+    found = accepted(_IPV6, scan.text, windows, _is_ipv6)
+    if ": " not in scan.text and not scan.text.endswith(":"):
+        return found
+    return chain(found, accepted(_IPV6_LABEL, scan.text, windows, _is_ipv6))
+
+
+# An address followed by a label's colon: ping's "64 bytes from 2a02:...:ed37: icmp_seq=1", a log's
+# "peer fe80::1: connection reset". The colon is not the address's: it ends the field.
+_IPV6_LABEL = re.compile(r"(?<![\w.:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{1,4}(?=:(?:[ \t\r\n]|$))")
 
 
 _PRODUCT_SLASH = re.compile(r"[a-z]/$")  # "Chrome/122.0.0.0 Safari/537.36": a product's version

@@ -299,6 +299,81 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
         yield from _code_secrets(text)
     if _may_hold_cli_password(lower):
         yield from _cli_passwords(text)
+    yield from _env_forms(scan, text, lower)
+
+
+# ---- secrets named by a setting's name where the value follows in other syntaxes
+
+# A default after an environment variable: "process.env.API_TOKEN || '...'", "os.environ.get(...) or",
+# "${API_TOKEN:-...}", "API_TOKEN ?? '...'".
+_DEFAULT_OPERATOR = re.compile(r"(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})\}?[ \t]*(?:\|\||\?\?|:-)")
+_DEFAULT_VALUE = re.compile(r"\}?[ \t]*(?:\|\||\?\?|:-)[ \t]*")
+# fish's "set -gx API_TOKEN value" and csh's "setenv API_TOKEN value": one value, the last on its line.
+_SET_COMMAND = re.compile(
+    r"(?<![\w.\-])(?:set(?:[ \t]+-[A-Za-z]{1,4})+|setenv)[ \t]+(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})"
+    r"""(?=[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s;#"']+)[ \t]*(?:[;#\r\n]|$))"""
+)
+# A setting's name and its value as two fields: Kubernetes' "- name: API_TOKEN" then "value: ...",
+# JSON's {"name": "API_TOKEN", "value": "..."}, a call's key="api_token", value="...".
+_NAME_FIELD = re.compile(
+    r"""(?<![\w\-])(?:name|key)["']?[ \t]*[:=][ \t]*["']?(?P<key>[A-Za-z_][A-Za-z0-9_.\-]{0,63})"""
+)
+_VALUE_FIELD = re.compile(
+    r"""["']?[ \t]*,?[ \t]*(?:\r?\n[ \t]{0,32}(?:-[ \t]+)?)?["']?value["']?[ \t]*(?P<op>[:=])[ \t]*"""
+)
+# A bytes literal after a secret's key: "app.secret_key = b'\\x29\\x86...'" (os.urandom's output printed).
+_BYTES_VALUE = re.compile(r"""[bB](?P<q>["'])(?P<v>(?:\\x[0-9a-fA-F]{2}|\\[^x\n]|[^"'\\\n]){12,256})(?P=q)""")
+_BYTES_KEY = re.compile(r"""(?P<key>[A-Za-z0-9_.\-]{1,64})(?:["']?\])?["']?[ \t]*(?:=|:)[ \t]*$""")
+_MIN_BYTE_ESCAPES = 6
+
+
+def _env_forms(scan: Scan, text: str, lower: str) -> Iterator[Hit]:
+    """Secrets whose key is a setting's name and whose value follows it in these syntaxes."""
+    if "||" in text or "??" in text or ":-" in text:
+        for match in _DEFAULT_OPERATOR.finditer(text):
+            yield from _named(scan, text, match.span("key"), _DEFAULT_VALUE)
+    if "set -" in lower or "setenv" in lower:
+        for match in _SET_COMMAND.finditer(text):
+            yield from _named(scan, text, match.span("key"), _ASSIGN_CLI)
+    if "value" in lower and ("name" in lower or "key" in lower):
+        for match in _NAME_FIELD.finditer(lower):
+            yield from _named(scan, text, match.span("key"), _VALUE_FIELD)
+    if "b'" in lower or 'b"' in lower:
+        yield from _bytes_secrets(text, lower)
+
+
+def _may_hold_env_form(lower: str) -> bool:
+    return (
+        "||" in lower
+        or "??" in lower
+        or ":-" in lower
+        or "set -" in lower
+        or "setenv" in lower
+        or ("value" in lower and ("name" in lower or "key" in lower))
+        or "b'" in lower
+        or 'b"' in lower
+    )
+
+
+def _named(scan: Scan, text: str, span: tuple[int, int], operator: re.Pattern[str]) -> Iterator[Hit]:
+    """What ``operator`` assigns to the setting named at ``span``, when the name says secret."""
+    lower = scan.lower
+    key_start, key_end = span
+    key = _key_name(text, lower, key_start, key_end)
+    if key_kind(key) is None and not keyed_rules(key):
+        return
+    found = _assignment(scan, text, lower, key_start, key_end, operator=operator)
+    if found is not None:
+        yield found
+
+
+def _bytes_secrets(text: str, lower: str) -> Iterator[Hit]:
+    for match in _BYTES_VALUE.finditer(text):
+        if match["v"].count("\\x") < _MIN_BYTE_ESCAPES:
+            continue  # b'hello world': text, not random bytes
+        key = _BYTES_KEY.search(lower, max(0, match.start() - 80), match.start())
+        if key is not None and key_kind(_KEY_SPLIT.sub("_", key["key"]).lower()) in ("SECRET", "KEY", "PASSWORD"):
+            yield "GENERIC_SECRET", *match.span("v")
 
 
 # .NET and Java configuration: <add key="SmtpPassword" value="..." />, <property name="password" value="..."/>.
@@ -662,6 +737,7 @@ def may_hold_keyword_secret(scan: Scan) -> bool:
         or (not lower.isascii() and any(hint in lower for hint in _PASSWORD_HINTS_OTHER))
         or _may_hold_attribute(lower)
         or _may_hold_cli_password(lower)
+        or _may_hold_env_form(lower)
         or (("[" in lower or "(" in lower) and ("'" in lower or '"' in lower))  # secrets set in code
     )
 
@@ -733,7 +809,7 @@ def keyed_rules(key: str) -> tuple[KeyedRule, ...]:
 def key_kind(key: str) -> str | None:
     """ "PASSWORD", "SECRET", "KEY" (the bare word) or None for a lower-cased key name."""
     name = key.strip("-_.")
-    if not name or _NOT_SECRET_KEY.search(name):
+    if not name or (_NOT_SECRET_KEY.search(name) and not _compound_secret(name)):
         return None
     # A deployment's suffixes name which secret, not what it is: "DB_PASSWORD_PROD", "API_KEY_V2",
     # "SECRET_KEY_BASE", "PASSWORD2".
@@ -752,6 +828,15 @@ def key_kind(key: str) -> str | None:
     return None
 
 
+def _compound_secret(name: str) -> bool:
+    """Every word of ``name`` that says "not the secret" is part of the secret compound ending it:
+    "azure_storage_key" names the account key ("storage_backend", "storage_key_id" name no secret)."""
+    compound = _SECRET_KEY.search(name)
+    if compound is None:
+        return False
+    return all(word.start() >= compound.start() - 1 for word in _NOT_SECRET_KEY.finditer(name))
+
+
 def _key_name(text: str, lower: str, start: int, end: int) -> str:
     """The key lower-cased, its camelCase parts apart ("nextPageToken" is "next_page_token": its parts name it)."""
     written = text[start:end]
@@ -760,7 +845,11 @@ def _key_name(text: str, lower: str, start: int, end: int) -> str:
     return _KEY_SPLIT.sub("_", written).lower()
 
 
-def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int) -> Hit | None:  # noqa: PLR0912, PLR0915
+def _assignment(  # noqa: PLR0912, PLR0915
+    scan: Scan, text: str, lower: str, key_start: int, key_end: int, *, operator: re.Pattern[str] = _ASSIGN
+) -> Hit | None:
+    """The secret assigned to the key at ``key_start:key_end``; ``operator`` reads what joins them
+    (``_ASSIGN`` for "key: value"; see _env_forms for the others)."""
     key = _key_name(text, lower, key_start, key_end)
     if key_start and text[key_start - 1] == "$" and not _DOLLAR_ASSIGN.match(text, key_end):
         return None  # "$PWD:/app": a variable's value read, not assigned ("$password = '...'" is assigned)
@@ -771,9 +860,9 @@ def _assignment(scan: Scan, text: str, lower: str, key_start: int, key_end: int)
     if kind is None and not keyed:
         # Any "key: value" may hold a provider token cut into groups ("AWS key: AKIA IOSF ODNN ...").
         return _split_after(text, key_end)
-    assign = _ASSIGN.match(text, key_end)
+    assign = operator.match(text, key_end)
     prose = False
-    if assign is not None:
+    if assign is not None and "op" in assign.groupdict():
         prose = assign["op"].strip() in ("is", "was")
     elif key.startswith("--"):
         assign = _ASSIGN_CLI.match(text, key_end)
