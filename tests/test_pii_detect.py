@@ -634,6 +634,11 @@ HOSTILE.update(
         "phone-labels": "電話：1 " * (FIFTH // 5),
         "office-labels": "office (a): 1" * (FIFTH // 13),
         "ipv6-colons": "1:2:3: " * (FIFTH // 7),
+        # Line breaks inside values: each join is read once, at most a few dozen per text.
+        "wrapped-cards": "card 4111\n1111 card 4111\n" * (FIFTH // 25),
+        "wrapped-ats": "a@\nb " * (FIFTH // 6),
+        "wrapped-tokens": "Ab3dE5gH7jK9mN1pQ3sT\n" * (FIFTH // 21),
+        "wrapped-plus": "+1 415\n555 " * (FIFTH // 11),
     }
 )
 

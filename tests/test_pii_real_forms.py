@@ -782,6 +782,14 @@ REVIEW_C_NEGATIVES = [
     "at 12:34:56: error",
     "std::vector::at: out of range",
     "lease 00:11:22:33:44:55: renewed",
+    # Wrapped lines with no value, digits read out with no card's checks.
+    "qty\n4061\n1330 0646 9180",
+    "4111 1111\n1111 1111",
+    "order 4111 1111\n1111 1111 shipped",
+    "row 1: 415 555\n2671 rows",
+    "jane@\nexample",
+    "digit by digit: 1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4",
+    "dice digit by digit: 6 1 7 5 2 3 6 4 2 3 1 5 6 2 4 1",
 ]
 
 
@@ -805,3 +813,62 @@ def test_a_pem_block_on_its_own_lines_ends_at_its_end_line() -> None:
     )
     text = block + "\n\\n next"
     assert [(f.start, f.end) for f in detect(text)] == [(0, len(block))]
+
+
+# Values wrapped across one line break, joined only where the type's own checks make it safe: a
+# card named on its line (Luhn), an IBAN (mod 97), a "+" phone, an address whose line ends in "@",
+# a JWT (its header decodes), a provider key a terminal wrapped (the key fills its line, the next
+# line is its rest). Digits read out one at a time are a card where the text says it reads them out.
+_J1 = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+_J2 = "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkphbmUgRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
+_J3 = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+_WRAPPED_KEY = (
+    "sk-ant-api03-" + "Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5hJ7kL9mN1pQ3sT5vW7yZ9bC1dE3fG5hJ7kL9mN1pQ3sT5vW7yZ9bC1dE3fAA"
+)
+WRAPPED = [
+    ("card: 4061\n1330 0646 9180 exp 10/26", "4061\n1330 0646 9180", "CREDIT_CARD"),
+    ("Visa 4111 1111\r\n1111 1111 thanks", "4111 1111\r\n1111 1111", "CREDIT_CARD"),
+    ("my credit card is 5555 5555 5555 \n4444", "5555 5555 5555 \n4444", "CREDIT_CARD"),
+    ("IBAN: DE89 3704 0044\n0532 0130 00", "DE89 3704 0044\n0532 0130 00", "IBAN"),
+    ("Bitte auf\nGB82 WEST 1234 5698\n7654 32\nDanke", "GB82 WEST 1234 5698\n7654 32", "IBAN"),
+    ("call +44 20 7946\n0958 tomorrow", "+44 20 7946\n0958", "PHONE"),
+    ("Ring +1 415 555\n2671 after 5", "+1 415 555\n2671", "PHONE"),
+    ("Ring me on +33 (0)9 66 73 27\n22 after 5", "+33 (0)9 66 73 27\n22", "PHONE"),
+    ("write to jane.doe@\nexample.com soon", "jane.doe@\nexample.com", "EMAIL"),
+    ("mail: j.smith-42@\n  mail.uni-heidelberg.de", "j.smith-42@\n  mail.uni-heidelberg.de", "EMAIL"),
+    (f"Bearer {_J1}.\n{_J2}.{_J3}", f"{_J1}.\n{_J2}.{_J3}", "JWT"),
+    (f"token: {_J1}.{_J2[:30]}\n{_J2[30:]}.{_J3}", f"{_J1}.{_J2[:30]}\n{_J2[30:]}.{_J3}", "JWT"),
+    (f"key:\n{_WRAPPED_KEY[:64]}\n{_WRAPPED_KEY[64:]}", f"{_WRAPPED_KEY[:64]}\n{_WRAPPED_KEY[64:]}", "API_KEY"),
+    ("here it is digit by digit: 4 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1", "4 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1", "CREDIT_CARD"),
+    ("read it one digit at a time: 5 5 5 5 5 5 5 5 5 5 5 5 4 4 4 4", "5 5 5 5 5 5 5 5 5 5 5 5 4 4 4 4", "CREDIT_CARD"),
+]
+# Lines that must not be joined: no card word, a reference word, the first line holding a whole
+# value (a table's rows), no "+", a checksum that fails, a word after a key, digits with no cue.
+NOT_JOINED = [
+    "qty\n4061\n1330 0646 9180",
+    "4111 1111\n1111 1111",
+    "card: 4111 1111 1111 1111\n4242 4242 4242 4242",
+    "+44 20 7946 0958\n2024 sales",
+    "row 1: 415 555\n2671 rows",
+    "order 4111 1111\n1111 1111 shipped",
+    "jane@\n",
+    "x@\n1",
+    "the values 12 34 56\n78 90 12 34",
+    "DE89 3704 0044\n9999 9999 99",
+    _WRAPPED_KEY[:64] + "\nThanks",
+    _WRAPPED_KEY[:64] + "\nsee 2 more",
+    "digit by digit: 1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4",
+    "dice digit by digit: 6 1 7 5 2 3 6 4 2 3 1 5 6 2 4 1",
+]
+
+
+@pytest.mark.parametrize(("text", "value", "family"), WRAPPED, ids=[case[0][:40] for case in WRAPPED])
+def test_a_value_wrapped_across_a_line_is_found_whole(text: str, value: str, family: str) -> None:
+    assert covered(text, value, family), [(f.type, text[f.start : f.end]) for f in detect(text)]
+
+
+@pytest.mark.parametrize("text", NOT_JOINED)
+def test_lines_that_hold_no_wrapped_value_are_not_joined(text: str) -> None:
+    """What is found on such lines (a card row, a phone) is found on its own line; nothing spans a break."""
+    found = [text[f.start : f.end] for f in detect(text)]
+    assert not any("\n" in value for value in found), found

@@ -330,6 +330,8 @@ def _settled(
     scan = Scan(view.text, regions, view.encoded, view.lettered)
     candidates = _builtin_hits(scan, wanted)
     candidates += _spaced_out_hits(scan, wanted)
+    if "\n" in scan.text:
+        candidates += _wrapped_hits(scan, wanted)
     for detector in detectors:
         if wanted.intersection(detector.types):
             candidates.extend(hit for hit in _plugin_hits(detector, scan.text) if hit[0] in wanted)
@@ -410,10 +412,121 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     return hits
 
 
+# A value wrapped across one line break ("card: 4061\n1330 0646 9180", "DE54 7933 3971\n1334 6574 51",
+# "+1 702 873\n0897", "name@\nsfr.fr", a JWT or a provider key a terminal wrapped): the two lines are
+# read again joined, and a value found across the join is kept only where its own checks make the
+# join safe: a card named on its line, a "+" phone, an IBAN (its checksum), an address whose line
+# ends in "@", a JWT (its header decodes) or a provider key the first line alone does not hold.
+# Numbers whose first line already holds a whole value of their type (a table's rows) are not joined.
+_WRAP_BACK = 256  # characters of the line before the break read back
+_WRAP_AHEAD = 512  # characters of the line after it read ahead (a JWT's payload)
+_WRAP_BUDGET = 64  # joins read per text: bounded work on a megabyte of short lines
+_WRAP_TOKEN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+/=")
+_WRAP_NUMERIC = frozenset({"CREDIT_CARD", "IBAN", "PHONE"})
+_WRAP_TOKEN_MIN = 16  # a token's part before the break, to be worth joining
+
+
+def _wrapped_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
+    text = scan.text
+    hits: list[Hit] = []
+    budget = _WRAP_BUDGET
+    at = text.find("\n")
+    while at != -1 and budget:
+        joined = _wrap_join(text, at)
+        if joined is not None:
+            budget -= 1
+            hits += _joined_hits(scan, wanted, at, joined)
+        at = text.find("\n", at + 1)
+    return hits
+
+
+def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
+    """(end of the first line's value, start of the second's, separator, kind) for a break worth joining."""
+    end = at
+    if end and text[end - 1] == "\r":
+        end -= 1
+    while end and text[end - 1] in " \t":
+        end -= 1
+    start = at + 1
+    while start < len(text) and text[start] in " \t":
+        start += 1
+    if not end or start >= len(text):
+        return None
+    before, after = text[end - 1], text[start]
+    if before.isdigit() and after.isdigit():
+        return end, start, " ", "number"
+    if before == "@" and after.isalnum():
+        return end, start, "", "email"
+    if before in _WRAP_TOKEN and after in _WRAP_TOKEN:
+        first = end
+        while first > max(0, end - _WRAP_BACK) and text[first - 1] in _WRAP_TOKEN:
+            first -= 1
+        if end - first >= _WRAP_TOKEN_MIN:
+            return end, start, "", "token"
+    return None
+
+
+def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, int, str, str]) -> list[Hit]:
+    """Values found across the break at ``at`` once its lines are joined as ``how`` says (see _wrap_join)."""
+    end, start, separator, kind = how
+    text = scan.text
+    line_start = max(text.rfind("\n", 0, at) + 1, end - _WRAP_BACK)
+    line_end = text.find("\n", start)
+    line_end = min(len(text) if line_end == -1 else line_end, start + _WRAP_AHEAD)
+    head = text[line_start:end]
+    window = head + separator + text[start:line_end]
+    join = len(head)
+    if kind == "number":
+        types = wanted & _WRAP_NUMERIC
+    elif kind == "email":
+        types = wanted & {"EMAIL"}
+    else:
+        types = wanted - _WRAP_NUMERIC - {"EMAIL", "US_SSN", "IP_ADDRESS"}
+    if not types:
+        return []
+    alone = _builtin_hits(Scan(head, scan.phone_regions), types)
+    hits: list[Hit] = []
+    for found, found_start, found_end in _builtin_hits(Scan(window, scan.phone_regions), types):
+        if not found_start < join < found_end:
+            continue
+        if any(hit[0] == found and hit[1] <= found_start for hit in alone) and not (
+            kind == "token" and _terminal_wrap(window, found_start, join, found_end)
+        ):
+            continue  # the first line holds a whole value from there: a table's row, a key and a word after it
+        value = window[found_start:found_end]
+        if found == "CREDIT_CARD" and not CARD_WORDS.search(head.lower()):
+            continue
+        if found == "PHONE" and not value.startswith(("+", "(+")):
+            continue
+        first = line_start + found_start
+        last = start + (found_end - join - len(separator))
+        hits.append((found, first, last))
+    return hits
+
+
+_WRAP_WIDTH = 60  # the narrowest terminal line a wrapped token fills
+
+
+def _terminal_wrap(window: str, start: int, join: int, end: int) -> bool:
+    """A token that fills its line and goes on as the whole next line: a terminal wrapped it (a
+    provider key whose shortest length the first line already reaches is still cut there)."""
+    return (
+        join - start >= _WRAP_WIDTH
+        and not window[:start].strip(" \t")
+        and end == len(window)
+        and any(char.isdigit() for char in window[join:end])
+        and any(char.isalpha() for char in window[join:end])
+    )
+
+
+_DIGIT_BY_DIGIT = re.compile(r"digit[ \-]by[ \-]digit|one digit at a time|digits one by one")
+
+
 def _spoken_of(kind: str, context: str) -> bool:
     """The context names the kind of number a run of single digits is."""
     if kind == "CREDIT_CARD":
-        return CARD_WORDS.search(context) is not None
+        # "here it is digit by digit: 5 0 1 8 ...": read out, and still a card's length, issuer and Luhn digit.
+        return CARD_WORDS.search(context) is not None or _DIGIT_BY_DIGIT.search(context) is not None
     if kind == "PHONE":
         return PHONE_CONTEXT.search(context) is not None
     return True
