@@ -872,3 +872,83 @@ def test_lines_that_hold_no_wrapped_value_are_not_joined(text: str) -> None:
     """What is found on such lines (a card row, a phone) is found on its own line; nothing spans a break."""
     found = [text[f.start : f.end] for f in detect(text)]
     assert not any("\n" in value for value in found), found
+
+
+# Adversarial cases written after reviewer C's round, in the same classes (the first list found,
+# the second left alone).
+_RSA_KEY = "-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEA7x\\n-----END RSA PRIVATE KEY-----\\n"
+_SENDGRID = "SG.aB3dE5gH7jK9mN1pQ3sT5v.wX7yZ9bC1dE3fG5hJ7kL9mN1pQ3sT5vW7yZ9bC1dE3"
+ADVERSARIAL_C = [
+    (
+        '{"type":"service_account","private_key":"' + _RSA_KEY + '"}',
+        _RSA_KEY,
+        "PRIVATE_KEY",
+    ),
+    (
+        f"apiKey: process.env.SENDGRID_API_KEY || '{_SENDGRID}'",
+        _SENDGRID,
+        "SECRET",
+    ),
+    ('const pw = process.env.DB_PASSWORD ?? "Tr0ub4dor&3x";', "Tr0ub4dor&3x", "PASSWORD"),
+    (
+        "set -Ux OPENAI_API_KEY sk-proj-aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5hJ7kL9mN1pQ",
+        "sk-proj-aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5hJ7kL9mN1pQ",
+        "SECRET",
+    ),
+    (
+        "containers:\n  - env:\n    - name: STRIPE_SECRET_KEY\n      value: sk_live_aB3dE5gH7jK9mN1pQ3sT5vW7",
+        "sk_live_aB3dE5gH7jK9mN1pQ3sT5vW7",
+        "SECRET",
+    ),
+    (
+        '{"name":"SLACK_SIGNING_SECRET","value":"8f3a9c2e7b1d4f6a0c5e9b3d7f1a2c4e"}',
+        "8f3a9c2e7b1d4f6a0c5e9b3d7f1a2c4e",
+        "SECRET",
+    ),
+    (
+        "account_storage_key = 'aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5hJ7kL9m=='",
+        "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5hJ7kL9m==",
+        "SECRET",
+    ),
+    (
+        "SECRET_KEY = b'\\xde\\xad\\xbe\\xef\\x01\\x02\\x03\\x04\\x05\\x06\\x07\\x08'",
+        "\\xde\\xad\\xbe\\xef\\x01\\x02\\x03\\x04\\x05\\x06\\x07\\x08",
+        "SECRET",
+    ),
+    ("携帯は+81 90-1234-5678です", "+81 90-1234-5678", "PHONE"),
+    ("전화번호는+82 10-1234-5678입니다", "+82 10-1234-5678", "PHONE"),
+    ("手机号码：+86 138 1234 5678", "+86 138 1234 5678", "PHONE"),
+    ("Office: 020 7946 0123", "020 7946 0123", "PHONE"),
+    ("reply from fe80::1ff:fe23:4567:890a: bytes=32", "fe80::1ff:fe23:4567:890a", "IP_ADDRESS"),
+    ("Mastercard 5555 5555\n5555 4444 please", "5555 5555\n5555 4444", "CREDIT_CARD"),
+    ("IBAN FR76 3000 6000 0112 3456\n7890 189", "FR76 3000 6000 0112 3456\n7890 189", "IBAN"),
+    ("WhatsApp +49 151\n23456789", "+49 151\n23456789", "PHONE"),
+    ("send to maria.garcia@\r\ngmail.com", "maria.garcia@\r\ngmail.com", "EMAIL"),
+    ("card number, digit by digit: 3 7 8 2 8 2 2 4 6 3 1 0 0 0 5", "3 7 8 2 8 2 2 4 6 3 1 0 0 0 5", "CREDIT_CARD"),
+]
+ADVERSARIAL_C_NEGATIVES = [
+    "const mode = process.env.APP_MODE || 'production';",
+    "url: ${BASE_URL:-https://example.com}",
+    "set -gx GOPATH $HOME/go",
+    "- name: SECRET_NAME\n  value: my-app-secret",
+    "- name: API_TOKEN_TTL\n  value: 3600",
+    'cache.set(key="user_42", value="profile")',
+    "sig = b'\\x00\\x00'",
+    "参考価格+1,234円",
+    "Office hours: 0900 1700 daily",
+    "time 10:20:30: done",
+    "totals:\n1234 5678\n9012 3456",
+    "IBAN list:\nDE89 3704\n0044 0532 0130 01",
+    "see @\nfoo",
+]
+
+
+@pytest.mark.parametrize(("text", "value", "family"), ADVERSARIAL_C, ids=[case[0][:40] for case in ADVERSARIAL_C])
+def test_found_adversarial_c(text: str, value: str, family: str) -> None:
+    assert covered(text, value, family), [(f.type, text[f.start : f.end]) for f in detect(text)]
+
+
+@pytest.mark.parametrize("text", ADVERSARIAL_C_NEGATIVES)
+def test_left_alone_adversarial_c(text: str) -> None:
+    assert [(f.type, text[f.start : f.end]) for f in detect(text)] == []
+    assert REDACT_ALL.scrub(text).text == text
