@@ -23,6 +23,7 @@ import pytest
 
 from securemem import Admin, SecureMemory
 from securemem.admin.models import MemoryStore
+from securemem.errors import NotFound
 from securemem.policy import Policy
 from securemem.store import history
 from securemem.store.sqlversions import seq_range
@@ -302,7 +303,10 @@ def test_an_edited_head_is_named_by_audit_verify(
         newest = f"(SELECT max(seq) FROM versions WHERE seq BETWEEN {lo} AND {hi})"  # the other memory's
         _raw_edit(db, f"INSERT INTO content (id, data, head) VALUES (?, x'', {newest})", (number,))
     with Admin.open(db, key=KEY) as admin:
-        shown = _pages(admin, store_id, 100, memory_id=memory_id)
+        try:
+            shown = _pages(admin, store_id, 100, memory_id=memory_id)
+        except NotFound:  # every version hidden, and no file: the memory reads as unknown
+            shown = []
     assert shown != expected  # the edit hides versions of the memory from its listing
     code, lines = _verify(db, capsys)
     assert code == 1 and lines[0]["problems"], f"content.head edited ({edit}) hides versions unseen"
