@@ -639,6 +639,10 @@ HOSTILE.update(
         "wrapped-ats": "a@\nb " * (FIFTH // 6),
         "wrapped-tokens": "Ab3dE5gH7jK9mN1pQ3sT\n" * (FIFTH // 21),
         "wrapped-plus": "+1 415\n555 " * (FIFTH // 11),
+        # Runs of groups split into the numbers written one after another: each run read once.
+        "phone-runs": "415 555 2600 " * (FIFTH // 13),
+        "french-runs": "06 12 34 56 78 / " * (FIFTH // 17),
+        "zero-pairs": "06 01 09 03 " * (FIFTH // 12),
     }
 )
 
@@ -661,6 +665,13 @@ def test_a_megabyte_of_ssns_is_read_in_one_pass(unit: str) -> None:
     """Each SSN window was compared with every SSN found before (a minute for a megabyte)."""
     findings = detect(unit * (1_000_000 // len(unit)))
     assert len(findings) == 1_000_000 // len(unit) and {f.type for f in findings} == {"US_SSN"}
+
+
+def test_numbers_side_by_side_in_a_long_run_are_each_found() -> None:
+    text = "Tel: " + " ".join(f"06 12 34 {index // 100:02d} {index % 100:02d}" for index in range(10_000))
+    findings = detect(text)
+    assert len(findings) == 10_000
+    assert all(f.end - f.start == len("06 12 34 56 78") for f in findings)
 
 
 def test_an_address_reads_a_bounded_stretch_of_its_line() -> None:

@@ -952,3 +952,57 @@ def test_found_adversarial_c(text: str, value: str, family: str) -> None:
 def test_left_alone_adversarial_c(text: str) -> None:
     assert [(f.type, text[f.start : f.end]) for f in detect(text)] == []
     assert REDACT_ALL.scrub(text).text == text
+
+
+# Phone numbers written one after another (an attacker's finding): the candidate pattern ran them into
+# one candidate, which was no number (stored unchanged) or a long German-shaped one (the second
+# number's tail left behind). Each is now found with its own span, so it gets the token it gets alone.
+HASH_PHONES = Scrubber({"PHONE": "hash"}, hash_key=KEY)
+ADJACENT_PHONES = [
+    ("Phones: ", ["415 555 2600", "415 555 2601"], " "),
+    ("Tel ", ["0171 2345678", "0171 2345679"], " "),
+    ("Tel: ", ["06 12 34 56 78", "06 12 34 56 79"], " / "),
+    ("Phones: ", ["415-555-2600", "415-555-2601", "415-555-2602"], " "),
+    ("Tel: ", ["0171 2345678", "0171 2345679", "0171 2345670"], " / "),
+    ("Phones: ", ["415 555 2600", "0171 2345678"], " "),  # two shapes in one run
+    ("call ", ["4155552671", "4155552672"], " "),
+    ("Tel: ", [f"06 12 34 10 {index:02d}" for index in range(40)], " "),  # a run of many on one line
+]
+
+
+def _alone(number: str) -> str:
+    """The token ``number`` gets written alone (bare digits after "call", as they need a phone word)."""
+    return HASH_PHONES.scrub(f"call {number}").text.removeprefix("call ")
+
+
+@pytest.mark.parametrize(("label", "numbers", "joint"), ADJACENT_PHONES, ids=[case[1][0] for case in ADJACENT_PHONES])
+def test_adjacent_phones_are_each_found_with_their_own_span(label: str, numbers: list[str], joint: str) -> None:
+    text = label + joint.join(numbers)
+    found = [text[f.start : f.end] for f in detect(text) if f.type == "PHONE"]
+    assert found == numbers
+    assert HASH_PHONES.scrub(text).text == label + joint.join(_alone(number) for number in numbers)
+
+
+ADJACENT_NOT_PHONES = [
+    "order 415 555 2600 415 555 2601",  # a reference noun before the run
+    "amounts 1 234 567 890 1 234 567 891",  # amounts in thousands
+    "results 03 14 15 92 65 35 89 79 32 38",  # pairs that split into no numbers
+    "ts 1700000000 1700000001",  # bare digits with no phone word
+    "build 0171 2345678 0171 2345679",  # a reference noun: numbers of a build
+]
+
+
+@pytest.mark.parametrize("text", ADJACENT_NOT_PHONES)
+def test_runs_that_hold_no_numbers_side_by_side_are_left_alone(text: str) -> None:
+    assert [(f.type, text[f.start : f.end]) for f in detect(text)] == []
+
+
+def test_adjacent_phones_end_to_end() -> None:
+    from securemem import SecureMemory
+
+    memory = SecureMemory.open("memory://", key=bytes(32), policy="regulated")
+    text = "Phones: 415 555 2600 415 555 2601\nTel: 06 12 34 56 78 / 06 12 34 56 79\n"
+    memory.execute({"command": "create", "path": "/memories/a.md", "file_text": text})
+    stored = str(memory.execute({"command": "view", "path": "/memories/a.md"}))
+    for digits in ("2600", "2601", "56 78", "56 79"):
+        assert digits not in stored

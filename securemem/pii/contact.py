@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate, chain
 
 import phonenumbers
 
@@ -847,10 +848,26 @@ def _digits(value: str) -> int:
 def find_phones(scan: Scan) -> Iterator[Span]:
     text = scan.text
     done = 0
+    split_to = 0  # runs of groups read for numbers written one after another end here (each read once)
     for low, high in scan.around(scan.long_numbers, _LEAD, _TAIL):
         match = _PHONE.search(text, max(low, done), high)
         while match is not None:
             end = _phone_end(scan, match)
+            if match.start() >= split_to:
+                run = _run(text, match, high)
+                split_to = run[1][-1]
+                # Numbers side by side ("415 555 2600 415 555 2601", "06 12 34 56 78 / 06 12 34 56 79"):
+                # tried where the candidate is no number whole, or its run of groups goes on past it.
+                if end != match.end() or split_to > match.end():
+                    spans = _consecutive(scan, match, run)
+                    if spans:
+                        last_start, end = spans.pop()
+                        yield from spans
+                        extension = _EXTENSION.match(text, end)
+                        yield last_start, extension.end() if extension is not None else end
+                        done = extension.end() if extension is not None else end
+                        match = _PHONE.search(text, done, high)
+                        continue
             if not end:
                 match, end = _after_short_number(scan, match, high)
             if end:
@@ -865,6 +882,106 @@ def find_phones(scan: Scan) -> Iterator[Span]:
                 inner = match.group()[1:]
                 retry = match.start() + 1 if ("(" in inner or "+" in inner) else match.end()
                 match = _PHONE.search(text, retry, high)
+
+
+# A group after a candidate's last, with a separator the candidate pattern takes: the candidate holds
+# eight groups at most, two French numbers ten.
+_MORE_GROUPS = re.compile(r"(?:(?:[ ]?[.\-/][ ]?|[ ]{1,2}|\t)[0-9]{1,15})+(?![\w]|[.\-/][0-9])")
+_GROUP_DIGITS = re.compile(r"[0-9]+")
+_BOUNDARY = re.compile(r"[ .\-/\t]+")  # a separator a number may end and the next start at
+_PIECE_GROUPS = 8  # the groups of one number, as the candidate pattern takes them
+
+
+def _run(text: str, match: re.Match[str], high: int) -> tuple[list[int], list[int]]:
+    """The groups of the run of digit groups the candidate starts, its own and those after it: where
+    a number may start at each, and where each ends (two lists of integers, which the garbage
+    collector does not track: a run may be a megabyte long)."""
+    starts = [match.start()]
+    ends: list[int] = []
+    for separator in _BOUNDARY.finditer(text, match.start(), match.end()):
+        ends.append(separator.start())
+        starts.append(separator.end())
+    ends.append(match.end())
+    more = _MORE_GROUPS.match(text, match.end(), high)
+    if more is not None:
+        # Separators and groups alternate: their lengths summed give the offsets (at C speed).
+        chunk = more.group()
+        lengths = chain.from_iterable(
+            zip(map(len, _SEPARATOR.findall(chunk)), map(len, _GROUP_DIGITS.findall(chunk)), strict=True)
+        )
+        offsets = list(accumulate(lengths, initial=more.start()))
+        starts += offsets[1::2]
+        ends += offsets[2::2]
+    return starts, ends
+
+
+def _consecutive(scan: Scan, match: re.Match[str], groups: tuple[list[int], list[int]]) -> list[Span]:
+    """The numbers a run of groups holds one after another, each with its own span (so each gets the
+    token it gets alone), when the whole run splits into numbers at its group boundaries and is no
+    one number; else [].
+
+    Numbers written in a list are grouped alike: pieces of the same number of groups are tried first,
+    the fewest pieces first, each size given up at its first piece that is no number (a few tries on
+    a run of digits that holds none). A short run may hold numbers of two shapes ("415 555 2600 0171
+    2345678"): the fewest and most even pieces over its group boundaries.
+    """
+    starts, ends = groups
+    count = len(starts)
+    if count < 2:
+        return []
+    words = _last_words(scan, match.start())
+    for size in range(min(_PIECE_GROUPS, count // 2), 0, -1):
+        if count % size == 0 and all(
+            _piece(scan, starts[first], ends[first + size - 1], words) for first in range(0, count, size)
+        ):
+            return [(starts[first], ends[first + size - 1]) for first in range(0, count, size)]
+    return _mixed_pieces(scan, starts, ends, words) if count <= _MIXED_GROUPS else []
+
+
+_MIXED_GROUPS = 16  # the longest run read for numbers of two shapes (a bounded search)
+
+
+def _piece(scan: Scan, start: int, end: int, words: list[str]) -> bool:
+    """``text[start:end]`` is a phone number whole, read as a candidate of its own."""
+    candidate = scan.text[start:end]
+    if not _MIN_DIGITS <= _digits(candidate) <= _MAX_DIGITS:
+        return False
+    if (
+        phone_e164(candidate, scan.phone_regions) is None
+        and not candidate.startswith(("+", "(+"))
+        and not (candidate.isdigit() and _said_of_phone(words))
+    ):
+        return False  # what _is_phone decides first, without the context's checks
+    return _phone_end_at(scan, start, end, words) == end
+
+
+def _mixed_pieces(scan: Scan, starts: list[int], ends: list[int], words: list[str]) -> list[Span]:
+    """The fewest, then the most even, numbers that the groups split into whole, or []."""
+    count = len(starts)
+    best: list[tuple[int, int] | None] = [None] * (count + 1)
+    best[0] = (0, 0)
+    came_from = [0] * (count + 1)
+    for first in range(count):
+        reached = best[first]
+        if reached is None:
+            continue
+        for last in range(first, min(count, first + _PIECE_GROUPS)):
+            size = last + 1 - first
+            cost = (reached[0] + 1, reached[1] + size * size)
+            known = best[last + 1]
+            if (known is None or cost < known) and _piece(scan, starts[first], ends[last], words):
+                best[last + 1] = cost
+                came_from[last + 1] = first
+    if best[count] is None or came_from[count] == 0:
+        return []  # no split, or the run is one number
+    spans: list[Span] = []
+    at = count
+    while at:
+        first = came_from[at]
+        spans.append((starts[first], ends[at - 1]))
+        at = first
+    spans.reverse()
+    return spans
 
 
 # The candidate pattern without its first condition: where a rejected candidate opens with a short
@@ -916,9 +1033,13 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
     changes, the part before is tried too. A run of groups with one separator style is never cut
     ("4889 0152 6347 7331" is one number, not a phone number and a tail).
     """
-    start, end = match.span()
+    return _phone_end_at(scan, match.start(), match.end())
+
+
+def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = None) -> int:
+    """_phone_end of the candidate ``text[start:end]``; ``words``: those before it, when known."""
     text = scan.text
-    candidate = match.group()
+    candidate = text[start:end]
     digits = _digits(candidate)
     if digits < _MIN_DIGITS or _DATE_OR_IP.match(text, start, end):
         return 0
@@ -928,7 +1049,7 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
         _CURRENCY_AFTER.match(text, end) or _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
     ):
         return 0  # "2 345 678 901 €", "9 876 543 210 CHF": an amount
-    words = _last_words(scan, start)
+    words = _last_words(scan, start) if words is None else words
     if (
         _SINGLE_DIGITS.fullmatch(candidate) or _SPACED_THOUSANDS.fullmatch(candidate)
     ) and not _PHONE_WORDS.intersection(words):
