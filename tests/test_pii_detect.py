@@ -643,6 +643,10 @@ HOSTILE.update(
         "phone-runs": "415 555 2600 " * (FIFTH // 13),
         "french-runs": "06 12 34 56 78 / " * (FIFTH // 17),
         "zero-pairs": "06 01 09 03 " * (FIFTH // 12),
+        # Labels a value may be glued to ("phone_...", "ph#...", "tel-+...", "Karte4111...", "ibanDE89...").
+        "glued-phone-labels": "phone_1 ph#1 tel-+ mob_" * (FIFTH // 24),
+        "glued-card-labels": "Karte4111 n4111 " * (FIFTH // 16),
+        "glued-iban-labels": "ibanDE89 " * (FIFTH // 9),
     }
 )
 

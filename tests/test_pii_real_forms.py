@@ -1006,3 +1006,64 @@ def test_adjacent_phones_end_to_end() -> None:
     stored = str(memory.execute({"command": "view", "path": "/memories/a.md"}))
     for digits in ("2600", "2601", "56 78", "56 79"):
         assert digits not in stored
+
+
+# Values glued to their label by a dash, an underscore or "#" (an attacker's finding; file names are
+# scanned by the same detectors, so "tel-4155552671.md" is refused as a path too).
+GLUED_TO_LABELS = [
+    ("Tel-4155552671", "4155552671", "PHONE"),
+    ("Mob-4155552671", "4155552671", "PHONE"),
+    ("tel-+14155552671", "+14155552671", "PHONE"),
+    ("tel_+14155552671", "+14155552671", "PHONE"),
+    ("x-+14155552671", "+14155552671", "PHONE"),
+    ("phone_4155552671", "4155552671", "PHONE"),
+    ("ph#4155552671", "4155552671", "PHONE"),
+    ("mobile_07911 123456", "07911 123456", "PHONE"),
+    ("cell-4155552671", "4155552671", "PHONE"),
+    ("tel-4155552671.md", "4155552671", "PHONE"),
+    ("Karte4111 1111 1111 1111", "4111 1111 1111 1111", "CREDIT_CARD"),
+    ("Carte4111111111111111", "4111111111111111", "CREDIT_CARD"),
+    ("card n4111111111111111", "4111111111111111", "CREDIT_CARD"),
+    ("Visa no4111111111111111", "4111111111111111", "CREDIT_CARD"),
+    ("ibanDE89370400440532013000", "DE89370400440532013000", "IBAN"),
+    ("IBANGB82WEST12345698765432", "GB82WEST12345698765432", "IBAN"),
+]
+
+
+@pytest.mark.parametrize(("text", "value", "family"), GLUED_TO_LABELS, ids=[case[0] for case in GLUED_TO_LABELS])
+def test_values_glued_to_their_label_are_found(text: str, value: str, family: str) -> None:
+    assert covered(text, value, family), [(f.type, text[f.start : f.end]) for f in detect(text)]
+
+
+GLUED_NOT_LABELS = [
+    "build_4155552671",
+    "order_123456789",
+    "user_12345",
+    "v1_2_3",
+    "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+    "TEL-20240115 release tag",  # a tag: no valid number after the label
+    "graph_4155552671",  # "ph" ends a longer word
+    "telemetry_4155552671",
+    "n4111111111111111",  # "n" glued, no card named
+    "ssn_count 123456789",
+    "ssn_total_123456789",
+    "tin_123456789",
+    "liban 89370400440532013000",
+]
+
+
+@pytest.mark.parametrize("text", GLUED_NOT_LABELS)
+def test_identifiers_glued_to_words_are_left_alone(text: str) -> None:
+    assert [(f.type, text[f.start : f.end]) for f in detect(text)] == []
+
+
+def test_a_file_name_glued_to_a_label_is_refused_as_a_path() -> None:
+    from securemem import SecureMemory
+
+    memory = SecureMemory.open("memory://", key=bytes(32), policy="regulated")
+    for path in ("/memories/tel-4155552671.md",):
+        result = memory.execute({"command": "create", "path": path, "file_text": "x"})
+        assert result.is_error, path
+    for path in ("/memories/build_4155552671.md", "/memories/order_123456789.md"):
+        result = memory.execute({"command": "create", "path": path, "file_text": "x"})
+        assert not result.is_error, path

@@ -576,7 +576,10 @@ _PHONE = re.compile(
                                               # the lookbehinds below at most positions of a window
     (?:(?<=[0-9])(?=\+)                       # "+44 ..." glued to a number before it starts anew
       |(?<=(?<![A-Za-z])(?i:tel|mob|fax))(?=\+)            # a label glued on: "Tel+44 ...",
-      |(?<=(?<![A-Za-z])(?i:tel|mob|fax)[\-:])(?=[0-9(])   # "Mob-0161 ..."
+      |(?<=(?<![A-Za-z])(?i:tel|mob|fax)[\-:_\#])(?=[0-9(])   # "Mob-0161 ...", "tel_0161 ..."
+      |(?<=(?<![A-Za-z])(?i:ph)[\-_\#])(?=[0-9(])|(?<=(?<![A-Za-z])(?i:cell)[\-_\#])(?=[0-9(])   # "ph#415...",
+      |(?<=(?<![A-Za-z])(?i:phone)[\-_\#])(?=[0-9(])|(?<=(?<![A-Za-z])(?i:mobile)[\-_\#])(?=[0-9(])  # "phone_415..."
+      |(?<=[A-Za-z][\-_])(?=\+)                # "tel-+1 ...", "x-+1 ...": a "+" number glued to a word
       |(?<![\w+#$€£¥/\-])(?<![0-9.]\.)        # a label's dot may come before ("Tel.0171 ..."; see _phone_end)
        (?:(?=[+(])|(?<![0-9][ .\-/]))          # not the tail of "DE89 3704 0044 0532 0130 01"
     )
@@ -1012,12 +1015,15 @@ def _after_short_number(scan: Scan, match: re.Match[str], high: int) -> tuple[re
     return match, 0
 
 
-def _glued_wrongly(text: str, start: int, words: list[str], candidate: str) -> bool:
+def _glued_wrongly(text: str, start: int, words: list[str], candidate: str, regions: tuple[str, ...]) -> bool:
     """Glued by a dot to a word that is not a phone label ("v.0171 ..."), or by a dash to a word and
-    not written in groups (a phone glued to its label is: "Mob-0161 422 ..."; "TEL-20240115" is a tag)."""
+    not written in groups (a phone glued to its label is: "Mob-0161 422 ..."; "TEL-20240115" is a tag),
+    unless the word is a phone label and the digits a valid number ("Tel-4155552671")."""
     if text[start - 1] == ".":
         return not (words and words[-1] in _PHONE_WORDS)
-    return text[start - 1] == "-" and text[start - 2 : start - 1].isalpha() and candidate.isdigit()
+    if text[start - 1] == "-" and text[start - 2 : start - 1].isalpha() and candidate.isdigit():
+        return not (words and words[-1] in _PHONE_WORDS and phone_e164(candidate, regions) is not None)
+    return False
 
 
 def _table_cells(candidate: str, words: list[str]) -> bool:
@@ -1054,7 +1060,7 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         _SINGLE_DIGITS.fullmatch(candidate) or _SPACED_THOUSANDS.fullmatch(candidate)
     ) and not _PHONE_WORDS.intersection(words):
         return 0  # "6 0 3 5 7 6 9 8 8": a phone written a digit at a time only where the text says so
-    if (start and _glued_wrongly(text, start, words, candidate)) or _table_cells(candidate, words):
+    if (start and _glued_wrongly(text, start, words, candidate, scan.phone_regions)) or _table_cells(candidate, words):
         return 0
     # A reference noun before it ("order 4155552671") makes it a reference, unless the number is
     # international or the text calls it a phone ("The phone for the booking is 07911 123456").

@@ -22,8 +22,14 @@ from securemem.pii.scan import Scan, Span, accepted
 # The end of a card's name glued to the first digit ("VISA4373...", "mc5280..."): one lookbehind per
 # width, as Python's lookbehinds have a fixed width.
 _GLUED_CARD_NAME = r"(?<=(?<![A-Za-z])(?i:visa|amex|card)[0-9])|(?<=(?<![A-Za-z])(?i:mc|cc)[0-9])"
+# ... and a card's name in German or French ("Karte4111 ..."), or a number's abbreviation after a card's
+# name ("card n4111...", "Visa no4111..."), which is_card checks.
+_GLUED_CARD_START = (
+    rf"{_GLUED_CARD_NAME}|(?<=(?<![A-Za-z])(?i:karte|carte)[0-9])|(?<=(?<![A-Za-z])[Nn][0-9])"
+    r"|(?<=(?<![A-Za-z])(?i:no|nr)[0-9])"
+)
 _CARD_START = (
-    rf"[0-9](?=[0-9]{{3}})(?:(?<![\w][0-9])|{_GLUED_CARD_NAME})"
+    rf"[0-9](?=[0-9]{{3}})(?:(?<![\w][0-9])|{_GLUED_CARD_START})"
     r"(?<![0-9][.\-][0-9])(?<!(?<![0-9])[0-9]{4}[ \t][0-9])(?<!(?<![0-9])[0-9]{4}[ \t]{2}[0-9])"
     r"(?<![A-Za-z]{2}[0-9]{2}[ \t][0-9])"  # nor the account part of an IBAN ("DE89 3704 0044 ...")
 )
@@ -76,7 +82,11 @@ _CARD_TAIL = 6  # ... and the card pattern's, which may read an expiry or "CVV" 
 
 # The match starts at the two check digits; the country code is checked behind them.
 # Groups may be set apart by one or two spaces, a dash or a dot ("FR76.6529.7008...").
-_IBAN = re.compile(r"[0-9][0-9](?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})(?:(?:[ ]{1,2}|[\-.\t])?[A-Za-z0-9]){11,31}")
+# ... or glued to its label: "ibanDE89...".
+_IBAN = re.compile(
+    r"[0-9][0-9](?:(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})|(?<=(?<![A-Za-z0-9])(?i:iban)[A-Za-z]{2}[0-9]{2}))"
+    r"(?:(?:[ ]{1,2}|[\-.\t])?[A-Za-z0-9]){11,31}"
+)
 
 # Glued to its label ("SSN-123-04-2078", "SSN737-70-0210"), not to a number; " - " may separate too.
 _SSN = re.compile(
@@ -135,6 +145,8 @@ def find_cards(scan: Scan) -> Iterator[Span]:
             return False  # a Maestro of 12-15 digits only where a card is named: EAN-13 codes pass Luhn one in ten
         if start > 0 and text[start - 1] in ".-" and not _CARD_LABEL.search(scan.before(start - 1, 16)):
             return False
+        if start > 0 and text[start - 1].isalpha() and not _CARD_NAMES.search(scan.before(start, 28)):
+            return False  # glued to a letter: the end of a card's name, or "n" of "card n4111..."
         if _NOT_CARD_WORDS.search(scan.before(start, 28)) and not _CARD_NAMES.search(scan.before(start, 28)):
             return False  # "EAN-13: 4008627617607", "order number: 3040029165063095", "channel id 6516..."
         # An IMEI named just before it (15 digits, no Amex prefix) is not a card.
@@ -269,7 +281,12 @@ _IBAN_HEAD_COPY = re.compile(rb"aa00(?<![a0]aa00)")
 def may_hold_iban(scan: Scan) -> bool:
     """A country code and check digits anywhere (text holding none skips find_ibans). Not only near
     numbers of seven digits: an IBAN's account part may be mostly letters ("BH62 BBKU A187 8Z29 5M51 98")."""
-    return _IBAN_HEAD_COPY.search(scan.encoded.translate(_LETTERS_AND_DIGITS)) is not None
+    if _IBAN_HEAD_COPY.search(scan.encoded.translate(_LETTERS_AND_DIGITS)) is not None:
+        return True
+    return "iban" in scan.lower and _GLUED_IBAN.search(scan.lower) is not None
+
+
+_GLUED_IBAN = re.compile(r"(?<![a-z0-9])iban[a-z]{2}[0-9]{2}")
 
 
 def find_ibans(scan: Scan) -> Iterator[Span]:
