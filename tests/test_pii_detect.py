@@ -647,6 +647,7 @@ HOSTILE.update(
         "glued-phone-labels": "phone_1 ph#1 tel-+ mob_" * (FIFTH // 24),
         "glued-card-labels": "Karte4111 n4111 " * (FIFTH // 16),
         "glued-iban-labels": "ibanDE89 " * (FIFTH // 9),
+        "glued-ssn-labels": "ssn_123 " * (FIFTH // 8),
     }
 )
 

@@ -1027,6 +1027,8 @@ GLUED_TO_LABELS = [
     ("Visa no4111111111111111", "4111111111111111", "CREDIT_CARD"),
     ("ibanDE89370400440532013000", "DE89370400440532013000", "IBAN"),
     ("IBANGB82WEST12345698765432", "GB82WEST12345698765432", "IBAN"),
+    ("ssn_123456789", "123456789", "US_SSN"),
+    ("ssn_123456789.md", "123456789", "US_SSN"),
 ]
 
 
@@ -1061,7 +1063,7 @@ def test_a_file_name_glued_to_a_label_is_refused_as_a_path() -> None:
     from securemem import SecureMemory
 
     memory = SecureMemory.open("memory://", key=bytes(32), policy="regulated")
-    for path in ("/memories/tel-4155552671.md",):
+    for path in ("/memories/tel-4155552671.md", "/memories/ssn_123456789.md"):
         result = memory.execute({"command": "create", "path": path, "file_text": "x"})
         assert result.is_error, path
     for path in ("/memories/build_4155552671.md", "/memories/order_123456789.md"):

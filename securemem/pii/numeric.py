@@ -91,7 +91,8 @@ _IBAN = re.compile(
 # Glued to its label ("SSN-123-04-2078", "SSN737-70-0210"), not to a number; " - " may separate too.
 _SSN = re.compile(
     # Led by a digit (the engine skips to digits at C speed), the lookbehinds after it.
-    r"(?P<area>[0-9](?=[0-9]{2}[-. 0-9])(?:(?<=[Ss][Ss][Nn][0-9])|(?<![\w.][0-9])(?<![0-9_]-[0-9]))[0-9]{2})"
+    r"(?P<area>[0-9](?=[0-9]{2}[-. 0-9])(?:(?<=[Ss][Ss][Nn][0-9])|(?<=[Ss][Ss][Nn]_[0-9])"  # "SSN737...", "ssn_737..."
+    r"|(?<![\w.][0-9])(?<![0-9_]-[0-9]))[0-9]{2})"
     r"(?P<sep>[-. ]?| - )"
     r"(?P<group>[0-9]{2})(?P=sep)"
     r"(?P<serial>[0-9]{4})(?![\w]|[-.][0-9])"
@@ -103,7 +104,7 @@ _SSN_MIXED = re.compile(
 # An SSN written without dashes is only an SSN when the text says so just before it.
 # ("her social is 557 85 3890": "social" alone is how people say it).
 _SSN_WORDS = re.compile(
-    r"\b(?:ssn|ss#|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tin|itin|sozialversicherung)\b"
+    r"\b(?:ssn|ss#|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tin|itin|sozialversicherung)(?:\b|_$)"
 )
 
 
