@@ -1069,3 +1069,45 @@ def test_a_file_name_glued_to_a_label_is_refused_as_a_path() -> None:
     for path in ("/memories/build_4155552671.md", "/memories/order_123456789.md"):
         result = memory.execute({"command": "create", "path": path, "file_text": "x"})
         assert not result.is_error, path
+
+
+# Addresses that name no host (an attacker's finding: each was replaced). The unspecified address;
+# a network in CIDR notation (host bits zero) with a short prefix, a provider's or an organisation's
+# block, or based at an RFC 1918 block's first address; loopback with a port or after a word that
+# binds a service to it. Kept as addresses: a longer prefix ("route add 192.168.50.0/24", which a
+# reviewer labels), an interface's own address with its prefix, loopback named as someone's.
+NOT_HOSTS = [
+    "server listening on 0.0.0.0:8080",
+    "bind 127.0.0.1 port 6379",
+    "ip route add 10.0.0.0/8 via gateway",
+    "subnet 10.0.0.0/16 cidr 172.16.0.0/12",
+    "ASN 13335 prefix 104.16.0.0/13",
+    "allow 192.168.0.0/24",
+    "curl http://127.0.0.1:8080/health",
+    "redis listening on 127.0.0.1",
+    "route 2001:db8::/32 upstream",
+    "default route :: and 0.0.0.0/0",
+]
+
+
+@pytest.mark.parametrize("text", NOT_HOSTS)
+def test_addresses_that_name_no_host_are_left_alone(text: str) -> None:
+    assert [(f.type, text[f.start : f.end]) for f in detect(text)] == []
+
+
+HOSTS = [
+    ("ip route add 10.0.0.0/8 via 192.168.1.1", "192.168.1.1"),
+    ("route add 192.168.50.0/24 via 10.0.0.1", "192.168.50.0"),
+    ("CIDR 10.20.0.0/16 routes through 10.20.0.1.", "10.20.0.0"),
+    ("inet 10.1.2.3/24 brd 10.1.2.255", "10.1.2.3"),
+    ("peer 203.0.113.0/31", "203.0.113.0"),  # a point-to-point link's host
+    ("10.0.0.0/32 is the VIP", "10.0.0.0"),
+    ("inet6 2001:db8:1::/48 assigned to the household", "2001:db8:1::"),
+    ("Customer's home router is 127.0.0.1; whitelist it.", "127.0.0.1"),
+    ("X-Forwarded-For: ::1", "::1"),
+]
+
+
+@pytest.mark.parametrize(("text", "value"), HOSTS)
+def test_addresses_of_hosts_are_still_found(text: str, value: str) -> None:
+    assert covered(text, value, "IP_ADDRESS"), [(f.type, text[f.start : f.end]) for f in detect(text)]

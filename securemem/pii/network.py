@@ -54,11 +54,51 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
         return False  # "version 10.0.0.1", "Chrome/122.0.0.0"
     if match.group() in _MASKS and _MASK_WORDS.search(scan.before(match.start(), 24)):
         return False  # "subnet mask 255.255.255.0": a netmask, not a host
-    if octets[0] == "0" and any(octet != "0" for octet in octets):
-        return False  # "0.0.0.255", "0.0.255.255": a wildcard mask (no host has a first octet 0)
+    if octets[0] == "0":
+        return False  # "0.0.0.255": a wildcard mask (no host has a first octet 0); "0.0.0.0": no address at all
+    value = int.from_bytes(bytes(map(int, octets)), "big")
+    longest = _IPV4_HOSTS if value in _PRIVATE_BASES else _IPV4_PROVIDER
+    if _network(value, 32, longest, scan.text, match.end()):
+        return False  # "ip route add 10.0.0.0/8 via ...", "prefix 104.16.0.0/13": a network, no host
+    if octets[0] == "127" and _local_endpoint(scan, match):
+        return False  # "bind 127.0.0.1 port 6379", "127.0.0.1:8080": this machine's service, anyone's
     # "Table 4.1.2.3", "REQ 3.1.4.1": words that number sections, when every part is one digit (an
     # address after them, "ARP table: 192.168.1.10", has bigger parts).
     return not (all(len(octet) == 1 for octet in octets) and _SECTION_WORDS.search(before))
+
+
+# A network in CIDR notation ("10.0.0.0/8"): an address whose host bits are all zero, with its prefix
+# length after it. Short prefixes name a provider's or an organisation's block, no one (an IPv4 /15
+# holds 131,072 addresses, an IPv6 /32 is what a provider is given); a longer one narrows to one
+# site ("route add 192.168.50.0/24 via ...", which the reviewers label an address) and is read as
+# an address. /31 and /32 (and IPv6 /127, /128) name hosts.
+_PREFIX = re.compile(r"/([0-9]{1,3})(?![0-9.])")
+_IPV4_PROVIDER = 15
+_IPV4_HOSTS = 30  # /31 and /32 name hosts
+_IPV6_PROVIDER = 32
+
+
+def _network(value: int, width: int, longest: int, text: str, end: int) -> bool:
+    """The address ``value`` (of ``width`` bits) ending at ``end`` is a network of a prefix up to ``longest``."""
+    prefix = _PREFIX.match(text, end)
+    if prefix is None:
+        return False
+    bits = int(prefix[1])
+    return bits <= longest and value & ((1 << (width - bits)) - 1) == 0
+
+
+# The bases of the RFC 1918 blocks, with a prefix after them: every private network's configuration
+# repeats them ("subnet 10.0.0.0/16", "192.168.0.0/24").
+_PRIVATE_BASES = frozenset({10 << 24, (172 << 24) | (16 << 16), (192 << 24) | (168 << 16)})
+# A loopback address with a port after it, or after a word that binds a service to it.
+_PORT_AFTER = re.compile(r":[0-9]{1,5}(?![0-9])")
+_LISTEN_WORDS = re.compile(r"\b(?:bind|binds|bound|listen|listens|listening)(?:[ \t]+(?:on|to|at))?[ \t:=\"']{1,3}$")
+
+
+def _local_endpoint(scan: Scan, match: re.Match[str]) -> bool:
+    if _PORT_AFTER.match(scan.text, match.end()):
+        return True
+    return _LISTEN_WORDS.search(scan.before(match.start(), 24)) is not None
 
 
 # The line names an address before the number ("build agent ip -> build: 10.1.2.3").
@@ -132,10 +172,11 @@ def _is_ipv6(match: re.Match[str]) -> bool:
     elif len(groups) < 2 or sum(map(len, groups)) < 4 or _looks_like_mac(candidate, groups):
         return False
     try:
-        ipaddress.IPv6Address(candidate)
+        address = ipaddress.IPv6Address(candidate)
     except ValueError:
         return False
-    return True
+    # "2001:db8::/32": a provider's network, no host.
+    return not _network(int(address), 128, _IPV6_PROVIDER, match.string, match.end())
 
 
 _ADDRESS_KEY = re.compile(
