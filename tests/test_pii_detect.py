@@ -648,6 +648,10 @@ HOSTILE.update(
         "glued-card-labels": "Karte4111 n4111 " * (FIFTH // 16),
         "glued-iban-labels": "ibanDE89 " * (FIFTH // 9),
         "glued-ssn-labels": "ssn_123 " * (FIFTH // 8),
+        # Characters the view reads as digits, slashes or nothing.
+        "decorated-digits": "\u2474\u247d\u2488-" * (FIFTH // 4),
+        "fraction-slashes": "+1\u2044415\u2044" * (FIFTH // 8),
+        "line-separators": "4111\u2028" * (FIFTH // 5),
     }
 )
 

@@ -1111,3 +1111,42 @@ HOSTS = [
 @pytest.mark.parametrize(("text", "value"), HOSTS)
 def test_addresses_of_hosts_are_still_found(text: str, value: str) -> None:
     assert covered(text, value, "IP_ADDRESS"), [(f.type, text[f.start : f.end]) for f in detect(text)]
+
+
+# Characters the view read wrongly or not at all (an attacker's finding): digits NFKC writes with
+# brackets or a stop ("⑴" is "(1)", "⒈" is "1."), the fraction slash as a separator, the Unicode line
+# and paragraph separators between a card's groups (NEL, U+0085, already worked), "℮" for an "e".
+HASH_ALL = Scrubber(dict.fromkeys(ENTITY_TYPES, "hash"), hash_key=KEY)
+VIEW_FORMS = [
+    ("x \u2474\u2475\u2476-\u2477\u2478-\u2479\u247a\u247b\u247c y", "123-45-6789", "US_SSN"),
+    ("x \u2488\u2489\u248a-\u248b\u248c-\u248d\u248e\u248f\u2490 y", "123-45-6789", "US_SSN"),
+    ("call +1\u2044415\u2044555\u20442671", "+1/415/555/2671", "PHONE"),
+    ("call +1/415/555/2671", "+1/415/555/2671", "PHONE"),
+    ("card 4111\u20281111\u20281111\u20281111", "4111 1111 1111 1111", "CREDIT_CARD"),
+    ("card 4111\u20291111\u20291111\u20291111", "4111 1111 1111 1111", "CREDIT_CARD"),
+    ("mail jan\u212e@example.com", "jane@example.com", "EMAIL"),
+    ("mail jane@exampl\u212e.com", "jane@example.com", "EMAIL"),
+]
+
+
+@pytest.mark.parametrize(("text", "plain", "family"), VIEW_FORMS, ids=[case[1] for case in VIEW_FORMS])
+def test_view_reads_decorated_digits_slashes_and_line_separators(text: str, plain: str, family: str) -> None:
+    findings = detect(text)
+    assert [f.type for f in findings] == [family], [(f.type, text[f.start : f.end]) for f in findings]
+    # Scrubbed whole, with the token of the plain form: nothing of the value is left, nothing around it taken.
+    written = text[: findings[0].start] + plain + text[findings[0].end :]
+    assert HASH_ALL.scrub(text).text == HASH_ALL.scrub(written).text
+
+
+VIEW_FORMS_LEFT_ALONE = [
+    "see \u2474 and \u2489 below",  # list markers
+    "steps \u2488 \u2489 \u248a \u248b",
+    "mix 1\u20442 cup of flour, 3\u20444 of sugar",
+    "line one\u2028line two\u2029paragraph",
+    "\u212e 500 g net weight",
+]
+
+
+@pytest.mark.parametrize("text", VIEW_FORMS_LEFT_ALONE)
+def test_view_forms_in_ordinary_text_are_left_alone(text: str) -> None:
+    assert [(f.type, text[f.start : f.end]) for f in detect(text)] == []

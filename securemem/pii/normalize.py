@@ -45,6 +45,9 @@ _PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r\x0b\x0c"
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 _DASHES = frozenset("\u2212\u2043\ufe63\uff0d\u2e3a\u2e3b\u2053")  # ... and the swung dash "⁓"
 _STOPS = {"\u3002": ".", "\uff61": ".", "\u2024": "."}
+_SLASHES = frozenset("\u2044\u2215")  # fraction and division slashes, which NFKC keeps
+# Digits NFKC writes with brackets or a stop ("⑴" U+2474, "⒈" U+2488, "🄁" U+1F101).
+_DECORATED_DIGITS = re.compile(r"\(([0-9]+)\)|([0-9]+)[.,]")
 # Cyrillic and Greek letters that are drawn like Latin ones (Unicode confusables, the common part).
 _CONFUSABLES = dict(
     zip(
@@ -78,6 +81,7 @@ _CONFUSABLES.update(
         "\u054d": "U",  # Ս
         "\u0555": "O",  # Օ
         "\u0131": "i",  # ı
+        "\u212e": "e",  # ℮ (estimated symbol)
         "\u0269": "i",  # ɩ
         "\ua4da": "C",  # ꓚ
         "\ua4d0": "B",  # ꓐ
@@ -104,16 +108,20 @@ def fold(char: str) -> str:
     if category == "Zs":
         return " "
     if category in ("Zl", "Zp"):
-        return "\n"
+        return ""  # U+2028, U+2029: dropped as the other Unicode line break, NEL (U+0085), is
     if category == "Pd" or char in _DASHES:
         return "-"
     if char in _STOPS:
         return _STOPS[char]
+    if char in _SLASHES:
+        return "/"
     if char in _CONFUSABLES:
         return _CONFUSABLES[char]
     folded = unicodedata.normalize("NFKC", char)
     if folded == char:
         return _drawn_as(char)
+    if category == "No" and (decorated := _DECORATED_DIGITS.fullmatch(folded)) is not None:
+        return decorated[1] or decorated[2]  # "⑴" is "(1)" and "⒈" "1." to NFKC: the digit alone
     if folded.isascii():
         return folded
     # NFKC can leave marks or other-script digits behind ("①" is fine, "ǅ" too): fold those as well.
