@@ -1087,6 +1087,10 @@ NOT_HOSTS = [
     "redis listening on 127.0.0.1",
     "route 2001:db8::/32 upstream",
     "default route :: and 0.0.0.0/0",
+    "route add 192.168.50.0/24 via gateway",  # a private network, of any size
+    'cidr    = "10.118.0.0/16"',
+    "subnets = [10.0.1.0/24, 10.0.2.0/24, 172.20.16.0/20]",
+    "route add -net 192.168.100.0/24 gw router.lan",
 ]
 
 
@@ -1097,8 +1101,9 @@ def test_addresses_that_name_no_host_are_left_alone(text: str) -> None:
 
 HOSTS = [
     ("ip route add 10.0.0.0/8 via 192.168.1.1", "192.168.1.1"),
-    ("route add 192.168.50.0/24 via 10.0.0.1", "192.168.50.0"),
-    ("CIDR 10.20.0.0/16 routes through 10.20.0.1.", "10.20.0.0"),
+    ("route add 192.168.50.0/24 via 10.0.0.1", "10.0.0.1"),
+    ("CIDR 10.20.0.0/16 routes through 10.20.0.1.", "10.20.0.1"),
+    ("announce 217.232.108.0/24 from AS3320", "217.232.108.0"),  # a public /24 narrows to a site
     ("inet 10.1.2.3/24 brd 10.1.2.255", "10.1.2.3"),
     ("peer 203.0.113.0/31", "203.0.113.0"),  # a point-to-point link's host
     ("10.0.0.0/32 is the VIP", "10.0.0.0"),
@@ -1150,3 +1155,19 @@ VIEW_FORMS_LEFT_ALONE = [
 @pytest.mark.parametrize("text", VIEW_FORMS_LEFT_ALONE)
 def test_view_forms_in_ordinary_text_are_left_alone(text: str) -> None:
     assert [(f.type, text[f.start : f.end]) for f in detect(text)] == []
+
+
+# Reviewer D's blind round (kept out of the repository as a measure of text no one here had seen):
+# an ISBN with its hyphens and an IPv4 network in a SQL row were read as phones.
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("INSERT INTO books VALUES ('0-306-40615-2', 'Theory of Graphs', 1987);", []),
+        ("INSERT INTO books VALUES ('978-0-306-40615-7', 'Theory of Graphs');", []),
+        ("VALUES ('22.87.231.0/24', 9944957, false);", [("IP_ADDRESS", "22.87.231.0")]),
+        ("call 0-306-40615-2", [("PHONE", "0-306-40615-2")]),  # said to be a phone: a phone
+        ("ISBN 0-306-40615-3 or call 030-640-6152", [("PHONE", "030-640-6152")]),  # a bad check digit is no ISBN
+    ],
+)
+def test_isbns_and_addresses_are_not_phones(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(f.type, text[f.start : f.end]) for f in detect(text)] == found

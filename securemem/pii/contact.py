@@ -1115,6 +1115,8 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
     said = bool(_PHONE_WORDS.intersection(words[-3:]))
     if candidate.isdigit() and not (said or words[-1:] == ["#"]):
         return False
+    if not said and (_DOTTED_QUAD.fullmatch(candidate) or _isbn(candidate)):
+        return False  # "VALUES ('22.87.231.0/24', ...)": a network; "('0-306-40615-2', 'Theory of Graphs')": a book
     if phone_e164(candidate, scan.phone_regions) is not None:
         return True
     # A number the metadata does not know (a range not yet allocated, a made-up one) is still a
@@ -1125,6 +1127,26 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         compact = candidate.translate(_PHONE_PUNCTUATION)
         return _possible_international(compact[1:]) and (said or not candidate[1:].isdigit())
     return candidate.isdigit() and _said_of_phone(words) and _possible_national(candidate, scan.phone_regions)
+
+
+# An IPv4 address or network in a phone's clothes ("22.87.231.0/24"), and an ISBN written with its
+# hyphens (four groups, ten digits or 978/979 and thirteen, its check digit right).
+_DOTTED_QUAD = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,2})?")
+_ISBN_GROUPS = re.compile(r"(?:97[89]-)?[0-9]{1,5}-[0-9]{1,7}-[0-9]{1,7}-[0-9X]")
+
+
+def _isbn(candidate: str) -> bool:
+    if not _ISBN_GROUPS.fullmatch(candidate):
+        return False
+    digits = candidate.replace("-", "")
+    if len(digits) == 10:
+        total = sum((10 - i) * (10 if c == "X" else int(c)) for i, c in enumerate(digits))
+        return total % 11 == 0
+    return (
+        len(digits) == 13
+        and digits[-1] != "X"
+        and sum(int(c) * (3 if i % 2 else 1) for i, c in enumerate(digits)) % 10 == 0
+    )
 
 
 # Words that call the number after them a phone number (a "number" needs one of these too, or an

@@ -57,7 +57,7 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
     if octets[0] == "0":
         return False  # "0.0.0.255": a wildcard mask (no host has a first octet 0); "0.0.0.0": no address at all
     value = int.from_bytes(bytes(map(int, octets)), "big")
-    longest = _IPV4_HOSTS if value in _PRIVATE_BASES else _IPV4_PROVIDER
+    longest = _IPV4_HOSTS if value in _PRIVATE_BASES or _private(value) else _IPV4_PROVIDER
     if _network(value, 32, longest, scan.text, match.end()):
         return False  # "ip route add 10.0.0.0/8 via ...", "prefix 104.16.0.0/13": a network, no host
     if octets[0] == "127" and _local_endpoint(scan, match):
@@ -90,6 +90,15 @@ def _network(value: int, width: int, longest: int, text: str, end: int) -> bool:
 # The bases of the RFC 1918 blocks, with a prefix after them: every private network's configuration
 # repeats them ("subnet 10.0.0.0/16", "192.168.0.0/24").
 _PRIVATE_BASES = frozenset({10 << 24, (172 << 24) | (16 << 16), (192 << 24) | (168 << 16)})
+
+
+def _private(value: int) -> bool:
+    """In an RFC 1918 block: a private network of any size ("cidr = 10.118.0.0/16", "route add
+    192.168.100.0/24 gw ...") is one of millions like it, reachable from no one's internet, so its
+    prefix names no one (a host in it still is an address: "inet 10.1.2.3/24" has host bits)."""
+    return value >> 24 == 10 or value >> 20 == (172 << 4) | 1 or value >> 16 == (192 << 8) | 168
+
+
 # A loopback address with a port after it, or after a word that binds a service to it.
 _PORT_AFTER = re.compile(r":[0-9]{1,5}(?![0-9])")
 _LISTEN_WORDS = re.compile(r"\b(?:bind|binds|bound|listen|listens|listening)(?:[ \t]+(?:on|to|at))?[ \t:=\"']{1,3}$")

@@ -351,7 +351,7 @@ add("ssh deploy@[2001:db8::42]:22 timed out", [("IP_ADDRESS", "2001:db8::42")], 
 add("Link-local peer fe80::1%eth0 answered.", [("IP_ADDRESS", "fe80::1")], "ipv6 with zone")
 add(
     "CIDR 10.20.0.0/16 routes through 10.20.0.1.",
-    [("IP_ADDRESS", "10.20.0.0"), ("IP_ADDRESS", "10.20.0.1")],
+    [("IP_ADDRESS", "10.20.0.1")],
     "ipv4 cidr",
 )
 
