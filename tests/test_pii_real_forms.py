@@ -1171,3 +1171,23 @@ def test_view_forms_in_ordinary_text_are_left_alone(text: str) -> None:
 )
 def test_isbns_and_addresses_are_not_phones(text: str, found: list[tuple[str, str]]) -> None:
     assert [(f.type, text[f.start : f.end]) for f in detect(text)] == found
+
+
+ENV_FILE = (
+    "AWS_SECRET_ACCESS_KEY = GpW6jTXrDznr1FV9iSrKLalMsrl6uMfGhWEDle1A\n"
+    "HEROKU_API_KEY=b2e2be71-14c4-249a-d734-2c049d48f5a0\n"
+    "DD_API_KEY=4a0dd086f4023673be7f9e7602dc269d\n"
+    "AZURE_STORAGE_KEY=E9xXsm3tNnJB6Kmcm+O3WdWsUVkIN4up9UpBQ4uoaK5+bLPM9EUHlgprq3l23WpD4dLHpjVy9SxpaYs5sr55WA==\n"
+    "DB_PORT=5432\n"
+    "Here is the rest of the note.\n"
+)
+
+
+def test_values_at_line_ends_are_not_joined_to_the_next_lines_name() -> None:
+    """Read joined with the next line, a secret at a line's end took the next line's variable name
+    with it ("…1A\\nHEROKU_API_KEY": a wrap that was no wrap): each finding stays on its line."""
+    findings = detect(ENV_FILE)
+    assert findings and all("\n" not in ENV_FILE[f.start : f.end] for f in findings)
+    for name in ("HEROKU_API_KEY", "DD_API_KEY", "AZURE_STORAGE_KEY", "DB_PORT", "Here is"):
+        at = ENV_FILE.index(name)
+        assert not any(f.start <= at < f.end for f in findings), name

@@ -461,7 +461,8 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
         first = end
         while first > max(0, end - _WRAP_BACK) and text[first - 1] in _WRAP_TOKEN:
             first -= 1
-        if end - first >= _WRAP_TOKEN_MIN:
+        # A token a terminal wrapped fills its line; a JWT may be cut anywhere after its header.
+        if end - first >= _WRAP_WIDTH or (end - first >= _WRAP_TOKEN_MIN and "eyJ" in text[first:end]):
             return end, start, "", "token"
     return None
 
@@ -489,10 +490,15 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
     for found, found_start, found_end in _builtin_hits(Scan(window, scan.phone_regions), types):
         if not found_start < join < found_end:
             continue
-        if any(hit[0] == found and hit[1] <= found_start for hit in alone) and not (
-            kind == "token" and _terminal_wrap(window, found_start, join, found_end)
-        ):
-            continue  # the first line holds a whole value from there: a table's row, a key and a word after it
+        if kind == "token" and found != "JWT":
+            # A value of any type already in the first line's part ("KEY=value" then the next line's
+            # "NAME=...": one .env line after another) is not joined, unless a terminal wrapped it.
+            if any(hit[1] < join and hit[2] > found_start for hit in alone) and not _terminal_wrap(
+                window, found_start, join, found_end
+            ):
+                continue
+        elif any(hit[0] == found and hit[1] <= found_start for hit in alone):
+            continue  # the first line holds a whole value from there: a table's row
         value = window[found_start:found_end]
         if found == "CREDIT_CARD" and not CARD_WORDS.search(head.lower()):
             continue
@@ -510,13 +516,18 @@ _WRAP_WIDTH = 60  # the narrowest terminal line a wrapped token fills
 def _terminal_wrap(window: str, start: int, join: int, end: int) -> bool:
     """A token that fills its line and goes on as the whole next line: a terminal wrapped it (a
     provider key whose shortest length the first line already reaches is still cut there)."""
+    rest = window[join:end]
     return (
         join - start >= _WRAP_WIDTH
         and not window[:start].strip(" \t")
         and end == len(window)
-        and any(char.isdigit() for char in window[join:end])
-        and any(char.isalpha() for char in window[join:end])
+        and _WRAP_REST.fullmatch(rest) is not None  # no "NAME=value" of its own: "=" only as padding
+        and any(char.isdigit() for char in rest)
+        and any(char.isalpha() for char in rest)
     )
+
+
+_WRAP_REST = re.compile(r"[A-Za-z0-9_\-+/.]+={0,2}")
 
 
 _DIGIT_BY_DIGIT = re.compile(r"digit[ \-]by[ \-]digit|one digit at a time|digits one by one")
