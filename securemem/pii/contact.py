@@ -1310,8 +1310,19 @@ _GLUED_PLUS = re.compile(rf"(?<=[{_CJK}])\+(?=[0-9])")
 _LABELLED_NUMBER = re.compile(r"\+?[0-9](?:[ \-.]?[0-9]|[ ]?\([0-9]{1,4}\)[ ]?[0-9]){6,16}")
 
 
+# The first characters of the labels above: text without any (most text that is not ASCII: an em
+# dash, curly quotes, accents) holds no such label, and a glued "+" needs a CJK character anyway.
+_FOREIGN_LABEL_HEADS = re.compile(r"[電携电手휴연전मफनद]")
+
+
 def may_hold_labelled_phone(scan: Scan) -> bool:
-    return not scan.text.isascii() or "office" in scan.lower
+    if "office" in scan.lower:
+        return True
+    if scan.text.isascii():
+        return False
+    return _FOREIGN_LABEL_HEADS.search(scan.text) is not None or (
+        "+" in scan.text and _GLUED_PLUS.search(scan.text) is not None
+    )
 
 
 def find_labelled_phones(scan: Scan) -> Iterator[Span]:
