@@ -1191,3 +1191,27 @@ def test_values_at_line_ends_are_not_joined_to_the_next_lines_name() -> None:
     for name in ("HEROKU_API_KEY", "DD_API_KEY", "AZURE_STORAGE_KEY", "DB_PORT", "Here is"):
         at = ENV_FILE.index(name)
         assert not any(f.start <= at < f.end for f in findings), name
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The HMAC key is PBKDF2-HMAC-SHA512 of the key (2 rounds)",
+        "Passphrase: stretched with PBKDF2-HMAC-SHA512 (256,000 iterations)",
+        "secret_key: PBKDF2-HMAC-SHA512",
+        "token: TLS-ECDHE-RSA-AES128-GCM-SHA256",
+        "ssl_ciphers: ECDHE-RSA-AES256-GCM-SHA384",
+        "password: AES-256-GCM",
+    ],
+)
+def test_the_name_of_an_algorithm_after_a_secret_word_is_no_secret(text: str) -> None:
+    """Found in this package's own docstrings: a chain of algorithm names reads as random."""
+    assert [(f.type, text[f.start : f.end]) for f in detect(text)] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("password: Aes256Gcm!x9", "Aes256Gcm!x9"), ("api_key=AES256GCMxQ9fk2LmZp7Rt4Wd", "AES256GCMxQ9fk2LmZp7Rt4Wd")],
+)
+def test_a_secret_that_starts_like_an_algorithm_is_still_one(text: str, value: str) -> None:
+    assert [text[f.start : f.end] for f in detect(text)] == [value]

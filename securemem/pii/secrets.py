@@ -1268,7 +1268,19 @@ def _plausible_value(secret: str, quoted: bool) -> bool:
         return False
     if not quoted and (_IDENTIFIER_CHAIN.match(secret) or _CONSTANT.match(secret) or _SNAKE.match(secret)):
         return False
+    if _ALGORITHMS.fullmatch(secret):
+        return False  # "The HMAC key is PBKDF2-HMAC-SHA512 of the key", "token: TLS-ECDHE-RSA-AES128-GCM-SHA256"
     return not secret.startswith("[")
+
+
+# Cryptographic algorithms and modes, joined by dashes or underscores: the name of how a secret is
+# made, never the secret ("AES-256-GCM", "PBKDF2-HMAC-SHA512", "ECDHE-RSA-AES128-GCM-SHA256").
+_ALGORITHM = (
+    r"(?:AES(?:[0-9]{3})?|HMAC|SHA|SHA[0-9]{1,3}|SHA3|MD5|PBKDF2|SCRYPT|BCRYPT|ARGON2(?:I|D|ID)?|RSA|DSA|ECDSA|ECDHE?|DHE?|"
+    r"ED25519|ED448|X25519|X448|CHACHA20|POLY1305|GCM|CBC|CTR|CCM|OFB|CFB|ECB|XTS|SIV|TLS|SSL|PSS|OAEP|PKCS[0-9]{0,2}|"
+    r"HKDF|KDF|P[0-9]{3}|SECP[0-9]{3}[RK][0-9]|[0-9]{2,4})"
+)
+_ALGORITHMS = re.compile(rf"(?=[0-9\-_/]*[A-Za-z])(?i:{_ALGORITHM}(?:[-_/]{_ALGORITHM})+)")
 
 
 def _followed_by_words(text: str, end: int) -> bool:
@@ -1281,7 +1293,7 @@ _ENTROPY_SAMPLE = 64  # entropy of the first characters: enough to tell random f
 
 def _looks_random(secret: str) -> bool:
     """Long enough, and more than one kind of character: not a word, a number or a flag."""
-    if len(secret) < 8:
+    if len(secret) < 8 or _ALGORITHMS.fullmatch(secret):
         return False
     classes = (
         (secret != secret.upper())  # has a lower-case letter
@@ -1418,8 +1430,8 @@ _NAME_WITH_SUFFIX = re.compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
 
 
 def _is_high_entropy(value: str) -> bool:
-    if _UUID.fullmatch(value) or _ETHEREUM.fullmatch(value) or _identifier_like(value):
-        return False  # an identifier (the issue's must-survive list)
+    if _UUID.fullmatch(value) or _ETHEREUM.fullmatch(value) or _identifier_like(value) or _ALGORITHMS.fullmatch(value):
+        return False  # an identifier (the issue's must-survive list), an algorithm's name
     letters = value.upper() != value.lower()
     digits = _DIGIT.search(value) is not None
     if not (letters and digits) or len(value) < 16 or _CONSTANT.match(value) or _SNAKE.match(value):
