@@ -1215,3 +1215,17 @@ def test_the_name_of_an_algorithm_after_a_secret_word_is_no_secret(text: str) ->
 )
 def test_a_secret_that_starts_like_an_algorithm_is_still_one(text: str, value: str) -> None:
     assert [text[f.start : f.end] for f in detect(text)] == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "user, password = HTTPPasswordMgr.find_user_password(self, realm, authuri)",
+        "user, passwd = self.get_user_passwd(host, realm, i)",
+        "passwd = unquote(passwd or '')",
+        "username, have_password, password = userinfo.partition(b':')",
+    ],
+)
+def test_a_function_called_for_a_password_is_no_password(text: str) -> None:
+    """Found by scanning Python's own urllib: a call after a password's name is code, not a value."""
+    assert [(f.type, text[f.start : f.end]) for f in detect(text)] == []

@@ -1270,7 +1270,14 @@ def _plausible_value(secret: str, quoted: bool) -> bool:
         return False
     if _ALGORITHMS.fullmatch(secret):
         return False  # "The HMAC key is PBKDF2-HMAC-SHA512 of the key", "token: TLS-ECDHE-RSA-AES128-GCM-SHA256"
+    if not quoted and _CALLED_FOR.match(secret):
+        return False  # "user, passwd = self.get_user_passwd(host, realm)", "passwd = unquote(passwd or '')"
     return not secret.startswith("[")
+
+
+# A function called for the value: a dotted name, or a lower-case name with a name for argument
+# ("Summer(2024)!" stays a password).
+_CALLED_FOR = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(|[a-z_][a-z_]{2,}\([A-Za-z_]")
 
 
 # Cryptographic algorithms and modes, joined by dashes or underscores: the name of how a secret is
