@@ -1229,3 +1229,22 @@ def test_a_secret_that_starts_like_an_algorithm_is_still_one(text: str, value: s
 def test_a_function_called_for_a_password_is_no_password(text: str) -> None:
     """Found by scanning Python's own urllib: a call after a password's name is code, not a value."""
     assert [(f.type, text[f.start : f.end]) for f in detect(text)] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("pwd = '!bLfmWh8aKN3Nqf32f'", "!bLfmWh8aKN3Nqf32f"),  # reviewer D: read as a YAML tag
+        ("password = '!bLfmWh8aKN3Nqf32f'", "!bLfmWh8aKN3Nqf32f"),  # its "!" was left in clear
+        ("password: !Qx7kP2mZr9", "!Qx7kP2mZr9"),
+    ],
+)
+def test_a_password_opening_with_an_exclamation_mark_is_found_whole(text: str, value: str) -> None:
+    assert [text[f.start : f.end] for f in detect(text)] == [value]
+
+
+@pytest.mark.parametrize(
+    "text", ["password: !vault |", "Password: !Ref DbPassword", "password: !secret db_password", "key: !!binary"]
+)
+def test_yaml_tags_after_a_password_key_stay(text: str) -> None:
+    assert detect(text) == []

@@ -1238,7 +1238,9 @@ _NAMED_VARIABLE = re.compile(
 )
 _REFERENCE = re.compile(r"%[A-Za-z_]+%|%(?:\([A-Za-z_]+\))?[sdr]|@[A-Za-z_][A-Za-z_.]*(?:\(.*\))?")
 # A YAML tag where the value will come from elsewhere ("password: !vault |", "!Ref DbPassword").
-_YAML_TAG = re.compile(r"![A-Za-z_][A-Za-z0-9_]*")
+# Tags are words ("!Ref", "!GetAtt", "!vault", "!!binary"): a "!" before letters and digits mixed
+# ("!bLfmWh8aKN3Nqf32f") opens a password.
+_YAML_TAG = re.compile(r"!!?[A-Za-z][A-Za-z_]{0,23}(?:::[A-Za-z]{1,24})?")
 
 
 # What follows a password's name in code and on command lines without being its value: the next
