@@ -1248,3 +1248,16 @@ def test_a_password_opening_with_an_exclamation_mark_is_found_whole(text: str, v
 )
 def test_yaml_tags_after_a_password_key_stay(text: str) -> None:
     assert detect(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Bonjour, vous pouvez me joindre au 0612383903 ou par mail.", ["0612383903"]),  # reviewer D
+        ("Sie können mich anrufen: 01512 3456789", ["01512 3456789"]),
+        ("Wir erreichen 2024 neue Kunden", []),
+        ("nous allons appeler 12 personnes", []),
+    ],
+)
+def test_calling_verbs_of_other_languages_name_a_phone(text: str, found: list[str]) -> None:
+    assert [text[f.start : f.end] for f in detect(text)] == found

@@ -649,6 +649,21 @@ _PHONE_WORDS = frozenset(
         "celular",
         "cel",
         "fon",
+        # "reach me at", "call me on" in the configured regions' other languages ("vous pouvez me
+        # joindre au 0612383903", from reviewer D's blind round).
+        "joindre",
+        "appeler",
+        "appelez",
+        "rappeler",
+        "anrufen",
+        "erreichen",
+        "erreichbar",
+        "llamar",
+        "llámame",
+        "llamame",
+        "chiamare",
+        "chiamami",
+        "bellen",
     ]
 )
 _PERSON_NOUNS = frozenset(["customer", "member", "employee", "client", "patient", "user", "subscriber"])
