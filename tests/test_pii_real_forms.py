@@ -1280,3 +1280,19 @@ def test_calling_verbs_of_other_languages_name_a_phone(text: str, found: list[st
 )
 def test_a_twilio_token_written_beside_its_account_sid_is_found(text: str, found: list[str]) -> None:
     assert [text[f.start : f.end] for f in detect(text)] == found
+
+
+# Reviewer E's blind round (tests/data/pii_review_e.jsonl, taken as it came).
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        (">>> df.describe()\nmean   534.79  6.88  76.71\nstd    88.12  2.36  9.76", []),  # a table of decimals
+        ("STRIPE_SECRET_KEY=sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", []),  # a template's filler
+        ("token ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", []),
+        ("Landlord rang from 0191491854 about the boiler.", ["0191491854"]),
+        ("Tel 06.12.34.56.78", ["06.12.34.56.78"]),
+        ("sk_live_51Hx9kLmQp2rSt7UvWxYz0AbCdEfGhIj", ["sk_live_51Hx9kLmQp2rSt7UvWxYz0AbCdEfGhIj"]),
+    ],
+)
+def test_reviewer_e_forms(text: str, found: list[str]) -> None:
+    assert [text[f.start : f.end] for f in detect(text)] == found

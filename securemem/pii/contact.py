@@ -664,6 +664,8 @@ _PHONE_WORDS = frozenset(
         "chiamare",
         "chiamami",
         "bellen",
+        "rang",  # "Landlord rang from 0191491854" (reviewer E's blind round)
+        "phoned",
     ]
 )
 _PERSON_NOUNS = frozenset(["customer", "member", "employee", "client", "patient", "user", "subscriber"])
@@ -1130,7 +1132,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
     said = bool(_PHONE_WORDS.intersection(words[-3:]))
     if candidate.isdigit() and not (said or words[-1:] == ["#"]):
         return False
-    if not said and (_DOTTED_QUAD.fullmatch(candidate) or _isbn(candidate)):
+    if not said and (_DOTTED_QUAD.fullmatch(candidate) or _isbn(candidate) or _DECIMALS.fullmatch(candidate)):
         return False  # "VALUES ('22.87.231.0/24', ...)": a network; "('0-306-40615-2', 'Theory of Graphs')": a book
     if phone_e164(candidate, scan.phone_regions) is not None:
         return True
@@ -1147,6 +1149,9 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
 # An IPv4 address or network in a phone's clothes ("22.87.231.0/24"), and an ISBN written with its
 # hyphens (four groups, ten digits or 978/979 and thirteen, its check digit right).
 _DOTTED_QUAD = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,2})?")
+# A row of a table of decimals ("mean   534.79  6.88  76.71", pandas' describe()): numbers with a
+# fraction, set apart by white space, are no phone's groups.
+_DECIMALS = re.compile(r"[0-9]+\.[0-9]+(?:[ \t]+[0-9]+(?:\.[0-9]+)?)+")
 _ISBN_GROUPS = re.compile(r"(?:97[89]-)?[0-9]{1,5}-[0-9]{1,7}-[0-9]{1,7}-[0-9X]")
 
 

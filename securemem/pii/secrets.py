@@ -73,6 +73,11 @@ def find_sid_pairs(scan: Scan) -> Iterator[Hit]:
         yield "TWILIO_AUTH_TOKEN", match.start("token"), match.end("token")
 
 
+# A key's prefix followed by one character only, as examples and templates write one
+# ("sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", "ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"): no key.
+_FILLER = re.compile(r"[A-Za-z]{2,12}[_\-](?:[A-Za-z]{2,8}[_\-])?(?:x{12,}|X{12,}|\*{8,}|0{16,})")
+
+
 def find_catalogue(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     by_first = _BY_FIRST
@@ -89,7 +94,8 @@ def find_catalogue(scan: Scan) -> Iterator[Hit]:
         for rule in by_first.get(text[start : start + 2], ()):
             match = rule.pattern.match(text, start)
             if match is not None and (rule.check is None or rule.check(match.group())):
-                yield rule.type, start, match.end()
+                if not _FILLER.fullmatch(match.group()):
+                    yield rule.type, start, match.end()
                 break
         end = canonical.find(b" ", at + _MIN_RUN)
         if end == -1:
