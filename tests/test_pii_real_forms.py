@@ -1296,3 +1296,16 @@ def test_a_twilio_token_written_beside_its_account_sid_is_found(text: str, found
 )
 def test_reviewer_e_forms(text: str, found: list[str]) -> None:
     assert [text[f.start : f.end] for f in detect(text)] == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("note to self: staging vpn Passwort => 4xVo5WN-inriJ0wg", ["4xVo5WN-inriJ0wg"]),  # reviewer E
+        ("mot de passe => Xk9#mQ2zL", ["Xk9#mQ2zL"]),
+        ("Passwort => nicht gesetzt", []),
+        ("$h = ['passwort' => $pw];", []),
+    ],
+)
+def test_an_arrow_assigns_a_password_under_a_label_of_any_language(text: str, found: list[str]) -> None:
+    assert [text[f.start : f.end] for f in detect(text)] == found

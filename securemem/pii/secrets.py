@@ -569,7 +569,8 @@ _PASSWORD_PHRASE = re.compile(
     rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_]))"
     # <password>value</password>, <password type="plain">value</password>
     rf"(?:(?P<tag>(?:[ \t]+[a-z_][\w:.\-]*[ \t]*=[ \t]*\"[^\"<>\n]{{0,64}}\")*[ \t]*>)"
-    rf"|(?P<words>(?:[ \t]+[^\s:=]{{1,64}}?){{0,4}})[ \t]*(?P<op>:|=(?!=)|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES}))"
+    rf"|(?P<words>(?:[ \t]+[^\s:=]{{1,64}}?){{0,4}})[ \t]*"
+    rf"(?P<op>:|=>|=(?!=)|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES}))"
     rf"|(?P<bare>[ \t]+)(?=[^\s]))"
 )
 _WORDLIKE = re.compile(r"[^\W\d_]+")
