@@ -168,8 +168,8 @@ class Scrubber:
             action = self._actions[finding.type]
             if action in _REPLACING:
                 value = view_text[finding.view_start : finding.view_end]
-                if action == "hash" and _COMBINING.search(text, finding.start, finding.end):
-                    value = _composed(text[finding.start : finding.end])
+                if action == "hash" and _holds_marks(original := text[finding.start : finding.end]):
+                    value = _composed(original)
                 pieces += (text[done : finding.start], self._render(action, finding.type, value))
                 replaced.append(finding.type)
                 done = finding.end
@@ -185,13 +185,12 @@ class Scrubber:
         return f"[{entity}]"
 
 
-# A combining mark (Mn, Me) in a value: the view drops marks one character at a time, so "e" and a
-# combining acute read "e", while "é" written as one character reads "é". A token names the value as
-# composed (NFC) first, so both spellings of "josé@example.com" get one token, not the token of
-# "jose@example.com".
-_COMBINING = re.compile(
-    r"[\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
-)
+# A combining mark in a value: the view drops marks one character at a time, so "e" and a combining
+# acute read "e", while "é" written as one character reads "é". A token names the value as composed
+# (NFC) first, so both spellings of "josé@example.com" get one token, not the token of
+# "jose@example.com". (Marks of combining class 0 never compose: NFC leaves them as they are.)
+def _holds_marks(value: str) -> bool:
+    return not value.isascii() and any(unicodedata.combining(char) for char in value)
 
 
 def _composed(original: str) -> str:
