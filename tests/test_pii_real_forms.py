@@ -1309,3 +1309,10 @@ def test_reviewer_e_forms(text: str, found: list[str]) -> None:
 )
 def test_an_arrow_assigns_a_password_under_a_label_of_any_language(text: str, found: list[str]) -> None:
     assert [text[f.start : f.end] for f in detect(text)] == found
+
+
+def test_a_jwt_is_not_joined_with_the_prose_on_the_next_line() -> None:
+    """A wrapped JWT runs to the end of the next line; "….In0" then ".then we left" is prose, which a
+    join took in as the signature (from a review of this change)."""
+    text = "jwt=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0\n.then we left\n"
+    assert all("then" not in text[f.start : f.end] for f in detect(text))

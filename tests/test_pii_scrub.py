@@ -70,7 +70,10 @@ def test_hash_is_hmac_of_type_and_normalised_value() -> None:
     ("entity", "spellings"),
     [
         ("EMAIL", ["jane.doe@example.com", "JANE.DOE@EXAMPLE.COM", "Jane.Doe@example.Com", '"jane.doe"@example.com']),
-        ("EMAIL", ["jos\u00e9@example.com", "jose\u0301@example.com", "JOSE\u0301@example.com"]),
+        (
+            "EMAIL",
+            ["jos\u00e9@example.com", "jose\u0301@example.com", "JOSE\u0301@example.com", '"jos\u00e9"@example.com'],
+        ),
         ("PHONE", ["(415) 555-2671", "415-555-2671", "+1 415 555 2671", "+14155552671", "415.555.2671"]),
         ("CREDIT_CARD", ["4111111111111111", "4111 1111 1111 1111", "4111-1111-1111-1111"]),
         ("IBAN", ["DE89370400440532013000", "DE89 3704 0044 0532 0130 00", "de89 3704 0044 0532 0130 00"]),

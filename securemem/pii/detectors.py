@@ -501,6 +501,8 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
                 continue
         elif any(hit[0] == found and hit[1] <= found_start for hit in alone):
             continue  # the first line holds a whole value from there: a table's row
+        elif found == "JWT" and found_end < len(window):
+            continue  # a wrapped JWT goes on to the end of the next line; "…In0\n.then we left" is prose
         value = window[found_start:found_end]
         if found == "CREDIT_CARD" and not CARD_WORDS.search(head.lower()):
             continue

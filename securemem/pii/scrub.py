@@ -211,7 +211,7 @@ def _ip(value: str) -> str:
 
 # A quoted local part that needs no quotes names the same mailbox as the bare one
 # ("jane.doe"@example.com is jane.doe@example.com): one token for both.
-_NEEDLESS_QUOTES = re.compile(r'"([a-z0-9!#$%&\'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&\'*+/=?^_`{|}~-]+)*)"(?=@)')
+_NEEDLESS_QUOTES = re.compile(r'"([\w!#$%&\'*+/=?^`{|}~-]+(?:\.[\w!#$%&\'*+/=?^`{|}~-]+)*)"(?=@)')
 
 
 def _email(value: str) -> str:
