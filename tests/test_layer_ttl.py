@@ -296,6 +296,15 @@ def test_a_read_brings_a_too_late_stamp_back_to_the_rule(mem: SecureMemory, cloc
     assert expires(mem, "/memories/notes.md") == T0 + 10 * DAY
 
 
+def test_a_read_that_brings_a_stamp_back_takes_its_directory_along(mem: SecureMemory, clock: Clock) -> None:
+    write_raw(mem.store, "/memories/notes/n.md", b"n\n", expires=T0 + 365 * DAY, now=T0)
+    assert expires(mem, "/memories/notes") == T0 + 365 * DAY  # as the row's stamp pushed it
+    ok(mem, command="view", path="/memories/notes/n.md")  # the file's expiry back to 10 days from now
+    assert expires(mem, "/memories/notes") == T0 + 10 * DAY
+    clock.at(11 * DAY)
+    assert not visible(mem, "/memories/notes")
+
+
 def test_every_write_stamps_by_the_rule_for_the_path_now(mem: SecureMemory, clock: Clock) -> None:
     write_raw(mem.store, "/memories/keep/k.md", b"k\n", expires=T0 + 5, now=T0)
     ok(mem, command="insert", path="/memories/keep/k.md", insert_line=0, insert_text="top")
@@ -358,3 +367,59 @@ def test_files_a_directory_move_takes_expire_counted_from_the_move_on_every_back
     assert "/memories/d/z.md" in ok(memory, command="view", path="/memories")
     clock.now += DAY
     assert not visible(memory, "/memories/d/z.md") and not visible(memory, "/memories/one.md")
+
+
+@pytest.mark.parametrize("leaves", ["delete", "rename out", "never-expiring delete", "nested delete"])
+def test_a_directory_expires_with_what_remains_once_the_longest_lived_entry_leaves(
+    store: Any, clock: Clock, leaves: str
+) -> None:
+    """A directory's expiry is the latest of what it holds now, not of what it once held: once its
+    longest-lived file leaves, it disappears with the rest, and the sweep removes it."""
+    from securemem.memory import store_policy
+    from securemem.policy import Policy, Rule, TTLSettings
+
+    policy = Policy(
+        name="leaves",
+        ttl=TTLSettings(expire_after=90 * DAY, since="write"),
+        rules=(
+            Rule(glob="/memories/d/**/short*", expire_after=DAY),
+            Rule(glob="/memories/d/keep*", never_expire=True),
+        ),
+    )
+    memory = SecureMemory(store, store_policy(store, policy, adopt=True, clock=clock), clock=clock, owns_store=False)
+    short = "/memories/d/e/short.md" if leaves == "nested delete" else "/memories/d/short.md"
+    create(memory, short)
+    longer = "/memories/d/keep.md" if leaves == "never-expiring delete" else "/memories/d/long.md"
+    create(memory, longer)
+    if leaves == "rename out":
+        ok(memory, command="rename", old_path=longer, new_path="/memories/elsewhere.md")
+    else:
+        ok(memory, command="delete", path=longer)
+    clock.now += 2 * DAY
+    assert not visible(memory, "/memories/d") and not visible(memory, short.rsplit("/", 1)[0])
+    assert "/memories/d" not in ok(memory, command="view", path="/memories")
+    memory.sweep()
+    # Removed: nothing left that could expire within a year but the file moved out (90 days).
+    assert store.count_expired(clock.now + 365 * DAY) == (1 if leaves == "rename out" else 0)
+
+
+def test_a_directory_keeps_the_expiry_of_what_still_lives_in_it(store: Any, clock: Clock) -> None:
+    """The other way: a file that leaves takes nothing from a directory whose expiry another holds."""
+    from securemem.memory import store_policy
+    from securemem.policy import Policy, Rule, TTLSettings
+
+    policy = Policy(
+        name="stays",
+        ttl=TTLSettings(expire_after=90 * DAY, since="write"),
+        rules=(Rule(glob="/memories/d/short*", expire_after=DAY),),
+    )
+    memory = SecureMemory(store, store_policy(store, policy, adopt=True, clock=clock), clock=clock, owns_store=False)
+    create(memory, "/memories/d/long.md")
+    create(memory, "/memories/d/short.md")
+    create(memory, "/memories/d/e/deeper.md")
+    ok(memory, command="delete", path="/memories/d/long.md")
+    clock.now += 2 * DAY
+    assert visible(memory, "/memories/d") and visible(memory, "/memories/d/e/deeper.md")
+    assert expires(memory, "/memories/d") == expires(memory, "/memories/d/e/deeper.md") == T0 + 90 * DAY
+    ok(memory, command="delete", path="/memories/d/e")  # what held it: all /memories/d holds now has expired
+    assert not visible(memory, "/memories/d")

@@ -340,7 +340,9 @@ BUDGET = {
     # the file and its content, the usage (it grows), the content, the upsert, the version, the record
     "str_replace": 7,
     "insert": 7,
-    "delete": 7,
+    # as above; and the directory's expiry made the latest of what remains, when the file deleted was
+    # the last in it to expire (here: b.md, written after seed.md), rule 4
+    "delete": 8,
     "rename": 11,  # as above, and the memory's head in its content row (the version links to it)
     # the directory, what has expired below it (twice: its total, then the rows shown), then one
     # query for each directory whose children are listed (here /memories and /memories/d)

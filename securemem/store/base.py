@@ -13,9 +13,12 @@ The rules a backend must keep, and that the layers above rely on:
    before an expiry must not land after it and revive the file).
 3. **All or nothing.** If the body of ``transaction`` raises, nothing it wrote is kept.
 4. **Expiry is enforced here.** An entry whose ``expires`` is at or before ``tx.now`` does not
-   exist for any read; a write to its path replaces it. A directory's ``expires`` is never earlier
-   than that of anything below it (``None``: never), so an expired directory hides a subtree that
-   is all expired, and a directory whose files have all expired disappears with them.
+   exist for any read; a write to its path replaces it. A directory's ``expires`` is the latest of
+   its children's (``None``: never; a directory left empty keeps its own), kept exact both ways: a
+   write pushes it later, and an entry that leaves (a delete, a move) or comes to expire sooner
+   gives each directory whose expiry it set the latest of what remains. So an expired directory
+   hides a subtree that is all expired, and a directory whose files have all expired disappears
+   with them.
 5. **Erasure.** Content that a transaction deletes or overwrites (a file, a replaced text, an old
    path) must stop being recoverable from the backend's files, even with the key, within
    ``erase_within`` seconds after commit, and before ``close()`` returns. How is the backend's
@@ -406,6 +409,24 @@ def path_bytes(path: str) -> int:
     return len(path.encode("utf-8"))
 
 
+def sooner(before: float | None, after: float | None) -> bool:
+    """An entry's expiry moved earlier (``None``: never expires)."""
+    return after is not None and (before is None or after < before)
+
+
+def may_have_set(was: float | None, directory: float | None) -> bool:
+    """Whether an entry that expired at ``was`` may be what set its directory's expiry, the latest
+    below it (rule 4): if it expired sooner than the directory, something else holds it there."""
+    if directory is None:  # never: only an entry that never expired held it there
+        return was is None
+    return was is None or was >= directory
+
+
+def latest_of(children: int, timed: int, latest: float | None) -> float | None:
+    """A directory's exact expiry from its children's: how many, how many expire, the latest."""
+    return latest if timed == children else None
+
+
 __all__ = [
     "Actor",
     "Ancestry",
@@ -422,5 +443,8 @@ __all__ = [
     "VersionQuery",
     "VersionRow",
     "descendants_range",
+    "latest_of",
+    "may_have_set",
     "path_bytes",
+    "sooner",
 ]

@@ -32,7 +32,10 @@ from securemem.store.base import (
     Usage,
     VersionQuery,
     VersionRow,
+    latest_of,
+    may_have_set,
     path_bytes,
+    sooner,
 )
 from securemem.store.history import ROW_SHARE
 
@@ -318,6 +321,8 @@ class MemoryTx:
             )
             self.log.record("modified", node.memory, path, bytes(data))
         self._bump(path, expires)
+        if old is not None and sooner(old.expires, expires):  # a rule made it expire sooner
+            self._refit(path, old.expires)
 
     def _files_at(self, path: str) -> list[tuple[int, str]]:
         node = self._space.get(path)
@@ -331,9 +336,26 @@ class MemoryTx:
         for memory, gone in files:
             if (memory, gone) not in lapsed:
                 self.log.record("deleted", memory, gone)
+        was = self._space[path].expires
         self._drop(path)
         for above in ancestors(path):
             self._space[above] = replace(self._space[above], modified=self.now)
+        self._refit(path, was)
+
+    def _refit(self, path: str, was: float | None) -> None:
+        """Rule 4 kept exact (as ``SqlTx._refit``): the entry at ``path``, which expired at ``was``,
+        left its directory or expires sooner; each directory whose expiry it may have set, deepest
+        first, takes the latest of its children's, until one keeps its own."""
+        for directory in reversed(ancestors(path)):
+            node = self._space.get(directory)
+            if directory == ROOT or node is None or not may_have_set(was, node.expires):
+                return
+            below = [n.expires for p, n in self._below(directory) if parent_of(p) == directory]
+            exact = latest_of(len(below), sum(e is not None for e in below), _max(below))
+            if not below or exact == node.expires:
+                return
+            self._space[directory] = replace(node, expires=exact)
+            was = node.expires
 
     def move(self, old: str, new: str, entry: Entry, expiries: Mapping[str, float | None]) -> None:
         for below, node in list(self._below(old)):
@@ -344,6 +366,7 @@ class MemoryTx:
         latest = _max(expiries.values()) if expiries else self._space[old].expires
         self._make_dirs(missing, latest)
         moving = [(p, n) for p, n in self._space.items() if is_within(p, old)]
+        was = self._space[old].expires
         for path, _ in moving:
             del self._space[path]
         for path, node in moving:  # a move is a write of everything it takes (their expiry counts from it)
@@ -363,18 +386,25 @@ class MemoryTx:
             if above in self._space:
                 self._space[above] = replace(self._space[above], modified=self.now)
         self._bump(new, latest)
+        self._refit(old, was)
 
     def make_dir(self, path: str, expires: float | None) -> None:
         self._make_dirs([*self._make_room(path), path], expires)
         self._bump(path, expires)
 
     def touch(self, path: str, expires: float | None) -> None:
+        was = self._space[path].expires
         self._space[path] = replace(self._space[path], accessed=self.now, expires=expires)
         self._bump(path, expires, modified=False)
+        if sooner(was, expires):
+            self._refit(path, was)
 
     def set_expiry(self, path: str, expires: float | None) -> None:
+        was = self._space[path].expires
         self._space[path] = replace(self._space[path], expires=expires)
         self._bump(path, expires, modified=False)
+        if sooner(was, expires):
+            self._refit(path, was)
 
     def purge_expired(self, limit: int, *, memory: int | None = None) -> int:
         gone = sorted(p for p, n in self._space.items() if not self._visible(n))

@@ -23,7 +23,19 @@ from typing import TYPE_CHECKING, Any
 
 from securemem.errors import DamagedStoreError
 from securemem.paths import ROOT, ancestors, is_within, name_of
-from securemem.store.base import Ancestry, Entry, MissingStore, Skip, Usage, VersionQuery, VersionRow, path_bytes
+from securemem.store.base import (
+    Ancestry,
+    Entry,
+    MissingStore,
+    Skip,
+    Usage,
+    VersionQuery,
+    VersionRow,
+    latest_of,
+    may_have_set,
+    path_bytes,
+    sooner,
+)
 from securemem.store.history import ROW_SHARE
 from securemem.store.pgschema import Db
 from securemem.store.pgseal import TAMPERED, StoreKeys, row_facts, subtree_bounds
@@ -383,6 +395,8 @@ class PgTx:
         self._seen[tok] = _Row(tok, False, number, len(data), lines, path_bytes(path), created, self.now, self.now,
                                expires, path, head)  # fmt: skip
         self._bump(path, expires)
+        if old is not None and sooner(old.expires, expires):  # a rule made it expire sooner
+            self._refit(path, old.expires)
 
     def delete(self, path: str, entry: Entry) -> None:
         files = self._files_at(path, expired=True)
@@ -392,6 +406,35 @@ class PgTx:
                 self.log.record("deleted", memory, was)
         self._drop(path)
         self._stamp_modified(ancestors(path))
+        self._refit(path, entry.expires)
+
+    def _refit(self, path: str, was: float | None) -> None:
+        """Rule 4 kept exact (as ``SqlTx._refit``): the entry at ``path``, which expired at ``was``,
+        left its directory or expires sooner; each directory whose expiry it may have set, deepest
+        first, takes the latest below it, until one keeps its own. The latest of a whole subtree is
+        its children's: no row expires later than the directory above it."""
+        for directory in reversed(ancestors(path)):
+            if directory == ROOT:
+                return
+            row = self._raw(directory)
+            if row is None or not may_have_set(was, row.expires):
+                return
+            tok = self.keys.token(directory)
+            found = self._db.one(
+                f"SELECT count(*), count(expires), max(expires) FROM sm_entries WHERE ns = %(ns)s AND {_BELOW}",
+                self._below(tok),
+            )
+            assert found is not None
+            below = int(found[0])
+            exact = latest_of(below, int(found[1]), found[2])
+            if not below or exact == row.expires:
+                return
+            self._db.run(
+                "UPDATE sm_entries SET expires = %(e)s WHERE ns = %(ns)s AND tok = %(tok)s",
+                self._params(e=exact, tok=tok),
+            )
+            self._seen.pop(tok, None)
+            was = row.expires
 
     def _subtree(self, path: str, *, content: bool = False) -> list[tuple[_Row, bytes | None]]:
         """Every row at or below ``path`` (expired ones included), with a file's sealed content if asked."""
@@ -460,6 +503,7 @@ class PgTx:
         )
         self._stamp_modified([a for a in ancestors(old) if a != old])
         self._bump(new, latest)
+        self._refit(old, top.expires)
 
     def _sealed_contents(self, moving: list[tuple[_Row, bytes | None]]) -> list[tuple[_Row, bytes | None]]:
         """Each moving row with its content ciphertext (bound to the memory, not the path: it moves as is)."""
@@ -479,15 +523,20 @@ class PgTx:
         self._bump(path, expires)
 
     def touch(self, path: str, expires: float | None) -> None:
-        self._set_expiry(path, expires, accessed=True)
+        was = self._set_expiry(path, expires, accessed=True)
         self._bump(path, expires, modified=False)
+        if sooner(was, expires):
+            self._refit(path, was)
 
     def set_expiry(self, path: str, expires: float | None) -> None:
-        self._set_expiry(path, expires, accessed=False)
+        was = self._set_expiry(path, expires, accessed=False)
         self._bump(path, expires, modified=False)
+        if sooner(was, expires):
+            self._refit(path, was)
 
-    def _set_expiry(self, path: str, expires: float | None, *, accessed: bool) -> None:
-        """A row's expiry (and access time); a file's path is sealed again, since it vouches for it."""
+    def _set_expiry(self, path: str, expires: float | None, *, accessed: bool) -> float | None:
+        """A row's expiry (and access time); a file's path is sealed again, since it vouches for it.
+        The expiry it had before."""
         tok = self.keys.token(path)
         row = self._seen.get(tok) or self._raw(path)
         if row is None or row.is_dir:
@@ -496,7 +545,7 @@ class PgTx:
                 "WHERE ns = %(ns)s AND tok = %(tok)s",
                 self._params(a=accessed, e=expires, tok=tok),
             )
-            return
+            return None if row is None else row.expires
         facts = row_facts(False, row.size, row.lines, expires, row.head)
         sealed = self.keys.seal_path(row.path, tok, row.memory, facts)
         self._db.run(
@@ -505,6 +554,7 @@ class PgTx:
             self._params(a=accessed, e=expires, tok=tok, p=sealed),
         )
         self._seen[tok] = replace(row, expires=expires, accessed=self.now if accessed else row.accessed)
+        return row.expires
 
     def purge_expired(self, limit: int, *, memory: int | None = None) -> int:
         return purge(self._db, self.log, limit, self.now, memory=memory)

@@ -34,7 +34,9 @@ from securemem.store.base import (
     VersionQuery,
     VersionRow,
     descendants_range,
+    may_have_set,
     path_bytes,
+    sooner,
 )
 from securemem.store.history import ROW_SHARE
 
@@ -49,6 +51,12 @@ _E_COLS = ", ".join(f"e.{c.strip()}" for c in _COLS.split(","))
 _VISIBLE = "(expires IS NULL OR expires > :now)"
 _SUBTREE = "(parent = :p OR (parent >= :lo AND parent < :hi))"
 _AT = "ns = :ns AND parent = :pa AND name = :na"
+# A directory's expiry made the latest of its children's (rule 4; see SqlTx._refit): one statement.
+_REFIT = (
+    "UPDATE entries SET expires = (SELECT CASE WHEN count(*) = 0 THEN entries.expires "
+    "WHEN count(c.expires) < count(*) THEN NULL ELSE max(c.expires) END FROM entries c "
+    "WHERE c.ns = :ns AND c.parent = :p) WHERE ns = :ns AND parent = :pa AND name = :na RETURNING expires"
+)
 # Expired files of a namespace. INDEXED BY: left to itself the planner may walk the namespace by
 # key, which grows with every file; expired-but-unswept files are few, since sweeps remove them.
 # Only files are in that index: a directory's expiry moves with every write below it, and keeping
@@ -510,6 +518,8 @@ class SqlTx:
                 below_bytes += path_bytes(above)
         self.statements += 1
         self._conn.execute(_upsert_sql(len(rows)), [value for row in rows for value in row])
+        if old is not None and sooner(old.expires, expires):  # a rule made it expire sooner
+            self._refit(path, old.expires)
 
     def make_dir(self, path: str, expires: float | None) -> None:
         missing = self._make_room(path)
@@ -589,7 +599,29 @@ class SqlTx:
     def delete(self, path: str, entry: Entry) -> None:
         row = self._row(path)
         if row is not None:
+            above = {a: self._cache[a] for a in ancestors(path) if a in self._cache}  # read before, still true
             self._remove(path, row)
+            self._refit(path, row[11], above)
+
+    def _refit(self, path: str, was: float | None, known: Mapping[str, Row | None] | None = None) -> None:
+        """Rule 4 kept exact: the entry at ``path``, which expired at ``was``, left its directory or
+        now expires sooner. Each directory above whose expiry it may have set, deepest first, takes
+        the latest of its children's; the first that keeps its own ends the walk. ``known``: rows of
+        directories above, read before this change and untouched by it (saves their reads)."""
+        for directory in reversed(ancestors(path)):
+            if directory == ROOT:
+                return
+            row = known[directory] if known is not None and directory in known else self._row(directory)
+            known = None  # the levels above are changed by this walk: read again
+            if row is None or not may_have_set(was, row[11]):
+                return
+            pa, na = key_of(directory)
+            exact = self._q(_REFIT, p=directory, pa=pa, na=na).fetchone()[0]
+            self._cache.pop(directory, None)
+            self._chain_of = None
+            if exact == row[11]:
+                return
+            was = row[11]
 
     def move(self, old: str, new: str, entry: Entry, expiries: Mapping[str, float | None]) -> None:
         stale = self._expired_rows(old) if entry.is_dir else []
@@ -630,6 +662,7 @@ class SqlTx:
         self._stamp(new, expiries)
         moved = (total[0], total[1], total[2], total[3] + grow * count)
         self._adjust(new, moved, expires=max_expiry(expiries.values()) if expiries else row[11], stamp=True)
+        self._refit(old, row[11])
         self.freed = True  # the old path text is gone from its rows
         cut = len(old)
         for memory, was, data in moving:
@@ -667,16 +700,19 @@ class SqlTx:
         )
 
     def touch(self, path: str, expires: float | None) -> None:
-        pa, na = key_of(path)
-        self._wrote()
-        self._q(f"UPDATE entries SET accessed = :now, expires = :e WHERE {_AT}", e=expires, pa=pa, na=na)
-        self._adjust(path, (0, 0, 0, 0), expires=expires, stamp=True, modified=False)
+        self._set_expiry(path, expires, ", accessed = :now")
 
     def set_expiry(self, path: str, expires: float | None) -> None:
+        self._set_expiry(path, expires, "")
+
+    def _set_expiry(self, path: str, expires: float | None, also: str) -> None:
         pa, na = key_of(path)
+        before = self._row(path)  # read already by the command, as a rule
         self._wrote()
-        self._q(f"UPDATE entries SET expires = :e WHERE {_AT}", e=expires, pa=pa, na=na)
+        self._q(f"UPDATE entries SET expires = :e{also} WHERE {_AT}", e=expires, pa=pa, na=na)
         self._adjust(path, (0, 0, 0, 0), expires=expires, stamp=True, modified=False)
+        if before is not None and sooner(before[11], expires):
+            self._refit(path, before[11])
 
     def purge_expired(self, limit: int, *, memory: int | None = None) -> int:
         rows = []
