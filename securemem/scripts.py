@@ -71,12 +71,20 @@ _CJK_WITH_LATIN = (
 
 
 def is_mixed_script(name: str) -> bool:
-    """True when a dot-separated part of ``name`` mixes scripts (TR39 5.1, "highly restrictive" 5.2).
+    """True when ``name`` mixes scripts (TR39 5.1, "highly restrictive" 5.2), its ASCII extensions
+    aside.
 
-    Each part is judged alone, so an extension does not count against the name before it
-    (``Москва.md``), while a look-alike inside a part (``rеference``, ``nоtes.md``) is caught.
+    The name is judged whole but for the ASCII parts that end it after a dot, so an extension does
+    not count against the name before it (``Москва.md``, ``Москва.backup.md``), while a look-alike
+    inside a part (``rеference``, ``nоtes.md``) is caught, and so is an extension of another
+    script after a Latin name (``notes.ехе`` in Cyrillic beside ``notes.exe``).
     """
-    return not name.isascii() and any(_mixes(part) for part in name.split("."))
+    if name.isascii():
+        return False
+    parts = name.split(".")
+    while len(parts) > 1 and parts[-1].isascii():
+        parts.pop()
+    return _mixes(".".join(parts))
 
 
 def _mixes(part: str) -> bool:

@@ -126,6 +126,9 @@ def test_refused_vector_is_refused_with_a_clear_message(vector: dict[str, Any]) 
         ("/memories/\u0589", "punctuation of another script"),  # the Armenian full stop
         ("/memories/r\u0435ference", "mixes letters of different scripts"),
         ("/memories/n\u043etes.md", "mixes letters of different scripts"),
+        # A Cyrillic extension after a Latin name: "notes.ехе" beside "notes.exe".
+        ("/memories/notes.\u0435\u0445\u0435", "mixes letters of different scripts"),
+        ("/memories/report.\u041c\u043e\u0441\u043a\u0432\u0430.md", "mixes letters of different scripts"),
         ("/memories/a\x00b", "U+0000"),
         ("/memories/a\nb", "U+000A"),
         ("/memories/a\u200bb", "U+200B"),
@@ -171,6 +174,9 @@ def test_refusal_names_the_reason(path: str, reason: str) -> None:
     "path",
     [
         "/memories/ノート.md",
+        "/memories/\u041c\u043e\u0441\u043a\u0432\u0430.md",  # Moscow in Cyrillic, with ASCII extensions
+        "/memories/\u041c\u043e\u0441\u043a\u0432\u0430.backup.md",
+        "/memories/\u043e\u0442\u0447\u0451\u0442.2024.md",
         "/memories/メモノ.md",
         "/memories/報告。md",
         "/memories/東京/議事録.md",
