@@ -1143,7 +1143,8 @@ class SQLCipherStore:
             conn = self._conn
             wal = Path(f"{self._where}-wal")
             room = _room_for(wal)
-            truncated = self._truncate_wal(conn, wal, wait)
+            deadline = time.monotonic() + wait
+            truncated = self._truncate_wal(conn, wal, deadline)
             if truncated is None:
                 return False
             before, scope = truncated
@@ -1167,7 +1168,7 @@ class SQLCipherStore:
                     found = pages.find_dirty(self._where, self._codec, scope)
                 except (OSError, sqlcipher3.Error):
                     found = None
-            done = self._scrub(conn, wal, room, found, version)
+            done = self._scrub(conn, wal, room, found, version, deadline=deadline)
             self._prescan_lost = found is not None and not done
             if done:
                 self._freed_since_scrub = False
@@ -1176,9 +1177,10 @@ class SQLCipherStore:
             return done
 
     def _truncate_wal(
-        self, conn: sqlcipher3.Connection, wal: Path, wait: float
+        self, conn: sqlcipher3.Connection, wal: Path, deadline: float
     ) -> tuple[object, set[int] | None] | None:
-        """Copy the WAL into the file and truncate it; None if readers or writers kept it busy.
+        """Copy the WAL into the file and truncate it; None if readers or writers kept it busy until
+        ``deadline`` (``time.monotonic()``).
 
         Else: ``data_version`` just before, and the pages the WAL held when it still was of the
         generation this handle's last scrub left (no checkpoint restarted it since): stray bytes
@@ -1191,13 +1193,27 @@ class SQLCipherStore:
             before = conn.execute("PRAGMA data_version").fetchone()[0]
             if self._scrubbed_at is not None:
                 scope = pages.wal_pages(wal, self._scrubbed_at)
-            conn.execute(f"PRAGMA busy_timeout = {max(1, int(wait * 1000))}")
-            try:
-                busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-            except sqlcipher3.Error as exc:
-                if _code(exc) != _FULL or not self._shed_room(conn, wal):
-                    raise
-                busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+            # Polled as every transaction polls for the write lock (``_begin_immediate``): SQLite's
+            # own busy handler sleeps up to 100 ms between tries, and other handles polling every
+            # millisecond or two would take the lock first each time it is free, for as long as
+            # they keep reading (each read begins with BEGIN IMMEDIATE). Each try that finds the
+            # store busy still copies what it can.
+            conn.execute("PRAGMA busy_timeout = 0")
+            pause = 0.0005
+            while True:
+                try:
+                    busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+                except sqlcipher3.Error as exc:
+                    if _code(exc) in (_BUSY, _LOCKED):
+                        busy = 1
+                    elif _code(exc) != _FULL or not self._shed_room(conn, wal):
+                        raise
+                    else:
+                        busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+                if int(busy) == 0 or time.monotonic() >= deadline:
+                    break
+                time.sleep(pause)
+                pause = min(pause * 2, 0.002)
         except (OSError, sqlcipher3.Error) as exc:
             if isinstance(exc, OSError):
                 read_only = exc.errno in _READ_ONLY_ERRNOS
@@ -1239,7 +1255,14 @@ class SQLCipherStore:
                 conn.execute("COMMIT")
 
     def _scrub(
-        self, conn: sqlcipher3.Connection, wal: Path, room: int, found: list[int] | None, version: object
+        self,
+        conn: sqlcipher3.Connection,
+        wal: Path,
+        room: int,
+        found: list[int] | None,
+        version: object,
+        *,
+        deadline: float,
     ) -> bool:
         """Under the write lock, with the WAL still empty: zero stray bytes in live pages
         (``pages.scrub_file``: the pages in ``found``, read before the lock was taken, when no other
@@ -1256,10 +1279,8 @@ class SQLCipherStore:
         zeros again (``room``, see ``_room_for``). Zeros hold no valid frame: SQLite reads the WAL as
         empty and its next writer writes a fresh header.
         """
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-        except sqlcipher3.Error:
-            return False  # a writer came first: erase again after it
+        if not self._lock_by(conn, deadline):
+            return False  # writers kept it: erase again after them
         try:
             if _size(wal) != 0:
                 return False  # a writer got in between: its frames must be checkpointed first
@@ -1299,6 +1320,19 @@ class SQLCipherStore:
             with contextlib.suppress(sqlcipher3.Error):
                 if conn.in_transaction:
                     conn.execute("COMMIT")
+
+    def _lock_by(self, conn: sqlcipher3.Connection, deadline: float) -> bool:
+        """The write lock for the eraser, polled as ``_begin_immediate`` polls, until ``deadline``."""
+        pause = 0.0005
+        while True:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return True
+            except sqlcipher3.Error as exc:
+                if _code(exc) not in (_BUSY, _LOCKED) or time.monotonic() >= deadline:
+                    return False
+            time.sleep(pause)
+            pause = min(pause * 2, 0.002)
 
     def _refill(self, conn: sqlcipher3.Connection, wal: Path, room: int) -> None:
         """After a checkpoint that erased nothing: the emptied WAL gets its room back (see ``_scrub``),
