@@ -1345,12 +1345,29 @@ def may_hold_labelled_phone(scan: Scan) -> bool:
     )
 
 
+def _office_labels(scan: Scan) -> Iterator[re.Match[str]]:
+    """_FOREIGN_PHONE_LABEL.finditer of ASCII text, the same matches: there only the office label
+    can match (the other labels are not ASCII), and only where "office" starts (any case). The
+    pattern is tried at those places alone instead of at every character (it has no literal prefix
+    the engine could skip to: a 1 KB note took a tenth of a millisecond)."""
+    text, lower = scan.text, scan.lower
+    at = lower.find("office")
+    while at != -1:
+        label = _FOREIGN_PHONE_LABEL.match(text, at)
+        if label is not None:
+            yield label
+            at = lower.find("office", label.end())
+        else:
+            at = lower.find("office", at + 1)
+
+
 def find_labelled_phones(scan: Scan) -> Iterator[Span]:
     """Phone numbers the main pattern cannot start or end: after a phone word of a script that is
     not Latin (its words are not read as words there), after an office's label, and "+" numbers
     glued to CJK text (whose letters are word characters). Each is still validated as a phone."""
     text = scan.text
-    starts = [(label.end(), ["phone"]) for label in _FOREIGN_PHONE_LABEL.finditer(text)]
+    labels = _office_labels(scan) if text.isascii() else _FOREIGN_PHONE_LABEL.finditer(text)
+    starts = [(label.end(), ["phone"]) for label in labels]
     if "+" in text:
         starts += [(plus.start(), []) for plus in _GLUED_PLUS.finditer(text)]
     for start, words in starts:
