@@ -428,17 +428,55 @@ _WRAP_NUMERIC = frozenset({"CREDIT_CARD", "IBAN", "PHONE"})
 _WRAP_TOKEN_MIN = 16  # a token's part before the break, to be worth joining
 
 
+# Which line breaks _wrap_join may join, found in one pass: a copy of the text with one byte per
+# character (an ASCII digit "0", "@" itself, the other token characters "t", a space or a tab "s",
+# "\r" "r", "\n" itself, "?" "u": it stands for any character that is not ASCII, which may be a digit
+# or a letter; anything else "."), reversed so that the pattern is led by the break (C speed from one
+# to the next) and reads what comes before it. A break passes where what ends its line (after "\r"
+# and blanks) is a digit, "@", "u" or the end of 16 token characters: what _wrap_join needs before
+# it, and more (it checks the line after, and the token's length). Most breaks of prose fail here.
+_WRAP_TABLE = bytes(
+    ord("0")
+    if 48 <= code <= 57
+    else ord("@")
+    if code == ord("@")
+    else ord("t")
+    if chr(code) in _WRAP_TOKEN
+    else ord("s")
+    if chr(code) in " \t"
+    else ord("r")
+    if code == ord("\r")
+    else ord("\n")
+    if code == ord("\n")
+    else ord("u")
+    if code == ord("?")
+    else ord(".")
+    for code in range(256)
+)
+_WRAP_BREAK_REVERSED = re.compile(rb"\n(?=r?s*+(?:[u0@]|[t0]{%d}))" % _WRAP_TOKEN_MIN)
+
+
+def _wrap_breaks(scan: Scan) -> list[int]:
+    """The line breaks _wrap_join may join, in text order (every one it joins, and some more)."""
+    last = len(scan.text) - 1
+    breaks = [
+        last - found.start() for found in _WRAP_BREAK_REVERSED.finditer(scan.encoded.translate(_WRAP_TABLE)[::-1])
+    ]
+    breaks.reverse()
+    return breaks
+
+
 def _wrapped_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     text = scan.text
     hits: list[Hit] = []
     budget = _WRAP_BUDGET
-    at = text.find("\n")
-    while at != -1 and budget:
+    for at in _wrap_breaks(scan):
         joined = _wrap_join(text, at)
         if joined is not None:
             budget -= 1
             hits += _joined_hits(scan, wanted, at, joined)
-        at = text.find("\n", at + 1)
+            if not budget:
+                break
     return hits
 
 
