@@ -659,7 +659,9 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
         while end > start and text[end - 1] in _TRAILING and text[end - 1] != "?":
             end -= 1
         if end < len(text) and text[end] in "([":
-            return None  # a call or a subscript: code that reads the secret ("password = getpass()")
+            if _code_call(text, start, end):
+                return None  # a call or a subscript: code that reads the secret ("password = getpass()")
+            end = _password_token_end(text, start, end)  # "contraseña: Abc(123)"
         if not (match["label"].isascii() and (match["op"] is None or match["op"].isascii())):
             cut = next((at for at in range(start, end) if not text[at].isascii()), end)
             end = cut  # "パスワードはP@ssw0rd#1です": the password ends where the sentence goes on
@@ -696,24 +698,73 @@ def _form_words(text: str, label: str, secret: str, quoted: bool, end: int) -> b
 
 
 _TOKEN_END = re.compile(r"[^\s\"'`<>]*")
-_CALL = re.compile(r"[A-Za-z_][\w.]*(?:\(.*\)|\[.*\])")
 
 
 def _password_token_end(text: str, start: int, end: int) -> int:
     """Where a bare password really ends: it may hold brackets, ";", "," and "|" ("Xk9(a;P2|wQ",
-    "p[4]Jz{Q}7mN"), which end an ordinary value; a call or a subscript ("getpass()") keeps ``end``."""
+    "p[4]Jz{Q}7mN", "Tr0ub4dor&3()"), which end an ordinary value; a call or a subscript
+    ("getpass()", see _code_call) keeps ``end``."""
     if end >= len(text) or text[end] not in "()[]{};,|":
+        return end
+    if text[end] in "([" and _code_call(text, start, end):
         return end
     token = _TOKEN_END.match(text, start)
     assert token is not None  # the pattern matches the empty string
     stop = token.end()
-    if _CALL.fullmatch(text, start, stop) or _CALL.fullmatch(text, start, stop - 1):
-        return end
     while stop > end and text[stop - 1] in _TRAILING:
+        if text[stop - 1] == ")" and text.count("(", start, stop) >= text.count(")", start, stop):
+            break  # the bracket closes one the password opened ("Abc(123)")
         stop -= 1
     if stop <= end + 1 or not _password_shaped(text[start:stop]):
         return end
     return stop
+
+
+# A call or a subscript after a password's key is code that reads the password ("password =
+# get_password()", "password=os.getenv('X')", "pw = creds['db']"), where what is called is a name in
+# code and what it is given reads as code's arguments. A password holds brackets too: "Tr0ub4dor&3()"
+# (no name of code calls), "x9(K!z)" (no argument of code has "!" between letters), "Abc(123)" and
+# "Summer(2024)!" (one capitalised word given digits alone, and called no further: no constructor's
+# name, but a word and a number, as people make passwords).
+# A name of code: maybe a method's (".set()") or the rest of a path whose "::" was read as a key's ":".
+_CALLEE = re.compile(r"(?:\.|::?)?(?:[A-Za-z_$][\w$]*(?:\.|::|->|\?\.))*[A-Za-z_$][\w$]*!?")
+_CAPITALISED = re.compile(r"[A-Z][a-z]+")
+_CONSTRUCTORS_TEXT = """
+    number decimal some ok err array int integer long float double bigint fraction date duration buffer bytes box
+    vec option optional just char byte short complex rational symbol boolean bool object range repeat"""
+_CONSTRUCTORS = frozenset(_CONSTRUCTORS_TEXT.split())
+_STRING_LITERAL = re.compile(r"""(["'`])(?:\\.|(?!\1)[^\\\n])*\1""")
+_NOT_ARGUMENTS = re.compile(r"[#\\\"'`]|\w[!@~]\w")
+_CALL_LINE = 256  # how far a call's arguments are read
+
+
+def _code_call(text: str, start: int, end: int) -> bool:
+    """``text[start:end]``, followed by "(" or "[", is a name of code called or indexed."""
+    callee = text[start:end]
+    if _CALLEE.fullmatch(callee) is None:
+        return False
+    line_end = text.find("\n", end, end + _CALL_LINE)
+    rest = _STRING_LITERAL.sub("s", text[end : line_end if line_end != -1 else end + _CALL_LINE])
+    depth = 0
+    for at, char in enumerate(rest):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                arguments = rest[1:at]
+                chained = rest.startswith((".", "(", "[", "?."), at + 1)  # "Array(16).fill(0)"
+                break
+    else:
+        # Unclosed on its line: arguments continued on the next ("connect(" then "host, ..."), or
+        # a password that holds an opening bracket ("Xk9(a;P2|wQ").
+        return rest.rstrip()[-1] in ",([{\\"
+    if _NOT_ARGUMENTS.search(arguments):
+        return False
+    word = callee.lower()
+    return chained or not (
+        _CAPITALISED.fullmatch(callee) and arguments.isdigit() and word not in _CODE_PARTS and word not in _CONSTRUCTORS
+    )
 
 
 def _skip_blanks(text: str, at: int) -> int:

@@ -1,0 +1,75 @@
+"""Values that were stored in clear, each beside the ordinary text that resembles it and must stay.
+
+Each positive is the exact list of values found in its text (so a finding that takes too much, or
+too little, fails as a miss does); each negative is text in which nothing is found.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from securemem.pii import detect
+
+
+def found(text: str) -> list[str]:
+    return [text[f.start : f.end] for f in detect(text)]
+
+
+# ---------------------------------------------------------------- a password that holds brackets
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("password: Tr0ub4dor&3()", ["Tr0ub4dor&3()"]),  # no name of code calls
+        ("PASSWORD=Abc(123)", ["Abc(123)"]),  # a capitalised word given digits alone
+        ("password: Summer(2024)!", ["Summer(2024)!"]),
+        ("pwd = x9(K!z)", ["x9(K!z)"]),  # "!" between letters is no argument of code
+        ('pwd = "x9(K!z)"', ["x9(K!z)"]),
+        ("contraseña: Abc(123)", ["Abc(123)"]),  # after a label of another language
+        ("mot de passe : Summer(2024)", ["Summer(2024)"]),
+        ("password = Abc(123);", ["Abc(123)"]),
+        ("password: Xk9(a;P2|wQ", ["Xk9(a;P2|wQ"]),  # an opening bracket alone
+    ],
+)
+def test_a_password_written_like_a_call_is_found_whole(text: str, values: list[str]) -> None:
+    assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password = get_password()",
+        'password=os.getenv("X")',
+        "password: str = field(default=...)",
+        "password = hash_pw(raw)",
+        "password = gen(12)",
+        "password = str(123)",
+        "password = secrets.token_hex(16)",
+        "password = generate_password(16)",
+        "password = Password(16)",  # a capitalised name of code
+        "password = Random(42)",
+        "password: Number(1234),",  # a constructor
+        "password = Decimal(10)",
+        "password = Some(42)",
+        "password = Array(16).fill(0)",  # called further
+        "password := GenerateRandomString(16)",
+        "password = Fernet(key).decrypt(token)",
+        "password = os.environ['DB_PASSWORD']",
+        "password = params[:password]",
+        "password = pwds[0]",
+        'pw = $("#pw").val()',
+        'password = getpass("Enter password #1: ")',  # "#" and brackets inside a string
+        'password = input("Password (hidden): ")',
+        "password = get_pw(user)  # TODO: rotate",
+        'password: Yup.string().min(8, "Too short!"),',
+        "let password = rpassword::read_password()?;",  # "::" read as a key's ":"
+        'let password = std::env::var("PW").unwrap();',
+        "password = connect(",  # its arguments on the next lines
+        "password = foo(a, b",
+        "Passwort: get_pw(user)",
+        "A python value that is valid to pass to .set()",  # a method named in a docstring
+    ],
+)
+def test_code_that_calls_for_a_password_stays(text: str) -> None:
+    assert found(text) == []
