@@ -73,3 +73,55 @@ def test_a_password_written_like_a_call_is_found_whole(text: str, values: list[s
 )
 def test_code_that_calls_for_a_password_stays(text: str) -> None:
     assert found(text) == []
+
+
+# ---------------------------------------------------------------- a password shaped like an identifier
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("[20:50] Chloe: contraseña = dragon.soleil50", ["dragon.soleil50"]),  # reviewer E
+        ("password = dragon.soleil50", ["dragon.soleil50"]),
+        ("Passwort: sonne.mond42", ["sonne.mond42"]),
+        # After a label of another language as after "password": the same identifier-shaped passwords.
+        ("Passwort: HUNTER_2024", ["HUNTER_2024"]),
+        ("mot de passe: ROOT_ADMIN_77", ["ROOT_ADMIN_77"]),
+        ("contraseña: correct_horse_battery_staple", ["correct_horse_battery_staple"]),
+        ("Passwort: Welcome.Home1", ["Welcome.Home1"]),
+    ],
+)
+def test_a_password_shaped_like_an_identifier_is_found(text: str, values: list[str]) -> None:
+    assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "contraseña = os.environ",
+        "contraseña = cfg.db_password",
+        "password = config.db2",
+        "password = settings.pw1",
+        "password = np.float64",
+        "password = torch.float16",  # a type's name
+        "password = creds.prod2",
+        "password = secrets.token16",
+        "password = user.password2",
+        "password = row.col3",  # short words: a table's names
+        "password = m.group1",
+        "senha = app.config.smtp2",
+        "senha = process.env.SENHA",
+        "Passwort: DEFAULT_PASSWORD",
+        "Passwort: ADMIN_USER",
+        "Kennwort = config.kennwort",
+        # Code written in the label's language: its words for password, user, key, new and old.
+        "mot de passe: motDePasse",
+        "Passwort: neuesPasswort",
+        "Passwort: benutzer.passwort1",
+        "contraseña = usuario.clave2",
+        "parola: cuvant.cheie12",  # "parola" is a word too: only a value shaped like a password
+        "contraseña = dragon.soleil50 + suffix",  # more code on its line
+    ],
+)
+def test_identifiers_of_code_after_a_password_label_stay(text: str) -> None:
+    assert found(text) == []

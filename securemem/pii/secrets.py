@@ -672,7 +672,17 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
 def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted: bool, end: int) -> bool:
     """What a label is followed by that is not a password: words, a state, a rule, a number."""
     if len(secret) < 4 or not _plausible_value(secret, quoted) or secret.lower() in _STOP_VALUES:
-        return True
+        # "contraseña = dragon.soleil50", "Passwort: HUNTER_2024": shaped like an identifier, a
+        # password as it is after "password:"
+        return not (
+            len(secret) >= 4
+            and not quoted
+            and match["op"] in (":", "=")
+            and not match["words"]
+            and match["label"] != "pass"
+            and not _AMBIGUOUS_LABELS.intersection(match["label"].split("_"))
+            and _identifier_password(text, secret, end)
+        )
     if _form_words(text, match["label"], secret, quoted, end):
         return True
     if _AMBIGUOUS_LABELS.intersection(match["label"].split("_")):  # only a value shaped like a password
@@ -1101,7 +1111,13 @@ _CODE_PARTS_TEXT = """
     process document window element el ui view box db database conn connection sql query cursor result results
     local remote global globals const constant final static private public admin_password none null empty
     encoder decoder util utils helper helpers lib api http url uri path name label placeholder hint message msg
-    error err dir directory folder cwd homedir workdir"""
+    error err dir directory folder cwd homedir workdir
+    passwort kennwort wachtwoord contrasena contraseña senha mdp passe haslo hasło losenord lösenord salasana
+    parola heslo sifre şifre lozinka geslo passord adgangskode jelszo jelszó clave chave cle clé schluessel
+    schlüssel chiave sleutel usuario utilisateur benutzer nutzer utente gebruiker nueva nuevo nova novo neue neues
+    neuer nouveau nouvelle nuovo nuova alte alter altes ancien ancienne"""
+# (The last lines: the password labels of other languages, and their code's words for user, key, new
+# and old: "mot de passe: motDePasse", "contraseña = usuario.clave2", "senha: novaSenha".)
 _CODE_PARTS = frozenset(_CODE_PARTS_TEXT.split())
 _OWNER_PARTS = frozenset({"my", "i", "our"})  # "myPassword", "iLoveSecrets": a person names a password so
 
@@ -1125,8 +1141,13 @@ def _password_like_identifier(secret: str, parts: list[str]) -> bool:
     if _SNAKE.match(secret):
         return len(parts) >= 3  # "correct_horse_battery_staple"
     if _IDENTIFIER_CHAIN.match(secret):
-        return digits and secret != secret.lower()  # "Welcome.Home1", not "os.environ"
+        # "Welcome.Home1", "dragon.soleil50" (words of four letters or more, a number ending the last),
+        # not "os.environ", "np.float64", "row.col3"
+        return digits and (secret != secret.lower() or _NUMBERED_WORDS.fullmatch(secret) is not None)
     return _NAMED_VARIABLE.fullmatch(secret) is not None or (secret[:1].islower() and secret != secret.lower())
+
+
+_NUMBERED_WORDS = re.compile(r"(?:[a-z]{4,}\.)+(?!(?:u?int|b?float|complex|double)[0-9])[a-z]{4,}[0-9]{1,4}")
 
 
 def looks_like_column_secret(kind: str, value: str) -> bool:
