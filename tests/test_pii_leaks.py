@@ -125,3 +125,32 @@ def test_a_password_shaped_like_an_identifier_is_found(text: str, values: list[s
 )
 def test_identifiers_of_code_after_a_password_label_stay(text: str) -> None:
     assert found(text) == []
+
+
+# ---------------------------------------------------------------- values glued one to the next
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("+14155552671-+442079460958", ["+14155552671", "+442079460958"]),
+        ("+14155552671.+442079460958", ["+14155552671", "+442079460958"]),
+        ("+14155552671_+442079460958", ["+14155552671", "+442079460958"]),
+        ("+14155552671/+442079460958", ["+14155552671", "+442079460958"]),
+        ("call +1 415 555 2671-+44 20 7946 0958", ["+1 415 555 2671", "+44 20 7946 0958"]),
+        (
+            "+14155552671-+442079460958-+4915112345678_+33612345678",
+            ["+14155552671", "+442079460958", "+4915112345678", "+33612345678"],
+        ),
+    ],
+)
+def test_phones_glued_to_each_other_are_each_found(text: str, values: list[str]) -> None:
+    assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["v1.2-+3", "build 2024-+1", "x = 10_+5", "a 12345678-+15", "id_12345678_+x", "offset 1234567.+89"],
+)
+def test_numbers_glued_to_a_plus_that_opens_no_phone_stay(text: str) -> None:
+    assert found(text) == []

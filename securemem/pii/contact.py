@@ -580,6 +580,7 @@ _PHONE = re.compile(
       |(?<=(?<![A-Za-z])(?i:ph)[\-_\#])(?=[0-9(])|(?<=(?<![A-Za-z])(?i:cell)[\-_\#])(?=[0-9(])   # "ph#415...",
       |(?<=(?<![A-Za-z])(?i:phone)[\-_\#])(?=[0-9(])|(?<=(?<![A-Za-z])(?i:mobile)[\-_\#])(?=[0-9(])  # "phone_415..."
       |(?<=[A-Za-z][\-_])(?=\+)                # "tel-+1 ...", "x-+1 ...": a "+" number glued to a word
+      |(?<=[0-9][\-._/])(?=\+)                 # "...2671-+44 ...": glued to a number before it
       |(?<![\w+#$€£¥/\-])(?<![0-9.]\.)        # a label's dot may come before ("Tel.0171 ..."; see _phone_end)
        (?:(?=[+(])|(?<![0-9][ .\-/]))          # not the tail of "DE89 3704 0044 0532 0130 01"
     )
@@ -587,7 +588,8 @@ _PHONE = re.compile(
     (?:\(0\)[ ]?)?
     (?:\([0-9]{1,5}\)[ .\-]?)?
     [0-9]{1,15}(?:(?:[ ]?[.\-/][ ]?|[ ]{1,2}|\t)[0-9]{1,15}){0,7}   # tabs too: a table's cell
-    (?:(?![\w]|[.\-/][0-9])|(?=x[0-9]{1,5}(?![\w])))  # an extension may be glued on ("...3608x12")
+    (?:(?![\w]|[.\-/][0-9])|(?=x[0-9]{1,5}(?![\w]))|(?=_\+))  # an extension may be glued on ("...3608x12"),
+                                                               # or the next "+" number ("..._+44...")
     """,
     re.X,
 )
@@ -1037,6 +1039,8 @@ def _glued_wrongly(text: str, start: int, words: list[str], candidate: str, regi
     not written in groups (a phone glued to its label is: "Mob-0161 422 ..."; "TEL-20240115" is a tag),
     unless the word is a phone label and the digits a valid number ("Tel-4155552671")."""
     if text[start - 1] == ".":
+        if candidate.startswith("+") and text[start - 2 : start - 1].isdigit():
+            return False  # "+14155552671.+442079460958": numbers glued one after another
         return not (words and words[-1] in _PHONE_WORDS)
     if text[start - 1] == "-" and text[start - 2 : start - 1].isalpha() and candidate.isdigit():
         return not (words and words[-1] in _PHONE_WORDS and phone_e164(candidate, regions) is not None)
