@@ -154,3 +154,24 @@ def test_phones_glued_to_each_other_are_each_found(text: str, values: list[str])
 )
 def test_numbers_glued_to_a_plus_that_opens_no_phone_stay(text: str) -> None:
     assert found(text) == []
+
+
+# ---------------------------------------------------------------- a phone at a line's end, a date after it
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("+1 415 555\n2024-01-02 meeting", []),  # no phone whole on its line, and the date stays
+        ("+1 415 555\n2024/01/02", []),
+        ("+1 415 555\n2024.01.02 release", []),
+        ("+1 415 555\n12:30 call", []),
+        ("+1 415 555\n2671-2024", []),  # a range's head
+        ("+1 415 555 2671\n2024-01-02 meeting", ["+1 415 555 2671"]),
+        ("call +44 20 7946 0958\n2024-05-01: follow-up", ["+44 20 7946 0958"]),
+        ("+1 415 555\n2024-01-02 meeting\n+1 702 873\n0897", ["+1 702 873\n0897"]),  # a wrapped phone still joins
+        ("+1 702 873\n0897.", ["+1 702 873\n0897"]),
+    ],
+)
+def test_a_phone_at_a_lines_end_is_not_joined_with_a_date_on_the_next(text: str, values: list[str]) -> None:
+    assert found(text) == values

@@ -528,7 +528,8 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
     alone = _builtin_hits(Scan(head, scan.phone_regions), types)
     hits: list[Hit] = []
     for found, found_start, found_end in _builtin_hits(Scan(window, scan.phone_regions), types):
-        if not found_start < join < found_end:
+        # Not across the break, or the head of the next line's own number ("+1 415 555" then "2024-01-02").
+        if not found_start < join < found_end or (kind == "number" and _CUT_NUMBER.match(window, found_end)):
             continue
         if kind == "token" and found != "JWT":
             # A value of any type already in the first line's part ("KEY=value" then the next line's
@@ -552,6 +553,7 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
     return hits
 
 
+_CUT_NUMBER = re.compile(r"[.\-/:][0-9]")  # a number going on past a value's end: a date, a time, a range
 _WRAP_WIDTH = 60  # the narrowest terminal line a wrapped token fills
 
 
