@@ -175,3 +175,35 @@ def test_numbers_glued_to_a_plus_that_opens_no_phone_stay(text: str) -> None:
 )
 def test_a_phone_at_a_lines_end_is_not_joined_with_a_date_on_the_next(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+# ---------------------------------------------------------------- a number that answers a question for a phone
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (  # reviewer E's blind round
+            "Conseiller : Pouvez-vous confirmer votre numéro ?\nClient : Oui, c'est le 0610363310. Merci.",
+            ["0610363310"],
+        ),
+        ("Agent: Can I have your phone number please?\nCustomer: sure, 4155552671", ["4155552671"]),
+        ("Agent: what's the best number to call, your mobile?\nCaller: it is 4155552671", ["4155552671"]),
+    ],
+)
+def test_a_number_answering_a_question_for_a_phone_is_found(text: str, values: list[str]) -> None:
+    assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Agent: Can I have your order number please?\nCustomer: sure, 4155552671",
+        "Agent: and your account number?\nCustomer: 4155552671",
+        "How many rows did the export write?\nIt wrote 4155552671",
+        "Can I have your phone number please?\nWe shipped your order 4155552671 today",  # another number
+        "Can I have your phone number please?\nThe build that failed in the main pipeline yesterday was 4155552671",
+    ],
+)
+def test_a_number_after_another_question_stays(text: str) -> None:
+    assert found(text) == []

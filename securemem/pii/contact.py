@@ -1076,7 +1076,7 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         _CURRENCY_AFTER.match(text, end) or _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
     ):
         return 0  # "2 345 678 901 €", "9 876 543 210 CHF": an amount
-    words = _last_words(scan, start) if words is None else words
+    words = _answering(text, start, _last_words(scan, start) if words is None else words)
     if (
         _SINGLE_DIGITS.fullmatch(candidate) or _SPACED_THOUSANDS.fullmatch(candidate)
     ) and not _PHONE_WORDS.intersection(words):
@@ -1106,6 +1106,37 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         if separator != previous and _is_phone(scan, text[start:cut], words):
             return cut
     return 0
+
+
+# A number that answers a question for a phone on the line before ("Pouvez-vous confirmer votre numéro
+# ?" then "Client : Oui, c'est le 0610363310.", from reviewer E's blind round; "What's your number?"
+# then "07700900123"): the question ends in a word that names a phone (a "number" needs an owner:
+# "your number", not "your order number"), and the number comes early on its own line.
+_ANSWER_LEAD = 48  # how far into its line an answer's number may start
+_QUESTION_BACK = 64  # how much of the question's line is read
+_POLITE = frozenset(["please", "pls", "plz", "svp", "bitte", "favor", "plaît", "plait"])
+
+
+def _answering(text: str, start: int, words: list[str]) -> list[str]:
+    """``words`` with "phone" after them where the number answers a question for one."""
+    if _asked_for_phone(text, start) and not _PHONE_WORDS.intersection(words[-3:]) and not _is_reference(words):
+        return [*words, "phone"]
+    return words
+
+
+def _asked_for_phone(text: str, start: int) -> bool:
+    line = text.rfind("\n", max(0, start - _ANSWER_LEAD), start)
+    if line == -1:
+        return False
+    end = line
+    while end and text[end - 1] in " \t\r":
+        end -= 1
+    if not end or text[end - 1] != "?":
+        return False
+    words = _WORDS.findall(text[max(0, end - _QUESTION_BACK) : end].rsplit("\n", 1)[-1].lower())
+    while words and words[-1] in _POLITE:
+        words.pop()
+    return bool(words) and words[-1] in _PHONE_WORDS and _said_of_phone(words)
 
 
 # Five pairs opened by a trunk "0" ("01 23 47 17 37", "02.08.52.61.97"): how French numbers are
