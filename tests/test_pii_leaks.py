@@ -207,3 +207,44 @@ def test_a_number_answering_a_question_for_a_phone_is_found(text: str, values: l
 )
 def test_a_number_after_another_question_stays(text: str) -> None:
     assert found(text) == []
+
+
+# ---------------------------------------------------------------- an Azure SAS token, whole
+
+_SIG = "sig=PvSgyJ6V0uwE7PLEPet1x0TebdayJh2SXZOg0c4A5g9%3D"
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (  # reviewer E's blind round labels the query whole
+            f"share it: https://stexports01.blob.core.windows.net/q2/report.csv?sv=2022-11-02&ss=b&srt=sco&sp=rl"
+            f"&se=2025-01-01T00:00:00Z&{_SIG}",
+            [f"sv=2022-11-02&ss=b&srt=sco&sp=rl&se=2025-01-01T00:00:00Z&{_SIG}"],
+        ),
+        (  # SAS fields after the signature too, and other parameters left
+            f"https://a.blob.core.windows.net/c/b.txt?sp=r&st=2024-01-01T00:00:00Z&spr=https&sv=2022-11-02&sr=b"
+            f"&{_SIG}&rscd=attachment&page=2",
+            [f"sp=r&st=2024-01-01T00:00:00Z&spr=https&sv=2022-11-02&sr=b&{_SIG}&rscd=attachment"],
+        ),
+        (
+            f"BlobEndpoint=https://x.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&{_SIG}",
+            [f"sv=2022-11-02&ss=b&{_SIG}"],
+        ),
+        (f"https://x.example.com/file?foo=bar&{_SIG}&page=2", [_SIG[4:]]),  # no SAS field: the signature
+        (f"https://x.example.com/file?{_SIG}", [_SIG[4:]]),
+    ],
+)
+def test_an_azure_sas_token_is_found_whole(text: str, values: list[str]) -> None:
+    assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Use ?sv=2022-11-02&se=2025-01-01&sp=r&spr=https for a read-only link (the portal adds the sig)",
+        "GET /files?sv=1&sp=2&sig=short",
+    ],
+)
+def test_sas_fields_without_a_signature_stay(text: str) -> None:
+    assert found(text) == []

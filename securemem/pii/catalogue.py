@@ -449,7 +449,7 @@ ANCHORED: tuple[Rule, ...] = (
         "AZURE_SAS_SIGNATURE",
         "sig=",
         r"(?<=[?&;])sig=(?P<key>(?:[A-Za-z0-9+/]|%2[BbFf]){40,}(?:=|%3[Dd]){0,2})",
-        "Azure shared access signatures (sig= in a SAS URL)",
+        "Azure shared access signatures (sig= in a SAS URL; the SAS fields joined to it are its token)",
         lead=1,
         tail=200,
         group="key",

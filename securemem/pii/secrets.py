@@ -116,11 +116,47 @@ def _anchored(rule: Rule, text: str) -> Iterator[Hit]:
         match = rule.pattern.search(text, low, min(len(text), at + len(rule.anchor) + rule.tail))
         if match is not None and match.start() <= at:
             start, end = match.span(rule.group)
+            if rule.type == "AZURE_SAS_SIGNATURE":
+                start, end = _sas_token(text, match.start(), start, end)
             yield rule.type, start, end
-            done = match.end()
+            done = max(match.end(), end)
             at = text.find(rule.anchor, max(done, at + 1))
         else:
             at = text.find(rule.anchor, at + 1)
+
+
+# An Azure SAS token is the whole query that holds its signature ("sv=2022-11-02&ss=b&srt=sco&sp=rl&
+# se=2025-01-01T00:00:00Z&sig=..."): Azure names it so, and a reviewer labelled it so. The signature
+# is widened over the SAS fields joined to it by "&" on either side (Azure's documented parameter
+# names); a signature among other parameters, or alone, stays the signature.
+_SAS_FIELDS = (
+    "sv|ss|srt|sp|se|st|sip|spr|sr|si|sdd|ses|skoid|sktid|skt|ske|sks|skv|saoid|suoid|scid|"
+    "rscc|rscd|rsce|rscl|rsct|tn|spk|srk|epk|erk"
+)
+_SAS_VALUE = r"[^&\s\"'<>#?]{0,128}"
+_SAS_FIELD_BEFORE = re.compile(rf"(?<![\w\-.%])(?:{_SAS_FIELDS})={_SAS_VALUE}\Z")
+_SAS_FIELD_AFTER = re.compile(rf"&(?:{_SAS_FIELDS})={_SAS_VALUE}(?![^&\s\"'<>#?])")
+_SAS_FIELDS_MAX = 24  # fields read on either side
+
+
+def _sas_token(text: str, sig: int, start: int, end: int) -> tuple[int, int]:
+    """The span of the SAS token whose "sig=" is at ``sig`` and its value at ``start:end``."""
+    first = sig
+    for _ in range(_SAS_FIELDS_MAX):
+        if first == 0 or text[first - 1] != "&":
+            break
+        floor = max(0, first - 1 - 160)  # a field's name, "=" and value
+        field = _SAS_FIELD_BEFORE.search(text, text.rfind("&", floor, first - 1) + 1 or floor, first - 1)
+        if field is None:
+            break
+        first = field.start()
+    last = end
+    for _ in range(_SAS_FIELDS_MAX):
+        field = _SAS_FIELD_AFTER.match(text, last)
+        if field is None:
+            break
+        last = field.end()
+    return (first, last) if first < sig or last > end else (start, end)
 
 
 # ---------------------------------------------------------------- keyword-anchored secrets

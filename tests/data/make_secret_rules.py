@@ -239,7 +239,7 @@ RECIPES: list[tuple[str, str, str | None]] = [
     ),
     (
         "AZURE_SAS_SIGNATURE",
-        "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&se=2025-01-01&sp=r&sig=«{S43}%3D»",
+        "https://acct.blob.core.windows.net/c/b.txt?«sv=2022-11-02&se=2025-01-01&sp=r&sig={S43}%3D»",
         "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&sp=r&sig=«{S12}»",
     ),
     ("TERRAFORM_CLOUD_TOKEN", "{A14}.atlasv1.{B67}", "{A14}.atlasv1.{B20}"),
