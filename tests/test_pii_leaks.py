@@ -248,3 +248,37 @@ def test_an_azure_sas_token_is_found_whole(text: str, values: list[str]) -> None
 )
 def test_sas_fields_without_a_signature_stay(text: str) -> None:
     assert found(text) == []
+
+
+# ---------------------------------------------------------------- a long token on the line after its key
+
+_SENTRY = (
+    "sntrys_eyJpYXQiOHE8uCaQkBOnvTFPh5LEdyeObXnl4QnVB9GKQMo22DRZ0zjqxeLqbFZfenkZSkQGHefgUQb4cfWS8v7vPUAxXpaVRh5gu"
+    "iK7sJmqUsc9JCVGpftQ5zKoh2i9F"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (  # reviewer E's blind round: a token of Sentry's prefix, not in its format (no "_" and secret part)
+            f"dotfiles audit: found `sntrys…` style secret in ~/.config/cli/credentials:\n  {_SENTRY}",
+            [_SENTRY],
+        ),
+        (f"api_token:\n  {_SENTRY[7:]}\nregion: eu", [_SENTRY[7:]]),
+    ],
+)
+def test_a_long_token_on_the_line_after_its_key_is_found(text: str, values: list[str]) -> None:
+    assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "credentials:\n  see the team vault for the current ones, rotated every ninety days by the platform group",
+        "token:\n  " + "a" * 200,
+        "secret:\n  " + "-" * 160,
+    ],
+)
+def test_a_long_line_after_a_key_that_is_no_token_stays(text: str) -> None:
+    assert found(text) == []

@@ -1248,6 +1248,9 @@ _HASH_WORDS = re.compile(r"\b(?:sha-?(?:1|224|256|384|512)|md5|hash(?:ed)?|diges
 # line ("user: bob" on the next line is a new entry, not more of the value).
 _SPACE_PIECE = re.compile(r"[ \t]{1,3}(?P<piece>[A-Za-z0-9+/_\-.!#%&*~$^@]{2,128}=*)(?=[\s,;)]|$)")
 _LINE_PIECE = re.compile(r"[ \t]*\r?\n[ \t]*(?P<piece>[A-Za-z0-9+/_\-.!#%&*~$^@]{4,128}=*)[ \t]*(?=\r?\n|$)")
+# The value's first line after its key may be a whole token, longer than a wrapped line's piece (a
+# Sentry org token, a JWT: 130 characters and more).
+_FIRST_LINE_PIECE = re.compile(_LINE_PIECE.pattern.replace("{4,128}", "{4,1024}"))
 _MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Z][a-z]*[0-9]")
 _PIECE_SYMBOLS = frozenset("+/_!#%&*~$^")
 _MAX_PIECES = 24
@@ -1316,7 +1319,7 @@ def _after_block(text: str, at: int) -> int:
 
 def _on_next_lines(text: str, end: int, kind: str | None, keyed: list[KeyedRule]) -> Hit | None:
     """A value that starts on the line after its key ("client_secret:" then the key wrapped over lines)."""
-    first = _LINE_PIECE.match(text, end)
+    first = _FIRST_LINE_PIECE.match(text, end)
     if first is None or not _is_piece(first["piece"]):
         return None
     start = first.start("piece")
