@@ -406,7 +406,9 @@ def test_a_run_longer_than_the_passes_can_scrub_is_refused_not_stored(
     import securemem.pii.scrub as scrub
 
     monkeypatch.setattr(scrub, "SCAN_BUDGET", 1)  # the least number of passes, MIN_PASSES
-    text = " ".join(["4111 1111 1111 1111"] * (scrub.MIN_PASSES + 4))
+    # Joined by tabs, each card reads as the tail of the one before until that one is replaced (joined
+    # by single spaces they are one run of groups, whose cards are all found in one pass).
+    text = "\t".join(["4111 1111 1111 1111"] * (scrub.MIN_PASSES + 4))
     for command in (
         {"command": "create", "path": "/memories/r.md", "file_text": text},
         {"command": "str_replace", "path": "/memories/r.md", "old_str": "x", "new_str": text},

@@ -282,3 +282,71 @@ def test_a_long_token_on_the_line_after_its_key_is_found(text: str, values: list
 )
 def test_a_long_line_after_a_key_that_is_no_token_stays(text: str) -> None:
     assert found(text) == []
+
+
+# ---------------------------------------------------------------- cards glued to each other, or among groups
+
+_VISA, _MC = "4111111111111111", "5555555555554444"
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (f"{_VISA}-{_MC}", [_VISA, _MC]),
+        (f"{_VISA}.{_MC}", [_VISA, _MC]),  # no decimal
+        (f"{_VISA}_{_MC}", [_VISA, _MC]),
+        ("4111-1111-1111-1111-5555-5555-5555-4444", ["4111-1111-1111-1111", "5555-5555-5555-4444"]),
+        ("4111.1111.1111.1111.5555.5555.5555.4444", ["4111.1111.1111.1111", "5555.5555.5555.4444"]),
+        ("4111_1111_1111_1111_5555_5555_5555_4444", ["4111_1111_1111_1111", "5555_5555_5555_4444"]),
+        ("4111 1111 1111 1111 5555 5555 5555 4444", ["4111 1111 1111 1111", "5555 5555 5555 4444"]),
+        ("1234 5678 4111 1111 1111 1111 9999 0000", ["4111 1111 1111 1111"]),  # among other groups
+        ("ref 9999 4111 1111 1111 1111 0000 then", ["4111 1111 1111 1111"]),
+        ("0000-0000-5555-5555-5555-4444-1234-5678", ["5555-5555-5555-4444"]),
+    ],
+)
+def test_cards_glued_to_each_other_or_among_groups_are_each_found(text: str, values: list[str]) -> None:
+    assert found(text) == values
+
+
+def test_a_run_of_150_cards_joined_by_dashes_is_found_card_by_card() -> None:
+    cards = [_VISA, _MC, "378282246310005", "6011111111111117", "3530111333300000"] * 30
+    text = "dump: " + "-".join(cards) + " end"
+    assert found(text) == cards
+    assert [f.type for f in detect(text)] == ["CREDIT_CARD"] * 150
+
+
+def test_cards_run_together_by_spaces_are_found_in_one_pass() -> None:
+    text = " ".join(["4111 1111 1111 1111"] * 20)
+    assert found(text) == ["4111 1111 1111 1111"] * 20
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1234 4144 3960 4589 4590",  # five groups: one code of 20 digits (a prepaid meter's token)
+        "serial 1234 5678 4111 1111 1111 1111 9999 0000",  # named as one code
+        "license key 4111-1111-1111-1111-5555-5555-5555-4444",
+        # Named as numbers of another kind: the name speaks for each number of the run.
+        "order ids: 4111111111111111-5555555555554444-4012888888881881",
+        "transaction 4111-1111-1111-1111-5555-5555-5555-4444",
+        "12345678-1234-1234-1234-123456789012",  # a UUID's shape
+        "1718236123456789012-1718236123456789999",  # nanosecond timestamps (no card starts with 1)
+        "trace 1234567890123456789-9876543210987654321",
+        "Years: 2019 2020 2021 2022 2023 2024 2025",
+        "ports 4000 4001 4002 4003 4004 4005",  # one list's sorted numbers
+        "EXPOSE 5432 5433 5434 5435 5436 5437",
+        "1024 2048 4096 8192 16384 32768",
+        "0000 0000 0000 0000 0000 0000 0000 0000",
+        "00000040: 0000 0000 4000 0000 0000 0000 0000 0000  ........@.......",  # a hex dump
+        "build 10.0.19041.1 and 2024.01.02.1234",
+        "pi 3.14159265358979 and e 2.718281828459045",
+        "4111111111111111-12",  # a card and a short number: not a run of cards
+    ],
+)
+def test_long_runs_of_digits_that_hold_no_card_stay(text: str) -> None:
+    assert found(text) == []
+
+
+def test_the_account_part_of_an_iban_is_no_run_of_cards() -> None:
+    text = "PL61 4111 1111 1111 1111 1981 2874"  # its check digits wrong: no IBAN either
+    assert found(text) == []

@@ -6,7 +6,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
-from securemem.pii.checksums import IBAN_LENGTHS, card_number_valid, iban_valid, ssn_valid
+from securemem.pii.checksums import IBAN_LENGTHS, card_number_valid, iban_valid, luhn_valid, ssn_valid
 from securemem.pii.scan import Scan, Span, accepted
 
 # Patterns start with a digit and check the character before it in a lookbehind placed after
@@ -128,9 +128,25 @@ def may_hold_underscored_card(scan: Scan) -> bool:
 def find_underscored_cards(scan: Scan) -> Iterator[Span]:
     """Cards whose groups are joined by underscores ("5292_4741_0000_0002"): no number window holds
     them (an underscore is part of a word), so they are looked for apart, where the text has one."""
+    found = []
     for match in _CARD_UNDERSCORED.finditer(scan.text):
         if "_" in match.group() and card_number_valid(_NOT_DIGITS.sub("", match.group())):
-            yield match.span()
+            found.append(match.span())
+    yield from found
+
+    def is_card(digits: str, start: int, glued: bool = False) -> bool:
+        del glued  # every number of an underscored run is glued to the one before
+        return card_number_valid(digits) and (len(digits) >= 16 or digits[0] not in "56")
+
+    # Cards glued to each other by underscores ("4111111111111111_5555555555554444"; see _run_cards),
+    # looked for where the copy shows such a run (found at C speed: most text holds none).
+    copy = scan.encoded.translate(_UNDERSCORE_TABLE)
+    if copy.find(_UNDERSCORED_GROUPS) != -1 or copy.find(_UNDERSCORED_NUMBERS) != -1:
+        yield from _run_cards(scan, scan.whole, found, is_card, "_")
+
+
+_UNDERSCORED_GROUPS = b"_".join([b"0000"] * 6)  # six groups of four (in the copy of _UNDERSCORE_TABLE)
+_UNDERSCORED_NUMBERS = b"0" * 13 + b"_" + b"0" * 13  # two numbers of a card's length
 
 
 def find_cards(scan: Scan) -> Iterator[Span]:
@@ -139,14 +155,18 @@ def find_cards(scan: Scan) -> Iterator[Span]:
         return
     text = scan.text
 
-    def is_card(digits: str, start: int) -> bool:
+    def is_card(digits: str, start: int, glued: bool = False) -> bool:
+        """``glued``: the number is one of a run's (see _run_cards), where the character before it
+        is the run's separator."""
         if not card_number_valid(digits):
             return False
         if len(digits) < 16 and digits[0] in "56" and not CARD_WORDS.search(scan.before(start, 28)):
             return False  # a Maestro of 12-15 digits only where a card is named: EAN-13 codes pass Luhn one in ten
-        if start > 0 and text[start - 1] in ".-" and not _CARD_LABEL.search(scan.before(start - 1, 16)):
+        if glued:
+            pass
+        elif start > 0 and text[start - 1] in ".-" and not _CARD_LABEL.search(scan.before(start - 1, 16)):
             return False
-        if start > 0 and text[start - 1].isalpha() and not _CARD_NAMES.search(scan.before(start, 28)):
+        elif start > 0 and text[start - 1].isalpha() and not _CARD_NAMES.search(scan.before(start, 28)):
             return False  # glued to a letter: the end of a card's name, or "n" of "card n4111..."
         if _NOT_CARD_WORDS.search(scan.before(start, 28)) and not _CARD_NAMES.search(scan.before(start, 28)):
             return False  # "EAN-13: 4008627617607", "order number: 3040029165063095", "channel id 6516..."
@@ -192,7 +212,96 @@ def find_cards(scan: Scan) -> Iterator[Span]:
     if mixed:
         windows = _without(windows, mixed)
     windows = scan.around(windows, 5, 0)  # the leading group sits before the card's number span
-    yield from accepted(_CARD_AFTER_GROUP, text, windows, lambda match: _card_after_group(scan, match, is_card), "card")
+    after_group = list(
+        accepted(_CARD_AFTER_GROUP, text, windows, lambda match: _card_after_group(scan, match, is_card), "card")
+    )
+    yield from after_group
+    runs = scan.numbers_with(_RUN_DIGITS)
+    if runs:
+        taken = sorted(found + regrouped + mixed + after_group)
+        yield from _run_cards(scan, scan.around(runs, 0, _TAIL), taken, is_card)
+
+
+# Cards glued to each other ("4111111111111111-5555555555554444", "4111-1111-1111-1111-5555-5555-
+# 5555-4444", 150 cards joined by dashes) or set among other groups of four ("1234 5678 4111 1111
+# 1111 1111 9999 0000"): the patterns above refuse a card glued to more digits by "." or "-", and a
+# card after a group of four (it would be the tail of a longer number). A run of numbers joined by one
+# separator throughout is read again where it is no one number:
+# - numbers of 13 to 19 digits each (two or more): each is a card when it is one alone;
+# - groups of four digits, six or more (24 digits and more: no code a text holds is that long in
+#   groups of four; a run of five may be one, "1234 4144 3960 4589 4590" stays): each four groups in
+#   a row are a card when they pass Luhn and start as the major networks' cards start, and are not
+#   one list's sorted numbers ("4000 4001 4002 4003", "2021 2022 2023 2024": ports, years); read from
+#   the left, a card's groups are not read again.
+_RUN = re.compile(r"[0-9](?<![\w.\-][0-9])[0-9]*([ .\-_])[0-9]+(?:\1[0-9]+)*(?![\w]|[.\-][0-9])")
+_RUN_DIGITS = 24  # the fewest digits a run read for cards holds (two cards of 13, six groups of 4)
+_RUN_GROUPS = 6
+# What the major networks' 16-digit cards start with: Visa; Mastercard (51-55, 2221-2720); Discover
+# (6011, 644-649, 65); UnionPay (62); JCB (3528-3589); Diners Club (36, 38, 300-305).
+_MAJOR_NETWORK = re.compile(
+    r"4|5[1-5]|222[1-9]|22[3-9][0-9]|2[3-6][0-9]{2}|27[01][0-9]|2720|6011|64[4-9]|65|62|35(?:2[89]|[3-8][0-9])|3[68]|30[0-5]"
+)
+
+
+def _run_cards(
+    scan: Scan, windows: list[Span], taken: list[Span], is_card: Callable[..., bool], separators: str = " .-"
+) -> Iterator[Span]:
+    """The cards in runs of numbers joined by one of ``separators`` (see above), not overlapping ``taken``."""
+    text = scan.text
+    done = 0
+    for low, high in windows:
+        for run in _RUN.finditer(text, max(low, done), high):
+            done = run.end()
+            separator = run[1]
+            if separator not in separators:
+                continue
+            if _COMPACT_RUN[separator].fullmatch(run[0]):
+                if not _named_code(scan, run.start()):
+                    for group in _RUN_GROUP.finditer(text, run.start(), run.end()):
+                        if not _overlaps(taken, group.start(), group.end()) and is_card(group[0], group.start(), True):
+                            yield group.span()
+            elif _GROUPED_RUN[separator].fullmatch(run[0]) and not _named_code(scan, run.start()):
+                yield from _cards_among_groups(list(_RUN_GROUP.finditer(text, run.start(), run.end())), taken, is_card)
+
+
+_RUN_GROUP = re.compile(r"[0-9]+")
+_COMPACT_RUN = {sep: re.compile(rf"[0-9]{{13,19}}(?:{re.escape(sep)}[0-9]{{13,19}})+") for sep in " .-_"}
+_GROUPED_RUN = {sep: re.compile(rf"[0-9]{{4}}(?:{re.escape(sep)}[0-9]{{4}}){{{_RUN_GROUPS - 1},}}") for sep in " .-_"}
+_IBAN_HEAD_BEFORE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2}[ .\-]?$")
+
+
+def _named_code(scan: Scan, start: int) -> bool:
+    """The run is named as one code or as numbers of another kind ("serial ...", "license key ...",
+    "order ids: ..."), or is an IBAN's account part: the name before the run speaks for each of its
+    numbers, however far from it."""
+    before = scan.before(start, 28)
+    return bool(
+        _GROUPED_CODE_WORDS.search(before)
+        or (_NOT_CARD_WORDS.search(before) and not _CARD_NAMES.search(before))
+        or _IBAN_HEAD_BEFORE.search(before)
+    )
+
+
+def _cards_among_groups(groups: list[re.Match[str]], taken: list[Span], is_card: Callable[..., bool]) -> Iterator[Span]:
+    values = [group[0] for group in groups]
+    at = 0
+    while at + 4 <= len(groups):
+        window = values[at : at + 4]
+        # Every major network's start is in its first four digits, the first group: read before the rest.
+        if _MAJOR_NETWORK.match(window[0]) and window != sorted(window):
+            digits = "".join(window)
+            start, end = groups[at].start(), groups[at + 3].end()
+            if luhn_valid(digits) and not _overlaps(taken, start, end) and is_card(digits, start, True):
+                yield start, end
+                at += 4
+                continue
+        at += 1
+
+
+def _overlaps(spans: list[Span], start: int, end: int) -> bool:
+    """One of the sorted ``spans`` overlaps ``start:end``."""
+    at = bisect_left(spans, (end,))
+    return at > 0 and spans[at - 1][1] > start
 
 
 # A card after a group of three or four digits that is no part of it ("exp 0927 4966 8199 7852 7817",

@@ -28,10 +28,12 @@ _LONG = 7  # digits in the shortest phone number; cards, SSNs and IBANs have mor
 # the long ones among the numbers, without listing the others.
 _CANONICAL_LONG_NUMBER = re.compile(rb"0(?:-{0,3}+0){%d}+(?:-{0,3}+0)*+" % (_LONG - 1))
 # Numbers no numeric entity can be or start with: ISO and day-first dates (with an hour after them),
-# and decimals with one point ("3.14159265358979"). Phones, cards, SSNs, IBANs and IP addresses
-# skip them without running their own patterns.
+# and decimals with one point ("3.14159265358979"; not two numbers of a card's length glued by a dot,
+# "4111111111111111.5555555555554444"). Phones, cards, SSNs, IBANs and IP addresses skip them without
+# running their own patterns.
 _NOT_AN_ENTITY = re.compile(
-    r"(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,2}[./][0-9]{1,2}[./][0-9]{4})(?: [0-9]{2})?|[0-9]+\.[0-9]+"
+    r"(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,2}[./][0-9]{1,2}[./][0-9]{4})(?: [0-9]{2})?"
+    r"|[0-9]{1,12}\.[0-9]+|[0-9]+\.[0-9]{1,12}"
 )
 
 
