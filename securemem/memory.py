@@ -37,7 +37,7 @@ from securemem.errors import (
 )
 from securemem.middleware import AuditFacts, Call, Handler, Middleware, Transaction, build_layers, chain
 from securemem.mounts import MountTable, parse_stores
-from securemem.paths import ROOT, ancestors
+from securemem.paths import ROOT, parent_of
 from securemem.policy import Policy, load_policy
 from securemem.store.base import Actor, Clock, History, Store
 from securemem.store.factory import open_store
@@ -424,25 +424,27 @@ def restamp(store: Store, policy: Policy, now: float) -> int:
     for namespace in store.namespaces():
         with store.transaction(namespace, write=True, clock=lambda: now) as tx:
             entries = tx.tree(ROOT, ALL_LEVELS, _keep_all)
-            latest: dict[str, list[float | None]] = {}  # directory -> the new expiry of each file below
+            now_expires: dict[str, float | None] = {}  # each entry's expiry under the policy adopted
+            held: dict[str, list[str]] = {}  # directory -> what it holds
             for entry in entries:
+                held.setdefault(parent_of(entry.path), []).append(entry.path)
                 if entry.is_dir:
                     continue
                 expiry = policy.expiry_for(entry.path)
                 base = entry.accessed if expiry.since == "access" else entry.modified
-                deadline = expiry.deadline(base)
-                for above in ancestors(entry.path):
-                    latest.setdefault(above, []).append(deadline)
+                deadline = now_expires[entry.path] = expiry.deadline(base)
                 if deadline != entry.expires:
                     tx.set_expiry(entry.path, deadline)
                     changed += 1
-            # A directory's expiry becomes exactly the latest below it, which a shorter TTL lowers
-            # (set_expiry only ever pushes ancestors later). Deepest first: each directory is set
-            # after whatever set_expiry of a deeper one pushed onto it. An empty one keeps its own.
-            for entry in sorted((e for e in entries if e.is_dir), key=lambda e: -e.path.count("/")):
-                below = latest.get(entry.path)
-                if below is not None and (deadline := _latest(below)) != entry.expires:
-                    tx.set_expiry(entry.path, deadline)
+            # A directory's expiry becomes exactly the latest of what it holds (rule 4), which a
+            # shorter TTL lowers: files, and directories, an empty one keeping its own. Deepest
+            # first, so that each directory is set from its subdirectories' final expiry.
+            for entry in sorted((e for e in entries if e.is_dir and e.path != ROOT), key=lambda e: -e.path.count("/")):
+                inside = held.get(entry.path)
+                deadline = _latest([now_expires[p] for p in inside]) if inside else entry.expires
+                now_expires[entry.path] = deadline
+                if inside:
+                    tx.set_expiry(entry.path, deadline)  # set_expiry of what it holds may have moved it
     return changed
 
 

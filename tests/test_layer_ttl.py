@@ -423,3 +423,44 @@ def test_a_directory_keeps_the_expiry_of_what_still_lives_in_it(store: Any, cloc
     assert expires(memory, "/memories/d") == expires(memory, "/memories/d/e/deeper.md") == T0 + 90 * DAY
     ok(memory, command="delete", path="/memories/d/e")  # what held it: all /memories/d holds now has expired
     assert not visible(memory, "/memories/d")
+
+
+@pytest.mark.parametrize("landing", ["/memories/d/f", "/memories/g/f"])
+def test_a_moved_directory_lands_with_the_latest_of_what_it_holds_not_its_own_rule(
+    store: Any, clock: Clock, landing: str
+) -> None:
+    """The directory's own path falls under the 90-day default, its file under a one-day rule: once
+    moved, it must not outlive the file it holds, nor hold its new parents past it."""
+    from securemem.memory import store_policy
+    from securemem.policy import Policy, Rule, TTLSettings
+
+    policy = Policy(
+        name="moved",
+        ttl=TTLSettings(expire_after=90 * DAY, since="write"),
+        rules=(Rule(glob="/memories/**/short*", expire_after=DAY),),
+    )
+    memory = SecureMemory(store, store_policy(store, policy, adopt=True, clock=clock), clock=clock, owns_store=False)
+    create(memory, "/memories/d/e/short.md")
+    ok(memory, command="rename", old_path="/memories/d/e", new_path=landing)
+    assert expires(memory, landing) == expires(memory, f"{landing}/short.md") == clock.now + DAY
+    clock.now += 2 * DAY
+    assert not visible(memory, landing) and not visible(memory, landing.rsplit("/", 1)[0])
+    memory.sweep()
+    assert store.count_expired(clock.now + 365 * DAY) == 0
+
+
+def test_adopting_a_policy_keeps_a_directory_as_long_as_an_empty_directory_in_it(store: Any, clock: Clock) -> None:
+    from securemem.memory import store_policy
+    from securemem.policy import Policy, TTLSettings
+
+    long = Policy(name="long", ttl=TTLSettings(expire_after=90 * DAY, since="write"))
+    memory = SecureMemory(store, store_policy(store, long, adopt=True, clock=clock), clock=clock, owns_store=False)
+    create(memory, "/memories/d/e/x.md")
+    create(memory, "/memories/d/y.md")
+    ok(memory, command="delete", path="/memories/d/e/x.md")  # /memories/d/e: empty, keeps its 90 days
+    short = Policy(name="short", ttl=TTLSettings(expire_after=DAY, since="write"))
+    memory = SecureMemory(store, store_policy(store, short, adopt=True, clock=clock), clock=clock, owns_store=False)
+    assert expires(memory, "/memories/d") == expires(memory, "/memories/d/e") == T0 + 90 * DAY
+    clock.now += 2 * DAY
+    assert visible(memory, "/memories/d") and visible(memory, "/memories/d/e")
+    assert not visible(memory, "/memories/d/y.md")

@@ -422,6 +422,23 @@ def may_have_set(was: float | None, directory: float | None) -> bool:
     return was is None or was >= directory
 
 
+def landing_expiries(expiries: Mapping[str, float | None]) -> dict[str, float | None]:
+    """The expiry each entry a move takes lands with (rule 4), from ``expiries``, each one's own
+    stamp by its new path's rule: a file or an empty directory keeps its own; a directory the
+    latest of what it holds, not its own rule's deadline (a directory that a longer rule covers
+    would otherwise outlive every file in it)."""
+    final = dict(expiries)
+    held: dict[str, list[str]] = {}
+    for path in expiries:
+        parent = path.rsplit("/", 1)[0]
+        if parent in expiries:
+            held.setdefault(parent, []).append(path)
+    for directory in sorted(held, key=lambda p: -p.count("/")):  # deepest first
+        values = [final[p] for p in held[directory]]
+        final[directory] = None if any(v is None for v in values) else max(v for v in values if v is not None)
+    return final
+
+
 def latest_of(children: int, timed: int, latest: float | None) -> float | None:
     """A directory's exact expiry from its children's: how many, how many expire, the latest."""
     return latest if timed == children else None
@@ -443,6 +460,7 @@ __all__ = [
     "VersionQuery",
     "VersionRow",
     "descendants_range",
+    "landing_expiries",
     "latest_of",
     "may_have_set",
     "path_bytes",

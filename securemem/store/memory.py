@@ -32,6 +32,7 @@ from securemem.store.base import (
     Usage,
     VersionQuery,
     VersionRow,
+    landing_expiries,
     latest_of,
     may_have_set,
     path_bytes,
@@ -363,7 +364,8 @@ class MemoryTx:
                 self.log.expired(self._files_at(below))
                 self._drop(below)
         missing = self._make_room(new)
-        latest = _max(expiries.values()) if expiries else self._space[old].expires
+        final = landing_expiries(expiries)
+        latest = final.get(new, self._space[old].expires)  # what the landing place's ancestors outlive
         self._make_dirs(missing, latest)
         moving = [(p, n) for p, n in self._space.items() if is_within(p, old)]
         was = self._space[old].expires
@@ -375,11 +377,6 @@ class MemoryTx:
             if not node.is_dir:
                 self.log.record("modified", node.memory, new + path[len(old) :], node.data)
         self._space[new] = replace(self._space[new], modified=self.now)
-        final = dict(expiries)
-        for path, expires in expiries.items():
-            for above in ancestors(path):
-                if above in final and is_within(above, new):
-                    final[above] = _later(final[above], expires)
         for path, expires in final.items():
             self._space[path] = replace(self._space[path], expires=expires)
         for above in ancestors(old):

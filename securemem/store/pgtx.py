@@ -31,6 +31,7 @@ from securemem.store.base import (
     Usage,
     VersionQuery,
     VersionRow,
+    landing_expiries,
     latest_of,
     may_have_set,
     path_bytes,
@@ -76,19 +77,6 @@ class _Row:
     expires: float | None
     path: str
     head: int  # the memory's newest version when the content was written (0: written with the history off)
-
-
-def _later(current: float | None, new: float | None) -> float | None:
-    return None if current is None or new is None else max(current, new)
-
-
-def _latest(values: Any) -> float | None:
-    latest: float | None = None
-    for value in values:
-        if value is None:
-            return None
-        latest = value if latest is None else max(latest, value)
-    return latest
 
 
 class PgTx:
@@ -459,13 +447,9 @@ class PgTx:
         missing = self._make_room(new)
         moving = self._subtree(old, content=self.log.settings.versions)
         top = next(r for r, _ in moving if r.path == old)
-        latest = _latest(expiries.values()) if expiries else top.expires
+        final = landing_expiries(expiries)
+        latest = final.get(new, top.expires)  # what the landing place's ancestors must outlive
         self._make_dirs(missing, latest)
-        final = dict(expiries)
-        for path, expires in expiries.items():
-            for above in ancestors(path):
-                if above in final and is_within(above, new):
-                    final[above] = _later(final[above], expires)
         # Each file moved gets its version first (the history on): its content is sealed again, naming it.
         heads: dict[bytes, tuple[int, bytes | None]] = {}
         for row, sealed in sorted(self._sealed_contents(moving), key=lambda m: m[0].path):

@@ -34,6 +34,7 @@ from securemem.store.base import (
     VersionQuery,
     VersionRow,
     descendants_range,
+    landing_expiries,
     may_have_set,
     path_bytes,
     sooner,
@@ -634,7 +635,9 @@ class SqlTx:
         self._wrote()
         total = _subtree_totals(row)
         self._adjust(old, (-total[0], -total[1], -total[2], -total[3]))
-        self._make_dirs(new_dirs, None if not expiries else max_expiry(expiries.values()))
+        landing = landing_expiries(expiries)
+        top = landing.get(new, row[11])  # what the ancestors of the landing place must outlive
+        self._make_dirs(new_dirs, top)
         grow = path_bytes(new) - path_bytes(old)
         pa, na = key_of(old)
         new_pa, new_na = key_of(new)
@@ -659,9 +662,12 @@ class SqlTx:
             na=na,
             add=grow * count,
         )
-        self._stamp(new, expiries)
+        self._many(
+            f"UPDATE entries SET expires = :e WHERE {_AT}",
+            [{"e": e, "pa": key_of(p)[0], "na": key_of(p)[1]} for p, e in landing.items()],
+        )
         moved = (total[0], total[1], total[2], total[3] + grow * count)
-        self._adjust(new, moved, expires=max_expiry(expiries.values()) if expiries else row[11], stamp=True)
+        self._adjust(new, moved, expires=top, stamp=True)
         self._refit(old, row[11])
         self.freed = True  # the old path text is gone from its rows
         cut = len(old)
@@ -686,18 +692,6 @@ class SqlTx:
         for r in found:
             self.log.know_head(int(r[0]), r[4])
         return [(int(r[0]), f"{r[1]}/{r[2]}", bytes(r[3])) for r in found]
-
-    def _stamp(self, top: str, expiries: Mapping[str, float | None]) -> None:
-        """Set the expiry of each moved entry; a moved directory also covers what lies below it."""
-        final = dict(expiries)
-        for path, expires in expiries.items():
-            for above in ancestors(path):
-                if above in final and (above == top or above.startswith(top + "/")):
-                    final[above] = later(final[above], expires)
-        self._many(
-            f"UPDATE entries SET expires = :e WHERE {_AT}",
-            [{"e": e, "pa": key_of(p)[0], "na": key_of(p)[1]} for p, e in final.items()],
-        )
 
     def touch(self, path: str, expires: float | None) -> None:
         self._set_expiry(path, expires, ", accessed = :now")
@@ -806,16 +800,6 @@ def _upsert_sql(rows: int) -> str:
         "expires = CASE WHEN is_dir = 0 THEN excluded.expires WHEN parent = '' THEN NULL "
         "WHEN expires IS NULL OR excluded.expires IS NULL THEN NULL ELSE max(expires, excluded.expires) END"
     )
-
-
-def max_expiry(values: Iterator[float | None] | Any) -> float | None:
-    """The latest of several expiries; None (never) if any is None."""
-    latest: float | None = None
-    for value in values:
-        if value is None:
-            return None
-        latest = value if latest is None else max(latest, value)
-    return latest
 
 
 def _minus(directory: str, expired: list[tuple[str, Totals]]) -> Totals:
