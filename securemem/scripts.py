@@ -71,20 +71,18 @@ _CJK_WITH_LATIN = (
 
 
 def is_mixed_script(name: str) -> bool:
-    """True when ``name`` mixes scripts (TR39 5.1, "highly restrictive" 5.2), its ASCII extensions
-    aside.
+    """True when ``name`` mixes scripts (TR39 5.1, "highly restrictive" 5.2), its extension aside.
 
-    The name is judged whole but for the ASCII parts that end it after a dot, so an extension does
-    not count against the name before it (``Москва.md``, ``Москва.backup.md``), while a look-alike
-    inside a part (``rеference``, ``nоtes.md``) is caught, and so is an extension of another
-    script after a Latin name (``notes.ехе`` in Cyrillic beside ``notes.exe``).
+    The name is judged whole but for an ASCII extension (the part after its last dot), so an
+    extension does not count against the name before it (``Москва.md``), while a look-alike inside
+    a part (``rеference``, ``nоtes.md``) is caught, and so are parts of two scripts on either side
+    of a dot: an extension of another script (``notes.ехе`` in Cyrillic beside ``notes.exe``), a
+    Cyrillic ``е`` before Latin words (``е.notes.md`` beside ``e.notes.md``).
     """
     if name.isascii():
         return False
-    parts = name.split(".")
-    while len(parts) > 1 and parts[-1].isascii():
-        parts.pop()
-    return _mixes(".".join(parts))
+    stem, dot, extension = name.rpartition(".")
+    return _mixes(stem if dot and stem and extension.isascii() else name)
 
 
 def _mixes(part: str) -> bool:

@@ -129,6 +129,10 @@ def test_refused_vector_is_refused_with_a_clear_message(vector: dict[str, Any]) 
         # A Cyrillic extension after a Latin name: "notes.ехе" beside "notes.exe".
         ("/memories/notes.\u0435\u0445\u0435", "mixes letters of different scripts"),
         ("/memories/report.\u041c\u043e\u0441\u043a\u0432\u0430.md", "mixes letters of different scripts"),
+        # Cyrillic before Latin words: "е.notes.md" beside "e.notes.md", "сору.of.notes.md" beside "copy.of.notes.md"
+        ("/memories/\u0435.notes.md", "mixes letters of different scripts"),
+        ("/memories/\u0441\u043e\u0440\u0443.of.notes.md", "mixes letters of different scripts"),
+        ("/memories/\u041c\u043e\u0441\u043a\u0432\u0430.backup.md", "mixes letters of different scripts"),
         ("/memories/a\x00b", "U+0000"),
         ("/memories/a\nb", "U+000A"),
         ("/memories/a\u200bb", "U+200B"),
@@ -175,7 +179,6 @@ def test_refusal_names_the_reason(path: str, reason: str) -> None:
     [
         "/memories/ノート.md",
         "/memories/\u041c\u043e\u0441\u043a\u0432\u0430.md",  # Moscow in Cyrillic, with ASCII extensions
-        "/memories/\u041c\u043e\u0441\u043a\u0432\u0430.backup.md",
         "/memories/\u043e\u0442\u0447\u0451\u0442.2024.md",
         "/memories/メモノ.md",
         "/memories/報告。md",
