@@ -1063,12 +1063,21 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
     return _phone_end_at(scan, match.start(), match.end())
 
 
+_TIME_BEFORE = re.compile(r"[0-9]:\Z")
+
+
 def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = None) -> int:
     """_phone_end of the candidate ``text[start:end]``; ``words``: those before it, when known."""
     text = scan.text
     candidate = text[start:end]
     digits = _digits(candidate)
-    if digits < _MIN_DIGITS or _DATE_OR_IP.match(text, start, end):
+    # Not a date or an address, nor a time's minutes or seconds and more: "07:10:09 2024 -0500" (the
+    # number after the time is tried alone: _after_short_number).
+    if (
+        digits < _MIN_DIGITS
+        or _DATE_OR_IP.match(text, start, end)
+        or _TIME_BEFORE.match(text, max(0, start - 2), start)
+    ):
         return 0
     if digits > _MAX_DIGITS and _uniform(candidate):
         return 0  # one run of groups, too long for any number: nothing to cut
