@@ -28,3 +28,22 @@ def found(text: str) -> list[str]:
 )
 def test_a_number_opening_with_a_times_seconds_is_no_phone(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # An env template: each setting left empty, the next line is the next setting, not a value.
+        ("# copy to .env and fill in\nDB_PASSWORD=\nSTRIPE_SECRET_KEY=\n", []),
+        ("db_password=\ndb_host=\n", []),
+        ("DB_PASSWORD=\nS3cr3t_Pa55\n", ["S3cr3t_Pa55"]),  # a value on the next line is still read
+        ("client_secret:\n  dGVzdA1aB2xYz9=\n", ["dGVzdA1aB2xYz9="]),
+        # 1Password is where a secret is kept: what follows its name is an item there.
+        ('# OPENAI_API_KEY=<from 1Password: "OpenAI prod">', []),
+        ('1password = "OpenAI prod"', []),
+        ('password: "OpenAI prod"', ["OpenAI prod"]),
+        ("1Password master password: Xk9#mQ2zL", ["Xk9#mQ2zL"]),
+    ],
+)
+def test_an_env_template_left_empty_stays(text: str, values: list[str]) -> None:
+    assert found(text) == values

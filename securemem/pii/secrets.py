@@ -923,12 +923,16 @@ def keyed_rules(key: str) -> tuple[KeyedRule, ...]:
     return tuple(rule for rule in KEYED if rule.key.search(key)) if _ANY_KEYED.search(key) else ()
 
 
+# The password manager whose name ends in "password" ("1Password", read "1_password" as camelCase).
+_PASSWORD_MANAGER = frozenset({"1password", "1_password"})
+
+
 @lru_cache(maxsize=4096)
 def key_kind(key: str) -> str | None:
     """ "PASSWORD", "SECRET", "KEY" (the bare word) or None for a lower-cased key name."""
     name = key.strip("-_.")
-    if not name or (_NOT_SECRET_KEY.search(name) and not _compound_secret(name)):
-        return None
+    if not name or name in _PASSWORD_MANAGER or (_NOT_SECRET_KEY.search(name) and not _compound_secret(name)):
+        return None  # "<from 1Password: "OpenAI prod">" names where the secret is kept, and an item there
     # A deployment's suffixes name which secret, not what it is: "DB_PASSWORD_PROD", "API_KEY_V2",
     # "SECRET_KEY_BASE", "PASSWORD2".
     name = _KEY_SUFFIXES.sub("", name) or name
@@ -1317,11 +1321,15 @@ def _after_block(text: str, at: int) -> int:
     return end if text[end : end + 1] in ("", "\n", "\r") or text[end : end + 2] in (" \n", "\t\n") else at
 
 
+# A setting's name and "=" alone on its line: the next entry of an env file left empty.
+_EMPTY_SETTING = re.compile(r"(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)=")
+
+
 def _on_next_lines(text: str, end: int, kind: str | None, keyed: list[KeyedRule]) -> Hit | None:
     """A value that starts on the line after its key ("client_secret:" then the key wrapped over lines)."""
     first = _FIRST_LINE_PIECE.match(text, end)
-    if first is None or not _is_piece(first["piece"]):
-        return None
+    if first is None or not _is_piece(first["piece"]) or _EMPTY_SETTING.fullmatch(first["piece"]):
+        return None  # "DB_PASSWORD=" then "STRIPE_SECRET_KEY=": a template's next setting, empty too
     start = first.start("piece")
     whole_end, rest = _continued(text, first.end("piece"))
     value = first["piece"] + rest
