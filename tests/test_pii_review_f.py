@@ -47,3 +47,18 @@ def test_a_number_opening_with_a_times_seconds_is_no_phone(text: str, values: li
 )
 def test_an_env_template_left_empty_stays(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # Loopback with a prefix is every machine's, in a list of networks allowed (a private host
+        # with one is still an address, as is loopback named as someone's).
+        ("allowed_cidrs:\n  - 10.0.0.0/8\n  - 192.168.0.0/16\n  - 127.0.0.1/32\n", []),
+        ("inet 127.0.0.1/8 scope host lo", []),
+        ("allow 10.1.2.3/32", ["10.1.2.3"]),
+        ("Customer's home router is 127.0.0.1; whitelist it.", ["127.0.0.1"]),
+    ],
+)
+def test_loopback_with_a_prefix_is_no_ones_address(text: str, values: list[str]) -> None:
+    assert found(text) == values

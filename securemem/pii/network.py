@@ -60,8 +60,10 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
     longest = _IPV4_HOSTS if value in _PRIVATE_BASES or _private(value) else _IPV4_PROVIDER
     if _network(value, 32, longest, scan.text, match.end()):
         return False  # "ip route add 10.0.0.0/8 via ...", "prefix 104.16.0.0/13": a network, no host
-    if octets[0] == "127" and _local_endpoint(scan, match):
-        return False  # "bind 127.0.0.1 port 6379", "127.0.0.1:8080": this machine's service, anyone's
+    if octets[0] == "127" and (_local_endpoint(scan, match) or _PREFIX.match(scan.text, match.end())):
+        # "bind 127.0.0.1 port 6379", "127.0.0.1:8080": this machine's service, anyone's; "127.0.0.1/32"
+        # in a list of networks allowed: every machine's loopback
+        return False
     # "Table 4.1.2.3", "REQ 3.1.4.1": words that number sections, when every part is one digit (an
     # address after them, "ARP table: 192.168.1.10", has bigger parts).
     return not (all(len(octet) == 1 for octet in octets) and _SECTION_WORDS.search(before))
