@@ -62,3 +62,27 @@ def test_an_env_template_left_empty_stays(text: str, values: list[str]) -> None:
 )
 def test_loopback_with_a_prefix_is_no_ones_address(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("सर्वर लॉगिन जानकारी:\nयूज़र: admin\nपासवर्ड: Chandni1990?\n", ["Chandni1990?"]),  # Hindi's label
+        ("पासवर्ड भूल गए? यहां क्लिक करें", []),
+        ("पासवर्ड: रीसेट", []),
+        # Five words between the label and its colon
+        ("voici le mot de passe du Wi-Fi de la maison : uenKhozR2hsWCX!?%", ["uenKhozR2hsWCX!?%"]),
+        ("the password of the admin user on the db: see vault", []),
+        ("password reset link for the new user account: https://example.com/reset?x=1", []),
+        # A password may end in ".": a full stop after it is covered, which costs nothing
+        ("Kunde hat sein Kennwort geschickt (Kennwort: Hafen303.)", ["Hafen303."]),
+        ("The password is Summer2024.", ["Summer2024."]),
+        ("DB_PASSWORD=Xk9mQ2zL.", ["Xk9mQ2zL."]),
+        ("The password is correct.", []),
+        ('password: "Xk9mQ2zL".', ["Xk9mQ2zL"]),
+        ("password: hunter22, then log in", ["hunter22"]),
+        ("api_token=ghp_abcdefghijklmnopqrstuvwxyz0123456789.", ["ghp_abcdefghijklmnopqrstuvwxyz0123456789"]),
+    ],
+)
+def test_password_labels_of_reviewer_f(text: str, values: list[str]) -> None:
+    assert found(text) == values

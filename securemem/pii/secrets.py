@@ -331,6 +331,18 @@ _KEY_REST = re.compile(r"[a-z0-9_.\-]{0,64}")
 
 def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
     """``name <op> value`` where the name says secret: PASSWORD, GENERIC_SECRET or a keyed provider type."""
+    text = scan.text
+    for kind, start, end in _keyword_secrets(scan):
+        # "(Kennwort: Hafen303.)": a password may end in ".", and covering a full stop costs nothing
+        dot = kind == "PASSWORD" and _SENTENCE_DOT.match(text, end) is not None and text[end - 1] not in _TRAILING
+        yield kind, start, end + dot
+
+
+# A full stop after a value, at the end of its line or before a space or a closing bracket or quote.
+_SENTENCE_DOT = re.compile(r"\.(?=[\s)\]}\"'»”]|\Z)")
+
+
+def _keyword_secrets(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     text = scan.text
     seen: set[int] = set()  # key ends already tried ("secret_token" holds two hints)
@@ -567,7 +579,7 @@ _PW_WORDS = (
     "contraseña", "contrasena", "senha", "mot de passe", "mdp", "hasło", "haslo", "lösenord", "losenord",
     "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "sifre", "пароль",
     "passord", "lozinka", "geslo",
-    "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호",
+    "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "पासवर्ड",
     # Configuration directives followed by the password alone.
     "requirepass", "auth_pass", "rootpw", "wpa_passphrase", "masterauth", "bindpw", "psk", "wpa_psk",
 )  # fmt: skip
@@ -592,6 +604,7 @@ _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
 _PASSWORD_HINTS_OTHER = (
     "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар",
     "パスワード", "暗証", "密码", "密碼", "口令", "비밀번호",
+    "पासव",  # "पासवर्ड" without its virama, as the view writes it
 )  # fmt: skip
 # Verbs between a label and its value, longest first ("is now", "changed to", "heißt", "devient", "→").
 _VERBS = (
@@ -606,7 +619,7 @@ _PASSWORD_PHRASE = re.compile(
     rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_]))"
     # <password>value</password>, <password type="plain">value</password>
     rf"(?:(?P<tag>(?:[ \t]+[a-z_][\w:.\-]*[ \t]*=[ \t]*\"[^\"<>\n]{{0,64}}\")*[ \t]*>)"
-    rf"|(?P<words>(?:[ \t]+[^\s:=]{{1,64}}?){{0,4}})[ \t]*"
+    rf"|(?P<words>(?:[ \t]+[^\s:=]{{1,64}}?){{0,5}})[ \t]*"
     rf"(?P<op>:|=>|=(?!=)|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES}))"
     rf"|(?P<bare>[ \t]+)(?=[^\s]))"
 )
