@@ -86,3 +86,27 @@ def test_loopback_with_a_prefix_is_no_ones_address(text: str, values: list[str])
 )
 def test_password_labels_of_reviewer_f(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (
+            "# hostname:port:database:username:password\n"
+            "db-prod.acme.internal:5432:orders:orders_rw:16jPxsmaxKYpSik^Y-\n*:5432:*:readonly:Cobalt2010*\n",
+            ["16jPxsmaxKYpSik^Y-", "Cobalt2010*"],
+        ),
+        ("localhost:5432:mydb:postgres:s3cr\\:et9", ["s3cr\\:et9"]),  # an escaped colon
+        ("see ~/.pgpass\ndb:5432:app:app:hunter2024", ["hunter2024"]),
+        # Lines of colons that are no password file's
+        ("main.c:12:5:warning:unused", []),
+        ("session:12345:user:settings:theme_v2", []),  # a key of Redis
+        ("db:5432:app:app:Xk9mQ2zL!", []),  # no host's name, no file named
+        ("root:x:0:0:root:/root:/bin/bash", []),
+        ("00:1a:2b:3c:4d:5e", []),
+        ("12:30:45:99:abcdef", []),
+        ("localhost:5432:mydb:postgres:postgres", []),  # a word, where nothing names the file
+    ],
+)
+def test_a_pgpass_lines_password_is_found(text: str, values: list[str]) -> None:
+    assert found(text) == values

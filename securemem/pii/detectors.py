@@ -71,10 +71,12 @@ from securemem.pii.secrets import (
     find_catalogue,
     find_high_entropy,
     find_keyword_secrets,
+    find_pgpass,
     find_sid_pairs,
     find_url_credentials,
     may_hold_high_entropy,
     may_hold_keyword_secret,
+    may_hold_pgpass,
 )
 
 Hit = tuple[str, int, int]
@@ -166,6 +168,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
         gate=may_hold_keyword_secret,
     ),
     _Builtin(frozenset({"TWILIO_AUTH_TOKEN"}), find_sid_pairs, literals=("AC",)),
+    _Builtin(frozenset({"PASSWORD"}), find_pgpass, literals=(":",), gate=may_hold_pgpass),  # .pgpass lines
     _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u")),  # "-u " and "--user"
     _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),
     _Builtin(frozenset({"HIGH_ENTROPY_SECRET"}), find_high_entropy, gate=may_hold_high_entropy),

@@ -1618,6 +1618,50 @@ _UID = re.compile(r"[0-9]+|root|nobody|users?|staff|wheel|docker")
 _UID_COMMANDS = re.compile(r"\b(?:docker|podman|nerdctl|kubectl|chown|runuser|setpriv|gosu|su-exec)\b")
 
 
+# ---- a PostgreSQL password file's lines
+
+# "hostname:port:database:username:password" (~/.pgpass), a line of its own with no white space: the
+# password is the fifth field, to the end of the line ("\\:" escapes a colon in it). The host is a
+# name with a dot, an address, "localhost" or "*", or the text names the file ("# hostname:port:..."
+# above the lines); the port is a number or "*"; the database and the user are names or "*" (not
+# "main.c:12:5:warning:unused"), and no field is empty (an IPv6 address: "fe80::1:2:3"). /etc/passwd's
+# lines have more fields; a key of Redis ("session:12345:user:settings:theme") has no host's name.
+_PGPASS_PORT = re.compile(r":(?:[0-9]{1,5}|\*):")
+_PGPASS_LINE = re.compile(
+    r"[ \t]*(?P<host>[A-Za-z0-9._\-]*[A-Za-z][A-Za-z0-9._\-]*|[0-9.]+|\*):(?:[0-9]{1,5}|\*)"
+    r":(?:[\w.\-]*[A-Za-z_][\w.\-]*|\*):(?:[\w.@\-]*[A-Za-z_][\w.@\-]*|\*):"
+    r"(?P<password>(?:\\.|[^\s:\\]){4,256})[ \t]*(?=\r?\n|\Z)"
+)
+_PGPASS_NAMED = re.compile(r"pgpass|hostname:port:database:username:password", re.IGNORECASE)
+
+
+def may_hold_pgpass(scan: Scan) -> bool:
+    return _PGPASS_PORT.search(scan.text) is not None
+
+
+def find_pgpass(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    line_end = -1
+    named: bool | None = None
+    for port in _PGPASS_PORT.finditer(text):
+        if port.start() < line_end:
+            continue  # a line read already
+        line_start = text.rfind("\n", 0, port.start()) + 1
+        line = _PGPASS_LINE.match(text, line_start)
+        line_end = port.end()
+        if line is None:
+            continue
+        line_end = line.end()
+        host = line["host"]
+        if not ("." in host or host in ("*", "localhost")):
+            if named is None:
+                named = _PGPASS_NAMED.search(text) is not None
+            if not named:
+                continue
+        if _password_shaped(line["password"]) or named:
+            yield "PASSWORD", *line.span("password")
+
+
 def find_url_credentials(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     at = text.find("://")
