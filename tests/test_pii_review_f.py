@@ -110,3 +110,26 @@ def test_password_labels_of_reviewer_f(text: str, values: list[str]) -> None:
 )
 def test_a_pgpass_lines_password_is_found(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # An SSN's groups set apart by two spaces, where the text names one
+        ("social security no. 389  21  1575", ["389  21  1575"]),
+        ("ssn 805  02  0701", ["805  02  0701"]),
+        ("ref 389  21  1575", []),
+        ("rows 389  21  1575", []),
+        # An IBAN with a space after its country code, in lower case
+        ("bitte auf de 58 94170 790088 2823430 überweisen, danke!", ["de 58 94170 790088 2823430"]),
+        ("IBAN: DE 89 3704 0044 0532 0130 00", ["DE 89 3704 0044 0532 0130 00"]),
+        ("prix de 58 94170 790088 2823431 euros", []),  # its check digits fail
+        ("no 12 3456 7890 123", []),  # too short to be read so
+        # A card's groups set apart by " / "
+        ("Payment ref (customer typed it this way): 6011 / 7493 / 8644 / 8878", ["6011 / 7493 / 8644 / 8878"]),
+        ("ratio 1024 / 2048 / 4096 / 8192", []),
+        ("dates 2024 / 2025 / 2026 / 2027", []),
+    ],
+)
+def test_numbers_set_apart_as_reviewer_f_wrote_them(text: str, values: list[str]) -> None:
+    assert found(text) == values

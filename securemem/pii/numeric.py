@@ -41,13 +41,13 @@ _CARD_NAMES_SOURCE = (
 # The labels a card number may be glued to ("VISA-4619...", "Karten-Nr.4273..."); after any other
 # word ("id-4111...") it is an identifier.
 _CARD_LABEL = re.compile(rf"(?:^|[^a-z])(?:{_CARD_NAMES_SOURCE}|nr|no|num|number)$")
-# Groups are separated the same way throughout: one or two spaces or tabs, or a dot or a dash with
-# at most a space on either side ("5454 - 1882 - 0020 - 8729").
+# Groups are separated the same way throughout: one or two spaces or tabs, or a dot, a dash or a slash
+# with at most a space on either side ("5454 - 1882 - 0020 - 8729", "6011 / 7493 / 8644 / 8878").
 _CARD = re.compile(
     rf"""
     {_CARD_START}
     (?:[0-9]{{12,18}}                                          # compact
-      |[0-9]{{3}}([ \t]{{1,2}}|[ ]?[.\-][ ]?)[0-9]{{4,6}}\1[0-9]{{4,5}}      # 4-4-4(-4), 4-6-5
+      |[0-9]{{3}}([ \t]{{1,2}}|[ ]?[.\-/][ ]?)[0-9]{{4,6}}\1[0-9]{{4,5}}    # 4-4-4(-4), 4-6-5
        (?P<more>(?:\1[0-9]{{1,4}}){{0,2}})                       # -4, -4-3
     )
     # Not glued to more, except sixteen digits glued to their expiry or code ("...7949CVV123", "...2117-0927").
@@ -84,7 +84,8 @@ _CARD_TAIL = 6  # ... and the card pattern's, which may read an expiry or "CVV" 
 # Groups may be set apart by one or two spaces, a dash or a dot ("FR76.6529.7008...").
 # ... or glued to its label: "ibanDE89...".
 _IBAN = re.compile(
-    r"[0-9][0-9](?:(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})|(?<=(?<![A-Za-z0-9])(?i:iban)[A-Za-z]{2}[0-9]{2}))"
+    r"[0-9][0-9](?:(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})|(?<=(?<![A-Za-z0-9])(?i:iban)[A-Za-z]{2}[0-9]{2})"
+    r"|(?<=(?<![A-Za-z0-9])[A-Za-z]{2} [0-9]{2}))"  # or a space after the country code: "de 58 94170 ..."
     r"(?:(?:[ ]{1,2}|[\-.\t])?[A-Za-z0-9]){11,31}"
 )
 
@@ -93,7 +94,7 @@ _SSN = re.compile(
     # Led by a digit (the engine skips to digits at C speed), the lookbehinds after it.
     r"(?P<area>[0-9](?=[0-9]{2}[-. 0-9])(?:(?<=[Ss][Ss][Nn][0-9])|(?<=[Ss][Ss][Nn]_[0-9])"  # "SSN737...", "ssn_737..."
     r"|(?<![\w.][0-9])(?<![0-9_]-[0-9]))[0-9]{2})"
-    r"(?P<sep>[-. ]?| - )"
+    r"(?P<sep>[-. ]?| - |  )"  # two spaces too ("social security no. 389  21  1575"), where the text names one
     r"(?P<group>[0-9]{2})(?P=sep)"
     r"(?P<serial>[0-9]{4})(?![\w]|[-.][0-9])"
 )
@@ -372,20 +373,30 @@ _NOT_CARD_WORDS = re.compile(
 _DEVICE_WORDS = re.compile(r"\b(?:imei|meid)\b[^0-9a-z]{0,6}(?:(?:no|nr|number|is)\b[^0-9a-z]{0,4})?$")
 
 
-# Where every IBAN starts: two letters (its country) not glued to a word, then two digits. Led by
-# one digit class (not "[0-9]{2}"), which lets the engine skip to the digits.
-_IBAN_HEAD = re.compile(r"[0-9][0-9](?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})")
+# Where every IBAN starts: two letters (its country) not glued to a word, then two digits, maybe after
+# a space ("de 58 94170 ..."). Led by one digit class (not "[0-9]{2}"), which lets the engine skip to
+# the digits.
+_IBAN_HEAD = re.compile(
+    r"[0-9][0-9](?:(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})|(?<=(?<![A-Za-z0-9])[A-Za-z]{2} [0-9]{2}))"
+)
 
 
-# A copy of the text for the IBAN gate: ASCII letters "a", ASCII digits "0", anything else " " (a
-# character that is not ASCII is "?" first, one for one). In it an IBAN's head (_IBAN_HEAD: two letters
-# not glued to a letter or a digit, then two digits) is "aa00" with no "a" or "0" before: a pattern
-# led by that literal, which the engine finds at C speed instead of stepping from digit to digit.
+# A copy of the text for the IBAN gate: ASCII letters "a", ASCII digits "0", a space "_", anything else
+# " " (a character that is not ASCII is "?" first, one for one). In it an IBAN's head (_IBAN_HEAD: two
+# letters not glued to a letter or a digit, then two digits, maybe after a space) is "aa00" or "aa_00"
+# with no "a" or "0" before: a pattern led by that literal, which the engine finds at C speed instead
+# of stepping from digit to digit.
 _LETTERS_AND_DIGITS = bytes(
-    ord("a") if chr(code).isascii() and chr(code).isalpha() else ord("0") if 48 <= code <= 57 else ord(" ")
+    ord("a")
+    if chr(code).isascii() and chr(code).isalpha()
+    else ord("0")
+    if 48 <= code <= 57
+    else ord("_")
+    if code == 32
+    else ord(" ")
     for code in range(256)
 )
-_IBAN_HEAD_COPY = re.compile(rb"aa00(?<![a0]aa00)")
+_IBAN_HEAD_COPY = re.compile(rb"aa_?00(?<![a0]aa00)(?<![a0]aa_00)")
 
 
 def may_hold_iban(scan: Scan) -> bool:
@@ -403,8 +414,11 @@ def find_ibans(scan: Scan) -> Iterator[Span]:
     text = scan.text
     match = _IBAN.search(text)
     while match is not None:
-        start = match.start() - 2
+        spaced = text[match.start() - 1] == " "  # "de 58 94170 790088 2823430"
+        start = match.start() - 2 - spaced
         end = _iban_end(text, start, match.end())
+        if spaced and end and IBAN_LENGTHS[text[start : start + 2].upper()] < _SPACED_HEAD_LENGTH:
+            end = 0  # a short one ("no 12 3456 7890 123"): a word and a reference more often than an IBAN
         if not end and scan.lettered is not text:
             end = _iban_end(scan.lettered, start, match.end())  # its "I" and "O" were letters after all
         if end:
@@ -413,6 +427,10 @@ def find_ibans(scan: Scan) -> Iterator[Span]:
 
 
 _SKIPPED = str.maketrans("", "", " -.\t")
+# An IBAN with a space between its country code and its check digits is read when it is this long
+# or longer (Germany's, France's, Britain's; not Norway's 15 characters, which a word and a number
+# such as "no 12 3456 7890 123" make).
+_SPACED_HEAD_LENGTH = 20
 
 
 def _iban_end(text: str, start: int, limit: int) -> int:
