@@ -133,3 +133,30 @@ def test_a_pgpass_lines_password_is_found(text: str, values: list[str]) -> None:
 )
 def test_numbers_set_apart_as_reviewer_f_wrote_them(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # Pieces of a value that code joins: each covered, with the junction between them
+        (
+            'STRIPE_KEY = (\n    "sk_live_UQb4cfWS8v7vPUA"\n    "xXpaVRh5g"\n)\n',
+            ['sk_live_UQb4cfWS8v7vPUA"\n    "xXpaVRh5g'],
+        ),
+        ('const awsKeyID = "AKIAGVPKAX" +\n\t"O5H556HLBP"', ['AKIAGVPKAX" +\n\t"O5H556HLBP']),
+        ('String password = "Coba"\n        + "lt30.";', ['Coba"\n        + "lt30.']),
+        ('export DB_PASSWORD="Cobal\\\nt366*"', ["Cobal\\\nt366*"]),
+        ("the key is **AKIA3VBR**I56AI3XLTOTX (ask me for the secret half)", ["AKIA3VBR**I56AI3XLTOTX"]),
+        # Ordinary code and markup with the same junctions
+        ('msg = ("Enter your password: "\n       "at least 8 characters")', []),
+        ('err = "Invalid token: " + "expired"', []),
+        ('String sql = "SELECT id, name FROM users " +\n    "WHERE id = ? AND active = 1";', []),
+        ('label = "sha256:" + "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"', []),
+        ('id = "550e8400-e29b-41d4-" + "a716-446655440000"', []),
+        ("docker run -d \\\n  --name web \\\n  -p 8080:80 \\\n  nginx:1.25", []),
+        ("**Note**: run the tests **before** merging; x = 2**10 + 3**4", []),
+        ('keys = ["AKIAGVPKAX",\n        "O5H556HLBP"]', []),  # items of a list are separate values
+    ],
+)
+def test_a_value_in_pieces_that_code_joins_is_found(text: str, values: list[str]) -> None:
+    assert found(text) == values

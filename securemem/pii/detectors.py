@@ -337,10 +337,72 @@ def _settled(
     candidates += _spaced_out_hits(scan, wanted)
     if "\n" in scan.text:
         candidates += _wrapped_hits(scan, wanted)
+    if '"' in scan.text or "'" in scan.text or "\\" in scan.text or "**" in scan.text:
+        candidates += _literal_hits(scan, wanted)
     for detector in detectors:
         if wanted.intersection(detector.types):
             candidates.extend(hit for hit in _plugin_hits(detector, scan.text) if hit[0] in wanted)
     return view, _settle(candidates) if len(candidates) > 1 else candidates
+
+
+# A value written in pieces that code or markup joins: string literals joined by "+" or by nothing
+# but a line break ('"sk_live_UQb4cfWS8v7vPUA"' then '"xXpaVRh5g"' on the next line, Python's implicit
+# joining; '"AKIAGVPKAX" +' then '"O5H556HLBP"' in Go, Java and JavaScript), a backslash that continues
+# a line inside a string (a shell's, YAML's), markdown's bold markers inside a token
+# ("**AKIA3VBR**I56AI3XLTOTX"). Around each junction the text is read again with the junctions taken
+# out, and a value found across one is kept, covering its pieces and the junctions between them. A
+# junction's quotes close and open literals: a token's character is on each side of them (not a
+# comma: items of a list are separate values).
+# Each alternative is led by its first character, the lookbehinds after it: the engine skips to
+# those characters at C speed.
+_JUNCTION = re.compile(
+    r"""(?P<q>["'])(?<=[^\s"'\\]["'])(?:[ \t]*\+?[ \t]*\r?\n[ \t]*\+?[ \t]*|[ \t]*\+[ \t]*)(?P=q)(?=[^\s"'])"""
+    r"|\\\r?\n[ \t]*"
+    r"|\*\*(?:(?<=[A-Za-z]\*\*)(?=[A-Za-z0-9])|(?<=[0-9]\*\*)(?=[A-Za-z]))"
+)
+_JOIN_BACK = 256  # characters read before a junction (the key that names the value)
+_JOIN_AHEAD = 512  # ... and after it
+_JOIN_BUDGET = 64  # junctions read per text
+
+
+def _literal_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
+    text = scan.text
+    junctions = []
+    for junction in _JUNCTION.finditer(text):
+        junctions.append(junction.span())
+        if len(junctions) == _JOIN_BUDGET:
+            break
+    if not junctions:
+        return []
+    # Windows around the junctions, merged where they overlap.
+    windows: list[list[int]] = []
+    for start, end in junctions:
+        low, high = max(0, start - _JOIN_BACK), min(len(text), end + _JOIN_AHEAD)
+        if windows and low <= windows[-1][1]:
+            windows[-1][1] = max(windows[-1][1], high)
+        else:
+            windows.append([low, high])
+    hits: list[Hit] = []
+    at = 0
+    for low, high in windows:
+        pieces: list[str] = []
+        origin: list[int] = []  # where each character of the joined copy is in the text
+        cursor = low
+        while at < len(junctions) and junctions[at][0] < high:
+            start, end = junctions[at]
+            at += 1
+            if start < cursor:
+                continue
+            pieces.append(text[cursor:start])
+            origin.extend(range(cursor, start))
+            cursor = end
+        pieces.append(text[cursor:high])
+        origin.extend(range(cursor, high))
+        for kind, found_start, found_end in _builtin_hits(Scan("".join(pieces), scan.phone_regions), wanted):
+            first, last = origin[found_start], origin[found_end - 1]
+            if last - first != found_end - 1 - found_start:  # across a junction
+                hits.append((kind, first, last + 1))
+    return hits
 
 
 # A value spelt one character at a time ("j a n e @ e x a m p l e . c o m", "+ 4 4 7 4 0 0 ..."): a
