@@ -147,6 +147,7 @@ def test_numbers_set_apart_as_reviewer_f_wrote_them(text: str, values: list[str]
         ('String password = "Coba"\n        + "lt30.";', ['Coba"\n        + "lt30.']),
         ('export DB_PASSWORD="Cobal\\\nt366*"', ["Cobal\\\nt366*"]),
         ("the key is **AKIA3VBR**I56AI3XLTOTX (ask me for the secret half)", ["AKIA3VBR**I56AI3XLTOTX"]),
+        ('const KEY: &str = concat!(\n    "AKIAGVPKAX",\n    "O5H556HLBP"\n);', ['AKIAGVPKAX",\n    "O5H556HLBP']),
         # Ordinary code and markup with the same junctions
         ('msg = ("Enter your password: "\n       "at least 8 characters")', []),
         ('err = "Invalid token: " + "expired"', []),
@@ -156,6 +157,7 @@ def test_numbers_set_apart_as_reviewer_f_wrote_them(text: str, values: list[str]
         ("docker run -d \\\n  --name web \\\n  -p 8080:80 \\\n  nginx:1.25", []),
         ("**Note**: run the tests **before** merging; x = 2**10 + 3**4", []),
         ('keys = ["AKIAGVPKAX",\n        "O5H556HLBP"]', []),  # items of a list are separate values
+        ('let s = concat!("a", "b"); let k = ["AKIAGVPKAX", "O5H556HLBP"];', []),
     ],
 )
 def test_a_value_in_pieces_that_code_joins_is_found(text: str, values: list[str]) -> None:

@@ -351,15 +351,24 @@ def _settled(
 # a line inside a string (a shell's, YAML's), markdown's bold markers inside a token
 # ("**AKIA3VBR**I56AI3XLTOTX"). Around each junction the text is read again with the junctions taken
 # out, and a value found across one is kept, covering its pieces and the junctions between them. A
-# junction's quotes close and open literals: a token's character is on each side of them (not a
-# comma: items of a list are separate values).
+# junction's quotes close and open literals: a token's character is on each side of them. A comma
+# joins only in Rust's concat!(): elsewhere items of a list are separate values.
 # Each alternative is led by its first character, the lookbehinds after it: the engine skips to
 # those characters at C speed.
 _JUNCTION = re.compile(
-    r"""(?P<q>["'])(?<=[^\s"'\\]["'])(?:[ \t]*\+?[ \t]*\r?\n[ \t]*\+?[ \t]*|[ \t]*\+[ \t]*)(?P=q)(?=[^\s"'])"""
+    r"""(?P<q>["'])(?<=[^\s"'\\]["'])(?:[ \t]*[+,]?[ \t]*\r?\n[ \t]*\+?[ \t]*|[ \t]*[+,][ \t]*)(?P=q)(?=[^\s"'])"""
     r"|\\\r?\n[ \t]*"
     r"|\*\*(?:(?<=[A-Za-z]\*\*)(?=[A-Za-z0-9])|(?<=[0-9]\*\*)(?=[A-Za-z]))"
 )
+_CONCAT = "concat!("  # Rust's macro joins its literals, which commas set apart
+
+
+def _in_concat(text: str, at: int) -> bool:
+    """``at`` is inside the arguments of Rust's concat!() (no bracket closed between)."""
+    opened = text.rfind(_CONCAT, max(0, at - _JOIN_BACK), at)
+    return opened != -1 and ")" not in text[opened + len(_CONCAT) : at]
+
+
 _JOIN_BACK = 256  # characters read before a junction (the key that names the value)
 _JOIN_AHEAD = 512  # ... and after it
 _JOIN_BUDGET = 64  # junctions read per text
@@ -369,6 +378,8 @@ def _literal_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     text = scan.text
     junctions = []
     for junction in _JUNCTION.finditer(text):
+        if "," in junction.group() and not _in_concat(text, junction.start()):
+            continue
         junctions.append(junction.span())
         if len(junctions) == _JOIN_BUDGET:
             break
