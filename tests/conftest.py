@@ -19,6 +19,14 @@ from tests.hsm import LABEL, PIN, SO_PIN, TOKEN, softhsm_module
 from tests.pg import PG
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` run first, each group in its usual order. With several workers
+    (pytest-xdist, ``--dist worksteal`` in pyproject.toml), a long test that starts last keeps one
+    worker busy while the others have nothing left to take; started first, the long tests overlap
+    and the short ones fill the gaps. The order is the same in every worker, as xdist requires."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """The PostgreSQL database the session made (tests/pg.py), dropped with every schema in it."""
     del session, exitstatus

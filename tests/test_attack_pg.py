@@ -464,6 +464,7 @@ def test_the_urls_password_is_never_printed(url: str, argv: list[str], tmp_path:
     assert password not in run.stdout + run.stderr, f"the password is printed: {run.stdout + run.stderr!r}"
 
 
+@pytest.mark.slow
 def test_keys_rotate_dek_on_a_postgresql_url_is_never_an_internal_error(url: str, tmp_path: Any) -> None:
     """LOW. ``securemem keys rotate-dek --db postgresql://...`` ended in "internal error
     (FileNotFoundError); please report it": it looked for a SQLCipher file named like the URL. It

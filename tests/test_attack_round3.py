@@ -141,6 +141,7 @@ def test_a_row_with_a_column_of_another_type_is_named_not_a_crash(
 # paused pager), the export holds the store's write lock for as long as the reader stalls, and
 # every writer of every other process fails with "busy" once its timeout passes: the contract
 # says a lost race is never a busy error.
+@pytest.mark.slow
 def test_an_export_blocked_on_its_output_does_not_hold_the_store(db: Path) -> None:
     with Admin.open(db, key=KEY) as admin:
         store = admin.memory_stores.create(name="s")
@@ -345,6 +346,7 @@ def test_the_actors_securemem_records_for_itself_cannot_be_taken(tmp_path: Path,
 # up after the busy timeout (logged) and the process exits. Nobody else owes that erasure: a
 # long-lived agent that keeps the store open never scrubs it, so the redacted text stays
 # decryptable in the files until some process happens to free content or reopen the store.
+@pytest.mark.slow
 def test_a_redaction_made_while_a_reader_holds_a_snapshot_is_erased_after_the_redactor_exits(
     tmp_path: Path,
 ) -> None:

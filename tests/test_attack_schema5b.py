@@ -145,6 +145,7 @@ def test_expiring_a_deep_memory_runs_few_statements(tmp_path: Path) -> None:
 # FINDING (CI, bench/scale.py's sweep): expiry's walk along many memories' links was seeded by a
 # VALUES list, one row per memory: with 500 memories in one batch it passed SQLite's cap on the
 # terms of a compound SELECT, and the sweep failed with a storage error, erasing nothing.
+@pytest.mark.slow
 def test_a_sweep_of_more_than_500_expired_memories_redacts_every_version(tmp_path: Path) -> None:
     clock = Clock()
     db = tmp_path / "many.db"

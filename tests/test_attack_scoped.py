@@ -82,6 +82,7 @@ def _fill(memory: SecureMemory, db: Path, tag: str, made: dict[str, str], count:
         setattr(eraser, "soon", real_soon)
 
 
+@pytest.mark.slow
 def test_marker_recorded_after_the_scrub_can_name_a_generation_that_started_after_unscrubbed_pages(
     tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:

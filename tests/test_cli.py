@@ -186,6 +186,7 @@ def run_into_closed_pipe(*argv: str, stderr_too: bool = False) -> subprocess.Com
         os.close(write_end)
 
 
+@pytest.mark.slow
 def test_a_reader_that_goes_away_ends_the_run_quietly(store: Path, tmp_path: Path) -> None:
     script = tmp_path / "s.jsonl"
     script.write_text('{"command":"view","path":"/memories"}\n' * 2000)
@@ -370,6 +371,7 @@ def test_a_failed_init_removes_the_key_it_made_so_a_retry_works(
 # ---------------------------------------------------------------- demo --keep
 
 
+@pytest.mark.slow
 def test_demo_keep_leaves_a_store_that_opens_with_the_printed_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

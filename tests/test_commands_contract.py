@@ -719,6 +719,7 @@ EXAMPLES = itertools.count()
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=st.lists(OPS, max_size=14))
+@pytest.mark.slow
 def test_store_agrees_with_a_model(make_mem: MakeMem, ops: list[tuple[str, ...]]) -> None:
     memory = make_mem(namespace=f"model-{next(EXAMPLES)}")  # examples share the store: one namespace each
     model = Model()
@@ -862,6 +863,7 @@ TOOL_INPUTS = st.one_of(
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tool_input=TOOL_INPUTS)
+@pytest.mark.slow
 def test_execute_never_raises_for_any_input(mem: SecureMemory, tool_input: Any) -> None:
     result = mem.execute(tool_input)
     assert isinstance(result, Result) and isinstance(result.is_error, bool)

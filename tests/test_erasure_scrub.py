@@ -110,6 +110,7 @@ def page_format(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
                                                                     (4, pages.SHA256), (5, pages.SHA512))],
     indirect=["page_format"],
 )  # fmt: skip
+@pytest.mark.slow
 def test_no_removed_text_or_path_survives_in_a_rebuilt_page(
     tmp_path: Path, key: bytes, seed: int, page_format: pages.PageFormat
 ) -> None:
@@ -303,6 +304,7 @@ def _spy_on_reads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
 
 
 @pytest.mark.parametrize("seed", [6, 7])
+@pytest.mark.slow
 def test_after_its_first_scrub_a_handle_reads_only_the_pages_written_since(
     tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch, seed: int
 ) -> None:

@@ -139,6 +139,7 @@ def _create_once(db: str, key: bytes, store_id: str, who: str, start: object) ->
 
 
 @pytest.mark.parametrize("backend", ["sqlcipher", "postgresql"])
+@pytest.mark.slow
 def test_two_processes_never_lose_an_update_and_one_not_exists_write_wins(tmp_path: Path, backend: str) -> None:
     db, key = (str(tmp_path / "c.db") if backend == "sqlcipher" else PG.fresh_url()), b"c" * 32
     with Admin.open(db, key=key) as admin:

@@ -244,6 +244,7 @@ def _race(db: str, key_hex: str, policy: str, tag: str) -> None:
 
 # Each file costs 100 bytes of text and 15 of path ("/memories/a0.md"): ten fit in 1,150 bytes.
 @pytest.mark.parametrize("limit", ["max_files = 10", "max_total_bytes = 1150"])
+@pytest.mark.slow
 def test_limits_hold_under_writers_in_several_processes(tmp_path: Path, key: bytes, limit: str) -> None:
     policy, db = write_policy(tmp_path, f"[quota]\n{limit}\n{NO_HISTORY}"), tmp_path / "m.db"
     SecureMemory.open(db, key=key, policy=policy).close()

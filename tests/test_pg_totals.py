@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from securemem import SecureMemory
 from securemem.policy import TTLSettings, load_policy
 from securemem.sweep import sweep
@@ -38,6 +40,7 @@ def _command(rng: random.Random, files: list[str], dirs: list[str]) -> dict[str,
     return {"command": "view", "path": path}
 
 
+@pytest.mark.slow
 def test_every_command_keeps_the_totals_the_rows_hold(url: str, key: bytes) -> None:
     rng = random.Random(20261201)
     now = [1_900_000_000.0]

@@ -22,6 +22,9 @@ from securemem.policy import HistorySettings, Policy, QuotaSettings
 from tests.helpers import Job, aggregate_errors, check_clean, fork_all, read_state
 from tests.pg import PG
 
+# Every test here races several processes through hundreds of commits: several seconds each.
+pytestmark = pytest.mark.slow
+
 WORKERS, EDITS = 4, 500
 
 

@@ -324,6 +324,7 @@ def _run_trial(db: Path, key: bytes, seed: int, trial: int, rng: random.Random, 
 # The trials run as two halves, each on its own store with its own seed (SEED, SEED + 1), so that
 # two test workers share them: the same 200 kills, half the wall time.
 @pytest.mark.parametrize("half", [0, 1])
+@pytest.mark.slow
 def test_sigkill_at_random_moments_never_leaves_a_partial_state(tmp_path: Path, key: bytes, half: int) -> None:
     seed, trials = SEED + half, TRIALS // 2 + (TRIALS % 2 if half == 0 else 0)
     db = tmp_path / "crash.db"

@@ -20,6 +20,9 @@ from securemem.commands import Result
 from securemem.policy import HistorySettings, Policy
 from tests.helpers import aggregate_errors, check_clean, read_state, stored, write_raw
 
+# Every test here handles megabytes or 100,000 rows: several seconds each.
+pytestmark = pytest.mark.slow
+
 CAP = 16_000
 TEN_MB = ("x" * 99 + "\n") * 100_000  # 10,000,000 bytes in 100,000 lines
 

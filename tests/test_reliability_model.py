@@ -485,7 +485,7 @@ class MemoryMachine(RuleBasedStateMachine):
 
 
 MemoryMachine.TestCase.settings = settings(max_examples=100, stateful_step_count=30, deadline=None)
-test_securemem_agrees_with_the_reference_model = MemoryMachine.TestCase
+test_securemem_agrees_with_the_reference_model = pytest.mark.slow(MemoryMachine.TestCase)
 
 
 # -- hostile alphabets: invariants only -----------------------------------------------------------------

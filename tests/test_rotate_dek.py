@@ -267,6 +267,7 @@ def wait_for(predicate: Callable[[], bool], what: str) -> None:
         time.sleep(0.01)
 
 
+@pytest.mark.slow
 def test_a_writer_running_through_a_rotation_loses_nothing_and_never_sees_damage(tmp_path: Path) -> None:
     db, kek, state = make(tmp_path, files=1000, size=8192)  # ~8 MB: the re-key takes a while
     old_dek = unlock(db, parse_kek(kek)).dek

@@ -267,6 +267,7 @@ def _table_files(url: str) -> Iterator[Path]:
             yield from (Path(p) for p in glob.glob(str(base / relative) + "*"))
 
 
+@pytest.mark.slow
 def test_nothing_written_is_in_clear_in_a_dump_the_log_or_the_table_files(key: bytes) -> None:
     url = PG.fresh_url()
     logged = url + "%20-clog_statement%3Dall"  # the server logs every statement and its parameters

@@ -203,6 +203,7 @@ def _append_lines(db: str, key_hex: str, tag: str) -> None:
             assert not result.is_error, result.content
 
 
+@pytest.mark.slow
 def test_two_processes_editing_one_file_lose_no_update(tmp_path: Path) -> None:
     key, db = os.urandom(32), tmp_path / "m.db"
     with SecureMemory.open(db, key=key) as mem:

@@ -191,6 +191,7 @@ def _writer(db: str, key_hex: str, policy: str, count: str) -> None:
             print(i, flush=True)
 
 
+@pytest.mark.slow
 def test_a_sweep_racing_a_writer_in_another_process(tmp_path: Path, key: bytes, policy: Path) -> None:
     db, count = tmp_path / "m.db", 150
     SecureMemory.open(db, key=key, policy=policy).close()
@@ -261,6 +262,7 @@ def test_sweep_once_prints_one_summary_line(
         assert rows(memory) == ["/memories", "/memories/live.md"]
 
 
+@pytest.mark.slow
 def test_sweep_every_keeps_running_until_sigterm(keyed_store: tuple[Path, Path]) -> None:
     db, key_file = keyed_store
     sweeper = subprocess.Popen(

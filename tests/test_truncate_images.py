@@ -156,6 +156,7 @@ def test_a_long_path_does_not_push_a_cut_view_over_the_limit(mem: SecureMemory) 
     assert NOTE.match(content.split("\n")[-1])
 
 
+@pytest.mark.slow
 def test_a_long_listing_is_cut_at_a_row_boundary(mem: SecureMemory) -> None:
     for n in range(700):
         write_raw(mem, f"/memories/many/file-{n:04d}.md", b"x" * n, lines=0)
