@@ -140,26 +140,35 @@ def test_close_erases_at_once(tmp_path: Path, key: bytes) -> None:
 # -- with another process reading all the time -----------------------------------------------------
 
 
-def _reader(db: str, key_hex: str, seconds: str) -> None:
-    """Views back to back (each its own read transaction) for ``seconds``."""
+READER_CAP = 120.0  # a bound on a reader the test never stopped (a hung parent), never a timing claim
+
+
+def _reader(db: str, key_hex: str, stop: str) -> None:
+    """Views back to back (each its own read transaction) until the file ``stop`` exists; says
+    "stopped" if it was told to, so the parent knows it read all through the body."""
     with SecureMemory.open(db, key=bytes.fromhex(key_hex), create=False) as memory:
         print("reading", flush=True)
-        end = time.monotonic() + float(seconds)
-        while time.monotonic() < end:
+        end = time.monotonic() + READER_CAP
+        while not os.path.exists(stop):
+            if time.monotonic() > end:
+                print("cap reached", flush=True)
+                return
             memory.execute({"command": "view", "path": "/memories"})
             memory.execute({"command": "view", "path": "/memories/keep.md"})
+        print("stopped", flush=True)
 
 
 @contextlib.contextmanager
-def readers_of(db: Path, key: bytes, files: dict[str, str], seconds: str) -> Iterator[None]:
+def readers_of(db: Path, key: bytes, files: dict[str, str]) -> Iterator[None]:
     """The store holds ``files`` (and /memories/keep.md); two other processes keep reading it
-    (views back to back) from the moment the body starts, for ``seconds``."""
+    (views back to back) from before the body starts until after it ends."""
     with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
         ok(memory, command="create", path="/memories/keep.md", file_text="kept\n" * 200)
         for path, text in files.items():
             ok(memory, command="create", path=path, file_text=text)
+    stop = db.with_name(db.name + ".stop")
     readers = [
-        subprocess.Popen(child_argv(_reader, str(db), key.hex(), seconds), cwd=REPO, stdout=subprocess.PIPE)
+        subprocess.Popen(child_argv(_reader, str(db), key.hex(), str(stop)), cwd=REPO, stdout=subprocess.PIPE)
         for _ in range(2)
     ]
     try:
@@ -167,16 +176,17 @@ def readers_of(db: Path, key: bytes, files: dict[str, str], seconds: str) -> Ite
             assert reader.stdout is not None and reader.stdout.readline() == b"reading\n"
         yield
     finally:
-        for reader in readers:
-            reader.wait(timeout=60)
+        stop.touch()
+        ends = [reader.communicate(timeout=60)[0] for reader in readers]
     assert [reader.returncode for reader in readers] == [0, 0]
+    assert ends == [b"stopped\n", b"stopped\n"], "a reader stopped before the body ended"
 
 
 @pytest.mark.slow
 def test_erasure_holds_while_other_processes_keep_reading(tmp_path: Path, key: bytes) -> None:
     db = tmp_path / "r.db"
     with (
-        readers_of(db, key, {f"/memories/s/{i}.md": f"{SECRET}\n" * 50 for i in range(20)}, "6"),
+        readers_of(db, key, {f"/memories/s/{i}.md": f"{SECRET}\n" * 50 for i in range(20)}),
         SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory,
     ):
         ok(memory, command="delete", path="/memories/s")
@@ -195,7 +205,7 @@ def test_a_zero_bound_erases_before_each_delete_returns_while_other_processes_ke
     policy = Policy(history=OFF, storage=StorageSettings(erase_within=0.0))
     left: list[int] = []
     with (
-        readers_of(db, key, files, "5"),
+        readers_of(db, key, files),
         caplog.at_level("WARNING", logger="securemem.store"),
         SecureMemory.open(db, key=key, policy=policy, adopt_policy=True) as memory,
     ):
