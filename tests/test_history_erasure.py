@@ -145,25 +145,25 @@ def test_two_processes_never_lose_an_update_and_one_not_exists_write_wins(tmp_pa
     with Admin.open(db, key=key) as admin:
         store = admin.memory_stores.create(name="s")
         counter = admin.memories.write(store.id, path="/counter.md", content="0\n")
+    # One pool of two fresh interpreters (and one manager for the start signals) serves every
+    # round: each task opens and closes its own handle, so a round shares nothing with the last.
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(2) as pool:
+    with ctx.Manager() as manager, ctx.Pool(2) as pool:
         results = [pool.apply_async(_increment, (str(db), key, store.id, counter.id, 25)) for _ in range(2)]
         [r.get(timeout=120) for r in results]
-    with Admin.open(db, key=key) as admin:
-        assert admin.memories.retrieve(store.id, counter.id).content == "50\n"
-        assert len(admin.memory_versions.list(store.id, memory_id=counter.id, limit=100).data) == 51
-    for attempt in range(3):
-        with ctx.Manager() as manager:
-            start = manager.Event()
-            with ctx.Pool(2) as pool:
-                racers = [pool.apply_async(_create_once, (str(db), key, store.id, f"p{n}", start)) for n in range(2)]
-                start.set()
-                outcomes = sorted(r.get(timeout=120) for r in racers)
-        assert outcomes == ["lost", "won"]
         with Admin.open(db, key=key) as admin:
-            (claim,) = [m for m in admin.memories.list(store.id).data if m.path == "/claim.md"]
-            admin.memories.delete(store.id, claim.id)
-        del attempt
+            assert admin.memories.retrieve(store.id, counter.id).content == "50\n"
+            assert len(admin.memory_versions.list(store.id, memory_id=counter.id, limit=100).data) == 51
+        for attempt in range(3):
+            start = manager.Event()
+            racers = [pool.apply_async(_create_once, (str(db), key, store.id, f"p{n}", start)) for n in range(2)]
+            start.set()
+            outcomes = sorted(r.get(timeout=120) for r in racers)
+            assert outcomes == ["lost", "won"]
+            with Admin.open(db, key=key) as admin:
+                (claim,) = [m for m in admin.memories.list(store.id).data if m.path == "/claim.md"]
+                admin.memories.delete(store.id, claim.id)
+            del attempt
 
 
 # -- a history switched off ---------------------------------------------------------------------
