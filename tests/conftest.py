@@ -8,6 +8,7 @@ import shutil
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,7 @@ from securemem.keys.pkcs11 import MODULE_ENV, PIN_ENV
 from securemem.store.base import Store
 from tests.helpers import BACKENDS, Clock, EntryView, dump, require
 from tests.hsm import LABEL, PIN, SO_PIN, TOKEN, softhsm_module
-from tests.pg import PG
+from tests.pg import PG, drop_databases
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -27,10 +28,36 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+# The PostgreSQL databases of this session's pytest-xdist workers (tests/pg.py), as each worker
+# reported it when it finished: the controller drops them all at once at the end (drop_databases).
+WORKER_DATABASES: list[str] = []
+DATABASE_KEY = "securemem_pg_database"
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """The PostgreSQL database the session made (tests/pg.py), dropped with every schema in it."""
-    del session, exitstatus
+    """The PostgreSQL database the session made (tests/pg.py), dropped with every schema in it.
+
+    An xdist worker leaves its database to the controller, which drops every worker's together
+    once all are done (see drop_databases)."""
+    del exitstatus
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:  # an xdist worker: the controller drops it
+        if PG.database is not None:
+            output[DATABASE_KEY] = PG.database
+        return
     PG.drop()
+    if WORKER_DATABASES:
+        drop_databases(PG.server, WORKER_DATABASES)
+        WORKER_DATABASES.clear()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """(pytest-xdist, in the controller) A worker is done: note the database it leaves to drop."""
+    del error
+    name = getattr(node, "workeroutput", {}).get(DATABASE_KEY)
+    if name:
+        WORKER_DATABASES.append(name)
 
 
 @pytest.fixture(autouse=True)

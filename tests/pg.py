@@ -16,7 +16,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 from urllib.parse import quote
 
@@ -82,11 +82,29 @@ class Scratch:
         return store
 
     def drop(self) -> None:
-        if self.database is None:
-            return
-        with self._admin() as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
+        if self.database is not None:
+            drop_databases(self.server, [self.database])
         self.database = None
+
+
+def drop_databases(server: str, names: Collection[str]) -> None:
+    """Drop the databases ``names`` of ``server`` together, each on a connection of its own.
+
+    A DROP DATABASE discards its database's pages from the server's buffers, then forces a
+    checkpoint, which writes every dirty page left, other databases' included: dropped one after
+    the other, each session database's drop would first write the pages of those still to go
+    (seconds, at the end of a session); dropped together, each one's pages are discarded before
+    the checkpoints reach them."""
+
+    def drop(name: str) -> None:
+        with psycopg.connect(server, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    threads = [threading.Thread(target=drop, args=(name,)) for name in names]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
 
 
 def sql(url: str) -> psycopg.Connection[Any]:
