@@ -178,7 +178,7 @@ PREFIXED: tuple[Rule, ...] = (
         "PYPI_TOKEN",
         "pypi-AgEIcHlwaS5vcmc",
         r"[A-Za-z0-9_\-]{50,1000}",
-        "PyPI docs, API tokens (macaroon for pypi.org)",
+        "PyPI docs, API tokens (macaroon for the Python package index)",
     ),
     prefixed("TESTPYPI_TOKEN", "pypi-AgENdGVzdC5weXBpLm9yZw", r"[A-Za-z0-9_\-]{50,1000}", "TestPyPI API tokens"),
     prefixed("RUBYGEMS_API_KEY", "rubygems_", r"[0-9a-f]{48}", "RubyGems.org API keys; gitleaks"),

@@ -1943,7 +1943,7 @@ POSITIVE = [
     ('slack_token = "§SLACK_USER§"', 1),
     ('provider "datadog" {\n  api_key = "§DATADOG_API§"\n  app_key = "§DATADOG_APP§"\n}', 1),
     ("echo §DOCKER_PAT§ | docker login -u §user§ --password-stdin", 1),
-    ("//registry.npmjs.org/:_authToken=§NPM§", 1),
+    ("//npm.registry.local/:_authToken=§NPM§", 1),
     ("[pypi]\n  username = __token__\n  password = §PYPI§", 1),
     ("apiVersion: v1\nkind: Secret\nmetadata:\n  name: db-creds\ntype: Opaque\ndata:\n  password: §B64PASS§", 1),
     ("AZURE_TENANT_ID=§uuid§\nAZURE_CLIENT_ID=§uuid§\nAZURE_CLIENT_SECRET=§AZURE_AD_SECRET§", 1),
