@@ -1316,3 +1316,51 @@ def test_a_jwt_is_not_joined_with_the_prose_on_the_next_line() -> None:
     join took in as the signature (from a review of this change)."""
     text = "jwt=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0\n.then we left\n"
     assert all("then" not in text[f.start : f.end] for f in detect(text))
+
+
+# Found by scanning the interpreter's library and installed packages: "pass" the verb, and a
+# contraction after "Password", read as passwords (docstrings and comments left intact).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "        :param args:\n            Command line arguments to pass to :py:func:`pytest.main`.",
+        "    # If pre init method has arguments, pass the values given to __init__.",
+        "        # If not, we'll pass & move on to whatever's next in the credential",
+        'message = ("Password shouldn\'t be hardcoded for"',
+        "The password\u2019s hash is stored, never the password.",
+        "pass to the next handler: middleware.next",
+    ],
+)
+def test_pass_the_verb_and_contractions_are_no_passwords(text: str) -> None:
+    assert detect(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("wifi pass: Hunter2!", "Hunter2!"),
+        ("pass = Tr0ub4dor&3", "Tr0ub4dor&3"),
+        ("Password: Don't4get!", "Don't4get!"),
+    ],
+)
+def test_pass_as_a_key_still_names_a_password(text: str, value: str) -> None:
+    assert [text[f.start : f.end] for f in detect(text)] == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["        h = h * 69069 + 907133923", "    expected = 3.14159 + 2.71828 - 5.0", "total = (12 + 907133923) * 2"],
+)
+def test_a_plus_between_two_numbers_is_an_addition(text: str) -> None:
+    assert detect(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("call + 44 20 7946 0958", ["+ 44 20 7946 0958"]),
+        ("numbers: +1 415 555 2671 + 44 20 7946 0958", ["+1 415 555 2671", "+ 44 20 7946 0958"]),
+    ],
+)
+def test_a_spaced_plus_after_words_or_a_number_still_opens_one(text: str, values: list[str]) -> None:
+    assert [text[f.start : f.end] for f in detect(text)] == values

@@ -867,6 +867,10 @@ def _digits(value: str) -> int:
     return len(value) - len(value.translate(_DROP_DIGITS))
 
 
+# An operator, a number and a space before a "+ ": an addition ("h * 69069 + 907133923"), no "+" number.
+_SUM = re.compile(r"[=*/(+\-][ ]*[0-9][0-9.]*[ ]$")
+
+
 def find_phones(scan: Scan) -> Iterator[Span]:
     text = scan.text
     done = 0
@@ -874,6 +878,10 @@ def find_phones(scan: Scan) -> Iterator[Span]:
     for low, high in scan.around(scan.long_numbers, _LEAD, _TAIL):
         match = _PHONE.search(text, max(low, done), high)
         while match is not None:
+            if text.startswith("+ ", match.start()) and _SUM.search(text, max(0, match.start() - 40), match.start()):
+                # "h * 69069 + 907133923", "3.14159 + 2.71828 - 5.0": a plus between two numbers adds
+                match = _PHONE.search(text, match.start() + 1, high)
+                continue
             end = _phone_end(scan, match)
             if match.start() >= split_to:
                 run = _run(text, match, high)

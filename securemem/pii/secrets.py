@@ -718,8 +718,17 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
     return None if _not_a_phrase_password(text, match, secret, quoted, end) else ("PASSWORD", start, end)
 
 
+# An English contraction ("Password shouldn't be hardcoded", "the password's hash"): prose, not a password.
+_CONTRACTION = re.compile(r"[a-z]+['\u2019](?:s|t|re|ll|ve|d|m)", re.IGNORECASE)
+
+
 def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted: bool, end: int) -> bool:
     """What a label is followed by that is not a password: words, a state, a rule, a number."""
+    if match["label"] == "pass" and (match["words"] or (match["op"] or "").strip() == "to"):
+        # "pass" is a verb: "arguments to pass to :py:func:`main`", "pass the values given to __init__"
+        return True
+    if not quoted and _CONTRACTION.fullmatch(secret):
+        return True
     if len(secret) < 4 or not _plausible_value(secret, quoted) or secret.lower() in _STOP_VALUES:
         # "contraseña = dragon.soleil50", "Passwort: HUNTER_2024": shaped like an identifier, a
         # password as it is after "password:"
