@@ -49,6 +49,13 @@ def visible(mem: SecureMemory, path: str) -> bool:
     return not mem.execute({"command": "view", "path": path}).is_error
 
 
+def adopted(store: Any, policy: Any, clock: Clock) -> SecureMemory:
+    """A handle on ``store`` under ``policy``, which the store adopts (its files restamped)."""
+    from securemem.memory import store_policy
+
+    return SecureMemory(store, store_policy(store, policy, adopt=True, clock=clock), clock=clock, owns_store=False)
+
+
 # ---------------------------------------------------------------- stamping
 
 
@@ -328,7 +335,7 @@ def test_a_shorter_ttl_adopted_takes_directories_down_with_their_files(
         short = Policy(name="short", ttl=TTLSettings(expire_after=DAY))
         ok(SecureMemory(store, store_policy(store, long, adopt=False), clock=clock, owns_store=False),
            command="create", path="/memories/case/deep/notes.md", file_text="x\n")  # fmt: skip
-        memory = SecureMemory(store, store_policy(store, short, adopt=True, clock=clock), clock=clock, owns_store=False)
+        memory = adopted(store, short, clock)
         clock.now += 2 * DAY
         assert not visible(memory, "/memories/case/deep/notes.md")
         assert not visible(memory, "/memories/case/deep") and not visible(memory, "/memories/case")
@@ -345,7 +352,6 @@ def test_files_a_directory_move_takes_expire_counted_from_the_move_on_every_back
 ) -> None:
     """A file moved with its directory lands like a file moved alone: its expiry counts from the move,
     and a read (which re-derives the expiry from the rule) agrees with the stamp the move wrote."""
-    from securemem.memory import store_policy
     from securemem.policy import Policy, Rule, TTLSettings
 
     policy = Policy(
@@ -354,7 +360,7 @@ def test_files_a_directory_move_takes_expire_counted_from_the_move_on_every_back
         ttl=TTLSettings(expire_after=3 * DAY, since=since, refresh_on_read=False),  # type: ignore[arg-type]
         rules=(Rule(glob="/memories/long/**", expire_after=100 * DAY),),
     )
-    memory = SecureMemory(store, store_policy(store, policy, adopt=True, clock=clock), clock=clock, owns_store=False)
+    memory = adopted(store, policy, clock)
     create(memory, "/memories/long/d/z.md")
     create(memory, "/memories/long/one.md")
     clock.now += 2 * DAY
@@ -375,7 +381,6 @@ def test_a_directory_expires_with_what_remains_once_the_longest_lived_entry_leav
 ) -> None:
     """A directory's expiry is the latest of what it holds now, not of what it once held: once its
     longest-lived file leaves, it disappears with the rest, and the sweep removes it."""
-    from securemem.memory import store_policy
     from securemem.policy import Policy, Rule, TTLSettings
 
     policy = Policy(
@@ -386,7 +391,7 @@ def test_a_directory_expires_with_what_remains_once_the_longest_lived_entry_leav
             Rule(glob="/memories/d/keep*", never_expire=True),
         ),
     )
-    memory = SecureMemory(store, store_policy(store, policy, adopt=True, clock=clock), clock=clock, owns_store=False)
+    memory = adopted(store, policy, clock)
     short = "/memories/d/e/short.md" if leaves == "nested delete" else "/memories/d/short.md"
     create(memory, short)
     longer = "/memories/d/keep.md" if leaves == "never-expiring delete" else "/memories/d/long.md"
@@ -405,7 +410,6 @@ def test_a_directory_expires_with_what_remains_once_the_longest_lived_entry_leav
 
 def test_a_directory_keeps_the_expiry_of_what_still_lives_in_it(store: Any, clock: Clock) -> None:
     """The other way: a file that leaves takes nothing from a directory whose expiry another holds."""
-    from securemem.memory import store_policy
     from securemem.policy import Policy, Rule, TTLSettings
 
     policy = Policy(
@@ -413,7 +417,7 @@ def test_a_directory_keeps_the_expiry_of_what_still_lives_in_it(store: Any, cloc
         ttl=TTLSettings(expire_after=90 * DAY, since="write"),
         rules=(Rule(glob="/memories/d/short*", expire_after=DAY),),
     )
-    memory = SecureMemory(store, store_policy(store, policy, adopt=True, clock=clock), clock=clock, owns_store=False)
+    memory = adopted(store, policy, clock)
     create(memory, "/memories/d/long.md")
     create(memory, "/memories/d/short.md")
     create(memory, "/memories/d/e/deeper.md")
@@ -431,7 +435,6 @@ def test_a_moved_directory_lands_with_the_latest_of_what_it_holds_not_its_own_ru
 ) -> None:
     """The directory's own path falls under the 90-day default, its file under a one-day rule: once
     moved, it must not outlive the file it holds, nor hold its new parents past it."""
-    from securemem.memory import store_policy
     from securemem.policy import Policy, Rule, TTLSettings
 
     policy = Policy(
@@ -439,7 +442,7 @@ def test_a_moved_directory_lands_with_the_latest_of_what_it_holds_not_its_own_ru
         ttl=TTLSettings(expire_after=90 * DAY, since="write"),
         rules=(Rule(glob="/memories/**/short*", expire_after=DAY),),
     )
-    memory = SecureMemory(store, store_policy(store, policy, adopt=True, clock=clock), clock=clock, owns_store=False)
+    memory = adopted(store, policy, clock)
     create(memory, "/memories/d/e/short.md")
     ok(memory, command="rename", old_path="/memories/d/e", new_path=landing)
     assert expires(memory, landing) == expires(memory, f"{landing}/short.md") == clock.now + DAY
@@ -450,16 +453,15 @@ def test_a_moved_directory_lands_with_the_latest_of_what_it_holds_not_its_own_ru
 
 
 def test_adopting_a_policy_keeps_a_directory_as_long_as_an_empty_directory_in_it(store: Any, clock: Clock) -> None:
-    from securemem.memory import store_policy
     from securemem.policy import Policy, TTLSettings
 
     long = Policy(name="long", ttl=TTLSettings(expire_after=90 * DAY, since="write"))
-    memory = SecureMemory(store, store_policy(store, long, adopt=True, clock=clock), clock=clock, owns_store=False)
+    memory = adopted(store, long, clock)
     create(memory, "/memories/d/e/x.md")
     create(memory, "/memories/d/y.md")
     ok(memory, command="delete", path="/memories/d/e/x.md")  # /memories/d/e: empty, keeps its 90 days
     short = Policy(name="short", ttl=TTLSettings(expire_after=DAY, since="write"))
-    memory = SecureMemory(store, store_policy(store, short, adopt=True, clock=clock), clock=clock, owns_store=False)
+    memory = adopted(store, short, clock)
     assert expires(memory, "/memories/d") == expires(memory, "/memories/d/e") == T0 + 90 * DAY
     clock.now += 2 * DAY
     assert visible(memory, "/memories/d") and visible(memory, "/memories/d/e")

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from securemem.errors import StorageError
+from securemem.paths import parent_of
 
 Clock = Callable[[], float]
 Skip = Callable[[str], bool]
@@ -430,9 +431,8 @@ def landing_expiries(expiries: Mapping[str, float | None]) -> dict[str, float | 
     final = dict(expiries)
     held: dict[str, list[str]] = {}
     for path in expiries:
-        parent = path.rsplit("/", 1)[0]
-        if parent in expiries:
-            held.setdefault(parent, []).append(path)
+        if parent_of(path) in expiries:
+            held.setdefault(parent_of(path), []).append(path)
     for directory in sorted(held, key=lambda p: -p.count("/")):  # deepest first
         values = [final[p] for p in held[directory]]
         final[directory] = None if any(v is None for v in values) else max(v for v in values if v is not None)

@@ -33,7 +33,6 @@ from securemem.store.base import (
     VersionQuery,
     VersionRow,
     landing_expiries,
-    latest_of,
     may_have_set,
     path_bytes,
     sooner,
@@ -352,7 +351,7 @@ class MemoryTx:
             if directory == ROOT or node is None or not may_have_set(was, node.expires):
                 return
             below = [n.expires for p, n in self._below(directory) if parent_of(p) == directory]
-            exact = latest_of(len(below), sum(e is not None for e in below), _max(below))
+            exact = _max(below)
             if not below or exact == node.expires:
                 return
             self._space[directory] = replace(node, expires=exact)
