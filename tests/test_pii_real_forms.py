@@ -1364,3 +1364,33 @@ def test_a_plus_between_two_numbers_is_an_addition(text: str) -> None:
 )
 def test_a_spaced_plus_after_words_or_a_number_still_opens_one(text: str, values: list[str]) -> None:
     assert [text[f.start : f.end] for f in detect(text)] == values
+
+
+# Found by scanning the interpreter's library: a one-letter word a few words back ("1M." the unit)
+# read as the label "M" of a mobile, and names of code after a token's key read as secrets.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# Reads at most 1M.\n_MAXLINE = 1000000",
+        "t = time()\nlimit = 4155552671",
+        "ACCESS_KEY = 'AWSAccessKeyId'",
+        "PseudoToken = Whitespace + group(PseudoExtras, Number, Funny)",
+        "token = HttpServer",
+    ],
+)
+def test_letters_and_code_names_are_no_phones_or_secrets(text: str) -> None:
+    assert detect(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("M. 07700 900123", "07700 900123"),
+        ("T: 020 7946 0958", "020 7946 0958"),
+        ("token = 'HgTrWqPlKmNbVc'", "HgTrWqPlKmNbVc"),
+        ("client_secret = XbQmZtRwPlYsKd", "XbQmZtRwPlYsKd"),
+        ("api_token = 'Tr0ub4dorLetters'", "Tr0ub4dorLetters"),
+    ],
+)
+def test_one_letter_labels_and_random_letters_still_found(text: str, value: str) -> None:
+    assert [text[f.start : f.end] for f in detect(text)] == [value]

@@ -755,7 +755,15 @@ def _last_words(scan: Scan, start: int) -> list[str]:
     before = scan.before(start, 40)
     if "caller" in before:  # "Caller ID: 07812 ..." names a phone; "caller 12345678" (code, logs) does not
         before = _CALLER_ID.sub("callerid", before)
-    return _WORDS.findall(before)[-6:]
+    words = _WORDS.findall(before)[-6:]
+    if len(words) > 1 and _LETTER_LABELS.intersection(words[:-1]):
+        # "T" and "M" name a phone only as its label ("M. 07700 900123"), not a few words back: in
+        # "see 1M.\n_MAXLINE = 1000000" the "m" is a unit and the number a constant.
+        words = [word for word in words[:-1] if word not in _LETTER_LABELS] + words[-1:]
+    return words
+
+
+_LETTER_LABELS = frozenset(["t", "m"])
 
 
 _CALLER_ID = re.compile(r"caller[ _\-]?id\b")

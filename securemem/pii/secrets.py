@@ -1254,6 +1254,8 @@ _PASCAL_WORDS = re.compile(
 def _identifier_like(value: str) -> bool:
     if _RESOURCE_ID.fullmatch(value) or _POD_NAME.fullmatch(value) or _PASCAL_WORDS.fullmatch(value):
         return True
+    if value.isalpha() and _capitalised_words(value):
+        return True
     parts = [part for part in _SLUG_SPLIT.split(value) if part]
     if len(parts) < 2:
         return False
@@ -1261,6 +1263,20 @@ def _identifier_like(value: str) -> bool:
         1 for part in parts if part.isalpha() or part.isdigit() or len(part) <= 4 or _WORD_NUMBER.fullmatch(part)
     )
     return plain * 4 >= len(parts) * 3  # three parts in four are words, numbers or short
+
+
+# Letters only, in capitalised words and acronyms: a name of code or of a thing ("Whitespace",
+# "AWSAccessKeyId", "HttpServer"), not drawn at random ("HgTrWqPlKmNb" has parts without a vowel).
+_CAMEL_PART = re.compile(r"[A-Z]{2,5}(?=[A-Z][a-z]|$)|[A-Z][a-z]+")
+_VOWEL = re.compile(r"[aeiouy]")
+
+
+def _capitalised_words(value: str) -> bool:
+    parts = _CAMEL_PART.findall(value)
+    if not parts or len(parts) > 5 or "".join(parts) != value:
+        return False
+    words = [part for part in parts if not part.isupper()]
+    return any(len(word) >= 4 for word in words) and all(_VOWEL.search(word.lower()) for word in words)
 
 
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
