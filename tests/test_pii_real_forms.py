@@ -1394,3 +1394,53 @@ def test_letters_and_code_names_are_no_phones_or_secrets(text: str) -> None:
 )
 def test_one_letter_labels_and_random_letters_still_found(text: str, value: str) -> None:
     assert [text[f.start : f.end] for f in detect(text)] == [value]
+
+
+# Found by scanning installed packages (about 9,500 files of Python): items of a list in code read
+# as a one-column table under a "password" header, and names of code after a secret's key.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RESERVED = (\n    'partitions',\n    'password',\n    'password_lock_time',\n    'path',\n    'rank',\n)",
+        "KEYWORDS = [\n    'to',\n    'token',\n    'tolower',\n    'toreflectedfield',\n]",
+        "# 51 Franklin St, Fifth Floor, Boston, MA\n# 02110-1301  USA",
+        "private_key = base64.standard_b64decode(private_key)",
+        'creds = " --username=" + auth',
+        'ExtendedKeyUsageOID.SERVER_AUTH: "serverAuth",',
+        'DEFAULT_REMOTE_ACCESS = {"ec2SshKey": "eksKeypair"}',
+        "_DD_SIGNATURE = 0x08074b50",
+        "urllib.request.HTTPBasicAuthHandler(password_mgr=auth)",
+        "        self.username, self.password = credentials",
+        "        username, password = split",
+        '"""Utilities to get a password and/or the current user name.',
+        'builtins["AWS::Auth::AccountId"] = None',
+        "self._signature = _signature",
+        '"Resource": "arn:aws:secretsmanager:*:*:secret:rds-custom!*"',
+        "def change_password(self, user: bytes, passwd: bytes) -> None:",
+        "certificate_arn=certificate_arn, passphrase=passphrase",
+        'USER_PASSWORD_AUTH = "USER_PASSWORD_AUTH"',
+        "sig = '%s : %s rank-0 array(string(len=%s),'",
+        "convolve = np.vectorize(np.convolve, signature='(n),(m)->(k)')",
+        "private_key: PKCS7PrivateKeyTypes,",
+    ],
+)
+def test_code_of_installed_packages_is_left_alone(text: str) -> None:
+    assert detect(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("user,password\nbob,Hunter2!x\n", "Hunter2!x"),
+        ("Tel. 08191-1234", "08191-1234"),
+        ("private_key = 0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318", None),
+        ("self.password = 'sunshine'", "sunshine"),
+        ("spring.datasource.password=hunter", "hunter"),
+        ("password: 'Pa%sword1'", "Pa%sword1"),
+        ("token (xK9mQ2vL8pR4tZ7wB3nF6hJ1)", "xK9mQ2vL8pR4tZ7wB3nF6hJ1"),
+        ("secret: Xk9!mQ2vL8pR", "Xk9!mQ2vL8pR"),
+    ],
+)
+def test_values_beside_those_names_still_found(text: str, value: str | None) -> None:
+    expected = value if value is not None else text.split(" = ")[1]
+    assert [text[f.start : f.end] for f in detect(text)] == [expected]

@@ -140,6 +140,8 @@ def _header(line: str) -> tuple[str, int, list[str | None]] | None:
         if delimiter not in line:
             continue
         cells = line.split(delimiter)
+        if sum(1 for cell in cells if cell.strip(" \t")) < 2:
+            continue  # one name and a trailing delimiter: an item of a list in code ("    'password',"), not a header
         kinds = [_kind(cell) for cell in cells]
         if any(kinds):
             return delimiter, len(cells), kinds

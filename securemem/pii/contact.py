@@ -1117,8 +1117,8 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         and not _FRENCH_PAIRS.fullmatch(candidate)
     ):
         return 0
-    if _DECIMAL_START.match(candidate):
-        return 0  # "52.520008 13.404954": coordinates, a measurement
+    if _not_dialled(text, start, candidate):
+        return 0
     if _is_phone(scan, candidate, words, digits):
         return end
     if _uniform(candidate):
@@ -1131,6 +1131,21 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         if separator != previous and _is_phone(scan, text[start:cut], words):
             return cut
     return 0
+
+
+def _not_dialled(text: str, start: int, candidate: str) -> bool:
+    """Coordinates or a measurement ("52.520008 13.404954"), or a US ZIP+4 code after its state
+    ("Boston, MA 02110-1301 USA")."""
+    if _DECIMAL_START.match(candidate):
+        return True
+    return (
+        _ZIP_PLUS_4.fullmatch(candidate) is not None
+        and _STATE_BEFORE.search(text, max(0, start - 8), start) is not None
+    )
+
+
+_ZIP_PLUS_4 = re.compile(r"[0-9]{5}-[0-9]{4}")
+_STATE_BEFORE = re.compile(r"(?<![A-Za-z])[A-Z]{2}[ \t,]*(?:\r?\n[ \t]*(?:#|//|\*)?[ \t]*)?$")
 
 
 # A number that answers a question for a phone on the line before ("Pouvez-vous confirmer votre numéro

@@ -211,7 +211,7 @@ _NOT_SECRET_KEY = re.compile(
     r"pattern|rule|strength|public|publishable|pub|sort|partition|foreign|cache|lookup|idempotency|websocket|socket|dedupe|"
     r"dedup|correlation|request|trace|etag|primary|unique|index|composite|natural|surrogate|row|object|s3|bucket|"
     r"cursor|page|pagination|hotkey|shortcut|keyboard|algorithm|algo|cipher|kdf|scheme|method|provider|strategy|"
-    r"manager|store|storage|source|backend|engine|mode|next|continuation|resume|refresh[_.\-]?url)(?:[_.\-]|$)"
+    r"manager|mgr|handler|store|storage|source|backend|engine|mode|next|continuation|resume|refresh[_.\-]?url)(?:[_.\-]|$)"
 )
 # The assignment after a key: optional closing quote, then ":", "=", ":=", "=>", or the prose " is ".
 _ASSIGN = re.compile(r"""["'`\]]?[ \t]{0,8}(?P<op>:=|=>|->|\u2192|=(?!=)|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}""")
@@ -237,6 +237,14 @@ _STOP_VALUES = frozenset(
         "optional",
         "string",
         "str",
+        "bytes",
+        "bytearray",
+        "float",
+        "dict",
+        "list",
+        "tuple",
+        "object",
+        "any",
         "int",
         "integer",
         "bool",
@@ -729,6 +737,8 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         return True
     if not quoted and _CONTRACTION.fullmatch(secret):
         return True
+    if _named_after_key(secret, match["label"]) or (not quoted and _unpacked(text, match.start())):
+        return True  # "passphrase=passphrase", "username, password = auth": names of code
     if len(secret) < 4 or not _plausible_value(secret, quoted) or secret.lower() in _STOP_VALUES:
         # "contraseña = dragon.soleil50", "Passwort: HUNTER_2024": shaped like an identifier, a
         # password as it is after "password:"
@@ -750,7 +760,45 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         return quoted or not _password_shaped(secret)
     # "first pass: tokenize": "pass" is a noun too, and a lone word after it is what the pass does
     lone_word = not quoted and bool(_LOWER_WORD.match(secret))
-    return lone_word and (match["label"] == "pass" or _followed_by_words(text, end))
+    return lone_word and (match["label"] == "pass" or _followed_by_words(text, end) or _attribute(text, match.start()))
+
+
+def _named_after_key(secret: str, key: str) -> bool:
+    """The value is the key's own name ("passphrase=passphrase", 'USER_PASSWORD_AUTH = "USER_PASSWORD_AUTH"'):
+    a variable passed on, or a constant naming itself."""
+    name = secret.lower()
+    return name == key or (len(name) >= 4 and key.endswith(("." + name, "_" + name)))
+
+
+def _unpacked(text: str, key_start: int) -> bool:
+    """The key is one of names being unpacked ("username, password = auth"): code, its value a variable."""
+    line = text.rfind("\n", 0, key_start) + 1
+    return _UNPACKED_BEFORE.fullmatch(text, line, key_start) is not None
+
+
+_UNPACKED_BEFORE = re.compile(r"[ \t]*(?:[A-Za-z_][\w.]*[ \t]*,[ \t]*)+")
+
+
+def _in_arn(lower: str, key_start: int) -> bool:
+    """The key is a resource type inside an ARN ("arn:aws:secretsmanager:*:*:secret:rds!*"): the
+    name after it is no secret."""
+    if not key_start or lower[key_start - 1] != ":":
+        return False
+    begin = lower.rfind("arn:", max(0, key_start - 160), key_start)
+    return begin != -1 and _ARN_BODY.fullmatch(lower, begin, key_start) is not None
+
+
+_ARN_BODY = re.compile(r"arn:[a-z0-9\-*]*:[a-z0-9\-]*:[a-z0-9\-*]*:[0-9*]*:(?:[^\s\"':]*:)*")
+
+
+def _attribute(text: str, key_start: int) -> bool:
+    """The key is an attribute of the object at hand ("self.password = credentials"): a bare word
+    assigned to it is a variable of code; a password written into code is quoted. Other dotted keys
+    are a properties file's ("spring.datasource.password=hunter2x")."""
+    return text.endswith(_SELF, 0, key_start) or text.startswith(_SELF, key_start)
+
+
+_SELF = ("self.", "this.", "cls.")
 
 
 def _form_words(text: str, label: str, secret: str, quoted: bool, end: int) -> bool:
@@ -844,12 +892,17 @@ def _skip_blanks(text: str, at: int) -> int:
 _TYPOGRAPHIC_QUOTES = "\u201e\u201c\u201d\u201a\u2018\u2019\u00ab\u00bb\u2039\u203a"  # „ “ ” ‚ ‘ ’ « » ‹ ›
 
 
+_SLASHED_WORDS = re.compile(r"[a-z]+(?:/[a-z]+)+")
+
+
 def _password_shaped(secret: str) -> bool:
     """Six characters or more, letters and a digit or a symbol, and not a word with a number (nor a
     word and its punctuation: "Passwort vergessen?", nor a word in typographic quotes: "„Svoboda“")."""
     secret = secret.rstrip("?!.,;:").strip(_TYPOGRAPHIC_QUOTES)
     if len(secret) < 6 or _WORDLIKE.fullmatch(secret) or secret.isdigit() or _QUANTITY.fullmatch(secret):
         return False
+    if _SLASHED_WORDS.fullmatch(secret):
+        return False  # "a password and/or the user name", "read/write"
     letters = any(char.isalpha() for char in secret)
     others = any(not char.isalpha() for char in secret)
     return letters and others and not _IDENTIFIER_CHAIN.match(secret)
@@ -1043,6 +1096,8 @@ def _assignment(  # noqa: PLR0912, PLR0915
         if end < len(text) and text[end] in "([":
             return None  # a call or a subscript: code that reads the secret, not the secret
     secret = text[start:end]
+    if _named_after_key(secret, key) or (not quoted and _unpacked(text, key_start)) or _in_arn(lower, key_start):
+        return None
     if kind == "PASSWORD" and not quoted and "phrase" in key and _IDENTIFIER_CHAIN.match(secret):
         return "PASSWORD", start, end  # "passphrase: correct.horse.battery.staple"
     if not quoted:
@@ -1074,7 +1129,11 @@ def _assignment(  # noqa: PLR0912, PLR0915
     ):
         return None  # "sha256 of the token: 2cf24dba...": a digest of a secret is not the secret
     if kind == "PASSWORD":
-        if not quoted and _LOWER_WORD.match(secret) and (prose or key == "pass" or _followed_by_words(text, end)):
+        if (
+            not quoted
+            and _LOWER_WORD.match(secret)
+            and (prose or key == "pass" or _followed_by_words(text, end) or _attribute(text, key_start))
+        ):
             return None  # "Reset your password: click the link", "the password is correct"
         if key.endswith("pin") and not secret.isdigit():
             return None  # a PIN is digits ("pin: GPIO17" is a board's pin)
@@ -1254,7 +1313,7 @@ _PASCAL_WORDS = re.compile(
 def _identifier_like(value: str) -> bool:
     if _RESOURCE_ID.fullmatch(value) or _POD_NAME.fullmatch(value) or _PASCAL_WORDS.fullmatch(value):
         return True
-    if value.isalpha() and _capitalised_words(value):
+    if value.isalnum() and value.isascii() and _capitalised_words(value):
         return True
     parts = [part for part in _SLUG_SPLIT.split(value) if part]
     if len(parts) < 2:
@@ -1267,7 +1326,7 @@ def _identifier_like(value: str) -> bool:
 
 # Letters only, in capitalised words and acronyms: a name of code or of a thing ("Whitespace",
 # "AWSAccessKeyId", "HttpServer"), not drawn at random ("HgTrWqPlKmNb" has parts without a vowel).
-_CAMEL_PART = re.compile(r"[A-Z]{2,5}(?=[A-Z][a-z]|$)|[A-Z][a-z]+")
+_CAMEL_PART = re.compile(r"^[a-z]+(?=[A-Z])|[A-Z]{2,5}[0-9]{0,3}(?=[A-Z][a-z]|$)|[A-Z][a-z]+")
 _VOWEL = re.compile(r"[aeiouy]")
 
 
@@ -1275,7 +1334,7 @@ def _capitalised_words(value: str) -> bool:
     parts = _CAMEL_PART.findall(value)
     if not parts or len(parts) > 5 or "".join(parts) != value:
         return False
-    words = [part for part in parts if not part.isupper()]
+    words = [part for part in parts if not part.isupper() and not part[-1].isdigit()]
     return any(len(word) >= 4 for word in words) and all(_VOWEL.search(word.lower()) for word in words)
 
 
@@ -1426,6 +1485,9 @@ _YAML_TAG = re.compile(r"!!?[A-Za-z][A-Za-z_]{0,23}(?:::[A-Za-z]{1,24})?")
 # a URL ("proxy_pass http://backend"), a shell expansion's default or message ("${PW:-$(cat ...)}",
 # "${PW:?missing}"), a PowerShell variable ("$env:APP_PASSWORD"), a type ("password: &str",
 # "*const c_char"), a lambda.
+_FORMAT = re.compile(r"%[sdr]|%\([a-z_]+\)[sdr]|\{[a-z_0-9]*\}")
+_PRIVATE_NAME = re.compile(r"_+[A-Za-z][A-Za-z0-9_]*")
+_OPTION_PREFIX = re.compile(r"\s*--?[A-Za-z][A-Za-z0-9\-_]*=?\s*")
 _NOT_A_VALUE = re.compile(
     r"--[A-Za-z]|//|\?[A-Za-z]|-\$\(|\$env:|&(?:mut\b|'?[A-Za-z])|\*(?:const|mut)\b|lambda\b|property\("
 )
@@ -1438,21 +1500,37 @@ def _plausible_value(secret: str, quoted: bool) -> bool:
         return False  # "/path/to/key.json", "env:DB_PASSWORD", "secretsmanager:prod/db:password"
     if not quoted and (_NAMED_VARIABLE.fullmatch(secret) or _CMDLET.fullmatch(secret)):
         return False  # "confirmPassword", "apiKey": a variable of code; "ConvertTo-SecureString": a cmdlet
-    if secret.startswith(("${", "$(", "{", "<", "[", "os.", "env.", "process.env")):
+    if secret.startswith(("${", "$(", "{", "<", "[", ":", "os.", "env.", "process.env")):
         return False
-    if not quoted and _NOT_A_VALUE.match(secret):
-        return False  # "--database=app" (the next option), "//backend" (a URL's rest), "&str" (a type)
+    if _code_shaped(secret, quoted):
+        return False
     # "%", "@" and "#" open a password too ("%Tg7!kq2Lm", "@dmin123!", "#Winter2024"), or a format,
     # a reference, a comment: "%s", "%(pw)s", "@Microsoft.KeyVault(...)", "# set below".
     if secret[:1] in "%@#" and (_REFERENCE.fullmatch(secret) or not _DIGIT.search(secret)):
         return False
     if not quoted and (_IDENTIFIER_CHAIN.match(secret) or _CONSTANT.match(secret) or _SNAKE.match(secret)):
         return False
+    if _HEX_LITERAL.fullmatch(secret):
+        return False  # "_DD_SIGNATURE = 0x08074b50": a number of code (a key of 0x and 64 digits is not one)
     if _ALGORITHMS.fullmatch(secret):
         return False  # "The HMAC key is PBKDF2-HMAC-SHA512 of the key", "token: TLS-ECDHE-RSA-AES128-GCM-SHA256"
     if not quoted and _CALLED_FOR.match(secret):
         return False  # "user, passwd = self.get_user_passwd(host, realm)", "passwd = unquote(passwd or '')"
     return not secret.startswith("[")
+
+
+def _code_shaped(secret: str, quoted: bool) -> bool:
+    """A piece of code where a value would be: an option, a format, a signature, a private name."""
+    if not quoted and (_NOT_A_VALUE.match(secret) or _PRIVATE_NAME.fullmatch(secret)):
+        # "--database=app" (the next option), "//backend" (a URL's rest), "&str" (a type),
+        # "self._signature = _signature" (a private name)
+        return True
+    if secret.startswith("(") or (_FORMAT.search(secret) and (" " in secret or len(_FORMAT.findall(secret)) > 1)):
+        return True  # "sig = '%s : %s rank-0 array'", "signature='(n),(m)->(k)'"
+    return _OPTION_PREFIX.fullmatch(secret) is not None  # 'creds = " --username=" + auth': the value comes after
+
+
+_HEX_LITERAL = re.compile(r"0[xX][0-9a-fA-F]{1,16}[uUlL]{0,3}")
 
 
 # A function called for the value: a dotted name, or a lower-case name with a name for argument
@@ -1548,9 +1626,14 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
             continue
         if _names_an_identifier(lower, keyword_end, run.start()):
             continue  # "fix token expiry (commit 9fceb02d...)", "revoked secret version 4bf9...": an identifier
+        if run.end() < len(text) and text[run.end()] == "(" and _CALLED_NAME.fullmatch(value):
+            continue  # "private_key = base64.standard_b64decode(private_key)": a function of code, called
         if _is_high_entropy(value):
             yield "HIGH_ENTROPY_SECRET", run.start(), run.start() + len(value)
             done = run.end()
+
+
+_CALLED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 # Words that name what follows as an identifier, between a secret word and a value.
