@@ -68,6 +68,11 @@ def check_namespace(name: object, store: Store | None = None) -> str:
     )
 
 
+# Passed by a caller that resolved the handle's policy against the store's itself (SecureMemory.open,
+# in_namespace) or, in tests, writes past the store's policy on purpose as an operator would.
+POLICY_CHECKED = object()
+
+
 def new_session_id() -> str:
     return "sess_" + secrets.token_hex(12)
 
@@ -87,8 +92,15 @@ class SecureMemory:
         session_id: str | None = None,
         api_key_id: str | None = None,
         mounts: MountTable | None = None,
+        adopt_policy: bool = False,
+        _checked: object = None,
     ) -> None:
         check_actors(session_id=session_id, api_key_id=api_key_id)
+        if not mounts and _checked is not POLICY_CHECKED:
+            # The policy belongs to the store, whichever way the handle is made: a store that records
+            # another is refused unless the caller adopts this one (audited), one that records none
+            # records this one. SecureMemory.open and in_namespace checked it already (POLICY_CHECKED).
+            store_policy(store, policy, adopt=adopt_policy, clock=clock)
         self.store = store
         self.policy = policy
         self.mounts = mounts or MountTable()
@@ -160,6 +172,7 @@ class SecureMemory:
             memory = cls(
                 store,
                 resolved,
+                _checked=POLICY_CHECKED,
                 namespace=namespace,
                 clock=clock,
                 layers=layers,
@@ -192,6 +205,7 @@ class SecureMemory:
             owns_store=False,
             session_id=self.session_id,
             api_key_id=self.api_key_id,
+            _checked=POLICY_CHECKED,
         )
         other._recorded = self._recorded  # the same policy, checked against what this handle saw
         return other

@@ -146,8 +146,10 @@ class PIISettings(_Section):
     enabled: bool = False
     # National numbers (no "+" or "00") are read in each region in turn; "+" numbers in any region.
     phone_regions: tuple[str, ...] = Field(DEFAULT_PHONE_REGIONS, strict=False, min_length=1, max_length=50)
-    # The single-region spelling of older policies, read as phone_regions = [phone_region]. After
-    # validation it is always the first of phone_regions.
+    # The single-region spelling of older policies, read as phone_regions = [phone_region]. Kept as
+    # written (None when not): a value derived here would read as set when the settings are
+    # validated again (inside a Policy, or from the JSON a store records) and shrink phone_regions
+    # to their first region.
     phone_region: str | None = Field(None, pattern=r"^[A-Z]{2}$")
     refuse_paths: bool = True
     # Entity types or families (PII, SECRET, API_KEY): the most specific entry wins.
@@ -186,7 +188,7 @@ class PIISettings(_Section):
     @model_validator(mode="after")
     def _settle(self) -> PIISettings:
         if self.phone_region is None:
-            object.__setattr__(self, "phone_region", self.phone_regions[0])
+            pass
         elif "phone_regions" not in self.model_fields_set:
             object.__setattr__(self, "phone_regions", check_phone_regions((self.phone_region,)))
         elif self.phone_region != self.phone_regions[0]:

@@ -25,6 +25,7 @@ import pytest
 from securemem import SecureMemory
 from securemem.cli import main
 from securemem.commands import Result
+from securemem.memory import POLICY_CHECKED
 from securemem.paths import ROOT, is_within
 from securemem.policy import load_policy
 from securemem.store.base import Entry, Store
@@ -121,7 +122,9 @@ def write_policy(folder: Path, text: str, name: str = "p.toml") -> Path:
 def seed(mem: SecureMemory, files: dict[str, str]) -> None:
     """Write files as an operator would: same store and namespace, under the default policy, so
     past any limit or read-only rule of the memory's own policy."""
-    operator = SecureMemory(mem.store, load_policy(None), namespace=mem.namespace, owns_store=False)
+    operator = SecureMemory(
+        mem.store, load_policy(None), namespace=mem.namespace, owns_store=False, _checked=POLICY_CHECKED
+    )
     for path, text in files.items():
         ok(operator, command="create", path=path, file_text=text)
 

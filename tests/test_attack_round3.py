@@ -19,7 +19,7 @@ import sqlcipher3
 from securemem import Admin, InvalidRequest, PolicyViolation, SecureMemory
 from securemem.cli_audit import chain_of
 from securemem.keys import as_key_provider
-from securemem.policy import Policy
+from securemem.policy import Policy, load_policy
 from securemem.store import pages
 from securemem.store.sqlcipher import SQLCipherStore, file_salt
 from securemem.store.sqlversions import seq_range
@@ -166,7 +166,7 @@ def test_an_export_blocked_on_its_output_does_not_hold_the_store(db: Path) -> No
         assert child.poll() is None
         raw = SQLCipherStore.open(db, as_key_provider(KEY), busy_timeout=2.0)
         try:
-            memory = SecureMemory(raw, Policy(), namespace="s", owns_store=False)
+            memory = SecureMemory(raw, load_policy(None), namespace="s", owns_store=False)
             result = memory.execute({"command": "create", "path": "/memories/new.md", "file_text": "x\n"})
             assert result.error != "StoreBusyError", "a writer got 'busy' while an export sat on its blocked output"
             assert not result.is_error, result.content

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from securemem import Admin, SecureMemory
-from securemem.memory import configure_store
+from securemem.memory import POLICY_CHECKED, configure_store
 from securemem.policy import Policy
 from securemem.store import history
 from tests.helpers import BACKENDS, DAY, Clock, ok
@@ -186,7 +186,11 @@ def test_with_versions_off_expiry_and_redaction_still_erase_and_chain_the_existi
         admin.memories.write(store.id, path="/other.md", content="other\n")
         off = Policy.model_validate({"ttl": ttl, "history": {"versions": False}})
         configure_store(admin.store, off)
-        handle = Admin(SecureMemory(admin.store, off, namespace="s", owns_store=False, clock=clock), api_key_id="ops")
+        # A handle under the other policy beside the admin's (adopting it would stop the admin's).
+        handle = Admin(
+            SecureMemory(admin.store, off, namespace="s", owns_store=False, clock=clock, _checked=POLICY_CHECKED),
+            api_key_id="ops",
+        )
         fresh = handle.memory_stores.create(name="fresh")
         handle.memories.write(fresh.id, path="/f.md", content="f\n")
         other = handle.memory_versions.list(store.id, operation="created").data[0]

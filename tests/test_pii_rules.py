@@ -9,10 +9,19 @@ from typing import Any
 
 import pytest
 
-from securemem.pii import FAMILY_NAMES, Scrubber, detect, entity_types, families_of, members, policy_names
+from securemem.pii import (
+    DEFAULT_PHONE_REGIONS,
+    FAMILY_NAMES,
+    Scrubber,
+    detect,
+    entity_types,
+    families_of,
+    members,
+    policy_names,
+)
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, RULES
 from securemem.pii.entities import PII_TYPES, STRUCTURAL_SECRET_TYPES, resolve
-from securemem.policy import Policy
+from securemem.policy import PIISettings, Policy
 
 VECTORS: list[dict[str, Any]] = json.loads((Path(__file__).parent / "data" / "secret_rules.json").read_text())
 KEY = b"k" * 32
@@ -119,8 +128,18 @@ def test_policies_accept_types_and_families_and_refuse_unknown_names() -> None:
 
 def test_old_single_region_policies_still_load() -> None:
     assert Policy.model_validate({"pii": {"phone_region": "GB"}}).pii.phone_regions == ("GB",)
-    assert Policy.model_validate({"pii": {"phone_regions": ["IN", "US"]}}).pii.phone_region == "IN"
+    assert Policy.model_validate({"pii": {"phone_regions": ["IN", "US"]}}).pii.phone_regions[0] == "IN"
     with pytest.raises(ValueError, match="not both"):
         Policy.model_validate({"pii": {"phone_region": "GB", "phone_regions": ["US"]}})
     with pytest.raises(ValueError, match="phone region"):
         Policy.model_validate({"pii": {"phone_regions": ["ZZ"]}})
+
+
+def test_settings_made_in_python_keep_their_regions_inside_a_policy_and_through_json() -> None:
+    """Found by an attacker: a region derived for the older spelling read as set when a Policy
+    validated the settings again, and shrank the five default regions to the first."""
+    settings = PIISettings(enabled=True)
+    policy = Policy(name="p", pii=settings)
+    assert policy.pii.phone_regions == settings.phone_regions == DEFAULT_PHONE_REGIONS
+    again = Policy.model_validate_json(policy.model_dump_json(exclude_unset=True))
+    assert again.model_dump() == policy.model_dump()

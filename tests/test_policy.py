@@ -27,6 +27,7 @@ from securemem.policy import (
     load_policy,
     parse_duration,
 )
+from securemem.store.factory import open_store
 from tests.helpers import DAY, run_cli, write_policy
 
 POLICIES = Path(__file__).parents[1] / "policies"
@@ -88,7 +89,7 @@ def test_default_policy_settings() -> None:
 
 def test_regulated_policy_settings() -> None:
     policy = load_policy("regulated")
-    assert policy.pii.enabled and policy.pii.refuse_paths and policy.pii.phone_region == "US"
+    assert policy.pii.enabled and policy.pii.refuse_paths and policy.pii.phone_regions[0] == "US"
     assert policy.pii.actions == {
         "PII": "redact",
         "EMAIL": "hash",
@@ -702,3 +703,29 @@ def test_a_deliberate_writable_area_inside_a_read_only_one_draws_no_warning(
         '[[rules]]\nglob = "/memories/ref/inbox/**"\nread_only = false\n',
     )
     assert run_cli(capsys, "policy", "check", str(path))[2] == ""
+
+
+def test_a_handle_made_from_an_open_store_runs_under_the_stores_policy_or_adopts(tmp_path: Path) -> None:
+    """Found by an attacker: ``SecureMemory(open_store(db, key), Policy())`` on a ``regulated``
+    store stored PII and wrote into its read-only area, with no adoption and no audit record."""
+    db, key = tmp_path / "p.db", b"k" * 32
+    SecureMemory.open(db, key=key, policy="regulated").close()
+    store = open_store(str(db), key)
+    try:
+        with pytest.raises(PolicyError, match="adopt_policy=True"):
+            SecureMemory(store, Policy())
+        same = SecureMemory(store, load_policy("regulated"), owns_store=False)
+        assert same.execute({"command": "create", "path": "/memories/reference/x.md", "file_text": "x"}).is_error
+        adopted = SecureMemory(store, Policy(), owns_store=False, adopt_policy=True)
+        assert not adopted.execute({"command": "create", "path": "/memories/reference/x.md", "file_text": "x"}).is_error
+    finally:
+        store.close()
+    with SecureMemory.open(db, key=key) as reopened:
+        assert reopened.policy.name == Policy().name
+    fresh = open_store(str(tmp_path / "new.db"), key)
+    try:
+        SecureMemory(fresh, load_policy("regulated"), owns_store=False)  # a store with none records this one
+    finally:
+        fresh.close()
+    with SecureMemory.open(tmp_path / "new.db", key=key) as reopened:
+        assert reopened.policy.name == "regulated"
