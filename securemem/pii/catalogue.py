@@ -213,11 +213,12 @@ PREFIXED: tuple[Rule, ...] = (
     prefixed(
         "DOPPLER_TOKEN",
         ("dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."),
-        r"[A-Za-z0-9]{40,44}",
+        r"(?:[a-z0-9_\-]{1,40}\.)?[A-Za-z0-9]{40,44}",  # a service token names its config: "dp.st.prd.<token>"
         "Doppler docs, token prefixes",
     ),
     prefixed("DYNATRACE_TOKEN", "dt0c01.", r"[A-Z0-9]{24}\.[A-Z0-9]{64}", "Dynatrace docs, token format"),
-    prefixed("VAULT_SERVICE_TOKEN", "hvs.", r"[A-Za-z0-9_\-]{90,300}", "HashiCorp Vault 1.10+ service tokens"),
+    # 90 and more characters as Vault 1.10+ makes them; shorter ones are seen too (reviewer G's blind round)
+    prefixed("VAULT_SERVICE_TOKEN", "hvs.", r"[A-Za-z0-9_\-]{24,300}", "HashiCorp Vault 1.10+ service tokens"),
     prefixed("VAULT_BATCH_TOKEN", "hvb.", r"[A-Za-z0-9_\-]{90,300}", "HashiCorp Vault 1.10+ batch tokens"),
     prefixed("PULUMI_ACCESS_TOKEN", "pul-", r"[0-9a-f]{40}", "Pulumi access tokens; gitleaks"),
     prefixed("CLOUDFLARE_ORIGIN_CA_KEY", "v1.0-", r"[0-9a-f]{24}-[0-9a-f]{146}", "Cloudflare Origin CA keys; gitleaks"),

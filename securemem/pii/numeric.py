@@ -29,7 +29,8 @@ _GLUED_CARD_START = (
     r"|(?<=(?<![A-Za-z])(?i:no|nr)[0-9])"
 )
 _CARD_START = (
-    rf"[0-9](?=[0-9]{{3}})(?:(?<![\w][0-9])|{_GLUED_CARD_START})"
+    # a word character before it, not one of a script written without spaces (see spaceless_script)
+    rf"[0-9](?=[0-9]{{3}})(?:(?<![^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0e00-\u0e7f][0-9])|{_GLUED_CARD_START})"
     r"(?<![0-9][.\-][0-9])(?<!(?<![0-9])[0-9]{4}[ \t][0-9])(?<!(?<![0-9])[0-9]{4}[ \t]{2}[0-9])"
     r"(?<![A-Za-z]{2}[0-9]{2}[ \t][0-9])"  # nor the account part of an IBAN ("DE89 3704 0044 ...")
 )
@@ -51,7 +52,7 @@ _CARD = re.compile(
        (?P<more>(?:\1[0-9]{{1,4}}){{0,2}})                       # -4, -4-3
     )
     # Not glued to more, except sixteen digits glued to their expiry or code ("...7949CVV123", "...2117-0927").
-    (?:(?![\w]|[.\-][0-9])|(?<=[0-9]{{16}})(?=(?i:exp|cvv|cvc|valid)|-[0-9]{{4}}(?![0-9])))
+    (?:(?![^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0e00-\u0e7f]|[.\-][0-9])|(?<=[0-9]{{16}})(?=(?i:exp|cvv|cvc|valid)|-[0-9]{{4}}(?![0-9])))
     """,
     re.X,
 )
@@ -167,7 +168,12 @@ def find_cards(scan: Scan) -> Iterator[Span]:
             pass
         elif start > 0 and text[start - 1] in ".-" and not _CARD_LABEL.search(scan.before(start - 1, 16)):
             return False
-        elif start > 0 and text[start - 1].isalpha() and not _CARD_NAMES.search(scan.before(start, 28)):
+        elif (
+            start > 0
+            and text[start - 1].isalpha()
+            and not spaceless_script(text[start - 1])
+            and not _CARD_NAMES.search(scan.before(start, 28))
+        ):
             return False  # glued to a letter: the end of a card's name, or "n" of "card n4111..."
         if _NOT_CARD_WORDS.search(scan.before(start, 28)) and not _CARD_NAMES.search(scan.before(start, 28)):
             return False  # "EAN-13: 4008627617607", "order number: 3040029165063095", "channel id 6516..."
@@ -365,6 +371,15 @@ def _card_end(match: re.Match[str], is_card: Callable[[str, int], bool]) -> int:
 # named just before it, a 15-digit number is not a card, unless it has an Amex prefix (no other
 # card network issues 15 digits).
 _CARD_NAMES = re.compile(_CARD_NAMES_SOURCE)
+
+
+def spaceless_script(char: str) -> bool:
+    """A letter of a script written without spaces between words (kana, Han, Hangul, Thai): a number
+    glued to one is not glued to a word ("カード番号は4621 3682 4544 1854")."""
+    code = ord(char)
+    return 0x3040 <= code <= 0x30FF or 0x3400 <= code <= 0x9FFF or 0xAC00 <= code <= 0xD7AF or 0x0E00 <= code <= 0x0E7F
+
+
 # Numbers of other kinds that pass Luhn as often as any: named just before, they are not cards.
 _NOT_CARD_WORDS = re.compile(
     r"\b(?:ean(?:-?1[34])?|gtin|upc|barcode|isbn|tracking|order|offset|channel|guild|message|snowflake|user|account|"

@@ -546,30 +546,37 @@ _KEY_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[ .\-]")
 # ...", "sshpass -p '...' ssh host", "redis-cli -a ...". Only after one of these tools: "-p" is a port
 # or a flag elsewhere.
 _CLI_TOOLS = ("mysql", "mariadb", "docker", "podman", "helm", "sshpass", "redis-cli", "mongo")
-_CLI_PASSWORD = re.compile(
-    r"""(?P<tool>mysql\w*|mariadb\w*|docker|podman|helm|sshpass|redis-cli|mongo\w*)\b[^\n|;&]{0,256}?"""
+_CLI_TOOL = re.compile(r"(?P<tool>mysql\w*|mariadb\w*|docker|podman|helm|sshpass|redis-cli|mongo\w*)\b[^\n|;&]{0,256}")
+# Every option of the command is read, not only the first: "redis-cli -h host -p 6379 -a 'S3cr3t!'"
+# ("-p" is a port there, the password comes after it).
+_CLI_OPTION = re.compile(
     r"""(?<![\w-])(?:(?P<glued>-p)(?=[^\s-])|(?P<spaced>-p|-a|--password|--pass|--auth)[ =])"""
     r"""(?P<q>["']?)(?P<value>[^\s'"]{4,256})(?P=q)"""
 )
 
 
 def _cli_passwords(text: str) -> Iterator[Hit]:
-    for match in _CLI_PASSWORD.finditer(text):
-        tool = match["tool"].lower()
-        option = match["glued"] or match["spaced"]
+    for command in _CLI_TOOL.finditer(text):
+        tool = command["tool"].lower()
         mysql_like = tool.startswith(("mysql", "mariadb"))
-        if option == "-p" and match["spaced"] and mysql_like:
-            continue  # "mysql -p dbname": -p alone prompts, the word after it is the database
-        if option == "-a" and tool != "redis-cli":
-            continue
-        if match["glued"] and not (mysql_like or tool == "sshpass"):
-            continue  # glued to "-p" ("-pS3cr3t", "-p'S3cr3t'"): a password only for these
-        if tool in ("docker", "podman", "helm") and " login" not in match.group():
+        if tool in ("docker", "podman", "helm") and " login" not in command.group():
             continue  # "docker run -p 8080:80": a port; a password only after "login"
-        start, end = match.span("value")
-        secret = text[start:end]
-        if _plausible_value(secret, bool(match["q"])) and not _PORTS.fullmatch(secret):
-            yield "PASSWORD", start, end
+        line_end = text.find("\n", command.end())
+        for match in _CLI_OPTION.finditer(text, command.end("tool"), len(text) if line_end == -1 else line_end):
+            if match.start() > command.end():
+                break  # past the command ("| grep", "; next"): only its value may hold "&" or "|"
+            option = match["glued"] or match["spaced"]
+            if option == "-p" and match["spaced"] and mysql_like:
+                continue  # "mysql -p dbname": -p alone prompts, the word after it is the database
+            if option == "-a" and tool != "redis-cli":
+                continue
+            if match["glued"] and not (mysql_like or tool == "sshpass"):
+                continue  # glued to "-p" ("-pS3cr3t", "-p'S3cr3t'"): a password only for these
+            start, end = match.span("value")
+            secret = text[start:end]
+            if _plausible_value(secret, bool(match["q"])) and not _PORTS.fullmatch(secret):
+                yield "PASSWORD", start, end
+                break
 
 
 _PORTS = re.compile(r"[0-9.:/\-]+")  # "8080:80", "127.0.0.1:6379"

@@ -136,7 +136,7 @@ RECIPES: list[tuple[str, str, str | None]] = [
     ("DATABRICKS_TOKEN", "dapi{H32}", None),
     ("DOPPLER_TOKEN", "dp.pt.{A43}", None),
     ("DYNATRACE_TOKEN", "dt0c01.{U24}.{U64}", "dt0c01.{U24}{U64}"),
-    ("VAULT_SERVICE_TOKEN", "hvs.{B95}", "hvs.{B40}"),
+    ("VAULT_SERVICE_TOKEN", "hvs.{B95}", "hvs.{B16}"),
     ("VAULT_BATCH_TOKEN", "hvb.{B140}", "hvb.{B40}"),
     ("PULUMI_ACCESS_TOKEN", "pul-{H40}", None),
     ("CLOUDFLARE_ORIGIN_CA_KEY", "v1.0-{H24}-{H146}", "v1.0-{H24}{H146}"),

@@ -1,0 +1,59 @@
+"""Forms from reviewer G's blind round (tests/data/pii_review_g.jsonl, taken as it came): values it
+labels that were missed, each with the hard cases around it. Each case lists exactly what is found."""
+
+from __future__ import annotations
+
+import pytest
+
+from securemem.pii import detect
+
+
+def found(text: str) -> list[str]:
+    return [text[f.start : f.end] for f in detect(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # Japanese writes no space between words: a card glued to kana is not glued to a word.
+        (
+            "カード番号は４６２１\u3000３６８２\u3000４５４４\u3000１８５４、有効期限は０３／３０です。",
+            ["４６２１\u3000３６８２\u3000４５４４\u3000１８５４"],
+        ),
+        ("카드 번호는4621 3682 4544 1854입니다", ["4621 3682 4544 1854"]),
+        ("id4621 3682 4544 1854", []),  # glued to a Latin word: an identifier
+    ],
+)
+def test_a_card_glued_to_a_spaceless_script(text: str, values: list[str]) -> None:
+    assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (
+            "$ redis-cli -h 83.89.101.251 -p 6379 -a 'Marmalade!basilisk65' --no-auth-warning INFO",
+            ["83.89.101.251", "Marmalade!basilisk65"],
+        ),
+        ("sshpass -p 'Tr0ub4dor&3' ssh admin@bastion", ["Tr0ub4dor&3"]),
+        ("redis-cli -p 6379 ping | grep -a PONG", []),
+        ("docker run -p 8080:80 -a stdout nginx", []),
+    ],
+)
+def test_every_option_of_a_command_is_read(text: str, values: list[str]) -> None:
+    assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("$ vault login hvs._QYBGf2GJFF8RHzkdTsCdTOP", ["hvs._QYBGf2GJFF8RHzkdTsCdTOP"]),
+        (
+            "export DOPPLER_TOKEN=dp.st.prd.XJTHmAxU3tQc8ICB7grJ64YDcJS5k5gCHSb8sGQyFsv",
+            ["dp.st.prd.XJTHmAxU3tQc8ICB7grJ64YDcJS5k5gCHSb8sGQyFsv"],
+        ),
+        ("see hvs.short", []),
+    ],
+)
+def test_short_vault_and_config_named_doppler_tokens(text: str, values: list[str]) -> None:
+    assert found(text) == values
