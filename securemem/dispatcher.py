@@ -129,6 +129,8 @@ def _number(n: int) -> str:
 
 
 def _shown(numbers: list[int]) -> str:
+    if len(numbers) > 4:  # not echoed: a list may be huge (a short one is shown as the protocol's messages do)
+        return f"a list of {len(numbers)} numbers"
     return f"[{', '.join(map(_number, numbers))}]"
 
 

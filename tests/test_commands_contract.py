@@ -1014,3 +1014,11 @@ def test_a_line_number_that_may_be_a_value_is_not_echoed(mem: SecureMemory, line
     assert str(abs(line)) not in message and "a line number out of range" in message
     message = err(mem, command="view", path="/memories/f", view_range=[1, line])
     assert str(abs(line)) not in message
+
+
+def test_a_long_view_range_is_not_echoed(mem: SecureMemory) -> None:
+    """Found by an attacker: a list of 200,000 numbers made an error of 600,000 characters."""
+    create(mem, "/memories/f", "a\nb\n")
+    message = err(mem, command="view", path="/memories/f", view_range=list(range(200_000)))
+    assert len(message) < 400 and "a list of 200000 numbers" in message
+    assert "[3, 9]" in err(mem, command="view", path="/memories/f", view_range=[3, 9])
