@@ -57,3 +57,30 @@ def test_every_option_of_a_command_is_read(text: str, values: list[str]) -> None
 )
 def test_short_vault_and_config_named_doppler_tokens(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (
+            "GET /unsubscribe?email=camille_girard%40laposte.net&phone=%2B34966280112&utm_source=x",
+            ["camille_girard%40laposte.net", "%2B34966280112"],
+        ),
+        ("<span>s&#46;vogel&commat;gmx&#46;de</span>", ["s&#46;vogel&commat;gmx&#46;de"]),
+        ("<span>ana&#x40;example.org</span> or &#43;44 20 7946 0958", ["ana&#x40;example.org", "&#43;44 20 7946 0958"]),
+        (
+            '{"contact": "nakamura.hina\\u0040gmail.com", "phone": "\\u002b39 380 092 9377"}',
+            ["nakamura.hina\\u0040gmail.com", "\\u002b39 380 092 9377"],
+        ),
+        (
+            '"{\\"email\\":\\"lotte60@gmail.com\\",\\"password\\":\\"Snowdrop632_\\"}"',
+            ["lotte60@gmail.com", "Snowdrop632_"],
+        ),
+        ('<a href="tel:%2B46798771881">Call us</a>', ["%2B46798771881"]),
+        # Escapes of other characters, and the same characters where they are no escape, stay as they are.
+        ("discount 40%40 off, 100%2e5 and a&amp;b &#64; c", []),
+        ('mail "jane\\"doe"@example.com', ['"jane\\"doe"@example.com']),
+    ],
+)
+def test_escaped_punctuation_is_read_as_what_it_stands_for(text: str, values: list[str]) -> None:
+    assert found(text) == values

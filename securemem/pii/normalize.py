@@ -23,6 +23,11 @@ prefix. Detectors never see the original: they see a *view* in which
   ("+44 7700 9OO l23", "4lll 1111 ..."), when the groups around them hold enough real digits for
   the whole to be a number (see ``letters_as_digits``).
 
+- the escapes that spell an email's or a phone's punctuation in a URL, in JSON or in HTML become
+  that character: ``%40``, ``\u0040``, ``&#64;`` and ``&commat;`` an "@", the same forms of "+"
+  and "." too, and ``\"`` a quote (JSON inside a JSON string); the escape's first character
+  stands for it and the others are dropped.
+
 Each character of the view comes from exactly one character of the original, so a span found in
 the view maps back to the whole original span: the replacement covers the invisible characters
 inside a value, and the combining marks that follow its last character. ASCII text without control
@@ -256,19 +261,56 @@ def _number_within(text: str, canonical: bytes, start: int, end: int) -> tuple[i
     return low, high
 
 
+# Escapes of the characters that make an email, a phone or a JSON key-value pair (see above).
+_ESCAPED = {"40": "@", "2b": "+", "2e": ".", "64": "@", "43": "+", "46": ".", "064": "@", "043": "+", "046": "."}
+_ESCAPE = re.compile(
+    r"%(?P<pct>40|2[bBeE])"
+    r"|\\u00(?P<json>40|2[bBeE])"
+    r"|&#(?:x(?P<hex>40|2[bBeE])|(?P<dec>0?(?:64|43|46)));"
+    r"|&(?P<name>commat|plus|period);"
+    # A quote of JSON inside a JSON string, beside its punctuation ({\"key\":\"value\"}), not one
+    # inside a value ("jane\"doe"@example.com is an email's quoted local part).
+    r'|(?<=[{,:\[])[ ]?\\(?P<quote>")|\\(?P<closing>")(?=[ ]?[:,}\]])'
+)
+_NAMED = {"commat": "@", "plus": "+", "period": "."}
+_ESCAPE_MARKS = ("%", "\\", "&")
+
+
+def _escapes(original: str) -> dict[int, tuple[str, int]]:
+    """Where escapes start in ``original``: their character and where they end."""
+    found: dict[int, tuple[str, int]] = {}
+    for match in _ESCAPE.finditer(original):
+        code = match["pct"] or match["json"] or match["hex"]
+        if code is not None:
+            char = _ESCAPED[code.lower()]
+        elif match["dec"] is not None:
+            char = _ESCAPED[match["dec"]]
+        elif match["name"] is not None:
+            char = _NAMED[match["name"]]
+        else:
+            char = '"'
+            if match["quote"] is not None and original[match.start()] == " ":
+                found[match.start() + 1] = (char, match.end())  # the space before it stays
+                continue
+        found[match.start()] = (char, match.end())
+    return found
+
+
 class View:
     """The normalised text of ``original`` and the map from view offsets back to original ones."""
 
-    __slots__ = ("_ends", "_expanded", "_shift", "_starts", "encoded", "lettered", "original", "text")
+    __slots__ = ("_ends", "_escapes", "_expanded", "_shift", "_starts", "encoded", "lettered", "original", "text")
 
     def __init__(self, original: str) -> None:
         self.original = original
+        escapes = _escapes(original) if any(mark in original for mark in _ESCAPE_MARKS) else {}
+        self._escapes = {start: end for start, (_, end) in escapes.items()}
         # ``lettered``: the view before letters standing for digits were read as digits (same
         # offsets): where letters are real (an IBAN's account part may hold "I" or "O"), detectors
         # check it too. ``encoded``: the view's text encoded as ASCII (other characters "?"), when
         # computed on the way (what Scan would encode again).
         self.encoded: bytes | None = None
-        if original.isascii():
+        if original.isascii() and not escapes:
             encoded = original.encode("ascii")
             if not encoded.translate(None, _PLAIN_BYTES):
                 self.lettered = original
@@ -284,21 +326,16 @@ class View:
         pieces: list[str] = []
         done = 0  # original text copied up to here
         view_length = 0
-        for run in _IRREGULAR_RUN.finditer(original):
-            for index in range(run.start(), run.end()):
-                char = original[index]
-                form = fold(char)
-                if form == char:
-                    continue
-                pieces.append(original[done:index])
-                view_length += index - done
-                pieces.append(form)
-                if len(form) != 1:
-                    starts.append(view_length)
-                    ends.append(view_length + len(form))
-                    origins.append(index)
-                view_length += len(form)
-                done = index + 1
+        for index, form in _changes(original, escapes):
+            pieces.append(original[done:index])
+            view_length += index - done
+            pieces.append(form)
+            if len(form) != 1:
+                starts.append(view_length)
+                ends.append(view_length + len(form))
+                origins.append(index)
+            view_length += len(form)
+            done = index + 1
         if not pieces:
             text = original
         else:
@@ -334,6 +371,7 @@ class View:
         if view_end <= 0:
             return 0
         end = self.start(view_end - 1) + 1
+        end = self._escapes.get(end - 1, end)  # the whole escape its character stands for
         original = self.original
         # Combining marks drawn on the last character belong to it; an invisible control after the
         # value (a bidi pop, a zero-width space) does not and is left in place.
@@ -346,6 +384,24 @@ class View:
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original span of the view span ``[start, end)``."""
         return self.start(start), self.end(end)
+
+
+def _changes(original: str, escapes: dict[int, tuple[str, int]]) -> list[tuple[int, str]]:
+    """Each original offset whose view form differs from its character, and that form, in order;
+    an escape's first character gets its character, the others ""."""
+    changes: list[tuple[int, str]] = []
+    for run in _IRREGULAR_RUN.finditer(original):
+        for index in range(run.start(), run.end()):
+            char = original[index]
+            form = fold(char)
+            if form != char:
+                changes.append((index, form))
+    if escapes:
+        for start, (char, end) in escapes.items():
+            changes.append((start, char))
+            changes.extend((index, "") for index in range(start + 1, end))
+        changes.sort()
+    return changes
 
 
 def normalise_text(text: str) -> str:
