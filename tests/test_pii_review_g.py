@@ -84,3 +84,26 @@ def test_short_vault_and_config_named_doppler_tokens(text: str, values: list[str
 )
 def test_escaped_punctuation_is_read_as_what_it_stands_for(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (
+            '<wsse:Password Type="http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-username-token-profile-1.0'
+            '#PasswordText">Marmalade_wombat55</wsse:Password>',
+            ["Marmalade_wombat55"],
+        ),
+        (
+            "SECRET_KEY = 'django-insecure-=+h36-fabqyh)k%6#gv2h+$7)y5fsgijn!0yz%l4dedhc#5w52'",
+            ["django-insecure-=+h36-fabqyh)k%6#gv2h+$7)y5fsgijn!0yz%l4dedhc#5w52"],
+        ),
+        (
+            '  "private_key_id": "14dfbb33fffa544469126c4e9a9d38f380c9886e",',
+            ["14dfbb33fffa544469126c4e9a9d38f380c9886e"],
+        ),
+        ('  "private_key_id": "key-1",', []),
+    ],
+)
+def test_ws_security_passwords_django_keys_and_service_account_key_ids(text: str, values: list[str]) -> None:
+    assert found(text) == values

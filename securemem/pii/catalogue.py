@@ -216,6 +216,13 @@ PREFIXED: tuple[Rule, ...] = (
         r"(?:[a-z0-9_\-]{1,40}\.)?[A-Za-z0-9]{40,44}",  # a service token names its config: "dp.st.prd.<token>"
         "Doppler docs, token prefixes",
     ),
+    prefixed(
+        "DJANGO_SECRET_KEY",
+        "django-insecure-",
+        r"[a-z0-9!@#$%^&*(\-_=+)]{50}",
+        "Django's startproject: get_random_secret_key()'s 50 characters, prefixed while insecure",
+        end=r"(?![a-z0-9!@#$%^&*(\-_=+)])",
+    ),
     prefixed("DYNATRACE_TOKEN", "dt0c01.", r"[A-Z0-9]{24}\.[A-Z0-9]{64}", "Dynatrace docs, token format"),
     # 90 and more characters as Vault 1.10+ makes them; shorter ones are seen too (reviewer G's blind round)
     prefixed("VAULT_SERVICE_TOKEN", "hvs.", r"[A-Za-z0-9_\-]{24,300}", "HashiCorp Vault 1.10+ service tokens"),

@@ -632,8 +632,9 @@ _PASSWORD_PHRASE = re.compile(
     # A label, maybe inside a name ("DB_PASSWORT", "MDP_BDD"), not in a token ("[PASSWORD ...]"); a
     # particle may follow ("パスワードは").
     rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_]))"
-    # <password>value</password>, <password type="plain">value</password>
-    rf"(?:(?P<tag>(?:[ \t]+[a-z_][\w:.\-]*[ \t]*=[ \t]*\"[^\"<>\n]{{0,64}}\")*[ \t]*>)"
+    # <password>value</password>, <password type="plain">value</password>, WS-Security's
+    # <wsse:Password Type="http://docs.oasis-open.org/...#PasswordText">value</wsse:Password>
+    rf"(?:(?P<tag>(?:[ \t]+[a-z_][\w:.\-]*[ \t]*=[ \t]*\"[^\"<>\n]{{0,256}}\")*[ \t]*>)"
     rf"|(?P<words>(?:[ \t]+[^\s:=]{{1,64}}?){{0,5}})[ \t]*"
     rf"(?P<op>:|=>|=(?!=)|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES}))"
     rf"|(?P<bare>[ \t]+)(?=[^\s]))"
@@ -1013,6 +1014,8 @@ _PASSWORD_MANAGER = frozenset({"1password", "1_password"})
 def key_kind(key: str) -> str | None:
     """ "PASSWORD", "SECRET", "KEY" (the bare word) or None for a lower-cased key name."""
     name = key.strip("-_.")
+    if name == "private_key_id":
+        return "KEY"  # a Google service account's key file names its private key by this id (a long random value)
     if not name or name in _PASSWORD_MANAGER or (_NOT_SECRET_KEY.search(name) and not _compound_secret(name)):
         return None  # "<from 1Password: "OpenAI prod">" names where the secret is kept, and an item there
     # A deployment's suffixes name which secret, not what it is: "DB_PASSWORD_PROD", "API_KEY_V2",

@@ -36,6 +36,7 @@ CLASSES = {
     "Z": "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L",
     "G": "abcdefgh0123456789",
     "b": "234567abcdefghijklmnopqrstuvwxyz",
+    "J": string.ascii_lowercase + string.digits + "!@#$%^&*(-_=+)",
 }
 FIELD = re.compile(r"\{(UUID|[A-Za-z])(\d*)\}")
 
@@ -275,6 +276,7 @@ RECIPES: list[tuple[str, str, str | None]] = [
     ("MAILGUN_SIGNING_KEY", "MAILGUN_SIGNING_KEY=«{H32}-{H8}-{H8}»", "MAILGUN_SIGNING_KEY=«{H32}-{H8}»"),
     ("SENDBIRD_TOKEN", "SENDBIRD_API_TOKEN=«{H40}»", "SENDBIRD_API_TOKEN=«{H30}»"),
     ("ASANA_TOKEN", "ASANA_ACCESS_TOKEN=«1/{D16}:{H32}»", "ASANA_PROJECT=«1/{D16}»"),
+    ("DJANGO_SECRET_KEY", "django-insecure-{J50}", "django-insecure-{J40}"),
 ]
 CONTEXTS = [
     'export SERVICE_CREDENTIAL="«»"',
