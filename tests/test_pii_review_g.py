@@ -107,3 +107,25 @@ def test_escaped_punctuation_is_read_as_what_it_stands_for(text: str, values: li
 )
 def test_ws_security_passwords_django_keys_and_service_account_key_ids(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (
+            "ok so my number is four one four, seven zero one, eight zero seven zero — text me",
+            ["four one four, seven zero one, eight zero seven zero"],
+        ),
+        (
+            "mi número: seis tres cero ocho cinco cinco nueve ocho cuatro",
+            ["seis tres cero ocho cinco cinco nueve ocho cuatro"],
+        ),
+        ("Phone: oh seven seven oh oh nine oh oh one two three", ["oh seven seven oh oh nine oh oh one two three"]),
+        # Counting, or too few digits, or no word naming a phone before them: left alone.
+        ("one two three four five six seven eight", []),
+        ("call me at four one four five", []),
+        ("the steps are one, two, three, four, five, six and seven", []),
+    ],
+)
+def test_a_phone_number_spelt_out_in_words(text: str, values: list[str]) -> None:
+    assert found(text) == values

@@ -45,9 +45,11 @@ from securemem.pii.contact import (
     find_labelled_phones,
     find_obfuscated_emails,
     find_phones,
+    find_spelt_phones,
     find_spoken_emails,
     foreign_at,
     may_hold_labelled_phone,
+    may_hold_spelt_phone,
 )
 from securemem.pii.credentials import find_bearer_tokens, find_jwts, find_private_keys
 from securemem.pii.findings import Finding
@@ -146,6 +148,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
         digits=PHONE_DIGITS,
         gate=may_hold_labelled_phone,
     ),
+    _Builtin(frozenset({"PHONE"}), _typed("PHONE", find_spelt_phones), gate=may_hold_spelt_phone),
     _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards), digits=CARD_DIGITS),
     _Builtin(
         frozenset({"CREDIT_CARD"}),
