@@ -129,3 +129,14 @@ def test_ws_security_passwords_django_keys_and_service_account_key_ids(text: str
 )
 def test_a_phone_number_spelt_out_in_words(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("Cep: 0 (505) 593 90 81\nE-posta: x", ["0 (505) 593 90 81"]),
+        ("Room 10 (505) 593 9081", ["(505) 593 9081"]),  # a number before it, not a trunk
+    ],
+)
+def test_a_trunk_zero_written_apart_goes_with_the_number(text: str, values: list[str]) -> None:
+    assert found(text) == values

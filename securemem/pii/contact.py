@@ -912,7 +912,7 @@ def find_phones(scan: Scan) -> Iterator[Span]:
                 extension = _EXTENSION.match(text, end)
                 if extension is not None:
                     end = extension.end()  # "...3608x12": the extension goes with the number
-                yield match.start(), end
+                yield _with_trunk(text, match.start()), end
                 done = end
                 match = _PHONE.search(text, done, high)
             else:
@@ -920,6 +920,14 @@ def find_phones(scan: Scan) -> Iterator[Span]:
                 inner = match.group()[1:]
                 retry = match.start() + 1 if ("(" in inner or "+" in inner) else match.end()
                 match = _PHONE.search(text, retry, high)
+
+
+def _with_trunk(text: str, start: int) -> int:
+    """``start``, or the trunk "0" written apart before the area code in brackets ("0 (505) 593 90 81",
+    as Turkish numbers are written), which goes with the number."""
+    if text.startswith("0 (", start - 2) and (start == 2 or not text[start - 3].isalnum()):
+        return start - 2
+    return start
 
 
 # A group after a candidate's last, with a separator the candidate pattern takes: the candidate holds
