@@ -140,3 +140,14 @@ def test_a_phone_number_spelt_out_in_words(text: str, values: list[str]) -> None
 )
 def test_a_trunk_zero_written_apart_goes_with_the_number(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("واتساب فقط: ۰۰۹۶۶۵۴۳۴۸۱۹۲۷ — لا ترسل", ["۰۰۹۶۶۵۴۳۴۸۱۹۲۷"]),  # "WhatsApp only:", Persian digits
+        ("رقم الطلب: 00966543481927", []),  # "order number:": a reference
+    ],
+)
+def test_arabic_words_that_name_a_phone(text: str, values: list[str]) -> None:
+    assert found(text) == values

@@ -667,6 +667,15 @@ _PHONE_WORDS = frozenset(
         "chiamami",
         "bellen",
         "rang",  # "Landlord rang from 0191491854" (reviewer E's blind round)
+        # Arabic: WhatsApp, phone, mobile (with and without the article), telephone, call (reviewer G).
+        "واتساب",
+        "هاتف",
+        "الهاتف",
+        "جوال",
+        "الجوال",
+        "موبايل",
+        "تلفون",
+        "اتصل",
         "phoned",
     ]
 )
@@ -742,7 +751,7 @@ _REFERENCE_WORDS = frozenset(
 )
 # Words between a reference noun and its number: "order no. is 123", "account number: 123".
 _FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code"])
-_WORDS = re.compile(r"[a-z\u00e0-\u00ff]+|#")
+_WORDS = re.compile(r"[a-z\u00e0-\u00ff]+|[\u0621-\u064a]+|#")  # Latin, and Arabic letters (its phone words)
 
 
 # A phone named in a context ("call", "mobile:", "tel"): what a run of single digits needs to be one.
