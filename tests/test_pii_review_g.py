@@ -151,3 +151,38 @@ def test_a_trunk_zero_written_apart_goes_with_the_number(text: str, values: list
 )
 def test_arabic_words_that_name_a_phone(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (
+            "- C2: hxxp://199[dot]53[dot]107[dot]168:443/gate.php\n- 31[.]155.119.24\n",
+            ["199[dot]53[dot]107[dot]168", "31[.]155.119.24"],
+        ),
+        (
+            "blocked src 2a00[:]1450[:]69b5[:]e0ae[:]c7f6[:]2b98[:]55a[:]f639 (from",
+            ["2a00[:]1450[:]69b5[:]e0ae[:]c7f6[:]2b98[:]55a[:]f639"],
+        ),
+        ("items[.]length and a[:] slice, regex [a-z]\\-[0-9]", []),
+        ("- [ ] Laptop: temp login pw `walnut-meadow-marble-57` (force change)", ["walnut-meadow-marble-57"]),
+        ("callers must always pass `organization_id`.", []),  # "pass" the verb, a name of code
+        ("Όνομα χρήστη: alexandros06 / Κωδικός: Olympiakos2021! – still", ["Olympiakos2021!"]),
+        ("ο προσωρινός κωδικός για το VPN είναι M4pl3$34", ["M4pl3$34"]),
+        ("κωδικός προϊόντος: AB-1234", []),  # a product's code
+    ],
+)
+def test_defanged_addresses_markdown_code_and_greek_labels(text: str, values: list[str]) -> None:
+    assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("ΚΩΔΙΚΟΣ: Olympiakos2021!", ["Olympiakos2021!"]),  # capitals, written without accents
+        ("ПАРОЛЬ: Olympiakos2021!", ["Olympiakos2021!"]),
+        ("jane [dot] doe [at] example [dot] com", ["jane [dot] doe [at] example [dot] com"]),
+    ],
+)
+def test_labels_in_capitals_and_spaced_defanged_addresses(text: str, values: list[str]) -> None:
+    assert found(text) == values

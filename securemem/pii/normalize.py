@@ -1,4 +1,4 @@
-"""The normalised view that detectors scan, and the map from its offsets back to the original text.
+r"""The normalised view that detectors scan, and the map from its offsets back to the original text.
 
 An adversarial writer (or a model told to slip a value past the scrubber) can spell a value so that
 it reads the same to a person but not to a regular expression: fullwidth or other-script digits
@@ -25,8 +25,9 @@ prefix. Detectors never see the original: they see a *view* in which
 
 - the escapes that spell an email's or a phone's punctuation in a URL, in JSON or in HTML become
   that character: ``%40``, ``\u0040``, ``&#64;`` and ``&commat;`` an "@", the same forms of "+"
-  and "." too, and ``\"`` a quote (JSON inside a JSON string); the escape's first character
-  stands for it and the others are dropped.
+  and "." too, ``\"`` a quote (JSON inside a JSON string), a defanged address's ``[.]``,
+  ``[dot]`` and ``[:]`` their character, and markdown's ``\-`` and ``\_`` a dash and an
+  underscore; the escape's first character stands for it and the others are dropped.
 
 Each character of the view comes from exactly one character of the original, so a span found in
 the view maps back to the whole original span: the replacement covers the invisible characters
@@ -265,6 +266,10 @@ def _number_within(text: str, canonical: bytes, start: int, end: int) -> tuple[i
 _ESCAPED = {"40": "@", "2b": "+", "2e": ".", "64": "@", "43": "+", "46": ".", "064": "@", "043": "+", "046": "."}
 _ESCAPE = re.compile(
     r"%(?P<pct>40|2[bBeE])"
+    # A defanged address, as threat reports write them ("199[dot]53[dot]107[dot]168", "31[.]155.119.24",
+    # "2a00[:]1450[:]..."), and markdown's escaped dash and underscore ("sk\-svcacct\-...").
+    r"|(?<=[A-Za-z0-9])\[(?P<defanged>\.|dot|:)\](?=[A-Za-z0-9])"
+    r"|\\(?P<markdown>[-_])(?=[A-Za-z0-9])"
     r"|\\u00(?P<json>40|2[bBeE])"
     r"|&#(?:x(?P<hex>40|2[bBeE])|(?P<dec>0?(?:64|43|46)));"
     r"|&(?P<name>commat|plus|period);"
@@ -273,7 +278,7 @@ _ESCAPE = re.compile(
     r'|(?<=[{,:\[])[ ]?\\(?P<quote>")|\\(?P<closing>")(?=[ ]?[:,}\]])'
 )
 _NAMED = {"commat": "@", "plus": "+", "period": "."}
-_ESCAPE_MARKS = ("%", "\\", "&")
+_ESCAPE_MARKS = ("%", "\\", "&", "[")
 
 
 def _escapes(original: str) -> dict[int, tuple[str, int]]:
@@ -287,6 +292,10 @@ def _escapes(original: str) -> dict[int, tuple[str, int]]:
             char = _ESCAPED[match["dec"]]
         elif match["name"] is not None:
             char = _NAMED[match["name"]]
+        elif match["defanged"] is not None:
+            char = ":" if match["defanged"] == ":" else "."
+        elif match["markdown"] is not None:
+            char = match["markdown"]
         else:
             char = '"'
             if match["quote"] is not None and original[match.start()] == " ":

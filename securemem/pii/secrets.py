@@ -11,6 +11,7 @@ import base64
 import binascii
 import math
 import re
+import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
 
@@ -593,16 +594,30 @@ _PW_WORDS = (
     "password", "pass", "pw", "passwort", "passwd", "passphrase", "passcode", "pwd", "kennwort", "wachtwoord",
     "contraseña", "contrasena", "senha", "mot de passe", "mdp", "hasło", "haslo", "lösenord", "losenord",
     "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "sifre", "пароль",
-    "passord", "lozinka", "geslo",
+    "passord", "lozinka", "geslo", "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
     "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "पासवर्ड",
     # Configuration directives followed by the password alone.
     "requirepass", "auth_pass", "rootpw", "wpa_passphrase", "masterauth", "bindpw", "psk", "wpa_psk",
 )  # fmt: skip
+
+
 # Each word as the normalised view spells it too (Cyrillic letters that look Latin are Latin there:
 # "пароль" reads "пapoль").
+def _unaccented(word: str) -> str:
+    """``word`` without its accents, as capitals are often written ("ΚΩΔΙΚΟΣ" for "κωδικός")."""
+    return "".join(char for char in unicodedata.normalize("NFD", word) if not unicodedata.combining(char))
+
+
 _PW_LABELS = "|".join(
     sorted(
-        {re.escape(form) for word in _PW_WORDS for form in (word, normalise_text(word).lower())}, key=len, reverse=True
+        {
+            re.escape(form)
+            for word in _PW_WORDS
+            for spelling in (word, _unaccented(word))
+            for form in (spelling, normalise_text(spelling).lower(), normalise_text(spelling.upper()).lower())
+        },
+        key=len,
+        reverse=True,
     )
 )
 # Substrings the words hold, tested before any pattern runs; each costs a read of the text, so ASCII
@@ -620,11 +635,14 @@ _PASSWORD_HINTS_OTHER = (
     "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар",
     "パスワード", "暗証", "密码", "密碼", "口令", "비밀번호",
     "पासव",  # "पासवर्ड" without its virama, as the view writes it
+    # Greek "κωδικός", "συνθηματικό" as the view writes them, in lower and upper case (κ, ι, ν, α, τ
+    # and the capitals Υ, Η, Μ look Latin)
+    "ωδik", "uvθ", "ynθ",
 )  # fmt: skip
 # Verbs between a label and its value, longest first ("is now", "changed to", "heißt", "devient", "→").
 _VERBS = (
     "is now|was changed to|changed to|set to|reset to|is|was|to|now|ist|lautet|heißt|heisst|auf|war|est|devient|"
-    "était|es|era|é|è|är|er|jest|je|on|equals|→|->"
+    "était|es|era|é|è|är|er|jest|je|on|eίvai|equals|→|->"  # "eίvai": Greek "είναι" as the view writes it
 )
 # Particles that join a label to its value without spaces ("パスワードは...", "密码是...", "비밀번호는 ...").
 _PARTICLES = "は|是|为|為|는|은"
@@ -747,6 +765,10 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         return True
     if _named_after_key(secret, match["label"]) or (not quoted and _unpacked(text, match.start())):
         return True  # "passphrase=passphrase", "username, password = auth": names of code
+    if match["label"].startswith(_GREEK_CODE) and match["words"] and match["words"].split()[0] not in _GREEK_CODE_FOR:
+        return (
+            True  # Greek "κωδικός" is any code: "κωδικός προϊόντος: AB-1234" is a product's, not "κωδικός για το VPN"
+        )
     if len(secret) < 4 or not _plausible_value(secret, quoted) or secret.lower() in _STOP_VALUES:
         # "contraseña = dragon.soleil50", "Passwort: HUNTER_2024": shaped like an identifier, a
         # password as it is after "password:"
@@ -764,8 +786,11 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
     if _AMBIGUOUS_LABELS.intersection(match["label"].split("_")):  # only a value shaped like a password
         return not _password_shaped(secret)
     if match["bare"] is not None or match["words"] or match["op"] not in (":", "="):
-        # No key-value syntax: only a value shaped like a password (not "password reset link").
-        return quoted or not _password_shaped(secret)
+        # No key-value syntax: only a value shaped like a password (not "password reset link"); quoted,
+        # only as markdown's code ("temp login pw `walnut-meadow-marble-57`"), not a quoted phrase.
+        if quoted and not (end < len(text) and text[end] == "`" and match["label"] != "pass"):
+            return True  # ("pass `organization_id`": the verb, and a name of code)
+        return not _password_shaped(secret) and not (quoted and _PASSPHRASE_WORDS.fullmatch(secret))
     # "first pass: tokenize": "pass" is a noun too, and a lone word after it is what the pass does
     lone_word = not quoted and bool(_LOWER_WORD.match(secret))
     return lone_word and (match["label"] == "pass" or _followed_by_words(text, end) or _attribute(text, match.start()))
@@ -901,6 +926,9 @@ _TYPOGRAPHIC_QUOTES = "\u201e\u201c\u201d\u201a\u2018\u2019\u00ab\u00bb\u2039\u2
 
 
 _SLASHED_WORDS = re.compile(r"[a-z]+(?:/[a-z]+)+")
+_GREEK_CODE = normalise_text("κωδικ").lower()
+_GREEK_CODE_FOR = frozenset(normalise_text(word).lower() for word in ("για", "πρόσβασης", "του", "της", "σου", "μου"))
+_PASSPHRASE_WORDS = re.compile(r"[A-Za-z]{3,}(?:-[A-Za-z]{3,}){2,}(?:-[0-9]{1,4})?")  # "walnut-meadow-marble-57"
 
 
 def _password_shaped(secret: str) -> bool:
