@@ -14,6 +14,7 @@ import functools
 import unicodedata
 
 from securemem.errors import InvalidPath
+from securemem.lookalikes import disguising_mark, hyphen_lookalike, latin_twin, phonetic_letter
 from securemem.scripts import invisible_char, is_mixed_script, letter_lookalike, separator_lookalike
 
 ROOT = "/memories"
@@ -89,11 +90,39 @@ def _check_segment(segment: str) -> None:
     lookalike = letter_lookalike(segment)
     if lookalike is not None:
         raise _refuse(f"U+{ord(lookalike):04X} reads as a Latin letter or a dash beside Latin letters")
+    if not segment.isascii():
+        _check_lookalikes(segment)
+
+
+def _check_lookalikes(segment: str) -> None:
+    # No look-alike of a protected tree can sit beside it: a name that reads as another is refused
+    # whether it mixes scripts or stays inside one (see lookalikes.py for what each rule covers).
+    letter = phonetic_letter(segment)
+    if letter is not None:
+        raise _refuse(
+            f"U+{ord(letter):04X} is a phonetic letter drawn like a plain one (a small capital, a click "
+            "letter drawn as a bar); use the plain letter"
+        )
+    mark = disguising_mark(segment)
+    if mark is not None:
+        raise _refuse(
+            f"combining mark U+{ord(mark):04X} disguises the letter it sits on; "
+            "use the accented letter itself, not a plain letter followed by a separate mark, or the plain letter"
+        )
+    dash = hyphen_lookalike(segment)
+    if dash is not None:
+        raise _refuse(f"U+{ord(dash):04X} reads as a hyphen, a tilde or an equals sign; use the ASCII '-', '~' or '='")
     if is_mixed_script(segment):
-        # Unicode TR39 mixed-script detection: 'rеference' with a Cyrillic 'е' is refused, so no
-        # look-alike of a protected tree can sit beside it. Japanese, Korean and Chinese names,
-        # which combine scripts by design, are single-script under TR39's augmented sets.
+        # Unicode TR39 mixed-script detection: 'rеference' with a Cyrillic 'е' is refused. Japanese,
+        # Korean and Chinese names, which combine scripts by design, are single-script under TR39's
+        # augmented sets.
         raise _refuse("a name mixes letters of different scripts (such as Latin with Cyrillic look-alikes)")
+    if latin_twin(segment) is not None:
+        # TR39's whole-script confusable: 'ѕсоре' in Cyrillic reads as 'scope'. The reading is not
+        # quoted either: it is the refused name, spelled in Latin.
+        raise _refuse(
+            "every letter of the name has a Latin twin, so it reads as a Latin name; write that name in Latin letters"
+        )
 
 
 def canonical(path: object) -> str:

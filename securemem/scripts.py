@@ -122,6 +122,9 @@ _STROKE_LETTERS = frozenset(
     + "".join(map(chr, [*range(0x3105, 0x3130), *range(0x31A0, 0x31C0)]))
 )
 _LOOKALIKES = _SEPARATOR_LOOKALIKES | _LETTER_LOOKALIKES | _STROKE_LETTERS
+# The CJK wave dash, wavy dash and double hyphen: "~" and "=" beside Latin letters (``re〜port``),
+# a range or a hyphen in CJK text (``1月〜3月``).
+_DASH_LOOKALIKES = frozenset("\u301c\u3030\u30a0")
 _CJK = frozenset({"HANI", "HIRA", "KANA", "HRKT", "JPAN", "HANB", "HANG", "KORE", "BOPO"})
 
 
@@ -187,6 +190,14 @@ def letter_lookalike(name: str) -> str | None:
         stroke = next((c for c in name[at:end] if c in _STROKE_LETTERS), None)
         if stroke is not None or end - at == 1:
             return stroke or name[at]
+    return None
+
+
+def dash_beside_latin(name: str) -> str | None:
+    """A CJK dash that does not stand in CJK text, judged by the run like the separators."""
+    for at, end in _runs(name, _DASH_LOOKALIKES):
+        if not _beside_cjk(name, at, end):
+            return name[at]
     return None
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import re
+import sys
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 
 from securemem import SecureMemory
 from securemem.errors import InvalidPath
+from securemem.lookalikes import latin_twin
 from securemem.paths import (
     MAX_PATH_BYTES,
     MAX_SEGMENT_BYTES,
@@ -161,6 +164,36 @@ def test_refused_vector_is_refused_with_a_clear_message(vector: dict[str, Any]) 
         ("/memories/l\u53e3g.md", "reads as a Latin letter or a dash"),  # Han mouth, an o
         ("/memories/log\u30fc.md", "reads as a Latin letter or a dash"),  # the long vowel mark, a dash
         ("/memories/ab\u3105c.md", "reads as a Latin letter or a dash"),  # Bopomofo b
+        # Look-alikes inside one script, which mixed-script detection cannot see.
+        ("/memories/r\u1d07ference", "U+1D07 is a phonetic letter"),  # a small capital E
+        ("/memories/\u0280eference", "U+0280 is a phonetic letter"),  # a small capital R (IPA block)
+        ("/memories/\u1d04\u1d0f\u1d05\u1d07", "U+1D04 is a phonetic letter"),  # small capitals only
+        ("/memories/he\u01c0\u01c0o", "U+01C0 is a phonetic letter"),  # dental clicks, two l's
+        ("/memories/\u0261it.md", "U+0261 is a phonetic letter"),  # the script g
+        ("/memories/no\u0338tes", "combining mark U+0338 disguises"),  # an overlay on an ASCII o
+        ("/memories/caf\u00e9\u0338", "combining mark U+0338 disguises"),  # an overlay on any letter
+        ("/memories/\u0131\u0307nfo", "combining mark U+0307 disguises"),  # dotless i with a dot: i
+        ("/memories/i\u0307nfo", "combining mark U+0307 disguises"),  # no letter i-dot-dot
+        ("/memories/m\u0300.md", "combining mark U+0300 disguises"),  # a mark NFC composes with nothing
+        ("/memories/re\u2010port", "U+2010 reads as a hyphen"),
+        ("/memories/re\u2212port", "U+2212 reads as a hyphen"),  # the minus sign
+        ("/memories/re\u02d7port", "U+02D7 reads as a hyphen"),  # the modifier letter minus
+        ("/memories/re\u2796port", "U+2796 reads as a hyphen"),  # the heavy minus
+        ("/memories/re\u2013port", "U+2013 reads as a hyphen"),  # the en dash
+        ("/memories/re\u2e17port", "U+2E17 reads as a hyphen"),  # a dash of Latin script
+        ("/memories/re\u301cport", "U+301C reads as a hyphen"),  # the CJK wave dash beside Latin letters
+        # NFKC folds these three to '-' or U+2010: refused before any name is looked at.
+        ("/memories/re\u2011port", "compatibility characters"),
+        ("/memories/re\ufe63port", "compatibility characters"),
+        ("/memories/re\uff0dport", "compatibility characters"),
+        ("/memories/\u0455\u0441\u043e\u0440\u0435", "reads as a Latin name"),  # Cyrillic "scope"
+        ("/memories/\u0455\u0441\u043e\u0440\u0435.md", "reads as a Latin name"),  # with an extension
+        ("/memories/\u0455\u0441\u043e\u0301\u0440\u0435", "reads as a Latin name"),  # "scópe"
+        ("/memories/\u0410\u0412\u0415", "reads as a Latin name"),  # Cyrillic capitals "ABE"
+        ("/memories/\u039a\u0391\u0399", "reads as a Latin name"),  # Greek capitals "KAI"
+        ("/memories/\u03bf\u03c1\u03b1", "reads as a Latin name"),  # Greek "opa"
+        ("/memories/\u0585\u0570", "reads as a Latin name"),  # Armenian "oh"
+        ("/memories/\u13aa\u13a2", "reads as a Latin name"),  # Cherokee "AT"
         ("/memories/a\u200cb.md", "U+200C"),
         ("/memories/reference\u200d/x.md", "U+200D"),
         ("/memories/\u200c\u0645\u06cc.md", "U+200C"),
@@ -196,6 +229,26 @@ def test_refusal_names_the_reason(path: str, reason: str) -> None:
         "/memories/A型.md",
         "/memories/kim이름.md",
         "/memories/\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.md",  # Persian: ZWNJ is spelling
+        # Cyrillic and Greek names with letters of their own: nothing Latin to read them as.
+        "/memories/\u041c\u043e\u0441\u043a\u0432\u0430/\u0437\u0430\u043c\u0435\u0442\u043a\u0438.md",
+        "/memories/\u041f\u0440\u0438\u0432\u0435\u0442",
+        "/memories/\u0434\u0430\u043d\u043d\u044b\u0435",
+        "/memories/\u043a\u043e\u0442.md",  # "кот": к is a small-capital shape, not a k
+        "/memories/\u043c\u043e\u0440\u0435",  # "море": м is not an m
+        "/memories/\u0391\u03b8\u03ae\u03bd\u03b1.md",
+        "/memories/\u03c0\u03c1\u03cc\u03b3\u03c1\u03b1\u03bc\u03bc\u03b1",
+        "/memories/\u03ba\u03b1\u03b9",  # "και": κ is a small-capital shape
+        "/memories/\u10e1\u10d0\u10ee\u10da\u10d8.md",  # Georgian
+        "/memories/\u0540\u0561\u0575\u0561\u057d\u057f\u0561\u0576.md",  # Armenian
+        # Marks that spell: on letters that are not ASCII, stress in Russian, tones in Yoruba and Vietnamese.
+        "/memories/\u1eb9\u0301k\u1ecd\u0301.md",
+        "/memories/\u043c\u043e\u0301\u0440\u0435.md",
+        "/memories/ti\u1ebfng-vi\u1ec7t.md",
+        "/memories/\u0131l\u0131k.md",  # Turkish dotless i, with no mark on it
+        # Script-owned hyphens in their script, the CJK wave dash in CJK text.
+        "/memories/\u05d1\u05d9\u05ea\u05be\u05e1\u05e4\u05e8.md",  # the Hebrew maqaf
+        "/memories/1\u6708\u301c3\u6708.md",
+        "/memories/\u30e1\u30e2\u301c\u30ce\u30fc\u30c8",
         "/memories/\u0dc1\u0dca\u200d\u0dbb\u0dd3.md",  # Sinhala: ZWJ is spelling
     ],
 )
@@ -216,6 +269,12 @@ def test_non_string_paths_are_refused(value: object) -> None:
         ("/memoriesX/jane.doe@example.com.md", "jane.doe"),
         ("/memories/ jane.doe@example.com", "jane.doe"),
         ("/memories/../jane.doe@example.com", "jane.doe"),
+        # Look-alike refusals name a code point, never the name nor its Latin reading.
+        ("/memories/jane.d\u1d0fe@example.com", "jane"),
+        ("/memories/jane\u2010doe@example.com", "jane"),
+        ("/memories/jane\u0338doe@example.com", "jane"),
+        ("/memories/\u0455\u0441\u043e\u0440\u0435", "\u0455\u0441\u043e"),
+        ("/memories/\u0455\u0441\u043e\u0440\u0435", "scope"),
     ],
 )
 def test_refused_paths_are_never_quoted_back(path: str, secret: str) -> None:
@@ -287,6 +346,23 @@ def test_path_helpers() -> None:
     assert is_within("/memories/a/b", "/memories/a") and is_within("/memories/a", "/memories/a")
     assert not is_within("/memories/ab", "/memories/a")
     assert not is_within("/memories/a-b/c", "/memories/a")
+
+
+def test_a_whole_script_look_alike_reads_as_its_latin_twin() -> None:
+    assert latin_twin("\u0455\u0441\u043e\u0440\u0435") == "scope"
+    assert latin_twin("\u0455\u0441\u043e\u0440\u0435-2.md") == "scope-2.md"
+    assert latin_twin("\u0451\u043e") == "eo"  # "ёо": the mark of ё is set aside
+    for name in ["notes", "\u041c\u043e\u0441\u043a\u0432\u0430", "\u0391\u03b8\u03ae\u03bd\u03b1", "\U0001f600.md"]:
+        assert latin_twin(name) is None
+
+
+# Every dash, and the signs drawn as one (U+2010 was accepted while U+2011 was refused).
+DASHES = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Pd" and c != ord("-")]
+
+
+@pytest.mark.parametrize("dash", [*DASHES, "\u2212", "\u02d7", "\u2796", "\u2043"], ids=lambda c: f"U+{ord(c):04X}")
+def test_no_dash_but_the_ascii_hyphen_joins_latin_words(dash: str) -> None:
+    assert refusal(f"/memories/re{dash}port").startswith(INVALID)
 
 
 # -- properties --------------------------------------------------------------------------------
