@@ -402,7 +402,9 @@ def cmd_backup(args: argparse.Namespace) -> int:
         args, "backup", "back a PostgreSQL store up with the server's own tools (pg_dump): it holds only ciphertext"
     )
 
-    keks = [parse_kek(uri) for uri in args.backup_kek or []] or _store_keks(args)
+    given = args.kek or []
+    args.kek = given[0] if given else None  # the store opens with the first; a backup's default wraps with all
+    keks = [parse_kek(uri) for uri in args.backup_kek or []] or _store_keks(args, given[1:])
     store = open_db(args)
     made: list[str] = []
     try:
@@ -422,8 +424,9 @@ def cmd_backup(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _store_keks(args: argparse.Namespace) -> list[KekProvider]:
-    """The default KEKs of a backup: every KEK of the store, each of which must be here to wrap its key."""
+def _store_keks(args: argparse.Namespace, more: list[str]) -> list[KekProvider]:
+    """The default KEKs of a backup: every KEK of the store, each of which must be here to wrap its key
+    (``--kek`` once for each; ``more``: those after the first)."""
     from securemem.custody import covering_keks
 
     if not keys_path(args.db).exists():
@@ -433,7 +436,7 @@ def _store_keks(args: argparse.Namespace) -> list[KekProvider]:
     kek = store_keys(args).get("kek")
     if not isinstance(kek, KekProvider):
         raise UsageError("give --kek URI (a KEK of the store) or name the backup's KEKs with --backup-kek URI")
-    return covering_keks(args.db, [kek], "a backup")
+    return covering_keks(args.db, [kek, *(parse_kek(uri) for uri in more)], "a backup")
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
@@ -565,11 +568,16 @@ def _duration(text: str) -> float:
 # -- parser ----------------------------------------------------------------------------------
 
 
-def _store_args(parser: argparse.ArgumentParser, *, policy: bool = True) -> None:
+def _store_args(parser: argparse.ArgumentParser, *, policy: bool = True, every_kek: bool = False) -> None:
     parser.add_argument("--db", required=True, help="path of the encrypted store file")
     parser.add_argument("--key-file", help=f"hex key file (default: DB.key); or set ${KEY_ENV} to a passphrase")
     parser.add_argument("--passphrase-file", help="a file holding the passphrase (kept out of shell history)")
-    parser.add_argument("--kek", help=f"KEK URI of an envelope store (default: ${KEK_ENV}, else file:DB.kek)")
+    if every_kek:  # a backup wraps its key with every KEK of the store: each may be given
+        parser.add_argument(
+            "--kek", action="append", help=f"a KEK of the store; repeat to give every one (default: ${KEK_ENV})"
+        )
+    else:
+        parser.add_argument("--kek", help=f"KEK URI of an envelope store (default: ${KEK_ENV}, else file:DB.kek)")
     if policy:
         parser.add_argument("--policy", default=None, help="policy file or shipped name (default: default)")
         parser.add_argument("--namespace", default="default", help="namespace inside the store")
@@ -597,7 +605,7 @@ def build_parser() -> argparse.ArgumentParser:
         command = sub.add_parser(name, help=help_text, description=help_text)
         command.set_defaults(handler=handler)
         if name in ("rekey", "sweep", "backup"):
-            _store_args(command, policy=False)
+            _store_args(command, policy=False, every_kek=name == "backup")
         elif name not in ("demo", "policy", "keys", "verify", "restore", "migrate"):
             _store_args(command)
     sub.choices["exec"].add_argument(

@@ -135,7 +135,7 @@ def quoted(name: str) -> str:
 
 
 def _describe(mount: Mount) -> list[str]:
-    access = "read-only" if mount.read_only else "read-write"
+    access = "read_only" if mount.read_only else "read_write"  # as the contract spells the access
     lines = [f"- {mount.root}/: store {quoted(mount.store.name)} ({access})"]
     if mount.store.description:
         lines.append(_indented("Description", mount.store.description))

@@ -77,6 +77,19 @@ def test_a_backup_wrapped_by_a_recovery_kek_restores_with_it_alone(db: Path, tmp
         assert len(read_state(memory.store).files) == 20
 
 
+def test_a_store_with_two_keks_is_backed_up_with_both_by_default(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    """Found by an acceptance tester: --kek was kept once, so a store with two KEKs could not make its
+    default backup (every KEK of the store) whatever was given."""
+    first, second = f"file:{db}.kek", f"file:{tmp_path / 'b.kek'}"
+    assert run_cli(capsys, "keys", "add", "--db", str(db), "--kek", first, "--new-kek", second)[0] == 0
+    err = fails(capsys, 1, "backup", "--db", str(db), "--kek", first, "--out", str(tmp_path / "one.smb"))
+    assert "needs every KEK" in err and "give it with another --kek" in err
+    out = tmp_path / "both.smb"
+    assert run_cli(capsys, "backup", "--db", str(db), "--kek", second, "--kek", first, "--out", str(out))[0] == 0
+    for kek in (first, second):  # each of the store's KEKs opens the backup alone
+        assert run_cli(capsys, "verify", "--backup", str(out), "--kek", kek)[0] == 0
+
+
 @pytest.mark.parametrize("where", [0, 20, 40, 300, -5000, -40, -1])
 def test_a_damaged_backup_is_refused_and_nothing_is_restored(db: Path, tmp_path: Path, capsys: Cap, where: int) -> None:
     out = tmp_path / "s.smb"

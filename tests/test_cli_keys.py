@@ -126,6 +126,24 @@ def test_add_remove_and_rotate_never_change_a_byte_of_the_store(db: Path, tmp_pa
     assert stat.S_IMODE(keys_path(db).stat().st_mode) == 0o600
 
 
+def test_key_operations_leave_no_file_beside_the_store(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    """Found by an acceptance tester: checking that a KEK opens the store went through a read-only
+    connection, which left empty DB-wal and DB-shm files behind; only DB.keys (and a new KEK file) may change."""
+    for side in (f"{db}-wal", f"{db}-shm"):
+        Path(side).unlink(missing_ok=True)
+    before = {p.name for p in tmp_path.iterdir()}
+    assert run_cli(capsys, "keys", "list", "--db", str(db), "--kek", f"file:{db}.kek")[0] == 0
+    recovery = new_kek(tmp_path, "recovery.kek")
+    assert run_cli(capsys, "keys", "add", "--db", str(db), "--new-kek", recovery)[0] == 0
+    assert (
+        run_cli(capsys, "keys", "rotate-kek", "--db", str(db), "--kek", recovery, "--to", new_kek(tmp_path, "r2.kek"))[
+            0
+        ]
+        == 0
+    )
+    assert {p.name for p in tmp_path.iterdir()} == before | {"recovery.kek", "r2.kek"}
+
+
 def test_removing_the_last_kek_is_refused_with_exit_1(db: Path, capsys: Cap) -> None:
     [only] = key_ids(capsys, db)
     header = keys_path(db).read_bytes()

@@ -79,7 +79,7 @@ def test_a_ten_megabyte_line_is_cut_in_views_and_in_edit_snippets(mem: SecureMem
     view = within_cap(ok(mem, command="view", path=path))
     assert view.endswith(
         f"[Output truncated: line 1 is longer than {CAP} characters and was cut. The file has 1 "
-        "lines; it is the last line of the file.]"
+        "line; it is the last line of the file.]"
     )
     snippet = within_cap(ok(mem, command="str_replace", path=path, old_str="MARK", new_str="MOVED"))
     assert snippet.startswith("The memory file has been edited. Here is the snippet showing the change")

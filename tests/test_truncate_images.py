@@ -114,7 +114,7 @@ def test_a_single_line_longer_than_the_limit_is_cut_too(mem: SecureMemory, trail
         assert view(mem, "/memories/wide", [2, -1]).endswith("     2\tafter")
     else:
         # No range can show more of the only line: the note must not send the model to an invalid one.
-        assert "The file has 1 lines; it is the last line of the file." in note
+        assert "The file has 1 line; it is the last line of the file." in note
 
 
 def test_a_long_line_after_short_ones_ends_the_first_page(mem: SecureMemory) -> None:

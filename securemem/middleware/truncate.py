@@ -40,10 +40,14 @@ def _next_range(view: FileView, start: int) -> str:
     return f"[{start}, {-1 if view.end == view.total else view.end}]"
 
 
+def _lines(count: int) -> str:
+    return "1 line" if count == 1 else f"{count} lines"
+
+
 def _boundary_note(view: FileView, max_chars: int) -> str:
     """The closing line when the view was cut after a whole line."""
     return (
-        f"[Output truncated at {max_chars} characters: the file has {view.total} lines and this view ends at "
+        f"[Output truncated at {max_chars} characters: the file has {_lines(view.total)} and this view ends at "
         f"line {view.last}. Use view_range, e.g. {_next_range(view, view.last + 1)}, to see the rest.]"
     )
 
@@ -60,5 +64,5 @@ def _line_cut_note(view: FileView, max_chars: int) -> str:
     )
     return (
         f"[Output truncated: line {line} is longer than {max_chars} characters and was cut. "
-        f"The file has {view.total} lines; {after}.]"
+        f"The file has {_lines(view.total)}; {after}.]"
     )

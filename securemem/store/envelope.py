@@ -23,6 +23,7 @@ from securemem.errors import KeyHeaderError, StorageError, WrongKekError, WrongK
 from securemem.keys import KEY_BYTES, RawKey
 from securemem.keys.header import Entry, Header, keys_path, read_header, utc_stamp, write_header
 from securemem.keys.kek import FileKek, KekProvider
+from securemem.store import pages
 from securemem.store.sqlcipher import SIDE_FILES, SQLCipherStore, file_salt, peek_store_id
 
 
@@ -94,6 +95,10 @@ def unlock(db: str | os.PathLike[str], kek: KekProvider) -> Unlocked:
     """The DEK that opens ``db`` (checks 1-4; check 4 through a read-only connection). Nothing is written."""
     path = Path(db)
     for unlocked in candidates(path, kek):
+        if _verifies_page_one(path, unlocked):
+            # The DEK's page key authenticates the store file's first page: this header's key opens
+            # this file, checked without a connection (which would leave empty -wal and -shm files).
+            return unlocked
         try:
             store_id = peek_store_id(path, unlocked.key(), salt=unlocked.salt)
         except WrongKeyError:
@@ -101,6 +106,12 @@ def unlock(db: str | os.PathLike[str], kek: KekProvider) -> Unlocked:
         if store_id == unlocked.header.store_id:
             return unlocked
     raise foreign(path)
+
+
+def _verifies_page_one(path: Path, unlocked: Unlocked) -> bool:
+    """Page 1 of the file verifies under the DEK's page key (False: not this key, a page torn by a
+    checkpoint being written, or the page only in the WAL; the caller then reads through SQLite)."""
+    return pages.detect(path, unlocked.key().store_key(unlocked.salt), unlocked.salt) is not None
 
 
 def open_envelope(db: str | os.PathLike[str], kek: KekProvider, *, create: bool = True) -> SQLCipherStore:
