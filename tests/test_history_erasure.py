@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from securemem import Admin, SecureMemory
+from securemem import Admin, Conflict, SecureMemory
 from securemem.memory import POLICY_CHECKED, configure_store
 from securemem.policy import Policy
 from securemem.store import history
@@ -211,3 +211,19 @@ def test_with_versions_off_expiry_and_redaction_still_erase_and_chain_the_existi
             assert len(rows) == count and history.check(info.key, rows).problems == []
         if backend == "sqlcipher":
             gone_within(tmp_path / "o.db", b"o" * 32, MARKER)
+
+
+def test_a_version_of_an_expired_memory_says_so_when_restored() -> None:
+    """Found by an acceptance tester: before the sweep, a version of an expired memory is shown
+    without its content (as it must be), and a restore of it said "redacted" though nothing was."""
+    clock = Clock()
+    ttl = {"expire_after": 60, "since": "write"}
+    with Admin.open("memory://", key=b"o" * 32, policy=Policy.model_validate({"ttl": ttl}), clock=clock) as admin:
+        store = admin.memory_stores.create(name="s")
+        memory = admin.memories.write(store.id, path="/a.md", content="a\n")
+        [version] = admin.memory_versions.list(store.id, memory_id=memory.id).data
+        clock.at(120)
+        hidden = admin.memory_versions.retrieve(store.id, version.id)
+        assert hidden.content_sha256 is None and hidden.redacted_at is None
+        with pytest.raises(Conflict, match="has expired"):
+            admin.memory_versions.restore(store.id, version.id)

@@ -141,8 +141,11 @@ class MemoryVersions:
         row = self._row(info, version_id)
         if row.op not in ("created", "modified"):
             raise Conflict("a deleted version has no content to restore")
-        if row.redacted is not None or row.sha256 is None or row.path is None:
+        if row.redacted is not None:
             raise Conflict("a redacted version cannot be restored")
+        if row.sha256 is None or row.path is None:
+            # Hidden, not yet redacted: the memory expired, and the sweep will erase this content.
+            raise Conflict("this version's memory has expired: its content is no longer shown and cannot be restored")
         if row.data is None:
             raise Conflict("this version's content was not kept (the store's history keeps metadata only)")
         command = AdminCommand(command="restore", path=row.path, file_text=row.data.decode("utf-8", "replace"))
