@@ -547,6 +547,7 @@ _KEY_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[ .\-]")
 # ...", "sshpass -p '...' ssh host", "redis-cli -a ...". Only after one of these tools: "-p" is a port
 # or a flag elsewhere.
 _CLI_TOOLS = ("mysql", "mariadb", "docker", "podman", "helm", "sshpass", "redis-cli", "mongo")
+_CLI_VALUE_REACH = 272  # an option ("--password=" and quotes) and a value of 256 characters
 _CLI_TOOL = re.compile(r"(?P<tool>mysql\w*|mariadb\w*|docker|podman|helm|sshpass|redis-cli|mongo\w*)\b[^\n|;&]{0,256}")
 # Every option of the command is read, not only the first: "redis-cli -h host -p 6379 -a 'S3cr3t!'"
 # ("-p" is a port there, the password comes after it).
@@ -562,8 +563,10 @@ def _cli_passwords(text: str) -> Iterator[Hit]:
         mysql_like = tool.startswith(("mysql", "mariadb"))
         if tool in ("docker", "podman", "helm") and " login" not in command.group():
             continue  # "docker run -p 8080:80": a port; a password only after "login"
-        line_end = text.find("\n", command.end())
-        for match in _CLI_OPTION.finditer(text, command.end("tool"), len(text) if line_end == -1 else line_end):
+        # An option starts within the command; its value (256 characters at most) may reach past it.
+        stop = text.find("\n", command.end(), command.end() + _CLI_VALUE_REACH)
+        stop = min(len(text), command.end() + _CLI_VALUE_REACH) if stop == -1 else stop
+        for match in _CLI_OPTION.finditer(text, command.end("tool"), stop):
             if match.start() > command.end():
                 break  # past the command ("| grep", "; next"): only its value may hold "&" or "|"
             option = match["glued"] or match["spaced"]
@@ -805,8 +808,13 @@ def _named_after_key(secret: str, key: str) -> bool:
 
 def _unpacked(text: str, key_start: int) -> bool:
     """The key is one of names being unpacked ("username, password = auth"): code, its value a variable."""
-    line = text.rfind("\n", 0, key_start) + 1
-    return _UNPACKED_BEFORE.fullmatch(text, line, key_start) is not None
+    newline = text.rfind("\n", max(0, key_start - _UNPACK_REACH), key_start)
+    if newline == -1 and key_start > _UNPACK_REACH:
+        return False  # a bounded look back: a huge line is read in linear time
+    return _UNPACKED_BEFORE.fullmatch(text, newline + 1, key_start) is not None
+
+
+_UNPACK_REACH = 256
 
 
 _UNPACKED_BEFORE = re.compile(r"[ \t]*(?:[A-Za-z_][\w.]*[ \t]*,[ \t]*)+")
