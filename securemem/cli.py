@@ -700,6 +700,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(argv: Sequence[str] | None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        _no_empty_keks(args)
         code: int = args.handler(args)
         sys.stdout.flush()  # here, so that a closed pipe is seen while it can still be handled
         return code
@@ -716,6 +717,18 @@ def _run(argv: Sequence[str] | None) -> int:
     except Exception as exc:  # a bug: still one line, never a traceback with data in it
         print(f"securemem: internal error ({type(exc).__name__}); please report it", file=sys.stderr)
     return EXIT_USAGE
+
+
+_KEK_OPTIONS = {"kek": "--kek", "new_kek": "--new-kek", "to": "--to", "backup_kek": "--backup-kek"}
+
+
+def _no_empty_keks(args: argparse.Namespace) -> None:
+    """An empty KEK URI is a mistake (an unset shell variable), never a way to ask for the default."""
+    for name, option in _KEK_OPTIONS.items():
+        value = getattr(args, name, None)
+        for uri in value if isinstance(value, list) else [value]:
+            if isinstance(uri, str) and not uri.strip():
+                raise UsageError(f"{option} was given an empty KEK URI; give a URI such as file:/path/to/kek")
 
 
 def _reader_gone() -> int:

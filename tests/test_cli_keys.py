@@ -326,3 +326,15 @@ def test_key_changes_at_the_same_time_lose_nothing(db: Path, tmp_path: Path, cap
     jobs = [(add_one, (str(db), f"file:{db}.kek", f"file:{tmp_path / f'n{i}.kek'}")) for i in range(4)]
     assert fork_all(jobs, tmp_path) == [True] * 4
     assert len(key_ids(capsys, db)) == 5
+
+
+@pytest.mark.parametrize("option", ["--kek", "--new-kek"])
+def test_an_empty_kek_uri_is_a_usage_error(db: Path, capsys: Cap, option: str) -> None:
+    """Found by an acceptance tester: --kek "" (an unset shell variable) fell back to the default KEK."""
+    argv = ["keys", "add", "--db", str(db), "--kek", f"file:{db}.kek", "--new-kek", "file:x"]
+    argv[argv.index(option) + 1] = ""
+    code, _, err = run_cli(capsys, *argv)
+    assert (
+        code == 2
+        and err == f"securemem: error: {option} was given an empty KEK URI; give a URI such as file:/path/to/kek\n"
+    )
