@@ -141,7 +141,12 @@ def test_a_passphrase_is_asked_on_the_terminal_and_only_there(tmp_path: Path, mo
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)
     monkeypatch.setattr("getpass.getpass", ask)
     round_trip(tmp_path, "passphrase:")
-    assert asked == ["securemem: KEK passphrase: "] * 2  # once per open
+    # Asked twice when it makes the store (a typo would lock it for good), then once per open.
+    assert asked == [
+        "securemem: KEK passphrase: ",
+        "securemem: KEK passphrase (again): ",
+        "securemem: KEK passphrase: ",
+    ]
     monkeypatch.setattr("sys.stdin.isatty", lambda: False)
     with pytest.raises(KekError, match="needs a terminal to ask on; use passphrase:file:/path in scripts"):
         SecureMemory.open(tmp_path / "s.db", kek="passphrase:")
@@ -213,3 +218,14 @@ def test_every_provider_fails_closed_on_another_providers_entry(
     FileKek(str(tmp_path / "other.kek")).create_if_missing()
     with pytest.raises(WrongKekError):
         unlock(db, parse_kek(f"file:{tmp_path / 'other.kek'}"))
+
+
+def test_a_new_passphrase_typed_differently_the_second_time_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    typed = iter(["first try", "first tyr"])
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("getpass.getpass", lambda prompt: next(typed))
+    with pytest.raises(KekError, match="the two passphrases typed differ; nothing was changed"):
+        SecureMemory.open(tmp_path / "s.db", kek="passphrase:")
+    assert list(tmp_path.iterdir()) == []

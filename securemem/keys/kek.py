@@ -181,9 +181,12 @@ class PassphraseKek:
     the KEK, and with it the key id, is derived again from what the entry records.
     """
 
-    def __init__(self, source: str, read: Any) -> None:
+    def __init__(self, source: str, read: Any, confirm: Any = None) -> None:
         self.source = source
         self._read = read  # () -> str, called at most once
+        # () -> str: asks again before the passphrase wraps a key it has not opened (a typo at the
+        # terminal would otherwise lock the store for good); None for a passphrase read from a file.
+        self._confirm = confirm
         self._text: str | None = None
         self._derived: dict[tuple[bytes, int, int, int], bytes] = {}
 
@@ -206,6 +209,11 @@ class PassphraseKek:
         return found
 
     def wrap(self, dek: bytes, store_id: str) -> Wrapped:
+        if self._confirm is not None:
+            first = self._passphrase().encode("utf-8")
+            if not hmac.compare_digest(self._confirm().encode("utf-8"), first):
+                raise KekError(f"KEK {self.source}: the two passphrases typed differ; nothing was changed")
+            self._confirm = None
         salt = os.urandom(16)
         kek = self._derive(salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
         kdf = {"alg": "scrypt", "salt": salt.hex(), "n": SCRYPT_N, "r": SCRYPT_R, "p": SCRYPT_P}
@@ -219,7 +227,9 @@ class PassphraseKek:
         kek = self._derive(salt, n, r, p)
         if not hmac.compare_digest(key_id_of(kek), wrapped.key_id):
             return None
-        return open_sealed(kek, wrapped, store_id)
+        opened = open_sealed(kek, wrapped, store_id)
+        self._confirm = None  # it opened a key: no need to type it again to wrap one
+        return opened
 
 
 def _scrypt_params(kdf: Mapping[str, Any]) -> tuple[bytes, int, int, int]:

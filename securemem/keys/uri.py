@@ -54,10 +54,14 @@ def _passphrase(rest: str) -> PassphraseKek:
         return PassphraseKek(f"passphrase:file:{path}", lambda: read_passphrase_text(path))
     if rest:
         raise KekError("a passphrase KEK is passphrase: (asked on the terminal) or passphrase:file:/path")
-    return PassphraseKek("passphrase:", _ask)
+    return PassphraseKek("passphrase:", _ask, confirm=_ask_again)
 
 
 def _ask() -> str:
     if not sys.stdin.isatty():
         raise KekError("KEK passphrase: needs a terminal to ask on; use passphrase:file:/path in scripts")
     return getpass.getpass("securemem: KEK passphrase: ")
+
+
+def _ask_again() -> str:
+    return getpass.getpass("securemem: KEK passphrase (again): ")
