@@ -338,3 +338,10 @@ def test_an_empty_kek_uri_is_a_usage_error(db: Path, capsys: Cap, option: str) -
         code == 2
         and err == f"securemem: error: {option} was given an empty KEK URI; give a URI such as file:/path/to/kek\n"
     )
+
+
+def test_keys_of_a_store_that_does_not_exist_say_so(tmp_path: Path, capsys: Cap) -> None:
+    db = tmp_path / "none.db"
+    code, _, err = run_cli(capsys, "keys", "list", "--db", str(db), "--kek", f"file:{tmp_path / 'a.kek'}")
+    assert code == 2 and err.startswith(f"securemem: error: no securemem store at {db}; create one with:")
+    assert list(tmp_path.iterdir()) == []

@@ -154,6 +154,10 @@ def read_header(db: str | os.PathLike[str]) -> Header:
         with path.open("rb") as handle:
             data = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
+        if not os.path.lexists(db):
+            raise KeyHeaderError(
+                f"no securemem store at {os.fspath(db)}; create one with: securemem init --db {os.fspath(db)} --kek URI"
+            ) from None
         raise KeyHeaderError(
             f"{os.fspath(db)} has no key header {path}: a store made with a key, not a KEK (open it with "
             "its key, or move it to KEKs with: securemem keys adopt)"
