@@ -103,3 +103,22 @@ def test_an_hsm_kek_and_an_offline_recovery_file_open_the_same_store(hsm: str, t
     rotate_kek(db, parse_kek(f"file:{recovery}"), parse_kek(f"pkcs11:token={TOKEN};object=other"))
     assert {e.provider for e in read_header(db).entries} == {URI, f"pkcs11:token={TOKEN};object=other"}
     assert unlock(db, parse_kek(URI)).dek == unlock(db, parse_kek(f"pkcs11:token={TOKEN};object=other")).dek
+
+
+@pytest.mark.parametrize(
+    ("uri", "message"),
+    [
+        (f"pkcs11:token=absent;object={LABEL}", "no token labelled 'absent' (is the HSM reachable?)"),
+        (f"pkcs11:token={TOKEN};object=absent", "no AES key labelled 'absent' on the token"),
+    ],
+)
+def test_opening_with_an_hsm_key_out_of_reach_says_so_not_wrong_kek(
+    hsm: str, tmp_path: Path, uri: str, message: str
+) -> None:
+    """Found by an acceptance tester: opening an existing store named a missing token a wrong KEK
+    (making a store with it said the token was missing)."""
+    db = tmp_path / "h.db"
+    SecureMemory.open(db, kek=URI).close()
+    with pytest.raises(KekError) as caught:
+        SecureMemory.open(db, kek=uri, create=False)
+    assert type(caught.value) is KekError and str(caught.value).endswith(message)

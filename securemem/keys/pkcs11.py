@@ -63,6 +63,13 @@ class Pkcs11Kek:
             return None
         return self._call("decrypt", wrapped.sealed, wrapped.nonce, context(store_id, self.key_id))
 
+    def diagnose(self) -> None:
+        """Called when this KEK wraps none of a store's keys: a token or key that cannot be reached
+        is said as such (KekError), not as a wrong KEK."""
+        from pkcs11 import KeyType, ObjectClass
+
+        self._session(lambda s: s.get_key(label=self.object, key_type=KeyType.AES, object_class=ObjectClass.SECRET_KEY))
+
     def _pin(self) -> str:
         if self._pin_source is not None:
             if not self._pin_source.startswith("file:"):

@@ -69,6 +69,9 @@ def candidates(db: str | os.PathLike[str], kek: KekProvider) -> list[Unlocked]:
     opened = (_unwrap(path, header, kek, entries=entries, salt=s, pending=pending) for entries, s, pending in sets)
     found = [unlocked for unlocked in opened if unlocked is not None]
     if not found:
+        diagnose = getattr(kek, "diagnose", None)
+        if diagnose is not None:
+            diagnose()  # an HSM's token or key out of reach is said as such (KekError)
         raise WrongKekError(
             f"the KEK {kek.source} is not one of the KEKs of {path} (wrong KEK); "
             f"securemem keys list --db {path} shows their key ids"
