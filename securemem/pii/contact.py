@@ -10,6 +10,7 @@ from itertools import accumulate, chain
 
 import phonenumbers
 
+from securemem.pii.normalize import normalise_text
 from securemem.pii.scan import Scan, Span, by_first_letter
 
 # ---------------------------------------------------------------- email
@@ -156,8 +157,19 @@ def _in_authority(text: str, start: int) -> bool:
 # filter; also in the words of other languages ("(arroba)", "(ät)", "(punkt)", "(point)"). Brackets
 # or dashes are required: "look at example dot com" in prose is read by the spoken-address finder.
 _OPEN, _CLOSE = r"[\[({<]", r"[\])}>]"
-_AT_WORDS = "at|arroba|arobase|ät|chiocciola|apenstaartje|klammeraffe"
-_DOT_WORDS = "dot|punto|ponto|point|punkt|punt"
+# The words for "@" and "." of more languages, spelt as the view spells them (Cyrillic letters that
+# look Latin are Latin there): Polish, Hungarian, Vietnamese, Russian, Hebrew, Chinese, Czech,
+# Danish and Norwegian, Romanian (from reviewer H's blind round).
+_FOREIGN_AT = tuple(
+    normalise_text(word).lower()
+    for word in ("małpa", "kukac", "a còng", "собака", "שטרודל", "艾特", "zavináč", "snabel-a", "arond")
+)
+_FOREIGN_DOT = tuple(
+    normalise_text(word).lower()
+    for word in ("kropka", "pont", "chấm", "точка", "נקודה", "点", "tečka", "punct", "punktum")
+)
+_AT_WORDS = "at|arroba|arobase|ät|chiocciola|apenstaartje|klammeraffe|" + "|".join(map(re.escape, _FOREIGN_AT))
+_DOT_WORDS = "dot|punto|ponto|point|punkt|punt|" + "|".join(map(re.escape, _FOREIGN_DOT))
 # "[at]", "(at)", "[@]", " -at- " ... or an "@" with spaces around it ("jane @ example.com").
 _AT = (
     rf"(?:[ \t]*{_OPEN}[ \t]*(?:(?i:{_AT_WORDS})|@)[ \t]*{_CLOSE}[ \t]*|[ \t]+-(?i:at)-[ \t]+"
@@ -425,12 +437,26 @@ _PROSE_BEFORE_AT = frozenset(
 
 # "jane arroba example punto com", "mario chiocciola libero punto it" (Italian), "jan apenstaartje
 # voorbeeld punt nl" (Dutch), "klammeraffe" (German).
-SPOKEN_ATS = (" at ", " arroba ", " arobase ", " chiocciola ", " apenstaartje ", " klammeraffe ")
+SPOKEN_ATS = (
+    " at ",
+    " arroba ",
+    " arobase ",
+    " chiocciola ",
+    " apenstaartje ",
+    " klammeraffe ",
+    *(f" {word} " for word in _FOREIGN_AT),
+)
 
 
 def foreign_at(lower: str) -> bool:
     """The text may spell "@" in another language (the spoken and bracketed finders then read those words)."""
-    return "rob" in lower or "chiocciola" in lower or "apenstaartje" in lower or "klammeraffe" in lower
+    return (
+        "rob" in lower
+        or "chiocciola" in lower
+        or "apenstaartje" in lower
+        or "klammeraffe" in lower
+        or any(word in lower for word in _FOREIGN_AT)
+    )
 
 
 # Articles of the languages whose words for "@" are also words ("chiocciola" is a snail, "arroba" a
@@ -533,9 +559,9 @@ def _spoken_local_start(lower: str, at: int, floor: int, spelt: bool = False) ->
         if start == end or not lower[start].isalnum():
             return -1
         parts += 1
-        joined = lower[start - 5 : start] if start >= 5 else ""
-        if parts < 4 and joined == " dot " and start - 5 > floor and lower[start - 6] in _LOCAL_WORD:
-            end = start - 5
+        joined = _spelt_dot_before(lower, start)
+        if parts < 4 and joined and start - joined > floor and lower[start - joined - 1] in _LOCAL_WORD:
+            end = start - joined  # "jane dot doe at ...", "davide punto rossi chiocciola ..."
             continue
         break
     # "jane [dot] doe at example dot com": the bracketed dots the other forms take.
@@ -547,6 +573,17 @@ def _spoken_local_start(lower: str, at: int, floor: int, spelt: bool = False) ->
     if local.isalpha() and local in _PROSE_BEFORE_AT and not (spelt and local in _ROLE_LOCALS):
         return -1
     return start
+
+
+_SPELT_DOT_WORDS = tuple(f" {word} " for word in _DOT_WORDS.replace("\\", "").split("|"))
+
+
+def _spelt_dot_before(lower: str, at: int) -> int:
+    """The length of the spelt dot (" dot ", " punto ", " kropka ") ending at ``at``, or 0."""
+    for word in _SPELT_DOT_WORDS:
+        if lower.endswith(word, 0, at):
+            return len(word)
+    return 0
 
 
 def deobfuscate_email(value: str) -> str:
@@ -934,8 +971,8 @@ def find_phones(scan: Scan) -> Iterator[Span]:
 def _with_trunk(text: str, start: int) -> int:
     """``start``, or the trunk "0" written apart before the area code in brackets ("0 (505) 593 90 81",
     as Turkish numbers are written), which goes with the number."""
-    if text.startswith("0 (", start - 2) and (start == 2 or not text[start - 3].isalnum()):
-        return start - 2
+    if text.startswith(("0 (", "8 ("), start - 2) and (start == 2 or not text[start - 3].isalnum()):
+        return start - 2  # Turkish "0 (505) ...", Russian "8 (949) ..."
     return start
 
 
@@ -1152,8 +1189,9 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
 
 def _not_dialled(text: str, start: int, candidate: str) -> bool:
     """Coordinates or a measurement ("52.520008 13.404954"), or a US ZIP+4 code after its state
-    ("Boston, MA 02110-1301 USA")."""
-    if _DECIMAL_START.match(candidate):
+    ("Boston, MA 02110-1301 USA"), or a period whose second date's day was read with the first
+    ("01.01.2025-31.12.2025")."""
+    if _DECIMAL_START.match(candidate) or _DATE_RANGE.match(text, start):
         return True
     return (
         _ZIP_PLUS_4.fullmatch(candidate) is not None
@@ -1161,6 +1199,7 @@ def _not_dialled(text: str, start: int, candidate: str) -> bool:
     )
 
 
+_DATE_RANGE = re.compile(r"[0-9]{1,2}([./])[0-9]{1,2}\1[0-9]{4}[ ]?[-–][ ]?[0-9]{1,2}\1")
 _ZIP_PLUS_4 = re.compile(r"[0-9]{5}-[0-9]{4}")
 _STATE_BEFORE = re.compile(r"(?<![A-Za-z])[A-Z]{2}[ \t,]*(?:\r?\n[ \t]*(?:#|//|\*)?[ \t]*)?$")
 

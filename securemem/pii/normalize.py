@@ -23,11 +23,12 @@ prefix. Detectors never see the original: they see a *view* in which
   ("+44 7700 9OO l23", "4lll 1111 ..."), when the groups around them hold enough real digits for
   the whole to be a number (see ``letters_as_digits``).
 
-- the escapes that spell an email's or a phone's punctuation in a URL, in JSON or in HTML become
-  that character: ``%40``, ``\u0040``, ``&#64;`` and ``&commat;`` an "@", the same forms of "+"
-  and "." too, ``\"`` a quote (JSON inside a JSON string), a defanged address's ``[.]``,
-  ``[dot]`` and ``[:]`` their character, and markdown's ``\-`` and ``\_`` a dash and an
-  underscore; the escape's first character stands for it and the others are dropped.
+- escapes become their character: in JSON (``\u0040``) and HTML (``&#64;``, ``&#x40;``) any
+  printable ASCII character, ``&commat;``, ``&plus;`` and ``&period;``, and in a URL the
+  percent-escapes of "@", "+" and "." (``%40``, ``%2B``, ``%2E``); ``\"`` a quote (JSON inside a
+  JSON string), a defanged address's ``[.]``, ``[dot]`` and ``[:]`` their character, and
+  markdown's ``\-`` and ``\_`` a dash and an underscore. The escape's first character stands for
+  its character and the others are dropped.
 
 Each character of the view comes from exactly one character of the original, so a span found in
 the view maps back to the whole original span: the replacement covers the invisible characters
@@ -263,15 +264,15 @@ def _number_within(text: str, canonical: bytes, start: int, end: int) -> tuple[i
 
 
 # Escapes of the characters that make an email, a phone or a JSON key-value pair (see above).
-_ESCAPED = {"40": "@", "2b": "+", "2e": ".", "64": "@", "43": "+", "46": ".", "064": "@", "043": "+", "046": "."}
+_ESCAPED = {"40": "@", "2b": "+", "2e": "."}  # percent-escapes read (others keep a URL's meaning)
 _ESCAPE = re.compile(
     r"%(?P<pct>40|2[bBeE])"
     # A defanged address, as threat reports write them ("199[dot]53[dot]107[dot]168", "31[.]155.119.24",
     # "2a00[:]1450[:]..."), and markdown's escaped dash and underscore ("sk\-svcacct\-...").
     r"|(?<=[A-Za-z0-9])\[(?P<defanged>\.|dot|:)\](?=[A-Za-z0-9])"
     r"|\\(?P<markdown>[-_])(?=[A-Za-z0-9])"
-    r"|\\u00(?P<json>40|2[bBeE])"
-    r"|&#(?:x(?P<hex>40|2[bBeE])|(?P<dec>0?(?:64|43|46)));"
+    r"|\\u00(?P<json>[2-6][0-9a-fA-F]|7[0-9a-eA-E])"
+    r"|&#(?:[xX](?P<hex>[2-6][0-9a-fA-F]|7[0-9a-eA-E])|(?P<dec>0?(?:3[2-9]|[4-9][0-9]|1[01][0-9]|12[0-6])));"
     r"|&(?P<name>commat|plus|period);"
     # A quote of JSON inside a JSON string, beside its punctuation ({\"key\":\"value\"}), not one
     # inside a value ("jane\"doe"@example.com is an email's quoted local part).
@@ -285,11 +286,12 @@ def _escapes(original: str) -> dict[int, tuple[str, int]]:
     """Where escapes start in ``original``: their character and where they end."""
     found: dict[int, tuple[str, int]] = {}
     for match in _ESCAPE.finditer(original):
-        code = match["pct"] or match["json"] or match["hex"]
-        if code is not None:
-            char = _ESCAPED[code.lower()]
+        if match["pct"] is not None:
+            char = _ESCAPED[match["pct"].lower()]
+        elif match["json"] is not None or match["hex"] is not None:
+            char = chr(int(match["json"] or match["hex"], 16))  # any printable ASCII character
         elif match["dec"] is not None:
-            char = _ESCAPED[match["dec"]]
+            char = chr(int(match["dec"]))
         elif match["name"] is not None:
             char = _NAMED[match["name"]]
         elif match["defanged"] is not None:
@@ -391,8 +393,13 @@ class View:
         return end
 
     def span(self, start: int, end: int) -> tuple[int, int]:
-        """The original span of the view span ``[start, end)``."""
-        return self.start(start), self.end(end)
+        """The original span of the view span ``[start, end)``, with the invisible format characters
+        right before it (a bidi mark opening "\u200e+972\u200f-56-..." is part of the value written)."""
+        first = self.start(start)
+        original = self.original
+        while first > 0 and _leading_mark(original[first - 1]):
+            first -= 1
+        return first, self.end(end)
 
 
 def _changes(original: str, escapes: dict[int, tuple[str, int]]) -> list[tuple[int, str]]:
@@ -411,6 +418,16 @@ def _changes(original: str, escapes: dict[int, tuple[str, int]]) -> list[tuple[i
             changes.extend((index, "") for index in range(start + 1, end))
         changes.sort()
     return changes
+
+
+# Paired bidi controls (embeddings, overrides, isolates) open what a pop closes: they stay beside a
+# replaced value, so that the text around it keeps its direction.
+_PAIRED_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _leading_mark(char: str) -> bool:
+    """An invisible format character that may open a value (a bidi mark, a zero-width space)."""
+    return not char.isascii() and char not in _PAIRED_BIDI and unicodedata.category(char) == "Cf"
 
 
 def normalise_text(text: str) -> str:

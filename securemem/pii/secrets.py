@@ -598,6 +598,7 @@ _PW_WORDS = (
     "contraseña", "contrasena", "senha", "mot de passe", "mdp", "hasło", "haslo", "lösenord", "losenord",
     "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "sifre", "пароль",
     "passord", "lozinka", "geslo", "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
+    "mật khẩu", "mat khau", "รหัสผ่าน",
     "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "पासवर्ड",
     # Configuration directives followed by the password alone.
     "requirepass", "auth_pass", "rootpw", "wpa_passphrase", "masterauth", "bindpw", "psk", "wpa_psk",
@@ -641,6 +642,7 @@ _PASSWORD_HINTS_OTHER = (
     # Greek "κωδικός", "συνθηματικό" as the view writes them, in lower and upper case (κ, ι, ν, α, τ
     # and the capitals Υ, Η, Μ look Latin)
     "ωδik", "uvθ", "ynθ",
+    "mật khẩu", "รหสผาน",  # Vietnamese; Thai "รหัสผ่าน" as the view writes it (its marks dropped)
 )  # fmt: skip
 # Verbs between a label and its value, longest first ("is now", "changed to", "heißt", "devient", "→").
 _VERBS = (
@@ -749,8 +751,8 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
                 return None  # a call or a subscript: code that reads the secret ("password = getpass()")
             end = _password_token_end(text, start, end)  # "contraseña: Abc(123)"
         if not (match["label"].isascii() and (match["op"] is None or match["op"].isascii())):
-            cut = next((at for at in range(start, end) if not text[at].isascii()), end)
-            end = cut  # "パスワードはP@ssw0rd#1です": the password ends where the sentence goes on
+            cut = next((at for at in range(start, end) if _other_script(text[at])), end)
+            end = cut  # "パスワードはP@ssw0rd#1です": the password ends where the sentence goes on ("ù" is part of one)
     secret = text[start:end]
     return None if _not_a_phrase_password(text, match, secret, quoted, end) else ("PASSWORD", start, end)
 
@@ -830,6 +832,12 @@ def _in_arn(lower: str, key_start: int) -> bool:
 
 
 _ARN_BODY = re.compile(r"arn:[a-z0-9\-*]*:[a-z0-9\-]*:[a-z0-9\-*]*:[0-9*]*:(?:[^\s\"':]*:)*")
+
+
+def _other_script(char: str) -> bool:
+    """A character of a script other than Latin (a Latin letter with an accent may be in a password;
+    "パスワードはP@ssw0rd#1です", "पासवर्ड: रीसेट": the text goes on in its own script)."""
+    return not char.isascii() and not unicodedata.name(char, "").startswith("LATIN")
 
 
 def _attribute(text: str, key_start: int) -> bool:

@@ -1,0 +1,69 @@
+"""Forms from reviewer H's blind round (tests/data/pii_review_h.jsonl, taken as it came): values it
+labels that were missed, each with the hard cases around it. Each case lists exactly what is found."""
+
+from __future__ import annotations
+
+import pytest
+
+from securemem.pii import detect
+
+
+def found(text: str) -> list[str]:
+    return [text[f.start : f.end] for f in detect(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("pawel kropka ocat małpa onet kropka pl", ["pawel kropka ocat małpa onet kropka pl"]),
+        ("natasha82 собака mail точка ru", ["natasha82 собака mail точка ru"]),
+        ("zsofi68 kukac freemail pont hu", ["zsofi68 kukac freemail pont hu"]),
+        ("li 点 wei+rx 艾特 huaxin-baoxian 点 cn", ["li 点 wei+rx 艾特 huaxin-baoxian 点 cn"]),
+        (
+            "davide punto kfelf chiocciola assicura-nord punto it",
+            ["davide punto kfelf chiocciola assicura-nord punto it"],
+        ),
+        ("A kutya pont olyan, mint a gazdája.", []),  # "pont" (just) and no domain: prose
+    ],
+)
+def test_at_and_dot_spelt_in_more_languages(text: str, values: list[str]) -> None:
+    assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("key: ghp&#95;G8E6EfF9C7i0fea9wn3LaMXo2bfLP4oZ6ctb", ["ghp&#95;G8E6EfF9C7i0fea9wn3LaMXo2bfLP4oZ6ctb"]),
+        ("ssn 245\\u002d95\\u002d5371", ["245\\u002d95\\u002d5371"]),
+        ("a &#127; b &#x7f; c &#126;", []),  # not a printable character, or one alone
+    ],
+)
+def test_any_printable_character_escaped_in_html_or_json(text: str, values: list[str]) -> None:
+    assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("Dostęp do panelu: login apteka_krk, hasło: Marmot%9990mùaxuan", ["Marmot%9990mùaxuan"]),
+        ("Tài khoản quản trị: admin_bt, mật khẩu: Leaj1980%rVfnj", ["Leaj1980%rVfnj"]),
+        ("บัญชีระบบเคลม: claim_ops รหัสผ่าน: qNmSI3*x4%wVTKeVD4", ["qNmSI3*x4%wVTKeVD4"]),
+        ("パスワードはP@ssw0rd#1です", ["P@ssw0rd#1"]),  # the sentence goes on in its own script
+        ("पासवर्ड: रीसेट", []),
+    ],
+)
+def test_passwords_keep_latin_letters_with_accents_and_more_labels(text: str, values: list[str]) -> None:
+    assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("Телефон: 8 (949) 486-62-83", ["8 (949) 486-62-83"]),  # a Russian trunk "8" written apart
+        ("okres ubezpieczenia 01.01.2025-31.12.2025.", []),  # a period, not a phone
+        ("WhatsApp \u200e+972\u200f-56-744-5786", ["\u200e+972\u200f-56-744-5786"]),  # the mark opening it goes too
+        ("call \u2066+44 20 7946 0958\u2069 now", ["+44 20 7946 0958"]),  # an isolate stays paired
+    ],
+)
+def test_trunks_periods_and_marks_before_a_phone(text: str, values: list[str]) -> None:
+    assert found(text) == values
