@@ -67,3 +67,17 @@ def test_passwords_keep_latin_letters_with_accents_and_more_labels(text: str, va
 )
 def test_trunks_periods_and_marks_before_a_phone(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (
+            "токен Discord-бота: ODU1OTI2NTY4NDYxNDA0MTE3OQ.KD2Xyb.NGYmlpEBm8xgONaNoVBxn19c7KHzk6D19Slx_u (не публиковать)",
+            ["ODU1OTI2NTY4NDYxNDA0MTE3OQ.KD2Xyb.NGYmlpEBm8xgONaNoVBxn19c7KHzk6D19Slx_u"],
+        ),
+        ("MTIzNDU2Nzg5MDEyMzQ1Njc4.Gx2Qa9", []),  # two parts only
+    ],
+)
+def test_a_discord_bot_token(text: str, values: list[str]) -> None:
+    assert found(text) == values

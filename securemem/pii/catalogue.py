@@ -59,6 +59,9 @@ class KeyedRule:
     source: str
 
 
+_BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
 def prefixed(
     type_: str,
     prefixes: str | tuple[str, ...],
@@ -215,6 +218,13 @@ PREFIXED: tuple[Rule, ...] = (
         ("dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."),
         r"(?:[a-z0-9_\-]{1,40}\.)?[A-Za-z0-9]{40,44}",  # a service token names its config: "dp.st.prd.<token>"
         "Doppler docs, token prefixes",
+    ),
+    prefixed(
+        "DISCORD_BOT_TOKEN",
+        # The bot's id (a snowflake of 17 to 20 digits) in base64 first: "M", "N" or "O" and one more.
+        tuple(first + second for first in "MNO" for second in _BASE64URL),
+        r"[A-Za-z0-9_\-]{21,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}",
+        "Discord developer docs, bot tokens (id.timestamp.hmac); gitleaks discord-api-token",
     ),
     prefixed(
         "DJANGO_SECRET_KEY",
