@@ -73,7 +73,7 @@ def test_trunks_periods_and_marks_before_a_phone(text: str, values: list[str]) -
     ("text", "values"),
     [
         (
-            "токен Discord-бота: ODU1OTI2NTY4NDYxNDA0MTE3OQ.KD2Xyb.NGYmlpEBm8xgONaNoVBxn19c7KHzk6D19Slx_u (не публиковать)",
+            "токен Discord-бота: ODU1OTI2NTY4NDYxNDA0MTE3OQ.KD2Xyb.NGYmlpEBm8xgONaNoVBxn19c7KHzk6D19Slx_u (скрыть)",
             ["ODU1OTI2NTY4NDYxNDA0MTE3OQ.KD2Xyb.NGYmlpEBm8xgONaNoVBxn19c7KHzk6D19Slx_u"],
         ),
         ("MTIzNDU2Nzg5MDEyMzQ1Njc4.Gx2Qa9", []),  # two parts only
