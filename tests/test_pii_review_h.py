@@ -81,3 +81,18 @@ def test_trunks_periods_and_marks_before_a_phone(text: str, values: list[str]) -
 )
 def test_a_discord_bot_token(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("asked for a callback at (788) 339-9869 about the denied claim", ["(788) 339-9869"]),
+        ("ring the pharmacy back re: prior auth, 422.846.8616", ["422.846.8616"]),
+        # Not numbers anyone is reached at: a 555 number of the films, a 0 or 1 leading the exchange.
+        ("Dial (555) 123-4567 in the demo", []),
+        ("placeholder 000-000-0000", []),
+        ("order 788-339-9869", []),  # a reference, said so
+    ],
+)
+def test_a_north_american_shape_whose_area_code_is_not_in_service(text: str, values: list[str]) -> None:
+    assert found(text) == values

@@ -1267,6 +1267,8 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         return False  # "VALUES ('22.87.231.0/24', ...)": a network; "('0-306-40615-2', 'Theory of Graphs')": a book
     if phone_e164(candidate, scan.phone_regions) is not None:
         return True
+    if "US" in scan.phone_regions and _nanp_shaped(candidate):
+        return True  # "(788) 339-9869": the North American plan's shape, written as one, area code in service or not
     # A number the metadata does not know (a range not yet allocated, a made-up one) is still a
     # phone number when it says so: a grouped "+" number of a length its country dials, or bare
     # digits the text calls a phone ("my number is 7590723412") that one of the regions could dial.
@@ -1275,6 +1277,20 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         compact = candidate.translate(_PHONE_PUNCTUATION)
         return _possible_international(compact[1:]) and (said or not candidate[1:].isdigit())
     return candidate.isdigit() and _said_of_phone(words) and _possible_national(candidate, scan.phone_regions)
+
+
+# A North American number written in one of its usual shapes, "(NXX) NXX-XXXX", "NXX-NXX-XXXX",
+# "NXX.NXX.XXXX": an area code or an exchange starting with 0 or 1 ("000-000-0000", "(555) 123-4567"),
+# an N11 code, and the 555 exchange the films use are not numbers anyone is reached at.
+_NANP = re.compile(r"\(([2-9][0-9]{2})\) ?([2-9][0-9]{2})-[0-9]{4}|([2-9][0-9]{2})([-.])([2-9][0-9]{2})\4[0-9]{4}")
+
+
+def _nanp_shaped(candidate: str) -> bool:
+    match = _NANP.fullmatch(candidate)
+    if match is None:
+        return False
+    area, exchange = match[1] or match[3], match[2] or match[5]
+    return area[1:] != "11" and exchange[1:] != "11" and exchange != "555" and area != "555"
 
 
 # An IPv4 address or network in a phone's clothes ("22.87.231.0/24"), and an ISBN written with its
