@@ -1272,7 +1272,8 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
     # A number the metadata does not know (a range not yet allocated, a made-up one) is still a
     # phone number when it says so: a grouped "+" number of a length its country dials, or bare
     # digits the text calls a phone ("my number is 7590723412") that one of the regions could dial.
-    # A formatted national number stays with the metadata: "Dial (555) 123-4567", "000-000-0000".
+    # Other formatted national numbers stay with the metadata (and _nanp_shaped above): "Dial (555)
+    # 123-4567", "000-000-0000".
     if candidate.startswith(("+", "(+")):
         compact = candidate.translate(_PHONE_PUNCTUATION)
         return _possible_international(compact[1:]) and (said or not candidate[1:].isdigit())
