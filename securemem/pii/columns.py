@@ -140,8 +140,11 @@ def _header(line: str) -> tuple[str, int, list[str | None]] | None:
         if delimiter not in line:
             continue
         cells = line.split(delimiter)
-        if sum(1 for cell in cells if cell.strip(" \t")) < 2:
-            continue  # one name and a trailing delimiter: an item of a list in code ("    'password',"), not a header
+        filled = [cell.strip(" \t") for cell in cells if cell.strip(" \t")]
+        if len(filled) == 1 and (line[:1] in " \t" or filled[0][:1] in "'\""):
+            # One name and a trailing delimiter, indented or quoted: an item of a list or an argument
+            # in code ("    'password',", "            password,"), not a one-column export ("password;").
+            continue
         kinds = [_kind(cell) for cell in cells]
         if any(kinds):
             return delimiter, len(cells), kinds

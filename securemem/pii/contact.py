@@ -1563,5 +1563,7 @@ def find_spelt_phones(scan: Scan) -> Iterator[Span]:
     lower = scan.lower
     for match in _SPELT_RUN.finditer(lower):
         words = _WORDS.findall(lower[max(0, match.start() - 48) : match.start()])[-4:]
-        if _SPELT_CONTEXT.intersection(words):
+        digits = {_DIGIT_WORDS[word] for word in re.findall(_DIGIT_WORD, match.group())}
+        # Three digits or more: "phone = [null, null, null, ...]" is a list of code, not a number read out.
+        if len(digits) >= 3 and _SPELT_CONTEXT.intersection(words):
             yield match.span()

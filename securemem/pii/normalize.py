@@ -25,7 +25,7 @@ prefix. Detectors never see the original: they see a *view* in which
 
 - escapes become their character: in JSON (``\u0040``) and HTML (``&#64;``, ``&#x40;``) any
   printable ASCII character, ``&commat;``, ``&plus;`` and ``&period;``, and in a URL the
-  percent-escapes of "@", "+" and "." (``%40``, ``%2B``, ``%2E``); ``\"`` a quote (JSON inside a
+  percent-escapes of "@", "+", ".", " " and "-" (``%40``, ``%2B``, ``%20``...); ``\"`` a quote (JSON inside a
   JSON string), a defanged address's ``[.]``, ``[dot]`` and ``[:]`` their character, and
   markdown's ``\-`` and ``\_`` a dash and an underscore. The escape's first character stands for
   its character and the others are dropped.
@@ -264,15 +264,17 @@ def _number_within(text: str, canonical: bytes, start: int, end: int) -> tuple[i
 
 
 # Escapes of the characters that make an email, a phone or a JSON key-value pair (see above).
-_ESCAPED = {"40": "@", "2b": "+", "2e": "."}  # percent-escapes read (others keep a URL's meaning)
+# Percent-escapes read (others keep a URL's meaning): "@", "+", ".", a space and a dash, which a phone,
+# a card or an address is written with ("tel=%2B44%207700%20900123").
+_ESCAPED = {"40": "@", "2b": "+", "2e": ".", "20": " ", "2d": "-"}
 _ESCAPE = re.compile(
-    r"%(?P<pct>40|2[bBeE])"
+    r"%(?P<pct>40|2[bBeEdD0])"
     # A defanged address, as threat reports write them ("199[dot]53[dot]107[dot]168", "31[.]155.119.24",
     # "2a00[:]1450[:]..."), and markdown's escaped dash and underscore ("sk\-svcacct\-...").
     r"|(?<=[A-Za-z0-9])\[(?P<defanged>\.|dot|:)\](?=[A-Za-z0-9])"
     r"|\\(?P<markdown>[-_])(?=[A-Za-z0-9])"
     r"|\\u00(?P<json>[2-6][0-9a-fA-F]|7[0-9a-eA-E])"
-    r"|&#(?:[xX](?P<hex>[2-6][0-9a-fA-F]|7[0-9a-eA-E])|(?P<dec>0?(?:3[2-9]|[4-9][0-9]|1[01][0-9]|12[0-6])));"
+    r"|&#(?:[xX]0{0,4}(?P<hex>[2-6][0-9a-fA-F]|7[0-9a-eA-E])|0{0,4}(?P<dec>3[2-9]|[4-9][0-9]|1[01][0-9]|12[0-6]));"
     r"|&(?P<name>commat|plus|period);"
     # A quote of JSON inside a JSON string, beside its punctuation ({\"key\":\"value\"}), not one
     # inside a value ("jane\"doe"@example.com is an email's quoted local part).

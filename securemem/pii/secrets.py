@@ -548,7 +548,8 @@ _KEY_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[ .\-]")
 # or a flag elsewhere.
 _CLI_TOOLS = ("mysql", "mariadb", "docker", "podman", "helm", "sshpass", "redis-cli", "mongo")
 _CLI_VALUE_REACH = 272  # an option ("--password=" and quotes) and a value of 256 characters
-_CLI_TOOL = re.compile(r"(?P<tool>mysql\w*|mariadb\w*|docker|podman|helm|sshpass|redis-cli|mongo\w*)\b[^\n|;&]{0,256}")
+_CLI_TOOL = re.compile(r"\b(?P<tool>mysql\w*|mariadb\w*|docker|podman|helm|sshpass|redis-cli|mongo\w*)\b")
+_COMMAND_REST = re.compile(r"[^\n|;&]{0,256}")
 # Every option of the command is read, not only the first: "redis-cli -h host -p 6379 -a 'S3cr3t!'"
 # ("-p" is a port there, the password comes after it).
 _CLI_OPTION = re.compile(
@@ -558,15 +559,19 @@ _CLI_OPTION = re.compile(
 
 
 def _cli_passwords(text: str) -> Iterator[Hit]:
-    for command in _CLI_TOOL.finditer(text):
-        tool = command["tool"].lower()
+    for tool_match in _CLI_TOOL.finditer(text):
+        # Each tool named starts its own command ("docker run ... mysql:8 mysql -uroot -pS3cr3t": the
+        # mysql inside docker's is read too).
+        command = _COMMAND_REST.match(text, tool_match.end())
+        assert command is not None  # it matches the empty string
+        tool = tool_match["tool"].lower()
         mysql_like = tool.startswith(("mysql", "mariadb"))
         if tool in ("docker", "podman", "helm") and " login" not in command.group():
             continue  # "docker run -p 8080:80": a port; a password only after "login"
         # An option starts within the command; its value (256 characters at most) may reach past it.
         stop = text.find("\n", command.end(), command.end() + _CLI_VALUE_REACH)
         stop = min(len(text), command.end() + _CLI_VALUE_REACH) if stop == -1 else stop
-        for match in _CLI_OPTION.finditer(text, command.end("tool"), stop):
+        for match in _CLI_OPTION.finditer(text, tool_match.end(), stop):
             if match.start() > command.end():
                 break  # past the command ("| grep", "; next"): only its value may hold "&" or "|"
             option = match["glued"] or match["spaced"]
@@ -743,6 +748,8 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
         return None
     quoted = value["quoted"] is not None
     start, end = value.span("quoted" if quoted else "bare")
+    if quoted and end > start and text[end - 1] == "\\":
+        end -= 1  # JSON inside a JSON string ({\"pw\":\"...\"}): the closing quote's escape is not the value's
     if not quoted:
         while end > start and text[end - 1] in _TRAILING and text[end - 1] != "?":
             end -= 1
@@ -768,7 +775,9 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         return True
     if not quoted and _CONTRACTION.fullmatch(secret):
         return True
-    if _named_after_key(secret, match["label"]) or (not quoted and _unpacked(text, match.start())):
+    if _named_after_key(secret, match["label"]) or (
+        not quoted and match["op"] == "=" and _CODE_NAME.fullmatch(secret) and _unpacked(text, match.start())
+    ):
         return True  # "passphrase=passphrase", "username, password = auth": names of code
     if match["label"].startswith(_GREEK_CODE) and match["words"] and match["words"].split()[0] not in _GREEK_CODE_FOR:
         return (
@@ -804,8 +813,11 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
 def _named_after_key(secret: str, key: str) -> bool:
     """The value is the key's own name ("passphrase=passphrase", 'USER_PASSWORD_AUTH = "USER_PASSWORD_AUTH"'):
     a variable passed on, or a constant naming itself."""
-    name = secret.lower()
-    return name == key or (len(name) >= 4 and key.endswith(("." + name, "_" + name)))
+    return secret.lower() == key
+
+
+# A name of code (a variable, an attribute): lower-case words, no digit ("credentials", "auth.basic").
+_CODE_NAME = re.compile(r"[a-z_]+(?:\.[a-z_]+)*")
 
 
 def _unpacked(text: str, key_start: int) -> bool:
@@ -943,7 +955,10 @@ _TYPOGRAPHIC_QUOTES = "\u201e\u201c\u201d\u201a\u2018\u2019\u00ab\u00bb\u2039\u2
 
 _SLASHED_WORDS = re.compile(r"[a-z]+(?:/[a-z]+)+")
 _GREEK_CODE = normalise_text("κωδικ").lower()
-_GREEK_CODE_FOR = frozenset(normalise_text(word).lower() for word in ("για", "πρόσβασης", "του", "της", "σου", "μου"))
+_GREEK_CODE_FOR = frozenset(
+    normalise_text(word).lower()
+    for word in ("για", "πρόσβασης", "του", "της", "σου", "μου", "wifi", "wi-fi", "vpn", "email", "admin")
+)
 _PASSPHRASE_WORDS = re.compile(r"[A-Za-z]{3,}(?:-[A-Za-z]{3,}){2,}(?:-[0-9]{1,4})?")  # "walnut-meadow-marble-57"
 
 
@@ -1139,6 +1154,8 @@ def _assignment(  # noqa: PLR0912, PLR0915
     quoted = value["quoted"] is not None
     group = "quoted" if quoted else "bare"
     start, end = value.span(group)
+    if quoted and end > start and text[end - 1] == "\\":
+        end -= 1  # JSON inside a JSON string ({\"token\":\"...\"}): the closing quote's escape is not the value's
     if not quoted:
         parameter = _NEXT_PARAMETER.search(text, start, end)
         if parameter is not None:
@@ -1150,7 +1167,8 @@ def _assignment(  # noqa: PLR0912, PLR0915
         if end < len(text) and text[end] in "([":
             return None  # a call or a subscript: code that reads the secret, not the secret
     secret = text[start:end]
-    if _named_after_key(secret, key) or (not quoted and _unpacked(text, key_start)) or _in_arn(lower, key_start):
+    unpacked = not quoted and _CODE_NAME.fullmatch(secret) and "=" in text[key_end:start] and _unpacked(text, key_start)
+    if _named_after_key(secret, key) or unpacked or (_in_arn(lower, key_start) and text[key_end : key_end + 1] in ":/"):
         return None
     if kind == "PASSWORD" and not quoted and "phrase" in key and _IDENTIFIER_CHAIN.match(secret):
         return "PASSWORD", start, end  # "passphrase: correct.horse.battery.staple"
@@ -1359,13 +1377,19 @@ _RESOURCE_ID = re.compile(
     r"(?:vol|i|sg|subnet|vpc|ami|snap|eni|igw|rtb|acl|nat|eipalloc|lt|pcx|tgw|vpce|fs|fsap)-[0-9a-f]{8,17}"
 )
 _POD_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*-[0-9a-f]{8,10}-[a-z0-9]{5}")
-_PASCAL_WORDS = re.compile(
-    r"(?:[A-Z][a-z]{2,}|[0-9]+)*[A-Z][a-z]{2,}(?:[A-Z][a-z]{2,}|[0-9]+)*[A-Z][a-z]{2,}(?:[A-Z][a-z]{2,}|[0-9]+)*"
-)
+# Capitalised words of three letters or more and numbers, two words at least ("WindowsServer2022Datacenter").
+# Read by splitting, not by one pattern: "(?:Word|[0-9]+)*" backtracks exponentially over a run of
+# digits (found by an attacker: "token: " and 27 digits took 3.8 s, each digit more doubled it).
+_PASCAL_PART = re.compile(r"[A-Z][a-z]{2,}|[0-9]+")
+
+
+def _pascal_words(value: str) -> bool:
+    parts = _PASCAL_PART.findall(value)
+    return sum(map(len, parts)) == len(value) and sum(1 for part in parts if not part[0].isdigit()) >= 2
 
 
 def _identifier_like(value: str) -> bool:
-    if _RESOURCE_ID.fullmatch(value) or _POD_NAME.fullmatch(value) or _PASCAL_WORDS.fullmatch(value):
+    if _RESOURCE_ID.fullmatch(value) or _POD_NAME.fullmatch(value) or _pascal_words(value):
         return True
     if value.isalnum() and value.isascii() and _capitalised_words(value):
         return True
@@ -1388,6 +1412,8 @@ def _capitalised_words(value: str) -> bool:
     parts = _CAMEL_PART.findall(value)
     if not parts or len(parts) > 5 or "".join(parts) != value:
         return False
+    if sum(char.isdigit() for char in value) > 3 or sum(1 for part in parts if part[-1].isdigit()) > 1:
+        return False  # "QZXKV982HavoXLQTP731Lemu" is drawn at random; "PKCS7PrivateKeyTypes" is a name
     words = [part for part in parts if not part.isupper() and not part[-1].isdigit()]
     return any(len(word) >= 4 for word in words) and all(_VOWEL.search(word.lower()) for word in words)
 
@@ -1539,9 +1565,11 @@ _YAML_TAG = re.compile(r"!!?[A-Za-z][A-Za-z_]{0,23}(?:::[A-Za-z]{1,24})?")
 # a URL ("proxy_pass http://backend"), a shell expansion's default or message ("${PW:-$(cat ...)}",
 # "${PW:?missing}"), a PowerShell variable ("$env:APP_PASSWORD"), a type ("password: &str",
 # "*const c_char"), a lambda.
-_FORMAT = re.compile(r"%[sdr]|%\([a-z_]+\)[sdr]|\{[a-z_0-9]*\}")
-_PRIVATE_NAME = re.compile(r"_+[A-Za-z][A-Za-z0-9_]*")
-_OPTION_PREFIX = re.compile(r"\s*--?[A-Za-z][A-Za-z0-9\-_]*=?\s*")
+# A function's signature: "(n),(m)->(k)", "(typename, fields=None, /, **kwargs)"
+_SIGNATURE = re.compile(r"\([\w, =/*.]*\)(?:\s*,\s*\([\w, =/*.]*\))*(?:\s*->\s*\([\w, =/*.]*\))?")
+_FORMAT = re.compile(r"%[sdr](?![A-Za-z])|%\([a-z_]+\)[sdr]|\{[a-z_0-9]*\}")
+_PRIVATE_NAME = re.compile(r"_+[A-Za-z][A-Za-z_]*")  # "_signature", "_PasswordType", not "__Tr0ub4dor3"
+_OPTION_PREFIX = re.compile(r"\s*--[a-z][a-z0-9\-]*=?\s*|\s*-[a-z]\s*")  # " --username=", " -u "
 _NOT_A_VALUE = re.compile(
     r"--[A-Za-z]|//|\?[A-Za-z]|-\$\(|\$env:|&(?:mut\b|'?[A-Za-z])|\*(?:const|mut)\b|lambda\b|property\("
 )
@@ -1564,7 +1592,7 @@ def _plausible_value(secret: str, quoted: bool) -> bool:
         return False
     if not quoted and (_IDENTIFIER_CHAIN.match(secret) or _CONSTANT.match(secret) or _SNAKE.match(secret)):
         return False
-    if _HEX_LITERAL.fullmatch(secret):
+    if not quoted and _HEX_LITERAL.fullmatch(secret):
         return False  # "_DD_SIGNATURE = 0x08074b50": a number of code (a key of 0x and 64 digits is not one)
     if _ALGORITHMS.fullmatch(secret):
         return False  # "The HMAC key is PBKDF2-HMAC-SHA512 of the key", "token: TLS-ECDHE-RSA-AES128-GCM-SHA256"
@@ -1579,7 +1607,7 @@ def _code_shaped(secret: str, quoted: bool) -> bool:
         # "--database=app" (the next option), "//backend" (a URL's rest), "&str" (a type),
         # "self._signature = _signature" (a private name)
         return True
-    if secret.startswith("(") or (_FORMAT.search(secret) and (" " in secret or len(_FORMAT.findall(secret)) > 1)):
+    if _SIGNATURE.fullmatch(secret) or (_FORMAT.search(secret) and (" " in secret or len(_FORMAT.findall(secret)) > 1)):
         return True  # "sig = '%s : %s rank-0 array'", "signature='(n),(m)->(k)'"
     return _OPTION_PREFIX.fullmatch(secret) is not None  # 'creds = " --username=" + auth': the value comes after
 
