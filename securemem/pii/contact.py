@@ -164,6 +164,7 @@ _FOREIGN_AT = tuple(
     normalise_text(word).lower()
     for word in ("małpa", "kukac", "a còng", "собака", "שטרודל", "艾特", "zavináč", "snabel-a", "arond")
 )
+_FOREIGN_AT_ASCII = tuple(word for word in _FOREIGN_AT if word.isascii())  # all an ASCII text can hold
 _FOREIGN_DOT = tuple(
     normalise_text(word).lower()
     for word in ("kropka", "pont", "chấm", "точка", "נקודה", "点", "tečka", "punct", "punktum")
@@ -455,7 +456,7 @@ def foreign_at(lower: str) -> bool:
         or "chiocciola" in lower
         or "apenstaartje" in lower
         or "klammeraffe" in lower
-        or any(word in lower for word in _FOREIGN_AT)
+        or any(word in lower for word in (_FOREIGN_AT if not lower.isascii() else _FOREIGN_AT_ASCII))
     )
 
 
