@@ -712,3 +712,30 @@ def test_a_version_listing_filtered_by_another_stores_memory_is_not_found(admin:
     admin.memories.delete(two.id, ours.id)
     assert admin.memory_versions.list(two.id, memory_id=ours.id, operation="modified").data == []
     assert [v.operation for v in admin.memory_versions.list(two.id, memory_id=ours.id).data] == ["deleted", "created"]
+
+
+@pytest.mark.parametrize("call", ["delete", "update"])
+def test_a_write_that_lost_a_race_to_a_delete_is_a_conflict(monkeypatch: pytest.MonkeyPatch, call: str) -> None:
+    """Found by an acceptance tester: the contract says a lost race surfaces as PreconditionFailed or
+    Conflict; a delete or an update that waited while another writer deleted the memory said NotFound.
+    An id already gone when the call begins is still NotFound."""
+    with Admin.open("memory://", key=b"r" * 32) as admin:
+        store = admin.memory_stores.create(name="s")
+        memory = admin.memories.write(store.id, path="/a.md", content="a\n")
+        original = admin.memories._c.run
+        raced: list[bool] = []
+
+        def other_writer_first(*args: Any, **kwargs: Any) -> Any:
+            if not raced:
+                raced.append(True)
+                admin.memories.delete(store.id, memory.id)  # the other writer wins the lock
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(admin.memories._c, "run", other_writer_first)
+        with pytest.raises(Conflict, match="deleted by another writer"):
+            if call == "delete":
+                admin.memories.delete(store.id, memory.id)
+            else:
+                admin.memories.update(store.id, memory.id, content="b\n")
+        with pytest.raises(NotFound):
+            admin.memories.delete(store.id, memory.id)

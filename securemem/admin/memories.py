@@ -7,14 +7,16 @@ precondition is checked under the store's write lock: two processes doing read-m
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+from collections.abc import Iterator, Mapping
 
 from securemem.admin.endpoint import Remove, Update, Write
 from securemem.admin.models import Memory, Page
 from securemem.admin.support import Context, inner, limit_of, paged, text_of
 from securemem.commands import AdminCommand
-from securemem.errors import InvalidRequest, NotFound
+from securemem.errors import Conflict, InvalidRequest, NotFound
 from securemem.paths import ROOT
+from securemem.store.base import StoreInfo
 
 _SHA = frozenset("0123456789abcdef")
 
@@ -102,11 +104,29 @@ class Memories:
             path=None if path is None else inner(path),
             file_text=None if content is None else text_of(content),
         )
-        entry, data = self._c.run(info, command, Update(number, sha, not_exists))
+        with self._lost_race(info, number):
+            entry, data = self._c.run(info, command, Update(number, sha, not_exists))
         return self._c.public_memory(info, entry, data, content=True)
 
     def delete(self, store_id: str, memory_id: str, expected_content_sha256: str | None = None) -> None:
         info = self._c.store_info(store_id)
         number = self._c.ids.decode("mem", memory_id, "memory")
         sha = None if expected_content_sha256 is None else sha_of(expected_content_sha256)
-        self._c.run(info, AdminCommand(command="remove"), Remove(number, sha))
+        with self._lost_race(info, number):
+            self._c.run(info, AdminCommand(command="remove"), Remove(number, sha))
+
+    @contextlib.contextmanager
+    def _lost_race(self, info: StoreInfo, number: int) -> Iterator[None]:
+        """A memory that existed when the call began and was gone once it held the lock was deleted
+        by another writer meanwhile: a lost race is a ``Conflict`` (the contract), an id never seen a
+        ``NotFound``."""
+        with self._c.reading(info) as tx:
+            existed = tx.memory(number) is not None
+        try:
+            yield
+        except NotFound:
+            if not existed:
+                raise
+            raise Conflict(
+                "the memory was deleted by another writer while this call waited; nothing was changed"
+            ) from None
