@@ -96,3 +96,19 @@ def test_a_discord_bot_token(text: str, values: list[str]) -> None:
 )
 def test_a_north_american_shape_whose_area_code_is_not_in_service(text: str, values: list[str]) -> None:
     assert found(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("הסיסמה היא Tr0ub4dor&3x", ["Tr0ub4dor&3x"]),  # Hebrew, "the password is"
+        ("סיסמה: Tr0ub4dor&3x", ["Tr0ub4dor&3x"]),
+        ("كلمة المرور: Tr0ub4dor&3x", ["Tr0ub4dor&3x"]),  # Arabic
+        ("رمز عبور: Tr0ub4dor&3x", ["Tr0ub4dor&3x"]),  # Persian
+        ("Kata sandi adalah Tr0ub4dor&3x", ["Tr0ub4dor&3x"]),  # Indonesian
+        ("kata laluan: Tr0ub4dor&3x", ["Tr0ub4dor&3x"]),  # Malay
+        ("סיסמה חזקה היא חשובה", []),  # "a strong password is important": words, no password
+    ],
+)
+def test_password_labels_in_hebrew_arabic_persian_indonesian_and_malay(text: str, values: list[str]) -> None:
+    assert found(text) == values

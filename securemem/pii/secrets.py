@@ -604,6 +604,7 @@ _PW_WORDS = (
     "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "sifre", "пароль",
     "passord", "lozinka", "geslo", "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
     "mật khẩu", "mat khau", "รหัสผ่าน",
+    "סיסמה", "סיסמא", "הסיסמה", "كلمة المرور", "كلمة السر", "رمز عبور", "kata sandi", "kata laluan",
     "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "पासवर्ड",
     # Configuration directives followed by the password alone.
     "requirepass", "auth_pass", "rootpw", "wpa_passphrase", "masterauth", "bindpw", "psk", "wpa_psk",
@@ -638,7 +639,7 @@ _PW_LABELS = "|".join(
 _AMBIGUOUS_LABELS = frozenset({"parola", "heslo"})
 _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "pass", "pw", "wort", "woord", "senha", "mdp", "contras", "haslo", "heslo", "parola", "salasana", "adgangskode",
-    "senord", "jelszo", "sifre", "lozinka", "geslo", "masterauth", "bindpw", "psk",
+    "senord", "jelszo", "sifre", "lozinka", "geslo", "masterauth", "bindpw", "psk", "kata sandi", "kata laluan",
 )  # fmt: skip
 _PASSWORD_HINTS_OTHER = (
     "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар",
@@ -648,11 +649,13 @@ _PASSWORD_HINTS_OTHER = (
     # and the capitals Υ, Η, Μ look Latin)
     "ωδik", "uvθ", "ynθ",
     "mật khẩu", "รหสผาน",  # Vietnamese; Thai "รหัสผ่าน" as the view writes it (its marks dropped)
+    "סיסמ", "كلمة", "رمز عبور",  # Hebrew, Arabic, Persian
 )  # fmt: skip
 # Verbs between a label and its value, longest first ("is now", "changed to", "heißt", "devient", "→").
 _VERBS = (
     "is now|was changed to|changed to|set to|reset to|is|was|to|now|ist|lautet|heißt|heisst|auf|war|est|devient|"
-    "était|es|era|é|è|är|er|jest|je|on|eίvai|equals|→|->"  # "eίvai": Greek "είναι" as the view writes it
+    # "eίvai": Greek "είναι" as the view writes it; Hebrew, Arabic, Indonesian "is"
+    "était|es|era|é|è|är|er|jest|je|on|eίvai|הוא|היא|هي|adalah|equals|→|->"
 )
 # Particles that join a label to its value without spaces ("パスワードは...", "密码是...", "비밀번호는 ...").
 _PARTICLES = "は|是|为|為|는|은"
