@@ -9,11 +9,7 @@ from __future__ import annotations
 import pytest
 
 from securemem.pii import detect
-
-
-def found(text: str) -> list[str]:
-    return [text[f.start : f.end] for f in detect(text)]
-
+from tests.helpers import found_values
 
 # ---------------------------------------------------------------- a password that holds brackets
 
@@ -33,7 +29,7 @@ def found(text: str) -> list[str]:
     ],
 )
 def test_a_password_written_like_a_call_is_found_whole(text: str, values: list[str]) -> None:
-    assert found(text) == values
+    assert found_values(text) == values
 
 
 @pytest.mark.parametrize(
@@ -72,7 +68,7 @@ def test_a_password_written_like_a_call_is_found_whole(text: str, values: list[s
     ],
 )
 def test_code_that_calls_for_a_password_stays(text: str) -> None:
-    assert found(text) == []
+    assert found_values(text) == []
 
 
 # ---------------------------------------------------------------- a password shaped like an identifier
@@ -92,7 +88,7 @@ def test_code_that_calls_for_a_password_stays(text: str) -> None:
     ],
 )
 def test_a_password_shaped_like_an_identifier_is_found(text: str, values: list[str]) -> None:
-    assert found(text) == values
+    assert found_values(text) == values
 
 
 @pytest.mark.parametrize(
@@ -124,7 +120,7 @@ def test_a_password_shaped_like_an_identifier_is_found(text: str, values: list[s
     ],
 )
 def test_identifiers_of_code_after_a_password_label_stay(text: str) -> None:
-    assert found(text) == []
+    assert found_values(text) == []
 
 
 # ---------------------------------------------------------------- values glued one to the next
@@ -145,7 +141,7 @@ def test_identifiers_of_code_after_a_password_label_stay(text: str) -> None:
     ],
 )
 def test_phones_glued_to_each_other_are_each_found(text: str, values: list[str]) -> None:
-    assert found(text) == values
+    assert found_values(text) == values
 
 
 @pytest.mark.parametrize(
@@ -153,7 +149,7 @@ def test_phones_glued_to_each_other_are_each_found(text: str, values: list[str])
     ["v1.2-+3", "build 2024-+1", "x = 10_+5", "a 12345678-+15", "id_12345678_+x", "offset 1234567.+89"],
 )
 def test_numbers_glued_to_a_plus_that_opens_no_phone_stay(text: str) -> None:
-    assert found(text) == []
+    assert found_values(text) == []
 
 
 # ---------------------------------------------------------------- a phone at a line's end, a date after it
@@ -174,7 +170,7 @@ def test_numbers_glued_to_a_plus_that_opens_no_phone_stay(text: str) -> None:
     ],
 )
 def test_a_phone_at_a_lines_end_is_not_joined_with_a_date_on_the_next(text: str, values: list[str]) -> None:
-    assert found(text) == values
+    assert found_values(text) == values
 
 
 # ---------------------------------------------------------------- a number that answers a question for a phone
@@ -192,7 +188,7 @@ def test_a_phone_at_a_lines_end_is_not_joined_with_a_date_on_the_next(text: str,
     ],
 )
 def test_a_number_answering_a_question_for_a_phone_is_found(text: str, values: list[str]) -> None:
-    assert found(text) == values
+    assert found_values(text) == values
 
 
 @pytest.mark.parametrize(
@@ -206,7 +202,7 @@ def test_a_number_answering_a_question_for_a_phone_is_found(text: str, values: l
     ],
 )
 def test_a_number_after_another_question_stays(text: str) -> None:
-    assert found(text) == []
+    assert found_values(text) == []
 
 
 # ---------------------------------------------------------------- an Azure SAS token, whole
@@ -236,7 +232,7 @@ _SIG = "sig=PvSgyJ6V0uwE7PLEPet1x0TebdayJh2SXZOg0c4A5g9%3D"
     ],
 )
 def test_an_azure_sas_token_is_found_whole(text: str, values: list[str]) -> None:
-    assert found(text) == values
+    assert found_values(text) == values
 
 
 @pytest.mark.parametrize(
@@ -247,7 +243,7 @@ def test_an_azure_sas_token_is_found_whole(text: str, values: list[str]) -> None
     ],
 )
 def test_sas_fields_without_a_signature_stay(text: str) -> None:
-    assert found(text) == []
+    assert found_values(text) == []
 
 
 # ---------------------------------------------------------------- a long token on the line after its key
@@ -269,7 +265,7 @@ _SENTRY = (
     ],
 )
 def test_a_long_token_on_the_line_after_its_key_is_found(text: str, values: list[str]) -> None:
-    assert found(text) == values
+    assert found_values(text) == values
 
 
 @pytest.mark.parametrize(
@@ -281,7 +277,7 @@ def test_a_long_token_on_the_line_after_its_key_is_found(text: str, values: list
     ],
 )
 def test_a_long_line_after_a_key_that_is_no_token_stays(text: str) -> None:
-    assert found(text) == []
+    assert found_values(text) == []
 
 
 # ---------------------------------------------------------------- cards glued to each other, or among groups
@@ -305,19 +301,19 @@ _VISA, _MC = "4111111111111111", "5555555555554444"
     ],
 )
 def test_cards_glued_to_each_other_or_among_groups_are_each_found(text: str, values: list[str]) -> None:
-    assert found(text) == values
+    assert found_values(text) == values
 
 
 def test_a_run_of_150_cards_joined_by_dashes_is_found_card_by_card() -> None:
     cards = [_VISA, _MC, "378282246310005", "6011111111111117", "3530111333300000"] * 30
     text = "dump: " + "-".join(cards) + " end"
-    assert found(text) == cards
+    assert found_values(text) == cards
     assert [f.type for f in detect(text)] == ["CREDIT_CARD"] * 150
 
 
 def test_cards_run_together_by_spaces_are_found_in_one_pass() -> None:
     text = " ".join(["4111 1111 1111 1111"] * 20)
-    assert found(text) == ["4111 1111 1111 1111"] * 20
+    assert found_values(text) == ["4111 1111 1111 1111"] * 20
 
 
 @pytest.mark.parametrize(
@@ -344,9 +340,9 @@ def test_cards_run_together_by_spaces_are_found_in_one_pass() -> None:
     ],
 )
 def test_long_runs_of_digits_that_hold_no_card_stay(text: str) -> None:
-    assert found(text) == []
+    assert found_values(text) == []
 
 
 def test_the_account_part_of_an_iban_is_no_run_of_cards() -> None:
     text = "PL61 4111 1111 1111 1111 1981 2874"  # its check digits wrong: no IBAN either
-    assert found(text) == []
+    assert found_values(text) == []

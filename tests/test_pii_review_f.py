@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from securemem.pii import detect
-
-
-def found(text: str) -> list[str]:
-    return [text[f.start : f.end] for f in detect(text)]
+from tests.helpers import found_values
 
 
 @pytest.mark.parametrize(
@@ -27,7 +23,7 @@ def found(text: str) -> list[str]:
     ],
 )
 def test_a_number_opening_with_a_times_seconds_is_no_phone(text: str, values: list[str]) -> None:
-    assert found(text) == values
+    assert found_values(text) == values
 
 
 @pytest.mark.parametrize(
@@ -46,7 +42,7 @@ def test_a_number_opening_with_a_times_seconds_is_no_phone(text: str, values: li
     ],
 )
 def test_an_env_template_left_empty_stays(text: str, values: list[str]) -> None:
-    assert found(text) == values
+    assert found_values(text) == values
 
 
 @pytest.mark.parametrize(
@@ -61,7 +57,7 @@ def test_an_env_template_left_empty_stays(text: str, values: list[str]) -> None:
     ],
 )
 def test_loopback_with_a_prefix_is_no_ones_address(text: str, values: list[str]) -> None:
-    assert found(text) == values
+    assert found_values(text) == values
 
 
 @pytest.mark.parametrize(
@@ -85,7 +81,7 @@ def test_loopback_with_a_prefix_is_no_ones_address(text: str, values: list[str])
     ],
 )
 def test_password_labels_of_reviewer_f(text: str, values: list[str]) -> None:
-    assert found(text) == values
+    assert found_values(text) == values
 
 
 @pytest.mark.parametrize(
@@ -109,7 +105,7 @@ def test_password_labels_of_reviewer_f(text: str, values: list[str]) -> None:
     ],
 )
 def test_a_pgpass_lines_password_is_found(text: str, values: list[str]) -> None:
-    assert found(text) == values
+    assert found_values(text) == values
 
 
 @pytest.mark.parametrize(
@@ -132,7 +128,7 @@ def test_a_pgpass_lines_password_is_found(text: str, values: list[str]) -> None:
     ],
 )
 def test_numbers_set_apart_as_reviewer_f_wrote_them(text: str, values: list[str]) -> None:
-    assert found(text) == values
+    assert found_values(text) == values
 
 
 @pytest.mark.parametrize(
@@ -161,4 +157,4 @@ def test_numbers_set_apart_as_reviewer_f_wrote_them(text: str, values: list[str]
     ],
 )
 def test_a_value_in_pieces_that_code_joins_is_found(text: str, values: list[str]) -> None:
-    assert found(text) == values
+    assert found_values(text) == values
