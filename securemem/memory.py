@@ -96,10 +96,11 @@ class SecureMemory:
         _checked: object = None,
     ) -> None:
         check_actors(session_id=session_id, api_key_id=api_key_id)
-        if not mounts and _checked is not POLICY_CHECKED:
-            # The policy belongs to the store, whichever way the handle is made: a store that records
-            # another is refused unless the caller adopts this one (audited), one that records none
-            # records this one. SecureMemory.open and in_namespace checked it already (POLICY_CHECKED).
+        if _checked is not POLICY_CHECKED:
+            # The policy belongs to the store (mounted stores included: they live in it), whichever way
+            # the handle is made: a store that records another is refused unless the caller adopts this
+            # one (audited), one that records none records this one. SecureMemory.open and
+            # in_namespace checked it already (POLICY_CHECKED).
             store_policy(store, policy, adopt=adopt_policy, clock=clock)
         self.store = store
         self.policy = policy

@@ -13,6 +13,7 @@ import pytest
 
 from securemem import SecureMemory
 from securemem.errors import PolicyError
+from securemem.mounts import parse_stores
 from securemem.pii import ENTITY_TYPES
 from securemem.pii.entities import resolve as resolve_actions
 from securemem.policy import (
@@ -729,3 +730,19 @@ def test_a_handle_made_from_an_open_store_runs_under_the_stores_policy_or_adopts
         fresh.close()
     with SecureMemory.open(tmp_path / "new.db", key=key) as reopened:
         assert reopened.policy.name == "regulated"
+
+
+def test_a_handle_over_mounted_stores_runs_under_the_stores_policy_too(tmp_path: Path) -> None:
+    """Found by an attacker: with mounts the constructor skipped the check, and a handle under
+    `default` stored PII in a `regulated` store's mounted store."""
+    db, key = tmp_path / "m.db", b"k" * 32
+    SecureMemory.open(db, key=key, policy="regulated").close()
+    store = open_store(str(db), key)
+    try:
+        team = store.create_store("team", "", 0.0)
+        assert team is not None
+        table = parse_stores([{"memory_store_id": team.id}], lambda id_: store.find_store(store_id=id_))
+        with pytest.raises(PolicyError, match="adopt_policy=True"):
+            SecureMemory(store, load_policy("default"), mounts=table, owns_store=False)
+    finally:
+        store.close()

@@ -16,7 +16,7 @@ from securemem.admin.support import Context, inner, limit_of, paged, text_of
 from securemem.commands import AdminCommand
 from securemem.errors import Conflict, InvalidRequest, NotFound
 from securemem.paths import ROOT
-from securemem.store.base import StoreInfo, VersionQuery
+from securemem.store.base import StoreInfo
 
 _SHA = frozenset("0123456789abcdef")
 
@@ -117,17 +117,15 @@ class Memories:
 
     @contextlib.contextmanager
     def _lost_race(self, info: StoreInfo, number: int) -> Iterator[None]:
-        """A memory deleted by another writer while this call waited for the lock: a lost race is a
-        ``Conflict`` (the contract), an id gone before the call began a ``NotFound``. Told apart on
-        the failure path only, by the memory's newest version (a store keeping no versions cannot
-        tell, and says ``NotFound``)."""
-        started = self._c.clock()
+        """A memory that existed when the call began and was gone once it held the lock was deleted
+        by another writer meanwhile: a lost race is a ``Conflict`` (the contract), an id never seen a
+        ``NotFound``."""
+        with self._c.reading(info) as tx:
+            existed = tx.memory(number) is not None
         try:
             yield
         except NotFound:
-            with self._c.reading(info) as tx:
-                newest = tx.versions(VersionQuery(limit=1, memory=number))
-            if not newest or newest[0].op not in ("deleted", "expired") or newest[0].created < started:
+            if not existed:
                 raise
             raise Conflict(
                 "the memory was deleted by another writer while this call waited; nothing was changed"
