@@ -119,7 +119,8 @@ class Memories:
     def _lost_race(self, info: StoreInfo, number: int) -> Iterator[None]:
         """A memory that existed when the call began and was gone once it held the lock was deleted
         by another writer meanwhile: a lost race is a ``Conflict`` (the contract), an id never seen a
-        ``NotFound``."""
+        ``NotFound``. Read before the call, not told after it by the deletion's version: a version's
+        time is when its writer took the lock, which may be before this call began."""
         with self._c.reading(info) as tx:
             existed = tx.memory(number) is not None
         try:
