@@ -108,3 +108,28 @@ def test_a_north_american_shape_whose_area_code_is_not_in_service(text: str, val
 )
 def test_password_labels_in_hebrew_arabic_persian_indonesian_and_malay(text: str, values: list[str]) -> None:
     assert found_values(text) == values
+
+
+_RANDOM = "KV1gtgi1pjOw2deV75EHpPj68yPUp9mT"
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (f"[09:41] ops: הטוקן של ה-API של המעבדה הוא {_RANDOM} תשמור אותו אצלך", [_RANDOM]),
+        (f"токен API лаборатории: {_RANDOM}", [_RANDOM]),
+        (f"токен:{_RANDOM}", [_RANDOM]),  # glued to its colon
+        (f"ラボのAPIトークンは {_RANDOM} です", [_RANDOM]),  # glued to "API"
+        (f"APIキー：{_RANDOM}", [_RANDOM]),
+        (f"API 키: {_RANDOM}", [_RANDOM]),
+        (f"密钥是{_RANDOM}", [_RANDOM]),
+        (f"la clave de la API es {_RANDOM}", [_RANDOM]),
+        (f"mã khóa bí mật {_RANDOM}", [_RANDOM]),
+        ("punto clave: commit 01d73aa30f9fc4e0babbd8c1a762e8223264e496", []),  # an identifier after the word
+        ("ключевой момент: sha 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", []),
+        ("キーボードの型番 KBD-2024-JP-104-BLACK-USB", []),  # a word with one digit run, not random
+        (f"the value {_RANDOM} alone", []),  # no secret word near it
+    ],
+)
+def test_random_values_after_secret_words_of_other_languages(text: str, values: list[str]) -> None:
+    assert found_values(text) == values

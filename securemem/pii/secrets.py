@@ -1040,14 +1040,54 @@ _HIGH_ENTROPY_WORDS = ("pass", "secret", "token", "key", "cred")
 
 def may_hold_high_entropy(scan: Scan) -> bool:
     """A secret word find_high_entropy starts from: read from the keyword finder's list of hints when
-    it ran (every hint word is one of its hints), else searched for."""
+    it ran (every hint word is one of its hints), else searched for; or, in text with a run of 16
+    characters a secret could be, a secret word of another language (``_other_secret_words``)."""
     lower = scan.lower
     if scan.hints is not None:
-        for at, _ in scan.hints:  # noqa: SIM110 - a loop costs less than a generator on every write
+        for at, _ in scan.hints:  # a loop costs less than a generator on every write
             if lower.startswith(_HIGH_ENTROPY_WORDS, at):
                 return True
-        return False
-    return "key" in lower or "pass" in lower or "token" in lower or "secret" in lower or "cred" in lower
+    elif "key" in lower or "pass" in lower or "token" in lower or "secret" in lower or "cred" in lower:
+        return True
+    return _SIXTEEN in scan.encoded.translate(_RUN_TABLE) and bool(_other_secret_words(lower))
+
+
+# "token", "key", "secret" in other languages, as the view writes them (Cyrillic "токен" reads
+# "тokeн"): a random run near one is found as near "token" ("הטוקן של ה-API הוא KV1g..."). Each is
+# read as the start of a word with any ending ("ключа", "トークンは"); the value must still pass
+# _is_high_entropy, so a word that is also an everyday one ("clave", "キー") costs nothing in prose.
+_OTHER_SECRET_WORDS_ASCII = (
+    "jeton", "clave", "chave", "chiave", "klucz", "sekret", "sleutel", "nyckel", "nokkel", "avain", "kulcs",
+    "cheie", "kunci", "anahtar", "segredo", "segreto", "geheim", "hemmelig", "hemlig", "rahasia", "salaisuus",
+    "titok", "khoa",
+)  # fmt: skip
+_OTHER_SECRET_WORDS = tuple(
+    dict.fromkeys(
+        normalise_text(word).lower()
+        for word in (
+            "clé", "schlüssel", "nøkkel", "nøgle", "klíč", "kľúč", "ključ", "khóa", "gizli anahtar",
+            "токен", "ключ", "секрет", "тoken", "κλειδί", "μυστικό",
+            "トークン", "キー", "シークレット", "秘密鍵", "鍵", "令牌", "密钥", "秘钥", "密鑰", "金鑰", "秘密",
+            "토큰", "키", "시크릿", "비밀",
+            "טוקן", "מפתח", "סוד", "توكن", "توکن", "مفتاح", "کلید", "رمز مميز",
+            "टोकन", "कुंजी", "सीक्रेट", "โทเค็น", "คีย์", "รหัสลับ",
+        )
+    )
+)  # fmt: skip
+_RUN_TABLE = bytes(
+    ord("x") if chr(code).isascii() and (chr(code).isalnum() or chr(code) in "+/=_-.~") else ord(" ")
+    for code in range(256)
+)
+_SIXTEEN = b"x" * 16
+
+
+def _other_secret_words(lower: str) -> list[str]:
+    """The secret words of other languages the text holds (those of other scripts only in text that
+    is not ASCII)."""
+    found = [word for word in _OTHER_SECRET_WORDS_ASCII if word in lower]
+    if not lower.isascii():
+        found += [word for word in _OTHER_SECRET_WORDS if word in lower]
+    return found
 
 
 def _key_start(lower: str, at: int) -> int:
@@ -1687,6 +1727,9 @@ _PROSE_KEY = re.compile(rf"(?:{by_first_letter(_PROSE_KEY_WORDS)})\b")
 _QUALIFIER = re.compile(r"(?<![a-z0-9_])(?:hmac|signing|encryption|master|webhook|shared|client)[ _\-]?$")
 _NEAR = 48
 _RANDOM_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~\[:])[A-Za-z0-9+/=_\-.~]{16,512}(?![A-Za-z0-9+/=_\-.~])")
+# After a word of another script, a value may follow a colon with no space ("токен:KV1g...", a
+# "host:port" never has a letter of another script before its colon).
+_GLUED_RUN = re.compile(r"(?<=[^\x00-\x7f][:=])[A-Za-z0-9+/=_\-.~]{16,512}(?![A-Za-z0-9+/=_\-.~])")
 
 
 def find_high_entropy(scan: Scan) -> Iterator[Hit]:
@@ -1695,10 +1738,15 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
     done = 0
     for keyword_start, keyword_end in _prose_keywords(lower):
         low = max(keyword_end, done)
-        head = _RANDOM_RUN.search(text, low, min(len(text), keyword_end + _NEAR))
+        limit = min(len(text), keyword_end + _NEAR)
+        runs = _RANDOM_RUN
+        head = runs.search(text, low, limit)
+        if head is None and not lower[keyword_start:keyword_end].isascii():
+            runs = _GLUED_RUN  # "токен:KV1g...", "APIキー：KV1g..."
+            head = runs.search(text, low, limit)
         if head is None or "\n" in text[keyword_end : head.start()]:
             continue
-        run = _RANDOM_RUN.match(text, head.start())  # the whole run, past the end of the window
+        run = runs.match(text, head.start())  # the whole run, past the end of the window
         if run is None:
             continue
         value = run.group().rstrip("./")
@@ -1766,6 +1814,12 @@ def _prose_keywords(lower: str) -> list[tuple[int, int]]:
         else:
             spans.append(match.span())
             match = _PROSE_KEY.search(lower, match.end())
+    for word in _other_secret_words(lower):
+        at = lower.find(word)
+        while at != -1:
+            if not at or lower[at - 1] not in _WORD_CHARS or not word.isascii():  # "APIトークン"
+                spans.append((at, at + len(word)))
+            at = lower.find(word, at + len(word))
     for word in ("key", "secret"):
         at = lower.find(word)
         while at != -1:
