@@ -1,4 +1,4 @@
-"""Eight reviewers' corpora, written by people who had not seen this package's corpora, hold today's
+"""Nine reviewers' corpora, written by people who had not seen this package's corpora, hold today's
 recall and damage: a change that loses a value they label or alters an ordinary line of theirs fails.
 
 - ``pii_review_a.jsonl`` (1,814 lines, nine languages): three rounds, the later ones written after
@@ -19,6 +19,9 @@ recall and damage: a change that loses a value they label or alters an ordinary 
 - ``pii_review_h.jsonl`` (300 lines: 140 positive, 60 evasion, 100 negative), written blind after G's
   fixes (agents' notes in a bank, a hospital and an insurer) in seventeen languages by a generator
   with a fixed seed; taken as it came.
+- ``pii_review_i.jsonl`` (300 lines: 140 positive, 60 evasion, 100 negative), written blind after H's
+  fixes (OCR'd faxes, SWIFT and X12 EDI, HL7, chat and ticket exports, PDF text) in 26 languages by a
+  generator with a fixed seed (a registry's host name in it replaced by a neutral one); taken as it came.
 - ``pii_review_g.jsonl`` (500 lines: 220 positive, 80 evasion, 200 negative), written blind after F's
   fixes had landed (mail headers, chat exports, notebooks, HAR, WS-Security, CI files, OCR'd forms) in
   sixteen languages, by a generator with a fixed seed; taken as it came. Its negatives count documented
@@ -94,10 +97,14 @@ def altered(name: str) -> list[str]:
         # phones of regions outside the default five (ES, MX, KR, SE, CZ), values split across chat lines.
         ("g", "claim", None, 0.965),
         # Blind, after G's fixes (agents' notes in a bank, a hospital, an insurer; seventeen languages):
-        # 180 of 206 as it came, 199 since. Left: national phones of regions outside the default five
-        # (PL, NO, KR, IT), a
-        # token after a Hebrew label, a card split across two lines.
-        ("h", "claim", None, 0.95),
+        # 180 of 206 as it came, 200 since. Left: national phones of regions outside the default five
+        # (PL, NO, KR, IT), a card split across two lines.
+        ("h", "claim", None, 0.965),
+        # Blind, after H's fixes (OCR'd faxes, MT940 and X12 EDI, HL7, Slack and Jira exports; 26
+        # languages): 275 of 302 as it came, 295 since. Left: numbers spelt in Chinese numerals and
+        # Spanish words, an SSN spelt in English words, Turkish "et"/"nokta", a card in four CSV cells, a
+        # Thai label glued to the words after it, a session cookie.
+        ("i", "claim", None, 0.975),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -160,9 +167,16 @@ def test_reviewer_h_alters_only_its_documented_examples() -> None:
     ]
 
 
+def test_reviewer_i_ordinary_lines_stay_as_they_are() -> None:
+    """Reviewer I's ordinary lines, its arguable ones included (an Oracle release of four numbers, an
+    .env.example's placeholder key, npm's integrity hashes, AWS account numbers), are left alone; as
+    it came, the Oracle release was read as an address."""
+    assert altered("i") == []
+
+
 def test_labels_point_at_their_values() -> None:
     """The corpora's offsets are what the tests above compare spans with."""
-    for name in ("a", "b", "c", "d", "e", "f", "g", "h"):
+    for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i"):
         for row in rows(name):
             for label in row["labels"]:
                 assert row["text"][label["start"] : label["end"]] == label["value"], row["id"]

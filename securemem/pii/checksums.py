@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-# IBAN length per country (SWIFT IBAN registry). A country missing here is not taken for an IBAN:
+# IBAN length per country (SWIFT IBAN registry, and Iran's). A country missing here is not taken for an IBAN:
 # without a known length a mod-97 match alone would flag 1 random token in 97.
 IBAN_LENGTHS: dict[str, int] = {
     "AD": 24,
@@ -43,6 +43,7 @@ IBAN_LENGTHS: dict[str, int] = {
     "IE": 22,
     "IL": 23,
     "IQ": 23,
+    "IR": 26,  # Iran's "Sheba" numbers: IBANs by ISO 13616 in every bank's use, outside SWIFT's registry
     "IS": 26,
     "IT": 27,
     "JO": 30,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -64,7 +65,7 @@ def find_emails(scan: Scan) -> Iterator[Span]:
 def _is_address(text: str, start: int, at: int, end: int) -> bool:
     if _ASSET.match(text, at + 1, end) or _in_authority(text, start):
         return False
-    if (end < len(text) and text[end] == "(") or text.startswith("self.", at + 1):
+    if (end + 1 < len(text) and text[end] == "(" and text[end + 1].isascii()) or text.startswith("self.", at + 1):
         return False  # "q@k.transpose(-2, -1)", "x@self.weight.T": a matrix product in code
     tld = text[text.rfind(".", at, end) + 1 : end].lower()
     line = max(text.rfind("\n", max(0, start - _LINE_BACK), start) + 1, start - _LINE_BACK)
@@ -118,6 +119,11 @@ def _ssh_remote(text: str, start: int) -> bool:
     return False
 
 
+def _other_script(char: str) -> bool:
+    """A letter of a script other than Latin ("邮", "メ"), not an accented Latin one ("é")."""
+    return not char.isascii() and not unicodedata.name(char, "").startswith("LATIN")
+
+
 def _local_part_start(text: str, at: int) -> int:
     """Start of the local part ending at ``at``; ``at`` itself when there is no usable one."""
     start = at
@@ -126,6 +132,14 @@ def _local_part_start(text: str, at: int) -> int:
         start -= 1
     if at - start > _LOCAL_MAX:
         return at  # longer than RFC allows: a blob, not an address
+    if start < at and _other_script(text[start]) and not _other_script(text[at - 1]):
+        # "邮箱lina99@163.com", "メールkenta@...": a label of another script glued to a Latin local
+        # part is not part of it; a local part all of one script ("用户@例子.广告") stays whole.
+        latin = at
+        while latin > start and not _other_script(text[latin - 1]):
+            latin -= 1
+        if latin < at:
+            start = latin
     while start < at and text[start] in ".'":
         start += 1
     if 0 < start < at and text[start - 1] in " \t])}>-" and text[start].isalnum():
@@ -159,15 +173,19 @@ def _in_authority(text: str, start: int) -> bool:
 _OPEN, _CLOSE = r"[\[({<]", r"[\])}>]"
 # The words for "@" and "." of more languages, spelt as the view spells them (Cyrillic letters that
 # look Latin are Latin there): Polish, Hungarian, Vietnamese, Russian, Hebrew, Chinese, Czech,
-# Danish and Norwegian, Romanian (from reviewer H's blind round).
+# Danish and Norwegian, Romanian (from reviewer H's blind round); Japanese, Korean and Indian
+# English's "at the rate" (reviewer I's).
 _FOREIGN_AT = tuple(
     normalise_text(word).lower()
-    for word in ("małpa", "kukac", "a còng", "собака", "שטרודל", "艾特", "zavináč", "snabel-a", "arond")
-)
+    for word in (
+        "małpa", "kukac", "a còng", "собака", "שטרודל", "艾特", "zavináč", "snabel-a", "arond",
+        "アットマーク", "골뱅이", "at the rate",
+    )
+)  # fmt: skip
 _FOREIGN_AT_ASCII = tuple(word for word in _FOREIGN_AT if word.isascii())  # all an ASCII text can hold
 _FOREIGN_DOT = tuple(
     normalise_text(word).lower()
-    for word in ("kropka", "pont", "chấm", "точка", "נקודה", "点", "tečka", "punct", "punktum")
+    for word in ("kropka", "pont", "chấm", "точка", "נקודה", "点", "tečka", "punct", "punktum", "ドット", "닷", "nokta")
 )
 _AT_WORDS = "at|arroba|arobase|ät|chiocciola|apenstaartje|klammeraffe|" + "|".join(map(re.escape, _FOREIGN_AT))
 _DOT_WORDS = "dot|punto|ponto|point|punkt|punt|" + "|".join(map(re.escape, _FOREIGN_DOT))

@@ -52,6 +52,7 @@ from securemem.pii.contact import (
     may_hold_spelt_phone,
 )
 from securemem.pii.credentials import find_bearer_tokens, find_jwts, find_private_keys
+from securemem.pii.edi import find_x12, may_hold_x12
 from securemem.pii.findings import Finding
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
 from securemem.pii.normalize import View
@@ -158,6 +159,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     ),
     _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), gate=may_hold_iban),
     _Builtin(frozenset({"US_SSN"}), _typed("US_SSN", find_ssns), digits=SSN_DIGITS, gate=may_hold_ssn),
+    _Builtin(frozenset({"US_SSN", "PHONE"}), find_x12, literals=("~",), gate=may_hold_x12),  # EDI segments
     _Builtin(frozenset({"IP_ADDRESS"}), _typed("IP_ADDRESS", find_ip_addresses), gate=may_hold_ip_address),
     _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_private_keys), literals=("PRIVATE KEY",)),
     _Builtin(frozenset({"JWT"}), _typed("JWT", find_jwts), literals=("eyJ",)),

@@ -17,7 +17,8 @@ _IPV4 = re.compile(r"[0-9](?<![A-Za-z0-9.][0-9])[0-9]{0,2}(?:\.[0-9]{1,3}){3}(?!
 _VERSION_WORDS = re.compile(
     r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|release|build|firmware|v|section|"
     r"clause|chapter|figure|fig|requirement|paragraph|appendix|annex|article|oid|abschnitt|kapitel|ziffer|absatz|"
-    r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see))(?:[^0-9a-z\n]{0,5}| to | is | of )$"
+    r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows))"
+    r"(?:[^0-9a-z\n]{0,5}| to | is | of )$"
     r"|§\s*$"
 )
 

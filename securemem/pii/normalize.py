@@ -266,9 +266,16 @@ def _number_within(text: str, canonical: bytes, start: int, end: int) -> tuple[i
 # Escapes of the characters that make an email, a phone or a JSON key-value pair (see above).
 # Percent-escapes read (others keep a URL's meaning): "@", "+", ".", a space and a dash, which a phone,
 # a card or an address is written with ("tel=%2B44%207700%20900123").
-_ESCAPED = {"40": "@", "2b": "+", "2e": ".", "20": " ", "2d": "-"}
+_ESCAPED = {"40": "@", "2b": "+", "2e": ".", "20": " ", "2d": "-", "3a": ":", "2f": "/"}
 _ESCAPE = re.compile(
-    r"%(?P<pct>40|2[bBeEdD0])"
+    r"%(?P<pct>40|2[bBeEdD0fF]|3[aA])"
+    # What a page or a mail hides inside a word and a reader never sees: an HTML line-break hint
+    # ("noor<wbr>@<wbr>bank<wbr>.com"), a soft hyphen or a zero-width space written as an entity;
+    # markdown's bold around a group of digits ("4750 **6495** 1749"); a soft line break of
+    # quoted-printable ("lotte@ayurm=\ned-hospitals.in", read only in text that names the encoding).
+    r"|(?P<hidden><wbr ?/?>|&(?:shy|ZeroWidthSpace|zwj|zwnj|#173|#8203|#x[aA][dD]|#x200[bB]);"
+    r"|(?<![^\s(])\*\*(?=[0-9])|(?<=[0-9])\*\*(?![^\s.,;:)]))"
+    r"|(?<=[^\s=])(?P<soft>=\r?\n)(?=[^\s])"
     # A defanged address, as threat reports write them ("199[dot]53[dot]107[dot]168", "31[.]155.119.24",
     # "2a00[:]1450[:]..."), and markdown's escaped dash and underscore ("sk\-svcacct\-...").
     r"|(?<=[A-Za-z0-9])\[(?P<defanged>\.|dot|:)\](?=[A-Za-z0-9])"
@@ -281,12 +288,14 @@ _ESCAPE = re.compile(
     r'|(?<=[{,:\[])[ ]?\\(?P<quote>")|\\(?P<closing>")(?=[ ]?[:,}\]])'
 )
 _NAMED = {"commat": "@", "plus": "+", "period": "."}
-_ESCAPE_MARKS = ("%", "\\", "&", "[")
+_ESCAPE_MARKS = ("%", "\\", "&", "[", "<wbr", "**", "=\n")
+_QUOTED_PRINTABLE = re.compile("quoted-printable", re.IGNORECASE)
 
 
 def _escapes(original: str) -> dict[int, tuple[str, int]]:
     """Where escapes start in ``original``: their character and where they end."""
     found: dict[int, tuple[str, int]] = {}
+    quoted_printable = "=\n" in original and _QUOTED_PRINTABLE.search(original) is not None
     for match in _ESCAPE.finditer(original):
         if match["pct"] is not None:
             char = _ESCAPED[match["pct"].lower()]
@@ -300,6 +309,12 @@ def _escapes(original: str) -> dict[int, tuple[str, int]]:
             char = ":" if match["defanged"] == ":" else "."
         elif match["markdown"] is not None:
             char = match["markdown"]
+        elif match["hidden"] is not None:
+            char = ""
+        elif match["soft"] is not None:
+            if not quoted_printable:
+                continue
+            char = ""
         else:
             char = '"'
             if match["quote"] is not None and original[match.start()] == " ":

@@ -86,7 +86,8 @@ _CARD_TAIL = 6  # ... and the card pattern's, which may read an expiry or "CVV" 
 # ... or glued to its label: "ibanDE89...".
 _IBAN = re.compile(
     r"[0-9][0-9](?:(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})|(?<=(?<![A-Za-z0-9])(?i:iban)[A-Za-z]{2}[0-9]{2})"
-    r"|(?<=(?<![A-Za-z0-9])[A-Za-z]{2} [0-9]{2}))"  # or a space after the country code: "de 58 94170 ..."
+    r"|(?<=(?<![A-Za-z0-9])[A-Za-z]{2} [0-9]{2})"  # or a space after the country code: "de 58 94170 ..."
+    r"|(?<=\?[0-9]{2}[A-Z]{2}[0-9]{2}))"  # a subfield of a bank statement (MT940 :86:): "?31DE29304301..."
     r"(?:(?:[ ]{1,2}|[\-.\t])?[A-Za-z0-9]){11,31}"
 )
 
@@ -419,10 +420,13 @@ def may_hold_iban(scan: Scan) -> bool:
     numbers of seven digits: an IBAN's account part may be mostly letters ("BH62 BBKU A187 8Z29 5M51 98")."""
     if _IBAN_HEAD_COPY.search(scan.encoded.translate(_LETTERS_AND_DIGITS)) is not None:
         return True
+    if "?" in scan.text and _SUBFIELD_IBAN.search(scan.text) is not None:
+        return True
     return "iban" in scan.lower and _GLUED_IBAN.search(scan.lower) is not None
 
 
 _GLUED_IBAN = re.compile(r"(?<![a-z0-9])iban[a-z]{2}[0-9]{2}")
+_SUBFIELD_IBAN = re.compile(r"\?[0-9]{2}[A-Z]{2}[0-9]{2}")
 
 
 def find_ibans(scan: Scan) -> Iterator[Span]:

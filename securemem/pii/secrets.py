@@ -375,7 +375,28 @@ def _keyword_secrets(scan: Scan) -> Iterator[Hit]:
         yield from _code_secrets(text)
     if _may_hold_cli_password(lower):
         yield from _cli_passwords(text)
+    if _may_hold_ios_password(lower):
+        yield from _ios_passwords(text)
     yield from _env_forms(scan, text, lower)
+
+
+# A router's configuration (Cisco IOS and those that copy it): "enable secret 0 <password>",
+# "username netops privilege 15 secret 0 <password>", " password 7 0822455D0A16" under "line vty".
+# Type 0 is the password in clear, type 7 an encoding any tool reverses; types 5, 8 and 9 are hashes.
+_IOS_PASSWORD = re.compile(
+    r"(?m)^[ \t]*(?:(?:enable|username[ \t]+\S{1,64}(?:[ \t]+\S{1,32}){0,6}?)[ \t]+)?(?:secret|password)"
+    r"[ \t]+[07][ \t]+(?P<value>\S{4,128})[ \t]*\r?$"
+)
+
+
+def _may_hold_ios_password(lower: str) -> bool:
+    return (" 0 " in lower or " 7 " in lower) and ("secret " in lower or "password " in lower)
+
+
+def _ios_passwords(text: str) -> Iterator[Hit]:
+    for match in _IOS_PASSWORD.finditer(text):
+        if _password_shaped(match["value"]):
+            yield ("PASSWORD", *match.span("value"))
 
 
 # ---- secrets named by a setting's name where the value follows in other syntaxes
@@ -655,7 +676,10 @@ _PASSWORD_HINTS_OTHER = (
 _VERBS = (
     "is now|was changed to|changed to|set to|reset to|is|was|to|now|ist|lautet|heißt|heisst|auf|war|est|devient|"
     # "eίvai": Greek "είναι" as the view writes it; Hebrew, Arabic, Indonesian "is"
-    "était|es|era|é|è|är|er|jest|je|on|eίvai|הוא|היא|هي|adalah|equals|→|->"
+    "était|es|era|é|è|är|er|jest|je|on|eίvai|הוא|היא|هي|adalah|equals|→|->|"
+    # "senha do app redefinida para ...", "contraseña cambiada a ...", "Passwort zurückgesetzt auf ..."
+    "redefinida para|alterada para|definida para|trocada para|mudada para|cambiada a|cambiada por|"
+    "restablecida a|réinitialisé à|réinitialisée à|changé en|changée en|modifié en|geändert in|zurückgesetzt auf"
 )
 # Particles that join a label to its value without spaces ("パスワードは...", "密码是...", "비밀번호는 ...").
 _PARTICLES = "は|是|为|為|는|은"
@@ -666,8 +690,8 @@ _PASSWORD_PHRASE = re.compile(
     # <password>value</password>, <password type="plain">value</password>, WS-Security's
     # <wsse:Password Type="http://docs.oasis-open.org/...#PasswordText">value</wsse:Password>
     rf"(?:(?P<tag>(?:[ \t]+[a-z_][\w:.\-]*[ \t]*=[ \t]*\"[^\"<>\n]{{0,256}}\")*[ \t]*>)"
-    rf"|(?P<words>(?:[ \t]+[^\s:=]{{1,64}}?){{0,5}})[ \t]*"
-    rf"(?P<op>:|=>|=(?!=)|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES}))"
+    rf"|(?P<words>(?:[ \t]+[^\s:=]{{1,64}}?){{0,6}})[ \t]*"
+    rf"(?P<op>:|=>|=(?!=)|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES})|(?=[\u300c\u300e\uff62]))"
     rf"|(?P<bare>[ \t]+)(?=[^\s]))"
 )
 _WORDLIKE = re.compile(r"[^\W\d_]+")
@@ -724,6 +748,11 @@ def _password_phrases(text: str, lower: str, spans: list[tuple[int, int]]) -> It
             yield found
 
 
+# Japanese and Chinese quotation brackets around a value.
+_CORNER_BRACKETS = "\u300c\u300e\uff62"  # 「 『 ｢
+_CORNER_BRACKET = re.compile(
+    "[\u300c\uff62](?P<value>[^\u300d\uff63\n]{1,256})[\u300d\uff63]|\u300e(?P<v2>[^\u300f\n]{1,256})\u300f"
+)
 _TAGGED_MAX = 320  # a password of 256 characters at most, and a child element's opening tag
 _CHILD_TAG = re.compile(r"[ \t]*<[A-Za-z_][\w:.\-]{0,32}>")
 
@@ -746,7 +775,15 @@ def _tagged_password(text: str, match: re.Match[str]) -> Hit | None:
 def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
     if "_" in match["label"] and _NOT_SECRET_KEY.search(match["label"]):
         return None  # "password_hash: ...", "db_password_file = ...": the name says it is not the secret
-    value = _VALUE.match(text, _skip_blanks(text, match.end()))
+    at = _skip_blanks(text, match.end())
+    if at < len(text) and text[at] in _CORNER_BRACKETS:  # "パスワード「zFA9z2lSEYlS!*」で"
+        bracket = _CORNER_BRACKET.match(text, at)
+        if bracket is None:
+            return None
+        start, end = bracket.span("value" if bracket["value"] is not None else "v2")
+        # Only a value shaped like a password: a bracket also quotes words ("パスワード「変更済み」").
+        return ("PASSWORD", start, end) if _password_shaped(text[start:end]) else None
+    value = _VALUE.match(text, at)
     if value is None:
         return None
     quoted = value["quoted"] is not None
@@ -762,7 +799,11 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
             end = _password_token_end(text, start, end)  # "contraseña: Abc(123)"
         if not (match["label"].isascii() and (match["op"] is None or match["op"].isascii())):
             cut = next((at for at in range(start, end) if _other_script(text[at])), end)
-            end = cut  # "パスワードはP@ssw0rd#1です": the password ends where the sentence goes on ("ù" is part of one)
+            rest = text[cut:end]
+            if cut - start >= 4 or not any(char.isdigit() or _ascii_symbol(char) for char in rest) or _glued(rest):
+                # "パスワードはP@ssw0rd#1です": the password ends where the sentence goes on ("ù" is
+                # part of one); a password of that script stays whole ("Пароль=Солнце_2019!").
+                end = cut
     secret = text[start:end]
     return None if _not_a_phrase_password(text, match, secret, quoted, end) else ("PASSWORD", start, end)
 
@@ -782,7 +823,12 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         not quoted and match["op"] == "=" and _CODE_NAME.fullmatch(secret) and _unpacked(text, match.start())
     ):
         return True  # "passphrase=passphrase", "username, password = auth": names of code
-    if match["label"].startswith(_GREEK_CODE) and match["words"] and match["words"].split()[0] not in _GREEK_CODE_FOR:
+    if (
+        match["label"].startswith(_GREEK_CODE)
+        and " " not in match["label"]  # "κωδικός πρόσβασης" names a password whatever follows
+        and match["words"]
+        and match["words"].split()[0] not in _GREEK_CODE_FOR
+    ):
         return (
             True  # Greek "κωδικός" is any code: "κωδικός προϊόντος: AB-1234" is a product's, not "κωδικός για το VPN"
         )
@@ -847,6 +893,19 @@ def _in_arn(lower: str, key_start: int) -> bool:
 
 
 _ARN_BODY = re.compile(r"arn:[a-z0-9\-*]*:[a-z0-9\-]*:[a-z0-9\-*]*:[0-9*]*:(?:[^\s\"':]*:)*")
+
+
+# Scripts written without spaces between words: what follows a label there is the sentence going on
+# ("密码：至少8位", at least 8 digits), never a password of that script.
+_GLUED_SCRIPTS = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL", "THAI", "LAO", "KHMER", "MYANMAR", "IDEOGRAPHIC")
+
+
+def _glued(text: str) -> bool:
+    return any(not char.isascii() and unicodedata.name(char, "").startswith(_GLUED_SCRIPTS) for char in text)
+
+
+def _ascii_symbol(char: str) -> bool:
+    return char.isascii() and not char.isalnum() and not char.isspace()
 
 
 def _other_script(char: str) -> bool:
@@ -1000,6 +1059,7 @@ def may_hold_keyword_secret(scan: Scan) -> bool:
         or (not lower.isascii() and any(hint in lower for hint in _PASSWORD_HINTS_OTHER))
         or _may_hold_attribute(lower)
         or _may_hold_cli_password(lower)
+        or _may_hold_ios_password(lower)
         or _may_hold_env_form(lower)
         or (("[" in lower or "(" in lower) and ("'" in lower or '"' in lower))  # secrets set in code
     )
@@ -1614,7 +1674,9 @@ _FORMAT = re.compile(r"%[sdr](?![A-Za-z])|%\([a-z_]+\)[sdr]|\{[a-z_0-9]*\}")
 _PRIVATE_NAME = re.compile(r"_+[A-Za-z][A-Za-z_]*")  # "_signature", "_PasswordType", not "__Tr0ub4dor3"
 _OPTION_PREFIX = re.compile(r"\s*--[a-z][a-z0-9\-]*=?\s*|\s*-[a-z]\s*")  # " --username=", " -u "
 _NOT_A_VALUE = re.compile(
-    r"--[A-Za-z]|//|\?[A-Za-z]|-\$\(|\$env:|&(?:mut\b|'?[A-Za-z])|\*(?:const|mut)\b|lambda\b|property\("
+    # "&str", "&'static", "&Vec<u8>", "&self.key": a reference of Rust ("&CpbMWz8nQsyRm7xC" is a password)
+    r"--[A-Za-z]|//|\?[A-Za-z]|-\$\(|\$env:|&(?:mut\b|'?[A-Za-z_]+[0-9]{0,2}(?![A-Za-z0-9]))|\*(?:const|mut)\b|lambda\b|"
+    r"property\("
 )
 
 
@@ -1736,7 +1798,10 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower  # detect() runs this only when the text holds "pass", "secret", "token", "key" or "cred"
     text = scan.text
     done = 0
-    for keyword_start, keyword_end in _prose_keywords(lower):
+    # A secret word of another language counts where a run of 16 characters a secret could be is
+    # (one pass of C over the text first: most text has none, and then no word is searched for).
+    others = _other_secret_words(lower) if _SIXTEEN in scan.encoded.translate(_RUN_TABLE) else []
+    for keyword_start, keyword_end in _prose_keywords(lower, others):
         low = max(keyword_end, done)
         limit = min(len(text), keyword_end + _NEAR)
         runs = _RANDOM_RUN
@@ -1802,7 +1867,7 @@ _KEYED_RUN = re.compile(r"(?P<key>[A-Za-z_]{1,32})[=:]")
 _PREPOSITIONS = frozenset({"for", "of", "to", "on", "in", "from", "at", "with", "by"})
 
 
-def _prose_keywords(lower: str) -> list[tuple[int, int]]:
+def _prose_keywords(lower: str, others: list[str]) -> list[tuple[int, int]]:
     """The spans of _PROSE_KEY's matches that start a word (as a pattern led by ``(?<![a-z0-9_])``
     would find them), and of a qualified "key" or "secret" ("hmac key"), in order."""
     spans: list[tuple[int, int]] = []
@@ -1814,7 +1879,7 @@ def _prose_keywords(lower: str) -> list[tuple[int, int]]:
         else:
             spans.append(match.span())
             match = _PROSE_KEY.search(lower, match.end())
-    for word in _other_secret_words(lower):
+    for word in others:
         at = lower.find(word)
         while at != -1:
             if not at or lower[at - 1] not in _WORD_CHARS or not word.isascii():  # "APIトークン"

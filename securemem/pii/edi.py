@@ -1,0 +1,61 @@
+"""Values that an X12 EDI transaction names by a qualifier (health claims, 837; eligibility, 270/271).
+
+An X12 segment is a name and its elements, separated by "*" (the character after "ISA" says which,
+when the interchange header is there) and ended by "~". A qualifier element says what the next one
+holds: ``REF*SY*604755135~`` is a Social Security number, ``NM1*IL*1*DOE*JANE****34*604755135~``
+too (identification code qualifier 34), ``PER*IC*BILLING*TE*6193366958~`` a telephone number (TE,
+CP for a cell phone, FX a fax, HP and WP home and work). Such numbers carry no separators, so the
+finders of written numbers do not take them for an SSN or a phone; the qualifier does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import phonenumbers
+
+from securemem.pii.checksums import ssn_valid
+from securemem.pii.scan import Scan
+
+Hit = tuple[str, int, int]
+
+_PHONE_QUALIFIERS = ("TE", "CP", "FX", "HP", "WP")
+
+
+def may_hold_x12(scan: Scan) -> bool:
+    text = scan.text
+    return "~" in text and ("SY" in text or "34" in text or any(qualifier in text for qualifier in _PHONE_QUALIFIERS))
+
+
+def find_x12(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    isa = text.find("ISA")
+    separator = text[isa + 3] if isa != -1 and isa + 3 < len(text) and not text[isa + 3].isalnum() else "*"
+    patterns = _patterns(separator)
+    for match in patterns[0].finditer(text):
+        value = match["ssn"]
+        if ssn_valid(value[:3], value[3:5], value[5:]):
+            yield "US_SSN", *match.span("ssn")
+    for match in patterns[1].finditer(text):
+        if _valid_phone(match["phone"]):
+            yield "PHONE", *match.span("phone")
+
+
+def _patterns(separator: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    sep = re.escape(separator)
+    end = rf"(?=[{sep}~\r\n]|$)"
+    ssn = re.compile(
+        rf"(?:(?<![A-Za-z0-9])REF{sep}SY{sep}|(?<![A-Za-z0-9])NM1(?:{sep}[^{sep}~\n]*){{7}}{sep}34{sep})"
+        rf"(?P<ssn>[0-9]{{9}}){end}"
+    )
+    phone = re.compile(rf"{sep}(?:{'|'.join(_PHONE_QUALIFIERS)}){sep}(?P<phone>\+?[0-9]{{10,15}}){end}")
+    return ssn, phone
+
+
+def _valid_phone(digits: str) -> bool:
+    number = digits if digits.startswith("+") else ("+1" + digits if len(digits) == 10 else "+" + digits)
+    try:
+        return phonenumbers.is_valid_number(phonenumbers.parse(number, None))
+    except phonenumbers.NumberParseException:
+        return False
