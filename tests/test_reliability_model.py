@@ -145,6 +145,8 @@ class Reference:
         name = tool["command"]
         keys = ("old_path", "new_path") if name == "rename" else ("path",)
         paths = [guard(tool[key]) for key in keys]
+        if name == "rename" and paths == [paths[0], ROOT] and paths[0] != ROOT:
+            raise Refused(f"Error: The destination {ROOT} already exists")
         if name != "view" and ROOT in paths:
             raise Refused(
                 f"Error: The /memories directory itself cannot be {VERBS[name]}; use a path below "

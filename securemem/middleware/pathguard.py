@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from securemem.changes import Change, Move
 from securemem.commands import AdminCommand, RenameCommand, Result
-from securemem.errors import InvalidPath
+from securemem.errors import AlreadyExists, InvalidPath
 from securemem.middleware.base import Call, Handler
 from securemem.mounts import MountTable
 from securemem.paths import MAX_PATH_BYTES, ROOT, canonical
@@ -47,6 +47,10 @@ class PathGuard:
                 f"or lie inside one of: {self.mounts.roots()}"
             )
         roots = [path for path in paths if self.mounts.is_root(path)] if command.mutates else []
+        if isinstance(command, RenameCommand) and roots == [paths[1]]:
+            # A move onto a root: the root always exists, and a destination that exists is refused
+            # with the reference answer (nothing was asked of the root itself).
+            raise AlreadyExists(f"Error: The destination {paths[1]} already exists")
         if roots:
             raise InvalidPath(
                 f"Error: The {roots[0]} directory itself cannot be {_VERBS[command.command]}; "
