@@ -478,3 +478,18 @@ def test_demo_keep_makes_its_directory_private(
     finally:
         os.umask(previous)
     assert stat.S_IMODE(kept.stat().st_mode) == 0o700
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_db_that_is_no_regular_file_is_one_line_exit_2_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    # A FIFO would block the open until a writer came (the command would hang); a device would be read.
+    monkeypatch.setenv("SECUREMEM_KEY", "77" * 32)
+    if kind == "fifo":
+        db = tmp_path / "store.db"
+        os.mkfifo(db)
+    else:
+        db = Path("/dev/null")
+    code, out, err = run_cli(capsys, "exec", "--db", str(db), '{"command": "view", "path": "/memories"}')
+    assert (code, out, err) == (2, "", f"securemem: error: {db} is not a regular file, not a securemem store\n")

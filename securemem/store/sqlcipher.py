@@ -171,6 +171,13 @@ def translate(exc: sqlcipher3.Error) -> StorageError:
 
 def _header(path: Path) -> bytes:
     try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        raise StorageError(f"cannot read {path}: {exc.strerror}") from None
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        # A FIFO would block the open until some writer came, a device would be read as a store.
+        raise NotAStoreError(f"{path} is not a regular file, not a securemem store")
+    try:
         with path.open("rb") as handle:
             return handle.read(16)
     except IsADirectoryError:
