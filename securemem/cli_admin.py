@@ -31,6 +31,7 @@ from securemem.admin import Admin, Page
 from securemem.cli import EXIT_COMMAND, EXIT_OK, UsageError, _Parser, _store_args, printable, store_keys
 from securemem.errors import ApiError, NotFound
 from securemem.store.base import Store, StoreInfo
+from securemem.text import is_unicode_text
 
 T = TypeVar("T")
 Handler = Callable[[argparse.Namespace], int]
@@ -119,7 +120,10 @@ def find_store(store: Store, ref: str) -> StoreInfo:
     ``memstore_<hex>``), and a retried command that names a deleted store by its id must find
     nothing, not act on a store that took that id as its name."""
     shaped = STORE_ID.fullmatch(ref) is not None
-    info = store.find_store(store_id=ref) if shaped else store.find_store(name=ref)
+    if not is_unicode_text(ref):  # a byte of the command line that is not UTF-8: no store has that name
+        info = None
+    else:
+        info = store.find_store(store_id=ref) if shaped else store.find_store(name=ref)
     if info is None:
         raise NotFound("no memory store has that id or name")
     return info

@@ -42,6 +42,7 @@ from securemem.policy import Policy, load_policy
 from securemem.store.base import Actor, Clock, History, Store
 from securemem.store.factory import open_store
 from securemem.sweep import DEFAULT_BATCH, BackgroundSweeper, SweepReport, sweep
+from securemem.text import is_unicode_text
 
 logger = logging.getLogger("securemem")
 _NAMESPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@:-]{0,127}")
@@ -60,7 +61,12 @@ def check_namespace(name: object, store: Store | None = None) -> str:
     # fullmatch: with match and "$", "user-1\n" would pass and name a second, look-alike namespace.
     if isinstance(name, str) and _NAMESPACE.fullmatch(name):
         return name
-    if isinstance(name, str) and store is not None and store.find_store(name=name) is not None:
+    if (
+        isinstance(name, str)
+        and store is not None
+        and is_unicode_text(name)
+        and store.find_store(name=name) is not None
+    ):
         return name
     raise SecureMemError(
         "a namespace is 1-128 characters: letters, digits and _ . @ : - (starting with a letter or digit), "

@@ -16,6 +16,16 @@ _LINE_WITH_END = re.compile(r"[^\n]*\n|[^\n]+\Z")
 _LONE_LF = re.compile(r"(?<!\r)\n")
 
 
+def is_unicode_text(value: str) -> bool:
+    """True when UTF-8 can hold ``value``: no lone surrogate (which JSON's "\\udcff" and a non-UTF-8
+    byte of a command line, read with surrogateescape, both give)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def split_lines(text: str) -> list[str]:
     """The lines of ``text`` without their LF (a CR before it is kept)."""
     lines = text.split("\n")

@@ -22,6 +22,7 @@ from securemem import (
     NotFound,
     PolicyViolation,
     PreconditionFailed,
+    SecureMemError,
     SecureMemory,
 )
 from securemem.admin.models import MemoryStore, Page
@@ -739,3 +740,28 @@ def test_a_write_that_lost_a_race_to_a_delete_is_a_conflict(monkeypatch: pytest.
                 admin.memories.update(store.id, memory.id, content="b\n")
         with pytest.raises(NotFound):
             admin.memories.delete(store.id, memory.id)
+
+
+def test_a_lone_surrogate_in_any_argument_is_the_contracts_error(admin: Admin, tmp_path: Path) -> None:
+    """JSON's "\\udcff" and a non-UTF-8 byte of a command line give a lone surrogate: no argument that
+    holds one reaches the store (it raised UnicodeEncodeError there), each gets the contract's error."""
+    bad = "\udcff"
+    store = admin.memory_stores.create(name="S")
+    memory = admin.memories.write(store.id, path="/a.md", content="a")
+    refused: list[Any] = [
+        (InvalidRequest, lambda: admin.memories.write(store.id, path="/b.md", content="b" + bad)),
+        (InvalidRequest, lambda: admin.memories.update(store.id, memory.id, content="b" + bad)),
+        (InvalidRequest, lambda: admin.memories.list(store.id, path_prefix="/a" + bad)),
+        (NotFound, lambda: admin.memory_stores.retrieve("memstore_" + bad)),
+        (NotFound, lambda: admin.memory_stores.delete(bad)),
+        (NotFound, lambda: admin.memories.list(bad)),
+        (NotFound, lambda: admin.memories.retrieve(store.id, "mem_" + bad)),
+        (InvalidRequest, lambda: admin.memory_versions.list(store.id, session_id=bad)),
+        (InvalidRequest, lambda: admin.memory_versions.list(store.id, api_key_id=bad)),
+    ]
+    for error, call in refused:
+        with pytest.raises(error):
+            call()
+    assert [m.path for m in admin.memories.list(store.id).data] == ["/a.md"]
+    with pytest.raises(SecureMemError, match="a namespace is"):
+        SecureMemory(admin.store, admin.policy, namespace="S" + bad, owns_store=False)

@@ -650,3 +650,13 @@ def test_the_program_reads_stdin_and_prints_ascii_json(db: Path) -> None:
     assert done.returncode == 0 and done.stderr == b""
     assert done.stdout.isascii() and b"\x1b" not in done.stdout
     assert json.loads(done.stdout)["content"] == text
+
+
+def test_a_command_line_byte_that_is_not_utf8_gets_the_contracts_error(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Python reads such a byte of argv as a lone surrogate (surrogateescape); it reached the store
+    # and the command ended in "internal error".
+    refused(capsys, db, "not_found", "memories", "ls", store="notes\udcff")
+    refused(capsys, db, "invalid_request", "memories", "cat", "/a\udcff.md")
+    refused(capsys, db, "invalid_request", "versions", "ls", "--session-id", "sess\udcff")

@@ -17,6 +17,7 @@ from securemem.commands import AdminCommand
 from securemem.errors import Conflict, InvalidRequest, NotFound
 from securemem.paths import ROOT
 from securemem.store.base import StoreInfo
+from securemem.text import is_unicode_text
 
 _SHA = frozenset("0123456789abcdef")
 
@@ -56,6 +57,8 @@ class Memories:
         limit = limit_of(limit)
         if path_prefix is not None and not isinstance(path_prefix, str):
             raise InvalidRequest("path_prefix must be a string")
+        if path_prefix is not None and not is_unicode_text(path_prefix):
+            raise InvalidRequest("path_prefix must be Unicode text that UTF-8 can hold (it has a lone surrogate)")
         scope = f"memories:{info.id}:{path_prefix or ''}"
         after = None if page is None else self._c.ids.position(scope, page)
         if after is not None and not isinstance(after, str):

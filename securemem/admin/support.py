@@ -33,6 +33,7 @@ from securemem.memory import SecureMemory, history_of
 from securemem.middleware import Call, Transaction, chain, policy_layers
 from securemem.paths import ROOT
 from securemem.store.base import Actor, Entry, MissingStore, StoreInfo, StoreTx
+from securemem.text import is_unicode_text
 
 T = TypeVar("T")
 MAX_LIMIT = 1000
@@ -54,6 +55,8 @@ class Context:
     def store_info(self, store_id: object) -> StoreInfo:
         if not isinstance(store_id, str):
             raise InvalidRequest("a memory store id must be a string")
+        if not is_unicode_text(store_id):
+            raise NotFound(STORE_GONE)  # no id of ours holds a lone surrogate
         info = self.store.find_store(store_id=store_id)
         if info is None:
             raise NotFound(STORE_GONE)
@@ -168,6 +171,8 @@ def outer(path: str) -> str:
 def text_of(content: object) -> str:
     if not isinstance(content, str):
         raise InvalidRequest("content must be a string")
+    if not is_unicode_text(content):
+        raise InvalidRequest("content must be Unicode text that UTF-8 can hold (it has a lone surrogate)")
     return content
 
 

@@ -16,6 +16,7 @@ from securemem.admin.support import Context, limit_of, outer, paged
 from securemem.commands import AdminCommand
 from securemem.errors import Conflict, InvalidRequest, NotFound
 from securemem.store.base import StoreInfo, StoreTx, VersionQuery, VersionRow
+from securemem.text import is_unicode_text
 
 OPERATIONS = ("created", "modified", "deleted")
 NO_VERSION = "no memory version has that id in this store"
@@ -37,6 +38,8 @@ def _time(value: object, name: str) -> float | None:
 def _text_or_none(value: object, name: str) -> str | None:
     if value is not None and not isinstance(value, str):
         raise InvalidRequest(f"{name} must be a string")
+    if value is not None and not is_unicode_text(value):
+        raise InvalidRequest(f"{name} must be Unicode text that UTF-8 can hold (it has a lone surrogate)")
     return value
 
 
