@@ -347,11 +347,24 @@ def _replay_line(memory: SecureMemory, number: int, raw: bytes) -> bool:
 
 
 def _echo(raw: bytes) -> str:
+    """The line as the operator's log may show it: personal data and secrets the scanner finds are
+    shown as ``[TYPE]`` whatever the policy stores (a refused value is echoed by no one), control
+    characters escaped, and a long line cut."""
     line = raw.strip()
-    head = line[: ECHO_CHARS * 4].decode("utf-8", errors="backslashreplace")
+    head = _redacted(line[: ECHO_CHARS * 4].decode("utf-8", errors="backslashreplace"))
     if len(head) <= ECHO_CHARS and len(line) <= ECHO_CHARS * 4:
         return head.translate(_ESCAPES)
     return f"{head[:ECHO_CHARS].translate(_ESCAPES)} ... (cut: the line holds {len(line):,} bytes)"
+
+
+def _redacted(text: str) -> str:
+    from securemem.pii import detect  # the scanner's tables load only when replay runs
+
+    pieces, done = [], 0
+    for finding in detect(text):
+        pieces += [text[done : finding.start], f"[{finding.type}]"]
+        done = finding.end
+    return "".join([*pieces, text[done:]])
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

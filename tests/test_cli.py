@@ -315,6 +315,22 @@ def test_replay_reads_stdin(store: Path, capsys: pytest.CaptureFixture[str], std
     assert code == 0 and out.endswith("replayed 1 commands, 0 failed\n")
 
 
+def test_replay_echoes_no_personal_data_or_secret_of_its_lines(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The echo is the operator's log: a value is shown by its type, whatever the policy stores.
+    script = tmp_path / "s.jsonl"
+    lines = [
+        {"command": "create", "path": "/memories/a.md", "file_text": "SSN 536-22-1234, mail jane.roe@corp.test\n"},
+        {"command": "create", "path": "/memories/b.md", "file_text": "aws AKIAQ3EGRJ7ZK4XPLM2N\n"},
+    ]
+    script.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    _, out, _ = run_cli(capsys, "replay", "--db", str(store), str(script))
+    echoes = [line for line in out.splitlines() if line.startswith("[") and "] > " in line]
+    assert len(echoes) == 2 and "[US_SSN]" in echoes[0] and "[EMAIL]" in echoes[0], echoes
+    assert not any(value in out for value in ("536-22-1234", "jane.roe@corp.test", "AKIAQ3EGRJ7ZK4XPLM2N")), out
+
+
 def test_replay_of_a_missing_file_is_one_line_exit_2(
     store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
