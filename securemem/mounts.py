@@ -72,6 +72,10 @@ class MountTable:
     def __bool__(self) -> bool:
         return bool(self.mounts)
 
+    def slack(self) -> int:
+        """The most bytes a mount's directory adds before a path of its store ("/team-notes")."""
+        return max((len(mount.name.encode("utf-8")) + 1 for mount in self.mounts), default=0)
+
     def mount_of(self, path: str) -> Mount | None:
         """The mount holding a canonical path (its own root included); None for ``/memories`` and outside."""
         if not path.startswith(ROOT + "/"):

@@ -125,18 +125,29 @@ def _check_lookalikes(segment: str) -> None:
         )
 
 
-def canonical(path: object) -> str:
-    """Return the canonical spelling of ``path`` or raise InvalidPath saying why it is refused."""
+def canonical(path: object, *, slack: int = 0) -> str:
+    """Return the canonical spelling of ``path`` or raise InvalidPath saying why it is refused.
+
+    ``slack``: bytes a session's mount directory adds before the path its store holds (the store's
+    path is held to MAX_PATH_BYTES by the caller, see ``too_long``), so that a store's file is
+    reachable the same opened alone or mounted."""
     if not isinstance(path, str):
         raise _refuse("the path must be a string")
-    return _canonical(path)
+    return _canonical(path, slack)
+
+
+def too_long(path: str) -> InvalidPath | None:
+    """The refusal of a path (as its store holds it) longer than MAX_PATH_BYTES, else None."""
+    if len(path.encode("utf-8", errors="surrogatepass")) > MAX_PATH_BYTES:
+        return _refuse(f"the path is longer than {MAX_PATH_BYTES} bytes")
+    return None
 
 
 # Pure and hot (every command, every layer): an agent touches the same few paths again and
 # again. Only accepted paths are cached; a refusal raises and is computed afresh each time.
 @functools.lru_cache(maxsize=8192)
-def _canonical(path: str) -> str:
-    if len(path.encode("utf-8", errors="surrogatepass")) > MAX_PATH_BYTES:
+def _canonical(path: str, slack: int = 0) -> str:
+    if len(path.encode("utf-8", errors="surrogatepass")) > MAX_PATH_BYTES + slack:
         raise _refuse(f"the path is longer than {MAX_PATH_BYTES} bytes")
     _check_characters(path)
     if not path.startswith("/"):

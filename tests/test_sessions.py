@@ -749,3 +749,19 @@ def test_an_actor_that_is_not_a_string_is_refused_at_open(tmp_path: Path, actors
         with pytest.raises(InvalidRequest, match="must be a string or None"):
             Admin.open(tmp_path / "b.db", key=bytes(32), api_key_id=actors["api_key_id"])
     assert not (tmp_path / "a.db").exists() and not (tmp_path / "b.db").exists()
+
+
+def test_a_stores_longest_path_is_reachable_mounted_as_alone(stores: Stores, mem: SecureMemory) -> None:
+    """The length limit holds the path as its store keeps it: the mount's directory ("/team") adds to
+    what the model writes, so a file whose store path is the longest allowed stays viewable, editable
+    and deletable once its store is mounted; one byte more is refused there as it is alone."""
+    inner = "/" + "/".join(["n" * 200] * 5)
+    inner += "/" + "f" * (1024 - len(ROOT) - len(inner) - 1)
+    assert len((ROOT + inner).encode()) == 1024
+    write_raw(stores.store, ROOT + inner, b"hello\n", namespace="Team")
+    shown = "/memories/team" + inner
+    assert "hello" in ok(mem, command="view", path=shown)
+    ok(mem, command="str_replace", path=shown, old_str="hello", new_str="bye")
+    ok(mem, command="delete", path=shown)
+    assert "longer than 1024 bytes" in err(mem, command="create", path=shown + "g", file_text="x")
+    assert files_of(stores.store, "Team") == {}

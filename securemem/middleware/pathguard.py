@@ -17,7 +17,7 @@ from securemem.commands import AdminCommand, RenameCommand, Result
 from securemem.errors import AlreadyExists, InvalidPath
 from securemem.middleware.base import Call, Handler
 from securemem.mounts import MountTable
-from securemem.paths import MAX_PATH_BYTES, ROOT, canonical
+from securemem.paths import MAX_PATH_BYTES, ROOT, canonical, too_long
 from securemem.store.base import StoreTx, path_bytes
 
 _VERBS = {
@@ -39,7 +39,13 @@ class PathGuard:
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         command = call.command
-        paths = tuple(canonical(path) for path in command.paths)
+        # A mounted store's path is held to the length limit as its store holds it: the mount's
+        # directory adds to what the model writes, never to what the store keeps.
+        paths = tuple(canonical(path, slack=self.mounts.slack()) for path in command.paths)
+        for path in paths if self.mounts else ():
+            refused = too_long(self.mounts.stored(path))
+            if refused is not None:
+                raise refused
         if any(self.mounts.outside(path) for path in paths):
             # The path is not quoted (see paths._refuse): the PII layer has not looked at it yet.
             raise InvalidPath(
