@@ -127,7 +127,16 @@ class SecureMemory:
             overwrite_on_create=policy.create.overwrite, max_image_bytes=policy.view.max_image_bytes
         )
         self._transaction = Transaction(
-            store, self.namespace, clock, self._check_policy, self.actor, mounts=self.mounts, history=history_of(policy)
+            store,
+            self.namespace,
+            clock,
+            self._check_policy,
+            self.actor,
+            mounts=self.mounts,
+            history=history_of(policy),
+            # A store named outside the namespace rule was opened because it existed: gone (deleted,
+            # or renamed by an operator), it is never made again under that name.
+            create=_NAMESPACE.fullmatch(self.namespace) is not None,
         )
         self._handler: Handler = chain(build_layers(policy, self._transaction, self._extra), Dispatcher(options))
 

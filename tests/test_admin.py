@@ -150,6 +150,20 @@ def test_a_store_with_any_name_opens_by_that_name_but_is_made_only_under_the_nam
         assert [s.name for s in admin.memory_stores.list().data] == ["Team Notes"]
 
 
+def test_a_store_named_outside_the_rule_is_not_made_again_by_a_handle_once_it_is_gone(tmp_path: Path) -> None:
+    """A handle opened on "Team Notes" (a name only an operator gives) writes to nothing once an
+    operator renamed or deleted that store: made again, it would be a store open() refuses to make."""
+    db = tmp_path / "n.db"
+    with Admin.open(db, key=b"k" * 32) as admin:
+        store = admin.memory_stores.create(name="Team Notes")
+        with SecureMemory.open(db, key=b"k" * 32, namespace="Team Notes") as memory:
+            ok(memory, command="create", path="/memories/a.md", file_text="a\n")
+            admin.memory_stores.update(store.id, name="Archived")
+            assert "does not exist" in err(memory, command="create", path="/memories/b.md", file_text="b\n")
+        assert [s.name for s in admin.memory_stores.list().data] == ["Archived"]
+        assert [m.path for m in admin.memories.list(store.id).data] == ["/a.md"]
+
+
 # -- memories --------------------------------------------------------------------------------------
 
 
