@@ -203,6 +203,8 @@ class ImageView:
 class ListingView:
     path: str
     cut: bool = False  # rows were left out to fit the limit
+    first: int = 1  # number of the first entry shown (entries count from 1 below the directory's own row)
+    last: int = 0  # number of the last entry shown (0: none)
 
 
 View = FileView | ImageView | ListingView

@@ -99,6 +99,21 @@ def _image_type(path: str, data: bytes) -> str | None:
     return kind[0] if kind and data.startswith(kind[1]) else None
 
 
+def _listing_range(path: str, view_range: list[int] | None) -> tuple[int, int]:
+    """The entries a directory view asks for: [start, end], end -1 for the last; all without a range."""
+    if view_range is None:
+        return 1, -1
+    if len(view_range) == 2:
+        start, end = view_range
+        if start >= 1 and (end == -1 or start <= end):
+            return start, end
+    raise InvalidRange(
+        f"Error: Invalid `view_range` parameter: {_shown(view_range)}. On the directory {path} it numbers "
+        "the entries of its listing: use [start, end] with 1 <= start <= end, or [start, -1] to list from "
+        "start to the end."
+    )
+
+
 def _check_range(path: str, view_range: list[int], total: int) -> tuple[int, int]:
     if total == 0:
         raise InvalidRange(
@@ -171,33 +186,53 @@ class Dispatcher:
             raise NotFound(f"The path {cmd.path} does not exist. Please provide a valid path.")
         entry, data = found
         if data is None:
-            if cmd.view_range is not None:
-                raise InvalidRange(f"Error: view_range applies to files only; {cmd.path} is a directory.")
-            return self._listing(entry, call.txn, call.view_limit)
+            return self._listing(entry, call.txn, call.view_limit, cmd.view_range)
         image = _image_type(cmd.path, data)
         if image is not None:
             return self._image(cmd, entry, image, data)
         return self._file_view(cmd, entry, _decode(cmd.path, data), call.view_limit)
 
-    def _listing(self, directory: Entry, tx: StoreTx, limit: ViewLimit | None) -> Result:
+    def _listing(
+        self, directory: Entry, tx: StoreTx, limit: ViewLimit | None, view_range: list[int] | None = None
+    ) -> Result:
+        """The listing, or with ``view_range`` [start, end] its entries start to end (1 is the first
+        entry below the directory's own row; end -1: to the last): how a listing cut to fit the limit
+        is paged, as a file is by its lines."""
+        first, end = _listing_range(directory.path, view_range)
         header = (
             f"Here're the files and directories up to 2 levels deep in {directory.path}, "
             "excluding hidden items and node_modules:"
         )
         rows = [header, f"{human_size(directory.size)}\t{directory.path}"]
         # A listing never reads more rows than the limit could show: a 100,000-entry directory
-        # costs what a 1,000-entry one does.
+        # costs what a 1,000-entry one does (a later page reads the entries before it too).
         most = None if limit is None else limit.chars // MIN_ROW_CHARS + 2
-        for entry in tx.tree(directory.path, LISTING_DEPTH, hidden, limit=most):
+        if end == -1:
+            wanted = None if most is None else first - 1 + most
+        else:
+            wanted = end if most is None else min(end, first - 1 + most)
+        entries = tx.tree(directory.path, LISTING_DEPTH, hidden, limit=wanted)
+        if first > 1 and len(entries) < first:
+            count = len(tx.tree(directory.path, LISTING_DEPTH, hidden))
+            raise InvalidRange(
+                f"Error: Invalid `view_range` parameter: {_shown(view_range or [])}. The listing of "
+                f"{directory.path} has {count} entr{'y' if count == 1 else 'ies'}: use [start, end] with "
+                f"1 <= start <= end <= {count}, or [start, -1] to list from start to the end."
+            )
+        shown = entries[first - 1 : wanted]
+        for entry in shown:
             rows.append(f"{human_size(entry.size)}\t{entry.path}{'/' if entry.is_dir else ''}")
         text = "\n".join(rows)
-        if limit is None or len(text) <= limit.chars:
-            return Result(text, view=ListingView(directory.path))
+        more = wanted is not None and len(entries) > wanted and (end == -1 or wanted < end)
+        if limit is None or (len(text) <= limit.chars and not more):
+            return Result(text, view=ListingView(directory.path, first=first, last=first + len(shown) - 1))
         budget = limit.chars - limit.reserve
         # No newline within the budget happens only when the header alone (a long path under a
         # small limit) is over it: cut inside the header rather than keep everything.
-        cut = text.rfind("\n", 0, budget)
-        return Result(text[: budget if cut == -1 else cut], view=ListingView(directory.path, cut=True))
+        cut = text.rfind("\n", 0, budget) if len(text) > budget else len(text)
+        kept = text[: budget if cut == -1 else cut]
+        last = first + kept.count("\n") - 2  # the header and the directory's own row are no entries
+        return Result(kept, view=ListingView(directory.path, cut=True, first=first, last=max(last, first - 1)))
 
     def _image(self, cmd: ViewCommand, entry: Entry, media_type: str, data: bytes) -> Result:
         if cmd.view_range is not None:

@@ -194,10 +194,24 @@ def test_missing_path_view(mem: SecureMemory) -> None:
     )
 
 
-def test_view_range_on_a_directory_is_an_error(mem: SecureMemory) -> None:
-    create(mem, "/memories/d/f", "x\n")
-    assert "directory" in err(mem, command="view", path="/memories/d", view_range=[1, 1])
-    assert "directory" in err(mem, command="view", path="/memories", view_range=[1, -1])
+def test_view_range_on_a_directory_pages_its_listing(mem: SecureMemory) -> None:
+    """An extension of the protocol, which leaves it unsaid: on a directory, view_range numbers the
+    entries of the listing (1: the first below the directory's own row), so that a listing cut to
+    fit the view limit can be paged as a file is by its lines."""
+    for name in ("a", "b", "c"):
+        create(mem, f"/memories/d/{name}", "x\n")
+    header = (
+        "Here're the files and directories up to 2 levels deep in /memories/d, excluding hidden items and node_modules:"
+    )
+    rows = ["6B\t/memories/d", "2B\t/memories/d/a", "2B\t/memories/d/b", "2B\t/memories/d/c"]
+    assert view(mem, "/memories/d", view_range=[2, 2]) == "\n".join([header, rows[0], rows[2]])
+    assert view(mem, "/memories/d", view_range=[2, -1]) == "\n".join([header, rows[0], *rows[2:]])
+    assert view(mem, "/memories/d", view_range=[1, 9]) == "\n".join([header, *rows])
+    assert "The listing of /memories/d has 3 entries" in err(
+        mem, command="view", path="/memories/d", view_range=[4, -1]
+    )
+    for bad in ([0, 1], [2, 1], [1], [1, 2, 3]):
+        assert "numbers the entries of its listing" in err(mem, command="view", path="/memories/d", view_range=bad)
 
 
 # -- view: files ------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ with the size of the store.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -172,10 +173,14 @@ def test_a_directory_of_100000_entries_is_listed_within_the_cap_in_bounded_memor
     )
     assert run.returncode == 0, run.stderr[-2000:]
     report = json.loads(run.stdout)
-    note = f"[Listing truncated at {CAP} characters: view a subdirectory to see the rest.]"
+    note = re.compile(
+        rf"\[Listing truncated at {CAP} characters: it shows entries 1-(\d+)\. Use view_range, e\.g\. "
+        r"\[(\d+), -1\], to see the next entries, or view a subdirectory\.\]"
+    )
     for is_error, content in report["views"]:
         rows = within_cap(check_clean(Result(content, is_error))).split("\n")
-        assert not is_error and rows[-1] == note
+        shown = note.fullmatch(rows[-1])
+        assert not is_error and shown is not None and int(shown[2]) == int(shown[1]) + 1 == len(rows) - 2
         assert rows[1].endswith("\t/memories/many") or rows[1].endswith("\t/memories")
     listed = [row.split("\t")[1] for row in report["views"][0][1].split("\n")[2:-1]]
     assert listed == [f"/memories/many/f{n:06d}.md" for n in range(len(listed))] and len(listed) > 100

@@ -174,9 +174,7 @@ class Reference:
         if not self.exists(path):
             raise Refused(f"The path {path} does not exist. Please provide a valid path.")
         if self.is_dir(path):
-            if view_range is not None:
-                raise Refused(f"Error: view_range applies to files only; {path} is a directory.")
-            return self.listing(path)
+            return self.listing(path, view_range)
         lines = lines_of(self.files[path])
         start, end = 1, len(lines)
         if view_range is not None:
@@ -199,7 +197,8 @@ class Reference:
             start, end = view_range[0], len(lines) if view_range[1] == -1 else view_range[1]
         return f"Here's the content of {path} with line numbers:\n{numbered(lines[start - 1 : end], start)}"
 
-    def listing(self, directory: str) -> str:
+    def listing(self, directory: str, view_range: list[int] | None = None) -> str:
+        """The listing; with view_range, its entries start to end (1 is the first below the directory)."""
         rows = [f"{human(self.size(directory))}\t{directory}"]
 
         def walk(parent: str, depth: int) -> None:
@@ -216,6 +215,24 @@ class Reference:
                         walk(child, depth - 1)
 
         walk(directory, 2)
+        if view_range is not None:
+            if not (
+                len(view_range) == 2 and view_range[0] >= 1 and (view_range[1] == -1 or view_range[0] <= view_range[1])
+            ):
+                raise Refused(
+                    f"Error: Invalid `view_range` parameter: {view_range}. On the directory {directory} it numbers "
+                    "the entries of its listing: use [start, end] with 1 <= start <= end, or [start, -1] to list "
+                    "from start to the end."
+                )
+            start, end = view_range
+            count = len(rows) - 1
+            if start > 1 and start > count:
+                raise Refused(
+                    f"Error: Invalid `view_range` parameter: {view_range}. The listing of {directory} has {count} "
+                    f"entr{'y' if count == 1 else 'ies'}: use [start, end] with 1 <= start <= end <= {count}, or "
+                    "[start, -1] to list from start to the end."
+                )
+            rows = rows[:1] + rows[start : None if end == -1 else end + 1]
         return (
             "Here're the files and directories up to 2 levels deep in "
             f"{directory}, excluding hidden items and node_modules:\n" + "\n".join(rows)

@@ -603,7 +603,11 @@ def test_views_of_mounted_files_are_truncated(stores: Stores) -> None:
     write_many(stores.store, [f"/memories/n{i:03d}.md" for i in range(100)], namespace="My Notes")
     rows = view(mem, "/memories").splitlines()
     assert len("\n".join(rows)) <= 1_000
-    assert rows[-1] == "[Listing truncated at 1000 characters: view a subdirectory to see the rest.]"
+    shown = len(rows) - 3  # the header, the root's own row, the note
+    assert rows[-1] == (
+        f"[Listing truncated at 1000 characters: it shows entries 1-{shown}. Use view_range, e.g. "
+        f"[{shown + 1}, -1], to see the next entries, or view a subdirectory.]"
+    )
     assert rows[2:5] == [f"{len(GUIDE_TEXT)}B\t/memories/house-style/", f"{len(GUIDE_TEXT)}B\t{GUIDE}",
                          "100B\t/memories/my-notes/"]  # fmt: skip
     assert rows[5:-1] == [f"1B\t/memories/my-notes/n{i:03d}.md" for i in range(len(rows) - 6)]

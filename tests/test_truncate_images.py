@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from securemem import SecureMemory
+from securemem.dispatcher import human_size
 from securemem.paths import MAX_PATH_BYTES
 from securemem.policy import Policy, ViewSettings
 from tests.helpers import create, stored, view, write_raw
@@ -166,7 +167,19 @@ def test_a_long_listing_is_cut_at_a_row_boundary(mem: SecureMemory) -> None:
     assert header.startswith("Here're the files and directories up to 2 levels deep in /memories/many")
     assert rows[0] == "238.9K\t/memories/many"
     assert rows[1:] == [f"{n}B\t/memories/many/file-{n:04d}.md" for n in range(len(rows) - 1)]
-    assert note == f"[Listing truncated at {LIMIT} characters: view a subdirectory to see the rest.]"
+    shown = len(rows) - 1
+    assert note == (
+        f"[Listing truncated at {LIMIT} characters: it shows entries 1-{shown}. Use view_range, e.g. "
+        f"[{shown + 1}, -1], to see the next entries, or view a subdirectory.]"
+    )
+    # The next page starts where this one stopped, and the pages together list every entry.
+    listed = rows[1:]
+    while True:
+        page = view(mem, "/memories/many", view_range=[len(listed) + 1, -1]).split("\n")
+        listed += [row for row in page[2:] if "\t" in row]
+        if not page[-1].startswith("[Listing truncated"):
+            break
+    assert listed == [f"{human_size(n)}\t/memories/many/file-{n:04d}.md" for n in range(700)]
 
 
 def test_a_long_listing_with_long_paths_stays_within_the_limit(open_mem: Callable[..., SecureMemory]) -> None:
@@ -175,7 +188,10 @@ def test_a_long_listing_with_long_paths_stays_within_the_limit(open_mem: Callabl
     for n in range(5):
         write_raw(memory, f"{parent}/f{n}", b"x", lines=0)
     content = view(memory, parent)
-    assert len(content) <= 1_000 and content.endswith("view a subdirectory to see the rest.]")
+    assert len(content) <= 1_000 and content.endswith(
+        "it shows no entry whole (its paths are long). Use view_range, e.g. [1, -1], to see the next entries, "
+        "or view a subdirectory.]"
+    )
 
 
 def test_errors_and_short_views_are_left_alone(mem: SecureMemory) -> None:

@@ -30,7 +30,17 @@ class ViewTruncate:
         if isinstance(view, FileView) and view.cut:
             note = _line_cut_note(view, self.limit.chars) if view.line_cut else _boundary_note(view, self.limit.chars)
         elif isinstance(view, ListingView) and view.cut:
-            note = f"[Listing truncated at {self.limit.chars} characters: view a subdirectory to see the rest.]"
+            shown = (
+                f"entries {view.first}-{view.last}"
+                if view.last > view.first
+                else f"entry {view.last}"
+                if view.last == view.first
+                else "no entry whole (its paths are long)"
+            )
+            note = (
+                f"[Listing truncated at {self.limit.chars} characters: it shows {shown}. Use view_range, e.g. "
+                f"[{view.last + 1}, -1], to see the next entries, or view a subdirectory.]"
+            )
         else:
             return result
         return dataclasses.replace(result, content=f"{result.text}\n{note}")
