@@ -191,6 +191,8 @@ class FileView:
     total: int  # lines in the file
     cut: bool = False  # the view stopped before ``last`` of the range asked for, to fit the limit
     line_cut: bool = False  # one line alone was longer than the limit and was cut inside
+    line_from: int = 1  # the character the first line shown starts at (view_range [n, n, from])
+    line_chars: int = 0  # with ``line_cut``: how many characters of that line the view shows
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,6 +37,7 @@ from securemem.paths import is_within, name_of
 from securemem.store.base import Entry, StoreTx
 from securemem.text import (
     MAX_LINES,
+    NUMBER_WIDTH,
     clip,
     count_lines,
     fit_lines,
@@ -97,6 +98,9 @@ def _image_type(path: str, data: bytes) -> str | None:
     dot = name_of(path).rfind(".")
     kind = IMAGE_TYPES.get(name_of(path)[dot:].lower()) if dot > 0 else None
     return kind[0] if kind and data.startswith(kind[1]) else None
+
+
+_LINE_PART = 3  # view_range [n, n, c]: line n from its character c
 
 
 def _listing_range(path: str, view_range: list[int] | None) -> tuple[int, int]:
@@ -252,15 +256,47 @@ class Dispatcher:
         lines = split_lines(text)
         if len(lines) > MAX_LINES:
             raise CommandError(f"File {cmd.path} exceeds maximum line limit of 999,999 lines.")
+        if cmd.view_range is not None and len(cmd.view_range) == _LINE_PART:
+            return self._line_part(cmd, entry, lines, limit)
         start, end = (1, len(lines)) if cmd.view_range is None else _check_range(cmd.path, cmd.view_range, len(lines))
         window = lines[start - 1 : end]
         header = f"Here's the content of {cmd.path} with line numbers:\n"
         if limit is None or len(header) + numbered_length(window) <= limit.chars:
             view = FileView(cmd.path, entry, start, end, end, len(lines))
             return Result(header + numbered(window, start), view=view)
-        body, count, line_cut = fit_lines(window, start, limit.chars - limit.reserve - len(header))
+        budget = limit.chars - limit.reserve - len(header)
+        body, count, line_cut = fit_lines(window, start, budget)
         last = start if line_cut else start + count - 1
-        view = FileView(cmd.path, entry, start, last, end, len(lines), cut=True, line_cut=line_cut)
+        chars = max(budget - NUMBER_WIDTH - 1, 0) if line_cut else 0
+        view = FileView(cmd.path, entry, start, last, end, len(lines), cut=True, line_cut=line_cut, line_chars=chars)
+        return Result(header + body, view=view)
+
+    def _line_part(self, cmd: ViewCommand, entry: Entry, lines: list[str], limit: ViewLimit | None) -> Result:
+        """``view_range`` [n, n, c]: line n from its character c on (an extension of the protocol, which
+        the closing line of a view cut inside a long line offers: the rest of that line, page by page)."""
+        assert cmd.view_range is not None
+        number, again, first = cmd.view_range
+        if not 1 <= number <= len(lines) or again != number:
+            _check_range(cmd.path, cmd.view_range, len(lines))  # raises, naming the file's valid range
+        line = lines[number - 1]
+        if not 1 <= first <= max(len(line), 1):
+            raise InvalidRange(
+                f"Error: Invalid `view_range` parameter: {_shown(cmd.view_range)}. Three numbers [n, n, c] show "
+                f"line n from its character c: line {number} has {len(line):,} characters, so 1 <= c <= "
+                f"{max(len(line), 1):,}."
+            )
+        part = line[first - 1 :]
+        header = f"Here's the content of {cmd.path} with line numbers (line {number} from character {first:,}):\n"
+        if limit is None or len(header) + numbered_length([part]) <= limit.chars:
+            view = FileView(cmd.path, entry, number, number, number, len(lines), line_from=first)
+            return Result(header + numbered([part], number), view=view)
+        budget = limit.chars - limit.reserve - len(header)
+        body, _, _ = fit_lines([part], number, budget)
+        chars = max(budget - NUMBER_WIDTH - 1, 0)
+        view = FileView(
+            cmd.path, entry, number, number, number, len(lines), cut=True, line_cut=True, line_from=first,
+            line_chars=chars,
+        )  # fmt: skip
         return Result(header + body, view=view)
 
     # -- writes ----------------------------------------------------------------------------

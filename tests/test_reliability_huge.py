@@ -78,10 +78,14 @@ def test_a_ten_megabyte_line_is_cut_in_views_and_in_edit_snippets(mem: SecureMem
     path = "/memories/one-line.md"
     ok(mem, command="create", path=path, file_text="a" * 5_000_000 + "MARK" + "b" * 5_000_000)
     view = within_cap(ok(mem, command="view", path=path))
+    shown = len(view.split("\n")[1]) - 7  # the number and the TAB
     assert view.endswith(
-        f"[Output truncated: line 1 is longer than {CAP} characters and was cut. The file has 1 "
-        "line; it is the last line of the file.]"
+        f"[Output truncated: line 1 is longer than {CAP} characters and was cut after character {shown:,}. "
+        f"Use view_range [1, 1, {shown + 1}] to see the rest of it. The file has 1 line; it is the last line "
+        "of the file.]"
     )
+    rest = within_cap(ok(mem, command="view", path=path, view_range=[1, 1, 5_000_001]))
+    assert rest.split("\n")[1].startswith("     1\tMARKbbb")
     snippet = within_cap(ok(mem, command="str_replace", path=path, old_str="MARK", new_str="MOVED"))
     assert snippet.startswith("The memory file has been edited. Here is the snippet showing the change")
     assert snippet.endswith("...(cut)") and "Listing" not in snippet

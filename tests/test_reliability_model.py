@@ -183,6 +183,20 @@ class Reference:
                     f"Error: Invalid `view_range` parameter: {view_range}. The file {path} is empty; "
                     "view it without view_range."
                 )
+            if len(view_range) == 3 and 1 <= view_range[0] == view_range[1] <= len(lines):
+                # The extension: line n from its character c (what a view cut inside a long line offers).
+                number, _, first = view_range
+                line = lines[number - 1]
+                if not 1 <= first <= max(len(line), 1):
+                    raise Refused(
+                        f"Error: Invalid `view_range` parameter: {view_range}. Three numbers [n, n, c] show line n "
+                        f"from its character c: line {number} has {len(line):,} characters, so 1 <= c <= "
+                        f"{max(len(line), 1):,}."
+                    )
+                return (
+                    f"Here's the content of {path} with line numbers (line {number} from character {first:,}):\n"
+                    + numbered([line[first - 1 :]], number)
+                )
             ok = (
                 len(view_range) == 2
                 and 1 <= view_range[0] <= len(lines)

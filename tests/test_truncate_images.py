@@ -109,7 +109,22 @@ def test_a_single_line_longer_than_the_limit_is_cut_too(mem: SecureMemory, trail
     header, first, note = content.split("\n")
     assert header == "Here's the content of /memories/wide with line numbers:"
     assert first.startswith("     1\tyyyy") and len(first) > LIMIT // 2
-    assert note.startswith(f"[Output truncated: line 1 is longer than {LIMIT} characters and was cut.")
+    shown = len(first) - 7  # the number and the TAB
+    assert note.startswith(
+        f"[Output truncated: line 1 is longer than {LIMIT} characters and was cut after character {shown:,}. "
+        f"Use view_range [1, 1, {shown + 1}] to see the rest of it."
+    )
+    # Page by page, the line's parts put together are the whole line, each view within the limit.
+    parts, at = [first.split("\t", 1)[1]], shown + 1
+    while at <= 50_000:
+        page = view(mem, "/memories/wide", [1, 1, at])
+        assert len(page) <= LIMIT and page.startswith(
+            f"Here's the content of /memories/wide with line numbers (line 1 from character {at:,}):\n     1\t"
+        )
+        part = page.split("\n")[1].split("\t", 1)[1]
+        parts.append(part)
+        at += len(part)
+    assert "".join(parts) == "y" * 50_000
     if trailing:
         assert "The file has 2 lines; use view_range [2, -1] for the lines after it." in note
         assert view(mem, "/memories/wide", [2, -1]).endswith("     2\tafter")

@@ -63,7 +63,8 @@ def _boundary_note(view: FileView, max_chars: int) -> str:
 
 
 def _line_cut_note(view: FileView, max_chars: int) -> str:
-    """The closing line when one line alone is over the limit (no view_range can show all of it)."""
+    """The closing line when one line alone is over the limit: where the rest of that line is
+    (view_range [n, n, c], line n from its character c) and the range of the lines after it."""
     line = view.last
     after = (
         f"use view_range {_next_range(view, line + 1)} for the lines after it"
@@ -72,7 +73,9 @@ def _line_cut_note(view: FileView, max_chars: int) -> str:
         if line == view.total
         else "it is the last line of this range"
     )
+    rest = view.line_from + view.line_chars
     return (
-        f"[Output truncated: line {line} is longer than {max_chars} characters and was cut. "
+        f"[Output truncated: line {line} is longer than {max_chars} characters and was cut after character "
+        f"{rest - 1:,}. Use view_range [{line}, {line}, {rest}] to see the rest of it. "
         f"The file has {_lines(view.total)}; {after}.]"
     )
