@@ -218,11 +218,14 @@ REVIEWS = {
     "d": "pii_review_d.jsonl: blind, written after C's fixes, taken as it came",
     "e": "pii_review_e.jsonl: blind, written last, taken as it came",
     "f": "pii_review_f.jsonl: blind, written after E's fixes, taken as it came",
+    "g": "pii_review_g.jsonl: blind, written after F's fixes, taken as it came",
+    "h": "pii_review_h.jsonl: blind, written after G's fixes, taken as it came",
+    "i": "pii_review_i.jsonl: blind, written after H's fixes, taken as it came",
 }
 
 
 def print_reviews(detectors: dict[str, Detector]) -> None:
-    """Recall per scope and round on the six reviewers' corpora, and their ordinary lines altered."""
+    """Recall per scope and round on the reviewers' corpora, and their ordinary lines altered."""
     print("\nreviewers' corpora (written without seeing ours; a value counts when it is covered whole)")
     for key, title in REVIEWS.items():
         rows = [
