@@ -105,3 +105,26 @@ def test_addresses_spelt_in_japanese_korean_and_indian_english_or_glued_to_label
 )
 def test_ibans_and_numbers_named_by_their_format(text: str, values: list[str]) -> None:
     assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (
+            'caller: "my social is eight one three, three zero, four three four four" [confidence 0.91]',
+            ["eight one three, three zero, four three four four"],
+        ),
+        (
+            'Transcripción: "el número de la tarjeta es cuatro seis siete cuatro, cero cuatro nueve uno, uno dos '
+            'tres ocho, siete dos dos cuatro", caduca en agosto.',
+            [
+                "cuatro seis siete cuatro, cero cuatro nueve uno, uno dos tres ocho, siete dos dos cuatro",
+            ],
+        ),
+        ("my social is nine one three, three zero, four three four four", []),  # no SSN begins with 9
+        ("card one two three four one two three four one two three four one two three four", []),  # fails Luhn
+        ("the security review covered one two three four five six seven eight nine", []),  # named no SSN
+    ],
+)
+def test_ssns_and_cards_read_out_digit_by_digit(text: str, values: list[str]) -> None:
+    assert found_values(text) == values

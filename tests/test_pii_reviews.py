@@ -101,10 +101,9 @@ def altered(name: str) -> list[str]:
         # (PL, NO, KR, IT), a card split across two lines.
         ("h", "claim", None, 0.965),
         # Blind, after H's fixes (OCR'd faxes, MT940 and X12 EDI, HL7, Slack and Jira exports; 26
-        # languages): 275 of 302 as it came, 295 since. Left: numbers spelt in Chinese numerals and
-        # Spanish words, an SSN spelt in English words, Turkish "et"/"nokta", a card in four CSV cells, a
-        # Thai label glued to the words after it, a session cookie.
-        ("i", "claim", None, 0.975),
+        # languages): 275 of 302 as it came, 297 since. Left: a phone in Chinese numerals, Turkish
+        # "et"/"nokta", a card in four CSV cells, a Thai label glued to the words after it, a session cookie.
+        ("i", "claim", None, 0.98),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

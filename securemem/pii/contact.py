@@ -11,6 +11,7 @@ from itertools import accumulate, chain
 
 import phonenumbers
 
+from securemem.pii.checksums import luhn_valid, ssn_valid
 from securemem.pii.normalize import normalise_text
 from securemem.pii.scan import Scan, Span, by_first_letter
 
@@ -1563,7 +1564,7 @@ for _digits_of_language in (
 _DIGIT_WORDS["oh"] = "0"
 _DIGIT_WORD = "(?:" + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True)) + ")"
 _WORD_GAP = r"(?:[ \t]*[,\-–—/.][ \t]*|[ \t]+)"
-_SPELT_RUN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{6,14}}(?![^\W\d_])")
+_SPELT_RUN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{6,18}}(?![^\W\d_])")
 # Two digit words in a row after a blank: what a spelt-out number holds. Led by the blank, the pattern
 # is tried at blanks only (a pattern led by the words is tried at nearly every letter: a fifth of the
 # time of a scan of prose). Wider than the finder: the finder decides.
@@ -1571,6 +1572,11 @@ _SPELT_START = re.compile(
     rf"[ \t\n:(](?:{by_first_letter(sorted(_DIGIT_WORDS))})(?=[ \t,\-–—/.])[ \t,\-–—/.]{{1,3}}{_DIGIT_WORD}(?![^\W\d_])"
 )
 _SPELT_CONTEXT = _PHONE_WORDS | {"número", "numero", "nummer", "numer", "numéro"}
+# An SSN or a card read out (reviewer I: "my social is eight one three, three zero, ..."; "el número de
+# la tarjeta es cuatro seis siete cuatro, ..."): named by these words, and valid as such a number.
+_SPELT_SSN_CONTEXT = frozenset({"social", "ssn", "seguro"})
+_SPELT_CARD_CONTEXT = frozenset({"card", "tarjeta", "carte", "karte", "kreditkarte", "visa", "mastercard", "amex"})
+_PHONE_MOST_DIGITS = 15  # E.164
 
 
 def may_hold_spelt_phone(scan: Scan) -> bool:
@@ -1578,11 +1584,22 @@ def may_hold_spelt_phone(scan: Scan) -> bool:
     return _SPELT_START.search(lower) is not None or _SPELT_START.match(" " + lower[:16]) is not None
 
 
-def find_spelt_phones(scan: Scan) -> Iterator[Span]:
+def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
+    """Phones, SSNs and cards read out digit by digit, named by the words before them."""
     lower = scan.lower
     for match in _SPELT_RUN.finditer(lower):
         words = _WORDS.findall(lower[max(0, match.start() - 48) : match.start()])[-4:]
-        digits = {_DIGIT_WORDS[word] for word in re.findall(_DIGIT_WORD, match.group())}
+        number = "".join(_DIGIT_WORDS[word] for word in re.findall(_DIGIT_WORD, match.group()))
         # Three digits or more: "phone = [null, null, null, ...]" is a list of code, not a number read out.
-        if len(digits) >= 3 and _SPELT_CONTEXT.intersection(words):
-            yield match.span()
+        if len(set(number)) < 3:
+            continue
+        if len(number) <= _PHONE_MOST_DIGITS and _SPELT_CONTEXT.intersection(words):
+            yield "PHONE", *match.span()
+        elif (
+            len(number) == 9
+            and _SPELT_SSN_CONTEXT.intersection(words)
+            and ssn_valid(number[:3], number[3:5], number[5:])
+        ):
+            yield "US_SSN", *match.span()
+        elif 13 <= len(number) <= 19 and _SPELT_CARD_CONTEXT.intersection(words) and luhn_valid(number):
+            yield "CREDIT_CARD", *match.span()

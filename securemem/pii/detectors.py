@@ -45,7 +45,7 @@ from securemem.pii.contact import (
     find_labelled_phones,
     find_obfuscated_emails,
     find_phones,
-    find_spelt_phones,
+    find_spelt_numbers,
     find_spoken_emails,
     foreign_at,
     may_hold_labelled_phone,
@@ -149,7 +149,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
         digits=PHONE_DIGITS,
         gate=may_hold_labelled_phone,
     ),
-    _Builtin(frozenset({"PHONE"}), _typed("PHONE", find_spelt_phones), gate=may_hold_spelt_phone),
+    _Builtin(frozenset({"PHONE", "US_SSN", "CREDIT_CARD"}), find_spelt_numbers, gate=may_hold_spelt_phone),
     _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards), digits=CARD_DIGITS),
     _Builtin(
         frozenset({"CREDIT_CARD"}),
