@@ -221,6 +221,7 @@ REVIEWS = {
     "g": "pii_review_g.jsonl: blind, written after F's fixes, taken as it came",
     "h": "pii_review_h.jsonl: blind, written after G's fixes, taken as it came",
     "i": "pii_review_i.jsonl: blind, written after H's fixes, taken as it came",
+    "j": "pii_review_j.jsonl: blind, written after I's fixes, taken as it came",
 }
 
 

@@ -1,4 +1,4 @@
-"""Nine reviewers' corpora, written by people who had not seen this package's corpora, hold today's
+"""Ten reviewers' corpora, written by people who had not seen this package's corpora, hold today's
 recall and damage: a change that loses a value they label or alters an ordinary line of theirs fails.
 
 - ``pii_review_a.jsonl`` (1,814 lines, nine languages): three rounds, the later ones written after
@@ -22,6 +22,9 @@ recall and damage: a change that loses a value they label or alters an ordinary 
 - ``pii_review_i.jsonl`` (300 lines: 140 positive, 60 evasion, 100 negative), written blind after H's
   fixes (OCR'd faxes, SWIFT and X12 EDI, HL7, chat and ticket exports, PDF text) in 26 languages by a
   generator with a fixed seed (a registry's host name in it replaced by a neutral one); taken as it came.
+- ``pii_review_j.jsonl`` (300 lines: 140 positive, 60 evasion, 100 negative), written blind after I's
+  fixes (call summaries, KYC and fraud notes, SOAP, HAR, Kubernetes, SMS and IVR logs) in 23 languages by
+  a generator with a fixed seed; taken as it came. A value split on purpose has one label per piece.
 - ``pii_review_g.jsonl`` (500 lines: 220 positive, 80 evasion, 200 negative), written blind after F's
   fixes had landed (mail headers, chat exports, notebooks, HAR, WS-Security, CI files, OCR'd forms) in
   sixteen languages, by a generator with a fixed seed; taken as it came. Its negatives count documented
@@ -104,6 +107,12 @@ def altered(name: str) -> list[str]:
         # languages): 275 of 302 as it came, 297 since. Left: a phone in Chinese numerals, Turkish
         # "et"/"nokta", a card in four CSV cells, a Thai label glued to the words after it, a session cookie.
         ("i", "claim", None, 0.98),
+        # Blind, after I's fixes (call summaries, KYC notes, SOAP, HAR, Kubernetes, SMS and IVR logs; 23
+        # languages): 336 of 368 as it came, 347 since. Left: addresses at .test (a reserved name, found by
+        # no rule on purpose), numbers in Chinese numerals, values split across chat lines, table cells
+        # or log lines, a session cookie, a Sentry DSN, an Azure DevOps PAT named only as "PAT", a Thai
+        # label glued to the words after it.
+        ("j", "claim", None, 0.94),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -173,9 +182,16 @@ def test_reviewer_i_ordinary_lines_stay_as_they_are() -> None:
     assert altered("i") == []
 
 
+def test_reviewer_j_ordinary_lines_altered_are_known() -> None:
+    """Reviewer J calls a Kubernetes secret's base64 ``data:`` password ordinary; base64 is no cipher,
+    and this package reads the value after ``password:`` as one. As it came, a read replica's URL after
+    "no password in URL:" and a GraphQL field's type were taken for passwords too."""
+    assert [[text[f.start : f.end] for f in detect(text)] for text in altered("j")] == [["S2VzdHJlbCU1NDcz"]]
+
+
 def test_labels_point_at_their_values() -> None:
     """The corpora's offsets are what the tests above compare spans with."""
-    for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i"):
+    for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j"):
         for row in rows(name):
             for label in row["labels"]:
                 assert row["text"][label["start"] : label["end"]] == label["value"], row["id"]

@@ -1571,7 +1571,7 @@ _SPELT_RUN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}
 _SPELT_START = re.compile(
     rf"[ \t\n:(](?:{by_first_letter(sorted(_DIGIT_WORDS))})(?=[ \t,\-–—/.])[ \t,\-–—/.]{{1,3}}{_DIGIT_WORD}(?![^\W\d_])"
 )
-_SPELT_CONTEXT = _PHONE_WORDS | {"número", "numero", "nummer", "numer", "numéro"}
+_SPELT_CONTEXT = _PHONE_WORDS | {"número", "numero", "nummer", "numer", "numéro", "unter", "au", "rappelez", "rappeler"}
 # An SSN or a card read out (reviewer I: "my social is eight one three, three zero, ..."; "el número de
 # la tarjeta es cuatro seis siete cuatro, ..."): named by these words, and valid as such a number.
 _SPELT_SSN_CONTEXT = frozenset({"social", "ssn", "seguro"})

@@ -51,7 +51,9 @@ _PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r\x0b\x0c"
 # Letters that render blank although their category says "letter" or "symbol".
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 _DASHES = frozenset("\u2212\u2043\ufe63\uff0d\u2e3a\u2e3b\u2053")  # ... and the swung dash "⁓"
-_STOPS = {"\u3002": ".", "\uff61": ".", "\u2024": "."}
+# Full stops of other scripts, and the middle dots a paper form or a typist puts between groups
+# ("308·84·5030", "030・1234"): read as a dot.
+_STOPS = {"\u3002": ".", "\uff61": ".", "\u2024": ".", "\u00b7": ".", "\u30fb": ".", "\u2027": ".", "\u22c5": "."}
 _SLASHES = frozenset("\u2044\u2215")  # fraction and division slashes, which NFKC keeps
 # Digits NFKC writes with brackets or a stop ("⑴" U+2474, "⒈" U+2488, "🄁" U+1F101).
 _DECORATED_DIGITS = re.compile(r"\(([0-9]+)\)|([0-9]+)[.,]")
@@ -274,7 +276,10 @@ _ESCAPE = re.compile(
     # markdown's bold around a group of digits ("4750 **6495** 1749"); a soft line break of
     # quoted-printable ("lotte@ayurm=\ned-hospitals.in", read only in text that names the encoding).
     r"|(?P<hidden><wbr ?/?>|&(?:shy|ZeroWidthSpace|zwj|zwnj|#173|#8203|#x[aA][dD]|#x200[bB]);"
-    r"|(?<![^\s(])\*\*(?=[0-9])|(?<=[0-9])\*\*(?![^\s.,;:)]))"
+    r"|(?<![^\s(])\*\*(?=[0-9])|(?<=[0-9])\*\*(?![^\s.,;:)])"
+    r"|(?<=[A-Za-z0-9][-_])\*\*(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\*\*(?=\s|[.,;:)]|$))"
+    # An address read out: "183 dot 180 dot 74 dot 5" (a space kept on each side stays a space)
+    r"|(?<=[0-9]) (?P<spoken>dot) (?=[0-9])"
     r"|(?<=[^\s=])(?P<soft>=\r?\n)(?=[^\s])"
     # A defanged address, as threat reports write them ("199[dot]53[dot]107[dot]168", "31[.]155.119.24",
     # "2a00[:]1450[:]..."), and markdown's escaped dash and underscore ("sk\-svcacct\-...").
@@ -288,11 +293,11 @@ _ESCAPE = re.compile(
     r'|(?<=[{,:\[])[ ]?\\(?P<quote>")|\\(?P<closing>")(?=[ ]?[:,}\]])'
 )
 _NAMED = {"commat": "@", "plus": "+", "period": "."}
-_ESCAPE_MARKS = ("%", "\\", "&", "[", "<wbr", "**", "=\n")
+_ESCAPE_MARKS = ("%", "\\", "&", "[", "<wbr", "**", "=\n", " dot ")
 _QUOTED_PRINTABLE = re.compile("quoted-printable", re.IGNORECASE)
 
 
-def _escapes(original: str) -> dict[int, tuple[str, int]]:
+def _escapes(original: str) -> dict[int, tuple[str, int]]:  # noqa: PLR0912 - one branch per form
     """Where escapes start in ``original``: their character and where they end."""
     found: dict[int, tuple[str, int]] = {}
     quoted_printable = "=\n" in original and _QUOTED_PRINTABLE.search(original) is not None
@@ -311,6 +316,9 @@ def _escapes(original: str) -> dict[int, tuple[str, int]]:
             char = match["markdown"]
         elif match["hidden"] is not None:
             char = ""
+        elif match["spoken"] is not None:
+            found[match.start("spoken") - 1] = (".", match.end("spoken") + 1)
+            continue
         elif match["soft"] is not None:
             if not quoted_printable:
                 continue
@@ -416,7 +424,10 @@ class View:
         original = self.original
         while first > 0 and _leading_mark(original[first - 1]):
             first -= 1
-        return first, self.end(end)
+        last = self.end(end)
+        if original.startswith("**", last) and last in self._escapes and "**" in original[first:last]:
+            last = self._escapes[last]  # bold opened inside the value and closed right after it: part of it
+        return first, last
 
 
 def _changes(original: str, escapes: dict[int, tuple[str, int]]) -> list[tuple[int, str]]:

@@ -168,7 +168,7 @@ _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
 _KEY_MAX = 64
 # What a name means when it is the whole key or its last part.
 _PASSWORD_KEY = re.compile(
-    r"(?:password|passwd|passphrase|passcode|pwd|(?:^|[_.\-])(?:pass|pw|pin)|"
+    r"(?:password|passwd|passphrase|passcode|pwd|authtok|(?:^|[_.\-])(?:pass|pw|pin)|"
     r"(?:^|[_.\-])(?:pg|root|admin|db|my|user|sys|sa|app|api|ftp|smtp|mail|redis|mysql|ldap|vnc|wifi|wlan)(?:pass|pw))$"
 )
 _SECRET_KEY = re.compile(
@@ -626,7 +626,7 @@ _PW_WORDS = (
     "passord", "lozinka", "geslo", "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
     "mật khẩu", "mat khau", "รหัสผ่าน",
     "סיסמה", "סיסמא", "הסיסמה", "كلمة المرور", "كلمة السر", "رمز عبور", "kata sandi", "kata laluan",
-    "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "पासवर्ड",
+    "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "पासवर्ड", "পাসওয়ার্ড",
     # Configuration directives followed by the password alone.
     "requirepass", "auth_pass", "rootpw", "wpa_passphrase", "masterauth", "bindpw", "psk", "wpa_psk",
 )  # fmt: skip
@@ -671,6 +671,7 @@ _PASSWORD_HINTS_OTHER = (
     "ωδik", "uvθ", "ynθ",
     "mật khẩu", "รหสผาน",  # Vietnamese; Thai "รหัสผ่าน" as the view writes it (its marks dropped)
     "סיסמ", "كلمة", "رمز عبور",  # Hebrew, Arabic, Persian
+    "পাসও",  # Bengali "পাসওয়ার্ড"
 )  # fmt: skip
 # Verbs between a label and its value, longest first ("is now", "changed to", "heißt", "devient", "→").
 _VERBS = (
@@ -748,8 +749,31 @@ def _password_phrases(text: str, lower: str, spans: list[tuple[int, int]]) -> It
             yield found
 
 
+def _password_in_brackets(text: str, at: int) -> Hit | None:
+    """A password in brackets right after its label: Japanese and Chinese quotation brackets
+    ("パスワード「zFA9z2lSEYlS!*」で"), or round ones ("nannte ihr bisheriges Passwort (Autumn2025#)")."""
+    if text[at] in _CORNER_BRACKETS:
+        bracket = _CORNER_BRACKET.match(text, at)
+        if bracket is None:
+            return None
+        start, end = bracket.span("value" if bracket["value"] is not None else "v2")
+        # Only a value shaped like a password: a bracket also quotes words ("パスワード「変更済み」").
+        return ("PASSWORD", start, end) if _password_shaped(text[start:end]) else None
+    inside = _IN_BRACKETS.match(text, at)
+    value = "" if inside is None else inside["value"]
+    if inside is None or not (
+        _password_shaped(value) and _DIGIT.search(value) and value.lower() != value != value.upper()
+    ):
+        # In round brackets only a value with capitals, small letters and a digit: "password (optional)",
+        # "(case-sensitive)", "(min. 8 characters)", "(RFC-7617)", "(v2-only)" are remarks.
+        return None
+    return ("PASSWORD", *inside.span("value"))
+
+
+_IN_BRACKETS = re.compile(r"\((?P<value>[^\s()]{6,64})\)")
 # Japanese and Chinese quotation brackets around a value.
 _CORNER_BRACKETS = "\u300c\u300e\uff62"  # 「 『 ｢
+_BRACKETS = _CORNER_BRACKETS + "("
 _CORNER_BRACKET = re.compile(
     "[\u300c\uff62](?P<value>[^\u300d\uff63\n]{1,256})[\u300d\uff63]|\u300e(?P<v2>[^\u300f\n]{1,256})\u300f"
 )
@@ -776,13 +800,8 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
     if "_" in match["label"] and _NOT_SECRET_KEY.search(match["label"]):
         return None  # "password_hash: ...", "db_password_file = ...": the name says it is not the secret
     at = _skip_blanks(text, match.end())
-    if at < len(text) and text[at] in _CORNER_BRACKETS:  # "パスワード「zFA9z2lSEYlS!*」で"
-        bracket = _CORNER_BRACKET.match(text, at)
-        if bracket is None:
-            return None
-        start, end = bracket.span("value" if bracket["value"] is not None else "v2")
-        # Only a value shaped like a password: a bracket also quotes words ("パスワード「変更済み」").
-        return ("PASSWORD", start, end) if _password_shaped(text[start:end]) else None
+    if at < len(text) and text[at] in _BRACKETS:
+        return _password_in_brackets(text, at)
     value = _VALUE.match(text, at)
     if value is None:
         return None
@@ -1119,7 +1138,7 @@ def may_hold_high_entropy(scan: Scan) -> bool:
 _OTHER_SECRET_WORDS_ASCII = (
     "jeton", "clave", "chave", "chiave", "klucz", "sekret", "sleutel", "nyckel", "nokkel", "avain", "kulcs",
     "cheie", "kunci", "anahtar", "segredo", "segreto", "geheim", "hemmelig", "hemlig", "rahasia", "salaisuus",
-    "titok", "khoa",
+    "titok", "khoa", "tokenem", "tokenu", "tokena", "tokeny",
 )  # fmt: skip
 _OTHER_SECRET_WORDS = tuple(
     dict.fromkeys(
@@ -1703,7 +1722,15 @@ def _plausible_value(secret: str, quoted: bool) -> bool:
         return False  # "The HMAC key is PBKDF2-HMAC-SHA512 of the key", "token: TLS-ECDHE-RSA-AES128-GCM-SHA256"
     if not quoted and _CALLED_FOR.match(secret):
         return False  # "user, passwd = self.get_user_passwd(host, realm)", "passwd = unquote(passwd or '')"
+    if _URL_VALUE.match(secret) or _SCHEMA_TYPE.fullmatch(secret):
+        # "(no password in URL): postgres://reporting@host/db" (credentials in a URL are found as such),
+        # "login(username: String!, password: String!)": a field's type in a GraphQL schema
+        return False
     return not secret.startswith("[")
+
+
+_URL_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{1,30}://")
+_SCHEMA_TYPE = re.compile(r"\[?(?:String|Int|Float|Boolean|ID|DateTime|JSON|Upload)!?\]?!?[,)]?")
 
 
 def _code_shaped(secret: str, quoted: bool) -> bool:
@@ -2056,4 +2083,8 @@ def _decodes_to_credentials(value: str) -> bool:
     except (binascii.Error, UnicodeDecodeError, ValueError):
         return False
     user, colon, password = decoded.partition(":")
-    return bool(colon and user and password and decoded.isprintable())
+    # No user before a long password: a personal access token sent as Basic (Azure DevOps' ":<PAT>").
+    return bool(colon and (user or len(password) >= _TOKEN_AS_PASSWORD) and password and decoded.isprintable())
+
+
+_TOKEN_AS_PASSWORD = 20

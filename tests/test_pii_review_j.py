@@ -1,0 +1,67 @@
+"""Forms from reviewer J's blind round (tests/data/pii_review_j.jsonl, taken as it came): values it
+labels that were missed, each with the hard cases around it. Each case lists exactly what is found."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import found_values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("পাসওয়ার্ড: WYR1&I-is@yE@Bh9\nপ্রথম লগইনের পর", ["WYR1&I-is@yE@Bh9"]),  # Bengali
+        ("ldap_default_authtok = cswe!4n@K*M+l*oT", ["cswe!4n@K*M+l*oT"]),  # SSSD's bind password
+        ("Kundin nannte ihr bisheriges Passwort (Autumn2025#)", ["Autumn2025#"]),
+        ("enter your password (case-sensitive) below", []),
+        ("password (RFC-7617) and password (v2-only)", []),
+        ("Read replica (auth via IAM, no password in URL): postgres://reporting@ledger-ro.local:5432/ledger", []),
+        ("type Mutation {\n  login(username: String!, password: String!): AuthPayload!\n}", []),
+        ("password: Summer2024!", ["Summer2024!"]),
+    ],
+)
+def test_passwords_in_brackets_and_labels_of_bengali_and_sssd(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("Applicant SSN: 308·84·5030 (typed with middle dots)", ["308·84·5030"]),
+        ("<ns:MemberSSN>011176469</ns:MemberSSN>", ["011176469"]),
+        ("<ns:MemberId>011176469</ns:MemberId>", []),
+        ("the ATM keeps calling 183 dot 180 dot 74 dot 5 now", ["183 dot 180 dot 74 dot 5"]),
+        (
+            "use bot token xoxb-806735807625-2564455924105-**Og7tzDhPyZzYbnWtrEqVBCIx** (the bold part rotates)",
+            ["xoxb-806735807625-2564455924105-**Og7tzDhPyZzYbnWtrEqVBCIx**"],
+        ),
+        ("a well-**known** fact", []),
+        (
+            "AUTHORIZATION: Basic OjMzN2dwc2NycTM0ajVjaXppM3VzaTdvMmxlcHN4eWVlc2xpN3NuMjd1Zm4yNGlidnphcWk=",
+            ["OjMzN2dwc2NycTM0ajVjaXppM3VzaTdvMmxlcHN4eWVlc2xpN3NuMjd1Zm4yNGlidnphcWk="],
+        ),  # ":<PAT>", no user
+        ("Authorization: Basic Onh5eg==", []),  # ":xyz": no user and a short password
+        ("moim osobistym tokenem PD u+S8PBi1ALC4bDSghLdE (unieważnić)", ["u+S8PBi1ALC4bDSghLdE"]),
+    ],
+)
+def test_separators_and_markup_a_typist_puts_inside_a_value(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (
+            "bitte unter null eins fünf zwei sechs sechs neun sieben null zwei vier null zurückrufen",
+            ["null eins fünf zwei sechs sechs neun sieben null zwei vier null"],
+        ),
+        (
+            "« rappelez-moi au zéro six, zéro trois, huit un, neuf trois, cinq six, merci »",
+            ["zéro six, zéro trois, huit un, neuf trois, cinq six"],
+        ),
+        ("rendez-vous au un deux", []),
+    ],
+)
+def test_phones_read_out_after_where_to_call(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
