@@ -17,12 +17,30 @@ RESERVED_PREFIX = "securemem:"  # store.history.EXPIRY_ACTOR, MIGRATION_ACTOR, a
 
 
 def is_reserved(actor: str) -> bool:
-    """The actor is securemem's, or reads as one: capitals, compatibility forms ("securemem：" with a
-    fullwidth colon), invisible characters and spaces around it change nothing a reader sees."""
-    if actor.startswith(RESERVED_PREFIX):
-        return True
-    seen = "".join(char for char in unicodedata.normalize("NFKC", actor) if unicodedata.category(char) != "Cf")
-    return seen.strip().casefold().startswith(RESERVED_PREFIX)
+    """The actor is securemem's, or reads as one: capitals, compatibility forms, look-alike letters
+    ("sеcuremem:" with a Cyrillic "е"), colons of other kinds ("securemem：", "securemem꞉"), and
+    invisible characters or spaces anywhere change nothing a reader sees."""
+    return actor.startswith(RESERVED_PREFIX) or skeleton(actor).startswith(RESERVED_PREFIX)
+
+
+def skeleton(actor: str) -> str:
+    """What a reader sees of ``actor``: the scanner's view (invisible characters dropped, look-alike
+    letters made Latin, NFKC), colons folded, blanks dropped, case folded."""
+    from securemem.pii.normalize import normalise_text  # its tables load when an actor is checked
+
+    seen = normalise_text(actor).translate(_COLONS)
+    return "".join(char for char in seen if not char.isspace()).casefold()
+
+
+_COLONS = str.maketrans(dict.fromkeys("\uff1a\ua789\u2236\ufe13\ufe55\u02d0\u02f8\u0589\u05c3\u0703\u1361", ":"))
+# Characters that break the one line an actor is shown on, or reorder or hide what follows it.
+_BIDI = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u061c")
+
+
+def _printable(value: str) -> bool:
+    if not is_unicode_text(value) or not skeleton(value):
+        return False  # a lone surrogate, or nothing a reader would see
+    return not any(char in _BIDI or unicodedata.category(char) in ("Cc", "Zl", "Zp") for char in value)
 
 
 def check_actors(*, session_id: object = None, api_key_id: object = None) -> None:
@@ -31,9 +49,7 @@ def check_actors(*, session_id: object = None, api_key_id: object = None) -> Non
     for what, value in (("session_id", session_id), ("api_key_id", api_key_id)):
         if value is not None and not isinstance(value, str):
             raise InvalidRequest(f"{what} must be a string or None")
-        if isinstance(value, str) and (
-            not value.strip() or not is_unicode_text(value) or any(unicodedata.category(c) == "Cc" for c in value)
-        ):
+        if isinstance(value, str) and not _printable(value):
             raise InvalidRequest(
                 f"{what} must be printable text on one line (not empty, no control character, no lone surrogate)"
             )

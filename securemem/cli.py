@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import sys
 import threading
@@ -351,20 +352,34 @@ def _echo(raw: bytes) -> str:
     shown as ``[TYPE]`` whatever the policy stores (a refused value is echoed by no one), control
     characters escaped, and a long line cut."""
     line = raw.strip()
-    head = _redacted(line[: ECHO_CHARS * 4].decode("utf-8", errors="backslashreplace"))
-    if len(head) <= ECHO_CHARS and len(line) <= ECHO_CHARS * 4:
-        return head.translate(_ESCAPES)
-    return f"{head[:ECHO_CHARS].translate(_ESCAPES)} ... (cut: the line holds {len(line):,} bytes)"
+    # Scanned well past what is shown, so that no value the echo starts is cut before the scan
+    # (then unrecognised); the echo shows the line's first ECHO_CHARS characters, each value in
+    # them replaced whole.
+    text = line[:_ECHO_SCAN].decode("utf-8", errors="backslashreplace")
+    shown = _redacted(text, ECHO_CHARS)
+    if len(text) <= ECHO_CHARS and len(line) <= _ECHO_SCAN:
+        return shown.translate(_ESCAPES)
+    return f"{shown.translate(_ESCAPES)} ... (cut: the line holds {len(line):,} bytes)"
 
 
-def _redacted(text: str) -> str:
+_ECHO_SCAN = 64 * 1024
+# A JSON escape of a control character, as long as two spaces: a value on a line of its own in a
+# file_text ("...\n123-45-6789") is read apart from the escape's letter.
+_JSON_CONTROL = re.compile(r"\\[nrtbf]")
+
+
+def _redacted(text: str, limit: int) -> str:
+    """``text[:limit]``, each value the scanner finds in ``text`` that starts there shown by its type."""
     from securemem.pii import detect  # the scanner's tables load only when replay runs
 
     pieces, done = [], 0
-    for finding in detect(text):
-        pieces += [text[done : finding.start], f"[{finding.type}]"]
-        done = finding.end
-    return "".join([*pieces, text[done:]])
+    for finding in detect(_JSON_CONTROL.sub("  ", text)):
+        if finding.start >= limit:
+            break
+        if finding.start >= done:
+            pieces += [text[done : finding.start], f"[{finding.type}]"]
+            done = finding.end
+    return "".join([*pieces, text[done:limit] if done < limit else ""])
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

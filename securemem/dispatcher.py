@@ -109,8 +109,10 @@ def _listing_range(path: str, view_range: list[int] | None) -> tuple[int, int]:
         return 1, -1
     if len(view_range) == 2:
         start, end = view_range
-        if start >= 1 and (end == -1 or start <= end):
-            return start, end
+        # No listing holds a million entries (a quota holds a store far below): a bigger number is
+        # refused here, before it reaches the store's LIMIT (SQLite's integers end at 2**63).
+        if 1 <= start < _MAX_SHOWN and (end == -1 or start <= end):
+            return start, min(end, _MAX_SHOWN)
     raise InvalidRange(
         f"Error: Invalid `view_range` parameter: {_shown(view_range)}. On the directory {path} it numbers "
         "the entries of its listing: use [start, end] with 1 <= start <= end, or [start, -1] to list from "

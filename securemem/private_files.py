@@ -6,6 +6,7 @@ rule (ssh's rule for private keys) is written once.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -29,7 +30,16 @@ def read_private_text(path: str | os.PathLike[str], encoding: str) -> tuple[str,
     """
     where = Path(path)
     info = where.stat()
+    if stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_PRIVATE_TEXT:
+        # A FIFO would block the read until a writer came, a device (/dev/zero) would never end: a
+        # key or a passphrase is a small regular file.
+        raise OSError(errno.EINVAL, "not a small regular file", os.fspath(path))
     return where.read_text(encoding=encoding), bool(info.st_mode & (stat.S_IRWXG | stat.S_IRWXO))
+
+
+MAX_PRIVATE_TEXT = 1 << 20  # a key file holds 64 hex characters, a passphrase file one line
 
 
 def write_private_atomic(path: str | os.PathLike[str], data: bytes, *, replace: bool = True) -> None:

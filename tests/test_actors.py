@@ -44,7 +44,19 @@ def test_other_ids_are_still_taken_as_given(tmp_path: Path) -> None:
     assert (version.session_id, version.api_key_id) == ("sess_x", "app-securemem:1")
 
 
-@pytest.mark.parametrize("actor", ["SECUREMEM:x", " securemem:x", "securemem\uff1ax", "\u200bsecuremem:x"])
+@pytest.mark.parametrize(
+    "actor",
+    [
+        "SECUREMEM:x",
+        " securemem:x",
+        "securemem\uff1ax",
+        "\u200bsecuremem:x",
+        "s\u0435curemem:x",  # a Cyrillic "е"
+        "securemem\ua789x",  # another colon
+        "secure\ufe0fmem:x",  # a variation selector
+        "secure mem: x",
+    ],
+)
 def test_look_alikes_of_the_prefix_are_taken_for_it(tmp_path: Path, actor: str) -> None:
     with pytest.raises(InvalidRequest, match="may not start with"):
         SecureMemory.open(tmp_path / "s.db", key=KEY, session_id=actor)
@@ -53,7 +65,9 @@ def test_look_alikes_of_the_prefix_are_taken_for_it(tmp_path: Path, actor: str) 
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("actor", ["", "   ", "ops\nforged line", "ops\x00", "ops\udcff"])
+@pytest.mark.parametrize(
+    "actor", ["", "   ", "ops\nforged line", "ops\x00", "ops\udcff", "ops\u2028x", "\u202eops", "\u200b", "\ufeff"]
+)
 def test_an_actor_is_printable_text_on_one_line(tmp_path: Path, actor: str) -> None:
     # A lone surrogate failed every later write of the handle; an empty or multi-line actor is no name.
     with pytest.raises(InvalidRequest, match="must be printable text on one line"):

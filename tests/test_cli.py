@@ -331,6 +331,20 @@ def test_replay_echoes_no_personal_data_or_secret_of_its_lines(
     assert not any(value in out for value in ("536-22-1234", "jane.roe@corp.test", "AKIAQ3EGRJ7ZK4XPLM2N")), out
 
 
+def test_replay_echo_reads_values_after_json_escapes_and_past_the_cut(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A value on a line of its own in file_text follows "\n" in the JSON line; a value the cut would
+    # halve was read before cutting, and the echo shows none of it.
+    script = tmp_path / "s.jsonl"
+    text = "notes\n536-22-1234\n" + "mail x@corp.test " * 11 + "4111 1111 1111 1111 " + "pad " * 200
+    script.write_text(json.dumps({"command": "create", "path": "/memories/a.md", "file_text": text}) + "\n")
+    _, out, _ = run_cli(capsys, "replay", "--db", str(store), str(script))
+    echo = next(line for line in out.splitlines() if line.startswith("[1] > "))
+    assert "536-22-1234" not in echo and "[US_SSN]" in echo, echo
+    assert not any(piece in echo for piece in ("4111 1111", "1111 111", "x@corp")), echo
+
+
 def test_replay_of_a_missing_file_is_one_line_exit_2(
     store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -509,3 +523,15 @@ def test_a_db_that_is_no_regular_file_is_one_line_exit_2_at_once(
         db = Path("/dev/null")
     code, out, err = run_cli(capsys, "exec", "--db", str(db), '{"command": "view", "path": "/memories"}')
     assert (code, out, err) == (2, "", f"securemem: error: {db} is not a regular file, not a securemem store\n")
+
+
+def test_a_key_file_that_is_no_regular_file_is_one_line_exit_2(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = tmp_path / "k.key"
+    os.mkfifo(fifo)
+    for key_file in (str(fifo), "/dev/zero"):  # a FIFO blocked the read, /dev/zero never ended it
+        code, out, err = run_cli(
+            capsys, "exec", "--db", str(store), "--key-file", key_file, '{"command": "view", "path": "/memories"}'
+        )
+        assert (code, out) == (2, "") and err == f"securemem: error: key file {key_file} cannot be read as a hex key\n"

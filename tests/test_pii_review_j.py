@@ -65,3 +65,43 @@ def test_separators_and_markup_a_typist_puts_inside_a_value(text: str, values: l
 )
 def test_phones_read_out_after_where_to_call(text: str, values: list[str]) -> None:
     assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # Words of other languages for "key" that are parts of other words, or name identifiers.
+        ("公開鍵: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG8xZq", []),  # a public key
+        ("キーボード: 英字配列 (K835-TKL-SG8QW2D1)", []),  # a keyboard's model
+        ("密钥版本 4bf92f3577b34da6a3ce929d0e0e4736", []),  # a key's version
+        ("Nguyễn Đăng Khoa, MSSV N19DCCN123ABCXYZ", []),  # a name, then a student's number
+        ("Anahtar kelimeler: kubernetes, docker, terraform1234567", []),  # "keywords"
+        ("秘密鍵: Zq8vN2kT5wR9xL3mP7cY4bH6", ["Zq8vN2kT5wR9xL3mP7cY4bH6"]),
+        # Brackets quote names and remarks as often as values.
+        ("パスワード「Forgot password?」をクリック", []),
+        ("パスワード「設定 > セキュリティ」", []),
+        ("密码「SHA-256」", []),
+        ("パスワード「https://example.test/reset2」", []),
+        # A local part written in another script, ending in digits, is one value.
+        ("Пишите: иван.петров85@почта.рф", ["иван.петров85@почта.рф"]),
+        ("用户123@例子.广告", ["用户123@例子.广告"]),
+    ],
+)
+def test_what_the_new_forms_must_leave_alone_or_take_whole(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
+
+
+def test_a_run_is_judged_once_however_many_secret_words_stand_before_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ "鍵鍵鍵... a1a1..." made every word judge the same 512-character run again (quadratic time)."""
+    from securemem.pii import detect, secrets
+
+    judged: list[str] = []
+    real = secrets._is_high_entropy
+
+    def counting(value: str) -> bool:
+        judged.append(value)
+        return real(value)
+
+    monkeypatch.setattr(secrets, "_is_high_entropy", counting)
+    detect("秘密鍵" * 48 + " " + "a1" * 256)
+    assert len(judged) == 1

@@ -769,3 +769,17 @@ def test_a_stores_longest_path_is_reachable_mounted_as_alone(stores: Stores, mem
     ok(mem, command="delete", path=shown)
     assert "longer than 1024 bytes" in err(mem, command="create", path=shown + "g", file_text="x")
     assert files_of(stores.store, "Team") == {}
+
+
+def test_a_move_between_mounts_holds_the_paths_it_lands_to_the_limit_of_the_store(
+    stores: Stores, mem: SecureMemory
+) -> None:
+    """From "/memories/my-notes" to "/memories/team" the shown path gets shorter while the store path
+    grows ("x" becomes "xyzwxyzw"): the limit is checked on the path the target store would keep."""
+    inner = ("/x/" + "/".join(["g" * 200] * 6))[: 1024 - len(ROOT)]
+    ok(mem, command="create", path="/memories/my-notes" + inner, file_text="hi\n")
+    text = err(mem, command="rename", old_path="/memories/my-notes/x", new_path="/memories/team/xyzwxyzw")
+    assert "longer than 1024 bytes" in text
+    assert files_of(stores.store, "Team") == {}
+    # Within one mount, a move whose store paths fit is allowed, whatever the mount's name adds.
+    ok(mem, command="rename", old_path="/memories/my-notes/x", new_path="/memories/my-notes/y")

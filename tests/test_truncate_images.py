@@ -203,9 +203,10 @@ def test_a_long_listing_with_long_paths_stays_within_the_limit(open_mem: Callabl
     for n in range(5):
         write_raw(memory, f"{parent}/f{n}", b"x", lines=0)
     content = view(memory, parent)
+    # No row fits: the note names the entry and what to do, never the same range again (a circle).
     assert len(content) <= 1_000 and content.endswith(
-        "it shows no entry whole (its paths are long). Use view_range, e.g. [1, -1], to see the next entries, "
-        "or view a subdirectory.]"
+        "entry 1 does not fit (its path is long); view it or its directory by path, or raise the policy's "
+        "view.max_chars.]"
     )
 
 

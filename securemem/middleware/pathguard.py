@@ -12,6 +12,8 @@ viewed, never created, edited, deleted or renamed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from securemem.changes import Change, Move
 from securemem.commands import AdminCommand, RenameCommand, Result
 from securemem.errors import AlreadyExists, InvalidPath
@@ -66,17 +68,25 @@ class PathGuard:
             call.with_command(command.with_paths(paths))
         call.audit.paths = paths  # canonical: loggable unless a later path guard refuses them
         if isinstance(command, RenameCommand) or (isinstance(command, AdminCommand) and command.moves):
-            call.checks.append(_moved_paths)
+            call.checks.append(self._moved_paths)
         return call_next(call)
 
+    def _moved_paths(self, change: Change, tx: StoreTx) -> Change:
+        """Every path a rename creates obeys the path length limit as its store will keep it (a move
+        between mounts lands in another store, under another mount's directory)."""
+        if not (isinstance(change, Move) and change.entry.is_dir):
+            return change
+        stored = self.mounts.stored
+        if path_bytes(stored(change.new)) <= path_bytes(stored(change.old)):
+            return change  # no path below grows
+        return _moved_within_limit(change, tx, stored)
 
-def _moved_paths(change: Change, tx: StoreTx) -> Change:
-    """Every path a rename creates obeys the path length limit (the names themselves were checked)."""
-    if isinstance(change, Move) and change.entry.is_dir and path_bytes(change.new) > path_bytes(change.old):
-        for _, landing in change.moved(tx):
-            if path_bytes(landing) > MAX_PATH_BYTES:
-                raise InvalidPath(
-                    f"Error: Invalid path: moving {change.old} to {change.new} would make a path below "
-                    f"it longer than {MAX_PATH_BYTES} bytes. Choose a shorter destination."
-                )
+
+def _moved_within_limit(change: Move, tx: StoreTx, stored: Callable[[str], str]) -> Change:
+    for _, landing in change.moved(tx):
+        if path_bytes(stored(landing)) > MAX_PATH_BYTES:
+            raise InvalidPath(
+                f"Error: Invalid path: moving {change.old} to {change.new} would make a path below "
+                f"it longer than {MAX_PATH_BYTES} bytes. Choose a shorter destination."
+            )
     return change

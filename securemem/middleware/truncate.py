@@ -29,14 +29,14 @@ class ViewTruncate:
         view = result.view
         if isinstance(view, FileView) and view.cut:
             note = _line_cut_note(view, self.limit.chars) if view.line_cut else _boundary_note(view, self.limit.chars)
-        elif isinstance(view, ListingView) and view.cut:
-            shown = (
-                f"entries {view.first}-{view.last}"
-                if view.last > view.first
-                else f"entry {view.last}"
-                if view.last == view.first
-                else "no entry whole (its paths are long)"
+        elif isinstance(view, ListingView) and view.cut and view.last < view.first:
+            # Not even one row fits: offering the same range again would go in circles.
+            note = (
+                f"[Listing truncated at {self.limit.chars} characters: entry {view.first} does not fit (its path "
+                "is long); view it or its directory by path, or raise the policy's view.max_chars.]"
             )
+        elif isinstance(view, ListingView) and view.cut:
+            shown = f"entries {view.first}-{view.last}" if view.last > view.first else f"entry {view.last}"
             note = (
                 f"[Listing truncated at {self.limit.chars} characters: it shows {shown}. Use view_range, e.g. "
                 f"[{view.last + 1}, -1], to see the next entries, or view a subdirectory.]"
@@ -74,6 +74,11 @@ def _line_cut_note(view: FileView, max_chars: int) -> str:
         else "it is the last line of this range"
     )
     rest = view.line_from + view.line_chars
+    if view.line_chars <= 0:  # the header alone (a long path) fills the view: no range can show more
+        return (
+            f"[Output truncated: the path leaves no room for line {line} in a view of {max_chars} characters; "
+            "raise the policy's view.max_chars to read it.]"
+        )
     return (
         f"[Output truncated: line {line} is longer than {max_chars} characters and was cut after character "
         f"{rest - 1:,}. Use view_range [{line}, {line}, {rest}] to see the rest of it. "

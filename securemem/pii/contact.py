@@ -139,8 +139,8 @@ def _local_part_start(text: str, at: int) -> int:
         latin = at
         while latin > start and not _other_script(text[latin - 1]):
             latin -= 1
-        if latin < at:
-            start = latin
+        if latin < at and any(char.isascii() and char.isalpha() for char in text[latin:at]):
+            start = latin  # not "иван.петров85@почта.рф": a local part of its script ending in digits
     while start < at and text[start] in ".'":
         start += 1
     if 0 < start < at and text[start - 1] in " \t])}>-" and text[start].isalnum():

@@ -757,17 +757,25 @@ def _password_in_brackets(text: str, at: int) -> Hit | None:
         if bracket is None:
             return None
         start, end = bracket.span("value" if bracket["value"] is not None else "v2")
-        # Only a value shaped like a password: a bracket also quotes words ("パスワード「変更済み」").
-        return ("PASSWORD", start, end) if _password_shaped(text[start:end]) else None
+        return ("PASSWORD", start, end) if _bracketed_shape(text[start:end]) else None
     inside = _IN_BRACKETS.match(text, at)
-    value = "" if inside is None else inside["value"]
-    if inside is None or not (
-        _password_shaped(value) and _DIGIT.search(value) and value.lower() != value != value.upper()
-    ):
-        # In round brackets only a value with capitals, small letters and a digit: "password (optional)",
-        # "(case-sensitive)", "(min. 8 characters)", "(RFC-7617)", "(v2-only)" are remarks.
+    if inside is None or not _bracketed_shape(inside["value"]):
         return None
     return ("PASSWORD", *inside.span("value"))
+
+
+def _bracketed_shape(value: str) -> bool:
+    """In brackets only one word with capitals, small letters and a digit is a password: brackets
+    also quote names and remarks ("(optional)", "(RFC-7617)", "「Forgot password?」", "「SHA-256」",
+    "「OAuth 2.0」", "「設定 > セキュリティ」", a URL or a path)."""
+    return (
+        _password_shaped(value)
+        and _DIGIT.search(value) is not None
+        and value.lower() != value != value.upper()
+        and not any(char.isspace() for char in value)
+        and _URL_VALUE.match(value) is None
+        and "/" not in value
+    )
 
 
 _IN_BRACKETS = re.compile(r"\((?P<value>[^\s()]{6,64})\)")
@@ -1137,22 +1145,30 @@ def may_hold_high_entropy(scan: Scan) -> bool:
 # _is_high_entropy, so a word that is also an everyday one ("clave", "キー") costs nothing in prose.
 _OTHER_SECRET_WORDS_ASCII = (
     "jeton", "clave", "chave", "chiave", "klucz", "sekret", "sleutel", "nyckel", "nokkel", "avain", "kulcs",
-    "cheie", "kunci", "anahtar", "segredo", "segreto", "geheim", "hemmelig", "hemlig", "rahasia", "salaisuus",
-    "titok", "khoa", "tokenem", "tokenu", "tokena", "tokeny",
+    "cheie", "kunci", "gizli anahtar", "api anahtar", "segredo", "segreto", "geheim", "hemmelig", "hemlig",
+    "salaisuus",
+    "titok", "tokenem", "tokenu", "tokena", "tokeny",
 )  # fmt: skip
 _OTHER_SECRET_WORDS = tuple(
     dict.fromkeys(
         normalise_text(word).lower()
         for word in (
-            "clé", "schlüssel", "nøkkel", "nøgle", "klíč", "kľúč", "ključ", "khóa", "gizli anahtar",
+            "clé", "schlüssel", "nøkkel", "nøgle", "klíč", "kľúč", "ključ", "mã khóa", "khóa bí mật",
             "токен", "ключ", "секрет", "тoken", "κλειδί", "μυστικό",
-            "トークン", "キー", "シークレット", "秘密鍵", "鍵", "令牌", "密钥", "秘钥", "密鑰", "金鑰", "秘密",
-            "토큰", "키", "시크릿", "비밀",
+            # Not "鍵", "キー", "秘密" or "키" alone: "公開鍵" is a public key, "キーボード" a
+            # keyboard, "키" a height too.
+            "トークン", "apiキー", "api キー", "シークレット", "秘密鍵", "暗号鍵", "令牌", "密钥", "秘钥",
+            "密鑰", "金鑰",
+            "토큰", "api 키", "api키", "시크릿", "비밀 키", "비밀키",
             "טוקן", "מפתח", "סוד", "توكن", "توکن", "مفتاح", "کلید", "رمز مميز",
             "टोकन", "कुंजी", "सीक्रेट", "โทเค็น", "คีย์", "รหัสลับ",
         )
     )
 )  # fmt: skip
+# Words of other languages that name what follows as an identifier (version, number, hash, fingerprint).
+_OTHER_ID_WORDS = re.compile(
+    "版本|编号|編號|番号|哈希|指纹|指紋|ハッシュ|バージョン|버전|해시|번호|версия|хеш|номер|έκδοση"
+)
 _RUN_TABLE = bytes(
     ord("x") if chr(code).isascii() and (chr(code).isalnum() or chr(code) in "+/=_-.~") else ord(" ")
     for code in range(256)
@@ -1828,6 +1844,7 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
     # A secret word of another language counts where a run of 16 characters a secret could be is
     # (one pass of C over the text first: most text has none, and then no word is searched for).
     others = _other_secret_words(lower) if _SIXTEEN in scan.encoded.translate(_RUN_TABLE) else []
+    rejected: set[int] = set()
     for keyword_start, keyword_end in _prose_keywords(lower, others):
         low = max(keyword_end, done)
         limit = min(len(text), keyword_end + _NEAR)
@@ -1836,8 +1853,10 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
         if head is None and not lower[keyword_start:keyword_end].isascii():
             runs = _GLUED_RUN  # "токен:KV1g...", "APIキー：KV1g..."
             head = runs.search(text, low, limit)
-        if head is None or "\n" in text[keyword_end : head.start()]:
-            continue
+        if head is None or "\n" in text[keyword_end : head.start()] or head.start() in rejected:
+            continue  # a run already judged is not judged again for the next word (linear on "鍵鍵鍵... a1a1...")
+        if not lower[keyword_start:keyword_end].isascii() and _OTHER_ID_WORDS.search(text, keyword_end, head.start()):
+            continue  # "密钥版本 4bf9...": a key's version, not the key
         run = runs.match(text, head.start())  # the whole run, past the end of the window
         if run is None:
             continue
@@ -1856,6 +1875,8 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
         if _is_high_entropy(value):
             yield "HIGH_ENTROPY_SECRET", run.start(), run.start() + len(value)
             done = run.end()
+        else:
+            rejected.add(run.start())
 
 
 _CALLED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
