@@ -105,3 +105,15 @@ def test_a_run_is_judged_once_however_many_secret_words_stand_before_it(monkeypa
     monkeypatch.setattr(secrets, "_is_high_entropy", counting)
     detect("秘密鍵" * 48 + " " + "a1" * 256)
     assert len(judged) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ('<smtp from="noreply@claims-intake.test">', ["noreply@claims-intake.test"]),
+        ('<network userName="ops@corp.internal" />', ["ops@corp.internal"]),
+        ("preds = features@model.coef", []),  # a matrix product in an assignment
+    ],
+)
+def test_addresses_at_names_reserved_for_tests_and_private_networks(text: str, values: list[str]) -> None:
+    assert found_values(text) == values

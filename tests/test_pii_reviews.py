@@ -108,11 +108,10 @@ def altered(name: str) -> list[str]:
         # "et"/"nokta", a card in four CSV cells, a Thai label glued to the words after it, a session cookie.
         ("i", "claim", None, 0.98),
         # Blind, after I's fixes (call summaries, KYC notes, SOAP, HAR, Kubernetes, SMS and IVR logs; 23
-        # languages): 336 of 368 as it came, 347 since. Left: addresses at .test (a reserved name, found by
-        # no rule on purpose), numbers in Chinese numerals, values split across chat lines, table cells
-        # or log lines, a session cookie, a Sentry DSN, an Azure DevOps PAT named only as "PAT", a Thai
-        # label glued to the words after it.
-        ("j", "claim", None, 0.94),
+        # languages): 336 of 368 as it came, 350 since. Left: numbers in Chinese numerals, values split
+        # across chat lines, table cells or log lines, a session cookie, a Sentry DSN, an Azure DevOps PAT
+        # named only as "PAT", a Thai label glued to the words after it.
+        ("j", "claim", None, 0.95),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -70,7 +70,7 @@ def _is_address(text: str, start: int, at: int, end: int) -> bool:
         return False  # "q@k.transpose(-2, -1)", "x@self.weight.T": a matrix product in code
     tld = text[text.rfind(".", at, end) + 1 : end].lower()
     line = max(text.rfind("\n", max(0, start - _LINE_BACK), start) + 1, start - _LINE_BACK)
-    if not _known_tld(tld) and "=" in text[max(line, 0) : start]:
+    if not _known_tld(tld) and tld not in _SPECIAL_TLDS and "=" in text[max(line, 0) : start]:
         return False  # "preds = features@model.coef": an attribute after "@" in an assignment
     # "git@github.com:org/repo.git" is an SSH remote: a host followed by ":" and a path. After a ":"
     # a port ("alerts@acme.io:587") or a password ("jane@gmail.com:Summer2024!", a leaked combo list)
@@ -322,6 +322,12 @@ _COMMON_TLDS = frozenset(
 )
 # Two-letter country domains ("ro", "vn", "cz", "pe"): the regions libphonenumber knows, and "uk", "eu".
 _COUNTRY_TLDS = frozenset(code.lower() for code in phonenumbers.SUPPORTED_REGIONS if len(code) == 2) | {"uk", "eu"}
+
+
+# Names reserved for tests, documentation and private networks (RFC 2606, RFC 6761, RFC 6762, ICANN's
+# .internal): a company's mail lives there too ("noreply@claims-intake.test", "ops@corp.internal"), and
+# an assignment's "@" before one is an address, not code. Not for spelt-out "at": "replica at db.internal".
+_SPECIAL_TLDS = frozenset({"test", "example", "invalid", "localhost", "local", "internal", "lan", "corp", "home"})
 
 
 def _known_tld(tld: str) -> bool:
