@@ -117,3 +117,17 @@ def test_a_run_is_judged_once_however_many_secret_words_stand_before_it(monkeypa
 )
 def test_addresses_at_names_reserved_for_tests_and_private_networks(text: str, values: list[str]) -> None:
     assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("รีเซ็ตแอปให้ด้วย รหัสผ่านชั่วคราว: Cobalt*9216 (ให้ลูกค้า", ["Cobalt*9216"]),  # "temporary password:"
+        ("รหัสผ่านเซิร์ฟเวอร์สำรอง 5#5Ksk8%&ll6Hxw ติดต่อผู้ดูแลระบบ", ["5#5Ksk8%&ll6Hxw"]),  # reviewer I's
+        ("รหัสผ่านต้องมีอย่างน้อย 8 ตัว", []),  # "the password must have at least 8 characters"
+        ("รหัสผ่านถูกเปลี่ยนแล้ว เมื่อวาน", []),  # "the password was changed yesterday"
+        ("รหัสผ่านใหม่ abcdefgh", []),  # a word, not shaped like a password
+    ],
+)
+def test_a_thai_label_glued_to_the_words_after_it(text: str, values: list[str]) -> None:
+    assert found_values(text) == values

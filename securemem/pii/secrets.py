@@ -684,16 +684,19 @@ _VERBS = (
 )
 # Particles that join a label to its value without spaces ("パスワードは...", "密码是...", "비밀번호는 ...").
 _PARTICLES = "は|是|为|為|는|은"
+# Thai writes no space between words: the words after a label ("รหัสผ่านชั่วคราว:", temporary
+# password) are glued to it, and only a value shaped like a password is taken after them.
+_THAI = "[\u0e00-\u0e7f]"
 _PASSWORD_PHRASE = re.compile(
     # A label, maybe inside a name ("DB_PASSWORT", "MDP_BDD"), not in a token ("[PASSWORD ...]"); a
     # particle may follow ("パスワードは").
-    rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_]))"
+    rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_])|(?={_THAI}))"
     # <password>value</password>, <password type="plain">value</password>, WS-Security's
     # <wsse:Password Type="http://docs.oasis-open.org/...#PasswordText">value</wsse:Password>
     rf"(?:(?P<tag>(?:[ \t]+[a-z_][\w:.\-]*[ \t]*=[ \t]*\"[^\"<>\n]{{0,256}}\")*[ \t]*>)"
     rf"|(?P<words>(?:[ \t]+[^\s:=]{{1,64}}?){{0,6}})[ \t]*"
-    rf"(?P<op>:|=>|=(?!=)|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES})|(?=[\u300c\u300e\uff62]))"
-    rf"|(?P<bare>[ \t]+)(?=[^\s]))"
+    rf"(?P<op>:|=>|=(?!=)|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES})|(?=[\u300c\u300e\uff62])|{_THAI}{{1,40}}[ \t]*:)"
+    rf"|(?P<bare>{_THAI}{{0,40}}[ \t]+)(?=[^\s]))"
 )
 _WORDLIKE = re.compile(r"[^\W\d_]+")
 _QUANTITY = re.compile(r"[0-9]+[A-Za-z]{1,10}")  # "90days", "12chars": an amount, not a password
