@@ -131,3 +131,20 @@ def test_addresses_at_names_reserved_for_tests_and_private_networks(text: str, v
 )
 def test_a_thai_label_glued_to_the_words_after_it(text: str, values: list[str]) -> None:
     assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("  -H 'cookie: SESSIONID=C736C9C0AB0D344D6DA454A3F8639353; lang=en-US'", ["C736C9C0AB0D344D6DA454A3F8639353"]),
+        (
+            '{"name": "Cookie", "value": "mp_sess=o3Wtc92rPdhre1aJv-cUaoB6Hg5a0m1wrfBr7Kh2kSNe9TZz; theme=dark"}',
+            ["o3Wtc92rPdhre1aJv-cUaoB6Hg5a0m1wrfBr7Kh2kSNe9TZz"],
+        ),
+        ("Set-Cookie: remember_token=abc; theme=dark", []),  # too short to be a session
+        ("cookie: session_id=550e8400-e29b-41d4-a716-446655440000", []),  # a UUID names, it does not log in
+        ("cookie: theme=o3Wtc92rPdhre1aJv-cUaoB6Hg5a0m1wrfBr7Kh2kSNe9TZz", []),  # not named for a session
+    ],
+)
+def test_a_session_in_a_cookie(text: str, values: list[str]) -> None:
+    assert found_values(text) == values

@@ -2090,6 +2090,25 @@ def _url_credentials(password: str) -> bool:
 _BASIC = re.compile(r"basic[ \t]+(?P<cred>[A-Za-z0-9+/]{6,1024}={0,2})(?![A-Za-z0-9+/=])")
 
 
+# A session in a cookie: "Cookie: SESSIONID=C736C9C0AB0D...", "mp_sess=o3Wtc92r...; theme=dark",
+# "Set-Cookie: remember_token=...". Whoever holds it is logged in as the user: a secret like a
+# password. Only in text that says "cookie", under a name that says what it is, and a random value.
+_COOKIE_PAIR = re.compile(
+    r"(?<![A-Za-z0-9_.\-])(?P<name>[A-Za-z0-9_.\-]{0,40}(?i:sess|sid|token|auth|jwt|remember|login|csrf|xsrf)"
+    r"[A-Za-z0-9_.\-]{0,40})=(?P<value>[A-Za-z0-9+/=_\-.~%]{16,512})(?![A-Za-z0-9+/=_\-.~%])"
+)
+
+
+def find_cookie_secrets(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    if "cookie" not in scan.lower:
+        return
+    for match in _COOKIE_PAIR.finditer(text):
+        value = match["value"].rstrip("=")
+        if _is_high_entropy(value) or _is_high_entropy(match["value"]):
+            yield "GENERIC_SECRET", *match.span("value")
+
+
 def find_basic_auth(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     if "basic" not in lower:
