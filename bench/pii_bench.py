@@ -222,6 +222,7 @@ REVIEWS = {
     "h": "pii_review_h.jsonl: blind, written after G's fixes, taken as it came",
     "i": "pii_review_i.jsonl: blind, written after H's fixes, taken as it came",
     "j": "pii_review_j.jsonl: blind, written after I's fixes, taken as it came",
+    "k": "pii_review_k.jsonl: blind, written as an acceptance suite would be, taken as it came",
 }
 
 

@@ -1,4 +1,4 @@
-"""Ten reviewers' corpora, written by people who had not seen this package's corpora, hold today's
+"""Eleven reviewers' corpora, written by people who had not seen this package's corpora, hold today's
 recall and damage: a change that loses a value they label or alters an ordinary line of theirs fails.
 
 - ``pii_review_a.jsonl`` (1,814 lines, nine languages): three rounds, the later ones written after
@@ -25,6 +25,8 @@ recall and damage: a change that loses a value they label or alters an ordinary 
 - ``pii_review_j.jsonl`` (300 lines: 140 positive, 60 evasion, 100 negative), written blind after I's
   fixes (call summaries, KYC and fraud notes, SOAP, HAR, Kubernetes, SMS and IVR logs) in 23 languages by
   a generator with a fixed seed; taken as it came. A value split on purpose has one label per piece.
+- ``pii_review_k.jsonl`` (240 lines: 110 positive, 50 evasion, 80 negative), written blind after J's
+  fixes as a hostile acceptance suite would be, by a generator with a fixed seed; taken as it came.
 - ``pii_review_g.jsonl`` (500 lines: 220 positive, 80 evasion, 200 negative), written blind after F's
   fixes had landed (mail headers, chat exports, notebooks, HAR, WS-Security, CI files, OCR'd forms) in
   sixteen languages, by a generator with a fixed seed; taken as it came. Its negatives count documented
@@ -111,6 +113,10 @@ def altered(name: str) -> list[str]:
         # languages): 336 of 368 as it came, 352 since. Left: numbers in Chinese numerals, values split
         # across chat lines, table cells or log lines, a Sentry DSN, an Azure DevOps PAT named only as "PAT".
         ("j", "claim", None, 0.95),
+        # Blind, written as a hostile acceptance suite would be (every format variant in many
+        # surroundings, evasions, over-scrubbing traps): 184 of 188 as it came, 186 since. Left: a German
+        # mobile that libphonenumber finds invalid, an Indian number after "alt" with no separator.
+        ("k", "claim", None, 0.985),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -187,9 +193,19 @@ def test_reviewer_j_ordinary_lines_altered_are_known() -> None:
     assert [[text[f.start : f.end] for f in detect(text)] for text in altered("j")] == [["S2VzdHJlbCU1NDcz"]]
 
 
+def test_reviewer_k_ordinary_lines_altered_are_known() -> None:
+    """Reviewer K calls a sign-up form's example address ordinary; this package finds example.com
+    addresses on purpose, as with reviewers G and H. As it came, a release's folder in a Windows path,
+    a release on a line about firmware and two template placeholders (AKIAXXXX..., ghp_xxxx...) were
+    altered too."""
+    assert [[text[f.start : f.end] for f in detect(text)] for text in altered("k")] == [
+        ["firstname.lastname@example.com"]
+    ]
+
+
 def test_labels_point_at_their_values() -> None:
     """The corpora's offsets are what the tests above compare spans with."""
-    for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j"):
+    for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"):
         for row in rows(name):
             for label in row["labels"]:
                 assert row["text"][label["start"] : label["end"]] == label["value"], row["id"]

@@ -112,6 +112,22 @@ def _typed(name: str, finder: Callable[[Scan], Iterable[Span]]) -> Callable[[Sca
     return run
 
 
+# An extension written after a number ("+1 (485) 671-2247 ext. 43", "865.565.0140 x394"): part of it.
+_EXTENSION = re.compile(r"[ \t]*,?[ \t]*(?:ext\.?|extn\.?|extension|x|#)[ \t]*[0-9]{1,6}(?![0-9A-Za-z])", re.IGNORECASE)
+
+
+def _phones(finder: Callable[[Scan], Iterable[Span]]) -> Callable[[Scan], Iterable[Hit]]:
+    def run(scan: Scan) -> Iterable[Hit]:
+        text = scan.text
+        hits: list[Hit] = []
+        for start, end in finder(scan):
+            extension = _EXTENSION.match(text, end)
+            hits.append(("PHONE", start, end if extension is None else extension.end()))
+        return hits
+
+    return run
+
+
 def _emails(scan: Scan) -> Iterable[Hit]:
     hits = [("EMAIL", start, end) for start, end in find_emails(scan)] if "@" in scan.text else []
     lower = scan.lower
@@ -143,10 +159,10 @@ class _Builtin:
 _EMAIL_MARKS = ("@", "]", ")", "}", ">", "-at-", *SPOKEN_ATS)
 _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"EMAIL"}), _emails, literals=_EMAIL_MARKS, lowered=True),
-    _Builtin(frozenset({"PHONE"}), _typed("PHONE", find_phones), digits=PHONE_DIGITS),
+    _Builtin(frozenset({"PHONE"}), _phones(find_phones), digits=PHONE_DIGITS),
     _Builtin(
         frozenset({"PHONE"}),
-        _typed("PHONE", find_labelled_phones),
+        _phones(find_labelled_phones),
         digits=PHONE_DIGITS,
         gate=may_hold_labelled_phone,
     ),

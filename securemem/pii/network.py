@@ -53,6 +53,10 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
         _PRODUCT_SLASH.search(before)
     ):
         return False  # "version 10.0.0.1", "Chrome/122.0.0.0"
+    if _path_component(scan.text, match.start(), match.end()) and not _address_shaped(octets):
+        return False  # "C:\Program Files\Acme\9.3.69.3\bin": a release's folder ("/geo/81.2.69.160/" stays)
+    if all(len(octet) == 1 for octet in octets) and _RELEASE_LINE.search(_line_before(scan, match.start())):
+        return False  # "firmware to version 10.0.0.1; rollback image is 9.8.3.2": releases, one digit each
     if match.group() in _MASKS and _MASK_WORDS.search(scan.before(match.start(), 24)):
         return False  # "subnet mask 255.255.255.0": a netmask, not a host
     if octets[0] == "0":
@@ -124,6 +128,10 @@ def _address_after_version_word(scan: Scan, match: re.Match[str], octets: list[s
     line_start = scan.text.rfind("\n", max(0, match.start() - 64), match.start()) + 1
     if _ADDRESS_WORDS.search(scan.lower, max(line_start, match.start() - 64), match.start()):
         return True
+    return _address_shaped(octets)
+
+
+def _address_shaped(octets: list[str]) -> bool:
     return int(octets[0]) >= 11 and any(len(octet) == 3 for octet in octets[1:])
 
 
@@ -157,6 +165,22 @@ def find_ipv6(scan: Scan) -> Iterator[Span]:
 # An address followed by a label's colon: ping's "64 bytes from 2a02:...:ed37: icmp_seq=1", a log's
 # "peer fe80::1: connection reset". The colon is not the address's: it ends the field.
 _IPV6_LABEL = re.compile(r"(?<![\w.:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{1,4}(?=:(?:[ \t\r\n]|$))")
+
+
+_RELEASE_LINE = re.compile(r"\b(?:version|firmware|release|build|image|rollback|upgrade[ds]?|patch)\b")
+
+
+def _line_before(scan: Scan, start: int) -> str:
+    line = scan.text.rfind("\n", max(0, start - 160), start) + 1
+    return scan.text[max(line, start - 160) : start].lower()
+
+
+def _path_component(text: str, start: int, end: int) -> bool:
+    """Four numbers between two separators of a path ("\\Acme\\9.3.69.3\\bin", "/opt/app/1.2.3.4/lib"),
+    not a host after "//" or "\\\\" (a URL's, a UNC path's)."""
+    if start < 1 or end >= len(text) or text[start - 1] not in "\\/" or text[end] not in "\\/":
+        return False
+    return text[start - 2 : start] not in ("//", "\\\\")
 
 
 _PRODUCT_SLASH = re.compile(r"[a-z]/$")  # "Chrome/122.0.0.0 Safari/537.36": a product's version

@@ -76,7 +76,7 @@ def find_sid_pairs(scan: Scan) -> Iterator[Hit]:
 
 # A key's prefix followed by one character only, as examples and templates write one
 # ("sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", "ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"): no key.
-_FILLER = re.compile(r"[A-Za-z]{2,12}[_\-](?:[A-Za-z]{2,8}[_\-])?(?:x{12,}|X{12,}|\*{8,}|0{16,})")
+_FILLER = re.compile(r"[A-Za-z]{2,12}[_\-]?(?:[A-Za-z]{2,8}[_\-])?(?:x{12,}|X{12,}|\*{8,}|0{16,})")  # "AKIAXXXX..." too
 
 
 def find_catalogue(scan: Scan) -> Iterator[Hit]:
@@ -1611,6 +1611,8 @@ def _split_provider(text: str, start: int, end: int, keyed: list[KeyedRule]) -> 
     """
     if not keyed and text[start : start + 2] not in _BY_FIRST:
         return None
+    if _FILLER.fullmatch(text, start, end):
+        return None  # "GITHUB_TOKEN=ghp_xxxx... in your shell profile": a template's filler, then prose
     pieces = [text[start:end]]
     ends = [end]
     while len(pieces) < _MAX_PIECES:
