@@ -128,3 +128,18 @@ def test_ibans_and_numbers_named_by_their_format(text: str, values: list[str]) -
 )
 def test_ssns_and_cards_read_out_digit_by_digit(text: str, values: list[str]) -> None:
     assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (
+            "Müşteri e-postasını şöyle yazdı: mehmet.sahin et saglik-sigorta nokta com nokta tr — kontrol edilecek.",
+            ["mehmet.sahin et saglik-sigorta nokta com nokta tr"],
+        ),
+        ("Pierre et Marie point com", []),  # French "et" (and): only with Turkish "nokta"
+        ("ventes et marketing nokta yok", []),  # no top-level domain at the end
+    ],
+)
+def test_an_address_spelt_in_turkish(text: str, values: list[str]) -> None:
+    assert found_values(text) == values

@@ -474,9 +474,14 @@ SPOKEN_ATS = (
 )
 
 
+def _turkish_spoken(lower: str) -> bool:
+    """Turkish spells "@" "et" and "." "nokta" ("mehmet.sahin et saglik-sigorta nokta com nokta tr")."""
+    return " et " in lower and " nokta " in lower
+
+
 def foreign_at(lower: str) -> bool:
     """The text may spell "@" in another language (the spoken and bracketed finders then read those words)."""
-    return (
+    return _turkish_spoken(lower) or (
         "rob" in lower
         or "chiocciola" in lower
         or "apenstaartje" in lower
@@ -505,7 +510,10 @@ def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span
     if foreign is None:
         foreign = foreign_at(lower)
     found: list[Span] = []
-    for word in SPOKEN_ATS if foreign else SPOKEN_ATS[:1]:
+    words = SPOKEN_ATS if foreign else SPOKEN_ATS[:1]
+    if _turkish_spoken(lower):
+        words = (*words, " et ")
+    for word in words:
         at = lower.find(word)
         done = 0
         while at != -1:
@@ -516,6 +524,8 @@ def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span
                 start = -1  # "a data scientist at Booking.com": someone's employer, not an address
             if start != -1 and word != " at " and lower[start:at].strip() in _ARTICLES:
                 start = -1  # "una chiocciola nel punto in cui ...": a snail at a point, in Italian
+            if word == " et " and domain is not None and " nokta " not in domain.group():
+                start = -1  # Turkish "et" (@) only with "nokta" (.): "Pierre et Marie point com" is French prose
             if domain is not None and start != -1 and _spoken_tld(domain.group()):
                 found.append((start, domain.end()))
                 done = domain.end()

@@ -156,7 +156,7 @@ class _Builtin:
 
 
 # An address, a closing bracket of "[at]", a dashed or spelt-out "at".
-_EMAIL_MARKS = ("@", "]", ")", "}", ">", "-at-", *SPOKEN_ATS)
+_EMAIL_MARKS = ("@", "]", ")", "}", ">", "-at-", " nokta ", *SPOKEN_ATS)  # "nokta": Turkish "et" (@) and "." spelt
 _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"EMAIL"}), _emails, literals=_EMAIL_MARKS, lowered=True),
     _Builtin(frozenset({"PHONE"}), _phones(find_phones), digits=PHONE_DIGITS),
