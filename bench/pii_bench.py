@@ -223,6 +223,7 @@ REVIEWS = {
     "i": "pii_review_i.jsonl: blind, written after H's fixes, taken as it came",
     "j": "pii_review_j.jsonl: blind, written after I's fixes, taken as it came",
     "k": "pii_review_k.jsonl: blind, written as an acceptance suite would be, taken as it came",
+    "l": "pii_review_l.jsonl: blind, platform teams' pastes and 100+ token shapes, taken as it came",
 }
 
 

@@ -1,4 +1,4 @@
-"""Eleven reviewers' corpora, written by people who had not seen this package's corpora, hold today's
+"""Twelve reviewers' corpora, written by people who had not seen this package's corpora, hold today's
 recall and damage: a change that loses a value they label or alters an ordinary line of theirs fails.
 
 - ``pii_review_a.jsonl`` (1,814 lines, nine languages): three rounds, the later ones written after
@@ -27,6 +27,8 @@ recall and damage: a change that loses a value they label or alters an ordinary 
   a generator with a fixed seed; taken as it came. A value split on purpose has one label per piece.
 - ``pii_review_k.jsonl`` (240 lines: 110 positive, 50 evasion, 80 negative), written blind after J's
   fixes as a hostile acceptance suite would be, by a generator with a fixed seed; taken as it came.
+- ``pii_review_l.jsonl`` (200 lines: 100 positive, 30 evasion, 70 negative), written blind after K's
+  fixes: what platform teams paste into an agent's memory, with 100+ provider token shapes; taken as it came.
 - ``pii_review_g.jsonl`` (500 lines: 220 positive, 80 evasion, 200 negative), written blind after F's
   fixes had landed (mail headers, chat exports, notebooks, HAR, WS-Security, CI files, OCR'd forms) in
   sixteen languages, by a generator with a fixed seed; taken as it came. Its negatives count documented
@@ -117,6 +119,11 @@ def altered(name: str) -> list[str]:
         # surroundings, evasions, over-scrubbing traps): 184 of 188 as it came, 186 since. Left: a German
         # mobile that libphonenumber finds invalid, an Indian number after "alt" with no separator.
         ("k", "claim", None, 0.985),
+        # Blind, after K's fixes: what platform teams paste (Terraform, CI YAML and logs, kubeconfig,
+        # connection strings of many drivers, 100+ provider token shapes): 228 of 243 as it came, 233
+        # since. Left: tokens split across lines or joined by a comma, keys named only by their
+        # surroundings (a UUID after HEROKU_API_KEY), a Terraform plan's new value after "->".
+        ("l", "claim", None, 0.955),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -203,9 +210,18 @@ def test_reviewer_k_ordinary_lines_altered_are_known() -> None:
     ]
 
 
+def test_reviewer_l_alters_only_documentation_examples_and_private_hosts() -> None:
+    """Reviewer L's ordinary lines altered: AWS's documentation keys, jwt.io's sample token and Slack's
+    documentation webhook (found on purpose, as for reviewers G and H) and private addresses in a
+    compose file (as for reviewer F). As it came, Mapbox's public tokens were altered too."""
+    kinds = [sorted({f.type for f in detect(text)}) for text in altered("l")]
+    aws = ["AWS_ACCESS_KEY", "AWS_SECRET_KEY"]
+    assert kinds == [["JWT"], ["IP_ADDRESS"], ["IP_ADDRESS"], aws, ["SLACK_WEBHOOK"], aws]
+
+
 def test_labels_point_at_their_values() -> None:
     """The corpora's offsets are what the tests above compare spans with."""
-    for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"):
+    for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"):
         for row in rows(name):
             for label in row["labels"]:
                 assert row["text"][label["start"] : label["end"]] == label["value"], row["id"]

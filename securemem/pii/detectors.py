@@ -72,6 +72,7 @@ from securemem.pii.scan import Scan, Span
 from securemem.pii.secrets import (
     find_basic_auth,
     find_catalogue,
+    find_connection_passwords,
     find_cookie_secrets,
     find_high_entropy,
     find_keyword_secrets,
@@ -194,6 +195,11 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u")),  # "-u " and "--user"
     _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_cookie_secrets, literals=("cookie",), lowered=True),
+    _Builtin(
+        frozenset({"PASSWORD", "GENERIC_SECRET", "PRIVATE_KEY"}),
+        find_connection_passwords,
+        literals=("jdbc:oracle:thin:", "={", "= {", "secret", "LS0tLS1CRUdJTi"),
+    ),
     _Builtin(frozenset({"HIGH_ENTROPY_SECRET"}), find_high_entropy, gate=may_hold_high_entropy),
     # Values under a header that names them ("...,ssn,hire_date" then "1042,...,105032014,2019-04-01").
     _Builtin(

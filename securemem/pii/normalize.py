@@ -276,6 +276,7 @@ _ESCAPE = re.compile(
     # markdown's bold around a group of digits ("4750 **6495** 1749"); a soft line break of
     # quoted-printable ("lotte@ayurm=\ned-hospitals.in", read only in text that names the encoding).
     r"|(?P<hidden><wbr ?/?>|&(?:shy|ZeroWidthSpace|zwj|zwnj|#173|#8203|#x[aA][dD]|#x200[bB]);"
+    r"|\x1b\[[0-9;]{0,16}[A-Za-z]"  # a terminal's colour code pasted from a log
     r"|(?<![^\s(])\*\*(?=[0-9])|(?<=[0-9])\*\*(?![^\s.,;:)])"
     r"|(?<=[A-Za-z0-9][-_])\*\*(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\*\*(?=\s|[.,;:)]|$))"
     # An address read out: "183 dot 180 dot 74 dot 5" (a space kept on each side stays a space)
@@ -293,7 +294,7 @@ _ESCAPE = re.compile(
     r'|(?<=[{,:\[])[ ]?\\(?P<quote>")|\\(?P<closing>")(?=[ ]?[:,}\]])'
 )
 _NAMED = {"commat": "@", "plus": "+", "period": "."}
-_ESCAPE_MARKS = ("%", "\\", "&", "[", "<wbr", "**", "=\n", " dot ")
+_ESCAPE_MARKS = ("%", "\\", "&", "[", "<wbr", "**", "=\n", " dot ", "\x1b")
 _QUOTED_PRINTABLE = re.compile("quoted-printable", re.IGNORECASE)
 
 

@@ -1743,6 +1743,8 @@ def _plausible_value(secret: str, quoted: bool) -> bool:
         return False  # "The HMAC key is PBKDF2-HMAC-SHA512 of the key", "token: TLS-ECDHE-RSA-AES128-GCM-SHA256"
     if not quoted and _CALLED_FOR.match(secret):
         return False  # "user, passwd = self.get_user_passwd(host, realm)", "passwd = unquote(passwd or '')"
+    if secret.startswith("pk.eyJ"):
+        return False  # a Mapbox public token: made to be shipped in web pages ("sk.eyJ..." is the secret one)
     if _URL_VALUE.match(secret) or _SCHEMA_TYPE.fullmatch(secret):
         # "(no password in URL): postgres://reporting@host/db" (credentials in a URL are found as such),
         # "login(username: String!, password: String!)": a field's type in a GraphQL schema
@@ -2090,6 +2092,44 @@ def _url_credentials(password: str) -> bool:
 
 
 _BASIC = re.compile(r"basic[ \t]+(?P<cred>[A-Za-z0-9+/]{6,1024}={0,2})(?![A-Za-z0-9+/=])")
+
+
+# Passwords in connection strings that no other form reads: Oracle's thin URL ("jdbc:oracle:thin:
+# billing/Walrus.Maple5462@//host:1521/svc"), an ODBC value in braces ("pwd={gXkAjo;dDBDMHxu}", a
+# semicolon inside), and a secret set from the command line ("gh secret set NAME --body '...'").
+_ORACLE_THIN = re.compile(r"jdbc:oracle:thin:[A-Za-z0-9_$#.]{1,64}/(?P<value>[^@\s'\"]{1,128})@")
+_ODBC_BRACED = re.compile(r"(?i)(?<![A-Za-z0-9_])(?:pwd|password)[ \t]*=[ \t]*\{(?P<value>[^}\n]{1,128})\}")
+_GH_SECRET_SET = re.compile(
+    r"\bgh[ \t]+secret[ \t]+set[ \t]+[A-Za-z0-9_]{1,64}[^\n]{0,200}?[ \t](?:--body|-b)(?:=|[ \t]+)"
+    r"(?P<q>[\"']?)(?P<value>[^\"'\s]{8,512})(?P=q)"
+)
+# A PEM private key written in base64 (kubeconfig's client-key-data, a Kubernetes secret's tls.key):
+# "LS0tLS1CRUdJTi" is "-----BEGIN" encoded.
+_BASE64_PEM = re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2}")
+
+
+def find_connection_passwords(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    if "jdbc:oracle:thin:" in text:
+        for match in _ORACLE_THIN.finditer(text):
+            yield "PASSWORD", *match.span("value")
+    if "={" in text or "= {" in text:
+        for match in _ODBC_BRACED.finditer(text):
+            if not _PLACEHOLDER.match(match["value"]):
+                yield "PASSWORD", *match.span("value")
+    if "gh" in text and "secret" in text:
+        for match in _GH_SECRET_SET.finditer(text):
+            if _plausible_value(match["value"], True):
+                yield "GENERIC_SECRET", *match.span("value")
+    if "LS0tLS1CRUdJTi" in text:
+        for match in _BASE64_PEM.finditer(text):
+            head = match.group()[:64]
+            try:
+                decoded = base64.b64decode(head[: len(head) - len(head) % 4])
+            except (binascii.Error, ValueError):
+                continue
+            if b"PRIVATE KEY" in decoded:
+                yield "PRIVATE_KEY", *match.span()
 
 
 # A session in a cookie: "Cookie: SESSIONID=C736C9C0AB0D...", "mp_sess=o3Wtc92r...; theme=dark",
