@@ -20,6 +20,8 @@ _CERT = base64.b64encode(b"-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAA
         ("export ORA_URL='jdbc:oracle:thin:billing/Walrus.Maple5462@//ora-scan:1521/BILL'", ["Walrus.Maple5462"]),
         ("Server=acme.snowflakecomputing.test\nuid=ETL_LOADER\npwd={gXkAjo;dDBDMHxu}\n", ["gXkAjo;dDBDMHxu"]),
         ("password={}", []),
+        ('print(f"password={password!r}")', []),  # a field of a format string
+        ("dsn = f'...;password={cfg.db_password};'", []),
         ('$ gh secret set GITLAB_TOKEN --repo acme/platform --body "glpat-hJm2hAZc7diczi_aypb0"', None),
         ("$ gh secret set API_KEY --body ${{ secrets.API_KEY }}", []),
         (f"    client-key-data: {_PEM}", [_PEM]),

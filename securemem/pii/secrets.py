@@ -2105,6 +2105,9 @@ _GH_SECRET_SET = re.compile(
 )
 # A PEM private key written in base64 (kubeconfig's client-key-data, a Kubernetes secret's tls.key):
 # "LS0tLS1CRUdJTi" is "-----BEGIN" encoded.
+# A field of a format string or a template: "f'password={password!r}'", "password={user.pw}",
+# "password={0}", "{pw:>10}" (an ODBC password goes in braces because it holds ";" or "}").
+_TEMPLATE_FIELD = re.compile(r"[ \t]*(?:[A-Za-z_][A-Za-z0-9_.\[\]'\"]*|[0-9]*)(?:![rsa])?(?::[^{}]*)?[ \t]*")
 _BASE64_PEM = re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2}")
 
 
@@ -2115,7 +2118,7 @@ def find_connection_passwords(scan: Scan) -> Iterator[Hit]:
             yield "PASSWORD", *match.span("value")
     if "={" in text or "= {" in text:
         for match in _ODBC_BRACED.finditer(text):
-            if not _PLACEHOLDER.match(match["value"]):
+            if not _PLACEHOLDER.match(match["value"]) and not _TEMPLATE_FIELD.fullmatch(match["value"]):
                 yield "PASSWORD", *match.span("value")
     if "gh" in text and "secret" in text:
         for match in _GH_SECRET_SET.finditer(text):
