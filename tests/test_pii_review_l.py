@@ -47,3 +47,20 @@ def test_passwords_of_connection_strings_and_keys_in_base64_or_colour_codes(
 )
 def test_public_tokens_and_templates_are_left_alone(text: str) -> None:
     assert found_values(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        (
+            '      ~ auth_token = "ReVZhNBVNpWGRu49kWmzrezkNa55aUhf" -> "q9ZtddPaXNfWQyTCBhtQMx9dG64xQ1kd"',
+            ["ReVZhNBVNpWGRu49kWmzrezkNa55aUhf", "q9ZtddPaXNfWQyTCBhtQMx9dG64xQ1kd"],
+        ),
+        ('      ~ master_password = "x" -> "Walrus.Maple5462"', ["Walrus.Maple5462"]),
+        ('      ~ db_password = "old" -> "(sensitive value)"', []),
+        ('      ~ token_ttl = "3600" -> "7200"', []),
+        ('      ~ secret_name = "app-a" -> "app-b"', []),
+    ],
+)
+def test_a_secret_a_terraform_plan_changes(text: str, values: list[str]) -> None:
+    assert found_values(text) == values

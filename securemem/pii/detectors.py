@@ -198,7 +198,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(
         frozenset({"PASSWORD", "GENERIC_SECRET", "PRIVATE_KEY"}),
         find_connection_passwords,
-        literals=("jdbc:oracle:thin:", "={", "= {", "secret", "LS0tLS1CRUdJTi"),
+        literals=("jdbc:oracle:thin:", "={", "= {", "secret", "LS0tLS1CRUdJTi", "->"),
     ),
     _Builtin(frozenset({"HIGH_ENTROPY_SECRET"}), find_high_entropy, gate=may_hold_high_entropy),
     # Values under a header that names them ("...,ssn,hire_date" then "1042,...,105032014,2019-04-01").

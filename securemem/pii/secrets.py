@@ -2103,12 +2103,33 @@ _GH_SECRET_SET = re.compile(
     r"\bgh[ \t]+secret[ \t]+set[ \t]+[A-Za-z0-9_]{1,64}[^\n]{0,200}?[ \t](?:--body|-b)(?:=|[ \t]+)"
     r"(?P<q>[\"']?)(?P<value>[^\"'\s]{8,512})(?P=q)"
 )
+# A Terraform plan's change of a secret: 'auth_token = "old" -> "new"' (the old value is read as the
+# key's, the new one after the arrow is this finder's).
+_PLAN_CHANGE = re.compile(
+    r"(?P<key>[A-Za-z0-9_]{0,40}(?:password|passwd|secret|token|api_key|auth)[A-Za-z0-9_]{0,40})[ \t]*=[ \t]*"
+    r"\"[^\"\n]{0,256}\"[ \t]*->[ \t]*\"(?P<value>[^\"\n]{4,256})\""
+)
 # A PEM private key written in base64 (kubeconfig's client-key-data, a Kubernetes secret's tls.key):
 # "LS0tLS1CRUdJTi" is "-----BEGIN" encoded.
 # A field of a format string or a template: "f'password={password!r}'", "password={user.pw}",
 # "password={0}", "{pw:>10}" (an ODBC password goes in braces because it holds ";" or "}").
 _TEMPLATE_FIELD = re.compile(r"[ \t]*(?:[A-Za-z_][A-Za-z0-9_.\[\]'\"]*|[0-9]*)(?:![rsa])?(?::[^{}]*)?[ \t]*")
 _BASE64_PEM = re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2}")
+
+
+def _gh_secrets(text: str) -> Iterator[Hit]:
+    for match in _GH_SECRET_SET.finditer(text):
+        if _plausible_value(match["value"], True):
+            yield "GENERIC_SECRET", *match.span("value")
+
+
+def _plan_changes(text: str) -> Iterator[Hit]:
+    for match in _PLAN_CHANGE.finditer(text):
+        key, value = match["key"].lower(), match["value"]
+        if _NOT_SECRET_KEY.search(key) or _NUMBER.fullmatch(value) or _PLACEHOLDER.match(value):
+            continue  # "token_ttl = "3600" -> "7200"", "(sensitive value)"
+        if _plausible_value(value, True) and (_password_shaped(value) or _looks_random(value)):
+            yield ("PASSWORD" if _PASSWORD_KEY.search(key) else "GENERIC_SECRET"), *match.span("value")
 
 
 def find_connection_passwords(scan: Scan) -> Iterator[Hit]:
@@ -2121,9 +2142,9 @@ def find_connection_passwords(scan: Scan) -> Iterator[Hit]:
             if not _PLACEHOLDER.match(match["value"]) and not _TEMPLATE_FIELD.fullmatch(match["value"]):
                 yield "PASSWORD", *match.span("value")
     if "gh" in text and "secret" in text:
-        for match in _GH_SECRET_SET.finditer(text):
-            if _plausible_value(match["value"], True):
-                yield "GENERIC_SECRET", *match.span("value")
+        yield from _gh_secrets(text)
+    if "->" in text:
+        yield from _plan_changes(text)
     if "LS0tLS1CRUdJTi" in text:
         for match in _BASE64_PEM.finditer(text):
             head = match.group()[:64]
