@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -13,7 +12,7 @@ import phonenumbers
 
 from securemem.pii.checksums import luhn_valid, ssn_valid
 from securemem.pii.normalize import normalise_text
-from securemem.pii.scan import Scan, Span, by_first_letter
+from securemem.pii.scan import Scan, Span, by_first_letter, other_script
 
 # ---------------------------------------------------------------- email
 
@@ -120,11 +119,6 @@ def _ssh_remote(text: str, start: int) -> bool:
     return False
 
 
-def _other_script(char: str) -> bool:
-    """A letter of a script other than Latin ("邮", "メ"), not an accented Latin one ("é")."""
-    return not char.isascii() and not unicodedata.name(char, "").startswith("LATIN")
-
-
 def _local_part_start(text: str, at: int) -> int:
     """Start of the local part ending at ``at``; ``at`` itself when there is no usable one."""
     start = at
@@ -133,11 +127,11 @@ def _local_part_start(text: str, at: int) -> int:
         start -= 1
     if at - start > _LOCAL_MAX:
         return at  # longer than RFC allows: a blob, not an address
-    if start < at and _other_script(text[start]) and not _other_script(text[at - 1]):
+    if start < at and other_script(text[start]) and not other_script(text[at - 1]):
         # "邮箱lina99@163.com", "メールkenta@...": a label of another script glued to a Latin local
         # part is not part of it; a local part all of one script ("用户@例子.广告") stays whole.
         latin = at
-        while latin > start and not _other_script(text[latin - 1]):
+        while latin > start and not other_script(text[latin - 1]):
             latin -= 1
         if latin < at and any(char.isascii() and char.isalpha() for char in text[latin:at]):
             start = latin  # not "иван.петров85@почта.рф": a local part of its script ending in digits

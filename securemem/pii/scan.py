@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 Span = tuple[int, int]
@@ -35,6 +36,12 @@ _NOT_AN_ENTITY = re.compile(
     r"(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,2}[./][0-9]{1,2}[./][0-9]{4})(?: [0-9]{2})?"
     r"|[0-9]{1,12}\.[0-9]+|[0-9]+\.[0-9]{1,12}"
 )
+
+
+def other_script(char: str) -> bool:
+    """A character of a script other than Latin ("邮", "メ", "п"), not an accented Latin one ("é"): where
+    a password or an address written in Latin letters ends and the sentence around it goes on."""
+    return not char.isascii() and not unicodedata.name(char, "").startswith("LATIN")
 
 
 def by_first_letter(alternatives: Iterable[str]) -> str:

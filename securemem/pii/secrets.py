@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule
 from securemem.pii.normalize import normalise_text
-from securemem.pii.scan import Scan, by_first_letter
+from securemem.pii.scan import Scan, by_first_letter, other_script
 
 Hit = tuple[str, int, int]
 
@@ -828,7 +828,7 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
                 return None  # a call or a subscript: code that reads the secret ("password = getpass()")
             end = _password_token_end(text, start, end)  # "contraseña: Abc(123)"
         if not (match["label"].isascii() and (match["op"] is None or match["op"].isascii())):
-            cut = next((at for at in range(start, end) if _other_script(text[at])), end)
+            cut = next((at for at in range(start, end) if other_script(text[at])), end)
             rest = text[cut:end]
             if cut - start >= 4 or not any(char.isdigit() or _ascii_symbol(char) for char in rest) or _glued(rest):
                 # "パスワードはP@ssw0rd#1です": the password ends where the sentence goes on ("ù" is
@@ -936,12 +936,6 @@ def _glued(text: str) -> bool:
 
 def _ascii_symbol(char: str) -> bool:
     return char.isascii() and not char.isalnum() and not char.isspace()
-
-
-def _other_script(char: str) -> bool:
-    """A character of a script other than Latin (a Latin letter with an accent may be in a password;
-    "パスワードはP@ssw0rd#1です", "पासवर्ड: रीसेट": the text goes on in its own script)."""
-    return not char.isascii() and not unicodedata.name(char, "").startswith("LATIN")
 
 
 def _attribute(text: str, key_start: int) -> bool:
