@@ -20,7 +20,7 @@ import pytest
 from securemem import Result, SecureMemory, load_policy
 from securemem.middleware import Call, Handler
 from securemem.middleware.pii import PIIScrub
-from securemem.pii import keyed_token
+from securemem.pii import Scrubber, keyed_token
 from securemem.store.factory import open_store
 from securemem.store.memory import MemoryStore
 from tests.helpers import dump, err, ok, pii_refusal, seed, stored_text, write_policy
@@ -267,6 +267,28 @@ def test_a_path_carrying_pii_is_refused_for_every_command(
     text = err(regulated, **tool_input)
     assert text == PATH_REFUSED.format(types)
     assert dump(regulated) == before
+
+
+@pytest.mark.parametrize(
+    ("path", "types"),
+    [
+        ("/memories/calls/+1 415 555/2671.md", "PHONE"),  # split across two levels: the joined reading
+        ("/memories/calls/12/4111 1111 1111 1111/3.md", "CREDIT_CARD"),  # between slashes: the names alone
+    ],
+)
+def test_a_path_is_read_joined_and_name_by_name_in_one_scan(
+    regulated: SecureMemory, path: str, types: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scans: list[str] = []
+    contains = Scrubber.contains
+
+    def counted(self: Scrubber, text: str) -> tuple[str, ...]:
+        scans.append(text)
+        return contains(self, text)
+
+    monkeypatch.setattr(Scrubber, "contains", counted)
+    assert err(regulated, command="create", path=path, file_text="x\n") == PATH_REFUSED.format(types)
+    assert len(scans) == 1
 
 
 @pytest.mark.parametrize(
