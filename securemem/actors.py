@@ -18,9 +18,15 @@ RESERVED_PREFIX = "securemem:"  # store.history.EXPIRY_ACTOR, MIGRATION_ACTOR, a
 
 def is_reserved(actor: str) -> bool:
     """The actor is securemem's, or reads as one: capitals, compatibility forms, look-alike letters
-    ("sеcuremem:" with a Cyrillic "е"), colons of other kinds ("securemem：", "securemem꞉"), and
-    invisible characters or spaces anywhere change nothing a reader sees."""
-    return actor.startswith(RESERVED_PREFIX) or skeleton(actor).startswith(RESERVED_PREFIX)
+    ("sеcuremem:" with a Cyrillic "е"), and invisible characters or spaces anywhere change nothing a
+    reader sees. After the name, anything but an ASCII letter, digit, "-", "_" or "." is taken for
+    its colon: Unicode has dozens of colon look-alikes (Mongolian, Ethiopic, Runic, visargas, "⁚"),
+    and a list of them is never complete ("securemem-ci" stays free)."""
+    if actor.startswith(RESERVED_PREFIX):
+        return True
+    seen = skeleton(actor)
+    name = RESERVED_PREFIX[:-1]
+    return seen.startswith(name) and len(seen) > len(name) and seen[len(name)] not in _NAME_GOES_ON
 
 
 def skeleton(actor: str) -> str:
@@ -32,6 +38,7 @@ def skeleton(actor: str) -> str:
     return "".join(char for char in seen if not char.isspace()).casefold()
 
 
+_NAME_GOES_ON = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_.")  # after "securemem": another name
 _COLONS = str.maketrans(dict.fromkeys("\uff1a\ua789\u2236\ufe13\ufe55\u02d0\u02f8\u0589\u05c3\u0703\u1361", ":"))
 # Characters that break the one line an actor is shown on, or reorder or hide what follows it.
 _BIDI = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u061c")

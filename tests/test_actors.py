@@ -38,6 +38,9 @@ def test_a_session_cannot_take_them(tmp_path: Path) -> None:
 def test_other_ids_are_still_taken_as_given(tmp_path: Path) -> None:
     with SecureMemory.open(tmp_path / "s.db", key=KEY, session_id="sess_x", api_key_id="app-securemem:1") as memory:
         assert not memory.execute({"command": "create", "path": "/memories/a.md", "file_text": "a\n"}).is_error
+    for other in ("securemem", "securemem-ci", "securemem_bot", "securemem.v2", "securemem2"):  # other names
+        with Admin.open(tmp_path / "s.db", key=KEY, api_key_id=other):
+            pass
     with Admin.open(tmp_path / "s.db", key=KEY, api_key_id="Securemem-ops") as admin:
         (store,) = admin.memory_stores.list().data
         (version,) = admin.memory_versions.list(store.id).data
@@ -55,6 +58,17 @@ def test_other_ids_are_still_taken_as_given(tmp_path: Path) -> None:
         "securemem\ua789x",  # another colon
         "secure\ufe0fmem:x",  # a variation selector
         "secure mem: x",
+        # Colon look-alikes no list of colons had (attacker A): Mongolian, two dot punctuation,
+        # Ethiopic, Runic, Lisu, Devanagari and Gujarati visarga.
+        "securemem\u1804expiry",
+        "securemem\u205aexpiry",
+        "securemem\u1365expiry",
+        "securemem\u16ecexpiry",
+        "securemem\ua4fdexpiry",
+        "securemem\u0903expiry",
+        "securemem\u0a83expiry",
+        "securemem/expiry",
+        "securemem;expiry",
     ],
 )
 def test_look_alikes_of_the_prefix_are_taken_for_it(tmp_path: Path, actor: str) -> None:
