@@ -334,7 +334,10 @@ def _replay_line(memory: SecureMemory, number: int, raw: bytes) -> bool:
     try:
         result = memory.execute(tool_input)
         answer = f"[{number}] {'error' if result.is_error else 'ok'}:\n"
-        answer += result.content if isinstance(result.content, str) else json.dumps(result.content)
+        content = result.content if isinstance(result.content, str) else json.dumps(result.content)
+        # An error may quote the input (the reference str_replace message repeats old_str): shown as
+        # the echo shows it, each value the scanner finds by its type.
+        answer += _redacted(content, len(content)) if result.is_error else content
         _say(answer)  # one write: a result that cannot be printed leaves no half answer behind
     except BrokenPipeError:
         raise

@@ -331,6 +331,23 @@ def test_replay_echoes_no_personal_data_or_secret_of_its_lines(
     assert not any(value in out for value in ("536-22-1234", "jane.roe@corp.test", "AKIAQ3EGRJ7ZK4XPLM2N")), out
 
 
+def test_replay_shows_no_value_an_error_quotes_back(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The reference str_replace error repeats old_str (right for the model); in the operator's log
+    # it would undo the echo's masking (attacker A).
+    script = tmp_path / "s.jsonl"
+    lines = [
+        {"command": "create", "path": "/memories/p.md", "file_text": "x\n"},
+        {"command": "str_replace", "path": "/memories/p.md", "old_str": "card 4111 1111 1111 1111", "new_str": "y"},
+    ]
+    script.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    code, out, _ = run_cli(capsys, "replay", "--db", str(store), str(script))
+    assert code == 1
+    assert "did not appear verbatim in /memories/p.md" in out and "[CREDIT_CARD]" in out, out
+    assert "4111 1111 1111 1111" not in out, out
+
+
 def test_replay_echo_reads_values_after_json_escapes_and_past_the_cut(
     store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
