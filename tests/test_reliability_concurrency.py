@@ -10,6 +10,7 @@ shipped durability (synchronous = FULL, an fsync per commit).
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -188,3 +189,28 @@ def test_racing_processes_never_beat_a_quota(tmp_path: Path, key: bytes, kind: s
             assert len(state.files) == 1 + fit == limits["max_files"]
         refused = memory.execute({"command": "create", "path": "/memories/one-more.md", "file_text": "x" * UNIT})
         assert refused.is_error and refused.text.startswith("Error: Quota exceeded")
+
+
+def _opener(db: str, key: bytes, start: float, worker: int) -> str:
+    """Open a store that may not exist yet, at ``start`` (time.time()), and write one file; "ok" or the error."""
+    while time.time() < start:
+        pass
+    try:
+        with SecureMemory.open(db, key=key) as memory:
+            result = memory.execute({"command": "create", "path": f"/memories/w{worker}.md", "file_text": "x\n"})
+            return "ok" if not result.is_error else str(result.content)
+    except Exception as exc:  # what a failed open raised, for the assertion to show
+        return f"{type(exc).__name__}: {exc}"
+
+
+def test_workers_opening_a_store_that_does_not_exist_yet_all_open_it(tmp_path: Path, key: bytes) -> None:
+    # One creates the file; the others wait for its creation lock instead of reading an empty file,
+    # or one with no schema yet, as "not a securemem store" (attacker A: 10 of 40 opens failed).
+    for trial in range(5):
+        db = tmp_path / f"new-{trial}.db"
+        start = time.time() + 0.3
+        answers = fork_all([(_opener, (str(db), key, start, n)) for n in range(4)], tmp_path)
+        assert answers == ["ok"] * 4, answers
+        with SecureMemory.open(db, key=key, create=False) as memory:
+            listing = memory.execute({"command": "view", "path": "/memories"}).text
+        assert all(f"w{n}.md" in listing for n in range(4)), listing

@@ -27,6 +27,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import errno
+import fcntl
 import logging
 import os
 import stat
@@ -200,18 +201,64 @@ def _check_existing(path: Path) -> bytes:
     return header
 
 
-def _create_file(path: Path) -> None:
-    """The empty store file, 0600 from its first byte (SQLite copies its mode to -wal and -shm)."""
+def _create_file(path: Path) -> int | None:
+    """The empty store file, 0600 from its first byte (SQLite copies its mode to -wal and -shm), and
+    a descriptor of it holding the creation lock: an exclusive ``flock`` that other processes opening
+    the file wait for (``_await_creation``) until its schema is committed. ``flock`` locks are apart
+    from the POSIX locks SQLite takes, so the two never meet. None if another process created the
+    file first."""
     if not path.parent.is_dir():
         raise StorageError(f"cannot create {path}: its directory does not exist")
     if not os.access(path.parent, os.W_OK):
         raise StorageError(f"the directory {path.parent} is read-only: cannot create the store there")
     try:
-        os.close(create_private(path))
+        fd = create_private(path)
     except FileExistsError:
-        raise StorageError(f"{path} appeared while the store was being created; retry") from None
+        return None  # another process created it an instant ago: it is opened as it is
     except OSError as exc:
         raise StorageError(f"cannot create {path}: {exc.strerror}") from None
+    with contextlib.suppress(OSError):  # a file system without flock: the others' second look still helps
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
+_NEWBORN_WAIT = 0.05  # an empty file is looked at again after this: its creator may not hold its lock yet
+
+
+def _await_creation(path: Path, timeout: float) -> None:
+    """Wait, up to ``timeout`` seconds, for a process creating the store at ``path`` to finish.
+
+    Several workers may open a store that does not exist yet at once: one creates it, and the
+    others must not take the file for "not a store" while it is still empty or its schema is not
+    committed. They wait for its creation lock (see ``_create_file``); a file still empty after that
+    is looked at once more, later, since its creator may have made it an instant before taking the
+    lock. Anything but a regular file, or a file that cannot be opened, is left to ``_header``.
+    """
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        for attempt in range(2):
+            deadline = time.monotonic() + timeout
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        return  # the checks that follow say what the file is
+                    time.sleep(0.005)
+                except OSError:
+                    return  # no flock here
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            if attempt or os.fstat(fd).st_size > 0:
+                return
+            time.sleep(_NEWBORN_WAIT)
+    finally:
+        os.close(fd)
 
 
 def _align_side_files(path: Path) -> None:
@@ -390,20 +437,22 @@ class SQLCipherStore:
         exists = where.exists()
         if not exists and not create:
             raise NotAStoreError(f"no securemem store at {where}; create one with: securemem init --db {where}")
-        header = _check_existing(where) if exists else None
-        if not exists:
-            _create_file(where)
-        overridden = salt is not None and exists
-        if salt is None or not exists:
-            salt = header[:SALT_BYTES] if header else os.urandom(SALT_BYTES)
-        material = key.store_key(salt)
-        # The page format: a new store's, or the one whose HMAC page 1 (or the scrub's journal)
-        # verifies. None: the key is wrong, or page 1 is in the WAL only (a re-key cut short).
-        found = pages.detect(where, material, salt) if exists else pages.NEW_STORES
-        codec = pages.PageCodec(material, salt, found or pages.NEW_STORES)
-        if found and not overridden:  # mid re-key the file's pages are under two keys: leave them
-            _repair_torn(where, codec)
+        creating = None if exists else _create_file(where)
+        exists = creating is None  # another process may have created it first: then it is opened
         try:
+            if exists:
+                _await_creation(where, busy_timeout)
+            header = _check_existing(where) if exists else None
+            overridden = salt is not None and exists
+            if salt is None or not exists:
+                salt = header[:SALT_BYTES] if header else os.urandom(SALT_BYTES)
+            material = key.store_key(salt)
+            # The page format: a new store's, or the one whose HMAC page 1 (or the scrub's journal)
+            # verifies. None: the key is wrong, or page 1 is in the WAL only (a re-key cut short).
+            found = pages.detect(where, material, salt) if exists else pages.NEW_STORES
+            codec = pages.PageCodec(material, salt, found or pages.NEW_STORES)
+            if found and not overridden:  # mid re-key the file's pages are under two keys: leave them
+                _repair_torn(where, codec)
             conn, page_format = cls._connect(where, material, salt, busy_timeout, (found,) if found else pages.FORMATS)
             codec = codec.with_format(page_format)
             try:
@@ -413,9 +462,12 @@ class SQLCipherStore:
                 conn.close()
                 raise
         except BaseException:
-            if not exists:
+            if creating is not None:
                 _remove_created(where)  # a failed creation leaves nothing behind
             raise
+        finally:
+            if creating is not None:
+                os.close(creating)  # the creation lock: the others waiting read the store now
         _align_side_files(where)
         store = cls(conn, where, meta, codec, busy_timeout)
         store._scrub_leftovers()
