@@ -224,6 +224,7 @@ REVIEWS = {
     "j": "pii_review_j.jsonl: blind, written after I's fixes, taken as it came",
     "k": "pii_review_k.jsonl: blind, written as an acceptance suite would be, taken as it came",
     "l": "pii_review_l.jsonl: blind, platform teams' pastes and 100+ token shapes, taken as it came",
+    "m": "pii_review_m.jsonl: blind, regulated agents' notes and evasions, taken as it came",
 }
 
 

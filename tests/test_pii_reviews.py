@@ -29,6 +29,8 @@ recall and damage: a change that loses a value they label or alters an ordinary 
   fixes as a hostile acceptance suite would be, by a generator with a fixed seed; taken as it came.
 - ``pii_review_l.jsonl`` (200 lines: 100 positive, 30 evasion, 70 negative), written blind after K's
   fixes: what platform teams paste into an agent's memory, with 100+ provider token shapes; taken as it came.
+- ``pii_review_m.jsonl`` (260 lines: 160 positive, 100 negative), written blind after L's fixes: a
+  regulated company's agents' notes in 29 languages and an adversarial model's evasions; taken as it came.
 - ``pii_review_g.jsonl`` (500 lines: 220 positive, 80 evasion, 200 negative), written blind after F's
   fixes had landed (mail headers, chat exports, notebooks, HAR, WS-Security, CI files, OCR'd forms) in
   sixteen languages, by a generator with a fixed seed; taken as it came. Its negatives count documented
@@ -124,6 +126,14 @@ def altered(name: str) -> list[str]:
         # since. Left: tokens split across lines or joined by a comma, keys named only by their
         # surroundings (a UUID after HEROKU_API_KEY).
         ("l", "claim", None, 0.96),
+        # Blind, after L's fixes: what a regulated company's agent saves (call-centre, hospital and
+        # claims notes in 29 languages) and what an adversarial model writes to slip values past a
+        # scrubber: 472 of 522 as it came, 493 since (national phones of any region after a word
+        # that names a phone, extensions in other languages, Make's "?=" and "+="). Left: phones of
+        # regions outside the configured ones in table cells, numbers read out with "double oh",
+        # a JSON-escaped webhook, recovery codes, keys named only by the framework (Rails'
+        # active_record_encryption), a seed phrase.
+        ("m", "claim", None, 0.94),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -219,9 +229,21 @@ def test_reviewer_l_alters_only_documentation_examples_and_private_hosts() -> No
     assert kinds == [["JWT"], ["IP_ADDRESS"], ["IP_ADDRESS"], aws, ["SLACK_WEBHOOK"], aws]
 
 
+def test_reviewer_m_alters_private_hosts_and_a_few_numbers() -> None:
+    """Reviewer M's ordinary lines altered: private, shared and documentation addresses (kept by
+    design, as for reviewers F and L), and, still, numbers read as phones (a Finnish payment
+    reference, CPT codes "99213/99214", a Mexican RFC-like reference, a claim number, a Belgian
+    enterprise number), a hex pseudonym named "customer_key", a compose file's default password. As
+    it came, a guide's "<client_id>:<client_secret>" and Kubernetes' "$(DB_PASSWORD)" were altered too."""
+    kinds = [sorted({f.type for f in detect(text)}) for text in altered("m")]
+    assert sorted(map(tuple, kinds)) == sorted(
+        [("PHONE",)] * 5 + [("IP_ADDRESS",)] * 3 + [("GENERIC_SECRET",), ("PASSWORD",)]
+    ), kinds
+
+
 def test_labels_point_at_their_values() -> None:
     """The corpora's offsets are what the tests above compare spans with."""
-    for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"):
+    for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m"):
         for row in rows(name):
             for label in row["labels"]:
                 assert row["text"][label["start"] : label["end"]] == label["value"], row["id"]

@@ -1297,6 +1297,8 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         return False  # "VALUES ('22.87.231.0/24', ...)": a network; "('0-306-40615-2', 'Theory of Graphs')": a book
     if phone_e164(candidate, scan.phone_regions) is not None:
         return True
+    if not candidate.startswith(("+", "(+")) and _SAID_WORDS.intersection(words[-3:]) and _valid_where_said(candidate):
+        return True
     if "US" in scan.phone_regions and _nanp_shaped(candidate):
         return True  # "(788) 339-9869": the North American plan's shape, written as one, area code in service or not
     # A number the metadata does not know (a range not yet allocated, a made-up one) is still a
@@ -1432,6 +1434,38 @@ def phone_e164(candidate: str, regions: tuple[str, ...]) -> str | None:
         if found is not None:
             return found
     return None
+
+
+# Where a national number the text calls a phone ("Kontakt: 777 418 226", "Móvil: 622 418 903",
+# "연락처: 010-4821-7736") is also read when the configured regions do not know it (reviewer M's
+# blind round: Czech, Spanish, Brazilian, Korean, Chinese, Polish, Nordic numbers after their
+# labels). The label says what the number is; the metadata of one of these regions must still hold
+# it valid, its trunk prefix written or not.
+_SAID_REGIONS = ("ES", "IT", "PT", "BR", "MX", "AR", "CO", "CL", "NL", "BE", "CH", "AT", "PL", "CZ", "SK", "HU",
+                 "RO", "SE", "NO", "DK", "FI", "IE", "RU", "UA", "TR", "GR", "IL", "AE", "SA", "EG", "ZA", "NG",
+                 "KE", "CN", "HK", "TW", "JP", "KR", "SG", "MY", "ID", "PH", "TH", "VN", "AU", "NZ", "PK")  # fmt: skip
+
+
+# The words that name a phone and nothing else ("number", "no", "nr", "t", "text" name other things).
+_SAID_WORDS = (_PHONE_WORDS - {"number", "nr", "no", "t", "m", "text", "signal", "ring", "reach", "call", "dial"}) | {
+    "kontakt", "contacto", "móvil", "movil", "fijo", "komórka", "cep", "telemóvel", "telefone", "kontaktowy",
+    "puhelin", "matkapuhelin", "mobiltelefon", "gsm", "телефон", "тел", "мобильный", "手机", "电话", "联系电话",
+    "座机", "연락처", "전화", "휴대폰", "電話", "携帯",
+}  # fmt: skip
+
+
+def _valid_where_said(candidate: str) -> bool:
+    compact = candidate.translate(_PHONE_PUNCTUATION)
+    if not compact.isdigit():
+        return False
+    for region in _regions(_SAID_REGIONS):
+        nationals = [compact]
+        if region.trunk and compact.startswith(region.trunk):
+            nationals.insert(0, compact[len(region.trunk) :])
+        for national in nationals:
+            if _plausible(region, national) and region.valid is not None and region.valid.fullmatch(national):
+                return True
+    return False
 
 
 def _international(digits: str, trunk_in_brackets: bool) -> str | None:

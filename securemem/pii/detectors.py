@@ -114,7 +114,14 @@ def _typed(name: str, finder: Callable[[Scan], Iterable[Span]]) -> Callable[[Sca
 
 
 # An extension written after a number ("+1 (485) 671-2247 ext. 43", "865.565.0140 x394"): part of it.
-_EXTENSION = re.compile(r"[ \t]*,?[ \t]*(?:ext\.?|extn\.?|extension|x|#)[ \t]*[0-9]{1,6}(?![0-9A-Za-z])", re.IGNORECASE)
+# Other languages' words for it (reviewer M): Italian "int.", Polish "wew.", French "poste", Turkish
+# "dahili", German "Durchwahl"/"DW", Spanish "extensión"/"anexo", Russian "доб."/"доп.".
+_EXTENSION = re.compile(
+    r"[ \t]*,?[ \t]*(?:ext\.?|extn\.?|extension|x|#"
+    r"|int\.|wew\.|poste|dahili|durchwahl|dw\.?|extensión|anexo|доб\.|доп\.)"
+    r"[ \t]*[0-9]{1,6}(?![0-9A-Za-z])",
+    re.IGNORECASE,
+)
 
 
 def _phones(finder: Callable[[Scan], Iterable[Span]]) -> Callable[[Scan], Iterable[Hit]]:

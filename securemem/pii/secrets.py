@@ -215,7 +215,10 @@ _NOT_SECRET_KEY = re.compile(
     r"manager|mgr|handler|store|storage|source|backend|engine|mode|next|continuation|resume|refresh[_.\-]?url)(?:[_.\-]|$)"
 )
 # The assignment after a key: optional closing quote, then ":", "=", ":=", "=>", or the prose " is ".
-_ASSIGN = re.compile(r"""["'`\]]?[ \t]{0,8}(?P<op>:=|=>|->|\u2192|=(?!=)|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}""")
+# Make's "?=" and "+=" too ("VERCEL_TOKEN ?= 9jrmg9Ceb...", reviewer M).
+_ASSIGN = re.compile(
+    r"""["'`\]]?[ \t]{0,8}(?P<op>:=|\?=|\+=|=>|->|\u2192|=(?!=)|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}"""
+)
 _ASSIGN_CLI = re.compile(r"[ \t]+")  # "--password hunter2"
 # A bare value may hold an apostrophe between letters ("Don'tPanic42").
 _VALUE = re.compile(
@@ -322,7 +325,10 @@ _STOP_VALUES = frozenset(
         "vault",
     )
 )
-_PLACEHOLDER = re.compile(r"^(?:[*xX•.\-_#?]+|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|%[A-Za-z_]+%|\{\{.*\}\})$")
+# Kubernetes' and Make's "$(DB_PASSWORD)" too (reviewer M).
+_PLACEHOLDER = re.compile(
+    r"^(?:[*xX•.\-_#?]+|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\([A-Za-z_][A-Za-z0-9_]*\)|%[A-Za-z_]+%|\{\{.*\}\})$"
+)
 _IDENTIFIER_CHAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
@@ -334,7 +340,7 @@ _DATE_WORD = re.compile(r"[0-9]{1,2}[-./ ][A-Za-z]{3,9}[-./ ][0-9]{2,4}")
 
 
 # What may follow a key for it to be assigned a value (checked before anything else is).
-_ASSIGN_START = re.compile(r"""["'`\]]?[ \t]{0,8}(?:[:=\-\u2192]|(?:is|was)\b)""")
+_ASSIGN_START = re.compile(r"""["'`\]]?[ \t]{0,8}(?:[:=\-\u2192]|[?+]=|(?:is|was)\b)""")
 _KEY_REST = re.compile(r"[a-z0-9_.\-]{0,64}")
 
 
@@ -2042,8 +2048,14 @@ def find_url_credentials(scan: Scan) -> Iterator[Hit]:
     if "-u" in text or "--user" in text:
         for match in _CLI_USER.finditer(text):
             user, _, password = match["cred"].partition(":")
-            if _UID.fullmatch(password) or password == user or password.startswith("$") or _UID_COMMANDS.search(text):
-                continue  # "docker run -u 1000:1000", "-u www-data:www-data", "-u $USER:$TOKEN"
+            if (
+                _UID.fullmatch(password)
+                or password == user
+                or password.startswith("$")
+                or _PLACEHOLDER.match(password)
+                or _UID_COMMANDS.search(text)
+            ):
+                continue  # "docker run -u 1000:1000", "-u www-data:www-data", "-u $USER:$TOKEN", "<client_secret>"
             yield "URL_CREDENTIALS", match.start("cred"), match.end("cred")
 
 
