@@ -22,7 +22,17 @@ from securemem.changes import ALL_LEVELS
 from securemem.errors import InvalidPath
 from securemem.mounts import Mount, MountTable
 from securemem.paths import ROOT
-from securemem.store.base import Ancestry, Entry, Skip, StoreTx, Usage, VersionQuery, VersionRow, path_bytes
+from securemem.store.base import (
+    Ancestry,
+    Entry,
+    MissingStore,
+    Skip,
+    StoreTx,
+    Usage,
+    VersionQuery,
+    VersionRow,
+    path_bytes,
+)
 
 
 def _keep(_name: str) -> bool:
@@ -77,7 +87,11 @@ class MountedTx:
         """Each mount's directory (its store's root), in name order as a listing shows them."""
         roots = []
         for mount in sorted(self._table.mounts, key=lambda m: m.name):
-            root = self._tx(mount).stat(ROOT)
+            try:
+                tx = self._tx(mount)
+            except MissingStore:
+                continue  # deleted by an operator since the session attached it: its commands fail
+            root = tx.stat(ROOT)
             assert root is not None, "a store's root always exists"
             roots.append((mount, self._out(mount, root)))
         return roots

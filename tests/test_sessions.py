@@ -647,6 +647,23 @@ def test_a_store_deleted_after_open_fails_the_command_cleanly(stores: Stores, me
     assert stores.store.find_store(name="Team") is None  # never made again behind the operator's back
 
 
+@pytest.mark.parametrize("gone", ["House Style", "Team"])  # the first mount (the listing's home), another
+def test_a_store_deleted_after_open_leaves_the_listing_of_the_others(
+    stores: Stores, mem: SecureMemory, gone: str
+) -> None:
+    # The model is told to view its memory directory first: one store an operator deleted must not
+    # make that fail (attacker A). Its own commands fail; the others' work.
+    ok(mem, command="create", path="/memories/my-notes/a.md", file_text="a\n")
+    assert stores.store.drop_namespace(gone)
+    listing = view(mem, "/memories")
+    shown = set(re.findall(r"/memories/([a-z\-]+)/", listing))
+    assert shown == {"house-style", "my-notes", "team"} - {slug(gone)}, listing
+    assert "/memories/my-notes/a.md" in listing
+    text = err(mem, command="view", path=f"/memories/{slug(gone)}")
+    assert text == "Error: the store does not exist (it was deleted). The command was not applied."
+    assert ok(mem, command="create", path="/memories/my-notes/b.md", file_text="b\n")
+
+
 def test_an_audit_record_names_the_store_a_command_worked_in(stores: Stores, caplog: pytest.LogCaptureFixture) -> None:
     policy = Policy(rules=(Rule(glob="/memories/a.md", expire_after=60),))
     mem = session(stores, policy)

@@ -9,19 +9,21 @@ In a session with several stores the transaction is opened on the store of the c
 path (a rename's destination, where a quota is checked) and handed down as a ``MountedTx``,
 which reaches any other mounted store in the same transaction. Those stores exist (they were
 checked at open), so none is ever made here; a mount is bound to its store by number: renamed,
-it still works, and deleted since, it fails the command.
+it still works, and deleted since, it fails the command (a listing of ``/memories`` shows the
+stores still there).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
+from typing import Any
 
 from securemem.commands import Result
 from securemem.middleware.base import Call, Handler
 from securemem.mounted import MountedTx
-from securemem.mounts import MountTable
-from securemem.store.base import Actor, Clock, History, Store, StoreTx
+from securemem.mounts import Mount, MountTable
+from securemem.store.base import Actor, Clock, History, MissingStore, Store, StoreTx
 
 
 class Transaction:
@@ -53,23 +55,44 @@ class Transaction:
     @contextmanager
     def open(self, paths: Sequence[str], *, write: bool) -> Iterator[StoreTx]:
         """The transaction for a command on ``paths`` (also used for the follow-up writes of a read)."""
-        home = self.mounts.home(paths) if self.mounts else None
+        if not self.mounts:
+            with self._begin(None, write) as tx:
+                yield tx
+            return
+        home = self.mounts.home(paths)
+        # A command on /memories itself (a listing) is in no mount: any attached store can carry its
+        # transaction, and one an operator deleted must not make the others' listing fail.
+        inside = any(self.mounts.mount_of(path) is not None for path in paths)
+        homes = [home] if inside else [home, *(mount for mount in self.mounts.mounts if mount is not home)]
+        with ExitStack() as stack:
+            for number, candidate in enumerate(homes, 1):
+                try:
+                    tx = stack.enter_context(self._begin(candidate, write))
+                except MissingStore:
+                    if number == len(homes):
+                        raise
+                    continue
+                home = candidate
+                break
+            yield MountedTx(self.mounts, home, tx)
+
+    def _begin(self, home: Mount | None, write: bool) -> AbstractContextManager[StoreTx]:
         # A mount is bound to its store by number: renamed, or its name given to another store,
         # the session still works in the store it attached (and a deleted one is an error).
         namespace, create = (self.namespace, self.create) if home is None else (home.store.name, False)
         key = self.store_key if home is None else home.store.key
-        with self.store.transaction(
-            namespace,
-            write=write,
-            clock=self.clock,
-            actor=self.actor,
-            create=create,
-            history=self.history,
-            store_key=key,
-        ) as tx:
-            if self.check is not None:
-                self.check()
-            yield tx if home is None else MountedTx(self.mounts, home, tx)
+        return _Checked(
+            self.store.transaction(
+                namespace,
+                write=write,
+                clock=self.clock,
+                actor=self.actor,
+                create=create,
+                history=self.history,
+                store_key=key,
+            ),
+            self.check,
+        )
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         with self.open(call.command.paths, write=call.command.mutates) as tx:
@@ -78,3 +101,24 @@ class Transaction:
                 return call_next(call)
             finally:
                 call.tx = None
+
+
+class _Checked(AbstractContextManager[StoreTx]):
+    """A store transaction whose handle check (``Transaction.check``) runs once it has begun."""
+
+    def __init__(self, inner: AbstractContextManager[StoreTx], check: Callable[[], None] | None) -> None:
+        self._inner = inner
+        self._check = check
+
+    def __enter__(self) -> StoreTx:
+        tx = self._inner.__enter__()
+        if self._check is not None:
+            try:
+                self._check()
+            except BaseException as exc:
+                self._inner.__exit__(type(exc), exc, exc.__traceback__)
+                raise
+        return tx
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> bool | None:
+        return self._inner.__exit__(kind, exc, tb)
