@@ -323,6 +323,30 @@ def test_admin_writes_run_the_policys_layers_except_read_only_rules(regulated: A
     assert [m.path for m in regulated.memories.list(store.id).data] == ["/people/c.md", "/reference/style.md"]
 
 
+@pytest.mark.parametrize(
+    ("name", "description"),
+    [
+        ("Patient 078-05-1120", ""),
+        ("claims", "Dana Reyes, dana@example.com"),
+        ("ops", "token ghp_" + "A1b2C3d4" * 4 + "Q7r8"),
+    ],
+)
+def test_a_store_name_or_description_carrying_pii_is_refused_under_a_pii_policy(
+    regulated: Admin, name: str, description: str
+) -> None:
+    # The name becomes the mount the model sees, the description a line of its instructions
+    # (attacker A: a store named for a patient's SSN was mounted, then every command on it refused).
+    with pytest.raises(PolicyViolation) as refused:
+        regulated.memory_stores.create(name=name, description=description)
+    assert (refused.value.code, refused.value.status) == ("policy_violation", 422)
+    assert "078-05-1120" not in str(refused.value) and "dana@" not in str(refused.value)
+    assert regulated.memory_stores.list().data == []
+    store = regulated.memory_stores.create(name="Claims team", description="Notes on open claims.")
+    with pytest.raises(PolicyViolation):
+        regulated.memory_stores.update(store.id, name=name, description=description)
+    assert regulated.memory_stores.retrieve(store.id).name == "Claims team"
+
+
 # -- versions --------------------------------------------------------------------------------------
 
 

@@ -50,7 +50,8 @@ class MemoryStores:
         self._c = context
 
     def create(self, name: str, description: str = "") -> MemoryStore:
-        info = self._c.store.create_store(check_name(name), check_description(description), self._c.clock())
+        self._c.check_store_text(check_name(name), check_description(description))
+        info = self._c.store.create_store(name, description, self._c.clock())
         if info is None:
             raise Conflict(TAKEN)
         return self._c.public_store(info)
@@ -74,6 +75,7 @@ class MemoryStores:
         name = None if name is None else check_name(name)
         description = None if description is None else check_description(description)
         self._c.store_info(store_id)
+        self._c.check_store_text(name, description)
         try:
             info = self._c.store.update_store(store_id, name, description, self._c.clock())
         except NameTaken:

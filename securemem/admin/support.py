@@ -32,6 +32,7 @@ from securemem.errors import (
 from securemem.memory import SecureMemory, history_of
 from securemem.middleware import Call, Transaction, chain, policy_layers
 from securemem.paths import ROOT
+from securemem.pii import Scrubber
 from securemem.store.base import Actor, Entry, MissingStore, StoreInfo, StoreTx
 from securemem.text import is_unicode_text
 
@@ -51,6 +52,22 @@ class Context:
         self._layers = policy_layers(memory.policy, self.store.token_key, admin=True)
 
     # -- stores -----------------------------------------------------------------------------
+
+    def check_store_text(self, name: str | None, description: str | None) -> None:
+        """A store's name becomes a path the model sees (its mount) and, with its description, a
+        line of the session's system prompt: under a policy that scans for personal data and
+        secrets, neither may carry any (``PolicyViolation`` naming the types, never the values)."""
+        policy = self.memory.policy
+        texts = [text for text in (name, description) if text]
+        if not policy.pii.enabled or not texts:
+            return
+        scrubber = Scrubber(policy.pii.actions, hash_key=self.store.token_key, phone_regions=policy.pii.phone_regions)
+        found = sorted({kind for text in texts for kind in scrubber.contains(text)})
+        if found:
+            raise PolicyViolation(
+                f"a store's name and description reach the model (as its directory and in its instructions) and "
+                f"must not carry personal data or secrets; found {', '.join(found)} (policy '{policy.name}')"
+            )
 
     def store_info(self, store_id: object) -> StoreInfo:
         if not isinstance(store_id, str):
