@@ -83,6 +83,26 @@ def new_session_id() -> str:
     return "sess_" + secrets.token_hex(12)
 
 
+def _check_mounts(mounts: MountTable, policy: Policy, token_key: bytes) -> None:
+    """Under a policy that keeps personal data out of paths, no attached store may show any to the
+    model: not in its mount (a path every listing shows), nor in the name or the description the
+    session's instructions carry (a store named before the policy scanned names)."""
+    if not (policy.pii.enabled and policy.pii.refuse_paths):
+        return
+    from securemem.pii import Scrubber
+
+    scrubber = Scrubber(policy.pii.actions, hash_key=token_key, phone_regions=policy.pii.phone_regions)
+    for index, mount in enumerate(mounts.mounts):
+        texts = (mount.root, mount.store.name, mount.store.description)  # the prompt is the application's own
+        found = sorted({kind for text in texts if text for kind in scrubber.contains(text)})
+        if found:
+            raise InvalidRequest(
+                f"stores[{index}]: the store {mount.store.id}'s mount, name or description carries "
+                f"{', '.join(found)}, which the policy '{policy.name}' keeps from the model; rename the store "
+                "or change its description (admin memory_stores.update), and give it a neutral mount"
+            )
+
+
 class SecureMemory:
     """One namespace of a store (or several stores, each mounted), behind the policy's middleware chain."""
 
@@ -184,6 +204,8 @@ class SecureMemory:
         try:
             mounts = None if stores is None else parse_stores(stores, lambda id_: store.find_store(store_id=id_))
             resolved = store_policy(store, requested, adopt=adopt_policy, clock=clock)
+            if mounts is not None:
+                _check_mounts(mounts, resolved, store.token_key)
             configure_store(store, resolved)
             memory = cls(
                 store,

@@ -347,6 +347,21 @@ def test_a_store_name_or_description_carrying_pii_is_refused_under_a_pii_policy(
     assert regulated.memory_stores.retrieve(store.id).name == "Claims team"
 
 
+def test_a_session_under_a_pii_policy_refuses_a_store_named_before_it_scanned_names(tmp_path: Path) -> None:
+    db, key = tmp_path / "named.db", b"n" * 32
+    with Admin.open(db, key=key, policy="default") as handle:  # no PII layer: any name goes
+        named = handle.memory_stores.create(name="Patient 078-05-1120", description="Dana, dana@example.com")
+        plain = handle.memory_stores.create(name="Claims")
+    attach = [{"memory_store_id": named.id, "mount": "patient"}, {"memory_store_id": plain.id}]
+    with pytest.raises(InvalidRequest) as refused:
+        SecureMemory.open(db, key=key, policy="regulated", adopt_policy=True, stores=attach)
+    message = str(refused.value)
+    assert "stores[0]" in message and "EMAIL" in message and "US_SSN" in message
+    assert "078-05-1120" not in message and "dana@" not in message
+    with SecureMemory.open(db, key=key, stores=[{"memory_store_id": plain.id}]) as memory:
+        assert not memory.execute({"command": "view", "path": "/memories"}).is_error
+
+
 # -- versions --------------------------------------------------------------------------------------
 
 
