@@ -34,6 +34,7 @@ from securemem.memory import SecureMemory, configure_store, recorded_policy, sto
 from securemem.middleware import policy_layers
 from securemem.policy import load_policy, parse_duration
 from securemem.policy_check import describe, policy_warnings
+from securemem.private_files import keep_keys_out_of_core_dumps
 from securemem.store.base import Store
 from securemem.store.factory import open_store, split_url
 from securemem.sweep import DEFAULT_BATCH, SweepReport, sweep
@@ -482,8 +483,18 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def cmd_rekey(args: argparse.Namespace) -> int:
-    """Re-encrypt under a new key file; the default key file is replaced after a safe copy of the old one."""
+    """Re-encrypt under a new key file; the default key file is replaced after a safe copy of the old one.
+
+    A key change like ``keys add`` or ``keys adopt``, so under the same lock: an adopt running meanwhile
+    would otherwise wrap the key this re-key retires, and leave a key header that opens nothing."""
     _file_only(args, "rekey", PG_KEYS)
+    from securemem.custody import key_change  # the key-header code loads only for key commands
+
+    with key_change(args.db):
+        return _rekey(args)
+
+
+def _rekey(args: argparse.Namespace) -> int:
     if keys_path(args.db).exists():
         raise UsageError(
             f"{args.db} keeps its data key in {keys_path(args.db)} (KEKs): rekey does not apply; "
@@ -589,11 +600,17 @@ def _batch(text: str) -> int:
     return value
 
 
+MAX_EVERY = 366 * 86400.0  # a sweeper that waits longer than a year between sweeps is a mistake
+
+
 def _duration(text: str) -> float:
     try:
-        return parse_duration(text)
+        every = parse_duration(text)
     except ValueError as exc:
         raise UsageError(f"--every: {exc}") from None
+    if every > MAX_EVERY:  # checked before any sweep runs (a wait past threading.TIMEOUT_MAX would fail later)
+        raise UsageError("--every: at most 366d between two sweeps; a sweeper run less often is better run by cron")
+    return every
 
 
 # -- parser ----------------------------------------------------------------------------------
@@ -722,6 +739,8 @@ def _policy_commands(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:  # the command itself (not a caller's own process): no core dump holds its keys
+        keep_keys_out_of_core_dumps()
     try:
         return _run(argv)
     except BrokenPipeError:  # stdout, or stderr while reporting an error

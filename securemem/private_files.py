@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import sys
 from pathlib import Path
 
 
@@ -74,3 +75,34 @@ def _fsync_dir(directory: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def keep_keys_out_of_core_dumps() -> bool:
+    """Make this process write no core dump, on any host setting: a crash would otherwise write its
+    memory, data keys included (raw, and as the hex of SQLCipher's key), to a file in clear.
+
+    Sets the core-file limit to zero (soft and hard) and, on Linux, the process's "dumpable" flag
+    off, which also stops other processes of the same user from attaching to it or reading its
+    memory through /proc. Process-wide, so the library leaves it to the application; the CLI calls
+    it first. True if both took effect.
+    """
+    import ctypes
+    import ctypes.util
+    import resource
+
+    done = True
+    try:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    except (OSError, ValueError):
+        done = False
+    if not sys.platform.startswith("linux"):
+        return done
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        done = libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) == 0 and done
+    except (OSError, AttributeError):
+        done = False
+    return done
+
+
+_PR_SET_DUMPABLE = 4  # linux/prctl.h

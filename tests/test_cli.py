@@ -552,3 +552,21 @@ def test_a_key_file_that_is_no_regular_file_is_one_line_exit_2(
             capsys, "exec", "--db", str(store), "--key-file", key_file, '{"command": "view", "path": "/memories"}'
         )
         assert (code, out) == (2, "") and err == f"securemem: error: key file {key_file} cannot be read as a hex key\n"
+
+
+def test_the_command_writes_no_core_dump_that_would_hold_its_keys(tmp_path: Path) -> None:
+    # A crash of a long-running sweeper would otherwise dump its memory, data keys in clear, to a
+    # core file wherever the host writes them (attacker B found the key three times in one).
+    probe = (
+        "import ctypes, resource, sys\n"
+        "from securemem import cli\n"
+        "sys.argv = ['securemem', '--help']\n"
+        "try:\n"
+        "    cli.main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "libc = ctypes.CDLL(None)\n"  # prctl 3: PR_GET_DUMPABLE
+        "print(resource.getrlimit(resource.RLIMIT_CORE), libc.prctl(3, 0, 0, 0, 0), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False)
+    assert done.stderr.strip().splitlines()[-1] == "(0, 0) 0", done.stderr

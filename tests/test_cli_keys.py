@@ -12,7 +12,9 @@ import logging
 import os
 import shutil
 import stat
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -20,7 +22,7 @@ import pytest
 from securemem.keys.header import keys_path
 from securemem.keys.uri import parse_kek
 from securemem.store.envelope import unlock
-from tests.helpers import audit_records, fork_all, run_cli, sha256_of
+from tests.helpers import REPO, audit_records, child_argv, fork_all, run_cli, sha256_of
 
 Cap = pytest.CaptureFixture[str]
 VIEW = '{"command":"view","path":"/memories/a.md"}'
@@ -253,6 +255,35 @@ def test_adopt_wraps_a_legacy_key_without_touching_the_store(
 
         assert unlock(path, parse_kek(f"file:{path}.kek")).dek == stretch("an old passphrase", path.read_bytes()[:16])
     assert fails(capsys, 1, "keys", "adopt", "--db", str(path), "--key-file", f"{path}.kek", "--new-kek", "env:X")
+
+
+def rekey_child(db: str) -> None:
+    """``securemem rekey --db DB`` in a fresh interpreter; its exit code is the process's."""
+    from securemem.cli import main
+
+    raise SystemExit(main(["rekey", "--db", db]))
+
+
+def test_rekey_waits_for_an_adopt_in_progress_and_then_refuses(tmp_path: Path, capsys: Cap) -> None:
+    # A legacy rekey and a keys adopt at once left a key header wrapping the key the rekey retired:
+    # its KEK opened nothing and both said they succeeded (attacker B). The rekey is a key change
+    # like the others now, under the same lock: it waits, then finds the store moved to KEKs.
+    from securemem import custody
+    from securemem.keys import KeyFile
+    from securemem.keys.kek import FileKek
+
+    path = tmp_path / "race.db"
+    assert run_cli(capsys, "init", "--db", str(path))[0] == 0
+    assert run_cli(capsys, "exec", "--db", str(path), CREATE)[0] == 0
+    with custody.key_change(path):  # an adopt has begun
+        argv = child_argv(rekey_child, str(path))
+        child = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(2.0)  # time enough for a rekey that does not wait to finish
+        custody._adopt(path, KeyFile(f"{path}.key"), FileKek(f"{path}.kek"))
+    _, err = child.communicate(timeout=60)
+    assert child.returncode == 2 and b"rekey does not apply" in err, err
+    Path(f"{path}.key").unlink()
+    assert reads(capsys, path)  # through the new KEK: it wraps the key that opens the store
 
 
 def test_adopt_with_a_wrong_key_is_exit_2_and_writes_nothing(tmp_path: Path, capsys: Cap) -> None:

@@ -488,6 +488,11 @@ def test_policy_check_of_a_missing_file_or_name(tmp_path: Path, capsys: pytest.C
         ("90", f"--every: 90 has no unit; {FORM}"),
         ("0s", f"--every: a duration must be above zero; {ONE}"),
         ("soon", f"--every: 'soon' is not a duration; {ONE}"),
+        # Past threading.TIMEOUT_MAX the wait after the first sweep failed as an internal error (attacker B).
+        *(
+            (every, "--every: at most 366d between two sweeps; a sweeper run less often is better run by cron")
+            for every in ("3000000d", "999999999999w", "9999999999999999999s", "367d")
+        ),
     ],
 )
 def test_sweep_every_takes_the_same_durations_as_policy_files(
