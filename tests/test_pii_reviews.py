@@ -129,7 +129,7 @@ def altered(name: str) -> list[str]:
         # Blind, after L's fixes: what a regulated company's agent saves (call-centre, hospital and
         # claims notes in 29 languages) and what an adversarial model writes to slip values past a
         # scrubber: 472 of 522 as it came, 493 since (national phones of any region after a word
-        # that names a phone, extensions in other languages, Make's "?=" and "+="). Left: phones of
+        # that names a phone, extensions in other languages, Make's "?="). Left: phones of
         # regions outside the configured ones in table cells, numbers read out with "double oh",
         # a JSON-escaped webhook, recovery codes, keys named only by the framework (Rails'
         # active_record_encryption), a seed phrase.

@@ -215,10 +215,8 @@ _NOT_SECRET_KEY = re.compile(
     r"manager|mgr|handler|store|storage|source|backend|engine|mode|next|continuation|resume|refresh[_.\-]?url)(?:[_.\-]|$)"
 )
 # The assignment after a key: optional closing quote, then ":", "=", ":=", "=>", or the prose " is ".
-# Make's "?=" and "+=" too ("VERCEL_TOKEN ?= 9jrmg9Ceb...", reviewer M).
-_ASSIGN = re.compile(
-    r"""["'`\]]?[ \t]{0,8}(?P<op>:=|\?=|\+=|=>|->|\u2192|=(?!=)|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}"""
-)
+# Make's "?=" too ("VERCEL_TOKEN ?= 9jrmg9Ceb...", reviewer M); not "+=", which code uses to join strings.
+_ASSIGN = re.compile(r"""["'`\]]?[ \t]{0,8}(?P<op>:=|\?=|=>|->|\u2192|=(?!=)|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}""")
 _ASSIGN_CLI = re.compile(r"[ \t]+")  # "--password hunter2"
 # A bare value may hold an apostrophe between letters ("Don'tPanic42").
 _VALUE = re.compile(
@@ -340,7 +338,7 @@ _DATE_WORD = re.compile(r"[0-9]{1,2}[-./ ][A-Za-z]{3,9}[-./ ][0-9]{2,4}")
 
 
 # What may follow a key for it to be assigned a value (checked before anything else is).
-_ASSIGN_START = re.compile(r"""["'`\]]?[ \t]{0,8}(?:[:=\-\u2192]|[?+]=|(?:is|was)\b)""")
+_ASSIGN_START = re.compile(r"""["'`\]]?[ \t]{0,8}(?:[:=\-\u2192]|\?=|(?:is|was)\b)""")
 _KEY_REST = re.compile(r"[a-z0-9_.\-]{0,64}")
 
 
