@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -315,17 +316,24 @@ def test_replay_reads_stdin(store: Path, capsys: pytest.CaptureFixture[str], std
     assert code == 0 and out.endswith("replayed 1 commands, 0 failed\n")
 
 
+def replay_lines(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[dict[str, Any]]
+) -> tuple[int, str, str]:
+    """``securemem replay`` of ``lines``, written as a JSONL file."""
+    script = tmp_path / "s.jsonl"
+    script.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return run_cli(capsys, "replay", "--db", str(store), str(script))
+
+
 def test_replay_echoes_no_personal_data_or_secret_of_its_lines(
     store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The echo is the operator's log: a value is shown by its type, whatever the policy stores.
-    script = tmp_path / "s.jsonl"
     lines = [
         {"command": "create", "path": "/memories/a.md", "file_text": "SSN 536-22-1234, mail jane.roe@corp.test\n"},
         {"command": "create", "path": "/memories/b.md", "file_text": "aws AKIAQ3EGRJ7ZK4XPLM2N\n"},
     ]
-    script.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    _, out, _ = run_cli(capsys, "replay", "--db", str(store), str(script))
+    _, out, _ = replay_lines(store, tmp_path, capsys, lines)
     echoes = [line for line in out.splitlines() if line.startswith("[") and "] > " in line]
     assert len(echoes) == 2 and "[US_SSN]" in echoes[0] and "[EMAIL]" in echoes[0], echoes
     assert not any(value in out for value in ("536-22-1234", "jane.roe@corp.test", "AKIAQ3EGRJ7ZK4XPLM2N")), out
@@ -336,13 +344,11 @@ def test_replay_shows_no_value_an_error_quotes_back(
 ) -> None:
     # The reference str_replace error repeats old_str (right for the model); in the operator's log
     # it would undo the echo's masking (attacker A).
-    script = tmp_path / "s.jsonl"
     lines = [
         {"command": "create", "path": "/memories/p.md", "file_text": "x\n"},
         {"command": "str_replace", "path": "/memories/p.md", "old_str": "card 4111 1111 1111 1111", "new_str": "y"},
     ]
-    script.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    code, out, _ = run_cli(capsys, "replay", "--db", str(store), str(script))
+    code, out, _ = replay_lines(store, tmp_path, capsys, lines)
     assert code == 1
     assert "did not appear verbatim in /memories/p.md" in out and "[CREDIT_CARD]" in out, out
     assert "4111 1111 1111 1111" not in out, out
