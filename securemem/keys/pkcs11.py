@@ -147,6 +147,8 @@ class Pkcs11Kek:
             raise KekError(f"{where}: no AES key labelled {self.object!r} on the token") from None
         except pkcs11.exceptions.MultipleObjectsReturned:
             raise KekError(f"{where}: several keys are labelled {self.object!r} on the token") from None
+        except pkcs11.exceptions.MultipleTokensReturned:
+            raise KekError(f"{where}: several tokens are labelled {self.token!r}; give each its own label") from None
         except pkcs11.exceptions.PKCS11Error as exc:
             if decrypting:
                 why = "the token could not unwrap the data key (a different key under that label?)"
