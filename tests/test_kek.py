@@ -123,6 +123,14 @@ def test_a_passphrase_file_kek_records_scrypt_and_its_parameters(tmp_path: Path)
         SecureMemory.open(db, kek=f"passphrase:file:{words}")
 
 
+def test_a_passphrase_file_that_is_not_there_is_said_so_not_a_wrong_kek(tmp_path: Path) -> None:
+    # A store wrapped by a file KEK, opened with a passphrase file whose path has a typo: the file
+    # was never read, so "wrong KEK" would send the operator after the wrong problem (attacker B).
+    db = round_trip(tmp_path, f"file:{tmp_path / 'kek'}")
+    with pytest.raises(KekError, match=r"passphrase:file:.*: the file does not exist"):
+        SecureMemory.open(db, kek=f"passphrase:file:{tmp_path / 'no-such-file'}")
+
+
 def test_a_passphrase_file_others_can_read_is_refused(tmp_path: Path) -> None:
     words = private(tmp_path / "pass", "correct horse battery staple\n")
     words.chmod(0o644)

@@ -193,6 +193,12 @@ class PassphraseKek:
     def __repr__(self) -> str:
         return f"PassphraseKek({self.source!r})"
 
+    def diagnose(self) -> None:
+        """When this KEK opened no entry: a passphrase file that cannot be read says so (a typo in its
+        path is no wrong passphrase); nothing is asked on a terminal for it."""
+        if self.source.startswith("passphrase:file:"):
+            self._passphrase()
+
     def _passphrase(self) -> str:
         if self._text is None:
             text = self._read()
