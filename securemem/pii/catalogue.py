@@ -555,7 +555,16 @@ KEYED: tuple[KeyedRule, ...] = (
     keyed("MAILGUN_SIGNING_KEY", r"mailgun", r"[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}", "Mailgun signing keys; gitleaks"),
     keyed("SENDBIRD_TOKEN", r"sendbird", r"[0-9a-f]{40}", "Sendbird API tokens; gitleaks"),
     keyed(
-        "ASANA_TOKEN", r"asana", r"[0-9]/[0-9]{10,20}(?::[0-9a-f]{32})?|[0-9a-f]{32}", "Asana personal access tokens"
+        "ASANA_TOKEN",
+        r"asana",
+        r"[0-9]/[0-9]{10,20}/[0-9]{10,20}:[0-9a-f]{32}|[0-9]/[0-9]{10,20}(?::[0-9a-f]{32})?|[0-9a-f]{32}",
+        "Asana personal access tokens (version 1 'n/user:hash', version 2 'n/user/token:hash')",
+    ),
+    keyed(
+        "ZENDESK_API_TOKEN",
+        r"zendesk",
+        r"[A-Za-z0-9]{40}",
+        "Zendesk API tokens (40 letters and digits, sent as 'email/token' with Basic auth)",
     ),
 )
 

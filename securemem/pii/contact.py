@@ -359,8 +359,25 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
         spaced_at = "@" in match.group()
         # "h @ self.proj" is a matrix product: a spaced "@" needs a well-known top-level domain.
         if tld.isalpha() and len(tld) >= 2 and (not spaced_at or _known_tld(tld.lower())):
-            yield match.start(), match.end()
+            first = match.start()
+            if spaced_at and " . " in match["domain"]:
+                first = _spaced_local_start(text, first, done)
+            yield first, match.end()
             done = match.end()
+
+
+_SPACED_LOCAL_WORD = re.compile(rf"(?<![A-Za-z0-9._%+\-]){_LOCAL_WORD_RE} \. \Z")
+
+
+def _spaced_local_start(text: str, start: int, floor: int) -> int:
+    """Where the local part starts when the address spaces every dot, its "@" and its domain's
+    alike ("maria . lopez . reyes @ gmail . com"): the words before ``start`` joined by " . "."""
+    for _ in range(8):
+        word = _SPACED_LOCAL_WORD.search(text, max(floor, start - 70), start)
+        if word is None:
+            break
+        start = word.start()
+    return start
 
 
 _SPELT_DOTS = (
@@ -814,6 +831,37 @@ _REFERENCE_WORDS = frozenset(
         "version",
         "port",
         "pid",
+        # Medical billing codes, and the reference and company numbers of other languages' documents
+        # (reviewer M's ordinary lines: "CPT 99213/99214", "Viitenumero: 11 84471 22093", "NIP
+        # dostawcy: 525-24-18-830", "Monster 24-06-14-0071", "Numéro BCE : 0403.879.355").
+        "cpt",
+        "icd",
+        "npi",
+        "nip",
+        "regon",
+        "krs",
+        "viitenumero",
+        "viite",
+        "bce",
+        "kbo",
+        "siren",
+        "siret",
+        "monster",
+        "specimen",
+        "sample",
+        "aktenzeichen",
+        "referenz",
+        "referencia",
+        "riferimento",
+        "dossier",
+        "facture",
+        "factura",
+        "fattura",
+        "rechnung",
+        "commande",
+        "pedido",
+        "zamówienie",
+        "faktura",
     ]
 )
 # Words between a reference noun and its number: "order no. is 123", "account number: 123".
@@ -1201,9 +1249,9 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         and not _FRENCH_PAIRS.fullmatch(candidate)
     ):
         return 0
-    if _not_dialled(text, start, candidate):
+    if _not_dialled(text, start, candidate) or _referenced_by_label(scan, start, candidate):
         return 0
-    if _is_phone(scan, candidate, words, digits):
+    if _is_phone(scan, candidate, words, digits, start):
         return end
     if _uniform(candidate):
         return 0
@@ -1215,6 +1263,32 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         if separator != previous and _is_phone(scan, text[start:cut], words):
             return cut
     return 0
+
+
+_LABEL = re.compile(r"([^\n:]{1,48}):[ \t]*\Z")
+
+
+def _referenced_by_label(scan: Scan, start: int, candidate: str) -> bool:
+    """A national number after a line's label that names a reference with words after it ("NIP
+    dostawcy: 525-24-18-830", "Numéro BCE de l'assureur : 0403.879.355"), no phone word in it."""
+    if candidate.startswith(("+", "(+")):
+        return False
+    label = _LABEL.search(scan.text, max(0, start - 50), start)
+    if label is None:
+        return False
+    words = _WORDS.findall(label[1].lower())
+    named = [word for word in words if word not in _NUMBER_WORDS]
+    # A reference noun last ("Booking: 01 23 47 17 37", "Caller ID: 07812 ...") is _is_reference's case.
+    return (
+        len(words) <= 6
+        and not _REFERENCE_WORDS.isdisjoint(words[:-1])
+        and _PHONE_WORDS.isdisjoint(named)
+        and _SAID_WORDS.isdisjoint(named)
+    )
+
+
+# "Number" in a label names the reference beside it ("Numéro BCE", "Número de pedido"), not a phone.
+_NUMBER_WORDS = frozenset(["number", "numéro", "número", "numero", "nummer", "numer", "no", "nr", "num"])
 
 
 def _not_dialled(text: str, start: int, candidate: str) -> bool:
@@ -1287,10 +1361,14 @@ def _uniform(candidate: str) -> bool:
     return len(set(_SEPARATOR.findall(candidate))) <= 1
 
 
-def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None = None) -> bool:
+def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None = None, start: int = -1) -> bool:
     if not _MIN_DIGITS <= (_digits(candidate) if digits is None else digits) <= _MAX_DIGITS:
         return False
-    said = bool(_PHONE_WORDS.intersection(words[-3:]))
+    # Bare digits are a phone only where the text says so, or where invisible characters kept its
+    # groups apart ("07700\u00ad900\u00ad461": a number as a reader sees it, written to slip past).
+    said = bool(_PHONE_WORDS.intersection(words[-3:])) or (
+        start >= 0 and candidate.isdigit() and scan.hidden_break(start, start + len(candidate))
+    )
     if candidate.isdigit() and not (said or words[-1:] == ["#"]):
         return False
     if not said and (_DOTTED_QUAD.fullmatch(candidate) or _isbn(candidate) or _DECIMALS.fullmatch(candidate)):
@@ -1307,7 +1385,8 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
     # Other formatted national numbers stay with the metadata (and _nanp_shaped above): "Dial (555)
     # 123-4567", "000-000-0000".
     if candidate.startswith(("+", "(+")):
-        compact = candidate.translate(_PHONE_PUNCTUATION)
+        # The trunk prefix some countries write in brackets after their code ("+33 (0)6 ...") is not dialled.
+        compact = candidate.replace("(0)", "", 1).translate(_PHONE_PUNCTUATION)
         return _possible_international(compact[1:]) and (said or not candidate[1:].isdigit())
     return candidate.isdigit() and _said_of_phone(words) and _possible_national(candidate, scan.phone_regions)
 
@@ -1455,6 +1534,8 @@ _SAID_WORDS = (_PHONE_WORDS - {"number", "nr", "no", "t", "m", "text", "signal",
 
 
 def _valid_where_said(candidate: str) -> bool:
+    if " / " in candidate:
+        return False  # "655 20 41 87 / 91 412 77 30": two numbers, each read alone (_consecutive)
     compact = candidate.translate(_PHONE_PUNCTUATION)
     if not compact.isdigit():
         return False
@@ -1532,7 +1613,7 @@ def phone_e164_digits(value: str, regions: Sequence[str]) -> str:
 # A phone word of another script, or an office line's label, then the number: "電話：0746 599 8615",
 # "मोबाइल नंबर 09349430451" (as the view reads it: combining marks dropped), "Office (Bengaluru): 0937...".
 _FOREIGN_PHONE_LABEL = re.compile(
-    r"(?:電話番号|電話|携帯番号|携帯|电话号码|电话|手机号码|手机|電話號碼|전화번호|전화|휴대폰|연락처"
+    r"(?:電話番号|電話|携帯番号|携帯|电话号码|电话|手机号码|手机|座机|固话|联系方式|電話號碼|전화번호|전화|휴대폰|연락처"
     r"|मोबाइल|फोन|नबर|नंबर|दूरभाष|(?i:office)(?:[ \t]\([^()\n]{1,32}\))?[ \t]*:)"
     r"[ \t]{0,3}[:：]?[ \t]{0,3}(?:は|是|为|:|는|은)?[ \t]{0,3}"
 )
@@ -1602,11 +1683,16 @@ for _digits_of_language in (
     "cero uno dos tres cuatro cinco seis siete ocho nueve",
     "zéro un deux trois quatre cinq six sept huit neuf",
     "null eins zwei drei vier fünf sechs sieben acht neun",
+    "zero uno due tre quattro cinque sei sette otto nove",
+    "zero um dois três quatro cinco seis sete oito nove",
+    "nul een twee drie vier vijf zes zeven acht negen",
 ):
     for _value, _word in enumerate(_digits_of_language.split()):
         _DIGIT_WORDS[_word] = str(_value)
-_DIGIT_WORDS["oh"] = "0"
-_DIGIT_WORD = "(?:" + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True)) + ")"
+_DIGIT_WORDS.update({"oh": "0", "zwo": "2", "tres": "3", "uma": "1"})
+# "double oh", "triple five": one word for a digit said twice or three times (British dictation).
+_REPEATS = {"double": 2, "triple": 3}
+_DIGIT_WORD = "(?:(?:double|triple)[ \t]+)?(?:" + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True)) + ")"
 _WORD_GAP = r"(?:[ \t]*[,\-–—/.][ \t]*|[ \t]+)"
 _SPELT_RUN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{6,18}}(?![^\W\d_])")
 # Two digit words in a row after a blank: what a spelt-out number holds. Led by the blank, the pattern
@@ -1615,12 +1701,21 @@ _SPELT_RUN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}
 _SPELT_START = re.compile(
     rf"[ \t\n:(](?:{by_first_letter(sorted(_DIGIT_WORDS))})(?=[ \t,\-–—/.])[ \t,\-–—/.]{{1,3}}{_DIGIT_WORD}(?![^\W\d_])"
 )
-_SPELT_CONTEXT = _PHONE_WORDS | {"número", "numero", "nummer", "numer", "numéro", "unter", "au", "rappelez", "rappeler"}
+_SPELT_CONTEXT = _PHONE_WORDS | {
+    "número", "numero", "nummer", "numer", "numéro", "unter", "au", "rappelez", "rappeler", "móvil", "movil",
+    "celular", "telemóvel", "cellulare", "handy", "mobiel", "portable", "telefoon",
+}  # fmt: skip
 # An SSN or a card read out (reviewer I: "my social is eight one three, three zero, ..."; "el número de
 # la tarjeta es cuatro seis siete cuatro, ..."): named by these words, and valid as such a number.
 _SPELT_SSN_CONTEXT = frozenset({"social", "ssn", "seguro"})
 _SPELT_CARD_CONTEXT = frozenset({"card", "tarjeta", "carte", "karte", "kreditkarte", "visa", "mastercard", "amex"})
 _PHONE_MOST_DIGITS = 15  # E.164
+
+
+def _spelt_digits(word: str) -> str:
+    """The digits one digit word says ("seven" "7", "double oh" "00")."""
+    repeat, _, digit = word.rpartition(" ")
+    return _DIGIT_WORDS[digit.strip()] * _REPEATS.get(repeat.strip(), 1)
 
 
 def may_hold_spelt_phone(scan: Scan) -> bool:
@@ -1633,7 +1728,9 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
     lower = scan.lower
     for match in _SPELT_RUN.finditer(lower):
         words = _WORDS.findall(lower[max(0, match.start() - 48) : match.start()])[-4:]
-        number = "".join(_DIGIT_WORDS[word] for word in re.findall(_DIGIT_WORD, match.group()))
+        # What a caller answers names it a few lines up ("your Social Security number?\nCaller: Sure, it's ...").
+        asked = _WORDS.findall(lower[max(0, match.start() - 160) : match.start()])[-16:]
+        number = "".join(_spelt_digits(word) for word in re.findall(_DIGIT_WORD, match.group()))
         # Three digits or more: "phone = [null, null, null, ...]" is a list of code, not a number read out.
         if len(set(number)) < 3:
             continue
@@ -1641,9 +1738,9 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
             yield "PHONE", *match.span()
         elif (
             len(number) == 9
-            and _SPELT_SSN_CONTEXT.intersection(words)
+            and _SPELT_SSN_CONTEXT.intersection(asked)
             and ssn_valid(number[:3], number[3:5], number[5:])
         ):
             yield "US_SSN", *match.span()
-        elif 13 <= len(number) <= 19 and _SPELT_CARD_CONTEXT.intersection(words) and luhn_valid(number):
+        elif 13 <= len(number) <= 19 and _SPELT_CARD_CONTEXT.intersection(asked) and luhn_valid(number):
             yield "CREDIT_CARD", *match.span()

@@ -54,6 +54,7 @@ from securemem.pii.contact import (
 from securemem.pii.credentials import find_bearer_tokens, find_jwts, find_private_keys
 from securemem.pii.edi import find_x12, may_hold_x12
 from securemem.pii.findings import Finding
+from securemem.pii.labels import find_labelled_tokens, may_hold_labelled_token
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
 from securemem.pii.normalize import View
 from securemem.pii.numeric import (
@@ -68,6 +69,7 @@ from securemem.pii.numeric import (
     may_hold_ssn,
     may_hold_underscored_card,
 )
+from securemem.pii.recovery import find_recovery_secrets, may_hold_recovery_secret
 from securemem.pii.scan import Scan, Span
 from securemem.pii.secrets import (
     find_basic_auth,
@@ -202,6 +204,8 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u")),  # "-u " and "--user"
     _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_cookie_secrets, literals=("cookie",), lowered=True),
+    _Builtin(frozenset({"GENERIC_SECRET"}), find_recovery_secrets, gate=may_hold_recovery_secret),
+    _Builtin(frozenset(rule.type for rule in KEYED), find_labelled_tokens, gate=may_hold_labelled_token),
     _Builtin(
         frozenset({"PASSWORD", "GENERIC_SECRET", "PRIVATE_KEY"}),
         find_connection_passwords,
@@ -368,7 +372,7 @@ def _settled(
     view = View(text)
     if not wanted or not text:
         return view, []
-    scan = Scan(view.text, regions, view.encoded, view.lettered)
+    scan = Scan(view.text, regions, view.encoded, view.lettered, view.hidden_breaks() if not view.identity else ())
     candidates = _builtin_hits(scan, wanted)
     candidates += _spaced_out_hits(scan, wanted)
     if "\n" in scan.text:

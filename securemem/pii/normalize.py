@@ -288,12 +288,27 @@ _ESCAPE = re.compile(
     r"|\\(?P<markdown>[-_])(?=[A-Za-z0-9])"
     r"|\\u00(?P<json>[2-6][0-9a-fA-F]|7[0-9a-eA-E])"
     r"|&#(?:[xX]0{0,4}(?P<hex>[2-6][0-9a-fA-F]|7[0-9a-eA-E])|0{0,4}(?P<dec>3[2-9]|[4-9][0-9]|1[01][0-9]|12[0-6]));"
-    r"|&(?P<name>commat|plus|period);"
+    r"|&(?P<name>commat|plus|period|nbsp|ndash|mdash|minus|hyphen|dash|lpar|rpar|sol);|&#(?P<nbsp>160|[xX]0{0,2}[aA]0);"
+    # JSON's escaped solidus, as some serialisers write every "/" of a URL ("https:\/\/hooks...")
+    r"|\\(?P<solidus>/)"
     # A quote of JSON inside a JSON string, beside its punctuation ({\"key\":\"value\"}), not one
     # inside a value ("jane\"doe"@example.com is an email's quoted local part).
     r'|(?<=[{,:\[])[ ]?\\(?P<quote>")|\\(?P<closing>")(?=[ ]?[:,}\]])'
 )
-_NAMED = {"commat": "@", "plus": "+", "period": "."}
+_NAMED = {
+    "commat": "@",
+    "plus": "+",
+    "period": ".",
+    "nbsp": " ",
+    "ndash": "-",
+    "mdash": "-",
+    "minus": "-",
+    "hyphen": "-",
+    "dash": "-",
+    "lpar": "(",
+    "rpar": ")",
+    "sol": "/",
+}
 _ESCAPE_MARKS = ("%", "\\", "&", "[", "<wbr", "**", "=\n", " dot ", "\x1b")
 _QUOTED_PRINTABLE = re.compile("quoted-printable", re.IGNORECASE)
 
@@ -311,6 +326,10 @@ def _escapes(original: str) -> dict[int, tuple[str, int]]:  # noqa: PLR0912 - on
             char = chr(int(match["dec"]))
         elif match["name"] is not None:
             char = _NAMED[match["name"]]
+        elif match["nbsp"] is not None:
+            char = " "
+        elif match["solidus"] is not None:
+            char = "/"
         elif match["defanged"] is not None:
             char = ":" if match["defanged"] == ":" else "."
         elif match["markdown"] is not None:
@@ -393,6 +412,20 @@ class View:
     def identity(self) -> bool:
         """True when every view offset is the same original offset."""
         return not self._starts
+
+    def hidden_breaks(self) -> list[int]:
+        """View offsets between two digits where the original held characters the view dropped (a
+        zero-width space, a soft hyphen, ``&shy;``): the groups of a number a reader sees apart,
+        joined in the view. In order."""
+        text = self.text
+        size = len(text)
+        return sorted(
+            {
+                start
+                for start, end in zip(self._starts, self._ends, strict=True)
+                if start == end and 0 < start < size and text[start - 1].isdigit() and text[start].isdigit()
+            }
+        )
 
     def start(self, view_offset: int) -> int:
         """Original offset of the character at ``view_offset`` (inclusive start of a span)."""

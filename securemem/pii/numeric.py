@@ -27,6 +27,9 @@ _GLUED_CARD_NAME = r"(?<=(?<![A-Za-z])(?i:visa|amex|card)[0-9])|(?<=(?<![A-Za-z]
 _GLUED_CARD_START = (
     rf"{_GLUED_CARD_NAME}|(?<=(?<![A-Za-z])(?i:karte|carte)[0-9])|(?<=(?<![A-Za-z])[Nn][0-9])"
     r"|(?<=(?<![A-Za-z])(?i:no|nr)[0-9])"
+    # ... and an underscore joining it to a word of a name ("scan_5229...9026_front.jpg", "card_4111..."):
+    # two letters before it, not a hash's or a number's pieces ("a1b2_4111...").
+    r"|(?<=[A-Za-z]{2}_[0-9])"
 )
 _CARD_START = (
     # a word character before it, not one of a script written without spaces (see spaceless_script)
@@ -52,7 +55,8 @@ _CARD = re.compile(
        (?P<more>(?:\1[0-9]{{1,4}}){{0,2}})                       # -4, -4-3
     )
     # Not glued to more, except sixteen digits glued to their expiry or code ("...7949CVV123", "...2117-0927").
-    (?:(?![^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0e00-\u0e7f]|[.\-][0-9])|(?<=[0-9]{{16}})(?=(?i:exp|cvv|cvc|valid)|-[0-9]{{4}}(?![0-9])))
+    # Or an underscore and a word of a file's name ("scan_5229...9026_front.jpg").
+    (?:(?![^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0e00-\u0e7f]|[.\-][0-9])|(?<=[0-9]{{16}})(?=(?i:exp|cvv|cvc|valid)|-[0-9]{{4}}(?![0-9]))|(?<=[0-9]{{13}})(?=_[A-Za-z]{{2}}))
     """,
     re.X,
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 Span = tuple[int, int]
@@ -77,6 +78,7 @@ class Scan:
         "_lower",
         "_numbers",
         "_tokens",
+        "hidden",
         "hints",
         "lettered",
         "phone_regions",
@@ -84,11 +86,18 @@ class Scan:
     )
 
     def __init__(
-        self, text: str, phone_regions: tuple[str, ...], encoded: bytes | None = None, lettered: str | None = None
+        self,
+        text: str,
+        phone_regions: tuple[str, ...],
+        encoded: bytes | None = None,
+        lettered: str | None = None,
+        hidden: Sequence[int] = (),
     ) -> None:
         """``encoded``: ``text`` encoded as ASCII (other characters "?"), when the caller has it.
-        ``lettered``: the text before letters standing for digits were read as digits (View.lettered)."""
+        ``lettered``: the text before letters standing for digits were read as digits (View.lettered).
+        ``hidden``: where the view joined digits that invisible characters kept apart (View.hidden_breaks)."""
         self.text = text
+        self.hidden = hidden
         self.lettered = text if lettered is None else lettered
         # Where the secret words occur in the lower-cased text, once the keyword finder listed them
         # (secrets.py): later detectors read this instead of searching the text again.
@@ -183,6 +192,11 @@ class Scan:
     @property
     def whole(self) -> list[Span]:
         return [(0, len(self.text))]
+
+    def hidden_break(self, start: int, end: int) -> bool:
+        """Whether invisible characters stood between two digits of ``text[start:end]``."""
+        index = bisect_right(self.hidden, start)
+        return index < len(self.hidden) and self.hidden[index] < end
 
     def before(self, start: int, width: int) -> str:
         """The ``width`` characters before ``start``, lower-cased, for context words."""

@@ -278,6 +278,7 @@ RECIPES: list[tuple[str, str, str | None]] = [
     ("ASANA_TOKEN", "ASANA_ACCESS_TOKEN=«1/{D16}:{H32}»", "ASANA_PROJECT=«1/{D16}»"),
     ("DJANGO_SECRET_KEY", "django-insecure-{J50}", "django-insecure-{J40}"),
     ("DISCORD_BOT_TOKEN", "ODU{B23}.{B6}.{B38}", "ODU{B23}.{B6}"),
+    ("ZENDESK_API_TOKEN", "ZENDESK_API_TOKEN=«{A40}»", "ZENDESK_API_TOKEN=«{A36}»"),
 ]
 CONTEXTS = [
     'export SERVICE_CREDENTIAL="«»"',
