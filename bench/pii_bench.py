@@ -225,6 +225,7 @@ REVIEWS = {
     "k": "pii_review_k.jsonl: blind, written as an acceptance suite would be, taken as it came",
     "l": "pii_review_l.jsonl: blind, platform teams' pastes and 100+ token shapes, taken as it came",
     "m": "pii_review_m.jsonl: blind, regulated agents' notes and evasions, taken as it came",
+    "n": "pii_review_n.jsonl: blind, as a hostile acceptance suite, taken as it came",
 }
 
 

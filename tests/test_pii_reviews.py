@@ -128,12 +128,19 @@ def altered(name: str) -> list[str]:
         ("l", "claim", None, 0.96),
         # Blind, after L's fixes: what a regulated company's agent saves (call-centre, hospital and
         # claims notes in 29 languages) and what an adversarial model writes to slip values past a
-        # scrubber: 472 of 522 as it came, 493 since (national phones of any region after a word
-        # that names a phone, extensions in other languages, Make's "?="). Left: phones of
-        # regions outside the configured ones in table cells, numbers read out with "double oh",
-        # a JSON-escaped webhook, recovery codes, keys named only by the framework (Rails'
-        # active_record_encryption), a seed phrase.
+        # scrubber: 472 of 522 as it came, 515 since (national phones of any region after a word
+        # that names a phone, extensions in other languages, Make's "?=", groups joined by invisible
+        # characters, HTML and JSON escapes, numbers read out, seed phrases, recovery codes, provider
+        # tokens after a prose label). Left: phones of regions outside the configured ones in table
+        # cells or with no label, keys named only by the framework (Rails' active_record_encryption).
         ("m", "claim", None, 0.98),
+        # Blind, after M's fixes, written as a hostile acceptance suite would be (evasions in a third
+        # of its lines, 17 languages, 30+ providers): 319 of 339 as it came, 331 since (values glued to
+        # labels on both sides, "Authorization:Basic..." without its space, Okta's SSWS, ldapsearch -w,
+        # "(a)" for "@", "plus four four ..."). Left: a PEM passphrase before its block, a JWT and a card
+        # wrapped over lines, a card read out digit by digit after "each digit", a key split by spaces
+        # inside JSON, a phone glued on both sides.
+        ("n", "claim", None, 0.975),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -245,3 +252,10 @@ def test_labels_point_at_their_values() -> None:
         for row in rows(name):
             for label in row["labels"]:
                 assert row["text"][label["start"] : label["end"]] == label["value"], row["id"]
+
+
+def test_reviewer_n_alters_none_of_its_ordinary_lines() -> None:
+    """Reviewer N's 90 ordinary lines, made hard on purpose (OIDs, netmasks, ``icon@2x.png``, public keys
+    and fingerprints, Stripe object ids, masked keys, ``pwd`` as a command, numbers that fail Luhn): as it
+    came, the OID ``2.5.4.3`` was read as an address."""
+    assert altered("n") == []

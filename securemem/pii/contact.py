@@ -1694,7 +1694,8 @@ _DIGIT_WORDS.update({"oh": "0", "zwo": "2", "tres": "3", "uma": "1"})
 _REPEATS = {"double": 2, "triple": 3}
 _DIGIT_WORD = "(?:(?:double|triple)[ \t]+)?(?:" + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True)) + ")"
 _WORD_GAP = r"(?:[ \t]*[,\-–—/.][ \t]*|[ \t]+)"
-_SPELT_RUN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{6,18}}(?![^\W\d_])")
+# "plus four four, seven nine one one, ...": an international number read out.
+_SPELT_RUN = re.compile(rf"(?<![^\W\d_])(?:plus[ \t]+)?{_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{6,18}}(?![^\W\d_])")
 # Two digit words in a row after a blank: what a spelt-out number holds. Led by the blank, the pattern
 # is tried at blanks only (a pattern led by the words is tried at nearly every letter: a fifth of the
 # time of a scan of prose). Wider than the finder: the finder decides.

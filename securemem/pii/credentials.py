@@ -81,7 +81,8 @@ def _has_jose_header(match: re.Match[str]) -> bool:
 _BEARER = re.compile(
     # Sanctum's "653|..." and URL-encoded tokens ("...%2B...%3D") hold "|" and "%"; an id and a
     # secret may be joined by ":" ("Bearer ZlLU...:MreC...").
-    r"(?<![A-Za-z0-9_\-])(?i:bearer)[ \t]+(?P<token>[A-Za-z0-9\-._~+/|%:]*[A-Za-z0-9\-_~+/]=*)"
+    # Okta's "SSWS" scheme too; the space after the scheme may be lost ("Authorization:Bearer2O39...").
+    r"(?<![A-Za-z0-9_\-])(?i:bearer|ssws)(?P<gap>[ \t]*)(?P<token>[A-Za-z0-9\-._~+/|%:]*[A-Za-z0-9\-_~+/]=*)"
     r"(?![A-Za-z0-9\-_~+/=|%])"
 )
 # "Authorization: Bearer", "'Authorization': 'Bearer", "auth=Bearer": any 16+ character token.
@@ -89,7 +90,7 @@ _AUTH_CONTEXT = re.compile(r"(?:authori[sz]ation|auth|header|token)[\"']?\s*[:=]
 
 
 def find_bearer_tokens(scan: Scan) -> Iterator[Span]:
-    if "earer" not in scan.text and "EARER" not in scan.text:
+    if "earer" not in scan.text and "EARER" not in scan.text and "SSWS" not in scan.text:
         return iter(())
     return accepted(_BEARER, scan.text, scan.whole, lambda match: _is_bearer(scan, match), "token")
 
@@ -99,6 +100,10 @@ def _is_bearer(scan: Scan, match: re.Match[str]) -> bool:
     token = match["token"]
     if len(token) < 16:
         return False
-    if _AUTH_CONTEXT.search(scan.before(match.start(), 24)):
+    context = _AUTH_CONTEXT.search(scan.before(match.start(), 24)) is not None
+    if not match["gap"]:
+        # Glued to its scheme only right after an Authorization header, and random-looking there.
+        return context and any(char.isdigit() for char in token) and any(char.isalpha() for char in token)
+    if context:
         return True
     return any(char.isdigit() for char in token) and any(char.isalpha() for char in token)

@@ -191,7 +191,10 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_private_keys), literals=("PRIVATE KEY",)),
     _Builtin(frozenset({"JWT"}), _typed("JWT", find_jwts), literals=("eyJ",)),
     _Builtin(
-        frozenset({"BEARER_TOKEN"}), _typed("BEARER_TOKEN", find_bearer_tokens), literals=("bearer",), lowered=True
+        frozenset({"BEARER_TOKEN"}),
+        _typed("BEARER_TOKEN", find_bearer_tokens),
+        literals=("bearer", "ssws"),
+        lowered=True,
     ),
     _Builtin(frozenset(CATALOGUE_TYPES) - {rule.type for rule in KEYED}, find_catalogue),
     _Builtin(

@@ -14,11 +14,12 @@ from securemem.pii.scan import Scan, Span, accepted
 _IPV4 = re.compile(r"[0-9](?<![A-Za-z0-9.][0-9])[0-9]{0,2}(?:\.[0-9]{1,3}){3}(?![A-Za-z0-9]|\.[0-9])")
 # "version 10.0.0.1" and "build 1.2.3.4" are release numbers that happen to have four parts.
 # The word may end a name, and a quote or a bracket may follow it: 'AssemblyVersion("1.0.0.0")'.
+_OID_LINE = re.compile(r"\boids?\b|object identifier|\basn\.1\b", re.IGNORECASE)
 _VERSION_WORDS = re.compile(
     r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|release|build|firmware|v|section|"
     r"clause|chapter|figure|fig|requirement|paragraph|appendix|annex|article|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows))"
-    r"(?:[^0-9a-z\n]{0,5}| to | is | of )$"
+    r"(?:[^0-9a-z\n@]{0,5}| to | is | of )$"  # not "-v@10.20.4.18": a password's end, then the host
     r"|§\s*$"
 )
 
@@ -57,6 +58,8 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
         return False  # "C:\Program Files\Acme\9.3.69.3\bin": a release's folder ("/geo/81.2.69.160/" stays)
     if all(len(octet) == 1 for octet in octets) and _RELEASE_LINE.search(_line_before(scan, match.start())):
         return False  # "firmware to version 10.0.0.1; rollback image is 9.8.3.2": releases, one digit each
+    if octets[0] in ("0", "1", "2") and _OID_LINE.search(_line_before(scan, match.start())):
+        return False  # "OIDs in the cert profile: 2.5.4.3 (commonName)": an object identifier's arcs
     if match.group() in _MASKS and _MASK_WORDS.search(scan.before(match.start(), 24)):
         return False  # "subnet mask 255.255.255.0": a netmask, not a host
     if octets[0] == "0":

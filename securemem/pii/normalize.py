@@ -289,6 +289,8 @@ _ESCAPE = re.compile(
     r"|\\u00(?P<json>[2-6][0-9a-fA-F]|7[0-9a-eA-E])"
     r"|&#(?:[xX]0{0,4}(?P<hex>[2-6][0-9a-fA-F]|7[0-9a-eA-E])|0{0,4}(?P<dec>3[2-9]|[4-9][0-9]|1[01][0-9]|12[0-6]));"
     r"|&(?P<name>commat|plus|period|nbsp|ndash|mdash|minus|hyphen|dash|lpar|rpar|sol);|&#(?P<nbsp>160|[xX]0{0,2}[aA]0);"
+    # "max.schneider(a)gmx.de": "(a)" glued between a local part and a domain, as German letters write "@"
+    r"|(?<=[A-Za-z0-9])\((?P<glued_at>a)\)(?=[A-Za-z0-9][A-Za-z0-9\-]*\.[A-Za-z])"
     # JSON's escaped solidus, as some serialisers write every "/" of a URL ("https:\/\/hooks...")
     r"|\\(?P<solidus>/)"
     # A quote of JSON inside a JSON string, beside its punctuation ({\"key\":\"value\"}), not one
@@ -309,7 +311,7 @@ _NAMED = {
     "rpar": ")",
     "sol": "/",
 }
-_ESCAPE_MARKS = ("%", "\\", "&", "[", "<wbr", "**", "=\n", " dot ", "\x1b")
+_ESCAPE_MARKS = ("%", "\\", "&", "[", "<wbr", "**", "=\n", " dot ", "\x1b", "(a)")
 _QUOTED_PRINTABLE = re.compile("quoted-printable", re.IGNORECASE)
 
 
@@ -330,6 +332,8 @@ def _escapes(original: str) -> dict[int, tuple[str, int]]:  # noqa: PLR0912 - on
             char = " "
         elif match["solidus"] is not None:
             char = "/"
+        elif match["glued_at"] is not None:
+            char = "@"
         elif match["defanged"] is not None:
             char = ":" if match["defanged"] == ":" else "."
         elif match["markdown"] is not None:

@@ -21,7 +21,10 @@ from securemem.pii.scan import Scan, Span, accepted
 # nor a letter except the end of a card's name glued to it ("VISA4373...", "mc5280...").
 # The end of a card's name glued to the first digit ("VISA4373...", "mc5280..."): one lookbehind per
 # width, as Python's lookbehinds have a fixed width.
-_GLUED_CARD_NAME = r"(?<=(?<![A-Za-z])(?i:visa|amex|card)[0-9])|(?<=(?<![A-Za-z])(?i:mc|cc)[0-9])"
+_GLUED_CARD_NAME = (
+    r"(?<=(?<![A-Za-z])(?i:visa|amex|card)[0-9])|(?<=(?<![A-Za-z])(?i:mc|cc)[0-9])"
+    r"|(?<=(?<![A-Za-z])(?i:cardnumber)[0-9])|(?<=(?<![A-Za-z])(?i:cardno|cardnr)[0-9])"
+)
 # ... and a card's name in German or French ("Karte4111 ..."), or a number's abbreviation after a card's
 # name ("card n4111...", "Visa no4111..."), which is_card checks.
 _GLUED_CARD_START = (
@@ -83,6 +86,7 @@ _NOT_DIGITS = re.compile(r"[^0-9]")
 CARD_DIGITS = 13
 SSN_DIGITS = 9
 _TAIL = 2  # what the lookaheads read after the last digit
+_SSN_TAIL = 14  # ... and the SSN pattern's, which may read the next field's label ("...8886dob#")
 _CARD_TAIL = 6  # ... and the card pattern's, which may read an expiry or "CVV" glued to the number
 
 # The match starts at the two check digits; the country code is checked behind them.
@@ -102,7 +106,8 @@ _SSN = re.compile(
     r"|(?<![\w.][0-9])(?<![0-9_]-[0-9]))[0-9]{2})"
     r"(?P<sep>[-. ]?| - |  )"  # two spaces too ("social security no. 389  21  1575"), where the text names one
     r"(?P<group>[0-9]{2})(?P=sep)"
-    r"(?P<serial>[0-9]{4})(?![\w]|[-.][0-9])"
+    # Not glued to more, except a dashed one to the next field's label ("ssn#848-95-8886dob#1966-...").
+    r"(?P<serial>[0-9]{4})(?:(?![\w]|[-.][0-9])|(?<=[0-9]{3}-[0-9]{2}-[0-9]{4})(?=[A-Za-z]{2,12}[#:=]))"
 )
 _SSN_MIXED = re.compile(
     r"(?P<area>[0-9](?=[0-9]{2}[-. ][0-9])(?<![\w.][0-9])[0-9]{2})[-. ](?P<group>[0-9]{2})[-. ](?P<serial>[0-9]{4})"
@@ -481,7 +486,13 @@ def _iban_end(text: str, start: int, limit: int) -> int:
         if text[end] not in " -.\t":
             seen += 1
         end += 1
-    return 0 if end < len(text) and text[end].isalnum() else end
+    if end < len(text) and text[end].isalnum():
+        # Glued to the next field's label only ("IBANGB46BARC20605400664336BICBARCGB2L").
+        return end if _NEXT_BANK_FIELD.match(text, end) else 0
+    return end
+
+
+_NEXT_BANK_FIELD = re.compile(r"BIC|SWIFT|(?i:bic|swift|bank|ref)(?![a-z])")
 
 
 # The letters that stand for digits, upper-cased as an IBAN is read ("DE905L9886O83832O9446L").
@@ -508,7 +519,7 @@ _NOT_SSN_WORDS = re.compile(
 
 
 def find_ssns(scan: Scan) -> Iterator[Span]:
-    windows = scan.around(scan.numbers_with(SSN_DIGITS), 0, _TAIL)
+    windows = scan.around(scan.numbers_with(SSN_DIGITS), 0, _SSN_TAIL)
     if not windows:
         return
     found = list(accepted(_SSN, scan.text, windows, lambda match: _is_ssn(scan, match)))

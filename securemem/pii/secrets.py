@@ -571,14 +571,16 @@ _KEY_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[ .\-]")
 # Command lines that take a password as an option: "mysql -u root -pS3cr3t", "docker login -u bot -p
 # ...", "sshpass -p '...' ssh host", "redis-cli -a ...". Only after one of these tools: "-p" is a port
 # or a flag elsewhere.
-_CLI_TOOLS = ("mysql", "mariadb", "docker", "podman", "helm", "sshpass", "redis-cli", "mongo")
+_CLI_TOOLS = ("mysql", "mariadb", "docker", "podman", "helm", "sshpass", "redis-cli", "mongo", "ldap")
 _CLI_VALUE_REACH = 272  # an option ("--password=" and quotes) and a value of 256 characters
-_CLI_TOOL = re.compile(r"\b(?P<tool>mysql\w*|mariadb\w*|docker|podman|helm|sshpass|redis-cli|mongo\w*)\b")
+_CLI_TOOL = re.compile(
+    r"\b(?P<tool>mysql\w*|mariadb\w*|docker|podman|helm|sshpass|redis-cli|mongo\w*|ldap[a-z]{3,8})\b"
+)
 _COMMAND_REST = re.compile(r"[^\n|;&]{0,256}")
 # Every option of the command is read, not only the first: "redis-cli -h host -p 6379 -a 'S3cr3t!'"
 # ("-p" is a port there, the password comes after it).
 _CLI_OPTION = re.compile(
-    r"""(?<![\w-])(?:(?P<glued>-p)(?=[^\s-])|(?P<spaced>-p|-a|--password|--pass|--auth)[ =])"""
+    r"""(?<![\w-])(?:(?P<glued>-p)(?=[^\s-])|(?P<spaced>-p|-a|-w|--password|--pass|--auth)[ =])"""
     r"""(?P<q>["']?)(?P<value>[^\s'"]{4,256})(?P=q)"""
 )
 
@@ -604,6 +606,8 @@ def _cli_passwords(text: str) -> Iterator[Hit]:
                 continue  # "mysql -p dbname": -p alone prompts, the word after it is the database
             if option == "-a" and tool != "redis-cli":
                 continue
+            if (option == "-w") != tool.startswith("ldap"):
+                continue  # OpenLDAP's tools take the bind password after "-w" ("-p" is their port)
             if match["glued"] and not (mysql_like or tool == "sshpass"):
                 continue  # glued to "-p" ("-pS3cr3t", "-p'S3cr3t'"): a password only for these
             start, end = match.span("value")
@@ -627,7 +631,7 @@ _PW_WORDS = (
     "password", "pass", "pw", "passwort", "passwd", "passphrase", "passcode", "pwd", "kennwort", "wachtwoord",
     "contraseña", "contrasena", "senha", "mot de passe", "mdp", "hasło", "haslo", "lösenord", "losenord",
     "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "sifre", "пароль",
-    "passord", "lozinka", "geslo", "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
+    "passord", "lozinka", "geslo", "pass phrase", "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
     "mật khẩu", "mat khau", "รหัสผ่าน",
     "סיסמה", "סיסמא", "הסיסמה", "كلمة المرور", "كلمة السر", "رمز عبور", "kata sandi", "kata laluan",
     "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "पासवर्ड", "পাসওয়ার্ড",
@@ -698,7 +702,9 @@ _PASSWORD_PHRASE = re.compile(
     # <password>value</password>, <password type="plain">value</password>, WS-Security's
     # <wsse:Password Type="http://docs.oasis-open.org/...#PasswordText">value</wsse:Password>
     rf"(?:(?P<tag>(?:[ \t]+[a-z_][\w:.\-]*[ \t]*=[ \t]*\"[^\"<>\n]{{0,256}}\")*[ \t]*>)"
-    rf"|(?P<words>(?:[ \t]+[^\s:=]{{1,64}}?){{0,6}})[ \t]*"
+    # Words of the label's clause: a ";" ends it ("the pass phrase is "..."; Authorization: ..." is
+    # read at "is", not at the next label's colon).
+    rf"|(?P<words>(?:[ \t]+[^\s:=;]{{1,64}}?){{0,6}})[ \t]*"
     rf"(?P<op>:|=>|=(?!=)|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES})|(?=[\u300c\u300e\uff62])|{_THAI}{{1,40}}[ \t]*:)"
     rf"|(?P<bare>{_THAI}{{0,40}}[ \t]+)(?=[^\s]))"
 )
@@ -886,7 +892,8 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         # No key-value syntax: only a value shaped like a password (not "password reset link"); quoted,
         # only as markdown's code ("temp login pw `walnut-meadow-marble-57`"), not a quoted phrase.
         if quoted and not (end < len(text) and text[end] == "`" and match["label"] != "pass"):
-            return True  # ("pass `organization_id`": the verb, and a name of code)
+            # ("pass `organization_id`": the verb, and a name of code); a pass phrase's words are its value
+            return not ("phrase" in match["label"] and _PASSPHRASE_WORDS.fullmatch(secret))
         return not _password_shaped(secret) and not (quoted and _PASSPHRASE_WORDS.fullmatch(secret))
     # "first pass: tokenize": "pass" is a noun too, and a lone word after it is what the pass does
     lone_word = not quoted and bool(_LOWER_WORD.match(secret))
@@ -1098,8 +1105,8 @@ def _may_hold_attribute(lower: str) -> bool:
 
 
 def _may_hold_cli_password(lower: str) -> bool:
-    """An option that may take a password (" -p", " -a", "--pass...") after one of the tools."""
-    if " -p" not in lower and " -a" not in lower and "--pass" not in lower:
+    """An option that may take a password (" -p", " -a", " -w", "--pass...") after one of the tools."""
+    if " -p" not in lower and " -a" not in lower and "--pass" not in lower and " -w" not in lower:
         return False
     return any(tool in lower for tool in _CLI_TOOLS)
 
@@ -2095,7 +2102,11 @@ def _url_credentials(password: str) -> bool:
     return not (_PLACEHOLDER.match(password) or password in ("%s", "{}", "{password}"))
 
 
-_BASIC = re.compile(r"basic[ \t]+(?P<cred>[A-Za-z0-9+/]{6,1024}={0,2})(?![A-Za-z0-9+/=])")
+# The space may be lost after "Authorization:" ("Authorization:Basicc3Zj..."): the value must then decode.
+_BASIC = re.compile(
+    r"basic[ \t]+(?P<cred>[A-Za-z0-9+/]{6,1024}={0,2})(?![A-Za-z0-9+/=])"
+    r"|(?<=authorization:)basic(?P<glued>[A-Za-z0-9+/]{6,1024}={0,2})(?![A-Za-z0-9+/=])"
+)
 
 
 # Passwords in connection strings that no other form reads: Oracle's thin URL ("jdbc:oracle:thin:
@@ -2185,7 +2196,7 @@ def find_basic_auth(scan: Scan) -> Iterator[Hit]:
         return
     text = scan.text
     for match in _BASIC.finditer(lower):
-        start, end = match.span("cred")
+        start, end = match.span("cred" if match["cred"] is not None else "glued")
         if _decodes_to_credentials(text[start:end]):
             yield "BASIC_AUTH", start, end
 
