@@ -254,6 +254,8 @@ def _read_tool_input(source: str) -> str:
         where = "stdin"
     elif source.startswith("@"):
         where = source[1:]
+        if not where:
+            raise UsageError("@ needs a file name: @input.json reads the tool input from input.json")
         try:
             data = Path(where).read_bytes()
         except OSError as exc:
@@ -297,11 +299,13 @@ _ESCAPES = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))} 
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """One answer per non-blank line, whatever it holds; always the summary; exit 1 if any failed."""
+    """One answer per line, whatever it holds (a blank one is said to be skipped); always the summary;
+    exit 1 if any failed."""
     total = failures = 0
     with _replay_source(args.file) as source, open_memory(args) as memory:
         for number, raw in enumerate(source, 1):
             if not raw.strip():
+                _say(f"[{number}] skipped: the line is blank (no tool input)")
                 continue
             total += 1
             failures += not _replay_line(memory, number, raw)
@@ -336,9 +340,10 @@ def _replay_line(memory: SecureMemory, number: int, raw: bytes) -> bool:
         result = memory.execute(tool_input)
         answer = f"[{number}] {'error' if result.is_error else 'ok'}:\n"
         content = result.content if isinstance(result.content, str) else json.dumps(result.content)
-        # An error may quote the input (the reference str_replace message repeats old_str): shown as
-        # the echo shows it, each value the scanner finds by its type.
-        answer += _redacted(content, len(content)) if result.is_error else content
+        # A result may quote the input (a path, the reference str_replace message repeats old_str)
+        # or show what a store whose policy keeps personal data holds: shown as the echo shows it,
+        # each value the scanner finds by its type (this output goes to operators' logs).
+        answer += _redacted(content, len(content))
         _say(answer)  # one write: a result that cannot be printed leaves no half answer behind
     except BrokenPipeError:
         raise

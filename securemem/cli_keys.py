@@ -103,6 +103,10 @@ def _files_only(handler: Callable[[argparse.Namespace], int]) -> Callable[[argpa
         if is_server_url(args.db):
             return _PG[args.action](args)
         if args.action != "adopt" and (getattr(args, "key_file", None) or getattr(args, "passphrase_file", None)):
+            if getattr(args, "kek", None):
+                raise UsageError(
+                    "--kek and --key-file/--passphrase-file cannot be given together: a store opens with one"
+                )
             raise UsageError(f"--key-file and --passphrase-file open a PostgreSQL deployment; {args.db} uses KEKs")
         return handler(args)
 

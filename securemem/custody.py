@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from securemem import audit
-from securemem.errors import KeyHeaderError, RefusedError, StorageError, WrongKeyError
+from securemem.errors import RefusedError, StorageError, WrongKeyError
 from securemem.keys import KeyProvider, RawKey
 from securemem.keys.header import Entry, Header, Pending, keys_path, read_header, utc_stamp, write_header
 from securemem.keys.kek import FileKek, KekProvider
@@ -103,7 +103,8 @@ def _remove_kek(db: str | os.PathLike[str], kek: KekProvider, key_id: str) -> En
     unlocked = _settled(db, kek)
     gone = unlocked.header.entry(key_id)
     if gone is None:
-        raise KeyHeaderError(f"no KEK with key id {key_id} in {keys_path(db)} (see: securemem keys list)")
+        # A well-formed call the header cannot honour: refused (exit 1), as for a PostgreSQL deployment.
+        raise RefusedError(f"no KEK with key id {key_id} in {keys_path(db)} (see: securemem keys list)")
     kept = tuple(e for e in unlocked.header.entries if e.key_id != key_id)
     if not kept:
         raise RefusedError(

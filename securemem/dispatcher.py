@@ -42,6 +42,7 @@ from securemem.text import (
     count_lines,
     fit_lines,
     insert_after,
+    is_unicode_text,
     line_ending,
     numbered,
     numbered_length,
@@ -326,7 +327,17 @@ class Dispatcher:
         entry, text = self._text_file(cmd.path, call.txn, missing)
         if not cmd.old_str:
             raise InvalidInput("Error: `old_str` must not be empty; give the exact text to replace.")
+        if not is_unicode_text(cmd.old_str):  # no stored text holds one, and it would come back in the error
+            raise InvalidInput(
+                "Error: `old_str` contains an unpaired surrogate, which no file can hold; remove it and retry."
+            )
         old, new = _in_line_ending(text, cmd.old_str), _in_line_ending(text, cmd.new_str or "")
+        if old.endswith("\r") and line_ending(text) == "\r\n":
+            # Replacing the CR of a CRLF would leave its LF bare: the file would mix line endings.
+            raise InvalidInput(
+                "Error: `old_str` ends with the carriage return of one of the file's CRLF line endings; "
+                "end it before the line ending (the views do not show the CR) and retry."
+            )
         where = occurrence_lines(text, old, limit=MAX_LISTED_MATCHES + 1)
         if not where:
             raise NoMatch(

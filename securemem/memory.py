@@ -32,7 +32,6 @@ from securemem.errors import (
     InvalidRequest,
     PolicyChangedError,
     PolicyError,
-    SecureMemError,
     StorageError,
 )
 from securemem.middleware import AuditFacts, Call, Handler, Middleware, Transaction, build_layers, chain
@@ -68,7 +67,7 @@ def check_namespace(name: object, store: Store | None = None) -> str:
         and store.find_store(name=name) is not None
     ):
         return name
-    raise SecureMemError(
+    raise InvalidRequest(
         "a namespace is 1-128 characters: letters, digits and _ . @ : - (starting with a letter or digit), "
         "or the exact name of an existing store"
     )
@@ -157,6 +156,7 @@ class SecureMemory:
             # A store named outside the namespace rule was opened because it existed: gone (deleted,
             # or renamed by an operator), it is never made again under that name.
             create=_NAMESPACE.fullmatch(self.namespace) is not None,
+            bind=True,
         )
         self._handler: Handler = chain(build_layers(policy, self._transaction, self._extra), Dispatcher(options))
 

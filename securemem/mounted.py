@@ -237,5 +237,9 @@ class MountedTx:
         _, tx, stored = self._at(path)
         tx.make_dir(stored, expires)
 
+    @property
+    def store_key(self) -> int:
+        return self._tx(self._home).store_key
+
     def sibling(self, namespace: str, *, store_key: int | None = None) -> StoreTx:
         return self._tx(self._home).sibling(namespace, store_key=store_key)

@@ -425,6 +425,11 @@ class Policy(_Section):
         return self.ttl.expire_after is not None or any(r.expire_after for r in self.rules)
 
 
+def rule_pattern(glob: str) -> re.Pattern[str]:
+    """The pattern a rule's glob compiles to (``**`` any depth, ``*`` and ``?`` within a segment)."""
+    return _glob_regex(glob)
+
+
 def _glob_regex(glob: str) -> re.Pattern[str]:
     parts = re.split(r"(\*\*/?|\*|\?)", glob)
     out = []

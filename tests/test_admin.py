@@ -151,17 +151,20 @@ def test_a_store_with_any_name_opens_by_that_name_but_is_made_only_under_the_nam
 
 
 def test_a_store_named_outside_the_rule_is_not_made_again_by_a_handle_once_it_is_gone(tmp_path: Path) -> None:
-    """A handle opened on "Team Notes" (a name only an operator gives) writes to nothing once an
-    operator renamed or deleted that store: made again, it would be a store open() refuses to make."""
+    """A handle opened on "Team Notes" (a name only an operator gives) stays with its store when an
+    operator renames it (bound to it by its first command), and writes to nothing once the store is
+    deleted: made again, it would be a store open() refuses to make."""
     db = tmp_path / "n.db"
     with Admin.open(db, key=b"k" * 32) as admin:
         store = admin.memory_stores.create(name="Team Notes")
         with SecureMemory.open(db, key=b"k" * 32, namespace="Team Notes") as memory:
             ok(memory, command="create", path="/memories/a.md", file_text="a\n")
             admin.memory_stores.update(store.id, name="Archived")
-            assert "does not exist" in err(memory, command="create", path="/memories/b.md", file_text="b\n")
-        assert [s.name for s in admin.memory_stores.list().data] == ["Archived"]
-        assert [m.path for m in admin.memories.list(store.id).data] == ["/a.md"]
+            ok(memory, command="create", path="/memories/b.md", file_text="b\n")
+            assert [m.path for m in admin.memories.list(store.id).data] == ["/a.md", "/b.md"]
+            admin.memory_stores.delete(store.id)
+            assert "does not exist" in err(memory, command="create", path="/memories/c.md", file_text="c\n")
+        assert admin.memory_stores.list().data == []
 
 
 # -- memories --------------------------------------------------------------------------------------

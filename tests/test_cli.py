@@ -289,7 +289,8 @@ def test_replay_answers_every_line_whatever_it_holds(
 def test_unencodable_text_in_a_result_is_escaped_never_a_crash(
     store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A lone surrogate (valid JSON) echoed by a message: replay answers it and goes on; exec prints it."""
+    """A lone surrogate (valid JSON) in old_str: refused (no file holds one), answered by replay, which
+    goes on; exec prints the error. Neither crashes printing it."""
     lone = '{"command":"str_replace","path":"/memories/a.md","old_str":"x\\ud800y","new_str":"z"}'
     script = tmp_path / "s.jsonl"
     script.write_text(
@@ -304,10 +305,10 @@ def test_unencodable_text_in_a_result_is_escaped_never_a_crash(
     )
     code, out, err = run_cli(capsys, "replay", "--db", str(store), str(script))
     assert (code, err) == (1, "")
-    assert "old_str `x\\ud800y` did not appear" in out and "     1\thello" in out
+    assert "`old_str` contains an unpaired surrogate" in out and "     1\thello" in out
     assert out.endswith("replayed 3 commands, 1 failed\n")
     code, out, err = run_cli(capsys, "exec", "--db", str(store), lone)
-    assert (code, out) == (1, "") and "old_str `x\\ud800y` did not appear" in err
+    assert (code, out) == (1, "") and "`old_str` contains an unpaired surrogate" in err
 
 
 def test_replay_reads_stdin(store: Path, capsys: pytest.CaptureFixture[str], stdin: Callable[[bytes], None]) -> None:

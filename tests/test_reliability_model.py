@@ -275,6 +275,11 @@ class Reference:
             raise Refused("Error: `old_str` must not be empty; give the exact text to replace.")
         if crlf(text):  # views hide CRs: the model's LF fragments are taken in the file's line ending
             old_str, new_str = (s.replace("\r\n", "\n").replace("\n", "\r\n") for s in (old_str, new_str))
+            if old_str.endswith("\r"):  # it would leave the LF of a CRLF bare
+                raise Refused(
+                    "Error: `old_str` ends with the carriage return of one of the file's CRLF line endings; "
+                    "end it before the line ending (the views do not show the CR) and retry."
+                )
         at = [m.start() for m in re.finditer(re.escape(old_str), text)]  # non-overlapping, like str.find
         where = [text.count("\n", 0, position) + 1 for position in at]
         if not where:

@@ -86,9 +86,14 @@ class Context:
 
     @contextmanager
     def reading(self, info: StoreInfo) -> Iterator[StoreTx]:
-        with self.store.transaction(
-            info.name, write=False, clock=self.clock, history=self.history, store_key=info.key
-        ) as tx:
+        # A store deleted between the lookup of its id and this read is gone: NotFound, as for any
+        # unknown store (never the store's own MissingStore).
+        with (
+            translated(),
+            self.store.transaction(
+                info.name, write=False, clock=self.clock, history=self.history, store_key=info.key
+            ) as tx,
+        ):
             yield tx
 
     def writing(self, info: StoreInfo) -> AbstractContextManager[StoreTx]:

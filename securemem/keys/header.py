@@ -152,6 +152,7 @@ def read_header(db: str | os.PathLike[str]) -> Header:
     path = keys_path(db)
     try:
         with path.open("rb") as handle:
+            shared = os.fstat(handle.fileno()).st_mode & 0o077
             data = handle.read(MAX_BYTES + 1)
     except FileNotFoundError:
         if not os.path.lexists(db):
@@ -164,6 +165,10 @@ def read_header(db: str | os.PathLike[str]) -> Header:
         ) from None
     except OSError as exc:
         raise KeyHeaderError(f"cannot read the key header {path}: {exc.strerror}") from None
+    if shared:
+        # keys.md: DB.keys is 0600. One that others may write lets them make the store fail to open;
+        # refused as the other key files are.
+        raise KeyHeaderError(f"the key header {path} is accessible by other users; run: chmod 600 {path}")
     return parse_header(data, f"the key header {path}")
 
 

@@ -15,12 +15,14 @@ same way whether its store is opened alone or mounted.
 
 from __future__ import annotations
 
+import re
+
 from securemem.changes import Change, Move, Removal
 from securemem.commands import DeleteCommand, RenameCommand, Result
 from securemem.errors import ReadOnly
 from securemem.middleware.base import Call, Handler
 from securemem.mounts import MountTable, quoted
-from securemem.policy import Policy, Rule
+from securemem.policy import Policy, Rule, rule_pattern
 from securemem.store.base import StoreTx
 
 _ADVICE = "it can be viewed but not created, edited, moved or deleted. Write your notes elsewhere."
@@ -31,6 +33,13 @@ class Access:
         self.policy = policy
         self.mounts = mounts or MountTable()
         self._any_read_only = any(r.read_only for r in policy.rules)
+        # The read-only globs, blind to case: "/memories/Reference" beside "/memories/reference/**"
+        # would pass for the operator's material (and collide with it on a case-blind copy).
+        self._folded = [
+            (rule, re.compile(rule_pattern(rule.glob).pattern, re.IGNORECASE))
+            for rule in policy.rules
+            if rule.read_only
+        ]
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         command = call.command
@@ -42,6 +51,12 @@ class Access:
                 rule = self._covering(path)
                 if rule is not None:
                     raise ReadOnly(f"Error: {path} is read-only ({self._which(rule)}): {_ADVICE}")
+                rule = self._covering_but_for_case(path)
+                if rule is not None:
+                    raise ReadOnly(
+                        f"Error: {path} differs from a read-only area only in upper and lower case "
+                        f"({self._which(rule)}); a look-alike of it is not allowed. Write your notes elsewhere."
+                    )
             if isinstance(command, DeleteCommand | RenameCommand):
                 call.checks.append(self._check_subtree)
         return call_next(call)
@@ -88,6 +103,17 @@ class Access:
 
     def _which(self, rule: Rule) -> str:
         return f"policy '{self.policy.name}', rule '{rule.glob}'"
+
+    def _covering_but_for_case(self, path: str) -> Rule | None:
+        """A read-only rule ``path`` matches but for case, unless a rule as specific matches it as written
+        (a writable area inside a read-only one, "/memories/reference/inbox/**", is written to as it is)."""
+        stored = self.mounts.stored(path)
+        for probe in (stored, stored + "/\x00"):
+            exact = self.policy.rule_for(probe)
+            for rule, folded in self._folded:
+                if folded.match(probe) is not None and (exact is None or exact.specificity < rule.specificity):
+                    return rule
+        return None
 
     def _covering(self, path: str) -> Rule | None:
         """The read-only rule that covers ``path`` or would cover a child of it, if any."""

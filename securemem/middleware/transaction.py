@@ -41,7 +41,9 @@ class Transaction:
         mounts: MountTable | None = None,
         history: History | None = None,
         store_key: int | None = None,
+        bind: bool = False,
     ) -> None:
+        """``bind``: the first transaction's store stays this one's, by number (a session's handle)."""
         self.store = store
         self.namespace = namespace
         self.clock = clock
@@ -51,12 +53,27 @@ class Transaction:
         self.mounts = mounts or MountTable()
         self.history = history  # what this handle's policy keeps of each version
         self.store_key = store_key  # the store by number (an admin call), not by its name
+        self.bind = bind
 
     @contextmanager
     def open(self, paths: Sequence[str], *, write: bool) -> Iterator[StoreTx]:
         """The transaction for a command on ``paths`` (also used for the follow-up writes of a read)."""
         if not self.mounts:
-            with self._begin(None, write) as tx:
+            with ExitStack() as stack:
+                try:
+                    tx = stack.enter_context(self._begin(None, write))
+                except MissingStore:
+                    if not self.bind or self.store_key is None:
+                        raise
+                    # The store this session was bound to was deleted: its name is free, and the
+                    # session goes on by name (made again on its next write, under the namespace rule).
+                    self.store_key = None
+                    tx = stack.enter_context(self._begin(None, write))
+                if self.bind and self.store_key is None and tx.store_key >= 0:  # < 0: none yet (a read)
+                    # Found (or made) by its name, the store is this session's by its number from then
+                    # on: an operator renaming it does not move the session into a new, empty store
+                    # of the old name while its memory lives on under the new one.
+                    self.store_key = tx.store_key
                 yield tx
             return
         home = self.mounts.home(paths)

@@ -172,6 +172,12 @@ class StoreTx(Protocol):
     @property
     def now(self) -> float: ...
 
+    @property
+    def store_key(self) -> int:
+        """The number of the store the transaction is on (``StoreInfo.key``), negative when a read
+        found no store of its name: a session that found its store by name stays bound to it by this."""
+        ...
+
     # -- reads ------------------------------------------------------------------------------
     def stat(self, path: str) -> Entry | None:
         """The visible entry at ``path`` (the root always exists), or None."""

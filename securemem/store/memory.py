@@ -185,6 +185,10 @@ class MemoryTx:
         self.log = log
         self._family = family
 
+    @property
+    def store_key(self) -> int:
+        return self.log.ns
+
     def sibling(self, namespace: str, *, store_key: int | None = None) -> MemoryTx:
         name = namespace if store_key is None else self._store.name_of(store_key)
         if name is None or self._store.find_store(name=name) is None:
@@ -565,7 +569,7 @@ class MemoryStore:
         rows = self._versions.get(info.key, []) if info is not None else []
         if family.write:
             family.saved.append((space, dict(space), rows, list(rows)))
-        log = _Log(self, rows, info.key if info else 0, family.now, family.actor, settings=family.history)
+        log = _Log(self, rows, info.key if info else -1, family.now, family.actor, settings=family.history)
         family.txs[namespace] = MemoryTx(self, space, family.now, log, family)
         return family.txs[namespace]
 

@@ -163,6 +163,10 @@ class PgTx:
 
     # -- reads -----------------------------------------------------------------------------
 
+    @property
+    def store_key(self) -> int:
+        return self.ns
+
     def sibling(self, namespace: str, *, store_key: int | None = None) -> PgTx:
         """This transaction on another store: the same connection, instant and actor; its lock taken."""
         ns = self._store.sibling_ns(self._db, namespace, store_key)

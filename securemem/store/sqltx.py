@@ -209,6 +209,10 @@ class SqlTx:
         """Content was freed in any namespace this transaction touched (its erasure is due)."""
         return self.freed if self.family is None else any(tx.freed for tx in self.family.values())
 
+    @property
+    def store_key(self) -> int:
+        return self.ns
+
     def sibling(self, namespace: str, *, store_key: int | None = None) -> SqlTx:
         """This transaction on another namespace: the same connection, lock, instant and actor.
 
