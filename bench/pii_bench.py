@@ -226,6 +226,7 @@ REVIEWS = {
     "l": "pii_review_l.jsonl: blind, platform teams' pastes and 100+ token shapes, taken as it came",
     "m": "pii_review_m.jsonl: blind, regulated agents' notes and evasions, taken as it came",
     "n": "pii_review_n.jsonl: blind, as a hostile acceptance suite, taken as it came",
+    "o": "pii_review_o.jsonl: blind, long-form content as agents save it, taken as it came",
 }
 
 

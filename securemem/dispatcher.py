@@ -221,6 +221,11 @@ class Dispatcher:
         entries = tx.tree(directory.path, LISTING_DEPTH, hidden, limit=wanted)
         if first > 1 and len(entries) < first:
             count = len(tx.tree(directory.path, LISTING_DEPTH, hidden))
+            if count == 0:
+                raise InvalidRange(
+                    f"Error: Invalid `view_range` parameter: {_shown(view_range or [])}. The listing of "
+                    f"{directory.path} has no entries below it; view it without view_range."
+                )
             raise InvalidRange(
                 f"Error: Invalid `view_range` parameter: {_shown(view_range or [])}. The listing of "
                 f"{directory.path} has {count} entr{'y' if count == 1 else 'ies'}: use [start, end] with "
@@ -292,7 +297,15 @@ class Dispatcher:
         header = f"Here's the content of {cmd.path} with line numbers (line {number} from character {first:,}):\n"
         if limit is None or len(header) + numbered_length([part]) <= limit.chars:
             view = FileView(cmd.path, entry, number, number, number, len(lines), line_from=first)
-            return Result(header + numbered([part], number), view=view)
+            body = numbered([part], number)
+            if number < len(lines):
+                # The last page of a long line: where the file goes on (a model pages by the last
+                # pointer it saw; the first page's was the only one that named the lines after it).
+                body += (
+                    f"\n[End of line {number}. The file has {len(lines):,} lines; use view_range "
+                    f"[{number + 1}, -1] for the lines after it.]"
+                )
+            return Result(header + body, view=view)
         budget = limit.chars - limit.reserve - len(header)
         body, _, _ = fit_lines([part], number, budget)
         chars = max(budget - NUMBER_WIDTH - 1, 0)

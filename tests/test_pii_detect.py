@@ -652,6 +652,20 @@ HOSTILE.update(
         "decorated-digits": "\u2474\u247d\u2488-" * (FIFTH // 4),
         "fraction-slashes": "+1\u2044415\u2044" * (FIFTH // 8),
         "line-separators": "4111\u2028" * (FIFTH // 5),
+        # Reviewers M's and N's forms (the glued Authorization schemes were quadratic: 34 s for 200 KB).
+        "glued-bearers": "Authorization:Bearer" * (FIFTH // 20),
+        "colon-bearers": ":bearer" * (FIFTH // 7),
+        "glued-basics": "Authorization:Basic" * (FIFTH // 19),
+        "labelled-lines": "- Datadog API key (scope: a): " * (FIFTH // 30),
+        "recovery-codes": "Recovery codes: " + "ab12c-de34f, " * (FIFTH // 13),
+        "recovery-labels": "backup codes: " * (FIFTH // 14),
+        "seed-words": "seed phrase: " + "abandon " * (FIFTH // 8),
+        "glued-ats": "ab(a)cd." * (FIFTH // 8),
+        "hidden-breaks": "1\u00ad" * (FIFTH // 2),
+        "spelt-plus": "phone plus one two " * (FIFTH // 19),
+        "html-spaces": "020&nbsp;" * (FIFTH // 9),
+        "json-solidus": "https:\\/\\/" * (FIFTH // 10),
+        "glued-fields": "ssn#123-45-6789dob#" * (FIFTH // 19),
     }
 )
 

@@ -141,6 +141,13 @@ def altered(name: str) -> list[str]:
         # wrapped over lines, a card read out digit by digit after "each digit", a key split by spaces
         # inside JSON, a phone glued on both sides.
         ("n", "claim", None, 0.975),
+        # Blind, after N's fixes and a third attacker's: long-form content as agents save it (case notes,
+        # tables, configs, SQL dumps, logs, mail threads, HL7/FHIR, code): 502 of 536 as it came, 528
+        # since (JSON's \u escapes of any character, password labels in brackets, numbers read out after
+        # a question, "dash" said between groups, GitHub's grid of recovery codes). Left: a seed phrase and
+        # codes sent in the next chat message after their label, a password in brackets in prose, an
+        # LDAP {SSHA} hash.
+        ("o", "claim", None, 0.98),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -259,3 +266,11 @@ def test_reviewer_n_alters_none_of_its_ordinary_lines() -> None:
     and fingerprints, Stripe object ids, masked keys, ``pwd`` as a command, numbers that fail Luhn): as it
     came, the OID ``2.5.4.3`` was read as an address."""
     assert altered("n") == []
+
+
+def test_reviewer_o_alters_an_ical_uid_and_a_clause_number() -> None:
+    """Reviewer O's 70 ordinary lines: an iCal UID shaped as an address (kept: it is one in form) and a
+    two-digit clause number read as an address. As it came, OIDs under a table's "OID" header, clause
+    and report numbers and a unique local IPv6 network were altered too."""
+    kinds = [sorted({f.type for f in detect(text)}) for text in altered("o")]
+    assert sorted(map(tuple, kinds)) == [("EMAIL",), ("IP_ADDRESS",)], kinds

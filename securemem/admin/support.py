@@ -7,6 +7,7 @@ Errors are mapped by type, never by message text: the path guard's refusals beco
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, TypeVar
@@ -162,13 +163,25 @@ def translated() -> Iterator[None]:
     try:
         yield
     except (InvalidPath, InvalidInput, InvalidRange) as exc:
-        raise InvalidRequest(str(exc)) from None
+        raise InvalidRequest(store_relative(str(exc))) from None
     except (PIIRefused, QuotaExceeded, ReadOnly) as exc:
         raise PolicyViolation(str(exc)) from None
     except (AlreadyExists, PolicyChangedError) as exc:  # the store's policy changed: the handle must reopen
         raise Conflict(str(exc)) from None
     except MissingStore:
         raise NotFound(STORE_GONE) from None
+
+
+_RULE = "Paths must be /memories or start with /memories/, use plain names"
+_TOOL_PATH = re.compile(r"(?<![\w/])/memories(?=/|(?![\w]))(/?)")
+
+
+def store_relative(message: str) -> str:
+    """A path guard's message in the admin surface's terms: its paths are store-relative ("/notes/a.md"),
+    the memory tool's are below /memories; advice in the tool's terms would name the wrong path."""
+    message = message.replace(_RULE, "Paths are absolute inside the store (such as /notes/a.md), use plain names")
+    message = message.replace("The /memories directory itself", "The store's root directory itself")
+    return _TOOL_PATH.sub(lambda match: "/", message)
 
 
 def limit_of(limit: object) -> int:

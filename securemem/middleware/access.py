@@ -15,8 +15,6 @@ same way whether its store is opened alone or mounted.
 
 from __future__ import annotations
 
-import re
-
 from securemem.changes import Change, Move, Removal
 from securemem.commands import DeleteCommand, RenameCommand, Result
 from securemem.errors import ReadOnly
@@ -35,11 +33,8 @@ class Access:
         self._any_read_only = any(r.read_only for r in policy.rules)
         # The read-only globs, blind to case: "/memories/Reference" beside "/memories/reference/**"
         # would pass for the operator's material (and collide with it on a case-blind copy).
-        self._folded = [
-            (rule, re.compile(rule_pattern(rule.glob).pattern, re.IGNORECASE))
-            for rule in policy.rules
-            if rule.read_only
-        ]
+        # Compared case-folded (Unicode's full folding: "straße" is "strasse", "ǅ" is "ǆ").
+        self._folded = [(rule, rule_pattern(rule.glob.casefold())) for rule in policy.rules if rule.read_only]
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         command = call.command
@@ -79,6 +74,13 @@ class Access:
                         f"Error: Moving {change.old} to {change.new} would put {landing} in a read-only "
                         f"area ({self._which(rule)}): {_ADVICE}"
                     )
+                rule = self._covering_but_for_case(landing)
+                if rule is not None:
+                    raise ReadOnly(
+                        f"Error: Moving {change.old} to {change.new} would put {landing} beside a read-only "
+                        f"area it differs from only in upper and lower case ({self._which(rule)}); a look-alike "
+                        "of it is not allowed."
+                    )
         return change
 
     def _refuse_read_only_mount(self, path: str) -> None:
@@ -110,8 +112,9 @@ class Access:
         stored = self.mounts.stored(path)
         for probe in (stored, stored + "/\x00"):
             exact = self.policy.rule_for(probe)
+            folded_probe = probe.casefold()
             for rule, folded in self._folded:
-                if folded.match(probe) is not None and (exact is None or exact.specificity < rule.specificity):
+                if folded.match(folded_probe) is not None and (exact is None or exact.specificity < rule.specificity):
                     return rule
         return None
 

@@ -69,12 +69,14 @@ class Transaction:
                     # session goes on by name (made again on its next write, under the namespace rule).
                     self.store_key = None
                     tx = stack.enter_context(self._begin(None, write))
-                if self.bind and self.store_key is None and tx.store_key >= 0:  # < 0: none yet (a read)
-                    # Found (or made) by its name, the store is this session's by its number from then
-                    # on: an operator renaming it does not move the session into a new, empty store
-                    # of the old name while its memory lives on under the new one.
-                    self.store_key = tx.store_key
+                found = tx.store_key  # < 0: none of that name yet (a read)
                 yield tx
+            # Committed: the store found (or made) by its name is this session's by its number from
+            # then on: an operator renaming it does not move the session into a new, empty store of
+            # the old name while its memory lives on under the new one. Never before the commit: a
+            # store made by a transaction that rolled back leaves its number to the next store made.
+            if self.bind and self.store_key is None and found >= 0:
+                self.store_key = found
             return
         home = self.mounts.home(paths)
         # A command on /memories itself (a listing) is in no mount: any attached store can carry its

@@ -69,7 +69,7 @@ def _is_address(text: str, start: int, at: int, end: int) -> bool:
         return False  # "q@k.transpose(-2, -1)", "x@self.weight.T": a matrix product in code
     tld = text[text.rfind(".", at, end) + 1 : end].lower()
     line = max(text.rfind("\n", max(0, start - _LINE_BACK), start) + 1, start - _LINE_BACK)
-    if not _known_tld(tld) and tld not in _SPECIAL_TLDS and "=" in text[max(line, 0) : start]:
+    if not known_tld(tld) and tld not in _SPECIAL_TLDS and "=" in text[max(line, 0) : start]:
         return False  # "preds = features@model.coef": an attribute after "@" in an assignment
     # "git@github.com:org/repo.git" is an SSH remote: a host followed by ":" and a path. After a ":"
     # a port ("alerts@acme.io:587") or a password ("jane@gmail.com:Summer2024!", a leaked combo list)
@@ -324,7 +324,8 @@ _COUNTRY_TLDS = frozenset(code.lower() for code in phonenumbers.SUPPORTED_REGION
 _SPECIAL_TLDS = frozenset({"test", "example", "invalid", "localhost", "local", "internal", "lan", "corp", "home"})
 
 
-def _known_tld(tld: str) -> bool:
+def known_tld(tld: str) -> bool:
+    """A top-level domain addresses use (lower case): the common generic ones and the countries'."""
     return tld in _COMMON_TLDS or tld in _COUNTRY_TLDS
 
 
@@ -358,7 +359,7 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
         tld = _DOT_WORD.split(match["domain"])[-1].rsplit(".", 1)[-1]
         spaced_at = "@" in match.group()
         # "h @ self.proj" is a matrix product: a spaced "@" needs a well-known top-level domain.
-        if tld.isalpha() and len(tld) >= 2 and (not spaced_at or _known_tld(tld.lower())):
+        if tld.isalpha() and len(tld) >= 2 and (not spaced_at or known_tld(tld.lower())):
             first = match.start()
             if spaced_at and " . " in match["domain"]:
                 first = _spaced_local_start(text, first, done)
@@ -398,7 +399,7 @@ def find_bare_at_emails(scan: Scan) -> Iterator[Span]:
         match = _BARE_AT.match(text, start, min(len(text), at + 600)) if start < at else None
         if match is not None and any(dot.strip() != "." for dot in _DOT_WORD.findall(match["domain"])):
             tld = _DOT_WORD.split(match["domain"])[-1]
-            if _known_tld(tld.lower()):
+            if known_tld(tld.lower()):
                 yield match.start(), match.end()
                 at = text.find("@", match.end())
                 continue
@@ -591,7 +592,7 @@ def _company_mention(text: str, start: int, at: int, domain: re.Match[str]) -> b
 
 
 def _spoken_tld(domain: str) -> bool:
-    return _known_tld(_SPOKEN_SPLIT.split(domain)[-1].strip())
+    return known_tld(_SPOKEN_SPLIT.split(domain)[-1].strip())
 
 
 def _spoken_local_start(lower: str, at: int, floor: int, spelt: bool = False) -> int:
@@ -1693,7 +1694,8 @@ _DIGIT_WORDS.update({"oh": "0", "zwo": "2", "tres": "3", "uma": "1"})
 # "double oh", "triple five": one word for a digit said twice or three times (British dictation).
 _REPEATS = {"double": 2, "triple": 3}
 _DIGIT_WORD = "(?:(?:double|triple)[ \t]+)?(?:" + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True)) + ")"
-_WORD_GAP = r"(?:[ \t]*[,\-–—/.][ \t]*|[ \t]+)"
+# Between digit words: punctuation, blanks, or a separator said as a word ("five six one dash four one").
+_WORD_GAP = r"(?:[ \t]*[,\-–—/.][ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?)"
 # "plus four four, seven nine one one, ...": an international number read out.
 _SPELT_RUN = re.compile(rf"(?<![^\W\d_])(?:plus[ \t]+)?{_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{6,18}}(?![^\W\d_])")
 # Two digit words in a row after a blank: what a spelt-out number holds. Led by the blank, the pattern
@@ -1711,6 +1713,8 @@ _SPELT_CONTEXT = _PHONE_WORDS | {
 _SPELT_SSN_CONTEXT = frozenset({"social", "ssn", "seguro"})
 _SPELT_CARD_CONTEXT = frozenset({"card", "tarjeta", "carte", "karte", "kreditkarte", "visa", "mastercard", "amex"})
 _PHONE_MOST_DIGITS = 15  # E.164
+_LONG_SPELT = 10  # digits read out after a question for a phone: a whole number with its area code
+_SPELT_ASKED = _SPELT_CONTEXT | {"callback", "number", "reach", "contact"}
 
 
 def _spelt_digits(word: str) -> str:
@@ -1735,13 +1739,18 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
         # Three digits or more: "phone = [null, null, null, ...]" is a list of code, not a number read out.
         if len(set(number)) < 3:
             continue
-        if len(number) <= _PHONE_MOST_DIGITS and _SPELT_CONTEXT.intersection(words):
-            yield "PHONE", *match.span()
-        elif (
+        # An SSN first where the text names one (its "number" names a phone too).
+        if (
             len(number) == 9
             and _SPELT_SSN_CONTEXT.intersection(asked)
             and ssn_valid(number[:3], number[3:5], number[5:])
         ):
             yield "US_SSN", *match.span()
+        # A phone named just before, or asked for a line or two up ("a good callback number?\nCALLER: Sure,
+        # it's five one two, ..."): ten digits then, a number with its area code.
+        elif len(number) <= _PHONE_MOST_DIGITS and (
+            _SPELT_CONTEXT.intersection(words) or (len(number) >= _LONG_SPELT and _SPELT_ASKED.intersection(asked))
+        ):
+            yield "PHONE", *match.span()
         elif 13 <= len(number) <= 19 and _SPELT_CARD_CONTEXT.intersection(asked) and luhn_valid(number):
             yield "CREDIT_CARD", *match.span()

@@ -81,9 +81,14 @@ def _has_jose_header(match: re.Match[str]) -> bool:
 _BEARER = re.compile(
     # Sanctum's "653|..." and URL-encoded tokens ("...%2B...%3D") hold "|" and "%"; an id and a
     # secret may be joined by ":" ("Bearer ZlLU...:MreC...").
-    # Okta's "SSWS" scheme too; the space after the scheme may be lost ("Authorization:Bearer2O39...").
-    r"(?<![A-Za-z0-9_\-])(?i:bearer|ssws)(?P<gap>[ \t]*)(?P<token>[A-Za-z0-9\-._~+/|%:]*[A-Za-z0-9\-_~+/]=*)"
+    # Okta's "SSWS" scheme too.
+    r"(?<![A-Za-z0-9_\-])(?i:bearer|ssws)[ \t]+(?P<token>[A-Za-z0-9\-._~+/|%:]*[A-Za-z0-9\-_~+/]=*)"
     r"(?![A-Za-z0-9\-_~+/=|%])"
+)
+# Right after "Authorization:" the space may be lost ("Authorization:Bearer2O39..."): a bounded token
+# with no ":", so that a run of such headers is read in linear time; random-looking only.
+_GLUED_BEARER = re.compile(
+    r"(?<=(?i:authorization):)(?i:bearer)(?P<token>[A-Za-z0-9\-._~+/]{16,512}=*)(?![A-Za-z0-9\-_~+/=|%:])"
 )
 # "Authorization: Bearer", "'Authorization': 'Bearer", "auth=Bearer": any 16+ character token.
 _AUTH_CONTEXT = re.compile(r"(?:authori[sz]ation|auth|header|token)[\"']?\s*[:=]?\s*[\"']?\s*$")
@@ -92,7 +97,16 @@ _AUTH_CONTEXT = re.compile(r"(?:authori[sz]ation|auth|header|token)[\"']?\s*[:=]
 def find_bearer_tokens(scan: Scan) -> Iterator[Span]:
     if "earer" not in scan.text and "EARER" not in scan.text and "SSWS" not in scan.text:
         return iter(())
-    return accepted(_BEARER, scan.text, scan.whole, lambda match: _is_bearer(scan, match), "token")
+    return _bearer_tokens(scan)
+
+
+def _bearer_tokens(scan: Scan) -> Iterator[Span]:
+    yield from accepted(_BEARER, scan.text, scan.whole, lambda match: _is_bearer(scan, match), "token")
+    if "uthorization:" in scan.text or "UTHORIZATION:" in scan.text:
+        for match in _GLUED_BEARER.finditer(scan.text):
+            token = match["token"]
+            if any(char.isdigit() for char in token) and any(char.isalpha() for char in token):
+                yield match.span("token")
 
 
 def _is_bearer(scan: Scan, match: re.Match[str]) -> bool:
@@ -100,10 +114,6 @@ def _is_bearer(scan: Scan, match: re.Match[str]) -> bool:
     token = match["token"]
     if len(token) < 16:
         return False
-    context = _AUTH_CONTEXT.search(scan.before(match.start(), 24)) is not None
-    if not match["gap"]:
-        # Glued to its scheme only right after an Authorization header, and random-looking there.
-        return context and any(char.isdigit() for char in token) and any(char.isalpha() for char in token)
-    if context:
+    if _AUTH_CONTEXT.search(scan.before(match.start(), 24)):
         return True
     return any(char.isdigit() for char in token) and any(char.isalpha() for char in token)

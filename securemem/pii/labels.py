@@ -28,16 +28,45 @@ _LABELLED = re.compile(
 )
 
 
+_CREDENTIAL = re.compile(
+    r"(?<![a-z])(?:key|token|secret|pat|password|passwort|api|credential|auth|clé|cle|schlüssel|clave|chiave|chave)"
+    r"|トークン|キー|密钥|令牌|토큰|키"
+)
+_NOT_CREDENTIAL = re.compile(
+    r"(?<![a-z])(?:commit|sha\d*|md5|checksum|hash|digest|revision|rev|uuid|id|ids|build|release|version|"
+    r"fingerprint|request|trace|run|job|task|invite|project|workspace|zone|account|org|public)(?![a-z])"
+)
+# A colon with a token-shaped value of 16 characters or more after it: where a labelled line may be.
+_VALUE_AHEAD = re.compile(r"[:：][ \t]*[\"'`「]?[A-Za-z0-9_\-+/=.:]{16}")
+
+
+def _labelled_lines(lower: str) -> Iterator[re.Match[str]]:
+    """The labelled lines, each read once from its start, found from the colons a value follows."""
+    done: set[int] = set()
+    for value in _VALUE_AHEAD.finditer(lower):
+        start = lower.rfind("\n", 0, value.start()) + 1
+        if start not in done:
+            done.add(start)
+            line = _LABELLED.match(lower, start)
+            if line is not None:
+                yield line
+
+
 def may_hold_labelled_token(scan: Scan) -> bool:
     return ":" in scan.text or "：" in scan.text
 
 
 def find_labelled_tokens(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
-    if _ANY_PROVIDER.search(lower) is None:
-        return
-    for line in _LABELLED.finditer(lower):
+    # Only the lines that hold a colon, each read once from its start; the providers' names only in
+    # their labels (the alternation of every provider's name over the whole text cost ten times the
+    # scan, and a pattern anchored at line starts is still tried at every character).
+    for line in _labelled_lines(lower):
         label = line["label"]
+        # The label must name a credential as well as its provider, and no digest or id: "Datadog agent
+        # commit: <sha>", "Snyk project ID: <uuid>" hold values of a provider's loose shape (hex, UUID).
+        if _CREDENTIAL.search(label) is None or _NOT_CREDENTIAL.search(label) is not None:
+            continue
         if _ANY_PROVIDER.search(label) is None:
             continue
         value = scan.text[line.start("value") : line.end("value")]

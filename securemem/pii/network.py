@@ -15,8 +15,9 @@ _IPV4 = re.compile(r"[0-9](?<![A-Za-z0-9.][0-9])[0-9]{0,2}(?:\.[0-9]{1,3}){3}(?!
 # "version 10.0.0.1" and "build 1.2.3.4" are release numbers that happen to have four parts.
 # The word may end a name, and a quote or a bracket may follow it: 'AssemblyVersion("1.0.0.0")'.
 _OID_LINE = re.compile(r"\boids?\b|object identifier|\basn\.1\b", re.IGNORECASE)
+_CLAUSE_START = re.compile(r"(?:^|\n)[ \t]*[0-9](?:\.[0-9]){3}\.?[ \t]+[A-Z(]", re.MULTILINE)
 _VERSION_WORDS = re.compile(
-    r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|release|build|firmware|v|section|"
+    r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|section|"
     r"clause|chapter|figure|fig|requirement|paragraph|appendix|annex|article|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows))"
     r"(?:[^0-9a-z\n@]{0,5}| to | is | of )$"  # not "-v@10.20.4.18": a password's end, then the host
@@ -58,8 +59,14 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
         return False  # "C:\Program Files\Acme\9.3.69.3\bin": a release's folder ("/geo/81.2.69.160/" stays)
     if all(len(octet) == 1 for octet in octets) and _RELEASE_LINE.search(_line_before(scan, match.start())):
         return False  # "firmware to version 10.0.0.1; rollback image is 9.8.3.2": releases, one digit each
-    if octets[0] in ("0", "1", "2") and _OID_LINE.search(_line_before(scan, match.start())):
-        return False  # "OIDs in the cert profile: 2.5.4.3 (commonName)": an object identifier's arcs
+    if octets[0] in ("0", "1", "2") and _OID_LINE.search(scan.text, max(0, match.start() - 400), match.start()):
+        return (
+            False  # "OIDs in the cert profile: 2.5.4.3 (commonName)", a table headed "OID": an object identifier's arcs
+        )
+    if all(len(octet) == 1 for octet in octets) and _CLAUSE_START.search(
+        scan.text, max(0, match.start() - 8), match.end() + 3
+    ):
+        return False  # "4.2.1.3  The Processor shall ...": a clause's number at the start of its line
     if match.group() in _MASKS and _MASK_WORDS.search(scan.before(match.start(), 24)):
         return False  # "subnet mask 255.255.255.0": a netmask, not a host
     if octets[0] == "0":
@@ -214,8 +221,32 @@ def _is_ipv6(match: re.Match[str]) -> bool:
         address = ipaddress.IPv6Address(candidate)
     except ValueError:
         return False
-    # "2001:db8::/32": a provider's network, no host.
-    return not _network(int(address), 128, _IPV6_PROVIDER, match.string, match.end())
+    if _piece_of_a_network(match):
+        return False
+    # "2001:db8::/32": a provider's network, no host; a unique local one (fd00::/8) of any size, as
+    # an RFC 1918 block ("fd12:3456:789a::/48 (ULA), split into /64 per VLAN").
+    longest = 126 if address in _UNIQUE_LOCAL else _IPV6_PROVIDER
+    return not _network(int(address), 128, longest, match.string, match.end())
+
+
+_UNIQUE_LOCAL = ipaddress.IPv6Network("fc00::/7")
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _piece_of_a_network(match: re.Match[str]) -> bool:
+    """A candidate that starts inside a longer address with a prefix after it ("3456:789a::" of
+    "fd12:3456:789a::/48"): the whole was read first, and refused as a network."""
+    text, start = match.string, match.start()
+    if start < 2 or text[start - 1] != ":" or text[start - 2] not in _HEX or _PREFIX.match(text, match.end()) is None:
+        return False
+    begin = start - 1
+    while begin > max(0, start - 40) and (text[begin - 1] in _HEX or text[begin - 1] == ":"):
+        begin -= 1
+    try:
+        ipaddress.IPv6Address(text[begin : match.end()])
+    except ValueError:
+        return False
+    return True
 
 
 _ADDRESS_KEY = re.compile(

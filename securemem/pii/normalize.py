@@ -287,6 +287,9 @@ _ESCAPE = re.compile(
     r"|(?<=[A-Za-z0-9])\[(?P<defanged>\.|dot|:)\](?=[A-Za-z0-9])"
     r"|\\(?P<markdown>[-_])(?=[A-Za-z0-9])"
     r"|\\u00(?P<json>[2-6][0-9a-fA-F]|7[0-9a-eA-E])"
+    # ... and any other character a JSON serialiser escaped ("+33\\u00a07\\u00a035...", "\\u200b"),
+    # read as the view reads that character (a no-break space is a space, a zero-width one nothing)
+    r"|\\u(?P<json4>00[a-fA-F][0-9a-fA-F]|0[1-9a-fA-F][0-9a-fA-F]{2}|[1-9a-cA-CeEfF][0-9a-fA-F]{3}|[dD][0-7][0-9a-fA-F]{2})"
     r"|&#(?:[xX]0{0,4}(?P<hex>[2-6][0-9a-fA-F]|7[0-9a-eA-E])|0{0,4}(?P<dec>3[2-9]|[4-9][0-9]|1[01][0-9]|12[0-6]));"
     r"|&(?P<name>commat|plus|period|nbsp|ndash|mdash|minus|hyphen|dash|lpar|rpar|sol);|&#(?P<nbsp>160|[xX]0{0,2}[aA]0);"
     # "max.schneider(a)gmx.de": "(a)" glued between a local part and a domain, as German letters write "@"
@@ -315,6 +318,23 @@ _ESCAPE_MARKS = ("%", "\\", "&", "[", "<wbr", "**", "=\n", " dot ", "\x1b", "(a)
 _QUOTED_PRINTABLE = re.compile("quoted-printable", re.IGNORECASE)
 
 
+_GLUED_LOCAL = re.compile(r"(?:^|(?<=[\s,;:<\[\"'(]))[A-Za-z0-9][A-Za-z0-9._%+\-]{1,63}\Z")
+_GLUED_DOMAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*(?:\.[A-Za-z0-9\-]+)*\.(?P<tld>[A-Za-z]{2,12})(?![A-Za-z0-9_(])")
+
+
+def _glued_at_address(text: str, start: int, end: int) -> bool:
+    """Whether "(a)" at ``text[start:end]`` joins a local part (a word of its own) to a domain whose
+    last label is a known top-level domain ("max.schneider(a)gmx.de"), as an address written so."""
+    from securemem.pii.contact import known_tld  # here: contact imports this module
+
+    domain = _GLUED_DOMAIN.match(text, end)
+    return (
+        domain is not None
+        and known_tld(domain["tld"].lower())
+        and _GLUED_LOCAL.search(text, max(0, start - 64), start) is not None
+    )
+
+
 def _escapes(original: str) -> dict[int, tuple[str, int]]:  # noqa: PLR0912 - one branch per form
     """Where escapes start in ``original``: their character and where they end."""
     found: dict[int, tuple[str, int]] = {}
@@ -322,6 +342,9 @@ def _escapes(original: str) -> dict[int, tuple[str, int]]:  # noqa: PLR0912 - on
     for match in _ESCAPE.finditer(original):
         if match["pct"] is not None:
             char = _ESCAPED[match["pct"].lower()]
+        elif match["json4"] is not None:
+            char = fold(chr(int(match["json4"], 16)))
+            char = char if char else ""
         elif match["json"] is not None or match["hex"] is not None:
             char = chr(int(match["json"] or match["hex"], 16))  # any printable ASCII character
         elif match["dec"] is not None:
@@ -333,6 +356,8 @@ def _escapes(original: str) -> dict[int, tuple[str, int]]:  # noqa: PLR0912 - on
         elif match["solidus"] is not None:
             char = "/"
         elif match["glued_at"] is not None:
+            if not _glued_at_address(original, match.start(), match.end()):
+                continue  # "while(a)node.next", "function(a)a.exports": a call's argument, not "@"
             char = "@"
         elif match["defanged"] is not None:
             char = ":" if match["defanged"] == ":" else "."

@@ -29,28 +29,76 @@ _CODES_LABEL = re.compile(
     r"(?:recovery|backup|2fa|mfa|scratch|one[ \-]time|emergency|rescue|wiederherstellungs|códigos de|codes de)"
     r"[ \t_\-]*(?:codes?|kódy|codici|códigos|récupération)"
 )
-# One code: letters and digits, in one or two groups joined by a dash or a space ("4821 9932"), a digit in it; codes are
+# One code: letters and digits, in one or two groups joined by a dash, or two groups of digits joined by a
+# space ("4821 9932"), a digit in it; codes are
 # separated by commas, spaces or list markers. Read until the first thing that is not one.
-_CODE = re.compile(r"[A-Za-z0-9]{4,12}(?:[- ][A-Za-z0-9]{3,12}(?![A-Za-z0-9]))?")
+_CODE = re.compile(r"[0-9]{3,5} [0-9]{3,5}(?![A-Za-z0-9])|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12})?")
 _CODE_GAP = re.compile(r"[ \t]*(?:[,;][ \t]*|\n[ \t]*(?:[-*•][ \t]+|[0-9]{1,2}[.)][ \t]+)?|[ \t]+)")
 _MAX_CODES = 32
 
 
+# The words every label ends with: the patterns are searched only just before them (an alternation
+# that no literal leads is tried at every character of the text: a tenth of a whole scan's time).
+_SEED_WORDS_AT = ("phrase", "words", "mnemonic", "semilla", "récupération")
+_CODE_WORDS_AT = ("code", "kódy", "codici", "códigos", "récupération")
+_REACH = 48  # how far before its last word a label may start
+
+
 def may_hold_recovery_secret(scan: Scan) -> bool:
     lower = scan.lower
-    return "code" in lower or "phrase" in lower or "mnemonic" in lower or "words" in lower or "semilla" in lower
+    if "code" in lower or "phrase" in lower or "words" in lower or "mnemonic" in lower or "semilla" in lower:
+        return True
+    return not lower.isascii() and ("kódy" in lower or "códigos" in lower or "récupération" in lower)
+
+
+def _around(lower: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+    """The matches of ``pattern`` that end at one of ``words`` (or just after it), in order."""
+    found: dict[int, re.Match[str]] = {}
+    for word in words:
+        at = lower.find(word)
+        while at != -1:
+            label = pattern.search(lower, max(0, at - _REACH), at + len(word) + 16)
+            if label is not None:
+                found.setdefault(label.start(), label)
+            at = lower.find(word, at + len(word))
+    done = 0
+    for start in sorted(found):
+        if start >= done:
+            done = found[start].end()
+            yield found[start]
+
+
+# GitHub's recovery codes: pairs of five hexadecimal digits ("e7220-bb497"), listed in a grid of
+# 16. Four or more in a row, only blanks between them, in a text that speaks of codes, are that list
+# wherever its label is.
+_HEX_CODE = re.compile(r"(?<![\w-])[0-9a-f]{5}-[0-9a-f]{5}(?![\w-])")
+_GRID_CODES = 4
+
+
+def _hex_code_grid(text: str) -> Iterator[Hit]:
+    run: list[re.Match[str]] = []
+    for code in _HEX_CODE.finditer(text):
+        if run and text[run[-1].end() : code.start()].strip():
+            if len(run) >= _GRID_CODES:
+                yield from (("GENERIC_SECRET", *found.span()) for found in run)
+            run = []
+        run.append(code)
+    if len(run) >= _GRID_CODES:
+        yield from (("GENERIC_SECRET", *found.span()) for found in run)
 
 
 def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
-    for label in _SEED_LABEL.finditer(lower):
+    if "code" in lower and "-" in lower:  # the grid where the text speaks of codes ("Each code can be used once")
+        yield from _hex_code_grid(lower)
+    for label in _around(lower, _SEED_WORDS_AT, _SEED_LABEL):
         tail = _LABEL_TAIL.match(lower, label.end())
         if tail is None:
             continue
         words = _SEED_WORDS.match(lower, tail.end())
         if words is not None and len(words.group().split()) in _SEED_COUNTS:
             yield "GENERIC_SECRET", words.start(), words.end()
-    for label in _CODES_LABEL.finditer(lower):
+    for label in _around(lower, _CODE_WORDS_AT, _CODES_LABEL):
         tail = _LABEL_TAIL.match(lower, label.end())
         if tail is None:
             continue
@@ -66,7 +114,10 @@ def _codes(text: str, at: int) -> Iterator[Hit]:
         if code is None or (code.end() < len(text) and (text[code.end()].isalnum() or text[code.end()] in "_.@/")):
             break
         value = code.group()
-        if not any(char.isdigit() for char in value) or len(value) < 6:
+        digits = sum(char.isdigit() for char in value)
+        # A digit in it, and 8 digits when it has nothing else: "123456, 654321 are examples" of the
+        # six-digit codes an authenticator shows (gone in seconds), not a list of backup codes.
+        if not digits or len(value) < 6 or (digits == len(value.replace(" ", "").replace("-", "")) and digits < 8):
             break
         found.append(("GENERIC_SECRET", code.start(), code.end()))
         gap = _CODE_GAP.match(text, code.end())

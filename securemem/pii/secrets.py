@@ -699,6 +699,8 @@ _PASSWORD_PHRASE = re.compile(
     # A label, maybe inside a name ("DB_PASSWORT", "MDP_BDD"), not in a token ("[PASSWORD ...]"); a
     # particle may follow ("パスワードは").
     rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_])|(?={_THAI}))"
+    # A label in brackets after what it is of ("- Router (senha): ...").
+    r"\)?"
     # <password>value</password>, <password type="plain">value</password>, WS-Security's
     # <wsse:Password Type="http://docs.oasis-open.org/...#PasswordText">value</wsse:Password>
     rf"(?:(?P<tag>(?:[ \t]+[a-z_][\w:.\-]*[ \t]*=[ \t]*\"[^\"<>\n]{{0,256}}\")*[ \t]*>)"
