@@ -50,3 +50,30 @@ def test_forms_of_reviewer_n(text: str, values: list[str] | None) -> None:
         assert [f.type for f in detect(text)] == ["PHONE"] and found[0].startswith("plus four four"), found
     else:
         assert found == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # A JWT an email client wrapped over three lines: whole, up to the line that is not its own.
+        (
+            "jwt (wrapped by the email client):\neyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJudXJzZS0yMjk\n"
+            "xIiwicm9sZSI6IndhcmRfYWRtaW4iLCJleHAiOjE3MTkwMDAwMDB9.GuOW31\n"
+            "gVS1PkzSo05Y7pW75S1kDcrjJF0pLS_7jSjB0\nslack: x",
+            [
+                "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJudXJzZS0yMjk\n"
+                "xIiwicm9sZSI6IndhcmRfYWRtaW4iLCJleHAiOjE3MTkwMDAwMDB9.GuOW31\ngVS1PkzSo05Y7pW75S1kDcrjJF0pLS_7jSjB0"
+            ],
+        ),
+        # A card's halves on two lines, named on the line before.
+        ("PAN split across lines in the fax:\n53361886\n71619507\nexp 05/26", ["53361886\n71619507"]),
+        ("rows:\n12345678\n87654321\n", []),
+        # Digits read one at a time, said so.
+        (
+            "I typed each digit: 4 4 8 5 4 3 4 4 2 0 5 2 1 1 2 9; SSN 3 5 9 2 5 2 9 6 1",
+            ["4 4 8 5 4 3 4 4 2 0 5 2 1 1 2 9", "3 5 9 2 5 2 9 6 1"],
+        ),
+    ],
+)
+def test_values_wrapped_over_lines_and_read_digit_by_digit(text: str, values: list[str]) -> None:
+    assert found_values(text) == values

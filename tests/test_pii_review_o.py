@@ -47,3 +47,16 @@ from tests.helpers import found_values
 )
 def test_forms_of_reviewer_o(text: str, values: list[str]) -> None:
     assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("userPassword: {SSHA}EXoUiutH7AhuIn6Wn3VSrGYUqc0y1vl7\n", ["{SSHA}EXoUiutH7AhuIn6Wn3VSrGYUqc0y1vl7"]),
+        ("rootpw {SSHA}EXoUiutH7AhuIn6Wn3VSrGYUqc0y1vl7", ["{SSHA}EXoUiutH7AhuIn6Wn3VSrGYUqc0y1vl7"]),
+        ("password: {{ vault_pw }}", []),  # a template's, not a value
+        ("password: {password}", []),
+    ],
+)
+def test_a_password_stored_hashed_under_its_scheme_is_a_password(text: str, values: list[str]) -> None:
+    assert found_values(text) == values

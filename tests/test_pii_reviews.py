@@ -135,18 +135,18 @@ def altered(name: str) -> list[str]:
         # cells or with no label, keys named only by the framework (Rails' active_record_encryption).
         ("m", "claim", None, 0.98),
         # Blind, after M's fixes, written as a hostile acceptance suite would be (evasions in a third
-        # of its lines, 17 languages, 30+ providers): 319 of 339 as it came, 331 since (values glued to
+        # of its lines, 17 languages, 30+ providers): 319 of 339 as it came, 333 since (values glued to
         # labels on both sides, "Authorization:Basic..." without its space, Okta's SSWS, ldapsearch -w,
-        # "(a)" for "@", "plus four four ..."). Left: a PEM passphrase before its block, a JWT and a card
-        # wrapped over lines, a card read out digit by digit after "each digit", a key split by spaces
-        # inside JSON, a phone glued on both sides.
-        ("n", "claim", None, 0.975),
+        # "(a)" for "@", "plus four four ...", a JWT wrapped over three lines, a card's halves on two
+        # lines, digits typed "each digit" apart). Left: a PEM passphrase before its block, a key split
+        # by spaces inside JSON, a phone glued on both sides.
+        ("n", "claim", None, 0.98),
         # Blind, after N's fixes and a third attacker's: long-form content as agents save it (case notes,
-        # tables, configs, SQL dumps, logs, mail threads, HL7/FHIR, code): 502 of 536 as it came, 528
+        # tables, configs, SQL dumps, logs, mail threads, HL7/FHIR, code): 502 of 536 as it came, 529
         # since (JSON's \u escapes of any character, password labels in brackets, numbers read out after
-        # a question, "dash" said between groups, GitHub's grid of recovery codes). Left: a seed phrase and
-        # codes sent in the next chat message after their label, a password in brackets in prose, an
-        # LDAP {SSHA} hash.
+        # a question, "dash" said between groups, GitHub's grid of recovery codes, LDAP's {SSHA} hashes).
+        # Left: a seed phrase and codes sent in the next chat message after their label, a password in
+        # brackets in prose.
         ("o", "claim", None, 0.98),
     ],
 )

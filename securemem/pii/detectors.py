@@ -593,7 +593,15 @@ def _wrapped_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         joined = _wrap_join(text, at)
         if joined is not None:
             budget -= 1
-            hits += _joined_hits(scan, wanted, at, joined)
+            found = _joined_hits(scan, wanted, at, joined)
+            if not found and joined[3] == "number":
+                # Halves of one number, a fax's or a form's line each ("53361886\n71619507"): joined whole.
+                found = _joined_hits(scan, wanted, at, (*joined[:2], "", "number"))
+            # A JWT may go on over more lines than the two joined.
+            hits += [
+                (kind, first, _rest_of_wrapped_token(text, last) if kind == "JWT" else last)
+                for kind, first, last in found
+            ]
             if not budget:
                 break
     return hits
@@ -662,14 +670,35 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
         elif found == "JWT" and found_end < len(window):
             continue  # a wrapped JWT goes on to the end of the next line; "…In0\n.then we left" is prose
         value = window[found_start:found_end]
-        if found == "CREDIT_CARD" and not CARD_WORDS.search(head.lower()):
-            continue
+        if found == "CREDIT_CARD" and not CARD_WORDS.search(text[max(0, line_start - _CARD_LINE_BACK) : end].lower()):
+            continue  # named on its line or the line before ("PAN split across lines in the fax:\n5336...")
         if found == "PHONE" and not value.startswith(("+", "(+")):
             continue
         first = line_start + found_start
         last = start + (found_end - join - len(separator))
         hits.append((found, first, last))
     return hits
+
+
+_CARD_LINE_BACK = 80  # characters read before a wrapped card's line for the words that name a card
+_TOKEN_LINE = re.compile(r"[ \t]*[A-Za-z0-9_\-=.]{8,}[ \t]*(?=\r?\n|\Z)")
+_WRAPPED_LINES = 8  # lines a wrapped JWT may go on over, past the two joined
+
+
+def _rest_of_wrapped_token(text: str, end: int) -> int:
+    """The end of a JWT an email client wrapped over more than two lines: while the line it ends
+    filled its width (40 characters or more), each next line made only of its characters goes on."""
+    for _ in range(_WRAPPED_LINES):
+        line_start = text.rfind("\n", 0, end) + 1
+        breaks = 2 if text.startswith("\r\n", end) else 1 if text.startswith("\n", end) else 0
+        if end - line_start < 40 or not breaks:
+            break
+        following = end + breaks
+        line = _TOKEN_LINE.match(text, following)
+        if line is None:
+            break
+        end = line.end()
+    return end
 
 
 _CUT_NUMBER = re.compile(r"[.\-/:][0-9]")  # a number going on past a value's end: a date, a time, a range
@@ -693,7 +722,7 @@ def _terminal_wrap(window: str, start: int, join: int, end: int) -> bool:
 _WRAP_REST = re.compile(r"[A-Za-z0-9_\-+/.]+={0,2}")
 
 
-_DIGIT_BY_DIGIT = re.compile(r"digit[ \-]by[ \-]digit|one digit at a time|digits one by one")
+_DIGIT_BY_DIGIT = re.compile(r"digit[ \-]by[ \-]digit|one digit at a time|digits one by one|(?:each|every) digit")
 
 
 def _spoken_of(kind: str, context: str) -> bool:

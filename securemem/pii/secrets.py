@@ -221,7 +221,9 @@ _ASSIGN_CLI = re.compile(r"[ \t]+")  # "--password hunter2"
 # A bare value may hold an apostrophe between letters ("Don'tPanic42").
 _VALUE = re.compile(
     r"""(?P<q>["'`])(?P<quoted>[^"'`\n]{1,256})(?P=q)"""
-    r"""|(?P<bare>[^\s"'`,;<>(){}\[\]|](?:[^\s"'`,;<>(){}\[\]|]|(?<=[A-Za-z])'(?=[A-Za-z0-9])){0,255})"""
+    # A password stored hashed, its scheme in braces first (LDAP's userPassword, slapd's rootpw).
+    r"""|(?P<bare>(?i:\{(?:s?sha(?:256|384|512)?|s?md5|crypt|pbkdf2[\w-]{0,16}|argon2\w{0,4}|bcrypt)\})[A-Za-z0-9+/=.$_-]{8,256}"""
+    r"""|[^\s"'`,;<>(){}\[\]|](?:[^\s"'`,;<>(){}\[\]|]|(?<=[A-Za-z])'(?=[A-Za-z0-9])){0,255})"""
 )
 _TRAILING = ".,:;?)"
 # In a URL query the next parameter ends the value: "?api_key=...&format=json".
@@ -1727,6 +1729,13 @@ _NOT_A_VALUE = re.compile(
 )
 
 
+# A password stored hashed under its scheme's name (LDAP's "{SSHA}...", "{PBKDF2-SHA256}..."): still the
+# password's, open to a dictionary attack; not a template's "{...}".
+_HASHED = re.compile(
+    r"(?i:\{(?:s?sha(?:256|384|512)?|s?md5|crypt|pbkdf2[\w-]{0,16}|argon2\w{0,4}|bcrypt)\})[A-Za-z0-9+/=.$_-]{8}"
+)
+
+
 def _plausible_value(secret: str, quoted: bool) -> bool:
     if secret.lower().strip() in _STOP_VALUES or _PLACEHOLDER.match(secret) or _YAML_TAG.fullmatch(secret):
         return False
@@ -1734,7 +1743,7 @@ def _plausible_value(secret: str, quoted: bool) -> bool:
         return False  # "/path/to/key.json", "env:DB_PASSWORD", "secretsmanager:prod/db:password"
     if not quoted and (_NAMED_VARIABLE.fullmatch(secret) or _CMDLET.fullmatch(secret)):
         return False  # "confirmPassword", "apiKey": a variable of code; "ConvertTo-SecureString": a cmdlet
-    if secret.startswith(("${", "$(", "{", "<", "[", ":", "os.", "env.", "process.env")):
+    if secret.startswith(("${", "$(", "{", "<", "[", ":", "os.", "env.", "process.env")) and not _HASHED.match(secret):
         return False
     if _code_shaped(secret, quoted):
         return False
