@@ -114,7 +114,7 @@ def open_backup(path: str | os.PathLike[str], kek: KekProvider) -> Opened:
             if prefix[: len(MAGIC)] != MAGIC or len(prefix) != len(MAGIC) + 8 or length > MAX_BYTES:
                 raise damaged
             data = source.read(length)
-            header = parse_header(data, f"the backup {where}")
+            header = parse_header(data, f"the backup {where}", " (or not a securemem backup)")
             dek, used = _unwrap(where, header, kek)
             start = len(prefix) + length
             if size < start + 32 + SALT_BYTES or not _mac_ok(source, dek, prefix + data, size - start - 32):

@@ -19,12 +19,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, nullcontext, suppress
 from importlib import metadata
 from pathlib import Path
 from typing import IO, Any, NoReturn, TextIO
 
-from securemem.errors import RefusedError, SecureMemError
+from securemem.errors import RefusedError, SecureMemError, StorageError, StoreBusyError
 from securemem.keys import KeyFile, KeyProvider, as_key_provider, create_key_file
 from securemem.keys.header import keys_path
 from securemem.keys.kek import FileKek, KekProvider
@@ -240,7 +240,19 @@ def cmd_exec(args: argparse.Namespace) -> int:
     with open_memory(args) as memory:
         result = memory.execute(tool_input)
     print_result(result.content, sys.stderr if result.is_error else sys.stdout)
+    if result.is_error and result.error in _storage_errors():
+        return EXIT_USAGE  # the store failed (busy, full, damaged): a database problem, as for every command
     return EXIT_COMMAND if result.is_error else EXIT_OK
+
+
+def _storage_errors() -> set[str]:
+    """The names of StorageError and its subclasses: a result that failed with one is the store's failure."""
+    names, pending = set(), [StorageError]
+    while pending:
+        kind = pending.pop()
+        names.add(kind.__name__)
+        pending.extend(kind.__subclasses__())
+    return names
 
 
 def _read_tool_input(source: str) -> str:
@@ -575,6 +587,10 @@ def _sweep_once(store: Store, batch: int) -> SweepReport:
     if progress and report.deleted:
         sys.stderr.write("\n")
     print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} {report.summary()}", flush=True)
+    # A sweep is done when what it freed is erased: a failure other than readers keeping the store
+    # busy (a full disk) is this run's error (exit 2), not a line lost in cron's log.
+    with suppress(StoreBusyError):  # readers: owed to the next handle, erased then
+        store.flush_erasure()
     return report
 
 

@@ -145,8 +145,11 @@ def export_file(name: str, *, force: bool, db: str) -> Iterator[TextIO]:
             os.fsync(out.fileno())
         if force:
             os.replace(path, final)
-    except BaseException:
+    except OSError as exc:  # the destination's disk, not the store: named, with its cause
         path.unlink(missing_ok=True)  # no half export left behind to be mistaken for a whole one
+        raise UsageError(f"cannot write the export {name}: {exc.strerror or exc}") from None
+    except BaseException:
+        path.unlink(missing_ok=True)
         raise
 
 

@@ -3,7 +3,10 @@ keys.md) and the README, each fixed: a test per finding, each failing before its
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +15,7 @@ import pytest
 
 from securemem import Admin, InvalidRequest, NotFound, SecureMemory
 from securemem.store.base import StoreInfo
-from tests.helpers import err, ok, run_cli
+from tests.helpers import REPO, child_argv, err, ok, run_cli
 
 Cap = pytest.CaptureFixture[str]
 
@@ -227,3 +230,106 @@ def test_ordinary_lines_the_new_detectors_altered_are_kept(text: str) -> None:
     from securemem.pii import detect
 
     assert detect(text) == []
+
+
+# -- a fourth reviewer: erasure, expiry, backups, PostgreSQL, the CLI under cron ------------------------
+
+
+def _cli(*argv: str) -> None:
+    from securemem.cli import main
+
+    sys.exit(main(list(argv)))
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 300 KB tmpfs: a real full disk (needs root; the CI machine is)."""
+    where = tmp_path / "small"
+    where.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=300k", "tmpfs", str(where)]).returncode:
+        pytest.skip("needs root to mount a small tmpfs (a full disk)")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+def test_a_full_disk_is_said_once_and_a_sweep_that_cannot_erase_fails(full_disk: Path) -> None:
+    """Every command on a full disk stalled 20 s and wrote about 3,700 log lines; a sweep exited 0."""
+    db = str(full_disk / "a.db")
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(child_argv(_cli, *argv), cwd=REPO, capture_output=True, text=True, timeout=120)
+
+    assert run("init", "--db", db).returncode == 0
+    for index in range(12):  # until the disk is full
+        text = os.urandom(6000).hex()
+        run("exec", "--db", db, json.dumps({"command": "create", "path": f"/memories/f{index}.md", "file_text": text}))
+    refused = run("exec", "--db", db, '{"command":"create","path":"/memories/x.md","file_text":"' + "y" * 9000 + '"}')
+    assert refused.returncode == 2 and "the memory store is full" in refused.stderr  # the disk is full
+    run("exec", "--db", db, '{"command":"delete","path":"/memories/f1.md"}')
+    view = run("exec", "--db", db, '{"command":"view","path":"/memories"}')
+    assert view.returncode == 0 and len(view.stderr.splitlines()) <= 2, view.stderr[:500]
+    swept = run("sweep", "--db", db)
+    lines = swept.stderr.splitlines()
+    assert swept.returncode == 2 and len(lines) <= 3, swept.stderr[:500]
+    assert lines[-1].startswith("securemem: error: freed content is not erased yet: the memory store is full")
+
+
+def test_an_export_or_a_backup_to_a_full_disk_names_that_disk(full_disk: Path, tmp_path: Path, capsys: Cap) -> None:
+    """An export said 'internal error (OSError)'; a backup said the store was full."""
+    db = tmp_path / "big.db"
+    kek = f"file:{tmp_path / 'big.kek'}"
+    assert run_cli(capsys, "init", "--db", str(db), "--kek", kek)[0] == 0
+    for index in range(80):  # 400 KB of content: more than the 300 KB disk holds
+        create = {"command": "create", "path": f"/memories/f{index}.md", "file_text": "x" * 5000}
+        assert run_cli(capsys, "exec", "--db", str(db), "--kek", kek, json.dumps(create))[0] == 0
+    out = full_disk / "out.jsonl"
+    code, _, said = run_cli(capsys, "export", "--db", str(db), "--kek", kek, "--store", "default", "--out", str(out))
+    assert (code, said) == (2, f"securemem: error: cannot write the export {out}: No space left on device\n")
+    assert list(full_disk.iterdir()) == []  # nothing half written left behind
+    code, _, said = run_cli(capsys, "backup", "--db", str(db), "--kek", kek, "--out", str(full_disk / "b.smb"))
+    assert (code, said) == (2, f"securemem: error: cannot write the backup in {full_disk}: its disk is full\n")
+    assert list(full_disk.iterdir()) == []
+
+
+def test_a_truncated_backup_is_said_damaged_without_circular_advice(tmp_path: Path, capsys: Cap) -> None:
+    db, kek = tmp_path / "s.db", f"file:{tmp_path / 's.kek'}"
+    assert run_cli(capsys, "init", "--db", str(db), "--kek", kek)[0] == 0
+    backup = tmp_path / "b.smb"
+    assert run_cli(capsys, "backup", "--db", str(db), "--kek", kek, "--out", str(backup))[0] == 0
+    tiny = tmp_path / "tiny.smb"
+    tiny.write_bytes(backup.read_bytes()[:100])
+    code, _, said = run_cli(capsys, "restore", "--backup", str(tiny), "--kek", kek, "--db", str(tmp_path / "new.db"))
+    assert code == 2 and "restore it from a backup" not in said and "damaged" in said, said
+    assert not (tmp_path / "new.db").exists()
+
+
+def test_exec_on_a_store_another_handle_holds_exits_2_like_every_command(tmp_path: Path, capsys: Cap) -> None:
+    """exec exited 1 (the model's command refused) where sweep said 2 (a database problem). The CLI
+    waits its busy timeout (10 s) first: this test takes that long."""
+    import threading
+
+    from securemem.keys import KeyFile
+
+    db = tmp_path / "held.db"
+    assert run_cli(capsys, "init", "--db", str(db))[0] == 0
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with (
+            SecureMemory.open(db, key=KeyFile(f"{db}.key")) as other,
+            other.store.transaction("default", write=True, clock=other.clock),
+        ):
+            holding.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert holding.wait(10)
+        code, out, said = run_cli(capsys, "exec", "--db", str(db), '{"command":"view","path":"/memories"}')
+        assert code == 2 and "busy" in said and out == "", (code, said)
+    finally:
+        release.set()
+        holder.join()

@@ -172,12 +172,12 @@ def read_header(db: str | os.PathLike[str]) -> Header:
     return parse_header(data, f"the key header {path}")
 
 
-def parse_header(data: bytes, what: str) -> Header:
+def parse_header(data: bytes, what: str, advice: str = "; restore it from a backup") -> Header:
     """A key header from its bytes (DB.keys, or the one inside a backup), checked for damage."""
     try:
         return _parse(data)
     except (ValueError, KeyError, TypeError):
-        raise KeyHeaderError(f"{what} is damaged; restore it from a backup") from None
+        raise KeyHeaderError(f"{what} is damaged{advice}") from None
 
 
 def _parse(data: bytes) -> Header:

@@ -409,7 +409,12 @@ class SQLCipherStore:
         self.path = path
         self.meta = meta
         self.last_statements = 0  # statements of the last transaction (tests hold commands to a budget)
-        self._eraser = _Eraser(self._checkpoint, within=1.0, patience=self._busy_ms / 1000)
+        # Why the last erasure failed other than "busy" (a full disk): said once in the log, and the
+        # eraser stops retrying at once instead of for the whole busy timeout (None: none failed so).
+        self._erase_failure: str | None = None
+        self._eraser = _Eraser(
+            self._checkpoint, within=1.0, patience=self._busy_ms / 1000, failing=lambda: self._erase_failure
+        )
         self._history = History()
         # The file this handle opened (see _check_file), by an absolute path: a later chdir moves nothing.
         self._where = Path(os.path.abspath(path))
@@ -800,7 +805,8 @@ class SQLCipherStore:
                 conn.execute("COMMIT")
         except (sqlcipher3.Error, StorageError) as exc:  # re-keyed, busy, read-only: logged, never raised
             found = self._translate(exc) if isinstance(exc, sqlcipher3.Error) else exc
-            logger.warning("could not record the erasure this handle owes: %s", found)
+            if str(found) != self._erase_failure:  # a full disk was said already
+                logger.warning("could not record the erasure this handle owes: %s", found)
 
     def _exists(self, conn: sqlcipher3.Connection, ns: int) -> bool:
         """Store ``ns`` exists (known since the last commit of another connection, or looked up)."""
@@ -1132,6 +1138,9 @@ class SQLCipherStore:
                 finally:
                     conn.execute("DETACH DATABASE backup")
             except sqlcipher3.Error as exc:
+                if _code(exc) == _FULL:  # the backup's disk, not the store's: the operator frees space there
+                    where = os.path.dirname(os.path.abspath(target))
+                    raise StorageError(f"cannot write the backup in {where}: its disk is full") from None
                 raise self._translate(exc) from None
 
     def rekey(self, key: KeyProvider, *, salt: bytes | None = None) -> None:
@@ -1274,23 +1283,32 @@ class SQLCipherStore:
                 time.sleep(pause)
                 pause = min(pause * 2, 0.002)
         except (OSError, sqlcipher3.Error) as exc:
-            if isinstance(exc, OSError):
-                read_only = exc.errno in _READ_ONLY_ERRNOS
-            else:  # as _open_error reads it: a directory that cannot take the -wal and -shm files
-                read_only = _code(exc) in (_CANTOPEN, _READONLY, _IOERR) and not os.access(self._where.parent, os.W_OK)
-            if read_only:
-                # Nothing here can be written: what is owed waits for a handle that can write (an
-                # open there scrubs first). Said once, not at every retry.
-                self._read_only = True
-                logger.warning("the store's files cannot be written here; its pending erasure waits for a writer")
-                return None
-            found_error = self._translate(exc) if isinstance(exc, sqlcipher3.Error) else exc.strerror
-            logger.warning("erasure checkpoint failed: %s", found_error)
+            self._checkpoint_failed(exc)
             return None
         finally:
             with contextlib.suppress(sqlcipher3.Error):
                 conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
-        return None if int(busy) != 0 else (before, scope)
+        if int(busy) != 0:
+            return None
+        self._erase_failure = None
+        return before, scope
+
+    def _checkpoint_failed(self, exc: OSError | sqlcipher3.Error) -> None:
+        """Say why a checkpoint failed other than "busy", once per cause, never at every retry."""
+        if isinstance(exc, OSError):
+            read_only = exc.errno in _READ_ONLY_ERRNOS
+        else:  # as _open_error reads it: a directory that cannot take the -wal and -shm files
+            read_only = _code(exc) in (_CANTOPEN, _READONLY, _IOERR) and not os.access(self._where.parent, os.W_OK)
+        if read_only:
+            # Nothing here can be written: what is owed waits for a handle that can write (an open
+            # there scrubs first).
+            self._read_only = True
+            logger.warning("the store's files cannot be written here; its pending erasure waits for a writer")
+            return
+        found_error = str(self._translate(exc) if isinstance(exc, sqlcipher3.Error) else exc.strerror)
+        if found_error != self._erase_failure:
+            logger.warning("erasure checkpoint failed: %s", found_error)
+        self._erase_failure = found_error
 
     def _shed_room(self, conn: sqlcipher3.Connection, wal: Path) -> bool:
         """A checkpoint found the disk full: cut the WAL's room (the zeros after its generation's
@@ -1451,6 +1469,8 @@ class SQLCipherStore:
 
     def flush_erasure(self) -> None:
         if not self._eraser.flush(self._busy_ms / 1000):
+            if self._erase_failure is not None:
+                raise StorageError(f"freed content is not erased yet: {self._erase_failure}")
             raise StoreBusyError("the memory store stayed busy; freed content is not erased yet (retried later)")
 
     def close(self) -> None:
@@ -1597,6 +1617,9 @@ def _flush_at_exit() -> None:
 atexit.register(_flush_at_exit)
 
 
+_FAILED_RETRY = 5.0  # seconds between erasure attempts while they fail other than "busy" (a full disk)
+
+
 class _Eraser:
     """Makes sure a checkpoint erases freed content within ``within`` seconds of its commit.
 
@@ -1608,8 +1631,16 @@ class _Eraser:
     as a command waits for the lock (``patience``, the busy timeout), then goes on in the background.
     """
 
-    def __init__(self, checkpoint: Callable[[float], bool], *, within: float, patience: float) -> None:
+    def __init__(
+        self,
+        checkpoint: Callable[[float], bool],
+        *,
+        within: float,
+        patience: float,
+        failing: Callable[[], str | None] = lambda: None,
+    ) -> None:
         self._checkpoint = checkpoint
+        self._failing = failing  # why checkpoints fail other than "busy": no point retrying at once
         self.within = within
         self.patience = patience
         self._due: float | None = None  # deadline of the oldest free not yet erased
@@ -1661,15 +1692,17 @@ class _Eraser:
             started = time.monotonic()
             if self._run(due - started, seq, started):
                 return
-            if time.monotonic() >= give_up:
+            if time.monotonic() >= give_up or self._failing() is not None:
                 break
             if self.within == 0:
                 time.sleep(0.002)  # another handle's checkpoint may answer "busy" at once
-        # Other handles kept the store busy, or the checkpoint failed (its own warning says why).
-        logger.warning("freed content not yet erased after %.1fs; retrying", self.within)
+        failure = self._failing()
+        if failure is None:  # other handles kept the store busy
+            logger.warning("freed content not yet erased after %.1fs; retrying", self.within)
         with self._guard:
             if self._timer is None:
-                self._schedule(0.25)
+                # A failure such as a full disk is retried seldom (its warning said why, once).
+                self._schedule(0.25 if failure is None else _FAILED_RETRY)
 
     def _run(self, left: float, seq: int, started: float) -> bool:
         if not self._checkpoint(max(left, 0.05)):
@@ -1695,8 +1728,9 @@ class _Eraser:
             started = time.monotonic()
             if self._run(max(deadline - started, 0.05), seq, started):
                 return True
-            if time.monotonic() >= deadline:
+            if time.monotonic() >= deadline or self._failing() is not None:
                 break
             time.sleep(0.005)
-        logger.warning("freed content could not be erased: the store stayed busy for %.1fs", wait)
+        if self._failing() is None:  # else its warning said why, once
+            logger.warning("freed content could not be erased: the store stayed busy for %.1fs", wait)
         return False
