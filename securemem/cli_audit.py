@@ -24,11 +24,14 @@ from typing import Any
 from securemem.admin.ids import Ids
 from securemem.cli import EXIT_COMMAND, EXIT_OK, UsageError, open_db
 from securemem.cli_admin import Subcommands, command, emit, find_store, group
-from securemem.store.base import Store, StoreInfo
+from securemem.errors import StorageError
+from securemem.paths import ROOT
+from securemem.store.base import Store, StoreInfo, VersionRow
 from securemem.store.history import ChainProblem, ChainReport, check
 
 LIST_BATCH = 100
 HEAD_BYTES = 32  # a link is a SHA-256
+GONE_BATCH = 500  # files read per transaction when the rows are compared with the history
 
 
 def stores_of(store: Store, ref: str | None) -> Iterator[StoreInfo]:
@@ -42,10 +45,39 @@ def stores_of(store: Store, ref: str | None) -> Iterator[StoreInfo]:
         after = batch[-1].key
 
 
-def chain_of(store: Store, info: StoreInfo, pinned: bytes | None = None) -> ChainReport:
+def chain_of(
+    store: Store, info: StoreInfo, pinned: bytes | None = None, live: dict[int, bool] | None = None
+) -> ChainReport:
     # By number, not name: another process may rename the store (and give its name to a new one)
     # between the listing and this read; the chain checked is then still the listed store's.
-    return check(info.key, store.chain(info.name, store_key=info.key), pinned=pinned)
+    rows = store.chain(info.name, store_key=info.key)
+    return check(info.key, rows if live is None else _tracking(rows, live), pinned=pinned)
+
+
+def _tracking(rows: Iterator[VersionRow], live: dict[int, bool]) -> Iterator[VersionRow]:
+    """The rows, noting for each memory whether its newest version leaves it in the store."""
+    for row in rows:
+        if row.op in ("created", "modified"):
+            live[row.memory] = True
+        elif row.op in ("deleted", "expired"):
+            live[row.memory] = False
+        yield row
+
+
+def rows_gone(store: Store, info: StoreInfo, live: dict[int, bool]) -> list[int]:
+    """The memories the history says are in the store whose rows are not: deleted outside securemem
+    (a DBA's DELETE). Read as at time 0, when nothing has expired: a file expired and not yet swept
+    still has its row (the sweep that removes it records an "expired" version)."""
+    present: set[int] = set()
+    after: str | None = None
+    while True:
+        with store.transaction(info.name, write=False, clock=lambda: 0.0, store_key=info.key) as tx:
+            batch = tx.files(ROOT + "/", after, GONE_BATCH)
+        if not batch:
+            break
+        present.update(entry.memory for entry, _ in batch)
+        after = batch[-1][0].path
+    return sorted(memory for memory, alive in live.items() if alive and memory not in present)
 
 
 def head_line(info: StoreInfo, report: ChainReport) -> dict[str, Any]:
@@ -102,15 +134,38 @@ def cmd_verify(args: argparse.Namespace) -> int:
         ids = Ids(store.token_key)
         checked: set[str] = set()
         for info in stores_of(store, args.store):
-            report = chain_of(store, info, pins[info.id][1] if info.id in pins else None)
+            live: dict[int, bool] = {}
+            report = chain_of(store, info, pins[info.id][1] if info.id in pins else None, live)
             problems = [problem_line(ids, p, info.id) for p in report.found]
-            emit(head_line(info, report) | {"problems": problems, "more_problems": report.more})
-            broken += bool(report.found)
+            try:
+                gone = rows_gone(store, info, live)
+            except StorageError as exc:  # a tampered store may refuse the read: said, and the chain still reported
+                gone = []
+                problems.append({"version_id": None, "seq": None, "problem": f"its rows could not be read: {exc}"})
+                report_rows_failed = True
+            else:
+                report_rows_failed = False
+            problems += [
+                {
+                    "version_id": None,
+                    "seq": None,
+                    "problem": f"memory {ids.encode('mem', memory)}: its history says it is in the store, but its "
+                    "row is gone (deleted outside securemem, or while the history was off)",
+                }
+                for memory in gone
+            ]
+            line = head_line(info, report) | {"rows_ok": not gone and not report_rows_failed}
+            emit(line | {"problems": problems, "more_problems": report.more})
+            broken += bool(report.found or gone or report_rows_failed)
             checked.add(info.id)
     if args.store is None:  # with --store, the other pinned stores were not looked for
         broken += report_missing(pins, checked)
     if broken:
-        print(f"securemem: the version chain of {broken} store(s) is broken: see the problems above", file=sys.stderr)
+        print(
+            f"securemem: the version chain of {broken} store(s) is broken, or a memory it vouches for is gone: "
+            "see the problems above",
+            file=sys.stderr,
+        )
         return EXIT_COMMAND
     return EXIT_OK
 

@@ -333,3 +333,59 @@ def test_exec_on_a_store_another_handle_holds_exits_2_like_every_command(tmp_pat
     finally:
         release.set()
         holder.join()
+
+
+@pytest.mark.parametrize("backend", ["sqlcipher", "postgresql"])
+def test_audit_verify_names_a_live_memory_whose_row_was_deleted_outside_securemem(
+    backend: str, tmp_path: Path, key: bytes, request: pytest.FixtureRequest
+) -> None:
+    """A DBA's DELETE of a live file's row made the memory vanish from every read, and audit verify
+    said the chain was whole. It now compares the history's live memories with the rows."""
+    from tests.pg import audit_verify, sql
+
+    if backend == "postgresql":
+        url = request.getfixturevalue("url")
+        with SecureMemory.open(url, key=key) as memory:
+            ok(memory, command="create", path="/memories/a/keep.md", file_text="keep me\n")
+            ok(memory, command="create", path="/memories/a/gone.md", file_text="delete me by SQL\n")
+            ok(memory, command="create", path="/memories/a/old.md", file_text="deleted properly\n")
+            ok(memory, command="delete", path="/memories/a/old.md")
+        code, out = audit_verify(url, key)
+        assert code == 0 and '"rows_ok": true' in out, out
+        with sql(url) as conn:
+            conn.execute(
+                "DELETE FROM sm_entries WHERE NOT is_dir"
+                " AND memory = (SELECT max(memory) FROM sm_entries WHERE NOT is_dir)"
+            )
+        code, out = audit_verify(url, key)
+    else:
+        db = tmp_path / "v.db"
+        with SecureMemory.open(db, key=key) as memory:
+            ok(memory, command="create", path="/memories/a/keep.md", file_text="keep me\n")
+            ok(memory, command="create", path="/memories/a/gone.md", file_text="delete me by SQL\n")
+        os.environ["SECUREMEM_KEY"] = key.hex()
+        try:
+            run = subprocess.run(
+                [sys.executable, "-m", "securemem.cli", "audit", "verify", "--db", str(db)],
+                capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+            assert run.returncode == 0 and '"rows_ok": true' in run.stdout, run.stdout + run.stderr
+            import sqlcipher3
+
+            from securemem.store.sqlcipher import file_salt
+
+            conn = sqlcipher3.connect(str(db), isolation_level=None)
+            conn.execute(f"PRAGMA key = \"x'{key.hex()}{file_salt(db).hex()}'\"")
+            conn.execute("PRAGMA cipher_hmac_algorithm = HMAC_SHA256")
+            conn.execute("DELETE FROM entries WHERE is_dir = 0 AND id = (SELECT max(id) FROM entries WHERE is_dir = 0)")
+            conn.close()
+            run = subprocess.run(
+                [sys.executable, "-m", "securemem.cli", "audit", "verify", "--db", str(db)],
+                capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+            code, out = run.returncode, run.stdout
+        finally:
+            os.environ.pop("SECUREMEM_KEY", None)
+    assert code == 1, out
+    assert '"rows_ok": false' in out and "its history says it is in the store, but its row is gone" in out
+    assert out.count("row is gone") == 1  # the memory deleted properly is not named
