@@ -25,7 +25,7 @@ from securemem.admin.ids import Ids
 from securemem.cli import EXIT_COMMAND, EXIT_OK, UsageError, open_db
 from securemem.cli_admin import Subcommands, command, emit, find_store, group
 from securemem.errors import StorageError
-from securemem.paths import ROOT
+from securemem.paths import ROOT, ancestors
 from securemem.store.base import Store, StoreInfo, VersionRow
 from securemem.store.history import ChainProblem, ChainReport, check
 
@@ -64,20 +64,31 @@ def _tracking(rows: Iterator[VersionRow], live: dict[int, bool]) -> Iterator[Ver
         yield row
 
 
-def rows_gone(store: Store, info: StoreInfo, live: dict[int, bool]) -> list[int]:
-    """The memories the history says are in the store whose rows are not: deleted outside securemem
-    (a DBA's DELETE). Read as at time 0, when nothing has expired: a file expired and not yet swept
-    still has its row (the sweep that removes it records an "expired" version)."""
+def rows_gone(store: Store, info: StoreInfo, live: dict[int, bool]) -> tuple[list[int], list[int]]:
+    """The memories the history says are in the store whose rows are not, and the files whose
+    directory's row is not: deleted outside securemem (a DBA's DELETE). Read as at time 0, when
+    nothing has expired: a file expired and not yet swept still has its row (the sweep that
+    removes it records an "expired" version)."""
     present: set[int] = set()
+    orphans: list[int] = []
+    seen: dict[str, bool] = {ROOT: True}  # directory path -> its row is there
     after: str | None = None
     while True:
         with store.transaction(info.name, write=False, clock=lambda: 0.0, store_key=info.key) as tx:
             batch = tx.files(ROOT + "/", after, GONE_BATCH)
+            for entry, _ in batch:
+                for directory in ancestors(entry.path)[1:]:
+                    if directory not in seen:
+                        found = tx.stat(directory)
+                        seen[directory] = found is not None and found.is_dir
+                    if not seen[directory]:
+                        orphans.append(entry.memory)  # listings no longer reach it
+                        break
         if not batch:
             break
         present.update(entry.memory for entry, _ in batch)
         after = batch[-1][0].path
-    return sorted(memory for memory, alive in live.items() if alive and memory not in present)
+    return sorted(memory for memory, alive in live.items() if alive and memory not in present), orphans
 
 
 def head_line(info: StoreInfo, report: ChainReport) -> dict[str, Any]:
@@ -138,9 +149,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
             report = chain_of(store, info, pins[info.id][1] if info.id in pins else None, live)
             problems = [problem_line(ids, p, info.id) for p in report.found]
             try:
-                gone = rows_gone(store, info, live)
+                gone, orphans = rows_gone(store, info, live)
             except StorageError as exc:  # a tampered store may refuse the read: said, and the chain still reported
-                gone = []
+                gone, orphans = [], []
                 problems.append({"version_id": None, "seq": None, "problem": f"its rows could not be read: {exc}"})
                 report_rows_failed = True
             else:
@@ -154,6 +165,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 }
                 for memory in gone
             ]
+            problems += [
+                {
+                    "version_id": None,
+                    "seq": None,
+                    "problem": f"memory {ids.encode('mem', memory)}: a directory above it has no row (deleted outside "
+                    "securemem): listings no longer show it",
+                }
+                for memory in orphans
+            ]
+            gone = gone + orphans
             line = head_line(info, report) | {"rows_ok": not gone and not report_rows_failed}
             emit(line | {"problems": problems, "more_problems": report.more})
             broken += bool(report.found or gone or report_rows_failed)

@@ -389,3 +389,22 @@ def test_audit_verify_names_a_live_memory_whose_row_was_deleted_outside_secureme
     assert code == 1, out
     assert '"rows_ok": false' in out and "its history says it is in the store, but its row is gone" in out
     assert out.count("row is gone") == 1  # the memory deleted properly is not named
+
+
+def test_audit_verify_names_files_whose_directory_row_was_deleted_by_sql(url: str, key: bytes) -> None:
+    """A DBA's DELETE of a directory's row hid every file below it from listings (each still served
+    by its path) and audit verify found nothing."""
+    from tests.pg import audit_verify, sql
+
+    with SecureMemory.open(url, key=key) as memory:
+        for path in ("/memories/dir/a.md", "/memories/dir/sub/b.md", "/memories/top.md"):
+            ok(memory, command="create", path=path, file_text="x\n")
+    code, out = audit_verify(url, key)
+    assert code == 0 and '"rows_ok": true' in out, out
+    with sql(url) as conn:  # /memories/dir: the directory whose token is two segments long
+        conn.execute("DELETE FROM sm_entries WHERE is_dir AND length(tok) = 16")
+    with SecureMemory.open(url, key=key) as memory:
+        assert "a.md" not in ok(memory, command="view", path="/memories")  # what the DBA achieved
+    code, out = audit_verify(url, key)
+    assert code == 1 and '"rows_ok": false' in out, out
+    assert out.count("a directory above it has no row") == 2  # a.md and sub/b.md, not top.md
