@@ -91,6 +91,25 @@ def rows_gone(store: Store, info: StoreInfo, live: dict[int, bool]) -> tuple[lis
     return sorted(memory for memory, alive in live.items() if alive and memory not in present), orphans
 
 
+def row_problems(store: Store, info: StoreInfo, live: dict[int, bool], ids: Ids) -> list[dict[str, Any]]:
+    """A problem line for each memory ``rows_gone`` names, or for rows a tampered store refuses to read."""
+    try:
+        gone, orphans = rows_gone(store, info, live)
+    except StorageError as exc:  # the chain is still reported
+        return [{"version_id": None, "seq": None, "problem": f"its rows could not be read: {exc}"}]
+    why = [
+        (
+            memory,
+            "its history says it is in the store, but its row is gone (deleted outside securemem, "
+            "or while the history was off)",
+        )
+        for memory in gone
+    ]
+    why += [(memory, "a directory above it has no row (deleted outside securemem): listings no longer show it")
+            for memory in orphans]  # fmt: skip
+    return [{"version_id": None, "seq": None, "problem": f"memory {ids.encode('mem', m)}: {text}"} for m, text in why]
+
+
 def head_line(info: StoreInfo, report: ChainReport) -> dict[str, Any]:
     return {
         "store_id": info.id,
@@ -148,36 +167,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
             live: dict[int, bool] = {}
             report = chain_of(store, info, pins[info.id][1] if info.id in pins else None, live)
             problems = [problem_line(ids, p, info.id) for p in report.found]
-            try:
-                gone, orphans = rows_gone(store, info, live)
-            except StorageError as exc:  # a tampered store may refuse the read: said, and the chain still reported
-                gone, orphans = [], []
-                problems.append({"version_id": None, "seq": None, "problem": f"its rows could not be read: {exc}"})
-                report_rows_failed = True
-            else:
-                report_rows_failed = False
-            problems += [
-                {
-                    "version_id": None,
-                    "seq": None,
-                    "problem": f"memory {ids.encode('mem', memory)}: its history says it is in the store, but its "
-                    "row is gone (deleted outside securemem, or while the history was off)",
-                }
-                for memory in gone
-            ]
-            problems += [
-                {
-                    "version_id": None,
-                    "seq": None,
-                    "problem": f"memory {ids.encode('mem', memory)}: a directory above it has no row (deleted outside "
-                    "securemem): listings no longer show it",
-                }
-                for memory in orphans
-            ]
-            gone = gone + orphans
-            line = head_line(info, report) | {"rows_ok": not gone and not report_rows_failed}
-            emit(line | {"problems": problems, "more_problems": report.more})
-            broken += bool(report.found or gone or report_rows_failed)
+            rows = row_problems(store, info, live, ids)
+            line = head_line(info, report) | {"rows_ok": not rows}
+            emit(line | {"problems": problems + rows, "more_problems": report.more})
+            broken += bool(report.found or rows)
             checked.add(info.id)
     if args.store is None:  # with --store, the other pinned stores were not looked for
         broken += report_missing(pins, checked)

@@ -334,7 +334,7 @@ class Rule(_Section):
 
     @cached_property
     def _pattern(self) -> re.Pattern[str]:
-        return _glob_regex(self.glob)
+        return rule_pattern(self.glob)
 
     @property
     def specificity(self) -> tuple[int, int]:
@@ -427,10 +427,6 @@ class Policy(_Section):
 
 def rule_pattern(glob: str) -> re.Pattern[str]:
     """The pattern a rule's glob compiles to (``**`` any depth, ``*`` and ``?`` within a segment)."""
-    return _glob_regex(glob)
-
-
-def _glob_regex(glob: str) -> re.Pattern[str]:
     parts = re.split(r"(\*\*/?|\*|\?)", glob)
     out = []
     for part in parts:

@@ -173,7 +173,7 @@ def translated() -> Iterator[None]:
 
 
 _RULE = "Paths must be /memories or start with /memories/, use plain names"
-_TOOL_PATH = re.compile(r"(?<![\w/])/memories(?=/|(?![\w]))(/?)")
+_TOOL_PATH = re.compile(r"(?<![\w/])/memories(?:/|(?!\w))")
 
 
 def store_relative(message: str) -> str:
@@ -181,7 +181,7 @@ def store_relative(message: str) -> str:
     the memory tool's are below /memories; advice in the tool's terms would name the wrong path."""
     message = message.replace(_RULE, "Paths are absolute inside the store (such as /notes/a.md), use plain names")
     message = message.replace("The /memories directory itself", "The store's root directory itself")
-    return _TOOL_PATH.sub(lambda match: "/", message)
+    return _TOOL_PATH.sub("/", message)
 
 
 def limit_of(limit: object) -> int:

@@ -13,12 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from securemem.pii.catalogue import KEYED
 from securemem.pii.scan import Scan
+from securemem.pii.secrets import keyed_rules
 
 Hit = tuple[str, int, int]
 
-_ANY_PROVIDER = re.compile("|".join(f"(?:{rule.key.pattern})" for rule in KEYED))
 # A line's label: a list marker, then words and parentheses (colons allowed inside them), then a
 # colon (ASCII or fullwidth), then the value, alone up to the line's end or a separator.
 _LABELLED = re.compile(
@@ -67,10 +66,8 @@ def find_labelled_tokens(scan: Scan) -> Iterator[Hit]:
         # commit: <sha>", "Snyk project ID: <uuid>" hold values of a provider's loose shape (hex, UUID).
         if _CREDENTIAL.search(label) is None or _NOT_CREDENTIAL.search(label) is not None:
             continue
-        if _ANY_PROVIDER.search(label) is None:
-            continue
         value = scan.text[line.start("value") : line.end("value")]
-        for rule in KEYED:
-            if rule.key.search(label) and rule.value.fullmatch(value):
+        for rule in keyed_rules(label):
+            if rule.value.fullmatch(value):
                 yield rule.type, line.start("value"), line.end("value")
                 break

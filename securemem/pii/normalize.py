@@ -344,7 +344,6 @@ def _escapes(original: str) -> dict[int, tuple[str, int]]:  # noqa: PLR0912 - on
             char = _ESCAPED[match["pct"].lower()]
         elif match["json4"] is not None:
             char = fold(chr(int(match["json4"], 16)))
-            char = char if char else ""
         elif match["json"] is not None or match["hex"] is not None:
             char = chr(int(match["json"] or match["hex"], 16))  # any printable ASCII character
         elif match["dec"] is not None:

@@ -218,11 +218,14 @@ _NOT_SECRET_KEY = re.compile(
 # Make's "?=" too ("VERCEL_TOKEN ?= 9jrmg9Ceb...", reviewer M); not "+=", which code uses to join strings.
 _ASSIGN = re.compile(r"""["'`\]]?[ \t]{0,8}(?P<op>:=|\?=|=>|->|\u2192|=(?!=)|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}""")
 _ASSIGN_CLI = re.compile(r"[ \t]+")  # "--password hunter2"
+# A password stored hashed under its scheme's name (LDAP's userPassword "{SSHA}...", slapd's rootpw,
+# "{PBKDF2-SHA256}..."): still the password's, open to a dictionary attack; not a template's "{...}".
+_HASH_SCHEME = r"(?i:\{(?:s?sha(?:256|384|512)?|s?md5|crypt|pbkdf2[\w-]{0,16}|argon2\w{0,4}|bcrypt)\})"
+_HASHED = re.compile(_HASH_SCHEME + r"[A-Za-z0-9+/=.$_-]{8}")
 # A bare value may hold an apostrophe between letters ("Don'tPanic42").
 _VALUE = re.compile(
     r"""(?P<q>["'`])(?P<quoted>[^"'`\n]{1,256})(?P=q)"""
-    # A password stored hashed, its scheme in braces first (LDAP's userPassword, slapd's rootpw).
-    r"""|(?P<bare>(?i:\{(?:s?sha(?:256|384|512)?|s?md5|crypt|pbkdf2[\w-]{0,16}|argon2\w{0,4}|bcrypt)\})[A-Za-z0-9+/=.$_-]{8,256}"""
+    rf"""|(?P<bare>{_HASH_SCHEME}[A-Za-z0-9+/=.$_-]{{8,256}}"""
     r"""|[^\s"'`,;<>(){}\[\]|](?:[^\s"'`,;<>(){}\[\]|]|(?<=[A-Za-z])'(?=[A-Za-z0-9])){0,255})"""
 )
 _TRAILING = ".,:;?)"
@@ -1726,13 +1729,6 @@ _NOT_A_VALUE = re.compile(
     # "&str", "&'static", "&Vec<u8>", "&self.key": a reference of Rust ("&CpbMWz8nQsyRm7xC" is a password)
     r"--[A-Za-z]|//|\?[A-Za-z]|-\$\(|\$env:|&(?:mut\b|'?[A-Za-z_]+[0-9]{0,2}(?![A-Za-z0-9]))|\*(?:const|mut)\b|lambda\b|"
     r"property\("
-)
-
-
-# A password stored hashed under its scheme's name (LDAP's "{SSHA}...", "{PBKDF2-SHA256}..."): still the
-# password's, open to a dictionary attack; not a template's "{...}".
-_HASHED = re.compile(
-    r"(?i:\{(?:s?sha(?:256|384|512)?|s?md5|crypt|pbkdf2[\w-]{0,16}|argon2\w{0,4}|bcrypt)\})[A-Za-z0-9+/=.$_-]{8}"
 )
 
 
