@@ -386,7 +386,11 @@ def _echo(raw: bytes) -> str:
 _ECHO_SCAN = 64 * 1024
 # A JSON escape of a control character, as long as two spaces: a value on a line of its own in a
 # file_text ("...\n123-45-6789") is read apart from the escape's letter.
-_JSON_CONTROL = re.compile(r"\\[nrtbf]")
+_JSON_CONTROL = re.compile(r"\\[rtbf]")
+_JSON_NEWLINE = re.compile(r"\\n")
+# A view's line numbers ("     2\t"): blanked for the scan, so that a value the file wraps over two
+# lines is read whole, as detect() reads the file itself.
+_LINE_NUMBER = re.compile(r"^ *[0-9]+\t", re.MULTILINE)
 
 
 def _redacted(text: str, limit: int) -> str:
@@ -394,7 +398,11 @@ def _redacted(text: str, limit: int) -> str:
     from securemem.pii import detect  # the scanner's tables load only when replay runs
 
     pieces, done = [], 0
-    for finding in detect(_JSON_CONTROL.sub("  ", text)):
+    # Offsets kept: a JSON "\\n" is read as the line break it stands for (then a space), other escapes
+    # as two spaces; line numbers as blanks.
+    scanned = _LINE_NUMBER.sub(lambda match: " " * len(match.group()), text)
+    scanned = _JSON_CONTROL.sub("  ", _JSON_NEWLINE.sub("\n ", scanned))
+    for finding in detect(scanned):
         if finding.start >= limit:
             break
         if finding.start >= done:

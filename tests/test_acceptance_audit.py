@@ -408,3 +408,33 @@ def test_audit_verify_names_files_whose_directory_row_was_deleted_by_sql(url: st
     code, out = audit_verify(url, key)
     assert code == 1 and '"rows_ok": false' in out, out
     assert out.count("a directory above it has no row") == 2  # a.md and sub/b.md, not top.md
+
+
+# -- a last short pass over the review's fixes --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Fastly API token setting: FASTLY_SERVICE_BACKEND_HOST_NAME",
+        "- Heroku API key rotation, ticket: 123e4567-e89b-12d3-a456-426614174000",
+        "- Snyk token rotation (see incident): 123e4567-e89b-12d3-a456-426614174000",
+        "- Codecov token upload (GitHub Action v4): 123e4567-e89b-12d3-a456-426614174000",
+        "- Okta API token prefix: 00xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "- Azure DevOps PAT (scope: Code): abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz",
+    ],
+)
+def test_a_label_that_only_mentions_a_credential_or_a_placeholder_is_kept(text: str) -> None:
+    from securemem.pii import detect
+
+    assert detect(text) == []
+
+
+def test_replay_masks_a_value_a_view_shows_over_two_numbered_lines(tmp_path: Path, capsys: Cap) -> None:
+    db = tmp_path / "w.db"
+    assert run_cli(capsys, "init", "--db", str(db))[0] == 0
+    source = tmp_path / "w.jsonl"
+    create = {"command": "create", "path": "/memories/d.md", "file_text": "card 4111 1111\n1111 1111\n"}
+    source.write_text(json.dumps(create) + "\n" + '{"command":"view","path":"/memories/d.md"}\n')
+    code, out, _ = run_cli(capsys, "replay", "--db", str(db), str(source))
+    assert code == 0 and "1111" not in out and out.count("[CREDIT_CARD]") == 2, out

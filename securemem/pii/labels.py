@@ -33,8 +33,29 @@ _CREDENTIAL = re.compile(
 )
 _NOT_CREDENTIAL = re.compile(
     r"(?<![a-z])(?:commit|sha\d*|md5|checksum|hash|digest|revision|rev|uuid|id|ids|build|release|version|"
-    r"fingerprint|request|trace|run|job|task|invite|project|workspace|zone|account|org|public)(?![a-z])"
+    r"fingerprint|request|trace|run|job|task|invite|project|workspace|zone|account|org|public|ticket|incident|"
+    r"issue|pr|fix|fixed|rotation|setting|settings|group|permission|prefix|example|placeholder|masking|check|"
+    r"upload)(?![a-z])"
 )
+_PAREN = re.compile(r"[(（][^)）]*[)）]")
+
+
+def _named(label: str) -> str:
+    """What the label names: its last two words outside brackets and its closing bracket's words
+    ("Azure DevOps PAT (scope: ...)", "Cloudflare (clé API globale)"); not a phrase that only mentions
+    a key on the way ("Fix Datadog API key masking in agent logs")."""
+    words = _PAREN.sub(" ", label).split()
+    brackets = _PAREN.findall(label)
+    return " ".join(words[-2:] + brackets[-1:])
+
+
+def _placeholder(value: str) -> bool:
+    """A documentation's stand-in: one character most of it ("00xxxx..."), the alphabet in order, or
+    a constant's name ("FASTLY_SERVICE_BACKEND_HOST_NAME")."""
+    most = max(value.count(char) for char in set(value))
+    return most * 2 >= len(value) or "abcdefgh" in value.lower() or (value.isupper() and "_" in value)
+
+
 # A colon with a token-shaped value of 16 characters or more after it: where a labelled line may be.
 _VALUE_AHEAD = re.compile(r"[:：][ \t]*[\"'`「]?[A-Za-z0-9_\-+/=.:]{16}")
 
@@ -64,9 +85,11 @@ def find_labelled_tokens(scan: Scan) -> Iterator[Hit]:
         label = line["label"]
         # The label must name a credential as well as its provider, and no digest or id: "Datadog agent
         # commit: <sha>", "Snyk project ID: <uuid>" hold values of a provider's loose shape (hex, UUID).
-        if _CREDENTIAL.search(label) is None or _NOT_CREDENTIAL.search(label) is not None:
+        if _CREDENTIAL.search(_named(label)) is None or _NOT_CREDENTIAL.search(label) is not None:
             continue
         value = scan.text[line.start("value") : line.end("value")]
+        if _placeholder(value):
+            continue
         for rule in keyed_rules(label):
             if rule.value.fullmatch(value):
                 yield rule.type, line.start("value"), line.end("value")
