@@ -131,23 +131,25 @@ def altered(name: str) -> list[str]:
         # scrubber: 472 of 522 as it came, 515 since (national phones of any region after a word
         # that names a phone, extensions in other languages, Make's "?=", groups joined by invisible
         # characters, HTML and JSON escapes, numbers read out, seed phrases, recovery codes, provider
-        # tokens after a prose label). Left: phones of regions outside the configured ones in table
-        # cells or with no label, keys named only by the framework (Rails' active_record_encryption).
-        ("m", "claim", None, 0.98),
+        # tokens after a prose label), 518 after O's round (a phone column headed in Spanish, a second
+        # number on a line its label says is a phone's, a Korean mobile in Korean text). Left: a Brazilian
+        # number with no label, keys named only by the framework (Rails' active_record_encryption).
+        ("m", "claim", None, 0.99),
         # Blind, after M's fixes, written as a hostile acceptance suite would be (evasions in a third
         # of its lines, 17 languages, 30+ providers): 319 of 339 as it came, 334 since (values glued to
         # labels on both sides, "Authorization:Basic..." without its space, Okta's SSWS, ldapsearch -w,
         # "(a)" for "@", "plus four four ...", a JWT wrapped over three lines, a card's halves on two
-        # lines, digits typed "each digit" apart). Left: a PEM passphrase before its block, a key split
-        # by spaces inside JSON, a phone glued on both sides.
-        ("n", "claim", None, 0.98),
+        # lines, digits typed "each digit" apart), 337 after O's round (a passphrase before its key
+        # block, Ansible's "become password (sudo) ...", "aws configure set KEY VALUE"). Left: a key
+        # split by spaces inside JSON, a phone glued on both sides.
+        ("n", "claim", None, 0.99),
         # Blind, after N's fixes and a third attacker's: long-form content as agents save it (case notes,
         # tables, configs, SQL dumps, logs, mail threads, HL7/FHIR, code): 502 of 536 as it came, 529
         # since (JSON's \u escapes of any character, password labels in brackets, numbers read out after
         # a question, "dash" said between groups, GitHub's grid of recovery codes, LDAP's {SSHA} hashes).
-        # Left: a seed phrase and codes sent in the next chat message after their label, a password in
-        # brackets in prose.
-        ("o", "claim", None, 0.98),
+        # All 536 since: a seed phrase and codes sent in the next chat message after their label, a
+        # password in the next message after the question that names it, a password in brackets in prose.
+        ("o", "claim", None, 0.995),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Generator, Iterator
 
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
-from securemem.pii.contact import phone_e164
+from securemem.pii.contact import phone_e164, valid_where_said
 from securemem.pii.scan import Scan
 from securemem.pii.secrets import looks_like_column_secret
 
@@ -29,7 +29,10 @@ _COLUMNS: dict[str, str] = {}
 for _column_kind, _names in (
     ("US_SSN", "ssn|ss number|ssn number|social security|social security number|social security no|social sec no"),
     ("PHONE", "phone|phone number|phone no|telephone|telephone number|tel|mobile|mobile number|mobile phone|cell"
-     "|cell phone|cellphone|fax|contact number|phone1|phone2|home phone|work phone"),
+     "|cell phone|cellphone|fax|contact number|phone1|phone2|home phone|work phone"
+     # the same in the languages exports are written in (reviewer M: a Spanish sheet's "Teléfono")
+     "|teléfono|telefono|telefone|téléphone|telefon|telefonnummer|telefoonnummer|móvil|movil|celular|cellulare"
+     "|handy|mobil|portable|gsm|телефон|電話|電話番号|전화|전화번호|연락처|手机|电话"),
     ("CREDIT_CARD", "card number|card no|card|credit card|credit card number|cc|cc number|ccnum|pan|card num"),
     ("IBAN", "iban|iban number"),
     ("PASSWORD", "password|passwd|pwd|passphrase|user password|login password"),  # "pass" may be pass or fail
@@ -56,7 +59,8 @@ _STOP = frozenset(("", "none", "null", "n/a", "na", "-", "redacted", "hidden", "
 # Substrings the names hold: where one occurs, its line is read as a possible header (each line once).
 # The secret words ("pass", "pw", "secret", "token") are where the keyword finder found them, when it ran.
 # ("tel", "cell", "cc", "pan" and "api key" alone are headers rarely enough to be left to the other finders.)
-_HINTS = ("ssn", "social", "phone", "mobile", "fax", "card", "iban")
+_HINTS = ("ssn", "social", "phone", "mobile", "fax", "card", "iban", "tele", "telé", "tél", "móvil", "movil", "celular",
+          "handy", "mobil", "portable", "gsm", "телеф", "電話", "전화", "연락처", "手机", "电话")  # fmt: skip
 _SECRET_HINTS = ("pass", "pw", "secret", "token")
 
 
@@ -179,7 +183,10 @@ def _valid(kind: str, value: str, regions: tuple[str, ...]) -> bool:
         digits = "".join(char for char in value if char.isdigit())
         return _CARD.fullmatch(value) is not None and 12 <= len(digits) <= 19 and card_number_valid(digits)
     if kind == "PHONE":
-        return _PHONE.fullmatch(value) is not None and phone_e164(value, regions) is not None
+        # A column that says phone may hold other countries' numbers, as a label that says so may
+        return _PHONE.fullmatch(value) is not None and (
+            phone_e164(value, regions) is not None or valid_where_said(value)
+        )
     if kind == "IBAN":
         return _IBAN.fullmatch(value) is not None and iban_valid(value.replace(" ", "").upper())
     return looks_like_column_secret(kind, value)

@@ -1376,8 +1376,11 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         return False  # "VALUES ('22.87.231.0/24', ...)": a network; "('0-306-40615-2', 'Theory of Graphs')": a book
     if phone_e164(candidate, scan.phone_regions) is not None:
         return True
-    if not candidate.startswith(("+", "(+")) and _SAID_WORDS.intersection(words[-3:]) and _valid_where_said(candidate):
-        return True
+    if not candidate.startswith(("+", "(+")):
+        if (_SAID_WORDS.intersection(words[-3:]) or _line_says_phone(scan.text, start)) and valid_where_said(candidate):
+            return True
+        if not candidate.isdigit() and _valid_in(candidate, _script_regions(scan), trunk_written=True):
+            return True
     if "US" in scan.phone_regions and _nanp_shaped(candidate):
         return True  # "(788) 339-9869": the North American plan's shape, written as one, area code in service or not
     # A number the metadata does not know (a range not yet allocated, a made-up one) is still a
@@ -1534,20 +1537,66 @@ _SAID_WORDS = (_PHONE_WORDS - {"number", "nr", "no", "t", "m", "text", "signal",
 }  # fmt: skip
 
 
-def _valid_where_said(candidate: str) -> bool:
-    if " / " in candidate:
+def valid_where_said(candidate: str) -> bool:
+    return _valid_in(candidate, _SAID_REGIONS)
+
+
+def _valid_in(candidate: str, codes: tuple[str, ...], trunk_written: bool = False) -> bool:
+    """A national number one of ``codes`` holds valid, its trunk prefix written or not (``trunk_written``:
+    written, where the region's numbers are written with it)."""
+    if not codes or " / " in candidate:
         return False  # "655 20 41 87 / 91 412 77 30": two numbers, each read alone (_consecutive)
     compact = candidate.translate(_PHONE_PUNCTUATION)
     if not compact.isdigit():
         return False
-    for region in _regions(_SAID_REGIONS):
-        nationals = [compact]
+    for region in _regions(codes):
+        nationals = [] if trunk_written and region.trunk_required else [compact]
         if region.trunk and compact.startswith(region.trunk):
             nationals.insert(0, compact[len(region.trunk) :])
         for national in nationals:
             if _plausible(region, national) and region.valid is not None and region.valid.fullmatch(national):
                 return True
     return False
+
+
+def _line_says_phone(text: str, start: int) -> bool:
+    """The label that opens the number's line names a phone ("Телефон для связи: +7 (916) 482-73-19,
+    доп. 8 495 631-20-44": the second number is the line's too; reviewer M)."""
+    if start < 0:
+        return False
+    line = text.rfind("\n", 0, start) + 1
+    colon = text.find(":", line, start)
+    if colon == -1 or colon - line > _LABEL_REACH:
+        return False
+    return not _SAID_WORDS.isdisjoint(_WORDS.findall(text[line:colon].lower()))
+
+
+_LABEL_REACH = 48
+
+# The regions a text's script names: a national number written in Korean text is read as Korea's
+# ("담당자 이수진 010-7741-2093", reviewer M), in Japanese as Japan's, and so on. Only numbers written
+# with separators and with their trunk prefix, as those countries write them, and valid there.
+_SCRIPTS = (
+    (re.compile("[\uac00-\ud7af]"), ("KR",)),
+    (re.compile("[\u3040-\u30ff]"), ("JP",)),
+    (re.compile("[\u4e00-\u9fff]"), ("CN", "TW", "HK")),
+    (re.compile("[\u0400-\u04ff]"), ("RU", "UA", "BY", "KZ")),
+    (re.compile("[\u0370-\u03ff]"), ("GR", "CY")),
+    (re.compile("[\u0590-\u05ff]"), ("IL",)),
+    (re.compile("[\u0600-\u06ff]"), ("SA", "AE", "EG", "MA")),
+    (re.compile("[\u0e00-\u0e7f]"), ("TH",)),
+)
+
+
+def _script_regions(scan: Scan) -> tuple[str, ...]:
+    if scan.script_regions is None:
+        found: list[str] = []
+        if not scan.text.isascii():
+            for script, codes in _SCRIPTS:
+                if script.search(scan.text):
+                    found.extend(code for code in codes if code not in scan.phone_regions)
+        scan.script_regions = tuple(found)
+    return scan.script_regions
 
 
 def _international(digits: str, trunk_in_brackets: bool) -> str | None:

@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import NamedTuple, Protocol, runtime_checkable
 
 from securemem.pii import entities
+from securemem.pii.answers import find_answered_passwords, may_hold_answered_password
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
 from securemem.pii.columns import find_columns, may_hold_columns
 from securemem.pii.contact import (
@@ -208,6 +209,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_cookie_secrets, literals=("cookie",), lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_recovery_secrets, gate=may_hold_recovery_secret),
+    _Builtin(frozenset({"PASSWORD"}), find_answered_passwords, gate=may_hold_answered_password),
     _Builtin(frozenset(rule.type for rule in KEYED), find_labelled_tokens, gate=may_hold_labelled_token),
     _Builtin(
         frozenset({"PASSWORD", "GENERIC_SECRET", "PRIVATE_KEY"}),

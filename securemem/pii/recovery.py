@@ -20,9 +20,17 @@ _SEED_LABEL = re.compile(
     r"(?:seed|recovery|mnemonic|backup|secret recovery|wallet)[ \t_\-]*(?:phrase|words|mnemonic)|mnemonic"
     r"|(?:phrase|frase|phrase de récupération|wiederherstellungsphrase)[ \t]+(?:de[ \t]+)?(?:semilla|récupération)"
 )
-_LABEL_TAIL = re.compile(r"[^\n:=]{0,40}[:=][ \t]*[\"'`]?")
-# BIP-39's counts of words; its words are lower-case letters, 3 to 8 of them.
-_SEED_WORDS = re.compile(r"[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23}\b")
+# Or the label ends a chat message that asks for it, and the next message gives it: "[scammer] also the
+# 2FA backup codes" then "[victim] 5634 1513 and 4053 6341" (reviewer O): up to two bracketed stamps, a
+# speaker and a colon, a word of assent ("ok here:").
+_LABEL_TAIL = re.compile(
+    r"[^\n:=]{0,40}[:=][ \t]*[\"'`]?"
+    r"|[^\n:=]{0,40}\r?\n[ \t]*(?:\[[^\]\n]{1,40}\][ \t]*){0,2}(?:[^\s:\[\]][^\n:\[\]]{0,38}:[ \t]+)?"
+)
+# BIP-39's counts of words; its words are lower-case letters, 3 to 8 of them, maybe numbered ("1.yellow 2.puzzle").
+_SEED_WORD = r"(?:[0-9]{1,2}[.)][ \t]*)?[a-z]{3,8}"
+_SEED_WORDS = re.compile(rf"{_SEED_WORD}(?:[ \t]+{_SEED_WORD}){{11,23}}\b")
+_NUMBERING = re.compile(r"[0-9]{1,2}[.)]")
 _SEED_COUNTS = frozenset({12, 15, 18, 21, 24})
 
 _CODES_LABEL = re.compile(
@@ -33,7 +41,7 @@ _CODES_LABEL = re.compile(
 # space ("4821 9932"), a digit in it; codes are
 # separated by commas, spaces or list markers. Read until the first thing that is not one.
 _CODE = re.compile(r"[0-9]{3,5} [0-9]{3,5}(?![A-Za-z0-9])|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12})?")
-_CODE_GAP = re.compile(r"[ \t]*(?:[,;][ \t]*|\n[ \t]*(?:[-*•][ \t]+|[0-9]{1,2}[.)][ \t]+)?|[ \t]+)")
+_CODE_GAP = re.compile(r"[ \t]*(?:[,;][ \t]*|\n[ \t]*(?:[-*•][ \t]+|[0-9]{1,2}[.)][ \t]+)?|[ \t]+(?:and[ \t]+)?)")
 _MAX_CODES = 32
 
 
@@ -96,7 +104,7 @@ def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
         if tail is None:
             continue
         words = _SEED_WORDS.match(lower, tail.end())
-        if words is not None and len(words.group().split()) in _SEED_COUNTS:
+        if words is not None and len(_NUMBERING.sub(" ", words.group()).split()) in _SEED_COUNTS:
             yield "GENERIC_SECRET", words.start(), words.end()
     for label in _around(lower, _CODE_WORDS_AT, _CODES_LABEL):
         tail = _LABEL_TAIL.match(lower, label.end())

@@ -82,6 +82,7 @@ class Scan:
         "hints",
         "lettered",
         "phone_regions",
+        "script_regions",
         "text",
     )
 
@@ -102,6 +103,7 @@ class Scan:
         # Where the secret words occur in the lower-cased text, once the keyword finder listed them
         # (secrets.py): later detectors read this instead of searching the text again.
         self.hints: list[tuple[int, int]] | None = None
+        self.script_regions: tuple[str, ...] | None = None  # the phone regions the text's scripts name (contact.py)
         self.phone_regions = phone_regions
         self._encoded = encoded
         self._lower: str | None = None

@@ -414,9 +414,12 @@ def _ios_passwords(text: str) -> Iterator[Hit]:
 # "${API_TOKEN:-...}", "API_TOKEN ?? '...'".
 _DEFAULT_OPERATOR = re.compile(r"(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})\}?[ \t]*(?:\|\||\?\?|:-)")
 _DEFAULT_VALUE = re.compile(r"\}?[ \t]*(?:\|\||\?\?|:-)[ \t]*")
-# fish's "set -gx API_TOKEN value" and csh's "setenv API_TOKEN value": one value, the last on its line.
+# fish's "set -gx API_TOKEN value" and csh's "setenv API_TOKEN value": one value, the last on its line;
+# a tool's configuration set the same way ("aws configure set aws_secret_access_key ...", "yarn config
+# set npmAuthToken ...": reviewer N).
 _SET_COMMAND = re.compile(
-    r"(?<![\w.\-])(?:set(?:[ \t]+-[A-Za-z]{1,4})+|setenv)[ \t]+(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})"
+    r"(?<![\w.\-])(?:set(?:[ \t]+-[A-Za-z]{1,4})+|setenv|(?:configure|config)[ \t]+set)"
+    r"[ \t]+(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})"
     r"""(?=[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s;#"']+)[ \t]*(?:[;#\r\n]|$))"""
 )
 # A setting's name and its value as two fields: Kubernetes' "- name: API_TOKEN" then "value: ...",
@@ -440,7 +443,7 @@ def _env_forms(scan: Scan, text: str, lower: str) -> Iterator[Hit]:
     if ("|" in text and "||" in text) or ("?" in text and "??" in text) or (":" in text and ":-" in text):
         for match in _DEFAULT_OPERATOR.finditer(text):
             yield from _named(scan, text, match.span("key"), _DEFAULT_VALUE)
-    if "set" in lower and ("set -" in lower or "setenv" in lower):
+    if "set" in lower and ("set -" in lower or "setenv" in lower or "g set " in lower or "e set " in lower):
         for match in _SET_COMMAND.finditer(text):
             yield from _named(scan, text, match.span("key"), _ASSIGN_CLI)
     if "value" in lower and ("name" in lower or "key" in lower):
@@ -455,7 +458,7 @@ def _may_hold_env_form(lower: str) -> bool:
         ("|" in lower and "||" in lower)
         or ("?" in lower and "??" in lower)
         or (":" in lower and ":-" in lower)
-        or ("set" in lower and ("set -" in lower or "setenv" in lower))
+        or ("set" in lower and ("set -" in lower or "setenv" in lower or "g set " in lower or "e set " in lower))
         or ("value" in lower and ("name" in lower or "key" in lower))
         or ("'" in lower and "b'" in lower)
         or ('"' in lower and 'b"' in lower)

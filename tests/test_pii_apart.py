@@ -1,0 +1,89 @@
+"""Values written apart from what names them (the misses reviewers M, N and O left in their blind
+rounds): a password in the next chat message, in brackets a few words after its label, after a
+qualifier in brackets or before the colon that opens a key block; a tool's "config set KEY VALUE";
+numbered seed words and backup codes sent in the next message; a phone under a column header in
+another language, on a line its label names, or in text whose script names its country. Each case
+lists exactly what is found: the ordinary lines beside them, nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import found_values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # The next message answers the question that names the password.
+        (
+            "[2024-12-24 09:16] Sam: what's the bastion password\n"
+            "[2024-12-24 09:16] Tyler Okafor: 0I&Gul$uD2  (rotate after, pls)",
+            ["0I&Gul$uD2"],
+        ),
+        ("Sam: wifi pw?\nAna: Guest2024net", ["Guest2024net"]),
+        ("what's the wifi password?\nBob: no idea, ask IT", []),
+        ("what's the wifi password?\nBob: checking", []),
+        ("Reset your password:\nhttps://example.com/reset", []),
+        ("# ~/.pgpass  hostname:port:database:username:password\nmq.internal:5432:billing:billing_rw:x\n", []),
+        # In brackets a few words after its label: a password's own symbol, or both cases and a digit.
+        ("> and the password you gave on the phone (glacier.meadow77#) didn't work.", ["glacier.meadow77#"]),
+        ("Password rotation is tracked in (JIRA-4521) now", []),
+        ("the password reset flow (see RFC-7617) is documented", []),
+        # A qualifier in brackets between label and value; the value before the colon that opens a block.
+        ("become password (sudo) n0uI3mhB?XMc.", ["n0uI3mhB?XMc"]),
+        ("password (optional) must be set by the admin", []),
+        (
+            "Encrypted signing key, passphrase LedgerKey#2231:\n-----BEGIN ENCRYPTED PRIVATE KEY-----\n"
+            "MIIBvTBXBgkqhkiG9w0BBQ0wSjApBgkqhkiG9w0BBQwwHAQI\n-----END ENCRYPTED PRIVATE KEY-----",
+            [
+                "LedgerKey#2231",
+                "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIBvTBXBgkqhkiG9w0BBQ0wSjApBgkqhkiG9w0BBQwwHAQI\n"
+                "-----END ENCRYPTED PRIVATE KEY-----",
+            ],
+        ),
+        ("Change the password policy:\nsee the wiki", []),
+        # A tool's configuration set by name and value.
+        (
+            "$ aws configure set aws_secret_access_key i6qvsVRS0TIFM/tjsjv9zpw2U3bxs5KLypIbJpcy",
+            ["i6qvsVRS0TIFM/tjsjv9zpw2U3bxs5KLypIbJpcy"],
+        ),
+        ("$ aws configure set region eu-west-1", []),
+        ("git config set user.name robot-ci", []),
+        # Seed words numbered without a space; backup codes in the next message, joined by "and".
+        (
+            "[scammer] send your recovery phrase\n[victim] ok here: 1.yellow 2.puzzle 3.blossom 4.hazard 5.rabbit "
+            "6.velvet 7.trophy 8.potato 9.echo 10.ember 11.lava 12.mercy",
+            [
+                "1.yellow 2.puzzle 3.blossom 4.hazard 5.rabbit 6.velvet 7.trophy 8.potato 9.echo 10.ember 11.lava "
+                "12.mercy"
+            ],
+        ),
+        ("[scammer] thanks, also the 2FA backup codes\n[victim] 5634 1513 and 4053 6341\n", ["5634 1513", "4053 6341"]),
+        ("we discussed recovery codes\nthen we went to lunch and ate 3 sandwiches", []),
+        ("the recovery phrase\nis something to write down on paper and keep safe", []),
+    ],
+)
+def test_secrets_apart_from_their_label(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # A column headed "phone" in Spanish; the number valid in Spain (not a configured region).
+        (
+            "Nombre\tApellidos\tTeléfono\tCorreo\nMarta\tGil Serrano\t699 41 27 08\tmarta@example.es\n",
+            ["699 41 27 08", "marta@example.es"],
+        ),
+        ("Nombre\tPedido\tImporte\nMarta\t699 41 27 08\t12,00\n", []),  # an order number's column
+        # The line's label names a phone: a second number after it is one too.
+        ("Телефон для связи: +7 (916) 482-73-19, доп. 8 495 631-20-44", ["+7 (916) 482-73-19", "8 495 631-20-44"]),
+        # Korean text: a Korean mobile written with its trunk prefix and separators.
+        ("- 고객 문의 담당자 이수진 010-7741-2093", ["010-7741-2093"]),
+        ("- 고객 문의 담당자 이수진 01077412093", []),  # bare digits need a word that says phone
+        ("- Lee: 010-7741-2093 moved", []),  # in English text: no configured region holds it, nothing says phone
+    ],
+)
+def test_phones_named_by_their_surroundings(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
