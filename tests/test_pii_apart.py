@@ -87,3 +87,34 @@ def test_secrets_apart_from_their_label(text: str, values: list[str]) -> None:
 )
 def test_phones_named_by_their_surroundings(text: str, values: list[str]) -> None:
     assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- The onboarding guide needs another pass on the data model before the next sync.",
+        "pass the values to __init__ and pass on errors",
+        "pass: Xy12345!",
+        "pass = hunter2Z!",
+        'the pass is "violet-anchor-mango-71"',
+        "pass was changed to Xy12345! yesterday",
+        "one more pass\nXy12345!",
+        "pass Xy12345!",
+        "Router (pass): eP@1?YDCdG",
+        "<pass>Xy12345!</pass>",
+    ],
+)
+def test_pass_skipped_only_where_the_phrase_finds_nothing(text: str) -> None:
+    """The phrase pattern is skipped at a "pass" only where, run there, it would find no password."""
+    from securemem.pii.secrets import _PASSWORD_PHRASE, _pass_as_a_word, _phrase_password, _tagged_password
+
+    lower = text.lower()
+    at = lower.find("pass")
+    while at != -1:
+        if _pass_as_a_word(lower, at):
+            match = _PASSWORD_PHRASE.match(lower, at)
+            found = None
+            if match is not None:
+                found = _tagged_password(text, match) if match["tag"] is not None else _phrase_password(text, match)
+            assert found is None
+        at = lower.find("pass", at + 4)

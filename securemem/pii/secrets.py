@@ -758,11 +758,32 @@ def _phrase_matches(lower: str, spans: list[tuple[int, int]]) -> Iterator[re.Mat
             starts.add(start - 7)
     done = 0
     for start in sorted(starts):
-        if start >= done:
+        if start >= done and not _pass_as_a_word(lower, start):
             match = _PASSWORD_PHRASE.match(lower, start)
             if match is not None:
                 done = match.end()
                 yield match
+
+
+# "pass" alone is mostly a verb or a noun ("needs another pass on", "pass the values to"). As a label
+# it takes ":", "=" or a tag's ">" after it, or a value after it (maybe after a verb: "pass is ...")
+# that only a password's shape lets through (_not_a_phrase_password): where none of the next four
+# words could be one (six characters with one that is not a letter), the phrase pattern is not tried
+# (ordinary notes that say "pass" spent a quarter of their scan there).
+_PASS_OPERATOR = re.compile(r"\)?[ \t]*[:=>]")
+_PASS_LABELS = tuple(word for word in _PW_WORDS if word.startswith("pass "))  # "pass phrase"
+_PASS_WORDS = 4
+_PASS_REACH = 96  # characters read after "pass" for those words
+
+
+def _pass_as_a_word(lower: str, start: int) -> bool:
+    after = start + 4
+    if not lower.startswith("pass", start) or (after < len(lower) and (lower[after].isalnum() or lower[after] == "_")):
+        return False
+    if lower.startswith(_PASS_LABELS, start) or _PASS_OPERATOR.match(lower, after):
+        return False
+    words = lower[after : after + _PASS_REACH].split("\n", 1)[0].split(None, _PASS_WORDS)[:_PASS_WORDS]
+    return not any(len(word) >= 6 and not word.isalpha() for word in words)
 
 
 def _password_phrases(text: str, lower: str, spans: list[tuple[int, int]]) -> Iterator[Hit]:
