@@ -227,6 +227,7 @@ REVIEWS = {
     "m": "pii_review_m.jsonl: blind, regulated agents' notes and evasions, taken as it came",
     "n": "pii_review_n.jsonl: blind, as a hostile acceptance suite, taken as it came",
     "o": "pii_review_o.jsonl: blind, long-form content as agents save it, taken as it came",
+    "p": "pii_review_p.jsonl: blind, regulated companies' agents' memories, taken as it came",
 }
 
 

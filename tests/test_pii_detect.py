@@ -274,7 +274,9 @@ def test_ssn_undashed_needs_context() -> None:
     ("text", "expected"),
     [
         ("from 192.168.0.1.", ["192.168.0.1"]),
-        ("255.255.255.255 and 0.0.0.0", ["255.255.255.255"]),  # the unspecified address is no one's
+        # The unspecified address is no one's; the limited broadcast is every host of a link at once
+        # ("broadcast 255.255.255.255" in a network template: reviewer P's negative).
+        ("255.255.255.255 and 0.0.0.0", []),
         ("256.1.1.1", []),
         ("01.02.03.04", []),
         ("1.2.3.4.5", []),

@@ -1,4 +1,4 @@
-"""Twelve reviewers' corpora, written by people who had not seen this package's corpora, hold today's
+"""Sixteen reviewers' corpora, written by people who had not seen this package's corpora, hold today's
 recall and damage: a change that loses a value they label or alters an ordinary line of theirs fails.
 
 - ``pii_review_a.jsonl`` (1,814 lines, nine languages): three rounds, the later ones written after
@@ -38,6 +38,10 @@ recall and damage: a change that loses a value they label or alters an ordinary 
 - ``pii_review_f.jsonl`` (500 lines: 220 positive, 80 evasion, 200 negative), written blind after E's
   fixes had landed, in git, CI, vCard, ICS, ``.pgpass``, TSV and source contexts, in eleven languages;
   taken as it came. A value split across string literals or cells has one label per piece.
+- ``pii_review_n.jsonl`` (240 lines), ``pii_review_o.jsonl`` (200 lines) and ``pii_review_p.jsonl``
+  (220 lines: 143 positive, 77 negative), each written blind after the previous one's fixes (a hostile
+  acceptance suite; long-form content as agents save it; what regulated companies' agents keep in
+  memory, 40 countries' phones and 122 provider token shapes); taken as they came.
 
 A value counts as found when one finding covers it whole (its type may be a sibling's).
 ``bench/pii_bench.py`` prints the same figures.
@@ -150,6 +154,16 @@ def altered(name: str) -> list[str]:
         # All 536 since: a seed phrase and codes sent in the next chat message after their label, a
         # password in the next message after the question that names it, a password in brackets in prose.
         ("o", "claim", None, 0.995),
+        # Blind, after O's fixes: what agents' memories hold in regulated companies (tickets, CRM notes,
+        # chat exports, configs, SQL dumps, CSV, HL7/FHIR, 40 countries' phones, 122 provider shapes):
+        # 565 of 591 as it came (95.6%), 580 since (SQL INSERT columns, a MySQL client's bordered table,
+        # "password_plain", SSNs with spaces in a column, a seed phrase on the line after its label, a
+        # password in backticks after its label, ENV.fetch's default, Express's signed cookie as the
+        # view decodes it, curl -b, a key named "bearer", "Phones:", "ligou de", an address after an
+        # ellipsis, an address after a URL in a CSV row). Left: a JWT wrapped inside a JSON string,
+        # Mollie's and Vault's older token shapes, OpenWeather's appid in a URL, phones in pandas'
+        # fixed-width output or with only a country code beside them, values split across table cells.
+        ("p", "claim", None, 0.98),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -276,3 +290,15 @@ def test_reviewer_o_alters_an_ical_uid_and_a_clause_number() -> None:
     and report numbers and a unique local IPv6 network were altered too."""
     kinds = [sorted({f.type for f in detect(text)}) for text in altered("o")]
     assert sorted(map(tuple, kinds)) == [("EMAIL",), ("IP_ADDRESS",)], kinds
+
+
+def test_reviewer_p_alters_documented_examples_and_one_sequence() -> None:
+    """Reviewer P's 77 ordinary lines: four carry example.com addresses the reviewer labelled as
+    addresses (found: they are), one AWS's documented example keys and one the documentation
+    networks' addresses (found on purpose, as for reviewer A's borderline lines), and a picking
+    sequence "1.4.3.2" reads as an address. As it came, a broadcast address, a version after "fixed
+    in", a ZIP code range and "changeme" were altered too."""
+    kinds = [sorted({f.type for f in detect(text)}) for text in altered("p")]
+    assert sorted(map(tuple, kinds)) == sorted(
+        [("EMAIL",)] * 4 + [("AWS_ACCESS_KEY", "AWS_SECRET_KEY"), ("IP_ADDRESS",), ("IP_ADDRESS",)]
+    ), kinds

@@ -5,8 +5,8 @@ The keyword finder reads a label and what its syntax assigns ("password: ...", "
 People and chat exports also write (reviewers N and O, blind rounds):
 - "[09:16] Sam: what's the bastion password" then "[09:16] Tyler: 0I&Gul$uD2  (rotate after)": the
   question names the secret, the answer is the next message's first word;
-- "the password you gave on the phone (glacier.meadow77#) didn't work": the value in brackets a
-  few words after its label;
+- "the password you gave on the phone (glacier.meadow77#) didn't work": the value in brackets (or
+  in backticks, as chat writes code) a few words after its label;
 - "become password (sudo) n0uI3mhB?XMc.": a qualifier in brackets between label and value;
 - "Encrypted signing key, passphrase LedgerKey#2231:" then a PEM block: the value, then the colon
   that introduces what it opens.
@@ -40,7 +40,11 @@ _ANSWER = re.compile(
     re.MULTILINE,
 )
 # "the password you gave on the phone (glacier.meadow77#)": up to eight words, then the value alone in brackets.
-_BRACKETED = re.compile(rf"(?:{_LABEL})(?:[ \t]+[^\s()]{{1,24}}){{1,8}}[ \t]+\((?P<value>[^\s()]{{8,64}})\)")
+# Or in backticks, as chat writes code ("can someone reset the QA db password? it's still `kPU1CYN#...`").
+_BRACKETED = re.compile(
+    rf"(?:{_LABEL})[?!.,]?(?:[ \t]+[^\s()`]{{1,24}}){{1,8}}[ \t]+"
+    r"(?:\((?P<value>[^\s()]{8,64})\)|`(?P<code>[^\s`]{8,64})`)"
+)
 # "become password (sudo) n0uI3mhB?XMc", "password (prod): ...".
 _QUALIFIED = re.compile(rf"(?:{_LABEL})[ \t]*\([^()\n]{{1,24}}\)[ \t]*(?:[:=]|is)?[ \t]*(?P<value>[^\s\"'`]{{6,64}})")
 # "passphrase LedgerKey#2231:" ending its line: the block it opens follows.
@@ -101,7 +105,8 @@ def find_answered_passwords(scan: Scan) -> Iterator[Hit]:
         bracketed = _BRACKETED.match(lower, at)  # brackets also hold ticket numbers and remarks: strict
         found = bracketed or _QUALIFIED.match(lower, at) or _BEFORE_COLON.match(lower, at)
         if found is not None:
-            yield from _value(text, *found.span("value"), strict=found is bracketed)
+            group = "code" if found is bracketed and found["code"] is not None else "value"
+            yield from _value(text, *found.span(group), strict=found is bracketed)
 
 
 def _value(text: str, start: int, end: int, strict: bool = False) -> Iterator[Hit]:

@@ -29,7 +29,7 @@ _ASSET = re.compile(
     re.IGNORECASE,
 )
 # Words that end a URL authority's user part: "postgres://user:pw@db.example.com" holds no address.
-_AUTHORITY_BREAK = frozenset(" \t\r\n/\"'<>()[]{}")
+_AUTHORITY_BREAK = frozenset(" \t\r\n/\"'<>()[]{},")  # a comma: the next cell of a CSV row
 
 
 # RFC 5321 also allows a quoted local part ('"jane doe"@example.com') and an address literal for
@@ -1239,7 +1239,11 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         _SINGLE_DIGITS.fullmatch(candidate) or _SPACED_THOUSANDS.fullmatch(candidate)
     ) and not _PHONE_WORDS.intersection(words):
         return 0  # "6 0 3 5 7 6 9 8 8": a phone written a digit at a time only where the text says so
-    if (start and _glued_wrongly(text, start, words, candidate, scan.phone_regions)) or _table_cells(candidate, words):
+    if (
+        (start and _glued_wrongly(text, start, words, candidate, scan.phone_regions))
+        or _table_cells(candidate, words)
+        or _range(candidate)
+    ):
         return 0
     # A reference noun before it ("order 4155552671") makes it a reference, unless the number is
     # international or the text calls it a phone ("The phone for the booking is 07911 123456").
@@ -1290,6 +1294,20 @@ def _referenced_by_label(scan: Scan, start: int, candidate: str) -> bool:
 
 # "Number" in a label names the reference beside it ("Numéro BCE", "Número de pedido"), not a phone.
 _NUMBER_WORDS = frozenset(["number", "numéro", "número", "numero", "nummer", "numer", "no", "nr", "num"])
+
+
+# "ZIP codes 60601–60699", "rooms 4410-4499": two numbers of one length, the second above the first and
+# sharing its first half, are a range (reviewer P), not a number dialled in two groups.
+_RANGE = re.compile(r"([0-9]{4,6})-([0-9]{4,6})")
+
+
+def _range(candidate: str) -> bool:
+    match = _RANGE.fullmatch(candidate)
+    if match is None:
+        return False
+    low, high = match.groups()
+    half = len(low) // 2
+    return len(low) == len(high) and low < high and low[:half] == high[:half]
 
 
 def _not_dialled(text: str, start: int, candidate: str) -> bool:
@@ -1534,6 +1552,8 @@ _SAID_WORDS = (_PHONE_WORDS - {"number", "nr", "no", "t", "m", "text", "signal",
     "kontakt", "contacto", "móvil", "movil", "fijo", "komórka", "cep", "telemóvel", "telefone", "kontaktowy",
     "puhelin", "matkapuhelin", "mobiltelefon", "gsm", "телефон", "тел", "мобильный", "手机", "电话", "联系电话",
     "座机", "연락처", "전화", "휴대폰", "電話", "携帯",
+    # "called from" in Portuguese and Spanish ("ligou de (11) 99022-3803", reviewer P)
+    "ligou", "ligue", "ligar", "llamó", "llamo", "llame", "llamar",
 }  # fmt: skip
 
 
@@ -1568,7 +1588,9 @@ def _line_says_phone(text: str, start: int) -> bool:
     colon = text.find(":", line, start)
     if colon == -1 or colon - line > _LABEL_REACH:
         return False
-    return not _SAID_WORDS.isdisjoint(_WORDS.findall(text[line:colon].lower()))
+    words = _WORDS.findall(text[line:colon].lower())
+    singulars = [word[:-1] for word in words if word[-1:] == "s"]  # "Phones:"
+    return not _SAID_WORDS.isdisjoint(words) or not _SAID_WORDS.isdisjoint(singulars)
 
 
 _LABEL_REACH = 48

@@ -35,7 +35,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from securemem.pii import entities
 from securemem.pii.answers import find_answered_passwords, may_hold_answered_password
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
-from securemem.pii.columns import find_columns, may_hold_columns
+from securemem.pii.columns import find_columns, find_sql_inserts, may_hold_columns, may_hold_sql_insert
 from securemem.pii.contact import (
     PHONE_CONTEXT,
     PHONE_DIGITS,
@@ -207,7 +207,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"PASSWORD"}), find_pgpass, literals=(":",), gate=may_hold_pgpass),  # .pgpass lines
     _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u")),  # "-u " and "--user"
     _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),
-    _Builtin(frozenset({"GENERIC_SECRET"}), find_cookie_secrets, literals=("cookie",), lowered=True),
+    _Builtin(frozenset({"GENERIC_SECRET"}), find_cookie_secrets, literals=("cookie", "-b "), lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_recovery_secrets, gate=may_hold_recovery_secret),
     _Builtin(frozenset({"PASSWORD"}), find_answered_passwords, gate=may_hold_answered_password),
     _Builtin(frozenset(rule.type for rule in KEYED), find_labelled_tokens, gate=may_hold_labelled_token),
@@ -223,6 +223,13 @@ _BUILTINS: tuple[_Builtin, ...] = (
         find_columns,
         literals=("\n",),
         gate=may_hold_columns,
+    ),
+    _Builtin(
+        frozenset({"US_SSN", "PHONE", "CREDIT_CARD", "IBAN", "PASSWORD", "GENERIC_SECRET"}),
+        find_sql_inserts,
+        literals=("values",),
+        lowered=True,
+        gate=may_hold_sql_insert,
     ),
 )
 

@@ -10,8 +10,9 @@ from itertools import chain
 from securemem.pii.scan import Scan, Span, accepted
 
 # Not glued to a word or to more dotted numbers: "1.2.3.4.5" (a version) holds no address.
-# An underscore may join it to a name ("backup_192.168.1.10.tar.gz").
-_IPV4 = re.compile(r"[0-9](?<![A-Za-z0-9.][0-9])[0-9]{0,2}(?:\.[0-9]{1,3}){3}(?![A-Za-z0-9]|\.[0-9])")
+# An underscore may join it to a name ("backup_192.168.1.10.tar.gz"), an ellipsis to what comes before
+# ("established between 85.103.124.133[...]...62.71.152.105[...]", strongSwan's log).
+_IPV4 = re.compile(r"[0-9](?<![A-Za-z0-9][0-9])(?<![^.]\.[0-9])[0-9]{0,2}(?:\.[0-9]{1,3}){3}(?![A-Za-z0-9]|\.[0-9])")
 # "version 10.0.0.1" and "build 1.2.3.4" are release numbers that happen to have four parts.
 # The word may end a name, and a quote or a bracket may follow it: 'AssemblyVersion("1.0.0.0")'.
 _OID_LINE = re.compile(r"\boids?\b|object identifier|\basn\.1\b", re.IGNORECASE)
@@ -19,7 +20,8 @@ _CLAUSE_START = re.compile(r"(?:^|\n)[ \t]*[0-9](?:\.[0-9]){3}\.?[ \t]+[A-Z(]", 
 _VERSION_WORDS = re.compile(
     r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|section|"
     r"clause|chapter|figure|fig|requirement|paragraph|appendix|annex|article|oid|abschnitt|kapitel|ziffer|absatz|"
-    r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows))"
+    r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
+    r"fixed in(?: [a-z]{1,12})?))"
     r"(?:[^0-9a-z\n@]{0,5}| to | is | of )$"  # not "-v@10.20.4.18": a password's end, then the host
     r"|§\s*$"
 )
@@ -69,8 +71,10 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
         return False  # "4.2.1.3  The Processor shall ...": a clause's number at the start of its line
     if match.group() in _MASKS and _MASK_WORDS.search(scan.before(match.start(), 24)):
         return False  # "subnet mask 255.255.255.0": a netmask, not a host
-    if octets[0] == "0":
-        return False  # "0.0.0.255": a wildcard mask (no host has a first octet 0); "0.0.0.0": no address at all
+    if octets[0] == "0" or match.group() == "255.255.255.255":
+        # "0.0.0.255": a wildcard mask (no host has a first octet 0); "0.0.0.0": no address at all;
+        # "255.255.255.255": every host of the link at once (the limited broadcast), none in particular
+        return False
     value = int.from_bytes(bytes(map(int, octets)), "big")
     longest = _IPV4_HOSTS if value in _PRIVATE_BASES or _private(value) else _IPV4_PROVIDER
     if _network(value, 32, longest, scan.text, match.end()):

@@ -15,7 +15,8 @@ from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
 
-# A label, then up to 40 characters of its own ("(12 words)", "for the cold wallet"), then ":" or "=".
+# A label, then up to 64 characters of its own ("(12 words)", "for the cold wallet", 'into the chat "so we
+# can verify ownership"'), then ":" or "=".
 _SEED_LABEL = re.compile(
     r"(?:seed|recovery|mnemonic|backup|secret recovery|wallet)[ \t_\-]*(?:phrase|words|mnemonic)|mnemonic"
     r"|(?:phrase|frase|phrase de récupération|wiederherstellungsphrase)[ \t]+(?:de[ \t]+)?(?:semilla|récupération)"
@@ -24,7 +25,7 @@ _SEED_LABEL = re.compile(
 # 2FA backup codes" then "[victim] 5634 1513 and 4053 6341" (reviewer O): up to two bracketed stamps, a
 # speaker and a colon, a word of assent ("ok here:").
 _LABEL_TAIL = re.compile(
-    r"[^\n:=]{0,40}[:=][ \t]*[\"'`]?"
+    r"[^\n:=]{0,64}[:=][ \t]*[\"'`]?"
     r"|[^\n:=]{0,40}\r?\n[ \t]*(?:\[[^\]\n]{1,40}\][ \t]*){0,2}(?:[^\s:\[\]][^\n:\[\]]{0,38}:[ \t]+)?"
 )
 # BIP-39's counts of words; its words are lower-case letters, 3 to 8 of them, maybe numbered ("1.yellow 2.puzzle").
@@ -103,7 +104,8 @@ def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
         tail = _LABEL_TAIL.match(lower, label.end())
         if tail is None:
             continue
-        words = _SEED_WORDS.match(lower, tail.end())
+        start = tail.end() + 1 if lower.startswith("\n", tail.end()) else tail.end()  # the words may start a line
+        words = _SEED_WORDS.match(lower, start)
         if words is not None and len(_NUMBERING.sub(" ", words.group()).split()) in _SEED_COUNTS:
             yield "GENERIC_SECRET", words.start(), words.end()
     for label in _around(lower, _CODE_WORDS_AT, _CODES_LABEL):

@@ -163,7 +163,7 @@ def _sas_token(text: str, sig: int, start: int, end: int) -> tuple[int, int]:
 # ---------------------------------------------------------------- keyword-anchored secrets
 
 # Where a secret-like word occurs (in the lower-cased text, found with str.find: no regex pass).
-_HINTS = ("pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "pin", "pat")
+_HINTS = ("pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "pin", "pat", "bearer")
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
 _KEY_MAX = 64
 # What a name means when it is the whole key or its last part.
@@ -175,7 +175,7 @@ _SECRET_KEY = re.compile(
     r"(?:secret|token|credentials?|creds?|signature|apikey|api[_.\-]key|"
     r"(?:access|secret|private|auth|client|signing|encryption|master|license|licence|app|consumer|service|"
     r"account|storage|subscription|admin|webhook|deploy|ssh|gpg|pgp|hmac|jwt|session|x[_.\-]api|sas|shared)"
-    r"[_.\-]?key|(?:^|[_.\-])sig|(?:^|[_.\-])auth)$"
+    r"[_.\-]?key|(?:^|[_.\-])sig|(?:^|[_.\-])auth|(?:^|[_.\-])bearer)$"
 )
 _DOLLAR_ASSIGN = re.compile(r"[ \t]*=[^=]")
 _SHORT_PASS_KEY = re.compile(r"(?:^|[_.\-])(?:pass|pw)$")
@@ -278,6 +278,8 @@ _STOP_VALUES = frozenset(
         "placeholder",
         "default",
         "changeit",
+        "changeme",
+        "change_me",
         "your_password",
         "your_token",
         "xxx",
@@ -543,7 +545,9 @@ _CODE_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 
 # Calls that set or read a setting: define(), setProperty(), put(), os.getenv(), config.get() ...
-_SETTER = re.compile(r"(?:^|[^\w.])(?:[\w]+\.)*(?:define|set\w*|put\w*|add\w*|get\w*|\w*env|update|setdefault)[ \t]*$")
+_SETTER = re.compile(
+    r"(?:^|[^\w.])(?:[\w]+\.)*(?:define|set\w*|put\w*|add\w*|get\w*|\w*env|update|setdefault|fetch)[ \t]*$"
+)  # Ruby's ENV.fetch("DB_PASSWORD", "...") gives a default as Python's os.environ.get does
 
 
 def _code_secrets(text: str) -> Iterator[Hit]:
@@ -2207,13 +2211,13 @@ def find_connection_passwords(scan: Scan) -> Iterator[Hit]:
 # password. Only in text that says "cookie", under a name that says what it is, and a random value.
 _COOKIE_PAIR = re.compile(
     r"(?<![A-Za-z0-9_.\-])(?P<name>[A-Za-z0-9_.\-]{0,40}(?i:sess|sid|token|auth|jwt|remember|login|csrf|xsrf)"
-    r"[A-Za-z0-9_.\-]{0,40})=(?P<value>[A-Za-z0-9+/=_\-.~%]{16,512})(?![A-Za-z0-9+/=_\-.~%])"
-)
+    r"[A-Za-z0-9_.\-]{0,40})=(?P<value>[A-Za-z0-9+/=_\-.~%:]{16,512})(?![A-Za-z0-9+/=_\-.~%:])"
+)  # ":": Express's signed cookies ("connect.sid=s%3A...") as the view decodes them
 
 
 def find_cookie_secrets(scan: Scan) -> Iterator[Hit]:
     text = scan.text
-    if "cookie" not in scan.lower:
+    if "cookie" not in scan.lower and not ("-b " in scan.lower and "curl" in scan.lower):  # curl -b sends cookies
         return
     for match in _COOKIE_PAIR.finditer(text):
         value = match["value"].rstrip("=")
