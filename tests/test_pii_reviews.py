@@ -156,7 +156,7 @@ def altered(name: str) -> list[str]:
         ("o", "claim", None, 0.995),
         # Blind, after O's fixes: what agents' memories hold in regulated companies (tickets, CRM notes,
         # chat exports, configs, SQL dumps, CSV, HL7/FHIR, 40 countries' phones, 122 provider shapes):
-        # 565 of 591 as it came (95.6%), 580 since (SQL INSERT columns, a MySQL client's bordered table,
+        # 561 of 587 as it came (95.6%), 576 since (SQL INSERT columns, a MySQL client's bordered table,
         # "password_plain", SSNs with spaces in a column, a seed phrase on the line after its label, a
         # password in backticks after its label, ENV.fetch's default, Express's signed cookie as the
         # view decodes it, curl -b, a key named "bearer", "Phones:", "ligou de", an address after an
