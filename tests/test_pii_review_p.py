@@ -55,6 +55,27 @@ from tests.helpers import found_values
         # Addresses: after an ellipsis; an email after a URL in a CSV row.
         ("established between 85.103.124.133[vpn]...62.71.152.105[peer]", ["85.103.124.133", "62.71.152.105"]),
         ("Work,Okta,https://meridian.okta.com,t.brandt@meridian-bank.net,x", ["t.brandt@meridian-bank.net"]),
+        # Mollie's keys, Vault's service tokens before 1.10, OpenWeather's appid: both cases and a digit
+        # for the first two ("test_" and "s." start names in code).
+        ("- Mollie (NL/BE): live_Z5U8pqIi1P4x7C8YihiDTWoUieRXcQ", ["live_Z5U8pqIi1P4x7C8YihiDTWoUieRXcQ"]),
+        ("def test_abcdefghijklmnopqrstuvwxyzabcd(): pass", []),
+        ("vault login s.u02dcPApm8XtvERukSyzlMDr", ["s.u02dcPApm8XtvERukSyzlMDr"]),
+        ("self.s.getElementByIdentifierName()", []),
+        ("GET /forecast?q=Hamburg&appid=cd9301925253daffad942f819e3698c1", ["cd9301925253daffad942f819e3698c1"]),
+        ("appid = com.example.app", []),
+        # A JWT a log wrapped inside its JSON string: up to the quote that closes the string.
+        (
+            '{"access_token":"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI4ODU0Njc3In0.W0jxvu\n'
+            '9PFABxV-kaVdGheeAuokp7bInmqtQs3P0Jwg","token_type":"Bearer"}',
+            [
+                "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI4ODU0Njc3In0.W0jxvu\n9PFABxV-kaVdGheeAuokp7bInmqtQs3P0Jwg"
+            ],
+        ),
+        (
+            "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI4ODU0Njc3In0.W0jxvu9PFABxV\n"
+            "X-Request-Id: abcdef0123456789",
+            ["eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI4ODU0Njc3In0.W0jxvu9PFABxV"],
+        ),
         # Kept: a version after "fixed in", the limited broadcast, a placeholder password.
         ("Reproduced on build 22631.3527; fixed in client 5.2.0.14.", []),
         ("  broadcast 255.255.255.255", []),

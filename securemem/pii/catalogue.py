@@ -89,6 +89,12 @@ def _has_digit(value: str) -> bool:
     return any(char.isdigit() for char in value)
 
 
+def _mixed_with_digit(value: str) -> bool:
+    """Small and capital letters and a digit after the prefix ("live_", "test_", "s."), as random tokens have."""
+    body = value.partition("_")[2] if "_" in value else value[2:]
+    return _has_digit(body) and body.lower() != body != body.upper()
+
+
 def _generic_sk(value: str) -> bool:
     """ "sk-" also starts slugs ("sk-learn-compatible-estimators"): a key has digits and no word breaks."""
     body = value[3:]
@@ -236,6 +242,15 @@ PREFIXED: tuple[Rule, ...] = (
     prefixed("DYNATRACE_TOKEN", "dt0c01.", r"[A-Z0-9]{24}\.[A-Z0-9]{64}", "Dynatrace docs, token format"),
     # 90 and more characters as Vault 1.10+ makes them; shorter ones are seen too (reviewer G's blind round)
     prefixed("VAULT_SERVICE_TOKEN", "hvs.", r"[A-Za-z0-9_\-]{24,300}", "HashiCorp Vault 1.10+ service tokens"),
+    # Before 1.10 a service token was "s." and 24 characters (reviewer P's blind round); "s." starts
+    # many other things, so only with both cases and a digit in it
+    prefixed(
+        "VAULT_LEGACY_TOKEN",
+        "s.",
+        r"[A-Za-z0-9]{24}",
+        "HashiCorp Vault docs, 'Tokens': service tokens before 1.10",
+        check=_mixed_with_digit,
+    ),
     prefixed("VAULT_BATCH_TOKEN", "hvb.", r"[A-Za-z0-9_\-]{90,300}", "HashiCorp Vault 1.10+ batch tokens"),
     prefixed("PULUMI_ACCESS_TOKEN", "pul-", r"[0-9a-f]{40}", "Pulumi access tokens; gitleaks"),
     prefixed("CLOUDFLARE_ORIGIN_CA_KEY", "v1.0-", r"[0-9a-f]{24}-[0-9a-f]{146}", "Cloudflare Origin CA keys; gitleaks"),
@@ -359,6 +374,15 @@ PREFIXED: tuple[Rule, ...] = (
     ),
     prefixed("FLUTTERWAVE_SECRET_KEY", ("FLWSECK-", "FLWSECK_TEST-"), r"[a-hA-H0-9]{32}-X", "Flutterwave secret keys"),
     prefixed("FLUTTERWAVE_ENCRYPTION_KEY", "FLWSECK_TEST", r"[a-hA-H0-9]{12}", "Flutterwave encryption keys; gitleaks"),
+    # "live_"/"test_" and 30 letters and digits; checked for both cases and a digit, as "test_" also
+    # starts names in code (reviewer P's blind round)
+    prefixed(
+        "MOLLIE_API_KEY",
+        ("live_", "test_"),
+        r"[A-Za-z0-9]{30}",
+        "Mollie docs, 'Authentication': API keys are live_ or test_ and 30 characters",
+        check=_mixed_with_digit,
+    ),
     prefixed("DUFFEL_TOKEN", ("duffel_test_", "duffel_live_"), r"[A-Za-z0-9_\-=]{43}", "Duffel API tokens; gitleaks"),
     prefixed("SHIPPO_TOKEN", ("shippo_live_", "shippo_test_"), r"[a-fA-F0-9]{40}", "Shippo API tokens; gitleaks"),
     prefixed(
@@ -560,6 +584,8 @@ KEYED: tuple[KeyedRule, ...] = (
         r"[0-9]/[0-9]{10,20}/[0-9]{10,20}:[0-9a-f]{32}|[0-9]/[0-9]{10,20}(?::[0-9a-f]{32})?|[0-9a-f]{32}",
         "Asana personal access tokens (version 1 'n/user:hash', version 2 'n/user/token:hash')",
     ),
+    # OpenWeather's API key is sent as the "appid" query parameter (reviewer P's blind round).
+    keyed("OPENWEATHER_API_KEY", r"appid", r"[0-9a-f]{32}", "OpenWeather docs, 'API key': the appid parameter"),
     keyed(
         "ZENDESK_API_TOKEN",
         r"zendesk",

@@ -643,6 +643,31 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
     return None
 
 
+def _across_break(kind: str, found: str, window: str, alone: list[Hit], where: tuple[int, int, int]) -> bool:
+    """A value found across the break is one value, not a value of the first line and more."""
+    start, join, end = where
+    if kind == "token" and found != "JWT":
+        # A value of any type already in the first line's part ("KEY=value" then the next line's
+        # "NAME=...": one .env line after another) is not joined, unless a terminal wrapped it.
+        return not any(hit[1] < join and hit[2] > start for hit in alone) or _terminal_wrap(window, start, join, end)
+    if found == "JWT":
+        return _jwt_across(window, alone, start, join, end)
+    # The first line holds a whole value from there: a table's row.
+    return not any(hit[0] == found and hit[1] <= start for hit in alone)
+
+
+def _jwt_across(window: str, alone: list[Hit], start: int, join: int, end: int) -> bool:
+    """A JWT the break cut: the first line's part alone is none, or one that runs to the break; and the
+    token goes on to the end of the next line ("…In0\n.then we left" is prose), or to the quote that
+    closes the string it opened ('"access_token":"eyJ…W0jxvu' then '9PFA…Jwg","token_type"', a JSON
+    body a log wrapped: reviewer P)."""
+    if any(hit[0] == "JWT" and hit[1] <= start and hit[2] != join for hit in alone):
+        return False
+    if end == len(window):
+        return True
+    return start > 0 and window[start - 1] in "\"'" and window[end] == window[start - 1]
+
+
 def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, int, str, str]) -> list[Hit]:
     """Values found across the break at ``at`` once its lines are joined as ``how`` says (see _wrap_join)."""
     end, start, separator, kind = how
@@ -667,17 +692,8 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
         # Not across the break, or the head of the next line's own number ("+1 415 555" then "2024-01-02").
         if not found_start < join < found_end or (kind == "number" and _CUT_NUMBER.match(window, found_end)):
             continue
-        if kind == "token" and found != "JWT":
-            # A value of any type already in the first line's part ("KEY=value" then the next line's
-            # "NAME=...": one .env line after another) is not joined, unless a terminal wrapped it.
-            if any(hit[1] < join and hit[2] > found_start for hit in alone) and not _terminal_wrap(
-                window, found_start, join, found_end
-            ):
-                continue
-        elif any(hit[0] == found and hit[1] <= found_start for hit in alone):
-            continue  # the first line holds a whole value from there: a table's row
-        elif found == "JWT" and found_end < len(window):
-            continue  # a wrapped JWT goes on to the end of the next line; "…In0\n.then we left" is prose
+        if not _across_break(kind, found, window, alone, (found_start, join, found_end)):
+            continue
         value = window[found_start:found_end]
         if found == "CREDIT_CARD" and not CARD_WORDS.search(text[max(0, line_start - _CARD_LINE_BACK) : end].lower()):
             continue  # named on its line or the line before ("PAN split across lines in the fax:\n5336...")

@@ -163,7 +163,7 @@ def _sas_token(text: str, sig: int, start: int, end: int) -> tuple[int, int]:
 # ---------------------------------------------------------------- keyword-anchored secrets
 
 # Where a secret-like word occurs (in the lower-cased text, found with str.find: no regex pass).
-_HINTS = ("pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "pin", "pat", "bearer")
+_HINTS = ("pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "pin", "pat", "bearer", "appid")
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
 _KEY_MAX = 64
 # What a name means when it is the whole key or its last part.

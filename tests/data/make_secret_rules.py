@@ -279,6 +279,9 @@ RECIPES: list[tuple[str, str, str | None]] = [
     ("DJANGO_SECRET_KEY", "django-insecure-{J50}", "django-insecure-{J40}"),
     ("DISCORD_BOT_TOKEN", "ODU{B23}.{B6}.{B38}", "ODU{B23}.{B6}"),
     ("ZENDESK_API_TOKEN", "ZENDESK_API_TOKEN=«{A40}»", "ZENDESK_API_TOKEN=«{A36}»"),
+    ("MOLLIE_API_KEY", "live_{A30}", "live_{A26}"),
+    ("VAULT_LEGACY_TOKEN", "s.{A24}", "s.{a24}"),
+    ("OPENWEATHER_API_KEY", "GET /data/2.5/weather?q=Oslo&appid=«{H32}»", "GET /data/2.5/weather?q=Oslo&appid=«{H20}»"),
 ]
 CONTEXTS = [
     'export SERVICE_CREDENTIAL="«»"',
