@@ -21,7 +21,14 @@ from tests.helpers import found_values
             "[2024-12-24 09:16] Tyler Okafor: 0I&Gul$uD2  (rotate after, pls)",
             ["0I&Gul$uD2"],
         ),
-        ("Sam: wifi pw?\nAna: Guest2024net", ["Guest2024net"]),
+        ("Sam: wifi pw?\nAna: Guest#2024net", ["Guest#2024net"]),
+        ("what's the bastion password\n\n0I&Gul$uD2", ["0I&Gul$uD2"]),  # after a blank line
+        # Not asked (a commit's subject, a heading, a ticket), or no password's symbol in the answer.
+        ("a1b2c3d - Fix reset password\ne4f5a6b - Update readme", []),
+        ("## Change password\nPROJ-1234  fix login form", []),
+        ("[10:00] Ann: did you reset the password?\n[10:01] Bob: build42 - deploying now", []),
+        ("Q: how do I change my password?\nA: Settings2 -> Security", []),
+        ("Reset Password\r\nv1.2.3-rc1 (2024-05-01)", []),
         ("what's the wifi password?\nBob: no idea, ask IT", []),
         ("what's the wifi password?\nBob: checking", []),
         ("Reset your password:\nhttps://example.com/reset", []),
@@ -29,6 +36,13 @@ from tests.helpers import found_values
         # In brackets a few words after its label: a password's own symbol, or both cases and a digit.
         ("> and the password you gave on the phone (glacier.meadow77#) didn't work.", ["glacier.meadow77#"]),
         ("Password rotation is tracked in (JIRA-4521) now", []),
+        ("The password reset fails on the login page (issue#12345)", []),
+        ("password hashing now uses a new backend (Argon2id)", []),
+        ("Password reset uses `resetPasswordV2` now", []),
+        ("The password field is validated by `validatePassword2()`", []),
+        ("Change password (mobile) Android14 crashes", []),
+        ("Password Argon2id:\n- memory 64MB", []),
+        ("passphrase v2-format:\n", []),
         ("the password reset flow (see RFC-7617) is documented", []),
         # A qualifier in brackets between label and value; the value before the colon that opens a block.
         ("become password (sudo) n0uI3mhB?XMc.", ["n0uI3mhB?XMc"]),
@@ -83,6 +97,35 @@ def test_secrets_apart_from_their_label(text: str, values: list[str]) -> None:
         ("- 고객 문의 담당자 이수진 010-7741-2093", ["010-7741-2093"]),
         ("- 고객 문의 담당자 이수진 01077412093", []),  # bare digits need a word that says phone
         ("- Lee: 010-7741-2093 moved", []),  # in English text: no configured region holds it, nothing says phone
+        # A fresh attacker's: a line's phone label alone makes no number a phone; a version, a tax id, an
+        # article or an order number in those scripts is no phone.
+        ("Mobile app release: build 3456-7890, PR 1234-5678", []),
+        ("Phone hours: 09:00-17:00 Mon-Fri, ext 2024-1234", []),
+        ("Версия 8.495.631.20.44", []),
+        ("ИНН 8-495-631-20-44", []),
+        ("Артикул 8-916-482-73-19", []),
+        ("주문번호 010-1234-5678 배송 완료", []),
+        ("订单号 010-12345678 已发货", []),
+        # A line led by a country's code; a range is a phone where the text says phone.
+        ("* TR — Elif Demir, 0501 758 55 93", ["0501 758 55 93"]),
+        ("- BR: Camila, (11) 99022-3803", ["(11) 99022-3803"]),
+        ("ID: 0501 758 55 93", []),
+        ("Phone: 5551-5559", ["5551-5559"]),
+        # Values split across a row's cells, named by its first cell; aligned columns.
+        (
+            "| IBAN | DE11 3704 0044 | 7414 5525 01 |\n| contact | +31 6 | 38160050 |",
+            ["DE11 3704 0044 | 7414 5525 01", "+31 6 | 38160050"],
+        ),
+        ("| iban | DE89 3704 0044 0532 0130 00 | x |", ["DE89 3704 0044 0532 0130 00"]),
+        (
+            "      nombre           telefono\n578   Javier Moreno    670 46 16 70\n",
+            ["670 46 16 70"],
+        ),
+        ('  password            = var.db_password\n  cidr_blocks         = ["10.40.0.0/16"]', []),
+        # Dates in a phone's column; versions before an ellipsis.
+        ("INSERT INTO stores (id, phone) VALUES (1, '2024-01-15');", []),
+        ("v1.2...1.2.3.4", []),
+        ("Downloading 1...2...3...4.5.6.7 done", []),
     ],
 )
 def test_phones_named_by_their_surroundings(text: str, values: list[str]) -> None:

@@ -161,9 +161,9 @@ def altered(name: str) -> list[str]:
         # password in backticks after its label, ENV.fetch's default, Express's signed cookie as the
         # view decodes it, curl -b, a key named "bearer", "Phones:", "ligou de", an address after an
         # ellipsis, an address after a URL in a CSV row), 580 after (Mollie's and Vault's older token
-        # shapes, OpenWeather's appid, a JWT wrapped inside a JSON string). Left: phones in pandas'
-        # fixed-width output or with only a country code beside them, values split across table cells.
-        ("p", "claim", None, 0.985),
+        # shapes, OpenWeather's appid, a JWT wrapped inside a JSON string), 585 after (phones in columns
+        # aligned by spaces, on a line led by a country's code, values split across a row's cells).
+        ("p", "claim", None, 0.995),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

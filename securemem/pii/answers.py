@@ -23,19 +23,26 @@ from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
 
-_LABELS = ("password", "passwort", "passphrase", "pass phrase", "passcode", "pwd", "pw", "kennwort", "wachtwoord",
-           "mot de passe", "contraseña", "senha", "hasło")  # fmt: skip
+_LABELS = ("password", "passwort", "passphrase", "pass phrase", "passcode", "passwd", "pwd", "pw", "kennwort",
+           "wachtwoord", "mot de passe", "contraseña", "senha", "hasło")  # fmt: skip
 _LABEL = "|".join(sorted(_LABELS, key=len, reverse=True))
 # Each pattern is tried only where a label starts a word (found by substring searches: no pattern
 # steps through ordinary text).
 # A question (or a request) that ends its line with the label: "what's the bastion password?",
 # "send me the wifi pw pls". Not a format's field list ("hostname:port:database:username:password",
-# .pgpass's header: see _NOT_BEFORE).
-_ASKED = re.compile(rf"(?:{_LABEL})[ \t]*(?:\?+|pls|please)?[ \t]*\??[ \t]*\r?(?:\n|\Z)")
-# The next line's message: a quote mark, up to two bracketed stamps ("[2024-12-24 09:16]", "[victim]"),
-# a speaker and a colon, then the first word.
+# .pgpass's header: see _NOT_BEFORE), not a heading or a commit's subject ("## Change password": the
+# line must end in "?" or hold a word that asks, _ASKING). Possessive blanks: a run of them is read
+# once, however the match fails (an attacker's "password" and 2,000 spaces took 43 s).
+_ASKED = re.compile(rf"(?:{_LABEL})[ \t]*+(?:(?:\?+|pls|please)[ \t]*+)?\r?(?:\n|\Z)")
+_ASKING = re.compile(
+    r"\?|(?<![\w'])(?:what|what's|whats|which|where|send|share|give|need|pls|please|can|could|qual|cuál|cual|quel|"
+    r"welches|wie|hast|tienes|tem|gimme)(?!\w)"
+)
+_QUESTION_BACK = 96  # characters of the question's line read for a word that asks
+# The next line's message (a blank line may come first): a quote mark, up to two bracketed stamps
+# ("[2024-12-24 09:16]", "[victim]"), a speaker and a colon, then the first word.
 _ANSWER = re.compile(
-    r"[ \t]*(?:>[ \t]*)*(?:\[[^\]\n]{1,40}\][ \t]*){0,2}(?:[^\s:\[\]][^\n:\[\]]{0,38}:[ \t]+)?"
+    r"(?:[ \t]*\r?\n)?[ \t]*(?:>[ \t]*)*(?:\[[^\]\n]{1,40}\][ \t]*){0,2}(?:[^\s:\[\]][^\n:\[\]]{0,38}:[ \t]+)?"
     r"(?P<value>[^\s\"'`:,;|]{6,64})(?=[ \t]*(?:\r?$|[ \t]\(|[ \t]{2}|[ \t]-))",
     re.MULTILINE,
 )
@@ -48,7 +55,7 @@ _BRACKETED = re.compile(
 # "become password (sudo) n0uI3mhB?XMc", "password (prod): ...".
 _QUALIFIED = re.compile(rf"(?:{_LABEL})[ \t]*\([^()\n]{{1,24}}\)[ \t]*(?:[:=]|is)?[ \t]*(?P<value>[^\s\"'`]{{6,64}})")
 # "passphrase LedgerKey#2231:" ending its line: the block it opens follows.
-_BEFORE_COLON = re.compile(rf"(?:{_LABEL})[ \t]+(?P<value>[^\s:\"'`]{{6,64}}):[ \t]*\r?(?:\n|\Z)")
+_BEFORE_COLON = re.compile(rf"(?:{_LABEL})[ \t]+(?P<value>[^\s:\"'`]{{6,64}})[ \t]?:[ \t]*\r?(?:\n|\Z)")
 _NOT_BEFORE = frozenset(":/.-_,;|\t")  # a label inside a word, a path, a field list, a table's header, code
 _TRAILING = ".,;:!?)"
 _STRONG_SYMBOLS = frozenset("!#$%&*@^~?+=")
@@ -97,22 +104,27 @@ def find_answered_passwords(scan: Scan) -> Iterator[Hit]:
     for at in _label_starts(scan):
         asked = _ASKED.match(lower, at)
         if asked is not None:
-            if asked.group().endswith("\n"):
+            if asked.group().endswith("\n") and _asks(lower, at, asked.end()):
                 answer = _ANSWER.match(lower, asked.end())
                 if answer is not None:
                     yield from _value(text, *answer.span("value"))
             continue
-        bracketed = _BRACKETED.match(lower, at)  # brackets also hold ticket numbers and remarks: strict
-        found = bracketed or _QUALIFIED.match(lower, at) or _BEFORE_COLON.match(lower, at)
+        found = _BRACKETED.match(lower, at) or _QUALIFIED.match(lower, at) or _BEFORE_COLON.match(lower, at)
         if found is not None:
-            group = "code" if found is bracketed and found["code"] is not None else "value"
-            yield from _value(text, *found.span(group), strict=found is bracketed)
+            group = "code" if found.re is _BRACKETED and found["code"] is not None else "value"
+            yield from _value(text, *found.span(group))
 
 
-def _value(text: str, start: int, end: int, strict: bool = False) -> Iterator[Hit]:
+def _asks(lower: str, label: int, end: int) -> bool:
+    """The label's line asks for it: a question mark, or a word that asks before the label."""
+    line = max(lower.rfind("\n", 0, label) + 1, label - _QUESTION_BACK)
+    return "?" in lower[label:end] or _ASKING.search(lower, line, label) is not None
+
+
+def _value(text: str, start: int, end: int) -> Iterator[Hit]:
     while end > start and text[end - 1] in _TRAILING and not _balanced_bracket(text, start, end):
         end -= 1
-    if _password_like(text[start:end], strict):
+    if _password_like(text[start:end]):
         yield "PASSWORD", start, end
 
 
@@ -120,21 +132,19 @@ def _balanced_bracket(text: str, start: int, end: int) -> bool:
     return text[end - 1] == ")" and text.count("(", start, end) >= text.count(")", start, end)
 
 
-def _password_like(value: str, strict: bool = False) -> bool:
-    """6 to 64 characters of letters with a digit, or of both cases with a symbol; not a path, a URL,
-    an address, a placeholder or a name of code. ``strict``: a symbol of a password's own ("#", "!",
-    "$"...) or small and capital letters with a digit ("JIRA-4521" and "RFC-7617" are references)."""
+# What words, names and references look like with a symbol in them: "issue#12345", "PROJ-1234".
+_REFERENCE = re.compile(r"(?:[a-z]+|[A-Z]+)[#\-_][0-9]+|v?[0-9]+(?:\.[0-9]+)+(?:[\-+][A-Za-z0-9.]+)?")
+
+
+def _password_like(value: str) -> bool:
+    """6 to 64 characters with letters and one of a password's own symbols ("!", "#", "$", "%", "&",
+    "*", "@", "^", "~", "?", "+", "="): a value these looser forms give is a password only when it
+    could be nothing else. Not a reference ("issue#12345"), a version, a call ("check()"), an address,
+    a path or a URL."""
     if not 6 <= len(value) <= 64 or "://" in value or value.startswith(("/", "<", "$", "{", "%")):
         return False
-    letters = sum(char.isalpha() for char in value)
-    digits = sum(char.isdigit() for char in value)
-    symbols = [char for char in value if not char.isalnum()]
-    if not letters or ("@" in value and "." in value.rsplit("@", 1)[1]):
-        return False  # no letter, or an email address
-    if all(char in "._-" for char in symbols) and (not digits or value.replace("_", "").replace(".", "").isalpha()):
-        return False  # a name of code, a file name
-    mixed = value.lower() != value != value.upper()
-    strong = any(char in _STRONG_SYMBOLS for char in symbols)
-    if strict:
-        return strong or (mixed and bool(digits))
-    return (bool(digits) and letters >= 2) or (mixed and strong)
+    if not any(char.isalpha() for char in value) or _REFERENCE.fullmatch(value) or value.endswith("()"):
+        return False
+    if "@" in value and "." in value.rsplit("@", 1)[1]:
+        return False  # an email address
+    return any(char in _STRONG_SYMBOLS for char in value)

@@ -54,6 +54,9 @@ _SSN = re.compile(r"([0-9]{3})([- ]?)([0-9]{2})\2([0-9]{4})")
 _CARD = re.compile(r"[0-9]{4}(?:[ \-]?[0-9]{2,6}){2,4}")
 _PHONE = re.compile(r"\+?[0-9(][0-9 ().\-/]{5,22}[0-9]")
 _IBAN = re.compile(r"[A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{11,40}")
+_DATE = re.compile(
+    r"[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}|[0-9]{1,2}[-./][0-9]{1,2}[-./][0-9]{2,4}"
+)  # in a phone column
 _STOP = frozenset(("", "none", "null", "n/a", "na", "-", "redacted", "hidden", "*****", "xxx", "password", "secret"))
 
 
@@ -199,8 +202,10 @@ def _valid(kind: str, value: str, regions: tuple[str, ...]) -> bool:
         return _CARD.fullmatch(value) is not None and 12 <= len(digits) <= 19 and card_number_valid(digits)
     if kind == "PHONE":
         # A column that says phone may hold other countries' numbers, as a label that says so may
-        return _PHONE.fullmatch(value) is not None and (
-            phone_e164(value, regions) is not None or valid_where_said(value)
+        return (
+            _PHONE.fullmatch(value) is not None
+            and _DATE.fullmatch(value) is None
+            and (phone_e164(value, regions) is not None or valid_where_said(value))
         )
     if kind == "IBAN":
         return _IBAN.fullmatch(value) is not None and iban_valid(value.replace(" ", "").upper())
@@ -262,3 +267,91 @@ def _sql_row(text: str, at: int, columns: int) -> tuple[list[tuple[int, int]], i
         elif len(cells) < columns:
             return None
     return (cells, at + 1) if text.startswith(")", at) else None
+
+
+# A value split across the cells of a row whose first cell names it ("| IBAN | DE11 3704 0044 | 7414
+# 5525 01 |", an OCR'd form's boxes, reviewer P): the row's other cells read as one value, which must
+# still pass its type's check.
+_PIPE_ROW = re.compile(r"^[ \t]*\|(?P<cells>(?:[^|\n]*\|){3,6})[ \t]*\r?$", re.MULTILINE)
+_ROW_WORDS = re.compile(r"[a-z]+")
+_ROW_KINDS = {"iban": "IBAN", "card": "CREDIT_CARD", "pan": "CREDIT_CARD", "ssn": "US_SSN", "contact": "PHONE"}
+
+
+def may_hold_split_cells(scan: Scan) -> bool:
+    return "\n" in scan.text and scan.text.count("|") >= 4
+
+
+def _row_kind(label: str) -> str | None:
+    for word in _ROW_WORDS.findall(label.lower()):
+        kind = _ROW_KINDS.get(word) or (_COLUMNS.get(word) if _COLUMNS.get(word) == "PHONE" else None)
+        if kind is not None:
+            return kind
+    return None
+
+
+def find_split_cells(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    for row in _PIPE_ROW.finditer(text):
+        start = row.start("cells")
+        cells: list[tuple[int, int]] = []
+        for cell in row["cells"].split("|")[:-1]:
+            low, high = start, start + len(cell)
+            while low < high and text[low] in " \t":
+                low += 1
+            while high > low and text[high - 1] in " \t":
+                high -= 1
+            cells.append((low, high))
+            start += len(cell) + 1
+        kind = _row_kind(text[cells[0][0] : cells[0][1]])
+        values = [cell for cell in cells[1:] if cell[1] > cell[0]]
+        if kind is None or len(values) < 2:
+            continue
+        joined = " ".join(text[low:high] for low, high in values)
+        first = text[values[0][0] : values[0][1]]  # a whole value alone: a row of values, not one split
+        if _valid(kind, joined, scan.phone_regions) and not _valid(kind, first, scan.phone_regions):
+            yield kind, values[0][0], values[-1][1]
+
+
+# A table aligned by spaces (pandas' and psql's output, a report's columns): the header's names two
+# spaces or more apart, each row's cell under its name ("telefono" above "670 46 16 70": reviewer P),
+# right-aligned (pandas), left-aligned or roughly so: the one cell that shares a column with the name.
+_ALIGNED_CELL = re.compile(r"\S+(?: \S+)*")
+_MAX_ALIGNED_ROWS = 1_000
+_NAMES_ONLY = re.compile(r"[ \t]*[\w#.\-]+(?: [\w#.\-]+)*(?:[ \t]{2,}[\w#.\-]+(?: [\w#.\-]+)*)+[ \t]*")
+
+
+def may_hold_aligned_columns(scan: Scan) -> bool:
+    return "\n" in scan.text and "   " in scan.text
+
+
+def find_aligned_columns(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    done = 0
+    for line in _header_lines(scan):
+        end = _line_end(text, line)
+        if line < done or end - line > _MAX_HEADER or not _NAMES_ONLY.fullmatch(text, line, end):
+            continue  # a delimited table's (read above), or a line of code or settings ("password   = var.pw")
+        names = list(_ALIGNED_CELL.finditer(text, line, end))
+        named = [(found.start() - line, found.end() - line, _kind(found.group())) for found in names]
+        if len(names) < 2 or not any(kind for _, _, kind in named):
+            continue
+        row = end + 1
+        for _ in range(_MAX_ALIGNED_ROWS):
+            row_end = _line_end(text, row) if row < len(text) else row
+            cells = text[row:row_end]
+            if not cells.strip():
+                break
+            for low, high, kind in named:
+                if kind is None:
+                    continue
+                span = _aligned(cells, low, high)
+                if span is not None and _valid(kind, cells[span[0] : span[1]], scan.phone_regions):
+                    yield kind, row + span[0], row + span[1]
+            row = text.find("\n", row_end) + 1 or len(text)
+        done = row
+
+
+def _aligned(row: str, low: int, high: int) -> tuple[int, int] | None:
+    """The one cell of ``row`` under its header's name (sharing a column with it), if only one is."""
+    under = [cell.span() for cell in _ALIGNED_CELL.finditer(row) if cell.start() < high and cell.end() > low]
+    return under[0] if len(under) == 1 else None

@@ -1242,7 +1242,7 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
     if (
         (start and _glued_wrongly(text, start, words, candidate, scan.phone_regions))
         or _table_cells(candidate, words)
-        or _range(candidate)
+        or (_range(candidate) and not _PHONE_WORDS.intersection(words[-3:]))
     ):
         return 0
     # A reference noun before it ("order 4155552671") makes it a reference, unless the number is
@@ -1397,7 +1397,17 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
     if not candidate.startswith(("+", "(+")):
         if (_SAID_WORDS.intersection(words[-3:]) or _line_says_phone(scan.text, start)) and valid_where_said(candidate):
             return True
-        if not candidate.isdigit() and _valid_in(candidate, _script_regions(scan), trunk_written=True):
+        if (
+            not candidate.isdigit()
+            and (
+                (
+                    _SCRIPT_SHAPED.fullmatch(candidate)
+                    and _valid_in(candidate, _script_regions(scan), trunk_written=True)
+                )
+                or _valid_in(candidate, _line_country(scan, start))
+            )
+            and not _named_in_script(scan.text, start)
+        ):
             return True
     if "US" in scan.phone_regions and _nanp_shaped(candidate):
         return True  # "(788) 339-9869": the North American plan's shape, written as one, area code in service or not
@@ -1580,13 +1590,14 @@ def _valid_in(candidate: str, codes: tuple[str, ...], trunk_written: bool = Fals
 
 
 def _line_says_phone(text: str, start: int) -> bool:
-    """The label that opens the number's line names a phone ("Телефон для связи: +7 (916) 482-73-19,
-    доп. 8 495 631-20-44": the second number is the line's too; reviewer M)."""
+    """The label that opens the number's line names a phone and an international number came first
+    ("Телефон для связи: +7 (916) 482-73-19, доп. 8 495 631-20-44": the second number is the line's
+    too; reviewer M). Not any number after such a label ("Mobile app release: build 3456-7890")."""
     if start < 0:
         return False
     line = text.rfind("\n", 0, start) + 1
     colon = text.find(":", line, start)
-    if colon == -1 or colon - line > _LABEL_REACH:
+    if colon == -1 or colon - line > _LABEL_REACH or _INTERNATIONAL_BEFORE.search(text, colon, start) is None:
         return False
     words = _WORDS.findall(text[line:colon].lower())
     singulars = [word[:-1] for word in words if word[-1:] == "s"]  # "Phones:"
@@ -1594,6 +1605,7 @@ def _line_says_phone(text: str, start: int) -> bool:
 
 
 _LABEL_REACH = 48
+_INTERNATIONAL_BEFORE = re.compile(r"\+[ ]?\(?[0-9]")
 
 # The regions a text's script names: a national number written in Korean text is read as Korea's
 # ("담당자 이수진 010-7741-2093", reviewer M), in Japanese as Japan's, and so on. Only numbers written
@@ -1608,6 +1620,50 @@ _SCRIPTS = (
     (re.compile("[\u0600-\u06ff]"), ("SA", "AE", "EG", "MA")),
     (re.compile("[\u0e00-\u0e7f]"), ("TH",)),
 )
+
+
+# A line led by a country's code ("* TR — Elif Demir, 0501 758 55 93", "- BR: Camila ... (11)
+# 99022-3803": a multinational team's list, reviewer P): that country's numbers written with
+# separators, valid there. Not the codes that are also a label's word ("ID:", "NO:", "PS:").
+_COUNTRY_LEAD = re.compile(r"[ \t]*(?:[-*•>]+[ \t]*)?(?:\*\*)?(?P<code>[A-Z]{2})(?:\*\*)?[ \t]*[-—–:|(]")
+_LABEL_CODES = frozenset(
+    ["ID", "NO", "IS", "IT", "AT", "BE", "TO", "AM", "PM", "OR", "ME", "MY", "AS", "BY", "SO", "DO", "GO", "UP",
+     "OK", "HI", "PS", "CC", "TV", "RE", "NB", "AD", "AI", "BS", "CV", "DM", "GA", "LA", "MD", "NE", "PR", "SA"]
+)  # fmt: skip
+
+
+def _line_country(scan: Scan, start: int) -> tuple[str, ...]:
+    if start < 0:
+        return ()
+    lead = _COUNTRY_LEAD.match(scan.text, scan.text.rfind("\n", 0, start) + 1, start)
+    code = lead["code"] if lead is not None else ""
+    if not code or code in scan.phone_regions or code in _LABEL_CODES or code not in phonenumbers.SUPPORTED_REGIONS:
+        return ()
+    return (code,)
+
+
+# Written as those countries write phone numbers: groups set apart by spaces, dashes or brackets
+# ("Версия 8.495.631.20.44" is a version).
+_SCRIPT_SHAPED = re.compile(r"[0-9()][0-9() \-]*[0-9]")
+# A reference's name right before the number, in those scripts ("주문번호 010-1234-5678", "ИНН ...",
+# "订单号 ..."), as the view writes them (Cyrillic letters that look Latin are Latin there).
+_SCRIPT_REFERENCES = tuple(
+    normalise_text(spelling).lower()
+    for word in (
+        "주문번호", "주문", "송장", "운송장", "사업자등록번호", "계좌", "번호", "注文番号", "注文", "伝票", "請求書",
+        "品番", "订单号", "订单", "单号", "运单", "编号", "发票", "инн", "огрн", "кпп", "артикул", "заказ", "заказа",
+        "счет", "счёт", "договор", "версия", "код", "номер обращения", "накладная",
+    )
+    for spelling in (word, word.upper())  # "ИНН" reads "иhh" in the view, "инн" reads "инн"
+)  # fmt: skip
+_REFERENCE_BACK = 16  # characters before the number read for those names
+
+
+def _named_in_script(text: str, start: int) -> bool:
+    if start < 0 or text.isascii():
+        return False
+    before = text[max(0, start - _REFERENCE_BACK) : start].lower()
+    return any(word in before for word in _SCRIPT_REFERENCES)
 
 
 def _script_regions(scan: Scan) -> tuple[str, ...]:

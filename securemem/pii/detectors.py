@@ -35,7 +35,16 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from securemem.pii import entities
 from securemem.pii.answers import find_answered_passwords, may_hold_answered_password
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
-from securemem.pii.columns import find_columns, find_sql_inserts, may_hold_columns, may_hold_sql_insert
+from securemem.pii.columns import (
+    find_aligned_columns,
+    find_columns,
+    find_split_cells,
+    find_sql_inserts,
+    may_hold_aligned_columns,
+    may_hold_columns,
+    may_hold_split_cells,
+    may_hold_sql_insert,
+)
 from securemem.pii.contact import (
     PHONE_CONTEXT,
     PHONE_DIGITS,
@@ -164,6 +173,9 @@ class _Builtin:
     literals: tuple[str, ...] = ()  # needs one of these substrings
     lowered: bool = False  # ... in the lower-cased text
     gate: Callable[[Scan], bool] | None = None  # needs this to hold (a cheap test of its own)
+    # Reads a text's tables, rows or messages as a whole: not run again on the short windows a join
+    # makes (a wrapped line, split literals, spaced-out characters), where no table or message is.
+    whole: bool = False
 
 
 # An address, a closing bracket of "[at]", a dashed or spelt-out "at".
@@ -209,7 +221,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_cookie_secrets, literals=("cookie", "-b "), lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_recovery_secrets, gate=may_hold_recovery_secret),
-    _Builtin(frozenset({"PASSWORD"}), find_answered_passwords, gate=may_hold_answered_password),
+    _Builtin(frozenset({"PASSWORD"}), find_answered_passwords, gate=may_hold_answered_password, whole=True),
     _Builtin(frozenset(rule.type for rule in KEYED), find_labelled_tokens, gate=may_hold_labelled_token),
     _Builtin(
         frozenset({"PASSWORD", "GENERIC_SECRET", "PRIVATE_KEY"}),
@@ -223,6 +235,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
         find_columns,
         literals=("\n",),
         gate=may_hold_columns,
+        whole=True,
     ),
     _Builtin(
         frozenset({"US_SSN", "PHONE", "CREDIT_CARD", "IBAN", "PASSWORD", "GENERIC_SECRET"}),
@@ -230,6 +243,21 @@ _BUILTINS: tuple[_Builtin, ...] = (
         literals=("values",),
         lowered=True,
         gate=may_hold_sql_insert,
+        whole=True,
+    ),
+    _Builtin(
+        frozenset({"US_SSN", "PHONE", "CREDIT_CARD", "IBAN"}),
+        find_split_cells,
+        literals=("|",),
+        gate=may_hold_split_cells,
+        whole=True,
+    ),
+    _Builtin(
+        frozenset({"US_SSN", "PHONE", "CREDIT_CARD", "IBAN", "PASSWORD", "GENERIC_SECRET"}),
+        find_aligned_columns,
+        literals=("   ",),
+        gate=may_hold_aligned_columns,
+        whole=True,
     ),
 )
 
@@ -284,13 +312,14 @@ def _rarest(literal: str) -> str:
 
 
 @lru_cache(maxsize=256)
-def _plan(wanted: frozenset[str], version: int) -> tuple[_Step, ...]:
-    """The built-in detectors to run for ``wanted``: (run, filter its hits, digits, literals, lowered, gate)."""
+def _plan(wanted: frozenset[str], version: int, window: bool = False) -> tuple[_Step, ...]:
+    """The built-in detectors to run for ``wanted``: (run, filter its hits, digits, literals, lowered, gate);
+    on a join's ``window``, not those that read a whole text's tables and messages."""
     del version  # part of the cache key only
     return tuple(
         (b.run, not b.types <= wanted, b.digits, tuple((_rarest(lit), lit) for lit in b.literals), b.lowered, b.gate)
         for b in _BUILTINS
-        if b.types & wanted
+        if b.types & wanted and not (window and b.whole)
     )
 
 
@@ -461,7 +490,8 @@ def _literal_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
             cursor = end
         pieces.append(text[cursor:high])
         origin.extend(range(cursor, high))
-        for kind, found_start, found_end in _builtin_hits(Scan("".join(pieces), scan.phone_regions), wanted):
+        joined = Scan("".join(pieces), scan.phone_regions)
+        for kind, found_start, found_end in _builtin_hits(joined, wanted, window=True):
             first, last = origin[found_start], origin[found_end - 1]
             if last - first != found_end - 1 - found_start:  # across a junction
                 hits.append((kind, first, last + 1))
@@ -532,7 +562,7 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         prefix = start - low
         # Digits, maybe after a clause's punctuation ("rows): 6 1 7 5 ..." read from its ":").
         digits_only = all(text[at].isdigit() or canonical[at] == _PUNCTUATION for at in kept)
-        for kind, found_start, found_end in _builtin_hits(Scan(joined, scan.phone_regions), wanted):
+        for kind, found_start, found_end in _builtin_hits(Scan(joined, scan.phone_regions), wanted, window=True):
             if found_end <= prefix:
                 continue  # in the context alone: the main scan has it
             if digits_only and not _spoken_of(kind, context.lower()):
@@ -686,9 +716,9 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
         types = wanted - _WRAP_NUMERIC - {"EMAIL", "US_SSN", "IP_ADDRESS"}
     if not types:
         return []
-    alone = _builtin_hits(Scan(head, scan.phone_regions), types)
+    alone = _builtin_hits(Scan(head, scan.phone_regions), types, window=True)
     hits: list[Hit] = []
-    for found, found_start, found_end in _builtin_hits(Scan(window, scan.phone_regions), types):
+    for found, found_start, found_end in _builtin_hits(Scan(window, scan.phone_regions), types, window=True):
         # Not across the break, or the head of the next line's own number ("+1 415 555" then "2024-01-02").
         if not found_start < join < found_end or (kind == "number" and _CUT_NUMBER.match(window, found_end)):
             continue
@@ -760,12 +790,12 @@ def _spoken_of(kind: str, context: str) -> bool:
     return True
 
 
-def _builtin_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
+def _builtin_hits(scan: Scan, wanted: frozenset[str], window: bool = False) -> list[Hit]:
     candidates: list[Hit] = []
     text = scan.text
     lower = scan.lower
     most_digits = -1  # not counted yet
-    for run, filtered, digits, literals, lowered, gate in _plan(wanted, entities.version()):
+    for run, filtered, digits, literals, lowered, gate in _plan(wanted, entities.version(), window):
         if digits:
             if most_digits == -1:
                 most_digits = scan.most_digits

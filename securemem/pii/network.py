@@ -11,8 +11,12 @@ from securemem.pii.scan import Scan, Span, accepted
 
 # Not glued to a word or to more dotted numbers: "1.2.3.4.5" (a version) holds no address.
 # An underscore may join it to a name ("backup_192.168.1.10.tar.gz"), an ellipsis to what comes before
-# ("established between 85.103.124.133[...]...62.71.152.105[...]", strongSwan's log).
-_IPV4 = re.compile(r"[0-9](?<![A-Za-z0-9][0-9])(?<![^.]\.[0-9])[0-9]{0,2}(?:\.[0-9]{1,3}){3}(?![A-Za-z0-9]|\.[0-9])")
+# ("established between 85.103.124.133[...]...62.71.152.105[...]", strongSwan's log), not a range
+# of versions ("1.2...1.2.3.4").
+_IPV4 = re.compile(
+    r"[0-9](?<![A-Za-z0-9][0-9])(?<![^.]\.[0-9])(?<![0-9]\.\.[0-9])(?<![0-9]\.\.\.[0-9])[0-9]{0,2}"
+    r"(?:\.[0-9]{1,3}){3}(?![A-Za-z0-9]|\.[0-9])"
+)
 # "version 10.0.0.1" and "build 1.2.3.4" are release numbers that happen to have four parts.
 # The word may end a name, and a quote or a bracket may follow it: 'AssemblyVersion("1.0.0.0")'.
 _OID_LINE = re.compile(r"\boids?\b|object identifier|\basn\.1\b", re.IGNORECASE)
