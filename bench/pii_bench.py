@@ -405,6 +405,10 @@ def worst_cases(size: int) -> dict[str, str]:
         "near-miss-keys": fill("password: required; token: ${TOKEN}; "),
         "cli-passwords": fill("mysql -p'"),
         "password-tags": fill("<password><b>"),
+        "asked-blanks": "password" + " " * size + "x",
+        "label-words": fill("password " + "a " * 8 + "("),
+        "sql-rows": "INSERT INTO t (id, ssn) VALUES " + fill("(1, '123456789'),"),
+        "aligned-rows": "name   phone\n" + fill("a      1 2 3 4 5 6 7\n"),
     }
 
 

@@ -668,6 +668,16 @@ HOSTILE.update(
         "html-spaces": "020&nbsp;" * (FIFTH // 9),
         "json-solidus": "https:\\/\\/" * (FIFTH // 10),
         "glued-fields": "ssn#123-45-6789dob#" * (FIFTH // 19),
+        # This stop's forms: a label's blanks before the next message (cubic: 43 s for 2,000 spaces),
+        # labels followed by words and brackets, SQL rows, bordered and aligned tables, split cells.
+        "asked-blanks": "password" + " " * FIFTH + "x",
+        "asked-mixed-blanks": "password" + " \t" * (FIFTH // 2) + "?x",
+        "label-words": ("password " + "a " * 8 + "(") * (FIFTH // 26),
+        "sql-rows": "INSERT INTO t (id, ssn) VALUES " + "(1, '123456789')," * (FIFTH // 17),
+        "table-rules": "| ssn | phone |\n" + "+----+----+\n" * (FIFTH // 12),
+        "aligned-rows": "name   phone\n" + "a      1 2 3 4 5 6 7\n" * (FIFTH // 21),
+        "split-cells": "| iban | DE89 | 3704 | 0044 | 0532 |\n" * (FIFTH // 37),
+        "ellipsis-addresses": "...1.2.3.4" * (FIFTH // 10),
     }
 )
 
