@@ -23,6 +23,13 @@ from tests.helpers import found_values
         ),
         ("Sam: wifi pw?\nAna: Guest#2024net", ["Guest#2024net"]),
         ("what's the bastion password\n\n0I&Gul$uD2", ["0I&Gul$uD2"]),  # after a blank line
+        # A question that goes on after its label, and labels of other scripts.
+        ("what is the password for the vpn?\nbob: Kx9#mQ2pZw", ["Kx9#mQ2pZw"]),
+        ("пароль от wifi?\nИван: K9x!mQ2pZ", ["K9x!mQ2pZ"]),
+        ("サーバーのパスワードは？\n田中: Kx9#mQ2pZw", ["Kx9#mQ2pZw"]),
+        ("비밀번호 뭐예요?\n민수: 0I&Gul$uD2", ["0I&Gul$uD2"]),
+        ("пароль (sudo) n0uI3mhB?XMc", ["n0uI3mhB?XMc"]),
+        ("password reset done?\nyes: it works!x", []),
         # Not asked (a commit's subject, a heading, a ticket), or no password's symbol in the answer.
         ("a1b2c3d - Fix reset password\ne4f5a6b - Update readme", []),
         ("## Change password\nPROJ-1234  fix login form", []),

@@ -19,13 +19,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from securemem.pii.normalize import normalise_text
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
 
+# Labels of other scripts as the view writes them (Cyrillic letters that look Latin are Latin there,
+# in small and capital letters): "пароль (sudo) ...", "パスワード (sudo) ...", "비밀번호" then the answer.
+_SCRIPT_LABELS = tuple(
+    {
+        normalise_text(spelling).lower()
+        for word in ("пароль", "パスワード", "비밀번호", "密码", "密碼", "암호")
+        for spelling in (word, word.upper())
+    }
+)
 _LABELS = ("password", "passwort", "passphrase", "pass phrase", "passcode", "passwd", "pwd", "pw", "kennwort",
-           "wachtwoord", "mot de passe", "contraseña", "senha", "hasło")  # fmt: skip
-_LABEL = "|".join(sorted(_LABELS, key=len, reverse=True))
+           "wachtwoord", "mot de passe", "contraseña", "senha", "hasło", *_SCRIPT_LABELS)  # fmt: skip
+_LABEL = "|".join(re.escape(label) for label in sorted(_LABELS, key=len, reverse=True))
 # Each pattern is tried only where a label starts a word (found by substring searches: no pattern
 # steps through ordinary text).
 # A question (or a request) that ends its line with the label: "what's the bastion password?",
@@ -33,7 +43,11 @@ _LABEL = "|".join(sorted(_LABELS, key=len, reverse=True))
 # .pgpass's header: see _NOT_BEFORE), not a heading or a commit's subject ("## Change password": the
 # line must end in "?" or hold a word that asks, _ASKING). Possessive blanks: a run of them is read
 # once, however the match fails (an attacker's "password" and 2,000 spaces took 43 s).
-_ASKED = re.compile(rf"(?:{_LABEL})[ \t]*+(?:(?:\?+|pls|please)[ \t]*+)?\r?(?:\n|\Z)")
+# A question may go on for a few words after its label ("пароль от wifi?", "비밀번호 뭐예요?", "パスワードは？").
+_ASKED = re.compile(
+    rf"(?:{_LABEL})(?:[ \t]*+(?:(?:\?+|pls|please)[ \t]*+)?|(?:[ \t]*+[^\s?]{{1,12}}){{1,3}}?[ \t]*+\?+[ \t]*+)"
+    r"\r?(?:\n|\Z)"
+)
 _ASKING = re.compile(
     r"\?|(?<![\w'])(?:what|what's|whats|which|where|send|share|give|need|pls|please|can|could|qual|cuál|cual|quel|"
     r"welches|wie|hast|tienes|tem|gimme)(?!\w)"
@@ -56,12 +70,14 @@ _BRACKETED = re.compile(
 _QUALIFIED = re.compile(rf"(?:{_LABEL})[ \t]*\([^()\n]{{1,24}}\)[ \t]*(?:[:=]|is)?[ \t]*(?P<value>[^\s\"'`]{{6,64}})")
 # "passphrase LedgerKey#2231:" ending its line: the block it opens follows.
 _BEFORE_COLON = re.compile(rf"(?:{_LABEL})[ \t]+(?P<value>[^\s:\"'`]{{6,64}})[ \t]?:[ \t]*\r?(?:\n|\Z)")
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _NOT_BEFORE = frozenset(":/.-_,;|\t")  # a label inside a word, a path, a field list, a table's header, code
 _TRAILING = ".,;:!?)"
 _STRONG_SYMBOLS = frozenset("!#$%&*@^~?+=")
 
 
-_OTHER_LABELS = ("kennwort", "wachtwoord", "contraseña", "senha", "hasło")  # the labels without "pass" or "pw"
+# The labels without "pass" or "pw".
+_OTHER_LABELS = ("kennwort", "wachtwoord", "contraseña", "senha", "hasło", *_SCRIPT_LABELS)
 
 
 def may_hold_answered_password(scan: Scan) -> bool:
@@ -85,11 +101,15 @@ def _label_starts(scan: Scan) -> list[int]:
     found += [at - 7 for at in found if lower.startswith("mot de ", at - 7)]
     if "wort" in lower or "woord" in lower or "senha" in lower or not lower.isascii():
         found += [at for label in _OTHER_LABELS for at in _occurrences(lower, label)]
-    return sorted({at for at in found if at == 0 or (at > 0 and not _inside_word(lower[at - 1]))})
+    return sorted({at for at in found if at == 0 or (at > 0 and not _inside_word(lower, at))})
 
 
-def _inside_word(before: str) -> bool:
-    return before.isalnum() or before in _NOT_BEFORE
+def _inside_word(lower: str, at: int) -> bool:
+    """The label at ``at`` goes on a word before it (Japanese, Chinese and Korean write no spaces)."""
+    before = lower[at - 1]
+    if before in _NOT_BEFORE:
+        return True
+    return before.isalnum() and not _CJK.match(lower, at)
 
 
 def _occurrences(lower: str, word: str) -> Iterator[int]:
