@@ -228,6 +228,7 @@ REVIEWS = {
     "n": "pii_review_n.jsonl: blind, as a hostile acceptance suite, taken as it came",
     "o": "pii_review_o.jsonl: blind, long-form content as agents save it, taken as it came",
     "p": "pii_review_p.jsonl: blind, regulated companies' agents' memories, taken as it came",
+    "q": "pii_review_q.jsonl: blind, an engineering organisation's agent memory, taken as it came",
 }
 
 

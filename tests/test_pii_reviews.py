@@ -1,4 +1,4 @@
-"""Sixteen reviewers' corpora, written by people who had not seen this package's corpora, hold today's
+"""Seventeen reviewers' corpora, written by people who had not seen this package's corpora, hold today's
 recall and damage: a change that loses a value they label or alters an ordinary line of theirs fails.
 
 - ``pii_review_a.jsonl`` (1,814 lines, nine languages): three rounds, the later ones written after
@@ -41,7 +41,9 @@ recall and damage: a change that loses a value they label or alters an ordinary 
 - ``pii_review_n.jsonl`` (240 lines), ``pii_review_o.jsonl`` (200 lines) and ``pii_review_p.jsonl``
   (220 lines: 143 positive, 77 negative), each written blind after the previous one's fixes (a hostile
   acceptance suite; long-form content as agents save it; what regulated companies' agents keep in
-  memory, 40 countries' phones and 122 provider token shapes); taken as they came.
+  memory, 40 countries' phones and 122 provider token shapes); taken as they came. ``pii_review_q.jsonl``
+  (231 lines: 151 positive, 80 negative), written blind after P's fixes: an engineering
+  organisation's agent memory; taken as it came.
 
 A value counts as found when one finding covers it whole (its type may be a sibling's).
 ``bench/pii_bench.py`` prints the same figures.
@@ -164,6 +166,14 @@ def altered(name: str) -> list[str]:
         # shapes, OpenWeather's appid, a JWT wrapped inside a JSON string), 585 after (phones in columns
         # aligned by spaces, on a line led by a country's code, values split across a row's cells).
         ("p", "claim", None, 0.995),
+        # Blind, after P's fixes and an attacker's: an engineering organisation's agent memory (incident
+        # exports, CI logs, env dumps, configs in every syntax, tickets from 68 countries, 68 provider
+        # shapes, base64 and percent-encoded values): 533 of 575 as it came (92.7%), 559 since (other
+        # countries' international prefixes, a country's code in a table's cell, "call me" in other
+        # languages, a number after a contact's address, Gulf numbers in Arabic text, secrets inside
+        # base64, settings in columns, a seed phrase wrapped over lines, admin / password pairs, Redis's
+        # AUTH, HAProxy's stats auth, curl -u in a text that mentions docker).
+        ("q", "claim", None, 0.97),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -302,3 +312,13 @@ def test_reviewer_p_alters_documented_examples_and_one_sequence() -> None:
     assert sorted(map(tuple, kinds)) == sorted(
         [("EMAIL",)] * 4 + [("AWS_ACCESS_KEY", "AWS_SECRET_KEY"), ("IP_ADDRESS",), ("IP_ADDRESS",)]
     ), kinds
+
+
+def test_reviewer_q_alters_documented_examples_and_networks() -> None:
+    """Reviewer Q's 80 ordinary lines: what is found in them is documentation's addresses and test
+    cards, example.com addresses it labelled itself, provider networks given with a prefix longer
+    than /15 (read as a site's address, as reviewers before asked) and one version number after
+    "from"; as it came, a part number and a kernel's version were altered too."""
+    kinds = sorted({kind for text in altered("q") for kind in {f.type for f in detect(text)}})
+    assert set(kinds) <= {"IP_ADDRESS", "EMAIL", "CREDIT_CARD", "IBAN", "AWS_ACCESS_KEY"}, kinds
+    assert len(altered("q")) <= 15

@@ -767,6 +767,7 @@ _PHONE_WORDS = frozenset(
 _PERSON_NOUNS = frozenset(["customer", "member", "employee", "client", "patient", "user", "subscriber"])
 _REFERENCE_WORDS = frozenset(
     [
+        "pn",  # a part number ("PN 0345-22-8136", reviewer Q)
         "item",
         "article",
         "art",
@@ -1337,10 +1338,32 @@ _POLITE = frozenset(["please", "pls", "plz", "svp", "bitte", "favor", "plaît", 
 
 
 def _answering(text: str, start: int, words: list[str]) -> list[str]:
-    """``words`` with "phone" after them where the number answers a question for one."""
-    if _asked_for_phone(text, start) and not _PHONE_WORDS.intersection(words[-3:]) and not _is_reference(words):
+    """``words`` with "phone" after them where the number answers a question for one, follows "call me
+    back on", or follows a contact's address on its line ("Elsa <elsa90@tulip-flowers.nl> 070-170 68 74",
+    "Please call me back on 0850022484": reviewer Q)."""
+    if _PHONE_WORDS.intersection(words[-3:]) or _is_reference(words):
+        return words
+    if (
+        _asked_for_phone(text, start)
+        or _CALL_ME.search(text, max(0, start - _CALL_ME_BACK), start)
+        or (_AFTER_ADDRESS.search(text, max(0, start - _ADDRESS_BACK), start) and not _in_columns(text, start))
+    ):
         return [*words, "phone"]
     return words
+
+
+def _in_columns(text: str, start: int) -> bool:
+    """The rest of the line is set out in columns (two blanks or a tab apart): a table's row, whose
+    cells are read one by one, not a contact's line."""
+    end = text.find("\n", start)
+    rest = text[start : len(text) if end == -1 else end]
+    return "  " in rest or "\t" in rest or "\\n" in rest
+
+
+_CALL_ME = re.compile(r"(?i:\b(?:call|ring|text|reach|phone|whatsapp) me(?: back)?(?: on| at)?)[ \t]*\Z")
+_CALL_ME_BACK = 32
+_AFTER_ADDRESS = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+>?[ \t]*[,;|/]?[ \t]*\Z")
+_ADDRESS_BACK = 96
 
 
 def _asked_for_phone(text: str, start: int) -> bool:
@@ -1507,6 +1530,22 @@ def _possible_national(compact: str, regions: tuple[str, ...]) -> bool:
 _PHONE_PUNCTUATION = str.maketrans("", "", " ().-/\t")
 
 
+# The other countries' international call prefixes, written as a group of their own ("001 82 10-4853-
+# 1365" from Korea, "009 57 321 1359618" from Colombia or Nigeria, "0011 61 ..." from Australia, "011
+# 44 ..." from North America, "810 49 ..." from Russia: reviewer Q).
+_DIAL_OUT = re.compile(r"(?P<prefix>0011|0014|0015|001|002|005|006|007|008|009|011|810)[ .\-]")
+
+
+def _dialled_out(candidate: str, compact: str) -> str | None:
+    """The E.164 digits of a number dialled out of its country: "00", or another prefix of its own."""
+    if compact.startswith("00"):
+        found = _international(compact[2:], "(0)" in candidate)
+        if found is not None:
+            return found
+    dial_out = _DIAL_OUT.match(candidate)
+    return _international(compact[len(dial_out["prefix"]) :], False) if dial_out is not None else None
+
+
 @lru_cache(maxsize=65536)
 def phone_e164(candidate: str, regions: tuple[str, ...]) -> str | None:
     """The E.164 digits of ``candidate`` when it is a valid number, else None.
@@ -1521,8 +1560,9 @@ def phone_e164(candidate: str, regions: tuple[str, ...]) -> str | None:
     compact = candidate.translate(_PHONE_PUNCTUATION)
     if compact.startswith("+"):
         return _international(compact[1:], "(0)" in candidate)
-    if compact.startswith("00"):
-        return _international(compact[2:], "(0)" in candidate)
+    found = _dialled_out(candidate, compact)
+    if found is not None or compact.startswith("00"):
+        return found
     for region in _regions(regions):
         code = region.code
         national = compact
@@ -1562,8 +1602,11 @@ _SAID_WORDS = (_PHONE_WORDS - {"number", "nr", "no", "t", "m", "text", "signal",
     "kontakt", "contacto", "móvil", "movil", "fijo", "komórka", "cep", "telemóvel", "telefone", "kontaktowy",
     "puhelin", "matkapuhelin", "mobiltelefon", "gsm", "телефон", "тел", "мобильный", "手机", "电话", "联系电话",
     "座机", "연락처", "전화", "휴대폰", "電話", "携帯",
-    # "called from" in Portuguese and Spanish ("ligou de (11) 99022-3803", reviewer P)
-    "ligou", "ligue", "ligar", "llamó", "llamo", "llame", "llamar",
+    # "called from" in Portuguese and Spanish ("ligou de (11) 99022-3803", reviewer P); "call me" in
+    # other languages ("llámenme al (2) 2103 6194", reviewer Q)
+    "ligou", "ligue", "ligar", "llamó", "llamo", "llame", "llamar", "llámenme", "llámame", "llamenme", "llamame",
+    "liguem", "ligue-me", "appelez-moi", "rappelez-moi", "chiamami", "richiamami", "bel", "zadzwoń", "zadzwon",
+    "numerem", "الاتصال", "الرقم",
 }  # fmt: skip
 
 
@@ -1617,7 +1660,7 @@ _SCRIPTS = (
     (re.compile("[\u0400-\u04ff]"), ("RU", "UA", "BY", "KZ")),
     (re.compile("[\u0370-\u03ff]"), ("GR", "CY")),
     (re.compile("[\u0590-\u05ff]"), ("IL",)),
-    (re.compile("[\u0600-\u06ff]"), ("SA", "AE", "EG", "MA")),
+    (re.compile("[\u0600-\u06ff]"), ("SA", "AE", "EG", "MA", "QA", "KW", "BH", "OM", "JO")),
     (re.compile("[\u0e00-\u0e7f]"), ("TH",)),
 )
 
@@ -1632,12 +1675,23 @@ _LABEL_CODES = frozenset(
 )  # fmt: skip
 
 
+# Or a table's row with a cell that holds a country's code alone ("| Mads Jensen | DK | 34 41 80 01 |",
+# "Budi,ID,0812572452": reviewer Q): a column of countries, where "ID" is Indonesia.
+_COUNTRY_CELL = re.compile(r"(?:^|[|,;\t])[ \t]*(?P<code>[A-Z]{2})[ \t]*(?=[|,;\t])", re.M)
+
+
 def _line_country(scan: Scan, start: int) -> tuple[str, ...]:
     if start < 0:
         return ()
-    lead = _COUNTRY_LEAD.match(scan.text, scan.text.rfind("\n", 0, start) + 1, start)
-    code = lead["code"] if lead is not None else ""
-    if not code or code in scan.phone_regions or code in _LABEL_CODES or code not in phonenumbers.SUPPORTED_REGIONS:
+    text = scan.text
+    line = text.rfind("\n", 0, start) + 1
+    lead = _COUNTRY_LEAD.match(text, line, start)
+    code = lead["code"] if lead is not None and lead["code"] not in _LABEL_CODES else ""
+    if not code and ("|" in text or "," in text or "\t" in text):
+        end = text.find("\n", start)
+        cell = _COUNTRY_CELL.search(text, line, len(text) if end == -1 else end)
+        code = cell["code"] if cell is not None else ""
+    if not code or code in scan.phone_regions or code not in phonenumbers.SUPPORTED_REGIONS:
         return ()
     return (code,)
 

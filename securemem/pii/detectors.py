@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import NamedTuple, Protocol, runtime_checkable
 
 from securemem.pii import entities
+from securemem.pii.accounts import find_account_passwords, may_hold_account_password
 from securemem.pii.answers import find_answered_passwords, may_hold_answered_password
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
 from securemem.pii.columns import (
@@ -63,6 +64,7 @@ from securemem.pii.contact import (
 )
 from securemem.pii.credentials import find_bearer_tokens, find_jwts, find_private_keys
 from securemem.pii.edi import find_x12, may_hold_x12
+from securemem.pii.encoded import find_encoded_secrets, may_hold_encoded_secret
 from securemem.pii.findings import Finding
 from securemem.pii.labels import find_labelled_tokens, may_hold_labelled_token
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
@@ -148,6 +150,15 @@ def _phones(finder: Callable[[Scan], Iterable[Span]]) -> Callable[[Scan], Iterab
     return run
 
 
+_SECRETS = frozenset(entities.members("SECRET"))
+
+
+def _encoded(scan: Scan) -> Iterable[Hit]:
+    """Base64 runs whose decoded text holds a secret (read with the detectors a join's window gets:
+    decoded text is not decoded again)."""
+    return find_encoded_secrets(scan, lambda decoded: _builtin_hits(Scan(decoded, scan.phone_regions), _SECRETS, True))
+
+
 def _emails(scan: Scan) -> Iterable[Hit]:
     hits = [("EMAIL", start, end) for start, end in find_emails(scan)] if "@" in scan.text else []
     lower = scan.lower
@@ -222,6 +233,8 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"GENERIC_SECRET"}), find_cookie_secrets, literals=("cookie", "-b "), lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_recovery_secrets, gate=may_hold_recovery_secret),
     _Builtin(frozenset({"PASSWORD"}), find_answered_passwords, gate=may_hold_answered_password, whole=True),
+    _Builtin(frozenset({"PASSWORD"}), find_account_passwords, gate=may_hold_account_password),
+    _Builtin(_SECRETS, _encoded, gate=may_hold_encoded_secret, whole=True),
     _Builtin(frozenset(rule.type for rule in KEYED), find_labelled_tokens, gate=may_hold_labelled_token),
     _Builtin(
         frozenset({"PASSWORD", "GENERIC_SECRET", "PRIVATE_KEY"}),

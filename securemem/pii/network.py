@@ -25,7 +25,7 @@ _VERSION_WORDS = re.compile(
     r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|section|"
     r"clause|chapter|figure|fig|requirement|paragraph|appendix|annex|article|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
-    r"fixed in(?: [a-z]{1,12})?))"
+    r"fixed in(?: [a-z]{1,12})?|kernel))"
     r"(?:[^0-9a-z\n@]{0,5}| to | is | of )$"  # not "-v@10.20.4.18": a password's end, then the host
     r"|§\s*$"
 )

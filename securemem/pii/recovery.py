@@ -30,9 +30,11 @@ _LABEL_TAIL = re.compile(
 )
 # BIP-39's counts of words; its words are lower-case letters, 3 to 8 of them, maybe numbered ("1.yellow 2.puzzle").
 _SEED_WORD = r"(?:[0-9]{1,2}[.)][ \t]*)?[a-z]{3,8}"
-_SEED_WORDS = re.compile(rf"{_SEED_WORD}(?:[ \t]+{_SEED_WORD}){{11,23}}\b")
+# A terminal may wrap them over lines (reviewer Q: 24 words over two).
+_SEED_WORDS = re.compile(rf"{_SEED_WORD}(?:(?:[ \t]+|[ \t]*\r?\n[ \t]*){_SEED_WORD}){{11,23}}\b")
 _NUMBERING = re.compile(r"[0-9]{1,2}[.)]")
 _SEED_COUNTS = frozenset({12, 15, 18, 21, 24})
+_LINE_WORDS = re.compile(r"[^\n]+")
 
 _CODES_LABEL = re.compile(
     r"(?:recovery|backup|2fa|mfa|scratch|one[ \-]time|emergency|rescue|wiederherstellungs|códigos de|codes de)"
@@ -96,6 +98,18 @@ def _hex_code_grid(text: str) -> Iterator[Hit]:
         yield from (("GENERIC_SECRET", *found.span()) for found in run)
 
 
+def _seed_end(lower: str, words: re.Match[str]) -> int | None:
+    """Where the phrase ends: after the most whole lines that hold one of BIP-39's counts of words
+    (the line after it may start with prose of short words)."""
+    best = None
+    count = 0
+    for line in _LINE_WORDS.finditer(lower, words.start(), words.end()):
+        count += len(_NUMBERING.sub(" ", line.group()).split())
+        if count in _SEED_COUNTS:
+            best = line.end()
+    return best
+
+
 def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     if "code" in lower and "-" in lower:  # the grid where the text speaks of codes ("Each code can be used once")
@@ -106,8 +120,9 @@ def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
             continue
         start = tail.end() + 1 if lower.startswith("\n", tail.end()) else tail.end()  # the words may start a line
         words = _SEED_WORDS.match(lower, start)
-        if words is not None and len(_NUMBERING.sub(" ", words.group()).split()) in _SEED_COUNTS:
-            yield "GENERIC_SECRET", words.start(), words.end()
+        end = _seed_end(lower, words) if words is not None else None
+        if end is not None:
+            yield "GENERIC_SECRET", start, end
     for label in _around(lower, _CODE_WORDS_AT, _CODES_LABEL):
         tail = _LABEL_TAIL.match(lower, label.end())
         if tail is None:

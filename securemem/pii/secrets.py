@@ -432,6 +432,13 @@ _NAME_FIELD = re.compile(
 _VALUE_FIELD = re.compile(
     r"""["']?[ \t]*,?[ \t]*(?:\r?\n[ \t]{0,32}(?:-[ \t]+)?)?["']?value["']?[ \t]*(?P<op>[:=])[ \t]*"""
 )
+# A setting and its value in columns, one per line: `printenv | column -t`, PowerShell's `Get-ChildItem
+# env:`, a CLI's "NAME    VALUE" table ("SQLCMDPASSWORD      Tundra_stone9045", "ibmcloud_api_key
+# yMyOIh-...": reviewer Q). The name starts its line, the value is the line's one other word.
+_ALIGNED_SETTING = re.compile(
+    r"^[ \t]*(?P<key>[A-Za-z_][A-Za-z0-9_.\-]{1,63})(?=[ \t]{3,}[^\s=:]\S{5,255}[ \t]*\r?$)", re.M
+)
+_ALIGNED_VALUE = re.compile(r"[ \t]{3,}")
 # A bytes literal after a secret's key: "app.secret_key = b'\\x29\\x86...'" (os.urandom's output printed).
 _BYTES_VALUE = re.compile(r"""[bB](?P<q>["'])(?P<v>(?:\\x[0-9a-fA-F]{2}|\\[^x\n]|[^"'\\\n]){12,256})(?P=q)""")
 _BYTES_KEY = re.compile(r"""(?P<key>[A-Za-z0-9_.\-]{1,64})(?:["']?\])?["']?[ \t]*(?:=|:)[ \t]*$""")
@@ -451,6 +458,9 @@ def _env_forms(scan: Scan, text: str, lower: str) -> Iterator[Hit]:
     if "value" in lower and ("name" in lower or "key" in lower):
         for match in _NAME_FIELD.finditer(lower):
             yield from _named(scan, text, match.span("key"), _VALUE_FIELD)
+    if "   " in text and scan.hints:
+        for match in _ALIGNED_SETTING.finditer(text):
+            yield from _named(scan, text, match.span("key"), _ALIGNED_VALUE)
     if ("'" in lower and "b'" in lower) or ('"' in lower and 'b"' in lower):
         yield from _bytes_secrets(text, lower)
 
@@ -2021,7 +2031,8 @@ _URL_CREDENTIALS = re.compile(
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,30}$")
 _CLI_USER = re.compile(r"(?<![\w-])(?:-u|--user)(?:[ =]|(?=[A-Za-z]))[\"']?(?P<cred>[^\s:'\"]{1,64}:[^\s'\"]{1,128})")
 _UID = re.compile(r"[0-9]+|root|nobody|users?|staff|wheel|docker")
-# Commands whose -u takes a user and a group, not credentials.
+# Commands whose -u takes a user and a group, not credentials (on the option's line: a text that
+# mentions docker elsewhere still sends "curl -u admin:..." credentials, reviewer Q).
 _UID_COMMANDS = re.compile(r"\b(?:docker|podman|nerdctl|kubectl|chown|runuser|setpriv|gosu|su-exec)\b")
 
 
@@ -2093,7 +2104,7 @@ def find_url_credentials(scan: Scan) -> Iterator[Hit]:
                 or password == user
                 or password.startswith("$")
                 or _PLACEHOLDER.match(password)
-                or _UID_COMMANDS.search(text)
+                or _UID_COMMANDS.search(text, text.rfind("\n", 0, match.start()) + 1, match.start())
             ):
                 continue  # "docker run -u 1000:1000", "-u www-data:www-data", "-u $USER:$TOKEN", "<client_secret>"
             yield "URL_CREDENTIALS", match.start("cred"), match.end("cred")
