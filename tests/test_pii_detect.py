@@ -678,6 +678,14 @@ HOSTILE.update(
         "aligned-rows": "name   phone\n" + "a      1 2 3 4 5 6 7\n" * (FIFTH // 21),
         "split-cells": "| iban | DE89 | 3704 | 0044 | 0532 |\n" * (FIFTH // 37),
         "ellipsis-addresses": "...1.2.3.4" * (FIFTH // 10),
+        # Reviewer Q's forms: one long line of addresses and numbers (each number read the rest of the
+        # line: quadratic), base64 runs, admin pairs, country cells, dial-out prefixes, settings in columns.
+        "address-numbers": "a@b.co 1234 5678 " * (FIFTH // 17),
+        "base64-runs": "c2VjcmV0IHRva2VuIGhlcmUgYW5kIG1vcmU= " * (FIFTH // 37),
+        "admin-pairs": "admin / Aa1aaaaaaa " * (FIFTH // 19),
+        "country-cells": "| DK | 1234 5678 |\n" * (FIFTH // 19),
+        "dial-out": "001 82 " * (FIFTH // 7),
+        "column-settings": "API_TOKEN      abcdef123456\n" * (FIFTH // 28),
     }
 )
 

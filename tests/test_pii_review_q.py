@@ -49,6 +49,22 @@ _PLAIN = base64.b64encode(b'{"name": "web", "replicas": 3, "image": "nginx:1.25"
         # curl -u in a text that mentions docker elsewhere.
         ("docker ps\ncurl -u admin:l2ECVdgNl437 -X POST https://es", ["admin:l2ECVdgNl437"]),
         ("docker run -u app:app img", []),
+        # A second attacker's: a menu's path, a folder, a name of code after "admin /"; Redis 6's user
+        # before the password; placeholders; the command of its own after "&&".
+        ("Menu: admin / UserManagement2 / Roles", []),
+        ("Navigate to root / Documents2023 folder", []),
+        ("admin / OAuth2Config", []),
+        ('"AUTH" "default" "SfoQbSzRr5zYdpapMOTdv01"', ["SfoQbSzRr5zYdpapMOTdv01"]),
+        ('"auth" "basic_auth"', []),
+        ("stats auth admin:${HAPROXY_PASS}", []),
+        ("stats auth admin:password", []),
+        ("docker login && curl -u admin:S3cr3tPass https://x", ["admin:S3cr3tPass"]),
+        # A seed phrase wrapped over lines ends with its last whole line.
+        (
+            "Wi-Fi seed phrase:\nabandon ability able about above absent\n"
+            "absorb abstract absurd abuse access accident\nThe next line is prose",
+            ["abandon ability able about above absent\nabsorb abstract absurd abuse access accident"],
+        ),
     ],
 )
 def test_secrets_of_reviewer_q(text: str, values: list[str]) -> None:
@@ -78,6 +94,11 @@ def test_secrets_of_reviewer_q(text: str, values: list[str]) -> None:
         ),
         # Gulf numbers in Arabic text.
         ("يرجى الاتصال بي على الرقم 3318 8561 في أقرب وقت.", ["3318 8561"]),
+        # After an address, only a number shaped as contacts write them (a date, a time, an id are not).
+        ("...user=jane@example.com 20240115", ["jane@example.com"]),
+        ("From: bob@corp.com 1700000000", ["bob@corp.com"]),
+        ("alice@example.org 2023 1234", ["alice@example.org"]),
+        ("bel 2024 12 12", []),
         # Kept: a part number, a kernel's version.
         ("- PN 0345-22-8136   SFP28 transceiver (x12)", []),
         ("kernel: 5.14.0.105.el9", []),

@@ -168,7 +168,7 @@ def altered(name: str) -> list[str]:
         ("p", "claim", None, 0.995),
         # Blind, after P's fixes and an attacker's: an engineering organisation's agent memory (incident
         # exports, CI logs, env dumps, configs in every syntax, tickets from 68 countries, 68 provider
-        # shapes, base64 and percent-encoded values): 533 of 575 as it came (92.7%), 559 since (other
+        # shapes, base64 and percent-encoded values): 533 of 575 as it came (92.7%), 558 since (other
         # countries' international prefixes, a country's code in a table's cell, "call me" in other
         # languages, a number after a contact's address, Gulf numbers in Arabic text, secrets inside
         # base64, settings in columns, a seed phrase wrapped over lines, admin / password pairs, Redis's

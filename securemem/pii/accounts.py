@@ -25,10 +25,14 @@ _ADMIN_PAIR = re.compile(
     r"(?<![\w/.\-])(?:admin|root|administrator|superuser|sa|postgres|[a-z0-9._\-]{1,32}-admin|admin-[a-z0-9._\-]{1,32})"
     r"[ \t]+/[ \t]+(?:<b>|<strong>|\*\*|`)?(?P<value>[^\s<>/*`'\"]{8,64})"
 )
+# Redis 6 takes a user first ("AUTH default <password>"): the password is the last argument.
 _REDIS_AUTH = re.compile(
-    r"(?:\"auth\"[ \t]+\"(?P<quoted>[^\"\s]{6,128})\"|(?:^|>[ \t]*)auth[ \t]+(?P<bare>[^\s\"]{6,128})[ \t]*\r?$)", re.M
+    r"\"auth\"[ \t]+(?:\"[^\"\s]{1,64}\"[ \t]+)?\"(?P<quoted>[^\"\s]{6,128})\"[ \t]*\r?$"
+    r"|(?:^|>[ \t]*)auth[ \t]+(?:[^\s\"]{1,64}[ \t]+)?(?P<bare>[^\s\"]{6,128})[ \t]*\r?$",
+    re.M,
 )
-_STATS_AUTH = re.compile(r"(?<![\w-])stats[ \t]+auth[ \t]+[^\s:]{1,64}:(?P<value>\S{4,128})")
+_STATS_AUTH = re.compile(r"(?<![\w-])stats[ \t]+auth[ \t]+[^\s:]{1,64}[ \t]?:(?P<value>\S{4,128})")
+_PLACEHOLDERS = frozenset({"password", "passwd", "secret", "changeme", "default", "basic_auth", "none", "null"})
 _SYMBOLS = frozenset("!#$%&*@^~?+=")
 
 
@@ -44,15 +48,28 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
             start, end = match.span("value")
             while end > start and text[end - 1] in ".,;:)":
                 end -= 1
-            if _strong(text[start:end]):
+            # The pair ends its clause ("admin / UserManagement2 / Roles", "root / Documents2023
+            # folder" are a menu's path and a folder), and the value is no word with a number.
+            if _CLAUSE_END.match(text, match.end()) and _strong(text[start:end]) and not _WORDY.search(text[start:end]):
                 yield "PASSWORD", start, end
     if "auth" in lower:
         for match in _REDIS_AUTH.finditer(lower):
             group = "quoted" if match["quoted"] is not None else "bare"
-            if _strong(text[match.start(group) : match.end(group)]) or match["quoted"] is not None:
+            value = text[match.start(group) : match.end(group)]
+            if not _placeholder(value) and (_strong(value) or _random(value)):
                 yield "PASSWORD", *match.span(group)
         for match in _STATS_AUTH.finditer(lower):
-            yield "PASSWORD", *match.span("value")
+            if not _placeholder(match["value"]):
+                yield "PASSWORD", *match.span("value")
+
+
+# Five small letters in a row: a word ("UserManagement2", "OAuth2Config"), not a random password.
+_WORDY = re.compile(r"[a-z]{5}")
+_CLAUSE_END = re.compile(r"(?:</b>|</strong>|\*\*|`)?[.,;:)]?[ \t]*(?:\r?$|[(\[<]|\Z)", re.M)
+
+
+def _placeholder(value: str) -> bool:
+    return value.startswith(("$", "<", "{", "%")) or value.lower() in _PLACEHOLDERS
 
 
 def _strong(value: str) -> bool:
@@ -60,3 +77,8 @@ def _strong(value: str) -> bool:
     digits = any(char.isdigit() for char in value)
     mixed = value.lower() != value != value.upper()
     return letters and ((mixed and digits) or any(char in _SYMBOLS for char in value))
+
+
+def _random(value: str) -> bool:
+    """Letters and digits, twelve characters or more: what a generated password is."""
+    return len(value) >= 12 and any(char.isdigit() for char in value) and any(char.isalpha() for char in value)

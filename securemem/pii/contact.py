@@ -1346,24 +1346,35 @@ def _answering(text: str, start: int, words: list[str]) -> list[str]:
     if (
         _asked_for_phone(text, start)
         or _CALL_ME.search(text, max(0, start - _CALL_ME_BACK), start)
-        or (_AFTER_ADDRESS.search(text, max(0, start - _ADDRESS_BACK), start) and not _in_columns(text, start))
+        or (
+            _AFTER_ADDRESS.search(text, max(0, start - _ADDRESS_BACK), start)
+            and _CONTACT_SHAPED.match(text, start)
+            and not _in_columns(text, start)
+        )
     ):
         return [*words, "phone"]
     return words
 
 
 def _in_columns(text: str, start: int) -> bool:
-    """The rest of the line is set out in columns (two blanks or a tab apart): a table's row, whose
-    cells are read one by one, not a contact's line."""
-    end = text.find("\n", start)
-    rest = text[start : len(text) if end == -1 else end]
+    """What follows on the line is set out in columns (two blanks or a tab apart): a table's row, whose
+    cells are read one by one, not a contact's line. Read up to _COLUMNS_AHEAD characters (a long
+    line of addresses and numbers was read whole for each number: quadratic)."""
+    end = text.find("\n", start, start + _COLUMNS_AHEAD)
+    rest = text[start : min(len(text), start + _COLUMNS_AHEAD) if end == -1 else end]
     return "  " in rest or "\t" in rest or "\\n" in rest
+
+
+_COLUMNS_AHEAD = 64
 
 
 _CALL_ME = re.compile(r"(?i:\b(?:call|ring|text|reach|phone|whatsapp) me(?: back)?(?: on| at)?)[ \t]*\Z")
 _CALL_ME_BACK = 32
 _AFTER_ADDRESS = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+>?[ \t]*[,;|/]?[ \t]*\Z")
 _ADDRESS_BACK = 96
+# After an address, only a number written as contacts write them: a trunk "0" or a bracket first, or
+# three groups or more ("jane@example.com 20240115", "bob@corp.com 1700000000" are a date and a time).
+_CONTACT_SHAPED = re.compile(r"[0(]|[0-9]{1,5}[ .\-][0-9]{1,5}[ .\-][0-9]")
 
 
 def _asked_for_phone(text: str, start: int) -> bool:
@@ -1420,17 +1431,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
     if not candidate.startswith(("+", "(+")):
         if (_SAID_WORDS.intersection(words[-3:]) or _line_says_phone(scan.text, start)) and valid_where_said(candidate):
             return True
-        if (
-            not candidate.isdigit()
-            and (
-                (
-                    _SCRIPT_SHAPED.fullmatch(candidate)
-                    and _valid_in(candidate, _script_regions(scan), trunk_written=True)
-                )
-                or _valid_in(candidate, _line_country(scan, start))
-            )
-            and not _named_in_script(scan.text, start)
-        ):
+        if _national_of_the_text(scan, candidate, start):
             return True
     if "US" in scan.phone_regions and _nanp_shaped(candidate):
         return True  # "(788) 339-9869": the North American plan's shape, written as one, area code in service or not
@@ -1605,7 +1606,7 @@ _SAID_WORDS = (_PHONE_WORDS - {"number", "nr", "no", "t", "m", "text", "signal",
     # "called from" in Portuguese and Spanish ("ligou de (11) 99022-3803", reviewer P); "call me" in
     # other languages ("llámenme al (2) 2103 6194", reviewer Q)
     "ligou", "ligue", "ligar", "llamó", "llamo", "llame", "llamar", "llámenme", "llámame", "llamenme", "llamame",
-    "liguem", "ligue-me", "appelez-moi", "rappelez-moi", "chiamami", "richiamami", "bel", "zadzwoń", "zadzwon",
+    "liguem", "ligue-me", "appelez-moi", "rappelez-moi", "chiamami", "richiamami", "zadzwoń", "zadzwon",
     "numerem", "الاتصال", "الرقم",
 }  # fmt: skip
 
@@ -1630,6 +1631,19 @@ def _valid_in(candidate: str, codes: tuple[str, ...], trunk_written: bool = Fals
             if _plausible(region, national) and region.valid is not None and region.valid.fullmatch(national):
                 return True
     return False
+
+
+def _national_of_the_text(scan: Scan, candidate: str, start: int) -> bool:
+    """A national number of a country the text names: by its script (written with separators and its
+    trunk prefix), or by a country's code leading its line or in a cell of its row (bare digits too,
+    when they start with a trunk "0": "Budi,ID,0812572452")."""
+    if _named_in_script(scan.text, start):
+        return False
+    if candidate.isdigit():
+        return candidate.startswith("0") and _valid_in(candidate, _line_country(scan, start))
+    return bool(
+        _SCRIPT_SHAPED.fullmatch(candidate) and _valid_in(candidate, _script_regions(scan), trunk_written=True)
+    ) or _valid_in(candidate, _line_country(scan, start))
 
 
 def _line_says_phone(text: str, start: int) -> bool:

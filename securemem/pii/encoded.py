@@ -26,7 +26,7 @@ _TABLE = bytes(
     ord("x") if chr(code).isascii() and (chr(code).isalnum() or chr(code) in "+/=_-") else ord(" ")
     for code in range(256)
 )
-_BUDGET = 32  # runs decoded per text
+_BUDGET = 1 << 16  # characters of decoded text read per text (harmless runs first cannot hide one later)
 _PRINTABLE = 0.95  # share of the decoded characters that must be printable text
 
 
@@ -41,12 +41,12 @@ def find_encoded_secrets(scan: Scan, secrets_in: Callable[[str], list[Hit]]) -> 
         decoded = _decoded(run.group())
         if decoded is None:
             continue
-        budget -= 1
+        budget -= len(decoded)
+        if budget < 0:
+            return
         found = secrets_in(decoded)
         if found:
             yield found[0][0], *run.span()
-        if not budget:
-            return
 
 
 def _decoded(value: str) -> str | None:

@@ -99,13 +99,15 @@ def _hex_code_grid(text: str) -> Iterator[Hit]:
 
 
 def _seed_end(lower: str, words: re.Match[str]) -> int | None:
-    """Where the phrase ends: after the most whole lines that hold one of BIP-39's counts of words
-    (the line after it may start with prose of short words)."""
+    """Where the phrase ends: after the most lines that hold one of BIP-39's counts of words, each
+    line after the first read whole (the words the pattern took of a next line of prose, "The next
+    line", are not the phrase's)."""
     best = None
     count = 0
     for line in _LINE_WORDS.finditer(lower, words.start(), words.end()):
         count += len(_NUMBERING.sub(" ", line.group()).split())
-        if count in _SEED_COUNTS:
+        whole = line.end() == len(lower) or lower[line.end()] in "\r\n"
+        if count in _SEED_COUNTS and (whole or line.start() == words.start()):
             best = line.end()
     return best
 

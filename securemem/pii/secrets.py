@@ -439,6 +439,7 @@ _ALIGNED_SETTING = re.compile(
     r"^[ \t]*(?P<key>[A-Za-z_][A-Za-z0-9_.\-]{1,63})(?=[ \t]{3,}[^\s=:]\S{5,255}[ \t]*\r?$)", re.M
 )
 _ALIGNED_VALUE = re.compile(r"[ \t]{3,}")
+_WORDS_ONLY = re.compile(r"[A-Za-z]+(?:[-_.][A-Za-z]+)*")
 # A bytes literal after a secret's key: "app.secret_key = b'\\x29\\x86...'" (os.urandom's output printed).
 _BYTES_VALUE = re.compile(r"""[bB](?P<q>["'])(?P<v>(?:\\x[0-9a-fA-F]{2}|\\[^x\n]|[^"'\\\n]){12,256})(?P=q)""")
 _BYTES_KEY = re.compile(r"""(?P<key>[A-Za-z0-9_.\-]{1,64})(?:["']?\])?["']?[ \t]*(?:=|:)[ \t]*$""")
@@ -460,7 +461,9 @@ def _env_forms(scan: Scan, text: str, lower: str) -> Iterator[Hit]:
             yield from _named(scan, text, match.span("key"), _VALUE_FIELD)
     if "   " in text and scan.hints:
         for match in _ALIGNED_SETTING.finditer(text):
-            yield from _named(scan, text, match.span("key"), _ALIGNED_VALUE)
+            for found in _named(scan, text, match.span("key"), _ALIGNED_VALUE):
+                if _WORDS_ONLY.fullmatch(text, found[1], found[2]) is None:  # not "Not-Set-Yet"
+                    yield found
     if ("'" in lower and "b'" in lower) or ('"' in lower and 'b"' in lower):
         yield from _bytes_secrets(text, lower)
 
@@ -2031,8 +2034,8 @@ _URL_CREDENTIALS = re.compile(
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,30}$")
 _CLI_USER = re.compile(r"(?<![\w-])(?:-u|--user)(?:[ =]|(?=[A-Za-z]))[\"']?(?P<cred>[^\s:'\"]{1,64}:[^\s'\"]{1,128})")
 _UID = re.compile(r"[0-9]+|root|nobody|users?|staff|wheel|docker")
-# Commands whose -u takes a user and a group, not credentials (on the option's line: a text that
-# mentions docker elsewhere still sends "curl -u admin:..." credentials, reviewer Q).
+# Commands whose -u takes a user and a group, not credentials (in the option's own command: a text
+# that mentions docker elsewhere, or "docker login && curl -u admin:...", still sends credentials).
 _UID_COMMANDS = re.compile(r"\b(?:docker|podman|nerdctl|kubectl|chown|runuser|setpriv|gosu|su-exec)\b")
 
 
@@ -2104,10 +2107,16 @@ def find_url_credentials(scan: Scan) -> Iterator[Hit]:
                 or password == user
                 or password.startswith("$")
                 or _PLACEHOLDER.match(password)
-                or _UID_COMMANDS.search(text, text.rfind("\n", 0, match.start()) + 1, match.start())
+                or _UID_COMMANDS.search(text, _command_start(text, match.start()), match.start())
             ):
                 continue  # "docker run -u 1000:1000", "-u www-data:www-data", "-u $USER:$TOKEN", "<client_secret>"
             yield "URL_CREDENTIALS", match.start("cred"), match.end("cred")
+
+
+def _command_start(text: str, at: int) -> int:
+    """Where the shell command holding ``at`` starts: its line, or after "&&", "||", ";" or "|"."""
+    line = text.rfind("\n", 0, at) + 1
+    return max(line, *(text.rfind(mark, line, at) + len(mark) for mark in ("&&", "||", ";", "|")))
 
 
 _LEADING_DIGITS = re.compile(r"[0-9]+")
