@@ -191,6 +191,8 @@ class _Builtin:
 
 # An address, a closing bracket of "[at]", a dashed or spelt-out "at".
 _EMAIL_MARKS = ("@", "]", ")", "}", ">", "-at-", " nokta ", *SPOKEN_ATS)  # "nokta": Turkish "et" (@) and "." spelt
+# What a table's column, a SQL row's value or an aligned column may be named as.
+_TABLE_TYPES = frozenset({"US_SSN", "PHONE", "CREDIT_CARD", "IBAN", "PASSWORD", "GENERIC_SECRET"})
 _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"EMAIL"}), _emails, literals=_EMAIL_MARKS, lowered=True),
     _Builtin(frozenset({"PHONE"}), _phones(find_phones), digits=PHONE_DIGITS),
@@ -244,14 +246,14 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"HIGH_ENTROPY_SECRET"}), find_high_entropy, gate=may_hold_high_entropy),
     # Values under a header that names them ("...,ssn,hire_date" then "1042,...,105032014,2019-04-01").
     _Builtin(
-        frozenset({"US_SSN", "PHONE", "CREDIT_CARD", "IBAN", "PASSWORD", "GENERIC_SECRET"}),
+        _TABLE_TYPES,
         find_columns,
         literals=("\n",),
         gate=may_hold_columns,
         whole=True,
     ),
     _Builtin(
-        frozenset({"US_SSN", "PHONE", "CREDIT_CARD", "IBAN", "PASSWORD", "GENERIC_SECRET"}),
+        _TABLE_TYPES,
         find_sql_inserts,
         literals=("values",),
         lowered=True,
@@ -266,7 +268,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
         whole=True,
     ),
     _Builtin(
-        frozenset({"US_SSN", "PHONE", "CREDIT_CARD", "IBAN", "PASSWORD", "GENERIC_SECRET"}),
+        _TABLE_TYPES,
         find_aligned_columns,
         literals=("   ",),
         gate=may_hold_aligned_columns,
