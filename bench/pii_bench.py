@@ -229,6 +229,7 @@ REVIEWS = {
     "o": "pii_review_o.jsonl: blind, long-form content as agents save it, taken as it came",
     "p": "pii_review_p.jsonl: blind, regulated companies' agents' memories, taken as it came",
     "q": "pii_review_q.jsonl: blind, an engineering organisation's agent memory, taken as it came",
+    "r": "pii_review_r.jsonl: blind, a personal assistant's memory of its users' lives, taken as it came",
 }
 
 

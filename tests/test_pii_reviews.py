@@ -1,4 +1,4 @@
-"""Seventeen reviewers' corpora, written by people who had not seen this package's corpora, hold today's
+"""Eighteen reviewers' corpora, written by people who had not seen this package's corpora, hold today's
 recall and damage: a change that loses a value they label or alters an ordinary line of theirs fails.
 
 - ``pii_review_a.jsonl`` (1,814 lines, nine languages): three rounds, the later ones written after
@@ -43,7 +43,8 @@ recall and damage: a change that loses a value they label or alters an ordinary 
   acceptance suite; long-form content as agents save it; what regulated companies' agents keep in
   memory, 40 countries' phones and 122 provider token shapes); taken as they came. ``pii_review_q.jsonl``
   (231 lines: 151 positive, 80 negative), written blind after P's fixes: an engineering
-  organisation's agent memory; taken as it came.
+  organisation's agent memory; taken as it came. ``pii_review_r.jsonl`` (190 lines: 120 positive, 70
+  negative), written blind after Q's fixes: a personal assistant's memory of its users' lives.
 
 A value counts as found when one finding covers it whole (its type may be a sibling's).
 ``bench/pii_bench.py`` prints the same figures.
@@ -174,6 +175,13 @@ def altered(name: str) -> list[str]:
         # base64, settings in columns, a seed phrase wrapped over lines, admin / password pairs, Redis's
         # AUTH, HAProxy's stats auth, curl -u in a text that mentions docker).
         ("q", "claim", None, 0.97),
+        # Blind, after Q's fixes: a personal assistant's memory of its users' lives (contacts, logins,
+        # PINs and door codes, Wi-Fi keys, transfers, tax notes; 15 languages, 52 countries' phones):
+        # 350 of 434 as it came (80.6%), 391 since (PINs and access codes a few words after their
+        # label, an account's address / password, Wi-Fi keys, password labels of more languages).
+        # Left: phones in personal contact lists with no word that says phone, dotted and emoji
+        # groupings, numbers spoken in other languages, SSNs spaced in a sentence.
+        ("r", "claim", None, 0.9),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

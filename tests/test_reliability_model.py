@@ -240,6 +240,11 @@ class Reference:
                 )
             start, end = view_range
             count = len(rows) - 1
+            if start > 1 and start > count and count == 0:
+                raise Refused(
+                    f"Error: Invalid `view_range` parameter: {view_range}. The listing of {directory} has no "
+                    "entries below it; view it without view_range."
+                )
             if start > 1 and start > count:
                 raise Refused(
                     f"Error: Invalid `view_range` parameter: {view_range}. The listing of {directory} has {count} "

@@ -32,35 +32,118 @@ _REDIS_AUTH = re.compile(
     re.M,
 )
 _STATS_AUTH = re.compile(r"(?<![\w-])stats[ \t]+auth[ \t]+[^\s:]{1,64}[ \t]?:(?P<value>\S{4,128})")
+# An account's email address and its password after a slash ("TurboTax login sabine1989@proton.me /
+# Chai.1267#", "Spotify: lukas@yandex.ru / lamp-copper-otter17": reviewer R).
+# A blank on each side of the slash: "user:pw@host/db?retryWrites=true" is a URL.
+_EMAIL_PAIR = re.compile(
+    r"[\w.+\-]{1,64}@[\w\-]{1,63}(?:\.[\w\-]{1,63}){1,8}[ \t]+/[ \t]+(?P<value>[^\s/<>\"'`]{6,64})"
+)
+# A Wi-Fi network's key after its label ("Nest Wi-Fi: P@nda@1500*").
+_WIFI = re.compile(
+    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:key|pw|pass))?[ \t]*:[ \t]*(?P<value>[^\s\"'`]{6,64})[ \t]*\r?$", re.M
+)
+# A PIN or a door's, gate's or alarm's code: digits, maybe ending in "#" or "*" ("UPI PIN 543410", "PIN do
+# karty mBank: 0674", "hardware wallet PIN 14332948", "Ring alarm code 0092#", "codice cancello:
+# 8575*", "the door code for the lockbox is 1668#": reviewer R). A few words may come between.
+_CODE_END = r"(?![\w\-./:]|,[0-9])"
+# The words between hold no bracket and no mask ("PIN: [PASSWORD ****6091]" is a scrubbed one).
+_PIN = re.compile(rf"(?<![\w-])pin\b[^\n0-9\[*•]{{0,24}}?(?P<value>[0-9]{{4,8}}[#*]?){_CODE_END}")
+_LOCKS = (
+    "door|gate|alarm|garage|lockbox|safe|keypad|key|entry|building|buzzer|intercom|lock|alarmanlage|tür|haustür|"
+    "porte|portail|puerta|portón|portão|cancello|alarme|alarma"
+)
+_CODE_WORDS = "code|codice|código|codigo|kod|kód"
+_ACCESS_CODE = re.compile(
+    rf"(?<![\w-])(?:(?:{_LOCKS})\b[^\n0-9]{{0,24}}?\b(?:{_CODE_WORDS}|pin)"
+    rf"|(?:{_CODE_WORDS})[ \t]+(?:(?:de|del|da|do|du)[ \t]+)?(?:{_LOCKS}|accès|acceso|acesso))"
+    rf"\b[^\n0-9\[*•]{{0,24}}?(?P<value>[0-9]{{3,8}}[#*]?){_CODE_END}"
+)
+# A passphrase of words and a number ("lamp-copper-otter17"), as password managers make them.
+_PASSPHRASE = re.compile(r"[a-z]{3,10}(?:[-_.][a-z]{3,10}){1,5}[-_.]?[0-9]{1,4}[!#$%&*?]?")
 _PLACEHOLDERS = frozenset({"password", "passwd", "secret", "changeme", "default", "basic_auth", "none", "null"})
 _SYMBOLS = frozenset("!#$%&*@^~?+=")
 
 
 def may_hold_account_password(scan: Scan) -> bool:
     lower = scan.lower
-    return (" / " in lower and ("admin" in lower or "root" in lower or "postgres" in lower)) or "auth" in lower
+    return (
+        "/" in lower
+        or "auth" in lower
+        or "pin" in lower
+        or "code" in lower
+        or "cod" in lower
+        or "kod" in lower
+        or "wi" in lower
+        or "wlan" in lower
+    )
 
 
 def find_account_passwords(scan: Scan) -> Iterator[Hit]:
     text, lower = scan.text, scan.lower
     if " / " in lower:
-        for match in _ADMIN_PAIR.finditer(lower):
-            start, end = match.span("value")
-            while end > start and text[end - 1] in ".,;:)":
-                end -= 1
-            # The pair ends its clause ("admin / UserManagement2 / Roles", "root / Documents2023
-            # folder" are a menu's path and a folder), and the value is no word with a number.
-            if _CLAUSE_END.match(text, match.end()) and _strong(text[start:end]) and not _WORDY.search(text[start:end]):
-                yield "PASSWORD", start, end
-    if "auth" in lower:
-        for match in _REDIS_AUTH.finditer(lower):
-            group = "quoted" if match["quoted"] is not None else "bare"
-            value = text[match.start(group) : match.end(group)]
-            if not _placeholder(value) and (_strong(value) or _random(value)):
-                yield "PASSWORD", *match.span(group)
-        for match in _STATS_AUTH.finditer(lower):
-            if not _placeholder(match["value"]):
+        yield from _admin_pairs(text, lower)
+    if "@" in lower and "/" in lower:
+        yield from _email_pairs(text, lower)
+    if "wi" in lower or "wlan" in lower:
+        for match in _WIFI.finditer(lower):
+            value = text[match.start("value") : match.end("value")]
+            if _strong(value) or _PASSPHRASE.fullmatch(value):
                 yield "PASSWORD", *match.span("value")
+    if "pin" in lower:
+        yield from (
+            ("PASSWORD", *match.span("value")) for match in _PIN.finditer(lower) if not _not_a_pin(lower, match)
+        )
+    if "cod" in lower or "kod" in lower or "kód" in lower or "pin" in lower:
+        yield from (("PASSWORD", *match.span("value")) for match in _ACCESS_CODE.finditer(lower))
+    if "auth" in lower:
+        yield from _auth_commands(text, lower)
+
+
+# India's postal "PIN code 400001" (six digits); a conference bridge's dial-in PIN, anyone's who is invited.
+_POSTAL_PIN = re.compile(r"pin[ \t]*code[^0-9\n]{0,8}[0-9]{6}(?![0-9])|pincode")
+_BRIDGE = re.compile(r"dial[ \-]?in|bridge|conference|meeting|webex|zoom|teams")
+
+
+def _not_a_pin(lower: str, match: re.Match[str]) -> bool:
+    line = lower.rfind("\n", 0, match.start()) + 1
+    end = lower.find("\n", match.end())
+    return bool(
+        _POSTAL_PIN.match(lower, match.start()) or _BRIDGE.search(lower, line, len(lower) if end == -1 else end)
+    )
+
+
+def _admin_pairs(text: str, lower: str) -> Iterator[Hit]:
+    for match in _ADMIN_PAIR.finditer(lower):
+        start, end = _trimmed(text, *match.span("value"))
+        # The pair ends its clause ("admin / UserManagement2 / Roles", "root / Documents2023 folder"
+        # are a menu's path and a folder), and the value is no word with a number.
+        if _CLAUSE_END.match(text, match.end()) and _strong(text[start:end]) and not _WORDY.search(text[start:end]):
+            yield "PASSWORD", start, end
+
+
+def _email_pairs(text: str, lower: str) -> Iterator[Hit]:
+    for match in _EMAIL_PAIR.finditer(lower):
+        start, end = _trimmed(text, *match.span("value"))
+        value = text[start:end]
+        if _CLAUSE_END.match(text, match.end()) and (_strong(value) or _PASSPHRASE.fullmatch(value)):
+            yield "PASSWORD", start, end
+
+
+def _auth_commands(text: str, lower: str) -> Iterator[Hit]:
+    for match in _REDIS_AUTH.finditer(lower):
+        group = "quoted" if match["quoted"] is not None else "bare"
+        value = text[match.start(group) : match.end(group)]
+        if not _placeholder(value) and (_strong(value) or _random(value)):
+            yield "PASSWORD", *match.span(group)
+    for match in _STATS_AUTH.finditer(lower):
+        if not _placeholder(match["value"]):
+            yield "PASSWORD", *match.span("value")
+
+
+def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
+    while end > start and text[end - 1] in ".,;:)":
+        end -= 1
+    return start, end
 
 
 # Five small letters in a row: a word ("UserManagement2", "OAuth2Config"), not a random password.

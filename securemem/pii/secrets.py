@@ -658,6 +658,9 @@ _PW_WORDS = (
     "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "sifre", "пароль",
     "passord", "lozinka", "geslo", "pass phrase", "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
     "mật khẩu", "mat khau", "รหัสผ่าน",
+    # Reviewer R's personal notes: Turkish "my password", Korean's short "비번", Arabic without its
+    # article, Spanish "the Wi-Fi's key".
+    "şifrem", "şifresi", "비번", "كلمة سر", "clave del wifi", "clave wifi", "clave de acceso",
     "סיסמה", "סיסמא", "הסיסמה", "كلمة المرور", "كلمة السر", "رمز عبور", "kata sandi", "kata laluan",
     "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "पासवर्ड", "পাসওয়ার্ড",
     # Configuration directives followed by the password alone.
@@ -694,9 +697,10 @@ _AMBIGUOUS_LABELS = frozenset({"parola", "heslo"})
 _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "pass", "pw", "wort", "woord", "senha", "mdp", "contras", "haslo", "heslo", "parola", "salasana", "adgangskode",
     "senord", "jelszo", "sifre", "lozinka", "geslo", "masterauth", "bindpw", "psk", "kata sandi", "kata laluan",
+    "clave",
 )  # fmt: skip
 _PASSWORD_HINTS_OTHER = (
-    "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар",
+    "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар", "비번",
     "パスワード", "暗証", "密码", "密碼", "口令", "비밀번호",
     "पासव",  # "पासवर्ड" without its virama, as the view writes it
     # Greek "κωδικός", "συνθηματικό" as the view writes them, in lower and upper case (κ, ι, ν, α, τ
@@ -723,7 +727,7 @@ _THAI = "[\u0e00-\u0e7f]"
 _PASSWORD_PHRASE = re.compile(
     # A label, maybe inside a name ("DB_PASSWORT", "MDP_BDD"), not in a token ("[PASSWORD ...]"); a
     # particle may follow ("パスワードは").
-    rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_])|(?={_THAI}))"
+    rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_])|(?={_THAI}))"
     # A label in brackets after what it is of ("- Router (senha): ...").
     r"\)?"
     # <password>value</password>, <password type="plain">value</password>, WS-Security's
@@ -732,7 +736,8 @@ _PASSWORD_PHRASE = re.compile(
     # Words of the label's clause: a ";" ends it ("the pass phrase is "..."; Authorization: ..." is
     # read at "is", not at the next label's colon).
     rf"|(?P<words>(?:[ \t]+[^\s:=;]{{1,64}}?){{0,6}})[ \t]*"
-    rf"(?P<op>:|=>|=(?!=)|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES})|(?=[\u300c\u300e\uff62])|{_THAI}{{1,40}}[ \t]*:)"
+    rf"(?P<op>:|=>|=(?!=)|\u2192|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES})|(?=[\u300c\u300e\uff62])"
+    rf"|{_THAI}{{1,40}}[ \t]*:)"
     rf"|(?P<bare>{_THAI}{{0,40}}[ \t]+)(?=[^\s]))"
 )
 _WORDLIKE = re.compile(r"[^\W\d_]+")

@@ -1,0 +1,55 @@
+"""Forms from reviewer R's blind round (tests/data/pii_review_r.jsonl: a personal assistant's memory of
+its users' lives, in 15 languages; taken as it came). Each case lists exactly what is found."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import found_values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # PINs and the codes of doors, gates, alarms and lockboxes, a few words after their label.
+        ("UPI PIN 543410 mat bhoolna", ["543410"]),
+        ("PIN do karty mBank: 0674", ["0674"]),
+        ("y el PIN del portal es 1215", ["1215"]),
+        ("Ring alarm code 0092#", ["0092#"]),
+        ("codice cancello: 8575*", ["8575*"]),
+        ("the door code for the lockbox is 1668#, got it?", ["1668#"]),
+        ("Alarmanlage Code: 20082#", ["20082#"]),
+        # Not a PIN: India's postal PIN code, a conference bridge's, a date, a promotion's code.
+        ("Indian PIN code 400001 is Mumbai GPO.", []),
+        ("Dial-in +1 312 555 0100 PIN 887124#", ["+1 312 555 0100"]),
+        ("PIN changed on 2024-05-01", []),
+        ("promo code 2024; error code 4040 on the door sensor", []),
+        # An account's address and its password after a slash; a Wi-Fi network's key.
+        ("TurboTax login sabine1989@proton.me / Chai.1267#", ["sabine1989@proton.me", "Chai.1267#"]),
+        ("Spotify: lukas@yandex.ru / lamp-copper-otter17", ["lukas@yandex.ru", "lamp-copper-otter17"]),
+        ("mongodb+srv://app@cluster0.example.net/prod?retryWrites=true", []),
+        ("Nest Wi-Fi: P@nda@1500*", ["P@nda@1500*"]),
+        ("The Wi-Fi: MyHomeNetwork", []),
+        # Password labels of other languages: glued after "wifi", Turkish "my password", Korean's short
+        # form, Arabic without its article, Spanish "the Wi-Fi's key", an arrow after the label.
+        ("家里wifi密码：97D529975D", ["97D529975D"]),
+        ("e-Devlet şifrem: velvet-lamp-purple20", ["velvet-lamp-purple20"]),
+        ("집 와이파이 비번: Kn736ejao72x", ["Kn736ejao72x"]),
+        ("كلمة سر الراوتر: Chai.1353?", ["Chai.1353?"]),
+        ("la clave del wifi del depa es meadow-otter-cactus32", ["meadow-otter-cactus32"]),
+        ("Amazonのパスワード→!xB45Al02u", ["!xB45Al02u"]),
+        ("la clave del problema es la paciencia", []),
+    ],
+)
+def test_forms_of_reviewer_r(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
+
+
+def test_a_masked_pin_is_not_found_again() -> None:
+    """The mask keeps a PIN's last digits inside its placeholder: a second scrub leaves it as it is."""
+    from securemem.pii import Scrubber
+
+    scrubber = Scrubber({"PASSWORD": "mask"}, hash_key=b"k" * 32)
+    first = scrubber.scrub("PIN: 536091 and the gate code 8575*")
+    assert "536091" not in first.text and "8575" not in first.text.replace("****8575", "")
+    assert scrubber.scrub(first.text).text == first.text
