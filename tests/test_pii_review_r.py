@@ -39,6 +39,17 @@ from tests.helpers import found_values
         ("la clave del wifi del depa es meadow-otter-cactus32", ["meadow-otter-cactus32"]),
         ("Amazonのパスワード→!xB45Al02u", ["!xB45Al02u"]),
         ("la clave del problema es la paciencia", []),
+        # A wallet's seed after its maker's name; a door lock's code in Korean, Alipay's password; an
+        # address, two blanks, then its password alone (not a table's next column of words).
+        (
+            "Ledger seed: human pen chapter weasel sound pulp field forum hunt problem all office",
+            ["human pen chapter weasel sound pulp field forum hunt problem all office"],
+        ),
+        ("we seed the database with 12 rows", []),
+        ("도어락 비번 961494", ["961494"]),
+        ("支付宝支付密码 536703", ["536703"]),
+        ("HBO (mom's acc) t.moreira@libero.it  Ozzy_599#", ["t.moreira@libero.it", "Ozzy_599#"]),
+        ("bob@x.com    Active2024", ["bob@x.com"]),
     ],
 )
 def test_forms_of_reviewer_r(text: str, values: list[str]) -> None:

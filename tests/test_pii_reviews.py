@@ -177,8 +177,9 @@ def altered(name: str) -> list[str]:
         ("q", "claim", None, 0.97),
         # Blind, after Q's fixes: a personal assistant's memory of its users' lives (contacts, logins,
         # PINs and door codes, Wi-Fi keys, transfers, tax notes; 15 languages, 52 countries' phones):
-        # 350 of 434 as it came (80.6%), 391 since (PINs and access codes a few words after their
-        # label, an account's address / password, Wi-Fi keys, password labels of more languages).
+        # 350 of 434 as it came (80.6%), 399 since (PINs and access codes a few words after their
+        # label, an account's address / password, Wi-Fi keys, password labels of more languages, a
+        # wallet's seed after its maker's name).
         # Left: phones in personal contact lists with no word that says phone, dotted and emoji
         # groupings, numbers spoken in other languages, SSNs spaced in a sentence.
         ("r", "claim", None, 0.9),

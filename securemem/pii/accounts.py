@@ -38,6 +38,11 @@ _STATS_AUTH = re.compile(r"(?<![\w-])stats[ \t]+auth[ \t]+[^\s:]{1,64}[ \t]?:(?P
 _EMAIL_PAIR = re.compile(
     r"[\w.+\-]{1,64}@[\w\-]{1,63}(?:\.[\w\-]{1,63}){1,8}[ \t]+/[ \t]+(?P<value>[^\s/<>\"'`]{6,64})"
 )
+# An account's address, then its password alone at the line's end after two blanks or more ("HBO (mom's
+# acc) t.moreira@libero.it  Ozzy_599#": reviewer R).
+_EMAIL_THEN = re.compile(
+    r"[\w.+\-]{1,64}@[\w\-]{1,63}(?:\.[\w\-]{1,63}){1,8}[ \t]{2,}(?P<value>[^\s\"'`]{8,64})[ \t]*\r?$", re.M
+)
 # A Wi-Fi network's key after its label ("Nest Wi-Fi: P@nda@1500*").
 _WIFI = re.compile(
     r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:key|pw|pass))?[ \t]*:[ \t]*(?P<value>[^\s\"'`]{6,64})[ \t]*\r?$", re.M
@@ -50,12 +55,13 @@ _CODE_END = r"(?![\w\-./:]|,[0-9])"
 _PIN = re.compile(rf"(?<![\w-])pin\b[^\n0-9\[*•]{{0,24}}?(?P<value>[0-9]{{4,8}}[#*]?){_CODE_END}")
 _LOCKS = (
     "door|gate|alarm|garage|lockbox|safe|keypad|key|entry|building|buzzer|intercom|lock|alarmanlage|tür|haustür|"
-    "porte|portail|puerta|portón|portão|cancello|alarme|alarma"
+    "porte|portail|puerta|portón|portão|cancello|alarme|alarma|도어락|현관"
 )
-_CODE_WORDS = "code|codice|código|codigo|kod|kód"
+_CODE_WORDS = "code|codice|código|codigo|kod|kód|비번|비밀번호"
 _ACCESS_CODE = re.compile(
-    rf"(?<![\w-])(?:(?:{_LOCKS})\b[^\n0-9]{{0,24}}?\b(?:{_CODE_WORDS}|pin)"
-    rf"|(?:{_CODE_WORDS})[ \t]+(?:(?:de|del|da|do|du)[ \t]+)?(?:{_LOCKS}|accès|acceso|acesso))"
+    rf"(?:(?<![\w-])(?:{_LOCKS})\b[^\n0-9]{{0,24}}?\b(?:{_CODE_WORDS}|pin)"
+    rf"|(?<![\w-])(?:{_CODE_WORDS})[ \t]+(?:(?:de|del|da|do|du)[ \t]+)?(?:{_LOCKS}|accès|acceso|acesso)"
+    rf"|支付密码|支付密碼)"  # Alipay's and WeChat Pay's six digits
     rf"\b[^\n0-9\[*•]{{0,24}}?(?P<value>[0-9]{{3,8}}[#*]?){_CODE_END}"
 )
 # A passphrase of words and a number ("lamp-copper-otter17"), as password managers make them.
@@ -68,6 +74,7 @@ def may_hold_account_password(scan: Scan) -> bool:
     lower = scan.lower
     return (
         "/" in lower
+        or "@" in lower
         or "auth" in lower
         or "pin" in lower
         or "code" in lower
@@ -75,6 +82,8 @@ def may_hold_account_password(scan: Scan) -> bool:
         or "kod" in lower
         or "wi" in lower
         or "wlan" in lower
+        or "비번" in lower
+        or "密" in lower
     )
 
 
@@ -82,7 +91,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
     text, lower = scan.text, scan.lower
     if " / " in lower:
         yield from _admin_pairs(text, lower)
-    if "@" in lower and "/" in lower:
+    if "@" in lower:
         yield from _email_pairs(text, lower)
     if "wi" in lower or "wlan" in lower:
         for match in _WIFI.finditer(lower):
@@ -93,7 +102,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
         yield from (
             ("PASSWORD", *match.span("value")) for match in _PIN.finditer(lower) if not _not_a_pin(lower, match)
         )
-    if "cod" in lower or "kod" in lower or "kód" in lower or "pin" in lower:
+    if "cod" in lower or "kod" in lower or "kód" in lower or "pin" in lower or not lower.isascii():
         yield from (("PASSWORD", *match.span("value")) for match in _ACCESS_CODE.finditer(lower))
     if "auth" in lower:
         yield from _auth_commands(text, lower)
@@ -122,6 +131,10 @@ def _admin_pairs(text: str, lower: str) -> Iterator[Hit]:
 
 
 def _email_pairs(text: str, lower: str) -> Iterator[Hit]:
+    for match in _EMAIL_THEN.finditer(lower):
+        value = text[match.start("value") : match.end("value")]
+        if _strong(value) and (any(char in _SYMBOLS for char in value) or not _WORDY.search(value)):
+            yield "PASSWORD", *match.span("value")  # not a table's next column ("Active2024")
     for match in _EMAIL_PAIR.finditer(lower):
         start, end = _trimmed(text, *match.span("value"))
         value = text[start:end]

@@ -19,6 +19,7 @@ Hit = tuple[str, int, int]
 # can verify ownership"'), then ":" or "=".
 _SEED_LABEL = re.compile(
     r"(?:seed|recovery|mnemonic|backup|secret recovery|wallet)[ \t_\-]*(?:phrase|words|mnemonic)|mnemonic"
+    r"|(?:ledger|trezor|wallet|metamask|keystone|bitbox|coldcard)[ \t]+seed"  # "Ledger seed: ..." (reviewer R)
     r"|(?:phrase|frase|phrase de récupération|wiederherstellungsphrase)[ \t]+(?:de[ \t]+)?(?:semilla|récupération)"
 )
 # Or the label ends a chat message that asks for it, and the next message gives it: "[scammer] also the
@@ -50,14 +51,21 @@ _MAX_CODES = 32
 
 # The words every label ends with: the patterns are searched only just before them (an alternation
 # that no literal leads is tried at every character of the text: a tenth of a whole scan's time).
-_SEED_WORDS_AT = ("phrase", "words", "mnemonic", "semilla", "récupération")
+_SEED_WORDS_AT = ("phrase", "words", "mnemonic", "semilla", "récupération", "seed")
 _CODE_WORDS_AT = ("code", "kódy", "codici", "códigos", "récupération")
 _REACH = 48  # how far before its last word a label may start
 
 
 def may_hold_recovery_secret(scan: Scan) -> bool:
     lower = scan.lower
-    if "code" in lower or "phrase" in lower or "words" in lower or "mnemonic" in lower or "semilla" in lower:
+    if (
+        "code" in lower
+        or "phrase" in lower
+        or "words" in lower
+        or "mnemonic" in lower
+        or "semilla" in lower
+        or "seed" in lower
+    ):
         return True
     return not lower.isascii() and ("kódy" in lower or "códigos" in lower or "récupération" in lower)
 
