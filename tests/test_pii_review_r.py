@@ -50,6 +50,12 @@ from tests.helpers import found_values
         ("支付宝支付密码 536703", ["536703"]),
         ("HBO (mom's acc) t.moreira@libero.it  Ozzy_599#", ["t.moreira@libero.it", "Ozzy_599#"]),
         ("bob@x.com    Active2024", ["bob@x.com"]),
+        # A third attacker's: an Indian address's postal PIN; a date or opening hours after an address;
+        # a 20-character key in base64 (27 characters and its "=").
+        ("Address: MG Road, Bangalore, PIN 560001", []),
+        ("jane@acme.com 2024 03 15", ["jane@acme.com"]),
+        ("jane@acme.com 0800 1200", ["jane@acme.com"]),
+        ("cfg QUtJQUlPU0ZPRE5ON0VYQU1QTEU=", ["QUtJQUlPU0ZPRE5ON0VYQU1QTEU="]),
     ],
 )
 def test_forms_of_reviewer_r(text: str, values: list[str]) -> None:

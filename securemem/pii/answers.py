@@ -73,7 +73,7 @@ _BEFORE_COLON = re.compile(rf"(?:{_LABEL})[ \t]+(?P<value>[^\s:\"'`]{{6,64}})[ \
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _NOT_BEFORE = frozenset(":/.-_,;|\t")  # a label inside a word, a path, a field list, a table's header, code
 _TRAILING = ".,;:!?)"
-_STRONG_SYMBOLS = frozenset("!#$%&*@^~?+=")
+PASSWORD_SYMBOLS = frozenset("!#$%&*@^~?+=")  # a password's own symbols (accounts.py reads them too)
 
 
 # The labels without "pass" or "pw".
@@ -167,4 +167,4 @@ def _password_like(value: str) -> bool:
         return False
     if "@" in value and "." in value.rsplit("@", 1)[1]:
         return False  # an email address
-    return any(char in _STRONG_SYMBOLS for char in value)
+    return any(char in PASSWORD_SYMBOLS for char in value)

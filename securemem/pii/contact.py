@@ -1349,6 +1349,7 @@ def _answering(text: str, start: int, words: list[str]) -> list[str]:
         or (
             _AFTER_ADDRESS.search(text, max(0, start - _ADDRESS_BACK), start)
             and _CONTACT_SHAPED.match(text, start)
+            and not _DATE_OR_HOURS.match(text, start)
             and not _in_columns(text, start)
         )
     ):
@@ -1375,6 +1376,11 @@ _ADDRESS_BACK = 96
 # After an address, only a number written as contacts write them: a trunk "0" or a bracket first, or
 # three groups or more ("jane@example.com 20240115", "bob@corp.com 1700000000" are a date and a time).
 _CONTACT_SHAPED = re.compile(r"[0(]|[0-9]{1,5}[ .\-][0-9]{1,5}[ .\-][0-9]")
+# ... and not a date written with blanks ("2024 03 15", "03 15 2024") or opening hours ("0800 1200").
+_DATE_OR_HOURS = re.compile(
+    r"(?:(?:19|20)[0-9]{2} [01]?[0-9] [0-3]?[0-9]|[0-3]?[0-9] [0-3]?[0-9] (?:19|20)[0-9]{2}"
+    r"|[0-2][0-9][0-5][0-9][ \-][0-2][0-9][0-5][0-9])(?![0-9])"
+)
 
 
 def _asked_for_phone(text: str, start: int) -> bool:
