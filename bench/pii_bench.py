@@ -230,6 +230,8 @@ REVIEWS = {
     "p": "pii_review_p.jsonl: blind, regulated companies' agents' memories, taken as it came",
     "q": "pii_review_q.jsonl: blind, an engineering organisation's agent memory, taken as it came",
     "r": "pii_review_r.jsonl: blind, a personal assistant's memory of its users' lives, taken as it came",
+    "s": "pii_review_s.jsonl: blind, as a hostile acceptance suite, taken as it came",
+    "t": "pii_review_t.jsonl: blind, service desks' call transcripts and fraud notes, taken as it came",
 }
 
 

@@ -56,6 +56,31 @@ from tests.helpers import found_values
         ("jane@acme.com 2024 03 15", ["jane@acme.com"]),
         ("jane@acme.com 0800 1200", ["jane@acme.com"]),
         ("cfg QUtJQUlPU0ZPRE5ON0VYQU1QTEU=", ["QUtJQUlPU0ZPRE5ON0VYQU1QTEU="]),
+        # Left from R's round, closed at the next stop. Emoji between a number's groups.
+        ("card number like this: 4951🔹4263🔹6789🔹7103\nexp 11/26", ["4951🔹4263🔹6789🔹7103"]),
+        ("cell → 015🙂123🙂1108🙂85", ["015🙂123🙂1108🙂85"]),
+        ("030 📱 125 📱 83 📱 157 ✅", ["030 📱 125 📱 83 📱 157"]),
+        ("Rated 4 ⭐ 5 reviews, 2024 🏆 2025 season", []),
+        ("1🔹 🔹2 and 5 🔹 ", []),
+        # A line that names SSNs: each on it, as people say them.
+        ("our SSNs for the 1040: me 356 87 9348, Jack Pemberton 557810750", ["356 87 9348", "557810750"]),
+        ('"my social is 059 79 0698, and my daughter\'s is 143 31 2905"', ["059 79 0698", "143 31 2905"]),
+        # A phone named in Portuguese, Vietnamese; "my number is" in other languages.
+        ("telefone do porteiro 11961902487", ["11961902487"]),
+        ("sđt anh Minh 0912227066", ["0912227066"]),
+        ("mi número nuevo es 612 58 46 18", ["612 58 46 18"]),
+        ("il mio numero è 347 123 4567", ["347 123 4567"]),
+        ("mi número de pedido es 612 58 46 18", []),
+        ("número de pedido 4155552671", []),
+        ("número de serie 612 58 46 18", []),
+        # The label and its value quoted apart, as two messages.
+        ('then in two msgs: "the pw is" … "Hoa_483"', ["Hoa_483"]),
+        ("'password:' - 'Kx9#mQ2'", ["Kx9#mQ2"]),
+        ('fields = ["password", "user_id"]; set "password" "hunter2x"', []),
+        ('"password" ... "changeme"', []),
+        # A 2FA backup code alone after its label.
+        ("Binance 2FA backup: PSDV-ZSW3-G7P5", ["PSDV-ZSW3-G7P5"]),
+        ("nightly backup: 2024-11-30; db backup: nightly-2024", []),
     ],
 )
 def test_forms_of_reviewer_r(text: str, values: list[str]) -> None:

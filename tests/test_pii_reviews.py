@@ -180,9 +180,22 @@ def altered(name: str) -> list[str]:
         # 350 of 434 as it came (80.6%), 399 since (PINs and access codes a few words after their
         # label, an account's address / password, Wi-Fi keys, password labels of more languages, a
         # wallet's seed after its maker's name).
-        # Left: phones in personal contact lists with no word that says phone, dotted and emoji
-        # groupings, numbers spoken in other languages, SSNs spaced in a sentence.
-        ("r", "claim", None, 0.9),
+        # The next stop: 417 (emoji between a number's groups, SSNs on a line that names them, phone
+        # words of Portuguese and Vietnamese, "my number is" in other languages, a 2FA backup code alone,
+        # a label and its value quoted apart).
+        # Left: phones in personal contact lists with no word that says phone, dotted groupings, numbers
+        # spoken in other languages.
+        ("r", "claim", None, 0.95),
+        # Blind, after R's fixes, written as a hostile acceptance suite (evasions a third of the
+        # positive lines, 75 provider shapes, 11 languages): 223 of 230 as it came (97.0%), 229 since
+        # (Tencent's SecretId, Yandex's OAuth token and Lob's keys, a password before a remark in
+        # brackets of another script, an address and an SSN a line break cut).
+        ("s", "claim", None, 0.99),
+        # Blind, after R's fixes: a bank's, an insurer's and a hospital's service desks (call transcripts,
+        # chat logs, fraud and claim notes; 8 languages): 214 of 262 as it came (81.7%), 248 since
+        # (cards' security codes and one-time codes after their label, codes and phones read out in
+        # words, Polish and Hindi digit words, "-PIN", a two-word password with a number).
+        ("t", "claim", None, 0.94),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -193,6 +206,8 @@ def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float
 
 def test_ordinary_lines_stay_as_they_are() -> None:
     assert altered("a") == []
+    assert altered("s") == []
+    assert altered("t") == []
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows

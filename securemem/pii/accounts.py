@@ -51,19 +51,23 @@ _WIFI = re.compile(
 # A PIN or a door's, gate's or alarm's code: digits, maybe ending in "#" or "*" ("UPI PIN 543410", "PIN do
 # karty mBank: 0674", "hardware wallet PIN 14332948", "Ring alarm code 0092#", "codice cancello:
 # 8575*", "the door code for the lockbox is 1668#": reviewer R). A few words may come between.
-_CODE_END = r"(?![\w\-./:]|,[0-9])"
-# The words between hold no bracket and no mask ("PIN: [PASSWORD ****6091]" is a scrubbed one).
-_PIN = re.compile(rf"(?<![\w-])pin\b[^\n0-9\[*•]{{0,24}}?(?P<value>[0-9]{{4,8}}[#*]?){_CODE_END}")
+_CODE_END = r"(?![\w\-/:]|\.\w|,[0-9])"  # a full stop may end the sentence
+# Or read out digit by digit ("door code: 3-7-1-9", "alarm code 4 4 2 1": an attacker's round).
+_SPACED = r"[0-9](?:[ \-][0-9]){3,7}"
+# The words between hold no bracket and no mask ("PIN: [PASSWORD ****6091]" is a scrubbed one). A
+# name's last part may be "-PIN" ("Online-Banking-PIN 38049": reviewer T).
+_PIN = re.compile(rf"p(?<![\w]p)in\b[^\n0-9\[*•]{{0,24}}?(?P<value>(?:[0-9]{{4,8}}|{_SPACED})[#*]?){_CODE_END}")
 _LOCKS = (
     "door|gate|alarm|garage|lockbox|safe|keypad|key|entry|building|buzzer|intercom|lock|alarmanlage|tür|haustür|"
     "porte|portail|puerta|portón|portão|cancello|alarme|alarma|도어락|현관"
 )
 _CODE_WORDS = "code|codice|código|codigo|kod|kód|비번|비밀번호"
+_OF = "de la|de l'|della|de|del|da|do|du|des"  # "code de la porte", "código do portão"
 _ACCESS_CODE = re.compile(
     rf"(?:(?<![\w-])(?:{_LOCKS})\b[^\n0-9]{{0,24}}?\b(?:{_CODE_WORDS}|pin)"
-    rf"|(?<![\w-])(?:{_CODE_WORDS})[ \t]+(?:(?:de|del|da|do|du)[ \t]+)?(?:{_LOCKS}|accès|acceso|acesso)"
+    rf"|(?<![\w-])(?:{_CODE_WORDS})[ \t]{{1,8}}(?:(?:{_OF})[ \t]{{1,8}})?(?:{_LOCKS}|accès|acceso|acesso)"
     rf"|支付密码|支付密碼)"  # Alipay's and WeChat Pay's six digits
-    rf"\b[^\n0-9\[*•]{{0,24}}?(?P<value>[0-9]{{3,8}}[#*]?){_CODE_END}"
+    rf"\b[^\n0-9\[*•]{{0,24}}?(?P<value>(?:[0-9]{{3,8}}|{_SPACED})[#*]?){_CODE_END}"
 )
 # A passphrase of words and a number ("lamp-copper-otter17"), as password managers make them.
 _PASSPHRASE = re.compile(r"[a-z]{3,10}(?:[-_.][a-z]{3,10}){1,5}[-_.]?[0-9]{1,4}[!#$%&*?]?")
@@ -87,6 +91,7 @@ def _may_name_code(lower: str) -> bool:
         or "cod" in lower
         or "kod" in lower
         or "kód" in lower
+        or "cód" in lower
         or "비번" in lower
         or "비밀번호" in lower
         or "密" in lower
@@ -109,9 +114,37 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
             ("PASSWORD", *match.span("value")) for match in _PIN.finditer(lower) if not _not_a_pin(lower, match)
         )
     if _may_name_code(lower):
-        yield from (("PASSWORD", *match.span("value")) for match in _ACCESS_CODE.finditer(lower))
+        yield from (("PASSWORD", *match.span("value")) for match in _access_codes(lower))
     if "auth" in lower:
         yield from _auth_commands(text, lower)
+
+
+# Every match of _ACCESS_CODE holds one of these ("code" and its kin, "pin", Alipay's "支付密"), at
+# most 35 characters after its start (a lock's word, then at most 24 characters), and ends at most 91
+# characters after it (the longest code word, 8 blanks, "della" and 8 more, a lock's word, 24 characters,
+# 8 digits read out one by one and "#"). The pattern, whose alternatives start with most letters, reads only the windows
+# around them; its look-ahead after the value still sees the text's next two characters.
+_CODE_MARKS = ("cod", "cód", "kod", "kód", "pin", "비번", "비밀번호", "支付密")
+_CODE_BEFORE = 48
+_CODE_AFTER = 96
+
+
+def _access_codes(lower: str) -> Iterator[re.Match[str]]:
+    windows: list[tuple[int, int]] = []
+    for mark in _CODE_MARKS:
+        at = lower.find(mark)
+        while at != -1:
+            windows.append((max(0, at - _CODE_BEFORE), min(len(lower), at + _CODE_AFTER)))
+            at = lower.find(mark, at + len(mark))
+    windows.sort()
+    begin, end = windows[0] if windows else (0, 0)
+    for start, stop in windows:
+        if start > end:  # no match spans two windows apart: each one's marks are in its window
+            yield from _ACCESS_CODE.finditer(lower, begin, end)
+            begin = start
+        end = max(end, stop)
+    if windows:
+        yield from _ACCESS_CODE.finditer(lower, begin, end)
 
 
 # India's postal "PIN code 400001" (six digits); a conference bridge's dial-in PIN, anyone's who is invited.

@@ -70,6 +70,14 @@ _BRACKETED = re.compile(
 _QUALIFIED = re.compile(rf"(?:{_LABEL})[ \t]*\([^()\n]{{1,24}}\)[ \t]*(?:[:=]|is)?[ \t]*(?P<value>[^\s\"'`]{{6,64}})")
 # "passphrase LedgerKey#2231:" ending its line: the block it opens follows.
 _BEFORE_COLON = re.compile(rf"(?:{_LABEL})[ \t]+(?P<value>[^\s:\"'`]{{6,64}})[ \t]?:[ \t]*\r?(?:\n|\Z)")
+# The label and its value quoted apart, as two messages are: 'then in two msgs: "the pw is" … "Hoa_483"'
+# (reviewer R). The label closes its quote; an ellipsis, a dash or "then" and the value's quote follow
+# (not a comma: '["password", "user_id"]' is a list of names). The label says what the value is:
+# letters with a digit or a symbol are enough.
+_QUOTED_APART = re.compile(
+    rf"(?:{_LABEL})(?:[ \t]+(?:is|was|es|é|ist|est|=))?[ \t]*:?[ \t]*[\"”'’][ \t]*(?:…|\.{{2,3}}|[-–—]|then)"
+    r"[ \t]*[\"“'‘](?P<value>[^\"”'’\s]{4,64})[\"”'’]"
+)
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _NOT_BEFORE = frozenset(":/.-_,;|\t")  # a label inside a word, a path, a field list, a table's header, code
 _TRAILING = ".,;:!?)"
@@ -129,6 +137,12 @@ def find_answered_passwords(scan: Scan) -> Iterator[Hit]:
                 if answer is not None:
                     yield from _value(text, *answer.span("value"))
             continue
+        quoted = _QUOTED_APART.match(lower, at)
+        if quoted is not None:
+            start, end = quoted.span("value")
+            if _quoted_value(text[start:end]):
+                yield "PASSWORD", start, end
+            continue
         found = _BRACKETED.match(lower, at) or _QUALIFIED.match(lower, at) or _BEFORE_COLON.match(lower, at)
         if found is not None:
             group = "code" if found.re is _BRACKETED and found["code"] is not None else "value"
@@ -154,6 +168,13 @@ def _balanced_bracket(text: str, start: int, end: int) -> bool:
 
 # What words, names and references look like with a symbol in them: "issue#12345", "PROJ-1234".
 _REFERENCE = re.compile(r"(?:[a-z]+|[A-Z]+)[#\-_][0-9]+|v?[0-9]+(?:\.[0-9]+)+(?:[\-+][A-Za-z0-9.]+)?")
+
+
+def _quoted_value(value: str) -> bool:
+    """A value its label names: a letter, and a digit or a symbol; no address, path or placeholder."""
+    if "://" in value or value.startswith(("/", "<", "$", "{", "%")) or value.lower() in ("password", "changeme"):
+        return False
+    return any(char.isalpha() for char in value) and any(not char.isalpha() for char in value)
 
 
 def _password_like(value: str) -> bool:

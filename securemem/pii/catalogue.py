@@ -384,6 +384,30 @@ PREFIXED: tuple[Rule, ...] = (
         check=_mixed_with_digit,
     ),
     prefixed("DUFFEL_TOKEN", ("duffel_test_", "duffel_live_"), r"[A-Za-z0-9_\-=]{43}", "Duffel API tokens; gitleaks"),
+    # Reviewer S's blind round: Tencent Cloud's SecretId and Yandex ID's OAuth tokens.
+    prefixed(
+        "TENCENT_SECRET_ID",
+        "AKID",
+        r"[A-Za-z0-9]{32}",
+        "Tencent Cloud API keys: a SecretId is AKID and 32 letters and digits; gitleaks tencent rules",
+        check=_has_digit,
+    ),
+    prefixed(
+        "YANDEX_OAUTH_TOKEN",
+        ("y0_", "y1_", "y2_", "y3_"),
+        r"[A-Za-z0-9_\-]{50,60}",
+        "Yandex ID OAuth tokens: y0_ (y1_-y3_) and about 55 URL-safe characters",
+        check=_has_digit,
+    ),
+    # Lob's secret keys are live_ or test_ and 35 hexadecimal digits (not Mollie's 30 letters and
+    # digits), its publishable keys live_pub_ and 31 (reviewer S).
+    prefixed(
+        "LOB_API_KEY",
+        ("live_", "test_"),
+        r"(?:pub_[0-9a-f]{31}|[0-9a-f]{35})",
+        "Lob API keys; gitleaks lob-api-key and lob-pub-api-key",
+        check=_has_digit,
+    ),
     prefixed("SHIPPO_TOKEN", ("shippo_live_", "shippo_test_"), r"[a-fA-F0-9]{40}", "Shippo API tokens; gitleaks"),
     prefixed(
         "PLAID_ACCESS_TOKEN",

@@ -139,7 +139,35 @@ def _local_part_start(text: str, at: int) -> int:
         start += 1
     if 0 < start < at and text[start - 1] in " \t])}>-" and text[start].isalnum():
         start = _defanged_local_start(text, start, max(0, start - _LOCAL_MAX))
+    if 0 < start < at and text[start - 1] == "\n":
+        start = _wrapped_local_start(text, start, at)
     return start
+
+
+def _wrapped_local_start(text: str, start: int, at: int) -> int:
+    """Where a local part a line break cut began ("a.hadd" then "ad@qnb.com.qa", wrapped in a PDF:
+    reviewer S): the previous line ends in a run of a local part's characters with a dot, an underscore
+    or a digit in it (a word alone, "Contact" or "Regards", is no address's first half), glued to the
+    break, itself a word of its line."""
+    end = start - 1
+    if end and text[end - 1] == "\r":
+        end -= 1
+    first = end
+    while first > max(0, at - _LOCAL_MAX) and (text[first - 1].isalnum() or text[first - 1] in "._%+-"):
+        first -= 1
+    piece = text[first:end]
+    if (
+        len(piece) < 2
+        or (first and not text[first - 1].isspace())
+        or not piece[0].isalnum()
+        or not any(char in "._" or char.isdigit() for char in piece)
+        or _VERSION_PIECE.fullmatch(piece)
+    ):
+        return start
+    return first
+
+
+_VERSION_PIECE = re.compile(r"[vV]?[0-9]+(?:[.\-][0-9A-Za-z]+)*")  # "see v1.2" then an address: a version
 
 
 _QUERY_IN = re.compile(r"\?[^=\s]*=")
@@ -762,12 +790,24 @@ _PHONE_WORDS = frozenset(
         "تلفون",
         "اتصل",
         "phoned",
+        # Portuguese, Italian, Spanish and Vietnamese words for a phone (reviewer R: "telefone do
+        # porteiro 11961902487", "sđt anh Minh 0912227066").
+        "telefone",
+        "telemóvel",
+        "cellulare",
+        "móvil",
+        "movil",
+        "sđt",
+        "sdt",
+        "thoại",
     ]
 )
 _PERSON_NOUNS = frozenset(["customer", "member", "employee", "client", "patient", "user", "subscriber"])
 _REFERENCE_WORDS = frozenset(
     [
         "pn",  # a part number ("PN 0345-22-8136", reviewer Q)
+        "reg",  # a company's registration ("Company reg. no. 04429183", reviewer T)
+        "registration",
         "item",
         "article",
         "art",
@@ -868,7 +908,8 @@ _REFERENCE_WORDS = frozenset(
 )
 # Words between a reference noun and its number: "order no. is 123", "account number: 123".
 _FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code"])
-_WORDS = re.compile(r"[a-z\u00e0-\u00ff]+|[\u0621-\u064a]+|#")  # Latin, and Arabic letters (its phone words)
+# Latin (Vietnamese's "đ" and "ạ".."ỹ" too), and Arabic letters (its phone words)
+_WORDS = re.compile(r"[a-z\u00e0-\u00ff\u0111\u1ea1-\u1ef9]+|[\u0621-\u064a]+|#")
 
 
 # A phone named in a context ("call", "mobile:", "tel"): what a run of single digits needs to be one.
@@ -1425,8 +1466,10 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         return False
     # Bare digits are a phone only where the text says so, or where invisible characters kept its
     # groups apart ("07700\u00ad900\u00ad461": a number as a reader sees it, written to slip past).
-    said = bool(_PHONE_WORDS.intersection(words[-3:])) or (
-        start >= 0 and candidate.isdigit() and scan.hidden_break(start, start + len(candidate))
+    said = (
+        bool(_PHONE_WORDS.intersection(words[-3:]))
+        or (start >= 0 and candidate.isdigit() and scan.hidden_break(start, start + len(candidate)))
+        or _my_number(words)
     )
     if candidate.isdigit() and not (said or words[-1:] == ["#"]):
         return False
@@ -1435,7 +1478,9 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
     if phone_e164(candidate, scan.phone_regions) is not None:
         return True
     if not candidate.startswith(("+", "(+")):
-        if (_SAID_WORDS.intersection(words[-3:]) or _line_says_phone(scan.text, start)) and valid_where_said(candidate):
+        if (
+            _SAID_WORDS.intersection(words[-3:]) or _my_number(words) or _line_says_phone(scan.text, start)
+        ) and valid_where_said(candidate):
             return True
         if _national_of_the_text(scan, candidate, start):
             return True
@@ -1613,8 +1658,20 @@ _SAID_WORDS = (_PHONE_WORDS - {"number", "nr", "no", "t", "m", "text", "signal",
     # other languages ("llámenme al (2) 2103 6194", reviewer Q)
     "ligou", "ligue", "ligar", "llamó", "llamo", "llame", "llamar", "llámenme", "llámame", "llamenme", "llamame",
     "liguem", "ligue-me", "appelez-moi", "rappelez-moi", "chiamami", "richiamami", "zadzwoń", "zadzwon",
-    "numerem", "الاتصال", "الرقم",
+    "numerem", "الاتصال", "الرقم", "cellulare", "sđt", "sdt", "thoại",
 }  # fmt: skip
+# "My number is" in other languages ("mi número nuevo es 612 58 46 18": reviewer R): a possessive, maybe
+# a word ("nuevo", "new"), a word for a number, maybe a verb.
+_MY = frozenset({"my", "mi", "meu", "minha", "mon", "ma", "mein", "meine", "mio", "mój", "moj", "moje", "benim"})
+_MY_NUMBER = frozenset({"number", "número", "numero", "numéro", "nummer", "numer", "numaram"})
+
+
+def _my_number(words: list[str]) -> bool:
+    """The last words say whose number follows: "my number (is)", "mi número nuevo es"."""
+    for at in range(max(0, len(words) - 4), len(words) - 1):
+        if words[at] in _MY and (words[at + 1] in _MY_NUMBER or (at + 2 < len(words) and words[at + 2] in _MY_NUMBER)):
+            return True
+    return False
 
 
 def valid_where_said(candidate: str) -> bool:
@@ -1888,10 +1945,14 @@ for _digits_of_language in (
     "zero uno due tre quattro cinque sei sette otto nove",
     "zero um dois três quatro cinco seis sete oito nove",
     "nul een twee drie vier vijf zes zeven acht negen",
+    # Polish, and Hindi as written in Latin letters (reviewer T's call transcripts)
+    "zero jeden dwa trzy cztery pięć sześć siedem osiem dziewięć",
+    "shunya ek do teen char paanch chhe saat aath nau",
 ):
     for _value, _word in enumerate(_digits_of_language.split()):
         _DIGIT_WORDS[_word] = str(_value)
-_DIGIT_WORDS.update({"oh": "0", "zwo": "2", "tres": "3", "uma": "1"})
+_DIGIT_WORDS.update({"oh": "0", "zwo": "2", "tres": "3", "uma": "1", "meia": "6", "chaar": "4", "panch": "5"})
+# "meia" (half a dozen) is how Brazilians say six on the phone.
 # "double oh", "triple five": one word for a digit said twice or three times (British dictation).
 _REPEATS = {"double": 2, "triple": 3}
 _DIGIT_WORD = "(?:(?:double|triple)[ \t]+)?(?:" + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True)) + ")"
@@ -1916,6 +1977,17 @@ _SPELT_CARD_CONTEXT = frozenset({"card", "tarjeta", "carte", "karte", "kreditkar
 _PHONE_MOST_DIGITS = 15  # E.164
 _LONG_SPELT = 10  # digits read out after a question for a phone: a whole number with its area code
 _SPELT_ASKED = _SPELT_CONTEXT | {"callback", "number", "reach", "contact"}
+# A code read out after what asks for it ("my PIN, so you know, is seven double three one", "the
+# three-digit code? Caller: zero five three", "¿y el código que le ha llegado? Cliente: dos nueve tres,
+# uno cero cuatro": reviewer T): three to eight digits, not counted up or down ("one two three").
+_SPELT_CODE_RUN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{1,7}}(?![^\W\d_])")
+_SPELT_CODE_CONTEXT = frozenset(
+    {"pin", "code", "cvv", "cvc", "otp", "passcode", "código", "codigo", "codice", "kod", "tan", "cryptogramme"}
+)
+_CODE_DIGITS = (3, 8)
+_COUNTING_RUNS = frozenset(
+    run[start:end] for run in ("0123456789", "9876543210") for start in range(10) for end in range(start + 3, 11)
+)
 
 
 def _spelt_digits(word: str) -> str:
@@ -1949,9 +2021,26 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
             yield "US_SSN", *match.span()
         # A phone named just before, or asked for a line or two up ("a good callback number?\nCALLER: Sure,
         # it's five one two, ..."): ten digits then, a number with its area code.
-        elif len(number) <= _PHONE_MOST_DIGITS and (
-            _SPELT_CONTEXT.intersection(words) or (len(number) >= _LONG_SPELT and _SPELT_ASKED.intersection(asked))
+        elif (
+            len(number) <= _PHONE_MOST_DIGITS
+            and (
+                _SPELT_CONTEXT.intersection(words)
+                or (len(number) >= _LONG_SPELT and _SPELT_ASKED.intersection(asked))
+                # or named right after: "..., five three six, that's my mobile"
+                or _SAID_WORDS.intersection(_WORDS.findall(lower[match.end() : match.end() + 32])[:4])
+            )
         ):
             yield "PHONE", *match.span()
         elif 13 <= len(number) <= 19 and _SPELT_CARD_CONTEXT.intersection(asked) and luhn_valid(number):
             yield "CREDIT_CARD", *match.span()
+    if any(word in lower for word in _SPELT_CODE_CONTEXT):
+        yield from _spelt_codes(lower)
+
+
+def _spelt_codes(lower: str) -> Iterator[tuple[str, int, int]]:
+    for match in _SPELT_CODE_RUN.finditer(lower):
+        number = "".join(_spelt_digits(word) for word in re.findall(_DIGIT_WORD, match.group()))
+        if not _CODE_DIGITS[0] <= len(number) <= _CODE_DIGITS[1] or number in _COUNTING_RUNS:
+            continue
+        if _SPELT_CODE_CONTEXT.intersection(_WORDS.findall(lower[max(0, match.start() - 100) : match.start()])[-12:]):
+            yield "GENERIC_SECRET", *match.span()

@@ -36,6 +36,7 @@ from securemem.pii import entities
 from securemem.pii.accounts import find_account_passwords, may_hold_account_password
 from securemem.pii.answers import find_answered_passwords, may_hold_answered_password
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
+from securemem.pii.codes import find_codes
 from securemem.pii.columns import (
     find_aligned_columns,
     find_columns,
@@ -202,7 +203,9 @@ _BUILTINS: tuple[_Builtin, ...] = (
         digits=PHONE_DIGITS,
         gate=may_hold_labelled_phone,
     ),
-    _Builtin(frozenset({"PHONE", "US_SSN", "CREDIT_CARD"}), find_spelt_numbers, gate=may_hold_spelt_phone),
+    _Builtin(
+        frozenset({"PHONE", "US_SSN", "CREDIT_CARD", "GENERIC_SECRET"}), find_spelt_numbers, gate=may_hold_spelt_phone
+    ),
     _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards), digits=CARD_DIGITS),
     _Builtin(
         frozenset({"CREDIT_CARD"}),
@@ -236,6 +239,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"GENERIC_SECRET"}), find_recovery_secrets, gate=may_hold_recovery_secret),
     _Builtin(frozenset({"PASSWORD"}), find_answered_passwords, gate=may_hold_answered_password, whole=True),
     _Builtin(frozenset({"PASSWORD"}), find_account_passwords, gate=may_hold_account_password),
+    _Builtin(frozenset({"GENERIC_SECRET"}), find_codes),  # one pass for runs of digits: its own gate
     _Builtin(_SECRETS, _encoded, gate=may_hold_encoded_secret, whole=True),
     _Builtin(frozenset(rule.type for rule in KEYED), find_labelled_tokens, gate=may_hold_labelled_token),
     _Builtin(
@@ -602,17 +606,19 @@ _WRAP_TOKEN_MIN = 16  # a token's part before the break, to be worth joining
 
 
 # Which line breaks _wrap_join may join, found in one pass: a copy of the text with one byte per
-# character (an ASCII digit "0", "@" itself, the other token characters "t", a space or a tab "s",
+# character (an ASCII digit "0", "@" itself, "-" "d", the other token characters "t", a space or a tab "s",
 # "\r" "r", "\n" itself, "?" "u": it stands for any character that is not ASCII, which may be a digit
 # or a letter; anything else "."), reversed so that the pattern is led by the break (C speed from one
 # to the next) and reads what comes before it. A break passes where what ends its line (after "\r"
-# and blanks) is a digit, "@", "u" or the end of 16 token characters: what _wrap_join needs before
+# and blanks) is a digit, "@", "u", a digit and "-", or the end of 16 token characters: what _wrap_join needs before
 # it, and more (it checks the line after, and the token's length). Most breaks of prose fail here.
 _WRAP_TABLE = bytes(
     ord("0")
     if 48 <= code <= 57
     else ord("@")
     if code == ord("@")
+    else ord("d")
+    if code == ord("-")
     else ord("t")
     if chr(code) in _WRAP_TOKEN
     else ord("s")
@@ -626,7 +632,7 @@ _WRAP_TABLE = bytes(
     else ord(".")
     for code in range(256)
 )
-_WRAP_BREAK_REVERSED = re.compile(rb"\n(?=r?s*+(?:[u0@]|[t0]{%d}))" % _WRAP_TOKEN_MIN)
+_WRAP_BREAK_REVERSED = re.compile(rb"\n(?=r?s*+(?:[u0@]|d0|[td0]{%d}))" % _WRAP_TOKEN_MIN)
 
 
 def _wrap_breaks(scan: Scan) -> list[int]:
@@ -678,6 +684,8 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
         return end, start, " ", "number"
     if before == "@" and after.isalnum():
         return end, start, "", "email"
+    if before == "-" and end >= 2 and text[end - 2].isdigit() and after.isdigit():
+        return end, start, "", "dashed"  # "SSN is 057-41-" then "7512": a dashed number cut after a dash (reviewer S)
     if before in _WRAP_TOKEN and after in _WRAP_TOKEN:
         first = end
         while first > max(0, end - _WRAP_BACK) and text[first - 1] in _WRAP_TOKEN:
@@ -725,6 +733,8 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
     join = len(head)
     if kind == "number":
         types = wanted & _WRAP_NUMERIC
+    elif kind == "dashed":
+        types = wanted & (_WRAP_NUMERIC | {"US_SSN"})
     elif kind == "email":
         types = wanted & {"EMAIL"}
     else:
@@ -735,7 +745,9 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
     hits: list[Hit] = []
     for found, found_start, found_end in _builtin_hits(Scan(window, scan.phone_regions), types, window=True):
         # Not across the break, or the head of the next line's own number ("+1 415 555" then "2024-01-02").
-        if not found_start < join < found_end or (kind == "number" and _CUT_NUMBER.match(window, found_end)):
+        if not found_start < join < found_end or (
+            kind in ("number", "dashed") and _CUT_NUMBER.match(window, found_end)
+        ):
             continue
         if not _across_break(kind, found, window, alone, (found_start, join, found_end)):
             continue

@@ -500,6 +500,14 @@ def _changes(original: str, escapes: dict[int, tuple[str, int]]) -> list[tuple[i
         for index in range(run.start(), run.end()):
             char = original[index]
             form = fold(char)
+            if form == char and unicodedata.category(char) in _PICTURES and _between_digits(original, index):
+                # One separator: a space on either side of the symbol is part of it ("070 🔹 116").
+                if original[index - 1] == " " and (not changes or changes[-1][0] != index - 1):
+                    changes.append((index - 1, ""))
+                changes.append((index, " "))
+                if original[index + 1] == " ":
+                    changes.append((index + 1, ""))
+                continue
             if form != char:
                 changes.append((index, form))
     if escapes:
@@ -508,6 +516,30 @@ def _changes(original: str, escapes: dict[int, tuple[str, int]]) -> list[tuple[i
             changes.extend((index, "") for index in range(start + 1, end))
         changes.sort()
     return changes
+
+
+# Symbols (emoji among them) and their modifiers: between two digits, a separator ("4951🔹4263🔹6789🔹7103",
+# "070 🔹 116 🔹 179", "015🙂123🙂1108": reviewer R), read as one space with the spaces beside it.
+_PICTURES = frozenset({"So", "Sk"})
+_PICTURE_GAP = 3  # spaces, symbols and dropped marks on either side of it, at most
+
+
+def _between_digits(original: str, index: int) -> bool:
+    return _digit_beside(original, index, -1) and _digit_beside(original, index, 1)
+
+
+def _digit_beside(original: str, index: int, step: int) -> bool:
+    at = index + step
+    for _ in range(_PICTURE_GAP + 1):
+        if not 0 <= at < len(original):
+            return False
+        char = original[at]
+        if char.isdigit():
+            return True
+        if not (char.isspace() or unicodedata.category(char) in _PICTURES or fold(char) == ""):
+            return False
+        at += step
+    return False
 
 
 # Paired bidi controls (embeddings, overrides, isolates) open what a pop closes: they stay beside a

@@ -550,4 +550,10 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
     return _SSN_NAMED.search(before[before.rfind("\n") + 1 :]) is not None
 
 
-_SSN_NAMED = re.compile(r"\b(?:ssn|social security (?:number|no)|sozialversicherungsnummer)\b")
+# Or the line names several ("our SSNs for the 1040: me 356 87 9348, Jack Pemberton 557810750"), or
+# gives one as people say it, the next after it ("my social is 059 79 0698, and my daughter's is
+# 143 31 2905": reviewer R).
+_SSN_NAMED = re.compile(
+    r"\b(?:ssns?|social security (?:numbers?|nos?)|sozialversicherungsnummer|tax[ \t]?id|"
+    r"(?:my|his|her|their|your|our|the)[ \t]+socials?(?:[ \t]+(?:is|are|was|:))?)\b"
+)

@@ -40,11 +40,12 @@ _LINE_WORDS = re.compile(r"[^\n]+")
 _CODES_LABEL = re.compile(
     r"(?:recovery|backup|2fa|mfa|scratch|one[ \-]time|emergency|rescue|wiederherstellungs|códigos de|codes de)"
     r"[ \t_\-]*(?:codes?|kódy|codici|códigos|récupération)"
+    r"|(?:2fa|mfa|totp|otp)[ \t_\-]+backup(?=[ \t]*:)"  # "Binance 2FA backup: PSDV-ZSW3-G7P5" (reviewer R)
 )
-# One code: letters and digits, in one or two groups joined by a dash, or two groups of digits joined by a
+# One code: letters and digits, in one to four groups joined by dashes, or two groups of digits joined by a
 # space ("4821 9932"), a digit in it; codes are
 # separated by commas, spaces or list markers. Read until the first thing that is not one.
-_CODE = re.compile(r"[0-9]{3,5} [0-9]{3,5}(?![A-Za-z0-9])|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12})?")
+_CODE = re.compile(r"[0-9]{3,5} [0-9]{3,5}(?![A-Za-z0-9])|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12}){0,3}")
 _CODE_GAP = re.compile(r"[ \t]*(?:[,;][ \t]*|\n[ \t]*(?:[-*•][ \t]+|[0-9]{1,2}[.)][ \t]+)?|[ \t]+(?:and[ \t]+)?)")
 _MAX_CODES = 32
 
@@ -52,7 +53,7 @@ _MAX_CODES = 32
 # The words every label ends with: the patterns are searched only just before them (an alternation
 # that no literal leads is tried at every character of the text: a tenth of a whole scan's time).
 _SEED_WORDS_AT = ("phrase", "words", "mnemonic", "semilla", "récupération", "seed")
-_CODE_WORDS_AT = ("code", "kódy", "codici", "códigos", "récupération")
+_CODE_WORDS_AT = ("code", "kódy", "codici", "códigos", "récupération", "backup")
 _REACH = 48  # how far before its last word a label may start
 
 
@@ -60,6 +61,7 @@ def may_hold_recovery_secret(scan: Scan) -> bool:
     lower = scan.lower
     if (
         "code" in lower
+        or "backup" in lower
         or "phrase" in lower
         or "words" in lower
         or "mnemonic" in lower
@@ -90,20 +92,23 @@ def _around(lower: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> Ite
 # GitHub's recovery codes: pairs of five hexadecimal digits ("e7220-bb497"), listed in a grid of
 # 16. Four or more in a row, only blanks between them, in a text that speaks of codes, are that list
 # wherever its label is.
-_HEX_CODE = re.compile(r"(?<![\w-])[0-9a-f]{5}-[0-9a-f]{5}(?![\w-])")
+# The pattern starts at the dash (a literal: the engine skips to each one at C speed); a code starts
+# five characters before.
+_HEX_CODE = re.compile(r"-(?<=(?<![\w-])[0-9a-f]{5}-)[0-9a-f]{5}(?![\w-])")
 _GRID_CODES = 4
 
 
 def _hex_code_grid(text: str) -> Iterator[Hit]:
-    run: list[re.Match[str]] = []
+    run: list[tuple[int, int]] = []
     for code in _HEX_CODE.finditer(text):
-        if run and text[run[-1].end() : code.start()].strip():
+        start, end = code.start() - 5, code.end()
+        if run and text[run[-1][1] : start].strip():
             if len(run) >= _GRID_CODES:
-                yield from (("GENERIC_SECRET", *found.span()) for found in run)
+                yield from (("GENERIC_SECRET", *found) for found in run)
             run = []
-        run.append(code)
+        run.append((start, end))
     if len(run) >= _GRID_CODES:
-        yield from (("GENERIC_SECRET", *found.span()) for found in run)
+        yield from (("GENERIC_SECRET", *found) for found in run)
 
 
 def _seed_end(lower: str, words: re.Match[str]) -> int | None:
@@ -160,5 +165,20 @@ def _codes(text: str, at: int) -> Iterator[Hit]:
             break
         at = gap.end()
     # One code alone after the label may be a reference ("backup code: 2024Q3"); two or more are the list.
-    if len(found) >= 2:
+    # A code alone is one when a reference would not be written so: eight digits or more, or letters
+    # and digits in two groups of four or more ("recovery code: 4HF8-92KD").
+    if len(found) >= 2 or (found and _lone_code(text[found[0][1] : found[0][2]])):
         yield from found
+
+
+# Of two groups, each holds a digit ("WEEK-2024" is a name), the code a letter; three or four groups of
+# four ("PSDV-ZSW3-G7P5"), a digit and a letter somewhere.
+_LONE_CODE = re.compile(
+    r"[0-9]{8,12}|(?=[A-Za-z0-9-]*[A-Za-z])(?=[A-Za-z]*[0-9])[A-Za-z0-9]{4,6}-(?=[A-Za-z]*[0-9])[A-Za-z0-9]{4,6}"
+    r"|(?=[A-Za-z0-9-]*[A-Za-z])(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9]{4}(?:-[A-Za-z0-9]{4}){2,3}"
+)
+_DATE_DIGITS = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")  # "20240315"
+
+
+def _lone_code(value: str) -> bool:
+    return _LONE_CODE.fullmatch(value) is not None and _DATE_DIGITS.fullmatch(value) is None

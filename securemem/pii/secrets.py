@@ -886,7 +886,7 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
     if not quoted:
         while end > start and text[end - 1] in _TRAILING and text[end - 1] != "?":
             end -= 1
-        if end < len(text) and text[end] in "([":
+        if end < len(text) and text[end] in "([" and not _aside(text, end):
             if _code_call(text, start, end):
                 return None  # a call or a subscript: code that reads the secret ("password = getpass()")
             end = _password_token_end(text, start, end)  # "contraseña: Abc(123)"
@@ -901,6 +901,12 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
     return None if _not_a_phrase_password(text, match, secret, quoted, end) else ("PASSWORD", start, end)
 
 
+def _aside(text: str, at: int) -> bool:
+    """A bracket at ``at`` opens a remark in another script, not a call's arguments:
+    "パスワード：hF0ZRQBLlibSRTJt（月末に変更予定）" (reviewer S), the fullwidth bracket read as "("."""
+    return text[at] == "(" and at + 1 < len(text) and other_script(text[at + 1])
+
+
 # An English contraction ("Password shouldn't be hardcoded", "the password's hash"): prose, not a password.
 _CONTRACTION = re.compile(r"[a-z]+['\u2019](?:s|t|re|ll|ve|d|m)", re.IGNORECASE)
 
@@ -912,6 +918,8 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         return True
     if not quoted and _CONTRACTION.fullmatch(secret):
         return True
+    if (match["op"] or "").strip() in _SAID and _WORDS_AND_NUMBER.fullmatch(secret):
+        return False  # "the password I'm using is corinthians.sommer67": said, not assigned in code
     if _named_after_key(secret, match["label"]) or (
         not quoted and match["op"] == "=" and _CODE_NAME.fullmatch(secret) and _unpacked(text, match.start())
     ):
@@ -1122,7 +1130,13 @@ def _password_shaped(secret: str) -> bool:
         return False  # "a password and/or the user name", "read/write"
     letters = any(char.isalpha() for char in secret)
     others = any(not char.isalpha() for char in secret)
+    if _WORDS_AND_NUMBER.fullmatch(secret):
+        return True  # "corinthians.sommer67": two words and a number, as people make passwords (reviewer T)
     return letters and others and not _IDENTIFIER_CHAIN.match(secret)
+
+
+_WORDS_AND_NUMBER = re.compile(r"[a-z]{3,}\.[a-z]{3,}[0-9]{2,4}")
+_SAID = frozenset({"is", "was", "is now", "es", "est", "ist", "é", "era", "war"})
 
 
 # Where a key that holds a hint is followed by what starts an assignment, or a password label may

@@ -282,6 +282,9 @@ RECIPES: list[tuple[str, str, str | None]] = [
     ("MOLLIE_API_KEY", "live_{A30}", "live_{A26}"),
     ("VAULT_LEGACY_TOKEN", "s.{A24}", "s.{a24}"),
     ("OPENWEATHER_API_KEY", "GET /data/2.5/weather?q=Oslo&appid=«{H32}»", "GET /data/2.5/weather?q=Oslo&appid=«{H20}»"),
+    ("TENCENT_SECRET_ID", "AKID{D4}{A28}", "AKID{A20}"),
+    ("YANDEX_OAUTH_TOKEN", "y0_{D4}{B51}", "y0_{B30}"),
+    ("LOB_API_KEY", "live_{D4}{H31}", "live_{H30}"),
 ]
 CONTEXTS = [
     'export SERVICE_CREDENTIAL="«»"',

@@ -1,0 +1,89 @@
+"""Codes an attacker's round left: a door's or a PIN's code read out digit by digit, a backup or
+recovery code given alone after its label; and the windows that spare the access-code pattern a pass
+over the whole text, which must find exactly what that pass finds. Each case lists exactly what is
+found: the ordinary lines beside them, nothing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from securemem.pii import accounts, codes
+from securemem.pii.scan import Scan
+from tests.helpers import found_values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # Read out digit by digit, after a lock's code or a PIN.
+        ("Door code: 3-7-1-9", ["3-7-1-9"]),
+        ("alarm code 4 4 2 1 (disarm on entry)", ["4 4 2 1"]),
+        ("PIN 4 4 2 1", ["4 4 2 1"]),
+        ("gate code 1 2", []),  # two digits: no code
+        ("door code 3-7-1-9-2-2-1-1-5", []),  # nine digits read out: no lock's code
+        ("Section 4 4 2 1 of the door code", []),
+        ("PIN: 1-800-555-0100", ["1-800-555-0100"]),  # a phone, as before
+        # "código" with its accent names a code too.
+        ("código de la puerta: 4471#", ["4471#"]),
+        # A backup or recovery code alone: eight digits or more, or two groups each with a digit.
+        ("backup code: 83920174", ["83920174"]),
+        ("recovery code: 4HF8-92KD", ["4HF8-92KD"]),
+        ("MFA recovery code: x8k2-9dh3", ["x8k2-9dh3"]),
+        ("backup code: e7220-bb497", ["e7220-bb497"]),
+        ("backup code: 2024Q3", []),  # a reference
+        ("backup code: 20240315", []),  # a date
+        ("recovery code: WEEK-2024", []),
+        ("recovery code: Q3-2024", []),
+        ("The recovery code: ABCD-EFGH", []),
+        ("backup code: 839201", []),  # six digits: what an authenticator shows, gone in seconds
+    ],
+)
+def test_codes(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
+
+
+_PIECES = (
+    "door", " code ", "pin ", "gate", "1234", "#", "\n", "kod ", "código de la puerta: ", "支付密码 ", "536703",
+    " ", "x", "alarm", "lockbox: ", "9876*", ".", "-", ",5", "비번 ", "도어락 ", "key ", "entry ", "21",
+    "the ", "is ", "a few more words ", "        ", "del ", "3-7-1-9", "4 4 2 1 ",
+)  # fmt: skip
+
+
+def test_access_code_windows_find_what_a_whole_pass_finds() -> None:
+    rng = random.Random(7)
+    compared = 0
+    for _ in range(20_000):
+        text = "".join(rng.choice(_PIECES) for _ in range(rng.randint(1, 40)))
+        if not accounts._may_name_code(text):
+            continue
+        compared += 1
+        whole = [match.span("value") for match in accounts._ACCESS_CODE.finditer(text)]
+        assert [match.span("value") for match in accounts._access_codes(text)] == whole, text
+    assert compared > 10_000
+
+
+_CODE_PIECES = (
+    "cvv ", "CVV", " code ", "otp", "TAN ", "tans (", "sms ", "verification code is ", "020", "1234", "551234",
+    ", ", " and ", "4 7 3 7 7 5", "\n", "2024", "=", "(", " x ", "kod blik ", "the three digits on the back are ",
+    "passcode: ", "12", "-", "9", "security number ", "        ", "a few words here and there ", "código SMS ",
+    "7", ".", "1.2", "/", "+", "pushtan ", "bestätigungscode ", "sicherheitsnummer ", "one-time pin ",
+    "cryptogramme visuel ", "kartenprüfnummer ", "x" * 150,
+)  # fmt: skip
+
+
+def test_code_windows_find_what_a_whole_pass_finds() -> None:
+    """The card-code and one-time-code patterns read only windows before runs of digits (codes.py):
+    on random text made of labels, codes, separators and filler they find what a pass over the whole
+    text finds."""
+    rng = random.Random(13)
+    found = 0
+    for _ in range(20_000):
+        text = "".join(rng.choice(_CODE_PIECES) for _ in range(rng.randint(1, 30))).lower()
+        windows = codes._windows(Scan(text, ("US",)))
+        for pattern in (codes._CARD_CODE, codes._ONE_TIME_CODE):
+            whole = [match.span("value") for match in pattern.finditer(text)]
+            assert [match.span("value") for match in codes._in_windows(pattern, text, windows)] == whole, text
+            found += bool(whole)
+    assert found > 5_000
