@@ -232,6 +232,7 @@ REVIEWS = {
     "r": "pii_review_r.jsonl: blind, a personal assistant's memory of its users' lives, taken as it came",
     "s": "pii_review_s.jsonl: blind, as a hostile acceptance suite, taken as it came",
     "t": "pii_review_t.jsonl: blind, service desks' call transcripts and fraud notes, taken as it came",
+    "u": "pii_review_u.jsonl: blind, HR, payroll, onboarding and hospital staff's notes, taken as it came",
 }
 
 

@@ -189,13 +189,20 @@ def altered(name: str) -> list[str]:
         # Blind, after R's fixes, written as a hostile acceptance suite (evasions a third of the
         # positive lines, 75 provider shapes, 11 languages): 223 of 230 as it came (97.0%), 229 since
         # (Tencent's SecretId, Yandex's OAuth token and Lob's keys, a password before a remark in
-        # brackets of another script, an address and an SSN a line break cut).
+        # brackets of another script, an SSN a line break cut, string literals in brackets).
         ("s", "claim", None, 0.99),
         # Blind, after R's fixes: a bank's, an insurer's and a hospital's service desks (call transcripts,
-        # chat logs, fraud and claim notes; 8 languages): 214 of 262 as it came (81.7%), 248 since
+        # chat logs, fraud and claim notes; 8 languages): 214 of 262 as it came (81.7%), 247 since
         # (cards' security codes and one-time codes after their label, codes and phones read out in
         # words, Polish and Hindi digit words, "-PIN", a two-word password with a number).
         ("t", "claim", None, 0.94),
+        # Blind, after S's and T's fixes: an employer's HR, payroll and IT onboarding agents and a hospital
+        # group's staff (onboarding checklists, payroll changes, recruiting, clinical handovers, HL7 and
+        # FHIR snippets; 10 languages): 189 of 197 as it came (95.9%), 196 since (a Japanese sign-in code
+        # and card security code, an SMS's sign-in code, German compounds that name a password, a Wi-Fi
+        # network's WPA2 key, a VPN's pre-shared key, a BitLocker recovery key). Left: a second on-call
+        # number after "backup" (a reference word for backups' numbers).
+        ("u", "claim", None, 0.99),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -208,6 +215,7 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert altered("a") == []
     assert altered("s") == []
     assert altered("t") == []
+    assert altered("u") == []
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows

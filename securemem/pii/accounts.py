@@ -56,7 +56,9 @@ _CODE_END = r"(?![\w\-/:]|\.\w|,[0-9])"  # a full stop may end the sentence
 _SPACED = r"[0-9](?:[ \-][0-9]){3,7}"
 # The words between hold no bracket and no mask ("PIN: [PASSWORD ****6091]" is a scrubbed one). A
 # name's last part may be "-PIN" ("Online-Banking-PIN 38049": reviewer T).
-_PIN = re.compile(rf"p(?<![\w]p)in\b[^\n0-9\[*•]{{0,24}}?(?P<value>(?:[0-9]{{4,8}}|{_SPACED})[#*]?){_CODE_END}")
+_PIN = re.compile(
+    rf"p(?<![\w]p)(?<![0-9]-p)in\b[^\n0-9\[*•]{{0,24}}?(?P<value>(?:[0-9]{{4,8}}|{_SPACED})[#*]?){_CODE_END}"
+)
 _LOCKS = (
     "door|gate|alarm|garage|lockbox|safe|keypad|key|entry|building|buzzer|intercom|lock|alarmanlage|tür|haustür|"
     "porte|portail|puerta|portón|portão|cancello|alarme|alarma|도어락|현관"
@@ -111,10 +113,14 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
                 yield "PASSWORD", *match.span("value")
     if "pin" in lower:
         yield from (
-            ("PASSWORD", *match.span("value")) for match in _PIN.finditer(lower) if not _not_a_pin(lower, match)
+            ("PASSWORD", *match.span("value"))
+            for match in _PIN.finditer(lower)
+            if not _not_a_pin(lower, match) and _read_out(text, lower, match, "PIN")
         )
     if _may_name_code(lower):
-        yield from (("PASSWORD", *match.span("value")) for match in _access_codes(lower))
+        yield from (
+            ("PASSWORD", *match.span("value")) for match in _access_codes(lower) if _read_out(text, lower, match, "")
+        )
     if "auth" in lower:
         yield from _auth_commands(text, lower)
 
@@ -154,10 +160,28 @@ _ADDRESS_LINE = re.compile(r"address|road|\bnagar\b|\bmarg\b|street|\bdist\b|\bc
 _BRIDGE = re.compile(r"dial[ \-]?in|bridge|conference|meeting|webex|zoom|teams")
 
 
+# Digits read out one by one are a code when nothing but punctuation follows them, and after "PIN" when
+# it is written so ("Arduino pin 2 3 4 5", "JTAG pin 1-2-3-4", "building code 1 0 0 4 section": an
+# attacker's round).
+_WORD_AFTER = re.compile(r"[ \t]*[^\W\d_]")
+
+
+def _read_out(text: str, lower: str, match: re.Match[str], label: str) -> bool:
+    value = match["value"]
+    if value[1:2] not in (" ", "-"):
+        return _COUNTED.match(lower, match.end()) is None  # "2-pin plug, 2500 W"
+    return _WORD_AFTER.match(lower, match.end()) is None and (not label or text.startswith(label, match.start()))
+
+
+_COUNTED = re.compile(r"[ \t]*(?:w|v|kw|mah|units?|pcs|pieces|cycles|ms|rpm|mm|cm)(?![^\W\d_])")
+_PIN_LINE = 160  # characters of a PIN's line read on either side for an address's or a meeting's words
+
+
 def _not_a_pin(lower: str, match: re.Match[str]) -> bool:
-    line = lower.rfind("\n", 0, match.start()) + 1
-    end = lower.find("\n", match.end())
-    end = len(lower) if end == -1 else end
+    line = lower.rfind("\n", max(0, match.start() - _PIN_LINE), match.start()) + 1
+    line = max(line, match.start() - _PIN_LINE)
+    end = lower.find("\n", match.end(), match.end() + _PIN_LINE)
+    end = min(len(lower), match.end() + _PIN_LINE) if end == -1 else end
     postal = len(match["value"]) == 6 and _ADDRESS_LINE.search(lower, line, end) is not None
     return bool(postal or _POSTAL_PIN.match(lower, match.start()) or _BRIDGE.search(lower, line, end))
 

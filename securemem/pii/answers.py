@@ -71,11 +71,12 @@ _QUALIFIED = re.compile(rf"(?:{_LABEL})[ \t]*\([^()\n]{{1,24}}\)[ \t]*(?:[:=]|is
 # "passphrase LedgerKey#2231:" ending its line: the block it opens follows.
 _BEFORE_COLON = re.compile(rf"(?:{_LABEL})[ \t]+(?P<value>[^\s:\"'`]{{6,64}})[ \t]?:[ \t]*\r?(?:\n|\Z)")
 # The label and its value quoted apart, as two messages are: 'then in two msgs: "the pw is" … "Hoa_483"'
-# (reviewer R). The label closes its quote; an ellipsis, a dash or "then" and the value's quote follow
-# (not a comma: '["password", "user_id"]' is a list of names). The label says what the value is:
+# (reviewer R). The label ends in a verb or a colon and closes its quote; an ellipsis, a dash or "then"
+# may come before the value's quote (not a comma: '["password", "user_id"]' is a list of names; a label
+# alone in quotes is a name too: 'the column "password" — "pwd_hash"'). The label says what the value is:
 # letters with a digit or a symbol are enough.
 _QUOTED_APART = re.compile(
-    rf"(?:{_LABEL})(?:[ \t]+(?:is|was|es|é|ist|est|=))?[ \t]*:?[ \t]*[\"”'’][ \t]*(?:…|\.{{2,3}}|[-–—]|then)"
+    rf"(?:{_LABEL})(?:[ \t]+(?:is|was|es|é|ist|est)|[ \t]*[:=])[ \t]*[\"”'’][ \t]*(?:…|\.{{2,3}}|[-–—]|then)?"
     r"[ \t]*[\"“'‘](?P<value>[^\"”'’\s]{4,64})[\"”'’]"
 )
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
@@ -174,6 +175,8 @@ def _quoted_value(value: str) -> bool:
     """A value its label names: a letter, and a digit or a symbol; no address, path or placeholder."""
     if "://" in value or value.startswith(("/", "<", "$", "{", "%")) or value.lower() in ("password", "changeme"):
         return False
+    if any(word in value.lower() for word in ("pass", "pwd", "wort", "senha", "hash")):
+        return False  # 'i18n: "password:" … "Passwort1"': the label's own word, translated
     return any(char.isalpha() for char in value) and any(not char.isalpha() for char in value)
 
 

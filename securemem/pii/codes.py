@@ -1,12 +1,20 @@
-"""Short codes a customer gives away, named by the words before them: a card's security code (CVV, CVC,
-CID, "cryptogramme", "Prüfziffer"), and one-time codes (OTP, TAN, BLIK, an SMS or verification code, a
-passcode), in the languages a bank's, an insurer's and a hospital's service desks write (reviewer T's
-blind round: call transcripts, chat logs and fraud notes).
+"""Short codes a customer gives away, named by the words around them: a card's security code (CVV, CVC,
+CID, "cryptogramme", "Prüfziffer", "セキュリティコード"), and one-time codes (OTP, TAN, BLIK, an SMS, sign-in
+or verification code, a passcode, "验证码", "認証コード"), in the languages a bank's, an insurer's and a
+hospital's service desks write (reviewer T's blind round: call transcripts, chat logs and fraud notes;
+reviewer U's: onboarding notes).
 
-Digits alone are anything; after such a word they are the code ("CVV 020", "security code 958", "zwei
-TANs (027276, 251499)", "kod BLIK 321713", "OTP bhi 186068"). A card's code has three or four digits, a
-one-time code four to eight (maybe in two groups of three, or read out digit by digit). A year after the
-word is no code ("TAN list 2024"), nor an amount or a decimal.
+Digits alone are anything; right after such a label they are the code ("CVV 020", "security code (back
+of card): 123", "zwei TANs (027276, 251499)", "kod BLIK 321713", "OTP bhi 186068", "Your OTP:" then the
+code on the next line), and so are digits an SMS gives before its label ("482913 is your verification
+code"). A card's code has three or four digits, a one-time code four to eight, maybe in groups ("1234
+5678", "48-29-13") or read out digit by digit.
+
+What stays: a sentence that goes on past the label ("Confirmation code sent to 1500 users", "OTP not
+received. Ticket 48213", "HOTP/OTP per RFC 4226"): at most four words between label and code, no
+sentence punctuation, none of the words that lead to a count or a reference, and no count's noun after
+the code ("1532 ms", "8000 users"); a year; a decimal or a file's name ("cid:image001.png"); "CID" and
+"CSC" without a card nearby (a disease's code in Brazil, a course's number); a meeting's passcode.
 """
 
 from __future__ import annotations
@@ -19,65 +27,111 @@ from securemem.pii.scan import Scan
 Hit = tuple[str, int, int]
 
 _CARD_LABELS = (
-    r"cvv2?|cvc2?|cvn|csc|cid|card verification (?:value|code|number)|(?:card )?security code|sicherheitscode|"
-    r"kartenprüfnummer|prüfziffer|prüfnummer|cryptogramme(?: visuel)?|code de sécurité|código de seguridad|"
-    r"código de segurança|codice di sicurezza|kod (?:cvc|cvv|zabezpieczający)|"
-    r"(?:three|3|four|4)[ \-]digits? on the back"
+    r"cvv2?|cvc2?|cvn|c\.v\.v\.?|csc|cid|card verification (?:value|code|number)|(?:card )?security code|card code|"
+    r"sicherheitscode|kartenprüfnummer|prüfziffer|prüfnummer|cryptogramme(?: visuel)?|code de sécurité|"
+    r"código de seguridad|código de segurança|codice di sicurezza|kod (?:cvc|cvv|zabezpieczający)|"
+    r"(?:three|3|four|4)[ \-]digits?(?: security)? code(?: on the back)?|(?:three|3|four|4)[ \-]digits? on the back|"
+    r"code on the back"
 )
+# Scripts without spaces between words: no word boundary before the label.
+_CARD_LABELS_GLUED = r"セキュリティー?コード|安全码|安全碼|보안 ?코드"
 _ONE_TIME_LABELS = (
-    r"otp|one[ \-]time (?:pass(?:code|word)|code|pin)|(?:push|sms|chip|mobile|photo|e)?tans?|blik(?: code)?|"
-    r"(?:verification|validation|confirmation|authentication|authorisation|authorization|sms|text|2fa|mfa|login) code|"
-    r"security number|passcode|code (?:de (?:validation|vérification|confirmation)|sms)|"
-    r"código (?:sms|de (?:verificación|verificação|confirmación|confirmação|validación))|"
-    r"codice (?:otp|sms|di verifica|di conferma)|kod (?:blik|sms|weryfikacyjny|autoryzacyjny|potwierdzający)|"
-    r"bestätigungscode|sicherheitsnummer"
+    r"otp|one[ \-]time (?:pass(?:code|word)|code|pin)|(?:push|sms|chip|mobile|photo|app|e|i|m)?tans?|sms-tan|"
+    r"blik(?: code)?|(?:verification|validation|confirmation|authentication|sms|text|2fa|mfa|login|log-in|sign-in|"
+    r"signin|access|one-time|otp) code|sms-code|2fa|mfa|security number|passcode|puk2?|"
+    r"code (?:de (?:validation|vérification|confirmation|connexion)|sms|à usage unique|reçu par sms)|"
+    r"código (?:sms|de (?:verificación|verificação|confirmación|confirmação|validación|acceso|acesso))|"
+    r"clave (?:dinámica|de un solo uso|sms)|codice (?:otp|sms|di verifica|di conferma)|"
+    r"kod (?:blik|sms|weryfikacyjny|autoryzacyjny|potwierdzający)|bestätigungscode|sicherheitsnummer|"
+    r"einmalpasswort|einmalcode|doğrulama kodu|verificatiecode|код (?:подтверждения|из смс|из sms)"
 )
-# Between the word and the code: a few words, no digit and no line break ("pushTAN bekommen, die ich nicht
-# angefordert habe: 844703"), no "=" or "(" but right before the code ("tpl=otp status=FAILED err=30007",
-# "authorization code flow with PKCE (RFC 7636)"). After the code: no word character, no "-", "/" or
-# ":", no decimal; after a card's, no more digits ("cid 4417 3708 090482 96871" is a card's number).
-_GAP = r"\b[^\n0-9\[*•(=]{0,48}?[=(]?[ \t]{0,8}"
-_END = r"(?![\w\-/:]|[.,][0-9])"
+_ONE_TIME_LABELS_GLUED = (
+    r"验证码|驗證碼|校验码|动态密码|動態密碼|認証コード|確認コード|ワンタイムパスワード|인증 ?번호|인증 ?코드"
+)
+# Between the label and the code: a quote (JSON's "cvc": "929"), a "*" or a remark in brackets ("CVV*",
+# "security code (back of card)"), up to four words with no digit and no sentence punctuation ("code de
+# validation reçu par SMS est"), then ":", "=", "#", "(" or a dash; or ":" and the code on the next line.
+_GAP = (
+    r"[\"']?(?:[ \t]*\*)?(?:[ \t]*\([^()\n]{1,24}\))?"
+    r"(?P<words>(?:[ \t]+[^\W\d_][^\s\d.,;!?()\[\]{}=:]{0,15}){0,4})"
+    r"(?:[ \t]*(?:[:=(#→]|-{1,2})[ \t]{0,8}(?:\r?\n[ \t]{0,8})?|[ \t]{1,8})[\"']?"
+)
+_END = r"(?![\w\-/:]|[.,][0-9]|\.[^\W\d_])"
 _CARD_CODE = re.compile(
-    rf"(?<![\w\-])(?:{_CARD_LABELS}){_GAP}(?P<value>[0-9]{{3,4}}|[0-9](?:[ \-][0-9]){{2,3}}){_END}(?! [0-9])"
+    rf"(?:(?<![\w\-])(?:{_CARD_LABELS})(?![^\W\d_])|{_CARD_LABELS_GLUED}){_GAP}"
+    rf"(?P<value>[0-9]{{3,4}}|[0-9](?:[ \-][0-9]){{2,3}}){_END}(?! [0-9])"
+)
+_ONE_TIME_VALUE = (
+    r"[0-9]{4}[ \-][0-9]{4}|[0-9]{4,8}|[0-9]{3}[ \-][0-9]{3}|[0-9]{2}(?:[ \-][0-9]{2}){2,3}|[0-9](?:[ \-][0-9]){3,7}"
 )
 _ONE_TIME_CODE = re.compile(
-    rf"(?<![\w])(?:{_ONE_TIME_LABELS}){_GAP}"
-    rf"(?P<value>[0-9]{{4,8}}|[0-9]{{3}}[ \-][0-9]{{3}}|[0-9](?:[ \-][0-9]){{3,7}}){_END}"
+    rf"(?:(?<![\w])(?:{_ONE_TIME_LABELS})(?![^\W\d_])|{_ONE_TIME_LABELS_GLUED}){_GAP}(?P<value>{_ONE_TIME_VALUE}){_END}"
 )
+# The SMS's own form, the code first: "482913 is your verification code", "G-482913 is your Google
+# verification code", "482913 est votre code", "123 is my CVV".
+_CODE_FIRST = re.compile(
+    r"(?:g-)?(?P<value>[0-9]{4,8})[ \t]+(?:is your|est votre|es tu|é o seu|ist dein|ist ihr)[ \t]+"
+    r"(?:[^\s\d.,;!?]{1,20}[ \t]+){0,3}?(?:code|otp|pin|passcode|código|codice|kod)\b"
+    r"|(?P<card>[0-9]{3,4})[ \t]+is[ \t]+(?:my|the|his|her)[ \t]+(?:cvv2?|cvc2?|security code)\b"
+)
+# Words that lead from a label to a count or a reference, not to the code: "sent to 1500 users",
+# "per RFC 4226", "on port 8080", "generator model 3000", "delivery rate 9850".
+_NOT_TO_THE_CODE = frozenset(
+    {
+        "to", "in", "for", "of", "at", "after", "within", "from", "since", "by", "than", "over", "under", "about",
+        "around", "per", "rfc", "port", "ticket", "version", "build", "model", "generator", "room", "line", "page",
+        "step", "section", "rollout", "reached", "rate", "delivery", "dispatched", "lifetime", "found", "review",
+        "processed", "failed", "check", "checks", "list", "expires", "expired", "valid", "length", "digits",
+        "characters", "audit", "covering",
+    }
+)  # fmt: skip
+# A count's noun after the number: "1532 ms", "8000 users", "1203 transactions".
+_COUNTED = re.compile(
+    r"[ \t]*(?:ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|users?|customers?|clients?|"
+    r"transactions?|requests?|issues?|errors?|items?|units?|records?|rows?|times|attempts?|messages?|people|"
+    r"employees?|accounts?|calls?|tickets?|cases?|glyphs|cycles|bytes|kb|mb|gb|w|v|followers|ns|per|pieces|"
+    r"points|eur|usd|dollars?|euros?|lines|files|pages|words|chars|characters|endpoints|miles|km|%)(?![^\W\d_])"
+)
+_CARD_NEARBY = re.compile(
+    r"card|amex|visa|mastercard|carte|tarjeta|karte|cartão|carta|kart|[0-9]{4}[ \-]?[0-9]{4}[ \-]?[0-9]{4}"
+)
+_NEEDS_CARD = ("cid", "csc")  # other things' codes too: a disease's (Brazil's CID), a course's
+_CARD_BACK = 160  # characters before a "CID" or "CSC" read for a card
 # More codes after the first: "TANs (027276, 251499)", "OTP 4411 and 9921".
 _MORE = re.compile(rf"[ \t]*(?:,|;|/|and|und|et|y|e|i|oraz)[ \t]*(?P<value>[0-9]{{4,8}}){_END}")
 _MORE_CODES = 8
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
+_BRIDGE = re.compile(r"dial[ \-]?in|bridge|conference|meeting|webex|zoom")
+_BRIDGE_BACK = 160  # characters before a passcode read for a meeting's words
 
 # A word of each label (of several, one word that some of them share: "code" for "passcode", "SMS
 # code" and "verification code"): a run of digits whose last _REACH characters hold none has no label
 # before it.
+_MARKS_ASCII = (
+    "cvv", "cvc", "c.v.v", "cvn", "csc", " cid", "\ncid", "\"cid", "(cid", "verification", "security", "crypto",
+    "seguridad", "sicurezza", "kod", "the back", "otp", "one-time", "one time", "tan", "blik", "code", "sms",
+    "codice", "2fa", "mfa", "puk", "clave", "einmal",
+)  # fmt: skip
 _MARKS = (
-    "cvv", "cvc", "cvn", "csc", "cid", "verification", "security", "sicherheit", "prüf", "crypto", "sécurité",
-    "seguridad", "segurança", "sicurezza", "kod", "back", "otp", "one", "tan", "blik", "code", "sms",
-    "código", "codice",
+    *_MARKS_ASCII, "sicherheit", "prüf", "sécurité", "segurança", "código", "код", "コード", "码", "碼", "密碼",
+    "密码", "번호", "코드", "ワンタイム",
 )  # fmt: skip
 # Three digits, maybe read out one by one: what every code holds (most notes have none; the patterns
 # read only the windows that end at such digits and start _REACH characters before them). Found in the
 # scan's canonical copy (digits "0", separators "-"): a pattern led by a literal skips at C speed.
 _DIGITS = re.compile(rb"0(?:0|-0)-?0")
 _DIGITS_ON = re.compile(r"[0-9 \-]*")
-# From a match's start to its code: a label (40 characters at most), a blank, 48 characters, "=" or
-# "(", 8 blanks.
-_REACH = 128
+# From a match's start to its code: a label (40 characters at most), a "*", a remark in brackets (26), four
+# words (64), the operator and blanks and a line break (20).
+_REACH = 160
 
 
-def _windows(scan: Scan) -> list[tuple[int, int]]:
+def _windows(lower: str, runs: list[re.Match[bytes]]) -> list[tuple[int, int]]:
     """Where a code may be: from _REACH characters before each run of digits whose window holds a
     label's word to two characters after the run (what the patterns' look-ahead reads), merged where
     they meet. A match there is a match of a pass over the whole text, and each match of that pass is
     in one: its code is such a run, its label's word in the characters before."""
-    runs = list(_DIGITS.finditer(scan.canonical))
-    if not runs:
-        return []
-    lower = scan.lower
-    marks: tuple[str, ...] = _MARKS
+    marks: tuple[str, ...] = _MARKS_ASCII if lower.isascii() else _MARKS
     if len(runs) * _REACH >= len(lower):
         # Runs close together (a short line of numbers): the words looked for once in the whole text.
         marks = tuple(mark for mark in _MARKS if mark in lower)
@@ -87,7 +141,7 @@ def _windows(scan: Scan) -> list[tuple[int, int]]:
     for digits in runs:
         begin = max(0, digits.start() - _REACH)
         before = lower[begin : digits.start()]
-        if any(mark in before for mark in marks):
+        if any(mark in before for mark in marks) or (begin == 0 and before.startswith("cid")):
             end = _DIGITS_ON.match(lower, digits.end()).end()  # type: ignore[union-attr]  # matches the empty string
             if windows and begin <= windows[-1][1]:
                 windows[-1] = (windows[-1][0], min(len(lower), end + 2))
@@ -97,35 +151,66 @@ def _windows(scan: Scan) -> list[tuple[int, int]]:
 
 
 def find_codes(scan: Scan) -> Iterator[Hit]:
-    lower = scan.lower
-    windows = _windows(scan)
+    runs = list(_DIGITS.finditer(scan.canonical))
+    if not runs:
+        return
+    lower, text = scan.lower, scan.text
+    windows = _windows(lower, runs)
     for match in _in_windows(_CARD_CODE, lower, windows):
-        value = match["value"]
-        if not (len(value) == 4 and _YEAR.fullmatch(value)):
+        if _to_the_code(lower, match) and _card_code(lower, match):
             yield "GENERIC_SECRET", *match.span("value")
-    text = scan.text
     for match in _in_windows(_ONE_TIME_CODE, lower, windows):
-        if len(match["value"]) == 4 and _YEAR.fullmatch(match["value"]):
+        if not _to_the_code(lower, match):
             continue
         if lower.startswith("tan", match.start()) and not text.startswith("TAN", match.start()):
             continue  # "Mr Tan 5551234": a name; the code is written "TAN"
-        if _BRIDGE.search(lower, _line_start(lower, match.start()), match.start()):
+        if _BRIDGE.search(lower, max(_line_start(lower, match.start()), match.start() - _BRIDGE_BACK), match.start()):
             continue  # "Bridge passcode 67474796": a meeting's, anyone's who is invited
         yield "GENERIC_SECRET", *match.span("value")
         end = match.end()
         for _ in range(_MORE_CODES):
             more = _MORE.match(lower, end)
-            if more is None or _YEAR.fullmatch(more["value"]):
+            if more is None or _YEAR.fullmatch(more["value"]) or _COUNTED.match(lower, more.end()):
                 break
             yield "GENERIC_SECRET", *more.span("value")
             end = more.end()
+    for digits in runs:
+        key = _BITLOCKER.match(lower, digits.start())
+        if key is not None and _bitlocker(key.group()):
+            yield "GENERIC_SECRET", *key.span()
+        first = digits.start() - 2 if lower.startswith("g-", digits.start() - 2) else digits.start()
+        found = _CODE_FIRST.match(lower, first)
+        if found is not None and (first == 0 or not lower[first - 1].isalnum()):
+            yield "GENERIC_SECRET", *found.span("value" if found["value"] is not None else "card")
 
 
-_BRIDGE = re.compile(r"dial[ \-]?in|bridge|conference|meeting|webex|zoom")
+# A BitLocker recovery key: eight groups of six digits, each a multiple of 11 below 720,896 (Microsoft's
+# format; reviewer U). No label needed: nothing else is written so.
+_BITLOCKER = re.compile(r"(?<![0-9\-])[0-9]{6}(?:-[0-9]{6}){7}(?![0-9\-])")
+_BITLOCKER_GROUP_MAX = 720_896
+
+
+def _bitlocker(key: str) -> bool:
+    return all(int(group) % 11 == 0 and int(group) < _BITLOCKER_GROUP_MAX for group in key.split("-"))
+
+
+def _to_the_code(lower: str, match: re.Match[str]) -> bool:
+    """The words between label and code lead to it, and no count's noun follows it; not a year."""
+    value = match["value"]
+    if len(value) == 4 and _YEAR.fullmatch(value):
+        return False
+    words = match["words"].split()
+    return _NOT_TO_THE_CODE.isdisjoint(words) and _COUNTED.match(lower, match.end()) is None
+
+
+def _card_code(lower: str, match: re.Match[str]) -> bool:
+    if not lower.startswith(_NEEDS_CARD, match.start()):
+        return True
+    return _CARD_NEARBY.search(lower, max(0, match.start() - _CARD_BACK), match.start() + 80) is not None
 
 
 def _line_start(lower: str, at: int) -> int:
-    return lower.rfind("\n", 0, at) + 1
+    return lower.rfind("\n", max(0, at - _BRIDGE_BACK), at) + 1
 
 
 def _in_windows(pattern: re.Pattern[str], lower: str, windows: list[tuple[int, int]]) -> Iterator[re.Match[str]]:

@@ -139,35 +139,7 @@ def _local_part_start(text: str, at: int) -> int:
         start += 1
     if 0 < start < at and text[start - 1] in " \t])}>-" and text[start].isalnum():
         start = _defanged_local_start(text, start, max(0, start - _LOCAL_MAX))
-    if 0 < start < at and text[start - 1] == "\n":
-        start = _wrapped_local_start(text, start, at)
     return start
-
-
-def _wrapped_local_start(text: str, start: int, at: int) -> int:
-    """Where a local part a line break cut began ("a.hadd" then "ad@qnb.com.qa", wrapped in a PDF:
-    reviewer S): the previous line ends in a run of a local part's characters with a dot, an underscore
-    or a digit in it (a word alone, "Contact" or "Regards", is no address's first half), glued to the
-    break, itself a word of its line."""
-    end = start - 1
-    if end and text[end - 1] == "\r":
-        end -= 1
-    first = end
-    while first > max(0, at - _LOCAL_MAX) and (text[first - 1].isalnum() or text[first - 1] in "._%+-"):
-        first -= 1
-    piece = text[first:end]
-    if (
-        len(piece) < 2
-        or (first and not text[first - 1].isspace())
-        or not piece[0].isalnum()
-        or not any(char in "._" or char.isdigit() for char in piece)
-        or _VERSION_PIECE.fullmatch(piece)
-    ):
-        return start
-    return first
-
-
-_VERSION_PIECE = re.compile(r"[vV]?[0-9]+(?:[.\-][0-9A-Za-z]+)*")  # "see v1.2" then an address: a version
 
 
 _QUERY_IN = re.compile(r"\?[^=\s]*=")
@@ -808,6 +780,11 @@ _REFERENCE_WORDS = frozenset(
         "pn",  # a part number ("PN 0345-22-8136", reviewer Q)
         "reg",  # a company's registration ("Company reg. no. 04429183", reviewer T)
         "registration",
+        "dossier",  # a file's, a claim's ("Numéro de dossier 2024/0482", "Belegnummer 2024-000381": reviewer U)
+        "beleg",
+        "belegnummer",
+        "aktenzeichen",
+        "expediente",
         "item",
         "article",
         "art",
@@ -1473,6 +1450,10 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
     )
     if candidate.isdigit() and not (said or words[-1:] == ["#"]):
         return False
+    if _YEAR_SERIAL.fullmatch(candidate) and all(
+        word in _NUMBER_WORDS or word not in _SAID_WORDS for word in words[-3:]
+    ):
+        return False  # "Numéro de dossier 2024/0482": "numéro" names a file's number too
     if not said and (_DOTTED_QUAD.fullmatch(candidate) or _isbn(candidate) or _DECIMALS.fullmatch(candidate)):
         return False  # "VALUES ('22.87.231.0/24', ...)": a network; "('0-306-40615-2', 'Theory of Graphs')": a book
     if phone_e164(candidate, scan.phone_regions) is not None:
@@ -1496,6 +1477,10 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         compact = candidate.replace("(0)", "", 1).translate(_PHONE_PUNCTUATION)
         return _possible_international(compact[1:]) and (said or not candidate[1:].isdigit())
     return candidate.isdigit() and _said_of_phone(words) and _possible_national(candidate, scan.phone_regions)
+
+
+# A year and a serial ("2024-000381", "2024/0482"): a file's or a voucher's reference.
+_YEAR_SERIAL = re.compile(r"(?:19|20)[0-9]{2}[\-/][0-9]{3,6}")
 
 
 # A North American number written in one of its usual shapes, "(NXX) NXX-XXXX", "NXX-NXX-XXXX",
@@ -1666,10 +1651,25 @@ _MY = frozenset({"my", "mi", "meu", "minha", "mon", "ma", "mein", "meine", "mio"
 _MY_NUMBER = frozenset({"number", "número", "numero", "numéro", "nummer", "numer", "numaram"})
 
 
+# What may stand between "my" and "number" and after it: "my new number is", "mi número nuevo es", "il
+# mio numero è" (not "my student number", "mój numer klienta", a customer's number).
+_MY_ADJECTIVES = frozenset(
+    {"new", "old", "mobile", "cell", "phone", "home", "work", "personal", "private", "nuevo", "novo", "nouveau",
+     "neue", "neuer", "nuovo", "nowy"}
+)  # fmt: skip
+_MY_VERBS = frozenset({"is", "es", "é", "est", "ist", "è", "to", "jest", "c", "nuevo", "novo", "now", "agora", "ahora"})
+
+
 def _my_number(words: list[str]) -> bool:
     """The last words say whose number follows: "my number (is)", "mi número nuevo es"."""
-    for at in range(max(0, len(words) - 4), len(words) - 1):
-        if words[at] in _MY and (words[at + 1] in _MY_NUMBER or (at + 2 < len(words) and words[at + 2] in _MY_NUMBER)):
+    tail = words[-5:]
+    for at, word in enumerate(tail):
+        if word not in _MY:
+            continue
+        rest = tail[at + 1 :]
+        if rest[:1] and rest[0] in _MY_ADJECTIVES:
+            rest = rest[1:]
+        if rest[:1] and rest[0] in _MY_NUMBER and _MY_VERBS.issuperset(rest[1:]):
             return True
     return False
 
@@ -1982,8 +1982,12 @@ _SPELT_ASKED = _SPELT_CONTEXT | {"callback", "number", "reach", "contact"}
 # uno cero cuatro": reviewer T): three to eight digits, not counted up or down ("one two three").
 _SPELT_CODE_RUN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{1,7}}(?![^\W\d_])")
 _SPELT_CODE_CONTEXT = frozenset(
-    {"pin", "code", "cvv", "cvc", "otp", "passcode", "código", "codigo", "codice", "kod", "tan", "cryptogramme"}
+    {"pin", "code", "cvv", "cvc", "otp", "passcode", "código", "codigo", "codice", "kod", "cryptogramme"}
 )
+# Digit words that are also other words: a filler ("um", "oh"), a verb ("do"), an article ("un", "uma"),
+# code's "null". A code read out holds three others at least ("Um, oh, one moment" is no code).
+_AMBIGUOUS_DIGIT_WORDS = frozenset({"um", "uma", "oh", "do", "un", "null", "nul", "e", "ek", "char", "nau"})
+_CODE_WORDS_MIN = 3
 _CODE_DIGITS = (3, 8)
 _COUNTING_RUNS = frozenset(
     run[start:end] for run in ("0123456789", "9876543210") for start in range(10) for end in range(start + 3, 11)
@@ -2026,8 +2030,11 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
             and (
                 _SPELT_CONTEXT.intersection(words)
                 or (len(number) >= _LONG_SPELT and _SPELT_ASKED.intersection(asked))
-                # or named right after: "..., five three six, that's my mobile"
-                or _SAID_WORDS.intersection(_WORDS.findall(lower[match.end() : match.end() + 32])[:4])
+                # or named right after: "..., five three six, that's my mobile" (not counted up or down)
+                or (
+                    number not in _COUNTING_RUNS
+                    and _SAID_WORDS.intersection(_WORDS.findall(lower[match.end() : match.end() + 32])[:4])
+                )
             )
         ):
             yield "PHONE", *match.span()
@@ -2039,8 +2046,11 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
 
 def _spelt_codes(lower: str) -> Iterator[tuple[str, int, int]]:
     for match in _SPELT_CODE_RUN.finditer(lower):
-        number = "".join(_spelt_digits(word) for word in re.findall(_DIGIT_WORD, match.group()))
+        words = re.findall(_DIGIT_WORD, match.group())
+        number = "".join(_spelt_digits(word) for word in words)
         if not _CODE_DIGITS[0] <= len(number) <= _CODE_DIGITS[1] or number in _COUNTING_RUNS:
+            continue
+        if sum(word.rpartition(" ")[2] not in _AMBIGUOUS_DIGIT_WORDS for word in words) < _CODE_WORDS_MIN:
             continue
         if _SPELT_CODE_CONTEXT.intersection(_WORDS.findall(lower[max(0, match.start() - 100) : match.start()])[-12:]):
             yield "GENERIC_SECRET", *match.span()

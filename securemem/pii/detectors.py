@@ -754,7 +754,13 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
         value = window[found_start:found_end]
         if found == "CREDIT_CARD" and not CARD_WORDS.search(text[max(0, line_start - _CARD_LINE_BACK) : end].lower()):
             continue  # named on its line or the line before ("PAN split across lines in the fax:\n5336...")
-        if found == "PHONE" and not value.startswith(("+", "(+")):
+        # A national number across a break only where a dash ends the line and the line names a phone
+        # ("call 415-555-" then "0123").
+        if (
+            found == "PHONE"
+            and not value.startswith(("+", "(+"))
+            and (kind != "dashed" or PHONE_CONTEXT.search(head.lower()) is None)
+        ):
             continue
         first = line_start + found_start
         last = start + (found_end - join - len(separator))

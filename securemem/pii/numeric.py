@@ -513,7 +513,7 @@ def may_hold_ssn(scan: Scan) -> bool:
 
 _NOT_SSN_WORDS = re.compile(
     r"\b(?:part|model|serial|sku|item|article|art|catalog(?:ue)?|order|invoice|ticket|isbn|patent|case|docket|lot|batch|"
-    r"ref|reference|po|build|version|release|job|run)"
+    r"ref|reference|po|build|version|release|job|run|routing|aba|rtn|account|acct|barcode|page|vat)"
     r"\b[^0-9a-z]{0,3}(?:(?:no|nr|num|number|#)\b)?[^0-9a-z]{0,3}$"
 )
 
@@ -545,9 +545,18 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
     if match["sep"] in ("-", ".", " - ") or _SSN_WORDS.search(scan.before(match.start(), 32)) is not None:
         return True
     # Named further back in its sentence ("her social security number, which she read out twice over
-    # the phone, was 407 42 6160"): the full name only, on the same line.
+    # the phone, was 407 42 6160"): the full name only, on the same line; not a count ("the batch
+    # processed 512 34 5678 records") nor a VAT number ("tax ID: DE 123456789").
     before = scan.before(match.start(), 96)
+    if _COUNTED.match(scan.text, match.end()) or _VAT_PREFIX.search(
+        scan.text, max(0, match.start() - 4), match.start()
+    ):
+        return False
     return _SSN_NAMED.search(before[before.rfind("\n") + 1 :]) is not None
+
+
+_COUNTED = re.compile(r"[ \t]*(?:records?|rows?|ns|ms|followers|users|items|units|times|bytes)(?![^\W\d_])", re.I)
+_VAT_PREFIX = re.compile(r"(?<![A-Za-z])[A-Z]{2}[ \t]?$")  # a country's code leads a VAT id ("DE 123456789")
 
 
 # Or the line names several ("our SSNs for the 1040: me 356 87 9348, Jack Pemberton 557810750"), or
@@ -555,5 +564,5 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
 # 143 31 2905": reviewer R).
 _SSN_NAMED = re.compile(
     r"\b(?:ssns?|social security (?:numbers?|nos?)|sozialversicherungsnummer|tax[ \t]?id|"
-    r"(?:my|his|her|their|your|our|the)[ \t]+socials?(?:[ \t]+(?:is|are|was|:))?)\b"
+    r"(?:my|his|her|their|your|our|the)[ \t]+social(?:[ \t]+(?:is|are|was|:))?)\b"
 )

@@ -196,7 +196,8 @@ def _followed_by_any_word(text: str, end: int) -> bool:
 
 
 _SECRET_QUALIFIER = re.compile(
-    r"(?<![a-z0-9_])(?:api|secret|private|access|auth|signing|encryption|master|license|licence|client|service)"
+    r"(?<![a-z0-9_])(?:api|secret|private|access|auth|signing|encryption|master|license|licence|client|service|"
+    r"pre-?shared|wpa2?|wpa3|network)"
     r"[ _\-]$"
 )
 _KEY_SUFFIXES = re.compile(
@@ -658,6 +659,10 @@ _PW_WORDS = (
     "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "sifre", "пароль",
     "passord", "lozinka", "geslo", "pass phrase", "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
     "mật khẩu", "mat khau", "รหัสผ่าน",
+    # German compounds (reviewer U: "Erstpasswort Sommer-70?"), a Wi-Fi network's key
+    "erstpasswort", "startpasswort", "initialpasswort", "einmalpasswort", "wlan-passwort", "wlan-schlüssel",
+    "wpa2 key", "wpa key", "wpa3 key", "wpa2-key", "wpa-psk", "wifi key", "wi-fi key", "pre-shared key",
+    "preshared key",
     # Reviewer R's personal notes: Turkish "my password", Korean's short "비번", Arabic without its
     # article, Spanish "the Wi-Fi's key".
     "şifrem", "şifresi", "비번", "كلمة سر", "clave del wifi", "clave wifi", "clave de acceso",
@@ -697,7 +702,7 @@ _AMBIGUOUS_LABELS = frozenset({"parola", "heslo"})
 _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "pass", "pw", "wort", "woord", "senha", "mdp", "contras", "haslo", "heslo", "parola", "salasana", "adgangskode",
     "senord", "jelszo", "sifre", "lozinka", "geslo", "masterauth", "bindpw", "psk", "kata sandi", "kata laluan",
-    "clave",
+    "clave", "wpa", "shared key", "wifi key", "wi-fi key",
 )  # fmt: skip
 _PASSWORD_HINTS_OTHER = (
     "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар", "비번",
@@ -778,6 +783,8 @@ def _phrase_matches(lower: str, spans: list[tuple[int, int]]) -> Iterator[re.Mat
         starts.add(start)
         if lower.startswith("mot de ", start - 7):
             starts.add(start - 7)
+        if lower.startswith("pre-", start - 4):
+            starts.add(start - 4)  # "pre-shared key"
     done = 0
     for start in sorted(starts):
         if start >= done and not _pass_as_a_word(lower, start):
@@ -918,7 +925,7 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         return True
     if not quoted and _CONTRACTION.fullmatch(secret):
         return True
-    if (match["op"] or "").strip() in _SAID and _WORDS_AND_NUMBER.fullmatch(secret):
+    if (match["op"] or "").strip() in _SAID and _said_password(secret, match["words"] or ""):
         return False  # "the password I'm using is corinthians.sommer67": said, not assigned in code
     if _named_after_key(secret, match["label"]) or (
         not quoted and match["op"] == "=" and _CODE_NAME.fullmatch(secret) and _unpacked(text, match.start())
@@ -1130,13 +1137,30 @@ def _password_shaped(secret: str) -> bool:
         return False  # "a password and/or the user name", "read/write"
     letters = any(char.isalpha() for char in secret)
     others = any(not char.isalpha() for char in secret)
-    if _WORDS_AND_NUMBER.fullmatch(secret):
+    if _WORDS_AND_NUMBER.fullmatch(secret) and _ALGORITHM_TAIL.search(secret.lower()) is None:
         return True  # "corinthians.sommer67": two words and a number, as people make passwords (reviewer T)
     return letters and others and not _IDENTIFIER_CHAIN.match(secret)
 
 
-_WORDS_AND_NUMBER = re.compile(r"[a-z]{3,}\.[a-z]{3,}[0-9]{2,4}")
+_WORDS_AND_NUMBER = re.compile(r"[A-Za-z][a-z]{2,}\.[a-z]{3,}[0-9]{2,4}")
 _SAID = frozenset({"is", "was", "is now", "es", "est", "ist", "é", "era", "war"})
+# What a password's words may name instead of it ("the password hash is hashlib.sha256", "Password
+# policy is owasp.asvs40"), and an algorithm's name after the dot.
+_NOT_THE_PASSWORD = frozenset(
+    {"hash", "hasher", "hashing", "policy", "algorithm", "scheme", "format", "encoder", "module", "library", "field",
+     "column", "rule", "rules", "validator", "storage"}
+)  # fmt: skip
+_ALGORITHM_TAIL = re.compile(
+    r"\.(?:sha|md|asvs|bcrypt|scrypt|argon|pbkdf|blake|crc|hmac|aes|rsa|utf|iso|rfc)[a-z]*[0-9]+$"
+)
+
+
+def _said_password(secret: str, words: str) -> bool:
+    return (
+        _WORDS_AND_NUMBER.fullmatch(secret) is not None
+        and _NOT_THE_PASSWORD.isdisjoint(words.lower().split())
+        and _ALGORITHM_TAIL.search(secret.lower()) is None
+    )
 
 
 # Where a key that holds a hint is followed by what starts an assignment, or a password label may
@@ -1361,7 +1385,7 @@ def _assignment(  # noqa: PLR0912, PLR0915
         written = _bracketed_password(text, after) or _passphrase(text, after)
         if written is not None:
             return "PASSWORD", *written  # "password: K9<mQ>2z!", "password: correct horse battery staple"
-    value = _VALUE.match(text, after) if after == assign.end() else None
+    value = _VALUE.match(text, after) if after == assign.end() or text[after - 1 : after] in "\n\t (" else None
     if value is None:
         return _on_next_lines(text, after, kind, keyed)
     quoted = value["quoted"] is not None
@@ -1705,12 +1729,21 @@ _YAML_BLOCK = re.compile(r"[|>][1-9]?[+\-]?")  # a YAML block scalar's indicator
 
 
 def _after_block(text: str, at: int) -> int:
-    """Past a YAML block scalar's indicator that ends its line (its value is on the next lines), else ``at``."""
+    """Past a YAML block scalar's indicator that ends its line (its value is on the next lines), or
+    Python's bracket around a string literal ('AWS_SECRET = (' then '"..."' on the next line: reviewer
+    S), else ``at``."""
+    bracket = _BRACKETED_LITERAL.match(text, at)
+    if bracket is not None:
+        return bracket.end()
     block = _YAML_BLOCK.match(text, at)
     if block is None:
         return at
     end = block.end()
     return end if text[end : end + 1] in ("", "\n", "\r") or text[end : end + 2] in (" \n", "\t\n") else at
+
+
+# "(" then a quote, maybe on the next line: the literal is the value.
+_BRACKETED_LITERAL = re.compile(r"\([ \t]*(?:\r?\n[ \t]*)?(?=[\"'])")
 
 
 # A setting's name and "=" alone on its line: the next entry of an env file left empty.
