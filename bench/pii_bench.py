@@ -414,6 +414,10 @@ def worst_cases(size: int) -> dict[str, str]:
         "label-words": fill("password " + "a " * 8 + "("),
         "sql-rows": "INSERT INTO t (id, ssn) VALUES " + fill("(1, '123456789'),"),
         "aligned-rows": "name   phone\n" + fill("a      1 2 3 4 5 6 7\n"),
+        "otp-line": fill("otp 123456 "),
+        "pin-line": fill("pin 1234 "),
+        "card-codes": fill("cvv 123 code 4567 otp 123456 "),
+        "emoji-digits": fill("1\U0001f539 2\U0001f539 "),
     }
 
 

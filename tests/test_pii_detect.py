@@ -686,6 +686,18 @@ HOSTILE.update(
         "country-cells": "| DK | 1234 5678 |\n" * (FIFTH // 19),
         "dial-out": "001 82 " * (FIFTH // 7),
         "column-settings": "API_TOKEN      abcdef123456\n" * (FIFTH // 28),
+        # Reviewers S, T and U's forms and an attacker's: codes after labels on one long line (the meeting
+        # words before each read the whole line: quadratic), PINs (their line read per PIN: 13.5 s), codes
+        # read out, emoji between digits, dashes before breaks, quoted pairs.
+        "otp-line": "otp 123456 " * (FIFTH // 11),
+        "otp-spaced": "otp 4 8 2 9 1 3 " * (FIFTH // 16),
+        "pin-line": "pin 1234 " * (FIFTH // 9),
+        "pin-spaced": "pin 1 2 3 4 " * (FIFTH // 12),
+        "card-codes": "cvv 123 code 4567 otp 123456 " * (FIFTH // 29),
+        "spelt-codes": "code: seven double three one " * (FIFTH // 29),
+        "emoji-digits": "1\U0001f539 2\U0001f539 " * (FIFTH // 6),
+        "dash-breaks": "SSN 123-45-\n" * (FIFTH // 12),
+        "quoted-pairs": '"the pw is" … "Ab_123" ' * (FIFTH // 23),
     }
 )
 
