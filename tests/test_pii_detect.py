@@ -774,3 +774,17 @@ def test_a_value_after_a_megabyte_of_hostile_text_is_found_in_place(name: str) -
     text = hay + value + " thanks"
     expected = [Finding(kind, len(hay), len(hay) + len(value))] if value else []
     assert detect(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("\x1b[jane@example.com", "jane@example.com"),  # hypothesis: ESC dropped twice, a finding past the end
+        ("\x1b[31mjane@example.com\x1b[0m", "jane@example.com"),
+        ("x \x1b[1m4111 1111 1111 1111\x1b[0m", "4111 1111 1111 1111"),
+    ],
+)
+def test_a_terminal_code_before_a_value_keeps_the_map(text: str, value: str) -> None:
+    """A control character that opens an escape is the escape's: one form per character of the original."""
+    findings = detect(text)
+    assert [text[f.start : f.end] for f in findings] == [value]

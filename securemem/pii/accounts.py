@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 
 from securemem.pii.answers import PASSWORD_SYMBOLS as _SYMBOLS
-from securemem.pii.scan import Scan
+from securemem.pii.scan import COUNTED, Scan
 
 Hit = tuple[str, int, int]
 
@@ -169,11 +169,10 @@ _WORD_AFTER = re.compile(r"[ \t]*[^\W\d_]")
 def _read_out(text: str, lower: str, match: re.Match[str], label: str) -> bool:
     value = match["value"]
     if value[1:2] not in (" ", "-"):
-        return _COUNTED.match(lower, match.end()) is None  # "2-pin plug, 2500 W"
+        return COUNTED.match(lower, match.end()) is None  # "2-pin plug, 2500 W"
     return _WORD_AFTER.match(lower, match.end()) is None and (not label or text.startswith(label, match.start()))
 
 
-_COUNTED = re.compile(r"[ \t]*(?:w|v|kw|mah|units?|pcs|pieces|cycles|ms|rpm|mm|cm)(?![^\W\d_])")
 _PIN_LINE = 160  # characters of a PIN's line read on either side for an address's or a meeting's words
 
 

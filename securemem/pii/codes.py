@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from securemem.pii.scan import Scan
+from securemem.pii.scan import COUNTED, Scan
 
 Hit = tuple[str, int, int]
 
@@ -85,13 +85,6 @@ _NOT_TO_THE_CODE = frozenset(
         "characters", "audit", "covering",
     }
 )  # fmt: skip
-# A count's noun after the number: "1532 ms", "8000 users", "1203 transactions".
-_COUNTED = re.compile(
-    r"[ \t]*(?:ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|users?|customers?|clients?|"
-    r"transactions?|requests?|issues?|errors?|items?|units?|records?|rows?|times|attempts?|messages?|people|"
-    r"employees?|accounts?|calls?|tickets?|cases?|glyphs|cycles|bytes|kb|mb|gb|w|v|followers|ns|per|pieces|"
-    r"points|eur|usd|dollars?|euros?|lines|files|pages|words|chars|characters|endpoints|miles|km|%)(?![^\W\d_])"
-)
 _CARD_NEARBY = re.compile(
     r"card|amex|visa|mastercard|carte|tarjeta|karte|cartão|carta|kart|[0-9]{4}[ \-]?[0-9]{4}[ \-]?[0-9]{4}"
 )
@@ -170,7 +163,7 @@ def find_codes(scan: Scan) -> Iterator[Hit]:
         end = match.end()
         for _ in range(_MORE_CODES):
             more = _MORE.match(lower, end)
-            if more is None or _YEAR.fullmatch(more["value"]) or _COUNTED.match(lower, more.end()):
+            if more is None or _YEAR.fullmatch(more["value"]) or COUNTED.match(lower, more.end()):
                 break
             yield "GENERIC_SECRET", *more.span("value")
             end = more.end()
@@ -200,7 +193,7 @@ def _to_the_code(lower: str, match: re.Match[str]) -> bool:
     if len(value) == 4 and _YEAR.fullmatch(value):
         return False
     words = match["words"].split()
-    return _NOT_TO_THE_CODE.isdisjoint(words) and _COUNTED.match(lower, match.end()) is None
+    return _NOT_TO_THE_CODE.isdisjoint(words) and COUNTED.match(lower, match.end()) is None
 
 
 def _card_code(lower: str, match: re.Match[str]) -> bool:

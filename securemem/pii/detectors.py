@@ -602,6 +602,7 @@ _WRAP_AHEAD = 512  # characters of the line after it read ahead (a JWT's payload
 _WRAP_BUDGET = 64  # joins read per text: bounded work on a megabyte of short lines
 _WRAP_TOKEN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+/=")
 _WRAP_NUMERIC = frozenset({"CREDIT_CARD", "IBAN", "PHONE"})
+_ASCII_DIGITS = frozenset("0123456789")  # the view's digits (a dash after one may end a wrapped number's line)
 _WRAP_TOKEN_MIN = 16  # a token's part before the break, to be worth joining
 
 
@@ -684,7 +685,7 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
         return end, start, " ", "number"
     if before == "@" and after.isalnum():
         return end, start, "", "email"
-    if before == "-" and end >= 2 and text[end - 2].isdigit() and after.isdigit():
+    if before == "-" and end >= 2 and text[end - 2] in _ASCII_DIGITS and after.isdigit():
         return end, start, "", "dashed"  # "SSN is 057-41-" then "7512": a dashed number cut after a dash (reviewer S)
     if before in _WRAP_TOKEN and after in _WRAP_TOKEN:
         first = end

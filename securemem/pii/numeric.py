@@ -7,7 +7,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
 from securemem.pii.checksums import IBAN_LENGTHS, card_number_valid, iban_valid, luhn_valid, ssn_valid
-from securemem.pii.scan import Scan, Span, accepted
+from securemem.pii.scan import COUNTED, Scan, Span, accepted
 
 # Patterns start with a digit and check the character before it in a lookbehind placed after
 # that digit: the regex engine can then skip ahead to the next digit instead of trying every
@@ -548,14 +548,13 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
     # the phone, was 407 42 6160"): the full name only, on the same line; not a count ("the batch
     # processed 512 34 5678 records") nor a VAT number ("tax ID: DE 123456789").
     before = scan.before(match.start(), 96)
-    if _COUNTED.match(scan.text, match.end()) or _VAT_PREFIX.search(
+    if COUNTED.match(scan.text[match.end() : match.end() + 16].lower()) or _VAT_PREFIX.search(
         scan.text, max(0, match.start() - 4), match.start()
     ):
         return False
     return _SSN_NAMED.search(before[before.rfind("\n") + 1 :]) is not None
 
 
-_COUNTED = re.compile(r"[ \t]*(?:records?|rows?|ns|ms|followers|users|items|units|times|bytes)(?![^\W\d_])", re.I)
 _VAT_PREFIX = re.compile(r"(?<![A-Za-z])[A-Z]{2}[ \t]?$")  # a country's code leads a VAT id ("DE 123456789")
 
 

@@ -39,6 +39,17 @@ _NOT_AN_ENTITY = re.compile(
 )
 
 
+# A count's noun or a unit after a number ("1532 ms", "8000 users", "2500 W", "512 34 5678 records"): the
+# number is an amount, not a code, a PIN or an SSN. Matched in the lower-cased text.
+COUNTED = re.compile(
+    r"[ \t]*(?:ms|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|users?|customers?|clients?|"
+    r"transactions?|requests?|issues?|errors?|items?|units?|records?|rows?|times|attempts?|messages?|people|"
+    r"employees?|accounts?|calls?|tickets?|cases?|glyphs|cycles|bytes|kb|mb|gb|w|kw|v|mah|rpm|mm|cm|km|miles|"
+    r"followers|per|pieces|pcs|points|eur|usd|dollars?|euros?|lines|files|pages|words|chars|characters|"
+    r"endpoints|%)(?![^\W\d_])"
+)
+
+
 def other_script(char: str) -> bool:
     """A character of a script other than Latin ("邮", "メ", "п"), not an accented Latin one ("é"): where
     a password or an address written in Latin letters ends and the sentence around it goes on."""
