@@ -112,7 +112,7 @@ def test_code_windows_find_what_a_whole_pass_finds() -> None:
         ("The building code 1 0 0 4 section applies", []),
         # ... and the forms it found missing.
         ("Your OTP:\n482913", ["482913"]),
-        ("OTP: 1234 5678", ["1234 5678"]),
+        ("OTP: 4821 9937", ["4821 9937"]),
         ("otp 48-29-13", ["48-29-13"]),
         ("482913 is your Instagram code.", ["482913"]),
         ("G-482913 is your Google verification code", ["482913"]),
@@ -125,7 +125,8 @@ def test_code_windows_find_what_a_whole_pass_finds() -> None:
         ("認証コード：９０６１６８（5分間有効）", ["９０６１６８"]),
         ("有効期限 09/26、セキュリティコード 800", ["800"]),
         ("Your Northwind sign-in code is 815423. It expires", ["815423"]),
-        ("PUK 12345678", ["12345678"]),
+        ("PUK 48213377", ["48213377"]),
+        ("In staging every OTP is 111111; use verification code 123456 for test numbers", []),
         # A BitLocker recovery key: eight groups of six digits, each a multiple of 11.
         (
             "BitLocker recovery key: 198143-613855-488070-011561-254265-562782-459272-182413",
@@ -135,4 +136,48 @@ def test_code_windows_find_what_a_whole_pass_finds() -> None:
     ],
 )
 def test_codes_an_attacker_tried(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # A second attacker's round: ordinary text stays...
+        ("OTP error 4290 means too many requests; OTP service returned 5030", []),
+        ("Access code TTL 3600; MFA timeout: 1800; 2FA adoption 8700 of 12000", []),
+        ("Encaminhado à cardiologia, CID 4019", []),
+        ("SIM card inserted, LAC 1234 CID 5678", []),
+        ("CVV failures 1203 yesterday; use any CVV except 999", []),
+        ("3-digit code 404 means not found", []),
+        ("TAN 1000 Stück; OTP 4821 usuarios; Erlang OTP 2500 processes per node", []),
+        ("The code supports one, two, four, or eight lanes.", []),
+        ("Code of conduct: rule one, three, five apply to staff.", []),
+        ("Le code de la route: deux, trois, cinq points retirés.", []),
+        ("WPA2 key: PSK-SHA256; pre-shared key: IKEv2-PSK; Einmalpasswort: 6-stellig", []),
+        ("- 📈 Weekly sign-ups 2039 ➡️ 2450 ➡️ 8897 ➡️ 8921", []),
+        ("In the bingo game my number is 12 34 56 78 90", []),
+        ("my number is 100 200 300 400", []),
+        ("Tax ID (EIN) 12-3456789; phone 512 34 5678", ["512 34 5678"]),
+        ("his social media handle: @x, follower count 312 45 6789", []),
+        ("Lock pin 4 5 6 7", []),
+        # ... and forms found since.
+        ("Your OTP is\n482913", ["482913"]),
+        ("OTP:\n\n482913", ["482913"]),
+        ("認証コードは482913です", ["482913"]),
+        ("您的验证码为：482913", ["482913"]),
+        ("Twój kod weryfikacyjny to 482913", ["482913"]),
+        ("Doğrulama kodunuz: 482913", ["482913"]),
+        ("482913 is your one-time password", ["482913"]),
+        ("TOTP code: 482913", ["482913"]),
+        ("CVV no. 123", ["123"]),
+        ("the pin is 4 8 2 1", ["4 8 2 1"]),
+        ("Haustürcode 4821; digicode : 5930; keybox 7718", ["4821", "5930", "7718"]),
+        ("Netzwerkschlüssel: Hx9!kq2Lm7", ["Hx9!kq2Lm7"]),
+        (
+            "BitLocker recovery key:\n198143-613855-488070-011561-\n254265-562782-459272-182413",
+            ["198143-613855-488070-011561-\n254265-562782-459272-182413"],
+        ),
+    ],
+)
+def test_codes_a_second_attacker_tried(text: str, values: list[str]) -> None:
     assert found_values(text) == values

@@ -68,7 +68,9 @@ _OF = "de la|de l'|della|de|del|da|do|du|des"  # "code de la porte", "código do
 _ACCESS_CODE = re.compile(
     rf"(?:(?<![\w-])(?:{_LOCKS})\b[^\n0-9]{{0,24}}?\b(?:{_CODE_WORDS}|pin)"
     rf"|(?<![\w-])(?:{_CODE_WORDS})[ \t]{{1,8}}(?:(?:{_OF})[ \t]{{1,8}})?(?:{_LOCKS}|accès|acceso|acesso)"
-    rf"|支付密码|支付密碼)"  # Alipay's and WeChat Pay's six digits
+    rf"|支付密码|支付密碼"  # Alipay's and WeChat Pay's six digits
+    # a door's code in one word ("Haustürcode 4821", "digicode : 4821"), a key box's
+    rf"|(?<![\w-])(?:haustürcode|türcode|torcode|digicode|code d'entrée|code d'accès|keybox|key box|schlüsselbox))"
     rf"\b[^\n0-9\[*•]{{0,24}}?(?P<value>(?:[0-9]{{3,8}}|{_SPACED})[#*]?){_CODE_END}"
 )
 # A passphrase of words and a number ("lamp-copper-otter17"), as password managers make them.
@@ -94,6 +96,8 @@ def _may_name_code(lower: str) -> bool:
         or "kod" in lower
         or "kód" in lower
         or "cód" in lower
+        or "key" in lower
+        or "schlüssel" in lower
         or "비번" in lower
         or "비밀번호" in lower
         or "密" in lower
@@ -119,7 +123,9 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
         )
     if _may_name_code(lower):
         yield from (
-            ("PASSWORD", *match.span("value")) for match in _access_codes(lower) if _read_out(text, lower, match, "")
+            ("PASSWORD", *match.span("value"))
+            for match in _access_codes(lower)
+            if _read_out(text, lower, match, "PIN" if "pin" in match.group() else "")
         )
     if "auth" in lower:
         yield from _auth_commands(text, lower)
@@ -130,7 +136,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
 # characters after it (the longest code word, 8 blanks, "della" and 8 more, a lock's word, 24 characters,
 # 8 digits read out one by one and "#"). The pattern, whose alternatives start with most letters, reads only the windows
 # around them; its look-ahead after the value still sees the text's next two characters.
-_CODE_MARKS = ("cod", "cód", "kod", "kód", "pin", "비번", "비밀번호", "支付密")
+_CODE_MARKS = ("cod", "cód", "kod", "kód", "pin", "비번", "비밀번호", "支付密", "keybox", "key box", "schlüsselbox")
 _CODE_BEFORE = 48
 _CODE_AFTER = 96
 
@@ -170,7 +176,14 @@ def _read_out(text: str, lower: str, match: re.Match[str], label: str) -> bool:
     value = match["value"]
     if value[1:2] not in (" ", "-"):
         return COUNTED.match(lower, match.end()) is None  # "2-pin plug, 2500 W"
-    return _WORD_AFTER.match(lower, match.end()) is None and (not label or text.startswith(label, match.start()))
+    return _WORD_AFTER.match(lower, match.end()) is None and (
+        not label
+        or label in text[match.start() : match.start("value")]
+        or _PIN_SAID.search(lower, match.start(), match.start("value")) is not None
+    )
+
+
+_PIN_SAID = re.compile(r"pin(?:[ \t]*:|[ \t]+is)[ \t]*$")  # "the pin is 4 8 2 1", "Pin: 4 8 2 1"
 
 
 _PIN_LINE = 160  # characters of a PIN's line read on either side for an address's or a meeting's words

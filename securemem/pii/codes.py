@@ -27,23 +27,24 @@ from securemem.pii.scan import COUNTED, Scan
 Hit = tuple[str, int, int]
 
 _CARD_LABELS = (
-    r"cvv2?|cvc2?|cvn|c\.v\.v\.?|csc|cid|card verification (?:value|code|number)|(?:card )?security code|card code|"
+    r"cvv2?|cvc2?|cvn|c\.v\.v\.?|csc|cid|card verification (?:value|code|number)|(?:card )?security code|"
     r"sicherheitscode|kartenprüfnummer|prüfziffer|prüfnummer|cryptogramme(?: visuel)?|code de sécurité|"
     r"código de seguridad|código de segurança|codice di sicurezza|kod (?:cvc|cvv|zabezpieczający)|"
-    r"(?:three|3|four|4)[ \-]digits?(?: security)? code(?: on the back)?|(?:three|3|four|4)[ \-]digits? on the back|"
-    r"code on the back"
+    r"(?:three|3|four|4)[ \-]digits?(?: security)? code on the back|(?:three|3|four|4)[ \-]digits? on the back|"
+    r"code on the back(?: of the card)?"
 )
 # Scripts without spaces between words: no word boundary before the label.
 _CARD_LABELS_GLUED = r"セキュリティー?コード|安全码|安全碼|보안 ?코드"
 _ONE_TIME_LABELS = (
     r"otp|one[ \-]time (?:pass(?:code|word)|code|pin)|(?:push|sms|chip|mobile|photo|app|e|i|m)?tans?|sms-tan|"
     r"blik(?: code)?|(?:verification|validation|confirmation|authentication|sms|text|2fa|mfa|login|log-in|sign-in|"
-    r"signin|access|one-time|otp) code|sms-code|2fa|mfa|security number|passcode|puk2?|"
+    r"signin|access|one-time|otp|totp|authenticator|(?:six|6|eight|8)[ \-]digit) code|your code|sms-code|2fa|mfa|"
+    r"security number|passcode|puk2?|"
     r"code (?:de (?:validation|vérification|confirmation|connexion)|sms|à usage unique|reçu par sms)|"
     r"código (?:sms|de (?:verificación|verificação|confirmación|confirmação|validación|acceso|acesso))|"
     r"clave (?:dinámica|de un solo uso|sms)|codice (?:otp|sms|di verifica|di conferma)|"
     r"kod (?:blik|sms|weryfikacyjny|autoryzacyjny|potwierdzający)|bestätigungscode|sicherheitsnummer|"
-    r"einmalpasswort|einmalcode|doğrulama kodu|verificatiecode|код (?:подтверждения|из смс|из sms)"
+    r"einmalpasswort|einmalcode|doğrulama kodu(?:nuz)?|verificatiecode|код (?:подтверждения|из смс|из sms)"
 )
 _ONE_TIME_LABELS_GLUED = (
     r"验证码|驗證碼|校验码|动态密码|動態密碼|認証コード|確認コード|ワンタイムパスワード|인증 ?번호|인증 ?코드"
@@ -53,48 +54,64 @@ _ONE_TIME_LABELS_GLUED = (
 # validation reçu par SMS est"), then ":", "=", "#", "(" or a dash; or ":" and the code on the next line.
 _GAP = (
     r"[\"']?(?:[ \t]*\*)?(?:[ \t]*\([^()\n]{1,24}\))?"
+    r"(?:[ \t]*(?:no\.|nr\.|#))?"
     r"(?P<words>(?:[ \t]+[^\W\d_][^\s\d.,;!?()\[\]{}=:]{0,15}){0,4})"
-    r"(?:[ \t]*(?:[:=(#→]|-{1,2})[ \t]{0,8}(?:\r?\n[ \t]{0,8})?|[ \t]{1,8})[\"']?"
+    r"(?:[ \t]*(?:[:=(#→\[]|-{1,2})[ \t]{0,8}(?:\r?\n[ \t]{0,8}){0,2}|[ \t]{1,8}|[ \t]*\r?\n[ \t]{0,8})[\"']?"
 )
-_END = r"(?![\w\-/:]|[.,][0-9]|\.[^\W\d_])"
+# Scripts without spaces: a particle may join the label to the code ("验证码是482913", "認証コードは482913").
+_GLUED_GAP = r"(?:[是为為は는은이가]|で)?[ \t]*(?:[:=\[]|\uff1a)?[ \t]*"
+# (CJK may follow: "認証コードは482913です".)
+_END = r"(?![0-9A-Za-z_\u00c0-\u024f\-/:@]|[.,][0-9]|\.[^\W\d_])"
 _CARD_CODE = re.compile(
-    rf"(?:(?<![\w\-])(?:{_CARD_LABELS})(?![^\W\d_])|{_CARD_LABELS_GLUED}){_GAP}"
+    rf"(?:(?<![\w\-])(?:{_CARD_LABELS})(?![^\W\d_]){_GAP}|(?:{_CARD_LABELS_GLUED}){_GLUED_GAP})"
     rf"(?P<value>[0-9]{{3,4}}|[0-9](?:[ \-][0-9]){{2,3}}){_END}(?! [0-9])"
 )
 _ONE_TIME_VALUE = (
     r"[0-9]{4}[ \-][0-9]{4}|[0-9]{4,8}|[0-9]{3}[ \-][0-9]{3}|[0-9]{2}(?:[ \-][0-9]{2}){2,3}|[0-9](?:[ \-][0-9]){3,7}"
 )
 _ONE_TIME_CODE = re.compile(
-    rf"(?:(?<![\w])(?:{_ONE_TIME_LABELS})(?![^\W\d_])|{_ONE_TIME_LABELS_GLUED}){_GAP}(?P<value>{_ONE_TIME_VALUE}){_END}"
+    rf"(?:(?<![\w])(?:{_ONE_TIME_LABELS})(?![^\W\d_]){_GAP}|(?:{_ONE_TIME_LABELS_GLUED}){_GLUED_GAP})"
+    rf"(?P<value>{_ONE_TIME_VALUE}){_END}"
 )
 # The SMS's own form, the code first: "482913 is your verification code", "G-482913 is your Google
 # verification code", "482913 est votre code", "123 is my CVV".
 _CODE_FIRST = re.compile(
     r"(?:g-)?(?P<value>[0-9]{4,8})[ \t]+(?:is your|est votre|es tu|é o seu|ist dein|ist ihr)[ \t]+"
-    r"(?:[^\s\d.,;!?]{1,20}[ \t]+){0,3}?(?:code|otp|pin|passcode|código|codice|kod)\b"
+    r"(?:[^\s\d.,;!?]{1,20}[ \t]+){0,3}?(?:code|otp|pin|passcode|password|código|codice|kod)\b"
     r"|(?P<card>[0-9]{3,4})[ \t]+is[ \t]+(?:my|the|his|her)[ \t]+(?:cvv2?|cvc2?|security code)\b"
 )
-# Words that lead from a label to a count or a reference, not to the code: "sent to 1500 users",
-# "per RFC 4226", "on port 8080", "generator model 3000", "delivery rate 9850".
-_NOT_TO_THE_CODE = frozenset(
+# The words that may stand between a label and its code: a verb, an article or a possessive, how the
+# code came ("code de validation reçu par SMS est 504616", "OTP bhi 186068", "kod BLIK to 321713"). Any
+# other word leads elsewhere: to a count, a setting or a reference ("OTP error 4290", "MFA timeout 1800",
+# "Confirmation code sent to 1500 users", "CVV failures 1203").
+_TO_THE_CODE = frozenset(
     {
-        "to", "in", "for", "of", "at", "after", "within", "from", "since", "by", "than", "over", "under", "about",
-        "around", "per", "rfc", "port", "ticket", "version", "build", "model", "generator", "room", "line", "page",
-        "step", "section", "rollout", "reached", "rate", "delivery", "dispatched", "lifetime", "found", "review",
-        "processed", "failed", "check", "checks", "list", "expires", "expired", "valid", "length", "digits",
-        "characters", "audit", "covering",
+        "is", "was", "are", "were", "be", "it", "it's", "its", "my", "your", "his", "her", "their", "our", "the",
+        "a", "an", "new", "received", "via", "by", "sms", "text", "email", "mail", "code", "number",
+        "no", "nr", "de", "du", "la", "le", "el", "da", "do", "o", "est", "es", "é", "ist", "lautet", "war",
+        "hai", "bhi", "hain", "to", "jest", "wynosi", "è", "era", "reçu", "reçue", "recibido", "recebido",
+        "ricevuto", "erhalten", "par", "por", "con", "mit", "que", "ha", "got", "have", "has", "here",
+        "this", "one-time", "only", "now", "again", "ora", "agora", "ahora", "jetzt", "des", "del", "il", "su",
+        "seu", "sua", "votre", "ton", "ta", "tu", "dein", "deine", "ihr", "ihre", "mój", "twój", "twoj", "moj",
+        "card", "carte", "tarjeta", "karte", "cartão", "on", "back", "of", "then", "and", "also", "blik", "as",
+        "als", "comme", "como", "slowly", "out", "aloud", "twice", "sent", "enviado", "enviada", "envoyé",
+        "gesendet", "inviato", "wysłany", "per",
     }
 )  # fmt: skip
 _CARD_NEARBY = re.compile(
-    r"card|amex|visa|mastercard|carte|tarjeta|karte|cartão|carta|kart|[0-9]{4}[ \-]?[0-9]{4}[ \-]?[0-9]{4}"
+    r"(?<![^\W\d_])(?:card|amex|american express|visa|mastercard|carte bancaire|carte bleue|tarjeta|kreditkarte|"
+    r"kartennummer|karte|carte|cartão de (?:crédito|débito)|carta di credito|karta)(?![^\W\d_])"
 )
-_NEEDS_CARD = ("cid", "csc")  # other things' codes too: a disease's (Brazil's CID), a course's
+_NOT_A_CARD = re.compile(r"(?<![^\W\d_])(?:lac|mcc|mnc|gsm|lte|cell id|sim)(?![^\W\d_])")
+# Other things' codes too: a disease's (Brazil's CID), a course's, a cell's (GSM's CID); a check digit.
+_NEEDS_CARD = ("cid", "csc", "prüfziffer", "prüfnummer")
 _CARD_BACK = 160  # characters before a "CID" or "CSC" read for a card
 # More codes after the first: "TANs (027276, 251499)", "OTP 4411 and 9921".
 _MORE = re.compile(rf"[ \t]*(?:,|;|/|and|und|et|y|e|i|oraz)[ \t]*(?P<value>[0-9]{{4,8}}){_END}")
 _MORE_CODES = 8
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
 _BRIDGE = re.compile(r"dial[ \-]?in|bridge|conference|meeting|webex|zoom")
+_TRIVIAL = re.compile(r"([0-9])\1{3,7}|0?12345?6?7?8?9?|9?8?7?6?54321")
 _BRIDGE_BACK = 160  # characters before a passcode read for a meeting's words
 
 # A word of each label (of several, one word that some of them share: "code" for "passcode", "SMS
@@ -114,9 +131,9 @@ _MARKS = (
 # scan's canonical copy (digits "0", separators "-"): a pattern led by a literal skips at C speed.
 _DIGITS = re.compile(rb"0(?:0|-0)-?0")
 _DIGITS_ON = re.compile(r"[0-9 \-]*")
-# From a match's start to its code: a label (40 characters at most), a "*", a remark in brackets (26), four
-# words (64), the operator and blanks and a line break (20).
-_REACH = 160
+# From a match's start to its code: a label (40 characters at most), a quote, a "*", "no." and a remark in
+# brackets (32), four words (64), the operator, blanks and two line breaks (30), a quote: 170.
+_REACH = 192
 
 
 def _windows(lower: str, runs: list[re.Match[bytes]]) -> list[tuple[int, int]]:
@@ -179,27 +196,29 @@ def find_codes(scan: Scan) -> Iterator[Hit]:
 
 # A BitLocker recovery key: eight groups of six digits, each a multiple of 11 below 720,896 (Microsoft's
 # format; reviewer U). No label needed: nothing else is written so.
-_BITLOCKER = re.compile(r"(?<![0-9\-])[0-9]{6}(?:-[0-9]{6}){7}(?![0-9\-])")
+_BITLOCKER = re.compile(r"(?<![0-9\-])[0-9]{6}(?:(?:-|[ \t]|-?\r?\n)[0-9]{6}){7}(?![0-9\-])")
 _BITLOCKER_GROUP_MAX = 720_896
 
 
 def _bitlocker(key: str) -> bool:
-    return all(int(group) % 11 == 0 and int(group) < _BITLOCKER_GROUP_MAX for group in key.split("-"))
+    return all(int(group) % 11 == 0 and int(group) < _BITLOCKER_GROUP_MAX for group in re.findall("[0-9]+", key))
 
 
 def _to_the_code(lower: str, match: re.Match[str]) -> bool:
-    """The words between label and code lead to it, and no count's noun follows it; not a year."""
+    """The words between label and code lead to it, and no count's noun follows it; not a year, not a
+    test's value ("every OTP is 111111", "123456")."""
     value = match["value"]
-    if len(value) == 4 and _YEAR.fullmatch(value):
+    if (len(value) == 4 and _YEAR.fullmatch(value)) or _TRIVIAL.fullmatch(value.replace(" ", "").replace("-", "")):
         return False
-    words = match["words"].split()
-    return _NOT_TO_THE_CODE.isdisjoint(words) and COUNTED.match(lower, match.end()) is None
+    words = (match["words"] or "").split()
+    return _TO_THE_CODE.issuperset(words) and COUNTED.match(lower, match.end()) is None
 
 
 def _card_code(lower: str, match: re.Match[str]) -> bool:
     if not lower.startswith(_NEEDS_CARD, match.start()):
         return True
-    return _CARD_NEARBY.search(lower, max(0, match.start() - _CARD_BACK), match.start() + 80) is not None
+    begin, end = max(0, match.start() - _CARD_BACK), match.start() + 80
+    return _CARD_NEARBY.search(lower, begin, end) is not None and _NOT_A_CARD.search(lower, begin, end) is None
 
 
 def _line_start(lower: str, at: int) -> int:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate, chain
+from itertools import accumulate, chain, pairwise
 
 import phonenumbers
 
@@ -1454,6 +1454,8 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         word in _NUMBER_WORDS or word not in _SAID_WORDS for word in words[-3:]
     ):
         return False  # "Numéro de dossier 2024/0482": "numéro" names a file's number too
+    if _my_number(words) and _drawn(candidate):
+        return False  # "my number is 17 23 31 42 45 49": a lottery's, a bingo's
     if not said and (_DOTTED_QUAD.fullmatch(candidate) or _isbn(candidate) or _DECIMALS.fullmatch(candidate)):
         return False  # "VALUES ('22.87.231.0/24', ...)": a network; "('0-306-40615-2', 'Theory of Graphs')": a book
     if phone_e164(candidate, scan.phone_regions) is not None:
@@ -1477,6 +1479,17 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         compact = candidate.replace("(0)", "", 1).translate(_PHONE_PUNCTUATION)
         return _possible_international(compact[1:]) and (said or not candidate[1:].isdigit())
     return candidate.isdigit() and _said_of_phone(words) and _possible_national(candidate, scan.phone_regions)
+
+
+def _drawn(candidate: str) -> bool:
+    """Numbers drawn or picked, not dialled: groups of one or two digits and no trunk "0", or groups that
+    step by one amount ("10 20 30 40 50", "100 200 300")."""
+    groups = [int(group) for group in _GROUP_DIGITS.findall(candidate)]
+    if len(groups) < 3:
+        return False
+    if candidate[:1] != "0" and all(group < 100 for group in groups):
+        return True
+    return len({second - first for first, second in pairwise(groups)}) == 1
 
 
 # A year and a serial ("2024-000381", "2024/0482"): a file's or a voucher's reference.
@@ -2052,5 +2065,21 @@ def _spelt_codes(lower: str) -> Iterator[tuple[str, int, int]]:
             continue
         if sum(word.rpartition(" ")[2] not in _AMBIGUOUS_DIGIT_WORDS for word in words) < _CODE_WORDS_MIN:
             continue
+        if not _SAID_AS_A_CODE.search(lower, max(0, match.start() - 24), match.start()):
+            continue  # "rule one, three, five", "allows four, six, eight": not said as the code
+        if _WORD_AFTER_CODE.match(lower, match.end()):
+            continue  # "one, two, four, or eight lanes", "cinq points": a list or a count
         if _SPELT_CODE_CONTEXT.intersection(_WORDS.findall(lower[max(0, match.start() - 100) : match.start()])[-12:]):
             yield "GENERIC_SECRET", *match.span()
+
+
+# What a code read out follows: a verb ("is", "es", "c'est", "to"), a colon (a speaker's, a label's),
+# the start of a line; and what may follow it: punctuation, the line's end, a few words of talk.
+_SAID_AS_A_CODE = re.compile(
+    r"(?:(?<![^\W\d_])(?:is|was|es|est|é|ist|era|it's|its|are|jest|to|hai|c'est|son|sind|lautet|dash|hyphen)"
+    r"|[:\n])[ \t,]*\Z"
+)
+_WORD_AFTER_CODE = re.compile(
+    r"[ \t]*(?!(?:that's|thats|ok|okay|thanks|please|right|and|then|y|e|et|und|i|por|per|grazie|gracias|merci|danke)"
+    r"(?![^\W\d_]))[^\W\d_]"
+)

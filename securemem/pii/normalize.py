@@ -529,7 +529,15 @@ _PICTURE_GAP = 3  # spaces, symbols and dropped marks on either side of it, at m
 
 
 def _between_digits(original: str, index: int) -> bool:
-    return _digit_beside(original, index, -1) and _digit_beside(original, index, 1)
+    # Not an arrow or a chart: "2039 ➡️ 2450 ➡️ 8897", "4539 📈 1488" are figures going up (an attacker's round).
+    return (
+        _digit_beside(original, index, -1)
+        and _digit_beside(original, index, 1)
+        and not any(word in unicodedata.name(original[index], "") for word in _PROGRESSIONS)
+    )
+
+
+_PROGRESSIONS = ("ARROW", "CHART", "TRIANGLE", "HAND", "FINGER")
 
 
 def _digit_beside(original: str, index: int, step: int) -> bool:

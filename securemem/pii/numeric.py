@@ -552,7 +552,16 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
         scan.text, max(0, match.start() - 4), match.start()
     ):
         return False
-    return _SSN_NAMED.search(before[before.rfind("\n") + 1 :]) is not None
+    line = before[before.rfind("\n") + 1 :]
+    named = _SSN_NAMED.search(line)
+    if named is None or "social media" in line or _PHONE_BEFORE.search(line):
+        return False
+    # "Tax ID" names an EIN as well: only nine digits as an SSN is written, on a line without "EIN".
+    return not named.group().startswith("tax") or (match["sep"] in ("", "-") and _EIN.search(line) is None)
+
+
+_PHONE_BEFORE = re.compile(r"(?:phone|tel|mobile|cell|fax)[ \t:.#]*$")
+_EIN = re.compile(r"\bein\b|employer")
 
 
 _VAT_PREFIX = re.compile(r"(?<![A-Za-z])[A-Z]{2}[ \t]?$")  # a country's code leads a VAT id ("DE 123456789")

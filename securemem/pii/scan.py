@@ -46,7 +46,8 @@ COUNTED = re.compile(
     r"transactions?|requests?|issues?|errors?|items?|units?|records?|rows?|times|attempts?|messages?|people|"
     r"employees?|accounts?|calls?|tickets?|cases?|glyphs|cycles|bytes|kb|mb|gb|w|kw|v|mah|rpm|mm|cm|km|miles|"
     r"followers|per|pieces|pcs|points|eur|usd|dollars?|euros?|lines|files|pages|words|chars|characters|"
-    r"endpoints|%)(?![^\W\d_])"
+    r"endpoints|processes|nodes|instances|stück|kunden|nutzer|fälle|usuarios|clientes|utilisateurs|utenti|"
+    r"personas|pessoas|results|%)(?![^\W\d_])"
 )
 
 

@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
 
+from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule
 from securemem.pii.normalize import normalise_text
 from securemem.pii.scan import Scan, by_first_letter, other_script
@@ -196,8 +197,7 @@ def _followed_by_any_word(text: str, end: int) -> bool:
 
 
 _SECRET_QUALIFIER = re.compile(
-    r"(?<![a-z0-9_])(?:api|secret|private|access|auth|signing|encryption|master|license|licence|client|service|"
-    r"pre-?shared|wpa2?|wpa3|network)"
+    r"(?<![a-z0-9_])(?:api|secret|private|access|auth|signing|encryption|master|license|licence|client|service)"
     r"[ _\-]$"
 )
 _KEY_SUFFIXES = re.compile(
@@ -659,10 +659,14 @@ _PW_WORDS = (
     "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "sifre", "пароль",
     "passord", "lozinka", "geslo", "pass phrase", "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
     "mật khẩu", "mat khau", "รหัสผ่าน",
-    # German compounds (reviewer U: "Erstpasswort Sommer-70?"), a Wi-Fi network's key
-    "erstpasswort", "startpasswort", "initialpasswort", "einmalpasswort", "wlan-passwort", "wlan-schlüssel",
-    "wpa2 key", "wpa key", "wpa3 key", "wpa2-key", "wpa-psk", "wifi key", "wi-fi key", "pre-shared key",
-    "preshared key",
+    # German compounds (reviewer U: "Erstpasswort Sommer-70?"), a Wi-Fi network's key, a VPN's: see
+    # _STRICT_LABELS
+    "erstpasswort", "startpasswort", "initialpasswort", "standardpasswort", "zugangspasswort", "erstkennwort",
+    "initialkennwort", "startkennwort", "wlan-passwort",
+    *(_STRICT_LABELS := (
+        "einmalpasswort", "wlan-schlüssel", "netzwerkschlüssel", "wlan-key", "wpa2 key", "wpa key", "wpa3 key",
+        "wpa2-key", "wpa-psk", "wifi key", "wi-fi key", "pre-shared key", "preshared key",
+    )),
     # Reviewer R's personal notes: Turkish "my password", Korean's short "비번", Arabic without its
     # article, Spanish "the Wi-Fi's key".
     "şifrem", "şifresi", "비번", "كلمة سر", "clave del wifi", "clave wifi", "clave de acceso",
@@ -702,10 +706,10 @@ _AMBIGUOUS_LABELS = frozenset({"parola", "heslo"})
 _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "pass", "pw", "wort", "woord", "senha", "mdp", "contras", "haslo", "heslo", "parola", "salasana", "adgangskode",
     "senord", "jelszo", "sifre", "lozinka", "geslo", "masterauth", "bindpw", "psk", "kata sandi", "kata laluan",
-    "clave", "wpa", "shared key", "wifi key", "wi-fi key",
+    "clave", "wpa", "shared key", "wifi key", "wi-fi key", "wlan",
 )  # fmt: skip
 _PASSWORD_HINTS_OTHER = (
-    "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар", "비번",
+    "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар", "비번", "schlüssel",
     "パスワード", "暗証", "密码", "密碼", "口令", "비밀번호",
     "पासव",  # "पासवर्ड" without its virama, as the view writes it
     # Greek "κωδικός", "συνθηματικό" as the view writes them, in lower and upper case (κ, ι, ν, α, τ
@@ -924,6 +928,10 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         # "pass" is a verb: "arguments to pass to :py:func:`main`", "pass the values given to __init__"
         return True
     if not quoted and _CONTRACTION.fullmatch(secret):
+        return True
+    if match["label"] in _STRICT_LABELS and not any(char in PASSWORD_SYMBOLS for char in secret):
+        # Settings share these labels: "WPA2 key: PSK-SHA256", "pre-shared key: IKEv2-PSK", "Einmalpasswort:
+        # 6-stellig". The value needs a password's own symbol ("Sommer-70?", "vjwdb+T2HwDq&zuM").
         return True
     if (match["op"] or "").strip() in _SAID and _said_password(secret, match["words"] or ""):
         return False  # "the password I'm using is corinthians.sommer67": said, not assigned in code
