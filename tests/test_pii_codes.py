@@ -147,6 +147,8 @@ def test_codes_an_attacker_tried(text: str, values: list[str]) -> None:
         ("Access code TTL 3600; MFA timeout: 1800; 2FA adoption 8700 of 12000", []),
         ("Encaminhado à cardiologia, CID 4019", []),
         ("SIM card inserted, LAC 1234 CID 5678", []),
+        ("Cartão SUS 898 0012 3456 7890, CID 1234", []),  # a health card's number fails Luhn's check
+        ("4111 1111 1111 1111 CSC 123", ["4111 1111 1111 1111", "123"]),
         ("CVV failures 1203 yesterday; use any CVV except 999", []),
         ("3-digit code 404 means not found", []),
         ("TAN 1000 Stück; OTP 4821 usuarios; Erlang OTP 2500 processes per node", []),

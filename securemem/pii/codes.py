@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from securemem.pii.checksums import luhn_valid
 from securemem.pii.scan import COUNTED, Scan
 
 Hit = tuple[str, int, int]
@@ -102,6 +103,7 @@ _CARD_NEARBY = re.compile(
     r"(?<![^\W\d_])(?:card|amex|american express|visa|mastercard|carte bancaire|carte bleue|tarjeta|kreditkarte|"
     r"kartennummer|karte|carte|cartão de (?:crédito|débito)|carta di credito|karta)(?![^\W\d_])"
 )
+_CARD_DIGITS = re.compile(r"[0-9](?:[ \-.]?[0-9]){12,18}")
 _NOT_A_CARD = re.compile(r"(?<![^\W\d_])(?:lac|mcc|mnc|gsm|lte|cell id|sim)(?![^\W\d_])")
 # Other things' codes too: a disease's (Brazil's CID), a course's, a cell's (GSM's CID); a check digit.
 _NEEDS_CARD = ("cid", "csc", "prüfziffer", "prüfnummer")
@@ -218,7 +220,15 @@ def _card_code(lower: str, match: re.Match[str]) -> bool:
     if not lower.startswith(_NEEDS_CARD, match.start()):
         return True
     begin, end = max(0, match.start() - _CARD_BACK), match.start() + 80
-    return _CARD_NEARBY.search(lower, begin, end) is not None and _NOT_A_CARD.search(lower, begin, end) is None
+    if _NOT_A_CARD.search(lower, begin, end) is not None:
+        return False
+    if _CARD_NEARBY.search(lower, begin, end) is not None:
+        return True
+    # Or a card's number: 13 to 19 digits that pass Luhn's check ("3786-082144-09744, CID 9921").
+    return any(
+        13 <= len(digits := re.sub("[^0-9]", "", number.group())) <= 19 and luhn_valid(digits)
+        for number in _CARD_DIGITS.finditer(lower, begin, end)
+    )
 
 
 def _line_start(lower: str, at: int) -> int:
