@@ -233,6 +233,7 @@ REVIEWS = {
     "s": "pii_review_s.jsonl: blind, as a hostile acceptance suite, taken as it came",
     "t": "pii_review_t.jsonl: blind, service desks' call transcripts and fraud notes, taken as it came",
     "u": "pii_review_u.jsonl: blind, HR, payroll, onboarding and hospital staff's notes, taken as it came",
+    "v": "pii_review_v.jsonl: blind, documents from PDFs, scans and emails with OCR's noise, taken as it came",
 }
 
 

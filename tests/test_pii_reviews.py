@@ -203,6 +203,15 @@ def altered(name: str) -> list[str]:
         # network's WPA2 key, a VPN's pre-shared key, a BitLocker recovery key). Left: a second on-call
         # number after "backup" (a reference word for backups' numbers).
         ("u", "claim", None, 0.99),
+        # Blind, after a second attacker's round: documents copied from PDFs, scans and emails (invoices,
+        # statements, payslips, bills, boarding passes, claim and tax forms; OCR's "O", "l", "S" and "B"
+        # for digits in a tenth of the values; 10 languages): 296 of 325 as it came (91.1%, 13 ordinary
+        # lines altered), 304 since (an address hyphenated at a line's end, one-time and card codes in
+        # Arabic and Turkish, "is the OTP", a French Wi-Fi key, a German hotline password; references of
+        # SEPA, customs, policies, companies, parcels and tickets kept, a statement's dates, a firmware's
+        # versions). Left: values where OCR wrote "S" for 5 or "B" for 8, India's 1800 numbers, a
+        # receipt's "N. 0418-0027".
+        ("v", "claim", None, 0.93),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -216,6 +225,7 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert altered("s") == []
     assert altered("t") == []
     assert altered("u") == []
+    assert len(altered("v")) <= 1  # "DOCUMENTO COMMERCIALE ... N. 0418-0027": read as a phone
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows

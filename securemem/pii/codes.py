@@ -35,7 +35,7 @@ _CARD_LABELS = (
     r"code on the back(?: of the card)?"
 )
 # Scripts without spaces between words: no word boundary before the label.
-_CARD_LABELS_GLUED = r"セキュリティー?コード|安全码|安全碼|보안 ?코드"
+_CARD_LABELS_GLUED = r"セキュリティー?コード|安全码|安全碼|보안 ?코드|رمز الأمان"
 _ONE_TIME_LABELS = (
     r"otp|one[ \-]time (?:pass(?:code|word)|code|pin)|(?:push|sms|chip|mobile|photo|app|e|i|m)?tans?|sms-tan|"
     r"blik(?: code)?|(?:verification|validation|confirmation|authentication|sms|text|2fa|mfa|login|log-in|sign-in|"
@@ -45,10 +45,12 @@ _ONE_TIME_LABELS = (
     r"código (?:sms|de (?:verificación|verificação|confirmación|confirmação|validación|acceso|acesso))|"
     r"clave (?:dinámica|de un solo uso|sms)|codice (?:otp|sms|di verifica|di conferma)|"
     r"kod (?:blik|sms|weryfikacyjny|autoryzacyjny|potwierdzający)|bestätigungscode|sicherheitsnummer|"
-    r"einmalpasswort|einmalcode|doğrulama kodu(?:nuz)?|verificatiecode|код (?:подтверждения|из смс|из sms)"
+    r"einmalpasswort|einmalcode|doğrulama kodu(?:nuz)?|verificatiecode|код (?:подтверждения|из смс|из sms)|"
+    r"tek kullan[ıi]ml[ıi]k şifre(?:niz)?"  # the view writes Turkish "ı" as "i"
 )
 _ONE_TIME_LABELS_GLUED = (
-    r"验证码|驗證碼|校验码|动态密码|動態密碼|認証コード|確認コード|ワンタイムパスワード|인증 ?번호|인증 ?코드"
+    r"验证码|驗證碼|校验码|动态密码|動態密碼|認証コード|確認コード|ワンタイムパスワード|인증 ?번호|인증 ?코드|"
+    r"رمز التحقق|رمز التفعيل|كلمة المرور لمرة واحدة"  # Arabic: verification, activation code, one-time password
 )
 # Between the label and the code: a quote (JSON's "cvc": "929"), a "*" or a remark in brackets ("CVV*",
 # "security code (back of card)"), up to four words with no digit and no sentence punctuation ("code de
@@ -60,7 +62,7 @@ _GAP = (
     r"(?:[ \t]*(?:[:=(#→\[]|-{1,2})[ \t]{0,8}(?:\r?\n[ \t]{0,8}){0,2}|[ \t]{1,8}|[ \t]*\r?\n[ \t]{0,8})[\"']?"
 )
 # Scripts without spaces: a particle may join the label to the code ("验证码是482913", "認証コードは482913").
-_GLUED_GAP = r"(?:[是为為は는은이가]|で)?[ \t]*(?:[:=\[]|\uff1a)?[ \t]*"
+_GLUED_GAP = r"(?:[是为為は는은이가]|で)?[ \t]*(?:(?:الخاص|بك|هو|هي)[ \t]*){0,3}(?:[:=\[]|\uff1a)?[ \t]*"
 # (CJK may follow: "認証コードは482913です".)
 _END = r"(?![0-9A-Za-z_\u00c0-\u024f\-/:@]|[.,][0-9]|\.[^\W\d_])"
 _CARD_CODE = re.compile(
@@ -77,7 +79,7 @@ _ONE_TIME_CODE = re.compile(
 # The SMS's own form, the code first: "482913 is your verification code", "G-482913 is your Google
 # verification code", "482913 est votre code", "123 is my CVV".
 _CODE_FIRST = re.compile(
-    r"(?:g-)?(?P<value>[0-9]{4,8})[ \t]+(?:is your|est votre|es tu|é o seu|ist dein|ist ihr)[ \t]+"
+    r"(?:g-)?(?P<value>[0-9]{4,8})[ \t]+(?:is your|is the|est votre|es tu|é o seu|ist dein|ist ihr)[ \t]+"
     r"(?:[^\s\d.,;!?]{1,20}[ \t]+){0,3}?(?:code|otp|pin|passcode|password|código|codice|kod)\b"
     r"|(?P<card>[0-9]{3,4})[ \t]+is[ \t]+(?:my|the|his|her)[ \t]+(?:cvv2?|cvc2?|security code)\b"
 )
@@ -126,7 +128,7 @@ _MARKS_ASCII = (
 )  # fmt: skip
 _MARKS = (
     *_MARKS_ASCII, "sicherheit", "prüf", "sécurité", "segurança", "código", "код", "コード", "码", "碼", "密碼",
-    "密码", "번호", "코드", "ワンタイム",
+    "密码", "번호", "코드", "ワンタイム", "رمز", "كلمة", "kullan",
 )  # fmt: skip
 # Three digits, maybe read out one by one: what every code holds (most notes have none; the patterns
 # read only the windows that end at such digits and start _REACH characters before them). Found in the

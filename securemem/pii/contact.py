@@ -139,6 +139,12 @@ def _local_part_start(text: str, at: int) -> int:
         start += 1
     if 0 < start < at and text[start - 1] in " \t])}>-" and text[start].isalnum():
         start = _defanged_local_start(text, start, max(0, start - _LOCAL_MAX))
+    if start > 2 and text[start - 1] == "\n" and text[start - 2] == "-" and text[start - 3] in _LOCAL_CHARS:
+        # Hyphenated at a line's end, as a PDF breaks a word ("j.vand-" then "enberg@hotmail.nl": reviewer V)
+        first = start - 2
+        while first > max(0, at - _LOCAL_MAX) and text[first - 1] in _LOCAL_CHARS:
+            first -= 1
+        start = first
     return start
 
 
@@ -538,6 +544,8 @@ def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span
                 start = -1  # "una chiocciola nel punto in cui ...": a snail at a point, in Italian
             if word == " et " and domain is not None and " nokta " not in domain.group():
                 start = -1  # Turkish "et" (@) only with "nokta" (.): "Pierre et Marie point com" is French prose
+            if domain is not None and domain.end() < len(lower) and lower[domain.end()] == "/":
+                start = -1  # "Track at ups.com/track": a site's page, not an address (reviewer V)
             if domain is not None and start != -1 and _spoken_tld(domain.group()):
                 found.append((start, domain.end()))
                 done = domain.end()
@@ -780,6 +788,21 @@ _REFERENCE_WORDS = frozenset(
         "pn",  # a part number ("PN 0345-22-8136", reviewer Q)
         "reg",  # a company's registration ("Company reg. no. 04429183", reviewer T)
         "registration",
+        "group",  # a health plan's group number
+        "eref",  # SEPA's end-to-end and mandate references (reviewer V)
+        "mref",
+        "kref",
+        "warennummer",  # a customs tariff's number
+        "versicherungsschein",  # an insurance policy's
+        "company",  # "Company No. 08812347"
+        "takip",  # Turkish "Kargo Takip No" (tracking)
+        "kargo",
+        "sendungsnummer",
+        "التذكرة",  # Arabic: the ticket, the booking
+        "الحجز",
+        "billete",  # a flight's ticket
+        "biglietto",
+        "electrónico",
         "dossier",  # a file's, a claim's ("Numéro de dossier 2024/0482", "Belegnummer 2024-000381": reviewer U)
         "beleg",
         "belegnummer",
@@ -1454,6 +1477,8 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         word in _NUMBER_WORDS or word not in _SAID_WORDS for word in words[-3:]
     ):
         return False  # "Numéro de dossier 2024/0482": "numéro" names a file's number too
+    if _DATES_APART.fullmatch(candidate) or _inside_identifier(scan.text, start, start + len(candidate)):
+        return False  # "02/03  02/05": a statement's dates; "PH-2403-77182-LD": inside an identifier
     if _my_number(words) and _drawn(candidate):
         return False  # "my number is 17 23 31 42 45 49": a lottery's, a bingo's
     if not said and (_DOTTED_QUAD.fullmatch(candidate) or _isbn(candidate) or _DECIMALS.fullmatch(candidate)):
@@ -1490,6 +1515,21 @@ def _drawn(candidate: str) -> bool:
     if candidate[:1] != "0" and all(group < 100 for group in groups):
         return True
     return len({second - first for first, second in pairwise(groups)}) == 1
+
+
+def _inside_identifier(text: str, start: int, end: int) -> bool:
+    """Letters and a dash before, a dash and a letter or digit after: "PH-2403-77182-LD" (reviewer V)."""
+    return (
+        start > 1
+        and text[start - 1] == "-"
+        and text[start - 2].isalpha()
+        and end + 1 < len(text)
+        and text[end] == "-"
+        and text[end + 1].isalnum()
+    )
+
+
+_DATES_APART = re.compile(r"[0-9]{2}[/.][0-9]{2}(?:[ \t]+[0-9]{2}[/.][0-9]{2})+")
 
 
 # A year and a serial ("2024-000381", "2024/0482"): a file's or a voucher's reference.

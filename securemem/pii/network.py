@@ -25,7 +25,7 @@ _VERSION_WORDS = re.compile(
     r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|section|"
     r"clause|chapter|figure|fig|requirement|paragraph|appendix|annex|article|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
-    r"fixed in(?: [a-z]{1,12})?|kernel))"
+    r"fixed in(?: [a-z]{1,12})?|kernel|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?))"
     r"(?:[^0-9a-z\n@]{0,5}| to | is | of )$"  # not "-v@10.20.4.18": a password's end, then the host
     r"|§\s*$"
 )
@@ -56,7 +56,7 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
     # Leading zeros are refused: "01.02.03.04" reads as a date or a code, and ipaddress agrees.
     if any(int(octet) > 255 or (len(octet) > 1 and octet[0] == "0") for octet in octets):
         return False
-    before = scan.before(match.start(), 16)
+    before = scan.before(match.start(), 40)  # "updated from 3.10.2.15 to " is the longest reach
     if (_VERSION_WORDS.search(before) and not _address_after_version_word(scan, match, octets)) or (
         _PRODUCT_SLASH.search(before)
     ):

@@ -665,8 +665,10 @@ _PW_WORDS = (
     "initialkennwort", "startkennwort", "wlan-passwort",
     *(_STRICT_LABELS := (
         "einmalpasswort", "wlan-schlüssel", "netzwerkschlüssel", "wlan-key", "wpa2 key", "wpa key", "wpa3 key",
-        "wpa2-key", "wpa-psk", "wifi key", "wi-fi key", "pre-shared key", "preshared key",
+        "wpa2-key", "wpa-psk", "wifi key", "wi-fi key", "pre-shared key", "preshared key", "clé wpa2", "clé wpa",
+        "clé wifi", "clé wi-fi", "clé de sécurité réseau",
     )),
+    "kundenkennwort", "kundenpasswort", "hotline-kennwort", "telefonkennwort", "telefonpasswort",
     # Reviewer R's personal notes: Turkish "my password", Korean's short "비번", Arabic without its
     # article, Spanish "the Wi-Fi's key".
     "şifrem", "şifresi", "비번", "كلمة سر", "clave del wifi", "clave wifi", "clave de acceso",
@@ -1150,6 +1152,7 @@ def _password_shaped(secret: str) -> bool:
     return letters and others and not _IDENTIFIER_CHAIN.match(secret)
 
 
+_SEPA_CREDITOR = re.compile(r"[A-Z]{2}[0-9]{2}ZZZ[0-9A-Z]{8,28}")  # country, check digits, "ZZZ" (no business code)
 _WORDS_AND_NUMBER = re.compile(r"[A-Za-z][a-z]{2,}\.[a-z]{3,}[0-9]{2,4}")
 _SAID = frozenset({"is", "was", "is now", "es", "est", "ist", "é", "era", "war"})
 # What a password's words may name instead of it ("the password hash is hashlib.sha256", "Password
@@ -1856,8 +1859,10 @@ def _plausible_value(secret: str, quoted: bool) -> bool:
         return False  # "The HMAC key is PBKDF2-HMAC-SHA512 of the key", "token: TLS-ECDHE-RSA-AES128-GCM-SHA256"
     if not quoted and _CALLED_FOR.match(secret):
         return False  # "user, passwd = self.get_user_passwd(host, realm)", "passwd = unquote(passwd or '')"
-    if secret.startswith("pk.eyJ"):
-        return False  # a Mapbox public token: made to be shipped in web pages ("sk.eyJ..." is the secret one)
+    # A Mapbox public token is made to be shipped in web pages ("sk.eyJ..." is the secret one); a SEPA
+    # creditor's identifier is printed on every statement ("CRED: DE83ZZZ03751450486").
+    if secret.startswith("pk.eyJ") or _SEPA_CREDITOR.fullmatch(secret):
+        return False
     if _URL_VALUE.match(secret) or _SCHEMA_TYPE.fullmatch(secret):
         # "(no password in URL): postgres://reporting@host/db" (credentials in a URL are found as such),
         # "login(username: String!, password: String!)": a field's type in a GraphQL schema

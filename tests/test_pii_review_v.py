@@ -1,0 +1,42 @@
+"""Forms from reviewer V's blind round (tests/data/pii_review_v.jsonl: documents copied from PDFs, scans
+and emails: invoices, statements, payslips, bills, boarding passes, claim and tax forms, with OCR's and
+copy-paste's noise; taken as it came). Each case lists exactly what is found: the ordinary lines
+beside them, nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import found_values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # References on documents: SEPA's, a customs tariff's, an insurance policy's, a company's, a parcel's.
+        ("EREF: 7723-2024-03 MREF: M-00418832 CRED: DE83ZZZ03751450486     -94,00", []),
+        ("Zollanmeldung   Warennummer 8517 13 00 00", []),
+        ("Versicherungsschein Nr. 40-7718823-3   Tarif KompaktPlus", []),
+        ("Company No. 08812347 — Registered in England & Wales", []),
+        ("Kargo Takip No: 7281 4417 33   Gönderi Tarihi 12.03.2024", []),
+        ("Parcel ID: PH-2403-77182-LD; dims 40 x 30 x 20 cm", []),
+        ("Billete electrónico 075-2419930472   Equipaje facturado 1 x 23 kg", []),
+        ("Group Number 0841127   Plan: PPO Choice Plus", []),
+        ("Trans Date  Post Date\n02/03  02/05  WHOLEFDS MKT", []),
+        ("Router firmware updated from 3.10.2.15 to 3.10.4.2 (release 2024-02-28)", []),
+        ("Order #W1183329174 · 3 items · Track at ups.com/track", []),
+        ("Mob-0161 422 7991", ["0161 422 7991"]),
+        ("traffic from 10.0.0.1 to 10.0.0.255", ["10.0.0.1", "10.0.0.255"]),
+        # An address hyphenated at a line's end; one-time codes and card codes in Arabic and Turkish;
+        # a French Wi-Fi key; a German hotline password.
+        ("e-mail j.vand-\nenberg@hotmail.nl, telefoon", ["j.vand-\nenberg@hotmail.nl"]),
+        ("Dear Customer, 931600 is the OTP for txn of INR 4,999.00", ["931600"]),
+        ("Tek kullanımlık şifreniz: 198550. Bu şifreyi kimseyle paylaşmayınız.", ["198550"]),
+        ("رمز التحقق الخاص بك هو ٢٠٨١٩٢. لا تشاركه", ["٢٠٨١٩٢"]),
+        ("تاريخ الانتهاء 08/27 ورمز الأمان 652. شكراً", ["652"]),
+        ("Réseau Wi-Fi : Box-MOC6   Clé WPA2 : Lisboa1989!", ["Lisboa1989!"]),
+        ("Kundenkennwort für die Hotline: 83PE2%!#Os", ["83PE2%!#Os"]),
+    ],
+)
+def test_forms_of_reviewer_v(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
