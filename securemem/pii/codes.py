@@ -10,11 +10,13 @@ code on the next line), and so are digits an SMS gives before its label ("482913
 code"). A card's code has three or four digits, a one-time code four to eight, maybe in groups ("1234
 5678", "48-29-13") or read out digit by digit.
 
-What stays: a sentence that goes on past the label ("Confirmation code sent to 1500 users", "OTP not
-received. Ticket 48213", "HOTP/OTP per RFC 4226"): at most four words between label and code, no
-sentence punctuation, none of the words that lead to a count or a reference, and no count's noun after
-the code ("1532 ms", "8000 users"); a year; a decimal or a file's name ("cid:image001.png"); "CID" and
-"CSC" without a card nearby (a disease's code in Brazil, a course's number); a meeting's passcode.
+What stays (two attackers' rounds): a sentence that goes on past the label to something else ("OTP
+error 4290", "MFA timeout: 1800", "OTP not received. Ticket 48213", "HOTP/OTP per RFC 4226"): at most
+four words between label and code, each a verb, an article, a possessive or how the code came
+(_TO_THE_CODE), no sentence punctuation, no count's noun after the code ("1532 ms", "8000 users"); a
+year; a test's value ("111111", "123456"); a decimal or a file's name ("cid:image001.png"); "CID", "CSC"
+and a check digit without a card's word or number nearby (a disease's code in Brazil, a course's
+number, a cell's in a GSM log); a meeting's passcode.
 """
 
 from __future__ import annotations
