@@ -26,6 +26,13 @@ from tests.helpers import found_values
         ("Router firmware updated from 3.10.2.15 to 3.10.4.2 (release 2024-02-28)", []),
         ("Order #W1183329174 · 3 items · Track at ups.com/track", []),
         ("Mob-0161 422 7991", ["0161 422 7991"]),
+        # India's toll-free numbers are dialled without the trunk prefix (ten digits or more).
+        (
+            "For queries call 1800 97 8520 or write to care@airlink-example.in",
+            ["1800 97 8520", "care@airlink-example.in"],
+        ),
+        ("24x7 Customer Care: 1800 40 8139", ["1800 40 8139"]),
+        ("Mileage 1800 2000 km; in 1800 the population was 1800 4000", []),
         ("traffic from 10.0.0.1 to 10.0.0.255", ["10.0.0.1", "10.0.0.255"]),
         # An address hyphenated at a line's end; one-time codes and card codes in Arabic and Turkish;
         # a French Wi-Fi key; a German hotline password.

@@ -206,10 +206,10 @@ def altered(name: str) -> list[str]:
         # Blind, after a second attacker's round: documents copied from PDFs, scans and emails (invoices,
         # statements, payslips, bills, boarding passes, claim and tax forms; OCR's "O", "l", "S" and "B"
         # for digits in a tenth of the values; 10 languages): 296 of 325 as it came (91.1%, 13 ordinary
-        # lines altered), 304 since (an address hyphenated at a line's end, one-time and card codes in
+        # lines altered), 306 since (an address hyphenated at a line's end, one-time and card codes in
         # Arabic and Turkish, "is the OTP", a French Wi-Fi key, a German hotline password; references of
         # SEPA, customs, policies, companies, parcels and tickets kept, a statement's dates, a firmware's
-        # versions). Left: values where OCR wrote "S" for 5 or "B" for 8, India's 1800 numbers, a
+        # versions, India's toll-free numbers). Left: values where OCR wrote "S" for 5 or "B" for 8, a
         # receipt's "N. 0418-0027".
         ("v", "claim", None, 0.93),
     ],

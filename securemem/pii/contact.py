@@ -965,6 +965,7 @@ class _Region:
     pattern: re.Pattern[str] | None  # the general number pattern
     valid: re.Pattern[str] | None  # any number type's pattern: a match is a valid number
     mobile: re.Pattern[str] | None  # the mobile pattern
+    toll_free: re.Pattern[str] | None  # the toll-free pattern ("1800 40 8139" in India: no trunk prefix)
 
 
 # Regions whose national numbers are commonly written without their trunk prefix (NANP numbers
@@ -996,6 +997,7 @@ def region_info(code: str) -> _Region:
     descs = [getattr(meta, name, None) for name in _TYPE_DESCS]
     valid = _compiled(desc.national_number_pattern for desc in descs if desc is not None)
     mobile = _compiled([meta.mobile.national_number_pattern if meta.mobile is not None else None])
+    toll_free = _compiled([meta.toll_free.national_number_pattern if meta.toll_free is not None else None])
     return _Region(
         code,
         meta.country_code or 0,
@@ -1006,6 +1008,7 @@ def region_info(code: str) -> _Region:
         re.compile(pattern) if pattern else None,
         valid,
         mobile,
+        toll_free,
     )
 
 
@@ -1665,7 +1668,14 @@ def phone_e164(candidate: str, regions: tuple[str, ...]) -> str | None:
             continue
         if not _plausible(region, national):
             continue
-        bare = national == compact and region.trunk is not None and region.country_code != 1
+        # Without its trunk prefix a national number is a mobile, or a toll-free number of ten digits or
+        # more, which is dialled so ("For queries call 1800 97 8520": India's, reviewer V).
+        bare = (
+            national == compact
+            and region.trunk is not None
+            and region.country_code != 1
+            and not (len(national) >= _TOLL_FREE_DIGITS and region.toll_free and region.toll_free.fullmatch(national))
+        )
         if not region.simple:
             found = _parse(candidate, code, mobile_only=bare)
         elif _valid(region, national, mobile_only=bare):
@@ -1891,6 +1901,7 @@ def _plausible(region: _Region, national: str) -> bool:
     return region.pattern is None or region.pattern.fullmatch(national) is not None
 
 
+_TOLL_FREE_DIGITS = 10
 _MOBILE = frozenset({phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE})
 
 
