@@ -96,8 +96,9 @@ def _may_name_code(lower: str) -> bool:
         or "kod" in lower
         or "kód" in lower
         or "cód" in lower
-        or "key" in lower
-        or "schlüssel" in lower
+        or "keybox" in lower
+        or "key box" in lower
+        or "schlüsselbox" in lower
         or "비번" in lower
         or "비밀번호" in lower
         or "密" in lower
@@ -163,7 +164,8 @@ def _access_codes(lower: str) -> Iterator[re.Match[str]]:
 _POSTAL_PIN = re.compile(r"pin[ \t]*code[^0-9\n]{0,8}[0-9]{6}(?![0-9])|pincode")
 # "Address: MG Road, Bangalore, PIN 560001": six digits on a line that gives an address.
 _ADDRESS_LINE = re.compile(r"address|road|\bnagar\b|\bmarg\b|street|\bdist\b|\bcity\b")
-_BRIDGE = re.compile(r"dial[ \-]?in|bridge|conference|meeting|webex|zoom|teams")
+# A meeting's words: its PIN or passcode is anyone's who is invited (codes.py reads them too).
+MEETING = re.compile(r"dial[ \-]?in|bridge|conference|meeting|webex|zoom|teams")
 
 
 # Digits read out one by one are a code when nothing but punctuation follows them, and after "PIN" when
@@ -195,7 +197,7 @@ def _not_a_pin(lower: str, match: re.Match[str]) -> bool:
     end = lower.find("\n", match.end(), match.end() + _PIN_LINE)
     end = min(len(lower), match.end() + _PIN_LINE) if end == -1 else end
     postal = len(match["value"]) == 6 and _ADDRESS_LINE.search(lower, line, end) is not None
-    return bool(postal or _POSTAL_PIN.match(lower, match.start()) or _BRIDGE.search(lower, line, end))
+    return bool(postal or _POSTAL_PIN.match(lower, match.start()) or MEETING.search(lower, line, end))
 
 
 def _admin_pairs(text: str, lower: str) -> Iterator[Hit]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from securemem.pii.accounts import MEETING
 from securemem.pii.checksums import luhn_valid
 from securemem.pii.scan import COUNTED, Scan
 
@@ -116,7 +117,6 @@ _CARD_BACK = 160  # characters before a "CID" or "CSC" read for a card
 _MORE = re.compile(rf"[ \t]*(?:,|;|/|and|und|et|y|e|i|oraz)[ \t]*(?P<value>[0-9]{{4,8}}){_END}")
 _MORE_CODES = 8
 _YEAR = re.compile(r"(?:19|20)[0-9]{2}")
-_BRIDGE = re.compile(r"dial[ \-]?in|bridge|conference|meeting|webex|zoom")
 _TRIVIAL = re.compile(r"([0-9])\1{3,7}|0?12345?6?7?8?9?|9?8?7?6?54321")
 _BRIDGE_BACK = 160  # characters before a passcode read for a meeting's words
 
@@ -180,7 +180,7 @@ def find_codes(scan: Scan) -> Iterator[Hit]:
             continue
         if lower.startswith("tan", match.start()) and not text.startswith("TAN", match.start()):
             continue  # "Mr Tan 5551234": a name; the code is written "TAN"
-        if _BRIDGE.search(lower, max(_line_start(lower, match.start()), match.start() - _BRIDGE_BACK), match.start()):
+        if MEETING.search(lower, max(_line_start(lower, match.start()), match.start() - _BRIDGE_BACK), match.start()):
             continue  # "Bridge passcode 67474796": a meeting's, anyone's who is invited
         yield "GENERIC_SECRET", *match.span("value")
         end = match.end()
