@@ -7,8 +7,8 @@ reviewer U's: onboarding notes).
 Digits alone are anything; right after such a label they are the code ("CVV 020", "security code (back
 of card): 123", "zwei TANs (027276, 251499)", "kod BLIK 321713", "OTP bhi 186068", "Your OTP:" then the
 code on the next line), and so are digits an SMS gives before its label ("482913 is your verification
-code"). A card's code has three or four digits, a one-time code four to eight, maybe in groups ("1234
-5678", "48-29-13") or read out digit by digit.
+code"). A card's code has three or four digits, a one-time code four to eight, maybe in groups ("4829
+1357", "48-29-13") or read out digit by digit.
 
 What stays (two attackers' rounds): a sentence that goes on past the label to something else ("OTP
 error 4290", "MFA timeout: 1800", "OTP not received. Ticket 48213", "HOTP/OTP per RFC 4226"): at most
