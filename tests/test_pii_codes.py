@@ -183,3 +183,19 @@ def test_codes_an_attacker_tried(text: str, values: list[str]) -> None:
 )
 def test_codes_a_second_attacker_tried(text: str, values: list[str]) -> None:
     assert found_values(text) == values
+
+
+def test_a_line_label_is_read_as_the_pattern_it_replaced_reads_it() -> None:
+    """contact._line_label reads back from the colon; the pattern it replaced (tried at each of 50
+    starts) gives the same label on random text of label characters, colons, blanks and breaks."""
+    import re
+
+    from securemem.pii.contact import _line_label
+
+    pattern = re.compile(r"([^\n:]{1,48}):[ \t]*\Z")
+    rng = random.Random(5)
+    for _ in range(20_000):
+        text = "".join(rng.choice("ab :\n\t:x") for _ in range(rng.randint(0, 80)))
+        start = rng.randint(0, len(text))
+        match = pattern.search(text, max(0, start - 50), start)
+        assert _line_label(text, start) == (match[1] if match else None), (text, start)

@@ -462,6 +462,34 @@ def test_a_value_spaced_out_character_by_character_is_found_whole(text: str, kin
     assert found(text) == [(kind, shown)]
 
 
+def test_spaced_runs_whose_windows_touch_are_read_in_one_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text made of spaced-out runs ("PIN 1 2 3 4 ... PIN 5 6 7 8 ...") is read again once, not
+    once per run (a whole scan per run made 100 KB of them take seconds); each run's value is still
+    found alone, and one a long way after the others gets a window of its own."""
+    from securemem.pii import detectors
+
+    windows: list[int] = []
+    real = detectors._spaced_window
+
+    def counted(*args: object) -> list[tuple[str, int, int]]:
+        windows.append(len(args[3]))  # type: ignore[arg-type]
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(detectors, "_spaced_window", counted)
+    codes = ["4 8 2 9 1 3", "9 7 5 3 1 8", "6 1 8 2 7 4"]
+    text = " ".join(f"PIN {code}" for code in codes) + " " + "x" * 60 + " PIN 7 3 9 4 5 2"
+    assert [v for _, v in found(text)] == [*codes, "7 3 9 4 5 2"]
+    assert windows == [3, 1]
+
+
+def test_a_digit_run_in_a_spaced_window_is_a_phone_only_where_its_own_context_says_so() -> None:
+    """Runs read in one window keep their own context: the dice log's digits after "rolled" stay,
+    the number after "call" is found."""
+    text = "rolled 4 1 5 5 5 5 2 6 7 1 then call 4 1 5 5 5 5 2 6 7 1"
+    assert found(text) == [("PHONE", "4 1 5 5 5 5 2 6 7 1")]
+    assert detect(text)[0].start == text.index("call") + 5
+
+
 # ---------------------------------------------------------------- secrets cut after their keyword
 
 PAT = "ghp_" + "Ab1Cd2Ef3G" * 3 + "h4Ij5K"

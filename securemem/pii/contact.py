@@ -1315,7 +1315,20 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
     return 0
 
 
-_LABEL = re.compile(r"([^\n:]{1,48}):[ \t]*\Z")
+_LABEL_BACK = 50  # characters read before a number for its line's label
+_LABEL_MOST = 48  # a label's characters before its colon, at most
+
+
+def _line_label(text: str, start: int) -> str | None:
+    """The label a colon ends right before ``start`` (blanks between): the 1 to 48 characters before
+    the colon back to the line's start or an earlier colon, within 50 characters; None if there is none.
+    Read with two searches from the colon back, not with a pattern tried at each of 50 starts."""
+    low = max(0, start - _LABEL_BACK)
+    colon = len(text[low:start].rstrip(" \t")) + low - 1
+    if colon <= low or text[colon] != ":":
+        return None
+    first = max(low, colon - _LABEL_MOST, text.rfind("\n", low, colon) + 1, text.rfind(":", low, colon) + 1)
+    return text[first:colon] if first < colon else None
 
 
 def _referenced_by_label(scan: Scan, start: int, candidate: str) -> bool:
@@ -1323,10 +1336,10 @@ def _referenced_by_label(scan: Scan, start: int, candidate: str) -> bool:
     dostawcy: 525-24-18-830", "Numéro BCE de l'assureur : 0403.879.355"), no phone word in it."""
     if candidate.startswith(("+", "(+")):
         return False
-    label = _LABEL.search(scan.text, max(0, start - 50), start)
+    label = _line_label(scan.text, start)
     if label is None:
         return False
-    words = _WORDS.findall(label[1].lower())
+    words = _WORDS.findall(label.lower())
     named = [word for word in words if word not in _NUMBER_WORDS]
     # A reference noun last ("Booking: 01 23 47 17 37", "Caller ID: 07812 ...") is _is_reference's case.
     return (
@@ -1389,9 +1402,10 @@ def _answering(text: str, start: int, words: list[str]) -> list[str]:
         return words
     if (
         _asked_for_phone(text, start)
-        or _CALL_ME.search(text, max(0, start - _CALL_ME_BACK), start)
+        or _called_back(text, start)
         or (
-            _AFTER_ADDRESS.search(text, max(0, start - _ADDRESS_BACK), start)
+            "@" in text[max(0, start - _ADDRESS_BACK) : start]  # first: the pattern's runs read back from each start
+            and _AFTER_ADDRESS.search(text, max(0, start - _ADDRESS_BACK), start)
             and _CONTACT_SHAPED.match(text, start)
             and not _DATE_OR_HOURS.match(text, start)
             and not _in_columns(text, start)
@@ -1415,6 +1429,14 @@ _COLUMNS_AHEAD = 64
 
 _CALL_ME = re.compile(r"(?i:\b(?:call|ring|text|reach|phone|whatsapp) me(?: back)?(?: on| at)?)[ \t]*\Z")
 _CALL_ME_BACK = 32
+
+
+def _called_back(text: str, start: int) -> bool:
+    """ "call me back on" right before ``start`` (its " me" looked for first: the pattern is tried at each start)."""
+    low = max(0, start - _CALL_ME_BACK)
+    return " me" in text[low:start].lower() and _CALL_ME.search(text, low, start) is not None
+
+
 _AFTER_ADDRESS = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+>?[ \t]*[,;|/]?[ \t]*\Z")
 _ADDRESS_BACK = 96
 # After an address, only a number written as contacts write them: a trunk "0" or a bracket first, or

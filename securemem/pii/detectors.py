@@ -567,27 +567,55 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     ]
     if not hints:
         return []
-    hits: list[Hit] = []
     # A grouped run starts up to four one-character words before its hint ("4 8 2 5  0 1 ..."): start
     # before them, or the run would be read from its middle.
+    runs: list[tuple[int, int, list[int]]] = []  # each run: its span and its characters, spaces out
     for run in _SPACED_RUN.finditer(canonical, max(0, min(hints) - 16)):
         start, end = run.span()
-        kept = [at for at in range(start, end) if text[at] != " "]  # the run's characters, spaces out
-        if len(kept) < _SPACED_MIN:
-            continue
-        low = max(0, start - _SPACED_CONTEXT)
-        context = text[low:start]
-        joined = context + "".join(text[at] for at in kept)
-        prefix = start - low
+        kept = [at for at in range(start, end) if text[at] != " "]
+        if len(kept) >= _SPACED_MIN:
+            runs.append((start, end, kept))
+    # Runs whose windows (a run and the context before it) touch are read in one window: a text made
+    # of such runs ("PIN 1 2 3 4 5 6 7 8 9 PIN 1 2 ...") costs one read of its length, not one whole
+    # scan per run.
+    hits: list[Hit] = []
+    first_run = 0
+    for index in range(1, len(runs) + 1):
+        if index == len(runs) or runs[index][0] - _SPACED_CONTEXT > runs[index - 1][1]:
+            hits += _spaced_window(scan, wanted, canonical, runs[first_run:index])
+            first_run = index
+    return hits
+
+
+def _spaced_window(
+    scan: Scan, wanted: frozenset[str], canonical: bytes, runs: list[tuple[int, int, list[int]]]
+) -> list[Hit]:
+    """The values found in one window: the context before its first run, then each run with its
+    spaces taken out and the text between runs as it is. A value counts where it ends in a run (one
+    that ends in the text around the runs is the main scan's)."""
+    text = scan.text
+    low = max(0, runs[0][0] - _SPACED_CONTEXT)
+    origin = list(range(low, runs[0][0]))  # where each character of the joined copy is in the text
+    owner = [-1] * len(origin)  # the run each character belongs to (-1: the text around the runs)
+    for number, (start, _, kept) in enumerate(runs):
+        if number:
+            between = range(runs[number - 1][1], start)
+            origin += between
+            owner += [-1] * len(between)
+        origin += kept
+        owner += [number] * len(kept)
+    joined = "".join(text[at] for at in origin)
+    hits: list[Hit] = []
+    for kind, found_start, found_end in _builtin_hits(Scan(joined, scan.phone_regions), wanted, window=True):
+        number = owner[found_end - 1]
+        if number == -1:
+            continue  # ends in the context or between runs: the main scan has it
+        start, _, kept = runs[number]
         # Digits, maybe after a clause's punctuation ("rows): 6 1 7 5 ..." read from its ":").
         digits_only = all(text[at].isdigit() or canonical[at] == _PUNCTUATION for at in kept)
-        for kind, found_start, found_end in _builtin_hits(Scan(joined, scan.phone_regions), wanted, window=True):
-            if found_end <= prefix:
-                continue  # in the context alone: the main scan has it
-            if digits_only and not _spoken_of(kind, context.lower()):
-                continue  # digits one at a time (dice logs, sudoku rows): a card or a phone only where the text says so
-            first = low + found_start if found_start < prefix else kept[found_start - prefix]
-            hits.append((kind, first, kept[found_end - 1 - prefix] + 1))
+        if digits_only and not _spoken_of(kind, text[max(0, start - _SPACED_CONTEXT) : start].lower()):
+            continue  # digits one at a time (dice logs, sudoku rows): a card or a phone only where the text says so
+        hits.append((kind, origin[found_start], origin[found_end - 1] + 1))
     return hits
 
 

@@ -548,13 +548,13 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
     # the phone, was 407 42 6160"): the full name only, on the same line; not a count ("the batch
     # processed 512 34 5678 records") nor a VAT number ("tax ID: DE 123456789").
     before = scan.before(match.start(), 96)
-    if COUNTED.match(scan.text[match.end() : match.end() + 16].lower()) or _VAT_PREFIX.search(
-        scan.text, max(0, match.start() - 4), match.start()
-    ):
-        return False
     line = before[before.rfind("\n") + 1 :]
     named = _SSN_NAMED.search(line)
     if named is None or "social media" in line or _PHONE_BEFORE.search(line):
+        return False
+    if COUNTED.match(scan.text[match.end() : match.end() + 16].lower()) or _VAT_PREFIX.search(
+        scan.text, max(0, match.start() - 4), match.start()
+    ):
         return False
     # "Tax ID" names an EIN as well: only nine digits as an SSN is written, on a line without "EIN".
     return not named.group().startswith("tax") or (match["sep"] in ("", "-") and _EIN.search(line) is None)
