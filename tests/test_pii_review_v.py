@@ -43,6 +43,20 @@ from tests.helpers import found_values
         ("تاريخ الانتهاء 08/27 ورمز الأمان 652. شكراً", ["652"]),
         ("Réseau Wi-Fi : Box-MOC6   Clé WPA2 : Lisboa1989!", ["Lisboa1989!"]),
         ("Kundenkennwort für die Hotline: 83PE2%!#Os", ["83PE2%!#Os"]),
+        # OCR's "S" for 5 and "B" for 8 inside a number, after one of its digits; not last, not after a
+        # group glued to a word (an IBAN's country and its letters), not in a model's or a lap's name.
+        ("Employee's Telephone Number (713) 494-8B75", ["(713) 494-8B75"]),
+        ("Our records show: 6l6-S5-1641.", ["6l6-S5-1641"]),
+        ("please use my card for the deposit: 231S 6942 0427 2l20  expiry 03/26", ["231S 6942 0427 2l20"]),
+        ("Tél. cabinet : 01 74 S6 S8 18", ["01 74 S6 S8 18"]),
+        ("Direct 801-S22-09S2  Fax 612-955-3339", ["801-S22-09S2", "612-955-3339"]),
+        ("IBAN IT14 B050 3420 8959 5440 4216 504", ["IT14 B050 3420 8959 5440 4216 504"]),
+        ("IS95 0003 8775 9460 9042 3639 40", ["IS95 0003 8775 9460 9042 3639 40"]),
+        ("GPU: RTX 4070S 12GB, 2 x 1TB NVMe, 650W", []),
+        ("laps: 10S 20S 30S 40S 50S", []),
+        ("Serial SN 12345B678, build 2024.03", []),
+        ("Boeing B747-400 seats 416", []),
+        ("order 7781 2298 4410B shipped; sizes 100000000B and 2500000S", []),
     ],
 )
 def test_forms_of_reviewer_v(text: str, values: list[str]) -> None:

@@ -20,8 +20,9 @@ prefix. Detectors never see the original: they see a *view* in which
   drawn as a digit or a Latin letter becomes one (dingbat digits such as U+2776, negative circled
   and squared letters, regional indicator letters);
 - inside a number, the letters that stand in for digits become them: O and o for 0, l and I for 1
-  ("+44 7700 9OO l23", "4lll 1111 ..."), when the groups around them hold enough real digits for
-  the whole to be a number (see ``letters_as_digits``).
+  ("+44 7700 9OO l23", "4lll 1111 ..."), and OCR's S for 5 and B for 8 after one of its digits
+  ("(713) 494-8B75"), when the groups around them hold enough real digits for the whole to be a
+  number (see ``letters_as_digits``).
 
 - escapes become their character: in JSON (``\u0040``) and HTML (``&#64;``, ``&#x40;``) any
   printable ASCII character, ``&commat;``, ``&plus;`` and ``&period;``, and in a URL the
@@ -161,8 +162,9 @@ def _drawn_as(char: str) -> str:
 
 # A canonical copy of the text for finding numbers with letters in them: digits become "0", the
 # letters that stand for digits "L", separators "-", other word characters "x", the rest " ".
-_STAND_INS = "OoIl"
-_AS_DIGITS = str.maketrans("OoIl", "0011")
+_STAND_INS = "OoIlSB"
+_AS_DIGITS = str.maketrans("OoIlSB", "001158")
+_INNER_ONLY = "SB"  # OCR's "S" for 5 and "B" for 8: after a digit of the number, never last ("4070S", "IS95")
 _LETTER_TABLE = bytes(
     ord("0")
     if chr(code).isdigit()
@@ -189,14 +191,15 @@ _LETTER_GROUP = 4  # a group of letters alone ("lO" for "10") is at most this lo
 
 
 def letters_as_digits(text: str, encoded: bytes | None = None) -> str:
-    """``text`` with O, o, I and l read as digits where they sit inside a number (same length).
+    """``text`` with O, o, I, l, S and B read as digits where they sit inside a number (same length).
 
     A run of groups of digits and those letters, separated by at most two of " .-/()+", is a number
     when its groups at either end hold a real digit, it holds at least six real digits, no more
     letters than digits, and no group of letters alone longer than four. Groups glued to a word
     ("v2", "A320neo", "l0l0x") are not part of a run. Prose keeps its words: "lol 2024", "I/O 100",
-    "room 1O1" and "OOO until 10 Oct" are left alone. ``encoded`` is ``text`` encoded as ASCII,
-    when the caller has it.
+    "room 1O1" and "OOO until 10 Oct" are left alone. S and B are read so only after a digit of
+    the number and never as its last character ("4070S", "IS95 0003...", "IT14 B050..." keep
+    theirs). ``encoded`` is ``text`` encoded as ASCII, when the caller has it.
     """
     # Other characters become "?" one for one (a boundary, like punctuation): offsets stay aligned.
     canonical = (text.encode("ascii", "replace") if encoded is None else encoded).translate(_LETTER_TABLE)
@@ -262,7 +265,25 @@ def _number_within(text: str, canonical: bytes, start: int, end: int) -> tuple[i
         return 0, 0
     if any(_0 not in canonical[a:b] and b - a > _LETTER_GROUP for a, b in groups):
         return 0, 0
+    if text[high - 1] in _INNER_ONLY:
+        return 0, 0
+    if not all(_after_digit(canonical, low, at) for at in _inner_only(text, low, high)):
+        return 0, 0
     return low, high
+
+
+def _inner_only(text: str, low: int, high: int) -> list[int]:
+    return [at for at in range(low, high) if text[at] in _INNER_ONLY] if "S" in text or "B" in text else []
+
+
+def _after_digit(canonical: bytes, low: int, at: int) -> bool:
+    """A real digit of the number (which starts at ``low``) comes before ``at``, maybe across
+    separators ("4S0", "801-S22"; not "IS95", an Icelandic IBAN's country, nor "IT14 B050", an
+    Italian IBAN's letter after a group glued to its country)."""
+    at -= 1
+    while at >= low and canonical[at] == 0x2D:  # "-"
+        at -= 1
+    return at >= low and canonical[at] == _0
 
 
 # Escapes of the characters that make an email, a phone or a JSON key-value pair (see above).
