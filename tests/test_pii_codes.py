@@ -199,3 +199,33 @@ def test_a_line_label_is_read_as_the_pattern_it_replaced_reads_it() -> None:
         start = rng.randint(0, len(text))
         match = pattern.search(text, max(0, start - 50), start)
         assert _line_label(text, start) == (match[1] if match else None), (text, start)
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # A one-time code a clause after its label, the clause opened by what the code is for or how it came.
+        ("Il tuo codice OTP per l'accesso con SPID è 078704. Non comunicarlo", ["078704"]),
+        ("Die TAN für die Überweisung an Herrn Kaya über 1.250,00 EUR lautet 565591.", ["565591"]),
+        ("Ich habe eine pushTAN bekommen, die ich nicht angefordert habe: 844703. Betrug?", ["844703"]),
+        ("the verification code they texted me this morning is 482913", ["482913"]),
+        ("votre code de confirmation pour le virement de 300 euros est 771204", ["771204"]),
+        # The label inside another thing's name, a setting, a count, a meeting, a name.
+        ("our OTP vendor contract for the year is 25000", []),
+        ("The TAN procedure changed in 2019 and the fee is 1500", []),
+        ("OTP codes issued by the new gateway last month: 48213", []),
+        ("Verification code emails sent this week: 12034", []),
+        ("MFA enrolment by department: 4412", []),
+        ("Passcode policy for contractors is 90000", []),
+        ("OTP endpoint on staging: 8443", []),
+        ("TAN list for the branch office is 3310; Die TAN-Liste für die Filiale ist 3310", []),
+        ("Passcode for the zoom meeting tomorrow is 774120", []),
+        ("The OTP for the API sandbox is documented in 4412", []),
+        ("MFA for contractors was rolled out to 4500", []),
+        ("the OTP that we migrated in 2023 is 4096 bits", []),
+        ("The OTP rate limit for the API is 3000 per hour", []),
+        ("Mr Tan from accounts said the invoice for you is 48213", []),
+    ],
+)
+def test_a_one_time_code_a_clause_after_its_label(text: str, values: list[str]) -> None:
+    assert found_values(text) == values

@@ -7,8 +7,10 @@ reviewer U's: onboarding notes).
 Digits alone are anything; right after such a label they are the code ("CVV 020", "security code (back
 of card): 123", "zwei TANs (027276, 251499)", "kod BLIK 321713", "OTP bhi 186068", "Your OTP:" then the
 code on the next line), and so are digits an SMS gives before its label ("482913 is your verification
-code"). A card's code has three or four digits, a one-time code four to eight, maybe in groups ("4829
-1357", "48-29-13") or read out digit by digit.
+code"), and a one-time code a clause after its label that a verb or a colon ends ("codice OTP per
+l'accesso con SPID è 078704": the clause opened by what the code is for or how it came). A card's code
+has three or four digits, a one-time code four to eight, maybe in groups ("4829 1357", "48-29-13") or
+read out digit by digit.
 
 What stays (two attackers' rounds): a sentence that goes on past the label to something else ("OTP
 error 4290", "MFA timeout: 1800", "OTP not received. Ticket 48213", "HOTP/OTP per RFC 4226"): at most
@@ -79,6 +81,32 @@ _ONE_TIME_CODE = re.compile(
     rf"(?:(?<![\w])(?:{_ONE_TIME_LABELS})(?![^\W\d_]){_GAP}|(?:{_ONE_TIME_LABELS_GLUED}){_GLUED_GAP})"
     rf"(?P<value>{_ONE_TIME_VALUE}){_END}"
 )
+# A one-time code a clause after its label, which a verb or a colon ends: "Il tuo codice OTP per l'accesso
+# con SPID è 078704", "Die TAN für die Überweisung an ... über 1.250,00 EUR lautet 565591", "eine pushTAN
+# bekommen, die ich nicht angefordert habe: 844703" (reviewers T and V). The clause stays in its sentence
+# (no ".", "!", "?", ";" or line break; a dot only inside an amount), names no setting (_SETTING_WORDS)
+# and no meeting, and its first word says what the code is for or how it came (_CLAUSE_OPENERS): a noun
+# there makes the label part of another thing's name ("OTP vendor contract", "TAN list", "MFA enrolment").
+_CLAUSE_CODE = re.compile(
+    rf"(?<![\w])(?:{_ONE_TIME_LABELS})(?![^\W\d_])"
+    r"(?P<clause>(?:[^\n.!?;:]|(?<=[0-9])\.(?=[0-9])){4,80}?)"
+    r"(?:[ \t]+(?:is|was|è|lautet|ist|est|es|é|wynosi|era|war)|[ \t]*:)[ \t]+"
+    rf"(?P<value>{_ONE_TIME_VALUE}){_END}"
+)
+_SETTING_WORDS = re.compile(
+    r"(?<![^\W\d_])(?:limit|timeout|ttl|length|lifetime|expiry|expires|validity|window|rate|count|attempts?|"
+    r"retries|max|maximum|min|minimum|interval|port|error|status|version|size|digits|failures|requests|id|"
+    r"ticket|case|setting|config|default|seconds|minutes|code 2fa|range|between|from)(?![^\W\d_])"
+)
+_CLAUSE_OPENERS = frozenset(
+    {
+        "for", "to", "that", "which", "they", "you", "i", "we", "he", "she", "per", "für", "fuer", "zur", "zum",
+        "die", "der", "das", "den", "dem", "ich", "du", "sie", "pour", "que", "qui", "je", "tu", "on", "para",
+        "por", "do", "da", "de", "di", "del", "della", "dla", "che", "yo", "ele", "ela", "received", "sent",
+        "texted", "bekommen", "erhalten", "reçu", "reçue", "recibido", "recebido", "ricevuto", "inviato", "got",
+        "gesendet", "envoyé", "otrzymany", "wysłany",
+    }
+)  # fmt: skip
 # The SMS's own form, the code first: "482913 is your verification code", "G-482913 is your Google
 # verification code", "482913 est votre code", "123 is my CVV".
 _CODE_FIRST = re.compile(
@@ -190,6 +218,14 @@ def find_codes(scan: Scan) -> Iterator[Hit]:
                 break
             yield "GENERIC_SECRET", *more.span("value")
             end = more.end()
+    for match in _in_windows(_CLAUSE_CODE, lower, windows):
+        if _clause_code(text, lower, match):
+            yield "GENERIC_SECRET", *match.span("value")
+    yield from _codes_first(lower, runs)
+
+
+def _codes_first(lower: str, runs: list[re.Match[bytes]]) -> Iterator[Hit]:
+    """Codes with no label before them: BitLocker's keys, and the SMS's "482913 is your code"."""
     for digits in runs:
         key = _BITLOCKER.match(lower, digits.start())
         if key is not None and _bitlocker(key.group()):
@@ -218,6 +254,24 @@ def _to_the_code(lower: str, match: re.Match[str]) -> bool:
         return False
     words = (match["words"] or "").split()
     return _TO_THE_CODE.issuperset(words) and COUNTED.match(lower, match.end()) is None
+
+
+def _clause_code(text: str, lower: str, match: re.Match[str]) -> bool:
+    value = match["value"]
+    if (len(value) == 4 and _YEAR.fullmatch(value)) or _TRIVIAL.fullmatch(value.replace(" ", "").replace("-", "")):
+        return False
+    clause = match["clause"]
+    words = clause.replace(",", " ").split()
+    if not words or words[0] not in _CLAUSE_OPENERS:
+        return False
+    if _SETTING_WORDS.search(clause) is not None or MEETING.search(clause) is not None:
+        return False
+    if COUNTED.match(lower, match.end()) is not None:
+        return False
+    if lower.startswith("tan", match.start()) and not text.startswith("TAN", match.start()):
+        return False  # "Mr Tan ...": a name
+    start = match.start()
+    return MEETING.search(lower, max(_line_start(lower, start), start - _BRIDGE_BACK), start) is None
 
 
 def _card_code(lower: str, match: re.Match[str]) -> bool:

@@ -43,7 +43,7 @@ _NOT_AN_ENTITY = re.compile(
 # number is an amount, not a code, a PIN or an SSN. Matched in the lower-cased text.
 COUNTED = re.compile(
     r"[ \t]*(?:ms|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|users?|customers?|clients?|"
-    r"transactions?|requests?|issues?|errors?|items?|units?|records?|rows?|times|attempts?|messages?|people|"
+    r"transactions?|requests?|issues?|errors?|items?|units?|records?|rows?|times|attempts?|messages?|people|bits|"
     r"employees?|accounts?|calls?|tickets?|cases?|glyphs|cycles|bytes|kb|mb|gb|w|kw|v|mah|rpm|mm|cm|km|miles|"
     r"followers|per|pieces|pcs|points|eur|usd|dollars?|euros?|lines|files|pages|words|chars|characters|"
     r"endpoints|processes|nodes|instances|stück|kunden|nutzer|fälle|usuarios|clientes|utilisateurs|utenti|"
