@@ -234,6 +234,7 @@ REVIEWS = {
     "t": "pii_review_t.jsonl: blind, service desks' call transcripts and fraud notes, taken as it came",
     "u": "pii_review_u.jsonl: blind, HR, payroll, onboarding and hospital staff's notes, taken as it came",
     "v": "pii_review_v.jsonl: blind, documents from PDFs, scans and emails with OCR's noise, taken as it came",
+    "w": "pii_review_w.jsonl: blind, casual messaging, classifieds and filter-dodging chat, taken as it came",
 }
 
 

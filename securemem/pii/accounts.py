@@ -48,6 +48,44 @@ _EMAIL_THEN = re.compile(
 _WIFI = re.compile(
     r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:key|pw|pass))?[ \t]*:[ \t]*(?P<value>[^\s\"'`]{6,64})[ \t]*\r?$", re.M
 )
+# A Wi-Fi network's name and key as a pair, after the label ("wifi is PineCabin / s'mores-by-the-fire",
+# "wifi : SFR_7C10 / clef : Oberkampf!Coloc75": reviewer W). The key is what a key looks like: a symbol,
+# or digits with letters of both cases, or words joined by hyphens; not a version or a standard
+# ("Wi-Fi 7 / 802.11be", "WiFi 6E / Bluetooth 5.3").
+_WIFI_PAIR = re.compile(
+    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:is|name|network|ssid))?[ \t]*:?[ \t]*"
+    r"(?P<ssid>['\"]?[^\s/'\"]{1,32}['\"]?)[ \t]+/[ \t]+"
+    r"(?:(?:clef|clé|cle|key|pw|pass(?:word)?|senha|contraseña|mot de passe|passwort|kennwort)[ \t]*:[ \t]*)?"
+    r"(?P<value>[^\s\"`]{6,64})"
+)
+_TRAILING_PUNCTUATION = ".,;?)'\""
+_STANDARD = re.compile(r"[0-9.]+[a-z]{0,3}|[a-z]{0,3}[0-9.]+", re.I)
+_HYPHENED_WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?(?:-[^\W\d_]+){3,}")
+
+
+def _wifi_keys(text: str, lower: str) -> Iterator[Hit]:
+    if " / " in lower:
+        yield from _wifi_pairs(text, lower)
+    for match in _WIFI.finditer(lower):
+        value = text[match.start("value") : match.end("value")]
+        if _strong(value) or _PASSPHRASE.fullmatch(value):
+            yield "PASSWORD", *match.span("value")
+
+
+def _wifi_pairs(text: str, lower: str) -> Iterator[Hit]:
+    for match in _WIFI_PAIR.finditer(lower):
+        start, end = match.span("value")
+        while end > start and text[end - 1] in _TRAILING_PUNCTUATION:
+            end -= 1  # the sentence's, not the key's ("!" may be either: it stays)
+        value = text[start:end]
+        if len(value) < 6 or _STANDARD.fullmatch(value):
+            continue
+        if _strong(value) or _PASSPHRASE.fullmatch(value.lower()):
+            yield "PASSWORD", start, end
+        elif _HYPHENED_WORDS.fullmatch(value) and not text[slice(*match.span("ssid"))].islower():
+            yield "PASSWORD", start, end  # words alone: after a network's name ("PineCabin"), not "down / ..."
+
+
 # A PIN or a door's, gate's or alarm's code: digits, maybe ending in "#" or "*" ("UPI PIN 543410", "PIN do
 # karty mBank: 0674", "hardware wallet PIN 14332948", "Ring alarm code 0092#", "codice cancello:
 # 8575*", "the door code for the lockbox is 1668#": reviewer R). A few words may come between.
@@ -61,17 +99,27 @@ _PIN = re.compile(
 )
 _LOCKS = (
     "door|gate|alarm|garage|lockbox|safe|keypad|key|entry|building|buzzer|intercom|lock|alarmanlage|tür|haustür|"
-    "porte|portail|puerta|portón|portão|cancello|alarme|alarma|도어락|현관"
+    "tiefgarage|porte|portail|puerta|portón|portão|cancello|alarme|alarma|kapı|kapi|도어락|현관"
 )
-_CODE_WORDS = "code|codice|código|codigo|kod|kód|비번|비밀번호"
-_OF = "de la|de l'|della|de|del|da|do|du|des"  # "code de la porte", "código do portão"
+# Portuguese "senha do portão", Turkish "kapı şifresi" (a door's password) name a lock's code too.
+_CODE_WORDS = "code|codice|código|codigo|kod|kód|senha|şifresi|sifresi|비번|비밀번호"
+# "code de la porte", "código do portão", "Code für die Tiefgarage"
+_OF = "de la|de l'|della|de|del|da|do|du|des|für die|für den|für das"
+# A box or a padlock that holds keys opens with its code alone ("the key safe by the back door is 0 4 1
+# 9", "caja de llaves código 0916", "cadenas 0 5 8 2": reviewer W).
+_KEY_BOXES = (
+    "keybox|key box|key safe|keysafe|key lockbox|lockbox|lock box|padlock|combination lock|schlüsselbox|"
+    "schlüsseltresor|cadenas|boîte à clés|boite à clés|caja de llaves|caixa de chaves"
+)
+# A French digicode's keypad has letters ("digicode 47B29"), a door's code may end in one ("2468B").
+_KEYPAD = r"(?=[0-9a-d]{4,8}(?![\w]))[0-9]{1,6}[a-d][0-9]{0,5}"
 _ACCESS_CODE = re.compile(
     rf"(?:(?<![\w-])(?:{_LOCKS})\b[^\n0-9]{{0,24}}?\b(?:{_CODE_WORDS}|pin)"
     rf"|(?<![\w-])(?:{_CODE_WORDS})[ \t]{{1,8}}(?:(?:{_OF})[ \t]{{1,8}})?(?:{_LOCKS}|accès|acceso|acesso)"
     rf"|支付密码|支付密碼"  # Alipay's and WeChat Pay's six digits
     # a door's code in one word ("Haustürcode 4821", "digicode : 4821"), a key box's
-    rf"|(?<![\w-])(?:haustürcode|türcode|torcode|digicode|code d'entrée|code d'accès|keybox|key box|schlüsselbox))"
-    rf"\b[^\n0-9\[*•]{{0,24}}?(?P<value>(?:[0-9]{{3,8}}|{_SPACED})[#*]?){_CODE_END}"
+    rf"|(?<![\w-])(?:haustürcode|türcode|torcode|digicode|code d'entrée|code d'accès|{_KEY_BOXES}))"
+    rf"\b[^\n0-9\[*•]{{0,24}}?(?P<value>(?:[0-9]{{3,8}}|{_SPACED}|{_KEYPAD})[#*]?){_CODE_END}"
 )
 # A passphrase of words and a number ("lamp-copper-otter17"), as password managers make them.
 _PASSPHRASE = re.compile(r"[a-z]{3,10}(?:[-_.][a-z]{3,10}){1,5}[-_.]?[0-9]{1,4}[!#$%&*?]?")
@@ -96,9 +144,15 @@ def _may_name_code(lower: str) -> bool:
         or "kod" in lower
         or "kód" in lower
         or "cód" in lower
-        or "keybox" in lower
-        or "key box" in lower
-        or "schlüsselbox" in lower
+        or "key" in lower
+        or "lock" in lower
+        or "schlüssel" in lower
+        or "cadenas" in lower
+        or "clés" in lower
+        or "llaves" in lower
+        or "chaves" in lower
+        or "senha" in lower
+        or "ifresi" in lower
         or "비번" in lower
         or "비밀번호" in lower
         or "密" in lower
@@ -112,10 +166,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
     if "@" in lower:
         yield from _email_pairs(text, lower)
     if _may_name_wifi(lower):
-        for match in _WIFI.finditer(lower):
-            value = text[match.start("value") : match.end("value")]
-            if _strong(value) or _PASSPHRASE.fullmatch(value):
-                yield "PASSWORD", *match.span("value")
+        yield from _wifi_keys(text, lower)
     if "pin" in lower:
         yield from (
             ("PASSWORD", *match.span("value"))
@@ -123,13 +174,41 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
             if not _not_a_pin(lower, match) and _read_out(text, lower, match, "PIN")
         )
     if _may_name_code(lower):
-        yield from (
-            ("PASSWORD", *match.span("value"))
-            for match in _access_codes(lower)
-            if _read_out(text, lower, match, "PIN" if "pin" in match.group() else "")
-        )
+        for match in _access_codes(lower):
+            box = _box_label(lower, match)
+            if (box is None and _read_out(text, lower, match, "PIN" if "pin" in match.group() else "")) or (
+                box and COUNTED.match(lower, match.end()) is None
+            ):
+                yield "PASSWORD", *match.span("value")
     if "auth" in lower:
         yield from _auth_commands(text, lower)
+
+
+_BOX_WORDS = tuple(sorted(_KEY_BOXES.split("|"), key=len, reverse=True))
+# Between a key box and its code, only where the box is and what comes next ("the key safe by the back
+# door is 0 4 1 9 if you're out"); any other word leads to another number ("lockbox model 5400", "our
+# lockbox is in room 1204", "the lockbox API returns 4040").
+_BOX_GAP = frozenset(
+    {
+        "is", "code", "combination", "combo", "pin", "the", "a", "by", "at", "on", "in", "of", "next", "to", "near",
+        "back", "front", "side", "main", "door", "gate", "garage", "porch", "shed", "wall", "fence", "entrance",
+        "new", "now", "number", "ist", "lautet", "neben", "der", "die", "das", "am", "an", "est", "la", "le", "de",
+        "du", "el", "es", "é", "è", "do", "da", "código", "codigo", "numéro", "número", "rue", "entrée",
+    }
+)  # fmt: skip
+
+
+def _box_label(lower: str, match: re.Match[str]) -> bool | None:
+    """None where the match does not start at a key box's word; else whether only the words of _BOX_GAP
+    stand between the box and its code (a code read out one digit at a time may then have words after)."""
+    for word in _BOX_WORDS:
+        if lower.startswith(word, match.start()):
+            gap = lower[match.start() + len(word) : match.start("value")]
+            return _BOX_GAP.issuperset(_LETTERS.findall(gap))
+    return None
+
+
+_LETTERS = re.compile(r"[^\W\d_]+")
 
 
 # Every match of _ACCESS_CODE holds one of these ("code" and its kin, "pin", Alipay's "支付密"), at
@@ -137,7 +216,11 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
 # characters after it (the longest code word, 8 blanks, "della" and 8 more, a lock's word, 24 characters,
 # 8 digits read out one by one and "#"). The pattern, whose alternatives start with most letters, reads only the windows
 # around them; its look-ahead after the value still sees the text's next two characters.
-_CODE_MARKS = ("cod", "cód", "kod", "kód", "pin", "비번", "비밀번호", "支付密", "keybox", "key box", "schlüsselbox")
+_CODE_MARKS = (
+    "cod", "cód", "kod", "kód", "pin", "비번", "비밀번호", "支付密", "keybox", "key box", "schlüssel", "key safe",
+    "keysafe", "lockbox", "lock box", "padlock", "combination lock", "cadenas", "clés", "llaves", "chaves", "senha",
+    "şifresi", "sifresi",
+)  # fmt: skip
 _CODE_BEFORE = 48
 _CODE_AFTER = 96
 

@@ -37,7 +37,7 @@ _CARD_LABELS = (
     r"sicherheitscode|kartenprüfnummer|prüfziffer|prüfnummer|cryptogramme(?: visuel)?|code de sécurité|"
     r"código de seguridad|código de segurança|codice di sicurezza|kod (?:cvc|cvv|zabezpieczający)|"
     r"(?:three|3|four|4)[ \-]digits?(?: security)? code on the back|(?:three|3|four|4)[ \-]digits? on the back|"
-    r"code on the back(?: of the card)?"
+    r"code on the back(?: of the card)?|back code|código|codigo"
 )
 # Scripts without spaces between words: no word boundary before the label.
 _CARD_LABELS_GLUED = r"セキュリティー?コード|安全码|安全碼|보안 ?코드|رمز الأمان"
@@ -55,7 +55,8 @@ _ONE_TIME_LABELS = (
 )
 _ONE_TIME_LABELS_GLUED = (
     r"验证码|驗證碼|校验码|动态密码|動態密碼|認証コード|確認コード|ワンタイムパスワード|인증 ?번호|인증 ?코드|"
-    r"رمز التحقق|رمز التفعيل|كلمة المرور لمرة واحدة"  # Arabic: verification, activation code, one-time password
+    r"رمز التحقق|رمز التفعيل|كلمة المرور لمرة واحدة|"  # Arabic: verification, activation code, one-time password
+    r"ओटीपी"  # Hindi "OTP" ("ओटीपी है ३८४१२०", "है" written "ह" by the view: reviewer W)
 )
 # Between the label and the code: a quote (JSON's "cvc": "929"), a "*" or a remark in brackets ("CVV*",
 # "security code (back of card)"), up to four words with no digit and no sentence punctuation ("code de
@@ -67,7 +68,7 @@ _GAP = (
     r"(?:[ \t]*(?:[:=(#→\[]|-{1,2})[ \t]{0,8}(?:\r?\n[ \t]{0,8}){0,2}|[ \t]{1,8}|[ \t]*\r?\n[ \t]{0,8})[\"']?"
 )
 # Scripts without spaces: a particle may join the label to the code ("验证码是482913", "認証コードは482913").
-_GLUED_GAP = r"(?:[是为為は는은이가]|で)?[ \t]*(?:(?:الخاص|بك|هو|هي)[ \t]*){0,3}(?:[:=\[]|\uff1a)?[ \t]*"
+_GLUED_GAP = r"(?:[是为為は는은이가]|で)?[ \t]*(?:(?:الخاص|بك|هو|هي|है|ह)[ \t]*){0,3}(?:[:=\[]|\uff1a)?[ \t]*"
 # (CJK may follow: "認証コードは482913です".)
 _END = r"(?![0-9A-Za-z_\u00c0-\u024f\-/:@]|[.,][0-9]|\.[^\W\d_])"
 _CARD_CODE = re.compile(
@@ -129,7 +130,7 @@ _TO_THE_CODE = frozenset(
         "seu", "sua", "votre", "ton", "ta", "tu", "dein", "deine", "ihr", "ihre", "mój", "twój", "twoj", "moj",
         "card", "carte", "tarjeta", "karte", "cartão", "on", "back", "of", "then", "and", "also", "blik", "as",
         "als", "comme", "como", "slowly", "out", "aloud", "twice", "sent", "enviado", "enviada", "envoyé",
-        "gesendet", "inviato", "wysłany", "per",
+        "gesendet", "inviato", "wysłany", "per", "aaya", "aayi", "aya", "ayi", "mila", "mili",
     }
 )  # fmt: skip
 _CARD_NEARBY = re.compile(
@@ -138,8 +139,9 @@ _CARD_NEARBY = re.compile(
 )
 _CARD_DIGITS = re.compile(r"[0-9](?:[ \-.]?[0-9]){12,18}")
 _NOT_A_CARD = re.compile(r"(?<![^\W\d_])(?:lac|mcc|mnc|gsm|lte|cell id|sim)(?![^\W\d_])")
-# Other things' codes too: a disease's (Brazil's CID), a course's, a cell's (GSM's CID); a check digit.
-_NEEDS_CARD = ("cid", "csc", "prüfziffer", "prüfnummer")
+# Other things' codes too: a disease's (Brazil's CID), a course's, a cell's (GSM's CID); a check digit; a
+# product's or a place's "código" (a card's only next to a card: "validade 11/27 código 604", reviewer W).
+_NEEDS_CARD = ("cid", "csc", "prüfziffer", "prüfnummer", "back code", "código", "codigo")
 _CARD_BACK = 160  # characters before a "CID" or "CSC" read for a card
 # More codes after the first: "TANs (027276, 251499)", "OTP 4411 and 9921".
 _MORE = re.compile(rf"[ \t]*(?:,|;|/|and|und|et|y|e|i|oraz)[ \t]*(?P<value>[0-9]{{4,8}}){_END}")
@@ -158,7 +160,7 @@ _MARKS_ASCII = (
 )  # fmt: skip
 _MARKS = (
     *_MARKS_ASCII, "sicherheit", "prüf", "sécurité", "segurança", "código", "код", "コード", "码", "碼", "密碼",
-    "密码", "번호", "코드", "ワンタイム", "رمز", "كلمة", "kullan",
+    "密码", "번호", "코드", "ワンタイム", "رمز", "كلمة", "kullan", "ओटीपी",
 )  # fmt: skip
 # Three digits, maybe read out one by one: what every code holds (most notes have none; the patterns
 # read only the windows that end at such digits and start _REACH characters before them). Found in the

@@ -780,6 +780,17 @@ _PHONE_WORDS = frozenset(
         "sđt",
         "sdt",
         "thoại",
+        # Paid or reached by phone number in chats and classifieds (reviewer W): Spain's Bizum, Italy's
+        # Satispay, Poland's BLIK transfer to a phone ("Blik na 698 214 370"), Portugal's "tlm"
+        # (telemóvel), Brazil's "zap" (WhatsApp) and "me chama", "liga pro" (call).
+        "bizum",
+        "satispay",
+        "blik",
+        "tlm",
+        "zap",
+        "chama",
+        "liga",
+        "ligue",
     ]
 )
 _PERSON_NOUNS = frozenset(["customer", "member", "employee", "client", "patient", "user", "subscriber"])

@@ -1,0 +1,63 @@
+"""Forms from reviewer W's blind round (tests/data/pii_review_w.jsonl: casual messaging and classifieds,
+chat exports, group logistics, dating and gaming chat, people dodging a marketplace's contact filter; 16
+languages; taken as it came). Each case lists exactly what is found: the ordinary lines beside them,
+nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import found_values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # Paid or reached by phone number: Bizum, Satispay, BLIK, Portugal's "tlm", Brazil's "zap".
+        ("Bizum al 634 902 117 o transferencia", ["634 902 117"]),
+        ("Satispay al 340 772 1856", ["340 772 1856"]),
+        ("Blik na 698 214 370", ["698 214 370"]),
+        ("e o tlm 912 804 337", ["912 804 337"]),
+        ("se der erro me chama no (85) 98841-2207", ["(85) 98841-2207"]),
+        ("kod BLIK 321713", ["321713"]),
+        # A key box's code, also read out with words after it; a door's code in Portuguese, Turkish and
+        # German; a digicode's keypad letter.
+        ("The key safe by the back door is 0 4 1 9 if you're out", ["0 4 1 9"]),
+        ("Keysafe: 2580", ["2580"]),
+        ("caja de llaves código 0 9 1 6, y el portal", ["0 9 1 6"]),
+        ("cadenas 0 5 8 2", ["0 5 8 2"]),
+        ("Senha do portão de pedestres: 1 9 7 3", ["1 9 7 3"]),
+        ("kapı şifresi 4 7 1 9", ["4 7 1 9"]),
+        ("Code für die Tiefgarage ist 7391, Stellplatz 14", ["7391"]),
+        ("digicode 47B29, 3e étage", ["47B29"]),
+        ("the main door code is 2468B and", ["2468B"]),
+        ("lockbox model 5400 from Master Lock", []),
+        ("The lockbox API returns 4040 on error", []),
+        ("our lockbox is in room 1204", []),
+        ("key safe: see page 1234", []),
+        ("the key safe holds 12 keys and costs 4500", []),
+        ("key safe 2 4 6 8 5 units", []),
+        # A Wi-Fi network's name and key as a pair.
+        ("wifi is PineCabin / s'mores-by-the-fire\nsee you", ["s'mores-by-the-fire"]),
+        ("wifi : SFR_7C10 / clef : Oberkampf!Coloc75", ["Oberkampf!Coloc75"]),
+        ("wifi is 'Gullhouse_guest' / seagull-morning-77. Checkout 10am", ["seagull-morning-77"]),
+        ("Wi-Fi 7 / 802.11be support", []),
+        ("WiFi 6E / Bluetooth 5.3", []),
+        ("wifi: on / off", []),
+        ("wifi is down / out-of-order-again", []),
+        # One-time codes in Hinglish and Hindi; a card's "código" and "back code" next to its card.
+        ("bhai ek OTP aaya hai 739204, tune kuch order kiya", ["739204"]),
+        ("पिन कोड नहीं, ओटीपी है ३८४१२०", ["३८४१२०"]),
+        ("ओटीपी है 2024", []),
+        (
+            "número do cartão é 5453 3350 1122 5019 validade 11/27 código 604, compra",
+            ["5453 3350 1122 5019", "604"],
+        ),
+        ("4945 8073 0215 7365 is the card, exp 10/28, back code 906", ["4945 8073 0215 7365", "906"]),
+        ("o código 604 do produto", []),
+        ("Pague com cartão. Código do produto: 4410", []),
+        ("código de barras 7891234 na caixa", []),
+    ],
+)
+def test_forms_of_reviewer_w(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
