@@ -61,3 +61,25 @@ from tests.helpers import found_values
 )
 def test_forms_of_reviewer_w(text: str, values: list[str]) -> None:
     assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # A WhatsApp chat link's number; "my number" in Arabic; an AWS key id with its secret beside it.
+        ("whatsapp wa.me/447700900123 or email", ["447700900123"]),
+        ("https://api.whatsapp.com/send?phone=5511998877665&text=oi", ["5511998877665"]),
+        ("wa.me/12345 is too short", []),
+        ("رقمي ٠١٠٢٣٤٥٨٧٦١ كلمني واتساب بس", ["٠١٠٢٣٤٥٨٧٦١"]),
+        (
+            "keys: AKIAKYU6LWC3FD67XZ6R / 1zmCcYTk1B3YIX7xvMB3MtDv1GLkaqK7lN52xKAI region eu-west-2",
+            ["AKIAKYU6LWC3FD67XZ6R", "1zmCcYTk1B3YIX7xvMB3MtDv1GLkaqK7lN52xKAI"],
+        ),
+        (
+            "AKIAKYU6LWC3FD67XZ6R arn:aws:iam::123456789012:user/some-path-that-is-long",
+            ["AKIAKYU6LWC3FD67XZ6R"],
+        ),
+    ],
+)
+def test_links_and_pairs_of_reviewer_w(text: str, values: list[str]) -> None:
+    assert found_values(text) == values

@@ -144,8 +144,14 @@ def _may_name_code(lower: str) -> bool:
         or "kod" in lower
         or "kód" in lower
         or "cód" in lower
-        or "key" in lower
-        or "lock" in lower
+        or "key safe" in lower
+        or "keysafe" in lower
+        or "key box" in lower
+        or "keybox" in lower
+        or "lockbox" in lower
+        or "lock box" in lower
+        or "padlock" in lower
+        or "combination lock" in lower
         or "schlüssel" in lower
         or "cadenas" in lower
         or "clés" in lower

@@ -783,6 +783,7 @@ _PHONE_WORDS = frozenset(
         # Paid or reached by phone number in chats and classifieds (reviewer W): Spain's Bizum, Italy's
         # Satispay, Poland's BLIK transfer to a phone ("Blik na 698 214 370"), Portugal's "tlm"
         # (telemóvel), Brazil's "zap" (WhatsApp) and "me chama", "liga pro" (call).
+        "رقمي",  # Arabic "my number" (reviewer W)
         "bizum",
         "satispay",
         "blik",
@@ -1956,6 +1957,19 @@ def _valid(region: _Region, national: str, *, mobile_only: bool = False) -> bool
         return True
     pattern = region.mobile if mobile_only else region.valid
     return pattern is not None and pattern.fullmatch(national) is not None
+
+
+# A WhatsApp chat link ("wa.me/447700900123", "api.whatsapp.com/send?phone=447700900123"): the number
+# in international form without its "+" (reviewer W).
+_WHATSAPP_LINK = re.compile(
+    r"(?<![\w.])(?:wa\.me/|(?:api\.|web\.)?whatsapp\.com/send/?\?phone=)\+?(?P<number>[1-9][0-9]{6,14})(?![0-9])"
+)
+
+
+def find_whatsapp_links(scan: Scan) -> Iterator[Span]:
+    for match in _WHATSAPP_LINK.finditer(scan.lower):
+        if phone_e164("+" + match["number"], scan.phone_regions) is not None:
+            yield match.span("number")
 
 
 def phone_e164_digits(value: str, regions: Sequence[str]) -> str:

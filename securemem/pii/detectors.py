@@ -59,6 +59,7 @@ from securemem.pii.contact import (
     find_phones,
     find_spelt_numbers,
     find_spoken_emails,
+    find_whatsapp_links,
     foreign_at,
     may_hold_labelled_phone,
     may_hold_spelt_phone,
@@ -85,6 +86,7 @@ from securemem.pii.numeric import (
 from securemem.pii.recovery import find_recovery_secrets, may_hold_recovery_secret
 from securemem.pii.scan import Scan, Span
 from securemem.pii.secrets import (
+    find_aws_pairs,
     find_basic_auth,
     find_catalogue,
     find_connection_passwords,
@@ -232,6 +234,8 @@ _BUILTINS: tuple[_Builtin, ...] = (
         gate=may_hold_keyword_secret,
     ),
     _Builtin(frozenset({"TWILIO_AUTH_TOKEN"}), find_sid_pairs, literals=("AC",)),
+    _Builtin(frozenset({"AWS_SECRET_KEY"}), find_aws_pairs, literals=("AKIA", "ASIA")),
+    _Builtin(frozenset({"PHONE"}), _phones(find_whatsapp_links), literals=("wa.me/", "phone="), lowered=True),
     _Builtin(frozenset({"PASSWORD"}), find_pgpass, literals=(":",), gate=may_hold_pgpass),  # .pgpass lines
     _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u")),  # "-u " and "--user"
     _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),

@@ -75,6 +75,22 @@ def find_sid_pairs(scan: Scan) -> Iterator[Hit]:
         yield "TWILIO_AUTH_TOKEN", match.start("token"), match.end("token")
 
 
+# An AWS access key id with its secret key written beside it, as a pair is pasted ("AKIA… / …", "AKIA…:…",
+# "AKIA…, …"): 40 characters of base64 after the id, which no key name announces (reviewer W). The
+# secret has letters of both cases and a digit (a 40-character path or word has not).
+_AWS_PAIR = re.compile(
+    r"(?<![0-9A-Za-z])(?:AKIA|ASIA)[A-Z0-9]{16}[\"']?[ \t]*(?:[,:;|/][ \t]*|[ \t])[\"']?"
+    r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+)
+
+
+def find_aws_pairs(scan: Scan) -> Iterator[Hit]:
+    for match in _AWS_PAIR.finditer(scan.text):
+        secret = match["secret"]
+        if secret.lower() != secret != secret.upper() and any(char.isdigit() for char in secret):
+            yield "AWS_SECRET_KEY", match.start("secret"), match.end("secret")
+
+
 # A key's prefix followed by one character only, as examples and templates write one
 # ("sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", "ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"): no key.
 _FILLER = re.compile(r"[A-Za-z]{2,12}[_\-]?(?:[A-Za-z]{2,8}[_\-])?(?:x{12,}|X{12,}|\*{8,}|0{16,})")  # "AKIAXXXX..." too
