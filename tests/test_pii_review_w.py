@@ -83,3 +83,21 @@ def test_forms_of_reviewer_w(text: str, values: list[str]) -> None:
 )
 def test_links_and_pairs_of_reviewer_w(text: str, values: list[str]) -> None:
     assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # A lock's code or a PIN asked for, answered by the next message's digits.
+        ("[03/02/24, 09:22] Mum: and her alarm code?\n[03/02/24, 09:23] Ollie: 3 6 9 1 then tick", ["3 6 9 1"]),
+        ("[05/01/24, 19:41] Dad: and the profile pin?\n[05/01/24, 19:41] Hannah: 2207", ["2207"]),
+        ("what's the error code?\n404 not found", []),
+        ("which pin?\n17", []),
+        ("door code?\n2024-03-01 is when it changed", []),
+        ("gate code?\n1234 5678 9012", []),
+        ("what's the zip code?\n94107", []),
+        ("the pin?\nPin 4 is GPIO", []),
+    ],
+)
+def test_codes_asked_and_answered_of_reviewer_w(text: str, values: list[str]) -> None:
+    assert found_values(text) == values

@@ -215,13 +215,14 @@ def altered(name: str) -> list[str]:
         ("v", "claim", None, 0.97),
         # Blind, after V's fixes: casual messaging and classifieds (chat exports, group logistics, dating
         # and gaming chat, people dodging a marketplace's contact filter with spaces, words, emoji and
-        # look-alikes; 16 languages), a new kind of text: 255 of 334 as it came (76.3%), 276 since
-        # (phones after a payment app's name, key boxes' and doors' codes in five languages, a digicode's
-        # letter, a Wi-Fi network's name and key as a pair, Hinglish and Hindi one-time codes, a card's
-        # "código" next to its card). Left: codes and phones read out in groups of words in eight
-        # languages, phones broken over lines, door codes in Greek and Swahili, contact lists without
-        # a phone word, a seed phrase numbered 1. to 12.
-        ("w", "claim", None, 0.82),
+        # look-alikes; 16 languages), a new kind of text: 255 of 334 as it came (76.3%), 281 since
+        # (phones after a payment app's name or in a WhatsApp link, key boxes' and doors' codes in five
+        # languages, a digicode's letter, a Wi-Fi network's name and key as a pair, a code asked for and
+        # answered in the next message, Hinglish and Hindi one-time codes, a card's "código" next to its
+        # card, an AWS key id with its secret). Left: codes and phones read out in groups of words in
+        # eight languages, phones broken over lines, door codes in Greek and Swahili, contact lists
+        # without a phone word, a seed phrase numbered 1. to 12.
+        ("w", "claim", None, 0.84),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

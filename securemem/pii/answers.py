@@ -89,6 +89,38 @@ PASSWORD_SYMBOLS = frozenset("!#$%&*@^~?+=")  # a password's own symbols (accoun
 _OTHER_LABELS = ("kennwort", "wachtwoord", "contraseña", "senha", "hasło", *_SCRIPT_LABELS)
 
 
+# A lock's code or a PIN asked for, answered by the next message's digits ("and her alarm code?" then
+# "[03/02/24, 09:23] Ollie: 3 6 9 1 then tick", "and the profile pin?" then "Hannah: 2207": reviewer W).
+_CODE_ASKED = re.compile(r"(?:code|pin)[ \t]*(?:pls|please)?[ \t]*\?+[ \t]*\r?(?:\n|\Z)")
+_CODE_ASKED_LABEL = re.compile(
+    r"(?<![\w-])(?:(?:door|alarm|gate|garage|safe|lockbox|key ?safe|key ?box|padlock|entry|building|locker|"
+    r"profile|atm|card|phone|bike lock|keypad|buzzer|front door|back door)[ \t]+(?:code|pin)|pin|passcode)"
+    r"[ \t]*(?:pls|please)?[ \t]*\?+[ \t]*\r?(?:\n|\Z)"
+)
+_CODE_ANSWER = re.compile(
+    r"(?:[ \t]*\r?\n)?[ \t]*(?:>[ \t]*)*(?:\[[^\]\n]{1,40}\][ \t]*){0,2}(?:[^\s:\[\]0-9][^\n:\[\]]{0,38}:[ \t]+)?"
+    r"(?P<value>[0-9]{4,8}|[0-9](?: [0-9]){3,7})(?![0-9A-Za-z]|[.,/:\- ][0-9])"
+)
+
+
+def find_answered_codes(scan: Scan) -> Iterator[Hit]:
+    """The code asked for by a line that ends "... alarm code?" or "pin?", on the next line."""
+    lower = scan.lower
+    for asked in _CODE_ASKED.finditer(lower):
+        line = max(lower.rfind("\n", 0, asked.start()) + 1, asked.start() - 24)
+        label = _CODE_ASKED_LABEL.search(lower, line, asked.end())
+        if label is None or label.end() != asked.end():
+            continue
+        answer = _CODE_ANSWER.match(lower, asked.end())
+        if answer is not None:
+            yield "PASSWORD", *answer.span("value")
+
+
+def may_hold_answered_code(scan: Scan) -> bool:
+    lower = scan.lower
+    return "?" in lower and ("code" in lower or "pin" in lower)
+
+
 def may_hold_answered_password(scan: Scan) -> bool:
     lower = scan.lower
     if scan.hints is not None:  # the keyword finder's, when it ran: "pass" and "pw" among them

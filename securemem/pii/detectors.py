@@ -34,7 +34,12 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 from securemem.pii import entities
 from securemem.pii.accounts import find_account_passwords, may_hold_account_password
-from securemem.pii.answers import find_answered_passwords, may_hold_answered_password
+from securemem.pii.answers import (
+    find_answered_codes,
+    find_answered_passwords,
+    may_hold_answered_code,
+    may_hold_answered_password,
+)
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
 from securemem.pii.codes import find_codes
 from securemem.pii.columns import (
@@ -242,6 +247,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"GENERIC_SECRET"}), find_cookie_secrets, literals=("cookie", "-b "), lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_recovery_secrets, gate=may_hold_recovery_secret),
     _Builtin(frozenset({"PASSWORD"}), find_answered_passwords, gate=may_hold_answered_password, whole=True),
+    _Builtin(frozenset({"PASSWORD"}), find_answered_codes, gate=may_hold_answered_code, whole=True),
     _Builtin(frozenset({"PASSWORD"}), find_account_passwords, gate=may_hold_account_password),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_codes),  # one pass for runs of digits: its own gate
     _Builtin(_SECRETS, _encoded, gate=may_hold_encoded_secret, whole=True),
