@@ -235,6 +235,7 @@ REVIEWS = {
     "u": "pii_review_u.jsonl: blind, HR, payroll, onboarding and hospital staff's notes, taken as it came",
     "v": "pii_review_v.jsonl: blind, documents from PDFs, scans and emails with OCR's noise, taken as it came",
     "w": "pii_review_w.jsonl: blind, casual messaging, classifieds and filter-dodging chat, taken as it came",
+    "x": "pii_review_x.jsonl: blind, travel and hospitality desks, bookings and OCR'd forms, taken as it came",
 }
 
 
@@ -420,6 +421,16 @@ def worst_cases(size: int) -> dict[str, str]:
         "pin-line": fill("pin 1234 "),
         "card-codes": fill("cvv 123 code 4567 otp 123456 "),
         "emoji-digits": fill("1\U0001f539 2\U0001f539 "),
+        "otp-spaced": fill("OTP 4 8 2 9 1 3 7 "),
+        "pin-spaced": fill("PIN 1 2 3 4 5 6 7 8 9 "),
+        "ocr-letters": fill("12S4 56B8 "),
+        "otp-clauses": fill("OTP per " + "x" * 70 + " è 48291 "),
+        "key-boxes": fill("key safe is 1 2 3 4 "),
+        "wifi-pairs": fill("wifi x / y-z-w-q "),
+        "asked-codes": fill("alarm code?\n[x] y: 1 2 3 4\n"),
+        "whatsapp-links": fill("wa.me/4477009001 "),
+        "dotted-digits": fill("1 2 3. "),
+        "digit-stops": fill("1. "),
     }
 
 

@@ -698,6 +698,18 @@ HOSTILE.update(
         "emoji-digits": "1\U0001f539 2\U0001f539 " * (FIFTH // 6),
         "dash-breaks": "SSN 123-45-\n" * (FIFTH // 12),
         "quoted-pairs": '"the pw is" … "Ab_123" ' * (FIFTH // 23),
+        # Reviewers V to X's forms: OCR's S and B, codes a clause after their label, key boxes, Wi-Fi
+        # pairs, codes asked and answered, WhatsApp links, AWS pairs; digits read out before full stops
+        # (each number read back to its line's start for a country's code: quadratic on one long line).
+        "ocr-letters": "12S4 56B8 " * (FIFTH // 10),
+        "otp-clauses": ("OTP per " + "x" * 70 + " è 48291 ") * (FIFTH // 87),
+        "key-boxes": "key safe is 1 2 3 4 " * (FIFTH // 20),
+        "wifi-pairs": "wifi x / y-z-w-q " * (FIFTH // 17),
+        "asked-codes": "alarm code?\n[x] y: 1 2 3 4\n" * (FIFTH // 27),
+        "whatsapp-links": "wa.me/4477009001 " * (FIFTH // 17),
+        "aws-pairs": "AKIAKYU6LWC3FD67XZ6R / " * (FIFTH // 23),
+        "dotted-digits": "1 2 3. " * (FIFTH // 7),
+        "digit-stops": "1. " * (FIFTH // 3),
     }
 )
 

@@ -482,6 +482,26 @@ def test_spaced_runs_whose_windows_touch_are_read_in_one_window(monkeypatch: pyt
     assert windows == [3, 1]
 
 
+@pytest.mark.parametrize(
+    ("text", "kind", "shown"),
+    [
+        ("call me: 4 1 5 5 5 5 2 6 7 1.", "PHONE", "4 1 5 5 5 5 2 6 7 1"),
+        ("email j a n e @ e x a m p l e . c o m.", "EMAIL", "j a n e @ e x a m p l e . c o m"),
+        ("SSN 7 1 2 - 0 4 - 3 3 9 8.", "US_SSN", "7 1 2 - 0 4 - 3 3 9 8"),
+        ("SSN confirmed as 7 1 2 \u2013 0 4 \u2013 3 3 9 8. Thanks", "US_SSN", "7 1 2 \u2013 0 4 \u2013 3 3 9 8"),
+    ],
+)
+def test_a_value_read_out_keeps_its_last_character_before_a_full_stop(text: str, kind: str, shown: str) -> None:
+    """The full stop that ends a sentence stuck to the run's last character: the run ended one
+    character early, and the value was found without it (reviewer X)."""
+    assert found(text) == [(kind, shown)]
+
+
+@pytest.mark.parametrize("text", ["a . b . c . d . e . f . g", "values 1 2 3 4 5 8.5 and e.g. x y z"])
+def test_dots_inside_words_keep_them_words(text: str) -> None:
+    assert found(text) == []
+
+
 def test_a_digit_run_in_a_spaced_window_is_a_phone_only_where_its_own_context_says_so() -> None:
     """Runs read in one window keep their own context: the dice log's digits after "rolled" stay,
     the number after "call" is found."""

@@ -223,6 +223,13 @@ def altered(name: str) -> list[str]:
         # eight languages, phones broken over lines, door codes in Greek and Swahili, contact lists
         # without a phone word, a seed phrase numbered 1. to 12.
         ("w", "claim", None, 0.84),
+        # Blind, after W's first fixes: travel and hospitality (front desks, guest messages, airline and
+        # rail chats, booking exports, OCR'd forms; 15 languages): 397 of 433 as it came (91.7%), 407
+        # since (a value read out keeps its last character before a full stop, doors' and key boxes'
+        # codes in Portuguese and Spanish, a keypad's, an in-room safe's, a card's "sec code", Arabic
+        # "my mobile", a Wi-Fi key before Thai text). Left: codes after Japanese, Greek and Arabic labels,
+        # Spanish numbers in a list, a satellite phone, a safe's combination in pairs.
+        ("x", "claim", None, 0.93),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -239,6 +246,8 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert len(altered("v")) <= 1  # "DOCUMENTO COMMERCIALE ... N. 0418-0027": read as a phone
     # "CEP 01310-100": a Brazilian postcode read as a phone ("Cep" is a Turkish mobile's label).
     assert len(altered("w")) <= 1
+    # A hotel system's version shaped like an address ("Opera PMS 5.6.19.2"), which the reviewer allows.
+    assert len(altered("x")) <= 1
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows

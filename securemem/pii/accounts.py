@@ -45,8 +45,12 @@ _EMAIL_THEN = re.compile(
     r"[\w.+\-]{1,64}@[\w\-]{1,63}(?:\.[\w\-]{1,63}){1,8}[ \t]{2,}(?P<value>[^\s\"'`]{8,64})[ \t]*\r?$", re.M
 )
 # A Wi-Fi network's key after its label ("Nest Wi-Fi: P@nda@1500*").
+# The key ends its line, or a sentence in a script without Latin letters goes on after it ("รหัส WiFi:
+# PhuketPalm88! หากมีปัญหา...": reviewer X).
 _WIFI = re.compile(
-    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:key|pw|pass))?[ \t]*:[ \t]*(?P<value>[^\s\"'`]{6,64})[ \t]*\r?$", re.M
+    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:key|pw|pass))?[ \t]*:[ \t]*(?P<value>[^\s\"'`]{6,64})"
+    r"(?:[ \t]*\r?$|[ \t]+(?=[\u0370-\u03ff\u0400-\u04ff\u0590-\u06ff\u0e00-\u0e7f\u3040-\u9fff\uac00-\ud7af]))",
+    re.M,
 )
 # A Wi-Fi network's name and key as a pair, after the label ("wifi is PineCabin / s'mores-by-the-fire",
 # "wifi : SFR_7C10 / clef : Oberkampf!Coloc75": reviewer W). The key is what a key looks like: a symbol,
@@ -91,7 +95,7 @@ def _wifi_pairs(text: str, lower: str) -> Iterator[Hit]:
 # 8575*", "the door code for the lockbox is 1668#": reviewer R). A few words may come between.
 _CODE_END = r"(?![\w\-/:]|\.\w|,[0-9])"  # a full stop may end the sentence
 # Or read out digit by digit ("door code: 3-7-1-9", "alarm code 4 4 2 1": an attacker's round).
-_SPACED = r"[0-9](?:[ \-][0-9]){3,7}"
+_SPACED = r"[0-9](?:[ \-][0-9]){3,7}(?![ \-][0-9])"  # all of the run ("keypad 1 2 3 4 5 6 7 8 9 0" is none)
 # The words between hold no bracket and no mask ("PIN: [PASSWORD ****6091]" is a scrubbed one). A
 # name's last part may be "-PIN" ("Online-Banking-PIN 38049": reviewer T).
 _PIN = re.compile(
@@ -99,7 +103,7 @@ _PIN = re.compile(
 )
 _LOCKS = (
     "door|gate|alarm|garage|lockbox|safe|keypad|key|entry|building|buzzer|intercom|lock|alarmanlage|tür|haustür|"
-    "tiefgarage|porte|portail|puerta|portón|portão|cancello|alarme|alarma|kapı|kapi|도어락|현관"
+    "tiefgarage|porte|portail|puerta|portón|portão|porta|portal|cancello|alarme|alarma|kapı|kapi|도어락|현관"
 )
 # Portuguese "senha do portão", Turkish "kapı şifresi" (a door's password) name a lock's code too.
 _CODE_WORDS = "code|codice|código|codigo|kod|kód|senha|şifresi|sifresi|비번|비밀번호"
@@ -109,7 +113,8 @@ _OF = "de la|de l'|della|de|del|da|do|du|des|für die|für den|für das"
 # 9", "caja de llaves código 0916", "cadenas 0 5 8 2": reviewer W).
 _KEY_BOXES = (
     "keybox|key box|key safe|keysafe|key lockbox|lockbox|lock box|padlock|combination lock|schlüsselbox|"
-    "schlüsseltresor|cadenas|boîte à clés|boite à clés|caja de llaves|caixa de chaves"
+    "schlüsseltresor|cadenas|boîte à clés|boite à clés|caja de llaves|caixa de chaves|cajetín|cajetin|"
+    "in-room safe|room safe|hotel safe"
 )
 # A French digicode's keypad has letters ("digicode 47B29"), a door's code may end in one ("2468B").
 _KEYPAD = r"(?=[0-9a-d]{4,8}(?![\w]))[0-9]{1,6}[a-d][0-9]{0,5}"
@@ -118,7 +123,7 @@ _ACCESS_CODE = re.compile(
     rf"|(?<![\w-])(?:{_CODE_WORDS})[ \t]{{1,8}}(?:(?:{_OF})[ \t]{{1,8}})?(?:{_LOCKS}|accès|acceso|acesso)"
     rf"|支付密码|支付密碼"  # Alipay's and WeChat Pay's six digits
     # a door's code in one word ("Haustürcode 4821", "digicode : 4821"), a key box's
-    rf"|(?<![\w-])(?:haustürcode|türcode|torcode|digicode|code d'entrée|code d'accès|{_KEY_BOXES}))"
+    rf"|(?<![\w-])(?:haustürcode|türcode|torcode|digicode|code d'entrée|code d'accès|keypad|{_KEY_BOXES}))"
     rf"\b[^\n0-9\[*•]{{0,24}}?(?P<value>(?:[0-9]{{3,8}}|{_SPACED}|{_KEYPAD})[#*]?){_CODE_END}"
 )
 # A passphrase of words and a number ("lamp-copper-otter17"), as password managers make them.
@@ -159,6 +164,10 @@ def _may_name_code(lower: str) -> bool:
         or "chaves" in lower
         or "senha" in lower
         or "ifresi" in lower
+        or "cajet" in lower
+        or "room safe" in lower
+        or "hotel safe" in lower
+        or "keypad" in lower
         or "비번" in lower
         or "비밀번호" in lower
         or "密" in lower
@@ -200,6 +209,7 @@ _BOX_GAP = frozenset(
         "back", "front", "side", "main", "door", "gate", "garage", "porch", "shed", "wall", "fence", "entrance",
         "new", "now", "number", "ist", "lautet", "neben", "der", "die", "das", "am", "an", "est", "la", "le", "de",
         "du", "el", "es", "é", "è", "do", "da", "código", "codigo", "numéro", "número", "rue", "entrée",
+        "hat", "den", "carport", "eingang", "haus", "reset", "set", "changed", "has", "uses",
     }
 )  # fmt: skip
 
@@ -225,7 +235,7 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 _CODE_MARKS = (
     "cod", "cód", "kod", "kód", "pin", "비번", "비밀번호", "支付密", "keybox", "key box", "schlüssel", "key safe",
     "keysafe", "lockbox", "lock box", "padlock", "combination lock", "cadenas", "clés", "llaves", "chaves", "senha",
-    "şifresi", "sifresi",
+    "şifresi", "sifresi", "cajet", "room safe", "hotel safe", "keypad",
 )  # fmt: skip
 _CODE_BEFORE = 48
 _CODE_AFTER = 96
@@ -260,7 +270,7 @@ MEETING = re.compile(r"dial[ \-]?in|bridge|conference|meeting|webex|zoom|teams")
 # Digits read out one by one are a code when nothing but punctuation follows them, and after "PIN" when
 # it is written so ("Arduino pin 2 3 4 5", "JTAG pin 1-2-3-4", "building code 1 0 0 4 section": an
 # attacker's round).
-_WORD_AFTER = re.compile(r"[ \t]*[^\W\d_]")
+_WORD_AFTER = re.compile(r"[ \t]*(?!then\b)[^\W\d_]")  # "4 8 1 5 then tick": how the keypad takes it
 
 
 def _read_out(text: str, lower: str, match: re.Match[str], label: str) -> bool:

@@ -107,7 +107,7 @@ def find_answered_codes(scan: Scan) -> Iterator[Hit]:
     """The code asked for by a line that ends "... alarm code?" or "pin?", on the next line."""
     lower = scan.lower
     for asked in _CODE_ASKED.finditer(lower):
-        line = max(lower.rfind("\n", 0, asked.start()) + 1, asked.start() - 24)
+        line = max(lower.rfind("\n", max(0, asked.start() - 24), asked.start()) + 1, asked.start() - 24)
         label = _CODE_ASKED_LABEL.search(lower, line, asked.end())
         if label is None or label.end() != asked.end():
             continue
@@ -184,7 +184,7 @@ def find_answered_passwords(scan: Scan) -> Iterator[Hit]:
 
 def _asks(lower: str, label: int, end: int) -> bool:
     """The label's line asks for it: a question mark, or a word that asks before the label."""
-    line = max(lower.rfind("\n", 0, label) + 1, label - _QUESTION_BACK)
+    line = max(lower.rfind("\n", max(0, label - _QUESTION_BACK), label) + 1, label - _QUESTION_BACK)
     return "?" in lower[label:end] or _ASKING.search(lower, line, label) is not None
 
 

@@ -37,7 +37,7 @@ _CARD_LABELS = (
     r"sicherheitscode|kartenprüfnummer|prüfziffer|prüfnummer|cryptogramme(?: visuel)?|code de sécurité|"
     r"código de seguridad|código de segurança|codice di sicurezza|kod (?:cvc|cvv|zabezpieczający)|"
     r"(?:three|3|four|4)[ \-]digits?(?: security)? code on the back|(?:three|3|four|4)[ \-]digits? on the back|"
-    r"code on the back(?: of the card)?|back code|código|codigo"
+    r"code on the back(?: of the card)?|back code|sec\.? code|código|codigo"
 )
 # Scripts without spaces between words: no word boundary before the label.
 _CARD_LABELS_GLUED = r"セキュリティー?コード|安全码|安全碼|보안 ?코드|رمز الأمان"
@@ -141,7 +141,7 @@ _CARD_DIGITS = re.compile(r"[0-9](?:[ \-.]?[0-9]){12,18}")
 _NOT_A_CARD = re.compile(r"(?<![^\W\d_])(?:lac|mcc|mnc|gsm|lte|cell id|sim)(?![^\W\d_])")
 # Other things' codes too: a disease's (Brazil's CID), a course's, a cell's (GSM's CID); a check digit; a
 # product's or a place's "código" (a card's only next to a card: "validade 11/27 código 604", reviewer W).
-_NEEDS_CARD = ("cid", "csc", "prüfziffer", "prüfnummer", "back code", "código", "codigo")
+_NEEDS_CARD = ("cid", "csc", "prüfziffer", "prüfnummer", "back code", "sec code", "sec. code", "código", "codigo")
 _CARD_BACK = 160  # characters before a "CID" or "CSC" read for a card
 # More codes after the first: "TANs (027276, 251499)", "OTP 4411 and 9921".
 _MORE = re.compile(rf"[ \t]*(?:,|;|/|and|und|et|y|e|i|oraz)[ \t]*(?P<value>[0-9]{{4,8}}){_END}")

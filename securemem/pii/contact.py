@@ -783,7 +783,8 @@ _PHONE_WORDS = frozenset(
         # Paid or reached by phone number in chats and classifieds (reviewer W): Spain's Bizum, Italy's
         # Satispay, Poland's BLIK transfer to a phone ("Blik na 698 214 370"), Portugal's "tlm"
         # (telemóvel), Brazil's "zap" (WhatsApp) and "me chama", "liga pro" (call).
-        "رقمي",  # Arabic "my number" (reviewer W)
+        "رقمي",  # Arabic "my number" (reviewer W), "my mobile" (reviewer X)
+        "جوالي",
         "bizum",
         "satispay",
         "blik",
@@ -813,6 +814,10 @@ _REFERENCE_WORDS = frozenset(
         "التذكرة",  # Arabic: the ticket, the booking
         "الحجز",
         "billete",  # a flight's ticket
+        "bilet",  # Turkish and Polish ("bilet no 235 2148663917": reviewer X)
+        "buchungsnummer",  # a booking's ("Buchungsnummer 74 2281 6395")
+        "buchung",
+        "reservierungsnummer",
         "biglietto",
         "electrónico",
         "dossier",  # a file's, a claim's ("Numéro de dossier 2024/0482", "Belegnummer 2024-000381": reviewer U)
@@ -1570,7 +1575,7 @@ _DATES_APART = re.compile(r"[0-9]{2}[/.][0-9]{2}(?:[ \t]+[0-9]{2}[/.][0-9]{2})+"
 
 
 # A year and a serial ("2024-000381", "2024/0482"): a file's or a voucher's reference.
-_YEAR_SERIAL = re.compile(r"(?:19|20)[0-9]{2}[\-/][0-9]{3,6}")
+_YEAR_SERIAL = re.compile(r"(?:19|20)[0-9]{2}[\-/][0-9]{3,6}(?:[\-/][0-9]{1,6})?")  # "Nr. 2024-0817-33" too
 
 
 # A North American number written in one of its usual shapes, "(NXX) NXX-XXXX", "NXX-NXX-XXXX",
@@ -1812,7 +1817,9 @@ def _line_says_phone(text: str, start: int) -> bool:
     too; reviewer M). Not any number after such a label ("Mobile app release: build 3456-7890")."""
     if start < 0:
         return False
-    line = text.rfind("\n", 0, start) + 1
+    line = _line_start(text, start)
+    if line < 0:
+        return False  # a line longer than _ROW_REACH before the number: its label is not read
     colon = text.find(":", line, start)
     if colon == -1 or colon - line > _LABEL_REACH or _INTERNATIONAL_BEFORE.search(text, colon, start) is None:
         return False
@@ -1854,17 +1861,29 @@ _LABEL_CODES = frozenset(
 _COUNTRY_CELL = re.compile(r"(?:^|[|,;\t])[ \t]*(?P<code>[A-Z]{2})[ \t]*(?=[|,;\t])", re.M)
 
 
+_ROW_REACH = 1024  # characters read back for a number's line start, and ahead for its end (else linear per number)
+
+
+def _line_start(text: str, start: int) -> int:
+    """Where ``start``'s line begins, if within _ROW_REACH characters; else -1."""
+    low = max(0, start - _ROW_REACH)
+    line = text.rfind("\n", low, start) + 1
+    return line if line or low == 0 else -1
+
+
 def _line_country(scan: Scan, start: int) -> tuple[str, ...]:
     if start < 0:
         return ()
     text = scan.text
-    line = text.rfind("\n", 0, start) + 1
-    lead = _COUNTRY_LEAD.match(text, line, start)
+    line = _line_start(text, start)
+    lead = _COUNTRY_LEAD.match(text, line, start) if line >= 0 else None
     code = lead["code"] if lead is not None and lead["code"] not in _LABEL_CODES else ""
-    if not code and ("|" in text or "," in text or "\t" in text):
-        end = text.find("\n", start)
-        cell = _COUNTRY_CELL.search(text, line, len(text) if end == -1 else end)
-        code = cell["code"] if cell is not None else ""
+    if not code:
+        end = text.find("\n", start, start + _ROW_REACH)
+        row = text[line if line >= 0 else start - _ROW_REACH : min(len(text), start + _ROW_REACH) if end == -1 else end]
+        if "|" in row or "," in row or "\t" in row:
+            cell = _COUNTRY_CELL.search(row)
+            code = cell["code"] if cell is not None else ""
     if not code or code in scan.phone_regions or code not in phonenumbers.SUPPORTED_REGIONS:
         return ()
     return (code,)

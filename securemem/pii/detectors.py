@@ -539,6 +539,8 @@ _SPACED_TABLE = bytes(
     if chr(code).isspace()
     else ord("p")
     if chr(code) in ",;:!?()[]{}<>\"'"
+    else ord("d")
+    if code == ord(".")
     else ord("x")
     for code in range(256)
 )
@@ -546,9 +548,11 @@ _SPACED_HINT = b"x x x x x"
 _SPACED_HINT_WIDE = b"x  x  x  x  x"  # two spaces between ("j  a  n  e  @ ...")
 _SPACED_HINT_GROUPED = b"x x  x x"  # one space inside groups, two between ("4 8 2 5  0 1 2 5  ...")
 # One-character words with one or two spaces between them.
-_SPACED_RUN = re.compile(rb"(?<!x)[xp](?!x)(?: {1,2}[xp](?!x))++")
+# A full stop is a word of its own (" . " in a spelt address) or ends the run's last word ("... 2 6 7 1."):
+# "8.5" and "e.g." stay words of three and four characters.
+_SPACED_RUN = re.compile(rb"(?<![xd])[xpd]d?(?![xd])(?: {1,2}[xpd]d?(?![xd]))++")
 _SPACED_MIN = 6  # one-character words in a run
-_PUNCTUATION = ord("p")  # what _SPACED_TABLE makes of brackets, quotes and the punctuation ending a clause
+_PUNCTUATION = b"pd"  # what _SPACED_TABLE makes of brackets, quotes, a full stop and the punctuation ending a clause
 _SPACED_CONTEXT = 40  # characters before the run read with it ("call", "password:")
 
 
@@ -566,12 +570,13 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         return []
     text = scan.text
     canonical = scan.encoded.translate(_SPACED_TABLE)
+    spaced = canonical.replace(b"d", b"x") if 0x64 in canonical else canonical  # the hints read a dot as a word
     hints = [
         at
         for at in (
-            canonical.find(_SPACED_HINT),
-            canonical.find(_SPACED_HINT_WIDE),
-            canonical.find(_SPACED_HINT_GROUPED),
+            spaced.find(_SPACED_HINT),
+            spaced.find(_SPACED_HINT_WIDE),
+            spaced.find(_SPACED_HINT_GROUPED),
         )
         if at != -1
     ]
@@ -622,7 +627,7 @@ def _spaced_window(
             continue  # ends in the context or between runs: the main scan has it
         start, _, kept = runs[number]
         # Digits, maybe after a clause's punctuation ("rows): 6 1 7 5 ..." read from its ":").
-        digits_only = all(text[at].isdigit() or canonical[at] == _PUNCTUATION for at in kept)
+        digits_only = all(text[at].isdigit() or canonical[at] in _PUNCTUATION for at in kept)
         if digits_only and not _spoken_of(kind, text[max(0, start - _SPACED_CONTEXT) : start].lower()):
             continue  # digits one at a time (dice logs, sudoku rows): a card or a phone only where the text says so
         hits.append((kind, origin[found_start], origin[found_end - 1] + 1))

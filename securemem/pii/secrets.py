@@ -687,7 +687,7 @@ _PW_WORDS = (
     "kundenkennwort", "kundenpasswort", "hotline-kennwort", "telefonkennwort", "telefonpasswort",
     # Reviewer R's personal notes: Turkish "my password", Korean's short "비번", Arabic without its
     # article, Spanish "the Wi-Fi's key".
-    "şifrem", "şifresi", "비번", "كلمة سر", "clave del wifi", "clave wifi", "clave de acceso",
+    "şifrem", "şifresi", "비번", "كلمة سر", "كلمة مرور", "clave del wifi", "clave wifi", "clave de acceso",
     "סיסמה", "סיסמא", "הסיסמה", "كلمة المرور", "كلمة السر", "رمز عبور", "kata sandi", "kata laluan",
     "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "पासवर्ड", "পাসওয়ার্ড",
     # Configuration directives followed by the password alone.
