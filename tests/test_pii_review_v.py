@@ -48,6 +48,10 @@ from tests.helpers import found_values
         ("Employee's Telephone Number (713) 494-8B75", ["(713) 494-8B75"]),
         ("Our records show: 6l6-S5-1641.", ["6l6-S5-1641"]),
         ("please use my card for the deposit: 231S 6942 0427 2l20  expiry 03/26", ["231S 6942 0427 2l20"]),
+        # Not where the letter ends a group shorter than a card's (a byte, a seat, a slot: an attacker's round).
+        ("Hex dump: 45 00 00 3B 12 34 40 00 40 06", []),
+        ("Seats 12B 14B 16B 18 for the board, flight LH 400", []),
+        ("Slot 5S 12 34 56 78 in the rack diagram", []),
         ("Tél. cabinet : 01 74 S6 S8 18", ["01 74 S6 S8 18"]),
         ("Direct 801-S22-09S2  Fax 612-955-3339", ["801-S22-09S2", "612-955-3339"]),
         ("IBAN IT14 B050 3420 8959 5440 4216 504", ["IT14 B050 3420 8959 5440 4216 504"]),

@@ -30,7 +30,7 @@ from tests.helpers import found_values
         ("kapı şifresi 4 7 1 9", ["4 7 1 9"]),
         ("Code für die Tiefgarage ist 7391, Stellplatz 14", ["7391"]),
         ("digicode 47B29, 3e étage", ["47B29"]),
-        ("the main door code is 2468B and", ["2468B"]),
+        ("the main door code is 2468B and", []),  # a keypad's letter last reads as a model's ("5400D")
         ("lockbox model 5400 from Master Lock", []),
         ("The lockbox API returns 4040 on error", []),
         ("our lockbox is in room 1204", []),
@@ -100,4 +100,58 @@ def test_links_and_pairs_of_reviewer_w(text: str, values: list[str]) -> None:
     ],
 )
 def test_codes_asked_and_answered_of_reviewer_w(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An attacker's round on this stop's forms: key boxes' sizes, years, models and series; doors' codes
+        # changed in a year; one-time codes' volumes and prices; a card's "código" without a card's number;
+        # payment apps' orders and references; a football league; Wi-Fi products and settings after "/".
+        "We installed the padlock on the back gate in 2019.",
+        "The lockbox at the front door is 100 years old.",
+        "The key safe on the wall is 120 x 90 x 50 mm.",
+        "Padlock 1000 series, brass body, keyed alike.",
+        "Master Lock Key Box 5400D Portable Lock Box, 5 keys capacity",
+        "lockbox number 4412 was returned to the vendor",
+        "padlock on the main gate at 1600 Pennsylvania Ave",
+        "Der Code für die Tiefgarage wird ab 2025 geändert.",
+        "A senha do portão foi trocada em 2023",
+        "Kapı şifresi 2023 yılında değişti.",
+        "Average OTP per day: 4500",
+        "MFA for the sales team: 1250 licences",
+        "Die pushTAN für Firmenkunden ist 1500 mal genutzt worden.",
+        "verification code for Brazil: 5511 is the São Paulo prefix",
+        "Tarjeta gráfica MSI GeForce RTX 4070, código 4070",
+        "Card reader: back code 906 printed on the chassis",
+        "Pay via BLIK, order 698214370",
+        "Pago con Bizum, pedido 612345678",
+        "Ticket about BLIK: 512345678",
+        "Liga 1 2023/24: PSG 76 pts",
+        "Zapier: Zap 612345678 failed at step 2",
+        "Wi-Fi ssid Corp / WPA2-Enterprise",
+        "WiFi: Netgear_Orbi / 802.11ax-Tri-Band",
+        "Wi-Fi network HQ / Meeting-Rooms-Floor-3",
+        "WiFi name Office / guest-network-for-visitors-only",
+    ],
+)
+def test_ordinary_lines_near_this_stops_forms_stay(text: str) -> None:
+    assert found_values(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("OTP from the bank is 482913", ["482913"]),
+        ("TAN aus der App lautet 482913", ["482913"]),
+        ("OTP bheja hai 739204", ["739204"]),
+        ("sleutelkluis code 4821", ["4821"]),
+        ("kod do domofonu 4821", ["4821"]),
+        ("codice del portone 4821", ["4821"]),
+        ("kapı kodu 4821", ["4821"]),
+        ("boîte à clés code 1 9 6 7 (chiffres séparés)", ["1 9 6 7"]),
+    ],
+)
+def test_siblings_an_attacker_found_missing(text: str, values: list[str]) -> None:
     assert found_values(text) == values

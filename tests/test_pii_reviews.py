@@ -215,16 +215,18 @@ def altered(name: str) -> list[str]:
         ("v", "claim", None, 0.97),
         # Blind, after V's fixes: casual messaging and classifieds (chat exports, group logistics, dating
         # and gaming chat, people dodging a marketplace's contact filter with spaces, words, emoji and
-        # look-alikes; 16 languages), a new kind of text: 255 of 334 as it came (76.3%), 281 since
+        # look-alikes; 16 languages), a new kind of text: 255 of 334 as it came (76.3%), 278 since
         # (phones after a payment app's name or in a WhatsApp link, key boxes' and doors' codes in five
         # languages, a digicode's letter, a Wi-Fi network's name and key as a pair, a code asked for and
         # answered in the next message, Hinglish and Hindi one-time codes, a card's "código" next to its
         # card, an AWS key id with its secret). Left: codes and phones read out in groups of words in
         # eight languages, phones broken over lines, door codes in Greek and Swahili, contact lists
-        # without a phone word, a seed phrase numbered 1. to 12.
-        ("w", "claim", None, 0.84),
+        # without a phone word, a seed phrase numbered 1. to 12. (281 before an attacker's round took back
+        # "zap" (Zapier's "Zap 612345678"), a keypad letter that ends a code ("5400D" is a model) and a
+        # card's "back code" with no card number on its line.)
+        ("w", "claim", None, 0.83),
         # Blind, after W's first fixes: travel and hospitality (front desks, guest messages, airline and
-        # rail chats, booking exports, OCR'd forms; 15 languages): 397 of 433 as it came (91.7%), 407
+        # rail chats, booking exports, OCR'd forms; 15 languages): 397 of 433 as it came (91.7%), 406
         # since (a value read out keeps its last character before a full stop, doors' and key boxes'
         # codes in Portuguese and Spanish, a keypad's, an in-room safe's, a card's "sec code", Arabic
         # "my mobile", a Wi-Fi key before Thai text). Left: codes after Japanese, Greek and Arabic labels,

@@ -57,7 +57,7 @@ _WIFI = re.compile(
 # or digits with letters of both cases, or words joined by hyphens; not a version or a standard
 # ("Wi-Fi 7 / 802.11be", "WiFi 6E / Bluetooth 5.3").
 _WIFI_PAIR = re.compile(
-    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:is|name|network|ssid))?[ \t]*:?[ \t]*"
+    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:is|name|network|ssid))?[ \t]*+(?::[ \t]*+)?"
     r"(?P<ssid>['\"]?[^\s/'\"]{1,32}['\"]?)[ \t]+/[ \t]+"
     r"(?:(?:clef|clé|cle|key|pw|pass(?:word)?|senha|contraseña|mot de passe|passwort|kennwort)[ \t]*:[ \t]*)?"
     r"(?P<value>[^\s\"`]{6,64})"
@@ -84,10 +84,15 @@ def _wifi_pairs(text: str, lower: str) -> Iterator[Hit]:
         value = text[start:end]
         if len(value) < 6 or _STANDARD.fullmatch(value):
             continue
-        if _strong(value) or _PASSPHRASE.fullmatch(value.lower()):
+        # A password's own symbol, a passphrase in lower case ("seagull-morning-77"), or words joined with an
+        # apostrophe among them ("s'mores-by-the-fire"); not a product's or a setting's name, which mixes
+        # case and digits ("WPA2-Enterprise", "Deco-X50-Outdoor", "Meeting-Rooms-Floor-3": an attacker's round).
+        if (
+            any(char in _SYMBOLS for char in value)
+            or (value.islower() and _PASSPHRASE.fullmatch(value))
+            or (_HYPHENED_WORDS.fullmatch(value) and "'" in value and not text[slice(*match.span("ssid"))].islower())
+        ):
             yield "PASSWORD", start, end
-        elif _HYPHENED_WORDS.fullmatch(value) and not text[slice(*match.span("ssid"))].islower():
-            yield "PASSWORD", start, end  # words alone: after a network's name ("PineCabin"), not "down / ..."
 
 
 # A PIN or a door's, gate's or alarm's code: digits, maybe ending in "#" or "*" ("UPI PIN 543410", "PIN do
@@ -103,10 +108,11 @@ _PIN = re.compile(
 )
 _LOCKS = (
     "door|gate|alarm|garage|lockbox|safe|keypad|key|entry|building|buzzer|intercom|lock|alarmanlage|tür|haustür|"
-    "tiefgarage|porte|portail|puerta|portón|portão|porta|portal|cancello|alarme|alarma|kapı|kapi|도어락|현관"
+    "tiefgarage|porte|portail|puerta|portón|portão|porta|portal|portone|cancello|alarme|alarma|kapı|kapi|domofon|"
+    "domofonu|telefonillo|도어락|현관"
 )
 # Portuguese "senha do portão", Turkish "kapı şifresi" (a door's password) name a lock's code too.
-_CODE_WORDS = "code|codice|código|codigo|kod|kód|senha|şifresi|sifresi|비번|비밀번호"
+_CODE_WORDS = "code|codice|código|codigo|kod|kodu|kód|senha|şifresi|sifresi|비번|비밀번호"
 # "code de la porte", "código do portão", "Code für die Tiefgarage"
 _OF = "de la|de l'|della|de|del|da|do|du|des|für die|für den|für das"
 # A box or a padlock that holds keys opens with its code alone ("the key safe by the back door is 0 4 1
@@ -114,16 +120,17 @@ _OF = "de la|de l'|della|de|del|da|do|du|des|für die|für den|für das"
 _KEY_BOXES = (
     "keybox|key box|key safe|keysafe|key lockbox|lockbox|lock box|padlock|combination lock|schlüsselbox|"
     "schlüsseltresor|cadenas|boîte à clés|boite à clés|caja de llaves|caixa de chaves|cajetín|cajetin|"
-    "in-room safe|room safe|hotel safe"
+    "in-room safe|room safe|hotel safe|combo lock|sleutelkluis|schlüsselsafe|cassetta portachiavi|sejf na klucze|"
+    "anahtar kutusu"
 )
 # A French digicode's keypad has letters ("digicode 47B29"), a door's code may end in one ("2468B").
-_KEYPAD = r"(?=[0-9a-d]{4,8}(?![\w]))[0-9]{1,6}[a-d][0-9]{0,5}"
+_KEYPAD = r"(?=[0-9a-d]{4,8}(?![\w]))[0-9]{1,6}[a-d][0-9]{1,5}"  # inside: "5400D" is a model
 _ACCESS_CODE = re.compile(
     rf"(?:(?<![\w-])(?:{_LOCKS})\b[^\n0-9]{{0,24}}?\b(?:{_CODE_WORDS}|pin)"
     rf"|(?<![\w-])(?:{_CODE_WORDS})[ \t]{{1,8}}(?:(?:{_OF})[ \t]{{1,8}})?(?:{_LOCKS}|accès|acceso|acesso)"
     rf"|支付密码|支付密碼"  # Alipay's and WeChat Pay's six digits
     # a door's code in one word ("Haustürcode 4821", "digicode : 4821"), a key box's
-    rf"|(?<![\w-])(?:haustürcode|türcode|torcode|digicode|code d'entrée|code d'accès|keypad|{_KEY_BOXES}))"
+    rf"|(?<![\w-])(?:haustürcode|türcode|torcode|deurcode|digicode|code d'entrée|code d'accès|keypad|{_KEY_BOXES}))"
     rf"\b[^\n0-9\[*•]{{0,24}}?(?P<value>(?:[0-9]{{3,8}}|{_SPACED}|{_KEYPAD})[#*]?){_CODE_END}"
 )
 # A passphrase of words and a number ("lamp-copper-otter17"), as password managers make them.
@@ -168,6 +175,11 @@ def _may_name_code(lower: str) -> bool:
         or "room safe" in lower
         or "hotel safe" in lower
         or "keypad" in lower
+        or "combo lock" in lower
+        or "kluis" in lower
+        or "portachiavi" in lower
+        or "sejf" in lower
+        or "anahtar kutusu" in lower
         or "비번" in lower
         or "비밀번호" in lower
         or "密" in lower
@@ -191,6 +203,8 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
     if _may_name_code(lower):
         for match in _access_codes(lower):
             box = _box_label(lower, match)
+            if _year_not_code(lower, match):
+                continue
             if (box is None and _read_out(text, lower, match, "PIN" if "pin" in match.group() else "")) or (
                 box and COUNTED.match(lower, match.end()) is None
             ):
@@ -214,13 +228,33 @@ _BOX_GAP = frozenset(
 )  # fmt: skip
 
 
+# After a key box's code: the sentence's end or what comes next, no word about the box itself ("padlock
+# 1000 series", "lockbox number 4412 was returned", "is 100 years old", "at 1600 Pennsylvania Ave").
+_BOX_CODE_END = re.compile(r"[ \t]*(?:\r?$|[.,;:!?()\]\"'—–]|(?:then|and|if|or|to|at|please|pls)\b)", re.M)
+_YEARISH = re.compile(r"(?:19|20)[0-9]{2}")
+# Before or after a year, what makes it one ("em 2023", "ab 2025", "2023 yılında", "2024 neu vergeben").
+_YEAR_WORDS = re.compile(
+    r"(?:^|[ \t])(?:em|in|ab|seit|since|from|de|en|desde|dal|od|bis|until|till|after|before|year|jahr|année|año)"
+    r"[ \t]*$"
+)
+
+
+def _year_not_code(lower: str, match: re.Match[str]) -> bool:
+    """A four-digit code that reads as a year where the words around it make it one."""
+    value = match["value"]
+    if not _YEARISH.fullmatch(value):
+        return False
+    before = lower[max(match.start(), match.start("value") - 16) : match.start("value")]
+    return _YEAR_WORDS.search(before) is not None or _WORD_AFTER.match(lower, match.end()) is not None
+
+
 def _box_label(lower: str, match: re.Match[str]) -> bool | None:
     """None where the match does not start at a key box's word; else whether only the words of _BOX_GAP
     stand between the box and its code (a code read out one digit at a time may then have words after)."""
     for word in _BOX_WORDS:
         if lower.startswith(word, match.start()):
             gap = lower[match.start() + len(word) : match.start("value")]
-            return _BOX_GAP.issuperset(_LETTERS.findall(gap))
+            return _BOX_GAP.issuperset(_LETTERS.findall(gap)) and _BOX_CODE_END.match(lower, match.end()) is not None
     return None
 
 
@@ -235,7 +269,8 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 _CODE_MARKS = (
     "cod", "cód", "kod", "kód", "pin", "비번", "비밀번호", "支付密", "keybox", "key box", "schlüssel", "key safe",
     "keysafe", "lockbox", "lock box", "padlock", "combination lock", "cadenas", "clés", "llaves", "chaves", "senha",
-    "şifresi", "sifresi", "cajet", "room safe", "hotel safe", "keypad",
+    "şifresi", "sifresi", "cajet", "room safe", "hotel safe", "keypad", "combo lock", "kluis", "portachiavi", "sejf",
+    "anahtar kutusu",
 )  # fmt: skip
 _CODE_BEFORE = 48
 _CODE_AFTER = 96

@@ -97,15 +97,18 @@ _CLAUSE_CODE = re.compile(
 _SETTING_WORDS = re.compile(
     r"(?<![^\W\d_])(?:limit|timeout|ttl|length|lifetime|expiry|expires|validity|window|rate|count|attempts?|"
     r"retries|max|maximum|min|minimum|interval|port|error|status|version|size|digits|failures|requests|id|"
-    r"ticket|case|setting|config|default|seconds|minutes|code 2fa|range|between|from)(?![^\W\d_])"
+    r"ticket|case|setting|config|default|seconds|minutes|code 2fa|range|between|day|daily|week|month|year|"
+    r"hour|tenant|users?|team|staff|customers?|accounts?|company|companies|aziende|average|total|volume|limits?|"
+    r"quota|price|cost|fee|prefix|country)(?![^\W\d_])"
 )
+_CLAUSE_END = re.compile(r"[ \t]*(?:$|[.,;!?)\]\"'—–\n])")
 _CLAUSE_OPENERS = frozenset(
     {
         "for", "to", "that", "which", "they", "you", "i", "we", "he", "she", "per", "für", "fuer", "zur", "zum",
         "die", "der", "das", "den", "dem", "ich", "du", "sie", "pour", "que", "qui", "je", "tu", "on", "para",
         "por", "do", "da", "de", "di", "del", "della", "dla", "che", "yo", "ele", "ela", "received", "sent",
         "texted", "bekommen", "erhalten", "reçu", "reçue", "recibido", "recebido", "ricevuto", "inviato", "got",
-        "gesendet", "envoyé", "otrzymany", "wysłany",
+        "gesendet", "envoyé", "otrzymany", "wysłany", "from", "vom", "von", "aus",
     }
 )  # fmt: skip
 # The SMS's own form, the code first: "482913 is your verification code", "G-482913 is your Google
@@ -131,6 +134,7 @@ _TO_THE_CODE = frozenset(
         "card", "carte", "tarjeta", "karte", "cartão", "on", "back", "of", "then", "and", "also", "blik", "as",
         "als", "comme", "como", "slowly", "out", "aloud", "twice", "sent", "enviado", "enviada", "envoyé",
         "gesendet", "inviato", "wysłany", "per", "aaya", "aayi", "aya", "ayi", "mila", "mili",
+        "aa", "gaya", "gayi", "bheja", "tha", "thi",
     }
 )  # fmt: skip
 _CARD_NEARBY = re.compile(
@@ -142,6 +146,8 @@ _NOT_A_CARD = re.compile(r"(?<![^\W\d_])(?:lac|mcc|mnc|gsm|lte|cell id|sim)(?![^
 # Other things' codes too: a disease's (Brazil's CID), a course's, a cell's (GSM's CID); a check digit; a
 # product's or a place's "código" (a card's only next to a card: "validade 11/27 código 604", reviewer W).
 _NEEDS_CARD = ("cid", "csc", "prüfziffer", "prüfnummer", "back code", "sec code", "sec. code", "código", "codigo")
+# ... and these a card's number, not its word alone ("Tarjeta gráfica RTX 4070, código 4070").
+_NEEDS_CARD_NUMBER = ("back code", "sec code", "sec. code", "código", "codigo")
 _CARD_BACK = 160  # characters before a "CID" or "CSC" read for a card
 # More codes after the first: "TANs (027276, 251499)", "OTP 4411 and 9921".
 _MORE = re.compile(rf"[ \t]*(?:,|;|/|and|und|et|y|e|i|oraz)[ \t]*(?P<value>[0-9]{{4,8}}){_END}")
@@ -268,8 +274,8 @@ def _clause_code(text: str, lower: str, match: re.Match[str]) -> bool:
         return False
     if _SETTING_WORDS.search(clause) is not None or MEETING.search(clause) is not None:
         return False
-    if COUNTED.match(lower, match.end()) is not None:
-        return False
+    if _CLAUSE_END.match(lower, match.end()) is None:
+        return False  # a word after the number: a count, a price, a prefix ("1500 mal", "5511 is the ...")
     if lower.startswith("tan", match.start()) and not text.startswith("TAN", match.start()):
         return False  # "Mr Tan ...": a name
     start = match.start()
@@ -282,7 +288,7 @@ def _card_code(lower: str, match: re.Match[str]) -> bool:
     begin, end = max(0, match.start() - _CARD_BACK), match.start() + 80
     if _NOT_A_CARD.search(lower, begin, end) is not None:
         return False
-    if _CARD_NEARBY.search(lower, begin, end) is not None:
+    if not lower.startswith(_NEEDS_CARD_NUMBER, match.start()) and _CARD_NEARBY.search(lower, begin, end) is not None:
         return True
     # Or a card's number: 13 to 19 digits that pass Luhn's check ("3786-082144-09744, CID 9921").
     return any(

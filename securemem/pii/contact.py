@@ -789,12 +789,18 @@ _PHONE_WORDS = frozenset(
         "satispay",
         "blik",
         "tlm",
-        "zap",
         "chama",
         "liga",
         "ligue",
     ]
 )
+# Those name a phone only right before its number, maybe with a preposition ("Bizum al 634 902 117",
+# "Blik na 698 214 370", "tlm 912 804 337"); further back they name a payment ("Pago con Bizum, pedido
+# 612345678", "BLIK refund ref 612345678"). The verbs "liga", "ligue" and "chama" (call) need their
+# preposition too: "Liga 1 2023/24" is a football league (an attacker's round).
+_PAID_TO = frozenset(["bizum", "satispay", "blik", "tlm"])
+_CALLED_ON = frozenset(["chama", "liga", "ligue"])
+_TO_THE_NUMBER = frozenset(["al", "na", "no", "a", "to", "pro", "pra", "para", "per", "do", "da", "au", "me"])
 _PERSON_NOUNS = frozenset(["customer", "member", "employee", "client", "patient", "user", "subscriber"])
 _REFERENCE_WORDS = frozenset(
     [
@@ -940,6 +946,8 @@ def _last_words(scan: Scan, start: int) -> list[str]:
     if "caller" in before:  # "Caller ID: 07812 ..." names a phone; "caller 12345678" (code, logs) does not
         before = _CALLER_ID.sub("callerid", before)
     words = _WORDS.findall(before)[-6:]
+    if not _PAID_TO.isdisjoint(words) or not _CALLED_ON.isdisjoint(words):
+        words = _next_to_the_number(words)
     if len(words) > 1 and _LETTER_LABELS.intersection(words[:-1]):
         # "T" and "M" name a phone only as its label ("M. 07700 900123"), not a few words back: in
         # "see 1M.\n_MAXLINE = 1000000" the "m" is a unit and the number a constant.
@@ -948,6 +956,23 @@ def _last_words(scan: Scan, start: int) -> list[str]:
 
 
 _LETTER_LABELS = frozenset(["t", "m"])
+
+
+def _next_to_the_number(words: list[str]) -> list[str]:
+    """``words`` without the payment apps' names and calling verbs that are not right before the number."""
+    if not _REFERENCE_WORDS.isdisjoint(words):
+        return [word for word in words if word not in _PAID_TO and word not in _CALLED_ON]  # "Ticket about BLIK: ..."
+    last = len(words) - 1
+    if last >= 0 and words[last] in _TO_THE_NUMBER:
+        last -= 1  # "Bizum al", "me chama no"
+    kept = []
+    for index, word in enumerate(words):
+        if word in _PAID_TO and index != last and index != len(words) - 1:
+            continue
+        if word in _CALLED_ON and not (index == last and last < len(words) - 1):
+            continue
+        kept.append(word)
+    return kept
 
 
 _CALLER_ID = re.compile(r"caller[ _\-]?id\b")

@@ -164,7 +164,7 @@ def _drawn_as(char: str) -> str:
 # letters that stand for digits "L", separators "-", other word characters "x", the rest " ".
 _STAND_INS = "OoIlSB"
 _AS_DIGITS = str.maketrans("OoIlSB", "001158")
-_INNER_ONLY = "SB"  # OCR's "S" for 5 and "B" for 8: after a digit of the number, never last ("4070S", "IS95")
+_INNER_ONLY = "SB"  # OCR's "S" for 5 and "B" for 8: after a digit of the number, before a digit ("4070S", "IS95")
 _LETTER_TABLE = bytes(
     ord("0")
     if chr(code).isdigit()
@@ -267,13 +267,24 @@ def _number_within(text: str, canonical: bytes, start: int, end: int) -> tuple[i
         return 0, 0
     if text[high - 1] in _INNER_ONLY:
         return 0, 0
-    if not all(_after_digit(canonical, low, at) for at in _inner_only(text, low, high)):
-        return 0, 0
+    if not all(
+        _after_digit(canonical, low, at) and _inside_group(text, canonical, at) for at in _inner_only(text, low, high)
+    ):
+        return 0, 0  # "3B 12 34", "12B 14B": a byte, a seat, a slot; OCR's letter sits inside its group
     return low, high
 
 
 def _inner_only(text: str, low: int, high: int) -> list[int]:
-    return [at for at in range(low, high) if text[at] in _INNER_ONLY] if "S" in text or "B" in text else []
+    return [at for at in range(low, high) if text[at] in _INNER_ONLY]
+
+
+def _inside_group(text: str, canonical: bytes, at: int) -> bool:
+    """A digit follows ``at``, or ``at`` ends a group of four as a card's groups are ("231S 6942 ...")."""
+    if text[at + 1].isdigit():
+        return True
+    return canonical[at - 3 : at + 1].count(_0) + canonical[at - 3 : at + 1].count(_L) == 4 and (
+        at < 4 or canonical[at - 4] == 0x2D
+    )
 
 
 def _after_digit(canonical: bytes, low: int, at: int) -> bool:
