@@ -236,6 +236,7 @@ REVIEWS = {
     "v": "pii_review_v.jsonl: blind, documents from PDFs, scans and emails with OCR's noise, taken as it came",
     "w": "pii_review_w.jsonl: blind, casual messaging, classifieds and filter-dodging chat, taken as it came",
     "x": "pii_review_x.jsonl: blind, travel and hospitality desks, bookings and OCR'd forms, taken as it came",
+    "y": "pii_review_y.jsonl: blind, public sector's and law firms' case notes, taken as it came",
 }
 
 

@@ -232,6 +232,10 @@ def altered(name: str) -> list[str]:
         # "my mobile", a Wi-Fi key before Thai text). Left: codes after Japanese, Greek and Arabic labels,
         # Spanish numbers in a list, a satellite phone, a safe's combination in pairs.
         ("x", "claim", None, 0.93),
+        # Blind, after X's fixes and an attacker's rounds: the public sector's and law firms' agents (benefits,
+        # tax, immigration and court case notes, legal intake, conveyancing; 14 languages): 340 of 377 as
+        # it came (90.2%), taken as it came.
+        ("y", "claim", None, 0.90),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -250,6 +254,7 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert len(altered("w")) <= 1
     # A hotel system's version shaped like an address ("Opera PMS 5.6.19.2"), which the reviewer allows.
     assert len(altered("x")) <= 1
+    assert len(altered("y")) <= 2  # as it came: see the README
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows

@@ -67,12 +67,19 @@ _STANDARD = re.compile(r"[0-9.]+[a-z]{0,3}|[a-z]{0,3}[0-9.]+", re.I)
 _HYPHENED_WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?(?:-[^\W\d_]+){3,}")
 
 
+# A router's specification after "WLAN:" or "Wi-Fi:", not its key ("2,4GHz+5GHz", "Wi-Fi6E", "2x2MIMO",
+# "WPA3-Personal", "802.11ax": an attacker's round).
+_WIFI_SPEC = re.compile(
+    r"ghz|mhz|mimo|wpa[23]?-|wi-?fi ?[4567]|802\.11|dual-?band|tri-?band|mbit|mbps|gbps|[0-9]x[0-9]"
+)
+
+
 def _wifi_keys(text: str, lower: str) -> Iterator[Hit]:
     if " / " in lower:
         yield from _wifi_pairs(text, lower)
     for match in _WIFI.finditer(lower):
         value = text[match.start("value") : match.end("value")]
-        if _strong(value) or _PASSPHRASE.fullmatch(value):
+        if (_strong(value) or _PASSPHRASE.fullmatch(value)) and not _WIFI_SPEC.search(value.lower()):
             yield "PASSWORD", *match.span("value")
 
 
@@ -203,7 +210,9 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
     if _may_name_code(lower):
         for match in _access_codes(lower):
             box = _box_label(lower, match)
-            if _year_not_code(lower, match):
+            if _year_not_code(lower, match) or _NOT_A_LOCK_CODE.search(
+                lower, max(0, match.start() - 24), match.start("value")
+            ):
                 continue
             if (box is None and _read_out(text, lower, match, "PIN" if "pin" in match.group() else "")) or (
                 box and COUNTED.match(lower, match.end()) is None
@@ -232,10 +241,23 @@ _BOX_GAP = frozenset(
 # 1000 series", "lockbox number 4412 was returned", "is 100 years old", "at 1600 Pennsylvania Ave").
 _BOX_CODE_END = re.compile(r"[ \t]*(?:\r?$|[.,;:!?()\]\"'—–]|(?:then|and|if|or|to|at|please|pls)\b)", re.M)
 _YEARISH = re.compile(r"(?:19|20)[0-9]{2}")
+_SUFFIX = re.compile(r"['’][^\W\d_]")
 # Before or after a year, what makes it one ("em 2023", "ab 2025", "2023 yılında", "2024 neu vergeben").
 _YEAR_WORDS = re.compile(
     r"(?:^|[ \t])(?:em|in|ab|seit|since|from|de|en|desde|dal|od|bis|until|till|after|before|year|jahr|année|año)"
     r"[ \t]*$"
+)
+
+
+# A product's, a shipment's, an error's or a form's code near a door's word ("Porte de garage, code
+# produit 45120", "Il corriere porta il pacco, codice spedizione 483920", "Alarma, código de error 4031":
+# an attacker's round).
+_NOT_A_LOCK_CODE = re.compile(
+    r"(?<![^\W\d_])(?:art(?:ikel|icle|icolo|igo|ículo)|produ(?:it|ct|cto|to|kt)|prodotto|ürün|error|erreur|erro|"
+    r"fehler|błędu|bledu|hata|spedizione|treno|postale|avviamento|ricambio|trámite|tramite|posta|postal|zip|"
+    r"sku|item|model|modell|modèle|modelo|modello|parzelle|lieferung|versand|envío|envio|shipping|chaves|chiavi|"
+    r"documenti|usb)"
+    r"(?![^\W\d_])"
 )
 
 
@@ -245,7 +267,8 @@ def _year_not_code(lower: str, match: re.Match[str]) -> bool:
     if not _YEARISH.fullmatch(value):
         return False
     before = lower[max(match.start(), match.start("value") - 16) : match.start("value")]
-    return _YEAR_WORDS.search(before) is not None or _WORD_AFTER.match(lower, match.end()) is not None
+    after = _WORD_AFTER.match(lower, match.end()) or _SUFFIX.match(lower, match.end())  # "2025'te"
+    return _YEAR_WORDS.search(before) is not None or after is not None
 
 
 def _box_label(lower: str, match: re.Match[str]) -> bool | None:

@@ -103,16 +103,26 @@ _CODE_ANSWER = re.compile(
 )
 
 
+_CODE_QUESTION = re.compile(
+    r"(?<![^\W\d_])(?:year|when|since|how many|how long|jahr|wann|seit|wie viele|année|quand|combien|año|cuándo|"
+    r"cuánt|anno|quando|quant|ano|rok|kiedy|ile|yıl|kaç)(?![^\W\d_])"
+)
+_YEAR = re.compile(r"(?:19|20)[0-9]{2}")
+_CODE_ANSWER_END = re.compile(r"[ \t]*(?:\r?$|[.,;!)]|then\b|and\b|pls\b|please\b|x\b)", re.M)
+
+
 def find_answered_codes(scan: Scan) -> Iterator[Hit]:
     """The code asked for by a line that ends "... alarm code?" or "pin?", on the next line."""
     lower = scan.lower
     for asked in _CODE_ASKED.finditer(lower):
-        line = max(lower.rfind("\n", max(0, asked.start() - 24), asked.start()) + 1, asked.start() - 24)
-        label = _CODE_ASKED_LABEL.search(lower, line, asked.end())
+        line = max(lower.rfind("\n", max(0, asked.start() - 96), asked.start()) + 1, asked.start() - 96)
+        label = _CODE_ASKED_LABEL.search(lower, max(line, asked.start() - 24), asked.end())
         if label is None or label.end() != asked.end():
             continue
         answer = _CODE_ANSWER.match(lower, asked.end())
-        if answer is not None:
+        if answer is None or _CODE_QUESTION.search(lower, line, asked.end()) or _YEAR.fullmatch(answer["value"]):
+            continue  # "¿En qué año se inventó el PIN?" then "1967": a quiz's answer
+        if _CODE_ANSWER_END.match(lower, answer.end()) is not None:
             yield "PASSWORD", *answer.span("value")
 
 

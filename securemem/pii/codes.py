@@ -99,7 +99,7 @@ _SETTING_WORDS = re.compile(
     r"retries|max|maximum|min|minimum|interval|port|error|status|version|size|digits|failures|requests|id|"
     r"ticket|case|setting|config|default|seconds|minutes|code 2fa|range|between|day|daily|week|month|year|"
     r"hour|tenant|users?|team|staff|customers?|accounts?|company|companies|aziende|average|total|volume|limits?|"
-    r"quota|price|cost|fee|prefix|country)(?![^\W\d_])"
+    r"quota|price|cost|fee|prefix|country|pack|package|bundle|plan|bulk)(?![^\W\d_])"
 )
 _CLAUSE_END = re.compile(r"[ \t]*(?:$|[.,;!?)\]\"'—–\n])")
 _CLAUSE_OPENERS = frozenset(

@@ -824,6 +824,65 @@ _REFERENCE_WORDS = frozenset(
         "buchungsnummer",  # a booking's ("Buchungsnummer 74 2281 6395")
         "buchung",
         "reservierungsnummer",
+        "zgłoszenie",
+        "zamówienia",
+        "sipariş",
+        "cartão",
+        "cartao",
+        # An attacker's round: orders, deliveries, offers, consignments, invoices, tickets of other languages.
+        "auftrag",
+        "lieferschein",
+        "angebot",
+        "vorgang",
+        "vorgangs",
+        "sendung",
+        "bestellung",
+        "bestelling",
+        "levering",
+        "zaaknummer",
+        "ärende",
+        "leverans",
+        "ordine",
+        "faktury",
+        "zlecenia",
+        "fatura",
+        "irsaliye",
+        "dosya",
+        "ders",
+        "guía",
+        "guia",
+        "envío",
+        "envio",
+        "reclamación",
+        "encomenda",
+        "resi",
+        "tiket",
+        "pesanan",
+        "faktur",
+        "antrian",
+        "bill",
+        "challan",
+        "receipt",
+        "voucher",
+        "awb",
+        "lr",
+        "grn",
+        "docket",
+        "form",
+        "complaint",
+        "boleto",
+        "protocolo",
+        "ingresso",
+        "artigo",
+        "articolo",
+        "artículo",
+        "produto",
+        "producto",
+        "commande",
+        "suivi",
+        "série",
+        "devis",
+        "lote",
         "biglietto",
         "electrónico",
         "dossier",  # a file's, a claim's ("Numéro de dossier 2024/0482", "Belegnummer 2024-000381": reviewer U)
@@ -932,7 +991,7 @@ _REFERENCE_WORDS = frozenset(
 # Words between a reference noun and its number: "order no. is 123", "account number: 123".
 _FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code"])
 # Latin (Vietnamese's "đ" and "ạ".."ỹ" too), and Arabic letters (its phone words)
-_WORDS = re.compile(r"[a-z\u00e0-\u00ff\u0111\u1ea1-\u1ef9]+|[\u0621-\u064a]+|#")
+_WORDS = re.compile(r"[a-z\u00e0-\u00ff\u0100-\u017f\u1ea1-\u1ef9]+|[\u0621-\u064a]+|#")  # Latin Extended-A too
 
 
 # A phone named in a context ("call", "mobile:", "tel"): what a run of single digits needs to be one.
@@ -946,8 +1005,12 @@ def _last_words(scan: Scan, start: int) -> list[str]:
     if "caller" in before:  # "Caller ID: 07812 ..." names a phone; "caller 12345678" (code, logs) does not
         before = _CALLER_ID.sub("callerid", before)
     words = _WORDS.findall(before)[-6:]
+    if words[-1:] == ["no"] and _GLUED_NO.search(before):
+        words = [*words[:-1], "ref"]  # "注文No. 7123456789": Japanese and Chinese write a reference's "No." glued
     if not _PAID_TO.isdisjoint(words) or not _CALLED_ON.isdisjoint(words):
         words = _next_to_the_number(words)
+    if words:
+        words = _nearest_names_the_number(words)
     if len(words) > 1 and _LETTER_LABELS.intersection(words[:-1]):
         # "T" and "M" name a phone only as its label ("M. 07700 900123"), not a few words back: in
         # "see 1M.\n_MAXLINE = 1000000" the "m" is a unit and the number a constant.
@@ -956,6 +1019,37 @@ def _last_words(scan: Scan, start: int) -> list[str]:
 
 
 _LETTER_LABELS = frozenset(["t", "m"])
+
+
+# "No" and "nr" name a number only right before it: Portuguese "no" is "in the" ("Pagamento no boleto
+# 8123456789"). The word nearest the number names it: a reference noun there makes the phone words
+# before it another thing's ("Numéro de commande 7123456789", "Tél. du standard sur le site ; numéro de
+# commande ...", Polish "Cel przelewu: faktura ...": an attacker's round).
+_ABBREVIATED = frozenset(["no", "nr"])
+_IS_WORDS = frozenset(["is", "was", "es", "é", "ist", "est", "è"])
+_GLUED_NO = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]no\.?[ \t]*$")
+
+
+def _nearest_names_the_number(words: list[str]) -> list[str]:
+    words = [
+        word
+        for index, word in enumerate(words)
+        if word not in _ABBREVIATED or _IS_WORDS.issuperset(words[index + 1 :])  # "my no. is 9812345670"
+    ]
+    for index in range(len(words) - 1, -1, -1):
+        word = words[index]
+        if word in _REFERENCE_WORDS:
+            if _OF_THE_REFERENCE.intersection(words[:index]) and any(
+                w in _PHONE_WORDS and w not in _NUMBER_WORDS and w not in _FILLER for w in words[:index]
+            ):
+                return words  # "The phone for the booking is 07911 123456": the booking's phone
+            return [word for word in words if word not in _PHONE_WORDS or word in _FILLER]
+        if word in _PHONE_WORDS and word not in _FILLER and word not in _NUMBER_WORDS:
+            break
+    return words
+
+
+_OF_THE_REFERENCE = frozenset(["for", "für", "pour", "para", "per"])
 
 
 def _next_to_the_number(words: list[str]) -> list[str]:

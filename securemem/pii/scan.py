@@ -47,7 +47,7 @@ COUNTED = re.compile(
     r"employees?|accounts?|calls?|tickets?|cases?|glyphs|cycles|bytes|kb|mb|gb|w|kw|v|mah|rpm|mm|cm|km|miles|"
     r"followers|per|pieces|pcs|points|eur|usd|dollars?|euros?|lines|files|pages|words|chars|characters|"
     r"endpoints|processes|nodes|instances|stück|kunden|nutzer|fälle|usuarios|clientes|utilisateurs|utenti|"
-    r"personas|pessoas|results|mal|fois|volte|veces|vezes|razy|बार|%)(?![^\W\d_])"
+    r"personas|pessoas|results|mal|fois|volte|veces|vezes|razy|बार|kr|sek|nok|dkk|zł|zl|pln|rs|inr|₹|%)(?![^\W\d_])"
 )
 
 
