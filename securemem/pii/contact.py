@@ -780,11 +780,12 @@ _PHONE_WORDS = frozenset(
         "sđt",
         "sdt",
         "thoại",
-        # Paid or reached by phone number in chats and classifieds (reviewer W): Spain's Bizum, Italy's
-        # Satispay, Poland's BLIK transfer to a phone ("Blik na 698 214 370"), Portugal's "tlm"
-        # (telemóvel), Brazil's "zap" (WhatsApp) and "me chama", "liga pro" (call).
         "رقمي",  # Arabic "my number" (reviewer W), "my mobile" (reviewer X)
         "جوالي",
+        # Paid or reached by phone number in chats and classifieds (reviewer W): Spain's Bizum, Italy's
+        # Satispay, Poland's BLIK transfer to a phone ("Blik na 698 214 370"), Portugal's "tlm"
+        # (telemóvel), Brazil's "me chama no", "liga para" (call); only right before the number (see
+        # _next_to_the_number). Not Brazil's "zap" (WhatsApp): Zapier's "Zap 612345678" is a workflow.
         "bizum",
         "satispay",
         "blik",
