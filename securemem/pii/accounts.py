@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 
 from securemem.pii.answers import PASSWORD_SYMBOLS as _SYMBOLS
-from securemem.pii.scan import COUNTED, Scan
+from securemem.pii.scan import COUNTED, YEAR, Scan
 
 Hit = tuple[str, int, int]
 
@@ -240,7 +240,6 @@ _BOX_GAP = frozenset(
 # After a key box's code: the sentence's end or what comes next, no word about the box itself ("padlock
 # 1000 series", "lockbox number 4412 was returned", "is 100 years old", "at 1600 Pennsylvania Ave").
 _BOX_CODE_END = re.compile(r"[ \t]*(?:\r?$|[.,;:!?()\]\"'—–]|(?:then|and|if|or|to|at|please|pls)\b)", re.M)
-_YEARISH = re.compile(r"(?:19|20)[0-9]{2}")
 _SUFFIX = re.compile(r"['’][^\W\d_]")
 # Before or after a year, what makes it one ("em 2023", "ab 2025", "2023 yılında", "2024 neu vergeben").
 _YEAR_WORDS = re.compile(
@@ -264,7 +263,7 @@ _NOT_A_LOCK_CODE = re.compile(
 def _year_not_code(lower: str, match: re.Match[str]) -> bool:
     """A four-digit code that reads as a year where the words around it make it one."""
     value = match["value"]
-    if not _YEARISH.fullmatch(value):
+    if not YEAR.fullmatch(value):
         return False
     before = lower[max(match.start(), match.start("value") - 16) : match.start("value")]
     after = _WORD_AFTER.match(lower, match.end()) or _SUFFIX.match(lower, match.end())  # "2025'te"

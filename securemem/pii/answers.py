@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 
 from securemem.pii.normalize import normalise_text
-from securemem.pii.scan import Scan
+from securemem.pii.scan import YEAR, Scan
 
 Hit = tuple[str, int, int]
 
@@ -107,7 +107,6 @@ _CODE_QUESTION = re.compile(
     r"(?<![^\W\d_])(?:year|when|since|how many|how long|jahr|wann|seit|wie viele|année|quand|combien|año|cuándo|"
     r"cuánt|anno|quando|quant|ano|rok|kiedy|ile|yıl|kaç)(?![^\W\d_])"
 )
-_YEAR = re.compile(r"(?:19|20)[0-9]{2}")
 _CODE_ANSWER_END = re.compile(r"[ \t]*(?:\r?$|[.,;!)]|then\b|and\b|pls\b|please\b|x\b)", re.M)
 
 
@@ -120,7 +119,7 @@ def find_answered_codes(scan: Scan) -> Iterator[Hit]:
         if label is None or label.end() != asked.end():
             continue
         answer = _CODE_ANSWER.match(lower, asked.end())
-        if answer is None or _CODE_QUESTION.search(lower, line, asked.end()) or _YEAR.fullmatch(answer["value"]):
+        if answer is None or _CODE_QUESTION.search(lower, line, asked.end()) or YEAR.fullmatch(answer["value"]):
             continue  # "¿En qué año se inventó el PIN?" then "1967": a quiz's answer
         if _CODE_ANSWER_END.match(lower, answer.end()) is not None:
             yield "PASSWORD", *answer.span("value")
