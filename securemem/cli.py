@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext, suppress
+from functools import partial
 from importlib import metadata
 from pathlib import Path
 from typing import IO, Any, NoReturn, TextIO
@@ -34,7 +35,7 @@ from securemem.memory import SecureMemory, configure_store, recorded_policy, sto
 from securemem.middleware import policy_layers
 from securemem.policy import load_policy, parse_duration
 from securemem.policy_check import describe, policy_warnings
-from securemem.private_files import keep_keys_out_of_core_dumps
+from securemem.private_files import MAX_INPUT_BYTES, keep_keys_out_of_core_dumps, read_limited
 from securemem.store.base import Store
 from securemem.store.factory import open_store, split_url
 from securemem.sweep import DEFAULT_BATCH, SweepReport, sweep
@@ -262,18 +263,17 @@ def _read_tool_input(source: str) -> str:
     and the shell history.
     """
     if source == "-":
-        data = sys.stdin.buffer.read()
         where = "stdin"
     elif source.startswith("@"):
         where = source[1:]
         if not where:
             raise UsageError("@ needs a file name: @input.json reads the tool input from input.json")
-        try:
-            data = Path(where).read_bytes()
-        except OSError as exc:
-            raise UsageError(f"cannot read the tool input from {where}: {exc.strerror}") from None
     else:
         return source
+    try:
+        data = read_limited(sys.stdin.buffer if source == "-" else where)
+    except OSError as exc:
+        raise UsageError(f"cannot read the tool input from {where}: {exc.strerror}") from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -315,7 +315,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     exit 1 if any failed."""
     total = failures = 0
     with _replay_source(args.file) as source, open_memory(args) as memory:
-        for number, raw in enumerate(source, 1):
+        for number, raw in enumerate(iter(partial(source.readline, MAX_INPUT_BYTES + 1), b""), 1):
+            if len(raw) > MAX_INPUT_BYTES:
+                # A device (/dev/zero) or a file with no line breaks: no line of it is read whole.
+                _say(f"[{number}] error: the line is longer than {MAX_INPUT_BYTES:,} bytes; the rest is not read")
+                total, failures = total + 1, failures + 1
+                break
             if not raw.strip():
                 _say(f"[{number}] skipped: the line is blank (no tool input)")
                 continue

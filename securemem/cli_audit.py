@@ -18,7 +18,6 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import closing
-from pathlib import Path
 from typing import Any
 
 from securemem.admin.ids import Ids
@@ -26,6 +25,7 @@ from securemem.cli import EXIT_COMMAND, EXIT_OK, UsageError, open_db
 from securemem.cli_admin import Subcommands, command, emit, find_store, group
 from securemem.errors import StorageError
 from securemem.paths import ROOT, ancestors
+from securemem.private_files import read_limited
 from securemem.store.base import Store, StoreInfo, VersionRow
 from securemem.store.history import ChainProblem, ChainReport, check
 
@@ -121,6 +121,7 @@ def head_line(info: StoreInfo, report: ChainReport) -> dict[str, Any]:
 
 
 Pin = tuple[str, bytes]  # the store's name when pinned, and its head then
+_MAX_PINS_BYTES = 16 << 20  # a line per store: a file past this is not one
 
 
 def read_pins(name: str | None) -> dict[str, Pin]:
@@ -129,7 +130,7 @@ def read_pins(name: str | None) -> dict[str, Pin]:
     if name is None:
         return {}
     try:
-        text = Path(name).read_text(encoding="utf-8")
+        text = read_limited(name, _MAX_PINS_BYTES).decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read the pinned heads in {name}: {getattr(exc, 'strerror', None) or exc}") from None
     pins: dict[str, Pin] = {}

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from securemem.admin import Admin, Page
@@ -30,6 +29,7 @@ from securemem.cli_admin import (
     store_ref,
 )
 from securemem.errors import NotFound
+from securemem.private_files import read_limited
 
 
 def memory_id(admin: Admin, store_id: str, ref: str) -> str:
@@ -47,7 +47,7 @@ def read_content(source: str) -> str:
     """A memory's text from a file or stdin ('-'): never the command line, where the process table
     and the shell history would keep it."""
     try:
-        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+        data = read_limited(sys.stdin.buffer if source == "-" else source)
     except OSError as exc:
         raise UsageError(f"cannot read the content from {source}: {exc.strerror}") from None
     try:

@@ -38,6 +38,7 @@ from securemem.pii import DEFAULT_PHONE_REGIONS, ENTITY_TYPES, policy_names
 from securemem.pii.contact import check_phone_regions
 from securemem.pii.entities import PII_TYPES
 from securemem.pii.entities import resolve as resolve_actions
+from securemem.private_files import read_limited
 
 _RULE_CACHE_SIZE = 8192
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -441,6 +442,9 @@ def rule_pattern(glob: str) -> re.Pattern[str]:
     return re.compile("".join(out) + r"\Z")
 
 
+_MAX_POLICY_BYTES = 1 << 20  # a policy is a page of TOML: a device (/dev/zero) or a huge file is none
+
+
 def _locate(source: str | Path) -> tuple[str, str]:
     """(text, name for messages) of a policy file path or a shipped policy name."""
     path = Path(source)
@@ -450,7 +454,7 @@ def _locate(source: str | Path) -> tuple[str, str]:
             raise PolicyError(f"no policy file or shipped policy named {source!s}")
         return shipped.read_text(encoding="utf-8"), f"{source} (shipped)"
     try:
-        return path.read_text(encoding="utf-8"), str(path)
+        return read_limited(path, _MAX_POLICY_BYTES).decode("utf-8"), str(path)
     except OSError as exc:
         raise PolicyError(f"cannot read policy {path}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:

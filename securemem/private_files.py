@@ -11,6 +11,7 @@ import os
 import stat
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 
 def create_private(path: str | os.PathLike[str]) -> int:
@@ -41,6 +42,20 @@ def read_private_text(path: str | os.PathLike[str], encoding: str) -> tuple[str,
 
 
 MAX_PRIVATE_TEXT = 1 << 20  # a key file holds 64 hex characters, a passphrase file one line
+MAX_INPUT_BYTES = 64 << 20  # a tool input, a memory's text, a replay's line: far more than any policy stores
+
+
+def read_limited(source: str | os.PathLike[str] | BinaryIO, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """All of a file (a path) or a stream, refused past ``limit`` bytes (OSError EFBIG, its strerror
+    saying so): a device such as /dev/zero, or a file far larger than any input, must not fill the
+    memory. A FIFO or a shell's process substitution is read like a file."""
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as stream:
+            return read_limited(stream, limit)
+    data = source.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit:,} bytes")
+    return data
 
 
 def write_private_atomic(path: str | os.PathLike[str], data: bytes, *, replace: bool = True) -> None:

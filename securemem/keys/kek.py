@@ -29,6 +29,7 @@ from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from securemem.errors import KekError, KeyFileError, KeyHeaderError
 from securemem.keys.file import create_key_file, read_key_file
+from securemem.keys.passphrase import passphrase_bytes
 from securemem.keys.raw import KEY_BYTES
 from securemem.private_files import read_private_text
 
@@ -207,17 +208,23 @@ class PassphraseKek:
             self._text = text
         return self._text
 
+    def _bytes(self, text: str) -> bytes:
+        try:
+            return passphrase_bytes(text)
+        except UnicodeEncodeError:  # its message would quote the passphrase
+            raise KekError(f"KEK {self.source}: the passphrase holds a character that is not text") from None
+
     def _derive(self, salt: bytes, n: int, r: int, p: int) -> bytes:
         found = self._derived.get((salt, n, r, p))
         if found is None:
             kdf = Scrypt(salt=salt, length=KEY_BYTES, n=n, r=r, p=p)
-            found = self._derived[(salt, n, r, p)] = kdf.derive(self._passphrase().encode("utf-8"))
+            found = self._derived[(salt, n, r, p)] = kdf.derive(self._bytes(self._passphrase()))
         return found
 
     def wrap(self, dek: bytes, store_id: str) -> Wrapped:
         if self._confirm is not None:
-            first = self._passphrase().encode("utf-8")
-            if not hmac.compare_digest(self._confirm().encode("utf-8"), first):
+            first = self._bytes(self._passphrase())
+            if not hmac.compare_digest(self._bytes(self._confirm()), first):
                 raise KekError(f"KEK {self.source}: the two passphrases typed differ; nothing was changed")
             self._confirm = None
         salt = os.urandom(16)

@@ -22,6 +22,11 @@ class Passphrase:
     def __init__(self, text: str, *, source: str = "the passphrase given") -> None:
         if not isinstance(text, str) or not text:
             raise KeyFileError("the passphrase is empty")
+        try:
+            passphrase_bytes(text)
+        except UnicodeEncodeError:
+            # The exception's own text would quote the passphrase: only its source is named.
+            raise KeyFileError(f"{source} holds a character that is not text (a lone surrogate)") from None
         self._text = text
         self._cache: tuple[bytes, bytes] | None = None
         self.source = source
@@ -41,4 +46,10 @@ class Passphrase:
 
 def stretch(passphrase: str, salt: bytes) -> bytes:
     kdf = PBKDF2HMAC(algorithm=hashes.SHA512(), length=KEY_BYTES, salt=salt, iterations=KDF_ITERATIONS)
-    return kdf.derive(passphrase.encode("utf-8"))
+    return kdf.derive(passphrase_bytes(passphrase))
+
+
+def passphrase_bytes(passphrase: str) -> bytes:
+    """UTF-8; a byte that was not UTF-8 where the passphrase came from (an environment variable, an
+    argument: Python keeps it as a surrogate) is that byte again, so such a passphrase stays usable."""
+    return passphrase.encode("utf-8", "surrogateescape")

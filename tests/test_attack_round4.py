@@ -1,0 +1,110 @@
+"""Attack round 4 on the core (issue 7): a fresh reviewer's findings, each a test that failed before its fix.
+
+- A passphrase holding a byte that was not UTF-8 where it came from ($SECUREMEM_KEY, an argument:
+  Python keeps it as a lone surrogate) escaped as a raw UnicodeEncodeError whose args held the
+  whole passphrase.
+- TR39's slash look-alikes U+27CB, U+27CD, U+29F9, U+2041, U+1735 and U+2AFD were accepted in paths.
+- Names made only of characters drawn as dots ("ꓸꓸ", a Lisu tone letter; "ꞏꞏ", "⋅⋅", "∙∙", "ᐧᐧ") were
+  accepted, and listed as directories that read as "..".
+- The CLI read a tool input, a policy, a replay's lines or a memory's text from a device (/dev/zero)
+  until the memory ran out: no one-line error, and replay never printed its summary.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from securemem import KeyFileError, Passphrase, SecureMemory
+from securemem.errors import KekError
+from securemem.keys.kek import PassphraseKek
+from tests.helpers import run_cli
+
+SECRET = "TOP-SECRET-PASSPHRASE"
+
+
+def test_a_passphrase_with_a_byte_that_was_not_utf8_opens_its_store_again(tmp_path: Path) -> None:
+    key = b"\xff" + SECRET.encode()
+    text = key.decode("utf-8", "surrogateescape")  # what Python makes of it in os.environ and sys.argv
+    db = tmp_path / "m.db"
+    with SecureMemory.open(db, key=text) as memory:
+        assert not memory.execute({"command": "create", "path": "/memories/a.md", "file_text": "x\n"}).is_error
+    with SecureMemory.open(db, key=Passphrase(text)) as memory:
+        content = memory.execute({"command": "view", "path": "/memories/a.md"}).content
+        assert isinstance(content, str) and content.endswith("1\tx")
+
+
+@pytest.mark.parametrize("make", [Passphrase, lambda text: SecureMemory.open(Path("unused.db"), key=text)])
+def test_a_passphrase_that_is_not_text_is_refused_without_being_quoted(make: object) -> None:
+    text = "\ud800" + SECRET  # a lone surrogate that stands for no byte
+    with pytest.raises(KeyFileError) as caught:
+        make(text)  # type: ignore[operator]
+    assert SECRET not in repr(caught.value.args) and "surrogate" in str(caught.value)
+    assert not Path("unused.db").exists()
+
+
+def test_a_kek_passphrase_that_is_not_text_is_refused_without_being_quoted() -> None:
+    kek = PassphraseKek("passphrase:", lambda: "\ud800" + SECRET)  # as a terminal may hand it over
+    with pytest.raises(KekError) as caught:
+        kek.wrap(os.urandom(32), "memstore_test")
+    assert SECRET not in repr(caught.value.args)
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> SecureMemory:
+    return SecureMemory.open(tmp_path / "m.db", key=os.urandom(32), policy="regulated")
+
+
+@pytest.mark.parametrize("char", ["\u27cb", "\u27cd", "\u29f9", "\u2041", "\u1735", "\u2afd"])
+def test_slash_lookalikes_of_tr39_are_refused(memory: SecureMemory, char: str) -> None:
+    path = f"/memories/reference{char}policy.md"
+    result = memory.execute({"command": "create", "path": path, "file_text": "x\n"})
+    assert result.is_error and f"U+{ord(char):04X}" in result.content and path not in result.content
+    assert "reference" not in memory.execute({"command": "view", "path": "/memories"}).content
+
+
+@pytest.mark.parametrize("name", ["ꓸꓸ", "ꓸꓸꓸ", ".ꓸ", "ꓸ.", "ꞏꞏ", "⋅⋅", "∙∙", "ᐧᐧ", "٠٠", "ꓸꓸnotes", "・・"])
+def test_names_drawn_as_dots_are_refused(memory: SecureMemory, name: str) -> None:
+    result = memory.execute({"command": "create", "path": f"/memories/{name}/notes.md", "file_text": "x\n"})
+    assert result.is_error and "dots" in result.content and name not in result.content
+
+
+@pytest.mark.parametrize("name", ["ジョン・スミス", "٠١٢", "v1.2", "a.b.md", "notes·2024", "・メモ"])
+def test_names_with_a_dot_lookalike_inside_still_work(memory: SecureMemory, name: str) -> None:
+    result = memory.execute({"command": "create", "path": f"/memories/{name}/x.md", "file_text": "x\n"})
+    assert not result.is_error, result.content
+
+
+@pytest.fixture
+def db(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
+    path = tmp_path / "m.db"
+    assert run_cli(capsys, "init", "--db", str(path))[0] == 0
+    return path
+
+
+def _one_line_refusal(code: int, out: str, err: str) -> str:
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err, (code, out, err)
+    return err
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
+def test_a_device_as_input_is_refused_in_one_line(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    err = _one_line_refusal(*run_cli(capsys, "exec", "--db", str(db), "@/dev/zero"))
+    assert "cannot read the tool input from /dev/zero: larger than" in err
+    err = _one_line_refusal(*run_cli(capsys, "policy", "check", "/dev/zero"))
+    assert "cannot read policy /dev/zero: larger than" in err
+    run_cli(capsys, "stores", "create", "--db", str(db), "--name", "notes")
+    argv = ["memories", "write", "--db", str(db), "--store", "notes", "--path", "/z.md", "--content-file", "/dev/zero"]
+    err = _one_line_refusal(*run_cli(capsys, *argv))
+    assert "cannot read the content from /dev/zero: larger than" in err
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
+def test_replay_of_a_device_says_so_and_ends_with_its_summary(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "replay", "--db", str(db), "/dev/zero")
+    lines = out.splitlines()
+    assert code == 1 and "Traceback" not in err, (out, err)
+    assert "[1] error: the line is longer than" in out and lines[-1] == "replayed 1 commands, 1 failed", lines
