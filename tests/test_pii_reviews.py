@@ -234,8 +234,14 @@ def altered(name: str) -> list[str]:
         ("x", "claim", None, 0.93),
         # Blind, after X's fixes and an attacker's rounds: the public sector's and law firms' agents (benefits,
         # tax, immigration and court case notes, legal intake, conveyancing; 14 languages): 340 of 377 as
-        # it came (90.2%), taken as it came.
-        ("y", "claim", None, 0.90),
+        # it came (90.2%), 367 since (Canada's numbers dialled as the US's, a password right after its label
+        # where words follow, the Romance languages' "password iniziale", Swedish one-time and security
+        # codes, the IRS's IP PIN, codes of letters and digits after "access code", "Machtigingscode",
+        # "Termin-PIN", a Swedish number by a ".se" address, numbers read out in German and Turkish, Dutch
+        # and French addresses said aloud, an address a scan hyphenated). Left: a meeting's passcode, a
+        # list of keypads' codes after the first, an IBAN over three lines, a password in brackets after
+        # its service's name, a callback read out digit by digit.
+        ("y", "claim", None, 0.97),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -254,7 +260,7 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert len(altered("w")) <= 1
     # A hotel system's version shaped like an address ("Opera PMS 5.6.19.2"), which the reviewer allows.
     assert len(altered("x")) <= 1
-    assert len(altered("y")) <= 2  # as it came: see the README
+    assert altered("y") == []
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows

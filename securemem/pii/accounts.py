@@ -136,8 +136,10 @@ _ACCESS_CODE = re.compile(
     rf"(?:(?<![\w-])(?:{_LOCKS})\b[^\n0-9]{{0,24}}?\b(?:{_CODE_WORDS}|pin)"
     rf"|(?<![\w-])(?:{_CODE_WORDS})[ \t]{{1,8}}(?:(?:{_OF})[ \t]{{1,8}})?(?:{_LOCKS}|accès|acceso|acesso)"
     rf"|支付密码|支付密碼"  # Alipay's and WeChat Pay's six digits
-    # a door's code in one word ("Haustürcode 4821", "digicode : 4821"), a key box's
-    rf"|(?<![\w-])(?:haustürcode|türcode|torcode|deurcode|digicode|code d'entrée|code d'accès|keypad|{_KEY_BOXES}))"
+    # a door's code in one word ("Haustürcode 4821", "digicode : 4821", "Zahlencode Nebeneingang Saal B:
+    # 2580": reviewer Y), a key box's
+    rf"|(?<![\w-])(?:haustürcode|türcode|torcode|deurcode|zahlencode|eingangscode|zugangscode|digicode|"
+    rf"code d'entrée|code d'accès|keypad|{_KEY_BOXES}))"
     rf"\b[^\n0-9\[*•]{{0,24}}?(?P<value>(?:[0-9]{{3,8}}|{_SPACED}|{_KEYPAD})[#*]?){_CODE_END}"
 )
 # A passphrase of words and a number ("lamp-copper-otter17"), as password managers make them.

@@ -51,7 +51,12 @@ _ONE_TIME_LABELS = (
     r"clave (?:dinámica|de un solo uso|sms)|codice (?:otp|sms|di verifica|di conferma)|"
     r"kod (?:blik|sms|weryfikacyjny|autoryzacyjny|potwierdzający)|bestätigungscode|sicherheitsnummer|"
     r"einmalpasswort|einmalcode|doğrulama kodu(?:nuz)?|verificatiecode|код (?:подтверждения|из смс|из sms)|"
-    r"tek kullan[ıi]ml[ıi]k şifre(?:niz)?"  # the view writes Turkish "ı" as "i"
+    r"tek kullan[ıi]ml[ıi]k şifre(?:niz)?|"  # the view writes Turkish "ı" as "i"
+    # Swedish, Norwegian and Danish one-time and security codes ("fick hennes engångskod 914 227",
+    # "BankID-säkerhetskod 9731"); the IRS's Identity Protection PIN ("2023 IP PIN from CP01A letter:
+    # 482915"); a code de sécurité sent by SMS (reviewer Y)
+    r"engångskod(?:en)?|engångslösenord(?:et)?|engangskode(?:n)?|säkerhetskod(?:en)?|sikkerhedskode(?:n)?|"
+    r"(?:ip|identity protection) pin|code de sécurité"
 )
 _ONE_TIME_LABELS_GLUED = (
     r"验证码|驗證碼|校验码|动态密码|動態密碼|認証コード|確認コード|ワンタイムパスワード|인증 ?번호|인증 ?코드|"
@@ -101,7 +106,7 @@ _SETTING_WORDS = re.compile(
     r"hour|tenant|users?|team|staff|customers?|accounts?|company|companies|aziende|average|total|volume|limits?|"
     r"quota|price|cost|fee|prefix|country|pack|package|bundle|plan|bulk)(?![^\W\d_])"
 )
-_CLAUSE_END = re.compile(r"[ \t]*(?:$|[.,;!?)\]\"'—–\n])")
+_CLAUSE_END = re.compile(r"[ \t]*(?:$|[.,;!?)\]\"'—–\n]|-(?=[ \t]))")  # the view writes a dash "–" as "-"
 _CLAUSE_OPENERS = frozenset(
     {
         "for", "to", "that", "which", "they", "you", "i", "we", "he", "she", "per", "für", "fuer", "zur", "zum",
@@ -161,7 +166,7 @@ _BRIDGE_BACK = 160  # characters before a passcode read for a meeting's words
 _MARKS_ASCII = (
     "cvv", "cvc", "c.v.v", "cvn", "csc", " cid", "\ncid", "\"cid", "(cid", "verification", "security", "crypto",
     "seguridad", "sicurezza", "kod", "the back", "otp", "one-time", "one time", "tan", "blik", "code", "sms",
-    "codice", "2fa", "mfa", "puk", "clave", "einmal",
+    "codice", "2fa", "mfa", "puk", "clave", "einmal", "ip pin", "protection pin",
 )  # fmt: skip
 _MARKS = (
     *_MARKS_ASCII, "sicherheit", "prüf", "sécurité", "segurança", "código", "код", "コード", "码", "碼", "密碼",
@@ -303,3 +308,88 @@ def _line_start(lower: str, at: int) -> int:
 def _in_windows(pattern: re.Pattern[str], lower: str, windows: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
     for begin, end in windows:
         yield from pattern.finditer(lower, begin, end)
+
+
+# A code of letters and digits after a label that names what it opens: "DocuSign access code:
+# QX7-44-PLANO", "Machtigingscode voor intermediair: K9X4-7TQP", "Termin-PIN für die Online-Vorsprache:
+# 7F3K-92QX", "PIN dispositivo letto dall'utente: Rb5xQ9tw", "Government Gateway recovery code
+# HX4T-92KD-7PQA" (reviewer Y). Up to five words may stand between label and colon (what the code is
+# for, how it came); with none, a colon or blanks. The value has six letters and digits or more, at
+# least two digits and two letters, in groups a dash joins or in mixed case: not "E1234", not a word,
+# not a template's "XXXX-XXXX", not an error's, a product's or a postal code (their labels are not these).
+_ALNUM_LABELS = (
+    r"access code|recovery code|backup code|authori[sz]ation code|activation code|machtigingscode|"
+    r"autorisatiecode|toegangscode|zugangscode|freischaltcode|aktivierungscode|code d'accès|code d'activation|"
+    r"código de acceso|código de activación|codice di accesso|codice di attivazione|pin dispositivo|pin(?: code)?"
+)
+_ALNUM_CODE = re.compile(
+    rf"(?<![\w])(?:{_ALNUM_LABELS})(?![^\W\d_])"
+    r"(?:(?P<clause>(?:[ \t]+[^\s\d.,;!?:()\[\]{}=]{1,24}){1,5})?[ \t]*:|[ \t]*[:=]?)[ \t]*"
+    r"(?P<value>[A-Za-z0-9]{2,8}(?:-[A-Za-z0-9]{2,8}){0,3})(?![\w\-@/])"
+)
+# Where a label may be: "pin", or a word for a code ("cod" of code, codice, kod; "cód" of código) and one
+# of the labels' own words. Most text holds none: two or three substring tests.
+_ALNUM_CODE_MARKS = ("access code", "recovery code", "backup code", "ation code", "code d", "codice d", "código d",
+                     "cesscode", "gingscode", "satiecode", "gangscode", "altcode", "rungscode")  # fmt: skip
+
+
+def may_hold_alnum_code(scan: Scan) -> bool:
+    lower = scan.lower
+    return "pin" in lower or (("cod" in lower or "cód" in lower) and any(mark in lower for mark in _ALNUM_CODE_MARKS))
+
+
+_LABEL_WORDS = ("pin", *_ALNUM_CODE_MARKS)
+
+
+def _alnum_label_starts(lower: str) -> list[int]:
+    """Where each label may start: the word holding one of the labels' words (read back to its start:
+    "authorisation code", "termin-pin"), in order. A label is tried there only, not at every character."""
+    starts: set[int] = set()
+    for word in _LABEL_WORDS:
+        at = lower.find(word)
+        while at != -1:
+            start = at
+            while start > 0 and lower[start - 1].isalpha():
+                start -= 1
+            starts.add(start)
+            at = lower.find(word, at + 1)
+    return sorted(starts)
+
+
+_NAMED_GROUPS = re.compile(
+    r"(?:[A-Za-z]{3,}[0-9]+|[0-9]{1,2}(?:[AaPp][Mm]))(?:-(?:[A-Za-z]{3,}[0-9]+|[0-9]{1,2}[AaPp][Mm]))*"
+)
+# The first word of the words between label and colon: what the code is for, how it came.
+_ALNUM_OPENERS = _CLAUSE_OPENERS | {
+    "voor", "van", "letto", "comunicato", "fornito", "ricevuto", "dettato", "given", "issued", "provided",
+    "dictado", "facilitado", "entregado", "dictée", "donné", "fourni", "mitgeteilt", "genannt", "erhalten",
+}  # fmt: skip
+
+
+def find_alnum_codes(scan: Scan) -> Iterator[Hit]:
+    text, lower = scan.text, scan.lower
+    done = 0
+    for at in _alnum_label_starts(lower):
+        match = _ALNUM_CODE.match(lower, at) if at >= done else None
+        if match is None:
+            continue
+        done = match.end()
+        start, end = match.span("value")
+        value = text[start:end]
+        letters = sum(char.isalpha() for char in value)
+        digits = sum(char.isdigit() for char in value)
+        if letters < 2 or digits < 2 or letters + digits < 6:
+            continue
+        if _NAMED_GROUPS.fullmatch(value) or any(YEAR.fullmatch(group) for group in value.split("-")):
+            continue  # "GPIO17-GPIO27", "10AM-12PM", "WEEK-2024": names with numbers, hours, a year
+        dashed = "-" in value
+        if not dashed and not (value.lower() != value != value.upper()):
+            continue  # "AB1234", "x86_64": one case and no groups is a reference's or a model's shape
+        clause = match["clause"]
+        if clause is not None and (
+            clause.split()[0] not in _ALNUM_OPENERS or _SETTING_WORDS.search(clause) or MEETING.search(clause)
+        ):
+            continue  # "PIN assignment table: GPIO17-GPIO27", "backup code review is at: 10AM-12PM"
+        if match["clause"] is None and not dashed and match.group()[len(match.group()) - len(value) - 1] not in ":= \t":
+            continue
+        yield "GENERIC_SECRET", start, end

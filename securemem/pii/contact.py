@@ -181,6 +181,9 @@ _FOREIGN_AT = tuple(
     for word in (
         "małpa", "kukac", "a còng", "собака", "שטרודל", "艾特", "zavináč", "snabel-a", "arond",
         "アットマーク", "골뱅이", "at the rate",
+        # Dutch writes the monkey's tail both ways; French may write "chez" ("pieter [apestaartje] example
+        # [punt] nl", "m.girard chez example point fr": reviewer Y)
+        "apestaartje", "chez",
     )
 )  # fmt: skip
 _FOREIGN_AT_ASCII = tuple(word for word in _FOREIGN_AT if word.isascii())  # all an ASCII text can hold
@@ -631,7 +634,10 @@ def _spoken_local_start(lower: str, at: int, floor: int, spelt: bool = False) ->
     return start
 
 
-_SPELT_DOT_WORDS = tuple(f" {word} " for word in _DOT_WORDS.replace("\\", "").split("|"))
+# An underscore said too, between a local part's words ("owen underscore pritchard at example dot co dot
+# uk": reviewer Y).
+_SPELT_DOT_WORDS = (*(f" {word} " for word in _DOT_WORDS.replace("\\", "").split("|")), " underscore ")
+_SPELT_UNDERSCORE = re.compile(r"[ \t]+underscore[ \t]+", re.IGNORECASE)
 
 
 def _spelt_dot_before(lower: str, at: int) -> int:
@@ -649,7 +655,9 @@ def deobfuscate_email(value: str) -> str:
         return f"{_LOCAL_DOT_MARK.sub('.', match['local'])}@{_DOT_WORD.sub('.', match['domain'])}"
     # Spelt out or spaced out: "jane at example dot com", "j a n e @ e x a m p l e . c o m"; a dot in
     # brackets too ("jane[.]doe@example[.]com"), so each form gets the plain address's token.
-    spoken = _SPOKEN_WORD.sub(lambda found: "@" if found["word"].lower() in _AT_ENDS else ".", value)
+    spoken = _SPOKEN_WORD.sub(
+        lambda found: "@" if found["word"].lower() in _AT_ENDS else ".", _SPELT_UNDERSCORE.sub("_", value)
+    )
     return "".join(_BRACKETED_DOT.sub(".", spoken).split())
 
 
@@ -836,6 +844,16 @@ _REFERENCE_WORDS = frozenset(
         "angebot",
         "vorgang",
         "vorgangs",
+        # A case's, an order's, an invoice's, a contract's number in one German word; a company's at
+        # Companies House ("Vorgangsnummer 2024-04-0331", "Companies House no. 09876543": reviewer Y)
+        "vorgangsnummer",
+        "auftragsnummer",
+        "bestellnummer",
+        "rechnungsnummer",
+        "vertragsnummer",
+        "geschäftszeichen",
+        "companies",
+        "house",
         "sendung",
         "bestellung",
         "bestelling",
@@ -1152,6 +1170,25 @@ def region_info(code: str) -> _Region:
 @lru_cache(maxsize=64)
 def _regions(codes: tuple[str, ...]) -> tuple[_Region, ...]:
     return tuple(region_info(code) for code in codes)
+
+
+@lru_cache(maxsize=64)
+def _plan_siblings(codes: tuple[str, ...]) -> tuple[_Region, ...]:
+    """The other regions of the North American plan when ``codes`` name one: a national number dialled
+    in the US reaches Canada and the Caribbean ("called from 514-555-0163", "416-555-0159": reviewer Y)."""
+    if not any(region_info(code).country_code == 1 for code in codes):
+        return ()
+    return tuple(
+        region_info(code)
+        for code in phonenumbers.COUNTRY_CODE_TO_REGION_CODE[1]
+        if code not in codes and code in phonenumbers.SUPPORTED_REGIONS
+    )
+
+
+# How the North American plan writes its numbers: 3, 3 and 4 digits ("(416) 555-0159", "438 555 0194",
+# "1-514-555-0163"). Its other regions are read only in that shape: a waybill's "4417 8820 91" or a
+# traceroute's "3  65.4.51.247  9" is no Canadian number.
+_PLAN_SHAPE = re.compile(r"(?:1[ .\-]?)?(?:\([0-9]{3}\)[ ]?|[0-9]{3}([ .\-]))[0-9]{3}(?(1)\1|[ .\-])[0-9]{4}")
 
 
 def check_phone_regions(regions: Sequence[str]) -> tuple[str, ...]:
@@ -1815,7 +1852,8 @@ def phone_e164(candidate: str, regions: tuple[str, ...]) -> str | None:
     found = _dialled_out(candidate, compact)
     if found is not None or compact.startswith("00"):
         return found
-    for region in _regions(regions):
+    siblings = _plan_siblings(regions) if _PLAN_SHAPE.fullmatch(candidate) else ()
+    for region in _regions(regions) + siblings:
         code = region.code
         national = compact
         if region.country_code == 1:
@@ -1866,6 +1904,7 @@ _SAID_WORDS = (_PHONE_WORDS - {"number", "nr", "no", "t", "m", "text", "signal",
     "ligou", "ligue", "ligar", "llamó", "llamo", "llame", "llamar", "llámenme", "llámame", "llamenme", "llamame",
     "liguem", "ligue-me", "appelez-moi", "rappelez-moi", "chiamami", "richiamami", "zadzwoń", "zadzwon",
     "numerem", "الاتصال", "الرقم", "cellulare", "sđt", "sdt", "thoại",
+    "ringde",  # Swedish "called" ("ringde från 070-174 06 52": reviewer Y)
 }  # fmt: skip
 # "My number is" in other languages ("mi número nuevo es 612 58 46 18": reviewer R): a possessive, maybe
 # a word ("nuevo", "new"), a word for a number, maybe a verb.
@@ -1926,9 +1965,38 @@ def _national_of_the_text(scan: Scan, candidate: str, start: int) -> bool:
         return False
     if candidate.isdigit():
         return candidate.startswith("0") and _valid_in(candidate, _line_country(scan, start))
-    return bool(
-        _SCRIPT_SHAPED.fullmatch(candidate) and _valid_in(candidate, _script_regions(scan), trunk_written=True)
-    ) or _valid_in(candidate, _line_country(scan, start))
+    shaped = _SCRIPT_SHAPED.fullmatch(candidate) is not None
+    return (
+        (shaped and _valid_in(candidate, _script_regions(scan), trunk_written=True))
+        or _valid_in(candidate, _line_country(scan, start))
+        or (
+            shaped
+            and candidate.startswith("0")
+            and _valid_in(candidate, _mail_country(scan, start), trunk_written=True)
+        )
+    )
+
+
+# An address's country domain on the number's line ("Oskar Nilsson, 070-174 06 19,
+# oskar.nilsson@example.se": reviewer Y): a number written as that country writes its own (groups, its
+# trunk "0") is one of its phones.
+_MAIL_COUNTRY = re.compile(r"@[a-z0-9](?:[a-z0-9.\-]{0,253})\.(?P<tld>[a-z]{2})(?![a-z0-9\-])")
+_TLD_REGIONS = {"uk": "GB"}  # the one country domain that is not its ISO code
+
+
+def _mail_country(scan: Scan, start: int) -> tuple[str, ...]:
+    if start < 0 or "@" not in scan.text:
+        return ()
+    lower = scan.lower
+    line = lower.rfind("\n", max(0, start - _ROW_REACH), start) + 1
+    end = lower.find("\n", start, start + _ROW_REACH)
+    codes = {
+        _TLD_REGIONS.get(found["tld"], found["tld"].upper())
+        for found in _MAIL_COUNTRY.finditer(lower, line, end if end != -1 else min(len(lower), start + _ROW_REACH))
+    }
+    return tuple(
+        sorted(code for code in codes if code in phonenumbers.SUPPORTED_REGIONS and code not in scan.phone_regions)
+    )
 
 
 def _line_says_phone(text: str, start: int) -> bool:
@@ -2198,6 +2266,9 @@ for _digits_of_language in (
     # Polish, and Hindi as written in Latin letters (reviewer T's call transcripts)
     "zero jeden dwa trzy cztery pięć sześć siedem osiem dziewięć",
     "shunya ek do teen char paanch chhe saat aath nau",
+    # Turkish, with its dotless "ı" and as the view writes it, "i" (reviewer Y's call notes)
+    "sıfır bir iki üç dört beş altı yedi sekiz dokuz",
+    "sifir bir iki üç dört beş alti yedi sekiz dokuz",
 ):
     for _value, _word in enumerate(_digits_of_language.split()):
         _DIGIT_WORDS[_word] = str(_value)
@@ -2213,12 +2284,21 @@ _SPELT_RUN = re.compile(rf"(?<![^\W\d_])(?:plus[ \t]+)?{_DIGIT_WORD}(?:{_WORD_GA
 # Two digit words in a row after a blank: what a spelt-out number holds. Led by the blank, the pattern
 # is tried at blanks only (a pattern led by the words is tried at nearly every letter: a fifth of the
 # time of a scan of prose). Wider than the finder: the finder decides.
+_DIGIT_WORD_STARTS = "|".join(
+    [
+        by_first_letter(sorted(word for word in _DIGIT_WORDS if word[0].isascii())),
+        *sorted(word for word in _DIGIT_WORDS if not word[0].isascii()),  # Turkish "üç"
+    ]
+)
 _SPELT_START = re.compile(
-    rf"[ \t\n:(](?:{by_first_letter(sorted(_DIGIT_WORDS))})(?=[ \t,\-–—/.])[ \t,\-–—/.]{{1,3}}{_DIGIT_WORD}(?![^\W\d_])"
+    rf"[ \t\n:(](?:{_DIGIT_WORD_STARTS})(?=[ \t,\-–—/.])[ \t,\-–—/.]{{1,3}}{_DIGIT_WORD}(?![^\W\d_])"
 )
 _SPELT_CONTEXT = _PHONE_WORDS | {
     "número", "numero", "nummer", "numer", "numéro", "unter", "au", "rappelez", "rappeler", "móvil", "movil",
     "celular", "telemóvel", "cellulare", "handy", "mobiel", "portable", "telefoon",
+    # German compounds and Turkish "its number" ("Rückrufnummer laut Anruferin: null drei null, ...",
+    # "geri dönüş numarası: sıfır beş üç iki, ...": reviewer Y)
+    "rückrufnummer", "telefonnummer", "handynummer", "mobilnummer", "numarası", "numarasi", "numaram",
 }  # fmt: skip
 # An SSN or a card read out (reviewer I: "my social is eight one three, three zero, ..."; "el número de
 # la tarjeta es cuatro seis siete cuatro, ..."): named by these words, and valid as such a number.

@@ -41,7 +41,7 @@ from securemem.pii.answers import (
     may_hold_answered_password,
 )
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
-from securemem.pii.codes import find_codes
+from securemem.pii.codes import find_alnum_codes, find_codes, may_hold_alnum_code
 from securemem.pii.columns import (
     find_aligned_columns,
     find_columns,
@@ -250,6 +250,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"PASSWORD"}), find_answered_codes, gate=may_hold_answered_code, whole=True),
     _Builtin(frozenset({"PASSWORD"}), find_account_passwords, gate=may_hold_account_password),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_codes),  # one pass for runs of digits: its own gate
+    _Builtin(frozenset({"GENERIC_SECRET"}), find_alnum_codes, gate=may_hold_alnum_code),
     _Builtin(_SECRETS, _encoded, gate=may_hold_encoded_secret, whole=True),
     _Builtin(frozenset(rule.type for rule in KEYED), find_labelled_tokens, gate=may_hold_labelled_token),
     _Builtin(
@@ -655,7 +656,8 @@ _WRAP_TOKEN_MIN = 16  # a token's part before the break, to be worth joining
 # or a letter; anything else "."), reversed so that the pattern is led by the break (C speed from one
 # to the next) and reads what comes before it. A break passes where what ends its line (after "\r"
 # and blanks) is a digit, "@", "u", a digit and "-", or the end of 16 token characters: what _wrap_join needs before
-# it, and more (it checks the line after, and the token's length). Most breaks of prose fail here.
+# it, and more (it checks the line after, and the token's length), or "-" ending an address's part. Most
+# breaks of prose fail here.
 _WRAP_TABLE = bytes(
     ord("0")
     if 48 <= code <= 57
@@ -676,7 +678,7 @@ _WRAP_TABLE = bytes(
     else ord(".")
     for code in range(256)
 )
-_WRAP_BREAK_REVERSED = re.compile(rb"\n(?=r?s*+(?:[u0@]|d0|[td0]{%d}))" % _WRAP_TOKEN_MIN)
+_WRAP_BREAK_REVERSED = re.compile(rb"\n(?=r?s*+(?:[u0@]|d0|d[t0d]{1,64}@|[td0]{%d}))" % _WRAP_TOKEN_MIN)
 
 
 def _wrap_breaks(scan: Scan) -> list[int]:
@@ -728,6 +730,10 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
         return end, start, " ", "number"
     if before == "@" and after.isalnum():
         return end, start, "", "email"
+    if before == "-" and after.isalpha() and end >= 2 and text[end - 2].isalnum() and _in_address(text, end - 1):
+        # An address hyphenated where a scan broke its line ("j.kowalczyk@exam-" then "ple.pl": reviewer Y):
+        # the hyphen is the break's, not the domain's.
+        return end - 1, start, "", "email"
     if before == "-" and end >= 2 and text[end - 2] in _ASCII_DIGITS and after.isdigit():
         return end, start, "", "dashed"  # "SSN is 057-41-" then "7512": a dashed number cut after a dash (reviewer S)
     if before in _WRAP_TOKEN and after in _WRAP_TOKEN:
@@ -738,6 +744,13 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
         if end - first >= _WRAP_WIDTH or (end - first >= _WRAP_TOKEN_MIN and "eyJ" in text[first:end]):
             return end, start, "", "token"
     return None
+
+
+def _in_address(text: str, at: int) -> bool:
+    """``at`` is in the domain of an address: an "@" before it in the same word, a letter after the "@"."""
+    word = text.rfind(" ", max(0, at - _WRAP_BACK), at) + 1
+    mark = text.find("@", word, at)
+    return mark != -1 and mark + 1 < at and text[mark + 1].isalnum()
 
 
 def _across_break(kind: str, found: str, window: str, alone: list[Hit], where: tuple[int, int, int]) -> bool:

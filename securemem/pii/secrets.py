@@ -687,7 +687,8 @@ _PW_WORDS = (
     "kundenkennwort", "kundenpasswort", "hotline-kennwort", "telefonkennwort", "telefonpasswort",
     # Reviewer R's personal notes: Turkish "my password", Korean's short "비번", Arabic without its
     # article, Spanish "the Wi-Fi's key".
-    "şifrem", "şifresi", "비번", "كلمة سر", "كلمة مرور", "clave del wifi", "clave wifi", "clave de acceso",
+    "şifrem", "şifresi", "şifresini",
+    "비번", "كلمة سر", "كلمة مرور", "clave del wifi", "clave wifi", "clave de acceso",
     "סיסמה", "סיסמא", "הסיסמה", "كلمة المرور", "كلمة السر", "رمز عبور", "kata sandi", "kata laluan",
     "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "पासवर्ड", "পাসওয়ার্ড",
     # Configuration directives followed by the password alone.
@@ -751,21 +752,39 @@ _PARTICLES = "は|是|为|為|는|은"
 # Thai writes no space between words: the words after a label ("รหัสผ่านชั่วคราว:", temporary
 # password) are glued to it, and only a value shaped like a password is taken after them.
 _THAI = "[\u0e00-\u0e7f]"
-_PASSWORD_PHRASE = re.compile(
-    # A label, maybe inside a name ("DB_PASSWORT", "MDP_BDD"), not in a token ("[PASSWORD ...]"); a
-    # particle may follow ("パスワードは").
+# What a Romance language writes after the word for a password ("password iniziale fX7pq2Rz", "contraseña
+# provisional de acceso ...: Turia_2023#", "mot de passe provisoire": reviewer Y): part of the label.
+_PW_QUALIFIERS = (
+    "iniziale|provvisoria|temporanea|nuova|provisional|provisoria|provisória|temporal|temporaria|temporária|"
+    "nueva|nova|inicial|provisoire|temporaire|initial|initiale|nouveau"
+)
+# A label, maybe inside a name ("DB_PASSWORT", "MDP_BDD"), not in a token ("[PASSWORD ...]"); a particle
+# may follow ("パスワードは"); maybe in brackets after what it is of ("- Router (senha): ...").
+_PASSWORD_LABEL = (
     rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_])|(?={_THAI}))"
-    # A label in brackets after what it is of ("- Router (senha): ...").
+    rf"(?:[ \t]+(?:{_PW_QUALIFIERS})(?![^\W_]))?"
     r"\)?"
-    # <password>value</password>, <password type="plain">value</password>, WS-Security's
-    # <wsse:Password Type="http://docs.oasis-open.org/...#PasswordText">value</wsse:Password>
-    rf"(?:(?P<tag>(?:[ \t]+[a-z_][\w:.\-]*[ \t]*=[ \t]*\"[^\"<>\n]{{0,256}}\")*[ \t]*>)"
-    # Words of the label's clause: a ";" ends it ("the pass phrase is "..."; Authorization: ..." is
-    # read at "is", not at the next label's colon).
-    rf"|(?P<words>(?:[ \t]+[^\s:=;]{{1,64}}?){{0,6}})[ \t]*"
-    rf"(?P<op>:|=>|=(?!=)|\u2192|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES})|(?=[\u300c\u300e\uff62])"
-    rf"|{_THAI}{{1,40}}[ \t]*:)"
-    rf"|(?P<bare>{_THAI}{{0,40}}[ \t]+)(?=[^\s]))"
+)
+_PASSWORD_PHRASE = re.compile(
+    _PASSWORD_LABEL
+    + (
+        # <password>value</password>, <password type="plain">value</password>, WS-Security's
+        # <wsse:Password Type="http://docs.oasis-open.org/...#PasswordText">value</wsse:Password>
+        rf"(?:(?P<tag>(?:[ \t]+[a-z_][\w:.\-]*[ \t]*=[ \t]*\"[^\"<>\n]{{0,256}}\")*[ \t]*>)"
+        # Words of the label's clause: a ";" ends it ("the pass phrase is "..."; Authorization: ..." is
+        # read at "is", not at the next label's colon).
+        rf"|(?P<words>(?:[ \t]+[^\s:=;]{{1,64}}?){{0,6}})[ \t]*"
+        rf"(?P<op>:|=>|=(?!=)|\u2192|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES})|(?=[\u300c\u300e\uff62])"
+        rf"|{_THAI}{{1,40}}[ \t]*:)"
+        rf"|(?P<bare>{_THAI}{{0,40}}[ \t]+)(?=[^\s]))"
+    )
+)
+# The label and the word right after it, where the phrase read the words after it as the label's clause
+# and found no value after them: "temp pw Rk7#pLw29q – told clmt to change", "his NetBank password
+# Koala2024! before hanging up. Referred to bank" (reviewer Y; the clause's "to" taken for the verb).
+# The groups of the clause are there and never take part.
+_PASSWORD_BARE = re.compile(
+    _PASSWORD_LABEL + rf"(?P<tag>(?!))?(?P<words>(?!))?(?P<op>(?!))?(?P<bare>{_THAI}{{0,40}}[ \t]+)(?=[^\s])"
 )
 _WORDLIKE = re.compile(r"[^\W\d_]+")
 _QUANTITY = re.compile(r"[0-9]+[A-Za-z]{1,10}")  # "90days", "12chars": an amount, not a password
@@ -840,8 +859,22 @@ def _pass_as_a_word(lower: str, start: int) -> bool:
 def _password_phrases(text: str, lower: str, spans: list[tuple[int, int]]) -> Iterator[Hit]:
     for match in _phrase_matches(lower, spans):
         found = _tagged_password(text, match) if match["tag"] is not None else _phrase_password(text, match)
+        if found is None and match["words"]:
+            found = _bare_password(text, lower, match.start())
         if found is not None:
             yield found
+
+
+def _bare_password(text: str, lower: str, start: int) -> Hit | None:
+    """The word right after a label read as its value (_PASSWORD_BARE): only a password's shape with a
+    digit, not a field of a log line ("action=password_change result=success") nor a heading's name."""
+    bare = _PASSWORD_BARE.match(lower, start)
+    found = _phrase_password(text, bare) if bare is not None else None
+    if found is None or "=" in text[found[1] : found[2]] or _DIGIT.search(text, found[1], found[2]) is None:
+        return None
+    if text.startswith(":", found[2]):
+        return None  # a heading that names a scheme ("Password Argon2id:", "passphrase v2-format:")
+    return found
 
 
 def _password_in_brackets(text: str, at: int) -> Hit | None:
