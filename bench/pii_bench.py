@@ -237,6 +237,7 @@ REVIEWS = {
     "w": "pii_review_w.jsonl: blind, casual messaging, classifieds and filter-dodging chat, taken as it came",
     "x": "pii_review_x.jsonl: blind, travel and hospitality desks, bookings and OCR'd forms, taken as it came",
     "y": "pii_review_y.jsonl: blind, public sector's and law firms' case notes, taken as it came",
+    "z": "pii_review_z.jsonl: blind, telecom, utilities, automotive and pharmacy desks, taken as it came",
 }
 
 

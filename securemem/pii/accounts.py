@@ -116,6 +116,7 @@ _PIN = re.compile(
 _LOCKS = (
     "door|gate|alarm|garage|lockbox|safe|keypad|key|entry|building|buzzer|intercom|lock|alarmanlage|tür|haustür|"
     "tiefgarage|porte|portail|puerta|portón|portão|porta|portal|portone|cancello|alarme|alarma|kapı|kapi|domofon|"
+    "antifurto|"  # a car radio's anti-theft code ("Codice antifurto autoradio: 2716": reviewer Z)
     "domofonu|telefonillo|도어락|현관"
 )
 # Portuguese "senha do portão", Turkish "kapı şifresi" (a door's password) name a lock's code too.
@@ -138,7 +139,7 @@ _ACCESS_CODE = re.compile(
     rf"|支付密码|支付密碼"  # Alipay's and WeChat Pay's six digits
     # a door's code in one word ("Haustürcode 4821", "digicode : 4821", "Zahlencode Nebeneingang Saal B:
     # 2580": reviewer Y), a key box's
-    rf"|(?<![\w-])(?:haustürcode|türcode|torcode|deurcode|zahlencode|eingangscode|zugangscode|digicode|"
+    rf"|(?<![\w-])(?:haustürcode|türcode|torcode|deurcode|zahlencode|portkod(?:en)?|dörrkod(?:en)?|dørkode(?:n)?|digicode|"
     rf"code d'entrée|code d'accès|keypad|{_KEY_BOXES}))"
     rf"\b[^\n0-9\[*•]{{0,24}}?(?P<value>(?:[0-9]{{3,8}}|{_SPACED}|{_KEYPAD})[#*]?){_CODE_END}"
 )

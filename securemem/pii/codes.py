@@ -56,6 +56,7 @@ _ONE_TIME_LABELS = (
     # "BankID-säkerhetskod 9731"); the IRS's Identity Protection PIN ("2023 IP PIN from CP01A letter:
     # 482915"); a code de sécurité sent by SMS (reviewer Y)
     r"engångskod(?:en)?|engångslösenord(?:et)?|engangskode(?:n)?|säkerhetskod(?:en)?|sikkerhedskode(?:n)?|"
+    r"sikkerhetskode(?:n)?|kod (?:e-)?recepty|"  # Norwegian; a Polish e-prescription's code (reviewer Z)
     r"(?:ip|identity protection) pin|code de sécurité"
 )
 _ONE_TIME_LABELS_GLUED = (
@@ -320,7 +321,10 @@ def _in_windows(pattern: re.Pattern[str], lower: str, windows: list[tuple[int, i
 _ALNUM_LABELS = (
     r"access code|recovery code|backup code|authori[sz]ation code|activation code|machtigingscode|"
     r"autorisatiecode|toegangscode|zugangscode|freischaltcode|aktivierungscode|code d'accès|code d'activation|"
-    r"código de acceso|código de activación|codice di accesso|codice di attivazione|pin dispositivo|pin(?: code)?"
+    r"código de acceso|código de activación|codice di accesso|codice di attivazione|pin dispositivo|"
+    # "PIN" alone names a pin of a board as often ("pin GP0-GP15", "pin HDR-1X40"): only the end of a
+    # compound names a code ("Termin-PIN", "Online-PIN")
+    r"(?<=-)pin"
 )
 _ALNUM_CODE = re.compile(
     rf"(?<![\w])(?:{_ALNUM_LABELS})(?![^\W\d_])"
@@ -359,6 +363,11 @@ def _alnum_label_starts(lower: str) -> list[int]:
 _NAMED_GROUPS = re.compile(
     r"(?:[A-Za-z]{3,}[0-9]+|[0-9]{1,2}(?:[AaPp][Mm]))(?:-(?:[A-Za-z]{3,}[0-9]+|[0-9]{1,2}[AaPp][Mm]))*"
 )
+# A name and its number ("AES-256", "ISO-9564", "Windows-11") and a capitalised word ("Pro", "Room").
+_STANDARD = re.compile(r"[A-Za-z]+-[0-9]+|[A-Za-z]{2,5}-[A-Za-z0-9]+")  # and "PKCE-S256": a name, a variant
+_CAPITALISED = re.compile(r"[A-Z][a-z]{2,}[a-z0-9]*")
+# A word after the value: it names something ("... vaccine pass", "... compliant"); a code ends its clause.
+_CLAUSE_GOES_ON = re.compile(r"[ \t]+[^\W\d_]")
 # The first word of the words between label and colon: what the code is for, how it came.
 _ALNUM_OPENERS = _CLAUSE_OPENERS | {
     "voor", "van", "letto", "comunicato", "fornito", "ricevuto", "dettato", "given", "issued", "provided",
@@ -382,6 +391,10 @@ def find_alnum_codes(scan: Scan) -> Iterator[Hit]:
             continue
         if _NAMED_GROUPS.fullmatch(value) or any(YEAR.fullmatch(group) for group in value.split("-")):
             continue  # "GPIO17-GPIO27", "10AM-12PM", "WEEK-2024": names with numbers, hours, a year
+        if _STANDARD.fullmatch(value) or any(_CAPITALISED.fullmatch(group) for group in value.split("-")):
+            continue  # "AES-256", "RFC-6238", "Office-365", "Win10-Pro", "Room-204b": names, not codes
+        if _CLAUSE_GOES_ON.match(lower, end):
+            continue  # "activation code: COVID-19 vaccine pass", "recovery code: RFC-6238 compliant"
         dashed = "-" in value
         if not dashed and not (value.lower() != value != value.upper()):
             continue  # "AB1234", "x86_64": one case and no groups is a reference's or a model's shape

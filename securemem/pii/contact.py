@@ -366,16 +366,24 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
         if match is None:
             continue
         tld = _DOT_WORD.split(match["domain"])[-1].rsplit(".", 1)[-1]
+        end = match.end()
+        loose = _LOOSE_LAST_DOT.search(match["domain"])
+        if loose is not None and not known_tld(tld.lower()):
+            # "jane [at] example [dot] com. Thanks": the full stop ends the sentence, not a label.
+            end = match.start("domain") + loose.start()
+            tld = _DOT_WORD.split(text[match.start("domain") : end])[-1].rsplit(".", 1)[-1]
         spaced_at = "@" in match.group()
         # "h @ self.proj" is a matrix product: a spaced "@" needs a well-known top-level domain.
         if tld.isalpha() and len(tld) >= 2 and (not spaced_at or known_tld(tld.lower())):
             first = match.start()
             if spaced_at and " . " in match["domain"]:
                 first = _spaced_local_start(text, first, done)
-            yield first, match.end()
-            done = match.end()
+            yield first, end
+            done = end
 
 
+# A plain dot with blanks after it before the domain's last label.
+_LOOSE_LAST_DOT = re.compile(r"[ \t]*\.[ \t]+[A-Za-z0-9\-]{1,63}\Z")
 _SPACED_LOCAL_WORD = re.compile(rf"(?<![A-Za-z0-9._%+\-]){_LOCAL_WORD_RE} \. \Z")
 
 
@@ -545,6 +553,8 @@ def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span
                 start = -1  # "a data scientist at Booking.com": someone's employer, not an address
             if start != -1 and word != " at " and lower[start:at].strip() in _ARTICLES:
                 start = -1  # "una chiocciola nel punto in cui ...": a snail at a point, in Italian
+            if word == " chez " and start != -1 and not any(char in "._0123456789" for char in lower[start:at]):
+                start = -1  # "je passe chez paul point de vente", "chez orange point com": a place, a site
             if word == " et " and domain is not None and " nokta " not in domain.group():
                 start = -1  # Turkish "et" (@) only with "nokta" (.): "Pierre et Marie point com" is French prose
             if domain is not None and domain.end() < len(lower) and lower[domain.end()] == "/":
@@ -682,6 +692,8 @@ _PHONE = re.compile(
       |(?<=(?<![A-Za-z])(?i:phone)[\-_\#])(?=[0-9(])|(?<=(?<![A-Za-z])(?i:mobile)[\-_\#])(?=[0-9(])  # "phone_415..."
       |(?<=[A-Za-z][\-_])(?=\+)                # "tel-+1 ...", "x-+1 ...": a "+" number glued to a word
       |(?<=[0-9][\-._/])(?=\+)                 # "...2671-+44 ...": glued to a number before it
+      |(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[0-9(+])   # glued to kana, kanji, hangul
+                                              # ("番号は090-4821-7736です": reviewer Z)
       |(?<![\w+#$€£¥/\-])(?<![0-9.]\.)        # a label's dot may come before ("Tel.0171 ..."; see _phone_end)
        (?:(?=[+(])|(?<![0-9][ .\-/]))          # not the tail of "DE89 3704 0044 0532 0130 01"
     )
@@ -689,7 +701,9 @@ _PHONE = re.compile(
     (?:\(0\)[ ]?)?
     (?:\([0-9]{1,5}\)[ .\-]?)?
     [0-9]{1,15}(?:(?:[ ]?[.\-/][ ]?|[ ]{1,2}|\t)[0-9]{1,15}){0,7}   # tabs too: a table's cell
-    (?:(?![\w]|[.\-/][0-9])|(?=x[0-9]{1,5}(?![\w]))|(?=_\+))  # an extension may be glued on ("...3608x12"),
+    (?:(?![\w]|[.\-/][0-9])|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|(?=x[0-9]{1,5}(?![\w]))|(?=_\+))
+                                                               # then kana, kanji or hangul may follow ("...です"),
+                                                               # an extension may be glued on ("...3608x12"),
                                                                # or the next "+" number ("..._+44...")
     """,
     re.X,
@@ -703,6 +717,8 @@ _TAIL = 2  # what the lookahead reads after the last digit
 _DATE_OR_IP = re.compile(
     r"[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}(?![0-9])"  # a year first: "2024-03-14-01" is a changeset
     r"|(?:[0-9]{1,2}[-./][0-9]{1,2}[-./][0-9]{2,4}|[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?![0-9]|[-./][0-9])"
+    # a month and its year, then blanks ("scadenza 05/2027 — 24 confezioni": reviewer Z)
+    r"|(?:0[1-9]|1[0-2])/20[0-9]{2}(?=[ \t])"
 )
 # An unformatted digit run is a phone number only when the text says so just before it; "Order
 # 415-555-2671" or "account number is 4155552671" is a reference even if it would dial. Both are
@@ -844,16 +860,12 @@ _REFERENCE_WORDS = frozenset(
         "angebot",
         "vorgang",
         "vorgangs",
-        # A case's, an order's, an invoice's, a contract's number in one German word; a company's at
-        # Companies House ("Vorgangsnummer 2024-04-0331", "Companies House no. 09876543": reviewer Y)
+        # A case's number in one word ("Vorgangsnummer 2024-04-0331": reviewer Y)
         "vorgangsnummer",
-        "auftragsnummer",
-        "bestellnummer",
-        "rechnungsnummer",
-        "vertragsnummer",
-        "geschäftszeichen",
-        "companies",
-        "house",
+        "beställning",  # Swedish: an order's
+        "beställningsnummer",
+        "ondernemingsnummer",  # a Belgian company's (KBO) number
+        "kbo",
         "sendung",
         "bestellung",
         "bestelling",
@@ -1010,7 +1022,8 @@ _REFERENCE_WORDS = frozenset(
 # Words between a reference noun and its number: "order no. is 123", "account number: 123".
 _FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code"])
 # Latin (Vietnamese's "đ" and "ạ".."ỹ" too), and Arabic letters (its phone words)
-_WORDS = re.compile(r"[a-z\u00e0-\u00ff\u0100-\u017f\u1ea1-\u1ef9]+|[\u0621-\u064a]+|#")  # Latin Extended-A too
+# Latin Extended-A too, and Romanian's comma-below letters (ș, ț)
+_WORDS = re.compile(r"[a-z\u00e0-\u00ff\u0100-\u017f\u0218-\u021b\u1ea1-\u1ef9]+|[\u0621-\u064a]+|#")
 
 
 # A phone named in a context ("call", "mobile:", "tel"): what a run of single digits needs to be one.
@@ -1185,10 +1198,11 @@ def _plan_siblings(codes: tuple[str, ...]) -> tuple[_Region, ...]:
     )
 
 
-# How the North American plan writes its numbers: 3, 3 and 4 digits ("(416) 555-0159", "438 555 0194",
-# "1-514-555-0163"). Its other regions are read only in that shape: a waybill's "4417 8820 91" or a
-# traceroute's "3  65.4.51.247  9" is no Canadian number.
-_PLAN_SHAPE = re.compile(r"(?:1[ .\-]?)?(?:\([0-9]{3}\)[ ]?|[0-9]{3}([ .\-]))[0-9]{3}(?(1)\1|[ .\-])[0-9]{4}")
+# How the North American plan writes its numbers: 3, 3 and 4 digits joined by dashes or dots, or the
+# area code in brackets ("(416) 555-0159", "514-555-0163", "1-514-555-0163"). Its other regions are read
+# only in that shape: a waybill's "4417 8820 91", a traceroute's "3  65.4.51.247  9" and three numbers
+# a space apart ("--sizes 250 500 1000": an attacker's round) are no Canadian numbers.
+_PLAN_SHAPE = re.compile(r"(?:1[.\-])?(?:\([0-9]{3}\)[ ]?[0-9]{3}-|[0-9]{3}([.\-])[0-9]{3}\1)[0-9]{4}")
 
 
 def check_phone_regions(regions: Sequence[str]) -> tuple[str, ...]:
@@ -1904,7 +1918,6 @@ _SAID_WORDS = (_PHONE_WORDS - {"number", "nr", "no", "t", "m", "text", "signal",
     "ligou", "ligue", "ligar", "llamó", "llamo", "llame", "llamar", "llámenme", "llámame", "llamenme", "llamame",
     "liguem", "ligue-me", "appelez-moi", "rappelez-moi", "chiamami", "richiamami", "zadzwoń", "zadzwon",
     "numerem", "الاتصال", "الرقم", "cellulare", "sđt", "sdt", "thoại",
-    "ringde",  # Swedish "called" ("ringde från 070-174 06 52": reviewer Y)
 }  # fmt: skip
 # "My number is" in other languages ("mi número nuevo es 612 58 46 18": reviewer R): a possessive, maybe
 # a word ("nuevo", "new"), a word for a number, maybe a verb.
@@ -2085,7 +2098,7 @@ _SCRIPT_SHAPED = re.compile(r"[0-9()][0-9() \-]*[0-9]")
 _SCRIPT_REFERENCES = tuple(
     normalise_text(spelling).lower()
     for word in (
-        "주문번호", "주문", "송장", "운송장", "사업자등록번호", "계좌", "번호", "注文番号", "注文", "伝票", "請求書",
+        "주문번호", "주문", "송장", "운송장", "사업자등록번호", "계좌", "注文番号", "注文", "伝票", "請求書",
         "品番", "订单号", "订单", "单号", "运单", "编号", "发票", "инн", "огрн", "кпп", "артикул", "заказ", "заказа",
         "счет", "счёт", "договор", "версия", "код", "номер обращения", "накладная",
     )
@@ -2269,6 +2282,10 @@ for _digits_of_language in (
     # Turkish, with its dotless "ı" and as the view writes it, "i" (reviewer Y's call notes)
     "sıfır bir iki üç dört beş altı yedi sekiz dokuz",
     "sifir bir iki üç dört beş alti yedi sekiz dokuz",
+    # Swedish, Romanian with and without its comma-below letters (reviewer Z's voicemails)
+    "noll ett två tre fyra fem sex sju åtta nio",
+    "zero unu doi trei patru cinci șase șapte opt nouă",
+    "zero unu doi trei patru cinci sase sapte opt noua",
 ):
     for _value, _word in enumerate(_digits_of_language.split()):
         _DIGIT_WORDS[_word] = str(_value)
@@ -2296,9 +2313,13 @@ _SPELT_START = re.compile(
 _SPELT_CONTEXT = _PHONE_WORDS | {
     "número", "numero", "nummer", "numer", "numéro", "unter", "au", "rappelez", "rappeler", "móvil", "movil",
     "celular", "telemóvel", "cellulare", "handy", "mobiel", "portable", "telefoon",
-    # German compounds and Turkish "its number" ("Rückrufnummer laut Anruferin: null drei null, ...",
-    # "geri dönüş numarası: sıfır beş üç iki, ...": reviewer Y)
-    "rückrufnummer", "telefonnummer", "handynummer", "mobilnummer", "numarası", "numarasi", "numaram",
+    # German compounds, Turkish "call back" and "my number" ("Rückrufnummer laut Anruferin: null drei
+    # null, ...", "geri dönüş numarası: sıfır beş üç iki, ...": reviewer Y)
+    "rückrufnummer", "telefonnummer", "handynummer", "mobilnummer", "dönüş", "numaram",
+    # "call me (back)" in Dutch, Italian, Polish, Romanian ("bel me terug op nul zes, ...", "richiamatemi al
+    # tre tre nove, ...", "proszę oddzwonić na pięć zero jeden, ...", "sunați-mă la zero șapte ...": reviewer Z)
+    "bel", "terug", "terugbellen", "richiamatemi", "chiamatemi", "chiamami", "oddzwonić", "oddzwonic",
+    "zadzwonić", "sunați", "sunati",
 }  # fmt: skip
 # An SSN or a card read out (reviewer I: "my social is eight one three, three zero, ..."; "el número de
 # la tarjeta es cuatro seis siete cuatro, ..."): named by these words, and valid as such a number.
@@ -2357,9 +2378,17 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
         # it's five one two, ..."): ten digits then, a number with its area code.
         elif (
             len(number) <= _PHONE_MOST_DIGITS
+            # "een twee drie vier vijf zes zeven keer": counted, not dialled (all ten digits may be a number given)
+            and not (number in _COUNTING_RUNS and len(number) < _LONG_SPELT)
             and (
                 _SPELT_CONTEXT.intersection(words)
-                or (len(number) >= _LONG_SPELT and _SPELT_ASKED.intersection(asked))
+                # asked for, unless a reference's name comes just before ("Sipariş numarası bir iki üç ...": an
+                # order's number; an attacker's round)
+                or (
+                    len(number) >= _LONG_SPELT
+                    and _SPELT_ASKED.intersection(asked)
+                    and not _REFERENCE_WORDS.intersection(words)
+                )
                 # or named right after: "..., five three six, that's my mobile" (not counted up or down)
                 or (
                     number not in _COUNTING_RUNS

@@ -79,7 +79,7 @@ def find_sid_pairs(scan: Scan) -> Iterator[Hit]:
 # "AKIA…, …"): 40 characters of base64 after the id, which no key name announces (reviewer W). The
 # secret has letters of both cases and a digit (a 40-character path or word has not).
 _AWS_PAIR = re.compile(
-    r"(?<![0-9A-Za-z])(?:AKIA|ASIA)[A-Z0-9]{16}[\"']?[ \t]*(?:[,:;|/][ \t]*|[ \t])[\"']?"
+    r"(?<![0-9A-Za-z])(?:AKIA|ASIA)[A-Z0-9]{16}[\"'`]?[ \t]*(?:[,:;|/][ \t]*|[ \t])[\"'`]?"  # markdown's `...` too
     r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
 )
 
@@ -762,8 +762,9 @@ _PW_QUALIFIERS = (
 # may follow ("パスワードは"); maybe in brackets after what it is of ("- Router (senha): ...").
 _PASSWORD_LABEL = (
     rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_])|(?={_THAI}))"
-    rf"(?:[ \t]+(?:{_PW_QUALIFIERS})(?![^\W_]))?"
-    r"\)?"
+    rf"(?:[ \t]+(?P<qual>{_PW_QUALIFIERS})(?![^\W_]))?"
+    # a JSON or YAML key's closing quote ('"senha_app": "Verde#2291casa"': reviewer Z)
+    r"(?:\)|(?P<kq>[\"'])(?=[ \t]*[:=]))?"
 )
 _PASSWORD_PHRASE = re.compile(
     _PASSWORD_LABEL
@@ -865,6 +866,10 @@ def _password_phrases(text: str, lower: str, spans: list[tuple[int, int]]) -> It
             yield found
 
 
+# A copula within the three words after a value: the value was a sentence's subject, not a password given.
+_SUBJECT_OF = re.compile(r"(?:[ \t]+[^\s]{1,40}){0,2}?[ \t]+(?:is|was|are|were|ist|war|est|es|è|é|era)(?![^\W\d_])")
+
+
 def _bare_password(text: str, lower: str, start: int) -> Hit | None:
     """The word right after a label read as its value (_PASSWORD_BARE): only a password's shape with a
     digit, not a field of a log line ("action=password_change result=success") nor a heading's name."""
@@ -874,6 +879,8 @@ def _bare_password(text: str, lower: str, start: int) -> Hit | None:
         return None
     if text.startswith(":", found[2]):
         return None  # a heading that names a scheme ("Password Argon2id:", "passphrase v2-format:")
+    if _SUBJECT_OF.match(lower, found[2]):
+        return None  # a sentence's subject: "WiFi password WPA2-PSK is required", "password KeePassXC2 database is"
     return found
 
 
@@ -960,7 +967,14 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
                 # part of one); a password of that script stays whole ("Пароль=Солнце_2019!").
                 end = cut
     secret = text[start:end]
+    if match["kq"] is not None and not quoted:
+        return None  # a quoted key's value is quoted too: '"HAS_PSK": has_psk' is a name in code
+    if match["qual"] is not None and match["bare"] is not None and _GOES_ON.match(text, end):
+        return None  # "password iniziale Q3-2024 in fase di revisione": a name the sentence goes on about
     return None if _not_a_phrase_password(text, match, secret, quoted, end) else ("PASSWORD", start, end)
+
+
+_GOES_ON = re.compile(r"[ \t]+[^\W\d_]")
 
 
 def _aside(text: str, at: int) -> bool:
@@ -969,6 +983,9 @@ def _aside(text: str, at: int) -> bool:
     return text[at] == "(" and at + 1 < len(text) and other_script(text[at + 1])
 
 
+# A key in groups, each of letters and digits mixed ("WLAN-Schlüssel 7hQm-Xk2p-Rv9s", "Clé Wi-Fi (WPA2) :
+# qv7R-2mLx-9TfA-Wk3e": reviewer Z): three groups or more, a digit and a small and a capital letter among them.
+_KEY_GROUPS = re.compile(r"(?=[^\s]*[0-9])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])[A-Za-z0-9]{3,8}(?:-[A-Za-z0-9]{3,8}){2,}")
 # An English contraction ("Password shouldn't be hardcoded", "the password's hash"): prose, not a password.
 _CONTRACTION = re.compile(r"[a-z]+['\u2019](?:s|t|re|ll|ve|d|m)", re.IGNORECASE)
 
@@ -980,7 +997,11 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         return True
     if not quoted and _CONTRACTION.fullmatch(secret):
         return True
-    if match["label"] in _STRICT_LABELS and not any(char in PASSWORD_SYMBOLS for char in secret):
+    if (
+        match["label"] in _STRICT_LABELS
+        and not any(char in PASSWORD_SYMBOLS for char in secret)
+        and not _KEY_GROUPS.fullmatch(secret)
+    ):
         # Settings share these labels: "WPA2 key: PSK-SHA256", "pre-shared key: IKEv2-PSK", "Einmalpasswort:
         # 6-stellig". The value needs a password's own symbol ("Sommer-70?", "vjwdb+T2HwDq&zuM").
         return True

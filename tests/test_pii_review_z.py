@@ -1,0 +1,75 @@
+"""Forms from reviewer Z's blind round (tests/data/pii_review_z.jsonl: telecom, utilities, automotive and
+pharmacy desks; voicemails, chats, CRM notes, YAML and CSV; 15 languages; taken as it came). Each case
+lists exactly what is found: the ordinary lines beside them, nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import found_values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # Numbers read out in Swedish and Romanian, and after "call me back" in Dutch, Italian, Polish.
+        (
+            "ring mig på noll sju tre, fyra fyra två, nio ett, noll åtta, det gäller elavtalet",
+            ["noll sju tre, fyra fyra två, nio ett, noll åtta"],
+        ),
+        (
+            "sunați-mă la zero șapte patru doi, unu opt cinci, nouă zero trei, e vorba de mașina",
+            ["zero șapte patru doi, unu opt cinci, nouă zero trei"],
+        ),
+        (
+            "bel me terug op nul zes, een twee, acht zeven, vijf vier, drie negen, het gaat over",
+            ["nul zes, een twee, acht zeven, vijf vier, drie negen"],
+        ),
+        (
+            "richiamatemi al tre tre nove, quattro uno due, otto otto cinque sei per il guasto",
+            ["tre tre nove, quattro uno due, otto otto cinque sei"],
+        ),
+        (
+            "proszę oddzwonić na pięć zero jeden, dwa trzy osiem, dziewięć cztery sześć, chodzi o",
+            ["pięć zero jeden, dwa trzy osiem, dziewięć cztery sześć"],
+        ),
+        ("ik bel je morgen, een twee drie vier vijf zes zeven keer geprobeerd", []),
+        # Phones glued to Japanese and Korean words; "번호" (number) names a phone as often as anything.
+        ("お客様：番号は090-4821-7736です。", ["090-4821-7736"]),
+        ("고객: 번호이동하려고요, 번호는 010-4823-7719입니다", ["010-4823-7719"]),
+        ("주문번호 010-4823-7719 확인", []),
+        # A month and its year before a count.
+        ("Tachipirina 1000 mg, lotto T3190, scadenza 05/2027 — 24 confezioni in magazzino.", []),
+    ],
+)
+def test_phones_of_reviewer_z(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # A password under a JSON key in another language; a label's quote before its colon only.
+        ('{"cliente": "Marcos Alves", "senha_app": "Verde#2291casa"}', ["Verde#2291casa"]),
+        ("{'contraseña': 'Sol-2291casa!'}", ["Sol-2291casa!"]),
+        ('<label for="password">Password:</label>', []),
+        ("the 'password' field is required", []),
+        # An AWS key pair in markdown's backticks.
+        (
+            "- S3 export creds: `AKIAHILDAEXE7UCQCYH2` / `Ovc3QgiD86eXr48vHZwvi8tam4v77QF1p6dEOeYR`",
+            ["AKIAHILDAEXE7UCQCYH2", "Ovc3QgiD86eXr48vHZwvi8tam4v77QF1p6dEOeYR"],
+        ),
+        # Wi-Fi keys in groups after a Wi-Fi's label; a setting's name there stays.
+        ("SSID Sunrise_5G_8841, WLAN-Schlüssel 7hQm-Xk2p-Rv9s, danke", ["7hQm-Xk2p-Rv9s"]),
+        ("- Clé Wi-Fi (WPA2) : `qv7R-2mLx-9TfA-Wk3e`", ["qv7R-2mLx-9TfA-Wk3e"]),
+        ("WPA2 key: PSK-SHA256", []),
+        ("WPA2 key: WPA2-Enterprise-Mode", []),
+        # A car radio's anti-theft code, Swedish door codes, a Polish e-prescription's code.
+        ("- Codice antifurto autoradio: 2716", ["2716"]),
+        ("Installatörens anteckningar: portkod 4718, router i hallen", ["4718"]),
+        ("pani Zofia Wójcik podała kod e-recepty 8316 i lek wydany", ["8316"]),
+        ("Norsk kunde: sikkerhetskode 9731 sendt på SMS", ["9731"]),
+    ],
+)
+def test_secrets_of_reviewer_z(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
