@@ -678,7 +678,7 @@ _WRAP_TABLE = bytes(
     else ord(".")
     for code in range(256)
 )
-_WRAP_BREAK_REVERSED = re.compile(rb"\n(?=r?s*+(?:[u0@]|d0|d[t0d]{1,64}@|[td0]{%d}))" % _WRAP_TOKEN_MIN)
+_WRAP_BREAK_REVERSED = re.compile(rb"\n(?=r?s*+(?:[u0@]|d0|d[t0du]{1,64}@|[td0]{%d}))" % _WRAP_TOKEN_MIN)
 
 
 def _wrap_breaks(scan: Scan) -> list[int]:
@@ -748,9 +748,11 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
 
 def _in_address(text: str, at: int) -> bool:
     """``at`` is in the domain of an address: an "@" before it in the same word, a letter after the "@"."""
-    word = text.rfind(" ", max(0, at - _WRAP_BACK), at) + 1
+    word = at
+    while word > max(0, at - _WRAP_BACK) and not text[word - 1].isspace():
+        word -= 1
     mark = text.find("@", word, at)
-    return mark != -1 and mark + 1 < at and text[mark + 1].isalnum()
+    return mark != -1 and mark + 1 < at and all(char.isalnum() or char in ".-" for char in text[mark + 1 : at])
 
 
 def _across_break(kind: str, found: str, window: str, alone: list[Hit], where: tuple[int, int, int]) -> bool:
