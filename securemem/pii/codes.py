@@ -319,7 +319,9 @@ def _in_windows(pattern: re.Pattern[str], lower: str, windows: list[tuple[int, i
 # least two digits and two letters, in groups a dash joins or in mixed case: not "E1234", not a word,
 # not a template's "XXXX-XXXX", not an error's, a product's or a postal code (their labels are not these).
 _ALNUM_LABELS = (
-    r"access code|recovery code|backup code|authori[sz]ation code|activation code|machtigingscode|"
+    # written as a key too ("access_code", "accessCode", "recovery-code")
+    r"access[ _\-]?code|recovery[ _\-]?code|backup[ _\-]?codes?|authori[sz]ation[ _\-]?code|activation[ _\-]?code|"
+    r"machtigingscode|activatiecode|código de acesso|código de ativação|"
     r"autorisatiecode|toegangscode|zugangscode|freischaltcode|aktivierungscode|code d'accès|code d'activation|"
     r"código de acceso|código de activación|codice di accesso|codice di attivazione|pin dispositivo|"
     # "PIN" alone names a pin of a board as often ("pin GP0-GP15", "pin HDR-1X40"): only the end of a
@@ -328,13 +330,17 @@ _ALNUM_LABELS = (
 )
 _ALNUM_CODE = re.compile(
     rf"(?<![\w])(?:{_ALNUM_LABELS})(?![^\W\d_])"
-    r"(?:(?P<clause>(?:[ \t]+[^\s\d.,;!?:()\[\]{}=]{1,24}){1,5})?[ \t]*:|[ \t]*[:=]?)[ \t]*"
-    r"(?P<value>[A-Za-z0-9]{2,8}(?:-[A-Za-z0-9]{2,8}){0,3})(?![\w\-@/])"
+    # what the code is for, then a colon or a verb ("access code is QX7-44-PLANO", "Termin-PIN für die
+    # Online-Vorsprache lautet 7F3K-92QX": an attacker's round)
+    r"(?:(?P<clause>(?:[ \t]+[^\s\d.,;!?:()\[\]{}=]{1,24}){1,5})?"
+    r"(?:[ \t]*:|[ \t]+(?:is|was|lautet|ist|est|es|è|é|wynosi))"
+    r"|[\"']?[ \t]*[:=]?)[ \t]*[\"'`]?"
+    r"(?P<value>[A-Za-z0-9]{2,8}(?:-[A-Za-z0-9]{2,8}){0,4})(?![\w\-@/])"
 )
 # Where a label may be: "pin", or a word for a code ("cod" of code, codice, kod; "cód" of código) and one
 # of the labels' own words. Most text holds none: two or three substring tests.
-_ALNUM_CODE_MARKS = ("access code", "recovery code", "backup code", "ation code", "code d", "codice d", "código d",
-                     "cesscode", "gingscode", "satiecode", "gangscode", "altcode", "rungscode")  # fmt: skip
+_ALNUM_CODE_MARKS = ("access", "recovery", "backup", "ation", "code d", "codice d", "código d", "cesscode",
+                     "gingscode", "satiecode", "gangscode", "altcode", "rungscode", "atiecode")  # fmt: skip
 
 
 def may_hold_alnum_code(scan: Scan) -> bool:
