@@ -34,6 +34,17 @@ from tests.helpers import found_values
             ["pięć zero jeden, dwa trzy osiem, dziewięć cztery sześć"],
         ),
         ("ik bel je morgen, een twee drie vier vijf zes zeven keer geprobeerd", []),
+        # France reads a number in pairs (reviewers W and Z, and T's transcript).
+        (
+            "rappelez-moi au zéro six, quarante-deux, dix-huit, soixante-treize, zéro cinq, c'est pour la coupure",
+            ["zéro six, quarante-deux, dix-huit, soixante-treize, zéro cinq"],
+        ),
+        (
+            "mon numéro c'est le zéro sept, quatre-vingt-seize, soixante-dix-neuf, soixante, zéro quatre.",
+            ["zéro sept, quatre-vingt-seize, soixante-dix-neuf, soixante, zéro quatre"],
+        ),
+        ("Il y avait vingt, trente, quarante, cinquante personnes, soixante peut-être.", []),
+        ("Le score final : zéro un, quarante-deux, dix-huit, soixante-treize, zéro cinq.", []),
         # Phones glued to Japanese and Korean words; "번호" (number) names a phone as often as anything.
         ("お客様：番号は090-4821-7736です。", ["090-4821-7736"]),
         ("고객: 번호이동하려고요, 번호는 010-4823-7719입니다", ["010-4823-7719"]),

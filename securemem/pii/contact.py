@@ -2320,6 +2320,7 @@ _SPELT_CONTEXT = _PHONE_WORDS | {
     # tre tre nove, ...", "proszę oddzwonić na pięć zero jeden, ...", "sunați-mă la zero șapte ...": reviewer Z)
     "bel", "terug", "terugbellen", "richiamatemi", "chiamatemi", "chiamami", "oddzwonić", "oddzwonic",
     "zadzwonić", "sunați", "sunati",
+    "appelle", "appelez", "joindre",  # French ("appelle-moi au zéro sept, quarante et un, ...")
 }  # fmt: skip
 # An SSN or a card read out (reviewer I: "my social is eight one three, three zero, ..."; "el número de
 # la tarjeta es cuatro seis siete cuatro, ..."): named by these words, and valid as such a number.
@@ -2356,9 +2357,61 @@ def may_hold_spelt_phone(scan: Scan) -> bool:
     return _SPELT_START.search(lower) is not None or _SPELT_START.match(" " + lower[:16]) is not None
 
 
+def _french_numbers() -> dict[str, str]:
+    """French words for 0 to 99, each as the digits it stands for ("zéro" "0", "six" "6", "quarante-deux"
+    "42", "soixante et onze" "71", "quatre-vingt-dix-neuf" "99"; Belgium's and Switzerland's "septante",
+    "huitante", "octante", "nonante" too): how France reads a phone number, in pairs."""
+    small = ["zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze",
+             "douze", "treize", "quatorze", "quinze", "seize"]  # fmt: skip
+    words = {word: str(value) for value, word in enumerate(small)} | {"zero": "0", "une": "1"}
+    for value in range(17, 20):
+        words[f"dix-{small[value - 10]}"] = str(value)
+    tens = {20: "vingt", 30: "trente", 40: "quarante", 50: "cinquante", 60: "soixante", 70: "septante",
+            80: "huitante", 90: "nonante"}  # fmt: skip
+    for ten, word in tens.items():
+        words[word] = str(ten)
+        words[f"{word} et un"] = str(ten + 1)
+        for unit in range(2, 10):
+            words[f"{word}-{small[unit]}"] = str(ten + unit)
+    words["octante"] = "80"
+    for unit in range(10, 20):  # soixante-dix ... soixante-dix-neuf, quatre-vingt-dix ...
+        form = small[unit] if unit < 17 else f"dix-{small[unit - 10]}"
+        words[f"soixante-{form}"] = str(60 + unit)
+        words[f"quatre-vingt-{form}"] = str(80 + unit)
+    words["soixante et onze"] = "71"
+    words["quatre-vingts"] = words["quatre-vingt"] = "80"
+    for unit in range(1, 10):
+        words[f"quatre-vingt-{small[unit]}"] = str(80 + unit)
+    return words
+
+
+_FRENCH_NUMBERS = _french_numbers()
+_FRENCH_NUMBER = "|".join(
+    re.escape(word).replace("\\-", "[ \\-]") for word in sorted(_FRENCH_NUMBERS, key=len, reverse=True)
+)
+# A French number read out in pairs: "zéro six, quarante-deux, dix-huit, soixante-treize, zéro cinq"
+# (reviewers W and Z).
+_FRENCH_RUN = re.compile(rf"(?<![^\W\d_])(?:{_FRENCH_NUMBER})(?:[ \t]*,?[ \t]+(?:{_FRENCH_NUMBER})){{3,9}}(?![^\W\d_])")
+_FRENCH_TENS = ("vingt", "trente", "quarante", "cinquante", "soixante", "dix", "onze", "douze", "treize",
+                "quatorze", "quinze", "seize", "septante", "nonante")  # fmt: skip
+
+
+def _french_phones(lower: str) -> Iterator[tuple[str, int, int]]:
+    """A French number read in pairs after words that name a phone: ten digits from "0"."""
+    for match in _FRENCH_RUN.finditer(lower):
+        pieces = re.findall(rf"(?:{_FRENCH_NUMBER})(?![^\W\d_])", match.group())
+        number = "".join(_FRENCH_NUMBERS[piece.replace(" ", "-") if piece.replace(" ", "-") in _FRENCH_NUMBERS
+                                         else piece] for piece in pieces)  # fmt: skip
+        words = _WORDS.findall(lower[max(0, match.start() - 48) : match.start()])[-4:]
+        if len(number) == _LONG_SPELT and number.startswith("0") and _SPELT_CONTEXT.intersection(words):
+            yield "PHONE", *match.span()
+
+
 def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
     """Phones, SSNs and cards read out digit by digit, named by the words before them."""
     lower = scan.lower
+    if any(word in lower for word in _FRENCH_TENS):
+        yield from _french_phones(lower)
     for match in _SPELT_RUN.finditer(lower):
         words = _WORDS.findall(lower[max(0, match.start() - 48) : match.start()])[-4:]
         # What a caller answers names it a few lines up ("your Social Security number?\nCaller: Sure, it's ...").
