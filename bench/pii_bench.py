@@ -380,6 +380,7 @@ def worst_cases(size: int) -> dict[str, str]:
         "domain-labels": "x@" + fill("a."),
         "digits": "1" * size,
         "spaced-digits": fill("1 "),
+        "french-pairs": fill("zéro six, quarante-deux, "),
         "grouped-digits": fill("4111 "),
         "phone-shaped": fill("+44 20 7946 095 "),
         "dotted": fill("1."),

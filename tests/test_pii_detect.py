@@ -638,6 +638,8 @@ HOSTILE.update(
         "ipv6-colons": "1:2:3: " * (FIFTH // 7),
         # Line breaks inside values: each join is read once, at most a few dozen per text.
         "wrapped-cards": "card 4111\n1111 card 4111\n" * (FIFTH // 25),
+        # French numbers read in pairs: each run read once ("zéro six, quarante-deux, " without end).
+        "french-pairs": "appelez-moi au zéro six, quarante-deux, " * (FIFTH // 40),
         "wrapped-ats": "a@\nb " * (FIFTH // 6),
         "wrapped-tokens": "Ab3dE5gH7jK9mN1pQ3sT\n" * (FIFTH // 21),
         "wrapped-plus": "+1 415\n555 " * (FIFTH // 11),

@@ -2386,8 +2386,10 @@ def _french_numbers() -> dict[str, str]:
 
 
 _FRENCH_NUMBERS = _french_numbers()
-_FRENCH_NUMBER = "|".join(
-    re.escape(word).replace("\\-", "[ \\-]") for word in sorted(_FRENCH_NUMBERS, key=len, reverse=True)
+# Grouped by first letter (see by_first_letter): a search tries one group per position, not 130 words.
+_FRENCH_NUMBER = by_first_letter(
+    re.escape(word).replace("\\-", "[ \\-]").replace("\\ ", " ")
+    for word in sorted(_FRENCH_NUMBERS, key=len, reverse=True)
 )
 # A French number read out in pairs: "zéro six, quarante-deux, dix-huit, soixante-treize, zéro cinq"
 # (reviewers W and Z).
