@@ -80,7 +80,26 @@ def test_phones_of_reviewer_z(text: str, values: list[str]) -> None:
         ("Installatörens anteckningar: portkod 4718, router i hallen", ["4718"]),
         ("pani Zofia Wójcik podała kod e-recepty 8316 i lek wydany", ["8316"]),
         ("Norsk kunde: sikkerhetskode 9731 sendt på SMS", ["9731"]),
+        # A French line's porting code (RIO); not a name in capitals with a number.
+        ("bonjour je pars chez Free, voici mon RIO 02P7XK3F9A41 pour la ligne", ["02P7XK3F9A41"]),
+        ("RIO 2016 OLYMPICS P12", []),
     ],
 )
 def test_secrets_of_reviewer_z(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # Addresses said in Greek ("παπάκι", "τελεία") and Korean ("골뱅이", "점").
+        (
+            "στείλτε τον λογαριασμό στο maria.georgiou παπάκι gmail τελεία com παρακαλώ",
+            ["maria.georgiou παπάκι gmail τελεία com"],
+        ),
+        ("청구서는 minho.park 골뱅이 daum 점 net 으로 보내 주세요", ["minho.park 골뱅이 daum 점 net"]),
+        ("회의는 3시 점심 후에 합니다", []),
+    ],
+)
+def test_addresses_of_reviewer_z(text: str, values: list[str]) -> None:
     assert found_values(text) == values

@@ -244,14 +244,15 @@ def altered(name: str) -> list[str]:
         ("y", "claim", None, 0.97),
         # Blind, after Y's fixes and an attacker's round on them: telecom, utilities, automotive and pharmacy
         # desks (SIM swaps, porting, meter readings, roadside assistance, e-prescriptions; chats, CRM notes,
-        # YAML, CSV, logs; 15 languages): 196 of 241 as it came (81.3%), 210 since (numbers read out in
+        # YAML, CSV, logs; 15 languages): 196 of 241 as it came (81.3%), 214 since (numbers read out in
         # Swedish and Romanian and after "call me back" in Dutch, Italian, Polish and Romanian; phones glued
         # to Japanese and Korean words; "번호" no longer names a reference; a password under a JSON key in
         # another language; an AWS key pair in backticks; Wi-Fi keys in groups; a car radio's code, Swedish
-        # door codes, a Polish e-prescription's code). Left: numbers in kanji and hangul digits or French
-        # tens, addresses said in Greek, Arabic and Korean, porting codes (RIO, MNP), values split over
-        # two lines or by invisible characters digit by digit, a code answered after a statement.
-        ("z", "claim", None, 0.87),
+        # door codes, a Polish e-prescription's code, French numbers read in pairs, addresses said in Greek
+        # and Korean, a French porting code). Left: numbers in kanji and hangul digits, an address said in
+        # Arabic, Japan's porting number, values split over two lines or by invisible characters digit by
+        # digit, a code answered after a statement.
+        ("z", "claim", None, 0.885),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

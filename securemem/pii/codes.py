@@ -345,7 +345,16 @@ _ALNUM_CODE_MARKS = ("access", "recovery", "backup", "ation", "code d", "codice 
 
 def may_hold_alnum_code(scan: Scan) -> bool:
     lower = scan.lower
-    return "pin" in lower or (("cod" in lower or "cód" in lower) and any(mark in lower for mark in _ALNUM_CODE_MARKS))
+    return (
+        "pin" in lower
+        or (("cod" in lower or "cód" in lower) and any(mark in lower for mark in _ALNUM_CODE_MARKS))
+        or "RIO" in scan.text
+    )
+
+
+# A French line's porting code (RIO: "Relevé d'Identité Opérateur"): the operator's two digits, "P" or
+# "E", six characters and a three-character key, after its name ("voici mon RIO 02P7XK3F9A41": reviewer Z).
+_RIO = re.compile(r"(?<![\w])RIO(?:[ \t]*:|[ \t]+(?:est|:))?[ \t]+(?P<value>[0-9]{2}[PE][A-Z0-9]{9})(?![\w\-])")
 
 
 _LABEL_WORDS = ("pin", *_ALNUM_CODE_MARKS)
@@ -383,6 +392,9 @@ _ALNUM_OPENERS = _CLAUSE_OPENERS | {
 
 def find_alnum_codes(scan: Scan) -> Iterator[Hit]:
     text, lower = scan.text, scan.lower
+    if "RIO" in text:
+        for rio in _RIO.finditer(text):
+            yield "GENERIC_SECRET", *rio.span("value")
     done = 0
     for at in _alnum_label_starts(lower):
         match = _ALNUM_CODE.match(lower, at) if at >= done else None

@@ -184,12 +184,28 @@ _FOREIGN_AT = tuple(
         # Dutch writes the monkey's tail both ways; French may write "chez" ("pieter [apestaartje] example
         # [punt] nl", "m.girard chez example point fr": reviewer Y)
         "apestaartje", "chez",
+        "παπάκι",  # Greek: the duckling ("maria.georgiou παπάκι gmail τελεία com": reviewer Z)
     )
 )  # fmt: skip
 _FOREIGN_AT_ASCII = tuple(word for word in _FOREIGN_AT if word.isascii())  # all an ASCII text can hold
 _FOREIGN_DOT = tuple(
     normalise_text(word).lower()
-    for word in ("kropka", "pont", "chấm", "точка", "נקודה", "点", "tečka", "punct", "punktum", "ドット", "닷", "nokta")
+    for word in (
+        "kropka",
+        "pont",
+        "chấm",
+        "точка",
+        "נקודה",
+        "点",
+        "tečka",
+        "punct",
+        "punktum",
+        "ドット",
+        "닷",
+        "점",
+        "nokta",
+        "τελεία",
+    )
 )
 _AT_WORDS = "at|arroba|arobase|ät|chiocciola|apenstaartje|klammeraffe|" + "|".join(map(re.escape, _FOREIGN_AT))
 _DOT_WORDS = "dot|punto|ponto|point|punkt|punt|" + "|".join(map(re.escape, _FOREIGN_DOT))
