@@ -281,6 +281,14 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
     return code, out, err
 
 
+def init_store(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A new store file made by ``securemem init`` (its key in DB.key), with no key in the environment."""
+    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
+    db = tmp_path / "m.db"
+    assert run_cli(capsys, "init", "--db", str(db))[0] == 0
+    return db
+
+
 def audit_records(caplog: pytest.LogCaptureFixture) -> list[dict[str, Any]]:
     """The audit records caplog caught, parsed (set caplog's level for "securemem.audit" first)."""
     return [json.loads(r.getMessage()) for r in caplog.records if r.name == "securemem.audit"]

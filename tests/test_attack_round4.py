@@ -20,7 +20,7 @@ import pytest
 from securemem import KeyFileError, Passphrase, SecureMemory
 from securemem.errors import KekError
 from securemem.keys.kek import PassphraseKek
-from tests.helpers import run_cli
+from tests.helpers import init_store, run_cli
 
 SECRET = "TOP-SECRET-PASSPHRASE"
 
@@ -79,10 +79,7 @@ def test_names_with_a_dot_lookalike_inside_still_work(memory: SecureMemory, name
 
 @pytest.fixture
 def db(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
-    path = tmp_path / "m.db"
-    assert run_cli(capsys, "init", "--db", str(path))[0] == 0
-    return path
+    return init_store(tmp_path, capsys, monkeypatch)
 
 
 def _one_line_refusal(code: int, out: str, err: str) -> str:

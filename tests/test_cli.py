@@ -16,15 +16,12 @@ from typing import Any
 import pytest
 
 from securemem.cli import main
-from tests.helpers import run_cli, write_many
+from tests.helpers import init_store, run_cli, write_many
 
 
 @pytest.fixture
 def store(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.delenv("SECUREMEM_KEY", raising=False)
-    db = tmp_path / "m.db"
-    assert run_cli(capsys, "init", "--db", str(db))[0] == 0
-    return db
+    return init_store(tmp_path, capsys, monkeypatch)
 
 
 def test_init_creates_store_and_private_key_file(store: Path) -> None:
