@@ -49,6 +49,7 @@ from tests.helpers import found_values
         ("お客様：番号は090-4821-7736です。", ["090-4821-7736"]),
         ("고객: 번호이동하려고요, 번호는 010-4823-7719입니다", ["010-4823-7719"]),
         ("주문번호 010-4823-7719 확인", []),
+        ("품번은 010-4823-7719입니다", []),
         # A month and its year before a count.
         ("Tachipirina 1000 mg, lotto T3190, scadenza 05/2027 — 24 confezioni in magazzino.", []),
     ],
@@ -78,6 +79,8 @@ def test_phones_of_reviewer_z(text: str, values: list[str]) -> None:
         # A car radio's anti-theft code, Swedish door codes, a Polish e-prescription's code.
         ("- Codice antifurto autoradio: 2716", ["2716"]),
         ("Installatörens anteckningar: portkod 4718, router i hallen", ["4718"]),
+        ("portkoden byttes 2024", []),
+        ("Zahlencode gültig bis Dezember 2025.", []),
         ("pani Zofia Wójcik podała kod e-recepty 8316 i lek wydany", ["8316"]),
         ("Norsk kunde: sikkerhetskode 9731 sendt på SMS", ["9731"]),
         # A French line's porting code (RIO); not a name in capitals with a number.

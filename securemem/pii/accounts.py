@@ -246,7 +246,9 @@ _BOX_CODE_END = re.compile(r"[ \t]*(?:\r?$|[.,;:!?()\]\"'—–]|(?:then|and|if|
 _SUFFIX = re.compile(r"['’][^\W\d_]")
 # Before or after a year, what makes it one ("em 2023", "ab 2025", "2023 yılında", "2024 neu vergeben").
 _YEAR_WORDS = re.compile(
-    r"(?:^|[ \t])(?:em|in|ab|seit|since|from|de|en|desde|dal|od|bis|until|till|after|before|year|jahr|année|año)"
+    r"(?:^|[ \t])(?:em|in|ab|seit|since|from|de|en|desde|dal|od|bis|until|till|after|before|year|jahr|année|año|"
+    # Nordic and German "changed", "valid", "until" ("portkoden byttes 2024", "gültig bis Dezember 2025")
+    r"byttes|byts|ändras|ändrades|gültig|fra|från|till|frem til|dezember|januar)"
     r"[ \t]*$"
 )
 
