@@ -36,13 +36,17 @@ def test_a_passphrase_with_a_byte_that_was_not_utf8_opens_its_store_again(tmp_pa
         assert isinstance(content, str) and content.endswith("1\tx")
 
 
-@pytest.mark.parametrize("make", [Passphrase, lambda text: SecureMemory.open(Path("unused.db"), key=text)])
-def test_a_passphrase_that_is_not_text_is_refused_without_being_quoted(make: object) -> None:
+@pytest.mark.parametrize("through", ["Passphrase", "SecureMemory.open"])
+def test_a_passphrase_that_is_not_text_is_refused_without_being_quoted(tmp_path: Path, through: str) -> None:
     text = "\ud800" + SECRET  # a lone surrogate that stands for no byte
+    db = tmp_path / "m.db"
     with pytest.raises(KeyFileError) as caught:
-        make(text)  # type: ignore[operator]
+        if through == "Passphrase":
+            Passphrase(text)
+        else:
+            SecureMemory.open(db, key=text)
     assert SECRET not in repr(caught.value.args) and "surrogate" in str(caught.value)
-    assert not Path("unused.db").exists()
+    assert not db.exists()  # refused before any file was made
 
 
 def test_a_kek_passphrase_that_is_not_text_is_refused_without_being_quoted() -> None:

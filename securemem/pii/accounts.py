@@ -248,7 +248,7 @@ _SUFFIX = re.compile(r"['’][^\W\d_]")
 _YEAR_WORDS = re.compile(
     r"(?:^|[ \t])(?:em|in|ab|seit|since|from|de|en|desde|dal|od|bis|until|till|after|before|year|jahr|année|año|"
     # Nordic and German "changed", "valid", "until" ("portkoden byttes 2024", "gültig bis Dezember 2025")
-    r"byttes|byts|ändras|ändrades|gültig|fra|från|till|frem til|dezember|januar)"
+    r"byttes|byts|ändras|ändrades|gültig|fra|från|frem til|dezember|januar)"
     r"[ \t]*$"
 )
 

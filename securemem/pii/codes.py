@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 from securemem.pii.accounts import MEETING
 from securemem.pii.checksums import luhn_valid
-from securemem.pii.scan import COUNTED, YEAR, Scan
+from securemem.pii.scan import COUNTED, WORD_AFTER, YEAR, Scan
 
 Hit = tuple[str, int, int]
 
@@ -339,8 +339,10 @@ _ALNUM_CODE = re.compile(
 )
 # Where a label may be: "pin", or a word for a code ("cod" of code, codice, kod; "cód" of código) and one
 # of the labels' own words. Most text holds none: two or three substring tests.
-_ALNUM_CODE_MARKS = ("access", "recovery", "backup", "ation", "code d", "codice d", "código d", "cesscode",
-                     "gingscode", "satiecode", "gangscode", "altcode", "rungscode", "atiecode")  # fmt: skip
+_ALNUM_CODE_MARKS = (
+    *(f"{stem}{joint}code" for stem in ("access", "recovery", "backup", "ation") for joint in ("", " ", "_", "-")),
+    "code d", "codice d", "código d", "gingscode", "atiecode", "gangscode", "altcode", "rungscode",
+)  # fmt: skip
 
 
 def may_hold_alnum_code(scan: Scan) -> bool:
@@ -381,8 +383,6 @@ _NAMED_GROUPS = re.compile(
 # A name and its number ("AES-256", "ISO-9564", "Windows-11") and a capitalised word ("Pro", "Room").
 _STANDARD = re.compile(r"[A-Za-z]+-[0-9]+|[A-Za-z]{2,5}-[A-Za-z0-9]+")  # and "PKCE-S256": a name, a variant
 _CAPITALISED = re.compile(r"[A-Z][a-z]{2,}[a-z0-9]*")
-# A word after the value: it names something ("... vaccine pass", "... compliant"); a code ends its clause.
-_CLAUSE_GOES_ON = re.compile(r"[ \t]+[^\W\d_]")
 # The first word of the words between label and colon: what the code is for, how it came.
 _ALNUM_OPENERS = _CLAUSE_OPENERS | {
     "voor", "van", "letto", "comunicato", "fornito", "ricevuto", "dettato", "given", "issued", "provided",
@@ -411,7 +411,7 @@ def find_alnum_codes(scan: Scan) -> Iterator[Hit]:
             continue  # "GPIO17-GPIO27", "10AM-12PM", "WEEK-2024": names with numbers, hours, a year
         if _STANDARD.fullmatch(value) or any(_CAPITALISED.fullmatch(group) for group in value.split("-")):
             continue  # "AES-256", "RFC-6238", "Office-365", "Win10-Pro", "Room-204b": names, not codes
-        if _CLAUSE_GOES_ON.match(lower, end):
+        if WORD_AFTER.match(lower, end):
             continue  # "activation code: COVID-19 vaccine pass", "recovery code: RFC-6238 compliant"
         dashed = "-" in value
         if not dashed and not (value.lower() != value != value.upper()):
@@ -421,6 +421,6 @@ def find_alnum_codes(scan: Scan) -> Iterator[Hit]:
             clause.split()[0] not in _ALNUM_OPENERS or _SETTING_WORDS.search(clause) or MEETING.search(clause)
         ):
             continue  # "PIN assignment table: GPIO17-GPIO27", "backup code review is at: 10AM-12PM"
-        if match["clause"] is None and not dashed and match.group()[len(match.group()) - len(value) - 1] not in ":= \t":
+        if match["clause"] is None and not dashed and lower[start - 1] not in ":= \t":
             continue
         yield "GENERIC_SECRET", start, end

@@ -2377,7 +2377,8 @@ def may_hold_spelt_phone(scan: Scan) -> bool:
 def _french_numbers() -> dict[str, str]:
     """French words for 0 to 99, each as the digits it stands for ("zéro" "0", "six" "6", "quarante-deux"
     "42", "soixante et onze" "71", "quatre-vingt-dix-neuf" "99"; Belgium's and Switzerland's "septante",
-    "huitante", "octante", "nonante" too): how France reads a phone number, in pairs."""
+    "huitante", "octante", "nonante" too): how France reads a phone number, in pairs. Keys join their
+    words with "-", where the text may write a blank ("quarante et un", "quatre vingt deux")."""
     small = ["zéro", "un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze",
              "douze", "treize", "quatorze", "quinze", "seize"]  # fmt: skip
     words = {word: str(value) for value, word in enumerate(small)} | {"zero": "0", "une": "1"}
@@ -2387,7 +2388,7 @@ def _french_numbers() -> dict[str, str]:
             80: "huitante", 90: "nonante"}  # fmt: skip
     for ten, word in tens.items():
         words[word] = str(ten)
-        words[f"{word} et un"] = str(ten + 1)
+        words[f"{word}-et-un"] = str(ten + 1)
         for unit in range(2, 10):
             words[f"{word}-{small[unit]}"] = str(ten + unit)
     words["octante"] = "80"
@@ -2395,7 +2396,7 @@ def _french_numbers() -> dict[str, str]:
         form = small[unit] if unit < 17 else f"dix-{small[unit - 10]}"
         words[f"soixante-{form}"] = str(60 + unit)
         words[f"quatre-vingt-{form}"] = str(80 + unit)
-    words["soixante et onze"] = "71"
+    words["soixante-et-onze"] = "71"
     words["quatre-vingts"] = words["quatre-vingt"] = "80"
     for unit in range(1, 10):
         words[f"quatre-vingt-{small[unit]}"] = str(80 + unit)
@@ -2405,9 +2406,10 @@ def _french_numbers() -> dict[str, str]:
 _FRENCH_NUMBERS = _french_numbers()
 # Grouped by first letter (see by_first_letter): a search tries one group per position, not 130 words.
 _FRENCH_NUMBER = by_first_letter(
-    re.escape(word).replace("\\-", "[ \\-]").replace("\\ ", " ")
-    for word in sorted(_FRENCH_NUMBERS, key=len, reverse=True)
+    re.escape(word).replace("\\-", "[ \\-]") for word in sorted(_FRENCH_NUMBERS, key=len, reverse=True)
 )
+_FRENCH_PIECE = re.compile(rf"(?:{_FRENCH_NUMBER})(?![^\W\d_])")
+_FRENCH_JOIN = re.compile(r"[ \-]")
 # A French number read out in pairs: "zéro six, quarante-deux, dix-huit, soixante-treize, zéro cinq"
 # (reviewers W and Z).
 _FRENCH_RUN = re.compile(rf"(?<![^\W\d_])(?:{_FRENCH_NUMBER})(?:[ \t]*,?[ \t]+(?:{_FRENCH_NUMBER})){{3,9}}(?![^\W\d_])")
@@ -2418,9 +2420,9 @@ _FRENCH_TENS = ("vingt", "trente", "quarante", "cinquante", "soixante", "dix", "
 def _french_phones(lower: str) -> Iterator[tuple[str, int, int]]:
     """A French number read in pairs after words that name a phone: ten digits from "0"."""
     for match in _FRENCH_RUN.finditer(lower):
-        pieces = re.findall(rf"(?:{_FRENCH_NUMBER})(?![^\W\d_])", match.group())
-        number = "".join(_FRENCH_NUMBERS[piece.replace(" ", "-") if piece.replace(" ", "-") in _FRENCH_NUMBERS
-                                         else piece] for piece in pieces)  # fmt: skip
+        number = "".join(
+            _FRENCH_NUMBERS[_FRENCH_JOIN.sub("-", piece)] for piece in _FRENCH_PIECE.findall(match.group())
+        )
         words = _WORDS.findall(lower[max(0, match.start() - 48) : match.start()])[-4:]
         if len(number) == _LONG_SPELT and number.startswith("0") and _SPELT_CONTEXT.intersection(words):
             yield "PHONE", *match.span()

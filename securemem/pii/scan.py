@@ -42,6 +42,9 @@ _NOT_AN_ENTITY = re.compile(
 # A count's noun or a unit after a number ("1532 ms", "8000 users", "2500 W", "512 34 5678 records"): the
 # number is an amount, not a code, a PIN or an SSN. Matched in the lower-cased text.
 YEAR = re.compile(r"(?:19|20)[0-9]{2}")  # a year's four digits (codes, door codes and answers read them apart)
+# A word after a value: the sentence goes on about it ("activation code: COVID-19 vaccine pass", "password
+# iniziale Q3-2024 in fase di revisione"), where a code or a password would end its clause.
+WORD_AFTER = re.compile(r"[ \t]+[^\W\d_]")
 COUNTED = re.compile(
     r"[ \t]*(?:ms|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|users?|customers?|clients?|"
     r"transactions?|requests?|issues?|errors?|items?|units?|records?|rows?|times|attempts?|messages?|people|bits|"

@@ -18,7 +18,7 @@ from functools import lru_cache
 from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule
 from securemem.pii.normalize import normalise_text
-from securemem.pii.scan import Scan, by_first_letter, other_script
+from securemem.pii.scan import WORD_AFTER, Scan, by_first_letter, other_script
 
 Hit = tuple[str, int, int]
 
@@ -969,12 +969,9 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
     secret = text[start:end]
     if match["kq"] is not None and not quoted:
         return None  # a quoted key's value is quoted too: '"HAS_PSK": has_psk' is a name in code
-    if match["qual"] is not None and match["bare"] is not None and _GOES_ON.match(text, end):
+    if match["qual"] is not None and match["bare"] is not None and WORD_AFTER.match(text, end):
         return None  # "password iniziale Q3-2024 in fase di revisione": a name the sentence goes on about
     return None if _not_a_phrase_password(text, match, secret, quoted, end) else ("PASSWORD", start, end)
-
-
-_GOES_ON = re.compile(r"[ \t]+[^\W\d_]")
 
 
 def _aside(text: str, at: int) -> bool:
