@@ -36,10 +36,10 @@ _LOOKALIKES = frozenset(
 # Drawn as a full stop (TR39's confusables of "." and their kin): a name made only of these, or starting
 # with two of them, reads as "..", whatever script or category they belong to ("ꓸꓸ", a Lisu tone letter;
 # "ꞏꞏ", "⋅⋅", "∙∙", "ᐧᐧ"). Arabic-Indic zeros are digits: only a name made of nothing else is refused.
-# (Other scripts' full stops are punctuation: the rule after this one refuses a name made of them.)
+# (Other scripts' full stops are punctuation: the rule after this one refuses a name made of them; the
+# one-dot leader, the hyphenation point and the halfwidth katakana dot never reach a name's check.)
 _DOT_LOOKALIKES = frozenset(
-    "\u00b7\u0660\u06f0\u1427\u2022\u2024\u2027\u2219\u22c5\u2e31\u2e33\u30fb"
-    "\ua4f8\ua60e\ua78f\uff65\U00010a50\U0001d16d"
+    "\u00b7\u0660\u06f0\u1427\u2022\u2219\u22c5\u2e31\u2e33\u30fb\ua4f8\ua60e\ua78f\U00010a50\U0001d16d"
 )
 
 
