@@ -315,8 +315,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     exit 1 if any failed."""
     total = failures = 0
     with _replay_source(args.file) as source, open_memory(args) as memory:
-        for number, raw in enumerate(iter(partial(source.readline, MAX_INPUT_BYTES + 1), b""), 1):
-            if len(raw) > MAX_INPUT_BYTES:
+        # A line of the bound's length and its line break is read whole; one byte more is too long.
+        for number, raw in enumerate(iter(partial(source.readline, MAX_INPUT_BYTES + 2), b""), 1):
+            if len(raw.rstrip(b"\r\n")) > MAX_INPUT_BYTES:
                 # A device (/dev/zero) or a file with no line breaks: no line of it is read whole.
                 _say(f"[{number}] error: the line is longer than {MAX_INPUT_BYTES:,} bytes; the rest is not read")
                 total, failures = total + 1, failures + 1

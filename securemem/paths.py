@@ -28,16 +28,18 @@ _JOINERS = frozenset("\u200c\u200d")  # allowed inside words that need them (scr
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 # Look-alikes that NFKC leaves alone: slashes and dots a reader could take for path syntax,
 # spaces other than U+0020, and the invisible Hangul fillers.
-# (TR39's confusables of "/" and "\\" among them: U+27CB, U+27CD, U+29F9, U+2041 and U+1735, and U+2AFD, "//".)
+# (TR39's confusables of "/" and "\\" among them: U+27CB, U+27CD, U+29F9, U+2041, U+1735 and U+29F6; U+2AFD
+# and U+2AFB, "//" and "///".)
 _LOOKALIKES = frozenset(
     "\u2215\u2044\u29f8\u29f5\u2216\u2571\u2572\u3033\u2024\u2027\u115f\u1160\u3164\uffa0\u1680\u2800"
-    "\u27cb\u27cd\u29f9\u2041\u1735\u2afd"
+    "\u27cb\u27cd\u29f9\u2041\u1735\u2afd\u2afb\u29f6"
 )
 # Drawn as a full stop (TR39's confusables of "." and their kin): a name made only of these, or starting
 # with two of them, reads as "..", whatever script or category they belong to ("ꓸꓸ", a Lisu tone letter;
 # "ꞏꞏ", "⋅⋅", "∙∙", "ᐧᐧ"). Arabic-Indic zeros are digits: only a name made of nothing else is refused.
 # (Other scripts' full stops are punctuation: the rule after this one refuses a name made of them; the
 # one-dot leader, the hyphenation point and the halfwidth katakana dot never reach a name's check.)
+_NO_JOINERS = dict.fromkeys(map(ord, _JOINERS))
 _DOT_LOOKALIKES = frozenset(
     "\u00b7\u0660\u06f0\u1427\u2022\u2219\u22c5\u2e31\u2e33\u30fb\ua4f8\ua60e\ua78f\U00010a50\U0001d16d"
 )
@@ -84,9 +86,10 @@ def _check_segment(segment: str) -> None:
         raise _refuse(f"'{segment}' segments are not allowed")
     if segment.startswith("..") or not segment.strip("."):
         raise _refuse("names made only of dots, or starting with '..', are not allowed")
+    drawn = segment.translate(_NO_JOINERS)  # a joiner between two dots draws nothing ("ꓸ\u200dꓸ" reads "..")
     if not segment.isascii() and (
-        all(ch == "." or ch in _DOT_LOOKALIKES for ch in segment)
-        or all(ch == "." or (ch in _DOT_LOOKALIKES and not ch.isdigit()) for ch in segment[:2])
+        all(ch == "." or ch in _DOT_LOOKALIKES for ch in drawn)
+        or all(ch == "." or (ch in _DOT_LOOKALIKES and not ch.isdigit()) for ch in drawn[:2])
     ):
         raise _refuse("names made only of dots or characters drawn as dots, or starting with two, are not allowed")
     if not segment.isascii() and all(unicodedata.category(ch).startswith("P") for ch in segment):

@@ -61,7 +61,7 @@ def memory(tmp_path: Path) -> SecureMemory:
     return SecureMemory.open(tmp_path / "m.db", key=os.urandom(32), policy="regulated")
 
 
-@pytest.mark.parametrize("char", ["\u27cb", "\u27cd", "\u29f9", "\u2041", "\u1735", "\u2afd"])
+@pytest.mark.parametrize("char", ["\u27cb", "\u27cd", "\u29f9", "\u2041", "\u1735", "\u2afd", "\u2afb", "\u29f6"])
 def test_slash_lookalikes_of_tr39_are_refused(memory: SecureMemory, char: str) -> None:
     path = f"/memories/reference{char}policy.md"
     result = memory.execute({"command": "create", "path": path, "file_text": "x\n"})
@@ -69,7 +69,11 @@ def test_slash_lookalikes_of_tr39_are_refused(memory: SecureMemory, char: str) -
     assert "reference" not in memory.execute({"command": "view", "path": "/memories"}).content
 
 
-@pytest.mark.parametrize("name", ["ꓸꓸ", "ꓸꓸꓸ", ".ꓸ", "ꓸ.", "ꞏꞏ", "⋅⋅", "∙∙", "ᐧᐧ", "٠٠", "ꓸꓸnotes", "・・"])
+@pytest.mark.parametrize(
+    "name",
+    # a joiner between them draws nothing (a second round: "ꓸ\u200dꓸ" was accepted)
+    ["ꓸꓸ", "ꓸꓸꓸ", ".ꓸ", "ꓸ.", "ꞏꞏ", "⋅⋅", "∙∙", "ᐧᐧ", "٠٠", "ꓸꓸnotes", "・・", "ꓸ\u200dꓸ", "ꓸ\u200cꓸ", "ᐧ\u200cᐧ"],
+)
 def test_names_drawn_as_dots_are_refused(memory: SecureMemory, name: str) -> None:
     result = memory.execute({"command": "create", "path": f"/memories/{name}/notes.md", "file_text": "x\n"})
     assert result.is_error and "dots" in result.content and name not in result.content
@@ -109,3 +113,17 @@ def test_replay_of_a_device_says_so_and_ends_with_its_summary(db: Path, capsys: 
     lines = out.splitlines()
     assert code == 1 and "Traceback" not in err, (out, err)
     assert "[1] error: the line is longer than" in out and lines[-1] == "replayed 1 commands, 1 failed", lines
+
+
+def test_replay_reads_a_line_of_the_bounds_length_whole(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The line break after a line is no part of it (a second round: a line of exactly the bound was refused)."""
+    import securemem.cli as cli
+
+    monkeypatch.setattr(cli, "MAX_INPUT_BYTES", 64)
+    line = b'{"command": "view", "path": "/memories"}'
+    lines = tmp_path / "in.jsonl"
+    lines.write_bytes(line + b" " * (64 - len(line)) + b"\n" + line + b" " * (65 - len(line)) + b"\n")
+    code, out, _ = run_cli(capsys, "replay", "--db", str(db), str(lines))
+    assert "[1] ok" in out and "[2] error: the line is longer than 64 bytes" in out and code == 1, out
