@@ -108,9 +108,9 @@ def test_a_burst_of_deletes_pays_for_few_checkpoints(
     runs: list[float] = []
     checkpoint = eraser._checkpoint
 
-    def counted(wait: float) -> bool:
+    def counted(wait: float, *, size_only: bool = False) -> bool:
         runs.append(wait)
-        return checkpoint(wait)
+        return checkpoint(wait, size_only=size_only)
 
     monkeypatch.setattr(eraser, "_checkpoint", counted)
     for i in range(40):

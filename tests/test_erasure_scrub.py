@@ -398,9 +398,10 @@ def _asked_for_room(memory: SecureMemory) -> tuple[SQLCipherStore, list[bool]]:
 def test_commits_after_a_growth_only_checkpoint_overwrite_the_wal_instead_of_growing_it(
     tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A checkpoint that erases nothing (the WAL's generation reached COMPACT_FRAMES) gives the
-    # emptied WAL its room back as zeros, as an erasure does: the commits after it overwrite those
-    # zeros, and the file keeps its size (an fsync after an append also journals the new size).
+    # A truncating checkpoint that erases nothing (asked here as a flush asks; the background one a
+    # grown WAL asks for restarts it instead, see the next test) gives the emptied WAL its room back
+    # as zeros, as an erasure does: the commits after it overwrite those zeros, and the file keeps
+    # its size (an fsync after an append also journals the new size).
     monkeypatch.setattr(sqlcipher, "COMPACT_FRAMES", 120)
     db = tmp_path / "room.db"
     wal = Path(f"{db}-wal")
@@ -421,6 +422,93 @@ def test_commits_after_a_growth_only_checkpoint_overwrite_the_wal_instead_of_gro
         assert 0 < pages.wal_frames(wal) < used
     found = plaintext_of(db, key)
     assert b"ROOM0000" in found and b"NEXT0009" in found
+
+
+def test_a_growth_only_checkpoint_restarts_the_wal_and_carries_the_pages_written_since_the_scrub(
+    tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A checkpoint that erases nothing copies the WAL from a second connection first (the commits
+    # of the handle go on meanwhile), then restarts it: the file keeps its size (no zeros written
+    # and synced) and the next generation overwrites it. The pages the restarted generation held
+    # are carried over: the next erasure still reads only the pages written since the last scrub.
+    db = tmp_path / "carried.db"
+    wal = Path(f"{db}-wal")
+    calls = _spy_on_reads(monkeypatch)
+    with SecureMemory.open(db, key=key, policy=ERASE_LATE) as memory:
+        store, _ = _asked_for_room(memory)  # the test runs the growth-only checkpoint itself
+        _kept_files(memory, "c", 30)
+        ok(memory, command="delete", path="/memories/c00.md")
+        memory.store.flush_erasure()  # the handle's first scrub: every page
+        for i in range(40):
+            ok(memory, command="create", path=f"/memories/g/a{i:02d}.md", file_text=f"GROW{i:02d} " * 90)
+        marker = pages.wal_marker(wal)
+        assert marker is not None
+        first = pages.wal_pages(wal, marker)
+        assert first
+        size = wal.stat().st_size
+        assert store._checkpoint(5.0, size_only=True)
+        assert store._side is not None  # the copy before the lock: from its own connection
+        assert wal.stat().st_size == size  # restarted, not truncated
+        for i in range(10):
+            ok(memory, command="create", path=f"/memories/g/b{i:02d}.md", file_text=f"NEXT{i:02d} " * 90)
+        after = pages.wal_marker(wal)
+        assert after is not None and after[:8] == pages.next_generation(marker)
+        assert wal.stat().st_size == size  # overwritten from its head
+        second = pages.wal_pages(wal, after)
+        assert second is not None
+        ok(memory, command="delete", path="/memories/c05.md")
+        memory.store.flush_erasure()
+        read = calls[-1]
+        assert isinstance(read, list) and first | second <= set(read)  # scoped, and both generations in
+        assert memory.store.integrity_errors() == []
+    assert store._side is None  # closed with the store
+    found = plaintext_of(db, key)
+    assert b"KEEP01" in found and b"GROW39" in found and b"NEXT09" in found  # the control
+    assert b"KEEP00" not in found and b"KEEP05" not in found
+
+
+@pytest.mark.parametrize("seed", [8, 9])
+@pytest.mark.slow
+def test_no_removed_text_survives_growth_only_restarts_between_erasures(
+    tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    # Runs of creates and edits that free nothing, each ended by a growth-only checkpoint (a restart
+    # that carries the pages of the generation it ends), then frees and an erasure: what SQLite's
+    # rebalancing left in pages written before the restarts is found and scrubbed, and the reads
+    # stay scoped to the pages written since the last scrub.
+    rnd = random.Random(seed)
+    calls = _spy_on_reads(monkeypatch)
+    db = tmp_path / "restarts.db"
+    live: dict[str, str] = {}
+    removed: set[str] = set()
+    count = 0
+    with SecureMemory.open(db, key=key, policy=ERASE_LATE) as memory:
+        store, _ = _asked_for_room(memory)
+        for _ in range(6):
+            for _ in range(3):
+                for _ in range(rnd.randint(10, 30)):
+                    count += 1
+                    path = f"/memories/{rnd.choice('ab')}/NAME{count:05d}Q{'n' * rnd.randint(0, 40)}.md"
+                    live[path] = f"TEXT{count:05d}Z"
+                    ok(memory, command="create", path=path, file_text=f"{live[path]} " * rnd.randint(1, 150))
+                assert store._checkpoint(5.0, size_only=True)
+            for path in rnd.sample(sorted(live), len(live) // 3):
+                if rnd.random() < 0.5:
+                    ok(memory, command="delete", path=path)
+                    removed.update({live.pop(path), _name_marker(path)})
+                else:
+                    count += 1
+                    landing = f"/memories/{rnd.choice('ab')}/NAME{count:05d}Q.md"
+                    ok(memory, command="rename", old_path=path, new_path=landing)
+                    removed.add(_name_marker(path))
+                    live[landing] = live.pop(path)
+            memory.store.flush_erasure()
+        assert memory.store.integrity_errors() == []
+    assert calls[0] is None and all(only is not None for only in calls[1:]), calls  # scoped after the first
+    kept = set(live.values()) | {_name_marker(path) for path in live}
+    found = plaintext_of(db, key)
+    assert all(marker.encode() in found for marker in kept)  # the control
+    assert sorted(marker for marker in removed - kept if marker.encode() in found) == []
 
 
 def test_an_erasure_gives_the_wal_the_room_its_last_generation_used_not_the_room_of_a_burst(
@@ -593,11 +681,11 @@ def test_an_open_that_finds_the_store_busy_still_scrubs_before_its_first_command
     real = SQLCipherStore._checkpoint
     refused: list[float] = []
 
-    def busy_once(self: SQLCipherStore, wait: float) -> bool:
+    def busy_once(self: SQLCipherStore, wait: float, *, size_only: bool = False) -> bool:
         if not refused:
             refused.append(wait)
             return False  # as when a reader holds the lock
-        return real(self, wait)
+        return real(self, wait, size_only=size_only)
 
     monkeypatch.setattr(SQLCipherStore, "_checkpoint", busy_once)
     with SecureMemory.open(db, key=key, policy=ERASE_LATE, create=False):

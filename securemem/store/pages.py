@@ -94,6 +94,11 @@ class PageCodec:
         self._digest = getattr(hashlib, page_format.digest)
         self._hmac_key = hashlib.pbkdf2_hmac("sha512", key, bytes(b ^ 0x3A for b in salt), 2, 32)
 
+    @property
+    def material(self) -> bytes:
+        """The raw key (to key another connection to the same store)."""
+        return self._key
+
     def with_format(self, page_format: PageFormat) -> PageCodec:
         return PageCodec(self._key, self.salt, page_format)
 
@@ -453,14 +458,30 @@ def wal_usage(wal: Path) -> tuple[int, int]:
     return _read_wal(wal, count) or (0, 0)
 
 
+def next_generation(marker: bytes) -> bytes:
+    """How the WAL's generation after ``marker``'s is marked: SQLite restarts the WAL with its
+    checkpoint sequence and its first salt each one more (the second salt is drawn at random, so
+    this is the first 8 of the marker's 12 bytes)."""
+    sequence = (int.from_bytes(marker[:4], "big") + 1) & 0xFFFFFFFF
+    salt = (int.from_bytes(marker[4:8], "big") + 1) & 0xFFFFFFFF
+    return sequence.to_bytes(4, "big") + salt.to_bytes(4, "big")
+
+
 def wal_pages(wal: Path, marker: bytes) -> set[int] | None:
     """The numbers of the pages in the frames of the WAL's generation ``marker``.
 
     None if the WAL is not of that generation (any more): a checkpoint restarted it meanwhile.
     """
+    found = generation_pages(wal, marker)
+    return None if found is None else found[1]
 
-    def pages_in(fd: int, head: bytes) -> set[int] | None:
-        if head[12:24] != marker:
+
+def generation_pages(wal: Path, marker: bytes) -> tuple[bytes, set[int]] | None:
+    """The WAL's generation's whole marker and the pages in its frames, if its marker starts with
+    ``marker`` (12 bytes, or the 8 of ``next_generation``); None if it does not."""
+
+    def pages_in(fd: int, head: bytes) -> tuple[bytes, set[int]] | None:
+        if head[12 : 12 + len(marker)] != marker:
             return None
         frame, salts = _frame_bytes(head), head[16:24]
         found: set[int] = set()
@@ -471,9 +492,9 @@ def wal_pages(wal: Path, marker: bytes) -> set[int] | None:
                 break
             found.add(int.from_bytes(header[:4], "big"))
             at += frame
-        if os.pread(fd, WAL_HEADER, 0)[12:24] != marker:
+        if os.pread(fd, WAL_HEADER, 0)[12:24] != head[12:24]:
             return None
         found.discard(0)
-        return found
+        return head[12:24], found
 
     return _read_wal(wal, pages_in)

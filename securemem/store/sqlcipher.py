@@ -36,7 +36,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import sqlcipher3
 
@@ -60,12 +60,14 @@ from securemem.store.sqlversions import Tail, VersionLog, chain_rows, recount, s
 PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
 DURABILITY = {"full": "FULL", "normal": "NORMAL"}
 SIDE_FILES = ("-wal", "-shm", "-journal")
-# The WAL's room: a checkpoint empties the WAL (TRUNCATE: no old frame may outlive an erasure),
-# then fills it with zeros for what its last generation used (see _room_for), so that later commits
-# overwrite rather than append (an fsync after an append must also commit the file's new size, a
-# journal write in ext4: a fifth more per commit on the disks measured). Once the WAL's generation
+# The WAL's room: a checkpoint that erases empties the WAL (TRUNCATE: no old frame may outlive an
+# erasure), then fills it with zeros for what its last generation used (see _room_for), so that later
+# commits overwrite rather than append (an fsync after an append must also commit the file's new size,
+# a journal write in ext4: a fifth more per commit on the disks measured). Once the WAL's generation
 # reaches COMPACT_FRAMES frames, a checkpoint runs at once in the background, before the commits
-# outgrow the room; not sooner, since each checkpoint costs a few fsyncs whatever it copies.
+# outgrow the room; not sooner, since each checkpoint costs a few fsyncs whatever it copies. When
+# the handle has nothing to erase, that checkpoint restarts the WAL instead (``_keep_in_room``): the
+# file keeps its size, and most of the copy is made before the lock is taken (``_precopy``).
 ROOM_FRAMES = 4000
 MIN_ROOM_FRAMES = 64
 ROOM_PER_COMMIT = 16  # frames of room per commit of the last generation, at most (see _room_for)
@@ -388,12 +390,19 @@ class SQLCipherStore:
         # gaps a sweep leaves between its batches and wait for the whole sweep.
         conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
         self._lock = threading.RLock()
+        # A second connection, for the copy a checkpoint that erases nothing makes before it takes
+        # the lock (``_precopy``); opened when first needed, closed at close and at a re-key.
+        self._side: sqlcipher3.Connection | None = None
+        self._side_lock = threading.Lock()
         self._salt = codec.salt
         self._codec = codec  # the page format under the current key: for the scrub after erasure
         self._prescan_lost = False  # the last scrub's unlocked read was overtaken by a writer
         # The WAL's generation right after this handle's last scrub (pages.wal_marker): while the WAL
         # is still of it, every page written since that scrub is in its frames.
         self._scrubbed_at: bytes | None = None
+        # Pages written since that scrub in generations a checkpoint that erased nothing restarted
+        # (``_keep_in_room``); None when no such restart came since the scrub.
+        self._carried: set[int] | None = None
         self._watch: float | None = None  # the deadline of another handle's scrub (see _erasure_owed)
         self._read_only = False  # a checkpoint found the files read-only: this handle erases nothing
         self._eraser_due = False  # _freed noted content the eraser is told of once the lock is released
@@ -572,6 +581,9 @@ class SQLCipherStore:
             # it copied (an automatic one would copy them unscrubbed and let the WAL restart, losing
             # their numbers). The eraser also runs when the WAL nears the end of its room (_wal_filling).
             conn.execute("PRAGMA wal_autocheckpoint = 0")
+            # A WAL kept in its room by restarts (``_keep_in_room``) is cut back to the largest room
+            # at the first commit after a restart, should a big commit have grown it past that.
+            conn.execute(f"PRAGMA journal_size_limit = {wal_bytes(ROOM_FRAMES)}")
             conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
             conn.execute("PRAGMA secure_delete = ON")
             conn.execute("PRAGMA temp_store = MEMORY")
@@ -1176,6 +1188,8 @@ class SQLCipherStore:
                 raise self._translate(exc) from None
             self._salt = salt
             self._codec = pages.PageCodec(material, salt, self._codec.format)  # a re-key keeps the format
+        with self._side_lock:
+            self._drop_side()  # keyed for the old key
         # What other handles freed and had not erased yet (their checkpoints fail once the key
         # changed under them) is erased here, under the new key: every page is read for gaps.
         self._freed_since_scrub = True
@@ -1186,11 +1200,15 @@ class SQLCipherStore:
 
     # -- erasure ----------------------------------------------------------------------------
 
-    def _checkpoint(self, wait: float) -> bool:
+    def _checkpoint(self, wait: float, *, size_only: bool = False) -> bool:
         """Erase: copy the WAL into the file, truncate it, scrub the file's pages.
 
+        ``size_only``: the eraser's timer asks (``_Eraser.soon``, or a free's timer): if this
+        handle has nothing to erase, the WAL is only kept in its room (``_keep_in_room``).
         False while readers or writers keep the store busy (the eraser tries again).
         """
+        if size_only and not self._freed_since_scrub:
+            self._precopy()
         with self._lock:
             if self._conn is None or self._read_only:
                 return True
@@ -1210,8 +1228,10 @@ class SQLCipherStore:
                 return True
             conn = self._conn
             wal = Path(f"{self._where}-wal")
-            room = _room_for(wal)
             deadline = time.monotonic() + wait
+            if size_only and not self._freed_since_scrub:
+                return self._keep_in_room(conn, deadline)
+            room = _room_for(wal)
             truncated = self._truncate_wal(conn, wal, deadline)
             if truncated is None:
                 return False
@@ -1244,6 +1264,96 @@ class SQLCipherStore:
                 self._scrubbed_at = None
             return done
 
+    def _precopy(self) -> None:
+        """Before a checkpoint that erases nothing: copy the WAL into the file from a second
+        connection, without this handle's lock, so that its commits go on meanwhile and the
+        checkpoint under the lock (``_keep_in_room``) has only their few frames left to copy.
+
+        PASSIVE: it waits for no one and changes nothing but the file's pages (the same copies any
+        checkpoint makes); the WAL, its generation and what the eraser knows of it stay as they
+        are. Any failure leaves the work to the checkpoint under the lock.
+        """
+        with self._side_lock:
+            if self._conn is None or self._read_only or _identity(self._where) != self._file or self._rekeyed():
+                return
+            try:
+                if self._side is None:
+                    codec = self._codec
+                    self._side, _ = self._connect(self._where, codec.material, codec.salt, 0.0, (codec.format,))
+                for _ in range(2):  # the second copies what commits added during the first
+                    self._side.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            except (sqlcipher3.Error, StorageError):
+                self._drop_side()
+
+    def _drop_side(self) -> None:
+        """Close the second connection (under ``_side_lock``): at close, and after a re-key."""
+        side, self._side = self._side, None
+        if side is not None:
+            with contextlib.suppress(sqlcipher3.Error):
+                side.close()
+
+    def _keep_in_room(self, conn: sqlcipher3.Connection, deadline: float) -> bool:
+        """A checkpoint that erases nothing (this handle freed nothing since its last scrub): keep
+        the WAL in its room. RESTART copies what ``_precopy`` left and has the next commit write the
+        WAL from its start again, over the frames of this generation: no truncation and no zeros
+        to write and sync, as the room after an erasure needs (``_scrub``). The frames left after
+        the new generation's end are copies of pages that freed nothing (a commit that frees
+        content makes this handle's next checkpoint a truncating one, and another handle's its
+        own); the file keeps at most ``journal_size_limit`` bytes of them (the room's bound).
+
+        The pages the generation held are carried over (``_written_since_scrub``), so that the next
+        erasure still reads only the pages written since the last scrub. False while readers or
+        writers keep the store busy until ``deadline``.
+        """
+        busy = 1
+        try:
+            conn.execute("PRAGMA busy_timeout = 0")
+            pause = 0.0005
+            while True:
+                try:
+                    busy = conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()[0]
+                except sqlcipher3.Error as exc:
+                    if _code(exc) not in (_BUSY, _LOCKED):
+                        raise
+                    busy = 1
+                if int(busy) == 0 or time.monotonic() >= deadline:
+                    break
+                time.sleep(pause)
+                pause = min(pause * 2, 0.002)
+        except (OSError, sqlcipher3.Error) as exc:
+            self._checkpoint_failed(exc)
+            return False
+        finally:
+            with contextlib.suppress(sqlcipher3.Error):
+                conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
+        if int(busy) != 0:
+            return False
+        self._erase_failure = None
+        # Read after the restart: every frame the generation got was copied, and a writer now
+        # starts the next generation (or, if readers kept it from restarting, adds to this one).
+        since = self._written_since_scrub(Path(f"{self._where}-wal"))
+        self._scrubbed_at, self._carried = (None, None) if since is None else since
+        return True
+
+    def _written_since_scrub(self, wal: Path) -> tuple[bytes, set[int]] | None:
+        """The pages written since this handle's last scrub, with the marker of the WAL generation
+        that holds the newest of them; None when they cannot be named (then every page is read).
+
+        They are in the frames of the generation the scrub began (``_scrubbed_at``), or, after
+        restarts by ``_keep_in_room``, in the pages it carried over (``_carried``) and the frames
+        of the generation it last read or of the one right after it (``pages.next_generation``):
+        any other restart came from elsewhere, unseen.
+        """
+        marker = self._scrubbed_at
+        if marker is None:
+            return None
+        found = pages.generation_pages(wal, marker)
+        if found is None and self._carried is not None:
+            found = pages.generation_pages(wal, pages.next_generation(marker))
+        if found is None:
+            return None
+        return found[0], found[1] | (self._carried or set())
+
     def _truncate_wal(
         self, conn: sqlcipher3.Connection, wal: Path, deadline: float
     ) -> tuple[object, set[int] | None] | None:
@@ -1259,8 +1369,8 @@ class SQLCipherStore:
         scope: set[int] | None = None
         try:
             before = conn.execute("PRAGMA data_version").fetchone()[0]
-            if self._scrubbed_at is not None:
-                scope = pages.wal_pages(wal, self._scrubbed_at)
+            since = self._written_since_scrub(wal)
+            scope = None if since is None else since[1]
             # Polled as every transaction polls for the write lock (``_begin_immediate``): SQLite's
             # own busy handler sleeps up to 100 ms between tries, and other handles polling every
             # millisecond or two would take the lock first each time it is free, for as long as
@@ -1389,6 +1499,7 @@ class SQLCipherStore:
             # generation in between, unread: the next pass must read every page).
             marker = pages.wal_marker(wal)
             self._scrubbed_at = marker if conn.execute("PRAGMA data_version").fetchone()[0] == locked else None
+            self._carried = None
             return True
         except sqlcipher3.Error as exc:
             logger.warning("erasure scrub failed: %s", self._translate(exc))
@@ -1480,6 +1591,8 @@ class SQLCipherStore:
         # store records the erasure as owed and the next handle to begin a transaction does it.
         if not self._eraser.flush(self._busy_ms / 1000):
             self._owe_erasure()
+        with self._side_lock:
+            self._drop_side()
         with self._lock:
             conn, self._conn = self._conn, None
             if conn is not None:
@@ -1620,6 +1733,10 @@ atexit.register(_flush_at_exit)
 _FAILED_RETRY = 5.0  # seconds between erasure attempts while they fail other than "busy" (a full disk)
 
 
+class _Checkpoint(Protocol):
+    def __call__(self, wait: float, *, size_only: bool = False) -> bool: ...
+
+
 class _Eraser:
     """Makes sure a checkpoint erases freed content within ``within`` seconds of its commit.
 
@@ -1633,7 +1750,7 @@ class _Eraser:
 
     def __init__(
         self,
-        checkpoint: Callable[[float], bool],
+        checkpoint: _Checkpoint,
         *,
         within: float,
         patience: float,
@@ -1690,7 +1807,7 @@ class _Eraser:
         give_up = due if self.within > 0 else time.monotonic() + self.patience
         while True:
             started = time.monotonic()
-            if self._run(due - started, seq, started):
+            if self._run(due - started, seq, started, size_only=True):
                 return
             if time.monotonic() >= give_up or self._failing() is not None:
                 break
@@ -1704,8 +1821,8 @@ class _Eraser:
                 # A failure such as a full disk is retried seldom (its warning said why, once).
                 self._schedule(0.25 if failure is None else _FAILED_RETRY)
 
-    def _run(self, left: float, seq: int, started: float) -> bool:
-        if not self._checkpoint(max(left, 0.05)):
+    def _run(self, left: float, seq: int, started: float, *, size_only: bool = False) -> bool:
+        if not self._checkpoint(max(left, 0.05), size_only=size_only):
             return False
         with self._guard:
             if self._seq == seq:
