@@ -12,6 +12,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -270,3 +271,43 @@ def test_the_exit_hook_does_not_keep_a_store_alive(tmp_path: Path, key: bytes) -
     del memory
     gc.collect()
     assert store() is None
+
+
+def test_growth_only_requests_during_a_checkpoint_ask_for_no_second_one() -> None:
+    # Commits that land while a growth-only checkpoint runs see the WAL's generation still long and
+    # ask again; the restart under way covers them: one checkpoint, not one per probe.
+    from securemem.store.sqlcipher import _Eraser
+
+    started, release = threading.Event(), threading.Event()
+    runs: list[bool] = []
+
+    def checkpoint(wait: float, *, size_only: bool = False) -> bool:
+        runs.append(size_only)
+        started.set()
+        release.wait(5.0)
+        return True
+
+    eraser = _Eraser(checkpoint, within=1.0, patience=1.0)
+    eraser.soon()
+    assert started.wait(5.0)
+    for _ in range(5):
+        eraser.soon()
+    release.set()
+    time.sleep(0.3)
+    assert runs == [True]
+    eraser.soon()  # once it is over, the next request runs again
+    deadline = time.monotonic() + 5.0
+    while len(runs) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert runs == [True, True]
+    started.clear()
+    release.clear()
+    eraser.soon()
+    assert started.wait(5.0)
+    eraser.freed()  # a free during a run is never dropped: it gets a pass of its own
+    release.set()
+    deadline = time.monotonic() + 5.0
+    while len(runs) < 4 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(runs) == 4
+    assert eraser.flush(5.0)  # nothing left pending

@@ -74,6 +74,7 @@ ROOM_PER_COMMIT = 16  # frames of room per commit of the last generation, at mos
 COMPACT_FRAMES = 3000
 PROBE_EVERY = 8  # write commits between two looks at the WAL's frames (most add fewer than 100)
 _POLL_MS = 2  # SQLite's own wait for a lock, between two of ours
+_PRECOPY_PASSES, _PRECOPY_LEFT = 4, 32  # _precopy: at most 4 passes, until 32 frames or fewer remain
 logger = logging.getLogger("securemem.store")
 
 # SQLite's primary result codes (the low byte of an extended code).
@@ -612,10 +613,16 @@ class SQLCipherStore:
         try:
             with wal.open("rb") as f:
                 head = f.read(4)
+        except FileNotFoundError:
+            head = b""  # no WAL yet (a new store): no frames; a recorded debt is still owed
         except OSError:
             return
         owed = int.from_bytes(head, "big") in pages.WAL_MAGIC or self._owed_at_open()
-        if owed and not self._checkpoint(min(1.0, self._busy_ms / 1000)):
+        if not owed:
+            # Nothing was committed since the last erasure's scrub, and no scrub is owed: nothing
+            # was freed (its first growth-only checkpoint need not be an erasure).
+            self._freed_since_scrub = False
+        elif not self._checkpoint(min(1.0, self._busy_ms / 1000)):
             # Other processes keep it busy: try again until the busy timeout, as a close does, so
             # that the first command finds it erased; if they still do, the eraser keeps trying.
             self._freed()
@@ -1280,8 +1287,10 @@ class SQLCipherStore:
                 if self._side is None:
                     codec = self._codec
                     self._side, _ = self._connect(self._where, codec.material, codec.salt, 0.0, (codec.format,))
-                for _ in range(2):  # the second copies what commits added during the first
-                    self._side.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                for _ in range(_PRECOPY_PASSES):  # each copies what commits added during the one before
+                    _, frames, copied = self._side.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                    if frames - copied <= _PRECOPY_LEFT:
+                        break
             except (sqlcipher3.Error, StorageError):
                 self._drop_side()
 
@@ -1764,6 +1773,7 @@ class _Eraser:
         self._seq = 0  # frees so far: a checkpoint clears only the frees it saw
         self._timer: threading.Timer | None = None
         self._soon = False  # the timer set runs at once (``soon``)
+        self._running = False  # an attempt is under way (it keeps the WAL in its room: see ``soon``)
         self._guard = threading.Lock()
 
     def freed(self) -> None:
@@ -1779,8 +1789,13 @@ class _Eraser:
         self._attempt()
 
     def soon(self) -> None:
-        """The WAL nears the end of its room: checkpoint now, in the background (nothing to erase)."""
+        """The WAL nears the end of its room: checkpoint now, in the background (nothing to erase).
+
+        Not again while an attempt is under way: the commits that land during it ask again (their
+        probe sees the WAL's generation), but its restart covers them."""
         with self._guard:
+            if self._running:
+                return
             self._seq += 1
             if self._due is None:
                 self._due = time.monotonic() + self.within
@@ -1802,8 +1817,16 @@ class _Eraser:
         with self._guard:
             self._timer = None
             due, seq = self._due, self._seq
-        if due is None:
-            return
+            if due is None:
+                return
+            self._running = True
+        try:
+            self._try(due, seq)
+        finally:
+            with self._guard:
+                self._running = False
+
+    def _try(self, due: float, seq: int) -> None:
         give_up = due if self.within > 0 else time.monotonic() + self.patience
         while True:
             started = time.monotonic()
