@@ -160,39 +160,46 @@ def _may_name_wifi(lower: str) -> bool:
 
 
 def _may_name_code(lower: str) -> bool:
+    # Words that share a part are tested by that part first ("key", "safe", "lock", "aves"): text
+    # without it holds none of them, and most text stops at one substring search for each group.
+    # Words with a letter that is not ASCII are looked for in text that has one (isascii() costs nothing).
     return (
         "pin" in lower
         or "cod" in lower
         or "kod" in lower
-        or "kód" in lower
-        or "cód" in lower
-        or "key safe" in lower
-        or "keysafe" in lower
-        or "key box" in lower
-        or "keybox" in lower
-        or "lockbox" in lower
-        or "lock box" in lower
-        or "padlock" in lower
-        or "combination lock" in lower
-        or "schlüssel" in lower
+        or ("key" in lower and ("key box" in lower or "keybox" in lower or "keypad" in lower))
+        or ("safe" in lower and ("key safe" in lower or "keysafe" in lower or "room safe" in lower or "hotel safe" in lower))
+        or (
+            "lock" in lower
+            and (
+                "lockbox" in lower
+                or "lock box" in lower
+                or "padlock" in lower
+                or "combination lock" in lower
+                or "combo lock" in lower
+            )
+        )
         or "cadenas" in lower
-        or "clés" in lower
-        or "llaves" in lower
-        or "chaves" in lower
+        or ("aves" in lower and ("llaves" in lower or "chaves" in lower))
         or "senha" in lower
         or "ifresi" in lower
         or "cajet" in lower
-        or "room safe" in lower
-        or "hotel safe" in lower
-        or "keypad" in lower
-        or "combo lock" in lower
         or "kluis" in lower
         or "portachiavi" in lower
         or "sejf" in lower
         or "anahtar kutusu" in lower
-        or "비번" in lower
-        or "비밀번호" in lower
-        or "密" in lower
+        or (
+            not lower.isascii()
+            and (
+                "kód" in lower
+                or "cód" in lower
+                or "schlüssel" in lower
+                or "clés" in lower
+                or "비번" in lower
+                or "비밀번호" in lower
+                or "密" in lower
+            )
+        )
     )
 
 

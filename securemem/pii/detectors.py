@@ -199,10 +199,40 @@ class _Builtin:
 
 # An address, a closing bracket of "[at]", a dashed or spelt-out "at".
 _EMAIL_MARKS = ("@", "]", ")", "}", ">", "-at-", " nokta ", *SPOKEN_ATS)  # "nokta": Turkish "et" (@) and "." spelt
+_EMAIL_MARKS_OTHER = tuple(mark for mark in _EMAIL_MARKS if not mark.isascii())
+
+
+def _may_hold_email(scan: Scan) -> bool:
+    """One of _EMAIL_MARKS is in the lower-cased text: the same answer as a test of each, with fewer
+    substring searches (each reads the whole text): marks that share a part are tested by that part
+    first, " at the rate " is found by " at ", and marks with a letter that is not ASCII are looked
+    for only in text that has one (tests/test_pii_prefilters.py checks it against the marks)."""
+    lower = scan.lower
+    return (
+        "@" in lower
+        or "]" in lower
+        or ")" in lower
+        or "}" in lower
+        or ">" in lower
+        or ("-" in lower and "-at-" in lower)
+        or " at " in lower
+        or " nokta " in lower
+        or " chez " in lower
+        or " kukac " in lower
+        or " arond " in lower
+        or " snabel-a " in lower
+        or " chiocciola " in lower
+        or " klammeraffe " in lower
+        or ("rob" in lower and (" arroba " in lower or " arobase " in lower))
+        or ("staartje " in lower and (" apenstaartje " in lower or " apestaartje " in lower))
+        or (not lower.isascii() and any(mark in lower for mark in _EMAIL_MARKS_OTHER))
+    )
+
+
 # What a table's column, a SQL row's value or an aligned column may be named as.
 _TABLE_TYPES = frozenset({"US_SSN", "PHONE", "CREDIT_CARD", "IBAN", "PASSWORD", "GENERIC_SECRET"})
 _BUILTINS: tuple[_Builtin, ...] = (
-    _Builtin(frozenset({"EMAIL"}), _emails, literals=_EMAIL_MARKS, lowered=True),
+    _Builtin(frozenset({"EMAIL"}), _emails, gate=_may_hold_email),
     _Builtin(frozenset({"PHONE"}), _phones(find_phones), digits=PHONE_DIGITS),
     _Builtin(
         frozenset({"PHONE"}),
@@ -351,6 +381,62 @@ def _plan(wanted: frozenset[str], version: int, window: bool = False) -> tuple[_
         for b in _BUILTINS
         if b.types & wanted and not (window and b.whole)
     )
+
+
+class _Plan:
+    """A plan's steps, and which of them a text's literals' rarest characters leave to run.
+
+    The rarest characters of all the steps' literals (each in the text or in its lower-cased copy,
+    as its step reads) are tested once per text, a memchr each; a step with literals none of whose
+    rarest characters is in the text is dropped (its literals' test could only fail), all of them
+    in one dictionary lookup (kept per set of characters found) instead of step by step. A step
+    kept still tests its literals as before: the same steps run, in the same order.
+    """
+
+    __slots__ = ("_chosen", "_masks", "lowered_rares", "rares", "steps")
+
+    _KEEP = 1024  # sets of characters whose steps are kept (texts of one kind share a few)
+
+    def __init__(self, steps: tuple[_Step, ...]) -> None:
+        self.steps = steps
+        rares = sorted({rare for step in steps if not step[4] for rare, _ in step[3]})
+        lowered_rares = sorted({rare for step in steps if step[4] for rare, _ in step[3]})
+        bits = {(rare, False): 1 << index for index, rare in enumerate(rares)}
+        bits.update({(rare, True): 1 << (len(rares) + index) for index, rare in enumerate(lowered_rares)})
+        self.rares = tuple(rares)
+        self.lowered_rares = tuple(lowered_rares)
+        masks = []
+        for step in steps:
+            mask = 0
+            for rare, _ in step[3]:
+                mask |= bits[rare, step[4]]
+            masks.append(mask)
+        self._masks = tuple(masks)
+        self._chosen: dict[int, tuple[_Step, ...]] = {}
+
+    def chosen(self, text: str, lower: str) -> tuple[_Step, ...]:
+        """The steps whose literals may be in ``text`` (``lower`` for the lower-cased ones), in order."""
+        found = 0
+        bit = 1
+        for rare in self.rares:
+            if rare in text:
+                found |= bit
+            bit <<= 1
+        for rare in self.lowered_rares:
+            if rare in lower:
+                found |= bit
+            bit <<= 1
+        steps = self._chosen.get(found)
+        if steps is None:
+            steps = tuple(step for step, mask in zip(self.steps, self._masks, strict=True) if not mask or mask & found)
+            if len(self._chosen) < self._KEEP:
+                self._chosen[found] = steps
+        return steps
+
+
+@lru_cache(maxsize=256)
+def _fast_plan(wanted: frozenset[str], version: int, window: bool = False) -> _Plan:
+    return _Plan(_plan(wanted, version, window))
 
 
 def detect(
@@ -656,7 +742,7 @@ _WRAP_TOKEN_MIN = 16  # a token's part before the break, to be worth joining
 # or a letter; anything else "."), reversed so that the pattern is led by the break (C speed from one
 # to the next) and reads what comes before it. A break passes where what ends its line (after "\r"
 # and blanks) is a digit, "@", "u", a digit and "-", or the end of 16 token characters: what _wrap_join needs before
-# it, and more (it checks the line after, and the token's length), or "-" ending an address's part. Most
+# it, and more (it checks the token's length), or "-" ending an address's part. Most
 # breaks of prose fail here.
 _WRAP_TABLE = bytes(
     ord("0")
@@ -678,7 +764,17 @@ _WRAP_TABLE = bytes(
     else ord(".")
     for code in range(256)
 )
-_WRAP_BREAK_REVERSED = re.compile(rb"\n(?=r?s*+(?:[u0@]|d0|d[t0du]{1,64}@|[td0]{%d}))" % _WRAP_TOKEN_MIN)
+# A line that ends in a digit or in "@" joins only a line that starts with a digit (a number), or with a
+# letter or a digit (an address): read in the lookbehinds (what follows the break, blanks first, reversed),
+# where up to two blanks are read whole and three or more let the break through.
+_WRAP_AFTER = rb"(?:(?<=%s\n)|(?<=%ss\n)|(?<=%sss\n)|(?<=sss\n))"
+_WRAP_BREAK_REVERSED = re.compile(
+    rb"\n(?:(?=r?s*+[u0])"
+    + _WRAP_AFTER % ((rb"[u0]",) * 3)
+    + rb"|(?=r?s*+@)"
+    + _WRAP_AFTER % ((rb"[u0t]",) * 3)
+    + rb"|(?=r?s*+(?:d0|d[t0du]{1,64}@|[td0]{%d})))" % _WRAP_TOKEN_MIN
+)
 
 
 def _wrap_breaks(scan: Scan) -> list[int]:
@@ -887,7 +983,9 @@ def _builtin_hits(scan: Scan, wanted: frozenset[str], window: bool = False) -> l
     text = scan.text
     lower = scan.lower
     most_digits = -1  # not counted yet
-    for run, filtered, digits, literals, lowered, gate in _plan(wanted, entities.version(), window):
+    for run, filtered, digits, literals, lowered, gate in _fast_plan(wanted, entities.version(), window).chosen(
+        text, lower
+    ):
         if digits:
             if most_digits == -1:
                 most_digits = scan.most_digits

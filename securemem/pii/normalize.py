@@ -350,6 +350,23 @@ _ESCAPE_MARKS = ("%", "\\", "&", "[", "<wbr", "**", "=\n", " dot ", "\x1b", "(a)
 _QUOTED_PRINTABLE = re.compile("quoted-printable", re.IGNORECASE)
 
 
+def _may_escape(original: str) -> bool:
+    """One of _ESCAPE_MARKS is in ``original``: each mark of several characters led by a test of a
+    character of its own that prose seldom holds (a memchr, where a substring search reads the text)."""
+    return (
+        "%" in original
+        or "\\" in original
+        or "&" in original
+        or "[" in original
+        or ("<" in original and "<wbr" in original)
+        or ("*" in original and "**" in original)
+        or ("=" in original and "=\n" in original)
+        or " dot " in original
+        or "\x1b" in original
+        or ("(" in original and "(a)" in original)
+    )
+
+
 _GLUED_LOCAL = re.compile(r"(?:^|(?<=[\s,;:<\[\"'(]))[A-Za-z0-9][A-Za-z0-9._%+\-]{1,63}\Z")
 _GLUED_DOMAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*(?:\.[A-Za-z0-9\-]+)*\.(?P<tld>[A-Za-z]{2,12})(?![A-Za-z0-9_(])")
 
@@ -419,7 +436,7 @@ class View:
 
     def __init__(self, original: str) -> None:
         self.original = original
-        escapes = _escapes(original) if any(mark in original for mark in _ESCAPE_MARKS) else {}
+        escapes = _escapes(original) if _may_escape(original) else {}
         self._escapes = {start: end for start, (_, end) in escapes.items()}
         # ``lettered``: the view before letters standing for digits were read as digits (same
         # offsets): where letters are real (an IBAN's account part may hold "I" or "O"), detectors
