@@ -8,6 +8,7 @@ each gate, a detector whose gate refuses a text finds nothing in it when run any
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -17,15 +18,27 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from securemem.pii import detect, entities
+from securemem.pii.accounts import _may_name_code
 from securemem.pii.checksums import luhn_valid
 from securemem.pii.contact import _PHONE
-from securemem.pii.detectors import DEFAULT_PHONE_REGIONS, _plan, wanted_types
+from securemem.pii.detectors import (
+    _EMAIL_MARKS,
+    _WRAP_TOKEN,
+    DEFAULT_PHONE_REGIONS,
+    _fast_plan,
+    _may_hold_email,
+    _plan,
+    _wrap_breaks,
+    _wrap_join,
+    wanted_types,
+)
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
-from securemem.pii.normalize import View
+from securemem.pii.normalize import _ESCAPE_MARKS, View, _may_escape
 from securemem.pii.numeric import (
     _CARD,
     _CARD_UNDERSCORED,
     _IBAN_HEAD,
+    _IBAN_HEAD_COPY,
     _SSN,
     _SSN_MIXED,
     may_hold_iban,
@@ -328,3 +341,81 @@ def test_underscored_card_gate_passes_wherever_the_finder_could_keep_a_match(tex
     view = View(text).text
     if any("_" in match.group() for match in _CARD_UNDERSCORED.finditer(view)):
         assert may_hold_underscored_card(Scan(view, DEFAULT_PHONE_REGIONS)), text
+
+
+def _pieces_of(words: tuple[str, ...] | list[str], *more: str) -> list[str]:
+    """Every piece of every word (so that random joins make the words, their near misses and their
+    overlaps), and ``more``."""
+    return sorted(
+        {word[start:end] for word in words for start in range(len(word)) for end in range(start + 1, len(word) + 1)}
+        | set(more)
+    )
+
+
+_MARK_PIECES = _pieces_of(_EMAIL_MARKS, "A", "AT", "x", "\n")
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_MARK_PIECES), max_size=8).map("".join))
+def test_email_gate_is_a_test_of_each_mark(text: str) -> None:
+    """The email gate tests shared parts first: it passes exactly where one of the marks is in the
+    lower-cased text."""
+    scan = Scan(text, DEFAULT_PHONE_REGIONS)
+    assert _may_hold_email(scan) == any(mark in scan.lower for mark in _EMAIL_MARKS)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_pieces_of(_ESCAPE_MARKS, "x", " ", "d")), max_size=8).map("".join))
+def test_escape_test_is_a_test_of_each_mark(text: str) -> None:
+    assert _may_escape(text) == any(mark in text for mark in _ESCAPE_MARKS)
+
+
+# The words of the access-code gate, one substring test each (accounts._may_name_code tests them grouped).
+_CODE_GATE_WORDS = (
+    "pin", "cod", "kod", "kód", "cód", "key safe", "keysafe", "key box", "keybox", "lockbox", "lock box", "padlock",
+    "combination lock", "schlüssel", "cadenas", "clés", "llaves", "chaves", "senha", "ifresi", "cajet", "room safe",
+    "hotel safe", "keypad", "combo lock", "kluis", "portachiavi", "sejf", "anahtar kutusu", "비번", "비밀번호", "密",
+)  # fmt: skip
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(_pieces_of(_CODE_GATE_WORDS, " ", "x", "é")), max_size=8).map("".join))
+def test_access_code_gate_is_a_test_of_each_word(text: str) -> None:
+    assert _may_name_code(text) == any(word in text for word in _CODE_GATE_WORDS)
+
+
+def test_iban_head_led_by_its_digits_finds_what_the_letters_led_pattern_finds() -> None:
+    letters_first = re.compile(rb"aa_?00(?<![a0]aa00)(?<![a0]aa_00)")
+    for size in range(9):
+        for chars in itertools.product(b"a0_x", repeat=size):
+            copy = bytes(chars)
+            assert (_IBAN_HEAD_COPY.search(copy) is None) == (letters_first.search(copy) is None), copy
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="abcdeHLP:/=_-|~{}>@ \n\tAKIJCSVoksuwbé", max_size=40))
+def test_plan_drops_only_steps_whose_literals_cannot_be_there(text: str) -> None:
+    """The steps a text's literals leave to run are, in order, every step but those none of whose
+    literals is in the text."""
+    scan = Scan(View(text).text, DEFAULT_PHONE_REGIONS)
+    for window in (False, True):
+        steps = _plan(wanted_types(None), entities.version(), window)
+        chosen = _fast_plan(wanted_types(None), entities.version(), window).chosen(scan.text, scan.lower)
+        assert list(chosen) == [step for step in steps if step in chosen]
+        for step in steps:
+            haystack = scan.lower if step[4] else scan.text
+            if not step[3] or any(literal in haystack for _, literal in step[3]):
+                assert step in chosen
+
+
+def test_wrap_screen_holds_every_break_joined_on_short_texts() -> None:
+    """Every break _wrap_join joins passes the one-pass screen: all texts of up to six characters of a
+    few kinds (digits, ASCII and not, a letter, "@", "-", blanks, line breaks)."""
+    assert "0" in _WRAP_TOKEN
+    for size in range(1, 7):
+        for chars in itertools.product(["0", "\u00b2", "a", "@", "-", " ", "\r", "\n", "\u00e9"], repeat=size):
+            text = "".join(chars)
+            if "\n" not in text:
+                continue
+            breaks = set(_wrap_breaks(Scan(text, DEFAULT_PHONE_REGIONS)))
+            assert {at for at, char in enumerate(text) if char == "\n" and _wrap_join(text, at) is not None} <= breaks

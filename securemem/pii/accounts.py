@@ -168,7 +168,10 @@ def _may_name_code(lower: str) -> bool:
         or "cod" in lower
         or "kod" in lower
         or ("key" in lower and ("key box" in lower or "keybox" in lower or "keypad" in lower))
-        or ("safe" in lower and ("key safe" in lower or "keysafe" in lower or "room safe" in lower or "hotel safe" in lower))
+        or (
+            "safe" in lower
+            and ("key safe" in lower or "keysafe" in lower or "room safe" in lower or "hotel safe" in lower)
+        )
         or (
             "lock" in lower
             and (
