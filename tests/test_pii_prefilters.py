@@ -419,3 +419,14 @@ def test_wrap_screen_holds_every_break_joined_on_short_texts() -> None:
                 continue
             breaks = set(_wrap_breaks(Scan(text, DEFAULT_PHONE_REGIONS)))
             assert {at for at, char in enumerate(text) if char == "\n" and _wrap_join(text, at) is not None} <= breaks
+
+
+@pytest.mark.parametrize("mark", [*_EMAIL_MARKS, *_ESCAPE_MARKS])
+def test_each_mark_alone_passes_its_grouped_gate(mark: str) -> None:
+    """A mark added to _EMAIL_MARKS (a spoken "at" in SPOKEN_ATS) or to _ESCAPE_MARKS and not to the
+    gate that groups them fails here, whatever the random tests above happen to draw."""
+    text = f"word{mark}word"
+    if mark in _EMAIL_MARKS:
+        assert _may_hold_email(Scan(text, DEFAULT_PHONE_REGIONS)), mark
+    if mark in _ESCAPE_MARKS:
+        assert _may_escape(text), mark
