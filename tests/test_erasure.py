@@ -311,3 +311,48 @@ def test_growth_only_requests_during_a_checkpoint_ask_for_no_second_one() -> Non
         time.sleep(0.01)
     assert len(runs) == 4
     assert eraser.flush(5.0)  # nothing left pending
+
+
+def test_a_close_during_a_command_that_asks_for_a_growth_only_checkpoint_leaves_no_connection(
+    tmp_path: Path, key: bytes
+) -> None:
+    # A command in another thread holds the store's lock while close() runs, and its commit asks for
+    # a growth-only checkpoint: the copy that checkpoint makes from a second connection must not open
+    # one after close() dropped it (a keyed connection nothing would close).
+    from securemem.store.sqlcipher import SQLCipherStore
+
+    db = tmp_path / "closing.db"
+    memory = SecureMemory.open(db, key=key, policy=Policy(history=HistorySettings(versions=False)))
+    store = sqlcipher_of(memory.store)
+    ok(memory, command="create", path="/memories/a.md", file_text="hello")
+    ok(memory, command="delete", path="/memories/a.md")
+    memory.store.flush_erasure()  # a first scrub: nothing freed since, so growth-only checkpoints copy first
+    opened: list[object] = []
+    real = SQLCipherStore._connect
+
+    def connect(*args: object, **kwargs: object) -> object:
+        made = real(*args, **kwargs)  # type: ignore[arg-type]
+        opened.append(made[0])
+        return made
+
+    holding = threading.Event()
+
+    def command_in_flight() -> None:
+        with store._lock:
+            holding.set()
+            time.sleep(0.1)
+            store._eraser.soon()  # as a commit that finds the WAL grown asks, under the lock
+            time.sleep(0.2)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(SQLCipherStore, "_connect", staticmethod(connect))
+        other = threading.Thread(target=command_in_flight)
+        other.start()
+        assert holding.wait(5.0)
+        memory.close()
+        other.join()
+        time.sleep(0.3)  # the eraser's timer ran meanwhile
+    assert store._side is None
+    for conn in opened:  # any second connection made is closed
+        with pytest.raises(Exception, match="closed"):
+            conn.execute("SELECT 1")  # type: ignore[attr-defined]

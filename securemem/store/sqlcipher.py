@@ -1600,12 +1600,14 @@ class SQLCipherStore:
         # store records the erasure as owed and the next handle to begin a transaction does it.
         if not self._eraser.flush(self._busy_ms / 1000):
             self._owe_erasure()
-        with self._side_lock:
-            self._drop_side()
         with self._lock:
             conn, self._conn = self._conn, None
             if conn is not None:
                 conn.close()
+        # After the handle's own connection is gone: a copy the eraser's timer began meanwhile (a
+        # command's commit may ask for one until the lock is free) sees it closed and opens nothing.
+        with self._side_lock:
+            self._drop_side()
         _OPEN_STORES.discard(self)
 
 
