@@ -355,7 +355,7 @@ def _pieces_of(words: tuple[str, ...] | list[str], *more: str) -> list[str]:
 _MARK_PIECES = _pieces_of(_EMAIL_MARKS, "A", "AT", "x", "\n")
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(_MARK_PIECES), max_size=8).map("".join))
 def test_email_gate_is_a_test_of_each_mark(text: str) -> None:
     """The email gate tests shared parts first: it passes exactly where one of the marks is in the
@@ -364,7 +364,7 @@ def test_email_gate_is_a_test_of_each_mark(text: str) -> None:
     assert _may_hold_email(scan) == any(mark in scan.lower for mark in _EMAIL_MARKS)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(_pieces_of(_ESCAPE_MARKS, "x", " ", "d")), max_size=8).map("".join))
 def test_escape_test_is_a_test_of_each_mark(text: str) -> None:
     assert _may_escape(text) == any(mark in text for mark in _ESCAPE_MARKS)
@@ -378,7 +378,7 @@ _CODE_GATE_WORDS = (
 )  # fmt: skip
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(_pieces_of(_CODE_GATE_WORDS, " ", "x", "é")), max_size=8).map("".join))
 def test_access_code_gate_is_a_test_of_each_word(text: str) -> None:
     assert _may_name_code(text) == any(word in text for word in _CODE_GATE_WORDS)
