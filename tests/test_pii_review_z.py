@@ -106,3 +106,31 @@ def test_secrets_of_reviewer_z(text: str, values: list[str]) -> None:
 )
 def test_addresses_of_reviewer_z(text: str, values: list[str]) -> None:
     assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # A card read out over two lines, named only after it (its expiry, "name on card") or in Korean.
+        (
+            "Deposit (customer read it out, I typed as he spoke):\n5480 2006\n4146 3165\nexp 11/26, name on card",
+            ["5480 2006\n4146 3165"],
+        ),
+        ('고객 문자 원문:\n"카드번호 5433 8923\n1674 8926 유효기간 09/28"', ["5433 8923\n1674 8926"]),
+        ("カード番号 5433-8923-1674-8926", ["5433-8923-1674-8926"]),
+        ("Totals for the quarter:\n5480 2006\n4146 3165\nexpected by Friday", []),
+        ("ids:\n5480 2006\n4146 3165\n", []),
+        # A PIN after Japanese "暗証番号" (and a card's or a door's Korean "비밀번호", Chinese "密码"): digits
+        # alone; not a count of digits, a year or an example everyone writes.
+        ("訪問メモ：玄関オートロックの暗証番号 3916。", ["3916。"]),  # a value that ends the text keeps its stop
+        ("暗証番号 3916。次回は変更", ["3916"]),
+        ("카드 비밀번호는 3916입니다", ["3916"]),
+        ("银行卡密码 391620", ["391620"]),
+        ("暗証番号は4桁です", []),
+        ("暗証番号 2024年に変更", []),
+        ("비밀번호 4자리", []),
+        ("비밀번호 1234 같은 쉬운 번호는 쓰지 마세요", []),
+    ],
+)
+def test_cards_and_pins_of_reviewer_z(text: str, values: list[str]) -> None:
+    assert found_values(text) == values

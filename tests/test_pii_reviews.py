@@ -252,7 +252,7 @@ def altered(name: str) -> list[str]:
         # and Korean, a French porting code). Left: numbers in kanji and hangul digits, an address said in
         # Arabic, Japan's porting number, values split over two lines or by invisible characters digit by
         # digit, a code answered after a statement.
-        ("z", "claim", None, 0.885),
+        ("z", "claim", None, 0.9),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 from securemem.pii.accounts import MEETING
 from securemem.pii.checksums import luhn_valid
-from securemem.pii.scan import COUNTED, WORD_AFTER, YEAR, Scan
+from securemem.pii.scan import COUNTED, TRIVIAL_DIGITS, WORD_AFTER, YEAR, Scan
 
 Hit = tuple[str, int, int]
 
@@ -158,7 +158,6 @@ _CARD_BACK = 160  # characters before a "CID" or "CSC" read for a card
 # More codes after the first: "TANs (027276, 251499)", "OTP 4411 and 9921".
 _MORE = re.compile(rf"[ \t]*(?:,|;|/|and|und|et|y|e|i|oraz)[ \t]*(?P<value>[0-9]{{4,8}}){_END}")
 _MORE_CODES = 8
-_TRIVIAL = re.compile(r"([0-9])\1{3,7}|0?12345?6?7?8?9?|9?8?7?6?54321")
 _BRIDGE_BACK = 160  # characters before a passcode read for a meeting's words
 
 # A word of each label (of several, one word that some of them share: "code" for "passcode", "SMS
@@ -263,7 +262,7 @@ def _to_the_code(lower: str, match: re.Match[str]) -> bool:
     """The words between label and code lead to it, and no count's noun follows it; not a year, not a
     test's value ("every OTP is 111111", "123456")."""
     value = match["value"]
-    if (len(value) == 4 and YEAR.fullmatch(value)) or _TRIVIAL.fullmatch(value.replace(" ", "").replace("-", "")):
+    if (len(value) == 4 and YEAR.fullmatch(value)) or TRIVIAL_DIGITS.fullmatch(value.replace(" ", "").replace("-", "")):
         return False
     words = (match["words"] or "").split()
     return _TO_THE_CODE.issuperset(words) and COUNTED.match(lower, match.end()) is None
@@ -271,7 +270,7 @@ def _to_the_code(lower: str, match: re.Match[str]) -> bool:
 
 def _clause_code(text: str, lower: str, match: re.Match[str]) -> bool:
     value = match["value"]
-    if (len(value) == 4 and YEAR.fullmatch(value)) or _TRIVIAL.fullmatch(value.replace(" ", "").replace("-", "")):
+    if (len(value) == 4 and YEAR.fullmatch(value)) or TRIVIAL_DIGITS.fullmatch(value.replace(" ", "").replace("-", "")):
         return False
     clause = match["clause"]
     words = clause.replace(",", " ").split()

@@ -77,6 +77,7 @@ from securemem.pii.labels import find_labelled_tokens, may_hold_labelled_token
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
 from securemem.pii.normalize import View
 from securemem.pii.numeric import (
+    CARD_AFTER,
     CARD_DIGITS,
     CARD_WORDS,
     SSN_DIGITS,
@@ -907,8 +908,13 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
         if not _across_break(kind, found, window, alone, (found_start, join, found_end)):
             continue
         value = window[found_start:found_end]
-        if found == "CREDIT_CARD" and not CARD_WORDS.search(text[max(0, line_start - _CARD_LINE_BACK) : end].lower()):
-            continue  # named on its line or the line before ("PAN split across lines in the fax:\n5336...")
+        if (
+            found == "CREDIT_CARD"
+            and not CARD_WORDS.search(text[max(0, line_start - _CARD_LINE_BACK) : end].lower())
+            and not _card_after(text, start + (found_end - join - len(separator)))
+        ):
+            continue  # named on its line or the line before ("PAN split across lines in the fax:\n5336..."),
+            # or its expiry, its code or its name right after it ("...\n4146 3165\nexp 11/26")
         # A national number across a break only where a dash ends the line and the line names a phone
         # ("call 415-555-" then "0123").
         if (
@@ -924,6 +930,17 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
 
 
 _CARD_LINE_BACK = 80  # characters read before a wrapped card's line for the words that name a card
+_CARD_AHEAD = 40  # characters read after it for its expiry, its code or its name
+
+
+def _card_after(text: str, end: int) -> bool:
+    """What follows a wrapped card, on its line or the next, names it as one (``CARD_AFTER``)."""
+    at = end
+    while at < len(text) and text[at] in " \t\r\n,;:)":
+        at += 1
+    return CARD_AFTER.search(text[at : at + _CARD_AHEAD].lower()) is not None
+
+
 _TOKEN_LINE = re.compile(r"[ \t]*[A-Za-z0-9_\-=.]{8,}[ \t]*(?=\r?\n|\Z)")
 _WRAPPED_LINES = 8  # lines a wrapped JWT may go on over, past the two joined
 

@@ -43,7 +43,8 @@ _CARD_START = (
 # The words that name a card, in the languages we meet (lower case); each may end a label or stand in
 # a sentence before the number.
 _CARD_NAMES_SOURCE = (
-    r"card|cc\b|mc\b|visa|master(?:card)?|amex|maestro|discover|\bpan\b|kart[eıi]?n?|carte|tarjeta|cart[ãa]o"
+    r"card|cc\b|mc\b|visa|master(?:card)?|amex|maestro|discover|\bpan\b|kart[eıi]?n?|carte|tarjeta|cart[ãa]o|"
+    r"카드|カード|信用卡|银行卡|銀行卡|卡号|卡號"  # Korean, Japanese, Chinese ("카드번호 5433 8923 ...": reviewer Z)
 )
 # The labels a card number may be glued to ("VISA-4619...", "Karten-Nr.4273..."); after any other
 # word ("id-4111...") it is an identifier.
@@ -358,6 +359,11 @@ def _regrouped_card(scan: Scan, match: re.Match[str], is_card: Callable[[str, in
 
 
 CARD_WORDS = re.compile(rf"{_CARD_NAMES_SOURCE}|payment|pay\b|credit|debit|number|nr\b|no\b")
+# What follows a card on the line after it ("5480 2006" then "4146 3165" then "exp 11/26, name on card":
+# reviewer Z): its expiry, its code, or the card named.
+CARD_AFTER = re.compile(
+    rf"^[^0-9a-z]{{0,4}}(?:exp(?:iry|ires|\.)?|valid|cvv2?|cvc2?|csc)\b|\b(?:{_CARD_NAMES_SOURCE})|유효기간|有効期限|有效期"
+)
 
 
 def _card_end(match: re.Match[str], is_card: Callable[[str, int], bool]) -> int:

@@ -42,6 +42,8 @@ _NOT_AN_ENTITY = re.compile(
 # A count's noun or a unit after a number ("1532 ms", "8000 users", "2500 W", "512 34 5678 records"): the
 # number is an amount, not a code, a PIN or an SSN. Matched in the lower-cased text.
 YEAR = re.compile(r"(?:19|20)[0-9]{2}")  # a year's four digits (codes, door codes and answers read them apart)
+# Digits no one keeps as a secret but everyone writes as an example ("0000", "1234", "654321").
+TRIVIAL_DIGITS = re.compile(r"([0-9])\1{3,7}|0?12345?6?7?8?9?|9?8?7?6?54321")
 # A word after a value: the sentence goes on about it ("activation code: COVID-19 vaccine pass", "password
 # iniziale Q3-2024 in fase di revisione"), where a code or a password would end its clause.
 WORD_AFTER = re.compile(r"[ \t]+[^\W\d_]")

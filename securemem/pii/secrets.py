@@ -18,7 +18,7 @@ from functools import lru_cache
 from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule
 from securemem.pii.normalize import normalise_text
-from securemem.pii.scan import WORD_AFTER, Scan, by_first_letter, other_script
+from securemem.pii.scan import TRIVIAL_DIGITS, WORD_AFTER, YEAR, Scan, by_first_letter, other_script
 
 Hit = tuple[str, int, int]
 
@@ -245,7 +245,7 @@ _VALUE = re.compile(
     rf"""|(?P<bare>{_HASH_SCHEME}[A-Za-z0-9+/=.$_-]{{8,256}}"""
     r"""|[^\s"'`,;<>(){}\[\]|](?:[^\s"'`,;<>(){}\[\]|]|(?<=[A-Za-z])'(?=[A-Za-z0-9])){0,255})"""
 )
-_TRAILING = ".,:;?)"
+_TRAILING = ".,:;?)。、"
 # In a URL query the next parameter ends the value: "?api_key=...&format=json".
 _NEXT_PARAMETER = re.compile(r"&[A-Za-z_][A-Za-z0-9_.\-]*=")
 _STOP_VALUES = frozenset(
@@ -960,18 +960,28 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
                 return None  # a call or a subscript: code that reads the secret ("password = getpass()")
             end = _password_token_end(text, start, end)  # "contraseña: Abc(123)"
         if not (match["label"].isascii() and (match["op"] is None or match["op"].isascii())):
-            cut = next((at for at in range(start, end) if other_script(text[at])), end)
-            rest = text[cut:end]
-            if cut - start >= 4 or not any(char.isdigit() or _ascii_symbol(char) for char in rest) or _glued(rest):
-                # "パスワードはP@ssw0rd#1です": the password ends where the sentence goes on ("ù" is
-                # part of one); a password of that script stays whole ("Пароль=Солнце_2019!").
-                end = cut
+            end = _end_in_script(text, start, end)
     secret = text[start:end]
     if match["kq"] is not None and not quoted:
         return None  # a quoted key's value is quoted too: '"HAS_PSK": has_psk' is a name in code
     if match["qual"] is not None and match["bare"] is not None and WORD_AFTER.match(text, end):
         return None  # "password iniziale Q3-2024 in fase di revisione": a name the sentence goes on about
     return None if _not_a_phrase_password(text, match, secret, quoted, end) else ("PASSWORD", start, end)
+
+
+def _end_in_script(text: str, start: int, end: int) -> int:
+    """Where a value after a label in another script ends: "パスワードはP@ssw0rd#1です": where the
+    sentence goes on ("ù" is part of one); a password of that script stays whole ("Пароль=Солнце_2019!").
+    A full stop before the sentence goes on is the sentence's ("暗証番号 3916。次回...")."""
+    cut = next((at for at in range(start, end) if other_script(text[at])), end)
+    rest = text[cut:end]
+    if cut < end and (
+        cut - start >= 4 or not any(char.isdigit() or _ascii_symbol(char) for char in rest) or _glued(rest)
+    ):
+        end = cut
+        while end > start and text[end - 1] in _TRAILING and text[end - 1] != "?":
+            end -= 1
+    return end
 
 
 def _aside(text: str, at: int) -> bool:
@@ -987,8 +997,30 @@ _KEY_GROUPS = re.compile(r"(?=[^\s]*[0-9])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])[A-Za-z0
 _CONTRACTION = re.compile(r"[a-z]+['\u2019](?:s|t|re|ll|ve|d|m)", re.IGNORECASE)
 
 
+# Labels that name a PIN as often as a password: Japanese "暗証番号" is a PIN; a card's or a door's
+# Korean "비밀번호" or Chinese "密码" is digits ("玄関オートロックの暗証番号 3916": reviewer Z). Digits
+# alone are the value there, where after "password" they are a count or a rule.
+_PIN_LABELS = frozenset({"暗証番号", "비밀번호", "密码", "密碼"})
+_PIN_DIGITS = re.compile(r"[0-9]{4,8}")
+# A count's or a date's word glued to the digits: a number of digits, a year, times ("暗証番号は4桁",
+# "2024年に変更", "비밀번호 4자리").
+_PIN_UNITS = frozenset("年月日時分秒桁回次位个個件名号円元년월일시분초자번개회")
+
+
+def _pin_after_label(text: str, secret: str, end: int) -> bool:
+    """Digits after a label of _PIN_LABELS that are a PIN: not a year, an example, or a count."""
+    return (
+        _PIN_DIGITS.fullmatch(secret) is not None
+        and not (len(secret) == 4 and YEAR.fullmatch(secret))
+        and not TRIVIAL_DIGITS.fullmatch(secret)
+        and not (end < len(text) and text[end] in _PIN_UNITS)
+    )
+
+
 def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted: bool, end: int) -> bool:
     """What a label is followed by that is not a password: words, a state, a rule, a number."""
+    if match["label"] in _PIN_LABELS and not match["words"] and _pin_after_label(text, secret, end):
+        return False
     if match["label"] == "pass" and (match["words"] or (match["op"] or "").strip() == "to"):
         # "pass" is a verb: "arguments to pass to :py:func:`main`", "pass the values given to __init__"
         return True
