@@ -1314,28 +1314,11 @@ class SQLCipherStore:
         erasure still reads only the pages written since the last scrub. False while readers or
         writers keep the store busy until ``deadline``.
         """
-        busy = 1
         try:
-            conn.execute("PRAGMA busy_timeout = 0")
-            pause = 0.0005
-            while True:
-                try:
-                    busy = conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()[0]
-                except sqlcipher3.Error as exc:
-                    if _code(exc) not in (_BUSY, _LOCKED):
-                        raise
-                    busy = 1
-                if int(busy) == 0 or time.monotonic() >= deadline:
-                    break
-                time.sleep(pause)
-                pause = min(pause * 2, 0.002)
+            if not self._poll_checkpoint(conn, "RESTART", deadline):
+                return False
         except (OSError, sqlcipher3.Error) as exc:
             self._checkpoint_failed(exc)
-            return False
-        finally:
-            with contextlib.suppress(sqlcipher3.Error):
-                conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
-        if int(busy) != 0:
             return False
         self._erase_failure = None
         # Read after the restart: every frame the generation got was copied, and a writer now
@@ -1380,37 +1363,49 @@ class SQLCipherStore:
             before = conn.execute("PRAGMA data_version").fetchone()[0]
             since = self._written_since_scrub(wal)
             scope = None if since is None else since[1]
-            # Polled as every transaction polls for the write lock (``_begin_immediate``): SQLite's
-            # own busy handler sleeps up to 100 ms between tries, and other handles polling every
-            # millisecond or two would take the lock first each time it is free, for as long as
-            # they keep reading (each read begins with BEGIN IMMEDIATE). Each try that finds the
-            # store busy still copies what it can.
-            conn.execute("PRAGMA busy_timeout = 0")
-            pause = 0.0005
-            while True:
-                try:
-                    busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-                except sqlcipher3.Error as exc:
-                    if _code(exc) in (_BUSY, _LOCKED):
-                        busy = 1
-                    elif _code(exc) != _FULL or not self._shed_room(conn, wal):
-                        raise
-                    else:
-                        busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
-                if int(busy) == 0 or time.monotonic() >= deadline:
-                    break
-                time.sleep(pause)
-                pause = min(pause * 2, 0.002)
+            done = self._poll_checkpoint(conn, "TRUNCATE", deadline, wal)
         except (OSError, sqlcipher3.Error) as exc:
             self._checkpoint_failed(exc)
             return None
-        finally:
-            with contextlib.suppress(sqlcipher3.Error):
-                conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
-        if int(busy) != 0:
+        if not done:
             return None
         self._erase_failure = None
         return before, scope
+
+    def _poll_checkpoint(
+        self, conn: sqlcipher3.Connection, mode: str, deadline: float, wal: Path | None = None
+    ) -> bool:
+        """``wal_checkpoint(mode)`` until it completes (True) or ``deadline`` (``time.monotonic()``)
+        passes with the store still busy (False); other errors are raised.
+
+        Polled as every transaction polls for the write lock (``_begin_immediate``): SQLite's own
+        busy handler sleeps up to 100 ms between tries, and other handles polling every millisecond
+        or two would take the lock first each time it is free, for as long as they keep reading
+        (each read begins with BEGIN IMMEDIATE). Each try that finds the store busy still copies what
+        it can. With ``wal``, a full disk cuts the WAL's room and tries again (``_shed_room``).
+        """
+        conn.execute("PRAGMA busy_timeout = 0")
+        try:
+            pause = 0.0005
+            while True:
+                try:
+                    busy = conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()[0]
+                except sqlcipher3.Error as exc:
+                    if _code(exc) in (_BUSY, _LOCKED):
+                        busy = 1
+                    elif wal is None or _code(exc) != _FULL or not self._shed_room(conn, wal):
+                        raise
+                    else:
+                        busy = conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()[0]
+                if int(busy) == 0:
+                    return True
+                if time.monotonic() >= deadline:
+                    return False
+                time.sleep(pause)
+                pause = min(pause * 2, 0.002)
+        finally:
+            with contextlib.suppress(sqlcipher3.Error):
+                conn.execute(f"PRAGMA busy_timeout = {_POLL_MS}")
 
     def _checkpoint_failed(self, exc: OSError | sqlcipher3.Error) -> None:
         """Say why a checkpoint failed other than "busy", once per cause, never at every retry."""
