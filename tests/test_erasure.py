@@ -109,9 +109,9 @@ def test_a_burst_of_deletes_pays_for_few_checkpoints(
     runs: list[float] = []
     checkpoint = eraser._checkpoint
 
-    def counted(wait: float, *, size_only: bool = False) -> bool:
+    def counted(wait: float, *, background: bool = False) -> bool:
         runs.append(wait)
-        return checkpoint(wait, size_only=size_only)
+        return checkpoint(wait, background=background)
 
     monkeypatch.setattr(eraser, "_checkpoint", counted)
     for i in range(40):
@@ -281,8 +281,8 @@ def test_growth_only_requests_during_a_checkpoint_ask_for_no_second_one() -> Non
     started, release = threading.Event(), threading.Event()
     runs: list[bool] = []
 
-    def checkpoint(wait: float, *, size_only: bool = False) -> bool:
-        runs.append(size_only)
+    def checkpoint(wait: float, *, background: bool = False) -> bool:
+        runs.append(background)
         started.set()
         release.wait(5.0)
         return True

@@ -443,10 +443,11 @@ def test_a_growth_only_checkpoint_restarts_the_wal_and_carries_the_pages_written
             ok(memory, command="create", path=f"/memories/g/a{i:02d}.md", file_text=f"GROW{i:02d} " * 90)
         marker = pages.wal_marker(wal)
         assert marker is not None
-        first = pages.wal_pages(wal, marker)
-        assert first
+        generation = pages.generation_pages(wal, marker)
+        assert generation is not None and generation[1]
+        first = generation[1]
         size = wal.stat().st_size
-        assert store._checkpoint(5.0, size_only=True)
+        assert store._checkpoint(5.0, background=True)
         assert store._side is not None  # the copy before the lock: from its own connection
         assert wal.stat().st_size == size  # restarted, not truncated
         for i in range(10):
@@ -454,8 +455,9 @@ def test_a_growth_only_checkpoint_restarts_the_wal_and_carries_the_pages_written
         after = pages.wal_marker(wal)
         assert after is not None and after[:8] == pages.next_generation(marker)
         assert wal.stat().st_size == size  # overwritten from its head
-        second = pages.wal_pages(wal, after)
-        assert second is not None
+        generation = pages.generation_pages(wal, after)
+        assert generation is not None
+        second = generation[1]
         ok(memory, command="delete", path="/memories/c05.md")
         memory.store.flush_erasure()
         read = calls[-1]
@@ -491,7 +493,7 @@ def test_no_removed_text_survives_growth_only_restarts_between_erasures(
                     path = f"/memories/{rnd.choice('ab')}/NAME{count:05d}Q{'n' * rnd.randint(0, 40)}.md"
                     live[path] = f"TEXT{count:05d}Z"
                     ok(memory, command="create", path=path, file_text=f"{live[path]} " * rnd.randint(1, 150))
-                assert store._checkpoint(5.0, size_only=True)
+                assert store._checkpoint(5.0, background=True)
             for path in rnd.sample(sorted(live), len(live) // 3):
                 if rnd.random() < 0.5:
                     ok(memory, command="delete", path=path)
@@ -525,8 +527,9 @@ def test_an_erasure_gives_the_wal_the_room_its_last_generation_used_not_the_room
             ok(memory, command="create", path=f"/memories/z/{i:04d}.md", file_text=f"SIZED{i:04d} " * 200)
         marker = pages.wal_marker(wal)
         assert marker is not None
-        walked = pages.wal_pages(wal, marker)
-        assert walked is not None
+        generation = pages.generation_pages(wal, marker)
+        assert generation is not None
+        walked = generation[1]
         frames = pages.wal_frames(wal)
         assert frames >= len(walked) > 100
         assert store._checkpoint(5.0)
@@ -681,11 +684,11 @@ def test_an_open_that_finds_the_store_busy_still_scrubs_before_its_first_command
     real = SQLCipherStore._checkpoint
     refused: list[float] = []
 
-    def busy_once(self: SQLCipherStore, wait: float, *, size_only: bool = False) -> bool:
+    def busy_once(self: SQLCipherStore, wait: float, *, background: bool = False) -> bool:
         if not refused:
             refused.append(wait)
             return False  # as when a reader holds the lock
-        return real(self, wait, size_only=size_only)
+        return real(self, wait, background=background)
 
     monkeypatch.setattr(SQLCipherStore, "_checkpoint", busy_once)
     with SecureMemory.open(db, key=key, policy=ERASE_LATE, create=False):

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 from securemem.pii.accounts import MEETING
 from securemem.pii.checksums import luhn_valid
-from securemem.pii.scan import COUNTED, TRIVIAL_DIGITS, WORD_AFTER, YEAR, Scan
+from securemem.pii.scan import COUNTED, WORD_AFTER, YEAR, Scan, year_or_example
 
 Hit = tuple[str, int, int]
 
@@ -262,7 +262,7 @@ def _to_the_code(lower: str, match: re.Match[str]) -> bool:
     """The words between label and code lead to it, and no count's noun follows it; not a year, not a
     test's value ("every OTP is 111111", "123456")."""
     value = match["value"]
-    if (len(value) == 4 and YEAR.fullmatch(value)) or TRIVIAL_DIGITS.fullmatch(value.replace(" ", "").replace("-", "")):
+    if year_or_example(value.replace(" ", "").replace("-", "")):
         return False
     words = (match["words"] or "").split()
     return _TO_THE_CODE.issuperset(words) and COUNTED.match(lower, match.end()) is None
@@ -270,7 +270,7 @@ def _to_the_code(lower: str, match: re.Match[str]) -> bool:
 
 def _clause_code(text: str, lower: str, match: re.Match[str]) -> bool:
     value = match["value"]
-    if (len(value) == 4 and YEAR.fullmatch(value)) or TRIVIAL_DIGITS.fullmatch(value.replace(" ", "").replace("-", "")):
+    if year_or_example(value.replace(" ", "").replace("-", "")):
         return False
     clause = match["clause"]
     words = clause.replace(",", " ").split()

@@ -935,10 +935,7 @@ _CARD_AHEAD = 40  # characters read after it for its expiry, its code or its nam
 
 def _card_after(text: str, end: int) -> bool:
     """What follows a wrapped card, on its line or the next, names it as one (``CARD_AFTER``)."""
-    at = end
-    while at < len(text) and text[at] in " \t\r\n,;:)":
-        at += 1
-    return CARD_AFTER.search(text[at : at + _CARD_AHEAD].lower()) is not None
+    return CARD_AFTER.search(text[end : end + _CARD_AHEAD].lower()) is not None
 
 
 _TOKEN_LINE = re.compile(r"[ \t]*[A-Za-z0-9_\-=.]{8,}[ \t]*(?=\r?\n|\Z)")

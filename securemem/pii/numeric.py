@@ -362,7 +362,7 @@ CARD_WORDS = re.compile(rf"{_CARD_NAMES_SOURCE}|payment|pay\b|credit|debit|numbe
 # What follows a card on the line after it ("5480 2006" then "4146 3165" then "exp 11/26, name on card":
 # reviewer Z): its expiry, its code, or the card named.
 CARD_AFTER = re.compile(
-    rf"^[^0-9a-z]{{0,4}}(?:exp(?:iry|ires|\.)?|valid|cvv2?|cvc2?|csc)\b|\b(?:{_CARD_NAMES_SOURCE})|유효기간|有効期限|有效期"
+    rf"^[^0-9a-z]{{0,8}}(?:exp(?:iry|ires|\.)?|valid|cvv2?|cvc2?|csc)\b|\b(?:{_CARD_NAMES_SOURCE})|유효기간|有効期限|有效期"
 )
 
 

@@ -43,7 +43,14 @@ _NOT_AN_ENTITY = re.compile(
 # number is an amount, not a code, a PIN or an SSN. Matched in the lower-cased text.
 YEAR = re.compile(r"(?:19|20)[0-9]{2}")  # a year's four digits (codes, door codes and answers read them apart)
 # Digits no one keeps as a secret but everyone writes as an example ("0000", "1234", "654321").
-TRIVIAL_DIGITS = re.compile(r"([0-9])\1{3,7}|0?12345?6?7?8?9?|9?8?7?6?54321")
+_TRIVIAL_DIGITS = re.compile(r"([0-9])\1{3,7}|0?12345?6?7?8?9?|9?8?7?6?54321")
+
+
+def year_or_example(digits: str) -> bool:
+    """Digits that are no code or PIN: four that read as a year, or an example everyone writes."""
+    return (len(digits) == 4 and YEAR.fullmatch(digits) is not None) or _TRIVIAL_DIGITS.fullmatch(digits) is not None
+
+
 # A word after a value: the sentence goes on about it ("activation code: COVID-19 vaccine pass", "password
 # iniziale Q3-2024 in fase di revisione"), where a code or a password would end its clause.
 WORD_AFTER = re.compile(r"[ \t]+[^\W\d_]")

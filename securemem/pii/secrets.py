@@ -18,7 +18,7 @@ from functools import lru_cache
 from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule
 from securemem.pii.normalize import normalise_text
-from securemem.pii.scan import TRIVIAL_DIGITS, WORD_AFTER, YEAR, Scan, by_first_letter, other_script
+from securemem.pii.scan import WORD_AFTER, Scan, by_first_letter, other_script, year_or_example
 
 Hit = tuple[str, int, int]
 
@@ -1011,8 +1011,7 @@ def _pin_after_label(text: str, secret: str, end: int) -> bool:
     """Digits after a label of _PIN_LABELS that are a PIN: not a year, an example, or a count."""
     return (
         _PIN_DIGITS.fullmatch(secret) is not None
-        and not (len(secret) == 4 and YEAR.fullmatch(secret))
-        and not TRIVIAL_DIGITS.fullmatch(secret)
+        and not year_or_example(secret)
         and not (end < len(text) and text[end] in _PIN_UNITS)
     )
 

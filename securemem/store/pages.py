@@ -467,18 +467,10 @@ def next_generation(marker: bytes) -> bytes:
     return sequence.to_bytes(4, "big") + salt.to_bytes(4, "big")
 
 
-def wal_pages(wal: Path, marker: bytes) -> set[int] | None:
-    """The numbers of the pages in the frames of the WAL's generation ``marker``.
-
-    None if the WAL is not of that generation (any more): a checkpoint restarted it meanwhile.
-    """
-    found = generation_pages(wal, marker)
-    return None if found is None else found[1]
-
-
 def generation_pages(wal: Path, marker: bytes) -> tuple[bytes, set[int]] | None:
-    """The WAL's generation's whole marker and the pages in its frames, if its marker starts with
-    ``marker`` (12 bytes, or the 8 of ``next_generation``); None if it does not."""
+    """The WAL's generation's whole marker and the numbers of the pages in its frames, if its marker
+    starts with ``marker`` (12 bytes, or the 8 of ``next_generation``); None if it does not (a
+    checkpoint restarted it meanwhile)."""
 
     def pages_in(fd: int, head: bytes) -> tuple[bytes, set[int]] | None:
         if head[12 : 12 + len(marker)] != marker:

@@ -1207,14 +1207,15 @@ class SQLCipherStore:
 
     # -- erasure ----------------------------------------------------------------------------
 
-    def _checkpoint(self, wait: float, *, size_only: bool = False) -> bool:
+    def _checkpoint(self, wait: float, *, background: bool = False) -> bool:
         """Erase: copy the WAL into the file, truncate it, scrub the file's pages.
 
-        ``size_only``: the eraser's timer asks (``_Eraser.soon``, or a free's timer): if this
-        handle has nothing to erase, the WAL is only kept in its room (``_keep_in_room``).
+        ``background``: the eraser's timer asks (``_Eraser.soon``, or a free's timer), not a flush
+        or a close: if this handle has nothing to erase, the WAL is only kept in its room
+        (``_keep_in_room``).
         False while readers or writers keep the store busy (the eraser tries again).
         """
-        if size_only and not self._freed_since_scrub:
+        if background and not self._freed_since_scrub:
             self._precopy()
         with self._lock:
             if self._conn is None or self._read_only:
@@ -1236,7 +1237,7 @@ class SQLCipherStore:
             conn = self._conn
             wal = Path(f"{self._where}-wal")
             deadline = time.monotonic() + wait
-            if size_only and not self._freed_since_scrub:
+            if background and not self._freed_since_scrub:
                 return self._keep_in_room(conn, deadline)
             room = _room_for(wal)
             truncated = self._truncate_wal(conn, wal, deadline)
@@ -1306,9 +1307,9 @@ class SQLCipherStore:
         the WAL in its room. RESTART copies what ``_precopy`` left and has the next commit write the
         WAL from its start again, over the frames of this generation: no truncation and no zeros
         to write and sync, as the room after an erasure needs (``_scrub``). The frames left after
-        the new generation's end are copies of pages that freed nothing (a commit that frees
-        content makes this handle's next checkpoint a truncating one, and another handle's its
-        own); the file keeps at most ``journal_size_limit`` bytes of them (the room's bound).
+        the new generation's end are erased as any frame is: a commit that frees content, in any
+        handle, sets off a truncating checkpoint within the bound (a crashed handle's once another
+        takes its debt over); the file keeps at most ``journal_size_limit`` bytes of them.
 
         The pages the generation held are carried over (``_written_since_scrub``), so that the next
         erasure still reads only the pages written since the last scrub. False while readers or
@@ -1740,7 +1741,7 @@ _FAILED_RETRY = 5.0  # seconds between erasure attempts while they fail other th
 
 
 class _Checkpoint(Protocol):
-    def __call__(self, wait: float, *, size_only: bool = False) -> bool: ...
+    def __call__(self, wait: float, *, background: bool = False) -> bool: ...
 
 
 class _Eraser:
@@ -1827,7 +1828,7 @@ class _Eraser:
         give_up = due if self.within > 0 else time.monotonic() + self.patience
         while True:
             started = time.monotonic()
-            if self._run(due - started, seq, started, size_only=True):
+            if self._run(due - started, seq, started, background=True):
                 return
             if time.monotonic() >= give_up or self._failing() is not None:
                 break
@@ -1841,8 +1842,8 @@ class _Eraser:
                 # A failure such as a full disk is retried seldom (its warning said why, once).
                 self._schedule(0.25 if failure is None else _FAILED_RETRY)
 
-    def _run(self, left: float, seq: int, started: float, *, size_only: bool = False) -> bool:
-        if not self._checkpoint(max(left, 0.05), size_only=size_only):
+    def _run(self, left: float, seq: int, started: float, *, background: bool = False) -> bool:
+        if not self._checkpoint(max(left, 0.05), background=background):
             return False
         with self._guard:
             if self._seq == seq:
