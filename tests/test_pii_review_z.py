@@ -120,6 +120,12 @@ def test_addresses_of_reviewer_z(text: str, values: list[str]) -> None:
         ("カード番号 5433-8923-1674-8926", ["5433-8923-1674-8926"]),
         ("Totals for the quarter:\n5480 2006\n4146 3165\nexpected by Friday", []),
         ("ids:\n5480 2006\n4146 3165\n", []),
+        # A fresh attacker's: words after a split number that are not an expiry or a code with its value.
+        ("date\n20240101\n20240228\nvalid rows: 2", []),
+        ("Build 4000 0123\n4567 8996\non branch master", []),
+        ("Run 4000 0123\n4567 8996\nexp 3: lr=0.01", []),
+        ('{"ids": [4000 0123\n4567 8996], "valid": true}', []),
+        ("Shipment IDs:\n4000 0123\n4567 8996\nPacked in 2 cardboard boxes", []),
         # A PIN after Japanese "暗証番号" (and a card's or a door's Korean "비밀번호", Chinese "密码"): digits
         # alone; not a count of digits, a year or an example everyone writes.
         ("訪問メモ：玄関オートロックの暗証番号 3916。", ["3916。"]),  # a value that ends the text keeps its stop
@@ -130,6 +136,15 @@ def test_addresses_of_reviewer_z(text: str, values: list[str]) -> None:
         ("暗証番号 2024年に変更", []),
         ("비밀번호 4자리", []),
         ("비밀번호 1234 같은 쉬운 번호는 쓰지 마세요", []),
+        # ... and counts, amounts, ports, dates and service numbers after those labels.
+        ("密码 6688 个字符", []),
+        ("密码 600000 iterations", []),
+        ("密码 4096 位密钥", []),
+        ("비밀번호 5000원", []),
+        ("密码 8080 端口", []),
+        ("密码 20240315 已修改", []),
+        ("密码 10086 查询", []),
+        ("비밀번호 1588 1234 고객센터", []),
     ],
 )
 def test_cards_and_pins_of_reviewer_z(text: str, values: list[str]) -> None:

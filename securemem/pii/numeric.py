@@ -360,9 +360,12 @@ def _regrouped_card(scan: Scan, match: re.Match[str], is_card: Callable[[str, in
 
 CARD_WORDS = re.compile(rf"{_CARD_NAMES_SOURCE}|payment|pay\b|credit|debit|number|nr\b|no\b")
 # What follows a card on the line after it ("5480 2006" then "4146 3165" then "exp 11/26, name on card":
-# reviewer Z): its expiry, its code, or the card named.
+# reviewer Z): its expiry with its date, or its code with its digits; a word alone ("exp 3", "valid",
+# "master", "cc:") is not enough.
 CARD_AFTER = re.compile(
-    rf"^[^0-9a-z]{{0,8}}(?:exp(?:iry|ires|\.)?|valid|cvv2?|cvc2?|csc)\b|\b(?:{_CARD_NAMES_SOURCE})|유효기간|有効期限|有效期"
+    r"^[^0-9a-z]{0,8}(?:(?:exp(?:iry|ires|iration(?: date)?)?\.?|valid (?:thru|through|until|to)|good thru|유효기간|"
+    r"有効期限|有效期|到期)[^0-9a-z]{0,4}[0-9]{1,2} ?/ ?(?:20)?[0-9]{2}(?![0-9])|(?:cvv2?|cvc2?|csc|cv2)[^0-9a-z]{0,4}"
+    r"[0-9]{3,4}(?![0-9]))"
 )
 
 

@@ -998,22 +998,27 @@ _CONTRACTION = re.compile(r"[a-z]+['\u2019](?:s|t|re|ll|ve|d|m)", re.IGNORECASE)
 
 
 # Labels that name a PIN as often as a password: Japanese "暗証番号" is a PIN; a card's or a door's
-# Korean "비밀번호" or Chinese "密码" is digits ("玄関オートロックの暗証番号 3916": reviewer Z). Digits
-# alone are the value there, where after "password" they are a count or a rule.
+# Korean "비밀번호" or Chinese "密码" is digits ("玄関オートロックの暗証番号 3916": reviewer Z). Four or
+# six digits alone are the value there (a card's PIN, a door's), where after "password" they are a
+# count or a rule.
 _PIN_LABELS = frozenset({"暗証番号", "비밀번호", "密码", "密碼"})
-_PIN_DIGITS = re.compile(r"[0-9]{4,8}")
-# A count's or a date's word glued to the digits: a number of digits, a year, times ("暗証番号は4桁",
-# "2024年に変更", "비밀번호 4자리").
-_PIN_UNITS = frozenset("年月日時分秒桁回次位个個件名号円元년월일시분초자번개회")
+_PIN_DIGITS = re.compile(r"[0-9]{4}|[0-9]{6}")
+# What follows a number that is a count, an amount or a part of a longer one: a unit, glued or after
+# a blank ("暗証番号は4桁", "密码 6688 个字符", "비밀번호 5000원", "密码 8080 端口"), a word in Latin
+# letters ("4096 bit", "600000 iterations"), more digits ("1588 1234").
+_PIN_UNITS = frozenset("年月日時分秒桁回次位个個件名号円元轮輪端字条條行년월일시분초자번개회원")
+_AFTER_PIN = re.compile(r"[ \t]*(?P<next>.)")
 
 
 def _pin_after_label(text: str, secret: str, end: int) -> bool:
     """Digits after a label of _PIN_LABELS that are a PIN: not a year, an example, or a count."""
-    return (
-        _PIN_DIGITS.fullmatch(secret) is not None
-        and not year_or_example(secret)
-        and not (end < len(text) and text[end] in _PIN_UNITS)
-    )
+    if _PIN_DIGITS.fullmatch(secret) is None or year_or_example(secret):
+        return False
+    after = _AFTER_PIN.match(text, end)
+    if after is None:
+        return True
+    following = after["next"]
+    return following not in _PIN_UNITS and not following.isdigit() and not ("a" <= following.lower() <= "z")
 
 
 def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted: bool, end: int) -> bool:
