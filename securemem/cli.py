@@ -37,7 +37,7 @@ from securemem.policy import load_policy, parse_duration
 from securemem.policy_check import describe, policy_warnings
 from securemem.private_files import MAX_INPUT_BYTES, keep_keys_out_of_core_dumps, read_limited
 from securemem.store.base import Store
-from securemem.store.factory import open_store, split_url
+from securemem.store.factory import MAX_WAIT, open_store, split_url
 from securemem.sweep import DEFAULT_BATCH, SweepReport, sweep
 from securemem.targets import is_server_url, shown_target
 
@@ -113,13 +113,19 @@ def store_keys(args: argparse.Namespace) -> dict[str, object]:
 
 def open_db(args: argparse.Namespace) -> Store:
     keys = store_keys(args)
-    return open_store(args.db, keys.get("key"), create=False, kek=keys.get("kek"))
+    return open_store(args.db, keys.get("key"), create=False, kek=keys.get("kek"), wait=getattr(args, "wait", None))
 
 
 def open_memory(args: argparse.Namespace, *, create: bool = False) -> SecureMemory:
     keys = store_keys(args)
     return SecureMemory.open(
-        args.db, key=keys.get("key"), kek=keys.get("kek"), policy=args.policy, namespace=args.namespace, create=create
+        args.db,
+        key=keys.get("key"),
+        kek=keys.get("kek"),
+        policy=args.policy,
+        namespace=args.namespace,
+        create=create,
+        wait=getattr(args, "wait", None),
     )
 
 
@@ -635,6 +641,17 @@ def _batch(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    """--wait's value: seconds from 0 to an hour, decimals allowed."""
+    try:
+        value = float(text) if len(text) <= 20 else -1.0
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= MAX_WAIT:  # NaN and infinities fail this too
+        raise argparse.ArgumentTypeError(f"must be a number of seconds from 0 to {MAX_WAIT:.0f}")
+    return value
+
+
 MAX_EVERY = 366 * 86400.0  # a sweeper that waits longer than a year between sweeps is a mistake
 
 
@@ -661,6 +678,13 @@ def _store_args(parser: argparse.ArgumentParser, *, policy: bool = True, every_k
         )
     else:
         parser.add_argument("--kek", help=f"KEK URI of an envelope store (default: ${KEK_ENV}, else file:DB.kek)")
+    parser.add_argument(
+        "--wait",
+        type=_seconds,
+        metavar="SECONDS",
+        help="how long to wait for another process's write before failing as busy, exit 2 "
+        "(default: 10 for a file store, 30 for PostgreSQL; 0: at once)",
+    )
     if policy:
         parser.add_argument("--policy", default=None, help="policy file or shipped name (default: default)")
         parser.add_argument("--namespace", default="default", help="namespace inside the store")

@@ -146,8 +146,10 @@ def _pg_rotate_dek(args: argparse.Namespace) -> int:
                          "give one --kek")  # fmt: skip
     args.kek = keks[0] if keks else None
     opener = _pg_opener(args)
-    kind = "kek" if isinstance(opener, KekProvider) else "key"
-    store = open_store(args.db, **{kind: opener}, create=False)
+    if isinstance(opener, KekProvider):
+        store = open_store(args.db, kek=opener, create=False)
+    else:
+        store = open_store(args.db, opener, create=False)
     assert isinstance(store, PostgresStore)
     try:
         done = store.rotate_data_keys()

@@ -176,6 +176,7 @@ class SecureMemory:
         session_id: str | None = None,
         api_key_id: str | None = None,
         stores: Sequence[Mapping[str, object]] | None = None,
+        wait: float | None = None,
     ) -> SecureMemory:
         """Open (or create) the store ``db`` (a path, ``sqlcipher:///abs/path``, or ``memory://``).
 
@@ -191,6 +192,8 @@ class SecureMemory:
         at ``/memories/<mount>/``: ``[{"memory_store_id": id, "access": "read_only" | "read_write",
         "prompt": text, "mount": name}, ...]`` (only the id is required; see ``securemem.mounts``).
         A bad attachment raises ``InvalidRequest``. Tell the model about them: ``instructions``.
+        ``wait``: the seconds a command waits for another process's write before it fails as busy
+        (None: 10 for a file store, 30 for PostgreSQL; 0: at once).
         """
         if stores is not None and namespace != "default":
             raise InvalidRequest(
@@ -200,7 +203,7 @@ class SecureMemory:
             check_namespace(namespace)
         check_actors(session_id=session_id, api_key_id=api_key_id)
         requested = None if policy is None else load_policy(policy if isinstance(policy, Policy) else str(policy))
-        store = open_store(db, key, create=create, kek=kek)
+        store = open_store(db, key, create=create, kek=kek, wait=wait)
         try:
             mounts = None if stores is None else parse_stores(stores, lambda id_: store.find_store(store_id=id_))
             resolved = store_policy(store, requested, adopt=adopt_policy, clock=clock)

@@ -4,10 +4,12 @@ keys.md) and the README, each fixed: a test per finding, each failing before its
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ import pytest
 
 from securemem import Admin, InvalidRequest, NotFound, SecureMemory
 from securemem.store.base import StoreInfo
-from tests.helpers import REPO, child_argv, err, ok, run_cli
+from tests.helpers import err, ok, run_cli
 
 Cap = pytest.CaptureFixture[str]
 
@@ -254,26 +256,35 @@ def full_disk(tmp_path: Path) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(where)], check=False)
 
 
-def test_a_full_disk_is_said_once_and_a_sweep_that_cannot_erase_fails(full_disk: Path) -> None:
-    """Every command on a full disk stalled 20 s and wrote about 3,700 log lines; a sweep exited 0."""
+def test_a_full_disk_is_said_once_and_a_sweep_that_cannot_erase_fails(
+    full_disk: Path, capsys: Cap, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every command on a full disk stalled 20 s and wrote about 3,700 log lines; a sweep exited 0.
+    The commands run in this process: what a separate one would print on stderr is what they print
+    there, and the warnings Python's last-resort handler would add are caught as records."""
     db = str(full_disk / "a.db")
+    caplog.set_level(logging.WARNING)
 
-    def run(*argv: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(child_argv(_cli, *argv), cwd=REPO, capture_output=True, text=True, timeout=120)
+    def run(*argv: str) -> tuple[int, list[str]]:
+        caplog.clear()
+        code, _, said = run_cli(capsys, *argv)
+        return code, said.splitlines() + [record.getMessage() for record in caplog.records]
 
-    assert run("init", "--db", db).returncode == 0
+    assert run("init", "--db", db)[0] == 0
     for index in range(12):  # until the disk is full
         text = os.urandom(6000).hex()
         run("exec", "--db", db, json.dumps({"command": "create", "path": f"/memories/f{index}.md", "file_text": text}))
-    refused = run("exec", "--db", db, '{"command":"create","path":"/memories/x.md","file_text":"' + "y" * 9000 + '"}')
-    assert refused.returncode == 2 and "the memory store is full" in refused.stderr  # the disk is full
+    code, lines = run(
+        "exec", "--db", db, '{"command":"create","path":"/memories/x.md","file_text":"' + "y" * 9000 + '"}'
+    )
+    assert code == 2 and any("the memory store is full" in line for line in lines), lines  # the disk is full
     run("exec", "--db", db, '{"command":"delete","path":"/memories/f1.md"}')
-    view = run("exec", "--db", db, '{"command":"view","path":"/memories"}')
-    assert view.returncode == 0 and len(view.stderr.splitlines()) <= 2, view.stderr[:500]
-    swept = run("sweep", "--db", db)
-    lines = swept.stderr.splitlines()
-    assert swept.returncode == 2 and len(lines) <= 3, swept.stderr[:500]
-    assert lines[-1].startswith("securemem: error: freed content is not erased yet: the memory store is full")
+    code, lines = run("exec", "--db", db, '{"command":"view","path":"/memories"}')
+    assert code == 0 and len(lines) <= 2, lines[:10]
+    code, lines = run("sweep", "--db", db)
+    said = [line for line in lines if line.startswith("securemem: ")]  # stderr's lines, the records after them
+    assert code == 2 and len(lines) <= 3, lines[:10]
+    assert said[-1].startswith("securemem: error: freed content is not erased yet: the memory store is full"), lines
 
 
 def test_an_export_or_a_backup_to_a_full_disk_names_that_disk(full_disk: Path, tmp_path: Path, capsys: Cap) -> None:
@@ -305,15 +316,13 @@ def test_a_truncated_backup_is_said_damaged_without_circular_advice(tmp_path: Pa
     assert not (tmp_path / "new.db").exists()
 
 
-def test_exec_on_a_store_another_handle_holds_exits_2_like_every_command(tmp_path: Path, capsys: Cap) -> None:
-    """exec exited 1 (the model's command refused) where sweep said 2 (a database problem). The CLI
-    waits its busy timeout (10 s) first: this test takes that long."""
+@contextmanager
+def _held(db: Path, release_after: float | None = None) -> Iterator[None]:
+    """Another handle holds ``db``'s write lock inside the block (until ``release_after`` seconds, if given)."""
     import threading
 
     from securemem.keys import KeyFile
 
-    db = tmp_path / "held.db"
-    assert run_cli(capsys, "init", "--db", str(db))[0] == 0
     holding, release = threading.Event(), threading.Event()
 
     def hold() -> None:
@@ -322,17 +331,57 @@ def test_exec_on_a_store_another_handle_holds_exits_2_like_every_command(tmp_pat
             other.store.transaction("default", write=True, clock=other.clock),
         ):
             holding.set()
-            release.wait(30)
+            release.wait(30 if release_after is None else release_after)
 
     holder = threading.Thread(target=hold)
     holder.start()
     try:
         assert holding.wait(10)
-        code, out, said = run_cli(capsys, "exec", "--db", str(db), '{"command":"view","path":"/memories"}')
-        assert code == 2 and "busy" in said and out == "", (code, said)
+        yield
     finally:
         release.set()
         holder.join()
+
+
+def test_exec_on_a_store_another_handle_holds_exits_2_like_every_command(tmp_path: Path, capsys: Cap) -> None:
+    """exec exited 1 (the model's command refused) where sweep said 2 (a database problem). The CLI
+    waits its busy timeout first (10 s unless --wait says otherwise)."""
+    db = tmp_path / "held.db"
+    assert run_cli(capsys, "init", "--db", str(db))[0] == 0
+    with _held(db):
+        code, out, said = run_cli(
+            capsys, "exec", "--db", str(db), "--wait", "0.2", '{"command":"view","path":"/memories"}'
+        )
+        assert code == 2 and "busy" in said and out == "", (code, said)
+        code, out, said = run_cli(capsys, "sweep", "--db", str(db), "--wait", "0")
+        assert code == 2 and "busy" in said, (code, said)
+
+
+def test_wait_lets_a_command_through_once_the_other_writer_is_done(tmp_path: Path, capsys: Cap) -> None:
+    """--wait is how long a command waits for the lock, not a delay: a writer that finishes within
+    it lets the command run."""
+    db = tmp_path / "held.db"
+    assert run_cli(capsys, "init", "--db", str(db))[0] == 0
+    create = '{"command":"create","path":"/memories/a.md","file_text":"after the other writer\\n"}'
+    with _held(db, release_after=0.3):
+        code, out, said = run_cli(capsys, "exec", "--db", str(db), "--wait", "20", create)
+    assert (code, said) == (0, "") and out.startswith("File created successfully"), (code, out, said)
+
+
+@pytest.mark.parametrize("value", ["-1", "nan", "inf", "3601", "ten", "1e999", "9" * 30])
+def test_wait_takes_seconds_from_0_to_an_hour(tmp_path: Path, capsys: Cap, value: str) -> None:
+    code, out, said = run_cli(capsys, "sweep", "--db", str(tmp_path / "none.db"), "--wait", value)
+    assert code == 2 and out == "" and said.count("\n") == 1, said
+    assert "--wait: must be a number of seconds from 0 to 3600" in said and value not in said, said
+
+
+def test_wait_is_checked_by_the_library_too(tmp_path: Path) -> None:
+    from securemem import StorageError
+
+    for value in (-1, float("nan"), True, "5"):
+        with pytest.raises(StorageError, match="wait is a number of seconds from 0 to 3600"):
+            SecureMemory.open(tmp_path / "s.db", key=bytes(32), wait=value)  # type: ignore[arg-type]
+    assert not (tmp_path / "s.db").exists()
 
 
 @pytest.mark.parametrize("backend", ["sqlcipher", "postgresql"])

@@ -582,28 +582,31 @@ def test_a_type_filter_never_invents_findings(text: str) -> None:
         assert any(f.start < finding.end and finding.start < f.end for f in full)
 
 
-MEGABYTE = 1_000_000
+# Adversarial inputs of 200 KB, each aimed at one detector's weak spot: a quadratic pass over 200 KB
+# is 4e10 steps, out of any CI budget, as over a megabyte; bench/pii_bench.py times each at 100 KB
+# and 1 MB and prints the time per KB of both (linear: about equal), which the suite does not assert.
+LONG = 200_000
 HOSTILE = {
-    "at-pairs": "a@" * (MEGABYTE // 2),
-    "local-part-run": "a" * MEGABYTE + "@",
-    "domain-labels": "x@" + "a." * (MEGABYTE // 2),
-    "digits": "1" * MEGABYTE,
-    "spaced-digits": "1 " * (MEGABYTE // 2),
-    "grouped-digits": "4111 " * (MEGABYTE // 5),
-    "dotted": "1." * (MEGABYTE // 2),
-    "dashes": "12-" * (MEGABYTE // 3),
-    "colons": "a:" * (MEGABYTE // 2),
-    "jwt-heads": "eyJ" * (MEGABYTE // 3),
-    "jwt-dots": "eyJhbGciOiJIUzI1NiJ9." + "a." * (MEGABYTE // 2),
-    "pem-begins": "-----BEGIN PRIVATE KEY-----" * (MEGABYTE // 27),
-    "bearer": "Bearer " + "a" * MEGABYTE,
-    "bearers": "Bearer " * (MEGABYTE // 7),
-    "iban-heads": "DE89 " * (MEGABYTE // 5),
-    "plus-parens": "+(1) " * (MEGABYTE // 5),
-    "brackets": "[EMAIL" * (MEGABYTE // 6),
+    "at-pairs": "a@" * (LONG // 2),
+    "local-part-run": "a" * LONG + "@",
+    "domain-labels": "x@" + "a." * (LONG // 2),
+    "digits": "1" * LONG,
+    "spaced-digits": "1 " * (LONG // 2),
+    "grouped-digits": "4111 " * (LONG // 5),
+    "dotted": "1." * (LONG // 2),
+    "dashes": "12-" * (LONG // 3),
+    "colons": "a:" * (LONG // 2),
+    "jwt-heads": "eyJ" * (LONG // 3),
+    "jwt-dots": "eyJhbGciOiJIUzI1NiJ9." + "a." * (LONG // 2),
+    "pem-begins": "-----BEGIN PRIVATE KEY-----" * (LONG // 27),
+    "bearer": "Bearer " + "a" * LONG,
+    "bearers": "Bearer " * (LONG // 7),
+    "iban-heads": "DE89 " * (LONG // 5),
+    "plus-parens": "+(1) " * (LONG // 5),
+    "brackets": "[EMAIL" * (LONG // 6),
 }
-# Aimed at the hardening's detectors; 200 KB keeps the suite fast (bench/pii_bench.py times 1 MB).
-FIFTH = MEGABYTE // 5
+# Aimed at the hardening's detectors.
+FIFTH = LONG
 HOSTILE.update(
     {
         "keywords": "password: token= secret: " * (FIFTH // 25),
@@ -717,23 +720,23 @@ HOSTILE.update(
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
-def test_hostile_megabyte_inputs_finish(name: str) -> None:
+def test_hostile_long_inputs_finish(name: str) -> None:
     """No catastrophic backtracking: each completes (a quadratic one would not, in any CI budget)."""
     findings = detect(HOSTILE[name])
     assert isinstance(findings, list)
 
 
-def test_many_real_findings_in_a_megabyte() -> None:
-    text = "ip 10.0.0.1 mail a@example.com; " * 30_000
+def test_many_real_findings_in_a_long_text() -> None:
+    text = "ip 10.0.0.1 mail a@example.com; " * 6_000
     findings = detect(text)
-    assert Counter(f.type for f in findings) == {"IP_ADDRESS": 30_000, "EMAIL": 30_000}
+    assert Counter(f.type for f in findings) == {"IP_ADDRESS": 6_000, "EMAIL": 6_000}
 
 
 @pytest.mark.parametrize("unit", ["ssn 123-45-6789\n", "ssn 123 45 6789 ", "ssn 123456789 "])
-def test_a_megabyte_of_ssns_is_read_in_one_pass(unit: str) -> None:
+def test_long_runs_of_ssns_are_read_in_one_pass(unit: str) -> None:
     """Each SSN window was compared with every SSN found before (a minute for a megabyte)."""
-    findings = detect(unit * (1_000_000 // len(unit)))
-    assert len(findings) == 1_000_000 // len(unit) and {f.type for f in findings} == {"US_SSN"}
+    findings = detect(unit * (LONG // len(unit)))
+    assert len(findings) == LONG // len(unit) and {f.type for f in findings} == {"US_SSN"}
 
 
 def test_numbers_side_by_side_in_a_long_run_are_each_found() -> None:
@@ -763,27 +766,27 @@ def test_number_spans_are_the_same_on_the_fast_path(text: str) -> None:
     assert Scan(text, ("US",)).numbers == [m.span() for m in _NUMBER.finditer(text)]
 
 
-# A megabyte of one adversarial shape with a real value after it: the scan must still find exactly
+# A long run of one adversarial shape with a real value after it: the scan must still find exactly
 # that value, at its place (a detector that gave up on long input, or a window that lost its offset,
 # would miss it or report it elsewhere). What each case holds is checked, not how long it took.
 _BLOB = base64.b64encode(bytes(range(256)) * 8).decode()  # 2,732 base64 characters, no separators
 _NEEDLES = {
-    "digit-run": ("1" * MEGABYTE + " call ", "+44 20 7946 0958", "PHONE"),
-    "base64-blob": (_BLOB * (MEGABYTE // len(_BLOB)) + " mail ", "jane.doe@example.com", "EMAIL"),
-    "near-miss-keywords": ("password: required; token: ${TOKEN}; secret: none\n" * (MEGABYTE // 50), "", ""),
-    "keyword-then-value": ("api_key: ${API_KEY}\n" * (MEGABYTE // 20) + "password: ", "hunter2xyz!", "PASSWORD"),
+    "digit-run": ("1" * LONG + " call ", "+44 20 7946 0958", "PHONE"),
+    "base64-blob": (_BLOB * (LONG // len(_BLOB)) + " mail ", "jane.doe@example.com", "EMAIL"),
+    "near-miss-keywords": ("password: required; token: ${TOKEN}; secret: none\n" * (LONG // 50), "", ""),
+    "keyword-then-value": ("api_key: ${API_KEY}\n" * (LONG // 20) + "password: ", "hunter2xyz!", "PASSWORD"),
     "invisible-characters": (
-        "\u200b\u2060\u00ad\u202e" * (MEGABYTE // 4) + " card ",
+        "\u200b\u2060\u00ad\u202e" * (LONG // 4) + " card ",
         "4111\u200b1111\u200b1111\u200b1111",
         "CREDIT_CARD",
     ),
-    "fullwidth-digits": ("\uff11" * MEGABYTE + " card ", "4111 1111 1111 1111", "CREDIT_CARD"),
-    "near-miss-numbers": ("order 415-555-2671, build 10.0.0.1.2, v1.2.3.4 " * (MEGABYTE // 48), "", ""),
+    "fullwidth-digits": ("\uff11" * LONG + " card ", "4111 1111 1111 1111", "CREDIT_CARD"),
+    "near-miss-numbers": ("order 415-555-2671, build 10.0.0.1.2, v1.2.3.4 " * (LONG // 48), "", ""),
 }
 
 
 @pytest.mark.parametrize("name", sorted(_NEEDLES))
-def test_a_value_after_a_megabyte_of_hostile_text_is_found_in_place(name: str) -> None:
+def test_a_value_after_long_hostile_text_is_found_in_place(name: str) -> None:
     hay, value, kind = _NEEDLES[name]
     text = hay + value + " thanks"
     expected = [Finding(kind, len(hay), len(hay) + len(value))] if value else []

@@ -465,3 +465,17 @@ def test_the_cli_takes_a_postgresql_url_and_never_echoes_it(
     assert (code, out) == (0, "the PostgreSQL store: ok (every store's data key unseals)\n")
     code, out, _ = run_cli(capsys, "audit", "verify", "--db", url, "--kek", f"file:{kek}")
     assert code == 0 and '"chain_ok": true' in out
+
+
+def test_wait_bounds_how_long_a_writer_waits_for_another(url: str, key: bytes) -> None:
+    """``wait=`` sets the lock wait of the pool's connections (0 s is 1 ms: PostgreSQL reads 0 as
+    "forever"). A writer held up longer gets "busy", and nothing of its command is written."""
+    with SecureMemory.open(url, key=key) as holder, SecureMemory.open(url, key=key, wait=0) as hurried:
+        ok(holder, command="create", path="/memories/a.md", file_text="one\n")
+        with holder.store.transaction("default", write=True, clock=time.time):
+            result = hurried.execute({"command": "create", "path": "/memories/b.md", "file_text": "two\n"})
+        assert result.is_error and result.error == "StoreBusyError", result
+        assert hurried.execute({"command": "view", "path": "/memories/b.md"}).is_error
+        ok(hurried, command="create", path="/memories/b.md", file_text="two\n")  # free again: it goes through
+    with pytest.raises(StorageError, match="wait is a number of seconds"):
+        SecureMemory.open(url, key=key, wait=-1)

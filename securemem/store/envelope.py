@@ -24,7 +24,7 @@ from securemem.keys import KEY_BYTES, RawKey
 from securemem.keys.header import Entry, Header, keys_path, read_header, utc_stamp, write_header
 from securemem.keys.kek import FileKek, KekProvider
 from securemem.store import pages
-from securemem.store.sqlcipher import SIDE_FILES, SQLCipherStore, file_salt, peek_store_id
+from securemem.store.sqlcipher import BUSY_TIMEOUT, SIDE_FILES, SQLCipherStore, file_salt, peek_store_id
 
 
 @dataclass(frozen=True)
@@ -117,18 +117,24 @@ def _verifies_page_one(path: Path, unlocked: Unlocked) -> bool:
     return pages.detect(path, unlocked.key().store_key(unlocked.salt), unlocked.salt) is not None
 
 
-def open_envelope(db: str | os.PathLike[str], kek: KekProvider, *, create: bool = True) -> SQLCipherStore:
-    """Open the envelope store ``db`` with ``kek``; with ``create``, make it when neither file exists."""
+def open_envelope(
+    db: str | os.PathLike[str], kek: KekProvider, *, create: bool = True, wait: float | None = None
+) -> SQLCipherStore:
+    """Open the envelope store ``db`` with ``kek``; with ``create``, make it when neither file exists.
+    ``wait``: the seconds a command waits for another writer (None: SQLCipherStore's default)."""
+    busy_timeout = BUSY_TIMEOUT if wait is None else wait
     path = Path(db)
     if create and not path.exists() and not keys_path(path).exists():
-        return create_envelope(path, kek)
+        return create_envelope(path, kek, busy_timeout=busy_timeout)
     if not path.exists():
         if keys_path(path).exists():
             raise StorageError(f"{path} does not exist, but its key header {keys_path(path)} does; refusing to create")
         raise StorageError(f"no securemem store at {path}; create one with: securemem init --db {path} --kek URI")
     for unlocked in candidates(path, kek):
         try:
-            store = SQLCipherStore.open(path, unlocked.key(), create=False, salt=unlocked.salt)
+            store = SQLCipherStore.open(
+                path, unlocked.key(), create=False, salt=unlocked.salt, busy_timeout=busy_timeout
+            )
         except WrongKeyError:
             continue
         if store.store_id == unlocked.header.store_id:
@@ -137,7 +143,9 @@ def open_envelope(db: str | os.PathLike[str], kek: KekProvider, *, create: bool 
     raise foreign(path)
 
 
-def create_envelope(db: str | os.PathLike[str], kek: KekProvider) -> SQLCipherStore:
+def create_envelope(
+    db: str | os.PathLike[str], kek: KekProvider, *, busy_timeout: float = BUSY_TIMEOUT
+) -> SQLCipherStore:
     """A new store under a fresh random DEK, wrapped by ``kek`` (a missing ``file:`` KEK is made).
 
     A creation that fails leaves nothing behind: not the store, not the header, not a KEK file
@@ -151,7 +159,9 @@ def create_envelope(db: str | os.PathLike[str], kek: KekProvider) -> SQLCipherSt
     store: SQLCipherStore | None = None
     try:
         kek.wrap(dek, "probe")  # a KEK that cannot be had fails before any file is made
-        store = SQLCipherStore.open(path, RawKey(dek, source="the new data key"), create=True)
+        store = SQLCipherStore.open(
+            path, RawKey(dek, source="the new data key"), create=True, busy_timeout=busy_timeout
+        )
         entry = Entry(kek.source, utc_stamp(), kek.wrap(dek, store.store_id))
         write_header(path, Header(store.store_id, file_salt(path), (entry,)).signed(dek), new=True)
     except BaseException:

@@ -40,12 +40,22 @@ def split_url(target: str | os.PathLike[str]) -> tuple[str, str]:
     raise StorageError(f"unknown store URL scheme; use one of: {', '.join(s + '://' for s in SCHEMES)}")
 
 
-def open_store(target: str | os.PathLike[str], key: object = None, *, create: bool = True, kek: object = None) -> Store:
+def open_store(
+    target: str | os.PathLike[str],
+    key: object = None,
+    *,
+    create: bool = True,
+    kek: object = None,
+    wait: float | None = None,
+) -> Store:
     """Open (or, with ``create``, make) the store ``target`` names, with ``key`` for encrypted backends.
 
     ``kek``: a KEK URI or provider instead of ``key``: the store's data key is unwrapped from its
     key header ``DB.keys`` (an envelope store; see store/envelope.py). The two are exclusive.
+    ``wait``: the seconds a command waits for another writer before it fails as busy (None: the
+    backend's own, 10 s for a file, 30 s for PostgreSQL; 0: fail at once).
     """
+    wait = check_wait(wait)
     if key is not None and kek is not None:
         raise KeyFileError("give key= (a store key) or kek= (a key-encryption key), not both")
     scheme, location = split_url(target)
@@ -65,14 +75,29 @@ def open_store(target: str | os.PathLike[str], key: object = None, *, create: bo
             key=None if key is None else as_key_provider(key),
             kek=None if kek is None else as_kek_provider(kek),
             create=create,
+            wait=wait,
         )
     if kek is not None:
         from securemem.store.envelope import open_envelope
 
-        return open_envelope(location, as_kek_provider(kek), create=create)
-    from securemem.store.sqlcipher import SQLCipherStore
+        return open_envelope(location, as_kek_provider(kek), create=create, wait=wait)
+    from securemem.store.sqlcipher import BUSY_TIMEOUT, SQLCipherStore
 
-    return SQLCipherStore.open(location, as_key_provider(key), create=create)
+    return SQLCipherStore.open(
+        location, as_key_provider(key), create=create, busy_timeout=BUSY_TIMEOUT if wait is None else wait
+    )
+
+
+MAX_WAIT = 3600.0  # an hour: a longer wait is a stuck writer, not a busy one
+
+
+def check_wait(wait: object) -> float | None:
+    """``wait`` as seconds (None stays None), or a StorageError that says what is allowed."""
+    if wait is None:
+        return None
+    if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not 0 <= wait <= MAX_WAIT:
+        raise StorageError(f"wait is a number of seconds from 0 to {MAX_WAIT:.0f}")
+    return float(wait)
 
 
 def as_kek_provider(kek: object) -> KekProvider:

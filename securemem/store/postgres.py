@@ -130,8 +130,15 @@ class _Db:
                 cursor.executemany(sql, params)
 
 
-def _configure(conn: psycopg.Connection[Any]) -> None:
-    conn.execute(f"SET lock_timeout = {LOCK_TIMEOUT_MS}")
+def _configurer(lock_ms: int) -> Callable[[psycopg.Connection[Any]], None]:
+    """What each new connection of the pool runs: the lock wait in milliseconds (PostgreSQL reads
+    0 as "wait forever": a wait of 0 s is 1 ms, which fails as soon as the lock is held)."""
+    setting = f"SET lock_timeout = {max(1, lock_ms)}"
+
+    def configure(conn: psycopg.Connection[Any]) -> None:
+        conn.execute(setting)
+
+    return configure
 
 
 class _DriverText(logging.Filter):
@@ -270,10 +277,17 @@ class PostgresStore:
 
     @classmethod
     def open(
-        cls, url: str, *, key: KeyProvider | None = None, kek: KekProvider | None = None, create: bool = True
+        cls,
+        url: str,
+        *,
+        key: KeyProvider | None = None,
+        kek: KekProvider | None = None,
+        create: bool = True,
+        wait: float | None = None,
     ) -> PostgresStore:
         """Connect, check the schema and unwrap the master key. ``create`` is accepted for the
-        factory's sake: a migrated database gets its master key on its first open either way."""
+        factory's sake: a migrated database gets its master key on its first open either way.
+        ``wait``: the seconds a command waits for a lock another writer holds (None: 30)."""
         del create
         _quiet_pool_logs()
         try:  # one direct attempt first: a refused login or a server that is down answers at once,
@@ -281,9 +295,10 @@ class PostgresStore:
             psycopg.connect(url, autocommit=True, connect_timeout=10).close()
         except psycopg.Error as exc:
             raise _connect_error(exc) from None
+        lock_ms = LOCK_TIMEOUT_MS if wait is None else round(wait * 1000)
         pool: ConnectionPool[Any] = ConnectionPool(
-            url, min_size=1, max_size=POOL_SIZE, open=False, kwargs={"autocommit": True}, configure=_configure,
-            num_workers=1, timeout=LOCK_TIMEOUT_MS / 1000,
+            url, min_size=1, max_size=POOL_SIZE, open=False, kwargs={"autocommit": True},
+            configure=_configurer(lock_ms), num_workers=1, timeout=LOCK_TIMEOUT_MS / 1000,
         )  # fmt: skip
         try:
             pool.open(wait=True, timeout=10)

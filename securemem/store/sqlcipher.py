@@ -78,6 +78,7 @@ _PRECOPY_PASSES, _PRECOPY_LEFT = 4, 32  # _precopy: at most 4 passes, until 32 f
 logger = logging.getLogger("securemem.store")
 
 # SQLite's primary result codes (the low byte of an extended code).
+BUSY_TIMEOUT = 10.0  # seconds a command waits for another connection's write before it says "busy"
 _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _CONSTRAINT, _NOTADB = 5, 6, 8, 10, 11, 13, 14, 19, 26
 _NOBODY = Actor()
 
@@ -440,7 +441,7 @@ class SQLCipherStore:
         key: KeyProvider,
         *,
         create: bool = True,
-        busy_timeout: float = 10.0,
+        busy_timeout: float = BUSY_TIMEOUT,
         salt: bytes | None = None,
     ) -> SQLCipherStore:
         """Open (or create) the store; ``salt`` overrides the one at the head of the file.
