@@ -45,6 +45,8 @@ recall and damage: a change that loses a value they label or alters an ordinary 
   (231 lines: 151 positive, 80 negative), written blind after P's fixes: an engineering
   organisation's agent memory; taken as it came. ``pii_review_r.jsonl`` (190 lines: 120 positive, 70
   negative), written blind after Q's fixes: a personal assistant's memory of its users' lives.
+  ``pii_review_aa.jsonl`` (257 lines: 167 positive, 90 negative), written blind after Z's fixes in 24
+  languages; taken as it came.
 
 A value counts as found when one finding covers it whole (its type may be a sibling's).
 ``bench/pii_bench.py`` prints the same figures.
@@ -253,6 +255,14 @@ def altered(name: str) -> list[str]:
         # Arabic, Japan's porting number, values split over two lines or by invisible characters digit by
         # digit, a code answered after a statement.
         ("z", "claim", None, 0.9),
+        # Blind, after Z's fixes (agents' memories of every kind: billing and support notes, configs and .env
+        # files, chat, OCR'd and wrapped text, 100+ provider shapes; 24 languages): 254 of 261 as it came
+        # (97.3%, two ordinary lines altered), 261 since (one-time codes after Russian, Chinese and more
+        # languages' labels, "senha do portal" before its password, a phone's word in brackets after the
+        # number, "Llamada de ... desde el" before a Spanish number, an area code's brackets with blanks
+        # inside, an IBAN wrapped after its bank's letters; a firmware's releases and a clause's numbers
+        # no longer read as addresses). Left: none.
+        ("aa", "claim", None, 0.995),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -273,6 +283,9 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert len(altered("x")) <= 1
     assert len(altered("y")) <= 1  # "Companies House no. 09876543", a company's number read as a phone
     assert len(altered("z")) <= 2  # documentation's test cards (4242..., 4111...), found on purpose
+    # As it came, a firmware's releases "from 4.1.12.7 to 4.1.13.0" and a clause's number after another's
+    # ("clause 2.4.1.3 supersedes 1.9.2.10") were read as addresses.
+    assert altered("aa") == []
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows
@@ -370,7 +383,7 @@ def test_reviewer_m_alters_private_hosts_and_a_few_numbers() -> None:
 
 def test_labels_point_at_their_values() -> None:
     """The corpora's offsets are what the tests above compare spans with."""
-    for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m"):
+    for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "aa"):
         for row in rows(name):
             for label in row["labels"]:
                 assert row["text"][label["start"] : label["end"]] == label["value"], row["id"]

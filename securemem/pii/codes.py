@@ -24,10 +24,12 @@ number, a cell's in a GSM log); a meeting's passcode.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+import unicodedata
+from collections.abc import Iterable, Iterator
 
 from securemem.pii.accounts import MEETING
 from securemem.pii.checksums import luhn_valid
+from securemem.pii.normalize import normalise_text
 from securemem.pii.scan import COUNTED, WORD_AFTER, YEAR, Scan, year_or_example
 
 Hit = tuple[str, int, int]
@@ -57,12 +59,63 @@ _ONE_TIME_LABELS = (
     # 482915"); a code de sécurité sent by SMS (reviewer Y)
     r"engångskod(?:en)?|engångslösenord(?:et)?|engangskode(?:n)?|säkerhetskod(?:en)?|sikkerhedskode(?:n)?|"
     r"sikkerhetskode(?:n)?|kod (?:e-)?recepty|"  # Norwegian; a Polish e-prescription's code (reviewer Z)
-    r"(?:ip|identity protection) pin|code de sécurité"
+    r"(?:ip|identity protection) pin|code de sécurité|"
+    # The one-time codes of more languages an SMS is sent in (reviewer AA): Spanish, Portuguese,
+    # German, French, Italian, Dutch, Turkish, Polish, Czech, Vietnamese, Indonesian and Malay.
+    r"código de (?:un solo uso|uso único|autenticación|autenticação)|verifizierungscode|anmeldecode|"
+    r"code d'authentification|codice (?:di autenticazione|monouso)|bevestigingscode|inlogcode|eenmalige code|"
+    r"onay kodu(?:nuz)?|kod jednorazowy|ověřovací kód|jednorázový kód|mã (?:xác thực|xác nhận|xác minh|otp)|"
+    r"kode (?:verifikasi|konfirmasi|otp)|kod pengesahan"
 )
+
+
+def _unaccented(char: str) -> str:
+    return "".join(part for part in unicodedata.normalize("NFD", char) if not unicodedata.combining(part))
+
+
+def _as_viewed(labels: Iterable[str]) -> str:
+    """``labels`` as a pattern of the view's spellings, in small and capital letters, accented or not:
+    the view writes a Cyrillic or Greek letter that looks Latin as Latin ("код" reads "koд", "КОД"
+    reads "KOД", lower-cased "koд"; "Т" is Latin but "т" is not) and drops combining marks (Hindi's
+    virama, Thai's vowel signs; see normalize.py): a label as its own script spells it would never match."""
+    patterns = []
+    for label in labels:
+        parts = []
+        for char in label:
+            forms = {
+                normalise_text(spelling).lower()
+                for spelling in (char, char.upper(), _unaccented(char), _unaccented(char).upper())
+            }
+            forms.discard("")  # a mark the view drops
+            if not forms:
+                continue
+            if all(len(form) == 1 for form in forms):
+                parts.append(re.escape(forms.pop()) if len(forms) == 1 else "[" + "".join(sorted(forms)) + "]")
+            else:
+                parts.append("(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True))) + ")")
+        patterns.append("".join(parts))
+    return "|".join(sorted(patterns, key=len, reverse=True))
+
+
+# The one-time codes' labels of scripts the view rewrites, between word boundaries: Russian ("Код
+# подтверждения: 5823", the code "код" in its cases), Ukrainian, Greek.
+_ONE_TIME_LABELS_OF_SCRIPTS = _as_viewed(
+    (
+        "код подтверждения", "кода подтверждения", "код из смс", "код из sms", "код для входа", "код верификации",
+        "проверочный код", "одноразовый код", "одноразовый пароль", "код підтвердження", "одноразовий код",
+        "κωδικός επαλήθευσης", "κωδικός μιας χρήσης",
+    )
+)  # fmt: skip
 _ONE_TIME_LABELS_GLUED = (
-    r"验证码|驗證碼|校验码|动态密码|動態密碼|認証コード|確認コード|ワンタイムパスワード|인증 ?번호|인증 ?코드|"
-    r"رمز التحقق|رمز التفعيل|كلمة المرور لمرة واحدة|"  # Arabic: verification, activation code, one-time password
-    r"ओटीपी"  # Hindi "OTP" ("ओटीपी है ३८४१२०", "है" written "ह" by the view: reviewer W)
+    r"验证码|驗證碼|校验码|校驗碼|动态密码|動態密碼|动态码|動態碼|确认码|確認碼|一次性密码|一次性密碼|"
+    r"認証コード|確認コード|認証番号|ワンタイムパスワード|ワンタイムコード|인증 ?번호|인증 ?코드|확인 ?코드|"
+    r"일회용 ?비밀번호|"
+    # Arabic: verification, activation, confirmation code, one-time password (and "كود", the loanword)
+    r"رمز التحقق|رمز التفعيل|رمز التأكيد|كود التحقق|كود التفعيل|كلمة المرور لمرة واحدة|"
+    r"ओटीपी|"  # Hindi "OTP" ("ओटीपी है ३८४१२०", "है" written "ह" by the view: reviewer W)
+    # Hindi (verification code, one-time password), Thai (confirmation code, OTP), Hebrew and Persian
+    # (verification code), as the view writes them (marks dropped)
+    + _as_viewed(("सत्यापन कोड", "वन टाइम पासवर्ड", "รหัสยืนยัน", "รหัส otp", "קוד אימות", "کد تایید", "کد تأیید"))
 )
 # Between the label and the code: a quote (JSON's "cvc": "929"), a "*" or a remark in brackets ("CVV*",
 # "security code (back of card)"), up to four words with no digit and no sentence punctuation ("code de
@@ -74,19 +127,28 @@ _GAP = (
     r"(?:[ \t]*(?:[:=(#→\[]|-{1,2})[ \t]{0,8}(?:\r?\n[ \t]{0,8}){0,2}|[ \t]{1,8}|[ \t]*\r?\n[ \t]{0,8})[\"']?"
 )
 # Scripts without spaces: a particle may join the label to the code ("验证码是482913", "認証コードは482913").
-_GLUED_GAP = r"(?:[是为為は는은이가]|で)?[ \t]*(?:(?:الخاص|بك|هو|هي|है|ह)[ \t]*){0,3}(?:[:=\[]|\uff1a)?[ \t]*"
+# Or words: Arabic's "الخاص بك هو" (yours is), Hindi's "है" (is), Thai's "ของคุณคือ" (yours is: "ของคณคอ" as
+# the view writes it), Persian's "شما" (your).
+_GLUED_GAP = (
+    r"(?:[是为為は는은이가]|で)?[ \t]*(?:(?:الخاص|بك|هو|هي|है|ह|ของคณ|คอ|شما)[ \t]*){0,3}(?:[:=\[]|\uff1a)?[ \t]*"
+)
 # (CJK may follow: "認証コードは482913です".)
 _END = r"(?![0-9A-Za-z_\u00c0-\u024f\-/:@]|[.,][0-9]|\.[^\W\d_])"
+# After a label of those scripts a comma and a digit start the next clause ("您的验证码是962403，5分钟内有效":
+# the view reads the fullwidth comma as ","): Chinese and Japanese write a decimal with a point, and a
+# thousands' comma has three digits before it at most, never the four to eight of a code.
+_GLUED_END = r"(?![0-9A-Za-z_\u00c0-\u024f\-/:@]|\.[0-9]|\.[^\W\d_])"
 _CARD_CODE = re.compile(
-    rf"(?:(?<![\w\-])(?:{_CARD_LABELS})(?![^\W\d_]){_GAP}|(?:{_CARD_LABELS_GLUED}){_GLUED_GAP})"
-    rf"(?P<value>[0-9]{{3,4}}|[0-9](?:[ \-][0-9]){{2,3}}){_END}(?! [0-9])"
+    rf"(?:(?<![\w\-])(?:{_CARD_LABELS})(?![^\W\d_]){_GAP}|(?P<glued>{_CARD_LABELS_GLUED}){_GLUED_GAP})"
+    rf"(?P<value>[0-9]{{3,4}}|[0-9](?:[ \-][0-9]){{2,3}})(?(glued){_GLUED_END}|{_END})(?! [0-9])"
 )
 _ONE_TIME_VALUE = (
     r"[0-9]{4}[ \-][0-9]{4}|[0-9]{4,8}|[0-9]{3}[ \-][0-9]{3}|[0-9]{2}(?:[ \-][0-9]{2}){2,3}|[0-9](?:[ \-][0-9]){3,7}"
 )
 _ONE_TIME_CODE = re.compile(
-    rf"(?:(?<![\w])(?:{_ONE_TIME_LABELS})(?![^\W\d_]){_GAP}|(?:{_ONE_TIME_LABELS_GLUED}){_GLUED_GAP})"
-    rf"(?P<value>{_ONE_TIME_VALUE}){_END}"
+    rf"(?:(?<![\w])(?:{_ONE_TIME_LABELS}|{_ONE_TIME_LABELS_OF_SCRIPTS})(?![^\W\d_]){_GAP}"
+    rf"|(?P<glued>{_ONE_TIME_LABELS_GLUED}){_GLUED_GAP})"
+    rf"(?P<value>{_ONE_TIME_VALUE})(?(glued){_GLUED_END}|{_END})"
 )
 # A one-time code a clause after its label, which a verb or a colon ends: "Il tuo codice OTP per l'accesso
 # con SPID è 078704", "Die TAN für die Überweisung an ... über 1.250,00 EUR lautet 565591", "eine pushTAN
@@ -141,6 +203,9 @@ _TO_THE_CODE = frozenset(
         "als", "comme", "como", "slowly", "out", "aloud", "twice", "sent", "enviado", "enviada", "envoyé",
         "gesendet", "inviato", "wysłany", "per", "aaya", "aayi", "aya", "ayi", "mila", "mili",
         "aa", "gaya", "gayi", "bheja", "tha", "thi",
+        # Vietnamese, Indonesian, Malay and Czech "is" and "your": "Mã xác thực của bạn là 482913", "Kode OTP
+        # Anda adalah 482913", "Váš ověřovací kód je 482913"
+        "là", "của", "bạn", "adalah", "ialah", "anda", "kamu", "je", "váš", "vaš",
     }
 )  # fmt: skip
 _CARD_NEARBY = re.compile(
@@ -169,8 +234,10 @@ _MARKS_ASCII = (
     "codice", "2fa", "mfa", "puk", "clave", "einmal", "ip pin", "protection pin",
 )  # fmt: skip
 _MARKS = (
-    *_MARKS_ASCII, "sicherheit", "prüf", "sécurité", "segurança", "código", "код", "コード", "码", "碼", "密碼",
-    "密码", "번호", "코드", "ワンタイム", "رمز", "كلمة", "kullan", "ओटीपी",
+    *_MARKS_ASCII, "sicherheit", "prüf", "sécurité", "segurança", "código", "コード", "码", "碼", "密碼",
+    "密码", "번호", "코드", "ワンタイム", "رمز", "كلمة", "kullan", "ओटीपी", "kód", "mã", "番号", "كود", "קוד", "کد",
+    # the words of the labels the view rewrites, as it writes them ("код" reads "koд")
+    *{normalise_text(word).lower() for word in ("код", "пароль", "κωδικ", "कोड", "पासवर्ड", "รหัส")},
 )  # fmt: skip
 # Three digits, maybe read out one by one: what every code holds (most notes have none; the patterns
 # read only the windows that end at such digits and start _REACH characters before them). Found in the

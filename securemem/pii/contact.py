@@ -715,7 +715,7 @@ _PHONE = re.compile(
     )
     (?:(?:\+|00)[ ]?[0-9]{1,3}(?:[ .\-\t/]|(?=\())?|\(\+[0-9]{1,3}\)[ ]?)?   # "+44 ", "0044-", "(+91) "
     (?:\(0\)[ ]?)?
-    (?:\([0-9]{1,5}\)[ .\-]?)?
+    (?:\([ ]?[0-9]{1,5}[ ]?\)[ .\-]?)?            # a blank inside the brackets too: OCR's "( 617 ) 284 - 3916"
     [0-9]{1,15}(?:(?:[ ]?[.\-/][ ]?|[ ]{1,2}|\t)[0-9]{1,15}){0,7}   # tabs too: a table's cell
     (?:(?![\w]|[.\-/][0-9])|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|(?=x[0-9]{1,5}(?![\w]))|(?=_\+))
                                                                # then kana, kanji or hangul may follow ("...です"),
@@ -1695,10 +1695,12 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         return False
     # Bare digits are a phone only where the text says so, or where invisible characters kept its
     # groups apart ("07700\u00ad900\u00ad461": a number as a reader sees it, written to slip past).
+    named_after = start >= 0 and _named_after(scan.text, start + len(candidate))
     said = (
         bool(_PHONE_WORDS.intersection(words[-3:]))
         or (start >= 0 and candidate.isdigit() and scan.hidden_break(start, start + len(candidate)))
         or _my_number(words)
+        or named_after
     )
     if candidate.isdigit() and not (said or words[-1:] == ["#"]):
         return False
@@ -1716,7 +1718,11 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         return True
     if not candidate.startswith(("+", "(+")):
         if (
-            _SAID_WORDS.intersection(words[-3:]) or _my_number(words) or _line_says_phone(scan.text, start)
+            _SAID_WORDS.intersection(words[-3:])
+            or _my_number(words)
+            or named_after
+            or _line_says_phone(scan.text, start)
+            or _called_from(words, candidate)
         ) and valid_where_said(candidate):
             return True
         if _national_of_the_text(scan, candidate, start):
@@ -1733,6 +1739,58 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         compact = candidate.replace("(0)", "", 1).translate(_PHONE_PUNCTUATION)
         return _possible_international(compact[1:]) and (said or not candidate[1:].isdigit())
     return candidate.isdigit() and _said_of_phone(words) and _possible_national(candidate, scan.phone_regions)
+
+
+# A phone's word in brackets right after the number, as contact lists write it ("Susan Pike 7132948170
+# (landline)", "671 28 39 46 (móvil)", "(home phone)": reviewer AA): alone or after one word, never
+# before another ("(mobile app)" names a product).
+_BRACKET_AFTER = re.compile(r"[ \t]*\([ \t]*(?:[^\W\d_]+[ \t]+)?(?P<word>[^\W\d_]+)[ \t]*\)")
+_BRACKET_PHONE_WORDS = frozenset(
+    {"landline", "mobile", "cell", "cellphone", "phone", "tel", "telephone", "fax", "whatsapp", "mob", "handy",
+     "mobil", "festnetz", "fixe", "portable", "móvil", "movil", "fijo", "celular", "cel", "telefone", "telemóvel",
+     "cellulare", "fisso", "telefon", "téléphone", "teléfono", "telefono", "gsm", "komórka", "tlf", "mobiel"}
+)  # fmt: skip
+
+
+def _named_after(text: str, end: int) -> bool:
+    found = _BRACKET_AFTER.match(text, end)
+    return found is not None and found["word"].lower() in _BRACKET_PHONE_WORDS
+
+
+# A call, then who made it, then "from the" and the number ("Llamada de Lucía Fernández desde el 671 28
+# 39 46", "chamada da Ana do 912 345 678", "chiamata di Marco dal 347 123 4567": reviewer AA):
+# the word for the call among the six before the number, the preposition right before it. A number in
+# groups (bare digits are a phone only where a phone's word says so) that one of the regions where
+# phones are said holds valid: "desde el 15 de marzo" and "from 2019 to 2023" have too few digits.
+_CALL_WORDS = frozenset(
+    {"llamada", "llamadas", "llamó", "llamo", "llamaron", "chamada", "ligação", "ligacao", "ligou", "ligaram",
+     "chiamata", "chiamato", "telefonata", "appel", "appelé", "anruf", "angerufen", "rückruf", "call", "called",
+     "phoned", "rang"}
+)  # fmt: skip
+_CALLED_FROM = frozenset({"desde", "de", "del", "al", "do", "da", "dal", "du", "von", "vom", "from"})
+_THE = frozenset({"el", "la", "o", "a", "il", "le", "the"})
+
+
+def _called_from(words: list[str], candidate: str) -> bool:
+    """The call's word, then "from (the) (number)" right before the number; not a date written with
+    blanks ("del 12 03 2024"), nor numbers drawn ("called from 12 34 56 78 places")."""
+    rest = words[:-1] if words[-1:] and words[-1] in _NUMBER_WORDS else words  # "desde el número ..."
+    if rest[-1:] and rest[-1] in _THE:
+        rest = rest[:-1]  # "desde el"
+    if not rest or rest[-1] not in _CALLED_FROM or _CALL_WORDS.isdisjoint(rest[:-1]):
+        return False
+    if not (_REFERENCE_WORDS.isdisjoint(rest) and _OTHER_NUMBERS.isdisjoint(rest)):
+        return False  # "Llamada de seguimiento del pedido de 612 345 678": the order's number
+    return _DATE_OR_HOURS.match(candidate) is None and not _drawn(candidate)
+
+
+# What else a number after "de" or "do" may be in those languages: a contract's, a policy's, an account's,
+# an amount, an identity document's.
+_OTHER_NUMBERS = frozenset(
+    {"contrato", "póliza", "poliza", "apólice", "apolice", "cuenta", "conta", "recibo", "importe", "valor",
+     "nif", "dni", "cif", "nie", "cpf", "cnpj", "vertrag", "konto", "betrag", "contratto", "conto", "importo",
+     "contrat", "compte", "montant"}
+)  # fmt: skip
 
 
 def _drawn(candidate: str) -> bool:

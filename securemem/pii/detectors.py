@@ -735,6 +735,10 @@ _WRAP_TOKEN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 _WRAP_NUMERIC = frozenset({"CREDIT_CARD", "IBAN", "PHONE"})
 _ASCII_DIGITS = frozenset("0123456789")  # the view's digits (a dash after one may end a wrapped number's line)
 _WRAP_TOKEN_MIN = 16  # a token's part before the break, to be worth joining
+# An IBAN's start at a line's end, in capitals as banks print it: its country and check digits, then up
+# to seven groups (what is left of the longest, 34 characters, reaches the next line).
+_IBAN_LINE_END = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]{1,4}){0,7}\Z")
+_IBAN_HEAD_BACK = 44  # characters before the break read for it
 
 
 # Which line breaks _wrap_join may join, found in one pass: a copy of the text with one byte per
@@ -774,7 +778,12 @@ _WRAP_BREAK_REVERSED = re.compile(
     + _WRAP_AFTER % ((rb"[u0]",) * 3)
     + rb"|(?=r?s*+@)"
     + _WRAP_AFTER % ((rb"[u0t]",) * 3)
-    + rb"|(?=r?s*+(?:d0|d[t0du]{1,64}@|[td0]{%d})))" % _WRAP_TOKEN_MIN
+    + rb"|(?=r?s*+(?:d0|d[t0du]{1,64}@|[td0]{%d}))" % _WRAP_TOKEN_MIN
+    # an IBAN's start (two letters, two digits, then groups) ending the line, a letter or a digit opening
+    # the next
+    + rb"|(?=r?s*+[t0s]{0,40}?00tt(?![t0u]))"
+    + _WRAP_AFTER % ((rb"[u0t]",) * 3)
+    + rb")"
 )
 
 
@@ -833,6 +842,10 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
         return end - 1, start, "", "email"
     if before == "-" and end >= 2 and text[end - 2] in _ASCII_DIGITS and after.isdigit():
         return end, start, "", "dashed"  # "SSN is 057-41-" then "7512": a dashed number cut after a dash (reviewer S)
+    if before.isalnum() and after.isalnum() and _IBAN_LINE_END.search(text, max(0, end - _IBAN_HEAD_BACK), end):
+        # "Kontonummer bitte: NL15 INGB" then "1938 0389 92" (reviewer AA): the line ends in an IBAN's
+        # country, check digits and groups; its length and mod-97 check decide whether the next line ends it.
+        return end, start, " ", "iban"
     if before in _WRAP_TOKEN and after in _WRAP_TOKEN:
         first = end
         while first > max(0, end - _WRAP_BACK) and text[first - 1] in _WRAP_TOKEN:
@@ -893,6 +906,8 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
         types = wanted & (_WRAP_NUMERIC | {"US_SSN"})
     elif kind == "email":
         types = wanted & {"EMAIL"}
+    elif kind == "iban":
+        types = wanted & {"IBAN"}
     else:
         types = wanted - _WRAP_NUMERIC - {"EMAIL", "US_SSN", "IP_ADDRESS"}
     if not types:

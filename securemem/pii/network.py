@@ -22,8 +22,8 @@ _IPV4 = re.compile(
 _OID_LINE = re.compile(r"\boids?\b|object identifier|\basn\.1\b", re.IGNORECASE)
 _CLAUSE_START = re.compile(r"(?:^|\n)[ \t]*[0-9](?:\.[0-9]){3}\.?[ \t]+[A-Z(]", re.MULTILINE)
 _VERSION_WORDS = re.compile(
-    r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|section|"
-    r"clause|chapter|figure|fig|requirement|paragraph|appendix|annex|article|oid|abschnitt|kapitel|ziffer|absatz|"
+    r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|sections?|"
+    r"clauses?|chapters?|figure|fig|requirements?|paragraphs?|appendix|annex|articles?|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
     r"fixed in(?: [a-z]{1,12})?|kernel|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?))"
     r"(?:[^0-9a-z\n@]{0,5}| to | is | of )$"  # not "-v@10.20.4.18": a password's end, then the host
@@ -65,6 +65,10 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
         return False  # "C:\Program Files\Acme\9.3.69.3\bin": a release's folder ("/geo/81.2.69.160/" stays)
     if all(len(octet) == 1 for octet in octets) and _RELEASE_LINE.search(_line_before(scan, match.start())):
         return False  # "firmware to version 10.0.0.1; rollback image is 9.8.3.2": releases, one digit each
+    if _release_path(scan, match) and not _address_after_version_word(scan, match, octets):
+        return False  # "Upgraded switch firmware from 4.1.12.7 to 4.1.13.0": a release's path
+    if len(octets[0]) == 1 and not _address_shaped(octets) and _NUMBERED_LIST.search(scan.before(match.start(), 64)):
+        return False  # "Contract clause 2.4.1.3 supersedes 1.9.2.10": a clause's number beside another's
     if octets[0] in ("0", "1", "2") and _OID_LINE.search(scan.text, max(0, match.start() - 400), match.start()):
         return (
             False  # "OIDs in the cert profile: 2.5.4.3 (commonName)", a table headed "OID": an object identifier's arcs
@@ -186,6 +190,40 @@ _IPV6_LABEL = re.compile(r"(?<![\w.:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{1,4}
 
 
 _RELEASE_LINE = re.compile(r"\b(?:version|firmware|release|build|image|rollback|upgrade[ds]?|patch)\b")
+
+
+# A release upgraded from one number to another: "Upgraded switch firmware from 4.1.12.7 to 4.1.13.0"
+# (reviewer AA), "updated the kernel on db-2 from 5.15.0.1 to 6.1.0.2". The verb and what is upgraded
+# say so (a few words may come between: whose, where), and so does the pair: "updated the software from
+# 10.0.0.5" may name the server it came from. "updated the DNS record from 1.1.1.1 to 8.8.8.8" names no
+# release and keeps its addresses, and so does "pushed firmware 4.1.12.7 to 10.0.0.5".
+_RELEASE_PATH = re.compile(
+    r"\b(?:upgrad|updat|downgrad|roll(?:ed|ing)? back|revert|flash|bump|patch)[a-z]*(?:[ \t]+[a-z][a-z\-]*){0,3}?"
+    r"(?:[ \t]+(?:firmware|software|bios|kernel|os|release|version|driver)s?"
+    r"(?:[ \t]+(?:on|at|in|for)[ \t]+[^\s;,]{1,40})?[ \t]+from"  # "firmware on 10.0.0.5 from ..."
+    r"|[ \t]+from[ \t]+(?:firmware|software|bios|kernel|os|release|version|driver)s?)"
+    r"[ \t]+(?P<old>v?[0-9]+(?:\.[0-9]+){1,3}[ \t]+(?:to|->|→)[ \t]+)?$"
+)
+_TO_NEW = re.compile(r"[ \t]+(?:to|->|→)[ \t]+v?[0-9]+(?:\.[0-9]+){1,3}(?![0-9.])")
+
+
+def _release_path(scan: Scan, match: re.Match[str]) -> bool:
+    """The four numbers are the old or the new release of _RELEASE_PATH."""
+    path = _RELEASE_PATH.search(_line_before(scan, match.start()))
+    return path is not None and (path["old"] is not None or _TO_NEW.match(scan.text, match.end()) is not None)
+
+
+# A clause's, a section's or a table's number, then others joined to it ("clause 2.4.1.3 supersedes
+# 1.9.2.10", "sections 4.1.2.3 and 4.1.2.5", "Table 3.1.2.1 to 3.1.2.4", reviewer AA): of one kind
+# with the first, which its word names.
+_NUMBERED_LIST = re.compile(
+    r"(?:\b(?:sections?|clauses?|chapters?|articles?|annex(?:es)?|appendix|appendices|paragraphs?|para|"
+    r"requirements?|tables?|items?|steps?|rules?|controls?|abschnitt|kapitel|ziffer|absatz|artikel|chapitre|"
+    r"sección|seccion|capítulo|capitulo|apartado|artículo|articolo|cláusula|clausula|clausola)|§)[ \t.]{0,3}"
+    r"[0-9]{1,3}(?:\.[0-9]{1,3}){1,5}"
+    r"(?:[ \t]*(?:,|;|&|\b(?:and|or|to|through|thru|vs\.?|supersedes|superseded by|replaces|replaced by|amends|"
+    r"amended by|overrides|und|oder|bis|et|ou|y|o|e)\b)[ \t]*(?:[0-9]{1,3}(?:\.[0-9]{1,3}){1,5})?){1,8}[ \t]*$"
+)
 
 
 def _line_before(scan: Scan, start: int) -> str:

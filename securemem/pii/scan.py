@@ -60,7 +60,10 @@ COUNTED = re.compile(
     r"employees?|accounts?|calls?|tickets?|cases?|glyphs|cycles|bytes|kb|mb|gb|w|kw|v|mah|rpm|mm|cm|km|miles|"
     r"followers|per|pieces|pcs|points|eur|usd|dollars?|euros?|lines|files|pages|words|chars|characters|"
     r"endpoints|processes|nodes|instances|stück|kunden|nutzer|fälle|usuarios|clientes|utilisateurs|utenti|"
-    r"personas|pessoas|results|mal|fois|volte|veces|vezes|razy|बार|kr|sek|nok|dkk|zł|zl|pln|rs|inr|₹|%)(?![^\W\d_])"
+    r"personas|pessoas|results|mal|fois|volte|veces|vezes|razy|बार|kr|sek|nok|dkk|zł|zl|pln|rs|inr|₹|%|"
+    # times, roubles and pieces in Russian as the view writes them ("раз" reads "paз"), Chinese's and
+    # Japanese's counters and currencies, Korean's, Vietnamese "lần", Indonesian "kali", Thai "ครั้ง"
+    r"paз|pyблeй|pyб|₽|шт|条|次|个|個|件|元|円|원|번|개|회|lần|kali|ครง)(?![^\W\d_])"
 )
 
 

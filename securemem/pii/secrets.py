@@ -862,8 +862,55 @@ def _password_phrases(text: str, lower: str, spans: list[tuple[int, int]]) -> It
         found = _tagged_password(text, match) if match["tag"] is not None else _phrase_password(text, match)
         if found is None and match["words"]:
             found = _bare_password(text, lower, match.start())
+        if found is None and match["tag"] is None:
+            found = _password_of_a_service(text, lower, match.end("qual" if match["qual"] is not None else "label"))
         if found is not None:
             yield found
+
+
+# What the password is for, then the password with no verb or colon: "senha do portal Jabuticaba#91"
+# (reviewer AA), "password for the VPN Tr0ub4dor&3", "Passwort für das Portal Kx9#mLq2", "mot de passe du
+# portail ...", "contraseña del portal ...". A preposition, one to three words without digits, then a
+# value that ends its clause (the line, or a stop or a comma after it) and has a password's shape with a
+# digit and a password's own symbol, which a name, a reference or a version seldom has. After a word
+# that names whose account it is ("the password for user JSmith#01", "for host db#2") the value is that
+# one's name.
+_FOR_THE = re.compile(
+    r"[ \t]+(?:for|of|to|on|do|da|dos|das|de|del|della|dello|dei|di|du|des|pour|para|per|en|no|na|für|fuer|zum|"
+    r"zur|vom|von|der|voor|van|dla)"
+    r"(?P<words>(?:[ \t]+[^\W\d_](?:[^\W\d_]|['’\-](?=[^\W\d_])){0,23}){1,3})[ \t]+"
+    r"(?P<value>[^\s\"'`,;<>(){}\[\]|]{6,64})(?=[.,;:]*[ \t]*(?:\r?\n|$)|[.,;:]+[ \t]|[ \t]+[\-–—(])"
+)
+_WHOSE = frozenset(
+    {"user", "username", "account", "login", "member", "customer", "client", "employee", "patient", "host",
+     "server", "machine", "device", "node", "tenant", "id", "mailbox", "ticket", "issue", "case", "incident",
+     "usuário", "usuario", "utilisateur", "benutzer", "nutzer", "konto", "compte", "cuenta", "conta", "utente"}
+)  # fmt: skip
+_LANGUAGE_NAME = re.compile(r"[A-Za-z]{1,3}(?:\+\+|#)[0-9]{0,4}$")  # "C++2023", "C#10": a language, its standard
+_ADDRESS_IN = re.compile(r"@[^@]*\.")
+
+
+def _password_of_a_service(text: str, lower: str, at: int) -> Hit | None:
+    """The value of _FOR_THE after the label that ends at ``at``, if it is shaped as such a password."""
+    found = _FOR_THE.match(lower, at)
+    if found is None or found["words"].split()[-1] in _WHOSE:
+        return None
+    start, end = found.span("value")
+    while end > start and text[end - 1] in ".,:;":
+        end -= 1
+    value = text[start:end]
+    if (
+        value[:1] in "$%#@"  # a variable's name ("$DB_PASSWORD_2", "%PASS1%"), a channel, a handle ("#ops-2024")
+        or _LANGUAGE_NAME.match(value) is not None
+        or not any(char in PASSWORD_SYMBOLS for char in value)
+        or _DIGIT.search(value) is None
+        or not _password_shaped(value)
+        or _URL_VALUE.match(value) is not None
+        or "/" in value
+        or _ADDRESS_IN.search(value) is not None
+    ):
+        return None
+    return "PASSWORD", start, end
 
 
 # A copula within the three words after a value: the value was a sentence's subject, not a password given.
