@@ -59,9 +59,14 @@ _ONE_TIME_LABELS = (
     # 482915"); a code de sécurité sent by SMS (reviewer Y)
     r"engångskod(?:en)?|engångslösenord(?:et)?|engangskode(?:n)?|säkerhetskod(?:en)?|sikkerhedskode(?:n)?|"
     r"sikkerhetskode(?:n)?|kod (?:e-)?recepty|"  # Norwegian; a Polish e-prescription's code (reviewer Z)
-    r"(?:ip|identity protection) pin|code de sécurité|"
-    # The one-time codes of more languages an SMS is sent in (reviewer AA): Spanish, Portuguese,
-    # German, French, Italian, Dutch, Turkish, Polish, Czech, Vietnamese, Indonesian and Malay.
+    r"(?:ip|identity protection) pin|code de sécurité"
+)
+# The one-time codes of more languages an SMS is sent in (reviewer AA): Spanish, Portuguese, German,
+# French, Italian, Dutch, Turkish, Polish, Czech, Vietnamese, Indonesian and Malay. These labels, those
+# of the scripts the view rewrites and the glued ones AA added name a code only where the code ends its
+# clause (see _CODE_ENDS_CLAUSE): the counts and sums their languages write after them are many ("код
+# подтверждения 1500 клиентам", "确认码 3000 个用户", "رمز التأكيد 5000 ريال": a fresh attacker's round).
+_ONE_TIME_LABELS_MORE = (
     r"código de (?:un solo uso|uso único|autenticación|autenticação)|verifizierungscode|anmeldecode|"
     r"code d'authentification|codice (?:di autenticazione|monouso)|bevestigingscode|inlogcode|eenmalige code|"
     r"onay kodu(?:nuz)?|kod jednorazowy|ověřovací kód|jednorázový kód|mã (?:xác thực|xác nhận|xác minh|otp)|"
@@ -107,14 +112,16 @@ _ONE_TIME_LABELS_OF_SCRIPTS = _as_viewed(
     )
 )  # fmt: skip
 _ONE_TIME_LABELS_GLUED = (
-    r"验证码|驗證碼|校验码|校驗碼|动态密码|動態密碼|动态码|動態碼|确认码|確認碼|一次性密码|一次性密碼|"
-    r"認証コード|確認コード|認証番号|ワンタイムパスワード|ワンタイムコード|인증 ?번호|인증 ?코드|확인 ?코드|"
-    r"일회용 ?비밀번호|"
-    # Arabic: verification, activation, confirmation code, one-time password (and "كود", the loanword)
-    r"رمز التحقق|رمز التفعيل|رمز التأكيد|كود التحقق|كود التفعيل|كلمة المرور لمرة واحدة|"
-    r"ओटीपी|"  # Hindi "OTP" ("ओटीपी है ३८४१२०", "है" written "ह" by the view: reviewer W)
-    # Hindi (verification code, one-time password), Thai (confirmation code, OTP), Hebrew and Persian
-    # (verification code), as the view writes them (marks dropped)
+    r"验证码|驗證碼|校验码|动态密码|動態密碼|認証コード|確認コード|ワンタイムパスワード|인증 ?번호|인증 ?코드|"
+    r"رمز التحقق|رمز التفعيل|كلمة المرور لمرة واحدة|"  # Arabic: verification, activation code, one-time password
+    r"ओटीपी"  # Hindi "OTP" ("ओटीपी है ३८४१२०", "है" written "ह" by the view: reviewer W)
+)
+# Reviewer AA's (their codes end their clause, as _ONE_TIME_LABELS_MORE's do): Chinese, Japanese, Korean;
+# Arabic confirmation code and "كود", the loanword; Hindi (verification code, one-time password), Thai
+# (confirmation code, OTP), Hebrew and Persian (verification code), as the view writes them (marks dropped).
+_ONE_TIME_LABELS_GLUED_MORE = (
+    r"校驗碼|动态码|動態碼|确认码|確認碼|一次性密码|一次性密碼|認証番号|ワンタイムコード|확인 ?코드|일회용 ?비밀번호|"
+    r"رمز التأكيد|كود التحقق|كود التفعيل|"
     + _as_viewed(("सत्यापन कोड", "वन टाइम पासवर्ड", "รหัสยืนยัน", "รหัส otp", "קוד אימות", "کد تایید", "کد تأیید"))
 )
 # Between the label and the code: a quote (JSON's "cvc": "929"), a "*" or a remark in brackets ("CVV*",
@@ -146,10 +153,23 @@ _ONE_TIME_VALUE = (
     r"[0-9]{4}[ \-][0-9]{4}|[0-9]{4,8}|[0-9]{3}[ \-][0-9]{3}|[0-9]{2}(?:[ \-][0-9]{2}){2,3}|[0-9](?:[ \-][0-9]){3,7}"
 )
 _ONE_TIME_CODE = re.compile(
-    rf"(?:(?<![\w])(?:{_ONE_TIME_LABELS}|{_ONE_TIME_LABELS_OF_SCRIPTS})(?![^\W\d_]){_GAP}"
-    rf"|(?P<glued>{_ONE_TIME_LABELS_GLUED}){_GLUED_GAP})"
+    rf"(?:(?<![\w])(?:{_ONE_TIME_LABELS}|(?P<more>{_ONE_TIME_LABELS_MORE}|{_ONE_TIME_LABELS_OF_SCRIPTS}))"
+    rf"(?![^\W\d_]){_GAP}"
+    rf"|(?P<glued>{_ONE_TIME_LABELS_GLUED}|(?P<glued_more>{_ONE_TIME_LABELS_GLUED_MORE})){_GLUED_GAP})"
     rf"(?P<value>{_ONE_TIME_VALUE})(?(glued){_GLUED_END}|{_END})"
 )
+# Where a code after one of AA's labels ends: the text's or the line's end, or a stop, a comma, a colon,
+# a question or exclamation mark, a closing bracket or quote ("Код подтверждения: 5823. Никому не
+# сообщайте", "验证码是962403，5分钟内有效"; the view writes fullwidth punctuation as ASCII), or the
+# verb or polite particle that ends a sentence of a language that puts it last (Hindi "है", Japanese
+# "です", Korean "입니다", Thai "ค่ะ" and "ครับ").
+_CODE_ENDS_CLAUSE = re.compile(
+    r"[ \t]*(?:$|\r?\n|[.,;:!?)\]}\"'»。、」』】]|"
+    rf"(?:{_as_viewed(('है', 'ค่ะ', 'ครับ'))}|です|입니다)(?![^\W\d_]))"
+)
+# Years of the calendars of those labels' languages, not codes: the Solar Hijri (Persian: 1403) and the
+# Buddhist era (Thai: 2567), around the present.
+_OTHER_CALENDARS = re.compile(r"13[6-9][0-9]|14[0-2][0-9]|25[4-9][0-9]")
 # A one-time code a clause after its label, which a verb or a colon ends: "Il tuo codice OTP per l'accesso
 # con SPID è 078704", "Die TAN für die Überweisung an ... über 1.250,00 EUR lautet 565591", "eine pushTAN
 # bekommen, die ich nicht angefordert habe: 844703" (reviewers T and V). The clause stays in its sentence
@@ -284,6 +304,10 @@ def find_codes(scan: Scan) -> Iterator[Hit]:
             yield "GENERIC_SECRET", *match.span("value")
     for match in _in_windows(_ONE_TIME_CODE, lower, windows):
         if not _to_the_code(lower, match):
+            continue
+        if (match["more"] is not None or match["glued_more"] is not None) and (
+            _CODE_ENDS_CLAUSE.match(lower, match.end("value")) is None or _OTHER_CALENDARS.fullmatch(match["value"])
+        ):
             continue
         if lower.startswith("tan", match.start()) and not text.startswith("TAN", match.start()):
             continue  # "Mr Tan 5551234": a name; the code is written "TAN"

@@ -1695,7 +1695,12 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         return False
     # Bare digits are a phone only where the text says so, or where invisible characters kept its
     # groups apart ("07700\u00ad900\u00ad461": a number as a reader sees it, written to slip past).
-    named_after = start >= 0 and _named_after(scan.text, start + len(candidate))
+    named_after = (
+        start >= 0
+        and _named_after(scan.text, start + len(candidate))
+        and _TALLY_WORDS.isdisjoint(words[-4:])
+        and not _tallies_after(scan.text, start + len(candidate))
+    )
     said = (
         bool(_PHONE_WORDS.intersection(words[-3:]))
         or (start >= 0 and candidate.isdigit() and scan.hidden_break(start, start + len(candidate)))
@@ -1708,8 +1713,17 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         word in _NUMBER_WORDS or word not in _SAID_WORDS for word in words[-3:]
     ):
         return False  # "Numéro de dossier 2024/0482": "numéro" names a file's number too
-    if _DATES_APART.fullmatch(candidate) or _inside_identifier(scan.text, start, start + len(candidate)):
-        return False  # "02/03  02/05": a statement's dates; "PH-2403-77182-LD": inside an identifier
+    if (
+        _DATES_APART.fullmatch(candidate)
+        or _inside_identifier(scan.text, start, start + len(candidate))
+        or (
+            _SPACED_AREA.match(candidate)
+            and not (_PHONE_WORDS.intersection(words[-3:]) or _line_says_phone(scan.text, start))
+        )
+    ):
+        # "02/03  02/05": a statement's dates; "PH-2403-77182-LD": inside an identifier; "x = ( 617 ) 284 -
+        # 3916": OCR spaces a phone's brackets so when a label names it, and a formula writes them so too
+        return False
     if _my_number(words) and _drawn(candidate):
         return False  # "my number is 17 23 31 42 45 49": a lottery's, a bingo's
     if not said and (_DOTTED_QUAD.fullmatch(candidate) or _isbn(candidate) or _DECIMALS.fullmatch(candidate)):
@@ -1722,7 +1736,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
             or _my_number(words)
             or named_after
             or _line_says_phone(scan.text, start)
-            or _called_from(words, candidate)
+            or (_called_from(words, candidate) and _RANGE_AFTER.match(scan.text, start + len(candidate)) is None)
         ) and valid_where_said(candidate):
             return True
         if _national_of_the_text(scan, candidate, start):
@@ -1752,6 +1766,40 @@ _BRACKET_PHONE_WORDS = frozenset(
 )  # fmt: skip
 
 
+# What a number before a phone's word in brackets counts when it is no phone: a tally of calls, users,
+# sales or sessions by channel ("Sessions last week 612 345 678 (mobile)", "Umsatz 612 345 678 (Handy)
+# und 80 000 (Festnetz)"), a device's resolution or battery, a budget; the same words make a call's
+# "from" a range's ("Call volume grew from 612 345 678 to 700 000 000"): a fresh attacker's round.
+_TALLY_WORDS = frozenset(
+    {"sessions", "session", "users", "user", "visitors", "visits", "views", "downloads", "installs", "conversions",
+     "messages", "sent", "calls", "handled", "count", "counts", "counted", "step", "steps", "cells", "active",
+     "total", "totals", "sum", "revenue", "sales", "budget", "cost", "costs", "price", "tarif", "tariff",
+     "balance", "saldo", "amount", "volume", "traffic", "usage", "consumo", "resolution", "display", "screen",
+     "battery", "subscribers", "abonnés", "abonnes", "clients", "clienti", "clientes", "customers", "kunden",
+     "usuários", "usuarios", "utenti", "nutzer", "umsatz", "ventas", "vendas", "vendite", "presupuesto",
+     "orçamento", "bilancio", "schaden", "schadens", "rose", "grew", "fell", "dropped", "units", "score"}
+)  # fmt: skip
+# A second tally after the first: "(mobile) vs 1 234 567 (desktop)", "(phone) and 1 200 300 (chat)",
+# "(mobile) / web 12 345": a number of seven digits at most, which a second phone seldom is ("(mobile),
+# 713 294 8165 (landline)" lists two phones).
+_TALLIES_AFTER = re.compile(
+    r"[ \t]*\([^)\n]{1,30}\)[ \t]*(?:vs\.?|/|,|and|et|und|y|e|or)[ \t]+(?:[^\W\d_]+[ \t]+)?"
+    r"(?P<number>[0-9](?:[0-9]|[ .,](?=[0-9])){0,11})(?![0-9])",
+    re.IGNORECASE,
+)
+
+
+def _tallies_after(text: str, end: int) -> bool:
+    found = _TALLIES_AFTER.match(text, end)
+    return found is not None and sum(char.isdigit() for char in found["number"]) <= 7
+
+
+# "from A to B" with B a number: a range ("budget dal 347 123 4567 al 360 000 0000").
+_RANGE_AFTER = re.compile(r"[ \t]+(?:to|a|al|à|au|bis|até|fino al?)[ \t]+[0-9]", re.IGNORECASE)
+# A phone's area code in brackets with blanks inside, as OCR reads one ("( 617 ) 284 - 3916").
+_SPACED_AREA = re.compile(r"\( |\([0-9]+ \)")
+
+
 def _named_after(text: str, end: int) -> bool:
     found = _BRACKET_AFTER.match(text, end)
     return found is not None and found["word"].lower() in _BRACKET_PHONE_WORDS
@@ -1779,7 +1827,7 @@ def _called_from(words: list[str], candidate: str) -> bool:
         rest = rest[:-1]  # "desde el"
     if not rest or rest[-1] not in _CALLED_FROM or _CALL_WORDS.isdisjoint(rest[:-1]):
         return False
-    if not (_REFERENCE_WORDS.isdisjoint(rest) and _OTHER_NUMBERS.isdisjoint(rest)):
+    if not (_REFERENCE_WORDS.isdisjoint(rest) and _OTHER_NUMBERS.isdisjoint(rest) and _TALLY_WORDS.isdisjoint(rest)):
         return False  # "Llamada de seguimiento del pedido de 612 345 678": the order's number
     return _DATE_OR_HOURS.match(candidate) is None and not _drawn(candidate)
 

@@ -41,6 +41,7 @@ from securemem.pii.answers import (
     may_hold_answered_password,
 )
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
+from securemem.pii.checksums import IBAN_LENGTHS
 from securemem.pii.codes import find_alnum_codes, find_codes, may_hold_alnum_code
 from securemem.pii.columns import (
     find_aligned_columns,
@@ -800,10 +801,14 @@ def _wrap_breaks(scan: Scan) -> list[int]:
 def _wrapped_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     text = scan.text
     hits: list[Hit] = []
-    budget = _WRAP_BUDGET
-    for at in _wrap_breaks(scan):
+    budget = iban_budget = _WRAP_BUDGET  # an IBAN's joins apart: lines of flights and seats ("flight BA29")
+    for at in _wrap_breaks(scan):  # would spend the budget a card wrapped further on needs (an attacker's round)
         joined = _wrap_join(text, at)
-        if joined is not None:
+        if joined is not None and joined[3] == "iban":
+            if iban_budget:
+                iban_budget -= 1
+                hits += _joined_hits(scan, wanted, at, joined)
+        elif joined is not None:
             budget -= 1
             found = _joined_hits(scan, wanted, at, joined)
             if not found and joined[3] == "number":
@@ -842,7 +847,12 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
         return end - 1, start, "", "email"
     if before == "-" and end >= 2 and text[end - 2] in _ASCII_DIGITS and after.isdigit():
         return end, start, "", "dashed"  # "SSN is 057-41-" then "7512": a dashed number cut after a dash (reviewer S)
-    if before.isalnum() and after.isalnum() and _IBAN_LINE_END.search(text, max(0, end - _IBAN_HEAD_BACK), end):
+    if (
+        before.isalnum()
+        and after.isalnum()
+        and (head := _IBAN_LINE_END.search(text, max(0, end - _IBAN_HEAD_BACK), end)) is not None
+        and head.group()[:2] in IBAN_LENGTHS  # a country's code ("LH12 FRA", a flight, is none)
+    ):
         # "Kontonummer bitte: NL15 INGB" then "1938 0389 92" (reviewer AA): the line ends in an IBAN's
         # country, check digits and groups; its length and mod-97 check decide whether the next line ends it.
         return end, start, " ", "iban"

@@ -67,7 +67,7 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
         return False  # "firmware to version 10.0.0.1; rollback image is 9.8.3.2": releases, one digit each
     if _release_path(scan, match) and not _address_after_version_word(scan, match, octets):
         return False  # "Upgraded switch firmware from 4.1.12.7 to 4.1.13.0": a release's path
-    if len(octets[0]) == 1 and not _address_shaped(octets) and _NUMBERED_LIST.search(scan.before(match.start(), 64)):
+    if len(octets[0]) == 1 and not _address_shaped(octets) and _numbered_sibling(scan, match, octets):
         return False  # "Contract clause 2.4.1.3 supersedes 1.9.2.10": a clause's number beside another's
     if octets[0] in ("0", "1", "2") and _OID_LINE.search(scan.text, max(0, match.start() - 400), match.start()):
         return (
@@ -208,9 +208,31 @@ _TO_NEW = re.compile(r"[ \t]+(?:to|->|→)[ \t]+v?[0-9]+(?:\.[0-9]+){1,3}(?![0-9
 
 
 def _release_path(scan: Scan, match: re.Match[str]) -> bool:
-    """The four numbers are the old or the new release of _RELEASE_PATH."""
+    """The four numbers are the old or the new release of _RELEASE_PATH, and the other one is of one
+    release with them: their first parts are small and near ("from 4.1.12.7 to 4.1.13.0", "from 5.15.0.1
+    to 6.1.0.2"). "Upgraded
+    firmware from 4.1.12.7 to 10.0.0.5" names the host it went to, "from 10.0.0.5 to 10.0.0.6" may be
+    two hosts (a fresh attacker's round): they stay addresses."""
     path = _RELEASE_PATH.search(_line_before(scan, match.start()))
-    return path is not None and (path["old"] is not None or _TO_NEW.match(scan.text, match.end()) is not None)
+    if path is None:
+        return False
+    other = path["old"] if path["old"] is not None else None
+    if other is None:
+        new = _TO_NEW.match(scan.text, match.end())
+        other = None if new is None else new.group()
+    first = match.group().split(".", 1)[0]
+    if other is None or len(first) != 1:
+        return False
+    other_first = re.sub(r"^[ \t]*(?:to|->|→)?[ \t]*v?", "", other).split(".", 1)[0]
+    return other_first.isdigit() and abs(int(other_first) - int(first)) <= 2
+
+
+def _numbered_sibling(scan: Scan, match: re.Match[str], octets: list[str]) -> bool:
+    """The four numbers follow a clause's number of three parts or more in a list of such (_NUMBERED_LIST),
+    and start within two of it ("clause 2.4.1.3 supersedes 1.9.2.10"); "sections 4.1.2.3 and 8.8.8.8" and
+    "rule 4.1 to 8.8.8.8" name a host (a fresh attacker's round)."""
+    listed = _NUMBERED_LIST.search(scan.before(match.start(), 64))
+    return listed is not None and abs(int(listed["first"]) - int(octets[0])) <= 2
 
 
 # A clause's, a section's or a table's number, then others joined to it ("clause 2.4.1.3 supersedes
@@ -220,7 +242,7 @@ _NUMBERED_LIST = re.compile(
     r"(?:\b(?:sections?|clauses?|chapters?|articles?|annex(?:es)?|appendix|appendices|paragraphs?|para|"
     r"requirements?|tables?|items?|steps?|rules?|controls?|abschnitt|kapitel|ziffer|absatz|artikel|chapitre|"
     r"sección|seccion|capítulo|capitulo|apartado|artículo|articolo|cláusula|clausula|clausola)|§)[ \t.]{0,3}"
-    r"[0-9]{1,3}(?:\.[0-9]{1,3}){1,5}"
+    r"(?P<first>[0-9]{1,3})(?:\.[0-9]{1,3}){2,5}"
     r"(?:[ \t]*(?:,|;|&|\b(?:and|or|to|through|thru|vs\.?|supersedes|superseded by|replaces|replaced by|amends|"
     r"amended by|overrides|und|oder|bis|et|ou|y|o|e)\b)[ \t]*(?:[0-9]{1,3}(?:\.[0-9]{1,3}){1,5})?){1,8}[ \t]*$"
 )

@@ -874,7 +874,11 @@ def _password_phrases(text: str, lower: str, spans: list[tuple[int, int]]) -> It
 # value that ends its clause (the line, or a stop or a comma after it) and has a password's shape with a
 # digit and a password's own symbol, which a name, a reference or a version seldom has. After a word
 # that names whose account it is ("the password for user JSmith#01", "for host db#2") the value is that
-# one's name.
+# one's name. A question's last word is what is asked about, not the password ("the password for the
+# printer HP4015?"), and the symbol must be one a password has and a model's, a flight's or a change's
+# name has not (a "-", a "+", an "!" end "MFC-L2710DW", "DS920+", "FRITZ!Box7590", "CHG0045123!"; a
+# "=" makes a key and its value: "for the LDAP bind uid=svc01"): a fresh attacker's round.
+_SERVICE_PASSWORD_SYMBOL = re.compile(r"[#$%&*@^~][^?]")
 _FOR_THE = re.compile(
     r"[ \t]+(?:for|of|to|on|do|da|dos|das|de|del|della|dello|dei|di|du|des|pour|para|per|en|no|na|für|fuer|zum|"
     r"zur|vom|von|der|voor|van|dla)"
@@ -900,7 +904,10 @@ def _password_of_a_service(text: str, lower: str, at: int) -> Hit | None:
         end -= 1
     value = text[start:end]
     if (
-        value[:1] in "$%#@"  # a variable's name ("$DB_PASSWORD_2", "%PASS1%"), a channel, a handle ("#ops-2024")
+        value.endswith("?")
+        or "=" in value
+        or _SERVICE_PASSWORD_SYMBOL.search(value) is None
+        or value[:1] in "$%#@"  # a variable's name ("$DB_PASSWORD_2", "%PASS1%"), a channel, a handle ("#ops-2024")
         or _LANGUAGE_NAME.match(value) is not None
         or not any(char in PASSWORD_SYMBOLS for char in value)
         or _DIGIT.search(value) is None
