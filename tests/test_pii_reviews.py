@@ -46,7 +46,8 @@ recall and damage: a change that loses a value they label or alters an ordinary 
   organisation's agent memory; taken as it came. ``pii_review_r.jsonl`` (190 lines: 120 positive, 70
   negative), written blind after Q's fixes: a personal assistant's memory of its users' lives.
   ``pii_review_aa.jsonl`` (257 lines: 167 positive, 90 negative), written blind after Z's fixes in 24
-  languages; taken as it came.
+  languages; taken as it came. ``pii_review_ab.jsonl`` (274 lines), written blind after Z's fixes as a
+  systematic acceptance suite would write it (every format variant in many surroundings); taken as it came.
 
 A value counts as found when one finding covers it whole (its type may be a sibling's).
 ``bench/pii_bench.py`` prints the same figures.
@@ -263,6 +264,14 @@ def altered(name: str) -> list[str]:
         # inside, an IBAN wrapped after its bank's letters; a firmware's releases and a clause's numbers
         # no longer read as addresses). Left: none.
         ("aa", "claim", None, 0.995),
+        # Blind, after Z's fixes, as an acceptance suite would write it (each format's variants in many
+        # surroundings, evasions, ordinary lines that look like values; a dozen languages): 179 of 186 as it
+        # came (96.2%, five ordinary lines altered), 180 after AA's fixes, 186 since (a phone after Hebrew's
+        # "call" and its "ל-", after Vietnamese "số điện thoại của em là", spelt out digit by digit, and
+        # glued to Thai "โทร"; a card's code in a <cvv> element; an IPv6 address's zone; Twilio's account
+        # SID, its own type; an SNMP subtree's arcs, versions after "firmware bundle" and "version" in
+        # Arabic and Greek, and a draw's numbers no longer read as addresses or a phone). Left: none.
+        ("ab", "claim", None, 0.995),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -286,6 +295,9 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     # As it came, a firmware's releases "from 4.1.12.7 to 4.1.13.0" and a clause's number after another's
     # ("clause 2.4.1.3 supersedes 1.9.2.10") were read as addresses.
     assert altered("aa") == []
+    # As it came, an SNMP subtree's arcs, a firmware bundle's release, versions after Arabic's and Greek's
+    # "version" and a lottery's draw were read as addresses and a French phone.
+    assert altered("ab") == []
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows
@@ -307,7 +319,8 @@ def test_ordinary_lines_stay_as_they_are() -> None:
         ["10.104.183.40"],
         ["172.31.0.1"],
         ["192.168.7.100"],
-        ["10.207.32.199", "192.168.111.124", "10.214.253.232", "127.0.0.1", "fe80::1ff:fe23:4567:890a"],
+        # (a link-local address's zone goes with it: "%eth0" names the link it is reached on)
+        ["10.207.32.199", "192.168.111.124", "10.214.253.232", "127.0.0.1", "fe80::1ff:fe23:4567:890a%eth0"],
         ["10.161.149.90"],
         ["192.168.136.145"],
     ]
@@ -365,10 +378,13 @@ def test_reviewer_k_ordinary_lines_altered_are_known() -> None:
 def test_reviewer_l_alters_only_documentation_examples_and_private_hosts() -> None:
     """Reviewer L's ordinary lines altered: AWS's documentation keys, jwt.io's sample token and Slack's
     documentation webhook (found on purpose, as for reviewers G and H) and private addresses in a
-    compose file (as for reviewer F). As it came, Mapbox's public tokens were altered too."""
+    compose file (as for reviewer F). As it came, Mapbox's public tokens were altered too. Twilio's account
+    SIDs in two configs, which L calls ordinary, are found as their own type since reviewer AB's round
+    (an account's identifier, which the regulated policy redacts and does not refuse)."""
     kinds = [sorted({f.type for f in detect(text)}) for text in altered("l")]
     aws = ["AWS_ACCESS_KEY", "AWS_SECRET_KEY"]
-    assert kinds == [["JWT"], ["IP_ADDRESS"], ["IP_ADDRESS"], aws, ["SLACK_WEBHOOK"], aws]
+    sid = ["TWILIO_ACCOUNT_SID"]
+    assert kinds == [["JWT"], ["IP_ADDRESS"], ["IP_ADDRESS"], aws, ["SLACK_WEBHOOK"], aws, sid, sid]
 
 
 def test_reviewer_m_alters_private_hosts_and_a_few_numbers() -> None:
@@ -383,7 +399,7 @@ def test_reviewer_m_alters_private_hosts_and_a_few_numbers() -> None:
 
 def test_labels_point_at_their_values() -> None:
     """The corpora's offsets are what the tests above compare spans with."""
-    for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "aa"):
+    for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "aa", "ab"):
         for row in rows(name):
             for label in row["labels"]:
                 assert row["text"][label["start"] : label["end"]] == label["value"], row["id"]

@@ -24,12 +24,11 @@ number, a cell's in a GSM log); a meeting's passcode.
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from securemem.pii.accounts import MEETING
 from securemem.pii.checksums import luhn_valid
-from securemem.pii.normalize import normalise_text
+from securemem.pii.normalize import as_viewed, normalise_text
 from securemem.pii.scan import COUNTED, WORD_AFTER, YEAR, Scan, year_or_example
 
 Hit = tuple[str, int, int]
@@ -41,6 +40,15 @@ _CARD_LABELS = (
     r"(?:three|3|four|4)[ \-]digits?(?: security)? code on the back|(?:three|3|four|4)[ \-]digits? on the back|"
     r"code on the back(?: of the card)?|back code|sec\.? code|código|codigo"
 )
+# A card's code as a key or an element names it in a payment request, joined by "_", "-" or as one word
+# (lower-cased camelCase): "card_cvv", "cardCvc", "cvv_code", "securityCode", Moneris' "cvd_value". In
+# an XML element the value follows ">" ("<cvv>3029</cvv>": reviewer AB).
+_CARD_KEYS = (
+    r"(?:card[_\-]?)?(?:cvv2?|cvc2?|cvn|cv2)(?:[_\-]?(?:code|number|value))?|(?:card[_\-]?)?security[_\-]?code|"
+    r"card[_\-]?verification[_\-]?(?:value|code|number)|cvd[_\-]?value"
+)
+# As an element only, "cardCode" and "cvd": in prose a card code may be a product's, CVD a disease.
+_CARD_ELEMENT = rf"<(?:[a-z][\w\-.]*:)?(?:{_CARD_KEYS}|card[_\-]?code|cvd)(?:[ \t][^<>\n]{{0,80}})?>[ \t]*"
 # Scripts without spaces between words: no word boundary before the label.
 _CARD_LABELS_GLUED = r"セキュリティー?コード|安全码|安全碼|보안 ?코드|رمز الأمان"
 _ONE_TIME_LABELS = (
@@ -74,37 +82,9 @@ _ONE_TIME_LABELS_MORE = (
 )
 
 
-def _unaccented(char: str) -> str:
-    return "".join(part for part in unicodedata.normalize("NFD", char) if not unicodedata.combining(part))
-
-
-def _as_viewed(labels: Iterable[str]) -> str:
-    """``labels`` as a pattern of the view's spellings, in small and capital letters, accented or not:
-    the view writes a Cyrillic or Greek letter that looks Latin as Latin ("код" reads "koд", "КОД"
-    reads "KOД", lower-cased "koд"; "Т" is Latin but "т" is not) and drops combining marks (Hindi's
-    virama, Thai's vowel signs; see normalize.py): a label as its own script spells it would never match."""
-    patterns = []
-    for label in labels:
-        parts = []
-        for char in label:
-            forms = {
-                normalise_text(spelling).lower()
-                for spelling in (char, char.upper(), _unaccented(char), _unaccented(char).upper())
-            }
-            forms.discard("")  # a mark the view drops
-            if not forms:
-                continue
-            if all(len(form) == 1 for form in forms):
-                parts.append(re.escape(forms.pop()) if len(forms) == 1 else "[" + "".join(sorted(forms)) + "]")
-            else:
-                parts.append("(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True))) + ")")
-        patterns.append("".join(parts))
-    return "|".join(sorted(patterns, key=len, reverse=True))
-
-
 # The one-time codes' labels of scripts the view rewrites, between word boundaries: Russian ("Код
 # подтверждения: 5823", the code "код" in its cases), Ukrainian, Greek.
-_ONE_TIME_LABELS_OF_SCRIPTS = _as_viewed(
+_ONE_TIME_LABELS_OF_SCRIPTS = as_viewed(
     (
         "код подтверждения", "кода подтверждения", "код из смс", "код из sms", "код для входа", "код верификации",
         "проверочный код", "одноразовый код", "одноразовый пароль", "код підтвердження", "одноразовий код",
@@ -122,7 +102,7 @@ _ONE_TIME_LABELS_GLUED = (
 _ONE_TIME_LABELS_GLUED_MORE = (
     r"校驗碼|动态码|動態碼|确认码|確認碼|一次性密码|一次性密碼|認証番号|ワンタイムコード|확인 ?코드|일회용 ?비밀번호|"
     r"رمز التأكيد|كود التحقق|كود التفعيل|"
-    + _as_viewed(("सत्यापन कोड", "वन टाइम पासवर्ड", "รหัสยืนยัน", "รหัส otp", "קוד אימות", "کد تایید", "کد تأیید"))
+    + as_viewed(("सत्यापन कोड", "वन टाइम पासवर्ड", "รหัสยืนยัน", "รหัส otp", "קוד אימות", "کد تایید", "کد تأیید"))
 )
 # Between the label and the code: a quote (JSON's "cvc": "929"), a "*" or a remark in brackets ("CVV*",
 # "security code (back of card)"), up to four words with no digit and no sentence punctuation ("code de
@@ -146,8 +126,10 @@ _END = r"(?![0-9A-Za-z_\u00c0-\u024f\-/:@]|[.,][0-9]|\.[^\W\d_])"
 # thousands' comma has three digits before it at most, never the four to eight of a code.
 _GLUED_END = r"(?![0-9A-Za-z_\u00c0-\u024f\-/:@]|\.[0-9]|\.[^\W\d_])"
 _CARD_CODE = re.compile(
-    rf"(?:(?<![\w\-])(?:{_CARD_LABELS})(?![^\W\d_]){_GAP}|(?P<glued>{_CARD_LABELS_GLUED}){_GLUED_GAP})"
+    rf"(?:(?<![\w\-])(?:{_CARD_LABELS}|{_CARD_KEYS})(?![^\W\d_]){_GAP}|(?P<glued>{_CARD_LABELS_GLUED}){_GLUED_GAP}"
+    rf"|(?P<element>{_CARD_ELEMENT}))"
     rf"(?P<value>[0-9]{{3,4}}|[0-9](?:[ \-][0-9]){{2,3}})(?(glued){_GLUED_END}|{_END})(?! [0-9])"
+    r"(?(element)(?=[ \t]*</))"  # an element's code is all its text
 )
 _ONE_TIME_VALUE = (
     r"[0-9]{4}[ \-][0-9]{4}|[0-9]{4,8}|[0-9]{3}[ \-][0-9]{3}|[0-9]{2}(?:[ \-][0-9]{2}){2,3}|[0-9](?:[ \-][0-9]){3,7}"
@@ -165,7 +147,7 @@ _ONE_TIME_CODE = re.compile(
 # "です", Korean "입니다", Thai "ค่ะ" and "ครับ").
 _CODE_ENDS_CLAUSE = re.compile(
     r"[ \t]*(?:$|\r?\n|[.,;:!?)\]}\"'»。、」』】]|"
-    rf"(?:{_as_viewed(('है', 'ค่ะ', 'ครับ'))}|です|입니다)(?![^\W\d_]))"
+    rf"(?:{as_viewed(('है', 'ค่ะ', 'ครับ'))}|です|입니다)(?![^\W\d_]))"
 )
 # Years of the calendars of those labels' languages, not codes: the Solar Hijri (Persian: 1403) and the
 # Buddhist era (Thai: 2567), around the present.
@@ -250,7 +232,8 @@ _BRIDGE_BACK = 160  # characters before a passcode read for a meeting's words
 # before it.
 _MARKS_ASCII = (
     "cvv", "cvc", "c.v.v", "cvn", "csc", " cid", "\ncid", "\"cid", "(cid", "verification", "security", "crypto",
-    "seguridad", "sicurezza", "kod", "the back", "otp", "one-time", "one time", "tan", "blik", "code", "sms",
+    "seguridad", "sicurezza", "kod", "the back", "otp", "one-time", "one time", "tan", "blik", "code", "sms", "cvd",
+    "cv2",
     "codice", "2fa", "mfa", "puk", "clave", "einmal", "ip pin", "protection pin",
 )  # fmt: skip
 _MARKS = (

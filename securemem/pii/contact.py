@@ -710,6 +710,9 @@ _PHONE = re.compile(
       |(?<=[0-9][\-._/])(?=\+)                 # "...2671-+44 ...": glued to a number before it
       |(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[0-9(+])   # glued to kana, kanji, hangul
                                               # ("番号は090-4821-7736です": reviewer Z)
+      |(?<=(?<![\u05d0-\u05ea])[\u05d1\u05d4\u05d5\u05dc\u05de\u05e9]-)(?=[0-9(+])   # after Hebrew's "to", "at",
+                                              # "from", "the", "and" or "that", which a hyphen joins to a number
+                                              # ("ל-059-305-7512": reviewer AB)
       |(?<![\w+#$€£¥/\-])(?<![0-9.]\.)        # a label's dot may come before ("Tel.0171 ..."; see _phone_end)
        (?:(?=[+(])|(?<![0-9][ .\-/]))          # not the tail of "DE89 3704 0044 0532 0130 01"
     )
@@ -736,6 +739,15 @@ _DATE_OR_IP = re.compile(
     # a month and its year, then blanks ("scadenza 05/2027 — 24 confezioni": reviewer Z)
     r"|(?:0[1-9]|1[0-2])/20[0-9]{2}(?=[ \t])"
 )
+# Hebrew's words for a phone, a mobile, a fax and WhatsApp, and for calling and dialling ("נא להתקשר
+# ל-059-305-7512": reviewer AB), with the one-letter words Hebrew writes glued before a word: "the", "to",
+# "at", "from", "and" and "that" ("לנייד", "בטלפון", "והטלפון").
+_HEBREW_PHONE_STEMS = (
+    "טלפון", "נייד", "פלאפון", "סלולרי", "סלולר", "פקס", "וואטסאפ", "ווטסאפ", "להתקשר", "התקשר", "התקשרי",
+    "התקשרו", "תתקשר", "תתקשרי", "תתקשרו", "חייג", "חייגי", "חייגו", "לחייג", "תחייג",
+)  # fmt: skip
+_HEBREW_PREFIXES = ("", "ה", "ל", "ב", "מ", "ו", "ש", "לה", "וה", "מה", "שה", "וב", "ול", "ומ", "בה")
+_HEBREW_PHONE_WORDS = tuple(prefix + stem for stem in _HEBREW_PHONE_STEMS for prefix in _HEBREW_PREFIXES)
 # An unformatted digit run is a phone number only when the text says so just before it; "Order
 # 415-555-2671" or "account number is 4155552671" is a reference even if it would dial. Both are
 # judged on the last few words before the candidate (a word list, not a regex over the context).
@@ -833,6 +845,11 @@ _PHONE_WORDS = frozenset(
         "chama",
         "liga",
         "ligue",
+        # Vietnamese "call" ("gọi cho em 0985 271 433") and Zalo, the messenger Vietnamese numbers are
+        # given for (reviewer AB)
+        "gọi",
+        "zalo",
+        *_HEBREW_PHONE_WORDS,
     ]
 )
 # Those name a phone only right before its number, maybe with a preposition ("Bizum al 634 902 117",
@@ -1038,8 +1055,9 @@ _REFERENCE_WORDS = frozenset(
 # Words between a reference noun and its number: "order no. is 123", "account number: 123".
 _FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code"])
 # Latin (Vietnamese's "đ" and "ạ".."ỹ" too), and Arabic letters (its phone words)
-# Latin Extended-A too, and Romanian's comma-below letters (ș, ț)
-_WORDS = re.compile(r"[a-z\u00e0-\u00ff\u0100-\u017f\u0218-\u021b\u1ea1-\u1ef9]+|[\u0621-\u064a]+|#")
+# Latin Extended-A too, and Romanian's comma-below letters (ș, ț); Hebrew letters (its phone and call
+# words: the view drops its vowel points)
+_WORDS = re.compile(r"[a-z\u00e0-\u00ff\u0100-\u017f\u0218-\u021b\u1ea1-\u1ef9]+|[\u0621-\u064a]+|[\u05d0-\u05ea]+|#")
 
 
 # A phone named in a context ("call", "mobile:", "tel"): what a run of single digits needs to be one.
@@ -1059,6 +1077,8 @@ def _last_words(scan: Scan, start: int) -> list[str]:
         words = _next_to_the_number(words)
     if words:
         words = _nearest_names_the_number(words)
+    if len(words) > 2:
+        words = _whose_phone(words)
     if len(words) > 1 and _LETTER_LABELS.intersection(words[:-1]):
         # "T" and "M" name a phone only as its label ("M. 07700 900123"), not a few words back: in
         # "see 1M.\n_MAXLINE = 1000000" the "m" is a unit and the number a constant.
@@ -1067,6 +1087,24 @@ def _last_words(scan: Scan, start: int) -> list[str]:
 
 
 _LETTER_LABELS = frozenset(["t", "m"])
+
+
+# Whose phone it is, between the phone's word and the number: Vietnamese "số điện thoại của em là 0985 271
+# 433" (the phone number of mine is; reviewer AB), Hebrew "הנייד של דני הוא 052-..." (Dani's mobile is):
+# a word that names a phone and nothing else, "of", one or two words, maybe "is". Not English "of":
+# "the cell of row B is ..." names a table's cell.
+_OF = frozenset({"của", "של"})
+_IS_AFTER_WHOSE = frozenset({"là", "הוא", "היא", "זה"})
+
+
+def _whose_phone(words: list[str]) -> list[str]:
+    """``words`` up to the phone's word when only whose it is stands after it, else ``words``."""
+    rest = words[:-1] if words[-1] in _IS_AFTER_WHOSE else words
+    for size in (1, 2):
+        at = len(rest) - size - 1
+        if at >= 1 and rest[at] in _OF and rest[at - 1] in _SAID_WORDS and _REFERENCE_WORDS.isdisjoint(rest[at:]):
+            return rest[:at]
+    return words
 
 
 # "No" and "nr" name a number only right before it: Portuguese "no" is "in the" ("Pagamento no boleto
@@ -1432,6 +1470,9 @@ def _after_short_number(scan: Scan, match: re.Match[str], high: int) -> tuple[re
     return match, 0
 
 
+_HEBREW_PREFIX = re.compile(r"(?<![\u05d0-\u05ea])[\u05d1\u05d4\u05d5\u05dc\u05de\u05e9]-$")
+
+
 def _glued_wrongly(text: str, start: int, words: list[str], candidate: str, regions: tuple[str, ...]) -> bool:
     """Glued by a dot to a word that is not a phone label ("v.0171 ..."), or by a dash to a word and
     not written in groups (a phone glued to its label is: "Mob-0161 422 ..."; "TEL-20240115" is a tag),
@@ -1440,6 +1481,8 @@ def _glued_wrongly(text: str, start: int, words: list[str], candidate: str, regi
         if candidate.startswith("+") and text[start - 2 : start - 1].isdigit():
             return False  # "+14155552671.+442079460958": numbers glued one after another
         return not (words and words[-1] in _PHONE_WORDS)
+    if text[start - 1] == "-" and _HEBREW_PREFIX.search(text, max(0, start - 3), start):
+        return False  # "ל-0593057512": Hebrew's one-letter word "to" before the number, not a glued label
     if text[start - 1] == "-" and text[start - 2 : start - 1].isalpha() and candidate.isdigit():
         return not (words and words[-1] in _PHONE_WORDS and phone_e164(candidate, regions) is not None)
     return False
@@ -1724,8 +1767,12 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         # "02/03  02/05": a statement's dates; "PH-2403-77182-LD": inside an identifier; "x = ( 617 ) 284 -
         # 3916": OCR spaces a phone's brackets so when a label names it, and a formula writes them so too
         return False
-    if _my_number(words) and _drawn(candidate):
-        return False  # "my number is 17 23 31 42 45 49": a lottery's, a bingo's
+    if (_my_number(words) and _drawn(candidate)) or (
+        not _DRAW_WORDS.isdisjoint(words[-3:]) and _PHONE_WORDS.isdisjoint(words) and _picked(candidate)
+    ):
+        # "my number is 17 23 31 42 45 49": a lottery's, a bingo's; "Lottery draw results: 04 11 23 35 42 +
+        # 07": drawn numbers, not French pairs
+        return False
     if not said and (_DOTTED_QUAD.fullmatch(candidate) or _isbn(candidate) or _DECIMALS.fullmatch(candidate)):
         return False  # "VALUES ('22.87.231.0/24', ...)": a network; "('0-306-40615-2', 'Theory of Graphs')": a book
     if phone_e164(candidate, scan.phone_regions) is not None:
@@ -1850,6 +1897,25 @@ def _drawn(candidate: str) -> bool:
     if candidate[:1] != "0" and all(group < 100 for group in groups):
         return True
     return len({second - first for first, second in pairwise(groups)}) == 1
+
+
+# A draw or the numbers it drew, named among the three words before them, in the languages of the regions
+# whose numbers are written in pairs (reviewer AB's "Lottery draw results: 04 11 23 35 42 + 07"); not a
+# lottery alone ("Lottery winner Marie: 06 12 34 56 78" gives her phone), nor after a phone's word.
+_DRAW_WORDS = frozenset(
+    {"draw", "drawn", "drawing", "tirage", "tirés", "gagnants", "sorteo", "sorteio", "ziehung", "lottozahlen",
+     "gewinnzahlen", "estrazione", "estratti", "bingo", "keno"}
+)  # fmt: skip
+
+
+def _picked(candidate: str) -> bool:
+    """Five numbers or more of one or two digits each, each greater than the last: how a draw's numbers
+    are listed (a phone's pairs climb so only by chance, and the text must name a draw too)."""
+    groups = _GROUP_DIGITS.findall(candidate)
+    if len(groups) < 5 or any(len(group) > 2 for group in groups):
+        return False
+    numbers = [int(group) for group in groups]
+    return all(first < second for first, second in pairwise(numbers))
 
 
 def _inside_identifier(text: str, start: int, end: int) -> bool:
@@ -2039,7 +2105,7 @@ _SAID_WORDS = (_PHONE_WORDS - {"number", "nr", "no", "t", "m", "text", "signal",
     # other languages ("llámenme al (2) 2103 6194", reviewer Q)
     "ligou", "ligue", "ligar", "llamó", "llamo", "llame", "llamar", "llámenme", "llámame", "llamenme", "llamame",
     "liguem", "ligue-me", "appelez-moi", "rappelez-moi", "chiamami", "richiamami", "zadzwoń", "zadzwon",
-    "numerem", "الاتصال", "الرقم", "cellulare", "sđt", "sdt", "thoại",
+    "numerem", "الاتصال", "الرقم", "cellulare", "sđt", "sdt", "thoại", "gọi", "zalo", *_HEBREW_PHONE_WORDS,
 }  # fmt: skip
 # "My number is" in other languages ("mi número nuevo es 612 58 46 18": reviewer R): a possessive, maybe
 # a word ("nuevo", "new"), a word for a number, maybe a verb.
@@ -2325,9 +2391,30 @@ def phone_e164_digits(value: str, regions: Sequence[str]) -> str:
 
 # A phone word of another script, or an office line's label, then the number: "電話：0746 599 8615",
 # "मोबाइल नंबर 09349430451" (as the view reads it: combining marks dropped), "Office (Bengaluru): 0937...".
+# Thai, Lao and Khmer write no space between words either: their words for a phone, a mobile, a phone's
+# number, to call and to contact, then "back", "to", "at" or "is" ("โทร0811055775ค่ะ", "โทรกลับที่ 081 105
+# 5775": reviewer AB), as the view writes them (their vowel signs and tone marks dropped). The words are
+# found only right before the number: "โทรทัศน์" (television) is no call.
+_SOUTHEAST_ASIAN_PHONE_LABELS = "|".join(
+    sorted(
+        {
+            normalise_text(word)
+            for word in (
+                "โทรศัพท์มือถือ", "โทรศัพท์", "เบอร์โทรศัพท์", "เบอร์โทร", "เบอร์มือถือ", "มือถือ", "เบอร์", "โทร",
+                "ติดต่อ", "ໂທລະສັບ", "ເບີໂທ", "ມືຖື", "ໂທ", "លេខទូរស័ព្ទ", "ទូរស័ព្ទ", "ទូរសព្ទ",
+            )
+        },
+        key=len,
+        reverse=True,
+    )
+)  # fmt: skip
+_SOUTHEAST_ASIAN_TO_THE_NUMBER = "|".join(
+    sorted({normalise_text(word) for word in ("กลับ", "หา", "มาที่", "ที่", "ได้ที่", "คือ", "ຫາ", "ທີ່")}, key=len, reverse=True)
+)
 _FOREIGN_PHONE_LABEL = re.compile(
     r"(?:電話番号|電話|携帯番号|携帯|电话号码|电话|手机号码|手机|座机|固话|联系方式|電話號碼|전화번호|전화|휴대폰|연락처"
-    r"|मोबाइल|फोन|नबर|नंबर|दूरभाष|(?i:office)(?:[ \t]\([^()\n]{1,32}\))?[ \t]*:)"
+    r"|मोबाइल|फोन|नबर|नंबर|दूरभाष|(?i:office)(?:[ \t]\([^()\n]{1,32}\))?[ \t]*:"
+    rf"|(?:{_SOUTHEAST_ASIAN_PHONE_LABELS})(?:{_SOUTHEAST_ASIAN_TO_THE_NUMBER}){{0,2}})"
     r"[ \t]{0,3}[:：]?[ \t]{0,3}(?:は|是|为|:|는|은)?[ \t]{0,3}"
 )
 # A "+" number glued to CJK text on either side: "電話番号は+81 800-047-3016です".
@@ -2338,7 +2425,9 @@ _LABELLED_NUMBER = re.compile(r"\+?[0-9](?:[ \-.]?[0-9]|[ ]?\([0-9]{1,4}\)[ ]?[0
 
 # The first characters of the labels above: text without any (most text that is not ASCII: an em
 # dash, curly quotes, accents) holds no such label, and a glued "+" needs a CJK character anyway.
-_FOREIGN_LABEL_HEADS = re.compile(r"[電携电手휴연전मफनद]")
+_FOREIGN_LABEL_HEADS = re.compile(
+    "[電携电手휴연전मफनद" + "".join(sorted({word[0] for word in _SOUTHEAST_ASIAN_PHONE_LABELS.split("|")})) + "]"
+)
 
 
 def may_hold_labelled_phone(scan: Scan) -> bool:

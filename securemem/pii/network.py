@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from itertools import chain
 
+from securemem.pii.normalize import as_viewed
 from securemem.pii.scan import Scan, Span, accepted
 
 # Not glued to a word or to more dotted numbers: "1.2.3.4.5" (a version) holds no address.
@@ -20,9 +21,30 @@ _IPV4 = re.compile(
 # "version 10.0.0.1" and "build 1.2.3.4" are release numbers that happen to have four parts.
 # The word may end a name, and a quote or a bracket may follow it: 'AssemblyVersion("1.0.0.0")'.
 _OID_LINE = re.compile(r"\boids?\b|object identifier|\basn\.1\b", re.IGNORECASE)
+# SNMP's words name the arcs under ISO's identified organisations ("The SNMP subtree 1.3.6.1 covers the
+# internet branch": reviewer AB); only those, which no host's address starts with in practice: "SNMP agent
+# at 10.0.0.5" and "SNMP trap from 2.16.5.10" keep theirs.
+_SNMP_LINE = re.compile(r"\b(?:snmp(?:v[123]c?)?|mibs?|subtrees?|oid[ _\-]?tree)\b", re.IGNORECASE)
 _CLAUSE_START = re.compile(r"(?:^|\n)[ \t]*[0-9](?:\.[0-9]){3}\.?[ \t]+[A-Z(]", re.MULTILINE)
+# "Version" in the most used languages, as the view writes it (Cyrillic and Greek letters that look Latin
+# are Latin there, marks dropped): Chinese, Japanese, Korean, Hindi, Bengali, Spanish, Portuguese, Italian,
+# Russian, Ukrainian, Polish, Czech, Dutch, Turkish, Indonesian, Vietnamese, Arabic and Persian (the
+# article or a preposition glued on: "الإصدار", "للإصدار"), Greek ("έκδοσης 2.0.1.5": reviewer AB), Hebrew,
+# Thai, Urdu.
+_VERSION_OF_LANGUAGES = as_viewed(
+    (
+        "versión", "versão", "versione", "versie", "versiyon", "sürüm", "sürümü", "versi", "wersja", "wersji",
+        "verze", "verzi", "phiên bản", "版本", "バージョン", "버전", "संस्करण", "সংস্করণ", "версия", "версии",
+        "версию", "версія", "версії", "إصدار", "اصدار", "ورژن", "έκδοση", "έκδοσης", "έκδοσή", "εκδόσεις",
+        "גרסה", "גרסת", "גירסה", "เวอร์ชัน",
+    )
+)  # fmt: skip
 _VERSION_WORDS = re.compile(
-    r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|sections?|"
+    rf"(?:(?<![a-z])(?:{_VERSION_OF_LANGUAGES})|"
+    # what a release is shipped as: "the firmware bundle 2.4.0.12", "driver package", "service pack"
+    r"\b(?:firmware|software|driver|bios|os|kernel|service|security|system)[ \t]+(?:bundle|image|package|pack|"
+    r"release|build|update|revision)|"
+    r"version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|sections?|"
     r"clauses?|chapters?|figure|fig|requirements?|paragraphs?|appendix|annex|articles?|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
     r"fixed in(?: [a-z]{1,12})?|kernel|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?))"
@@ -38,6 +60,7 @@ _IPV6 = re.compile(
     (?<![\w.])                 # a colon may come before: a key's ("addr:fe80::1ff:..."); ipaddress decides
     (?:[0-9A-Fa-f]{0,4}:){2,7}
     (?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]{1,4})?
+    (?:%[0-9A-Za-z][\w.\-]{0,31})?   # a zone: the interface a link-local address is reached on ("%eth0")
     (?![\w:]|\.[0-9])
     """,
     re.X,
@@ -69,10 +92,8 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
         return False  # "Upgraded switch firmware from 4.1.12.7 to 4.1.13.0": a release's path
     if len(octets[0]) == 1 and not _address_shaped(octets) and _numbered_sibling(scan, match, octets):
         return False  # "Contract clause 2.4.1.3 supersedes 1.9.2.10": a clause's number beside another's
-    if octets[0] in ("0", "1", "2") and _OID_LINE.search(scan.text, max(0, match.start() - 400), match.start()):
-        return (
-            False  # "OIDs in the cert profile: 2.5.4.3 (commonName)", a table headed "OID": an object identifier's arcs
-        )
+    if _object_identifier(scan, match, octets):
+        return False
     if all(len(octet) == 1 for octet in octets) and _CLAUSE_START.search(
         scan.text, max(0, match.start() - 8), match.end() + 3
     ):
@@ -94,6 +115,17 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
     # "Table 4.1.2.3", "REQ 3.1.4.1": words that number sections, when every part is one digit (an
     # address after them, "ARP table: 192.168.1.10", has bigger parts).
     return not (all(len(octet) == 1 for octet in octets) and _SECTION_WORDS.search(before))
+
+
+def _object_identifier(scan: Scan, match: re.Match[str], octets: list[str]) -> bool:
+    """ "OIDs in the cert profile: 2.5.4.3 (commonName)", a table headed "OID": an object identifier's arcs;
+    "The SNMP subtree 1.3.6.1": ISO's identified organisations, an OID's first arcs."""
+    if octets[0] not in ("0", "1", "2"):
+        return False
+    low = max(0, match.start() - 400)
+    if _OID_LINE.search(scan.text, low, match.start()):
+        return True
+    return octets[:2] == ["1", "3"] and _SNMP_LINE.search(scan.text, low, match.start()) is not None
 
 
 # A network in CIDR notation ("10.0.0.0/8"): an address whose host bits are all zero, with its prefix
@@ -186,7 +218,9 @@ def find_ipv6(scan: Scan) -> Iterator[Span]:
 
 # An address followed by a label's colon: ping's "64 bytes from 2a02:...:ed37: icmp_seq=1", a log's
 # "peer fe80::1: connection reset". The colon is not the address's: it ends the field.
-_IPV6_LABEL = re.compile(r"(?<![\w.:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{1,4}(?=:(?:[ \t\r\n]|$))")
+_IPV6_LABEL = re.compile(
+    r"(?<![\w.:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{1,4}(?:%[0-9A-Za-z][\w.\-]{0,31})?(?=:(?:[ \t\r\n]|$))"
+)
 
 
 _RELEASE_LINE = re.compile(r"\b(?:version|firmware|release|build|image|rollback|upgrade[ds]?|patch)\b")
@@ -274,7 +308,9 @@ _SLICE = re.compile(r"[0-9]+::[0-9]+")
 
 
 def _is_ipv6(match: re.Match[str]) -> bool:
-    candidate = match.group()
+    # The zone goes with the address ("ping fe80::1c4b:2ff:fe9a:41b2%eth0": reviewer AB); the checks read
+    # the address alone.
+    candidate = match.group().split("%", 1)[0]
     if not any(char.isdigit() for char in candidate):
         return False  # "Add::add", "Dead::beef()": a path in code, all letters
     if _SLICE.fullmatch(candidate):

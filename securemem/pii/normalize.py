@@ -42,6 +42,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Iterable
 from functools import lru_cache
 
 # Characters that are not plain printable ASCII (tab, LF, CR and space to tilde are).
@@ -616,3 +617,31 @@ def _leading_mark(char: str) -> bool:
 def normalise_text(text: str) -> str:
     """The view of ``text`` alone (what detectors read)."""
     return View(text).text
+
+
+def _unaccented(char: str) -> str:
+    return "".join(part for part in unicodedata.normalize("NFD", char) if not unicodedata.combining(part))
+
+
+def as_viewed(labels: Iterable[str]) -> str:
+    """``labels`` as a pattern of the view's spellings, in small and capital letters, accented or not:
+    the view writes a Cyrillic or Greek letter that looks Latin as Latin ("код" reads "koд", "КОД"
+    reads "KOД", lower-cased "koд"; "Т" is Latin but "т" is not) and drops combining marks (Hindi's
+    virama, Thai's vowel signs; see above): a label as its own script spells it would never match."""
+    patterns = []
+    for label in labels:
+        parts = []
+        for char in label:
+            forms = {
+                normalise_text(spelling).lower()
+                for spelling in (char, char.upper(), _unaccented(char), _unaccented(char).upper())
+            }
+            forms.discard("")  # a mark the view drops
+            if not forms:
+                continue
+            if all(len(form) == 1 for form in forms):
+                parts.append(re.escape(forms.pop()) if len(forms) == 1 else "[" + "".join(sorted(forms)) + "]")
+            else:
+                parts.append("(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True))) + ")")
+        patterns.append("".join(parts))
+    return "|".join(sorted(patterns, key=len, reverse=True))

@@ -348,7 +348,7 @@ ip_templates = [
 for ip in ipv4s + ipv6s:
     add(R.choice(ip_templates).format(ip=ip), [("IP_ADDRESS", ip)], "ip")
 add("ssh deploy@[2001:db8::42]:22 timed out", [("IP_ADDRESS", "2001:db8::42")], "ipv6 in brackets")
-add("Link-local peer fe80::1%eth0 answered.", [("IP_ADDRESS", "fe80::1")], "ipv6 with zone")
+add("Link-local peer fe80::1%eth0 answered.", [("IP_ADDRESS", "fe80::1%eth0")], "ipv6 with zone")
 add(
     "CIDR 10.20.0.0/16 routes through 10.20.0.1.",
     [("IP_ADDRESS", "10.20.0.1")],
