@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import json
+import subprocess
+import sys
 from collections import Counter
 from itertools import pairwise
 from pathlib import Path
@@ -805,3 +807,19 @@ def test_a_terminal_code_before_a_value_keeps_the_map(text: str, value: str) -> 
     """A control character that opens an escape is the escape's: one form per character of the original."""
     findings = detect(text)
     assert [text[f.start : f.end] for f in findings] == [value]
+
+
+def test_the_labelled_corpus_is_what_its_generator_writes(tmp_path: Path) -> None:
+    """tests/data/make_pii_corpus.py writes the corpus, the held-out set and the must-survive list from
+    fixed seeds: the committed files are its output, byte for byte (a rule added to the catalogue
+    without running it left 121 lines of the corpus behind once)."""
+    data = Path(__file__).parent / "data"
+    run = subprocess.run(
+        [sys.executable, str(data / "make_pii_corpus.py"), str(tmp_path / "pii_corpus.jsonl")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    for name in ("pii_corpus.jsonl", "pii_heldout.jsonl", "must_survive.txt"):
+        assert (tmp_path / name).read_bytes() == (data / name).read_bytes(), f"rerun the generator: {name}"
