@@ -238,7 +238,6 @@ _DEFAULT_ACTIONS: dict[str, Action] = {
     "SECRET": "refuse",  # every secret type, provider keys included
     "GENERIC_SECRET": "redact",  # a value after "secret:" or "token=" may be a harmless word
     "HIGH_ENTROPY_SECRET": "redact",
-    "TWILIO_ACCOUNT_SID": "redact",  # an account's identifier, no secret: kept out, the write goes on
 }
 ACTION_WORDS: dict[str, str] = {
     "redact": "redacted: replaced by [{entity}]",

@@ -1268,24 +1268,18 @@ def test_calling_verbs_of_other_languages_name_a_phone(text: str, found: list[st
     [
         (
             'twilio = Client("AC1f6a698b713dd457528af4f2007e8a3e", "a633f4036ba3252c3027d26c86e6bfab")  # auth token',
-            ["AC1f6a698b713dd457528af4f2007e8a3e", "a633f4036ba3252c3027d26c86e6bfab"],
+            ["a633f4036ba3252c3027d26c86e6bfab"],
         ),  # reviewer D's blind round: no key name announces the token
         (
             "client = Client('AC0b9d2c4e6f8a1b3c5d7e9f0a2b4c6d8e', 'e3b0c44298fc1c149afbf4c8996fb924')",
-            ["AC0b9d2c4e6f8a1b3c5d7e9f0a2b4c6d8e", "e3b0c44298fc1c149afbf4c8996fb924"],
+            ["e3b0c44298fc1c149afbf4c8996fb924"],
         ),
-        # An account SID names, it does not open: found as its own type (reviewer AB), which the regulated
-        # policy redacts; the hash after it is no token of its.
-        ("sid AC1f6a698b713dd457528af4f2007e8a3e in the console", ["AC1f6a698b713dd457528af4f2007e8a3e"]),
-        (
-            "AC1f6a698b713dd457528af4f2007e8a3e then md5 5d41402abc4b2a76b9719d911017c592",
-            ["AC1f6a698b713dd457528af4f2007e8a3e"],
-        ),
+        ("sid AC1f6a698b713dd457528af4f2007e8a3e in the console", []),  # an account SID names, it does not open
+        ("AC1f6a698b713dd457528af4f2007e8a3e then md5 5d41402abc4b2a76b9719d911017c592", []),
     ],
 )
 def test_a_twilio_token_written_beside_its_account_sid_is_found(text: str, found: list[str]) -> None:
     assert [text[f.start : f.end] for f in detect(text)] == found
-    assert {f.type for f in detect(text) if text.startswith("AC", f.start)} <= {"TWILIO_ACCOUNT_SID"}
 
 
 # Reviewer E's blind round (tests/data/pii_review_e.jsonl, taken as it came).

@@ -266,12 +266,13 @@ def altered(name: str) -> list[str]:
         ("aa", "claim", None, 0.995),
         # Blind, after Z's fixes, as an acceptance suite would write it (each format's variants in many
         # surroundings, evasions, ordinary lines that look like values; a dozen languages): 179 of 186 as it
-        # came (96.2%, five ordinary lines altered), 180 after AA's fixes, 186 since (a phone after Hebrew's
+        # came (96.2%, five ordinary lines altered), 180 after AA's fixes, 185 since (a phone after Hebrew's
         # "call" and its "ל-", after Vietnamese "số điện thoại của em là", spelt out digit by digit, and
-        # glued to Thai "โทร"; a card's code in a <cvv> element; an IPv6 address's zone; Twilio's account
-        # SID, its own type; an SNMP subtree's arcs, versions after "firmware bundle" and "version" in
-        # Arabic and Greek, and a draw's numbers no longer read as addresses or a phone). Left: none.
-        ("ab", "claim", None, 0.995),
+        # glued to Thai "โทร"; a card's code in a <cvv> element beside the card's number; an IPv6 address's
+        # zone; an SNMP subtree's arcs, versions after "firmware bundle" and "version" in Arabic and Greek,
+        # and a draw's numbers no longer read as addresses or a phone). Left: Twilio's account SID, an
+        # account's name rather than a secret (its shape is also a hash's: a fresh attacker's round).
+        ("ab", "claim", None, 0.99),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -378,13 +379,10 @@ def test_reviewer_k_ordinary_lines_altered_are_known() -> None:
 def test_reviewer_l_alters_only_documentation_examples_and_private_hosts() -> None:
     """Reviewer L's ordinary lines altered: AWS's documentation keys, jwt.io's sample token and Slack's
     documentation webhook (found on purpose, as for reviewers G and H) and private addresses in a
-    compose file (as for reviewer F). As it came, Mapbox's public tokens were altered too. Twilio's account
-    SIDs in two configs, which L calls ordinary, are found as their own type since reviewer AB's round
-    (an account's identifier, which the regulated policy redacts and does not refuse)."""
+    compose file (as for reviewer F). As it came, Mapbox's public tokens were altered too."""
     kinds = [sorted({f.type for f in detect(text)}) for text in altered("l")]
     aws = ["AWS_ACCESS_KEY", "AWS_SECRET_KEY"]
-    sid = ["TWILIO_ACCOUNT_SID"]
-    assert kinds == [["JWT"], ["IP_ADDRESS"], ["IP_ADDRESS"], aws, ["SLACK_WEBHOOK"], aws, sid, sid]
+    assert kinds == [["JWT"], ["IP_ADDRESS"], ["IP_ADDRESS"], aws, ["SLACK_WEBHOOK"], aws]
 
 
 def test_reviewer_m_alters_private_hosts_and_a_few_numbers() -> None:

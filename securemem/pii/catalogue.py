@@ -137,10 +137,6 @@ PREFIXED: tuple[Rule, ...] = (
     prefixed("SLACK_REFRESH_TOKEN", "xoxe-", r"[0-9]-[A-Za-z0-9]{146}", SLACK),
     prefixed("SLACK_APP_TOKEN", "xapp-", r"[0-9]-[A-Z0-9]{8,14}-[0-9]{10,16}-[a-z0-9]{32,64}", SLACK),
     prefixed("TWILIO_API_KEY", "SK", r"[0-9a-fA-F]{32}", "Twilio docs, API keys (SK + 32 hex)"),
-    # An account's identifier rather than a secret: it opens nothing alone, but names whose account a leaked
-    # token or key opens, and public rule sets flag it (reviewer AB). Its own type, so a policy can redact it
-    # and still refuse secrets (policies/regulated.toml does).
-    prefixed("TWILIO_ACCOUNT_SID", "AC", r"[0-9a-f]{32}", "Twilio docs, account SIDs (AC + 32 hex); GitHub's rule"),
     prefixed("SENDGRID_API_KEY", "SG.", r"[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}", "Twilio SendGrid docs, API keys"),
     prefixed("MAILGUN_API_KEY", "key-", r"[0-9a-f]{32}", "Mailgun docs, legacy private API key; gitleaks"),
     prefixed("BREVO_API_KEY", "xkeysib-", r"[0-9a-f]{64}-[A-Za-z0-9]{16}", "Brevo (Sendinblue) API key; gitleaks"),

@@ -126,7 +126,7 @@ _END = r"(?![0-9A-Za-z_\u00c0-\u024f\-/:@]|[.,][0-9]|\.[^\W\d_])"
 # thousands' comma has three digits before it at most, never the four to eight of a code.
 _GLUED_END = r"(?![0-9A-Za-z_\u00c0-\u024f\-/:@]|\.[0-9]|\.[^\W\d_])"
 _CARD_CODE = re.compile(
-    rf"(?:(?<![\w\-])(?:{_CARD_LABELS}|{_CARD_KEYS})(?![^\W\d_]){_GAP}|(?P<glued>{_CARD_LABELS_GLUED}){_GLUED_GAP}"
+    rf"(?:(?<![\w\-])(?:{_CARD_LABELS}|(?P<key>{_CARD_KEYS}))(?![^\W\d_]){_GAP}|(?P<glued>{_CARD_LABELS_GLUED}){_GLUED_GAP}"
     rf"|(?P<element>{_CARD_ELEMENT}))"
     rf"(?P<value>[0-9]{{3,4}}|[0-9](?:[ \-][0-9]){{2,3}})(?(glued){_GLUED_END}|{_END})(?! [0-9])"
     r"(?(element)(?=[ \t]*</))"  # an element's code is all its text
@@ -361,6 +361,12 @@ def _clause_code(text: str, lower: str, match: re.Match[str]) -> bool:
 
 
 def _card_code(lower: str, match: re.Match[str]) -> bool:
+    if match["key"] is not None or match["element"] is not None:
+        # A payment request's key or element names a card's code beside the card's other fields: alone,
+        # "securityCode: 404 not found", "card_cvv 500 internal server error", "<cardCode>100</cardCode>"
+        # are a status, a type's code (a fresh attacker's round). Its word or its number is read around it.
+        begin, end = max(0, match.start() - 2 * _CARD_BACK), match.end() + 2 * _CARD_BACK
+        return _CARD_NEARBY_KEYS.search(lower, begin, end) is not None or _card_number_near(lower, begin, end)
     if not lower.startswith(_NEEDS_CARD, match.start()):
         return True
     begin, end = max(0, match.start() - _CARD_BACK), match.start() + 80
@@ -369,6 +375,17 @@ def _card_code(lower: str, match: re.Match[str]) -> bool:
     if not lower.startswith(_NEEDS_CARD_NUMBER, match.start()) and _CARD_NEARBY.search(lower, begin, end) is not None:
         return True
     # Or a card's number: 13 to 19 digits that pass Luhn's check ("3786-082144-09744, CID 9921").
+    return _card_number_near(lower, begin, end)
+
+
+# The card's other fields in a payment request: its number's key, its expiry's, its holder's.
+_CARD_NEARBY_KEYS = re.compile(
+    r"(?<![a-z])(?:pan|card[_\-]?(?:number|no|num|holder)|cardnumber|account[_\-]?number|exp(?:iry|iration)?"
+    r"(?:[_\-]?(?:date|month|year))?|exp[_\-]?(?:mm|yy|yyyy))(?![a-z])"
+)
+
+
+def _card_number_near(lower: str, begin: int, end: int) -> bool:
     return any(
         13 <= len(digits := re.sub("[^0-9]", "", number.group())) <= 19 and luhn_valid(digits)
         for number in _CARD_DIGITS.finditer(lower, begin, end)

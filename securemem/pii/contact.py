@@ -710,9 +710,9 @@ _PHONE = re.compile(
       |(?<=[0-9][\-._/])(?=\+)                 # "...2671-+44 ...": glued to a number before it
       |(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[0-9(+])   # glued to kana, kanji, hangul
                                               # ("番号は090-4821-7736です": reviewer Z)
-      |(?<=(?<![\u05d0-\u05ea])[\u05d1\u05d4\u05d5\u05dc\u05de\u05e9]-)(?=[0-9(+])   # after Hebrew's "to", "at",
-                                              # "from", "the", "and" or "that", which a hyphen joins to a number
-                                              # ("ל-059-305-7512": reviewer AB)
+      |(?<=(?<![\u05d0-\u05ea])[\u05dc]-)(?=[0-9(+])   # after Hebrew's "to", which a hyphen joins to a
+                                              # number ("ל-059-305-7512": reviewer AB); "ב-" (at) comes
+                                              # before times and dates
       |(?<![\w+#$€£¥/\-])(?<![0-9.]\.)        # a label's dot may come before ("Tel.0171 ..."; see _phone_end)
        (?:(?=[+(])|(?<![0-9][ .\-/]))          # not the tail of "DE89 3704 0044 0532 0130 01"
     )
@@ -746,7 +746,8 @@ _HEBREW_PHONE_STEMS = (
     "טלפון", "נייד", "פלאפון", "סלולרי", "סלולר", "פקס", "וואטסאפ", "ווטסאפ", "להתקשר", "התקשר", "התקשרי",
     "התקשרו", "תתקשר", "תתקשרי", "תתקשרו", "חייג", "חייגי", "חייגו", "לחייג", "תחייג",
 )  # fmt: skip
-_HEBREW_PREFIXES = ("", "ה", "ל", "ב", "מ", "ו", "ש", "לה", "וה", "מה", "שה", "וב", "ול", "ומ", "בה")
+# Not "ב" (in, on): "דיברנו בטלפון" (we spoke on the phone), "בסלולר" (at the mobile operator) give no number.
+_HEBREW_PREFIXES = ("", "ה", "ל", "מ", "ו", "ש", "לה", "וה", "מה", "שה", "ול", "ומ")
 _HEBREW_PHONE_WORDS = tuple(prefix + stem for stem in _HEBREW_PHONE_STEMS for prefix in _HEBREW_PREFIXES)
 # An unformatted digit run is a phone number only when the text says so just before it; "Order
 # 415-555-2671" or "account number is 4155552671" is a reference even if it would dial. Both are
@@ -1070,7 +1071,10 @@ def _last_words(scan: Scan, start: int) -> list[str]:
     before = scan.before(start, 40)
     if "caller" in before:  # "Caller ID: 07812 ..." names a phone; "caller 12345678" (code, logs) does not
         before = _CALLER_ID.sub("callerid", before)
-    words = _WORDS.findall(before)[-6:]
+    words = _WORDS.findall(before)
+    if _HEBREW_LETTER.search(before) is not None:
+        words = _hebrew_read(words)
+    words = words[-6:]
     if words[-1:] == ["no"] and _GLUED_NO.search(before):
         words = [*words[:-1], "ref"]  # "注文No. 7123456789": Japanese and Chinese write a reference's "No." glued
     if not _PAID_TO.isdisjoint(words) or not _CALLED_ON.isdisjoint(words):
@@ -1093,16 +1097,64 @@ _LETTER_LABELS = frozenset(["t", "m"])
 # 433" (the phone number of mine is; reviewer AB), Hebrew "הנייד של דני הוא 052-..." (Dani's mobile is):
 # a word that names a phone and nothing else, "of", one or two words, maybe "is". Not English "of":
 # "the cell of row B is ..." names a table's cell.
+# In Vietnamese the phone's number itself, not the phone: "số điện thoại", "sđt", "di động" ("Số IMEI
+# điện thoại của tôi là ...", the phone's IMEI, "Doanh số điện thoại của quý là ...", the phones' sales).
+_VIETNAMESE_NUMBER = re.compile(r"(?:^|\s)(?<!doanh )(?:số điện thoại|sđt|sdt|số máy|di động)$")  # not sales
 _OF = frozenset({"của", "של"})
 _IS_AFTER_WHOSE = frozenset({"là", "הוא", "היא", "זה"})
 
 
+_HEBREW_LETTER = re.compile(r"[\u05d0-\u05ea]")
+_HEBREW_WORD = re.compile(r"[\u05d0-\u05ea]+")
+_HEBREW_KEPT = frozenset({"של", "הוא", "היא", "זה"})
+
+
+def _hebrew_read(words: list[str]) -> list[str]:
+    """The Hebrew words that say whose phone it is kept, the others dropped: a name between the label
+    and the number ("Phone for דני כהן 0521234567") must not push the label out of the words read. A
+    phone's word after "של" (of) names what the number belongs to, not the number ("המספר הסידורי של
+    הטלפון הוא ...", the phone's serial number is; a fresh attacker's round): it is read as "של" too."""
+    kept: list[str] = []
+    for index, word in enumerate(words):
+        if _HEBREW_WORD.fullmatch(word) is None:
+            kept.append(word)
+        elif word in _HEBREW_PHONE_WORDS:
+            owned = index and words[index - 1] == "של"
+            kept.append(word if not owned and _whose_after(words[index + 1 :]) else "של")
+        elif word in _HEBREW_KEPT:
+            kept.append(word)
+    return kept
+
+
+_TO_WHOM = frozenset({"אליי", "אלי", "אלינו", "אליו", "אליה", "אלייך", "אליך", "אליכם"})
+
+
+def _whose_after(after: list[str]) -> bool:
+    """Between a Hebrew phone's word and the number only whose it is and "is" ("הנייד של דני הוא"), or
+    "to" ("להתקשר ל-"): "הטלפון של דני נקנה ב-15 03 2024" (Dani's phone was bought on) gives a date."""
+    if after[-1:] == ["ל"]:
+        after = after[:-1]
+        if after[-1:] and after[-1] in _TO_WHOM:
+            after = after[:-1]  # "להתקשר אליי ל-...": call me at
+    if after[-1:] and after[-1] in _IS_AFTER_WHOSE:
+        after = after[:-1]
+    return not after or (after[0] == "של" and 2 <= len(after) <= 3)
+
+
 def _whose_phone(words: list[str]) -> list[str]:
     """``words`` up to the phone's word when only whose it is stands after it, else ``words``."""
+    if words[-2:] == ["gọi", "là"]:
+        return words[:-2]  # Vietnamese "được gọi là": is called
     rest = words[:-1] if words[-1] in _IS_AFTER_WHOSE else words
     for size in (1, 2):
         at = len(rest) - size - 1
-        if at >= 1 and rest[at] in _OF and rest[at - 1] in _SAID_WORDS and _REFERENCE_WORDS.isdisjoint(rest[at:]):
+        if (
+            at >= 1
+            and rest[at] in _OF
+            and rest[at - 1] in _SAID_WORDS
+            and _REFERENCE_WORDS.isdisjoint(rest[at:])
+            and (rest[at] != "của" or _VIETNAMESE_NUMBER.search(" ".join(rest[max(0, at - 4) : at])))
+        ):
             return rest[:at]
     return words
 
@@ -1482,7 +1534,10 @@ def _glued_wrongly(text: str, start: int, words: list[str], candidate: str, regi
             return False  # "+14155552671.+442079460958": numbers glued one after another
         return not (words and words[-1] in _PHONE_WORDS)
     if text[start - 1] == "-" and _HEBREW_PREFIX.search(text, max(0, start - 3), start):
-        return False  # "ל-0593057512": Hebrew's one-letter word "to" before the number, not a glued label
+        # "ל-0593057512": Hebrew's one-letter word "to" before the number, not a glued label; a number only
+        # after a Hebrew word for a phone or a call ("נא להתקשר ל-..."): after "ב-" (at, in) stand times,
+        # dates and amounts ("הטיסה ב-08 30 17 30", a fresh attacker's round)
+        return not any(word in _HEBREW_PHONE_WORDS for word in words[-2:])
     if text[start - 1] == "-" and text[start - 2 : start - 1].isalpha() and candidate.isdigit():
         return not (words and words[-1] in _PHONE_WORDS and phone_e164(candidate, regions) is not None)
     return False
@@ -1763,6 +1818,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
             _SPACED_AREA.match(candidate)
             and not (_PHONE_WORDS.intersection(words[-3:]) or _line_says_phone(scan.text, start))
         )
+        or (_THOUSANDS.fullmatch(candidate) is not None and not _AMOUNT_SAYERS.isdisjoint(words[-4:]))
     ):
         # "02/03  02/05": a statement's dates; "PH-2403-77182-LD": inside an identifier; "x = ( 617 ) 284 -
         # 3916": OCR spaces a phone's brackets so when a label names it, and a formula writes them so too
@@ -1847,6 +1903,13 @@ _RANGE_AFTER = re.compile(r"[ \t]+(?:to|a|al|à|au|bis|até|fino al?)[ \t]+[0-9]
 _SPACED_AREA = re.compile(r"\( |\([0-9]+ \)")
 
 
+# Words of reviewer AB's round before a number that is an amount or a count when written in thousands
+# ("Zalo đã có 75 000 000 người dùng", "מחיר הסלולרי הוא 1 299 000": a fresh attacker's round).
+_AMOUNT_SAYERS = frozenset(
+    {"zalo", "gọi", "của", "là", "thoại", "sđt", "sdt", "הוא", "היא", "של", *_HEBREW_PHONE_WORDS}
+)
+
+
 def _named_after(text: str, end: int) -> bool:
     found = _BRACKET_AFTER.match(text, end)
     return found is not None and found["word"].lower() in _BRACKET_PHONE_WORDS
@@ -1915,7 +1978,12 @@ def _picked(candidate: str) -> bool:
     if len(groups) < 5 or any(len(group) > 2 for group in groups):
         return False
     numbers = [int(group) for group in groups]
-    return all(first < second for first, second in pairwise(numbers))
+    # Lotteries draw from 49 to 69 balls; a French phone's pairs climbing to 78 or 89 ("Gagnant du tirage :
+    # 06 12 34 56 78", a winner's number: a fresh attacker's round) are no draw.
+    return numbers[-1] <= _MOST_BALLS and all(first < second for first, second in pairwise(numbers))
+
+
+_MOST_BALLS = 69
 
 
 def _inside_identifier(text: str, start: int, end: int) -> bool:
@@ -2414,9 +2482,21 @@ _SOUTHEAST_ASIAN_TO_THE_NUMBER = "|".join(
 _FOREIGN_PHONE_LABEL = re.compile(
     r"(?:電話番号|電話|携帯番号|携帯|电话号码|电话|手机号码|手机|座机|固话|联系方式|電話號碼|전화번호|전화|휴대폰|연락처"
     r"|मोबाइल|फोन|नबर|नंबर|दूरभाष|(?i:office)(?:[ \t]\([^()\n]{1,32}\))?[ \t]*:"
-    rf"|(?:{_SOUTHEAST_ASIAN_PHONE_LABELS})(?:{_SOUTHEAST_ASIAN_TO_THE_NUMBER}){{0,2}})"
+    rf"|(?P<sea>(?<![^\W\d_])(?:{_SOUTHEAST_ASIAN_PHONE_LABELS})(?:{_SOUTHEAST_ASIAN_TO_THE_NUMBER}){{0,2}}))"
     r"[ \t]{0,3}[:：]?[ \t]{0,3}(?:は|是|为|:|는|은)?[ \t]{0,3}"
 )
+# After a Thai, Lao or Khmer label (its word for "contact" too) the number as a phone is written: nine to
+# eleven digits (a trunk "0"
+# and the subscriber's), or a "+" one; not hours ("ติดต่อ 9.00-18.00 น."), a price in thousands ("มือถือ
+# 1 290 000 บาท"), digits one by one ("โทร 1 2 3 4 5 6 7 ตามลำดับ"), a date or a phone's IMEI (a fresh
+# attacker's round; the labels start a word: "ไฟเบอร์", fibre, and "เมมเบอร์", member, end in "เบอร์").
+_SEA_DIALLED = re.compile(r"\+[0-9][0-9 \-]{6,18}|0[0-9](?:[ \-]?[0-9]){7,9}")
+
+
+def _dialled_as_written(number: str) -> bool:
+    return _SEA_DIALLED.fullmatch(number) is not None and _SINGLE_DIGITS.fullmatch(number) is None
+
+
 # A "+" number glued to CJK text on either side: "電話番号は+81 800-047-3016です".
 _CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _GLUED_PLUS = re.compile(rf"(?<=[{_CJK}])\+(?=[0-9])")
@@ -2462,12 +2542,12 @@ def find_labelled_phones(scan: Scan) -> Iterator[Span]:
     glued to CJK text (whose letters are word characters). Each is still validated as a phone."""
     text = scan.text
     labels = _office_labels(scan) if text.isascii() else _FOREIGN_PHONE_LABEL.finditer(text)
-    starts = [(label.end(), ["phone"]) for label in labels]
+    starts = [(label.end(), ["phone"], label["sea"] is not None) for label in labels]
     if "+" in text:
-        starts += [(plus.start(), []) for plus in _GLUED_PLUS.finditer(text)]
-    for start, words in starts:
+        starts += [(plus.start(), [], False) for plus in _GLUED_PLUS.finditer(text)]
+    for start, words, southeast_asian in starts:
         number = _LABELLED_NUMBER.match(text, start)
-        if number is None:
+        if number is None or (southeast_asian and not _dialled_as_written(number.group())):
             continue
         after = text[number.end() : number.end() + 1]
         if not (after.isascii() and after.isalnum()) and _is_phone(scan, number.group(), words):

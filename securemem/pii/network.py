@@ -40,14 +40,16 @@ _VERSION_OF_LANGUAGES = as_viewed(
     )
 )  # fmt: skip
 _VERSION_WORDS = re.compile(
-    rf"(?:(?<![a-z])(?:{_VERSION_OF_LANGUAGES})|"
-    # what a release is shipped as: "the firmware bundle 2.4.0.12", "driver package", "service pack"
-    r"\b(?:firmware|software|driver|bios|os|kernel|service|security|system)[ \t]+(?:bundle|image|package|pack|"
-    r"release|build|update|revision)|"
-    r"version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|sections?|"
+    r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|sections?|"
     r"clauses?|chapters?|figure|fig|requirements?|paragraphs?|appendix|annex|articles?|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
-    r"fixed in(?: [a-z]{1,12})?|kernel|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?))"
+    r"fixed in(?: [a-z]{1,12})?|kernel|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?)"
+    # reviewer AB's, tried after the words above (_is_ipv4 reads a release after them only when it starts
+    # with one digit): "version" in other languages, and what a release is shipped as ("the firmware bundle
+    # 2.4.0.12", "driver package", "service pack")
+    rf"|(?P<more>(?<![a-z])(?:{_VERSION_OF_LANGUAGES})|"
+    r"\b(?:firmware|software|driver|bios|os|kernel|service|security|system)[ \t]+(?:bundle|image|package|pack|"
+    r"release|build|update|revision)))"
     r"(?:[^0-9a-z\n@]{0,5}| to | is | of )$"  # not "-v@10.20.4.18": a password's end, then the host
     r"|§\s*$"
 )
@@ -55,12 +57,17 @@ _VERSION_WORDS = re.compile(
 # Two colons at most five characters apart: every IPv6 address with two groups has this, and a
 # literal ':' lets the engine skip most of the text.
 _IPV6_HINT = re.compile(r":[0-9A-Fa-f]{0,4}:")
+# A link-local address's zone: the interface ("%eth0", "%en0", "%wlan0.100") or its number ("%5"), not
+# "%off" or "%CPU" after something with colons (a fresh attacker's round).
+_ZONE = r"(?:%(?:25)?(?:[0-9]{1,3}|[A-Za-z]{1,15}[0-9]{1,4}(?:\.[0-9]{1,4})?)(?![\w.\-]))?"  # "%25": in a URL
 _IPV6 = re.compile(
     r"""
     (?<![\w.])                 # a colon may come before: a key's ("addr:fe80::1ff:..."); ipaddress decides
     (?:[0-9A-Fa-f]{0,4}:){2,7}
     (?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|[0-9A-Fa-f]{1,4})?
-    (?:%[0-9A-Za-z][\w.\-]{0,31})?   # a zone: the interface a link-local address is reached on ("%eth0")
+    """
+    + _ZONE
+    + r"""
     (?![\w:]|\.[0-9])
     """,
     re.X,
@@ -80,9 +87,12 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
     if any(int(octet) > 255 or (len(octet) > 1 and octet[0] == "0") for octet in octets):
         return False
     before = scan.before(match.start(), 40)  # "updated from 3.10.2.15 to " is the longest reach
-    if (_VERSION_WORDS.search(before) and not _address_after_version_word(scan, match, octets)) or (
-        _PRODUCT_SLASH.search(before)
-    ):
+    named = _VERSION_WORDS.search(before)
+    # After reviewer AB's words (other languages' "version", "firmware bundle", "system image") only
+    # four numbers that start with one digit are a release: "Push the firmware bundle to 10.20.30.40",
+    # "Servidor versión: 10.0.0.5", "Send the OS image to 52.14.22.9" name hosts (a fresh attacker's round).
+    named_release = named is not None and (named["more"] is None or len(octets[0]) == 1)
+    if (named_release and not _address_after_version_word(scan, match, octets)) or (_PRODUCT_SLASH.search(before)):
         return False  # "version 10.0.0.1", "Chrome/122.0.0.0"
     if _path_component(scan.text, match.start(), match.end()) and not _address_shaped(octets):
         return False  # "C:\Program Files\Acme\9.3.69.3\bin": a release's folder ("/geo/81.2.69.160/" stays)
@@ -125,7 +135,10 @@ def _object_identifier(scan: Scan, match: re.Match[str], octets: list[str]) -> b
     low = max(0, match.start() - 400)
     if _OID_LINE.search(scan.text, low, match.start()):
         return True
-    return octets[:2] == ["1", "3"] and _SNMP_LINE.search(scan.text, low, match.start()) is not None
+    # The internet's arc alone (1.3.6.1, under which every SNMP object sits) and on the same line as the
+    # word: "SNMP agent at 1.3.45.67", "snmp-server host 1.3.45.67", an address a line after "MIB" keep
+    # theirs (a fresh attacker's round; the line alone also keeps a long text of OIDs linear).
+    return octets == ["1", "3", "6", "1"] and _SNMP_LINE.search(_line_before(scan, match.start())) is not None
 
 
 # A network in CIDR notation ("10.0.0.0/8"): an address whose host bits are all zero, with its prefix
@@ -218,9 +231,7 @@ def find_ipv6(scan: Scan) -> Iterator[Span]:
 
 # An address followed by a label's colon: ping's "64 bytes from 2a02:...:ed37: icmp_seq=1", a log's
 # "peer fe80::1: connection reset". The colon is not the address's: it ends the field.
-_IPV6_LABEL = re.compile(
-    r"(?<![\w.:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{1,4}(?:%[0-9A-Za-z][\w.\-]{0,31})?(?=:(?:[ \t\r\n]|$))"
-)
+_IPV6_LABEL = re.compile(r"(?<![\w.:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{1,4}" + _ZONE + r"(?=:(?:[ \t\r\n]|$))")
 
 
 _RELEASE_LINE = re.compile(r"\b(?:version|firmware|release|build|image|rollback|upgrade[ds]?|patch)\b")

@@ -285,7 +285,6 @@ RECIPES: list[tuple[str, str, str | None]] = [
     ("TENCENT_SECRET_ID", "AKID{D4}{A28}", "AKID{A20}"),
     ("YANDEX_OAUTH_TOKEN", "y0_{D4}{B51}", "y0_{B30}"),
     ("LOB_API_KEY", "live_{D4}{H31}", "live_{H30}"),
-    ("TWILIO_ACCOUNT_SID", "AC{H32}", "AC{u32}"),
 ]
 CONTEXTS = [
     'export SERVICE_CREDENTIAL="«»"',
