@@ -48,6 +48,19 @@ from tests.helpers import found_values
         ("โทรกลับที่ 081 105 5775 นะคะ", ["081 105 5775"]),
         ("เบอร์มือถือ: 0811055775", ["0811055775"]),
         ("ติดต่อ 0811055775", ["0811055775"]),
+        # A fresh attacker's bypasses: Thai's abbreviating stop, Khmer's colon, another spelling of
+        # WhatsApp in Hebrew, Vietnamese as chat writes it, without its marks.
+        ("โทร. 0811055775", ["0811055775"]),
+        ("โทร.0811055775", ["0811055775"]),
+        ("លេខទូរស័ព្ទ៖ 012345678", ["012345678"]),
+        ("ווצאפ 0521234567", ["0521234567"]),
+        ("sdt cua em la 0985271433", ["0985271433"]),
+        ("so dien thoai cua em la 0985271433", ["0985271433"]),
+        # ... and what those must not take: an amount, a Spanish sentence with "la", a shop's sales.
+        ("so dien thoai cua em la 1 250 000", []),
+        ("La cua de la tienda la 0985271433", []),
+        ("Doanh so dien thoai cua quy la 1 250 000 chiec", []),
+        ("โทร. 8.30-16.30 น.", []),
         # ... and the same letters before other numbers: a television, a count of calls, an account, an amount.
         ("ดูโทรทัศน์ 0811055775 ชั่วโมง", []),
         ("โทร 2 ครั้ง", []),

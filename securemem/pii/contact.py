@@ -744,7 +744,7 @@ _DATE_OR_IP = re.compile(
 # "at", "from", "and" and "that" ("לנייד", "בטלפון", "והטלפון").
 _HEBREW_PHONE_STEMS = (
     "טלפון", "נייד", "פלאפון", "סלולרי", "סלולר", "פקס", "וואטסאפ", "ווטסאפ", "להתקשר", "התקשר", "התקשרי",
-    "התקשרו", "תתקשר", "תתקשרי", "תתקשרו", "חייג", "חייגי", "חייגו", "לחייג", "תחייג",
+    "התקשרו", "תתקשר", "תתקשרי", "תתקשרו", "חייג", "חייגי", "חייגו", "לחייג", "תחייג", "ווצאפ",
 )  # fmt: skip
 # Not "ב" (in, on): "דיברנו בטלפון" (we spoke on the phone), "בסלולר" (at the mobile operator) give no number.
 _HEBREW_PREFIXES = ("", "ה", "ל", "מ", "ו", "ש", "לה", "וה", "מה", "שה", "ול", "ומ")
@@ -833,6 +833,7 @@ _PHONE_WORDS = frozenset(
         "sđt",
         "sdt",
         "thoại",
+        "thoai",  # as chat writes it, without Vietnamese's marks
         "رقمي",  # Arabic "my number" (reviewer W), "my mobile" (reviewer X)
         "جوالي",
         # Paid or reached by phone number in chats and classifieds (reviewer W): Spain's Bizum, Italy's
@@ -1099,9 +1100,12 @@ _LETTER_LABELS = frozenset(["t", "m"])
 # "the cell of row B is ..." names a table's cell.
 # In Vietnamese the phone's number itself, not the phone: "số điện thoại", "sđt", "di động" ("Số IMEI
 # điện thoại của tôi là ...", the phone's IMEI, "Doanh số điện thoại của quý là ...", the phones' sales).
-_VIETNAMESE_NUMBER = re.compile(r"(?:^|\s)(?<!doanh )(?:số điện thoại|sđt|sdt|số máy|di động)$")  # not sales
-_OF = frozenset({"của", "של"})
-_IS_AFTER_WHOSE = frozenset({"là", "הוא", "היא", "זה"})
+# (Chat writes Vietnamese without its marks too: "sdt cua em la 0985 ...".)
+_VIETNAMESE_NUMBER = re.compile(
+    r"(?:^|\s)(?<!doanh )(?:số điện thoại|so dien thoai|sđt|sdt|số máy|so may|di động|di dong)$"  # not sales
+)
+_OF = frozenset({"của", "cua", "של"})
+_IS_AFTER_WHOSE = frozenset({"là", "la", "הוא", "היא", "זה"})
 
 
 _HEBREW_LETTER = re.compile(r"[\u05d0-\u05ea]")
@@ -1906,7 +1910,7 @@ _SPACED_AREA = re.compile(r"\( |\([0-9]+ \)")
 # Words of reviewer AB's round before a number that is an amount or a count when written in thousands
 # ("Zalo đã có 75 000 000 người dùng", "מחיר הסלולרי הוא 1 299 000": a fresh attacker's round).
 _AMOUNT_SAYERS = frozenset(
-    {"zalo", "gọi", "của", "là", "thoại", "sđt", "sdt", "הוא", "היא", "של", *_HEBREW_PHONE_WORDS}
+    {"zalo", "gọi", "của", "cua", "là", "thoại", "thoai", "sđt", "sdt", "הוא", "היא", "של", *_HEBREW_PHONE_WORDS}
 )
 
 
@@ -2173,7 +2177,7 @@ _SAID_WORDS = (_PHONE_WORDS - {"number", "nr", "no", "t", "m", "text", "signal",
     # other languages ("llámenme al (2) 2103 6194", reviewer Q)
     "ligou", "ligue", "ligar", "llamó", "llamo", "llame", "llamar", "llámenme", "llámame", "llamenme", "llamame",
     "liguem", "ligue-me", "appelez-moi", "rappelez-moi", "chiamami", "richiamami", "zadzwoń", "zadzwon",
-    "numerem", "الاتصال", "الرقم", "cellulare", "sđt", "sdt", "thoại", "gọi", "zalo", *_HEBREW_PHONE_WORDS,
+    "numerem", "الاتصال", "الرقم", "cellulare", "sđt", "sdt", "thoại", "thoai", "gọi", "zalo", *_HEBREW_PHONE_WORDS,
 }  # fmt: skip
 # "My number is" in other languages ("mi número nuevo es 612 58 46 18": reviewer R): a possessive, maybe
 # a word ("nuevo", "new"), a word for a number, maybe a verb.
@@ -2482,8 +2486,9 @@ _SOUTHEAST_ASIAN_TO_THE_NUMBER = "|".join(
 _FOREIGN_PHONE_LABEL = re.compile(
     r"(?:電話番号|電話|携帯番号|携帯|电话号码|电话|手机号码|手机|座机|固话|联系方式|電話號碼|전화번호|전화|휴대폰|연락처"
     r"|मोबाइल|फोन|नबर|नंबर|दूरभाष|(?i:office)(?:[ \t]\([^()\n]{1,32}\))?[ \t]*:"
-    rf"|(?P<sea>(?<![^\W\d_])(?:{_SOUTHEAST_ASIAN_PHONE_LABELS})(?:{_SOUTHEAST_ASIAN_TO_THE_NUMBER}){{0,2}}))"
-    r"[ \t]{0,3}[:：]?[ \t]{0,3}(?:は|是|为|:|는|은)?[ \t]{0,3}"
+    # Thai abbreviates with a stop ("โทร. 081 ..."), Khmer writes its own colon ("លេខទូរស័ព្ទ៖ 012 ...")
+    rf"|(?P<sea>(?<![^\W\d_])(?:{_SOUTHEAST_ASIAN_PHONE_LABELS})(?:{_SOUTHEAST_ASIAN_TO_THE_NUMBER}){{0,2}}\.?))"
+    r"[ \t]{0,3}[:：៖]?[ \t]{0,3}(?:は|是|为|:|는|은)?[ \t]{0,3}"
 )
 # After a Thai, Lao or Khmer label (its word for "contact" too) the number as a phone is written: nine to
 # eleven digits (a trunk "0"
