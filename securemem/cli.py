@@ -37,7 +37,7 @@ from securemem.policy import load_policy, parse_duration
 from securemem.policy_check import describe, policy_warnings
 from securemem.private_files import MAX_INPUT_BYTES, keep_keys_out_of_core_dumps, read_limited
 from securemem.store.base import Store
-from securemem.store.factory import MAX_WAIT, open_store, split_url
+from securemem.store.factory import MAX_WAIT, check_wait, open_store, split_url
 from securemem.sweep import DEFAULT_BATCH, SweepReport, sweep
 from securemem.targets import is_server_url, shown_target
 
@@ -642,12 +642,12 @@ def _batch(text: str) -> int:
 
 
 def _seconds(text: str) -> float:
-    """--wait's value: seconds from 0 to an hour, decimals allowed."""
+    """--wait's value: seconds from 0 to an hour, decimals allowed (the store factory's rule)."""
     try:
-        value = float(text) if len(text) <= 20 else -1.0
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= MAX_WAIT:  # NaN and infinities fail this too
+        value = check_wait(float(text)) if len(text) <= 20 else None
+    except (ValueError, StorageError):  # not a number; out of range, NaN and infinities included
+        value = None
+    if value is None:
         raise argparse.ArgumentTypeError(f"must be a number of seconds from 0 to {MAX_WAIT:.0f}")
     return value
 

@@ -748,7 +748,7 @@ _HEBREW_PHONE_STEMS = (
 )  # fmt: skip
 # Not "ב" (in, on): "דיברנו בטלפון" (we spoke on the phone), "בסלולר" (at the mobile operator) give no number.
 _HEBREW_PREFIXES = ("", "ה", "ל", "מ", "ו", "ש", "לה", "וה", "מה", "שה", "ול", "ומ")
-_HEBREW_PHONE_WORDS = tuple(prefix + stem for stem in _HEBREW_PHONE_STEMS for prefix in _HEBREW_PREFIXES)
+_HEBREW_PHONE_WORDS = frozenset(prefix + stem for stem in _HEBREW_PHONE_STEMS for prefix in _HEBREW_PREFIXES)
 # An unformatted digit run is a phone number only when the text says so just before it; "Order
 # 415-555-2671" or "account number is 4155552671" is a reference even if it would dial. Both are
 # judged on the last few words before the candidate (a word list, not a regex over the context).
@@ -1073,7 +1073,7 @@ def _last_words(scan: Scan, start: int) -> list[str]:
     if "caller" in before:  # "Caller ID: 07812 ..." names a phone; "caller 12345678" (code, logs) does not
         before = _CALLER_ID.sub("callerid", before)
     words = _WORDS.findall(before)
-    if _HEBREW_LETTER.search(before) is not None:
+    if _HEBREW_WORD.search(before) is not None:
         words = _hebrew_read(words)
     words = words[-6:]
     if words[-1:] == ["no"] and _GLUED_NO.search(before):
@@ -1108,7 +1108,6 @@ _OF = frozenset({"của", "cua", "של"})
 _IS_AFTER_WHOSE = frozenset({"là", "la", "הוא", "היא", "זה"})
 
 
-_HEBREW_LETTER = re.compile(r"[\u05d0-\u05ea]")
 _HEBREW_WORD = re.compile(r"[\u05d0-\u05ea]+")
 _HEBREW_KEPT = frozenset({"של", "הוא", "היא", "זה"})
 
@@ -1526,7 +1525,7 @@ def _after_short_number(scan: Scan, match: re.Match[str], high: int) -> tuple[re
     return match, 0
 
 
-_HEBREW_PREFIX = re.compile(r"(?<![\u05d0-\u05ea])[\u05d1\u05d4\u05d5\u05dc\u05de\u05e9]-$")
+_HEBREW_PREFIX = re.compile(r"(?<![\u05d0-\u05ea])\u05dc-$")  # "ל-": the only prefix _PHONE starts after
 
 
 def _glued_wrongly(text: str, start: int, words: list[str], candidate: str, regions: tuple[str, ...]) -> bool:

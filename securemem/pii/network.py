@@ -247,29 +247,25 @@ _RELEASE_PATH = re.compile(
     r"(?:[ \t]+(?:firmware|software|bios|kernel|os|release|version|driver)s?"
     r"(?:[ \t]+(?:on|at|in|for)[ \t]+[^\s;,]{1,40})?[ \t]+from"  # "firmware on 10.0.0.5 from ..."
     r"|[ \t]+from[ \t]+(?:firmware|software|bios|kernel|os|release|version|driver)s?)"
-    r"[ \t]+(?P<old>v?[0-9]+(?:\.[0-9]+){1,3}[ \t]+(?:to|->|→)[ \t]+)?$"
+    r"[ \t]+(?:v?(?P<old>[0-9]+)(?:\.[0-9]+){1,3}[ \t]+(?:to|->|→)[ \t]+)?$"
 )
-_TO_NEW = re.compile(r"[ \t]+(?:to|->|→)[ \t]+v?[0-9]+(?:\.[0-9]+){1,3}(?![0-9.])")
+_TO_NEW = re.compile(r"[ \t]+(?:to|->|→)[ \t]+v?(?P<new>[0-9]+)(?:\.[0-9]+){1,3}(?![0-9.])")
 
 
 def _release_path(scan: Scan, match: re.Match[str]) -> bool:
     """The four numbers are the old or the new release of _RELEASE_PATH, and the other one is of one
     release with them: their first parts are small and near ("from 4.1.12.7 to 4.1.13.0", "from 5.15.0.1
-    to 6.1.0.2"). "Upgraded
-    firmware from 4.1.12.7 to 10.0.0.5" names the host it went to, "from 10.0.0.5 to 10.0.0.6" may be
-    two hosts (a fresh attacker's round): they stay addresses."""
-    path = _RELEASE_PATH.search(_line_before(scan, match.start()))
+    to 6.1.0.2"). "Upgraded firmware from 4.1.12.7 to 10.0.0.5" names the host it went to, "from 10.0.0.5
+    to 10.0.0.6" may be two hosts (a fresh attacker's round): they stay addresses."""
+    first = match.group().split(".", 1)[0]
+    path = _RELEASE_PATH.search(_line_before(scan, match.start())) if len(first) == 1 else None
     if path is None:
         return False
-    other = path["old"] if path["old"] is not None else None
+    other = path["old"]
     if other is None:
         new = _TO_NEW.match(scan.text, match.end())
-        other = None if new is None else new.group()
-    first = match.group().split(".", 1)[0]
-    if other is None or len(first) != 1:
-        return False
-    other_first = re.sub(r"^[ \t]*(?:to|->|→)?[ \t]*v?", "", other).split(".", 1)[0]
-    return other_first.isdigit() and abs(int(other_first) - int(first)) <= 2
+        other = None if new is None else new["new"]
+    return other is not None and abs(int(other) - int(first)) <= 2
 
 
 def _numbered_sibling(scan: Scan, match: re.Match[str], octets: list[str]) -> bool:

@@ -118,11 +118,10 @@ def _verifies_page_one(path: Path, unlocked: Unlocked) -> bool:
 
 
 def open_envelope(
-    db: str | os.PathLike[str], kek: KekProvider, *, create: bool = True, wait: float | None = None
+    db: str | os.PathLike[str], kek: KekProvider, *, create: bool = True, busy_timeout: float = BUSY_TIMEOUT
 ) -> SQLCipherStore:
     """Open the envelope store ``db`` with ``kek``; with ``create``, make it when neither file exists.
-    ``wait``: the seconds a command waits for another writer (None: SQLCipherStore's default)."""
-    busy_timeout = BUSY_TIMEOUT if wait is None else wait
+    ``busy_timeout``: the seconds a command waits for another writer."""
     path = Path(db)
     if create and not path.exists() and not keys_path(path).exists():
         return create_envelope(path, kek, busy_timeout=busy_timeout)

@@ -77,15 +77,14 @@ def open_store(
             create=create,
             wait=wait,
         )
+    from securemem.store.sqlcipher import BUSY_TIMEOUT, SQLCipherStore
+
+    busy_timeout = BUSY_TIMEOUT if wait is None else wait
     if kek is not None:
         from securemem.store.envelope import open_envelope
 
-        return open_envelope(location, as_kek_provider(kek), create=create, wait=wait)
-    from securemem.store.sqlcipher import BUSY_TIMEOUT, SQLCipherStore
-
-    return SQLCipherStore.open(
-        location, as_key_provider(key), create=create, busy_timeout=BUSY_TIMEOUT if wait is None else wait
-    )
+        return open_envelope(location, as_kek_provider(kek), create=create, busy_timeout=busy_timeout)
+    return SQLCipherStore.open(location, as_key_provider(key), create=create, busy_timeout=busy_timeout)
 
 
 MAX_WAIT = 3600.0  # an hour: a longer wait is a stuck writer, not a busy one
