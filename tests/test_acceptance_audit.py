@@ -345,10 +345,11 @@ def _held(db: Path, release_after: float | None = None) -> Iterator[None]:
 
 def test_exec_on_a_store_another_handle_holds_exits_2_like_every_command(tmp_path: Path, capsys: Cap) -> None:
     """exec exited 1 (the model's command refused) where sweep said 2 (a database problem). The CLI
-    waits its busy timeout first (10 s unless --wait says otherwise)."""
+    waits its busy timeout first (10 s unless --wait says otherwise, as here)."""
     db = tmp_path / "held.db"
     assert run_cli(capsys, "init", "--db", str(db))[0] == 0
-    with _held(db):
+    # The other handle lets go after 3 s: a command that waited its default 10 s would go through then.
+    with _held(db, release_after=3.0):
         code, out, said = run_cli(
             capsys, "exec", "--db", str(db), "--wait", "0.2", '{"command":"view","path":"/memories"}'
         )

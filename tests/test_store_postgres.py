@@ -469,12 +469,31 @@ def test_the_cli_takes_a_postgresql_url_and_never_echoes_it(
 
 def test_wait_bounds_how_long_a_writer_waits_for_another(url: str, key: bytes) -> None:
     """``wait=`` sets the lock wait of the pool's connections (0 s is 1 ms: PostgreSQL reads 0 as
-    "forever"). A writer held up longer gets "busy", and nothing of its command is written."""
+    "forever"). A writer held up longer gets "busy", and nothing of its command is written; one that
+    may wait longer than the other holds the lock (3 s here) goes through. With the default 30 s the
+    first would have gone through too."""
+    import threading
+
     with SecureMemory.open(url, key=key) as holder, SecureMemory.open(url, key=key, wait=0) as hurried:
         ok(holder, command="create", path="/memories/a.md", file_text="one\n")
-        with holder.store.transaction("default", write=True, clock=time.time):
+        holding, release = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            with holder.store.transaction("default", write=True, clock=time.time):
+                holding.set()
+                release.wait(3.0)
+
+        thread = threading.Thread(target=hold)
+        thread.start()
+        try:
+            assert holding.wait(10)
             result = hurried.execute({"command": "create", "path": "/memories/b.md", "file_text": "two\n"})
-        assert result.is_error and result.error == "StoreBusyError", result
+            assert result.is_error and result.error == "StoreBusyError", result
+            with SecureMemory.open(url, key=key, wait=20) as patient:
+                ok(patient, command="create", path="/memories/c.md", file_text="three\n")  # after the 3 s
+        finally:
+            release.set()
+            thread.join()
         assert hurried.execute({"command": "view", "path": "/memories/b.md"}).is_error
         ok(hurried, command="create", path="/memories/b.md", file_text="two\n")  # free again: it goes through
     with pytest.raises(StorageError, match="wait is a number of seconds"):
