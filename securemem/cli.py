@@ -597,6 +597,16 @@ def _progress(deleted: int, total: int) -> None:
     sys.stderr.flush()
 
 
+def _sweep_or_skip(store: Store, batch: int) -> None:
+    """A long-running sweeper's sweep: writers that keep the store busy past its retries put it off to
+    the next interval, with one line, rather than end the sweeper (an attacker's round found it exit 2)."""
+    try:
+        _sweep_once(store, batch)
+    except StoreBusyError:
+        sys.stderr.write("securemem: sweep put off: the memory store is busy; the next one runs at the next interval\n")
+        sys.stderr.flush()
+
+
 def _sweep_once(store: Store, batch: int) -> SweepReport:
     progress = _progress if sys.stderr.isatty() else None
     # The store's own policy says what its history keeps, and for how long.
@@ -621,9 +631,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     # systemd and Kubernetes stop a service with SIGTERM: finish the batch, close, exit 0.
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
-        _sweep_once(store, args.batch)
-        while every is not None and not stop.wait(every):
-            _sweep_once(store, args.batch)
+        if every is None:
+            _sweep_once(store, args.batch)  # from cron: a busy store is this run's error, exit 2
+        else:
+            _sweep_or_skip(store, args.batch)
+            while not stop.wait(every):
+                _sweep_or_skip(store, args.batch)
     finally:
         signal.signal(signal.SIGTERM, previous)
         store.close()

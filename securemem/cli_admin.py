@@ -108,7 +108,12 @@ def opened(args: argparse.Namespace) -> Iterator[Admin]:
     """The store file under its own recorded policy (policy=None); never creates a missing file."""
     keys = store_keys(args)
     with Admin.open(
-        args.db, key=keys.get("key"), kek=keys.get("kek"), api_key_id=args.api_key_id, create=False
+        args.db,
+        key=keys.get("key"),
+        kek=keys.get("kek"),
+        api_key_id=args.api_key_id,
+        create=False,
+        wait=getattr(args, "wait", None),
     ) as admin:
         yield admin
 

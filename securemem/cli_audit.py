@@ -23,7 +23,7 @@ from typing import Any
 from securemem.admin.ids import Ids
 from securemem.cli import EXIT_COMMAND, EXIT_OK, UsageError, open_db
 from securemem.cli_admin import Subcommands, command, emit, find_store, group
-from securemem.errors import StorageError
+from securemem.errors import StorageError, StoreBusyError
 from securemem.paths import ROOT, ancestors
 from securemem.private_files import read_limited
 from securemem.store.base import Store, StoreInfo, VersionRow
@@ -95,6 +95,8 @@ def row_problems(store: Store, info: StoreInfo, live: dict[int, bool], ids: Ids)
     """A problem line for each memory ``rows_gone`` names, or for rows a tampered store refuses to read."""
     try:
         gone, orphans = rows_gone(store, info, live)
+    except StoreBusyError:
+        raise  # another writer, not damage: the run's error (exit 2), never a broken chain (an attacker's round)
     except StorageError as exc:  # the chain is still reported
         return [{"version_id": None, "seq": None, "problem": f"its rows could not be read: {exc}"}]
     why = [

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from securemem import Admin, InvalidRequest, NotFound, SecureMemory
+from securemem import Admin, InvalidRequest, NotFound, SecureMemory, StoreBusyError
 from securemem.store.base import StoreInfo
 from tests.helpers import err, ok, run_cli
 
@@ -379,10 +380,63 @@ def test_wait_takes_seconds_from_0_to_an_hour(tmp_path: Path, capsys: Cap, value
 def test_wait_is_checked_by_the_library_too(tmp_path: Path) -> None:
     from securemem import StorageError
 
-    for value in (-1, float("nan"), True, "5"):
+    class Huge(int):  # in range as an int, a billion seconds as the float the store would wait
+        def __float__(self) -> float:
+            return 1e9
+
+    class Odd(float):
+        def __float__(self) -> float:
+            return float("nan")
+
+    for value in (-1, float("nan"), True, "5", Huge(5), Odd(5.0)):
         with pytest.raises(StorageError, match="wait is a number of seconds from 0 to 3600"):
             SecureMemory.open(tmp_path / "s.db", key=bytes(32), wait=value)  # type: ignore[arg-type]
     assert not (tmp_path / "s.db").exists()
+
+
+def test_admin_commands_and_the_admin_api_take_the_wait(tmp_path: Path, capsys: Cap) -> None:
+    """The admin commands took --wait and waited the default 10 s all the same (an attacker's round)."""
+    from securemem.keys import KeyFile
+
+    db = tmp_path / "held.db"
+    assert run_cli(capsys, "init", "--db", str(db))[0] == 0
+    create = '{"command":"create","path":"/memories/a.md","file_text":"a\\n"}'
+    assert run_cli(capsys, "exec", "--db", str(db), create)[0] == 0
+    with _held(db, release_after=3.0):
+        code, out, said = run_cli(capsys, "memories", "ls", "--db", str(db), "--store", "default", "--wait", "0")
+        assert code == 2 and "busy" in said and out == "", (code, said)
+        with Admin.open(db, key=KeyFile(f"{db}.key"), wait=0) as admin, pytest.raises(StoreBusyError):
+            admin.memory_stores.create("other")
+
+
+def test_audit_verify_on_a_busy_store_says_busy_not_broken(tmp_path: Path, capsys: Cap) -> None:
+    """A busy store was reported as a broken chain with rows that could not be read, exit 1: a tamper
+    alarm whenever another process wrote (an attacker's round). Busy is the run's error, exit 2."""
+    db = tmp_path / "held.db"
+    assert run_cli(capsys, "init", "--db", str(db))[0] == 0
+    create = '{"command":"create","path":"/memories/a.md","file_text":"a\\n"}'
+    assert run_cli(capsys, "exec", "--db", str(db), create)[0] == 0
+    assert run_cli(capsys, "audit", "verify", "--db", str(db))[0] == 0  # whole when nobody else writes
+    with _held(db, release_after=3.0):
+        code, out, said = run_cli(capsys, "audit", "verify", "--db", str(db), "--wait", "0")
+    assert code == 2 and "busy" in said and "broken" not in said, (code, out, said)
+
+
+def test_a_long_running_sweeper_puts_off_a_sweep_the_store_is_too_busy_for(tmp_path: Path, capsys: Cap) -> None:
+    """sweep --every ended, exit 2, the first time writers kept the store busy (an attacker's round)."""
+    import threading
+
+    db = tmp_path / "held.db"
+    assert run_cli(capsys, "init", "--db", str(db))[0] == 0
+    timer = threading.Timer(4.0, os.kill, (os.getpid(), signal.SIGTERM))  # systemd's stop, after a few sweeps
+    with _held(db, release_after=3.0):
+        timer.start()
+        try:
+            code, out, said = run_cli(capsys, "sweep", "--db", str(db), "--wait", "0", "--every", "1s")
+        finally:
+            timer.cancel()
+    assert code == 0 and "sweep put off: the memory store is busy" in said, (code, said)
+    assert "swept 0 expired entries" in out, out  # a sweep ran once the other writer let go
 
 
 @pytest.mark.parametrize("backend", ["sqlcipher", "postgresql"])

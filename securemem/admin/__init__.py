@@ -53,12 +53,13 @@ class Admin:
         create: bool = True,
         adopt_policy: bool = False,
         clock: Clock = time.time,
+        wait: float | None = None,
     ) -> Admin:
         """Open (or create) the store ``db`` as ``SecureMemory.open`` would; ``api_key_id`` is the
-        actor recorded on every version this handle creates."""
+        actor recorded on every version this handle creates; ``wait`` as for ``SecureMemory.open``."""
         check_actors(api_key_id=api_key_id)  # before the file is opened, or made (a string or None)
         memory = SecureMemory.open(
-            db, key=key, kek=kek, policy=policy, create=create, adopt_policy=adopt_policy, clock=clock
+            db, key=key, kek=kek, policy=policy, create=create, adopt_policy=adopt_policy, clock=clock, wait=wait
         )
         return cls(memory, api_key_id=api_key_id)
 

@@ -94,9 +94,10 @@ def check_wait(wait: object) -> float | None:
     """``wait`` as seconds (None stays None), or a StorageError that says what is allowed."""
     if wait is None:
         return None
-    if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not 0 <= wait <= MAX_WAIT:
+    seconds = float(wait) if isinstance(wait, (int, float)) and not isinstance(wait, bool) else -1.0
+    if not 0 <= seconds <= MAX_WAIT:  # NaN and infinities fail this too; checked as converted
         raise StorageError(f"wait is a number of seconds from 0 to {MAX_WAIT:.0f}")
-    return float(wait)
+    return seconds
 
 
 def as_kek_provider(kek: object) -> KekProvider:

@@ -88,7 +88,7 @@ POOL_SIZE = 8
 def translate(exc: psycopg.Error) -> StorageError:
     """A psycopg error as the project's own (mapped by type; the driver's text is never shown)."""
     if isinstance(exc, pgerrors.LockNotAvailable | pgerrors.DeadlockDetected | pgerrors.QueryCanceled):
-        return StoreBusyError("another writer held the PostgreSQL store too long; retry")
+        return StoreBusyError("the memory store is busy: another writer held the PostgreSQL store too long; retry")
     if isinstance(exc, pgerrors.UndefinedTable | pgerrors.UndefinedColumn | pgerrors.UndefinedObject):
         return StorageError(f"the PostgreSQL database has no securemem schema (or an older one); run: {MIGRATE}")
     if isinstance(exc, pgerrors.InsufficientPrivilege):
