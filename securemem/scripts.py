@@ -179,8 +179,10 @@ def letter_lookalike(name: str) -> str | None:
     TR39's "highly restrictive" level lets Latin mix with Han, kana and Hangul (``Tシャツ``,
     ``A型``, ``iPhone用``), so mixed-script detection alone lets these through. Judged like the
     separators, by the characters on either side: a Han or kana look-alike alone between Latin
-    letters or at the name's edge is refused (a run of them is a word: ``ハロー``, ``ノート``), a
-    Hangul jamo or Bopomofo letter in any run; never in a name with no Latin letter.
+    letters or at the name's edge is refused, and so is a run of them inside a Latin word
+    (``g〇〇gle``, ``b口口ks``: no CJK word stands between two Latin letters); a run at the name's
+    edge is a word (``ハローworld``, ``Pythonノート``, ``data人口``). A Hangul jamo or Bopomofo
+    letter is refused in any run; nothing is in a name with no Latin letter.
     """
     if not any("LATN" in _scripts_of(c) for c in name if c.isalpha()):
         return None
@@ -188,9 +190,18 @@ def letter_lookalike(name: str) -> str | None:
         if _beside_cjk(name, at, end):
             continue
         stroke = next((c for c in name[at:end] if c in _STROKE_LETTERS), None)
-        if stroke is not None or end - at == 1:
+        if stroke is not None or end - at == 1 or _inside_latin_word(name, at, end):
             return stroke or name[at]
     return None
+
+
+def _inside_latin_word(name: str, at: int, end: int) -> bool:
+    """A Latin letter on both sides of ``name[at:end]``."""
+    return at > 0 and end < len(name) and all(_latin_letter(name[i]) for i in (at - 1, end))
+
+
+def _latin_letter(char: str) -> bool:
+    return char.isalpha() and "LATN" in _scripts_of(char)
 
 
 def dash_beside_latin(name: str) -> str | None:

@@ -121,10 +121,10 @@ def write_policy(folder: Path, text: str, name: str = "p.toml") -> Path:
 
 def seed(mem: SecureMemory, files: dict[str, str]) -> None:
     """Write files as an operator would: same store and namespace, under the default policy, so
-    past any limit or read-only rule of the memory's own policy."""
-    operator = SecureMemory(
-        mem.store, load_policy(None), namespace=mem.namespace, owns_store=False, _checked=POLICY_CHECKED
-    )
+    past any limit or read-only rule of the memory's own policy (its history settings kept: a
+    history the memory's policy does not keep would count against its quota)."""
+    policy = load_policy(None).model_copy(update={"history": mem.policy.history})
+    operator = SecureMemory(mem.store, policy, namespace=mem.namespace, owns_store=False, _checked=POLICY_CHECKED)
     for path, text in files.items():
         ok(operator, command="create", path=path, file_text=text)
 

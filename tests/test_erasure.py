@@ -257,6 +257,65 @@ def test_a_process_that_ends_without_closing_erases_before_it_exits(tmp_path: Pa
     assert SECRET.encode() not in plaintext_of(db, key)
 
 
+def _stopped_after_delete(db: str, key_hex: str, own_handler: str) -> None:
+    """Delete, say so, then wait to be stopped (the bound is an hour: no timer erases meanwhile)."""
+    if own_handler == "yes":  # an application's own handler, set before the store is opened
+        signal.signal(signal.SIGTERM, lambda *_: print("own handler", flush=True))
+    policy = Policy(name="slow-erase", history=OFF, storage=StorageSettings(erase_within=3600))
+    memory = SecureMemory.open(db, key=bytes.fromhex(key_hex), policy=policy, adopt_policy=True)
+    memory.execute({"command": "delete", "path": "/memories/s.md"})
+    print("deleted", flush=True)
+    time.sleep(60)
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGHUP"])
+def test_a_process_stopped_by_sigterm_or_sighup_erases_before_it_ends(tmp_path: Path, key: bytes, stop: str) -> None:
+    # How systemd, docker and kill stop a service, and a closed terminal: no exit hook runs for them.
+    number = getattr(signal, stop)
+    db = tmp_path / "t.db"
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
+        ok(memory, command="create", path="/memories/s.md", file_text=f"{SECRET}\n" * 100)
+    argv = child_argv(_stopped_after_delete, str(db), key.hex(), "no")
+    with subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, text=True) as child:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "deleted\n"
+        assert SECRET.encode() in plaintext_of(db, key)  # the control: nothing erased it yet
+        child.send_signal(number)
+        assert child.wait(timeout=30) == -number  # it still ends as that signal ends it
+    assert SECRET.encode() not in plaintext_of(db, key)
+
+
+def test_an_applications_own_stop_handler_is_left_alone(tmp_path: Path, key: bytes) -> None:
+    db = tmp_path / "h.db"
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
+        ok(memory, command="create", path="/memories/s.md", file_text=f"{SECRET}\n" * 100)
+    argv = child_argv(_stopped_after_delete, str(db), key.hex(), "yes")
+    with subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, text=True) as child:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "deleted\n"
+        child.send_signal(signal.SIGTERM)
+        assert child.stdout.readline() == "own handler\n"  # its handler ran, not securemem's
+        child.kill()
+
+
+def test_the_exit_hook_leaves_the_stores_of_the_parent_alone_in_a_forked_child(
+    tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A forked child inherits the handle but not its locks: a checkpoint through it could damage the file.
+    from securemem.store import sqlcipher
+
+    with SecureMemory.open(tmp_path / "f.db", key=key, policy=NO_HISTORY) as memory:
+        store = memory.store
+        assert isinstance(store, sqlcipher.SQLCipherStore)
+        flushed: list[object] = []
+        monkeypatch.setattr(store, "flush_erasure", lambda: flushed.append(store))
+        sqlcipher._flush_at_exit()
+        assert flushed == [store]  # the control: in the process that opened it, it is flushed
+        monkeypatch.setattr(store, "_pid", os.getpid() + 1)  # as a forked child sees it
+        sqlcipher._flush_at_exit()
+        assert flushed == [store]
+
+
 def test_the_exit_hook_does_not_keep_a_store_alive(tmp_path: Path, key: bytes) -> None:
     import gc
     import weakref

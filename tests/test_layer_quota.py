@@ -354,6 +354,22 @@ def test_adopting_a_total_quota_counts_the_history_written_before_it(tmp_path: P
         assert result.is_error and "past versions kept in the history" in result.text
 
 
+def test_history_kept_before_versions_were_switched_off_still_counts(tmp_path: Path, key: bytes) -> None:
+    """Switching versions off keeps what the history holds (until an operator redacts it): the
+    quota goes on counting it, or the store could grow past its limit by as much."""
+    db = tmp_path / "off.db"
+    with SecureMemory.open(db, key=key) as mem:  # the default policy: versions keep their text
+        for i in range(3):
+            ok(mem, command="create", path=f"/memories/{i}.md", file_text="x" * 1000)
+            ok(mem, command="delete", path=f"/memories/{i}.md")
+    policy = write_policy(tmp_path, "[quota]\nmax_total_bytes = 2000\n" + NO_HISTORY, "off.toml")
+    with SecureMemory.open(db, key=key, policy=policy, adopt_policy=True) as mem:
+        with mem.store.transaction(mem.namespace, write=False, clock=time.time) as tx:
+            assert tx.usage().history_bytes > 3000
+        result = mem.execute({"command": "create", "path": "/memories/new.md", "file_text": "n" * 500})
+        assert result.is_error and "past versions kept in the history" in result.text
+
+
 def test_deletes_never_push_a_store_past_its_quota(open_mem: OpenMem) -> None:
     """A delete is never refused and adds a version row: each live file holds that row in reserve,
     so filling a store to its limit and deleting everything in it stays within the limit."""

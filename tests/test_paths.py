@@ -161,6 +161,9 @@ def test_refused_vector_is_refused_with_a_clear_message(vector: dict[str, Any]) 
         ("/memories/he\u1175\u1175o.md", "reads as a Latin letter or a dash"),  # jamo in a run
         ("/memories/r\u30edle.md", "reads as a Latin letter or a dash"),  # katakana ro, an o
         ("/memories/\u5de5nvoice.md", "reads as a Latin letter or a dash"),  # Han work, an I
+        ("/memories/g\u3007\u3007gle.md", "reads as a Latin letter or a dash"),  # a run inside a Latin word
+        ("/memories/b\u53e3\u53e3ks/a.md", "reads as a Latin letter or a dash"),
+        ("/memories/r\u30ed\u30edm.md", "reads as a Latin letter or a dash"),
         ("/memories/l\u53e3g.md", "reads as a Latin letter or a dash"),  # Han mouth, an o
         ("/memories/log\u30fc.md", "reads as a Latin letter or a dash"),  # the long vowel mark, a dash
         ("/memories/ab\u3105c.md", "reads as a Latin letter or a dash"),  # Bopomofo b
@@ -222,6 +225,8 @@ def test_refusal_names_the_reason(path: str, reason: str) -> None:
         "/memories/エラーlog.md",
         "/memories/Pythonノート.md",
         "/memories/ハローworld.md",
+        "/memories/PlayStationソニー.md",  # a run of look-alikes at the edge of a Latin name is a word
+        "/memories/data人口.md",
         "/memories/メモ一覧abc.md",
         "/memories/一覧.md",
         "/memories/第2工場.md",

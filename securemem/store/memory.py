@@ -277,7 +277,7 @@ class MemoryTx:
             files += 0 if node.is_dir else 1
             dirs += 1 if node.is_dir else 0
             content += len(node.data)
-        history = sum(_row_bytes(r) for r in self.log.rows) if self.log.settings.versions else 0
+        history = sum(_row_bytes(r) for r in self.log.rows)  # kept history counts with versions off too
         reserved = files * ROW_SHARE if self.log.settings.versions else 0  # each file's future deletion
         return Usage(content, pbytes, files, dirs, history + reserved)
 

@@ -271,7 +271,7 @@ class PgTx:
         if r is None:
             return Usage(0, 0, 0, 0, 0)
         versions = self.log.settings.versions
-        history = self.log.history_bytes() if versions else 0
+        history = self.log.history_bytes()  # kept history counts with versions off too
         files = int(r[1])
         reserved = files * ROW_SHARE if versions else 0  # each file's future deletion
         return Usage(int(r[0]), int(r[3]), files, int(r[2]), history + reserved)

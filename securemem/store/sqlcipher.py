@@ -30,6 +30,7 @@ import errno
 import fcntl
 import logging
 import os
+import signal
 import stat
 import threading
 import time
@@ -430,7 +431,11 @@ class SQLCipherStore:
         # The file this handle opened (see _check_file), by an absolute path: a later chdir moves nothing.
         self._where = Path(os.path.abspath(path))
         self._file = _identity(self._where)
+        # The process whose connection this is: a child forked from it inherits the handle but not
+        # its locks (POSIX locks are per process), so it must never checkpoint through it.
+        self._pid = os.getpid()
         _OPEN_STORES.add(self)  # erased at exit if never closed (see _flush_at_exit)
+        _erase_before_stop_signals()
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -1724,10 +1729,14 @@ def _flush_at_exit() -> None:
 
     The eraser's timer is a daemon thread that dies with the interpreter, so a process that ends
     without ``close()`` would leave freed content decryptable in the WAL. An exit hook, not a
-    finalizer: nothing does I/O when the garbage collector happens to run. Only SIGKILL (or a
-    crash) skips it; the next open scrubs what that leaves.
+    finalizer: nothing does I/O when the garbage collector happens to run. SIGTERM and SIGHUP left
+    at their default run it too (``_erase_before_stop_signals``); only SIGKILL (or a crash) skips
+    it, and the next open scrubs what that leaves. Stores a forked child inherited are its
+    parent's: never touched there.
     """
     for store in list(_OPEN_STORES):
+        if store._pid != os.getpid():
+            continue
         try:
             store.flush_erasure()
         except Exception as exc:  # one store's failure must not stop the others' erasure
@@ -1736,6 +1745,42 @@ def _flush_at_exit() -> None:
 
 
 atexit.register(_flush_at_exit)
+
+
+# The signals that stop a service (systemd, docker and kill send SIGTERM; a closed terminal, SIGHUP).
+# At their default they end the process at once, with no exit hook: what its stores freed in the last
+# second would stay decryptable until the store is next opened.
+_STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+_STOP_ERASE_WAIT = 5.0  # seconds a stop signal waits for the erasure before the process ends anyway
+
+
+def _erase_before_stop_signals() -> None:
+    """Have SIGTERM and SIGHUP erase what open stores have pending, then end the process as they would.
+
+    Only where the signal is still at its default: an application's own handler is left alone (it
+    should close its stores, or exit normally, which runs the exit hook). Python sets handlers from
+    the main thread only; a store opened in another thread first leaves them as they are.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for number in _STOP_SIGNALS:
+        with contextlib.suppress(ValueError, OSError):
+            if signal.getsignal(number) == signal.SIG_DFL:
+                signal.signal(number, _erase_then_stop)
+
+
+def _erase_then_stop(number: int, frame: object) -> None:
+    """The handler: erase in a thread of its own, then die of the same signal (same exit status).
+
+    A thread, bounded by ``_STOP_ERASE_WAIT``: the signal may arrive while this (main) thread holds
+    a store's lock in the middle of a command, and the erasure would then wait for it forever. A
+    second signal meanwhile ends the process at once (its handler is the default again).
+    """
+    signal.signal(number, signal.SIG_DFL)
+    worker = threading.Thread(target=_flush_at_exit, name="securemem-erase-on-stop", daemon=True)
+    worker.start()
+    worker.join(_STOP_ERASE_WAIT)
+    os.kill(os.getpid(), number)
 
 
 _FAILED_RETRY = 5.0  # seconds between erasure attempts while they fail other than "busy" (a full disk)

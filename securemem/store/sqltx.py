@@ -382,7 +382,9 @@ class SqlTx:
 
     def usage(self) -> Usage:
         row = self._row(ROOT)
-        history = self.log.history_bytes() if self.log.settings.versions else 0
+        # The history already kept counts whatever the settings say now: with versions switched off it
+        # stays in the store (until redacted), and a quota that forgot it would let the store grow past it.
+        history = self.log.history_bytes()
         if row is None:
             return Usage(0, 0, 0, 0, history)
         # Each live file holds a version row in reserve: the one its deletion (or expiry, or a move
