@@ -48,6 +48,8 @@ recall and damage: a change that loses a value they label or alters an ordinary 
   ``pii_review_aa.jsonl`` (257 lines: 167 positive, 90 negative), written blind after Z's fixes in 24
   languages; taken as it came. ``pii_review_ab.jsonl`` (274 lines), written blind after Z's fixes as a
   systematic acceptance suite would write it (every format variant in many surroundings); taken as it came.
+  ``pii_review_ac.jsonl`` (280 lines: 127 positive, 52 evasion, 101 negative), written blind after AB's
+  fixes in 28 languages by a generator with a fixed seed; taken as it came.
 
 A value counts as found when one finding covers it whole (its type may be a sibling's).
 ``bench/pii_bench.py`` prints the same figures.
@@ -273,6 +275,14 @@ def altered(name: str) -> list[str]:
         # and a draw's numbers no longer read as addresses or a phone). Left: Twilio's account SID, an
         # account's name rather than a secret (its shape is also a hash's: a fresh attacker's round).
         ("ab", "claim", None, 0.99),
+        # Blind, after AB's fixes (28 languages; INI, .env, YAML, SQL, shell history, mail headers, OCR'd
+        # forms, PEM blocks, 45 provider shapes): 257 of 265 as it came (97.0%, one ordinary line altered
+        # besides documentation's examples), 263 since (a one-time code after a label in brackets,
+        # "【認証コード】194313"; a random value 48 characters after "token"; an AWS session token longer
+        # than 256 characters; an SSN after a label OCR spaced out letter by letter). Left: two values cut
+        # by inline markup ("<b>jonas.weber</b>@<i>gmx.de</i>"), found and scrubbed now, but without the
+        # outer tags the reviewer's label covers.
+        ("ac", "claim", None, 0.99),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -299,6 +309,13 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     # As it came, an SNMP subtree's arcs, a firmware bundle's release, versions after Arabic's and Greek's
     # "version" and a lottery's draw were read as addresses and a French phone.
     assert altered("ab") == []
+    # Documentation's examples (AWS's AKIAIOSFODNN7EXAMPLE, user@example.com, TEST-NET and 2001:db8
+    # addresses), found on purpose; as it came, a commit's hash "in" a log line after "token" too.
+    assert [text[:40] for text in altered("ac")] == [
+        "Docs example: AKIAIOSFODNN7EXAMPLE with ",
+        "Example from the RFC: send mail to user@",
+        "Documentation addresses: 192.0.2.10, 198",
+    ]
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows

@@ -301,6 +301,7 @@ def _after_digit(canonical: bytes, low: int, at: int) -> bool:
 # Escapes of the characters that make an email, a phone or a JSON key-value pair (see above).
 # Percent-escapes read (others keep a URL's meaning): "@", "+", ".", a space and a dash, which a phone,
 # a card or an address is written with ("tel=%2B44%207700%20900123").
+_INLINE_TAG = r"</?(?:b|i|u|s|em|strong|span|font|small|mark|sup|sub|code|tt)(?:[ \t][^<>\n]{0,80})?>"
 _ESCAPED = {"40": "@", "2b": "+", "2e": ".", "20": " ", "2d": "-", "3a": ":", "2f": "/"}
 _ESCAPE = re.compile(
     r"%(?P<pct>40|2[bBeEdD0fF]|3[aA])"
@@ -309,6 +310,9 @@ _ESCAPE = re.compile(
     # markdown's bold around a group of digits ("4750 **6495** 1749"); a soft line break of
     # quoted-printable ("lotte@ayurm=\ned-hospitals.in", read only in text that names the encoding).
     r"|(?P<hidden><wbr ?/?>|&(?:shy|ZeroWidthSpace|zwj|zwnj|#173|#8203|#x[aA][dD]|#x200[bB]);"
+    # Inline markup that cuts a value where a reader sees none ("<b>jonas.weber</b>@<i>gmx.de</i>",
+    # "<span>+44</span><span>7465 136833</span>": reviewer AC): tags with a value's character on each side.
+    rf"|(?<=[A-Za-z0-9@.+_\-])(?:{_INLINE_TAG})+(?=[A-Za-z0-9@.+_\-])"
     r"|\x1b\[[0-9;]{0,16}[mKJHABCDEFGfsu]"  # a terminal's colour or cursor code pasted from a log
     r"|(?<![^\s(])\*\*(?=[0-9])|(?<=[0-9])\*\*(?![^\s.,;:)])"
     r"|(?<=[A-Za-z0-9][-_])\*\*(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\*\*(?=\s|[.,;:)]|$))"
@@ -359,7 +363,7 @@ def _may_escape(original: str) -> bool:
         or "\\" in original
         or "&" in original
         or "[" in original
-        or ("<" in original and "<wbr" in original)
+        or ("<" in original and ("<wbr" in original or "</" in original))
         or ("*" in original and "**" in original)
         or ("=" in original and "=\n" in original)
         or " dot " in original

@@ -545,9 +545,24 @@ def find_ssns(scan: Scan) -> Iterator[Span]:
 def _mixed_ssn(scan: Scan, match: re.Match[str]) -> bool:
     return (
         ssn_valid(match["area"], match["group"], match["serial"])
-        and _SSN_WORDS.search(scan.before(match.start(), 32)) is not None
+        and _ssn_named_before(scan, match.start())
         and not _NOT_SSN_WORDS.search(scan.before(match.start(), 24))
     )
+
+
+def _ssn_named_before(scan: Scan, start: int) -> bool:
+    """An SSN's word just before ``start``; also spelt out letter by letter as OCR reads a spaced-out
+    form ("S o c i a l  S e c u r i t y  N o . :  464 62 9626": reviewer AC)."""
+    if _SSN_WORDS.search(scan.before(start, 32)) is not None:
+        return True
+    before = scan.before(start, 96)
+    if _SPACED_LETTERS.search(before) is None:
+        return False
+    return _SSN_WORDS.search(_SPACED_LETTERS.sub(lambda run: run.group().replace(" ", ""), before)[-32:]) is not None
+
+
+# Three letters or more, each a word of its own, one space apart: a word OCR spaced out.
+_SPACED_LETTERS = re.compile(r"(?<!\S)[^\W\d_](?: [^\W\d_]){2,}(?!\S)")
 
 
 def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
@@ -555,7 +570,7 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
         return False
     if _NOT_SSN_WORDS.search(scan.before(match.start(), 24)):
         return False  # "Part number 302-15-4421": a catalogue's number
-    if match["sep"] in ("-", ".", " - ") or _SSN_WORDS.search(scan.before(match.start(), 32)) is not None:
+    if match["sep"] in ("-", ".", " - ") or _ssn_named_before(scan, match.start()):
         return True
     # Named further back in its sentence ("her social security number, which she read out twice over
     # the phone, was 407 42 6160"): the full name only, on the same line; not a count ("the batch

@@ -369,10 +369,21 @@ _KEY_REST = re.compile(r"[a-z0-9_.\-]{0,64}")
 def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
     """``name <op> value`` where the name says secret: PASSWORD, GENERIC_SECRET or a keyed provider type."""
     text = scan.text
-    for kind, start, end in _keyword_secrets(scan):
+    reach = 0  # the end of the last value carried past _VALUE's length: none is read twice (linear)
+    for kind, start, read in _keyword_secrets(scan):
+        end = read
+        if end - start >= _VALUE_LENGTH and end >= reach:
+            # A bare value as long as _VALUE reads goes on to its end: an AWS session token, a SAML
+            # assertion or a long JWT is a secret whole (reviewer AC: aws_session_token's 302 characters).
+            more = _VALUE_REST.match(text, end)
+            end = reach = end if more is None else more.end()
         # "(Kennwort: Hafen303.)": a password may end in ".", and covering a full stop costs nothing
         dot = kind == "PASSWORD" and _SENTENCE_DOT.match(text, end) is not None and text[end - 1] not in _TRAILING
         yield kind, start, end + dot
+
+
+_VALUE_LENGTH = 256  # the longest value _VALUE reads
+_VALUE_REST = re.compile(r"""[^\s"'`,;<>(){}\[\]|]{1,16384}""")
 
 
 # A full stop after a value, at the end of its line or before a space or a closing bracket or quote.
@@ -2117,7 +2128,9 @@ _PROSE_KEY = re.compile(rf"(?:{by_first_letter(_PROSE_KEY_WORDS)})\b")
 # "HMAC key ...", "signing secret ...": found from "key" and "secret" (str.find) and the word before
 # them, not by more alternatives in the pattern above, which would read every text longer.
 _QUALIFIER = re.compile(r"(?<![a-z0-9_])(?:hmac|signing|encryption|master|webhook|shared|client)[ _\-]?$")
-_NEAR = 48
+# A run may start up to _NEAR characters after the word ("The token for the internal metrics endpoint
+# is fewsF...": reviewer AC); it needs _RUN_MIN of its characters there to be found.
+_NEAR, _RUN_MIN = 48, 16
 _RANDOM_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~\[:])[A-Za-z0-9+/=_\-.~]{16,512}(?![A-Za-z0-9+/=_\-.~])")
 # After a word of another script, a value may follow a colon with no space ("токен:KV1g...", a
 # "host:port" never has a letter of another script before its colon).
@@ -2134,7 +2147,7 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
     rejected: set[int] = set()
     for keyword_start, keyword_end in _prose_keywords(lower, others):
         low = max(keyword_end, done)
-        limit = min(len(text), keyword_end + _NEAR)
+        limit = min(len(text), keyword_end + _NEAR + _RUN_MIN)  # a run that starts within _NEAR
         runs = _RANDOM_RUN
         head = runs.search(text, low, limit)
         if head is None and not lower[keyword_start:keyword_end].isascii():
@@ -2150,8 +2163,12 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
         value = run.group().rstrip("./")
         if _HEX_DIGEST.fullmatch(value) and _HASH_WORDS.search(lower, max(0, keyword_start - 24), keyword_start):
             continue  # "the sha256 of the token is 2cf2...": a digest, not the secret
-        if run.start() and text[run.start() - 1] == "(" and _HEX_REF.fullmatch(value):
-            continue  # "Fix token refresh race (9fceb02d...)": a commit named in a log
+        if (
+            run.start()
+            and (text[run.start() - 1] == "(" or _IN_A_COMMIT.search(lower, max(0, run.start() - 8), run.start()))
+            and _HEX_REF.fullmatch(value)
+        ):
+            continue  # "Fix token refresh race (9fceb02d...)", "... race in 3bb3a194...": a commit named in a log
         keyed = _KEYED_RUN.match(value)  # "request_id=01HQ...": a key and its value in one run
         if keyed is not None and _ID_WORDS.search(keyed["key"].replace("_", " ")):
             continue
@@ -2233,6 +2250,7 @@ def _prose_keywords(lower: str, others: list[str]) -> list[tuple[int, int]]:
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 _HEX_REF = re.compile(r"[0-9a-f]{7,40}")
+_IN_A_COMMIT = re.compile(r"(?<![a-z])(?:in|since|before|after)[ \t]+$")  # "fixed in", "since": a change's place
 _ETHEREUM = re.compile(r"0x[0-9a-fA-F]{40}")  # an account's public address
 _HOST_PATH = re.compile(r"[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?:[:/]|$)")
 _NAME_WITH_SUFFIX = re.compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
