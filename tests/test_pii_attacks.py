@@ -13,6 +13,14 @@ tests/data/ordinary_attack_aa.jsonl and ordinary_attack_ab.jsonl hold the ordina
 ("section": "ordinary") and the values found now ("section": "value", each with the value that must be
 covered); those still altered were altered before the reviewers' rules too, or are addresses whose
 zone now goes with them.
+
+AC's round (a one-time code after a bracketed label, a random value further after "token", a value
+past 256 characters, an SSN after an OCR-spaced label, a commit's hash after "in", inline markup inside a
+value): the first version altered 65 ordinary lines (changelog and log tags "[MFA] 40213", a record's id
+"for user 507f...", "Razón social ... S L U") and lost values found before (a footnote's <sup> glued to
+a phone or a card, 40-hex keys after "after"). ordinary_attack_ac.jsonl keeps the 51 ordinary lines no
+finding touches now (the others are secrets whose span now runs whole, and a phone in spans) and the 15
+of its bypass variants found whole.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ import pytest
 
 from securemem.pii import detect
 
-ROUNDS = {"aa": (290, 176), "ab": (271, 122)}  # ordinary sentences kept, values found
+ROUNDS = {"aa": (290, 176), "ab": (271, 122), "ac": (51, 15)}  # ordinary sentences kept, values found
 
 
 def cases(name: str) -> list[dict[str, Any]]:

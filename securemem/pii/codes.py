@@ -285,10 +285,10 @@ def find_codes(scan: Scan) -> Iterator[Hit]:
     lower, text = scan.lower, scan.text
     windows = _windows(lower, runs)
     for match in _in_windows(_CARD_CODE, lower, windows):
-        if _to_the_code(lower, match) and _card_code(lower, match):
+        if _to_the_code(lower, match) and _card_code(lower, match) and _heading_ends(lower, match):
             yield "GENERIC_SECRET", *match.span("value")
     for match in _in_windows(_ONE_TIME_CODE, lower, windows):
-        if not _to_the_code(lower, match):
+        if not _to_the_code(lower, match) or not _heading_ends(lower, match):
             continue
         if (match["more"] is not None or match["glued_more"] is not None) and (
             _CODE_ENDS_CLAUSE.match(lower, match.end("value")) is None or _OTHER_CALENDARS.fullmatch(match["value"])
@@ -310,6 +310,28 @@ def find_codes(scan: Scan) -> Iterator[Hit]:
         if _clause_code(text, lower, match):
             yield "GENERIC_SECRET", *match.span("value")
     yield from _codes_first(lower, runs)
+
+
+def _heading_ends(lower: str, match: re.Match[str]) -> bool:
+    """A label in brackets ("[OTP] 482913", "【認証コード】194313（5分間有効）"): the form of an SMS's
+    heading, and of a changelog's, a log's or a PR title's tag before a count or a ticket's number
+    ("[MFA] 40213 challenges issued", "[2FA] 1042 Add backup codes", "【验证码】95588为工商银行客服电话"):
+    a code only when the bracket also opens the label and the code ends its clause (or a remark in
+    brackets follows it). True for a label no bracket closes."""
+    gap = lower[match.start() : match.start("value")]
+    if not any(shut in gap for shut in _SHUT):
+        return True
+    start = match.start()
+    value_end = match.end("value")
+    return (
+        start > 0
+        and lower[start - 1] in _OPEN
+        and (_CODE_ENDS_CLAUSE.match(lower, value_end) is not None or _REMARK_AFTER.match(lower, value_end) is not None)
+    )
+
+
+_SHUT, _OPEN = "]】」』", "[【「『"
+_REMARK_AFTER = re.compile(r"[ \t]*\(")
 
 
 def _codes_first(lower: str, runs: list[re.Match[bytes]]) -> Iterator[Hit]:

@@ -301,7 +301,9 @@ def _after_digit(canonical: bytes, low: int, at: int) -> bool:
 # Escapes of the characters that make an email, a phone or a JSON key-value pair (see above).
 # Percent-escapes read (others keep a URL's meaning): "@", "+", ".", a space and a dash, which a phone,
 # a card or an address is written with ("tel=%2B44%207700%20900123").
-_INLINE_TAG = r"</?(?:b|i|u|s|em|strong|span|font|small|mark|sup|sub|code|tt)(?:[ \t][^<>\n]{0,80})?>"
+# Formatting only: not <sup> and <sub> (a footnote's mark after a value is not part of it), nor <code>
+# (code's "@" is a decorator's: "<code>app</code>@<code>router.get</code>"): an attacker's round.
+_INLINE_TAG = r"</?(?i:b|i|u|s|em|strong|span|font|small|mark)(?:[ \t][^<>\n]{0,80})?>"
 _ESCAPED = {"40": "@", "2b": "+", "2e": ".", "20": " ", "2d": "-", "3a": ":", "2f": "/"}
 _ESCAPE = re.compile(
     r"%(?P<pct>40|2[bBeEdD0fF]|3[aA])"

@@ -556,13 +556,19 @@ def _ssn_named_before(scan: Scan, start: int) -> bool:
     if _SSN_WORDS.search(scan.before(start, 32)) is not None:
         return True
     before = scan.before(start, 96)
-    if _SPACED_LETTERS.search(before) is None:
+    before = before[before.rfind("\n") + 1 :]
+    label = _SPACED_LABEL.search(before)
+    if label is None:
         return False
-    return _SSN_WORDS.search(_SPACED_LETTERS.sub(lambda run: run.group().replace(" ", ""), before)[-32:]) is not None
+    words = " ".join(run.replace(" ", "") for run in _SPACED_LETTERS.findall(label.group()))
+    return _SSN_WORDS.search(words) is not None
 
 
 # Three letters or more, each a word of its own, one space apart: a word OCR spaced out.
 _SPACED_LETTERS = re.compile(r"(?<!\S)[^\W\d_](?: [^\W\d_]){2,}(?!\S)")
+# Such words right before the number: only blanks, "N o ." and a colon or "#" after the last one
+# (an attacker's round: "Razón social: Frutas Gómez S L U  Tel. 612345678" is a company's name and a phone).
+_SPACED_LABEL = re.compile(r"(?:(?<!\S)[^\W\d_](?: [^\W\d_]){2,}[ \t]{1,3})+(?:n ?o ?\.?[ \t]*)?[:#]?[ \t]*$")
 
 
 def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:

@@ -383,7 +383,9 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
 
 
 _VALUE_LENGTH = 256  # the longest value _VALUE reads
-_VALUE_REST = re.compile(r"""[^\s"'`,;<>(){}\[\]|]{1,16384}""")
+# A token's characters only (base64, base64url, percent-escapes): "&next=...", an escaped "\\n" or "::PORT"
+# after the token end it (an attacker's round).
+_VALUE_REST = re.compile(r"[A-Za-z0-9+/=_\-.~%]{1,16384}")
 
 
 # A full stop after a value, at the end of its line or before a space or a closing bracket or quote.
@@ -2131,6 +2133,10 @@ _QUALIFIER = re.compile(r"(?<![a-z0-9_])(?:hmac|signing|encryption|master|webhoo
 # A run may start up to _NEAR characters after the word ("The token for the internal metrics endpoint
 # is fewsF...": reviewer AC); it needs _RUN_MIN of its characters there to be found.
 _NEAR, _RUN_MIN = 48, 16
+# What says a value is the secret, right before it: a verb (English, German, French, Spanish, Portuguese,
+# Italian) or an operator. Needed past the first 32 characters after the word (an attacker's round:
+# "password changed via admin console for user 507f...", "... in Notion page 8f3e...").
+_GIVEN = re.compile(r"(?:(?<![^\W\d_])(?:is|was|lautet|ist|war|est|es|é|è|era)|[:=]|->|\u2192)[ \t]*$")
 _RANDOM_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~\[:])[A-Za-z0-9+/=_\-.~]{16,512}(?![A-Za-z0-9+/=_\-.~])")
 # After a word of another script, a value may follow a colon with no space ("токен:KV1g...", a
 # "host:port" never has a letter of another script before its colon).
@@ -2153,7 +2159,7 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
         if head is None and not lower[keyword_start:keyword_end].isascii():
             runs = _GLUED_RUN  # "токен:KV1g...", "APIキー：KV1g..."
             head = runs.search(text, low, limit)
-        if head is None or "\n" in text[keyword_end : head.start()] or head.start() in rejected:
+        if head is None or not _may_follow(text, keyword_end, head.start()) or head.start() in rejected:
             continue  # a run already judged is not judged again for the next word (linear on "鍵鍵鍵... a1a1...")
         if not lower[keyword_start:keyword_end].isascii() and _OTHER_ID_WORDS.search(text, keyword_end, head.start()):
             continue  # "密钥版本 4bf9...": a key's version, not the key
@@ -2165,8 +2171,8 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
             continue  # "the sha256 of the token is 2cf2...": a digest, not the secret
         if (
             run.start()
-            and (text[run.start() - 1] == "(" or _IN_A_COMMIT.search(lower, max(0, run.start() - 8), run.start()))
             and _HEX_REF.fullmatch(value)
+            and (text[run.start() - 1] == "(" or _fixed_in(lower, keyword_start, run.start()))
         ):
             continue  # "Fix token refresh race (9fceb02d...)", "... race in 3bb3a194...": a commit named in a log
         keyed = _KEYED_RUN.match(value)  # "request_id=01HQ...": a key and its value in one run
@@ -2184,6 +2190,22 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
 
 
 _CALLED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def _may_follow(text: str, keyword_end: int, value_start: int) -> bool:
+    """A run may be the word's value: on its line, and, past the first 32 characters after the word,
+    only a value the text says it is ("... endpoint is fewsF..."; not "... for user 507f...")."""
+    if "\n" in text[keyword_end:value_start]:
+        return False
+    return value_start - keyword_end <= _NEAR - _RUN_MIN or _GIVEN.search(text, keyword_end, value_start) is not None
+
+
+def _fixed_in(lower: str, keyword_start: int, value_start: int) -> bool:
+    """A hash after "in" or "since", on a line that says what a change did before the secret's word."""
+    if _IN_A_COMMIT.search(lower, max(0, value_start - 8), value_start) is None:
+        return False
+    line = lower.rfind("\n", 0, keyword_start) + 1
+    return _CHANGE_WORDS.search(lower, line, keyword_start) is not None
 
 
 # Words that name what follows as an identifier, between a secret word and a value.
@@ -2250,7 +2272,12 @@ def _prose_keywords(lower: str, others: list[str]) -> list[tuple[int, int]]:
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 _HEX_REF = re.compile(r"[0-9a-f]{7,40}")
-_IN_A_COMMIT = re.compile(r"(?<![a-z])(?:in|since|before|after)[ \t]+$")  # "fixed in", "since": a change's place
+# "fixed ... in 3bb3a194...", "regression since 9fceb02": a commit's hash, where the line says what a
+# change did; "rotated the API key after a2f8... leaked", "the key is in 3b1f..." are keys (an attacker's round).
+_IN_A_COMMIT = re.compile(r"(?<![a-z])(?:in|since)[ \t]+$")
+_CHANGE_WORDS = re.compile(
+    r"(?<![a-z])(?:fix|fixed|fixes|bug|race|regression|introduced|landed|merged|reverted)(?![a-z])"
+)
 _ETHEREUM = re.compile(r"0x[0-9a-fA-F]{40}")  # an account's public address
 _HOST_PATH = re.compile(r"[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?:[:/]|$)")
 _NAME_WITH_SUFFIX = re.compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
