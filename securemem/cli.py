@@ -58,7 +58,7 @@ def key_of(args: argparse.Namespace) -> KeyProvider:
     """The key for ``--db``: --key-file, --passphrase-file, $SECUREMEM_KEY or DB.key (warnings on stderr)."""
     provider, warnings = resolve_key(args.db, key_file=args.key_file, passphrase_file=args.passphrase_file)
     for warning in warnings:
-        print(f"securemem: warning: {warning}", file=sys.stderr)
+        warn(warning)
     return provider
 
 
@@ -91,8 +91,7 @@ def store_keys(args: argparse.Namespace) -> dict[str, object]:
         return {"kek": parse_kek(args.kek)}
     if os.environ.get(KEK_ENV):
         if legacy:
-            print(f"securemem: warning: ${KEK_ENV} is set, so it is the KEK used; --key-file/--passphrase-file "
-                  "are ignored", file=sys.stderr)  # fmt: skip
+            warn(f"${KEK_ENV} is set, so it is the KEK used; --key-file/--passphrase-file are ignored")
         return {"kek": parse_kek(os.environ[KEK_ENV])}
     if split_url(args.db)[0] == "postgresql":  # no key files beside a server; never echo its URL
         if legacy or os.environ.get(KEY_ENV):
@@ -131,6 +130,31 @@ def open_memory(args: argparse.Namespace, *, create: bool = False) -> SecureMemo
 
 def print_result(content: str | list[dict[str, Any]], out: TextIO) -> None:
     out.write(printable((content if isinstance(content, str) else json.dumps(content)) + "\n", out))
+
+
+# Control characters escaped wherever a line is echoed: C0, DEL, C1 (NEL included), the line and
+# paragraph separators and the bidi controls. A path or KEK URI holding a newline would otherwise
+# split a one-line message (a forged "securemem: ok" line after it), and escape sequences would
+# drive the operator's terminal.
+_ESCAPES = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))} | {
+    c: f"\\u{c:04x}" for c in (0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+}
+
+
+def one_line(text: str) -> str:
+    """``text`` with every control, separator and bidi character backslash-escaped: one line, shown as is."""
+    return text.translate(_ESCAPES)
+
+
+def say(line: str, out: TextIO | None = None) -> None:
+    """Print one operator-facing line (stdout by default): every message the CLI writes goes
+    through here, so a user-supplied path or URI it echoes cannot split it or reach the terminal raw."""
+    stream = sys.stdout if out is None else out
+    stream.write(printable(one_line(line) + "\n", stream))
+
+
+def warn(text: str) -> None:
+    say(f"securemem: warning: {text}", sys.stderr)
 
 
 def printable(text: str, out: TextIO) -> str:
@@ -179,7 +203,7 @@ def cmd_init(args: argparse.Namespace) -> int:
         for path in [*leftovers, *([made_key] if made_key else [])]:
             Path(path).unlink(missing_ok=True)
         raise
-    print(f"created encrypted store {shown_target(args.db)} with a {where}")
+    say(f"created encrypted store {shown_target(args.db)} with a {where}")
     return EXIT_OK
 
 
@@ -203,9 +227,7 @@ def _init_envelope(args: argparse.Namespace) -> int:
             Path(path).unlink(missing_ok=True)
         raise
     where = f"a new KEK file {kek.source} (mode 0600: back it up)" if made_kek else f"the KEK {kek.source}"
-    print(
-        f"created encrypted store {shown_target(args.db)}; its data key is in {keys_path(args.db)}, wrapped by {where}"
-    )
+    say(f"created encrypted store {shown_target(args.db)}; its data key is in {keys_path(args.db)}, wrapped by {where}")
     return EXIT_OK
 
 
@@ -311,9 +333,6 @@ def _load_json(text: str) -> Any:
 # replay echoes each line cut to this many characters, with control characters escaped, so a
 # huge or hostile line cannot flood or drive the terminal.
 ECHO_CHARS = 200
-_ESCAPES = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))} | {
-    c: f"\\u{c:04x}" for c in (0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
-}
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -442,10 +461,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     server = split_url(args.db)[0] == "postgresql"
     where = "the PostgreSQL store" if server else args.db  # a URL may carry a password: never echoed
     if problems:
-        print(f"{where}: {len(problems)} integrity problem(s); first: {problems[0]}", file=sys.stderr)
+        say(f"{where}: {len(problems)} integrity problem(s); first: {problems[0]}", sys.stderr)
         return EXIT_COMMAND
     checks = "every store's data key unseals" if server else "integrity_check and cipher_integrity_check passed"
-    print(f"{where}: ok ({checks})")
+    say(f"{where}: ok ({checks})")
     return EXIT_OK
 
 
@@ -455,7 +474,7 @@ def _verify_backup(args: argparse.Namespace) -> int:
     if args.db or not args.kek:
         raise UsageError("verify --backup FILE takes --kek URI (a KEK of the backup) and no --db")
     opened = verify_backup(args.backup, parse_kek(args.kek))
-    print(
+    say(
         f"{args.backup}: ok (opened with KEK {opened.used.key_id}; MAC, integrity_check and cipher_integrity_check "
         f"passed; store {opened.header.store_id})"
     )
@@ -489,7 +508,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
         store.close()
     names = ", ".join(f"{e.provider} ({e.key_id})" for e in header.entries)
     note = f"; new KEK file(s), mode 0600: {', '.join(made)}" if made else ""
-    print(f"backup of {shown_target(args.db)} written to {args.out}, its key wrapped by {names}{note}")
+    say(f"backup of {shown_target(args.db)} written to {args.out}, its key wrapped by {names}{note}")
     return EXIT_OK
 
 
@@ -515,7 +534,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
     if os.path.lexists(args.db):
         raise UsageError(f"{args.db} already exists; restore never overwrites (choose a new --db)")
     opened = restore(args.backup, parse_kek(args.kek), args.db)
-    print(f"{args.backup} restored to {args.db} (store {opened.header.store_id}); {args.db}.keys holds its KEKs")
+    say(f"{args.backup} restored to {args.db} (store {opened.header.store_id}); {args.db}.keys holds its KEKs")
     return EXIT_OK
 
 
@@ -557,12 +576,12 @@ def _rekey(args: argparse.Namespace) -> int:
         saved = f"{beside}.old-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"
         os.replace(beside, saved)
         os.replace(fresh, beside)
-        print(
+        say(
             f"{args.db} re-encrypted under a new key, now in {beside}; the old key file was moved to {saved} "
             "and no longer opens the store"
         )
     else:
-        print(f"{args.db} re-encrypted under the key in {target}; the old key ({old.source}) no longer opens it")
+        say(f"{args.db} re-encrypted under the key in {target}; the old key ({old.source}) no longer opens it")
     return EXIT_OK
 
 
@@ -573,7 +592,7 @@ def cmd_policy_set(args: argparse.Namespace) -> int:
         policy = store_policy(store, load_policy(args.file), adopt=True)
     finally:
         store.close()
-    print(f"{shown_target(args.db)} now runs under policy '{policy.name}'")
+    say(f"{shown_target(args.db)} now runs under policy '{policy.name}'")
     return EXIT_OK
 
 
@@ -581,9 +600,9 @@ def cmd_policy_check(args: argparse.Namespace) -> int:
     """Validate, warn (stderr, one line each) about what is likely not meant, describe, dump."""
     policy = load_policy(args.file)
     for warning in policy_warnings(policy):
-        print(f"securemem: warning: {args.file}: {warning}", file=sys.stderr)
+        warn(f"{args.file}: {warning}")
     layers = [type(layer).__name__ for layer in policy_layers(policy, token_key=bytes(32))] + ["Transaction"]
-    print(f"{args.file}: valid policy '{policy.name}'")
+    say(f"{args.file}: valid policy '{policy.name}'")
     print(f"middleware chain: {' -> '.join([*layers, 'Dispatcher'])}")
     for line in describe(policy):
         print(line)
@@ -829,15 +848,15 @@ def _run(argv: Sequence[str] | None) -> int:
     except BrokenPipeError:
         raise
     except RefusedError as exc:
-        print(f"securemem: refused: {exc}", file=sys.stderr)
+        say(f"securemem: refused: {exc}", sys.stderr)
         return EXIT_COMMAND
     except SecureMemError as exc:
-        sys.stderr.write(printable(f"securemem: error: {exc}\n", sys.stderr))
+        say(f"securemem: error: {exc}", sys.stderr)
     except KeyboardInterrupt:
-        print("securemem: interrupted", file=sys.stderr)
+        say("securemem: interrupted", sys.stderr)
         return 130
     except Exception as exc:  # a bug: still one line, never a traceback with data in it
-        print(f"securemem: internal error ({type(exc).__name__}); please report it", file=sys.stderr)
+        say(f"securemem: internal error ({type(exc).__name__}); please report it", sys.stderr)
     return EXIT_USAGE
 
 

@@ -28,7 +28,7 @@ from typing import Any, TypeAlias, TypeVar
 
 from securemem.actors import is_reserved
 from securemem.admin import Admin, Page
-from securemem.cli import EXIT_COMMAND, EXIT_OK, UsageError, _Parser, _store_args, printable, store_keys
+from securemem.cli import EXIT_COMMAND, EXIT_OK, UsageError, _Parser, _store_args, say, store_keys
 from securemem.errors import ApiError, NotFound
 from securemem.store.base import Store, StoreInfo
 from securemem.text import is_unicode_text
@@ -78,7 +78,7 @@ def refusals(handler: Handler) -> Handler:
             return handler(args)
         except ApiError as exc:
             emit({"error": error_record(exc)})
-            sys.stderr.write(printable(f"securemem: {exc.code}: {exc}\n", sys.stderr))
+            say(f"securemem: {exc.code}: {exc}", sys.stderr)
             return EXIT_COMMAND
 
     return run

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from securemem import audit, custody
-from securemem.cli import EXIT_OK, UsageError, _Parser, kek_of, key_of, store_keys
+from securemem.cli import EXIT_OK, UsageError, _Parser, kek_of, key_of, one_line, say, store_keys, warn
 from securemem.errors import OutcomeUnknownError
 from securemem.keys import KeyProvider, as_key_provider
 from securemem.keys.header import keys_path
@@ -42,7 +42,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     entries, authenticated = custody.list_keks(args.db, kek_of(args, required=False))
     if not authenticated:
         where = keys_path(args.db)
-        print(f"securemem: warning: no KEK given: {where} is listed unauthenticated (--kek checks it)", file=sys.stderr)
+        warn(f"no KEK given: {where} is listed unauthenticated (--kek checks it)")
     for entry in entries:
         print(json.dumps({"key_id": entry.key_id, "provider": entry.provider, "added_at": entry.added_at}))
     return EXIT_OK
@@ -50,19 +50,19 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def cmd_add(args: argparse.Namespace) -> int:
     entry, made = custody.add_kek(args.db, _opener(args), parse_kek(args.new_kek))
-    print(f"{args.db}: KEK {entry.provider}{_made(made)} added as key id {entry.key_id}")
+    say(f"{args.db}: KEK {entry.provider}{_made(made)} added as key id {entry.key_id}")
     return EXIT_OK
 
 
 def cmd_remove(args: argparse.Namespace) -> int:
     gone = custody.remove_kek(args.db, _opener(args), args.key_id)
-    print(f"{args.db}: KEK {gone.key_id} ({gone.provider}) removed; it no longer opens the store")
+    say(f"{args.db}: KEK {gone.key_id} ({gone.provider}) removed; it no longer opens the store")
     return EXIT_OK
 
 
 def cmd_rotate_kek(args: argparse.Namespace) -> int:
     added, removed, made = custody.rotate_kek(args.db, _opener(args), parse_kek(args.to))
-    print(
+    say(
         f"{args.db}: data key re-wrapped by {added.provider}{_made(made)} (key id {added.key_id}); "
         f"{removed.provider} (key id {removed.key_id}) no longer opens the store"
     )
@@ -74,9 +74,9 @@ def cmd_rotate_dek(args: argparse.Namespace) -> int:
     keks = [parse_kek(uri) for uri in uris] if uris else [_opener(argparse.Namespace(db=args.db, kek=None))]
     # Progress goes to stderr only (a bar on a terminal, a few lines otherwise): stdout keeps
     # the one result line scripts read.
-    meter = Meter(f"re-encrypting {args.db}", stream=sys.stderr, quiet=args.quiet)
+    meter = Meter(f"re-encrypting {one_line(args.db)}", stream=sys.stderr, quiet=args.quiet)
     header = custody.rotate_dek(args.db, keks, progress=meter)
-    print(
+    say(
         f"{args.db}: every page re-encrypted under a new data key, wrapped by the same {len(header.entries)} KEK(s); "
         "the old data key opens nothing any more"
     )
@@ -86,7 +86,7 @@ def cmd_rotate_dek(args: argparse.Namespace) -> int:
 def cmd_adopt(args: argparse.Namespace) -> int:
     legacy = key_of(args)
     entry, made = custody.adopt(args.db, legacy, parse_kek(args.new_kek))
-    print(
+    say(
         f"{args.db}: its key is now wrapped in {keys_path(args.db)} by {entry.provider}{_made(made)} "
         f"(key id {entry.key_id}), not re-encrypted: {legacy.source} still opens it until the data key is rotated"
     )
@@ -156,7 +156,7 @@ def _pg_rotate_dek(args: argparse.Namespace) -> int:
     finally:
         store.close()
     audit.event("dek_rotated", store=store.store_id, by=custody.actor(), stores=done)
-    print(f"{_PG_DB}: {done} store(s) re-encrypted under new data keys; the old data keys open nothing in it any more")
+    say(f"{_PG_DB}: {done} store(s) re-encrypted under new data keys; the old data keys open nothing in it any more")
     return EXIT_OK
 
 
@@ -165,7 +165,7 @@ def _pg_list(args: argparse.Namespace) -> int:
 
     entries, authenticated = kek_entries(_pg_url(args), _pg_opener(args, required=False))
     if not authenticated:
-        print(f"securemem: warning: no KEK or key given: {_PG_DB}'s KEKs are listed unauthenticated", file=sys.stderr)
+        warn(f"no KEK or key given: {_PG_DB}'s KEKs are listed unauthenticated")
     for entry in entries:
         print(json.dumps({"key_id": entry.key_id, "provider": entry.provider, "added_at": entry.added_at}))
     return EXIT_OK
@@ -196,19 +196,19 @@ def _pg_change(
 
 def _pg_add(args: argparse.Namespace) -> int:
     done, made = _pg_change(args, parse_kek(args.new_kek))
-    print(f"{_PG_DB}: KEK {done.added.provider}{_made(made)} added as key id {done.added.key_id}")
+    say(f"{_PG_DB}: KEK {done.added.provider}{_made(made)} added as key id {done.added.key_id}")
     return EXIT_OK
 
 
 def _pg_remove(args: argparse.Namespace) -> int:
     done, _ = _pg_change(args, None, remove=args.key_id)
-    print(f"{_PG_DB}: KEK {done.removed.key_id} ({done.removed.provider}) removed; it no longer opens it")
+    say(f"{_PG_DB}: KEK {done.removed.key_id} ({done.removed.provider}) removed; it no longer opens it")
     return EXIT_OK
 
 
 def _pg_rotate_kek(args: argparse.Namespace) -> int:
     done, made = _pg_change(args, parse_kek(args.to), drop_opener=True)
-    print(
+    say(
         f"{_PG_DB}: master key re-wrapped by {done.added.provider}{_made(made)} (key id {done.added.key_id}); "
         f"{done.removed.provider} (key id {done.removed.key_id}) no longer opens it"
     )
@@ -217,7 +217,7 @@ def _pg_rotate_kek(args: argparse.Namespace) -> int:
 
 def _pg_adopt(args: argparse.Namespace) -> int:
     done, made = _pg_change(args, parse_kek(args.new_kek), key_of(args))  # the key, whatever $SECUREMEM_KEK says
-    print(
+    say(
         f"{_PG_DB}: its master key is now wrapped by {done.added.provider}{_made(made)} (key id "
         f"{done.added.key_id}) too; the key still opens it until: securemem keys remove --key-id {done.opened_with}"
     )

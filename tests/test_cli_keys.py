@@ -399,3 +399,31 @@ def test_a_kek_and_a_key_file_together_are_a_usage_error_that_says_so(db: Path, 
         err
         == "securemem: error: --kek and --key-file/--passphrase-file cannot be given together: a store opens with one"
     )
+
+
+# -- what the CLI echoes: one line, whatever a path or a URI holds ---------------------------------
+
+# A newline forges a second line ("securemem: ok"), an escape sequence drives the terminal, NEL and
+# U+2028 are line breaks to some readers, and a bidi control reorders what the line shows.
+HOSTILE = ("\nsecuremem: ok", "\x1b[2J\x1b]0;title\x07", "\x85", "\u2028", "\u202e")
+
+
+@pytest.mark.parametrize("bad", HOSTILE)
+def test_a_control_character_in_a_path_or_kek_uri_is_escaped_on_its_one_line(
+    db: Path, tmp_path: Path, capsys: Cap, bad: str
+) -> None:
+    """keys.md: one line on stderr for exit 1 and 2, whatever --db or a KEK URI holds; the success
+    lines that name them are one line too (a wrapper reads them line by line)."""
+    failing = [
+        ("keys", "list", "--db", str(tmp_path / f"nx{bad}.db")),
+        ("stores", "list", "--db", str(db), "--kek", f"file:{tmp_path / 'k'}{bad}"),
+        ("init", "--db", str(tmp_path / "x.db"), "--kek", f"file:{tmp_path / 'nodir'}{bad}/k"),
+        ("keys", "remove", "--db", str(db), "--key-id", f"k{bad}"),
+    ]
+    for argv in failing:
+        err = fails(capsys, 1 if argv[1] == "remove" else 2, *argv)
+        assert bad not in err and "\x1b" not in err and "\\" in err, err
+    new = tmp_path / f"new{bad}.kek"
+    code, out, err = run_cli(capsys, "keys", "add", "--db", str(db), "--new-kek", f"file:{new}")
+    assert (code, err) == (0, "") and out.count("\n") == 1 and bad not in out, out
+    assert out.startswith(f"{db}: KEK file:{tmp_path}/new\\") and new.exists()
