@@ -56,6 +56,8 @@ class _Parser(argparse.ArgumentParser):
 
 def key_of(args: argparse.Namespace) -> KeyProvider:
     """The key for ``--db``: --key-file, --passphrase-file, $SECUREMEM_KEY or DB.key (warnings on stderr)."""
+    check_key_file(args.key_file, args.db, "--key-file")
+    check_key_file(args.passphrase_file, args.db, "--passphrase-file")
     provider, warnings = resolve_key(args.db, key_file=args.key_file, passphrase_file=args.passphrase_file)
     for warning in warnings:
         warn(warning)
@@ -70,12 +72,87 @@ def kek_of(args: argparse.Namespace, *, required: bool = True) -> KekProvider | 
     """The KEK for a key operation: --kek, else $SECUREMEM_KEK, else file:DB.kek when it exists."""
     uri = args.kek or os.environ.get(KEK_ENV)
     if uri:
-        return parse_kek(uri)
+        kek = parse_kek(uri)
+        check_kek(kek, args.db, "--kek")
+        return kek
     if Path(f"{args.db}.kek").exists():
         return parse_kek(default_kek(args.db))
     if required:
         raise UsageError(f"no KEK for {shown_target(args.db)}: pass --kek URI or set ${KEK_ENV}")
     return None
+
+
+# -- the files beside a store, and the key files a command is given -------------------------
+
+# SQLite's own files beside the store: it deletes them when the last connection closes (and reads
+# a -wal or -journal it finds as the store's), so a key kept at one of those names is lost.
+SIDE_FILES = ("-wal", "-shm", "-journal")
+STORE_FILES = ("", *SIDE_FILES, ".key", ".keys", ".kek")  # what DB names beside itself
+_NOT_FOR_KEYS = ("", *SIDE_FILES, ".keys")  # where no key file may be: the store, SQLite's files, the header
+
+
+def store_file_at(path: str | os.PathLike[str], db: str, ends: Sequence[str] = STORE_FILES) -> str | None:
+    """The file of the store ``db`` (``db`` + one of ``ends``) that ``path`` names, or None.
+
+    Paths are compared resolved (symlinks followed, ``..`` taken out), and as one inode when both
+    exist (a hard link), so no spelling of a store's file passes for another file."""
+    if is_server_url(db):  # a server has no files beside it
+        return None
+    for end in ends:
+        if _same_file(path, f"{db}{end}"):
+            return f"{db}{end}"
+    return None
+
+
+def _same_file(a: str | os.PathLike[str], b: str) -> bool:
+    try:
+        if Path(a).resolve() == Path(b).resolve():
+            return True
+        return os.path.exists(a) and os.path.exists(b) and os.path.samefile(a, b)
+    except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte: not the store's file
+        return False
+
+
+def kek_files(kek: object) -> list[str]:
+    """The files a KEK reads its key, passphrase or PIN from (none for env:, command:, KMS...)."""
+    if isinstance(kek, FileKek):
+        return [kek.path]
+    source = getattr(kek, "source", "")
+    if isinstance(source, str) and source.startswith("passphrase:file:"):
+        return [source.removeprefix("passphrase:file:")]
+    pin = getattr(kek, "pin_file", None)
+    return [pin] if isinstance(pin, str) else []
+
+
+def check_key_file(path: str | None, db: str, what: str, *, kept: str = "a key") -> None:
+    """Refuse, in one line and before anything changes, a key, KEK, passphrase or PIN file that is
+    the store itself, one of SQLite's files beside it or its key header: SQLite would delete it (or
+    read it as the store's journal), or the header would replace it, and the store be lost."""
+    clash = None if path is None else store_file_at(path, db, _NOT_FOR_KEYS)
+    if clash is None:
+        return
+    if clash == db:
+        role = f"the store {db} itself"
+    elif clash.endswith(".keys"):
+        role = f"the key header of {db}"
+    else:
+        role = f"{clash}, a file SQLite keeps beside {db} and deletes"
+    raise UsageError(f"{what} {path} is {role}: {kept} kept there would be lost; choose another file")
+
+
+def check_kek(kek: object, db: str, option: str) -> None:
+    for path in kek_files(kek):
+        check_key_file(path, db, f"{option}: the KEK file")
+
+
+def given_key_files(args: argparse.Namespace) -> list[str]:
+    """The key, passphrase, KEK and PIN files a command was given to open its store with."""
+    given = [getattr(args, "key_file", None), getattr(args, "passphrase_file", None)]
+    uris = getattr(args, "kek", None) or os.environ.get(KEK_ENV)
+    for uri in uris if isinstance(uris, list) else [uris]:
+        if uri:
+            given += kek_files(parse_kek(uri))
+    return [path for path in given if path]
 
 
 def store_keys(args: argparse.Namespace) -> dict[str, object]:
@@ -87,6 +164,8 @@ def store_keys(args: argparse.Namespace) -> dict[str, object]:
     legacy = args.key_file or args.passphrase_file
     if args.kek and legacy:
         raise UsageError("give --kek or --key-file/--passphrase-file, not both")
+    for path in given_key_files(args):  # opening the store would delete a key SQLite takes for its own file
+        check_key_file(path, args.db, "the key file given")
     if args.kek:
         return {"kek": parse_kek(args.kek)}
     if os.environ.get(KEK_ENV):
@@ -184,6 +263,8 @@ def cmd_init(args: argparse.Namespace) -> int:
         return _init_envelope(args)
     key: KeyProvider
     made_key = None
+    check_key_file(args.key_file, args.db, "--key-file")
+    check_key_file(args.passphrase_file, args.db, "--passphrase-file")
     if args.passphrase_file or (os.environ.get(KEY_ENV) and not args.key_file):
         key = key_of(args)
         where = key.source
@@ -212,6 +293,7 @@ def _init_envelope(args: argparse.Namespace) -> int:
     if args.key_file or args.passphrase_file:
         raise UsageError("give --kek or --key-file/--passphrase-file, not both")
     kek = parse_kek(args.kek or os.environ[KEK_ENV])
+    check_kek(kek, args.db, "--kek")
     if os.path.lexists(keys_path(args.db)):
         raise UsageError(f"{keys_path(args.db)} already exists; init never overwrites a key header")
     made_kek = kek.path if isinstance(kek, FileKek) and not os.path.lexists(kek.path) else None
@@ -493,6 +575,9 @@ def cmd_backup(args: argparse.Namespace) -> int:
     given = args.kek or []
     args.kek = given[0] if given else None  # the store opens with the first; a backup's default wraps with all
     keks = [parse_kek(uri) for uri in args.backup_kek or []] or _store_keks(args, given[1:])
+    for kek in keks:
+        check_kek(kek, args.db, "--backup-kek")
+    check_key_file(args.out, args.db, "--out", kept="a backup")
     store = open_db(args)
     made: list[str] = []
     try:
@@ -562,6 +647,7 @@ def _rekey(args: argparse.Namespace) -> int:
     if target == beside and not (isinstance(old, KeyFile) and old.path == beside):
         raise UsageError(f"--new-key-file is needed: the store is not opened with {beside}")
     fresh = f"{target}.new" if target == beside else target
+    check_key_file(fresh, args.db, "--new-key-file")
     if not Path(fresh).exists():
         create_key_file(fresh)
     store = open_db(args)

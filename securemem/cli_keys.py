@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from securemem import audit, custody
-from securemem.cli import EXIT_OK, UsageError, _Parser, kek_of, key_of, one_line, say, store_keys, warn
+from securemem.cli import EXIT_OK, UsageError, _Parser, check_kek, kek_of, key_of, one_line, say, store_keys, warn
 from securemem.errors import OutcomeUnknownError
 from securemem.keys import KeyProvider, as_key_provider
 from securemem.keys.header import keys_path
@@ -31,6 +31,13 @@ from securemem.targets import is_server_url
 def _opener(args: argparse.Namespace) -> KekProvider:
     kek = kek_of(args)
     assert kek is not None
+    return kek
+
+
+def _new(args: argparse.Namespace, uri: str, option: str) -> KekProvider:
+    """The KEK ``uri`` names, refused when its file is one of the store's own (see ``check_kek``)."""
+    kek = parse_kek(uri)
+    check_kek(kek, args.db, option)
     return kek
 
 
@@ -49,7 +56,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    entry, made = custody.add_kek(args.db, _opener(args), parse_kek(args.new_kek))
+    entry, made = custody.add_kek(args.db, _opener(args), _new(args, args.new_kek, "--new-kek"))
     say(f"{args.db}: KEK {entry.provider}{_made(made)} added as key id {entry.key_id}")
     return EXIT_OK
 
@@ -61,7 +68,7 @@ def cmd_remove(args: argparse.Namespace) -> int:
 
 
 def cmd_rotate_kek(args: argparse.Namespace) -> int:
-    added, removed, made = custody.rotate_kek(args.db, _opener(args), parse_kek(args.to))
+    added, removed, made = custody.rotate_kek(args.db, _opener(args), _new(args, args.to, "--to"))
     say(
         f"{args.db}: data key re-wrapped by {added.provider}{_made(made)} (key id {added.key_id}); "
         f"{removed.provider} (key id {removed.key_id}) no longer opens the store"
@@ -71,7 +78,7 @@ def cmd_rotate_kek(args: argparse.Namespace) -> int:
 
 def cmd_rotate_dek(args: argparse.Namespace) -> int:
     uris = args.kek or []
-    keks = [parse_kek(uri) for uri in uris] if uris else [_opener(argparse.Namespace(db=args.db, kek=None))]
+    keks = [_new(args, uri, "--kek") for uri in uris] if uris else [_opener(argparse.Namespace(db=args.db, kek=None))]
     # Progress goes to stderr only (a bar on a terminal, a few lines otherwise): stdout keeps
     # the one result line scripts read.
     meter = Meter(f"re-encrypting {one_line(args.db)}", stream=sys.stderr, quiet=args.quiet)
@@ -85,7 +92,7 @@ def cmd_rotate_dek(args: argparse.Namespace) -> int:
 
 def cmd_adopt(args: argparse.Namespace) -> int:
     legacy = key_of(args)
-    entry, made = custody.adopt(args.db, legacy, parse_kek(args.new_kek))
+    entry, made = custody.adopt(args.db, legacy, _new(args, args.new_kek, "--new-kek"))
     say(
         f"{args.db}: its key is now wrapped in {keys_path(args.db)} by {entry.provider}{_made(made)} "
         f"(key id {entry.key_id}), not re-encrypted: {legacy.source} still opens it until the data key is rotated"

@@ -27,7 +27,7 @@ import os
 import secrets
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -36,7 +36,16 @@ from typing import IO, Any, TextIO
 
 from securemem.admin import Admin, MemoryVersion
 from securemem.admin.support import outer, translated
-from securemem.cli import EXIT_COMMAND, EXIT_OK, UsageError, _load_json, _Unreadable
+from securemem.cli import (
+    EXIT_COMMAND,
+    EXIT_OK,
+    STORE_FILES,
+    UsageError,
+    _load_json,
+    _Unreadable,
+    given_key_files,
+    store_file_at,
+)
 from securemem.cli_admin import (
     STORE_ID_PREFIX,
     Subcommands,
@@ -54,7 +63,6 @@ from securemem.store.base import Entry, Store, StoreInfo
 
 FORMAT, FORMAT_VERSION = "securemem-export", 1
 BATCH = 100  # memories read per transaction of an export (each holds the write lock while it reads)
-STORE_FILES = ("", "-wal", "-shm", "-journal", ".key", ".keys", ".kek")  # what DB names beside itself
 
 
 # -- export ----------------------------------------------------------------------------------
@@ -63,7 +71,7 @@ STORE_FILES = ("", "-wal", "-shm", "-journal", ".key", ".keys", ".kek")  # what 
 def cmd_export(args: argparse.Namespace) -> int:
     with opened(args) as admin:
         info = find_store(admin.store, args.store)
-        with export_file(args.out, force=args.force, db=args.db) as out:
+        with export_file(args.out, force=args.force, db=args.db, keys=given_key_files(args)) as out:
             memories, versions = write_export(admin, info, out, with_versions=args.with_versions)
     if args.out != "-":  # on stdout the export itself is the output
         emit({"exported": memories, "versions": versions, "store_id": info.id})
@@ -128,14 +136,15 @@ def all_versions(admin: Admin, store_id: str) -> Iterator[MemoryVersion]:
 
 
 @contextmanager
-def export_file(name: str, *, force: bool, db: str) -> Iterator[TextIO]:
+def export_file(name: str, *, force: bool, db: str, keys: Sequence[str] = ()) -> Iterator[TextIO]:
     """The export's destination: stdout for '-', else a new file, mode 0600 (it holds memory
-    content); with ``force`` an existing file is replaced only once the export is complete."""
+    content); with ``force`` an existing file is replaced only once the export is complete. ``keys``:
+    the key files the store was opened with, never replaced either."""
     if name == "-":
         yield sys.stdout
         return
     final = Path(name)
-    _check_destination(final, force=force, db=db)
+    _check_destination(final, force=force, db=db, keys=keys)
     path = final.with_name(f".{final.name}.{secrets.token_hex(6)}.partial") if force else final
     fd = _create(path, name)
     try:
@@ -153,11 +162,12 @@ def export_file(name: str, *, force: bool, db: str) -> Iterator[TextIO]:
         raise
 
 
-def _check_destination(final: Path, *, force: bool, db: str) -> None:
+def _check_destination(final: Path, *, force: bool, db: str, keys: Sequence[str]) -> None:
     if final.is_dir():
         raise UsageError(f"--out {final} is a directory; give the path of a file")
-    # Even with --force: replacing the store, its journal or a key file with an export would lose it.
-    if final.exists() and final.resolve() in {Path(f"{db}{end}").resolve() for end in STORE_FILES}:
+    # Even with --force: replacing the store, its journal, a key file beside it or the key file it
+    # was opened with (a KEK kept elsewhere, say) with an export would lose the store.
+    if store_file_at(final, db, STORE_FILES) or any(store_file_at(final, key, ("",)) for key in keys):
         raise UsageError("--out names the store's own file (or its key); choose another file")
     if os.path.lexists(final) and not force:
         raise UsageError(f"{final} exists; export never overwrites a file (it holds memory content): add --force")

@@ -660,3 +660,35 @@ def test_a_command_line_byte_that_is_not_utf8_gets_the_contracts_error(
     refused(capsys, db, "not_found", "memories", "ls", store="notes\udcff")
     refused(capsys, db, "invalid_request", "memories", "cat", "/a\udcff.md")
     refused(capsys, db, "invalid_request", "versions", "ls", "--session-id", "sess\udcff")
+
+
+def test_export_force_never_replaces_the_key_file_the_store_was_opened_with(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--out`` refused the store's files and the key files beside it, but a KEK file (or a
+    --key-file, a passphrase file, a PIN file) kept elsewhere was replaced by the export under
+    --force: the only key, and with it the store, lost. Any key file given is refused too."""
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    kek = keys / "agent.kek"
+    assert run_cli(capsys, "init", "--db", str(tmp_path / "x.db"), "--kek", f"file:{kek}")[0] == 0
+    assert run_cli(capsys, "init", "--db", str(tmp_path / "y.db"), "--key-file", str(keys / "y.key"))[0] == 0
+    phrase = keys / "phrase"
+    phrase.write_text("a long passphrase for the third store\n")
+    phrase.chmod(0o600)
+    assert run_cli(capsys, "init", "--db", str(tmp_path / "z.db"), "--kek", f"passphrase:file:{phrase}")[0] == 0
+    cases = [
+        (tmp_path / "z.db", ["--kek", f"passphrase:file:{phrase}"], phrase),
+        (tmp_path / "x.db", ["--kek", f"file:{kek}"], kek),
+        (tmp_path / "y.db", ["--key-file", str(keys / "y.key")], keys / "y.key"),
+        (tmp_path / "x.db", ["--kek", f"file:{kek}"], keys / ".." / "keys" / "agent.kek"),
+    ]
+    for store, opener, _ in cases[:3]:
+        assert run_cli(capsys, "stores", "create", "--db", str(store), *opener, "--name", "S")[0] == 0
+    for store, opener, out in cases:
+        kept = out.read_bytes()
+        assert "store's own file (or its key)" in usage(
+            capsys, "export", "--db", str(store), *opener, "--store", "S", "--out", str(out), "--force"
+        )
+        assert out.read_bytes() == kept
+        assert run_cli(capsys, "stores", "list", "--db", str(store), *opener)[0] == 0

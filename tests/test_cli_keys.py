@@ -427,3 +427,43 @@ def test_a_control_character_in_a_path_or_kek_uri_is_escaped_on_its_one_line(
     code, out, err = run_cli(capsys, "keys", "add", "--db", str(db), "--new-kek", f"file:{new}")
     assert (code, err) == (0, "") and out.count("\n") == 1 and bad not in out, out
     assert out.startswith(f"{db}: KEK file:{tmp_path}/new\\") and new.exists()
+
+
+# -- a key kept at one of the store's own files ----------------------------------------------------
+
+
+def _files(folder: Path) -> dict[str, str]:
+    return {p.name: sha256_of(p) for p in folder.iterdir() if p.is_file() and not p.is_symlink()}
+
+
+@pytest.mark.parametrize("end", ["-wal", "-shm", "-journal", ".keys", "-wal via a symlink"])
+def test_a_key_at_one_of_the_stores_own_files_is_refused_before_anything_changes(
+    db: Path, tmp_path: Path, capsys: Cap, end: str
+) -> None:
+    """SQLite owns DB-wal, DB-shm and DB-journal: it deletes them when the last connection closes
+    (init's own close, or the next open), so a KEK or key file made there was reported made and
+    then lost with the store. Every command that makes a key file, or points the store at one,
+    refuses the store's own files (symlinks followed) in one line, exit 2, and changes nothing."""
+    legacy = tmp_path / "l.db"
+    assert run_cli(capsys, "init", "--db", str(legacy))[0] == 0
+    if end.endswith("symlink"):
+        (tmp_path / "e.link").symlink_to(f"{db}-wal")
+        (tmp_path / "n.link").symlink_to(tmp_path / "n.db-wal")
+        (tmp_path / "l.link").symlink_to(f"{legacy}-wal")
+        at = {db: tmp_path / "e.link", tmp_path / "n.db": tmp_path / "n.link", legacy: tmp_path / "l.link"}
+    else:
+        at = {store: Path(f"{store}{end}") for store in (db, tmp_path / "n.db", legacy)}
+    before = _files(tmp_path)
+    commands = [
+        ("init", "--db", str(tmp_path / "n.db"), "--kek", f"file:{at[tmp_path / 'n.db']}"),
+        ("init", "--db", str(tmp_path / "n.db"), "--key-file", str(at[tmp_path / "n.db"])),
+        ("keys", "add", "--db", str(db), "--new-kek", f"file:{at[db]}"),
+        ("keys", "rotate-kek", "--db", str(db), "--to", f"file:{at[db]}"),
+        ("rekey", "--db", str(legacy), "--new-key-file", str(at[legacy])),
+        ("keys", "adopt", "--db", str(legacy), "--new-kek", f"file:{at[legacy]}"),
+    ]
+    for argv in commands:
+        err = fails(capsys, 2, *argv)
+        assert "choose another file" in err and "a key kept there would be lost" in err, err
+        assert _files(tmp_path) == before, argv
+    assert reads(capsys, db) and key_ids(capsys, db) == key_ids(capsys, db, "--kek", f"file:{db}.kek")

@@ -70,6 +70,12 @@ class Pkcs11Kek:
 
         self._session(lambda s: s.get_key(label=self.object, key_type=KeyType.AES, object_class=ObjectClass.SECRET_KEY))
 
+    @property
+    def pin_file(self) -> str | None:
+        """The file the PIN is read from (``pin-source=file:/path``), if the URI names one."""
+        source = self._pin_source
+        return source.removeprefix("file:") if source is not None and source.startswith("file:") else None
+
     def _pin(self) -> str:
         if self._pin_source is not None:
             if not self._pin_source.startswith("file:"):
