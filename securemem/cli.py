@@ -38,6 +38,7 @@ from securemem.policy_check import describe, policy_warnings
 from securemem.private_files import MAX_INPUT_BYTES, keep_keys_out_of_core_dumps, read_limited
 from securemem.store.base import Store
 from securemem.store.factory import MAX_WAIT, check_wait, open_store, split_url
+from securemem.store.sqlcipher import LEFTOVER, SIDE_FILES, leftover_side_file
 from securemem.sweep import DEFAULT_BATCH, SweepReport, sweep
 from securemem.targets import is_server_url, shown_target
 
@@ -84,9 +85,8 @@ def kek_of(args: argparse.Namespace, *, required: bool = True) -> KekProvider | 
 
 # -- the files beside a store, and the key files a command is given -------------------------
 
-# SQLite's own files beside the store: it deletes them when the last connection closes (and reads
-# a -wal or -journal it finds as the store's), so a key kept at one of those names is lost.
-SIDE_FILES = ("-wal", "-shm", "-journal")
+# SQLite's own files beside the store (SIDE_FILES): it deletes them when the last connection
+# closes (and reads a -wal or -journal it finds as the store's), so a key kept there is lost.
 STORE_FILES = ("", *SIDE_FILES, ".key", ".keys", ".kek")  # what DB names beside itself
 _NOT_FOR_KEYS = ("", *SIDE_FILES, ".keys")  # where no key file may be: the store, SQLite's files, the header
 
@@ -327,6 +327,8 @@ def _check_new_store_path(db: str) -> None:
         raise UsageError(f"cannot create {db}: the directory {parent} does not exist")
     if not parent.is_dir():
         raise UsageError(f"cannot create {db}: {parent} is not a directory")
+    if (side := leftover_side_file(db)) is not None:
+        raise UsageError(f"{side} exists: SQLite would replay it into the new store; {LEFTOVER}")
 
 
 PG_KEYS = (

@@ -126,6 +126,34 @@ def test_restore_and_backup_never_overwrite(db: Path, tmp_path: Path, capsys: Ca
     assert "already exists; restore never overwrites" in err and other.read_bytes() == b"someone's file"
 
 
+def test_restore_and_init_refuse_a_wal_left_at_the_new_path(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    """A -wal left at NEWDB by an earlier store there (a process killed before its checkpoint, the
+    store file then thrown away) was replayed into the restored store: a memory the backup never
+    held appeared, and the integrity checks passed. Restore (and init) refuse it in one line,
+    naming it, and leave it as it is: it may be someone's data."""
+    kek = f"file:{db}.kek"
+    out, restored = tmp_path / "s.smb", tmp_path / "r.db"
+    assert run_cli(capsys, "backup", "--db", str(db), "--out", str(out))[0] == 0
+    assert run_cli(capsys, "restore", "--backup", str(out), "--kek", kek, "--db", str(restored))[0] == 0
+    with SecureMemory.open(restored, kek=kek, create=False) as memory:  # killed before its checkpoint:
+        memory.execute({"command": "create", "path": "/memories/injected.md", "file_text": "not in the backup\n"})
+        left = {end: Path(f"{restored}{end}").read_bytes() for end in ("-wal", "-shm")}
+    for path in (restored, Path(f"{restored}.keys")):
+        path.unlink()
+    for end, data in left.items():
+        Path(f"{restored}{end}").write_bytes(data)
+    err = fails(capsys, 2, "restore", "--backup", str(out), "--kek", kek, "--db", str(restored))
+    assert err.startswith(f"securemem: error: {restored}-wal exists: SQLite would replay it"), err
+    assert not restored.exists() and not Path(f"{restored}.keys").exists()
+    assert {end: Path(f"{restored}{end}").read_bytes() for end in left} == left
+    err = fails(capsys, 2, "init", "--db", str(restored), "--kek", kek)
+    assert f"{restored}-wal exists" in err and not restored.exists()
+    Path(f"{restored}-shm").unlink()
+    Path(f"{restored}-wal").rename(tmp_path / "kept-aside.wal")  # what the operator does
+    assert run_cli(capsys, "restore", "--backup", str(out), "--kek", kek, "--db", str(restored))[0] == 0
+    assert state_of(restored, kek) == state_of(db, kek)
+
+
 def test_the_default_backup_keks_are_every_kek_of_the_store(db: Path, tmp_path: Path, capsys: Cap) -> None:
     assert run_cli(capsys, "keys", "add", "--db", str(db), "--new-kek", f"file:{tmp_path / 'second.kek'}")[0] == 0
     err = fails(capsys, 1, "backup", "--db", str(db), "--out", str(tmp_path / "b.smb"))

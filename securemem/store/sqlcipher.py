@@ -331,6 +331,21 @@ def _give_room(wal: str | Path, room: int) -> None:
         os.close(fd)
 
 
+LEFTOVER = "it was left by an earlier store at that path (it may hold data): move or remove it, then run again"
+
+
+def leftover_side_file(path: str | os.PathLike[str]) -> str | None:
+    """A -wal, -shm or -journal file already beside ``path``, where a new store is to be made.
+
+    Left by an earlier store at that path (a process killed before its checkpoint), SQLite would
+    take it for the new store's own and replay it into it: data the new store never had. It may
+    be someone's data, so it is named for the operator to remove, never deleted here."""
+    for suffix in SIDE_FILES:
+        if os.path.lexists(f"{os.fspath(path)}{suffix}"):
+            return f"{os.fspath(path)}{suffix}"
+    return None
+
+
 def _remove_created(path: Path) -> None:
     for suffix in ("", *SIDE_FILES):
         with contextlib.suppress(OSError):
