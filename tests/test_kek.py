@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -202,6 +203,25 @@ def test_a_failing_helper_is_one_line_without_its_stderr(tmp_path: Path, body: s
     text = str(caught.value)
     assert text == f"KEK command:{script}: {message}" and "s3cr3t" not in text
     assert sorted(p.name for p in tmp_path.iterdir()) == ["helper"]
+
+
+def test_a_helper_that_prints_without_end_is_stopped_at_the_bound_every_key_source_has(tmp_path: Path) -> None:
+    """Its stdout was read whole (a runaway helper drove the process past 600 MB before the time
+    limit); now at most 1 MiB is read, as from a key file, the helper is killed, and the error is
+    one line naming the KEK, never what the helper printed."""
+    pid_file = tmp_path / "pid"
+    script = helper(tmp_path, f"open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+                    "while True:\n    sys.stdout.write('SECRETISH' * 8192)")  # fmt: skip
+    started = time.monotonic()
+    with pytest.raises(KekError) as caught:
+        SecureMemory.open(tmp_path / "c.db", kek=CommandKek(str(script), timeout=10))
+    assert (
+        str(caught.value)
+        == f"KEK command:{script}: the helper printed more than 1,048,576 bytes (no KEK): it was stopped"
+    )
+    assert time.monotonic() - started < 5
+    with pytest.raises(ProcessLookupError):  # killed and reaped, not left running
+        os.kill(int(pid_file.read_text()), 0)
 
 
 def test_a_missing_helper_says_so(tmp_path: Path) -> None:

@@ -2,19 +2,33 @@
 
 For Vault, 1Password or a company script. The helper runs without a shell (the URI is split
 like a shell word list, but no shell ever sees it), with no standard input, within a time
-limit. Its stdout must be the KEK as hex; its stderr is never echoed (a helper may print
-secrets or tokens there), so a failure is told by its exit status alone.
+limit, and its output is read up to a bound (a helper printing more is killed). Its stdout must
+be the KEK as hex; its stderr is never echoed (a helper may print secrets or tokens there), so a
+failure is told by its exit status alone.
 """
 
 from __future__ import annotations
 
+import os
+import selectors
 import shlex
 import subprocess
+import time
+from typing import IO
 
 from securemem.errors import KekError
 from securemem.keys.kek import MaterialKek, parse_hex_kek
+from securemem.private_files import MAX_PRIVATE_TEXT
 
 TIMEOUT = 30.0
+# A KEK is 64 hex digits: at most what a key file may hold is read (the bound every key source
+# has), and a helper that prints more (a runaway loop, a binary dumped by mistake) is killed, so
+# it cannot fill this process's memory for the whole time limit.
+MAX_OUTPUT = MAX_PRIVATE_TEXT
+
+
+class _TooMuch(Exception):
+    """The helper printed more than MAX_OUTPUT bytes."""
 
 
 class CommandKek(MaterialKek):
@@ -32,22 +46,58 @@ class CommandKek(MaterialKek):
     def fetch(self) -> bytes:
         where = f"KEK {self.source}"
         try:
-            done = subprocess.run(  # noqa: S603 - argv from the operator's own URI, run without a shell
-                self.argv,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                timeout=self.timeout,
-                check=False,
-            )
+            code, out = self._run()
         except subprocess.TimeoutExpired:
             raise KekError(f"{where}: the helper did not answer within {self.timeout:g} s") from None
+        except _TooMuch:
+            raise KekError(
+                f"{where}: the helper printed more than {MAX_OUTPUT:,} bytes (no KEK): it was stopped"
+            ) from None
         except OSError as exc:
             raise KekError(f"{where}: cannot run the helper ({exc.strerror})") from None
-        if done.returncode != 0:
-            raise KekError(f"{where}: the helper exited with status {done.returncode} (its stderr is not shown)")
+        if code != 0:
+            raise KekError(f"{where}: the helper exited with status {code} (its stderr is not shown)")
         try:
-            text = done.stdout.decode("ascii")
+            text = out.decode("ascii")
         except UnicodeDecodeError:
             text = ""
         return parse_hex_kek(text, f"{where}: the helper's output")
+
+    def _run(self) -> tuple[int, bytes]:
+        """The helper's exit status and its stdout (at most MAX_OUTPUT bytes), within the time limit;
+        the helper is killed on any way out before it ended."""
+        deadline = time.monotonic() + self.timeout
+        helper = subprocess.Popen(  # noqa: S603 - argv from the operator's own URI, run without a shell
+            self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
+        try:
+            assert helper.stdout is not None
+            out = _read_bounded(helper.stdout, deadline, self.argv)
+            return helper.wait(timeout=max(0.0, deadline - time.monotonic())), out
+        finally:
+            if helper.poll() is None:
+                helper.kill()
+                helper.wait()
+            if helper.stdout is not None:
+                helper.stdout.close()
+
+
+def _read_bounded(stream: IO[bytes], deadline: float, argv: list[str]) -> bytes:
+    """What ``stream`` gives until its end: _TooMuch past MAX_OUTPUT bytes, TimeoutExpired at ``deadline``."""
+    chunks: list[bytes] = []
+    size = 0
+    with selectors.DefaultSelector() as selector:
+        selector.register(stream, selectors.EVENT_READ)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise subprocess.TimeoutExpired(argv[0], 0)
+            if not selector.select(left):
+                continue
+            chunk = os.read(stream.fileno(), 65536)
+            if not chunk:
+                return b"".join(chunks)
+            size += len(chunk)
+            if size > MAX_OUTPUT:
+                raise _TooMuch
+            chunks.append(chunk)
