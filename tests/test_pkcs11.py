@@ -21,7 +21,7 @@ from securemem.keys.header import read_header
 from securemem.keys.pkcs11 import MODULE_ENV, PIN_ENV
 from securemem.keys.uri import parse_kek
 from securemem.store.envelope import unlock
-from tests.helpers import create, view
+from tests.helpers import create, run_cli, view
 from tests.hsm import LABEL, PIN, TOKEN, URI
 
 
@@ -57,6 +57,20 @@ def test_the_pin_can_come_from_a_private_file(hsm: str, tmp_path: Path, monkeypa
     pin.chmod(0o644)
     with pytest.raises(KekError, match=f"the PIN file {pin} is accessible by other users"):
         SecureMemory.open(tmp_path / "p.db", kek=f"{URI};pin-source=file:{pin}")
+
+
+def test_a_pin_that_is_not_utf8_is_a_key_error_naming_the_kek(
+    hsm: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A byte of $SECUREMEM_PKCS11_PIN that is not UTF-8 (Python holds it as a lone surrogate) was an
+    internal error (UnicodeEncodeError); it is a key error naming the KEK, as a PIN file with the
+    same bytes gets, and the PIN is not in it."""
+    db = tmp_path / "u.db"
+    assert run_cli(capsys, "init", "--db", str(db), "--kek", URI)[0] == 0
+    monkeypatch.setenv(PIN_ENV, PIN + "\udcff")  # the byte 0xff in the process's environment
+    code, out, err = run_cli(capsys, "keys", "list", "--db", str(db), "--kek", URI)
+    assert (code, out) == (2, "") and err.count("\n") == 1 and PIN not in err, err
+    assert err == f"securemem: error: KEK {URI}: ${PIN_ENV} cannot be read as a PIN (it is not UTF-8 text)\n"
 
 
 @pytest.mark.parametrize(

@@ -91,6 +91,10 @@ class Pkcs11Kek:
         pin = self._environ.get(PIN_ENV)
         if not pin:
             raise KekError(f"KEK {self.source}: no PIN: add ;pin-source=file:/path to the URI or set ${PIN_ENV}")
+        try:  # a byte that is not UTF-8 comes as a lone surrogate, which the module cannot be given
+            pin.encode("utf-8")
+        except UnicodeEncodeError:  # its message would quote the PIN
+            raise KekError(f"KEK {self.source}: ${PIN_ENV} cannot be read as a PIN (it is not UTF-8 text)") from None
         return pin
 
     def for_object(self, label: str) -> Pkcs11Kek:
