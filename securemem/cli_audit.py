@@ -2,11 +2,14 @@
 
 ``verify`` walks every version of every store (or of ``--store``) and names each one the chain
 does not vouch for: a row changed, removed or moved by someone who held the key and edited the
-file directly. A redaction made through securemem is chained, so it is never flagged. The chain
-cannot vouch for its own end (a cut tail leaves a shorter valid chain), so ``head`` prints each
-store's version count and last link, for the auditor to keep outside the store; ``verify
---pinned FILE`` (that output, kept) then checks that each chain still runs through its pinned head
-and that no pinned store is gone.
+file directly. It then compares each memory's live row with what the chain vouches for: a memory
+whose row is gone, or whose live path or content is not what its newest version records (the
+content's SHA-256, which every version keeps, whatever the history keeps of the text), was
+changed outside securemem, or while the history was off. A redaction made through securemem is
+chained, so it is never flagged. The chain cannot vouch for its own end (a cut tail leaves a
+shorter valid chain), so ``head`` prints each store's version count and last link, for the
+auditor to keep outside the store; ``verify --pinned FILE`` (that output, kept) then checks that
+each chain still runs through its pinned head and that no pinned store is gone.
 
 Both read the store below the policy layers (no policy is loaded or recorded) and change nothing.
 """
@@ -14,10 +17,13 @@ Both read the store below the policy layers (no policy is loaded or recorded) an
 from __future__ import annotations
 
 import argparse
+import hashlib
+import hmac
 import json
 import sys
 from collections.abc import Iterator
 from contextlib import closing
+from dataclasses import dataclass, field
 from typing import Any
 
 from securemem.admin.ids import Ids
@@ -27,7 +33,7 @@ from securemem.errors import StorageError, StoreBusyError
 from securemem.paths import ROOT, ancestors
 from securemem.private_files import read_limited
 from securemem.store.base import Store, StoreInfo, VersionRow
-from securemem.store.history import ChainProblem, ChainReport, check
+from securemem.store.history import ChainProblem, ChainReport, check, digest
 
 LIST_BATCH = 100
 HEAD_BYTES = 32  # a link is a SHA-256
@@ -45,32 +51,69 @@ def stores_of(store: Store, ref: str | None) -> Iterator[StoreInfo]:
         after = batch[-1].key
 
 
-def chain_of(
-    store: Store, info: StoreInfo, pinned: bytes | None = None, live: dict[int, bool] | None = None
-) -> ChainReport:
+Recorded = tuple[str, bytes] | None  # the path and content hash a memory's newest version records
+
+
+@dataclass
+class Newest:
+    """Per memory, what its newest version says: ``live``, whether it leaves the memory in the
+    store; ``recorded``, the path and content SHA-256 it records (None: redacted, so the chain no
+    longer vouches for them)."""
+
+    live: dict[int, bool] = field(default_factory=dict)
+    recorded: dict[int, Recorded] = field(default_factory=dict)
+
+
+def chain_of(store: Store, info: StoreInfo, pinned: bytes | None = None, newest: Newest | None = None) -> ChainReport:
     # By number, not name: another process may rename the store (and give its name to a new one)
     # between the listing and this read; the chain checked is then still the listed store's.
     rows = store.chain(info.name, store_key=info.key)
-    return check(info.key, rows if live is None else _tracking(rows, live), pinned=pinned)
+    return check(info.key, rows if newest is None else _tracking(rows, newest), pinned=pinned)
 
 
-def _tracking(rows: Iterator[VersionRow], live: dict[int, bool]) -> Iterator[VersionRow]:
-    """The rows, noting for each memory whether its newest version leaves it in the store."""
+def _tracking(rows: Iterator[VersionRow], newest: Newest) -> Iterator[VersionRow]:
+    """The rows, noting for each memory what its newest version says (see ``Newest``)."""
     for row in rows:
-        if row.op in ("created", "modified"):
-            live[row.memory] = True
-        elif row.op in ("deleted", "expired"):
-            live[row.memory] = False
+        if row.malformed is None and row.op in ("created", "modified"):
+            newest.live[row.memory] = True
+            newest.recorded[row.memory] = _vouched(row)
+        elif row.malformed is None and row.op in ("deleted", "expired"):
+            newest.live[row.memory] = False
+            newest.recorded.pop(row.memory, None)
         yield row
 
 
-def rows_gone(store: Store, info: StoreInfo, live: dict[int, bool]) -> tuple[list[int], list[int]]:
-    """The memories the history says are in the store whose rows are not, and the files whose
-    directory's row is not: deleted outside securemem (a DBA's DELETE). Read as at time 0, when
-    nothing has expired: a file expired and not yet swept still has its row (the sweep that
-    removes it records an "expired" version)."""
+@dataclass
+class RowsFound:
+    """What the live rows say against the history: memories whose row is gone, files whose
+    directory's row is gone, and files whose path (``moved``) or content (``changed``) is not what
+    their newest version records."""
+
+    gone: list[int] = field(default_factory=list)
+    orphans: list[int] = field(default_factory=list)
+    moved: list[int] = field(default_factory=list)
+    changed: list[int] = field(default_factory=list)
+
+
+def _vouched(row: VersionRow) -> Recorded:
+    """The path and content hash a version records, when its digest commits to them: not once it
+    is redacted, nor when they were edited (the chain check names that row; a live row compared
+    with them would only repeat it)."""
+    path, sha = row.path, row.sha256
+    if row.redacted is not None or path is None or sha is None:
+        return None
+    committed = digest(row.salt, path, sha, row.size, row.data is not None) == row.digest
+    return (path, sha) if committed else None
+
+
+def rows_gone(store: Store, info: StoreInfo, newest: Newest) -> RowsFound:
+    """The memories the history says are in the store whose rows are not, the files whose
+    directory's row is not (deleted outside securemem: a DBA's DELETE), and the files whose path or
+    content differs from what their newest version records (edited outside securemem). Read as
+    at time 0, when nothing has expired: a file expired and not yet swept still has its row (the
+    sweep that removes it records an "expired" version)."""
+    rows = RowsFound()
     present: set[int] = set()
-    orphans: list[int] = []
     seen: dict[str, bool] = {ROOT: True}  # directory path -> its row is there
     after: str | None = None
     while True:
@@ -82,19 +125,33 @@ def rows_gone(store: Store, info: StoreInfo, live: dict[int, bool]) -> tuple[lis
                         found = tx.stat(directory)
                         seen[directory] = found is not None and found.is_dir
                     if not seen[directory]:
-                        orphans.append(entry.memory)  # listings no longer reach it
+                        rows.orphans.append(entry.memory)  # listings no longer reach it
                         break
         if not batch:
             break
+        for entry, data in batch:
+            _compare(entry.memory, entry.path, data, newest.recorded.get(entry.memory), rows)
         present.update(entry.memory for entry, _ in batch)
         after = batch[-1][0].path
-    return sorted(memory for memory, alive in live.items() if alive and memory not in present), orphans
+    rows.gone = sorted(memory for memory, alive in newest.live.items() if alive and memory not in present)
+    return rows
 
 
-def row_problems(store: Store, info: StoreInfo, live: dict[int, bool], ids: Ids) -> list[dict[str, Any]]:
+def _compare(memory: int, path: str, data: bytes, recorded: Recorded, found: RowsFound) -> None:
+    """A live file against its newest version: a memory with no whole version to compare with (none
+    recorded with the history off, redacted, or its deletion restored) is vouched for by nothing."""
+    if recorded is None:
+        return
+    if path != recorded[0]:
+        found.moved.append(memory)
+    if not hmac.compare_digest(hashlib.sha256(data).digest(), recorded[1]):
+        found.changed.append(memory)
+
+
+def row_problems(store: Store, info: StoreInfo, newest: Newest, ids: Ids) -> list[dict[str, Any]]:
     """A problem line for each memory ``rows_gone`` names, or for rows a tampered store refuses to read."""
     try:
-        gone, orphans = rows_gone(store, info, live)
+        found = rows_gone(store, info, newest)
     except StoreBusyError:
         raise  # another writer, not damage: the run's error (exit 2), never a broken chain (an attacker's round)
     except StorageError as exc:  # the chain is still reported
@@ -105,10 +162,13 @@ def row_problems(store: Store, info: StoreInfo, live: dict[int, bool], ids: Ids)
             "its history says it is in the store, but its row is gone (deleted outside securemem, "
             "or while the history was off)",
         )
-        for memory in gone
+        for memory in found.gone
     ]
     why += [(memory, "a directory above it has no row (deleted outside securemem): listings no longer show it")
-            for memory in orphans]  # fmt: skip
+            for memory in found.orphans]  # fmt: skip
+    why += [(memory, f"its live {what} is not the {what} its newest version records (changed outside securemem, "
+             "or while the history was off)") for what, memories in (("path", found.moved), ("content", found.changed))
+            for memory in memories]  # fmt: skip
     return [{"version_id": None, "seq": None, "problem": f"memory {ids.encode('mem', m)}: {text}"} for m, text in why]
 
 
@@ -167,10 +227,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         ids = Ids(store.token_key)
         checked: set[str] = set()
         for info in stores_of(store, args.store):
-            live: dict[int, bool] = {}
-            report = chain_of(store, info, pins[info.id][1] if info.id in pins else None, live)
+            newest = Newest()
+            report = chain_of(store, info, pins[info.id][1] if info.id in pins else None, newest)
             problems = [problem_line(ids, p, info.id) for p in report.found]
-            rows = row_problems(store, info, live, ids)
+            rows = row_problems(store, info, newest, ids)
             line = head_line(info, report) | {"rows_ok": not rows}
             emit(line | {"problems": problems + rows, "more_problems": report.more})
             broken += bool(report.found or rows)
@@ -179,8 +239,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         broken += report_missing(pins, checked)
     if broken:
         print(
-            f"securemem: the version chain of {broken} store(s) is broken, or a memory it vouches for is gone: "
-            "see the problems above",
+            f"securemem: the version chain of {broken} store(s) is broken, or a memory it vouches for is gone "
+            "or changed: see the problems above",
             file=sys.stderr,
         )
         return EXIT_COMMAND

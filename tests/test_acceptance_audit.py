@@ -18,7 +18,7 @@ import pytest
 
 from securemem import Admin, InvalidRequest, NotFound, SecureMemory, StoreBusyError
 from securemem.store.base import StoreInfo
-from tests.helpers import err, ok, run_cli
+from tests.helpers import err, ok, raw_edit, run_cli
 
 Cap = pytest.CaptureFixture[str]
 
@@ -493,6 +493,66 @@ def test_audit_verify_names_a_live_memory_whose_row_was_deleted_outside_secureme
     assert code == 1, out
     assert '"rows_ok": false' in out and "its history says it is in the store, but its row is gone" in out
     assert out.count("row is gone") == 1  # the memory deleted properly is not named
+
+
+def _honest_then_edited(url: str, key: bytes) -> tuple[str, str]:
+    """A store whose history vouches for every live row (a rename, an edit, a metadata-only version, a
+    redacted newest version); the store's id and the id of the memory a key holder will edit."""
+    with Admin.open(url, key=key, api_key_id="ops") as admin:
+        store = admin.memory_stores.create(name="S")
+        policy = admin.memories.write(store.id, path="/policy.md", content="Refunds need manager approval.\n")
+        moved = admin.memories.write(store.id, path="/dir/a.md", content="first\n")
+        admin.memories.update(store.id, moved.id, path="/other/b.md", content="second\n")
+        hidden = admin.memories.write(store.id, path="/hidden.md", content="to be redacted\n")
+        newest = admin.memory_versions.list(store.id, memory_id=hidden.id).data[0]
+        admin.memory_versions.redact(store.id, newest.id)
+    with SecureMemory.open(url, key=key, namespace="S") as memory:
+        ok(memory, command="rename", old_path="/memories/other", new_path="/memories/renamed")
+        ok(memory, command="create", path="/memories/empty.md", file_text="")
+    return store.id, policy.id
+
+
+@pytest.mark.parametrize("backend", ["sqlcipher", "postgresql"])
+def test_audit_verify_names_a_live_memory_whose_content_or_path_a_key_holder_changed(
+    backend: str, tmp_path: Path, key: bytes, request: pytest.FixtureRequest
+) -> None:
+    """A key holder's direct edit of a memory's live row (its content, or its path) changed what
+    every read serves, while its newest version still records the old content hash and path; audit
+    verify said chain_ok and rows_ok, exit 0, although the README says such an edit is caught. It now
+    compares each live memory with what its newest version records."""
+    from tests.pg import audit_verify, sql
+
+    url = request.getfixturevalue("url") if backend == "postgresql" else str(tmp_path / "v.db")
+    store_id, memory_id = _honest_then_edited(url, key)
+    code, out = audit_verify(url, key)
+    assert code == 0 and '"rows_ok": true' in out, out
+    if backend == "postgresql":
+        from securemem.store.postgres import PostgresStore
+
+        with Admin.open(url, key=key) as admin:
+            assert isinstance(admin.store, PostgresStore)
+            info = admin.store.find_store(store_id=store_id)
+            assert info is not None
+            with admin.store.transaction(info.name, write=False, clock=lambda: 0.0, store_key=info.key) as tx:
+                keys = tx.keys
+        with sql(url) as conn:  # the content re-sealed for the same row with the store's key (same size)
+            rows = conn.execute("SELECT memory, head, data_ct FROM sm_entries WHERE NOT is_dir").fetchall()
+            for number, head, blob in rows:
+                text = keys.open_content(bytes(blob), number, head)
+                if text.startswith(b"Refunds"):
+                    sealed = keys.seal_content(text.replace(b"manager", b"nobody!"), number, head)
+                    conn.execute("UPDATE sm_entries SET data_ct = %s WHERE memory = %s", (sealed, number))
+        edits = ["content"]
+    else:
+        raw_edit(Path(url), key, "UPDATE content SET data = CAST(replace(data, 'manager', 'nobody!') AS BLOB)")
+        raw_edit(Path(url), key, "UPDATE entries SET name = 'moved.md' WHERE name = 'empty.md'")
+        edits = ["content", "path"]
+    with Admin.open(url, key=key) as admin:  # what the edit achieved: reads serve it
+        assert "nobody!" in (admin.memories.retrieve(store_id, memory_id).content or "")
+    code, out = audit_verify(url, key)
+    assert code == 1 and '"chain_ok": true' in out and '"rows_ok": false' in out, out
+    for what in edits:
+        assert out.count(f"its live {what} is not the {what} its newest version records") == 1, out
 
 
 def test_audit_verify_names_files_whose_directory_row_was_deleted_by_sql(url: str, key: bytes) -> None:
