@@ -96,8 +96,9 @@ def _decode(path: str, data: bytes) -> str:
 
 
 def _image_type(path: str, data: bytes) -> str | None:
-    dot = name_of(path).rfind(".")
-    kind = IMAGE_TYPES.get(name_of(path)[dot:].lower()) if dot > 0 else None
+    name = name_of(path)
+    dot = name.rfind(".")
+    kind = IMAGE_TYPES.get(name[dot:].lower()) if dot > 0 else None
     return kind[0] if kind and data.startswith(kind[1]) else None
 
 
@@ -269,7 +270,10 @@ class Dispatcher:
         start, end = (1, len(lines)) if cmd.view_range is None else _check_range(cmd.path, cmd.view_range, len(lines))
         window = lines[start - 1 : end]
         header = f"Here's the content of {cmd.path} with line numbers:\n"
-        if limit is None or len(header) + numbered_length(window) <= limit.chars:
+        room = 0 if limit is None else limit.chars - len(header)
+        # Most files are far under the limit: the text's length, which bounds its lines', tells so
+        # without summing the lines' lengths.
+        if limit is None or len(text) + (NUMBER_WIDTH + 2) * len(window) <= room or numbered_length(window) <= room:
             view = FileView(cmd.path, entry, start, end, end, len(lines))
             return Result(header + numbered(window, start), view=view)
         budget = limit.chars - limit.reserve - len(header)
