@@ -30,6 +30,7 @@ _ACCESS = ("read_only", "read_write")
 _KEYS = ("memory_store_id", "access", "prompt", "mount")
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
+_INSIDE = ROOT + "/"
 
 
 def slug(name: str) -> str:
@@ -63,22 +64,23 @@ class Mount:
 class MountTable:
     """The mounts of one session, in attachment order (empty: a session with one store)."""
 
-    __slots__ = ("_by_name", "mounts")
+    __slots__ = ("_by_name", "_slack", "mounts")
 
     def __init__(self, mounts: Iterable[Mount] = ()) -> None:
         self.mounts = tuple(mounts)
         self._by_name = {mount.name: mount for mount in self.mounts}
+        self._slack = max((len(mount.name.encode("utf-8")) + 1 for mount in self.mounts), default=0)
 
     def __bool__(self) -> bool:
         return bool(self.mounts)
 
     def slack(self) -> int:
         """The most bytes a mount's directory adds before a path of its store ("/team-notes")."""
-        return max((len(mount.name.encode("utf-8")) + 1 for mount in self.mounts), default=0)
+        return self._slack
 
     def mount_of(self, path: str) -> Mount | None:
         """The mount holding a canonical path (its own root included); None for ``/memories`` and outside."""
-        if not path.startswith(ROOT + "/"):
+        if not self._by_name or not path.startswith(_INSIDE):  # most sessions have no mount: asked by every layer
             return None
         return self._by_name.get(path[len(ROOT) + 1 :].split("/", 1)[0])
 

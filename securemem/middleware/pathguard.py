@@ -41,19 +41,13 @@ class PathGuard:
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         command = call.command
+        given = command.paths
         # A mounted store's path is held to the length limit as its store holds it: the mount's
         # directory adds to what the model writes, never to what the store keeps.
-        paths = tuple(canonical(path, slack=self.mounts.slack()) for path in command.paths)
-        for path in paths if self.mounts else ():
-            refused = too_long(self.mounts.stored(path))
-            if refused is not None:
-                raise refused
-        if any(self.mounts.outside(path) for path in paths):
-            # The path is not quoted (see paths._refuse): the PII layer has not looked at it yet.
-            raise InvalidPath(
-                f"Error: Invalid path: this session's memory is in its mounted stores; every path must be {ROOT} "
-                f"or lie inside one of: {self.mounts.roots()}"
-            )
+        slack = self.mounts.slack()
+        paths = tuple(canonical(path, slack=slack) for path in given)
+        if self.mounts:
+            self._check_mounted(paths)
         roots = [path for path in paths if self.mounts.is_root(path)] if command.mutates else []
         if isinstance(command, RenameCommand) and roots == [paths[1]]:
             # A move onto a root: the root always exists, and a destination that exists is refused
@@ -64,12 +58,25 @@ class PathGuard:
                 f"Error: The {roots[0]} directory itself cannot be {_VERBS[command.command]}; "
                 f"use a path below it, such as {roots[0]}/notes.md."
             )
-        if paths != command.paths:
+        if paths != given:
             call.with_command(command.with_paths(paths))
         call.audit.paths = paths  # canonical: loggable unless a later path guard refuses them
         if isinstance(command, RenameCommand) or (isinstance(command, AdminCommand) and command.moves):
             call.checks.append(self._moved_paths)
         return call_next(call)
+
+    def _check_mounted(self, paths: tuple[str, ...]) -> None:
+        """In a session with several stores: each path as its store holds it, and inside a mount."""
+        for path in paths:
+            refused = too_long(self.mounts.stored(path))
+            if refused is not None:
+                raise refused
+        if any(self.mounts.outside(path) for path in paths):
+            # The path is not quoted (see paths._refuse): the PII layer has not looked at it yet.
+            raise InvalidPath(
+                f"Error: Invalid path: this session's memory is in its mounted stores; every path must be {ROOT} "
+                f"or lie inside one of: {self.mounts.roots()}"
+            )
 
     def _moved_paths(self, change: Change, tx: StoreTx) -> Change:
         """Every path a rename creates obeys the path length limit as its store will keep it (a move

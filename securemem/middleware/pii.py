@@ -50,9 +50,10 @@ class PIIScrub:
             call.audit.paths = command.paths
         else:  # paths may hold PII under this policy: the audit trail gets them scrubbed
             call.audit.paths = tuple(self.scrubber.scrub(path).text for path in command.paths)
+        if not command.writes_content:
+            return call_next(call)  # no text of the model's is stored: nothing to scrub, nothing to tell
         counts: Counter[str] = Counter()
-        if command.writes_content:
-            call.with_command(command.map_texts(lambda text, field: self._scrub(text, field, counts)))
+        call.with_command(command.map_texts(lambda text, field: self._scrub(text, field, counts)))
         if isinstance(command, StrReplaceCommand | InsertCommand):
             call.checks.append(lambda change, tx: self._safety_net(change, counts))
         result = call_next(call)

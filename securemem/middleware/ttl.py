@@ -30,21 +30,31 @@ from securemem.mounts import MountTable
 from securemem.policy import Expiry, Policy
 from securemem.store.base import Entry, StoreTx
 
+_CACHED = 8192  # paths whose expiry is kept (the policy's rule cache holds as many)
+
 
 class TTL:
     def __init__(self, policy: Policy, mounts: MountTable | None = None) -> None:
         self.policy = policy
         self.mounts = mounts or MountTable()
+        # The policy and the mounts never change under a layer, so neither does a path's expiry:
+        # kept here rather than made again on every read and write of the file.
+        self._expiries: dict[str, Expiry] = {}
 
     def _expiry(self, path: str) -> Expiry:
-        return self.policy.expiry_for(self.mounts.stored(path))
+        found = self._expiries.get(path)
+        if found is None:
+            if len(self._expiries) >= _CACHED:
+                self._expiries.clear()
+            found = self._expiries[path] = self.policy.expiry_for(self.mounts.stored(path))
+        return found
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         if call.command.mutates:
             call.checks.append(self._stamp)
         result = call_next(call)
         view = result.view
-        if isinstance(view, FileView | ImageView) and call.now is not None:
+        if isinstance(view, (FileView, ImageView)) and call.now is not None:
             self._on_read(view.path, view.entry, call.now, call)
         return result
 
