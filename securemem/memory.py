@@ -158,7 +158,10 @@ class SecureMemory:
             create=_NAMESPACE.fullmatch(self.namespace) is not None,
             bind=True,
         )
-        self._handler: Handler = chain(build_layers(policy, self._transaction, self._extra), Dispatcher(options))
+        layers, dispatcher = build_layers(policy, self._transaction, self._extra), Dispatcher(options)
+        self._handler: Handler = chain(layers, dispatcher)
+        # Views run through the layers that act on a command that changes nothing (most do).
+        self._reader: Handler = chain(layers, dispatcher, reads=True)
 
     @classmethod
     def open(
@@ -275,7 +278,7 @@ class SecureMemory:
 
     def _run(self, call: Call) -> Result:
         try:
-            result = self._handler(call)
+            result = (self._handler if call.command.mutates else self._reader)(call)
         finally:
             if call.followups:
                 self._run_followups(call)

@@ -6,11 +6,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
-from securemem import Result, SecureMemory, load_policy
+from securemem import Result, SecureMemory, load_policy, middleware
 from securemem.errors import CommandError
 from securemem.middleware import Call, Handler, Middleware, Transaction, build_layers
 from securemem.pii import members
@@ -83,6 +83,38 @@ def test_the_chain_is_built_from_the_policy_with_the_path_guard_first(policy: Po
     # The policy's layers run before the store's lock is taken; a deployment's own inside the transaction.
     assert names(policy) == [*chain, "Transaction"]
     assert names(policy, (Recorder(),)) == [*chain, "Transaction", "Recorder"]
+
+
+LAYERS = ("PathGuard", "PIIScrub", "Access", "TTL", "Quota", "ViewTruncate", "Transaction")
+
+
+def test_a_view_runs_through_every_layer_but_those_that_never_act_on_one(
+    open_mem: OpenMem, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Access and Quota act only on a command that changes something: a view skips them. Every other
+    # layer sees it, a deployment's own included (an object or a plain function).
+    seen: list[str] = []
+    for name in LAYERS:
+        layer = getattr(middleware, name)
+
+        def spy(self: Any, call: Call, call_next: Handler, original: Any = layer.__call__, name: str = name) -> Result:
+            seen.append(name)
+            return cast(Result, original(self, call, call_next))
+
+        monkeypatch.setattr(layer, "__call__", spy)
+
+    def function_layer(call: Call, call_next: Handler) -> Result:
+        seen.append("function")
+        return call_next(call)
+
+    recorder = Recorder()
+    memory = open_mem("regulated", layers=(recorder, function_layer))
+    ok(memory, command="create", path="/memories/a.md", file_text="x\n")
+    assert seen == [*LAYERS, "function"]
+    seen.clear()
+    ok(memory, command="view", path="/memories/a.md")
+    assert seen == ["PathGuard", "PIIScrub", "TTL", "ViewTruncate", "Transaction", "function"]
+    assert [paths for paths, _ in recorder.seen] == [("/memories/a.md",), ("/memories/a.md",)]
 
 
 def test_a_deployment_layer_sees_guarded_and_scrubbed_input(open_mem: OpenMem) -> None:

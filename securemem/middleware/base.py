@@ -14,8 +14,9 @@ on the final change (see ``securemem.changes``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import FunctionType
 from typing import Protocol, TypeVar, cast
 
 from securemem.changes import Change, commit
@@ -90,16 +91,26 @@ class Middleware(Protocol):
     def __call__(self, call: Call, call_next: Handler) -> Result: ...
 
 
-def chain(layers: list[Middleware], endpoint: Handler) -> Handler:
-    """Fold the layers around the endpoint; the first layer is the outermost."""
+def chain(layers: Sequence[Middleware], endpoint: Handler, *, reads: bool = False) -> Handler:
+    """Fold the layers around the endpoint; the first layer is the outermost.
+
+    ``reads``: the chain only ever runs commands that change nothing (views), and leaves out the
+    layers that say they do nothing to those, with a class attribute ``reads = False``.
+    """
     handler = endpoint
     for layer in reversed(layers):
+        if reads and not getattr(layer, "reads", True):
+            continue
         handler = _bind(layer, handler)
     return handler
 
 
 def _bind(layer: Middleware, call_next: Handler) -> Handler:
+    # A layer object's own method is called: calling the object itself goes through its type's
+    # __call__ slot, a slower path that makes up half the cost of a chain of layers that do little.
+    run = layer if isinstance(layer, FunctionType) else layer.__call__
+
     def handler(call: Call) -> Result:
-        return layer(call, call_next)
+        return run(call, call_next)
 
     return handler
