@@ -55,29 +55,14 @@ class Transaction:
         self.store_key = store_key  # the store by number (an admin call), not by its name
         self.bind = bind
 
-    @contextmanager
-    def open(self, paths: Sequence[str], *, write: bool) -> Iterator[StoreTx]:
+    def open(self, paths: Sequence[str], *, write: bool) -> AbstractContextManager[StoreTx]:
         """The transaction for a command on ``paths`` (also used for the follow-up writes of a read)."""
         if not self.mounts:
-            with ExitStack() as stack:
-                try:
-                    tx = stack.enter_context(self._begin(None, write))
-                except MissingStore:
-                    if not self.bind or self.store_key is None:
-                        raise
-                    # The store this session was bound to was deleted: its name is free, and the
-                    # session goes on by name (made again on its next write, under the namespace rule).
-                    self.store_key = None
-                    tx = stack.enter_context(self._begin(None, write))
-                found = tx.store_key  # < 0: none of that name yet (a read)
-                yield tx
-            # Committed: the store found (or made) by its name is this session's by its number from
-            # then on: an operator renaming it does not move the session into a new, empty store of
-            # the old name while its memory lives on under the new one. Never before the commit: a
-            # store made by a transaction that rolled back leaves its number to the next store made.
-            if self.bind and self.store_key is None and found >= 0:
-                self.store_key = found
-            return
+            return _OneStore(self, write)
+        return self._mounted(paths, write)
+
+    @contextmanager
+    def _mounted(self, paths: Sequence[str], write: bool) -> Iterator[StoreTx]:
         home = self.mounts.home(paths)
         # A command on /memories itself (a listing) is in no mount: any attached store can carry its
         # transaction, and one an operator deleted must not make the others' listing fail.
@@ -120,6 +105,45 @@ class Transaction:
                 return call_next(call)
             finally:
                 call.tx = None
+
+
+class _OneStore(AbstractContextManager[StoreTx]):
+    """The transaction of a session with one store (a class, not a generator: it is on every command's path)."""
+
+    __slots__ = ("_found", "_inner", "_owner", "_write")
+
+    def __init__(self, owner: Transaction, write: bool) -> None:
+        self._owner = owner
+        self._write = write
+        self._inner: AbstractContextManager[StoreTx] | None = None
+        self._found = -1
+
+    def __enter__(self) -> StoreTx:
+        owner = self._owner
+        try:
+            self._inner = owner._begin(None, self._write)
+            tx = self._inner.__enter__()
+        except MissingStore:
+            if not owner.bind or owner.store_key is None:
+                raise
+            # The store this session was bound to was deleted: its name is free, and the session
+            # goes on by name (made again on its next write, under the namespace rule).
+            owner.store_key = None
+            self._inner = owner._begin(None, self._write)
+            tx = self._inner.__enter__()
+        self._found = tx.store_key  # < 0: none of that name yet (a read)
+        return tx
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> None:
+        assert self._inner is not None
+        self._inner.__exit__(kind, exc, tb)  # commits, or rolls back after ``exc``
+        owner = self._owner
+        # Committed: the store found (or made) by its name is this session's by its number from
+        # then on: an operator renaming it does not move the session into a new, empty store of
+        # the old name while its memory lives on under the new one. Never before the commit: a
+        # store made by a transaction that rolled back leaves its number to the next store made.
+        if kind is None and owner.bind and owner.store_key is None and self._found >= 0:
+            owner.store_key = self._found
 
 
 class _Checked(AbstractContextManager[StoreTx]):
