@@ -124,19 +124,21 @@ def path_of(row: Row) -> str:
 
 
 def _entry(row: Row, minus: Totals = (0, 0, 0, 0)) -> Entry:
+    # By position (every read makes one): path, is_dir, size, lines, files, dirs, path_bytes,
+    # created, modified, accessed, expires, memory.
     return Entry(
-        path=path_of(row),
-        is_dir=bool(row[2]),
-        size=row[3] - minus[0],
-        lines=row[4],
-        files=row[5] - minus[1],
-        dirs=row[6] - minus[2],
-        path_bytes=row[7] - minus[3],
-        created=row[8],
-        modified=row[9],
-        accessed=row[10],
-        expires=row[11],
-        memory=0 if row[2] else int(row[12]),
+        f"{row[0]}/{row[1]}",
+        bool(row[2]),
+        row[3] - minus[0],
+        row[4],
+        row[5] - minus[1],
+        row[6] - minus[2],
+        row[7] - minus[3],
+        row[8],
+        row[9],
+        row[10],
+        row[11],
+        0 if row[2] else int(row[12]),
     )
 
 
@@ -181,7 +183,7 @@ class SqlTx:
         self.log = log  # the versions this transaction records (statements counted there)
         self._tails = tails or {}  # each store's chain tail as the file holds it now, where known
         self.freed = False  # content was deleted or overwritten: the store schedules its erasure
-        self._statements = 0
+        self._statements = 0  # this transaction's own, counted as they run; ``statements`` adds its log's
         self._cache: dict[str, Row | None] = {}  # raw rows read so far, expired ones included
         self._chain_of: str | None = None  # the path whose whole chain of rows is in the cache
         self.family: dict[int, SqlTx] | None = None  # with siblings: this transaction on each namespace
@@ -196,12 +198,12 @@ class SqlTx:
         self._statements = value - self.log.statements
 
     def _q(self, sql: str, **params: Any) -> Cursor:
-        self.statements += 1
+        self._statements += 1
         return self._conn.execute(sql, {"ns": self.ns, "now": self.now, **params})
 
     def _many(self, sql: str, rows: list[dict[str, Any]]) -> None:
         if rows:
-            self.statements += 1
+            self._statements += 1
             self._conn.executemany(sql, [{"ns": self.ns, "now": self.now, **r} for r in rows])
 
     @property
@@ -219,7 +221,7 @@ class SqlTx:
         One SqlTx per namespace, shared by the whole family: two would each keep their own
         chain tail for the namespace's versions and fork its hash chain.
         """
-        self.statements += 1
+        self._statements += 1
         if store_key is None:
             row = self._conn.execute("SELECT id FROM stores WHERE name = ?", (namespace,)).fetchone()
         else:
@@ -252,7 +254,7 @@ class SqlTx:
 
     def _row(self, path: str) -> Row | None:
         if path not in self._cache:
-            self.statements += 1
+            self._statements += 1
             self._cache[path] = self._conn.execute(_ROW, (self.ns, *key_of(path))).fetchone()
         return self._cache[path]
 
@@ -269,7 +271,7 @@ class SqlTx:
         return _entry(row, self._expired_total(path)) if row[2] else _entry(row)
 
     def get(self, path: str) -> tuple[Entry, bytes | None] | None:
-        self.statements += 1
+        self._statements += 1
         row = self._conn.execute(_GET, (self.ns, *key_of(path))).fetchone()
         self._cache[path] = None if row is None else row[:13]
         if row is not None and not row[2]:
@@ -284,7 +286,7 @@ class SqlTx:
         params: list[Any] = [self.ns]
         for link in chain:
             params += key_of(link)
-        self.statements += 1
+        self._statements += 1
         found = {f"{r[0]}/{r[1]}": r for r in self._conn.execute(_chain_sql(len(chain)), params).fetchall()}
         cache = self._cache
         blocking, missing = None, []
@@ -487,7 +489,7 @@ class SqlTx:
         """
         if old is None:
             new_dirs = set(self._make_room(path))
-            self.statements += 1
+            self._statements += 1
             if memory:  # a deleted memory restored under its own number
                 cid = self._conn.execute(_RESTORED, (memory, data, self.log.head_of(memory))).fetchone()[0]
                 self.log.record("created", int(cid), path, data)
@@ -501,7 +503,7 @@ class SqlTx:
             new_dirs = set()
             cid = cached[12] if cached is not None else self._content_id(path)
             seq = self.log.record("modified", int(cid), path, data, head=False)
-            self.statements += 1
+            self._statements += 1
             self._conn.execute(
                 "UPDATE content SET data = ?, head = coalesce(?, head) WHERE id = ?", (data, seq or None, cid)
             )
@@ -523,7 +525,7 @@ class SqlTx:
             if made:
                 below_dirs += 1
                 below_bytes += path_bytes(above)
-        self.statements += 1
+        self._statements += 1
         self._conn.execute(_upsert_sql(len(rows)), [value for row in rows for value in row])
         if old is not None and sooner(old.expires, expires):  # a rule made it expire sooner
             self._refit(path, old.expires)
@@ -587,12 +589,12 @@ class SqlTx:
             marks = ",".join("?" * len(chunk))
             heads = []
             if keep:
-                self.statements += 1
+                self._statements += 1
                 heads += self._conn.execute(
                     f"UPDATE content SET data = x'' WHERE id IN ({marks}) AND head IS NOT NULL RETURNING id, head",
                     chunk,
                 ).fetchall()
-            self.statements += 1
+            self._statements += 1
             heads += self._conn.execute(
                 f"DELETE FROM content WHERE id IN ({marks}){' AND head IS NULL' if keep else ''} RETURNING id, head",
                 list(chunk),
@@ -600,7 +602,7 @@ class SqlTx:
             for memory, head in heads:
                 self.log.know_head(int(memory), head)
         if ids and not self.log.settings.versions:  # no version will remember these numbers
-            self.statements += 1
+            self._statements += 1
             remember_numbers(self._conn, ids)
 
     def delete(self, path: str, entry: Entry) -> None:
@@ -683,7 +685,7 @@ class SqlTx:
     def _moving_files(self, old: str, row: Row) -> list[tuple[int, str, bytes]]:
         """Each file a move takes (memory, path, content): each gets a version at its new path."""
         if not row[2]:
-            self.statements += 1
+            self._statements += 1
             data, head = self._conn.execute("SELECT data, head FROM content WHERE id = ?", (row[12],)).fetchone()
             self.log.know_head(int(row[12]), head)
             return [(int(row[12]), old, bytes(data))]
@@ -727,7 +729,7 @@ class SqlTx:
             rows += self._q(f"SELECT ns, {_COLS} {_EXPIRED_DIRS} LIMIT :n", n=limit - len(rows)).fetchall()
         self._wrote()
         self.log.expired([(int(r[13]), f"{r[1]}/{r[2]}") for r in rows if not r[3]])  # before their heads go
-        self.statements += purge_rows(self._conn, rows, remember=not self.log.settings.versions)
+        self._statements += purge_rows(self._conn, rows, remember=not self.log.settings.versions)
         if rows:
             self.freed = True
         return len(rows)
@@ -735,7 +737,7 @@ class SqlTx:
     # -- memories and versions (the admin surface) -------------------------------------------
 
     def memory(self, number: int) -> tuple[Entry, bytes] | None:
-        self.statements += 1
+        self._statements += 1
         row = self._conn.execute(
             f"SELECT {_E_COLS}, c.data FROM entries e INDEXED BY entries_memory JOIN content c ON c.id = e.id "
             "WHERE e.id = ? AND e.is_dir = 0 AND e.ns = ?",
