@@ -73,8 +73,25 @@ class TimedConnection:
     def executemany(self, sql: str, *args: Any) -> Any:
         return self._timed(self._conn.executemany, sql, *args)
 
+    def cursor(self) -> TimedCursor:
+        return TimedCursor(self._conn.cursor(), self)  # the store runs BEGIN and COMMIT on one
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._conn, name)
+
+
+class TimedCursor:
+    """A cursor of the timed connection: its statements are timed there too."""
+
+    def __init__(self, cursor: Any, timed: TimedConnection) -> None:
+        self._cursor = cursor
+        self._timed = timed
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        return self._timed._timed(self._cursor.execute, sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._cursor, name)
 
 
 def layer_of(filename: str) -> str | None:

@@ -216,8 +216,26 @@ class CountingConnection:
         self.statements += 1
         return self._conn.executemany(*args)
 
+    def cursor(self) -> CountingCursor:
+        return CountingCursor(self._conn.cursor(), self)  # the store runs BEGIN and COMMIT on one
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._conn, name)
+
+
+class CountingCursor:
+    """A cursor of the counted connection: its statements count there too."""
+
+    def __init__(self, cursor: Any, counted: CountingConnection) -> None:
+        self._cursor = cursor
+        self._counted = counted
+
+    def execute(self, *args: Any) -> Any:
+        self._counted.statements += 1
+        return self._cursor.execute(*args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._cursor, name)
 
 
 def securemem_subject(policy_name: str, durability: str) -> Callable[[Path, bool], Runner]:
