@@ -676,8 +676,10 @@ class SQLCipherStore:
 
     def _control(self, conn: sqlcipher3.Connection) -> sqlcipher3.Cursor:
         """The cursor for BEGIN IMMEDIATE, PRAGMA data_version and COMMIT, which every transaction
-        runs: the connection's ``execute`` makes a new cursor for each statement, a third of what
-        these cost. Made again for another connection (a test or a benchmark wraps it to count)."""
+        runs, and for its one-row lookups (``SqlTx``): the connection's ``execute`` makes a new
+        cursor for each statement, a third of what these cost. Each statement on it is done (its row
+        fetched, or it has none) before the next one runs. Made again for another connection (a test
+        or a benchmark wraps it to count)."""
         if self._cursor_of is not conn:
             self._cursor, self._cursor_of = conn.cursor(), conn
         return self._cursor
@@ -738,7 +740,7 @@ class SQLCipherStore:
                     raise MissingStore("the store does not exist (it was deleted)")
                 tails = self._known.tails
                 log = VersionLog(conn, ns, now, actor, history or self._history, tail=tails.get(ns))
-                tx = SqlTx(conn, ns, now, log, tails)
+                tx = SqlTx(conn, ns, now, log, tails, lookup=control)
                 tx.statements = 1  # PRAGMA data_version
                 return tx
             except sqlcipher3.Error as exc:

@@ -175,9 +175,19 @@ class SqlTx:
     """One transaction on one namespace; the store has begun it and holds its lock."""
 
     def __init__(
-        self, conn: Connection, ns: int, now: float, log: VersionLog, tails: Mapping[int, Tail] | None = None
+        self,
+        conn: Connection,
+        ns: int,
+        now: float,
+        log: VersionLog,
+        tails: Mapping[int, Tail] | None = None,
+        *,
+        lookup: Connection | None = None,
     ) -> None:
         self._conn = conn
+        # ``lookup``: a cursor of the connection kept by the store, for the one-row lookups that every
+        # command makes, each fetched at once (the connection's execute makes a cursor per statement).
+        self._lookup = conn if lookup is None else lookup
         self.ns = ns
         self.now = now
         self.log = log  # the versions this transaction records (statements counted there)
@@ -234,7 +244,7 @@ class SqlTx:
         if ns not in self.family:
             log = self.log  # a VersionLog (its module imports this one: built through its type)
             sibling_log = type(log)(self._conn, ns, self.now, log.actor, log.settings, tail=self._tails.get(ns))
-            tx = SqlTx(self._conn, ns, self.now, sibling_log, self._tails)
+            tx = SqlTx(self._conn, ns, self.now, sibling_log, self._tails, lookup=self._lookup)
             tx.family = self.family
             self.family[ns] = tx
         return self.family[ns]
@@ -255,7 +265,7 @@ class SqlTx:
     def _row(self, path: str) -> Row | None:
         if path not in self._cache:
             self._statements += 1
-            self._cache[path] = self._conn.execute(_ROW, (self.ns, *key_of(path))).fetchone()
+            self._cache[path] = self._lookup.execute(_ROW, (self.ns, *key_of(path))).fetchone()
         return self._cache[path]
 
     # -- reads -----------------------------------------------------------------------------
@@ -272,7 +282,7 @@ class SqlTx:
 
     def get(self, path: str) -> tuple[Entry, bytes | None] | None:
         self._statements += 1
-        row = self._conn.execute(_GET, (self.ns, *key_of(path))).fetchone()
+        row = self._lookup.execute(_GET, (self.ns, *key_of(path))).fetchone()
         self._cache[path] = None if row is None else row[:13]
         if row is not None and not row[2]:
             self.log.know_head(int(row[12]), row[14])  # what its next version links to
