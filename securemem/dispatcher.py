@@ -56,6 +56,7 @@ IMAGE_TYPES = {
     ".jpg": ("image/jpeg", b"\xff\xd8\xff"),
     ".jpeg": ("image/jpeg", b"\xff\xd8\xff"),
 }
+_IMAGE_MAGIC = tuple(sorted({magic for _, magic in IMAGE_TYPES.values()}))
 SNIPPET_CONTEXT = 2
 SNIPPET_MAX_LINES = 16
 # A snippet line is cut at this length, so that 16 lines stay under the default 16,000-character
@@ -96,6 +97,8 @@ def _decode(path: str, data: bytes) -> str:
 
 
 def _image_type(path: str, data: bytes) -> str | None:
+    if not data.startswith(_IMAGE_MAGIC):  # most files are text: one look at their first bytes
+        return None
     name = name_of(path)
     dot = name.rfind(".")
     kind = IMAGE_TYPES.get(name[dot:].lower()) if dot > 0 else None

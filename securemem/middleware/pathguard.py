@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from securemem.changes import Change, Move
-from securemem.commands import AdminCommand, RenameCommand, Result
+from securemem.commands import AdminCommand, Command, RenameCommand, Result
 from securemem.errors import AlreadyExists, InvalidPath
 from securemem.middleware.base import Call, Handler
 from securemem.mounts import MountTable
@@ -48,7 +48,18 @@ class PathGuard:
         paths = tuple(canonical(path, slack=slack) for path in given)
         if self.mounts:
             self._check_mounted(paths)
-        roots = [path for path in paths if self.mounts.is_root(path)] if command.mutates else []
+        if command.mutates:
+            self._refuse_roots(command, paths)
+        if paths != given:
+            call.with_command(command.with_paths(paths))
+        call.audit.paths = paths  # canonical: loggable unless a later path guard refuses them
+        if isinstance(command, RenameCommand) or (isinstance(command, AdminCommand) and command.moves):
+            call.checks.append(self._moved_paths)
+        return call_next(call)
+
+    def _refuse_roots(self, command: Command, paths: tuple[str, ...]) -> None:
+        """A mutation of the root, or of a mount's own directory, in any spelling."""
+        roots = [path for path in paths if self.mounts.is_root(path)]
         if isinstance(command, RenameCommand) and roots == [paths[1]]:
             # A move onto a root: the root always exists, and a destination that exists is refused
             # with the reference answer (nothing was asked of the root itself).
@@ -58,12 +69,6 @@ class PathGuard:
                 f"Error: The {roots[0]} directory itself cannot be {_VERBS[command.command]}; "
                 f"use a path below it, such as {roots[0]}/notes.md."
             )
-        if paths != given:
-            call.with_command(command.with_paths(paths))
-        call.audit.paths = paths  # canonical: loggable unless a later path guard refuses them
-        if isinstance(command, RenameCommand) or (isinstance(command, AdminCommand) and command.moves):
-            call.checks.append(self._moved_paths)
-        return call_next(call)
 
     def _check_mounted(self, paths: tuple[str, ...]) -> None:
         """In a session with several stores: each path as its store holds it, and inside a mount."""

@@ -43,11 +43,12 @@ class PIIScrub:
         command = call.command
         call.audit.paths = None  # not loggable until checked: a path may carry the very data kept out
         if self.settings.refuse_paths:
-            for path in command.paths:
+            paths = command.paths
+            for path in paths:
                 self._check_path(path)
             if isinstance(command, RenameCommand) or (isinstance(command, AdminCommand) and command.moves):
                 call.checks.append(self._check_moved)
-            call.audit.paths = command.paths
+            call.audit.paths = paths
         else:  # paths may hold PII under this policy: the audit trail gets them scrubbed
             call.audit.paths = tuple(self.scrubber.scrub(path).text for path in command.paths)
         if not command.writes_content:

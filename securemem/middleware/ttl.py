@@ -37,6 +37,7 @@ class TTL:
     def __init__(self, policy: Policy, mounts: MountTable | None = None) -> None:
         self.policy = policy
         self.mounts = mounts or MountTable()
+        self._refresh_on_read = policy.ttl.refresh_on_read
         # The policy and the mounts never change under a layer, so neither does a path's expiry:
         # kept here rather than made again on every read and write of the file.
         self._expiries: dict[str, Expiry] = {}
@@ -79,7 +80,7 @@ class TTL:
             if entry.expires is not None:  # a never_expire rule applies to files stamped before it
                 call.followups.append(lambda tx: tx.set_expiry(path, None))
             return
-        refresh = expiry.since == "access" and self.policy.ttl.refresh_on_read
+        refresh = expiry.since == "access" and self._refresh_on_read
         # A write (a move included: it stamps what it takes as modified) is an access too.
         base = now if refresh else max(entry.accessed, entry.modified) if expiry.since == "access" else entry.modified
         deadline = base + expiry.after
