@@ -270,8 +270,11 @@ class Dispatcher:
             raise CommandError(f"File {cmd.path} exceeds maximum line limit of 999,999 lines.")
         if cmd.view_range is not None and len(cmd.view_range) == _LINE_PART:
             return self._line_part(cmd, entry, lines, limit)
-        start, end = (1, len(lines)) if cmd.view_range is None else _check_range(cmd.path, cmd.view_range, len(lines))
-        window = lines[start - 1 : end]
+        if cmd.view_range is None:
+            start, end, window = 1, len(lines), lines
+        else:
+            start, end = _check_range(cmd.path, cmd.view_range, len(lines))
+            window = lines[start - 1 : end]
         header = f"Here's the content of {cmd.path} with line numbers:\n"
         room = 0 if limit is None else limit.chars - len(header)
         # Most files are far under the limit: the text's length, which bounds its lines', tells so

@@ -81,21 +81,22 @@ class Transaction:
             yield MountedTx(self.mounts, home, tx)
 
     def _begin(self, home: Mount | None, write: bool) -> AbstractContextManager[StoreTx]:
+        return _Checked(self._store_tx(home, write), self.check)
+
+    def _store_tx(self, home: Mount | None, write: bool) -> AbstractContextManager[StoreTx]:
+        """The store's own transaction (not begun, and not checked yet) for ``home``, None: the session's store."""
         # A mount is bound to its store by number: renamed, or its name given to another store,
         # the session still works in the store it attached (and a deleted one is an error).
         namespace, create = (self.namespace, self.create) if home is None else (home.store.name, False)
         key = self.store_key if home is None else home.store.key
-        return _Checked(
-            self.store.transaction(
-                namespace,
-                write=write,
-                clock=self.clock,
-                actor=self.actor,
-                create=create,
-                history=self.history,
-                store_key=key,
-            ),
-            self.check,
+        return self.store.transaction(
+            namespace,
+            write=write,
+            clock=self.clock,
+            actor=self.actor,
+            create=create,
+            history=self.history,
+            store_key=key,
         )
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
@@ -124,16 +125,16 @@ class _OneStore(AbstractContextManager[StoreTx]):
     def __enter__(self) -> StoreTx:
         owner = self._owner
         try:
-            self._inner = owner._begin(None, self._write)
-            tx = self._inner.__enter__()
+            self._inner = owner._store_tx(None, self._write)
+            tx = _begun(self._inner, owner.check)
         except MissingStore:
             if not owner.bind or owner.store_key is None:
                 raise
             # The store this session was bound to was deleted: its name is free, and the session
             # goes on by name (made again on its next write, under the namespace rule).
             owner.store_key = None
-            self._inner = owner._begin(None, self._write)
-            tx = self._inner.__enter__()
+            self._inner = owner._store_tx(None, self._write)
+            tx = _begun(self._inner, owner.check)
         self._found = tx.store_key  # < 0: none of that name yet (a read)
         return tx
 
@@ -157,14 +158,19 @@ class _Checked(AbstractContextManager[StoreTx]):
         self._check = check
 
     def __enter__(self) -> StoreTx:
-        tx = self._inner.__enter__()
-        if self._check is not None:
-            try:
-                self._check()
-            except BaseException as exc:
-                self._inner.__exit__(type(exc), exc, exc.__traceback__)
-                raise
-        return tx
+        return _begun(self._inner, self._check)
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> bool | None:
         return self._inner.__exit__(kind, exc, tb)
+
+
+def _begun(inner: AbstractContextManager[StoreTx], check: Callable[[], None] | None) -> StoreTx:
+    """Begin ``inner``, then run the handle's check under its lock: a refusal rolls it back."""
+    tx = inner.__enter__()
+    if check is not None:
+        try:
+            check()
+        except BaseException as exc:
+            inner.__exit__(type(exc), exc, exc.__traceback__)
+            raise
+    return tx

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from securemem.commands import FileView, ListingView, Result
+from securemem.commands import FileView, ImageView, Result
 from securemem.middleware.base import Call, Handler, ViewLimit
 
 DEFAULT_MAX_CHARS = 16_000
@@ -27,22 +27,22 @@ class ViewTruncate:
         call.view_limit = self.limit
         result = call_next(call)
         view = result.view
-        if isinstance(view, FileView) and view.cut:
+        if view is None or isinstance(view, ImageView) or not view.cut:
+            return result  # a write, an image, or a view shown whole: nothing to add
+        if isinstance(view, FileView):
             note = _line_cut_note(view, self.limit.chars) if view.line_cut else _boundary_note(view, self.limit.chars)
-        elif isinstance(view, ListingView) and view.cut and view.last < view.first:
+        elif view.last < view.first:
             # Not even one row fits: offering the same range again would go in circles.
             note = (
                 f"[Listing truncated at {self.limit.chars} characters: entry {view.first} does not fit (its path "
                 "is long); view it or its directory by path, or raise the policy's view.max_chars.]"
             )
-        elif isinstance(view, ListingView) and view.cut:
+        else:
             shown = f"entries {view.first}-{view.last}" if view.last > view.first else f"entry {view.last}"
             note = (
                 f"[Listing truncated at {self.limit.chars} characters: it shows {shown}. Use view_range, e.g. "
                 f"[{view.last + 1}, -1], to see the next entries, or view a subdirectory.]"
             )
-        else:
-            return result
         return dataclasses.replace(result, content=f"{result.text}\n{note}")
 
 
