@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter, ValidationError
 
@@ -28,15 +28,14 @@ TextMap = Callable[[str, TextField], str]
 
 class _Command(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    # Whether the command changes the store: asked by several layers of every command, so a class
+    # constant rather than a property.
+    mutates: ClassVar[bool] = True
 
     @property
     def paths(self) -> tuple[str, ...]:
         """Every path the command names (the path guard checks each one)."""
         return (getattr(self, "path"),)  # noqa: B009 - each subclass defines path or overrides
-
-    @property
-    def mutates(self) -> bool:
-        return True
 
     @property
     def writes_content(self) -> bool:
@@ -68,10 +67,7 @@ class ViewCommand(_Command):
     # A list, not a tuple: JSON has no tuples, and a wrong length gets a message naming the
     # valid range from the dispatcher, which knows the file.
     view_range: list[StrictInt] | None = None
-
-    @property
-    def mutates(self) -> bool:
-        return False
+    mutates: ClassVar[bool] = False
 
 
 class CreateCommand(_Command):

