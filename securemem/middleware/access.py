@@ -27,7 +27,7 @@ _ADVICE = "it can be viewed but not created, edited, moved or deleted. Write you
 
 
 class Access:
-    reads = False  # a command that changes nothing is never refused here (see middleware.base.chain)
+    only_mutations = True  # a command that changes nothing is never refused here (see middleware.base.chain)
 
     def __init__(self, policy: Policy, mounts: MountTable | None = None) -> None:
         self.policy = policy

@@ -95,11 +95,11 @@ def chain(layers: Sequence[Middleware], endpoint: Handler, *, reads: bool = Fals
     """Fold the layers around the endpoint; the first layer is the outermost.
 
     ``reads``: the chain only ever runs commands that change nothing (views), and leaves out the
-    layers that say they do nothing to those, with a class attribute ``reads = False``.
+    layers that say they act only on commands that do, with a class attribute ``only_mutations = True``.
     """
     handler = endpoint
     for layer in reversed(layers):
-        if reads and not getattr(layer, "reads", True):
+        if reads and getattr(layer, "only_mutations", False) is True:  # exactly True: never a look-alike value
             continue
         handler = _bind(layer, handler)
     return handler

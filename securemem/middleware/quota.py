@@ -40,7 +40,7 @@ PURGE_LIMIT = 2000
 
 
 class Quota:
-    reads = False  # a command that changes nothing stores nothing (see middleware.base.chain)
+    only_mutations = True  # a command that changes nothing stores nothing (see middleware.base.chain)
 
     def __init__(self, policy: Policy, mounts: MountTable | None = None) -> None:
         self.limits = policy.quota
