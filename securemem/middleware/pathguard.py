@@ -38,15 +38,18 @@ _VERBS = {
 class PathGuard:
     def __init__(self, mounts: MountTable | None = None) -> None:
         self.mounts = mounts or MountTable()
+        # Asked of every command, and a session's mounts never change: read once.
+        self._mounted = bool(self.mounts)
+        self._slack = self.mounts.slack()
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         command = call.command
         given = command.paths
         # A mounted store's path is held to the length limit as its store holds it: the mount's
         # directory adds to what the model writes, never to what the store keeps.
-        slack = self.mounts.slack()
+        slack = self._slack
         paths = tuple([canonical(path, slack=slack) for path in given])  # a list: half a generator's cost
-        if self.mounts:
+        if self._mounted:
             self._check_mounted(paths)
         if command.mutates:
             self._refuse_roots(command, paths)

@@ -766,7 +766,8 @@ class SQLCipherStore:
                 return
             if write:
                 self._check_file(conn)
-            noted = self._note_debt(conn) if tx.family_freed else 0
+            freed = tx.family_freed
+            noted = self._note_debt(conn) if freed else 0
             try:
                 self._control(conn).execute("COMMIT")
             except sqlcipher3.Error as exc:
@@ -774,7 +775,7 @@ class SQLCipherStore:
                 raise self._translate(exc) from None
             self._known.learn(tx)
             self.last_statements = tx.statements + self._looked + noted
-            if tx.family_freed:
+            if freed:
                 self._known.debt = True
                 self._freed()
                 own = True
