@@ -521,3 +521,49 @@ def test_a_memory_number_is_never_given_twice(tmp_path: Path, versions: bool) ->
         create(again, "/memories/f.md")
         found = entry_of(again, "/memories/f.md", now=clock[0])
         assert found is not None and found.memory > seen[-1]
+
+
+class _Recording:
+    """The store's connection wrapped as the benchmarks wrap it, recording every statement, its cursors' too."""
+
+    def __init__(self, conn: object) -> None:
+        self._conn = conn
+        self.seen: list[str] = []
+
+    def execute(self, sql: str, *args: object) -> object:
+        self.seen.append(sql.split(maxsplit=1)[0])
+        return self._conn.execute(sql, *args)  # type: ignore[attr-defined]
+
+    def cursor(self) -> _RecordingCursor:
+        return _RecordingCursor(self._conn.cursor(), self)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._conn, name)
+
+
+class _RecordingCursor:
+    def __init__(self, cursor: object, on: _Recording) -> None:
+        self._cursor = cursor
+        self._on = on
+
+    def execute(self, sql: str, *args: object) -> object:
+        self._on.seen.append(sql.split(maxsplit=1)[0])
+        return self._cursor.execute(sql, *args)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._cursor, name)
+
+
+def test_a_connection_swapped_in_carries_every_statement_of_a_view(tmp_path: Path) -> None:
+    # BEGIN, data_version, the lookup and COMMIT run on a cursor the store keeps: one of the
+    # connection it has now, so a wrapper put in its place (the benchmarks count and time
+    # statements so) still sees all four.
+    with SecureMemory.open(tmp_path / "m.db", key=os.urandom(32)) as mem:
+        create(mem, "/memories/a.md", "x\n")
+        assert not mem.execute({"command": "view", "path": "/memories/a.md"}).is_error
+        store = sqlcipher_of(mem.store)
+        recording = _Recording(store._conn)
+        store._conn = recording
+        assert not mem.execute({"command": "view", "path": "/memories/a.md"}).is_error
+        store._conn = recording._conn
+    assert recording.seen == ["BEGIN", "PRAGMA", "SELECT", "COMMIT"]
