@@ -412,6 +412,13 @@ class Policy(_Section):
         # same few paths on every command.
         return {}
 
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Policy:
+        """A copy, without the rules found for paths: pydantic copies the instance's ``__dict__``,
+        where the cache lives, and a copy with other rules would answer with this policy's."""
+        copy = super().model_copy(update=update, deep=deep)
+        copy.__dict__.pop("_rule_cache", None)
+        return copy
+
     def expiry_for(self, path: str) -> Expiry:
         """How long a file at ``path`` lives, counted from what, and the rule that said so."""
         rule = self.rule_for(path)

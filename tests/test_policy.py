@@ -751,3 +751,13 @@ def test_a_handle_over_mounted_stores_runs_under_the_stores_policy_too(tmp_path:
             SecureMemory(store, load_policy("default"), mounts=table, owns_store=False)
     finally:
         store.close()
+
+
+def test_a_copy_with_other_rules_never_answers_with_the_originals_cached_rule() -> None:
+    # The rule found for a path is cached on the policy; pydantic's model_copy copies the instance's
+    # __dict__, where that cache lives.
+    original = load_policy("regulated")
+    assert original.expiry_for("/memories/scratch/a.md").rule == "/memories/scratch/**"  # cached now
+    copy = original.model_copy(update={"rules": [Rule(glob="/memories/**", never_expire=True)]})
+    assert copy.expiry_for("/memories/scratch/a.md") == Expiry(None, "write", "/memories/**")
+    assert original.expiry_for("/memories/scratch/a.md").rule == "/memories/scratch/**"
