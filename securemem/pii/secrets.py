@@ -817,6 +817,12 @@ def _may_name_password(lower: str, spans: list[tuple[int, int]]) -> bool:
     return any(hint in lower for hint in _PASSWORD_HINTS_OTHER)
 
 
+# Whether any hint but "pass" and "pw" is in the text, in one pass: text that says "pass" ("needs
+# another pass") mostly holds none of the others, and one search for all of them costs half of one
+# substring search for each.
+_OTHER_PASSWORD_HINT = re.compile(by_first_letter(re.escape(hint) for hint in _PASSWORD_HINTS[2:]))
+
+
 def _phrase_matches(lower: str, spans: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
     """The phrases: in ASCII text read only where a hint occurs (at the start of its word), not by a
     pass of the pattern, whose alternatives start with most letters; "pass" and "pw" are where the
@@ -825,11 +831,12 @@ def _phrase_matches(lower: str, spans: list[tuple[int, int]]) -> Iterator[re.Mat
         yield from _PASSWORD_PHRASE.finditer(lower)
         return
     found = [at for at, _ in spans if lower.startswith(_PASSWORD_HINTS[:2], at)]
-    for hint in _PASSWORD_HINTS[2:]:
-        at = lower.find(hint)
-        while at != -1:
-            found.append(at)
-            at = lower.find(hint, at + len(hint))
+    if _OTHER_PASSWORD_HINT.search(lower) is not None:
+        for hint in _PASSWORD_HINTS[2:]:
+            at = lower.find(hint)
+            while at != -1:
+                found.append(at)
+                at = lower.find(hint, at + len(hint))
     starts: set[int] = set()
     for at in found:
         start = at
