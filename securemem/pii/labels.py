@@ -57,13 +57,18 @@ def _placeholder(value: str) -> bool:
 
 
 # A colon with a token-shaped value of 16 characters or more after it: where a labelled line may be.
-_VALUE_AHEAD = re.compile(r"[:：][ \t]*[\"'`「]?[A-Za-z0-9_\-+/=.:]{16}")
+_VALUE_AHEAD_AFTER = r"[ \t]*[\"'`「]?[A-Za-z0-9_\-+/=.:]{16}"
+_VALUE_AHEAD = re.compile(r"[:：]" + _VALUE_AHEAD_AFTER)
+# The same where the text has no fullwidth colon (most text): led by one literal character, the
+# engine skips from colon to colon at C speed instead of testing a set at each character (a fifth of
+# the time).
+_VALUE_AHEAD_ASCII = re.compile(":" + _VALUE_AHEAD_AFTER)
 
 
 def _labelled_lines(lower: str) -> Iterator[re.Match[str]]:
     """The labelled lines, each read once from its start, found from the colons a value follows."""
     done: set[int] = set()
-    for value in _VALUE_AHEAD.finditer(lower):
+    for value in (_VALUE_AHEAD if "：" in lower else _VALUE_AHEAD_ASCII).finditer(lower):
         start = lower.rfind("\n", 0, value.start()) + 1
         if start not in done:
             done.add(start)

@@ -431,7 +431,10 @@ _IOS_PASSWORD = re.compile(
 
 
 def _may_hold_ios_password(lower: str) -> bool:
-    return (" 0 " in lower or " 7 " in lower) and ("secret " in lower or "password " in lower)
+    # Each number's digit first (a memchr): text with no "0" and no "7" stops there.
+    return (("0" in lower and " 0 " in lower) or ("7" in lower and " 7 " in lower)) and (
+        "secret " in lower or "password " in lower
+    )
 
 
 def _ios_passwords(text: str) -> Iterator[Hit]:
@@ -804,23 +807,23 @@ _WORDLIKE = re.compile(r"[^\W\d_]+")
 _QUANTITY = re.compile(r"[0-9]+[A-Za-z]{1,10}")  # "90days", "12chars": an amount, not a password
 
 
+# Whether any hint but "pass" and "pw" is in the text, in one pass: text that says "pass" ("needs
+# another pass") mostly holds none of the others, and one search for all of them costs half of one
+# substring search for each.
+_OTHER_PASSWORD_HINT = re.compile(by_first_letter(re.escape(hint) for hint in _PASSWORD_HINTS[2:]))
+
+
 def _may_name_password(lower: str, spans: list[tuple[int, int]]) -> bool:
     """A password label may be in the text; ``spans``: the keyword hints found in it ("pass" and
     "pw" among them), which spares searching for those two again."""
     for at, _ in spans:
         if lower.startswith(_PASSWORD_HINTS[:2], at):
             return True
-    if any(hint in lower for hint in _PASSWORD_HINTS[2:]):
+    if _OTHER_PASSWORD_HINT.search(lower) is not None:
         return True
     if lower.isascii():
         return False
     return any(hint in lower for hint in _PASSWORD_HINTS_OTHER)
-
-
-# Whether any hint but "pass" and "pw" is in the text, in one pass: text that says "pass" ("needs
-# another pass") mostly holds none of the others, and one search for all of them costs half of one
-# substring search for each.
-_OTHER_PASSWORD_HINT = re.compile(by_first_letter(re.escape(hint) for hint in _PASSWORD_HINTS[2:]))
 
 
 def _phrase_matches(lower: str, spans: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
@@ -1385,6 +1388,9 @@ def _may_hold_attribute(lower: str) -> bool:
 
 def _may_hold_cli_password(lower: str) -> bool:
     """An option that may take a password (" -p", " -a", " -w", "--pass...") after one of the tools."""
+    # " -p", " -a" and " -w" hold " -", "--pass" holds "--": text with neither (most) stops at two searches.
+    if " -" not in lower and "--" not in lower:
+        return False
     if " -p" not in lower and " -a" not in lower and "--pass" not in lower and " -w" not in lower:
         return False
     return any(tool in lower for tool in _CLI_TOOLS)
