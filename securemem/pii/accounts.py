@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 
 from securemem.pii.answers import PASSWORD_SYMBOLS as _SYMBOLS
-from securemem.pii.scan import COUNTED, YEAR, Scan
+from securemem.pii.scan import COUNTED, YEAR, Scan, index_words
 
 Hit = tuple[str, int, int]
 
@@ -150,9 +150,24 @@ _PLACEHOLDERS = frozenset({"password", "passwd", "secret", "changeme", "default"
 
 def may_hold_account_password(scan: Scan) -> bool:
     """What find_account_passwords reads is in the text: its tests, and no more (a gate that most prose
-    passed, "wi" of "with", only moved the work)."""
+    passed, "wi" of "with", only moved the work). The words are read from the scan's (Scan.words: the
+    same answers as _may_name_wifi's and _may_name_code's substring searches, found with the other
+    gates' words in one pass)."""
     lower = scan.lower
-    return " / " in lower or "@" in lower or "auth" in lower or _may_name_wifi(lower) or _may_name_code(lower)
+    return (
+        " / " in lower
+        or "@" in lower
+        or not _ACCOUNT_WORDS.isdisjoint(scan.words)
+        or (not lower.isascii() and _may_name_code_other(lower))
+    )
+
+
+# "auth", the words of _may_name_wifi and the ASCII words of _may_name_code.
+_ACCOUNT_WORDS = index_words(
+    "auth", "wifi", "wi-fi", "wlan", "pin", "cod", "kod", "key box", "keybox", "keypad", "key safe", "keysafe",
+    "room safe", "hotel safe", "lockbox", "lock box", "padlock", "combination lock", "combo lock", "cadenas",
+    "llaves", "chaves", "senha", "ifresi", "cajet", "kluis", "portachiavi", "sejf", "anahtar kutusu",
+)  # fmt: skip
 
 
 def _may_name_wifi(lower: str) -> bool:
@@ -191,18 +206,20 @@ def _may_name_code(lower: str) -> bool:
         or "portachiavi" in lower
         or "sejf" in lower
         or "anahtar kutusu" in lower
-        or (
-            not lower.isascii()
-            and (
-                "kód" in lower
-                or "cód" in lower
-                or "schlüssel" in lower
-                or "clés" in lower
-                or "비번" in lower
-                or "비밀번호" in lower
-                or "密" in lower
-            )
-        )
+        or (not lower.isascii() and _may_name_code_other(lower))
+    )
+
+
+def _may_name_code_other(lower: str) -> bool:
+    """_may_name_code's words with a letter that is not ASCII."""
+    return (
+        "kód" in lower
+        or "cód" in lower
+        or "schlüssel" in lower
+        or "clés" in lower
+        or "비번" in lower
+        or "비밀번호" in lower
+        or "密" in lower
     )
 
 

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from securemem.pii.accounts import MEETING
 from securemem.pii.checksums import luhn_valid
 from securemem.pii.normalize import as_viewed, normalise_text
-from securemem.pii.scan import COUNTED, WORD_AFTER, YEAR, Scan, year_or_example
+from securemem.pii.scan import COUNTED, WORD_AFTER, YEAR, Scan, WordIndex, index_words, year_or_example
 
 Hit = tuple[str, int, int]
 
@@ -254,6 +254,22 @@ _DIGITS_ON = re.compile(r"[0-9 \-]*")
 _REACH = 192
 
 
+# The words of _MARKS led by a letter or a digit, found in one pass (a substring search each cost a
+# line of numbers most of its scan); the others (" cid", "(cid" ...) hold "cid", which is one of them.
+_MARK_INDEX = WordIndex("cid")
+_INDEXED_MARKS = _MARK_INDEX.add(*(mark for mark in _MARKS if mark.isascii() and mark[:1].isalnum()))
+
+
+def _marks_in(lower: str) -> tuple[str, ...]:
+    """The words of _MARKS in ``lower``, in order: what a substring search for each finds."""
+    found = _MARK_INDEX.find(lower)
+    return tuple(
+        mark
+        for mark in _MARKS
+        if (mark in found if mark in _INDEXED_MARKS else ("cid" in found or not mark.isascii()) and mark in lower)
+    )
+
+
 def _windows(lower: str, runs: list[re.Match[bytes]]) -> list[tuple[int, int]]:
     """Where a code may be: from _REACH characters before each run of digits whose window holds a
     label's word to two characters after the run (what the patterns' look-ahead reads), merged where
@@ -262,7 +278,7 @@ def _windows(lower: str, runs: list[re.Match[bytes]]) -> list[tuple[int, int]]:
     marks: tuple[str, ...] = _MARKS_ASCII if lower.isascii() else _MARKS
     if len(runs) * _REACH >= len(lower):
         # Runs close together (a short line of numbers): the words looked for once in the whole text.
-        marks = tuple(mark for mark in _MARKS if mark in lower)
+        marks = _marks_in(lower)
         if not marks:
             return []
     windows: list[tuple[int, int]] = []
@@ -461,11 +477,15 @@ _ALNUM_CODE_MARKS = (
 
 def may_hold_alnum_code(scan: Scan) -> bool:
     lower = scan.lower
+    words = scan.words  # "pin" and "cod" among them (one pass for every gate's words)
     return (
-        "pin" in lower
-        or (("cod" in lower or "cód" in lower) and any(mark in lower for mark in _ALNUM_CODE_MARKS))
+        "pin" in words
+        or (("cod" in words or "cód" in lower) and any(mark in lower for mark in _ALNUM_CODE_MARKS))
         or "RIO" in scan.text
     )
+
+
+index_words("pin", "cod")
 
 
 # A French line's porting code (RIO: "Relevé d'Identité Opérateur"): the operator's two digits, "P" or

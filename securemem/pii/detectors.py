@@ -91,7 +91,7 @@ from securemem.pii.numeric import (
     may_hold_underscored_card,
 )
 from securemem.pii.recovery import find_recovery_secrets, may_hold_recovery_secret
-from securemem.pii.scan import Scan, Span
+from securemem.pii.scan import Scan, Span, index_words
 from securemem.pii.secrets import (
     find_aws_pairs,
     find_basic_auth,
@@ -218,17 +218,31 @@ def _may_hold_email(scan: Scan) -> bool:
         or ">" in lower
         or ("-" in lower and "-at-" in lower)
         or " at " in lower
-        or " nokta " in lower
-        or " chez " in lower
-        or " kukac " in lower
-        or " arond " in lower
-        or " snabel-a " in lower
-        or " chiocciola " in lower
-        or " klammeraffe " in lower
-        or ("rob" in lower and (" arroba " in lower or " arobase " in lower))
-        or ("staartje " in lower and (" apenstaartje " in lower or " apestaartje " in lower))
+        or (
+            # Each word between its blanks only where the scan's words hold it (most text holds none).
+            not _SPOKEN_AT_WORDS.isdisjoint(scan.words)
+            and (
+                " nokta " in lower
+                or " chez " in lower
+                or " kukac " in lower
+                or " arond " in lower
+                or " snabel-a " in lower
+                or " chiocciola " in lower
+                or " klammeraffe " in lower
+                or " arroba " in lower
+                or " arobase " in lower
+                or " apenstaartje " in lower
+                or " apestaartje " in lower
+            )
+        )
         or (not lower.isascii() and any(mark in lower for mark in _EMAIL_MARKS_OTHER))
     )
+
+
+_SPOKEN_AT_WORDS = index_words(
+    "nokta", "chez", "kukac", "arond", "snabel-a", "chiocciola", "klammeraffe", "arroba", "arobase", "apenstaartje",
+    "apestaartje",
+)  # fmt: skip
 
 
 # What a table's column, a SQL row's value or an aligned column may be named as.

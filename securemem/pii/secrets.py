@@ -18,7 +18,7 @@ from functools import lru_cache
 from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule
 from securemem.pii.normalize import normalise_text
-from securemem.pii.scan import WORD_AFTER, Scan, by_first_letter, other_script, year_or_example
+from securemem.pii.scan import WORD_AFTER, Scan, by_first_letter, index_words, other_script, year_or_example
 
 Hit = tuple[str, int, int]
 
@@ -396,7 +396,7 @@ def _keyword_secrets(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     text = scan.text
     seen: set[int] = set()  # key ends already tried ("secret_token" holds two hints)
-    spans = scan.hints = _hint_spans(lower)
+    spans = scan.hints = _hint_spans(scan)
     for at, hint_end in spans:
         rest = _KEY_REST.match(lower, hint_end)
         key_end = rest.end() if rest is not None else hint_end
@@ -408,8 +408,8 @@ def _keyword_secrets(scan: Scan) -> Iterator[Hit]:
             found = _assignment(scan, text, lower, key_start, key_end) or _credential_pair(text, lower, at, key_end)
             if found is not None:
                 yield found
-    if _may_name_password(lower, spans):
-        yield from _password_phrases(text, lower, spans)
+    if _may_name_password(scan, spans):
+        yield from _password_phrases(scan, spans)
     if _may_hold_attribute(lower):
         yield from _key_value_attributes(text, lower)
     if spans and ("'" in text or '"' in text):
@@ -807,39 +807,36 @@ _WORDLIKE = re.compile(r"[^\W\d_]+")
 _QUANTITY = re.compile(r"[0-9]+[A-Za-z]{1,10}")  # "90days", "12chars": an amount, not a password
 
 
-# Whether any hint but "pass" and "pw" is in the text, in one pass: text that says "pass" ("needs
-# another pass") mostly holds none of the others, and one search for all of them costs half of one
-# substring search for each.
-_OTHER_PASSWORD_HINT = re.compile(by_first_letter(re.escape(hint) for hint in _PASSWORD_HINTS[2:]))
+# The hints but "pass" and "pw", read from the scan's words (found with the other gates' words in one
+# pass): text that says "pass" ("needs another pass") mostly holds none of them.
+_OTHER_PASSWORD_HINTS = index_words(*_PASSWORD_HINTS[2:])
 
 
-def _may_name_password(lower: str, spans: list[tuple[int, int]]) -> bool:
+def _may_name_password(scan: Scan, spans: list[tuple[int, int]]) -> bool:
     """A password label may be in the text; ``spans``: the keyword hints found in it ("pass" and
     "pw" among them), which spares searching for those two again."""
+    lower = scan.lower
     for at, _ in spans:
         if lower.startswith(_PASSWORD_HINTS[:2], at):
             return True
-    if _OTHER_PASSWORD_HINT.search(lower) is not None:
+    if not _OTHER_PASSWORD_HINTS.isdisjoint(scan.words):
         return True
     if lower.isascii():
         return False
     return any(hint in lower for hint in _PASSWORD_HINTS_OTHER)
 
 
-def _phrase_matches(lower: str, spans: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
+def _phrase_matches(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
     """The phrases: in ASCII text read only where a hint occurs (at the start of its word), not by a
     pass of the pattern, whose alternatives start with most letters; "pass" and "pw" are where the
-    keyword finder's ``spans`` say."""
+    keyword finder's ``spans`` say, the others where the scan's words say."""
+    lower = scan.lower
     if not lower.isascii():
         yield from _PASSWORD_PHRASE.finditer(lower)
         return
     found = [at for at, _ in spans if lower.startswith(_PASSWORD_HINTS[:2], at)]
-    if _OTHER_PASSWORD_HINT.search(lower) is not None:
-        for hint in _PASSWORD_HINTS[2:]:
-            at = lower.find(hint)
-            while at != -1:
-                found.append(at)
-                at = lower.find(hint, at + len(hint))
+    if not _OTHER_PASSWORD_HINTS.isdisjoint(scan.words):
+        found += [at for hint in _PASSWORD_HINTS[2:] for at in scan.places(hint)]
     starts: set[int] = set()
     for at in found:
         start = at
@@ -880,8 +877,9 @@ def _pass_as_a_word(lower: str, start: int) -> bool:
     return not any(len(word) >= 6 and not word.isalpha() for word in words)
 
 
-def _password_phrases(text: str, lower: str, spans: list[tuple[int, int]]) -> Iterator[Hit]:
-    for match in _phrase_matches(lower, spans):
+def _password_phrases(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[Hit]:
+    text, lower = scan.text, scan.lower
+    for match in _phrase_matches(scan, spans):
         found = _tagged_password(text, match) if match["tag"] is not None else _phrase_password(text, match)
         if found is None and match["words"]:
             found = _bare_password(text, lower, match.start())
@@ -1400,19 +1398,16 @@ def _may_hold_cli_password(lower: str) -> bool:
 # (C speed each, where a pattern of alternatives steps through the text character by character).
 _HINT_PATTERN = re.compile(by_first_letter(_HINTS))
 _SHORT = 256
+index_words(*_HINTS)  # long text reads the hints' places from the scan's words
 
 
-def _hint_spans(lower: str) -> list[tuple[int, int]]:
+def _hint_spans(scan: Scan) -> list[tuple[int, int]]:
     """Where the hints occur: every occurrence that starts after the previous one of its hint ends."""
+    lower = scan.lower
     if len(lower) <= _SHORT:
         return [match.span() for match in _HINT_PATTERN.finditer(lower)]
-    spans = []
-    for hint in _HINTS:
-        at = lower.find(hint)
-        while at != -1:
-            spans.append((at, at + len(hint)))
-            at = lower.find(hint, at + len(hint))
-    return spans
+    # Long text: each hint's places from the scan's words (what a substring search per hint finds).
+    return [(at, at + len(hint)) for hint in _HINTS for at in scan.places(hint)]
 
 
 _HIGH_ENTROPY_WORDS = ("pass", "secret", "token", "key", "cred")
