@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from securemem.pii.accounts import _may_name_code, _may_name_wifi, may_hold_account_password
+from securemem.pii.accounts import _access_codes, _may_name_code, _may_name_wifi, may_hold_account_password
+from securemem.pii.codes import _ALNUM_CODE_MARKS, may_hold_alnum_code
 from securemem.pii.detectors import DEFAULT_PHONE_REGIONS
 from securemem.pii.recovery import may_hold_recovery_secret
 from securemem.pii.scan import GATE_WORDS, Scan, WordIndex
@@ -65,3 +66,24 @@ def test_gates_reading_the_words_answer_as_their_substring_searches(text: str) -
     recovery = any(word in lower for word in ("code", "backup", "phrase", "words", "mnemonic", "semilla", "seed"))
     recovery = recovery or any(word in lower for word in ("kódy", "códigos", "récupération"))
     assert may_hold_recovery_secret(Scan(text, DEFAULT_PHONE_REGIONS)) == recovery
+
+
+_CODE_PIECES = [
+    "access", "recovery", "backup", "ation", "", " ", "_", "-", "code", "cod", "código", "codice", " d", "d",
+    "gings", "atie", "gangs", "alt", "rungs", "pin", "RIO", "cód", "x", "lockbox", "door code ", "1234", "key box ",
+    "sifresi ", "şifresi ", "kapı ", " is ",
+]  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_CODE_PIECES), max_size=10).map("".join))
+def test_code_gates_reading_the_words_answer_as_their_substring_searches(text: str) -> None:
+    scan = Scan(text, DEFAULT_PHONE_REGIONS)
+    lower = scan.lower
+    alnum = (
+        "pin" in lower
+        or (("cod" in lower or "cód" in lower) and any(mark in lower for mark in _ALNUM_CODE_MARKS))
+        or "RIO" in text
+    )
+    assert may_hold_alnum_code(scan) == alnum
+    assert [match.span() for match in _access_codes(lower, scan)] == [match.span() for match in _access_codes(lower)]

@@ -162,12 +162,14 @@ def may_hold_account_password(scan: Scan) -> bool:
     )
 
 
-# "auth", the words of _may_name_wifi and the ASCII words of _may_name_code.
-_ACCOUNT_WORDS = index_words(
-    "auth", "wifi", "wi-fi", "wlan", "pin", "cod", "kod", "key box", "keybox", "keypad", "key safe", "keysafe",
-    "room safe", "hotel safe", "lockbox", "lock box", "padlock", "combination lock", "combo lock", "cadenas",
-    "llaves", "chaves", "senha", "ifresi", "cajet", "kluis", "portachiavi", "sejf", "anahtar kutusu",
+# The words of _may_name_wifi and the ASCII words of _may_name_code, and "auth".
+_WIFI_WORDS = index_words("wifi", "wi-fi", "wlan")
+_CODE_NAMES = index_words(
+    "pin", "cod", "kod", "key box", "keybox", "keypad", "key safe", "keysafe", "room safe", "hotel safe", "lockbox",
+    "lock box", "padlock", "combination lock", "combo lock", "cadenas", "llaves", "chaves", "senha", "ifresi", "cajet",
+    "kluis", "portachiavi", "sejf", "anahtar kutusu",
 )  # fmt: skip
+_ACCOUNT_WORDS = index_words("auth") | _WIFI_WORDS | _CODE_NAMES
 
 
 def _may_name_wifi(lower: str) -> bool:
@@ -225,20 +227,21 @@ def _may_name_code_other(lower: str) -> bool:
 
 def find_account_passwords(scan: Scan) -> Iterator[Hit]:
     text, lower = scan.text, scan.lower
+    words = scan.words  # the words of _may_name_wifi and _may_name_code, "pin" and "auth" among them
     if " / " in lower:
         yield from _admin_pairs(text, lower)
     if "@" in lower:
         yield from _email_pairs(text, lower)
-    if _may_name_wifi(lower):
+    if not _WIFI_WORDS.isdisjoint(words):
         yield from _wifi_keys(text, lower)
-    if "pin" in lower:
+    if "pin" in words:
         yield from (
             ("PASSWORD", *match.span("value"))
             for match in _PIN.finditer(lower)
             if not _not_a_pin(lower, match) and _read_out(text, lower, match, "PIN")
         )
-    if _may_name_code(lower):
-        for match in _access_codes(lower):
+    if not _CODE_NAMES.isdisjoint(words) or (not lower.isascii() and _may_name_code_other(lower)):
+        for match in _access_codes(lower, scan):
             box = _box_label(lower, match)
             if _year_not_code(lower, match) or _NOT_A_LOCK_CODE.search(
                 lower, max(0, match.start() - 24), match.start("value")
@@ -248,7 +251,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
                 box and COUNTED.match(lower, match.end()) is None
             ):
                 yield "PASSWORD", *match.span("value")
-    if "auth" in lower:
+    if "auth" in words:
         yield from _auth_commands(text, lower)
 
 
@@ -330,9 +333,18 @@ _CODE_BEFORE = 48
 _CODE_AFTER = 96
 
 
-def _access_codes(lower: str) -> Iterator[re.Match[str]]:
+# The marks among the gates' words (Scan.words): their places are read from the scan's, the others searched for.
+_INDEXED_CODE_MARKS = index_words(*(mark for mark in _CODE_MARKS if mark.isascii()))
+
+
+def _access_codes(lower: str, scan: Scan | None = None) -> Iterator[re.Match[str]]:
+    """The matches of _ACCESS_CODE, read in the windows around the marks; ``scan``: the scan of
+    ``lower``, whose words give the places of most marks (what a substring search for each finds)."""
     windows: list[tuple[int, int]] = []
     for mark in _CODE_MARKS:
+        if scan is not None and mark in _INDEXED_CODE_MARKS:
+            windows += [(max(0, at - _CODE_BEFORE), min(len(lower), at + _CODE_AFTER)) for at in scan.places(mark)]
+            continue
         at = lower.find(mark)
         while at != -1:
             windows.append((max(0, at - _CODE_BEFORE), min(len(lower), at + _CODE_AFTER)))

@@ -475,14 +475,23 @@ _ALNUM_CODE_MARKS = (
 )  # fmt: skip
 
 
+# The marks that hold "cod", with where: each is in the text where it starts that far before a "cod" of
+# the text (the scan's words list every place of "cod": a few tests at each, where a substring search
+# per mark read the whole text). The others ("código d") are searched for.
+_ALNUM_MARKS_AT_COD = tuple((mark, mark.index("cod")) for mark in _ALNUM_CODE_MARKS if "cod" in mark)
+_ALNUM_MARKS_OTHER = tuple(mark for mark in _ALNUM_CODE_MARKS if "cod" not in mark)
+
+
 def may_hold_alnum_code(scan: Scan) -> bool:
     lower = scan.lower
     words = scan.words  # "pin" and "cod" among them (one pass for every gate's words)
-    return (
-        "pin" in words
-        or (("cod" in words or "cód" in lower) and any(mark in lower for mark in _ALNUM_CODE_MARKS))
-        or "RIO" in scan.text
-    )
+    if "pin" in words or "RIO" in scan.text:
+        return True
+    for at in words.get("cod", ()):
+        for mark, offset in _ALNUM_MARKS_AT_COD:
+            if at >= offset and lower.startswith(mark, at - offset):
+                return True
+    return ("cod" in words or "cód" in lower) and any(mark in lower for mark in _ALNUM_MARKS_OTHER)
 
 
 index_words("pin", "cod")
