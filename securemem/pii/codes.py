@@ -24,7 +24,7 @@ number, a cell's in a GSM log); a meeting's passcode.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from securemem.pii.accounts import MEETING
 from securemem.pii.checksums import luhn_valid
@@ -260,14 +260,19 @@ _MARK_INDEX = WordIndex("cid")
 _INDEXED_MARKS = _MARK_INDEX.add(*(mark for mark in _MARKS if mark.isascii() and mark[:1].isalnum()))
 
 
-def _marks_in(lower: str) -> tuple[str, ...]:
-    """The words of _MARKS in ``lower``, in order: what a substring search for each finds."""
+_CID_MARKS = tuple(mark for mark in _MARKS if mark.isascii() and mark not in _INDEXED_MARKS)  # " cid", "(cid" ...
+_OTHER_MARKS = tuple(mark for mark in _MARKS if not mark.isascii())
+
+
+def _marks_in(lower: str) -> list[str]:
+    """The words of _MARKS in ``lower`` (in no order): what a substring search for each finds."""
     found = _MARK_INDEX.find(lower)
-    return tuple(
-        mark
-        for mark in _MARKS
-        if (mark in found if mark in _INDEXED_MARKS else ("cid" in found or not mark.isascii()) and mark in lower)
-    )
+    marks = [mark for mark in found if mark in _INDEXED_MARKS]  # "cid" alone is none
+    if "cid" in found:
+        marks += [mark for mark in _CID_MARKS if mark in lower]
+    if not lower.isascii():
+        marks += [mark for mark in _OTHER_MARKS if mark in lower]
+    return marks
 
 
 def _windows(lower: str, runs: list[re.Match[bytes]]) -> list[tuple[int, int]]:
@@ -275,7 +280,7 @@ def _windows(lower: str, runs: list[re.Match[bytes]]) -> list[tuple[int, int]]:
     label's word to two characters after the run (what the patterns' look-ahead reads), merged where
     they meet. A match there is a match of a pass over the whole text, and each match of that pass is
     in one: its code is such a run, its label's word in the characters before."""
-    marks: tuple[str, ...] = _MARKS_ASCII if lower.isascii() else _MARKS
+    marks: Sequence[str] = _MARKS_ASCII if lower.isascii() else _MARKS
     if len(runs) * _REACH >= len(lower):
         # Runs close together (a short line of numbers): the words looked for once in the whole text.
         marks = _marks_in(lower)
