@@ -1364,13 +1364,17 @@ _ASSIGNED_KEY_OR_PASSWORD = re.compile(
 )
 
 
+_ALL_HINTS = index_words(*_PASSWORD_HINTS, *_HINTS)
+
+
 def may_hold_keyword_secret(scan: Scan) -> bool:
     lower = scan.lower
     if len(lower) > _SHORT:
         return True  # long text: the finder's substring searches cost no more than this pattern would
     return (
         "--" in lower
-        or _ASSIGNED_KEY_OR_PASSWORD.search(lower) is not None
+        # Each of the pattern's alternatives starts with a hint: none of them in the scan's words, no match.
+        or (not _ALL_HINTS.isdisjoint(scan.words) and _ASSIGNED_KEY_OR_PASSWORD.search(lower) is not None)
         or (not lower.isascii() and any(hint in lower for hint in _PASSWORD_HINTS_OTHER))
         or _may_hold_attribute(lower)
         or _may_hold_cli_password(lower)
