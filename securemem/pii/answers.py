@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 
 from securemem.pii.normalize import normalise_text
-from securemem.pii.scan import YEAR, Scan
+from securemem.pii.scan import YEAR, Scan, index_words
 
 Hit = tuple[str, int, int]
 
@@ -130,6 +130,10 @@ def may_hold_answered_code(scan: Scan) -> bool:
     return "?" in lower and ("code" in lower or "pin" in lower)
 
 
+# Labels that hold neither "pass" nor "pw", read from the scan's words (one pass for every gate's).
+_LABEL_WORDS = index_words("wort", "woord", "senha")
+
+
 def may_hold_answered_password(scan: Scan) -> bool:
     lower = scan.lower
     if scan.hints is not None:  # the keyword finder's, when it ran: "pass" and "pw" among them
@@ -137,7 +141,7 @@ def may_hold_answered_password(scan: Scan) -> bool:
             return True
     elif "pass" in lower or "pw" in lower:
         return True
-    return "wort" in lower or "woord" in lower or "senha" in lower or not lower.isascii()
+    return not _LABEL_WORDS.isdisjoint(scan.words) or not lower.isascii()
 
 
 def _label_starts(scan: Scan) -> list[int]:
@@ -149,7 +153,7 @@ def _label_starts(scan: Scan) -> list[int]:
     else:
         found = [at for hint in ("pass", "pw") for at in _occurrences(lower, hint)]
     found += [at - 7 for at in found if lower.startswith("mot de ", at - 7)]
-    if "wort" in lower or "woord" in lower or "senha" in lower or not lower.isascii():
+    if not _LABEL_WORDS.isdisjoint(scan.words) or not lower.isascii():
         found += [at for label in _OTHER_LABELS for at in _occurrences(lower, label)]
     return sorted({at for at in found if at == 0 or (at > 0 and not _inside_word(lower, at))})
 

@@ -67,21 +67,28 @@ def may_hold_recovery_secret(scan: Scan) -> bool:
     return not lower.isascii() and ("kódy" in lower or "códigos" in lower or "récupération" in lower)
 
 
-def _around(lower: str, words: tuple[str, ...], pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
+def _around(scan: Scan, words: tuple[str, ...], pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:
     """The matches of ``pattern`` that end at one of ``words`` (or just after it), in order."""
+    lower = scan.lower
     found: dict[int, re.Match[str]] = {}
     for word in words:
-        at = lower.find(word)
-        while at != -1:
+        for at in scan.places(word) if word in _RECOVERY_WORDS else _places(lower, word):
             label = pattern.search(lower, max(0, at - _REACH), at + len(word) + 16)
             if label is not None:
                 found.setdefault(label.start(), label)
-            at = lower.find(word, at + len(word))
     done = 0
     for start in sorted(found):
         if start >= done:
             done = found[start].end()
             yield found[start]
+
+
+def _places(lower: str, word: str) -> Iterator[int]:
+    """Where ``word`` starts, each place after the previous one's end (Scan.places for a word it lacks)."""
+    at = lower.find(word)
+    while at != -1:
+        yield at
+        at = lower.find(word, at + len(word))
 
 
 # GitHub's recovery codes: pairs of five hexadecimal digits ("e7220-bb497"), listed in a grid of
@@ -122,9 +129,9 @@ def _seed_end(lower: str, words: re.Match[str]) -> int | None:
 
 def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
-    if "code" in lower and "-" in lower:  # the grid where the text speaks of codes ("Each code can be used once")
+    if "code" in scan.words and "-" in lower:  # the grid where the text speaks of codes ("Each code can be used once")
         yield from _hex_code_grid(lower)
-    for label in _around(lower, _SEED_WORDS_AT, _SEED_LABEL):
+    for label in _around(scan, _SEED_WORDS_AT, _SEED_LABEL):
         tail = _LABEL_TAIL.match(lower, label.end())
         if tail is None:
             continue
@@ -133,7 +140,7 @@ def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
         end = _seed_end(lower, words) if words is not None else None
         if end is not None:
             yield "GENERIC_SECRET", start, end
-    for label in _around(lower, _CODE_WORDS_AT, _CODES_LABEL):
+    for label in _around(scan, _CODE_WORDS_AT, _CODES_LABEL):
         tail = _LABEL_TAIL.match(lower, label.end())
         if tail is None:
             continue
