@@ -268,17 +268,27 @@ def _stopped_after_delete(db: str, key_hex: str, own_handler: str) -> None:
     time.sleep(60)
 
 
+@contextlib.contextmanager
+def _deleted_in_a_child(db: Path, key: bytes, own_handler: str) -> Iterator[subprocess.Popen[str]]:
+    """A child process that deleted the store's one file and waits to be stopped."""
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
+        ok(memory, command="create", path="/memories/s.md", file_text=f"{SECRET}\n" * 100)
+    argv = child_argv(_stopped_after_delete, str(db), key.hex(), own_handler)
+    with subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, text=True) as child:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "deleted\n"
+        try:
+            yield child
+        finally:
+            child.kill()
+
+
 @pytest.mark.parametrize("stop", ["SIGTERM", "SIGHUP"])
 def test_a_process_stopped_by_sigterm_or_sighup_erases_before_it_ends(tmp_path: Path, key: bytes, stop: str) -> None:
     # How systemd, docker and kill stop a service, and a closed terminal: no exit hook runs for them.
     number = getattr(signal, stop)
     db = tmp_path / "t.db"
-    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
-        ok(memory, command="create", path="/memories/s.md", file_text=f"{SECRET}\n" * 100)
-    argv = child_argv(_stopped_after_delete, str(db), key.hex(), "no")
-    with subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, text=True) as child:
-        assert child.stdout is not None
-        assert child.stdout.readline() == "deleted\n"
+    with _deleted_in_a_child(db, key, "no") as child:
         assert SECRET.encode() in plaintext_of(db, key)  # the control: nothing erased it yet
         child.send_signal(number)
         assert child.wait(timeout=30) == -number  # it still ends as that signal ends it
@@ -286,16 +296,10 @@ def test_a_process_stopped_by_sigterm_or_sighup_erases_before_it_ends(tmp_path: 
 
 
 def test_an_applications_own_stop_handler_is_left_alone(tmp_path: Path, key: bytes) -> None:
-    db = tmp_path / "h.db"
-    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
-        ok(memory, command="create", path="/memories/s.md", file_text=f"{SECRET}\n" * 100)
-    argv = child_argv(_stopped_after_delete, str(db), key.hex(), "yes")
-    with subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, text=True) as child:
+    with _deleted_in_a_child(tmp_path / "h.db", key, "yes") as child:
         assert child.stdout is not None
-        assert child.stdout.readline() == "deleted\n"
         child.send_signal(signal.SIGTERM)
         assert child.stdout.readline() == "own handler\n"  # its handler ran, not securemem's
-        child.kill()
 
 
 def test_the_exit_hook_leaves_the_stores_of_the_parent_alone_in_a_forked_child(
