@@ -106,20 +106,23 @@ _ONE_TIME_LABELS_GLUED_MORE = (
 )
 # Between the label and the code: a quote (JSON's "cvc": "929"), a "*" or a remark in brackets ("CVV*",
 # "security code (back of card)"), up to four words with no digit and no sentence punctuation ("code de
-# validation reçu par SMS est"), then ":", "=", "#", "(" or a dash, or the bracket a heading closes
-# ("[OTP] 4829", "【認証コード】194313": reviewer AC); or ":" and the code on the next line.
+# validation reçu par SMS est"), then ":", "=", "#", "(" or a dash, or the bracket a heading closes and
+# maybe one of those ("[OTP] 4829", "【認証コード】194313", "(OTP): 4829", "〔認証コード〕194313": reviewer AC
+# and its attacker; see _heading_ends); or ":" and the code on the next line.
 _GAP = (
     r"[\"']?(?:[ \t]*\*)?(?:[ \t]*\([^()\n]{1,24}\))?"
     r"(?:[ \t]*(?:no\.|nr\.|#))?"
     r"(?P<words>(?:[ \t]+[^\W\d_][^\s\d.,;!?()\[\]{}=:]{0,15}){0,4})"
-    r"(?:[ \t]*(?:[:=(#→\[\]】」』]|-{1,2})[ \t]{0,8}(?:\r?\n[ \t]{0,8}){0,2}|[ \t]{1,8}|[ \t]*\r?\n[ \t]{0,8})[\"']?"
+    r"(?:[ \t]*(?:[:=(#→\[]|-{1,2}|(?P<shut>[\]】」』)〕〉》])(?:[ \t]*(?:[:=#→]|-{1,2}))?)"
+    r"[ \t]{0,8}(?:\r?\n[ \t]{0,8}){0,2}"
+    r"|[ \t]{1,8}|[ \t]*\r?\n[ \t]{0,8})[\"']?"
 )
 # Scripts without spaces: a particle may join the label to the code ("验证码是482913", "認証コードは482913").
 # Or words: Arabic's "الخاص بك هو" (yours is), Hindi's "है" (is), Thai's "ของคุณคือ" (yours is: "ของคณคอ" as
 # the view writes it), Persian's "شما" (your).
 _GLUED_GAP = (
     r"(?:[是为為は는은이가]|で)?[ \t]*(?:(?:الخاص|بك|هو|هي|है|ह|ของคณ|คอ|شما)[ \t]*){0,3}"
-    r"(?:[:=\[\]】」』]|\uff1a)?[ \t]*"
+    r"(?:[:=\[]|\uff1a|(?P<gshut>[\]】」』)〕〉》]))?[ \t]*"
 )
 # (CJK may follow: "認証コードは482913です".)
 _END = r"(?![0-9A-Za-z_\u00c0-\u024f\-/:@]|[.,][0-9]|\.[^\W\d_])"
@@ -339,9 +342,8 @@ def _heading_ends(lower: str, match: re.Match[str]) -> bool:
     ("[MFA] 40213 challenges issued", "[2FA] 1042 Add backup codes", "【验证码】95588为工商银行客服电话"):
     a code only when the bracket also opens the label and the code ends its clause (or a remark in
     brackets follows it). True for a label no bracket closes."""
-    gap = lower[match.start() : match.start("value")]
-    if not any(shut in gap for shut in _SHUT):
-        return True
+    if match["shut"] is None and match["gshut"] is None:
+        return True  # "security code (back of card): 123": a remark's bracket, not a heading's
     start = match.start()
     value_end = match.end("value")
     return (
@@ -351,7 +353,7 @@ def _heading_ends(lower: str, match: re.Match[str]) -> bool:
     )
 
 
-_SHUT, _OPEN = "]】」』", "[【「『"
+_OPEN = "[【「『(〔〈《"
 _REMARK_AFTER = re.compile(r"[ \t]*\(")
 
 
