@@ -19,9 +19,9 @@ past 256 characters, an SSN after an OCR-spaced label, a commit's hash after "in
 value): the first version altered 65 ordinary lines (changelog and log tags "[MFA] 40213", a record's id
 "for user 507f...", "Razón social ... S L U") and lost values found before (a footnote's <sup> glued to
 a phone or a card, 40-hex keys after "after"). ordinary_attack_ac.jsonl keeps the 51 ordinary lines no
-finding touches now (the others are secrets whose span now runs whole, and a phone in spans) and the 24
-of its bypass variants found whole (the 15 the tree before found, and nine bracketed labels: "(OTP)",
-"[OTP]:", "〔認証コード〕"...).
+finding touches now (the others are secrets whose span now runs whole, and a phone in spans) and the 27
+of its bypass variants found whole (the 15 the tree before found, nine bracketed labels: "(OTP)",
+"[OTP]:", "〔認証コード〕"..., and three SSN labels spaced otherwise: "S  o  c  i  a  l", "S-o-c-i-a-l").
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import pytest
 
 from securemem.pii import detect
 
-ROUNDS = {"aa": (290, 176), "ab": (271, 122), "ac": (51, 24)}  # ordinary sentences kept, values found
+ROUNDS = {"aa": (290, 176), "ab": (271, 122), "ac": (51, 27)}  # ordinary sentences kept, values found
 
 
 def cases(name: str) -> list[dict[str, Any]]:

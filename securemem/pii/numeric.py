@@ -560,15 +560,18 @@ def _ssn_named_before(scan: Scan, start: int) -> bool:
     label = _SPACED_LABEL.search(before)
     if label is None:
         return False
-    words = " ".join(run.replace(" ", "") for run in _SPACED_LETTERS.findall(label.group()))
+    words = " ".join(_SPACING.sub("", run.group()) for run in _SPACED_LETTERS.finditer(label.group()))
     return _SSN_WORDS.search(words) is not None
 
 
-# Three letters or more, each a word of its own, one space apart: a word OCR spaced out.
-_SPACED_LETTERS = re.compile(r"(?<!\S)[^\W\d_](?: [^\W\d_]){2,}(?!\S)")
+# Three letters or more, each apart from the next by the same one or two blanks, dash or dot: a word
+# OCR or a typist spaced out ("S o c i a l", "S  o  c  i  a  l", "S-o-c-i-a-l": the attacker's variants).
+_SPACED_RUN = r"(?<!\S)[^\W\d_](?P<gap>[ \t]{1,2}|[-.])[^\W\d_](?:(?P=gap)[^\W\d_])+"
+_SPACED_LETTERS = re.compile(_SPACED_RUN + r"\.?(?!\S)")  # "S.S.N." ends in its dot
+_SPACING = re.compile(r"[ \t.\-]")
 # Such words right before the number: only blanks, "N o ." and a colon or "#" after the last one
 # (an attacker's round: "Razón social: Frutas Gómez S L U  Tel. 612345678" is a company's name and a phone).
-_SPACED_LABEL = re.compile(r"(?:(?<!\S)[^\W\d_](?: [^\W\d_]){2,}[ \t]{1,3})+(?:n ?o ?\.?[ \t]*)?[:#]?[ \t]*$")
+_SPACED_LABEL = re.compile(rf"(?:{_SPACED_RUN}[.]?[ \t]{{1,4}})+(?:n[ \t.\-]{{0,2}}o[ \t.]{{0,3}})?[:#]?[ \t]*$")
 
 
 def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
