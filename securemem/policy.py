@@ -412,15 +412,30 @@ class Policy(_Section):
         # same few paths on every command.
         return {}
 
+    @cached_property
+    def _expiry_cache(self) -> dict[str, Expiry]:
+        return {}  # as _rule_cache: every read and write of a file asks for its expiry
+
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Policy:
-        """A copy, without the rules found for paths: pydantic copies the instance's ``__dict__``,
-        where the cache lives, and a copy with other rules would answer with this policy's."""
+        """A copy, without what this policy worked out and cached (the rule and expiry for each path,
+        ``has_expiry``): pydantic copies the instance's ``__dict__``, where cached properties live, and a
+        copy with other rules or another TTL would answer with this policy's."""
         copy = super().model_copy(update=update, deep=deep)
-        copy.__dict__.pop("_rule_cache", None)
+        for name in _CACHED_PROPERTIES:
+            copy.__dict__.pop(name, None)
         return copy
 
     def expiry_for(self, path: str) -> Expiry:
         """How long a file at ``path`` lives, counted from what, and the rule that said so."""
+        cache = self._expiry_cache
+        found = cache.get(path)
+        if found is None:
+            if len(cache) >= _RULE_CACHE_SIZE:
+                cache.clear()
+            found = cache[path] = self._expiry(path)
+        return found
+
+    def _expiry(self, path: str) -> Expiry:
         rule = self.rule_for(path)
         if rule is not None and rule.never_expire:
             return Expiry(None, "write", rule.glob)
@@ -431,6 +446,9 @@ class Policy(_Section):
     @cached_property
     def has_expiry(self) -> bool:
         return self.ttl.expire_after is not None or any(r.expire_after for r in self.rules)
+
+
+_CACHED_PROPERTIES = tuple(name for name, value in vars(Policy).items() if isinstance(value, cached_property))
 
 
 def rule_pattern(glob: str) -> re.Pattern[str]:

@@ -761,3 +761,8 @@ def test_a_copy_with_other_rules_never_answers_with_the_originals_cached_rule() 
     copy = original.model_copy(update={"rules": [Rule(glob="/memories/**", never_expire=True)]})
     assert copy.expiry_for("/memories/scratch/a.md") == Expiry(None, "write", "/memories/**")
     assert original.expiry_for("/memories/scratch/a.md").rule == "/memories/scratch/**"
+    # ... nor with the original's expiry or has_expiry once its TTL differs
+    assert original.has_expiry and original.expiry_for("/memories/a.md").after is not None
+    forever = original.model_copy(update={"ttl": original.ttl.model_copy(update={"expire_after": None}), "rules": ()})
+    assert not forever.has_expiry
+    assert forever.expiry_for("/memories/a.md").after is None

@@ -100,10 +100,7 @@ class Transaction:
         )
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
-        command = call.command
-        # The paths choose a mounted store: a session with one store needs none of them.
-        opened = self._mounted(command.paths, command.mutates) if self.mounts else _OneStore(self, command.mutates)
-        with opened as tx:
+        with self.open(call.command.paths, write=call.command.mutates) as tx:
             call.tx, call.now = tx, tx.now
             try:
                 return call_next(call)

@@ -30,25 +30,15 @@ from securemem.mounts import MountTable
 from securemem.policy import Expiry, Policy
 from securemem.store.base import Entry, StoreTx
 
-_CACHED = 8192  # paths whose expiry is kept (the policy's rule cache holds as many)
-
 
 class TTL:
     def __init__(self, policy: Policy, mounts: MountTable | None = None) -> None:
         self.policy = policy
         self.mounts = mounts or MountTable()
         self._refresh_on_read = policy.ttl.refresh_on_read
-        # The policy and the mounts never change under a layer, so neither does a path's expiry:
-        # kept here rather than made again on every read and write of the file.
-        self._expiries: dict[str, Expiry] = {}
 
     def _expiry(self, path: str) -> Expiry:
-        found = self._expiries.get(path)
-        if found is None:
-            if len(self._expiries) >= _CACHED:
-                self._expiries.clear()
-            found = self._expiries[path] = self.policy.expiry_for(self.mounts.stored(path))
-        return found
+        return self.policy.expiry_for(self.mounts.stored(path))  # the policy keeps each path's
 
     def __call__(self, call: Call, call_next: Handler) -> Result:
         if call.command.mutates:

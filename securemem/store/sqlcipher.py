@@ -768,11 +768,7 @@ class SQLCipherStore:
                 self._check_file(conn)
             freed = tx.family_freed
             noted = self._note_debt(conn) if freed else 0
-            try:
-                self._control(conn).execute("COMMIT")
-            except sqlcipher3.Error as exc:
-                self._rollback(conn)
-                raise self._translate(exc) from None
+            self._run(conn, "COMMIT", rollback_on_error=True, on=self._control(conn))
             self._known.learn(tx)
             self.last_statements = tx.statements + self._looked + noted
             if freed:
@@ -889,9 +885,17 @@ class SQLCipherStore:
             time.sleep(pause)
             pause = min(pause * 2, 0.002)
 
-    def _run(self, conn: sqlcipher3.Connection, sql: str, *, rollback_on_error: bool = False) -> None:
+    def _run(
+        self,
+        conn: sqlcipher3.Connection,
+        sql: str,
+        *,
+        rollback_on_error: bool = False,
+        on: sqlcipher3.Cursor | None = None,
+    ) -> None:
+        """``sql`` on ``conn`` (or on ``on``, a cursor of it), an error translated (and, if asked, rolled back)."""
         try:
-            conn.execute(sql)
+            (conn if on is None else on).execute(sql)
         except sqlcipher3.Error as exc:
             if rollback_on_error:
                 self._rollback(conn)
