@@ -76,7 +76,7 @@ from securemem.pii.encoded import find_encoded_secrets, may_hold_encoded_secret
 from securemem.pii.findings import Finding
 from securemem.pii.labels import find_labelled_tokens, may_hold_labelled_token
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
-from securemem.pii.normalize import View, with_its_markup
+from securemem.pii.normalize import View
 from securemem.pii.numeric import (
     CARD_AFTER,
     CARD_DIGITS,
@@ -527,7 +527,7 @@ def _disjoint(view: View, settled: Sequence[Hit]) -> list[Located]:
     """
     out: list[Located] = []
     for kind, start, end in settled:
-        found = Located(kind, start, end, *with_its_markup(view.original, *view.span(start, end)))
+        found = Located(kind, start, end, *view.span(start, end))
         if out and found.start < out[-1].end:
             last = out[-1]
             longer = last.type if last.end - last.start >= found.end - found.start else kind

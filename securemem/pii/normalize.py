@@ -436,23 +436,6 @@ def _escapes(original: str) -> dict[int, tuple[str, int]]:  # noqa: PLR0912 - on
     return found
 
 
-_INLINE_TAG_IN = re.compile(_INLINE_TAG)
-_FORMATTING = r"(?i:b|i|u|s|em|strong|span|font|small|mark)"  # the tags of _INLINE_TAG
-_OPENING_BEFORE = re.compile(rf"(?:<{_FORMATTING}(?:[ \t][^<>\n]{{0,80}})?>)+\Z")
-_CLOSING_AFTER = re.compile(rf"(?:</{_FORMATTING}[ \t]*>)+")
-
-
-def with_its_markup(original: str, start: int, end: int) -> tuple[int, int]:
-    """The span of a value the view joined across inline tags ("<b>jonas.weber</b>@<i>gmx.de</i>"),
-    widened over the tags that open it right before and close it right after: the replacement takes
-    the whole markup, not a "<b>" and a "</i>" around it. Other spans as they are."""
-    if "<" not in original[start:end] or _INLINE_TAG_IN.search(original, start, end) is None:
-        return start, end
-    opening = _OPENING_BEFORE.search(original, max(0, start - 256), start)
-    closing = _CLOSING_AFTER.match(original, end)
-    return (start if opening is None else opening.start()), (end if closing is None else closing.end())
-
-
 class View:
     """The normalised text of ``original`` and the map from view offsets back to original ones."""
 
