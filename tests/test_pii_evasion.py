@@ -81,6 +81,18 @@ def test_the_whole_original_span_is_replaced_invisible_characters_included() -> 
     assert everything().scrub(f"card {marked} ok").text == "card [CREDIT_CARD] ok"
 
 
+def test_a_value_in_a_tags_attribute_keeps_its_own_action_beside_a_value_markup_cuts() -> None:
+    # An attacker's round on a widening (reverted) that took the tags around a value cut by markup
+    # into its span: it swallowed the attribute's phone (left in place where emails are allowed) and
+    # its token (hashed as an email where secrets are refused).
+    phone = Scrubber({"EMAIL": "allow", "PHONE": "redact"}, hash_key=KEY)
+    text = '<span title="+44 7700 900123">jonas</span>@gmx.de'
+    assert phone.scrub(text).text == '<span title="[PHONE]">jonas</span>@gmx.de'
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    refusing = Scrubber({"EMAIL": "hash", "SECRET": "refuse"}, hash_key=KEY)
+    assert refusing.scrub(f'<span title="{token}">jonas</span>@gmx.de').refused == ("GITHUB_PAT",)
+
+
 def test_a_bidi_pop_after_a_value_stays() -> None:
     text = "call \u2066+44 20 7946 0958\u2069 now"
     assert everything().scrub(text).text == "call \u2066[PHONE]\u2069 now"
