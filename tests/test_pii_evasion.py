@@ -93,6 +93,54 @@ def test_a_value_in_a_tags_attribute_keeps_its_own_action_beside_a_value_markup_
     assert refusing.scrub(f'<span title="{token}">jonas</span>@gmx.de').refused == ("GITHUB_PAT",)
 
 
+@pytest.mark.parametrize(
+    ("text", "scrubbed"),
+    [
+        # Markup on one side only: the value's first group alone in a tag, the rest after a blank.
+        ("card <i>4111</i> 1111 1111 1111", "card <i>[CREDIT_CARD]"),
+        ("<em>4111 1111</em> <em>1111 1111</em>", "<em>[CREDIT_CARD]</em>"),
+        # Inline elements beyond formatting (a link, a key), and a tag left open.
+        ('mail <a href="#x">jonas.weber</a>@gmx.de', 'mail <a href="#x">[EMAIL]'),
+        ("mail jonas.weber@<kbd>gmx.de</kbd>", "mail [EMAIL]</kbd>"),
+        ("ssn 123-<b>45-6789", "ssn [US_SSN]"),
+        # An attribute between the two halves of a name: the email is read across it, the
+        # attribute's own value stays its own finding.
+        ('a<span title="john.doe@gmail.com">b</span>', 'a<span title="[EMAIL]">b</span>'),
+    ],
+)
+def test_a_value_cut_by_inline_markup_is_read_across_it(text: str, scrubbed: str) -> None:
+    assert everything().scrub(text).text == scrubbed
+
+
+@pytest.mark.parametrize(
+    "text", ["**OTP:** 839201", "**[OTP]** 839201", "<b>OTP</b> 839201", "<b>OTP:</b> 839201", "__OTP__: 839201"]
+)
+def test_a_label_decorated_by_markup_still_names_its_value(text: str) -> None:
+    assert [kind for kind, _ in found(text)] == ["GENERIC_SECRET"]
+    assert "839201" not in everything().scrub(text).text
+
+
+@pytest.mark.parametrize(
+    "text", ["**Note:** build 839201 passed", "j***@g***.com", "<code>app</code>@<code>router.get</code>"]
+)
+def test_markup_around_ordinary_text_finds_nothing(text: str) -> None:
+    assert found(text) == []
+
+
+def test_a_value_read_across_markup_gets_the_token_of_the_value_a_reader_sees() -> None:
+    hashing = Scrubber({"EMAIL": "hash", "PHONE": "hash"}, hash_key=KEY)
+    assert hashing.scrub("<b>jonas.weber</b>@<i>gmx.de</i>").text == (
+        "<b>" + hashing.scrub("jonas.weber@gmx.de").text + "</i>"
+    )
+    plain = hashing.scrub("+44 7465 136833").text
+    assert hashing.scrub('<span style="font-size:12px">+44</span> <span>7465 136833</span>').text == (
+        f'<span style="font-size:12px">{plain}</span>'
+    )
+    # The mask's last four characters are the value's, never a tag's letters.
+    masking = Scrubber({"CREDIT_CARD": "mask"}, hash_key=KEY)
+    assert masking.scrub("4111 1111 1111 11<b>11</b>").text == "[CREDIT_CARD ****1111]</b>"
+
+
 def test_a_bidi_pop_after_a_value_stays() -> None:
     text = "call \u2066+44 20 7946 0958\u2069 now"
     assert everything().scrub(text).text == "call \u2066[PHONE]\u2069 now"

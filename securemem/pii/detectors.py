@@ -26,7 +26,7 @@ pattern recognizers.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -76,7 +76,7 @@ from securemem.pii.encoded import find_encoded_secrets, may_hold_encoded_secret
 from securemem.pii.findings import Finding
 from securemem.pii.labels import find_labelled_tokens, may_hold_labelled_token
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
-from securemem.pii.normalize import View
+from securemem.pii.normalize import INLINE_TAGS, View
 from securemem.pii.numeric import (
     CARD_AFTER,
     CARD_DIGITS,
@@ -552,6 +552,8 @@ def _settled(
         candidates += _wrapped_hits(scan, wanted)
     if '"' in scan.text or "'" in scan.text or "\\" in scan.text or "**" in scan.text:
         candidates += _literal_hits(scan, wanted)
+    if "<" in scan.text or "**" in scan.text or "__" in scan.text:
+        candidates += _markup_hits(scan, wanted, candidates)
     for detector in detectors:
         if wanted.intersection(detector.types):
             candidates.extend(hit for hit in _plugin_hits(detector, scan.text) if hit[0] in wanted)
@@ -585,6 +587,7 @@ def _in_concat(text: str, at: int) -> bool:
 _JOIN_BACK = 256  # characters read before a junction (the key that names the value)
 _JOIN_AHEAD = 512  # ... and after it
 _JOIN_BUDGET = 64  # junctions read per text
+_JOIN_CONTEXT = 128  # characters a value found in a window has before it there, when not read across a junction
 
 
 def _literal_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
@@ -596,8 +599,77 @@ def _literal_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         junctions.append(junction.span())
         if len(junctions) == _JOIN_BUDGET:
             break
+    return _hits_across(scan, wanted, junctions)
+
+
+def _markup_hits(scan: Scan, wanted: frozenset[str], plain: Sequence[Hit]) -> list[Hit]:
+    """Values cut, or labels decorated, by inline markup ("<b>jonas.weber</b>@<i>gmx.de</i>").
+
+    A run of inline tags, or a markdown mark, that touches a character other than a blank on either
+    side is a junction; the text is read again without them (see _literal_hits), and kept are the
+    values read across one ("<i>4111</i> 1111 1111 1111") and those its label names once they are
+    gone ("**OTP:** 839201"). The view keeps the tags, so a value in an attribute is found where it
+    stands (``plain``) and keeps its own type's action: a value read across a junction that holds
+    one is cut around that junction, never swallows it.
+    """
+    text = scan.text
+    junctions = [
+        match.span()
+        for match in _MARKUP.finditer(text)
+        if (match.start() > 0 and _touches(text[match.start() - 1]))
+        or (match.end() < len(text) and _touches(text[match.end()]))
+    ]
     if not junctions:
         return []
+    held = sorted({(start, end) for _, start, end in plain})
+    hits = [hit for hit in _hits_across(scan, wanted, junctions, labels=True) if hit[1:] not in held]
+    if not hits or not held:
+        return hits
+    opens = [low for low, _ in junctions]
+    out: list[Hit] = []
+    for kind, first, end in hits:
+        start = first
+        at = bisect_right(opens, start)
+        while at < len(junctions) and junctions[at][1] < end:
+            low, high = junctions[at]
+            at += 1
+            if _holds(held, low, high):
+                out.append((kind, start, low))
+                start = high
+        out.append((kind, start, end))
+    return out
+
+
+def _holds(held: Sequence[tuple[int, int]], low: int, high: int) -> bool:
+    """One of the ``held`` spans (sorted) lies within ``low``..``high``."""
+    at = bisect_left(held, (low, low))
+    while at < len(held) and held[at][0] < high:
+        if held[at][1] <= high:
+            return True
+        at += 1
+    return False
+
+
+# Inline tags, and markdown's bold marks, which a reader sees no more than tags: around a label
+# ("**OTP:** 839201", "__PIN__ 4821") or inside a value. Not one "*" (a masked "j***@g***.com", an EDI
+# segment's "*TE*") nor a backtick (a code span's ends delimit what it holds).
+_MARKUP = re.compile(rf"{INLINE_TAGS.pattern}|(?<!\*)\*\*(?!\*)|(?<!_)__(?!_)")
+
+
+def _touches(char: str) -> bool:
+    return not char.isspace()
+
+
+def _hits_across(
+    scan: Scan, wanted: frozenset[str], junctions: Sequence[tuple[int, int]], *, labels: bool = False
+) -> list[Hit]:
+    """Values found with ``junctions`` (spans of ``scan.text``, in order) taken out, that cross one.
+
+    With ``labels``, also those that cross none, found because the context that names them did
+    ("<b>OTP:</b> 839201"), unless the window cut what may be theirs: less than _JOIN_CONTEXT
+    characters before them (the label that says a number is an invoice's), or its end.
+    """
+    text = scan.text
     # Windows around the junctions, merged where they overlap.
     windows: list[list[int]] = []
     for start, end in junctions:
@@ -625,7 +697,10 @@ def _literal_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         joined = Scan("".join(pieces), scan.phone_regions)
         for kind, found_start, found_end in _builtin_hits(joined, wanted, window=True):
             first, last = origin[found_start], origin[found_end - 1]
-            if last - first != found_end - 1 - found_start:  # across a junction
+            across = last - first != found_end - 1 - found_start
+            if across or (
+                labels and (first - low >= _JOIN_CONTEXT or low == 0) and (last + 1 < high or high == len(text))
+            ):
                 hits.append((kind, first, last + 1))
     return hits
 

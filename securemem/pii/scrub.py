@@ -17,7 +17,7 @@ from securemem.pii import entities
 from securemem.pii.contact import check_phone_regions, deobfuscate_email, phone_e164_digits
 from securemem.pii.detectors import DEFAULT_PHONE_REGIONS, Detector, Located, locate, registered_detectors
 from securemem.pii.entities import Action
-from securemem.pii.normalize import View
+from securemem.pii.normalize import INLINE_TAGS, View
 
 _ACTIONS: frozenset[str] = frozenset(get_args(Action))
 _REPLACING: frozenset[str] = frozenset({"redact", "mask", "hash"})
@@ -168,6 +168,8 @@ class Scrubber:
             action = self._actions[finding.type]
             if action in _REPLACING:
                 value = view_text[finding.view_start : finding.view_end]
+                if "<" in value:  # read across inline markup: the value is what a reader sees
+                    value = INLINE_TAGS.sub("", value)
                 if action == "hash" and _holds_marks(original := text[finding.start : finding.end]):
                     value = _composed(original)
                 pieces += (text[done : finding.start], self._render(action, finding.type, value))
