@@ -21,7 +21,7 @@ from securemem.keys import RawKey, as_key_provider
 from securemem.policy import HistorySettings, Policy
 from securemem.store import pages
 from securemem.store.sqlcipher import SQLCipherStore
-from tests.helpers import REPO, T0, child_argv, connection_of, create, entry_of, sha256_of, sqlcipher_of
+from tests.helpers import REPO, T0, child_argv, connection_of, create, entry_of, raw_edit, sha256_of, sqlcipher_of
 from tests.sqlcipher_pages import plaintext_of
 
 MARKER = "ZEBRA-MARKER-7f3a91"
@@ -567,3 +567,29 @@ def test_a_connection_swapped_in_carries_every_statement_of_a_view(tmp_path: Pat
         assert not mem.execute({"command": "view", "path": "/memories/a.md"}).is_error
         store._conn = recording._conn
     assert recording.seen == ["BEGIN", "PRAGMA", "SELECT", "COMMIT"]
+
+
+@pytest.mark.parametrize(
+    ("edit", "command"),
+    [
+        # Pages that decrypt (the editor held the key) with values of the wrong type: each used to be
+        # an "internal error", or worse, 42 zero bytes shown as the file.
+        ("UPDATE content SET data = 'plain text'", {"command": "view", "path": "/memories/a.md"}),
+        ("UPDATE content SET data = 42", {"command": "view", "path": "/memories/a.md"}),
+        (
+            "UPDATE content SET data = 42",
+            {"command": "str_replace", "path": "/memories/a.md", "old_str": "x", "new_str": "y"},
+        ),
+        ("UPDATE entries SET size = 'big' WHERE name = 'a.md'", {"command": "view", "path": "/memories"}),
+        ("UPDATE entries SET size = 'big' WHERE name = 'a.md'", {"command": "view", "path": "/memories/a.md"}),
+    ],
+)
+def test_a_row_of_the_wrong_type_is_reported_as_damage(tmp_path: Path, edit: str, command: dict[str, str]) -> None:
+    db, key = tmp_path / "m.db", os.urandom(32)
+    with SecureMemory.open(db, key=key) as memory:
+        assert not memory.execute({"command": "create", "path": "/memories/a.md", "file_text": "hello\n"}).is_error
+    raw_edit(db, key, edit)
+    with SecureMemory.open(db, key=key) as memory:
+        result = memory.execute(command)
+    assert result.is_error
+    assert "the memory store is damaged (a row of its" in str(result.content), result.content

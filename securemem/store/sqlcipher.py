@@ -145,6 +145,47 @@ OVERDUE_GRACE = 1.0  # seconds past a debt's deadline before another handle take
 _NOTE = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
 
 
+# A row whose pages decrypt but whose values are not of the schema's types (written with the key
+# by something other than securemem): reading it fails in Python, and that is damage, not a bug.
+_DECODING = (TypeError, ValueError, AttributeError, IndexError, KeyError, OverflowError, UnicodeError)
+_NUMBER = "('integer', 'real')"
+_ROW_TYPES = (
+    (
+        "entries",
+        "typeof(parent) != 'text' OR typeof(name) != 'text' OR typeof(id) != 'integer' OR typeof(is_dir) != 'integer' "
+        "OR typeof(size) != 'integer' OR typeof(lines) != 'integer' OR typeof(files) != 'integer' "
+        "OR typeof(dirs) != 'integer' OR typeof(pbytes) != 'integer' OR typeof(created) NOT IN " + _NUMBER + " "
+        "OR typeof(modified) NOT IN " + _NUMBER + " OR typeof(accessed) NOT IN " + _NUMBER + " "
+        "OR (expires IS NOT NULL AND typeof(expires) NOT IN " + _NUMBER + ")",
+    ),
+    ("content", "typeof(data) != 'blob' OR (head IS NOT NULL AND typeof(head) != 'integer')"),
+    (
+        "versions",
+        "typeof(memory) != 'integer' OR typeof(op) != 'integer' OR typeof(created) NOT IN " + _NUMBER + " "
+        "OR typeof(digest) != 'blob' OR typeof(link) != 'blob' OR (data IS NOT NULL AND typeof(data) != 'blob') "
+        "OR (sha IS NOT NULL AND typeof(sha) != 'blob') OR (path IS NOT NULL AND typeof(path) != 'text') "
+        "OR (size IS NOT NULL AND typeof(size) != 'integer')",
+    ),
+    (
+        "stores",
+        "typeof(name) != 'text' OR typeof(public_id) != 'text' OR typeof(description) != 'text' "
+        "OR typeof(created) NOT IN " + _NUMBER + " OR typeof(updated) NOT IN " + _NUMBER,
+    ),
+    ("meta", "typeof(key) != 'text' OR typeof(value) != 'text'"),
+)
+
+
+def _misshapen(conn: sqlcipher3.Connection) -> str | None:
+    """The first table holding a row of the wrong type, or None (then a failure is a bug, not damage)."""
+    for table, wrong in _ROW_TYPES:
+        try:
+            if conn.execute(f"SELECT 1 FROM {table} WHERE {wrong} LIMIT 1").fetchone() is not None:
+                return table
+        except sqlcipher3.Error:
+            return table
+    return None
+
+
 def _store_info(row: Any) -> StoreInfo:
     return StoreInfo(int(row[0]), str(row[1]), str(row[2]), str(row[3]), float(row[4]), float(row[5]))
 
@@ -763,6 +804,11 @@ class SQLCipherStore:
                 self._rollback(conn)
                 if isinstance(failed, sqlcipher3.Error):
                     raise self._translate(failed) from None
+                if isinstance(failed, _DECODING) and (table := _misshapen(conn)) is not None:
+                    raise DamagedStoreError(
+                        f"the memory store is damaged (a row of its {table} table does not hold what its "
+                        "schema says: changed outside securemem)"
+                    ) from None
                 return
             if write:
                 self._check_file(conn)

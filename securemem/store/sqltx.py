@@ -119,6 +119,13 @@ def key_of(path: str) -> tuple[str, str]:
     return _ROOT_KEY if path == ROOT else (parent_of(path), name_of(path))
 
 
+def blob(value: object) -> bytes:
+    """A BLOB column's value; anything else (``bytes(42)`` is 42 zero bytes) is a damaged row."""
+    if not isinstance(value, bytes):
+        raise TypeError("a BLOB column holds another type")
+    return value
+
+
 def path_of(row: Row) -> str:
     return f"{row[0]}/{row[1]}"
 
@@ -289,7 +296,7 @@ class SqlTx:
         entry = self._shown(path, row)
         if entry is None:
             return None
-        return entry, None if entry.is_dir or row is None else bytes(row[13])
+        return entry, None if entry.is_dir or row is None else blob(row[13])
 
     def ancestry(self, path: str) -> Ancestry:
         chain = [*ancestors(path), path] if path != ROOT else [ROOT]
@@ -698,7 +705,7 @@ class SqlTx:
             self._statements += 1
             data, head = self._conn.execute("SELECT data, head FROM content WHERE id = ?", (row[12],)).fetchone()
             self.log.know_head(int(row[12]), head)
-            return [(int(row[12]), old, bytes(data))]
+            return [(int(row[12]), old, blob(data))]
         low, high = descendants_range(old)
         found = self._q(
             f"SELECT e.id, e.parent, e.name, c.data, c.head FROM entries e JOIN content c ON c.id = e.id "
@@ -709,7 +716,7 @@ class SqlTx:
         ).fetchall()
         for r in found:
             self.log.know_head(int(r[0]), r[4])
-        return [(int(r[0]), f"{r[1]}/{r[2]}", bytes(r[3])) for r in found]
+        return [(int(r[0]), f"{r[1]}/{r[2]}", blob(r[3])) for r in found]
 
     def touch(self, path: str, expires: float | None) -> None:
         self._set_expiry(path, expires, ", accessed = :now")
@@ -755,7 +762,7 @@ class SqlTx:
         ).fetchone()
         if row is None or not self._visible(row):
             return None
-        return _entry(row), bytes(row[13])
+        return _entry(row), blob(row[13])
 
     def files(self, prefix: str, after: str | None, limit: int) -> list[tuple[Entry, bytes]]:
         # Every match lies in the subtree of the directory the prefix names up to its last slash:
@@ -776,7 +783,7 @@ class SqlTx:
             after=after or "",
             n=limit,
         ).fetchall()
-        return [(_entry(r), bytes(r[13])) for r in rows]
+        return [(_entry(r), blob(r[13])) for r in rows]
 
     def versions(self, query: VersionQuery) -> list[VersionRow]:
         return self.log.page(query)

@@ -30,7 +30,7 @@ from typing import Any
 from securemem.errors import StorageError
 from securemem.store import history
 from securemem.store.base import Actor, History, VersionQuery, VersionRow
-from securemem.store.sqltx import Connection
+from securemem.store.sqltx import Connection, blob
 
 _META = "v.seq, v.memory, v.op, v.path, v.sha, v.size, v.session, v.actor, v.created, v.redacted, v.ref"
 # The memory's live row, to hide the versions of a memory that has expired (before any sweep).
@@ -128,7 +128,7 @@ class VersionLog:
             if row is None:
                 self.tail = Tail(self.lo, history.genesis(self.ns), 0.0, 0)
             else:
-                self.tail = Tail(int(row[0]), bytes(row[1]), float(row[2]), int(row[3] or 0))
+                self.tail = Tail(int(row[0]), blob(row[1]), float(row[2]), int(row[3] or 0))
         return self.tail
 
     def record(
@@ -383,13 +383,13 @@ class VersionLog:
             memory=int(r[1]),
             op=history.OPS[r[2]],
             path=None if hide else r[3],
-            sha256=None if hide or r[4] is None else bytes(r[4]),
+            sha256=None if hide or r[4] is None else blob(r[4]),
             size=None if hide else r[5],
             session_id=r[6],
             api_key_id=r[7],
             created=float(r[8]),
             redacted=r[9],
-            data=None if hide or data is None else bytes(data),
+            data=None if hide or data is None else blob(data),
             ref=r[10],
         )
 
