@@ -141,6 +141,30 @@ def test_a_value_read_across_markup_gets_the_token_of_the_value_a_reader_sees() 
     assert masking.scrub("4111 1111 1111 11<b>11</b>").text == "[CREDIT_CARD ****1111]</b>"
 
 
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("email jonas.weber\n@gmx.de", "EMAIL"),  # broken before its "@"
+        ("ghp_A1b2C3d4E5f6G7h8I9j0\nK1l2M3n4O5p6Q7r8", "GITHUB_PAT"),  # a provider's token, cut after its prefix
+        ("> card 4111 1111\n> 1111 1111", "CREDIT_CARD"),  # a quoted message's lines
+        ("> > email jonas.weber@\n> > gmx.de", "EMAIL"),
+    ],
+)
+def test_a_wrapped_value_is_read_whole(text: str, kind: str) -> None:
+    assert [found_kind for found_kind, _ in found(text)] == [kind]
+
+
+def test_a_value_wrapped_in_a_quoted_message_gets_the_token_of_the_value() -> None:
+    hashing = Scrubber({"EMAIL": "hash", "PHONE": "hash"}, hash_key=KEY)
+    assert hashing.scrub("> mail jonas.weber@\n> gmx.de").text == "> mail " + hashing.scrub("jonas.weber@gmx.de").text
+    assert hashing.scrub("> tel +44 7700\n> 900123").text == "> tel " + hashing.scrub("+44 7700 900123").text
+
+
+@pytest.mark.parametrize("text", ["thanks to\n@jonas for the review", "a > 4111 1111\n> 1111 1111 is no quote"])
+def test_lines_that_only_look_wrapped_stay(text: str) -> None:
+    assert found(text) == []
+
+
 def test_a_bidi_pop_after_a_value_stays() -> None:
     text = "call \u2066+44 20 7946 0958\u2069 now"
     assert everything().scrub(text).text == "call \u2066[PHONE]\u2069 now"

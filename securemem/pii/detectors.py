@@ -106,6 +106,7 @@ from securemem.pii.secrets import (
     may_hold_high_entropy,
     may_hold_keyword_secret,
     may_hold_pgpass,
+    starts_a_prefixed_token,
 )
 
 Hit = tuple[str, int, int]
@@ -849,7 +850,7 @@ _WRAP_TABLE = bytes(
     else ord("t")
     if chr(code) in _WRAP_TOKEN
     else ord("s")
-    if chr(code) in " \t"
+    if chr(code) in " \t>"  # ">" too: a quoted message's mark opens the next line (_wrap_join checks it)
     else ord("r")
     if code == ord("\r")
     else ord("\n")
@@ -869,6 +870,8 @@ _WRAP_BREAK_HEAD = (
     + rb"|(?=r?s*+@)"
     + _WRAP_AFTER % ((rb"[u0t]",) * 3)
     + rb"|(?=r?s*+(?:d0|d[t0du]{1,64}@|[td0]{%d}))" % _WRAP_TOKEN_MIN
+    # a word ending the line, "@" opening the next (an address broken before its "@")
+    + rb"|(?=r?s*+[t0u])(?:(?<=@\n)|(?<=@s\n)|(?<=@ss\n))"
 )
 _WRAP_IBAN_HEAD = rb"00tt"  # an IBAN's country and check digits, reversed
 _WRAP_BREAK_REVERSED = re.compile(
@@ -933,12 +936,16 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
     start = at + 1
     while start < len(text) and text[start] in " \t":
         start += 1
+    start = _past_quote_marks(text, at, start)
     if not end or start >= len(text):
         return None
     before, after = text[end - 1], text[start]
     if before.isdigit() and after.isdigit():
         return end, start, " ", "number"
-    if before == "@" and after.isalnum():
+    if (before == "@" and after.isalnum()) or (
+        # "jonas.weber" then "@gmx.de": an address broken before its "@"
+        before.isalnum() and after == "@" and start + 1 < len(text) and text[start + 1].isalnum()
+    ):
         return end, start, "", "email"
     if before == "-" and after.isalpha() and end >= 2 and text[end - 2].isalnum() and _in_address(text, end - 1):
         # An address hyphenated where a scan broke its line ("j.kowalczyk@exam-" then "ple.pl": reviewer Y):
@@ -959,10 +966,21 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
         first = end
         while first > max(0, end - _WRAP_BACK) and text[first - 1] in _WRAP_TOKEN:
             first -= 1
-        # A token a terminal wrapped fills its line; a JWT may be cut anywhere after its header.
-        if end - first >= _WRAP_WIDTH or (end - first >= _WRAP_TOKEN_MIN and "eyJ" in text[first:end]):
+        # A token a terminal wrapped fills its line; a JWT may be cut anywhere after its header, a
+        # provider's token anywhere after its prefix ("ghp_A1b2C3d4E5f6G7h8" then "I9j0K1l2M3n4O5p6Q7r8").
+        if end - first >= _WRAP_WIDTH or (
+            end - first >= _WRAP_TOKEN_MIN and ("eyJ" in text[first:end] or starts_a_prefixed_token(text, first))
+        ):
             return end, start, "", "token"
     return None
+
+
+def _past_quote_marks(text: str, at: int, start: int) -> int:
+    """Past the marks opening the next line of a quoted message ("> card 4111 1111" then "> 1111 1111")."""
+    if start < len(text) and text[start] == ">" and text[text.rfind("\n", 0, at) + 1 : at].lstrip(" \t")[:1] == ">":
+        while start < len(text) and text[start] in "> \t":
+            start += 1
+    return start
 
 
 def _in_address(text: str, at: int) -> bool:

@@ -170,6 +170,8 @@ class Scrubber:
                 value = view_text[finding.view_start : finding.view_end]
                 if "<" in value:  # read across inline markup: the value is what a reader sees
                     value = INLINE_TAGS.sub("", value)
+                if "\n>" in value:  # wrapped in a quoted message: not the marks opening its lines
+                    value = _QUOTE_MARKS.sub("\n", value)
                 if action == "hash" and _holds_marks(original := text[finding.start : finding.end]):
                     value = _composed(original)
                 pieces += (text[done : finding.start], self._render(action, finding.type, value))
@@ -191,6 +193,9 @@ class Scrubber:
 # acute read "e", while "é" written as one character reads "é". A token names the value as composed
 # (NFC) first, so both spellings of "josé@example.com" get one token, not the token of
 # "jose@example.com". (Marks of combining class 0 never compose: NFC leaves them as they are.)
+_QUOTE_MARKS = re.compile(r"\n[ \t>]+")
+
+
 def _holds_marks(value: str) -> bool:
     return not value.isascii() and any(unicodedata.combining(char) for char in value)
 

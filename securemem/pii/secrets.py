@@ -46,6 +46,14 @@ def _index(rules: tuple[Rule, ...]) -> dict[str, tuple[Rule, ...]]:
 
 
 _BY_FIRST = _index(PREFIXED)
+
+
+def starts_a_prefixed_token(text: str, at: int) -> bool:
+    """A catalogue rule's literal prefix starts at ``at`` ("ghp_", "sk_live_", "xoxb-", "AKIA" ...)."""
+    rules = _BY_FIRST.get(text[at : at + 2])
+    return rules is not None and any(text.startswith(prefix, at) for rule in rules for prefix in rule.prefixes)
+
+
 # Each anchor's least common character: a one-character test (memchr) before the substring searches
 # of the anchors it gates.
 _COMMONNESS = " etaoinsrhldcumfpgwybvkxjqz.-,ETAOINSRHLDCUMFPGWYBVKXJQZ0123456789/:_=~"
