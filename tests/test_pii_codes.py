@@ -38,6 +38,12 @@ from tests.helpers import found_values
         ("recovery code: Q3-2024", []),
         ("The recovery code: ABCD-EFGH", []),
         ("backup code: 839201", []),  # six digits: what an authenticator shows, gone in seconds
+        # An SMS naming its sender before "code"; a code of another kind does not.
+        ("Your Amazon code is 839201", ["839201"]),
+        ("your uber code 4821", ["4821"]),
+        ("Your zip code 94103", []),
+        ("your error code 500123", []),
+        ("Your promo code is 482913", []),
     ],
 )
 def test_codes(text: str, values: list[str]) -> None:

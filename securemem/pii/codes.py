@@ -55,6 +55,14 @@ _ONE_TIME_LABELS = (
     r"otp|one[ \-]time (?:pass(?:code|word)|code|pin)|(?:push|sms|chip|mobile|photo|app|e|i|m)?tans?|sms-tan|"
     r"blik(?: code)?|(?:verification|validation|confirmation|authentication|sms|text|2fa|mfa|login|log-in|sign-in|"
     r"signin|access|one-time|otp|totp|authenticator|(?:six|6|eight|8)[ \-]digit) code|your code|sms-code|2fa|mfa|"
+    # An SMS's "Your Amazon code is 839201", "your WhatsApp code: 123-456": a sender's name before "code",
+    # not a code of another kind ("your zip code 94103", "your error code 500123")
+    r"your (?!(?:zip|area|postal|post|error|status|promo|promotional|discount|coupon|gift|tracking|order|product|"
+    r"source|exit|return|country|dialing|dial|dialling|sort|swift|bic|branch|tax|reference|ref|referral|invite|"
+    r"invitation|voucher|booking|course|class|dress|shipping|billing|sales|style|qr|bar|postcode|client|customer|"
+    r"account|member|membership|employee|student|staff|event|ticket|room|door|lock|locker|garage|gate|alarm|"
+    r"building|entry|wifi|network|team|project|program|programme|plan|policy|claim|case|diagnosis|billing|"
+    r"procedure|icd|cpt|hs|tariff|sic|naics|activation|access|source|app|the)\b)[a-z][a-z0-9&.\-]{1,20} code|"
     r"security number|passcode|puk2?|"
     r"code (?:de (?:validation|vérification|confirmation|connexion)|sms|à usage unique|reçu par sms)|"
     r"código (?:sms|de (?:verificación|verificação|confirmación|confirmação|validación|acceso|acesso))|"
