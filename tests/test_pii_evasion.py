@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from securemem import SecureMemory
 from securemem.pii import ENTITY_TYPES, Finding, Scrubber, detect, keyed_token, normalise_text
 from securemem.pii.normalize import View
+from securemem.policy import load_policy
 from tests.helpers import ok, stored
 
 KEY = b"k" * 32
@@ -136,6 +137,11 @@ def test_a_value_read_across_markup_gets_the_token_of_the_value_a_reader_sees() 
     assert hashing.scrub('<span style="font-size:12px">+44</span> <span>7465 136833</span>').text == (
         f'<span style="font-size:12px">{plain}</span>'
     )
+    # Markdown's marks inside a value: the same token, never an exception (the phone parser's).
+    phone = hashing.scrub("+44 7465 136833").text
+    assert hashing.scrub("+**44** 7465 136833").text == phone
+    assert hashing.scrub("mail **jonas.weber**@gmx.de").text.endswith(hashing.scrub("jonas.weber@gmx.de").text)
+    assert hashing.scrub("mail jonas.weber@__gmx__.de").text == "mail " + hashing.scrub("jonas.weber@gmx.de").text
     # The mask's last four characters are the value's, never a tag's letters.
     masking = Scrubber({"CREDIT_CARD": "mask"}, hash_key=KEY)
     assert masking.scrub("4111 1111 1111 11<b>11</b>").text == "[CREDIT_CARD ****1111]</b>"
@@ -648,3 +654,24 @@ def test_the_words_after_a_secret_are_not_taken_with_it(text: str, value: str) -
 )
 def test_symbols_drawn_as_digits_or_letters_fold(original: str, view: str) -> None:
     assert normalise_text(original) == view
+
+
+_POLICY = load_policy("regulated")
+REGULATED = Scrubber(_POLICY.pii.actions, hash_key=KEY, phone_regions=_POLICY.pii.phone_regions)
+MARKUP_ATTACK = [
+    json.loads(line)
+    for line in (Path(__file__).parent / "data" / "markup_attack_ad.jsonl").read_text(encoding="utf-8").splitlines()
+]
+
+
+@pytest.mark.parametrize("row", MARKUP_ATTACK, ids=[f"ad-{i}" for i in range(len(MARKUP_ATTACK))])
+def test_an_attackers_markup_round(row: dict[str, str]) -> None:
+    """An attacker's round on markup read as a junction: each value it hid is scrubbed or refused (it
+    crashed the hash of phones cut by "**", leaked look-alike letters past a tag, broke wraps and joined
+    literals), and each ordinary line it marked up stays as written."""
+    text = row["text"]
+    outcome = REGULATED.scrub(text)
+    if row["expect"] == "caught":
+        assert outcome.refused or outcome.text != text
+    else:
+        assert outcome.text == text and not outcome.refused

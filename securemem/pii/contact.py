@@ -2454,7 +2454,10 @@ def find_whatsapp_links(scan: Scan) -> Iterator[Span]:
 
 def phone_e164_digits(value: str, regions: Sequence[str]) -> str:
     """The number's E.164 digits, so "(415) 555-2671" and "+1 415 555 2671" normalise alike."""
-    found = phone_e164(value, tuple(regions))
+    try:
+        found = phone_e164(value, tuple(regions))
+    except ValueError:  # a form the parser cannot read (marks left in it): its digits name it
+        found = None
     return found if found is not None else "".join(char for char in value if char.isdigit())
 
 

@@ -76,7 +76,7 @@ from securemem.pii.encoded import find_encoded_secrets, may_hold_encoded_secret
 from securemem.pii.findings import Finding
 from securemem.pii.labels import find_labelled_tokens, may_hold_labelled_token
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
-from securemem.pii.normalize import INLINE_TAGS, View
+from securemem.pii.normalize import ATTRIBUTED_TAGS, View
 from securemem.pii.numeric import (
     CARD_AFTER,
     CARD_DIGITS,
@@ -553,7 +553,7 @@ def _settled(
         candidates += _wrapped_hits(scan, wanted)
     if '"' in scan.text or "'" in scan.text or "\\" in scan.text or "**" in scan.text:
         candidates += _literal_hits(scan, wanted)
-    if "<" in scan.text or "**" in scan.text or "__" in scan.text:
+    if "<" in scan.text or "*" in scan.text or "__" in scan.text or "~~" in scan.text:
         candidates += _markup_hits(scan, wanted, candidates)
     for detector in detectors:
         if wanted.intersection(detector.types):
@@ -622,8 +622,9 @@ def _markup_hits(scan: Scan, wanted: frozenset[str], plain: Sequence[Hit]) -> li
     ]
     if not junctions:
         return []
-    held = sorted({(start, end) for _, start, end in plain})
-    hits = [hit for hit in _hits_across(scan, wanted, junctions, labels=True) if hit[1:] not in held]
+    spans = {(start, end) for _, start, end in plain}
+    hits = [hit for hit in _hits_across(scan, wanted, junctions, labels=True) if hit[1:] not in spans]
+    held = sorted(spans)
     if not hits or not held:
         return hits
     opens = [low for low, _ in junctions]
@@ -651,10 +652,14 @@ def _holds(held: Sequence[tuple[int, int]], low: int, high: int) -> bool:
     return False
 
 
-# Inline tags, and markdown's bold marks, which a reader sees no more than tags: around a label
-# ("**OTP:** 839201", "__PIN__ 4821") or inside a value. Not one "*" (a masked "j***@g***.com", an EDI
-# segment's "*TE*") nor a backtick (a code span's ends delimit what it holds).
-_MARKUP = re.compile(rf"{INLINE_TAGS.pattern}|(?<!\*)\*\*(?!\*)|(?<!_)__(?!_)")
+# What a reader sees no more than the bare tags the view drops: tags with attributes (a run of them,
+# bare ones between), comments, markdown's emphasis ("**OTP:** 839201", "*Password:*", "__PIN__ 4821",
+# "~~", inside a value or around its label). Not one "*" inside a word or beside "@" or "." (a masked
+# "j***@g***.com", an EDI segment's "*TE*"), nor a backtick (a code span's ends delimit what it holds).
+_MARKUP = re.compile(
+    rf"{ATTRIBUTED_TAGS.pattern}|<!--[^<>]{{0,256}}?-->"
+    r"|(?<![\w*@.])\*{1,3}(?=\w)|(?<=[\w:.)])\*{1,3}(?![\w*@.])|(?<!\*)\*\*(?!\*)|(?<!_)__(?!_)|~~"
+)
 
 
 def _touches(char: str) -> bool:

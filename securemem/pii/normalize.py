@@ -301,15 +301,24 @@ def _after_digit(canonical: bytes, low: int, at: int) -> bool:
 # Escapes of the characters that make an email, a phone or a JSON key-value pair (see above).
 # Percent-escapes read (others keep a URL's meaning): "@", "+", ".", a space and a dash, which a phone,
 # a card or an address is written with ("tel=%2B44%207700%20900123").
-# Inline markup, which a reader sees no break at: a value cut by it ("<b>jonas.weber</b>@<i>gmx.de</i>",
-# "<i>4111</i> 1111 1111 1111") is read across it by detectors.py (_markup_hits), which keeps the tags
-# in the view: what an attribute holds is scanned where it stands, under its own type's action. Not
-# <code> (code's "@" is a decorator's: "<code>app</code>@<code>router.get</code>"), nor block elements
-# (table cells and list items side by side are separate values).
-INLINE_TAGS = re.compile(
-    r"(?:</?(?i:a|abbr|b|bdi|bdo|big|cite|data|del|dfn|em|font|i|ins|kbd|mark|q|s|samp|small|span|strike|strong"
-    r"|sub|sup|time|tt|u|var)(?:\s[^<>]{0,256})?/?>)+"
+# Inline markup, which a reader sees no break at ("<b>jonas.weber</b>@<i>gmx.de</i>", "<i>4111</i> 1111
+# 1111 1111", "F<b>I09 5076 ..."): a bare tag (no attribute) touching anything but a blank is dropped
+# from the view, so that the value is read, and its look-alike letters are read, as a reader sees it.
+# A tag with attributes stays (what an attribute holds is scanned where it stands, under its own type's
+# action): detectors.py reads the text across it again (_markup_hits), as it does across comments and
+# markdown's emphasis. Neither <sup> nor <sub> (a footnote's mark after a value is not part of it),
+# nor <code> (code's "@" is a decorator's: "<code>app</code>@<code>router.get</code>"), nor block
+# elements (table cells and list items side by side are separate values).
+_INLINE_NAMES = (
+    r"(?i:a|abbr|b|bdi|bdo|big|cite|data|del|dfn|em|font|i|ins|kbd|label|mark|nobr|q|s|samp|small|span|strike"
+    r"|strong|time|tt|u|var|o:p)"  # not other namespaced or custom elements: "<wsse:Password>" names its value
 )
+_BARE_TAG = rf"</?{_INLINE_NAMES}[ \t]*/?>"
+# An attribute's value may hold ">" inside its quotes.
+_ATTRIBUTED_TAG = rf"""<{_INLINE_NAMES}\s(?:[^<>"']|"[^"<]{{0,256}}"|'[^'<]{{0,256}}'){{1,256}}/?>"""
+# Every piece of markup a value's form is made without (a token names what a reader sees).
+MARKUP = re.compile(rf"{_BARE_TAG}|{_ATTRIBUTED_TAG}|<!--[^<>]{{0,256}}?-->|(?<!\*)\*{{1,3}}(?!\*)|(?<!_)__(?!_)|~~")
+ATTRIBUTED_TAGS = re.compile(rf"(?:{_ATTRIBUTED_TAG}|{_BARE_TAG})*{_ATTRIBUTED_TAG}(?:{_ATTRIBUTED_TAG}|{_BARE_TAG})*")
 _ESCAPED = {"40": "@", "2b": "+", "2e": ".", "20": " ", "2d": "-", "3a": ":", "2f": "/"}
 _ESCAPE = re.compile(
     r"%(?P<pct>40|2[bBeEdD0fF]|3[aA])"
@@ -318,6 +327,7 @@ _ESCAPE = re.compile(
     # markdown's bold around a group of digits ("4750 **6495** 1749"); a soft line break of
     # quoted-printable ("lotte@ayurm=\ned-hospitals.in", read only in text that names the encoding).
     r"|(?P<hidden><wbr ?/?>|&(?:shy|ZeroWidthSpace|zwj|zwnj|#173|#8203|#x[aA][dD]|#x200[bB]);"
+    rf"|(?<=\S)(?:{_BARE_TAG})+|(?:{_BARE_TAG})+(?=\S)"
     r"|\x1b\[[0-9;]{0,16}[mKJHABCDEFGfsu]"  # a terminal's colour or cursor code pasted from a log
     r"|(?<![^\s(])\*\*(?=[0-9])|(?<=[0-9])\*\*(?![^\s.,;:)])"
     r"|(?<=[A-Za-z0-9][-_])\*\*(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\*\*(?=\s|[.,;:)]|$))"
@@ -327,7 +337,9 @@ _ESCAPE = re.compile(
     # A defanged address, as threat reports write them ("199[dot]53[dot]107[dot]168", "31[.]155.119.24",
     # "2a00[:]1450[:]..."), and markdown's escaped dash and underscore ("sk\-svcacct\-...").
     r"|(?<=[A-Za-z0-9])\[(?P<defanged>\.|dot|:)\](?=[A-Za-z0-9])"
-    r"|\\(?P<markdown>[-_])(?=[A-Za-z0-9])"
+    r"|\\(?P<markdown>[-_.@+])(?=[A-Za-z0-9])"
+    # A line break written as HTML ("<b>OTP:</b><br>839201", "4111 1111<br>1111 1111"): a break, as read
+    r"|(?P<br><br[ \t]*/?>)"
     r"|\\u00(?P<json>[2-6][0-9a-fA-F]|7[0-9a-eA-E])"
     # ... and any other character a JSON serialiser escaped ("+33\\u00a07\\u00a035...", "\\u200b"),
     # read as the view reads that character (a no-break space is a space, a zero-width one nothing)
@@ -368,7 +380,7 @@ def _may_escape(original: str) -> bool:
         or "\\" in original
         or "&" in original
         or "[" in original
-        or ("<" in original and "<wbr" in original)
+        or ("<" in original and ("<wbr" in original or "</" in original or ">" in original))
         or ("*" in original and "**" in original)
         or ("=" in original and "=\n" in original)
         or " dot " in original
@@ -421,6 +433,8 @@ def _escapes(original: str) -> dict[int, tuple[str, int]]:  # noqa: PLR0912 - on
             char = ":" if match["defanged"] == ":" else "."
         elif match["markdown"] is not None:
             char = match["markdown"]
+        elif match["br"] is not None:
+            char = "\n"
         elif match["hidden"] is not None:
             char = ""
         elif match["spoken"] is not None:

@@ -17,7 +17,7 @@ from securemem.pii import entities
 from securemem.pii.contact import check_phone_regions, deobfuscate_email, phone_e164_digits
 from securemem.pii.detectors import DEFAULT_PHONE_REGIONS, Detector, Located, locate, registered_detectors
 from securemem.pii.entities import Action
-from securemem.pii.normalize import INLINE_TAGS, View
+from securemem.pii.normalize import MARKUP, View
 
 _ACTIONS: frozenset[str] = frozenset(get_args(Action))
 _REPLACING: frozenset[str] = frozenset({"redact", "mask", "hash"})
@@ -168,12 +168,9 @@ class Scrubber:
             action = self._actions[finding.type]
             if action in _REPLACING:
                 value = view_text[finding.view_start : finding.view_end]
-                if "<" in value:  # read across inline markup: the value is what a reader sees
-                    value = INLINE_TAGS.sub("", value)
-                if "\n>" in value:  # wrapped in a quoted message: not the marks opening its lines
-                    value = _QUOTE_MARKS.sub("\n", value)
                 if action == "hash" and _holds_marks(original := text[finding.start : finding.end]):
                     value = _composed(original)
+                value = _as_seen(value)
                 pieces += (text[done : finding.start], self._render(action, finding.type, value))
                 replaced.append(finding.type)
                 done = finding.end
@@ -194,6 +191,15 @@ class Scrubber:
 # (NFC) first, so both spellings of "josé@example.com" get one token, not the token of
 # "jose@example.com". (Marks of combining class 0 never compose: NFC leaves them as they are.)
 _QUOTE_MARKS = re.compile(r"\n[ \t>]+")
+
+
+def _as_seen(value: str) -> str:
+    """A value read across markup or quoted lines, as a reader sees it: its form is made of that."""
+    if "<" in value or "*" in value or "_" in value or "~" in value:
+        value = MARKUP.sub("", value)
+    if "\n>" in value:  # wrapped in a quoted message: not the marks opening its lines
+        value = _QUOTE_MARKS.sub("\n", value)
+    return value
 
 
 def _holds_marks(value: str) -> bool:
