@@ -171,6 +171,27 @@ def test_lines_that_only_look_wrapped_stay(text: str) -> None:
     assert found(text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # Reviewer AD's blind corpus, as it came: each stored as written.
+        ("TAN aus SMS: 116686 (abgelaufen).", "GENERIC_SECRET"),
+        ("ssn: 616 . 75 . 7196", "US_SSN"),
+        ("secret_client = lhXRBeskXyCwZJO3WwFFmsCV", "GENERIC_SECRET"),
+        # A label and its value on the lines of a quoted message.
+        ("> Password:\n> Hunter2!xyz", "PASSWORD"),
+        ("> Your OTP:\n> 839201", "GENERIC_SECRET"),
+    ],
+)
+def test_values_a_blind_reviewer_found_stored(text: str, kind: str) -> None:
+    assert [found_kind for found_kind, _ in found(text)] == [kind]
+
+
+@pytest.mark.parametrize("text", ["version 616 . 75 . 7196", "secret_client_id = abc123", "> quoted\n> 2024 plan"])
+def test_lines_beside_what_a_blind_reviewer_found_stay(text: str) -> None:
+    assert found(text) == []
+
+
 def test_a_bidi_pop_after_a_value_stays() -> None:
     text = "call \u2066+44 20 7946 0958\u2069 now"
     assert everything().scrub(text).text == "call \u2066[PHONE]\u2069 now"

@@ -86,8 +86,19 @@ def recall(name: str, scope: str, round_: int | None = None) -> tuple[int, int]:
             if label["scope"] != scope:
                 continue
             total += 1
-            found += any(f.start <= label["start"] and f.end >= label["end"] for f in findings)
+            start, end = secret_part(label)
+            found += any(f.start <= start and f.end >= end for f in findings)
     return found, total
+
+
+def secret_part(label: dict[str, Any]) -> tuple[int, int]:
+    """Where a label's value must be covered: all of it, but for credentials in a URL that a reviewer
+    labelled with their scheme and host ("postgres://app:pw@db.example.net"), the part between "//"
+    and "@" (the user and password the scrubber replaces; scheme and host stay readable)."""
+    start, end, value = label["start"], label["end"], label["value"]
+    if label["type"].startswith("URL_CREDENTIAL") and "://" in value and "@" in value:
+        return start + value.index("://") + 3, start + value.rindex("@")
+    return start, end
 
 
 def ordinary(row: dict[str, Any]) -> bool:
@@ -283,6 +294,13 @@ def altered(name: str) -> list[str]:
         # by inline markup ("<b>jonas.weber</b>@<i>gmx.de</i>"), found and scrubbed now, but without the
         # outer tags the reviewer's label covers.
         ("ac", "claim", None, 0.99),
+        # Blind, after AC's fixes (17 languages, phones of 28 countries, IBANs of 21; notes, configs,
+        # logs, mail with quoted replies, markdown tables, HTML; 57 evasions): 447 of 472 as it came
+        # (94.7%, its credentials in URLs counted by the part between "//" and "@"), 450 since (a TAN
+        # "aus SMS", an SSN with spaced dots, "secret_client ="). Left: codes in words, keycaps and
+        # Chinese numerals, passwords in table cells, a phone with Russia's trunk "8", a card's groups
+        # in code spans, a key split over four literals.
+        ("ad", "claim", None, 0.95),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -315,6 +333,12 @@ def test_ordinary_lines_stay_as_they_are() -> None:
         "Docs example: AKIAIOSFODNN7EXAMPLE with ",
         "Example from the RFC: send mail to user@",
         "Documentation addresses: 192.0.2.10, 198",
+    ]
+    # Private and link-local host addresses and documentation's ranges, found by design (above).
+    assert [text[:30] for text in altered("ad")] == [
+        "VPC subnets: 10.0.0.0/16 (app)",
+        "In the docs we use 192.0.2.15,",
+        "Link-local fe80::1c2a:3bff:fe4",
     ]
     assert altered("b") == []
     assert altered("c") == []

@@ -218,6 +218,8 @@ _TO_THE_CODE = frozenset(
         "als", "comme", "como", "slowly", "out", "aloud", "twice", "sent", "enviado", "enviada", "envoyé",
         "gesendet", "inviato", "wysłany", "per", "aaya", "aayi", "aya", "ayi", "mila", "mili",
         "aa", "gaya", "gayi", "bheja", "tha", "thi",
+        # where it came from ("TAN aus SMS: 116686", "the code from the app is ...": reviewer AD)
+        "aus", "from", "von", "vom", "der", "die", "das", "dem",
         # Vietnamese, Indonesian, Malay and Czech "is" and "your": "Mã xác thực của bạn là 482913", "Kode OTP
         # Anda adalah 482913", "Váš ověřovací kód je 482913"
         "là", "của", "bạn", "adalah", "ialah", "anda", "kamu", "je", "váš", "vaš",

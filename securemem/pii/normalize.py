@@ -328,6 +328,9 @@ _ESCAPE = re.compile(
     # quoted-printable ("lotte@ayurm=\ned-hospitals.in", read only in text that names the encoding).
     r"|(?P<hidden><wbr ?/?>|&(?:shy|ZeroWidthSpace|zwj|zwnj|#173|#8203|#x[aA][dD]|#x200[bB]);"
     rf"|(?<=\S)(?:{_BARE_TAG})+|(?:{_BARE_TAG})+(?=\S)"
+    # the marks opening each line of a quoted message or a markdown quote ("> Password:" then
+    # "> Hunter2!xyz"): what the lines say is read as if unquoted
+    r"|(?:\A|(?<=\n))(?:>[ \t]?)+"
     r"|\x1b\[[0-9;]{0,16}[mKJHABCDEFGfsu]"  # a terminal's colour or cursor code pasted from a log
     r"|(?<![^\s(])\*\*(?=[0-9])|(?<=[0-9])\*\*(?![^\s.,;:)])"
     r"|(?<=[A-Za-z0-9][-_])\*\*(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\*\*(?=\s|[.,;:)]|$))"
@@ -381,6 +384,7 @@ def _may_escape(original: str) -> bool:
         or "&" in original
         or "[" in original
         or ("<" in original and ("<wbr" in original or "</" in original or ">" in original))
+        or ("\n>" in original or original[:1] == ">")
         or ("*" in original and "**" in original)
         or ("=" in original and "=\n" in original)
         or " dot " in original

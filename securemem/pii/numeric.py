@@ -105,7 +105,9 @@ _SSN = re.compile(
     # Led by a digit (the engine skips to digits at C speed), the lookbehinds after it.
     r"(?P<area>[0-9](?=[0-9]{2}[-. 0-9])(?:(?<=[Ss][Ss][Nn][0-9])|(?<=[Ss][Ss][Nn]_[0-9])"  # "SSN737...", "ssn_737..."
     r"|(?<![\w.][0-9])(?<![0-9_]-[0-9]))[0-9]{2})"
-    r"(?P<sep>[-. ]?| - |  )"  # two spaces too ("social security no. 389  21  1575"), where the text names one
+    # two spaces too ("social security no. 389  21  1575"), a spaced dot ("616 . 75 . 7196"), where the
+    # text names one
+    r"(?P<sep>[-. ]?| - |  | \. )"
     r"(?P<group>[0-9]{2})(?P=sep)"
     # Not glued to more, except a dashed one to the next field's label ("ssn#848-95-8886dob#1966-...").
     r"(?P<serial>[0-9]{4})(?:(?![\w]|[-.][0-9])|(?<=[0-9]{3}-[0-9]{2}-[0-9]{4})(?=[A-Za-z]{2,12}[#:=]))"

@@ -200,7 +200,9 @@ _SECRET_KEY = re.compile(
     r"(?:secret|token|credentials?|creds?|signature|apikey|api[_.\-]key|"
     r"(?:access|secret|private|auth|client|signing|encryption|master|license|licence|app|consumer|service|"
     r"account|storage|subscription|admin|webhook|deploy|ssh|gpg|pgp|hmac|jwt|session|x[_.\-]api|sas|shared)"
-    r"[_.\-]?key|(?:^|[_.\-])sig|(?:^|[_.\-])auth|(?:^|[_.\-])bearer)$"
+    r"[_.\-]?key|(?:^|[_.\-])sig|(?:^|[_.\-])auth|(?:^|[_.\-])bearer|"
+    # the secret named first, then whose it is ("secret_client", "SECRET_APP": reviewer AD)
+    r"(?:^|[_.\-])secret[_.\-]?(?:client|app|api|service|account|access|auth|consumer|webhook|signing|jwt|session))$"
 )
 _DOLLAR_ASSIGN = re.compile(r"[ \t]*=[^=]")
 _SHORT_PASS_KEY = re.compile(r"(?:^|[_.\-])(?:pass|pw)$")
