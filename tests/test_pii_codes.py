@@ -44,6 +44,11 @@ from tests.helpers import found_values
         ("Your zip code 94103", []),
         ("your error code 500123", []),
         ("Your promo code is 482913", []),
+        # A second attacker's round: only a sender that texts such codes names one.
+        ("Please enter your bank code 10020030 (BLZ) on the form", []),
+        ("Your NACE code is 4711", []),
+        ("Your colour code is 445566 for the brand palette", []),
+        ("Your WhatsApp verification code is 482913", ["482913"]),
     ],
 )
 def test_codes(text: str, values: list[str]) -> None:

@@ -192,6 +192,17 @@ def test_lines_beside_what_a_blind_reviewer_found_stay(text: str) -> None:
     assert found(text) == []
 
 
+def test_tokens_name_the_value_not_its_markup() -> None:
+    hashing = Scrubber({"EMAIL": "hash"}, hash_key=KEY)
+    # Underscores inside a name are part of the mailbox, not emphasis: another address, another token.
+    assert hashing.scrub("first__last@example.org").text != hashing.scrub("firstlast@example.org").text
+    # A tag the view reads as a space between a word and a number is not part of the value either.
+    assert hashing.scrub("jonas<b>2024@gmx.de").text == hashing.scrub("jonas2024@gmx.de").text
+    # ... nor does that space cut a token: read again without it.
+    token = "ghp_A1b" + "<b>" + "2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    assert Scrubber({"SECRET": "refuse"}, hash_key=KEY).scrub(token).refused == ("GITHUB_PAT",)
+
+
 def test_a_bidi_pop_after_a_value_stays() -> None:
     text = "call \u2066+44 20 7946 0958\u2069 now"
     assert everything().scrub(text).text == "call \u2066[PHONE]\u2069 now"
@@ -680,19 +691,33 @@ def test_symbols_drawn_as_digits_or_letters_fold(original: str, view: str) -> No
 _POLICY = load_policy("regulated")
 REGULATED = Scrubber(_POLICY.pii.actions, hash_key=KEY, phone_regions=_POLICY.pii.phone_regions)
 MARKUP_ATTACK = [
-    json.loads(line)
-    for line in (Path(__file__).parent / "data" / "markup_attack_ad.jsonl").read_text(encoding="utf-8").splitlines()
+    (f"{round_}-{index}", json.loads(line))
+    for round_ in ("ad", "ae")
+    for index, line in enumerate(
+        (Path(__file__).parent / "data" / f"markup_attack_{round_}.jsonl").read_text(encoding="utf-8").splitlines()
+    )
 ]
 
 
-@pytest.mark.parametrize("row", MARKUP_ATTACK, ids=[f"ad-{i}" for i in range(len(MARKUP_ATTACK))])
+@pytest.mark.parametrize("row", [row for _, row in MARKUP_ATTACK], ids=[name for name, _ in MARKUP_ATTACK])
 def test_an_attackers_markup_round(row: dict[str, str]) -> None:
-    """An attacker's round on markup read as a junction: each value it hid is scrubbed or refused (it
+    """Two attackers' rounds on markup and wraps: each value they hid is scrubbed or refused (the first
     crashed the hash of phones cut by "**", leaked look-alike letters past a tag, broke wraps and joined
-    literals), and each ordinary line it marked up stays as written."""
+    literals; the second glued a form's label to its value), and each ordinary line they marked up or
+    wrapped stays as written (the second: "Your bank code 10020030", "Follow us on Instagram" then
+    "@acme.store", a regex's "\\@")."""
     text = row["text"]
     outcome = REGULATED.scrub(text)
     if row["expect"] == "caught":
         assert outcome.refused or outcome.text != text
     else:
         assert outcome.text == text and not outcome.refused
+
+
+def test_a_text_of_many_wrapped_addresses_is_scrubbed_whole_not_refused_as_unfinished() -> None:
+    # 64 joins per pass left 3,000 wrapped addresses to the scan budget, which refused the write
+    # (and spent 13 s on it); one join per 64 characters finishes in a few passes.
+    text = "jonas.weber@\ngmx.de\n" * 3000
+    outcome = REGULATED.scrub(text)
+    assert outcome.unfinished == () and outcome.refused == ()
+    assert "jonas" not in outcome.text and outcome.counts == {"EMAIL": 3000}

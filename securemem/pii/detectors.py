@@ -76,7 +76,7 @@ from securemem.pii.encoded import find_encoded_secrets, may_hold_encoded_secret
 from securemem.pii.findings import Finding
 from securemem.pii.labels import find_labelled_tokens, may_hold_labelled_token
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
-from securemem.pii.normalize import ATTRIBUTED_TAGS, View
+from securemem.pii.normalize import ATTRIBUTED_TAGS, OTHER_TAGS, View
 from securemem.pii.numeric import (
     CARD_AFTER,
     CARD_DIGITS,
@@ -553,8 +553,8 @@ def _settled(
         candidates += _wrapped_hits(scan, wanted)
     if '"' in scan.text or "'" in scan.text or "\\" in scan.text or "**" in scan.text:
         candidates += _literal_hits(scan, wanted)
-    if "<" in scan.text or "*" in scan.text or "__" in scan.text or "~~" in scan.text:
-        candidates += _markup_hits(scan, wanted, candidates)
+    if view.spaced or "<" in scan.text or "*" in scan.text or "__" in scan.text or "~~" in scan.text:
+        candidates += _markup_hits(scan, wanted, candidates, view.spaced)
     for detector in detectors:
         if wanted.intersection(detector.types):
             candidates.extend(hit for hit in _plugin_hits(detector, scan.text) if hit[0] in wanted)
@@ -603,7 +603,7 @@ def _literal_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     return _hits_across(scan, wanted, junctions)
 
 
-def _markup_hits(scan: Scan, wanted: frozenset[str], plain: Sequence[Hit]) -> list[Hit]:
+def _markup_hits(scan: Scan, wanted: frozenset[str], plain: Sequence[Hit], spaced: Sequence[int] = ()) -> list[Hit]:
     """Values cut, or labels decorated, by inline markup ("<b>jonas.weber</b>@<i>gmx.de</i>").
 
     A run of inline tags, or a markdown mark, that touches a character other than a blank on either
@@ -611,7 +611,8 @@ def _markup_hits(scan: Scan, wanted: frozenset[str], plain: Sequence[Hit]) -> li
     values read across one ("<i>4111</i> 1111 1111 1111") and those its label names once they are
     gone ("**OTP:** 839201"). The view keeps the tags, so a value in an attribute is found where it
     stands (``plain``) and keeps its own type's action: a value read across a junction that holds
-    one is cut around that junction, never swallows it.
+    one is cut around that junction, never swallows it. The spaces the view reads tags between a word
+    and a number as (``spaced``) are junctions too: a token cut there is read whole.
     """
     text = scan.text
     junctions = [
@@ -620,6 +621,8 @@ def _markup_hits(scan: Scan, wanted: frozenset[str], plain: Sequence[Hit]) -> li
         if (match.start() > 0 and _touches(text[match.start() - 1]))
         or (match.end() < len(text) and _touches(text[match.end()]))
     ]
+    if spaced:
+        junctions = sorted(junctions + [(at, at + 1) for at in spaced])
     if not junctions:
         return []
     spans = {(start, end) for _, start, end in plain}
@@ -657,7 +660,7 @@ def _holds(held: Sequence[tuple[int, int]], low: int, high: int) -> bool:
 # "~~", inside a value or around its label). Not one "*" inside a word or beside "@" or "." (a masked
 # "j***@g***.com", an EDI segment's "*TE*"), nor a backtick (a code span's ends delimit what it holds).
 _MARKUP = re.compile(
-    rf"{ATTRIBUTED_TAGS.pattern}|<!--[^<>]{{0,256}}?-->"
+    rf"{ATTRIBUTED_TAGS.pattern}|{OTHER_TAGS}|<!--[^<>]{{0,256}}?-->"
     r"|(?<![\w*@.])\*{1,3}(?=\w)|(?<=[\w:.)])\*{1,3}(?![\w*@.])|(?<!\*)\*\*(?!\*)|(?<!_)__(?!_)|~~"
 )
 
@@ -826,7 +829,11 @@ def _spaced_window(
 # Numbers whose first line already holds a whole value of their type (a table's rows) are not joined.
 _WRAP_BACK = 256  # characters of the line before the break read back
 _WRAP_AHEAD = 512  # characters of the line after it read ahead (a JWT's payload)
-_WRAP_BUDGET = 64  # joins read per text: bounded work on a megabyte of short lines
+# Joins read per text: at least 64, one per 64 characters in a longer text. Each reads a bounded
+# window, so the work stays linear; a text of many wrapped addresses is scrubbed in a few passes
+# rather than 64 per pass until the scan budget refuses it (an attacker's round: 130 ms per KB).
+_WRAP_BUDGET = 64
+_WRAP_BUDGET_PER = 64
 _WRAP_TOKEN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+/=")
 _WRAP_NUMERIC = frozenset({"CREDIT_CARD", "IBAN", "PHONE"})
 _ASCII_DIGITS = frozenset("0123456789")  # the view's digits (a dash after one may end a wrapped number's line)
@@ -908,8 +915,9 @@ def _wrap_breaks(scan: Scan) -> list[int]:
 def _wrapped_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     text = scan.text
     hits: list[Hit] = []
-    budget = iban_budget = _WRAP_BUDGET  # an IBAN's joins apart: lines of flights and seats ("flight BA29")
-    for at in _wrap_breaks(scan):  # would spend the budget a card wrapped further on needs (an attacker's round)
+    # An IBAN's joins apart: lines of flights and seats ("flight BA29")
+    budget = iban_budget = max(_WRAP_BUDGET, len(text) // _WRAP_BUDGET_PER)
+    for at in _wrap_breaks(scan):  # ... would spend the budget a card wrapped further on needs (an attacker's round)
         joined = _wrap_join(text, at)
         if joined is not None and joined[3] == "iban":
             if iban_budget:
@@ -948,8 +956,13 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
     if before.isdigit() and after.isdigit():
         return end, start, " ", "number"
     if (before == "@" and after.isalnum()) or (
-        # "jonas.weber" then "@gmx.de": an address broken before its "@"
-        before.isalnum() and after == "@" and start + 1 < len(text) and text[start + 1].isalnum()
+        # "jonas.weber" then "@gmx.de": an address broken before its "@", where the line ends in what
+        # reads as a mailbox, not a word ("Follow us on Instagram" then "@acme.store")
+        before.isalnum()
+        and after == "@"
+        and start + 1 < len(text)
+        and text[start + 1].isalnum()
+        and _MAILBOX_END.search(text, max(0, end - 64), end) is not None
     ):
         return end, start, "", "email"
     if before == "-" and after.isalpha() and end >= 2 and text[end - 2].isalnum() and _in_address(text, end - 1):
@@ -978,6 +991,10 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
         ):
             return end, start, "", "token"
     return None
+
+
+# A mailbox's name ending a line: a word of letters and digits with ".", "_", "+", "-" or a digit in it.
+_MAILBOX_END = re.compile(r"(?<![\w.+\-])(?=[\w.+\-]*[._+\-0-9])[A-Za-z0-9][\w.+\-]{0,62}[A-Za-z0-9]\Z")
 
 
 def _past_quote_marks(text: str, at: int, start: int) -> int:

@@ -310,14 +310,23 @@ def _after_digit(canonical: bytes, low: int, at: int) -> bool:
 # nor <code> (code's "@" is a decorator's: "<code>app</code>@<code>router.get</code>"), nor block
 # elements (table cells and list items side by side are separate values).
 _INLINE_NAMES = (
-    r"(?i:a|abbr|b|bdi|bdo|big|cite|data|del|dfn|em|font|i|ins|kbd|label|mark|nobr|q|s|samp|small|span|strike"
+    r"(?i:a|abbr|b|bdi|bdo|big|cite|data|del|dfn|em|font|i|ins|kbd|mark|nobr|q|s|samp|small|span|strike"
     r"|strong|time|tt|u|var|o:p)"  # not other namespaced or custom elements: "<wsse:Password>" names its value
 )
 _BARE_TAG = rf"</?{_INLINE_NAMES}[ \t]*/?>"
 # An attribute's value may hold ">" inside its quotes.
 _ATTRIBUTED_TAG = rf"""<{_INLINE_NAMES}\s(?:[^<>"']|"[^"<]{{0,256}}"|'[^'<]{{0,256}}'){{1,256}}/?>"""
+# A form's label: read across by detectors.py, never dropped from the view (a label's text glued to
+# its value, "<label>Telefon</label><span>+49 30 ...", would hide the value). Not custom elements: a
+# placeholder is written as one ("password: <your-password>").
+OTHER_TAGS = r"(?:</?(?i:label)(?:\s[^<>]{0,256})?/?>)+"
 # Every piece of markup a value's form is made without (a token names what a reader sees).
-MARKUP = re.compile(rf"{_BARE_TAG}|{_ATTRIBUTED_TAG}|<!--[^<>]{{0,256}}?-->|(?<!\*)\*{{1,3}}(?!\*)|(?<!_)__(?!_)|~~")
+MARKUP = re.compile(
+    rf"{_BARE_TAG}|{_ATTRIBUTED_TAG}|{OTHER_TAGS}|<!--[^<>]{{0,256}}?-->"
+    # emphasis at a word's edge, not inside a name ("first__last@example.org" is another mailbox)
+    r"|(?<![\w*])\*{1,3}(?=\w)|(?<=\w)\*{1,3}(?![\w*])|(?<!\w)__(?=\w)|(?<=\w)__(?!\w)|(?<!\w)~~(?=\w)"
+    r"|(?<=\w)~~(?!\w)"
+)
 ATTRIBUTED_TAGS = re.compile(rf"(?:{_ATTRIBUTED_TAG}|{_BARE_TAG})*{_ATTRIBUTED_TAG}(?:{_ATTRIBUTED_TAG}|{_BARE_TAG})*")
 _ESCAPED = {"40": "@", "2b": "+", "2e": ".", "20": " ", "2d": "-", "3a": ":", "2f": "/"}
 _ESCAPE = re.compile(
@@ -326,6 +335,8 @@ _ESCAPE = re.compile(
     # ("noor<wbr>@<wbr>bank<wbr>.com"), a soft hyphen or a zero-width space written as an entity;
     # markdown's bold around a group of digits ("4750 **6495** 1749"); a soft line break of
     # quoted-printable ("lotte@ayurm=\ned-hospitals.in", read only in text that names the encoding).
+    # Tags between a word and a number read as a space: a label's ("<b>Phone</b>0151 ...", "OTP</b>839201").
+    rf"|(?<=[^\W\d_])(?P<spaced_tag>(?:{_BARE_TAG})+)(?=[0-9+])"
     r"|(?P<hidden><wbr ?/?>|&(?:shy|ZeroWidthSpace|zwj|zwnj|#173|#8203|#x[aA][dD]|#x200[bB]);"
     rf"|(?<=\S)(?:{_BARE_TAG})+|(?:{_BARE_TAG})+(?=\S)"
     # the marks opening each line of a quoted message or a markdown quote ("> Password:" then
@@ -340,7 +351,7 @@ _ESCAPE = re.compile(
     # A defanged address, as threat reports write them ("199[dot]53[dot]107[dot]168", "31[.]155.119.24",
     # "2a00[:]1450[:]..."), and markdown's escaped dash and underscore ("sk\-svcacct\-...").
     r"|(?<=[A-Za-z0-9])\[(?P<defanged>\.|dot|:)\](?=[A-Za-z0-9])"
-    r"|\\(?P<markdown>[-_.@+])(?=[A-Za-z0-9])"
+    r"|\\(?P<markdown>[-_.+])(?=[A-Za-z0-9])"
     # A line break written as HTML ("<b>OTP:</b><br>839201", "4111 1111<br>1111 1111"): a break, as read
     r"|(?P<br><br[ \t]*/?>)"
     r"|\\u00(?P<json>[2-6][0-9a-fA-F]|7[0-9a-eA-E])"
@@ -410,8 +421,9 @@ def _glued_at_address(text: str, start: int, end: int) -> bool:
     )
 
 
-def _escapes(original: str) -> dict[int, tuple[str, int]]:  # noqa: PLR0912 - one branch per form
-    """Where escapes start in ``original``: their character and where they end."""
+def _escapes(original: str, spaced: list[int]) -> dict[int, tuple[str, int]]:  # noqa: PLR0912 - one branch per form
+    """Where escapes start in ``original``: their character and where they end; where tags read as a
+    space start is added to ``spaced``."""
     found: dict[int, tuple[str, int]] = {}
     quoted_printable = "=\n" in original and _QUOTED_PRINTABLE.search(original) is not None
     for match in _ESCAPE.finditer(original):
@@ -439,6 +451,9 @@ def _escapes(original: str) -> dict[int, tuple[str, int]]:  # noqa: PLR0912 - on
             char = match["markdown"]
         elif match["br"] is not None:
             char = "\n"
+        elif match["spaced_tag"] is not None:
+            char = " "
+            spaced.append(match.start())
         elif match["hidden"] is not None:
             char = ""
         elif match["spoken"] is not None:
@@ -460,11 +475,26 @@ def _escapes(original: str) -> dict[int, tuple[str, int]]:  # noqa: PLR0912 - on
 class View:
     """The normalised text of ``original`` and the map from view offsets back to original ones."""
 
-    __slots__ = ("_ends", "_escapes", "_expanded", "_shift", "_starts", "encoded", "lettered", "original", "text")
+    __slots__ = (
+        "_ends",
+        "_escapes",
+        "_expanded",
+        "_shift",
+        "_starts",
+        "encoded",
+        "lettered",
+        "original",
+        "spaced",
+        "text",
+    )
 
     def __init__(self, original: str) -> None:
         self.original = original
-        escapes = _escapes(original) if _may_escape(original) else {}
+        spaced: list[int] = []
+        escapes = _escapes(original, spaced) if _may_escape(original) else {}
+        # View offsets of the spaces that tags between a word and a number read as ("<b>Phone</b>0151"):
+        # detectors.py reads the text again without them, where they cut a token ("ghp_A1b<b>2C3d...").
+        self.spaced: list[int] = []
         self._escapes = {start: end for start, (_, end) in escapes.items()}
         # ``lettered``: the view before letters standing for digits were read as digits (same
         # offsets): where letters are real (an IBAN's account part may hold "I" or "O"), detectors
@@ -487,9 +517,12 @@ class View:
         pieces: list[str] = []
         done = 0  # original text copied up to here
         view_length = 0
+        at_spaced = set(spaced)
         for index, form in _changes(original, escapes):
             pieces.append(original[done:index])
             view_length += index - done
+            if index in at_spaced:
+                self.spaced.append(view_length)
             pieces.append(form)
             if len(form) != 1:
                 starts.append(view_length)

@@ -7,6 +7,7 @@ import hmac
 import ipaddress
 import re
 import unicodedata
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -157,7 +158,15 @@ class Scrubber:
         own = [m.span() for m in _TOKEN.finditer(text) if self.is_own_token(m.group())]
         if not own:
             return found
-        return [f for f in found if not any(start <= f.start and f.end <= end for start, end in own)]
+        # Tokens do not overlap: the one that starts last at or before a finding is the only one that
+        # may hold it (a bisection each: a text of many tokens is not read once per finding).
+        starts = [start for start, _ in own]
+        kept = []
+        for finding in found:
+            at = bisect_right(starts, finding.start) - 1
+            if at < 0 or finding.end > own[at][1]:
+                kept.append(finding)
+        return kept
 
     def _replace(self, text: str, view_text: str, findings: list[Located]) -> tuple[str, list[str]]:
         """``text`` with each replacing finding swapped for its form, and the types replaced."""
@@ -168,8 +177,11 @@ class Scrubber:
             action = self._actions[finding.type]
             if action in _REPLACING:
                 value = view_text[finding.view_start : finding.view_end]
-                if action == "hash" and _holds_marks(original := text[finding.start : finding.end]):
-                    value = _composed(original)
+                original = text[finding.start : finding.end]
+                if "<" in original:  # the view may read a tag as a space: the value is what is left without it
+                    value = View(MARKUP.sub("", original)).text
+                if action == "hash" and _holds_marks(original):
+                    value = _composed(MARKUP.sub("", original) if "<" in original else original)
                 value = _as_seen(value)
                 pieces += (text[done : finding.start], self._render(action, finding.type, value))
                 replaced.append(finding.type)
