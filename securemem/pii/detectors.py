@@ -553,7 +553,7 @@ def _settled(
         candidates += _wrapped_hits(scan, wanted)
     if '"' in scan.text or "'" in scan.text or "\\" in scan.text or "**" in scan.text:
         candidates += _literal_hits(scan, wanted)
-    if view.spaced or "<" in scan.text or "*" in scan.text or "__" in scan.text or "~~" in scan.text:
+    if view.spaced or "<" in scan.text or "*" in scan.text or "_" in scan.text or "~~" in scan.text:
         candidates += _markup_hits(scan, wanted, candidates, view.spaced)
     for detector in detectors:
         if wanted.intersection(detector.types):
@@ -662,6 +662,8 @@ def _holds(held: Sequence[tuple[int, int]], low: int, high: int) -> bool:
 _MARKUP = re.compile(
     rf"{ATTRIBUTED_TAGS.pattern}|{OTHER_TAGS}|<!--[^<>]{{0,256}}?-->"
     r"|(?<![\w*@.])\*{1,3}(?=\w)|(?<=[\w:.)])\*{1,3}(?![\w*@.])|(?<!\*)\*\*(?!\*)|(?<!_)__(?!_)|~~"
+    # one "_" of emphasis at a word's edge ("_Password:_ ...", "+44 7465 _136833_"), not inside a name
+    r"|(?<![\w@.%*])_(?=[\w+])|(?<=[\w:.)])_(?![\w@.%*])"
 )
 
 
