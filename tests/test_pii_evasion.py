@@ -181,6 +181,8 @@ def test_lines_that_only_look_wrapped_stay(text: str) -> None:
         # A label and its value on the lines of a quoted message.
         ("> Password:\n> Hunter2!xyz", "PASSWORD"),
         ("> Your OTP:\n> 839201", "GENERIC_SECRET"),
+        # A password column named in German in a markdown table.
+        ("| System | Benutzer | Passwort |\n|---|---|---|\n| SAP QAS | RFC_USER | uD.0KQz.JLrW |", "PASSWORD"),
     ],
 )
 def test_values_a_blind_reviewer_found_stored(text: str, kind: str) -> None:

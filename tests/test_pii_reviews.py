@@ -297,9 +297,9 @@ def altered(name: str) -> list[str]:
         # Blind, after AC's fixes (17 languages, phones of 28 countries, IBANs of 21; notes, configs,
         # logs, mail with quoted replies, markdown tables, HTML; 57 evasions): 447 of 472 as it came
         # (94.7%, its credentials in URLs counted by the part between "//" and "@"), 450 since (a TAN
-        # "aus SMS", an SSN with spaced dots, "secret_client ="). Left: codes in words, keycaps and
-        # Chinese numerals, passwords in table cells, a phone with Russia's trunk "8", a card's groups
-        # in code spans, a key split over four literals.
+        # "aus SMS", an SSN with spaced dots, "secret_client ="), 452 since (a password column named
+        # "Passwort"). Left: codes in words, keycaps and Chinese numerals, a phone with Russia's trunk
+        # "8", a card's groups in code spans, a key split over four literals.
         ("ad", "claim", None, 0.95),
     ],
 )

@@ -36,7 +36,10 @@ for _column_kind, _names in (
     ("CREDIT_CARD", "card number|card no|card|credit card|credit card number|cc|cc number|ccnum|pan|card num"),
     ("IBAN", "iban|iban number"),
     ("PASSWORD", "password|passwd|pwd|passphrase|user password|login password|password plain|plain password"
-     "|plaintext password|password plaintext|cleartext password|password clear"),  # "pass" may be pass or fail
+     "|plaintext password|password plaintext|cleartext password|password clear"  # "pass" may be pass or fail
+     # the same in other languages (reviewer AD: a German wiki's "| System | Benutzer | Passwort |")
+     "|passwort|kennwort|mot de passe|contraseña|contrasena|senha|hasło|haslo|wachtwoord|lösenord|losenord"
+     "|adgangskode|passord|salasana|şifre|sifre|heslo|jelszó|пароль|密码|密碼|パスワード|비밀번호|كلمة المرور"),
     ("GENERIC_SECRET", "secret|secret key|secret access key|client secret|api key|api secret|token|access token"
      "|auth token|private key|apikey|secret token"),
 ):  # fmt: skip
