@@ -150,7 +150,6 @@ def test_a_value_read_across_markup_gets_the_token_of_the_value_a_reader_sees() 
 @pytest.mark.parametrize(
     ("text", "kind"),
     [
-        ("email jonas.weber\n@gmx.de", "EMAIL"),  # broken before its "@"
         ("ghp_A1b2C3d4E5f6G7h8I9j0\nK1l2M3n4O5p6Q7r8", "GITHUB_PAT"),  # a provider's token, cut after its prefix
         ("> card 4111 1111\n> 1111 1111", "CREDIT_CARD"),  # a quoted message's lines
         ("> > email jonas.weber@\n> > gmx.de", "EMAIL"),
@@ -166,7 +165,17 @@ def test_a_value_wrapped_in_a_quoted_message_gets_the_token_of_the_value() -> No
     assert hashing.scrub("> tel +44 7700\n> 900123").text == "> tel " + hashing.scrub("+44 7700 900123").text
 
 
-@pytest.mark.parametrize("text", ["thanks to\n@jonas for the review", "a > 4111 1111\n> 1111 1111 is no quote"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "thanks to\n@jonas for the review",
+        "a > 4111 1111\n> 1111 1111 is no quote",
+        # A line that starts with "@" is a decorator or a handle, not the end of an address (a third
+        # attacker's round on a join tried and taken back).
+        "from x import y_z\n@pytest.fixture",
+        "README.md\n@team.dev",
+    ],
+)
 def test_lines_that_only_look_wrapped_stay(text: str) -> None:
     assert found(text) == []
 

@@ -884,8 +884,6 @@ _WRAP_BREAK_HEAD = (
     + rb"|(?=r?s*+@)"
     + _WRAP_AFTER % ((rb"[u0t]",) * 3)
     + rb"|(?=r?s*+(?:d0|d[t0du]{1,64}@|[td0]{%d}))" % _WRAP_TOKEN_MIN
-    # a word ending the line, "@" opening the next (an address broken before its "@")
-    + rb"|(?=r?s*+[t0u])(?:(?<=@\n)|(?<=@s\n)|(?<=@ss\n))"
 )
 _WRAP_IBAN_HEAD = rb"00tt"  # an IBAN's country and check digits, reversed
 _WRAP_BREAK_REVERSED = re.compile(
@@ -957,15 +955,9 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
     before, after = text[end - 1], text[start]
     if before.isdigit() and after.isdigit():
         return end, start, " ", "number"
-    if (before == "@" and after.isalnum()) or (
-        # "jonas.weber" then "@gmx.de": an address broken before its "@", where the line ends in what
-        # reads as a mailbox, not a word ("Follow us on Instagram" then "@acme.store")
-        before.isalnum()
-        and after == "@"
-        and start + 1 < len(text)
-        and text[start + 1].isalnum()
-        and _MAILBOX_END.search(text, max(0, end - 64), end) is not None
-    ):
+    # Not a line that starts with "@": a decorator in code ("@pytest.fixture" after an import), a
+    # handle ("@acme.store"), a CSS rule (a third attacker's round).
+    if before == "@" and after.isalnum():
         return end, start, "", "email"
     if before == "-" and after.isalpha() and end >= 2 and text[end - 2].isalnum() and _in_address(text, end - 1):
         # An address hyphenated where a scan broke its line ("j.kowalczyk@exam-" then "ple.pl": reviewer Y):
@@ -993,10 +985,6 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
         ):
             return end, start, "", "token"
     return None
-
-
-# A mailbox's name ending a line: a word of letters and digits with ".", "_", "+", "-" or a digit in it.
-_MAILBOX_END = re.compile(r"(?<![\w.+\-])(?=[\w.+\-]*[._+\-0-9])[A-Za-z0-9][\w.+\-]{0,62}[A-Za-z0-9]\Z")
 
 
 def _past_quote_marks(text: str, at: int, start: int) -> int:

@@ -340,8 +340,9 @@ _ESCAPE = re.compile(
     r"|(?P<hidden><wbr ?/?>|&(?:shy|ZeroWidthSpace|zwj|zwnj|#173|#8203|#x[aA][dD]|#x200[bB]);"
     rf"|(?<=\S)(?:{_BARE_TAG})+|(?:{_BARE_TAG})+(?=\S)"
     # the marks opening each line of a quoted message or a markdown quote ("> Password:" then
-    # "> Hunter2!xyz"): what the lines say is read as if unquoted
-    r"|(?:\A|(?<=\n))(?:>[ \t]?)+"
+    # "> Hunter2!xyz"): what the lines say is read as if unquoted, where the line before is quoted as
+    # deep (checked in _escapes: "PIN:" then ">> 2024-05-01" stays apart)
+    r"|(?:\A|(?<=\n))(?P<quoted>(?:>[ \t]?)+)"
     r"|\x1b\[[0-9;]{0,16}[mKJHABCDEFGfsu]"  # a terminal's colour or cursor code pasted from a log
     r"|(?<![^\s(])\*\*(?=[0-9])|(?<=[0-9])\*\*(?![^\s.,;:)])"
     r"|(?<=[A-Za-z0-9][-_])\*\*(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\*\*(?=\s|[.,;:)]|$))"
@@ -454,6 +455,10 @@ def _escapes(original: str, spaced: list[int]) -> dict[int, tuple[str, int]]:  #
         elif match["spaced_tag"] is not None:
             char = " "
             spaced.append(match.start())
+        elif match["quoted"] is not None:
+            if not _quoted_as_deep(original, match.start(), match["quoted"].count(">")):
+                continue
+            char = ""
         elif match["hidden"] is not None:
             char = ""
         elif match["spoken"] is not None:
@@ -470,6 +475,15 @@ def _escapes(original: str, spaced: list[int]) -> dict[int, tuple[str, int]]:  #
                 continue
         found[match.start()] = (char, match.end())
     return found
+
+
+def _quoted_as_deep(original: str, start: int, depth: int) -> bool:
+    """The line before ``start`` (none: the text's first line) opens with ``depth`` quote marks too."""
+    if start == 0:
+        return True
+    line = original[original.rfind("\n", 0, start - 1) + 1 : start - 1]
+    marks = len(line) - len(line.lstrip("> \t"))
+    return line[:marks].count(">") == depth
 
 
 class View:

@@ -146,12 +146,12 @@ class Scrubber:
         match = _TOKEN.fullmatch(form)
         return match is not None and hmac.compare_digest(match["tag"], _tag(self._hash_key, match["type"], match["id"]))
 
-    def _locate(self, text: str) -> tuple[str, list[Located]]:
+    def _locate(self, text: str) -> tuple[View, list[Located]]:
         detectors = registered_detectors() if self._detectors is None else self._detectors
         view, found = locate(text, self._wanted, self._regions, detectors)
         if found and "[" in text:
             found = self._outside_own_tokens(text, found)
-        return view.text, found
+        return view, found
 
     def _outside_own_tokens(self, text: str, found: list[Located]) -> list[Located]:
         """Drop findings lying wholly inside a token this key wrote (a token-shaped fake is scanned)."""
@@ -168,18 +168,19 @@ class Scrubber:
                 kept.append(finding)
         return kept
 
-    def _replace(self, text: str, view_text: str, findings: list[Located]) -> tuple[str, list[str]]:
+    def _replace(self, text: str, view: View, findings: list[Located]) -> tuple[str, list[str]]:
         """``text`` with each replacing finding swapped for its form, and the types replaced."""
         pieces: list[str] = []
         replaced: list[str] = []
         done = 0
+        view_text, spaced = view.text, view.spaced
         for finding in findings:
             action = self._actions[finding.type]
             if action in _REPLACING:
                 value = view_text[finding.view_start : finding.view_end]
+                if spaced:  # a tag the view read as a space is not part of the value
+                    value = _without(value, finding.view_start, spaced)
                 original = text[finding.start : finding.end]
-                if "<" in original:  # the view may read a tag as a space: the value is what is left without it
-                    value = View(MARKUP.sub("", original)).text
                 if action == "hash" and _holds_marks(original):
                     value = _composed(MARKUP.sub("", original) if "<" in original else original)
                 value = _as_seen(value)
@@ -203,6 +204,20 @@ class Scrubber:
 # (NFC) first, so both spellings of "josé@example.com" get one token, not the token of
 # "jose@example.com". (Marks of combining class 0 never compose: NFC leaves them as they are.)
 _QUOTE_MARKS = re.compile(r"\n[ \t>]+")
+
+
+def _without(value: str, start: int, spaced: Sequence[int]) -> str:
+    """``value`` (at view offset ``start``) without the characters at the view offsets ``spaced``."""
+    at = bisect_right(spaced, start - 1)
+    if at == len(spaced) or spaced[at] >= start + len(value):
+        return value
+    pieces, done = [], 0
+    while at < len(spaced) and spaced[at] < start + len(value):
+        pieces.append(value[done : spaced[at] - start])
+        done = spaced[at] - start + 1
+        at += 1
+    pieces.append(value[done:])
+    return "".join(pieces)
 
 
 def _as_seen(value: str) -> str:
