@@ -265,6 +265,11 @@ def _stopped_after_delete(db: str, key_hex: str, own_handler: str) -> None:
     memory = SecureMemory.open(db, key=bytes.fromhex(key_hex), policy=policy, adopt_policy=True)
     memory.execute({"command": "delete", "path": "/memories/s.md"})
     print("deleted", flush=True)
+    if own_handler == "threading-busy":
+        # The signal arrives while the main thread holds the lock threading takes to start a thread
+        # (as when it starts or ends one of its own): a handler that started a thread hung forever.
+        with threading._active_limbo_lock:  # type: ignore[attr-defined]
+            time.sleep(60)
     time.sleep(60)
 
 
@@ -292,6 +297,15 @@ def test_a_process_stopped_by_sigterm_or_sighup_erases_before_it_ends(tmp_path: 
         assert SECRET.encode() in plaintext_of(db, key)  # the control: nothing erased it yet
         child.send_signal(number)
         assert child.wait(timeout=30) == -number  # it still ends as that signal ends it
+    assert SECRET.encode() not in plaintext_of(db, key)
+
+
+def test_a_stop_signal_erases_even_while_the_main_thread_holds_threadings_lock(tmp_path: Path, key: bytes) -> None:
+    # A pool of workers stopped by SIGTERM hung so: the handler started its thread inside the signal.
+    db = tmp_path / "l.db"
+    with _deleted_in_a_child(db, key, "threading-busy") as child:
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=30) == -signal.SIGTERM
     assert SECRET.encode() not in plaintext_of(db, key)
 
 

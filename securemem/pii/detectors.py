@@ -555,6 +555,8 @@ def _settled(
         candidates += _literal_hits(scan, wanted)
     if view.spaced or "<" in scan.text or "*" in scan.text or "_" in scan.text or "~~" in scan.text:
         candidates += _markup_hits(scan, wanted, candidates, view.spaced)
+    if view.glued:
+        candidates += _split_hits(scan, wanted, view.glued, candidates)
     for detector in detectors:
         if wanted.intersection(detector.types):
             candidates.extend(hit for hit in _plugin_hits(detector, scan.text) if hit[0] in wanted)
@@ -643,6 +645,24 @@ def _markup_hits(scan: Scan, wanted: frozenset[str], plain: Sequence[Hit], space
                 start = high
         out.append((kind, start, end))
     return out
+
+
+def _split_hits(scan: Scan, wanted: frozenset[str], glued: Sequence[int], plain: Sequence[Hit]) -> list[Hit]:
+    """Values that start where the view dropped tags between two letters, read with a space there: a
+    label's end ("<b>Password</b>Hunter2!xyz", "<b>Key</b>sk_live_..."). One window per place, at most
+    one place per 256 characters (and 16): bounded work on tag-dense text."""
+    text = scan.text
+    held = {(start, end) for _, start, end in plain}
+    hits: list[Hit] = []
+    for at in glued[: max(16, len(text) // 256)]:
+        low, high = max(0, at - _JOIN_BACK), min(len(text), at + _JOIN_AHEAD)
+        window = Scan(f"{text[low:at]} {text[at:high]}", scan.phone_regions)
+        for kind, start, end in _builtin_hits(window, wanted, window=True):
+            if start == at - low + 1 and (end - 1 < high - low or high == len(text)):
+                hit = (kind, at, low + end - 1)
+                if hit[1:] not in held:
+                    hits.append(hit)
+    return hits
 
 
 def _holds(held: Sequence[tuple[int, int]], low: int, high: int) -> bool:

@@ -338,7 +338,7 @@ _ESCAPE = re.compile(
     # Tags between a word and a number read as a space: a label's ("<b>Phone</b>0151 ...", "OTP</b>839201").
     rf"|(?<=[^\W\d_])(?P<spaced_tag>(?:{_BARE_TAG})+)(?=[0-9+])"
     r"|(?P<hidden><wbr ?/?>|&(?:shy|ZeroWidthSpace|zwj|zwnj|#173|#8203|#x[aA][dD]|#x200[bB]);"
-    rf"|(?<=\S)(?:{_BARE_TAG})+|(?:{_BARE_TAG})+(?=\S)"
+    rf"|(?P<glued>(?<=\S)(?:{_BARE_TAG})+|(?:{_BARE_TAG})+(?=\S))"
     # the marks opening each line of a quoted message or a markdown quote ("> Password:" then
     # "> Hunter2!xyz"): what the lines say is read as if unquoted, where the line before is quoted as
     # deep (checked in _escapes: "PIN:" then ">> 2024-05-01" stays apart)
@@ -422,9 +422,9 @@ def _glued_at_address(text: str, start: int, end: int) -> bool:
     )
 
 
-def _escapes(original: str, spaced: list[int]) -> dict[int, tuple[str, int]]:  # noqa: PLR0912 - one branch per form
-    """Where escapes start in ``original``: their character and where they end; where tags read as a
-    space start is added to ``spaced``."""
+def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]]:  # noqa: PLR0912, PLR0915 - one branch per form
+    """Where escapes start in ``original``: their character and where they end. ``marks`` gets where
+    tags start that the view reads as a space (True) or drops between two letters (False)."""
     found: dict[int, tuple[str, int]] = {}
     quoted_printable = "=\n" in original and _QUOTED_PRINTABLE.search(original) is not None
     for match in _ESCAPE.finditer(original):
@@ -454,13 +454,15 @@ def _escapes(original: str, spaced: list[int]) -> dict[int, tuple[str, int]]:  #
             char = "\n"
         elif match["spaced_tag"] is not None:
             char = " "
-            spaced.append(match.start())
+            marks[match.start()] = True
         elif match["quoted"] is not None:
             if not _quoted_as_deep(original, match.start(), match["quoted"].count(">")):
                 continue
             char = ""
         elif match["hidden"] is not None:
             char = ""
+            if match["glued"] is not None and _between_letters(original, match.start(), match.end()):
+                marks[match.start()] = False
         elif match["spoken"] is not None:
             found[match.start("spoken") - 1] = (".", match.end("spoken") + 1)
             continue
@@ -475,6 +477,10 @@ def _escapes(original: str, spaced: list[int]) -> dict[int, tuple[str, int]]:  #
                 continue
         found[match.start()] = (char, match.end())
     return found
+
+
+def _between_letters(original: str, start: int, end: int) -> bool:
+    return start > 0 and end < len(original) and original[start - 1].isalpha() and original[end].isalpha()
 
 
 def _quoted_as_deep(original: str, start: int, depth: int) -> bool:
@@ -496,6 +502,7 @@ class View:
         "_shift",
         "_starts",
         "encoded",
+        "glued",
         "lettered",
         "original",
         "spaced",
@@ -504,11 +511,14 @@ class View:
 
     def __init__(self, original: str) -> None:
         self.original = original
-        spaced: list[int] = []
-        escapes = _escapes(original, spaced) if _may_escape(original) else {}
+        marks: dict[int, bool] = {}
+        escapes = _escapes(original, marks) if _may_escape(original) else {}
         # View offsets of the spaces that tags between a word and a number read as ("<b>Phone</b>0151"):
-        # detectors.py reads the text again without them, where they cut a token ("ghp_A1b<b>2C3d...").
+        # detectors.py reads the text again without them, where they cut a token ("ghp_A1b<b>2C3d...");
+        # and of the places where tags between two letters were dropped ("<b>Password</b>Hunter2!xyz"):
+        # read again with a space there, where a label ends.
         self.spaced: list[int] = []
+        self.glued: list[int] = []
         self._escapes = {start: end for start, (_, end) in escapes.items()}
         # ``lettered``: the view before letters standing for digits were read as digits (same
         # offsets): where letters are real (an IBAN's account part may hold "I" or "O"), detectors
@@ -531,12 +541,11 @@ class View:
         pieces: list[str] = []
         done = 0  # original text copied up to here
         view_length = 0
-        at_spaced = set(spaced)
         for index, form in _changes(original, escapes):
             pieces.append(original[done:index])
             view_length += index - done
-            if index in at_spaced:
-                self.spaced.append(view_length)
+            if marks and index in marks:
+                (self.spaced if marks[index] else self.glued).append(view_length)
             pieces.append(form)
             if len(form) != 1:
                 starts.append(view_length)

@@ -1850,21 +1850,62 @@ def _erase_before_stop_signals() -> None:
         return
     for number in _STOP_SIGNALS:
         with contextlib.suppress(ValueError, OSError):
-            if signal.getsignal(number) == signal.SIG_DFL:
-                signal.signal(number, _erase_then_stop)
+            current = signal.getsignal(number)
+            if current == signal.SIG_DFL or current is _erase_then_stop:
+                _stop_eraser()  # started now, not in the handler (see _erase_then_stop); a forked child's too
+                if current == signal.SIG_DFL:
+                    signal.signal(number, _erase_then_stop)
+
+
+class _StopEraser:
+    """A thread started when the handler is installed, idle until a stop signal asks it to erase.
+
+    Starting a thread inside a signal handler takes locks of ``threading`` the interrupted main
+    thread may hold (while it starts or ends a thread of its own): the handler would wait for
+    them forever (a test's pool of workers, stopped by SIGTERM, hung so). The handler only sets an
+    event and waits on another, with a timeout.
+    """
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.asked = threading.Event()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="securemem-erase-on-stop", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        self.asked.wait()
+        try:
+            _flush_at_exit()
+        finally:
+            self.done.set()
+
+
+_STOPPER: _StopEraser | None = None
+
+
+def _stop_eraser() -> _StopEraser:
+    """This process's stop eraser (a forked child starts its own: threads do not survive a fork)."""
+    global _STOPPER  # one per process
+    if _STOPPER is None or _STOPPER.pid != os.getpid():
+        _STOPPER = _StopEraser()
+    return _STOPPER
 
 
 def _erase_then_stop(number: int, frame: object) -> None:
-    """The handler: erase in a thread of its own, then die of the same signal (same exit status).
+    """The handler: have the stop eraser erase, then die of the same signal (same exit status).
 
-    A thread, bounded by ``_STOP_ERASE_WAIT``: the signal may arrive while this (main) thread holds
-    a store's lock in the middle of a command, and the erasure would then wait for it forever. A
-    second signal meanwhile ends the process at once (its handler is the default again).
+    Bounded by ``_STOP_ERASE_WAIT``: the signal may arrive while this (main) thread holds a store's
+    lock in the middle of a command, and the erasure would then wait for it forever. A second
+    signal meanwhile ends the process at once (its handler is the default again). In a forked child
+    whose eraser was never started, nothing of its own is open (a store opened there would have
+    started one): it ends at once.
     """
     signal.signal(number, signal.SIG_DFL)
-    worker = threading.Thread(target=_flush_at_exit, name="securemem-erase-on-stop", daemon=True)
-    worker.start()
-    worker.join(_STOP_ERASE_WAIT)
+    stopper = _STOPPER
+    if stopper is not None and stopper.pid == os.getpid():
+        stopper.asked.set()
+        stopper.done.wait(_STOP_ERASE_WAIT)
     os.kill(os.getpid(), number)
 
 
