@@ -851,11 +851,12 @@ def _spaced_window(
 # Numbers whose first line already holds a whole value of their type (a table's rows) are not joined.
 _WRAP_BACK = 256  # characters of the line before the break read back
 _WRAP_AHEAD = 512  # characters of the line after it read ahead (a JWT's payload)
-# Joins read per text: at least 64, one per 64 characters in a longer text. Each reads a bounded
-# window, so the work stays linear; a text of many wrapped addresses is scrubbed in a few passes
-# rather than 64 per pass until the scan budget refuses it (an attacker's round: 130 ms per KB).
+# Joins read per text that find nothing: at least 64, one per 4,096 characters in a longer text
+# (each reads a bounded window). A join that finds a value does not count: it is paid for by the
+# value it replaces, so a text of many wrapped addresses is scrubbed in one pass instead of 64 per
+# pass until the scan budget refused it (an attacker's round: 130 ms per KB).
 _WRAP_BUDGET = 64
-_WRAP_BUDGET_PER = 64
+_WRAP_BUDGET_PER = 4096
 _WRAP_TOKEN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.+/=")
 _WRAP_NUMERIC = frozenset({"CREDIT_CARD", "IBAN", "PHONE"})
 _ASCII_DIGITS = frozenset("0123456789")  # the view's digits (a dash after one may end a wrapped number's line)
@@ -944,11 +945,12 @@ def _wrapped_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
                 iban_budget -= 1
                 hits += _joined_hits(scan, wanted, at, joined)
         elif joined is not None:
-            budget -= 1
             found = _joined_hits(scan, wanted, at, joined)
             if not found and joined[3] == "number":
                 # Halves of one number, a fax's or a form's line each ("53361886\n71619507"): joined whole.
                 found = _joined_hits(scan, wanted, at, (*joined[:2], "", "number"))
+            if not found:
+                budget -= 1
             # A JWT may go on over more lines than the two joined.
             hits += [
                 (kind, first, _rest_of_wrapped_token(text, last) if kind == "JWT" else last)
