@@ -605,7 +605,7 @@ def _literal_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     return _hits_across(scan, wanted, junctions)
 
 
-def _markup_hits(scan: Scan, wanted: frozenset[str], plain: Sequence[Hit], spaced: Sequence[int] = ()) -> list[Hit]:
+def _markup_hits(scan: Scan, wanted: frozenset[str], plain: Sequence[Hit], spaced: Sequence[int]) -> list[Hit]:
     """Values cut, or labels decorated, by inline markup ("<b>jonas.weber</b>@<i>gmx.de</i>").
 
     A run of inline tags, or a markdown mark, that touches a character other than a blank on either
@@ -885,7 +885,7 @@ _WRAP_TABLE = bytes(
     else ord("t")
     if chr(code) in _WRAP_TOKEN
     else ord("s")
-    if chr(code) in " \t>"  # ">" too: a quoted message's mark opens the next line (_wrap_join checks it)
+    if chr(code) in " \t"
     else ord("r")
     if code == ord("\r")
     else ord("\n")
@@ -936,9 +936,10 @@ def _wrap_breaks(scan: Scan) -> list[int]:
 def _wrapped_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     text = scan.text
     hits: list[Hit] = []
-    # An IBAN's joins apart: lines of flights and seats ("flight BA29")
+    # An IBAN's joins are budgeted apart: lines of flights and seats ("flight BA29") would spend the
+    # budget a card wrapped further on needs (an attacker's round).
     budget = iban_budget = max(_WRAP_BUDGET, len(text) // _WRAP_BUDGET_PER)
-    for at in _wrap_breaks(scan):  # ... would spend the budget a card wrapped further on needs (an attacker's round)
+    for at in _wrap_breaks(scan):
         joined = _wrap_join(text, at)
         if joined is not None and joined[3] == "iban":
             if iban_budget:
@@ -971,7 +972,6 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
     start = at + 1
     while start < len(text) and text[start] in " \t":
         start += 1
-    start = _past_quote_marks(text, at, start)
     if not end or start >= len(text):
         return None
     before, after = text[end - 1], text[start]
@@ -1007,14 +1007,6 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
         ):
             return end, start, "", "token"
     return None
-
-
-def _past_quote_marks(text: str, at: int, start: int) -> int:
-    """Past the marks opening the next line of a quoted message ("> card 4111 1111" then "> 1111 1111")."""
-    if start < len(text) and text[start] == ">" and text[text.rfind("\n", 0, at) + 1 : at].lstrip(" \t")[:1] == ">":
-        while start < len(text) and text[start] in "> \t":
-            start += 1
-    return start
 
 
 def _in_address(text: str, at: int) -> bool:

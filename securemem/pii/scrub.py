@@ -199,13 +199,6 @@ class Scrubber:
         return f"[{entity}]"
 
 
-# A combining mark in a value: the view drops marks one character at a time, so "e" and a combining
-# acute read "e", while "é" written as one character reads "é". A token names the value as composed
-# (NFC) first, so both spellings of "josé@example.com" get one token, not the token of
-# "jose@example.com". (Marks of combining class 0 never compose: NFC leaves them as they are.)
-_QUOTE_MARKS = re.compile(r"\n[ \t>]+")
-
-
 def _without(value: str, start: int, spaced: Sequence[int]) -> str:
     """``value`` (at view offset ``start``) without the characters at the view offsets ``spaced``."""
     at = bisect_right(spaced, start - 1)
@@ -221,14 +214,16 @@ def _without(value: str, start: int, spaced: Sequence[int]) -> str:
 
 
 def _as_seen(value: str) -> str:
-    """A value read across markup or quoted lines, as a reader sees it: its form is made of that."""
+    """A value read across markup, as a reader sees it: its form is made of that."""
     if "<" in value or "*" in value or "_" in value or "~" in value:
         value = MARKUP.sub("", value)
-    if "\n>" in value:  # wrapped in a quoted message: not the marks opening its lines
-        value = _QUOTE_MARKS.sub("\n", value)
     return value
 
 
+# A combining mark in a value: the view drops marks one character at a time, so "e" and a combining
+# acute read "e", while "é" written as one character reads "é". A token names the value as composed
+# (NFC) first, so both spellings of "josé@example.com" get one token, not the token of
+# "jose@example.com". (Marks of combining class 0 never compose: NFC leaves them as they are.)
 def _holds_marks(value: str) -> bool:
     return not value.isascii() and any(unicodedata.combining(char) for char in value)
 
