@@ -342,7 +342,7 @@ _ESCAPE = re.compile(
     # the marks opening each line of a quoted message or a markdown quote ("> Password:" then
     # "> Hunter2!xyz"): what the lines say is read as if unquoted, where the line before is quoted as
     # deep (checked in _escapes: "PIN:" then ">> 2024-05-01" stays apart)
-    r"|(?:\A|(?<=\n))(?P<quoted>(?:>[ \t]?)+)"
+    r"|(?:\A|(?<=\n))(?P<quoted>[ \t]{0,3}(?:>[ \t]?)+)"
     r"|\x1b\[[0-9;]{0,16}[mKJHABCDEFGfsu]"  # a terminal's colour or cursor code pasted from a log
     r"|(?<![^\s(])\*\*(?=[0-9])|(?<=[0-9])\*\*(?![^\s.,;:)])"
     r"|(?<=[A-Za-z0-9][-_])\*\*(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\*\*(?=\s|[.,;:)]|$))"
@@ -354,7 +354,7 @@ _ESCAPE = re.compile(
     r"|(?<=[A-Za-z0-9])\[(?P<defanged>\.|dot|:)\](?=[A-Za-z0-9])"
     r"|\\(?P<markdown>[-_.+])(?=[A-Za-z0-9])"
     # A line break written as HTML ("<b>OTP:</b><br>839201", "4111 1111<br>1111 1111"): a break, as read
-    r"|(?P<br><br[ \t]*/?>)"
+    r"|(?P<br><[bB][rR][ \t]*/?[ \t]*>)"
     r"|\\u00(?P<json>[2-6][0-9a-fA-F]|7[0-9a-eA-E])"
     # ... and any other character a JSON serialiser escaped ("+33\\u00a07\\u00a035...", "\\u200b"),
     # read as the view reads that character (a no-break space is a space, a zero-width one nothing)
@@ -387,6 +387,9 @@ _ESCAPE_MARKS = ("%", "\\", "&", "[", "<wbr", "**", "=\n", " dot ", "\x1b", "(a)
 _QUOTED_PRINTABLE = re.compile("quoted-printable", re.IGNORECASE)
 
 
+_QUOTED_LINE = re.compile(r"(?:\A|\n)[ \t]{0,3}>")
+
+
 def _may_escape(original: str) -> bool:
     """One of _ESCAPE_MARKS is in ``original``: each mark of several characters led by a test of a
     character of its own that prose seldom holds (a memchr, where a substring search reads the text)."""
@@ -396,7 +399,7 @@ def _may_escape(original: str) -> bool:
         or "&" in original
         or "[" in original
         or ("<" in original and ("<wbr" in original or "</" in original or ">" in original))
-        or ("\n>" in original or original[:1] == ">")
+        or (">" in original and _QUOTED_LINE.search(original) is not None)
         or ("*" in original and "**" in original)
         or ("=" in original and "=\n" in original)
         or " dot " in original
