@@ -227,6 +227,8 @@ _TO_THE_CODE = frozenset(
         # Vietnamese, Indonesian, Malay and Czech "is" and "your": "Mã xác thực của bạn là 482913", "Kode OTP
         # Anda adalah 482913", "Váš ověřovací kód je 482913"
         "là", "của", "bạn", "adalah", "ialah", "anda", "kamu", "je", "váš", "vaš",
+        # Italian banks' "OTP dispositivo", the code that signs a payment (reviewer AE)
+        "dispositivo", "dispositiva",
     }
 )  # fmt: skip
 _CARD_NEARBY = re.compile(
@@ -347,7 +349,54 @@ def find_codes(scan: Scan) -> Iterator[Hit]:
     for match in _in_windows(_CLAUSE_CODE, lower, windows):
         if _clause_code(text, lower, match):
             yield "GENERIC_SECRET", *match.span("value")
+    yield from _instructed_and_keyed(lower, windows)
     yield from _codes_first(lower, runs)
+
+
+def _instructed_and_keyed(lower: str, windows: list[tuple[int, int]]) -> Iterator[Hit]:
+    """Codes an instruction names ("Use code 83 41 27 to finish signing in": read past the window, which
+    ends at the code) and codes under a record's "code" key (see _KEYED_CODE)."""
+    if not windows:
+        return
+    for match in _USE_CODE.finditer(lower, windows[0][0]):
+        if not year_or_example(re.sub("[^0-9]", "", match["value"])):
+            yield "GENERIC_SECRET", *match.span("value")
+    for match in _in_windows(_KEYED_CODE, lower, windows):
+        if _keyed_code(lower, match):
+            yield "GENERIC_SECRET", *match.span("value")
+
+
+# An SMS's or an email's instruction: "Use code 83 41 27 to finish signing in", "enter the code 482913 to
+# verify your account" (reviewer AE).
+_USE_CODE = re.compile(
+    r"(?<![\w])(?:use|enter|type|input)[ \t]+(?:the[ \t]+|this[ \t]+|your[ \t]+)?(?:code|otp|passcode)[ \t]*:?[ \t]*"
+    rf"(?P<value>{_ONE_TIME_VALUE})[ \t]+to[ \t]+(?:sign|log|verify|finish|complete|confirm|reset|access|continue|"
+    r"authenticate|authori[sz]e|approve|activate|unlock|proceed|validate)"
+)
+# A structured record's "code" key with a one-time code's digits, in a record (its line) that says what
+# the code is for: a log's "auth.mfa ... channel=sms to=... code=392017", a gateway's "template=login_otp
+# params={"code":"661094"}" (reviewer AE). The key is "code" itself ("error_code", "status.code" are
+# other codes), and no error's or status's key comes just before it ('{"error":{"code":40001', "verify
+# otp failed status=400 code=1003").
+_KEYED_CODE = re.compile(r"(?<![\w.\-])[\"']?code[\"']?[ \t]*[=:][ \t]*[\"']?(?P<value>[0-9]{4,8})[\"']?(?![\w.\-/:@])")
+_ONE_TIME_RECORD = re.compile(
+    r"(?<![a-z0-9])(?:otp|mfa|2fa|totp|hotp|one[_\- ]?time|verification|verify|passcode)(?![a-z0-9])"
+)
+_STATUS_KEY = re.compile(r"(?<![a-z])(?:error|err|status|http|exit|reason|fault)[\"']?[ \t]*[=:]")
+_STATUS_BACK = 40
+
+
+def _keyed_code(lower: str, match: re.Match[str]) -> bool:
+    if year_or_example(match["value"]):
+        return False
+    start = match.start()
+    line_start = lower.rfind("\n", 0, start) + 1
+    line_end = lower.find("\n", start)
+    line_end = len(lower) if line_end == -1 else line_end
+    return (
+        _ONE_TIME_RECORD.search(lower, line_start, line_end) is not None
+        and _STATUS_KEY.search(lower, max(line_start, start - _STATUS_BACK), start) is None
+    )
 
 
 def _heading_ends(lower: str, match: re.Match[str]) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Generator, Iterator
 
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
 from securemem.pii.contact import phone_e164, valid_where_said
-from securemem.pii.scan import Scan
+from securemem.pii.scan import Scan, year_or_example
 from securemem.pii.secrets import looks_like_column_secret
 
 Hit = tuple[str, int, int]
@@ -24,6 +24,7 @@ _DELIMITERS = (",", ";", "\t", "|")
 _MAX_HEADER = 1024  # characters of a line read as a header
 _MAX_CELL = 256
 _NAME_SPLIT = re.compile(r"[\s_.\-]+")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")  # a field's "cardNumber", "otpCode"
 
 _COLUMNS: dict[str, str] = {}
 for _column_kind, _names in (
@@ -42,6 +43,10 @@ for _column_kind, _names in (
      "|adgangskode|passord|salasana|şifre|sifre|heslo|jelszó|пароль|密码|密碼|パスワード|비밀번호|كلمة المرور"),
     ("GENERIC_SECRET", "secret|secret key|secret access key|client secret|api key|api secret|token|access token"
      "|auth token|private key|apikey|secret token"),
+    # One-time and backup codes (reviewer AE: a psql table's "mfa_backup_code", a form's "otp" field)
+    ("CODE", "otp|otp code|one time code|one time password|onetime code|mfa code|2fa code|totp|totp code"
+     "|backup code|mfa backup code|2fa backup code|recovery code|mfa recovery code|verification code|sms code"
+     "|sms otp|login code|auth code|cvv|cvv2|cvc|cvc2|csc|card code|card security code"),
 ):  # fmt: skip
     for _name in _names.split("|"):
         _COLUMNS[_name] = _column_kind
@@ -61,13 +66,22 @@ _DATE = re.compile(
     r"[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}|[0-9]{1,2}[-./][0-9]{1,2}[-./][0-9]{2,4}"
 )  # in a phone column
 _STOP = frozenset(("", "none", "null", "n/a", "na", "-", "redacted", "hidden", "*****", "xxx", "password", "secret"))
+# A one-time, backup or card code: digits, maybe in two groups, or a recovery code's two groups of
+# letters and digits ("a7k2-9fqx"); not a year or an example's digits (see year_or_example).
+_CODE = re.compile(r"[0-9]{3,8}|[0-9]{3,4}[ \-][0-9]{3,4}|(?=[a-z]*[0-9])(?=[0-9]*[a-z])[a-z0-9]{4,5}-[a-z0-9]{4,5}")
+# What each kind is reported as: a code is a secret of no provider's shape.
+_REPORTED = {"CODE": "GENERIC_SECRET"}
+# A header that names an account's login beside a "secret" column: the secret is that login's password
+# ("login,secret,role": reviewer AE), which may be shorter and less random than a key.
+_ACCOUNT_NAMES = frozenset(("login", "user", "username", "user name", "user id", "userid", "account", "login name"))
 
 
 # Substrings the names hold: where one occurs, its line is read as a possible header (each line once).
 # The secret words ("pass", "pw", "secret", "token") are where the keyword finder found them, when it ran.
 # ("tel", "cell", "cc", "pan" and "api key" alone are headers rarely enough to be left to the other finders.)
 _HINTS = ("ssn", "social", "phone", "mobile", "fax", "card", "iban", "tele", "telé", "tél", "móvil", "movil", "celular",
-          "handy", "mobil", "portable", "gsm", "телеф", "電話", "전화", "연락처", "手机", "电话")  # fmt: skip
+          "value", "handy", "mobil", "portable", "gsm", "телеф", "電話", "전화", "연락처", "手机", "电话", "otp", "mfa",
+          "2fa", "backup", "recovery", "verification", "one time", "one_time", "cvv", "cvc", "csc")  # fmt: skip
 _SECRET_HINTS = ("pass", "pw", "secret", "token")
 
 
@@ -109,8 +123,8 @@ def _table_start(text: str, start: int, end: int) -> bool:
     return False
 
 
-# A table's rule: "+----+-------+" (MySQL's and psql's borders).
-_RULE = re.compile(r"[ \t]*\+[-+=]*\+[ \t]*\r?$", re.MULTILINE)
+# A table's rule: "+----+-------+" (MySQL's borders), "--------+-------" (psql's, under its header).
+_RULE = re.compile(r"[ \t]*(?:\+[-+=]*\+|-+(?:\+-+)+)[ \t]*\r?$", re.MULTILINE)
 
 
 def _past_rule(text: str, end: int) -> int:
@@ -120,7 +134,16 @@ def _past_rule(text: str, end: int) -> int:
 
 
 def _kind(cell: str) -> str | None:
-    return _COLUMNS.get(_NAME_SPLIT.sub(" ", cell.strip().strip("\"'").lower()).strip())
+    return _COLUMNS.get(_column_name(cell))
+
+
+def _column_name(cell: str) -> str:
+    return _NAME_SPLIT.sub(" ", _CAMEL.sub(" ", cell.strip().strip("\"'")).lower()).strip()
+
+
+def reported(kind: str) -> str:
+    """The type a finding of a column's ``kind`` is reported as."""
+    return _REPORTED.get(kind, kind)
 
 
 def find_columns(scan: Scan) -> Iterator[Hit]:
@@ -131,8 +154,10 @@ def find_columns(scan: Scan) -> Iterator[Hit]:
             continue  # a row of a table read already
         end = _line_end(text, line)
         header = None
-        if end - line <= _MAX_HEADER and _table_start(text, line, end) and _HEADER_CELL.search(text[line:end].lower()):
-            header = _header(text[line:end])
+        if end - line <= _MAX_HEADER and _table_start(text, line, end):
+            lower = text[line:end].lower()
+            if _HEADER_CELL.search(lower) or _KEY_VALUE_HEADER.search(lower):
+                header = _header(text[line:end])
         if header is not None:
             done = yield from _rows(scan, _past_rule(text, end) + 1, header)
 
@@ -170,13 +195,57 @@ def _header(line: str) -> tuple[str, int, list[str | None]] | None:
             # One name and a trailing delimiter, indented or quoted: an item of a list or an argument
             # in code ("    'password',", "            password,"), not a one-column export ("password;").
             continue
+        names = [_column_name(cell) for cell in cells]
+        if "value" in names and any(name in _KEY_NAMES for name in names):
+            # A table of keys and values: each row's key names its value (see _KEY_VALUE_HEADER).
+            key = next(index for index, name in enumerate(names) if name in _KEY_NAMES)
+            value = names.index("value")
+            marks = {key: _KEY, value: _VALUE}
+            return delimiter, len(cells), [marks.get(index) for index in range(len(cells))]
         kinds = [_kind(cell) for cell in cells]
         if any(kinds):
+            if any(_column_name(cell) in _ACCOUNT_NAMES for cell in cells):
+                kinds = [
+                    "PASSWORD" if kind == "GENERIC_SECRET" and _column_name(cell) == "secret" else kind
+                    for kind, cell in zip(kinds, cells, strict=True)
+                ]
             return delimiter, len(cells), kinds
     return None
 
 
+# A table of keys and values, whose rows name their values each ("id,type,value" then "1,otp,550183",
+# "2,reset_token,Oc-6SERRiyz…"; a settings table's "smtp_password,…": reviewer AE): the key's name, or
+# its last word, says what the value is.
+_KEY_NAMES = frozenset(("key", "name", "type", "kind", "field", "setting", "attribute", "param", "parameter"))
+_KEY_VALUE_HEADER = re.compile(r"(?:^|[,;\t|])[ \t\"']*value[ \t\"']*(?:[,;\t|]|$)")
+_KEY, _VALUE = "KEY", "VALUE"
+
+
+def _key_value(scan: Scan, start: int, end: int, delimiter: str, kinds: list[str | None]) -> Iterator[Hit]:
+    text = scan.text
+    spans: list[tuple[int, int]] = []
+    at = start
+    for _ in kinds:
+        stop = text.find(delimiter, at, end)
+        stop = end if stop == -1 else stop
+        low, high = at, stop
+        while low < high and text[low] in " \t":
+            low += 1
+        while high > low and text[high - 1] in " \t":
+            high -= 1
+        spans.append((low, high))
+        at = stop + 1
+    name = _column_name(text[slice(*spans[kinds.index(_KEY)])])
+    kind = _COLUMNS.get(name) or _COLUMNS.get(name.rsplit(" ", 1)[-1])
+    low, high = spans[kinds.index(_VALUE)]
+    if kind is not None and high - low <= _MAX_CELL and _valid(kind, text[low:high], scan.phone_regions):
+        yield reported(kind), low, high
+
+
 def _cells(scan: Scan, start: int, end: int, delimiter: str, kinds: list[str | None]) -> Iterator[Hit]:
+    if _KEY in kinds:
+        yield from _key_value(scan, start, end, delimiter, kinds)
+        return
     text = scan.text
     at = start
     for kind in kinds:
@@ -190,7 +259,7 @@ def _cells(scan: Scan, start: int, end: int, delimiter: str, kinds: list[str | N
             while high > low and text[high - 1] in " \t":
                 high -= 1
             if high - low <= _MAX_CELL and _valid(kind, text[low:high], scan.phone_regions):
-                yield kind, low, high
+                yield reported(kind), low, high
         at = stop + 1
 
 
@@ -212,6 +281,8 @@ def _valid(kind: str, value: str, regions: tuple[str, ...]) -> bool:
         )
     if kind == "IBAN":
         return _IBAN.fullmatch(value) is not None and iban_valid(value.replace(" ", "").upper())
+    if kind == "CODE":
+        return _CODE.fullmatch(value.lower()) is not None and not year_or_example(value)
     return looks_like_column_secret(kind, value)
 
 
@@ -245,7 +316,7 @@ def find_sql_inserts(scan: Scan) -> Iterator[Hit]:
             cells, at = row
             for kind, (start, end) in zip(kinds, cells, strict=True):
                 if kind is not None and start < end and _valid(kind, text[start:end], scan.phone_regions):
-                    yield kind, start, end
+                    yield reported(kind), start, end
             more = _SQL_NEXT_ROW.match(text, at)
             if more is None:
                 break
@@ -315,6 +386,103 @@ def find_split_cells(scan: Scan) -> Iterator[Hit]:
             yield kind, values[0][0], values[-1][1]
 
 
+# The same in HTML: a row whose first cell names the value the others hold in parts
+# ("<tr><th>SSN</th><td>761</td><td>34</td><td>2273</td></tr>", "<td>Tel.</td><td>+49</td><td>30</td>...":
+# reviewer AE), and a JSON key's list of the parts ("pan": ["4438", "1058", "7740", "0862"]).
+_HTML_ROW = re.compile(
+    r"<tr\b[^<>]{0,256}>(?P<cells>(?:(?!</?tr\b|</table\b).){1,2048}?)(?:</tr>|(?=<tr\b)|(?=</table\b)|$)",
+    re.IGNORECASE | re.DOTALL,
+)
+_HTML_CELL = re.compile(r"<t[hd]\b[^<>]{0,256}>[ \t\r\n]*(?P<value>[^<>]{0,64}?)[ \t\r\n]*</t[hd]>", re.IGNORECASE)
+_JSON_STRING = r"[ \t\r\n]*\"[^\"\n]{1,24}\""
+_JSON_PARTS = re.compile(
+    rf"\"(?P<key>[^\"\n]{{1,40}})\"[ \t]*:[ \t\r\n]*\["
+    rf"(?P<items>{_JSON_STRING}(?:[ \t\r\n]*,{_JSON_STRING}){{1,7}})[ \t\r\n]*\]"
+)
+_JSON_ITEM = re.compile(r"\"(?P<value>[^\"\n]{1,24})\"")
+
+
+def may_hold_html_rows(scan: Scan) -> bool:
+    return "<tr" in scan.lower or '":' in scan.text or '" :' in scan.text
+
+
+def find_split_parts(scan: Scan) -> Iterator[Hit]:
+    """Values cut into an HTML row's cells or a JSON key's list, read whole (see _HTML_ROW)."""
+    text = scan.text
+    if "<tr" in scan.lower:
+        for row in _HTML_ROW.finditer(text):
+            spans = [cell.span("value") for cell in _HTML_CELL.finditer(text, row.start("cells"), row.end("cells"))]
+            if len(spans) >= 3:
+                yield from _parts(scan, _row_kind(text[spans[0][0] : spans[0][1]]), spans[1:])
+    for parts in _JSON_PARTS.finditer(text):
+        key = _row_kind(_CAMEL.sub(" ", parts["key"]).replace("_", " "))
+        items = _JSON_ITEM.finditer(text, parts.start("items"), parts.end("items"))
+        yield from _parts(scan, key, [item.span("value") for item in items])
+
+
+def _parts(scan: Scan, kind: str | None, spans: list[tuple[int, int]]) -> Iterator[Hit]:
+    values = [span for span in spans if span[1] > span[0]]
+    if kind is None or len(values) < 2:
+        return
+    text = scan.text
+    joined = " ".join(text[low:high] for low, high in values)
+    first = text[values[0][0] : values[0][1]]  # a whole value alone: a row of values, not one split
+    if _valid(kind, joined, scan.phone_regions) and not _valid(kind, first, scan.phone_regions):
+        yield reported(kind), values[0][0], values[-1][1]
+
+
+# An HTML form's field: its type, name, id or autocomplete hint says what its value is, in whatever order
+# the attributes come ("<input value="..." type="password">", "<input name="otp" value="604913">",
+# autocomplete="one-time-code": reviewer AE and an attacker's round).
+_INPUT = re.compile(r"<input\b(?P<attributes>[^<>]{0,1024})>", re.IGNORECASE)
+_ATTRIBUTE = re.compile(
+    r"""([a-z][\w\-:]*)[ \t\r\n]*=[ \t\r\n]*(?:"([^"]*)"|'([^']*)'|([^\s"'<>=`]+))""", re.IGNORECASE
+)
+_AUTOCOMPLETE = {
+    "current-password": "PASSWORD", "new-password": "PASSWORD", "one-time-code": "CODE", "cc-number": "CREDIT_CARD",
+    "cc-csc": "CODE", "tel": "PHONE", "tel-national": "PHONE",
+}  # fmt: skip
+
+
+def may_hold_form_field(scan: Scan) -> bool:
+    return "<input" in scan.lower
+
+
+def find_form_fields(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    for field in _INPUT.finditer(text):
+        named: dict[str, tuple[str, tuple[int, int]]] = {}
+        for attribute in _ATTRIBUTE.finditer(text, field.start("attributes"), field.end("attributes")):
+            group = next(index for index in (2, 3, 4) if attribute.group(index) is not None)
+            named.setdefault(attribute.group(1).lower(), (attribute.group(group), attribute.span(group)))
+        if "value" not in named:
+            continue
+        value, span = named["value"]
+        kind = _field_kind(named)
+        if kind is not None and value.strip() and _valid(kind, value.strip(), scan.phone_regions):
+            low, high = span
+            while text[low] in " \t":
+                low += 1
+            while text[high - 1] in " \t":
+                high -= 1
+            yield reported(kind), low, high
+
+
+def _field_kind(named: dict[str, tuple[str, tuple[int, int]]]) -> str | None:
+    if named.get("type", ("", None))[0].strip().lower() == "password":
+        return "PASSWORD"
+    hint = _AUTOCOMPLETE.get(named.get("autocomplete", ("", None))[0].strip().lower())
+    if hint is not None:
+        return hint
+    for attribute in ("name", "id"):
+        if attribute in named:
+            # "user[password]", "form.otp", "login-otp": the last part names the field
+            kind = _kind(re.split(r"[\[\].]+", named[attribute][0].strip("[] "))[-1])
+            if kind is not None:
+                return kind
+    return None
+
+
 # A table aligned by spaces (pandas' and psql's output, a report's columns): the header's names two
 # spaces or more apart, each row's cell under its name ("telefono" above "670 46 16 70": reviewer P),
 # right-aligned (pandas), left-aligned or roughly so: the one cell that shares a column with the name.
@@ -349,7 +517,7 @@ def find_aligned_columns(scan: Scan) -> Iterator[Hit]:
                     continue
                 span = _aligned(cells, low, high)
                 if span is not None and _valid(kind, cells[span[0] : span[1]], scan.phone_regions):
-                    yield kind, row + span[0], row + span[1]
+                    yield reported(kind), row + span[0], row + span[1]
             row = text.find("\n", row_end) + 1 or len(text)
         done = row
 

@@ -46,10 +46,14 @@ from securemem.pii.codes import find_alnum_codes, find_codes, may_hold_alnum_cod
 from securemem.pii.columns import (
     find_aligned_columns,
     find_columns,
+    find_form_fields,
     find_split_cells,
+    find_split_parts,
     find_sql_inserts,
     may_hold_aligned_columns,
     may_hold_columns,
+    may_hold_form_field,
+    may_hold_html_rows,
     may_hold_split_cells,
     may_hold_sql_insert,
 )
@@ -329,6 +333,15 @@ _BUILTINS: tuple[_Builtin, ...] = (
         gate=may_hold_split_cells,
         whole=True,
     ),
+    _Builtin(
+        frozenset({"US_SSN", "PHONE", "CREDIT_CARD", "IBAN", "GENERIC_SECRET"}),
+        find_split_parts,
+        literals=("<tr", '":', '" :'),
+        lowered=True,
+        gate=may_hold_html_rows,
+        whole=True,
+    ),
+    _Builtin(_TABLE_TYPES, find_form_fields, literals=("<input",), lowered=True, gate=may_hold_form_field),
     _Builtin(
         _TABLE_TYPES,
         find_aligned_columns,
@@ -952,9 +965,9 @@ def _wrapped_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
                 found = _joined_hits(scan, wanted, at, (*joined[:2], "", "number"))
             if not found:
                 budget -= 1
-            # A JWT may go on over more lines than the two joined.
+            # A JWT, or a token a terminal wrapped, may go on over more lines than the two joined.
             hits += [
-                (kind, first, _rest_of_wrapped_token(text, last) if kind == "JWT" else last)
+                (kind, first, _rest_of_wrapped_token(text, last) if kind == "JWT" or joined[3] == "token" else last)
                 for kind, first, last in found
             ]
             if not budget:
@@ -1134,9 +1147,15 @@ def _terminal_wrap(window: str, start: int, join: int, end: int) -> bool:
     """A token that fills its line and goes on as the whole next line: a terminal wrapped it (a
     provider key whose shortest length the first line already reaches is still cut there)."""
     rest = window[join:end]
+    before = window[:start].rstrip(" \t")
     return (
         join - start >= _WRAP_WIDTH
-        and not window[:start].strip(" \t")
+        # alone on its line, or after its label ("Authorization: Bearer eyJ…", "token=": reviewer AE) where
+        # the next line is not a provider's token of its own (an age key's public half, then its secret)
+        and (
+            not before
+            or ((before[-1] in ":=" or before.lower().endswith("bearer")) and not starts_a_prefixed_token(window, join))
+        )
         and end == len(window)
         and _WRAP_REST.fullmatch(rest) is not None  # no "NAME=value" of its own: "=" only as padding
         and any(char.isdigit() for char in rest)
