@@ -238,6 +238,11 @@ REVIEWS = {
     "x": "pii_review_x.jsonl: blind, travel and hospitality desks, bookings and OCR'd forms, taken as it came",
     "y": "pii_review_y.jsonl: blind, public sector's and law firms' case notes, taken as it came",
     "z": "pii_review_z.jsonl: blind, telecom, utilities, automotive and pharmacy desks, taken as it came",
+    "aa": "pii_review_aa.jsonl: blind, one-time codes and evasions in many languages, taken as it came",
+    "ab": "pii_review_ab.jsonl: blind, written after AA's fixes, taken as it came",
+    "ac": "pii_review_ac.jsonl: blind, configs, logs, OCR'd forms and 45 provider shapes, taken as it came",
+    "ad": "pii_review_ad.jsonl: blind, notes, configs, quoted mail and markup in 17 languages, taken as it came",
+    "ae": "pii_review_ae.jsonl: blind, structured content: HTML, CSV, psql, JSON, YAML and logs, taken as it came",
 }
 
 

@@ -301,6 +301,14 @@ def altered(name: str) -> list[str]:
         # "Passwort"). Left: codes in words, keycaps and Chinese numerals, a phone with Russia's trunk
         # "8", a card's groups in code spans, a key split over four literals.
         ("ad", "claim", None, 0.95),
+        # Blind, after AD's fixes: structured content (HTML forms and tables, CSV, psql output, JSON, YAML,
+        # logs, mail headers; 10 languages; 52 evasions): 361 of 387 as it came (93.3%), 375 since (an
+        # <input>'s value by its name or type, key/value tables, code columns, values cut into an HTML
+        # row's cells or a JSON list, a record's "code" key in a one-time code's line, a bearer token
+        # wrapped after its label). Left: six one-time boxes of one digit each, recovery codes in bare
+        # cells, a card's groups in cells a header spans or a YAML folded scalar, an IBAN a line per
+        # group, a Polish number with no region of its own, a login and password given as "user / pass".
+        ("ae", "claim", None, 0.965),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -340,6 +348,9 @@ def test_ordinary_lines_stay_as_they_are() -> None:
         "In the docs we use 192.0.2.15,",
         "Link-local fe80::1c2a:3bff:fe4",
     ]
+    # Private, loopback and documentation addresses in configs and logs, found by design (above).
+    assert len(altered("ae")) == 10
+    assert {f.type for text in altered("ae") for f in detect(text)} == {"IP_ADDRESS"}
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows
