@@ -192,13 +192,30 @@ def test_lines_that_only_look_wrapped_stay(text: str) -> None:
         ("> Your OTP:\n> 839201", "GENERIC_SECRET"),
         # A password column named in German in a markdown table.
         ("| System | Benutzer | Passwort |\n|---|---|---|\n| SAP QAS | RFC_USER | uD.0KQz.JLrW |", "PASSWORD"),
+        # A clause that a quote and a stop end before the next label ('"minha senha é Rosa0604$". Token
+        # do webhook: ...'); padding "=" glued to the value, not an operator; a verb that ends its line;
+        # a code after a CJK label before "。" and more text (the view writes "。" as ".").
+        ('Chat: "minha senha é Rosa0604$". Ticket do cliente: 48213.', "PASSWORD"),
+        ('"كلمة المرور الخاصة بي هي Sakura711=" شكرا', "PASSWORD"),
+        ("> > Das Passwort für das Kundenportal lautet\n> > !qKcOF8-pzC#*1\n> Danke", "PASSWORD"),
+        ("用户发送，验证码 297978。登录成功", "GENERIC_SECRET"),
     ],
 )
 def test_values_a_blind_reviewer_found_stored(text: str, kind: str) -> None:
     assert [found_kind for found_kind, _ in found(text)] == [kind]
 
 
-@pytest.mark.parametrize("text", ["version 616 . 75 . 7196", "secret_client_id = abc123", "> quoted\n> 2024 plan"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "version 616 . 75 . 7196",
+        "secret_client_id = abc123",
+        "> quoted\n> 2024 plan",
+        "The password is\nrequired for every login.",
+        "验证码 297978.png",
+        "passwort wird geändert. Ticket: 48213",
+    ],
+)
 def test_lines_beside_what_a_blind_reviewer_found_stay(text: str) -> None:
     assert found(text) == []
 

@@ -299,8 +299,9 @@ def altered(name: str) -> list[str]:
         # (94.7%, its credentials in URLs counted by the part between "//" and "@"), 450 since (a TAN
         # "aus SMS", an SSN with spaced dots, "secret_client ="), 452 since (a password column named
         # "Passwort"). Left: codes in words, keycaps and Chinese numerals, a phone with Russia's trunk
-        # "8", a card's groups in code spans, a key split over four literals.
-        ("ad", "claim", None, 0.95),
+        # "8", a card's groups in code spans, a key split over four literals. 456 since AE's stop (a
+        # password clause a quote and a stop end, padding "=", a verb ending its line, a code before "。").
+        ("ad", "claim", None, 0.96),
         # Blind, after AD's fixes: structured content (HTML forms and tables, CSV, psql output, JSON, YAML,
         # logs, mail headers; 10 languages; 52 evasions): 361 of 387 as it came (93.3%), 375 since (an
         # <input>'s value by its name or type, key/value tables, code columns, values cut into an HTML

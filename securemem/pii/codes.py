@@ -138,10 +138,12 @@ _GLUED_GAP = (
 )
 # (CJK may follow: "認証コードは482913です".)
 _END = r"(?![0-9A-Za-z_\u00c0-\u024f\-/:@]|[.,][0-9]|\.[^\W\d_])"
+# After a label of those scripts a full stop and a letter of them start the next sentence ("验证码 297978。登录
+# IP ...": the view writes "。" as "."; reviewer AD); a Latin letter after a stop makes a file's name.
 # After a label of those scripts a comma and a digit start the next clause ("您的验证码是962403，5分钟内有效":
 # the view reads the fullwidth comma as ","): Chinese and Japanese write a decimal with a point, and a
 # thousands' comma has three digits before it at most, never the four to eight of a code.
-_GLUED_END = r"(?![0-9A-Za-z_\u00c0-\u024f\-/:@]|\.[0-9]|\.[^\W\d_])"
+_GLUED_END = r"(?![0-9A-Za-z_\u00c0-\u024f\-/:@]|\.[0-9]|\.[A-Za-z\u00c0-\u024f])"
 _CARD_CODE = re.compile(
     rf"(?:(?<![\w\-])(?:{_CARD_LABELS}|(?P<key>{_CARD_KEYS}))(?![^\W\d_]){_GAP}|(?P<glued>{_CARD_LABELS_GLUED}){_GLUED_GAP}"
     rf"|(?P<element>{_CARD_ELEMENT}))"

@@ -792,6 +792,10 @@ _PASSWORD_LABEL = (
     # a JSON or YAML key's closing quote ('"senha_app": "Verde#2291casa"': reviewer Z)
     r"(?:\)|(?P<kq>[\"'])(?=[ \t]*[:=]))?"
 )
+# "=" after the label, or after the clause's words with a space before it ("passwd for root on bastion =
+# ..."); glued to the clause's last word it is that word's padding, not an operator ('"كلمة المرور هي
+# Sakura711="' is read at "هي": reviewer AD), unless a value follows it (`password VALUE='...'`).
+_EQUALS = r"(?(words)(?:(?<=[ \t])=(?!=)|=(?![=\s]|$|[\"'”»](?:[\s.,;:!?)\]}]|$)))|=(?!=))"
 _PASSWORD_PHRASE = re.compile(
     _PASSWORD_LABEL
     + (
@@ -799,9 +803,12 @@ _PASSWORD_PHRASE = re.compile(
         # <wsse:Password Type="http://docs.oasis-open.org/...#PasswordText">value</wsse:Password>
         rf"(?:(?P<tag>(?:[ \t]+[a-z_][\w:.\-]*[ \t]*=[ \t]*\"[^\"<>\n]{{0,256}}\")*[ \t]*>)"
         # Words of the label's clause: a ";" ends it ("the pass phrase is "..."; Authorization: ..." is
-        # read at "is", not at the next label's colon).
-        rf"|(?P<words>(?:[ \t]+[^\s:=;]{{1,64}}?){{0,6}})[ \t]*"
-        rf"(?P<op>:|=>|=(?!=)|\u2192|[ \t](?:{_VERBS})(?=[ \t])|(?:{_PARTICLES})|(?=[\u300c\u300e\uff62])"
+        # read at "is", not at the next label's colon), and so does a closing quote or a stop after a
+        # word ('"minha senha é Rosa0604$". Token do webhook: ...' is read at "é": reviewer AD).
+        rf"|(?:(?P<words>(?:[ \t]+(?:[^\s:=;\"”»]{{0,63}}?[^\s:=;\"”».!?]|[.!?]))"
+        r"{1,6})|)[ \t]*"
+        rf"(?P<op>:|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
+        r"|(?=[\u300c\u300e\uff62])"
         rf"|{_THAI}{{1,40}}[ \t]*:)"
         rf"|(?P<bare>{_THAI}{{0,40}}[ \t]+)(?=[^\s]))"
     )
@@ -1028,6 +1035,10 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
     if "_" in match["label"] and _NOT_SECRET_KEY.search(match["label"]):
         return None  # "password_hash: ...", "db_password_file = ...": the name says it is not the secret
     at = _skip_blanks(text, match.end())
+    if text.startswith(("\n", "\r\n"), at) and match["op"] is not None and match["op"][:1] in " \t":
+        # A verb ends the line and the value opens the next ("Das Passwort für das Kundenportal lautet"
+        # then "!qKcOF8-pzC#*1": reviewer AD, in a quoted message)
+        at = _skip_blanks(text, at + (1 if text[at] == "\n" else 2))
     if at < len(text) and text[at] in _BRACKETS:
         return _password_in_brackets(text, at)
     value = _VALUE.match(text, at)
