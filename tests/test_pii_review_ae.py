@@ -68,6 +68,7 @@ _BEARER = (
         ("Use code 83 41 27 to finish signing in.", ["83 41 27"]),
         ("Enter the code 482913 to verify your account", ["482913"]),
         ("Use code 2024 to log in", []),
+        ("Press 1 or use code 7890 to continue to the main menu", []),
         ("Codice OTP dispositivo: 73918402", ["73918402"]),
     ],
 )
@@ -77,7 +78,7 @@ def test_structured_values_of_reviewer_ae(text: str, values: list[str]) -> None:
 
 def test_a_bearer_token_wrapped_after_its_label_is_read_to_its_last_line() -> None:
     findings = detect(_BEARER)
-    assert [(f.type, f.start, f.end) for f in findings] == [("BEARER_TOKEN", _BEARER.index("eyJ"), len(_BEARER))]
+    assert [(f.type, f.start, f.end) for f in findings] == [("JWT", _BEARER.index("eyJ"), len(_BEARER))]
 
 
 def test_a_key_wrapped_after_its_label_is_not_joined_to_the_next_lines_own_token() -> None:

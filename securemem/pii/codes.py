@@ -190,7 +190,9 @@ _SETTING_WORDS = re.compile(
     r"hour|tenant|users?|team|staff|customers?|accounts?|company|companies|aziende|average|total|volume|limits?|"
     r"quota|price|cost|fee|prefix|country|pack|package|bundle|plan|bulk)(?![^\W\d_])"
 )
-_CLAUSE_END = re.compile(r"[ \t]*(?:$|[.,;!?)\]\"'—–\n]|-(?=[ \t]))")  # the view writes a dash "–" as "-"
+_CLAUSE_END = re.compile(
+    r"[ \t]*(?:$|[.,;!?)\]\"'—–\n]|-(?=[ \t])|\((?![0-9]))"
+)  # "(expired now)": a remark  # the view writes a dash "–" as "-"
 _CLAUSE_OPENERS = frozenset(
     {
         "for", "to", "that", "which", "they", "you", "i", "we", "he", "she", "per", "für", "fuer", "zur", "zum",
@@ -361,7 +363,8 @@ def _instructed_and_keyed(lower: str, windows: list[tuple[int, int]]) -> Iterato
     if not windows:
         return
     for match in _USE_CODE.finditer(lower, windows[0][0]):
-        if not year_or_example(re.sub("[^0-9]", "", match["value"])):
+        digits = re.sub("[^0-9]", "", match["value"])
+        if len(digits) >= 6 and not year_or_example(digits):  # "use code 7890 to continue": a menu's, a door's
             yield "GENERIC_SECRET", *match.span("value")
     for match in _in_windows(_KEYED_CODE, lower, windows):
         if _keyed_code(lower, match):
@@ -377,14 +380,23 @@ _USE_CODE = re.compile(
 )
 # A structured record's "code" key with a one-time code's digits, in a record (its line) that says what
 # the code is for: a log's "auth.mfa ... channel=sms to=... code=392017", a gateway's "template=login_otp
-# params={"code":"661094"}" (reviewer AE). The key is "code" itself ("error_code", "status.code" are
-# other codes), and no error's or status's key comes just before it ('{"error":{"code":40001', "verify
-# otp failed status=400 code=1003").
-_KEYED_CODE = re.compile(r"(?<![\w.\-])[\"']?code[\"']?[ \t]*[=:][ \t]*[\"']?(?P<value>[0-9]{4,8})[\"']?(?![\w.\-/:@])")
+# params={"code":"661094"}" (reviewer AE). The key is "code" itself, a key of its own ("error_code",
+# "status.code", "postal code:" are other codes); the code six or eight digits, as one-time codes are
+# (error, status and provider codes of four or five digits sit in the same lines: "code=21211",
+# "code=1029", a fresh attacker's round); and no error's or status's key comes just before it
+# ('{"error":{"code":400001', "verify otp failed status=400 code=100300").
+_KEYED_CODE = re.compile(
+    r"(?:(?<=[{,&?;(\[])|(?<=^)|(?<=[ \t\"'])(?<![a-z][ \t]))[\"']?code[\"']?[ \t]*[=:][ \t]*[\"']?"
+    r"(?P<value>[0-9]{6}|[0-9]{8})[\"']?(?![\w.\-/:@])",
+    re.MULTILINE,
+)
 _ONE_TIME_RECORD = re.compile(
     r"(?<![a-z0-9])(?:otp|mfa|2fa|totp|hotp|one[_\- ]?time|verification|verify|passcode)(?![a-z0-9])"
 )
-_STATUS_KEY = re.compile(r"(?<![a-z])(?:error|err|status|http|exit|reason|fault)[\"']?[ \t]*[=:]")
+_STATUS_KEY = re.compile(
+    r"(?<![a-z])(?:error|err|status|http|exit|reason|fault)[\"']?[ \t]*[=:][ \t]*[\"']?"
+    r"(?:[0-9{]|fail|error|invalid|denied|reject)"  # a number, an error's object or word ("status=queued": none)
+)
 _STATUS_BACK = 40
 
 

@@ -46,7 +46,9 @@ for _column_kind, _names in (
     # One-time and backup codes (reviewer AE: a psql table's "mfa_backup_code", a form's "otp" field)
     ("CODE", "otp|otp code|one time code|one time password|onetime code|mfa code|2fa code|totp|totp code"
      "|backup code|mfa backup code|2fa backup code|recovery code|mfa recovery code|verification code|sms code"
-     "|sms otp|login code|auth code|cvv|cvv2|cvc|cvc2|csc|card code|card security code"),
+     "|sms otp|login code|auth code|mfa|2fa"),
+    # A card's code: beside the card's number only (a "CSC" column is a hospital's code elsewhere)
+    ("CARD_CODE", "cvv|cvv2|cvc|cvc2|csc|card code|card security code|card cvv|card cvc"),
 ):  # fmt: skip
     for _name in _names.split("|"):
         _COLUMNS[_name] = _column_kind
@@ -66,11 +68,14 @@ _DATE = re.compile(
     r"[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}|[0-9]{1,2}[-./][0-9]{1,2}[-./][0-9]{2,4}"
 )  # in a phone column
 _STOP = frozenset(("", "none", "null", "n/a", "na", "-", "redacted", "hidden", "*****", "xxx", "password", "secret"))
-# A one-time, backup or card code: digits, maybe in two groups, or a recovery code's two groups of
-# letters and digits ("a7k2-9fqx"); not a year or an example's digits (see year_or_example).
-_CODE = re.compile(r"[0-9]{3,8}|[0-9]{3,4}[ \-][0-9]{3,4}|(?=[a-z]*[0-9])(?=[0-9]*[a-z])[a-z0-9]{4,5}-[a-z0-9]{4,5}")
+# A one-time or backup code: six to eight digits, maybe in two groups, or a recovery code's two groups of
+# letters and digits ("a7k2-9fqx"); not an example's digits (see year_or_example). Fewer digits under such
+# a name are a count, a status, a setting or a test's number ("otp,345", "auth_code,200", "totp,1000",
+# "login code,1440": a fresh attacker's round).
+_CODE = re.compile(r"[0-9]{6,8}|[0-9]{3,4}[ \-][0-9]{3,4}|(?=[a-z]*[0-9])(?=[0-9]*[a-z])[a-z0-9]{4,5}-[a-z0-9]{4,5}")
+_CARD_CODE = re.compile(r"[0-9]{3,4}")
 # What each kind is reported as: a code is a secret of no provider's shape.
-_REPORTED = {"CODE": "GENERIC_SECRET"}
+_REPORTED = {"CODE": "GENERIC_SECRET", "CARD_CODE": "GENERIC_SECRET"}
 # A header that names an account's login beside a "secret" column: the secret is that login's password
 # ("login,secret,role": reviewer AE), which may be shorter and less random than a key.
 _ACCOUNT_NAMES = frozenset(("login", "user", "username", "user name", "user id", "userid", "account", "login name"))
@@ -80,7 +85,7 @@ _ACCOUNT_NAMES = frozenset(("login", "user", "username", "user name", "user id",
 # The secret words ("pass", "pw", "secret", "token") are where the keyword finder found them, when it ran.
 # ("tel", "cell", "cc", "pan" and "api key" alone are headers rarely enough to be left to the other finders.)
 _HINTS = ("ssn", "social", "phone", "mobile", "fax", "card", "iban", "tele", "telé", "tél", "móvil", "movil", "celular",
-          "value", "handy", "mobil", "portable", "gsm", "телеф", "電話", "전화", "연락처", "手机", "电话", "otp", "mfa",
+          "val", "handy", "mobil", "portable", "gsm", "телеф", "電話", "전화", "연락처", "手机", "电话", "otp", "mfa",
           "2fa", "backup", "recovery", "verification", "one time", "one_time", "cvv", "cvc", "csc")  # fmt: skip
 _SECRET_HINTS = ("pass", "pw", "secret", "token")
 
@@ -196,10 +201,13 @@ def _header(line: str) -> tuple[str, int, list[str | None]] | None:
             # in code ("    'password',", "            password,"), not a one-column export ("password;").
             continue
         names = [_column_name(cell) for cell in cells]
-        if "value" in names and any(name in _KEY_NAMES for name in names):
+        value_name = next((name for name in _VALUE_NAMES if name in names), None)
+        named_columns = any(_COLUMNS.get(name) not in (None, "CARD_CODE") for name in names)
+        if value_name is not None and any(name in _KEY_NAMES for name in names) and not named_columns:
+            # (a column named for what it holds is read as such: "name,password,value")
             # A table of keys and values: each row's key names its value (see _KEY_VALUE_HEADER).
             key = next(index for index, name in enumerate(names) if name in _KEY_NAMES)
-            value = names.index("value")
+            value = names.index(value_name)
             marks = {key: _KEY, value: _VALUE}
             return delimiter, len(cells), [marks.get(index) for index in range(len(cells))]
         kinds = [_kind(cell) for cell in cells]
@@ -216,8 +224,12 @@ def _header(line: str) -> tuple[str, int, list[str | None]] | None:
 # A table of keys and values, whose rows name their values each ("id,type,value" then "1,otp,550183",
 # "2,reset_token,Oc-6SERRiyz…"; a settings table's "smtp_password,…": reviewer AE): the key's name, or
 # its last word, says what the value is.
-_KEY_NAMES = frozenset(("key", "name", "type", "kind", "field", "setting", "attribute", "param", "parameter"))
-_KEY_VALUE_HEADER = re.compile(r"(?:^|[,;\t|])[ \t\"']*value[ \t\"']*(?:[,;\t|]|$)")
+_KEY_NAMES = frozenset(
+    ("key", "name", "type", "kind", "field", "setting", "attribute", "param", "parameter", "property", "option",
+     "variable", "variable name", "config key", "setting name")
+)  # fmt: skip
+_VALUE_NAMES = ("value", "val")
+_KEY_VALUE_HEADER = re.compile(r"(?:^|[,;\t|])[ \t\"']*val(?:ue)?[ \t\"']*(?:[,;\t|]|$)")
 _KEY, _VALUE = "KEY", "VALUE"
 
 
@@ -237,6 +249,8 @@ def _key_value(scan: Scan, start: int, end: int, delimiter: str, kinds: list[str
         at = stop + 1
     name = _column_name(text[slice(*spans[kinds.index(_KEY)])])
     kind = _COLUMNS.get(name) or _COLUMNS.get(name.rsplit(" ", 1)[-1])
+    if kind == "CARD_CODE":
+        return  # a card's code is read beside the card's number (a delimited table's columns)
     low, high = spans[kinds.index(_VALUE)]
     if kind is not None and high - low <= _MAX_CELL and _valid(kind, text[low:high], scan.phone_regions):
         yield reported(kind), low, high
@@ -258,9 +272,24 @@ def _cells(scan: Scan, start: int, end: int, delimiter: str, kinds: list[str | N
                 low += 1
             while high > low and text[high - 1] in " \t":
                 high -= 1
-            if high - low <= _MAX_CELL and _valid(kind, text[low:high], scan.phone_regions):
+            if (
+                high - low <= _MAX_CELL
+                and _valid(kind, text[low:high], scan.phone_regions)
+                and (kind != "CARD_CODE" or _card_in(text, start, end))
+            ):
                 yield reported(kind), low, high
         at = stop + 1
+
+
+_CARD_IN_ROW = re.compile(r"(?<![0-9])[0-9](?:[ \-]?[0-9]){12,18}(?![0-9])")
+
+
+def _card_in(text: str, start: int, end: int) -> bool:
+    """The row holds a card's number (a card code's column is read beside one only: "CSC" is also a
+    hospital's code, "CVV" a count of checks; a fresh attacker's round)."""
+    return any(
+        card_number_valid(re.sub("[^0-9]", "", number.group())) for number in _CARD_IN_ROW.finditer(text, start, end)
+    )
 
 
 def _valid(kind: str, value: str, regions: tuple[str, ...]) -> bool:
@@ -282,7 +311,9 @@ def _valid(kind: str, value: str, regions: tuple[str, ...]) -> bool:
     if kind == "IBAN":
         return _IBAN.fullmatch(value) is not None and iban_valid(value.replace(" ", "").upper())
     if kind == "CODE":
-        return _CODE.fullmatch(value.lower()) is not None and not year_or_example(value)
+        return _CODE.fullmatch(value.lower()) is not None and not year_or_example(value.replace("-", ""))
+    if kind == "CARD_CODE":
+        return _CARD_CODE.fullmatch(value) is not None and not year_or_example(value)
     return looks_like_column_secret(kind, value)
 
 
@@ -415,7 +446,7 @@ def find_split_parts(scan: Scan) -> Iterator[Hit]:
             if len(spans) >= 3:
                 yield from _parts(scan, _row_kind(text[spans[0][0] : spans[0][1]]), spans[1:])
     for parts in _JSON_PARTS.finditer(text):
-        key = _row_kind(_CAMEL.sub(" ", parts["key"]).replace("_", " "))
+        key = _kind(parts["key"])  # the key names the value whole ("pan", "ssn"; not "phone_models")
         items = _JSON_ITEM.finditer(text, parts.start("items"), parts.end("items"))
         yield from _parts(scan, key, [item.span("value") for item in items])
 
@@ -434,53 +465,87 @@ def _parts(scan: Scan, kind: str | None, spans: list[tuple[int, int]]) -> Iterat
 # An HTML form's field: its type, name, id or autocomplete hint says what its value is, in whatever order
 # the attributes come ("<input value="..." type="password">", "<input name="otp" value="604913">",
 # autocomplete="one-time-code": reviewer AE and an attacker's round).
-_INPUT = re.compile(r"<input\b(?P<attributes>[^<>]{0,1024})>", re.IGNORECASE)
+_INPUT = re.compile(r"<input\b(?P<attributes>(?:\"[^\"]{0,1024}\"|'[^']{0,1024}'|[^<>\"']){0,2048})/?>", re.IGNORECASE)
 _ATTRIBUTE = re.compile(
     r"""([a-z][\w\-:]*)[ \t\r\n]*=[ \t\r\n]*(?:"([^"]*)"|'([^']*)'|([^\s"'<>=`]+))""", re.IGNORECASE
 )
 _AUTOCOMPLETE = {
     "current-password": "PASSWORD", "new-password": "PASSWORD", "one-time-code": "CODE", "cc-number": "CREDIT_CARD",
-    "cc-csc": "CODE", "tel": "PHONE", "tel-national": "PHONE",
+    "cc-csc": "CARD_CODE", "tel": "PHONE", "tel-national": "PHONE",
 }  # fmt: skip
+# Words after a field's name that leave what it holds as it is ("password_confirmation", "passwordConfirm").
+_SAME_AS = frozenset(("confirm", "confirmation", "again", "repeat", "verify", "check", "1", "2", "input", "field"))
+
+
+# A configuration's element named by its attribute: '<property name="password">Adt#Feed2024!</property>'
+# (Spring, Mirth, Ant; reviewer AF), '<param name="otp">...</param>', '<entry key="api_key">...</entry>'.
+_NAMED_ELEMENT = re.compile(
+    r"<(?P<tag>property|entry|param|parameter|setting|item|field|attribute|var|variable|arg|value|secret)\b"
+    r"(?P<attributes>[^<>]{0,512})>(?P<value>[^<>\n]{1,256})</(?P=tag)>",
+    re.IGNORECASE,
+)
 
 
 def may_hold_form_field(scan: Scan) -> bool:
-    return "<input" in scan.lower
+    lower = scan.lower
+    return "<input" in lower or ("</" in lower and _NAMED_ELEMENT.search(scan.text) is not None)
 
 
 def find_form_fields(scan: Scan) -> Iterator[Hit]:
     text = scan.text
+    for element in _NAMED_ELEMENT.finditer(text):
+        named = _attributes(text, element.start("attributes"), element.end("attributes"))
+        named["value"] = (element["value"], element.span("value"))
+        kind = _field_kind({key: named[key] for key in ("name", "key", "id", "value") if key in named})
+        yield from _field_value(scan, kind, named["value"])
     for field in _INPUT.finditer(text):
-        named: dict[str, tuple[str, tuple[int, int]]] = {}
-        for attribute in _ATTRIBUTE.finditer(text, field.start("attributes"), field.end("attributes")):
-            group = next(index for index in (2, 3, 4) if attribute.group(index) is not None)
-            named.setdefault(attribute.group(1).lower(), (attribute.group(group), attribute.span(group)))
-        if "value" not in named:
-            continue
-        value, span = named["value"]
-        kind = _field_kind(named)
-        if kind is not None and value.strip() and _valid(kind, value.strip(), scan.phone_regions):
-            low, high = span
-            while text[low] in " \t":
-                low += 1
-            while text[high - 1] in " \t":
-                high -= 1
-            yield reported(kind), low, high
+        named = _attributes(text, field.start("attributes"), field.end("attributes"))
+        value = named.get("value") or named.get("defaultvalue")  # React's uncontrolled field
+        if value is not None:
+            yield from _field_value(scan, _field_kind(named), value)
+
+
+def _attributes(text: str, start: int, end: int) -> dict[str, tuple[str, tuple[int, int]]]:
+    """A tag's attributes in ``text[start:end]``: each name (lower-cased, the first of each), its value and where."""
+    named: dict[str, tuple[str, tuple[int, int]]] = {}
+    for attribute in _ATTRIBUTE.finditer(text, start, end):
+        group = next(index for index in (2, 3, 4) if attribute.group(index) is not None)
+        named.setdefault(attribute.group(1).lower(), (attribute.group(group), attribute.span(group)))
+    return named
+
+
+def _field_value(scan: Scan, kind: str | None, found: tuple[str, tuple[int, int]]) -> Iterator[Hit]:
+    value, (low, high) = found
+    if kind is not None and value.strip() and _valid(kind, value.strip(), scan.phone_regions):
+        text = scan.text
+        while text[low] in " \t":
+            low += 1
+        while text[high - 1] in " \t":
+            high -= 1
+        yield reported(kind), low, high
 
 
 def _field_kind(named: dict[str, tuple[str, tuple[int, int]]]) -> str | None:
+    """What a field's value is: its type says a password; its autocomplete hint (each of its tokens:
+    "billing cc-csc", "current-password webauthn"); else the first of its name, id and key, by its last
+    part ("user[password]", "form.otp"), its last word ("login-otp") or its first word before one that
+    leaves it as it is ("password_confirmation")."""
     if named.get("type", ("", None))[0].strip().lower() == "password":
         return "PASSWORD"
-    hint = _AUTOCOMPLETE.get(named.get("autocomplete", ("", None))[0].strip().lower())
-    if hint is not None:
-        return hint
-    for attribute in ("name", "id"):
-        if attribute in named:
-            # "user[password]", "form.otp", "login-otp": the last part names the field
-            kind = _kind(re.split(r"[\[\].]+", named[attribute][0].strip("[] "))[-1])
-            if kind is not None:
-                return kind
-    return None
+    for token in named.get("autocomplete", ("", None))[0].lower().split():
+        if token in _AUTOCOMPLETE:
+            return _AUTOCOMPLETE[token]
+    attribute = next((attribute for attribute in ("name", "id", "key") if attribute in named), None)
+    if attribute is None:
+        return None
+    name = _column_name(re.split(r"[\[\].]+", named[attribute][0].strip("[] "))[-1])
+    words = name.split()
+    if not words:
+        return None
+    kind = _COLUMNS.get(name) or _COLUMNS.get(words[-1])
+    if kind is None and len(words) > 1 and _SAME_AS.issuperset(words[1:]):
+        kind = _COLUMNS.get(words[0])
+    return kind
 
 
 # A table aligned by spaces (pandas' and psql's output, a report's columns): the header's names two

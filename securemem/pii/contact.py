@@ -1088,6 +1088,9 @@ def _last_words(scan: Scan, start: int) -> list[str]:
         # "T" and "M" name a phone only as its label ("M. 07700 900123"), not a few words back: in
         # "see 1M.\n_MAXLINE = 1000000" the "m" is a unit and the number a constant.
         words = [word for word in words[:-1] if word not in _LETTER_LABELS] + words[-1:]
+    if words[-1:] and words[-1] in _LETTER_LABELS and before.rstrip(" \t").endswith("="):
+        # ... and not as a key: "t=1726560000,v1=..." is a signature's time (reviewer AF)
+        words = words[:-1]
     return words
 
 

@@ -67,6 +67,44 @@ def find_jwts(scan: Scan) -> Iterator[Span]:
     return accepted(_JWT, scan.text, scan.whole, _has_jose_header)
 
 
+# A JWT a log or a terminal wrapped at a fixed width, its first line led by it: the lines are only the
+# token's characters, each but the last 40 or more long ("eyJhbGci...
+# iwia" then "XNzIjoi...", "...In0.PwKO...", "jngbJ8RL9J0"); joined they make a JWT whose header decodes
+# (reviewer AF: a SMART launch's token wrapped at 64 columns, its signature two lines down).
+_WRAPPED_LINE = rf"[ \t]*\r?\n[ \t]*[{_KEY_CHARS}.]+(?=[ \t]*(?:\r?\n|$))"
+_WRAPPED_JWT = re.compile(rf"eyJ(?<![{_KEY_CHARS}.]eyJ)[{_KEY_CHARS}.]{{37,}}(?:{_WRAPPED_LINE}){{1,32}}")
+_LINE_BREAK = re.compile(r"[ \t]*\r?\n[ \t]*")
+_WRAP_MIN = 40
+
+
+def find_wrapped_jwts(scan: Scan) -> Iterator[Span]:
+    text = scan.text
+    if "eyJ" not in text or "\n" not in text:
+        return
+    for block in _WRAPPED_JWT.finditer(text):
+        breaks = list(_LINE_BREAK.finditer(text, block.start(), block.end()))
+        pieces = [(block.start(), breaks[0].start() if breaks else block.end())]
+        for index, found in enumerate(breaks):
+            pieces.append((found.end(), breaks[index + 1].start() if index + 1 < len(breaks) else block.end()))
+        lengths = [end - start for start, end in pieces]
+        kept = 1
+        while kept < len(pieces) and lengths[kept - 1] >= _WRAP_MIN:
+            kept += 1
+        first = _JWT.match(text, *pieces[0])
+        if kept < 2 or (first is not None and _has_jose_header(first)):
+            continue  # one line; or the first line holds the whole token (_JWT and the wrap join read the rest)
+        joined = "".join(text[start:end] for start, end in pieces[:kept])
+        token = _JWT.match(joined)
+        if token is None or not _has_jose_header(token) or token.end() <= lengths[0]:
+            continue
+        at = token.end()
+        for start, end in pieces[:kept]:  # the joined token's end, back in the text
+            if at <= end - start:
+                yield pieces[0][0], start + at
+                break
+            at -= end - start
+
+
 def _has_jose_header(match: re.Match[str]) -> bool:
     """The first part must decode to a JSON object naming its algorithm, as every JWS/JWE does."""
     header = match.group().split(".", 1)[0]

@@ -74,10 +74,11 @@ from securemem.pii.contact import (
     may_hold_labelled_phone,
     may_hold_spelt_phone,
 )
-from securemem.pii.credentials import find_bearer_tokens, find_jwts, find_private_keys
+from securemem.pii.credentials import find_bearer_tokens, find_jwts, find_private_keys, find_wrapped_jwts
 from securemem.pii.edi import find_x12, may_hold_x12
 from securemem.pii.encoded import find_encoded_secrets, may_hold_encoded_secret
 from securemem.pii.findings import Finding
+from securemem.pii.hl7 import find_hl7, may_hold_hl7
 from securemem.pii.labels import find_labelled_tokens, may_hold_labelled_token
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
 from securemem.pii.normalize import ATTRIBUTED_TAGS, OTHER_TAGS, View
@@ -274,9 +275,11 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), gate=may_hold_iban),
     _Builtin(frozenset({"US_SSN"}), _typed("US_SSN", find_ssns), digits=SSN_DIGITS, gate=may_hold_ssn),
     _Builtin(frozenset({"US_SSN", "PHONE"}), find_x12, literals=("~",), gate=may_hold_x12),  # EDI segments
+    _Builtin(frozenset({"US_SSN", "PHONE"}), find_hl7, literals=("|",), gate=may_hold_hl7, whole=True),  # HL7 v2
     _Builtin(frozenset({"IP_ADDRESS"}), _typed("IP_ADDRESS", find_ip_addresses), gate=may_hold_ip_address),
     _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_private_keys), literals=("PRIVATE KEY",)),
     _Builtin(frozenset({"JWT"}), _typed("JWT", find_jwts), literals=("eyJ",)),
+    _Builtin(frozenset({"JWT"}), _typed("JWT", find_wrapped_jwts), literals=("eyJ",), whole=True),
     _Builtin(
         frozenset({"BEARER_TOKEN"}),
         _typed("BEARER_TOKEN", find_bearer_tokens),
@@ -341,7 +344,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
         gate=may_hold_html_rows,
         whole=True,
     ),
-    _Builtin(_TABLE_TYPES, find_form_fields, literals=("<input",), lowered=True, gate=may_hold_form_field),
+    _Builtin(_TABLE_TYPES, find_form_fields, literals=("<input", "</"), lowered=True, gate=may_hold_form_field),
     _Builtin(
         _TABLE_TYPES,
         find_aligned_columns,

@@ -1852,10 +1852,17 @@ def _identifier_like(value: str) -> bool:
     parts = [part for part in _SLUG_SPLIT.split(value) if part]
     if len(parts) < 2:
         return False
-    plain = sum(
-        1 for part in parts if part.isalpha() or part.isdigit() or len(part) <= 4 or _WORD_NUMBER.fullmatch(part)
-    )
+    plain = sum(1 for part in parts if part.isdigit() or _word_part(part) or _WORD_NUMBER.fullmatch(part))
     return plain * 4 >= len(parts) * 3  # three parts in four are words, numbers or short
+
+
+def _word_part(part: str) -> bool:
+    """A part of a name: a word in one case or capitalised ("payments", "API", "Prod"), camelCase words
+    ("HttpServer"), or short in one case ("eu", "1a", "Db"); "xJx" or "q7Zb" are a random token's, cut
+    where it drew a "-" or a "_" ("xJx_Cx-1wNun3UCrq...": reviewer AF)."""
+    if (part.isalpha() and len(part) > 4) or not part.strip("*•#"):
+        return True  # a word, or a mask ("sk_live_****")
+    return len(part) <= 4 and (part.islower() or part.isupper() or part.istitle())
 
 
 # Letters only, in capitalised words and acronyms: a name of code or of a thing ("Whitespace",

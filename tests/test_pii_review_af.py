@@ -1,0 +1,106 @@
+"""Forms from reviewer AF's blind round (tests/data/pii_review_af.jsonl: banks', payment companies',
+insurers' and hospitals' message formats: SWIFT MT103/MT940, ISO 20022, NACHA, HL7 v2, FHIR, X12, claim
+and dispute forms; taken as it came), and the ordinary text a fresh attacker's round on AE's and AF's
+forms altered with their first versions. Each case lists exactly what is found."""
+
+from __future__ import annotations
+
+import pytest
+
+from securemem.pii import detect
+from tests.helpers import found_values
+
+_WRAPPED_JWT = (
+    "JWT from the SMART launch, wrapped at 64 cols in the log:\n"
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJjdXN0Xzg4MjEzIiwia\n"
+    "XNzIjoiaHR0cHM6Ly9hdXRoLnBheWh1Yi5leGFtcGxlIiwiZXhwIjoxNzY3MjI1NjAw\n"
+    "LCJzY29wZSI6InBheW1lbnRzOndyaXRlIn0.PwKO5DUinXOsuUoyQ_00rZf4EfikcRzY\n"
+    "jngbJ8RL9J0"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # HL7 v2: the fields named for an SSN and for phones, the latter split into their components too.
+        (
+            "PID|1||00519342^^^MERCYGEN^MR||GRANT^OLIVIA^R||19790611|F|||||^PRN^PH^^1^312^8472291~^PRN^CP^^1^646^8132057",
+            ["1^312^8472291", "1^646^8132057"],
+        ),
+        ("NK1|1|BENNETT^LAURA|MTH|||^WPN^PH^^44^7834^129602|", ["44^7834^129602"]),
+        ("MSH|^~\\&|A|B\rPID|1||123^^^X||DOE^JANE||19800101|F|||||||||||412673390\rPV1|1|O", ["412673390"]),
+        ("PID|1||412673390^^^MERCYGEN^MR||DOE^JANE||19800101|F", []),  # an MRN where an SSN could be
+        ("OBX|1|NM|2345-7^GLUCOSE||412673390|mg/dL", []),
+        # A configuration's element named by its attribute.
+        ('<property name="password">Adt#Feed2024!</property>', ["Adt#Feed2024!"]),
+        ('<entry key="db.password">Mumbai#2024</entry>', ["Mumbai#2024"]),
+        ('<property name="username">mirth_adt</property><param name="timeout">30</param>', []),
+        ('<property name="password">${DB_PASSWORD}</property>', []),
+        # A random secret whose "-" and "_" cut it into short parts of mixed case.
+        ('client_secret : "xJx_Cx-1wNun3UCrqwIpZA1rZ-BI"  # aggregator sandbox?', ["xJx_Cx-1wNun3UCrqwIpZA1rZ-BI"]),
+        ("STRIPE_SECRET_KEY=sk_live_**** loaded from vault", []),
+        ("deploy target: payments-api-prod-2024", []),
+        # A one-time code a remark in brackets follows.
+        ("Wire approval: second approver OTP for payment batch B-240917-03 was 734219 (expired now).", ["734219"]),
+        # A signature's time after "t=" is no phone; "T:" in a signature names one.
+        ("Webhook signature header example from the docs: t=1726560000,v1=<hex digest>.", []),
+        ("T: 202 555 0143", ["202 555 0143"]),
+    ],
+)
+def test_message_formats_of_reviewer_af(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
+
+
+def test_a_jwt_wrapped_over_four_lines_is_found_to_its_last_line() -> None:
+    findings = detect(_WRAPPED_JWT)
+    assert [(f.type, f.start, f.end) for f in findings] == [("JWT", _WRAPPED_JWT.index("eyJ"), len(_WRAPPED_JWT))]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # What the attacker's round found the first versions of AE's forms altered: counts, settings,
+        # statuses and error codes under code-like names, a hospital's CSC, a menu's code.
+        '<input type="number" id="otp" name="otp_ttl" value="300">',
+        '<input type="text" name="auth_code" value="200" readonly>',
+        "name,value\nauth_code,200\nverification_code,404\n",
+        "key;value\nsms_code_length;6\nsms_code;1000\n",
+        "setting,value\ncvv,off\nrecovery code,8\nlogin code,1440\n",
+        "date,otp,email,sms\n2024-03-01,345,120,88\n2024-03-02,402,131,95\n",
+        " region | otp  | push\n--------+------+------\n eu     | 4521 | 8812\n us     | 9934 | 1203\n(2 rows)\n",
+        "month,cvv_failures,cvv\nJan,12,4410\nFeb,9,3981\n",
+        "hospital,csc,beds\nSt Mary,1042,300\n",
+        "Version  Recovery code  Status\n2.1.0    3301           ok\n",
+        '{"version": ["1", "2", "3"], "phone_models": ["12", "13", "14"]}',
+        '2024-03-01T10:00:00Z INFO otp.send provider=twilio code=21211 msg="Invalid To phone number"',
+        '{"event":"verify.check","result":{"code":60202,"message":"Max check attempts reached"}}',
+        "POST /v1/otp/verify 429 code=1029 msg=rate_limited",
+        "mfa: totp check failed; code: 4003 (clock skew)",
+        "AVS verification: street match, postal code: 94107 match",
+        "otp provider returned code=1000 (success)",
+        '{"error":{"code":400001,"message":"otp expired"}}',
+        "verify otp failed status=400 code=100300",
+        "Use code 1500 to access the building after hours",
+    ],
+)
+def test_counts_settings_and_statuses_under_code_names_stay(text: str) -> None:
+    assert found_values(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("name,password,value\nalice,Hunter2!x,100\n", ["Hunter2!x"]),  # a named column beside name and value
+        ("card,cvv,exp\n4539 1488 0343 6467,482,12/27\n", ["4539 1488 0343 6467", "482"]),  # beside a card
+        ('<input type="password" value="ab>cd1234">', ["ab>cd1234"]),
+        ('<Input type="password" defaultValue="Hunter2!x" />', ["Hunter2!x"]),
+        ('<input type="text" name="password_confirmation" value="Hunter2!x">', ["Hunter2!x"]),
+        ('<input autocomplete="billing cc-csc" value="482">', ["482"]),
+        ('<input name="mfa" value="604913">', ["604913"]),
+        ("otp sent status=queued to=+14155550123 code=392017", ["+14155550123", "392017"]),
+        ("key,val\ndb_password,Hunter2!x\n", ["Hunter2!x"]),
+        ("Property,Value\nsmtp_password,Hunter2!x\n", ["Hunter2!x"]),
+    ],
+)
+def test_forms_an_attacker_tried_on_aes_readers(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
