@@ -366,8 +366,13 @@ def _instructed_and_keyed(lower: str, windows: list[tuple[int, int]]) -> Iterato
         digits = re.sub("[^0-9]", "", match["value"])
         if len(digits) >= 6 and not year_or_example(digits):  # "use code 7890 to continue": a menu's, a door's
             yield "GENERIC_SECRET", *match.span("value")
+    # Each line read once, however many "code" keys it holds (one long line of them was quadratic).
+    lines: dict[int, bool] = {}  # line start -> the line names a one-time code
+    read, line_start = 0, 0  # where the last look for a line break stopped, and the line it was in
     for match in _in_windows(_KEYED_CODE, lower, windows):
-        if _keyed_code(lower, match):
+        found = lower.rfind("\n", read, match.start())
+        line_start, read = (found + 1 if found != -1 else line_start), match.start()
+        if _keyed_code(lower, match, line_start, lines):
             yield "GENERIC_SECRET", *match.span("value")
 
 
@@ -400,17 +405,16 @@ _STATUS_KEY = re.compile(
 _STATUS_BACK = 40
 
 
-def _keyed_code(lower: str, match: re.Match[str]) -> bool:
+def _keyed_code(lower: str, match: re.Match[str], line_start: int, lines: dict[int, bool]) -> bool:
     if year_or_example(match["value"]):
         return False
     start = match.start()
-    line_start = lower.rfind("\n", 0, start) + 1
-    line_end = lower.find("\n", start)
-    line_end = len(lower) if line_end == -1 else line_end
-    return (
-        _ONE_TIME_RECORD.search(lower, line_start, line_end) is not None
-        and _STATUS_KEY.search(lower, max(line_start, start - _STATUS_BACK), start) is None
-    )
+    named = lines.get(line_start)
+    if named is None:
+        line_end = lower.find("\n", start)
+        line_end = len(lower) if line_end == -1 else line_end
+        named = lines[line_start] = _ONE_TIME_RECORD.search(lower, line_start, line_end) is not None
+    return named and _STATUS_KEY.search(lower, max(line_start, start - _STATUS_BACK), start) is None
 
 
 def _heading_ends(lower: str, match: re.Match[str]) -> bool:

@@ -120,10 +120,10 @@ def _table_start(text: str, start: int, end: int) -> bool:
     end = _past_rule(text, end)
     if end >= len(text):
         return False
-    after = _line_end(text, end + 1)
+    after = _line_end(text, _next_line(text, end))
     for delimiter in _DELIMITERS:
         count = text.count(delimiter, start, end)
-        if count and text.count(delimiter, end + 1, after) == count:
+        if count and text.count(delimiter, _next_line(text, end), after) == count:
             return True
     return False
 
@@ -134,8 +134,13 @@ _RULE = re.compile(r"[ \t]*(?:\+[-+=]*\+|-+(?:\+-+)+)[ \t]*\r?$", re.MULTILINE)
 
 def _past_rule(text: str, end: int) -> int:
     """``end`` (a line's end), or the end of the rule line that follows it."""
-    rule = _RULE.match(text, end + 1)
-    return _line_end(text, end + 1) if rule is not None else end
+    rule = _RULE.match(text, _next_line(text, end))
+    return _line_end(text, _next_line(text, end)) if rule is not None else end
+
+
+def _next_line(text: str, end: int) -> int:
+    """Where the line after the one ending at ``end`` (before its "\r\n" or "\n") starts."""
+    return end + 2 if text.startswith("\r\n", end) else end + 1
 
 
 def _kind(cell: str) -> str | None:
@@ -164,7 +169,7 @@ def find_columns(scan: Scan) -> Iterator[Hit]:
             if _HEADER_CELL.search(lower) or _KEY_VALUE_HEADER.search(lower):
                 header = _header(text[line:end])
         if header is not None:
-            done = yield from _rows(scan, _past_rule(text, end) + 1, header)
+            done = yield from _rows(scan, _next_line(text, _past_rule(text, end)), header)
 
 
 def _rows(scan: Scan, start: int, header: tuple[str, int, list[str | None]]) -> Generator[Hit, None, int]:
@@ -178,7 +183,7 @@ def _rows(scan: Scan, start: int, header: tuple[str, int, list[str | None]]) -> 
             break
         if '"' not in text[start:end]:  # a quoted cell may hold the delimiter: cells cannot be counted
             yield from _cells(scan, start, end, delimiter, kinds)
-        start = end + 1
+        start = _next_line(text, end)
     return start
 
 
@@ -444,11 +449,27 @@ def find_split_parts(scan: Scan) -> Iterator[Hit]:
         for row in _HTML_ROW.finditer(text):
             spans = [cell.span("value") for cell in _HTML_CELL.finditer(text, row.start("cells"), row.end("cells"))]
             if len(spans) >= 3:
-                yield from _parts(scan, _row_kind(text[spans[0][0] : spans[0][1]]), spans[1:])
+                yield from _parts(scan, _html_row_kind(text, spans), spans[1:])
     for parts in _JSON_PARTS.finditer(text):
         key = _kind(parts["key"])  # the key names the value whole ("pan", "ssn"; not "phone_models")
         items = _JSON_ITEM.finditer(text, parts.start("items"), parts.end("items"))
         yield from _parts(scan, key, [item.span("value") for item in items])
+
+
+# Labels that name a category as often as a number: a device ("Mobile", "Cell") in an analytics table, a
+# payment method ("Card") in a revenue table (a fresh attacker's round: "<td>Mobile</td><td>343</td>
+# <td>706</td><td>9916</td>" is a count per quarter). Under them only a "+" number is a phone, no card.
+_CATEGORY_LABELS = frozenset(("mobile", "cell", "card", "cc", "handy", "mobil", "portable", "gsm", "celular", "móvil"))
+
+
+def _html_row_kind(text: str, spans: list[tuple[int, int]]) -> str | None:
+    """What an HTML row's first cell names, whole ("Tel.", "SSN", "Card number"; not "Tel Aviv")."""
+    label = _column_name(text[slice(*spans[0])].rstrip(" :.#"))
+    kind = _COLUMNS.get(label) or _ROW_KINDS.get(label)
+    if kind is None or label not in _CATEGORY_LABELS:
+        return kind
+    first = next((text[low:high] for low, high in spans[1:] if high > low), "")
+    return "PHONE" if kind == "PHONE" and first.startswith("+") else None
 
 
 def _parts(scan: Scan, kind: str | None, spans: list[tuple[int, int]]) -> Iterator[Hit]:
@@ -571,7 +592,7 @@ def find_aligned_columns(scan: Scan) -> Iterator[Hit]:
         named = [(found.start() - line, found.end() - line, _kind(found.group())) for found in names]
         if len(names) < 2 or not any(kind for _, _, kind in named):
             continue
-        row = end + 1
+        row = _next_line(text, end)
         for _ in range(_MAX_ALIGNED_ROWS):
             row_end = _line_end(text, row) if row < len(text) else row
             cells = text[row:row_end]

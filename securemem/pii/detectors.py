@@ -1123,7 +1123,9 @@ def _card_after(text: str, end: int) -> bool:
 
 
 _TOKEN_LINE = re.compile(r"[ \t]*[A-Za-z0-9_\-=.]{8,}[ \t]*(?=\r?\n|\Z)")
-_WRAPPED_LINES = 8  # lines a wrapped JWT may go on over, past the two joined
+_WRAPPED_LINES = (
+    64  # lines a wrapped token may go on over, past the two joined (a key of 14 lines leaked its tail at 8)
+)
 
 
 def _rest_of_wrapped_token(text: str, end: int) -> int:
