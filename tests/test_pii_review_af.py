@@ -45,6 +45,13 @@ _WRAPPED_JWT = (
         # A signature's time after "t=" is no phone; "T:" in a signature names one.
         ("Webhook signature header example from the docs: t=1726560000,v1=<hex digest>.", []),
         ("T: 202 555 0143", ["202 555 0143"]),
+        # A card's number asked for by a chat bot and typed as the next message.
+        (
+            "bot: Please enter the card number you want to dispute.\nuser: 4604128209801597\nbot: Thanks.",
+            ["4604128209801597"],
+        ),
+        ("bot: Please enter the card number you want to dispute.\nuser: 12345678\n", []),
+        ("bot: Please enter your order number.\nuser: 4604128209801597\n", []),
     ],
 )
 def test_message_formats_of_reviewer_af(text: str, values: list[str]) -> None:

@@ -312,11 +312,11 @@ def altered(name: str) -> list[str]:
         ("ae", "claim", None, 0.965),
         # Blind, after AE's first fixes: banks', payment companies', insurers' and hospitals' message
         # formats (SWIFT MT103/MT940, ISO 20022, NACHA, HL7 v2, FHIR, X12, claim and dispute forms): 375 of
-        # 402 as it came (93.3%), 383 since (HL7's SSN and phone fields, their phones split into
+        # 402 as it came (93.3%), 384 since (HL7's SSN and phone fields, their phones split into
         # components; a configuration's <property name="password">; a random secret cut by "-" and "_"
-        # into short parts; a one-time code before a remark in brackets; a JWT wrapped over four lines).
-        # Left: an IBAN glued to MT940's "~38", an SSN in NACHA's fixed columns, a card typed as a chat's
-        # answer, codes in words, cards and IBANs split by carets, slashes or a line of text.
+        # into short parts; a one-time code before a remark in brackets; a JWT wrapped over four lines; a
+        # card's number a chat bot asked for). Left: an IBAN glued to MT940's "~38", an SSN in NACHA's
+        # fixed columns, codes in words, cards and IBANs split by carets, slashes or a line of text.
         ("af", "claim", None, 0.95),
     ],
 )

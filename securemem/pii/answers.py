@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from securemem.pii.checksums import card_number_valid
 from securemem.pii.normalize import normalise_text
 from securemem.pii.scan import YEAR, Scan, index_words
 
@@ -128,6 +129,45 @@ def find_answered_codes(scan: Scan) -> Iterator[Hit]:
 def may_hold_answered_code(scan: Scan) -> bool:
     lower = scan.lower
     return "?" in lower and ("code" in lower or "pin" in lower)
+
+
+# A card's number asked for on one line and given as the next message: "bot: Please enter the card number
+# you want to dispute." then "user: 4604128209801597" (reviewer AF: a chat bot's transcript). The question
+# names the card's number and asks (a "?" or a request's verb); the answer's message is the number alone,
+# and it passes Luhn's check. Bare digits elsewhere are an order's, an account's or a ticket's.
+_CARD_ASKED = re.compile(
+    r"(?:card|credit card|debit card|kartennummer|numéro de carte|número de (?:la )?tarjeta)[ \t]*(?:number|no\.?|#)?"
+)
+_CARD_NUMBER_WORD = re.compile(r"number|nummer|numéro|número|card no|card #")
+_CARD_ASKING = re.compile(r"\?|(?<![\w'])(?:enter|type|provide|give|send|share|what|what's|whats|need|please)(?!\w)")
+_CARD_ANSWER = re.compile(
+    r"[^\n]*\r?\n(?:[ \t]*\r?\n)?[ \t]*(?:\[[^\]\n]{1,40}\][ \t]*){0,2}(?:[^\s:\[\]][^\n:\[\]]{0,38}:[ \t]+)?"
+    r"(?P<value>[0-9](?:[ \-]?[0-9]){12,18})[ \t]*(?=\r?\n|$)"
+)
+
+
+def may_hold_answered_card(scan: Scan) -> bool:
+    lower = scan.lower
+    return "\n" in lower and ("card" in lower or "karte" in lower or "carte" in lower or "tarjeta" in lower)
+
+
+def find_answered_cards(scan: Scan) -> Iterator[Hit]:
+    lower = scan.lower
+    done = 0
+    for asked in _CARD_ASKED.finditer(lower):
+        if asked.start() < done:
+            continue
+        line_start = lower.rfind("\n", 0, asked.start()) + 1
+        line_end = lower.find("\n", asked.end())
+        if line_end == -1 or _CARD_NUMBER_WORD.search(lower, line_start, line_end) is None:
+            continue  # "card" alone is a loyalty card's, a SIM card's, a card game's
+        if _CARD_ASKING.search(lower, line_start, line_end) is None:
+            continue
+        answer = _CARD_ANSWER.match(lower, asked.end())
+        done = line_end
+        if answer is not None and card_number_valid(re.sub("[^0-9]", "", answer["value"])):
+            yield "CREDIT_CARD", *answer.span("value")
+            done = answer.end()
 
 
 # Labels that hold neither "pass" nor "pw", read from the scan's words (one pass for every gate's).

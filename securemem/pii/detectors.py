@@ -35,8 +35,10 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from securemem.pii import entities
 from securemem.pii.accounts import find_account_passwords, may_hold_account_password
 from securemem.pii.answers import (
+    find_answered_cards,
     find_answered_codes,
     find_answered_passwords,
+    may_hold_answered_card,
     may_hold_answered_code,
     may_hold_answered_password,
 )
@@ -302,6 +304,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"GENERIC_SECRET"}), find_recovery_secrets, gate=may_hold_recovery_secret),
     _Builtin(frozenset({"PASSWORD"}), find_answered_passwords, gate=may_hold_answered_password, whole=True),
     _Builtin(frozenset({"PASSWORD"}), find_answered_codes, gate=may_hold_answered_code, whole=True),
+    _Builtin(frozenset({"CREDIT_CARD"}), find_answered_cards, gate=may_hold_answered_card, whole=True),
     _Builtin(frozenset({"PASSWORD"}), find_account_passwords, gate=may_hold_account_password),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_codes),  # one pass for runs of digits: its own gate
     _Builtin(frozenset({"GENERIC_SECRET"}), find_alnum_codes, gate=may_hold_alnum_code),
