@@ -93,6 +93,20 @@ def test_a_jwt_wrapped_over_four_lines_is_found_to_its_last_line() -> None:
         "<tr><td>Card</td><td>4410</td><td>3981</td><td>4129</td><td>3877</td></tr>",
         "<tr><td>Tel Aviv</td><td>212</td><td>555</td><td>0188</td></tr>",
         '{"mobile_breakpoints": ["431", "307", "1998"], "card_limits": ["4438", "1058", "7740", "0862"]}',
+        # A third round's: a channel's counts under "Phone" and "MFA", a provider's six-digit error in an OTP
+        # line, names of things cut by "-" into mixed-case parts, a name after a verb ending its line, dates.
+        "<tr><th>Channel</th><th>Q1</th></tr><tr><td>Phone</td><td>612</td><td>587</td><td>7043</td></tr>",
+        "<tr><th>MFA</th><td>340</td><td>512</td></tr>",
+        "verification failed; code=131026 (WhatsApp: message undeliverable)",
+        'otp: {"error":{"message":"quota exceeded for project 4412","code":"429001"}}',
+        '{"event":"otp_verify","code":"200001","message":"throttled"}',
+        "kubectl get secret tls-mTLS-iOS-client-2024 -o yaml",
+        "Key: PyPI-mirror-eu-2024-gRPC",
+        "Fix login flow: the user's password is\nPBKDF2 derived, 600k iterations.",
+        "Our password policy is\nNIST-800-63B",
+        "The admin password is\nSSO-only",
+        '<input type="hidden" name="mfa" value="20240312">',
+        "NK1|1|DOE^JOHN|SPO|||20240101",
     ],
 )
 def test_counts_settings_and_statuses_under_code_names_stay(text: str) -> None:
@@ -117,6 +131,7 @@ def test_counts_settings_and_statuses_under_code_names_stay(text: str) -> None:
         ("login,secret\r\nalice,Tr0ub4dor\r\n", ["Tr0ub4dor"]),
         ("user_id | mfa_backup_code\r\n--------+----------------\r\n  10231 | 4829-1736\r\n", ["4829-1736"]),
         ("<tr><td>Mobile</td><td>+44</td><td>7834</td><td>129602</td></tr>", ["+44</td><td>7834</td><td>129602"]),
+        ("The wifi password is= Rosa0604$", ["Rosa0604$"]),  # "=" after the verb: an operator still
     ],
 )
 def test_forms_an_attacker_tried_on_aes_readers(text: str, values: list[str]) -> None:

@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from securemem.pii.accounts import MEETING
 from securemem.pii.checksums import luhn_valid
 from securemem.pii.normalize import as_viewed, normalise_text
-from securemem.pii.scan import COUNTED, WORD_AFTER, YEAR, Scan, WordIndex, index_words, year_or_example
+from securemem.pii.scan import COUNTED, WORD_AFTER, YEAR, Scan, WordIndex, a_date, index_words, year_or_example
 
 Hit = tuple[str, int, int]
 
@@ -364,7 +364,9 @@ def _instructed_and_keyed(lower: str, windows: list[tuple[int, int]]) -> Iterato
         return
     for match in _USE_CODE.finditer(lower, windows[0][0]):
         digits = re.sub("[^0-9]", "", match["value"])
-        if len(digits) >= 6 and not year_or_example(digits):  # "use code 7890 to continue": a menu's, a door's
+        if (
+            len(digits) >= 6 and not year_or_example(digits) and not a_date(digits)
+        ):  # "use code 7890 to continue": a menu's, a door's
             yield "GENERIC_SECRET", *match.span("value")
     # Each line read once, however many "code" keys it holds (one long line of them was quadratic).
     lines: dict[int, bool] = {}  # line start -> the line names a one-time code
@@ -402,11 +404,22 @@ _STATUS_KEY = re.compile(
     r"(?<![a-z])(?:error|err|status|http|exit|reason|fault)[\"']?[ \t]*[=:][ \t]*[\"']?"
     r"(?:[0-9{]|fail|error|invalid|denied|reject)"  # a number, an error's object or word ("status=queued": none)
 )
-_STATUS_BACK = 40
+_STATUS_BACK = 48
+# A failure told just before the key: its code is the error's ("verification failed; code=131026",
+# '"quota exceeded for project 4412","code":"429001"': a fresh attacker's round).
+_FAILURE = re.compile(
+    r"(?<![a-z])(?:fail|failed|failure|error|err|invalid|denied|rejected|undeliverable|exceeded|expired|blocked|"
+    r"disabled|throttled)(?![a-z])"
+)
 
 
 def _keyed_code(lower: str, match: re.Match[str], line_start: int, lines: dict[int, bool]) -> bool:
-    if year_or_example(match["value"]):
+    if year_or_example(match["value"]) or a_date(match["value"]):
+        return False
+    # A failure told in the same record after it: '"code":"200001","message":"throttled"}', "code=550000
+    # (ERR_2FA_DISABLED)"; not past the record's end ('params={"code":"661094"} err="rate limited"').
+    after = lower[match.end() : match.end() + _STATUS_BACK].split("}", 1)[0].split("\n", 1)[0]
+    if _FAILURE.search(after) is not None:
         return False
     start = match.start()
     named = lines.get(line_start)
@@ -414,7 +427,8 @@ def _keyed_code(lower: str, match: re.Match[str], line_start: int, lines: dict[i
         line_end = lower.find("\n", start)
         line_end = len(lower) if line_end == -1 else line_end
         named = lines[line_start] = _ONE_TIME_RECORD.search(lower, line_start, line_end) is not None
-    return named and _STATUS_KEY.search(lower, max(line_start, start - _STATUS_BACK), start) is None
+    back = max(line_start, start - _STATUS_BACK)
+    return named and _STATUS_KEY.search(lower, back, start) is None and _FAILURE.search(lower, back, start) is None
 
 
 def _heading_ends(lower: str, match: re.Match[str]) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Generator, Iterator
 
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
 from securemem.pii.contact import phone_e164, valid_where_said
-from securemem.pii.scan import Scan, year_or_example
+from securemem.pii.scan import Scan, a_date, year_or_example
 from securemem.pii.secrets import looks_like_column_secret
 
 Hit = tuple[str, int, int]
@@ -316,7 +316,8 @@ def _valid(kind: str, value: str, regions: tuple[str, ...]) -> bool:
     if kind == "IBAN":
         return _IBAN.fullmatch(value) is not None and iban_valid(value.replace(" ", "").upper())
     if kind == "CODE":
-        return _CODE.fullmatch(value.lower()) is not None and not year_or_example(value.replace("-", ""))
+        digits = value.replace("-", "").replace(" ", "")
+        return _CODE.fullmatch(value.lower()) is not None and not year_or_example(digits) and not a_date(digits)
     if kind == "CARD_CODE":
         return _CARD_CODE.fullmatch(value) is not None and not year_or_example(value)
     return looks_like_column_secret(kind, value)
@@ -429,7 +430,7 @@ _HTML_ROW = re.compile(
     r"<tr\b[^<>]{0,256}>(?P<cells>(?:(?!</?tr\b|</table\b).){1,2048}?)(?:</tr>|(?=<tr\b)|(?=</table\b)|$)",
     re.IGNORECASE | re.DOTALL,
 )
-_HTML_CELL = re.compile(r"<t[hd]\b[^<>]{0,256}>[ \t\r\n]*(?P<value>[^<>]{0,64}?)[ \t\r\n]*</t[hd]>", re.IGNORECASE)
+_HTML_CELL = re.compile(r"<t[hd]\b[^<>]{0,256}>[ \t\r\n]*+(?P<value>[^<>]{0,64}?)[ \t\r\n]*+</t[hd]>", re.IGNORECASE)
 _JSON_STRING = r"[ \t\r\n]*\"[^\"\n]{1,24}\""
 _JSON_PARTS = re.compile(
     rf"\"(?P<key>[^\"\n]{{1,40}})\"[ \t]*:[ \t\r\n]*\["
@@ -474,9 +475,12 @@ def _html_row_kind(text: str, spans: list[tuple[int, int]]) -> str | None:
 
 def _parts(scan: Scan, kind: str | None, spans: list[tuple[int, int]]) -> Iterator[Hit]:
     values = [span for span in spans if span[1] > span[0]]
-    if kind is None or len(values) < 2:
-        return
+    if kind is None or kind in ("CODE", "CARD_CODE") or len(values) < 2:
+        return  # a row of counts under "MFA" or "OTP" is no code cut in parts
     text = scan.text
+    if kind == "PHONE" and text[values[0][0]] not in "+(":
+        return  # a phone cut into cells is written "+49 | 30 | 901820", "(212) | 555 | 0188"; bare parts
+        # under "Phone" are a channel's counts per quarter (a fresh attacker's round)
     joined = " ".join(text[low:high] for low, high in values)
     first = text[values[0][0] : values[0][1]]  # a whole value alone: a row of values, not one split
     if _valid(kind, joined, scan.phone_regions) and not _valid(kind, first, scan.phone_regions):

@@ -30,6 +30,7 @@ _SSN_FIELDS = {"PID": 19, "GT1": 12, "IN1": 49}
 _SSN = re.compile(r"([0-9]{3})-?([0-9]{2})-?([0-9]{4})")
 _WRITTEN_PHONE = re.compile(r"\+?[0-9(][0-9 ().\-/]{5,22}[0-9]")
 _DIGITS = re.compile(r"\+?[0-9]{1,4}")
+_DATE = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])(?:[0-9]{2,6})?")  # HL7's DTM
 _MAX_FIELDS = 64
 
 
@@ -74,7 +75,7 @@ def _phones(scan: Scan, start: int, end: int) -> Iterator[Hit]:
     for low, high in _spans(text, start, end, "~", _MAX_FIELDS):
         parts = _spans(text, low, high, "^", 8)
         first = text[slice(*parts[0])].strip()
-        if first and _WRITTEN_PHONE.fullmatch(first) and _valid_phone(first, scan):
+        if first and _WRITTEN_PHONE.fullmatch(first) and not _DATE.fullmatch(first) and _valid_phone(first, scan):
             yield "PHONE", *parts[0]
         if len(parts) >= 7 and parts[6][1] > parts[6][0]:
             # country code, area code, local number: components 5, 6 and 7

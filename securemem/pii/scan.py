@@ -46,6 +46,14 @@ YEAR = re.compile(r"(?:19|20)[0-9]{2}")  # a year's four digits (codes, door cod
 _TRIVIAL_DIGITS = re.compile(r"([0-9])\1{3,7}|0?12345?6?7?8?9?|9?8?7?6?54321")
 
 
+_DATE_DIGITS = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")
+
+
+def a_date(digits: str) -> bool:
+    """Eight digits that read as a date, year first ("20240312"): a stamp, not a code."""
+    return _DATE_DIGITS.fullmatch(digits) is not None
+
+
 def year_or_example(digits: str) -> bool:
     """Digits that are no code or PIN: four that read as a year, or an example everyone writes."""
     return (len(digits) == 4 and YEAR.fullmatch(digits) is not None) or _TRIVIAL_DIGITS.fullmatch(digits) is not None

@@ -795,7 +795,7 @@ _PASSWORD_LABEL = (
 # "=" after the label, or after the clause's words with a space before it ("passwd for root on bastion =
 # ..."); glued to the clause's last word it is that word's padding, not an operator ('"كلمة المرور هي
 # Sakura711="' is read at "هي": reviewer AD), unless a value follows it (`password VALUE='...'`).
-_EQUALS = r"(?(words)(?:(?<=[ \t])=(?!=)|=(?![=\s]|$|[\"'”»](?:[\s.,;:!?)\]}]|$)))|=(?!=))"
+_EQUALS = r"(?(words)(?:(?<=[ \t])=(?!=)|=(?!=|[ \t]*(?:\r?\n|$)|[\"'”»](?:[\s.,;:!?)\]}]|$)))|=(?!=))"
 _PASSWORD_PHRASE = re.compile(
     _PASSWORD_LABEL
     + (
@@ -1031,14 +1031,30 @@ def _tagged_password(text: str, match: re.Match[str]) -> Hit | None:
     return None
 
 
+_ALONE_ON_ITS_LINE = re.compile(r"(?:>[ \t]?)*[^\s]{4,64}[ \t]*(?:\r?\n|$)")
+_NEXT_LINE_SYMBOL = re.compile(r"[!#$%&*@^~+=?|\\]")  # a password's symbol, which names and versions lack
+
+
+def _value_start(text: str, match: re.Match[str]) -> int | None:
+    """Where the phrase's value starts: after the blanks; or, where a verb ends the line, on the next line
+    if the value is alone there ("Das Passwort für das Kundenportal lautet" then "!qKcOF8-pzC#*1":
+    reviewer AD, in a quoted message; not a commit message wrapped at 72 columns, "the user's password
+    is" then "PBKDF2 derived, 600k iterations.": a fresh attacker's round). None: no value there."""
+    at = _skip_blanks(text, match.end())
+    if text.startswith(("\n", "\r\n"), at) and match["op"] is not None and match["op"][:1] in " \t":
+        at = _skip_blanks(text, at + (1 if text[at] == "\n" else 2))
+        alone = _ALONE_ON_ITS_LINE.match(text, at)
+        if alone is None or _NEXT_LINE_SYMBOL.search(alone.group()) is None:
+            return None  # a name on the next line ("Argon2id-v19", "SSO-only", "siehe_Wiki_Seite_42")
+    return at
+
+
 def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
     if "_" in match["label"] and _NOT_SECRET_KEY.search(match["label"]):
         return None  # "password_hash: ...", "db_password_file = ...": the name says it is not the secret
-    at = _skip_blanks(text, match.end())
-    if text.startswith(("\n", "\r\n"), at) and match["op"] is not None and match["op"][:1] in " \t":
-        # A verb ends the line and the value opens the next ("Das Passwort für das Kundenportal lautet"
-        # then "!qKcOF8-pzC#*1": reviewer AD, in a quoted message)
-        at = _skip_blanks(text, at + (1 if text[at] == "\n" else 2))
+    at = _value_start(text, match)
+    if at is None:
+        return None
     if at < len(text) and text[at] in _BRACKETS:
         return _password_in_brackets(text, at)
     value = _VALUE.match(text, at)
@@ -1673,7 +1689,7 @@ def _assignment(  # noqa: PLR0912, PLR0915
         # value is one long random token ({"key": "02da32d4cbc6..."}).
         random_token = _RANDOM_TOKEN.fullmatch(secret) is not None and _is_high_entropy(secret)
         return ("GENERIC_SECRET", start, end) if random_token and not _UUID.fullmatch(secret) else None
-    if _looks_random(secret) and not _identifier_like(secret):
+    if _looks_random(secret) and (not _identifier_like(secret) or _drawn_at_random(secret)):
         return "GENERIC_SECRET", start, end
     if kind == "SECRET" and _random_of_one_class(secret):
         return "GENERIC_SECRET", start, end
@@ -1852,17 +1868,34 @@ def _identifier_like(value: str) -> bool:
     parts = [part for part in _SLUG_SPLIT.split(value) if part]
     if len(parts) < 2:
         return False
-    plain = sum(1 for part in parts if part.isdigit() or _word_part(part) or _WORD_NUMBER.fullmatch(part))
-    return plain * 4 >= len(parts) * 3  # three parts in four are words, numbers or short
+    plain = sum(
+        1
+        for part in parts
+        if part.isalpha() or part.isdigit() or len(part) <= 4 or _WORD_NUMBER.fullmatch(part) or not part.strip("*•#")
+    )
+    return plain * 4 >= len(parts) * 3  # three parts in four are words, numbers, short or a mask ("sk_live_****")
 
 
-def _word_part(part: str) -> bool:
-    """A part of a name: a word in one case or capitalised ("payments", "API", "Prod"), camelCase words
-    ("HttpServer"), or short in one case ("eu", "1a", "Db"); "xJx" or "q7Zb" are a random token's, cut
-    where it drew a "-" or a "_" ("xJx_Cx-1wNun3UCrq...": reviewer AF)."""
-    if (part.isalpha() and len(part) > 4) or not part.strip("*•#"):
-        return True  # a word, or a mask ("sk_live_****")
-    return len(part) <= 4 and (part.islower() or part.isupper() or part.istitle())
+def _drawn_at_random(value: str) -> bool:
+    """A value after a key that names a secret, one of whose parts is drawn at random: a token cut where it
+    drew "-" and "_" ("xJx_Cx-1wNun3UCrqwIpZA1rZ-BI": reviewer AF), which _identifier_like's share of
+    short parts would take for a name."""
+    return _BASE64URL.fullmatch(value) is not None and any(_random_part(part) for part in _SLUG_SPLIT.split(value))
+
+
+_BASE64URL = re.compile(r"[A-Za-z0-9_\-+/]{16,}={0,2}")  # one token of base64's alphabets: no "@", ".", ":", no URL
+
+
+def _random_part(part: str) -> bool:
+    """A long part drawn at random: twelve characters or more, with small and capital letters and digits
+    ("1wNun3UCrqwIpZA1rZ"); a name's parts are words, numbers and short ("iOS", "mTLS", "gRPC", "2024")."""
+    return (
+        len(part) >= 12
+        and any(char.isdigit() for char in part)
+        and any(char.islower() for char in part)
+        and any(char.isupper() for char in part)
+        and not _capitalised_words(part)
+    )
 
 
 # Letters only, in capitalised words and acronyms: a name of code or of a thing ("Whitespace",
