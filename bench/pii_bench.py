@@ -244,6 +244,7 @@ REVIEWS = {
     "ad": "pii_review_ad.jsonl: blind, notes, configs, quoted mail and markup in 17 languages, taken as it came",
     "ae": "pii_review_ae.jsonl: blind, structured content: HTML, CSV, psql, JSON, YAML and logs, taken as it came",
     "af": "pii_review_af.jsonl: blind, banks' and hospitals' message formats (MT103, HL7, X12), taken as it came",
+    "ag": "pii_review_ag.jsonl: blind, schools, real estate, mortgages and small businesses' IT, taken as it came",
 }
 
 

@@ -318,6 +318,12 @@ def altered(name: str) -> list[str]:
         # card's number a chat bot asked for). Left: an IBAN glued to MT940's "~38", an SSN in NACHA's
         # fixed columns, codes in words, cards and IBANs split by carets, slashes or a line of text.
         ("af", "claim", None, 0.95),
+        # Blind, after AF's fixes: schools, real estate and mortgages, small businesses' bookkeeping and IT:
+        # 350 of 373 as it came (93.8%), 355 since (an account and its password after a slash, after a
+        # login's label or ending a sentence; an app password's four groups of four letters; a TAN that
+        # "kam an"). Left: "code is 481927" with no code's name, lockbox codes, a UUID given as a token,
+        # a password answered with words after it, spelled-out and split values.
+        ("ag", "claim", None, 0.95),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -363,6 +369,8 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     # As it came, a webhook signature's time ("t=1726560000") read as a phone; now addresses only.
     assert len(altered("af")) == 3
     assert {f.type for text in altered("af") for f in detect(text)} == {"IP_ADDRESS"}
+    assert len(altered("ag")) == 5  # private, link-local, ULA and documentation addresses, by design
+    assert {f.type for text in altered("ag") for f in detect(text)} == {"IP_ADDRESS"}
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows

@@ -231,8 +231,9 @@ _TO_THE_CODE = frozenset(
         # Vietnamese, Indonesian, Malay and Czech "is" and "your": "Mã xác thực của bạn là 482913", "Kode OTP
         # Anda adalah 482913", "Váš ověřovací kód je 482913"
         "là", "của", "bạn", "adalah", "ialah", "anda", "kamu", "je", "váš", "vaš",
-        # Italian banks' "OTP dispositivo", the code that signs a payment (reviewer AE)
-        "dispositivo", "dispositiva",
+        # Italian banks' "OTP dispositivo", the code that signs a payment (reviewer AE); German "kam an"
+        # (came: "SMS-TAN kam an: 583 119", reviewer AG)
+        "dispositivo", "dispositiva", "kam", "kamen", "angekommen",
     }
 )  # fmt: skip
 _CARD_NEARBY = re.compile(
