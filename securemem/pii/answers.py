@@ -56,9 +56,11 @@ _ASKING = re.compile(
 _QUESTION_BACK = 96  # characters of the question's line read for a word that asks
 # The next line's message (a blank line may come first): a quote mark, up to two bracketed stamps
 # ("[2024-12-24 09:16]", "[victim]"), a speaker and a colon, then the first word.
-_ANSWER = re.compile(
+_MESSAGE_HEAD = (
     r"(?:[ \t]*\r?\n)?[ \t]*(?:>[ \t]*)*(?:\[[^\]\n]{1,40}\][ \t]*){0,2}(?:[^\s:\[\]][^\n:\[\]]{0,38}:[ \t]+)?"
-    r"(?P<value>[^\s\"'`:,;|]{6,64})(?=[ \t]*(?:\r?$|[ \t]\(|[ \t]{2}|[ \t]-))",
+)
+_ANSWER = re.compile(
+    _MESSAGE_HEAD + r"(?P<value>[^\s\"'`:,;|]{6,64})(?=[ \t]*(?:\r?$|[ \t]\(|[ \t]{2}|[ \t]-))",
     re.MULTILINE,
 )
 # "the password you gave on the phone (glacier.meadow77#)": up to eight words, then the value alone in brackets.
@@ -140,10 +142,7 @@ _CARD_ASKED = re.compile(
 )
 _CARD_NUMBER_WORD = re.compile(r"number|nummer|numéro|número|card no|card #")
 _CARD_ASKING = re.compile(r"\?|(?<![\w'])(?:enter|type|provide|give|send|share|what|what's|whats|need|please)(?!\w)")
-_CARD_ANSWER = re.compile(
-    r"[^\n]*\r?\n(?:[ \t]*\r?\n)?[ \t]*(?:\[[^\]\n]{1,40}\][ \t]*){0,2}(?:[^\s:\[\]][^\n:\[\]]{0,38}:[ \t]+)?"
-    r"(?P<value>[0-9](?:[ \-]?[0-9]){12,18})[ \t]*(?=\r?\n|$)"
-)
+_CARD_ANSWER = re.compile(r"[^\n]*\r?\n" + _MESSAGE_HEAD + r"(?P<value>[0-9](?:[ \-]?[0-9]){12,18})[ \t]*(?=\r?\n|$)")
 
 
 def may_hold_answered_card(scan: Scan) -> bool:
