@@ -12,23 +12,29 @@ from tests.helpers import found_values
 @pytest.mark.parametrize(
     ("text", "values"),
     [
-        # An account and its password after a slash: after a login's label, or an address, ending its
-        # sentence rather than its line.
-        ("DSM admin: nasadmin / Bramwell#NAS2023", ["Bramwell#NAS2023"]),
-        (
-            "QBO login for month-end close: ap@lindqvistdesign.se / Q!close-Mar-2024. Intuit sent the code.",
-            ["ap@lindqvistdesign.se", "Q!close-Mar-2024"],
-        ),
-        (
-            "Recommender account: m.tanaka@westbrookhs.org / Recs2024#Tanaka - Ms. Tanaka asked us to keep it.",
-            ["m.tanaka@westbrookhs.org", "Recs2024#Tanaka"],
-        ),
-        ("Settings: admin / UserManagement2 / Roles", []),
-        ("Menu path: Admin: Settings / Notifications2024", []),
-        ("contact: sales@example.org / Sales2024 Team", ["sales@example.org"]),
+        # Left after a fresh attacker's round: an account and its password after a login's label, or an
+        # address's pair ending a sentence, read as breadcrumbs, roles and references are ("Admin: Dashboard /
+        # Analytics#Reports", "user: viewer / ReadOnly2", "billing@acme.com / AP-Dept2. Net 30."): none is read.
+        ("DSM admin: nasadmin / Bramwell#NAS2023", []),
+        ("Admin: Dashboard / Analytics#Reports", []),
+        ("user: viewer / ReadOnly2", []),
+        ("Send invoices to billing@acme.com / AP-Dept2. Net 30.", ["billing@acme.com"]),
+        ("Login: m.tanaka@westbrookhs.org / Recs2024#Tanaka", ["m.tanaka@westbrookhs.org", "Recs2024#Tanaka"]),
         # An app password as Google and Microsoft show it, after its label.
         ("App password for the old Outlook 2016 on the front desk PC: tzkq mvrb wxhd npsf", ["tzkq mvrb wxhd npsf"]),
         ("app passwords are shown once on your account page", []),
+        ("app passwords: some apps like mail work fine with oauth", []),
+        ("App passwords are disabled when your team uses only security keys from Yubico.", []),
+        # A card's number asked for with another number: the answer may be that one.
+        ("Bot: Please enter your card number or your order number.\nUser: 5000123456789014", []),
+        ("Bot: Please enter your reference number. Card payments take 3 days.\nUser: 5000123456789014", []),
+        # A key written in groups drawn at random; names cut into short parts stay.
+        ("api_key: aB3x-Kq9Z-mP2w-Rt7Y-Lm4N", ["aB3x-Kq9Z-mP2w-Rt7Y-Lm4N"]),
+        ("kubectl get secret tls-mTLS-iOS-client-2024 -o yaml", []),
+        ("Vault path secret/data/claims/db, lease database/creds/readonly/9BthBYGNFoTkJ5XNGkcXfqi2, ttl 768h.", []),
+        # HL7: a phone of ten digits is no date; a date of eight is no phone.
+        ("PID|1||12345||DOE^JANE||19750615|F|||||2065012345", ["2065012345"]),
+        ("NK1|1|DOE^JOHN|SPO|||20240101", []),
         # A TAN that "came" (German "kam an").
         ("SMS-TAN kam an: 583 119", ["583 119"]),
     ],

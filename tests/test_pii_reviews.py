@@ -319,11 +319,11 @@ def altered(name: str) -> list[str]:
         # fixed columns, codes in words, cards and IBANs split by carets, slashes or a line of text.
         ("af", "claim", None, 0.95),
         # Blind, after AF's fixes: schools, real estate and mortgages, small businesses' bookkeeping and IT:
-        # 350 of 373 as it came (93.8%), 355 since (an account and its password after a slash, after a
-        # login's label or ending a sentence; an app password's four groups of four letters; a TAN that
-        # "kam an"). Left: "code is 481927" with no code's name, lockbox codes, a UUID given as a token,
-        # a password answered with words after it, spelled-out and split values.
-        ("ag", "claim", None, 0.95),
+        # 350 of 373 as it came (93.8%), 352 since (an app password's four groups of four letters; a TAN
+        # that "kam an"). Left: an account and its password after a login's label or ending a sentence
+        # (read, then left: breadcrumbs and roles are written so), "code is 481927" with no code's name,
+        # lockbox codes, a UUID given as a token, spelled-out and split values.
+        ("ag", "claim", None, 0.94),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

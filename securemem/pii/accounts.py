@@ -33,12 +33,6 @@ _REDIS_AUTH = re.compile(
     re.M,
 )
 _STATS_AUTH = re.compile(r"(?<![\w-])stats[ \t]+auth[ \t]+[^\s:]{1,64}[ \t]?:(?P<value>\S{4,128})")
-# A login's label, a colon, the account's name and its password after a slash ("DSM admin: nasadmin /
-# Bramwell#NAS2023", "Login: jdoe / Qz7#mK2p": reviewer AG).
-_LABELLED_PAIR = re.compile(
-    r"(?<![\w-])(?:admin|login|logon|sign-in|user|username|account|konto|compte|cuenta|utente)\b[^\n:/]{0,24}:[ \t]*"
-    r"[\w.@\-]{1,64}[ \t]+/[ \t]+(?:<b>|<strong>|\*\*|`)?(?P<value>[^\s<>/*`'\"]{8,64})"
-)
 # An account's email address and its password after a slash ("TurboTax login sabine1989@proton.me /
 # Chai.1267#", "Spotify: lukas@yandex.ru / lamp-copper-otter17": reviewer R).
 # A blank on each side of the slash: "user:pw@host/db?retryWrites=true" is a URL.
@@ -269,10 +263,12 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
 
 
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
-# An app password as Google and Microsoft show it, four groups of four small letters, after its label ("App
-# password for the old Outlook 2016 on the front desk PC: tzkq mvrb wxhd npsf": reviewer AG).
+# An app password as Google and Microsoft show it, four groups of four small letters, after its label and a
+# colon, ending the line ("App password for the old Outlook 2016 on the front desk PC: tzkq mvrb wxhd npsf":
+# reviewer AG; "app passwords: some apps like mail work fine" is a sentence: a fresh attacker's round).
 _APP_PASSWORD = re.compile(
-    r"(?<![\w-])app[ -]passwor(?:d|t)s?\b[^\n]{0,80}?[:=]?[ \t]+(?P<value>[a-z]{4}(?: [a-z]{4}){3})(?![\w-])"
+    r"(?<![\w-])app[ -]passwor(?:d|t)\b[^\n:=]{0,80}[:=][ \t]*(?P<value>[a-z]{4}(?: [a-z]{4}){3})"
+    r"[ \t]*(?:[.,;)]?[ \t]*(?:\r?\n|$)|[ \t]+[(\-–—])"  # the value ends its line, or a remark follows
 )
 
 
@@ -428,16 +424,6 @@ def _admin_pairs(text: str, lower: str) -> Iterator[Hit]:
         # are a menu's path and a folder), and the value is no word with a number.
         if _CLAUSE_END.match(text, match.end()) and _strong(text[start:end]) and not _WORDY.search(text[start:end]):
             yield "PASSWORD", start, end
-    for match in _LABELLED_PAIR.finditer(lower):
-        start, end = _trimmed(text, *match.span("value"))
-        value = text[start:end]
-        # After a login's label a word with a number may be the password, if it has a password's symbol.
-        if (
-            _ends_clause(text, match.end())
-            and _strong(value)
-            and (any(char in _SYMBOLS for char in value) or not _WORDY.search(value))
-        ):
-            yield "PASSWORD", start, end
 
 
 def _email_pairs(text: str, lower: str) -> Iterator[Hit]:
@@ -448,9 +434,7 @@ def _email_pairs(text: str, lower: str) -> Iterator[Hit]:
     for match in _EMAIL_PAIR.finditer(lower):
         start, end = _trimmed(text, *match.span("value"))
         value = text[start:end]
-        # The pair ends its clause: the line, or a sentence ("... / Q!close-Mar-2024. Intuit sent ...",
-        # "... / Recs2024#Tanaka - Ms. Tanaka asked ...": reviewer AG).
-        if _ends_clause(text, match.end()) and (_strong(value) or _PASSPHRASE.fullmatch(value)):
+        if _CLAUSE_END.match(text, match.end()) and (_strong(value) or _PASSPHRASE.fullmatch(value)):
             yield "PASSWORD", start, end
 
 
@@ -474,18 +458,6 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
 # Five small letters in a row: a word ("UserManagement2", "OAuth2Config"), not a random password.
 _WORDY = re.compile(r"[a-z]{5}")
 _CLAUSE_END = re.compile(r"(?:</b>|</strong>|\*\*|`)?[.,;:)]?[ \t]*(?:\r?$|[(\[<]|\Z)", re.M)
-_SENTENCE_END = re.compile(r"[.;,]?[ \t]+[-–—][ \t]|[.;]?[ \t]+[A-Z]")
-
-
-def _ends_clause(text: str, end: int) -> bool:
-    """A pair's value ends its line, or its sentence: a stop then a capital, or a dash ("... / Q!close-
-    Mar-2024. Intuit sent ...", "... / Recs2024#Tanaka - Ms. Tanaka asked ...": reviewer AG)."""
-    if _CLAUSE_END.match(text, end):
-        return True
-    after = _SENTENCE_END.match(text, end)
-    return after is not None and (
-        after.group()[:1] in ".;,-–—" or after.group().lstrip()[:1] in "-–—" or text[end - 1] in ".;"
-    )
 
 
 def _placeholder(value: str) -> bool:

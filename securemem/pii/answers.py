@@ -138,9 +138,14 @@ def may_hold_answered_code(scan: Scan) -> bool:
 # names the card's number and asks (a "?" or a request's verb); the answer's message is the number alone,
 # and it passes Luhn's check. Bare digits elsewhere are an order's, an account's or a ticket's.
 _CARD_ASKED = re.compile(
-    r"(?:card|credit card|debit card|kartennummer|numéro de carte|número de (?:la )?tarjeta)[ \t]*(?:number|no\.?|#)?"
+    r"(?<![\w-])(?:card[ \t]*(?:number|no\.|#|num)|kartennummer|numéro de (?:la )?carte|número de (?:la )?tarjeta)"
 )
-_CARD_NUMBER_WORD = re.compile(r"number|nummer|numéro|número|card no|card #")
+# Another number asked for on the same line: the answer may be that one ("your card number or your order
+# number", "that card number ... your order number instead": a fresh attacker's round).
+_OTHER_NUMBER = re.compile(
+    r"(?<![\w-])(?:order|reference|booking|tracking|ticket|invoice|account|confirmation|member|policy|case|phone)"
+    r"[ \t]*(?:number|no\.|#|num|id)"
+)
 _CARD_ASKING = re.compile(r"\?|(?<![\w'])(?:enter|type|provide|give|send|share|what|what's|whats|need|please)(?!\w)")
 _CARD_ANSWER = re.compile(r"[^\n]*\r?\n" + _MESSAGE_HEAD + r"(?P<value>[0-9](?:[ \-]?[0-9]){12,18})[ \t]*(?=\r?\n|$)")
 
@@ -158,8 +163,8 @@ def find_answered_cards(scan: Scan) -> Iterator[Hit]:
             continue
         line_start = lower.rfind("\n", 0, asked.start()) + 1
         line_end = lower.find("\n", asked.end())
-        if line_end == -1 or _CARD_NUMBER_WORD.search(lower, line_start, line_end) is None:
-            continue  # "card" alone is a loyalty card's, a SIM card's, a card game's
+        if line_end == -1 or _OTHER_NUMBER.search(lower, line_start, line_end) is not None:
+            continue
         if _CARD_ASKING.search(lower, line_start, line_end) is None:
             continue
         answer = _CARD_ANSWER.match(lower, asked.end())

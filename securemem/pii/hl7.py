@@ -30,7 +30,8 @@ _SSN_FIELDS = {"PID": 19, "GT1": 12, "IN1": 49}
 _SSN = re.compile(r"([0-9]{3})-?([0-9]{2})-?([0-9]{4})")
 _WRITTEN_PHONE = re.compile(r"\+?[0-9(][0-9 ().\-/]{5,22}[0-9]")
 _DIGITS = re.compile(r"\+?[0-9]{1,4}")
-_DATE = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])(?:[0-9]{2,6})?")  # HL7's DTM
+# HL7's DTM: YYYYMMDD, maybe HHMM and SS (not ten digits: a US phone's length)
+_DATE = re.compile(r"(?:19[0-9]{2}|20[0-3][0-9])(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])(?:[0-9]{4}(?:[0-9]{2})?)?")
 _MAX_FIELDS = 64
 
 

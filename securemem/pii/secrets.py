@@ -1824,7 +1824,7 @@ def looks_like_column_secret(kind: str, value: str) -> bool:
     return (
         len(value) >= 16
         and (_looks_random(value) or _random_of_one_class(value))
-        and not (_UUID.fullmatch(value) or _identifier_like(value))
+        and not (_UUID.fullmatch(value) or (_identifier_like(value) and not _drawn_at_random(value)))
     )
 
 
@@ -1880,7 +1880,24 @@ def _drawn_at_random(value: str) -> bool:
     """A value after a key that names a secret, one of whose parts is drawn at random: a token cut where it
     drew "-" and "_" ("xJx_Cx-1wNun3UCrqwIpZA1rZ-BI": reviewer AF), which _identifier_like's share of
     short parts would take for a name."""
-    return _BASE64URL.fullmatch(value) is not None and any(_random_part(part) for part in _SLUG_SPLIT.split(value))
+    if _BASE64URL.fullmatch(value) is None:
+        return False
+    parts = [part for part in _SLUG_SPLIT.split(value) if part]
+    if "/" in value and any(part.isalpha() and part.islower() and len(part) >= 4 for part in parts):
+        return False  # a path ("database/creds/readonly/9BthBYGNFoTkJ5XNGkcXfqi2": a Vault lease's)
+    groups = sum(1 for part in parts if _random_group(part))  # "aB3x-Kq9Z-mP2w-Rt7Y": groups drawn at random
+    return any(_random_part(part) for part in parts) or (groups >= 2 and groups * 2 >= len(parts))
+
+
+def _random_group(part: str) -> bool:
+    """Four characters or more with a digit and letters of both cases ("aB3x", "Q7xZ"): a group of a key
+    written in groups, not a word ("iOS", "mTLS", "gRPC" hold no digit; "2024" no letter)."""
+    return (
+        len(part) >= 4
+        and any(char.isdigit() for char in part)
+        and any(char.isupper() for char in part)
+        and any(char.islower() for char in part)
+    )
 
 
 _BASE64URL = re.compile(r"[A-Za-z0-9_\-+/]{16,}={0,2}")  # one token of base64's alphabets: no "@", ".", ":", no URL
@@ -1895,7 +1912,12 @@ def _random_part(part: str) -> bool:
         and any(char.islower() for char in part)
         and any(char.isupper() for char in part)
         and not _capitalised_words(part)
+        and not _WORDS_AND_NUMBERS.fullmatch(part)
     )
+
+
+# Capitalised words and numbers run together: a product's or a thing's name ("WindowsServer2022Datacenter").
+_WORDS_AND_NUMBERS = re.compile(r"(?:[A-Z][a-z]{2,}|[0-9]+|[A-Z]{2,}(?![a-z]))+")
 
 
 # Letters only, in capitalised words and acronyms: a name of code or of a thing ("Whitespace",
@@ -2357,7 +2379,12 @@ _NAME_WITH_SUFFIX = re.compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
 
 
 def _is_high_entropy(value: str) -> bool:
-    if _UUID.fullmatch(value) or _ETHEREUM.fullmatch(value) or _identifier_like(value) or _ALGORITHMS.fullmatch(value):
+    if (
+        _UUID.fullmatch(value)
+        or _ETHEREUM.fullmatch(value)
+        or (_identifier_like(value) and not _drawn_at_random(value))
+        or _ALGORITHMS.fullmatch(value)
+    ):
         return False  # an identifier (the issue's must-survive list), an algorithm's name
     letters = value.upper() != value.lower()
     digits = _DIGIT.search(value) is not None
