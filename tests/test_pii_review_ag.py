@@ -32,6 +32,14 @@ from tests.helpers import found_values
         ("api_key: aB3x-Kq9Z-mP2w-Rt7Y-Lm4N", ["aB3x-Kq9Z-mP2w-Rt7Y-Lm4N"]),
         ("kubectl get secret tls-mTLS-iOS-client-2024 -o yaml", []),
         ("Vault path secret/data/claims/db, lease database/creds/readonly/9BthBYGNFoTkJ5XNGkcXfqi2, ttl 768h.", []),
+        # A password alone on the line after "is", random or a word and a number; a name or a version there stays.
+        ("The wifi password is\nhunter2024", ["hunter2024"]),
+        ("Our password policy is\nNIST-800-63B", []),
+        # A key that says no failure happened hides no code; a failure told before the key does.
+        ('{"otp":true,"code":"482913","failed":false}', ["482913"]),
+        ("sms otp sent; code=482913; retries_failed=0", ["482913"]),
+        ("verification failed; code=131026 (WhatsApp)", []),
+        ("| Phone | 412 | 388 | 501 |", []),
         # HL7: a phone of ten digits is no date; a date of eight is no phone.
         ("PID|1||12345||DOE^JANE||19750615|F|||||2065012345", ["2065012345"]),
         ("NK1|1|DOE^JOHN|SPO|||20240101", []),
@@ -41,3 +49,10 @@ from tests.helpers import found_values
 )
 def test_forms_of_reviewer_ag(text: str, values: list[str]) -> None:
     assert found_values(text) == values
+
+
+def test_a_line_naming_card_numbers_many_times_is_read_once() -> None:
+    # Each "card number" read its whole line again (a fresh attacker's round: 100 KB of a minified export
+    # took 19 s). Counted, not timed: the line is read, and its one answer found.
+    text = "[" + '{"card_number_last4":"4242"},' * 3000 + "]\nbot: what is your card number?\nuser: 4604128209801597"
+    assert found_values(text) == ["4604128209801597"]

@@ -157,18 +157,18 @@ def may_hold_answered_card(scan: Scan) -> bool:
 
 def find_answered_cards(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
-    done = 0
+    done = 0  # each line is read once, however often it names a card's number (a line of them was quadratic)
     for asked in _CARD_ASKED.finditer(lower):
         if asked.start() < done:
             continue
-        line_start = lower.rfind("\n", 0, asked.start()) + 1
+        line_start = lower.rfind("\n", done, asked.start()) + 1 or done
         line_end = lower.find("\n", asked.end())
+        done = len(lower) if line_end == -1 else line_end
         if line_end == -1 or _OTHER_NUMBER.search(lower, line_start, line_end) is not None:
             continue
         if _CARD_ASKING.search(lower, line_start, line_end) is None:
             continue
         answer = _CARD_ANSWER.match(lower, asked.end())
-        done = line_end
         if answer is not None and card_number_valid(re.sub("[^0-9]", "", answer["value"])):
             yield "CREDIT_CARD", *answer.span("value")
             done = answer.end()

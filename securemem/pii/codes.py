@@ -409,8 +409,10 @@ _STATUS_BACK = 48
 # A failure told just before the key: its code is the error's ("verification failed; code=131026",
 # '"quota exceeded for project 4412","code":"429001"': a fresh attacker's round).
 _FAILURE = re.compile(
-    r"(?<![a-z])(?:fail|failed|failure|error|err|invalid|denied|rejected|undeliverable|exceeded|expired|blocked|"
-    r"disabled|throttled)(?![a-z])"
+    r"(?<![a-z_])(?:fail|failed|failure|error|err|invalid|denied|rejected|undeliverable|exceeded|expired|blocked|"
+    r"disabled|throttled)(?![a-z_])"
+    # not a key that says none happened ('"failed":false', "retries_failed=0": a fresh attacker's round)
+    r"(?![\"']?[ \t]*[:=][ \t]*[\"']?(?:false|0|no|none|null)\b)"
 )
 
 

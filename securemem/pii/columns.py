@@ -415,8 +415,8 @@ def find_split_cells(scan: Scan) -> Iterator[Hit]:
             start += len(cell) + 1
         kind = _row_kind(text[cells[0][0] : cells[0][1]])
         values = [cell for cell in cells[1:] if cell[1] > cell[0]]
-        if kind is None or len(values) < 2:
-            continue
+        if kind is None or len(values) < 2 or (kind == "PHONE" and text[values[0][0]] not in "+("):
+            continue  # (bare parts under "Phone" are a channel's counts: see _parts)
         joined = " ".join(text[low:high] for low, high in values)
         first = text[values[0][0] : values[0][1]]  # a whole value alone: a row of values, not one split
         if _valid(kind, joined, scan.phone_regions) and not _valid(kind, first, scan.phone_regions):

@@ -1033,6 +1033,7 @@ def _tagged_password(text: str, match: re.Match[str]) -> Hit | None:
 
 _ALONE_ON_ITS_LINE = re.compile(r"(?:>[ \t]?)*[^\s]{4,64}[ \t]*(?:\r?\n|$)")
 _NEXT_LINE_SYMBOL = re.compile(r"[!#$%&*@^~+=?|\\]")  # a password's symbol, which names and versions lack
+_NAME_PARTS = re.compile(r"[-_.]")  # a name's or a version's joints ("NIST-800-63B", "Rotated_on_2024-03-12")
 
 
 def _value_start(text: str, match: re.Match[str]) -> int | None:
@@ -1044,7 +1045,10 @@ def _value_start(text: str, match: re.Match[str]) -> int | None:
     if text.startswith(("\n", "\r\n"), at) and match["op"] is not None and match["op"][:1] in " \t":
         at = _skip_blanks(text, at + (1 if text[at] == "\n" else 2))
         alone = _ALONE_ON_ITS_LINE.match(text, at)
-        if alone is None or _NEXT_LINE_SYMBOL.search(alone.group()) is None:
+        value = alone.group().strip(" \t\r\n>") if alone is not None else ""
+        if not value or not (
+            _NEXT_LINE_SYMBOL.search(value) or (_password_shaped(value) and not _NAME_PARTS.search(value))
+        ):
             return None  # a name on the next line ("Argon2id-v19", "SSO-only", "siehe_Wiki_Seite_42")
     return at
 
