@@ -22,7 +22,10 @@ from tests.helpers import found_values
         ("Login: m.tanaka@westbrookhs.org / Recs2024#Tanaka", ["m.tanaka@westbrookhs.org", "Recs2024#Tanaka"]),
         # An app password as Google and Microsoft show it, after its label.
         ("App password for the old Outlook 2016 on the front desk PC: tzkq mvrb wxhd npsf", ["tzkq mvrb wxhd npsf"]),
+        ("App-specific password for Mail on the iPad: tzkq-mvrb-wxhd-npsf", ["tzkq-mvrb-wxhd-npsf"]),
+        ("Anwendungspasswort: tzkq mvrb wxhd npsf", ["tzkq mvrb wxhd npsf"]),
         ("app passwords are shown once on your account page", []),
+        ("app-specific passwords: apps like mail need them", []),
         ("app passwords: some apps like mail work fine with oauth", []),
         ("App passwords are disabled when your team uses only security keys from Yubico.", []),
         # A card's number asked for with another number: the answer may be that one.

@@ -159,6 +159,8 @@ def may_hold_account_password(scan: Scan) -> bool:
         or "@" in lower
         or "app pass" in lower
         or "app-pass" in lower
+        or "app-specific" in lower
+        or "anwendungspasswort" in lower
         or not _ACCOUNT_WORDS.isdisjoint(scan.words)
         or (not lower.isascii() and _may_name_code_other(lower))
     )
@@ -255,19 +257,21 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
                 yield "PASSWORD", *match.span("value")
     if "auth" in words:
         yield from _auth_commands(text, lower)
-    if "app pass" in lower or "app-pass" in lower:
+    if "app pass" in lower or "app-pass" in lower or "app-specific" in lower or "anwendungspasswort" in lower:
         for match in _APP_PASSWORD.finditer(lower):
-            letters = match["value"].replace(" ", "")
+            letters = match["value"].replace(" ", "").replace("-", "")
             if letters not in _ALPHABET and len(set(letters)) > 4:  # "abcd efgh ijkl mnop", "xxxx xxxx ...": examples
                 yield "PASSWORD", *match.span("value")
 
 
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
-# An app password as Google and Microsoft show it, four groups of four small letters, after its label and a
-# colon, ending the line ("App password for the old Outlook 2016 on the front desk PC: tzkq mvrb wxhd npsf":
-# reviewer AG; "app passwords: some apps like mail work fine" is a sentence: a fresh attacker's round).
+# An app password as Google and Microsoft show it, four groups of four small letters (Apple's "app-specific
+# password" joins them with "-"), after its label and a colon, ending the line ("App password for the old
+# Outlook 2016 on the front desk PC: tzkq mvrb wxhd npsf": reviewer AG; "app passwords: some apps like mail
+# work fine" is a sentence: a fresh attacker's round).
 _APP_PASSWORD = re.compile(
-    r"(?<![\w-])app[ -]passwor(?:d|t)\b[^\n:=]{0,80}[:=][ \t]*(?P<value>[a-z]{4}(?: [a-z]{4}){3})"
+    r"(?<![\w-])(?:app[ -](?:specific[ -])?passwor(?:d|t)|anwendungspasswort)\b[^\n:=]{0,80}[:=][ \t]*"
+    r"(?P<value>[a-z]{4}(?:(?P<joint>[ -])[a-z]{4})(?:(?P=joint)[a-z]{4}){2})"
     r"[ \t]*(?:[.,;)]?[ \t]*(?:\r?\n|$)|[ \t]+[(\-–—])"  # the value ends its line, or a remark follows
 )
 
