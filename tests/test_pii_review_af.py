@@ -144,3 +144,11 @@ def test_a_line_of_many_code_keys_is_read_whole() -> None:
     # every one of 5,000 keys in a line about a one-time code is found, and none in a line about nothing.
     assert len(detect("otp " + "code=482100 " * 5000)) == 5000
     assert detect("code=482100 " * 5000) == []
+
+
+def test_a_long_run_of_digits_in_a_token_is_judged_once() -> None:
+    # A pattern of words and numbers run together backtracked exponentially over a run of digits (30 digits
+    # would take minutes); the existing split-based reader is used instead. Counted, not timed: the value
+    # is judged, and an identifier of capitalised words and numbers stays.
+    assert found_values("token: Abc" + "1" * 200 + "x") == []
+    assert found_values("License key for WindowsServer2022Datacenter is in the asset DB.") == []

@@ -190,9 +190,8 @@ _SETTING_WORDS = re.compile(
     r"hour|tenant|users?|team|staff|customers?|accounts?|company|companies|aziende|average|total|volume|limits?|"
     r"quota|price|cost|fee|prefix|country|pack|package|bundle|plan|bulk)(?![^\W\d_])"
 )
-_CLAUSE_END = re.compile(
-    r"[ \t]*(?:$|[.,;!?)\]\"'—–\n]|-(?=[ \t])|\((?![0-9]))"
-)  # "(expired now)": a remark  # the view writes a dash "–" as "-"
+# The view writes a dash "–" as "-"; a bracket opens a remark ("734219 (expired now)"), not a count's "(2 attempts)".
+_CLAUSE_END = re.compile(r"[ \t]*(?:$|[.,;!?)\]\"'—–\n]|-(?=[ \t])|\((?![0-9]))")
 _CLAUSE_OPENERS = frozenset(
     {
         "for", "to", "that", "which", "they", "you", "i", "we", "he", "she", "per", "für", "fuer", "zur", "zum",
@@ -365,9 +364,8 @@ def _instructed_and_keyed(lower: str, windows: list[tuple[int, int]]) -> Iterato
         return
     for match in _USE_CODE.finditer(lower, windows[0][0]):
         digits = re.sub("[^0-9]", "", match["value"])
-        if (
-            len(digits) >= 6 and not year_or_example(digits) and not a_date(digits)
-        ):  # "use code 7890 to continue": a menu's, a door's
+        # six digits or more: "use code 7890 to continue" is a menu's, a door's
+        if len(digits) >= 6 and not year_or_example(digits) and not a_date(digits):
             yield "GENERIC_SECRET", *match.span("value")
     # Each line read once, however many "code" keys it holds (one long line of them was quadratic).
     lines: dict[int, bool] = {}  # line start -> the line names a one-time code

@@ -209,8 +209,8 @@ def _header(line: str) -> tuple[str, int, list[str | None]] | None:
         value_name = next((name for name in _VALUE_NAMES if name in names), None)
         named_columns = any(_COLUMNS.get(name) not in (None, "CARD_CODE") for name in names)
         if value_name is not None and any(name in _KEY_NAMES for name in names) and not named_columns:
-            # (a column named for what it holds is read as such: "name,password,value")
-            # A table of keys and values: each row's key names its value (see _KEY_VALUE_HEADER).
+            # A table of keys and values: each row's key names its value (see _KEY_VALUE_HEADER); a column
+            # named for what it holds is read as such ("name,password,value").
             key = next(index for index, name in enumerate(names) if name in _KEY_NAMES)
             value = names.index(value_name)
             marks = {key: _KEY, value: _VALUE}
@@ -238,20 +238,8 @@ _KEY_VALUE_HEADER = re.compile(r"(?:^|[,;\t|])[ \t\"']*val(?:ue)?[ \t\"']*(?:[,;
 _KEY, _VALUE = "KEY", "VALUE"
 
 
-def _key_value(scan: Scan, start: int, end: int, delimiter: str, kinds: list[str | None]) -> Iterator[Hit]:
+def _key_value(scan: Scan, spans: list[tuple[int, int]], kinds: list[str | None]) -> Iterator[Hit]:
     text = scan.text
-    spans: list[tuple[int, int]] = []
-    at = start
-    for _ in kinds:
-        stop = text.find(delimiter, at, end)
-        stop = end if stop == -1 else stop
-        low, high = at, stop
-        while low < high and text[low] in " \t":
-            low += 1
-        while high > low and text[high - 1] in " \t":
-            high -= 1
-        spans.append((low, high))
-        at = stop + 1
     name = _column_name(text[slice(*spans[kinds.index(_KEY)])])
     kind = _COLUMNS.get(name) or _COLUMNS.get(name.rsplit(" ", 1)[-1])
     if kind == "CARD_CODE":
@@ -262,28 +250,34 @@ def _key_value(scan: Scan, start: int, end: int, delimiter: str, kinds: list[str
 
 
 def _cells(scan: Scan, start: int, end: int, delimiter: str, kinds: list[str | None]) -> Iterator[Hit]:
-    if _KEY in kinds:
-        yield from _key_value(scan, start, end, delimiter, kinds)
-        return
     text = scan.text
+    spans: list[tuple[int, int]] = []  # each cell, its blanks left out
     at = start
-    for kind in kinds:
+    for _ in kinds:
         stop = text.find(delimiter, at, end)
-        if stop == -1:
-            stop = end
-        if kind is not None:
-            low, high = at, stop
-            while low < high and text[low] in " \t":
-                low += 1
-            while high > low and text[high - 1] in " \t":
-                high -= 1
-            if (
-                high - low <= _MAX_CELL
-                and _valid(kind, text[low:high], scan.phone_regions)
-                and (kind != "CARD_CODE" or _card_in(text, start, end))
-            ):
-                yield reported(kind), low, high
+        stop = end if stop == -1 else stop
+        spans.append(_trimmed(text, at, stop))
         at = stop + 1
+    if _KEY in kinds:
+        yield from _key_value(scan, spans, kinds)
+        return
+    for kind, (low, high) in zip(kinds, spans, strict=True):
+        if (
+            kind is not None
+            and high - low <= _MAX_CELL
+            and _valid(kind, text[low:high], scan.phone_regions)
+            and (kind != "CARD_CODE" or _card_in(text, start, end))
+        ):
+            yield reported(kind), low, high
+
+
+def _trimmed(text: str, low: int, high: int) -> tuple[int, int]:
+    """``(low, high)`` without the blanks at either end."""
+    while low < high and text[low] in " \t":
+        low += 1
+    while high > low and text[high - 1] in " \t":
+        high -= 1
+    return low, high
 
 
 _CARD_IN_ROW = re.compile(r"(?<![0-9])[0-9](?:[ \-]?[0-9]){12,18}(?![0-9])")
@@ -406,21 +400,9 @@ def find_split_cells(scan: Scan) -> Iterator[Hit]:
         start = row.start("cells")
         cells: list[tuple[int, int]] = []
         for cell in row["cells"].split("|")[:-1]:
-            low, high = start, start + len(cell)
-            while low < high and text[low] in " \t":
-                low += 1
-            while high > low and text[high - 1] in " \t":
-                high -= 1
-            cells.append((low, high))
+            cells.append(_trimmed(text, start, start + len(cell)))
             start += len(cell) + 1
-        kind = _row_kind(text[cells[0][0] : cells[0][1]])
-        values = [cell for cell in cells[1:] if cell[1] > cell[0]]
-        if kind is None or len(values) < 2 or (kind == "PHONE" and text[values[0][0]] not in "+("):
-            continue  # (bare parts under "Phone" are a channel's counts: see _parts)
-        joined = " ".join(text[low:high] for low, high in values)
-        first = text[values[0][0] : values[0][1]]  # a whole value alone: a row of values, not one split
-        if _valid(kind, joined, scan.phone_regions) and not _valid(kind, first, scan.phone_regions):
-            yield kind, values[0][0], values[-1][1]
+        yield from _parts(scan, _row_kind(text[slice(*cells[0])]), cells[1:])
 
 
 # The same in HTML: a row whose first cell names the value the others hold in parts
@@ -513,7 +495,7 @@ _NAMED_ELEMENT = re.compile(
 
 def may_hold_form_field(scan: Scan) -> bool:
     lower = scan.lower
-    return "<input" in lower or ("</" in lower and _NAMED_ELEMENT.search(scan.text) is not None)
+    return "<input" in lower or "</" in lower
 
 
 def find_form_fields(scan: Scan) -> Iterator[Hit]:
@@ -542,12 +524,7 @@ def _attributes(text: str, start: int, end: int) -> dict[str, tuple[str, tuple[i
 def _field_value(scan: Scan, kind: str | None, found: tuple[str, tuple[int, int]]) -> Iterator[Hit]:
     value, (low, high) = found
     if kind is not None and value.strip() and _valid(kind, value.strip(), scan.phone_regions):
-        text = scan.text
-        while text[low] in " \t":
-            low += 1
-        while text[high - 1] in " \t":
-            high -= 1
-        yield reported(kind), low, high
+        yield reported(kind), *_trimmed(scan.text, low, high)
 
 
 def _field_kind(named: dict[str, tuple[str, tuple[int, int]]]) -> str | None:

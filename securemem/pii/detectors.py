@@ -1126,9 +1126,8 @@ def _card_after(text: str, end: int) -> bool:
 
 
 _TOKEN_LINE = re.compile(r"[ \t]*[A-Za-z0-9_\-=.]{8,}[ \t]*(?=\r?\n|\Z)")
-_WRAPPED_LINES = (
-    64  # lines a wrapped token may go on over, past the two joined (a key of 14 lines leaked its tail at 8)
-)
+# Lines a wrapped token may go on over, past the two joined (a key of 14 lines leaked its tail at 8).
+_WRAPPED_LINES = 64
 
 
 def _rest_of_wrapped_token(text: str, end: int) -> int:

@@ -1693,7 +1693,7 @@ def _assignment(  # noqa: PLR0912, PLR0915
         # value is one long random token ({"key": "02da32d4cbc6..."}).
         random_token = _RANDOM_TOKEN.fullmatch(secret) is not None and _is_high_entropy(secret)
         return ("GENERIC_SECRET", start, end) if random_token and not _UUID.fullmatch(secret) else None
-    if _looks_random(secret) and (not _identifier_like(secret) or _drawn_at_random(secret)):
+    if _looks_random(secret) and not _identifier_like(secret):
         return "GENERIC_SECRET", start, end
     if kind == "SECRET" and _random_of_one_class(secret):
         return "GENERIC_SECRET", start, end
@@ -1828,7 +1828,7 @@ def looks_like_column_secret(kind: str, value: str) -> bool:
     return (
         len(value) >= 16
         and (_looks_random(value) or _random_of_one_class(value))
-        and not (_UUID.fullmatch(value) or (_identifier_like(value) and not _drawn_at_random(value)))
+        and not (_UUID.fullmatch(value) or _identifier_like(value))
     )
 
 
@@ -1865,6 +1865,8 @@ def _pascal_words(value: str) -> bool:
 
 
 def _identifier_like(value: str) -> bool:
+    if _drawn_at_random(value):
+        return False  # a random token cut where it drew "-" and "_", whose short parts look like a name's
     if _RESOURCE_ID.fullmatch(value) or _POD_NAME.fullmatch(value) or _pascal_words(value):
         return True
     if value.isalnum() and value.isascii() and _capitalised_words(value):
@@ -1881,9 +1883,9 @@ def _identifier_like(value: str) -> bool:
 
 
 def _drawn_at_random(value: str) -> bool:
-    """A value after a key that names a secret, one of whose parts is drawn at random: a token cut where it
-    drew "-" and "_" ("xJx_Cx-1wNun3UCrqwIpZA1rZ-BI": reviewer AF), which _identifier_like's share of
-    short parts would take for a name."""
+    """A value of base64's alphabet with a long part drawn at random, or mostly groups drawn at random: a
+    token cut where it drew "-" and "_" ("xJx_Cx-1wNun3UCrqwIpZA1rZ-BI": reviewer AF; "aB3x-Kq9Z-mP2w-Rt7Y"),
+    which _identifier_like's share of short parts would otherwise take for a name."""
     if _BASE64URL.fullmatch(value) is None:
         return False
     parts = [part for part in _SLUG_SPLIT.split(value) if part]
@@ -1909,19 +1911,8 @@ _BASE64URL = re.compile(r"[A-Za-z0-9_\-+/]{16,}={0,2}")  # one token of base64's
 
 def _random_part(part: str) -> bool:
     """A long part drawn at random: twelve characters or more, with small and capital letters and digits
-    ("1wNun3UCrqwIpZA1rZ"); a name's parts are words, numbers and short ("iOS", "mTLS", "gRPC", "2024")."""
-    return (
-        len(part) >= 12
-        and any(char.isdigit() for char in part)
-        and any(char.islower() for char in part)
-        and any(char.isupper() for char in part)
-        and not _capitalised_words(part)
-        and not _WORDS_AND_NUMBERS.fullmatch(part)
-    )
-
-
-# Capitalised words and numbers run together: a product's or a thing's name ("WindowsServer2022Datacenter").
-_WORDS_AND_NUMBERS = re.compile(r"(?:[A-Z][a-z]{2,}|[0-9]+|[A-Z]{2,}(?![a-z]))+")
+    ("1wNun3UCrqwIpZA1rZ"), not capitalised words and numbers ("WindowsServer2022Datacenter")."""
+    return len(part) >= 12 and _random_group(part) and not _capitalised_words(part) and not _pascal_words(part)
 
 
 # Letters only, in capitalised words and acronyms: a name of code or of a thing ("Whitespace",
@@ -2383,12 +2374,7 @@ _NAME_WITH_SUFFIX = re.compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
 
 
 def _is_high_entropy(value: str) -> bool:
-    if (
-        _UUID.fullmatch(value)
-        or _ETHEREUM.fullmatch(value)
-        or (_identifier_like(value) and not _drawn_at_random(value))
-        or _ALGORITHMS.fullmatch(value)
-    ):
+    if _UUID.fullmatch(value) or _ETHEREUM.fullmatch(value) or _identifier_like(value) or _ALGORITHMS.fullmatch(value):
         return False  # an identifier (the issue's must-survive list), an algorithm's name
     letters = value.upper() != value.lower()
     digits = _DIGIT.search(value) is not None
