@@ -29,7 +29,6 @@ _PHONE_FIELDS = {"PID": (13, 14), "NK1": (5, 6), "GT1": (6, 7), "IN1": ()}
 _SSN_FIELDS = {"PID": 19, "GT1": 12, "IN1": 49}
 _SSN = re.compile(r"([0-9]{3})-?([0-9]{2})-?([0-9]{4})")
 _WRITTEN_PHONE = re.compile(r"\+?[0-9(][0-9 ().\-/]{5,22}[0-9]")
-_DIGITS = re.compile(r"\+?[0-9]{1,4}")
 # HL7's DTM: YYYYMMDD, maybe HHMM and SS (not ten digits: a US phone's length)
 _DATE = re.compile(r"(?:19[0-9]{2}|20[0-3][0-9])(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])(?:[0-9]{4}(?:[0-9]{2})?)?")
 _MAX_FIELDS = 64
@@ -82,7 +81,7 @@ def _phones(scan: Scan, start: int, end: int) -> Iterator[Hit]:
             # country code, area code, local number: components 5, 6 and 7
             pieces = [parts[index] for index in (4, 5, 6) if parts[index][1] > parts[index][0]]
             values = [text[slice(*piece)].strip() for piece in pieces]
-            if all(_DIGITS.fullmatch(value) or value.isdigit() for value in values):
+            if all(value.lstrip("+").isdigit() for value in values):
                 country = text[slice(*parts[4])].strip().lstrip("+")
                 written = (f"+{country} " if country else "") + " ".join(values[1:] if country else values)
                 if _valid_phone(written, scan):
