@@ -446,6 +446,7 @@ def worst_cases(size: int) -> dict[str, str]:
         "form-inputs": fill('<input type="password" name="pw" value="Hunter2!xyz">\n'),
         "html-rows": fill("<tr><th>SSN</th><td>761</td><td>34</td><td>2273</td></tr>\n"),
         "html-blank-cells": fill("<tr><td>SSN</td><td>" + " " * 1900 + "</tr>"),
+        "input-long-names": fill("<input " + "a" * 2030 + ">\n"),
         "key-value-rows": "key,value\r\n" + fill("smtp_password,Hunter2!xyz\r\n"),
         "hl7-segments": fill("PID|1||1^^^X||DOE^J||19800101|F|||||^PRN^PH^^1^312^8472291||||||412673390\r"),
         "wrapped-jwts": fill("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIzNDIzMzMzIiwiaWF\n"),
