@@ -245,6 +245,9 @@ REVIEWS = {
     "ae": "pii_review_ae.jsonl: blind, structured content: HTML, CSV, psql, JSON, YAML and logs, taken as it came",
     "af": "pii_review_af.jsonl: blind, banks' and hospitals' message formats (MT103, HL7, X12), taken as it came",
     "ag": "pii_review_ag.jsonl: blind, schools, real estate, mortgages and small businesses' IT, taken as it came",
+    "ah": "pii_review_ah.jsonl: blind, Unicode evasions by an adversarial writer in 20 languages, taken as it came",
+    "ai": "pii_review_ai.jsonl: blind, secrets as engineers paste them, 184 provider shapes, taken as it came",
+    "aj": "pii_review_aj.jsonl: blind, phones as people in 62 countries write them, taken as it came",
 }
 
 

@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,9 @@ def secret_part(label: dict[str, Any]) -> tuple[int, int]:
     labelled with their scheme and host ("postgres://app:pw@db.example.net"), the part between "//"
     and "@" (the user and password the scrubber replaces; scheme and host stay readable)."""
     start, end, value = label["start"], label["end"], label["value"]
+    folded = unicodedata.normalize("NFKC", value)  # a URL in fullwidth letters ("ｐｏｓｔｇｒｅｓ：／／…＠…")
+    if len(folded) == len(value):
+        value = folded
     if label["type"].startswith("URL_CREDENTIAL") and "://" in value and "@" in value:
         return start + value.index("://") + 3, start + value.rindex("@")
     return start, end
@@ -301,7 +305,7 @@ def altered(name: str) -> list[str]:
         # "Passwort"). Left: codes in words, keycaps and Chinese numerals, a phone with Russia's trunk
         # "8", a card's groups in code spans, a key split over four literals. 456 since AE's stop (a
         # password clause a quote and a stop end, padding "=", a verb ending its line, a code before "。").
-        ("ad", "claim", None, 0.96),
+        ("ad", "claim", None, 0.975),
         # Blind, after AD's fixes: structured content (HTML forms and tables, CSV, psql output, JSON, YAML,
         # logs, mail headers; 10 languages; 52 evasions): 361 of 387 as it came (93.3%), 375 since (an
         # <input>'s value by its name or type, key/value tables, code columns, values cut into an HTML
@@ -317,13 +321,30 @@ def altered(name: str) -> list[str]:
         # into short parts; a one-time code before a remark in brackets; a JWT wrapped over four lines; a
         # card's number a chat bot asked for). Left: an IBAN glued to MT940's "~38", an SSN in NACHA's
         # fixed columns, codes in words, cards and IBANs split by carets, slashes or a line of text.
-        ("af", "claim", None, 0.95),
+        ("af", "claim", None, 0.955),
         # Blind, after AF's fixes: schools, real estate and mortgages, small businesses' bookkeeping and IT:
         # 350 of 373 as it came (93.8%), 352 since (an app password's four groups of four letters; a TAN
         # that "kam an"). Left: an account and its password after a login's label or ending a sentence
         # (read, then left: breadcrumbs and roles are written so), "code is 481927" with no code's name,
         # lockbox codes, a UUID given as a token, spelled-out and split values.
-        ("ag", "claim", None, 0.94),
+        ("ag", "claim", None, 0.945),
+        # Blind, after AG's fixes, on the issue's own classes: Unicode evasions by an adversarial writer in 20
+        # languages: 226 of 248 as it came (91.1%), 238 since (Chinese and Japanese numerals written digit by
+        # digit, "code" alone in a text about a one-time code, a callback number, a bidi override closed after
+        # a card, a password with a dot said after "pw is", Persian's password label, an SSN named in
+        # Chinese, a Thai OTP, dots between a code's digits). Left: values split over messages or markup
+        # mixed in one value, a fully percent-encoded address, German "punkt" for a dot.
+        ("ah", "claim", None, 0.955),
+        # Blind: secrets as engineers paste them (184 provider shapes, configs, commands, code; 13
+        # languages): 380 of 428 as it came (88.8%), 391 since (a list of keys under a heading that names
+        # them, each a provider's name and a random value). Left: shapes no rule knows (Fireworks' fw_,
+        # Voyage's pa-, Modal's ak-/as-, Backblaze's K005), values split or reversed, keys of commands'
+        # positional arguments (mc, b2, net use).
+        ("ai", "claim", None, 0.91),
+        # Blind: phones as people in 62 countries write them (15+ languages): 206 of 226 as it came
+        # (91.2%), 212 since (numbers dictated in Indonesian, Hindi, Russian; Italian "più"; Chinese and
+        # Japanese numerals). Left: numbers mixing words and digits, split over lines, Portuguese "zap".
+        ("aj", "claim", None, 0.935),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -371,6 +392,10 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert {f.type for text in altered("af") for f in detect(text)} == {"IP_ADDRESS"}
     assert len(altered("ag")) == 5  # private, link-local, ULA and documentation addresses, by design
     assert {f.type for text in altered("ag") for f in detect(text)} == {"IP_ADDRESS"}
+    assert altered("ah") == []
+    assert altered("ai") == []  # as it came, a webhook's "X-Hub-Signature-256: sha256=..." was taken for a secret
+    # A Vietnamese order's code ("Mã đơn hàng 240314-7947") read as a phone: left.
+    assert [text[:20] for text in altered("aj")] == ["Mã đơn hàng 240314-7"]
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows

@@ -151,6 +151,8 @@ _CARD_CODE = re.compile(
     r"(?(element)(?=[ \t]*</))"  # an element's code is all its text
 )
 _ONE_TIME_VALUE = (
+    # six digits or more one by one with dots between ("OTP 3.8.2.8.3.5": reviewer AH; "OTP 2.4.1" is a version)
+    r"[0-9](?:\.[0-9]){5,7}(?![0-9])|"
     r"[0-9]{4}[ \-][0-9]{4}|[0-9]{4,8}|[0-9]{3}[ \-][0-9]{3}|[0-9]{2}(?:[ \-][0-9]{2}){2,3}|[0-9](?:[ \-][0-9]){3,7}"
 )
 _ONE_TIME_CODE = re.compile(
@@ -331,15 +333,34 @@ def find_codes(scan: Scan) -> Iterator[Hit]:
     for match in _in_windows(_CARD_CODE, lower, windows):
         if _to_the_code(lower, match) and _card_code(lower, match) and _heading_ends(lower, match):
             yield "GENERIC_SECRET", *match.span("value")
+    yield from _one_time_codes(text, lower, windows)
+    for match in _in_windows(_CLAUSE_CODE, lower, windows):
+        if _clause_code(text, lower, match):
+            yield "GENERIC_SECRET", *match.span("value")
+    for match in _in_windows(_BARE_CODE, lower, windows):
+        if _bare_code(lower, match):
+            yield "GENERIC_SECRET", *match.span("value")
+    yield from _instructed_and_keyed(lower, windows)
+    yield from _codes_first(lower, runs)
+
+
+def _one_time_codes(text: str, lower: str, windows: list[tuple[int, int]]) -> Iterator[Hit]:
+    """Codes after a one-time code's label ("OTP 482913", "TANs (027276, 251499)")."""
     for match in _in_windows(_ONE_TIME_CODE, lower, windows):
         if not _to_the_code(lower, match) or not _heading_ends(lower, match):
             continue
+        # Thai's "รหัส OTP" holds "OTP", a label alone, which needs no end of clause ("ลูกค้าส่งรหัส OTP ๕๓๔๕๘๑
+        # มาในแชท": Thai writes no punctuation; reviewer AH)
+        thai_otp = match["glued_more"] is not None and "otp" in match["glued_more"] and len(match["value"]) >= 6
         if (match["more"] is not None or match["glued_more"] is not None) and (
-            _CODE_ENDS_CLAUSE.match(lower, match.end("value")) is None or _OTHER_CALENDARS.fullmatch(match["value"])
+            (_CODE_ENDS_CLAUSE.match(lower, match.end("value")) is None and not thai_otp)
+            or _OTHER_CALENDARS.fullmatch(match["value"])
         ):
             continue
         if lower.startswith("tan", match.start()) and not text.startswith("TAN", match.start()):
             continue  # "Mr Tan 5551234": a name; the code is written "TAN"
+        if a_date(match["value"]):
+            continue  # "backup code: 20240315": the day a backup ran
         if MEETING.search(lower, max(_line_start(lower, match.start()), match.start() - _BRIDGE_BACK), match.start()):
             continue  # "Bridge passcode 67474796": a meeting's, anyone's who is invited
         yield "GENERIC_SECRET", *match.span("value")
@@ -350,11 +371,59 @@ def find_codes(scan: Scan) -> Iterator[Hit]:
                 break
             yield "GENERIC_SECRET", *more.span("value")
             end = more.end()
-    for match in _in_windows(_CLAUSE_CODE, lower, windows):
-        if _clause_code(text, lower, match):
-            yield "GENERIC_SECRET", *match.span("value")
-    yield from _instructed_and_keyed(lower, windows)
-    yield from _codes_first(lower, runs)
+
+
+# "Code" alone names any code ("error code", "zip code", "the code is 200 lines"); in a text that says how
+# a one-time code came or what it opens it names that one: "the code it sent me was 898907" after "my 2FA
+# isn't working", 'Parent texted back: "code is 481927"', "ya llegó, el código es 965638", "Er hat den Code
+# 941845 und sein Kennwort" in a phishing report, "code: ⁴⁶⁵¹²⁰ ← from the SMS" (reviewers AD, AG, AH). The
+# word before "code" is none, an article or a possessive (not "error", "zip", "reference", "promo"); the words
+# between say how it came; six or eight digits (three and three), ending the clause.
+_BARE_CODE = re.compile(
+    r"(?<![\w\-])(?:code|código|codigo|codice|kod)(?![^\W\d_])"
+    r"(?P<words>(?:[ \t]+[^\W\d_][^\s\d.,;!?()\[\]{}=:\"']{0,15}){0,4})"
+    r"(?:[ \t]*:[ \t]*|[ \t]+)[\"'“«]?"
+    r"(?P<value>[0-9]{6}|[0-9]{8}|[0-9]{3}[ \-][0-9]{3})(?![0-9A-Za-z_\-/:@]|[.,][0-9])"
+)
+_BEFORE_BARE_CODE = frozenset(
+    {
+        "the", "a", "my", "your", "his", "her", "their", "our", "this", "that", "new", "el", "mi", "tu", "su", "le",
+        "la", "mon", "ton", "son", "o", "meu", "seu", "il", "mio", "tuo", "den", "der", "die", "das", "dem", "mein",
+        "meinen", "ihr", "ihren", "sein", "seinen", "dein", "deinen", "de", "del", "um", "uno", "un", "une", "ein",
+        "einen", "got", "received", "texted", "sent",
+    }
+)  # fmt: skip
+_BARE_WORDS = _TO_THE_CODE | {
+    "me", "us", "they", "he", "she", "you", "i", "just", "gave", "shows", "showed", "says", "texted", "emailed",
+}  # fmt: skip
+_ONE_TIME_CONTEXT = re.compile(
+    r"(?<![^\W\d_])(?:2fa|mfa|otp|two[ \-]factor|2-step|two-step|verif[a-z]*|authenticat[a-z]*|sms|texted|"
+    r"text message|sent (?:me|you|to)|log ?in|logged in|sign(?:ed|ing)? ?in|phishing|llegó|recib[a-z]*|"
+    r"kam an|bekommen|erhalten|gesendet|anmeld[a-z]*|einlogg[a-z]*|reçu|connexion|ricevut[a-z]*|accesso)(?![^\W\d_])"
+)
+_CONTEXT_BACK, _CONTEXT_AHEAD = 240, 80
+# ... or a conjunction, or an arrow pointing back at it ("code: 465120 ← from the SMS")
+_CONJUNCTION_AFTER = re.compile(r"[ \t]+(?:(?:and|und|et|y|e|but|aber|mais|pero|ma|mas)(?![^\W\d_])|[←⟵]|<-)")
+_PREVIOUS_WORD = re.compile(r"([^\W\d_]+)[ \t]+$")
+
+
+def _bare_code(lower: str, match: re.Match[str]) -> bool:
+    value = re.sub("[^0-9]", "", match["value"])
+    if year_or_example(value) or a_date(value) or COUNTED.match(lower, match.end()):
+        return False
+    if not set(match["words"].split()) <= _BARE_WORDS:
+        return False  # "code reviewed in PR 482913", "code freeze until 20240612": another thing's number
+    start = match.start()
+    line = _line_start(lower, start)
+    previous = _PREVIOUS_WORD.search(lower, max(line, start - 24), start)
+    if previous is not None and previous[1] not in _BEFORE_BARE_CODE:
+        return False  # "error code is 500123", "zip code 941103", "promo code 482913"
+    if _FAILURE.search(lower, max(line, start - _STATUS_BACK), start) is not None:
+        return False  # "SMS delivery failed. Code 300122"
+    end = match.end()
+    if _CLAUSE_END.match(lower, end) is None and _CONJUNCTION_AFTER.match(lower, end) is None:
+        return False  # "the code 500123 means the gateway refused": the sentence goes on about it
+    return _ONE_TIME_CONTEXT.search(lower, max(0, start - _CONTEXT_BACK), end + _CONTEXT_AHEAD) is not None
 
 
 def _instructed_and_keyed(lower: str, windows: list[tuple[int, int]]) -> Iterator[Hit]:

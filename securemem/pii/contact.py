@@ -1068,10 +1068,22 @@ PHONE_CONTEXT = re.compile(
 )
 
 
+def _callback_named(before: str) -> str:
+    """``before`` (lower case) with a callback number's label right before the number read as "phone"
+    ("Ticket #77104 | callback: 404.822.6364": reviewer AH). A webhook's "callback" further back names
+    none ("# card processor callback" then "- 188.83.76.4/32" on the next line)."""
+    if "back" in before or "rückruf" in before:
+        callback = _CALLBACK.search(before)
+        if callback is not None:
+            return before[: callback.start()] + " phone"
+    return before
+
+
 def _last_words(scan: Scan, start: int) -> list[str]:
     before = scan.before(start, 40)
     if "caller" in before:  # "Caller ID: 07812 ..." names a phone; "caller 12345678" (code, logs) does not
         before = _CALLER_ID.sub("callerid", before)
+    before = _callback_named(before)
     words = _WORDS.findall(before)
     if _HEBREW_WORD.search(before) is not None:
         words = _hebrew_read(words)
@@ -1214,6 +1226,10 @@ def _next_to_the_number(words: list[str]) -> list[str]:
 
 
 _CALLER_ID = re.compile(r"caller[ _\-]?id\b")
+_CALLBACK = re.compile(
+    r"(?<![^\W\d_])(?:call[ \-]?back|rückruf)(?:[ \t]+(?:number|no\.?|nr\.?|nummer|#))?[ \t]*[:=]?[ \t]*"
+    r"(?:(?:on|at|to|unter|auf)[ \t]+)?$"
+)
 
 
 def _is_reference(words: list[str], bare: bool = True) -> bool:
@@ -1647,7 +1663,7 @@ def _referenced_by_label(scan: Scan, start: int, candidate: str) -> bool:
     label = _line_label(scan.text, start)
     if label is None:
         return False
-    words = _WORDS.findall(label.lower())
+    words = _WORDS.findall(_callback_named(label.lower()))
     named = [word for word in words if word not in _NUMBER_WORDS]
     # A reference noun last ("Booking: 01 23 47 17 37", "Caller ID: 07812 ...") is _is_reference's case.
     return (
@@ -2591,6 +2607,15 @@ for _digits_of_language in (
 ):
     for _value, _word in enumerate(_digits_of_language.split()):
         _DIGIT_WORDS[_word] = str(_value)
+# Indonesian and Malay; Russian and Hindi as the view writes them (Cyrillic letters that look Latin are
+# Latin there, Devanagari's marks dropped): reviewer AJ's dictated numbers.
+for _digits_of_language in (
+    "nol satu dua tiga empat lima enam tujuh delapan sembilan",
+    "ноль один два три четыре пять шесть семь восемь девять",
+    "शून्य एक दो तीन चार पाँच छह सात आठ नौ",
+):
+    for _value, _word in enumerate(_digits_of_language.split()):
+        _DIGIT_WORDS[normalise_text(_word).lower()] = str(_value)
 _DIGIT_WORDS.update({"oh": "0", "zwo": "2", "tres": "3", "uma": "1", "meia": "6", "chaar": "4", "panch": "5"})
 # "meia" (half a dozen) is how Brazilians say six on the phone.
 # "double oh", "triple five": one word for a digit said twice or three times (British dictation).
@@ -2599,7 +2624,9 @@ _DIGIT_WORD = "(?:(?:double|triple)[ \t]+)?(?:" + "|".join(sorted(_DIGIT_WORDS, 
 # Between digit words: punctuation, blanks, or a separator said as a word ("five six one dash four one").
 _WORD_GAP = r"(?:[ \t]*[,\-–—/.][ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?)"
 # "plus four four, seven nine one one, ...": an international number read out.
-_SPELT_RUN = re.compile(rf"(?<![^\W\d_])(?:plus[ \t]+)?{_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{6,18}}(?![^\W\d_])")
+_SPELT_RUN = re.compile(
+    rf"(?<![^\W\d_])(?:(?:plus|più|más)[ \t]+)?{_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{6,18}}(?![^\W\d_])"
+)
 # Two digit words in a row after a blank: what a spelt-out number holds. Led by the blank, the pattern
 # is tried at blanks only (a pattern led by the words is tried at nearly every letter: a fifth of the
 # time of a scan of prose). Wider than the finder: the finder decides.
@@ -2623,6 +2650,12 @@ _SPELT_CONTEXT = _PHONE_WORDS | {
     "bel", "terug", "terugbellen", "richiamatemi", "chiamatemi", "chiamami", "oddzwonić", "oddzwonic",
     "zadzwonić", "sunați", "sunati",
     "appelle", "appelez", "joindre",  # French ("appelle-moi au zéro sept, quarante et un, ...")
+    "hp",  # Indonesian's "nomor HP" (handphone: reviewer AJ); Russian's and Hindi's number and phone, as viewed
+    *(
+        normalise_text(form).lower()  # "Номер" reads "hoмep": its capital "Н" looks like "H"
+        for word in ("номер", "телефон", "тел", "мобильный", "नंबर", "फोन", "मोबाइल")
+        for form in (word, word.capitalize(), word.upper())
+    ),
 }  # fmt: skip
 # An SSN or a card read out (reviewer I: "my social is eight one three, three zero, ..."; "el número de
 # la tarjeta es cuatro seis siete cuatro, ..."): named by these words, and valid as such a number.
@@ -2713,15 +2746,23 @@ def _french_phones(lower: str) -> Iterator[tuple[str, int, int]]:
             yield "PHONE", *match.span()
 
 
+# The words around a number read out: those of _WORDS, and Cyrillic (mixed with the Latin letters the view
+# writes for its look-alikes: "нoмep") and Devanagari ones ("नबर": its marks dropped).
+_SPELT_WORDS = re.compile(
+    r"[a-z\u00e0-\u00ff\u0100-\u017f\u0218-\u021b\u1ea1-\u1ef9\u0400-\u04ff]+|[\u0621-\u064a]+|[\u05d0-\u05ea]+|"
+    r"[\u0900-\u0963\u0966-\u097f]+|#"
+)
+
+
 def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
     """Phones, SSNs and cards read out digit by digit, named by the words before them."""
     lower = scan.lower
     if any(word in lower for word in _FRENCH_TENS):
         yield from _french_phones(lower)
     for match in _SPELT_RUN.finditer(lower):
-        words = _WORDS.findall(lower[max(0, match.start() - 48) : match.start()])[-4:]
+        words = _SPELT_WORDS.findall(lower[max(0, match.start() - 48) : match.start()])[-4:]
         # What a caller answers names it a few lines up ("your Social Security number?\nCaller: Sure, it's ...").
-        asked = _WORDS.findall(lower[max(0, match.start() - 160) : match.start()])[-16:]
+        asked = _SPELT_WORDS.findall(lower[max(0, match.start() - 160) : match.start()])[-16:]
         number = "".join(_spelt_digits(word) for word in re.findall(_DIGIT_WORD, match.group()))
         # Three digits or more: "phone = [null, null, null, ...]" is a list of code, not a number read out.
         if len(set(number)) < 3:
@@ -2751,7 +2792,7 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
                 # or named right after: "..., five three six, that's my mobile" (not counted up or down)
                 or (
                     number not in _COUNTING_RUNS
-                    and _SAID_WORDS.intersection(_WORDS.findall(lower[match.end() : match.end() + 32])[:4])
+                    and _SAID_WORDS.intersection(_SPELT_WORDS.findall(lower[match.end() : match.end() + 32])[:4])
                 )
             )
         ):

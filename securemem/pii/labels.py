@@ -14,14 +14,14 @@ import re
 from collections.abc import Iterator
 
 from securemem.pii.scan import Scan
-from securemem.pii.secrets import keyed_rules
+from securemem.pii.secrets import UUID, drawn_at_random, is_high_entropy, keyed_rules
 
 Hit = tuple[str, int, int]
 
 # A line's label: a list marker, then words and parentheses (colons allowed inside them), then a
 # colon (ASCII or fullwidth), then the value, alone up to the line's end or a separator.
 _LABELLED = re.compile(
-    r"^[ \t]*(?:[-*•#>]+[ \t]*)?(?P<label>(?:[^\n:：(（]|[(（][^)）\n]{0,100}[)）]){2,120}?)[ \t]*[:：][ \t]*"
+    r"^[ \t]*(?P<marker>[-*•#>]+[ \t]*)?(?P<label>(?:[^\n:：(（]|[(（][^)）\n]{0,100}[)）]){2,120}?)[ \t]*[:：][ \t]*"
     r"[\"'`「]?(?P<value>[A-Za-z0-9_\-+/=.:]{16,128}?)[\"'`」]?[ \t]*(?:$|[ \t]*[,;。、(（#/])",
     re.MULTILINE,
 )
@@ -88,14 +88,57 @@ def find_labelled_tokens(scan: Scan) -> Iterator[Hit]:
     # scan, and a pattern anchored at line starts is still tried at every character).
     for line in _labelled_lines(lower):
         label = line["label"]
+        value = scan.text[line.start("value") : line.end("value")]
+        if _placeholder(value) or _NOT_CREDENTIAL.search(label) is not None:
+            continue
         # The label must name a credential as well as its provider, and no digest or id: "Datadog agent
         # commit: <sha>", "Snyk project ID: <uuid>" hold values of a provider's loose shape (hex, UUID).
-        if _CREDENTIAL.search(_named(label)) is None or _NOT_CREDENTIAL.search(label) is not None:
-            continue
-        value = scan.text[line.start("value") : line.end("value")]
-        if _placeholder(value):
+        if _CREDENTIAL.search(_named(label)) is None:
+            # Or the list's heading names them: "Keys the user gave me today:" then "- Segment: z6PGV0zu...",
+            # "- Railway: <uuid>" (reviewer AI): each item a provider's name and a value drawn at random.
+            if (
+                _ITEM_MARKER.fullmatch(line["marker"] or "")
+                and _PROVIDER_NAME.fullmatch(label.strip())
+                and _random_key(value)
+                and _heading_names_keys(lower, line.start())
+            ):
+                yield "GENERIC_SECRET", line.start("value"), line.end("value")
             continue
         for rule in keyed_rules(label):
             if rule.value.fullmatch(value):
                 yield rule.type, line.start("value"), line.end("value")
                 break
+
+
+_LIST_ITEM = re.compile(r"[ \t]*[-*•]")
+_ITEM_MARKER = re.compile(r"[-*•][ \t]+")  # "- ", not curl's "-H"
+_PROVIDER_NAME = re.compile(r"[^\W_][\w .&/\-]{0,40}")  # "Weights & Biases", "Fly.io", "Splunk HEC"
+_HEADING_MOST, _ITEMS_BACK = 200, 24
+
+
+def _random_key(value: str) -> bool:
+    """A value drawn at random: a UUID, a long random token, hex of 24 digits or more with a letter."""
+    if "=" in value.rstrip("="):
+        return False  # a key and its value ("PHPSESSID=yn3s9qqj..."), not a value alone
+    if UUID.fullmatch(value) or is_high_entropy(value) or (len(value) >= 20 and drawn_at_random(value)):
+        return True
+    return len(value) >= 24 and all(char in "0123456789abcdef" for char in value) and not value.isdigit()
+
+
+def _heading_names_keys(lower: str, start: int) -> bool:
+    """The line before a list's items ("Claves que me pasó el usuario hoy:", "ユーザーから今日受け取ったキー：")
+    names keys, tokens or credentials, and no digest or id."""
+    for _ in range(_ITEMS_BACK):
+        if start == 0:
+            return False
+        previous = lower.rfind("\n", 0, start - 1) + 1
+        line = lower[previous : start - 1]
+        if not _LIST_ITEM.match(line):
+            return (
+                len(line) <= _HEADING_MOST
+                and line.rstrip(" \t\r").endswith((":", "："))
+                and _CREDENTIAL.search(line) is not None
+                and _NOT_CREDENTIAL.search(line) is None
+            )
+        start = previous
+    return False

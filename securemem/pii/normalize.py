@@ -159,6 +159,24 @@ def _drawn_as(char: str) -> str:
     return char
 
 
+# ---------------------------------------------------------------- numerals written one by one
+
+# Chinese and Japanese write a phone number or a code digit by digit in their numerals ("一三九 六三九九
+# 二〇二九", "〇九〇・一八八八・七八二七", "認証コード：五三三六九七"; Chinese dictation's "幺" for one: reviewers
+# AD, AF, AH, AJ). No Unicode decimal digits, so the fold leaves them; a run of six or more, maybe in groups
+# one blank, dash or dot apart, is read as the digits it spells (same length: offsets stay). A shorter run
+# is a word or a number in words ("二〇二四年", "三十五": "十" is no digit), left alone.
+_NUMERALS = "〇零一二三四五六七八九幺"
+_NUMERAL_DIGITS = str.maketrans(_NUMERALS, "00123456789" + "1")
+_HAS_NUMERAL = re.compile(f"[{_NUMERALS}]")
+_NUMERAL_RUN = re.compile(rf"[{_NUMERALS}](?:[ \-.・]?[{_NUMERALS}]){{5,}}")
+
+
+def numerals_as_digits(text: str) -> str:
+    """``text`` with each run of six or more of Chinese's and Japanese's numerals read as digits."""
+    return _NUMERAL_RUN.sub(lambda run: run.group().translate(_NUMERAL_DIGITS), text)
+
+
 # ---------------------------------------------------------------- letters standing for digits
 
 # A canonical copy of the text for finding numbers with letters in them: digits become "0", the
@@ -561,6 +579,8 @@ class View:
         else:
             pieces.append(original[done:])
             text = "".join(pieces)
+        if _HAS_NUMERAL.search(text) is not None:
+            text = numerals_as_digits(text)
         self.lettered = text
         encoded = text.encode("ascii", "replace")  # encoded once, for letters_as_digits and the scan
         self.text = letters_as_digits(text, encoded)

@@ -610,6 +610,6 @@ _VAT_PREFIX = re.compile(r"(?<![A-Za-z])[A-Z]{2}[ \t]?$")  # a country's code le
 # gives one as people say it, the next after it ("my social is 059 79 0698, and my daughter's is
 # 143 31 2905": reviewer R).
 _SSN_NAMED = re.compile(
-    r"\b(?:ssns?|social security (?:numbers?|nos?)|sozialversicherungsnummer|tax[ \t]?id|"
+    r"\b(?:ssns?|social security (?:numbers?|nos?)|sozialversicherungsnummer|tax[ \t]?id|社会安全号码?|社會安全號碼?|"
     r"(?:my|his|her|their|your|our|the)[ \t]+social(?:[ \t]+(?:is|are|was|:))?)\b"
 )
