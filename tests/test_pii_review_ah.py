@@ -27,9 +27,9 @@ def found(text: str) -> list[str]:
         ("meldet Phishing. Er hat den Code 941845 und sein Kennwort genannt", "941845"),
         ("code: ⁴⁶⁵¹²⁰ ← from the SMS", "⁴⁶⁵¹²⁰"),
         ("user: the code they texted me is 911556\nassistant: Please don't share it", "911556"),
-        # A callback number, even in a ticket's line.
-        ("Ticket #77104 | callback: 404.822.6364 | reason: billing question", "404.822.6364"),
-        ("Order 77, callback number: 404.822.6364", "404.822.6364"),
+        # A callback number, even in a ticket's or an order's line.
+        ("Ticket #77104 | callback number: 404.822.6364 | reason: billing", "404.822.6364"),
+        ("Order 77, please call back on 404.822.6364", "404.822.6364"),
         # A password with a dot, said to be one.
         ("pw is gki.TC314f4ji lol don't tell IT", "gki.TC314f4ji"),
         # Labels of more languages: Persian's password, an SSN named in Chinese; a Thai OTP in a sentence.
@@ -84,8 +84,22 @@ def test_found(text: str, value: str | None) -> None:
         # A dotted name said after "password is": code, not a password.
         "the password is config.DbPassword1",
         "the password is hashlib.sha256",
-        # A Thai year of the Buddhist era after "รหัส OTP".
+        # A Thai year of the Buddhist era after "รหัส OTP", a count, a price.
         "รหัส OTP 2567 เปลี่ยนรูปแบบ",
+        "ระบบส่งรหัส OTP 1000000 ครั้งต่อเดือน",
+        "ค่าบริการรหัส OTP 250000 บาทต่อปี",
+        # A status's code where signing in fails; receipts; a period (a fresh attacker's round).
+        "I can't log in, the app just says: code 403002. Any idea?",
+        "Can't sign in to the banking app — code 100234.",
+        "Anmeldung fehlgeschlagen. Code 482913.",
+        "Recibo de luz de marzo. Código: 104522.",
+        "Reçu de paiement — code 482019.",
+        "sms delivery report: code 000123",
+        "verification pipeline: code 202401 (Jan 2024 period)",
+        # A callback that is no callback number.
+        "onSuccess callback: 1048576 bytes received",
+        "[INFO] callback: 9823411 events processed",
+        "Twilio status callback: 2024031510",
         # Versions after OTP.
         "OTP 2.4.1.1.3 released",
         # A payload's digest named by its algorithm.
@@ -94,6 +108,13 @@ def test_found(text: str, value: str | None) -> None:
         # heading that is no list's.
         "Build artifacts for today:\n- Segment: z6PGV0zu0OgbHJJkZOsMiqHjNCsI2Vir",
         "Key rotation done (see ticket):\n- Railway: 0bcb3032-98f2-4e55-91c4-8e8d18631e25",
+        # Headings that name no keys, or keys that are public or no keys (a fresh attacker's round).
+        "Patch notes:\n- Kernel: 9c1185a5c5e9fc54612808977ee8f548b2258d31",
+        "Key artifacts:\n- Linux: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        "KMS keys per region:\n- us-east-1: 1234abcd-12ab-34cd-56ef-1234567890ab",
+        "Primary keys of the rows to delete:\n- Orders: 5f0c8a2e-3b1d-4c6e-9a7f-2d4b6e8f0a1c",
+        "Token contract addresses:\n- USDC: 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+        "Keycloak realms:\n- Staging: 7f3e2a1b9c8d4e5f6a7b8c9d0e1f2a3b",
     ],
 )
 def test_left_alone(text: str) -> None:

@@ -329,8 +329,8 @@ def altered(name: str) -> list[str]:
         # lockbox codes, a UUID given as a token, spelled-out and split values.
         ("ag", "claim", None, 0.945),
         # Blind, after AG's fixes, on the issue's own classes: Unicode evasions by an adversarial writer in 20
-        # languages: 226 of 248 as it came (91.1%), 238 since (Chinese and Japanese numerals written digit by
-        # digit, "code" alone in a text about a one-time code, a callback number, a bidi override closed after
+        # languages: 226 of 248 as it came (91.1%), 237 since (Chinese and Japanese numerals written digit by
+        # digit, "code" alone in a text about a one-time code, a callback number named so, a bidi override closed after
         # a card, a password with a dot said after "pw is", Persian's password label, an SSN named in
         # Chinese, a Thai OTP, dots between a code's digits). Left: values split over messages or markup
         # mixed in one value, a fully percent-encoded address, German "punkt" for a dot.

@@ -172,6 +172,8 @@ _CODE_ENDS_CLAUSE = re.compile(
 )
 # Years of the calendars of those labels' languages, not codes: the Solar Hijri (Persian: 1403) and the
 # Buddhist era (Thai: 2567), around the present.
+# A count or a sum after a number in Thai: baht, times, people, items (as the view writes them).
+_THAI_COUNTED = re.compile("[ \t]*(?:" + as_viewed(("บาท", "ครั้ง", "คน", "ราย", "ตัว", "รายการ")) + ")")
 _OTHER_CALENDARS = re.compile(r"13[6-9][0-9]|14[0-2][0-9]|25[4-9][0-9]")
 # A one-time code a clause after its label, which a verb or a colon ends: "Il tuo codice OTP per l'accesso
 # con SPID è 078704", "Die TAN für die Überweisung an ... über 1.250,00 EUR lautet 565591", "eine pushTAN
@@ -351,7 +353,12 @@ def _one_time_codes(text: str, lower: str, windows: list[tuple[int, int]]) -> It
             continue
         # Thai's "รหัส OTP" holds "OTP", a label alone, which needs no end of clause ("ลูกค้าส่งรหัส OTP ๕๓๔๕๘๑
         # มาในแชท": Thai writes no punctuation; reviewer AH)
-        thai_otp = match["glued_more"] is not None and "otp" in match["glued_more"] and len(match["value"]) >= 6
+        thai_otp = (
+            match["glued_more"] is not None
+            and "otp" in match["glued_more"]
+            and len(match["value"]) == 6
+            and _THAI_COUNTED.match(lower, match.end("value")) is None
+        )
         if (match["more"] is not None or match["glued_more"] is not None) and (
             (_CODE_ENDS_CLAUSE.match(lower, match.end("value")) is None and not thai_otp)
             or _OTHER_CALENDARS.fullmatch(match["value"])
@@ -359,8 +366,6 @@ def _one_time_codes(text: str, lower: str, windows: list[tuple[int, int]]) -> It
             continue
         if lower.startswith("tan", match.start()) and not text.startswith("TAN", match.start()):
             continue  # "Mr Tan 5551234": a name; the code is written "TAN"
-        if a_date(match["value"]):
-            continue  # "backup code: 20240315": the day a backup ran
         if MEETING.search(lower, max(_line_start(lower, match.start()), match.start() - _BRIDGE_BACK), match.start()):
             continue  # "Bridge passcode 67474796": a meeting's, anyone's who is invited
         yield "GENERIC_SECRET", *match.span("value")
@@ -397,11 +402,13 @@ _BARE_WORDS = _TO_THE_CODE | {
     "me", "us", "they", "he", "she", "you", "i", "just", "gave", "shows", "showed", "says", "texted", "emailed",
 }  # fmt: skip
 _ONE_TIME_CONTEXT = re.compile(
-    r"(?<![^\W\d_])(?:2fa|mfa|otp|two[ \-]factor|2-step|two-step|verif[a-z]*|authenticat[a-z]*|sms|texted|"
-    r"text message|sent (?:me|you|to)|log ?in|logged in|sign(?:ed|ing)? ?in|phishing|llegó|recib[a-z]*|"
-    r"kam an|bekommen|erhalten|gesendet|anmeld[a-z]*|einlogg[a-z]*|reçu|connexion|ricevut[a-z]*|accesso)(?![^\W\d_])"
+    r"(?<![^\W\d_])(?:2fa|mfa|otp|two[ \-]factor|2-step|two-step|verification code|authenticator|texted|"
+    r"text message|sent (?:me|you)|(?:by|via|per|por|par) sms|sms code|phishing|llegó|kam an|"
+    r"(?:from|in) (?:the|an|my|your) sms|par sms)(?![^\W\d_])"
 )
 _CONTEXT_BACK, _CONTEXT_AHEAD = 240, 80
+_OPENS_A_QUOTE = ("", '"', "'", "“", "«", "(", "[")  # the line's start, a quote or a bracket before "code"
+_YEAR_MONTH = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])")
 # ... or a conjunction, or an arrow pointing back at it ("code: 465120 ← from the SMS")
 _CONJUNCTION_AFTER = re.compile(r"[ \t]+(?:(?:and|und|et|y|e|but|aber|mais|pero|ma|mas)(?![^\W\d_])|[←⟵]|<-)")
 _PREVIOUS_WORD = re.compile(r"([^\W\d_]+)[ \t]+$")
@@ -418,6 +425,10 @@ def _bare_code(lower: str, match: re.Match[str]) -> bool:
     previous = _PREVIOUS_WORD.search(lower, max(line, start - 24), start)
     if previous is not None and previous[1] not in _BEFORE_BARE_CODE:
         return False  # "error code is 500123", "zip code 941103", "promo code 482913"
+    if previous is None and lower[max(line, start - 24) : start].rstrip(" \t")[-1:] not in _OPENS_A_QUOTE:
+        return False  # "the app just says: code 403002", "Anmeldung fehlgeschlagen. Code 482913": a status
+    if len(value) == 6 and _YEAR_MONTH.fullmatch(value):
+        return False  # "code 202401 (Jan 2024 period)"
     if _FAILURE.search(lower, max(line, start - _STATUS_BACK), start) is not None:
         return False  # "SMS delivery failed. Code 300122"
     end = match.end()

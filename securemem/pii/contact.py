@@ -1226,9 +1226,11 @@ def _next_to_the_number(words: list[str]) -> list[str]:
 
 
 _CALLER_ID = re.compile(r"caller[ _\-]?id\b")
+# "Callback number", "call back on", "Rückruf unter": a callback alone names any callback ("onSuccess
+# callback: 1048576 bytes", "status callback: 2024031510": a fresh attacker's round).
 _CALLBACK = re.compile(
-    r"(?<![^\W\d_])(?:call[ \-]?back|rückruf)(?:[ \t]+(?:number|no\.?|nr\.?|nummer|#))?[ \t]*[:=]?[ \t]*"
-    r"(?:(?:on|at|to|unter|auf)[ \t]+)?$"
+    r"(?<![^\W\d_])(?:call[ \-]?back[ \t]+(?:number|no\.?|nr\.?|#)[ \t]*:?|call[ \-]?back[ \t]+(?:on|at)|"
+    r"rückruf(?:nummer[ \t]*:?|[ \t]+unter))[ \t]*$"
 )
 
 

@@ -114,15 +114,30 @@ _LIST_ITEM = re.compile(r"[ \t]*[-*•]")
 _ITEM_MARKER = re.compile(r"[-*•][ \t]+")  # "- ", not curl's "-H"
 _PROVIDER_NAME = re.compile(r"[^\W_][\w .&/\-]{0,40}")  # "Weights & Biases", "Fly.io", "Splunk HEC"
 _HEADING_MOST, _ITEMS_BACK = 200, 24
+# A heading that names keys, whole words only ("Key changes", "Keycloak", "Patch notes", "Authors" name none).
+_KEYS_HEADING = re.compile(
+    r"(?<![a-z])(?:(?:api )?keys?|tokens?|secrets?|credentials?|passwords?|clés?|claves?|chiavi|chaves?|schlüssel)"
+    r"(?![a-z])|キー|トークン|密钥|令牌|토큰"
+)
+# ... and none that are public or no key at all: digests, commits, ids, addresses, a KMS's key ids.
+_NOT_KEYS_HEADING = re.compile(
+    r"(?<![a-z])(?:commits?|sha\d*|md5|checksums?|hash(?:es)?|digests?|revisions?|builds?|releases?|versions?|"
+    r"fingerprints?|requests?|ids?|uuids?|public|primary|foreign|rows?|objects?|addresses|contracts?|kms|"
+    r"rotat\w*|expired|revoked|key changes|artifacts?|examples?|placeholders?)(?![a-z])"
+)
 
 
 def _random_key(value: str) -> bool:
     """A value drawn at random: a UUID, a long random token, hex of 24 digits or more with a letter."""
     if "=" in value.rstrip("="):
         return False  # a key and its value ("PHPSESSID=yn3s9qqj..."), not a value alone
+    if value.lower().startswith("0x"):
+        return False  # an address on a chain, public
     if UUID.fullmatch(value) or is_high_entropy(value) or (len(value) >= 20 and drawn_at_random(value)):
         return True
-    return len(value) >= 24 and all(char in "0123456789abcdef" for char in value) and not value.isdigit()
+    # hex of a key's length, not a commit's (40) or a SHA-256 digest's (64)
+    hexadecimal = all(char in "0123456789abcdef" for char in value.lower())
+    return len(value) >= 24 and len(value) not in (40, 64) and hexadecimal and not value.isdigit()
 
 
 def _heading_names_keys(lower: str, start: int) -> bool:
@@ -137,8 +152,8 @@ def _heading_names_keys(lower: str, start: int) -> bool:
             return (
                 len(line) <= _HEADING_MOST
                 and line.rstrip(" \t\r").endswith((":", "："))
-                and _CREDENTIAL.search(line) is not None
-                and _NOT_CREDENTIAL.search(line) is None
+                and _KEYS_HEADING.search(line) is not None
+                and _NOT_KEYS_HEADING.search(line) is None
             )
         start = previous
     return False
