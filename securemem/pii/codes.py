@@ -170,10 +170,10 @@ _CODE_ENDS_CLAUSE = re.compile(
     r"[ \t]*(?:$|\r?\n|[.,;:!?)\]}\"'»。、」』】]|"
     rf"(?:{as_viewed(('है', 'ค่ะ', 'ครับ'))}|です|입니다)(?![^\W\d_]))"
 )
-# Years of the calendars of those labels' languages, not codes: the Solar Hijri (Persian: 1403) and the
-# Buddhist era (Thai: 2567), around the present.
 # A count or a sum after a number in Thai: baht, times, people, items (as the view writes them).
 _THAI_COUNTED = re.compile("[ \t]*(?:" + as_viewed(("บาท", "ครั้ง", "คน", "ราย", "ตัว", "รายการ")) + ")")
+# Years of the calendars of those labels' languages, not codes: the Solar Hijri (Persian: 1403) and the
+# Buddhist era (Thai: 2567), around the present.
 _OTHER_CALENDARS = re.compile(r"13[6-9][0-9]|14[0-2][0-9]|25[4-9][0-9]")
 # A one-time code a clause after its label, which a verb or a colon ends: "Il tuo codice OTP per l'accesso
 # con SPID è 078704", "Die TAN für die Überweisung an ... über 1.250,00 EUR lautet 565591", "eine pushTAN
@@ -404,7 +404,7 @@ _BARE_WORDS = _TO_THE_CODE | {
 _ONE_TIME_CONTEXT = re.compile(
     r"(?<![^\W\d_])(?:2fa|mfa|otp|two[ \-]factor|2-step|two-step|verification code|authenticator|texted|"
     r"text message|sent (?:me|you)|(?:by|via|per|por|par) sms|sms code|phishing|llegó|kam an|"
-    r"(?:from|in) (?:the|an|my|your) sms|par sms)(?![^\W\d_])"
+    r"(?:from|in) (?:the|an|my|your) sms)(?![^\W\d_])"
 )
 _CONTEXT_BACK, _CONTEXT_AHEAD = 240, 80
 _OPENS_A_QUOTE = ("", '"', "'", "“", "«", "(", "[")  # the line's start, a quote or a bracket before "code"

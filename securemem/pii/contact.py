@@ -1059,7 +1059,9 @@ _FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code"])
 # Latin (Vietnamese's "đ" and "ạ".."ỹ" too), and Arabic letters (its phone words)
 # Latin Extended-A too, and Romanian's comma-below letters (ș, ț); Hebrew letters (its phone and call
 # words: the view drops its vowel points)
-_WORDS = re.compile(r"[a-z\u00e0-\u00ff\u0100-\u017f\u0218-\u021b\u1ea1-\u1ef9]+|[\u0621-\u064a]+|[\u05d0-\u05ea]+|#")
+_LETTERS = "a-z\u00e0-\u00ff\u0100-\u017f\u0218-\u021b\u1ea1-\u1ef9"
+_OTHER_WORDS = r"[\u0621-\u064a]+|[\u05d0-\u05ea]+|#"
+_WORDS = re.compile(rf"[{_LETTERS}]+|{_OTHER_WORDS}")
 
 
 # A phone named in a context ("call", "mobile:", "tel"): what a run of single digits needs to be one.
@@ -1070,8 +1072,8 @@ PHONE_CONTEXT = re.compile(
 
 def _callback_named(before: str) -> str:
     """``before`` (lower case) with a callback number's label right before the number read as "phone"
-    ("Ticket #77104 | callback: 404.822.6364": reviewer AH). A webhook's "callback" further back names
-    none ("# card processor callback" then "- 188.83.76.4/32" on the next line)."""
+    ("Ticket #77104 | callback number: 404.822.6364": reviewer AH; see _CALLBACK). A webhook's "callback"
+    further back names none ("# card processor callback" then "- 188.83.76.4/32" on the next line)."""
     if "back" in before or "rückruf" in before:
         callback = _CALLBACK.search(before)
         if callback is not None:
@@ -2750,10 +2752,7 @@ def _french_phones(lower: str) -> Iterator[tuple[str, int, int]]:
 
 # The words around a number read out: those of _WORDS, and Cyrillic (mixed with the Latin letters the view
 # writes for its look-alikes: "нoмep") and Devanagari ones ("नबर": its marks dropped).
-_SPELT_WORDS = re.compile(
-    r"[a-z\u00e0-\u00ff\u0100-\u017f\u0218-\u021b\u1ea1-\u1ef9\u0400-\u04ff]+|[\u0621-\u064a]+|[\u05d0-\u05ea]+|"
-    r"[\u0900-\u0963\u0966-\u097f]+|#"
-)
+_SPELT_WORDS = re.compile(rf"[{_LETTERS}\u0400-\u04ff]+|[\u0900-\u0963\u0966-\u097f]+|{_OTHER_WORDS}")
 
 
 def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:

@@ -168,7 +168,6 @@ def _drawn_as(char: str) -> str:
 # is a word or a number in words ("二〇二四年", "三十五": "十" is no digit), left alone.
 _NUMERALS = "〇零一二三四五六七八九幺"
 _NUMERAL_DIGITS = str.maketrans(_NUMERALS, "00123456789" + "1")
-_HAS_NUMERAL = re.compile(f"[{_NUMERALS}]")
 _NUMERAL_RUN = re.compile(rf"[{_NUMERALS}](?:[ \-.・]?[{_NUMERALS}]){{5,}}")
 
 
@@ -579,8 +578,7 @@ class View:
         else:
             pieces.append(original[done:])
             text = "".join(pieces)
-        if _HAS_NUMERAL.search(text) is not None:
-            text = numerals_as_digits(text)
+        text = numerals_as_digits(text)
         self.lettered = text
         encoded = text.encode("ascii", "replace")  # encoded once, for letters_as_digits and the scan
         self.text = letters_as_digits(text, encoded)
