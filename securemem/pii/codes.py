@@ -29,7 +29,17 @@ from collections.abc import Iterator, Sequence
 from securemem.pii.accounts import MEETING
 from securemem.pii.checksums import luhn_valid
 from securemem.pii.normalize import as_viewed, normalise_text
-from securemem.pii.scan import COUNTED, WORD_AFTER, YEAR, Scan, WordIndex, a_date, index_words, year_or_example
+from securemem.pii.scan import (
+    COUNTED,
+    WORD_AFTER,
+    YEAR,
+    Scan,
+    WordIndex,
+    a_date,
+    a_month,
+    index_words,
+    year_or_example,
+)
 
 Hit = tuple[str, int, int]
 
@@ -408,7 +418,6 @@ _ONE_TIME_CONTEXT = re.compile(
 )
 _CONTEXT_BACK, _CONTEXT_AHEAD = 240, 80
 _OPENS_A_QUOTE = ("", '"', "'", "“", "«", "(", "[")  # the line's start, a quote or a bracket before "code"
-_YEAR_MONTH = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])")
 # ... or a conjunction, or an arrow pointing back at it ("code: 465120 ← from the SMS")
 _CONJUNCTION_AFTER = re.compile(r"[ \t]+(?:(?:and|und|et|y|e|but|aber|mais|pero|ma|mas)(?![^\W\d_])|[←⟵]|<-)")
 _PREVIOUS_WORD = re.compile(r"([^\W\d_]+)[ \t]+$")
@@ -427,7 +436,7 @@ def _bare_code(lower: str, match: re.Match[str]) -> bool:
         return False  # "error code is 500123", "zip code 941103", "promo code 482913"
     if previous is None and lower[max(line, start - 24) : start].rstrip(" \t")[-1:] not in _OPENS_A_QUOTE:
         return False  # "the app just says: code 403002", "Anmeldung fehlgeschlagen. Code 482913": a status
-    if len(value) == 6 and _YEAR_MONTH.fullmatch(value):
+    if a_month(value):
         return False  # "code 202401 (Jan 2024 period)"
     if _FAILURE.search(lower, max(line, start - _STATUS_BACK), start) is not None:
         return False  # "SMS delivery failed. Code 300122"

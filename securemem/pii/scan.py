@@ -46,12 +46,19 @@ YEAR = re.compile(r"(?:19|20)[0-9]{2}")  # a year's four digits (codes, door cod
 _TRIVIAL_DIGITS = re.compile(r"([0-9])\1{3,7}|0?12345?6?7?8?9?|9?8?7?6?54321")
 
 
-_DATE_DIGITS = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")
+_YEAR_MONTH = r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])"
+_MONTH_DIGITS = re.compile(_YEAR_MONTH)
+_DATE_DIGITS = re.compile(_YEAR_MONTH + r"(?:0[1-9]|[12][0-9]|3[01])")
 
 
 def a_date(digits: str) -> bool:
     """Eight digits that read as a date, year first ("20240312"): a stamp, not a code."""
     return _DATE_DIGITS.fullmatch(digits) is not None
+
+
+def a_month(digits: str) -> bool:
+    """Six digits that read as a month, year first ("202401"): a period, not a code."""
+    return _MONTH_DIGITS.fullmatch(digits) is not None
 
 
 def year_or_example(digits: str) -> bool:
