@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from itertools import pairwise
 
 from securemem.changes import Change, FileWrite, Move
 from securemem.commands import AdminCommand, InsertCommand, RenameCommand, Result, StrReplaceCommand, TextField
@@ -89,7 +90,10 @@ class PIIScrub:
         # Both readings go through one scan, a blank line apart: a scan's fixed cost is most of what a
         # short text costs. Every path starts with the root's name, so what follows the blank line
         # starts with no value; a label's context may reach across it, which can only find more.
-        return self.scrubber.contains(path.replace("/", "\n") + "\n\n" + path.replace("/", " "))
+        text = path.replace("/", "\n") + "\n\n" + path.replace("/", " ")
+        if "@" in path:
+            text += "".join(f"\n\n{joined}" for joined in _cut_addresses(path))
+        return self.scrubber.contains(text)
 
     def _check_moved(self, change: Change, tx: StoreTx) -> Change:
         """A rename of a directory creates a new path for everything below it: none may carry PII."""
@@ -137,3 +141,23 @@ class PIIScrub:
             f"Note: before storing, the memory policy scrubbed {'; '.join(parts)}. The stored text holds "
             "the placeholders, not the values; this is expected, so do not retry with the original values."
         )
+
+
+# Top-level domains an address cut at its dot most often ends in: the name after an "@" name is read
+# joined to it by "." when it starts with one ("/memories/jane.doe@example/com.md": an attacker's round),
+# not when it is a word ("team@offsite/notes.md" stays a team's folder).
+_COMMON_TLDS = frozenset(
+    ("com", "org", "net", "edu", "gov", "mil", "int", "io", "co", "me", "info", "biz", "uk", "us", "ca", "au", "de",
+     "fr", "in", "jp", "cn", "br", "es", "it", "nl", "ch", "se", "no", "dk", "fi", "pl", "ru", "be", "at", "ie",
+     "nz", "sg", "hk", "kr", "mx", "ar", "za", "pt", "gr", "cz", "tr", "il", "ae", "sa", "eu", "ai", "dev", "app")
+)  # fmt: skip
+
+
+def _cut_addresses(path: str) -> list[str]:
+    """Each name holding "@" joined by "." to the name after it, where that one starts with a domain's end."""
+    names = path.split("/")
+    return [
+        f"{name}.{after}"
+        for name, after in pairwise(names)
+        if "@" in name and after.split(".", 1)[0].lower() in _COMMON_TLDS
+    ]

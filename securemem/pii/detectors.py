@@ -541,10 +541,18 @@ _BIDI_OPENERS = "\u202a\u202b\u202d\u202e\u2066\u2067\u2068"
 _BIDI_CLOSERS = "\u202c\u2069"
 
 
-def _opened_inside(original: str, start: int, end: int) -> bool:
-    """``original[start:end]`` opens more bidi embeddings, overrides or isolates than it closes."""
+def _bidi_whole(original: str, start: int, end: int) -> tuple[int, int]:
+    """``(start, end)`` widened by the bidi control just outside it that pairs with one inside: the closer
+    after a value that opens an override ("4917 7446 \u202e8360 9959\u202c": reviewer AH), the opener
+    before one that closes it ("\u202ejane.doe@exa\u202cmple.com": an attacker's round). Replaced with
+    the value, no half of the pair is left to turn the rest of the line around."""
     part = original[start:end]
-    return sum(part.count(char) for char in _BIDI_OPENERS) > sum(part.count(char) for char in _BIDI_CLOSERS)
+    balance = sum(part.count(char) for char in _BIDI_OPENERS) - sum(part.count(char) for char in _BIDI_CLOSERS)
+    if balance > 0 and end < len(original) and original[end] in _BIDI_CLOSERS:
+        return start, end + 1
+    if balance < 0 and start > 0 and original[start - 1] in _BIDI_OPENERS:
+        return start - 1, end
+    return start, end
 
 
 def _disjoint(view: View, settled: Sequence[Hit]) -> list[Located]:
@@ -558,12 +566,7 @@ def _disjoint(view: View, settled: Sequence[Hit]) -> list[Located]:
     out: list[Located] = []
     original = view.original
     for kind, start, end in settled:
-        begin, stop = view.span(start, end)
-        # The bidi control right after the value that closes an override or isolate opened inside it goes
-        # with it ("4917 7446 \u202e8360 9959\u202c": reviewer AH): no half of the pair is left behind.
-        if stop < len(original) and original[stop] in _BIDI_CLOSERS and _opened_inside(original, begin, stop):
-            stop += 1
-        found = Located(kind, start, end, begin, stop)
+        found = Located(kind, start, end, *_bidi_whole(original, *view.span(start, end)))
         if out and found.start < out[-1].end:
             last = out[-1]
             longer = last.type if last.end - last.start >= found.end - found.start else kind

@@ -144,6 +144,10 @@ def fold(char: str) -> str:
 _LETTER_NAME = re.compile(r"(?:LATIN (?:CAPITAL|SMALL) LETTER|SYMBOL LETTER) ([A-Z])$")
 
 
+_DIGIT_NAMES = ("ZERO", "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE")
+_DIGIT_NAME = re.compile(rf"\bDIGIT ({'|'.join(_DIGIT_NAMES)})$")
+
+
 def _drawn_as(char: str) -> str:
     """A digit or a Latin letter for a symbol drawn as one (NFKC leaves these alone), else ``char``."""
     if char.isascii():
@@ -151,7 +155,10 @@ def _drawn_as(char: str) -> str:
     category = unicodedata.category(char)
     if category == "No":
         value = unicodedata.digit(char, None)  # "❶" (U+2776), "➀" (U+2780): digits without a decomposition
-        return char if value is None else str(value)
+        if value is None:  # "🄋" (U+1F10B), a dingbat's zero, has no digit value: its name says it
+            named = _DIGIT_NAME.search(unicodedata.name(char, ""))
+            return char if named is None else str(_DIGIT_NAMES.index(named[1]))
+        return str(value)
     if category == "So":
         found = _LETTER_NAME.search(unicodedata.name(char, ""))
         if found is not None:
@@ -168,12 +175,22 @@ def _drawn_as(char: str) -> str:
 # is a word or a number in words ("二〇二四年", "三十五": "十" is no digit), left alone.
 _NUMERALS = "〇零一二三四五六七八九幺"
 _NUMERAL_DIGITS = str.maketrans(_NUMERALS, "00123456789" + "1")
-_NUMERAL_RUN = re.compile(rf"[{_NUMERALS}](?:[ \-.・]?[{_NUMERALS}]){{5,}}")
+# Digits may stand among them ("13九6三99二0二9", "一三九６３９９２０２９": an attacker's round); two numerals
+# at least, so a number with one beside it ("12345一个") stays as written.
+_NUMERAL_RUN = re.compile(rf"[{_NUMERALS}0-9](?:[ \-.・]?[{_NUMERALS}0-9]){{5,}}")
+_NUMERALS_MIN = 2
 
 
 def numerals_as_digits(text: str) -> str:
-    """``text`` with each run of six or more of Chinese's and Japanese's numerals read as digits."""
-    return _NUMERAL_RUN.sub(lambda run: run.group().translate(_NUMERAL_DIGITS), text)
+    """``text`` with each run of six or more of Chinese's and Japanese's numerals (and digits) read as digits."""
+    return _NUMERAL_RUN.sub(_run_as_digits, text)
+
+
+def _run_as_digits(run: re.Match[str]) -> str:
+    found = run.group()
+    if sum(found.count(numeral) for numeral in _NUMERALS) < _NUMERALS_MIN:
+        return found
+    return found.translate(_NUMERAL_DIGITS)
 
 
 # ---------------------------------------------------------------- letters standing for digits

@@ -119,7 +119,9 @@ _SSN_MIXED = re.compile(
 # An SSN written without dashes is only an SSN when the text says so just before it.
 # ("her social is 557 85 3890": "social" alone is how people say it).
 _SSN_WORDS = re.compile(
-    r"\b(?:ssn|ss#|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tin|itin|sozialversicherung)(?:\b|_$)"
+    # a key's last word too ("customer_ssn: 536221234", "US_SSN:536221234": an attacker's round)
+    r"(?<![a-z0-9])(?:ssn|ss#|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tin|itin|sozialversicherung)"
+    r"(?:\b|_$)"
     r"|[a-z]ssn>$"  # an element of XML named for it: "<ns:MemberSSN>011176469</ns:MemberSSN>"
 )
 
