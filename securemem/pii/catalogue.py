@@ -95,6 +95,17 @@ def _mixed_with_digit(value: str) -> bool:
     return _has_digit(body) and body.lower() != body != body.upper()
 
 
+def _mixed_after(prefix: int) -> Callable[[str], bool]:
+    """After a prefix of ``prefix`` characters: small and capital letters and a digit, as random tokens have
+    ("fw_" and "pa-" also start words and slugs)."""
+
+    def check(value: str) -> bool:
+        body = value[prefix:]
+        return _has_digit(body) and body.lower() != body != body.upper()
+
+    return check
+
+
 def _generic_sk(value: str) -> bool:
     """ "sk-" also starts slugs ("sk-learn-compatible-estimators"): a key has digits and no word breaks."""
     body = value[3:]
@@ -181,6 +192,27 @@ PREFIXED: tuple[Rule, ...] = (
     prefixed("LANGSMITH_API_KEY", ("lsv2_pt_", "lsv2_sk_"), r"[0-9a-f]{32}_[0-9a-f]{10}", "LangSmith API key format"),
     prefixed("PINECONE_API_KEY", "pcsk_", r"[A-Za-z0-9]{4,10}_[A-Za-z0-9]{40,90}", "Pinecone API key format (pcsk_)"),
     prefixed("ELEVENLABS_API_KEY", "sk_", r"[0-9a-f]{48}", "ElevenLabs API key format (sk_ + 48 hex)"),
+    # Reviewer AI's shapes: Fireworks' "fw_" keys, Voyage's "pa-" keys, Modal's token id and secret.
+    prefixed(
+        "FIREWORKS_API_KEY", "fw_", r"[A-Za-z0-9]{24,48}", "Fireworks AI API keys (fw_ prefix)", check=_mixed_after(3)
+    ),
+    prefixed(
+        "VOYAGE_API_KEY", "pa-", r"[A-Za-z0-9_\-]{40,48}", "Voyage AI API keys (pa- prefix)", check=_mixed_after(3)
+    ),
+    prefixed(
+        "MODAL_TOKEN_ID",
+        "ak-",
+        r"[A-Za-z0-9]{22}",
+        "Modal docs, 'modal token set': token ids (ak-)",
+        check=_mixed_after(3),
+    ),
+    prefixed(
+        "MODAL_TOKEN_SECRET",
+        "as-",
+        r"[A-Za-z0-9]{22}",
+        "Modal docs, 'modal token set': token secrets (as-)",
+        check=_mixed_after(3),
+    ),
     # ---- package registries
     prefixed("NPM_TOKEN", "npm_", r"[A-Za-z0-9]{36}", "npm docs, access tokens; gitleaks"),
     prefixed(
@@ -213,6 +245,13 @@ PREFIXED: tuple[Rule, ...] = (
     prefixed("GOOGLE_OAUTH_CLIENT_SECRET", "GOCSPX-", r"[A-Za-z0-9_\-]{28}", "Google OAuth client secrets (GOCSPX-)"),
     prefixed(
         "GOOGLE_OAUTH_ACCESS_TOKEN", "ya29.", r"[A-Za-z0-9_\-]{20,2000}", "Google OAuth 2.0 access tokens (ya29.)"
+    ),
+    prefixed(
+        "BACKBLAZE_APPLICATION_KEY",
+        "K00",
+        r"[0-9][A-Za-z0-9]{27}",
+        "Backblaze B2 docs, application keys (K, a cluster's three digits, 27 characters)",
+        check=_mixed_after(4),
     ),
     prefixed("DIGITALOCEAN_PAT", "dop_v1_", r"[0-9a-f]{64}", "DigitalOcean docs, token prefixes"),
     prefixed("DIGITALOCEAN_OAUTH_TOKEN", "doo_v1_", r"[0-9a-f]{64}", "DigitalOcean docs, token prefixes"),
@@ -610,6 +649,13 @@ KEYED: tuple[KeyedRule, ...] = (
     ),
     # OpenWeather's API key is sent as the "appid" query parameter (reviewer P's blind round).
     keyed("OPENWEATHER_API_KEY", r"appid", r"[0-9a-f]{32}", "OpenWeather docs, 'API key': the appid parameter"),
+    # Backblaze B2's key id: the account's 12 hex digits (a master key's) or 25 (an application key's).
+    keyed(
+        "BACKBLAZE_KEY_ID",
+        r"b2_?(?:application_?)?key_?id|b2_?account_?id|backblaze",
+        r"00[0-9a-f]{10}(?:[0-9a-f]{13})?",
+        "Backblaze B2 docs, application key ids",
+    ),
     keyed(
         "ZENDESK_API_TOKEN",
         r"zendesk",

@@ -103,6 +103,7 @@ from securemem.pii.secrets import (
     find_aws_pairs,
     find_basic_auth,
     find_catalogue,
+    find_command_credentials,
     find_connection_passwords,
     find_cookie_secrets,
     find_high_entropy,
@@ -110,6 +111,7 @@ from securemem.pii.secrets import (
     find_pgpass,
     find_sid_pairs,
     find_url_credentials,
+    may_hold_command_credential,
     may_hold_high_entropy,
     may_hold_keyword_secret,
     may_hold_pgpass,
@@ -293,6 +295,11 @@ _BUILTINS: tuple[_Builtin, ...] = (
         frozenset({"PASSWORD", "GENERIC_SECRET"} | {rule.type for rule in KEYED}),
         find_keyword_secrets,
         gate=may_hold_keyword_secret,
+    ),
+    _Builtin(
+        frozenset({"BACKBLAZE_KEY_ID", "BACKBLAZE_APPLICATION_KEY", "GENERIC_SECRET", "PASSWORD"}),
+        find_command_credentials,
+        gate=may_hold_command_credential,
     ),
     _Builtin(frozenset({"TWILIO_AUTH_TOKEN"}), find_sid_pairs, literals=("AC",)),
     _Builtin(frozenset({"AWS_SECRET_KEY"}), find_aws_pairs, literals=("AKIA", "ASIA")),
@@ -717,11 +724,14 @@ def _holds(held: Sequence[tuple[int, int]], low: int, high: int) -> bool:
 # bare ones between), comments, markdown's emphasis ("**OTP:** 839201", "*Password:*", "__PIN__ 4821",
 # "~~", inside a value or around its label). Not one "*" inside a word or beside "@" or "." (a masked
 # "j***@g***.com", an EDI segment's "*TE*"), nor a backtick (a code span's ends delimit what it holds).
+# Every alternative starts with "<", "*", "_" or "~": the lookahead before them all lets the engine skip
+# to those characters at C speed (without it, every position tried every alternative: a tenth of the
+# scan of a dense file).
 _MARKUP = re.compile(
-    rf"{ATTRIBUTED_TAGS.pattern}|{OTHER_TAGS}|<!--[^<>]{{0,256}}?-->"
+    rf"(?=[<*_~])(?:{ATTRIBUTED_TAGS.pattern}|{OTHER_TAGS}|<!--[^<>]{{0,256}}?-->"
     r"|(?<![\w*@.])\*{1,3}(?=\w)|(?<=[\w:.)])\*{1,3}(?![\w*@.])|(?<!\*)\*\*(?!\*)|(?<!_)__(?!_)|~~"
     # one "_" of emphasis at a word's edge ("_Password:_ ...", "+44 7465 _136833_"), not inside a name
-    r"|(?<![\w@.%*])_(?=[\w+])|(?<=[\w:.)])_(?![\w@.%*])"
+    r"|(?<![\w@.%*])_(?=[\w+])|(?<=[\w:.)])_(?![\w@.%*]))"
 )
 
 

@@ -688,6 +688,89 @@ def _cli_passwords(text: str) -> Iterator[Hit]:
 _PORTS = re.compile(r"[0-9.:/\-]+")  # "8080:80", "127.0.0.1:6379"
 
 
+# Commands that take credentials as positional arguments (reviewer AI): Backblaze's "b2 account authorize
+# <key id> <application key>" (and the older "b2 authorize-account"), MinIO's "mc alias set <alias> <url>
+# <access key> <secret key>" (and "mc config host add"), Windows' "net use <drive> <share> <password>
+# /user:<name>". Options (a "-" or, for net use, a "/" first) are not counted.
+_POSITIONAL_COMMAND = re.compile(
+    r"(?<![\w.\-/])(?:(?P<b2>b2(?:\.exe)?[ \t]+(?:account[ \t]+authorize|authorize[-_]account))"
+    r"|(?P<mc>mc(?:\.exe)?[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add))|(?P<net>net(?:\.exe)?[ \t]+use))"
+    r"(?=[ \t])",
+    re.I,
+)
+# A word may hold "&" (a password's "x8-8Rh3*FD#V&OPH9%": reviewer I), not start with it.
+_ARGUMENT = re.compile(r"""[ \t]+(?:"(?P<d>[^"\n]{1,256})"|'(?P<s>[^'\n]{1,256})'|(?P<w>[^\s"';|&][^\s"';|]{0,255}))""")
+_COMMAND_WORDS = index_words("authorize", "alias set", "host add", "net use")
+
+
+def may_hold_command_credential(scan: Scan) -> bool:
+    """One of the commands' words is in the text (found with the other gates' words, Scan.words)."""
+    return not _COMMAND_WORDS.isdisjoint(scan.words)
+
+
+_B2_KEY_ID = re.compile(r"[0-9a-f]{12}|[0-9a-f]{25}")  # an account's id, or an application key's
+_B2_KEY = re.compile(r"[A-Za-z0-9+/]{20,64}")
+_ACCESS_KEY = re.compile(r"[A-Za-z0-9+/=_\-]{16,128}")
+
+
+def find_command_credentials(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    for command in _POSITIONAL_COMMAND.finditer(text):
+        values: list[tuple[str, int, int, bool]] = []  # (value, start, end, quoted)
+        at = command.end()
+        while len(values) < 4 and (argument := _ARGUMENT.match(text, at)) is not None:
+            at = argument.end()
+            group = "d" if argument["d"] is not None else "s" if argument["s"] is not None else "w"
+            value = argument[group]
+            if value.startswith("-") or (command["net"] and value.startswith("/")):
+                continue  # an option: "--profile", "/user:ACME\\svc", "/persistent:no"
+            values.append((value, *argument.span(group), group != "w"))
+        if command["b2"]:
+            yield from _b2_keys(values)
+        elif command["mc"]:
+            yield from _mc_keys(values[2:])
+        else:
+            yield from _net_use_password(values)
+
+
+def _b2_keys(values: list[tuple[str, int, int, bool]]) -> Iterator[Hit]:
+    if len(values) < 2 or _B2_KEY_ID.fullmatch(values[0][0]) is None or _B2_KEY.fullmatch(values[1][0]) is None:
+        return
+    yield "BACKBLAZE_KEY_ID", values[0][1], values[0][2]
+    yield "BACKBLAZE_APPLICATION_KEY", values[1][1], values[1][2]
+
+
+def _mc_keys(values: list[tuple[str, int, int, bool]]) -> Iterator[Hit]:
+    if len(values) < 2:
+        return
+    (access, start, end, _), (secret, secret_start, secret_end, quoted) = values[:2]
+    if _ACCESS_KEY.fullmatch(access) and _has_digit_and_capital(access):
+        yield "GENERIC_SECRET", start, end  # a generated access key ("Q3AM3UQ867SPQQA43P2F"), not a name
+    if _said_secret(secret, quoted):
+        yield "PASSWORD", secret_start, secret_end
+
+
+def _net_use_password(values: list[tuple[str, int, int, bool]]) -> Iterator[Hit]:
+    shares = [index for index, (value, *_) in enumerate(values) if value.startswith("\\\\")]
+    if not shares or shares[0] + 1 >= len(values):
+        return
+    value, start, end, quoted = values[shares[0] + 1]
+    if value != "*" and _said_secret(value, quoted):
+        yield "PASSWORD", start, end
+
+
+def _said_secret(value: str, quoted: bool) -> bool:
+    """A positional password: no placeholder or reference ("YOUR-SECRET-KEY", "$SECRET_KEY"), and shaped as
+    one ("minioadmin", MinIO's default, is not) or quoted."""
+    if not _plausible_value(value, quoted) or _WORDS_ONLY.fullmatch(value):
+        return False
+    return _password_shaped(value) or (quoted and len(value) >= 8)
+
+
+def _has_digit_and_capital(value: str) -> bool:
+    return any(char.isdigit() for char in value) and any(char.isupper() for char in value)
+
+
 # ---------------------------------------------------------------- passwords named in words
 
 # A password named the way people write it rather than as a key: in another language ("Passwort:",

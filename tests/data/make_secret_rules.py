@@ -285,6 +285,12 @@ RECIPES: list[tuple[str, str, str | None]] = [
     ("TENCENT_SECRET_ID", "AKID{D4}{A28}", "AKID{A20}"),
     ("YANDEX_OAUTH_TOKEN", "y0_{D4}{B51}", "y0_{B30}"),
     ("LOB_API_KEY", "live_{D4}{H31}", "live_{H30}"),
+    ("FIREWORKS_API_KEY", "fw_{A24}", "fw_{a24}"),
+    ("VOYAGE_API_KEY", "pa-{B43}", "pa-{a43}"),
+    ("MODAL_TOKEN_ID", "ak-{A22}", "ak-{a22}"),
+    ("MODAL_TOKEN_SECRET", "as-{A22}", "as-{A18}"),
+    ("BACKBLAZE_APPLICATION_KEY", "K00{D1}{A27}", "K00{D1}{A23}"),
+    ("BACKBLAZE_KEY_ID", "B2_APPLICATION_KEY_ID=«00{H23}»", "B2_BUCKET_NAME=«00{H23}»"),
 ]
 CONTEXTS = [
     'export SERVICE_CREDENTIAL="«»"',
