@@ -248,6 +248,9 @@ REVIEWS = {
     "ah": "pii_review_ah.jsonl: blind, Unicode evasions by an adversarial writer in 20 languages, taken as it came",
     "ai": "pii_review_ai.jsonl: blind, secrets as engineers paste them, 184 provider shapes, taken as it came",
     "aj": "pii_review_aj.jsonl: blind, phones as people in 62 countries write them, taken as it came",
+    "ak": "pii_review_ak.jsonl: blind, a hostile acceptance suite claim by claim, taken as it came",
+    "al": "pii_review_al.jsonl: blind, cards, IBANs, SSNs and IP addresses in every form, taken as it came",
+    "am": "pii_review_am.jsonl: blind, ordinary text dense in numbers and values inside it, taken as it came",
 }
 
 

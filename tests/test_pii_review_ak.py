@@ -50,6 +50,40 @@ def found(text: str) -> list[tuple[str, str]]:
             [("MODAL_TOKEN_ID", "ak-fWHd3HGVDhNOImnsFBOoUH"), ("MODAL_TOKEN_SECRET", "as-MffcLZX12bDLnmjAZAjrlO")],
         ),
         ("B2_APPLICATION_KEY_ID=005eb7986d64092d2c003f2bb", [("BACKBLAZE_KEY_ID", "005eb7986d64092d2c003f2bb")]),
+        # Reviewer AL: a card's groups of any size and changing separators right after its name (OCR).
+        (
+            "OCR of scanned authorization form, field 7 (card no.): 645428 2497146235  field 8 (exp): 0528",
+            [("CREDIT_CARD", "645428 2497146235")],
+        ),
+        (
+            "スキャンした申込書より（OCR）：カード番号 3536 741 87890 9288 有効期限 03/29",
+            [("CREDIT_CARD", "3536 741 87890 9288")],
+        ),
+        # A card read out in German, named by one word.
+        (
+            "Die Kartennummer lautet fünf fünf neun acht, eins sieben eins null, zwei fünf fünf zwei, eins neun zwei "
+            "neun, gültig bis Ende.",
+            [("CREDIT_CARD", "fünf fünf neun acht, eins sieben eins null, zwei fünf fünf zwei, eins neun zwei neun")],
+        ),
+        # A year-and-month shaped number is still a phone after a phone's word; an SSN after its own label.
+        ("Tel. 2024-03-1187", [("PHONE", "2024-03-1187")]),
+        ("SSN-482-19-7734", [("US_SSN", "482-19-7734")]),
+        # Reviewer AM: a password holding "=" said after its label; a phone whose label starts with a phone's
+        # word, whatever follows it.
+        (
+            "SFTP host saa_batch, password ^4jSW~KIN7bXDYn=*tH%H; RMA refresh every Monday 06:00",
+            [("PASSWORD", "^4jSW~KIN7bXDYn=*tH%H")],
+        ),
+        (
+            "Revisión en 4 semanas. Contacto familiar (hija, Lucía Martínez): 696 493 711, correo aparte.",
+            [("PHONE", "696 493 711")],
+        ),
+        # A time's four digits and a value, alone, after a phone's word; a link-local address other than the
+        # metadata endpoint.
+        ("Tel. 0730 187", [("PHONE", "0730 187")]),
+        ("link-local 169.254.10.20 seen on the client", [("IP_ADDRESS", "169.254.10.20")]),
+        # A release beside its sibling is still a host when the line names an address.
+        ("firmware 4.10.2.17 on the router, its IP 4.10.1.9", [("IP_ADDRESS", "4.10.1.9")]),
     ],
 )
 def test_credentials_are_found_with_their_type(text: str, expected: list[tuple[str, str]]) -> None:
@@ -70,6 +104,40 @@ def test_credentials_are_found_with_their_type(text: str, expected: list[tuple[s
         "Booked the pa-system-and-lighting-rig-for-the-hall-2024 for Friday.",
         "The as-a-service-offering-for-banks-2024 deck is in the shared drive.",
         "Renamed fw_update_handler_for_the_new_device to fw_update_handler_v2 in the firmware.",
+        # A Sentry DSN is public (Sentry's docs: it only lets a client send events; browsers ship it): reviewer
+        # L's Sentry.init() stays, and reviewer AK's labelled DSN is left.
+        'Sentry.init({\n  dsn: "https://7678dd2315c0e7b133d3d9ad60ea9152@o270469.ingest.us.sentry.io/6373835",\n});',
+        # Reviewer AK: a retina stylesheet; a rollback's release beside the release its word names.
+        '@media (max-width: 768px) { .nav { display: none; } }\n@import url("theme@2x.css");',
+        "Версия прошивки 4.10.2.17 установлена на все роутеры, откат на 4.10.1.9 не нужен.",
+        "Firmware 4.10.2.17 is on every router; rollback to 4.10.1.9 is not needed.",
+        # Reviewer AL: a year, its month and a serial; a D-U-N-S number; a ticket's number after its letters;
+        # a clause's number as Japanese and Korean write it; a release after "version" and one more word.
+        "Uw aanvraag met kenmerk 2024-11-0387 is in behandeling.",
+        "رقم الطلب 2024-03-1187 قيد المعالجة.",
+        "Ο αριθμός αίτησης 2024/03/1187 καταχωρήθηκε.",
+        "DUNS number 08-146-6849 registered for the vendor profile.",
+        "Ticket INC-482-19-7734 escalated to tier 2 at 08:15.",
+        "本書の第2.1.3.4項を参照してください。",
+        "보험 약관 제3.2.1.4조에 따라 면책됩니다.",
+        "Verze aplikace 5.4.0.12 je k dispozici v obchodě.",
+        # Reviewer AM: a hospital stay's, a specimen's, a loan's numbers; readings at times of day; an app's
+        # version code; a secret's version; the metadata endpoint; a taxonomy's release; a log line's field.
+        "Potilas, hoitojakso 24-0314-0087, osasto 6B, huone 612.",
+        "Pat. E. Lindqvist, vårdtillfälle 24-0314-0087, avd. 52, sal 4.",
+        "Lab: accession 24-074-00318, collected 03/14/2024 06:12, received 06:41.",
+        "検査オーダー番号 2403140087-01、検体番号 24074-00318。採血 2024/03/14 06:12。",
+        "Mortgage loan no. 7700412983: originated 2019-06-28, principal $412,000.00.",
+        "Kredyt hipoteczny nr 7700412983: WIBOR 6M 5,85 % + marża 2,10 %.",
+        "Glucose POC 0730 187, 1130 212, 1630 164 mg/dL.",
+        "Android applicationId com.acmebank.mobile, versionCode 520004187, minSdk 26.",
+        "Het wachtwoord staat in Azure Key Vault (secret db-password, versie b7172a31e70cbe8bb03089f9093531da).",
+        "Metadata endpoint 169.254.169.254 is blocked from the pods.",
+        "Submission ref EBA-DPM-3.3-20240331-0187, taxonomy 3.3.0.1.",
+        "action=password_change result=success user=bob2",
+        # Groups after a card's name that make no card: a reference, a Luhn failure.
+        "order no 4000 1234 5678 9010 ref",
+        "card no. 12 3456 789 0 12345 678 ok",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

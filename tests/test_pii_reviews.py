@@ -345,6 +345,19 @@ def altered(name: str) -> list[str]:
         # (91.2%), 212 since (numbers dictated in Indonesian, Hindi, Russian; Italian "più"; Chinese and
         # Japanese numerals). Left: numbers mixing words and digits, split over lines, Portuguese "zap".
         ("aj", "claim", None, 0.935),
+        # Blind, written as a hostile acceptance suite would be, claim by claim of the issue (324 lines, 24
+        # languages; its writer had seen the shape of the earlier corpora, not the code): 252 of 253 as it
+        # came. Left: a Sentry DSN's key, which Sentry documents as public (reviewer L's Sentry.init() stays).
+        ("ak", "claim", None, 0.995),
+        # Blind: cards, IBANs, SSNs and IP addresses in every form (327 lines, 43 languages): 233 of 245 as
+        # it came (95.1%), 237 since (a card's groups of any size right after its name, as OCR gives them;
+        # a card read out in German or Italian, named by one word). Left: a 12-digit Maestro, IBANs and
+        # IPs read out, a card fully percent-encoded, an IP in hex, a one-time code with no code's word.
+        ("al", "claim", None, 0.965),
+        # Blind: ordinary text dense in numbers (a hospital's, a bank's, an insurer's, an engineering
+        # team's; 334 lines, 24 languages) and values inside it: 147 of 149 as it came, 149 since (a
+        # password holding "=" after its label; a phone whose label starts with a phone's word).
+        ("am", "claim", None, 0.99),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -396,6 +409,27 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert altered("ai") == []  # as it came, a webhook's "X-Hub-Signature-256: sha256=..." was taken for a secret
     # A Vietnamese order's code ("Mã đơn hàng 240314-7947") read as a phone: left.
     assert [text[:20] for text in altered("aj")] == ["Mã đơn hàng 240314-7"]
+    # Documentation's examples (AWS's AKIAIOSFODNN7EXAMPLE, test cards), found on purpose; as it came, a
+    # retina stylesheet ("theme@2x.css") and a firmware's rollback release were altered too.
+    assert sorted({f.type for text in altered("ak") for f in detect(text)}) == [
+        "AWS_ACCESS_KEY",
+        "AWS_SECRET_KEY",
+        "CREDIT_CARD",
+    ]
+    assert len(altered("ak")) == 5
+    # Private, loopback, link-local and documentation addresses (by design) and the Woolworth SSN, a real
+    # SSN once, found on purpose; as it came, dated references, a D-U-N-S number, a ticket's number,
+    # clauses' numbers in Japanese and Korean and a Czech app's release were altered too (27 lines).
+    altered_al = altered("al")
+    assert len(altered_al) == 14
+    assert sum("078-05-1120" in text for text in altered_al) == 1
+    assert {f.type for text in altered_al for f in detect(text) if "078-05-1120" not in text} == {"IP_ADDRESS"}
+    # Private and documentation addresses (by design) and AWS's documentation keys; as it came, stay,
+    # specimen and loan numbers, timed readings, an app's version code, a secret's version, the
+    # metadata endpoint and a taxonomy's release were altered too (42 lines).
+    altered_am = altered("am")
+    assert len(altered_am) == 30
+    assert {f.type for text in altered_am for f in detect(text)} == {"IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows

@@ -22,9 +22,10 @@ _LOCAL_MAX = 64  # RFC 5321; also bounds the backward walk from each '@'
 # match would leave part of the address behind after scrubbing.
 _DOMAIN = re.compile(r"(?:[^\W_](?:[^\W_]|-){0,61}\.){1,10}[^\W\d_]{2,63}(?![^\W_]|-)")
 # "icon@2x.png", "logo@1.5x.webp": retina asset names, not addresses.
-# ... with a variant and more suffixes after ("close@2x-dark.png", "icon@2x.png.meta", "sprite@2x.png.bak").
+# ... with a variant and more suffixes after ("close@2x-dark.png", "icon@2x.png.meta", "sprite@2x.png.bak"),
+# and a retina stylesheet ("theme@2x.css": reviewer AK).
 _ASSET = re.compile(
-    r"[0-9]+(?:\.[0-9]+)?x(?:[-_][A-Za-z0-9]+)?\.(?:png|jpe?g|gif|svg|webp|avif|bmp|ico|tiff?|heic|heif|jxl|psd|tga|pdf|eps|exr|hdr|dds|ktx2?|ai|xcf|sketch|json|plist|fnt|atlas|imageset|ttf|otf)"
+    r"[0-9]+(?:\.[0-9]+)?x(?:[-_][A-Za-z0-9]+)?\.(?:png|jpe?g|gif|svg|webp|avif|bmp|ico|tiff?|heic|heif|jxl|psd|tga|pdf|eps|exr|hdr|dds|ktx2?|ai|xcf|sketch|json|plist|fnt|atlas|imageset|ttf|otf|css|scss|sass|less)"
     r"(?:\.[A-Za-z0-9]{1,8})*$",
     re.IGNORECASE,
 )
@@ -865,6 +866,31 @@ _PERSON_NOUNS = frozenset(["customer", "member", "employee", "client", "patient"
 _REFERENCE_WORDS = frozenset(
     [
         "pn",  # a part number ("PN 0345-22-8136", reviewer Q)
+        "duns",  # a company's D-U-N-S number ("DUNS number 08-146-6849", reviewer AL)
+        # Loans and mortgages, a laboratory's accession, a hospital stay's number (reviewer AM: "Mortgage loan
+        # no. 7700412983", "Kredyt hipoteczny nr ...", "lening nr. ...", "accession 24-074-00318",
+        # "hoitojakso 24-0314-0087", "vårdtillfälle ..."; Japanese ones are in _SCRIPT_REFERENCES).
+        "loan",
+        "mortgage",
+        "kredyt",
+        "kredytu",
+        "hipoteczny",
+        "lening",
+        "leningdeel",
+        "hypotheek",
+        "darlehen",
+        "préstamo",
+        "prestamo",
+        "prestito",
+        "empréstimo",
+        "emprestimo",
+        "prêt",
+        "accession",
+        "encounter",
+        "episode",
+        "hoitojakso",
+        "vårdtillfälle",
+        "versioncode",  # an Android app's ("versionCode 520004187")
         "reg",  # a company's registration ("Company reg. no. 04429183", reviewer T)
         "registration",
         "group",  # a health plan's group number
@@ -1839,6 +1865,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         return False  # "Numéro de dossier 2024/0482": "numéro" names a file's number too
     if (
         _DATES_APART.fullmatch(candidate)
+        or _timed_reading(scan.text, candidate, start)
         or _inside_identifier(scan.text, start, start + len(candidate))
         or (
             _SPACED_AREA.match(candidate)
@@ -1857,7 +1884,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         return False
     if not said and (_DOTTED_QUAD.fullmatch(candidate) or _isbn(candidate) or _DECIMALS.fullmatch(candidate)):
         return False  # "VALUES ('22.87.231.0/24', ...)": a network; "('0-306-40615-2', 'Theory of Graphs')": a book
-    if phone_e164(candidate, scan.phone_regions) is not None:
+    if _held_valid(scan, candidate, said):
         return True
     if not candidate.startswith(("+", "(+")):
         if (
@@ -1865,6 +1892,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
             or _my_number(words)
             or named_after
             or _line_says_phone(scan.text, start)
+            or _label_says_phone(scan.text, start)
             or (_called_from(words, candidate) and _RANGE_AFTER.match(scan.text, start + len(candidate)) is None)
         ) and valid_where_said(candidate):
             return True
@@ -1882,6 +1910,35 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         compact = candidate.replace("(0)", "", 1).translate(_PHONE_PUNCTUATION)
         return _possible_international(compact[1:]) and (said or not candidate[1:].isdigit())
     return candidate.isdigit() and _said_of_phone(words) and _possible_national(candidate, scan.phone_regions)
+
+
+# A North American number is written in groups of three, then four ("415 555 2671", "(415) 555-2671"),
+# or whole, or after a "1": never led by a group of two or five digits, as a dated reference is ("24-0314-
+# 0087", "24-074-00318", "24074-00318": a hospital stay's and a specimen's numbers, reviewer AM). Read so,
+# such digits are a North American number only where the text says it is a phone.
+_FIRST_GROUP = re.compile(r"[0-9]+(?=[ .\-/])")
+_NANP_REGIONS = frozenset(phonenumbers.COUNTRY_CODE_TO_REGION_CODE[1])
+
+
+def _nanp_grouped(candidate: str) -> bool:
+    first = _FIRST_GROUP.match(candidate)
+    return first is None or len(first.group()) not in (2, 5)
+
+
+def _held_valid(scan: Scan, candidate: str, said: bool) -> bool:
+    """A region of the scan's holds ``candidate`` valid; North America's only where it is grouped as one
+    there, or the text says it is a phone."""
+    found = phone_e164(candidate, scan.phone_regions)
+    if found is None:
+        return False
+    if said or not found.startswith("1") or _nanp_grouped(candidate):
+        return True
+    return phone_e164(candidate, _outside_nanp(scan.phone_regions)) is not None  # another region's, too
+
+
+@lru_cache(maxsize=64)
+def _outside_nanp(regions: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(region for region in regions if region not in _NANP_REGIONS)
 
 
 # A phone's word in brackets right after the number, as contact lists write it ("Susan Pike 7132948170
@@ -2027,8 +2084,28 @@ def _inside_identifier(text: str, start: int, end: int) -> bool:
 _DATES_APART = re.compile(r"[0-9]{2}[/.][0-9]{2}(?:[ \t]+[0-9]{2}[/.][0-9]{2})+")
 
 
-# A year and a serial ("2024-000381", "2024/0482"): a file's or a voucher's reference.
-_YEAR_SERIAL = re.compile(r"(?:19|20)[0-9]{2}[\-/][0-9]{3,6}(?:[\-/][0-9]{1,6})?")  # "Nr. 2024-0817-33" too
+# Readings at times of day, listed ("Glucose POC 0730 187, 1130 212, 1630 164 mg/dL": reviewer AM): a
+# time of four digits and a value of two or three, with another such pair before or after it.
+_TIMED_READING = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9][ \t][0-9]{2,3}")
+_NEXT_READING = re.compile(r"[ \t]*[,;][ \t]*(?:[01][0-9]|2[0-3])[0-5][0-9][ \t][0-9]{2,3}(?![0-9])")
+_PREVIOUS_READING = re.compile(r"(?<![0-9])(?:[01][0-9]|2[0-3])[0-5][0-9][ \t][0-9]{2,3}[ \t]*[,;][ \t]*$")
+
+
+def _timed_reading(text: str, candidate: str, start: int) -> bool:
+    if start < 0 or _TIMED_READING.fullmatch(candidate) is None:
+        return False
+    end = start + len(candidate)
+    return (
+        _NEXT_READING.match(text, end) is not None
+        or _PREVIOUS_READING.search(text, max(0, start - 16), start) is not None
+    )
+
+
+# A year and a serial ("2024-000381", "2024/0482"): a file's or a voucher's reference; "Nr. 2024-0817-33"
+# too, and a year, its month and a serial ("kenmerk 2024-11-0387", "رقم الطلب 2024-03-1187": reviewer AL).
+_YEAR_SERIAL = re.compile(
+    r"(?:19|20)[0-9]{2}(?:[\-/][0-9]{3,6}(?:[\-/][0-9]{1,6})?|(?P<sep>[\-/])(?:0[1-9]|1[0-2])(?P=sep)[0-9]{3,6})"
+)
 
 
 # A North American number written in one of its usual shapes, "(NXX) NXX-XXXX", "NXX-NXX-XXXX",
@@ -2311,6 +2388,25 @@ def _line_says_phone(text: str, start: int) -> bool:
     return not _SAID_WORDS.isdisjoint(words) or not _SAID_WORDS.isdisjoint(singulars)
 
 
+def _label_says_phone(text: str, start: int) -> bool:
+    """The number's label, from its clause's start to the colon right before the number, starts with a
+    word that names a phone, whatever follows it ("Contacto familiar (hija, Lucía Martínez): 696 493 711":
+    reviewer AM)."""
+    if start < 2:
+        return False
+    colon = _COLON_BEFORE.search(text, max(0, start - 4), start)
+    if colon is None:
+        return False
+    clause = _CLAUSE_START.search(text, max(0, colon.start() - _LABEL_REACH), colon.start())
+    if clause is None:
+        return False
+    first = _WORDS.match(text[clause.end() : colon.start()].lower())
+    return first is not None and first.group() in _SAID_WORDS
+
+
+_COLON_BEFORE = re.compile(r":[ \t]*$")
+# Where a label's clause starts: a line, a sentence or a list item before it (the last one).
+_CLAUSE_START = re.compile(r"(?:^|(?<=[.;!?\n])[ \t]*|(?<=\n))(?!.*[.;!?\n])", re.S)
 _LABEL_REACH = 48
 _INTERNATIONAL_BEFORE = re.compile(r"\+[ ]?\(?[0-9]")
 
@@ -2382,6 +2478,8 @@ _SCRIPT_REFERENCES = tuple(
     for word in (
         "주문번호", "주문", "송장", "운송장", "사업자등록번호", "계좌", "품번", "회원번호", "注文番号", "注文", "伝票",
         "請求書", "会員番号", "価格", "金額",
+        # a specimen's, a test order's, a reception's, a patient's number (reviewer AM: "検体番号 24074-00318")
+        "検体", "検査", "受付番号", "患者番号", "カルテ",
         "品番", "订单号", "订单", "单号", "运单", "编号", "发票", "инн", "огрн", "кпп", "артикул", "заказ", "заказа",
         "счет", "счёт", "договор", "версия", "код", "номер обращения", "накладная",
     )
@@ -2664,7 +2762,11 @@ _SPELT_CONTEXT = _PHONE_WORDS | {
 # An SSN or a card read out (reviewer I: "my social is eight one three, three zero, ..."; "el número de
 # la tarjeta es cuatro seis siete cuatro, ..."): named by these words, and valid as such a number.
 _SPELT_SSN_CONTEXT = frozenset({"social", "ssn", "seguro"})
-_SPELT_CARD_CONTEXT = frozenset({"card", "tarjeta", "carte", "karte", "kreditkarte", "visa", "mastercard", "amex"})
+# ... and the card's number named in one word ("Die Kartennummer lautet fünf fünf neun acht, ...": reviewer AL)
+_SPELT_CARD_CONTEXT = frozenset(
+    {"card", "tarjeta", "carte", "karte", "kreditkarte", "visa", "mastercard", "amex", "kartennummer",
+     "kreditkartennummer", "cartão", "carta", "kaart", "karta", "kart", "kortnummer", "kaartnummer"}
+)  # fmt: skip
 _PHONE_MOST_DIGITS = 15  # E.164
 _LONG_SPELT = 10  # digits read out after a question for a phone: a whole number with its area code
 _SPELT_ASKED = _SPELT_CONTEXT | {"callback", "number", "reach", "contact"}

@@ -37,17 +37,20 @@ _VERSION_OF_LANGUAGES = as_viewed(
         "verze", "verzi", "phiên bản", "版本", "バージョン", "버전", "संस्करण", "সংস্করণ", "версия", "версии",
         "версию", "версія", "версії", "إصدار", "اصدار", "ورژن", "έκδοση", "έκδοσης", "έκδοσή", "εκδόσεις",
         "גרסה", "גרסת", "גירסה", "เวอร์ชัน",
+        # Russian's "firmware" ("Версия прошивки 4.10.2.17": reviewer AK)
+        "прошивка", "прошивки", "прошивку", "прошивкой",
     )
 )  # fmt: skip
 _VERSION_WORDS = re.compile(
     r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|sections?|"
     r"clauses?|chapters?|figure|fig|requirements?|paragraphs?|appendix|annex|articles?|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
-    r"fixed in(?: [a-z]{1,12})?|kernel|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?)"
+    r"fixed in(?: [a-z]{1,12})?|kernel|taxonomy|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?)"
     # reviewer AB's, tried after the words above (_is_ipv4 reads a release after them only when it starts
     # with one digit): "version" in other languages, and what a release is shipped as ("the firmware bundle
     # 2.4.0.12", "driver package", "service pack")
-    rf"|(?P<more>(?<![a-z])(?:{_VERSION_OF_LANGUAGES})|"
+    # (and one word after them: "Verze aplikace 5.4.0.12", "Версия прошивки 4.10.2.17": reviewers AK, AL)
+    rf"|(?P<more>(?<![a-z])(?:{_VERSION_OF_LANGUAGES})(?:[ \t]+[^\W\d_]{{2,14}})?|"
     r"\b(?:firmware|software|driver|bios|os|kernel|service|security|system)[ \t]+(?:bundle|image|package|pack|"
     r"release|build|update|revision)))"
     r"(?:[^0-9a-z\n@]{0,5}| to | is | of )$"  # not "-v@10.20.4.18": a password's end, then the host
@@ -98,7 +101,7 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
         return False  # "C:\Program Files\Acme\9.3.69.3\bin": a release's folder ("/geo/81.2.69.160/" stays)
     if all(len(octet) == 1 for octet in octets) and _RELEASE_LINE.search(_line_before(scan, match.start())):
         return False  # "firmware to version 10.0.0.1; rollback image is 9.8.3.2": releases, one digit each
-    if _release_path(scan, match) and not _address_after_version_word(scan, match, octets):
+    if _release_or_clause(scan, match, octets):
         return False  # "Upgraded switch firmware from 4.1.12.7 to 4.1.13.0": a release's path
     if len(octets[0]) == 1 and not _address_shaped(octets) and _numbered_sibling(scan, match, octets):
         return False  # "Contract clause 2.4.1.3 supersedes 1.9.2.10": a clause's number beside another's
@@ -110,9 +113,10 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
         return False  # "4.2.1.3  The Processor shall ...": a clause's number at the start of its line
     if match.group() in _MASKS and _MASK_WORDS.search(scan.before(match.start(), 24)):
         return False  # "subnet mask 255.255.255.0": a netmask, not a host
-    if octets[0] == "0" or match.group() == "255.255.255.255":
+    if octets[0] == "0" or match.group() in _NO_ONES:
         # "0.0.0.255": a wildcard mask (no host has a first octet 0); "0.0.0.0": no address at all;
-        # "255.255.255.255": every host of the link at once (the limited broadcast), none in particular
+        # "255.255.255.255": every host of the link at once (the limited broadcast), none in particular;
+        # "169.254.169.254": the cloud's instance metadata endpoint, every instance's (reviewer AM)
         return False
     value = int.from_bytes(bytes(map(int, octets)), "big")
     longest = _IPV4_HOSTS if value in _PRIVATE_BASES or _private(value) else _IPV4_PROVIDER
@@ -186,6 +190,44 @@ def _local_endpoint(scan: Scan, match: re.Match[str]) -> bool:
 
 # The line names an address before the number ("build agent ip -> build: 10.1.2.3").
 _ADDRESS_WORDS = re.compile(r"\b(?:ip|ipv4|ip[ _\-]?addr(?:ess)?|addr|address)\b")
+
+
+def _release_or_clause(scan: Scan, match: re.Match[str], octets: list[str]) -> bool:
+    """A release's path (_release_path), a release beside its sibling ("Версия прошивки 4.10.2.17 ...,
+    откат на 4.10.1.9": the rollback's release), a clause's number as Japanese and Korean write it
+    ("本書の第2.1.3.4項", "약관 제3.2.1.4조")."""
+    if len(octets[0]) == 1 and _numbered_in_cjk(scan.text, match.start(), match.end()):
+        return True
+    sibling = len(octets[0]) == 1 and _release_sibling(scan, match, octets)
+    return (sibling or _release_path(scan, match)) and not _address_after_version_word(scan, match, octets)
+
+
+_NO_ONES = frozenset({"255.255.255.255", "169.254.169.254"})
+
+
+def _numbered_in_cjk(text: str, start: int, end: int) -> bool:
+    """A clause's number: "第" or "제" (the ordinal's sign) before it, or a clause's, a chapter's or an
+    article's counter after it."""
+    return (start > 0 and text[start - 1] in "第제") or text[end : end + 1] in _CJK_COUNTERS
+
+
+_CJK_COUNTERS = frozenset("項条章節款号조항장절호")
+
+
+# Four numbers of a release, and what comes before them on their line.
+_RELEASE_BEFORE = re.compile(r"(?<![0-9.])(?P<head>[0-9]\.[0-9]{1,3})\.[0-9]{1,3}\.[0-9]{1,3}(?![0-9.])")
+
+
+def _release_sibling(scan: Scan, match: re.Match[str], octets: list[str]) -> bool:
+    """Earlier on the line, four numbers with the same first two parts are a release its version word
+    names ("Версия прошивки 4.10.2.17 установлена ..., откат на 4.10.1.9": reviewer AK): these are the
+    same product's release too, unless the line names an address ("IP 4.10.1.9")."""
+    line = scan.text.rfind("\n", max(0, match.start() - 160), match.start()) + 1
+    head = f"{octets[0]}.{octets[1]}"
+    for earlier in _RELEASE_BEFORE.finditer(scan.text, line, match.start()):
+        if earlier["head"] == head and _VERSION_WORDS.search(scan.before(earlier.start(), 40)):
+            return True
+    return False
 
 
 def _address_after_version_word(scan: Scan, match: re.Match[str], octets: list[str]) -> bool:

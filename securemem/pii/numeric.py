@@ -234,6 +234,11 @@ def find_cards(scan: Scan) -> Iterator[Span]:
     yield from mixed
     if mixed:
         windows = _without(windows, mixed)
+    named = list(_named_card_groups(scan, windows, is_card))
+    yield from named
+    if named:
+        windows = _without(windows, named)
+        mixed += named
     windows = scan.around(windows, 5, 0)  # the leading group sits before the card's number span
     after_group = list(
         accepted(_CARD_AFTER_GROUP, text, windows, lambda match: _card_after_group(scan, match, is_card), "card")
@@ -243,6 +248,39 @@ def find_cards(scan: Scan) -> Iterator[Span]:
     if runs:
         taken = sorted(found + regrouped + mixed + after_group)
         yield from _run_cards(scan, scan.around(runs, 0, _TAIL), taken, is_card)
+
+
+# Groups of any size and separators that change, right after a card's name: a scanned form's OCR
+# ("card no.): 645428 2497146235", "カード番号 3536 741 87890 9288", "amex no 3781 / 343761 - 26836":
+# reviewer AL). The groups read are the longest run from the first that makes a card: Luhn, the prefix
+# and the network's length decide, and a number or a date after it ("9288 03/29") stays out.
+_CARD_ANY_GROUPS = re.compile(
+    r"[0-9](?<![\w.\-/][0-9])[0-9]{0,9}(?:(?:[ \t]{1,2}|[ \t]?[.\-/][ \t]?)[0-9]{1,10}){1,7}(?![\w]|[.\-/][0-9])"
+)
+_GROUP = re.compile(r"[0-9]+")
+_NAMED_CARD_REACH = 24  # characters before the number where the card is named
+
+
+def _named_card_groups(
+    scan: Scan, windows: list[tuple[int, int]], is_card: Callable[[str, int], bool]
+) -> Iterator[Span]:
+    text = scan.text
+    done = 0
+    for low, high in windows:
+        for match in _CARD_ANY_GROUPS.finditer(text, max(low, done), high):
+            if not _CARD_NAMES.search(scan.before(match.start(), _NAMED_CARD_REACH)):
+                continue
+            groups = list(_GROUP.finditer(text, match.start(), match.end()))
+            digits = ""
+            ends: list[tuple[int, str]] = []
+            for group in groups:
+                digits += group.group()
+                ends.append((group.end(), digits))
+            for end, held in reversed(ends[1:]):
+                if 13 <= len(held) <= 19 and is_card(held, match.start()):
+                    yield match.start(), end
+                    done = end
+                    break
 
 
 # Cards glued to each other ("4111111111111111-5555555555554444", "4111-1111-1111-1111-5555-5555-
@@ -583,6 +621,8 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
         return False
     if _NOT_SSN_WORDS.search(scan.before(match.start(), 24)):
         return False  # "Part number 302-15-4421": a catalogue's number
+    if _PREFIXED_ID.search(scan.before(match.start(), 8)) and not _ssn_named_before(scan, match.start()):
+        return False  # "Ticket INC-482-19-7734": an identifier's number after its letters (reviewer AL)
     if match["sep"] in ("-", ".", " - ") or _ssn_named_before(scan, match.start()):
         return True
     # Named further back in its sentence ("her social security number, which she read out twice over
@@ -602,6 +642,7 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
 
 
 _PHONE_BEFORE = re.compile(r"(?:phone|tel|mobile|cell|fax)[ \t:.#]*$")
+_PREFIXED_ID = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,6}-$")  # "INC-", "CHG-", "REQ-": a ticket's letters
 _EIN = re.compile(r"\bein\b|employer")
 
 

@@ -1046,13 +1046,18 @@ def _password_of_a_service(text: str, lower: str, at: int) -> Hit | None:
 _SUBJECT_OF = re.compile(r"(?:[ \t]+[^\s]{1,40}){0,2}?[ \t]+(?:is|was|are|were|ist|war|est|es|è|é|era)(?![^\W\d_])")
 
 
+_FIELD_ASSIGNMENT = re.compile(r"[A-Za-z_][\w.\-]*=")
+
+
 def _bare_password(text: str, lower: str, start: int) -> Hit | None:
     """The word right after a label read as its value (_PASSWORD_BARE): only a password's shape with a
     digit, not a field of a log line ("action=password_change result=success") nor a heading's name."""
     bare = _PASSWORD_BARE.match(lower, start)
     found = _phrase_password(text, bare) if bare is not None else None
-    if found is None or "=" in text[found[1] : found[2]] or _DIGIT.search(text, found[1], found[2]) is None:
+    if found is None or _DIGIT.search(text, found[1], found[2]) is None:
         return None
+    if "=" in text[found[1] : found[2]] and _FIELD_ASSIGNMENT.match(text, found[1], found[2]):
+        return None  # "result=success": a log line's field ("^4jSW~KIN7bXDYn=*tH%H" is a password: reviewer AM)
     if text.startswith(":", found[2]):
         return None  # a heading that names a scheme ("Password Argon2id:", "passphrase v2-format:")
     if _SUBJECT_OF.match(lower, found[2]):
@@ -2408,6 +2413,9 @@ def _fixed_in(lower: str, keyword_start: int, value_start: int) -> bool:
 _ID_WORDS = re.compile(
     r"\b(?:commit|hash|sha(?:1|224|256|384|512)?|md5|digest|checksum|fingerprint|trace|span|request|req|event|"
     r"version|revision|rev|uid|uuid|guid|id|build|change|changeset|session|run|job|etag|object|correlation|revert|"
+    # "version" in other languages ("secret db-password, versie b7172a31...": a Key Vault secret's version,
+    # reviewer AM)
+    r"versie|versión|versao|versão|versione|wersja|verze|versjon|sürüm|"
     r"reverts|backport|cherry-pick|merge|rebase|bisect|fixup|squash)\b"
 )
 
