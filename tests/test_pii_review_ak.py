@@ -142,3 +142,56 @@ def test_credentials_are_found_with_their_type(text: str, expected: list[tuple[s
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:
     assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # An attacker's round on this change: values the new exclusions must not hide.
+        ("New version deployed to 3.121.45.200", "3.121.45.200"),
+        ("Nueva versión en 3.121.45.200", "3.121.45.200"),
+        ("Сервер новой версии на 5.45.207.12, логин через VPN", "5.45.207.12"),
+        ("Firmware version 3.121.0.4 deployed; node 3.121.45.200 rebooted", "3.121.45.200"),
+        ("サーバー3.121.45.200号機", "3.121.45.200"),
+        ("Mortgage adviser: 020 7946 0958", "020 7946 0958"),
+        ("Loan officer: (415) 555-2671", "(415) 555-2671"),
+        ("Prêt immobilier: 06 12 34 56 78", "06 12 34 56 78"),
+        ("Podcast episode guest: (617) 555-0134", "(617) 555-0134"),
+        ("Dr. Ramírez, consultorio 55 1234 5678", "55 1234 5678"),
+        ("Entrega en Guadalajara, recibe Carmen 33 1234 5678", "33 1234 5678"),
+        ("file w2_john-smith-536-22-1234.pdf", "536-22-1234"),
+        ("EmployeeID EMP-536-22-1234 (legacy IDs reused the SSN)", "536-22-1234"),
+        ("SS-536-22-1234", "536-22-1234"),
+        ("Phone 0730 187, 1130 212", "0730 187"),
+    ],
+)
+def test_the_new_exclusions_hide_no_value(text: str, value: str) -> None:
+    assert value in [text[f.start : f.end] for f in detect(text)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An attacker's round on this change: ordinary text the new readers must leave alone.
+        "Kartenzahlung 21.03.2024 21.03.2024 -45,60",
+        "Visa ****4921 15.03.2024 45.60 EUR",
+        "Mastercard ending 5886 13.10.2024 239.57",
+        "CARD 4082 2024-02-16 60.32",
+        "Carte bancaire 24/03/2024 28/03/2024 Carrefour -54,12",
+        "Mobile revenue (FY2023, USD): 612 345 678",
+        "Cellphone shipments (global, Q1 2024): 296 200 000",
+        "Contact centre volume (Q3, calls): 612 345 678",
+        "Mobile contract (customer number): 612 345 678",
+        "Contact lens prescription (OD): 612 345 678",
+        "void fw_loadImageFromFlashPartition2(void);",
+        "Flashing fw_ESP32DevKitCv4Release20240312.bin to 0x10000",
+        "git push origin pa-Refactor-PaymentAdapter-For-Stripe3DS2-Flow",
+        "login method: password 2FA=enabled",
+        "password 1=required, 0=optional",
+        "Passwort 1=gesetzt 0=leer",
+        "mc alias set local http://minio:9000 $(cat /run/secrets/minio_root_user) $(cat /run/secrets/minio_pw)",
+        "net use Z: \\\\fs01\\share (Get-Secret -Name FileShare -AsPlainText) /user:corp\\svc",
+    ],
+)
+def test_the_new_readers_leave_ordinary_text_alone(text: str) -> None:
+    assert detect(text) == []

@@ -96,14 +96,21 @@ def _mixed_with_digit(value: str) -> bool:
 
 
 def _mixed_after(prefix: int) -> Callable[[str], bool]:
-    """After a prefix of ``prefix`` characters: small and capital letters and a digit, as random tokens have
-    ("fw_" and "pa-" also start words and slugs)."""
+    """After a prefix of ``prefix`` characters: small and capital letters and a digit, as random tokens have,
+    and not words run together ("fw_" starts firmware's functions, "fw_loadImageFromFlash2...", and "pa-"
+    branches, "pa-Refactor-PaymentAdapter-..."; an attacker's round): random characters seldom hold four
+    small letters in a row."""
 
     def check(value: str) -> bool:
         body = value[prefix:]
-        return _has_digit(body) and body.lower() != body != body.upper()
+        if not (_has_digit(body) and body.lower() != body != body.upper()):
+            return False
+        return sum(len(word) for word in _WORD_RUN.findall(body)) * 10 < len(body) * 4
 
     return check
+
+
+_WORD_RUN = re.compile(r"[A-Z]?[a-z]{4,}")
 
 
 def _generic_sk(value: str) -> bool:
@@ -194,11 +201,9 @@ PREFIXED: tuple[Rule, ...] = (
     prefixed("ELEVENLABS_API_KEY", "sk_", r"[0-9a-f]{48}", "ElevenLabs API key format (sk_ + 48 hex)"),
     # Reviewer AI's shapes: Fireworks' "fw_" keys, Voyage's "pa-" keys, Modal's token id and secret.
     prefixed(
-        "FIREWORKS_API_KEY", "fw_", r"[A-Za-z0-9]{24,48}", "Fireworks AI API keys (fw_ prefix)", check=_mixed_after(3)
+        "FIREWORKS_API_KEY", "fw_", r"[A-Za-z0-9]{24}", "Fireworks AI API keys (fw_ and 24)", check=_mixed_after(3)
     ),
-    prefixed(
-        "VOYAGE_API_KEY", "pa-", r"[A-Za-z0-9_\-]{40,48}", "Voyage AI API keys (pa- prefix)", check=_mixed_after(3)
-    ),
+    prefixed("VOYAGE_API_KEY", "pa-", r"[A-Za-z0-9_\-]{43}", "Voyage AI API keys (pa- and 43)", check=_mixed_after(3)),
     prefixed(
         "MODAL_TOKEN_ID",
         "ak-",

@@ -867,30 +867,7 @@ _REFERENCE_WORDS = frozenset(
     [
         "pn",  # a part number ("PN 0345-22-8136", reviewer Q)
         "duns",  # a company's D-U-N-S number ("DUNS number 08-146-6849", reviewer AL)
-        # Loans and mortgages, a laboratory's accession, a hospital stay's number (reviewer AM: "Mortgage loan
-        # no. 7700412983", "Kredyt hipoteczny nr ...", "lening nr. ...", "accession 24-074-00318",
-        # "hoitojakso 24-0314-0087", "vårdtillfälle ..."; Japanese ones are in _SCRIPT_REFERENCES).
-        "loan",
-        "mortgage",
-        "kredyt",
-        "kredytu",
-        "hipoteczny",
-        "lening",
-        "leningdeel",
-        "hypotheek",
-        "darlehen",
-        "préstamo",
-        "prestamo",
-        "prestito",
-        "empréstimo",
-        "emprestimo",
-        "prêt",
-        "accession",
-        "encounter",
-        "episode",
-        "hoitojakso",
-        "vårdtillfälle",
-        "versioncode",  # an Android app's ("versionCode 520004187")
+        "versioncode",  # an Android app's ("versionCode 520004187", reviewer AM)
         "reg",  # a company's registration ("Company reg. no. 04429183", reviewer T)
         "registration",
         "group",  # a health plan's group number
@@ -1264,13 +1241,22 @@ _CALLBACK = re.compile(
 
 def _is_reference(words: list[str], bare: bool = True) -> bool:
     """A reference noun before the number ("order", "part number"); a person's noun ("customer
-    number 2125550143") makes bare digits a reference, not a formatted number ("Customer: 0161 ...")."""
+    number 2125550143") or a loan's ("Mortgage loan no. 7700412983") makes bare digits a reference, not a
+    formatted number ("Customer: 0161 ...", "Loan officer: (415) 555-2671")."""
     for word in reversed(words):
-        if word in _REFERENCE_WORDS or (bare and word in _PERSON_NOUNS):
+        if word in _REFERENCE_WORDS or (bare and (word in _PERSON_NOUNS or word in _LOAN_WORDS)):
             return True
         if word not in _FILLER and word != "#":
             return False
     return False
+
+
+# A loan's or a mortgage's words (reviewer AM: "Mortgage loan no. 7700412983", "Kredyt hipoteczny nr ...",
+# "lening nr. ..."): bare digits after them are the loan's number; its officer's phone is written grouped.
+_LOAN_WORDS = frozenset(
+    {"loan", "mortgage", "kredyt", "kredytu", "hipoteczny", "lening", "leningdeel", "hypotheek", "darlehen",
+     "préstamo", "prestamo", "prestito", "empréstimo", "emprestimo", "prêt"}
+)  # fmt: skip
 
 
 # Numbers Ofcom reserves for drama: real UK formats that never connect, which libphonenumber calls
@@ -1865,7 +1851,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         return False  # "Numéro de dossier 2024/0482": "numéro" names a file's number too
     if (
         _DATES_APART.fullmatch(candidate)
-        or _timed_reading(scan.text, candidate, start)
+        or (not said and _timed_reading(scan.text, candidate, start))
         or _inside_identifier(scan.text, start, start + len(candidate))
         or (
             _SPACED_AREA.match(candidate)
@@ -1933,7 +1919,12 @@ def _held_valid(scan: Scan, candidate: str, said: bool) -> bool:
         return False
     if said or not found.startswith("1") or _nanp_grouped(candidate):
         return True
+    if candidate[:2] in _MEXICAN_CITIES and _valid_in(candidate, ("MX",)):
+        return True  # "consultorio 55 1234 5678": Mexico City's, as Mexico writes it (an attacker's round)
     return phone_e164(candidate, _outside_nanp(scan.phone_regions)) is not None  # another region's, too
+
+
+_MEXICAN_CITIES = frozenset({"55", "56", "33", "81"})  # Mexico City, Guadalajara, Monterrey: two-digit areas
 
 
 @lru_cache(maxsize=64)
@@ -2389,9 +2380,10 @@ def _line_says_phone(text: str, start: int) -> bool:
 
 
 def _label_says_phone(text: str, start: int) -> bool:
-    """The number's label, from its clause's start to the colon right before the number, starts with a
-    word that names a phone, whatever follows it ("Contacto familiar (hija, Lucía Martínez): 696 493 711":
-    reviewer AM)."""
+    """The number's label, from its clause's start to the colon right before the number, is a word that
+    names a phone, maybe one more word, and maybe whose it is in brackets ("Contacto familiar (hija,
+    Lucía Martínez): 696 493 711": reviewer AM). Not a label that goes on about something else ("Mobile
+    revenue (FY2023, USD): 612 345 678", "Contact centre volume (Q3, calls): ...": an attacker's round)."""
     if start < 2:
         return False
     colon = _COLON_BEFORE.search(text, max(0, start - 4), start)
@@ -2400,10 +2392,15 @@ def _label_says_phone(text: str, start: int) -> bool:
     clause = _CLAUSE_START.search(text, max(0, colon.start() - _LABEL_REACH), colon.start())
     if clause is None:
         return False
-    first = _WORDS.match(text[clause.end() : colon.start()].lower())
-    return first is not None and first.group() in _SAID_WORDS
+    label = _PHONE_LABEL.fullmatch(text, clause.end(), colon.start())
+    if label is None or label["first"].lower() not in _SAID_WORDS:
+        return False
+    words = _WORDS.findall(text[label.end("first") : colon.start()].lower())
+    return _TALLY_WORDS.isdisjoint(words) and _REFERENCE_WORDS.isdisjoint(words)
 
 
+# A word, maybe another, maybe brackets without digits.
+_PHONE_LABEL = re.compile(r"(?P<first>[^\W\d_]+)(?:[ \t]+[^\W\d_]+)?(?:[ \t]*\([^()0-9\n]{1,40}\))?[ \t]*")
 _COLON_BEFORE = re.compile(r":[ \t]*$")
 # Where a label's clause starts: a line, a sentence or a list item before it (the last one).
 _CLAUSE_START = re.compile(r"(?:^|(?<=[.;!?\n])[ \t]*|(?<=\n))(?!.*[.;!?\n])", re.S)

@@ -41,6 +41,15 @@ _VERSION_OF_LANGUAGES = as_viewed(
         "прошивка", "прошивки", "прошивку", "прошивкой",
     )
 )  # fmt: skip
+# What a release is of, in those languages: an application, a firmware, a system, a program.
+_RELEASE_OF = as_viewed(
+    (
+        "aplikace", "aplikacji", "aplicación", "aplicacion", "aplicativo", "aplicação", "aplicacao", "applicazione",
+        "app", "firmware", "software", "sistema", "systemu", "systému", "programu", "programa", "programma",
+        "uygulama", "uygulamanın", "приложения", "прошивки", "системы", "программы", "アプリ", "ソフト", "앱",
+        "펌웨어", "固件", "软件",
+    )
+)  # fmt: skip
 _VERSION_WORDS = re.compile(
     r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|sections?|"
     r"clauses?|chapters?|figure|fig|requirements?|paragraphs?|appendix|annex|articles?|oid|abschnitt|kapitel|ziffer|absatz|"
@@ -49,8 +58,9 @@ _VERSION_WORDS = re.compile(
     # reviewer AB's, tried after the words above (_is_ipv4 reads a release after them only when it starts
     # with one digit): "version" in other languages, and what a release is shipped as ("the firmware bundle
     # 2.4.0.12", "driver package", "service pack")
-    # (and one word after them: "Verze aplikace 5.4.0.12", "Версия прошивки 4.10.2.17": reviewers AK, AL)
-    rf"|(?P<more>(?<![a-z])(?:{_VERSION_OF_LANGUAGES})(?:[ \t]+[^\W\d_]{{2,14}})?|"
+    # (and what the release is of after them: "Verze aplikace 5.4.0.12", "Версия прошивки 4.10.2.17":
+    # reviewers AK, AL; not any word, "versión en 3.121.45.200" names a host: an attacker's round)
+    rf"|(?P<more>(?<![a-z])(?:{_VERSION_OF_LANGUAGES})(?:[ \t]+(?:{_RELEASE_OF}))?|"
     r"\b(?:firmware|software|driver|bios|os|kernel|service|security|system)[ \t]+(?:bundle|image|package|pack|"
     r"release|build|update|revision)))"
     r"(?:[^0-9a-z\n@]{0,5}| to | is | of )$"  # not "-v@10.20.4.18": a password's end, then the host
@@ -196,9 +206,10 @@ def _release_or_clause(scan: Scan, match: re.Match[str], octets: list[str]) -> b
     """A release's path (_release_path), a release beside its sibling ("Версия прошивки 4.10.2.17 ...,
     откат на 4.10.1.9": the rollback's release), a clause's number as Japanese and Korean write it
     ("本書の第2.1.3.4項", "약관 제3.2.1.4조")."""
-    if len(octets[0]) == 1 and _numbered_in_cjk(scan.text, match.start(), match.end()):
+    if all(len(octet) <= 2 for octet in octets) and _numbered_in_cjk(scan.text, match.start(), match.end()):
         return True
-    sibling = len(octets[0]) == 1 and _release_sibling(scan, match, octets)
+    # A release's middle parts count up from small numbers ("4.10.1.9"); "3.121.45.200" is a host's.
+    sibling = len(octets[0]) == 1 and len(octets[1]) <= 2 and _release_sibling(scan, match, octets)
     return (sibling or _release_path(scan, match)) and not _address_after_version_word(scan, match, octets)
 
 
@@ -211,7 +222,7 @@ def _numbered_in_cjk(text: str, start: int, end: int) -> bool:
     return (start > 0 and text[start - 1] in "第제") or text[end : end + 1] in _CJK_COUNTERS
 
 
-_CJK_COUNTERS = frozenset("項条章節款号조항장절호")
+_CJK_COUNTERS = frozenset("項条章節款조항장절")
 
 
 # Four numbers of a release, and what comes before them on their line.

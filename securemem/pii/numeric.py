@@ -253,9 +253,11 @@ def find_cards(scan: Scan) -> Iterator[Span]:
 # Groups of any size and separators that change, right after a card's name: a scanned form's OCR
 # ("card no.): 645428 2497146235", "カード番号 3536 741 87890 9288", "amex no 3781 / 343761 - 26836":
 # reviewer AL). The groups read are the longest run from the first that makes a card: Luhn, the prefix
-# and the network's length decide, and a number or a date after it ("9288 03/29") stays out.
+# and the network's length decide, and a number or a date after it ("9288 03/29") stays out. Each group
+# has three digits or more: a statement's dates and amounts after "Kartenzahlung", "Visa ****4921" ("21.03.2024
+# 21.03.2024 -45,60", "4921 15.03.2024 45.60") pass Luhn one time in ten (an attacker's round).
 _CARD_ANY_GROUPS = re.compile(
-    r"[0-9](?<![\w.\-/][0-9])[0-9]{0,9}(?:(?:[ \t]{1,2}|[ \t]?[.\-/][ \t]?)[0-9]{1,10}){1,7}(?![\w]|[.\-/][0-9])"
+    r"[0-9](?<![\w.\-/][0-9])[0-9]{2,9}(?:(?:[ \t]{1,2}|[ \t]?[.\-/][ \t]?)[0-9]{3,10}){1,6}(?![\w]|[.\-/][0-9])"
 )
 _GROUP = re.compile(r"[0-9]+")
 _NAMED_CARD_REACH = 24  # characters before the number where the card is named
@@ -621,8 +623,10 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
         return False
     if _NOT_SSN_WORDS.search(scan.before(match.start(), 24)):
         return False  # "Part number 302-15-4421": a catalogue's number
-    if _PREFIXED_ID.search(scan.before(match.start(), 8)) and not _ssn_named_before(scan, match.start()):
-        return False  # "Ticket INC-482-19-7734": an identifier's number after its letters (reviewer AL)
+    if _TICKET_PREFIX.search(scan.text, max(0, match.start() - 8), match.start()) and not _ssn_named_before(
+        scan, match.start()
+    ):
+        return False  # "Ticket INC-482-19-7734": a ticket's number after its system's letters (reviewer AL)
     if match["sep"] in ("-", ".", " - ") or _ssn_named_before(scan, match.start()):
         return True
     # Named further back in its sentence ("her social security number, which she read out twice over
@@ -642,7 +646,9 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
 
 
 _PHONE_BEFORE = re.compile(r"(?:phone|tel|mobile|cell|fax)[ \t:.#]*$")
-_PREFIXED_ID = re.compile(r"(?<![A-Za-z])[A-Za-z]{2,6}-$")  # "INC-", "CHG-", "REQ-": a ticket's letters
+# The letters ticket systems number their records with ("INC-", "CHG-", "REQ-", "RITM-"): any other letters
+# before an SSN's digits ("EMP-", "SS-", a file's "doe-john-") hide nothing (an attacker's round).
+_TICKET_PREFIX = re.compile(r"(?<![A-Za-z])(?:INC|CHG|REQ|RITM|PRB|TASK|SCTASK|CS|SR|CR|TKT|CASE|JIRA)-$")
 _EIN = re.compile(r"\bein\b|employer")
 
 

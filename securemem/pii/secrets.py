@@ -724,6 +724,9 @@ def find_command_credentials(scan: Scan) -> Iterator[Hit]:
             value = argument[group]
             if value.startswith("-") or (command["net"] and value.startswith("/")):
                 continue  # an option: "--profile", "/user:ACME\\svc", "/persistent:no"
+            if group == "w" and value.startswith(("$", "(", "`", "%")):
+                values = []  # a shell's expression ("$(cat /run/secrets/...)", "(Get-Secret ...)"): no value
+                break  # here, and the words after it are its own (an attacker's round)
             values.append((value, *argument.span(group), group != "w"))
         if command["b2"]:
             yield from _b2_keys(values)
@@ -1047,6 +1050,7 @@ _SUBJECT_OF = re.compile(r"(?:[ \t]+[^\s]{1,40}){0,2}?[ \t]+(?:is|was|are|were|i
 
 
 _FIELD_ASSIGNMENT = re.compile(r"[A-Za-z_][\w.\-]*=")
+_FIELD_AND_WORD = re.compile(r"(?<![^\W_])[0-9A-Za-z_.\-]{1,32}=[^\W\d_]{2,}(?![^\W_])")
 
 
 def _bare_password(text: str, lower: str, start: int) -> Hit | None:
@@ -1056,8 +1060,12 @@ def _bare_password(text: str, lower: str, start: int) -> Hit | None:
     found = _phrase_password(text, bare) if bare is not None else None
     if found is None or _DIGIT.search(text, found[1], found[2]) is None:
         return None
-    if "=" in text[found[1] : found[2]] and _FIELD_ASSIGNMENT.match(text, found[1], found[2]):
-        return None  # "result=success": a log line's field ("^4jSW~KIN7bXDYn=*tH%H" is a password: reviewer AM)
+    if "=" in text[found[1] : found[2]] and (
+        _FIELD_ASSIGNMENT.match(text, found[1], found[2]) or _FIELD_AND_WORD.search(text, found[1], found[2])
+    ):
+        # "result=success", "2FA=enabled", "1=required, 0=optional": a field and its word, a log line's or a
+        # legend's ("^4jSW~KIN7bXDYn=*tH%H" is a password: reviewer AM; the others an attacker's round)
+        return None
     if text.startswith(":", found[2]):
         return None  # a heading that names a scheme ("Password Argon2id:", "passphrase v2-format:")
     if _SUBJECT_OF.match(lower, found[2]):
