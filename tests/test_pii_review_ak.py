@@ -65,6 +65,9 @@ def found(text: str) -> list[tuple[str, str]]:
             "neun, gültig bis Ende.",
             [("CREDIT_CARD", "fünf fünf neun acht, eins sieben eins null, zwei fünf fünf zwei, eins neun zwei neun")],
         ),
+        # An IBAN's groups apart by mixed separators, slashes among them.
+        ("Konto: DE72-3704.0044 7070/1766 68", [("IBAN", "DE72-3704.0044 7070/1766 68")]),
+        ("IBAN/ ES31/7242/4382/1128/7388/6535 — titular", [("IBAN", "ES31/7242/4382/1128/7388/6535")]),
         # A year-and-month shaped number is still a phone after a phone's word; an SSN after its own label.
         ("Tel. 2024-03-1187", [("PHONE", "2024-03-1187")]),
         ("SSN-482-19-7734", [("US_SSN", "482-19-7734")]),
@@ -138,6 +141,7 @@ def test_credentials_are_found_with_their_type(text: str, expected: list[tuple[s
         # Groups after a card's name that make no card: a reference, a Luhn failure.
         "order no 4000 1234 5678 9010 ref",
         "card no. 12 3456 789 0 12345 678 ok",
+        "see /de/12/3456/7890/1234/5678/90 for the archive",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

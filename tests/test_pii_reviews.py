@@ -350,9 +350,10 @@ def altered(name: str) -> list[str]:
         # came. Left: a Sentry DSN's key, which Sentry documents as public (reviewer L's Sentry.init() stays).
         ("ak", "claim", None, 0.995),
         # Blind: cards, IBANs, SSNs and IP addresses in every form (327 lines, 43 languages): 233 of 245 as
-        # it came (95.1%), 237 since (a card's groups of any size right after its name, as OCR gives them;
-        # a card read out in German or Italian, named by one word). Left: a 12-digit Maestro, IBANs and
-        # IPs read out, a card fully percent-encoded, an IP in hex, a one-time code with no code's word.
+        # it came (95.1%), 238 since (a card's groups of any size right after its name, as OCR gives them;
+        # a card read out in German or Italian, named by one word; an IBAN's groups apart by slashes too).
+        # Left: a 12-digit Maestro, IBANs and IPs read out, a card fully percent-encoded, an IP in hex, a
+        # one-time code with no code's word.
         ("al", "claim", None, 0.965),
         # Blind: ordinary text dense in numbers (a hospital's, a bank's, an insurer's, an engineering
         # team's; 334 lines, 24 languages) and values inside it: 147 of 149 as it came, 149 since (a
