@@ -142,6 +142,14 @@ def test_credentials_are_found_with_their_type(text: str, expected: list[tuple[s
         "order no 4000 1234 5678 9010 ref",
         "card no. 12 3456 789 0 12345 678 ok",
         "see /de/12/3456/7890/1234/5678/90 for the archive",
+        # Reviewer AO's must-survive strings: a PEM header named in prose, a file's magic bytes, a build's
+        # number in Chinese, a second routing number after "(wire)", a CI cache's key, an age public key.
+        "Never paste anything that starts with -----BEGIN OPENSSH PRIVATE KEY----- into a ticket.",
+        "PNG signature: 89 50 4E 47 0D 0A 1A 0A",
+        "版本号 v3.10.2，内部构建号 240314-07。",
+        "ABA routing number 021000021 (wire) / 026009593 (international wire)",
+        "Cache key: deps-linux-fb02cf1752cd0fcd6a90b4d2235bbc0c80b44ff5afff5ba7350927c644674c91",
+        "# public key: age1jlwp3jyprcdp27rgy43fprsfkewnvgyt00xxfush7f0jqwew3vxzqzrhvs",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:
@@ -151,7 +159,7 @@ def test_ordinary_text_is_left_alone(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "value"),
     [
-        # An attacker's round on this change: values the new exclusions must not hide.
+        # An attacker's round on this change: values the new exclusions must not hide (None: all the text).
         ("New version deployed to 3.121.45.200", "3.121.45.200"),
         ("Nueva versión en 3.121.45.200", "3.121.45.200"),
         ("Сервер новой версии на 5.45.207.12, логин через VPN", "5.45.207.12"),
@@ -167,10 +175,17 @@ def test_ordinary_text_is_left_alone(text: str) -> None:
         ("EmployeeID EMP-536-22-1234 (legacy IDs reused the SSN)", "536-22-1234"),
         ("SS-536-22-1234", "536-22-1234"),
         ("Phone 0730 187, 1130 212", "0730 187"),
+        # ... and what reviewer AO's exclusions must not hide: a key cut after its header, a webhook's
+        # signature, a bare "key" with a random value, a phone at a wire desk.
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAx7Yt1q2w3e4r5t6y7u8i9o0p", None),
+        ("webhook signature: 7f3a9c2e1b4d5f60718293a4b5c6d7e8f9a0b1c2", "7f3a9c2e1b4d5f60718293a4b5c6d7e8f9a0b1c2"),
+        ("key: 02da32d4cbc6f0e8a1b2c3d4e5f60718293a4b5c", "02da32d4cbc6f0e8a1b2c3d4e5f60718293a4b5c"),
+        ("call the wire desk on 020 7946 0958", "020 7946 0958"),
     ],
 )
-def test_the_new_exclusions_hide_no_value(text: str, value: str) -> None:
-    assert value in [text[f.start : f.end] for f in detect(text)]
+def test_the_new_exclusions_hide_no_value(text: str, value: str | None) -> None:
+    found = [text[f.start : f.end] for f in detect(text)]
+    assert (value in found) if value is not None else found == [text]
 
 
 @pytest.mark.parametrize(

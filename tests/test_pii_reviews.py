@@ -428,6 +428,11 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     # Private and documentation addresses (by design) and AWS's documentation keys; as it came, stay,
     # specimen and loan numbers, timed readings, an app's version code, a secret's version, the
     # metadata endpoint and a taxonomy's release were altered too (42 lines).
+    # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design); as it
+    # came, a PEM header named in prose, a file's magic bytes, a Chinese build number, a second routing
+    # number and a CI cache's key were altered too (8 lines).
+    assert len(altered("ao")) == 3
+    assert {f.type for text in altered("ao") for f in detect(text)} == {"IP_ADDRESS"}
     altered_am = altered("am")
     assert len(altered_am) == 30
     assert {f.type for text in altered_am for f in detect(text)} == {"IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}

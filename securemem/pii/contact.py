@@ -868,6 +868,7 @@ _REFERENCE_WORDS = frozenset(
         "pn",  # a part number ("PN 0345-22-8136", reviewer Q)
         "duns",  # a company's D-U-N-S number ("DUNS number 08-146-6849", reviewer AL)
         "versioncode",  # an Android app's ("versionCode 520004187", reviewer AM)
+        "wire",  # a wire's routing number ("ABA routing number 021000021 (wire) / 026009593": reviewer AO)
         "reg",  # a company's registration ("Company reg. no. 04429183", reviewer T)
         "registration",
         "group",  # a health plan's group number
@@ -2477,6 +2478,7 @@ _SCRIPT_REFERENCES = tuple(
         "請求書", "会員番号", "価格", "金額",
         # a specimen's, a test order's, a reception's, a patient's number (reviewer AM: "検体番号 24074-00318")
         "検体", "検査", "受付番号", "患者番号", "カルテ",
+        "构建号", "构建", "版本号", "版本",  # a build's, a version's number ("内部构建号 240314-07": reviewer AO)
         "品番", "订单号", "订单", "单号", "运单", "编号", "发票", "инн", "огрн", "кпп", "артикул", "заказ", "заказа",
         "счет", "счёт", "договор", "версия", "код", "номер обращения", "накладная",
     )

@@ -233,6 +233,17 @@ _KEY_SUFFIXES = re.compile(
 )
 _ANY_KEY = re.compile(r"(?:^|[_.\-])key$")
 # Name parts that say the value is not the secret itself.
+# The word before a bare "key" (apart by a blank) that names no secret ("Cache key: deps-linux-fb02cf...":
+# reviewer AO's must-survive strings).
+_NOT_SECRET_BEFORE = re.compile(
+    r"(?<![a-z])(?:cache|sort|partition|primary|foreign|composite|idempotency|dedupe|dedup|lookup|index|"
+    r"public|publishable|row|object|s3|bucket|cursor|hot|shortcut)[ \t]+$"
+)
+# A file format's or a file's "signature" is its magic bytes ("PNG signature: 89 50 4E 47 0D 0A 1A 0A":
+# reviewer AO), no secret.
+_FILE_SIGNATURE = re.compile(
+    r"(?<![a-z])(?:png|gif|jpe?g|pdf|zip|gzip|elf|pe|mach-o|tiff?|bmp|webp|wav|mp3|mp4|file|magic|format)[ \t]+$"
+)
 _NOT_SECRET_KEY = re.compile(
     r"(?:^|[_.\-])(?:id|name|url|uri|path|file|type|length|len|size|count|min|max|hash|policy|prompt|field|"
     r"label|hint|header|expiry|expires|ttl|format|env|var|endpoint|mode|enabled|required|reset|regex|"
@@ -1707,6 +1718,10 @@ def _assignment(  # noqa: PLR0912, PLR0915
     kind = key_kind(key)
     if kind == "KEY" and _SECRET_QUALIFIER.search(lower, max(0, key_start - 12), key_start):
         kind = "SECRET"  # "heroku api key: ...", "the signing key = ...": the words before name a secret
+    elif kind == "KEY" and _NOT_SECRET_BEFORE.search(lower, max(0, key_start - 16), key_start):
+        return None  # "Cache key: deps-linux-<sha256>", "Sort key: ...": the word before names no secret
+    if key == "signature" and _FILE_SIGNATURE.search(lower, max(0, key_start - 12), key_start):
+        return None
     keyed = list(keyed_rules(key))
     if kind is None and not keyed:
         # Any "key: value" may hold a provider token cut into groups ("AWS key: AKIA IOSF ODNN ...").
