@@ -251,6 +251,7 @@ REVIEWS = {
     "ak": "pii_review_ak.jsonl: blind, a hostile acceptance suite claim by claim, taken as it came",
     "al": "pii_review_al.jsonl: blind, cards, IBANs, SSNs and IP addresses in every form, taken as it came",
     "am": "pii_review_am.jsonl: blind, ordinary text dense in numbers and values inside it, taken as it came",
+    "an": "pii_review_an.jsonl: blind, a second hostile acceptance suite, taken as it came",
     "ao": "pii_review_ao.jsonl: blind, 435 must-survive technical strings, taken as it came",
 }
 

@@ -68,6 +68,16 @@ def found(text: str) -> list[tuple[str, str]]:
         # An IBAN's groups apart by mixed separators, slashes among them.
         ("Konto: DE72-3704.0044 7070/1766 68", [("IBAN", "DE72-3704.0044 7070/1766 68")]),
         ("IBAN/ ES31/7242/4382/1128/7388/6535 — titular", [("IBAN", "ES31/7242/4382/1128/7388/6535")]),
+        # Reviewer AN: an SMS's code before its Italian label, in bold; Romanian's and Arabic's password labels.
+        (
+            "WhatsApp: *508265* è il tuo codice di verifica. Per la tua sicurezza, non condividerlo.",
+            [("GENERIC_SECRET", "508265")],
+        ),
+        (
+            "- Cont temporar pentru auditor: utilizator audit_ext, parolă: RJZ-JM0hiF%Jz",
+            [("PASSWORD", "RJZ-JM0hiF%Jz")],
+        ),
+        ("اسم المستخدم finance02 وكلمة المرور: DNB~1qVz^vF7", [("PASSWORD", "DNB~1qVz^vF7")]),
         # A year-and-month shaped number is still a phone after a phone's word; an SSN after its own label.
         ("Tel. 2024-03-1187", [("PHONE", "2024-03-1187")]),
         ("SSN-482-19-7734", [("US_SSN", "482-19-7734")]),

@@ -359,6 +359,13 @@ def altered(name: str) -> list[str]:
         # team's; 334 lines, 24 languages) and values inside it: 147 of 149 as it came, 149 since (a
         # password holding "=" after its label; a phone whose label starts with a phone's word).
         ("am", "claim", None, 0.99),
+        # Blind, a second hostile acceptance suite, claim by claim (289 lines, about 30 languages, 122
+        # providers' shapes, every disguise the issue names): 491 of 509 as it came (96.5%), 494 since (an
+        # SMS's code before "è il tuo codice", Romanian's "parolă", Arabic's "وكلمة المرور" with its "and").
+        # Left: one-time codes in a log of several SMS or read out in Spanish and Turkish, an alphanumeric
+        # code, keys named only by a provider's label (Honeycomb, Razorpay, an Asana PAT's whole form),
+        # "clé_api:", "the db password to `...`".
+        ("an", "claim", None, 0.965),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -428,6 +435,9 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     # Private and documentation addresses (by design) and AWS's documentation keys; as it came, stay,
     # specimen and loan numbers, timed readings, an app's version code, a secret's version, the
     # metadata endpoint and a taxonomy's release were altered too (42 lines).
+    # Documentation's examples (AWS's, test cards, example.com, 555 and Ofcom's drama numbers, example
+    # IBANs, 123-45-6789, jwt.io's token, documentation ranges) and private addresses: found on purpose.
+    assert len(altered("an")) == 10
     # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design); as it
     # came, a PEM header named in prose, a file's magic bytes, a Chinese build number, a second routing
     # number and a CI cache's key were altered too (8 lines).

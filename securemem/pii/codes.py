@@ -218,7 +218,9 @@ _CLAUSE_OPENERS = frozenset(
 # The SMS's own form, the code first: "482913 is your verification code", "G-482913 is your Google
 # verification code", "482913 est votre code", "123 is my CVV".
 _CODE_FIRST = re.compile(
-    r"(?:g-)?(?P<value>[0-9]{4,8})[ \t]+(?:is your|is the|est votre|es tu|é o seu|ist dein|ist ihr)[ \t]+"
+    # ... Italian's and Dutch's, Portuguese's other form (reviewer AN: "*508265* è il tuo codice di verifica")
+    r"(?:g-)?(?P<value>[0-9]{4,8})\*{0,2}[ \t]+(?:is your|is the|est votre|es tu|é o seu|é o teu|é il tuo|è il tuo|"
+    r"è il suo|è il vostro|ist dein|ist ihr|is je|is uw)[ \t]+"
     r"(?:[^\s\d.,;!?]{1,20}[ \t]+){0,3}?(?:code|otp|pin|passcode|password|código|codice|kod)\b"
     r"|(?P<card>[0-9]{3,4})[ \t]+is[ \t]+(?:my|the|his|her)[ \t]+(?:cvv2?|cvc2?|security code)\b"
 )

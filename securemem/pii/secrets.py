@@ -232,7 +232,6 @@ _KEY_SUFFIXES = re.compile(
     r"|(?<=[a-z])[0-9]+)+$"
 )
 _ANY_KEY = re.compile(r"(?:^|[_.\-])key$")
-# Name parts that say the value is not the secret itself.
 # The word before a bare "key" (apart by a blank) that names no secret ("Cache key: deps-linux-fb02cf...":
 # reviewer AO's must-survive strings).
 _NOT_SECRET_BEFORE = re.compile(
@@ -244,6 +243,7 @@ _NOT_SECRET_BEFORE = re.compile(
 _FILE_SIGNATURE = re.compile(
     r"(?<![a-z])(?:png|gif|jpe?g|pdf|zip|gzip|elf|pe|mach-o|tiff?|bmp|webp|wav|mp3|mp4|file|magic|format)[ \t]+$"
 )
+# Name parts that say the value is not the secret itself.
 _NOT_SECRET_KEY = re.compile(
     r"(?:^|[_.\-])(?:id|name|url|uri|path|file|type|length|len|size|count|min|max|hash|policy|prompt|field|"
     r"label|hint|header|expiry|expires|ttl|format|env|var|endpoint|mode|enabled|required|reset|regex|"
@@ -814,6 +814,9 @@ _PW_WORDS = (
     "비번", "كلمة سر", "كلمة مرور", "clave del wifi", "clave wifi", "clave de acceso",
     "סיסמה", "סיסמא", "הסיסמה", "كلمة المرور", "كلمة السر", "رمز عبور", "kata sandi", "kata laluan",
     "پسورد", "گذرواژه", "کلمه عبور",  # Persian's loanword and its own words (reviewer AH)
+    # Romanian's "password" with its breve, Arabic's with "and" glued before it (reviewer AN: "parolă:",
+    # "اسم المستخدم finance02 وكلمة المرور: ...")
+    "parolă", "parola de acces", "وكلمة المرور", "وكلمة السر", "وكلمة مرور",
     "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "पासवर्ड", "পাসওয়ার্ড",
     # Configuration directives followed by the password alone.
     "requirepass", "auth_pass", "rootpw", "wpa_passphrase", "masterauth", "bindpw", "psk", "wpa_psk",
@@ -852,7 +855,7 @@ _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "clave", "wpa", "shared key", "wifi key", "wi-fi key", "wlan",
 )  # fmt: skip
 _PASSWORD_HINTS_OTHER = (
-    "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар", "비번", "schlüssel",
+    "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар", "비번", "schlüssel", "parolă",
     "パスワード", "暗証", "密码", "密碼", "口令", "비밀번호",
     "पासव",  # "पासवर्ड" without its virama, as the view writes it
     # Greek "κωδικός", "συνθηματικό" as the view writes them, in lower and upper case (κ, ι, ν, α, τ
