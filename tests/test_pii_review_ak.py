@@ -191,6 +191,9 @@ def test_ordinary_text_is_left_alone(text: str) -> None:
         ("webhook signature: 7f3a9c2e1b4d5f60718293a4b5c6d7e8f9a0b1c2", "7f3a9c2e1b4d5f60718293a4b5c6d7e8f9a0b1c2"),
         ("key: 02da32d4cbc6f0e8a1b2c3d4e5f60718293a4b5c", "02da32d4cbc6f0e8a1b2c3d4e5f60718293a4b5c"),
         ("call the wire desk on 020 7946 0958", "020 7946 0958"),
+        ("Wire: 020 7946 0958", "020 7946 0958"),
+        ("新版本上线，联系 138 0013 8000", "138 0013 8000"),
+        ("検査結果は電話 090-1234-5678 でお伝えします", "090-1234-5678"),
     ],
 )
 def test_the_new_exclusions_hide_no_value(text: str, value: str | None) -> None:

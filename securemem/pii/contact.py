@@ -868,7 +868,6 @@ _REFERENCE_WORDS = frozenset(
         "pn",  # a part number ("PN 0345-22-8136", reviewer Q)
         "duns",  # a company's D-U-N-S number ("DUNS number 08-146-6849", reviewer AL)
         "versioncode",  # an Android app's ("versionCode 520004187", reviewer AM)
-        "wire",  # a wire's routing number ("ABA routing number 021000021 (wire) / 026009593": reviewer AO)
         "reg",  # a company's registration ("Company reg. no. 04429183", reviewer T)
         "registration",
         "group",  # a health plan's group number
@@ -1253,10 +1252,12 @@ def _is_reference(words: list[str], bare: bool = True) -> bool:
 
 
 # A loan's or a mortgage's words (reviewer AM: "Mortgage loan no. 7700412983", "Kredyt hipoteczny nr ...",
-# "lening nr. ..."): bare digits after them are the loan's number; its officer's phone is written grouped.
+# "lening nr. ..."), a wire's ("ABA routing number 021000021 (wire) / 026009593": reviewer AO): bare digits
+# after them are the loan's or the routing number; an officer's or a desk's phone is written grouped
+# ("Wire: 020 7946 0958").
 _LOAN_WORDS = frozenset(
     {"loan", "mortgage", "kredyt", "kredytu", "hipoteczny", "lening", "leningdeel", "hypotheek", "darlehen",
-     "préstamo", "prestamo", "prestito", "empréstimo", "emprestimo", "prêt"}
+     "préstamo", "prestamo", "prestito", "empréstimo", "emprestimo", "prêt", "wire"}
 )  # fmt: skip
 
 
@@ -2477,8 +2478,8 @@ _SCRIPT_REFERENCES = tuple(
         "주문번호", "주문", "송장", "운송장", "사업자등록번호", "계좌", "품번", "회원번호", "注文番号", "注文", "伝票",
         "請求書", "会員番号", "価格", "金額",
         # a specimen's, a test order's, a reception's, a patient's number (reviewer AM: "検体番号 24074-00318")
-        "検体", "検査", "受付番号", "患者番号", "カルテ",
-        "构建号", "构建", "版本号", "版本",  # a build's, a version's number ("内部构建号 240314-07": reviewer AO)
+        "検体番号", "検査番号", "オーダー番号", "受付番号", "患者番号", "カルテ番号",
+        "构建号", "版本号",  # a build's, a version's number ("内部构建号 240314-07": reviewer AO)
         "品番", "订单号", "订单", "单号", "运单", "编号", "发票", "инн", "огрн", "кпп", "артикул", "заказ", "заказа",
         "счет", "счёт", "договор", "версия", "код", "номер обращения", "накладная",
     )
