@@ -350,21 +350,21 @@ def altered(name: str) -> list[str]:
         # came. Left: a Sentry DSN's key, which Sentry documents as public (reviewer L's Sentry.init() stays).
         ("ak", "claim", None, 0.995),
         # Blind: cards, IBANs, SSNs and IP addresses in every form (327 lines, 43 languages): 233 of 245 as
-        # it came (95.1%), 238 since (a card's groups of any size right after its name, as OCR gives them;
-        # a card read out in German or Italian, named by one word; an IBAN's groups apart by slashes too).
-        # Left: a 12-digit Maestro, IBANs and IPs read out, a card fully percent-encoded, an IP in hex, a
-        # one-time code with no code's word.
+        # it came (95.1%), 237 since (a card's groups of any size right after its name, as OCR gives them;
+        # a card read out in German or Italian, named by one word). Left: a 12-digit Maestro, IBANs and IPs
+        # read out, an IBAN with slashes among its separators (tried: "de" and a slashed date make IBANs),
+        # a card fully percent-encoded, an IP in hex, a one-time code with no code's word.
         ("al", "claim", None, 0.965),
         # Blind: ordinary text dense in numbers (a hospital's, a bank's, an insurer's, an engineering
         # team's; 334 lines, 24 languages) and values inside it: 147 of 149 as it came, 149 since (a
         # password holding "=" after its label; a phone whose label starts with a phone's word).
         ("am", "claim", None, 0.99),
         # Blind, a second hostile acceptance suite, claim by claim (289 lines, about 30 languages, 122
-        # providers' shapes, every disguise the issue names): 491 of 509 as it came (96.5%), 494 since (an
-        # SMS's code before "è il tuo codice", Romanian's "parolă", Arabic's "وكلمة المرور" with its "and").
-        # Left: one-time codes in a log of several SMS or read out in Spanish and Turkish, an alphanumeric
-        # code, keys named only by a provider's label (Honeycomb, Razorpay, an Asana PAT's whole form),
-        # "clé_api:", "the db password to `...`".
+        # providers' shapes, every disguise the issue names): 491 of 509 as it came (96.5%), 492 since (an
+        # SMS's code before "è il tuo codice"). Left: one-time codes in a log of several SMS or read out in
+        # Spanish and Turkish, an alphanumeric code, keys named only by a provider's label (Honeycomb, an
+        # Asana PAT's whole form), "clé_api:", "the db password to `...`", Romanian's "parolă" and Arabic's
+        # "وكلمة المرور" (tried: they took dates after "schimbare parolă:" for passwords).
         ("an", "claim", None, 0.965),
     ],
 )
@@ -438,11 +438,12 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     # Documentation's examples (AWS's, test cards, example.com, 555 and Ofcom's drama numbers, example
     # IBANs, 123-45-6789, jwt.io's token, documentation ranges) and private addresses: found on purpose.
     assert len(altered("an")) == 10
-    # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design); as it
-    # came, a PEM header named in prose, a file's magic bytes, a Chinese build number, a second routing
-    # number and a CI cache's key were altered too (8 lines).
-    assert len(altered("ao")) == 3
-    assert {f.type for text in altered("ao") for f in detect(text)} == {"IP_ADDRESS"}
+    # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design) and a CI
+    # cache's key, a random-looking value after "key" (left: a word before "key" was tried as naming no
+    # secret and hid Azure's "Primary key: ..."); as it came, a PEM header named in prose, a file's magic
+    # bytes, a Chinese build number and a second routing number were altered too (8 lines).
+    assert len(altered("ao")) == 4
+    assert {f.type for text in altered("ao") for f in detect(text)} == {"IP_ADDRESS", "GENERIC_SECRET"}
     altered_am = altered("am")
     assert len(altered_am) == 30
     assert {f.type for text in altered_am for f in detect(text)} == {"IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}

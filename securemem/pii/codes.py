@@ -218,11 +218,14 @@ _CLAUSE_OPENERS = frozenset(
 # The SMS's own form, the code first: "482913 is your verification code", "G-482913 is your Google
 # verification code", "482913 est votre code", "123 is my CVV".
 _CODE_FIRST = re.compile(
-    # ... Italian's and Dutch's, Portuguese's other form (reviewer AN: "*508265* è il tuo codice di verifica")
-    r"(?:g-)?(?P<value>[0-9]{4,8})\*{0,2}[ \t]+(?:is your|is the|est votre|es tu|é o seu|é o teu|é il tuo|è il tuo|"
-    r"è il suo|è il vostro|ist dein|ist ihr|is je|is uw)[ \t]+"
+    r"(?:g-)?(?P<value>[0-9]{4,8})[ \t]+(?:is your|is the|est votre|es tu|é o seu|ist dein|ist ihr)[ \t]+"
     r"(?:[^\s\d.,;!?]{1,20}[ \t]+){0,3}?(?:code|otp|pin|passcode|password|código|codice|kod)\b"
     r"|(?P<card>[0-9]{3,4})[ \t]+is[ \t]+(?:my|the|his|her)[ \t]+(?:cvv2?|cvc2?|security code)\b"
+    # Italian's, Portuguese's other form and Dutch's, with six digits or more, maybe in bold ("*508265* è il
+    # tuo codice di verifica": reviewer AN; not a year, "Vanaf 1 januari 2026 is je oude pin ...": an
+    # attacker's round)
+    r"|(?P<sms>[0-9]{6,8})\*{0,2}[ \t]+(?:è il tuo|è il suo|è il vostro|é o teu|is je|is uw)[ \t]+"
+    r"(?:[^\s\d.,;!?]{1,20}[ \t]+){0,3}?(?:code|codice|código|pin|verificatiecode)\b"
 )
 # The words that may stand between a label and its code: a verb, an article or a possessive, how the
 # code came ("code de validation reçu par SMS est 504616", "OTP bhi 186068", "kod BLIK to 321713"). Any
@@ -553,7 +556,8 @@ def _codes_first(lower: str, runs: list[re.Match[bytes]]) -> Iterator[Hit]:
         first = digits.start() - 2 if lower.startswith("g-", digits.start() - 2) else digits.start()
         found = _CODE_FIRST.match(lower, first)
         if found is not None and (first == 0 or not lower[first - 1].isalnum()):
-            yield "GENERIC_SECRET", *found.span("value" if found["value"] is not None else "card")
+            group = "value" if found["value"] is not None else "card" if found["card"] is not None else "sms"
+            yield "GENERIC_SECRET", *found.span(group)
 
 
 # A BitLocker recovery key: eight groups of six digits, each a multiple of 11 below 720,896 (Microsoft's

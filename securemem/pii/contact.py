@@ -1251,6 +1251,27 @@ def _is_reference(words: list[str], bare: bool = True) -> bool:
     return False
 
 
+def _phone_all_the_same(scan: Scan, candidate: str, start: int, words: list[str]) -> bool:
+    """Bare digits a reference's word comes before, that are a phone all the same: invisible characters
+    between their groups ("Wire: 212\u00ad555\u00ad0143"), or, after a loan's word, a phone's word in
+    brackets right after them ("Loan 4155552671 (cell)"): an attacker's round. After other references
+    the reference wins ("SKU 671283946 (mobile)": a tally by channel, an earlier attacker's round)."""
+    if start < 0 or not candidate.isdigit():
+        return False
+    end = start + len(candidate)
+    return scan.hidden_break(start, end) or (_named_after(scan.text, end) and _loan_named(words))
+
+
+def _loan_named(words: list[str]) -> bool:
+    """The nearest word before the number that is not a filler is a loan's."""
+    for word in reversed(words):
+        if word in _LOAN_WORDS:
+            return True
+        if word not in _FILLER and word != "#":
+            return False
+    return False
+
+
 # A loan's or a mortgage's words (reviewer AM: "Mortgage loan no. 7700412983", "Kredyt hipoteczny nr ...",
 # "lening nr. ..."), a wire's ("ABA routing number 021000021 (wire) / 026009593": reviewer AO): bare digits
 # after them are the loan's or the routing number; an officer's or a desk's phone is written grouped
@@ -1639,6 +1660,7 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         and not candidate.startswith(("+", "(+"))
         and not _CALLING_WORDS.intersection(words)
         and not _FRENCH_PAIRS.fullmatch(candidate)
+        and not _phone_all_the_same(scan, candidate, start, words)
     ):
         return 0
     if _not_dialled(text, start, candidate) or _referenced_by_label(scan, start, candidate):
@@ -2489,10 +2511,16 @@ _REFERENCE_BACK = 16  # characters before the number read for those names
 
 
 def _named_in_script(text: str, start: int) -> bool:
+    """A reference's name right before the number, with no other number between them ("版本号：5.2.1
+    客服热线：138 0013 8000": the name is the version's; an attacker's round)."""
     if start < 0 or text.isascii():
         return False
     before = text[max(0, start - _REFERENCE_BACK) : start].lower()
-    return any(word in before for word in _SCRIPT_REFERENCES)
+    for word in _SCRIPT_REFERENCES:
+        at = before.rfind(word)
+        if at != -1 and not any(char.isdigit() for char in before[at + len(word) :]):
+            return True
+    return False
 
 
 def _script_regions(scan: Scan) -> tuple[str, ...]:

@@ -31,9 +31,9 @@ def find_private_keys(scan: Scan) -> Iterator[Span]:
     while begin is not None:
         index = bisect_left(ends, (begin.end(), 0))
         end = ends[index][1] if index < len(ends) else _truncated_end(text, begin.end())
-        if index >= len(ends) and _BODY_RUN.search(text, begin.end(), end) is None:
-            # A header alone, named in prose ("Never paste anything that starts with -----BEGIN OPENSSH
-            # PRIVATE KEY----- into a ticket": reviewer AO): no key follows it.
+        if index >= len(ends) and _prose(text[begin.end() : end]):
+            # A header named in prose ("Never paste anything that starts with -----BEGIN OPENSSH PRIVATE
+            # KEY----- into a ticket": reviewer AO): words follow it, not a key's body, however cut.
             begin = _PEM_BEGIN.search(text, begin.end())
             continue
         end = _escaped_line_end(text, begin.end(), end)
@@ -52,7 +52,15 @@ def _escaped_line_end(text: str, body_start: int, end: int) -> int:
     return end
 
 
-_BODY_RUN = re.compile(r"[A-Za-z0-9+/=]{16}")  # a line of a key's base64 body holds 64
+def _prose(body: str) -> bool:
+    """Words of prose only: small letters, or a capital and small letters, with no digit, "+", "/" or "=".
+    A key's base64 mixes cases within a word ("MHcCAQEEIBkg"), in groups of any length (an attacker's
+    round cut bodies into groups of 4 to 15 characters)."""
+    words = _BODY_WORD.findall(body)
+    return bool(words) and all(word.isalpha() and (word.islower() or word.istitle()) for word in words)
+
+
+_BODY_WORD = re.compile(r"[A-Za-z0-9+/=]+")
 
 
 def _truncated_end(text: str, body_start: int) -> int:

@@ -97,9 +97,7 @@ _IBAN = re.compile(
     r"[0-9][0-9](?:(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})|(?<=(?<![A-Za-z0-9])(?i:iban)[A-Za-z]{2}[0-9]{2})"
     r"|(?<=(?<![A-Za-z0-9])[A-Za-z]{2} [0-9]{2})"  # or a space after the country code: "de 58 94170 ..."
     r"|(?<=\?[0-9]{2}[A-Z]{2}[0-9]{2}))"  # a subfield of a bank statement (MT940 :86:): "?31DE29304301..."
-    # groups apart by spaces, dashes, dots, tabs or slashes, mixed as a careless hand writes them
-    # ("DE72-3704.0044 7070/1766 68": reviewer AL); mod 97 and the country's length decide
-    r"(?:(?:[ ]{1,2}|[\-./\t])?[A-Za-z0-9]){11,31}"
+    r"(?:(?:[ ]{1,2}|[\-.\t])?[A-Za-z0-9]){11,31}"
 )
 
 # Glued to its label ("SSN-123-04-2078", "SSN737-70-0210"), not to a number; " - " may separate too.
@@ -514,7 +512,7 @@ def find_ibans(scan: Scan) -> Iterator[Span]:
         match = _IBAN.search(text, end or match.start() + 1)
 
 
-_SKIPPED = str.maketrans("", "", " -./\t")
+_SKIPPED = str.maketrans("", "", " -.\t")
 # An IBAN with a space between its country code and its check digits is read when it is this long
 # or longer (Germany's, France's, Britain's; not Norway's 15 characters, which a word and a number
 # such as "no 12 3456 7890 123" make).
@@ -542,7 +540,7 @@ def _iban_end(text: str, start: int, limit: int) -> int:
     seen = 0
     end = start
     while seen < length:
-        if text[end] not in " -./\t":
+        if text[end] not in " -.\t":
             seen += 1
         end += 1
     if end < len(text) and text[end].isalnum():

@@ -232,17 +232,11 @@ _KEY_SUFFIXES = re.compile(
     r"|(?<=[a-z])[0-9]+)+$"
 )
 _ANY_KEY = re.compile(r"(?:^|[_.\-])key$")
-# The word before a bare "key" (apart by a blank) that names no secret ("Cache key: deps-linux-fb02cf...":
-# reviewer AO's must-survive strings).
-_NOT_SECRET_BEFORE = re.compile(
-    r"(?<![a-z])(?:cache|sort|partition|primary|foreign|composite|idempotency|dedupe|dedup|lookup|index|"
-    r"public|publishable|row|object|s3|bucket|cursor|hot|shortcut)[ \t]+$"
-)
-# A file format's or a file's "signature" is its magic bytes ("PNG signature: 89 50 4E 47 0D 0A 1A 0A":
-# reviewer AO), no secret.
-_FILE_SIGNATURE = re.compile(
-    r"(?<![a-z])(?:png|gif|jpe?g|pdf|zip|gzip|elf|pe|mach-o|tiff?|bmp|webp|wav|mp3|mp4|file|magic|format)[ \t]+$"
-)
+# A file format's "signature" written as its magic bytes, a few pairs of hex digits ("PNG signature: 89 50
+# 4E 47 0D 0A 1A 0A": reviewer AO), is no secret; a file's signature of another shape may be one (an
+# attacker's round: "File signature: 71ecb536...").
+_FILE_SIGNATURE = re.compile(r"(?<![a-z])(?:png|gif|jpe?g|pdf|zip|gzip|elf|tiff?|bmp|webp|wav|mp3|mp4|magic)[ \t]+$")
+_MAGIC_BYTES = re.compile(r"[ \t]*[:=][ \t]*[0-9A-Fa-f]{2}(?:[ \t][0-9A-Fa-f]{2}){3,15}(?![ \t]?[0-9A-Za-z])")
 # Name parts that say the value is not the secret itself.
 _NOT_SECRET_KEY = re.compile(
     r"(?:^|[_.\-])(?:id|name|url|uri|path|file|type|length|len|size|count|min|max|hash|policy|prompt|field|"
@@ -814,9 +808,6 @@ _PW_WORDS = (
     "비번", "كلمة سر", "كلمة مرور", "clave del wifi", "clave wifi", "clave de acceso",
     "סיסמה", "סיסמא", "הסיסמה", "كلمة المرور", "كلمة السر", "رمز عبور", "kata sandi", "kata laluan",
     "پسورد", "گذرواژه", "کلمه عبور",  # Persian's loanword and its own words (reviewer AH)
-    # Romanian's "password" with its breve, Arabic's with "and" glued before it (reviewer AN: "parolă:",
-    # "اسم المستخدم finance02 وكلمة المرور: ...")
-    "parolă", "parola de acces", "وكلمة المرور", "وكلمة السر", "وكلمة مرور",
     "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "पासवर्ड", "পাসওয়ার্ড",
     # Configuration directives followed by the password alone.
     "requirepass", "auth_pass", "rootpw", "wpa_passphrase", "masterauth", "bindpw", "psk", "wpa_psk",
@@ -855,7 +846,7 @@ _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "clave", "wpa", "shared key", "wifi key", "wi-fi key", "wlan",
 )  # fmt: skip
 _PASSWORD_HINTS_OTHER = (
-    "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар", "비번", "schlüssel", "parolă",
+    "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар", "비번", "schlüssel",
     "パスワード", "暗証", "密码", "密碼", "口令", "비밀번호",
     "पासव",  # "पासवर्ड" without its virama, as the view writes it
     # Greek "κωδικός", "συνθηματικό" as the view writes them, in lower and upper case (κ, ι, ν, α, τ
@@ -1721,10 +1712,12 @@ def _assignment(  # noqa: PLR0912, PLR0915
     kind = key_kind(key)
     if kind == "KEY" and _SECRET_QUALIFIER.search(lower, max(0, key_start - 12), key_start):
         kind = "SECRET"  # "heroku api key: ...", "the signing key = ...": the words before name a secret
-    elif kind == "KEY" and _NOT_SECRET_BEFORE.search(lower, max(0, key_start - 16), key_start):
-        return None  # "Cache key: deps-linux-<sha256>", "Sort key: ...": the word before names no secret
-    if key == "signature" and _FILE_SIGNATURE.search(lower, max(0, key_start - 12), key_start):
-        return None
+    if (
+        key == "signature"
+        and _FILE_SIGNATURE.search(lower, max(0, key_start - 12), key_start)
+        and _MAGIC_BYTES.match(text, key_end)
+    ):
+        return None  # "PNG signature: 89 50 4E 47 0D 0A 1A 0A": a format's magic bytes (reviewer AO)
     keyed = list(keyed_rules(key))
     if kind is None and not keyed:
         # Any "key: value" may hold a provider token cut into groups ("AWS key: AKIA IOSF ODNN ...").
