@@ -92,6 +92,10 @@ def _has_digit(value: str) -> bool:
 def _mixed_with_digit(value: str) -> bool:
     """Small and capital letters and a digit after the prefix ("live_", "test_", "s."), as random tokens have."""
     body = value.partition("_")[2] if "_" in value else value[2:]
+    return _mixed_case_with_digit(body)
+
+
+def _mixed_case_with_digit(body: str) -> bool:
     return _has_digit(body) and body.lower() != body != body.upper()
 
 
@@ -103,7 +107,7 @@ def _mixed_after(prefix: int) -> Callable[[str], bool]:
 
     def check(value: str) -> bool:
         body = value[prefix:]
-        if not (_has_digit(body) and body.lower() != body != body.upper()):
+        if not _mixed_case_with_digit(body):
             return False
         return sum(len(word) for word in _WORD_RUN.findall(body)) * 10 < len(body) * 4
 

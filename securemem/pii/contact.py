@@ -1243,8 +1243,13 @@ def _is_reference(words: list[str], bare: bool = True) -> bool:
     """A reference noun before the number ("order", "part number"); a person's noun ("customer
     number 2125550143") or a loan's ("Mortgage loan no. 7700412983") makes bare digits a reference, not a
     formatted number ("Customer: 0161 ...", "Loan officer: (415) 555-2671")."""
+    return _named_by(words, _BARE_REFERENCES if bare else _REFERENCE_WORDS)
+
+
+def _named_by(words: list[str], names: frozenset[str]) -> bool:
+    """A word of ``names`` is the nearest before the number, fillers ("no", "number", "#") apart."""
     for word in reversed(words):
-        if word in _REFERENCE_WORDS or (bare and (word in _PERSON_NOUNS or word in _LOAN_WORDS)):
+        if word in names:
             return True
         if word not in _FILLER and word != "#":
             return False
@@ -1259,17 +1264,7 @@ def _phone_all_the_same(scan: Scan, candidate: str, start: int, words: list[str]
     if start < 0 or not candidate.isdigit():
         return False
     end = start + len(candidate)
-    return scan.hidden_break(start, end) or (_named_after(scan.text, end) and _loan_named(words))
-
-
-def _loan_named(words: list[str]) -> bool:
-    """The nearest word before the number that is not a filler is a loan's."""
-    for word in reversed(words):
-        if word in _LOAN_WORDS:
-            return True
-        if word not in _FILLER and word != "#":
-            return False
-    return False
+    return scan.hidden_break(start, end) or (_named_after(scan.text, end) and _named_by(words, _LOAN_WORDS))
 
 
 # A loan's or a mortgage's words (reviewer AM: "Mortgage loan no. 7700412983", "Kredyt hipoteczny nr ...",
@@ -1280,6 +1275,7 @@ _LOAN_WORDS = frozenset(
     {"loan", "mortgage", "kredyt", "kredytu", "hipoteczny", "lening", "leningdeel", "hypotheek", "darlehen",
      "préstamo", "prestamo", "prestito", "empréstimo", "emprestimo", "prêt", "wire"}
 )  # fmt: skip
+_BARE_REFERENCES = _REFERENCE_WORDS | _PERSON_NOUNS | _LOAN_WORDS  # what makes bare digits a reference
 
 
 # Numbers Ofcom reserves for drama: real UK formats that never connect, which libphonenumber calls

@@ -238,7 +238,6 @@ def find_cards(scan: Scan) -> Iterator[Span]:
     yield from named
     if named:
         windows = _without(windows, named)
-        mixed += named
     windows = scan.around(windows, 5, 0)  # the leading group sits before the card's number span
     after_group = list(
         accepted(_CARD_AFTER_GROUP, text, windows, lambda match: _card_after_group(scan, match, is_card), "card")
@@ -246,7 +245,7 @@ def find_cards(scan: Scan) -> Iterator[Span]:
     yield from after_group
     runs = scan.numbers_with(_RUN_DIGITS)
     if runs:
-        taken = sorted(found + regrouped + mixed + after_group)
+        taken = sorted(found + regrouped + mixed + named + after_group)
         yield from _run_cards(scan, scan.around(runs, 0, _TAIL), taken, is_card)
 
 
