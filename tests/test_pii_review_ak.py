@@ -149,6 +149,12 @@ def test_credentials_are_found_with_their_type(text: str, expected: list[tuple[s
         "Cita de 22/07/2024 cancelada por el paciente.",
         "Please pay by 11/01/2024 using the portal link.",
         "Vanaf 1 januari 2026 is je oude pin niet meer geldig.",
+        # ... and on the README's promises: a PEM header before "followed by base64", a minified retina
+        # stylesheet, a PNG's magic bytes written together or after "is".
+        "The file starts with -----BEGIN OPENSSH PRIVATE KEY----- followed by base64",
+        "styles/main@2x.min.css",
+        "PNG signature: 89504E470D0A1A0A",
+        "The PNG signature is 89 50 4E 47 0D 0A 1A 0A.",
         "Dal 2025 è il tuo codice fiscale a identificarti.",
         # Reviewer AO's must-survive strings: a PEM header named in prose, a file's magic bytes, a build's
         # number in Chinese, a second routing number after "(wire)", a CI cache's key, an age public key.
@@ -206,6 +212,18 @@ def test_ordinary_text_is_left_alone(text: str) -> None:
         ("Wire: 212\u00ad555\u00ad0143", "212\u00ad555\u00ad0143"),
         ("版本号：5.2.1\n客服热线：138 0013 8000", "138 0013 8000"),
         ("构建号 88 负责人 159-1234-5678", "159-1234-5678"),
+        # An attacker's round on the README's promises, through the product: a label's phone with its digits
+        # together, a b2 command in inline code or after an option's value, a card after Italian's "carta".
+        ("Contacto familiar (hija, Lucía Martínez): 696493711", "696493711"),
+        (
+            "Run `b2 account authorize 0012a3b4c5d6e7f0000000001 K001abcdEFGHijklMNOPqrstUVWXyz0` first",
+            "K001abcdEFGHijklMNOPqrstUVWXyz0",
+        ),
+        (
+            "b2 account authorize --profile work 0012a3b4c5d6e7f0000000001 K001abcdEFGHijklMNOPqrstUVWXyz0",
+            "0012a3b4c5d6e7f0000000001",
+        ),
+        ("numero di carta 453958 9913944116", "453958 9913944116"),
         ("新版本上线，联系 138 0013 8000", "138 0013 8000"),
         ("検査結果は電話 090-1234-5678 でお伝えします", "090-1234-5678"),
     ],

@@ -23,9 +23,9 @@ _LOCAL_MAX = 64  # RFC 5321; also bounds the backward walk from each '@'
 _DOMAIN = re.compile(r"(?:[^\W_](?:[^\W_]|-){0,61}\.){1,10}[^\W\d_]{2,63}(?![^\W_]|-)")
 # "icon@2x.png", "logo@1.5x.webp": retina asset names, not addresses.
 # ... with a variant and more suffixes after ("close@2x-dark.png", "icon@2x.png.meta", "sprite@2x.png.bak"),
-# and a retina stylesheet ("theme@2x.css": reviewer AK).
+# and a retina stylesheet, minified or not ("theme@2x.css": reviewer AK; "main@2x.min.css": an attacker's round).
 _ASSET = re.compile(
-    r"[0-9]+(?:\.[0-9]+)?x(?:[-_][A-Za-z0-9]+)?\.(?:png|jpe?g|gif|svg|webp|avif|bmp|ico|tiff?|heic|heif|jxl|psd|tga|pdf|eps|exr|hdr|dds|ktx2?|ai|xcf|sketch|json|plist|fnt|atlas|imageset|ttf|otf|css|scss|sass|less)"
+    r"[0-9]+(?:\.[0-9]+)?x(?:[-_][A-Za-z0-9]+)?(?:\.min)?\.(?:png|jpe?g|gif|svg|webp|avif|bmp|ico|tiff?|heic|heif|jxl|psd|tga|pdf|eps|exr|hdr|dds|ktx2?|ai|xcf|sketch|json|plist|fnt|atlas|imageset|ttf|otf|css|scss|sass|less)"
     r"(?:\.[A-Za-z0-9]{1,8})*$",
     re.IGNORECASE,
 )
@@ -1862,6 +1862,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         or (start >= 0 and candidate.isdigit() and scan.hidden_break(start, start + len(candidate)))
         or _my_number(words)
         or named_after
+        or _label_says_phone(scan.text, start)  # "Contacto familiar (hija): 696493711": an attacker's round
     )
     if candidate.isdigit() and not (said or words[-1:] == ["#"]):
         return False

@@ -53,14 +53,15 @@ def _escaped_line_end(text: str, body_start: int, end: int) -> int:
 
 
 def _prose(body: str) -> bool:
-    """Words of prose only: small letters, or a capital and small letters, with no digit, "+", "/" or "=".
-    A key's base64 mixes cases within a word ("MHcCAQEEIBkg"), in groups of any length (an attacker's
-    round cut bodies into groups of 4 to 15 characters)."""
+    """Words of prose only: small letters, maybe a capital first or a number after ("base64"), or a short
+    word in capitals ("END"), with no "+", "/" or "=". A key's base64 mixes cases within a word
+    ("MHcCAQEEIBkg"), in groups of any length (an attacker's round cut bodies into groups of 4 to 15)."""
     words = _BODY_WORD.findall(body)
-    return bool(words) and all(word.isalpha() and (word.islower() or word.istitle()) for word in words)
+    return bool(words) and all(_PROSE_WORD.fullmatch(word) for word in words)
 
 
 _BODY_WORD = re.compile(r"[A-Za-z0-9+/=]+")
+_PROSE_WORD = re.compile(r"[A-Z]?[a-z]+[0-9]{0,3}|[A-Z]{1,5}")
 
 
 def _truncated_end(text: str, body_start: int) -> int:

@@ -43,7 +43,7 @@ _CARD_START = (
 # The words that name a card, in the languages we meet (lower case); each may end a label or stand in
 # a sentence before the number.
 _CARD_NAMES_SOURCE = (
-    r"card|cc\b|mc\b|visa|master(?:card)?|amex|maestro|discover|\bpan\b|kart[eıi]?n?|carte|tarjeta|cart[ãa]o|"
+    r"card|cc\b|mc\b|visa|master(?:card)?|amex|maestro|discover|\bpan\b|kart[eıi]?n?|carte|carta\b|tarjeta|cart[ãa]o|"
     r"카드|カード|信用卡|银行卡|銀行卡|卡号|卡號"  # Korean, Japanese, Chinese ("카드번호 5433 8923 ...": reviewer Z)
 )
 # The labels a card number may be glued to ("VISA-4619...", "Karten-Nr.4273..."); after any other

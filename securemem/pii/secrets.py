@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
+from itertools import pairwise
 
 from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule
@@ -236,7 +237,7 @@ _ANY_KEY = re.compile(r"(?:^|[_.\-])key$")
 # 4E 47 0D 0A 1A 0A": reviewer AO), is no secret; a file's signature of another shape may be one (an
 # attacker's round: "File signature: 71ecb536...").
 _FILE_SIGNATURE = re.compile(r"(?<![a-z])(?:png|gif|jpe?g|pdf|zip|gzip|elf|tiff?|bmp|webp|wav|mp3|mp4|magic)[ \t]+$")
-_MAGIC_BYTES = re.compile(r"[ \t]*[:=][ \t]*[0-9A-Fa-f]{2}(?:[ \t][0-9A-Fa-f]{2}){3,15}(?![ \t]?[0-9A-Za-z])")
+_MAGIC_BYTES = re.compile(r"[ \t]*(?:[:=]|is)[ \t]*[0-9A-Fa-f]{2}(?:[ \t]?[0-9A-Fa-f]{2}){3,15}(?![ \t]?[0-9A-Za-z])")
 # Name parts that say the value is not the secret itself.
 _NOT_SECRET_KEY = re.compile(
     r"(?:^|[_.\-])(?:id|name|url|uri|path|file|type|length|len|size|count|min|max|hash|policy|prompt|field|"
@@ -703,8 +704,11 @@ _POSITIONAL_COMMAND = re.compile(
     r"(?=[ \t])",
     re.I,
 )
-# A word may hold "&" (a password's "x8-8Rh3*FD#V&OPH9%": reviewer I), not start with it.
-_ARGUMENT = re.compile(r"""[ \t]+(?:"(?P<d>[^"\n]{1,256})"|'(?P<s>[^'\n]{1,256})'|(?P<w>[^\s"';|&][^\s"';|]{0,255}))""")
+# A word may hold "&" (a password's "x8-8Rh3*FD#V&OPH9%": reviewer I), not start with it; a backtick ends it
+# (a command in markdown's inline code: "Run `b2 account authorize ... K001...` first").
+_ARGUMENT = re.compile(
+    r"""[ \t]+(?:"(?P<d>[^"\n]{1,256})"|'(?P<s>[^'\n]{1,256})'|(?P<w>[^\s"'`;|&][^\s"'`;|]{0,255}))"""
+)
 _COMMAND_WORDS = index_words("authorize", "alias set", "host add", "net use")
 
 
@@ -713,6 +717,7 @@ def may_hold_command_credential(scan: Scan) -> bool:
     return not _COMMAND_WORDS.isdisjoint(scan.words)
 
 
+_POSITIONALS = 6  # arguments read after a command's words
 _B2_KEY_ID = re.compile(r"[0-9a-f]{12}|[0-9a-f]{25}")  # an account's id, or an application key's
 _B2_KEY = re.compile(r"[A-Za-z0-9+/]{20,64}")
 _ACCESS_KEY = re.compile(r"[A-Za-z0-9+/=_\-]{16,128}")
@@ -723,7 +728,7 @@ def find_command_credentials(scan: Scan) -> Iterator[Hit]:
     for command in _POSITIONAL_COMMAND.finditer(text):
         values: list[tuple[str, int, int, bool]] = []  # (value, start, end, quoted)
         at = command.end()
-        while len(values) < 4 and (argument := _ARGUMENT.match(text, at)) is not None:
+        while len(values) < _POSITIONALS and (argument := _ARGUMENT.match(text, at)) is not None:
             at = argument.end()
             group = "d" if argument["d"] is not None else "s" if argument["s"] is not None else "w"
             value = argument[group]
@@ -742,10 +747,13 @@ def find_command_credentials(scan: Scan) -> Iterator[Hit]:
 
 
 def _b2_keys(values: list[tuple[str, int, int, bool]]) -> Iterator[Hit]:
-    if len(values) < 2 or _B2_KEY_ID.fullmatch(values[0][0]) is None or _B2_KEY.fullmatch(values[1][0]) is None:
-        return
-    yield "BACKBLAZE_KEY_ID", values[0][1], values[0][2]
-    yield "BACKBLAZE_APPLICATION_KEY", values[1][1], values[1][2]
+    """The key id and the key, the first two words in a row shaped so: an option's value may come before
+    them ("b2 account authorize --profile work <key id> <key>": an attacker's round)."""
+    for (key_id, *id_span, _), (key, *key_span, _) in pairwise(values):
+        if _B2_KEY_ID.fullmatch(key_id) and _B2_KEY.fullmatch(key):
+            yield "BACKBLAZE_KEY_ID", *id_span
+            yield "BACKBLAZE_APPLICATION_KEY", *key_span
+            return
 
 
 def _mc_keys(values: list[tuple[str, int, int, bool]]) -> Iterator[Hit]:
