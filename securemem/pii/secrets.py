@@ -749,10 +749,10 @@ def find_command_credentials(scan: Scan) -> Iterator[Hit]:
 def _b2_keys(values: list[tuple[str, int, int, bool]]) -> Iterator[Hit]:
     """The key id and the key, the first two words in a row shaped so: an option's value may come before
     them ("b2 account authorize --profile work <key id> <key>": an attacker's round)."""
-    for (key_id, *id_span, _), (key, *key_span, _) in pairwise(values):
+    for (key_id, id_start, id_end, _), (key, key_start, key_end, _) in pairwise(values):
         if _B2_KEY_ID.fullmatch(key_id) and _B2_KEY.fullmatch(key):
-            yield "BACKBLAZE_KEY_ID", *id_span
-            yield "BACKBLAZE_APPLICATION_KEY", *key_span
+            yield "BACKBLAZE_KEY_ID", id_start, id_end
+            yield "BACKBLAZE_APPLICATION_KEY", key_start, key_end
             return
 
 
