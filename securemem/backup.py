@@ -39,7 +39,14 @@ from securemem.keys.header import MAX_BYTES, Entry, Header, keys_path, parse_hea
 from securemem.keys.kek import KekProvider
 from securemem.keys.raw import SALT_BYTES
 from securemem.private_files import create_private
-from securemem.store.sqlcipher import LEFTOVER, SIDE_FILES, SQLCipherStore, file_salt, leftover_side_file
+from securemem.store.sqlcipher import (
+    LEFTOVER,
+    REPLAYED,
+    SIDE_FILES,
+    SQLCipherStore,
+    file_salt,
+    leftover_side_file,
+)
 
 MAGIC = b"SECUREMEM-BACKUP1\n"
 CHUNK = 1 << 20
@@ -192,7 +199,7 @@ def restore(backup: str | os.PathLike[str], kek: KekProvider, db: str | os.PathL
     if not target.parent.is_dir():
         raise StorageError(f"cannot restore to {target}: the directory {target.parent} does not exist")
     if (side := leftover_side_file(target)) is not None:
-        raise StorageError(f"{side} exists: SQLite would replay it into the restored store; {LEFTOVER}")
+        raise StorageError(f"{side} exists: {REPLAYED}; {LEFTOVER}")
     opened = open_backup(backup, kek)
     made = False
     try:

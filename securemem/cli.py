@@ -38,7 +38,7 @@ from securemem.policy_check import describe, policy_warnings
 from securemem.private_files import MAX_INPUT_BYTES, keep_keys_out_of_core_dumps, read_limited
 from securemem.store.base import Store
 from securemem.store.factory import MAX_WAIT, check_wait, open_store, split_url
-from securemem.store.sqlcipher import LEFTOVER, SIDE_FILES, leftover_side_file
+from securemem.store.sqlcipher import LEFTOVER, REPLAYED, SIDE_FILES, leftover_side_file
 from securemem.sweep import DEFAULT_BATCH, SweepReport, sweep
 from securemem.targets import is_server_url, shown_target
 
@@ -85,8 +85,8 @@ def kek_of(args: argparse.Namespace, *, required: bool = True) -> KekProvider | 
 
 # -- the files beside a store, and the key files a command is given -------------------------
 
-# SQLite's own files beside the store (SIDE_FILES): it deletes them when the last connection
-# closes (and reads a -wal or -journal it finds as the store's), so a key kept there is lost.
+# The files beside the store (SIDE_FILES: SQLite's, and the scrub's journal): each is read as the
+# store's own and deleted, so a key kept there is lost.
 STORE_FILES = ("", *SIDE_FILES, ".key", ".keys", ".kek")  # what DB names beside itself
 _NOT_FOR_KEYS = ("", *SIDE_FILES, ".keys")  # where no key file may be: the store, SQLite's files, the header
 
@@ -328,7 +328,7 @@ def _check_new_store_path(db: str) -> None:
     if not parent.is_dir():
         raise UsageError(f"cannot create {db}: {parent} is not a directory")
     if (side := leftover_side_file(db)) is not None:
-        raise UsageError(f"{side} exists: SQLite would replay it into the new store; {LEFTOVER}")
+        raise UsageError(f"{side} exists: {REPLAYED}; {LEFTOVER}")
 
 
 PG_KEYS = (
@@ -345,7 +345,7 @@ def _file_only(args: argparse.Namespace, command: str, instead: str) -> None:
 
 def _new_files(db: str) -> list[str]:
     """The store's files that do not exist yet, so a failed init may remove them."""
-    return [name for name in (db, f"{db}-wal", f"{db}-shm", f"{db}-journal") if not os.path.lexists(name)]
+    return [name for name in (db, *(f"{db}{suffix}" for suffix in SIDE_FILES)) if not os.path.lexists(name)]
 
 
 def cmd_exec(args: argparse.Namespace) -> int:

@@ -143,7 +143,7 @@ def test_restore_and_init_refuse_a_wal_left_at_the_new_path(db: Path, tmp_path: 
     for end, data in left.items():
         Path(f"{restored}{end}").write_bytes(data)
     err = fails(capsys, 2, "restore", "--backup", str(out), "--kek", kek, "--db", str(restored))
-    assert err.startswith(f"securemem: error: {restored}-wal exists: SQLite would replay it"), err
+    assert err.startswith(f"securemem: error: {restored}-wal exists: it would be read into the new store"), err
     assert not restored.exists() and not Path(f"{restored}.keys").exists()
     assert {end: Path(f"{restored}{end}").read_bytes() for end in left} == left
     err = fails(capsys, 2, "init", "--db", str(restored), "--kek", kek)

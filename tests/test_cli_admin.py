@@ -332,8 +332,9 @@ def test_export_never_overwrites_without_force_and_stdout_is_dash(
     ok(capsys, db, "export", "--out", str(out), "--force")
     assert stat.S_IMODE(out.stat().st_mode) == 0o600 and '"path": "/a.md"' in out.read_text()
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no partial file left
-    for own in (db, Path(f"{db}.key")):
+    for own in (db, Path(f"{db}.key"), Path(f"{db}-scrub")):  # -scrub: the scrub's journal, read and removed at open
         assert "store's own file" in usage(capsys, *on(db, "export", "--out", str(own), "--force"))
+        assert not own.exists() or own.read_bytes() != out.read_bytes()
     streamed = ok(capsys, db, "export", "--out", "-")
     assert [x["type"] for x in streamed] == ["header", "memory", "end"]
 

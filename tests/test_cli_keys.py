@@ -436,7 +436,7 @@ def _files(folder: Path) -> dict[str, str]:
     return {p.name: sha256_of(p) for p in folder.iterdir() if p.is_file() and not p.is_symlink()}
 
 
-@pytest.mark.parametrize("end", ["-wal", "-shm", "-journal", ".keys", "-wal via a symlink"])
+@pytest.mark.parametrize("end", ["-wal", "-shm", "-journal", "-scrub", ".keys", "-wal via a symlink"])
 def test_a_key_at_one_of_the_stores_own_files_is_refused_before_anything_changes(
     db: Path, tmp_path: Path, capsys: Cap, end: str
 ) -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from securemem import SecureMemory
-from securemem.errors import WrongKeyError
+from securemem.errors import StorageError, WrongKeyError
 from securemem.policy import HistorySettings, Policy, StorageSettings
 from securemem.store import pages, sqlcipher
 from securemem.store.sqlcipher import SQLCipherStore
@@ -721,3 +721,46 @@ def test_a_generation_of_few_large_commits_gets_little_room(tmp_path: Path, key:
         assert wal.stat().st_size <= sqlcipher.wal_bytes(most) < sqlcipher.wal_bytes(frames)
     found = plaintext_of(db, key)
     assert b"BULK0399" in found and b"ONE2" in found
+
+
+# -- what may stand at the scrub journal's path ------------------------------------------------------
+
+
+@pytest.mark.parametrize("planted", ["fifo", "link to a device", "larger than the store", "symlink to a file"])
+def test_what_cannot_be_the_scrub_journal_stops_the_open_and_is_left_where_it_is(
+    tmp_path: Path, key: bytes, planted: str
+) -> None:
+    """A FIFO at PATH-scrub hung every open, a link to /dev/zero filled its memory; a file that is no
+    journal was read as one and deleted. The open now says what is there, in one error, and leaves it."""
+    db = tmp_path / "p.db"
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
+        ok(memory, command="create", path="/memories/a.md", file_text="a\n")
+    journal = Path(f"{db}{pages.JOURNAL_SUFFIX}")
+    if planted == "fifo":
+        os.mkfifo(journal)
+    elif planted == "link to a device":
+        journal.symlink_to("/dev/zero")
+    elif planted == "larger than the store":
+        journal.write_bytes(b"\x00" * (db.stat().st_size + 2 * (4 + PAGE)))
+    else:
+        (tmp_path / "notes.txt").write_text("someone's notes\n")
+        journal.symlink_to(tmp_path / "notes.txt")
+    started = time.monotonic()
+    with pytest.raises(StorageError, match="not the store's scrub journal"):
+        SecureMemory.open(db, key=key, policy=NO_HISTORY)
+    assert time.monotonic() - started < 5
+    assert os.path.lexists(journal)
+    assert planted != "symlink to a file" or (tmp_path / "notes.txt").read_text() == "someone's notes\n"
+    journal.unlink()
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as memory:
+        assert view(memory, "/memories/a.md").endswith("1\ta")
+
+
+def test_a_new_store_is_not_made_beside_a_file_at_its_scrub_journals_path(tmp_path: Path, key: bytes) -> None:
+    """A passphrase file kept at NEW-scrub was deleted by the new store's first open."""
+    db = tmp_path / "n.db"
+    kept = Path(f"{db}{pages.JOURNAL_SUFFIX}")
+    kept.write_text("correct horse battery staple\n")
+    with pytest.raises(StorageError, match=r"n\.db-scrub exists: it would be read into the new store"):
+        SecureMemory.open(db, key=key, policy=NO_HISTORY)
+    assert kept.read_text() == "correct horse battery staple\n" and not db.exists()

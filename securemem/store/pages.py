@@ -29,9 +29,11 @@ next open puts back, from the journal, any page that no longer verifies.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import hmac
 import os
+import stat
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -231,10 +233,7 @@ def dirty_pages(fd: int, codec: PageCodec, only: Collection[int] | None = None) 
     if first is None:
         return  # not our key (re-keyed by another process meanwhile): touch nothing
     free = freelist(read, first)
-    if only is not None:
-        runs: Iterator[tuple[int, int]] = ((number - 1, 1) for number in sorted(only) if 1 <= number <= count)
-    else:
-        runs = _runs(count)
+    runs = _runs(count) if only is None else _runs_of(only, count)
     for base, length in runs:
         chunk = os.pread(fd, PAGE * min(length, count - base), base * PAGE)
         # Decrypted unchecked, a run at a time (the HMAC would double the cost); a page is checked
@@ -253,6 +252,22 @@ def dirty_pages(fd: int, codec: PageCodec, only: Collection[int] | None = None) 
 def _runs(count: int) -> Iterator[tuple[int, int]]:
     for base in range(0, count, _CHUNK_PAGES):
         yield base, _CHUNK_PAGES
+
+
+def _runs_of(numbers: Collection[int], count: int) -> Iterator[tuple[int, int]]:
+    """The pages numbered in ``numbers`` (those the file holds) as runs of consecutive pages, each read
+    by one system call (a read per page cost the eraser, after a burst of writes, a hand-off of the
+    GIL each)."""
+    base = length = 0
+    for number in sorted(number for number in numbers if 1 <= number <= count):
+        if length and number == base + length + 1 and length < _CHUNK_PAGES:
+            length += 1
+            continue
+        if length:
+            yield base, length
+        base, length = number - 1, 1
+    if length:
+        yield base, length
 
 
 def find_dirty(path: Path, codec: PageCodec, only: Collection[int] | None = None) -> list[int]:
@@ -307,6 +322,36 @@ def _write_journal(journal: Path, pages: list[tuple[int, bytes]]) -> None:
         os.close(fd)
 
 
+def read_journal(path: Path, limit: int | None = None) -> bytes | None:
+    """The scrub's journal beside the store at ``path`` (at most ``limit`` bytes), None if there is none.
+
+    OSError if what is there cannot be one: not a regular file (a FIFO would hang the open that
+    reads it, a link to a device fill its memory), or larger than a copy of every page of the store.
+    Such a file is someone's: it is named for the operator to move, never read through or deleted.
+    """
+    name = f"{path}{JOURNAL_SUFFIX}"
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise OSError(
+                exc.errno, f"{name} is not the store's scrub journal (a symbolic link): move it away"
+            ) from None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, f"{name} is not the store's scrub journal (not a regular file): move it away")
+        most = (os.stat(path).st_size // PAGE + 1) * (4 + PAGE)
+        data = os.pread(fd, most + 1 if limit is None else min(limit, most + 1), 0)
+        if len(data) > most:
+            raise OSError(errno.EFBIG, f"{name} is not the store's scrub journal (larger than the store): move it away")
+        return data
+    finally:
+        os.close(fd)
+
+
 def repair_torn(path: Path, codec: PageCodec) -> int:
     """After a crash in ``scrub_file``: put back, from its journal, the pages that no longer verify.
 
@@ -315,9 +360,8 @@ def repair_torn(path: Path, codec: PageCodec) -> int:
     journal is removed. Returns the pages repaired.
     """
     journal = Path(f"{path}{JOURNAL_SUFFIX}")
-    try:
-        data = journal.read_bytes()
-    except FileNotFoundError:
+    data = read_journal(path)
+    if data is None:
         return 0
     repaired = 0
     record = 4 + PAGE
@@ -358,9 +402,10 @@ def detect(path: Path, key: bytes, salt: bytes) -> PageFormat | None:
             if codec.verifies(first, 1):
                 return codec.format
     try:
-        with open(f"{path}{JOURNAL_SUFFIX}", "rb") as file:
-            record = file.read(4 + PAGE)
+        record = read_journal(path, 4 + PAGE)
     except OSError:
+        return None  # repair_torn says what is wrong with it
+    if record is None:
         return None
     number = int.from_bytes(record[:4], "big")
     if len(record) == 4 + PAGE and number:
@@ -420,25 +465,68 @@ def wal_reaches(wal: Path, frames: int) -> bool:
 
 
 def wal_frames(wal: Path) -> int:
-    """How many frames the WAL's current generation holds (0: no header, an empty or zeroed WAL).
+    """How many frames the WAL's current generation holds (0: no header, an empty or zeroed WAL)."""
+    return _read_wal(wal, _generation_frames) or 0
+
+
+def _generation_frames(fd: int, head: bytes) -> int:
+    """The frames of the generation whose header is ``head`` that the file holds whole.
 
     Its frames are the first ones; every later frame carries other salts (an earlier generation's)
     or none (zeros): a binary search, a dozen reads of a full WAL.
     """
+    frame, salts = _frame_bytes(head), head[16:24]
+    low, high = 0, max(0, (os.fstat(fd).st_size - WAL_HEADER) // frame)
+    while low < high:  # frames 1..low are of the generation; high is the most there can be
+        middle = (low + high + 1) // 2
+        header = os.pread(fd, FRAME_HEADER, WAL_HEADER + (middle - 1) * frame)
+        if len(header) == FRAME_HEADER and header[8:16] == salts:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
-    def count(fd: int, head: bytes) -> int:
-        frame, salts = _frame_bytes(head), head[16:24]
-        low, high = 0, max(0, (os.fstat(fd).st_size - WAL_HEADER) // frame)
-        while low < high:  # frames 1..low are of the generation; high is the most there can be
-            middle = (low + high + 1) // 2
-            header = os.pread(fd, FRAME_HEADER, WAL_HEADER + (middle - 1) * frame)
-            if len(header) == FRAME_HEADER and header[8:16] == salts:
-                low = middle
-            else:
-                high = middle - 1
-        return low
 
-    return _read_wal(wal, count) or 0
+# Frames read by one system call where a generation's frames are walked: a read per frame cost a full
+# WAL milliseconds, most of them waiting to take the GIL back from the thread running commands after
+# each read (and the eraser walks frames under the store's lock, which every command waits for).
+_CHUNK_FRAMES = 64
+
+
+def _generation_headers(fd: int, head: bytes) -> Iterator[bytes]:
+    """The headers of the generation's frames, in order (a frame's header may end the file)."""
+    frame, salts = _frame_bytes(head), head[16:24]
+    at = WAL_HEADER
+    while True:
+        data = os.pread(fd, _CHUNK_FRAMES * frame, at)
+        for offset in range(0, len(data), frame):
+            if len(data) - offset < FRAME_HEADER or data[offset + 8 : offset + 16] != salts:
+                return
+            yield data[offset : offset + FRAME_HEADER]
+        if len(data) < _CHUNK_FRAMES * frame:
+            return
+        at += len(data)
+
+
+def newest_frame_start(wal: Path, page: int, size: int) -> bytes | None:
+    """The first ``size`` bytes of page ``page`` as the newest frame of the WAL's current generation
+    that holds it has it (None: no frame of the generation holds it whole). Read back from the
+    generation's last frame, a chunk of frames at a time: the newest is most often in the first."""
+
+    def newest(fd: int, head: bytes) -> bytes | None:
+        frame, wanted = _frame_bytes(head), page.to_bytes(4, "big")
+        end = _generation_frames(fd, head)
+        while end > 0:
+            first = max(0, end - _CHUNK_FRAMES)
+            data = os.pread(fd, (end - first) * frame, WAL_HEADER + first * frame)
+            for index in range(min(end - first, len(data) // frame) - 1, -1, -1):
+                offset = index * frame
+                if data[offset : offset + 4] == wanted:
+                    return data[offset + FRAME_HEADER : offset + FRAME_HEADER + size]
+            end = first
+        return None
+
+    return _read_wal(wal, newest)
 
 
 def wal_usage(wal: Path) -> tuple[int, int]:
@@ -446,14 +534,11 @@ def wal_usage(wal: Path) -> tuple[int, int]:
     commit frame carries the database's size after it; the others carry zero)."""
 
     def count(fd: int, head: bytes) -> tuple[int, int]:
-        frame, salts = _frame_bytes(head), head[16:24]
         frames = commits = 0
-        while True:
-            header = os.pread(fd, FRAME_HEADER, WAL_HEADER + frames * frame)
-            if len(header) < FRAME_HEADER or header[8:16] != salts:
-                return frames, commits
+        for header in _generation_headers(fd, head):
             frames += 1
             commits += header[4:8] != b"\0\0\0\0"
+        return frames, commits
 
     return _read_wal(wal, count) or (0, 0)
 
@@ -475,15 +560,7 @@ def generation_pages(wal: Path, marker: bytes) -> tuple[bytes, set[int]] | None:
     def pages_in(fd: int, head: bytes) -> tuple[bytes, set[int]] | None:
         if head[12 : 12 + len(marker)] != marker:
             return None
-        frame, salts = _frame_bytes(head), head[16:24]
-        found: set[int] = set()
-        at = WAL_HEADER
-        while True:
-            header = os.pread(fd, FRAME_HEADER, at)
-            if len(header) < FRAME_HEADER or header[8:16] != salts:
-                break
-            found.add(int.from_bytes(header[:4], "big"))
-            at += frame
+        found = {int.from_bytes(header[:4], "big") for header in _generation_headers(fd, head)}
         if os.pread(fd, WAL_HEADER, 0)[12:24] != head[12:24]:
             return None
         found.discard(0)

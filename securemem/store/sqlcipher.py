@@ -60,7 +60,9 @@ from securemem.store.sqlversions import Tail, VersionLog, chain_rows, recount, s
 
 PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
 DURABILITY = {"full": "FULL", "normal": "NORMAL"}
-SIDE_FILES = ("-wal", "-shm", "-journal")
+# SQLite's files beside the store, and the journal of securemem's scrub (pages.JOURNAL_SUFFIX): each is
+# read as the store's own and removed, so no key, export or other store may be put at one.
+SIDE_FILES = ("-wal", "-shm", "-journal", pages.JOURNAL_SUFFIX)
 # The WAL's room: a checkpoint that erases empties the WAL (TRUNCATE: no old frame may outlive an
 # erasure), then fills it with zeros for what its last generation used (see _room_for), so that later
 # commits overwrite rather than append (an fsync after an append must also commit the file's new size,
@@ -373,10 +375,13 @@ def _give_room(wal: str | Path, room: int) -> None:
 
 
 LEFTOVER = "it was left by an earlier store at that path (it may hold data): move or remove it, then run again"
+REPLAYED = (
+    "it would be read into the new store as its own (SQLite replays a WAL or journal, securemem its scrub's journal)"
+)
 
 
 def leftover_side_file(path: str | os.PathLike[str]) -> str | None:
-    """A -wal, -shm or -journal file already beside ``path``, where a new store is to be made.
+    """A -wal, -shm, -journal or -scrub file already beside ``path``, where a new store is to be made.
 
     Left by an earlier store at that path (a process killed before its checkpoint), SQLite would
     take it for the new store's own and replay it into it: data the new store never had. It may
@@ -517,6 +522,8 @@ class SQLCipherStore:
         exists = where.exists()
         if not exists and not create:
             raise NotAStoreError(f"no securemem store at {where}; create one with: securemem init --db {where}")
+        if not exists and create and (side := leftover_side_file(where)) is not None:
+            raise StorageError(f"{side} exists: {REPLAYED}; {LEFTOVER}")
         creating = None if exists else _create_file(where)
         exists = creating is None  # another process may have created it first: then it is opened
         try:
@@ -1773,27 +1780,9 @@ def _wal_first_page_salt(wal: Path) -> bytes | None:
     writes the first page's salt in clear at its start, in the WAL as in the file.
     """
     try:
-        fd = os.open(wal, os.O_RDONLY)
+        return pages.newest_frame_start(wal, 1, SALT_BYTES)
     except OSError:
         return None
-    try:
-        head = os.pread(fd, pages.WAL_HEADER, 0)
-        if len(head) < pages.WAL_HEADER or int.from_bytes(head[:4], "big") not in pages.WAL_MAGIC:
-            return None
-        frame, size = pages.FRAME_HEADER + int.from_bytes(head[8:12], "big"), os.fstat(fd).st_size
-        found, at = None, pages.WAL_HEADER
-        while at + frame <= size:
-            header = os.pread(fd, pages.FRAME_HEADER + SALT_BYTES, at)
-            if header[8:16] != head[16:24]:
-                break
-            if int.from_bytes(header[:4], "big") == 1:
-                found = header[pages.FRAME_HEADER :]
-            at += frame
-        return found
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def _open_error(exc: sqlcipher3.Error, path: Path) -> StorageError:
