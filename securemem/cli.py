@@ -427,9 +427,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
         # A line of the bound's length and its line break is read whole; one byte more is too long.
         for number, raw in enumerate(iter(partial(source.readline, MAX_INPUT_BYTES + 2), b""), 1):
             if len(raw.rstrip(b"\r\n")) > MAX_INPUT_BYTES:
-                # A device (/dev/zero) or a file with no line breaks: no line of it is read whole.
-                _say(f"[{number}] error: the line is longer than {MAX_INPUT_BYTES:,} bytes; the rest is not read")
                 total, failures = total + 1, failures + 1
+                if raw.endswith(b"\n") or _skip_line(source):
+                    _say(f"[{number}] error: the line is longer than {MAX_INPUT_BYTES:,} bytes; skipped")
+                    continue
+                # A device (/dev/zero) or a file with no line breaks: no line of it ends.
+                _say(f"[{number}] error: the line is longer than {MAX_SKIPPED_BYTES:,} bytes; the rest is not read")
                 break
             if not raw.strip():
                 _say(f"[{number}] skipped: the line is blank (no tool input)")
@@ -438,6 +441,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
             failures += not _replay_line(memory, number, raw)
     _say(f"replayed {total} commands, {failures} failed")
     return EXIT_COMMAND if failures else EXIT_OK
+
+
+MAX_SKIPPED_BYTES = 1 << 30  # how far replay reads past a line too long to run, looking for its end
+_SKIP_CHUNK = 1 << 20
+
+
+def _skip_line(source: IO[bytes]) -> bool:
+    """Read to the end of the current line, a chunk at a time (never the whole line in memory); False
+    if it runs on past MAX_SKIPPED_BYTES (a device, or a file with no line breaks)."""
+    skipped = 0
+    while skipped < MAX_SKIPPED_BYTES:
+        chunk = source.readline(_SKIP_CHUNK)
+        if not chunk or chunk.endswith(b"\n"):
+            return True
+        skipped += len(chunk)
+    return False
 
 
 def _replay_source(name: str) -> AbstractContextManager[IO[bytes]]:

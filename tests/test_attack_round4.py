@@ -127,3 +127,26 @@ def test_replay_reads_a_line_of_the_bounds_length_whole(
     lines.write_bytes(line + b" " * (64 - len(line)) + b"\n" + line + b" " * (65 - len(line)) + b"\n")
     code, out, _ = run_cli(capsys, "replay", "--db", str(db), str(lines))
     assert "[1] ok" in out and "[2] error: the line is longer than 64 bytes" in out and code == 1, out
+
+
+def test_replay_skips_a_line_too_long_and_answers_the_lines_after_it(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line over the bound stopped the replay there: the lines after it were never run (an attacker's round)."""
+    import securemem.cli as cli
+
+    monkeypatch.setattr(cli, "MAX_INPUT_BYTES", 64)
+    monkeypatch.setattr(cli, "_SKIP_CHUNK", 16)  # the long line is read past in several chunks
+    view = b'{"command": "view", "path": "/memories"}'
+    create = b'{"command":"create","path":"/memories/a.md","file_text":"x"}'
+    lines = tmp_path / "in.jsonl"
+    lines.write_bytes(view + b"\n" + b'"' + b"a" * 500 + b'"\n' + view + b"\n" + create)
+    code, out, _ = run_cli(capsys, "replay", "--db", str(db), str(lines))
+    assert "[2] error: the line is longer than 64 bytes; skipped" in out, out
+    assert "[3] ok" in out and "[4] ok" in out and out.splitlines()[-1] == "replayed 4 commands, 1 failed", out
+    assert code == 1
+    monkeypatch.setattr(cli, "MAX_SKIPPED_BYTES", 256)  # no line break within reach: the rest is not read
+    lines.write_bytes(view + b"\n" + b"a" * 1000 + b"\n" + view + b"\n")
+    code, out, _ = run_cli(capsys, "replay", "--db", str(db), str(lines))
+    assert "[2] error: the line is longer than 256 bytes; the rest is not read" in out, out
+    assert out.splitlines()[-1] == "replayed 2 commands, 1 failed" and code == 1, out
