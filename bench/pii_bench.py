@@ -253,6 +253,7 @@ REVIEWS = {
     "am": "pii_review_am.jsonl: blind, ordinary text dense in numbers and values inside it, taken as it came",
     "an": "pii_review_an.jsonl: blind, a second hostile acceptance suite, taken as it came",
     "ao": "pii_review_ao.jsonl: blind, 435 must-survive technical strings, taken as it came",
+    "ap": "pii_review_ap.jsonl: blind, a third hostile acceptance suite, taken as it came",
 }
 
 

@@ -350,8 +350,8 @@ def altered(name: str) -> list[str]:
         # came. Left: a Sentry DSN's key, which Sentry documents as public (reviewer L's Sentry.init() stays).
         ("ak", "claim", None, 0.995),
         # Blind: cards, IBANs, SSNs and IP addresses in every form (327 lines, 43 languages): 233 of 245 as
-        # it came (95.1%), 237 since (a card's groups of any size right after its name, as OCR gives them;
-        # a card read out in German or Italian, named by one word). Left: a 12-digit Maestro, IBANs and IPs
+        # it came (95.1%), 238 since (a card's groups of any size right after its name, as OCR gives them;
+        # a card read out in German or Italian, named by one word; a 12-digit Maestro). Left: IBANs and IPs
         # read out, an IBAN with slashes among its separators (tried: "de" and a slashed date make IBANs),
         # a card fully percent-encoded, an IP in hex, a one-time code with no code's word.
         ("al", "claim", None, 0.965),
@@ -360,12 +360,20 @@ def altered(name: str) -> list[str]:
         # password holding "=" after its label; a phone whose label starts with a phone's word).
         ("am", "claim", None, 0.99),
         # Blind, a second hostile acceptance suite, claim by claim (289 lines, about 30 languages, 122
-        # providers' shapes, every disguise the issue names): 491 of 509 as it came (96.5%), 492 since (an
-        # SMS's code before "è il tuo codice"). Left: one-time codes in a log of several SMS or read out in
-        # Spanish and Turkish, an alphanumeric code, keys named only by a provider's label (Honeycomb, an
-        # Asana PAT's whole form), "clé_api:", "the db password to `...`", Romanian's "parolă" and Arabic's
-        # "وكلمة المرور" (tried: they took dates after "schimbare parolă:" for passwords).
-        ("an", "claim", None, 0.965),
+        # providers' shapes, every disguise the issue names): 491 of 509 as it came (96.5%), 496 since (an
+        # SMS's code before "è il tuo codice"; a code to enter "in the app"; Honeycomb's ingest keys,
+        # Razorpay's key ids; Romanian's "parolă" before a value shaped like a password). Left: one-time
+        # codes in a log of several SMS or read out in Spanish and Turkish, an alphanumeric code, an Asana
+        # PAT's whole form, "clé_api:" glued, "the db password to `...`", Arabic's "وكلمة المرور".
+        ("an", "claim", None, 0.97),
+        # Blind, a third hostile acceptance suite (332 lines, 30+ languages, about 100 providers' shapes,
+        # phones of about 60 countries, one evasion per line): 538 of 549 as it came (98.0%), 546 since
+        # (a Russian trunk "8" written apart, a Polish number beside a ".pl" address, "tax id" before an
+        # SSN, Tailscale's keys, a token cut by "</code><code>", Romanian's "parolă" and Swahili's
+        # "nenosiri" before a value shaped like a password, a map of providers' keys under a heading that
+        # names them). Left: Alibaba's and Tencent's secrets after their names and a blank, an Azure DevOps
+        # PAT of a shape Azure does not issue.
+        ("ap", "claim", None, 0.99),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -438,6 +446,11 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     # Documentation's examples (AWS's, test cards, example.com, 555 and Ofcom's drama numbers, example
     # IBANs, 123-45-6789, jwt.io's token, documentation ranges) and private addresses: found on purpose.
     assert len(altered("an")) == 10
+    # Reviewer AP: private addresses a bump names as releases (by design), base64 of JSON after "(not a token):
+    # state=", a part's number read as a phone; as it came, versions (a bump's, a package file's, after
+    # Japanese "リリース"), a policy's setting after "Password policy:", mail servers' Message-IDs and a
+    # form's example address were altered too (9 lines).
+    assert len(altered("ap")) == 3
     # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design) and a CI
     # cache's key, a random-looking value after "key" (left: a word before "key" was tried as naming no
     # secret and hid Azure's "Primary key: ..."); as it came, a PEM header named in prose, a file's magic

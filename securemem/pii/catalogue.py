@@ -222,6 +222,29 @@ PREFIXED: tuple[Rule, ...] = (
         "Modal docs, 'modal token set': token secrets (as-)",
         check=_mixed_after(3),
     ),
+    # Tailscale's keys: "tskey-", the kind, the key's id (ending "CNTRL"), "-", the secret (reviewer AP).
+    prefixed(
+        "TAILSCALE_KEY",
+        ("tskey-auth-", "tskey-api-", "tskey-client-", "tskey-scim-", "tskey-webhook-"),
+        r"[A-Za-z0-9]{8,24}-[A-Za-z0-9]{20,64}",
+        "Tailscale docs, 'API keys' and 'auth keys' (tskey-auth-, tskey-api-, tskey-client-)",
+        check=lambda value: _has_digit(value.rsplit("-", 1)[1]),
+    ),
+    # Reviewer AN's shapes: Honeycomb's ingest keys, Razorpay's key ids.
+    prefixed(
+        "HONEYCOMB_INGEST_KEY",
+        ("hcaik_", "hcxik_"),
+        r"[a-z0-9]{58}",
+        "Honeycomb docs, 'API keys': ingest keys (hcaik_/hcxik_ and 58)",
+        check=lambda value: _has_digit(value[6:]) and not value[6:].isdigit(),
+    ),
+    prefixed(
+        "RAZORPAY_KEY_ID",
+        ("rzp_live_", "rzp_test_"),
+        r"[A-Za-z0-9]{14}",
+        "Razorpay docs, 'API keys': key ids (rzp_live_/rzp_test_ and 14)",
+        check=_mixed_after(9),
+    ),
     # ---- package registries
     prefixed("NPM_TOKEN", "npm_", r"[A-Za-z0-9]{36}", "npm docs, access tokens; gitleaks"),
     prefixed(

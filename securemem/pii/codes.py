@@ -472,11 +472,14 @@ def _instructed_and_keyed(lower: str, windows: list[tuple[int, int]]) -> Iterato
 
 
 # An SMS's or an email's instruction: "Use code 83 41 27 to finish signing in", "enter the code 482913 to
-# verify your account" (reviewer AE).
+# verify your account" (reviewer AE), or where to type it: "asked her to enter the new code 840798 in the
+# app instead" (reviewer AN: an app, a sign-in screen, a prompt; "enter code 200104 in the ledger" stays).
 _USE_CODE = re.compile(
-    r"(?<![\w])(?:use|enter|type|input)[ \t]+(?:the[ \t]+|this[ \t]+|your[ \t]+)?(?:code|otp|passcode)[ \t]*:?[ \t]*"
-    rf"(?P<value>{_ONE_TIME_VALUE})[ \t]+to[ \t]+(?:sign|log|verify|finish|complete|confirm|reset|access|continue|"
-    r"authenticate|authori[sz]e|approve|activate|unlock|proceed|validate)"
+    r"(?<![\w])(?:use|enter|type|input)[ \t]+(?:(?:the|this|your)[ \t]+)?(?:new[ \t]+)?(?:code|otp|passcode)"
+    rf"[ \t]*:?[ \t]*(?P<value>{_ONE_TIME_VALUE})[ \t]+(?:to[ \t]+(?:sign|log|verify|finish|complete|confirm|reset|"
+    r"access|continue|authenticate|authori[sz]e|approve|activate|unlock|proceed|validate)"
+    r"|(?:in|on|into|at)[ \t]+(?:the|your)[ \t]+(?:(?:banking|mobile|authenticator)[ \t]+)?"
+    r"(?:app|authenticator|portal|sign[ \-]?in|log[ \-]?in|login|verification|prompt)(?![^\W\d_]))"
 )
 # A structured record's "code" key with a one-time code's digits, in a record (its line) that says what
 # the code is for: a log's "auth.mfa ... channel=sms to=... code=392017", a gateway's "template=login_otp

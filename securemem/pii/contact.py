@@ -79,10 +79,41 @@ def _is_address(text: str, start: int, at: int, end: int) -> bool:
         after = _AFTER_COLON.match(text, end + 1)
         rest = after.group() if after is not None else ""
         return not ("/" in rest or rest.endswith(".git") or rest == "~" or text[start:at] == "git")
+    if _message_id(text, start, at, end) or (
+        _PLACEHOLDER_ATTRIBUTE.search(text, max(0, start - 16), start) and _RESERVED_DOMAIN.search(text, at, end)
+    ):
+        return False
     # "ssh deploy@prod.example.com", "ssh -p 2222 admin@bastion.example.org": the remote of an SSH
     # command has no ":" after the host, so the command before it tells. "mail jane@example.com" is
     # an address.
     return not _ssh_remote(text, start)
+
+
+# A mail's identifiers, in angle brackets after the headers that carry them ("Message-ID:
+# <20250314091244.48213@mailer.ward.internal>", "References: <a@x> <b@y>": reviewer AP): names of
+# messages a mail server made, no one's address. A server's name holds a stamp or a count: an
+# address put there ("Message-ID: <jane.doe@gmail.com>") is still one.
+_MESSAGE_ID_HEADER = re.compile(
+    r"[ \t]*(?:message-id|in-reply-to|references|content-id|resent-message-id|x-message-id|original-message-id)"
+    r"[ \t]*:(?:[ \t]*<[^<>\s]{1,256}>)*[ \t]*<$",
+    re.IGNORECASE,
+)
+# A form field's placeholder at a domain kept for examples (RFC 2606, RFC 6761): the example a form shows
+# in an empty field ('placeholder="you@example.com"'), which no mailbox can be.
+_PLACEHOLDER_ATTRIBUTE = re.compile(r"placeholder=[\"']$", re.IGNORECASE)
+_RESERVED_DOMAIN = re.compile(
+    r"@(?:[^@\s]*\.)?example(?:\.(?:com|org|net))?$|\.(?:test|invalid|example)$", re.IGNORECASE
+)
+_STAMP_DIGITS = 4  # digits in a mail server's name of a message
+
+
+def _message_id(text: str, start: int, at: int, end: int) -> bool:
+    if start == 0 or text[start - 1] != "<" or text[end : end + 1] != ">":
+        return False
+    if sum(char.isdigit() for char in text[start:at]) < _STAMP_DIGITS:
+        return False
+    line = max(text.rfind("\n", 0, start) + 1, start - _LINE_BACK)
+    return _MESSAGE_ID_HEADER.fullmatch(text, line, start) is not None
 
 
 _LINE_BACK = 256  # how far back on its line an assignment's "=" is looked for
@@ -2345,6 +2376,9 @@ def _national_of_the_text(scan: Scan, candidate: str, start: int) -> bool:
     """A national number of a country the text names: by its script (written with separators and its
     trunk prefix), or by a country's code leading its line or in a cell of its row (bare digits too,
     when they start with a trunk "0": "Budi,ID,0812572452")."""
+    lead = _with_trunk(scan.text, start)  # "телефон 8 (495) 318-42-76": the trunk written apart (reviewer AP)
+    if lead < start:
+        candidate, start = scan.text[lead:start] + candidate, lead
     if _named_in_script(scan.text, start):
         return False
     if candidate.isdigit():
@@ -2353,17 +2387,32 @@ def _national_of_the_text(scan: Scan, candidate: str, start: int) -> bool:
     return (
         (shaped and _valid_in(candidate, _script_regions(scan), trunk_written=True))
         or _valid_in(candidate, _line_country(scan, start))
-        or (
-            shaped
-            and candidate.startswith("0")
-            and _valid_in(candidate, _mail_country(scan, start), trunk_written=True)
-        )
+        or (shaped and _mail_national(scan.text, candidate, start, _mail_country(scan, start)))
     )
 
 
+def _mail_national(text: str, candidate: str, start: int, codes: tuple[str, ...]) -> bool:
+    """A number written as the country of an address on its row writes its own: with its trunk "0", or,
+    where the country dials none, in groups alone in a cell of the row (Poland's "22 571 38 46" beside a
+    ".pl" address: reviewer AP; not "NIF: 245 118 903" beside a ".pt" one, a tax number)."""
+    if candidate.startswith("0"):
+        return _valid_in(candidate, codes, trunk_written=True)
+    if candidate.count(" ") + candidate.count("-") < 2 or not _alone_in_cell(text, start):
+        return False
+    return _valid_in(candidate, tuple(code for code in codes if region_info(code).trunk is None))
+
+
+_CELL_START = re.compile(r"""(?:^|[",;|\t])[ \t]*["']?$""")
+_CELL_BACK = 8
+
+
+def _alone_in_cell(text: str, start: int) -> bool:
+    return _CELL_START.search(text, max(0, start - _CELL_BACK), start) is not None or start == 0
+
+
 # An address's country domain on the number's line ("Oskar Nilsson, 070-174 06 19,
-# oskar.nilsson@example.se": reviewer Y): a number written as that country writes its own (groups, its
-# trunk "0") is one of its phones.
+# oskar.nilsson@example.se": reviewer Y): a number written as that country writes its own (see
+# _mail_national) is one of its phones.
 _MAIL_COUNTRY = re.compile(r"@[a-z0-9](?:[a-z0-9.\-]{0,253})\.(?P<tld>[a-z]{2})(?![a-z0-9\-])")
 _TLD_REGIONS = {"uk": "GB"}  # the one country domain that is not its ISO code
 

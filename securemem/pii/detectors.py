@@ -88,9 +88,11 @@ from securemem.pii.numeric import (
     CARD_AFTER,
     CARD_DIGITS,
     CARD_WORDS,
+    SHORT_MAESTRO_DIGITS,
     SSN_DIGITS,
     find_cards,
     find_ibans,
+    find_short_maestros,
     find_ssns,
     find_underscored_cards,
     may_hold_iban,
@@ -270,6 +272,13 @@ _BUILTINS: tuple[_Builtin, ...] = (
         frozenset({"PHONE", "US_SSN", "CREDIT_CARD", "GENERIC_SECRET"}), find_spelt_numbers, gate=may_hold_spelt_phone
     ),
     _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards), digits=CARD_DIGITS),
+    _Builtin(
+        frozenset({"CREDIT_CARD"}),
+        _typed("CREDIT_CARD", find_short_maestros),
+        digits=SHORT_MAESTRO_DIGITS,
+        literals=("maestro",),
+        lowered=True,
+    ),
     _Builtin(
         frozenset({"CREDIT_CARD"}),
         _typed("CREDIT_CARD", find_underscored_cards),

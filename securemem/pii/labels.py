@@ -42,11 +42,16 @@ _PAREN = re.compile(r"[(（][^)）]*[)）]")
 
 def _named(label: str) -> str:
     """What the label names: its last two words outside brackets and its closing bracket's words
-    ("Azure DevOps PAT (scope: ...)", "Cloudflare (clé API globale)"); not a phrase that only mentions
-    a key on the way ("Fix Datadog API key masking in agent logs")."""
+    ("Azure DevOps PAT (scope: ...)", "Cloudflare (clé API globale)"), before what it is for ("Azure
+    DevOps PAT for the pipeline": reviewer AP); not a phrase that only mentions a key on the way ("Fix
+    Datadog API key masking in agent logs")."""
+    label = _PURPOSE.split(label, maxsplit=1)[0]
     words = _PAREN.sub(" ", label).split()
     brackets = _PAREN.findall(label)
     return " ".join(words[-2:] + brackets[-1:])
+
+
+_PURPOSE = re.compile(r"[ \t]+(?:for|für|pour|para|per|voor|dla)[ \t]+(?![^(（]*[)）])")
 
 
 def _placeholder(value: str) -> bool:
@@ -95,9 +100,13 @@ def find_labelled_tokens(scan: Scan) -> Iterator[Hit]:
         # commit: <sha>", "Snyk project ID: <uuid>" hold values of a provider's loose shape (hex, UUID).
         if _CREDENTIAL.search(_named(label)) is None:
             # Or the list's heading names them: "Keys the user gave me today:" then "- Segment: z6PGV0zu...",
-            # "- Railway: <uuid>" (reviewer AI): each item a provider's name and a value drawn at random.
+            # "- Railway: <uuid>" (reviewer AI), or a map's keys indented under it: each item a provider's
+            # name and a value drawn at random.
             if (
-                _ITEM_MARKER.fullmatch(line["marker"] or "")
+                (
+                    _ITEM_MARKER.fullmatch(line["marker"] or "")
+                    or (line["marker"] is None and lower[line.start()] in " \t")
+                )
                 and _PROVIDER_NAME.fullmatch(label.strip())
                 and _random_key(value)
                 and _heading_names_keys(lower, line.start())
@@ -110,7 +119,9 @@ def find_labelled_tokens(scan: Scan) -> Iterator[Hit]:
                 break
 
 
-_LIST_ITEM = re.compile(r"[ \t]*[-*•]")
+# An item of a list, or a key of a map indented under the heading ("LLM provider keys:" then "  mistral:
+# 8BraOz...": reviewer AP).
+_LIST_ITEM = re.compile(r"[ \t]*[-*•]|[ \t]+[^\s:：]{1,40}[ \t]*[:：]")
 _ITEM_MARKER = re.compile(r"[-*•][ \t]+")  # "- ", not curl's "-H"
 _PROVIDER_NAME = re.compile(r"[^\W_][\w .&/\-]{0,40}")  # "Weights & Biases", "Fly.io", "Splunk HEC"
 _HEADING_MOST, _ITEMS_BACK = 200, 24

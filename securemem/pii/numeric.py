@@ -85,6 +85,7 @@ _NOT_DIGITS = re.compile(r"[^0-9]")
 # The fewest digits a number holds for each type to be in it (scan.py: numbers of 7 digits or more
 # are where these are looked for).
 CARD_DIGITS = 13
+SHORT_MAESTRO_DIGITS = 12  # ... and a Maestro's shortest, only where it is named (find_short_maestros)
 SSN_DIGITS = 9
 _TAIL = 2  # what the lookaheads read after the last digit
 _SSN_TAIL = 14  # ... and the SSN pattern's, which may read the next field's label ("...8886dob#")
@@ -120,7 +121,7 @@ _SSN_MIXED = re.compile(
 # ("her social is 557 85 3890": "social" alone is how people say it).
 _SSN_WORDS = re.compile(
     # a key's last word too ("customer_ssn: 536221234", "US_SSN:536221234": an attacker's round)
-    r"(?<![a-z0-9])(?:ssn|ss#|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tin|itin|sozialversicherung)"
+    r"(?<![a-z0-9])(?:ssn|ss#|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tax id|tin|itin|sozialversicherung)"
     r"(?:\b|_$)"
     r"|[a-z]ssn>$"  # an element of XML named for it: "<ns:MemberSSN>011176469</ns:MemberSSN>"
 )
@@ -282,6 +283,36 @@ def _named_card_groups(
                     yield match.start(), end
                     done = end
                     break
+
+
+# A Maestro of twelve digits (Maestro issues 12 to 19; the shortest are read nowhere else): only right
+# after the word itself, as a till's receipt prints it ("MAESTRO 5893 3746 0382": reviewer AL), Luhn-valid,
+# in groups of four or in one.
+_SHORT_MAESTRO = re.compile(
+    r"[56](?<![\w.\-/][56])[0-9]{3}([ .\-]?)[0-9]{4}\1[0-9]{4}"
+    # not the start of a longer number ("... 2648 1"); an expiry may follow ("... 2648 03/29")
+    r"(?![\w]|[.\-/][0-9]|\1[0-9]+(?![/.\-:]?[0-9]))"
+)
+_MAESTRO = "maestro"
+_MAESTRO_REACH = 24  # characters between the word and the number, none of them a digit or a line break
+
+
+def find_short_maestros(scan: Scan) -> Iterator[Span]:
+    lower, text = scan.lower, scan.text
+    at = lower.find(_MAESTRO)
+    while at != -1:
+        end = at + len(_MAESTRO)
+        match = _SHORT_MAESTRO.search(text, end, end + _MAESTRO_REACH + 14)
+        if match is not None and _maestro_named(text[end : match.start()], match.group()):
+            yield match.span()
+        at = lower.find(_MAESTRO, end)
+
+
+def _maestro_named(between: str, number: str) -> bool:
+    """The word's number: close, on its line, no digit between; and a Maestro's (Luhn)."""
+    if len(between) > _MAESTRO_REACH or "\n" in between or any(char.isdigit() for char in between):
+        return False
+    return luhn_valid(_NOT_DIGITS.sub("", number))
 
 
 # Cards glued to each other ("4111111111111111-5555555555554444", "4111-1111-1111-1111-5555-5555-

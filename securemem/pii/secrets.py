@@ -798,7 +798,8 @@ _PW_WORDS = (
     "password", "pass", "pw", "passwort", "passwd", "passphrase", "passcode", "pwd", "kennwort", "wachtwoord",
     "contraseña", "contrasena", "senha", "mot de passe", "mdp", "hasło", "haslo", "lösenord", "losenord",
     "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "sifre", "пароль",
-    "passord", "lozinka", "geslo", "pass phrase", "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
+    "passord", "lozinka", "geslo", "parolă", "nenosiri", "pass phrase",
+    "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
     "mật khẩu", "mat khau", "รหัสผ่าน",
     # German compounds (reviewer U: "Erstpasswort Sommer-70?"), a Wi-Fi network's key, a VPN's: see
     # _STRICT_LABELS
@@ -846,15 +847,17 @@ _PW_LABELS = "|".join(
 # mot de passe, passord; "wort" Kennwort; "woord" wachtwoord; "contras" contraseña), and only text
 # that is not ASCII for the words of other scripts and accents. The rarer words in ASCII ("salasana",
 # "heslo", "parola") are read when the text holds one of these too.
-# Labels that are everyday words too: Italian "parola" (word), Czech and Slovak "heslo" (motto, slogan).
-_AMBIGUOUS_LABELS = frozenset({"parola", "heslo"})
+# Labels that are everyday words too: Italian "parola" (word), Czech and Slovak "heslo" (motto, slogan); and
+# Romanian's "parolă" and Swahili's "nenosiri" (reviewer AP), whose notes put dates after them too
+# ("schimbare parolă: 12.03.2024", an attacker's round): each only before a value shaped like a password.
+_AMBIGUOUS_LABELS = frozenset({"parola", "heslo", "parolă", "nenosiri"})
 _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "pass", "pw", "wort", "woord", "senha", "mdp", "contras", "haslo", "heslo", "parola", "salasana", "adgangskode",
     "senord", "jelszo", "sifre", "lozinka", "geslo", "masterauth", "bindpw", "psk", "kata sandi", "kata laluan",
-    "clave", "wpa", "shared key", "wifi key", "wi-fi key", "wlan",
+    "clave", "wpa", "shared key", "wifi key", "wi-fi key", "wlan", "nenosiri",
 )  # fmt: skip
 _PASSWORD_HINTS_OTHER = (
-    "contrase", "hasło", "senord", "jelsz", "şifre", "пap", "пар", "비번", "schlüssel",
+    "contrase", "hasło", "senord", "jelsz", "şifre", "parolă", "пap", "пар", "비번", "schlüssel",
     "パスワード", "暗証", "密码", "密碼", "口令", "비밀번호",
     "पासव",  # "पासवर्ड" without its virama, as the view writes it
     # Greek "κωδικός", "συνθηματικό" as the view writes them, in lower and upper case (κ, ι, ν, α, τ
@@ -1247,6 +1250,11 @@ def _pin_after_label(text: str, secret: str, end: int) -> bool:
     return following not in _PIN_UNITS and not following.isdigit() and not ("a" <= following.lower() <= "z")
 
 
+# A policy's setting written after the label, a name in capitals or in snake case and its number or word
+# ("Password policy: PASSWORD_MIN_LENGTH=14, ...": reviewer AP); a password holds other characters.
+_SETTING_ASSIGNED = re.compile(r"(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)=(?:[0-9]+|[A-Za-z]+)")
+
+
 def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted: bool, end: int) -> bool:
     """What a label is followed by that is not a password: words, a state, a rule, a number."""
     if match["label"] in _PIN_LABELS and not match["words"] and _pin_after_label(text, secret, end):
@@ -1254,7 +1262,7 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
     if match["label"] == "pass" and (match["words"] or (match["op"] or "").strip() == "to"):
         # "pass" is a verb: "arguments to pass to :py:func:`main`", "pass the values given to __init__"
         return True
-    if not quoted and _CONTRACTION.fullmatch(secret):
+    if not quoted and (_CONTRACTION.fullmatch(secret) or _SETTING_ASSIGNED.fullmatch(secret)):
         return True
     if (
         match["label"] in _STRICT_LABELS

@@ -291,6 +291,9 @@ RECIPES: list[tuple[str, str, str | None]] = [
     ("MODAL_TOKEN_SECRET", "as-{A22}", "as-{A18}"),
     ("BACKBLAZE_APPLICATION_KEY", "K00{D1}{A27}", "K00{D1}{A23}"),
     ("BACKBLAZE_KEY_ID", "B2_APPLICATION_KEY_ID=«00{H23}»", "B2_BUCKET_NAME=«00{H23}»"),
+    ("HONEYCOMB_INGEST_KEY", "hcaik_{L58}", "hcaik_{L54}"),
+    ("RAZORPAY_KEY_ID", "rzp_live_{A14}", "rzp_live_{a14}"),
+    ("TAILSCALE_KEY", "tskey-auth-k{A11}CNTRL-{A34}", "tskey-auth-k{A11}CNTRL"),
 ]
 CONTEXTS = [
     'export SERVICE_CREDENTIAL="«»"',
