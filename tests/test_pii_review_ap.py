@@ -62,6 +62,21 @@ def found(text: str) -> list[tuple[str, str]]:
             "LLM provider keys in the agent's tool config:\n  mistral: 8BraOzMWcEYPS4sJwhgsnD7Ojsk5c3sC",
             [("GENERIC_SECRET", "8BraOzMWcEYPS4sJwhgsnD7Ojsk5c3sC")],
         ),
+        # Alibaba's and Tencent's secrets after their one-word names and a blank.
+        (
+            "AccessKeyId LTAI5t3Ym24iIm7GfA0rQ3dI, AccessKeySecret 6QDDJFMvgtXlP6cptGbFVD4Do6y9cG.",
+            [
+                ("ALIBABA_ACCESS_KEY_ID", "LTAI5t3Ym24iIm7GfA0rQ3dI"),
+                ("HIGH_ENTROPY_SECRET", "6QDDJFMvgtXlP6cptGbFVD4Do6y9cG"),
+            ],
+        ),
+        (
+            "SecretId AKIDIkVQWloGii3ZrwpVqKWOogD4DPOqLXiJ, SecretKey WICpQrcOvHyhwFvEKB7CgUdV3bCQBKiQ.",
+            [
+                ("TENCENT_SECRET_ID", "AKIDIkVQWloGii3ZrwpVqKWOogD4DPOqLXiJ"),
+                ("HIGH_ENTROPY_SECRET", "WICpQrcOvHyhwFvEKB7CgUdV3bCQBKiQ"),
+            ],
+        ),
         # What the exclusions below must not hide: an address put in a Message-ID, a real address as a
         # placeholder, a host moved by a "bump", a release-shaped host after another word.
         ("Message-ID: <jane.doe@gmail.com>", [("EMAIL", "jane.doe@gmail.com")]),
@@ -120,6 +135,8 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "services:\n  mistral: 8BraOzMWcEYPS4sJwhgsnD7Ojsk5c3sC",
         "Keys (public):\n  mistral: 8BraOzMWcEYPS4sJwhgsnD7Ojsk5c3sC",
         "<code>app</code>@<code>router.get</code>",
+        'SecretKeySpec secretKey = new SecretKeySpec(keyBytes, "AES");',
+        "KeySecretManager handles the rotation of every AccessKeySecret on the 3rd",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

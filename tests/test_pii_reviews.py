@@ -367,12 +367,12 @@ def altered(name: str) -> list[str]:
         # PAT's whole form, "clé_api:" glued, "the db password to `...`", Arabic's "وكلمة المرور".
         ("an", "claim", None, 0.97),
         # Blind, a third hostile acceptance suite (332 lines, 30+ languages, about 100 providers' shapes,
-        # phones of about 60 countries, one evasion per line): 538 of 549 as it came (98.0%), 546 since
+        # phones of about 60 countries, one evasion per line): 538 of 549 as it came (98.0%), 548 since
         # (a Russian trunk "8" written apart, a Polish number beside a ".pl" address, "tax id" before an
         # SSN, Tailscale's keys, a token cut by "</code><code>", Romanian's "parolă" and Swahili's
         # "nenosiri" before a value shaped like a password, a map of providers' keys under a heading that
-        # names them). Left: Alibaba's and Tencent's secrets after their names and a blank, an Azure DevOps
-        # PAT of a shape Azure does not issue.
+        # names them, Alibaba's and Tencent's secrets after their one-word names and a blank). Left: an
+        # Azure DevOps PAT of a shape Azure does not issue.
         ("ap", "claim", None, 0.99),
     ],
 )

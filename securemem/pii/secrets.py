@@ -2359,8 +2359,10 @@ _COUNT_LOG2 = [0.0] + [count * math.log2(count) for count in range(1, _TABLE_SIZ
 # Led by the words (not by a lookbehind) so that the engine skips to their first letters; the
 # character before a word is checked by _prose_keywords. Grouped by first letter (see by_first_letter).
 _PROSE_KEY_WORDS = (
-    "password", "passwd", "passphrase", "secret", "token", r"api[ _\-]?key", r"access[ _\-]key", r"secret[ _\-]key",
+    "password", "passwd", "passphrase", "secret", "token", r"api[ _\-]?key", r"access[ _\-]key", r"secret[ _\-]?key",
     r"private[ _\-]key", "credentials?", r"auth[ _\-]?token", r"license[ _\-]key",
+    # Alibaba's and Tencent's names, one word each ("AccessKeySecret 6QDD...", "SecretKey WICp...": reviewer AP)
+    r"access[ _\-]?key[ _\-]?secret", r"key[ _\-]?secret",
 )  # fmt: skip
 _PROSE_KEY = re.compile(rf"(?:{by_first_letter(_PROSE_KEY_WORDS)})\b")
 # "HMAC key ...", "signing secret ...": found from "key" and "secret" (str.find) and the word before
