@@ -459,8 +459,14 @@ def _instructed_and_keyed(lower: str, windows: list[tuple[int, int]]) -> Iterato
     for match in _USE_CODE.finditer(lower, windows[0][0]):
         digits = re.sub("[^0-9]", "", match["value"])
         # six digits or more: "use code 7890 to continue" is a menu's, a door's
-        if len(digits) >= 6 and not year_or_example(digits) and not a_date(digits):
-            yield "GENERIC_SECRET", *match.span("value")
+        if len(digits) < 6 or year_or_example(digits) or a_date(digits):
+            continue
+        if match["place"] in _ANY_PLACE and not (
+            "new code" in match.group()
+            or _ONE_TIME_CONTEXT.search(lower, max(0, match.start() - _CONTEXT_BACK), match.end() + _CONTEXT_AHEAD)
+        ):
+            continue
+        yield "GENERIC_SECRET", *match.span("value")
     # Each line read once, however many "code" keys it holds (one long line of them was quadratic).
     lines: dict[int, bool] = {}  # line start -> the line names a one-time code
     read, line_start = 0, 0  # where the last look for a line break stopped, and the line it was in
@@ -479,8 +485,12 @@ _USE_CODE = re.compile(
     rf"[ \t]*:?[ \t]*(?P<value>{_ONE_TIME_VALUE})[ \t]+(?:to[ \t]+(?:sign|log|verify|finish|complete|confirm|reset|"
     r"access|continue|authenticate|authori[sz]e|approve|activate|unlock|proceed|validate)"
     r"|(?:in|on|into|at)[ \t]+(?:the|your)[ \t]+(?:(?:banking|mobile|authenticator)[ \t]+)?"
-    r"(?:app|authenticator|portal|sign[ \-]?in|log[ \-]?in|login|verification|prompt)(?![^\W\d_]))"
+    r"(?P<place>app|authenticator|portal|sign[ \-]?in|log[ \-]?in|login|verification|prompt)(?![^\W\d_]))"
 )
+# An app or a portal is where other codes are typed too ("Product recall: enter the code 200104 in the app to
+# check your batch", a department's code in a portal: an attacker's round): there, the text says how a
+# one-time code came (_ONE_TIME_CONTEXT), or calls it new.
+_ANY_PLACE = frozenset({"app", "portal"})
 # A structured record's "code" key with a one-time code's digits, in a record (its line) that says what
 # the code is for: a log's "auth.mfa ... channel=sms to=... code=392017", a gateway's "template=login_otp
 # params={"code":"661094"}" (reviewer AE). The key is "code" itself, a key of its own ("error_code",

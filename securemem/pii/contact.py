@@ -91,8 +91,9 @@ def _is_address(text: str, start: int, at: int, end: int) -> bool:
 
 # A mail's identifiers, in angle brackets after the headers that carry them ("Message-ID:
 # <20250314091244.48213@mailer.ward.internal>", "References: <a@x> <b@y>": reviewer AP): names of
-# messages a mail server made, no one's address. A server's name holds a stamp or a count: an
-# address put there ("Message-ID: <jane.doe@gmail.com>") is still one.
+# messages a mail server made, no one's address. Only a server's stamp and count, digits and the dots or
+# dashes between them, twelve digits at least: an address put there ("Message-ID: <jane.doe@gmail.com>",
+# "<john.smith1985@gmail.com>", an SMS gateway's "<4155550132@vtext.com>": an attacker's round) is still one.
 _MESSAGE_ID_HEADER = re.compile(
     r"[ \t]*(?:message-id|in-reply-to|references|content-id|resent-message-id|x-message-id|original-message-id)"
     r"[ \t]*:(?:[ \t]*<[^<>\s]{1,256}>)*[ \t]*<$",
@@ -104,13 +105,13 @@ _PLACEHOLDER_ATTRIBUTE = re.compile(r"placeholder=[\"']$", re.IGNORECASE)
 _RESERVED_DOMAIN = re.compile(
     r"@(?:[^@\s]*\.)?example(?:\.(?:com|org|net))?$|\.(?:test|invalid|example)$", re.IGNORECASE
 )
-_STAMP_DIGITS = 4  # digits in a mail server's name of a message
+_STAMP = re.compile(r"(?=(?:[^0-9]*[0-9]){12})[0-9]+(?:[.\-][0-9]+)+")
 
 
 def _message_id(text: str, start: int, at: int, end: int) -> bool:
     if start == 0 or text[start - 1] != "<" or text[end : end + 1] != ">":
         return False
-    if sum(char.isdigit() for char in text[start:at]) < _STAMP_DIGITS:
+    if _STAMP.fullmatch(text, start, at) is None:
         return False
     line = max(text.rfind("\n", 0, start) + 1, start - _LINE_BACK)
     return _MESSAGE_ID_HEADER.fullmatch(text, line, start) is not None
@@ -2397,17 +2398,23 @@ def _mail_national(text: str, candidate: str, start: int, codes: tuple[str, ...]
     ".pl" address: reviewer AP; not "NIF: 245 118 903" beside a ".pt" one, a tax number)."""
     if candidate.startswith("0"):
         return _valid_in(candidate, codes, trunk_written=True)
-    if candidate.count(" ") + candidate.count("-") < 2 or not _alone_in_cell(text, start):
+    if candidate.count(" ") + candidate.count("-") < 2 or not _alone_in_cell(text, start, start + len(candidate)):
         return False
+    if _GROUPS_OF_THREE.fullmatch(candidate):
+        return False  # "7 700 000", "245 118 903": an amount, a tax number (an attacker's round)
     return _valid_in(candidate, tuple(code for code in codes if region_info(code).trunk is None))
 
 
 _CELL_START = re.compile(r"""(?:^|[",;|\t])[ \t]*["']?$""")
+_CELL_END = re.compile(r"""["']?[ \t]*(?:[",;|\t]|\r?$)""", re.MULTILINE)
 _CELL_BACK = 8
+_GROUPS_OF_THREE = re.compile(r"[0-9]{1,3}(?:[ \-][0-9]{3})+")
 
 
-def _alone_in_cell(text: str, start: int) -> bool:
-    return _CELL_START.search(text, max(0, start - _CELL_BACK), start) is not None or start == 0
+def _alone_in_cell(text: str, start: int, end: int) -> bool:
+    if start and _CELL_START.search(text, max(0, start - _CELL_BACK), start) is None:
+        return False
+    return _CELL_END.match(text, end) is not None
 
 
 # An address's country domain on the number's line ("Oskar Nilsson, 070-174 06 19,
@@ -2849,7 +2856,21 @@ _SPELT_ASKED = _SPELT_CONTEXT | {"callback", "number", "reach", "contact"}
 # uno cero cuatro": reviewer T): three to eight digits, not counted up or down ("one two three").
 _SPELT_CODE_RUN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{1,7}}(?![^\W\d_])")
 _SPELT_CODE_CONTEXT = frozenset(
-    {"pin", "code", "cvv", "cvc", "otp", "passcode", "código", "codigo", "codice", "kod", "cryptogramme"}
+    {
+        "pin",
+        "code",
+        "cvv",
+        "cvc",
+        "otp",
+        "passcode",
+        "código",
+        "codigo",
+        "codice",
+        "kod",
+        "cryptogramme",
+        "kodum",
+        "kodu",
+    }
 )
 # Digit words that are also other words: a filler ("um", "oh"), a verb ("do"), an article ("un", "uma"),
 # code's "null". A code read out holds three others at least ("Um, oh, one moment" is no code).
@@ -2999,10 +3020,14 @@ def _spelt_codes(lower: str) -> Iterator[tuple[str, int, int]]:
 # What a code read out follows: a verb ("is", "es", "c'est", "to"), a colon (a speaker's, a label's),
 # the start of a line; and what may follow it: punctuation, the line's end, a few words of talk.
 _SAID_AS_A_CODE = re.compile(
-    r"(?:(?<![^\W\d_])(?:is|was|es|est|é|ist|era|it's|its|are|jest|to|hai|c'est|son|sind|lautet|dash|hyphen)"
+    r"(?:(?<![^\W\d_])(?:is|was|es|est|é|ist|era|it's|its|are|jest|to|hai|c'est|son|sind|lautet|dash|hyphen"
+    # or the code's own word right before ("el cliente dictó el código uno dos uno uno cinco tres", Turkish
+    # "Onay kodum bir altı sıfır dört iki dört": reviewer AN)
+    r"|código|codigo|kodum)"
     r"|[:\n])[ \t,]*\Z"
 )
 _WORD_AFTER_CODE = re.compile(
-    r"[ \t]*(?!(?:that's|thats|ok|okay|thanks|please|right|and|then|y|e|et|und|i|por|per|grazie|gracias|merci|danke)"
+    r"[ \t]*(?!(?:that's|thats|ok|okay|thanks|please|right|and|then|y|e|et|und|i|por|per|grazie|gracias|merci|danke|"
+    r"que|which|che|qui)"
     r"(?![^\W\d_]))[^\W\d_]"
 )

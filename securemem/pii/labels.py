@@ -45,12 +45,18 @@ def _named(label: str) -> str:
     ("Azure DevOps PAT (scope: ...)", "Cloudflare (clé API globale)"), before what it is for ("Azure
     DevOps PAT for the pipeline": reviewer AP); not a phrase that only mentions a key on the way ("Fix
     Datadog API key masking in agent logs")."""
-    label = _PURPOSE.split(label, maxsplit=1)[0]
+    head = _PURPOSE.split(label, maxsplit=1)[0]
+    if head != label and _CREDENTIAL_LAST.search(head):
+        label = head  # not "Heroku API app for staging": an app's id (an attacker's round)
     words = _PAREN.sub(" ", label).split()
     brackets = _PAREN.findall(label)
     return " ".join(words[-2:] + brackets[-1:])
 
 
+_CREDENTIAL_LAST = re.compile(
+    r"(?<![a-z])(?:key|token|secret|pat|password|passwort|credentials?|clé|cle|schlüssel|clave|chiave|chave)[ \t]*$"
+    r"|(?:トークン|キー|密钥|令牌|토큰|키)[ \t]*$"
+)
 _PURPOSE = re.compile(r"[ \t]+(?:for|für|pour|para|per|voor|dla)[ \t]+(?![^(（]*[)）])")
 
 
@@ -100,13 +106,11 @@ def find_labelled_tokens(scan: Scan) -> Iterator[Hit]:
         # commit: <sha>", "Snyk project ID: <uuid>" hold values of a provider's loose shape (hex, UUID).
         if _CREDENTIAL.search(_named(label)) is None:
             # Or the list's heading names them: "Keys the user gave me today:" then "- Segment: z6PGV0zu...",
-            # "- Railway: <uuid>" (reviewer AI), or a map's keys indented under it: each item a provider's
-            # name and a value drawn at random.
+            # "- Railway: <uuid>" (reviewer AI): each item a provider's name and a value drawn at random. (A
+            # map's keys indented under such a heading were tried: "Translation keys:" then "  welcome:
+            # <uuid>", "Partition keys:", "SSH keys:" hold no secrets; an attacker's round.)
             if (
-                (
-                    _ITEM_MARKER.fullmatch(line["marker"] or "")
-                    or (line["marker"] is None and lower[line.start()] in " \t")
-                )
+                _ITEM_MARKER.fullmatch(line["marker"] or "")
                 and _PROVIDER_NAME.fullmatch(label.strip())
                 and _random_key(value)
                 and _heading_names_keys(lower, line.start())
@@ -119,9 +123,7 @@ def find_labelled_tokens(scan: Scan) -> Iterator[Hit]:
                 break
 
 
-# An item of a list, or a key of a map indented under the heading ("LLM provider keys:" then "  mistral:
-# 8BraOz...": reviewer AP).
-_LIST_ITEM = re.compile(r"[ \t]*[-*•]|[ \t]+[^\s:：]{1,40}[ \t]*[:：]")
+_LIST_ITEM = re.compile(r"[ \t]*[-*•]")
 _ITEM_MARKER = re.compile(r"[-*•][ \t]+")  # "- ", not curl's "-H"
 _PROVIDER_NAME = re.compile(r"[^\W_][\w .&/\-]{0,40}")  # "Weights & Biases", "Fly.io", "Splunk HEC"
 _HEADING_MOST, _ITEMS_BACK = 200, 24

@@ -39,8 +39,6 @@ _VERSION_OF_LANGUAGES = as_viewed(
         "גרסה", "גרסת", "גירסה", "เวอร์ชัน",
         # Russian's "firmware" ("Версия прошивки 4.10.2.17": reviewer AK)
         "прошивка", "прошивки", "прошивку", "прошивкой",
-        # Japanese's and Korean's "release" ("リリース 2.11.0.4 を ... にデプロイ": reviewer AP), Chinese's
-        "リリース", "릴리스", "发布", "發布",
     )
 )  # fmt: skip
 # What a release is of, in those languages: an application, a firmware, a system, a program.
@@ -108,8 +106,10 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
     # After reviewer AB's words (other languages' "version", "firmware bundle", "system image") only
     # four numbers that start with one digit are a release: "Push the firmware bundle to 10.20.30.40",
     # "Servidor versión: 10.0.0.5", "Send the OS image to 52.14.22.9" name hosts (a fresh attacker's round).
-    # So after a bump: "bumped traffic from 52.14.22.9 to ..." moves a host.
-    named_release = named is not None and ((named["more"] is None and named["bump"] is None) or len(octets[0]) == 1)
+    # After a bump, only a release's step ("from 2.11.0.3 to 2.11.0.4", see _bumped_release).
+    named_release = named is not None and (
+        _bumped_release(scan.text, match) if named["bump"] is not None else named["more"] is None or len(octets[0]) == 1
+    )
     if (named_release and not _address_after_version_word(scan, match, octets)) or (_PRODUCT_SLASH.search(before)):
         return False  # "version 10.0.0.1", "Chrome/122.0.0.0"
     if (
@@ -364,17 +364,38 @@ def _path_component(text: str, start: int, end: int) -> bool:
     return text[start - 2 : start] not in ("//", "\\\\")
 
 
-# A package's file: its name, "-", the release, an archive's or an installer's extension (reviewer AP).
+# A package's file: its name, "-", the release as releases are written (a first number of one digit, the
+# others of two at most), an archive's or an installer's extension (reviewer AP; "backup-10.20.30.40.tar.gz",
+# "capture-5.188.62.140.zip" name hosts: an attacker's round).
 _PACKAGE_EXTENSION = re.compile(
     r"\.(?:tar\.gz|tar\.bz2|tar\.xz|tgz|zip|whl|jar|war|deb|rpm|msi|exe|dmg|pkg|apk|nupkg|gem|crate)(?![\w.])",
     re.IGNORECASE,
 )
 
 
+# A bump's step from one release to the next: both read as releases are written (a first number of one
+# digit, the others of two at most), the same first two numbers, another after them ("bumped the ledger
+# client from 2.11.0.3 to 2.11.0.4": reviewer AP; "attacker bumped from 5.188.62.140 to 5.188.62.141",
+# "bumps upstream from 8.8.8.8 to 1.1.1.1" name hosts: an attacker's round).
+_BUMP_STEP = re.compile(r"from v?(?P<a>[0-9](?:\.[0-9]{1,2}){3}) to v?(?P<b>[0-9](?:\.[0-9]{1,2}){3})(?![0-9.])")
+_BUMP_REACH = 24
+
+
+def _bumped_release(text: str, match: re.Match[str]) -> bool:
+    for step in _BUMP_STEP.finditer(text, max(0, match.start() - _BUMP_REACH), match.end() + _BUMP_REACH):
+        if match.start() in (step.start("a"), step.start("b")):
+            first, second = step["a"].split("."), step["b"].split(".")
+            return first[:2] == second[:2] and first != second
+    return False
+
+
 def _package_file(text: str, start: int, end: int) -> bool:
-    return (
-        start > 1 and text[start - 1] == "-" and text[start - 2].isalpha() and bool(_PACKAGE_EXTENSION.match(text, end))
-    )
+    if start < 2 or text[start - 1] != "-" or not text[start - 2].isalpha():
+        return False
+    return _RELEASE_SHAPED.fullmatch(text, start, end) is not None and _PACKAGE_EXTENSION.match(text, end) is not None
+
+
+_RELEASE_SHAPED = re.compile(r"[0-9](?:\.[0-9]{1,2}){3}")
 
 
 _PRODUCT_SLASH = re.compile(r"[a-z]/$")  # "Chrome/122.0.0.0 Safari/537.36": a product's version

@@ -121,7 +121,8 @@ _SSN_MIXED = re.compile(
 # ("her social is 557 85 3890": "social" alone is how people say it).
 _SSN_WORDS = re.compile(
     # a key's last word too ("customer_ssn: 536221234", "US_SSN:536221234": an attacker's round)
-    r"(?<![a-z0-9])(?:ssn|ss#|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tax id|tin|itin|sozialversicherung)"
+    r"(?<![a-z0-9])(?:ssn|ss#|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tin|itin|sozialversicherung"
+    r"|(?<!employer )tax id(?![^0-9\n]{0,12}\bein\b))"  # "tax id" (reviewer AP), not an employer's EIN
     r"(?:\b|_$)"
     r"|[a-z]ssn>$"  # an element of XML named for it: "<ns:MemberSSN>011176469</ns:MemberSSN>"
 )
@@ -303,16 +304,25 @@ def find_short_maestros(scan: Scan) -> Iterator[Span]:
     while at != -1:
         end = at + len(_MAESTRO)
         match = _SHORT_MAESTRO.search(text, end, end + _MAESTRO_REACH + 14)
-        if match is not None and _maestro_named(text[end : match.start()], match.group()):
+        whole_word = (at == 0 or not lower[at - 1].isalnum()) and not lower[end : end + 1].isalnum()
+        if match is not None and whole_word and _maestro_named(text[end : match.start()], match.group()):
             yield match.span()
         at = lower.find(_MAESTRO, end)
 
 
 def _maestro_named(between: str, number: str) -> bool:
-    """The word's number: close, on its line, no digit between; and a Maestro's (Luhn)."""
-    if len(between) > _MAESTRO_REACH or "\n" in between or any(char.isdigit() for char in between):
+    """The word's number: only a card's words and marks between ("MAESTRO 5893 ...", "Maestro card no.:
+    ..."; not "Maestro de clientes 5123...", "UiPath Maestro run 6001...", "maestro_id=...": an attacker's
+    round); and a Maestro's (Luhn)."""
+    if len(between) > _MAESTRO_REACH or _MAESTRO_BETWEEN.fullmatch(between) is None:
         return False
     return luhn_valid(_NOT_DIGITS.sub("", number))
+
+
+_MAESTRO_BETWEEN = re.compile(
+    r"(?i:[ \t]*(?:[:#*]|card|karte|kaart|kort|carte|carta|tarjeta|cartão|cartao|no\.?|nr\.?|n°|number|num\.?|"
+    r"nummer|numéro|número|numero)){0,4}[ \t:]*"
+)
 
 
 # Cards glued to each other ("4111111111111111-5555555555554444", "4111-1111-1111-1111-5555-5555-

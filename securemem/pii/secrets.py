@@ -1250,9 +1250,15 @@ def _pin_after_label(text: str, secret: str, end: int) -> bool:
     return following not in _PIN_UNITS and not following.isdigit() and not ("a" <= following.lower() <= "z")
 
 
-# A policy's setting written after the label, a name in capitals or in snake case and its number or word
-# ("Password policy: PASSWORD_MIN_LENGTH=14, ...": reviewer AP); a password holds other characters.
-_SETTING_ASSIGNED = re.compile(r"(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)=(?:[0-9]+|[A-Za-z]+)")
+# A policy's setting written after the label: a name in capitals or in snake case that names a rule (a
+# length, an age, a count), then a number or a switch ("Password policy: PASSWORD_MIN_LENGTH=14, ...":
+# reviewer AP). A name and a value of any other kind may be the password ("contraseña: CLAVE_BD=secreto",
+# "The password is: root_pw=12345678": an attacker's round).
+_SETTING_ASSIGNED = re.compile(
+    r"(?i:(?=[a-z0-9_]*(?:min|max|length|len|age|days|history|expir|attempts|lockout|complexity|reuse|rotation|"
+    r"count|chars|digits|upper|lower|special|require))"
+    r"(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+))=(?:[0-9]{1,4}|(?i:true|false|yes|no|on|off))"
+)
 
 
 def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted: bool, end: int) -> bool:
@@ -1486,7 +1492,18 @@ def _password_shaped(secret: str) -> bool:
     others = any(not char.isalpha() for char in secret)
     if _WORDS_AND_NUMBER.fullmatch(secret) and _ALGORITHM_TAIL.search(secret.lower()) is None:
         return True  # "corinthians.sommer67": two words and a number, as people make passwords (reviewer T)
-    return letters and others and not _IDENTIFIER_CHAIN.match(secret)
+    return letters and others and (not _IDENTIFIER_CHAIN.match(secret) or _drawn_chain(secret))
+
+
+def _drawn_chain(secret: str) -> bool:
+    """Dotted like a name in code, but drawn at random: a digit in every part, small and capital letters
+    ("the db password to `Zj3OO7fa.E77Oe`": reviewer AN; "config.db_password", "self.Http2Client" are code)."""
+    parts = secret.split(".")
+    return (
+        len(parts) > 1
+        and all(any(char.isdigit() for char in part) for part in parts)
+        and secret.lower() != secret != secret.upper()
+    )
 
 
 _SEPA_CREDITOR = re.compile(r"[A-Z]{2}[0-9]{2}ZZZ[0-9A-Z]{8,28}")  # country, check digits, "ZZZ" (no business code)
