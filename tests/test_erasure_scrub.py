@@ -764,3 +764,54 @@ def test_a_new_store_is_not_made_beside_a_file_at_its_scrub_journals_path(tmp_pa
     with pytest.raises(StorageError, match=r"n\.db-scrub exists: it would be read into the new store"):
         SecureMemory.open(db, key=key, policy=NO_HISTORY)
     assert kept.read_text() == "correct horse battery staple\n" and not db.exists()
+
+
+# -- the WAL's frames, read a chunk at a time ----------------------------------------------------------
+
+
+def _frame_by_frame(data: bytes) -> list[tuple[int, bytes, bool]]:
+    """The generation's frames as a reader of one header at a time sees them: (page, commit field, whole)."""
+    head = data[: pages.WAL_HEADER]
+    size = pages.FRAME_HEADER + int.from_bytes(head[8:12], "big")
+    found, at = [], pages.WAL_HEADER
+    while at + pages.FRAME_HEADER <= len(data) and data[at + 8 : at + 16] == head[16:24]:
+        found.append((int.from_bytes(data[at : at + 4], "big"), data[at + 4 : at + 8], at + size <= len(data)))
+        at += size
+    return found
+
+
+@pytest.mark.parametrize("frames", [0, 1, 63, 64, 65, 130])
+@pytest.mark.parametrize("end", ["zeros", "older generation", "torn frame", "nothing"])
+def test_the_chunked_wal_walks_read_what_a_frame_by_frame_walk_reads(tmp_path: Path, frames: int, end: str) -> None:
+    """The eraser walks the WAL 64 frames per read (a read per frame held the store's lock for milliseconds);
+    what it reads is checked against a reader of one header at a time, at the chunks' edges and past them."""
+    rng = random.Random(frames * 7 + len(end))
+    page = 512
+    salts = rng.randbytes(8)
+    head = (0x377F0682).to_bytes(4, "big") + (3007000).to_bytes(4, "big") + page.to_bytes(4, "big") + b"\0\0\0\1"
+    head += salts + rng.randbytes(8)
+    body = b""
+    for index in range(frames):
+        number = rng.choice([1, 1, 2, 3, 5, 8, 13]) if index % 9 else 1 + index
+        commit = (index + 1).to_bytes(4, "big") if rng.random() < 0.3 else b"\0\0\0\0"
+        body += number.to_bytes(4, "big") + commit + salts + rng.randbytes(8) + rng.randbytes(page)
+    if end == "zeros":
+        body += b"\0" * (pages.FRAME_HEADER + page) * 5
+    elif end == "older generation":
+        body += (1).to_bytes(4, "big") + b"\0\0\0\1" + rng.randbytes(8) + rng.randbytes(8) + rng.randbytes(page)
+    elif end == "torn frame":
+        body += (1).to_bytes(4, "big") + b"\0\0\0\1" + salts + rng.randbytes(8) + rng.randbytes(page // 2)
+    wal = tmp_path / "s.db-wal"
+    wal.write_bytes(head + body)
+    walked = _frame_by_frame(head + body)
+    whole = [frame for frame in walked if frame[2]]
+    assert pages.wal_usage(wal) == (len(walked), sum(commit != b"\0\0\0\0" for _, commit, _ in walked))
+    assert pages.wal_frames(wal) == len(whole)
+    generation = pages.generation_pages(wal, head[12:24])
+    assert generation is not None and generation[1] == {number for number, _, _ in walked} - {0}
+    newest = [index for index, (number, _, _) in enumerate(whole) if number == 1]
+    expected = None
+    if newest:
+        at = pages.WAL_HEADER + newest[-1] * (pages.FRAME_HEADER + page) + pages.FRAME_HEADER
+        expected = (head + body)[at : at + 16]
+    assert pages.newest_frame_start(wal, 1, 16) == expected

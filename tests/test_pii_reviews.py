@@ -360,12 +360,13 @@ def altered(name: str) -> list[str]:
         # password holding "=" after its label; a phone whose label starts with a phone's word).
         ("am", "claim", None, 0.99),
         # Blind, a second hostile acceptance suite, claim by claim (289 lines, about 30 languages, 122
-        # providers' shapes, every disguise the issue names): 491 of 509 as it came (96.5%), 496 since (an
+        # providers' shapes, every disguise the issue names): 491 of 509 as it came (96.5%), 499 since (an
         # SMS's code before "è il tuo codice"; a code to enter "in the app"; Honeycomb's ingest keys,
-        # Razorpay's key ids; Romanian's "parolă" before a value shaped like a password). Left: one-time
-        # codes in a log of several SMS or read out in Spanish and Turkish, an alphanumeric code, an Asana
-        # PAT's whole form, "clé_api:" glued, "the db password to `...`", Arabic's "وكلمة المرور".
-        ("an", "claim", None, 0.97),
+        # Razorpay's key ids; Romanian's "parolă" before a value shaped like a password; codes read out
+        # after "código" and "kodum"; "the db password to `Zj3OO7fa.E77Oe`"). Left: one-time codes in a
+        # log of several SMS, an alphanumeric code, an Asana PAT's whole form, "clé_api:" glued, Arabic's
+        # "وكلمة المرور".
+        ("an", "claim", None, 0.975),
         # Blind, a third hostile acceptance suite (332 lines, 30+ languages, about 100 providers' shapes,
         # phones of about 60 countries, one evasion per line): 538 of 549 as it came (98.0%), 547 since
         # (a Russian trunk "8" written apart, a Polish number beside a ".pl" address, "tax id" before an
