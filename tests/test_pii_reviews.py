@@ -448,12 +448,11 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     # Documentation's examples (AWS's, test cards, example.com, 555 and Ofcom's drama numbers, example
     # IBANs, 123-45-6789, jwt.io's token, documentation ranges) and private addresses: found on purpose.
     assert len(altered("an")) == 10
-    # Reviewer AP: private addresses a bump names as releases (by design), base64 of JSON after "(not a token):
-    # state=", a part's number read as a phone, a release after Japanese "リリース" (tried, and taken out:
-    # "リリース先", "发布服务器" name hosts); as it came, versions (a bump's, a package file's), a policy's
-    # setting after "Password policy:", mail servers' Message-IDs and a form's example address were
-    # altered too (9 lines).
-    assert len(altered("ap")) == 4
+    # Reviewer AP: versions read as addresses (a bump's, a package file's, after Japanese "リリース": each
+    # tried and taken out, as hosts were hidden by them in two attackers' rounds), base64 of JSON after "(not
+    # a token): state=", a part's number read as a phone; as it came, a policy's setting after "Password
+    # policy:", mail servers' Message-IDs and a form's example address were altered too (9 lines).
+    assert len(altered("ap")) == 6
     # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design) and a CI
     # cache's key, a random-looking value after "key" (left: a word before "key" was tried as naming no
     # secret and hid Azure's "Primary key: ..."); as it came, a PEM header named in prose, a file's magic

@@ -461,9 +461,8 @@ def _instructed_and_keyed(lower: str, windows: list[tuple[int, int]]) -> Iterato
         # six digits or more: "use code 7890 to continue" is a menu's, a door's
         if len(digits) < 6 or year_or_example(digits) or a_date(digits):
             continue
-        if match["place"] in _ANY_PLACE and not (
-            "new code" in match.group()
-            or _ONE_TIME_CONTEXT.search(lower, max(0, match.start() - _CONTEXT_BACK), match.end() + _CONTEXT_AHEAD)
+        if match["place"] is not None and not _ONE_TIME_CONTEXT.search(
+            lower, max(0, match.start() - _CONTEXT_BACK), match.end() + _CONTEXT_AHEAD
         ):
             continue
         yield "GENERIC_SECRET", *match.span("value")
@@ -487,10 +486,9 @@ _USE_CODE = re.compile(
     r"|(?:in|on|into|at)[ \t]+(?:the|your)[ \t]+(?:(?:banking|mobile|authenticator)[ \t]+)?"
     r"(?P<place>app|authenticator|portal|sign[ \-]?in|log[ \-]?in|login|verification|prompt)(?![^\W\d_]))"
 )
-# An app or a portal is where other codes are typed too ("Product recall: enter the code 200104 in the app to
-# check your batch", a department's code in a portal: an attacker's round): there, the text says how a
-# one-time code came (_ONE_TIME_CONTEXT), or calls it new.
-_ANY_PLACE = frozenset({"app", "portal"})
+# Other codes are typed there too ("Product recall: enter the code 200104 in the app to check your batch",
+# a department's code in a portal, a promotion's "new code ... for 10% off", a badge's at "the sign-in
+# desk": attackers' rounds): the text must say how a one-time code came (_ONE_TIME_CONTEXT).
 # A structured record's "code" key with a one-time code's digits, in a record (its line) that says what
 # the code is for: a log's "auth.mfa ... channel=sms to=... code=392017", a gateway's "template=login_otp
 # params={"code":"661094"}" (reviewer AE). The key is "code" itself, a key of its own ("error_code",

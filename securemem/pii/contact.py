@@ -91,9 +91,11 @@ def _is_address(text: str, start: int, at: int, end: int) -> bool:
 
 # A mail's identifiers, in angle brackets after the headers that carry them ("Message-ID:
 # <20250314091244.48213@mailer.ward.internal>", "References: <a@x> <b@y>": reviewer AP): names of
-# messages a mail server made, no one's address. Only a server's stamp and count, digits and the dots or
-# dashes between them, twelve digits at least: an address put there ("Message-ID: <jane.doe@gmail.com>",
-# "<john.smith1985@gmail.com>", an SMS gateway's "<4155550132@vtext.com>": an attacker's round) is still one.
+# messages a mail server made, no one's address. Only a server's stamp: a date and a time ("20250314091244"),
+# then a count of six digits at most. An address put there ("Message-ID: <jane.doe@gmail.com>",
+# "<john.smith1985@gmail.com>", an SMS gateway's "<4155550132@vtext.com>") is still one, and so is a card, a
+# phone or an SSN dressed as a stamp ("<4111111111111111.1@...>", "<123-45-6789-0001@...>"): two attackers'
+# rounds.
 _MESSAGE_ID_HEADER = re.compile(
     r"[ \t]*(?:message-id|in-reply-to|references|content-id|resent-message-id|x-message-id|original-message-id)"
     r"[ \t]*:(?:[ \t]*<[^<>\s]{1,256}>)*[ \t]*<$",
@@ -105,7 +107,7 @@ _PLACEHOLDER_ATTRIBUTE = re.compile(r"placeholder=[\"']$", re.IGNORECASE)
 _RESERVED_DOMAIN = re.compile(
     r"@(?:[^@\s]*\.)?example(?:\.(?:com|org|net))?$|\.(?:test|invalid|example)$", re.IGNORECASE
 )
-_STAMP = re.compile(r"(?=(?:[^0-9]*[0-9]){12})[0-9]+(?:[.\-][0-9]+)+")
+_STAMP = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])[0-9]{0,8}(?:[.\-][0-9]{1,6})+")
 
 
 def _message_id(text: str, start: int, at: int, end: int) -> bool:
@@ -2400,8 +2402,8 @@ def _mail_national(text: str, candidate: str, start: int, codes: tuple[str, ...]
         return _valid_in(candidate, codes, trunk_written=True)
     if candidate.count(" ") + candidate.count("-") < 2 or not _alone_in_cell(text, start, start + len(candidate)):
         return False
-    if _GROUPS_OF_THREE.fullmatch(candidate):
-        return False  # "7 700 000", "245 118 903": an amount, a tax number (an attacker's round)
+    if _GROUPS_OF_THREE.fullmatch(candidate) or _SPACED_DATE.fullmatch(candidate):
+        return False  # "7 700 000", "245 118 903", "21 03 1990": an amount, a tax number, a date (attackers' rounds)
     return _valid_in(candidate, tuple(code for code in codes if region_info(code).trunk is None))
 
 
@@ -2409,6 +2411,9 @@ _CELL_START = re.compile(r"""(?:^|[",;|\t])[ \t]*["']?$""")
 _CELL_END = re.compile(r"""["']?[ \t]*(?:[",;|\t]|\r?$)""", re.MULTILINE)
 _CELL_BACK = 8
 _GROUPS_OF_THREE = re.compile(r"[0-9]{1,3}(?:[ \-][0-9]{3})+")
+_SPACED_DATE = re.compile(
+    r"[0-3]?[0-9][ \-][01]?[0-9][ \-](?:19|20)[0-9]{2}|(?:19|20)[0-9]{2}[ \-][01]?[0-9][ \-][0-3]?[0-9]"
+)
 
 
 def _alone_in_cell(text: str, start: int, end: int) -> bool:
@@ -3021,13 +3026,16 @@ def _spelt_codes(lower: str) -> Iterator[tuple[str, int, int]]:
 # the start of a line; and what may follow it: punctuation, the line's end, a few words of talk.
 _SAID_AS_A_CODE = re.compile(
     r"(?:(?<![^\W\d_])(?:is|was|es|est|é|ist|era|it's|its|are|jest|to|hai|c'est|son|sind|lautet|dash|hyphen"
-    # or the code's own word right before ("el cliente dictó el código uno dos uno uno cinco tres", Turkish
-    # "Onay kodum bir altı sıfır dört iki dört": reviewer AN)
-    r"|código|codigo|kodum)"
+    # or the code's own word right before, after an article or what the code is for ("el cliente dictó el
+    # código uno dos uno uno cinco tres", Turkish "Onay kodum bir altı sıfır dört iki dört": reviewer AN; not
+    # "Posta kodum ...", a postcode: an attacker's round)
+    r"|(?:el|mi|su|tu|onay|doğrulama|dogrulama|güvenlik|guvenlik|giriş|giris)[ \t]+(?:código|codigo|kodum))"
     r"|[:\n])[ \t,]*\Z"
 )
 _WORD_AFTER_CODE = re.compile(
     r"[ \t]*(?!(?:that's|thats|ok|okay|thanks|please|right|and|then|y|e|et|und|i|por|per|grazie|gracias|merci|danke|"
-    r"que|which|che|qui)"
+    # a relative clause only where it says the code came ("... que recibió por SMS": reviewer AN; not "... which
+    # covers San Francisco", "... qui est Paris": an attacker's round)
+    r"que (?:le |me |te |se |lo )?(?:recibi|lleg|envi|mand)\w*|which (?:i|you|he|she|they|we) (?:got|received))"
     r"(?![^\W\d_]))[^\W\d_]"
 )

@@ -54,9 +54,7 @@ _VERSION_WORDS = re.compile(
     r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|sections?|"
     r"clauses?|chapters?|figure|fig|requirements?|paragraphs?|appendix|annex|articles?|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
-    r"fixed in(?: [a-z]{1,12})?|kernel|taxonomy|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?|"
-    # a dependency's bump ("bumped the ledger client from 2.11.0.3 to 2.11.0.4": reviewer AP)
-    r"(?P<bump>bump(?:ed|s|ing)?(?: [a-z][\w.\-]{0,24}){0,3} from(?: v?[0-9][0-9.]{2,20} to)?))"
+    r"fixed in(?: [a-z]{1,12})?|kernel|taxonomy|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?)"
     # reviewer AB's, tried after the words above (_is_ipv4 reads a release after them only when it starts
     # with one digit): "version" in other languages, and what a release is shipped as ("the firmware bundle
     # 2.4.0.12", "driver package", "service pack")
@@ -101,23 +99,16 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
     # Leading zeros are refused: "01.02.03.04" reads as a date or a code, and ipaddress agrees.
     if any(int(octet) > 255 or (len(octet) > 1 and octet[0] == "0") for octet in octets):
         return False
-    before = scan.before(match.start(), 64)  # "bumped the ledger client from 2.11.0.3 to " is the longest reach
+    before = scan.before(match.start(), 40)  # "updated from 3.10.2.15 to " is the longest reach
     named = _VERSION_WORDS.search(before)
     # After reviewer AB's words (other languages' "version", "firmware bundle", "system image") only
     # four numbers that start with one digit are a release: "Push the firmware bundle to 10.20.30.40",
     # "Servidor versión: 10.0.0.5", "Send the OS image to 52.14.22.9" name hosts (a fresh attacker's round).
-    # After a bump, only a release's step ("from 2.11.0.3 to 2.11.0.4", see _bumped_release).
-    named_release = named is not None and (
-        _bumped_release(scan.text, match) if named["bump"] is not None else named["more"] is None or len(octets[0]) == 1
-    )
+    named_release = named is not None and (named["more"] is None or len(octets[0]) == 1)
     if (named_release and not _address_after_version_word(scan, match, octets)) or (_PRODUCT_SLASH.search(before)):
         return False  # "version 10.0.0.1", "Chrome/122.0.0.0"
-    if (
-        _path_component(scan.text, match.start(), match.end()) or _package_file(scan.text, match.start(), match.end())
-    ) and not _address_shaped(octets):
-        # "C:\Program Files\Acme\9.3.69.3\bin", "ledger-2.11.0.4.tar.gz": a release's folder, its package
-        # ("/geo/81.2.69.160/", "backup-192.168.1.10.tar.gz" stay)
-        return False
+    if _path_component(scan.text, match.start(), match.end()) and not _address_shaped(octets):
+        return False  # "C:\Program Files\Acme\9.3.69.3\bin": a release's folder ("/geo/81.2.69.160/" stays)
     if all(len(octet) == 1 for octet in octets) and _RELEASE_LINE.search(_line_before(scan, match.start())):
         return False  # "firmware to version 10.0.0.1; rollback image is 9.8.3.2": releases, one digit each
     if _release_or_clause(scan, match, octets):
@@ -371,31 +362,6 @@ _PACKAGE_EXTENSION = re.compile(
     r"\.(?:tar\.gz|tar\.bz2|tar\.xz|tgz|zip|whl|jar|war|deb|rpm|msi|exe|dmg|pkg|apk|nupkg|gem|crate)(?![\w.])",
     re.IGNORECASE,
 )
-
-
-# A bump's step from one release to the next: both read as releases are written (a first number of one
-# digit, the others of two at most), the same first two numbers, another after them ("bumped the ledger
-# client from 2.11.0.3 to 2.11.0.4": reviewer AP; "attacker bumped from 5.188.62.140 to 5.188.62.141",
-# "bumps upstream from 8.8.8.8 to 1.1.1.1" name hosts: an attacker's round).
-_BUMP_STEP = re.compile(r"from v?(?P<a>[0-9](?:\.[0-9]{1,2}){3}) to v?(?P<b>[0-9](?:\.[0-9]{1,2}){3})(?![0-9.])")
-_BUMP_REACH = 24
-
-
-def _bumped_release(text: str, match: re.Match[str]) -> bool:
-    for step in _BUMP_STEP.finditer(text, max(0, match.start() - _BUMP_REACH), match.end() + _BUMP_REACH):
-        if match.start() in (step.start("a"), step.start("b")):
-            first, second = step["a"].split("."), step["b"].split(".")
-            return first[:2] == second[:2] and first != second
-    return False
-
-
-def _package_file(text: str, start: int, end: int) -> bool:
-    if start < 2 or text[start - 1] != "-" or not text[start - 2].isalpha():
-        return False
-    return _RELEASE_SHAPED.fullmatch(text, start, end) is not None and _PACKAGE_EXTENSION.match(text, end) is not None
-
-
-_RELEASE_SHAPED = re.compile(r"[0-9](?:\.[0-9]{1,2}){3}")
 
 
 _PRODUCT_SLASH = re.compile(r"[a-z]/$")  # "Chrome/122.0.0.0 Safari/537.36": a product's version

@@ -371,10 +371,7 @@ _ESCAPE = re.compile(
     # quoted-printable ("lotte@ayurm=\ned-hospitals.in", read only in text that names the encoding).
     # Tags between a word and a number read as a space: a label's ("<b>Phone</b>0151 ...", "OTP</b>839201").
     rf"|(?<=[^\W\d_])(?P<spaced_tag>(?:{_BARE_TAG})+)(?=[0-9+])"
-    # One code span closed and the next opened inside a word: a token cut in two ("<code>sk_live_51Lph
-    # </code><code>7qNj...</code>": reviewer AP); code's "@" between two spans stays a decorator's.
     r"|(?P<hidden><wbr ?/?>|&(?:shy|ZeroWidthSpace|zwj|zwnj|#173|#8203|#x[aA][dD]|#x200[bB]);"
-    r"|(?<=[^\W_])</(?i:code)><(?i:code)>(?=[^\W_])"
     rf"|(?P<glued>(?<=\S)(?:{_BARE_TAG})+|(?:{_BARE_TAG})+(?=\S))"
     # the marks opening each line of a quoted message or a markdown quote ("> Password:" then
     # "> Hunter2!xyz"): what the lines say is read as if unquoted, where the line before is quoted as

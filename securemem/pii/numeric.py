@@ -122,7 +122,8 @@ _SSN_MIXED = re.compile(
 _SSN_WORDS = re.compile(
     # a key's last word too ("customer_ssn: 536221234", "US_SSN:536221234": an attacker's round)
     r"(?<![a-z0-9])(?:ssn|ss#|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tin|itin|sozialversicherung"
-    r"|(?<!employer )tax id(?![^0-9\n]{0,12}\bein\b))"  # "tax id" (reviewer AP), not an employer's EIN
+    # "tax id" (reviewer AP), not an employer's or a company's (an EIN: attackers' rounds)
+    r"|(?<!employer )(?<!company )(?<!business )(?<!seller )(?<!vendor )tax id(?![^0-9\n]{0,12}\bein\b))"
     r"(?:\b|_$)"
     r"|[a-z]ssn>$"  # an element of XML named for it: "<ns:MemberSSN>011176469</ns:MemberSSN>"
 )

@@ -1254,9 +1254,11 @@ def _pin_after_label(text: str, secret: str, end: int) -> bool:
 # length, an age, a count), then a number or a switch ("Password policy: PASSWORD_MIN_LENGTH=14, ...":
 # reviewer AP). A name and a value of any other kind may be the password ("contraseña: CLAVE_BD=secreto",
 # "The password is: root_pw=12345678": an attacker's round).
+# The rule's word is a whole part of the name: "ADMIN_PW", "ACCOUNT_PW", "STORAGE_PASS" name no rule (a
+# second attacker's round).
 _SETTING_ASSIGNED = re.compile(
-    r"(?i:(?=[a-z0-9_]*(?:min|max|length|len|age|days|history|expir|attempts|lockout|complexity|reuse|rotation|"
-    r"count|chars|digits|upper|lower|special|require))"
+    r"(?i:(?=(?:[a-z0-9]+_)*(?:min|max|length|len|age|days|history|expiry|expire|expiration|attempts|lockout|"
+    r"complexity|reuse|rotation|count|chars|digits|upper|lower|uppercase|lowercase|special|required?)(?:_|=))"
     r"(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+))=(?:[0-9]{1,4}|(?i:true|false|yes|no|on|off))"
 )
 
@@ -1496,14 +1498,19 @@ def _password_shaped(secret: str) -> bool:
 
 
 def _drawn_chain(secret: str) -> bool:
-    """Dotted like a name in code, but drawn at random: a digit in every part, small and capital letters
-    ("the db password to `Zj3OO7fa.E77Oe`": reviewer AN; "config.db_password", "self.Http2Client" are code)."""
+    """Dotted like a name in code, but drawn at random: a digit in every part, inside a part too (not only at
+    its end: "Argon2.V13", "Base64.Sha256" are names), small and capital letters ("the db password to
+    `Zj3OO7fa.E77Oe`": reviewer AN; "config.db_password", "self.Http2Client" are code)."""
     parts = secret.split(".")
     return (
         len(parts) > 1
         and all(any(char.isdigit() for char in part) for part in parts)
+        and _DIGIT_INSIDE.search(secret) is not None
         and secret.lower() != secret != secret.upper()
     )
+
+
+_DIGIT_INSIDE = re.compile(r"[0-9][A-Za-z]")
 
 
 _SEPA_CREDITOR = re.compile(r"[A-Z]{2}[0-9]{2}ZZZ[0-9A-Z]{8,28}")  # country, check digits, "ZZZ" (no business code)
