@@ -136,3 +136,25 @@ def test_opening_with_an_hsm_key_out_of_reach_says_so_not_wrong_kek(
     with pytest.raises(KekError) as caught:
         SecureMemory.open(db, kek=uri, create=False)
     assert type(caught.value) is KekError and str(caught.value).endswith(message)
+
+
+def test_two_keys_under_one_label_are_one_line_and_no_traceback(hsm: str, tmp_path: Path) -> None:
+    """python-pkcs11's get_key raised with the token's search still open; the search, closed after its
+    session was gone, printed "Exception ignored ... Traceback ... SessionHandleInvalid" after the one-line
+    error (an attacker's round). Run in a child process, where that finaliser writes to stderr."""
+    import os
+    import subprocess
+    import sys
+
+    twin = parse_kek(f"pkcs11:token={TOKEN};object=dup")
+    for _ in range(2):
+        twin.create_key()  # type: ignore[attr-defined]
+    try:
+        argv = [sys.executable, "-m", "securemem.cli", "init", "--db", str(tmp_path / "d.db"), "--kek", twin.source]
+        done = subprocess.run(argv, capture_output=True, text=True, env=dict(os.environ), timeout=120, check=False)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.splitlines() == [
+            f"securemem: error: KEK pkcs11:token={TOKEN};object=dup: several keys are labelled 'dup' on the token"
+        ], done.stderr
+    finally:
+        assert twin.destroy_key() == 2  # type: ignore[attr-defined]

@@ -66,9 +66,7 @@ class Pkcs11Kek:
     def diagnose(self) -> None:
         """Called when this KEK wraps none of a store's keys: a token or key that cannot be reached
         is said as such (KekError), not as a wrong KEK."""
-        from pkcs11 import KeyType, ObjectClass
-
-        self._session(lambda s: s.get_key(label=self.object, key_type=KeyType.AES, object_class=ObjectClass.SECRET_KEY))
+        self._session(self._key)
 
     @property
     def pin_file(self) -> str | None:
@@ -126,13 +124,30 @@ class Pkcs11Kek:
 
         return int(self._session(destroy, rw=True))
 
+    def _key(self, session: Any) -> Any:
+        """The one AES key with this label. The token's search is read to its end before anything is said:
+        python-pkcs11's get_key raised on a second key with the search still open, and the search, closed
+        later on a session already gone, printed a traceback after the one-line error (an attacker's round)."""
+        import pkcs11
+        from pkcs11 import Attribute, KeyType, ObjectClass
+
+        found = list(
+            session.get_objects(
+                {Attribute.LABEL: self.object, Attribute.CLASS: ObjectClass.SECRET_KEY, Attribute.KEY_TYPE: KeyType.AES}
+            )
+        )
+        if not found:
+            raise pkcs11.exceptions.NoSuchKey
+        if len(found) > 1:
+            raise pkcs11.exceptions.MultipleObjectsReturned
+        return found[0]
+
     def _call(self, operation: str, data: bytes, nonce: bytes, context: bytes) -> bytes:
         import pkcs11
-        from pkcs11 import KeyType, ObjectClass
         from pkcs11.mechanisms import GCMParams
 
         def run(session: Any) -> bytes:
-            key = session.get_key(label=self.object, key_type=KeyType.AES, object_class=ObjectClass.SECRET_KEY)
+            key = self._key(session)
             call = key.encrypt if operation == "encrypt" else key.decrypt
             return bytes(call(data, mechanism=pkcs11.Mechanism.AES_GCM, mechanism_param=GCMParams(nonce, context)))
 
