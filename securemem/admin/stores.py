@@ -88,3 +88,4 @@ class MemoryStores:
         info = self._c.store_info(store_id)
         if not self._c.store.drop_namespace(info.name):
             raise NotFound(STORE_GONE)
+        self._c.erase_now()

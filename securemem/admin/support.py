@@ -7,11 +7,13 @@ Errors are mapped by type, never by message text: the path guard's refusals beco
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, TypeVar
 
+from securemem import audit
 from securemem.admin.endpoint import Request, endpoint, hex_sha256
 from securemem.admin.ids import Ids
 from securemem.admin.models import Memory, MemoryStore, Page, utc
@@ -29,6 +31,7 @@ from securemem.errors import (
     PolicyViolation,
     QuotaExceeded,
     ReadOnly,
+    StorageError,
 )
 from securemem.memory import SecureMemory, history_of
 from securemem.middleware import Call, Transaction, chain, policy_layers
@@ -40,6 +43,9 @@ from securemem.text import is_unicode_text
 T = TypeVar("T")
 MAX_LIMIT = 1000
 STORE_GONE = "no memory store has that id"
+
+
+_logger = logging.getLogger("securemem")
 
 
 class Context:
@@ -69,6 +75,17 @@ class Context:
                 f"a store's name and description reach the model (as its directory and in its instructions) and "
                 f"must not carry personal data or secrets; found {', '.join(found)} (policy '{policy.name}')"
             )
+
+    def erase_now(self) -> None:
+        """Erase what a redaction or a store's deletion freed before the call returns: the contract says
+        it is unrecoverable from the files, with no window (the memory tool's own deletions wait up to
+        ``storage.erase_within``; a crash in that window left redacted text on disk until the next open:
+        an attacker's round). Readers keeping the store busy past the busy timeout leave it to the
+        eraser, which retries; the call has done what it was asked and says so."""
+        try:
+            self.store.flush_erasure()
+        except StorageError as exc:
+            audit.log_quietly(_logger, logging.WARNING, "an erasure the admin call freed is pending (retried): %s", exc)
 
     def store_info(self, store_id: object) -> StoreInfo:
         if not isinstance(store_id, str):

@@ -131,10 +131,13 @@ class MemoryVersions:
             row = tx.version(seq)
             if row is None:
                 raise NotFound(NO_VERSION)
-            if row.redacted is None:
+            redacting = row.redacted is None
+            if redacting:
                 tx.redact(seq)
                 row = tx.version(seq)
                 assert row is not None
+        if redacting:
+            self._c.erase_now()
         return self._public(info, row, content=True)
 
     def restore(self, store_id: str, version_id: str) -> Memory:
