@@ -254,6 +254,7 @@ REVIEWS = {
     "an": "pii_review_an.jsonl: blind, a second hostile acceptance suite, taken as it came",
     "ao": "pii_review_ao.jsonl: blind, 435 must-survive technical strings, taken as it came",
     "ap": "pii_review_ap.jsonl: blind, a third hostile acceptance suite, taken as it came",
+    "aq": "pii_review_aq.jsonl: blind, a support and operations team's memory, taken as it came",
 }
 
 

@@ -376,6 +376,16 @@ def altered(name: str) -> list[str]:
         # them (tried: "Translation keys:", "Partition keys:" hold none), an Azure DevOps PAT of a shape
         # Azure does not issue.
         ("ap", "claim", None, 0.99),
+        # Blind, written last: a support and operations team's memory, a fintech's and a health insurer's
+        # (333 lines, 15+ languages; chats where customers paste what they should not, runbooks, exports,
+        # voice transcripts, OCR): 503 of 526 as it came (95.6%), 514 since (a URL's password with
+        # brackets, a .netrc's and a directive's passwords with brackets and "=", a vendor's key, "user /
+        # password" after a login's word, a provider's key after its name alone, a column of signing
+        # secrets, a provider's token by its setting's name). Left: SSNs in a fixed-width record, phones
+        # and an IBAN read out in compound German or grouped Italian words, a phone in Thai numerals, a
+        # French mobile's ten bare digits after "au", a card with three kinds of separators and no card's
+        # word, an SSN split over table cells, a code after "ya llegó, es", a Vault unseal key "2 of 5 =".
+        ("aq", "claim", None, 0.975),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -453,6 +463,10 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     # a token): state=", a part's number read as a phone; as it came, a policy's setting after "Password
     # policy:", mail servers' Message-IDs and a form's example address were altered too (9 lines).
     assert len(altered("ap")) == 6
+    # Reviewer AQ: Stripe's test card and name@example.com (documentation's examples, found on purpose); as it
+    # came, a browser's release read as a phone, an image's tag as an address and a JWT's header after
+    # "auth=" as a secret too (5 lines).
+    assert len(altered("aq")) == 2
     # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design) and a CI
     # cache's key, a random-looking value after "key" (left: a word before "key" was tried as naming no
     # secret and hid Azure's "Primary key: ..."); as it came, a PEM header named in prose, a file's magic

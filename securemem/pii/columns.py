@@ -42,7 +42,9 @@ for _column_kind, _names in (
      "|passwort|kennwort|mot de passe|contraseña|contrasena|senha|hasło|haslo|wachtwoord|lösenord|losenord"
      "|adgangskode|passord|salasana|şifre|sifre|heslo|jelszó|пароль|密码|密碼|パスワード|비밀번호|كلمة المرور"),
     ("GENERIC_SECRET", "secret|secret key|secret access key|client secret|api key|api secret|token|access token"
-     "|auth token|private key|apikey|secret token"),
+     "|auth token|private key|apikey|secret token"
+     # a webhook's or a partner's signing secret ("partner,env,signing_secret": reviewer AQ)
+     "|signing secret|webhook secret|signing key|webhook signing secret|shared secret|hmac secret|hmac key"),
     # One-time and backup codes (reviewer AE: a psql table's "mfa_backup_code", a form's "otp" field)
     ("CODE", "otp|otp code|one time code|one time password|onetime code|mfa code|2fa code|totp|totp code"
      "|backup code|mfa backup code|2fa backup code|recovery code|mfa recovery code|verification code|sms code"

@@ -31,6 +31,9 @@ _ASSET = re.compile(
 )
 # Words that end a URL authority's user part: "postgres://user:pw@db.example.com" holds no address.
 _AUTHORITY_BREAK = frozenset(" \t\r\n/\"'<>()[]{},")  # a comma: the next cell of a CSV row
+# ... but a password in a URL's user info may hold brackets ("mongodb+srv://reader:Z8xqyL]^3_Cn@host":
+# reviewer AQ; its end was read as an address, "3_Cn@host", which hid the credentials around it).
+_USERINFO_BREAK = _AUTHORITY_BREAK - frozenset("[]")
 
 
 # RFC 5321 also allows a quoted local part ('"jane doe"@example.com') and an address literal for
@@ -190,7 +193,7 @@ def _in_authority(text: str, start: int) -> bool:
     """True when the local part sits in a URL's user info ("scheme://user:pw@host")."""
     floor = max(0, start - 256)
     index = start - 1
-    while index >= floor and text[index] not in _AUTHORITY_BREAK:
+    while index >= floor and text[index] not in _USERINFO_BREAK:
         index -= 1
     # The characters before the user info are "://" exactly when the walk stopped on the last "/";
     # a query on the way ("https://example.com?email=jane@...") means the address is a parameter's value.
@@ -2170,7 +2173,11 @@ def _nanp_shaped(candidate: str) -> bool:
 
 # An IPv4 address or network in a phone's clothes ("22.87.231.0/24"), and an ISBN written with its
 # hyphens (four groups, ten digits or 978/979 and thirteen, its check digit right).
-_DOTTED_QUAD = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,2})?")
+_DOTTED_QUAD = re.compile(
+    r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,2})?"
+    # a release of four parts or more with a lone "0" ("WebView 122.0.6261.129": reviewer AQ)
+    r"|(?=[0-9.]*\.0\.)[0-9]{1,4}(?:\.[0-9]{1,5}){3,5}"
+)
 # A row of a table of decimals ("mean   534.79  6.88  76.71", pandas' describe()): numbers with a
 # fraction, set apart by white space, are no phone's groups.
 _DECIMALS = re.compile(r"[0-9]+\.[0-9]+(?:[ \t]+[0-9]+(?:\.[0-9]+)?)+")

@@ -110,12 +110,14 @@ from securemem.pii.secrets import (
     find_cookie_secrets,
     find_high_entropy,
     find_keyword_secrets,
+    find_login_pairs,
     find_pgpass,
     find_sid_pairs,
     find_url_credentials,
     may_hold_command_credential,
     may_hold_high_entropy,
     may_hold_keyword_secret,
+    may_hold_login_pair,
     may_hold_pgpass,
     starts_a_prefixed_token,
 )
@@ -322,6 +324,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"PASSWORD"}), find_answered_codes, gate=may_hold_answered_code, whole=True),
     _Builtin(frozenset({"CREDIT_CARD"}), find_answered_cards, gate=may_hold_answered_card, whole=True),
     _Builtin(frozenset({"PASSWORD"}), find_account_passwords, gate=may_hold_account_password),
+    _Builtin(frozenset({"PASSWORD"}), find_login_pairs, gate=may_hold_login_pair),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_codes),  # one pass for runs of digits: its own gate
     _Builtin(frozenset({"GENERIC_SECRET"}), find_alnum_codes, gate=may_hold_alnum_code),
     _Builtin(_SECRETS, _encoded, gate=may_hold_encoded_secret, whole=True),

@@ -104,7 +104,7 @@ def find_labelled_tokens(scan: Scan) -> Iterator[Hit]:
             continue
         # The label must name a credential as well as its provider, and no digest or id: "Datadog agent
         # commit: <sha>", "Snyk project ID: <uuid>" hold values of a provider's loose shape (hex, UUID).
-        if _CREDENTIAL.search(_named(label)) is None:
+        if _CREDENTIAL.search(_named(label)) is None and not _provider_shaped(label, value):
             # Or the list's heading names them: "Keys the user gave me today:" then "- Segment: z6PGV0zu...",
             # "- Railway: <uuid>" (reviewer AI): each item a provider's name and a value drawn at random. (A
             # map's keys indented under such a heading were tried: "Translation keys:" then "  welcome:
@@ -121,6 +121,18 @@ def find_labelled_tokens(scan: Scan) -> Iterator[Hit]:
             if rule.value.fullmatch(value):
                 yield rule.type, line.start("value"), line.end("value")
                 break
+
+
+def _provider_shaped(label: str, value: str) -> bool:
+    """The label is a provider's name alone and the value has that provider's exact shape, random
+    ("GoCardless: live_GzJiGb...": reviewer AQ); a name and a value of a loose shape (hex, a UUID) say nothing."""
+    name = label.strip()
+    if _PROVIDER_NAME.fullmatch(name) is None or len(name.split()) > 2 or not _random_key(value):
+        return False
+    return any(rule.value.fullmatch(value) and _FIXED_START.match(rule.value.pattern) for rule in keyed_rules(name))
+
+
+_FIXED_START = re.compile(r"[A-Za-z0-9]{2,}[_\-]")  # a literal prefix: "live_", "shpat_", "sk-"
 
 
 _LIST_ITEM = re.compile(r"[ \t]*[-*•]")

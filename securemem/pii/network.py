@@ -54,7 +54,8 @@ _VERSION_WORDS = re.compile(
     r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|sections?|"
     r"clauses?|chapters?|figure|fig|requirements?|paragraphs?|appendix|annex|articles?|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
-    r"fixed in(?: [a-z]{1,12})?|kernel|taxonomy|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?)"
+    r"fixed in(?: [a-z]{1,12})?|kernel|taxonomy|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?|"
+    r"(?:image|docker|container|helm|chart|release|git) tag)"  # "check image tag 2.14.0.3" (reviewer AQ)
     # reviewer AB's, tried after the words above (_is_ipv4 reads a release after them only when it starts
     # with one digit): "version" in other languages, and what a release is shipped as ("the firmware bundle
     # 2.4.0.12", "driver package", "service pack")

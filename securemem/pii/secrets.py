@@ -395,7 +395,63 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
             end = reach = end if more is None else more.end()
         # "(Kennwort: Hafen303.)": a password may end in ".", and covering a full stop costs nothing
         dot = kind == "PASSWORD" and _SENTENCE_DOT.match(text, end) is not None and text[end - 1] not in _TRAILING
-        yield kind, start, end + dot
+        if not _jwt_header_only(text[start:end]):
+            yield kind, start, end + dot
+
+
+# A JWT's header alone, or the start of one ("auth=eyJhbGciOiJSUzI1NiIs…", a log that keeps 24 characters:
+# reviewer AQ): base64 of '{"alg":...' or '{"typ":...', which names an algorithm and holds no secret.
+_JWT_HEADER_STARTS = (b'{"alg"', b'{"typ"', b'{"kid"')
+
+
+def _jwt_header_only(value: str) -> bool:
+    if not value.startswith("eyJ") or "." in value or len(value) > _JWT_HEADER_MOST:
+        return False
+    cut = value[: len(value) // 4 * 4]
+    try:
+        decoded = base64.urlsafe_b64decode(cut)
+    except (ValueError, binascii.Error):
+        return False
+    return decoded.startswith(_JWT_HEADER_STARTS) and all(32 <= byte < 127 for byte in decoded)
+
+
+_JWT_HEADER_MOST = 160
+
+
+# A login written as "user / password" after what it is for ("log in to the backup console with
+# supervisor / Haslo#2016&", "my login is ciaran.obyrne@eircom.net / Fjord?1988!!": reviewer AQ): the
+# password a password's shape (letters with a digit and a symbol), no path or URL.
+_LOGIN_PAIR = re.compile(
+    r"(?<![\w-])(?:log ?in|logon|sign ?in|credentials?|creds|zugangsdaten|identifiants|credenciales)(?![\w-])"
+    r"[^\n/]{0,60}?(?<![\w.@+-])(?P<user>[\w.@+-]{2,64})[ \t]+/[ \t]+(?P<password>[^\s/\"'`]{6,64})"
+)
+
+
+def may_hold_login_pair(scan: Scan) -> bool:
+    lower = scan.lower
+    return " / " in lower and ("log" in lower or "cred" in lower or "sign" in lower or "zugang" in lower)
+
+
+def find_login_pairs(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    for match in _LOGIN_PAIR.finditer(text):
+        password = match["password"].rstrip(".,;:)\"'")
+        if _login_password(password):
+            yield "PASSWORD", match.start("password"), match.start("password") + len(password)
+
+
+def _login_password(password: str) -> bool:
+    """A password's shape: a digit and a symbol among letters (not only a joiner such as "-": "v3-beta",
+    "Okta-2024" name releases and products), no URL."""
+    return (
+        any(char in _LOGIN_SYMBOLS for char in password)
+        and any(char.isdigit() for char in password)
+        and _password_shaped(password)
+        and "://" not in password
+    )
+
+
+_LOGIN_SYMBOLS = frozenset("!#$%&*?@^~+=")
 
 
 _VALUE_LENGTH = 256  # the longest value _VALUE reads
@@ -819,7 +875,9 @@ _PW_WORDS = (
     "پسورد", "گذرواژه", "کلمه عبور",  # Persian's loanword and its own words (reviewer AH)
     "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "पासवर्ड", "পাসওয়ার্ড",
     # Configuration directives followed by the password alone.
-    "requirepass", "auth_pass", "rootpw", "wpa_passphrase", "masterauth", "bindpw", "psk", "wpa_psk",
+    *(_DIRECTIVES := (
+        "requirepass", "auth_pass", "rootpw", "wpa_passphrase", "masterauth", "bindpw", "psk", "wpa_psk",
+    )),
 )  # fmt: skip
 
 
@@ -997,9 +1055,21 @@ def _pass_as_a_word(lower: str, start: int) -> bool:
     return not any(len(word) >= 6 and not word.isalpha() for word in words)
 
 
+_FLAG_VALUE = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]{0,30}=$")
+
+
 def _password_phrases(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[Hit]:
     text, lower = scan.text, scan.lower
     for match in _phrase_matches(scan, spans):
+        if match["bare"] is not None and _FLAG_VALUE.search(text, max(0, match.start() - 40), match.start()):
+            continue  # "vault kv get -field=password kv/support/ledger-ro": a flag's value names it (reviewer AQ)
+        if match["words"] and match["label"] in _DIRECTIVES:
+            # A directive's value comes right after it, whatever it holds: "--requirepass cSSf(Uu_%=DBy(N9"
+            # is one password, not the words "cSSf(Uu_%" and a value after "=" (reviewer AQ).
+            found = _bare_password(text, lower, match.start())
+            if found is not None:
+                yield found
+                continue
         found = _tagged_password(text, match) if match["tag"] is not None else _phrase_password(text, match)
         if found is None and match["words"]:
             found = _bare_password(text, lower, match.start())
@@ -1184,10 +1254,11 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
     if not quoted:
         while end > start and text[end - 1] in _TRAILING and text[end - 1] != "?":
             end -= 1
-        if end < len(text) and text[end] in "([" and not _aside(text, end):
-            if _code_call(text, start, end):
+        # "contraseña: Abc(123)", and the .netrc's "password LAM*OJ^e)X%SDU+I)=" (reviewer AQ)
+        if end < len(text) and text[end] in "()[]{};,|" and not (text[end] in "([" and _aside(text, end)):
+            if text[end] in "([" and _code_call(text, start, end):
                 return None  # a call or a subscript: code that reads the secret ("password = getpass()")
-            end = _password_token_end(text, start, end)  # "contraseña: Abc(123)"
+            end = _password_token_end(text, start, end)
         if not (match["label"].isascii() and (match["op"] is None or match["op"].isascii())):
             end = _end_in_script(text, start, end)
     secret = text[start:end]
@@ -1725,12 +1796,16 @@ def key_kind(key: str) -> str | None:
 
 
 def _compound_secret(name: str) -> bool:
-    """Every word of ``name`` that says "not the secret" is part of the secret compound ending it:
-    "azure_storage_key" names the account key ("storage_backend", "storage_key_id" name no secret)."""
+    """Every word of ``name`` that says "not the secret" is part of the secret compound ending it, or is
+    whose secret it is: "azure_storage_key" names the account key, "provider_token" the provider's token
+    ("storage_backend", "storage_key_id", "token_provider" name no secret)."""
     compound = _SECRET_KEY.search(name)
     if compound is None:
         return False
-    return all(word.start() >= compound.start() - 1 for word in _NOT_SECRET_KEY.finditer(name))
+    return all(
+        word.start() >= compound.start() - 1 or word.group().strip("_.-") == "provider"
+        for word in _NOT_SECRET_KEY.finditer(name)
+    )  # "provider_token": the provider's token (reviewer AQ); "token_provider" names the provider
 
 
 def _key_name(text: str, lower: str, start: int, end: int) -> str:
@@ -2391,7 +2466,9 @@ _PROSE_KEY_WORDS = (
 _PROSE_KEY = re.compile(rf"(?:{by_first_letter(_PROSE_KEY_WORDS)})\b")
 # "HMAC key ...", "signing secret ...": found from "key" and "secret" (str.find) and the word before
 # them, not by more alternatives in the pattern above, which would read every text longer.
-_QUALIFIER = re.compile(r"(?<![a-z0-9_])(?:hmac|signing|encryption|master|webhook|shared|client)[ _\-]?$")
+_QUALIFIER = re.compile(
+    r"(?<![a-z0-9_])(?:hmac|signing|encryption|master|webhook|shared|client|vendor|provider|partner)[ _\-]?$"
+)  # "vendor": "sms vendor key is now HSnZ..." (reviewer AQ)
 # A run may start up to _NEAR characters after the word ("The token for the internal metrics endpoint
 # is fewsF...": reviewer AC); it needs _RUN_MIN of its characters there to be found.
 _NEAR, _RUN_MIN = 48, 16
