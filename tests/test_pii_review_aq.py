@@ -1,8 +1,8 @@
 """What reviewer AQ (a support and operations team's memory: a fintech's and a health insurer's) found, both
 ways: credentials a URL's user info holds with brackets, a .netrc's password with brackets, a directive's
-password with "=" in it, a vendor's key, a login written "user / password", a provider's key after its
-name alone, a column of signing secrets, a provider's token by its setting's name; and releases, a
-flag's value and a JWT's header left alone."""
+password with "=" in it, a login written "user / password", a provider's key after its name alone, a
+column of signing secrets, a provider's token by its setting's name; and releases, a flag's value and a
+JWT's header left alone. Then an attacker's round on those readers, both ways."""
 
 from __future__ import annotations
 
@@ -27,11 +27,6 @@ def found(text: str) -> list[tuple[str, str]]:
         # A .netrc's password with closing brackets; a directive's password with "(" and "=" in it.
         ("machine nexus.kestrelpay.eu login ci password LAM*OJ^e)X%SDU+I)=", [("PASSWORD", "LAM*OJ^e)X%SDU+I)=")]),
         ("    command: redis-server --requirepass cSSf(Uu_%=DBy(N9", [("PASSWORD", "cSSf(Uu_%=DBy(N9")]),
-        # A vendor's key said in prose.
-        (
-            "sms vendor key is now HSnZzbgJm9iPcSh76gj41OBy5DTBb1tH.",
-            [("HIGH_ENTROPY_SECRET", "HSnZzbgJm9iPcSh76gj41OBy5DTBb1tH")],
-        ),
         # A login written "user / password" after what it is for.
         (
             "If the screen hangs, log in to the backup console with supervisor / Haslo#2016& and retry.",
@@ -62,6 +57,21 @@ def found(text: str) -> list[tuple[str, str]]:
             [("JWT", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NSJ9.abcDEF123ghiJKL456mnoPQR")],
         ),
         ("call +44.20.7946.0958 today", [("PHONE", "+44.20.7946.0958")]),
+        # An attacker's round on the first form of these readers: what they hid.
+        ("his NetBank password Koala2024!,ticket: 4471", [("PASSWORD", "Koala2024!")]),
+        ("password Kx9#2mQz),note: x", [("PASSWORD", "Kx9#2mQz")]),
+        (
+            "JWT_SECRET=eyJraWQiOiIyMDI0LTA1Iiwia3R5Ijoib2N0IiwiayI6IkdhWWlzc2VjcmV0a2V5c2VjcmV0a2V5c2VjcmV0a2V5In0",
+            [
+                (
+                    "GENERIC_SECRET",
+                    "eyJraWQiOiIyMDI0LTA1Iiwia3R5Ijoib2N0IiwiayI6IkdhWWlzc2VjcmV0a2V5c2VjcmV0a2V5c2VjcmV0a2V5In0",
+                )
+            ],
+        ),
+        ("docker tag 10.0.4.17:5000/api:latest registry.prod/api:latest", [("IP_ADDRESS", "10.0.4.17")]),
+        ("image tag 10.20.30.40 failed to pull", [("IP_ADDRESS", "10.20.30.40")]),
+        ("op item edit --field=password Hunt3r!2024x", [("PASSWORD", "Hunt3r!2024x")]),
     ],
 )
 def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
@@ -88,6 +98,15 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "auth_provider=okta",
         # A code call after a password's label.
         "password = getpass()",
+        # ... and what they altered.
+        "Quick login shortcut Alt+F12 / Option+F12",
+        "sign in icons 24dp@2x / 48dp@4x",
+        "login screen size 1920x1080 / 2560x1440@2x",
+        "credentials page: v2.1 / v3.0-rc1+build7",
+        "login modal theme #1E1E1E / #F5F5F5",
+        "login perf on M1 / M2+Pro chips",
+        "The vendor key for the SKU table is VND7Q2K9ZX4M8P1R",
+        "the GPG provider key 0x3AA5C34371567BD2 signs the repo",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

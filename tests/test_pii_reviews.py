@@ -378,13 +378,14 @@ def altered(name: str) -> list[str]:
         ("ap", "claim", None, 0.99),
         # Blind, written last: a support and operations team's memory, a fintech's and a health insurer's
         # (333 lines, 15+ languages; chats where customers paste what they should not, runbooks, exports,
-        # voice transcripts, OCR): 503 of 526 as it came (95.6%), 514 since (a URL's password with
-        # brackets, a .netrc's and a directive's passwords with brackets and "=", a vendor's key, "user /
-        # password" after a login's word, a provider's key after its name alone, a column of signing
+        # voice transcripts, OCR): 503 of 526 as it came (95.6%), 513 since (a URL's password with
+        # brackets, a .netrc's and a directive's passwords with brackets and "=", "user / password" after
+        # a login's word, a provider's key after its name alone, a column of signing
         # secrets, a provider's token by its setting's name). Left: SSNs in a fixed-width record, phones
         # and an IBAN read out in compound German or grouped Italian words, a phone in Thai numerals, a
         # French mobile's ten bare digits after "au", a card with three kinds of separators and no card's
-        # word, an SSN split over table cells, a code after "ya llegó, es", a Vault unseal key "2 of 5 =".
+        # word, an SSN split over table cells, a code after "ya llegó, es", a Vault unseal key "2 of 5 =", a
+        # vendor's key said in prose (tried: "vendor key" and "provider key" name public ids too).
         ("aq", "claim", None, 0.975),
     ],
 )

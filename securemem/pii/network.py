@@ -55,7 +55,8 @@ _VERSION_WORDS = re.compile(
     r"clauses?|chapters?|figure|fig|requirements?|paragraphs?|appendix|annex|articles?|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
     r"fixed in(?: [a-z]{1,12})?|kernel|taxonomy|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?|"
-    r"(?:image|docker|container|helm|chart|release|git) tag)"  # "check image tag 2.14.0.3" (reviewer AQ)
+    # "check image tag 2.14.0.3" (reviewer AQ), as the other languages' words: see _is_ipv4
+    r"(?P<tag>(?:image|docker|container|helm|chart|release|git) tag))"
     # reviewer AB's, tried after the words above (_is_ipv4 reads a release after them only when it starts
     # with one digit): "version" in other languages, and what a release is shipped as ("the firmware bundle
     # 2.4.0.12", "driver package", "service pack")
@@ -105,7 +106,10 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
     # After reviewer AB's words (other languages' "version", "firmware bundle", "system image") only
     # four numbers that start with one digit are a release: "Push the firmware bundle to 10.20.30.40",
     # "Servidor versión: 10.0.0.5", "Send the OS image to 52.14.22.9" name hosts (a fresh attacker's round).
-    named_release = named is not None and (named["more"] is None or len(octets[0]) == 1)
+    named_release = named is not None and (
+        (named["more"] is None and named["tag"] is None)
+        or (len(octets[0]) == 1 and scan.text[match.end() : match.end() + 1] not in (":", "/"))
+    )  # after a tag's word, not "docker tag 10.0.4.17:5000/api": a registry's host (an attacker's round)
     if (named_release and not _address_after_version_word(scan, match, octets)) or (_PRODUCT_SLASH.search(before)):
         return False  # "version 10.0.0.1", "Chrome/122.0.0.0"
     if _path_component(scan.text, match.start(), match.end()) and not _address_shaped(octets):

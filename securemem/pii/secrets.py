@@ -412,10 +412,14 @@ def _jwt_header_only(value: str) -> bool:
         decoded = base64.urlsafe_b64decode(cut)
     except (ValueError, binascii.Error):
         return False
-    return decoded.startswith(_JWT_HEADER_STARTS) and all(32 <= byte < 127 for byte in decoded)
+    if not decoded.startswith(_JWT_HEADER_STARTS) or not all(32 <= byte < 127 for byte in decoded):
+        return False
+    # only a header's fields: a JWK ('{"kid":...,"kty":"oct","k":"<key>"}') holds its key (an attacker's round)
+    return set(re.findall(rb'"([A-Za-z0-9_]+)":', decoded)) <= _JWT_HEADER_FIELDS
 
 
 _JWT_HEADER_MOST = 160
+_JWT_HEADER_FIELDS = {b"alg", b"typ", b"kid", b"cty", b"x5t", b"x5u", b"jku", b"crit", b"enc", b"zip", b"b64"}
 
 
 # A login written as "user / password" after what it is for ("log in to the backup console with
@@ -436,7 +440,7 @@ def find_login_pairs(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     for match in _LOGIN_PAIR.finditer(text):
         password = match["password"].rstrip(".,;:)\"'")
-        if _login_password(password):
+        if _login_password(password) and not _COLOUR.fullmatch(password):
             yield "PASSWORD", match.start("password"), match.start("password") + len(password)
 
 
@@ -451,7 +455,9 @@ def _login_password(password: str) -> bool:
     )
 
 
-_LOGIN_SYMBOLS = frozenset("!#$%&*?@^~+=")
+# "+" and "@" are no password's sign here: "Alt+F12 / Option+F12", "24dp@2x / 48dp@4x" (an attacker's round)
+_LOGIN_SYMBOLS = frozenset("!#$%&*?^~=")
+_COLOUR = re.compile(r"#[0-9A-Fa-f]{3,8}")
 
 
 _VALUE_LENGTH = 256  # the longest value _VALUE reads
@@ -1056,13 +1062,18 @@ def _pass_as_a_word(lower: str, start: int) -> bool:
 
 
 _FLAG_VALUE = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]{0,30}=$")
+_PATH_NEXT = re.compile(r"[\w.\-]+/[\w.\-/]+(?=[\s)]|$)")
 
 
 def _password_phrases(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[Hit]:
     text, lower = scan.text, scan.lower
     for match in _phrase_matches(scan, spans):
-        if match["bare"] is not None and _FLAG_VALUE.search(text, max(0, match.start() - 40), match.start()):
-            continue  # "vault kv get -field=password kv/support/ledger-ro": a flag's value names it (reviewer AQ)
+        if (
+            match["bare"] is not None
+            and _FLAG_VALUE.search(text, max(0, match.start() - 40), match.start())
+            and _PATH_NEXT.match(text, match.end())
+        ):
+            continue  # "vault kv get -field=password kv/support/ledger-ro": a flag's value names a path's field
         if match["words"] and match["label"] in _DIRECTIVES:
             # A directive's value comes right after it, whatever it holds: "--requirepass cSSf(Uu_%=DBy(N9"
             # is one password, not the words "cSSf(Uu_%" and a value after "=" (reviewer AQ).
@@ -1254,11 +1265,13 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
     if not quoted:
         while end > start and text[end - 1] in _TRAILING and text[end - 1] != "?":
             end -= 1
-        # "contraseña: Abc(123)", and the .netrc's "password LAM*OJ^e)X%SDU+I)=" (reviewer AQ)
+        # "contraseña: Abc(123)"; and the .netrc's "password LAM*OJ^e)X%SDU+I)=", a closing bracket only
+        # where the token ends its line (reviewer AQ; "password Koala2024!,ticket: 4471" is a password and a
+        # field: an attacker's round)
         if end < len(text) and text[end] in "()[]{};,|" and not (text[end] in "([" and _aside(text, end)):
             if text[end] in "([" and _code_call(text, start, end):
                 return None  # a call or a subscript: code that reads the secret ("password = getpass()")
-            end = _password_token_end(text, start, end)
+            end = _password_token_end(text, start, end, whole_line=text[end] not in "([")
         if not (match["label"].isascii() and (match["op"] is None or match["op"].isascii())):
             end = _end_in_script(text, start, end)
     secret = text[start:end]
@@ -1468,7 +1481,7 @@ def _form_words(text: str, label: str, secret: str, quoted: bool, end: int) -> b
 _TOKEN_END = re.compile(r"[^\s\"'`<>]*")
 
 
-def _password_token_end(text: str, start: int, end: int) -> int:
+def _password_token_end(text: str, start: int, end: int, *, whole_line: bool = False) -> int:
     """Where a bare password really ends: it may hold brackets, ";", "," and "|" ("Xk9(a;P2|wQ",
     "p[4]Jz{Q}7mN", "Tr0ub4dor&3()"), which end an ordinary value; a call or a subscript
     ("getpass()", see _code_call) keeps ``end``."""
@@ -1485,6 +1498,8 @@ def _password_token_end(text: str, start: int, end: int) -> int:
         stop -= 1
     if stop <= end + 1 or not _password_shaped(text[start:stop]):
         return end
+    if whole_line and not (stop == len(text) or text[stop] in "\r\n"):
+        return end  # "whole_line": only a token that ends its line
     return stop
 
 
@@ -2466,9 +2481,7 @@ _PROSE_KEY_WORDS = (
 _PROSE_KEY = re.compile(rf"(?:{by_first_letter(_PROSE_KEY_WORDS)})\b")
 # "HMAC key ...", "signing secret ...": found from "key" and "secret" (str.find) and the word before
 # them, not by more alternatives in the pattern above, which would read every text longer.
-_QUALIFIER = re.compile(
-    r"(?<![a-z0-9_])(?:hmac|signing|encryption|master|webhook|shared|client|vendor|provider|partner)[ _\-]?$"
-)  # "vendor": "sms vendor key is now HSnZ..." (reviewer AQ)
+_QUALIFIER = re.compile(r"(?<![a-z0-9_])(?:hmac|signing|encryption|master|webhook|shared|client)[ _\-]?$")
 # A run may start up to _NEAR characters after the word ("The token for the internal metrics endpoint
 # is fewsF...": reviewer AC); it needs _RUN_MIN of its characters there to be found.
 _NEAR, _RUN_MIN = 48, 16
