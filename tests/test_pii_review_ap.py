@@ -182,6 +182,7 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "Le code postal est sept cinq zéro zéro un qui est Paris",
         "el código del producto es cuatro uno cuatro cuatro nueve cuatro que aparece en la etiqueta",
         "Posta kodum üç dört yedi yedi sıfır",
+        "Posta kodu: üç dört yedi yedi sıfır",
         "Use the new code 900214 in the app for 10% off your next order",
         "Type code 517188 in the prompt to check your batch",
         "Enter code 100245 at the sign-in desk to collect your badge",

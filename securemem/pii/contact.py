@@ -2868,21 +2868,8 @@ _SPELT_ASKED = _SPELT_CONTEXT | {"callback", "number", "reach", "contact"}
 # uno cero cuatro": reviewer T): three to eight digits, not counted up or down ("one two three").
 _SPELT_CODE_RUN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{1,7}}(?![^\W\d_])")
 _SPELT_CODE_CONTEXT = frozenset(
-    {
-        "pin",
-        "code",
-        "cvv",
-        "cvc",
-        "otp",
-        "passcode",
-        "código",
-        "codigo",
-        "codice",
-        "kod",
-        "cryptogramme",
-        "kodum",
-        "kodu",
-    }
+    # Turkish "kodum" (my code); not "kodu" (its code: "Posta kodu: üç dört ...", a postcode)
+    {"pin", "code", "cvv", "cvc", "otp", "passcode", "código", "codigo", "codice", "kod", "cryptogramme", "kodum"}
 )
 # Digit words that are also other words: a filler ("um", "oh"), a verb ("do"), an article ("un", "uma"),
 # code's "null". A code read out holds three others at least ("Um, oh, one moment" is no code).

@@ -27,10 +27,10 @@ _LABELLED = re.compile(
 )
 
 
-_CREDENTIAL = re.compile(
-    r"(?<![a-z])(?:key|token|secret|pat|password|passwort|api|credential|auth|clé|cle|schlüssel|clave|chiave|chave)"
-    r"|トークン|キー|密钥|令牌|토큰|키"
-)
+# A credential's own words (the first), and two that only say what it is for (an API's, an auth's).
+_CREDENTIAL_WORDS = "key|token|secret|pat|password|passwort|credentials?|clé|cle|schlüssel|clave|chiave|chave"
+_CREDENTIAL_SCRIPTS = "トークン|キー|密钥|令牌|토큰|키"
+_CREDENTIAL = re.compile(rf"(?<![a-z])(?:{_CREDENTIAL_WORDS}|api|auth)|{_CREDENTIAL_SCRIPTS}")
 _NOT_CREDENTIAL = re.compile(
     r"(?<![a-z])(?:commit|sha\d*|md5|checksum|hash|digest|revision|rev|uuid|id|ids|build|release|version|"
     r"fingerprint|request|trace|run|job|task|invite|project|workspace|zone|account|org|public|ticket|incident|"
@@ -53,10 +53,7 @@ def _named(label: str) -> str:
     return " ".join(words[-2:] + brackets[-1:])
 
 
-_CREDENTIAL_LAST = re.compile(
-    r"(?<![a-z])(?:key|token|secret|pat|password|passwort|credentials?|clé|cle|schlüssel|clave|chiave|chave)[ \t]*$"
-    r"|(?:トークン|キー|密钥|令牌|토큰|키)[ \t]*$"
-)
+_CREDENTIAL_LAST = re.compile(rf"(?:(?<![a-z])(?:{_CREDENTIAL_WORDS})|{_CREDENTIAL_SCRIPTS})[ \t]*$")
 _PURPOSE = re.compile(r"[ \t]+(?:for|für|pour|para|per|voor|dla)[ \t]+(?![^(（]*[)）])")
 
 

@@ -360,15 +360,6 @@ def _path_component(text: str, start: int, end: int) -> bool:
     return text[start - 2 : start] not in ("//", "\\\\")
 
 
-# A package's file: its name, "-", the release as releases are written (a first number of one digit, the
-# others of two at most), an archive's or an installer's extension (reviewer AP; "backup-10.20.30.40.tar.gz",
-# "capture-5.188.62.140.zip" name hosts: an attacker's round).
-_PACKAGE_EXTENSION = re.compile(
-    r"\.(?:tar\.gz|tar\.bz2|tar\.xz|tgz|zip|whl|jar|war|deb|rpm|msi|exe|dmg|pkg|apk|nupkg|gem|crate)(?![\w.])",
-    re.IGNORECASE,
-)
-
-
 _PRODUCT_SLASH = re.compile(r"[a-z]/$")  # "Chrome/122.0.0.0 Safari/537.36": a product's version
 # Netmasks: contiguous ones from the left ("255.255.255.0", "255.255.240.0"), /8 to /31
 # (255.255.255.255 is an address too).

@@ -455,8 +455,9 @@ def _login_password(password: str) -> bool:
     )
 
 
-# "+" and "@" are no password's sign here: "Alt+F12 / Option+F12", "24dp@2x / 48dp@4x" (an attacker's round)
-_LOGIN_SYMBOLS = frozenset("!#$%&*?^~=")
+# A password's symbols but "+" and "@", no password's sign here: "Alt+F12 / Option+F12", "24dp@2x / 48dp@4x"
+# (an attacker's round)
+_LOGIN_SYMBOLS = PASSWORD_SYMBOLS - {"+", "@"}
 _COLOUR = re.compile(r"#[0-9A-Fa-f]{3,8}")
 
 

@@ -522,9 +522,15 @@ class SQLCipherStore:
         exists = where.exists()
         if not exists and not create:
             raise NotAStoreError(f"no securemem store at {where}; create one with: securemem init --db {where}")
-        if not exists and create and (side := leftover_side_file(where)) is not None:
-            raise StorageError(f"{side} exists: {REPLAYED}; {LEFTOVER}")
         creating = None if exists else _create_file(where)
+        if creating is not None and (side := leftover_side_file(where)) is not None:
+            # Looked at once this handle made the file (no other process opens it before its creation lock
+            # is let go), so another's store being made at the same instant is not taken for a leftover.
+            # The leftover is someone's: only the file made here is removed.
+            os.close(creating)
+            with contextlib.suppress(OSError):
+                os.unlink(where)
+            raise StorageError(f"{side} exists: {REPLAYED}; {LEFTOVER}")
         exists = creating is None  # another process may have created it first: then it is opened
         try:
             if exists:
