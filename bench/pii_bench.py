@@ -255,6 +255,7 @@ REVIEWS = {
     "ao": "pii_review_ao.jsonl: blind, 435 must-survive technical strings, taken as it came",
     "ap": "pii_review_ap.jsonl: blind, a third hostile acceptance suite, taken as it came",
     "aq": "pii_review_aq.jsonl: blind, a support and operations team's memory, taken as it came",
+    "ar": "pii_review_ar.jsonl: blind, a coding agent's, a call centre's and a back office's memory, taken as it came",
 }
 
 

@@ -1,4 +1,4 @@
-"""Eighteen reviewers' corpora, written by people who had not seen this package's corpora, hold today's
+"""Reviewers' corpora, written by people who had not seen this package's corpora, hold today's
 recall and damage: a change that loses a value they label or alters an ordinary line of theirs fails.
 
 - ``pii_review_a.jsonl`` (1,814 lines, nine languages): three rounds, the later ones written after
@@ -387,6 +387,17 @@ def altered(name: str) -> list[str]:
         # word, an SSN split over table cells, a code after "ya llegó, es", a Vault unseal key "2 of 5 =", a
         # vendor's key said in prose (tried: "vendor key" and "provider key" name public ids too).
         ("aq", "claim", None, 0.975),
+        # Blind, written last: a coding agent's (diffs, CI logs, docker inspect, shell history), a call
+        # centre's (ASR transcripts in several languages) and an insurer's back office's memory (claim forms
+        # from PDFs, payment instructions, mails in 15+ languages): 682 of 739 as it came (92.3%), 721 since
+        # (a country code said as one number after "plus", digits typed among digit words, a card read
+        # out with "uh", an SSN read out in its groups, an area code given apart from the rest, digits
+        # with "*", "|" or "_" between, "ät", an IBAN read out with commas, an aside before a password's
+        # colon, "palavra-passe", "(.)", the katakana long mark as a dash). Left: a phone read out over
+        # three JSON lines of a transcript, an email spelt letter by letter with commas, cards split into
+        # two CSV cells, provider keys split into strings joined in code, a password given in two
+        # halves, a German mobile and a US number typed one digit at a time with nothing naming them.
+        ("ar", "claim", None, 0.975),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -468,6 +479,12 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     # came, a browser's release read as a phone, an image's tag as an address and a JWT's header after
     # "auth=" as a secret too (5 lines).
     assert len(altered("aq")) == 2
+    # Reviewer AR: private, loopback, link-local and shared (CGNAT) addresses in service maps, docker
+    # inspect and curl -v output (found by design); as it came, an order's, a case's and a reservation's
+    # numbers were read as phones too (26 lines).
+    altered_ar = altered("ar")
+    assert len(altered_ar) == 19
+    assert {f.type for text in altered_ar for f in detect(text)} == {"IP_ADDRESS"}
     # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design) and a CI
     # cache's key, a random-looking value after "key" (left: a word before "key" was tried as naming no
     # secret and hid Azure's "Primary key: ..."); as it came, a PEM header named in prose, a file's magic

@@ -11,7 +11,7 @@ from itertools import accumulate, chain, pairwise
 import phonenumbers
 
 from securemem.pii.checksums import luhn_valid, ssn_valid
-from securemem.pii.normalize import normalise_text
+from securemem.pii.normalize import normalise_text, unaccented
 from securemem.pii.scan import Scan, Span, by_first_letter, other_script
 
 # ---------------------------------------------------------------- email
@@ -223,6 +223,7 @@ _FOREIGN_AT = tuple(
         # [punt] nl", "m.girard chez example point fr": reviewer Y)
         "apestaartje", "chez",
         "παπάκι",  # Greek: the duckling ("maria.georgiou παπάκι gmail τελεία com": reviewer Z)
+        "ät",  # German dictation without brackets ("sabine Punkt krueger ät web Punkt de": reviewer AR)
     )
 )  # fmt: skip
 _FOREIGN_AT_ASCII = tuple(word for word in _FOREIGN_AT if word.isascii())  # all an ASCII text can hold
@@ -1092,10 +1093,23 @@ _REFERENCE_WORDS = frozenset(
         "pedido",
         "zamówienie",
         "faktura",
+        # German compounds naming a customer's, an order's, an invoice's number; Portuguese and Italian
+        # case files ("Auftragsnummer: 8075-2563-20", "processo 9182/780347": reviewer AR)
+        "kundennummer",
+        "auftragsnummer",
+        "bestellnummer",
+        "rechnungsnummer",
+        "vertragsnummer",
+        "vorgangsnummer",
+        "auftrag",
+        "bestellung",
+        "processo",
+        "encomenda",
     ]
 )
 # Words between a reference noun and its number: "order no. is 123", "account number: 123".
-_FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code"])
+# Spanish and Portuguese "n.º" reads "n", "o" in the view.
+_FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code", "n", "o"])
 # Latin (Vietnamese's "đ" and "ạ".."ỹ" too), and Arabic letters (its phone words)
 # Latin Extended-A too, and Romanian's comma-below letters (ș, ț); Hebrew letters (its phone and call
 # words: the view drops its vowel points)
@@ -1127,6 +1141,12 @@ def _last_words(scan: Scan, start: int) -> list[str]:
         before = _CALLER_ID.sub("callerid", before)
     before = _callback_named(before)
     words = _WORDS.findall(before)
+    if words and not _REFERENCE_WORDS.isdisjoint(words) and (other := _OTHER_NUMBER.search(before)) is not None:
+        # A reference's name before another number and words names that number, not this one
+        # ("Bestellnummer 4711, Rückfragen: 030 12345678").
+        words = [word for word in _WORDS.findall(before[: other.end()]) if word not in _REFERENCE_WORDS] + (
+            _WORDS.findall(before[other.end() :])
+        )
     if _HEBREW_WORD.search(before) is not None:
         words = _hebrew_read(words)
     words = words[-6:]
@@ -1149,6 +1169,8 @@ def _last_words(scan: Scan, start: int) -> list[str]:
 
 
 _LETTER_LABELS = frozenset(["t", "m"])
+# The last number before a phone with a word after it (and so between the two).
+_OTHER_NUMBER = re.compile(rf"[0-9](?=[^0-9]*[{_LETTERS}][^0-9]*\Z)")
 
 
 # Whose phone it is, between the phone's word and the number: Vietnamese "số điện thoại của em là 0985 271
@@ -1736,6 +1758,8 @@ def _referenced_by_label(scan: Scan, start: int, candidate: str) -> bool:
     label = _line_label(scan.text, start)
     if label is None:
         return False
+    if (other := _OTHER_NUMBER.search(label + ":")) is not None:
+        label = label[other.end() :]  # "Bestellnummer 4711, Rückfragen: ...": the reference is the other number's
     words = _WORDS.findall(_callback_named(label.lower()))
     named = [word for word in words if word not in _NUMBER_WORDS]
     # A reference noun last ("Booking: 01 23 47 17 37", "Caller ID: 07812 ...") is _is_reference's case.
@@ -2563,7 +2587,7 @@ _SCRIPT_REFERENCES = tuple(
     normalise_text(spelling).lower()
     for word in (
         "주문번호", "주문", "송장", "운송장", "사업자등록번호", "계좌", "품번", "회원번호", "注文番号", "注文", "伝票",
-        "請求書", "会員番号", "価格", "金額",
+        "請求書", "会員番号", "価格", "金額", "予約番号", "予約", "部屋番号",
         # a specimen's, a test order's, a reception's, a patient's number (reviewer AM: "検体番号 24074-00318")
         "検体番号", "検査番号", "オーダー番号", "受付番号", "患者番号", "カルテ番号",
         "构建号", "版本号",  # a build's, a version's number ("内部构建号 240314-07": reviewer AO)
@@ -2817,11 +2841,64 @@ _DIGIT_WORDS.update({"oh": "0", "zwo": "2", "tres": "3", "uma": "1", "meia": "6"
 _REPEATS = {"double": 2, "triple": 3}
 _DIGIT_WORD = "(?:(?:double|triple)[ \t]+)?(?:" + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True)) + ")"
 # Between digit words: punctuation, blanks, or a separator said as a word ("five six one dash four one").
-_WORD_GAP = r"(?:[ \t]*[,\-–—/.][ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?)"
-# "plus four four, seven nine one one, ...": an international number read out.
-_SPELT_RUN = re.compile(
-    rf"(?<![^\W\d_])(?:(?:plus|più|más)[ \t]+)?{_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{6,18}}(?![^\W\d_])"
+# A caller's filler between them too ("five four six six, uh one six six seven": reviewer AR).
+_WORD_GAP = (
+    r"(?:(?:[ \t]*[,\-–—/.][ \t]*|[ \t]+)(?:uh|uhm|erm|ehm|äh|ähm|euh)[ \t]*,?[ \t]+"
+    r"|[ \t]*[,\-–—/.][ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?)"
 )
+
+
+def _country_code_words() -> dict[str, str]:
+    """A two-digit country code said as one number after "plus", as English, Spanish, Portuguese and
+    Italian say it ("thirty-three", "treinta y cuatro", "trinta e um", "trentanove", "trentuno"):
+    each form with its digits. Keys join their words with " " (the text may write "-")."""
+    units = {
+        "en": "one two three four five six seven eight nine",
+        "es": "uno dos tres cuatro cinco seis siete ocho nueve",
+        "pt": "um dois três quatro cinco seis sete oito nove",
+        "it": "uno due tre quattro cinque sei sette otto nove",
+    }
+    tens = {
+        "en": "twenty thirty forty fifty sixty seventy eighty ninety",
+        "es": "veinte treinta cuarenta cincuenta sesenta setenta ochenta noventa",
+        "pt": "vinte trinta quarenta cinquenta sessenta setenta oitenta noventa",
+        "it": "venti trenta quaranta cinquanta sessanta settanta ottanta novanta",
+    }
+    joins = {"en": (" ",), "es": (" y ",), "pt": (" e ",), "it": ("",)}
+    words: dict[str, str] = {}
+    for language, names in tens.items():
+        for ten, name in enumerate(names.split(), 2):
+            words[name] = f"{ten}0"
+            for unit, digit in enumerate(units[language].split(), 1):
+                for join in joins[language]:
+                    # Italian drops the ten's vowel before a vowel ("trentuno", "trentotto")
+                    stem = name[:-1] if language == "it" and digit[0] in "uo" else name
+                    words[f"{stem}{join}{digit}"] = f"{ten}{unit}"
+    for unit, digit in enumerate(["uno", "dós", "trés", "cuatro", "cinco", "séis", "siete", "ocho", "nueve"], 1):
+        words[f"veinti{digit}"] = f"2{unit}"  # Spanish glues its twenties, accents or not ("veintidós")
+        words[f"veinti{unaccented(digit)}"] = f"2{unit}"
+    return words
+
+
+_COUNTRY_CODE_WORDS = _country_code_words()
+_COUNTRY_CODE_WORD = "|".join(
+    re.escape(word).replace("\\ ", "[ \\-]") for word in sorted(_COUNTRY_CODE_WORDS, key=len, reverse=True)
+)
+# A digit word, or digits as typed among them ("my card is 2309 eight five eight seven 1995 ...",
+# "615 nine four six 60 five three": reviewer AR); a run needs three words at least (_SPELT_MIN_WORDS).
+_DIGIT_TOKEN = rf"(?:{_DIGIT_WORD}|(?<![0-9])[0-9]{{1,4}}(?![0-9]))"
+_SPELT_MIN_WORDS = 3
+# "plus four four, seven nine one one, ...": an international number read out; its country code may be
+# said as one number ("más treinta y cuatro, seis cuatro cuatro, ...": reviewer AR).
+_SPELT_RUN = re.compile(
+    rf"(?<![^\W\d_])(?:(?:plus|più|más|mais)[ \t]+(?:(?P<country>{_COUNTRY_CODE_WORD}){_WORD_GAP})?)?"
+    rf"{_DIGIT_TOKEN}(?:{_WORD_GAP}{_DIGIT_TOKEN}){{6,18}}(?![^\W\d_])"
+)
+_SPELT_TOKEN = re.compile(_DIGIT_TOKEN)
+_DASH_WORD = re.compile(
+    r"[ \t]*(?:-|(?<![^\W\d_])(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)(?![^\W\d_]))[ \t]*"
+)
+_SSN_GROUPS = (3, 2, 4)
 # Two digit words in a row after a blank: what a spelt-out number holds. Led by the blank, the pattern
 # is tried at blanks only (a pattern led by the words is tried at nearly every letter: a fifth of the
 # time of a scan of prose). Wider than the finder: the finder decides.
@@ -2885,6 +2962,43 @@ def _spelt_digits(word: str) -> str:
     """The digits one digit word says ("seven" "7", "double oh" "00")."""
     repeat, _, digit = word.rpartition(" ")
     return _DIGIT_WORDS[digit.strip()] * _REPEATS.get(repeat.strip(), 1)
+
+
+def _ssn_grouped(run: str) -> bool:
+    """A run read out in an SSN's groups, three, two and four digits, with dashes said or written
+    between them ("three six five dash one five dash seven five one two"): an SSN, named or not."""
+    groups = _DASH_WORD.split(run)
+    return len(groups) == len(_SSN_GROUPS) and all(
+        sum(len(token if token[0].isdigit() else _spelt_digits(token)) for token in _SPELT_TOKEN.findall(group)) == size
+        for group, size in zip(groups, _SSN_GROUPS, strict=True)
+    )
+
+
+# A North American number given in two parts, its area code said first and the rest further on ("Area
+# code is 206. The rest I'll put in the next line to be safe:\n957 5589": reviewer AR). Both parts are
+# found when the area code and the next seven-digit number make a valid number.
+_AREA_CODE = re.compile(
+    r"(?<![^\W\d_])area[ \t]+code(?:[ \t]+(?:is|was))?[ \t]*[:=]?[ \t]*\(?(?P<area>[2-9][0-9]{2})\)?(?![0-9])"
+)
+_LOCAL_SEVEN = re.compile(r"(?<![0-9+])(?P<exchange>[2-9][0-9]{2})[ \t.\-]?(?P<line>[0-9]{4})(?![0-9])")
+_AREA_REACH = 160  # characters after the area code read for the rest of the number
+
+
+def find_split_area_codes(scan: Scan) -> Iterator[tuple[str, int, int]]:
+    text = scan.text
+    for area in _AREA_CODE.finditer(scan.lower):
+        rest = _LOCAL_SEVEN.search(text, area.end(), area.end() + _AREA_REACH)
+        if rest is None:
+            continue
+        digits = area["area"] + rest["exchange"] + rest["line"]
+        if phone_e164(f"+1{digits}", ()) is None:
+            continue
+        yield "PHONE", area.start("area"), area.end("area")
+        yield "PHONE", rest.start(), rest.end()
+
+
+def may_hold_split_area_code(scan: Scan) -> bool:
+    return "area" in scan.lower and _AREA_CODE.search(scan.lower) is not None
 
 
 def may_hold_spelt_phone(scan: Scan) -> bool:
@@ -2960,14 +3074,21 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
         words = _SPELT_WORDS.findall(lower[max(0, match.start() - 48) : match.start()])[-4:]
         # What a caller answers names it a few lines up ("your Social Security number?\nCaller: Sure, it's ...").
         asked = _SPELT_WORDS.findall(lower[max(0, match.start() - 160) : match.start()])[-16:]
-        number = "".join(_spelt_digits(word) for word in re.findall(_DIGIT_WORD, match.group()))
+        country = match["country"]
+        rest = match.group() if country is None else lower[match.end("country") : match.end()]
+        tokens = _SPELT_TOKEN.findall(rest)
+        if sum(not token[0].isdigit() for token in tokens) < _SPELT_MIN_WORDS:
+            continue  # digits as typed: the numeric finders' (which check their shapes)
+        number = "".join(token if token[0].isdigit() else _spelt_digits(token) for token in tokens)
+        if country is not None:
+            number = _COUNTRY_CODE_WORDS[re.sub("[ \\-]+", " ", country)] + number
         # Three digits or more: "phone = [null, null, null, ...]" is a list of code, not a number read out.
         if len(set(number)) < 3:
             continue
         # An SSN first where the text names one (its "number" names a phone too).
         if (
             len(number) == 9
-            and _SPELT_SSN_CONTEXT.intersection(asked)
+            and (_SPELT_SSN_CONTEXT.intersection(asked) or _ssn_grouped(rest))
             and ssn_valid(number[:3], number[3:5], number[5:])
         ):
             yield "US_SSN", *match.span()

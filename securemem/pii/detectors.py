@@ -70,11 +70,13 @@ from securemem.pii.contact import (
     find_obfuscated_emails,
     find_phones,
     find_spelt_numbers,
+    find_split_area_codes,
     find_spoken_emails,
     find_whatsapp_links,
     foreign_at,
     may_hold_labelled_phone,
     may_hold_spelt_phone,
+    may_hold_split_area_code,
 )
 from securemem.pii.credentials import find_bearer_tokens, find_jwts, find_private_keys, find_wrapped_jwts
 from securemem.pii.edi import find_x12, may_hold_x12
@@ -272,6 +274,9 @@ _BUILTINS: tuple[_Builtin, ...] = (
     ),
     _Builtin(
         frozenset({"PHONE", "US_SSN", "CREDIT_CARD", "GENERIC_SECRET"}), find_spelt_numbers, gate=may_hold_spelt_phone
+    ),
+    _Builtin(
+        frozenset({"PHONE"}), find_split_area_codes, literals=("area",), lowered=True, gate=may_hold_split_area_code
     ),
     _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards), digits=CARD_DIGITS),
     _Builtin(
@@ -606,6 +611,8 @@ def _settled(
     scan = Scan(view.text, regions, view.encoded, view.lettered, view.hidden_breaks() if not view.identity else ())
     candidates = _builtin_hits(scan, wanted)
     candidates += _spaced_out_hits(scan, wanted)
+    if "*" in scan.text or "|" in scan.text or "_" in scan.text:
+        candidates += _separated_digit_hits(scan, wanted)
     if "\n" in scan.text:
         candidates += _wrapped_hits(scan, wanted)
     if '"' in scan.text or "'" in scan.text or "\\" in scan.text or "**" in scan.text:
@@ -872,6 +879,24 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
             hits += _spaced_window(scan, wanted, canonical, runs[first_run:index])
             first_run = index
     return hits
+
+
+# Digits one at a time with a mark between each ("2*7*1*0*...", "6 | 5 | 1 | 0 | ...", "0_1_5_9_..."),
+# as people type a number past a filter: read again without the marks, like the spaced-out runs above,
+# and kept as a card or a phone only where the words before it say so (_spaced_window).
+_SEPARATED_DIGITS = re.compile(r"(?<![\w*|])[0-9](?:[ \t]?([*|_])[ \t]?[0-9])(?:[ \t]?\1[ \t]?[0-9]){5,18}(?![\w*|])")
+
+
+def _separated_digit_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
+    text = scan.text
+    runs = [
+        (run.start(), run.end(), [at for at in range(run.start(), run.end()) if text[at].isdigit()])
+        for run in _SEPARATED_DIGITS.finditer(text)
+    ]
+    if not runs:
+        return []
+    canonical = scan.encoded.translate(_SPACED_TABLE)
+    return [hit for run in runs for hit in _spaced_window(scan, wanted, canonical, [run])]
 
 
 def _spaced_window(

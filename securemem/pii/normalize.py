@@ -182,8 +182,15 @@ _NUMERALS_MIN = 2
 
 
 def numerals_as_digits(text: str) -> str:
-    """``text`` with each run of six or more of Chinese's and Japanese's numerals (and digits) read as digits."""
+    """``text`` with each run of six or more of Chinese's and Japanese's numerals (and digits) read as
+    digits, and the katakana long mark between two digits read as the dash it is typed for
+    ("+81 3ー6207ー1599": an IME's "-"; in a word, "パスワード", it stays)."""
+    if "\u30fc" in text:
+        text = _LONG_MARK.sub("-", text)
     return _NUMERAL_RUN.sub(_run_as_digits, text)
+
+
+_LONG_MARK = re.compile("(?<=[0-9])\u30fc(?=[0-9])")
 
 
 def _run_as_digits(run: re.Match[str]) -> str:
@@ -384,8 +391,8 @@ _ESCAPE = re.compile(
     r"|(?<=[0-9]) (?P<spoken>dot) (?=[0-9])"
     r"|(?<=[^\s=])(?P<soft>=\r?\n)(?=[^\s])"
     # A defanged address, as threat reports write them ("199[dot]53[dot]107[dot]168", "31[.]155.119.24",
-    # "2a00[:]1450[:]..."), and markdown's escaped dash and underscore ("sk\-svcacct\-...").
-    r"|(?<=[A-Za-z0-9])\[(?P<defanged>\.|dot|:)\](?=[A-Za-z0-9])"
+    # "2a00[:]1450[:]...", "63(.)230(.)72(.)122"), and markdown's escaped dash and underscore ("sk\-svcacct\-...").
+    r"|(?<=[A-Za-z0-9])(?:\[(?P<defanged>\.|dot|:)\]|\((?P<defanged_round>\.)\))(?=[A-Za-z0-9])"
     r"|\\(?P<markdown>[-_.+])(?=[A-Za-z0-9])"
     # A line break written as HTML ("<b>OTP:</b><br>839201", "4111 1111<br>1111 1111"): a break, as read
     r"|(?P<br><[bB][rR][ \t]*/?[ \t]*>)"
@@ -438,7 +445,7 @@ def _may_escape(original: str) -> bool:
         or ("=" in original and "=\n" in original)
         or " dot " in original
         or "\x1b" in original
-        or ("(" in original and "(a)" in original)
+        or ("(" in original and ("(a)" in original or "(.)" in original))
     )
 
 
@@ -485,6 +492,8 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
             char = "@"
         elif match["defanged"] is not None:
             char = ":" if match["defanged"] == ":" else "."
+        elif match["defanged_round"] is not None:
+            char = "."
         elif match["markdown"] is not None:
             char = match["markdown"]
         elif match["br"] is not None:
@@ -740,8 +749,9 @@ def normalise_text(text: str) -> str:
     return View(text).text
 
 
-def _unaccented(char: str) -> str:
-    return "".join(part for part in unicodedata.normalize("NFD", char) if not unicodedata.combining(part))
+def unaccented(text: str) -> str:
+    """``text`` without its accents, as capitals and chat often write words ("ΚΩΔΙΚΟΣ" for "κωδικός")."""
+    return "".join(part for part in unicodedata.normalize("NFD", text) if not unicodedata.combining(part))
 
 
 def as_viewed(labels: Iterable[str]) -> str:
@@ -755,7 +765,7 @@ def as_viewed(labels: Iterable[str]) -> str:
         for char in label:
             forms = {
                 normalise_text(spelling).lower()
-                for spelling in (char, char.upper(), _unaccented(char), _unaccented(char).upper())
+                for spelling in (char, char.upper(), unaccented(char), unaccented(char).upper())
             }
             forms.discard("")  # a mark the view drops
             if not forms:

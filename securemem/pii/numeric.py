@@ -97,8 +97,10 @@ _CARD_TAIL = 6  # ... and the card pattern's, which may read an expiry or "CVV" 
 _IBAN = re.compile(
     r"[0-9][0-9](?:(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})|(?<=(?<![A-Za-z0-9])(?i:iban)[A-Za-z]{2}[0-9]{2})"
     r"|(?<=(?<![A-Za-z0-9])[A-Za-z]{2} [0-9]{2})"  # or a space after the country code: "de 58 94170 ..."
+    r"|(?<=(?<![A-Za-z0-9])[A-Z] [A-Z] [0-9]{2})"  # or its letters read out: "D E 50, 2005 0550, ..."
     r"|(?<=\?[0-9]{2}[A-Z]{2}[0-9]{2}))"  # a subfield of a bank statement (MT940 :86:): "?31DE29304301..."
-    r"(?:(?:[ ]{1,2}|[\-.\t])?[A-Za-z0-9]){11,31}"
+    # groups apart by blanks, a dash, a dot, a tab, or a comma between digits as a caller's pauses are written
+    r"(?:(?:[ ]{1,2}|[\-.\t]|(?<=[0-9]),[ ](?=[0-9]))?[A-Za-z0-9]){11,31}"
 )
 
 # Glued to its label ("SSN-123-04-2078", "SSN737-70-0210"), not to a number; " - " may separate too.
@@ -518,7 +520,7 @@ _LETTERS_AND_DIGITS = bytes(
 )
 # Led by the digits (lookbehinds read the letters before them): the engine skips from one pair of
 # digits to the next, where a pattern led by "aa" stopped at nearly every pair of letters of prose.
-_IBAN_HEAD_COPY = re.compile(rb"00(?:(?<=aa00)(?<![a0]aa00)|(?<=aa_00)(?<![a0]aa_00))")
+_IBAN_HEAD_COPY = re.compile(rb"00(?:(?<=aa00)(?<![a0]aa00)|(?<=aa_00)(?<![a0]aa_00)|(?<=a_a_00)(?<![a0]a_a_00))")
 
 
 def may_hold_iban(scan: Scan) -> bool:
@@ -543,8 +545,10 @@ def find_ibans(scan: Scan) -> Iterator[Span]:
     while match is not None:
         spaced = text[match.start() - 1] == " "  # "de 58 94170 790088 2823430"
         start = match.start() - 2 - spaced
+        if spaced and text[start] == " ":  # "D E 50 ...": its country's letters read out
+            start -= 1
         end = _iban_end(text, start, match.end())
-        if spaced and end and IBAN_LENGTHS[text[start : start + 2].upper()] < _SPACED_HEAD_LENGTH:
+        if spaced and end and IBAN_LENGTHS[text[start:end].translate(_SKIPPED)[:2].upper()] < _SPACED_HEAD_LENGTH:
             end = 0  # a short one ("no 12 3456 7890 123"): a word and a reference more often than an IBAN
         if not end and scan.lettered is not text:
             end = _iban_end(scan.lettered, start, match.end())  # its "I" and "O" were letters after all
@@ -553,7 +557,7 @@ def find_ibans(scan: Scan) -> Iterator[Span]:
         match = _IBAN.search(text, end or match.start() + 1)
 
 
-_SKIPPED = str.maketrans("", "", " -.\t")
+_SKIPPED = str.maketrans("", "", " -.\t,")
 # An IBAN with a space between its country code and its check digits is read when it is this long
 # or longer (Germany's, France's, Britain's; not Norway's 15 characters, which a word and a number
 # such as "no 12 3456 7890 123" make).
@@ -566,10 +570,10 @@ def _iban_end(text: str, start: int, limit: int) -> int:
     The candidate regex is greedy (it may run into the next word); the country's length says
     where the IBAN really stops.
     """
-    length = IBAN_LENGTHS.get(text[start : start + 2].upper())
+    compact = text[start:limit].translate(_SKIPPED)
+    length = IBAN_LENGTHS.get(compact[:2].upper())
     if length is None:
         return 0
-    compact = text[start:limit].translate(_SKIPPED)
     if len(compact) < length:
         return 0
     compact = compact[:length].upper() if compact.isascii() else ""
@@ -581,7 +585,7 @@ def _iban_end(text: str, start: int, limit: int) -> int:
     seen = 0
     end = start
     while seen < length:
-        if text[end] not in " -.\t":
+        if text[end] not in " -.\t,":
             seen += 1
         end += 1
     if end < len(text) and text[end].isalnum():

@@ -18,7 +18,7 @@ from itertools import pairwise
 
 from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule
-from securemem.pii.normalize import normalise_text
+from securemem.pii.normalize import normalise_text, unaccented
 from securemem.pii.scan import WORD_AFTER, Scan, by_first_letter, index_words, other_script, year_or_example
 
 Hit = tuple[str, int, int]
@@ -861,7 +861,8 @@ _PW_WORDS = (
     "password", "pass", "pw", "passwort", "passwd", "passphrase", "passcode", "pwd", "kennwort", "wachtwoord",
     "contraseña", "contrasena", "senha", "mot de passe", "mdp", "hasło", "haslo", "lösenord", "losenord",
     "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "sifre", "пароль",
-    "passord", "lozinka", "geslo", "parolă", "nenosiri", "pass phrase",
+    "passord", "lozinka", "geslo", "parolă", "nenosiri", "pass phrase", "palavra-passe", "palavra passe",
+    "mot-de-passe",
     "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
     "mật khẩu", "mat khau", "รหัสผ่าน",
     # German compounds (reviewer U: "Erstpasswort Sommer-70?"), a Wi-Fi network's key, a VPN's: see
@@ -890,17 +891,12 @@ _PW_WORDS = (
 
 # Each word as the normalised view spells it too (Cyrillic letters that look Latin are Latin there:
 # "пароль" reads "пapoль").
-def _unaccented(word: str) -> str:
-    """``word`` without its accents, as capitals are often written ("ΚΩΔΙΚΟΣ" for "κωδικός")."""
-    return "".join(char for char in unicodedata.normalize("NFD", word) if not unicodedata.combining(char))
-
-
 _PW_LABELS = "|".join(
     sorted(
         {
             re.escape(form)
             for word in _PW_WORDS
-            for spelling in (word, _unaccented(word))
+            for spelling in (word, unaccented(word))
             for form in (spelling, normalise_text(spelling).lower(), normalise_text(spelling.upper()).lower())
         },
         key=len,
@@ -974,7 +970,8 @@ _PASSWORD_PHRASE = re.compile(
         # read at "is", not at the next label's colon), and so does a closing quote or a stop after a
         # word ('"minha senha é Rosa0604$". Token do webhook: ...' is read at "é": reviewer AD).
         rf"|(?:(?P<words>(?:[ \t]+(?:[^\s:=;\"”»]{{0,63}}?[^\s:=;\"”».!?]|[.!?]))"
-        r"{1,6})|)[ \t]*"
+        # an aside in brackets may end it ("Contraseña del área de clientes (por si necesitáis entrar): ...")
+        r"{1,6})|)(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*"
         rf"(?P<op>:|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
         r"|(?=[\u300c\u300e\uff62])"
         rf"|{_THAI}{{1,40}}[ \t]*:)"
@@ -1011,6 +1008,9 @@ def _may_name_password(scan: Scan, spans: list[tuple[int, int]]) -> bool:
     return any(hint in lower for hint in _PASSWORD_HINTS_OTHER)
 
 
+_LEADS = ("mot de ", "mot-de-", "palavra-", "palavra ")
+
+
 def _phrase_matches(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
     """The phrases: in ASCII text read only where a hint occurs (at the start of its word), not by a
     pass of the pattern, whose alternatives start with most letters; "pass" and "pw" are where the
@@ -1028,8 +1028,9 @@ def _phrase_matches(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[re.Mat
         while start > 0 and (lower[start - 1].isalpha() or lower[start - 1] == "_"):
             start -= 1  # "kennwort" from "wort", "auth_pass" from "pass"
         starts.add(start)
-        if lower.startswith("mot de ", start - 7):
-            starts.add(start - 7)
+        for lead in _LEADS:  # "mot de passe", "palavra-passe": the label starts at its first word
+            if lower.startswith(lead, start - len(lead)):
+                starts.add(start - len(lead))
         if lower.startswith("pre-", start - 4):
             starts.add(start - 4)  # "pre-shared key"
     done = 0

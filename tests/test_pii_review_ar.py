@@ -1,0 +1,128 @@
+"""What reviewer AR (a coding agent's, a call centre's and an insurer's back office's memory) found, both
+ways: a country code said as one number after "plus" ("más treinta y cuatro"), digits typed among digit
+words, a card read out with a filler, an SSN read out in its groups, a North American number given in two
+parts, digits one at a time with a mark between, a German address spelt with "ät", an IBAN with its
+country's letters read out and commas between its groups, a password label with an aside before its
+colon and Portugal's "palavra-passe", a defanged address's "(.)", the katakana long mark typed for a dash;
+and order, case and reservation numbers left alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from securemem.pii import detect
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    return [(f.type, text[f.start : f.end]) for f in detect(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A country code said as one number, in Spanish, Italian, Portuguese and English.
+        (
+            "CLIENTE: Sí, mi número es el más treinta y cuatro, seis cuatro cuatro, seis tres cuatro, "
+            "cero siete nueve.",
+            [("PHONE", "más treinta y cuatro, seis cuatro cuatro, seis tres cuatro, cero siete nueve")],
+        ),
+        (
+            "CLIENTE: Certo, il mio numero è più trentanove, tre tre nove, quattro uno quattro, tre sei due nove.",
+            [("PHONE", "più trentanove, tre tre nove, quattro uno quattro, tre sei due nove")],
+        ),
+        (
+            "o meu número é mais trinta e um, nove um dois, três quatro cinco, seis sete oito",
+            [("PHONE", "mais trinta e um, nove um dois, três quatro cinco, seis sete oito")],
+        ),
+        (
+            "my number is plus forty-four, seven seven zero zero, nine zero zero, one two three",
+            [("PHONE", "plus forty-four, seven seven zero zero, nine zero zero, one two three")],
+        ),
+        # Digits typed among digit words; a card read out with a caller's "uh"; an SSN read out in its groups.
+        (
+            "User message: my card is 2309 eight five eight seven 1995 five four one six, please update autopay",
+            [("CREDIT_CARD", "2309 eight five eight seven 1995 five four one six")],
+        ),
+        (
+            "my number is 615 nine four six 60 five three - text first pls",
+            [("PHONE", "615 nine four six 60 five three")],
+        ),
+        (
+            "CALLER: the card's right here, it's five four six six, uh one six six seven, six seven one two, six eight "
+            "five two and it expires",
+            [("CREDIT_CARD", "five four six six, uh one six six seven, six seven one two, six eight five two")],
+        ),
+        (
+            "written in words on purpose: three six five dash one five dash seven five one two",
+            [("US_SSN", "three six five dash one five dash seven five one two")],
+        ),
+        # A number given in two parts.
+        (
+            "Area code is 206. The rest I'll put in the next line to be safe:\n957 5589",
+            [("PHONE", "206"), ("PHONE", "957 5589")],
+        ),
+        # Digits one at a time with a mark between, where the words say what they are.
+        (
+            "customer typed the card as 2*7*1*0*2*1*5*1*1*0*9*3*0*3*5*2 in the chat to avoid the filter",
+            [("CREDIT_CARD", "2*7*1*0*2*1*5*1*1*0*9*3*0*3*5*2")],
+        ),
+        (
+            "customer typed the card as 6 | 5 | 1 | 0 | 5 | 8 | 8 | 2 | 9 | 6 | 4 | 1 | 1 | 6 | 9 | 1 in the chat",
+            [("CREDIT_CARD", "6 | 5 | 1 | 0 | 5 | 8 | 8 | 2 | 9 | 6 | 4 | 1 | 1 | 6 | 9 | 1")],
+        ),
+        ("call me on 0_1_7_6_4_0_5_4_5_2_6", [("PHONE", "0_1_7_6_4_0_5_4_5_2_6")]),
+        # German dictation of an address.
+        (
+            "Kunde: sabine Punkt krueger ät web Punkt de, also Sabine Krüger.",
+            [("EMAIL", "sabine Punkt krueger ät web Punkt de")],
+        ),
+        # An IBAN read out: its country's letters apart, commas between its groups.
+        (
+            "[DE] Kunde: Ja, die IBAN ist D E 50, 2005 0550, 9716 6446 23, Kontoinhaber Jonas Becker.",
+            [("IBAN", "D E 50, 2005 0550, 9716 6446 23")],
+        ),
+        # A password label with an aside before its colon; Portugal's word for a password.
+        (
+            "Contraseña del área de clientes (por si necesitáis entrar): Orchidee1970%",
+            [("PASSWORD", "Orchidee1970%")],
+        ),
+        ("Palavra-passe da área reservada: Hermes1980&", [("PASSWORD", "Hermes1980&")]),
+        ("palavra-passe: Hermes1980&", [("PASSWORD", "Hermes1980&")]),
+        # A defanged address's "(.)"; the katakana long mark typed for a dash.
+        ("C2 callback observed to 63(.)230(.)72(.)122 on port 8443", [("IP_ADDRESS", "63(.)230(.)72(.)122")]),
+        ("連絡先（念のため全角で記載）：+81\u30003ー6207ー1599", [("PHONE", "+81\u30003ー6207ー1599")]),
+        # A reference's name before another number does not hide the phone after it.
+        ("Bestellnummer 4711, Rückfragen: 030 12345678", [("PHONE", "030 12345678")]),
+        # What the new readers must not hide: an SSN after "is" (Iceland's code) with a comma after it.
+        ("User: my SSN is 878-41-0701, can you fill in the W-9 for me?", [("US_SSN", "878-41-0701")]),
+    ],
+)
+def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Order, case and reservation numbers shaped like phones, after the names of what they number.
+        "Auftragsnummer: 8075-2563-20",
+        "Kundennummer: 8075-2563-20",
+        "Pedido n.º 0882-913246 enviado el 18/12/2026.",
+        "sinistro registado com o processo 9182/780347.",
+        "予約番号：9279-0585",
+        # The katakana long mark in words stays a letter; "(.)" between digits of a figure stays a dot.
+        "パスワードのリセット手順はコーヒーの後で",
+        "see figure 3(.)2",
+        # An aside after a password's label with no password after it; "ät" in Swedish prose.
+        "Password (see vault): rotate monthly",
+        "jag ät på restaurang punkt se",
+        # Digits counted or listed with marks; an area code with no number after it.
+        "| 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 0 |",
+        "a_1_2_3_4_5_6_7_8",
+        "the area code 212 covers Manhattan; population 1628706",
+        # Digit words among figures that are no number read out.
+        "the phone has 3 cameras 12 megapixels and 2 sims",
+    ],
+)
+def test_ordinary_text_is_left_alone(text: str) -> None:
+    assert found(text) == []
