@@ -355,6 +355,10 @@ class Dispatcher:
                 "Error: `old_str` contains an unpaired surrogate, which no file can hold; remove it and retry."
             )
         old, new = _in_line_ending(text, cmd.old_str), _in_line_ending(text, cmd.new_str or "")
+        if old != cmd.old_str and old not in text and cmd.old_str in text:
+            # A file that mixes line endings (CRLF first, LF lines later, as an insert may leave it): its
+            # LF lines match old_str as sent, and keep their LF.
+            old, new = cmd.old_str, cmd.new_str or ""
         if old.endswith("\r") and line_ending(text) == "\r\n":
             # Replacing the CR of a CRLF would leave its LF bare: the file would mix line endings.
             raise InvalidInput(

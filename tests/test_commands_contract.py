@@ -465,6 +465,26 @@ def test_str_replace_keeps_a_crlf_file_crlf(mem: SecureMemory) -> None:
     assert stored(mem, "/memories/f") == b"x\r\ny\r\nw\r\n"
 
 
+@pytest.mark.parametrize(
+    ("text", "old", "new", "expected"),
+    [
+        # An insert of a CRLF line at the top of an LF file: its first line now ends in CRLF, its others in LF.
+        ("x\r\na\nb\n", "a\nb", "A", "x\r\nA\n"),
+        ("a\r\nb\nc\n", "b\nc", "B\nC", "a\r\nB\nC\n"),
+        # Found in the file's own line ending first, as before.
+        ("a\r\nb\r\nc\nd\n", "a\nb", "x", "x\r\nc\nd\n"),
+    ],
+)
+def test_str_replace_in_a_file_of_mixed_line_endings_finds_what_it_was_sent(
+    mem: SecureMemory, text: str, old: str, new: str, expected: str
+) -> None:
+    # A differential test against the SDK's tool: an old_str that is in the file verbatim was refused as
+    # "did not appear verbatim", because the file's first line made it a CRLF file.
+    create(mem, "/memories/f", text)
+    ok(mem, command="str_replace", path="/memories/f", old_str=old, new_str=new)
+    assert stored(mem, "/memories/f") == expected.encode()
+
+
 # -- insert -----------------------------------------------------------------------------------------
 
 

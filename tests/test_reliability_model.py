@@ -279,7 +279,10 @@ class Reference:
         if not old_str:
             raise Refused("Error: `old_str` must not be empty; give the exact text to replace.")
         if crlf(text):  # views hide CRs: the model's LF fragments are taken in the file's line ending
-            old_str, new_str = (s.replace("\r\n", "\n").replace("\n", "\r\n") for s in (old_str, new_str))
+            translated = [s.replace("\r\n", "\n").replace("\n", "\r\n") for s in (old_str, new_str)]
+            # ... unless only the fragment as sent is in the file (one of mixed line endings)
+            if translated[0] in text or old_str not in text:
+                old_str, new_str = translated
             if old_str.endswith("\r"):  # it would leave the LF of a CRLF bare
                 raise Refused(
                     "Error: `old_str` ends with the carriage return of one of the file's CRLF line endings; "
