@@ -66,10 +66,6 @@ def found(text: str) -> list[tuple[str, str]]:
             "customer typed the card as 2*7*1*0*2*1*5*1*1*0*9*3*0*3*5*2 in the chat to avoid the filter",
             [("CREDIT_CARD", "2*7*1*0*2*1*5*1*1*0*9*3*0*3*5*2")],
         ),
-        (
-            "customer typed the card as 6 | 5 | 1 | 0 | 5 | 8 | 8 | 2 | 9 | 6 | 4 | 1 | 1 | 6 | 9 | 1 in the chat",
-            [("CREDIT_CARD", "6 | 5 | 1 | 0 | 5 | 8 | 8 | 2 | 9 | 6 | 4 | 1 | 1 | 6 | 9 | 1")],
-        ),
         ("call me on 0_1_7_6_4_0_5_4_5_2_6", [("PHONE", "0_1_7_6_4_0_5_4_5_2_6")]),
         # German dictation of an address.
         (
@@ -122,7 +118,45 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "the area code 212 covers Manhattan; population 1628706",
         # Digit words among figures that are no number read out.
         "the phone has 3 cameras 12 megapixels and 2 sims",
+        # An attacker's round on the first forms of these readers: what they altered.
+        "The number went plus twenty, one two three four five six seven",
+        "Phone sales were plus thirty one, five three two seven one eight six units by region",
+        "Our hotline got 120 calls, one two four 60 three 90 two",
+        "Scores per round (phone quiz): 3 4 two five 6 one 2 seven",
+        "Call stats were, um, one, uh, two three four five six",
+        "the part number is one two three dash four five dash six seven eight nine",
+        "Gate combination two one one dash three three dash four four one two",
+        "Your case ID: two nine nine - zero three - one five seven five",
+        "The serial is 305-two one-four four eight eight",
+        "Area code is 415. Population 8700000 in the metro.",
+        "area code 212 is Manhattan; build 7041223 added it to the lookup table",
+        "Area code 720 — job id 550-1234 failed",
+        "Row number | 6 | 1 | 7 | 5 | 5 | 5 | 0 | 1 | 2 | 3",
+        "Phone survey ratings: 5 | 4 | 4 | 3 | 5 | 2 | 4 | 1 | 5 | 3",
+        "contact_ids = 3*1*2*5*5*5*0*1*9*8",
+        "text lengths: 2_0_2_5_5_5_0_1_4_3",
+        "Barnen ät lunch punkt nu",
+        "kom hem och ät middag punkt com",
+        "Relevés de 12, 1312, 8990, 3697, 3928, 68 mm",
+        "La serie es 11, 1497, 9685, 6337, 8363, 1299, 8421, 513 según el log",
+        "Order number for Q3 2024 run: 415-555-2671",
+        "Kundennummer 030 12345678 bitte bei Rückfragen angeben",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:
     assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "phone"),
+    [
+        # ... and what the first form of the label-only references hid (an attacker's round): a phone a few
+        # words after a customer's, an order's or a contract's number named or given.
+        ("Kundennummer fehlt, Rückfragen: 0171 2345678", "0171 2345678"),
+        ("Bestellnummer folgt, bitte zurückrufen: 0171 2345678", "0171 2345678"),
+        ("Vertragsnummer unbekannt, Frau Lang: 0171 2345678", "0171 2345678"),
+        ("Kundennummer 12345, 0171 2345678", "0171 2345678"),
+    ],
+)
+def test_a_phone_after_a_reference_named_apart_is_found(text: str, phone: str) -> None:
+    assert found(text) == [("PHONE", phone)]

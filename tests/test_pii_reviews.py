@@ -389,15 +389,16 @@ def altered(name: str) -> list[str]:
         ("aq", "claim", None, 0.975),
         # Blind, written last: a coding agent's (diffs, CI logs, docker inspect, shell history), a call
         # centre's (ASR transcripts in several languages) and an insurer's back office's memory (claim forms
-        # from PDFs, payment instructions, mails in 15+ languages): 682 of 739 as it came (92.3%), 721 since
+        # from PDFs, payment instructions, mails in 15+ languages): 682 of 739 as it came (92.3%), 720 since
         # (a country code said as one number after "plus", digits typed among digit words, a card read
         # out with "uh", an SSN read out in its groups, an area code given apart from the rest, digits
-        # with "*", "|" or "_" between, "ät", an IBAN read out with commas, an aside before a password's
+        # with "*" or "_" between, "ät", an IBAN read out with commas, an aside before a password's
         # colon, "palavra-passe", "(.)", the katakana long mark as a dash). Left: a phone read out over
         # three JSON lines of a transcript, an email spelt letter by letter with commas, cards split into
         # two CSV cells, provider keys split into strings joined in code, a password given in two
-        # halves, a German mobile and a US number typed one digit at a time with nothing naming them.
-        ("ar", "claim", None, 0.975),
+        # halves, a German mobile and a US number typed one digit at a time with nothing naming them, a
+        # card typed one digit at a time with "|" between (a table's row of digits reads the same).
+        ("ar", "claim", None, 0.97),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

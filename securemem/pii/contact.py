@@ -587,6 +587,9 @@ _ROLE_LOCALS = frozenset(
 )
 
 
+_LOCAL_DOTS = (".", "_", "punkt", " dot ")
+
+
 def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span]:
     """One anchored domain match per " at " (str.find, no regex pass over the text); ``foreign``: the
     text holds "rob" (of "arroba", "arobase"), when the caller knows."""
@@ -610,6 +613,8 @@ def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span
                 start = -1  # "una chiocciola nel punto in cui ...": a snail at a point, in Italian
             if word == " chez " and start != -1 and not any(char in "._0123456789" for char in lower[start:at]):
                 start = -1  # "je passe chez paul point de vente", "chez orange point com": a place, a site
+            if word == " ät " and start != -1 and not any(mark in lower[start:at] for mark in _LOCAL_DOTS):
+                start = -1  # Swedish "ät" (eat): "Barnen ät lunch punkt nu"; German dictation spells its dot
             if word == " et " and domain is not None and " nokta " not in domain.group():
                 start = -1  # Turkish "et" (@) only with "nokta" (.): "Pierre et Marie point com" is French prose
             if domain is not None and domain.end() < len(lower) and lower[domain.end()] == "/":
@@ -1093,18 +1098,6 @@ _REFERENCE_WORDS = frozenset(
         "pedido",
         "zamówienie",
         "faktura",
-        # German compounds naming a customer's, an order's, an invoice's number; Portuguese and Italian
-        # case files ("Auftragsnummer: 8075-2563-20", "processo 9182/780347": reviewer AR)
-        "kundennummer",
-        "auftragsnummer",
-        "bestellnummer",
-        "rechnungsnummer",
-        "vertragsnummer",
-        "vorgangsnummer",
-        "auftrag",
-        "bestellung",
-        "processo",
-        "encomenda",
     ]
 )
 # Words between a reference noun and its number: "order no. is 123", "account number: 123".
@@ -1141,12 +1134,12 @@ def _last_words(scan: Scan, start: int) -> list[str]:
         before = _CALLER_ID.sub("callerid", before)
     before = _callback_named(before)
     words = _WORDS.findall(before)
-    if words and not _REFERENCE_WORDS.isdisjoint(words) and (other := _OTHER_NUMBER.search(before)) is not None:
-        # A reference's name before another number and words names that number, not this one
-        # ("Bestellnummer 4711, Rückfragen: 030 12345678").
-        words = [word for word in _WORDS.findall(before[: other.end()]) if word not in _REFERENCE_WORDS] + (
-            _WORDS.findall(before[other.end() :])
-        )
+    if (
+        words
+        and words[-1] in _LABEL_REFERENCES
+        and not any(char.isdigit() for char in before[before.rfind(words[-1]) :])
+    ):
+        words = [*words[:-1], "ref"]  # "Auftragsnummer: 8075-...", "processo 9182/780347": the label's own number
     if _HEBREW_WORD.search(before) is not None:
         words = _hebrew_read(words)
     words = words[-6:]
@@ -1169,8 +1162,14 @@ def _last_words(scan: Scan, start: int) -> list[str]:
 
 
 _LETTER_LABELS = frozenset(["t", "m"])
-# The last number before a phone with a word after it (and so between the two).
-_OTHER_NUMBER = re.compile(rf"[0-9](?=[^0-9]*[{_LETTERS}][^0-9]*\Z)")
+# Names of a customer's, an order's, an invoice's, a contract's or a case's number that name only the
+# number right after them ("Auftragsnummer: 8075-2563-20", "processo 9182/780347": reviewer AR), not a
+# phone a few words on ("Kundennummer fehlt, Rückfragen: 0171 2345678", "Bestellnummer 4711, Rückfragen:
+# 030 12345678": an attacker's round).
+_LABEL_REFERENCES = frozenset(
+    ["kundennummer", "auftragsnummer", "bestellnummer", "rechnungsnummer", "vertragsnummer", "bestellung", "processo",
+     "encomenda"]
+)  # fmt: skip
 
 
 # Whose phone it is, between the phone's word and the number: Vietnamese "số điện thoại của em là 0985 271
@@ -1758,8 +1757,6 @@ def _referenced_by_label(scan: Scan, start: int, candidate: str) -> bool:
     label = _line_label(scan.text, start)
     if label is None:
         return False
-    if (other := _OTHER_NUMBER.search(label + ":")) is not None:
-        label = label[other.end() :]  # "Bestellnummer 4711, Rückfragen: ...": the reference is the other number's
     words = _WORDS.findall(_callback_named(label.lower()))
     named = [word for word in words if word not in _NUMBER_WORDS]
     # A reference noun last ("Booking: 01 23 47 17 37", "Caller ID: 07812 ...") is _is_reference's case.
@@ -2895,10 +2892,18 @@ _SPELT_RUN = re.compile(
     rf"{_DIGIT_TOKEN}(?:{_WORD_GAP}{_DIGIT_TOKEN}){{6,18}}(?![^\W\d_])"
 )
 _SPELT_TOKEN = re.compile(_DIGIT_TOKEN)
+_DIGIT_WORD_ONLY = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?![^\W\d_])")
+_SPOKEN_FILLER = re.compile(r"(?<![^\W\d_])(?:uh|uhm|erm|ehm|äh|ähm|euh)(?![^\W\d_])")
 _DASH_WORD = re.compile(
     r"[ \t]*(?:-|(?<![^\W\d_])(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)(?![^\W\d_]))[ \t]*"
 )
 _SSN_GROUPS = (3, 2, 4)
+# Words before a number read out in an SSN's groups that name another kind of number (an attacker's round:
+# "the part number is one two three dash four five dash ...", "Gate combination two one one dash ...").
+_NAMES_ANOTHER = frozenset(
+    """part serial tracking ticket ref reference case id code combination lock order invoice confirmation gate pin
+    number no account booking item sku model policy claim member""".split()  # noqa: SIM905 - a word list reads better as words
+)
 # Two digit words in a row after a blank: what a spelt-out number holds. Led by the blank, the pattern
 # is tried at blanks only (a pattern led by the words is tried at nearly every letter: a fifth of the
 # time of a scan of prose). Wider than the finder: the finder decides.
@@ -2980,7 +2985,12 @@ def _ssn_grouped(run: str) -> bool:
 _AREA_CODE = re.compile(
     r"(?<![^\W\d_])area[ \t]+code(?:[ \t]+(?:is|was))?[ \t]*[:=]?[ \t]*\(?(?P<area>[2-9][0-9]{2})\)?(?![0-9])"
 )
-_LOCAL_SEVEN = re.compile(r"(?<![0-9+])(?P<exchange>[2-9][0-9]{2})[ \t.\-]?(?P<line>[0-9]{4})(?![0-9])")
+_LOCAL_SEVEN = re.compile(r"(?<![0-9+])(?P<exchange>[2-9][0-9]{2})[ \t.\-](?P<line>[0-9]{4})(?![0-9])")
+# What names a number of seven digits as something else (an attacker's round: "Population 8700000",
+# "build 7041223", "job id 550-1234").
+_NOT_THE_REST = frozenset(
+    "population residents people build job id account order invoice ticket case ref part serial version".split()  # noqa: SIM905
+)
 _AREA_REACH = 160  # characters after the area code read for the rest of the number
 
 
@@ -2988,7 +2998,9 @@ def find_split_area_codes(scan: Scan) -> Iterator[tuple[str, int, int]]:
     text = scan.text
     for area in _AREA_CODE.finditer(scan.lower):
         rest = _LOCAL_SEVEN.search(text, area.end(), area.end() + _AREA_REACH)
-        if rest is None:
+        if rest is None or any(char.isdigit() for char in text[area.end() : rest.start()]):
+            continue  # the next number of seven digits, with no other number between
+        if not _NOT_THE_REST.isdisjoint(_WORDS.findall(scan.lower[area.end() : rest.start()])[-3:]):
             continue
         digits = area["area"] + rest["exchange"] + rest["line"]
         if phone_e164(f"+1{digits}", ()) is None:
@@ -3082,13 +3094,29 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
         number = "".join(token if token[0].isdigit() else _spelt_digits(token) for token in tokens)
         if country is not None:
             number = _COUNTRY_CODE_WORDS[re.sub("[ \\-]+", " ", country)] + number
+        # Read with this release's wider forms (a country code said as one number, digits typed among the
+        # words, a filler between them): a phone only where the number is a valid one (an attacker's round:
+        # "plus twenty, one two three ...", "one two four 60 three 90 two" in a call centre's counts).
+        widened = len(tokens) != len(_DIGIT_WORD_ONLY.findall(rest)) or _SPOKEN_FILLER.search(rest) is not None
+        checked = country is not None or widened
+        dialled = ("+" if country is not None else "") + number
+        if (
+            checked
+            and phone_e164(dialled, scan.phone_regions) is None
+            and not (13 <= len(number) <= 19 and luhn_valid(number))
+        ):
+            continue
         # Three digits or more: "phone = [null, null, null, ...]" is a list of code, not a number read out.
         if len(set(number)) < 3:
             continue
         # An SSN first where the text names one (its "number" names a phone too).
         if (
             len(number) == 9
-            and (_SPELT_SSN_CONTEXT.intersection(asked) or _ssn_grouped(rest))
+            and (
+                _SPELT_SSN_CONTEXT.intersection(asked)
+                # read out in its groups, with nothing before it that names another kind of number
+                or (_ssn_grouped(rest) and not checked and _NAMES_ANOTHER.isdisjoint(words))
+            )
             and ssn_valid(number[:3], number[3:5], number[5:])
         ):
             yield "US_SSN", *match.span()

@@ -611,7 +611,7 @@ def _settled(
     scan = Scan(view.text, regions, view.encoded, view.lettered, view.hidden_breaks() if not view.identity else ())
     candidates = _builtin_hits(scan, wanted)
     candidates += _spaced_out_hits(scan, wanted)
-    if "*" in scan.text or "|" in scan.text or "_" in scan.text:
+    if "*" in scan.text or "_" in scan.text:
         candidates += _separated_digit_hits(scan, wanted)
     if "\n" in scan.text:
         candidates += _wrapped_hits(scan, wanted)
@@ -881,10 +881,20 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     return hits
 
 
-# Digits one at a time with a mark between each ("2*7*1*0*...", "6 | 5 | 1 | 0 | ...", "0_1_5_9_..."),
+# Digits one at a time with a mark between each ("2*7*1*0*...", "0_1_5_9_..."),
 # as people type a number past a filter: read again without the marks, like the spaced-out runs above,
 # and kept as a card or a phone only where the words before it say so (_spaced_window).
-_SEPARATED_DIGITS = re.compile(r"(?<![\w*|])[0-9](?:[ \t]?([*|_])[ \t]?[0-9])(?:[ \t]?\1[ \t]?[0-9]){5,18}(?![\w*|])")
+# Not "|": a table's row of single digits ("Phone survey ratings: 5 | 4 | 4 | ...": an attacker's round).
+_SEPARATED_DIGITS = re.compile(r"(?<![\w*])[0-9](?:[ \t]?([*_])[ \t]?[0-9])(?:[ \t]?\1[ \t]?[0-9]){5,18}(?![\w*])")
+
+
+# ... where a word right before names a phone or a card itself: "number", "no", "contact" or "text" name
+# rows, ids and lengths too ("Row number | 6 | 1 | 7 | ...", "contact_ids = 3*1*2*...": an attacker's round).
+_SEPARATED_NAMED = re.compile(
+    r"(?<![^\W\d_])(?:phone|mobile|cell|cellphone|tel|telephone|call|whatsapp|sms|card|visa|mastercard|amex|credit"
+    r"|debit|karte|kreditkarte|tarjeta|carte|cartão|carta|telefon|telefono|teléfono|téléphone|handy|móvil|celular"
+    r"|portable)(?![^\W\d_])"
+)
 
 
 def _separated_digit_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
@@ -892,6 +902,7 @@ def _separated_digit_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     runs = [
         (run.start(), run.end(), [at for at in range(run.start(), run.end()) if text[at].isdigit()])
         for run in _SEPARATED_DIGITS.finditer(text)
+        if _SEPARATED_NAMED.search(scan.lower, max(0, run.start() - _SPACED_CONTEXT), run.start()) is not None
     ]
     if not runs:
         return []

@@ -552,6 +552,8 @@ def find_ibans(scan: Scan) -> Iterator[Span]:
             end = 0  # a short one ("no 12 3456 7890 123"): a word and a reference more often than an IBAN
         if not end and scan.lettered is not text:
             end = _iban_end(scan.lettered, start, match.end())  # its "I" and "O" were letters after all
+        if end and ", " in text[start:end] and not text[start].isupper():
+            end = 0  # groups apart by commas, as read out, after a country's capitals only ("de 12, 1312, ...": a list)
         if end:
             yield start, end
         match = _IBAN.search(text, end or match.start() + 1)
