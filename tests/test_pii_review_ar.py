@@ -87,6 +87,14 @@ def found(text: str) -> list[tuple[str, str]]:
         # A defanged address's "(.)"; the katakana long mark typed for a dash.
         ("C2 callback observed to 63(.)230(.)72(.)122 on port 8443", [("IP_ADDRESS", "63(.)230(.)72(.)122")]),
         ("連絡先（念のため全角で記載）：+81\u30003ー6207ー1599", [("PHONE", "+81\u30003ー6207ー1599")]),
+        # The attacker's round's holes in these forms: other brackets, blanks around the long mark, other fillers.
+        ("C2 at 63(dot)230(dot)72(dot)122 port 80", [("IP_ADDRESS", "63(dot)230(dot)72(dot)122")]),
+        ("C2 at 63{.}230{.}72{.}122 port 80", [("IP_ADDRESS", "63{.}230{.}72{.}122")]),
+        ("電話：03 ー 6207 ー 1599", [("PHONE", "03 ー 6207 ー 1599")]),
+        (
+            "my number is four one five, umm, five five five, two six seven one",
+            [("PHONE", "four one five, umm, five five five, two six seven one")],
+        ),
         # A reference's name before another number does not hide the phone after it.
         ("Bestellnummer 4711, Rückfragen: 030 12345678", [("PHONE", "030 12345678")]),
         # What the new readers must not hide: an SSN after "is" (Iceland's code) with a comma after it.

@@ -2838,9 +2838,11 @@ _DIGIT_WORDS.update({"oh": "0", "zwo": "2", "tres": "3", "uma": "1", "meia": "6"
 _REPEATS = {"double": 2, "triple": 3}
 _DIGIT_WORD = "(?:(?:double|triple)[ \t]+)?(?:" + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True)) + ")"
 # Between digit words: punctuation, blanks, or a separator said as a word ("five six one dash four one").
-# A caller's filler between them too ("five four six six, uh one six six seven": reviewer AR).
+# A caller's filler between them too ("five four six six, uh one six six seven": reviewer AR); not "um",
+# Portuguese for one.
+_FILLERS = "uh|uhh|uhm|umm+|erm|er+|ehm|eh+|ah+|hmm+|mm+|äh|ähm|ääh|öhm|euh"
 _WORD_GAP = (
-    r"(?:(?:[ \t]*[,\-–—/.][ \t]*|[ \t]+)(?:uh|uhm|erm|ehm|äh|ähm|euh)[ \t]*,?[ \t]+"
+    rf"(?:(?:[ \t]*[,\-–—/.][ \t]*|[ \t]+)(?:{_FILLERS})[ \t]*,?[ \t]+"
     r"|[ \t]*[,\-–—/.][ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?)"
 )
 
@@ -2891,9 +2893,10 @@ _SPELT_RUN = re.compile(
     rf"(?<![^\W\d_])(?:(?:plus|più|más|mais)[ \t]+(?:(?P<country>{_COUNTRY_CODE_WORD}){_WORD_GAP})?)?"
     rf"{_DIGIT_TOKEN}(?:{_WORD_GAP}{_DIGIT_TOKEN}){{6,18}}(?![^\W\d_])"
 )
-_SPELT_TOKEN = re.compile(_DIGIT_TOKEN)
+# Each token whole: a filler holds a digit word's letters ("umm" is no "um", Portuguese for one).
+_SPELT_TOKEN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?![^\W\d_])|(?<![0-9])[0-9]{{1,4}}(?![0-9])")
 _DIGIT_WORD_ONLY = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?![^\W\d_])")
-_SPOKEN_FILLER = re.compile(r"(?<![^\W\d_])(?:uh|uhm|erm|ehm|äh|ähm|euh)(?![^\W\d_])")
+_SPOKEN_FILLER = re.compile(rf"(?<![^\W\d_])(?:{_FILLERS})(?![^\W\d_])")
 _DASH_WORD = re.compile(
     r"[ \t]*(?:-|(?<![^\W\d_])(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)(?![^\W\d_]))[ \t]*"
 )

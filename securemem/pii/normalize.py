@@ -184,13 +184,13 @@ _NUMERALS_MIN = 2
 def numerals_as_digits(text: str) -> str:
     """``text`` with each run of six or more of Chinese's and Japanese's numerals (and digits) read as
     digits, and the katakana long mark between two digits read as the dash it is typed for
-    ("+81 3ー6207ー1599": an IME's "-"; in a word, "パスワード", it stays)."""
+    ("+81 3ー6207ー1599", "03 ー 6207 ー 1599": an IME's "-"; in a word, "パスワード", it stays)."""
     if "\u30fc" in text:
         text = _LONG_MARK.sub("-", text)
     return _NUMERAL_RUN.sub(_run_as_digits, text)
 
 
-_LONG_MARK = re.compile("(?<=[0-9])\u30fc(?=[0-9])")
+_LONG_MARK = re.compile("(?<=[0-9])\u30fc(?=[0-9])|(?<=[0-9] )\u30fc(?= [0-9])")
 
 
 def _run_as_digits(run: re.Match[str]) -> str:
@@ -392,7 +392,8 @@ _ESCAPE = re.compile(
     r"|(?<=[^\s=])(?P<soft>=\r?\n)(?=[^\s])"
     # A defanged address, as threat reports write them ("199[dot]53[dot]107[dot]168", "31[.]155.119.24",
     # "2a00[:]1450[:]...", "63(.)230(.)72(.)122"), and markdown's escaped dash and underscore ("sk\-svcacct\-...").
-    r"|(?<=[A-Za-z0-9])(?:\[(?P<defanged>\.|dot|:)\]|\((?P<defanged_round>\.)\))(?=[A-Za-z0-9])"
+    r"|(?<=[A-Za-z0-9])(?:\[(?P<defanged>\.|dot|:)\]|\((?P<defanged_round>\.|dot)\)|\{(?P<defanged_curly>\.|dot)\}"
+    r"|<(?P<defanged_angle>\.|dot)>)(?=[A-Za-z0-9])"
     r"|\\(?P<markdown>[-_.+])(?=[A-Za-z0-9])"
     # A line break written as HTML ("<b>OTP:</b><br>839201", "4111 1111<br>1111 1111"): a break, as read
     r"|(?P<br><[bB][rR][ \t]*/?[ \t]*>)"
@@ -424,7 +425,7 @@ _NAMED = {
     "rpar": ")",
     "sol": "/",
 }
-_ESCAPE_MARKS = ("%", "\\", "&", "[", "<wbr", "**", "=\n", " dot ", "\x1b", "(a)")
+_ESCAPE_MARKS = ("%", "\\", "&", "[", "<wbr", "**", "=\n", " dot ", "\x1b", "(a)", "(.)", "(dot)", "{.}", "{dot}")
 _QUOTED_PRINTABLE = re.compile("quoted-printable", re.IGNORECASE)
 
 
@@ -445,7 +446,8 @@ def _may_escape(original: str) -> bool:
         or ("=" in original and "=\n" in original)
         or " dot " in original
         or "\x1b" in original
-        or ("(" in original and ("(a)" in original or "(.)" in original))
+        or ("(" in original and ("(a)" in original or "(.)" in original or "(dot)" in original))
+        or ("{" in original and ("{.}" in original or "{dot}" in original))
     )
 
 
@@ -492,7 +494,7 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
             char = "@"
         elif match["defanged"] is not None:
             char = ":" if match["defanged"] == ":" else "."
-        elif match["defanged_round"] is not None:
+        elif match["defanged_round"] or match["defanged_curly"] or match["defanged_angle"]:
             char = "."
         elif match["markdown"] is not None:
             char = match["markdown"]
