@@ -256,6 +256,7 @@ REVIEWS = {
     "ap": "pii_review_ap.jsonl: blind, a third hostile acceptance suite, taken as it came",
     "aq": "pii_review_aq.jsonl: blind, a support and operations team's memory, taken as it came",
     "ar": "pii_review_ar.jsonl: blind, a coding agent's, a call centre's and a back office's memory, taken as it came",
+    "as": "pii_review_as.jsonl: blind, an HR, a travel and expense and an IT helpdesk agent's memory, taken as it came",
 }
 
 

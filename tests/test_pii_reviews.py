@@ -399,6 +399,13 @@ def altered(name: str) -> list[str]:
         # halves, a German mobile and a US number typed one digit at a time with nothing naming them, a
         # card typed one digit at a time with "|" between (a table's row of digits reads the same).
         ("ar", "claim", None, 0.97),
+        # Blind, written last: an HR and payroll agent's, a travel and expense agent's and an IT helpdesk's
+        # memory (513 lines, 26 languages): 520 of 532 as it came (97.7%; 519 before AR's fixes), 530 since
+        # (cards split by a receipt's OCR after the card's name, "jelszavam", "reimpostata a", "Parola mea e",
+        # "kata sandi sementara", a URL's password opening with "$", a password ending in "=" before more
+        # words, a phone after an IMEI and its number, "palavra-passe ... é"). Left: a password a customer
+        # says she tried, several words after the label; a password read after a run of recovery codes.
+        ("as", "claim", None, 0.99),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -486,6 +493,12 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     altered_ar = altered("ar")
     assert len(altered_ar) == 19
     assert {f.type for text in altered_ar for f in detect(text)} == {"IP_ADDRESS"}
+    # Reviewer AS: a Teams meeting's passcode (a credential, found on purpose) and four-part releases after a
+    # product's name ("Intel Wi-Fi driver 23.100.0.4", "Cisco Secure Client 5.1.3.197": "client" and "driver"
+    # before an address name hosts too); as it came, an amount's tail read as a toll-free number too (7 lines).
+    altered_as = altered("as")
+    assert len(altered_as) == 6
+    assert {f.type for text in altered_as for f in detect(text)} == {"IP_ADDRESS", "PASSWORD"}
     # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design) and a CI
     # cache's key, a random-looking value after "key" (left: a word before "key" was tried as naming no
     # secret and hid Azure's "Primary key: ..."); as it came, a PEM header named in prose, a file's magic

@@ -861,6 +861,8 @@ _PW_WORDS = (
     "password", "pass", "pw", "passwort", "passwd", "passphrase", "passcode", "pwd", "kennwort", "wachtwoord",
     "contraseña", "contrasena", "senha", "mot de passe", "mdp", "hasło", "haslo", "lösenord", "losenord",
     "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "sifre", "пароль",
+    # Hungarian's possessive and object forms ("a jelszavam: ...": reviewer AS)
+    "jelszavam", "jelszava", "jelszavad", "jelszót", "jelszot",
     "passord", "lozinka", "geslo", "parolă", "nenosiri", "pass phrase", "palavra-passe", "palavra passe",
     "mot-de-passe",
     "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
@@ -914,8 +916,8 @@ _PW_LABELS = "|".join(
 _AMBIGUOUS_LABELS = frozenset({"parola", "heslo", "parolă", "nenosiri"})
 _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "pass", "pw", "wort", "woord", "senha", "mdp", "contras", "haslo", "heslo", "parola", "salasana", "adgangskode",
-    "senord", "jelszo", "sifre", "lozinka", "geslo", "masterauth", "bindpw", "psk", "kata sandi", "kata laluan",
-    "clave", "wpa", "shared key", "wifi key", "wi-fi key", "wlan", "nenosiri",
+    "senord", "jelszo", "jelsza", "sifre", "lozinka", "geslo", "masterauth", "bindpw", "psk", "kata sandi",
+    "kata laluan", "clave", "wpa", "shared key", "wifi key", "wi-fi key", "wlan", "nenosiri",
 )  # fmt: skip
 _PASSWORD_HINTS_OTHER = (
     "contrase", "hasło", "senord", "jelsz", "şifre", "parolă", "пap", "пар", "비번", "schlüssel",
@@ -935,7 +937,10 @@ _VERBS = (
     "était|es|era|é|è|är|er|jest|je|on|eίvai|הוא|היא|هي|adalah|equals|→|->|"
     # "senha do app redefinida para ...", "contraseña cambiada a ...", "Passwort zurückgesetzt auf ..."
     "redefinida para|alterada para|definida para|trocada para|mudada para|cambiada a|cambiada por|"
-    "restablecida a|réinitialisé à|réinitialisée à|changé en|changée en|modifié en|geändert in|zurückgesetzt auf"
+    "restablecida a|réinitialisé à|réinitialisée à|changé en|changée en|modifié en|geändert in|zurückgesetzt auf|"
+    # Italian "reset to", "changed to"; Romanian "is", and "my ... is" (not "e" alone: "and" in Portuguese and
+    # Italian): reviewer AS's "password reimpostata a ...", "Parola mea e ..."
+    "reimpostata a|impostata a|resettata a|cambiata in|cambiata a|modificata in|este|mea e|ta e"
 )
 # Particles that join a label to its value without spaces ("パスワードは...", "密码是...", "비밀번호는 ...").
 _PARTICLES = "は|是|为|為|는|은"
@@ -946,7 +951,8 @@ _THAI = "[\u0e00-\u0e7f]"
 # provisional de acceso ...: Turia_2023#", "mot de passe provisoire": reviewer Y): part of the label.
 _PW_QUALIFIERS = (
     "iniziale|provvisoria|temporanea|nuova|provisional|provisoria|provisória|temporal|temporaria|temporária|"
-    "nueva|nova|inicial|provisoire|temporaire|initial|initiale|nouveau"
+    "nueva|nova|inicial|provisoire|temporaire|initial|initiale|nouveau|"
+    "sementara|baru"  # Indonesian and Malay: temporary, new ("kata sandi sementara Zomer2026!": reviewer AS)
 )
 # A label, maybe inside a name ("DB_PASSWORT", "MDP_BDD"), not in a token ("[PASSWORD ...]"); a particle
 # may follow ("パスワードは"); maybe in brackets after what it is of ("- Router (senha): ...").
@@ -958,8 +964,13 @@ _PASSWORD_LABEL = (
 )
 # "=" after the label, or after the clause's words with a space before it ("passwd for root on bastion =
 # ..."); glued to the clause's last word it is that word's padding, not an operator ('"كلمة المرور هي
-# Sakura711="' is read at "هي": reviewer AD), unless a value follows it (`password VALUE='...'`).
-_EQUALS = r"(?(words)(?:(?<=[ \t])=(?!=)|=(?!=|[ \t]*(?:\r?\n|$)|[\"'”»](?:[\s.,;:!?)\]}]|$)))|=(?!=))"
+# Sakura711="' is read at "هي": reviewer AD), unless a value follows it at once (`password VALUE='...'`),
+# or the word ends in two letters and a value follows a blank ("password is= Rosa0604$"); "password to
+# S_LOw%*ZZNuN+^1= and ..." ends its value with it (reviewer AS).
+_EQUALS = (
+    r"(?(words)(?:(?<=[ \t])=(?!=)|=(?![=\s]|$|[\"'”»](?:[\s.,;:!?)\]}]|$))"
+    r"|(?<=[^\W\d_]{2})=(?=[ \t]+\S))|=(?!=))"
+)
 _PASSWORD_PHRASE = re.compile(
     _PASSWORD_LABEL
     + (
@@ -2789,7 +2800,16 @@ def _url_credentials(password: str) -> bool:
         return False  # "host:8080/path/user@x", "host:8080?q=a@b": a port, then a path, query or fragment
     if password.lower() in _STOP_VALUES or password.lower() in ("pass", "pwd", "pw", "changeme"):
         return False  # "postgres://user:password@localhost/mydb": the documentation's example
+    if password.startswith("$") and _RANDOM_AFTER_DOLLAR.fullmatch(password):
+        return True  # "amqp://edi_bridge:$c_IsB935hBvz835@...": a password that opens with "$", not a variable
     return not (_PLACEHOLDER.match(password) or password in ("%s", "{}", "{password}"))
+
+
+# A value after "$" that no one names a variable: letters of both cases and digits mixed, past the first
+# character ("$c_IsB935hBvz835": reviewer AS), where a variable is UPPER_CASE, lower_case or camelCase words.
+_RANDOM_AFTER_DOLLAR = re.compile(
+    r"\$(?=[A-Za-z0-9_]*[a-z][A-Za-z0-9_]*[A-Z])(?=(?:[A-Za-z_]*[0-9]){2})[A-Za-z0-9_]{8,}"
+)
 
 
 # The space may be lost after "Authorization:" ("Authorization:Basicc3Zj..."): the value must then decode.
