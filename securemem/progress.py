@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
+from securemem.threads import quiet
+
 Report = Callable[[int, int], None]  # (bytes done, bytes in all)
 INTERVAL = 0.2
 WIDTH = 28
@@ -56,7 +58,7 @@ def watch_writes(total: int, expected_writes: int, report: Report | None) -> Ite
                 share = min(0.99, (now - start) / max(1, expected_writes))  # 100% only once it is done
                 report(int(total * share), total)
 
-    watcher = threading.Thread(target=sample, name="securemem-progress", daemon=True)
+    watcher = threading.Thread(target=quiet(sample), name="securemem-progress", daemon=True)
     watcher.start()
     try:
         yield

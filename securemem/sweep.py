@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from securemem.errors import StorageError, StoreBusyError
 from securemem.store.base import Store
+from securemem.threads import quiet
 
 logger = logging.getLogger("securemem.sweep")
 DEFAULT_BATCH = 2000
@@ -130,7 +131,7 @@ class BackgroundSweeper:
     def start(self) -> BackgroundSweeper:
         if self._thread is None or not self._thread.is_alive():
             self._stop.clear()
-            self._thread = threading.Thread(target=self._loop, name="securemem-sweeper", daemon=True)
+            self._thread = threading.Thread(target=quiet(self._loop), name="securemem-sweeper", daemon=True)
             self._thread.start()
         return self
 

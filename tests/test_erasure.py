@@ -469,3 +469,42 @@ def test_a_crash_right_after_a_redaction_leaves_nothing_of_it_on_disk(tmp_path: 
     )
     assert crashed.returncode == -signal.SIGKILL and crashed.stdout == "done\n", crashed.stderr
     assert SECRET.encode() not in plaintext_of(db, key)
+
+
+def _blocked_signals(thread: threading.Thread) -> set[int]:
+    """The signals ``thread`` blocks, read from the kernel's view of it (Linux)."""
+    status = Path(f"/proc/self/task/{thread.native_id}/status").read_text()
+    mask = int(next(line.split()[1] for line in status.splitlines() if line.startswith("SigBlk:")), 16)
+    return {number for number in range(1, 65) if mask >> (number - 1) & 1}
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc to read a thread's signal mask")
+def test_securemems_threads_leave_stop_signals_to_the_main_thread(tmp_path: Path, key: bytes) -> None:
+    # A stop signal the kernel gave one of our threads left a main thread blocked in C (a pool's worker
+    # waiting on its queue) without running the handler that ends the process: a pool's terminate hung.
+    from securemem.store import sqlcipher
+    from securemem.sweep import BackgroundSweeper
+
+    stop = {signal.SIGTERM, signal.SIGHUP, signal.SIGINT}
+    policy = Policy(name="slow-erase", history=OFF, storage=StorageSettings(erase_within=3600))
+    with SecureMemory.open(tmp_path / "q.db", key=key, policy=policy) as memory:
+        ok(memory, command="create", path="/memories/s.md", file_text="x\n")
+        ok(memory, command="delete", path="/memories/s.md")  # the eraser's timer waits for its deadline
+        store = memory.store
+        assert isinstance(store, sqlcipher.SQLCipherStore)
+        timer = store._eraser._timer
+        assert timer is not None and timer.is_alive()
+        stopper = sqlcipher._STOPPER
+        assert stopper is not None and stopper.thread.is_alive()
+        sweeper = BackgroundSweeper(store, every=3600).start()
+        try:
+            for thread in (timer, stopper.thread, sweeper._thread):
+                assert thread is not None
+                for _ in range(100):  # the thread blocks them as it starts
+                    if stop <= _blocked_signals(thread):
+                        break
+                    time.sleep(0.01)
+                assert stop <= _blocked_signals(thread), thread.name
+        finally:
+            sweeper.stop()
+    assert stop.isdisjoint(_blocked_signals(threading.main_thread()))  # the main thread still takes them

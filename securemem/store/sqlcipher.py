@@ -57,6 +57,7 @@ from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken,
 from securemem.store.history import EXPIRY_ACTOR
 from securemem.store.sqltx import SqlTx, count_expired, expired_batch, purge_rows, remember_numbers
 from securemem.store.sqlversions import Tail, VersionLog, chain_rows, recount, seq_range
+from securemem.threads import QuietTimer, quiet
 
 PLAIN_SQLITE_HEADER = b"SQLite format 3\x00"
 DURABILITY = {"full": "FULL", "normal": "NORMAL"}
@@ -1865,7 +1866,7 @@ class _StopEraser:
         self.pid = os.getpid()
         self.asked = threading.Event()
         self.done = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="securemem-erase-on-stop", daemon=True)
+        self.thread = threading.Thread(target=quiet(self._run), name="securemem-erase-on-stop", daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
@@ -1973,7 +1974,7 @@ class _Eraser:
 
     def _schedule(self, delay: float) -> None:
         self._soon = False
-        self._timer = threading.Timer(delay, self._attempt)
+        self._timer = QuietTimer(delay, self._attempt)
         self._timer.daemon = True
         self._timer.name = "securemem-eraser"
         self._timer.start()
