@@ -1,8 +1,7 @@
 """What reviewer AS (an HR and payroll agent's, a travel and expense agent's and an IT helpdesk's memory, in
-26 languages) found, both ways: card numbers a receipt's OCR split where it liked, after the card's name;
-Hungarian's possessive "jelszavam"; Italian's "reset to", Romanian's "is" and "my ... is", Indonesian's
-"temporary" after a password's label; a URL's password that opens with "$"; a password ending in "=" before
-more words; a phone after another kind of number and its own long value; and an amount's tail left alone."""
+26 languages) found, both ways: Hungarian's possessive "jelszavam", Italian's "reset to", Romanian's "is"
+and "my ... is", Indonesian's "temporary" after a password's label, "palavra-passe ... é"; and an amount's
+tail left alone. Then an attacker's round on those readers, and on forms tried and taken out."""
 
 from __future__ import annotations
 
@@ -18,10 +17,6 @@ def found(text: str) -> list[tuple[str, str]]:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        # A card after its name, in the groups a receipt's OCR made.
-        ("Platba kartou: 256 07  2 8063171288\nAUT. KÓD 683998", [("CREDIT_CARD", "256 07  2 8063171288")]),
-        ("クレジットカード 54 590  0992 3654103\n承認番号 871034", [("CREDIT_CARD", "54 590  0992 3654103")]),
-        ("BANKKÁRTYA: VISA 41 55796  0 04866123\nENGEDÉLYSZÁM: 179344", [("CREDIT_CARD", "41 55796  0 04866123")]),
         # Passwords after labels and verbs of other languages.
         ("Helpdesk chat: a jelszavam: P@ssw0rd71! . Hívjatok", [("PASSWORD", "P@ssw0rd71!")]),
         ("#71542 Sblocco account: password reimpostata a Bangkok@2026*, scadenza", [("PASSWORD", "Bangkok@2026*")]),
@@ -31,14 +26,11 @@ def found(text: str) -> list[tuple[str, str]]:
             'Chat com o suporte: "A minha palavra-passe do Teams é Lantern-quartz-65-pixel e deixou de funcionar.',
             [("PASSWORD", "Lantern-quartz-65-pixel")],
         ),
-        # A password that ends in "=" before more words; one that opens with "$" in a URL.
-        ("Also reset Okta password to S_LOw%*ZZNuN+^1= and re-enrolled SMS", [("PASSWORD", "S_LOw%*ZZNuN+^1=")]),
-        (
-            "Connection used by the payroll export: amqp://edi_bridge:$c_IsB935hBvz835@mq.kfg-ops.net:5672/%2F",
-            [("URL_CREDENTIALS", "edi_bridge:$c_IsB935hBvz835")],
-        ),
-        # A phone after a device's IMEI and its number.
-        ("Lost company iPhone. IMEI 359993152001593, number 07970 491238. Remote-wiped", [("PHONE", "07970 491238")]),
+        # What the forms tried first hid (an attacker's round): a card after a small number and its name, a
+        # password after "=" glued to a host's name, a phone after an amount-like "1,555.12...".
+        ("Card #2 645428 2497146235", [("CREDIT_CARD", "645428 2497146235")]),
+        ("password for root on db1= Rosa0604$", [("PASSWORD", "Rosa0604$")]),
+        ("tel 1,555.12.34.5678", [("PHONE", "555.12.34.5678")]),
         # What the new forms must not take: "e" is "and" in Portuguese, after a password's verb.
         (
             "Cliente (chat): a senha do app é tottenham13 e o cartão é 4514 1628 0050 2360, vê",
@@ -61,6 +53,21 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "Visa card, 2 items, 10 20 30 40",
         "postgres://user:$DB_PASSWORD@db.internal/app",
         "postgres://user:$dbPassword2@db.internal/app",
+        # An attacker's round on the forms tried first (taken out or narrowed since): dates, amounts and
+        # quantities after a card's name read as a card's groups; a variable's name after "$" in a URL; a
+        # status after Hungarian's labels; a security mode, a rule after Italian's, Romanian's, Indonesian's.
+        "Fizetés bankkarte 2022 09 15 05 01  1 733 Ft",
+        "Mastercard ending 4643  03 05  884 15",
+        "Gift card 38 13 2  84 94  791 49",
+        '$dsn = "mysql://root:$dbPassword2024@localhost/app";',
+        "export DATABASE_URL=postgres://app:$pgPass2024@db:5432/app",
+        "jelszava: lejárt",
+        "A jelszavam: elfelejtettem",
+        "Jelszót: Elfelejtette?",
+        "La password di rete è impostata a WPA2-Personal",
+        "Parola ta e Prea-scurtă",
+        "Masukkan kata sandi baru Minimal8karakter",
+        "Invoice 2024001234, no. 0171 2345678",
         # A password's label then "and" in Italian and German.
         "la password e il nome utente sono nel vault",
         "Passwort und Benutzername stehen im Tresor",

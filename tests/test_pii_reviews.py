@@ -400,12 +400,14 @@ def altered(name: str) -> list[str]:
         # card typed one digit at a time with "|" between (a table's row of digits reads the same).
         ("ar", "claim", None, 0.97),
         # Blind, written last: an HR and payroll agent's, a travel and expense agent's and an IT helpdesk's
-        # memory (513 lines, 26 languages): 520 of 532 as it came (97.7%; 519 before AR's fixes), 530 since
-        # (cards split by a receipt's OCR after the card's name, "jelszavam", "reimpostata a", "Parola mea e",
-        # "kata sandi sementara", a URL's password opening with "$", a password ending in "=" before more
-        # words, a phone after an IMEI and its number, "palavra-passe ... é"). Left: a password a customer
-        # says she tried, several words after the label; a password read after a run of recovery codes.
-        ("as", "claim", None, 0.99),
+        # memory (513 lines, 26 languages): 520 of 532 as it came (97.7%; 519 before AR's fixes), 524 since
+        # ("jelszavam", "reimpostata a", "Parola mea e", "kata sandi sementara", "palavra-passe ... é").
+        # Left: cards a receipt's OCR split in groups of one or two digits (tried: dates, amounts and
+        # quantities after a card's name read the same), a URL's password opening with "$" (tried: a
+        # variable's name reads the same), a password ending in "=" before more words, a phone after an
+        # IMEI and its number (tried: a second reference reads the same), a password a customer says
+        # she tried several words after the label.
+        ("as", "claim", None, 0.98),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

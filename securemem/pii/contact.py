@@ -759,7 +759,7 @@ _PHONE = re.compile(
                                               # before times and dates
       |(?<![\w+#$€£¥/\-])(?<![0-9.]\.)        # a label's dot may come before ("Tel.0171 ..."; see _phone_end)
        (?:(?=[+(])|(?<![0-9][ .\-/]))          # not the tail of "DE89 3704 0044 0532 0130 01"
-       (?!(?<=[0-9],)[0-9]{3}[.,][0-9]{2}(?![0-9]))  # nor of an amount ("703,001.87  747-38-658": reviewer AS)
+       (?!(?<=[0-9],)[0-9]{3}[.,][0-9]{2}(?![0-9]|[.,][0-9]))  # nor an amount's tail ("703,001.87": reviewer AS)
     )
     (?:(?:\+|00)[ ]?[0-9]{1,3}(?:[ .\-\t/]|(?=\())?|\(\+[0-9]{1,3}\)[ ]?)?   # "+44 ", "0044-", "(+91) "
     (?:\(0\)[ ]?)?
@@ -1135,13 +1135,6 @@ def _last_words(scan: Scan, start: int) -> list[str]:
         before = _CALLER_ID.sub("callerid", before)
     before = _callback_named(before)
     words = _WORDS.findall(before)
-    if words and (own := _ITS_OWN_NUMBER.search(before)) is not None and not _REFERENCE_WORDS.isdisjoint(words):
-        # A reference's name, its own long number, then words: the name is that number's, not this one's
-        # ("IMEI 359993152001593, number 07970 491238": reviewer AS; "Order number for Q3 2024 run: ..."
-        # keeps its name, a year being no reference's number).
-        words = [word for word in _WORDS.findall(before[: own.start()]) if word not in _REFERENCE_WORDS] + (
-            _WORDS.findall(before[own.end() :])
-        )
     if (
         words
         and words[-1] in _LABEL_REFERENCES
@@ -1170,8 +1163,6 @@ def _last_words(scan: Scan, start: int) -> list[str]:
 
 
 _LETTER_LABELS = frozenset(["t", "m"])
-# The last run of six digits or more before a phone with a word after it (so between the two).
-_ITS_OWN_NUMBER = re.compile(rf"[0-9]{{6,}}(?=[^0-9]*[{_LETTERS}][^0-9]*\Z)")
 # Names of a customer's, an order's, an invoice's, a contract's or a case's number that name only the
 # number right after them ("Auftragsnummer: 8075-2563-20", "processo 9182/780347": reviewer AR), not a
 # phone a few words on ("Kundennummer fehlt, Rückfragen: 0171 2345678", "Bestellnummer 4711, Rückfragen:

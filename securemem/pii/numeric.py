@@ -260,13 +260,8 @@ def find_cards(scan: Scan) -> Iterator[Span]:
 # and the network's length decide, and a number or a date after it ("9288 03/29") stays out. Each group
 # has three digits or more: a statement's dates and amounts after "Kartenzahlung", "Visa ****4921" ("21.03.2024
 # 21.03.2024 -45,60", "4921 15.03.2024 45.60") pass Luhn one time in ten (an attacker's round).
-# Groups of any size after the card's name: a receipt's OCR splits them where it likes ("Platba kartou:
-# 256 07  2 8063171288", "クレジットカード 54 590  0992 3654103": reviewer AS).
-# Groups of any size only with blanks between: with dots, dashes or slashes they are dates and amounts
-# ("Mastercard ending 5886 13.10.2024 239.57").
 _CARD_ANY_GROUPS = re.compile(
-    r"[0-9](?<![\w.\-/][0-9])(?:[0-9]{2,9}(?:(?:[ \t]{1,2}|[ \t]?[.\-/][ \t]?)[0-9]{3,10}){1,6}(?![\w]|[.\-/][0-9])"
-    r"|[0-9]{0,9}(?:[ \t]{1,2}[0-9]{1,10}){1,8}(?![\w]|[.\-/][0-9]))"
+    r"[0-9](?<![\w.\-/][0-9])[0-9]{2,9}(?:(?:[ \t]{1,2}|[ \t]?[.\-/][ \t]?)[0-9]{3,10}){1,6}(?![\w]|[.\-/][0-9])"
 )
 _GROUP = re.compile(r"[0-9]+")
 _NAMED_CARD_REACH = 24  # characters before the number where the card is named

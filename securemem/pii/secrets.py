@@ -913,7 +913,11 @@ _PW_LABELS = "|".join(
 # Labels that are everyday words too: Italian "parola" (word), Czech and Slovak "heslo" (motto, slogan); and
 # Romanian's "parolă" and Swahili's "nenosiri" (reviewer AP), whose notes put dates after them too
 # ("schimbare parolă: 12.03.2024", an attacker's round): each only before a value shaped like a password.
-_AMBIGUOUS_LABELS = frozenset({"parola", "heslo", "parolă", "nenosiri"})
+_AMBIGUOUS_LABELS = frozenset(
+    # ... and Hungarian's possessive and object forms, which forms and chats put before a status too
+    # ("jelszava: lejárt", "Jelszót: Elfelejtette?": an attacker's round)
+    {"parola", "heslo", "parolă", "nenosiri", "jelszavam", "jelszava", "jelszavad", "jelszót", "jelszot"}
+)
 _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "pass", "pw", "wort", "woord", "senha", "mdp", "contras", "haslo", "heslo", "parola", "salasana", "adgangskode",
     "senord", "jelszo", "jelsza", "sifre", "lozinka", "geslo", "masterauth", "bindpw", "psk", "kata sandi",
@@ -940,7 +944,7 @@ _VERBS = (
     "restablecida a|réinitialisé à|réinitialisée à|changé en|changée en|modifié en|geändert in|zurückgesetzt auf|"
     # Italian "reset to", "changed to"; Romanian "is", and "my ... is" (not "e" alone: "and" in Portuguese and
     # Italian): reviewer AS's "password reimpostata a ...", "Parola mea e ..."
-    "reimpostata a|impostata a|resettata a|cambiata in|cambiata a|modificata in|este|mea e|ta e"
+    "reimpostata a|resettata a|cambiata in|cambiata a|modificata in|este|mea e"
 )
 # Particles that join a label to its value without spaces ("パスワードは...", "密码是...", "비밀번호는 ...").
 _PARTICLES = "は|是|为|為|는|은"
@@ -952,7 +956,7 @@ _THAI = "[\u0e00-\u0e7f]"
 _PW_QUALIFIERS = (
     "iniziale|provvisoria|temporanea|nuova|provisional|provisoria|provisória|temporal|temporaria|temporária|"
     "nueva|nova|inicial|provisoire|temporaire|initial|initiale|nouveau|"
-    "sementara|baru"  # Indonesian and Malay: temporary, new ("kata sandi sementara Zomer2026!": reviewer AS)
+    "sementara"  # Indonesian and Malay: temporary ("kata sandi sementara Zomer2026!": reviewer AS)
 )
 # A label, maybe inside a name ("DB_PASSWORT", "MDP_BDD"), not in a token ("[PASSWORD ...]"); a particle
 # may follow ("パスワードは"); maybe in brackets after what it is of ("- Router (senha): ...").
@@ -964,13 +968,8 @@ _PASSWORD_LABEL = (
 )
 # "=" after the label, or after the clause's words with a space before it ("passwd for root on bastion =
 # ..."); glued to the clause's last word it is that word's padding, not an operator ('"كلمة المرور هي
-# Sakura711="' is read at "هي": reviewer AD), unless a value follows it at once (`password VALUE='...'`),
-# or the word ends in two letters and a value follows a blank ("password is= Rosa0604$"); "password to
-# S_LOw%*ZZNuN+^1= and ..." ends its value with it (reviewer AS).
-_EQUALS = (
-    r"(?(words)(?:(?<=[ \t])=(?!=)|=(?![=\s]|$|[\"'”»](?:[\s.,;:!?)\]}]|$))"
-    r"|(?<=[^\W\d_]{2})=(?=[ \t]+\S))|=(?!=))"
-)
+# Sakura711="' is read at "هي": reviewer AD), unless a value follows it (`password VALUE='...'`).
+_EQUALS = r"(?(words)(?:(?<=[ \t])=(?!=)|=(?!=|[ \t]*(?:\r?\n|$)|[\"'”»](?:[\s.,;:!?)\]}]|$)))|=(?!=))"
 _PASSWORD_PHRASE = re.compile(
     _PASSWORD_LABEL
     + (
@@ -2800,16 +2799,7 @@ def _url_credentials(password: str) -> bool:
         return False  # "host:8080/path/user@x", "host:8080?q=a@b": a port, then a path, query or fragment
     if password.lower() in _STOP_VALUES or password.lower() in ("pass", "pwd", "pw", "changeme"):
         return False  # "postgres://user:password@localhost/mydb": the documentation's example
-    if password.startswith("$") and _RANDOM_AFTER_DOLLAR.fullmatch(password):
-        return True  # "amqp://edi_bridge:$c_IsB935hBvz835@...": a password that opens with "$", not a variable
     return not (_PLACEHOLDER.match(password) or password in ("%s", "{}", "{password}"))
-
-
-# A value after "$" that no one names a variable: letters of both cases and digits mixed, past the first
-# character ("$c_IsB935hBvz835": reviewer AS), where a variable is UPPER_CASE, lower_case or camelCase words.
-_RANDOM_AFTER_DOLLAR = re.compile(
-    r"\$(?=[A-Za-z0-9_]*[a-z][A-Za-z0-9_]*[A-Z])(?=(?:[A-Za-z_]*[0-9]){2})[A-Za-z0-9_]{8,}"
-)
 
 
 # The space may be lost after "Authorization:" ("Authorization:Basicc3Zj..."): the value must then decode.
