@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -148,22 +149,34 @@ def test_two_processes_never_lose_an_update_and_one_not_exists_write_wins(tmp_pa
     # One pool of two fresh interpreters (and one manager for the start signals) serves every
     # round: each task opens and closes its own handle, so a round shares nothing with the last.
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Manager() as manager, ctx.Pool(2) as pool:
-        results = [pool.apply_async(_increment, (str(db), key, store.id, counter.id, 25)) for _ in range(2)]
-        [r.get(timeout=120) for r in results]
+    pool = ctx.Pool(2)
+    try:
+        with ctx.Manager() as manager:
+            _race(pool, manager, str(db), key, store.id, counter.id)
+    finally:
+        # Closed and joined, so each worker ends on its own once the queue is drained. Leaving the pool
+        # by "with" calls terminate(), which now and then left one worker unsignalled (alive, waiting on
+        # the pool's queue, a SIGTERM sent by hand ended it at once) and the test waited for it forever.
+        pool.close()
+        pool.join()
+
+
+def _race(pool: Any, manager: Any, db: str, key: bytes, store_id: str, counter_id: str) -> None:
+    """The rounds of test_two_processes_never_lose_an_update_and_one_not_exists_write_wins, on ``pool``."""
+    results = [pool.apply_async(_increment, (db, key, store_id, counter_id, 25)) for _ in range(2)]
+    [r.get(timeout=120) for r in results]
+    with Admin.open(db, key=key) as admin:
+        assert admin.memories.retrieve(store_id, counter_id).content == "50\n"
+        assert len(admin.memory_versions.list(store_id, memory_id=counter_id, limit=100).data) == 51
+    for _ in range(3):
+        start = manager.Event()
+        racers = [pool.apply_async(_create_once, (db, key, store_id, f"p{n}", start)) for n in range(2)]
+        start.set()
+        outcomes = sorted(r.get(timeout=120) for r in racers)
+        assert outcomes == ["lost", "won"]
         with Admin.open(db, key=key) as admin:
-            assert admin.memories.retrieve(store.id, counter.id).content == "50\n"
-            assert len(admin.memory_versions.list(store.id, memory_id=counter.id, limit=100).data) == 51
-        for attempt in range(3):
-            start = manager.Event()
-            racers = [pool.apply_async(_create_once, (str(db), key, store.id, f"p{n}", start)) for n in range(2)]
-            start.set()
-            outcomes = sorted(r.get(timeout=120) for r in racers)
-            assert outcomes == ["lost", "won"]
-            with Admin.open(db, key=key) as admin:
-                (claim,) = [m for m in admin.memories.list(store.id).data if m.path == "/claim.md"]
-                admin.memories.delete(store.id, claim.id)
-            del attempt
+            (claim,) = [m for m in admin.memories.list(store_id).data if m.path == "/claim.md"]
+            admin.memories.delete(store_id, claim.id)
 
 
 # -- a history switched off ---------------------------------------------------------------------
