@@ -4,8 +4,9 @@ progress watcher) leave stop signals to the process's other threads.
 Python runs a signal's handler in the main thread only. A stop signal the kernel hands to one of
 our threads (it may, when the main thread already has a signal pending) interrupts nothing in the
 main thread: one blocked in C, on a lock or a queue (a pool's worker waiting for its next task),
-never runs the handler that erases and then ends the process, and the process outlives SIGTERM
-(a pool's ``terminate`` waited for ever so). Each of our threads blocks the stop signals first.
+never runs the handler that erases and then ends the process, and the process would outlive SIGTERM
+(the default action the handler replaced would have ended it). Each of our threads blocks the stop
+signals first.
 """
 
 from __future__ import annotations

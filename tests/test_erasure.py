@@ -480,8 +480,9 @@ def _blocked_signals(thread: threading.Thread) -> set[int]:
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc to read a thread's signal mask")
 def test_securemems_threads_leave_stop_signals_to_the_main_thread(tmp_path: Path, key: bytes) -> None:
-    # A stop signal the kernel gave one of our threads left a main thread blocked in C (a pool's worker
-    # waiting on its queue) without running the handler that ends the process: a pool's terminate hung.
+    # A stop signal the kernel gave one of our threads would leave a main thread blocked in C (a pool's
+    # worker waiting on its queue) without running the handler that ends the process (Python runs
+    # handlers in the main thread only): our threads block those signals.
     from securemem.store import sqlcipher
     from securemem.sweep import BackgroundSweeper
 

@@ -95,6 +95,13 @@ def found(text: str) -> list[tuple[str, str]]:
             "my number is four one five, umm, five five five, two six seven one",
             [("PHONE", "four one five, umm, five five five, two six seven one")],
         ),
+        # An SSN named, then read out with a filler or typed digits among the words: the phone's validity
+        # check is the phone's alone (its first form dropped these).
+        (
+            "What's your social? It's eight six one, uh, seven eight, eight one nine four.",
+            [("US_SSN", "eight six one, uh, seven eight, eight one nine four")],
+        ),
+        ("my social is 861 seven eight eight one nine four", [("US_SSN", "861 seven eight eight one nine four")]),
         # A reference's name before another number does not hide the phone after it.
         ("Bestellnummer 4711, Rückfragen: 030 12345678", [("PHONE", "030 12345678")]),
         # What the new readers must not hide: an SSN after "is" (Iceland's code) with a comma after it.

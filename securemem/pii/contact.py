@@ -2896,7 +2896,6 @@ _SPELT_RUN = re.compile(
 )
 # Each token whole: a filler holds a digit word's letters ("umm" is no "um", Portuguese for one).
 _SPELT_TOKEN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?![^\W\d_])|(?<![0-9])[0-9]{{1,4}}(?![0-9])")
-_DIGIT_WORD_ONLY = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?![^\W\d_])")
 _SPOKEN_FILLER = re.compile(rf"(?<![^\W\d_])(?:{_FILLERS})(?![^\W\d_])")
 _DASH_WORD = re.compile(
     r"[ \t]*(?:-|(?<![^\W\d_])(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)(?![^\W\d_]))[ \t]*"
@@ -3101,15 +3100,12 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
         # Read with this release's wider forms (a country code said as one number, digits typed among the
         # words, a filler between them): a phone only where the number is a valid one (an attacker's round:
         # "plus twenty, one two three ...", "one two four 60 three 90 two" in a call centre's counts).
-        widened = len(tokens) != len(_DIGIT_WORD_ONLY.findall(rest)) or _SPOKEN_FILLER.search(rest) is not None
-        checked = country is not None or widened
+        checked = (
+            country is not None
+            or any(token[0].isdigit() for token in tokens)
+            or _SPOKEN_FILLER.search(rest) is not None
+        )
         dialled = ("+" if country is not None else "") + number
-        if (
-            checked
-            and phone_e164(dialled, scan.phone_regions) is None
-            and not (13 <= len(number) <= 19 and luhn_valid(number))
-        ):
-            continue
         # Three digits or more: "phone = [null, null, null, ...]" is a list of code, not a number read out.
         if len(set(number)) < 3:
             continue
@@ -3128,6 +3124,7 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
         # it's five one two, ..."): ten digits then, a number with its area code.
         elif (
             len(number) <= _PHONE_MOST_DIGITS
+            and (not checked or phone_e164(dialled, scan.phone_regions) is not None)
             # "een twee drie vier vijf zes zeven keer": counted, not dialled (all ten digits may be a number given)
             and not (number in _COUNTING_RUNS and len(number) < _LONG_SPELT)
             and (

@@ -392,8 +392,7 @@ _ESCAPE = re.compile(
     r"|(?<=[^\s=])(?P<soft>=\r?\n)(?=[^\s])"
     # A defanged address, as threat reports write them ("199[dot]53[dot]107[dot]168", "31[.]155.119.24",
     # "2a00[:]1450[:]...", "63(.)230(.)72(.)122"), and markdown's escaped dash and underscore ("sk\-svcacct\-...").
-    r"|(?<=[A-Za-z0-9])(?:\[(?P<defanged>\.|dot|:)\]|\((?P<defanged_round>\.|dot)\)|\{(?P<defanged_curly>\.|dot)\}"
-    r"|<(?P<defanged_angle>\.|dot)>)(?=[A-Za-z0-9])"
+    r"|(?<=[A-Za-z0-9])(?:\[(?P<defanged>\.|dot|:)\]|[({<](?P<defanged_dot>\.|dot)[)}>])(?=[A-Za-z0-9])"
     r"|\\(?P<markdown>[-_.+])(?=[A-Za-z0-9])"
     # A line break written as HTML ("<b>OTP:</b><br>839201", "4111 1111<br>1111 1111"): a break, as read
     r"|(?P<br><[bB][rR][ \t]*/?[ \t]*>)"
@@ -494,7 +493,7 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
             char = "@"
         elif match["defanged"] is not None:
             char = ":" if match["defanged"] == ":" else "."
-        elif match["defanged_round"] or match["defanged_curly"] or match["defanged_angle"]:
+        elif match["defanged_dot"] is not None:
             char = "."
         elif match["markdown"] is not None:
             char = match["markdown"]
