@@ -257,6 +257,7 @@ REVIEWS = {
     "aq": "pii_review_aq.jsonl: blind, a support and operations team's memory, taken as it came",
     "ar": "pii_review_ar.jsonl: blind, a coding agent's, a call centre's and a back office's memory, taken as it came",
     "as": "pii_review_as.jsonl: blind, an HR, a travel and expense and an IT helpdesk agent's memory, taken as it came",
+    "at": "pii_review_at.jsonl: blind, each class the issue names as its acceptance suite would, taken as it came",
 }
 
 
@@ -462,6 +463,13 @@ def worst_cases(size: int) -> dict[str, str]:
         "key-value-rows": "key,value\r\n" + fill("smtp_password,Hunter2!xyz\r\n"),
         "hl7-segments": fill("PID|1||1^^^X||DOE^J||19800101|F|||||^PRN^PH^^1^312^8472291||||||412673390\r"),
         "wrapped-jwts": fill("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIzNDIzMzMzIiwiaWF\n"),
+        # one long line, each match once read back to the text's start (reviewers' lines joined into one)
+        "cli-users": fill("docker run -u a:b "),
+        "pgpass-line": fill("h:5432:d:u:p "),
+        "labelled-values": fill("a: abcdefghijklmnopq "),
+        "release-siblings": fill("v 4.10.2.17 then 4.10.1.9 "),
+        "log-line": fill("INFO listening on 0.0.0.0:8080 (pid 35099) redis at 127.0.0.1:6379 db=0 "),
+        "spelt-keywords": fill("p a s s w o r d : Hunter2xyz!   " + "z" * 51 + " "),
     }
 
 

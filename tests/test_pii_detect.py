@@ -717,6 +717,14 @@ HOSTILE.update(
         "aws-pairs": "AKIAKYU6LWC3FD67XZ6R / " * (FIFTH // 23),
         "dotted-digits": "1 2 3. " * (FIFTH // 7),
         "digit-stops": "1. " * (FIFTH // 3),
+        # Reads back to the text's start from each match of one long line (stop 42's fuzzing of reviewers'
+        # lines joined into one): "-u" options, .pgpass lines, labelled values, releases, log lines.
+        "cli-users": "docker run -u a:b " * (FIFTH // 18),
+        "pgpass-line": "h:5432:d:u:p " * (FIFTH // 13),
+        "labelled-values": "a: abcdefghijklmnopq " * (FIFTH // 21),
+        "release-siblings": "v 4.10.2.17 then 4.10.1.9 " * (FIFTH // 26),
+        "log-line": "INFO listening on 0.0.0.0:8080 (pid 35099) redis at 127.0.0.1:6379 db=0 " * (FIFTH // 74),
+        "spelt-keywords": "p a s s w o r d : Hunter2xyz! " * (FIFTH // 30),
     }
 )
 
@@ -726,6 +734,57 @@ def test_hostile_long_inputs_finish(name: str) -> None:
     """No catastrophic backtracking: each completes (a quadratic one would not, in any CI budget)."""
     findings = detect(HOSTILE[name])
     assert isinstance(findings, list)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab\n", max_size=40), st.lists(st.integers(0, 40), max_size=8))
+def test_line_starts_asked_in_any_order_are_each_lines_start(text: str, offsets: list[int]) -> None:
+    """LineStarts reads each stretch once for offsets asked in order, and answers any order right."""
+    from securemem.pii.scan import LineStarts
+
+    line_start = LineStarts(text)
+    for offset in sorted(offsets) + offsets:
+        at = min(offset, len(text))
+        assert line_start(at) == text.rfind("\n", 0, at) + 1
+
+
+_SHELL_WORDS = ["docker", "run", "-u", "a:b", " ", "&&", "&", "|", "||", ";", "\n", "x", "chown", "--user", "su-exec",
+                "dockerx", "kubectl", "-", "=", "'", "u:p"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_SHELL_WORDS), max_size=30), st.randoms(use_true_random=False))
+def test_the_command_before_an_option_is_read_from_its_own_start(words: list[str], rng: Any) -> None:
+    """An option's command starts at its line's start or after "&&", "||", ";" or "|" (its own
+    start when nothing precedes it: "docker" first in the text was once skipped), read once for
+    options asked in order and right for any order."""
+    from securemem.pii.secrets import _UID_COMMANDS, _Commands
+
+    text = "".join(words)
+
+    def plain(at: int) -> bool:
+        start = text.rfind("\n", 0, at) + 1
+        for mark in ("&&", "||", ";", "|"):
+            found = text.rfind(mark, start, at)
+            start = max(start, found + len(mark) if found != -1 else 0)
+        return _UID_COMMANDS.search(text, start, at) is not None
+
+    options = [at for at in range(len(text) + 1) if at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_-")]
+    asked = sorted(rng.sample(options, min(len(options), 6)))
+    if rng.random() < 0.2:
+        rng.shuffle(asked)
+    commands = _Commands(text)
+    assert [commands.names_uid_command(at) for at in asked] == [plain(at) for at in asked]
+
+
+def test_a_uid_command_first_in_the_text_is_read() -> None:
+    """A docker command's "-u app:deploygroup" is a user and a group wherever the command starts; the
+    first line's command was read from its second character, so a text that began with it took the
+    pair for credentials."""
+    assert detect("docker run -u app:deploygroup nginx") == []
+    assert detect("x\ndocker run -u app:deploygroup nginx") == []
+    found = detect("curl -u admin:l2ECVdgNl437 https://es.internal")
+    assert [f.type for f in found] == ["URL_CREDENTIALS"]
 
 
 def test_many_real_findings_in_a_long_text() -> None:

@@ -981,7 +981,6 @@ _REFERENCE_WORDS = frozenset(
         "lr",
         "grn",
         "docket",
-        "form",
         "complaint",
         "boleto",
         "protocolo",
@@ -1334,7 +1333,10 @@ _LOAN_WORDS = frozenset(
     {"loan", "mortgage", "kredyt", "kredytu", "hipoteczny", "lening", "leningdeel", "hypotheek", "darlehen",
      "préstamo", "prestamo", "prestito", "empréstimo", "emprestimo", "prêt", "wire"}
 )  # fmt: skip
-_BARE_REFERENCES = _REFERENCE_WORDS | _PERSON_NOUNS | _LOAN_WORDS  # what makes bare digits a reference
+# A form's number is bare ("Form 1040", "form 2024000381"); a number grouped as a phone after "form" is
+# one the form took ("Phone numbers from the signup form: 702.731.3468": reviewer AT).
+_FORM_WORDS = frozenset({"form"})
+_BARE_REFERENCES = _REFERENCE_WORDS | _PERSON_NOUNS | _LOAN_WORDS | _FORM_WORDS  # what makes bare digits a reference
 
 
 # Numbers Ofcom reserves for drama: real UK formats that never connect, which libphonenumber calls
@@ -2459,15 +2461,16 @@ _TLD_REGIONS = {"uk": "GB"}  # the one country domain that is not its ISO code
 
 
 def _mail_country(scan: Scan, start: int) -> tuple[str, ...]:
-    if start < 0 or "@" not in scan.text:
+    if start < 0:
         return ()
     lower = scan.lower
-    line = lower.rfind("\n", max(0, start - _ROW_REACH), start) + 1
+    reach = max(0, start - _ROW_REACH)
+    line = max(reach, lower.rfind("\n", reach, start) + 1)
     end = lower.find("\n", start, start + _ROW_REACH)
-    codes = {
-        _TLD_REGIONS.get(found["tld"], found["tld"].upper())
-        for found in _MAIL_COUNTRY.finditer(lower, line, end if end != -1 else min(len(lower), start + _ROW_REACH))
-    }
+    end = end if end != -1 else min(len(lower), start + _ROW_REACH)
+    if lower.find("@", line, end) == -1:  # its row only: "@" in the whole text was looked for at each number
+        return ()
+    codes = {_TLD_REGIONS.get(found["tld"], found["tld"].upper()) for found in _MAIL_COUNTRY.finditer(lower, line, end)}
     return tuple(
         sorted(code for code in codes if code in phonenumbers.SUPPORTED_REGIONS and code not in scan.phone_regions)
     )
@@ -2507,11 +2510,19 @@ def _label_says_phone(text: str, start: int) -> bool:
     if label is None or label["first"].lower() not in _SAID_WORDS:
         return False
     words = _WORDS.findall(text[label.end("first") : colon.start()].lower())
+    words += [word[:-1] for word in words if word.endswith("s")]  # "Phone orders from the web shop:"
     return _TALLY_WORDS.isdisjoint(words) and _REFERENCE_WORDS.isdisjoint(words)
 
 
-# A word, maybe another, maybe brackets without digits.
-_PHONE_LABEL = re.compile(r"(?P<first>[^\W\d_]+)(?:[ \t]+[^\W\d_]+)?(?:[ \t]*\([^()0-9\n]{1,40}\))?[ \t]*")
+# A word, maybe another, maybe whose or where it is in a few words led by a preposition ("WhatsApp do
+# fornecedor em São Paulo:", "Phone numbers from the signup form:": reviewer AT), maybe brackets without digits.
+_WHOSE_OR_WHERE = (
+    "of|for|from|at|in|do|da|dos|das|de|del|della|di|du|des|van|von|vom|em|en|para|pour|per|für|bei|w|u|från|för|på|dla"
+)
+_PHONE_LABEL = re.compile(
+    r"(?P<first>[^\W\d_]+)(?:[ \t]+[^\W\d_]+)?"
+    rf"(?:[ \t]+(?i:{_WHOSE_OR_WHERE})(?:[ \t]+[^\W\d_]+){{1,4}})?(?:[ \t]*\([^()0-9\n]{{1,40}}\))?[ \t]*"
+)
 _COLON_BEFORE = re.compile(r":[ \t]*$")
 # Where a label's clause starts: a line, a sentence or a list item before it (the last one).
 _CLAUSE_START = re.compile(r"(?:^|(?<=[.;!?\n])[ \t]*|(?<=\n))(?!.*[.;!?\n])", re.S)

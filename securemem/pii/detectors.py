@@ -833,6 +833,10 @@ _SPACED_RUN = re.compile(rb"(?<![xd])[xpd]d?(?![xd])(?: {1,2}[xpd]d?(?![xd]))++"
 _SPACED_MIN = 6  # one-character words in a run
 _PUNCTUATION = b"pd"  # what _SPACED_TABLE makes of brackets, quotes, a full stop and the punctuation ending a clause
 _SPACED_CONTEXT = 40  # characters before the run read with it ("call", "password:")
+_SPACED_VALUE_AHEAD = 256  # characters of the last run's line read after it (the value a spelt keyword names)
+_SPACED_KEYWORD_GAP = 4  # characters between a run and the value it names (" : ", "=")
+# Values a keyword before them makes: found after a run, the run is that keyword spelt out.
+_NAMED_VALUES = frozenset({"PASSWORD", "GENERIC_SECRET"})
 
 
 def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
@@ -879,6 +883,30 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
             hits += _spaced_window(scan, wanted, canonical, runs[first_run:index])
             first_run = index
     return hits
+
+
+def _spelt_keyword_values(scan: Scan, wanted: frozenset[str], last: int, origin: list[int], joined: str) -> list[Hit]:
+    """A value after a keyword spelt out ("p a s s w o r d : W8%_b...", "s e c r e t = 49G1...": reviewer
+    AT): where the window's last run (it ends at ``last`` in the text, and ends ``joined``) is followed on
+    its line by an operator, the joined copy is read again with the rest of that line, and a value a
+    keyword names is kept where it starts right after the run."""
+    text = scan.text
+    if not _NAMED_VALUES & wanted or (
+        _AFTER_SPELT_KEYWORD.match(text, last) is None and not joined.endswith((":", "=", ">", "\u2192"))
+    ):
+        return []  # the run ends in an operator of its own: "p a s s w o r d :" joins as "password:"
+    line_end = text.find("\n", last, last + _SPACED_VALUE_AHEAD)
+    rest = range(last, line_end if line_end != -1 else min(len(text), last + _SPACED_VALUE_AHEAD))
+    where = origin + list(rest)
+    hits: list[Hit] = []
+    read = Scan(joined + text[last : rest.stop], scan.phone_regions)
+    for kind, start, end in _builtin_hits(read, wanted, window=True):
+        if kind in _NAMED_VALUES and 0 <= start - len(joined) <= _SPACED_KEYWORD_GAP:
+            hits.append((kind, where[start], where[end - 1] + 1))
+    return hits
+
+
+_AFTER_SPELT_KEYWORD = re.compile(r"[ \t]*(?::|=|->|=>|\u2192)")
 
 
 # Digits one at a time with a mark between each ("2*7*1*0*...", "0_1_5_9_..."),
@@ -928,7 +956,7 @@ def _spaced_window(
         origin += kept
         owner += [number] * len(kept)
     joined = "".join(text[at] for at in origin)
-    hits: list[Hit] = []
+    hits: list[Hit] = _spelt_keyword_values(scan, wanted, runs[-1][1], origin, joined)
     for kind, found_start, found_end in _builtin_hits(Scan(joined, scan.phone_regions), wanted, window=True):
         number = owner[found_end - 1]
         if number == -1:

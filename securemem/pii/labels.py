@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from securemem.pii.scan import Scan
+from securemem.pii.scan import LineStarts, Scan
 from securemem.pii.secrets import UUID, drawn_at_random, is_high_entropy, keyed_rules
 
 Hit = tuple[str, int, int]
@@ -76,8 +76,9 @@ _VALUE_AHEAD_ASCII = re.compile(":" + _VALUE_AHEAD_AFTER)
 def _labelled_lines(lower: str) -> Iterator[re.Match[str]]:
     """The labelled lines, each read once from its start, found from the colons a value follows."""
     done: set[int] = set()
+    line_start = LineStarts(lower)
     for value in (_VALUE_AHEAD if "：" in lower else _VALUE_AHEAD_ASCII).finditer(lower):
-        start = lower.rfind("\n", 0, value.start()) + 1
+        start = line_start(value.start())
         if start not in done:
             done.add(start)
             line = _LABELLED.match(lower, start)

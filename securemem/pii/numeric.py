@@ -487,10 +487,12 @@ def spaceless_script(char: str) -> bool:
     return 0x3040 <= code <= 0x30FF or 0x3400 <= code <= 0x9FFF or 0xAC00 <= code <= 0xD7AF or 0x0E00 <= code <= 0x0E7F
 
 
-# Numbers of other kinds that pass Luhn as often as any: named just before, they are not cards.
+# Numbers of other kinds that pass Luhn as often as any: named just before, they are not cards. Unless
+# the words between say the number paid ("user bought with 4245...": reviewer AT).
 _NOT_CARD_WORDS = re.compile(
     r"\b(?:ean(?:-?1[34])?|gtin|upc|barcode|isbn|tracking|order|offset|channel|guild|message|snowflake|user|account|"
-    r"transaction|txn|invoice|ticket|serial|sku|shipment|parcel|awb|iccid)\b[^0-9]{0,16}$"
+    r"transaction|txn|invoice|ticket|serial|sku|shipment|parcel|awb|iccid)\b"
+    r"(?![^0-9]*\b(?:paid|pays|paying|bought|buys|purchased|charged)\b)[^0-9]{0,16}$"
 )
 _DEVICE_WORDS = re.compile(r"\b(?:imei|meid)\b[^0-9a-z]{0,6}(?:(?:no|nr|number|is)\b[^0-9a-z]{0,4})?$")
 

@@ -19,7 +19,7 @@ from itertools import pairwise
 from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule
 from securemem.pii.normalize import normalise_text, unaccented
-from securemem.pii.scan import WORD_AFTER, Scan, by_first_letter, index_words, other_script, year_or_example
+from securemem.pii.scan import WORD_AFTER, LineStarts, Scan, by_first_letter, index_words, other_script, year_or_example
 
 Hit = tuple[str, int, int]
 
@@ -978,8 +978,9 @@ _PASSWORD_PHRASE = re.compile(
         rf"(?:(?P<tag>(?:[ \t]+[a-z_][\w:.\-]*[ \t]*=[ \t]*\"[^\"<>\n]{{0,256}}\")*[ \t]*>)"
         # Words of the label's clause: a ";" ends it ("the pass phrase is "..."; Authorization: ..." is
         # read at "is", not at the next label's colon), and so does a closing quote or a stop after a
-        # word ('"minha senha é Rosa0604$". Token do webhook: ...' is read at "é": reviewer AD).
-        rf"|(?:(?P<words>(?:[ \t]+(?:[^\s:=;\"”»]{{0,63}}?[^\s:=;\"”».!?]|[.!?]))"
+        # word ('"minha senha é Rosa0604$". Token do webhook: ...' is read at "é": reviewer AD); an arrow is
+        # the operator, never a word ("PASSWORT (nicht weitergeben) -> dT?$gV@_=vj%@e": reviewer AT).
+        rf"|(?:(?P<words>(?:[ \t]+(?:(?![-=]>|\u2192)[^\s:=;\"”»]{{0,63}}?[^\s:=;\"”».!?]|[.!?]))"
         # an aside in brackets may end it ("Contraseña del área de clientes (por si necesitáis entrar): ...")
         r"{1,6})|)(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*"
         rf"(?P<op>:|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
@@ -2709,10 +2710,11 @@ def find_pgpass(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     line_end = -1
     named: bool | None = None
+    line_of = LineStarts(text)
     for port in _PGPASS_PORT.finditer(text):
         if port.start() < line_end:
             continue  # a line read already
-        line_start = text.rfind("\n", 0, port.start()) + 1
+        line_start = line_of(port.start())
         line = _PGPASS_LINE.match(text, line_start)
         line_end = port.end()
         if line is None:
@@ -2745,6 +2747,7 @@ def find_url_credentials(scan: Scan) -> Iterator[Hit]:
                 yield "URL_CREDENTIALS", match.start("user"), match.end("password")
         at = text.find("://", at + 3)
     if "-u" in text or "--user" in text:
+        commands = _Commands(text)
         for match in _CLI_USER.finditer(text):
             user, _, password = match["cred"].partition(":")
             if (
@@ -2752,16 +2755,44 @@ def find_url_credentials(scan: Scan) -> Iterator[Hit]:
                 or password == user
                 or password.startswith("$")
                 or _PLACEHOLDER.match(password)
-                or _UID_COMMANDS.search(text, _command_start(text, match.start()), match.start())
+                or commands.names_uid_command(match.start())
             ):
                 continue  # "docker run -u 1000:1000", "-u www-data:www-data", "-u $USER:$TOKEN", "<client_secret>"
             yield "URL_CREDENTIALS", match.start("cred"), match.end("cred")
 
 
-def _command_start(text: str, at: int) -> int:
-    """Where the shell command holding ``at`` starts: its line, or after "&&", "||", ";" or "|"."""
-    line = text.rfind("\n", 0, at) + 1
-    return max(line, *(text.rfind(mark, line, at) + len(mark) for mark in ("&&", "||", ";", "|")))
+class _Commands:
+    """The shell commands of a text, read from left to right at increasing offsets, each stretch once
+    (reading back to each option's line start was quadratic: a megabyte line of "docker run -u a:b "
+    took a minute)."""
+
+    __slots__ = ("_read", "_start", "_text", "_uid")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._read = 0
+        self._start = 0  # where the command holding the last offset asked starts
+        self._uid = -1  # where the last _UID_COMMANDS word before it starts
+
+    def names_uid_command(self, at: int) -> bool:
+        """The command holding ``at`` (from its line's start, or after "&&", "||", ";" or "|") names one
+        of _UID_COMMANDS before ``at``, where an option starts (no word's character before it)."""
+        text, read = self._text, self._read
+        if at < read:  # not asked in order: read from the start on its own
+            return _Commands(text).names_uid_command(at)
+        # Every newline and separator ending at or before ``at`` moves the start on; the last one wins.
+        newline = text.rfind("\n", read, at)
+        ends = [newline + 1 if newline != -1 else -1]
+        for mark in ("&&", "||", ";", "|"):
+            found = text.rfind(mark, max(0, read - 1), at)
+            if found != -1:
+                ends.append(found + len(mark))
+        self._start = max(self._start, *ends)
+        # Words cut at the last offset are read again whole (the longest is seven characters).
+        for word in _UID_COMMANDS.finditer(text, max(self._start, read - 8), at):
+            self._uid = word.start()
+        self._read = at
+        return self._uid >= self._start
 
 
 _LEADING_DIGITS = re.compile(r"[0-9]+")
