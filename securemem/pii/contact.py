@@ -981,6 +981,7 @@ _REFERENCE_WORDS = frozenset(
         "lr",
         "grn",
         "docket",
+        "form",
         "complaint",
         "boleto",
         "protocolo",
@@ -1258,9 +1259,14 @@ def _nearest_names_the_number(words: list[str]) -> list[str]:
     for index in range(len(words) - 1, -1, -1):
         word = words[index]
         if word in _REFERENCE_WORDS:
-            if _OF_THE_REFERENCE.intersection(words[:index]) and any(
-                w in _PHONE_WORDS and w not in _NUMBER_WORDS and w not in _FILLER for w in words[:index]
-            ):
+            phones = [
+                at
+                for at, w in enumerate(words[:index])
+                if w in _PHONE_WORDS and w not in _NUMBER_WORDS and w not in _FILLER
+            ]
+            ofs = [at for at, w in enumerate(words[:index]) if w in _OF_THE_REFERENCE]
+            # "from" only after the phone's word: "text from his work phone later. Ticket 6727158" is a ticket's
+            if phones and any(words[at] != "from" or phones[0] < at for at in ofs):
                 return words  # "The phone for the booking is 07911 123456": the booking's phone
             return [word for word in words if word not in _PHONE_WORDS or word in _FILLER]
         if word in _PHONE_WORDS and word not in _FILLER and word not in _NUMBER_WORDS:
@@ -1268,7 +1274,8 @@ def _nearest_names_the_number(words: list[str]) -> list[str]:
     return words
 
 
-_OF_THE_REFERENCE = frozenset(["for", "für", "pour", "para", "per"])
+# ... or the phone came from it ("Phone numbers from the signup form: 702.731.3468": reviewer AT).
+_OF_THE_REFERENCE = frozenset(["for", "für", "pour", "para", "per", "from"])
 
 
 def _next_to_the_number(words: list[str]) -> list[str]:
@@ -1333,10 +1340,7 @@ _LOAN_WORDS = frozenset(
     {"loan", "mortgage", "kredyt", "kredytu", "hipoteczny", "lening", "leningdeel", "hypotheek", "darlehen",
      "préstamo", "prestamo", "prestito", "empréstimo", "emprestimo", "prêt", "wire"}
 )  # fmt: skip
-# A form's number is bare ("Form 1040", "form 2024000381"); a number grouped as a phone after "form" is
-# one the form took ("Phone numbers from the signup form: 702.731.3468": reviewer AT).
-_FORM_WORDS = frozenset({"form"})
-_BARE_REFERENCES = _REFERENCE_WORDS | _PERSON_NOUNS | _LOAN_WORDS | _FORM_WORDS  # what makes bare digits a reference
+_BARE_REFERENCES = _REFERENCE_WORDS | _PERSON_NOUNS | _LOAN_WORDS  # what makes bare digits a reference
 
 
 # Numbers Ofcom reserves for drama: real UK formats that never connect, which libphonenumber calls
@@ -1923,7 +1927,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         or (start >= 0 and candidate.isdigit() and scan.hidden_break(start, start + len(candidate)))
         or _my_number(words)
         or named_after
-        or _label_says_phone(scan.text, start)  # "Contacto familiar (hija): 696493711": an attacker's round
+        or _label_says_phone(scan.text, start, candidate)  # "Contacto familiar (hija): 696493711": an attacker's round
     )
     if candidate.isdigit() and not (said or words[-1:] == ["#"]):
         return False
@@ -1960,7 +1964,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
             or _my_number(words)
             or named_after
             or _line_says_phone(scan.text, start)
-            or _label_says_phone(scan.text, start)
+            or _label_says_phone(scan.text, start, candidate)
             or (_called_from(words, candidate) and _RANGE_AFTER.match(scan.text, start + len(candidate)) is None)
         ) and valid_where_said(candidate):
             return True
@@ -2493,7 +2497,7 @@ def _line_says_phone(text: str, start: int) -> bool:
     return not _SAID_WORDS.isdisjoint(words) or not _SAID_WORDS.isdisjoint(singulars)
 
 
-def _label_says_phone(text: str, start: int) -> bool:
+def _label_says_phone(text: str, start: int, candidate: str) -> bool:
     """The number's label, from its clause's start to the colon right before the number, is a word that
     names a phone, maybe one more word, and maybe whose it is in brackets ("Contacto familiar (hija,
     Lucía Martínez): 696 493 711": reviewer AM). Not a label that goes on about something else ("Mobile
@@ -2509,6 +2513,8 @@ def _label_says_phone(text: str, start: int) -> bool:
     label = _PHONE_LABEL.fullmatch(text, clause.end(), colon.start())
     if label is None or label["first"].lower() not in _SAID_WORDS:
         return False
+    if label["of"] is not None and _DIALLED.search(candidate) is None:
+        return False  # "Mobile subscriptions in Germany: 107 412 000", "Liga de Fútbol: 1.234.567": counts
     words = _WORDS.findall(text[label.end("first") : colon.start()].lower())
     words += [word[:-1] for word in words if word.endswith("s")]  # "Phone orders from the web shop:"
     return _TALLY_WORDS.isdisjoint(words) and _REFERENCE_WORDS.isdisjoint(words)
@@ -2521,8 +2527,11 @@ _WHOSE_OR_WHERE = (
 )
 _PHONE_LABEL = re.compile(
     r"(?P<first>[^\W\d_]+)(?:[ \t]+[^\W\d_]+)?"
-    rf"(?:[ \t]+(?i:{_WHOSE_OR_WHERE})(?:[ \t]+[^\W\d_]+){{1,4}})?(?:[ \t]*\([^()0-9\n]{{1,40}}\))?[ \t]*"
+    rf"(?:[ \t]+(?P<of>(?i:{_WHOSE_OR_WHERE}))(?:[ \t]+[^\W\d_]+){{1,4}})?(?:[ \t]*\([^()0-9\n]{{1,40}}\))?[ \t]*"
 )
+# After such a longer label, only a number written as one dials it: a "+", an area code in brackets, a dash
+# between digits ("(31) 93441-8762"); groups of three after a label that goes on are a count.
+_DIALLED = re.compile(r"^\+|\([0-9]{1,5}\)|[0-9]-[0-9]")
 _COLON_BEFORE = re.compile(r":[ \t]*$")
 # Where a label's clause starts: a line, a sentence or a list item before it (the last one).
 _CLAUSE_START = re.compile(r"(?:^|(?<=[.;!?\n])[ \t]*|(?<=\n))(?!.*[.;!?\n])", re.S)

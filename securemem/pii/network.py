@@ -238,7 +238,9 @@ def _release_sibling(scan: Scan, match: re.Match[str], octets: list[str]) -> boo
     """Earlier on the line, four numbers with the same first two parts are a release its version word
     names ("Версия прошивки 4.10.2.17 установлена ..., откат на 4.10.1.9": reviewer AK): these are the
     same product's release too, unless the line names an address ("IP 4.10.1.9")."""
-    reach = max(0, match.start() - 160)  # not back to the text's start: a long line of releases was quadratic
+    # Its line, back 512 characters at most (a sentence may name the release well before its sibling: an
+    # attacker's round); not back to the text's start, which a long line of releases made quadratic.
+    reach = max(0, match.start() - 512)
     line = max(reach, scan.text.rfind("\n", reach, match.start()) + 1)
     head = f"{octets[0]}.{octets[1]}"
     for earlier in _RELEASE_BEFORE.finditer(scan.text, line, match.start()):

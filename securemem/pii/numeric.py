@@ -488,11 +488,13 @@ def spaceless_script(char: str) -> bool:
 
 
 # Numbers of other kinds that pass Luhn as often as any: named just before, they are not cards. Unless
-# the words between say the number paid ("user bought with 4245...": reviewer AT).
+# the words right before the number say it paid ("user bought with 4245...": reviewer AT; not "Order paid:
+# 2023120100166136", "order paid order_ref=...": an order's id, an attacker's round).
 _NOT_CARD_WORDS = re.compile(
     r"\b(?:ean(?:-?1[34])?|gtin|upc|barcode|isbn|tracking|order|offset|channel|guild|message|snowflake|user|account|"
     r"transaction|txn|invoice|ticket|serial|sku|shipment|parcel|awb|iccid)\b"
-    r"(?![^0-9]*\b(?:paid|pays|paying|bought|buys|purchased|charged)\b)[^0-9]{0,16}$"
+    r"(?![^0-9]*\b(?:paid|pays|paying|bought|buys|purchased|charged)[ \t]+(?:with|by|using|on|to|via)[ \t]*$)"
+    r"[^0-9]{0,16}$"
 )
 _DEVICE_WORDS = re.compile(r"\b(?:imei|meid)\b[^0-9a-z]{0,6}(?:(?:no|nr|number|is)\b[^0-9a-z]{0,4})?$")
 

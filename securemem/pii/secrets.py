@@ -978,9 +978,8 @@ _PASSWORD_PHRASE = re.compile(
         rf"(?:(?P<tag>(?:[ \t]+[a-z_][\w:.\-]*[ \t]*=[ \t]*\"[^\"<>\n]{{0,256}}\")*[ \t]*>)"
         # Words of the label's clause: a ";" ends it ("the pass phrase is "..."; Authorization: ..." is
         # read at "is", not at the next label's colon), and so does a closing quote or a stop after a
-        # word ('"minha senha é Rosa0604$". Token do webhook: ...' is read at "é": reviewer AD); an arrow is
-        # the operator, never a word ("PASSWORT (nicht weitergeben) -> dT?$gV@_=vj%@e": reviewer AT).
-        rf"|(?:(?P<words>(?:[ \t]+(?:(?![-=]>|\u2192)[^\s:=;\"”»]{{0,63}}?[^\s:=;\"”».!?]|[.!?]))"
+        # word ('"minha senha é Rosa0604$". Token do webhook: ...' is read at "é": reviewer AD).
+        rf"|(?:(?P<words>(?:[ \t]+(?:[^\s:=;\"”»]{{0,63}}?[^\s:=;\"”».!?]|[.!?]))"
         # an aside in brackets may end it ("Contraseña del área de clientes (por si necesitáis entrar): ...")
         r"{1,6})|)(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*"
         rf"(?P<op>:|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
@@ -996,6 +995,15 @@ _PASSWORD_PHRASE = re.compile(
 _PASSWORD_BARE = re.compile(
     _PASSWORD_LABEL + rf"(?P<tag>(?!))?(?P<words>(?!))?(?P<op>(?!))?(?P<bare>{_THAI}{{0,40}}[ \t]+)(?=[^\s])"
 )
+# The label, maybe an aside in brackets, then an arrow as the operator: where the phrase read the arrow as
+# a word of the label's clause and the value's own "=" as the operator ("PASSWORT (nicht weitergeben) ->
+# dT?$gV@_=vj%@e": reviewer AT), and found nothing; an arrow before a word and a colon is still read as a
+# word of the clause ("Password → production: Xy7$Qz9!k": an attacker's round).
+_PASSWORD_ARROW = re.compile(
+    _PASSWORD_LABEL
+    + r"(?P<tag>(?!))?(?P<words>(?!))?(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*(?P<op>->|=>|\u2192)(?P<bare>(?!))?"
+)
+_ARROW_WORD = re.compile(r"(?<![^ \t])(?:->|=>|\u2192)(?![^ \t])")
 _WORDLIKE = re.compile(r"[^\W\d_]+")
 _QUANTITY = re.compile(r"[0-9]+[A-Za-z]{1,10}")  # "90days", "12chars": an amount, not a password
 
@@ -1097,6 +1105,8 @@ def _password_phrases(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[Hit]
         found = _tagged_password(text, match) if match["tag"] is not None else _phrase_password(text, match)
         if found is None and match["words"]:
             found = _bare_password(text, lower, match.start())
+        if found is None and match["words"] and _ARROW_WORD.search(match["words"]):
+            found = _arrow_password(text, lower, match.start())
         if found is None and match["tag"] is None:
             found = _password_of_a_service(text, lower, match.end("qual" if match["qual"] is not None else "label"))
         if found is not None:
@@ -1161,6 +1171,16 @@ _SUBJECT_OF = re.compile(r"(?:[ \t]+[^\s]{1,40}){0,2}?[ \t]+(?:is|was|are|were|i
 
 _FIELD_ASSIGNMENT = re.compile(r"[A-Za-z_][\w.\-]*=")
 _FIELD_AND_WORD = re.compile(r"(?<![^\W_])[0-9A-Za-z_.\-]{1,32}=[^\W\d_]{2,}(?![^\W_])")
+
+
+def _arrow_password(text: str, lower: str, start: int) -> Hit | None:
+    """The value after an arrow right after the label (_PASSWORD_ARROW); not a setting's name and value
+    ("Passwort -> Länge=12", "Mot de passe → rounds=10000": an attacker's round)."""
+    arrow = _PASSWORD_ARROW.match(lower, start)
+    found = _phrase_password(text, arrow) if arrow is not None else None
+    if found is None or _FIELD_ASSIGNMENT.match(text, found[1], found[2]):
+        return None
+    return found
 
 
 def _bare_password(text: str, lower: str, start: int) -> Hit | None:
