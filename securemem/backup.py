@@ -22,6 +22,7 @@ import contextlib
 import hashlib
 import hmac
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -76,6 +77,7 @@ def make_backup(store: SQLCipherStore, out: str | os.PathLike[str], keks: list[K
     dek, salt = os.urandom(KEY_BYTES), os.urandom(SALT_BYTES)
     entries = tuple(Entry(k.source, utc_stamp(), k.wrap(dek, store.store_id)) for k in keks)
     header = Header(store.store_id, salt, entries).signed(dek)
+    clear_leftovers(target.parent)
     snapshot = target.with_name(f".{target.name}.snapshot-{os.getpid()}-{os.urandom(4).hex()}")
     partial = target.with_name(f".{target.name}.partial-{os.getpid()}-{os.urandom(4).hex()}")
     try:
@@ -92,6 +94,54 @@ def make_backup(store: SQLCipherStore, out: str | os.PathLike[str], keks: list[K
             leftover.unlink(missing_ok=True)
     audit.event("backup_made", store=store.store_id, by=actor(), key_ids=[e.key_id for e in entries])
     return header
+
+
+# What a backup, a restore or a verification stages under a hidden name (or in a private temporary
+# directory) before the result is in place: ".NAME.snapshot-PID-HEX", ".NAME.partial-PID-HEX",
+# ".NAME.restoring-PID-HEX", their SQLite side files, "securemem-verify-PID-...".
+_STAGED = re.compile(r"\..+\.(?:snapshot|partial|restoring)-(?P<pid>[0-9]+)-[0-9a-f]{8}(?:-journal|-wal|-shm)?")
+_VERIFY_PREFIX = "securemem-verify-"
+_VERIFYING = re.compile(re.escape(_VERIFY_PREFIX) + r"(?P<pid>[0-9]+)-.+")
+
+
+def _gone(pid: int) -> bool:
+    """No process has this id (another user's process, or this one, counts as alive)."""
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def clear_leftovers(directory: Path) -> int:
+    """Remove what interrupted backups, restores and verifications left in ``directory`` and in the
+    temporary directory, if the process that staged them is gone: a run killed outright never reaches
+    its clean-up, and its hidden files hold a copy of a store (under a backup's key) that no later
+    delete, redaction or store deletion reaches. Returns how many it removed."""
+    removed = 0
+    for folder, pattern in ((directory, _STAGED), (Path(tempfile.gettempdir()), _VERIFYING)):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            found = pattern.fullmatch(name)
+            if found is None or not _gone(int(found["pid"])):
+                continue
+            path = folder / name
+            with contextlib.suppress(OSError):
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path)
+                else:
+                    path.unlink()
+                removed += 1
+    if removed:
+        audit.event("staged_files_removed", count=removed, by=actor())
+    return removed
 
 
 def _write_container(path: Path, header: bytes, snapshot: Path, dek: bytes) -> None:
@@ -201,20 +251,31 @@ def restore(backup: str | os.PathLike[str], kek: KekProvider, db: str | os.PathL
     if (side := leftover_side_file(target)) is not None:
         raise StorageError(f"{side} exists: {REPLAYED}; {LEFTOVER}")
     opened = open_backup(backup, kek)
-    made = False
+    clear_leftovers(target.parent)
+    # Staged under a hidden name and put in place whole: a restore killed while it copies leaves no
+    # store at --db (only the hidden copy, which the next backup or restore here removes).
+    staged = target.with_name(f".{target.name}.restoring-{os.getpid()}-{os.urandom(4).hex()}")
+    wrote_keys = False
     try:
-        fd = create_private(target)
-        made = True
-        _copy_snapshot(opened, fd)
-        _check_snapshot(target, opened)
-        header = Header(opened.header.store_id, file_salt(target), opened.header.entries)
+        _copy_snapshot(opened, create_private(staged))
+        _check_snapshot(staged, opened)
+        header = Header(opened.header.store_id, file_salt(staged), opened.header.entries)
         write_header(target, header.signed(opened.dek), new=True)
-    except BaseException:
-        if made:
-            for suffix in ("", *SIDE_FILES):
-                with contextlib.suppress(OSError):
-                    os.unlink(f"{target}{suffix}")
+        wrote_keys = True
+        os.link(staged, target)  # never over a file that appeared meanwhile
+    except BaseException as exc:
+        if wrote_keys:
+            with contextlib.suppress(OSError):
+                os.unlink(keys_path(target))
+        if isinstance(exc, FileExistsError):
+            raise StorageError(f"{target} already exists; restore never overwrites (choose a new --db)") from None
+        if isinstance(exc, OSError):
+            raise StorageError(f"cannot restore to {target}: {exc.strerror}") from None
         raise
+    finally:
+        for suffix in ("", *SIDE_FILES):
+            with contextlib.suppress(OSError):
+                os.unlink(f"{staged}{suffix}")
     audit.event("backup_restored", store=opened.header.store_id, by=actor(), key_id=opened.used.key_id)
     return opened
 
@@ -222,7 +283,8 @@ def restore(backup: str | os.PathLike[str], kek: KekProvider, db: str | os.PathL
 def verify_backup(backup: str | os.PathLike[str], kek: KekProvider) -> Opened:
     """Check a backup end to end (header, MAC, snapshot's integrity) without restoring it."""
     opened = open_backup(backup, kek)
-    scratch = Path(tempfile.mkdtemp(prefix="securemem-verify-"))  # 0700: only its owner can enter it
+    clear_leftovers(opened.path.parent)
+    scratch = Path(tempfile.mkdtemp(prefix=f"{_VERIFY_PREFIX}{os.getpid()}-"))  # 0700: only its owner can enter it
     try:
         _copy_snapshot(opened, create_private(scratch / "snapshot.db"))
         _check_snapshot(scratch / "snapshot.db", opened)

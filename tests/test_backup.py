@@ -229,3 +229,69 @@ def test_a_backup_taken_while_a_writer_writes_is_a_committed_state(db: Path, tmp
     with SecureMemory.open(db, kek=kek, create=False) as memory:
         assert len([p for p in read_state(memory.store).files if p.startswith("/memories/w/")]) > len(written)
     print(f"backup during writes: {took:.3f}s, snapshot held {len(written)} of the writer's files")
+
+
+# A backup or a restore killed outright (kill -9, the OOM killer, a power cut) never reaches its
+# clean-up: the child below runs the real CLI and kills itself halfway through the copy.
+_KILLED_HALFWAY = """
+import os, signal, sys
+import securemem.backup as backup
+from securemem.cli import main
+
+def halfway(*args, **kwargs):
+    real(*args, **kwargs)  # the file is written
+    os.kill(os.getpid(), signal.SIGKILL)
+
+name = sys.argv[1]
+real = getattr(backup, name)
+setattr(backup, name, halfway)
+main(sys.argv[2:])
+"""
+
+
+def _killed_halfway(tmp_path: Path, step: str, *argv: str) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _KILLED_HALFWAY, step, *argv], cwd=tmp_path, capture_output=True, timeout=120
+    )
+    assert done.returncode == -9, done.stderr
+
+
+def _hidden(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith("."))
+
+
+def test_a_killed_backup_leaves_nothing_a_later_backup_keeps(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    """A backup killed while it writes leaves no backup at --out, and its hidden copies of the store (a
+    snapshot and a partial container, both under the backup's key) are removed by the next backup made
+    in that directory, whatever its name: no delete or redaction would ever reach them."""
+    out = tmp_path / "monday.smb"
+    _killed_halfway(tmp_path, "_write_container", "backup", "--db", str(db), "--out", str(out))
+    assert not out.exists()
+    left = _hidden(tmp_path)
+    assert any(".snapshot-" in name for name in left) and any(".partial-" in name for name in left), left
+    assert run_cli(capsys, "backup", "--db", str(db), "--out", str(tmp_path / "tuesday.smb"))[0] == 0
+    assert _hidden(tmp_path) == []
+
+
+def test_a_killed_restore_leaves_no_store_and_can_be_run_again(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    """A restore killed while it copies leaves nothing at --db (a store there would be cut short), so
+    running it again restores; the hidden copy is removed then."""
+    kek, out, restored = f"file:{db}.kek", tmp_path / "s.smb", tmp_path / "r.db"
+    assert run_cli(capsys, "backup", "--db", str(db), "--out", str(out))[0] == 0
+    _killed_halfway(tmp_path, "_copy_snapshot", "restore", "--backup", str(out), "--kek", kek, "--db", str(restored))
+    assert not restored.exists() and not Path(f"{restored}.keys").exists()
+    assert any(".restoring-" in name for name in _hidden(tmp_path))
+    assert run_cli(capsys, "restore", "--backup", str(out), "--kek", kek, "--db", str(restored))[0] == 0
+    assert _hidden(tmp_path) == []
+    assert state_of(restored, kek) == state_of(db, kek)
+
+
+def test_staged_files_of_a_live_process_are_left_alone(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    """Only a gone process's staged files are removed: one still running may be writing them."""
+    live = tmp_path / f".other.smb.partial-{os.getppid()}-0123abcd"
+    live.write_bytes(b"in progress")
+    assert run_cli(capsys, "backup", "--db", str(db), "--out", str(tmp_path / "b.smb"))[0] == 0
+    assert live.exists()
