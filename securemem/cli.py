@@ -29,7 +29,7 @@ from securemem.errors import RefusedError, SecureMemError, StorageError, StoreBu
 from securemem.keys import KeyFile, KeyProvider, as_key_provider, create_key_file
 from securemem.keys.header import keys_path
 from securemem.keys.kek import FileKek, KekProvider
-from securemem.keys.sources import KEY_ENV, default_key_file, resolve_key
+from securemem.keys.sources import KEY_ENV, default_key_file, resolve_key, same_key
 from securemem.keys.uri import KEK_ENV, parse_kek
 from securemem.memory import SecureMemory, configure_store, recorded_policy, store_policy
 from securemem.middleware import policy_layers
@@ -59,10 +59,49 @@ def key_of(args: argparse.Namespace) -> KeyProvider:
     """The key for ``--db``: --key-file, --passphrase-file, $SECUREMEM_KEY or DB.key (warnings on stderr)."""
     check_key_file(args.key_file, args.db, "--key-file")
     check_key_file(args.passphrase_file, args.db, "--passphrase-file")
+    if not (args.key_file or args.passphrase_file or os.environ.get(KEY_ENV)):
+        # rekey holds the key-change lock already (a second flock of it here would wait for ever)
+        finish_interrupted_rekey(args.db, locked=getattr(args, "key_change_held", False))
     provider, warnings = resolve_key(args.db, key_file=args.key_file, passphrase_file=args.passphrase_file)
     for warning in warnings:
         warn(warning)
     return provider
+
+
+def finish_interrupted_rekey(db: str, *, locked: bool = False) -> None:
+    """A rekey killed after the store took its new key but before the key files changed places leaves the
+    store under ``DB.key.new`` while ``DB.key`` still holds the old key: every command would then fail
+    with a wrong key. Where ``DB.key`` no longer opens the store and ``DB.key.new`` does, the swap is
+    finished here (under the key-change lock), and said on stderr."""
+    beside = default_key_file(db)
+    fresh = f"{beside}.new"
+    if not (os.path.isfile(fresh) and os.path.isfile(beside) and os.path.isfile(db)):
+        return
+    if not locked:
+        from securemem.custody import key_change
+
+        with key_change(db):
+            finish_interrupted_rekey(db, locked=True)
+        return
+    from securemem.errors import KeyFileError, WrongKeyError
+    from securemem.store.sqlcipher import peek_store_id
+
+    def opens(path: str) -> bool:
+        try:
+            peek_store_id(db, KeyFile(path, source=f"key file {path}"))
+        except (WrongKeyError, KeyFileError):
+            return False
+        return True
+
+    if not os.path.isfile(fresh) or opens(beside) or not opens(fresh):
+        return  # the rekey never took (the next one uses that file), or neither key opens the store
+    saved = f"{beside}.old-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"
+    os.replace(beside, saved)
+    os.replace(fresh, beside)
+    warn(
+        f"a rekey of {shown_target(db)} was interrupted after the store took its new key: that key is now in "
+        f"{beside}, and the old key file was moved to {saved}"
+    )
 
 
 def default_kek(db: str) -> str:
@@ -270,8 +309,19 @@ def cmd_init(args: argparse.Namespace) -> int:
         where = key.source
     else:
         made_key = args.key_file or default_key_file(args.db)
-        key = as_key_provider(create_key_file(made_key), source=f"key file {made_key}")
-        where = f"key file {made_key} (mode 0600: back it up; without it the store cannot be read)"
+        beside = made_key == default_key_file(args.db)
+        if beside and os.path.isfile(made_key) and os.path.getsize(made_key) == 0:
+            os.unlink(made_key)  # an init killed as it made its key file: an empty file holds no key
+        if beside and os.path.lexists(made_key):
+            # DB.key with no DB: an init killed after its key file and before its store. The key is used,
+            # never replaced, and never removed if this init fails (another store's --key-file is refused).
+            existing = KeyFile(made_key, source=f"key file {made_key}")
+            existing.store_key(b"")  # a malformed or shared file is refused here, in one line
+            key, made_key = existing, None
+            where = f"key file {existing.path} (it was there already and is kept; mode 0600: back it up)"
+        else:
+            key = as_key_provider(create_key_file(made_key), source=f"key file {made_key}")
+            where = f"key file {made_key} (mode 0600: back it up; without it the store cannot be read)"
     leftovers = _new_files(args.db)
     try:
         store = open_store(args.db, key, create=True)
@@ -653,6 +703,7 @@ def cmd_rekey(args: argparse.Namespace) -> int:
     from securemem.custody import key_change  # the key-header code loads only for key commands
 
     with key_change(args.db):
+        args.key_change_held = True
         return _rekey(args)
 
 
@@ -669,6 +720,11 @@ def _rekey(args: argparse.Namespace) -> int:
         raise UsageError(f"--new-key-file is needed: the store is not opened with {beside}")
     fresh = f"{target}.new" if target == beside else target
     check_key_file(fresh, args.db, "--new-key-file")
+    if Path(fresh).is_file() and same_key(old, fresh):
+        raise UsageError(
+            f"{fresh} holds the key {shown_target(args.db)} is under now: give --new-key-file a new file (it is "
+            "created) or one holding another key"
+        )
     if not Path(fresh).exists():
         create_key_file(fresh)
     store = open_db(args)
@@ -946,13 +1002,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    stdout = sys.stdout
+    sys.stdout = _Output(stdout)
+    try:
+        return _command(argv)
+    except OutputLost as exc:
+        return _output_lost(exc)
+    finally:
+        sys.stdout = stdout
+
+
+def _command(argv: Sequence[str] | None) -> int:
     try:
         args = build_parser().parse_args(argv)
         _no_empty_keks(args)
         code: int = args.handler(args)
         sys.stdout.flush()  # here, so that a closed pipe is seen while it can still be handled
         return code
-    except BrokenPipeError:
+    except (BrokenPipeError, OutputLost):
         raise
     except RefusedError as exc:
         say(f"securemem: refused: {exc}", sys.stderr)
@@ -964,6 +1031,49 @@ def _run(argv: Sequence[str] | None) -> int:
         return 130
     except Exception as exc:  # a bug: still one line, never a traceback with data in it
         say(f"securemem: internal error ({type(exc).__name__}); please report it", sys.stderr)
+    return EXIT_USAGE
+
+
+class OutputLost(OSError):
+    """Standard output could not be written (a full disk, /dev/full, an I/O error): not a bug."""
+
+
+class _Output:
+    """``sys.stdout`` while a command runs: an OSError writing it (a closed pipe apart) is OutputLost."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputLost(exc.errno, exc.strerror) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputLost(exc.errno, exc.strerror) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _output_lost(exc: OutputLost) -> int:
+    """One line, and the output let go (the interpreter's last flush would fail again on the way out)."""
+    say(
+        f"securemem: error: cannot write to standard output ({exc.strerror}); what the command changed in the "
+        "store is kept, only its output is lost",
+        sys.stderr,
+    )
+    with suppress(OSError, ValueError):  # streams without a file descriptor (a test's capture)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
     return EXIT_USAGE
 
 

@@ -574,3 +574,44 @@ def test_the_command_writes_no_core_dump_that_would_hold_its_keys(tmp_path: Path
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False)
     assert done.stderr.strip().splitlines()[-1] == "(0, 0) 0", done.stderr
+
+
+_INIT_KILLED_AFTER_ITS_KEY = """
+import os, signal, sys
+import securemem.cli as cli
+
+real = cli.open_store
+
+def die(*args, **kwargs):
+    os.kill(os.getpid(), signal.SIGKILL)  # the key file is made, the store not yet
+
+cli.open_store = die
+cli.main(sys.argv[1:])
+"""
+
+
+def test_an_init_killed_after_its_key_file_is_run_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An init killed between its key file and its store left DB.key alone: init then refused to overwrite
+    the key and every other command said to run init. Run again, init keeps that key and makes the store."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "k.db"
+    done = subprocess.run(
+        [sys.executable, "-c", _INIT_KILLED_AFTER_ITS_KEY, "init", "--db", str(db)], capture_output=True, timeout=120
+    )
+    assert done.returncode == -9, done.stderr
+    key = Path(f"{db}.key").read_text()
+    assert not db.exists()
+    code, out, err = run_cli(capsys, "init", "--db", str(db))
+    assert code == 0 and err == "" and "it was there already and is kept" in out
+    assert Path(f"{db}.key").read_text() == key
+    create = json.dumps({"command": "create", "path": "/memories/a.md", "file_text": "x\n"})
+    assert run_cli(capsys, "exec", "--db", str(db), create)[0] == 0
+
+
+def test_an_empty_key_file_left_by_an_init_is_replaced(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "e.db"
+    Path(f"{db}.key").touch(mode=0o600)
+    assert run_cli(capsys, "init", "--db", str(db))[0] == 0
+    assert len(bytes.fromhex(Path(f"{db}.key").read_text().strip())) == 32

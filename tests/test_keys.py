@@ -139,3 +139,67 @@ def test_rekey_to_a_named_key_file_says_where_the_key_is(
     code, out, _ = run_cli(capsys, "rekey", "--db", str(db), "--new-key-file", str(new))
     assert code == 0 and f"under the key in {new}" in out and f"key file {db}.key) no longer opens it" in out
     assert run_cli(capsys, "exec", "--db", str(db), "--key-file", str(new), VIEW)[0] == 0
+
+
+_REKEY_KILLED_AFTER_COMMIT = """
+import os, signal, sys
+from securemem.store.sqlcipher import SQLCipherStore
+from securemem.cli import main
+
+real = SQLCipherStore.rekey
+
+def rekey_then_die(self, *args, **kwargs):
+    real(self, *args, **kwargs)  # the store is under the new key now
+    os.kill(os.getpid(), signal.SIGKILL)
+
+SQLCipherStore.rekey = rekey_then_die
+main(sys.argv[1:])
+"""
+
+
+def test_a_rekey_killed_before_its_key_files_moved_is_finished_by_the_next_command(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Killed after the store took its new key and before the key files changed places, a rekey left the
+    store under DB.key.new while DB.key held the old key: every command then failed with a wrong key. The
+    next command finishes the swap (the old key kept aside) and says so on stderr."""
+    import subprocess
+    import sys
+
+    old_key = Path(f"{db}.key").read_text()
+    done = subprocess.run(
+        [sys.executable, "-c", _REKEY_KILLED_AFTER_COMMIT, "rekey", "--db", str(db)], capture_output=True, timeout=120
+    )
+    assert done.returncode == -9, done.stderr
+    assert Path(f"{db}.key.new").exists() and Path(f"{db}.key").read_text() == old_key
+    code, out, err = run_cli(capsys, "exec", "--db", str(db), VIEW)
+    assert code == 0 and "/memories" in out
+    assert err.startswith("securemem: warning: a rekey of ") and "was interrupted" in err and err.count("\n") == 1
+    assert not Path(f"{db}.key.new").exists()
+    saved = [p for p in db.parent.iterdir() if p.name.startswith(f"{db.name}.key.old-")]
+    assert len(saved) == 1 and saved[0].read_text() == old_key
+    assert run_cli(capsys, "rekey", "--db", str(db))[0] == 0  # and a rekey runs again
+    assert run_cli(capsys, "exec", "--db", str(db), VIEW)[0] == 0
+
+
+def test_a_rekey_that_never_took_leaves_the_key_files_alone(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A DB.key.new beside a store its DB.key still opens (a rekey killed before it committed) is left
+    for the next rekey: nothing moves, nothing is said."""
+    create_key_file(f"{db}.key.new")
+    old_key = Path(f"{db}.key").read_text()
+    code, _, err = run_cli(capsys, "exec", "--db", str(db), VIEW)
+    assert code == 0 and err == "" and Path(f"{db}.key").read_text() == old_key
+    assert run_cli(capsys, "rekey", "--db", str(db))[0] == 0
+    assert Path(f"{db}.key").read_text() != old_key and not Path(f"{db}.key.new").exists()
+
+
+def test_rekey_refuses_a_new_key_file_holding_the_current_key(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Re-keying to the key the store is under changes nothing: refused, never reported as done."""
+    copy = tmp_path / "same.key"
+    copy.write_text(Path(f"{db}.key").read_text())
+    copy.chmod(0o600)
+    code, out, err = run_cli(capsys, "rekey", "--db", str(db), "--key-file", str(copy), "--new-key-file", str(copy))
+    assert code == 2 and out == "" and "holds the key" in err and err.count("\n") == 1, err
+    assert run_cli(capsys, "exec", "--db", str(db), "--key-file", str(copy), VIEW)[0] == 0

@@ -63,7 +63,7 @@ def resolve_key(
     if env:
         provider = as_key_provider(env, source=_describe(env, f"${KEY_ENV}"))
         warnings = []
-        if Path(beside).exists() and not _same_key(provider, beside):
+        if Path(beside).exists() and not same_key(provider, beside):
             warnings.append(
                 f"${KEY_ENV} is set, so it is the key used; the key file {shown_target(beside)} beside the store is "
                 f"ignored (unset {KEY_ENV} to use it)"
@@ -77,8 +77,9 @@ def resolve_key(
     )
 
 
-def _same_key(provider: KeyProvider, key_file: str) -> bool:
-    if not isinstance(provider, RawKey):
+def same_key(provider: KeyProvider, key_file: str) -> bool:
+    """``key_file`` holds the raw key ``provider`` gives (a passphrase and a key file differ in kind)."""
+    if not isinstance(provider, (RawKey, KeyFile)):
         return False  # a passphrase and a key file differ in kind
     try:
         return KeyFile(key_file).store_key(b"") == provider.store_key(b"")
@@ -86,4 +87,4 @@ def _same_key(provider: KeyProvider, key_file: str) -> bool:
         return False
 
 
-__all__ = ["KEY_ENV", "Passphrase", "default_key_file", "read_passphrase_file", "resolve_key"]
+__all__ = ["KEY_ENV", "Passphrase", "default_key_file", "read_passphrase_file", "resolve_key", "same_key"]
