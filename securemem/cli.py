@@ -881,7 +881,11 @@ def _store_args(parser: argparse.ArgumentParser, *, policy: bool = True, every_k
         "(default: 10 for a file store, 30 for PostgreSQL; 0: at once)",
     )
     if policy:
-        parser.add_argument("--policy", default=None, help="policy file or shipped name (default: default)")
+        parser.add_argument(
+            "--policy",
+            default=None,
+            help="policy file or shipped name (default: the policy the store records; a new store: default)",
+        )
         parser.add_argument("--namespace", default="default", help="namespace inside the store")
 
 

@@ -28,14 +28,17 @@ from securemem.cli_admin import (
     record,
     store_ref,
 )
-from securemem.errors import NotFound
+from securemem.errors import InvalidRequest, NotFound
 from securemem.private_files import read_limited
+from securemem.text import is_unicode_text
 
 
 def memory_id(admin: Admin, store_id: str, ref: str) -> str:
     """A ``mem_...`` id as given, or the id of the memory at a path (a path starts with "/")."""
     if not ref.startswith("/"):
         return ref
+    if not is_unicode_text(ref):  # a command-line byte that is not UTF-8: no memory's path holds one
+        raise InvalidRequest("the path must be Unicode text that UTF-8 can hold (it has a lone surrogate)")
     # The exact path sorts first among the paths it prefixes, so one item answers.
     found = admin.memories.list(store_id, path_prefix=ref, limit=1).data
     if not found or found[0].path != ref:
@@ -62,7 +65,8 @@ def moment(text: str) -> datetime:
     try:
         value = datetime.fromisoformat(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not an ISO 8601 date or time: {text[:40]!r}") from None
+        shown = repr(text[:40]) if is_unicode_text(text) else "a byte in it is not UTF-8"
+        raise argparse.ArgumentTypeError(f"not an ISO 8601 date or time: {shown}") from None
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 

@@ -231,10 +231,12 @@ def _import_file(args: argparse.Namespace, tally: Tally) -> None:
     with _source(args.file) as source, opened(args) as admin:
         lines = enumerate(source, 1)
         first = next(lines, None)
-        description = _header(first[1]) if first is not None else None
+        if first is None:  # what an export killed before its header leaves: nothing to import, no store made
+            raise UsageError(f"{args.file} is empty: no export header and no memory lines (an export cut short?)")
+        description = _header(first[1])
         tally.header = description is not None
         store_id = _target_store(admin, args.store, description or "")
-        if first is not None and not tally.header:
+        if not tally.header:
             _import_line(admin, store_id, args.if_exists, first, tally)
         for numbered in lines:
             _import_line(admin, store_id, args.if_exists, numbered, tally)

@@ -454,8 +454,8 @@ def store_policy(store: Store, requested: Policy | None, *, adopt: bool, clock: 
     if recorded is not None and not adopt:
         raise PolicyError(
             f"this store runs under policy '{recorded.name}' (recorded in the store), not the policy "
-            f"'{requested.name}' it was opened with; to switch, pass adopt_policy=True or run: "
-            "securemem policy set --db DB POLICY"
+            f"'{requested.name}' it was opened with; to switch it, run: securemem policy set --db DB POLICY "
+            "(in Python: SecureMemory.open(..., adopt_policy=True))"
         )
     # The writes below (and the erasure they set off) run under the policy being recorded, its
     # erasure bound included, not under the defaults the store was opened with.

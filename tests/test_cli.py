@@ -615,3 +615,26 @@ def test_an_empty_key_file_left_by_an_init_is_replaced(tmp_path: Path, capsys: p
     Path(f"{db}.key").touch(mode=0o600)
     assert run_cli(capsys, "init", "--db", str(db))[0] == 0
     assert len(bytes.fromhex(Path(f"{db}.key").read_text().strip())) == 32
+
+
+def test_a_full_standard_output_is_said_as_such_and_the_write_is_kept(tmp_path: Path) -> None:
+    """stdout on a full device: one line that says so (not "internal error"), exit 2, the write kept."""
+    import subprocess
+    import sys
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("this system has no /dev/full")
+    db = tmp_path / "f.db"
+    cli = [sys.executable, "-m", "securemem.cli"]
+    assert subprocess.run([*cli, "init", "--db", str(db)], capture_output=True, timeout=60).returncode == 0
+    create = json.dumps({"command": "create", "path": "/memories/a.md", "file_text": "x\n"})
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [*cli, "exec", "--db", str(db), create], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60
+        )
+    assert done.returncode == 2
+    assert done.stderr.startswith("securemem: error: cannot write to standard output (")
+    assert done.stderr.count("\n") == 1
+    view = json.dumps({"command": "view", "path": "/memories/a.md"})
+    again = subprocess.run([*cli, "exec", "--db", str(db), view], capture_output=True, text=True, timeout=60)
+    assert again.returncode == 0 and "x" in again.stdout

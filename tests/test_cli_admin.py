@@ -693,3 +693,28 @@ def test_export_force_never_replaces_the_key_file_the_store_was_opened_with(
         )
         assert out.read_bytes() == kept
         assert run_cli(capsys, "stores", "list", "--db", str(store), *opener)[0] == 0
+
+
+def test_import_of_an_empty_file_is_refused_and_makes_no_store(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An empty file (what an export killed before its header leaves) is not "0 imported": it is refused in
+    one line, exit 2, and the store it names is not created."""
+    empty = tmp_path / "cut.jsonl"
+    empty.write_bytes(b"")
+    code, out, err = run_cli(capsys, "import", "--db", str(db), "--store", "fresh", str(empty))
+    assert code == 2 and out == "" and err.count("\n") == 1 and "is empty" in err, err
+    code, out, _ = run_cli(capsys, "stores", "list", "--db", str(db))
+    assert code == 0 and '"fresh"' not in out
+
+
+def test_bytes_that_are_not_utf8_in_a_path_or_a_date_are_never_echoed(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A path with a lone surrogate gets the contract's invalid_request naming the path (not another
+    field); --since with one is a usage error that names the byte and does not echo it."""
+    code, lines, err = cli(capsys, *on(db, "memories", "cat", "/x\udcff"))
+    assert code == 1 and lines[0]["error"]["code"] == "invalid_request"
+    assert lines[0]["error"]["message"].startswith("the path must be Unicode text") and "\\udcff" not in err
+    code, _, err = cli(capsys, *on(db, "versions", "ls", "--since", "s\udcff"))
+    assert code == 2 and "not UTF-8" in err and "udcff" not in err and err.count("\n") == 1
