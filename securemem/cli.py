@@ -15,6 +15,7 @@ import json
 import os
 import re
 import signal
+import stat
 import sys
 import threading
 import time
@@ -314,7 +315,13 @@ def cmd_init(args: argparse.Namespace) -> int:
             os.unlink(made_key)  # an init killed as it made its key file: an empty file holds no key
         if beside and os.path.lexists(made_key):
             # DB.key with no DB: an init killed after its key file and before its store. The key is used,
-            # never replaced, and never removed if this init fails (another store's --key-file is refused).
+            # never replaced, and never removed if this init fails (another store's --key-file is refused),
+            # and only a regular file of this user's (a key another user planted would open the new store).
+            info = os.lstat(made_key)
+            if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+                raise UsageError(
+                    f"key file {made_key} already exists and is not a regular file of this user's; refusing to use it"
+                )
             existing = KeyFile(made_key, source=f"key file {made_key}")
             existing.store_key(b"")  # a malformed or shared file is refused here, in one line
             key, made_key = existing, None
