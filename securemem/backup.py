@@ -24,7 +24,9 @@ import hmac
 import os
 import re
 import shutil
+import stat
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -99,9 +101,16 @@ def make_backup(store: SQLCipherStore, out: str | os.PathLike[str], keks: list[K
 # What a backup, a restore or a verification stages under a hidden name (or in a private temporary
 # directory) before the result is in place: ".NAME.snapshot-PID-HEX", ".NAME.partial-PID-HEX",
 # ".NAME.restoring-PID-HEX", their SQLite side files, "securemem-verify-PID-...".
-_STAGED = re.compile(r"\..+\.(?:snapshot|partial|restoring)-(?P<pid>[0-9]+)-[0-9a-f]{8}(?:-journal|-wal|-shm)?")
+_STAGED = re.compile(
+    r"\..+\.(?:snapshot|partial|restoring)-(?P<pid>[0-9]{1,10})-[0-9a-f]{8}"
+    r"(?:\.keys(?:\.tmp-[0-9]{1,10}-[0-9a-f]{8})?)?(?:-journal|-wal|-shm)?"
+)
 _VERIFY_PREFIX = "securemem-verify-"
-_VERIFYING = re.compile(re.escape(_VERIFY_PREFIX) + r"(?P<pid>[0-9]+)-.+")
+_VERIFYING = re.compile(re.escape(_VERIFY_PREFIX) + r"(?P<pid>[0-9]{1,10})-.+")
+# Staged files untouched for this long: a live run's are younger (it writes them, or has just checked
+# them). The age as well as the process: a run in another PID namespace (a container sharing the
+# directory, another host on NFS) has an id that is gone here.
+_STALE_SECONDS = 3600
 
 
 def _gone(pid: int) -> bool:
@@ -112,29 +121,45 @@ def _gone(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return True
-    except OSError:
+    except (OSError, OverflowError, ValueError):
         return False
     return False
 
 
+def _stale(path: Path, *, kind: int) -> bool:
+    """``path`` is this user's, of the ``kind`` staging makes (a regular file; a directory for a
+    verification), and untouched for _STALE_SECONDS."""
+    try:
+        info = path.lstat()
+    except OSError:
+        return False
+    return (
+        stat.S_IFMT(info.st_mode) == kind
+        and info.st_uid == os.getuid()
+        and time.time() - info.st_mtime > _STALE_SECONDS
+    )
+
+
 def clear_leftovers(directory: Path) -> int:
     """Remove what interrupted backups, restores and verifications left in ``directory`` and in the
-    temporary directory, if the process that staged them is gone: a run killed outright never reaches
-    its clean-up, and its hidden files hold a copy of a store (under a backup's key) that no later
-    delete, redaction or store deletion reaches. Returns how many it removed."""
+    temporary directory, once the process that staged them is gone and they are an hour old: a run
+    killed outright never reaches its clean-up, and its hidden files hold a copy of a store (under a
+    backup's key) that no later delete, redaction or store deletion reaches. Only this user's regular
+    files (a directory for a verification's scratch); never a symlink's target. Returns how many."""
     removed = 0
-    for folder, pattern in ((directory, _STAGED), (Path(tempfile.gettempdir()), _VERIFYING)):
+    folders = ((directory, _STAGED, stat.S_IFREG), (Path(tempfile.gettempdir()), _VERIFYING, stat.S_IFDIR))
+    for folder, pattern, kind in folders:
         try:
             names = os.listdir(folder)
         except OSError:
             continue
         for name in names:
             found = pattern.fullmatch(name)
-            if found is None or not _gone(int(found["pid"])):
-                continue
             path = folder / name
+            if found is None or not _gone(int(found["pid"])) or not _stale(path, kind=kind):
+                continue
             with contextlib.suppress(OSError):
-                if path.is_dir() and not path.is_symlink():
+                if kind == stat.S_IFDIR:
                     shutil.rmtree(path)
                 else:
                     path.unlink()
@@ -243,28 +268,35 @@ def _check_snapshot(db: Path, opened: Opened) -> None:
 def restore(backup: str | os.PathLike[str], kek: KekProvider, db: str | os.PathLike[str]) -> Opened:
     """A new store at ``db`` holding exactly the backup's snapshot; never over an existing file."""
     target = Path(db)
-    for path in (target, keys_path(target)):
-        if os.path.lexists(path):
-            raise StorageError(f"{path} already exists; restore never overwrites (choose a new --db)")
+    if os.path.lexists(target):
+        raise StorageError(f"{target} already exists; restore never overwrites (choose a new --db)")
     if not target.parent.is_dir():
         raise StorageError(f"cannot restore to {target}: the directory {target.parent} does not exist")
     if (side := leftover_side_file(target)) is not None:
         raise StorageError(f"{side} exists: {REPLAYED}; {LEFTOVER}")
     opened = open_backup(backup, kek)
     clear_leftovers(target.parent)
-    # Staged under a hidden name and put in place whole: a restore killed while it copies leaves no
-    # store at --db (only the hidden copy, which the next backup or restore here removes).
+    if os.path.lexists(keys_path(target)):
+        _own_leftover_keys(target, opened, None)  # refused unless a restore of this backup left it
+    # Staged under a hidden name, its key header beside it, and put in place whole, key header first:
+    # a restore killed while it copies leaves nothing at --db (only hidden files, which the next backup
+    # or restore here removes), one killed between the two links leaves the key header alone, which a
+    # restore of the same backup takes as its own.
     staged = target.with_name(f".{target.name}.restoring-{os.getpid()}-{os.urandom(4).hex()}")
-    wrote_keys = False
+    linked_keys = False
     try:
         _copy_snapshot(opened, create_private(staged))
         _check_snapshot(staged, opened)
         header = Header(opened.header.store_id, file_salt(staged), opened.header.entries)
-        write_header(target, header.signed(opened.dek), new=True)
-        wrote_keys = True
-        os.link(staged, target)  # never over a file that appeared meanwhile
+        write_header(staged, header.signed(opened.dek), new=True)
+        try:
+            os.link(keys_path(staged), keys_path(target))  # never over a file that appeared meanwhile
+            linked_keys = True
+        except FileExistsError:
+            _own_leftover_keys(target, opened, keys_path(staged).read_bytes())
+        os.link(staged, target)
     except BaseException as exc:
-        if wrote_keys:
+        if linked_keys:
             with contextlib.suppress(OSError):
                 os.unlink(keys_path(target))
         if isinstance(exc, FileExistsError):
@@ -273,11 +305,26 @@ def restore(backup: str | os.PathLike[str], kek: KekProvider, db: str | os.PathL
             raise StorageError(f"cannot restore to {target}: {exc.strerror}") from None
         raise
     finally:
-        for suffix in ("", *SIDE_FILES):
+        for suffix in ("", *SIDE_FILES, ".keys"):
             with contextlib.suppress(OSError):
                 os.unlink(f"{staged}{suffix}")
     audit.event("backup_restored", store=opened.header.store_id, by=actor(), key_id=opened.used.key_id)
     return opened
+
+
+def _own_leftover_keys(target: Path, opened: Opened, written: bytes | None) -> None:
+    """A key header at ``target``'s with no store beside it is taken as this restore's own only when a
+    restore of this backup left it (killed between its two links): it is the header of the backup's store,
+    and, once the snapshot is staged, byte for byte the one this restore writes. Anything else is refused
+    (it may be the only key header of a store moved elsewhere)."""
+    refused = StorageError(f"{keys_path(target)} already exists; restore never overwrites (choose a new --db)")
+    try:
+        data = keys_path(target).read_bytes()
+        found = parse_header(data, f"the key header {keys_path(target)}", "")
+    except (OSError, KeyHeaderError):
+        raise refused from None
+    if found.store_id != opened.header.store_id or (written is not None and data != written):
+        raise refused
 
 
 def verify_backup(backup: str | os.PathLike[str], kek: KekProvider) -> Opened:

@@ -71,12 +71,13 @@ def key_of(args: argparse.Namespace) -> KeyProvider:
 
 def finish_interrupted_rekey(db: str, *, locked: bool = False) -> None:
     """A rekey killed after the store took its new key but before the key files changed places leaves the
-    store under ``DB.key.new`` while ``DB.key`` still holds the old key: every command would then fail
-    with a wrong key. Where ``DB.key`` no longer opens the store and ``DB.key.new`` does, the swap is
-    finished here (under the key-change lock), and said on stderr."""
+    store under ``DB.key.new`` while ``DB.key`` still holds the old key (or, killed between the two moves,
+    no ``DB.key`` at all): every command would then fail. Where ``DB.key`` is missing or no longer opens
+    the store and ``DB.key.new`` does, the swap is finished here (under the key-change lock), and said on
+    stderr."""
     beside = default_key_file(db)
     fresh = f"{beside}.new"
-    if not (os.path.isfile(fresh) and os.path.isfile(beside) and os.path.isfile(db)):
+    if not (os.path.isfile(fresh) and os.path.isfile(db)):
         return
     if not locked:
         from securemem.custody import key_change
@@ -94,15 +95,32 @@ def finish_interrupted_rekey(db: str, *, locked: bool = False) -> None:
             return False
         return True
 
-    if not os.path.isfile(fresh) or opens(beside) or not opens(fresh):
+    present = os.path.isfile(beside)
+    if not os.path.isfile(fresh) or (present and opens(beside)) or not opens(fresh):
         return  # the rekey never took (the next one uses that file), or neither key opens the store
-    saved = f"{beside}.old-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"
-    os.replace(beside, saved)
+    saved = set_aside(beside) if present else None
     os.replace(fresh, beside)
+    kept = f"the old key file was moved to {saved}" if saved else "the old key file had been moved aside already"
     warn(
         f"a rekey of {shown_target(db)} was interrupted after the store took its new key: that key is now in "
-        f"{beside}, and the old key file was moved to {saved}"
+        f"{beside}, and {kept}"
     )
+
+
+def set_aside(path: str) -> str:
+    """Move a key file to ``PATH.old-<time>`` (``-2``, ``-3``... when taken): never over another old key,
+    which may be the only one that opens an earlier copy of the store. Linked, then unlinked: killed
+    between, the key is in both places, never in neither."""
+    stamp = f"{path}.old-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"
+    for number in range(1, 1000):
+        saved = stamp if number == 1 else f"{stamp}-{number}"
+        try:
+            os.link(path, saved)
+        except FileExistsError:
+            continue
+        os.unlink(path)
+        return saved
+    raise UsageError(f"cannot set {path} aside: {stamp} and 998 more names after it are taken")
 
 
 def default_kek(db: str) -> str:
@@ -219,6 +237,8 @@ def store_keys(args: argparse.Namespace) -> dict[str, object]:
             f"no key for the PostgreSQL store: pass --kek URI, --key-file F or --passphrase-file F, or set "
             f"${KEK_ENV} or ${KEY_ENV}"
         )
+    if not legacy and not os.environ.get(KEY_ENV):  # DB.key may be missing mid-swap: see finish_interrupted_rekey
+        finish_interrupted_rekey(args.db, locked=getattr(args, "key_change_held", False))
     if legacy or os.environ.get(KEY_ENV) or Path(default_key_file(args.db)).exists():
         return {"key": key_of(args)}
     if Path(f"{args.db}.kek").exists():
@@ -311,8 +331,6 @@ def cmd_init(args: argparse.Namespace) -> int:
     else:
         made_key = args.key_file or default_key_file(args.db)
         beside = made_key == default_key_file(args.db)
-        if beside and os.path.isfile(made_key) and os.path.getsize(made_key) == 0:
-            os.unlink(made_key)  # an init killed as it made its key file: an empty file holds no key
         if beside and os.path.lexists(made_key):
             # DB.key with no DB: an init killed after its key file and before its store. The key is used,
             # never replaced, and never removed if this init fails (another store's --key-file is refused),
@@ -322,6 +340,9 @@ def cmd_init(args: argparse.Namespace) -> int:
                 raise UsageError(
                     f"key file {made_key} already exists and is not a regular file of this user's; refusing to use it"
                 )
+        if beside and _own_empty_file(made_key):
+            os.unlink(made_key)  # an init killed as it made its key file: an empty file holds no key
+        if beside and os.path.lexists(made_key):
             existing = KeyFile(made_key, source=f"key file {made_key}")
             existing.store_key(b"")  # a malformed or shared file is refused here, in one line
             key, made_key = existing, None
@@ -343,6 +364,15 @@ def cmd_init(args: argparse.Namespace) -> int:
         raise
     say(f"created encrypted store {shown_target(args.db)} with a {where}")
     return EXIT_OK
+
+
+def _own_empty_file(path: str) -> bool:
+    """An empty regular file of this user's (what a process killed as it made a key file leaves)."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and info.st_uid == os.getuid() and info.st_size == 0
 
 
 def _init_envelope(args: argparse.Namespace) -> int:
@@ -725,8 +755,12 @@ def _rekey(args: argparse.Namespace) -> int:
     target = args.new_key_file or beside
     if target == beside and not (isinstance(old, KeyFile) and old.path == beside):
         raise UsageError(f"--new-key-file is needed: the store is not opened with {beside}")
+    if os.path.abspath(target) == os.path.abspath(f"{beside}.new"):
+        raise UsageError(f"{target} is where rekey stages a new {beside}; give --new-key-file another name")
     fresh = f"{target}.new" if target == beside else target
     check_key_file(fresh, args.db, "--new-key-file")
+    if fresh != target and _own_empty_file(fresh):
+        os.unlink(fresh)  # a rekey killed as it made its new key file: an empty file holds no key
     if Path(fresh).is_file() and same_key(old, fresh):
         raise UsageError(
             f"{fresh} holds the key {shown_target(args.db)} is under now: give --new-key-file a new file (it is "
@@ -743,8 +777,7 @@ def _rekey(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if fresh != target:  # the new key takes the default file's place; the old one is kept aside
-        saved = f"{beside}.old-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"
-        os.replace(beside, saved)
+        saved = set_aside(beside)
         os.replace(fresh, beside)
         say(
             f"{args.db} re-encrypted under a new key, now in {beside}; the old key file was moved to {saved} "

@@ -272,7 +272,12 @@ def test_a_killed_backup_leaves_nothing_a_later_backup_keeps(db: Path, tmp_path:
     assert not out.exists()
     left = _hidden(tmp_path)
     assert any(".snapshot-" in name for name in left) and any(".partial-" in name for name in left), left
+    # Under an hour old they may be a live run's in another PID namespace (a container sharing the
+    # directory): left alone. Older, they go.
     assert run_cli(capsys, "backup", "--db", str(db), "--out", str(tmp_path / "tuesday.smb"))[0] == 0
+    assert _hidden(tmp_path) == left
+    _age(tmp_path, left)
+    assert run_cli(capsys, "backup", "--db", str(db), "--out", str(tmp_path / "wednesday.smb"))[0] == 0
     assert _hidden(tmp_path) == []
 
 
@@ -283,15 +288,84 @@ def test_a_killed_restore_leaves_no_store_and_can_be_run_again(db: Path, tmp_pat
     assert run_cli(capsys, "backup", "--db", str(db), "--out", str(out))[0] == 0
     _killed_halfway(tmp_path, "_copy_snapshot", "restore", "--backup", str(out), "--kek", kek, "--db", str(restored))
     assert not restored.exists() and not Path(f"{restored}.keys").exists()
-    assert any(".restoring-" in name for name in _hidden(tmp_path))
+    left = _hidden(tmp_path)
+    assert any(".restoring-" in name for name in left)
+    _age(tmp_path, left)
     assert run_cli(capsys, "restore", "--backup", str(out), "--kek", kek, "--db", str(restored))[0] == 0
     assert _hidden(tmp_path) == []
     assert state_of(restored, kek) == state_of(db, kek)
+
+
+_KILLED_BEFORE_THE_STORE_IS_LINKED = """
+import os, signal, sys
+from securemem.cli import main
+
+real, calls = os.link, []
+
+def link(source, target, *args, **kwargs):
+    if str(target).endswith("r.db"):
+        os.kill(os.getpid(), signal.SIGKILL)  # the key header is in place, the store not yet
+    return real(source, target, *args, **kwargs)
+
+os.link = link
+main(sys.argv[1:])
+"""
+
+
+def test_a_restore_killed_between_its_key_header_and_its_store_is_run_again(
+    db: Path, tmp_path: Path, capsys: Cap
+) -> None:
+    """Killed between its two links, a restore leaves NEW.keys alone: a restore of the same backup takes it
+    as its own (byte for byte what it writes); another store's key header there is still refused."""
+    import subprocess
+    import sys
+
+    kek, out, restored = f"file:{db}.kek", tmp_path / "s.smb", tmp_path / "r.db"
+    assert run_cli(capsys, "backup", "--db", str(db), "--out", str(out))[0] == 0
+    argv = ["restore", "--backup", str(out), "--kek", kek, "--db", str(restored)]
+    done = subprocess.run(
+        [sys.executable, "-c", _KILLED_BEFORE_THE_STORE_IS_LINKED, *argv],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == -9, done.stderr
+    assert Path(f"{restored}.keys").exists() and not restored.exists()
+    assert run_cli(capsys, *argv)[0] == 0
+    assert state_of(restored, kek) == state_of(db, kek)
+    other = tmp_path / "o.db"
+    Path(f"{other}.keys").write_bytes(Path(f"{db}.keys").read_bytes())  # the store's own header, not the backup's
+    assert run_cli(capsys, "restore", "--backup", str(out), "--kek", kek, "--db", str(other))[0] == 2
+    assert not other.exists()
+
+
+def test_names_like_staged_files_that_staging_never_makes_are_left_alone(db: Path, tmp_path: Path, capsys: Cap) -> None:
+    """A directory named like a staged file, a process id no system has, a symlink: never removed (nor its target)."""
+    folder = tmp_path / ".photos.snapshot-4194305-00000000"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "p.jpg").write_text("x")
+    huge = tmp_path / ".x.partial-99999999999999999999-deadbeef"
+    huge.write_text("y")
+    target = tmp_path / "precious.txt"
+    target.write_text("z")
+    link = tmp_path / ".l.partial-4194305-0badcafe"
+    link.symlink_to(target)
+    _age(tmp_path, [folder.name, huge.name])
+    os.utime(link, (time.time() - 7200, time.time() - 7200), follow_symlinks=False)
+    assert run_cli(capsys, "backup", "--db", str(db), "--out", str(tmp_path / "b.smb"))[0] == 0
+    assert (folder / "sub" / "p.jpg").exists() and huge.exists() and target.read_text() == "z"
+
+
+def _age(folder: Path, names: list[str]) -> None:
+    """Make staged files two hours old, as a killed run's are by the time a later one looks."""
+    for name in names:
+        os.utime(folder / name, (time.time() - 7200, time.time() - 7200))
 
 
 def test_staged_files_of_a_live_process_are_left_alone(db: Path, tmp_path: Path, capsys: Cap) -> None:
     """Only a gone process's staged files are removed: one still running may be writing them."""
     live = tmp_path / f".other.smb.partial-{os.getppid()}-0123abcd"
     live.write_bytes(b"in progress")
+    _age(tmp_path, [live.name])
     assert run_cli(capsys, "backup", "--db", str(db), "--out", str(tmp_path / "b.smb"))[0] == 0
     assert live.exists()

@@ -203,3 +203,69 @@ def test_rekey_refuses_a_new_key_file_holding_the_current_key(
     code, out, err = run_cli(capsys, "rekey", "--db", str(db), "--key-file", str(copy), "--new-key-file", str(copy))
     assert code == 2 and out == "" and "holds the key" in err and err.count("\n") == 1, err
     assert run_cli(capsys, "exec", "--db", str(db), "--key-file", str(copy), VIEW)[0] == 0
+
+
+def test_rekeys_in_the_same_second_keep_every_old_key(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each old key is set aside under its own name: a second rekey in the same second once replaced the
+    first one's old key, the only key of every copy of the store made before it."""
+    keys = [Path(f"{db}.key").read_text()]
+    for _ in range(3):
+        assert run_cli(capsys, "rekey", "--db", str(db))[0] == 0
+        keys.append(Path(f"{db}.key").read_text())
+    saved = sorted(p.read_text() for p in db.parent.iterdir() if p.name.startswith(f"{db.name}.key.old-"))
+    assert saved == sorted(keys[:-1])
+
+
+def test_a_rekey_killed_between_its_two_moves_is_finished(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The old key set aside, the new one not yet in DB.key: no DB.key at all. The next command finishes the
+    move (it said "no key" before)."""
+    import subprocess
+    import sys
+
+    child = _REKEY_KILLED_AFTER_COMMIT.replace(
+        "SQLCipherStore.rekey = rekey_then_die",
+        "import os as _os\nreal_replace = _os.replace\n"
+        "def replace_then_die(a, b):\n    if str(a).endswith('.key.new'):\n        _os.kill(_os.getpid(), 9)\n"
+        "    return real_replace(a, b)\n_os.replace = replace_then_die",
+    ).replace("    os.kill(os.getpid(), signal.SIGKILL)\n", "")
+    done = subprocess.run([sys.executable, "-c", child, "rekey", "--db", str(db)], capture_output=True, timeout=120)
+    assert done.returncode == -9, done.stderr
+    assert not Path(f"{db}.key").exists() and Path(f"{db}.key.new").exists()
+    code, out, err = run_cli(capsys, "exec", "--db", str(db), VIEW)
+    assert code == 0 and "/memories" in out and "had been moved aside already" in err
+    assert Path(f"{db}.key").exists() and not Path(f"{db}.key.new").exists()
+
+
+def test_a_rekey_not_yet_checkpointed_is_finished_at_the_first_command(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Killed after its commit and before its checkpoint, a rekey leaves its new salt in the WAL only: the
+    new key opens the store with it, so the first command finishes the swap (not the second)."""
+    from securemem.keys import RawKey
+    from securemem.store.sqlcipher import SQLCipherStore
+    from tests.helpers import connection_of
+
+    new = create_key_file(f"{db}.key.new")
+    rekeyer = SQLCipherStore.open(db, KeyFile(f"{db}.key"), create=False)
+    try:
+        conn = connection_of(rekeyer)
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        salt = os.urandom(16)
+        conn.execute(f"PRAGMA rekey = \"x'{RawKey(new).store_key(salt).hex()}{salt.hex()}'\"")  # no checkpoint
+        assert db.read_bytes()[:16] != salt
+        code, out, err = run_cli(capsys, "exec", "--db", str(db), VIEW)
+        assert code == 0 and "/memories" in out and "was interrupted" in err, err
+        assert Path(f"{db}.key").read_text().strip() == new.hex()
+    finally:
+        rekeyer.close()
+
+
+def test_rekey_refuses_the_name_it_stages_its_own_key_under(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "rekey", "--db", str(db), "--new-key-file", f"{db}.key.new")
+    assert code == 2 and out == "" and "stages a new" in err
+
+
+def test_an_empty_new_key_file_left_by_a_rekey_is_replaced(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    Path(f"{db}.key.new").touch(mode=0o600)
+    assert run_cli(capsys, "rekey", "--db", str(db))[0] == 0
+    assert run_cli(capsys, "exec", "--db", str(db), VIEW)[0] == 0

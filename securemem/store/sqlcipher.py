@@ -404,12 +404,34 @@ def file_salt(path: str | os.PathLike[str]) -> bytes:
     return _check_existing(Path(path))[:SALT_BYTES]
 
 
+def _newer_wal_salt(where: Path) -> bytes | None:
+    """The salt of the WAL's newest first page where it differs from the head of the file's (a re-key a
+    crash cut short after its commit, before its checkpoint), else None."""
+    try:
+        head = file_salt(where)
+    except (OSError, StorageError):
+        return None
+    newer = _wal_first_page_salt(Path(f"{where}-wal"))
+    return newer if newer is not None and newer != head else None
+
+
 def peek_store_id(path: str | os.PathLike[str], key: KeyProvider, *, salt: bytes | None = None) -> str:
-    """The store id of ``path`` under ``key``, read through a read-only connection.
+    """The store id of ``path`` under ``key``, read through a read-only connection (the head's salt, then
+    the WAL's newest first page's, where a re-key cut short left it).
 
     For key operations that promise not to change a byte of the store file: a read-only
     connection never checkpoints, migrates or writes the file (it may add empty -wal and -shm).
     """
+    try:
+        return _peek_store_id(path, key, salt=salt)
+    except WrongKeyError:
+        newer = _newer_wal_salt(Path(path)) if salt is None else None
+        if newer is None:
+            raise
+        return _peek_store_id(path, key, salt=newer)
+
+
+def _peek_store_id(path: str | os.PathLike[str], key: KeyProvider, *, salt: bytes | None) -> str:
     where = Path(path)
     salt = file_salt(where) if salt is None else salt
     material = key.store_key(salt)
@@ -518,7 +540,21 @@ class SQLCipherStore:
 
         The override is for a re-key that a crash cut short after its commit: the new pages (the
         first one included) are in the WAL, while the head of the file still holds the old salt.
+        Without one, a key the head's salt does not open is tried with the salt of the WAL's newest
+        first page, where such a re-key left it.
         """
+        try:
+            return cls._open(path, key, create=create, busy_timeout=busy_timeout, salt=salt)
+        except WrongKeyError:
+            newer = _newer_wal_salt(Path(path)) if salt is None else None
+            if newer is None:
+                raise
+            return cls._open(path, key, create=False, busy_timeout=busy_timeout, salt=newer)
+
+    @classmethod
+    def _open(
+        cls, path: str | os.PathLike[str], key: KeyProvider, *, create: bool, busy_timeout: float, salt: bytes | None
+    ) -> SQLCipherStore:
         where = Path(path)
         exists = where.exists()
         if not exists and not create:
