@@ -258,6 +258,7 @@ REVIEWS = {
     "ar": "pii_review_ar.jsonl: blind, a coding agent's, a call centre's and a back office's memory, taken as it came",
     "as": "pii_review_as.jsonl: blind, an HR, a travel and expense and an IT helpdesk agent's memory, taken as it came",
     "at": "pii_review_at.jsonl: blind, each class the issue names as its acceptance suite would, taken as it came",
+    "au": "pii_review_au.jsonl: blind, an insurer's and a hospital's agents' memories, taken as it came",
 }
 
 
@@ -470,6 +471,8 @@ def worst_cases(size: int) -> dict[str, str]:
         "release-siblings": fill("v 4.10.2.17 then 4.10.1.9 "),
         "log-line": fill("INFO listening on 0.0.0.0:8080 (pid 35099) redis at 127.0.0.1:6379 db=0 "),
         "spelt-keywords": fill("p a s s w o r d : Hunter2xyz!   " + "z" * 51 + " "),
+        "disguised-labels": fill("pa$$word: x "),
+        "quoted-rows": '"a","subscriber_ssn","b"\n' + fill('"1","156055140","x, y"\n'),
     }
 
 

@@ -414,6 +414,13 @@ def altered(name: str) -> list[str]:
         # going on in a preposition's words, "password" and "secret" spelt out a letter at a time, an arrow
         # after a password's label before a value holding "=").
         ("at", "claim", None, 0.995),
+        # Blind, written after AT's fixes: an insurer's and a hospital's agents' memories (claims notes, OCR'd
+        # forms, EOBs, quoted CSV exports, voicemail transcripts; 400 lines, 12 languages): 457 of 470 as it
+        # came (97.2%), 463 since (Arabic's "and" glued to "كلمة المرور", a quoted CSV's "subscriber_ssn"
+        # column, OCR's "Bl" inside a card's group, "pa$$word:"). Left: keys and a secret wrapped over lines,
+        # a phone's area code in brackets at a line's end, "p.w." for a password, an SSN OCR'd with its first
+        # digit as "B".
+        ("au", "claim", None, 0.98),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -512,6 +519,11 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     altered_at = altered("at")
     assert len(altered_at) == 9
     assert {f.type for text in altered_at for f in detect(text)} == {"IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}
+    # Reviewer AU: private, loopback, shared and documentation addresses in logs and configs (by design) and
+    # AWS's documented example pair (on purpose); nothing else, as it came and since.
+    altered_au = altered("au")
+    assert len(altered_au) == 14
+    assert {f.type for text in altered_au for f in detect(text)} == {"IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}
     # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design) and a CI
     # cache's key, a random-looking value after "key" (left: a word before "key" was tried as naming no
     # secret and hid Azure's "Primary key: ..."); as it came, a PEM header named in prose, a file's magic

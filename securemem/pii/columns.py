@@ -56,8 +56,17 @@ for _column_kind, _names in (
         _COLUMNS[_name] = _column_kind
 # A cell holding one of the names, between delimiters or a line's ends, read on a line that starts a
 # table only.
+# Whose value a column holds, before its name ("subscriber_ssn", "member_phone", "patient_email": reviewer
+# AU's claims exports): the name after it is read as the column's.
+_WHOSE_COLUMN = frozenset(
+    {"subscriber", "member", "patient", "customer", "client", "employee", "insured", "policyholder", "holder",
+     "beneficiary", "spouse", "dependent", "guarantor", "primary", "secondary", "contact", "emergency", "home",
+     "work", "cell"}
+)  # fmt: skip
 _HEADER_CELL = re.compile(
-    r"(?:^|[,;\t|])[ \t\"']*(?:"
+    r"(?:^|[,;\t|])[ \t\"']*(?:(?:"
+    + "|".join(sorted(_WHOSE_COLUMN))
+    + r")[ _.\-]+)?(?:"
     + "|".join(sorted((re.escape(name).replace(r"\ ", r"[ _.\-]+") for name in _COLUMNS), key=len, reverse=True))
     + r")[ \t\"']*(?:[,;\t|]|$)"
 )
@@ -146,7 +155,12 @@ def _next_line(text: str, end: int) -> int:
 
 
 def _kind(cell: str) -> str | None:
-    return _COLUMNS.get(_column_name(cell))
+    name = _column_name(cell)
+    kind = _COLUMNS.get(name)
+    if kind is None:
+        whose, _, rest = name.partition(" ")
+        kind = _COLUMNS.get(rest) if whose in _WHOSE_COLUMN else None
+    return kind
 
 
 def _column_name(cell: str) -> str:
@@ -181,12 +195,52 @@ def _rows(scan: Scan, start: int, header: tuple[str, int, list[str | None]]) -> 
     delimiter, count, kinds = header
     while start < len(text):
         end = _line_end(text, start)
-        if text.count(delimiter, start, end) != count - 1:
+        if '"' in text[start:end]:  # a quoted cell may hold the delimiter: cells are read quote by quote
+            spans = _quoted_cells(text, start, end, delimiter)
+            if spans is None or len(spans) != count:
+                break
+            yield from _cell_hits(scan, start, end, kinds, spans)
+        elif text.count(delimiter, start, end) != count - 1:
             break
-        if '"' not in text[start:end]:  # a quoted cell may hold the delimiter: cells cannot be counted
+        else:
             yield from _cells(scan, start, end, delimiter, kinds)
         start = _next_line(text, end)
     return start
+
+
+def _quoted_cells(text: str, start: int, end: int, delimiter: str) -> list[tuple[int, int]] | None:
+    """The cells of the row [start, end) as CSV quotes them (``"a","b,c"``, ``""`` for a quote inside), each
+    cell's span inside its quotes; None when a quote is left open or text follows a closing one. Read once
+    (a row of quoted cells was skipped whole: "subscriber_ssn" in an export quoted throughout, reviewer AU)."""
+    spans: list[tuple[int, int]] = []
+    at = start
+    while True:
+        low = at
+        while low < end and text[low] in " \t":
+            low += 1
+        if low < end and text[low] == '"':
+            close = low + 1
+            while True:
+                close = text.find('"', close, end)
+                if close == -1:
+                    return None
+                if not text.startswith('""', close):
+                    break
+                close += 2
+            cell = (low + 1, close)
+            stop = close + 1
+            while stop < end and text[stop] in " \t":
+                stop += 1
+            if stop < end and text[stop] != delimiter:
+                return None
+        else:
+            stop = text.find(delimiter, low, end)
+            stop = end if stop == -1 else stop
+            cell = _trimmed(text, low, stop)
+        spans.append(cell)
+        if stop >= end:
+            return spans
+        at = stop + 1
 
 
 def _line_end(text: str, start: int) -> int:
@@ -260,6 +314,13 @@ def _cells(scan: Scan, start: int, end: int, delimiter: str, kinds: list[str | N
         stop = end if stop == -1 else stop
         spans.append(_trimmed(text, at, stop))
         at = stop + 1
+    yield from _cell_hits(scan, start, end, kinds, spans)
+
+
+def _cell_hits(
+    scan: Scan, start: int, end: int, kinds: list[str | None], spans: list[tuple[int, int]]
+) -> Iterator[Hit]:
+    text = scan.text
     if _KEY in kinds:
         yield from _key_value(scan, spans, kinds)
         return

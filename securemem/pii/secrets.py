@@ -961,7 +961,9 @@ _PW_QUALIFIERS = (
 # A label, maybe inside a name ("DB_PASSWORT", "MDP_BDD"), not in a token ("[PASSWORD ...]"); a particle
 # may follow ("パスワードは"); maybe in brackets after what it is of ("- Router (senha): ...").
 _PASSWORD_LABEL = (
-    rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_])|(?={_THAI}))"
+    rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+    # Arabic's "and" is written glued to the next word ("وكلمة المرور: ...": reviewer AU)
+    rf"|(?<=(?<!\w)\u0648)(?=\u0643\u0644\u0645\u0629))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_])|(?={_THAI}))"
     rf"(?:[ \t]+(?P<qual>{_PW_QUALIFIERS})(?![^\W_]))?"
     # a JSON or YAML key's closing quote ('"senha_app": "Verde#2291casa"': reviewer Z)
     r"(?:\)|(?P<kq>[\"'])(?=[ \t]*[:=]))?"
