@@ -32,6 +32,31 @@ def found(text: str) -> list[tuple[str, str]]:
         ("Cartão (OCR da guia): 356S 2197 4Bl9 9319", [("CREDIT_CARD", "356S 2197 4Bl9 9319")]),
         ("portal pa$$word: V3r@n0#9681", [("PASSWORD", "V3r@n0#9681")]),
         ("P@SSW0RD = Hunter2xyz!", [("PASSWORD", "Hunter2xyz!")]),
+        # A provider's token alone on its line, its tail alone on the next (a note's own wrap).
+        (
+            "Anthropic key, split by the paste:\nsk-ant-api03-iA04DHAjyOmavaFOFU5a_V6Mb8b7z2Mr15MDMwjZa7E\n"
+            "MXwVusML8d4TGb0Ozqwc8amapL7i4xcmiVcGjrfE7mDY877iEwAA",
+            [
+                (
+                    "ANTHROPIC_API_KEY",
+                    "sk-ant-api03-iA04DHAjyOmavaFOFU5a_V6Mb8b7z2Mr15MDMwjZa7E\n"
+                    "MXwVusML8d4TGb0Ozqwc8amapL7i4xcmiVcGjrfE7mDY877iEwAA",
+                )
+            ],
+        ),
+        (
+            "Slack bot token (wrapped):\nxoxb-252465887534-6055989302\n-v9dclpyUVvHT4564al64zRVI",
+            [("SLACK_BOT_TOKEN", "xoxb-252465887534-6055989302\n-v9dclpyUVvHT4564al64zRVI")],
+        ),
+        # ... not two tokens on two lines, nor a token and the line of prose after it.
+        (
+            "tokens:\nghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5\nghp_zB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG6",
+            [
+                ("GITHUB_PAT", "ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5"),
+                ("GITHUB_PAT", "ghp_zB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG6"),
+            ],
+        ),
+        ("xoxb-252465887534-6055989302\nsee ticket OPS-1234 v2", [("SLACK_BOT_TOKEN", "xoxb-252465887534-6055989302")]),
         # A disguised spelling after an operator is a value, not a label.
         ("mysql --user=app --password=Pa55word -h db", [("PASSWORD", "Pa55word")]),
         ("      - POSTGRES_PASSWORD=Pa55word", [("PASSWORD", "Pa55word")]),

@@ -1263,8 +1263,11 @@ def _terminal_wrap(window: str, start: int, join: int, end: int) -> bool:
     provider key whose shortest length the first line already reaches is still cut there)."""
     rest = window[join:end]
     before = window[:start].rstrip(" \t")
+    # A provider's token alone on its line, its rest alone on the next (a note's own wrap, narrower than a
+    # terminal's: "sk-ant-api03-…" of 56 characters then its tail, "xoxb-…" then "-v9dcl…": reviewer AU).
+    alone_on_its_line = not before and len(rest) >= _WRAP_TOKEN_MIN and starts_a_prefixed_token(window, start)
     return (
-        join - start >= _WRAP_WIDTH
+        (join - start >= _WRAP_WIDTH or alone_on_its_line)
         # alone on its line, or after its label ("Authorization: Bearer eyJ…", "token=": reviewer AE) where
         # the next line is not a provider's token of its own (an age key's public half, then its secret)
         and (
