@@ -1,8 +1,9 @@
 """What reviewer AU (an insurer's and a hospital's agents' memories: claims notes, OCR'd forms, EOBs, CSV
 exports, voicemail transcripts; 12 languages) found, both ways: Arabic's "and" glued to the password's label,
-a column of SSNs in a CSV export quoted throughout and named for whose they are ("subscriber_ssn"), OCR's
-"B" before another stand-in letter inside a card's group, the word "password" disguised by a filter-dodging
-writer; and what those readers must leave alone."""
+a column of SSNs in a CSV export quoted throughout and named for whose they are ("subscriber_ssn"), provider
+tokens a note wrapped; and, after an attacker's round, what those readers must leave alone (two forms tried
+for AU, OCR's "Bl" inside a group and "pa$$word:" read as the word, were taken out: they altered codes and
+lost passwords that are themselves disguised words)."""
 
 from __future__ import annotations
 
@@ -29,9 +30,6 @@ def found(text: str) -> list[tuple[str, str]]:
         ),
         # A quoted cell may hold the delimiter: cells are read quote by quote.
         ('"id","note","member_phone"\n"1","call back, later","(415) 555-2671"', [("PHONE", "(415) 555-2671")]),
-        ("Cartão (OCR da guia): 356S 2197 4Bl9 9319", [("CREDIT_CARD", "356S 2197 4Bl9 9319")]),
-        ("portal pa$$word: V3r@n0#9681", [("PASSWORD", "V3r@n0#9681")]),
-        ("P@SSW0RD = Hunter2xyz!", [("PASSWORD", "Hunter2xyz!")]),
         # A provider's token alone on its line, its tail alone on the next (a note's own wrap).
         (
             "Anthropic key, split by the paste:\nsk-ant-api03-iA04DHAjyOmavaFOFU5a_V6Mb8b7z2Mr15MDMwjZa7E\n"
@@ -57,9 +55,31 @@ def found(text: str) -> list[tuple[str, str]]:
             ],
         ),
         ("xoxb-252465887534-6055989302\nsee ticket OPS-1234 v2", [("SLACK_BOT_TOKEN", "xoxb-252465887534-6055989302")]),
-        # A disguised spelling after an operator is a value, not a label.
+        # A disguised word is a password too (an attacker's round on the form tried for "pa$$word:").
         ("mysql --user=app --password=Pa55word -h db", [("PASSWORD", "Pa55word")]),
-        ("      - POSTGRES_PASSWORD=Pa55word", [("PASSWORD", "Pa55word")]),
+        ("Default password is P@ssw0rd → change on first login", [("PASSWORD", "P@ssw0rd")]),
+        # A quoted row that is not CSV's is passed over, the table goes on (it ended the table once).
+        (
+            'name,ssn,note\nDoc,536228725,"Doc" to friends\nAlice,536228726,-',
+            [("US_SSN", "536228725"), ("US_SSN", "536228726")],
+        ),
+        # Two tokens on two lines stay two; a digest or a date after a token is not its tail.
+        (
+            "xoxb-817443764500-6029326858240-kcbFPd505DDHQW730MGAxHOk\n"
+            "xoxp-817443764500-6029326858241-6029326858242-Ab12Cd34Ef56Gh78Ij90Kl12",
+            [
+                ("SLACK_BOT_TOKEN", "xoxb-817443764500-6029326858240-kcbFPd505DDHQW730MGAxHOk"),
+                ("SLACK_USER_TOKEN", "xoxp-817443764500-6029326858241-6029326858242-Ab12Cd34Ef56Gh78Ij90Kl12"),
+            ],
+        ),
+        (
+            "ghp_pLIix6MEOLeMa61EqJomTEI1JEzO3joOj37H\nf00a585fcb89418c6acb8b65513c1f26ff46ec0d",
+            [("GITHUB_PAT", "ghp_pLIix6MEOLeMa61EqJomTEI1JEzO3joOj37H")],
+        ),
+        (
+            "sk-ant-api03-UE8hbDOsKFSSWt62Zh7ZckI1NUpbxm0fY2Fj3fHV\nexpires-2025-06-30",
+            [("ANTHROPIC_API_KEY", "sk-ant-api03-UE8hbDOsKFSSWt62Zh7ZckI1NUpbxm0fY2Fj3fHV")],
+        ),
     ],
 )
 def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
@@ -73,11 +93,13 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         '"member_id","member_phone"\n"M-1","not given"',
         '"claim","subscriber_ssn"\n"C-1","redacted"',
         '"a","ssn"\n"1,"2',
-        # A seat, a byte, an Italian IBAN's letter: OCR's "B" is read only inside a number's group.
-        "seat 12Bl 14",
-        "IT14 Bl50 1234",
-        # The disguised word where no value follows it.
-        "the pa$$word rule: 12 chars",
+        # Codes whose letters say they are no number; a card code's column named for whose it is.
+        "Ref 4BI1 5334 3986 8705",
+        "Meter reading 0SI1 8892 kWh",
+        "INSERT INTO samples (id, primary_csc, cell_csc) VALUES (1, '123', '456');",
+        # Texts about a disguised word.
+        "pa$$word -> rejected",
+        "p@ssw0rd: score=0 guesses=1.2e2",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

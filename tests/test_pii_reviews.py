@@ -416,10 +416,10 @@ def altered(name: str) -> list[str]:
         ("at", "claim", None, 0.995),
         # Blind, written after AT's fixes: an insurer's and a hospital's agents' memories (claims notes, OCR'd
         # forms, EOBs, quoted CSV exports, voicemail transcripts; 400 lines, 12 languages): 457 of 470 as it
-        # came (97.2%), 465 since (Arabic's "and" glued to "كلمة المرور", a quoted CSV's "subscriber_ssn"
-        # column, OCR's "Bl" inside a card's group, "pa$$word:", provider tokens a note wrapped). Left: a
-        # secret wrapped below its label's line, a phone's area code in brackets at a line's end, "p.w." for
-        # a password, an SSN OCR'd with its first digit as "B".
+        # came (97.2%), 463 since (Arabic's "and" glued to "كلمة المرور", a quoted CSV's "subscriber_ssn"
+        # column, provider tokens a note wrapped). Left: OCR's "Bl" inside a card's group and "pa$$word:"
+        # (tried, taken out after an attacker's round), a secret wrapped below its label's line, a phone's
+        # area code in brackets at a line's end, "p.w." for a password, an SSN OCR'd with "B" first.
         ("au", "claim", None, 0.98),
     ],
 )

@@ -63,6 +63,7 @@ _WHOSE_COLUMN = frozenset(
      "beneficiary", "spouse", "dependent", "guarantor", "primary", "secondary", "contact", "emergency", "home",
      "work", "cell"}
 )  # fmt: skip
+_WHOSE_KINDS = frozenset({"US_SSN", "PHONE", "EMAIL", "IBAN", "CREDIT_CARD"})
 _HEADER_CELL = re.compile(
     r"(?:^|[,;\t|])[ \t\"']*(?:(?:"
     + "|".join(sorted(_WHOSE_COLUMN))
@@ -160,6 +161,8 @@ def _kind(cell: str) -> str | None:
     if kind is None:
         whose, _, rest = name.partition(" ")
         kind = _COLUMNS.get(rest) if whose in _WHOSE_COLUMN else None
+        if kind not in _WHOSE_KINDS:
+            kind = None  # "primary_csc", "employee_pwd" (a disability flag in some HR exports): an attacker's round
     return kind
 
 
@@ -197,9 +200,11 @@ def _rows(scan: Scan, start: int, header: tuple[str, int, list[str | None]]) -> 
         end = _line_end(text, start)
         if '"' in text[start:end]:  # a quoted cell may hold the delimiter: cells are read quote by quote
             spans = _quoted_cells(text, start, end, delimiter)
-            if spans is None or len(spans) != count:
+            if spans is not None and len(spans) == count:
+                yield from _cell_hits(scan, start, end, kinds, spans)
+            elif text.count(delimiter, start, end) != count - 1:
                 break
-            yield from _cell_hits(scan, start, end, kinds, spans)
+            # else a row whose quotes are not CSV's ('| db1 | "prod" only |'): passed over, the table goes on
         elif text.count(delimiter, start, end) != count - 1:
             break
         else:

@@ -1265,7 +1265,15 @@ def _terminal_wrap(window: str, start: int, join: int, end: int) -> bool:
     before = window[:start].rstrip(" \t")
     # A provider's token alone on its line, its rest alone on the next (a note's own wrap, narrower than a
     # terminal's: "sk-ant-api03-…" of 56 characters then its tail, "xoxb-…" then "-v9dcl…": reviewer AU).
-    alone_on_its_line = not before and len(rest) >= _WRAP_TOKEN_MIN and starts_a_prefixed_token(window, start)
+    # Its tail is drawn at random (small and capital letters and digits: not a digest, a UUID, a pod's or a
+    # job's name, a date) and is no provider's token of its own (two tokens on two lines): an attacker's round.
+    alone_on_its_line = (
+        not before
+        and len(rest) >= _WRAP_TOKEN_MIN
+        and starts_a_prefixed_token(window, start)
+        and _MIXED_CASE_AND_DIGITS.search(rest) is not None
+        and not any(hit[1] == 0 for hit in find_catalogue(Scan(rest, ("US",))))
+    )
     return (
         (join - start >= _WRAP_WIDTH or alone_on_its_line)
         # alone on its line, or after its label ("Authorization: Bearer eyJ…", "token=": reviewer AE) where
@@ -1282,6 +1290,7 @@ def _terminal_wrap(window: str, start: int, join: int, end: int) -> bool:
 
 
 _WRAP_REST = re.compile(r"[A-Za-z0-9_\-+/.]+={0,2}")
+_MIXED_CASE_AND_DIGITS = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=[^0-9]*[0-9])")
 
 
 _DIGIT_BY_DIGIT = re.compile(r"digit[ \-]by[ \-]digit|one digit at a time|digits one by one|(?:each|every) digit")

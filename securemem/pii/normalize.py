@@ -232,22 +232,6 @@ _RUN_DIGITS = 6  # real digits a run needs before its letters are read as digits
 _LETTER_GROUP = 4  # a group of letters alone ("lO" for "10") is at most this long
 
 
-# "password" written to slip past a filter ("pa$$word", "p@ssw0rd", "pa55word": reviewer AU), read as the
-# word in the view (same length: offsets stay). Only where one character is a stand-in.
-# A label, not a value: an operator after it ("pa$$word: ...", "P@SSW0RD = ..."), none before it
-# ("--password=Pa55word" keeps its value).
-_DISGUISED_PASSWORD = re.compile(
-    r"(?<![^\W_])(?<![=:])(?<![=:] )[pP][aA@4][sS$5][sS$5][wW][oO0][rR][dD](?![^\W_])(?=[ \t]*(?:[:=]|->|\u2192))"
-)
-_DISGUISE_HINTS = ("$$", "@ss", "@$", "0rd", "0RD", "55w", "55W", "4ss", "4$")
-
-
-def _undisguised(text: str) -> str:
-    if not any(hint in text for hint in _DISGUISE_HINTS):
-        return text
-    return _DISGUISED_PASSWORD.sub(lambda match: "password" if not match.group().isalpha() else match.group(), text)
-
-
 def letters_as_digits(text: str, encoded: bytes | None = None) -> str:
     """``text`` with O, o, I, l, S and B read as digits where they sit inside a number (same length).
 
@@ -337,9 +321,8 @@ def _inner_only(text: str, low: int, high: int) -> list[int]:
 
 
 def _inside_group(text: str, canonical: bytes, at: int) -> bool:
-    """A digit follows ``at`` (maybe after one more stand-in letter: "4Bl9", reviewer AU's OCR'd card), or
-    ``at`` ends a group of four as a card's groups are ("231S 6942 ...")."""
-    if text[at + 1].isdigit() or (canonical[at + 1] == _L and text[at + 2 : at + 3].isdigit()):
+    """A digit follows ``at``, or ``at`` ends a group of four as a card's groups are ("231S 6942 ...")."""
+    if text[at + 1].isdigit():
         return True
     return canonical[at - 3 : at + 1].count(_0) + canonical[at - 3 : at + 1].count(_L) == 4 and (
         at < 4 or canonical[at - 4] == 0x2D
@@ -593,7 +576,7 @@ class View:
             encoded = original.encode("ascii")
             if not encoded.translate(None, _PLAIN_BYTES):
                 self.lettered = original
-                self.text = _undisguised(letters_as_digits(original, encoded))
+                self.text = letters_as_digits(original, encoded)
                 if self.text is original:
                     self.encoded = encoded
                 self._starts = self._ends = self._shift = self._expanded = []
@@ -625,7 +608,7 @@ class View:
         text = numerals_as_digits(text)
         self.lettered = text
         encoded = text.encode("ascii", "replace")  # encoded once, for letters_as_digits and the scan
-        self.text = _undisguised(letters_as_digits(text, encoded))
+        self.text = letters_as_digits(text, encoded)
         if self.text is text:
             self.encoded = encoded
         self._starts = starts
