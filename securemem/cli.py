@@ -1047,11 +1047,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(argv: Sequence[str] | None) -> int:
     stdout = sys.stdout
-    sys.stdout = _Output(stdout)
+    output = _Output(stdout)
+    sys.stdout = output
     try:
         return _command(argv)
     except OutputLost as exc:
         return _output_lost(exc)
+    except SystemExit:  # argparse's --version and --help: their output is flushed here, while it can be said
+        try:
+            output.flush()
+        except OutputLost as exc:
+            return _output_lost(exc)
+        if output.lost is not None:
+            return _output_lost(output.lost)
+        raise
     finally:
         sys.stdout = stdout
 
@@ -1087,6 +1096,7 @@ class _Output:
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
+        self.lost: OutputLost | None = None  # kept: argparse's own printing swallows an OSError
 
     def write(self, text: str) -> int:
         try:
@@ -1094,7 +1104,8 @@ class _Output:
         except BrokenPipeError:
             raise
         except OSError as exc:
-            raise OutputLost(exc.errno, exc.strerror) from None
+            self.lost = OutputLost(exc.errno, exc.strerror)
+            raise self.lost from None
 
     def flush(self) -> None:
         try:
@@ -1102,7 +1113,8 @@ class _Output:
         except BrokenPipeError:
             raise
         except OSError as exc:
-            raise OutputLost(exc.errno, exc.strerror) from None
+            self.lost = OutputLost(exc.errno, exc.strerror)
+            raise self.lost from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)

@@ -638,3 +638,20 @@ def test_a_full_standard_output_is_said_as_such_and_the_write_is_kept(tmp_path: 
     view = json.dumps({"command": "view", "path": "/memories/a.md"})
     again = subprocess.run([*cli, "exec", "--db", str(db), view], capture_output=True, text=True, timeout=60)
     assert again.returncode == 0 and "x" in again.stdout
+
+
+@pytest.mark.parametrize("flag", ["--version", "--help"])
+def test_version_and_help_on_a_full_standard_output_say_so(flag: str) -> None:
+    """argparse's own printing swallows an OSError: its lost output is said all the same, exit 2."""
+    import subprocess
+    import sys
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("this system has no /dev/full")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "securemem.cli", flag], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60
+        )
+    assert done.returncode == 2 and done.stderr.startswith("securemem: error: cannot write to standard output")
+    ok = subprocess.run([sys.executable, "-m", "securemem.cli", flag], capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and ok.stdout and ok.stderr == ""
