@@ -471,7 +471,6 @@ def worst_cases(size: int) -> dict[str, str]:
         "release-siblings": fill("v 4.10.2.17 then 4.10.1.9 "),
         "log-line": fill("INFO listening on 0.0.0.0:8080 (pid 35099) redis at 127.0.0.1:6379 db=0 "),
         "spelt-keywords": fill("p a s s w o r d : Hunter2xyz!   " + "z" * 51 + " "),
-        "disguised-labels": fill("pa$$word: x "),
         "quoted-rows": '"a","subscriber_ssn","b"\n' + fill('"1","156055140","x, y"\n'),
     }
 

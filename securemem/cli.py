@@ -237,9 +237,10 @@ def store_keys(args: argparse.Namespace) -> dict[str, object]:
             f"no key for the PostgreSQL store: pass --kek URI, --key-file F or --passphrase-file F, or set "
             f"${KEK_ENV} or ${KEY_ENV}"
         )
-    if not legacy and not os.environ.get(KEY_ENV):  # DB.key may be missing mid-swap: see finish_interrupted_rekey
-        finish_interrupted_rekey(args.db, locked=getattr(args, "key_change_held", False))
-    if legacy or os.environ.get(KEY_ENV) or Path(default_key_file(args.db)).exists():
+    beside = default_key_file(args.db)
+    # DB.key.new alone: a rekey killed between its two moves, which key_of finishes
+    mid_swap = Path(f"{beside}.new").exists() and not keys_path(args.db).exists()
+    if legacy or os.environ.get(KEY_ENV) or Path(beside).exists() or mid_swap:
         return {"key": key_of(args)}
     if Path(f"{args.db}.kek").exists():
         return {"kek": parse_kek(default_kek(args.db))}

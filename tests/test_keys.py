@@ -205,9 +205,14 @@ def test_rekey_refuses_a_new_key_file_holding_the_current_key(
     assert run_cli(capsys, "exec", "--db", str(db), "--key-file", str(copy), VIEW)[0] == 0
 
 
-def test_rekeys_in_the_same_second_keep_every_old_key(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_rekeys_in_the_same_second_keep_every_old_key(
+    db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Each old key is set aside under its own name: a second rekey in the same second once replaced the
     first one's old key, the only key of every copy of the store made before it."""
+    import time
+
+    monkeypatch.setattr(time, "strftime", lambda *_: "20261205T010203Z")  # every rekey in one second
     keys = [Path(f"{db}.key").read_text()]
     for _ in range(3):
         assert run_cli(capsys, "rekey", "--db", str(db))[0] == 0

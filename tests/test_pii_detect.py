@@ -724,8 +724,8 @@ HOSTILE.update(
         "labelled-values": "a: abcdefghijklmnopq " * (FIFTH // 21),
         "release-siblings": "v 4.10.2.17 then 4.10.1.9 " * (FIFTH // 26),
         "log-line": "INFO listening on 0.0.0.0:8080 (pid 35099) redis at 127.0.0.1:6379 db=0 " * (FIFTH // 74),
+        # Reviewer AT's and AU's readers: keywords spelt out a letter at a time, quoted CSV rows.
         "spelt-keywords": "p a s s w o r d : Hunter2xyz! " * (FIFTH // 30),
-        "disguised-labels": "pa$$word: x " * (FIFTH // 12),
         "quoted-rows": '"a","subscriber_ssn","b"\n' + '"1","156055140","x, y"\n' * (FIFTH // 23),
     }
 )

@@ -63,7 +63,7 @@ _WHOSE_COLUMN = frozenset(
      "beneficiary", "spouse", "dependent", "guarantor", "primary", "secondary", "contact", "emergency", "home",
      "work", "cell"}
 )  # fmt: skip
-_WHOSE_KINDS = frozenset({"US_SSN", "PHONE", "EMAIL", "IBAN", "CREDIT_CARD"})
+_WHOSE_KINDS = frozenset({"US_SSN", "PHONE", "IBAN", "CREDIT_CARD"})
 _HEADER_CELL = re.compile(
     r"(?:^|[,;\t|])[ \t\"']*(?:(?:"
     + "|".join(sorted(_WHOSE_COLUMN))

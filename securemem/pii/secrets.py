@@ -2788,10 +2788,11 @@ class _Commands:
     (reading back to each option's line start was quadratic: a megabyte line of "docker run -u a:b "
     took a minute)."""
 
-    __slots__ = ("_read", "_start", "_text", "_uid")
+    __slots__ = ("_lines", "_read", "_start", "_text", "_uid")
 
     def __init__(self, text: str) -> None:
         self._text = text
+        self._lines = LineStarts(text)
         self._read = 0
         self._start = 0  # where the command holding the last offset asked starts
         self._uid = -1  # where the last _UID_COMMANDS word before it starts
@@ -2802,14 +2803,13 @@ class _Commands:
         text, read = self._text, self._read
         if at < read:  # not asked in order: read from the start on its own
             return _Commands(text).names_uid_command(at)
-        # Every newline and separator ending at or before ``at`` moves the start on; the last one wins.
-        newline = text.rfind("\n", read, at)
-        ends = [newline + 1 if newline != -1 else -1]
+        # Every line start and separator's end at or before ``at`` moves the start on; the last one wins.
+        ends = [self._start, self._lines(at)]
         for mark in ("&&", "||", ";", "|"):
             found = text.rfind(mark, max(0, read - 1), at)
             if found != -1:
                 ends.append(found + len(mark))
-        self._start = max(self._start, *ends)
+        self._start = max(ends)
         # Words cut at the last offset are read again whole (the longest is seven characters).
         for word in _UID_COMMANDS.finditer(text, max(self._start, read - 8), at):
             self._uid = word.start()
