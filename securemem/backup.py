@@ -19,6 +19,7 @@ snapshot is opened from a private temporary copy of its encrypted bytes).
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import hmac
 import os
@@ -290,13 +291,13 @@ def restore(backup: str | os.PathLike[str], kek: KekProvider, db: str | os.PathL
         header = Header(opened.header.store_id, file_salt(staged), opened.header.entries)
         write_header(staged, header.signed(opened.dek), new=True)
         try:
-            os.link(keys_path(staged), keys_path(target))  # never over a file that appeared meanwhile
+            link_or_move(keys_path(staged), keys_path(target))  # never over a file that appeared meanwhile
             linked_keys = True
         except FileExistsError:
             _own_leftover_keys(target, opened, keys_path(staged).read_bytes())
-        os.link(staged, target)
+        link_or_move(staged, target)
     except BaseException as exc:
-        if linked_keys:
+        if linked_keys and not os.path.lexists(target):  # a restore of the same backup may have taken it
             with contextlib.suppress(OSError):
                 os.unlink(keys_path(target))
         if isinstance(exc, FileExistsError):
@@ -310,6 +311,21 @@ def restore(backup: str | os.PathLike[str], kek: KekProvider, db: str | os.PathL
                 os.unlink(f"{staged}{suffix}")
     audit.event("backup_restored", store=opened.header.store_id, by=actor(), key_id=opened.used.key_id)
     return opened
+
+
+def link_or_move(source: Path | str, target: Path | str) -> None:
+    """Put ``source`` at ``target``, never over a file there (FileExistsError): a hard link, or where the
+    file system has none (FAT, some network mounts) a rename after a look (not atomic against a racer)."""
+    try:
+        os.link(source, target)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+            raise
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(target)) from None
+        os.rename(source, target)
 
 
 def _own_leftover_keys(target: Path, opened: Opened, written: bytes | None) -> None:

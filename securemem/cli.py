@@ -111,14 +111,17 @@ def set_aside(path: str) -> str:
     """Move a key file to ``PATH.old-<time>`` (``-2``, ``-3``... when taken): never over another old key,
     which may be the only one that opens an earlier copy of the store. Linked, then unlinked: killed
     between, the key is in both places, never in neither."""
+    from securemem.backup import link_or_move
+
     stamp = f"{path}.old-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}"
     for number in range(1, 1000):
         saved = stamp if number == 1 else f"{stamp}-{number}"
         try:
-            os.link(path, saved)
+            link_or_move(path, saved)
         except FileExistsError:
             continue
-        os.unlink(path)
+        with suppress(FileNotFoundError):  # moved, where the file system has no hard links
+            os.unlink(path)
         return saved
     raise UsageError(f"cannot set {path} aside: {stamp} and 998 more names after it are taken")
 
@@ -318,8 +321,20 @@ def _say(line: str) -> None:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
+    """A new store and its key, under the store's key-change lock: two inits of one --db at once would
+    otherwise take each other's files (one's key file emptied, the other's store removed by the first's
+    clean-up)."""
     _file_only(args, "init", "a PostgreSQL store is made by: securemem migrate --db URL, then its first open")
     _check_new_store_path(args.db)
+    from securemem.custody import key_change
+
+    with key_change(args.db):
+        args.key_change_held = True
+        _check_new_store_path(args.db)  # another init may have made it while this one waited
+        return _init(args)
+
+
+def _init(args: argparse.Namespace) -> int:
     if args.kek or os.environ.get(KEK_ENV):
         return _init_envelope(args)
     key: KeyProvider

@@ -369,3 +369,27 @@ def test_staged_files_of_a_live_process_are_left_alone(db: Path, tmp_path: Path,
     _age(tmp_path, [live.name])
     assert run_cli(capsys, "backup", "--db", str(db), "--out", str(tmp_path / "b.smb"))[0] == 0
     assert live.exists()
+
+
+def test_a_restore_that_loses_the_race_to_another_leaves_the_winners_key_header(
+    db: Path, tmp_path: Path, capsys: Cap, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two restores of one backup to one --db: the one whose store link finds the other's store in place
+    fails, and must not remove the key header the other's store now opens with (it did: an attacker's round)."""
+    import securemem.backup as backup
+
+    kek, out, restored = f"file:{db}.kek", tmp_path / "s.smb", tmp_path / "r.db"
+    assert run_cli(capsys, "backup", "--db", str(db), "--out", str(out))[0] == 0
+    real = backup.link_or_move
+
+    def other_restore_wins(source: Path | str, target: Path | str) -> None:
+        if str(target) == str(restored):
+            real(source, target)  # the other restore's store, byte for byte this one's
+            raise FileExistsError(17, "File exists", str(target))
+        real(source, target)
+
+    monkeypatch.setattr(backup, "link_or_move", other_restore_wins)
+    assert run_cli(capsys, "restore", "--backup", str(out), "--kek", kek, "--db", str(restored))[0] == 2
+    monkeypatch.undo()
+    assert Path(f"{restored}.keys").exists()
+    assert state_of(restored, kek) == state_of(db, kek)

@@ -655,3 +655,43 @@ def test_version_and_help_on_a_full_standard_output_say_so(flag: str) -> None:
     assert done.returncode == 2 and done.stderr.startswith("securemem: error: cannot write to standard output")
     ok = subprocess.run([sys.executable, "-m", "securemem.cli", flag], capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0 and ok.stdout and ok.stderr == ""
+
+
+_SLOW_INIT = """
+import sys, time
+import securemem.keys.file as keyfile
+from securemem.cli import main
+
+real = keyfile.create_private
+
+def slow(path):
+    fd = real(path)
+    time.sleep(2)  # the key file is there, still empty
+    return fd
+
+keyfile.create_private = slow
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_two_inits_of_one_store_at_once_leave_one_store_and_its_key(tmp_path: Path) -> None:
+    """A second init while the first one writes its key file waits for it (the store's key-change lock),
+    then refuses: it once took the first one's empty key file for a killed init's, wrote its own key, and
+    the first one's clean-up then removed it, leaving a store no key opened (an attacker's round)."""
+    import subprocess
+    import sys
+    import time
+
+    db = tmp_path / "x.db"
+    first = subprocess.Popen([sys.executable, "-c", _SLOW_INIT, "init", "--db", str(db)], stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while not Path(f"{db}.key").exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    second = subprocess.run(
+        [sys.executable, "-m", "securemem.cli", "init", "--db", str(db)], capture_output=True, text=True, timeout=60
+    )
+    assert first.wait(timeout=60) == 0
+    assert second.returncode == 2 and "already exists" in second.stderr
+    view = json.dumps({"command": "view", "path": "/memories"})
+    again = subprocess.run([sys.executable, "-m", "securemem.cli", "exec", "--db", str(db), view], capture_output=True)
+    assert again.returncode == 0

@@ -274,3 +274,58 @@ def test_an_empty_new_key_file_left_by_a_rekey_is_replaced(db: Path, capsys: pyt
     Path(f"{db}.key.new").touch(mode=0o600)
     assert run_cli(capsys, "rekey", "--db", str(db))[0] == 0
     assert run_cli(capsys, "exec", "--db", str(db), VIEW)[0] == 0
+
+
+_REKEY_KILLED_BEFORE_ITS_CHECKPOINT = """
+import os, sys
+from securemem.store.sqlcipher import SQLCipherStore
+from securemem.cli import main
+
+def rekey_no_checkpoint(self, key, *, salt=None):
+    conn = self._open_conn()
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    salt = os.urandom(16)
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute(f"PRAGMA rekey = \\"x'{key.store_key(salt).hex()}{salt.hex()}'\\"")
+    conn.execute("COMMIT")
+    os.kill(os.getpid(), 9)  # committed: the new salt is in the WAL only
+
+SQLCipherStore.rekey = rekey_no_checkpoint
+main(sys.argv[1:])
+"""
+
+
+def test_a_rekey_killed_before_its_checkpoint_is_finished_by_the_first_command(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In another process, killed after its commit: the first command's failed try with the head's salt
+    checkpointed the WAL away before the WAL's salt was read, so that command failed and only the next one
+    worked (an attacker's round). The WAL's salt is read first now."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _REKEY_KILLED_BEFORE_ITS_CHECKPOINT, "rekey", "--db", str(db)],
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == -9, done.stderr
+    code, out, err = run_cli(capsys, "exec", "--db", str(db), VIEW)
+    assert code == 0 and "/memories" in out and "was interrupted" in err, err
+
+
+def test_a_rekey_on_a_file_system_without_hard_links_sets_the_old_key_aside(
+    db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where links are refused (FAT, some network mounts), the old key is moved aside instead."""
+    import errno
+
+    def no_links(*_: object) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    old_key = Path(f"{db}.key").read_text()
+    monkeypatch.setattr(os, "link", no_links)
+    assert run_cli(capsys, "rekey", "--db", str(db))[0] == 0
+    saved = [p for p in db.parent.iterdir() if p.name.startswith(f"{db.name}.key.old-")]
+    assert [p.read_text() for p in saved] == [old_key]
+    assert run_cli(capsys, "exec", "--db", str(db), VIEW)[0] == 0

@@ -543,10 +543,11 @@ class SQLCipherStore:
         Without one, a key the head's salt does not open is tried with the salt of the WAL's newest
         first page, where such a re-key left it.
         """
+        # Read before the first try: the failed connection's close may checkpoint that WAL away.
+        newer = _newer_wal_salt(Path(path)) if salt is None else None
         try:
             return cls._open(path, key, create=create, busy_timeout=busy_timeout, salt=salt)
         except WrongKeyError:
-            newer = _newer_wal_salt(Path(path)) if salt is None else None
             if newer is None:
                 raise
             return cls._open(path, key, create=False, busy_timeout=busy_timeout, salt=newer)
