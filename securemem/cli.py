@@ -80,7 +80,7 @@ def finish_interrupted_rekey(db: str, *, locked: bool = False) -> None:
     if not (os.path.isfile(fresh) and os.path.isfile(db)):
         return
     if not locked:
-        from securemem.custody import key_change
+        from securemem.store.keylock import key_change
 
         with key_change(db):
             finish_interrupted_rekey(db, locked=True)
@@ -326,7 +326,7 @@ def cmd_init(args: argparse.Namespace) -> int:
     clean-up)."""
     _file_only(args, "init", "a PostgreSQL store is made by: securemem migrate --db URL, then its first open")
     _check_new_store_path(args.db)
-    from securemem.custody import key_change
+    from securemem.store.keylock import key_change
 
     with key_change(args.db):
         args.key_change_held = True
@@ -753,7 +753,7 @@ def cmd_rekey(args: argparse.Namespace) -> int:
     A key change like ``keys add`` or ``keys adopt``, so under the same lock: an adopt running meanwhile
     would otherwise wrap the key this re-key retires, and leave a key header that opens nothing."""
     _file_only(args, "rekey", PG_KEYS)
-    from securemem.custody import key_change  # the key-header code loads only for key commands
+    from securemem.store.keylock import key_change
 
     with key_change(args.db):
         args.key_change_held = True

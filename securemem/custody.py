@@ -9,11 +9,8 @@ way to open it are ``RefusedError`` (exit 1 on the command line).
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import getpass
 import os
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,6 +22,7 @@ from securemem.keys.kek import FileKek, KekProvider
 from securemem.keys.raw import SALT_BYTES
 from securemem.progress import Report, watch_writes
 from securemem.store.envelope import Unlocked, unlock
+from securemem.store.keylock import key_change
 from securemem.store.sqlcipher import SQLCipherStore, file_salt, peek_store_id
 
 
@@ -39,21 +37,6 @@ def actor() -> str:
 def _record(kind: str, unlocked: Unlocked | Header, **facts: object) -> None:
     header = unlocked.header if isinstance(unlocked, Unlocked) else unlocked
     audit.event(kind, store=header.store_id, by=actor(), **facts)
-
-
-@contextlib.contextmanager
-def key_change(db: str | os.PathLike[str]) -> Iterator[None]:
-    """One key change at a time: two ``keys add`` at once would otherwise lose one entry.
-
-    The lock is flock(2) on the store's directory, not on the store file: closing any descriptor
-    of the store file would drop the POSIX locks SQLite holds on it in this process.
-    """
-    fd = os.open(Path(db).parent, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
 
 
 def _settled(db: str | os.PathLike[str], kek: KekProvider) -> Unlocked:

@@ -272,11 +272,12 @@ def test_rekey_waits_for_an_adopt_in_progress_and_then_refuses(tmp_path: Path, c
     from securemem import custody
     from securemem.keys import KeyFile
     from securemem.keys.kek import FileKek
+    from securemem.store import keylock
 
     path = tmp_path / "race.db"
     assert run_cli(capsys, "init", "--db", str(path))[0] == 0
     assert run_cli(capsys, "exec", "--db", str(path), CREATE)[0] == 0
-    with custody.key_change(path):  # an adopt has begun
+    with keylock.key_change(path):  # an adopt has begun
         argv = child_argv(rekey_child, str(path))
         child = subprocess.Popen(argv, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         time.sleep(2.0)  # time enough for a rekey that does not wait to finish

@@ -197,6 +197,31 @@ def test_a_page_torn_by_a_crash_in_a_scrub_is_put_back_from_the_journal(
     assert not Path(f"{db}{pages.JOURNAL_SUFFIX}").exists()
 
 
+@pytest.mark.parametrize("torn", [False, True])
+def test_a_journal_a_crashed_scrub_left_goes_with_the_next_scrub_of_a_live_handle(
+    tmp_path: Path, key: bytes, page_format: pages.PageFormat, torn: bool
+) -> None:
+    # Another process died between its scrub's fsync and the journal's removal: the journal holds the
+    # pages as they were, stray bytes and all. A live handle's scrub that found nothing to rewrite
+    # returned before it looked, and the journal stayed until the store's next open (an attacker's round).
+    db = _store_with_dirt(tmp_path, key)
+    codec = pages.PageCodec(key, db.read_bytes()[:16], page_format)
+    pages.scrub_file(db, codec)  # clean: the next scrub finds nothing to rewrite
+    data = bytearray(db.read_bytes())
+    clear = codec.decrypt(bytes(data[2 * PAGE : 3 * PAGE]), 3)
+    assert clear is not None
+    journal = Path(f"{db}{pages.JOURNAL_SUFFIX}")
+    journal.write_bytes((3).to_bytes(4, "big") + codec.encrypt(clear, 3))
+    if torn:  # and the crash tore the page it was rewriting: put back from the journal
+        data[2 * PAGE + 100 : 2 * PAGE + 2100] = os.urandom(2000)
+        db.write_bytes(bytes(data))
+    assert pages.scrub_file(db, codec) == 0
+    assert not journal.exists()
+    after = db.read_bytes()
+    assert codec.verifies(after[2 * PAGE : 3 * PAGE], 3)
+    assert codec.decrypt(after[2 * PAGE : 3 * PAGE], 3) == clear
+
+
 def test_an_open_with_a_wrong_key_leaves_the_scrub_journal_for_the_right_one(tmp_path: Path, key: bytes) -> None:
     # A wrong key verifies no page: the open used to remove the journal as if every record were
     # torn, and the right key then found a torn page and nothing to put it back from.

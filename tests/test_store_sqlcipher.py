@@ -345,6 +345,45 @@ def test_a_handle_opened_before_a_rekey_says_re_keyed_not_damaged(tmp_path: Path
         assert memory.execute({"command": "view", "path": "/memories/a.md"}).text.endswith("before the rekey")
 
 
+def rekey_slowly(db: str, ready: str) -> None:
+    """A key change as ``securemem rekey`` makes one, its last move held back: under the key-change lock,
+    the store re-encrypted under ``DB.key.new``, then a second before that file takes ``DB.key``'s place."""
+    from securemem.keys import KeyFile, create_key_file
+    from securemem.store.keylock import key_change
+
+    with key_change(db):
+        create_key_file(f"{db}.key.new")
+        store = SQLCipherStore.open(db, KeyFile(f"{db}.key"), create=False)
+        store.rekey(KeyFile(f"{db}.key.new"))
+        store.close()
+        Path(ready).touch()
+        time.sleep(1.0)
+        os.replace(f"{db}.key.new", f"{db}.key")
+
+
+def test_a_reopen_during_a_key_change_waits_for_the_new_key_file(tmp_path: Path) -> None:
+    # A handle told "re-keyed, reopen it" reopened at once with the key file the change had not moved
+    # into place yet: "does not open ... or its first page is damaged" (an attacker's round).
+    from securemem.keys import KeyFile, create_key_file
+
+    db, ready = tmp_path / "m.db", tmp_path / "ready"
+    create_key_file(f"{db}.key")
+    with SecureMemory.open(db, key=KeyFile(f"{db}.key")) as memory:
+        create(memory, "/memories/a.md", "before the rekey")
+    child = subprocess.Popen(child_argv(rekey_slowly, str(db), str(ready)), cwd=REPO)
+    try:
+        deadline = time.monotonic() + 60
+        while not ready.exists() and child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert ready.exists()
+        with SecureMemory.open(db, key=KeyFile(f"{db}.key")) as memory:  # waits for the move, then reads it
+            assert memory.execute({"command": "view", "path": "/memories/a.md"}).text.endswith("before the rekey")
+    finally:
+        assert child.wait(timeout=60) == 0
+    with pytest.raises(WrongKeyError):  # no change under way: a wrong key is said at once
+        SecureMemory.open(db, key=os.urandom(32))
+
+
 def test_every_command_after_a_rekey_keeps_saying_re_keyed(tmp_path: Path) -> None:
     """SQLite answers "read-only" after its first failed read of a re-keyed file; the message stays."""
     old, new, db = os.urandom(32), os.urandom(32), tmp_path / "m.db"

@@ -35,6 +35,10 @@ class KeyFile:
             self._key = RawKey(read_key_file(self.path), source=self.source)
         return self._key.store_key(salt)
 
+    def reread(self) -> KeyFile:
+        """The same file as a new provider, which reads it again (a key change may have replaced it)."""
+        return KeyFile(self.path, source=self.source)
+
 
 def create_key_file(path: str | os.PathLike[str]) -> bytes:
     """Write a fresh random key as hex to a new file, mode 0600 from its first byte. Never overwrites."""

@@ -290,7 +290,14 @@ def scrub_file(path: Path, codec: PageCodec, only: Collection[int] | None = None
     a journal; returns the pages rewritten.
 
     The caller holds the write lock with the WAL empty: no checkpoint can write the file meanwhile.
+    A journal a scrub cut short by a crash left (another process's) holds the pages as they were
+    before that scrub, stray bytes and all: it is repaired from and removed first, whether or not
+    this scrub finds a page to rewrite (an attacker's round found it outlive every other handle's
+    scrub and close, until the store's next open). What cannot be a journal is left to the open,
+    which says so.
     """
+    with contextlib.suppress(OSError):
+        repair_torn(path, codec)
     if only is not None and not only:
         return 0
     fd = os.open(path, os.O_RDWR)

@@ -55,6 +55,7 @@ from securemem.private_files import create_private
 from securemem.store import pages, sqlschema
 from securemem.store.base import Actor, Clock, History, MissingStore, NameTaken, StoreInfo, VersionRow
 from securemem.store.history import EXPIRY_ACTOR
+from securemem.store.keylock import awaited_key_change
 from securemem.store.sqltx import SqlTx, count_expired, expired_batch, purge_rows, remember_numbers
 from securemem.store.sqlversions import Tail, VersionLog, chain_rows, recount, seq_range
 from securemem.threads import QuietTimer, quiet
@@ -546,11 +547,21 @@ class SQLCipherStore:
         # Read before the first try: the failed connection's close may checkpoint that WAL away.
         newer = _newer_wal_salt(Path(path)) if salt is None else None
         try:
-            return cls._open(path, key, create=create, busy_timeout=busy_timeout, salt=salt)
+            try:
+                return cls._open(path, key, create=create, busy_timeout=busy_timeout, salt=salt)
+            except WrongKeyError:
+                if newer is None:
+                    raise
+                return cls._open(path, key, create=False, busy_timeout=busy_timeout, salt=newer)
         except WrongKeyError:
-            if newer is None:
+            # Another process may be changing the store's key: the store is under the new key, the key
+            # file not moved into place yet (a process told "re-keyed, reopen it" reopens at once: an
+            # attacker's round). Once the change is over, the key is read again and tried once more.
+            if not awaited_key_change(path, busy_timeout):
                 raise
-            return cls._open(path, key, create=False, busy_timeout=busy_timeout, salt=newer)
+            reread = getattr(key, "reread", None)
+            again = key if reread is None else reread()
+            return cls.open(path, again, create=create, busy_timeout=busy_timeout, salt=salt)
 
     @classmethod
     def _open(
