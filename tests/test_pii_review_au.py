@@ -80,6 +80,21 @@ def found(text: str) -> list[tuple[str, str]]:
             "sk-ant-api03-UE8hbDOsKFSSWt62Zh7ZckI1NUpbxm0fY2Fj3fHV\nexpires-2025-06-30",
             [("ANTHROPIC_API_KEY", "sk-ant-api03-UE8hbDOsKFSSWt62Zh7ZckI1NUpbxm0fY2Fj3fHV")],
         ),
+        # A line that broke after the area code in brackets, on a line that names a phone (left by AU's round).
+        ("Call the broker at (646)\n555-0143 tomorrow", [("PHONE", "(646)\n555-0143")]),
+        ("Rückruf Mobil (030)\n12345678", [("PHONE", "(030)\n12345678")]),
+        # A quoted password after a clause that says what it is for.
+        ('pw for the clearinghouse test acct = "RILEN6TT!0"', [("PASSWORD", "RILEN6TT!0")]),
+        ('password for the clearinghouse test acct = "meadow-meadow-otter77"', [("PASSWORD", "meadow-meadow-otter77")]),
+        # A secret alone below its label's line, wrapped over the lines after it.
+        (
+            "shared secret for the fax webhook, wrapped:\nyh7n7D8OoY5u997B37nH\nAgXRoiDvN3P6zCaOQyf1",
+            [("HIGH_ENTROPY_SECRET", "yh7n7D8OoY5u997B37nH\nAgXRoiDvN3P6zCaOQyf1")],
+        ),
+        (
+            "signing secret for the fax webhook:\n  yh7n7D8OoY5u997B37nHAgXRoiDvN3P6zCaOQyf1\nnext: rotate it in May",
+            [("HIGH_ENTROPY_SECRET", "yh7n7D8OoY5u997B37nHAgXRoiDvN3P6zCaOQyf1")],
+        ),
     ],
 )
 def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
@@ -100,6 +115,19 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         # Texts about a disguised word.
         "pa$$word -> rejected",
         "p@ssw0rd: score=0 guesses=1.2e2",
+        # A number in brackets ending a line that names no phone, or an empty line between.
+        "Seats (2024)\n123-4567 rows",
+        "total (646)\n555 rows",
+        # A quoted value after a clause that is no "for what" (a setting of passwords), or with a dot.
+        'the password policy: "min-12-chars"',
+        'password field id = "pw-input-2"',
+        'password reset template = "reset-v2.html"',
+        'password manager for the team: "1Password-8"',
+        'password strength meter = "zxcvbn-4.4.2"',
+        'password for the portal: "v2.3.1"',
+        # Below a label's line: a digest, a URL.
+        "primary key:\nd41d8cd98f00b204e9800998ecf8427e",
+        "token refresh:\nhttps://example.org/docs/refresh-tokens",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

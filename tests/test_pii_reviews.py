@@ -416,10 +416,11 @@ def altered(name: str) -> list[str]:
         ("at", "claim", None, 0.995),
         # Blind, written after AT's fixes: an insurer's and a hospital's agents' memories (claims notes, OCR'd
         # forms, EOBs, quoted CSV exports, voicemail transcripts; 400 lines, 12 languages): 457 of 470 as it
-        # came (97.2%), 463 since (Arabic's "and" glued to "كلمة المرور", a quoted CSV's "subscriber_ssn"
-        # column, provider tokens a note wrapped). Left: OCR's "Bl" inside a card's group and "pa$$word:"
-        # (tried, taken out after an attacker's round), a secret wrapped below its label's line, a phone's
-        # area code in brackets at a line's end, "p.w." for a password, an SSN OCR'd with "B" first.
+        # came (97.2%), 463 at the last stop (Arabic's "and" glued to "كلمة المرور", a quoted CSV's
+        # "subscriber_ssn" column, provider tokens a note wrapped), 465 since (a phone's area code in brackets
+        # at a line's end, a secret wrapped below its label's line). Left: OCR's "Bl" inside a card's group
+        # and "pa$$word:" (tried, taken out after an attacker's round), "p.w." for a password, an SSN OCR'd
+        # with "B" first.
         ("au", "claim", None, 0.98),
     ],
 )

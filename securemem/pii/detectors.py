@@ -1019,6 +1019,8 @@ _WRAP_TABLE = bytes(
     if code == ord("\n")
     else ord("u")
     if code == ord("?")
+    else ord("p")
+    if code == ord(")")
     else ord(".")
     for code in range(256)
 )
@@ -1032,6 +1034,9 @@ _WRAP_BREAK_HEAD = (
     + rb"|(?=r?s*+@)"
     + _WRAP_AFTER % ((rb"[u0t]",) * 3)
     + rb"|(?=r?s*+(?:d0|d[t0du]{1,64}@|[td0]{%d}))" % _WRAP_TOKEN_MIN
+    # an area code in brackets ending the line, a digit opening the next
+    + rb"|(?=r?s*+p0{2,5}\.)"
+    + _WRAP_AFTER % ((rb"0",) * 3)
 )
 _WRAP_IBAN_HEAD = rb"00tt"  # an IBAN's country and check digits, reversed
 _WRAP_BREAK_REVERSED = re.compile(
@@ -1102,8 +1107,8 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
     if not end or start >= len(text):
         return None
     before, after = text[end - 1], text[start]
-    if before.isdigit() and after.isdigit():
-        return end, start, " ", "number"
+    if after.isdigit() and (number := _number_join(text, end, before)) is not None:
+        return end, start, *number
     # Not a line that starts with "@": a decorator in code ("@pytest.fixture" after an import), a
     # handle ("@acme.store"), a CSS rule (a third attacker's round).
     if before == "@" and after.isalnum():
@@ -1112,8 +1117,6 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
         # An address hyphenated where a scan broke its line ("j.kowalczyk@exam-" then "ple.pl": reviewer Y):
         # the hyphen is the break's, not the domain's.
         return end - 1, start, "", "email"
-    if before == "-" and end >= 2 and text[end - 2] in _ASCII_DIGITS and after.isdigit():
-        return end, start, "", "dashed"  # "SSN is 057-41-" then "7512": a dashed number cut after a dash (reviewer S)
     if (
         before.isalnum()
         and after.isalnum()
@@ -1134,6 +1137,22 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
         ):
             return end, start, "", "token"
     return None
+
+
+def _number_join(text: str, end: int, before: str) -> tuple[str, str] | None:
+    """(separator, kind) where the line ending at ``end`` (in ``before``) breaks a number the next line
+    goes on with a digit."""
+    if before.isdigit():
+        return " ", "number"
+    if before == ")" and _AREA_CODE_END.search(text, max(0, end - 8), end) is not None:
+        # "call me at (646)" then "555-0143": a form's or a scan's line broke after the area code (reviewer AU)
+        return " ", "area"
+    if before == "-" and end >= 2 and text[end - 2] in _ASCII_DIGITS:
+        return "", "dashed"  # "SSN is 057-41-" then "7512": a dashed number cut after a dash (reviewer S)
+    return None
+
+
+_AREA_CODE_END = re.compile(r"(?<![\w(])\([0-9]{2,5}\)$")
 
 
 def _in_address(text: str, at: int) -> bool:
@@ -1186,6 +1205,8 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
         types = wanted & (_WRAP_NUMERIC | {"US_SSN"})
     elif kind == "email":
         types = wanted & {"EMAIL"}
+    elif kind == "area":
+        types = wanted & {"PHONE"}
     elif kind == "iban":
         types = wanted & {"IBAN"}
     else:
@@ -1197,7 +1218,7 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
     for found, found_start, found_end in _builtin_hits(Scan(window, scan.phone_regions), types, window=True):
         # Not across the break, or the head of the next line's own number ("+1 415 555" then "2024-01-02").
         if not found_start < join < found_end or (
-            kind in ("number", "dashed") and _CUT_NUMBER.match(window, found_end)
+            kind in ("number", "dashed", "area") and _CUT_NUMBER.match(window, found_end)
         ):
             continue
         if not _across_break(kind, found, window, alone, (found_start, join, found_end)):
@@ -1210,12 +1231,12 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
         ):
             continue  # named on its line or the line before ("PAN split across lines in the fax:\n5336..."),
             # or its expiry, its code or its name right after it ("...\n4146 3165\nexp 11/26")
-        # A national number across a break only where a dash ends the line and the line names a phone
-        # ("call 415-555-" then "0123").
+        # A national number across a break only where a dash or an area code in brackets ends the line and
+        # the line names a phone ("call 415-555-" then "0123", "call me at (646)" then "555-0143").
         if (
             found == "PHONE"
             and not value.startswith(("+", "(+"))
-            and (kind != "dashed" or PHONE_CONTEXT.search(head.lower()) is None)
+            and (kind not in ("dashed", "area") or PHONE_CONTEXT.search(head.lower()) is None)
         ):
             continue
         first = line_start + found_start

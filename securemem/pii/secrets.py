@@ -1434,12 +1434,34 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         # No key-value syntax: only a value shaped like a password (not "password reset link"); quoted,
         # only as markdown's code ("temp login pw `walnut-meadow-marble-57`"), not a quoted phrase.
         if quoted and not (end < len(text) and text[end] == "`" and match["label"] != "pass"):
-            # ("pass `organization_id`": the verb, and a name of code); a pass phrase's words are its value
-            return not ("phrase" in match["label"] and _PASSPHRASE_WORDS.fullmatch(secret))
+            # ("pass `organization_id`": the verb, and a name of code)
+            return not _quoted_after_clause(match, secret)
         return not _password_shaped(secret) and not (quoted and _PASSPHRASE_WORDS.fullmatch(secret))
     # "first pass: tokenize": "pass" is a noun too, and a lone word after it is what the pass does
     lone_word = not quoted and bool(_LOWER_WORD.match(secret))
     return lone_word and (match["label"] == "pass" or _followed_by_words(text, end) or _attribute(text, match.start()))
+
+
+def _quoted_after_clause(match: re.Match[str], secret: str) -> bool:
+    """A quoted value after a label's clause is a password: a pass phrase's words, or, assigned after a
+    clause that says what it is for, a word with letters, a digit and a password's symbol ('pw for the
+    clearinghouse test acct = "RILEN6TT!0"': reviewer AU)."""
+    if "phrase" in match["label"] and _PASSPHRASE_WORDS.fullmatch(secret):
+        return True
+    return (
+        match["label"] != "pass"
+        and match["op"] in (":", "=")
+        and _FOR_WHAT.match(match["words"] or "") is not None
+        and _QUOTED_PASSWORD.fullmatch(secret) is not None
+    )
+
+
+# A quoted password after a clause that says what it is for ("for the VPN", "do portal"): no blank and
+# no dot (a file's or a release's name), a letter, a digit and a symbol a password has.
+_FOR_WHAT = re.compile(
+    r"[ \t]+(?:for|of|to|on|do|da|de|del|della|di|du|des|pour|para|per|für|zum|zur|voor|van|dla)[ \t]"
+)
+_QUOTED_PASSWORD = re.compile(r"(?=[^\s]*[^\W\d_])(?=[^\s]*[0-9])(?=[^\s]*[!#$%&*?@^~+=/\\|-])[^\s.]{6,64}")
 
 
 def _named_after_key(secret: str, key: str) -> bool:
@@ -2570,8 +2592,9 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
         if run.end() < len(text) and text[run.end()] == "(" and _CALLED_NAME.fullmatch(value):
             continue  # "private_key = base64.standard_b64decode(private_key)": a function of code, called
         if _is_high_entropy(value):
-            yield "HIGH_ENTROPY_SECRET", run.start(), run.start() + len(value)
-            done = run.end()
+            end = _below_label_tail(text, keyword_end, run.start(), run.start() + len(value))
+            yield "HIGH_ENTROPY_SECRET", run.start(), end
+            done = max(run.end(), end)
         else:
             rejected.add(run.start())
 
@@ -2583,8 +2606,35 @@ def _may_follow(text: str, keyword_end: int, value_start: int) -> bool:
     """A run may be the word's value: on its line, and, past the first 32 characters after the word,
     only a value the text says it is ("... endpoint is fewsF..."; not "... for user 507f...")."""
     if "\n" in text[keyword_end:value_start]:
-        return False
+        # "shared secret for the fax webhook:" then the value alone at the next line's start (reviewer AU)
+        return _LABEL_LINE_END.fullmatch(text, keyword_end, value_start) is not None
     return value_start - keyword_end <= _NEAR - _RUN_MIN or _GIVEN.search(text, keyword_end, value_start) is not None
+
+
+def _below_label_tail(text: str, keyword_end: int, start: int, end: int) -> int:
+    """A value alone on its line below its label, cut by a wrap: its rest alone on the next lines, drawn at
+    random as it is (small and capital letters and digits) and nothing else on those lines
+    ("shared secret for the fax webhook, wrapped:" then "yh7n7D8OoY5u997B37nH" then "AgXRoi…": reviewer AU).
+    ``start`` and ``end``: the value's; a value on its label's line ends where it does."""
+    if "\n" not in text[keyword_end:start]:
+        return end
+    for _ in range(_TAIL_LINES):  # a key's body under its label goes on line after line
+        tail = _WRAPPED_TAIL.match(text, end)
+        if tail is None or not all(kind.search(tail["rest"]) for kind in _MIXED):
+            break
+        end = tail.end("rest")
+    return end
+
+
+_TAIL_LINES = 64
+
+
+_WRAPPED_TAIL = re.compile(r"[ \t]*\r?\n[ \t]{0,16}(?P<rest>[A-Za-z0-9+/=_\-]{8,256})[ \t]*(?=\r?\n|\Z)")
+_MIXED = (re.compile(r"[a-z]"), re.compile(r"[A-Z]"), re.compile(r"[0-9]"))
+
+
+# The rest of a label's line that ends in a colon, then the next line's indent: its value is below it.
+_LABEL_LINE_END = re.compile(r"[^\n:]{0,40}:[ \t]*\r?\n[ \t]{0,16}")
 
 
 def _fixed_in(lower: str, keyword_start: int, value_start: int) -> bool:
