@@ -422,6 +422,16 @@ def altered(name: str) -> list[str]:
         # and "pa$$word:" (tried, taken out after an attacker's round), "p.w." for a password, an SSN OCR'd
         # with "B" first.
         ("au", "claim", None, 0.98),
+        # Blind, written after AU's fixes: a retail bank's and a telecom's agents' memories (call notes, fraud
+        # cases, number porting and SIM swaps, runbooks, configs, CI logs; 434 lines, 16 languages): 453 of 490
+        # as it came (92.4%), 469 since (national numbers of a country the text names by a "+" number, an IBAN,
+        # an address's domain or its language, after a phone's word; a Chinese mobile's bare digits; a password
+        # of a name, digits and a symbol after what it is for, after "dell'", "do", "от"; TOTP seeds; a
+        # signing secret after HMAC's hash). Left: a number read out in Indonesian, Russian, Korean or Chinese
+        # words, digits one per dot, an IPv6 address, an email or an AWS key wrapped mid-value, a card read out,
+        # an SSN with spaces, a password far from its label or in an argv array, an SNMP community string,
+        # Twilio's account SID, a phone after a card's words in the sentence before.
+        ("av", "claim", None, 0.955),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -436,8 +446,9 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert altered("t") == []
     assert altered("u") == []
     assert len(altered("v")) <= 1  # "DOCUMENTO COMMERCIALE ... N. 0418-0027": read as a phone
-    # "CEP 01310-100": a Brazilian postcode read as a phone ("Cep" is a Turkish mobile's label).
-    assert len(altered("w")) <= 1
+    # As it came, "CEP 01310-100": a Brazilian postcode read as a phone ("Cep" is a Turkish mobile's label);
+    # five digits, a dash and three are no country's phone since reviewer AV.
+    assert altered("w") == []
     # A hotel system's version shaped like an address ("Opera PMS 5.6.19.2"), which the reviewer allows.
     assert len(altered("x")) <= 1
     assert len(altered("y")) <= 1  # "Companies House no. 09876543", a company's number read as a phone
@@ -525,6 +536,14 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     altered_au = altered("au")
     assert len(altered_au) == 14
     assert {f.type for text in altered_au for f in detect(text)} == {"IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}
+    # Reviewer AV: private, shared, benchmark and documentation addresses (by design), documented test cards
+    # and AWS's example key (on purpose); as it came and since, a subscriber count grouped as a phone
+    # ("2 104 556 fixed") and a base64 config after "not secret" read as a random value.
+    altered_av = altered("av")
+    assert len(altered_av) == 14
+    assert {f.type for text in altered_av for f in detect(text)} == {
+        "IP_ADDRESS", "AWS_ACCESS_KEY", "CREDIT_CARD", "PHONE", "HIGH_ENTROPY_SECRET"
+    }  # fmt: skip
     # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design) and a CI
     # cache's key, a random-looking value after "key" (left: a word before "key" was tried as naming no
     # secret and hid Azure's "Primary key: ..."); as it came, a PEM header named in prose, a file's magic

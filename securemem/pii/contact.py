@@ -10,7 +10,7 @@ from itertools import accumulate, chain, pairwise
 
 import phonenumbers
 
-from securemem.pii.checksums import luhn_valid, ssn_valid
+from securemem.pii.checksums import IBAN_LENGTHS, luhn_valid, ssn_valid
 from securemem.pii.normalize import normalise_text, unaccented
 from securemem.pii.scan import Scan, Span, by_first_letter, other_script
 
@@ -1912,7 +1912,10 @@ def _uniform(candidate: str) -> bool:
 
 
 def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None = None, start: int = -1) -> bool:
-    if not _MIN_DIGITS <= (_digits(candidate) if digits is None else digits) <= _MAX_DIGITS:
+    # Five digits, a dash and three: Brazil's postcode ("CEP 01310-100"), no country's phone.
+    if not _MIN_DIGITS <= (_digits(candidate) if digits is None else digits) <= _MAX_DIGITS or _POSTCODE.fullmatch(
+        candidate
+    ):
         return False
     # Bare digits are a phone only where the text says so, or where invisible characters kept its
     # groups apart ("07700\u00ad900\u00ad461": a number as a reader sees it, written to slip past).
@@ -1930,7 +1933,8 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         or _label_says_phone(scan.text, start, candidate)  # "Contacto familiar (hija): 696493711": an attacker's round
     )
     if candidate.isdigit() and not (said or words[-1:] == ["#"]):
-        return False
+        # a Chinese mobile's eleven digits, written bare as they are in a text about phones
+        return _national_the_text_names(scan, candidate, start)
     if _YEAR_SERIAL.fullmatch(candidate) and all(
         word in _NUMBER_WORDS or word not in _SAID_WORDS for word in words[-3:]
     ):
@@ -1968,7 +1972,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
             or (_called_from(words, candidate) and _RANGE_AFTER.match(scan.text, start + len(candidate)) is None)
         ) and valid_where_said(candidate):
             return True
-        if _national_of_the_text(scan, candidate, start):
+        if _national_of_the_text(scan, candidate, start) or _national_the_text_names(scan, candidate, start):
             return True
     if "US" in scan.phone_regions and _nanp_shaped(candidate):
         return True  # "(788) 339-9869": the North American plan's shape, written as one, area code in service or not
@@ -2427,6 +2431,156 @@ def _national_of_the_text(scan: Scan, candidate: str, start: int) -> bool:
         or _valid_in(candidate, _line_country(scan, start))
         or (shaped and _mail_national(scan.text, candidate, start, _mail_country(scan, start)))
     )
+
+
+def _national_the_text_names(scan: Scan, candidate: str, start: int) -> bool:
+    """A national number of a country the text itself names, right after a word that names a phone, in
+    a text about phones (reviewer AV: a bank's and a telecom's notes in their customers' languages,
+    "Cliente ... llama desde 650 773 803 ... ES10 2038 ...", "Przeniesienie numeru 550 151 923",
+    "携号转网：用户18497278985申请转入").
+
+    The countries: of a "+" number, an IBAN, an address's country domain anywhere in the text, or its
+    language (a few words or letters only it writes); not the configured regions, which are read
+    already. The number must be written with separators (or, in Chinese, be a mobile's eleven digits)
+    and be valid in one of those countries. The words right before it, prepositions and articles left
+    out, end with a phone's word, or with one more word right after it ("Portabilidad entrante del",
+    "SIM denegado para"); not "Llamada del siniestro ...", "chiamata della pratica ...", "numer
+    zamówienia ..." (a call about a claim's or an order's number: attackers' rounds)."""
+    if start < 0:
+        return False
+    codes = _text_regions(scan)
+    if not codes:
+        return False
+    if candidate.isdigit():
+        return (
+            "CN" in codes
+            and _CN_MOBILE.fullmatch(candidate) is not None
+            and not _named_in_script(scan.text, start)
+            and _valid_in(candidate, ("CN",))
+        )
+    if (
+        _SCRIPT_SHAPED.fullmatch(candidate) is None
+        or _SPACED_DATE.fullmatch(candidate)
+        or _POSTCODE.fullmatch(candidate)
+        or _named_in_script(scan.text, start)
+        or _CURRENCY_AFTER.match(scan.text, start + len(candidate))
+        or _CURRENCY_BEFORE.search(scan.text, max(0, start - 8), start)
+    ):
+        return False
+    lower = scan.lower
+    sentence = max(lower.rfind(stop, max(0, start - _SENTENCE_BACK), start) for stop in _SENTENCE_STOPS) + 1
+    words = _WORDS.findall(lower[max(sentence, start - _SENTENCE_BACK) : start])
+    while words and words[-1] in _LINKS:
+        words.pop()
+    if not words:
+        return False
+    named = _names_a_phone(words[-1]) or (
+        len(words) >= 2 and words[-1] not in _LINKS and words[-2] not in _NUMBER_ONLY and _names_a_phone(words[-2])
+    )
+    return named and _valid_in(candidate, codes)
+
+
+def _names_a_phone(word: str) -> bool:
+    """Not "no" or "nr" ("№" reads "No"): any reference's number ("Заказ № 8 (495) 318-42-76" is an order's)."""
+    if word in _ABBREVIATED:
+        return False
+    return word in _SAID_WORDS or word in _PHONE_WORDS or _TELECOM_WORDS.fullmatch(word) is not None
+
+
+_ABBREVIATED = frozenset({"no", "nr", "n", "nº", "num"})
+
+
+# Prepositions and articles between a phone's word and its number ("desde", "del", "z", "na").
+_LINKS = frozenset(
+    {"de", "del", "da", "do", "das", "dos", "desde", "al", "a", "para", "pra", "o", "el", "la", "los", "las", "il",
+     "lo", "di", "della", "dello", "dal", "dalla", "alla", "z", "ze", "na", "od", "pod", "w", "we", "le", "les", "du",
+     "des", "au", "aux", "van", "het", "een", "naar", "bij", "dari", "ke", "untuk", "dengan", "from", "to", "on",
+     "at", "the", "of", "for", "em", "é", "es", "is", "ist", "è", "jest", "su", "sul", "ao"}
+)  # fmt: skip
+# Words for "number" alone: a phone's only when the number follows them ("numer zamówienia 123 456 789" is an order's).
+_NUMBER_ONLY = frozenset({"numer", "numeru", "numerem", "número", "numero", "nummer", "number", "nomor", "nr", "no"})
+_POSTCODE = re.compile(r"[0-9]{5}-[0-9]{3}")  # Brazil's CEP ("01414-001")
+
+
+_SENTENCE_STOPS = (". ", "; ", "! ", "? ", "\n", "。", "；")
+_SENTENCE_BACK = 48  # characters read back for the sentence's words before a number
+
+
+_CN_MOBILE = re.compile(r"1[3-9][0-9]{9}")
+
+
+def _mobile_in(candidate: str, code: str) -> bool:
+    return _parse(candidate, code, mobile_only=True) is not None
+
+
+# What a text about a phone says in the languages _LANGUAGES reads, beyond the phone words: a call, a
+# number's porting, a SIM, a carrier, "the number".
+_TELECOM_WORDS = re.compile(
+    r"(?<![^\W\d_])(?:llam[aóoe]\w*|portabilidad\w*|n[úu]mero|operador\w*|celular|contato|liga[rç]\w*|"
+    r"numer\w*|dzwoni\w*|zadzwoni\w*|przeniesieni\w*|komórk\w*|"
+    r"chiamat\w*|numero|cellulare|telefon\w*|arama\w*|nomor|ponsel|telepon)(?![^\W\d_])|\bsim\b|"
+    r"携号转网|手机|电话|号码|來電|来电"  # no blanks between Chinese words: read anywhere
+)
+# Languages a few words or letters give away, and the countries whose numbers they write.
+_LANGUAGES = (
+    (re.compile(r"[ñ¿¡]|(?<![^\W\d_])(?:el|los|las|del|está|usted|llama|móvil)(?![^\W\d_])"),
+     ("ES", "MX", "AR", "CO", "CL", "PE")),
+    (re.compile(r"[ãõ]|(?<![^\W\d_])(?:não|você|contato|número|operadora|ligou)(?![^\W\d_])"), ("BR", "PT")),
+    (re.compile(r"[łąęśżźń]|(?<![^\W\d_])(?:się|nie|jest|numer|numeru|klient|klientka)(?![^\W\d_])"), ("PL",)),
+    (re.compile(r"(?<![^\W\d_])(?:della|dell|gli|è|cellulare|chiamata)(?![^\W\d_])"), ("IT",)),
+    (re.compile(r"[ğış]"), ("TR",)),
+    (re.compile(r"(?<![^\W\d_])(?:het|een|niet|bellen|nummer)(?![^\W\d_])"), ("NL", "BE")),
+    (re.compile(r"(?<![^\W\d_])(?:dan|yang|dengan|nasabah|nomor|untuk)(?![^\W\d_])"), ("ID",)),
+    (re.compile(r"[ơưđ]"), ("VN",)),
+)  # fmt: skip
+_PLUS_COUNTRY = re.compile(r"(?<![\w+])\+[ \t]?([0-9]{1,3})(?=[ \t\-.(]?[0-9])")
+_IBAN_COUNTRY = re.compile(r"(?<![A-Za-z0-9])([A-Z]{2})[0-9]{2}(?:[ ]?[A-Z0-9]{4}){2}")
+_TEXT_REGIONS_MOST = 200  # marks read per kind: a text of thousands of numbers names its countries early
+
+
+def _dialled_countries(text: str) -> Iterator[str]:
+    """The countries of the text's "+" numbers (the first region of each country code)."""
+    for count, match in enumerate(_PLUS_COUNTRY.finditer(text)):
+        if count == _TEXT_REGIONS_MOST:
+            return
+        digits = match.group(1)
+        for size in range(1, len(digits) + 1):
+            codes = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(digits[:size]))
+            if codes:
+                yield codes[0]
+                break
+
+
+def _named_countries(text: str, lower: str) -> Iterator[str]:
+    """The countries of the text's IBANs and of its addresses' country domains."""
+    for count, match in enumerate(_IBAN_COUNTRY.finditer(text)):
+        if count == _TEXT_REGIONS_MOST:
+            break
+        if match.group(1) in IBAN_LENGTHS:
+            yield match.group(1)
+    if "@" in lower:
+        for count, match in enumerate(_MAIL_COUNTRY.finditer(lower)):
+            if count == _TEXT_REGIONS_MOST:
+                break
+            yield _TLD_REGIONS.get(match["tld"], match["tld"].upper())
+
+
+def _text_regions(scan: Scan) -> tuple[str, ...]:
+    """The regions the text names (see _national_the_text_names), but the configured ones; cached."""
+    if scan.text_regions is None:
+        text, lower = scan.text, scan.lower
+        if PHONE_CONTEXT.search(lower) is None and _TELECOM_WORDS.search(lower) is None:
+            scan.text_regions = ()  # a text that does not speak of phones names no phone's country
+            return ()
+        found = dict.fromkeys(chain(_dialled_countries(text), _named_countries(text, lower)))
+        for language, codes in _LANGUAGES:
+            if language.search(lower):
+                found.update(dict.fromkeys(codes))
+        found.update(dict.fromkeys(_script_regions(scan)))
+        scan.text_regions = tuple(
+            code for code in found if code in phonenumbers.SUPPORTED_REGIONS and code not in scan.phone_regions
+        )
+    return scan.text_regions
 
 
 def _mail_national(text: str, candidate: str, start: int, codes: tuple[str, ...]) -> bool:

@@ -57,7 +57,18 @@ _CODE_WORDS_AT = ("code", "kódy", "codici", "códigos", "récupération", "back
 _REACH = 48  # how far before its last word a label may start
 
 
-_RECOVERY_WORDS = index_words("code", "backup", "phrase", "words", "mnemonic", "semilla", "seed")
+_RECOVERY_WORDS = index_words(
+    "code", "backup", "phrase", "words", "mnemonic", "semilla", "seed", "totp", "otp secret", "otp key", "2fa", "mfa",
+    "authenticator"
+)  # fmt: skip
+_OTP_WORDS = ("totp", "otp", "2fa", "mfa", "authenticator")
+
+# An authenticator's shared secret (RFC 6238's TOTP seed, base32, often shown in groups of four): "TOTP seed:
+# TX4I2SVM...", "TOTP secret as shown in the app: VM43 Y62I GITA ..." (reviewer AV). After its label only,
+# sixteen characters of base32 or more with a digit: what an authenticator app takes.
+_OTP_LABEL = re.compile(r"(?<![a-z])(?:t?otp|2fa|mfa|authenticator)[ \t_\-]*(?:seed|secret|key)(?![a-z])")
+_OTP_SECRET = re.compile(r"[A-Za-z2-7]{4}(?:[ ]?[A-Za-z2-7]{4}){3,15}=*(?![A-Za-z0-9])")
+_BASE32_DIGIT = re.compile(r"[2-7]")
 
 
 def may_hold_recovery_secret(scan: Scan) -> bool:
@@ -140,12 +151,24 @@ def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
         end = _seed_end(lower, words) if words is not None else None
         if end is not None:
             yield "GENERIC_SECRET", start, end
+    if any(word in scan.words for word in _OTP_WORDS) or "otp" in lower:
+        yield from _otp_secrets(scan.text, lower)
     for label in _around(scan, _CODE_WORDS_AT, _CODES_LABEL):
         tail = _LABEL_TAIL.match(lower, label.end())
         if tail is None:
             continue
         first = _CODE_GAP.match(scan.text, tail.end())  # the list may start on the next line
         yield from _codes(scan.text, first.end() if first is not None else tail.end())
+
+
+def _otp_secrets(text: str, lower: str) -> Iterator[Hit]:
+    for label in _OTP_LABEL.finditer(lower):
+        tail = _LABEL_TAIL.match(lower, label.end())
+        if tail is None:
+            continue
+        value = _OTP_SECRET.match(text, tail.end())
+        if value is not None and _BASE32_DIGIT.search(value.group()) and not value.group().isdigit():
+            yield "GENERIC_SECRET", value.start(), value.end()
 
 
 def _codes(text: str, at: int) -> Iterator[Hit]:

@@ -211,6 +211,7 @@ class Scan:
         "phone_regions",
         "script_regions",
         "text",
+        "text_regions",
     )
 
     def __init__(
@@ -231,6 +232,7 @@ class Scan:
         # (secrets.py): later detectors read this instead of searching the text again.
         self.hints: list[tuple[int, int]] | None = None
         self.script_regions: tuple[str, ...] | None = None  # the phone regions the text's scripts name (contact.py)
+        self.text_regions: tuple[str, ...] | None = None  # the phone regions the text's own words name (contact.py)
         self.phone_regions = phone_regions
         self._encoded = encoded
         self._lower: str | None = None

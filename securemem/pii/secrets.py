@@ -1125,11 +1125,16 @@ def _password_phrases(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[Hit]
 # printer HP4015?"), and the symbol must be one a password has and a model's, a flight's or a change's
 # name has not (a "-", a "+", an "!" end "MFC-L2710DW", "DS920+", "FRITZ!Box7590", "CHG0045123!"; a
 # "=" makes a key and its value: "for the LDAP bind uid=svc01"): a fresh attacker's round.
+# "от", "для" (Russian "of", "for") as the view writes them (Cyrillic letters that look Latin are Latin there).
+_CYRILLIC_FOR = tuple(normalise_text(word).lower() for word in ("от", "для"))
 _SERVICE_PASSWORD_SYMBOL = re.compile(r"[#$%&*@^~][^?]")
+# A preposition that lost its vowel before the next word ("dell'home banking", "d'accès"): Italian, French.
+_ELIDED = re.compile(r"(?:dell|dall|nell|sull|all|quell|l|d|j|n|s|c|qu)['’](?=[^\W\d_])", re.IGNORECASE)
 _FOR_THE = re.compile(
-    r"[ \t]+(?:for|of|to|on|do|da|dos|das|de|del|della|dello|dei|di|du|des|pour|para|per|en|no|na|für|fuer|zum|"
-    r"zur|vom|von|der|voor|van|dla)"
-    r"(?P<words>(?:[ \t]+[^\W\d_](?:[^\W\d_]|['’\-](?=[^\W\d_])){0,23}){1,3})[ \t]+"
+    r"[ \t]+(?:(?:for|of|to|on|do|da|dos|das|de|del|della|dello|dei|di|du|des|pour|para|per|en|no|na|für|fuer|zum|"
+    rf"zur|vom|von|der|voor|van|dla|untuk|{'|'.join(map(re.escape, _CYRILLIC_FOR))})(?=[ \t])"
+    r"|(?:dell|dall|nell|sull|d)['’])"
+    r"(?P<words>(?:(?:[ \t]+|(?<=['’]))[^\W\d_](?:[^\W\d_]|['’\-](?=[^\W\d_])){0,23}){1,3})[ \t]+"
     r"(?P<value>[^\s\"'`,;<>(){}\[\]|]{6,64})(?=[.,;:]*[ \t]*(?:\r?\n|$)|[.,;:]+[ \t]|[ \t]+[\-–—(])"
 )
 _WHOSE = frozenset(
@@ -1141,6 +1146,12 @@ _LANGUAGE_NAME = re.compile(r"[A-Za-z]{1,3}(?:\+\+|#)[0-9]{0,4}$")  # "C++2023",
 _ADDRESS_IN = re.compile(r"@[^@]*\.")
 
 
+# A capitalised word, digits and a symbol or a few small letters after them, as people make passwords of
+# names: "Martina2011!", "Pierogi2023!", "Zenit2008spb" after what they are for (reviewer AV); not a
+# release's or a campaign's name ("Windows10", "Office2019", "Summer2024": an attacker's round on AA).
+_NAME_AND_YEAR = re.compile(r"[A-Z][a-z]{2,15}[0-9]{2,4}(?:[a-z]{1,4}[!?#*$%&@]*|[!?#*$%&@]+)")
+
+
 def _password_of_a_service(text: str, lower: str, at: int) -> Hit | None:
     """The value of _FOR_THE after the label that ends at ``at``, if it is shaped as such a password."""
     found = _FOR_THE.match(lower, at)
@@ -1150,6 +1161,8 @@ def _password_of_a_service(text: str, lower: str, at: int) -> Hit | None:
     while end > start and text[end - 1] in ".,:;":
         end -= 1
     value = text[start:end]
+    if _NAME_AND_YEAR.fullmatch(value):
+        return "PASSWORD", start, end
     if (
         value.endswith("?")
         or "=" in value
@@ -1312,8 +1325,12 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
     secret = text[start:end]
     if match["kq"] is not None and not quoted:
         return None  # a quoted key's value is quoted too: '"HAS_PSK": has_psk' is a name in code
-    if match["qual"] is not None and match["bare"] is not None and WORD_AFTER.match(text, end):
-        return None  # "password iniziale Q3-2024 in fase di revisione": a name the sentence goes on about
+    if match["bare"] is not None and (
+        (match["qual"] is not None and WORD_AFTER.match(text, end)) or _ELIDED.match(secret)
+    ):
+        # "password iniziale Q3-2024 in fase di revisione": a name the sentence goes on about; "la password
+        # dell'home banking ...": an article or a preposition that lost its vowel opens the clause (reviewer AV)
+        return None
     return None if _not_a_phrase_password(text, match, secret, quoted, end) else ("PASSWORD", start, end)
 
 
@@ -1977,11 +1994,7 @@ def _assignment(  # noqa: PLR0912, PLR0915
         return "PASSWORD", start, end  # "password: iLoveSecrets", "ADMIN_PASS=ROOT_ADMIN_77"
     if kind is None or not _plausible_value(secret, quoted):
         return None
-    if (
-        kind != "PASSWORD"
-        and _HEX_DIGEST.fullmatch(secret)
-        and _HASH_WORDS.search(lower, max(0, key_start - 24), key_start)
-    ):
+    if kind != "PASSWORD" and _HEX_DIGEST.fullmatch(secret) and _digest_named(lower, key_start):
         return None  # "sha256 of the token: 2cf24dba...": a digest of a secret is not the secret
     if kind == "PASSWORD":
         if (
@@ -2241,6 +2254,16 @@ def _capitalised_words(value: str) -> bool:
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 _HEX_DIGEST = re.compile(r"[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}|[0-9a-fA-F]{128}")
 _HASH_WORDS = re.compile(r"\b(?:sha-?(?:1|224|256|384|512)|md5|hash(?:ed)?|digest|checksum|fingerprint)\b")
+
+
+def _digest_named(lower: str, key_start: int) -> bool:
+    """A hash's word in the key's clause, right before it: the value is a digest ("sha256 of the token:").
+    Not one a stop or a ";" sets apart, nor HMAC's, whose key the value is ("Webhook signed with
+    HMAC-SHA256; signing secret: a5c8...": reviewer AV)."""
+    low = max(0, key_start - 24)
+    clause = max(lower.rfind(stop, low, key_start) for stop in (";", ". ", "\n")) + 1
+    window = lower[max(low, clause) : key_start]
+    return _HASH_WORDS.search(window) is not None and "hmac" not in window
 
 
 # A value cut by spaces or line breaks after its keyword ("token: ghp_1a2B3c 4D5e6F...", a key

@@ -1,0 +1,94 @@
+"""What reviewer AV (a retail bank's and a telecom's agents' memories: call notes, fraud cases, number
+porting and SIM swaps, and their engineers' runbooks, configs and logs; 16 languages) found, both ways:
+national numbers of countries outside the configured regions that the text itself names (by a "+"
+number, an IBAN, an address's country domain or its language) right after a phone's word, a Chinese
+mobile's eleven bare digits in a text about phones; and what those readers leave alone (references,
+amounts, orders and accounts, postcodes, the attackers' earlier strings in tests/test_pii_review_*)."""
+
+from __future__ import annotations
+
+import pytest
+
+from securemem.pii import detect
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    return [(f.type, text[f.start : f.end]) for f in detect(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Cliente Lucía Fernández Ortega llama desde 650 773 803; quiere cambiar la domiciliación a "
+            "ES10 2038 6724 6486 1331 4860.",
+            [("PHONE", "650 773 803"), ("IBAN", "ES10 2038 6724 6486 1331 4860")],
+        ),
+        (
+            "Klientka prosi o zmianę numeru do autoryzacji SMS na +48 568 321 484. Stary numer: 611 857 383.",
+            [("PHONE", "+48 568 321 484"), ("PHONE", "611 857 383")],
+        ),
+        ("Przeniesienie numeru 550 151 923 do Veltro, termin 7 dni.", [("PHONE", "550 151 923")]),
+        ("Duplicado de SIM denegado para 622 248 121: la persona no supo el PIN.", [("PHONE", "622 248 121")]),
+        ("Portabilidad entrante del 605 84 92 98 (titular Marta).", [("PHONE", "605 84 92 98")]),
+        ("携号转网：用户18497278985申请转入，授权码 582913。", [("PHONE", "18497278985")]),
+        ("Klient: telefon komórkowy 611 857 383", [("PHONE", "611 857 383")]),
+        ("Chiamata: 347 123 4567 per il cliente", [("PHONE", "347 123 4567")]),
+        # A password after what it is for, made of a name, digits and a symbol or a few letters; after an
+        # Italian preposition that lost its vowel, a Polish or a Russian one.
+        (
+            "ha comunicato la password dell'home banking Martina2011!. Password resettata.",
+            [("PASSWORD", "Martina2011!.")],
+        ),
+        ("hasło do bazy testowej Pierogi2023!, użytkownik test_app.", [("PASSWORD", "Pierogi2023!")]),
+        ("пароль от интернет-банка Zenit2008spb — заблокировали доступ", [("PASSWORD", "Zenit2008spb")]),
+        # An authenticator's seed after its label, in groups of four or not.
+        ("TOTP seed: TX4I2SVMBLYXPSARHD6Q4LNZCX2DAZTW", [("GENERIC_SECRET", "TX4I2SVMBLYXPSARHD6Q4LNZCX2DAZTW")]),
+        (
+            "TOTP secret as shown in the app: VM43 Y62I GITA VI2U Q727 PCAT 2FQU UX65",
+            [("GENERIC_SECRET", "VM43 Y62I GITA VI2U Q727 PCAT 2FQU UX65")],
+        ),
+        # HMAC's hash names the signing key's algorithm, not a digest of it.
+        (
+            "Webhook signed with HMAC-SHA256; signing secret: "
+            "a5c89c1d982544c698af85257bbe5d14e09cce515f1fdcaeaf8d96f2882be9b5. Verify the header.",
+            [("GENERIC_SECRET", "a5c89c1d982544c698af85257bbe5d14e09cce515f1fdcaeaf8d96f2882be9b5")],
+        ),
+        # The phone, not the postcode beside it.
+        (
+            "Celular (11) 98742-3160; endereço Rua Haddock Lobo, 595, São Paulo – SP, 01414-001.",
+            [("PHONE", "(11) 98742-3160")],
+        ),
+    ],
+)
+def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A number its words give to an invoice, an account, an order, a transfer, an amount.
+        "Faktura nr 611 857 383, klient zadzwoni jutro.",
+        "Klient podał numer konta 611 857 383 przez telefon.",
+        "Zamówienie 611 857 383 — klient dzwonił dwa razy",
+        "Cliente pidió SIM nueva. Transferencia de 612 345 678 hoy.",
+        "Llamada de 612 345 678 € pagada, cliente llama mañana",
+        "Portabilidad: pedido 612 345 678 aprobado",
+        "Llamada del siniestro 612 345 678",
+        "chiamata della pratica 347 123 4567",
+        # "№" reads "No": any reference's number.
+        "Заказ № 8 (495) 318-42-76",
+        # An elided preposition is no password; a release's name after what it is for; a digest; an OTP's setting.
+        "Operatrice: grazie, e la password dell'home banking non me la dica.",
+        "reset the password for the laptop Windows10.",
+        "password for the VPN Office2019.",
+        "sha256 of the token: 2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+        "TOTP key: rotate monthly",
+        "otp secret: ABCDEFGHIJKLMNOP",
+        # Brazil's postcodes: five digits, a dash and three.
+        "Agências: CEP 01310-100 (Av. Paulista), 22021-001 (Copacabana), 30130-010 (Belo Horizonte).",
+    ],
+)
+def test_ordinary_text_is_left_alone(text: str) -> None:
+    assert found(text) == []
