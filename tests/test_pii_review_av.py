@@ -54,6 +54,13 @@ def found(text: str) -> list[tuple[str, str]]:
             "a5c89c1d982544c698af85257bbe5d14e09cce515f1fdcaeaf8d96f2882be9b5. Verify the header.",
             [("GENERIC_SECRET", "a5c89c1d982544c698af85257bbe5d14e09cce515f1fdcaeaf8d96f2882be9b5")],
         ),
+        # An aside in brackets that holds a verb: the label's clause does not start inside it (its "is" was
+        # taken for the label's verb); the network's name in brackets after a password is no password.
+        (
+            "PW (careful, there is an invisible char in it from the PDF): Sonne\u200bnblume!87",
+            [("PASSWORD", "Sonne\u200bnblume!87")],
+        ),
+        ("wifi password is ember-meadow-falcon-37 (network: NETGEAR42)", [("PASSWORD", "ember-meadow-falcon-37")]),
         # The phone, not the postcode beside it.
         (
             "Celular (11) 98742-3160; endereço Rua Haddock Lobo, 595, São Paulo – SP, 01414-001.",

@@ -981,7 +981,7 @@ _PASSWORD_PHRASE = re.compile(
         # Words of the label's clause: a ";" ends it ("the pass phrase is "..."; Authorization: ..." is
         # read at "is", not at the next label's colon), and so does a closing quote or a stop after a
         # word ('"minha senha é Rosa0604$". Token do webhook: ...' is read at "é": reviewer AD).
-        rf"|(?:(?P<words>(?:[ \t]+(?:[^\s:=;\"”»]{{0,63}}?[^\s:=;\"”».!?]|[.!?]))"
+        rf"|(?:(?P<words>(?:[ \t]+(?:(?!\()[^\s:=;\"”»]{{0,63}}?[^\s:=;\"”».!?]|[.!?]))"
         # an aside in brackets may end it ("Contraseña del área de clientes (por si necesitáis entrar): ...")
         r"{1,6})|)(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*"
         rf"(?P<op>:|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
