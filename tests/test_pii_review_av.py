@@ -61,6 +61,8 @@ def found(text: str) -> list[tuple[str, str]]:
             [("PASSWORD", "Sonne\u200bnblume!87")],
         ),
         ("wifi password is ember-meadow-falcon-37 (network: NETGEAR42)", [("PASSWORD", "ember-meadow-falcon-37")]),
+        # An SSN's label dotted as an acronym.
+        ("S.S.N.: 546 55 7647", [("US_SSN", "546 55 7647")]),
         # The phone, not the postcode beside it.
         (
             "Celular (11) 98742-3160; endereço Rua Haddock Lobo, 595, São Paulo – SP, 01414-001.",

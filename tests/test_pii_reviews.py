@@ -424,12 +424,12 @@ def altered(name: str) -> list[str]:
         ("au", "claim", None, 0.98),
         # Blind, written after AU's fixes: a retail bank's and a telecom's agents' memories (call notes, fraud
         # cases, number porting and SIM swaps, runbooks, configs, CI logs; 434 lines, 16 languages): 453 of 490
-        # as it came (92.4%), 470 since (national numbers of a country the text names by a "+" number, an IBAN,
+        # as it came (92.4%), 471 since (national numbers of a country the text names by a "+" number, an IBAN,
         # an address's domain or its language, after a phone's word; a Chinese mobile's bare digits; a password
         # of a name, digits and a symbol after what it is for, after "dell'", "do", "от"; TOTP seeds; a signing
-        # secret after HMAC's hash; a label's aside in brackets that holds a verb). Left: a number read out in
-        # Indonesian, Russian, Korean or Chinese words, digits one per dot, an IPv6 address, an email or an AWS
-        # key wrapped mid-value, a card read out, an SSN with spaces, a password far from its label or in an
+        # secret after HMAC's hash; a label's aside in brackets that holds a verb; "S.S.N."). Left: a number read
+        # out in Indonesian, Russian, Korean or Chinese words, digits one per dot, an IPv6 address, an email or an
+        # AWS key wrapped mid-value, a card read out, a password far from its label or in an
         # argv array, an SNMP community string, Twilio's account SID, a phone after a card's words in the
         # sentence before.
         ("av", "claim", None, 0.955),

@@ -123,7 +123,9 @@ _SSN_MIXED = re.compile(
 # ("her social is 557 85 3890": "social" alone is how people say it).
 _SSN_WORDS = re.compile(
     # a key's last word too ("customer_ssn: 536221234", "US_SSN:536221234": an attacker's round)
-    r"(?<![a-z0-9])(?:ssn|ss#|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tin|itin|sozialversicherung"
+    # dotted as an acronym ("S.S.N.: 546 55 7647": reviewer AV)
+    r"(?<![a-z0-9])(?:ssn|s\.s\.n\.?|ss#|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tin|itin"
+    r"|sozialversicherung"
     # "tax id" (reviewer AP), not an employer's or a company's (an EIN: attackers' rounds)
     r"|(?<!employer )(?<!company )(?<!business )(?<!seller )(?<!vendor )tax id(?![^0-9\n]{0,12}\bein\b))"
     r"(?:\b|_$)"
