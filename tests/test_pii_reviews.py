@@ -424,15 +424,18 @@ def altered(name: str) -> list[str]:
         ("au", "claim", None, 0.98),
         # Blind, written after AU's fixes: a retail bank's and a telecom's agents' memories (call notes, fraud
         # cases, number porting and SIM swaps, runbooks, configs, CI logs; 434 lines, 16 languages): 453 of 490
-        # as it came (92.4%), 471 since (national numbers of a country the text names by a "+" number, an IBAN,
-        # an address's domain or its language, after a phone's word; a Chinese mobile's bare digits; a password
-        # of a name, digits and a symbol after what it is for, after "dell'", "do", "от"; TOTP seeds; a signing
-        # secret after HMAC's hash; a label's aside in brackets that holds a verb; "S.S.N."). Left: a number read
-        # out in Indonesian, Russian, Korean or Chinese words, digits one per dot, an IPv6 address, an email or an
-        # AWS key wrapped mid-value, a card read out, a password far from its label or in an
-        # argv array, an SNMP community string, Twilio's account SID, a phone after a card's words in the
-        # sentence before.
-        ("av", "claim", None, 0.955),
+        # as it came (92.4%), 467 since (national numbers of a country the text names by a "+" number, an IBAN,
+        # an address's domain or its language, right after a phone's word or a call's verb; a Chinese mobile's
+        # bare digits after a phone's word; a password of a name, digits and a symbol after what it is for,
+        # after "dell'", "do", "от"; TOTP seeds; a signing secret after HMAC's hash; a label's aside in
+        # brackets that holds a verb; "S.S.N."). An attacker's round on those readers took 121 of its 438
+        # ordinary strings as it came; 3 since (a documentation's TOTP example among them), and four of AV's
+        # values with them ("SIM denegado para ...", "trazer o número ...", "Zenit2008spb"). Left: numbers read
+        # out in Indonesian, Russian, Korean or Chinese words, digits one per dot, an IPv6 address, an email
+        # or an AWS key wrapped mid-value, a card read out, a password far from its label or in an argv
+        # array, an SNMP community string, Twilio's account SID, a phone after a card's words the sentence
+        # before.
+        ("av", "claim", None, 0.95),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -2434,27 +2434,31 @@ def _national_of_the_text(scan: Scan, candidate: str, start: int) -> bool:
 
 
 def _national_the_text_names(scan: Scan, candidate: str, start: int) -> bool:
-    """A national number of a country the text itself names, right after a word that names a phone, in
-    a text about phones (reviewer AV: a bank's and a telecom's notes in their customers' languages,
+    """A national number of a country the text itself names, right after a word that introduces a phone,
+    in a text about phones (reviewer AV: a bank's and a telecom's notes in their customers' languages,
     "Cliente ... llama desde 650 773 803 ... ES10 2038 ...", "Przeniesienie numeru 550 151 923",
     "携号转网：用户18497278985申请转入").
 
     The countries: of a "+" number, an IBAN, an address's country domain anywhere in the text, or its
     language (a few words or letters only it writes); not the configured regions, which are read
-    already. The number must be written with separators (or, in Chinese, be a mobile's eleven digits)
-    and be valid in one of those countries. The words right before it, prepositions and articles left
-    out, end with a phone's word, or with one more word right after it ("Portabilidad entrante del",
-    "SIM denegado para"); not "Llamada del siniestro ...", "chiamata della pratica ...", "numer
-    zamówienia ..." (a call about a claim's or an order's number: attackers' rounds)."""
+    already. The number must be written with separators (or, in Chinese, be a mobile's eleven digits
+    after a phone's or a porting's word) and be valid in one of those countries. The last word before
+    it, prepositions and articles left out, is a phone's word or a call's verb ("llama desde", "dzwonił
+    z", "Contato:"); a word for "number" only after "my", "old", "new" or a porting's word ("Stary numer:",
+    "Przeniesienie numeru"); any word right after a porting's ("Portabilidad entrante del"). Not a
+    count, an order's, an invoice's or a lottery's number after a word for calls, SIMs, operators or
+    "number" (an attacker's round: "Llamadas recibidas: 912 345 678", "Pedido número 612 345 678")."""
     if start < 0:
         return False
     codes = _text_regions(scan)
     if not codes:
         return False
     if candidate.isdigit():
+        before = scan.lower[max(0, start - _CN_BACK) : start]
         return (
             "CN" in codes
             and _CN_MOBILE.fullmatch(candidate) is not None
+            and any(word in before for word in _CN_PHONE_WORDS)
             and not _named_in_script(scan.text, start)
             and _valid_in(candidate, ("CN",))
         )
@@ -2469,25 +2473,36 @@ def _national_the_text_names(scan: Scan, candidate: str, start: int) -> bool:
         return False
     lower = scan.lower
     sentence = max(lower.rfind(stop, max(0, start - _SENTENCE_BACK), start) for stop in _SENTENCE_STOPS) + 1
-    words = _WORDS.findall(lower[max(sentence, start - _SENTENCE_BACK) : start])
-    while words and words[-1] in _LINKS:
-        words.pop()
+    clause = lower[max(sentence, start - _SENTENCE_BACK) : start]
+    words = [word for word in _WORDS.findall(clause) if word not in _LINKS]
     if not words:
         return False
-    named = _names_a_phone(words[-1]) or (
-        len(words) >= 2 and words[-1] not in _LINKS and words[-2] not in _NUMBER_ONLY and _names_a_phone(words[-2])
+    last, before = words[-1], words[-2] if len(words) >= 2 else ""
+    named = (
+        (last in _INTRODUCES_A_PHONE and last not in _NUMBER_ABBREVIATIONS)
+        or (last in _NUMBER_ONLY and before in _NUMBER_QUALIFIERS)
+        or before in _PORTING
     )
     return named and _valid_in(candidate, codes)
 
 
-def _names_a_phone(word: str) -> bool:
-    """Not "no" or "nr" ("№" reads "No"): any reference's number ("Заказ № 8 (495) 318-42-76" is an order's)."""
-    if word in _ABBREVIATED:
-        return False
-    return word in _SAID_WORDS or word in _PHONE_WORDS or _TELECOM_WORDS.fullmatch(word) is not None
-
-
-_ABBREVIATED = frozenset({"no", "nr", "n", "nº", "num"})
+# The words that introduce a phone: _SAID_WORDS (a phone's nouns and a call's verbs in many languages), the
+# English phone nouns, and the calls' verbs the languages _LANGUAGES reads say (not "llamado", "llamadas",
+# "operador", "SIM": an announcement, a count, a carrier, a card's batch).
+_INTRODUCES_A_PHONE = _SAID_WORDS | {
+    "phone", "tel", "telephone", "mobile", "mob", "cell", "cellphone", "fax", "whatsapp", "landline", "hotline",
+    "callerid", "llama", "llaman", "dzwonił", "dzwoniła", "dzwonili", "dzwoni", "zadzwonił", "zadzwoniła",
+    "oddzwonić", "oddzwonic", "contato", "chiamato", "chiamami", "richiamare", "chiamata", "llamada", "chamada",
+    "ligação",
+}  # fmt: skip
+# A number's porting to another carrier: the number after it is a phone's.
+_PORTING = frozenset({"portabilidad", "portabilidade", "przeniesienie", "przeniesienia", "portowanie", "portability"})
+_NUMBER_QUALIFIERS = _MY | _MY_ADJECTIVES | _PORTING | {"stary", "nowy", "antiguo", "viejo", "velho", "vecchio"}
+# A Chinese phone's or porting's word among the characters right before the number (no blanks between words).
+_CN_PHONE_WORDS = ("手机", "电话", "联系", "来电", "來電", "携号转网", "致电", "拨打")
+_CN_BACK = 8
+# "no", "nr" ("№" reads "No"): any reference's number ("Заказ № 8 (495) 318-42-76" is an order's).
+_NUMBER_ABBREVIATIONS = frozenset({"no", "nr", "n", "nº", "num"})
 
 
 # Prepositions and articles between a phone's word and its number ("desde", "del", "z", "na").
@@ -2509,12 +2524,6 @@ _SENTENCE_BACK = 48  # characters read back for the sentence's words before a nu
 _CN_MOBILE = re.compile(r"1[3-9][0-9]{9}")
 
 
-def _mobile_in(candidate: str, code: str) -> bool:
-    return _parse(candidate, code, mobile_only=True) is not None
-
-
-# What a text about a phone says in the languages _LANGUAGES reads, beyond the phone words: a call, a
-# number's porting, a SIM, a carrier, "the number".
 _TELECOM_WORDS = re.compile(
     r"(?<![^\W\d_])(?:llam[aóoe]\w*|portabilidad\w*|n[úu]mero|operador\w*|celular|contato|liga[rç]\w*|"
     r"numer\w*|dzwoni\w*|zadzwoni\w*|przeniesieni\w*|komórk\w*|"
@@ -2526,7 +2535,7 @@ _LANGUAGES = (
     (re.compile(r"[ñ¿¡]|(?<![^\W\d_])(?:el|los|las|del|está|usted|llama|móvil)(?![^\W\d_])"),
      ("ES", "MX", "AR", "CO", "CL", "PE")),
     (re.compile(r"[ãõ]|(?<![^\W\d_])(?:não|você|contato|número|operadora|ligou)(?![^\W\d_])"), ("BR", "PT")),
-    (re.compile(r"[łąęśżźń]|(?<![^\W\d_])(?:się|nie|jest|numer|numeru|klient|klientka)(?![^\W\d_])"), ("PL",)),
+    (re.compile(r"[łąęśżźń]|(?<![^\W\d_])(?:się|jest|numer|numeru|klientka)(?![^\W\d_])"), ("PL",)),
     (re.compile(r"(?<![^\W\d_])(?:della|dell|gli|è|cellulare|chiamata)(?![^\W\d_])"), ("IT",)),
     (re.compile(r"[ğış]"), ("TR",)),
     (re.compile(r"(?<![^\W\d_])(?:het|een|niet|bellen|nummer)(?![^\W\d_])"), ("NL", "BE")),
@@ -2763,7 +2772,11 @@ _SCRIPT_REFERENCES = tuple(
         # a specimen's, a test order's, a reception's, a patient's number (reviewer AM: "検体番号 24074-00318")
         "検体番号", "検査番号", "オーダー番号", "受付番号", "患者番号", "カルテ番号",
         "构建号", "版本号",  # a build's, a version's number ("内部构建号 240314-07": reviewer AO)
-        "品番", "订单号", "订单", "单号", "运单", "编号", "发票", "инн", "огрн", "кпп", "артикул", "заказ", "заказа",
+        "品番", "订单号", "订单", "单号", "运单", "编号", "发票",
+        # a model's, a code's, a staff member's, a serial's, a transaction's, a card's number (an attacker's round)
+        "型号", "编码", "工号", "序列号", "流水号", "卡号", "合同", "会员", "序号", "批次", "时间戳", "单据",
+        "工单", "金额", "账单",
+        "инн", "огрн", "кпп", "артикул", "заказ", "заказа",
         "счет", "счёт", "договор", "версия", "код", "номер обращения", "накладная",
     )
     for spelling in (word, word.upper())  # "ИНН" reads "иhh" in the view, "инн" reads "инн"

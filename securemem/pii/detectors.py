@@ -1144,15 +1144,25 @@ def _number_join(text: str, end: int, before: str) -> tuple[str, str] | None:
     goes on with a digit."""
     if before.isdigit():
         return " ", "number"
-    if before == ")" and _AREA_CODE_END.search(text, max(0, end - 8), end) is not None:
-        # "call me at (646)" then "555-0143": a form's or a scan's line broke after the area code (reviewer AU)
-        return " ", "area"
+    if before == ")" and (bracket := _AREA_CODE_END.search(text, max(0, end - 8), end)) is not None:
+        # "call me at (646)" then "555-0143": a form's or a scan's line broke after the area code (reviewer AU),
+        # right after a phone's word or a call and its preposition (not "Phone models (2023)", "Tel. rates table
+        # (415)": an attacker's round)
+        low = max(0, bracket.start() - _AREA_LEAD_BACK)
+        line = text.rfind("\n", low, bracket.start()) + 1 or low
+        return (" ", "area") if _AREA_LEAD.search(text, line, bracket.start()) is not None else None
     if before == "-" and end >= 2 and text[end - 2] in _ASCII_DIGITS:
         return "", "dashed"  # "SSN is 057-41-" then "7512": a dashed number cut after a dash (reviewer S)
     return None
 
 
 _AREA_CODE_END = re.compile(r"(?<![\w(])\([0-9]{2,5}\)$")
+_AREA_LEAD = re.compile(
+    r"(?<![^\W\d_])(?:phone|tel|telephone|mobile|mobil|cell|fax|handy|telefon|call|ring|reach|contact|rückruf|"
+    r"whatsapp)(?![^\W\d_])[.:]?(?:(?:[ \t]+[^\W\d_]+){0,3}[ \t]+(?:at|on|under|unter|an|au|al|to|back))?[ \t]*$",
+    re.IGNORECASE,
+)
+_AREA_LEAD_BACK = 64
 
 
 def _in_address(text: str, at: int) -> bool:

@@ -66,9 +66,20 @@ _OTP_WORDS = ("totp", "otp", "2fa", "mfa", "authenticator")
 # An authenticator's shared secret (RFC 6238's TOTP seed, base32, often shown in groups of four): "TOTP seed:
 # TX4I2SVM...", "TOTP secret as shown in the app: VM43 Y62I GITA ..." (reviewer AV). After its label only,
 # sixteen characters of base32 or more with a digit: what an authenticator app takes.
-_OTP_LABEL = re.compile(r"(?<![a-z])(?:t?otp|2fa|mfa|authenticator)[ \t_\-]*(?:seed|secret|key)(?![a-z])")
-_OTP_SECRET = re.compile(r"[A-Za-z2-7]{4}(?:[ ]?[A-Za-z2-7]{4}){3,15}=*(?![A-Za-z0-9])")
-_BASE32_DIGIT = re.compile(r"[2-7]")
+# "Key" after TOTP's, OTP's or an authenticator's name only: a 2FA or an MFA key is a hardware key too ("2FA
+# key fob serial: ..."). The words between the label and its colon say how it is shown ("as shown in the
+# app"), not what else it is ("serial", "asset tag", "vault name": an attacker's round).
+_OTP_LABEL = re.compile(
+    r"(?<![a-z])(?:(?:t?otp|authenticator)[ \t_\-]*(?:seed|secret|key)|(?:2fa|mfa)[ \t_\-]*(?:seed|secret))(?![a-z])"
+)
+_OTP_TAIL = re.compile(r"(?:[ \t]+(?:as|in|from|for|shown|\()[^\n:=]{0,48})?[ \t]*[:=][ \t]*")
+# Base32 in one case (an app shows it in capitals, some in small letters): mixed case is a name
+# ("GoogleAuthenticator2", "ProdMfaVault2345"); in groups of four, one at least mixing letters and digits
+# ("test user mail 2345" is words).
+_OTP_SECRET = re.compile(
+    r"(?:[A-Z2-7]{4}(?:[ ]?[A-Z2-7]{4}){3,15}|[a-z2-7]{4}(?:[ ]?[a-z2-7]{4}){3,15})=*(?![A-Za-z0-9])"
+)
+_MIXED_GROUP = re.compile(r"(?=[A-Za-z]*[2-7])(?=[2-7]*[A-Za-z])[A-Za-z2-7]{4,}")
 
 
 def may_hold_recovery_secret(scan: Scan) -> bool:
@@ -163,11 +174,11 @@ def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
 
 def _otp_secrets(text: str, lower: str) -> Iterator[Hit]:
     for label in _OTP_LABEL.finditer(lower):
-        tail = _LABEL_TAIL.match(lower, label.end())
+        tail = _OTP_TAIL.match(lower, label.end())
         if tail is None:
             continue
         value = _OTP_SECRET.match(text, tail.end())
-        if value is not None and _BASE32_DIGIT.search(value.group()) and not value.group().isdigit():
+        if value is not None and any(_MIXED_GROUP.fullmatch(group) for group in value.group().rstrip("=").split()):
             yield "GENERIC_SECRET", value.start(), value.end()
 
 

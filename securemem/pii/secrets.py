@@ -1110,7 +1110,9 @@ def _password_phrases(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[Hit]
         if found is None and match["words"] and _ARROW_WORD.search(match["words"]):
             found = _arrow_password(text, lower, match.start())
         if found is None and match["tag"] is None:
-            found = _password_of_a_service(text, lower, match.end("qual" if match["qual"] is not None else "label"))
+            found = _password_of_a_service(
+                text, lower, match.end("qual" if match["qual"] is not None else "label"), match["label"]
+            )
         if found is not None:
             yield found
 
@@ -1146,13 +1148,16 @@ _LANGUAGE_NAME = re.compile(r"[A-Za-z]{1,3}(?:\+\+|#)[0-9]{0,4}$")  # "C++2023",
 _ADDRESS_IN = re.compile(r"@[^@]*\.")
 
 
-# A capitalised word, digits and a symbol or a few small letters after them, as people make passwords of
-# names: "Martina2011!", "Pierogi2023!", "Zenit2008spb" after what they are for (reviewer AV); not a
-# release's or a campaign's name ("Windows10", "Office2019", "Summer2024": an attacker's round on AA).
-_NAME_AND_YEAR = re.compile(r"[A-Z][a-z]{2,15}[0-9]{2,4}(?:[a-z]{1,4}[!?#*$%&@]*|[!?#*$%&@]+)")
+# A capitalised word, digits and a symbol after them, as people make passwords of names: "Martina2011!",
+# "Pierogi2023!" after what they are for (reviewer AV); not a release's, a model's or a campaign's name
+# ("Windows10", "Office2019", "Summer2024": an attacker's round on AA; "Redmi12c", "Fedora39beta",
+# "Summit2024ny": one on AV's, which took "Zenit2008spb" out with them). Not after "pass" (a season's,
+# a ski resort's, a press pass) nor Italian "parola" (a word: "la parola del giorno Ciao2024!").
+_NAME_AND_YEAR = re.compile(r"[A-Z][a-z]{2,15}[0-9]{2,4}[!#*$%&@]+")
+_NOT_ONLY_PASSWORDS = frozenset({"pass", "parola"})
 
 
-def _password_of_a_service(text: str, lower: str, at: int) -> Hit | None:
+def _password_of_a_service(text: str, lower: str, at: int, label: str) -> Hit | None:
     """The value of _FOR_THE after the label that ends at ``at``, if it is shaped as such a password."""
     found = _FOR_THE.match(lower, at)
     if found is None or found["words"].split()[-1] in _WHOSE:
@@ -1161,11 +1166,12 @@ def _password_of_a_service(text: str, lower: str, at: int) -> Hit | None:
     while end > start and text[end - 1] in ".,:;":
         end -= 1
     value = text[start:end]
-    if _NAME_AND_YEAR.fullmatch(value):
+    if value.endswith("?"):
+        return None  # a question's last word is what is asked about ("the password for the printer Canon2019?")
+    if _NAME_AND_YEAR.fullmatch(value) and label not in _NOT_ONLY_PASSWORDS:
         return "PASSWORD", start, end
     if (
-        value.endswith("?")
-        or "=" in value
+        "=" in value
         or _SERVICE_PASSWORD_SYMBOL.search(value) is None
         or value[:1] in "$%#@"  # a variable's name ("$DB_PASSWORD_2", "%PASS1%"), a channel, a handle ("#ops-2024")
         or _LANGUAGE_NAME.match(value) is not None
@@ -1465,20 +1471,33 @@ def _quoted_after_clause(match: re.Match[str], secret: str) -> bool:
     clearinghouse test acct = "RILEN6TT!0"': reviewer AU)."""
     if "phrase" in match["label"] and _PASSPHRASE_WORDS.fullmatch(secret):
         return True
+    words = (match["words"] or "").split()
     return (
         match["label"] != "pass"
         and match["op"] in (":", "=")
         and _FOR_WHAT.match(match["words"] or "") is not None
+        and words[-1].lower() not in _WHOSE | _NAMES_A_THING
         and _QUOTED_PASSWORD.fullmatch(secret) is not None
     )
+
+
+# Words that end a clause naming a thing whose name, not password, a quoted value is ("password for the vault
+# path = ...", "... the keystore alias: ...", "... the rule: ..."): an attacker's round.
+_NAMES_A_THING = frozenset(
+    {"admin", "rule", "field", "file", "header", "key", "name", "path", "alias", "dn", "string", "var", "algorithm",
+     "hash", "policy", "template", "format", "type", "setting", "option", "parameter", "variable", "secret"}
+)  # fmt: skip
 
 
 # A quoted password after a clause that says what it is for ("for the VPN", "do portal"): no blank and
 # no dot (a file's or a release's name), a letter, a digit and a symbol a password has.
 _FOR_WHAT = re.compile(
-    r"[ \t]+(?:for|of|to|on|do|da|de|del|della|di|du|des|pour|para|per|für|zum|zur|voor|van|dla)[ \t]"
+    r"[ \t]+(?:for|of|to|on|do|da|de|del|della|di|du|des|pour|para|per|für|zum|zur|voor|van|dla|untuk|"
+    rf"{'|'.join(map(re.escape, _CYRILLIC_FOR))})[ \t]"
 )
-_QUOTED_PASSWORD = re.compile(r"(?=[^\s]*[^\W\d_])(?=[^\s]*[0-9])(?=[^\s]*[!#$%&*?@^~+=/\\|-])[^\s.]{6,64}")
+# No blank, dot, slash, "=", "@", "," or ";" (a path, a DN, a connection string, an address), and a symbol
+# other than a joiner ("svc-backup-01", "release-key-2024" name accounts and keys: an attacker's round).
+_QUOTED_PASSWORD = re.compile(r"(?=[^\s]*[^\W\d_])(?=[^\s]*[0-9])(?=[^\s]*[!#$%&*?^~+])[^\s./=@,;]{6,64}")
 
 
 def _named_after_key(secret: str, key: str) -> bool:
@@ -1994,7 +2013,7 @@ def _assignment(  # noqa: PLR0912, PLR0915
         return "PASSWORD", start, end  # "password: iLoveSecrets", "ADMIN_PASS=ROOT_ADMIN_77"
     if kind is None or not _plausible_value(secret, quoted):
         return None
-    if kind != "PASSWORD" and _HEX_DIGEST.fullmatch(secret) and _digest_named(lower, key_start):
+    if kind != "PASSWORD" and _HEX_DIGEST.fullmatch(secret) and _digest_named(lower, key_start, key):
         return None  # "sha256 of the token: 2cf24dba...": a digest of a secret is not the secret
     if kind == "PASSWORD":
         if (
@@ -2256,14 +2275,14 @@ _HEX_DIGEST = re.compile(r"[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}|[0-9a
 _HASH_WORDS = re.compile(r"\b(?:sha-?(?:1|224|256|384|512)|md5|hash(?:ed)?|digest|checksum|fingerprint)\b")
 
 
-def _digest_named(lower: str, key_start: int) -> bool:
-    """A hash's word in the key's clause, right before it: the value is a digest ("sha256 of the token:").
-    Not one a stop or a ";" sets apart, nor HMAC's, whose key the value is ("Webhook signed with
-    HMAC-SHA256; signing secret: a5c8...": reviewer AV)."""
-    low = max(0, key_start - 24)
-    clause = max(lower.rfind(stop, low, key_start) for stop in (";", ". ", "\n")) + 1
-    window = lower[max(low, clause) : key_start]
-    return _HASH_WORDS.search(window) is not None and "hmac" not in window
+def _digest_named(lower: str, key_start: int, key: str) -> bool:
+    """A hash's word right before the key: the value is a digest ("sha256 of the token:", "# sha256
+    digests" then "token: ..."). Not where the key is a signing key and the hash is HMAC's, whose key the
+    value is ("Webhook signed with HMAC-SHA256; signing secret: a5c8...": reviewer AV; "HMAC-SHA256 of the
+    api token:" is a digest: an attacker's round)."""
+    window = lower[max(0, key_start - 24) : key_start]
+    signing = "sign" in key or window.rstrip(" \t_-").endswith(("signing", "signature"))
+    return _HASH_WORDS.search(window) is not None and not (signing and "hmac" in window)
 
 
 # A value cut by spaces or line breaks after its keyword ("token: ghp_1a2B3c 4D5e6F...", a key
@@ -2652,12 +2671,19 @@ def _below_label_tail(text: str, keyword_end: int, start: int, end: int) -> int:
 _TAIL_LINES = 64
 
 
-_WRAPPED_TAIL = re.compile(r"[ \t]*\r?\n[ \t]{0,16}(?P<rest>[A-Za-z0-9+/=_\-]{8,256})[ \t]*(?=\r?\n|\Z)")
+# "=" only as base64's padding at the end: "X-Request-Id=Ab12..." is a field of its own (an attacker's round).
+_WRAPPED_TAIL = re.compile(r"[ \t]*\r?\n[ \t]{0,16}(?P<rest>[A-Za-z0-9+/_\-]{8,256}={0,2})[ \t]*(?=\r?\n|\Z)")
 _MIXED = (re.compile(r"[a-z]"), re.compile(r"[A-Z]"), re.compile(r"[0-9]"))
 
 
-# The rest of a label's line that ends in a colon, then the next line's indent: its value is below it.
-_LABEL_LINE_END = re.compile(r"[^\n:]{0,40}:[ \t]*\r?\n[ \t]{0,16}")
+# The rest of a label's line that ends in a colon, then the next line's indent: its value is below it. The
+# rest says what the secret is for ("shared secret for the fax webhook, wrapped:") or nothing ("secret:");
+# not what kind of thing the line is about ("Token usage by build:", "API key name:", "Password hint:",
+# "Token type:": an attacker's round).
+_LABEL_LINE_END = re.compile(
+    r"(?:[ \t]+(?:for|of|to|from|on|für|pour|para|per|de|do|da|del|dla|voor)[ \t][^\n:]{0,40})?"
+    r"[ \t]*:[ \t]*\r?\n[ \t]{0,16}"
+)
 
 
 def _fixed_in(lower: str, keyword_start: int, value_start: int) -> bool:
