@@ -259,6 +259,7 @@ REVIEWS = {
     "as": "pii_review_as.jsonl: blind, an HR, a travel and expense and an IT helpdesk agent's memory, taken as it came",
     "at": "pii_review_at.jsonl: blind, each class the issue names as its acceptance suite would, taken as it came",
     "au": "pii_review_au.jsonl: blind, an insurer's and a hospital's agents' memories, taken as it came",
+    "av": "pii_review_av.jsonl: blind, a bank's and a telecom's agents' memories in 16 languages, taken as it came",
 }
 
 
