@@ -62,6 +62,11 @@ def found(text: str) -> list[tuple[str, str]]:
         ("wifi password is ember-meadow-falcon-37 (network: NETGEAR42)", [("PASSWORD", "ember-meadow-falcon-37")]),
         # An SSN's label dotted as an acronym.
         ("S.S.N.: 546 55 7647", [("US_SSN", "546 55 7647")]),
+        # A password option and its value as two items of an argument list.
+        (
+            'command: ["redis-server", "--requirepass", "Matjesbroetchen77"]',
+            [("PASSWORD", "Matjesbroetchen77")],
+        ),
         # The phone, not the postcode beside it.
         (
             "Celular (11) 98742-3160; endereço Rua Haddock Lobo, 595, São Paulo – SP, 01414-001.",
@@ -123,6 +128,25 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "HMAC-SHA256 of the api token: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
         "Checksums (sha256); token: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
         "Phone models (2023)\nsee the list below",
+        # A second attacker's round: amounts and counts in Chinese, a form's fields described in brackets, HMAC
+        # signatures (digests), a year in brackets, events and sales, UI strings and examples quoted, words run
+        # together below a label, a base32 run of one letter, what a number is said to be after it, psql's
+        # "--password" (it asks; a database's name follows).
+        "手机市场规模达 15000000000 元，同比增长。",
+        "来电量 13600000000 次。",
+        "Password (optional): blank",
+        "Passwort (Pflichtfeld) = erforderlich",
+        "Computed HMAC-SHA256 signature: 5d41402abc4b2a76b9719d911017c592",
+        "Telefon (2023)\n3 456 Anrufe",
+        "Password for the discount Spring2024%",
+        "senha do evento Carnaval2025!",
+        "password of the month Winter2023!",
+        'password for the SQL query = "SELECT*1"',
+        'password for the label = "Enter#Pwd1"',
+        "otp key: AAAAAAAAAAAAAAA2",
+        "Contato: 3003 4000 é o ramal interno da operadora.",
+        "subprocess.run(['psql', '--password', 'ledger2024'])",
+        'args: ["docker", "run", "-p", "8080:80", "nginx"]',
         "otp secret: ABCDEFGHIJKLMNOP",
         # Brazil's postcodes: five digits, a dash and three.
         "Agências: CEP 01310-100 (Av. Paulista), 22021-001 (Copacabana), 30130-010 (Belo Horizonte).",

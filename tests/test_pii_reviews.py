@@ -424,18 +424,25 @@ def altered(name: str) -> list[str]:
         ("au", "claim", None, 0.98),
         # Blind, written after AU's fixes: a retail bank's and a telecom's agents' memories (call notes, fraud
         # cases, number porting and SIM swaps, runbooks, configs, CI logs; 434 lines, 16 languages): 453 of 490
-        # as it came (92.4%), 467 since (national numbers of a country the text names by a "+" number, an IBAN,
+        # as it came (92.4%), 468 since (national numbers of a country the text names by a "+" number, an IBAN,
         # an address's domain or its language, right after a phone's word or a call's verb; a Chinese mobile's
         # bare digits after a phone's word; a password of a name, digits and a symbol after what it is for,
         # after "dell'", "do", "от"; TOTP seeds; a signing secret after HMAC's hash; a label's aside in
-        # brackets that holds a verb; "S.S.N."). An attacker's round on those readers took 121 of its 438
-        # ordinary strings as it came; 3 since (a documentation's TOTP example among them), and four of AV's
-        # values with them ("SIM denegado para ...", "trazer o número ...", "Zenit2008spb"). Left: numbers read
-        # out in Indonesian, Russian, Korean or Chinese words, digits one per dot, an IPv6 address, an email
-        # or an AWS key wrapped mid-value, a card read out, a password far from its label or in an argv
-        # array, an SNMP community string, Twilio's account SID, a phone after a card's words the sentence
-        # before.
+        # brackets that holds a verb; "S.S.N."; a password option and its value in an argv list). Two attackers'
+        # rounds on those readers took 121 of 438 and then 40 of 435 ordinary strings as they came; 3 and 9
+        # since, most of those arguably passwords; four of AV's values went with the narrowing ("SIM denegado
+        # para ...", "trazer o número ...", "Zenit2008spb", a Chinese number read out after 号码 alone). Left:
+        # numbers read out in Indonesian, Russian, Korean or Chinese words, digits one per dot, an IPv6 address,
+        # an email or an AWS key wrapped mid-value, a card read out, a password far from its label, an SNMP
+        # community string, Twilio's account SID, a phone after a card's words the sentence before.
         ("av", "claim", None, 0.95),
+        # Blind, written after AV's fixes and the attackers' rounds on them: a marketplace's seller-support and
+        # returns desk, a logistics company's dispatch and warehouse systems, a benefits office's caseworkers
+        # (317 lines, 12 languages): 320 of 326 as it came (98.2%), 321 since (French "c'est" after a
+        # password's label). Left: a secret before its label ("... is the x-api-secret"), a Jenkins
+        # credential's name before its value, a UK mobile with a dot between its groups, leetspeak labels
+        # ("p4ssw0rd:", "pa55phr4se").
+        ("aw", "claim", None, 0.98),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -548,6 +555,11 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert {f.type for text in altered_av for f in detect(text)} == {
         "IP_ADDRESS", "AWS_ACCESS_KEY", "CREDIT_CARD", "PHONE", "HIGH_ENTROPY_SECRET"
     }  # fmt: skip
+    # Reviewer AW: private, shared, link-local and documentation addresses (by design) and documented test
+    # cards (on purpose); nothing else, as it came and since.
+    altered_aw = altered("aw")
+    assert len(altered_aw) == 8
+    assert {f.type for text in altered_aw for f in detect(text)} == {"IP_ADDRESS", "CREDIT_CARD"}
     # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design) and a CI
     # cache's key, a random-looking value after "key" (left: a word before "key" was tried as naming no
     # secret and hid Azure's "Primary key: ..."); as it came, a PEM header named in prose, a file's magic

@@ -2455,10 +2455,12 @@ def _national_the_text_names(scan: Scan, candidate: str, start: int) -> bool:
         return False
     if candidate.isdigit():
         before = scan.lower[max(0, start - _CN_BACK) : start]
+        after = scan.text[start + len(candidate) : start + len(candidate) + 2].lstrip()
         return (
             "CN" in codes
             and _CN_MOBILE.fullmatch(candidate) is not None
             and any(word in before for word in _CN_PHONE_WORDS)
+            and not after.startswith(_CN_UNITS)
             and not _named_in_script(scan.text, start)
             and _valid_in(candidate, ("CN",))
         )
@@ -2477,6 +2479,8 @@ def _national_the_text_names(scan: Scan, candidate: str, start: int) -> bool:
     words = [word for word in _WORDS.findall(clause) if word not in _LINKS]
     if not words:
         return False
+    if _COPULA_AFTER.match(lower, start + len(candidate)):
+        return False  # "Contato: 3003 4000 é o ramal interno": what the number is follows (an attacker's round)
     last, before = words[-1], words[-2] if len(words) >= 2 else ""
     named = (
         (last in _INTRODUCES_A_PHONE and last not in _NUMBER_ABBREVIATIONS)
@@ -2501,6 +2505,30 @@ _NUMBER_QUALIFIERS = _MY | _MY_ADJECTIVES | _PORTING | {"stary", "nowy", "antigu
 # A Chinese phone's or porting's word among the characters right before the number (no blanks between words).
 _CN_PHONE_WORDS = ("手机", "电话", "联系", "来电", "來電", "携号转网", "致电", "拨打")
 _CN_BACK = 8
+# A unit or a range after the number: an amount, a count, a duration, a block of numbers ("15000000000 元",
+# "13600000000 次", "15912345678 毫秒", "13800000000 至 ...": an attacker's round).
+_CN_UNITS = (
+    "元",
+    "次",
+    "部",
+    "个",
+    "人",
+    "条",
+    "分",
+    "秒",
+    "毫秒",
+    "亿",
+    "万",
+    "台",
+    "件",
+    "张",
+    "笔",
+    "至",
+    "到",
+    "~",
+    "-",
+)
+_COPULA_AFTER = re.compile(r"[ \t]+(?:é|es|is|ist|est|jest|è|era|was)(?![^\W\d_])")
 # "no", "nr" ("№" reads "No"): any reference's number ("Заказ № 8 (495) 318-42-76" is an order's).
 _NUMBER_ABBREVIATIONS = frozenset({"no", "nr", "n", "nº", "num"})
 
@@ -2775,7 +2803,7 @@ _SCRIPT_REFERENCES = tuple(
         "品番", "订单号", "订单", "单号", "运单", "编号", "发票",
         # a model's, a code's, a staff member's, a serial's, a transaction's, a card's number (an attacker's round)
         "型号", "编码", "工号", "序列号", "流水号", "卡号", "合同", "会员", "序号", "批次", "时间戳", "单据",
-        "工单", "金额", "账单",
+        "工单", "金额", "账单", "收入", "交易额", "规模", "出货量", "来电量", "时长", "次数", "号段", "总额",
         "инн", "огрн", "кпп", "артикул", "заказ", "заказа",
         "счет", "счёт", "договор", "версия", "код", "номер обращения", "накладная",
     )

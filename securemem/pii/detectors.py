@@ -1156,7 +1156,7 @@ def _number_join(text: str, end: int, before: str) -> tuple[str, str] | None:
     return None
 
 
-_AREA_CODE_END = re.compile(r"(?<![\w(])\([0-9]{2,5}\)$")
+_AREA_CODE_END = re.compile(r"(?<![\w(])\((?!(?:19|20)[0-9]{2}\))[0-9]{2,5}\)$")  # not a year ("Telefon (2023)")
 _AREA_LEAD = re.compile(
     r"(?<![^\W\d_])(?:phone|tel|telephone|mobile|mobil|cell|fax|handy|telefon|call|ring|reach|contact|rückruf|"
     r"whatsapp)(?![^\W\d_])[.:]?(?:(?:[ \t]+[^\W\d_]+){0,3}[ \t]+(?:at|on|under|unter|an|au|al|to|back))?[ \t]*$",

@@ -79,6 +79,7 @@ _OTP_TAIL = re.compile(r"(?:[ \t]+(?:as|in|from|for|shown|\()[^\n:=]{0,48})?[ \t
 _OTP_SECRET = re.compile(
     r"(?:[A-Z2-7]{4}(?:[ ]?[A-Z2-7]{4}){3,15}|[a-z2-7]{4}(?:[ ]?[a-z2-7]{4}){3,15})=*(?![A-Za-z0-9])"
 )
+_OTP_DISTINCT = 8
 _MIXED_GROUP = re.compile(r"(?=[A-Za-z]*[2-7])(?=[2-7]*[A-Za-z])[A-Za-z2-7]{4,}")
 
 
@@ -178,7 +179,11 @@ def _otp_secrets(text: str, lower: str) -> Iterator[Hit]:
         if tail is None:
             continue
         value = _OTP_SECRET.match(text, tail.end())
-        if value is not None and any(_MIXED_GROUP.fullmatch(group) for group in value.group().rstrip("=").split()):
+        if (
+            value is not None
+            and any(_MIXED_GROUP.fullmatch(group) for group in value.group().rstrip("=").split())
+            and len(set(value.group())) >= _OTP_DISTINCT  # not "AAAAAAAAAAAAAAA2"
+        ):
             yield "GENERIC_SECRET", value.start(), value.end()
 
 

@@ -493,11 +493,39 @@ def _keyword_secrets(scan: Scan) -> Iterator[Hit]:
         yield from _key_value_attributes(text, lower)
     if spans and ("'" in text or '"' in text):
         yield from _code_secrets(text)
+        if "-" in text:
+            yield from _argv_passwords(text)
     if _may_hold_cli_password(lower):
         yield from _cli_passwords(text)
     if _may_hold_ios_password(lower):
         yield from _ios_passwords(text)
     yield from _env_forms(scan, text, lower)
+
+
+# A password option and its value as two items of an argument list (a compose file's or a Kubernetes
+# container's command, a subprocess call): ["redis-server", "--requirepass", "Matjesbroetchen77"]
+# (reviewer AV). Redis's options always take the password; "-p" takes a port as often ("-p", "8080:80")
+# and psql's "--password" none (it asks; a database's name follows): after them a value with a letter
+# and a digit only, and not after psql.
+_ARGV_PASSWORD = re.compile(
+    r"(?P<q>[\"'])(?P<option>--?(?:requirepass|masterauth|password|passwd|pass|pwd|[a-z]+-password)|-p)(?P=q)"
+    r"[ \t]*,[ \t]*(?P<q2>[\"'])(?P<value>[^\"'\s\\$<%{}]{4,128})(?P=q2)",
+    re.IGNORECASE,
+)
+
+
+def _argv_passwords(text: str) -> Iterator[Hit]:
+    for match in _ARGV_PASSWORD.finditer(text):
+        value = match["value"]
+        if match["option"].lower() not in ("--requirepass", "--masterauth") and (
+            not (_DIGIT.search(value) and any(char.isalpha() for char in value))
+            or "psql" in text[max(0, match.start() - _ARGV_TOOL_BACK) : match.start()].lower()
+        ):
+            continue
+        yield "PASSWORD", *match.span("value")
+
+
+_ARGV_TOOL_BACK = 64  # characters read before an option for the tool it is given to
 
 
 # A router's configuration (Cisco IOS and those that copy it): "enable secret 0 <password>",
@@ -936,7 +964,9 @@ _PASSWORD_HINTS_OTHER = (
 )  # fmt: skip
 # Verbs between a label and its value, longest first ("is now", "changed to", "heißt", "devient", "→").
 _VERBS = (
-    "is now|was changed to|changed to|set to|reset to|is|was|to|now|ist|lautet|heißt|heisst|auf|war|est|devient|"
+    # French "it's" ("le mdp c'est Marseille13@": reviewer AW)
+    "is now|was changed to|changed to|set to|reset to|is|was|to|now|ist|lautet|heißt|heisst|auf|war|c'est|c’est|est|"
+    "devient|"
     # "eίvai": Greek "είναι" as the view writes it; Hebrew, Arabic, Indonesian "is"
     "était|es|era|é|è|är|er|jest|je|on|eίvai|הוא|היא|هي|adalah|equals|→|->|"
     # "senha do app redefinida para ...", "contraseña cambiada a ...", "Passwort zurückgesetzt auf ..."
@@ -1153,8 +1183,16 @@ _ADDRESS_IN = re.compile(r"@[^@]*\.")
 # ("Windows10", "Office2019", "Summer2024": an attacker's round on AA; "Redmi12c", "Fedora39beta",
 # "Summit2024ny": one on AV's, which took "Zenit2008spb" out with them). Not after "pass" (a season's,
 # a ski resort's, a press pass) nor Italian "parola" (a word: "la parola del giorno Ciao2024!").
-_NAME_AND_YEAR = re.compile(r"[A-Z][a-z]{2,15}[0-9]{2,4}[!#*$%&@]+")
+_NAME_AND_YEAR = re.compile(r"[A-Z][a-z]{2,15}[0-9]{2,4}[!*$&@]+")
 _NOT_ONLY_PASSWORDS = frozenset({"pass", "parola"})
+# What a campaign's, an event's or a sale's name is "the password for" (an attacker's round: "password for
+# the sale Outlet2024%", "senha do evento Carnaval2025!", "hasło do konkursu Lato2024!").
+_EVENTS = frozenset(
+    {"event", "events", "evento", "eventos", "sale", "discount", "promo", "promotion", "season", "contest", "concorso",
+     "konkurs", "konkursu", "sorteio", "sorteo", "messe", "salon", "acara", "hashtag", "campaign", "campaña",
+     "campanha", "festival", "shop", "tienda", "loja", "app", "game", "match", "quiz", "raffle", "month", "week",
+     "day", "gala", "olympics", "prize", "win", "lottery", "draw"}
+)  # fmt: skip
 
 
 def _password_of_a_service(text: str, lower: str, at: int, label: str) -> Hit | None:
@@ -1168,7 +1206,11 @@ def _password_of_a_service(text: str, lower: str, at: int, label: str) -> Hit | 
     value = text[start:end]
     if value.endswith("?"):
         return None  # a question's last word is what is asked about ("the password for the printer Canon2019?")
-    if _NAME_AND_YEAR.fullmatch(value) and label not in _NOT_ONLY_PASSWORDS:
+    if (
+        _NAME_AND_YEAR.fullmatch(value)
+        and label not in _NOT_ONLY_PASSWORDS
+        and _EVENTS.isdisjoint(found["words"].lower().split())
+    ):
         return "PASSWORD", start, end
     if (
         "=" in value
@@ -1337,7 +1379,17 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
         # "password iniziale Q3-2024 in fase di revisione": a name the sentence goes on about; "la password
         # dell'home banking ...": an article or a preposition that lost its vowel opens the clause (reviewer AV)
         return None
-    return None if _not_a_phrase_password(text, match, secret, quoted, end) else ("PASSWORD", start, end)
+    refused = _not_a_phrase_password(text, match, secret, quoted, end) or _described_field(text, match, secret, quoted)
+    return None if refused else ("PASSWORD", start, end)
+
+
+def _described_field(text: str, match: re.Match[str], secret: str, quoted: bool) -> bool:
+    """A form's field described: an aside in brackets between the label and its operator, then a word of
+    letters alone ("Password (optional): blank", "Passwort (Pflichtfeld) = erforderlich": an attacker's
+    round, once the aside was read as one)."""
+    if quoted or match["op"] is None or not secret.isalpha():
+        return False
+    return "(" in text[match.end("label") : match.start("op")]
 
 
 def _end_in_script(text: str, start: int, end: int) -> int:
@@ -1485,7 +1537,10 @@ def _quoted_after_clause(match: re.Match[str], secret: str) -> bool:
 # path = ...", "... the keystore alias: ...", "... the rule: ..."): an attacker's round.
 _NAMES_A_THING = frozenset(
     {"admin", "rule", "field", "file", "header", "key", "name", "path", "alias", "dn", "string", "var", "algorithm",
-     "hash", "policy", "template", "format", "type", "setting", "option", "parameter", "variable", "secret"}
+     "hash", "policy", "template", "format", "type", "setting", "option", "parameter", "variable", "secret", "query",
+     "shortcut", "version", "hashtag", "macro", "class", "config", "example", "ejemplo", "exemplo", "esempio",
+     "beispiel", "placeholder", "platzhalter", "sample", "demo", "test", "tests", "column", "label", "prompt", "docs",
+     "documentation", "przykładu", "przykład", "tutorial", "screenshot"}
 )  # fmt: skip
 
 
@@ -1497,7 +1552,7 @@ _FOR_WHAT = re.compile(
 )
 # No blank, dot, slash, "=", "@", "," or ";" (a path, a DN, a connection string, an address), and a symbol
 # other than a joiner ("svc-backup-01", "release-key-2024" name accounts and keys: an attacker's round).
-_QUOTED_PASSWORD = re.compile(r"(?=[^\s]*[^\W\d_])(?=[^\s]*[0-9])(?=[^\s]*[!#$%&*?^~+])[^\s./=@,;]{6,64}")
+_QUOTED_PASSWORD = re.compile(r"(?![#%$])(?=[^\s]*[^\W\d_])(?=[^\s]*[0-9])(?=[^\s]*[!#$%&*?^~])[^\s./=@,;+]{6,64}")
 
 
 def _named_after_key(secret: str, key: str) -> bool:
@@ -2275,13 +2330,17 @@ _HEX_DIGEST = re.compile(r"[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}|[0-9a
 _HASH_WORDS = re.compile(r"\b(?:sha-?(?:1|224|256|384|512)|md5|hash(?:ed)?|digest|checksum|fingerprint)\b")
 
 
+_SIGNING_KEY = re.compile(r"signing|sign[_\-]?(?:key|secret)")
+
+
 def _digest_named(lower: str, key_start: int, key: str) -> bool:
     """A hash's word right before the key: the value is a digest ("sha256 of the token:", "# sha256
     digests" then "token: ..."). Not where the key is a signing key and the hash is HMAC's, whose key the
     value is ("Webhook signed with HMAC-SHA256; signing secret: a5c8...": reviewer AV; "HMAC-SHA256 of the
     api token:" is a digest: an attacker's round)."""
     window = lower[max(0, key_start - 24) : key_start]
-    signing = "sign" in key or window.rstrip(" \t_-").endswith(("signing", "signature"))
+    # a signing key's or secret's name, not a signature's (a signature is a digest: an attacker's round)
+    signing = _SIGNING_KEY.search(key) is not None or window.rstrip(" \t_-").endswith("signing")
     return _HASH_WORDS.search(window) is not None and not (signing and "hmac" in window)
 
 
@@ -2662,7 +2721,8 @@ def _below_label_tail(text: str, keyword_end: int, start: int, end: int) -> int:
         return end
     for _ in range(_TAIL_LINES):  # a key's body under its label goes on line after line
         tail = _WRAPPED_TAIL.match(text, end)
-        if tail is None or not all(kind.search(tail["rest"]) for kind in _MIXED):
+        # drawn at random, not words run together ("SeeAlsoDoc2Page": an attacker's round)
+        if tail is None or not all(kind.search(tail["rest"]) for kind in _MIXED) or _words_run_together(tail["rest"]):
             break
         end = tail.end("rest")
     return end
@@ -2674,6 +2734,12 @@ _TAIL_LINES = 64
 # "=" only as base64's padding at the end: "X-Request-Id=Ab12..." is a field of its own (an attacker's round).
 _WRAPPED_TAIL = re.compile(r"[ \t]*\r?\n[ \t]{0,16}(?P<rest>[A-Za-z0-9+/_\-]{8,256}={0,2})[ \t]*(?=\r?\n|\Z)")
 _MIXED = (re.compile(r"[a-z]"), re.compile(r"[A-Z]"), re.compile(r"[0-9]"))
+_CAMEL = re.compile(r"[A-Z][a-z]{2,}")
+
+
+def _words_run_together(run: str) -> bool:
+    """Capitalised words make most of it ("SeeAlsoDoc2Page"), as they make little of a random run."""
+    return sum(len(word) for word in _CAMEL.findall(run)) * 10 >= len(run) * 6
 
 
 # The rest of a label's line that ends in a colon, then the next line's indent: its value is below it. The
