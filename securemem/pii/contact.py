@@ -2508,26 +2508,8 @@ _CN_BACK = 8
 # A unit or a range after the number: an amount, a count, a duration, a block of numbers ("15000000000 元",
 # "13600000000 次", "15912345678 毫秒", "13800000000 至 ...": an attacker's round).
 _CN_UNITS = (
-    "元",
-    "次",
-    "部",
-    "个",
-    "人",
-    "条",
-    "分",
-    "秒",
-    "毫秒",
-    "亿",
-    "万",
-    "台",
-    "件",
-    "张",
-    "笔",
-    "至",
-    "到",
-    "~",
-    "-",
-)
+    "元", "次", "部", "个", "人", "条", "分", "秒", "毫秒", "亿", "万", "台", "件", "张", "笔", "至", "到", "~", "-"
+)  # fmt: skip
 _COPULA_AFTER = re.compile(r"[ \t]+(?:é|es|is|ist|est|jest|è|era|was)(?![^\W\d_])")
 # "no", "nr" ("№" reads "No"): any reference's number ("Заказ № 8 (495) 318-42-76" is an order's).
 _NUMBER_ABBREVIATIONS = frozenset({"no", "nr", "n", "nº", "num"})
