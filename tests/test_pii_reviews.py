@@ -417,10 +417,10 @@ def altered(name: str) -> list[str]:
         # Blind, written after AT's fixes: an insurer's and a hospital's agents' memories (claims notes, OCR'd
         # forms, EOBs, quoted CSV exports, voicemail transcripts; 400 lines, 12 languages): 457 of 470 as it
         # came (97.2%), 463 at the last stop (Arabic's "and" glued to "كلمة المرور", a quoted CSV's
-        # "subscriber_ssn" column, provider tokens a note wrapped), 465 since (a phone's area code in brackets
-        # at a line's end, a secret wrapped below its label's line). Left: OCR's "Bl" inside a card's group
-        # and "pa$$word:" (tried, taken out after an attacker's round), "p.w." for a password, an SSN OCR'd
-        # with "B" first.
+        # "subscriber_ssn" column, provider tokens a note wrapped), 466 since (a phone's area code in brackets
+        # at a line's end, a secret wrapped below its label's line; "pa$$word:" once a leet label needs ":" or
+        # "=" and a value with a digit or a symbol). Left: OCR's "Bl" inside a card's group (tried, taken out
+        # after an attacker's round), "p.w." for a password, an SSN OCR'd with "B" first.
         ("au", "claim", None, 0.98),
         # Blind, written after AU's fixes: a retail bank's and a telecom's agents' memories (call notes, fraud
         # cases, number porting and SIM swaps, runbooks, configs, CI logs; 434 lines, 16 languages): 453 of 490
@@ -438,11 +438,11 @@ def altered(name: str) -> list[str]:
         ("av", "claim", None, 0.95),
         # Blind, written after AV's fixes and the attackers' rounds on them: a marketplace's seller-support and
         # returns desk, a logistics company's dispatch and warehouse systems, a benefits office's caseworkers
-        # (317 lines, 12 languages): 320 of 326 as it came (98.2%), 321 since (French "c'est" after a
-        # password's label). Left: a secret before its label ("... is the x-api-secret"), a Jenkins
-        # credential's name before its value, a UK mobile with a dot between its groups, leetspeak labels
-        # ("p4ssw0rd:", "pa55phr4se").
-        ("aw", "claim", None, 0.98),
+        # (317 lines, 12 languages): 320 of 326 as it came (98.2%), 322 since (French "c'est" after a
+        # password's label, a password's label in leetspeak before ":" or "="). Left: a secret before its label
+        # ("... is the x-api-secret"), a Jenkins credential's name before its value, a UK mobile with a dot
+        # between its groups, a leet label with a clause before its "=".
+        ("aw", "claim", None, 0.985),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

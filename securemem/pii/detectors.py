@@ -104,6 +104,7 @@ from securemem.pii.numeric import (
 from securemem.pii.recovery import find_recovery_secrets, may_hold_recovery_secret
 from securemem.pii.scan import Scan, Span, index_words
 from securemem.pii.secrets import (
+    LEET_LITERALS,
     find_aws_pairs,
     find_basic_auth,
     find_catalogue,
@@ -112,6 +113,7 @@ from securemem.pii.secrets import (
     find_cookie_secrets,
     find_high_entropy,
     find_keyword_secrets,
+    find_leet_labelled_passwords,
     find_login_pairs,
     find_pgpass,
     find_sid_pairs,
@@ -330,6 +332,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"CREDIT_CARD"}), find_answered_cards, gate=may_hold_answered_card, whole=True),
     _Builtin(frozenset({"PASSWORD"}), find_account_passwords, gate=may_hold_account_password),
     _Builtin(frozenset({"PASSWORD"}), find_login_pairs, gate=may_hold_login_pair),
+    _Builtin(frozenset({"PASSWORD"}), find_leet_labelled_passwords, literals=LEET_LITERALS, lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_codes),  # one pass for runs of digits: its own gate
     _Builtin(frozenset({"GENERIC_SECRET"}), find_alnum_codes, gate=may_hold_alnum_code),
     _Builtin(_SECRETS, _encoded, gate=may_hold_encoded_secret, whole=True),

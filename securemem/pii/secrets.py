@@ -528,6 +528,36 @@ def _argv_passwords(text: str) -> Iterator[Hit]:
 _ARGV_TOOL_BACK = 64  # characters read before an option for the tool it is given to
 
 
+# A password's label written in leetspeak, then ":" or "=" and the value ("p4ssw0rd: Sunshine!2023":
+# reviewer AW): a digit or "@" or "$" in the label (the plain word is read with the other labels). Only a
+# value with a digit or a password's symbol, no "=" ("p@ssw0rd: score=0 guesses=1.2e2" is a strength
+# meter's line), and not where a password's label came just before (there the leet word is the value).
+_LEET_LABEL = re.compile(
+    r"(?<![\w@$])(?=[A-Za-z0-9@$]*[0-9@$])p[a@4][s5$]{2}(?:w[o0]rd|phr[a@4][s5$]e)(?![\w@$])"
+    r"[ \t]*(?::|=|->|=>)[ \t]*(?P<value>[^\s\"'`=]{4,64})(?![^\s])",
+    re.IGNORECASE,
+)
+_LEET_BEFORE = re.compile(r"(?:pass(?:word|wd)?|pwd?|mdp|senha|passwort)\W{0,3}$")
+LEET_LITERALS = ("w0rd", "4ssw", "@ssw", "55w", "$$w", "55phr", "phr4s", "phr@s")
+
+
+def find_leet_labelled_passwords(scan: Scan) -> Iterator[Hit]:
+    text, lower = scan.text, scan.lower
+    for match in _LEET_LABEL.finditer(text):
+        start, end = match.span("value")
+        while end > start and text[end - 1] in ".,;)":
+            end -= 1
+        value = text[start:end]
+        if (
+            len(value) >= 4
+            and (_DIGIT.search(value) or any(char in PASSWORD_SYMBOLS for char in value))
+            and not value.isdigit()
+            and _password_shaped(value)
+            and _LEET_BEFORE.search(lower, max(0, match.start() - 20), match.start()) is None
+        ):
+            yield "PASSWORD", start, end
+
+
 # A router's configuration (Cisco IOS and those that copy it): "enable secret 0 <password>",
 # "username netops privilege 15 secret 0 <password>", " password 7 0822455D0A16" under "line vty".
 # Type 0 is the password in clear, type 7 an encoding any tool reverses; types 5, 8 and 9 are hashes.
