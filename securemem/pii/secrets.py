@@ -1192,9 +1192,13 @@ _CYRILLIC_FOR = tuple(normalise_text(word).lower() for word in ("от", "для"
 _SERVICE_PASSWORD_SYMBOL = re.compile(r"[#$%&*@^~][^?]")
 # A preposition that lost its vowel before the next word ("dell'home banking", "d'accès"): Italian, French.
 _ELIDED = re.compile(r"(?:dell|dall|nell|sull|all|quell|l|d|j|n|s|c|qu)['’](?=[^\W\d_])", re.IGNORECASE)
+# The prepositions that say what a secret is for, in the languages read (one list for the readers below).
+_WHAT_FOR = (
+    r"for|of|to|on|do|da|dos|das|de|del|della|dello|dei|di|du|des|pour|para|per|en|no|na|für|fuer|zum|zur|vom|"
+    rf"von|der|voor|van|dla|untuk|{'|'.join(map(re.escape, _CYRILLIC_FOR))}"
+)
 _FOR_THE = re.compile(
-    r"[ \t]+(?:(?:for|of|to|on|do|da|dos|das|de|del|della|dello|dei|di|du|des|pour|para|per|en|no|na|für|fuer|zum|"
-    rf"zur|vom|von|der|voor|van|dla|untuk|{'|'.join(map(re.escape, _CYRILLIC_FOR))})(?=[ \t])"
+    rf"[ \t]+(?:(?:{_WHAT_FOR})(?=[ \t])"
     r"|(?:dell|dall|nell|sull|d)['’])"
     r"(?P<words>(?:(?:[ \t]+|(?<=['’]))[^\W\d_](?:[^\W\d_]|['’\-](?=[^\W\d_])){0,23}){1,3})[ \t]+"
     r"(?P<value>[^\s\"'`,;<>(){}\[\]|]{6,64})(?=[.,;:]*[ \t]*(?:\r?\n|$)|[.,;:]+[ \t]|[ \t]+[\-–—(])"
@@ -1576,10 +1580,7 @@ _NAMES_A_THING = frozenset(
 
 # A quoted password after a clause that says what it is for ("for the VPN", "do portal"): no blank and
 # no dot (a file's or a release's name), a letter, a digit and a symbol a password has.
-_FOR_WHAT = re.compile(
-    r"[ \t]+(?:for|of|to|on|do|da|de|del|della|di|du|des|pour|para|per|für|zum|zur|voor|van|dla|untuk|"
-    rf"{'|'.join(map(re.escape, _CYRILLIC_FOR))})[ \t]"
-)
+_FOR_WHAT = re.compile(rf"[ \t]+(?:{_WHAT_FOR})[ \t]")
 # No blank, dot, slash, "=", "@", "," or ";" (a path, a DN, a connection string, an address), and a symbol
 # other than a joiner ("svc-backup-01", "release-key-2024" name accounts and keys: an attacker's round).
 _QUOTED_PASSWORD = re.compile(r"(?![#%$])(?=[^\s]*[^\W\d_])(?=[^\s]*[0-9])(?=[^\s]*[!#$%&*?^~])[^\s./=@,;+]{6,64}")
@@ -2777,7 +2778,7 @@ def _words_run_together(run: str) -> bool:
 # not what kind of thing the line is about ("Token usage by build:", "API key name:", "Password hint:",
 # "Token type:": an attacker's round).
 _LABEL_LINE_END = re.compile(
-    r"(?:[ \t]+(?:for|of|to|from|on|für|pour|para|per|de|do|da|del|dla|voor)[ \t][^\n:]{0,40})?"
+    rf"(?:[ \t]+(?:{_WHAT_FOR}|from)[ \t][^\n:]{{0,40}})?"
     r"[ \t]*:[ \t]*\r?\n[ \t]{0,16}"
 )
 

@@ -416,6 +416,21 @@ def _newer_wal_salt(where: Path) -> bytes | None:
     return newer if newer is not None and newer != head else None
 
 
+def _under_either_salt(
+    path: str | os.PathLike[str], salt: bytes | None, attempt: Callable[[bytes | None, bool], _T]
+) -> _T:
+    """``attempt(salt, False)``; where the key fails and no salt was given, ``attempt(newer, True)`` with the
+    salt of the WAL's newest first page, where a re-key cut short left it. That salt is read before the
+    first try: a failed connection's close may checkpoint the WAL away."""
+    newer = _newer_wal_salt(Path(path)) if salt is None else None
+    try:
+        return attempt(salt, False)
+    except WrongKeyError:
+        if newer is None:
+            raise
+        return attempt(newer, True)
+
+
 def peek_store_id(path: str | os.PathLike[str], key: KeyProvider, *, salt: bytes | None = None) -> str:
     """The store id of ``path`` under ``key``, read through a read-only connection (the head's salt, then
     the WAL's newest first page's, where a re-key cut short left it).
@@ -423,13 +438,7 @@ def peek_store_id(path: str | os.PathLike[str], key: KeyProvider, *, salt: bytes
     For key operations that promise not to change a byte of the store file: a read-only
     connection never checkpoints, migrates or writes the file (it may add empty -wal and -shm).
     """
-    try:
-        return _peek_store_id(path, key, salt=salt)
-    except WrongKeyError:
-        newer = _newer_wal_salt(Path(path)) if salt is None else None
-        if newer is None:
-            raise
-        return _peek_store_id(path, key, salt=newer)
+    return _under_either_salt(path, salt, lambda tried, _: _peek_store_id(path, key, salt=tried))
 
 
 def _peek_store_id(path: str | os.PathLike[str], key: KeyProvider, *, salt: bytes | None) -> str:
@@ -544,15 +553,14 @@ class SQLCipherStore:
         Without one, a key the head's salt does not open is tried with the salt of the WAL's newest
         first page, where such a re-key left it.
         """
-        # Read before the first try: the failed connection's close may checkpoint that WAL away.
-        newer = _newer_wal_salt(Path(path)) if salt is None else None
         try:
-            try:
-                return cls._open(path, key, create=create, busy_timeout=busy_timeout, salt=salt)
-            except WrongKeyError:
-                if newer is None:
-                    raise
-                return cls._open(path, key, create=False, busy_timeout=busy_timeout, salt=newer)
+            return _under_either_salt(
+                path,
+                salt,
+                lambda tried, retry: cls._open(
+                    path, key, create=create and not retry, busy_timeout=busy_timeout, salt=tried
+                ),
+            )
         except WrongKeyError:
             # Another process may be changing the store's key: the store is under the new key, the key
             # file not moved into place yet (a process told "re-keyed, reopen it" reopens at once: an
