@@ -40,7 +40,7 @@ Subcommands: TypeAlias = "argparse._SubParsersAction[Any]"  # what add_subparser
 DEFAULT_ACTOR = "securemem-cli"  # the api_key_id recorded on the versions a CLI command creates
 PAGE_SIZE, ALL_PAGE_SIZE = 20, 200  # a page shown to a person; a page of a walk with --all
 STORE_ID_PREFIX = "memstore_"
-STORE_ID = re.compile(r"memstore_[0-9a-f]{24}")  # the shape of every store id (a name may take it too)
+STORE_ID = re.compile(r"memstore_[0-9a-f]{24}", re.IGNORECASE)  # an id's shape, in any case (a name may take it too)
 
 
 # -- output ----------------------------------------------------------------------------------

@@ -133,6 +133,10 @@ def _adopt(db: str | os.PathLike[str], key: KeyProvider, new: KekProvider) -> tu
         store_id = peek_store_id(path, RawKey(dek, source=key.source))
     except WrongKeyError:
         raise WrongKeyError(f"{key.source} does not open {path} (wrong key)") from None
+    # A writer that died inside its erasure bound left deleted text in the file: erased first, as every
+    # other command that opens the store does (a fresh attacker's round; a store with nothing owed is
+    # left byte for byte as it was).
+    SQLCipherStore.open(path, RawKey(dek, source=key.source), create=False).close()
     made = isinstance(new, FileKek) and new.create_if_missing()
     try:
         entry = Entry(new.source, utc_stamp(), new.wrap(dek, store_id))

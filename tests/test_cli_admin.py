@@ -146,6 +146,13 @@ def test_a_reference_shaped_like_an_id_is_only_ever_an_id(db: Path, capsys: pyte
     assert ok(capsys, db, "stores", "show", store=made["id"])[0]["name"] == shaped
     (db.parent / "e.jsonl").write_text('{"path": "/a.md", "content": "a"}\n')
     refused(capsys, db, "not_found", "import", str(db.parent / "e.jsonl"), store=shaped)  # nor made by an import
+    # An id in capitals is still shaped like one (a fresh attacker's round: a store named after a victim's id
+    # in capitals took every command given it): never the store of that name.
+    shouted = "memstore_" + made["id"].removeprefix("memstore_").upper()
+    squatter = ok(capsys, db, "stores", "create", "--name", shouted, store=None)[0]
+    for command in (("stores", "show"), ("memories", "ls"), ("stores", "delete", "--yes")):
+        refused(capsys, db, "not_found", *command, store=shouted)
+    assert ok(capsys, db, "stores", "show", store=squatter["id"])[0]["name"] == shouted
 
 
 def test_the_api_key_id_securemem_records_for_itself_is_a_usage_error(

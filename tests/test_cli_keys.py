@@ -258,6 +258,33 @@ def test_adopt_wraps_a_legacy_key_without_touching_the_store(
     assert fails(capsys, 1, "keys", "adopt", "--db", str(path), "--key-file", f"{path}.kek", "--new-kek", "env:X")
 
 
+def test_adopt_erases_what_a_writer_that_died_left_to_erase(tmp_path: Path, capsys: Cap) -> None:
+    # A writer killed inside its erasure bound left deleted text decryptable; adopt opened the store, left
+    # it so and said nothing (a fresh attacker's round). It erases first now, as the other commands do.
+    from tests.sqlcipher_pages import plaintext_of
+
+    path, key = tmp_path / "old.db", b"c" * 32
+    (tmp_path / "old.db.key").write_text(key.hex())
+    (tmp_path / "old.db.key").chmod(0o600)
+    writer = (
+        "import os, sys\n"
+        "from securemem import Policy, SecureMemory\n"
+        "policy = Policy.model_validate({'history': {'versions': False}})\n"
+        "m = SecureMemory.open(sys.argv[1], key=b'c' * 32, policy=policy)\n"
+        "for i in range(20):\n"
+        "    text = f'GONEMARK{i:04d} ' + 'z' * 2000\n"
+        "    m.execute({'command': 'create', 'path': f'/memories/p{i}', 'file_text': text})\n"
+        "m.execute({'command': 'delete', 'path': '/memories/p10'})\n"
+        "os._exit(0)\n"  # as a SIGKILL would, inside the bound
+    )
+    subprocess.run([sys.executable, "-c", writer, str(path)], cwd=REPO, check=True, timeout=60)
+    assert b"GONEMARK0010" in plaintext_of(path, key)  # what the dead writer owed
+    code, out, _ = run_cli(capsys, "keys", "adopt", "--db", str(path), "--new-kek", f"file:{path}.kek")
+    assert code == 0 and "not re-encrypted" in out
+    plain = plaintext_of(path, key)
+    assert b"GONEMARK0010" not in plain and b"GONEMARK0011" in plain
+
+
 def rekey_child(db: str) -> None:
     """``securemem rekey --db DB`` in a fresh interpreter; its exit code is the process's."""
     from securemem.cli import main
