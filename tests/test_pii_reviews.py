@@ -443,6 +443,16 @@ def altered(name: str) -> list[str]:
         # ("... is the x-api-secret"), a Jenkins credential's name before its value, a UK mobile with a dot
         # between its groups, a leet label with a clause before its "=".
         ("aw", "claim", None, 0.985),
+        # Blind, written after AW's fixes: a law firm's, a university's, an energy and water utility's and an
+        # airline's agents' memories (324 lines, 18 languages): 315 of 330 as it came (95.5%), 324 since (a "+"
+        # number with a time after it, a PIN's longer clause before "lautet", "is still" and its kin after a
+        # password's label, an aside between commas after it, Swedish "lösenordet", an AWS key id in groups of
+        # four, an address read out with "(dot)", an SSN a line break cut inside a group, a number read out
+        # partly in words and partly in typed groups, Turkish "numarayı"). Left: a Duo bypass code of nine
+        # digits, a PIN whose clause holds a number ("PIN for crew 7 is 7731"), a Wi-Fi password after its
+        # network's name and a slash, a password cut by backticks, a password the sentence describes before
+        # it ("c'est le nom du chien suivi de l'année, donc Biscotte2019"), a phone in kanji numerals.
+        ("ax", "claim", None, 0.98),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -560,6 +570,14 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     altered_aw = altered("aw")
     assert len(altered_aw) == 8
     assert {f.type for text in altered_aw for f in detect(text)} == {"IP_ADDRESS", "CREDIT_CARD"}
+    # Reviewer AX: private and documentation addresses (by design), AWS's example pair and Stripe's test card
+    # (on purpose), user@example.com in an API's documented body, and a Hebrew course's number that reads as a
+    # German landline; as it came and since.
+    altered_ax = altered("ax")
+    assert len(altered_ax) == 7
+    assert {f.type for text in altered_ax for f in detect(text)} == {
+        "IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY", "CREDIT_CARD", "EMAIL", "PHONE"
+    }  # fmt: skip
     # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design) and a CI
     # cache's key, a random-looking value after "key" (left: a word before "key" was tried as naming no
     # secret and hid Azure's "Primary key: ..."); as it came, a PEM header named in prose, a file's magic

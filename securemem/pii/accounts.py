@@ -111,7 +111,10 @@ _SPACED = r"[0-9](?:[ \-][0-9]){3,7}(?![ \-][0-9])"  # all of the run ("keypad 1
 # The words between hold no bracket and no mask ("PIN: [PASSWORD ****6091]" is a scrubbed one). A
 # name's last part may be "-PIN" ("Online-Banking-PIN 38049": reviewer T).
 _PIN = re.compile(
-    rf"p(?<![\w]p)(?<![0-9]-p)in\b[^\n0-9\[*•]{{0,24}}?(?P<value>(?:[0-9]{{4,8}}|{_SPACED})[#*]?){_CODE_END}"
+    rf"p(?<![\w]p)(?<![0-9]-p)in\b(?:[^\n0-9\[*•]{{0,24}}?"
+    # a longer clause only up to a verb or a colon ("PIN der beA-Karte des Kollegen lautet 582913": reviewer AX)
+    r"|[^\n0-9\[*•,;()]{20,40}?(?:[ \t](?:is|ist|lautet|est|es|é|è|är|wynosi|jest)|:)[ \t]*)"
+    rf"(?P<value>(?:[0-9]{{4,8}}|{_SPACED})[#*]?){_CODE_END}"
 )
 _LOCKS = (
     "door|gate|alarm|garage|lockbox|safe|keypad|key|entry|building|buzzer|intercom|lock|alarmanlage|tür|haustür|"

@@ -1726,8 +1726,9 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         return 0
     if _not_dialled(text, start, candidate) or _referenced_by_label(scan, start, candidate):
         return 0
-    if _is_phone(scan, candidate, words, digits, start):
-        return end
+    whole = _before_hour(scan, start, end, words) or (end if _is_phone(scan, candidate, words, digits, start) else 0)
+    if whole:
+        return whole
     if _uniform(candidate):
         return 0
     # Cut where the separator style changes, longest first.
@@ -1737,6 +1738,18 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
     for (cut, separator), (_, previous) in zip(reversed(ends[1:]), reversed(ends[:-1]), strict=True):
         if separator != previous and _is_phone(scan, text[start:cut], words):
             return cut
+    return 0
+
+
+_HOUR_AFTER = re.compile(r"[ \t]+[0-2]?[0-9]:[0-5][0-9](?![0-9])")
+
+
+def _before_hour(scan: Scan, start: int, end: int, words: list[str]) -> int:
+    """Where a phone ends before the hour of a time the candidate took for its last group, its minutes
+    after a colon ("SMS from +44 7712 384562 03:17: ...": reviewer AX), or 0."""
+    hour = _HOUR_AFTER.search(scan.text, start, end + 3)
+    if hour is not None and hour.start() > start and _is_phone(scan, scan.text[start : hour.start()], words):
+        return hour.start()
     return 0
 
 
@@ -3085,11 +3098,13 @@ _COUNTRY_CODE_WORD = "|".join(
 # "615 nine four six 60 five three": reviewer AR); a run needs three words at least (_SPELT_MIN_WORDS).
 _DIGIT_TOKEN = rf"(?:{_DIGIT_WORD}|(?<![0-9])[0-9]{{1,4}}(?![0-9]))"
 _SPELT_MIN_WORDS = 3
+_SPELT_MIN_TOKENS = 7  # ... and seven tokens, unless typed groups hold the rest of the digits
 # "plus four four, seven nine one one, ...": an international number read out; its country code may be
 # said as one number ("más treinta y cuatro, seis cuatro cuatro, ...": reviewer AR).
 _SPELT_RUN = re.compile(
     rf"(?<![^\W\d_])(?:(?:plus|più|más|mais)[ \t]+(?:(?P<country>{_COUNTRY_CODE_WORD}){_WORD_GAP})?)?"
-    rf"{_DIGIT_TOKEN}(?:{_WORD_GAP}{_DIGIT_TOKEN}){{6,18}}(?![^\W\d_])"
+    # five tokens at least: "six one seven, 384, 2719" (reviewer AX), the typed groups holding the rest
+    rf"{_DIGIT_TOKEN}(?:{_WORD_GAP}{_DIGIT_TOKEN}){{4,18}}(?![^\W\d_])"
 )
 # Each token whole: a filler holds a digit word's letters ("umm" is no "um", Portuguese for one).
 _SPELT_TOKEN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?![^\W\d_])|(?<![0-9])[0-9]{{1,4}}(?![0-9])")
@@ -3122,6 +3137,7 @@ _SPELT_CONTEXT = _PHONE_WORDS | {
     # German compounds, Turkish "call back" and "my number" ("Rückrufnummer laut Anruferin: null drei
     # null, ...", "geri dönüş numarası: sıfır beş üç iki, ...": reviewer Y)
     "rückrufnummer", "telefonnummer", "handynummer", "mobilnummer", "dönüş", "numaram",
+    "numarayı", "numarayi",  # Turkish "the number" as an object ("numarayı sesli okudu: sıfır beş ...": reviewer AX)
     # "call me (back)" in Dutch, Italian, Polish, Romanian ("bel me terug op nul zes, ...", "richiamatemi al
     # tre tre nove, ...", "proszę oddzwonić na pięć zero jeden, ...", "sunați-mă la zero șapte ...": reviewer Z)
     "bel", "terug", "terugbellen", "richiamatemi", "chiamatemi", "chiamami", "oddzwonić", "oddzwonic",
@@ -3291,6 +3307,8 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
         tokens = _SPELT_TOKEN.findall(rest)
         if sum(not token[0].isdigit() for token in tokens) < _SPELT_MIN_WORDS:
             continue  # digits as typed: the numeric finders' (which check their shapes)
+        if len(tokens) < _SPELT_MIN_TOKENS and all(not token[0].isdigit() for token in tokens):
+            continue  # five or six words alone are a code's or a count's ("siete siete uno dos cero cuatro")
         number = "".join(token if token[0].isdigit() else _spelt_digits(token) for token in tokens)
         if country is not None:
             number = _COUNTRY_CODE_WORDS[re.sub("[ \\-]+", " ", country)] + number

@@ -320,7 +320,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
         gate=may_hold_command_credential,
     ),
     _Builtin(frozenset({"TWILIO_AUTH_TOKEN"}), find_sid_pairs, literals=("AC",)),
-    _Builtin(frozenset({"AWS_SECRET_KEY"}), find_aws_pairs, literals=("AKIA", "ASIA")),
+    _Builtin(frozenset({"AWS_SECRET_KEY", "AWS_ACCESS_KEY"}), find_aws_pairs, literals=("AKIA", "ASIA")),
     _Builtin(frozenset({"PHONE"}), _phones(find_whatsapp_links), literals=("wa.me/", "phone="), lowered=True),
     _Builtin(frozenset({"PASSWORD"}), find_pgpass, literals=(":",), gate=may_hold_pgpass),  # .pgpass lines
     _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u")),  # "-u " and "--user"
@@ -1083,8 +1083,9 @@ def _wrapped_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         elif joined is not None:
             found = _joined_hits(scan, wanted, at, joined)
             if not found and joined[3] == "number":
-                # Halves of one number, a fax's or a form's line each ("53361886\n71619507"): joined whole.
-                found = _joined_hits(scan, wanted, at, (*joined[:2], "", "number"))
+                # Halves of one number, a fax's or a form's line each ("53361886\n71619507"), or a group cut
+                # by the break ("SSN ... 360-4\n3-3477": reviewer AX): joined whole.
+                found = _joined_hits(scan, wanted, at, (*joined[:2], "", "glued"))
             if not found:
                 budget -= 1
             # A JWT, or a token a terminal wrapped, may go on over more lines than the two joined.
@@ -1214,7 +1215,7 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
     join = len(head)
     if kind == "number":
         types = wanted & _WRAP_NUMERIC
-    elif kind == "dashed":
+    elif kind in ("dashed", "glued"):
         types = wanted & (_WRAP_NUMERIC | {"US_SSN"})
     elif kind == "email":
         types = wanted & {"EMAIL"}
@@ -1231,7 +1232,7 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
     for found, found_start, found_end in _builtin_hits(Scan(window, scan.phone_regions), types, window=True):
         # Not across the break, or the head of the next line's own number ("+1 415 555" then "2024-01-02").
         if not found_start < join < found_end or (
-            kind in ("number", "dashed", "area") and _CUT_NUMBER.match(window, found_end)
+            kind in ("number", "dashed", "area", "glued") and _CUT_NUMBER.match(window, found_end)
         ):
             continue
         if not _across_break(kind, found, window, alone, (found_start, join, found_end)):

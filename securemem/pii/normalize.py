@@ -387,8 +387,9 @@ _ESCAPE = re.compile(
     r"|\x1b\[[0-9;]{0,16}[mKJHABCDEFGfsu]"  # a terminal's colour or cursor code pasted from a log
     r"|(?<![^\s(])\*\*(?=[0-9])|(?<=[0-9])\*\*(?![^\s.,;:)])"
     r"|(?<=[A-Za-z0-9][-_])\*\*(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\*\*(?=\s|[.,;:)]|$))"
-    # An address read out: "183 dot 180 dot 74 dot 5" (a space kept on each side stays a space)
-    r"|(?<=[0-9]) (?P<spoken>dot) (?=[0-9])"
+    # An address read out: "183 dot 180 dot 74 dot 5", "78 (dot) 46 (dot) ..." (reviewer AX; a space kept
+    # on each side stays a space)
+    r"|(?<=[0-9]) (?P<spoken>dot|\(dot\)|\[dot\]) (?=[0-9])"
     r"|(?<=[^\s=])(?P<soft>=\r?\n)(?=[^\s])"
     # A defanged address, as threat reports write them ("199[dot]53[dot]107[dot]168", "31[.]155.119.24",
     # "2a00[:]1450[:]...", "63(.)230(.)72(.)122"), and markdown's escaped dash and underscore ("sk\-svcacct\-...").

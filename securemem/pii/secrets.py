@@ -93,11 +93,23 @@ _AWS_PAIR = re.compile(
 )
 
 
+# An AWS access key id written in groups of four, as a PDF or a letter sets it ("AKIA LCRT Z6NA PPYT 4JHA":
+# reviewer AX); one blank or dash between groups, the same throughout, and a digit in the groups (a row
+# of capitals' words is not an id).
+_AWS_ID_GROUPED = re.compile(
+    r"(?<![0-9A-Za-z])(?:AKIA|ASIA)(?P<joint>[ \-])[A-Z0-9]{4}(?:(?P=joint)[A-Z0-9]{4}){3}(?![0-9A-Za-z])"
+)
+
+
 def find_aws_pairs(scan: Scan) -> Iterator[Hit]:
-    for match in _AWS_PAIR.finditer(scan.text):
+    text = scan.text
+    for match in _AWS_PAIR.finditer(text):
         secret = match["secret"]
         if secret.lower() != secret != secret.upper() and any(char.isdigit() for char in secret):
             yield "AWS_SECRET_KEY", match.start("secret"), match.end("secret")
+    for match in _AWS_ID_GROUPED.finditer(text):
+        if any(char.isdigit() for char in match.group()):
+            yield "AWS_ACCESS_KEY", *match.span()
 
 
 # A key's prefix followed by one character only, as examples and templates write one
@@ -918,6 +930,7 @@ def _has_digit_and_capital(value: str) -> bool:
 _PW_WORDS = (
     "password", "pass", "pw", "passwort", "passwd", "passphrase", "passcode", "pwd", "kennwort", "wachtwoord",
     "contraseña", "contrasena", "senha", "mot de passe", "mdp", "hasło", "haslo", "lösenord", "losenord",
+    "lösenordet", "losenordet",  # Swedish's definite form ("lösenordet är ...": reviewer AX)
     "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "sifre", "пароль",
     # Hungarian's possessive and object forms ("a jelszavam: ...": reviewer AS)
     "jelszavam", "jelszava", "jelszavad", "jelszót", "jelszot",
@@ -995,6 +1008,9 @@ _PASSWORD_HINTS_OTHER = (
 # Verbs between a label and its value, longest first ("is now", "changed to", "heißt", "devient", "→").
 _VERBS = (
     # French "it's" ("le mdp c'est Marseille13@": reviewer AW)
+    # "is still" and its kin in other languages ("lösenord ... är fortfarande Norrsken-Kaffe-14": reviewer AX)
+    "is still|was still|är fortfarande|är nu|ist noch|ist immer noch|est toujours|sigue siendo|es todavía|ainda é|"
+    "è ancora|is nog steeds|is nog|"
     "is now|was changed to|changed to|set to|reset to|is|was|to|now|ist|lautet|heißt|heisst|auf|war|c'est|c’est|est|"
     "devient|"
     # "eίvai": Greek "είναι" as the view writes it; Hebrew, Arabic, Indonesian "is"
@@ -1043,7 +1059,8 @@ _PASSWORD_PHRASE = re.compile(
         # word ('"minha senha é Rosa0604$". Token do webhook: ...' is read at "é": reviewer AD).
         rf"|(?:(?P<words>(?:[ \t]+(?:(?!\()[^\s:=;\"”»]{{0,63}}?[^\s:=;\"”».!?]|[.!?]))"
         # an aside in brackets may end it ("Contraseña del área de clientes (por si necesitáis entrar): ...")
-        r"{1,6})|)(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*"
+        # or an aside between commas ("the pw, for the record, is Lantern-Quay-88": reviewer AX)
+        r"{1,6})|)(?:[ \t]*\([^()\n]{1,60}\)|,[ \t]+[^,:=;()\n]{1,40},)?[ \t]*"
         rf"(?P<op>:|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
         r"|(?=[\u300c\u300e\uff62])"
         rf"|{_THAI}{{1,40}}[ \t]*:)"
