@@ -112,8 +112,10 @@ _SPACED = r"[0-9](?:[ \-][0-9]){3,7}(?![ \-][0-9])"  # all of the run ("keypad 1
 # name's last part may be "-PIN" ("Online-Banking-PIN 38049": reviewer T).
 _PIN = re.compile(
     rf"p(?<![\w]p)(?<![0-9]-p)in\b(?:[^\n0-9\[*•]{{0,24}}?"
-    # a longer clause only up to a verb or a colon ("PIN der beA-Karte des Kollegen lautet 582913": reviewer AX)
-    r"|[^\n0-9\[*•,;()]{20,40}?(?:[ \t](?:is|ist|lautet|est|es|é|è|är|wynosi|jest)|:)[ \t]*)"
+    # a longer clause, led by what the PIN is of and read up to a verb or a colon ("PIN der beA-Karte des
+    # Kollegen lautet 582913": reviewer AX); its value must end the clause and be no year (_long_pin)
+    r"|(?P<long>[ \t]+(?:of|for|to|der|des|für|zur|zum|de|du|della|del|dla|för|van)[ \t][^\n0-9\[*•,;()]{8,48}?"
+    r"(?:[ \t](?:is|ist|lautet|est|es|é|è|är|wynosi|jest)|:))[ \t]*)"
     rf"(?P<value>(?:[0-9]{{4,8}}|{_SPACED})[#*]?){_CODE_END}"
 )
 _LOCKS = (
@@ -245,7 +247,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
         yield from (
             ("PASSWORD", *match.span("value"))
             for match in _PIN.finditer(lower)
-            if not _not_a_pin(lower, match) and _read_out(text, lower, match, "PIN")
+            if not _not_a_pin(lower, match) and _read_out(text, lower, match, "PIN") and _long_pin(lower, match)
         )
     if not _CODE_NAMES.isdisjoint(words) or (not lower.isascii() and _may_name_code_other(lower)):
         for match in _access_codes(lower, scan):
@@ -413,6 +415,20 @@ _PIN_SAID = re.compile(r"pin(?:[ \t]*:|[ \t]+is)[ \t]*$")  # "the pin is 4 8 2 1
 
 
 _PIN_LINE = 160  # characters of a PIN's line read on either side for an address's or a meeting's words
+
+
+# Where a PIN's value after a longer clause ends: the text's or the line's end, a stop, or a dash before
+# a remark ("... lautet 582913 — nicht weitergeben"); not a word ("ist 2019 erneuert worden", "2300 cartes").
+_LONG_PIN_END = re.compile(r"[ \t]*(?:\r?$|[.,;!?)\]\"']|[—–-](?=[ \t]))", re.M)
+
+
+def _long_pin(lower: str, match: re.Match[str]) -> bool:
+    """True unless the PIN's value follows a longer clause and is a year or does not end its clause (an
+    attacker's round: "PIN der Terminals in der Filiale Nord ist 2019 erneuert worden", "PIN des cartes
+    émises par l'agence de Lyon : 2300 cartes au total")."""
+    if match["long"] is None:
+        return True
+    return YEAR.fullmatch(match["value"]) is None and _LONG_PIN_END.match(lower, match.end()) is not None
 
 
 def _not_a_pin(lower: str, match: re.Match[str]) -> bool:

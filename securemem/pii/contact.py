@@ -12,7 +12,7 @@ import phonenumbers
 
 from securemem.pii.checksums import IBAN_LENGTHS, luhn_valid, ssn_valid
 from securemem.pii.normalize import normalise_text, unaccented
-from securemem.pii.scan import Scan, Span, by_first_letter, other_script
+from securemem.pii.scan import WORD_AFTER, Scan, Span, by_first_letter, other_script
 
 # ---------------------------------------------------------------- email
 
@@ -1745,12 +1745,26 @@ _HOUR_AFTER = re.compile(r"[ \t]+[0-2]?[0-9]:[0-5][0-9](?![0-9])")
 
 
 def _before_hour(scan: Scan, start: int, end: int, words: list[str]) -> int:
-    """Where a phone ends before the hour of a time the candidate took for its last group, its minutes
-    after a colon ("SMS from +44 7712 384562 03:17: ...": reviewer AX), or 0."""
-    hour = _HOUR_AFTER.search(scan.text, start, end + 3)
-    if hour is not None and hour.start() > start and _is_phone(scan, scan.text[start : hour.start()], words):
-        return hour.start()
-    return 0
+    """Where an international number ends before the hour of a time the candidate took for its last
+    group, its minutes after a colon ("SMS from +44 7712 384562 03:17: ...": reviewer AX), or 0. Not a
+    national one: a timetable's or a log's row of numbers is cut to a valid-looking one as readily
+    ("Train 9876 5432 10 12:30", "Job 0207 9460 958 09:30": an attacker's round)."""
+    text = scan.text
+    if not text.startswith(("+", "(+"), start):
+        return 0
+    hour = _HOUR_AFTER.search(text, start, end + 3)
+    if hour is None or hour.start() <= start:
+        return 0
+    number = text[start : hour.start()]
+    code = _WRITTEN_CODE.match(number)
+    if code is not None and int(code["code"]) not in phonenumbers.COUNTRY_CODE_TO_REGION_CODE:
+        return 0  # "Departures +5 0830 0900 09:30": no country's code in its own group
+    if phone_e164(number, scan.phone_regions) is None or not _is_phone(scan, number, words):
+        return 0
+    return hour.start()
+
+
+_WRITTEN_CODE = re.compile(r"\(?\+(?P<code>[0-9]{1,3})[ .\-)]")
 
 
 _LABEL_BACK = 50  # characters read before a number for its line's label
@@ -3307,8 +3321,13 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
         tokens = _SPELT_TOKEN.findall(rest)
         if sum(not token[0].isdigit() for token in tokens) < _SPELT_MIN_WORDS:
             continue  # digits as typed: the numeric finders' (which check their shapes)
-        if len(tokens) < _SPELT_MIN_TOKENS and all(not token[0].isdigit() for token in tokens):
-            continue  # five or six words alone are a code's or a count's ("siete siete uno dos cero cuatro")
+        if len(tokens) < _SPELT_MIN_TOKENS and (
+            all(not token[0].isdigit() for token in tokens) or WORD_AFTER.match(lower, match.end())
+        ):
+            # Five or six words alone are a code's or a count's ("siete siete uno dos cero cuatro"); five or six
+            # tokens with typed groups end their clause ("two, one, two, 555, 1234 across the venue", "...
+            # 2719 calls" are counts: an attacker's round).
+            continue
         number = "".join(token if token[0].isdigit() else _spelt_digits(token) for token in tokens)
         if country is not None:
             number = _COUNTRY_CODE_WORDS[re.sub("[ \\-]+", " ", country)] + number

@@ -100,6 +100,7 @@ from securemem.pii.numeric import (
     may_hold_iban,
     may_hold_ssn,
     may_hold_underscored_card,
+    names_an_ssn,
 )
 from securemem.pii.recovery import find_recovery_secrets, may_hold_recovery_secret
 from securemem.pii.scan import Scan, Span, index_words
@@ -1203,6 +1204,21 @@ def _jwt_across(window: str, alone: list[Hit], start: int, join: int, end: int) 
     return start > 0 and window[start - 1] in "\"'" and window[end] == window[start - 1]
 
 
+def _wrap_types(kind: str, wanted: frozenset[str]) -> frozenset[str]:
+    """The types a join of ``kind`` is read for (see _wrap_join)."""
+    if kind == "number":
+        return wanted & _WRAP_NUMERIC
+    if kind in ("dashed", "glued"):
+        return wanted & (_WRAP_NUMERIC | {"US_SSN"})
+    if kind == "email":
+        return wanted & {"EMAIL"}
+    if kind == "area":
+        return wanted & {"PHONE"}
+    if kind == "iban":
+        return wanted & {"IBAN"}
+    return wanted - _WRAP_NUMERIC - {"EMAIL", "US_SSN", "IP_ADDRESS"}
+
+
 def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, int, str, str]) -> list[Hit]:
     """Values found across the break at ``at`` once its lines are joined as ``how`` says (see _wrap_join)."""
     end, start, separator, kind = how
@@ -1213,18 +1229,7 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
     head = text[line_start:end]
     window = head + separator + text[start:line_end]
     join = len(head)
-    if kind == "number":
-        types = wanted & _WRAP_NUMERIC
-    elif kind in ("dashed", "glued"):
-        types = wanted & (_WRAP_NUMERIC | {"US_SSN"})
-    elif kind == "email":
-        types = wanted & {"EMAIL"}
-    elif kind == "area":
-        types = wanted & {"PHONE"}
-    elif kind == "iban":
-        types = wanted & {"IBAN"}
-    else:
-        types = wanted - _WRAP_NUMERIC - {"EMAIL", "US_SSN", "IP_ADDRESS"}
+    types = _wrap_types(kind, wanted)
     if not types:
         return []
     alone = _builtin_hits(Scan(head, scan.phone_regions), types, window=True)
@@ -1245,6 +1250,14 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
         ):
             continue  # named on its line or the line before ("PAN split across lines in the fax:\n5336..."),
             # or its expiry, its code or its name right after it ("...\n4146 3165\nexp 11/26")
+        if (
+            found == "US_SSN"
+            and kind == "glued"
+            and not names_an_ssn(text[max(0, line_start - _CARD_LINE_BACK) : end].lower())
+        ):
+            # A group the break cut, joined, is an SSN only where its line or the one before names one, not a
+            # count before a date ("Attendees: 7\n22-11-2024"), a claim's or a shelf's number: an attacker's round.
+            continue
         # A national number across a break only where a dash or an area code in brackets ends the line and
         # the line names a phone ("call 415-555-" then "0123", "call me at (646)" then "555-0143").
         if (

@@ -647,6 +647,11 @@ def _mixed_ssn(scan: Scan, match: re.Match[str]) -> bool:
     )
 
 
+def names_an_ssn(lower: str) -> bool:
+    """``lower`` (lower-cased) holds a word that names an SSN ("SSN", "social", "tax id"...)."""
+    return _SSN_WORDS.search(lower) is not None
+
+
 def _ssn_named_before(scan: Scan, start: int) -> bool:
     """An SSN's word just before ``start``; also spelt out letter by letter as OCR reads a spaced-out
     form ("S o c i a l  S e c u r i t y  N o . :  464 62 9626": reviewer AC)."""

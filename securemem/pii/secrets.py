@@ -94,11 +94,18 @@ _AWS_PAIR = re.compile(
 
 
 # An AWS access key id written in groups of four, as a PDF or a letter sets it ("AKIA LCRT Z6NA PPYT 4JHA":
-# reviewer AX); one blank or dash between groups, the same throughout, and a digit in the groups (a row
-# of capitals' words is not an id).
+# reviewer AX); one blank or dash between groups, the same throughout. Its sixteen characters are base32
+# (capitals and 2 to 7), a letter in each group and a digit in one: not a region's row of years or counts
+# ("ASIA 2021 2022 2023 2024"), a campaign's code ("ASIA-PACF-2024-SUMR-0001") or capitals' words
+# ("ASIA TOUR 2025 LIVE HALL"): an attacker's round.
 _AWS_ID_GROUPED = re.compile(
-    r"(?<![0-9A-Za-z])(?:AKIA|ASIA)(?P<joint>[ \-])[A-Z0-9]{4}(?:(?P=joint)[A-Z0-9]{4}){3}(?![0-9A-Za-z])"
+    r"(?<![0-9A-Za-z])(?:AKIA|ASIA)(?P<joint>[ \-])(?P<groups>[A-Z2-7]{4}(?:(?P=joint)[A-Z2-7]{4}){3})(?![0-9A-Za-z])"
 )
+
+
+def _aws_groups(groups: str) -> bool:
+    parts = groups.split(groups[4])
+    return all(not part.isdigit() for part in parts) and any(char.isdigit() for char in groups)
 
 
 def find_aws_pairs(scan: Scan) -> Iterator[Hit]:
@@ -108,7 +115,7 @@ def find_aws_pairs(scan: Scan) -> Iterator[Hit]:
         if secret.lower() != secret != secret.upper() and any(char.isdigit() for char in secret):
             yield "AWS_SECRET_KEY", match.start("secret"), match.end("secret")
     for match in _AWS_ID_GROUPED.finditer(text):
-        if any(char.isdigit() for char in match.group()):
+        if _aws_groups(match["groups"]):
             yield "AWS_ACCESS_KEY", *match.span()
 
 
@@ -1009,7 +1016,8 @@ _PASSWORD_HINTS_OTHER = (
 _VERBS = (
     # French "it's" ("le mdp c'est Marseille13@": reviewer AW)
     # "is still" and its kin in other languages ("lösenord ... är fortfarande Norrsken-Kaffe-14": reviewer AX)
-    "is still|was still|är fortfarande|är nu|ist noch|ist immer noch|est toujours|sigue siendo|es todavía|ainda é|"
+    "is still|was still|remains|är fortfarande|är nu|ändrades till|ist noch immer|lautet noch immer|ist noch|"
+    "ist immer noch|est toujours|sigue siendo|es todavía|ainda é|"
     "è ancora|is nog steeds|is nog|"
     "is now|was changed to|changed to|set to|reset to|is|was|to|now|ist|lautet|heißt|heisst|auf|war|c'est|c’est|est|"
     "devient|"
@@ -1060,7 +1068,7 @@ _PASSWORD_PHRASE = re.compile(
         rf"|(?:(?P<words>(?:[ \t]+(?:(?!\()[^\s:=;\"”»]{{0,63}}?[^\s:=;\"”».!?]|[.!?]))"
         # an aside in brackets may end it ("Contraseña del área de clientes (por si necesitáis entrar): ...")
         # or an aside between commas ("the pw, for the record, is Lantern-Quay-88": reviewer AX)
-        r"{1,6})|)(?:[ \t]*\([^()\n]{1,60}\)|,[ \t]+[^,:=;()\n]{1,40},)?[ \t]*"
+        r"{1,6})|)(?:[ \t]*\([^()\n]{1,60}\)|(?P<aside>,[ \t]+[^,:=;()\n]{1,40},))?[ \t]*"
         rf"(?P<op>:|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
         r"|(?=[\u300c\u300e\uff62])"
         rf"|{_THAI}{{1,40}}[ \t]*:)"
@@ -1508,12 +1516,35 @@ _SETTING_ASSIGNED = re.compile(
 )
 
 
+_AMBIGUOUS_ASIDE = frozenset({"pass", *_AMBIGUOUS_LABELS})
+# A value that says how a password is kept or made, not what it is: words joined by hyphens whose last is a
+# participle or a kind in lower case ("SSO-managed", "Base64-encoded", "BankID-skyddat", "SHA-256-hashat",
+# "AES-256-verschlüsselt", "TLS1.2-only", "WPA2-Enterprise", "v2-format": an attacker's round).
+_DESCRIBED = re.compile(
+    r"[^\W_][\w.]*(?:-[\w.]+)*-(?:[a-zäöüå]{3,}(?:ed|at)|only|based|backed|format|themed|aligned|enterprise|"
+    r"personal|digit|verschlüsselt|verschluesselt|kontots|[Ee]nterprise|[Pp]ersonal|[Dd]igit)[.!]?"
+)
+
+
+def _aside_or_described(text: str, match: re.Match[str], secret: str, end: int) -> bool:
+    """An aside after "pass" names a ticket or a road ("The bus pass, for students, is Zone-2A only"), and a
+    word after the value an aside led to goes on about it ("The boarding pass, as printed, is Gate-B12
+    valid"); a value that says how a password is kept ("is still SSO-managed", "är BankID-skyddat", "was
+    MD5-hashed"): an attacker's round."""
+    if match.groupdict().get("aside") and (match["label"] in _AMBIGUOUS_ASIDE or WORD_AFTER.match(text, end)):
+        return True
+    return _DESCRIBED.fullmatch(secret) is not None
+
+
 def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted: bool, end: int) -> bool:
     """What a label is followed by that is not a password: words, a state, a rule, a number."""
     if match["label"] in _PIN_LABELS and not match["words"] and _pin_after_label(text, secret, end):
         return False
-    if match["label"] == "pass" and (match["words"] or (match["op"] or "").strip() == "to"):
-        # "pass" is a verb: "arguments to pass to :py:func:`main`", "pass the values given to __init__"
+    if (match["label"] == "pass" and (match["words"] or (match["op"] or "").strip() == "to")) or _aside_or_described(
+        text, match, secret, end
+    ):
+        # "pass" is a verb: "arguments to pass to :py:func:`main`", "pass the values given to __init__"; an
+        # aside's or a described value (_aside_or_described)
         return True
     if not quoted and (_CONTRACTION.fullmatch(secret) or _SETTING_ASSIGNED.fullmatch(secret)):
         return True
