@@ -262,6 +262,7 @@ REVIEWS = {
     "av": "pii_review_av.jsonl: blind, a bank's and a telecom's agents' memories in 16 languages, taken as it came",
     "aw": "pii_review_aw.jsonl: blind, a marketplace, a logistics company and a benefits office, taken as it came",
     "ax": "pii_review_ax.jsonl: blind, a law firm, a university, a utility and an airline, taken as it came",
+    "ay": "pii_review_ay.jsonl: blind, a property manager, a crypto exchange, a pharmacy and a car rental, as it came",
 }
 
 

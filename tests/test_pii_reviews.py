@@ -453,6 +453,18 @@ def altered(name: str) -> list[str]:
         # network's name and a slash, a password cut by backticks, a password the sentence describes before
         # it ("c'est le nom du chien suivi de l'année, donc Biscotte2019"), a phone in kanji numerals.
         ("ax", "claim", None, 0.98),
+        # Blind, written after AX's fixes and the attacker's round on them: a property manager's, a crypto
+        # exchange's support desk's, a telehealth service's and pharmacy's, a car rental group's agents' memories
+        # (325 lines, 20 languages): 364 of 391 as it came (93.1%), 375 since (door, gate and intercom codes in
+        # Romanian, Hungarian, Finnish, Russian and Ukrainian; a seed phrase said after "is", of BIP-39's words; a
+        # national number whose word says whose phone it is before the verb; Persian's login and Wi-Fi password
+        # labels; Romanian "resetată la"; Thai's "at" and "dot"). Left: door codes in Thai, Urdu and Danish (a
+        # place between box and code) and after "lockbox #3", an OTP after "kodenya" in a chat, an SSN in three
+        # table cells, a card split across two SMS lines, a Slack token cut by a line break where its first
+        # part is a token's shape alone, numbers read out with tens words ("twenty-two seventy-four"), a
+        # second Portuguese mobile after a bracketed aside, an address with "#" for "@" and an instruction to
+        # swap them, a Django FIELD_ENCRYPTION_KEY, digits given as "the four digits you want are 7 3 9 1".
+        ("ay", "claim", None, 0.955),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -578,6 +590,11 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert {f.type for text in altered_ax for f in detect(text)} == {
         "IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY", "CREDIT_CARD", "EMAIL", "PHONE"
     }  # fmt: skip
+    # Reviewer AY: private addresses in logs and configs (by design) and AWS's example key (on purpose); as it
+    # came and since.
+    altered_ay = altered("ay")
+    assert len(altered_ay) == 7
+    assert {f.type for text in altered_ay for f in detect(text)} == {"IP_ADDRESS", "AWS_ACCESS_KEY"}
     # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design) and a CI
     # cache's key, a random-looking value after "key" (left: a word before "key" was tried as naming no
     # secret and hid Azure's "Primary key: ..."); as it came, a PEM header named in prose, a file's magic

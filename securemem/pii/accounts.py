@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 
 from securemem.pii.answers import PASSWORD_SYMBOLS as _SYMBOLS
+from securemem.pii.normalize import as_viewed
 from securemem.pii.scan import COUNTED, YEAR, Scan, index_words
 
 Hit = tuple[str, int, int]
@@ -122,19 +123,28 @@ _LOCKS = (
     "door|gate|alarm|garage|lockbox|safe|keypad|key|entry|building|buzzer|intercom|lock|alarmanlage|tür|haustür|"
     "tiefgarage|porte|portail|puerta|portón|portão|porta|portal|portone|cancello|alarme|alarma|kapı|kapi|domofon|"
     "antifurto|"  # a car radio's anti-theft code ("Codice antifurto autoradio: 2716": reviewer Z)
-    "domofonu|telefonillo|도어락|현관"
+    "domofonu|telefonillo|도어락|현관|"
+    # Romanian's intercom, Russian's and Ukrainian's intercom and entrance, as the view writes them ("Codul de
+    # la interfon: 2581", "код домофона, старый 3108", "Код від під'їзду: 4417": reviewer AY)
+    "interfonul|interfon|"
+    + as_viewed(("домофона", "домофону", "домофон", "під'їзду", "під'їзд", "подъезда", "подъезд"))
 )
-# Portuguese "senha do portão", Turkish "kapı şifresi" (a door's password) name a lock's code too.
-_CODE_WORDS = "code|codice|código|codigo|kod|kodu|kód|senha|şifresi|sifresi|비번|비밀번호"
-# "code de la porte", "código do portão", "Code für die Tiefgarage"
-_OF = "de la|de l'|della|de|del|da|do|du|des|für die|für den|für das"
+# Portuguese "senha do portão", Turkish "kapı şifresi" (a door's password) name a lock's code too; Romanian
+# "codul", Finnish "koodi", Danish and Norwegian "kode", Russian's and Ukrainian's "код" (reviewer AY).
+_CODE_WORDS = (
+    "code|codice|codul|código|codigo|koodi|kode|kod|kodu|kód|senha|şifresi|sifresi|비번|비밀번호|" + as_viewed(("код",))
+)
+# "code de la porte", "código do portão", "Code für die Tiefgarage", Ukrainian "код від під'їзду"
+_OF = "de la|de l'|della|de|del|da|do|du|des|für die|für den|für das|" + as_viewed(("від",))
 # A box or a padlock that holds keys opens with its code alone ("the key safe by the back door is 0 4 1
 # 9", "caja de llaves código 0916", "cadenas 0 5 8 2": reviewer W).
 _KEY_BOXES = (
     "keybox|key box|key safe|keysafe|key lockbox|lockbox|lock box|padlock|combination lock|schlüsselbox|"
     "schlüsseltresor|cadenas|boîte à clés|boite à clés|caja de llaves|caixa de chaves|cajetín|cajetin|"
     "in-room safe|room safe|hotel safe|combo lock|sleutelkluis|schlüsselsafe|cassetta portachiavi|sejf na klucze|"
-    "anahtar kutusu"
+    "anahtar kutusu|"
+    # Finnish's key cabinet, Danish's key box ("avainkaapin koodi on 7310", "Nøgleboks ...: kode 6604": reviewer AY)
+    "avainkaapin|avainkaappi|nøgleboksen|nøgleboks|nøkkelboks"
 )
 # A French digicode's keypad has letters ("digicode 47B29"), a door's code may end in one ("2468B").
 _KEYPAD = r"(?=[0-9a-d]{4,8}(?![\w]))[0-9]{1,6}[a-d][0-9]{1,5}"  # inside: "5400D" is a model
@@ -145,6 +155,7 @@ _ACCESS_CODE = re.compile(
     # a door's code in one word ("Haustürcode 4821", "digicode : 4821", "Zahlencode Nebeneingang Saal B:
     # 2580": reviewer Y), a key box's
     rf"|(?<![\w-])(?:haustürcode|türcode|torcode|deurcode|zahlencode|portkod(?:en)?|dörrkod(?:en)?|dørkode(?:n)?|digicode|"
+    rf"kapukód|kapukod|"  # Hungarian: the gate's code ("a kapukód 1935": reviewer AY)
     rf"code d'entrée|code d'accès|keypad|{_KEY_BOXES}))"
     rf"\b[^\n0-9\[*•]{{0,24}}?(?P<value>(?:[0-9]{{3,8}}|{_SPACED}|{_KEYPAD})[#*]?){_CODE_END}"
 )
@@ -176,7 +187,7 @@ _WIFI_WORDS = index_words("wifi", "wi-fi", "wlan")
 _CODE_NAMES = index_words(
     "pin", "cod", "kod", "key box", "keybox", "keypad", "key safe", "keysafe", "room safe", "hotel safe", "lockbox",
     "lock box", "padlock", "combination lock", "combo lock", "cadenas", "llaves", "chaves", "senha", "ifresi", "cajet",
-    "kluis", "portachiavi", "sejf", "anahtar kutusu",
+    "kluis", "portachiavi", "sejf", "anahtar kutusu", "koodi", "avainkaap",
 )  # fmt: skip
 _ACCOUNT_WORDS = index_words("auth") | _WIFI_WORDS | _CODE_NAMES
 
@@ -217,6 +228,8 @@ def _may_name_code(lower: str) -> bool:
         or "portachiavi" in lower
         or "sejf" in lower
         or "anahtar kutusu" in lower
+        or "koodi" in lower
+        or "avainkaap" in lower
         or (not lower.isascii() and _may_name_code_other(lower))
     )
 
@@ -231,6 +244,9 @@ def _may_name_code_other(lower: str) -> bool:
         or "비번" in lower
         or "비밀번호" in lower
         or "密" in lower
+        or "koд" in lower
+        or "nøgleboks" in lower
+        or "nøkkelboks" in lower
     )
 
 
@@ -292,6 +308,7 @@ _BOX_GAP = frozenset(
         "new", "now", "number", "ist", "lautet", "neben", "der", "die", "das", "am", "an", "est", "la", "le", "de",
         "du", "el", "es", "é", "è", "do", "da", "código", "codigo", "numéro", "número", "rue", "entrée",
         "hat", "den", "carport", "eingang", "haus", "reset", "set", "changed", "has", "uses",
+        "koodi", "kode", "koд",  # Finnish's, Danish's and Russian's "code" ("avainkaapin koodi on 7310": reviewer AY)
     }
 )  # fmt: skip
 
@@ -353,7 +370,7 @@ _CODE_MARKS = (
     "cod", "cód", "kod", "kód", "pin", "비번", "비밀번호", "支付密", "keybox", "key box", "schlüssel", "key safe",
     "keysafe", "lockbox", "lock box", "padlock", "combination lock", "cadenas", "clés", "llaves", "chaves", "senha",
     "şifresi", "sifresi", "cajet", "room safe", "hotel safe", "keypad", "combo lock", "kluis", "portachiavi", "sejf",
-    "anahtar kutusu",
+    "anahtar kutusu", "koodi", "avainkaap", "nøgleboks", "nøkkelboks", "koд",
 )  # fmt: skip
 _CODE_BEFORE = 48
 _CODE_AFTER = 96

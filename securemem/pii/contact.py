@@ -224,6 +224,7 @@ _FOREIGN_AT = tuple(
         "apestaartje", "chez",
         "παπάκι",  # Greek: the duckling ("maria.georgiou παπάκι gmail τελεία com": reviewer Z)
         "ät",  # German dictation without brackets ("sabine Punkt krueger ät web Punkt de": reviewer AR)
+        "แอท",  # Thai's "at" ("somsak.j แอท gmail ดอท com": reviewer AY)
     )
 )  # fmt: skip
 _FOREIGN_AT_ASCII = tuple(word for word in _FOREIGN_AT if word.isascii())  # all an ASCII text can hold
@@ -244,6 +245,7 @@ _FOREIGN_DOT = tuple(
         "점",
         "nokta",
         "τελεία",
+        "ดอท",  # Thai's "dot" (reviewer AY)
     )
 )
 _AT_WORDS = "at|arroba|arobase|ät|chiocciola|apenstaartje|klammeraffe|" + "|".join(map(re.escape, _FOREIGN_AT))
@@ -2513,8 +2515,19 @@ def _national_the_text_names(scan: Scan, candidate: str, start: int) -> bool:
         (last in _INTRODUCES_A_PHONE and last not in _NUMBER_ABBREVIATIONS)
         or (last in _NUMBER_ONLY and before in _NUMBER_QUALIFIERS)
         or before in _PORTING
+        # whose phone it is between the word and a verb ("El móvil del perfil es 654 219 873": reviewer AY)
+        or (
+            before in _INTRODUCES_A_PHONE
+            and before not in _NUMBER_ABBREVIATIONS
+            and _WHOSE_IS.search(clause) is not None
+        )
     )
     return named and _valid_in(candidate, codes)
+
+
+_WHOSE_IS = re.compile(
+    r"(?<![^\W\d_])(?:del|de|do|da|of|di|della|du)[ \t]+[^\W\d_]+[ \t]+(?:es|é|is|est|è|ist|era|was)[ \t]*:?[ \t]*$"
+)
 
 
 # The words that introduce a phone: _SAID_WORDS (a phone's nouns and a call's verbs in many languages), the

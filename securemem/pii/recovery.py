@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from securemem.pii import bip39
 from securemem.pii.scan import Scan, index_words
 
 Hit = tuple[str, int, int]
@@ -29,6 +30,20 @@ _LABEL_TAIL = re.compile(
     r"[^\n:=]{0,64}[:=][ \t]*[\"'`]?"
     r"|[^\n:=]{0,40}\r?\n[ \t]*(?:\[[^\]\n]{1,40}\][ \t]*){0,2}(?:[^\s:\[\]][^\n:\[\]]{0,38}:[ \t]+)?"
 )
+# Or said: "my recovery phrase is weekend praise ... great, please ..." (reviewer AY), the words then ending
+# their clause (_SAID_END), as prose of short words seldom does.
+_SAID_TAIL = re.compile(r"[ \t]+(?:is|was|es|est|ist|é|è)[ \t]+[\"'“«]?")
+_SAID_END = re.compile(r"[ \t]*(?:$|\r?\n|[.,;!?\"'”»)])")
+
+
+def _said_seed(lower: str, start: int, end: int) -> bool:
+    """A seed phrase said in a sentence ends its clause and is made of BIP-39's words only: "the recovery
+    phrase is kept safely offline since nobody should ever write ..." is prose."""
+    return _SAID_END.match(lower, end) is not None and all(
+        word in bip39.WORDS for word in _NUMBERING.sub(" ", lower[start:end]).split()
+    )
+
+
 # BIP-39's counts of words; its words are lower-case letters, 3 to 8 of them, maybe numbered ("1.yellow 2.puzzle").
 _SEED_WORD = r"(?:[0-9]{1,2}[.)][ \t]*)?[a-z]{3,8}"
 # A terminal may wrap them over lines (reviewer Q: 24 words over two).
@@ -156,12 +171,13 @@ def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
         yield from _hex_code_grid(lower)
     for label in _around(scan, _SEED_WORDS_AT, _SEED_LABEL):
         tail = _LABEL_TAIL.match(lower, label.end())
+        said = tail is None and (tail := _SAID_TAIL.match(lower, label.end())) is not None
         if tail is None:
             continue
         start = tail.end() + 1 if lower.startswith("\n", tail.end()) else tail.end()  # the words may start a line
         words = _SEED_WORDS.match(lower, start)
         end = _seed_end(lower, words) if words is not None else None
-        if end is not None:
+        if end is not None and (not said or _said_seed(lower, start, end)):
             yield "GENERIC_SECRET", start, end
     if any(word in scan.words for word in _OTP_WORDS) or "otp" in lower:
         yield from _otp_secrets(scan.text, lower)

@@ -961,6 +961,8 @@ _PW_WORDS = (
     "비번", "كلمة سر", "كلمة مرور", "clave del wifi", "clave wifi", "clave de acceso",
     "סיסמה", "סיסמא", "הסיסמה", "كلمة المرور", "كلمة السر", "رمز عبور", "kata sandi", "kata laluan",
     "پسورد", "گذرواژه", "کلمه عبور",  # Persian's loanword and its own words (reviewer AH)
+    # Persian's login's and Wi-Fi's "password" (the view drops the joiner in "وای‌فای": reviewer AY)
+    "رمز ورود", "رمز وایفای", "رمز وای فای",
     "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "पासवर्ड", "পাসওয়ার্ড",
     # Configuration directives followed by the password alone.
     *(_DIRECTIVES := (
@@ -1009,7 +1011,7 @@ _PASSWORD_HINTS_OTHER = (
     # and the capitals Υ, Η, Μ look Latin)
     "ωδik", "uvθ", "ynθ",
     "mật khẩu", "รหสผาน",  # Vietnamese; Thai "รหัสผ่าน" as the view writes it (its marks dropped)
-    "סיסמ", "كلمة", "رمز عبور", "پسور", "گذرواژ", "کلمه عبور",  # Hebrew, Arabic, Persian
+    "סיסמ", "كلمة", "رمز عبور", "رمز و", "پسور", "گذرواژ", "کلمه عبور",  # Hebrew, Arabic, Persian
     "পাসও",  # Bengali "পাসওয়ার্ড"
 )  # fmt: skip
 # Verbs between a label and its value, longest first ("is now", "changed to", "heißt", "devient", "→").
@@ -1028,7 +1030,9 @@ _VERBS = (
     "restablecida a|réinitialisé à|réinitialisée à|changé en|changée en|modifié en|geändert in|zurückgesetzt auf|"
     # Italian "reset to", "changed to"; Romanian "is", and "my ... is" (not "e" alone: "and" in Portuguese and
     # Italian): reviewer AS's "password reimpostata a ...", "Parola mea e ..."
-    "reimpostata a|resettata a|cambiata in|cambiata a|modificata in|este|mea e"
+    "reimpostata a|resettata a|cambiata in|cambiata a|modificata in|este|mea e|"
+    # Romanian "reset to", "changed to", "set to" ("Parola ... resetată la Primavara_2024!": reviewer AY)
+    "resetată la|resetata la|schimbată în|schimbata in|setată la|setata la"
 )
 # Particles that join a label to its value without spaces ("パスワードは...", "密码是...", "비밀번호는 ...").
 _PARTICLES = "は|是|为|為|는|은"

@@ -1,0 +1,62 @@
+"""What reviewer AY (a property manager's, a crypto exchange's support desk's, a telehealth service's and
+pharmacy's, a car rental group's agents' memories; 20 languages) found: door, gate and intercom codes in
+Romanian, Hungarian, Finnish, Russian and Ukrainian; a seed phrase said after "is", made of BIP-39's
+words; a national number whose word names whose phone it is before the verb; Persian's login and Wi-Fi
+password labels; Romanian "resetată la"; Thai's "at" and "dot" in an address; and what those readers
+leave alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from securemem.pii import detect
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    return [(f.type, text[f.start : f.end]) for f in detect(text)]
+
+
+SEED = "weekend praise heavy inflict oval enact please stuff ready scene comic great"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Codul de la interfon: 2581.", [("PASSWORD", "2581")]),
+        ("a kapukód 1935, a kulcs a portán.", [("PASSWORD", "1935")]),
+        ("Huoltoyhtiön avainkaapin koodi on 7310.", [("PASSWORD", "7310")]),
+        ("просит сменить код домофона, старый 3108 знают", [("PASSWORD", "3108")]),
+        ("Код від під'їзду: 4417", [("PASSWORD", "4417")]),
+        (f"my recovery phrase is {SEED}, please just move the coins back", [("GENERIC_SECRET", SEED)]),
+        (
+            "Depósito de ES21 1465 3818 3106 4376 4675. El móvil del perfil es 654 219 873 y coincide",
+            [("IBAN", "ES21 1465 3818 3106 4376 4675"), ("PHONE", "654 219 873")],
+        ),
+        # an order's number after the same words is no phone (the IBAN is found, as always)
+        (
+            "Depósito de ES21 1465 3818 3106 4376 4675. El número del pedido es 654 219 873",
+            [("IBAN", "ES21 1465 3818 3106 4376 4675")],
+        ),
+        ("رمز وای\u200cفای لابی: Baharestan#1402", [("PASSWORD", "Baharestan#1402")]),
+        ("رمز ورود به پرتال بیمار: Golnar@1368 (خودش پشت تلفن گفت).", [("PASSWORD", "Golnar@1368")]),
+        ("Parola pentru portal resetată la Primavara_2024! — pacienta", [("PASSWORD", "Primavara_2024!")]),
+        ("Email ลูกค้า: somsak.j แอท gmail ดอท com ส่งใบเสร็จ", [("EMAIL", "somsak.j แอท gmail ดอท com")]),
+    ],
+)
+def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # prose after "is": words that are not all BIP-39's, or that do not end their clause
+        "the recovery phrase is kept safely offline since nobody should ever write these words down twice anyway",
+        "the seed phrase is twelve words long",
+        "Codul de la interfon a fost schimbat in 2024",
+        "код домофона меняли в 2023 году",
+        "Huoltoyhtiön avainkaapin koodi vaihdetaan ensi viikolla.",
+    ],
+)
+def test_ordinary_text_is_left_alone(text: str) -> None:
+    assert found(text) == []
