@@ -375,7 +375,7 @@ _CODE_GATE_WORDS = (
     "pin", "cod", "kod", "kód", "cód", "key safe", "keysafe", "key box", "keybox", "lockbox", "lock box", "padlock",
     "combination lock", "schlüssel", "cadenas", "clés", "llaves", "chaves", "senha", "ifresi", "cajet", "room safe",
     "hotel safe", "keypad", "combo lock", "kluis", "portachiavi", "sejf", "anahtar kutusu", "비번", "비밀번호", "密",
-    "koodi", "avainkaap", "koд", "nøgleboks", "nøkkelboks",
+    "koodi", "avainkaap", "koд",
 )  # fmt: skip
 
 

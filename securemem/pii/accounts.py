@@ -123,28 +123,19 @@ _LOCKS = (
     "door|gate|alarm|garage|lockbox|safe|keypad|key|entry|building|buzzer|intercom|lock|alarmanlage|tür|haustür|"
     "tiefgarage|porte|portail|puerta|portón|portão|porta|portal|portone|cancello|alarme|alarma|kapı|kapi|domofon|"
     "antifurto|"  # a car radio's anti-theft code ("Codice antifurto autoradio: 2716": reviewer Z)
-    "domofonu|telefonillo|도어락|현관|"
-    # Romanian's intercom, Russian's and Ukrainian's intercom and entrance, as the view writes them ("Codul de
-    # la interfon: 2581", "код домофона, старый 3108", "Код від під'їзду: 4417": reviewer AY)
-    "interfonul|interfon|"
-    + as_viewed(("домофона", "домофону", "домофон", "під'їзду", "під'їзд", "подъезда", "подъезд"))
+    "domofonu|telefonillo|도어락|현관"
 )
-# Portuguese "senha do portão", Turkish "kapı şifresi" (a door's password) name a lock's code too; Romanian
-# "codul", Finnish "koodi", Danish and Norwegian "kode", Russian's and Ukrainian's "код" (reviewer AY).
-_CODE_WORDS = (
-    "code|codice|codul|código|codigo|koodi|kode|kod|kodu|kód|senha|şifresi|sifresi|비번|비밀번호|" + as_viewed(("код",))
-)
-# "code de la porte", "código do portão", "Code für die Tiefgarage", Ukrainian "код від під'їзду"
-_OF = "de la|de l'|della|de|del|da|do|du|des|für die|für den|für das|" + as_viewed(("від",))
+# Portuguese "senha do portão", Turkish "kapı şifresi" (a door's password) name a lock's code too.
+_CODE_WORDS = "code|codice|código|codigo|kod|kodu|kód|senha|şifresi|sifresi|비번|비밀번호"
+# "code de la porte", "código do portão", "Code für die Tiefgarage"
+_OF = "de la|de l'|della|de|del|da|do|du|des|für die|für den|für das"
 # A box or a padlock that holds keys opens with its code alone ("the key safe by the back door is 0 4 1
 # 9", "caja de llaves código 0916", "cadenas 0 5 8 2": reviewer W).
 _KEY_BOXES = (
     "keybox|key box|key safe|keysafe|key lockbox|lockbox|lock box|padlock|combination lock|schlüsselbox|"
     "schlüsseltresor|cadenas|boîte à clés|boite à clés|caja de llaves|caixa de chaves|cajetín|cajetin|"
     "in-room safe|room safe|hotel safe|combo lock|sleutelkluis|schlüsselsafe|cassetta portachiavi|sejf na klucze|"
-    "anahtar kutusu|"
-    # Finnish's key cabinet, Danish's key box ("avainkaapin koodi on 7310", "Nøgleboks ...: kode 6604": reviewer AY)
-    "avainkaapin|avainkaappi|nøgleboksen|nøgleboks|nøkkelboks"
+    "anahtar kutusu"
 )
 # A French digicode's keypad has letters ("digicode 47B29"), a door's code may end in one ("2468B").
 _KEYPAD = r"(?=[0-9a-d]{4,8}(?![\w]))[0-9]{1,6}[a-d][0-9]{1,5}"  # inside: "5400D" is a model
@@ -155,10 +146,39 @@ _ACCESS_CODE = re.compile(
     # a door's code in one word ("Haustürcode 4821", "digicode : 4821", "Zahlencode Nebeneingang Saal B:
     # 2580": reviewer Y), a key box's
     rf"|(?<![\w-])(?:haustürcode|türcode|torcode|deurcode|zahlencode|portkod(?:en)?|dörrkod(?:en)?|dørkode(?:n)?|digicode|"
-    rf"kapukód|kapukod|"  # Hungarian: the gate's code ("a kapukód 1935": reviewer AY)
     rf"code d'entrée|code d'accès|keypad|{_KEY_BOXES}))"
     rf"\b[^\n0-9\[*•]{{0,24}}?(?P<value>(?:[0-9]{{3,8}}|{_SPACED}|{_KEYPAD})[#*]?){_CODE_END}"
 )
+# A door's, a gate's or an intercom's code named by its own language's phrase (reviewer AY: "Codul de la
+# interfon: 2581", "a kapukód 1935, a kulcs a portán", "avainkaapin koodi on 7310", "код домофона, старый
+# 3108", "Код від під'їзду: 4417"), the code right after it (a colon, a verb, "old" or "new" between). The
+# languages' own words, not "kode" or "koodi" with any lock's word: those name a server's and an API's status
+# codes as often ("Lock kode 200 betyder OK", "Alarm på serveren: kode 503": an attacker's round).
+_LOCK_PHRASE = re.compile(
+    r"(?<![\w-])(?:codul de la interfon|codul interfonului|kapukód|kapukod|avainkaapin koodi|"
+    + as_viewed(("код домофона", "код подъезда", "код від під'їзду", "код під'їзду"))
+    + r")(?:[ \t]*[:=][ \t]*|[ \t]+(?:on|este|є|—|-)[ \t]+|[ \t]*,?[ \t]+(?:"
+    + as_viewed(("старый", "новый", "старий", "новий"))
+    + r")[ \t]+|[ \t]+)(?P<value>[0-9]{3,8})(?![\w\-/:]|[.,][0-9])"
+)
+_LOCK_PHRASE_MARKS = ("interfon", "kapuk", "avainkaap", "koд")
+_STOP_AFTER = re.compile(r"[ \t]*[,.;!?)]")
+
+
+def _lock_phrase_codes(lower: str) -> Iterator[Hit]:
+    if not any(mark in lower for mark in _LOCK_PHRASE_MARKS):
+        return
+    for match in _LOCK_PHRASE.finditer(lower):
+        value = match["value"]
+        # A year ("код домофона 2024", "A kapukód cseréje 2025"), a count or a unit after it: a code only
+        # before a stop ("a kapukód 1935, a kulcs a portán").
+        if (YEAR.fullmatch(value) and _STOP_AFTER.match(lower, match.end()) is None) or COUNTED.match(
+            lower, match.end()
+        ):
+            continue
+        yield "PASSWORD", *match.span("value")
+
+
 # A passphrase of words and a number ("lamp-copper-otter17"), as password managers make them.
 _PASSPHRASE = re.compile(r"[a-z]{3,10}(?:[-_.][a-z]{3,10}){1,5}[-_.]?[0-9]{1,4}[!#$%&*?]?")
 _PLACEHOLDERS = frozenset({"password", "passwd", "secret", "changeme", "default", "basic_auth", "none", "null"})
@@ -228,7 +248,7 @@ def _may_name_code(lower: str) -> bool:
         or "portachiavi" in lower
         or "sejf" in lower
         or "anahtar kutusu" in lower
-        or "koodi" in lower
+        or "koodi" in lower  # Finnish's key cabinet's code (_LOCK_PHRASE)
         or "avainkaap" in lower
         or (not lower.isascii() and _may_name_code_other(lower))
     )
@@ -244,9 +264,7 @@ def _may_name_code_other(lower: str) -> bool:
         or "비번" in lower
         or "비밀번호" in lower
         or "密" in lower
-        or "koд" in lower
-        or "nøgleboks" in lower
-        or "nøkkelboks" in lower
+        or "koд" in lower  # Russian's and Ukrainian's "код" as the view writes it (_LOCK_PHRASE)
     )
 
 
@@ -276,6 +294,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
                 box and COUNTED.match(lower, match.end()) is None
             ):
                 yield "PASSWORD", *match.span("value")
+    yield from _lock_phrase_codes(lower)
     if "auth" in words:
         yield from _auth_commands(text, lower)
     if "app pass" in lower or "app-pass" in lower or "app-specific" in lower or "anwendungspasswort" in lower:
@@ -308,7 +327,6 @@ _BOX_GAP = frozenset(
         "new", "now", "number", "ist", "lautet", "neben", "der", "die", "das", "am", "an", "est", "la", "le", "de",
         "du", "el", "es", "é", "è", "do", "da", "código", "codigo", "numéro", "número", "rue", "entrée",
         "hat", "den", "carport", "eingang", "haus", "reset", "set", "changed", "has", "uses",
-        "koodi", "kode", "koд",  # Finnish's, Danish's and Russian's "code" ("avainkaapin koodi on 7310": reviewer AY)
     }
 )  # fmt: skip
 
@@ -370,7 +388,7 @@ _CODE_MARKS = (
     "cod", "cód", "kod", "kód", "pin", "비번", "비밀번호", "支付密", "keybox", "key box", "schlüssel", "key safe",
     "keysafe", "lockbox", "lock box", "padlock", "combination lock", "cadenas", "clés", "llaves", "chaves", "senha",
     "şifresi", "sifresi", "cajet", "room safe", "hotel safe", "keypad", "combo lock", "kluis", "portachiavi", "sejf",
-    "anahtar kutusu", "koodi", "avainkaap", "nøgleboks", "nøkkelboks", "koд",
+    "anahtar kutusu",
 )  # fmt: skip
 _CODE_BEFORE = 48
 _CODE_AFTER = 96

@@ -613,8 +613,14 @@ def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span
                 start = -1  # "a data scientist at Booking.com": someone's employer, not an address
             if start != -1 and word != " at " and lower[start:at].strip() in _ARTICLES:
                 start = -1  # "una chiocciola nel punto in cui ...": a snail at a point, in Italian
-            if word == " chez " and start != -1 and not any(char in "._0123456789" for char in lower[start:at]):
-                start = -1  # "je passe chez paul point de vente", "chez orange point com": a place, a site
+            if (
+                word in (" chez ", " แอท ")
+                and start != -1
+                and not any(char in "._0123456789" for char in lower[start:at])
+            ):
+                # "je passe chez paul point de vente", "chez orange point com": a place, a site; Thai "ห้อง lab แอท
+                # cmu.ac.th", "ดู film แอท netflix.com" (an attacker's round)
+                start = -1
             if word == " ät " and start != -1 and not any(mark in lower[start:at] for mark in _LOCAL_DOTS):
                 start = -1  # Swedish "ät" (eat): "Barnen ät lunch punkt nu"; German dictation spells its dot
             if word == " et " and domain is not None and " nokta " not in domain.group():
@@ -2515,19 +2521,8 @@ def _national_the_text_names(scan: Scan, candidate: str, start: int) -> bool:
         (last in _INTRODUCES_A_PHONE and last not in _NUMBER_ABBREVIATIONS)
         or (last in _NUMBER_ONLY and before in _NUMBER_QUALIFIERS)
         or before in _PORTING
-        # whose phone it is between the word and a verb ("El móvil del perfil es 654 219 873": reviewer AY)
-        or (
-            before in _INTRODUCES_A_PHONE
-            and before not in _NUMBER_ABBREVIATIONS
-            and _WHOSE_IS.search(clause) is not None
-        )
     )
     return named and _valid_in(candidate, codes)
-
-
-_WHOSE_IS = re.compile(
-    r"(?<![^\W\d_])(?:del|de|do|da|of|di|della|du)[ \t]+[^\W\d_]+[ \t]+(?:es|é|is|est|è|ist|era|was)[ \t]*:?[ \t]*$"
-)
 
 
 # The words that introduce a phone: _SAID_WORDS (a phone's nouns and a call's verbs in many languages), the

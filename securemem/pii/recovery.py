@@ -38,10 +38,27 @@ _SAID_END = re.compile(r"[ \t]*(?:$|\r?\n|[.,;!?\"'”»)])")
 
 def _said_seed(lower: str, start: int, end: int) -> bool:
     """A seed phrase said in a sentence ends its clause and is made of BIP-39's words only: "the recovery
-    phrase is kept safely offline since nobody should ever write ..." is prose."""
-    return _SAID_END.match(lower, end) is not None and all(
-        word in bip39.WORDS for word in _NUMBERING.sub(" ", lower[start:end]).split()
+    phrase is kept safely offline since nobody should ever write ..." is prose. Not the documented ones
+    developers' tools print (an attacker's round: "The default Hardhat mnemonic is test test ... junk",
+    "abandon ... about", Ganache's, BIP-39's own test vectors): six words or more apart, none of those."""
+    words = _NUMBERING.sub(" ", lower[start:end]).split()
+    return (
+        _SAID_END.match(lower, end) is not None
+        and all(word in bip39.WORDS for word in words)
+        and len(set(words)) >= _SAID_DISTINCT
+        and " ".join(words) not in _PUBLIC_MNEMONICS
     )
+
+
+_SAID_DISTINCT = 6
+_PUBLIC_MNEMONICS = frozenset(
+    {
+        "myth like bonus scare over problem client lizard pioneer submit female collect",  # Ganache's default
+        "legal winner thank year wave sausage worth useful legal winner thank yellow",  # BIP-39's test vectors
+        "letter advice cage absurd amount doctor acoustic avoid letter advice cage above",
+        "candy maple cake sugar pudding cream honey rich smooth crumble sweet treat",  # a wallet library's example
+    }
+)
 
 
 # BIP-39's counts of words; its words are lower-case letters, 3 to 8 of them, maybe numbered ("1.yellow 2.puzzle").
