@@ -1,8 +1,9 @@
 """What reviewer AY (a property manager's, a crypto exchange's support desk's, a telehealth service's and
 pharmacy's, a car rental group's agents' memories; 20 languages) found: door, gate and intercom codes in
-Romanian, Hungarian, Finnish, Russian and Ukrainian; a seed phrase said after "is", made of BIP-39's
-words; Persian's login and Wi-Fi password labels; Romanian "resetată la"; Thai's "at" and "dot" in an
-address; and what those readers leave alone, after an attacker's round on them."""
+Romanian, Hungarian, Finnish, Russian and Ukrainian, a key box's number before its code; a seed phrase
+said after "is", made of BIP-39's words; Persian's login and Wi-Fi password labels; Romanian "resetată
+la"; Thai's "at" and "dot" in an address; and what those readers leave alone, after an attacker's round
+on them."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ SEED = "weekend praise heavy inflict oval enact please stuff ready scene comic g
         ("Huoltoyhtiön avainkaapin koodi on 7310.", [("PASSWORD", "7310")]),
         ("просит сменить код домофона, старый 3108 знают", [("PASSWORD", "3108")]),
         ("Код від під'їзду: 4417", [("PASSWORD", "4417")]),
+        ("Key is in lockbox #3, code 0622.", [("PASSWORD", "0622")]),
         (f"my recovery phrase is {SEED}, please just move the coins back", [("GENERIC_SECRET", SEED)]),
         ("رمز وای\u200cفای لابی: Baharestan#1402", [("PASSWORD", "Baharestan#1402")]),
         ("رمز ورود به پرتال بیمار: Golnar@1368 (خودش پشت تلفن گفت).", [("PASSWORD", "Golnar@1368")]),
@@ -57,6 +59,8 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "A kapukód cseréje 2025. március 1-jén lesz.",
         "код домофона 2024",
         "Avainkaappi 129",
+        "lockbox #3 has 2 keys",
+        "keybox #12, room 4411",
         "The default Hardhat mnemonic is test test test test test test test test test test test junk.",
         "For local testing the Ganache mnemonic is myth like bonus scare over problem client lizard pioneer submit "
         "female collect.",

@@ -455,18 +455,19 @@ def altered(name: str) -> list[str]:
         ("ax", "claim", None, 0.98),
         # Blind, written after AX's fixes and the attacker's round on them: a property manager's, a crypto
         # exchange's support desk's, a telehealth service's and pharmacy's, a car rental group's agents' memories
-        # (325 lines, 20 languages): 364 of 391 as it came (93.1%), 374 since (door, gate and intercom codes named
-        # by their languages' phrases in Romanian, Hungarian, Finnish, Russian and Ukrainian; a seed phrase said
+        # (325 lines, 20 languages): 364 of 391 as it came (93.1%), 375 since (door, gate and intercom codes named
+        # by their languages' phrases in Romanian, Hungarian, Finnish, Russian and Ukrainian, a key box's number
+        # before its code ("lockbox #3, code 0622"); a seed phrase said
         # after "is", of BIP-39's words; Persian's login and Wi-Fi password labels; Romanian "resetată la"; Thai's
         # "at" and "dot"); an attacker's round took 88 of 327 ordinary strings, 8 since (values shaped like
         # settings after the new labels, as after English ones). Left: door codes in Thai, Urdu and Danish (a
-        # place between box and code) and after "lockbox #3", a Spanish mobile whose word says whose it is before
+        # place between box and code), a Spanish mobile whose word says whose it is before
         # the verb, an OTP after "kodenya" in a chat, an SSN in three
         # table cells, a card split across two SMS lines, a Slack token cut by a line break where its first
         # part is a token's shape alone, numbers read out with tens words ("twenty-two seventy-four"), a
         # second Portuguese mobile after a bracketed aside, an address with "#" for "@" and an instruction to
         # swap them, a Django FIELD_ENCRYPTION_KEY, digits given as "the four digits you want are 7 3 9 1".
-        ("ay", "claim", None, 0.955),  # 374 of 391 since
+        ("ay", "claim", None, 0.955),  # 375 of 391 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
