@@ -454,11 +454,6 @@ _PIN_SAID = re.compile(r"pin(?:[ \t]*:|[ \t]+is)[ \t]*$")  # "the pin is 4 8 2 1
 _PIN_LINE = 160  # characters of a PIN's line read on either side for an address's or a meeting's words
 
 
-# Where a PIN's value after a longer clause ends: the text's or the line's end, a stop, or a dash before
-# a remark ("... lautet 582913 — nicht weitergeben"); not a word ("ist 2019 erneuert worden", "2300 cartes").
-_LONG_PIN_END = re.compile(r"[ \t]*(?:\r?$|[.,;!?)\]\"']|[—–-](?=[ \t]))", re.M)
-
-
 def _long_pin(lower: str, match: re.Match[str]) -> bool:
     """True unless the PIN's value follows a longer clause and is a year or does not end its clause (an
     attacker's round: "PIN der Terminals in der Filiale Nord ist 2019 erneuert worden", "PIN des cartes
@@ -466,6 +461,12 @@ def _long_pin(lower: str, match: re.Match[str]) -> bool:
     if match["long"] is None:
         return True
     return YEAR.fullmatch(match["value"]) is None and _LONG_PIN_END.match(lower, match.end()) is not None
+
+
+# Where a PIN's value after a longer clause ends: the text's or the line's end, a stop, or a dash before a
+# remark ("... lautet 582913 — nicht weitergeben", which the view writes with "-"); not a word ("ist 2019
+# erneuert worden", "2300 cartes"). Not _BOX_CODE_END: its words after the code ("and", "to") go on here.
+_LONG_PIN_END = re.compile(r"[ \t]*(?:\r?$|[.,;!?)\]\"']|-(?=[ \t]))", re.M)
 
 
 def _not_a_pin(lower: str, match: re.Match[str]) -> bool:

@@ -103,9 +103,10 @@ _AWS_ID_GROUPED = re.compile(
 )
 
 
-def _aws_groups(groups: str) -> bool:
-    parts = groups.split(groups[4])
-    return all(not part.isdigit() for part in parts) and any(char.isdigit() for char in groups)
+def _aws_groups(match: re.Match[str]) -> bool:
+    """A letter in each group, a digit in one."""
+    groups = match["groups"]
+    return not any(part.isdigit() for part in groups.split(match["joint"])) and any(char.isdigit() for char in groups)
 
 
 def find_aws_pairs(scan: Scan) -> Iterator[Hit]:
@@ -115,7 +116,7 @@ def find_aws_pairs(scan: Scan) -> Iterator[Hit]:
         if secret.lower() != secret != secret.upper() and any(char.isdigit() for char in secret):
             yield "AWS_SECRET_KEY", match.start("secret"), match.end("secret")
     for match in _AWS_ID_GROUPED.finditer(text):
-        if _aws_groups(match["groups"]):
+        if _aws_groups(match):
             yield "AWS_ACCESS_KEY", *match.span()
 
 
@@ -1525,8 +1526,8 @@ _AMBIGUOUS_ASIDE = frozenset({"pass", *_AMBIGUOUS_LABELS})
 # participle or a kind in lower case ("SSO-managed", "Base64-encoded", "BankID-skyddat", "SHA-256-hashat",
 # "AES-256-verschlüsselt", "TLS1.2-only", "WPA2-Enterprise", "v2-format": an attacker's round).
 _DESCRIBED = re.compile(
-    r"[^\W_][\w.]*(?:-[\w.]+)*-(?:[a-zäöüå]{3,}(?:ed|at)|only|based|backed|format|themed|aligned|enterprise|"
-    r"personal|digit|verschlüsselt|verschluesselt|kontots|[Ee]nterprise|[Pp]ersonal|[Dd]igit)[.!]?"
+    r"[^\W_][\w.]*(?:-[\w.]+)*-(?:[a-zäöüå]{3,}(?:ed|at)|only|based|backed|format|themed|aligned|[Ee]nterprise|"
+    r"[Pp]ersonal|[Dd]igit|verschlüsselt|verschluesselt|kontots)[.!]?"
 )
 
 
