@@ -422,6 +422,13 @@ def fork_one(target: Callable[..., Any], *args: Any, workdir: Path, timeout: flo
     return fork_all([(target, args)], workdir, timeout)[0]
 
 
+def found(text: str) -> list[tuple[str, str]]:
+    """Each PII finding in ``text`` as its type and the text it covers, in order."""
+    from securemem.pii import detect
+
+    return [(f.type, text[f.start : f.end]) for f in detect(text)]
+
+
 def found_values(text: str) -> list[str]:
     """The text of each PII finding in ``text``, in order."""
     from securemem.pii import detect

@@ -15,15 +15,11 @@ from securemem import SecureMemory
 from securemem.pii import ENTITY_TYPES, Finding, Scrubber, detect, keyed_token, normalise_text
 from securemem.pii.normalize import View
 from securemem.policy import load_policy
-from tests.helpers import ok, stored
+from tests.helpers import found, ok, stored
 
 KEY = b"k" * 32
 MUST_SURVIVE = (Path(__file__).parent / "data" / "must_survive.txt").read_text(encoding="utf-8").splitlines()
 ZWSP, NBSP, EN_DASH = "\u200b", "\u00a0", "\u2013"
-
-
-def found(text: str) -> list[tuple[str, str]]:
-    return [(f.type, text[f.start : f.end]) for f in detect(text)]
 
 
 def everything(action: str = "redact") -> Scrubber:

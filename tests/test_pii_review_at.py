@@ -7,11 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from securemem.pii import detect
-
-
-def found(text: str) -> list[tuple[str, str]]:
-    return [(f.type, text[f.start : f.end]) for f in detect(text)]
+from tests.helpers import found
 
 
 @pytest.mark.parametrize(

@@ -22,13 +22,10 @@ from securemem.pii import (
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, RULES
 from securemem.pii.entities import PII_TYPES, STRUCTURAL_SECRET_TYPES, resolve
 from securemem.policy import PIISettings, Policy
+from tests.helpers import found
 
 VECTORS: list[dict[str, Any]] = json.loads((Path(__file__).parent / "data" / "secret_rules.json").read_text())
 KEY = b"k" * 32
-
-
-def found(text: str) -> list[tuple[str, str]]:
-    return [(f.type, text[f.start : f.end]) for f in detect(text)]
 
 
 # ---------------------------------------------------------------- every rule, both ways
