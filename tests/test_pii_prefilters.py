@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from securemem.pii import detect, entities
 from securemem.pii.accounts import _may_name_code
 from securemem.pii.checksums import luhn_valid
-from securemem.pii.contact import _PHONE
+from securemem.pii.contact import _DIGIT_WORDS, _OPENERS, _PHONE, _SEPARATORS, _SPELT_START, may_hold_spelt_phone
 from securemem.pii.detectors import (
     _EMAIL_MARKS,
     _WRAP_TOKEN,
@@ -383,6 +383,48 @@ _CODE_GATE_WORDS = (
 @given(st.lists(st.sampled_from(_pieces_of(_CODE_GATE_WORDS, " ", "x", "é")), max_size=8).map("".join))
 def test_access_code_gate_is_a_test_of_each_word(text: str) -> None:
     assert _may_name_code(text) == any(word in text for word in _CODE_GATE_WORDS)
+
+
+# Digit words of several languages and scripts, whole and in pieces, with every opener and separator
+# _SPELT_START reads, and "double"/"triple" (said before a digit word).
+_SPELT_PIECES = _pieces_of(
+    ("one", "two", "zero", "oh", "do", "ek", "null", "üç", "sıfır", "cinq", "zéro", "ноль", "double", "triple"),
+    *_OPENERS,
+    *_SEPARATORS,
+    "x",
+    "1",
+)
+
+
+def _spelt_start_searched(scan: Scan) -> bool:
+    return _SPELT_START.search(scan.lower) is not None or _SPELT_START.match(" " + scan.lower[:16]) is not None
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_SPELT_PIECES), max_size=10).map("".join))
+def test_spelt_gate_passes_where_its_pattern_is_found(text: str) -> None:
+    """The spelt-number gate tries its pattern only where one of its openings is (found in one pass):
+    it answers as a search of the whole text does."""
+    scan = Scan(text, DEFAULT_PHONE_REGIONS)
+    assert may_hold_spelt_phone(scan) == _spelt_start_searched(scan)
+
+
+def test_spelt_gate_answers_as_the_search_on_the_corpora() -> None:
+    texts = _texts() + [
+        f"call me{opener}{word}{separator}{other}"
+        for word in _DIGIT_WORDS
+        for opener in _OPENERS
+        for separator in _SEPARATORS
+        for other in ("one", "nine")
+    ]
+    disagree = [
+        text
+        for text in texts
+        if may_hold_spelt_phone(Scan(text, DEFAULT_PHONE_REGIONS))
+        != _spelt_start_searched(Scan(text, DEFAULT_PHONE_REGIONS))
+    ]
+    assert disagree == []
+    assert sum(may_hold_spelt_phone(Scan(text, DEFAULT_PHONE_REGIONS)) for text in texts) > len(_DIGIT_WORDS)
 
 
 def test_iban_head_led_by_its_digits_finds_what_the_letters_led_pattern_finds() -> None:

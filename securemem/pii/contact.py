@@ -7,7 +7,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain, pairwise
+from typing import Any
 
+import ahocorasick
 import phonenumbers
 
 from securemem.pii.checksums import IBAN_LENGTHS, luhn_valid, ssn_valid
@@ -3150,8 +3152,11 @@ _DIGIT_WORD_STARTS = "|".join(
         *sorted(word for word in _DIGIT_WORDS if not word[0].isascii()),  # Turkish "üç"
     ]
 )
+_OPENERS = " \t\n:("  # what _SPELT_START reads before a digit word ...
+_SEPARATORS = " \t,-–—/."  # ... and right after it
 _SPELT_START = re.compile(
-    rf"[ \t\n:(](?:{_DIGIT_WORD_STARTS})(?=[ \t,\-–—/.])[ \t,\-–—/.]{{1,3}}{_DIGIT_WORD}(?![^\W\d_])"
+    rf"[{re.escape(_OPENERS)}](?:{_DIGIT_WORD_STARTS})(?=[{re.escape(_SEPARATORS)}])"
+    rf"[{re.escape(_SEPARATORS)}]{{1,3}}{_DIGIT_WORD}(?![^\W\d_])"
 )
 _SPELT_CONTEXT = _PHONE_WORDS | {
     "número", "numero", "nummer", "numer", "numéro", "unter", "au", "rappelez", "rappeler", "móvil", "movil",
@@ -3252,8 +3257,27 @@ def may_hold_split_area_code(scan: Scan) -> bool:
 
 
 def may_hold_spelt_phone(scan: Scan) -> bool:
+    """_SPELT_START is in the text, or at its start: tried only where the text holds one of its
+    openings (a blank, a colon or a bracket, a digit word and a separator), found in one pass in C."""
     lower = scan.lower
-    return _SPELT_START.search(lower) is not None or _SPELT_START.match(" " + lower[:16]) is not None
+    match = _SPELT_START.match
+    for end, back in _spelt_openings().iter(lower):
+        if match(lower, end - back) is not None:
+            return True
+    return match(" " + lower[:16]) is not None
+
+
+@lru_cache(maxsize=1)
+def _spelt_openings() -> Any:
+    """An Aho-Corasick automaton of every opening of _SPELT_START (an opener, a digit word, a separator),
+    each with how far back from its last character it starts; built on first use (6,000 strings)."""
+    automaton = ahocorasick.Automaton()
+    for word in _DIGIT_WORDS:
+        for opener in _OPENERS:
+            for separator in _SEPARATORS:
+                automaton.add_word(f"{opener}{word}{separator}", len(word) + 1)
+    automaton.make_automaton()
+    return automaton
 
 
 def _french_numbers() -> dict[str, str]:
