@@ -102,14 +102,15 @@ def _check_segment(segment: str) -> None:
     if unicodedata.category(segment[0]).startswith("M") or "\U0001f3fb" <= segment[0] <= "\U0001f3ff":
         # The skin-tone modifiers attach to the character before them, as marks do.
         raise _refuse("a name starts with a combining mark")
+    if segment.isascii():
+        return  # the look-alikes below are all CJK or other scripts' characters (tests/test_paths.py checks it)
     lookalike = separator_lookalike(segment)
     if lookalike is not None:
         raise _refuse(f"U+{ord(lookalike):04X} reads as a slash or a dot outside CJK text")
     lookalike = letter_lookalike(segment)
     if lookalike is not None:
         raise _refuse(f"U+{ord(lookalike):04X} reads as a Latin letter or a dash beside Latin letters")
-    if not segment.isascii():
-        _check_lookalikes(segment)
+    _check_lookalikes(segment)
 
 
 def _check_lookalikes(segment: str) -> None:

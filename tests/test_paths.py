@@ -31,6 +31,7 @@ from securemem.paths import (
     name_of,
     parent_of,
 )
+from securemem.scripts import _LOOKALIKES, _SEPARATOR_LOOKALIKES, letter_lookalike, separator_lookalike
 
 VECTORS: list[dict[str, Any]] = json.loads(
     (Path(__file__).parent / "data" / "path_vectors.json").read_text(encoding="utf-8")
@@ -554,3 +555,12 @@ def test_traversal_cannot_reach_another_namespace_or_outside(mem: SecureMemory) 
 def test_messages_name_the_canonical_path(mem: SecureMemory) -> None:
     result = mem.execute({"command": "delete", "path": "/memories//nope///"})
     assert result.text == "Error: The path /memories/nope does not exist"
+
+
+def test_no_ascii_character_is_a_lookalike_the_ascii_names_skip() -> None:
+    """An ASCII name is not checked for separator or letter look-alikes: every such character is of
+    another script, so the checks could only pass it."""
+    assert not any(char.isascii() for char in _LOOKALIKES | _SEPARATOR_LOOKALIKES)
+    every_ascii = "".join(chr(code) for code in range(32, 127))
+    assert separator_lookalike(every_ascii) is None
+    assert letter_lookalike(every_ascii) is None
