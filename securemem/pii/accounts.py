@@ -288,7 +288,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
     if not _CODE_NAMES.isdisjoint(words) or (not lower.isascii() and _may_name_code_other(lower)):
         for match in _access_codes(lower, scan):
             box = _box_label(lower, match)
-            if _year_not_code(lower, match) or _NOT_A_LOCK_CODE.search(
+            if _year_not_code(lower, match) or NOT_A_LOCK_CODE.search(
                 lower, max(0, match.start() - 24), match.start("value")
             ):
                 continue
@@ -349,7 +349,7 @@ _YEAR_WORDS = re.compile(
 # A product's, a shipment's, an error's or a form's code near a door's word ("Porte de garage, code
 # produit 45120", "Il corriere porta il pacco, codice spedizione 483920", "Alarma, código de error 4031":
 # an attacker's round).
-_NOT_A_LOCK_CODE = re.compile(
+NOT_A_LOCK_CODE = re.compile(
     r"(?<![^\W\d_])(?:art(?:ikel|icle|icolo|igo|ículo)|produ(?:it|ct|cto|to|kt)|prodotto|ürün|error|erreur|erro|"
     r"fehler|błędu|bledu|hata|spedizione|treno|postale|avviamento|ricambio|trámite|tramite|posta|postal|zip|"
     r"sku|item|model|modell|modèle|modelo|modello|parzelle|lieferung|versand|envío|envio|shipping|chaves|chiavi|"

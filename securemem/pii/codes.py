@@ -194,7 +194,8 @@ _OTHER_CALENDARS = re.compile(r"13[6-9][0-9]|14[0-2][0-9]|25[4-9][0-9]")
 _CLAUSE_CODE = re.compile(
     rf"(?<![\w])(?:{_ONE_TIME_LABELS})(?![^\W\d_])"
     r"(?P<clause>(?:[^\n.!?;:]|(?<=[0-9])\.(?=[0-9])){4,80}?)"
-    r"(?:[ \t]+(?:is|was|è|lautet|ist|est|es|é|wynosi|era|war)|[ \t]*:)[ \t]+"
+    # "is" in Tagalog and Vietnamese too ("Ang OTP niyo po para sa member portal ay 188157": reviewer AZ)
+    r"(?:[ \t]+(?:is|was|è|lautet|ist|est|es|é|wynosi|era|war|ay|là|adalah|är|er)|[ \t]*:)[ \t]+"
     rf"(?P<value>{_ONE_TIME_VALUE}){_END}"
 )
 _SETTING_WORDS = re.compile(
@@ -213,6 +214,9 @@ _CLAUSE_OPENERS = frozenset(
         "por", "do", "da", "de", "di", "del", "della", "dla", "che", "yo", "ele", "ela", "received", "sent",
         "texted", "bekommen", "erhalten", "reçu", "reçue", "recibido", "recebido", "ricevuto", "inviato", "got",
         "gesendet", "envoyé", "otrzymany", "wysłany", "from", "vom", "von", "aus",
+        # Nordic "for", Vietnamese "was (sent)", Tagalog "your" (reviewer AZ: "Engångskod till lönebeskedet:
+        # 169474", "Mã OTP đã gửi: 183861", "Ang OTP niyo po para sa ...")
+        "till", "för", "til", "đã", "được", "niyo", "ninyo", "mo", "ko",
     }
 )  # fmt: skip
 # The SMS's own form, the code first: "482913 is your verification code", "G-482913 is your Google

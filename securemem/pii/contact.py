@@ -1812,6 +1812,25 @@ def _referenced_by_label(scan: Scan, start: int, candidate: str) -> bool:
     )
 
 
+_NUMBER_ONLY_ABBREVIATIONS = frozenset(["no", "nr", "num"])
+# ... unless whose it is or which one comes before it ("my no. is ...", "Alternate no. 07001642067").
+_WHOSE_NO = frozenset({"alternate", "alternative", "alt", "other", "second", "backup", "emergency"})
+
+
+def _whose_no(words: list[str]) -> bool:
+    return any(
+        word in _PHONE_WORDS
+        and word in _NUMBER_ONLY_ABBREVIATIONS
+        and at
+        and (words[at - 1] in _MY or words[at - 1] in _MY_ADJECTIVES or words[at - 1] in _WHOSE_NO)
+        for at, word in enumerate(words)
+    )
+
+
+# A bracket of two digits glued to twelve or more: GS1's element strings on labels, never a phone's groups.
+_GS1_ELEMENT = re.compile(r"\([0-9]{2}\)[0-9]{12,}")
+
+
 # "Number" in a label names the reference beside it ("Numéro BCE", "Número de pedido"), not a phone.
 _NUMBER_WORDS = frozenset(["number", "numéro", "número", "numero", "nummer", "numer", "no", "nr", "num"])
 
@@ -1949,9 +1968,12 @@ def _uniform(candidate: str) -> bool:
 
 
 def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None = None, start: int = -1) -> bool:
-    # Five digits, a dash and three: Brazil's postcode ("CEP 01310-100"), no country's phone.
-    if not _MIN_DIGITS <= (_digits(candidate) if digits is None else digits) <= _MAX_DIGITS or _POSTCODE.fullmatch(
-        candidate
+    # Five digits, a dash and three: Brazil's postcode ("CEP 01310-100"), no country's phone; a GS1
+    # application identifier glued to its element ("GTIN (02)14012345487524": reviewer AZ).
+    if (
+        not _MIN_DIGITS <= (_digits(candidate) if digits is None else digits) <= _MAX_DIGITS
+        or _POSTCODE.fullmatch(candidate)
+        or _GS1_ELEMENT.fullmatch(candidate)
     ):
         return False
     # Bare digits are a phone only where the text says so, or where invisible characters kept its
@@ -1963,7 +1985,10 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         and not _tallies_after(scan.text, start + len(candidate))
     )
     said = (
-        bool(_PHONE_WORDS.intersection(words[-3:]))
+        # "No." or "Nr." alone names any number ("Guia TISS nº 2024118734": reviewer AZ), a phone's only after
+        # a phone's word ("Mob. No.", "contact no")
+        not _NUMBER_ONLY_ABBREVIATIONS.issuperset(_PHONE_WORDS.intersection(words[-3:]))
+        or _whose_no(words[-3:])
         or (start >= 0 and candidate.isdigit() and scan.hidden_break(start, start + len(candidate)))
         or _my_number(words)
         or named_after
@@ -2009,7 +2034,11 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
             or (_called_from(words, candidate) and _RANGE_AFTER.match(scan.text, start + len(candidate)) is None)
         ) and valid_where_said(candidate):
             return True
-        if _national_of_the_text(scan, candidate, start) or _national_the_text_names(scan, candidate, start):
+        if (
+            _national_of_the_text(scan, candidate, start)
+            or _national_the_text_names(scan, candidate, start)
+            or _after_a_name(scan, candidate, start)
+        ):
             return True
     if "US" in scan.phone_regions and _nanp_shaped(candidate):
         return True  # "(788) 339-9869": the North American plan's shape, written as one, area code in service or not
@@ -2589,6 +2618,14 @@ _LANGUAGES = (
     (re.compile(r"(?<![^\W\d_])(?:dan|yang|dengan|nasabah|nomor|untuk)(?![^\W\d_])"), ("ID",)),
     (re.compile(r"[ơưđ]"), ("VN",)),
 )  # fmt: skip
+# Languages that the gate of _text_regions (a text about phones) does not need: read by _after_a_name only.
+_NAMES_LANGUAGES = (
+    *_LANGUAGES,
+    (re.compile(r"[æø]|(?<![^\W\d_])(?:ikke|etter|også|hvis|vakthavende|skiftleder|sjåfør)(?![^\W\d_])"), ("NO", "DK")),
+    (re.compile(r"(?<![^\W\d_])(?:och|inte|efter|också|förare)(?![^\W\d_])"), ("SE",)),
+    (re.compile(r"[ěřůťďň]"), ("CZ", "SK")),
+    (re.compile(r"[őű]|(?<![^\W\d_])(?:és|nem|holnap|sofőr)(?![^\W\d_])"), ("HU",)),
+)  # fmt: skip
 _PLUS_COUNTRY = re.compile(r"(?<![\w+])\+[ \t]?([0-9]{1,3})(?=[ \t\-.(]?[0-9])")
 _IBAN_COUNTRY = re.compile(r"(?<![A-Za-z0-9])([A-Z]{2})[0-9]{2}(?:[ ]?[A-Z0-9]{4}){2}")
 _TEXT_REGIONS_MOST = 200  # marks read per kind: a text of thousands of numbers names its countries early
@@ -2637,6 +2674,49 @@ def _text_regions(scan: Scan) -> tuple[str, ...]:
             code for code in found if code in phonenumbers.SUPPORTED_REGIONS and code not in scan.phone_regions
         )
     return scan.text_regions
+
+
+# A person's name right before a number ("Kari Nordmann, 40 31 09 36", "řidič Tomáš Svoboda 606 649 164",
+# "Jefe de turno Javier Gil 617 14 91 68": reviewer AZ), or "al" and "til" (Spanish "llamar al ...",
+# Norwegian "sendt til ..."): two words each with a capital first and small letters after, a comma maybe.
+_NAME_BEFORE = re.compile(r"(?<![^\W\d_])(?P<first>[^\W\d_]{2,20})[ \t]+(?P<last>[^\W\d_][^\W\d_'’\-]{1,24}),?[ \t]+$")
+_CALL_AT = re.compile(r"(?<![0-9][ \t])(?<![^\W\d_])(?:al|til)[ \t]+$")  # not a range's end ("dal 347 ... al 360 ...")
+
+
+def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
+    """A mobile number in groups, with no trunk "0" and no country code, of a country the text's language
+    or its addresses and IBANs name (not the configured regions: those read it already), after a person's
+    name or "al" or "til"."""
+    if start < 0 or candidate.startswith(("+", "(", "0")) or " " not in candidate:
+        return False
+    before = scan.text[max(scan.text.rfind("\n", 0, start) + 1, start - 56) : start]
+    name = _NAME_BEFORE.search(before)
+    named = (
+        name is not None
+        and name["first"].istitle()
+        and name["last"].istitle()
+        and _REFERENCE_WORDS.isdisjoint((name["first"].lower(), name["last"].lower()))
+    )
+    if not named and _CALL_AT.search(before.lower()) is None:
+        return False
+    lower = scan.lower
+    found = dict.fromkeys(chain(_dialled_countries(scan.text), _named_countries(scan.text, lower)))
+    for language, codes in _NAMES_LANGUAGES:
+        if language.search(lower):
+            found.update(dict.fromkeys(codes))
+    regions = [code for code in found if code in phonenumbers.SUPPORTED_REGIONS and code not in scan.phone_regions]
+    return any(_mobile_in(candidate, region) for region in regions)
+
+
+def _mobile_in(candidate: str, region: str) -> bool:
+    try:
+        number = phonenumbers.parse(candidate, region)
+    except phonenumbers.NumberParseException:
+        return False
+    return phonenumbers.is_valid_number(number) and phonenumbers.number_type(number) in (
+        phonenumbers.PhoneNumberType.MOBILE,
+        phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE,
+    )
 
 
 def _mail_national(text: str, candidate: str, start: int, codes: tuple[str, ...]) -> bool:

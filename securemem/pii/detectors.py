@@ -44,6 +44,7 @@ from securemem.pii.answers import (
 )
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
 from securemem.pii.checksums import IBAN_LENGTHS
+from securemem.pii.clauses import find_clause_passwords, may_hold_clause_password
 from securemem.pii.codes import find_alnum_codes, find_codes, may_hold_alnum_code
 from securemem.pii.columns import (
     find_aligned_columns,
@@ -84,6 +85,7 @@ from securemem.pii.encoded import find_encoded_secrets, may_hold_encoded_secret
 from securemem.pii.findings import Finding
 from securemem.pii.hl7 import find_hl7, may_hold_hl7
 from securemem.pii.labels import find_labelled_tokens, may_hold_labelled_token
+from securemem.pii.locks import find_lock_codes, may_hold_lock_code
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
 from securemem.pii.normalize import ATTRIBUTED_TAGS, OTHER_TAGS, View
 from securemem.pii.numeric import (
@@ -333,6 +335,8 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"CREDIT_CARD"}), find_answered_cards, gate=may_hold_answered_card, whole=True),
     _Builtin(frozenset({"PASSWORD"}), find_account_passwords, gate=may_hold_account_password),
     _Builtin(frozenset({"PASSWORD"}), find_login_pairs, gate=may_hold_login_pair),
+    _Builtin(frozenset({"PASSWORD"}), find_lock_codes, gate=may_hold_lock_code),
+    _Builtin(frozenset({"PASSWORD"}), find_clause_passwords, gate=may_hold_clause_password),
     _Builtin(frozenset({"PASSWORD"}), find_leet_labelled_passwords, literals=LEET_LITERALS, lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_codes),  # one pass for runs of digits: its own gate
     _Builtin(frozenset({"GENERIC_SECRET"}), find_alnum_codes, gate=may_hold_alnum_code),

@@ -1,0 +1,213 @@
+"""A password at the end of its label's clause, whatever words stand between.
+
+The keyword finder reads a label, a few words and what assigns the value (a colon, "is", "set to" in
+some forty languages). Reviewer AZ (blind) wrote the words between as each language does, with no
+colon and a verb the finder did not know, or none: "heslo k portálu pro praktické lékaře bylo
+resetováno na Brno-Lab-2024.", "Tymczasowe hasło ustawione na Wiosna!2024kr, kontakt ...",
+"Wachtwoord loonstrokenportaal tijdelijk Loon2024!Daan.", "Password portal INSW sementara
+Cikarang!88, jangan disebar.", "Пароль до порталу митного брокера Mytnytsia_24!, логін ...",
+"パスワードを Misaki_0412 に再設定済み", "Online işlem şifresi olarak Emre.1984! verdi".
+
+Read: a label, then its clause (up to a sentence's stop or the line's end, 120 characters at most);
+the first word of the clause shaped as only a password is (8 to 64 characters, letters and a digit,
+and a password's own symbol or both cases; no address, link, path, date or version) is the value,
+where it ends the clause: a stop, a comma or a bracket after it, or a word of another script (the
+Japanese, Hindi or Arabic verb that follows it), or one word that says it was given ("verdi").
+The word right before the value must say that the value follows (a verb or a preposition: "is",
+"set to", "na", "para", "olarak"; or a qualifier, "temporary", before a value with a password's own
+symbol): any other word leads to what the password is of ("the password for the printer Canon2019").
+The clause must not describe passwords rather than give one (a policy, an example, a rule), nor be a
+question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from securemem.pii.answers import PASSWORD_SYMBOLS
+from securemem.pii.normalize import normalise_text
+from securemem.pii.scan import Scan, index_words
+
+Hit = tuple[str, int, int]
+
+
+def _viewed(*words: str) -> list[str]:
+    return list(dict.fromkeys(normalise_text(word).lower() for word in words))
+
+
+# The labels, lower case, as the view writes them: the forms a sentence gives them (Nordic definite forms,
+# Slavic and Finnish cases, Turkish and Hungarian possessives).
+_LATIN_LABELS = (
+    "password", "passwords", "passwort", "passworte", "passwd", "passphrase", "passcode", "pwd", "kennwort",
+    "wachtwoord", "mot de passe", "mdp", "contraseña", "contrasena", "senha", "palavra-passe", "palavra passe",
+    "hasło", "hasła", "hasłem", "haslo", "hasla", "heslo", "hesla", "heslem", "jelszó", "jelszava", "jelszót",
+    "jelszo", "şifre", "şifresi", "şifreniz", "şifrem", "sifre", "sifresi", "parola", "parolă", "parola mea",
+    "lozinka", "lozinku", "geslo", "salasana", "salasanan", "salasanaksi", "lösenord", "lösenordet", "passord",
+    "passordet", "adgangskode", "adgangskoden", "kata sandi", "kata laluan", "mật khẩu",
+)  # fmt: skip
+_OTHER_LABELS = _viewed(
+    "пароль",
+    "пароля",
+    "паролем",
+    "паролі",
+    "κωδικός πρόσβασης",
+    "κωδικό πρόσβασης",
+    "συνθηματικό",
+    "סיסמה",
+    "סיסמא",
+    "הסיסמה",
+    "كلمة المرور",
+    "كلمة السر",
+    "رمز عبور",
+    "رمز ورود",
+    "گذرواژه",
+    "パスワード",
+    "密码",
+    "密碼",
+    "口令",
+    "비밀번호",
+    "비번",
+    "पासवर्ड",
+    "รหัสผ่าน",
+)
+_LABEL = re.compile(
+    r"(?<![^\W\d_])(?:"
+    + "|".join(re.escape(label) for label in sorted(_LATIN_LABELS, key=len, reverse=True))
+    + r")(?![^\W\d_])|(?:"
+    + "|".join(re.escape(label) for label in sorted(_OTHER_LABELS, key=len, reverse=True))
+    + ")"
+)
+_REACH = 120  # characters of the label's clause read after it
+# A sentence's stop: ".", "!", "?" or ";" before a blank or the end (inside a value they are its own), a line's end.
+_CLAUSE_STOP = re.compile(r"[.!?;](?=\s|$)|[。！？]|\r?\n")
+_TOKEN = re.compile(r"\S+")
+_PARTICLE = re.compile(r"(?:を|は|が|的|은|는|을|를)[ \t]")
+_WRAP = "\"'«»“”‘’([{<「『|*_"  # quotes, brackets and markup around a value
+_TRAIL = ".,;:?)]}>\"'»”’」』|*_"  # ... and punctuation after it ("!" ends many passwords: it stays the value's)
+# The word right before the value says what follows is it: a verb or a preposition ("is", "set to", Czech
+# and Polish "na", Portuguese "para", Turkish "olarak"), or a qualifier ("temporary", "new"), after which only
+# a value with a password's own symbol is taken ("kata sandi baru Minimal8karakter" is a form's hint). Any
+# other word leads to what the password is of ("Passwort für den Router FRITZ!Box7590", "the password for the
+# printer Canon2019?": earlier attackers' rounds).
+_INTRODUCES = frozenset(
+    {"is", "was", "to", "as", "now", "into", "es", "era", "est", "était", "c'est", "ist", "war", "lautet", "auf",
+     "zu", "als", "é", "è", "a", "in", "en", "para", "por", "op", "naar", "är", "blev", "till", "er", "ble", "til",
+     "je", "bylo", "byla", "byl", "na", "jest", "było", "została", "został", "van", "on", "olarak", "oldu",
+     "ay", "adalah", "ialah", "yaitu", "menjadi", "jadi", "là", "thành", "*",
+     *_viewed("είναι", "ήταν", "σε", "в", "на", "є", "это", "הוא", "היא", "هي", "هو", "है", "उन्होंने", "ने")}
+)  # fmt: skip
+_QUALIFIES = frozenset(
+    {"temporary", "temp", "new", "initial", "default", "tijdelijk", "nieuw", "nieuwe", "sementara", "baru",
+     "tymczasowe", "nowe", "dočasné", "nové", "neu", "neues", "vorläufig", "temporär", "nouveau", "provisoire",
+     "temporaire", "nuevo", "nueva", "provisional", "temporal", "nova", "novo", "provisória", "temporária",
+     "nuova", "provvisoria", "temporanea", "geçici", "yeni", "ideiglenes", "új", "väliaikainen", "uusi",
+     "midlertidig", "ny", "nytt", "tillfälligt", "nya", "mới"}
+)  # fmt: skip
+# A word that says the value was given, after it ("Emre.1984! verdi": Turkish "gave"; "said", "gave").
+_GIVEN = frozenset({"verdi", "söyledi", "dedi", "gave", "said", "sagte", "dijo", "disse", "dit", "zei", "sa"})
+# Words of a clause that describes passwords, not one of them; and the account's words right before a value.
+_DESCRIBES = re.compile(
+    r"(?<![^\W\d_])(?:policy|policies|rule|rules|example|examples|e\.g|eg|z\.b|p\.ex|ej|like|such|format|pattern|"
+    r"regex|must|should|requires?|required|contain|contains|least|characters|chars|length|hint|hash|hashed|"
+    r"bcrypt|argon2|salt|richtlinie|beispiel|muss|mindestens|zeichen|exemple|doit|caractères|ejemplo|debe|"
+    r"caracteres|exemplo|deve|esempio|voorbeeld|moet|przykład|musi|znaków|příklad|musí|znaků|örnek|olmalı)"
+    r"(?![^\W\d_])"
+)
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^\W\d_]{2,}")
+_NOT_A_PASSWORD = re.compile(
+    r"[0-9]{1,4}[./\-][0-9]{1,2}[./\-][0-9]{1,4}"  # a date
+    r"|v?[0-9]+(?:\.[0-9]+)+[a-z0-9\-]*"  # a version
+    r"|[\w\-]+\.(?:pdf|docx?|xlsx?|csv|txt|png|jpe?g|zip|json|xml|html?|py|sh|md|log|exe|msi)"  # a file's name
+    r"|wpa[23]?-?(?:personal|enterprise|psk)|[0-9]{1,2}-[a-z]{3}-[0-9]{2,4}"  # a setting, a date with its month's name
+    r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:\(\))?",  # a name in code ("self.Http2Client", "config.DbPassword1")
+    re.I,
+)
+_LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
+
+
+def _strong(value: str) -> bool:
+    """Shaped as only a password is: letters and a digit, and a password's own symbol or both cases."""
+    if not 8 <= len(value) <= 64 or "/" in value or "\\" in value or "://" in value:
+        return False
+    if not any(char.isdigit() for char in value) or not any(char.isalpha() for char in value):
+        return False
+    if _EMAIL.fullmatch(value) or _NOT_A_PASSWORD.fullmatch(value):
+        return False
+    symbol = any(char in PASSWORD_SYMBOLS for char in value)
+    cases = any(char.islower() for char in value) and any(char.isupper() for char in value)
+    return symbol or cases
+
+
+def _ends_clause(text: str, end: int, clause_end: int, trailed: bool) -> bool:
+    """The value ends its clause: punctuation after it, the clause's end, a word of another script, or a
+    word that says it was given, then the clause's end or a comma."""
+    if trailed or end >= clause_end:
+        return True
+    rest = text[end:clause_end]
+    following = _TOKEN.search(rest)
+    if following is None:
+        return True
+    word = following.group()
+    if not _LATIN_LETTER.match(word) and not word[0].isdigit():
+        return True  # "に再設定済み", "बताया", "verdi" in another script
+    bare = word.rstrip(_TRAIL)
+    return bare.lower() in _GIVEN and (bare != word or following.end() == len(rest.rstrip()))
+
+
+CLAUSE_WORDS = index_words(
+    "password", "passwort", "passwd", "passphrase", "passcode", "pwd", "kennwort", "wachtwoord", "mdp", "senha",
+    "haslo", "heslo", "jelszo", "sifre", "parola", "lozinka", "geslo", "salasana", "passord", "adgangskode",
+    "kata sandi", "kata laluan", "contrasena",
+)  # fmt: skip
+_OTHER_MARKS = ("mot de passe", "contraseña", "palavra", "hasł", "jelsz", "şifre", "parolă", "lösenord", "mật khẩu",
+                *(label[:4] for label in _OTHER_LABELS))  # fmt: skip
+
+
+def may_hold_clause_password(scan: Scan) -> bool:
+    lower = scan.lower
+    return not CLAUSE_WORDS.isdisjoint(scan.words) or any(mark in lower for mark in _OTHER_MARKS)
+
+
+def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
+    text, lower = scan.text, scan.lower
+    done = 0
+    for label in _LABEL.finditer(lower):
+        start = label.end()
+        # A label of prose: a blank after it ("DB_PASSWORD=...", "password: ..." are the keyword finder's), or
+        # a particle of its script ("パスワードを ..."); not a key's part ("reason=bad_password attempts=4").
+        particle = _PARTICLE.match(lower, start)
+        if (
+            start < done
+            or not (lower.startswith((" ", "\t"), start) or particle is not None)
+            or (label.start() and lower[label.start() - 1] in "_=")
+        ):
+            continue
+        stop = _CLAUSE_STOP.search(lower, start, min(len(lower), start + _REACH))
+        clause_end = stop.start() if stop is not None else min(len(lower), start + _REACH)
+        if stop is not None and stop.group() == "?":
+            continue  # a question about a password, not one
+        previous = ""
+        for token in _TOKEN.finditer(text, particle.end() if particle is not None else start, clause_end):
+            raw = token.group()
+            value = raw.lstrip(_WRAP)
+            at = token.start() + len(raw) - len(value)
+            bare = value.rstrip(_TRAIL)
+            if bare.isascii() and _strong(bare) and "=" not in bare and "`" not in raw:
+                end = at + len(bare)
+                while end < len(text) and text[end] == "!":
+                    end += 1  # the clause's stop read it apart ("Emre.1984! verdi")
+                introduced = (
+                    previous in _INTRODUCES
+                    or (previous in _QUALIFIES and any(char in PASSWORD_SYMBOLS for char in bare))
+                    or (not previous and particle is not None)
+                )
+                if (
+                    introduced
+                    and _DESCRIBES.search(lower, start, at) is None
+                    and _ends_clause(text, end, clause_end, trailed=len(bare) < len(value))
+                ):
+                    yield "PASSWORD", at, end
+                    done = end
+                break  # the first word shaped as a password is the clause's value, or there is none
+            previous = raw.strip(_WRAP + _TRAIL).lower()

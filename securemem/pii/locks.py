@@ -1,0 +1,212 @@
+"""A door's, a gate's, an alarm's or a barrier's code, in the words of some thirty languages.
+
+Reviewer AZ (a warehouse's, a laboratory's and an insurer's notes, blind) wrote them the way each
+language does: a compound ("alarmcode kantoor Utrecht is 7391", "hekcode vrachtwagenpoort #2207",
+"toegangscode 2468B voor de monsterkluis"), a code "to" or "of" the lock, inflected ("kod do bramy
+wjazdowej 4490", "kod alarmu w biurze 1357", "Kód k závoře 2019.", "az irodai riasztó kódja 8024",
+"הקוד לשער הוא 2468"), the lock before the word for its code ("Sleutelkluis bij de achteringang: code
+0458", "仓库门禁密码 2580#", "창고 출입문 비밀번호 1472*"), a number of the place between ("portkoden till
+provtagningen på plan 2 är 1967").
+
+Read: a word for a code (maybe the end of a compound whose start names a lock), a lock's word before
+it in its clause or in the words after it, then at most six words (a one- or two-digit number among
+them: a floor's, a hall's), maybe a colon, and the value: three to eight digits, maybe ending in "#"
+or "*" or a keypad's letter, maybe led by "#". The value ends its clause (a stop, a bracket, the line's
+end, or "after", "then", "for" and their kin) and is no year that the words around make one, no
+count, no product's, error's or shipment's code (those words stand nowhere in its clause).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from securemem.pii.accounts import NOT_A_LOCK_CODE
+from securemem.pii.normalize import normalise_text
+from securemem.pii.scan import COUNTED, YEAR, Scan, index_words
+
+Hit = tuple[str, int, int]
+
+
+def _viewed(*words: str) -> tuple[str, ...]:
+    """``words`` as the view writes them, lower-cased (look-alike letters of other scripts read Latin)."""
+    return tuple(dict.fromkeys(normalise_text(word).lower() for word in words))
+
+
+# The words for a code, with their inflections, in the lower-cased view: "code", "kode(n)", "kod(u)", "kód(ja)",
+# "koodi", "codice", "código", "codul", Greek's "κωδικός", Russian's and Ukrainian's "код", Hebrew's "קוד".
+_CODE_WORDS = (
+    "codes", "code", "koden", "koder", "kode", "kodu", "kody", "kodem", "kod", "kódja", "kódot", "kódu", "kód",
+    "koodin", "koodia", "koodi", "codice", "código", "codigo", "codul", "codigos",
+    *_viewed("κωδικός", "κωδικό", "κωδικός", "кодом", "коду", "кода", "код", "הקוד", "קוד"),
+)  # fmt: skip
+# A lock's word: its stem, and at most two letters of an inflection after it ("bram" for "brama", "bramy",
+# "bramie"; "závo" for "závora", "závoře"; "gate" and "gates", not "gateway"). Kept to words that name a lock,
+# a door or a way in, in each language.
+_LOCK_STEMS = (
+    # English
+    "door", "gate", "barrier", "alarm", "entry", "entrance", "intercom", "buzzer", "garage", "keypad", "lockbox",
+    "keybox", "keysafe", "padlock", "locker", "shutter",
+    # German, Dutch, Nordic
+    "tür", "haustür", "tor", "pforte", "eingang", "zugang", "schranke", "schließfach", "tresor", "deur", "poort",
+    "hek", "ingang", "toegang", "slagboom", "kluis", "dörr", "dør", "grind", "larm", "ingång", "inngang",
+    "indgang", "adgang", "bom",
+    # Romance
+    "porte", "portail", "portillon", "barrière", "alarme", "entrée", "accès", "digicode", "interphone", "puerta",
+    "portón", "portal", "barrera", "alarma", "entrada", "acceso", "garaje", "taquilla", "porta", "portão",
+    "portaria", "acesso", "garagem", "cancela", "portone", "cancello", "allarme", "ingresso", "accesso", "sbarra",
+    "interfon", "poartă", "poarta", "ușă", "usa", "barieră", "bariera", "intrare",
+    # Slavic, Hungarian, Finnish, Turkish, Greek as the view writes it
+    "drzwi", "bram", "furtk", "szlaban", "wejści", "wjazd", "dostęp", "domofon", "dveř", "dveri", "brán", "bran",
+    "vrat", "závo", "zavo", "vstup", "přístup", "ajtó", "kapu", "riasztó", "sorompó", "bejárat", "ovi", "portti",
+    "hälyty", "puomi", "kapı", "kapi", "bariyer", "giriş",
+    *_viewed("πόρτα", "πύλη", "συναγερμ", "εισόδ", "είσοδ", "κλειδοκούτι", "двер", "ворот", "воріт", "шлагбаум",
+             "сигнализац", "сигналізац", "домофон", "підʼїзд", "під'їзд", "подъезд"),
+    # Indonesian, Malay, Vietnamese, Tagalog
+    "pintu", "gerbang", "lemari", "brankas", "loker", "cửa", "cổng", "pinto", "tarangkahan",
+    # Hebrew (the gate, the door, "to the gate", the alarm), Arabic
+    "שער", "לשער", "השער", "דלת", "לדלת", "הדלת", "אזעקה", "לאזעקה", "باب", "البوابة", "بوابة",
+)  # fmt: skip
+_INFLECTION = 2  # letters an inflection adds to a stem
+# Looked for inside a word too: the second part of a compound ("achteringang", "sleutelkluis",
+# "vrachtwagenpoort", "Haupteingang", "Nebentür").
+_COMPOUND_STEMS = (
+    "ingang", "kluis", "poort", "toegang", "zugang", "eingang", "schranke", "tresor", "deur", "tür", "dörr", "dør",
+    "grind", "larm", "alarm", "ingång", "inngang", "indgang", "adgang", "kapu",
+)  # fmt: skip
+# ... and the first part of a code word's compound ("portkoden", "torcode", "hekcode": "port" alone is a
+# network's, "Authorization code flow on port 8080" an attacker's round).
+_COMPOUND_FIRST = ("port", *_COMPOUND_STEMS)
+# The words that may stand between a code word and a year-shaped value: a lock's, a preposition, an article, a
+# copula ("Kód k závoře 2019." is a code; "Zugangscode gültig bis Dezember 2025", "kapukód cseréje 2025" are not).
+_YEAR_GAP = frozenset(
+    {"k", "ke", "do", "to", "of", "for", "the", "de", "la", "del", "du", "des", "da", "der", "die", "das", "für",
+     "zur", "zum", "na", "v", "w", "is", "ist", "är", "er", "je", "jest", "est", "es", "é", "è", "on", "este",
+     "van", "voor", "het", "till", "til", "a", "az", "al", "à"}
+)  # fmt: skip
+
+# CJK writes a lock's word and its code's glued or a blank apart ("门禁密码", "출입문 비밀번호").
+_CJK_LOCKS = ("门禁", "門禁", "大门", "门锁", "玄関", "入口", "출입문", "현관", "대문", "도어락", "출입")
+_CJK_CODES = ("密码", "密碼", "暗証番号", "비밀번호", "비번")
+
+_STOPS = ".!?;\n"
+_CLAUSE_BACK = 48  # characters before a code word read for its lock's word
+_WORD = re.compile(r"[^\W\d_]+(?:['’ʼ][^\W\d_]+)?")
+_CODE_WORD = re.compile(
+    r"(?<![^\W\d_])(?P<pre>[^\W\d_]{0,24}?)(?P<code>"
+    + "|".join(re.escape(word) for word in sorted(_CODE_WORDS, key=len, reverse=True))
+    + r")(?![^\W\d_])"
+)
+# After the code word: at most eight words (a number of one or two digits among them), a colon or "=", the value.
+_TO_VALUE = re.compile(
+    r"(?P<gap>(?:[ \t]+(?:[^\s\d.!?;:,=]+|[0-9]{1,2}(?=[ \t])|,)){0,8}?)[ \t]*(?:[:=][ \t]*)?"
+    r"(?P<value>#?(?:(?=[0-9a-d]{4})[0-9]{1,6}[a-d]|[0-9]{3,8}[#*]?)(?![\w]))"
+)
+# The value ends its clause: the text's or line's end, a stop, a bracket, a quote, or a word that goes on
+# to when or what for ("1967 efter kl 18", "2580 etter kl 20", "2468B voor de monsterkluis").
+_END = re.compile(
+    r"(?=[ \t]*(?:$|[.,;!?)\]\"'»”」）。，、\r\n]|-[ \t]|[ \t]+(?:after|then|for|and|efter|etter|och|og|nach|und|"
+    r"für|après|puis|pour|et|después|luego|para|y|depois|e|dopo|poi|per|daarna|dan|voor|en|po|potem|dla|i|pro|a|"
+    r"után|és|jälkeen|ja|sonra|ve|setelah|lalu|untuk|sau|rồi|pagkatapos)(?![^\W\d_]))"
+    r"|(?=[ \t]*[\u0590-\u05ff\u0600-\u06ff\u3040-\u9fff\uac00-\ud7af]))"
+)
+# Words in the clause that make the number another thing's code (a product's, an error's, a shipment's,
+# a postcode, a tax's).
+_OTHER_CODE = re.compile(
+    r"(?<![^\W\d_])(?:error|errors|erreur|erro|fehler|fout|błąd|błędu|bledu|chyba|hiba|virhe|hata|errore|"
+    r"status|http|product|produit|produkt|producto|produto|prodotto|article|artikel|artículo|item|sku|model|"
+    r"modell|modelo|modello|ship(?:ping|ment)|versand|envío|envio|spedizione|zásilk|przesyłk|zip|post(?:al)?|"
+    r"postcode|postleitzahl|tax|steuer|promo|discount|rabatt|coupon|voucher|gutschein|country|land|tariff|hs|"
+    r"iata|icao|airport|flight|fault|storing|störung|usterk|porucha|version|versie|build|release|stato|estado|état|"
+    r"etat|stan|share|response|risposta|respuesta|resposta|réponse|antwort|exit|return|retour|rückgabe|"
+    # one-time codes (codes.py reads them) and OAuth's
+    r"otp|totp|tan|tans|sms|2fa|mfa|one-time|unique|usage|verification|verifica|vérification|verificación|"
+    r"bestätigung|confirmation|conferma|confirmação|confirmación|login|authori[sz]ation|oauth|flow)"
+    r"(?![^\W\d_])"
+)
+# Before a four-digit value, what makes it a year ("changed in 2019", "seit 2024", "od roku 2023").
+_YEAR_BEFORE = re.compile(
+    r"(?:^|[ \t])(?:in|since|from|until|till|ab|seit|bis|im|jahr|en|depuis|année|desde|año|em|ano|dal|nel|"
+    r"anno|sinds|vanaf|sedan|siden|od|roku|rok|roce|óta|ében|vuonna|yılında|năm|tahun|sejak)[ \t]*$"
+)
+
+LOCK_WORDS = index_words("cod", "kod", "koodi")  # the gate's words among the scan's (most text holds none)
+_OTHER_MARKS = ("kód", "kωδik", "koд", "קוד", *_CJK_CODES)
+
+
+def may_hold_lock_code(scan: Scan) -> bool:
+    return not LOCK_WORDS.isdisjoint(scan.words) or (
+        not scan.lower.isascii() and any(mark in scan.lower for mark in _OTHER_MARKS)
+    )
+
+
+def _is_lock(word: str) -> bool:
+    return any(word.startswith(stem) and len(word) - len(stem) <= _INFLECTION for stem in _LOCK_STEMS) or any(
+        stem in word for stem in _COMPOUND_STEMS
+    )
+
+
+def _names_a_lock(pre: str, words: list[str]) -> bool:
+    """The code word's compound starts with a lock's word, or a lock's word stands in ``words``."""
+    return (bool(pre) and (_is_lock(pre) or pre.startswith(_COMPOUND_FIRST))) or any(map(_is_lock, words))
+
+
+def _clause_before(lower: str, at: int) -> str:
+    start = max(0, at - _CLAUSE_BACK)
+    stop = max(lower.rfind(char, start, at) for char in _STOPS)
+    return lower[max(start, stop + 1) : at]
+
+
+def _value_ok(lower: str, start: int, end: int, value: str, gap: list[str]) -> bool:
+    """No count after the value; a year's four digits only before a stop, with only a lock's words, prepositions,
+    articles and copulas between the code word and them, and no word before them that makes them a year ("Kód
+    k závoře 2019." is a code; "changed in 2019", "код домофона 2024", "kapukód cseréje 2025." are not)."""
+    if COUNTED.match(lower, end) is not None:
+        return False
+    if YEAR.fullmatch(value.strip("#*")) is None:
+        return True
+    return (
+        _YEAR_STOP.match(lower, end) is not None
+        and _YEAR_BEFORE.search(lower, max(0, start - 16), start) is None
+        and all(word in _YEAR_GAP or _is_lock(word) for word in gap)
+    )
+
+
+_YEAR_STOP = re.compile(r"[.,;!?)](?![0-9])")
+
+
+def find_lock_codes(scan: Scan) -> Iterator[Hit]:
+    lower = scan.lower
+    for match in _CODE_WORD.finditer(lower):
+        pre = match["pre"]
+        tail = _TO_VALUE.match(lower, match.end())
+        if tail is None or _END.match(lower, tail.end()) is None:
+            continue
+        clause = _clause_before(lower, match.start())
+        gap = tail["gap"]
+        around = f"{clause} {pre}{match['code']} {gap}"
+        if any(char in gap for char in _STOPS) or _OTHER_CODE.search(around) or NOT_A_LOCK_CODE.search(around):
+            continue
+        gap_words = _WORD.findall(gap)
+        if not _names_a_lock(pre, _WORD.findall(clause)[-5:] + gap_words):
+            continue
+        start, end = tail.span("value")
+        if _value_ok(lower, start, end, tail["value"], gap_words):
+            yield "PASSWORD", start, end
+    if not lower.isascii():
+        yield from _cjk_lock_codes(lower)
+
+
+_CJK_VALUE = re.compile(r"[ \t]*(?:[:：=][ \t]*|(?:は|是|为|는|은)[ \t]*)?(?P<value>[0-9]{3,8}[#*]?)(?![0-9])")
+
+
+def _cjk_lock_codes(lower: str) -> Iterator[Hit]:
+    for code in _CJK_CODES:
+        at = lower.find(code)
+        while at != -1:
+            before = lower[max(0, at - 12) : at]
+            if any(lock in before for lock in _CJK_LOCKS):
+                tail = _CJK_VALUE.match(lower, at + len(code))
+                if tail is not None and _END.match(lower, tail.end()) is not None:
+                    yield "PASSWORD", *tail.span("value")
+            at = lower.find(code, at + len(code))
