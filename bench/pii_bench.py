@@ -263,6 +263,7 @@ REVIEWS = {
     "aw": "pii_review_aw.jsonl: blind, a marketplace, a logistics company and a benefits office, taken as it came",
     "ax": "pii_review_ax.jsonl: blind, a law firm, a university, a utility and an airline, taken as it came",
     "ay": "pii_review_ay.jsonl: blind, a property manager, a crypto exchange, a pharmacy and a car rental, as it came",
+    "az": "pii_review_az.jsonl: blind, a health insurer, a hospital lab, a customs broker, a payroll firm, as it came",
 }
 
 

@@ -468,6 +468,18 @@ def altered(name: str) -> list[str]:
         # second Portuguese mobile after a bracketed aside, an address with "#" for "@" and an instruction to
         # swap them, a Django FIELD_ENCRYPTION_KEY, digits given as "the four digits you want are 7 3 9 1".
         ("ay", "claim", None, 0.955),  # 375 of 391 since
+        # Blind, written after AY's fixes: a health insurer's claims desk's, a hospital laboratory's, a customs
+        # broker's and a payroll outsourcer's agents' memories (330 lines, 24 languages): 432 of 494 as it came
+        # (87.4%), 463 since (door, gate, alarm and barrier codes as each language names them, locks.py; a
+        # password at its clause's end after a verb, a preposition or a qualifier, clauses.py; one-time codes
+        # after Nordic, Vietnamese and Tagalog words; a mobile after a person's name in a text whose language
+        # names its country). Left: values read out in Korean, Greek and Vietnamese words, or written backwards
+        # (a phone, an email, an IBAN, a password), in the NATO alphabet or in kanji; a phone one digit per line
+        # or cut by a chat's next message; a card in a JSON array's four items; an email joined by "+" in code; an
+        # IP address read out in German words or defanged IPv6 ("2a0b[:]f4c2..."); an AWS secret in blank-separated
+        # groups; a seed phrase in a markdown table; a salt in a TOML file; a TOTP seed after "TOTP seed"; Orthanc's
+        # users map in JSON; a PIN read back "as 8402"; a birth date as a PDF's password.
+        ("az", "claim", None, 0.935),  # 463 of 494 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -598,6 +610,14 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     altered_ay = altered("ay")
     assert len(altered_ay) == 7
     assert {f.type for text in altered_ay for f in detect(text)} == {"IP_ADDRESS", "AWS_ACCESS_KEY"}
+    # Reviewer AZ: private and documentation addresses (by design), example.com's and example.org's addresses,
+    # AWS's example pair and Stripe's test cards with their CVC (on purpose); as it came, a TISS guide's number
+    # after "nº" and a GS1 element string were read as phones too (10 lines).
+    altered_az = altered("az")
+    assert len(altered_az) == 8
+    assert {f.type for text in altered_az for f in detect(text)} == {
+        "IP_ADDRESS", "EMAIL", "AWS_ACCESS_KEY", "AWS_SECRET_KEY", "CREDIT_CARD", "GENERIC_SECRET"
+    }  # fmt: skip
     # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design) and a CI
     # cache's key, a random-looking value after "key" (left: a word before "key" was tried as naming no
     # secret and hid Azure's "Primary key: ..."); as it came, a PEM header named in prose, a file's magic

@@ -82,21 +82,48 @@ _REACH = 120  # characters of the label's clause read after it
 # A sentence's stop: ".", "!", "?" or ";" before a blank or the end (inside a value they are its own), a line's end.
 _CLAUSE_STOP = re.compile(r"[.!?;](?=\s|$)|[。！？]|\r?\n")
 _TOKEN = re.compile(r"\S+")
-_PARTICLE = re.compile(r"(?:を|は|が|的|은|는|을|를)[ \t]")
+_PARTICLE = re.compile(r"(?:を|は|が|은|는|을|를)[ \t]")
+# After a value a particle introduced: what it was set to ("Misaki_0412 に再設定済み"), not where it is kept or
+# how it is changed ("1Password8 에 저장", "Outlook2019 で変更": an attacker's round).
+_SET_TO_AFTER = re.compile(r"[ \t]*(?:に|へ|로|으로|为|為)")
 _WRAP = "\"'«»“”‘’([{<「『|*_"  # quotes, brackets and markup around a value
 _TRAIL = ".,;:?)]}>\"'»”’」』|*_"  # ... and punctuation after it ("!" ends many passwords: it stays the value's)
-# The word right before the value says what follows is it: a verb or a preposition ("is", "set to", Czech
-# and Polish "na", Portuguese "para", Turkish "olarak"), or a qualifier ("temporary", "new"), after which only
-# a value with a password's own symbol is taken ("kata sandi baru Minimal8karakter" is a form's hint). Any
-# other word leads to what the password is of ("Passwort für den Router FRITZ!Box7590", "the password for the
-# printer Canon2019?": earlier attackers' rounds).
-_INTRODUCES = frozenset(
-    {"is", "was", "to", "as", "now", "into", "es", "era", "est", "était", "c'est", "ist", "war", "lautet", "auf",
-     "zu", "als", "é", "è", "a", "in", "en", "para", "por", "op", "naar", "är", "blev", "till", "er", "ble", "til",
-     "je", "bylo", "byla", "byl", "na", "jest", "było", "została", "został", "van", "on", "olarak", "oldu",
-     "ay", "adalah", "ialah", "yaitu", "menjadi", "jadi", "là", "thành", "*",
-     *_viewed("είναι", "ήταν", "σε", "в", "на", "є", "это", "הוא", "היא", "هي", "هو", "है", "उन्होंने", "ने")}
+# The word right before the value says that the value follows: a copula ("is", "es", "är", Indonesian
+# "adalah", Greek "είναι"), or a preposition after a verb that sets it ("reset to", Czech "resetováno na",
+# Polish "ustawione na", Portuguese "reposta para"), or a qualifier ("temporary", "new"). A preposition after
+# any other word ("due in Sprint42", "restablecida para JGarcia2024", "samma som till Office365"), a qualifier,
+# and Turkish "olarak" take only a value with a password's own symbol. Any other word leads to what the password
+# is of ("Passwort für den Router FRITZ!Box7590", "the password for the printer Canon2019?": attackers' rounds).
+_COPULAS = frozenset(
+    {"is", "was", "es", "era", "est", "était", "c'est", "ist", "war", "lautet", "é", "è", "är", "er", "je", "jest",
+     "ay", "adalah", "ialah", "yaitu", "là",
+     *_viewed("είναι", "ήταν", "є", "это", "הוא", "היא", "هي", "هو", "है", "उन्होंने")}
 )  # fmt: skip
+_PREPOSITIONS = frozenset(
+    {"to", "as", "into", "auf", "zu", "als", "a", "in", "en", "à", "para", "op", "naar", "till", "til", "na",
+     "olarak", *_viewed("σε", "в", "на")}
+)  # fmt: skip
+# Verbs that set a password, before the preposition that gives its new value, by preposition (Spanish
+# "restablecida para JGarcia2024" is "reset for" a user, Portuguese "reposta para" "reset to").
+_SET_BY = {
+    "to": ("changed", "set", "reset", "updated", "rotated"),
+    "na": ("resetováno", "nastaveno", "změněno", "změnil", "změnila", "nastavil", "nastavila", "ustawione",
+           "zmienione", "zresetowane", "ustawiono", "zmieniono", "ustawiłem", "zmieniłem", "zmieniłam", "ustawiłam"),
+    "para": ("redefinida", "reposta", "alterada", "definida", "trocada", "mudada", "resetada", "redefinido",
+             "alterado", "definido"),
+    "a": ("cambiada", "restablecida", "reseteada", "cambiado", "restablecido", "puesta", "actualizada", "impostata",
+          "reimpostata", "cambiata", "resettata", "modificata", "impostato", "cambiato"),
+    "in": ("cambiata", "modificata", "geändert"),
+    "à": ("réinitialisé", "réinitialisée", "changé", "changée", "modifié", "modifiée", "mis", "mise", "défini",
+          "définie"),
+    "en": ("changé", "changée", "modifié", "modifiée"),
+    "auf": ("geändert", "zurückgesetzt", "gesetzt"),
+    "naar": ("gewijzigd", "veranderd", "gereset", "aangepast"),
+    "op": ("ingesteld", "gezet"),
+    "till": ("ändrat", "ändrades", "satt", "återställt", "bytt", "byttes"),
+    "til": ("endret", "satt", "ændret", "nulstillet", "tilbakestilt", "byttet", "skiftet"),
+    **{prep: _viewed("изменён", "изменен", "сброшен", "змінено", "скинуто") for prep in _viewed("на")},
+}  # fmt: skip
 _QUALIFIES = frozenset(
     {"temporary", "temp", "new", "initial", "default", "tijdelijk", "nieuw", "nieuwe", "sementara", "baru",
      "tymczasowe", "nowe", "dočasné", "nové", "neu", "neues", "vorläufig", "temporär", "nouveau", "provisoire",
@@ -111,7 +138,9 @@ _DESCRIBES = re.compile(
     r"(?<![^\W\d_])(?:policy|policies|rule|rules|example|examples|e\.g|eg|z\.b|p\.ex|ej|like|such|format|pattern|"
     r"regex|must|should|requires?|required|contain|contains|least|characters|chars|length|hint|hash|hashed|"
     r"bcrypt|argon2|salt|richtlinie|beispiel|muss|mindestens|zeichen|exemple|doit|caractères|ejemplo|debe|"
-    r"caracteres|exemplo|deve|esempio|voorbeeld|moet|przykład|musi|znaków|příklad|musí|znaků|örnek|olmalı)"
+    r"caracteres|exemplo|deve|esempio|voorbeeld|moet|przykład|musi|znaków|příklad|musí|znaků|örnek|olmalı|"
+    # "the same as for Office365" in some languages; Vietnamese "for example"
+    r"same|samma|samme|misma|mismo|gleiche|gleiches|même|stessa|stesso|mesma|mesmo|zelfde|тakoй|тakoe|тakaя|ví dụ)"
     r"(?![^\W\d_])"
 )
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^\W\d_]{2,}")
@@ -187,7 +216,8 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
         clause_end = stop.start() if stop is not None else min(len(lower), start + _REACH)
         if stop is not None and stop.group() == "?":
             continue  # a question about a password, not one
-        previous = ""
+        previous = verb = ""
+        copula_before = False
         for token in _TOKEN.finditer(text, particle.end() if particle is not None else start, clause_end):
             raw = token.group()
             value = raw.lstrip(_WRAP)
@@ -197,10 +227,12 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
                 end = at + len(bare)
                 while end < len(text) and text[end] == "!":
                     end += 1  # the clause's stop read it apart ("Emre.1984! verdi")
+                symbol = any(char in PASSWORD_SYMBOLS for char in text[at:end])
                 introduced = (
-                    previous in _INTRODUCES
-                    or (previous in _QUALIFIES and any(char in PASSWORD_SYMBOLS for char in bare))
-                    or (not previous and particle is not None)
+                    (previous in _COPULAS and not copula_before)
+                    or (previous in _PREPOSITIONS and (symbol or verb in _SET_BY.get(previous, ())))
+                    or (previous in _QUALIFIES and symbol)
+                    or (not previous and particle is not None and _SET_TO_AFTER.match(text, end) is not None)
                 )
                 if (
                     introduced
@@ -210,4 +242,7 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
                     yield "PASSWORD", at, end
                     done = end
                 break  # the first word shaped as a password is the clause's value, or there is none
-            previous = raw.strip(_WRAP + _TRAIL).lower()
+            # A copula before the one that leads to the value makes it a description ("Mật khẩu là tên công ty
+            # viết liền, là CongTy2024": the company's name written as one word, an attacker's round).
+            copula_before = copula_before or previous in _COPULAS
+            verb, previous = previous, raw.strip(_WRAP + _TRAIL).lower()

@@ -203,7 +203,19 @@ _SETTING_WORDS = re.compile(
     r"retries|max|maximum|min|minimum|interval|port|error|status|version|size|digits|failures|requests|id|"
     r"ticket|case|setting|config|default|seconds|minutes|code 2fa|range|between|day|daily|week|month|year|"
     r"hour|tenant|users?|team|staff|customers?|accounts?|company|companies|aziende|average|total|volume|limits?|"
-    r"quota|price|cost|fee|prefix|country|pack|package|bundle|plan|bulk)(?![^\W\d_])"
+    r"quota|price|cost|fee|prefix|country|pack|package|bundle|plan|bulk|"
+    # Nordic, Vietnamese and Tagalog counts, prices, periods and audiences ("Antal OTP för kvartalet är 48213",
+    # "OTP til erhvervskunder er 2500", "Số OTP được gửi thành công là 9921": an attacker's round)
+    r"antal|antall|totalt|kostnad|pris|belopp|beløp|beløb|referensnummer|uke|uge|vecka|månad|måned|kvartal|"
+    r"kvartalet|kunder|kunderna|brukere|användare|alla|alle|klart|leverantörer|bestillinger|erhvervskunder|"
+    r"utlandet|udlandet|tổng|số|tháng|tuần|quý|năm|hôm nay|lần|khách|thành công|bilang|ilang|beses|buwan|"
+    r"linggo|taon|araw|ngayong)(?![^\W\d_])"
+)
+# Before a one-time code's label, a word that counts them ("Antal skickade OTP för mars: 18342", "Tổng OTP đã
+# gửi hôm nay: 12500", "Ilang OTP ko na ang nagamit": an attacker's round).
+_COUNTED_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?:antal|antall|tổng|số|bilang|ilang|total|number of|count of|anzahl|nombre de|número de|"
+    r"numero di|liczba|počet)(?![^\W\d_])[^.!?;\n]{0,24}$"
 )
 # The view writes a dash "–" as "-"; a bracket opens a remark ("734219 (expired now)"), not a count's "(2 attempts)".
 _CLAUSE_END = re.compile(r"[ \t]*(?:$|[.,;!?)\]\"'—–\n]|-(?=[ \t])|\((?![0-9]))")
@@ -604,6 +616,8 @@ def _clause_code(text: str, lower: str, match: re.Match[str]) -> bool:
     if not words or words[0] not in _CLAUSE_OPENERS:
         return False
     if _SETTING_WORDS.search(clause) is not None or MEETING.search(clause) is not None:
+        return False
+    if _COUNTED_BEFORE.search(lower, max(0, match.start() - 40), match.start()) is not None:
         return False
     if _CLAUSE_END.match(lower, match.end()) is None:
         return False  # a word after the number: a count, a price, a prefix ("1500 mal", "5511 is the ...")

@@ -2676,28 +2676,68 @@ def _text_regions(scan: Scan) -> tuple[str, ...]:
     return scan.text_regions
 
 
-# A person's name right before a number ("Kari Nordmann, 40 31 09 36", "řidič Tomáš Svoboda 606 649 164",
-# "Jefe de turno Javier Gil 617 14 91 68": reviewer AZ), or "al" and "til" (Spanish "llamar al ...",
-# Norwegian "sendt til ..."): two words each with a capital first and small letters after, a comma maybe.
-_NAME_BEFORE = re.compile(r"(?<![^\W\d_])(?P<first>[^\W\d_]{2,20})[ \t]+(?P<last>[^\W\d_][^\W\d_'’\-]{1,24}),?[ \t]+$")
+# A person's name, after the word for their role, right before a number ("řidič Tomáš Svoboda 606 649 164",
+# "Jefe de turno Javier Gil 617 14 91 68", "Vakthavende bioingeniør Kari Nordmann, 40 31 09 36": reviewer AZ),
+# or "al" and "til" after a verb that calls or sends ("llamar al ...", "se avisó a la Dra. Paz al ...",
+# "sendt til ..."). Two capitalised words after the role, a comma maybe; a heading, a company or a budget line
+# is no person ("Importe Total", "Danske Bank", "Regione Lazio": an attacker's round).
+_NAME_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?P<role>[^\W\d_]{2,24})[ \t]+(?P<first>[^\W\d_]{2,20})[ \t]+"
+    r"(?P<last>[^\W\d_][^\W\d_'’\-]{1,24}),?[ \t]+$"
+)
+_ROLES = frozenset(
+    {"driver", "řidič", "řidička", "kierowca", "sofőr", "sjåfør", "förare", "chauffør", "fahrer", "fahrerin",
+     "chauffeur", "conductor", "conductora", "motorista", "autista", "sopir", "şoför", "courier", "kurir", "kurier",
+     "kurýr", "mensajero", "repartidor", "koerier", "bud", "turno", "jefe", "jefa", "encargado", "encargada",
+     "supervisor", "supervisora", "skiftleder", "vaktleder", "vakthavende", "skiftledare", "kierownik", "vedoucí",
+     "mistr", "műszakvezető", "schichtleiter", "schichtleiterin", "leiter", "leiterin", "chef", "capo",
+     "responsabile", "responsable", "gerente", "manager", "lead", "coordinator", "koordinator", "koordinátor",
+     "kontaktperson", "contact", "contacto", "contatto", "dr", "dra", "doctor", "doktor", "lékař", "lékařka",
+     "lekarz", "orvos", "médico", "médica", "medico", "arts", "bioingeniør", "biomedicinsk", "nurse",
+     "sestra", "enfermera", "enfermero", "infermiera", "infermiere", "pielęgniarka", "technician", "technik",
+     "technikus", "técnico", "tecnico", "dispatcher", "dispečer", "dyspozytor", "agent", "agente", "kolega",
+     "kollega", "collega", "colleague", "compañero", "compañera", "colega", "tutor", "guardia", "vakt", "portier"}
+)  # fmt: skip
 _CALL_AT = re.compile(r"(?<![0-9][ \t])(?<![^\W\d_])(?:al|til)[ \t]+$")  # not a range's end ("dal 347 ... al 360 ...")
+_CALLS = re.compile(
+    r"(?<![^\W\d_])(?:llam\w*|avis\w*|escrib\w*|envi\w*|mand\w*|contact\w*|respond\w*|rispond\w*|chiam\w*|"
+    r"scriv\w*|sendt|send|sender|sendes|ring\w*|skriv\w*|sms)(?![^\W\d_])"
+)
+# After the number: a unit, a currency, a count, or the words that say what else it is.
+_NOT_A_PHONE_AFTER = re.compile(
+    r"[ \t]*(?:ft|huf|kr|nok|sek|dkk|eur|euro|euros|€|rupiah|rp|idr|tl|try|zł|zl|pln|usd|\$|enheter|units|stk|"
+    r"point|points|poeng|redninger|mål|goals|mottakere|recipients|%)(?![^\W\d_])"
+    r"|[^.!?\n]{0,40}(?:nummer|number|número|numero|numéro|nr|cvr|nif|nip|bsn|ordre|order|pedido|expediente|"
+    r"catálogo|catalogo|cuenta|konto|faktura|factura|budget|presupuesto)",
+    re.I,
+)
 
 
 def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
     """A mobile number in groups, with no trunk "0" and no country code, of a country the text's language
     or its addresses and IBANs name (not the configured regions: those read it already), after a person's
-    name or "al" or "til"."""
+    name and their role, or "al" or "til" after a call's verb; no amount's zeros last, no unit after it."""
     if start < 0 or candidate.startswith(("+", "(", "0")) or " " not in candidate:
         return False
-    before = scan.text[max(scan.text.rfind("\n", 0, start) + 1, start - 56) : start]
+    digits = candidate.translate(_PHONE_PUNCTUATION)
+    end = start + len(candidate)
+    if digits.endswith("000") or _NOT_A_PHONE_AFTER.match(scan.text, end) is not None:
+        return False
+    line_start = scan.text.rfind("\n", 0, start) + 1
+    before = scan.text[max(line_start, start - 56) : start]
     name = _NAME_BEFORE.search(before)
     named = (
         name is not None
+        and name["role"].lower().rstrip(".") in _ROLES
         and name["first"].istitle()
         and name["last"].istitle()
-        and _REFERENCE_WORDS.isdisjoint((name["first"].lower(), name["last"].lower()))
     )
-    if not named and _CALL_AT.search(before.lower()) is None:
+    called = (
+        not named
+        and _CALL_AT.search(before) is not None  # "al" in small letters: "Hamad Al ..." is a name's
+        and _CALLS.search(scan.lower, max(line_start, start - 56), start) is not None
+    )
+    if not (named or called):
         return False
     lower = scan.lower
     found = dict.fromkeys(chain(_dialled_countries(scan.text), _named_countries(scan.text, lower)))

@@ -48,35 +48,44 @@ _LOCK_STEMS = (
     "door", "gate", "barrier", "alarm", "entry", "entrance", "intercom", "buzzer", "garage", "keypad", "lockbox",
     "keybox", "keysafe", "padlock", "locker", "shutter",
     # German, Dutch, Nordic
-    "tür", "haustür", "tor", "pforte", "eingang", "zugang", "schranke", "schließfach", "tresor", "deur", "poort",
-    "hek", "ingang", "toegang", "slagboom", "kluis", "dörr", "dør", "grind", "larm", "ingång", "inngang",
-    "indgang", "adgang", "bom",
+    "haustür", "pforte", "eingang", "schranke", "schließfach", "tresor", "deur", "poort", "ingang", "slagboom",
+    "kluis", "dörr", "dør", "larm", "ingång", "inngang", "indgang",
     # Romance
     "porte", "portail", "portillon", "barrière", "alarme", "entrée", "accès", "digicode", "interphone", "puerta",
     "portón", "portal", "barrera", "alarma", "entrada", "acceso", "garaje", "taquilla", "porta", "portão",
     "portaria", "acesso", "garagem", "cancela", "portone", "cancello", "allarme", "ingresso", "accesso", "sbarra",
-    "interfon", "poartă", "poarta", "ușă", "usa", "barieră", "bariera", "intrare",
+    "interfon", "poartă", "poarta", "ușă", "ușa", "barieră", "bariera",
     # Slavic, Hungarian, Finnish, Turkish, Greek as the view writes it
-    "drzwi", "bram", "furtk", "szlaban", "wejści", "wjazd", "dostęp", "domofon", "dveř", "dveri", "brán", "bran",
-    "vrat", "závo", "zavo", "vstup", "přístup", "ajtó", "kapu", "riasztó", "sorompó", "bejárat", "ovi", "portti",
-    "hälyty", "puomi", "kapı", "kapi", "bariyer", "giriş",
+    "drzwi", "bram", "furtk", "szlaban", "wjazd", "domofon", "dveř", "dveri", "brán", "brana", "brany", "vrat",
+    "závo", "zavo", "ajtó", "kapu", "riasztó", "sorompó", "bejárat", "ovi", "oven", "portti", "hälyty", "puomi",
+    "kapı", "kapi", "bariyer",
     *_viewed("πόρτα", "πύλη", "συναγερμ", "εισόδ", "είσοδ", "κλειδοκούτι", "двер", "ворот", "воріт", "шлагбаум",
              "сигнализац", "сигналізац", "домофон", "підʼїзд", "під'їзд", "подъезд"),
     # Indonesian, Malay, Vietnamese, Tagalog
-    "pintu", "gerbang", "lemari", "brankas", "loker", "cửa", "cổng", "pinto", "tarangkahan",
-    # Hebrew (the gate, the door, "to the gate", the alarm), Arabic
-    "שער", "לשער", "השער", "דלת", "לדלת", "הדלת", "אזעקה", "לאזעקה", "باب", "البوابة", "بوابة",
+    "pintu", "lemari", "brankas", "pinto", "tarangkahan",
+    # Hebrew ("to the gate", the door, the alarm), Arabic
+    "לשער", "דלת", "לדלת", "הדלת", "אזעקה", "לאזעקה", "باب", "البوابة", "بوابة",
+    # a way in: "access code", "kode akses", "código de acceso" (a secret, whatever it opens)
+    "access", "akses", "acceso", "accès", "accesso", "acesso", "zugang", "zugangs", "toegang", "toegangs", "adgang",
+    "adgangs", "tilgang", "dostępu", "přístupu", "přístupový", "hozzáférési", "erişim",
 )  # fmt: skip
 _INFLECTION = 2  # letters an inflection adds to a stem
+# Short words that name a lock only whole ("Tür", not Turkish "türü"; "Tor", not Polish "toru" or "Torx").
+_LOCK_WORDS = frozenset(
+    {"tür", "türe", "türen", "tor", "tores", "hek", "hekken", "grind", "grinden", "porten", "bom", "bommen"}
+)
 # Looked for inside a word too: the second part of a compound ("achteringang", "sleutelkluis",
 # "vrachtwagenpoort", "Haupteingang", "Nebentür").
-_COMPOUND_STEMS = (
-    "ingang", "kluis", "poort", "toegang", "zugang", "eingang", "schranke", "tresor", "deur", "tür", "dörr", "dør",
-    "grind", "larm", "alarm", "ingång", "inngang", "indgang", "adgang", "kapu",
+_COMPOUND_STEMS = ("ingang", "kluis", "schranke", "tresor", "deur", "haustür", "hintertür", "gartentür")
+_PREPOSITIONS = frozenset(
+    {"do", "k", "ke", "ku", "de", "di", "del", "della", "dello", "da", "du", "des", "na", "za", "for", "to", "of",
+     "ng", "van", "für", "zur", "zum", "zu", "til", "till", "för", "a", "al", "à", "the", "la", "le", "el", "lo",
+     "il", "der", "die", "das", "den", "het", "az", "o", "w", "v", "ve", "u", "pro", "para", "per",
+     *_viewed("για", "το", "της", "του", "στην", "к", "от", "для", "до", "від")}
 )  # fmt: skip
-# ... and the first part of a code word's compound ("portkoden", "torcode", "hekcode": "port" alone is a
-# network's, "Authorization code flow on port 8080" an attacker's round).
-_COMPOUND_FIRST = ("port", *_COMPOUND_STEMS)
+# ... and the first part of a code word's compound ("portkoden", "torcode", "hekcode": "port" and "tor" alone
+# are a network's and a rail track's, "Authorization code flow on port 8080" an attacker's round).
+_COMPOUND_FIRST = ("port", "tor", "garagentor", "hoftor", "tür", "alarm", "larm", "ingang", "eingang", "ingångs")
 # The words that may stand between a code word and a year-shaped value: a lock's, a preposition, an article, a
 # copula ("Kód k závoře 2019." is a code; "Zugangscode gültig bis Dezember 2025", "kapukód cseréje 2025" are not).
 _YEAR_GAP = frozenset(
@@ -92,15 +101,41 @@ _CJK_CODES = ("密码", "密碼", "暗証番号", "비밀번호", "비번")
 _STOPS = ".!?;\n"
 _CLAUSE_BACK = 48  # characters before a code word read for its lock's word
 _WORD = re.compile(r"[^\W\d_]+(?:['’ʼ][^\W\d_]+)?")
-_CODE_WORD = re.compile(
-    r"(?<![^\W\d_])(?P<pre>[^\W\d_]{0,24}?)(?P<code>"
-    + "|".join(re.escape(word) for word in sorted(_CODE_WORDS, key=len, reverse=True))
-    + r")(?![^\W\d_])"
+# The word right before a code word, a colon maybe between ("Sleutelkluis bij de achteringang: code 0458").
+_WORD_BEFORE = re.compile(r"(?P<word>[^\W\d_]+)[ \t]*:?[ \t]+$")
+# A code word is found by its stem (a literal search the engine runs at C speed), then read whole: the word it
+# stands in, which ends with one of _CODE_WORDS; what comes before in the word is its compound's first part.
+_CODE_STEM = re.compile("|".join(sorted({word[:3] for word in _CODE_WORDS}, key=len, reverse=True)))
+_CODE_END = re.compile(
+    "(?:" + "|".join(re.escape(word) for word in sorted(_CODE_WORDS, key=len, reverse=True)) + r")\Z"
 )
+_LETTERS_BACK = re.compile(r"[^\W\d_]{0,24}\Z")
+_LETTERS_ON = re.compile(r"[^\W\d_]*")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _code_words(lower: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, compound's first part) of each word that ends with a code word, in order."""
+    done = 0
+    for stem in _CODE_STEM.finditer(lower):
+        if stem.start() < done:
+            continue
+        rest = _LETTERS_ON.match(lower, stem.end())  # always matches, maybe empty
+        end = rest.end() if rest is not None else stem.end()
+        done = end
+        back = _LETTERS_BACK.search(lower, max(0, stem.start() - 24), stem.start())
+        start = back.start() if back is not None else stem.start()
+        if start and _LETTER.match(lower, start - 1):
+            continue  # a longer word than the 24 letters read back
+        code = _CODE_END.search(lower, start, end)
+        if code is not None and code.end() == end:
+            yield start, end, lower[start : code.start()]
+
+
 # After the code word: at most eight words (a number of one or two digits among them), a colon or "=", the value.
 _TO_VALUE = re.compile(
     r"(?P<gap>(?:[ \t]+(?:[^\s\d.!?;:,=]+|[0-9]{1,2}(?=[ \t])|,)){0,8}?)[ \t]*(?:[:=][ \t]*)?"
-    r"(?P<value>#?(?:(?=[0-9a-d]{4})[0-9]{1,6}[a-d]|[0-9]{3,8}[#*]?)(?![\w]))"
+    r"(?<![^\s:=])(?P<value>#?(?:(?=[0-9a-d]{4})[0-9]{1,6}[a-d]|[0-9]{3,8}[#*]?)(?![\w]))"
 )
 # The value ends its clause: the text's or line's end, a stop, a bracket, a quote, or a word that goes on
 # to when or what for ("1967 efter kl 18", "2580 etter kl 20", "2468B voor de monsterkluis").
@@ -113,7 +148,8 @@ _END = re.compile(
 # Words in the clause that make the number another thing's code (a product's, an error's, a shipment's,
 # a postcode, a tax's).
 _OTHER_CODE = re.compile(
-    r"(?<![^\W\d_])(?:error|errors|erreur|erro|fehler|fout|błąd|błędu|bledu|chyba|hiba|virhe|hata|errore|"
+    r"(?:ошибк|помилк|σφάλμα|σφαλμα|foutcode|statuscode|responsecode|virhekoodi|fehlercode|hibakód|chybový)"
+    r"|(?<![^\W\d_])(?:error|errors|erreur|erro|fehler|fout|błąd|błędu|bledu|chyba|hiba|virhe|hata|errore|"
     r"status|http|product|produit|produkt|producto|produto|prodotto|article|artikel|artículo|item|sku|model|"
     r"modell|modelo|modello|ship(?:ping|ment)|versand|envío|envio|spedizione|zásilk|przesyłk|zip|post(?:al)?|"
     r"postcode|postleitzahl|tax|steuer|promo|discount|rabatt|coupon|voucher|gutschein|country|land|tariff|hs|"
@@ -121,7 +157,10 @@ _OTHER_CODE = re.compile(
     r"etat|stan|share|response|risposta|respuesta|resposta|réponse|antwort|exit|return|retour|rückgabe|"
     # one-time codes (codes.py reads them) and OAuth's
     r"otp|totp|tan|tans|sms|2fa|mfa|one-time|unique|usage|verification|verifica|vérification|verificación|"
-    r"bestätigung|confirmation|conferma|confirmação|confirmación|login|authori[sz]ation|oauth|flow)"
+    r"bestätigung|confirmation|conferma|confirmação|confirmación|login|authori[sz]ation|oauth|flow|"
+    # a setting of the code ("Access code TTL 3600": an earlier attacker's round)
+    r"ttl|timeout|expiry|expires|lifetime|validity|length|limit|attempts|retries|interval|duration|seconds|"
+    r"minutes|digits)"
     r"(?![^\W\d_])"
 )
 # Before a four-digit value, what makes it a year ("changed in 2019", "seit 2024", "od roku 2023").
@@ -141,14 +180,27 @@ def may_hold_lock_code(scan: Scan) -> bool:
 
 
 def _is_lock(word: str) -> bool:
-    return any(word.startswith(stem) and len(word) - len(stem) <= _INFLECTION for stem in _LOCK_STEMS) or any(
-        stem in word for stem in _COMPOUND_STEMS
+    return (
+        word in _LOCK_WORDS
+        or any(word.startswith(stem) and len(word) - len(stem) <= _INFLECTION for stem in _LOCK_STEMS)
+        or any(stem in word for stem in _COMPOUND_STEMS)
     )
 
 
-def _names_a_lock(pre: str, words: list[str]) -> bool:
-    """The code word's compound starts with a lock's word, or a lock's word stands in ``words``."""
-    return (bool(pre) and (_is_lock(pre) or pre.startswith(_COMPOUND_FIRST))) or any(map(_is_lock, words))
+def _beside_a_lock(pre: str, before: str, after: list[str]) -> bool:
+    """The code is a lock's: its compound starts with a lock's word ("alarmcode", "portkoden", "toegangscode");
+    or, written apart, the word right before it is a lock's ("door code", "riasztó kódja") or the first word
+    after it, past prepositions and articles, is ("kod do bramy", "Kód k závoře", "kode akses"). Any other
+    word there names whose code it is ("booking code", "kode tiket", "kod rabatowy", "müşteri kodu": an
+    attacker's round)."""
+    if pre and pre != "ה":  # Hebrew writes its article glued ("הקוד")
+        return _is_lock(pre) or pre.startswith(_COMPOUND_FIRST)
+    if before and _is_lock(before):
+        return True
+    for word in after:
+        if word not in _PREPOSITIONS:
+            return _is_lock(word)
+    return False
 
 
 def _clause_before(lower: str, at: int) -> str:
@@ -177,18 +229,18 @@ _YEAR_STOP = re.compile(r"[.,;!?)](?![0-9])")
 
 def find_lock_codes(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
-    for match in _CODE_WORD.finditer(lower):
-        pre = match["pre"]
-        tail = _TO_VALUE.match(lower, match.end())
+    for word_start, word_end, pre in _code_words(lower):
+        tail = _TO_VALUE.match(lower, word_end)
         if tail is None or _END.match(lower, tail.end()) is None:
             continue
-        clause = _clause_before(lower, match.start())
+        clause = _clause_before(lower, word_start)
         gap = tail["gap"]
-        around = f"{clause} {pre}{match['code']} {gap}"
+        around = f"{clause} {lower[word_start:word_end]} {gap}"
         if any(char in gap for char in _STOPS) or _OTHER_CODE.search(around) or NOT_A_LOCK_CODE.search(around):
             continue
         gap_words = _WORD.findall(gap)
-        if not _names_a_lock(pre, _WORD.findall(clause)[-5:] + gap_words):
+        before = _WORD_BEFORE.search(lower, max(0, word_start - 40), word_start)
+        if not _beside_a_lock(pre, before["word"] if before else "", gap_words):
             continue
         start, end = tail.span("value")
         if _value_ok(lower, start, end, tail["value"], gap_words):
