@@ -41,6 +41,11 @@ from tests.helpers import found
         ("会員サイトのパスワードを Misaki_0412 に再設定済み", [("PASSWORD", "Misaki_0412")]),
         ("Online işlem şifresi olarak Emre.1984! verdi, sisteme girip", [("PASSWORD", "Emre.1984!")]),
         ("la contraseña del wifi del piso de la playa es GaviotaAzul_2024", [("PASSWORD", "GaviotaAzul_2024")]),
+        # the attacker's round's positives: "now" after the copula, a chat's particle or a day after the value
+        ("Passwort lautet jetzt Mond7Stern.", [("PASSWORD", "Mond7Stern")]),
+        ("Heslo je teď Praha#2024.", [("PASSWORD", "Praha#2024")]),
+        ("Ang password ng wifi ay Bahay#2024 po.", [("PASSWORD", "Bahay#2024")]),
+        ("Heslo jsem změnil na Brno#2024 včera.", [("PASSWORD", "Brno#2024")]),
         # codes.py
         ("Engångskod till lönebeskedet: 169474.", [("GENERIC_SECRET", "169474")]),
         ("Mã OTP đã gửi: 183861.", [("GENERIC_SECRET", "183861")]),

@@ -132,7 +132,16 @@ _QUALIFIES = frozenset(
      "midlertidig", "ny", "nytt", "tillfälligt", "nya", "mới"}
 )  # fmt: skip
 # A word that says the value was given, after it ("Emre.1984! verdi": Turkish "gave"; "said", "gave").
-_GIVEN = frozenset({"verdi", "söyledi", "dedi", "gave", "said", "sagte", "dijo", "disse", "dit", "zei", "sa"})
+_GIVEN = frozenset(
+    {"verdi", "söyledi", "dedi", "gave", "said", "sagte", "dijo", "disse", "dit", "zei", "sa",
+     # ... or a chat's particle or when it was set ("Bahay#2024 po.", "Kopi#2024 ya.", "Wiosna!2024 wczoraj.")
+     "po", "ya", "yah", "nhé", "nha", "ok", "yesterday", "today", "gestern", "heute", "ayer", "hoy", "ieri", "oggi",
+     "hier", "wczoraj", "dzisiaj", "včera", "dnes", "igår", "idag", "i går", "i dag", "tegnap", "ma", "dün", "bugün"}
+)  # fmt: skip
+# "Now" and its kin between the copula and the value ("Passwort lautet jetzt Mond7Stern.", "Wachtwoord is nu
+# Zomer2024!", "Heslo je teď Praha#2024": an attacker's round).
+_NOW = frozenset({"now", "jetzt", "nun", "nu", "teď", "ted", "most", "sofort", "maintenant", "ahora", "agora", "ora",
+                  "teraz", "nå", "nyt", "şimdi", "sekarang", "ngayon", "bây giờ"})  # fmt: skip
 # Words of a clause that describes passwords, not one of them; and the account's words right before a value.
 _DESCRIBES = re.compile(
     r"(?<![^\W\d_])(?:policy|policies|rule|rules|example|examples|e\.g|eg|z\.b|p\.ex|ej|like|such|format|pattern|"
@@ -230,6 +239,7 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
                 symbol = any(char in PASSWORD_SYMBOLS for char in text[at:end])
                 introduced = (
                     (previous in _COPULAS and not copula_before)
+                    or (previous in _NOW and verb in _COPULAS)
                     or (previous in _PREPOSITIONS and (symbol or verb in _SET_BY.get(previous, ())))
                     or (previous in _QUALIFIES and symbol)
                     or (not previous and particle is not None and _SET_TO_AFTER.match(text, end) is not None)
