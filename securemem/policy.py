@@ -34,10 +34,9 @@ from pydantic import (
 )
 
 from securemem.errors import PolicyError
-from securemem.pii import DEFAULT_PHONE_REGIONS, ENTITY_TYPES, policy_names
-from securemem.pii.contact import check_phone_regions
-from securemem.pii.entities import PII_TYPES
+from securemem.pii.entities import PII_TYPES, entity_types, policy_names
 from securemem.pii.entities import resolve as resolve_actions
+from securemem.pii.regions import DEFAULT_PHONE_REGIONS, check_phone_regions
 from securemem.private_files import read_limited
 
 _RULE_CACHE_SIZE = 8192
@@ -49,7 +48,7 @@ Action = Literal["redact", "mask", "hash", "refuse", "allow"]
 # The entity types the detectors report (built in). [pii.actions] also accepts the families that
 # group them (FAMILY_NAMES: PII, SECRET, API_KEY; see securemem/pii/entities.py) and types a
 # deployment registers for a plug-in detector (the check below asks the registry at validation time).
-ENTITY_NAMES: tuple[str, ...] = ENTITY_TYPES
+ENTITY_NAMES: tuple[str, ...] = entity_types()
 PII_TYPE_NAMES: tuple[str, ...] = PII_TYPES
 
 

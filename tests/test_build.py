@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -91,3 +92,22 @@ def test_every_package_of_securemem_is_in_the_distribution() -> None:
         if "__pycache__" not in init.parts
     }
     assert found <= listed, sorted(found - listed)
+
+
+def test_the_cli_and_a_policy_load_without_the_scanner() -> None:
+    """The scanner's modules (several hundred patterns) load on first use: importing the CLI, loading a
+    policy and checking its phone regions import none of them; the first detect() does."""
+    probe = (
+        "import sys\n"
+        "import securemem.cli\n"
+        "from securemem.policy import load_policy\n"
+        "load_policy('regulated')\n"
+        "print(sorted(name for name in ('securemem.pii.detectors', 'securemem.pii.contact', 'securemem.pii.scrub')"
+        " if name in sys.modules))\n"
+        "from securemem.pii import detect\n"
+        "found = detect('mail jane.doe@example.org or call +44 20 7946 0958')\n"
+        "print([f.type for f in found], 'securemem.pii.detectors' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[]", "['EMAIL', 'PHONE'] True"]

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from securemem.pii.contact import _FOREIGN_PHONE_LABEL, _office_labels
 from securemem.pii.detectors import (
     _WRAP_BUDGET,
-    DEFAULT_PHONE_REGIONS,
     Hit,
     _joined_hits,
     _wrap_breaks,
@@ -22,6 +21,7 @@ from securemem.pii.detectors import (
     wanted_types,
 )
 from securemem.pii.normalize import View
+from securemem.pii.regions import DEFAULT_PHONE_REGIONS
 from securemem.pii.scan import Scan
 
 

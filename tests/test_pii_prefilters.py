@@ -24,7 +24,6 @@ from securemem.pii.contact import _DIGIT_WORDS, _OPENERS, _PHONE, _SEPARATORS, _
 from securemem.pii.detectors import (
     _EMAIL_MARKS,
     _WRAP_TOKEN,
-    DEFAULT_PHONE_REGIONS,
     _fast_plan,
     _may_hold_email,
     _plan,
@@ -45,6 +44,7 @@ from securemem.pii.numeric import (
     may_hold_ssn,
     may_hold_underscored_card,
 )
+from securemem.pii.regions import DEFAULT_PHONE_REGIONS
 from securemem.pii.scan import _NOT_AN_ENTITY, Scan, by_first_letter
 from securemem.pii.secrets import (
     _HINT_PATTERN,

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from securemem.pii.accounts import _access_codes, _may_name_code, _may_name_wifi, may_hold_account_password
 from securemem.pii.codes import _ALNUM_CODE_MARKS, may_hold_alnum_code
-from securemem.pii.detectors import DEFAULT_PHONE_REGIONS
 from securemem.pii.recovery import may_hold_recovery_secret
+from securemem.pii.regions import DEFAULT_PHONE_REGIONS
 from securemem.pii.scan import GATE_WORDS, Scan, WordIndex
 
 # Words that start with others, end with others' starts and overlap themselves: the cases a pattern

@@ -36,7 +36,6 @@ from securemem.errors import (
 from securemem.memory import SecureMemory, history_of
 from securemem.middleware import Call, Transaction, chain, policy_layers
 from securemem.paths import ROOT
-from securemem.pii import Scrubber
 from securemem.store.base import Actor, Entry, MissingStore, StoreInfo, StoreTx
 from securemem.text import is_unicode_text
 
@@ -68,6 +67,8 @@ class Context:
         texts = [text for text in (name, description) if text]
         if not policy.pii.enabled or not texts:
             return
+        from securemem.pii.scrub import Scrubber  # the scanner loads on first use (securemem/pii/__init__.py)
+
         scrubber = Scrubber(policy.pii.actions, hash_key=self.store.token_key, phone_regions=policy.pii.phone_regions)
         found = sorted({kind for text in texts for kind in scrubber.contains(text)})
         if found:

@@ -22,7 +22,6 @@ from securemem.changes import Change, FileWrite, Move
 from securemem.commands import AdminCommand, InsertCommand, RenameCommand, Result, StrReplaceCommand, TextField
 from securemem.errors import PIIRefused
 from securemem.middleware.base import Call, Handler
-from securemem.pii import Scrubber
 from securemem.policy import Policy
 from securemem.store.base import StoreTx
 
@@ -36,6 +35,8 @@ _DONE = {
 
 class PIIScrub:
     def __init__(self, policy: Policy, token_key: bytes) -> None:
+        from securemem.pii.scrub import Scrubber  # the scanner loads with the first layer that scans
+
         self.policy = policy
         self.settings = policy.pii
         self.scrubber = Scrubber(self.settings.actions, hash_key=token_key, phone_regions=self.settings.phone_regions)

@@ -22,15 +22,9 @@ Entity types: every finding has a concrete type (EMAIL, GITHUB_PAT, PASSWORD, ..
 ``entity_types()`` lists them, ``ENTITY_TYPES`` is that list when the package was imported.
 """
 
-from securemem.pii.detectors import (
-    DEFAULT_PHONE_REGIONS,
-    Detector,
-    DetectorError,
-    detect,
-    register_detector,
-    registered_detectors,
-    unregister_detector,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from securemem.pii.entities import (
     FAMILY_NAMES,
     Action,
@@ -42,10 +36,47 @@ from securemem.pii.entities import (
     unregister_entity_type,
 )
 from securemem.pii.findings import Finding
-from securemem.pii.normalize import normalise_text
-from securemem.pii.scrub import Scrubber, ScrubOutcome, keyed_token, normalise
+from securemem.pii.regions import DEFAULT_PHONE_REGIONS
+
+if TYPE_CHECKING:
+    from securemem.pii.detectors import (
+        Detector,
+        DetectorError,
+        detect,
+        register_detector,
+        registered_detectors,
+        unregister_detector,
+    )
+    from securemem.pii.normalize import normalise_text
+    from securemem.pii.scrub import Scrubber, ScrubOutcome, keyed_token, normalise
 
 ENTITY_TYPES: tuple[str, ...] = entity_types()
+
+# The scanner's modules compile several hundred patterns when imported (about a third of a second): they load
+# on first use of one of these names, so that a command that never scans (most of the CLI's) does not wait.
+_LAZY = {
+    "Detector": "detectors",
+    "DetectorError": "detectors",
+    "detect": "detectors",
+    "register_detector": "detectors",
+    "registered_detectors": "detectors",
+    "unregister_detector": "detectors",
+    "normalise_text": "normalize",
+    "Scrubber": "scrub",
+    "ScrubOutcome": "scrub",
+    "keyed_token": "scrub",
+    "normalise": "scrub",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'securemem.pii' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"securemem.pii.{module}"), name)
+    globals()[name] = value  # later lookups find it directly
+    return value
+
 
 __all__ = [
     "DEFAULT_PHONE_REGIONS",

@@ -1443,23 +1443,6 @@ def _plan_siblings(codes: tuple[str, ...]) -> tuple[_Region, ...]:
 _PLAN_SHAPE = re.compile(r"(?:1[.\-])?(?:\([0-9]{3}\)[ ]?[0-9]{3}-|[0-9]{3}([.\-])[0-9]{3}\1)[0-9]{4}")
 
 
-def check_phone_regions(regions: Sequence[str]) -> tuple[str, ...]:
-    if isinstance(regions, str):
-        regions = (regions,)
-    return _checked_regions(tuple(regions))
-
-
-@lru_cache(maxsize=64)
-def _checked_regions(chosen: tuple[str, ...]) -> tuple[str, ...]:
-    if not chosen:
-        raise ValueError("phone regions must name at least one region, such as ['US']")
-    for code in chosen:
-        if not isinstance(code, str) or code not in phonenumbers.SUPPORTED_REGIONS:
-            raise ValueError(f"unknown phone region {code!r}: use an ISO 3166 code such as 'US' or 'GB'")
-        region_info(code)
-    return chosen
-
-
 _SEPARATOR = re.compile(r"[^0-9]+")
 _MIN_DIGITS = 7  # the shortest national numbers
 PHONE_DIGITS = _MIN_DIGITS

@@ -64,7 +64,6 @@ from securemem.pii.contact import (
     PHONE_CONTEXT,
     PHONE_DIGITS,
     SPOKEN_ATS,
-    check_phone_regions,
     find_bare_at_emails,
     find_emails,
     find_labelled_phones,
@@ -105,6 +104,7 @@ from securemem.pii.numeric import (
     names_an_ssn,
 )
 from securemem.pii.recovery import find_recovery_secrets, may_hold_recovery_secret
+from securemem.pii.regions import DEFAULT_PHONE_REGIONS, check_phone_regions
 from securemem.pii.scan import Scan, Span, index_words
 from securemem.pii.secrets import (
     LEET_LITERALS,
@@ -131,7 +131,6 @@ from securemem.pii.secrets import (
 
 Hit = tuple[str, int, int]
 _new_tuple = tuple.__new__
-DEFAULT_PHONE_REGIONS: tuple[str, ...] = ("US", "GB", "DE", "FR", "IN")
 
 
 class DetectorError(RuntimeError):

@@ -15,10 +15,11 @@ from types import MappingProxyType
 from typing import get_args
 
 from securemem.pii import entities
-from securemem.pii.contact import check_phone_regions, deobfuscate_email, phone_e164_digits
-from securemem.pii.detectors import DEFAULT_PHONE_REGIONS, Detector, Located, locate, registered_detectors
+from securemem.pii.contact import deobfuscate_email, phone_e164_digits
+from securemem.pii.detectors import Detector, Located, locate, registered_detectors
 from securemem.pii.entities import Action
 from securemem.pii.normalize import MARKUP, View
+from securemem.pii.regions import DEFAULT_PHONE_REGIONS, check_phone_regions
 
 _ACTIONS: frozenset[str] = frozenset(get_args(Action))
 _REPLACING: frozenset[str] = frozenset({"redact", "mask", "hash"})
