@@ -50,6 +50,9 @@ from tests.helpers import found
         ("Engångskod till lönebeskedet: 169474.", [("GENERIC_SECRET", "169474")]),
         ("Mã OTP đã gửi: 183861.", [("GENERIC_SECRET", "183861")]),
         ("Ang OTP niyo po para sa member portal ay 188157 - huwag", [("GENERIC_SECRET", "188157")]),
+        # recovery.py: a TOTP seed right after its label, no colon between
+        ("Admin MFA for the payroll SaaS: TOTP seed Q6TGCERNJAFNPMNRVA6STQOSK3PYFWKJ. Recovery codes:",
+         [("GENERIC_SECRET", "Q6TGCERNJAFNPMNRVA6STQOSK3PYFWKJ")]),
         # contact.py
         ("Sklad Ostrava: řidič Tomáš Svoboda 606 649 164 přiveze palety zítra v 7:00.", [("PHONE", "606 649 164")]),
         ("Vakthavende bioingeniør Kari Nordmann, 40 31 09 36.", [("PHONE", "40 31 09 36")]),
@@ -92,6 +95,7 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "Masukkan kata sandi baru Minimal8karakter",
         "Password expires: 15-Apr-2024",
         "reason=bad_password attempts=4",
+        "TOTP seed rotation is quarterly",
         # "No." alone, a GS1 element string, a range after "al".
         "Guia TISS nº 2024118734, procedimento TUSS 40901300, valor R$ 1.180,00, competência 10/2024.",
         "Companies House no. 09876543",

@@ -470,16 +470,16 @@ def altered(name: str) -> list[str]:
         ("ay", "claim", None, 0.955),  # 375 of 391 since
         # Blind, written after AY's fixes: a health insurer's claims desk's, a hospital laboratory's, a customs
         # broker's and a payroll outsourcer's agents' memories (330 lines, 24 languages): 432 of 494 as it came
-        # (87.4%), 463 since (door, gate, alarm and barrier codes as each language names them, locks.py; a
+        # (87.4%), 464 since (door, gate, alarm and barrier codes as each language names them, locks.py; a
         # password at its clause's end after a verb, a preposition or a qualifier, clauses.py; one-time codes
         # after Nordic, Vietnamese and Tagalog words; a mobile after a person's name in a text whose language
-        # names its country). Left: values read out in Korean, Greek and Vietnamese words, or written backwards
-        # (a phone, an email, an IBAN, a password), in the NATO alphabet or in kanji; a phone one digit per line
-        # or cut by a chat's next message; a card in a JSON array's four items; an email joined by "+" in code; an
-        # IP address read out in German words or defanged IPv6 ("2a0b[:]f4c2..."); an AWS secret in blank-separated
-        # groups; a seed phrase in a markdown table; a salt in a TOML file; a TOTP seed after "TOTP seed"; Orthanc's
-        # users map in JSON; a PIN read back "as 8402"; a birth date as a PDF's password.
-        ("az", "claim", None, 0.935),  # 463 of 494 since
+        # names its country; a TOTP seed right after its label). Left: values read out in Korean, Greek and
+        # Vietnamese words, or written backwards (a phone, an email, an IBAN, a password), in the NATO alphabet
+        # or in kanji; a phone one digit per line or cut by a chat's next message; a card in a JSON array's four
+        # items; an email joined by "+" in code; an IP address read out in German words or defanged IPv6
+        # ("2a0b[:]f4c2..."); an AWS secret in blank-separated groups; a seed phrase in a markdown table; a salt
+        # in a TOML file; Orthanc's users map in JSON; a PIN read back "as 8402"; a birth date as a PDF's password.
+        ("az", "claim", None, 0.935),  # 464 of 494 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -104,7 +104,9 @@ _OTP_WORDS = ("totp", "otp", "2fa", "mfa", "authenticator")
 _OTP_LABEL = re.compile(
     r"(?<![a-z])(?:(?:t?otp|authenticator)[ \t_\-]*(?:seed|secret|key)|(?:2fa|mfa)[ \t_\-]*(?:seed|secret))(?![a-z])"
 )
-_OTP_TAIL = re.compile(r"(?:[ \t]+(?:as|in|from|for|shown|\()[^\n:=]{0,48})?[ \t]*[:=][ \t]*")
+# ... or a blank alone, the secret right after its label ("TOTP seed Q6TGCERNJAFNPMNRVA6STQOSK3PYFWKJ.":
+# reviewer AZ).
+_OTP_TAIL = re.compile(r"(?:[ \t]+(?:as|in|from|for|shown|\()[^\n:=]{0,48})?[ \t]*[:=][ \t]*|[ \t]+")
 # Base32 in one case (an app shows it in capitals, some in small letters): mixed case is a name
 # ("GoogleAuthenticator2", "ProdMfaVault2345"); in groups of four, one at least mixing letters and digits
 # ("test user mail 2345" is words).
