@@ -3,9 +3,11 @@ damaged by them (product, error, shipment, customer and course codes beside a lo
 gateways, years and counts after a code's word, password labels before products, users, versions and
 policies, one-time codes' statistics, names before amounts, scores and order numbers). Each line of
 tests/data/ordinary_attack_az.jsonl holds the text and what must be found in it (nothing); the readers as
-first written altered 161 of them that the tree before did not, none since. The 51 marked "left" are altered
-by the readers that were there before AZ's round too ("Password rotation is postponed to Sprint47.", "Alarm
-code 1042.", "Supplier portal, vendor code 40213."), and were when they were recorded."""
+first written altered 161 of them that the tree before did not, none since. 51 were altered by the readers
+that were there before AZ's round too; 19 of them are left alone since (a password's label heading a compound
+noun, "Password storage was migrated to Pbkdf2Sha256."; a plain preposition after a verb that moves or sends,
+"Password rotation is postponed to Sprint47."). The 32 marked "left" still are ("Alarm code 1042.", "Supplier
+portal, vendor code 40213.", "The most common password this year was Qwerty123.")."""
 
 from __future__ import annotations
 
@@ -29,4 +31,4 @@ def test_ordinary_text_keeps_what_it_should(row: dict[str, Any]) -> None:
 
 
 def test_the_round_is_recorded_whole() -> None:
-    assert len(ROWS) == 302 and sum(row["left"] for row in ROWS) == 51
+    assert len(ROWS) == 302 and sum(row["left"] for row in ROWS) == 32

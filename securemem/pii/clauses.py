@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.normalize import normalise_text
 from securemem.pii.scan import Scan, index_words
+from securemem.pii.secrets import COMPOUND_HEADS
 
 Hit = tuple[str, int, int]
 
@@ -221,6 +222,9 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
             or (label.start() and lower[label.start() - 1] in "_=")
         ):
             continue
+        head = _TOKEN.search(lower, start)
+        if head is not None and head.group().strip(_TRAIL) in COMPOUND_HEADS:
+            continue  # "password manager is 1Password8": the label heads a compound noun
         stop = _CLAUSE_STOP.search(lower, start, min(len(lower), start + _REACH))
         clause_end = stop.start() if stop is not None else min(len(lower), start + _REACH)
         if stop is not None and stop.group() == "?":

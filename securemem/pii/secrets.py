@@ -1541,6 +1541,35 @@ def _aside_or_described(text: str, match: re.Match[str], secret: str, end: int) 
     return _DESCRIBED.fullmatch(secret) is not None
 
 
+# A label's clause that goes to somewhere else than a value: the label heads a compound noun ("password
+# manager is 1Password8", "Password storage was migrated to Pbkdf2Sha256"), or a plain preposition after a verb
+# that moves or sends ("Password rotation is postponed to Sprint47", "reset link emailed to AKowalski2"): an
+# attacker's round on reviewer AZ's readers. A verb that sets the value ("changed to", "reset to") still leads
+# to it, and so does a password's own symbol.
+COMPOUND_HEADS = frozenset(
+    {"manager", "managers", "vault", "policy", "policies", "hasher", "hashing", "hash", "field", "column",
+     "storage", "expiry", "rotation", "audit", "prompt", "prompts", "autofill", "login", "authentication",
+     "protected", "strength", "complexity", "history", "generator", "recovery", "hint", "length", "requirements",
+     "rules", "prompting", "sync", "feature", "form", "screen", "page", "flow", "module", "service"}
+)  # fmt: skip
+_PLAIN_PREPOSITIONS = frozenset({"to", "auf", "in", "on", "into", "naar", "op", "till", "til", "à", "a", "para", "na"})
+_SETS = frozenset(
+    {"changed", "set", "reset", "updated", "rotated", "is", "was", "now", "geändert", "zurückgesetzt", "gesetzt",
+     "gewijzigd", "ingesteld", "ändrat", "endret", "ændret", "changé", "changée", "cambiada", "cambiado",
+     "alterada", "redefinida", "reposta", "definida", "resetováno", "nastaveno", "ustawione", "zmienione"}
+)  # fmt: skip
+
+
+def _moved_elsewhere(match: re.Match[str], secret: str) -> bool:
+    words = (match["words"] or "").split()
+    if not words or any(char in PASSWORD_SYMBOLS for char in secret):
+        return False
+    if words[0].lower() in COMPOUND_HEADS:
+        return True
+    op = (match["op"] or "").strip().lower()
+    return op in _PLAIN_PREPOSITIONS and words[-1].lower() not in _SETS
+
+
 def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted: bool, end: int) -> bool:
     """What a label is followed by that is not a password: words, a state, a rule, a number."""
     if match["label"] in _PIN_LABELS and not match["words"] and _pin_after_label(text, secret, end):
@@ -1551,7 +1580,9 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         # "pass" is a verb: "arguments to pass to :py:func:`main`", "pass the values given to __init__"; an
         # aside's or a described value (_aside_or_described)
         return True
-    if not quoted and (_CONTRACTION.fullmatch(secret) or _SETTING_ASSIGNED.fullmatch(secret)):
+    if not quoted and (
+        _CONTRACTION.fullmatch(secret) or _SETTING_ASSIGNED.fullmatch(secret) or _moved_elsewhere(match, secret)
+    ):
         return True
     if (
         match["label"] in _STRICT_LABELS
