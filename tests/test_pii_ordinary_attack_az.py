@@ -4,10 +4,11 @@ gateways, years and counts after a code's word, password labels before products,
 policies, one-time codes' statistics, names before amounts, scores and order numbers). Each line of
 tests/data/ordinary_attack_az.jsonl holds the text and what must be found in it (nothing); the readers as
 first written altered 161 of them that the tree before did not, none since. 51 were altered by the readers
-that were there before AZ's round too; 19 of them are left alone since (a password's label heading a compound
+that were there before AZ's round too; 37 of them are left alone since (a password's label heading a compound
 noun, "Password storage was migrated to Pbkdf2Sha256."; a plain preposition after a verb that moves or sends,
-"Password rotation is postponed to Sprint47."). The 32 marked "left" still are ("Alarm code 1042.", "Supplier
-portal, vendor code 40213.", "The most common password this year was Qwerty123.")."""
+"Password rotation is postponed to Sprint47."; bookkeeping's, logic gates', toll gates', ports of entry's and
+suppliers' codes, French and Italian "porte le code"). The 14 marked "left" still are ("Alarm code 1042.",
+"The most common password this year was Qwerty123.", "Never set your password to Summer2024!.")."""
 
 from __future__ import annotations
 
@@ -31,4 +32,4 @@ def test_ordinary_text_keeps_what_it_should(row: dict[str, Any]) -> None:
 
 
 def test_the_round_is_recorded_whole() -> None:
-    assert len(ROWS) == 302 and sum(row["left"] for row in ROWS) == 32
+    assert len(ROWS) == 302 and sum(row["left"] for row in ROWS) == 14

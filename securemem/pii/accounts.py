@@ -288,8 +288,10 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
     if not _CODE_NAMES.isdisjoint(words) or (not lower.isascii() and _may_name_code_other(lower)):
         for match in _access_codes(lower, scan):
             box = _box_label(lower, match)
-            if _year_not_code(lower, match) or NOT_A_LOCK_CODE.search(
-                lower, max(0, match.start() - 24), match.start("value")
+            if (
+                _year_not_code(lower, match)
+                or NOT_A_LOCK_CODE.search(lower, max(0, match.start() - 24), match.start("value"))
+                or _CARRIES.match(lower, match.start())
             ):
                 continue
             if (box is None and _read_out(text, lower, match, "PIN" if "pin" in match.group() else "")) or (
@@ -353,9 +355,16 @@ NOT_A_LOCK_CODE = re.compile(
     r"(?<![^\W\d_])(?:art(?:ikel|icle|icolo|igo|ículo)|produ(?:it|ct|cto|to|kt)|prodotto|ürün|error|erreur|erro|"
     r"fehler|błędu|bledu|hata|spedizione|treno|postale|avviamento|ricambio|trámite|tramite|posta|postal|zip|"
     r"sku|item|model|modell|modèle|modelo|modello|parzelle|lieferung|versand|envío|envio|shipping|chaves|chiavi|"
-    r"documenti|usb)"
+    r"documenti|usb|"
+    # bookkeeping's entries, a logic gate's, a toll gate's, a port of entry's, a supplier's code, a code returned
+    # (an attacker's round on reviewer AZ's readers: "Journal entry code 6010", "Logic gate code 7408", "Entry port
+    # code 2704", "Supplier portal, vendor code 40213", "The portal returned code 502")
+    r"journal|ledger|gl|accounting|logic|toll|port|customs|vendor|supplier|fournisseur|fornecedor|proveedor|"
+    r"fornitore|lieferant|lieferanten|returned|returns|return)"
     r"(?![^\W\d_])"
 )
+# "porte le code", "porta il codice": French and Italian "carries", not a door ("Le dossier porte le code 4021").
+_CARRIES = re.compile(r"(?:porte|portent|porta|portano)[ \t]+(?:le|la|les|un|une|il|lo|la|i|gli|un|uno|una)[ \t]")
 
 
 def _year_not_code(lower: str, match: re.Match[str]) -> bool:
