@@ -264,6 +264,7 @@ REVIEWS = {
     "ax": "pii_review_ax.jsonl: blind, a law firm, a university, a utility and an airline, taken as it came",
     "ay": "pii_review_ay.jsonl: blind, a property manager, a crypto exchange, a pharmacy and a car rental, as it came",
     "az": "pii_review_az.jsonl: blind, a health insurer, a hospital lab, a customs broker, a payroll firm, as it came",
+    "ba": "pii_review_ba.jsonl: blind, a retail bank, a telecom, an on-call team and a hotel chain, as it came",
 }
 
 

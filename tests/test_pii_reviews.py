@@ -480,6 +480,19 @@ def altered(name: str) -> list[str]:
         # ("2a0b[:]f4c2..."); an AWS secret in blank-separated groups; a seed phrase in a markdown table; a salt
         # in a TOML file; Orthanc's users map in JSON; a PIN read back "as 8402"; a birth date as a PDF's password.
         ("az", "claim", None, 0.935),  # 464 of 494 since
+        # Blind, written after AZ's fixes: a retail bank's mortgage and collections team's, a telecom operator's
+        # care desk's and field technicians', a software company's on-call team's, a travel agency's and a hotel
+        # chain's agents' memories (324 lines, 26 languages): 432 of 480 as it came (90.0%), 444 since (a
+        # password after what it is of, with no verb, when it has a password's own symbol; SNMP communities and
+        # TACACS+ and RADIUS keys; Turkish "şifresi" and Swahili "msimbo" for a lock's code; Polish "telefonu"
+        # and Swahili "simu"). Left: values read out in Korean, Japanese katakana or English words (an IP
+        # address), in Chinese banking numerals, emoji keycaps, ROT13 or the NATO alphabet; a TOTP key one
+        # character per line; an IBAN and an SSN across a markdown table's cells; a card in two SMS messages; a
+        # password cut by HTML tags or given as a JSON array of characters; dotted lowercase passwords after a
+        # Wi-Fi label ("bruma.amurb8"); a Wi-Fi password after its network's name and a slash; an AWS secret key
+        # on the line after its console label; an Azure DevOps PAT in prose; an eSIM activation code; a door's
+        # code answered in the next chat message.
+        ("ba", "claim", None, 0.92),  # 444 of 480 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -617,6 +630,14 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert len(altered_az) == 8
     assert {f.type for text in altered_az for f in detect(text)} == {
         "IP_ADDRESS", "EMAIL", "AWS_ACCESS_KEY", "AWS_SECRET_KEY", "CREDIT_CARD", "GENERIC_SECRET"
+    }  # fmt: skip
+    # Reviewer BA: private, link-local and documentation addresses (by design), example addresses, AWS's example
+    # pair and Stripe's test card (on purpose), and psql's variable read as a password ("WITH PASSWORD
+    # :'new_pw'"); as it came and since.
+    altered_ba = altered("ba")
+    assert len(altered_ba) == 8
+    assert {f.type for text in altered_ba for f in detect(text)} == {
+        "IP_ADDRESS", "EMAIL", "AWS_ACCESS_KEY", "AWS_SECRET_KEY", "CREDIT_CARD", "PASSWORD"
     }  # fmt: skip
     # Reviewer AO's 435 must-survive strings: loopback and private addresses in configs (by design) and a CI
     # cache's key, a random-looking value after "key" (left: a word before "key" was tried as naming no

@@ -34,6 +34,14 @@ _REDIS_AUTH = re.compile(
     re.M,
 )
 _STATS_AUTH = re.compile(r"(?<![\w-])stats[ \t]+auth[ \t]+[^\s:]{1,64}[ \t]?:(?P<value>\S{4,128})")
+# A network device's shared secrets in its configuration (Cisco IOS and its kin): an SNMP community, a TACACS+
+# or RADIUS server's key, maybe after its host and an encryption type ("snmp-server community hUR5SuEzi#YR RO",
+# "tacacs-server host 10.40.0.5 key fwt%Pf~k#9iWEoaD": reviewer BA). "public" and "private" are the defaults.
+_DEVICE_KEY = re.compile(
+    r"(?<![\w-])(?:snmp-server[ \t]+community|(?:tacacs|radius)-server[ \t]+(?:host[ \t]+\S+[ \t]+)?key(?:[ \t]+[07])?)"
+    r"[ \t]+(?P<value>\S{4,128})"
+)
+_DEVICE_DEFAULTS = frozenset({"public", "private"})
 # An account's email address and its password after a slash ("TurboTax login sabine1989@proton.me /
 # Chai.1267#", "Spotify: lukas@yandex.ru / lamp-copper-otter17": reviewer R).
 # A blank on each side of the slash: "user:pw@host/db?retryWrites=true" is a URL.
@@ -211,7 +219,7 @@ _CODE_NAMES = index_words(
     "lock box", "padlock", "combination lock", "combo lock", "cadenas", "llaves", "chaves", "senha", "ifresi", "cajet",
     "kluis", "portachiavi", "sejf", "anahtar kutusu", "koodi", "avainkaap",
 )  # fmt: skip
-_ACCOUNT_WORDS = index_words("auth") | _WIFI_WORDS | _CODE_NAMES
+_ACCOUNT_WORDS = index_words("auth", "snmp-server", "tacacs-server", "radius-server") | _WIFI_WORDS | _CODE_NAMES
 
 
 def _may_name_wifi(lower: str) -> bool:
@@ -299,7 +307,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
             ):
                 yield "PASSWORD", *match.span("value")
     yield from _lock_phrase_codes(lower)
-    if "auth" in words:
+    if "auth" in words or "-server" in lower:
         yield from _auth_commands(text, lower)
     if "app pass" in lower or "app-pass" in lower or "app-specific" in lower or "anwendungspasswort" in lower:
         for match in _APP_PASSWORD.finditer(lower):
@@ -517,6 +525,11 @@ def _auth_commands(text: str, lower: str) -> Iterator[Hit]:
     for match in _STATS_AUTH.finditer(lower):
         if not _placeholder(match["value"]):
             yield "PASSWORD", *match.span("value")
+    if "-server" in lower:
+        for match in _DEVICE_KEY.finditer(lower):
+            value = text[match.start("value") : match.end("value")]
+            if value.lower() not in _DEVICE_DEFAULTS and not _placeholder(value) and (_strong(value) or _random(value)):
+                yield "PASSWORD", *match.span("value")
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:

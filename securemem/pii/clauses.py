@@ -45,7 +45,7 @@ _LATIN_LABELS = (
     "hasło", "hasła", "hasłem", "haslo", "hasla", "heslo", "hesla", "heslem", "jelszó", "jelszava", "jelszót",
     "jelszo", "şifre", "şifresi", "şifreniz", "şifrem", "sifre", "sifresi", "parola", "parolă", "parola mea",
     "lozinka", "lozinku", "geslo", "salasana", "salasanan", "salasanaksi", "lösenord", "lösenordet", "passord",
-    "passordet", "adgangskode", "adgangskoden", "kata sandi", "kata laluan", "mật khẩu",
+    "passordet", "adgangskode", "adgangskoden", "kata sandi", "kata laluan", "mật khẩu", "clave",
 )  # fmt: skip
 _OTHER_LABELS = _viewed(
     "пароль",
@@ -60,6 +60,7 @@ _OTHER_LABELS = _viewed(
     "הסיסמה",
     "كلمة المرور",
     "كلمة السر",
+    "كلمة سر",
     "رمز عبور",
     "رمز ورود",
     "گذرواژه",
@@ -178,6 +179,38 @@ def _strong(value: str) -> bool:
     return symbol or cases
 
 
+# A value written after the label and what it is of, with no verb: the thing's word (a network, a device, an
+# account), "of" and its kin, "the", "new"; "for" leads to what the value is for ("Passwort für den Router
+# FRITZ!Box7590", "Password for the discount Spring2024%": earlier attackers' rounds).
+_THINGS = frozenset(
+    {"wi-fi", "wifi", "wlan", "wireless", "router", "routera", "routeru", "modem", "módem", "modemu", "roteador",
+     "routeur", "ruter", "network", "netzwerk", "red", "rede", "réseau", "rete", "sieci", "portal", "portalu",
+     "account", "konta", "cuenta", "conta", "compte", "konto", "app", "aplikasi", "aplikacji", "email", "e-mail",
+     "mail", "correo", "vpn", "admin", "panel", "netbank", "banking", "server", "servidor", "serwera",
+     *_viewed("الراوتر", "الواي", "فاي", "кабинета", "личного", "роутера", "модема", "wi-fi", "ไวไฟ", "مودم", "روتر")}
+)  # fmt: skip
+_OF_THE = frozenset(
+    {"la", "ya", "wa", "del", "de", "da", "do", "du", "des", "der", "di", "van", "of", "the", "el", "le", "il", "al",
+     "new", "nuova", "nuovo", "nueva", "nuevo", "nova", "novo", "nouveau", "nouvelle", "neue", "neues", "nowe",
+     "nowa", "baru", "yeni", "mpya", *_viewed("от", "новый", "الجديدة", "الجديد", "ใหม่")}
+)  # fmt: skip
+_ASSIGNED = re.compile(r"=|[A-Z_]+=|\w+=[\"']")  # "=x", "KEY=...", "VALUE='...'": an assignment, not a value
+
+
+def _of_a_thing(between: str) -> bool:
+    words = [word.strip(_WRAP + _TRAIL) for word in between.lower().split()]
+    words = [word for word in words if word]
+    return (
+        bool(words)
+        and len(words) <= _THING_WORDS
+        and any(word in _THINGS for word in words)
+        and all(word in _THINGS or word in _OF_THE for word in words)
+    )
+
+
+_THING_WORDS = 4
+
+
 def _ends_clause(text: str, end: int, clause_end: int, trailed: bool) -> bool:
     """The value ends its clause: punctuation after it, the clause's end, a word of another script, or a
     word that says it was given, then the clause's end or a comma."""
@@ -197,7 +230,7 @@ def _ends_clause(text: str, end: int, clause_end: int, trailed: bool) -> bool:
 CLAUSE_WORDS = index_words(
     "password", "passwort", "passwd", "passphrase", "passcode", "pwd", "kennwort", "wachtwoord", "mdp", "senha",
     "haslo", "heslo", "jelszo", "sifre", "parola", "lozinka", "geslo", "salasana", "passord", "adgangskode",
-    "kata sandi", "kata laluan", "contrasena",
+    "kata sandi", "kata laluan", "contrasena", "clave",
 )  # fmt: skip
 _OTHER_MARKS = ("mot de passe", "contraseña", "palavra", "hasł", "jelsz", "şifre", "parolă", "lösenord", "mật khẩu",
                 *(label[:4] for label in _OTHER_LABELS))  # fmt: skip
@@ -236,7 +269,7 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
             value = raw.lstrip(_WRAP)
             at = token.start() + len(raw) - len(value)
             bare = value.rstrip(_TRAIL)
-            if bare.isascii() and _strong(bare) and "=" not in bare and "`" not in raw:
+            if bare.isascii() and _strong(bare) and not _ASSIGNED.match(bare) and "`" not in raw:
                 end = at + len(bare)
                 while end < len(text) and text[end] == "!":
                     end += 1  # the clause's stop read it apart ("Emre.1984! verdi")
@@ -247,6 +280,9 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
                     or (previous in _PREPOSITIONS and (symbol or verb in _SET_BY.get(previous, ())))
                     or (previous in _QUALIFIES and symbol)
                     or (not previous and particle is not None and _SET_TO_AFTER.match(text, end) is not None)
+                    # what the password is of, then the value with a password's own symbol ("nuova password Wi-Fi
+                    # u*_@4CBO=^5l.", "clave del módem iAE1=g50?I", "와이파이 비밀번호 gbHT+2=v~J": reviewer BA)
+                    or (symbol and _of_a_thing(lower[start:at]))
                 )
                 if (
                     introduced

@@ -906,6 +906,12 @@ _PHONE_WORDS = frozenset(
         # given for (reviewer AB)
         "gọi",
         "zalo",
+        # Polish's cases of "telefon" and "komórka", Swahili's "simu" (phone): "Numer telefonu: 511 032 699",
+        # "simu 0710 821391" (reviewer BA)
+        "telefonu",
+        "telefonem",
+        "komórki",
+        "simu",
         *_HEBREW_PHONE_WORDS,
     ]
 )
@@ -2600,6 +2606,8 @@ _LANGUAGES = (
     (re.compile(r"(?<![^\W\d_])(?:het|een|niet|bellen|nummer)(?![^\W\d_])"), ("NL", "BE")),
     (re.compile(r"(?<![^\W\d_])(?:dan|yang|dengan|nasabah|nomor|untuk)(?![^\W\d_])"), ("ID",)),
     (re.compile(r"[ơưđ]"), ("VN",)),
+    # Swahili: "customer", "email", "phone" (reviewer BA: "Mteja Juma Otieno – simu 0710 821391")
+    (re.compile(r"(?<![^\W\d_])(?:mteja|barua pepe|simu|tafadhali|asante)(?![^\W\d_])"), ("KE", "TZ")),
 )  # fmt: skip
 # Languages that the gate of _text_regions (a text about phones) does not need: read by _after_a_name only.
 _NAMES_LANGUAGES = (

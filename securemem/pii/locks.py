@@ -38,6 +38,9 @@ def _viewed(*words: str) -> tuple[str, ...]:
 _CODE_WORDS = (
     "codes", "code", "koden", "koder", "kode", "kodu", "kody", "kodem", "kod", "kódja", "kódot", "kódu", "kód",
     "koodin", "koodia", "koodi", "codice", "código", "codigo", "codul", "codigos",
+    # Turkish "şifresi" (a lock's "password": "anahtar kutusu şifresi 7440", "alarm şifresi 1640"), Swahili
+    # "msimbo" ("Msimbo wa sefu chumbani: 7032": reviewer BA)
+    "şifresi", "sifresi", "şifre", "msimbo",
     *_viewed("κωδικός", "κωδικό", "κωδικός", "кодом", "коду", "кода", "код", "הקוד", "קוד"),
 )  # fmt: skip
 # A lock's word: its stem, and at most two letters of an inflection after it ("bram" for "brama", "bramy",
@@ -58,7 +61,7 @@ _LOCK_STEMS = (
     # Slavic, Hungarian, Finnish, Turkish, Greek as the view writes it
     "drzwi", "bram", "furtk", "szlaban", "wjazd", "domofon", "dveř", "dveri", "brán", "brana", "brany", "vrat",
     "závo", "zavo", "ajtó", "kapu", "riasztó", "sorompó", "bejárat", "ovi", "oven", "portti", "hälyty", "puomi",
-    "kapı", "kapi", "bariyer",
+    "kapı", "kapi", "bariyer", "kutusu", "anahtar", "sefu", "mlango", "geti",
     *_viewed("πόρτα", "πύλη", "συναγερμ", "εισόδ", "είσοδ", "κλειδοκούτι", "двер", "ворот", "воріт", "шлагбаум",
              "сигнализац", "сигналізац", "домофон", "підʼїзд", "під'їзд", "подъезд"),
     # Indonesian, Malay, Vietnamese, Tagalog
@@ -80,6 +83,7 @@ _COMPOUND_STEMS = ("ingang", "kluis", "schranke", "tresor", "deur", "haustür", 
 _PREPOSITIONS = frozenset(
     {"do", "k", "ke", "ku", "de", "di", "del", "della", "dello", "da", "du", "des", "na", "za", "for", "to", "of",
      "ng", "van", "für", "zur", "zum", "zu", "til", "till", "för", "a", "al", "à", "the", "la", "le", "el", "lo",
+     "wa", "ya",
      "il", "der", "die", "das", "den", "het", "az", "o", "w", "v", "ve", "u", "pro", "para", "per",
      *_viewed("για", "το", "της", "του", "στην", "к", "от", "для", "до", "від")}
 )  # fmt: skip
@@ -95,7 +99,7 @@ _YEAR_GAP = frozenset(
 )  # fmt: skip
 
 # CJK writes a lock's word and its code's glued or a blank apart ("门禁密码", "출입문 비밀번호").
-_CJK_LOCKS = ("门禁", "門禁", "大门", "门锁", "玄関", "入口", "출입문", "현관", "대문", "도어락", "출입")
+_CJK_LOCKS = ("门禁", "門禁", "大门", "门锁", "玄関", "入口", "출입문", "현관", "대문", "도어락", "출입", "공동현관")
 _CJK_CODES = ("密码", "密碼", "暗証番号", "비밀번호", "비번")
 
 _STOPS = ".!?;\n"
@@ -134,7 +138,7 @@ def _code_words(lower: str) -> Iterator[tuple[int, int, str]]:
 
 # After the code word: at most eight words (a number of one or two digits among them), a colon or "=", the value.
 _TO_VALUE = re.compile(
-    r"(?P<gap>(?:[ \t]+(?:[^\s\d.!?;:,=]+|[0-9]{1,2}(?=[ \t])|,)){0,8}?)[ \t]*(?:[:=][ \t]*)?"
+    r"(?P<gap>(?:[ \t]+(?:[^\s\d.!?;:=]+|[0-9]{1,2}(?=[ \t])|,)){0,8}?)[ \t]*(?:[:=][ \t]*)?"
     r"(?<![^\s:=])(?P<value>#?(?:(?=[0-9a-d]{4})[0-9]{1,6}[a-d]|[0-9]{3,8}[#*]?)(?![\w]))"
 )
 # The value ends its clause: the text's or line's end, a stop, a bracket, a quote, or a word that goes on
@@ -169,8 +173,8 @@ _YEAR_BEFORE = re.compile(
     r"anno|sinds|vanaf|sedan|siden|od|roku|rok|roce|óta|ében|vuonna|yılında|năm|tahun|sejak)[ \t]*$"
 )
 
-LOCK_WORDS = index_words("cod", "kod", "koodi")  # the gate's words among the scan's (most text holds none)
-_OTHER_MARKS = ("kód", "kωδik", "koд", "קוד", *_CJK_CODES)
+LOCK_WORDS = index_words("cod", "kod", "koodi", "sifre", "msimbo")  # the gate's words among the scan's
+_OTHER_MARKS = ("kód", "kωδik", "koд", "קוד", "şifre", *_CJK_CODES)
 
 
 def may_hold_lock_code(scan: Scan) -> bool:
@@ -249,7 +253,7 @@ def find_lock_codes(scan: Scan) -> Iterator[Hit]:
         yield from _cjk_lock_codes(lower)
 
 
-_CJK_VALUE = re.compile(r"[ \t]*(?:[:：=][ \t]*|(?:は|是|为|는|은)[ \t]*)?(?P<value>[0-9]{3,8}[#*]?)(?![0-9])")
+_CJK_VALUE = re.compile(r"[ \t]*(?:[:：=][ \t]*|(?:は|是|为|는|은)[ \t]*)?(?P<value>[#*]?[0-9]{3,8}[#*]?)(?![0-9])")
 
 
 def _cjk_lock_codes(lower: str) -> Iterator[Hit]:
