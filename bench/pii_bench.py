@@ -478,6 +478,10 @@ def worst_cases(size: int) -> dict[str, str]:
         "log-line": fill("INFO listening on 0.0.0.0:8080 (pid 35099) redis at 127.0.0.1:6379 db=0 "),
         "spelt-keywords": fill("p a s s w o r d : Hunter2xyz!   " + "z" * 51 + " "),
         "quoted-rows": '"a","subscriber_ssn","b"\n' + fill('"1","156055140","x, y"\n'),
+        "names-mobiles": fill("řidič Tomáš Svoboda 606 649 164 přiveze "),
+        "lock-gaps": fill("kod (a, b) (c, d) (e, f) 1234, "),
+        "password-things": fill("password Wi-Fi router modem Xy!1 "),
+        "device-keys": fill("snmp-server community hUR5SuEzi#YR RO "),
     }
 
 

@@ -727,6 +727,13 @@ HOSTILE.update(
         # Reviewer AT's and AU's readers: keywords spelt out a letter at a time, quoted CSV rows.
         "spelt-keywords": "p a s s w o r d : Hunter2xyz! " * (FIFTH // 30),
         "quoted-rows": '"a","subscriber_ssn","b"\n' + '"1","156055140","x, y"\n' * (FIFTH // 23),
+        # Reviewers AZ's and BA's readers: a mobile after a role and a name (whose country the stretch around it
+        # names: read once per stretch, not once per number, which was quadratic), locks' codes with a gap,
+        # passwords after what they are of, device keys.
+        "names-mobiles": "řidič Tomáš Svoboda 606 649 164 přiveze " * (FIFTH // 40),
+        "lock-gaps": "kod (a, b) (c, d) (e, f) 1234, " * (FIFTH // 31),
+        "password-things": "password Wi-Fi router modem Xy!1 " * (FIFTH // 33),
+        "device-keys": "snmp-server community hUR5SuEzi#YR RO " * (FIFTH // 38),
     }
 )
 

@@ -2730,13 +2730,30 @@ def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
     )
     if not (named or called):
         return False
-    lower = scan.lower
-    found = dict.fromkeys(chain(_dialled_countries(scan.text), _named_countries(scan.text, lower)))
-    for language, codes in _NAMES_LANGUAGES:
-        if language.search(lower):
-            found.update(dict.fromkeys(codes))
-    regions = [code for code in found if code in phonenumbers.SUPPORTED_REGIONS and code not in scan.phone_regions]
-    return any(_mobile_in(candidate, region) for region in regions)
+    return any(_mobile_in(candidate, region) for region in _regions_near(scan, start))
+
+
+def _regions_near(scan: Scan, start: int) -> tuple[str, ...]:
+    """The countries the stretch of text around ``start`` names (its "+" numbers, IBANs, addresses' domains and
+    language), but the configured regions. Read by stretches of _NAME_REACH characters, each with its neighbours,
+    and kept on the scan: a text of many names and numbers is read a few times over, not once per number."""
+    stretch = start // _NAME_REACH
+    regions = scan.regions_near.get(stretch)
+    if regions is None:
+        low, high = max(0, (stretch - 1) * _NAME_REACH), min(len(scan.text), (stretch + 2) * _NAME_REACH)
+        text, lower = scan.text[low:high], scan.lower[low:high]
+        found = dict.fromkeys(chain(_dialled_countries(text), _named_countries(text, lower)))
+        for language, codes in _NAMES_LANGUAGES:
+            if language.search(lower):
+                found.update(dict.fromkeys(codes))
+        regions = tuple(
+            code for code in found if code in phonenumbers.SUPPORTED_REGIONS and code not in scan.phone_regions
+        )
+        scan.regions_near[stretch] = regions
+    return regions
+
+
+_NAME_REACH = 1024
 
 
 def _mobile_in(candidate: str, region: str) -> bool:

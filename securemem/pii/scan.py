@@ -207,6 +207,7 @@ class Scan:
         "hints",
         "lettered",
         "phone_regions",
+        "regions_near",
         "script_regions",
         "text",
         "text_regions",
@@ -231,6 +232,7 @@ class Scan:
         self.hints: list[tuple[int, int]] | None = None
         self.script_regions: tuple[str, ...] | None = None  # the phone regions the text's scripts name (contact.py)
         self.text_regions: tuple[str, ...] | None = None  # the phone regions the text's own words name (contact.py)
+        self.regions_near: dict[int, tuple[str, ...]] = {}  # ... those a stretch of it names, by stretch (contact.py)
         self.phone_regions = phone_regions
         self._encoded = encoded
         self._lower: str | None = None
