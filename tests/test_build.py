@@ -111,3 +111,21 @@ def test_the_cli_and_a_policy_load_without_the_scanner() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["[]", "['EMAIL', 'PHONE'] True"]
+
+
+def test_the_pii_package_lists_and_serves_the_names_it_loads_on_first_use() -> None:
+    """dir() and help() list the names the scanner's modules provide before they load; a submodule is an
+    attribute of the package as it was when the package imported them all; a wrong name is an AttributeError."""
+    probe = (
+        "import sys\n"
+        "import securemem.pii as pii\n"
+        "print(sorted(set(pii.__all__) - set(dir(pii))), 'securemem.pii.scrub' in sys.modules)\n"
+        "print(pii.scrub.__name__, pii.Scrubber is pii.scrub.Scrubber)\n"
+        "try:\n"
+        "    pii.no_such_name\n"
+        "except AttributeError as exc:\n"
+        "    print(type(exc).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["[] False", "securemem.pii.scrub True", "AttributeError"]

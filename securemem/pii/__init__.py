@@ -23,6 +23,7 @@ Entity types: every finding has a concrete type (EMAIL, GITHUB_PAT, PASSWORD, ..
 """
 
 import importlib
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 from securemem.pii.entities import (
@@ -69,13 +70,22 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'securemem.pii' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"securemem.pii.{module}"), name)
-    globals()[name] = value  # later lookups find it directly
-    return value
+if not TYPE_CHECKING:  # for mypy the names above are imported: a misspelt one is an error, not Any
+
+    def __getattr__(name: str) -> Any:
+        module = _LAZY.get(name)
+        if module is not None:
+            value = getattr(importlib.import_module(f"securemem.pii.{module}"), name)
+        elif importlib.util.find_spec(f"securemem.pii.{name}") is not None:
+            value = importlib.import_module(f"securemem.pii.{name}")  # a submodule, as the eager imports made them
+        else:
+            raise AttributeError(f"module 'securemem.pii' has no attribute {name!r}")
+        globals()[name] = value  # later lookups find it directly
+        return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
 
 
 __all__ = [

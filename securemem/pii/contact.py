@@ -2714,7 +2714,7 @@ def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
     end = start + len(candidate)
     if digits.endswith("000") or _NOT_A_PHONE_AFTER.match(scan.text, end) is not None:
         return False
-    line_start = scan.text.rfind("\n", 0, start) + 1
+    line_start = scan.text.rfind("\n", max(0, start - 56), start) + 1  # only 56 characters are read back
     before = scan.text[max(line_start, start - 56) : start]
     name = _NAME_BEFORE.search(before)
     named = (

@@ -5,7 +5,7 @@ model). Two adapters:
 
 - ``PresidioRecognizers``: a list of Presidio recognizers, typically the predefined *pattern*
   recognizers (passports, national ids, driver licences ...) that securemem has no detector for.
-  ``pattern_recognizers(["UsPassportRecognizer", "UkNhsRecognizer"])`` builds them by class name.
+  ``pattern_recognizers(["UsPassportRecognizer", "NhsRecognizer"])`` builds them by class name.
 - ``PresidioAnalyzer``: a whole ``AnalyzerEngine``, for example one with a spaCy or transformers
   NLP engine that recognises person names. Loading such a model is the deployment's business; the
   adapter only calls ``analyzer.analyze(text=..., language=..., entities=...)``.
