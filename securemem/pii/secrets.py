@@ -415,8 +415,13 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
             end = reach = end if more is None else more.end()
         # "(Kennwort: Hafen303.)": a password may end in ".", and covering a full stop costs nothing
         dot = kind == "PASSWORD" and _SENTENCE_DOT.match(text, end) is not None and text[end - 1] not in _TRAILING
+        if _PSQL_VARIABLE.fullmatch(text, max(0, start - 3), min(len(text), end + 1)):
+            continue  # "ALTER ROLE ... WITH PASSWORD :'new_pw'": psql's variable, set elsewhere (reviewer BA)
         if not _jwt_header_only(text[start:end]):
             yield kind, start, end + dot
+
+
+_PSQL_VARIABLE = re.compile(r"[ \t]:'[A-Za-z_][A-Za-z0-9_]*'")
 
 
 # A JWT's header alone, or the start of one ("auth=eyJhbGciOiJSUzI1NiIs…", a log that keeps 24 characters:
