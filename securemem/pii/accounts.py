@@ -372,7 +372,7 @@ NOT_A_LOCK_CODE = re.compile(
     r"(?![^\W\d_])"
 )
 # "porte le code", "porta il codice": French and Italian "carries", not a door ("Le dossier porte le code 4021").
-_CARRIES = re.compile(r"(?:porte|portent|porta|portano)[ \t]+(?:le|la|les|un|une|il|lo|la|i|gli|un|uno|una)[ \t]")
+_CARRIES = re.compile(r"(?:porte|portent|porta|portano)[ \t]+(?:le|la|les|un|une|il|lo|i|gli|uno|una)[ \t]")
 
 
 def _year_not_code(lower: str, match: re.Match[str]) -> bool:

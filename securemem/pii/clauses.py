@@ -13,11 +13,13 @@ the first word of the clause shaped as only a password is (8 to 64 characters, l
 and a password's own symbol or both cases; no address, link, path, date or version) is the value,
 where it ends the clause: a stop, a comma or a bracket after it, or a word of another script (the
 Japanese, Hindi or Arabic verb that follows it), or one word that says it was given ("verdi").
-The word right before the value must say that the value follows (a verb or a preposition: "is",
-"set to", "na", "para", "olarak"; or a qualifier, "temporary", before a value with a password's own
-symbol): any other word leads to what the password is of ("the password for the printer Canon2019").
-The clause must not describe passwords rather than give one (a policy, an example, a rule), nor be a
-question.
+The word right before the value must say that the value follows: a copula ("is", "es", "adalah"), maybe
+then "now"; a preposition after a verb that sets the value ("reset to", "resetováno na", "reposta para");
+or, before a value with a password's own symbol, any preposition, a qualifier ("temporary", "new") or the
+words of what the password is of ("nuova password Wi-Fi u*_@4CBO=^5l.": reviewer BA). Any other word leads
+to what the password is of or for ("the password for the printer Canon2019"). The label must not head a
+compound noun ("password manager is ..."), and the clause must not describe passwords rather than give one
+(a policy, an example, "the same as"), nor be a question.
 """
 
 from __future__ import annotations
@@ -26,15 +28,11 @@ import re
 from collections.abc import Iterator
 
 from securemem.pii.answers import PASSWORD_SYMBOLS
-from securemem.pii.normalize import normalise_text
+from securemem.pii.normalize import viewed_words
 from securemem.pii.scan import Scan, index_words
-from securemem.pii.secrets import COMPOUND_HEADS
+from securemem.pii.secrets import COMPOUND_HEADS, SET_BY
 
 Hit = tuple[str, int, int]
-
-
-def _viewed(*words: str) -> list[str]:
-    return list(dict.fromkeys(normalise_text(word).lower() for word in words))
 
 
 # The labels, lower case, as the view writes them: the forms a sentence gives them (Nordic definite forms,
@@ -47,7 +45,7 @@ _LATIN_LABELS = (
     "lozinka", "lozinku", "geslo", "salasana", "salasanan", "salasanaksi", "lösenord", "lösenordet", "passord",
     "passordet", "adgangskode", "adgangskoden", "kata sandi", "kata laluan", "mật khẩu", "clave",
 )  # fmt: skip
-_OTHER_LABELS = _viewed(
+_OTHER_LABELS = viewed_words(
     "пароль",
     "пароля",
     "паролем",
@@ -99,33 +97,12 @@ _TRAIL = ".,;:?)]}>\"'»”’」』|*_"  # ... and punctuation after it ("!" en
 _COPULAS = frozenset(
     {"is", "was", "es", "era", "est", "était", "c'est", "ist", "war", "lautet", "é", "è", "är", "er", "je", "jest",
      "ay", "adalah", "ialah", "yaitu", "là",
-     *_viewed("είναι", "ήταν", "є", "это", "הוא", "היא", "هي", "هو", "है", "उन्होंने")}
+     *viewed_words("είναι", "ήταν", "є", "это", "הוא", "היא", "هي", "هو", "है", "उन्होंने")}
 )  # fmt: skip
 _PREPOSITIONS = frozenset(
     {"to", "as", "into", "auf", "zu", "als", "a", "in", "en", "à", "para", "op", "naar", "till", "til", "na",
-     "olarak", *_viewed("σε", "в", "на")}
+     "olarak", *viewed_words("σε", "в", "на")}
 )  # fmt: skip
-# Verbs that set a password, before the preposition that gives its new value, by preposition (Spanish
-# "restablecida para JGarcia2024" is "reset for" a user, Portuguese "reposta para" "reset to").
-_SET_BY = {
-    "to": ("changed", "set", "reset", "updated", "rotated"),
-    "na": ("resetováno", "nastaveno", "změněno", "změnil", "změnila", "nastavil", "nastavila", "ustawione",
-           "zmienione", "zresetowane", "ustawiono", "zmieniono", "ustawiłem", "zmieniłem", "zmieniłam", "ustawiłam"),
-    "para": ("redefinida", "reposta", "alterada", "definida", "trocada", "mudada", "resetada", "redefinido",
-             "alterado", "definido"),
-    "a": ("cambiada", "restablecida", "reseteada", "cambiado", "restablecido", "puesta", "actualizada", "impostata",
-          "reimpostata", "cambiata", "resettata", "modificata", "impostato", "cambiato"),
-    "in": ("cambiata", "modificata", "geändert"),
-    "à": ("réinitialisé", "réinitialisée", "changé", "changée", "modifié", "modifiée", "mis", "mise", "défini",
-          "définie"),
-    "en": ("changé", "changée", "modifié", "modifiée"),
-    "auf": ("geändert", "zurückgesetzt", "gesetzt"),
-    "naar": ("gewijzigd", "veranderd", "gereset", "aangepast"),
-    "op": ("ingesteld", "gezet"),
-    "till": ("ändrat", "ändrades", "satt", "återställt", "bytt", "byttes"),
-    "til": ("endret", "satt", "ændret", "nulstillet", "tilbakestilt", "byttet", "skiftet"),
-    **{prep: _viewed("изменён", "изменен", "сброшен", "змінено", "скинуто") for prep in _viewed("на")},
-}  # fmt: skip
 _QUALIFIES = frozenset(
     {"temporary", "temp", "new", "initial", "default", "tijdelijk", "nieuw", "nieuwe", "sementara", "baru",
      "tymczasowe", "nowe", "dočasné", "nové", "neu", "neues", "vorläufig", "temporär", "nouveau", "provisoire",
@@ -144,7 +121,7 @@ _GIVEN = frozenset(
 # Zomer2024!", "Heslo je teď Praha#2024": an attacker's round).
 _NOW = frozenset({"now", "jetzt", "nun", "nu", "teď", "ted", "most", "sofort", "maintenant", "ahora", "agora", "ora",
                   "teraz", "nå", "nyt", "şimdi", "sekarang", "ngayon", "bây giờ"})  # fmt: skip
-# Words of a clause that describes passwords, not one of them; and the account's words right before a value.
+# Words of a clause that describes passwords, not one of them.
 _DESCRIBES = re.compile(
     r"(?<![^\W\d_])(?:policy|policies|rule|rules|example|examples|e\.g|eg|z\.b|p\.ex|ej|like|such|format|pattern|"
     r"regex|must|should|requires?|required|contain|contains|least|characters|chars|length|hint|hash|hashed|"
@@ -187,13 +164,12 @@ _THINGS = frozenset(
      "routeur", "ruter", "network", "netzwerk", "red", "rede", "réseau", "rete", "sieci", "portal", "portalu",
      "account", "konta", "cuenta", "conta", "compte", "konto", "app", "aplikasi", "aplikacji", "email", "e-mail",
      "mail", "correo", "vpn", "admin", "panel", "netbank", "banking", "server", "servidor", "serwera",
-     *_viewed("الراوتر", "الواي", "فاي", "кабинета", "личного", "роутера", "модема", "wi-fi", "ไวไฟ", "مودم", "روتر")}
+     *viewed_words("الراوتر", "الواي", "فاي", "кабинета", "личного", "роутера", "модема", "ไวไฟ", "مودم", "روتر")}
 )  # fmt: skip
-_OF_THE = frozenset(
-    {"la", "ya", "wa", "del", "de", "da", "do", "du", "des", "der", "di", "van", "of", "the", "el", "le", "il", "al",
-     "new", "nuova", "nuovo", "nueva", "nuevo", "nova", "novo", "nouveau", "nouvelle", "neue", "neues", "nowe",
-     "nowa", "baru", "yeni", "mpya", *_viewed("от", "новый", "الجديدة", "الجديد", "ใหม่")}
-)  # fmt: skip
+_OF_THE = _QUALIFIES | {
+    "la", "ya", "wa", "del", "de", "da", "do", "du", "des", "der", "di", "van", "of", "the", "el", "le", "il", "al",
+    "nuovo", "nouvelle", "neue", "nowa", "mpya", *viewed_words("от", "новый", "الجديدة", "الجديد", "ใหม่"),
+}  # fmt: skip
 _ASSIGNED = re.compile(r"=|[A-Z_]+=|\w+=[\"']")  # "=x", "KEY=...", "VALUE='...'": an assignment, not a value
 
 
@@ -277,7 +253,7 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
                 introduced = (
                     (previous in _COPULAS and not copula_before)
                     or (previous in _NOW and verb in _COPULAS)
-                    or (previous in _PREPOSITIONS and (symbol or verb in _SET_BY.get(previous, ())))
+                    or (previous in _PREPOSITIONS and (symbol or verb in SET_BY.get(previous, ())))
                     or (previous in _QUALIFIES and symbol)
                     or (not previous and particle is not None and _SET_TO_AFTER.match(text, end) is not None)
                     # what the password is of, then the value with a password's own symbol ("nuova password Wi-Fi

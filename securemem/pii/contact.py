@@ -2656,15 +2656,25 @@ def _text_regions(scan: Scan) -> tuple[str, ...]:
         if PHONE_CONTEXT.search(lower) is None and _TELECOM_WORDS.search(lower) is None:
             scan.text_regions = ()  # a text that does not speak of phones names no phone's country
             return ()
-        found = dict.fromkeys(chain(_dialled_countries(text), _named_countries(text, lower)))
-        for language, codes in _LANGUAGES:
-            if language.search(lower):
-                found.update(dict.fromkeys(codes))
-        found.update(dict.fromkeys(_script_regions(scan)))
-        scan.text_regions = tuple(
-            code for code in found if code in phonenumbers.SUPPORTED_REGIONS and code not in scan.phone_regions
-        )
+        scan.text_regions = _countries_named(text, lower, _LANGUAGES, _script_regions(scan), scan.phone_regions)
     return scan.text_regions
+
+
+def _countries_named(
+    text: str,
+    lower: str,
+    languages: Sequence[tuple[re.Pattern[str], tuple[str, ...]]],
+    more: Iterable[str],
+    configured: tuple[str, ...],
+) -> tuple[str, ...]:
+    """The countries ``text`` names: of its "+" numbers, IBANs and addresses' domains, of the ``languages``
+    whose words it holds, and ``more``; those phonenumbers knows, but the ``configured`` ones (read already)."""
+    found = dict.fromkeys(chain(_dialled_countries(text), _named_countries(text, lower)))
+    for language, codes in languages:
+        if language.search(lower):
+            found.update(dict.fromkeys(codes))
+    found.update(dict.fromkeys(more))
+    return tuple(code for code in found if code in phonenumbers.SUPPORTED_REGIONS and code not in configured)
 
 
 # A person's name, after the word for their role, right before a number ("řidič Tomáš Svoboda 606 649 164",
@@ -2742,13 +2752,7 @@ def _regions_near(scan: Scan, start: int) -> tuple[str, ...]:
     if regions is None:
         low, high = max(0, (stretch - 1) * _NAME_REACH), min(len(scan.text), (stretch + 2) * _NAME_REACH)
         text, lower = scan.text[low:high], scan.lower[low:high]
-        found = dict.fromkeys(chain(_dialled_countries(text), _named_countries(text, lower)))
-        for language, codes in _NAMES_LANGUAGES:
-            if language.search(lower):
-                found.update(dict.fromkeys(codes))
-        regions = tuple(
-            code for code in found if code in phonenumbers.SUPPORTED_REGIONS and code not in scan.phone_regions
-        )
+        regions = _countries_named(text, lower, _NAMES_LANGUAGES, (), scan.phone_regions)
         scan.regions_near[stretch] = regions
     return regions
 

@@ -8,12 +8,14 @@ wjazdowej 4490", "kod alarmu w biurze 1357", "Kód k závoře 2019.", "az irodai
 0458", "仓库门禁密码 2580#", "창고 출입문 비밀번호 1472*"), a number of the place between ("portkoden till
 provtagningen på plan 2 är 1967").
 
-Read: a word for a code (maybe the end of a compound whose start names a lock), a lock's word before
-it in its clause or in the words after it, then at most six words (a one- or two-digit number among
-them: a floor's, a hall's), maybe a colon, and the value: three to eight digits, maybe ending in "#"
-or "*" or a keypad's letter, maybe led by "#". The value ends its clause (a stop, a bracket, the line's
-end, or "after", "then", "for" and their kin) and is no year that the words around make one, no
-count, no product's, error's or shipment's code (those words stand nowhere in its clause).
+Read: a word for a code (maybe the end of a compound), then at most eight words (a number of one or two
+digits among them: a floor's, a hall's), maybe a colon, and the value: three to eight digits, maybe ending in
+"#" or "*" or a keypad's letter, maybe led by "#". Whose code it is decides: the compound's first part, the
+word right before the code word or the first word after it past prepositions and articles must name a lock
+or a way in ("booking code", "kode tiket", "müşteri kodu" are other things'). The value ends its clause (a
+stop, a bracket, the line's end, or "after", "then", "for" and their kin), is no year that the words around
+make one and no count, and no word of its clause names a product's, an error's, a shipment's or a one-time
+code (codes.py reads those).
 """
 
 from __future__ import annotations
@@ -22,15 +24,10 @@ import re
 from collections.abc import Iterator
 
 from securemem.pii.accounts import NOT_A_LOCK_CODE
-from securemem.pii.normalize import normalise_text
+from securemem.pii.normalize import viewed_words
 from securemem.pii.scan import COUNTED, YEAR, Scan, index_words
 
 Hit = tuple[str, int, int]
-
-
-def _viewed(*words: str) -> tuple[str, ...]:
-    """``words`` as the view writes them, lower-cased (look-alike letters of other scripts read Latin)."""
-    return tuple(dict.fromkeys(normalise_text(word).lower() for word in words))
 
 
 # The words for a code, with their inflections, in the lower-cased view: "code", "kode(n)", "kod(u)", "kód(ja)",
@@ -41,7 +38,7 @@ _CODE_WORDS = (
     # Turkish "şifresi" (a lock's "password": "anahtar kutusu şifresi 7440", "alarm şifresi 1640"), Swahili
     # "msimbo" ("Msimbo wa sefu chumbani: 7032": reviewer BA)
     "şifresi", "sifresi", "şifre", "msimbo",
-    *_viewed("κωδικός", "κωδικό", "κωδικός", "кодом", "коду", "кода", "код", "הקוד", "קוד"),
+    *viewed_words("κωδικός", "κωδικό", "кодом", "коду", "кода", "код", "הקוד", "קוד"),
 )  # fmt: skip
 # A lock's word: its stem, and at most two letters of an inflection after it ("bram" for "brama", "bramy",
 # "bramie"; "závo" for "závora", "závoře"; "gate" and "gates", not "gateway"). Kept to words that name a lock,
@@ -62,7 +59,7 @@ _LOCK_STEMS = (
     "drzwi", "bram", "furtk", "szlaban", "wjazd", "domofon", "dveř", "dveri", "brán", "brana", "brany", "vrat",
     "závo", "zavo", "ajtó", "kapu", "riasztó", "sorompó", "bejárat", "ovi", "oven", "portti", "hälyty", "puomi",
     "kapı", "kapi", "bariyer", "kutusu", "anahtar", "sefu", "mlango", "geti",
-    *_viewed("πόρτα", "πύλη", "συναγερμ", "εισόδ", "είσοδ", "κλειδοκούτι", "двер", "ворот", "воріт", "шлагбаум",
+    *viewed_words("πόρτα", "πύλη", "συναγερμ", "εισόδ", "είσοδ", "κλειδοκούτι", "двер", "ворот", "воріт", "шлагбаум",
              "сигнализац", "сигналізац", "домофон", "підʼїзд", "під'їзд", "подъезд"),
     # Indonesian, Malay, Vietnamese, Tagalog
     "pintu", "lemari", "brankas", "pinto", "tarangkahan",
@@ -85,18 +82,15 @@ _PREPOSITIONS = frozenset(
      "ng", "van", "für", "zur", "zum", "zu", "til", "till", "för", "a", "al", "à", "the", "la", "le", "el", "lo",
      "wa", "ya",
      "il", "der", "die", "das", "den", "het", "az", "o", "w", "v", "ve", "u", "pro", "para", "per",
-     *_viewed("για", "το", "της", "του", "στην", "к", "от", "для", "до", "від")}
+     *viewed_words("για", "το", "της", "του", "στην", "к", "от", "для", "до", "від")}
 )  # fmt: skip
 # ... and the first part of a code word's compound ("portkoden", "torcode", "hekcode": "port" and "tor" alone
 # are a network's and a rail track's, "Authorization code flow on port 8080" an attacker's round).
 _COMPOUND_FIRST = ("port", "tor", "garagentor", "hoftor", "tür", "alarm", "larm", "ingang", "eingang", "ingångs")
-# The words that may stand between a code word and a year-shaped value: a lock's, a preposition, an article, a
-# copula ("Kód k závoře 2019." is a code; "Zugangscode gültig bis Dezember 2025", "kapukód cseréje 2025" are not).
-_YEAR_GAP = frozenset(
-    {"k", "ke", "do", "to", "of", "for", "the", "de", "la", "del", "du", "des", "da", "der", "die", "das", "für",
-     "zur", "zum", "na", "v", "w", "is", "ist", "är", "er", "je", "jest", "est", "es", "é", "è", "on", "este",
-     "van", "voor", "het", "till", "til", "a", "az", "al", "à"}
-)  # fmt: skip
+# The words that may stand between a code word and a year-shaped value, besides a lock's: a preposition, an
+# article, a copula ("Kód k závoře 2019." is a code; "Zugangscode gültig bis Dezember 2025", "kapukód cseréje
+# 2025" are not).
+_YEAR_GAP = _PREPOSITIONS | {"is", "ist", "är", "er", "je", "jest", "est", "es", "é", "è", "on", "este", "voor", "het"}
 
 # CJK writes a lock's word and its code's glued or a blank apart ("门禁密码", "출입문 비밀번호").
 _CJK_LOCKS = ("门禁", "門禁", "大门", "门锁", "玄関", "入口", "출입문", "현관", "대문", "도어락", "출입", "공동현관")
@@ -240,7 +234,7 @@ def find_lock_codes(scan: Scan) -> Iterator[Hit]:
         clause = _clause_before(lower, word_start)
         gap = tail["gap"]
         around = f"{clause} {lower[word_start:word_end]} {gap}"
-        if any(char in gap for char in _STOPS) or _OTHER_CODE.search(around) or NOT_A_LOCK_CODE.search(around):
+        if _OTHER_CODE.search(around) or NOT_A_LOCK_CODE.search(around):
             continue
         gap_words = _WORD.findall(gap)
         before = _WORD_BEFORE.search(lower, max(0, word_start - 40), word_start)

@@ -756,6 +756,12 @@ def unaccented(text: str) -> str:
     return "".join(part for part in unicodedata.normalize("NFD", text) if not unicodedata.combining(part))
 
 
+def viewed_words(*words: str) -> tuple[str, ...]:
+    """``words`` as the lower-cased view writes them (a Cyrillic or Greek letter that looks Latin read as Latin,
+    combining marks dropped), each once, in order: what a reader of ``Scan.lower`` compares with."""
+    return tuple(dict.fromkeys(normalise_text(word).lower() for word in words))
+
+
 def as_viewed(labels: Iterable[str]) -> str:
     """``labels`` as a pattern of the view's spellings, in small and capital letters, accented or not:
     the view writes a Cyrillic or Greek letter that looks Latin as Latin ("код" reads "koд", "КОД"

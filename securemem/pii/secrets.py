@@ -18,7 +18,7 @@ from itertools import pairwise
 
 from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule
-from securemem.pii.normalize import normalise_text, unaccented
+from securemem.pii.normalize import normalise_text, unaccented, viewed_words
 from securemem.pii.scan import WORD_AFTER, LineStarts, Scan, by_first_letter, index_words, other_script, year_or_example
 
 Hit = tuple[str, int, int]
@@ -1558,11 +1558,27 @@ COMPOUND_HEADS = frozenset(
      "rules", "prompting", "sync", "feature", "form", "screen", "page", "flow", "module", "service"}
 )  # fmt: skip
 _PLAIN_PREPOSITIONS = frozenset({"to", "auf", "in", "on", "into", "naar", "op", "till", "til", "à", "a", "para", "na"})
-_SETS = frozenset(
-    {"changed", "set", "reset", "updated", "rotated", "is", "was", "now", "geändert", "zurückgesetzt", "gesetzt",
-     "gewijzigd", "ingesteld", "ändrat", "endret", "ændret", "changé", "changée", "cambiada", "cambiado",
-     "alterada", "redefinida", "reposta", "definida", "resetováno", "nastaveno", "ustawione", "zmienione"}
-)  # fmt: skip
+# Verbs that set a password, before the preposition that gives its new value, by preposition (Spanish
+# "restablecida para JGarcia2024" is "reset for" a user, Portuguese "reposta para" "reset to").
+SET_BY: dict[str, tuple[str, ...]] = {
+    "to": ("changed", "set", "reset", "updated", "rotated"),
+    "na": ("resetováno", "nastaveno", "změněno", "změnil", "změnila", "nastavil", "nastavila", "ustawione",
+           "zmienione", "zresetowane", "ustawiono", "zmieniono", "ustawiłem", "zmieniłem", "zmieniłam", "ustawiłam"),
+    "para": ("redefinida", "reposta", "alterada", "definida", "trocada", "mudada", "resetada", "redefinido",
+             "alterado", "definido"),
+    "a": ("cambiada", "restablecida", "reseteada", "cambiado", "restablecido", "puesta", "actualizada", "impostata",
+          "reimpostata", "cambiata", "resettata", "modificata", "impostato", "cambiato"),
+    "in": ("cambiata", "modificata", "geändert"),
+    "à": ("réinitialisé", "réinitialisée", "changé", "changée", "modifié", "modifiée", "mis", "mise", "défini",
+          "définie"),
+    "en": ("changé", "changée", "modifié", "modifiée"),
+    "auf": ("geändert", "zurückgesetzt", "gesetzt"),
+    "naar": ("gewijzigd", "veranderd", "gereset", "aangepast"),
+    "op": ("ingesteld", "gezet"),
+    "till": ("ändrat", "ändrades", "satt", "återställt", "bytt", "byttes"),
+    "til": ("endret", "satt", "ændret", "nulstillet", "tilbakestilt", "byttet", "skiftet"),
+    **{prep: viewed_words("изменён", "изменен", "сброшен", "змінено", "скинуто") for prep in viewed_words("на")},
+}  # fmt: skip
 
 
 def _moved_elsewhere(match: re.Match[str], secret: str) -> bool:
@@ -1572,7 +1588,8 @@ def _moved_elsewhere(match: re.Match[str], secret: str) -> bool:
     if words[0].lower() in COMPOUND_HEADS:
         return True
     op = (match["op"] or "").strip().lower()
-    return op in _PLAIN_PREPOSITIONS and words[-1].lower() not in _SETS
+    last = words[-1].lower()
+    return op in _PLAIN_PREPOSITIONS and last not in SET_BY.get(op, ()) and last not in ("is", "was", "now")
 
 
 def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted: bool, end: int) -> bool:
