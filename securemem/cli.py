@@ -148,8 +148,11 @@ def kek_of(args: argparse.Namespace, *, required: bool = True) -> KekProvider | 
 
 # The files beside the store (SIDE_FILES: SQLite's, and the scrub's journal): each is read as the
 # store's own and deleted, so a key kept there is lost.
-STORE_FILES = ("", *SIDE_FILES, ".key", ".keys", ".kek")  # what DB names beside itself
-_NOT_FOR_KEYS = ("", *SIDE_FILES, ".keys")  # where no key file may be: the store, SQLite's files, the header
+# What DB names beside itself; ".key.new" is where a rekey stages the new key (an attacker's round: a key file or
+# an export there was taken for a rekey's, moved over DB.key, or made every later rekey fail).
+STORE_FILES = ("", *SIDE_FILES, ".key", ".keys", ".kek", ".key.new")
+# Where no key file may be: the store, SQLite's files, the header, the file a rekey stages its new key in.
+_NOT_FOR_KEYS = ("", *SIDE_FILES, ".keys", ".key.new")
 
 
 def store_file_at(path: str | os.PathLike[str], db: str, ends: Sequence[str] = STORE_FILES) -> str | None:
@@ -196,6 +199,8 @@ def check_key_file(path: str | None, db: str, what: str, *, kept: str = "a key")
         role = f"the store {db} itself"
     elif clash.endswith(".keys"):
         role = f"the key header of {db}"
+    elif clash.endswith(".key.new"):
+        role = f"where a rekey of {db} stages its new key (the next command would take it for one)"
     else:
         role = f"{clash}, a file SQLite keeps beside {db} and deletes"
     raise UsageError(f"{what} {path} is {role}: {kept} kept there would be lost; choose another file")
@@ -774,7 +779,7 @@ def _rekey(args: argparse.Namespace) -> int:
     if os.path.abspath(target) == os.path.abspath(f"{beside}.new"):
         raise UsageError(f"{target} is where rekey stages a new {beside}; give --new-key-file another name")
     fresh = f"{target}.new" if target == beside else target
-    check_key_file(fresh, args.db, "--new-key-file")
+    check_key_file(target, args.db, "--new-key-file")  # DB.key.new, rekey's own staging, is refused as a target
     if fresh != target and _own_empty_file(fresh):
         os.unlink(fresh)  # a rekey killed as it made its new key file: an empty file holds no key
     if Path(fresh).is_file() and same_key(old, fresh):

@@ -725,3 +725,23 @@ def test_bytes_that_are_not_utf8_in_a_path_or_a_date_are_never_echoed(
     assert lines[0]["error"]["message"].startswith("the path must be Unicode text") and "\\udcff" not in err
     code, _, err = cli(capsys, *on(db, "versions", "ls", "--since", "s\udcff"))
     assert code == 2 and "not UTF-8" in err and "udcff" not in err and err.count("\n") == 1
+
+
+def test_where_a_rekey_stages_its_key_is_no_key_file_and_no_export(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DB.key.new is where a rekey stages the store's new key: as a --key-file the next command without one took
+    it for an interrupted rekey's and moved it over DB.key; as an export's --out it made every later rekey fail
+    (an attacker's round). Both are refused in one line, before anything changes."""
+    db = tmp_path / "k.db"
+    staged = f"{db}.key.new"
+    code, out, err = run_cli(capsys, "init", "--db", str(db), "--key-file", staged)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "stages its new key" in err, err
+    assert not db.exists() and not os.path.exists(staged)
+    assert run_cli(capsys, "init", "--db", str(db))[0] == 0
+    assert run_cli(capsys, "stores", "create", "--db", str(db), "--name", "S")[0] == 0
+    assert "store's own file (or its key)" in usage(
+        capsys, "export", "--db", str(db), "--store", "S", "--out", staged, "--force"
+    )
+    assert not os.path.exists(staged)
+    assert run_cli(capsys, "rekey", "--db", str(db))[0] == 0

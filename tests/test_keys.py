@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from securemem import SecureMemory, WrongKeyError
+from securemem.errors import KeyFileError
 from securemem.keys import KeyFile, Passphrase, RawKey, as_key_provider, create_key_file
 from securemem.keys.sources import resolve_key
 from tests.helpers import ok, run_cli
@@ -329,3 +330,12 @@ def test_a_rekey_on_a_file_system_without_hard_links_sets_the_old_key_aside(
     saved = [p for p in db.parent.iterdir() if p.name.startswith(f"{db.name}.key.old-")]
     assert [p.read_text() for p in saved] == [old_key]
     assert run_cli(capsys, "exec", "--db", str(db), VIEW)[0] == 0
+
+
+@pytest.mark.parametrize("blank", ["\n", "   ", "\t\r\n", "\x00"])
+def test_a_passphrase_of_blanks_alone_is_refused_and_makes_no_store(tmp_path: Path, blank: str) -> None:
+    """An empty key file's newline, or a variable set to a space, is no passphrase: it opened a store under "\\n"
+    (an attacker's round), where the empty string was refused."""
+    with pytest.raises(KeyFileError, match="empty"):
+        SecureMemory.open(tmp_path / "a.db", key=blank)
+    assert not (tmp_path / "a.db").exists()

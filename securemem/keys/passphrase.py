@@ -14,14 +14,17 @@ from securemem.errors import KeyFileError
 from securemem.keys.raw import KEY_BYTES
 
 KDF_ITERATIONS = 256_000
+_BLANKS = " \t\r\n\v\f\x00"
 
 
 class Passphrase:
     __slots__ = ("_cache", "_text", "source")
 
     def __init__(self, text: str, *, source: str = "the passphrase given") -> None:
-        if not isinstance(text, str) or not text:
-            raise KeyFileError("the passphrase is empty")
+        if not isinstance(text, str) or not text.strip(_BLANKS):
+            # Blanks alone are an empty key file's newline or a variable set to a space, not a passphrase (an
+            # attacker's round: "\n" opened a store under the passphrase "\n").
+            raise KeyFileError("the passphrase is empty (or only blanks)")
         try:
             passphrase_bytes(text)
         except UnicodeEncodeError:
