@@ -168,6 +168,18 @@ def store_file_at(path: str | os.PathLike[str], db: str, ends: Sequence[str] = S
     return None
 
 
+def old_key_of(path: str | os.PathLike[str], db: str) -> bool:
+    """True when ``path`` is a key file a rekey of ``db`` set aside (``DB.key.old-<time>``, see
+    ``set_aside``): it may be the only key that opens a backup made before that rekey."""
+    if is_server_url(db):
+        return False
+    try:
+        target, beside = Path(path).resolve(), Path(default_key_file(db)).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return False
+    return target.parent == beside.parent and target.name.startswith(f"{beside.name}.old-")
+
+
 def _same_file(a: str | os.PathLike[str], b: str) -> bool:
     try:
         if Path(a).resolve() == Path(b).resolve():

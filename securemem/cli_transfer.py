@@ -44,6 +44,7 @@ from securemem.cli import (
     _load_json,
     _Unreadable,
     given_key_files,
+    old_key_of,
     store_file_at,
 )
 from securemem.cli_admin import (
@@ -57,7 +58,7 @@ from securemem.cli_admin import (
     opened,
     record,
 )
-from securemem.errors import ApiError, InvalidRequest, NotFound, PreconditionFailed
+from securemem.errors import ApiError, InvalidRequest, NotFound, PreconditionFailed, StorageError
 from securemem.paths import ROOT
 from securemem.store.base import Entry, Store, StoreInfo
 
@@ -169,6 +170,11 @@ def _check_destination(final: Path, *, force: bool, db: str, keys: Sequence[str]
     # was opened with (a KEK kept elsewhere, say) with an export would lose the store.
     if store_file_at(final, db, STORE_FILES) or any(store_file_at(final, key, ("",)) for key in keys):
         raise UsageError("--out names the store's own file (or its key); choose another file")
+    if old_key_of(final, db):
+        raise UsageError(
+            "--out names a key a rekey set aside (it may be the only key that opens an earlier backup); "
+            "choose another file"
+        )
     if os.path.lexists(final) and not force:
         raise UsageError(f"{final} exists; export never overwrites a file (it holds memory content): add --force")
 
@@ -235,11 +241,15 @@ def _import_file(args: argparse.Namespace, tally: Tally) -> None:
             raise UsageError(f"{args.file} is empty: no export header and no memory lines (an export cut short?)")
         description = _header(first[1])
         tally.header = description is not None
-        store_id = _target_store(admin, args.store, description or "")
-        if not tally.header:
-            _import_line(admin, store_id, args.if_exists, first, tally)
-        for numbered in lines:
-            _import_line(admin, store_id, args.if_exists, numbered, tally)
+        store_id, made = _target_store(admin, args.store, description or "")
+        try:
+            if not tally.header:
+                _import_line(admin, store_id, args.if_exists, first, tally)
+            for numbered in lines:
+                _import_line(admin, store_id, args.if_exists, numbered, tally)
+        finally:
+            if made and tally.failed and not tally.imported:
+                _unmake(admin, store_id)
 
 
 def _source(name: str) -> AbstractContextManager[IO[bytes]]:
@@ -271,16 +281,27 @@ def _header(raw: bytes) -> str | None:
     return description if isinstance(description, str) else ""
 
 
-def _target_store(admin: Admin, ref: str, description: str) -> str:
-    """The store's id; a store named ``ref`` is created when there is none (and says so)."""
+def _unmake(admin: Admin, store_id: str) -> None:
+    """Every memory line failed: the store this import made holds nothing it was asked to hold. If
+    it cannot be removed (the store failed, which is what the operator is told), it stays, empty."""
     try:
-        return find_store(admin.store, ref).id
+        admin.memory_stores.delete(store_id)
+    except (ApiError, StorageError):
+        return
+    emit({"store_removed": store_id, "reason": "no line of the file was imported"})
+
+
+def _target_store(admin: Admin, ref: str, description: str) -> tuple[str, bool]:
+    """The store's id, and whether this import made it: a store named ``ref`` is created when there
+    is none (and says so)."""
+    try:
+        return find_store(admin.store, ref).id, False
     except NotFound:
         if ref.startswith(STORE_ID_PREFIX):  # an id names a store that exists, never one to make
             raise
     made = admin.memory_stores.create(name=ref, description=description)
     emit({"store_created": record(made)})
-    return made.id
+    return made.id, True
 
 
 def _import_line(admin: Admin, store_id: str, mode: str, numbered: tuple[int, bytes], tally: Tally) -> None:

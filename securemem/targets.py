@@ -14,10 +14,33 @@ HIDDEN = "***"
 _PASSWORD_PARAM = re.compile(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^&\s]*)", re.IGNORECASE)
 
 
+# A URL's query parameters whose values say where and how to connect, never a secret: any other
+# parameter's value (``options=-c app.secret=...``, ``sslpassword``, one libpq adds later) is hidden.
+_SHOWN_PARAMS = frozenset(
+    {"host", "hostaddr", "port", "dbname", "user", "sslmode", "connect_timeout", "target_session_attrs",
+     "application_name", "gssencmode", "channel_binding", "load_balance_hosts"}
+)  # fmt: skip
+
+
+def _shown_query(query: str) -> str:
+    def one(param: str) -> str:
+        name, equals, _ = param.partition("=")
+        if not equals:  # no parameter libpq reads: shown as nothing it could be
+            return HIDDEN
+        return param if name.strip().lower() in _SHOWN_PARAMS else f"{name}={HIDDEN}"
+
+    return "&".join(one(param) for param in query.split("&"))
+
+
 def shown_target(target: str) -> str:
-    """``target`` with the password of its userinfo and any ``password=`` parameter replaced."""
+    """``target`` with the password of its userinfo, any ``password=`` parameter and the value of
+    every URL query parameter that is not plainly about where to connect replaced."""
     text = _PASSWORD_PARAM.sub(lambda m: m.group(1) + HIDDEN, target)
     scheme, sep, rest = text.partition("://")
+    if sep and "?" in rest:
+        rest, _, query = rest.partition("?")
+        rest = f"{rest}?{_shown_query(query)}"
+        text = f"{scheme}://{rest}"
     if not sep or "@" not in rest:
         return text
     userinfo, _, place = rest.rpartition("@")  # the last '@': a password may hold one unescaped

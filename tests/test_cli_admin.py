@@ -715,6 +715,24 @@ def test_import_of_an_empty_file_is_refused_and_makes_no_store(
     assert code == 0 and '"fresh"' not in out
 
 
+def test_an_import_whose_every_line_fails_leaves_no_store_it_made(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The store an import makes for a name goes again when no line of the file was imported (an
+    attacker's round: a file of bad lines left an empty store behind); one it found stays."""
+    source = import_file(tmp_path, "{not json", {"type": "memory", "path": "/no-content.md"})
+    code, lines, _ = cli(capsys, "import", "--db", str(db), "--store", "fresh", str(source))
+    assert code == 1 and lines[-1]["imported"] == 0 and lines[-1]["failed"] == 2
+    made = lines[0]["store_created"]["id"]
+    assert {"store_removed": made, "reason": "no line of the file was imported"} in lines
+    code, out, _ = run_cli(capsys, "stores", "list", "--db", str(db))
+    assert code == 0 and '"fresh"' not in out and made not in out
+    write(capsys, db, "/kept.md", "kept\n")  # the store "notes" exists before the import
+    code, lines, _ = cli(capsys, *on(db, "import", str(source)))
+    assert code == 1 and not any("store_removed" in line or "store_created" in line for line in lines)
+    assert ok(capsys, db, "memories", "cat", "/kept.md")[0]["content"] == "kept\n"
+
+
 def test_bytes_that_are_not_utf8_in_a_path_or_a_date_are_never_echoed(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -745,3 +763,12 @@ def test_where_a_rekey_stages_its_key_is_no_key_file_and_no_export(
     )
     assert not os.path.exists(staged)
     assert run_cli(capsys, "rekey", "--db", str(db))[0] == 0
+    # The key that rekey set aside may be the only one that opens a backup made before it: no export
+    # replaces it, even with --force (an attacker's round), whatever its spelling.
+    (old,) = [path for path in tmp_path.iterdir() if path.name.startswith("k.db.key.old-")]
+    kept = old.read_bytes()
+    for spelled in (str(old), str(tmp_path / "." / old.name), str(tmp_path / "x" / ".." / old.name)):
+        assert "a key a rekey set aside" in usage(
+            capsys, "export", "--db", str(db), "--store", "S", "--out", spelled, "--force"
+        )
+    assert old.read_bytes() == kept

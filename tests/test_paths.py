@@ -460,6 +460,9 @@ def test_every_spelling_of_an_accepted_path_names_one_entry(mem: SecureMemory, n
     target = mem.in_namespace("spelling")
     target.execute({"command": "delete", "path": "/memories/d"})
     created = target.execute({"command": "create", "path": spelled, "file_text": "x"})
+    if c:  # written as a directory's name: no file is made under it (the rest of the spelling counts)
+        assert created.is_error and "names a directory" in created.text
+        created = target.execute({"command": "create", "path": spelled.rstrip("/"), "file_text": "x"})
     assert created.content == f"File created successfully at: {path}"
     assert target.execute({"command": "view", "path": path}).text.endswith("     1\tx")
     listing = target.execute({"command": "view", "path": "/memories/d"}).text
@@ -489,14 +492,21 @@ def test_accepted_spellings_work_for_every_command(mem: SecureMemory, vector: di
         assert not result.is_error, (tool_input, result.content)
         return result.text
 
-    assert run(command("create", raw)) == f"File created successfully at: {path}"
+    names_a_directory = raw.endswith("/")  # a file cannot be created or moved under such a spelling
+    if names_a_directory:
+        refused = mem.execute(command("create", raw))
+        assert refused.is_error and refused.text.startswith(INVALID)
+    assert run(command("create", path if names_a_directory else raw)) == f"File created successfully at: {path}"
     assert run(command("view", raw)) == f"Here's the content of {path} with line numbers:\n     1\tnew"
     run({"command": "str_replace", "path": raw, "old_str": "new", "new_str": "edited"})
     assert run(command("insert", raw)) == f"The file {path} has been edited."
     assert run(command("view", path)).endswith("     1\ttop\n     2\tedited")
     assert run(command("rename_old", raw)) == f"Successfully renamed {path} to /memories/moved.md"
+    if names_a_directory:
+        refused = mem.execute(command("rename_new", raw, other="/memories/moved.md"))
+        assert refused.is_error and refused.text.startswith(INVALID)
     assert (
-        run(command("rename_new", raw, other="/memories/moved.md"))
+        run(command("rename_new", path if names_a_directory else raw, other="/memories/moved.md"))
         == f"Successfully renamed /memories/moved.md to {path}"
     )
     assert run(command("delete", raw)) == f"Successfully deleted {path}"
@@ -550,6 +560,28 @@ def test_traversal_cannot_reach_another_namespace_or_outside(mem: SecureMemory) 
         result = mem.execute({"command": "view", "path": path})
         assert result.is_error and result.text.startswith(INVALID)
     assert mem.execute({"command": "view", "path": "/memories/secret"}).is_error
+
+
+def test_a_path_ending_in_a_slash_names_a_directory(mem: SecureMemory, snapshot: Callable[..., Any]) -> None:
+    """create makes no file under a name written as a directory's, and rename moves no file to one;
+    a directory may be renamed with either spelling, and the other commands read the slash as noise."""
+    seed(mem)
+    before = snapshot(mem)
+    for tool_input in [
+        command("create", "/memories/notes/"),
+        command("create", "/memories/dir/inner.md/"),
+        command("create", "/memories/new//"),
+        command("rename_new", "/memories/archive/", other="/memories/keep.md"),
+    ]:
+        result = mem.execute(tool_input)
+        assert result.is_error and result.text.startswith(INVALID), (tool_input, result.text)
+        assert "names a directory" in result.text
+    onto = mem.execute(command("rename_new", "/memories/dir/", other="/memories/keep.md"))
+    assert onto.text == "Error: The destination /memories/dir already exists"  # the reference answer first
+    assert snapshot(mem) == before
+    moved = mem.execute({"command": "rename", "old_path": "/memories/dir/", "new_path": "/memories/moved/"})
+    assert moved.text == "Successfully renamed /memories/dir to /memories/moved"
+    assert mem.execute(command("view", "/memories/keep.md/")).text.endswith("     1\tkeep me")
 
 
 def test_messages_name_the_canonical_path(mem: SecureMemory) -> None:

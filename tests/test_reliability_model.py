@@ -43,6 +43,17 @@ class Refused(Exception):
 # -- the reference model ----------------------------------------------------------------------------
 
 
+FILE_AS_DIRECTORY = (
+    "Error: Invalid path: a path ending in '/' names a directory, and create writes a file. Give the "
+    "file's name, such as /memories/notes/todo.md (directories are made as files are created in them)."
+)
+MOVE_INTO_DIRECTORY = (
+    "Error: Invalid path: new_path ends in '/', which names a directory, but old_path is a file. "
+    "rename does not move a file into a directory by the directory's name: give the file's whole new "
+    "path, such as /memories/archive/todo.md."
+)
+
+
 def guard(path: str) -> str:
     """The canonical spelling of ``path``, or Refused with the path guard's reason (as paths.py words it)."""
 
@@ -152,6 +163,8 @@ class Reference:
                 f"Error: The /memories directory itself cannot be {VERBS[name]}; use a path below "
                 "it, such as /memories/notes.md."
             )
+        if name == "create" and tool["path"].endswith("/"):
+            raise Refused(FILE_AS_DIRECTORY)
         handler: Callable[..., str] = getattr(self, name)
         return handler(*paths, tool)
 
@@ -359,6 +372,8 @@ class Reference:
         if self.is_dir(old) and within(new, old):
             raise Refused(f"Error: Cannot move the directory {old} into itself ({new}).")
         self._check_blocker(new)
+        if tool["new_path"].endswith("/") and old in self.files:
+            raise Refused(MOVE_INTO_DIRECTORY)
 
         def moved(path: str) -> str:
             return new + path[len(old) :] if within(path, old) else path
@@ -372,7 +387,8 @@ class Reference:
 
 NAMES = ["a", "b", "f.md", ".hidden", "node_modules", "é", "a b", "notes.txt"]
 VALID_PATHS = st.lists(st.sampled_from(NAMES), min_size=1, max_size=3).map(lambda parts: "/memories/" + "/".join(parts))
-SPELLINGS = st.sampled_from(["{}", "{}", "{}", "{}/", "{}//", "/{}"])  # trailing and doubled slashes are fine
+# Trailing and doubled slashes are fine, but for a file that create or rename would make.
+SPELLINGS = st.sampled_from(["{}", "{}", "{}", "{}/", "{}//", "/{}"])
 REFUSED_PATHS = st.sampled_from(
     [
         "/memories/../a",

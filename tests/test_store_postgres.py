@@ -70,6 +70,30 @@ def test_securemem_migrate_creates_then_finds_the_schema_current(capsys: pytest.
     assert code == 2 and err.count("\n") == 1 and "cannot connect" in err
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["migrate", "--db", "postgresql://[::1/test"],
+        ["migrate", "--db", "postgresql://127.0.0.1/test?password=hunter2&sekret=1"],
+        ["stores", "list", "--db", "postgresql://127.0.0.1/test?password=hunter2&sekret=1", "--key-file"],
+        ["keys", "list", "--db", "postgresql://[::1/test?password=hunter2", "--key-file"],
+    ],
+)
+def test_a_malformed_url_is_said_to_be_one_and_not_quoted(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str]
+) -> None:
+    """libpq cannot read the URL: no server was asked, so none is said to have refused (an attacker's round)."""
+    if argv[-1] == "--key-file":
+        key_file = tmp_path / "key"
+        key_file.write_text(os.urandom(32).hex())
+        key_file.chmod(0o600)
+        argv = [*argv, str(key_file)]
+    code, out, err = run_cli(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and "the PostgreSQL URL is malformed" in err
+    assert "hunter2" not in err and "sekret" not in err and "::1" not in err
+
+
 def test_the_wrong_key_or_kek_opens_nothing(url: str, key: bytes, tmp_path: Path) -> None:
     with SecureMemory.open(url, key=key) as memory:
         ok(memory, command="create", path="/memories/a.md", file_text="a\n")

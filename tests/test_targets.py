@@ -19,6 +19,12 @@ from securemem.targets import is_server_url, shown_target
         ("postgresql://agent:Secret1@[::1/mem", "postgresql://agent:***@[::1/mem"),  # malformed: still hidden
         ("postgresql://db/mem?user=agent&password=Secret1", "postgresql://db/mem?user=agent&password=***"),
         ("host=db password='Sec ret' user=agent", "host=db password=*** user=agent"),
+        # any query value but where and how to connect (an attacker's round: options carried a secret)
+        (
+            "postgresql://db/mem?sslmode=require&options=-c%20app.Secret%3D1&sslpassword=Sec&port=5433",
+            "postgresql://db/mem?sslmode=require&options=***&sslpassword=***&port=5433",
+        ),
+        ("postgresql://agent:Sec@db/mem?Secret", "postgresql://agent:***@db/mem?***"),
     ],
 )
 def test_a_password_is_never_shown(target: str, shown: str) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from securemem.changes import Change, Move
-from securemem.commands import AdminCommand, Command, RenameCommand, Result
+from securemem.commands import AdminCommand, Command, CreateCommand, RenameCommand, Result
 from securemem.errors import AlreadyExists, InvalidPath
 from securemem.middleware.base import Call, Handler
 from securemem.mounts import MountTable
@@ -53,6 +53,10 @@ class PathGuard:
             self._check_mounted(paths)
         if command.mutates:
             self._refuse_roots(command, paths)
+            if isinstance(command, CreateCommand) and given[0].endswith("/"):
+                raise InvalidPath(_FILE_AS_DIRECTORY)
+            if isinstance(command, RenameCommand) and given[1].endswith("/"):
+                call.checks.append(_file_not_to_directory)
         if paths != given:
             call.with_command(command.with_paths(paths))
         call.audit.paths = paths  # canonical: loggable unless a later path guard refuses them
@@ -95,6 +99,27 @@ class PathGuard:
         if path_bytes(stored(change.new)) <= path_bytes(stored(change.old)):
             return change  # no path below grows
         return _moved_within_limit(change, tx, stored)
+
+
+# A name ending in "/" names a directory: a file written or moved there under that name would not be
+# what the model asked for (create makes no directory of its own; rename moves nothing into one).
+# The path is not quoted (see paths._refuse): the PII layer has not looked at it yet.
+_FILE_AS_DIRECTORY = (
+    "Error: Invalid path: a path ending in '/' names a directory, and create writes a file. Give the "
+    "file's name, such as /memories/notes/todo.md (directories are made as files are created in them)."
+)
+_MOVE_INTO_DIRECTORY = (
+    "Error: Invalid path: new_path ends in '/', which names a directory, but old_path is a file. "
+    "rename does not move a file into a directory by the directory's name: give the file's whole new "
+    "path, such as /memories/archive/todo.md."
+)
+
+
+def _file_not_to_directory(change: Change, tx: StoreTx) -> Change:
+    """A rename whose ``new_path`` ends in "/" moves a directory, never a file."""
+    if isinstance(change, Move) and not change.entry.is_dir:
+        raise InvalidPath(_MOVE_INTO_DIRECTORY)
+    return change
 
 
 def _moved_within_limit(change: Move, tx: StoreTx, stored: Callable[[str], str]) -> Change:

@@ -161,6 +161,12 @@ def _quiet_pool_logs() -> None:
 
 
 def _connect_error(exc: psycopg.Error) -> StorageError:
+    if isinstance(exc, psycopg.ProgrammingError) and getattr(exc, "sqlstate", None) is None:
+        # libpq could not read the URL (an unclosed "[", an unknown query parameter): no server was asked.
+        return StorageError(
+            "the PostgreSQL URL is malformed or has a query parameter libpq does not know (see libpq's "
+            "connection URIs: postgresql://[user@]host[:port]/database[?param=value])"
+        )
     if isinstance(exc, psycopg.OperationalError):
         return StorageError("cannot connect to the PostgreSQL server named by the URL (is it up? are the host, "
                             "port, database and role right?)")  # fmt: skip
@@ -215,7 +221,7 @@ def _one_transaction(url: str, body: Callable[[_Db], _T]) -> _T:
                     "again after a migration: it says the schema's version)"
                 ) from None
             return found
-    except psycopg.OperationalError as exc:
+    except (psycopg.OperationalError, psycopg.ProgrammingError) as exc:
         raise _connect_error(exc) from None
     except psycopg.Error as exc:
         raise translate(exc) from None
