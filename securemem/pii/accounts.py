@@ -157,7 +157,8 @@ _ACCESS_CODE = re.compile(
     rf"code d'entrée|code d'accès|keypad|{_KEY_BOXES})"
     # a key box's number ("Key is in lockbox #3, code 0622": reviewer AY)
     r"(?:[ \t]*#[ \t]?[0-9]{1,3}(?![0-9]))?)"
-    rf"(?:\b|(?<=[0-9]))[^\n0-9\[*•]{{0,24}}?(?P<value>(?:[0-9]{{3,8}}|{_SPACED}|{_KEYPAD})[#*]?){_CODE_END}"
+    # a keypad's "#" may lead the code too ("gate code is #7305* until Friday": reviewer BB)
+    rf"(?:\b|(?<=[0-9]))[^\n0-9\[*•#]{{0,24}}?(?P<value>#?(?:[0-9]{{3,8}}|{_SPACED}|{_KEYPAD})[#*]?){_CODE_END}"
 )
 # A door's, a gate's or an intercom's code named by its own language's phrase (reviewer AY: "Codul de la
 # interfon: 2581", "a kapukód 1935, a kulcs a portán", "avainkaapin koodi on 7310", "код домофона, старый

@@ -444,6 +444,13 @@ PREFIXED: tuple[Rule, ...] = (
         "Braintree access tokens",
     ),
     prefixed("FLUTTERWAVE_SECRET_KEY", ("FLWSECK-", "FLWSECK_TEST-"), r"[a-hA-H0-9]{32}-X", "Flutterwave secret keys"),
+    prefixed(
+        "MERCADOPAGO_ACCESS_TOKEN",
+        ("APP_USR-", "TEST-"),
+        r"[0-9]{16}-[0-9]{6}-[0-9a-f]{32}-[0-9]{6,12}",
+        "Mercado Pago access tokens (its developer documentation: APP_USR- or TEST-, then four groups of digits "
+        "and hex); its public key, APP_USR- and a UUID, is no secret",
+    ),
     prefixed("FLUTTERWAVE_ENCRYPTION_KEY", "FLWSECK_TEST", r"[a-hA-H0-9]{12}", "Flutterwave encryption keys; gitleaks"),
     # "live_"/"test_" and 30 letters and digits; checked for both cases and a digit, as "test_" also
     # starts names in code (reviewer P's blind round)

@@ -100,7 +100,11 @@ _ONE_TIME_LABELS_MORE = (
     r"código de (?:un solo uso|uso único|autenticación|autenticação)|verifizierungscode|anmeldecode|"
     r"code d'authentification|codice (?:di autenticazione|monouso)|bevestigingscode|inlogcode|eenmalige code|"
     r"onay kodu(?:nuz)?|kod jednorazowy|ověřovací kód|jednorázový kód|mã (?:xác thực|xác nhận|xác minh|otp)|"
-    r"kode (?:verifikasi|konfirmasi|otp)|kod pengesahan"
+    r"kode (?:verifikasi|konfirmasi|otp)|kod pengesahan|"
+    # Hungarian's and Czech's SMS code, Finnish's text-message, confirmation and one-time codes, Romanian's
+    # one-time code ("SMS-kód 567259", "tekstiviestikoodi 998638", "cod unic pentru semnătura electronică
+    # 136882": reviewer BB)
+    r"sms-kód|sms kód|tekstiviestikoodi|vahvistuskoodi|kertakäyttökoodi|cod unic|cod sms|cod otp"
 )
 
 
@@ -110,7 +114,10 @@ _ONE_TIME_LABELS_OF_SCRIPTS = as_viewed(
     (
         "код подтверждения", "кода подтверждения", "код из смс", "код из sms", "код для входа", "код верификации",
         "проверочный код", "одноразовый код", "одноразовый пароль", "код підтвердження", "одноразовий код",
-        "κωδικός επαλήθευσης", "κωδικός μιας χρήσης",
+        "κωδικός επαλήθευσης", "κωδικός μιας χρήσης", "κωδικός sms",
+        # Hebrew's one-time code, Arabic's e-signature code ("קוד חד-פעמי לחתימה 179411", "رمز التوقيع
+        # الإلكتروني 039102": reviewer BB)
+        "קוד חד-פעמי", "קוד חד פעמי", "رمز التوقيع",
     )
 )  # fmt: skip
 _ONE_TIME_LABELS_GLUED = (
@@ -177,8 +184,10 @@ _ONE_TIME_CODE = re.compile(
 # verb or polite particle that ends a sentence of a language that puts it last (Hindi "है", Japanese
 # "です", Korean "입니다", Thai "ค่ะ" and "ครับ").
 _CODE_ENDS_CLAUSE = re.compile(
-    r"[ \t]*(?:$|\r?\n|[.,;:!?)\]}\"'»。、」』】]|"
-    rf"(?:{as_viewed(('है', 'ค่ะ', 'ครับ'))}|です|입니다)(?![^\W\d_]))"
+    r"[ \t]*(?:$|\r?\n|[.,;:!?)\]}\"'»。、」』】·؛،]|"
+    rf"(?:{as_viewed(('है', 'ค่ะ', 'ครับ'))}|です|입니다)(?![^\W\d_])"
+    # "and" opens the next clause ("ο κωδικός SMS ήταν 117201 και ήρθε στο ...": reviewer BB)
+    rf"|[ \t]+(?:{as_viewed(('και', 'и', 'і', 'та', 'ו', 'و'))}|and|und|et|y|e|en|og|och|ja|és|și|ve|và|dan)[ \t])"
 )
 # A count or a sum after a number in Thai: baht, times, people, items (as the view writes them).
 _THAI_COUNTED = re.compile("[ \t]*(?:" + as_viewed(("บาท", "ครั้ง", "คน", "ราย", "ตัว", "รายการ")) + ")")
@@ -268,6 +277,13 @@ _TO_THE_CODE = frozenset(
         # Italian banks' "OTP dispositivo", the code that signs a payment (reviewer AE); German "kam an"
         # (came: "SMS-TAN kam an: 583 119", reviewer AG)
         "dispositivo", "dispositiva", "kam", "kamen", "angekommen",
+        # what a one-time code signs ("OTP firma digitale 587103", "código OTP da assinatura digital 494 170",
+        # "engangskode for e-signatur 782431", "jednorázový kód k podpisu 413055"), when it came ("de
+        # sms-code van vanochtend was 289373"): reviewer BB
+        "firma", "digitale", "digital", "assinatura", "signature", "signatur", "e-signatur", "e-signature",
+        "podpisu", "k", "semnătura", "semnatura", "electronică", "electronica", "electronic", "elektronische",
+        "pentru", "for", "van", "vanochtend", "vanmorgen", "gisteren", "vandaag",
+        *(normalise_text(word).lower() for word in ("ήταν", "ηλεκτρονικής", "υπογραφής", "לחתימה", "الإلكتروني")),
     }
 )  # fmt: skip
 _CARD_NEARBY = re.compile(
@@ -294,7 +310,7 @@ _MARKS_ASCII = (
     "cvv", "cvc", "c.v.v", "cvn", "csc", " cid", "\ncid", "\"cid", "(cid", "verification", "security", "crypto",
     "seguridad", "sicurezza", "kod", "the back", "otp", "one-time", "one time", "tan", "blik", "code", "sms", "cvd",
     "cv2",
-    "codice", "2fa", "mfa", "puk", "clave", "einmal", "ip pin", "protection pin",
+    "codice", "2fa", "mfa", "puk", "clave", "einmal", "ip pin", "protection pin", "koodi", "cod ",
 )  # fmt: skip
 _MARKS = (
     *_MARKS_ASCII, "sicherheit", "prüf", "sécurité", "segurança", "código", "コード", "码", "碼", "密碼",

@@ -14,7 +14,7 @@ import phonenumbers
 
 from securemem.pii.checksums import IBAN_LENGTHS, luhn_valid, ssn_valid
 from securemem.pii.normalize import normalise_text, unaccented
-from securemem.pii.scan import WORD_AFTER, Scan, Span, by_first_letter, other_script
+from securemem.pii.scan import COUNTED, WORD_AFTER, Scan, Span, by_first_letter, other_script
 
 # ---------------------------------------------------------------- email
 
@@ -71,6 +71,8 @@ def find_emails(scan: Scan) -> Iterator[Span]:
 def _is_address(text: str, start: int, at: int, end: int) -> bool:
     if _ASSET.match(text, at + 1, end) or _in_authority(text, start):
         return False
+    if text[text.rfind(".", at, end) + 1 : end].lower() in _FILE_EXTENSIONS:
+        return False  # "conditions_generales_v4@print.pdf", "report@final.docx": a file's name (reviewer BB)
     if (end + 1 < len(text) and text[end] == "(" and text[end + 1].isascii()) or text.startswith("self.", at + 1):
         return False  # "q@k.transpose(-2, -1)", "x@self.weight.T": a matrix product in code
     tld = text[text.rfind(".", at, end) + 1 : end].lower()
@@ -389,6 +391,14 @@ _COUNTRY_TLDS = frozenset(code.lower() for code in phonenumbers.SUPPORTED_REGION
 # Names reserved for tests, documentation and private networks (RFC 2606, RFC 6761, RFC 6762, ICANN's
 # .internal): a company's mail lives there too ("noreply@claims-intake.test", "ops@corp.internal"), and
 # an assignment's "@" before one is an address, not code. Not for spelt-out "at": "replica at db.internal".
+# File extensions that are no top-level domain (".zip", ".mov", ".app", ".md", ".py", ".sh" are, and stay
+# addresses' endings): after "@" they end a file's name.
+_FILE_EXTENSIONS = frozenset(
+    {"pdf", "docx", "doc", "xlsx", "xls", "pptx", "ppt", "odt", "ods", "odp", "rtf", "txt", "csv", "tsv", "json",
+     "yaml", "yml", "xml", "html", "htm", "png", "jpg", "jpeg", "gif", "svg", "webp", "tif", "tiff", "bmp", "heic",
+     "log", "bak", "tmp", "sql", "ini", "cfg", "conf", "toml", "gz", "tgz", "xz", "rar", "exe", "dll", "msi",
+     "dmg", "apk", "wav", "avi", "mkv", "flac", "epub", "psd", "eps", "pkl", "parquet", "ipynb", "whl", "jar"}
+)  # fmt: skip
 _SPECIAL_TLDS = frozenset({"test", "example", "invalid", "localhost", "local", "internal", "lan", "corp", "home"})
 
 
@@ -432,6 +442,10 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
             end = match.start("domain") + loose.start()
             tld = _DOT_WORD.split(text[match.start("domain") : end])[-1].rsplit(".", 1)[-1]
         spaced_at = "@" in match.group()
+        if spaced_at and loose is not None and tld[:1].isupper() and tld[1:].islower() and tld.lower() not in _GENERIC:
+            # "ping @payments-oncall. No values here": a capitalised word after a stop opens a sentence
+            # (reviewer BB); a country's domain is no such word ("No", "It", "De"), "Com" stays one
+            continue
         # "h @ self.proj" is a matrix product: a spaced "@" needs a well-known top-level domain.
         if tld.isalpha() and len(tld) >= 2 and (not spaced_at or known_tld(tld.lower())):
             first = match.start()
@@ -441,6 +455,7 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
             done = end
 
 
+_GENERIC = frozenset({"com", "net", "org", "edu", "gov", "info", "biz"})
 # A plain dot with blanks after it before the domain's last label.
 _LOOSE_LAST_DOT = re.compile(r"[ \t]*\.[ \t]+[A-Za-z0-9\-]{1,63}\Z")
 _SPACED_LOCAL_WORD = re.compile(rf"(?<![A-Za-z0-9._%+\-]){_LOCAL_WORD_RE} \. \Z")
@@ -926,6 +941,9 @@ _PERSON_NOUNS = frozenset(["customer", "member", "employee", "client", "patient"
 _REFERENCE_WORDS = frozenset(
     [
         "pn",  # a part number ("PN 0345-22-8136", reviewer Q)
+        "הזמנה",  # Hebrew: an order ("הזמנה 7731-2024-55", reviewer BB)
+        "dosar",  # Romanian: a court's file ("Dosar nr. 1234/211/2023", reviewer BB)
+        "dosarul",
         "duns",  # a company's D-U-N-S number ("DUNS number 08-146-6849", reviewer AL)
         "versioncode",  # an Android app's ("versionCode 520004187", reviewer AM)
         "reg",  # a company's registration ("Company reg. no. 04429183", reviewer T)
@@ -1221,6 +1239,8 @@ def _hebrew_read(words: list[str]) -> list[str]:
             kept.append(word if not owned and _whose_after(words[index + 1 :]) else "של")
         elif word in _HEBREW_KEPT:
             kept.append(word)
+        elif word in _REFERENCE_WORDS:
+            kept.append("ref")  # a reference's noun ("הזמנה 7731-2024-55": an order's, reviewer BB)
     return kept
 
 
@@ -1510,8 +1530,9 @@ def find_phones(scan: Scan) -> Iterator[Span]:
 def _with_trunk(text: str, start: int) -> int:
     """``start``, or the trunk "0" written apart before the area code in brackets ("0 (505) 593 90 81",
     as Turkish numbers are written), which goes with the number."""
-    if text.startswith(("0 (", "8 ("), start - 2) and (start == 2 or not text[start - 3].isalnum()):
-        return start - 2  # Turkish "0 (505) ...", Russian "8 (949) ..."
+    if text.startswith(("0 (", "8 (", "1 ("), start - 2) and (start == 2 or not text[start - 3].isalnum()):
+        # Turkish "0 (505) ...", Russian "8 (949) ...", North America's "1 (773) 950-1992" (reviewer BB)
+        return start - 2
     return start
 
 
@@ -1941,7 +1962,9 @@ _FRENCH_PAIRS = re.compile(r"0[1-9]([ .\-])[0-9]{2}(?:\1[0-9]{2}){3}")
 _CURRENCIES = (
     r"€|\$|£|¥|₹|₽|₩|₺|zł|kč|kr|kz|đồng|руб|chf|eur|usd|gbp|sek|nok|dkk|pln|czk|huf|vnd|aoa|jpy|cny|rmb|inr|brl|"
     r"mxn|zar|aud|cad|nzd|rub|try|kroner|kronor|dollars?|euros?|francs?|pounds?|rupees?|yen|yuan|reais|pesos?|"
-    r"pyб"  # "руб." as the view reads it (Cyrillic р and у look Latin, see normalize.py)
+    r"pyб|"  # "руб." as the view reads it (Cyrillic р and у look Latin, see normalize.py)
+    # Hindi's rupees, as the view writes them (its vowel signs dropped): "कीमत 09349430451 रुपये"
+    + "|".join(re.escape(normalise_text(word)) for word in ("रुपये", "रुपए", "रुपया", "रु"))
 )
 _DECIMAL_START = re.compile(r"[0-9]{1,3}\.[0-9]{4,}")
 _SPACED_THOUSANDS = re.compile(r"[0-9](?: [0-9]{3}){3}")  # "9 876 543 210": an amount more than a phone
@@ -1984,8 +2007,11 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         or _label_says_phone(scan.text, start, candidate)  # "Contacto familiar (hija): 696493711": an attacker's round
     )
     if candidate.isdigit() and not (said or words[-1:] == ["#"]):
-        # a Chinese mobile's eleven digits, written bare as they are in a text about phones
-        return _national_the_text_names(scan, candidate, start)
+        # a Chinese mobile's eleven digits, written bare as they are in a text about phones; a mobile of a
+        # configured region written whole with its trunk "0" ("Driver Marcus Bell (truck 17), 07723922403")
+        return _national_the_text_names(scan, candidate, start) or (
+            _compact_mobile(candidate, scan.phone_regions) and not _amount(scan, start, start + len(candidate))
+        )
     if _YEAR_SERIAL.fullmatch(candidate) and all(
         word in _NUMBER_WORDS or word not in _SAID_WORDS for word in words[-3:]
     ):
@@ -2417,6 +2443,10 @@ _SAID_WORDS = (_PHONE_WORDS - {"number", "nr", "no", "t", "m", "text", "signal",
     "ligou", "ligue", "ligar", "llamó", "llamo", "llame", "llamar", "llámenme", "llámame", "llamenme", "llamame",
     "liguem", "ligue-me", "appelez-moi", "rappelez-moi", "chiamami", "richiamami", "zadzwoń", "zadzwon",
     "numerem", "الاتصال", "الرقم", "cellulare", "sđt", "sdt", "thoại", "thoai", "gọi", "zalo", *_HEBREW_PHONE_WORDS,
+    # a callback asked for, in an insurer's claims notes (reviewer BB): "pediu retorno no (41) 9 8151-5972",
+    # "chiede di essere richiamato al 338-5482513", "ønsker opkald på 69637021", "ber om å bli ringt opp på 48 33
+    # 74 88", "syn volá z 259 954 997", "콜백 요청: 01060368797", "수신 번호 01023483301"
+    "retorno", "richiamato", "richiamata", "richiamare", "opkald", "ringt", "volá", "volal", "volala", "콜백", "수신",
 }  # fmt: skip
 # "My number is" in other languages ("mi número nuevo es 612 58 46 18": reviewer R): a possessive, maybe
 # a word ("nuevo", "new"), a word for a number, maybe a verb.
@@ -2486,6 +2516,41 @@ def _national_of_the_text(scan: Scan, candidate: str, start: int) -> bool:
         or _valid_in(candidate, _line_country(scan, start))
         or (shaped and _mail_national(scan.text, candidate, start, _mail_country(scan, start)))
     )
+
+
+def _amount(scan: Scan, start: int, end: int) -> bool:
+    """A currency or a count's unit written beside the number ("कीमत 09349430451 रुपये", "0612345678 EUR")."""
+    text = scan.text
+    return bool(
+        start < 0
+        or _CURRENCY_AFTER.match(text, end)
+        or _CURRENCY_BEFORE.search(text, max(0, start - 8), start)
+        or COUNTED.match(text, end)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _compact_mobile(candidate: str, regions: tuple[str, ...]) -> bool:
+    """A mobile number of one of ``regions`` written as one run of digits with its trunk prefix "0" and
+    nothing else ("07723922403", "01712345678", "0612345678": reviewer BB's dispatchers' and recruiters'
+    notes, with no word for a phone before them). Ten digits or more, a mobile's whole national length,
+    as libphonenumber's metadata holds it valid and of the mobile type; never a fixed line, whose numbers
+    an order's or a file's number may share (references are refused before this: _is_reference)."""
+    if len(candidate) < 10 or not candidate.startswith("0") or candidate.startswith("00"):
+        return False
+    for code in regions:
+        meta = phonenumbers.PhoneMetadata.metadata_for_region(code)
+        if meta is None or meta.national_prefix != "0":
+            continue
+        try:
+            number = phonenumbers.parse(candidate, code)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number_for_region(number, code) and phonenumbers.number_type(number) == (
+            phonenumbers.PhoneNumberType.MOBILE
+        ):
+            return True
+    return False
 
 
 def _national_the_text_names(scan: Scan, candidate: str, start: int) -> bool:
@@ -3088,7 +3153,9 @@ _SOUTHEAST_ASIAN_TO_THE_NUMBER = "|".join(
     sorted({normalise_text(word) for word in ("กลับ", "หา", "มาที่", "ที่", "ได้ที่", "คือ", "ຫາ", "ທີ່")}, key=len, reverse=True)
 )
 _FOREIGN_PHONE_LABEL = re.compile(
+    # Korean's callback asked for and number it came to ("콜백 요청: 01060368797", "수신 번호 01023483301": reviewer BB)
     r"(?:電話番号|電話|携帯番号|携帯|电话号码|电话|手机号码|手机|座机|固话|联系方式|電話號碼|전화번호|전화|휴대폰|연락처"
+    r"|콜백 요청|콜백|수신 번호|수신번호"
     r"|मोबाइल|फोन|नबर|नंबर|दूरभाष|(?i:office)(?:[ \t]\([^()\n]{1,32}\))?[ \t]*:"
     # Thai abbreviates with a stop ("โทร. 081 ..."), Khmer writes its own colon ("លេខទូរស័ព្ទ៖ 012 ...")
     rf"|(?P<sea>(?<![^\W\d_])(?:{_SOUTHEAST_ASIAN_PHONE_LABELS})(?:{_SOUTHEAST_ASIAN_TO_THE_NUMBER}){{0,2}}\.?))"
@@ -3115,7 +3182,7 @@ _LABELLED_NUMBER = re.compile(r"\+?[0-9](?:[ \-.]?[0-9]|[ ]?\([0-9]{1,4}\)[ ]?[0
 # The first characters of the labels above: text without any (most text that is not ASCII: an em
 # dash, curly quotes, accents) holds no such label, and a glued "+" needs a CJK character anyway.
 _FOREIGN_LABEL_HEADS = re.compile(
-    "[電携电手휴연전मफनद" + "".join(sorted({word[0] for word in _SOUTHEAST_ASIAN_PHONE_LABELS.split("|")})) + "]"
+    "[電携电手휴연전콜수मफनद" + "".join(sorted({word[0] for word in _SOUTHEAST_ASIAN_PHONE_LABELS.split("|")})) + "]"
 )
 
 

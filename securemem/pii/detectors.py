@@ -42,6 +42,7 @@ from securemem.pii.answers import (
     may_hold_answered_code,
     may_hold_answered_password,
 )
+from securemem.pii.cardpins import find_card_pins, may_hold_card_pin
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
 from securemem.pii.checksums import IBAN_LENGTHS
 from securemem.pii.clauses import find_clause_passwords, may_hold_clause_password
@@ -283,6 +284,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
         frozenset({"PHONE"}), find_split_area_codes, literals=("area",), lowered=True, gate=may_hold_split_area_code
     ),
     _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards), digits=CARD_DIGITS),
+    _Builtin(frozenset({"PASSWORD"}), find_card_pins, digits=CARD_DIGITS, gate=may_hold_card_pin),
     _Builtin(
         frozenset({"CREDIT_CARD"}),
         _typed("CREDIT_CARD", find_short_maestros),

@@ -38,6 +38,8 @@ _CODE_WORDS = (
     # Turkish "şifresi" (a lock's "password": "anahtar kutusu şifresi 7440", "alarm şifresi 1640"), Swahili
     # "msimbo" ("Msimbo wa sefu chumbani: 7032": reviewer BA)
     "şifresi", "sifresi", "şifre", "msimbo",
+    # Vietnamese "mã", Arabic "رمز" ("mã hộp khóa 8435", "رمز صندوق المفاتيح 6422": reviewer BB)
+    "mã", "رمز",
     *viewed_words("κωδικός", "κωδικό", "кодом", "коду", "кода", "код", "הקוד", "קוד"),
 )  # fmt: skip
 # A lock's word: its stem, and at most two letters of an inflection after it ("bram" for "brama", "bramy",
@@ -65,6 +67,13 @@ _LOCK_STEMS = (
     "pintu", "lemari", "brankas", "pinto", "tarangkahan",
     # Hebrew ("to the gate", the door, the alarm), Arabic
     "לשער", "דלת", "לדלת", "הדלת", "אזעקה", "לאזעקה", "باب", "البوابة", "بوابة",
+    # a key box's or a key safe's, by the word for the keys or the safe (reviewer BB: a home-care provider's
+    # nurses' notes, "kulcsdoboz kódja 6704", "kód schránky na klíče 2450", "κωδικός κλειδοθήκης 6108", "הקוד
+    # לכספת המפתחות 9440", "kode kotak kunci 5748", "kod do sejfu na klucze 2807", "код сейфа для ключів 3233",
+    # "codice della cassetta chiavi 4583", "avainsäilön koodi 7817")
+    "kulcsdoboz", "kulcsszekr", "khóa", "schránk", "klíč", "kunci", "sejf", "klucz", "chiav", "nyckel",
+    "avainsäil", "nøgle", "nøkkel", "לכספת", "כספת", "הכספת", "المفاتيح", "مفاتيح",
+    *viewed_words("κλειδοθήκ", "сейф", "ключ"),
     # a way in: "access code", "kode akses", "código de acceso" (a secret, whatever it opens)
     "access", "akses", "acceso", "accès", "accesso", "acesso", "zugang", "zugangs", "toegang", "toegangs", "adgang",
     "adgangs", "tilgang", "dostępu", "přístupu", "přístupový", "hozzáférési", "erişim",
@@ -72,15 +81,19 @@ _LOCK_STEMS = (
 _INFLECTION = 2  # letters an inflection adds to a stem
 # Short words that name a lock only whole ("Tür", not Turkish "türü"; "Tor", not Polish "toru" or "Torx").
 _LOCK_WORDS = frozenset(
-    {"tür", "türe", "türen", "tor", "tores", "hek", "hekken", "grind", "grinden", "porten", "bom", "bommen"}
-)
+    {"tür", "türe", "türen", "tor", "tores", "hek", "hekken", "grind", "grinden", "porten", "bom", "bommen",
+     "chei", "cheile", "cheilor"}  # Romanian: the keys ("codul cutiei cu chei 0963")
+)  # fmt: skip
+# A box, read past as a preposition is when it holds keys: "mã hộp khóa", "kode kotak kunci", "codul cutiei cu
+# chei", "codice della cassetta chiavi", "رمز صندوق المفاتيح" (the word after it must name the keys or a lock).
+_BOXES = frozenset({"hộp", "kotak", "cutiei", "cutia", "cassetta", "صندوق", "caja", "caixa", "box", "boîte", "boite"})
 # Looked for inside a word too: the second part of a compound ("achteringang", "sleutelkluis",
 # "vrachtwagenpoort", "Haupteingang", "Nebentür").
 _COMPOUND_STEMS = ("ingang", "kluis", "schranke", "tresor", "deur", "haustür", "hintertür", "gartentür")
 _PREPOSITIONS = frozenset(
     {"do", "k", "ke", "ku", "de", "di", "del", "della", "dello", "da", "du", "des", "na", "za", "for", "to", "of",
      "ng", "van", "für", "zur", "zum", "zu", "til", "till", "för", "a", "al", "à", "the", "la", "le", "el", "lo",
-     "wa", "ya",
+     "wa", "ya", "cu",
      "il", "der", "die", "das", "den", "het", "az", "o", "w", "v", "ve", "u", "pro", "para", "per",
      *viewed_words("για", "το", "της", "του", "στην", "к", "от", "для", "до", "від")}
 )  # fmt: skip
@@ -93,7 +106,10 @@ _COMPOUND_FIRST = ("port", "tor", "garagentor", "hoftor", "tür", "alarm", "larm
 _YEAR_GAP = _PREPOSITIONS | {"is", "ist", "är", "er", "je", "jest", "est", "es", "é", "è", "on", "este", "voor", "het"}
 
 # CJK writes a lock's word and its code's glued or a blank apart ("门禁密码", "출입문 비밀번호").
-_CJK_LOCKS = ("门禁", "門禁", "大门", "门锁", "玄関", "入口", "출입문", "현관", "대문", "도어락", "출입", "공동현관")
+_CJK_LOCKS = (
+    "门禁", "門禁", "大门", "门锁", "玄関", "入口", "출입문", "현관", "대문", "도어락", "출입", "공동현관",
+    "钥匙", "鑰匙", "保险箱", "保險箱", "キーボックス", "열쇠",  # a key box's, a safe's ("钥匙盒密码9559": reviewer BB)
+)  # fmt: skip
 _CJK_CODES = ("密码", "密碼", "暗証番号", "비밀번호", "비번")
 
 _STOPS = ".!?;\n"
@@ -140,7 +156,10 @@ _TO_VALUE = re.compile(
 _END = re.compile(
     r"(?=[ \t]*(?:$|[.,;!?)\]\"'»”」）。，、\r\n]|-[ \t]|[ \t]+(?:after|then|for|and|efter|etter|och|og|nach|und|"
     r"für|après|puis|pour|et|después|luego|para|y|depois|e|dopo|poi|per|daarna|dan|voor|en|po|potem|dla|i|pro|a|"
-    r"után|és|jälkeen|ja|sonra|ve|setelah|lalu|untuk|sau|rồi|pagkatapos)(?![^\W\d_]))"
+    # where: Czech's and Polish's "u" (at someone's), Indonesian's "di", Greek's "για" ("kód schránky na klíče
+    # 2450 u paní ...", "kode kotak kunci 5748 di rumah ...": reviewer BB)
+    r"után|és|jälkeen|ja|sonra|ve|setelah|lalu|untuk|sau|rồi|pagkatapos|u|di|"
+    rf"{'|'.join(viewed_words('για'))})(?![^\W\d_]))"
     r"|(?=[ \t]*[\u0590-\u05ff\u0600-\u06ff\u3040-\u9fff\uac00-\ud7af]))"
 )
 # Words in the clause that make the number another thing's code (a product's, an error's, a shipment's,
@@ -168,7 +187,7 @@ _YEAR_BEFORE = re.compile(
 )
 
 LOCK_WORDS = index_words("cod", "kod", "koodi", "sifre", "msimbo")  # the gate's words among the scan's
-_OTHER_MARKS = ("kód", "kωδik", "koд", "קוד", "şifre", *_CJK_CODES)
+_OTHER_MARKS = ("kód", "kωδik", "koд", "קוד", "şifre", "mã", "رمز", *_CJK_CODES)
 
 
 def may_hold_lock_code(scan: Scan) -> bool:
@@ -196,7 +215,7 @@ def _beside_a_lock(pre: str, before: str, after: list[str]) -> bool:
     if before and _is_lock(before):
         return True
     for word in after:
-        if word not in _PREPOSITIONS:
+        if word not in _PREPOSITIONS and word not in _BOXES:
             return _is_lock(word)
     return False
 

@@ -7,6 +7,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
 from securemem.pii.checksums import IBAN_LENGTHS, card_number_valid, iban_valid, luhn_valid, ssn_valid
+from securemem.pii.normalize import viewed_words
 from securemem.pii.scan import COUNTED, Scan, Span, accepted
 
 # Patterns start with a digit and check the character before it in a lookbehind placed after
@@ -174,6 +175,26 @@ _UNDERSCORED_GROUPS = b"_".join([b"0000"] * 6)  # six groups of four (in the cop
 _UNDERSCORED_NUMBERS = b"0" * 13 + b"_" + b"0" * 13  # two numbers of a card's length
 
 
+# A card's word in the languages of a fleet's notes (the text as written, lower-cased): what a fuel card's
+# number follows ("Tankkarte 7083 6790 4167 0403", "топливная карта 7044 5595 4117 1333 130", "加油卡7002 ...").
+_ANY_CARD_WORD = re.compile(
+    rf"(?:{_CARD_NAMES_SOURCE}|tankpas|kártya|kartya|karta|kort|thẻ|kartu|بطاقة|卡|"
+    rf"{'|'.join(viewed_words('карта', 'картка', 'карточка', 'κάρτα', 'कार्ड', 'บัตร'))})"
+    r"[^0-9\n.;]{0,24}$"
+)
+
+
+# A fuel card's number as the fleets print it, its issuer's six digits apart ("700609 3457891588311").
+_FUEL_CARD_GROUPS = re.compile(r"7(?<![\w.\-][0-9])[0-9]{5}[ \-][0-9]{10,13}(?![\w]|[.\-][0-9])")
+
+
+def _fuel_card(digits: str, before: str) -> bool:
+    """A fuel card's number (ISO/IEC 7812's industry 7, petroleum: 16 to 19 digits that pass Luhn) right
+    after a card's word: the cards of the fleets DKV, UTA, Shell, WEX and others (reviewer BB: a logistics
+    company's dispatchers' notes, in 20 languages). Elsewhere such a number is anything."""
+    return digits[0] == "7" and 16 <= len(digits) <= 19 and luhn_valid(digits) and bool(_ANY_CARD_WORD.search(before))
+
+
 def find_cards(scan: Scan) -> Iterator[Span]:
     windows = scan.around(scan.numbers_with(CARD_DIGITS), 0, _CARD_TAIL)
     if not windows:
@@ -183,7 +204,7 @@ def find_cards(scan: Scan) -> Iterator[Span]:
     def is_card(digits: str, start: int, glued: bool = False) -> bool:
         """``glued``: the number is one of a run's (see _run_cards), where the character before it
         is the run's separator."""
-        if not card_number_valid(digits):
+        if not card_number_valid(digits) and not _fuel_card(digits, scan.before(start, 40)):
             return False
         if len(digits) < 16 and digits[0] in "56" and not CARD_WORDS.search(scan.before(start, 28)):
             return False  # a Maestro of 12-15 digits only where a card is named: EAN-13 codes pass Luhn one in ten
@@ -245,6 +266,18 @@ def find_cards(scan: Scan) -> Iterator[Span]:
     yield from named
     if named:
         windows = _without(windows, named)
+    fuel = list(
+        accepted(
+            _FUEL_CARD_GROUPS,
+            text,
+            windows,
+            lambda match: _fuel_card(_NOT_DIGITS.sub("", match.group()), scan.before(match.start(), 40)),
+        )
+    )
+    yield from fuel
+    if fuel:
+        windows = _without(windows, fuel)
+        named += fuel
     windows = scan.around(windows, 5, 0)  # the leading group sits before the card's number span
     after_group = list(
         accepted(_CARD_AFTER_GROUP, text, windows, lambda match: _card_after_group(scan, match, is_card), "card")

@@ -227,8 +227,10 @@ def _codes(text: str, at: int) -> Iterator[Hit]:
     found: list[Hit] = []
     while len(found) < _MAX_CODES:
         code = _CODE.match(text, at)
-        if code is None or (code.end() < len(text) and (text[code.end()].isalnum() or text[code.end()] in "_.@/")):
+        if code is None or (code.end() < len(text) and (text[code.end()].isalnum() or text[code.end()] in "_@/")):
             break
+        if text.startswith(".", code.end()) and code.end() + 1 < len(text) and not text[code.end() + 1].isspace():
+            break  # a file's or a host's name goes on; a full stop and a blank end the list's sentence (reviewer BB)
         value = code.group()
         digits = sum(char.isdigit() for char in value)
         # A digit in it, and 8 digits when it has nothing else: "123456, 654321 are examples" of the

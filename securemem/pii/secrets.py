@@ -419,8 +419,18 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
             continue  # "ALTER ROLE ... WITH PASSWORD :'new_pw'": psql's variable, set elsewhere (reviewer BA)
         if not _jwt_header_only(text[start:end]):
             yield kind, start, end + dot
+    if "key" in scan.lower:
+        for match in _KEY_UUID.finditer(scan.lower):
+            yield "GENERIC_SECRET", *match.span("value")
 
 
+# A UUID right after "API key" with no operator: an exchange's or a SaaS's key shaped as one ("API Key
+# 3c6b887c-fae2-...，Secret Key ...": reviewer BB). With a word between it is an identifier of something
+# else ("API key id 3c6b...", "the API key for tenant 3c6b..."); with ":" or "=" _keyword_secrets reads it.
+_KEY_UUID = re.compile(
+    r"(?<![\w\-])(?:api[ _\-]?key|apikey|access[ _\-]key)[ \t]+"
+    r"(?P<value>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w\-])"
+)
 _PSQL_VARIABLE = re.compile(r"[ \t]:'[A-Za-z_][A-Za-z0-9_]*'")
 
 
@@ -451,14 +461,28 @@ _JWT_HEADER_FIELDS = {b"alg", b"typ", b"kid", b"cty", b"x5t", b"x5u", b"jku", b"
 # supervisor / Haslo#2016&", "my login is ciaran.obyrne@eircom.net / Fjord?1988!!": reviewer AQ): the
 # password a password's shape (letters with a digit and a symbol), no path or URL.
 _LOGIN_PAIR = re.compile(
-    r"(?<![\w-])(?:log ?in|logon|sign ?in|credentials?|creds|zugangsdaten|identifiants|credenciales)(?![\w-])"
+    r"(?<![\w-])(?:log ?in|logon|sign ?in|credentials?|creds|zugangsdaten|identifiants|credenciales|"
+    # ... in more of the languages a login's details are given in ("identifiants du portail ... : recrut.lyon /
+    # Verif@Lyon#19": reviewer BB)
+    r"identifiant|anmeldedaten|dati di accesso|dados de acesso|datos de acceso|přihlašovací údaje|tunnukset)(?![\w-])"
     r"[^\n/]{0,60}?(?<![\w.@+-])(?P<user>[\w.@+-]{2,64})[ \t]+/[ \t]+(?P<password>[^\s/\"'`]{6,64})"
 )
 
 
 def may_hold_login_pair(scan: Scan) -> bool:
     lower = scan.lower
-    return " / " in lower and ("log" in lower or "cred" in lower or "sign" in lower or "zugang" in lower)
+    return " / " in lower and (
+        "log" in lower
+        or "cred" in lower
+        or "sign" in lower
+        or "zugang" in lower
+        or "ident" in lower
+        or "anmelde" in lower
+        or "cesso" in lower
+        or "ceso" in lower
+        or "údaje" in lower
+        or "tunnukset" in lower
+    )
 
 
 def find_login_pairs(scan: Scan) -> Iterator[Hit]:
@@ -1042,6 +1066,9 @@ _VERBS = (
 )
 # Particles that join a label to its value without spaces ("パスワードは...", "密码是...", "비밀번호는 ...").
 _PARTICLES = "は|是|为|為|는|은"
+# A value glued to a label in a script written without spaces: "，密码Yao#Fang2024；" (reviewer BB). Only
+# a Latin letter or a digit may follow ("密码学" is cryptography, "パスワード変更" a change).
+_CJK_GLUED = r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[A-Za-z0-9])"
 # Thai writes no space between words: the words after a label ("รหัสผ่านชั่วคราว:", temporary
 # password) are glued to it, and only a value shaped like a password is taken after them.
 _THAI = "[\u0e00-\u0e7f]"
@@ -1057,7 +1084,8 @@ _PW_QUALIFIERS = (
 _PASSWORD_LABEL = (
     rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
     # Arabic's "and" is written glued to the next word ("وكلمة المرور: ...": reviewer AU)
-    rf"|(?<=(?<!\w)\u0648)(?=\u0643\u0644\u0645\u0629))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)(?:(?=(?:{_PARTICLES}))|(?![^\W_])|(?={_THAI}))"
+    rf"|(?<=(?<!\w)\u0648)(?=\u0643\u0644\u0645\u0629))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)"
+    rf"(?:(?=(?:{_PARTICLES}))|(?![^\W_])|(?={_THAI})|{_CJK_GLUED})"
     rf"(?:[ \t]+(?P<qual>{_PW_QUALIFIERS})(?![^\W_]))?"
     # a JSON or YAML key's closing quote ('"senha_app": "Verde#2291casa"': reviewer Z)
     r"(?:\)|(?P<kq>[\"'])(?=[ \t]*[:=]))?"
@@ -1082,7 +1110,7 @@ _PASSWORD_PHRASE = re.compile(
         rf"(?P<op>:|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
         r"|(?=[\u300c\u300e\uff62])"
         rf"|{_THAI}{{1,40}}[ \t]*:)"
-        rf"|(?P<bare>{_THAI}{{0,40}}[ \t]+)(?=[^\s]))"
+        rf"|(?P<bare>{_THAI}{{0,40}}[ \t]+)(?=[^\s])|(?P<glued>{_CJK_GLUED}))"
     )
 )
 # The label and the word right after it, where the phrase read the words after it as the label's clause
@@ -1223,20 +1251,33 @@ def _password_phrases(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[Hit]
 # name has not (a "-", a "+", an "!" end "MFC-L2710DW", "DS920+", "FRITZ!Box7590", "CHG0045123!"; a
 # "=" makes a key and its value: "for the LDAP bind uid=svc01"): a fresh attacker's round.
 # "от", "для" (Russian "of", "for") as the view writes them (Cyrillic letters that look Latin are Latin there).
-_CYRILLIC_FOR = tuple(normalise_text(word).lower() for word in ("от", "для"))
-_SERVICE_PASSWORD_SYMBOL = re.compile(r"[#$%&*@^~][^?]")
+# Greek "για" (for), Ukrainian's and Russian's "до" (to) the same way (reviewer BB).
+_CYRILLIC_FOR = tuple(normalise_text(word).lower() for word in ("от", "для", "до", "για"))
+# A "!" counts inside the value, between letters or digits, where what comes before it is no name in
+# capitals ("Herzl!Data24", "Recept!Msk2024": reviewer BB; "FRITZ!Box7590" is a router's name).
+_SERVICE_PASSWORD_SYMBOL = re.compile(r"[#$%&*@^~][^?]|(?<![A-Z]{3})(?<!(?i:fritz))(?<=[^\W_])![^\W_]")
 # A preposition that lost its vowel before the next word ("dell'home banking", "d'accès"): Italian, French.
 _ELIDED = re.compile(r"(?:dell|dall|nell|sull|all|quell|l|d|j|n|s|c|qu)['’](?=[^\W\d_])", re.IGNORECASE)
 # The prepositions that say what a secret is for, in the languages read (one list for the readers below).
 _WHAT_FOR = (
     r"for|of|to|on|do|da|dos|das|de|del|della|dello|dei|di|du|des|pour|para|per|en|no|na|für|fuer|zum|zur|vom|"
+    # Nordic "til", "till", "på"; Czech and Slovak "k", "ke", "pro"; Romanian "pentru"; Vietnamese "cho" (reviewer BB)
+    r"til|till|på|k|ke|pro|pentru|cho|"
     rf"von|der|voor|van|dla|untuk|{'|'.join(map(re.escape, _CYRILLIC_FOR))}"
 )
 _FOR_THE = re.compile(
     rf"[ \t]+(?:(?:{_WHAT_FOR})(?=[ \t])"
     r"|(?:dell|dall|nell|sull|d)['’])"
-    r"(?P<words>(?:(?:[ \t]+|(?<=['’]))[^\W\d_](?:[^\W\d_]|['’\-](?=[^\W\d_])){0,23}){1,3})[ \t]+"
+    r"(?P<words>(?:(?:[ \t]+|(?<=['’]))[^\W\d_](?:[^\W\d_]|['’\-](?=[^\W\d_])){0,31}){1,4})[ \t]+"
     r"(?P<value>[^\s\"'`,;<>(){}\[\]|]{6,64})(?=[.,;:]*[ \t]*(?:\r?\n|$)|[.,;:]+[ \t]|[ \t]+[\-–—(])"
+)
+# Languages that say what a password is of with no preposition (a construct state, a compound): Arabic
+# "كلمة مرور غرفة البيانات Dubai#Deal2024؛", Hebrew "סיסמה לחדר הנתונים Herzl!Data24", Vietnamese "mật khẩu
+# cổng kê đơn Thuoc@HCM2024" (reviewer BB): one to four words, each with a letter outside ASCII, then a value
+# in ASCII, ended as _FOR_THE's is or by the script's own comma, semicolon or raised dot.
+_OF_THE = re.compile(
+    r"(?P<words>(?:[ \t]+(?=[^\s]{0,31}[^\x00-\x7f])[^\W\d_][^\s\d]{0,31}){1,4})[ \t]+"
+    r"(?P<value>[!#-&*+\-.0-:=?-Z\\^-z~]{6,64})(?=[.,;:]*[ \t]*(?:\r?\n|$)|[.,;:]+[ \t]|[ \t]+[\-–—(]|[،؛·])"
 )
 _WHOSE = frozenset(
     {"user", "username", "account", "login", "member", "customer", "client", "employee", "patient", "host",
@@ -1265,8 +1306,11 @@ _EVENTS = frozenset(
 
 
 def _password_of_a_service(text: str, lower: str, at: int, label: str) -> Hit | None:
-    """The value of _FOR_THE after the label that ends at ``at``, if it is shaped as such a password."""
+    """The value of _FOR_THE after the label that ends at ``at``, if it is shaped as such a password;
+    after a label in another script, also with no preposition before what it is for (_OF_THE)."""
     found = _FOR_THE.match(lower, at)
+    if found is None and not label.isascii():
+        found = _OF_THE.match(lower, at)
     if found is None or found["words"].split()[-1] in _WHOSE:
         return None
     start, end = found.span("value")
@@ -1947,6 +1991,7 @@ def may_hold_keyword_secret(scan: Scan) -> bool:
         or _may_hold_ios_password(lower)
         or _may_hold_env_form(lower)
         or (("[" in lower or "(" in lower) and ("'" in lower or '"' in lower))  # secrets set in code
+        or ("key" in lower and _KEY_UUID.search(lower) is not None)
     )
 
 

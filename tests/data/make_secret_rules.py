@@ -294,6 +294,8 @@ RECIPES: list[tuple[str, str, str | None]] = [
     ("HONEYCOMB_INGEST_KEY", "hcaik_{L58}", "hcaik_{L54}"),
     ("RAZORPAY_KEY_ID", "rzp_live_{A14}", "rzp_live_{a14}"),
     ("TAILSCALE_KEY", "tskey-auth-k{A11}CNTRL-{A34}", "tskey-auth-k{A11}CNTRL"),
+    # Mercado Pago's access token; its public key ("APP_USR-" and a UUID) is no secret
+    ("MERCADOPAGO_ACCESS_TOKEN", "APP_USR-{D16}-{D6}-{H32}-{D9}", "APP_USR-{UUID}"),
 ]
 CONTEXTS = [
     'export SERVICE_CREDENTIAL="«»"',
