@@ -4,6 +4,7 @@ Run from the repository root:
 
     .venv/bin/python bench/throughput.py            # 2,000 files, 3 rounds (a few minutes)
     .venv/bin/python bench/throughput.py --smoke    # 60 files, 1 round (seconds)
+    .venv/bin/python bench/throughput.py --think 1  # each command after 1 ms of idle disk, as in an agent
 
 Workload per round, on a fresh store for every subject: create N ~1 KB note files in nested
 directories (/memories/projP/topicT/noteI.md), N views, N str_replace, N inserts, L root listings,
@@ -303,7 +304,9 @@ class Timings:
         return median(self.erase[label][command]) * 1e3
 
 
-def run_rounds(files: int, listings: int, rounds: int, base: str | None) -> Timings:
+def run_rounds(files: int, listings: int, rounds: int, base: str | None, think: float = 0.0) -> Timings:
+    """``think``: seconds each subject sleeps before each command (not timed), as a model's turn
+    leaves the disk idle between two commands of an agent; 0 runs them back to back."""
     subs = subjects(files)
     work = phases(files, listings)
     phase: dict[str, dict[str, list[float]]] = {s.label: {c: [] for c in COMMANDS} for s in subs}
@@ -324,7 +327,11 @@ def run_rounds(files: int, listings: int, rounds: int, base: str | None) -> Timi
                 for block, at in enumerate(range(0, len(inputs), BLOCK)):
                     turns = list(zip(order, runners, strict=True))
                     for subject, runner in turns if block % 2 == 0 else turns[::-1]:
-                        spent[subject.label] += timed(partial(_run_all, runner.run, inputs[at : at + BLOCK]))
+                        block_inputs = inputs[at : at + BLOCK]
+                        if think:
+                            spent[subject.label] += _run_thinking(runner.run, block_inputs, think)
+                        else:
+                            spent[subject.label] += timed(partial(_run_all, runner.run, block_inputs))
                 for subject, runner in zip(order, runners, strict=True):
                     phase[subject.label][command].append(spent[subject.label])
                     erase[subject.label][command].append(timed(runner.erase))
@@ -335,6 +342,17 @@ def run_rounds(files: int, listings: int, rounds: int, base: str | None) -> Timi
 def _run_all(run: Callable[[Input], object], inputs: list[Input]) -> None:
     for inp in inputs:
         run(inp)
+
+
+def _run_thinking(run: Callable[[Input], object], inputs: list[Input], think: float) -> float:
+    """Seconds spent in the commands alone, each one run after ``think`` seconds of sleep."""
+    spent = 0.0
+    for inp in inputs:
+        time.sleep(think)
+        started = time.perf_counter()
+        run(inp)
+        spent += time.perf_counter() - started
+    return spent
 
 
 def _slug(label: str) -> str:
@@ -548,18 +566,32 @@ def fsync_floor(base: str | None, reps: int) -> None:
         try:
             os.pwrite(fd, page * 64, 0)
             os.fsync(fd)
-            cases: dict[str, Callable[[int], None]] = {
-                "overwrite 4 KiB + fsync (a WAL commit, file size unchanged)": lambda k: _write_sync(
-                    fd, page, 4096 * (k % 64), os.fsync
+            frames = page * 8  # what a create's commit writes (see the pages table), in one call
+
+            def frames_sync(k: int) -> None:
+                _write_sync(fd, frames, len(frames) * (k % 8), os.fsync)
+
+            cases: dict[str, tuple[Callable[[int], None], Callable[[], None] | None]] = {
+                "overwrite 4 KiB + fsync (a WAL commit, file size unchanged)": (
+                    lambda k: _write_sync(fd, page, 4096 * (k % 64), os.fsync),
+                    None,
                 ),
-                "overwrite 4 KiB + fdatasync": lambda k: _write_sync(fd, page, 4096 * (k % 64), os.fdatasync),
-                "append 4 KiB + fsync (a growing WAL)": lambda k: _write_sync(fd, page, 4096 * (64 + k), os.fsync),
-                "new 1 KiB file + fsync (the SDK's create)": lambda k: _new_file(where / f"n{k}", page[:1024]),
+                "overwrite 4 KiB + fdatasync": (lambda k: _write_sync(fd, page, 4096 * (k % 64), os.fdatasync), None),
+                "append 4 KiB + fsync (a growing WAL)": (
+                    lambda k: _write_sync(fd, page, 4096 * (64 + k), os.fsync),
+                    None,
+                ),
+                "new 1 KiB file + fsync (the SDK's create)": (lambda k: _new_file(where / f"n{k}", page[:1024]), None),
+                "overwrite 32 KiB + fsync, back to back": (frames_sync, None),
+                "the same after 1 ms of CPU work (as between two commands)": (frames_sync, partial(_spin, 0.001)),
+                "the same after 1 ms idle (as while a model thinks)": (frames_sync, partial(time.sleep, 0.001)),
             }
             rows = []
-            for label, fn in cases.items():
+            for label, (fn, before) in cases.items():
                 times = []
                 for k in range(reps):
+                    if before is not None:
+                        before()  # not timed
                     started = time.perf_counter()
                     fn(k)
                     times.append(time.perf_counter() - started)
@@ -568,6 +600,17 @@ def fsync_floor(base: str | None, reps: int) -> None:
             os.close(fd)
     print(f"\nfsync floor on this disk (median of {reps}): a command that fsyncs once cannot beat the ops/s shown")
     print(table(["operation", "ms", "ops/s ceiling"], rows))
+    print(
+        "A commit costs more when the disk was left alone a moment before: the floor above commits back to back,\n"
+        "a command's commit comes after its own work (and an agent's after the model's turn)."
+    )
+
+
+def _spin(seconds: float) -> None:
+    """Keep the CPU busy for ``seconds``, as a command's own work does between two commits."""
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
 
 
 def _write_sync(fd: int, data: bytes, offset: int, sync: Callable[[int], None]) -> None:
@@ -592,12 +635,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cost-files", type=int, default=200, help="files in the WAL frames/statements pass")
     parser.add_argument("--dir", default=None, help="where stores go (default: the system temp directory)")
     parser.add_argument("--smoke", action="store_true", help="60 files, 10 listings, 1 round")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="sleep MS milliseconds (untimed) before each command, as a model's turn does (default: back to back)",
+    )
     options = parser.parse_args(argv)
     if options.smoke:
         options.files, options.listings, options.rounds, options.cost_files = 60, 10, 1, 20
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     print(machine())
-    timings = run_rounds(options.files, options.listings, options.rounds, options.dir)
+    timings = run_rounds(options.files, options.listings, options.rounds, options.dir, options.think / 1000)
+    if options.think:
+        print(f"each command ran after {options.think:g} ms of sleep (not timed), as after a model's turn")
     report(timings, options.files, options.listings, options.rounds, scan_ms(options.files))
     counted = [s for s in subjects(options.cost_files) if s.label in (FLOOR, SM, "sm default/full")]
     costs = {s.label: count_costs(s, options.cost_files, 10, options.dir) for s in counted}
