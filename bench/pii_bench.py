@@ -482,6 +482,9 @@ def worst_cases(size: int) -> dict[str, str]:
         "lock-gaps": fill("kod (a, b) (c, d) (e, f) 1234, "),
         "password-things": fill("password Wi-Fi router modem Xy!1 "),
         "device-keys": fill("snmp-server community hUR5SuEzi#YR RO "),
+        "cjk-glued": fill("，密码Yao#Fang"),
+        "card-pins": fill("tankpas 7044 0186 8552 6407 met pincode 5831, "),
+        "box-before": fill("nøgleboks hos Poul, Vestergade 17, kode "),
     }
 
 

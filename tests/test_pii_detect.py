@@ -734,6 +734,11 @@ HOSTILE.update(
         "lock-gaps": "kod (a, b) (c, d) (e, f) 1234, " * (FIFTH // 31),
         "password-things": "password Wi-Fi router modem Xy!1 " * (FIFTH // 33),
         "device-keys": "snmp-server community hUR5SuEzi#YR RO " * (FIFTH // 38),
+        # Reviewer BB's readers: values glued to a CJK label in text without blanks (a password's end was read to
+        # the text's end once per label: quadratic), fuel cards and PINs, a key box named before the code.
+        "cjk-glued": "，密码Yao#Fang" * (FIFTH // 12),
+        "card-pins": "tankpas 7044 0186 8552 6407 met pincode 5831, " * (FIFTH // 46),
+        "box-before": "nøgleboks hos Poul, Vestergade 17, kode " * (FIFTH // 40),
     }
 )
 

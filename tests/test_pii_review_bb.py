@@ -35,6 +35,7 @@ from tests.helpers import found
         ("الرعاية المنزلية: رمز صندوق المفاتيح 6422 لدى المريضة", [("PASSWORD", "6422")]),
         ("上门护理：钥匙盒密码9559；女儿", [("PASSWORD", "9559")]),
         ("Dock C gate code is #7305* until Friday.", [("PASSWORD", "#7305*")]),
+        ("nøkkelboks hos Ingrid Solberg, Kirkeveien 88, 0364 Oslo, kode 9972; sønnen", [("PASSWORD", "9972")]),
         # a fuel card and its PIN
         ("Fahrer: Tankkarte 7083 6790 4167 0403, PIN 9594.", [("CREDIT_CARD", "7083 6790 4167 0403"),
                                                               ("PASSWORD", "9594")]),
@@ -90,6 +91,9 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "kód produktu 2450 u nás",
         "backup codes: 9921-3557, 7601-4327.txt",
         "код подтверждения 1500 клиентам",
+        # a key box named earlier, and another thing's code opening no clause of its own
+        "Lockbox at Flat 3; tracking code 12345678",
+        "The lockbox vendor replied, error code 4040.",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

@@ -220,6 +220,30 @@ def _beside_a_lock(pre: str, before: str, after: list[str]) -> bool:
     return False
 
 
+# A key box named earlier on the line, with whose it is and where between it and a bare "code" word: "nøgleboks
+# hos Poul Jensen, Vestergade 17, 1. tv., 8000 Aarhus C, kode 4829", "sleutelkluis bij mevrouw Tineke Bakker,
+# Lindenlaan 23, 3581 GB Utrecht, code 2645", "nyckelgömma hos Sven Berg, Storgatan 5, ..., kod 0311" (reviewer
+# BB: a home-care provider's nurses' notes). Only a key box's own word (a box that holds keys), the code word
+# alone (no compound, no word between it and the value), and no other thing's code on the way.
+_KEY_BOX_WORDS = re.compile(
+    r"(?<![^\W\d_])(?:nøgleboks|nøkkelboks|nyckelgömma|nyckelbox|nyckelskåp|sleutelkluis|sleutelkastje|lockbox|"
+    r"lock box|keybox|key box|key safe|keysafe|schlüsselbox|schlüsseltresor|schlüsselsafe|kulcsdoboz|avainsäilö|"
+    r"avainkaappi|boîte à clés|boite à clés|caja de llaves|caixa de chaves|cassetta chiavi|sejf na klucze)"
+)
+_BOX_BACK = 120  # characters before the code word read for the box
+_OPENS_CLAUSE = re.compile(r"[,;:][ \t]*$")  # the code word opens its clause
+
+
+def _box_named_before(lower: str, at: int, pre: str, gap: list[str]) -> bool:
+    if pre or gap or not _OPENS_CLAUSE.search(lower, max(0, at - 4), at):
+        return False  # "tracking code 12345678", "product code 5400": another thing's code
+    start = max(0, at - _BOX_BACK, lower.rfind("\n", 0, at) + 1)
+    box = None
+    for box in _KEY_BOX_WORDS.finditer(lower, start, at):
+        pass
+    return box is not None and _OTHER_CODE.search(lower, box.end(), at) is None
+
+
 def _clause_before(lower: str, at: int) -> str:
     start = max(0, at - _CLAUSE_BACK)
     stop = max(lower.rfind(char, start, at) for char in _STOPS)
@@ -257,7 +281,9 @@ def find_lock_codes(scan: Scan) -> Iterator[Hit]:
             continue
         gap_words = _WORD.findall(gap)
         before = _WORD_BEFORE.search(lower, max(0, word_start - 40), word_start)
-        if not _beside_a_lock(pre, before["word"] if before else "", gap_words):
+        if not _beside_a_lock(pre, before["word"] if before else "", gap_words) and not _box_named_before(
+            lower, word_start, pre, gap_words
+        ):
             continue
         start, end = tail.span("value")
         if _value_ok(lower, start, end, tail["value"], gap_words):

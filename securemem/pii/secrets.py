@@ -1807,7 +1807,7 @@ def _form_words(text: str, label: str, secret: str, quoted: bool, end: int) -> b
     return _SHORT_PASS_KEY.search(label) is not None and _NUMBER.fullmatch(secret) is not None
 
 
-_TOKEN_END = re.compile(r"[^\s\"'`<>]*")
+_TOKEN_END = re.compile(r"[^\s\"'`<>]{0,256}")  # bounded: text without blanks (CJK) must not be read to its end
 
 
 def _password_token_end(text: str, start: int, end: int, *, whole_line: bool = False) -> int:
