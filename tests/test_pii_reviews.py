@@ -506,7 +506,8 @@ def altered(name: str) -> list[str]:
         # configured region written whole with its trunk "0"; a callback asked for in six more languages;
         # Mercado Pago's access token; a UUID right after "API Key"; backup codes before a full stop; "#" before
         # a gate's code. Left: values split across messages, read out in words of Korean, Greek or Norwegian, in
-        # Cyrillic letters for digits; a lockbox's code after "opens with"; national numbers of unconfigured regions after a name alone; a token split in two notes; a soft hyphen
+        # Cyrillic letters for digits; a lockbox's code after "opens with"; national numbers of unconfigured
+        # regions after a name alone; a token split in two notes; a soft hyphen
         # inside an AWS secret.
         ("bb", "claim", None, 0.915),  # 482 of 525 since
     ],

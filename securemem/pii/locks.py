@@ -238,10 +238,8 @@ def _box_named_before(lower: str, at: int, pre: str, gap: list[str]) -> bool:
     if pre or gap or not _OPENS_CLAUSE.search(lower, max(0, at - 4), at):
         return False  # "tracking code 12345678", "product code 5400": another thing's code
     start = max(0, at - _BOX_BACK, lower.rfind("\n", 0, at) + 1)
-    box = None
-    for box in _KEY_BOX_WORDS.finditer(lower, start, at):
-        pass
-    return box is not None and _OTHER_CODE.search(lower, box.end(), at) is None
+    boxes = list(_KEY_BOX_WORDS.finditer(lower, start, at))
+    return bool(boxes) and _OTHER_CODE.search(lower, boxes[-1].end(), at) is None
 
 
 def _clause_before(lower: str, at: int) -> str:
