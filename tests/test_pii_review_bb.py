@@ -61,9 +61,14 @@ from tests.helpers import found
         ("access token de Mercado Pago APP_USR-4007506383313504-075786-1cd8cf5c82f96ec8fffd4051f315e2f8-173698210;",
          [("MERCADOPAGO_ACCESS_TOKEN",
            "APP_USR-4007506383313504-075786-1cd8cf5c82f96ec8fffd4051f315e2f8-173698210")]),
-        ("交易所：API Key 3c6b887c-fae2-43dc-90b4-23cfa3905f83，", [("GENERIC_SECRET",
+        ("交易所：API Key 3c6b887c-fae2-43dc-90b4-23cfa3905f83，Secret Key 9f8e7d6c5b4a", [("GENERIC_SECRET",
                                                                  "3c6b887c-fae2-43dc-90b4-23cfa3905f83")]),
         ("identifiants du portail : recrut.lyon / Verif@Lyon#19.", [("PASSWORD", "Verif@Lyon#19")]),
+        # a value told in parts, each named by where it goes
+        ("the first three are 895, the middle two 14 and the last four 8024.",
+         [("US_SSN", "895"), ("US_SSN", "14"), ("US_SSN", "8024")]),
+        ("první polovina 49297779, druhá polovina 24567343. Platnost 05/27.",
+         [("CREDIT_CARD", "49297779"), ("CREDIT_CARD", "24567343")]),
     ],
 )  # fmt: skip
 def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
@@ -87,6 +92,7 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "tracking 700609 3457891588311 shipped",
         # an identifier after "API key"'s own name; another thing's code after a box or a code word
         "API key id 3c6b887c-fae2-43dc-90b4-23cfa3905f83",
+        "API key 3c6b887c-fae2-43dc-90b4-23cfa3905f83 revoked by jsmith on 2024-05-01",
         "mã đơn hàng 1234.",
         "kód produktu 2450 u nás",
         "backup codes: 9921-3557, 7601-4327.txt",
@@ -94,6 +100,9 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         # a key box named earlier, and another thing's code opening no clause of its own
         "Lockbox at Flat 3; tracking code 12345678",
         "The lockbox vendor replied, error code 4040.",
+        # parts that make no SSN one may issue, halves that make no card
+        "the first three were 900, the middle two 14 and the last four 8024",
+        "first half 12345678, second half 87654321",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

@@ -8,9 +8,10 @@ the way each language does: "cartão combustível 5567524903160664, senha 1869",
 alone before four digits is many things ("senha 1869" may be a list's item); right after a card's number,
 in the same clause, it is that card's PIN.
 
-Read: a card's number (13 to 19 digits, maybe in groups), at most 24 characters without a digit or a
-sentence's end (", ", " met ", " with its "), a PIN's or a password's word, maybe a colon, then four to
-six digits that end the clause (the text's or line's end, a stop, a comma, a semicolon, a bracket).
+Read: a card's number (13 to 19 digits, maybe in groups, that a card network issues and that pass Luhn, or
+a fuel card's after a fuel card's word), at most 32 characters without a digit (but the card's expiry) or a
+sentence's end (", ", " met ", " with its "), a PIN's or a password's word, maybe a colon, then four to six
+digits no other number follows. Not India's postcode after "pincode" (six digits).
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from securemem.pii.checksums import card_number_valid
 from securemem.pii.normalize import viewed_words
+from securemem.pii.numeric import fuel_card
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
@@ -27,17 +30,22 @@ Hit = tuple[str, int, int]
 _LABELS = (
     "pin", "pin code", "pin-code", "pincode", "pinkode", "pinkod", "pin-koodi", "nip", "code pin", "código pin",
     "codice pin", "senha", "şifre", "şifresi", "sifre", "sifresi", "geheimzahl", "tunnusluku",
-    *viewed_words("пин", "пин-код", "пин код", "пін", "пін-код", "पिन", "الرقم السري", "الرمز السري", "رمز pin"),
+    *viewed_words("пин", "пин-код", "пин код", "пін", "пін-код", "पिन", "पिन कोड"),
+    *viewed_words("الرقم السري", "الرمز السري", "رمز pin"),
     *viewed_words("ПИН", "ПИН-КОД", "ПИН КОД", "ПІН", "ПІН-КОД"),  # capitals the view reads apart ("Н" as "H")
 )  # fmt: skip
 _LABEL = "|".join(re.escape(label) for label in sorted(set(_LABELS), key=len, reverse=True))
+# The card's number, then at most 32 characters: words, a comma, the card's expiry ("gültig bis 12/26,
+# Geheimzahl 4821"), no sentence's end; the label; the PIN, no other number right after it.
 _CARD_PIN = re.compile(
-    r"(?<![0-9])[0-9](?:[ \-]?[0-9]){12,18}(?![0-9])"
-    r"[^\n0-9.;!?:]{0,24}?(?<![^\W\d_])"
-    rf"(?:{_LABEL})(?![^\W\d_])[ \t]*[:=]?[ \t]*"
-    r"(?P<value>[0-9]{4,6})(?![0-9])"
-    "(?=[ \t]*(?:$|[\r\n.,;!?)\\]\u0964\u060c\u061b]))"
+    r"(?<![0-9])(?P<card>[0-9](?:[ \-]?[0-9]){12,18})(?![0-9])"
+    r"(?:[^\n0-9.;!?:]|(?<![0-9])[0-9]{2}/[0-9]{2}(?:[0-9]{2})?(?![0-9])){0,32}?(?<![^\W\d_])"
+    rf"(?P<label>{_LABEL})(?![^\W\d_])[ \t]*[:=]?[ \t]*"
+    r"(?P<value>[0-9]{4,6})(?![0-9])(?![ \t]*[0-9])(?![.,][0-9])"
 )
+# India's postcode is a "PIN code" too: six digits after "pincode", "PIN code" or "पिन" are an address's
+# (an attacker's round: "Delhivery AWB 1490812345678, pincode 560034").
+_POSTAL_LABELS = frozenset({"pincode", "pin code", "pin-code", *viewed_words("पिन", "पिन कोड")})
 # The gate: a word of the labels in the text (the digits' gate is the card's: see detectors.py).
 _MARKS = (
     "pin",
@@ -57,4 +65,9 @@ def may_hold_card_pin(scan: Scan) -> bool:
 
 def find_card_pins(scan: Scan) -> Iterator[Hit]:
     for match in _CARD_PIN.finditer(scan.lower):
-        yield "PASSWORD", *match.span("value")
+        if len(match["value"]) == 6 and match["label"] in _POSTAL_LABELS:
+            continue
+        digits = match["card"].replace(" ", "").replace("-", "")
+        before = scan.lower[max(0, match.start() - 40) : match.start()]
+        if card_number_valid(digits) or fuel_card(digits, before):  # a card's number, not an order's or a parcel's
+            yield "PASSWORD", *match.span("value")

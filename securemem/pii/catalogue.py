@@ -447,7 +447,7 @@ PREFIXED: tuple[Rule, ...] = (
     prefixed(
         "MERCADOPAGO_ACCESS_TOKEN",
         ("APP_USR-", "TEST-"),
-        r"[0-9]{16}-[0-9]{6}-[0-9a-f]{32}-[0-9]{6,12}",
+        r"[0-9]{16}-[0-9]{6}-[0-9a-f]{32}-[0-9]{5,12}",
         "Mercado Pago access tokens (its developer documentation: APP_USR- or TEST-, then four groups of digits "
         "and hex); its public key, APP_USR- and a UUID, is no secret",
     ),

@@ -104,7 +104,8 @@ _ONE_TIME_LABELS_MORE = (
     # Hungarian's and Czech's SMS code, Finnish's text-message, confirmation and one-time codes, Romanian's
     # one-time code ("SMS-kód 567259", "tekstiviestikoodi 998638", "cod unic pentru semnătura electronică
     # 136882": reviewer BB)
-    r"sms-kód|sms kód|tekstiviestikoodi|vahvistuskoodi|kertakäyttökoodi|cod unic|cod sms|cod otp"
+    r"sms-kód|sms-kódot|sms-kódom|sms kód|tekstiviestikoodi|tekstiviestikoodin|kertakäyttökoodi|cod sms|codul sms|"
+    r"cod otp|cod unic(?= pentru semn)|codul unic(?= pentru semn)"
 )
 
 
@@ -185,9 +186,10 @@ _ONE_TIME_CODE = re.compile(
 # "です", Korean "입니다", Thai "ค่ะ" and "ครับ").
 _CODE_ENDS_CLAUSE = re.compile(
     r"[ \t]*(?:$|\r?\n|[.,;:!?)\]}\"'»。、」』】·؛،]|"
-    rf"(?:{as_viewed(('है', 'ค่ะ', 'ครับ'))}|です|입니다)(?![^\W\d_])"
+    rf"(?:{as_viewed(('है', 'ค่ะ', 'ครับ'))}|です|입니다|volt)(?![^\W\d_])"  # Hungarian's "was" comes last
     # "and" opens the next clause ("ο κωδικός SMS ήταν 117201 και ήρθε στο ...": reviewer BB)
-    rf"|[ \t]+(?:{as_viewed(('και', 'и', 'і', 'та', 'ו', 'و'))}|and|und|et|y|e|en|og|och|ja|és|și|ve|và|dan)[ \t])"
+    rf"|[ \t]+(?:{as_viewed(('και', 'и', 'і', 'та', 'ו', 'و'))}|and|und|et|y|e|en|og|och|ja|és|și|ve|và|dan)[ \t]+"
+    r"(?![0-9]))"  # ... and a number after it is a list's ("Cod SMS 2500 și 3000 trimise": an attacker's round)
 )
 # A count or a sum after a number in Thai: baht, times, people, items (as the view writes them).
 _THAI_COUNTED = re.compile("[ \t]*(?:" + as_viewed(("บาท", "ครั้ง", "คน", "ราย", "ตัว", "รายการ")) + ")")
@@ -277,13 +279,8 @@ _TO_THE_CODE = frozenset(
         # Italian banks' "OTP dispositivo", the code that signs a payment (reviewer AE); German "kam an"
         # (came: "SMS-TAN kam an: 583 119", reviewer AG)
         "dispositivo", "dispositiva", "kam", "kamen", "angekommen",
-        # what a one-time code signs ("OTP firma digitale 587103", "código OTP da assinatura digital 494 170",
-        # "engangskode for e-signatur 782431", "jednorázový kód k podpisu 413055"), when it came ("de
-        # sms-code van vanochtend was 289373"): reviewer BB
-        "firma", "digitale", "digital", "assinatura", "signature", "signatur", "e-signatur", "e-signature",
-        "podpisu", "k", "semnătura", "semnatura", "electronică", "electronica", "electronic", "elektronische",
-        "pentru", "for", "van", "vanochtend", "vanmorgen", "gisteren", "vandaag",
-        *(normalise_text(word).lower() for word in ("ήταν", "ηλεκτρονικής", "υπογραφής", "לחתימה", "الإلكتروني")),
+        *(normalise_text(word).lower() for word in ("ήταν",)),
+        "primit", "primită", "primita",  # Romanian: received ("Codul SMS primit: 136882": an attacker's round)
     }
 )  # fmt: skip
 _CARD_NEARBY = re.compile(
@@ -310,7 +307,7 @@ _MARKS_ASCII = (
     "cvv", "cvc", "c.v.v", "cvn", "csc", " cid", "\ncid", "\"cid", "(cid", "verification", "security", "crypto",
     "seguridad", "sicurezza", "kod", "the back", "otp", "one-time", "one time", "tan", "blik", "code", "sms", "cvd",
     "cv2",
-    "codice", "2fa", "mfa", "puk", "clave", "einmal", "ip pin", "protection pin", "koodi", "cod ",
+    "codice", "2fa", "mfa", "puk", "clave", "einmal", "ip pin", "protection pin", "koodi", "cod ", "codul",
 )  # fmt: skip
 _MARKS = (
     *_MARKS_ASCII, "sicherheit", "prüf", "sécurité", "segurança", "código", "コード", "码", "碼", "密碼",
@@ -613,6 +610,24 @@ def _bitlocker(key: str) -> bool:
     return all(int(group) % 11 == 0 and int(group) < _BITLOCKER_GROUP_MAX for group in re.findall("[0-9]+", key))
 
 
+# What a one-time code signs or when it came, the last words between its label and it ("OTP firma digitale
+# 587103", "código OTP da assinatura digital 494 170", "engangskode for e-signatur 782431", "jednorázový kód k
+# podpisu 413055", "de sms-code van vanochtend was 289373": reviewer BB), one of them among the words, the
+# others their prepositions and adjectives. A count, a street's number or a model's after "for" is no code
+# ("2FA for 1200 contractors", "Gate passcode for 1420 Elm Street", "OTP van 0900 tot 1700": an attacker's round).
+_SIGNED_OR_WHEN = frozenset(
+    {"digitale", "assinatura", "signature", "signatur", "e-signatur", "e-signature", "podpisu", "semnătura",
+     "semnatura", "semnătură", "semnaturii", "electronică", "electronica", "elektronische", "vanochtend", "vanmorgen",
+     "gisteren", "vandaag",
+     *(normalise_text(word).lower() for word in ("υπογραφής", "לחתימה", "الإلكتروني"))}
+)  # fmt: skip
+_TO_THE_SIGNING = (
+    _SIGNED_OR_WHEN
+    | {"firma", "digital", "electronic", "for", "van", "k", "pentru", "da", "de", "della"}
+    | {normalise_text("ηλεκτρονικής").lower()}
+)
+
+
 def _to_the_code(lower: str, match: re.Match[str]) -> bool:
     """The words between label and code lead to it, and no count's noun follows it; not a year, not a
     test's value ("every OTP is 111111", "123456")."""
@@ -620,7 +635,11 @@ def _to_the_code(lower: str, match: re.Match[str]) -> bool:
     if year_or_example(value.replace(" ", "").replace("-", "")):
         return False
     words = (match["words"] or "").split()
-    return _TO_THE_CODE.issuperset(words) and COUNTED.match(lower, match.end()) is None
+    if not _TO_THE_CODE.issuperset(words) and not (
+        not _SIGNED_OR_WHEN.isdisjoint(words) and _TO_THE_SIGNING.union(_TO_THE_CODE).issuperset(words)
+    ):
+        return False
+    return COUNTED.match(lower, match.end()) is None
 
 
 def _clause_code(text: str, lower: str, match: re.Match[str]) -> bool:

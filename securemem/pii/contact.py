@@ -935,7 +935,7 @@ _PHONE_WORDS = frozenset(
 # 612345678", "BLIK refund ref 612345678"). The verbs "liga", "ligue" and "chama" (call) need their
 # preposition too: "Liga 1 2023/24" is a football league (an attacker's round).
 _PAID_TO = frozenset(["bizum", "satispay", "blik", "tlm"])
-_CALLED_ON = frozenset(["chama", "liga", "ligue"])
+_CALLED_ON = frozenset(["chama", "liga", "ligue", "retorno"])  # "pediu retorno no (41) ..." (a callback: reviewer BB)
 _TO_THE_NUMBER = frozenset(["al", "na", "no", "a", "to", "pro", "pra", "para", "per", "do", "da", "au", "me"])
 _PERSON_NOUNS = frozenset(["customer", "member", "employee", "client", "patient", "user", "subscriber"])
 _REFERENCE_WORDS = frozenset(
@@ -1530,10 +1530,19 @@ def find_phones(scan: Scan) -> Iterator[Span]:
 def _with_trunk(text: str, start: int) -> int:
     """``start``, or the trunk "0" written apart before the area code in brackets ("0 (505) 593 90 81",
     as Turkish numbers are written), which goes with the number."""
-    if text.startswith(("0 (", "8 (", "1 ("), start - 2) and (start == 2 or not text[start - 3].isalnum()):
-        # Turkish "0 (505) ...", Russian "8 (949) ...", North America's "1 (773) 950-1992" (reviewer BB)
+    if text.startswith(("0 (", "8 ("), start - 2) and (start == 2 or not text[start - 3].isalnum()):
+        return start - 2  # Turkish "0 (505) ...", Russian "8 (949) ..."
+    if text.startswith("1 (", start - 2) and _NANP_TRUNK_AFTER.search(text, max(0, start - 24), start - 2):
+        # North America's "Callback 1 (773) 950-1992" (reviewer BB); not a list's or a menu's number ("Step 1
+        # (800) 555-0199", "Option 1 (212) ...": an attacker's round)
         return start - 2
     return start
+
+
+_NANP_TRUNK_AFTER = re.compile(
+    r"(?:^|[:,;]|(?<![^\W\d_])(?i:callback|call|phone|tel|telephone|mobile|cell|fax|text|dial|or|at|on|to))[ \t]*$",
+    re.MULTILINE,
+)
 
 
 # A group after a candidate's last, with a separator the candidate pattern takes: the candidate holds
@@ -2010,7 +2019,10 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         # a Chinese mobile's eleven digits, written bare as they are in a text about phones; a mobile of a
         # configured region written whole with its trunk "0" ("Driver Marcus Bell (truck 17), 07723922403")
         return _national_the_text_names(scan, candidate, start) or (
-            _compact_mobile(candidate, scan.phone_regions) and not _amount(scan, start, start + len(candidate))
+            _compact_cue(scan.text, start)
+            and _compact_mobile(candidate, scan.phone_regions)
+            and not _amount(scan, start, start + len(candidate))
+            and not _article_number(candidate)
         )
     if _YEAR_SERIAL.fullmatch(candidate) and all(
         word in _NUMBER_WORDS or word not in _SAID_WORDS for word in words[-3:]
@@ -2518,6 +2530,49 @@ def _national_of_the_text(scan: Scan, candidate: str, start: int) -> bool:
     )
 
 
+# What may stand right before a mobile written whole with no word for a phone: a comma, a semicolon, a bracket
+# closed, a slash or a bar (after a name, an aside, a cell: "Driver Marcus Bell (truck 17), 07723922403"), or a
+# word that joins it to the sentence ("Use 07490737455 or ...", "M. Lambert au 0640099398", "alt 07432369868").
+# Right after any other word it is that word's number ("Policy 07723922403", "Colis 0612345678", "Roll no
+# 09123456789", "Pallet 07911123456": an attacker's round), and alone it is anything.
+_COMPACT_AFTER_MARK = re.compile(r"[,;:)|/][ \t]*$")
+_COMPACT_AFTER_WORD = re.compile(
+    r"(?<![^\W\d_])(?:or|use|at|au|al|am|alt|and|et|und|y|e|en|og|och|ou|o|oder|call|ring|text|whatsapp|via|"
+    r"sur|su|auf|op|på)[ \t]+$",
+    re.IGNORECASE,
+)
+
+
+# ... or what follows it offers another way to reach someone ("Any probs 07700900640 or email gareth...").
+_COMPACT_BEFORE_WORD = re.compile(
+    r"[ \t]+or[ \t]+(?:e-?mail|call|text|whatsapp|ring|message|his|her|their|my)(?![^\W\d_])"
+)
+
+
+def _compact_cue(text: str, start: int) -> bool:
+    before = text[max(0, start - 12) : start]
+    if _COMPACT_AFTER_MARK.search(before) or _COMPACT_AFTER_WORD.search(before):
+        return True
+    end = start
+    while end < len(text) and text[end].isdigit():
+        end += 1
+    return _COMPACT_BEFORE_WORD.match(text, end) is not None
+
+
+def _article_number(digits: str) -> bool:
+    """A product's number: a UPC-A's or an EAN-13's check digit holds, or an ISBN-10's ("UPC 016000275287",
+    "0747532699": an attacker's round), which a phone's digits hold one time in ten or eleven."""
+    if len(digits) in (12, 13):
+        body = [int(char) for char in digits[:-1]]
+        weights = [3, 1] if len(digits) == 12 else [1, 3]
+        total = sum(value * weights[index % 2] for index, value in enumerate(body))
+        return (10 - total % 10) % 10 == int(digits[-1])
+    if len(digits) == 10:
+        total = sum((10 - index) * int(char) for index, char in enumerate(digits))
+        return total % 11 == 0
+    return False
+
+
 def _amount(scan: Scan, start: int, end: int) -> bool:
     """A currency or a count's unit written beside the number ("कीमत 09349430451 रुपये", "0612345678 EUR")."""
     text = scan.text
@@ -2526,7 +2581,15 @@ def _amount(scan: Scan, start: int, end: int) -> bool:
         or _CURRENCY_AFTER.match(text, end)
         or _CURRENCY_BEFORE.search(text, max(0, start - 8), start)
         or COUNTED.match(text, end)
+        or _PRICED.search(text, max(0, start - 24), start)
     )
+
+
+# A price's or a sum's word just before ("Price check: 016200045678": an attacker's round).
+_PRICED = re.compile(
+    r"(?i)(?<![^\W\d_])(?:price|prices|prix|preis|precio|preço|prezzo|cost|amount|total|betrag|montant|importe|"
+    r"kosten|bedrag|kwota|cena)(?![^\W\d_])[^0-9\n]{0,12}$"
+)
 
 
 @lru_cache(maxsize=4096)
@@ -3226,8 +3289,13 @@ def find_labelled_phones(scan: Scan) -> Iterator[Span]:
         if number is None or (southeast_asian and not _dialled_as_written(number.group())):
             continue
         after = text[number.end() : number.end() + 1]
+        if _COMPACT_DATE.fullmatch(number.group()):
+            continue  # "수신 번호 20240512": a date written whole (an attacker's round)
         if not (after.isascii() and after.isalnum()) and _is_phone(scan, number.group(), words):
             yield number.span()
+
+
+_COMPACT_DATE = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")
 
 
 # ---------------------------------------------------------------- digits spelt out

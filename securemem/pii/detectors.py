@@ -129,6 +129,7 @@ from securemem.pii.secrets import (
     may_hold_pgpass,
     starts_a_prefixed_token,
 )
+from securemem.pii.told import find_told_parts, may_hold_told_parts
 
 Hit = tuple[str, int, int]
 _new_tuple = tuple.__new__
@@ -285,6 +286,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     ),
     _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_cards), digits=CARD_DIGITS),
     _Builtin(frozenset({"PASSWORD"}), find_card_pins, digits=CARD_DIGITS, gate=may_hold_card_pin),
+    _Builtin(frozenset({"US_SSN", "CREDIT_CARD"}), find_told_parts, gate=may_hold_told_parts),
     _Builtin(
         frozenset({"CREDIT_CARD"}),
         _typed("CREDIT_CARD", find_short_maestros),

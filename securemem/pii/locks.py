@@ -67,13 +67,12 @@ _LOCK_STEMS = (
     "pintu", "lemari", "brankas", "pinto", "tarangkahan",
     # Hebrew ("to the gate", the door, the alarm), Arabic
     "לשער", "דלת", "לדלת", "הדלת", "אזעקה", "לאזעקה", "باب", "البوابة", "بوابة",
-    # a key box's or a key safe's, by the word for the keys or the safe (reviewer BB: a home-care provider's
-    # nurses' notes, "kulcsdoboz kódja 6704", "kód schránky na klíče 2450", "κωδικός κλειδοθήκης 6108", "הקוד
-    # לכספת המפתחות 9440", "kode kotak kunci 5748", "kod do sejfu na klucze 2807", "код сейфа для ключів 3233",
-    # "codice della cassetta chiavi 4583", "avainsäilön koodi 7817")
-    "kulcsdoboz", "kulcsszekr", "khóa", "schránk", "klíč", "kunci", "sejf", "klucz", "chiav", "nyckel",
-    "avainsäil", "nøgle", "nøkkel", "לכספת", "כספת", "הכספת", "المفاتيح", "مفاتيح",
-    *viewed_words("κλειδοθήκ", "сейф", "ключ"),
+    # a key box's or a key safe's own word (reviewer BB: a home-care provider's nurses' notes, "kulcsdoboz kódja
+    # 6704", "κωδικός κλειδοθήκης 6108", "הקוד לכספת המפתחות 9440", "kod do sejfu na klucze 2807", "код сейфа для
+    # ключів 3233", "avainsäilön koodi 7817"); a box's word and the keys' are read apart (_BOXES, _KEY_STEMS)
+    "kulcsdoboz", "kulcsszekr", "sejf", "avainsäil", "avainboks", "nøgleboks", "nøkkelboks", "nyckelskåp",
+    "nyckelgömm", "schlüsselkast", "schlüsselbox", "schlüsseltresor", "sleutelkast", "לכספת", "כספת", "הכספת",
+    *viewed_words("κλειδοθήκ", "сейф", "ключниц"),
     # a way in: "access code", "kode akses", "código de acceso" (a secret, whatever it opens)
     "access", "akses", "acceso", "accès", "accesso", "acesso", "zugang", "zugangs", "toegang", "toegangs", "adgang",
     "adgangs", "tilgang", "dostępu", "přístupu", "přístupový", "hozzáférési", "erişim",
@@ -81,21 +80,28 @@ _LOCK_STEMS = (
 _INFLECTION = 2  # letters an inflection adds to a stem
 # Short words that name a lock only whole ("Tür", not Turkish "türü"; "Tor", not Polish "toru" or "Torx").
 _LOCK_WORDS = frozenset(
-    {"tür", "türe", "türen", "tor", "tores", "hek", "hekken", "grind", "grinden", "porten", "bom", "bommen",
-     "chei", "cheile", "cheilor"}  # Romanian: the keys ("codul cutiei cu chei 0963")
+    {"tür", "türe", "türen", "tor", "tores", "hek", "hekken", "grind", "grinden", "porten", "bom", "bommen"}
+)
+_KEY_WORDS = frozenset({"chei", "cheile", "cheilor"})  # Romanian: the keys ("codul cutiei cu chei 0963")
+# A box, read past as a preposition is, whose keys' word then names a lock: "mã hộp khóa", "kode kotak kunci",
+# "codul cutiei cu chei", "kód schránky na klíče", "skrzynki na klucze", "رمز صندوق المفاتيح". The keys' word
+# alone is any key's: a course's, a licence's, an answer sheet's, a search's ("Mã khóa học", "Kode kunci
+# jawaban", "kod klucza produktu", "код ключа активации", "Kod nyckel 4521 i kalkylbladet": an attacker's round).
+_BOXES = frozenset(
+    {"hộp", "kotak", "cutiei", "cutia", "cassetta", "صندوق", "caja", "caixa", "box", "boîte", "boite", "schránky",
+     "schránka", "schránce", "skrzynki", "skrzynka", "skrzynce"}
 )  # fmt: skip
-# A box, read past as a preposition is when it holds keys: "mã hộp khóa", "kode kotak kunci", "codul cutiei cu
-# chei", "codice della cassetta chiavi", "رمز صندوق المفاتيح" (the word after it must name the keys or a lock).
-_BOXES = frozenset({"hộp", "kotak", "cutiei", "cutia", "cassetta", "صندوق", "caja", "caixa", "box", "boîte", "boite"})
+_KEY_STEMS = ("khóa", "kunci", "klíč", "klucz", "chiav", "nyckl", "nyckel", "nøgl", "nøkl", "المفاتيح", "مفاتيح",
+              *viewed_words("ключ"))  # fmt: skip
 # Looked for inside a word too: the second part of a compound ("achteringang", "sleutelkluis",
 # "vrachtwagenpoort", "Haupteingang", "Nebentür").
 _COMPOUND_STEMS = ("ingang", "kluis", "schranke", "tresor", "deur", "haustür", "hintertür", "gartentür")
 _PREPOSITIONS = frozenset(
     {"do", "k", "ke", "ku", "de", "di", "del", "della", "dello", "da", "du", "des", "na", "za", "for", "to", "of",
      "ng", "van", "für", "zur", "zum", "zu", "til", "till", "för", "a", "al", "à", "the", "la", "le", "el", "lo",
-     "wa", "ya", "cu",
+     "wa", "ya", "cu", "số",
      "il", "der", "die", "das", "den", "het", "az", "o", "w", "v", "ve", "u", "pro", "para", "per",
-     *viewed_words("για", "το", "της", "του", "στην", "к", "от", "для", "до", "від")}
+     *viewed_words("για", "το", "της", "του", "στην", "την", "к", "от", "для", "до", "від")}
 )  # fmt: skip
 # ... and the first part of a code word's compound ("portkoden", "torcode", "hekcode": "port" and "tor" alone
 # are a network's and a rail track's, "Authorization code flow on port 8080" an attacker's round).
@@ -214,10 +220,21 @@ def _beside_a_lock(pre: str, before: str, after: list[str]) -> bool:
         return _is_lock(pre) or pre.startswith(_COMPOUND_FIRST)
     if before and _is_lock(before):
         return True
+    boxed = False
     for word in after:
-        if word not in _PREPOSITIONS and word not in _BOXES:
-            return _is_lock(word)
+        if word in _PREPOSITIONS:
+            continue
+        if word in _BOXES:
+            boxed = True
+            continue
+        return _is_lock(word) or (boxed and _is_key(word))
     return False
+
+
+def _is_key(word: str) -> bool:
+    return word in _KEY_WORDS or any(
+        word.startswith(stem) and len(word) - len(stem) <= _INFLECTION for stem in _KEY_STEMS
+    )
 
 
 # A key box named earlier on the line, with whose it is and where between it and a bare "code" word: "nøgleboks

@@ -175,24 +175,34 @@ _UNDERSCORED_GROUPS = b"_".join([b"0000"] * 6)  # six groups of four (in the cop
 _UNDERSCORED_NUMBERS = b"0" * 13 + b"_" + b"0" * 13  # two numbers of a card's length
 
 
-# A card's word in the languages of a fleet's notes (the text as written, lower-cased): what a fuel card's
-# number follows ("Tankkarte 7083 6790 4167 0403", "топливная карта 7044 5595 4117 1333 130", "加油卡7002 ...").
-_ANY_CARD_WORD = re.compile(
-    rf"(?:{_CARD_NAMES_SOURCE}|tankpas|kártya|kartya|karta|kort|thẻ|kartu|بطاقة|卡|"
-    rf"{'|'.join(viewed_words('карта', 'картка', 'карточка', 'κάρτα', 'कार्ड', 'บัตร'))})"
-    r"[^0-9\n.;]{0,24}$"
+# A fuel card's word, whole, in the languages of a fleet's notes (the text as written, lower-cased; the view's
+# spellings of other scripts): what a fuel card's number follows ("Tankkarte 7083 6790 4167 0403", "топливная
+# карта 7044 5595 4117 1333 130", "加油卡7002 ..."), a number's abbreviation maybe between ("Tankkarte Nr.").
+# Not any card's word: a product's card, a gift card's order, a concert's ticket, "Cardinal Health", a truck's
+# waybill ("карточка товара 7440...", "gift card order 7088...", "卡车运单号 7127...": an attacker's round).
+_FUEL_WORDS = (
+    r"fuel(?:[ \-]?card)?|fleet[ \-]?card|tankkarte|tankkarten|tankpas|tankkaart|tankkort|drivstoffkort|"
+    r"brændstofkort|bränslekort|karta paliwowa|tankovací karta|palivová karta|üzemanyagkártya|üzemanyag-kártya|"
+    r"yakıt kartı|cartão combustível|cartão de combustível|tarjeta de combustible|carta carburante|carte carburant|"
+    r"card de combustibil|kartu bbm|kartu bahan bakar|thẻ nhiên liệu|dkv card|uta card|wex card|shell card|"
+    r"加油卡|油卡|주유카드|주유 카드|بطاقة الوقود|"
+    + "|".join(
+        re.escape(word) for word in viewed_words("топливная карта", "паливна картка", "फ़्यूल कार्ड", "फ्यूल कार्ड", "บัตรน้ำมัน")
+    )
 )
+_FUEL_CARD_WORD = re.compile(rf"(?<![^\W\d_])(?:{_FUEL_WORDS})(?:[^0-9\n.;]|(?<=nr)\.|(?<=no)\.){{0,16}}$")
 
 
 # A fuel card's number as the fleets print it, its issuer's six digits apart ("700609 3457891588311").
 _FUEL_CARD_GROUPS = re.compile(r"7(?<![\w.\-][0-9])[0-9]{5}[ \-][0-9]{10,13}(?![\w]|[.\-][0-9])")
 
 
-def _fuel_card(digits: str, before: str) -> bool:
+def fuel_card(digits: str, before: str) -> bool:
     """A fuel card's number (ISO/IEC 7812's industry 7, petroleum: 16 to 19 digits that pass Luhn) right
-    after a card's word: the cards of the fleets DKV, UTA, Shell, WEX and others (reviewer BB: a logistics
-    company's dispatchers' notes, in 20 languages). Elsewhere such a number is anything."""
-    return digits[0] == "7" and 16 <= len(digits) <= 19 and luhn_valid(digits) and bool(_ANY_CARD_WORD.search(before))
+    after a fuel card's word (``before``: the lower-cased text before it): the cards of the fleets DKV, UTA,
+    Shell, WEX and others (reviewer BB: a logistics company's dispatchers' notes, in 20 languages). Elsewhere
+    such a number is anything."""
+    return digits[0] == "7" and 16 <= len(digits) <= 19 and luhn_valid(digits) and bool(_FUEL_CARD_WORD.search(before))
 
 
 def find_cards(scan: Scan) -> Iterator[Span]:
@@ -204,7 +214,7 @@ def find_cards(scan: Scan) -> Iterator[Span]:
     def is_card(digits: str, start: int, glued: bool = False) -> bool:
         """``glued``: the number is one of a run's (see _run_cards), where the character before it
         is the run's separator."""
-        if not card_number_valid(digits) and not _fuel_card(digits, scan.before(start, 40)):
+        if not card_number_valid(digits) and not fuel_card(digits, scan.before(start, 40)):
             return False
         if len(digits) < 16 and digits[0] in "56" and not CARD_WORDS.search(scan.before(start, 28)):
             return False  # a Maestro of 12-15 digits only where a card is named: EAN-13 codes pass Luhn one in ten
@@ -271,7 +281,7 @@ def find_cards(scan: Scan) -> Iterator[Span]:
             _FUEL_CARD_GROUPS,
             text,
             windows,
-            lambda match: _fuel_card(_NOT_DIGITS.sub("", match.group()), scan.before(match.start(), 40)),
+            lambda match: fuel_card(_NOT_DIGITS.sub("", match.group()), scan.before(match.start(), 40)),
         )
     )
     yield from fuel

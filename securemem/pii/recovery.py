@@ -225,12 +225,17 @@ def _otp_secrets(text: str, lower: str) -> Iterator[Hit]:
 def _codes(text: str, at: int) -> Iterator[Hit]:
     """The codes of a list starting at ``at``: each code alone, as a reader would cross it out."""
     found: list[Hit] = []
+    stopped = False  # the list's sentence ended at a full stop after its last code
     while len(found) < _MAX_CODES:
         code = _CODE.match(text, at)
         if code is None or (code.end() < len(text) and (text[code.end()].isalnum() or text[code.end()] in "_@/")):
             break
-        if text.startswith(".", code.end()) and code.end() + 1 < len(text) and not text[code.end() + 1].isspace():
-            break  # a file's or a host's name goes on; a full stop and a blank end the list's sentence (reviewer BB)
+        if text.startswith(".", code.end()):
+            if code.end() + 1 < len(text) and not text[code.end() + 1].isspace():
+                break  # a file's or a host's name goes on
+            stopped = (
+                True  # a full stop and a blank end the list's sentence ("...: 9921-3557, 7601-4327.": reviewer BB)
+            )
         value = code.group()
         digits = sum(char.isdigit() for char in value)
         # A digit in it, and 8 digits when it has nothing else: "123456, 654321 are examples" of the
@@ -244,9 +249,20 @@ def _codes(text: str, at: int) -> Iterator[Hit]:
         at = gap.end()
     # One code alone after the label may be a reference ("backup code: 2024Q3"); two or more are the list.
     # A code alone is one when a reference would not be written so: eight digits or more, or letters
-    # and digits in two groups of four or more ("recovery code: 4HF8-92KD").
+    # and digits in two groups of four or more ("recovery code: 4HF8-92KD"). A list that ends its sentence
+    # holds codes only so shaped, or two groups of four digits: names and numbers glued are a spec's, a
+    # ticket's, a model's ("Backup codes spec: RFC4226 and RFC6238.": an attacker's round).
+    if stopped and not all(_stopped_code(text[start:end]) for _, start, end in found):
+        return
     if len(found) >= 2 or (found and _lone_code(text[found[0][1] : found[0][2]])):
         yield from found
+
+
+_FOUR_FOUR = re.compile(r"[0-9]{4}[ \-][0-9]{4}")
+
+
+def _stopped_code(value: str) -> bool:
+    return _lone_code(value) or _FOUR_FOUR.fullmatch(value) is not None
 
 
 # Of two groups, each holds a digit ("WEEK-2024" is a name), the code a letter; three or four groups of

@@ -424,12 +424,14 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
             yield "GENERIC_SECRET", *match.span("value")
 
 
-# A UUID right after "API key" with no operator: an exchange's or a SaaS's key shaped as one ("API Key
-# 3c6b887c-fae2-...，Secret Key ...": reviewer BB). With a word between it is an identifier of something
-# else ("API key id 3c6b...", "the API key for tenant 3c6b..."); with ":" or "=" _keyword_secrets reads it.
+# A UUID right after "API key" with no operator, its secret given right after it: an exchange's key shaped as one
+# ("API Key 3c6b887c-fae2-...，Secret Key A2BC71F79C5E...": reviewer BB). Alone it is the key's id, which consoles
+# and audit logs show ("API key 3c6b... revoked by jsmith", "Rotated API key a1b2...": an attacker's round); with
+# a word between it is an identifier of something else; with ":" or "=" _keyword_secrets reads it.
 _KEY_UUID = re.compile(
     r"(?<![\w\-])(?:api[ _\-]?key|apikey|access[ _\-]key)[ \t]+"
     r"(?P<value>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w\-])"
+    r"(?=[^\n]{0,16}?(?<![^\W\d_])(?:secret|api[ _\-]?secret)(?:[ _\-]?key)?[ \t]*[:=：]?[ \t]*[a-z0-9+/=_\-]{8,})"
 )
 _PSQL_VARIABLE = re.compile(r"[ \t]:'[A-Za-z_][A-Za-z0-9_]*'")
 
@@ -461,10 +463,11 @@ _JWT_HEADER_FIELDS = {b"alg", b"typ", b"kid", b"cty", b"x5t", b"x5u", b"jku", b"
 # supervisor / Haslo#2016&", "my login is ciaran.obyrne@eircom.net / Fjord?1988!!": reviewer AQ): the
 # password a password's shape (letters with a digit and a symbol), no path or URL.
 _LOGIN_PAIR = re.compile(
-    r"(?<![\w-])(?:log ?in|logon|sign ?in|credentials?|creds|zugangsdaten|identifiants|credenciales|"
+    r"(?<![\w-])(?i:log ?in|logon|sign ?in|credentials?|creds|zugangsdaten|identifiants|credenciales|"
     # ... in more of the languages a login's details are given in ("identifiants du portail ... : recrut.lyon /
     # Verif@Lyon#19": reviewer BB)
-    r"identifiant|anmeldedaten|dati di accesso|dados de acesso|datos de acceso|přihlašovací údaje|tunnukset)(?![\w-])"
+    r"identifiant|anmeldedaten|dati di accesso|dados de acesso|datos de acceso|přihlašovací údaje|tunnukset|"
+    r"inloggegevens|dane logowania)(?![\w-])"
     r"[^\n/]{0,60}?(?<![\w.@+-])(?P<user>[\w.@+-]{2,64})[ \t]+/[ \t]+(?P<password>[^\s/\"'`]{6,64})"
 )
 
@@ -1253,9 +1256,9 @@ def _password_phrases(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[Hit]
 # "от", "для" (Russian "of", "for") as the view writes them (Cyrillic letters that look Latin are Latin there).
 # Greek "για" (for), Ukrainian's and Russian's "до" (to) the same way (reviewer BB).
 _CYRILLIC_FOR = tuple(normalise_text(word).lower() for word in ("от", "для", "до", "για"))
-# A "!" counts inside the value, between letters or digits, where what comes before it is no name in
-# capitals ("Herzl!Data24", "Recept!Msk2024": reviewer BB; "FRITZ!Box7590" is a router's name).
-_SERVICE_PASSWORD_SYMBOL = re.compile(r"[#$%&*@^~][^?]|(?<![A-Z]{3})(?<!(?i:fritz))(?<=[^\W_])![^\W_]")
+# A "!" counts inside the value, between letters or digits ("Herzl!Data24", "Recept!Msk2024": reviewer BB;
+# "FRITZ!Box7590" is a router's name).
+_SERVICE_PASSWORD_SYMBOL = re.compile(r"[#$%&*@^~][^?]|(?<!(?i:fritz))(?<=[^\W_])![^\W_]")
 # A preposition that lost its vowel before the next word ("dell'home banking", "d'accès"): Italian, French.
 _ELIDED = re.compile(r"(?:dell|dall|nell|sull|all|quell|l|d|j|n|s|c|qu)['’](?=[^\W\d_])", re.IGNORECASE)
 # The prepositions that say what a secret is for, in the languages read (one list for the readers below).
@@ -1273,12 +1276,17 @@ _FOR_THE = re.compile(
 )
 # Languages that say what a password is of with no preposition (a construct state, a compound): Arabic
 # "كلمة مرور غرفة البيانات Dubai#Deal2024؛", Hebrew "סיסמה לחדר הנתונים Herzl!Data24", Vietnamese "mật khẩu
-# cổng kê đơn Thuoc@HCM2024" (reviewer BB): one to four words, each with a letter outside ASCII, then a value
+# cổng kê đơn Thuoc@HCM2024" (reviewer BB): one to five words, each with a letter outside ASCII, then a value
 # in ASCII, ended as _FOR_THE's is or by the script's own comma, semicolon or raised dot.
 _OF_THE = re.compile(
-    r"(?P<words>(?:[ \t]+(?=[^\s]{0,31}[^\x00-\x7f])[^\W\d_][^\s\d]{0,31}){1,4})[ \t]+"
+    r"(?P<words>(?:[ \t]+(?=[^\s]{0,31}[^\x00-\x7f])[^\W\d_][^\s\d]{0,31}){1,5})[ \t]+"
     r"(?P<value>[!#-&*+\-.0-:=?-Z\\^-z~]{6,64})(?=[.,;:]*[ \t]*(?:\r?\n|$)|[.,;:]+[ \t]|[ \t]+[\-–—(]|[،؛·])"
 )
+_BANG_ONLY = re.compile(r"[#$%&*@^~][^?]")  # a symbol but "!" (the older half of _SERVICE_PASSWORD_SYMBOL)
+_GREEK_CODE_WORDS = ("κωδικ", *viewed_words("κωδικ"))  # Greek's "code", as written and as the view writes it
+# A ticket's, a request's or a record's number ("INC#0045123", "SD#104521", "BK#771203"), maybe with the clause's
+# stop; a retina asset's name ("icon@2x"): what a sentence about a password refers to, not a password.
+_TICKET_OR_ASSET = re.compile(r"(?:[A-Z]{1,8}#[0-9]{3,}|[A-Za-z0-9_\-]+@[1-4](?:\.[0-9])?x)[.,;:]?")
 _WHOSE = frozenset(
     {"user", "username", "account", "login", "member", "customer", "client", "employee", "patient", "host",
      "server", "machine", "device", "node", "tenant", "id", "mailbox", "ticket", "issue", "case", "incident",
@@ -1301,7 +1309,12 @@ _EVENTS = frozenset(
     {"event", "events", "evento", "eventos", "sale", "discount", "promo", "promotion", "season", "contest", "concorso",
      "konkurs", "konkursu", "sorteio", "sorteo", "messe", "salon", "acara", "hashtag", "campaign", "campaña",
      "campanha", "festival", "shop", "tienda", "loja", "app", "game", "match", "quiz", "raffle", "month", "week",
-     "day", "gala", "olympics", "prize", "win", "lottery", "draw"}
+     "day", "gala", "olympics", "prize", "win", "lottery", "draw",
+     # a campaign's or a discount's, in more languages ("Heslo pro letní kampaň Leto#20245": an attacker's round)
+     "kampaň", "kampaně", "kampani", "kampanii", "kampanie", "kampagne", "campagne", "campagna", "kampanya",
+     "kampanj", "kampanjen", "kampanje", "kampagnen", "sleva", "slevy", "rabatt", "rabat", "promocja", "promoção",
+     "promoción", "promozione", "sconto", "descuento", "desconto", "remise", "soldes", "indirim", "акция", "акции",
+     "скидка", "знижка", *viewed_words("έκπτωσης", "έκπτωση", "προσφοράς")}
 )  # fmt: skip
 
 
@@ -1309,10 +1322,12 @@ def _password_of_a_service(text: str, lower: str, at: int, label: str) -> Hit | 
     """The value of _FOR_THE after the label that ends at ``at``, if it is shaped as such a password;
     after a label in another script, also with no preposition before what it is for (_OF_THE)."""
     found = _FOR_THE.match(lower, at)
-    if found is None and not label.isascii():
-        found = _OF_THE.match(lower, at)
-    if found is None or found["words"].split()[-1] in _WHOSE:
-        return None
+    if found is None and not label.isascii() and not label.startswith(_GREEK_CODE_WORDS):
+        found = _OF_THE.match(lower, at)  # Greek's "κωδικός" alone is any code ("Κωδικός προϊόντος HP#45213")
+    if found is None or found["words"].split()[-1] in _WHOSE or not _EVENTS.isdisjoint(found["words"].lower().split()):
+        return None  # whose account it is; a campaign's or a discount's "password" ("Heslo pro letní kampaň ...")
+    if _TICKET_OR_ASSET.fullmatch(text, *found.span("value")):
+        return None  # "Password for the new finance team TKT#40213.", "... logo icon@2x": an attacker's round
     start, end = found.span("value")
     while end > start and text[end - 1] in ".,:;":
         end -= 1
@@ -1328,6 +1343,8 @@ def _password_of_a_service(text: str, lower: str, at: int, label: str) -> Hit | 
     if (
         "=" in value
         or _SERVICE_PASSWORD_SYMBOL.search(value) is None
+        # a "!" its only symbol, among small letters only: a service's name and a number ("auth-service!4521")
+        or (_BANG_ONLY.search(value) is None and not any(char.isupper() for char in value))
         or value[:1] in "$%#@"  # a variable's name ("$DB_PASSWORD_2", "%PASS1%"), a channel, a handle ("#ops-2024")
         or _LANGUAGE_NAME.match(value) is not None
         or not any(char in PASSWORD_SYMBOLS for char in value)
@@ -1492,8 +1509,29 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
         # "password iniziale Q3-2024 in fase di revisione": a name the sentence goes on about; "la password
         # dell'home banking ...": an article or a preposition that lost its vowel opens the clause (reviewer AV)
         return None
-    refused = _not_a_phrase_password(text, match, secret, quoted, end) or _described_field(text, match, secret, quoted)
+    refused = (
+        (match.groupdict().get("glued") is not None and _glued_not_a_value(text, secret, end))
+        or _not_a_phrase_password(text, match, secret, quoted, end)
+        or _described_field(text, match, secret, quoted)
+    )
     return None if refused else ("PASSWORD", start, end)
+
+
+def _glued_not_a_value(text: str, secret: str, end: int) -> bool:
+    """Glued to its label, a value must end its clause (a copula may end it) and be no cipher's or hash's name
+    ("密码SHA256加密存储", "用户密码bcrypt12轮哈希", "密码Base64编码后传输": an attacker's round)."""
+    return bool(
+        (end < len(text) and _CJK_LETTER.match(text, end) and not text.startswith(_POLITE_ENDS, end))
+        or _ALGORITHM_NAME.fullmatch(secret)
+    )
+
+
+_CJK_LETTER = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_POLITE_ENDS = ("です", "でした", "だ", "입니다", "이에요", "예요", "이고", "였")  # a sentence's copula ends it
+_ALGORITHM_NAME = re.compile(
+    r"(?i:sha[0-9]{0,3}|sha-?[0-9]{3}|md5|aes[0-9]{0,3}|rsa[0-9]{0,4}|bcrypt[0-9]{0,2}|scrypt|pbkdf2|argon2(?:id|i|d)?|"
+    r"hmac[0-9]{0,3}|base64|base32|des|3des|sm[234]|ecdsa|ed25519|crc32|blake2[bs]?)"
+)
 
 
 def _described_field(text: str, match: re.Match[str], secret: str, quoted: bool) -> bool:

@@ -1,0 +1,66 @@
+"""Values told in parts, each part named by where it goes: an SSN given as "the first three are 895, the middle two
+14 and the last four 8024", a card sent as "první polovina 49297779, druhá polovina 24567343" (its first half,
+its second half). Reviewer BB (blind) wrote them as a customer who will not say a number in one go, or a model
+told to slip it past a filter, would: each part alone is any number, the parts put together are the value.
+
+Read: the words that name each part, in the order the value takes them, in one paragraph (no blank line
+between), a few words and at most one colon or verb between each word and its digits. An SSN's parts must make
+one SSA may issue; a card's halves one whose network and Luhn check hold. Each part is reported where it
+stands (the scrubber replaces each: what lies between stays as written).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from securemem.pii.checksums import card_number_valid, ssn_valid
+from securemem.pii.scan import Scan
+
+Hit = tuple[str, int, int]
+
+_BETWEEN = r"[^0-9\n]{0,24}?"  # a few words, maybe "are", "is", ":" between a part's name and its digits
+_SSN_PARTS = re.compile(
+    rf"(?<![^\W\d_])(?:first|1st)[ \t]+(?:three|3)(?:[ \t]+digits)?{_BETWEEN}(?<![0-9])(?P<area>[0-9]{{3}})(?![0-9])"
+    rf"[^\n]{{0,60}}?(?<![^\W\d_])(?:middle|next|second|2nd)[ \t]+(?:two|2)(?:[ \t]+digits)?{_BETWEEN}"
+    rf"(?<![0-9])(?P<group>[0-9]{{2}})(?![0-9])"
+    rf"[^\n]{{0,60}}?(?<![^\W\d_])(?:last|final)[ \t]+(?:four|4)(?:[ \t]+digits)?{_BETWEEN}"
+    rf"(?<![0-9])(?P<serial>[0-9]{{4}})(?![0-9])"
+)
+# The words for a half, first and second, in the languages of the reviewers' notes.
+_FIRST_HALF = (
+    r"first half|1st half|první polovina|první polovinu|prvá polovica|pierwsza połowa|pierwszą połowę|erste hälfte|"
+    r"première moitié|premiere moitie|primera mitad|primeira metade|prima metà|prima meta|eerste helft|første halvdel|"
+    r"första halvan|ensimmäinen puolikas|első fele|prima jumătate|prima jumatate"
+)
+_SECOND_HALF = (
+    r"second half|2nd half|other half|druhá polovina|druhou polovinu|druhá polovica|druga połowa|drugą połowę|"
+    r"zweite hälfte|andere hälfte|seconde moitié|deuxième moitié|seconde moitie|deuxieme moitie|segunda mitad|"
+    r"otra mitad|segunda metade|outra metade|seconda metà|seconda meta|tweede helft|anden halvdel|andre halvdel|"
+    r"andra halvan|toinen puolikas|második fele|a doua jumătate|a doua jumatate"
+)
+_CARD_HALVES = re.compile(
+    rf"(?<![^\W\d_])(?:{_FIRST_HALF})(?![^\W\d_]){_BETWEEN}(?<![0-9])(?P<first>[0-9]{{6,10}})(?![0-9])"
+    rf"[^\n]{{0,80}}?(?<![^\W\d_])(?:{_SECOND_HALF})(?![^\W\d_]){_BETWEEN}(?<![0-9])(?P<second>[0-9]{{6,10}})(?![0-9])"
+)
+_HALF_MARKS = ("half", "polovin", "polovic", "połow", "hälfte", "moiti", "mitad", "metade", "metà", "meta", "helft",
+               "halvdel", "halvan", "puolikas", "fele", "jumăt", "jumat")  # fmt: skip
+
+
+def may_hold_told_parts(scan: Scan) -> bool:
+    lower = scan.lower
+    return ("first" in lower or "1st" in lower) or any(mark in lower for mark in _HALF_MARKS)
+
+
+def find_told_parts(scan: Scan) -> Iterator[Hit]:
+    lower = scan.lower
+    if "first" in lower or "1st" in lower:
+        for match in _SSN_PARTS.finditer(lower):
+            if ssn_valid(match["area"], match["group"], match["serial"]):
+                for part in ("area", "group", "serial"):
+                    yield "US_SSN", *match.span(part)
+    if any(mark in lower for mark in _HALF_MARKS):
+        for match in _CARD_HALVES.finditer(lower):
+            if card_number_valid(match["first"] + match["second"]):
+                yield "CREDIT_CARD", *match.span("first")
+                yield "CREDIT_CARD", *match.span("second")
