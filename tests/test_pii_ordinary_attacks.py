@@ -1,0 +1,93 @@
+"""Attackers' rounds on reviewers' readers: ordinary strings written to be damaged by them, each line of
+tests/data/ordinary_attack_<round>.jsonl holding the text and what must be found in it; "left" marks those
+still altered when the round was recorded.
+
+- Round Y. An attacker's round on reviewer Y's forms: 253 ordinary strings written to be damaged by them (pins of
+boards after "pin", standards after "activation code:", three sizes a space apart, "chez" in French prose,
+names after "password", rooms after "Zugangscode", order numbers read out in Turkish, references beside
+addresses of a country's domain). Each line of tests/data/ordinary_attack_y.jsonl holds the text and
+what must be found in it (mostly nothing); the 15 marked "left" were still altered when they were
+recorded (an address's "get underscore user at utils dot py", "IP PIN 2024 FAQ"...), and the tree before
+Y's forms altered 19 of the 253. Two of them are left alone since reviewer AZ's round ("Companies House
+no. 09876543", "Rechnungsnummer 0171 2345678": "No." or "Nr." alone names no phone).
+
+- Round AZ. An attacker's round on reviewer AZ's readers: 302 ordinary strings in twenty languages written to be
+damaged by them (product, error, shipment, customer and course codes beside a lock's word, ports and
+gateways, years and counts after a code's word, password labels before products, users, versions and
+policies, one-time codes' statistics, names before amounts, scores and order numbers). Each line of
+tests/data/ordinary_attack_az.jsonl holds the text and what must be found in it (nothing); the readers as
+first written altered 161 of them that the tree before did not, none since. 51 were altered by the readers
+that were there before AZ's round too; 37 of them are left alone since (a password's label heading a compound
+noun, "Password storage was migrated to Pbkdf2Sha256."; a plain preposition after a verb that moves or sends,
+"Password rotation is postponed to Sprint47."; bookkeeping's, logic gates', toll gates', ports of entry's and
+suppliers' codes, French and Italian "porte le code"). The 14 marked "left" still are ("Alarm code 1042.",
+"The most common password this year was Qwerty123.", "Never set your password to Summer2024!.").
+
+- Round BB. An attacker's round on reviewer BB's readers: 285 ordinary strings in twenty languages written to be
+damaged by them (India's postcodes after a parcel's number and "pincode", queue tickets after "senha", EANs,
+ISBNs and UPCs that read as mobiles, order and record numbers starting with "0" after any noun, "Cardinal
+Health" and gift cards' orders before numbers starting with 7, tickets' numbers after "password for ...",
+ciphers glued to CJK password labels, API keys' ids in audit logs, counts and street numbers after "2FA
+for", course, licence and answer keys beside a code's word, lists and menus before "1 (800) ..."). Each
+line of tests/data/ordinary_attack_bb.jsonl holds the text and what is found in it: nothing, or what the
+tree before BB's round found too. The readers as first written altered 205 of them that the tree before did
+not, none since; the 3 marked "left" still are (a protocol's number that reads as a card and the "senha"
+after it, a door's issue number led by "#", Mercado Pago's documented sample token).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import found_values
+
+DATA = Path(__file__).parent / "data"
+# round -> (lines, left, lines recorded with nothing found and not left)
+ROUNDS = {"y": (253, 13, None), "az": (302, 14, None), "bb": (285, 3, 269)}
+
+
+def rows(name: str) -> list[dict[str, Any]]:
+    path = DATA / f"ordinary_attack_{name}.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+CASES = [(name, row) for name in ROUNDS for row in rows(name) if not row["left"]]
+
+
+@pytest.mark.parametrize(("name", "row"), CASES, ids=[f"{name}:{row['text'][:40]}" for name, row in CASES])
+def test_ordinary_text_keeps_what_it_should(name: str, row: dict[str, Any]) -> None:
+    assert found_values(row["text"]) == row["values"]
+
+
+@pytest.mark.parametrize("name", sorted(ROUNDS))
+def test_each_round_is_recorded_whole(name: str) -> None:
+    lines, left, untouched = ROUNDS[name]
+    recorded = rows(name)
+    assert len(recorded) == lines and sum(row["left"] for row in recorded) == left
+    if untouched is not None:
+        assert sum(1 for row in recorded if not row["left"] and not row["values"]) == untouched
+
+
+# The same attacker's 116 values the readers should find (a PIN after an expiry, a glued label's value before
+# a copula, backup codes, lockboxes' codes in compounds, login pairs in more languages...): 65 found as the
+# readers were first written, 99 since. Left: UUIDs named an API key with no secret beside them (a key's id
+# as often), passwords after five words or more, a slash inside one, bare mobiles after a name alone.
+POSITIVES: list[dict[str, str]] = [
+    json.loads(line)
+    for line in (Path(__file__).parent / "data" / "positives_attack_bb.jsonl").read_text(encoding="utf-8").splitlines()
+]
+
+
+def test_the_attackers_values_are_found() -> None:
+    from securemem.pii import detect
+
+    found = 0
+    for row in POSITIVES:
+        text, value = row["text"], row["value"]
+        at = text.index(value)
+        found += any(f.start <= at and f.end >= at + len(value) - 1 for f in detect(text))
+    assert len(POSITIVES) == 116 and found >= 99
