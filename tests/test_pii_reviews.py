@@ -506,10 +506,9 @@ def altered(name: str) -> list[str]:
         # configured region written whole with its trunk "0"; a callback asked for in six more languages;
         # Mercado Pago's access token; a UUID right after "API Key"; backup codes before a full stop; "#" before
         # a gate's code; an SSN told in parts ("the first three are 895, the middle two 14 and the last four
-        # 8024"), a card in halves. Left: values split across messages, read out in words of Korean, Greek or Norwegian, in
-        # Cyrillic letters for digits; a lockbox's code after "opens with"; national numbers of unconfigured
-        # regions after a name alone; a token split in two notes; a soft hyphen
-        # inside an AWS secret.
+        # 8024"), a card in halves. Left: values split across messages, read out in words of Korean, Greek or
+        # Norwegian, in Cyrillic letters for digits; a lockbox's code after "opens with"; national numbers of
+        # unconfigured regions after a name alone; a token split in two notes; a soft hyphen inside an AWS secret.
         ("bb", "claim", None, 0.92),  # 486 of 525 since
     ],
 )
