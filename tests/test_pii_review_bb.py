@@ -67,7 +67,7 @@ from tests.helpers import found
         # a value told in parts, each named by where it goes
         ("the first three are 895, the middle two 14 and the last four 8024.",
          [("US_SSN", "895"), ("US_SSN", "14"), ("US_SSN", "8024")]),
-        ("první polovina 49297779, druhá polovina 24567343. Platnost 05/27.",
+        ("číslo karty: první polovina 49297779, druhá polovina 24567343. Platnost 05/27.",
          [("CREDIT_CARD", "49297779"), ("CREDIT_CARD", "24567343")]),
     ],
 )  # fmt: skip
@@ -103,6 +103,8 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         # parts that make no SSN one may issue, halves that make no card
         "the first three were 900, the middle two 14 and the last four 8024",
         "first half 12345678, second half 87654321",
+        "First half revenue 45095826, second half 87305792",
+        "Sales by month: first three 734, second two 28, final four 3307.",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

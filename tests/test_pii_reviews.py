@@ -496,7 +496,7 @@ def altered(name: str) -> list[str]:
         # Blind, after BA's fixes: a life insurer's claims desk, a pharmacy chain's and a home-care provider's, a
         # law firm's and a notary's, a recruiting agency's, a logistics company's dispatchers', a crypto
         # exchange's and a benefits office's agents' memories (333 lines, 28 languages): 399 of 525 as it came
-        # (76.0%), 486 since (92.6%): a password after what it is for in more languages (Greek, Ukrainian,
+        # (76.0%), 485 since (92.4%): a password after what it is for in more languages (Greek, Ukrainian,
         # Czech, Nordic, Romanian prepositions; four words; a "!" inside it), or with no preposition after a
         # label of another script (Arabic, Hebrew, Vietnamese); one glued to a CJK label ("密码Yao#Fang2024");
         # a key box's code in fifteen languages, or where the sentence named the box first ("nøgleboks hos ...,
@@ -509,7 +509,7 @@ def altered(name: str) -> list[str]:
         # 8024"), a card in halves. Left: values split across messages, read out in words of Korean, Greek or
         # Norwegian, in Cyrillic letters for digits; a lockbox's code after "opens with"; national numbers of
         # unconfigured regions after a name alone; a token split in two notes; a soft hyphen inside an AWS secret.
-        ("bb", "claim", None, 0.92),  # 486 of 525 since
+        ("bb", "claim", None, 0.92),  # 485 of 525 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

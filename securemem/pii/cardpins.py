@@ -29,7 +29,8 @@ Hit = tuple[str, int, int]
 # The words, as the lower-cased view writes them (Cyrillic letters that look Latin are Latin there).
 _LABELS = (
     "pin", "pin code", "pin-code", "pincode", "pinkode", "pinkod", "pin-koodi", "nip", "code pin", "código pin",
-    "codice pin", "senha", "şifre", "şifresi", "sifre", "sifresi", "geheimzahl", "tunnusluku",
+    "codice pin", "senha", "şifre", "şifresi", "sifre", "sifresi", "geheimzahl", "tunnusluku", "code confidentiel",
+    "número secreto", "numero secreto", "codice segreto",
     *viewed_words("пин", "пин-код", "пин код", "пін", "пін-код", "पिन", "पिन कोड"),
     *viewed_words("الرقم السري", "الرمز السري", "رمز pin"),
     *viewed_words("ПИН", "ПИН-КОД", "ПИН КОД", "ПІН", "ПІН-КОД"),  # capitals the view reads apart ("Н" as "H")
@@ -43,6 +44,7 @@ _CARD_PIN = re.compile(
     rf"(?P<label>{_LABEL})(?![^\W\d_])[ \t]*[:=]?[ \t]*"
     r"(?P<value>[0-9]{4,6})(?![0-9])(?![ \t]*[0-9])(?![.,][0-9])"
 )
+_CARD_NAMED = re.compile(r"(?<![^\W\d_])(?:card|karte|carte|tarjeta|cartão|cartao|carta|kart|karta|kártya|maestro)")
 # India's postcode is a "PIN code" too: six digits after "pincode", "PIN code" or "पिन" are an address's
 # (an attacker's round: "Delhivery AWB 1490812345678, pincode 560034").
 _POSTAL_LABELS = frozenset({"pincode", "pin code", "pin-code", *viewed_words("पिन", "पिन कोड")})
@@ -54,6 +56,9 @@ _MARKS = (
     "ifre",
     "geheimzahl",
     "tunnusluku",
+    "confidentiel",
+    "secreto",
+    "segreto",
     *viewed_words("пин", "пін", "ПИН", "ПІН", "पिन", "السري"),
 )
 
@@ -69,5 +74,9 @@ def find_card_pins(scan: Scan) -> Iterator[Hit]:
             continue
         digits = match["card"].replace(" ", "").replace("-", "")
         before = scan.lower[max(0, match.start() - 40) : match.start()]
-        if card_number_valid(digits) or fuel_card(digits, before):  # a card's number, not an order's or a parcel's
+        # a card's number, not an order's or a parcel's; under sixteen digits (a Maestro's, an EAN-13's, a
+        # GTIN-14's: "Farmácia: EAN 56..., senha 0452", an attacker's round) only where a card is named
+        if (card_number_valid(digits) and (len(digits) >= 16 or _CARD_NAMED.search(before))) or fuel_card(
+            digits, before
+        ):
             yield "PASSWORD", *match.span("value")

@@ -447,9 +447,10 @@ PREFIXED: tuple[Rule, ...] = (
     prefixed(
         "MERCADOPAGO_ACCESS_TOKEN",
         ("APP_USR-", "TEST-"),
-        r"[0-9]{16}-[0-9]{6}-[0-9a-f]{32}-[0-9]{5,12}",
+        r"[0-9]{16}-[0-9]{6}-[0-9a-fA-F]{32}-[0-9]{5,12}",
         "Mercado Pago access tokens (its developer documentation: APP_USR- or TEST-, then four groups of digits "
-        "and hex); its public key, APP_USR- and a UUID, is no secret",
+        "and hex); its public key, APP_USR- and a UUID, is no secret; a group of one digit repeated is a placeholder",
+        check=lambda token: not any(len(set(group)) == 1 for group in token.split("-")[1:]),
     ),
     prefixed("FLUTTERWAVE_ENCRYPTION_KEY", "FLWSECK_TEST", r"[a-hA-H0-9]{12}", "Flutterwave encryption keys; gitleaks"),
     # "live_"/"test_" and 30 letters and digits; checked for both cases and a digit, as "test_" also

@@ -186,10 +186,17 @@ _ONE_TIME_CODE = re.compile(
 # "です", Korean "입니다", Thai "ค่ะ" and "ครับ").
 _CODE_ENDS_CLAUSE = re.compile(
     r"[ \t]*(?:$|\r?\n|[.,;:!?)\]}\"'»。、」』】·؛،]|"
-    rf"(?:{as_viewed(('है', 'ค่ะ', 'ครับ'))}|です|입니다|volt)(?![^\W\d_])"  # Hungarian's "was" comes last
-    # "and" opens the next clause ("ο κωδικός SMS ήταν 117201 και ήρθε στο ...": reviewer BB)
-    rf"|[ \t]+(?:{as_viewed(('και', 'и', 'і', 'та', 'ו', 'و'))}|and|und|et|y|e|en|og|och|ja|és|și|ve|và|dan)[ \t]+"
-    r"(?![0-9]))"  # ... and a number after it is a list's ("Cod SMS 2500 și 3000 trimise": an attacker's round)
+    rf"(?:{as_viewed(('है', 'ค่ะ', 'ครับ'))}|です|입니다)(?![^\W\d_])"
+    r"|[ \t]+volt[ \t]*(?:$|[.,;!?])"  # Hungarian's "was", last in its clause ("Az SMS-kódom 567259 volt.")
+    # Greek's "and" opens the next clause ("ο κωδικός SMS ήταν 117201 και ήρθε στο ...": reviewer BB); not before a
+    # number or "above" ("κωδικός sms 4500 και άνω"), nor in other languages, whose "and" leads to thresholds and
+    # errors as often ("Onay kodu 1500 ve üzeri", "Verifizierungscode 4040 und Timeout": two attackers' rounds)
+    rf"|[ \t]+{as_viewed(('και',))}[ \t]+(?![0-9]|{as_viewed(('άνω', 'πάνω', 'περισσότερ'))}))"
+)
+_ERROR_AFTER = re.compile(
+    r"[^\n.!?]{0,12}?(?<![^\W\d_])(?:error|errors|erreur|eroare|errore|fehler|fout|błąd|chyba|hiba|virhe|hata|lỗi|"
+    + as_viewed(("ошибка", "помилка", "σφάλμα", "שגיאה", "خطأ"))
+    + ")"
 )
 # A count or a sum after a number in Thai: baht, times, people, items (as the view writes them).
 _THAI_COUNTED = re.compile("[ \t]*(?:" + as_viewed(("บาท", "ครั้ง", "คน", "ราย", "ตัว", "รายการ")) + ")")
@@ -410,6 +417,8 @@ def _one_time_codes(text: str, lower: str, windows: list[tuple[int, int]]) -> It
             continue
         if lower.startswith("tan", match.start()) and not text.startswith("TAN", match.start()):
             continue  # "Mr Tan 5551234": a name; the code is written "TAN"
+        if _ERROR_AFTER.match(lower, match.end()):
+            continue  # "Codul SMS 5003, eroare de operator.": an error's code (an attacker's round)
         if MEETING.search(lower, max(_line_start(lower, match.start()), match.start() - _BRIDGE_BACK), match.start()):
             continue  # "Bridge passcode 67474796": a meeting's, anyone's who is invited
         yield "GENERIC_SECRET", *match.span("value")
@@ -636,10 +645,15 @@ def _to_the_code(lower: str, match: re.Match[str]) -> bool:
         return False
     words = (match["words"] or "").split()
     if not _TO_THE_CODE.issuperset(words) and not (
-        not _SIGNED_OR_WHEN.isdisjoint(words) and _TO_THE_SIGNING.union(_TO_THE_CODE).issuperset(words)
+        not _SIGNED_OR_WHEN.isdisjoint(words)
+        and _TO_THE_SIGNING.union(_TO_THE_CODE).issuperset(words)
+        and _SIGNED_CODE_END.match(lower, match.end()) is not None  # "OTP firma digitale 3000 clienti" counts
     ):
         return False
     return COUNTED.match(lower, match.end()) is None
+
+
+_SIGNED_CODE_END = re.compile(r"[ \t]*(?:$|[.,;:!?)\]\r\n·؛،])")
 
 
 def _clause_code(text: str, lower: str, match: re.Match[str]) -> bool:

@@ -935,7 +935,9 @@ _PHONE_WORDS = frozenset(
 # 612345678", "BLIK refund ref 612345678"). The verbs "liga", "ligue" and "chama" (call) need their
 # preposition too: "Liga 1 2023/24" is a football league (an attacker's round).
 _PAID_TO = frozenset(["bizum", "satispay", "blik", "tlm"])
-_CALLED_ON = frozenset(["chama", "liga", "ligue", "retorno"])  # "pediu retorno no (41) ..." (a callback: reviewer BB)
+# "pediu retorno no (41) ...", "richiamato al 338-..." (a callback: reviewer BB; "Lotto richiamato 335 608 2671",
+# a product recalled, is no call: an attacker's round)
+_CALLED_ON = frozenset(["chama", "liga", "ligue", "retorno", "richiamato", "richiamata", "richiamare"])
 _TO_THE_NUMBER = frozenset(["al", "na", "no", "a", "to", "pro", "pra", "para", "per", "do", "da", "au", "me"])
 _PERSON_NOUNS = frozenset(["customer", "member", "employee", "client", "patient", "user", "subscriber"])
 _REFERENCE_WORDS = frozenset(
@@ -2530,33 +2532,36 @@ def _national_of_the_text(scan: Scan, candidate: str, start: int) -> bool:
     )
 
 
-# What may stand right before a mobile written whole with no word for a phone: a comma, a semicolon, a bracket
-# closed, a slash or a bar (after a name, an aside, a cell: "Driver Marcus Bell (truck 17), 07723922403"), or a
-# word that joins it to the sentence ("Use 07490737455 or ...", "M. Lambert au 0640099398", "alt 07432369868").
-# Right after any other word it is that word's number ("Policy 07723922403", "Colis 0612345678", "Roll no
-# 09123456789", "Pallet 07911123456": an attacker's round), and alone it is anything.
-_COMPACT_AFTER_MARK = re.compile(r"[,;:)|/][ \t]*$")
-_COMPACT_AFTER_WORD = re.compile(
-    r"(?<![^\W\d_])(?:or|use|at|au|al|am|alt|and|et|und|y|e|en|og|och|ou|o|oder|call|ring|text|whatsapp|via|"
-    r"sur|su|auf|op|på)[ \t]+$",
+# When a mobile written whole, with no word for a phone, is one: after a name and a comma, a semicolon or a
+# closing bracket ("Driver Marcus Bell (truck 17, reg KX71 RHE), 07723922403"); after "or", "alt", "au"
+# ("M. Lambert au 0640099398.") where it ends its clause; before "or email ..." ("Use 07490737455 or his
+# personal email"). Never in a list of such numbers, never after a label's colon or any other word: then it
+# is that word's number ("Matricule : 0612345678", "Orders 07700900123 and 07700900124", "Retour au
+# 0612345678 entrepôt", "Policy 07723922403": two attackers' rounds), and alone it is anything.
+_COMPACT_AFTER_MARK = re.compile(r"[,;)][ \t]*$")
+_NAME_PAIR = re.compile(r"(?<![^\W\d_])[A-Z][a-z]+[ \t]+[A-Z][a-z]+(?![^\W\d_])")
+_COMPACT_AFTER_WORD = re.compile(r"(?<![^\W\d_])(?:or|alt|au|ou|oder)[ \t]+$", re.IGNORECASE)
+_CLAUSE_ENDS = re.compile(r"[ \t]*(?:$|[.,;!?)\]\r\n])")
+_COMPACT_BEFORE_WORD = re.compile(
+    r"[ \t]+or[ \t]+(?:(?:his|her|their|my|the)[ \t]+(?:personal[ \t]+|work[ \t]+|private[ \t]+)?)?"
+    r"(?:e-?mail|call|text|whatsapp|ring|message)(?![^\W\d_])",
     re.IGNORECASE,
 )
-
-
-# ... or what follows it offers another way to reach someone ("Any probs 07700900640 or email gareth...").
-_COMPACT_BEFORE_WORD = re.compile(
-    r"[ \t]+or[ \t]+(?:e-?mail|call|text|whatsapp|ring|message|his|her|their|my)(?![^\W\d_])"
-)
+_ANOTHER_RUN = re.compile(r"(?<![0-9\-])0[0-9]{8,}(?![0-9])")  # another number written so: a list of them
 
 
 def _compact_cue(text: str, start: int) -> bool:
-    before = text[max(0, start - 12) : start]
-    if _COMPACT_AFTER_MARK.search(before) or _COMPACT_AFTER_WORD.search(before):
-        return True
     end = start
     while end < len(text) and text[end].isdigit():
         end += 1
-    return _COMPACT_BEFORE_WORD.match(text, end) is not None
+    before = text[max(0, start - 48) : start]
+    if _ANOTHER_RUN.search(before):
+        return False  # one of a list of numbers
+    if _COMPACT_BEFORE_WORD.match(text, end):
+        return True
+    if _COMPACT_AFTER_WORD.search(before):
+        return _CLAUSE_ENDS.match(text, end) is not None
+    return bool(_COMPACT_AFTER_MARK.search(before) and _NAME_PAIR.search(before))
 
 
 def _article_number(digits: str) -> bool:

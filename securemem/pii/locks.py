@@ -162,9 +162,11 @@ _TO_VALUE = re.compile(
 _END = re.compile(
     r"(?=[ \t]*(?:$|[.,;!?)\]\"'»”」）。，、\r\n]|-[ \t]|[ \t]+(?:after|then|for|and|efter|etter|och|og|nach|und|"
     r"für|après|puis|pour|et|después|luego|para|y|depois|e|dopo|poi|per|daarna|dan|voor|en|po|potem|dla|i|pro|a|"
-    # where: Czech's and Polish's "u" (at someone's), Indonesian's "di", Greek's "για" ("kód schránky na klíče
-    # 2450 u paní ...", "kode kotak kunci 5748 di rumah ...": reviewer BB)
-    r"után|és|jälkeen|ja|sonra|ve|setelah|lalu|untuk|sau|rồi|pagkatapos|u|di|"
+    # where: Czech's and Polish's "u" before a title (at someone's: not Croatian's "kod vrata 204 u prizemlju", an
+    # attacker's round), Indonesian's "di", Greek's "για" ("kód schránky na klíče 2450 u paní ...", "kode kotak
+    # kunci 5748 di rumah ...": reviewer BB)
+    r"után|és|jälkeen|ja|sonra|ve|setelah|lalu|untuk|sau|rồi|pagkatapos|u(?=[ \t]+(?:paní|pani|pana|pan|p\.))|"
+    r"di(?=[ \t]+(?:rumah|kantor|gedung|pintu|lantai|depan|belakang|samping|gudang|apartemen|kamar))|"
     rf"{'|'.join(viewed_words('για'))})(?![^\W\d_]))"
     r"|(?=[ \t]*[\u0590-\u05ff\u0600-\u06ff\u3040-\u9fff\uac00-\ud7af]))"
 )
@@ -221,12 +223,14 @@ def _beside_a_lock(pre: str, before: str, after: list[str]) -> bool:
     if before and _is_lock(before):
         return True
     boxed = False
-    for word in after:
+    for index, word in enumerate(after):
         if word in _PREPOSITIONS:
             continue
         if word in _BOXES:
             boxed = True
             continue
+        if word == "khóa" and after[index + 1 : index + 2] == ["học"]:
+            return False  # "mã hộp khóa học": a course's ("khóa học"), not a lock's key (an attacker's round)
         return _is_lock(word) or (boxed and _is_key(word))
     return False
 
@@ -256,7 +260,17 @@ def _box_named_before(lower: str, at: int, pre: str, gap: list[str]) -> bool:
         return False  # "tracking code 12345678", "product code 5400": another thing's code
     start = max(0, at - _BOX_BACK, lower.rfind("\n", 0, at) + 1)
     boxes = list(_KEY_BOX_WORDS.finditer(lower, start, at))
-    return bool(boxes) and _OTHER_CODE.search(lower, boxes[-1].end(), at) is None
+    # The box, then whose or where it is ("nøgleboks hos ...", "sleutelkluis bij ...", "Nøgleboks ved ..."): a bank's
+    # lockbox is a service, and its files, deposits and batches have codes ("Lockbox deposit from BofA, code 115": an
+    # attacker's round).
+    return (
+        bool(boxes)
+        and _BOX_WHERE.match(lower, boxes[-1].end()) is not None
+        and (_OTHER_CODE.search(lower, boxes[-1].end(), at) is None)
+    )
+
+
+_BOX_WHERE = re.compile(r"[ \t]+(?:hos|bij|chez|bei|ved|vid|på|at|by|near|next to|beside|am|an der|an|naast|i|in)[ \t]")
 
 
 def _clause_before(lower: str, at: int) -> str:
@@ -310,6 +324,11 @@ def find_lock_codes(scan: Scan) -> Iterator[Hit]:
 _CJK_VALUE = re.compile(r"[ \t]*(?:[:：=][ \t]*|(?:は|是|为|는|은)[ \t]*)?(?P<value>[#*]?[0-9]{3,8}[#*]?)(?![0-9])")
 
 
+# A year, a count, a sum or a period after the number ("钥匙和密码2024年3月统一更换", "保险箱密码 360 天更换一次",
+# "キーボックス暗証番号 365日ごとに更新": an attacker's round).
+_CJK_COUNTED = re.compile(r"[ \t]*(?:年|天|日|次|元|円|个|個|件|回|度|号|년|일|회|번|원|개)")
+
+
 def _cjk_lock_codes(lower: str) -> Iterator[Hit]:
     for code in _CJK_CODES:
         at = lower.find(code)
@@ -317,6 +336,10 @@ def _cjk_lock_codes(lower: str) -> Iterator[Hit]:
             before = lower[max(0, at - 12) : at]
             if any(lock in before for lock in _CJK_LOCKS):
                 tail = _CJK_VALUE.match(lower, at + len(code))
-                if tail is not None and _END.match(lower, tail.end()) is not None:
+                if (
+                    tail is not None
+                    and _END.match(lower, tail.end()) is not None
+                    and not _CJK_COUNTED.match(lower, tail.end())
+                ):
                     yield "PASSWORD", *tail.span("value")
             at = lower.find(code, at + len(code))

@@ -181,7 +181,10 @@ _UNDERSCORED_NUMBERS = b"0" * 13 + b"_" + b"0" * 13  # two numbers of a card's l
 # Not any card's word: a product's card, a gift card's order, a concert's ticket, "Cardinal Health", a truck's
 # waybill ("карточка товара 7440...", "gift card order 7088...", "卡车运单号 7127...": an attacker's round).
 _FUEL_WORDS = (
-    r"fuel(?:[ \-]?card)?|fleet[ \-]?card|tankkarte|tankkarten|tankpas|tankkaart|tankkort|drivstoffkort|"
+    # a fuel card's or a fleet card's name, whole (not "Fuel PO", "Tankkartenabrechnung", "Shell Cardiff": an
+    # attacker's round)
+    r"fuel[ \-]?card|fleet[ \-]?card|tankkarte|tankkarten|tankpas|tankkaart|tankkort|drivstoffkort|flottenkarte|"
+    r"dkv-karte|cartão frota|cartao frota|polttoainekortti|tarjeta de gasolina|carte essence|karta flotowa|"
     r"brændstofkort|bränslekort|karta paliwowa|tankovací karta|palivová karta|üzemanyagkártya|üzemanyag-kártya|"
     r"yakıt kartı|cartão combustível|cartão de combustível|tarjeta de combustible|carta carburante|carte carburant|"
     r"card de combustibil|kartu bbm|kartu bahan bakar|thẻ nhiên liệu|dkv card|uta card|wex card|shell card|"
@@ -190,7 +193,12 @@ _FUEL_WORDS = (
         re.escape(word) for word in viewed_words("топливная карта", "паливна картка", "फ़्यूल कार्ड", "फ्यूल कार्ड", "บัตรน้ำมัน")
     )
 )
-_FUEL_CARD_WORD = re.compile(rf"(?<![^\W\d_])(?:{_FUEL_WORDS})(?:[^0-9\n.;]|(?<=nr)\.|(?<=no)\.){{0,16}}$")
+# The word whole ("Tankkarten-Sammelrechnung" is an invoice), then at most a number's abbreviation and a colon
+# ("UTA card statement 7015..." is a statement's number: an attacker's round).
+_FUEL_CARD_WORD = re.compile(
+    rf"(?<![^\W\d_])(?:{_FUEL_WORDS})(?![^\W\d_]|-[^\W\d_])"
+    r"[ \t:#\-]*(?:(?:nr|no|num|number|nummer|numer|numéro|número|n°|nº)\.?[ \t:#\-]*)?$"
+)
 
 
 # A fuel card's number as the fleets print it, its issuer's six digits apart ("700609 3457891588311").

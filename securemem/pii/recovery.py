@@ -205,7 +205,17 @@ def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
         if tail is None:
             continue
         first = _CODE_GAP.match(scan.text, tail.end())  # the list may start on the next line
-        yield from _codes(scan.text, first.end() if first is not None else tail.end())
+        plain = _PLAIN_TAIL.issuperset(_TAIL_WORDS.findall(lower, label.end(), tail.end()))
+        yield from _codes(scan.text, first.end() if first is not None else tail.end(), plain=plain)
+
+
+# The words a label of codes may have before its colon and still name them ("MFA backup codes left: ..."); any
+# other word names what follows ("Backup codes helpdesk hours: 0900-1700, ...", "... cost centre: 4100-2200":
+# an attacker's round).
+_TAIL_WORDS = re.compile(r"[^\W\d_]+")
+_PLAIN_TAIL = frozenset(
+    {"left", "remaining", "unused", "new", "below", "here", "are", "is", "the", "list", "still", "my"}
+)
 
 
 def _otp_secrets(text: str, lower: str) -> Iterator[Hit]:
@@ -222,8 +232,9 @@ def _otp_secrets(text: str, lower: str) -> Iterator[Hit]:
             yield "GENERIC_SECRET", value.start(), value.end()
 
 
-def _codes(text: str, at: int) -> Iterator[Hit]:
-    """The codes of a list starting at ``at``: each code alone, as a reader would cross it out."""
+def _codes(text: str, at: int, *, plain: bool = True) -> Iterator[Hit]:
+    """The codes of a list starting at ``at``: each code alone, as a reader would cross it out. ``plain``: the
+    label named the codes and nothing else before its colon."""
     found: list[Hit] = []
     stopped = False  # the list's sentence ended at a full stop after its last code
     while len(found) < _MAX_CODES:
@@ -252,13 +263,15 @@ def _codes(text: str, at: int) -> Iterator[Hit]:
     # and digits in two groups of four or more ("recovery code: 4HF8-92KD"). A list that ends its sentence
     # holds codes only so shaped, or two groups of four digits: names and numbers glued are a spec's, a
     # ticket's, a model's ("Backup codes spec: RFC4226 and RFC6238.": an attacker's round).
-    if stopped and not all(_stopped_code(text[start:end]) for _, start, end in found):
-        return
+    if stopped and not (plain and len(found) >= 2 and all(_stopped_code(text[start:end]) for _, start, end in found)):
+        # and two codes at least (one alone before a stop is a change's or a ticket's number): else the last is
+        # read as the list's tail was before (a sentence's word and number), and the others stand as they are
+        found = found[:-1]
     if len(found) >= 2 or (found and _lone_code(text[found[0][1] : found[0][2]])):
         yield from found
 
 
-_FOUR_FOUR = re.compile(r"[0-9]{4}[ \-][0-9]{4}")
+_FOUR_FOUR = re.compile(r"[0-9]{4}(?:[ \-][0-9]{4}){1,3}")
 
 
 def _stopped_code(value: str) -> bool:

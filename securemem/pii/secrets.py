@@ -431,7 +431,8 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
 _KEY_UUID = re.compile(
     r"(?<![\w\-])(?:api[ _\-]?key|apikey|access[ _\-]key)[ \t]+"
     r"(?P<value>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w\-])"
-    r"(?=[^\n]{0,16}?(?<![^\W\d_])(?:secret|api[ _\-]?secret)(?:[ _\-]?key)?[ \t]*[:=：]?[ \t]*[a-z0-9+/=_\-]{8,})"
+    r"(?=[^\n]{0,16}?(?<![^\W\d_])(?:secret|api[ _\-]?secret)(?:[ _\-]?key)?[ \t]*[:=：]?[ \t]*"
+    r"(?=[a-z+/=_\-]*[0-9])[a-z0-9+/=_\-]{12,})"  # the secret's value has a digit ("secret regenerated" is no value)
 )
 _PSQL_VARIABLE = re.compile(r"[ \t]:'[A-Za-z_][A-Za-z0-9_]*'")
 
@@ -467,7 +468,8 @@ _LOGIN_PAIR = re.compile(
     # ... in more of the languages a login's details are given in ("identifiants du portail ... : recrut.lyon /
     # Verif@Lyon#19": reviewer BB)
     r"identifiant|anmeldedaten|dati di accesso|dados de acesso|datos de acceso|přihlašovací údaje|tunnukset|"
-    r"inloggegevens|dane logowania)(?![\w-])"
+    r"inloggegevens|dane logowania|dane do logowania|logindaten|login-daten|giriş bilgileri|toegangsgegevens|"
+    r"inloggningsuppgifter|kirjautumistiedot)(?![\w-])"
     r"[^\n/]{0,60}?(?<![\w.@+-])(?P<user>[\w.@+-]{2,64})[ \t]+/[ \t]+(?P<password>[^\s/\"'`]{6,64})"
 )
 
@@ -485,6 +487,9 @@ def may_hold_login_pair(scan: Scan) -> bool:
         or "ceso" in lower
         or "údaje" in lower
         or "tunnukset" in lower
+        or "giriş" in lower
+        or "toegang" in lower
+        or "kirjautu" in lower
     )
 
 
@@ -498,9 +503,12 @@ def find_login_pairs(scan: Scan) -> Iterator[Hit]:
 
 def _login_password(password: str) -> bool:
     """A password's shape: a digit and a symbol among letters (not only a joiner such as "-": "v3-beta",
-    "Okta-2024" name releases and products), no URL."""
+    "Okta-2024" name releases and products), no URL; no ticket's number, price or share ("Dados de acesso: ... /
+    INC#0045123-2", "Login reward: 500 gems / US$4.99", "... / 50%OFF2": an attacker's round)."""
     return (
-        any(char in _LOGIN_SYMBOLS for char in password)
+        not _TICKET_OR_ASSET.fullmatch(password)
+        and not _SHARE.match(password)
+        and any(char in _LOGIN_SYMBOLS for char in password)
         and any(char.isdigit() for char in password)
         and _password_shaped(password)
         and "://" not in password
@@ -510,6 +518,7 @@ def _login_password(password: str) -> bool:
 # A password's symbols but "+" and "@", no password's sign here: "Alt+F12 / Option+F12", "24dp@2x / 48dp@4x"
 # (an attacker's round)
 _LOGIN_SYMBOLS = PASSWORD_SYMBOLS - {"+", "@"}
+_SHARE = re.compile(r"[0-9][0-9.,]*%|p[0-9]{2}#")  # "50%OFF2", a percentile's "p99#3400ms"
 _COLOUR = re.compile(r"#[0-9A-Fa-f]{3,8}")
 
 
@@ -1257,8 +1266,8 @@ def _password_phrases(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[Hit]
 # Greek "για" (for), Ukrainian's and Russian's "до" (to) the same way (reviewer BB).
 _CYRILLIC_FOR = tuple(normalise_text(word).lower() for word in ("от", "для", "до", "για"))
 # A "!" counts inside the value, between letters or digits ("Herzl!Data24", "Recept!Msk2024": reviewer BB;
-# "FRITZ!Box7590" is a router's name).
-_SERVICE_PASSWORD_SYMBOL = re.compile(r"[#$%&*@^~][^?]|(?<!(?i:fritz))(?<=[^\W_])![^\W_]")
+# "FRITZ!Box7590" is a router's name, "Yahoo!BB12M" an ISP's, "Go!Go!7188" a club's).
+_SERVICE_PASSWORD_SYMBOL = re.compile(r"[#$%&*@^~][^?]|(?<!(?i:fritz))(?<!(?i:yahoo))(?<!(?i:go))(?<=[^\W_])![^\W_]")
 # A preposition that lost its vowel before the next word ("dell'home banking", "d'accès"): Italian, French.
 _ELIDED = re.compile(r"(?:dell|dall|nell|sull|all|quell|l|d|j|n|s|c|qu)['’](?=[^\W\d_])", re.IGNORECASE)
 # The prepositions that say what a secret is for, in the languages read (one list for the readers below).
@@ -1286,7 +1295,18 @@ _BANG_ONLY = re.compile(r"[#$%&*@^~][^?]")  # a symbol but "!" (the older half o
 _GREEK_CODE_WORDS = ("κωδικ", *viewed_words("κωδικ"))  # Greek's "code", as written and as the view writes it
 # A ticket's, a request's or a record's number ("INC#0045123", "SD#104521", "BK#771203"), maybe with the clause's
 # stop; a retina asset's name ("icon@2x"): what a sentence about a password refers to, not a password.
-_TICKET_OR_ASSET = re.compile(r"(?:[A-Z]{1,8}#[0-9]{3,}|[A-Za-z0-9_\-]+@[1-4](?:\.[0-9])?x)[.,;:]?")
+_TICKET_OR_ASSET = re.compile(
+    # a ticket's, a request's, a case's number: a prefix in capitals or a ticket's word ("Sommer#2024" stays a password)
+    r"(?:(?:[A-Z]{1,8}[0-9]?|(?i:ticket|tiket|tichet|req|request|case|sak|sag|ärende|arende|požadavek|pozadavek|"
+    r"cerere|phiếu|dossier|issue|incident|change|task|bug|story|order|invoice|job|sr|ref|no|nr|id))#[0-9]{3,}"
+    r"(?:[\-/][A-Za-z0-9]{1,12}){0,2}"
+    r"|[A-Za-z0-9_\-]+@[1-4](?:\.[0-9])?x"  # a retina asset
+    r"|[a-z][a-z0-9_.\-]*@[0-9][0-9.]*"  # a package at its version ("postgresql@16")
+    # a spreadsheet's cell ("Sheet1!A1", "Budget!B2:B40")
+    r"|[A-Za-z0-9_]+![A-Z]{1,3}[0-9]{1,7}(?::[A-Z]{1,3}[0-9]{1,7})?"
+    r"|[A-Z]{0,3}\$[0-9][0-9.,]*)"  # a price ("R$1500", "MX$5000")
+    r"[.,;:]?"
+)
 _WHOSE = frozenset(
     {"user", "username", "account", "login", "member", "customer", "client", "employee", "patient", "host",
      "server", "machine", "device", "node", "tenant", "id", "mailbox", "ticket", "issue", "case", "incident",
@@ -1314,7 +1334,9 @@ _EVENTS = frozenset(
      "kampaň", "kampaně", "kampani", "kampanii", "kampanie", "kampagne", "campagne", "campagna", "kampanya",
      "kampanj", "kampanjen", "kampanje", "kampagnen", "sleva", "slevy", "rabatt", "rabat", "promocja", "promoção",
      "promoción", "promozione", "sconto", "descuento", "desconto", "remise", "soldes", "indirim", "акция", "акции",
-     "скидка", "знижка", *viewed_words("έκπτωσης", "έκπτωση", "προσφοράς")}
+     "скидка", "знижка", *viewed_words("έκπτωσης", "έκπτωση", "προσφοράς"),
+     # a ball's, an anniversary's, a celebration's slogan (Czech "heslo": "Heslo pro letošní ples ...")
+     "ples", "výročí", "výročie", "oslava", "oslavu", "večírek", "akce", "akci", "slogan", "motto"}
 )  # fmt: skip
 
 
@@ -1518,12 +1540,18 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
 
 
 def _glued_not_a_value(text: str, secret: str, end: int) -> bool:
-    """Glued to its label, a value must end its clause (a copula may end it) and be no cipher's or hash's name
-    ("密码SHA256加密存储", "用户密码bcrypt12轮哈希", "密码Base64编码后传输": an attacker's round)."""
-    return bool(
-        (end < len(text) and _CJK_LETTER.match(text, end) and not text.startswith(_POLITE_ENDS, end))
-        or _ALGORITHM_NAME.fullmatch(secret)
-    )
+    """Glued to its label, a value is a password's own symbol among letters or digits ("密码Yao#Fang2024", which
+    a sentence may go on after: "密码Abc#1234请勿外传"), or digits alone that end their clause or take a copula
+    ("密码360338。"): not a cipher's, a protocol's or a standard's name ("密码SHA256加密存储", "Wi-Fi密码WPA2-PSK",
+    "密码TLS1.2", "暗証番号ISO9564-1": two attackers' rounds)."""
+    if _GLUED_SYMBOL.search(secret):
+        return _ALGORITHM_NAME.fullmatch(secret) is not None
+    if not secret.isdigit():
+        return True
+    return end < len(text) and _CJK_LETTER.match(text, end) is not None and not text.startswith(_POLITE_ENDS, end)
+
+
+_GLUED_SYMBOL = re.compile(r"[#@!$%&*^~]")
 
 
 _CJK_LETTER = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")

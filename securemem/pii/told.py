@@ -19,9 +19,14 @@ from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
 
-_BETWEEN = r"[^0-9\n]{0,24}?"  # a few words, maybe "are", "is", ":" between a part's name and its digits
+# Between a part's name and its digits: "are", "is", "digits", a colon, a dash; no noun ("the first three days
+# had 412 tickets, the next two 87 and the last four 1093": a count per day; an attacker's round).
+_BETWEEN = r"(?:[ \t]*(?:are|is|were|was|digits|numbers|ones|:|=|-|–))*[ \t]*"
+# The first part is said to be one ("the first three are 895", "first 3 digits: 412"): a table's or a sum's first
+# three have none ("Sales by month: first three 734, second two 28, final four 3307": an attacker's round).
+_SAID = r"(?:[ \t]+(?:digits|numbers))?[ \t]*(?:are|is|were|was|:|=)[ \t]*"
 _SSN_PARTS = re.compile(
-    rf"(?<![^\W\d_])(?:first|1st)[ \t]+(?:three|3)(?:[ \t]+digits)?{_BETWEEN}(?<![0-9])(?P<area>[0-9]{{3}})(?![0-9])"
+    rf"(?<![^\W\d_])(?:first|1st)[ \t]+(?:three|3){_SAID}(?<![0-9])(?P<area>[0-9]{{3}})(?![0-9])"
     rf"[^\n]{{0,60}}?(?<![^\W\d_])(?:middle|next|second|2nd)[ \t]+(?:two|2)(?:[ \t]+digits)?{_BETWEEN}"
     rf"(?<![0-9])(?P<group>[0-9]{{2}})(?![0-9])"
     rf"[^\n]{{0,60}}?(?<![^\W\d_])(?:last|final)[ \t]+(?:four|4)(?:[ \t]+digits)?{_BETWEEN}"
@@ -42,6 +47,13 @@ _SECOND_HALF = (
 _CARD_HALVES = re.compile(
     rf"(?<![^\W\d_])(?:{_FIRST_HALF})(?![^\W\d_]){_BETWEEN}(?<![0-9])(?P<first>[0-9]{{6,10}})(?![0-9])"
     rf"[^\n]{{0,80}}?(?<![^\W\d_])(?:{_SECOND_HALF})(?![^\W\d_]){_BETWEEN}(?<![0-9])(?P<second>[0-9]{{6,10}})(?![0-9])"
+    r"(?![ \t]*[^\s.,;!?)])"  # the half ends its clause: no currency or unit after it ("... 87305792 EUR")
+)
+# A card named in the paragraph: halves of something else are a revenue's, a match's, a year's ("First half
+# revenue 45095826, second half 87305792": an attacker's round).
+_CARD_WORDS = re.compile(
+    r"(?<![^\W\d_])(?:card|karty|karta|kartu|karte|karten|carte|tarjeta|cartão|cartao|carta|kort|kortet|kortti|"
+    r"kártya|kaart|visa|mastercard|amex)"
 )
 _HALF_MARKS = ("half", "polovin", "polovic", "połow", "hälfte", "moiti", "mitad", "metade", "metà", "meta", "helft",
                "halvdel", "halvan", "puolikas", "fele", "jumăt", "jumat")  # fmt: skip
@@ -61,6 +73,7 @@ def find_told_parts(scan: Scan) -> Iterator[Hit]:
                     yield "US_SSN", *match.span(part)
     if any(mark in lower for mark in _HALF_MARKS):
         for match in _CARD_HALVES.finditer(lower):
-            if card_number_valid(match["first"] + match["second"]):
+            paragraph = lower[max(0, lower.rfind("\n\n", 0, match.start()) + 1) : match.end()]
+            if card_number_valid(match["first"] + match["second"]) and _CARD_WORDS.search(paragraph):
                 yield "CREDIT_CARD", *match.span("first")
                 yield "CREDIT_CARD", *match.span("second")
