@@ -8,10 +8,11 @@ the way each language does: "cartão combustível 5567524903160664, senha 1869",
 alone before four digits is many things ("senha 1869" may be a list's item); right after a card's number,
 in the same clause, it is that card's PIN.
 
-Read: a card's number (13 to 19 digits, maybe in groups, that a card network issues and that pass Luhn, or
-a fuel card's after a fuel card's word), at most 32 characters without a digit (but the card's expiry) or a
-sentence's end (", ", " met ", " with its "), a PIN's or a password's word, maybe a colon, then four to six
-digits no other number follows. Not India's postcode after "pincode" (six digits).
+Read: a card's number (13 to 19 digits, maybe in groups, that a card network issues and that pass Luhn; under
+sixteen digits only where a card is named before it, as an EAN-13 or a GTIN-14 passes too; or a fuel card's
+after a fuel card's word), at most 32 characters without a digit (but the card's expiry) or a sentence's end
+(", ", " met ", " with its "), a PIN's or a password's word, maybe a colon, then four to six digits no other
+number follows. Not India's postcode after "pincode" (six digits).
 """
 
 from __future__ import annotations

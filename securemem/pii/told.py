@@ -3,10 +3,11 @@
 its second half). Reviewer BB (blind) wrote them as a customer who will not say a number in one go, or a model
 told to slip it past a filter, would: each part alone is any number, the parts put together are the value.
 
-Read: the words that name each part, in the order the value takes them, in one paragraph (no blank line
-between), a few words and at most one colon or verb between each word and its digits. An SSN's parts must make
-one SSA may issue; a card's halves one whose network and Luhn check hold. Each part is reported where it
-stands (the scrubber replaces each: what lies between stays as written).
+Read: the words that name each part, in the order the value takes them, on one line, with only "are", "is",
+"digits", a colon or a dash between each and its digits (the first part said to be one: "are", a colon). An
+SSN's parts must make one SSA may issue; a card's halves one whose network and Luhn check hold, in a paragraph
+that names a card, the second half ending its clause. Each part is reported where it stands (the scrubber
+replaces each: what lies between stays as written).
 """
 
 from __future__ import annotations
