@@ -442,7 +442,8 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
             end = match.start("domain") + loose.start()
             tld = _DOT_WORD.split(text[match.start("domain") : end])[-1].rsplit(".", 1)[-1]
         spaced_at = "@" in match.group()
-        if spaced_at and loose is not None and tld[:1].isupper() and tld[1:].islower() and tld.lower() not in _GENERIC:
+        capitalised = tld[:1].isupper() and tld[1:].islower()
+        if spaced_at and loose is not None and capitalised and tld.lower() not in _GENERIC_TLDS:
             # "ping @payments-oncall. No values here": a capitalised word after a stop opens a sentence
             # (reviewer BB); a country's domain is no such word ("No", "It", "De"), "Com" stays one
             continue
@@ -455,7 +456,7 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
             done = end
 
 
-_GENERIC = frozenset({"com", "net", "org", "edu", "gov", "info", "biz"})
+_GENERIC_TLDS = frozenset({"com", "net", "org", "edu", "gov", "info", "biz"})  # "Com" stays a domain's end
 # A plain dot with blanks after it before the domain's last label.
 _LOOSE_LAST_DOT = re.compile(r"[ \t]*\.[ \t]+[A-Za-z0-9\-]{1,63}\Z")
 _SPACED_LOCAL_WORD = re.compile(rf"(?<![A-Za-z0-9._%+\-]){_LOCAL_WORD_RE} \. \Z")
