@@ -37,15 +37,17 @@ def shown_target(target: str) -> str:
     every URL query parameter that is not plainly about where to connect replaced."""
     text = _PASSWORD_PARAM.sub(lambda m: m.group(1) + HIDDEN, target)
     scheme, sep, rest = text.partition("://")
-    if sep and "?" in rest:
+    if not sep:
+        return text
+    shown = ""
+    if "@" in rest:  # the userinfo first: its password may hold a "?" unescaped, which no query starts
+        userinfo, _, rest = rest.rpartition("@")  # the last '@': a password may hold one unescaped
+        user, colon, _ = userinfo.partition(":")
+        shown = f"{user}{colon and ':' + HIDDEN}@"
+    if "?" in rest:
         rest, _, query = rest.partition("?")
         rest = f"{rest}?{_shown_query(query)}"
-        text = f"{scheme}://{rest}"
-    if not sep or "@" not in rest:
-        return text
-    userinfo, _, place = rest.rpartition("@")  # the last '@': a password may hold one unescaped
-    user, colon, _ = userinfo.partition(":")
-    return f"{scheme}://{user}{colon and ':' + HIDDEN}@{place}"
+    return f"{scheme}://{shown}{rest}"
 
 
 def is_server_url(target: str) -> bool:

@@ -25,6 +25,8 @@ from securemem.targets import is_server_url, shown_target
             "postgresql://db/mem?sslmode=require&options=***&sslpassword=***&port=5433",
         ),
         ("postgresql://agent:Sec@db/mem?Secret", "postgresql://agent:***@db/mem?***"),
+        # a "?" inside the password is the password's, not a query's start (the review of this change)
+        ("postgresql://agent:Se?cret@db/mem?sslmode=require", "postgresql://agent:***@db/mem?sslmode=require"),
     ],
 )
 def test_a_password_is_never_shown(target: str, shown: str) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from securemem.pii.checksums import card_number_valid
 from securemem.pii.normalize import viewed_words
-from securemem.pii.numeric import fuel_card
+from securemem.pii.numeric import CARD_NAMES, fuel_card
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
@@ -45,7 +45,6 @@ _CARD_PIN = re.compile(
     rf"(?P<label>{_LABEL})(?![^\W\d_])[ \t]*[:=]?[ \t]*"
     r"(?P<value>[0-9]{4,6})(?![0-9])(?![ \t]*[0-9])(?![.,][0-9])"
 )
-_CARD_NAMED = re.compile(r"(?<![^\W\d_])(?:card|karte|carte|tarjeta|cartão|cartao|carta|kart|karta|kártya|maestro)")
 # India's postcode is a "PIN code" too: six digits after "pincode", "PIN code" or "पिन" are an address's
 # (an attacker's round: "Delhivery AWB 1490812345678, pincode 560034").
 _POSTAL_LABELS = frozenset({"pincode", "pin code", "pin-code", *viewed_words("पिन", "पिन कोड")})
@@ -77,7 +76,7 @@ def find_card_pins(scan: Scan) -> Iterator[Hit]:
         before = scan.lower[max(0, match.start() - 40) : match.start()]
         # a card's number, not an order's or a parcel's; under sixteen digits (a Maestro's, an EAN-13's, a
         # GTIN-14's: "Farmácia: EAN 56..., senha 0452", an attacker's round) only where a card is named
-        if (card_number_valid(digits) and (len(digits) >= 16 or _CARD_NAMED.search(before))) or fuel_card(
+        if (card_number_valid(digits) and (len(digits) >= 16 or CARD_NAMES.search(before))) or fuel_card(
             digits, before
         ):
             yield "PASSWORD", *match.span("value")

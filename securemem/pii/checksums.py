@@ -168,3 +168,13 @@ def iban_valid(compact: str) -> bool:
 def ssn_valid(area: str, group: str, serial: str) -> bool:
     """SSA never issues area 000, 666 or 900-999, group 00 or serial 0000."""
     return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
+
+
+def gs1_valid(digits: str) -> bool:
+    """A GS1 number's check digit (EAN-8, UPC-A, EAN-13, GTIN-14, ISBN-13): weights 1 and 3 from the right."""
+    return sum(int(char) * (3 if index % 2 else 1) for index, char in enumerate(reversed(digits))) % 10 == 0
+
+
+def isbn10_valid(digits: str) -> bool:
+    """An ISBN-10's check digit ("X" for ten): weights 10 down to 1, mod 11."""
+    return sum((10 - index) * (10 if char == "X" else int(char)) for index, char in enumerate(digits)) % 11 == 0

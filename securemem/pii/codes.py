@@ -632,6 +632,7 @@ _SIGNED_OR_WHEN = frozenset(
 )  # fmt: skip
 _TO_THE_SIGNING = (
     _SIGNED_OR_WHEN
+    | _TO_THE_CODE
     | {"firma", "digital", "electronic", "for", "van", "k", "pentru", "da", "de", "della"}
     | {normalise_text("ηλεκτρονικής").lower()}
 )
@@ -646,7 +647,7 @@ def _to_the_code(lower: str, match: re.Match[str]) -> bool:
     words = (match["words"] or "").split()
     if not _TO_THE_CODE.issuperset(words) and not (
         not _SIGNED_OR_WHEN.isdisjoint(words)
-        and _TO_THE_SIGNING.union(_TO_THE_CODE).issuperset(words)
+        and _TO_THE_SIGNING.issuperset(words)
         and _SIGNED_CODE_END.match(lower, match.end()) is not None  # "OTP firma digitale 3000 clienti" counts
     ):
         return False

@@ -12,7 +12,7 @@ from typing import Any
 import ahocorasick
 import phonenumbers
 
-from securemem.pii.checksums import IBAN_LENGTHS, luhn_valid, ssn_valid
+from securemem.pii.checksums import IBAN_LENGTHS, gs1_valid, isbn10_valid, luhn_valid, ssn_valid
 from securemem.pii.normalize import normalise_text, unaccented
 from securemem.pii.scan import COUNTED, WORD_AFTER, Scan, Span, by_first_letter, other_script
 
@@ -2317,13 +2317,8 @@ def _isbn(candidate: str) -> bool:
         return False
     digits = candidate.replace("-", "")
     if len(digits) == 10:
-        total = sum((10 - i) * (10 if c == "X" else int(c)) for i, c in enumerate(digits))
-        return total % 11 == 0
-    return (
-        len(digits) == 13
-        and digits[-1] != "X"
-        and sum(int(c) * (3 if i % 2 else 1) for i, c in enumerate(digits)) % 10 == 0
-    )
+        return isbn10_valid(digits)
+    return len(digits) == 13 and digits[-1] != "X" and gs1_valid(digits)
 
 
 # Words that call the number after them a phone number (a "number" needs one of these too, or an
@@ -2569,14 +2564,8 @@ def _article_number(digits: str) -> bool:
     """A product's number: a UPC-A's or an EAN-13's check digit holds, or an ISBN-10's ("UPC 016000275287",
     "0747532699": an attacker's round), which a phone's digits hold one time in ten or eleven."""
     if len(digits) in (12, 13):
-        body = [int(char) for char in digits[:-1]]
-        weights = [3, 1] if len(digits) == 12 else [1, 3]
-        total = sum(value * weights[index % 2] for index, value in enumerate(body))
-        return (10 - total % 10) % 10 == int(digits[-1])
-    if len(digits) == 10:
-        total = sum((10 - index) * int(char) for index, char in enumerate(digits))
-        return total % 11 == 0
-    return False
+        return gs1_valid(digits)
+    return len(digits) == 10 and isbn10_valid(digits)
 
 
 def _amount(scan: Scan, start: int, end: int) -> bool:

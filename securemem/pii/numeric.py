@@ -530,7 +530,7 @@ def _card_end(match: re.Match[str], is_card: Callable[[str, int], bool]) -> int:
 # A phone's IMEI is 15 digits ending in a Luhn check digit, and may start like a Visa card ("49..."):
 # named just before it, a 15-digit number is not a card, unless it has an Amex prefix (no other
 # card network issues 15 digits).
-_CARD_NAMES = re.compile(_CARD_NAMES_SOURCE)
+_CARD_NAMES = CARD_NAMES = re.compile(_CARD_NAMES_SOURCE)  # a card named (cardpins.py and told.py read it too)
 
 
 def spaceless_script(char: str) -> bool:

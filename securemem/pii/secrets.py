@@ -1292,7 +1292,6 @@ _OF_THE = re.compile(
     r"(?P<value>[!#-&*+\-.0-:=?-Z\\^-z~]{6,64})(?=[.,;:]*[ \t]*(?:\r?\n|$)|[.,;:]+[ \t]|[ \t]+[\-–—(]|[،؛·])"
 )
 _BANG_ONLY = re.compile(r"[#$%&*@^~][^?]")  # a symbol but "!" (the older half of _SERVICE_PASSWORD_SYMBOL)
-_GREEK_CODE_WORDS = ("κωδικ", *viewed_words("κωδικ"))  # Greek's "code", as written and as the view writes it
 # A ticket's, a request's or a record's number ("INC#0045123", "SD#104521", "BK#771203"), maybe with the clause's
 # stop; a retina asset's name ("icon@2x"): what a sentence about a password refers to, not a password.
 _TICKET_OR_ASSET = re.compile(
@@ -1344,7 +1343,7 @@ def _password_of_a_service(text: str, lower: str, at: int, label: str) -> Hit | 
     """The value of _FOR_THE after the label that ends at ``at``, if it is shaped as such a password;
     after a label in another script, also with no preposition before what it is for (_OF_THE)."""
     found = _FOR_THE.match(lower, at)
-    if found is None and not label.isascii() and not label.startswith(_GREEK_CODE_WORDS):
+    if found is None and not label.isascii() and not label.startswith(_GREEK_CODE):
         found = _OF_THE.match(lower, at)  # Greek's "κωδικός" alone is any code ("Κωδικός προϊόντος HP#45213")
     if found is None or found["words"].split()[-1] in _WHOSE or not _EVENTS.isdisjoint(found["words"].lower().split()):
         return None  # whose account it is; a campaign's or a discount's "password" ("Heslo pro letní kampaň ...")
@@ -1356,11 +1355,7 @@ def _password_of_a_service(text: str, lower: str, at: int, label: str) -> Hit | 
     value = text[start:end]
     if value.endswith("?"):
         return None  # a question's last word is what is asked about ("the password for the printer Canon2019?")
-    if (
-        _NAME_AND_YEAR.fullmatch(value)
-        and label not in _NOT_ONLY_PASSWORDS
-        and _EVENTS.isdisjoint(found["words"].lower().split())
-    ):
+    if _NAME_AND_YEAR.fullmatch(value) and label not in _NOT_ONLY_PASSWORDS:
         return "PASSWORD", start, end
     if (
         "=" in value

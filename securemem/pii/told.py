@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 
 from securemem.pii.checksums import card_number_valid, ssn_valid
+from securemem.pii.numeric import CARD_NAMES
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
@@ -50,12 +51,6 @@ _CARD_HALVES = re.compile(
     rf"[^\n]{{0,80}}?(?<![^\W\d_])(?:{_SECOND_HALF})(?![^\W\d_]){_BETWEEN}(?<![0-9])(?P<second>[0-9]{{6,10}})(?![0-9])"
     r"(?![ \t]*[^\s.,;!?)])"  # the half ends its clause: no currency or unit after it ("... 87305792 EUR")
 )
-# A card named in the paragraph: halves of something else are a revenue's, a match's, a year's ("First half
-# revenue 45095826, second half 87305792": an attacker's round).
-_CARD_WORDS = re.compile(
-    r"(?<![^\W\d_])(?:card|karty|karta|kartu|karte|karten|carte|tarjeta|cartão|cartao|carta|kort|kortet|kortti|"
-    r"kártya|kaart|visa|mastercard|amex)"
-)
 _HALF_MARKS = ("half", "polovin", "polovic", "połow", "hälfte", "moiti", "mitad", "metade", "metà", "meta", "helft",
                "halvdel", "halvan", "puolikas", "fele", "jumăt", "jumat")  # fmt: skip
 
@@ -75,6 +70,7 @@ def find_told_parts(scan: Scan) -> Iterator[Hit]:
     if any(mark in lower for mark in _HALF_MARKS):
         for match in _CARD_HALVES.finditer(lower):
             paragraph = lower[max(0, lower.rfind("\n\n", 0, match.start()) + 1) : match.end()]
-            if card_number_valid(match["first"] + match["second"]) and _CARD_WORDS.search(paragraph):
+            # a card named in the paragraph: a revenue's, a match's halves are none
+            if card_number_valid(match["first"] + match["second"]) and CARD_NAMES.search(paragraph):
                 yield "CREDIT_CARD", *match.span("first")
                 yield "CREDIT_CARD", *match.span("second")
