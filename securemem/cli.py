@@ -168,16 +168,19 @@ def store_file_at(path: str | os.PathLike[str], db: str, ends: Sequence[str] = S
     return None
 
 
-def old_key_of(path: str | os.PathLike[str], db: str) -> bool:
-    """True when ``path`` is a key file a rekey of ``db`` set aside (``DB.key.old-<time>``, see
-    ``set_aside``): it may be the only key that opens a backup made before that rekey."""
-    if is_server_url(db):
-        return False
+# A key file a rekey set aside (``set_aside``: "<key file>.old-<UTC time>", "-2"... when taken).
+_SET_ASIDE = re.compile(r"\.key\.old-[0-9]{8}T[0-9]{6}Z(?:-[0-9]+)?\Z", re.IGNORECASE)
+
+
+def old_key_of(path: str | os.PathLike[str]) -> bool:
+    """True when ``path`` (its symlinks followed) is a key file a rekey set aside, of any store, whatever
+    the ``--db`` spelling (a symlink, another store in the directory, a store renamed since: an attacker's
+    round): it may be the only key that opens a backup made before that rekey."""
     try:
-        target, beside = Path(path).resolve(), Path(default_key_file(db)).resolve()
+        target = Path(path).resolve()
     except (OSError, RuntimeError, ValueError):
         return False
-    return target.parent == beside.parent and target.name.startswith(f"{beside.name}.old-")
+    return _SET_ASIDE.search(target.name) is not None
 
 
 def _same_file(a: str | os.PathLike[str], b: str) -> bool:

@@ -58,7 +58,7 @@ from securemem.cli_admin import (
     opened,
     record,
 )
-from securemem.errors import ApiError, InvalidRequest, NotFound, PreconditionFailed, StorageError
+from securemem.errors import ApiError, InvalidRequest, NotFound, PreconditionFailed
 from securemem.paths import ROOT
 from securemem.store.base import Entry, Store, StoreInfo
 
@@ -170,7 +170,7 @@ def _check_destination(final: Path, *, force: bool, db: str, keys: Sequence[str]
     # was opened with (a KEK kept elsewhere, say) with an export would lose the store.
     if store_file_at(final, db, STORE_FILES) or any(store_file_at(final, key, ("",)) for key in keys):
         raise UsageError("--out names the store's own file (or its key); choose another file")
-    if old_key_of(final, db):
+    if old_key_of(final):
         raise UsageError(
             "--out names a key a rekey set aside (it may be the only key that opens an earlier backup); "
             "choose another file"
@@ -241,15 +241,11 @@ def _import_file(args: argparse.Namespace, tally: Tally) -> None:
             raise UsageError(f"{args.file} is empty: no export header and no memory lines (an export cut short?)")
         description = _header(first[1])
         tally.header = description is not None
-        store_id, made = _target_store(admin, args.store, description or "")
-        try:
-            if not tally.header:
-                _import_line(admin, store_id, args.if_exists, first, tally)
-            for numbered in lines:
-                _import_line(admin, store_id, args.if_exists, numbered, tally)
-        finally:
-            if made and tally.failed and not tally.imported:
-                _unmake(admin, store_id)
+        store_id = _target_store(admin, args.store, description or "")
+        if not tally.header:
+            _import_line(admin, store_id, args.if_exists, first, tally)
+        for numbered in lines:
+            _import_line(admin, store_id, args.if_exists, numbered, tally)
 
 
 def _source(name: str) -> AbstractContextManager[IO[bytes]]:
@@ -281,27 +277,17 @@ def _header(raw: bytes) -> str | None:
     return description if isinstance(description, str) else ""
 
 
-def _unmake(admin: Admin, store_id: str) -> None:
-    """Every memory line failed: the store this import made holds nothing it was asked to hold. If
-    it cannot be removed (the store failed, which is what the operator is told), it stays, empty."""
+def _target_store(admin: Admin, ref: str, description: str) -> str:
+    """The store's id; a store named ``ref`` is created when there is none (and says so). It stays if
+    no line is imported: removing it again could remove what another writer put in it meanwhile."""
     try:
-        admin.memory_stores.delete(store_id)
-    except (ApiError, StorageError):
-        return
-    emit({"store_removed": store_id, "reason": "no line of the file was imported"})
-
-
-def _target_store(admin: Admin, ref: str, description: str) -> tuple[str, bool]:
-    """The store's id, and whether this import made it: a store named ``ref`` is created when there
-    is none (and says so)."""
-    try:
-        return find_store(admin.store, ref).id, False
+        return find_store(admin.store, ref).id
     except NotFound:
         if ref.startswith(STORE_ID_PREFIX):  # an id names a store that exists, never one to make
             raise
     made = admin.memory_stores.create(name=ref, description=description)
     emit({"store_created": record(made)})
-    return made.id, True
+    return made.id
 
 
 def _import_line(admin: Admin, store_id: str, mode: str, numbered: tuple[int, bytes], tally: Tally) -> None:
