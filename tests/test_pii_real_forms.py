@@ -14,6 +14,8 @@ The first group of each list came later, from forms the reviews named but no rul
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from securemem.pii import ENTITY_TYPES, Scrubber, detect, members
@@ -1003,9 +1005,12 @@ def test_adjacent_phones_end_to_end() -> None:
     memory = SecureMemory.open("memory://", key=bytes(32), policy="regulated")
     text = "Phones: 415 555 2600 415 555 2601\nTel: 06 12 34 56 78 / 06 12 34 56 79\n"
     memory.execute({"command": "create", "path": "/memories/a.md", "file_text": text})
-    stored = str(memory.execute({"command": "view", "path": "/memories/a.md"}))
+    stored = memory.execute({"command": "view", "path": "/memories/a.md"}).text
+    assert stored.count("[PHONE:") == 4
+    # The tokens' own hex may hold any digits (a run of CI found "2601" in one): read the text around them.
+    around = re.sub(r"\[PHONE:[0-9a-f]+\]", "[PHONE]", stored)
     for digits in ("2600", "2601", "56 78", "56 79"):
-        assert digits not in stored
+        assert digits not in around
 
 
 # Values glued to their label by a dash, an underscore or "#" (an attacker's finding; file names are
