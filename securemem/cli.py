@@ -1105,6 +1105,8 @@ def _command(argv: Sequence[str] | None) -> int:
     try:
         args = build_parser().parse_args(argv)
         _no_empty_keks(args)
+        if isinstance(getattr(args, "db", None), str):
+            split_url(args.db)  # a malformed URL refused here, before any command reads it as a file's path
         code: int = args.handler(args)
         sys.stdout.flush()  # here, so that a closed pipe is seen while it can still be handled
         return code

@@ -22,6 +22,10 @@ _SHOWN_PARAMS = frozenset(
 )  # fmt: skip
 
 
+# A scheme, a colon and up to two slashes, then a userinfo: a URL typed with a slash too few.
+_MANGLED = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)(:/{0,2})(?=[^/@]*@)")
+
+
 def _shown_query(query: str) -> str:
     def one(param: str) -> str:
         name, equals, _ = param.partition("=")
@@ -38,7 +42,10 @@ def shown_target(target: str) -> str:
     text = _PASSWORD_PARAM.sub(lambda m: m.group(1) + HIDDEN, target)
     scheme, sep, rest = text.partition("://")
     if not sep:
-        return text
+        mangled = _MANGLED.match(text)  # "postgresql:/user:pw@host": a URL missing a slash
+        if mangled is None:
+            return text
+        scheme, sep, rest = mangled.group(1), mangled.group(2), text[mangled.end() :]
     shown = ""
     if "@" in rest:  # the userinfo first: its password may hold a "?" unescaped, which no query starts
         userinfo, _, rest = rest.rpartition("@")  # the last '@': a password may hold one unescaped
@@ -47,9 +54,9 @@ def shown_target(target: str) -> str:
     if "?" in rest:
         rest, _, query = rest.partition("?")
         rest = f"{rest}?{_shown_query(query)}"
-    return f"{scheme}://{shown}{rest}"
+    return f"{scheme}{sep}{shown}{rest}"
 
 
 def is_server_url(target: str) -> bool:
     """A PostgreSQL URL (a server), not a store file: the file-beside-the-store defaults do not apply."""
-    return target.startswith(("postgresql://", "postgres://"))
+    return target[:13].lower().startswith(("postgresql://", "postgres://"))

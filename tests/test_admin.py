@@ -269,9 +269,11 @@ def test_bad_arguments_are_invalid_requests_and_unknown_ids_not_found(admin: Adm
             admin.memories.list(store.id, limit=limit)  # type: ignore[arg-type]
         with pytest.raises(InvalidRequest):
             admin.memory_versions.list(store.id, limit=limit)  # type: ignore[arg-type]
-    for path in ("a.md", "/../etc/passwd", "/a/./b.md", "/", "/x\x00y.md"):
-        with pytest.raises(InvalidRequest):
+    for path in ("a.md", "/../etc/passwd", "/a/./b.md", "/", "/x\x00y.md", "/notes/", "/a.md/"):
+        with pytest.raises(InvalidRequest):  # a trailing "/" names a directory (an attacker's round)
             admin.memories.write(store.id, path=path, content="x")
+        with pytest.raises(InvalidRequest):
+            admin.memories.update(store.id, memory.id, path=path)
     for precondition in (
         {"type": "maybe"},
         {"type": "content_sha256"},

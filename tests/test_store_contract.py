@@ -290,19 +290,33 @@ def test_make_dir_makes_an_empty_directory_and_its_parents(store: Store) -> None
         ("a.db", "sqlcipher", "a.db"),
         ("postgresql://app@db:5432/memory", "postgresql", "postgresql://app@db:5432/memory"),
         ("postgres://app@db/memory", "postgresql", "postgres://app@db/memory"),
+        # a scheme is read in any case (RFC 3986), and handed to libpq, which reads only lower case, lowered
+        ("PostgreSQL://app@db/memory", "postgresql", "postgresql://app@db/memory"),
+        ("SQLCIPHER:///var/lib/a.db", "sqlcipher", "/var/lib/a.db"),
+        ("notes:2024.db", "sqlcipher", "notes:2024.db"),  # a file whose name holds a colon stays a file
+        ("team@2024.db", "sqlcipher", "team@2024.db"),
     ],
 )
 def test_store_urls(url: str, scheme: str, where: str) -> None:
     assert split_url(url) == (scheme, where)
 
 
-@pytest.mark.parametrize("url", ["sqlcipher://relative.db", "ftp://x", "postgresql://"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "sqlcipher://relative.db", "ftp://x", "postgresql://",
+        # a slash or two too few (an attacker's round): read as a file path, each was quoted back,
+        # password and all, by "no securemem store at ..." or "cannot create ..."
+        "postgresql:/app:Secret1@db/memory", "postgresql:app:Secret1@db/memory", "Postgres:/app@db/memory",
+        "sqlcipher:/var/lib/a.db", "memory:", "mysql:/app:Secret1@db/memory",
+    ],
+)  # fmt: skip
 def test_bad_store_urls_are_one_clear_error(url: str) -> None:
     from securemem.errors import StorageError
 
     with pytest.raises(StorageError) as caught:
         split_url(url)
-    assert "\n" not in str(caught.value)
+    assert "\n" not in str(caught.value) and "Secret1" not in str(caught.value)
 
 
 # -- the version chain ------------------------------------------------------------------------------
@@ -371,3 +385,28 @@ def test_each_command_runs_a_bounded_number_of_statements(tmp_path: Path) -> Non
             ok(memory, **tool_input)
             seen[name] = sqlcipher_of(memory.store).last_statements
     assert {name: seen[name] <= BUDGET[name] for name in BUDGET} == dict.fromkeys(BUDGET, True), seen
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("postgresql://app:Secret1@127.0.0.1:99999/test", "port"),
+        ("postgresql://app:Secret1@127.0.0.1:54x/test", "port"),
+        ("postgresql://app:Secret1@127.0.0.1/test?sslmode=bogus", "sslmode"),
+        ("postgresql://app:Secret1@127.0.0.1/test?target_session_attrs=Secret1", "target_session_attrs"),
+        ("postgresql://app:Secret1@[::1/test", "malformed"),
+        ("postgresql://app:Secret1\udcff@127.0.0.1/test", "UTF-8"),  # a byte the command line could not decode
+        ("postgresql://app:Secret1@127.0.0.1:1/test", "cannot connect"),  # nothing listens on port 1
+    ],
+)
+def test_a_bad_postgresql_url_is_named_before_any_server_is_asked(url: str, said: str) -> None:
+    """An attacker's round: a bad port or ``sslmode`` read "cannot connect to the server", a byte
+    that is not UTF-8 an internal error, and the error kept the driver's exception, whose text
+    quotes the URL and its password, as its context, for a logger or an error tracker to print."""
+    from securemem.errors import StorageError
+    from securemem.store.factory import open_store
+
+    with pytest.raises(StorageError) as caught:
+        open_store(url, bytes(32))
+    assert said in str(caught.value) and "Secret1" not in str(caught.value)
+    assert caught.value.__context__ is None and caught.value.__cause__ is None

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from securemem.targets import is_server_url, shown_target
@@ -27,6 +32,11 @@ from securemem.targets import is_server_url, shown_target
         ("postgresql://agent:Sec@db/mem?Secret", "postgresql://agent:***@db/mem?***"),
         # a "?" inside the password is the password's, not a query's start (the review of this change)
         ("postgresql://agent:Se?cret@db/mem?sslmode=require", "postgresql://agent:***@db/mem?sslmode=require"),
+        # a URL typed with a slash too few, or a scheme in capitals, is still a URL to hide (an attacker's round)
+        ("postgresql:/agent:Secret1@db/mem", "postgresql:/agent:***@db/mem"),
+        ("postgresql:agent:Secret1@db/mem", "postgresql:agent:***@db/mem"),
+        ("PostgreSQL://agent:Secret1@db/mem", "PostgreSQL://agent:***@db/mem"),
+        ("mysql:/agent:Secret1@db/mem", "mysql:/agent:***@db/mem"),
     ],
 )
 def test_a_password_is_never_shown(target: str, shown: str) -> None:
@@ -36,4 +46,29 @@ def test_a_password_is_never_shown(target: str, shown: str) -> None:
 
 def test_only_postgresql_urls_are_servers() -> None:
     assert is_server_url("postgresql://db/mem") and is_server_url("postgres://db/mem")
+    assert is_server_url("PostgreSQL://db/mem") and is_server_url("POSTGRES://db/mem")
     assert not is_server_url("agent.db") and not is_server_url("sqlcipher:///var/lib/agent.db")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["verify"], ["init"], ["stores", "list"], ["sweep"], ["keys", "list"], ["backup", "--out", "b.bak"],
+        ["export", "--store", "s", "--out", "x.jsonl"],
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("url", ["postgresql:/agent:Secret1@db/mem", "mysql:/agent:Secret1@db/mem"])
+def test_a_url_typed_with_a_slash_too_few_is_refused_without_its_password(
+    argv: list[str], url: str, tmp_path: Path
+) -> None:
+    """An attacker's round: read as a file path, such a URL was quoted back whole by sixteen commands
+    ("no securemem store at postgresql:/agent:Secret1@db/mem; create one with: ...")."""
+    env = {**os.environ, "SECUREMEM_KEY": "ab" * 32}
+    run = subprocess.run(
+        [sys.executable, "-m", "securemem.cli", *argv, "--db", url],
+        capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path,
+    )  # fmt: skip
+    assert run.returncode == 2, run.stderr
+    assert "Secret1" not in run.stdout + run.stderr
+    assert run.stderr.count("\n") == 1 and "scheme://" in run.stderr, run.stderr
+    assert list(tmp_path.iterdir()) == [], "a file was made for a URL"

@@ -209,11 +209,15 @@ def limit_of(limit: object) -> int:
 
 
 def inner(path: object) -> str:
-    """A store-relative path (``/notes/a.md``) as the memory tool names it (``/memories/notes/a.md``)."""
+    """A memory's store-relative path (``/notes/a.md``) as the memory tool names it
+    (``/memories/notes/a.md``). A trailing "/" names a directory, never a memory (the memory tool's
+    ``create`` refuses it too): ``/notes/`` is refused, not written as ``/notes``."""
     if not isinstance(path, str):
         raise InvalidRequest("a path must be a string")
     if not path.startswith("/"):
         raise InvalidRequest("a path is absolute inside the store, such as /notes/a.md")
+    if path.endswith("/"):
+        raise InvalidRequest("a memory's path names a file, and a path ending in '/' names a directory")
     return ROOT + path
 
 

@@ -11,6 +11,7 @@ A backend module is imported only when its URL is opened, so each driver stays i
 from __future__ import annotations
 
 import os
+import re
 
 from securemem.errors import KeyFileError, StorageError
 from securemem.keys import as_key_provider
@@ -21,22 +22,42 @@ from securemem.store.base import Store
 SCHEMES = ("sqlcipher", "memory", "postgresql")
 
 
+# A URL's scheme (RFC 3986: a letter, then letters, digits, "+", "-", "."), compared without case.
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):(//)?")
+_SERVER_SCHEMES = ("postgresql", "postgres")
+# What a mistyped URL looks like: a known scheme's name and a colon, or any scheme's with a
+# "user:password@" after it. Read as a file path it would be quoted back, password and all.
+_MANGLED = re.compile(r"(?:[^:/@]*:[^@/]*@)")
+
+
 def split_url(target: str | os.PathLike[str]) -> tuple[str, str]:
-    """(scheme, location) of a store URL; a plain path is ``sqlcipher``."""
+    """(scheme, location) of a store URL; a plain path is ``sqlcipher``. A scheme is read in any
+    case (``PostgreSQL://`` is ``postgresql://``); a URL missing its "//" (``postgresql:/u@h/db``)
+    is refused, never taken for a file and quoted back with its password."""
     text = os.fspath(target)
-    if "://" not in text:
+    match = _SCHEME.match(text)
+    if match is None or (match.group(2) is None and "://" in text):
+        if "://" in text:
+            raise StorageError(f"unknown store URL scheme; use one of: {', '.join(s + '://' for s in SCHEMES)}")
         return "sqlcipher", text
-    scheme, _, rest = text.partition("://")
+    scheme, rest = match.group(1).lower(), text[match.end() :]
+    if match.group(2) is None:
+        if scheme in (*SCHEMES, *_SERVER_SCHEMES) or _MANGLED.match(rest.lstrip("/")):
+            raise StorageError(
+                "a store URL is written scheme://...: postgresql://user@host:5432/database, "
+                "sqlcipher:///var/lib/agent/memory.db or memory://"
+            )
+        return "sqlcipher", text
     if scheme == "sqlcipher":
         if not rest.startswith("/"):
             raise StorageError("a sqlcipher URL names an absolute path: sqlcipher:///var/lib/agent/memory.db")
         return scheme, rest
     if scheme == "memory":
         return scheme, rest
-    if scheme in ("postgresql", "postgres"):
+    if scheme in _SERVER_SCHEMES:
         if not rest:
             raise StorageError("a PostgreSQL URL names its server: postgresql://user@host:5432/database")
-        return "postgresql", text
+        return "postgresql", f"{scheme}://{rest}"
     raise StorageError(f"unknown store URL scheme; use one of: {', '.join(s + '://' for s in SCHEMES)}")
 
 

@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 
 import psycopg
 from psycopg import errors as pgerrors
+from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
 
 from securemem.errors import (
@@ -160,6 +161,52 @@ def _quiet_pool_logs() -> None:
         logging.getLogger(name).addFilter(_QUIET)  # once: addFilter skips a filter already there
 
 
+# The values libpq accepts for the connection parameters a URL names most; any other value is
+# refused before a connection is tried, naming the parameter only (a value may be a secret).
+_CHOICES = {
+    "sslmode": ("disable", "allow", "prefer", "require", "verify-ca", "verify-full"),
+    "gssencmode": ("disable", "prefer", "require"),
+    "channel_binding": ("disable", "prefer", "require"),
+    "target_session_attrs": ("any", "read-write", "read-only", "primary", "standby", "prefer-standby"),
+    "load_balance_hosts": ("disable", "random"),
+}
+
+
+def _url_problem(url: str) -> StorageError | None:
+    """What is wrong with ``url`` before any server is asked, or None: libpq reports a bad port or
+    ``sslmode`` only as a failed connection, which reads as "the server is down"."""
+    try:
+        url.encode("utf-8")
+        params = conninfo_to_dict(url)
+    except UnicodeError:
+        return StorageError("the PostgreSQL URL is not valid UTF-8")
+    except psycopg.Error as exc:
+        return _connect_error(exc)
+    for port in str(params.get("port") or "").split(","):
+        if port and not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+            return StorageError("the PostgreSQL URL's port is not a number from 1 to 65535")
+    for name, allowed in _CHOICES.items():
+        if name in params and str(params[name]) not in allowed:
+            return StorageError(f"the PostgreSQL URL's {name} is none of: {', '.join(allowed)}")
+    timeout = str(params.get("connect_timeout") or "0")
+    if not (timeout.isascii() and timeout.lstrip("-").isdigit()):
+        return StorageError("the PostgreSQL URL's connect_timeout is not a whole number of seconds")
+    return None
+
+
+def _connect(url: str, **kwargs: Any) -> psycopg.Connection[Any]:
+    """A connection to ``url``, or securemem's one-line error. The error is raised outside the
+    driver's handler, so the driver's exception, whose text may quote the URL and its password, is
+    not kept as its context (a logger or an error tracker would print it)."""
+    failure = _url_problem(url)
+    if failure is None:
+        try:
+            return psycopg.connect(url, **kwargs)
+        except psycopg.Error as exc:
+            failure = _connect_error(exc)
+    raise failure
+
+
 def _connect_error(exc: psycopg.Error) -> StorageError:
     if isinstance(exc, psycopg.ProgrammingError) and getattr(exc, "sqlstate", None) is None:
         # libpq could not read the URL (an unclosed "[", an unknown query parameter): no server was asked.
@@ -204,8 +251,9 @@ def change_keks(url: str, opener: KeyProvider | KekProvider, **change: Any) -> K
 def _one_transaction(url: str, body: Callable[[_Db], _T]) -> _T:
     """``body`` on a connection of its own, in one transaction: committed if it returns, rolled
     back if it raises; psycopg's errors translated (the URL is never in a message)."""
+    conn = _connect(url, autocommit=True)
     try:
-        with psycopg.connect(url, autocommit=True) as conn:
+        with conn:
             conn.execute("BEGIN")
             try:
                 found = body(_Db(conn))
@@ -296,21 +344,22 @@ class PostgresStore:
         ``wait``: the seconds a command waits for a lock another writer holds (None: 30)."""
         del create
         _quiet_pool_logs()
-        try:  # one direct attempt first: a refused login or a server that is down answers at once,
-            # where the pool would retry until its timeout (10 s) before saying anything
-            psycopg.connect(url, autocommit=True, connect_timeout=10).close()
-        except psycopg.Error as exc:
-            raise _connect_error(exc) from None
+        # one direct attempt first: a refused login or a server that is down answers at once,
+        # where the pool would retry until its timeout (10 s) before saying anything
+        _connect(url, autocommit=True, connect_timeout=10).close()
         lock_ms = LOCK_TIMEOUT_MS if wait is None else round(wait * 1000)
         pool: ConnectionPool[Any] = ConnectionPool(
             url, min_size=1, max_size=POOL_SIZE, open=False, kwargs={"autocommit": True},
             configure=_configurer(lock_ms), num_workers=1, timeout=LOCK_TIMEOUT_MS / 1000,
         )  # fmt: skip
+        failure = None
         try:
             pool.open(wait=True, timeout=10)
         except psycopg.Error as exc:
             pool.close()
-            raise _connect_error(exc) from None
+            failure = _connect_error(exc)
+        if failure is not None:
+            raise failure  # outside the handler: see _connect
         try:
             with pool.connection() as conn:
                 master, own_keys = unlock(_Db(conn), key, kek)
