@@ -69,6 +69,14 @@ from tests.helpers import found
          [("US_SSN", "895"), ("US_SSN", "14"), ("US_SSN", "8024")]),
         ("číslo karty: první polovina 49297779, druhá polovina 24567343. Platnost 05/27.",
          [("CREDIT_CARD", "49297779"), ("CREDIT_CARD", "24567343")]),
+        # an AWS secret key in the line that names it or holds its key id, words between them (stop 47),
+        # soft hyphens inside it (normalised away, the whole original span replaced)
+        ("aws_secret_access_key pasted from a Word doc: m\u00ad8ZZh4\u00adUl41Evtj5n9CgkIWnv\u00advvfiC5qvbDUxdpZY",
+         [("AWS_SECRET_KEY", "m\u00ad8ZZh4\u00adUl41Evtj5n9CgkIWnv\u00advvfiC5qvbDUxdpZY")]),
+        ("rotated key id ASIALIKKJ6EZYIZ7UZFW; its secret is now 8ZZh4Ul41Evtj5n9CgkIWnvvvfiC5qvbDUxdpZYq.",
+         [("AWS_ACCESS_KEY", "ASIALIKKJ6EZYIZ7UZFW"), ("AWS_SECRET_KEY", "8ZZh4Ul41Evtj5n9CgkIWnvvvfiC5qvbDUxdpZYq")]),
+        ("key id ASIALIKKJ6EZYIZ7UZFW rotated in commit 9fceb02d0ae598e95dc970b74767f19372d61af8",  # a commit
+         [("AWS_ACCESS_KEY", "ASIALIKKJ6EZYIZ7UZFW")]),
     ],
 )  # fmt: skip
 def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
@@ -105,6 +113,9 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "first half 12345678, second half 87654321",
         "First half revenue 45095826, second half 87305792",
         "Sales by month: first three 734, second two 28, final four 3307.",
+        # 40 characters in an AWS line that no secret key is: a commit, a word run, a path
+        "aws secret rotation: see the runbook section aboutrotatingcredentialsquarterlyplease",
+        "aws_secret_access_key lives in s3://team/ops/credentials/rotation/2024/README.md",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

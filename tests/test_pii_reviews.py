@@ -779,9 +779,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # (on purpose), user@example.com in an API's documented body, and a Hebrew course's number that reads as a
         # German landline; as it came and since.
         ("ax", 7, {"IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY", "CREDIT_CARD", "EMAIL", "PHONE"}),
-        # Reviewer AY: private addresses in logs and configs (by design) and AWS's example key (on purpose); as it
-        # came and since.
-        ("ay", 7, {"IP_ADDRESS", "AWS_ACCESS_KEY"}),
+        # Reviewer AY: private addresses in logs and configs (by design) and AWS's example pair (on purpose; its
+        # secret since stop 47, when a secret key in the line of its key id was read with words between them).
+        ("ay", 7, {"IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}),
         # Reviewer AZ: private and documentation addresses (by design), example.com's and example.org's addresses,
         # AWS's example pair and Stripe's test cards with their CVC (on purpose); as it came, a TISS guide's number
         # after "nº" and a GS1 element string were read as phones too (10 lines).

@@ -109,6 +109,7 @@ from securemem.pii.regions import DEFAULT_PHONE_REGIONS, check_phone_regions
 from securemem.pii.scan import Scan, Span, index_words
 from securemem.pii.secrets import (
     LEET_LITERALS,
+    find_aws_named_secrets,
     find_aws_pairs,
     find_basic_auth,
     find_catalogue,
@@ -327,6 +328,9 @@ _BUILTINS: tuple[_Builtin, ...] = (
     ),
     _Builtin(frozenset({"TWILIO_AUTH_TOKEN"}), find_sid_pairs, literals=("AC",)),
     _Builtin(frozenset({"AWS_SECRET_KEY", "AWS_ACCESS_KEY"}), find_aws_pairs, literals=("AKIA", "ASIA")),
+    _Builtin(
+        frozenset({"AWS_SECRET_KEY"}), find_aws_named_secrets, literals=("aws", "secret", "akia", "asia"), lowered=True
+    ),
     _Builtin(frozenset({"PHONE"}), _phones(find_whatsapp_links), literals=("wa.me/", "phone="), lowered=True),
     _Builtin(frozenset({"PASSWORD"}), find_pgpass, literals=(":",), gate=may_hold_pgpass),  # .pgpass lines
     _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u")),  # "-u " and "--user"

@@ -109,15 +109,41 @@ def _aws_groups(match: re.Match[str]) -> bool:
     return not any(part.isdigit() for part in groups.split(match["joint"])) and any(char.isdigit() for char in groups)
 
 
+# A secret access key in the line that names it or holds its key id, with words between them
+# ("aws_secret_access_key pasted from a Word doc: ... (key id ASIA...)": reviewer BB): 40 characters of
+# base64, small and capital letters and a digit (a git SHA, hex, has no capitals).
+_AWS_SECRET_NAMED = re.compile(
+    r"(?i:aws_?secret|secret[ _]?access[ _]?key|aws secret)|(?<![0-9A-Za-z])(?:AKIA|ASIA)[A-Z0-9]{16}(?![0-9A-Za-z])"
+)
+_AWS_SECRET_ALONE = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])")
+
+
+def _aws_secret_shaped(secret: str) -> bool:
+    return secret.lower() != secret != secret.upper() and any(char.isdigit() for char in secret)
+
+
 def find_aws_pairs(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     for match in _AWS_PAIR.finditer(text):
-        secret = match["secret"]
-        if secret.lower() != secret != secret.upper() and any(char.isdigit() for char in secret):
+        if _aws_secret_shaped(match["secret"]):
             yield "AWS_SECRET_KEY", match.start("secret"), match.end("secret")
     for match in _AWS_ID_GROUPED.finditer(text):
         if _aws_groups(match):
             yield "AWS_ACCESS_KEY", *match.span()
+
+
+def find_aws_named_secrets(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    lines: set[int] = set()
+    for named in _AWS_SECRET_NAMED.finditer(text):
+        start = text.rfind("\n", 0, named.start()) + 1
+        if start in lines:
+            continue
+        lines.add(start)
+        end = text.find("\n", named.end())
+        for match in _AWS_SECRET_ALONE.finditer(text, start, len(text) if end < 0 else end):
+            if _aws_secret_shaped(match[0]) and "/" not in match[0][:1]:
+                yield "AWS_SECRET_KEY", *match.span()
 
 
 # A key's prefix followed by one character only, as examples and templates write one
