@@ -73,6 +73,14 @@ from tests.helpers import found
         # soft hyphens inside it (normalised away, the whole original span replaced)
         ("aws_secret_access_key pasted from a Word doc: m\u00ad8ZZh4\u00adUl41Evtj5n9CgkIWnv\u00advvfiC5qvbDUxdpZY",
          [("AWS_SECRET_KEY", "m\u00ad8ZZh4\u00adUl41Evtj5n9CgkIWnv\u00advvfiC5qvbDUxdpZY")]),
+        # stop 47: BB's leftovers: a "+" number after Hebrew's "to" with no phone word; a key box's code followed
+        # by whose it is (Italian "per la signora", Finnish "asiakkaalla"); a name, a dash, digits and a "!"; an SMS
+        # code "from the SMS" that "came"
+        ("המבוטח מבקש שיחזרו אליו ל-+972 58 230 0531; תשלום", [("PHONE", "+972 58 230 0531")]),
+        ("codice della cassetta chiavi 4583 per la signora Rosa Bianchi", [("PASSWORD", "4583")]),
+        ("Kotihoito: avainsäilön koodi 7817 asiakkaalla Aino Mäkinen", [("PASSWORD", "7817")]),
+        ("password della data room Rogito-7741!; OTP firma", [("PASSWORD", "Rogito-7741!")]),
+        ("код из СМС 9563 пришёл на телефон", [("GENERIC_SECRET", "9563")]),
         ("rotated key id ASIALIKKJ6EZYIZ7UZFW; its secret is now 8ZZh4Ul41Evtj5n9CgkIWnvvvfiC5qvbDUxdpZYq.",
          [("AWS_ACCESS_KEY", "ASIALIKKJ6EZYIZ7UZFW"), ("AWS_SECRET_KEY", "8ZZh4Ul41Evtj5n9CgkIWnvvvfiC5qvbDUxdpZYq")]),
         ("key id ASIALIKKJ6EZYIZ7UZFW rotated in commit 9fceb02d0ae598e95dc970b74767f19372d61af8",  # a commit
@@ -113,6 +121,11 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "first half 12345678, second half 87654321",
         "First half revenue 45095826, second half 87305792",
         "Sales by month: first three 734, second two 28, final four 3307.",
+        # a count after a key box's code, Hebrew's "to" before an amount, a product key's code, a year after "from SMS"
+        "codice della cassetta chiavi 4583 per mese",
+        "שילמנו ל-+5 שקלים",
+        "codice chiavi 4583 per la signora",
+        "код из СМС 2024 года",
         # 40 characters in an AWS line that no secret key is: a commit, a word run, a path
         "aws secret rotation: see the runbook section aboutrotatingcredentialsquarterlyplease",
         "aws_secret_access_key lives in s3://team/ops/credentials/rotation/2024/README.md",

@@ -188,6 +188,8 @@ _CODE_ENDS_CLAUSE = re.compile(
     r"[ \t]*(?:$|\r?\n|[.,;:!?)\]}\"'»。、」』】·؛،]|"
     rf"(?:{as_viewed(('है', 'ค่ะ', 'ครับ'))}|です|입니다)(?![^\W\d_])"
     r"|[ \t]+volt[ \t]*(?:$|[.,;!?])"  # Hungarian's "was", last in its clause ("Az SMS-kódom 567259 volt.")
+    # Russian's "came" ("код из СМС 9563 пришёл на ...": reviewer BB)
+    rf"|[ \t]+{as_viewed(('пришёл', 'пришел', 'пришла', 'пришло'))}(?![^\W\d_])"
     # Greek's "and" opens the next clause ("ο κωδικός SMS ήταν 117201 και ήρθε στο ...": reviewer BB); not before a
     # number or "above" ("κωδικός sms 4500 και άνω"), nor in other languages, whose "and" leads to thresholds and
     # errors as often ("Onay kodu 1500 ve üzeri", "Verifizierungscode 4040 und Timeout": two attackers' rounds)
@@ -288,6 +290,8 @@ _TO_THE_CODE = frozenset(
         "dispositivo", "dispositiva", "kam", "kamen", "angekommen",
         *(normalise_text(word).lower() for word in ("ήταν",)),
         "primit", "primită", "primita",  # Romanian: received ("Codul SMS primit: 136882": an attacker's round)
+        # Russian "from the SMS" ("код из СМС 9563 пришёл на ...": reviewer BB)
+        *(normalise_text(word).lower() for word in ("из", "смс", "sms-ки")),
     }
 )  # fmt: skip
 _CARD_NEARBY = re.compile(

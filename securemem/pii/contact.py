@@ -1690,8 +1690,9 @@ def _glued_wrongly(text: str, start: int, words: list[str], candidate: str, regi
     if text[start - 1] == "-" and _HEBREW_PREFIX.search(text, max(0, start - 3), start):
         # "ל-0593057512": Hebrew's one-letter word "to" before the number, not a glued label; a number only
         # after a Hebrew word for a phone or a call ("נא להתקשר ל-..."): after "ב-" (at, in) stand times,
-        # dates and amounts ("הטיסה ב-08 30 17 30", a fresh attacker's round)
-        return not any(word in _HEBREW_PHONE_WORDS for word in words[-2:])
+        # dates and amounts ("הטיסה ב-08 30 17 30", a fresh attacker's round). A "+" number needs no such
+        # word: it names its country ("שיחזרו אליו ל-+972 58 230 0531": reviewer BB).
+        return not candidate.startswith("+") and not any(word in _HEBREW_PHONE_WORDS for word in words[-2:])
     if text[start - 1] == "-" and text[start - 2 : start - 1].isalpha() and candidate.isdigit():
         return not (words and words[-1] in _PHONE_WORDS and phone_e164(candidate, regions) is not None)
     return False

@@ -164,8 +164,10 @@ _END = re.compile(
     r"für|après|puis|pour|et|después|luego|para|y|depois|e|dopo|poi|per|daarna|dan|voor|en|po|potem|dla|i|pro|a|"
     # where: Czech's and Polish's "u" before a title (at someone's: not Croatian's "kod vrata 204 u prizemlju", an
     # attacker's round), Indonesian's "di", Greek's "για" ("kód schránky na klíče 2450 u paní ...", "kode kotak
-    # kunci 5748 di rumah ...": reviewer BB)
-    r"után|és|jälkeen|ja|sonra|ve|setelah|lalu|untuk|sau|rồi|pagkatapos|u(?=[ \t]+(?:paní|pani|pana|pan|p\.))|"
+    # kunci 5748 di rumah ...": reviewer BB), Finnish "at the client's", "the patient's" ("avainsäilön koodi 7817
+    # asiakkaalla Aino Mäkinen")
+    r"után|és|jälkeen|ja|sonra|ve|setelah|lalu|untuk|sau|rồi|pagkatapos|asiakkaalla|asiakkaan|potilaalla|potilaan|"
+    r"u(?=[ \t]+(?:paní|pani|pana|pan|p\.))|"
     r"di(?=[ \t]+(?:rumah|kantor|gedung|pintu|lantai|depan|belakang|samping|gudang|apartemen|kamar))|"
     rf"{'|'.join(viewed_words('για'))})(?![^\W\d_]))"
     r"|(?=[ \t]*[\u0590-\u05ff\u0600-\u06ff\u3040-\u9fff\uac00-\ud7af]))"
@@ -270,6 +272,11 @@ def _box_named_before(lower: str, at: int, pre: str, gap: list[str]) -> bool:
     )
 
 
+# A box of keys: its keys' word is not the key blank's or the product key's that NOT_A_LOCK_CODE refuses
+# ("codice della cassetta chiavi 4583", "código da caixa de chaves 2291": reviewer BB).
+_BOX_OF_KEYS = re.compile(
+    r"(?:cassetta|caixa|caja|scatola)[ \t]+(?:(?:delle|de|das|da|di|per)[ \t]+)?(?:chiavi|chaves)"
+)
 _BOX_WHERE = re.compile(r"[ \t]+(?:hos|bij|chez|bei|ved|vid|på|at|by|near|next to|beside|am|an der|an|naast|i|in)[ \t]")
 
 
@@ -283,7 +290,7 @@ def _value_ok(lower: str, start: int, end: int, value: str, gap: list[str]) -> b
     """No count after the value; a year's four digits only before a stop, with only a lock's words, prepositions,
     articles and copulas between the code word and them, and no word before them that makes them a year ("Kód
     k závoře 2019." is a code; "changed in 2019", "код домофона 2024", "kapukód cseréje 2025." are not)."""
-    if COUNTED.match(lower, end) is not None:
+    if COUNTED.match(lower, end) is not None and _FOR_SOMEONE.match(lower, end) is None:
         return False
     if YEAR.fullmatch(value.strip("#*")) is None:
         return True
@@ -294,6 +301,11 @@ def _value_ok(lower: str, start: int, end: int, value: str, gap: list[str]) -> b
     )
 
 
+# Italian's "per" before an article or a title is "for" someone, not "per" a period ("cassetta chiavi 4583 per
+# la signora Rosa Bianchi": reviewer BB).
+_FOR_SOMEONE = re.compile(
+    r"[ \t]+per[ \t]+(?:la|il|lo|i|gli|le|l'|un|una|uno|signora|signor|sig\.?|sig\.ra)(?![^\W\d_])"
+)
 _YEAR_STOP = re.compile(r"[.,;!?)](?![0-9])")
 
 
@@ -306,7 +318,7 @@ def find_lock_codes(scan: Scan) -> Iterator[Hit]:
         clause = _clause_before(lower, word_start)
         gap = tail["gap"]
         around = f"{clause} {lower[word_start:word_end]} {gap}"
-        if _OTHER_CODE.search(around) or NOT_A_LOCK_CODE.search(around):
+        if _OTHER_CODE.search(around) or NOT_A_LOCK_CODE.search(_BOX_OF_KEYS.sub(" ", around)):
             continue
         gap_words = _WORD.findall(gap)
         before = _WORD_BEFORE.search(lower, max(0, word_start - 40), word_start)

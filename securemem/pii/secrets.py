@@ -1346,7 +1346,8 @@ _ADDRESS_IN = re.compile(r"@[^@]*\.")
 # ("Windows10", "Office2019", "Summer2024": an attacker's round on AA; "Redmi12c", "Fedora39beta",
 # "Summit2024ny": one on AV's, which took "Zenit2008spb" out with them). Not after "pass" (a season's,
 # a ski resort's, a press pass) nor Italian "parola" (a word: "la parola del giorno Ciao2024!").
-_NAME_AND_YEAR = re.compile(r"[A-Z][a-z]{2,15}[0-9]{2,4}[!*$&@]+")
+# A dash may join the name and the number ("password della data room Rogito-7741!": reviewer BB).
+_NAME_AND_YEAR = re.compile(r"[A-Z][a-z]{2,15}-?[0-9]{2,4}[!*$&@]+")
 _NOT_ONLY_PASSWORDS = frozenset({"pass", "parola"})
 # What a campaign's, an event's or a sale's name is "the password for" (an attacker's round: "password for
 # the sale Outlet2024%", "senha do evento Carnaval2025!", "hasło do konkursu Lato2024!").
