@@ -81,6 +81,8 @@ from tests.helpers import found
         ("Kotihoito: avainsäilön koodi 7817 asiakkaalla Aino Mäkinen", [("PASSWORD", "7817")]),
         ("password della data room Rogito-7741!; OTP firma", [("PASSWORD", "Rogito-7741!")]),
         ("код из СМС 9563 пришёл на телефон", [("GENERIC_SECRET", "9563")]),
+        ("Lockbox at Flat 3 opens with 8326; the building door takes 6536#.",
+         [("PASSWORD", "8326"), ("PASSWORD", "6536#")]),
         ("rotated key id ASIALIKKJ6EZYIZ7UZFW; its secret is now 8ZZh4Ul41Evtj5n9CgkIWnvvvfiC5qvbDUxdpZYq.",
          [("AWS_ACCESS_KEY", "ASIALIKKJ6EZYIZ7UZFW"), ("AWS_SECRET_KEY", "8ZZh4Ul41Evtj5n9CgkIWnvvvfiC5qvbDUxdpZYq")]),
         ("key id ASIALIKKJ6EZYIZ7UZFW rotated in commit 9fceb02d0ae598e95dc970b74767f19372d61af8",  # a commit
@@ -126,6 +128,7 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "שילמנו ל-+5 שקלים",
         "codice chiavi 4583 per la signora",
         "код из СМС 2024 года",
+        "the door takes 2000 ms to close; the gate takes 1500 cars a day; the gate takes 2025.",
         # 40 characters in an AWS line that no secret key is: a commit, a word run, a path
         "aws secret rotation: see the runbook section aboutrotatingcredentialsquarterlyplease",
         "aws_secret_access_key lives in s3://team/ops/credentials/rotation/2024/README.md",

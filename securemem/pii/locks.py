@@ -201,8 +201,11 @@ _OTHER_MARKS = ("kód", "kωδik", "koд", "קוד", "şifre", "mã", "رمز", 
 
 
 def may_hold_lock_code(scan: Scan) -> bool:
-    return not LOCK_WORDS.isdisjoint(scan.words) or (
-        not scan.lower.isascii() and any(mark in scan.lower for mark in _OTHER_MARKS)
+    return (
+        not LOCK_WORDS.isdisjoint(scan.words)
+        or "opens with" in scan.lower
+        or " takes " in scan.lower
+        or (not scan.lower.isascii() and any(mark in scan.lower for mark in _OTHER_MARKS))
     )
 
 
@@ -331,6 +334,23 @@ def find_lock_codes(scan: Scan) -> Iterator[Hit]:
             yield "PASSWORD", start, end
     if not lower.isascii():
         yield from _cjk_lock_codes(lower)
+    if "open" in lower or "take" in lower:
+        for match in _OPENS_WITH.finditer(lower):
+            value = match["value"]
+            if YEAR.fullmatch(value) is not None or COUNTED.match(lower, match.end("value")) is not None:
+                continue  # "the gate takes 2025", "takes 1500 cars a day"
+            if _END.match(lower, match.end("value")):
+                yield "PASSWORD", *match.span("value")
+
+
+# A lock that "opens with" or "takes" its code, its place maybe between ("Lockbox at Flat 3, 27 Gorse Road, Leeds
+# LS9 6HX opens with 8326; the building door takes 6536#": reviewer BB). Only a lock's word in English (the
+# sentence is English's), four to eight digits, the clause's end after them.
+_OPENS_WITH = re.compile(
+    r"(?<![^\W\d_])(?:lockbox|lock box|key ?box|key ?safe|keypad|padlock|door|gate|safe)(?![^\W\d_])"
+    r"[^.;!?\n]{0,80}?[ \t](?:opens with|unlocks with|opens on|takes|code is)[ \t]+"
+    r"(?P<value>#?[0-9]{4,8}[#*]?)(?![\w])"
+)
 
 
 _CJK_VALUE = re.compile(r"[ \t]*(?:[:：=][ \t]*|(?:は|是|为|는|은)[ \t]*)?(?P<value>[#*]?[0-9]{3,8}[#*]?)(?![0-9])")
