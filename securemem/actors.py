@@ -24,9 +24,20 @@ def is_reserved(actor: str) -> bool:
     and a list of them is never complete ("securemem-ci" stays free)."""
     if actor.startswith(RESERVED_PREFIX):
         return True
-    seen = skeleton(actor)
+    seen = "".join(char for char in unicodedata.normalize("NFD", skeleton(actor)) if not unicodedata.combining(char))
     name = RESERVED_PREFIX[:-1]
-    return seen.startswith(name) and len(seen) > len(name) and seen[len(name)] not in _NAME_GOES_ON
+    # A Latin letter outside ASCII where the name has one reads as it: small capitals ("ꜱecuremem"), phonetic
+    # letters ("securəmem"), a stroked or hooked one the marks' removal left: no list of look-alikes is ever
+    # complete. Other scripts' look-alikes the view made Latin already; their other letters are another name.
+    return (
+        len(seen) > len(name)
+        and all(char == want or _latin_twin(char) for char, want in zip(seen, name, strict=False))
+        and seen[len(name)] not in _NAME_GOES_ON
+    )
+
+
+def _latin_twin(char: str) -> bool:
+    return not char.isascii() and unicodedata.name(char, "").startswith("LATIN ")
 
 
 def skeleton(actor: str) -> str:

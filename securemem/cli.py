@@ -221,9 +221,26 @@ def check_key_file(path: str | None, db: str, what: str, *, kept: str = "a key")
     raise UsageError(f"{what} {path} is {role}: {kept} kept there would be lost; choose another file")
 
 
-def check_kek(kek: object, db: str, option: str) -> None:
+def check_kek(kek: object, db: str, option: str, *, new: bool = False) -> None:
     for path in kek_files(kek):
         check_key_file(path, db, f"{option}: the KEK file")
+        if new:
+            check_own_file(path, f"{option}: the KEK file")
+
+
+def check_own_file(path: str | None, what: str) -> None:
+    """Refuse an existing file that is to become a new key (of a store, of a backup, a KEK) unless it is a
+    regular file of this user's or root's: one another user planted would give them the key (a root cron
+    job can read any user's file of mode 0600). Keys that only open a store may be anyone's: a wrong one
+    opens nothing."""
+    if path is None:
+        return
+    try:
+        info = os.stat(path)
+    except OSError:
+        return  # missing (made anew, mode 0600) or unreadable: the reader says so
+    if stat.S_ISREG(info.st_mode) and info.st_uid not in (os.geteuid(), 0):
+        raise UsageError(f"{what} {path} belongs to another user; a new key is only taken from a file of this user's")
 
 
 def given_key_files(args: argparse.Namespace) -> list[str]:
@@ -361,6 +378,8 @@ def _init(args: argparse.Namespace) -> int:
     made_key = None
     check_key_file(args.key_file, args.db, "--key-file")
     check_key_file(args.passphrase_file, args.db, "--passphrase-file")
+    check_own_file(args.key_file, "--key-file")
+    check_own_file(args.passphrase_file, "--passphrase-file")
     if args.passphrase_file or (os.environ.get(KEY_ENV) and not args.key_file):
         key = key_of(args)
         where = key.source
@@ -416,7 +435,7 @@ def _init_envelope(args: argparse.Namespace) -> int:
     if args.key_file or args.passphrase_file:
         raise UsageError("give --kek or --key-file/--passphrase-file, not both")
     kek = parse_kek(args.kek or os.environ[KEK_ENV])
-    check_kek(kek, args.db, "--kek")
+    check_kek(kek, args.db, "--kek", new=True)
     if os.path.lexists(keys_path(args.db)):
         raise UsageError(f"{keys_path(args.db)} already exists; init never overwrites a key header")
     made_kek = kek.path if isinstance(kek, FileKek) and not os.path.lexists(kek.path) else None
@@ -720,7 +739,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
     args.kek = given[0] if given else None  # the store opens with the first; a backup's default wraps with all
     keks = [parse_kek(uri) for uri in args.backup_kek or []] or _store_keks(args, given[1:])
     for kek in keks:
-        check_kek(kek, args.db, "--backup-kek")
+        check_kek(kek, args.db, "--backup-kek", new=True)
     check_key_file(args.out, args.db, "--out", kept="a backup")
     store = open_db(args)
     made: list[str] = []
@@ -795,6 +814,7 @@ def _rekey(args: argparse.Namespace) -> int:
         raise UsageError(f"{target} is where rekey stages a new {beside}; give --new-key-file another name")
     fresh = f"{target}.new" if target == beside else target
     check_key_file(target, args.db, "--new-key-file")  # DB.key.new, rekey's own staging, is refused as a target
+    check_own_file(target, "--new-key-file")
     if fresh != target and _own_empty_file(fresh):
         os.unlink(fresh)  # a rekey killed as it made its new key file: an empty file holds no key
     if Path(fresh).is_file() and same_key(old, fresh):

@@ -37,7 +37,7 @@ def _opener(args: argparse.Namespace) -> KekProvider:
 def _new(args: argparse.Namespace, uri: str, option: str) -> KekProvider:
     """The KEK ``uri`` names, refused when its file is one of the store's own (see ``check_kek``)."""
     kek = parse_kek(uri)
-    check_kek(kek, args.db, option)
+    check_kek(kek, args.db, option, new=True)
     return kek
 
 

@@ -23,7 +23,9 @@ _SHOWN_PARAMS = frozenset(
 
 
 # A scheme, a colon and up to two slashes, then a userinfo: a URL typed with a slash too few.
-_MANGLED = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)(:/{0,2})(?=[^/@]*@)")
+_MANGLED = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)(:/{0,2})(?=[^/@:]*:?[^@]*@)")
+# A part of a path with "user:password@" in it; the password may hold a "/".
+_CREDENTIALS = re.compile(r"((?:^|/)[^/:@]*:)[^@]*@")
 
 
 def _shown_query(query: str) -> str:
@@ -43,8 +45,8 @@ def shown_target(target: str) -> str:
     scheme, sep, rest = text.partition("://")
     if not sep:
         mangled = _MANGLED.match(text)  # "postgresql:/user:pw@host": a URL missing a slash
-        if mangled is None:
-            return text
+        if mangled is None:  # "postgresql//user:pw@host": one missing its colon
+            return _CREDENTIALS.sub(lambda m: f"{m.group(1)}{HIDDEN}@", text)
         scheme, sep, rest = mangled.group(1), mangled.group(2), text[mangled.end() :]
     shown = ""
     if "@" in rest:  # the userinfo first: its password may hold a "?" unescaped, which no query starts

@@ -38,7 +38,8 @@ def test_a_session_cannot_take_them(tmp_path: Path) -> None:
 def test_other_ids_are_still_taken_as_given(tmp_path: Path) -> None:
     with SecureMemory.open(tmp_path / "s.db", key=KEY, session_id="sess_x", api_key_id="app-securemem:1") as memory:
         assert not memory.execute({"command": "create", "path": "/memories/a.md", "file_text": "a\n"}).is_error
-    for other in ("securemem", "securemem-ci", "securemem_bot", "securemem.v2", "securemem2"):  # other names
+    for other in ("securemem", "securemem-ci", "securemem_bot", "securemem.v2", "securemem2",  # other names
+                  "山田太郎の作業エージェント:1", "Ψηφιακός-βοηθός:1", "sécurité:1"):  # fmt: skip
         with Admin.open(tmp_path / "s.db", key=KEY, api_key_id=other):
             pass
     with Admin.open(tmp_path / "s.db", key=KEY, api_key_id="Securemem-ops") as admin:
@@ -69,6 +70,13 @@ def test_other_ids_are_still_taken_as_given(tmp_path: Path) -> None:
         "securemem\u0a83expiry",
         "securemem/expiry",
         "securemem;expiry",
+        # Latin letters outside ASCII that read as the name's (an attacker's round): small capitals, a schwa,
+        # accented and breved letters
+        "\ua731ecuremem:expiry",
+        "s\u1d07curemem:migration",
+        "secur\u0259mem:x",
+        "se\u00e7uremem:x",
+        "s\u0115curemem:x",
     ],
 )
 def test_look_alikes_of_the_prefix_are_taken_for_it(tmp_path: Path, actor: str) -> None:

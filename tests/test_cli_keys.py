@@ -495,3 +495,38 @@ def test_a_key_at_one_of_the_stores_own_files_is_refused_before_anything_changes
         assert "choose another file" in err and "a key kept there would be lost" in err, err
         assert _files(tmp_path) == before, argv
     assert reads(capsys, db) and key_ids(capsys, db) == key_ids(capsys, db, "--kek", f"file:{db}.kek")
+
+
+def _planted(path: Path, text: str) -> Path:
+    path.write_text(text)
+    path.chmod(0o600)
+    os.chown(path, 12345, 12345)  # another user's file, as a root job could read it
+    return path
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_a_new_key_is_never_taken_from_another_users_file(tmp_path: Path, capsys: Cap) -> None:
+    """An attacker's round: a root cron job would take a KEK, a key file or a passphrase file another user
+    planted (and so knows) as the new key of a store or a backup; legacy init alone refused it."""
+    planted = _planted(tmp_path / "planted.kek", "ab" * 32 + "\n")
+    mine = tmp_path / "mine.kek"
+    mine.write_text("cd" * 32 + "\n")
+    mine.chmod(0o600)
+    assert run_cli(capsys, "init", "--db", str(tmp_path / "e.db"), "--kek", f"file:{planted}")[0] == 2
+    assert not (tmp_path / "e.db").exists() and not (tmp_path / "e.db.keys").exists()
+    assert run_cli(capsys, "init", "--db", str(tmp_path / "e.db"), "--kek", f"file:{mine}")[0] == 0
+    before = sha256_of(tmp_path / "e.db.keys")
+    code, _, err = run_cli(capsys, "keys", "add", "--db", str(tmp_path / "e.db"), "--kek", f"file:{mine}",
+                           "--new-kek", f"file:{planted}")  # fmt: skip
+    assert code == 2 and "belongs to another user" in err and str(planted) in err
+    assert sha256_of(tmp_path / "e.db.keys") == before
+    assert run_cli(capsys, "init", "--db", str(tmp_path / "l.db"))[0] == 0
+    key_before = sha256_of(tmp_path / "l.db.key")
+    new_key = _planted(tmp_path / "nk", "ef" * 32 + "\n")
+    assert run_cli(capsys, "rekey", "--db", str(tmp_path / "l.db"), "--new-key-file", str(new_key))[0] == 2
+    assert sha256_of(tmp_path / "l.db.key") == key_before
+    assert run_cli(capsys, "init", "--db", str(tmp_path / "p.db"), "--passphrase-file", str(new_key))[0] == 2
+    assert not (tmp_path / "p.db").exists()
+    # a file of this user's that only opens a store may be anyone's: a wrong one opens nothing
+    os.chown(mine, 12345, 12345)
+    assert run_cli(capsys, "keys", "list", "--db", str(tmp_path / "e.db"), "--kek", f"file:{mine}")[0] == 0

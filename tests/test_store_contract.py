@@ -295,6 +295,7 @@ def test_make_dir_makes_an_empty_directory_and_its_parents(store: Store) -> None
         ("SQLCIPHER:///var/lib/a.db", "sqlcipher", "/var/lib/a.db"),
         ("notes:2024.db", "sqlcipher", "notes:2024.db"),  # a file whose name holds a colon stays a file
         ("team@2024.db", "sqlcipher", "team@2024.db"),
+        ("postgresql/agent.db", "sqlcipher", "postgresql/agent.db"),  # a directory named as a scheme is
     ],
 )
 def test_store_urls(url: str, scheme: str, where: str) -> None:
@@ -309,6 +310,8 @@ def test_store_urls(url: str, scheme: str, where: str) -> None:
         # password and all, by "no securemem store at ..." or "cannot create ..."
         "postgresql:/app:Secret1@db/memory", "postgresql:app:Secret1@db/memory", "Postgres:/app@db/memory",
         "sqlcipher:/var/lib/a.db", "memory:", "mysql:/app:Secret1@db/memory",
+        # its colon missing, a "/" in the password (a second attacker's round)
+        "postgresql//app:Secret1@db/memory", "postgresq:/app:Secret1/x@db/memory",
     ],
 )  # fmt: skip
 def test_bad_store_urls_are_one_clear_error(url: str) -> None:

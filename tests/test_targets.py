@@ -37,6 +37,9 @@ from securemem.targets import is_server_url, shown_target
         ("postgresql:agent:Secret1@db/mem", "postgresql:agent:***@db/mem"),
         ("PostgreSQL://agent:Secret1@db/mem", "PostgreSQL://agent:***@db/mem"),
         ("mysql:/agent:Secret1@db/mem", "mysql:/agent:***@db/mem"),
+        # ... or with its colon missing, or a "/" in the password (a second attacker's round)
+        ("postgresql//agent:Secret1@db/mem", "postgresql//agent:***@db/mem"),
+        ("postgresq:/agent:Sec/ret1@db/mem", "postgresq:/agent:***@db/mem"),
     ],
 )
 def test_a_password_is_never_shown(target: str, shown: str) -> None:
@@ -57,7 +60,9 @@ def test_only_postgresql_urls_are_servers() -> None:
         ["export", "--store", "s", "--out", "x.jsonl"],
     ],
 )  # fmt: skip
-@pytest.mark.parametrize("url", ["postgresql:/agent:Secret1@db/mem", "mysql:/agent:Secret1@db/mem"])
+@pytest.mark.parametrize(
+    "url", ["postgresql:/agent:Secret1@db/mem", "mysql:/agent:Secret1@db/mem", "postgresql//agent:Secret1@db/mem"]
+)
 def test_a_url_typed_with_a_slash_too_few_is_refused_without_its_password(
     argv: list[str], url: str, tmp_path: Path
 ) -> None:

@@ -27,26 +27,34 @@ _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):(//)?")
 _SERVER_SCHEMES = ("postgresql", "postgres")
 # What a mistyped URL looks like: a known scheme's name and a colon, or any scheme's with a
 # "user:password@" after it. Read as a file path it would be quoted back, password and all.
-_MANGLED = re.compile(r"(?:[^:/@]*:[^@/]*@)")
+_MANGLED = re.compile(r"(?:[^:/@]*:[^@]*@)")
+# A path with "user:password@" in one of its parts: a URL missing its colon ("postgresql//app:pw@db/mem").
+_CREDENTIALS = re.compile(r"(?:^|/)[^/:@]*:[^@]*@")
+
+
+_MALFORMED = (
+    "a store URL is written scheme://...: postgresql://user@host:5432/database, "
+    "sqlcipher:///var/lib/agent/memory.db or memory://"
+)
 
 
 def split_url(target: str | os.PathLike[str]) -> tuple[str, str]:
     """(scheme, location) of a store URL; a plain path is ``sqlcipher``. A scheme is read in any
-    case (``PostgreSQL://`` is ``postgresql://``); a URL missing its "//" (``postgresql:/u@h/db``)
-    is refused, never taken for a file and quoted back with its password."""
+    case (``PostgreSQL://`` is ``postgresql://``); a URL missing its "//" (``postgresql:/u@h/db``) or
+    its ":" (``postgresql//u:pw@h/db``) is refused, never taken for a file and quoted back with its
+    password."""
     text = os.fspath(target)
     match = _SCHEME.match(text)
     if match is None or (match.group(2) is None and "://" in text):
         if "://" in text:
             raise StorageError(f"unknown store URL scheme; use one of: {', '.join(s + '://' for s in SCHEMES)}")
+        if _CREDENTIALS.search(text):
+            raise StorageError(_MALFORMED)
         return "sqlcipher", text
     scheme, rest = match.group(1).lower(), text[match.end() :]
     if match.group(2) is None:
-        if scheme in (*SCHEMES, *_SERVER_SCHEMES) or _MANGLED.match(rest.lstrip("/")):
-            raise StorageError(
-                "a store URL is written scheme://...: postgresql://user@host:5432/database, "
-                "sqlcipher:///var/lib/agent/memory.db or memory://"
-            )
+        if scheme in (*SCHEMES, *_SERVER_SCHEMES) or _MANGLED.match(rest.lstrip("/")) or _CREDENTIALS.search(text):
+            raise StorageError(_MALFORMED)
         return "sqlcipher", text
     if scheme == "sqlcipher":
         if not rest.startswith("/"):
