@@ -18,6 +18,7 @@ MAX_NAME = 128
 MAX_DESCRIPTION = 4096
 _REFUSED = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _JOINERS = frozenset("\u200c\u200d")
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 TAKEN = "a memory store with that name exists; store names are unique"
 
 
@@ -42,6 +43,15 @@ def check_description(description: object) -> str:
         raise InvalidRequest(f"a store description is text of at most {MAX_DESCRIPTION} characters")
     if any(unicodedata.category(c) == "Cs" for c in description):
         raise InvalidRequest("a store description must not contain lone surrogates")
+    # A description reaches the system prompt too, on lines of its own (an attacker's round: an escape
+    # sequence, a bidi override or a line separator there reorders or hides what the model and a reader
+    # see): line breaks and tabs are its only control characters.
+    for c in description.replace("\r\n", "\n"):  # a Windows line break is one
+        if c not in "\n\t" and (unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in _BIDI):
+            raise InvalidRequest(
+                f"a store description must not contain control characters but line breaks and tabs, bidi "
+                f"controls or line or paragraph separators (U+{ord(c):04X})"
+            )
     return description
 
 
