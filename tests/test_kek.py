@@ -224,6 +224,26 @@ def test_a_helper_that_prints_without_end_is_stopped_at_the_bound_every_key_sour
         os.kill(int(pid_file.read_text()), 0)
 
 
+def test_a_child_the_helper_leaves_holding_its_stdout_neither_stalls_the_open_nor_outlives_it(tmp_path: Path) -> None:
+    """An attacker's round: a helper that starts a child with its stdout ("sleep 600 &", an agent) and
+    exits held the read until the time limit (30 s, then "did not answer"), and the child ran on."""
+    key = os.urandom(32).hex()
+    pid_file = tmp_path / "child"
+    script = helper(tmp_path, f"import subprocess\nchild = subprocess.Popen(['sleep', '600'])\n"
+                    f"open({str(pid_file)!r}, 'w').write(str(child.pid))\nprint({key!r}, flush=True)")  # fmt: skip
+    db = round_trip(tmp_path, CommandKek(str(script), timeout=20))
+    assert db.exists()
+    child = int(pid_file.read_text())
+    for _ in range(100):  # killed with the helper's process group; init reaps it
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the helper's child outlived the open")
+
+
 def test_a_missing_helper_says_so(tmp_path: Path) -> None:
     with pytest.raises(KekError, match=r"command:/nonexistent/get-kek: cannot run the helper \(No such file"):
         SecureMemory.open(tmp_path / "c.db", kek="command:/nonexistent/get-kek")

@@ -9,9 +9,11 @@ failure is told by its exit status alone.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import shlex
+import signal
 import subprocess
 import time
 from typing import IO
@@ -68,32 +70,51 @@ class CommandKek(MaterialKek):
         the helper is killed on any way out before it ended."""
         deadline = time.monotonic() + self.timeout
         helper = subprocess.Popen(  # noqa: S603 - argv from the operator's own URI, run without a shell
-            self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
-        )
+            self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its own process group: what it started goes with it
+        )  # fmt: skip
         try:
             assert helper.stdout is not None
-            out = _read_bounded(helper.stdout, deadline, self.argv)
+            out = _read_bounded(helper.stdout, deadline, self.argv, helper)
             return helper.wait(timeout=max(0.0, deadline - time.monotonic())), out
         finally:
             if helper.poll() is None:
                 helper.kill()
                 helper.wait()
+            # A child the helper left behind (a shell's "&", an agent it started) would hold its stdout
+            # open, and run on: an attacker's round found it alive after the timeout.
+            with contextlib.suppress(OSError):
+                os.killpg(helper.pid, signal.SIGKILL)
             if helper.stdout is not None:
                 helper.stdout.close()
 
 
-def _read_bounded(stream: IO[bytes], deadline: float, argv: list[str]) -> bytes:
-    """What ``stream`` gives until its end: _TooMuch past MAX_OUTPUT bytes, TimeoutExpired at ``deadline``."""
+_QUIET = 0.2  # seconds the helper's stdout may stay open and silent after it ended
+
+
+def _read_bounded(
+    stream: IO[bytes], deadline: float, argv: list[str], helper: subprocess.Popen[bytes] | None = None
+) -> bytes:
+    """What ``stream`` gives until its end, or until ``helper`` ended and the stream stayed quiet for
+    _QUIET seconds (a child it left holds the stream open): _TooMuch past MAX_OUTPUT bytes,
+    TimeoutExpired at ``deadline``."""
     chunks: list[bytes] = []
     size = 0
+    quiet_since: float | None = None
     with selectors.DefaultSelector() as selector:
         selector.register(stream, selectors.EVENT_READ)
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise subprocess.TimeoutExpired(argv[0], 0)
-            if not selector.select(left):
+            if not selector.select(min(left, _QUIET)):
+                if helper is not None and helper.poll() is not None:
+                    now = time.monotonic()
+                    quiet_since = now if quiet_since is None else quiet_since
+                    if now - quiet_since >= _QUIET:
+                        return b"".join(chunks)
                 continue
+            quiet_since = None
             chunk = os.read(stream.fileno(), 65536)
             if not chunk:
                 return b"".join(chunks)
