@@ -265,6 +265,8 @@ REVIEWS = {
     "ay": "pii_review_ay.jsonl: blind, a property manager, a crypto exchange, a pharmacy and a car rental, as it came",
     "az": "pii_review_az.jsonl: blind, a health insurer, a hospital lab, a customs broker, a payroll firm, as it came",
     "ba": "pii_review_ba.jsonl: blind, a retail bank, a telecom, an on-call team and a hotel chain, as it came",
+    "bb": "pii_review_bb.jsonl: blind, an insurer's claims, a pharmacy, home care, a notary, dispatch, as it came",
+    "bc": "pii_review_bc.jsonl: blind, a lender, a telecom, admissions, an airline, a clinic chain, as it came",
 }
 
 

@@ -509,7 +509,18 @@ def altered(name: str) -> list[str]:
         # 8024"), a card in halves. Left: values split across messages, read out in words of Korean, Greek or
         # Norwegian, in Cyrillic letters for digits; a lockbox's code after "opens with"; national numbers of
         # unconfigured regions after a name alone; a token split in two notes; a soft hyphen inside an AWS secret.
-        ("bb", "claim", None, 0.92),  # 485 of 525 since
+        ("bb", "claim", None, 0.92),  # 485 of 525 since; 491 since stop 47's fixes
+        # Reviewer BC (blind, stop 47: a mortgage lender's underwriting desk, a telecom's retention team, a university's
+        # admissions office, an airline's rebooking agents, a tax office, a veterinary chain, a car-rental counter, a
+        # cloud host's support engineers, a fintech's risk team, a dental practice, a utility's dispatch and an
+        # adversarial model; 33 languages, phones of 59 countries): 384 of 455 (84.4%) as it came. Its fixes: a
+        # key's base64 body with its PEM lines cut off (its DER prefix, its DER length), a value one character at
+        # a time between dashes, dots or slashes (an SSN after its name, a card, an IBAN), an SSN as "area=...
+        # group=... serial=...", markdown's "\@" and IPv6's "[:][:]" defanged, Tamil's and Urdu's word for a
+        # password, a password that starts with "$" and then characters drawn at random, Hungarian's "06 (50)",
+        # a keypad's "*" before a code. Left: numbers of unconfigured regions in lists or after a name, codes in
+        # words and letters, values split in parts or encoded (ROT13, hex bytes, NATO words, an integer IP).
+        ("bc", "claim", None, 0.87),  # 397 of 455 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -794,6 +805,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # also files named "...@print.pdf", "ping @payments-oncall. No", a Hebrew order's number and a Romanian
         # court file's number read as phones (27 lines).
         ("bb", 24, {"IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}),
+        # Reviewer BC: private, link-local and documentation addresses (by design), example.com's address (on
+        # purpose); nothing else, as it came and since.
+        ("bc", 4, {"IP_ADDRESS", "EMAIL"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

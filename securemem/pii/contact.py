@@ -1535,6 +1535,8 @@ def _with_trunk(text: str, start: int) -> int:
     as Turkish numbers are written), which goes with the number."""
     if text.startswith(("0 (", "8 ("), start - 2) and (start == 2 or not text[start - 3].isalnum()):
         return start - 2  # Turkish "0 (505) ...", Russian "8 (949) ..."
+    if text.startswith("06 (", start - 3) and (start == 3 or not text[start - 4].isalnum()):
+        return start - 3  # Hungarian "06 (50) 347-4682": its trunk prefix is "06" (reviewer BC)
     if text.startswith("1 (", start - 2) and _NANP_TRUNK_AFTER.search(text, max(0, start - 24), start - 2):
         # North America's "Callback 1 (773) 950-1992" (reviewer BB); not a list's or a menu's number ("Step 1
         # (800) 555-0199", "Option 1 (212) ...": an attacker's round)

@@ -21,6 +21,65 @@ _PEM_END = re.compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
 _PEM_BODY = re.compile(r"[A-Za-z0-9+/=\s:,\\-]*")
 
 
+# A private key's base64 body with its header and footer cut off ("header and footer stripped so the PEM rule
+# misses it": reviewer BC): its DER encoding starts the same way for each kind, so the base64 does. SEC1 EC keys
+# (P-256, P-384, P-521), PKCS#1 RSA keys, PKCS#8 keys (RSA, EC P-256, Ed25519, X25519), OpenSSH's format
+# ("openssh-key-v1"): the prefix, then enough base64 to be a key, on one line or wrapped.
+_DER_KEY = re.compile(
+    r"(?<![A-Za-z0-9+/])(?:MHcCAQEEI|MIGkAgEBBD[A-D]|MIHcAgEBBE[I-L]|MII[A-Za-z0-9+/]{2}[AQgw]IBAAKC[AQ][A-Za-z0-9+/]EA"
+    r"|MII[A-Za-z0-9+/]{2}[AQgw]IBADANBgkqhkiG9w0BAQEFAASC|MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg"
+    r"|MI[A-Za-z0-9+/]{2}AgEAMBAGByqGSM49AgEGBSuBBAA[ij]"
+    r"|MC4CAQAwBQYDK2Vw|MC4CAQAwBQYDK2Vu|b3BlbnNzaC1rZXktdjEA)"
+    r"(?:[A-Za-z0-9+/]|\r?\n[ \t]*(?=[A-Za-z0-9+/])){24,}={0,2}"
+)
+DER_KEY_HINTS = ("MHcCAQEE", "MIGkAgEB", "MIHcAgEB", "IBAAKC", "IBADANBgkqhkiG9w0BAQEFAASC", "MC4CAQAwBQYDK2V",
+                 "MIGHAgEAMBMGByqGSM49", "AgEAMBAGByqGSM49", "b3BlbnNzaC1rZXktdjEA")  # fmt: skip
+
+
+def find_der_keys(scan: Scan) -> Iterator[Span]:
+    text = scan.text
+    for match in _DER_KEY.finditer(text):
+        start, end = match.span()
+        length = _der_chars(text[start : start + 8])
+        if length is not None:  # the DER's own length says where the body ends, wrapped or not
+            counted = 0
+            for at in range(start, end):
+                if not text[at].isspace():
+                    counted += 1
+                    if counted == length:
+                        end = at + 1
+                        break
+            else:
+                continue  # cut short: fewer characters than the key has
+        else:  # OpenSSH's format: a wrapped body goes on past full lines only (its 70 characters)
+            at = start
+            while (newline := text.find("\n", at, end)) != -1:
+                if len(text[at:newline].strip()) < 60:
+                    end = newline
+                    break
+                at = newline + 1
+        yield start, end - (text[end - 1] == "\r")
+
+
+def _der_chars(head: str) -> int | None:
+    """The base64 characters of the DER whose first eight are ``head`` (a SEQUENCE and its length), or None."""
+    try:
+        der = base64.b64decode(head)
+    except ValueError:
+        return None
+    if der[:1] != b"\x30":
+        return None
+    if der[1] < 0x80:
+        total = 2 + der[1]
+    elif der[1] == 0x81:
+        total = 3 + der[2]
+    elif der[1] == 0x82:
+        total = 4 + (der[2] << 8 | der[3])
+    else:
+        return None
+    return 4 * -(-total // 3)
+
+
 def find_private_keys(scan: Scan) -> Iterator[Span]:
     """Pair each BEGIN line with the first END line after it (found once, so linear in the text)."""
     text = scan.text

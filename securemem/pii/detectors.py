@@ -79,7 +79,14 @@ from securemem.pii.contact import (
     may_hold_spelt_phone,
     may_hold_split_area_code,
 )
-from securemem.pii.credentials import find_bearer_tokens, find_jwts, find_private_keys, find_wrapped_jwts
+from securemem.pii.credentials import (
+    DER_KEY_HINTS,
+    find_bearer_tokens,
+    find_der_keys,
+    find_jwts,
+    find_private_keys,
+    find_wrapped_jwts,
+)
 from securemem.pii.edi import find_x12, may_hold_x12
 from securemem.pii.encoded import find_encoded_secrets, may_hold_encoded_secret
 from securemem.pii.findings import Finding
@@ -307,6 +314,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"US_SSN", "PHONE"}), find_hl7, literals=("|",), gate=may_hold_hl7, whole=True),  # HL7 v2
     _Builtin(frozenset({"IP_ADDRESS"}), _typed("IP_ADDRESS", find_ip_addresses), gate=may_hold_ip_address),
     _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_private_keys), literals=("PRIVATE KEY",)),
+    _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_der_keys), literals=DER_KEY_HINTS),
     _Builtin(frozenset({"JWT"}), _typed("JWT", find_jwts), literals=("eyJ",)),
     _Builtin(frozenset({"JWT"}), _typed("JWT", find_wrapped_jwts), literals=("eyJ",), whole=True),
     _Builtin(

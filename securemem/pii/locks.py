@@ -155,7 +155,7 @@ def _code_words(lower: str) -> Iterator[tuple[int, int, str]]:
 # After the code word: at most eight words (a number of one or two digits among them), a colon or "=", the value.
 _TO_VALUE = re.compile(
     r"(?P<gap>(?:[ \t]+(?:[^\s\d.!?;:=]+|[0-9]{1,2}(?=[ \t])|,)){0,8}?)[ \t]*(?:[:=][ \t]*)?"
-    r"(?<![^\s:=])(?P<value>#?(?:(?=[0-9a-d]{4})[0-9]{1,6}[a-d]|[0-9]{3,8}[#*]?)(?![\w]))"
+    r"(?<![^\s:=])(?P<value>[#*]?(?:(?=[0-9a-d]{4})[0-9]{1,6}[a-d]|[0-9]{3,8}[#*]?)(?![\w]))"
 )
 # The value ends its clause: the text's or line's end, a stop, a bracket, a quote, or a word that goes on
 # to when or what for ("1967 efter kl 18", "2580 etter kl 20", "2468B voor de monsterkluis").

@@ -27,8 +27,9 @@ prefix. Detectors never see the original: they see a *view* in which
 - escapes become their character: in JSON (``\u0040``) and HTML (``&#64;``, ``&#x40;``) any
   printable ASCII character, ``&commat;``, ``&plus;`` and ``&period;``, and in a URL the
   percent-escapes of "@", "+", ".", " " and "-" (``%40``, ``%2B``, ``%20``...); ``\"`` a quote (JSON inside a
-  JSON string), a defanged address's ``[.]``, ``[dot]`` and ``[:]`` their character, and
-  markdown's ``\-`` and ``\_`` a dash and an underscore. The escape's first character stands for
+  JSON string), a defanged address's ``[.]``, ``[dot]`` and ``[:]`` (``[:][:]`` too) their character, and
+  markdown's ``\-``, ``\_`` and ``\.`` their character, ``\@`` after a letter or a digit "@". The escape's first
+  character stands for
   its character and the others are dropped.
 
 Each character of the view comes from exactly one character of the original, so a span found in
@@ -394,7 +395,10 @@ _ESCAPE = re.compile(
     # A defanged address, as threat reports write them ("199[dot]53[dot]107[dot]168", "31[.]155.119.24",
     # "2a00[:]1450[:]...", "63(.)230(.)72(.)122"), and markdown's escaped dash and underscore ("sk\-svcacct\-...").
     r"|(?<=[A-Za-z0-9])(?:\[(?P<defanged>\.|dot|:)\]|[({<](?P<defanged_dot>\.|dot)[)}>])(?=[A-Za-z0-9])"
-    r"|\\(?P<markdown>[-_.+])(?=[A-Za-z0-9])"
+    # IPv6's "::" defanged as "[:][:]" ("2804[:]14c[:]f4ae[:][:]8cf8": reviewer BC)
+    r"|(?:(?<=[A-Za-z0-9])(?=\[:\]\[:\][A-Za-z0-9])|(?<=[A-Za-z0-9]\[:\])(?=\[:\][A-Za-z0-9]))(?P<defanged_colon>\[:\])"
+    # ... and "@" escaped after a letter or a digit too ("zofia\_szymanska\@onet\.pl": reviewer BC)
+    r"|(?:\\(?P<markdown>[-_.+])|(?<=[A-Za-z0-9])\\(?P<markdown_at>@))(?=[A-Za-z0-9])"  # "[a-z]+\@x" is a regex
     # A line break written as HTML ("<b>OTP:</b><br>839201", "4111 1111<br>1111 1111"): a break, as read
     r"|(?P<br><[bB][rR][ \t]*/?[ \t]*>)"
     r"|\\u00(?P<json>[2-6][0-9a-fA-F]|7[0-9a-eA-E])"
@@ -496,8 +500,10 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
             char = ":" if match["defanged"] == ":" else "."
         elif match["defanged_dot"] is not None:
             char = "."
-        elif match["markdown"] is not None:
-            char = match["markdown"]
+        elif match["defanged_colon"] is not None:
+            char = ":"
+        elif match["markdown"] is not None or match["markdown_at"] is not None:
+            char = match["markdown"] or match["markdown_at"]
         elif match["br"] is not None:
             char = "\n"
         elif match["spaced_tag"] is not None:

@@ -410,9 +410,34 @@ _STOP_VALUES = frozenset(
     )
 )
 # Kubernetes' and Make's "$(DB_PASSWORD)" too (reviewer M).
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER_SHAPE = re.compile(
     r"^(?:[*xX•.\-_#?]+|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\([A-Za-z_][A-Za-z0-9_]*\)|%[A-Za-z_]+%|\{\{.*\}\})$"
 )
+_FOUR_SMALL = re.compile(r"[a-z]{4}")
+_TURNS = re.compile(r"[a-z](?=[A-Z])|[A-Za-z](?=[0-9])|[0-9](?=[A-Za-z])")
+
+
+class _Placeholder:
+    """_PLACEHOLDER_SHAPE, but a "$" before characters drawn at random is a password's first character, not a
+    variable's sign ("insurance portal password $LpptAe0eAochMT": reviewer BC): small and capital letters and a
+    digit, no "_", no four small letters in a row (a name's words: "$dbPassword1", "$SecretValue2"), and four
+    turns or more between small and capital letters and digits ("$pgPass2024" turns twice)."""
+
+    def match(self, value: str) -> re.Match[str] | None:
+        found = _PLACEHOLDER_SHAPE.match(value)
+        if found is None or not value.startswith("$") or not value[1:].isalnum() or len(value) < 9:
+            return found
+        body = value[1:]
+        drawn = (
+            any(char.isdigit() for char in body)
+            and body.lower() != body != body.upper()
+            and _FOUR_SMALL.search(body) is None
+            and len(_TURNS.findall(body)) >= 4  # a name turns at its words only ("$pgPass2024": twice)
+        )
+        return None if drawn else found
+
+
+_PLACEHOLDER = _Placeholder()
 _IDENTIFIER_CHAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
@@ -1032,6 +1057,7 @@ _PW_WORDS = (
     # Persian's login's and Wi-Fi's "password" (the view drops the joiner in "وای‌فای": reviewer AY)
     "رمز ورود", "رمز وایفای", "رمز وای فای",
     "パスワード", "暗証番号", "密码", "密碼", "口令", "비밀번호", "पासवर्ड", "পাসওয়ার্ড",
+    "கடவுச்சொல்", "پاس ورڈ", "پاسورڈ",  # Tamil's and Urdu's (reviewer BC)
     # Configuration directives followed by the password alone.
     *(_DIRECTIVES := (
         "requirepass", "auth_pass", "rootpw", "wpa_passphrase", "masterauth", "bindpw", "psk", "wpa_psk",
@@ -1081,6 +1107,7 @@ _PASSWORD_HINTS_OTHER = (
     "mật khẩu", "รหสผาน",  # Vietnamese; Thai "รหัสผ่าน" as the view writes it (its marks dropped)
     "סיסמ", "كلمة", "رمز عبور", "رمز و", "پسور", "گذرواژ", "کلمه عبور",  # Hebrew, Arabic, Persian
     "পাসও",  # Bengali "পাসওয়ার্ড"
+    "கடவுச", "پاس ور", "پاسور",  # Tamil "கடவுச்சொல்" as the view writes it (its marks dropped), Urdu "پاس ورڈ"
 )  # fmt: skip
 # Verbs between a label and its value, longest first ("is now", "changed to", "heißt", "devient", "→").
 _VERBS = (

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from securemem.pii.checksums import card_number_valid, ssn_valid
+from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
 from securemem.pii.numeric import CARD_NAMES
 from securemem.pii.scan import Scan
 
@@ -34,6 +34,33 @@ _SSN_PARTS = re.compile(
     rf"[^\n]{{0,60}}?(?<![^\W\d_])(?:last|final)[ \t]+(?:four|4)(?:[ \t]+digits)?{_BETWEEN}"
     rf"(?<![0-9])(?P<serial>[0-9]{{4}})(?![0-9])"
 )
+# An SSN's parts as SSA names them, each a key and its value ("area=102 group=66 serial=0749": reviewer BC).
+_SSN_FIELDS = re.compile(
+    r"(?<![^\W\d_])area[ \t]*[=:][ \t]*(?P<area>[0-9]{3})(?![0-9])[ \t,;]{1,3}"
+    r"group[ \t]*[=:][ \t]*(?P<group>[0-9]{2})(?![0-9])[ \t,;]{1,3}serial[ \t]*[=:][ \t]*(?P<serial>[0-9]{4})(?![0-9])"
+)
+# A value written one character at a time with the same mark between each ("SSN is 3-2-7-9-1-8-0-4-3, just
+# remove the dashes", "D-E-1-1-1-0-0-7-...": reviewer BC): read joined, it must be an SSN after its name, a
+# card whose network and Luhn check hold, or an IBAN whose check digits hold.
+_CHAR_BY_CHAR = re.compile(
+    r"(?<![\w\-.,/])(?P<run>[A-Za-z0-9](?P<sep>[\-.,/])[A-Za-z0-9](?:(?P=sep)[A-Za-z0-9]){7,40})(?![\w]|[\-.,/][\w])"
+)
+_SSN_NAMED = re.compile(r"(?<![^\W\d_])(?:ssn|social security|soc\. sec\.|ssa)(?![^\W\d_])")
+
+
+def _char_by_char(text: str, lower: str) -> Iterator[Hit]:
+    for match in _CHAR_BY_CHAR.finditer(text):
+        joined = match["run"].replace(match["sep"], "").upper()
+        if joined.isdigit():
+            if len(joined) == 9 and match["sep"] != "," and ssn_valid(joined[:3], joined[3:5], joined[5:]):
+                if _SSN_NAMED.search(lower, max(0, match.start() - 60), match.start()):
+                    yield "US_SSN", *match.span("run")
+            elif 13 <= len(joined) <= 19 and card_number_valid(joined):
+                yield "CREDIT_CARD", *match.span("run")
+        elif joined[:2].isalpha() and joined[2:4].isdigit() and 15 <= len(joined) <= 34 and iban_valid(joined):
+            yield "IBAN", *match.span("run")
+
+
 # The words for a half, first and second, in the languages of the reviewers' notes.
 _FIRST_HALF = (
     r"first half|1st half|první polovina|první polovinu|prvá polovica|pierwsza połowa|pierwszą połowę|erste hälfte|"
@@ -57,11 +84,25 @@ _HALF_MARKS = ("half", "polovin", "polovic", "połow", "hälfte", "moiti", "mita
 
 def may_hold_told_parts(scan: Scan) -> bool:
     lower = scan.lower
-    return ("first" in lower or "1st" in lower) or any(mark in lower for mark in _HALF_MARKS)
+    return (
+        ("first" in lower or "1st" in lower)
+        or "serial" in lower
+        or any(mark in lower for mark in _HALF_MARKS)
+        or _ONE_BY_ONE.search(scan.text) is not None
+    )
+
+
+_ONE_BY_ONE = re.compile(r"[A-Za-z0-9][\-.,/][A-Za-z0-9][\-.,/][A-Za-z0-9][\-.,/][A-Za-z0-9]")
 
 
 def find_told_parts(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
+    if "serial" in lower:
+        for match in _SSN_FIELDS.finditer(lower):
+            if ssn_valid(match["area"], match["group"], match["serial"]):
+                for part in ("area", "group", "serial"):
+                    yield "US_SSN", *match.span(part)
+    yield from _char_by_char(scan.text, lower)
     if "first" in lower or "1st" in lower:
         for match in _SSN_PARTS.finditer(lower):
             if ssn_valid(match["area"], match["group"], match["serial"]):

@@ -1,0 +1,118 @@
+"""What reviewer BC (a mortgage lender's, a telecom's, a university's, an airline's, a tax office's, a veterinary
+chain's, a car-rental counter's, a cloud host's, a fintech's, a dental practice's and a utility's agents' memories,
+and an adversarial model's; 33 languages) found, after BB's readers: a private key's base64 body with its PEM lines
+cut off; a value written one character at a time between dashes, dots or slashes; an SSN as SSA's three fields;
+markdown's escaped "@" and IPv6's defanged "::"; Tamil's and Urdu's word for a password; a password that starts
+with "$"; Hungarian's trunk before a bracketed area code; a keypad's "*" before a gate's code. And what those
+readers leave alone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa, x25519
+from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
+
+from tests.helpers import found
+
+_KEYS: dict[str, Callable[[], PrivateKeyTypes]] = {
+    "ec-p256": lambda: ec.generate_private_key(ec.SECP256R1()),
+    "ec-p384": lambda: ec.generate_private_key(ec.SECP384R1()),
+    "ec-p521": lambda: ec.generate_private_key(ec.SECP521R1()),
+    "rsa-2048": lambda: rsa.generate_private_key(65537, 2048),
+    "ed25519": ed25519.Ed25519PrivateKey.generate,
+    "x25519": x25519.X25519PrivateKey.generate,
+}
+_FORMATS = {
+    "sec1-or-pkcs1": serialization.PrivateFormat.TraditionalOpenSSL,
+    "pkcs8": serialization.PrivateFormat.PKCS8,
+    "openssh": serialization.PrivateFormat.OpenSSH,
+}
+
+
+_NO_FORM = {("ed25519", "sec1-or-pkcs1"), ("x25519", "sec1-or-pkcs1"), ("x25519", "openssh")}  # none exists
+
+
+def _body(kind: str, form: str) -> list[str]:
+    """The base64 lines of a fresh key's PEM, its BEGIN and END lines cut off."""
+    key = _KEYS[kind]()
+    pem = key.private_bytes(serialization.Encoding.PEM, _FORMATS[form], serialization.NoEncryption())
+    return [line for line in pem.decode().splitlines() if not line.startswith("-----")]
+
+
+@pytest.mark.parametrize(
+    ("kind", "form"),
+    [(kind, form) for kind in sorted(_KEYS) for form in sorted(_FORMATS) if (kind, form) not in _NO_FORM],
+)
+def test_a_private_keys_body_is_found_without_its_pem_lines(kind: str, form: str) -> None:
+    lines = _body(kind, form)
+    flat, wrapped = "".join(lines), "\n".join(lines)
+    assert found(f"EC key, body only so the PEM rule misses it: {flat} (end)") == [("PRIVATE_KEY", flat)]
+    assert found(f"body:\n{wrapped}\nend of the paste") == [("PRIVATE_KEY", wrapped)]
+
+
+@pytest.mark.parametrize("kind", ["ec-p256", "rsa-2048", "ed25519"])
+def test_a_public_keys_body_is_not_read_as_a_private_keys(kind: str) -> None:
+    # (After "public key:" a value is still read as a secret: a name alone makes nothing public, an earlier
+    # attacker's round; here no name comes before it.)
+    public = _KEYS[kind]().public_key()
+    pem = public.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    body = "".join(line for line in pem.decode().splitlines() if not line.startswith("-----"))
+    assert [kind for kind, _ in found(f"SPKI {body}")] != ["PRIVATE_KEY"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # one character at a time, the same mark between each
+        ("SSN is 3-2-7-9-1-8-0-4-3, just remove the dashes when you file it",
+         [("US_SSN", "3-2-7-9-1-8-0-4-3")]),
+        ("Bindestriche weglassen: D-E-1-1-1-0-0-7-0-0-0-0-3-8-7-7-8-3-1-8-0-0",
+         [("IBAN", "D-E-1-1-1-0-0-7-0-0-0-0-3-8-7-7-8-3-1-8-0-0")]),
+        ("card, a digit at a time: 4.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1",
+         [("CREDIT_CARD", "4.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1")]),
+        # SSA's names for an SSN's parts
+        ("area=102 group=66 serial=0749 (reassemble as the SSN)",
+         [("US_SSN", "102"), ("US_SSN", "66"), ("US_SSN", "0749")]),
+        # escaped and defanged
+        ("Contact (markdown-escaped): zofia\\_szymanska\\@onet\\.pl", [("EMAIL", "zofia\\_szymanska\\@onet\\.pl")]),
+        ("v6 address, defanged: 2804[:]14c[:]f4ae[:][:]8cf8[:]fdf7",
+         [("IP_ADDRESS", "2804[:]14c[:]f4ae[:][:]8cf8[:]fdf7")]),
+        # a password's word in Tamil and Urdu; a password that starts with "$"
+        ("போர்டல் கடவுச்சொல்: Mariposasaudade17*", [("PASSWORD", "Mariposasaudade17*")]),
+        ("پورٹل کا پاس ورڈ Orkide#440", [("PASSWORD", "Orkide#440")]),
+        ("insurance portal password: $LpptAe0eAochMT", [("PASSWORD", "$LpptAe0eAochMT")]),
+        # Hungarian's trunk "06" before the area code in brackets; a keypad's "*" before a code
+        ("telefon 06 (50) 347-4682.", [("PHONE", "06 (50) 347-4682")]),
+        ("Gdańsk, kod do domofonu *2953.", [("PASSWORD", "*2953")]),
+    ],
+)  # fmt: skip
+def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # characters one at a time that make nothing: a version, a keypad's row, a list after "SSN", no SSN's name
+        "version 1.2.3.4.5.6.7.8.9 released",
+        "keypad 1-2-3-4-5-6-7-8-9-0",
+        "SSN list: 1,2,3,4,5,6,7,8,9",
+        "menu path 3-2-7-9-1-8-0-4-3 in the phone tree",
+        "the fields are area=000 group=66 serial=0749",
+        # a regular expression with an escaped "@"; colons in brackets that join no address
+        "pattern: ^[a-z]+\\@example\\.com$",
+        "see a[:][:]b and list[:][:]",
+        # variables, not passwords: their names' words, few turns between cases and digits
+        "password $DB_PASSWORD",
+        "password: $dbPassword1",
+        "export DATABASE_URL=postgres://app:$pgPass2024@db:5432/app",
+        # a certificate's body, and a key's prefix cut short
+        "cert: MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UEChMJQmFsdGltb3Jl",
+        "the prefix MHcCAQEEI starts an EC key",
+    ],
+)
+def test_ordinary_text_is_left_alone(text: str) -> None:
+    assert found(text) == []
