@@ -217,7 +217,7 @@ def inner(path: object) -> str:
     if not path.startswith("/"):
         raise InvalidRequest("a path is absolute inside the store, such as /notes/a.md")
     if path.endswith("/"):
-        raise InvalidRequest("a memory's path names a file, and a path ending in '/' names a directory")
+        raise InvalidRequest("a memory's path names a file, such as /notes.md; a path ending in '/' names a directory")
     return ROOT + path
 
 
