@@ -509,7 +509,7 @@ def altered(name: str) -> list[str]:
         # 8024"), a card in halves. Left: values split across messages, read out in words of Korean, Greek or
         # Norwegian, in Cyrillic letters for digits; a lockbox's code after "opens with"; national numbers of
         # unconfigured regions after a name alone; a token split in two notes; a soft hyphen inside an AWS secret.
-        ("bb", "claim", None, 0.92),  # 485 of 525 since; 491 since stop 47's fixes
+        ("bb", "claim", None, 0.92),  # 485 of 525 since; 493 since stop 47's fixes
         # Reviewer BC (blind, stop 47: a mortgage lender's underwriting desk, a telecom's retention team, a university's
         # admissions office, an airline's rebooking agents, a tax office, a veterinary chain, a car-rental counter, a
         # cloud host's support engineers, a fintech's risk team, a dental practice, a utility's dispatch and an

@@ -816,6 +816,8 @@ _DATE_OR_IP = re.compile(
 _HEBREW_PHONE_STEMS = (
     "טלפון", "נייד", "פלאפון", "סלולרי", "סלולר", "פקס", "וואטסאפ", "ווטסאפ", "להתקשר", "התקשר", "התקשרי",
     "התקשרו", "תתקשר", "תתקשרי", "תתקשרו", "חייג", "חייגי", "חייגו", "לחייג", "תחייג", "ווצאפ",
+    # calling back ("מבקש שיחזרו אליו ל-+972 ...": reviewer BB), "him" or "her" between
+    "יחזרו", "שיחזרו", "לחזור", "תחזרו", "חזרו", "אליו", "אליה", "אלי",
 )  # fmt: skip
 # Not "ב" (in, on): "דיברנו בטלפון" (we spoke on the phone), "בסלולר" (at the mobile operator) give no number.
 _HEBREW_PREFIXES = ("", "ה", "ל", "מ", "ו", "ש", "לה", "וה", "מה", "שה", "ול", "ומ")
@@ -1692,9 +1694,9 @@ def _glued_wrongly(text: str, start: int, words: list[str], candidate: str, regi
     if text[start - 1] == "-" and _HEBREW_PREFIX.search(text, max(0, start - 3), start):
         # "ל-0593057512": Hebrew's one-letter word "to" before the number, not a glued label; a number only
         # after a Hebrew word for a phone or a call ("נא להתקשר ל-..."): after "ב-" (at, in) stand times,
-        # dates and amounts ("הטיסה ב-08 30 17 30", a fresh attacker's round). A "+" number needs no such
-        # word: it names its country ("שיחזרו אליו ל-+972 58 230 0531": reviewer BB).
-        return not candidate.startswith("+") and not any(word in _HEBREW_PHONE_WORDS for word in words[-2:])
+        # dates and amounts ("הטיסה ב-08 30 17 30", a fresh attacker's round); "+" sums too ("הרווח עודכן
+        # ל-+12 500 000 ₪": the attacker's round on reviewer BC's readers)
+        return not any(word in _HEBREW_PHONE_WORDS for word in words[-2:])
     if text[start - 1] == "-" and text[start - 2 : start - 1].isalpha() and candidate.isdigit():
         return not (words and words[-1] in _PHONE_WORDS and phone_e164(candidate, regions) is not None)
     return False

@@ -26,14 +26,15 @@ _PEM_BODY = re.compile(r"[A-Za-z0-9+/=\s:,\\-]*")
 # (P-256, P-384, P-521), PKCS#1 RSA keys, PKCS#8 keys (RSA, EC P-256, Ed25519, X25519), OpenSSH's format
 # ("openssh-key-v1"): the prefix, then enough base64 to be a key, on one line or wrapped.
 _DER_KEY = re.compile(
-    r"(?<![A-Za-z0-9+/])(?:MHcCAQEEI|MIGkAgEBBD[A-D]|MIHcAgEBBE[I-L]|MII[A-Za-z0-9+/]{2}[AQgw]IBAAKC[AQ][A-Za-z0-9+/]EA"
+    r"(?<![A-Za-z0-9+/])(?:M[HI][A-Za-z0-9+/]{2}AQEEI|MIGkAgEBBD[A-D]|MIHcAgEBBE[I-L]"
+    r"|MII[A-Za-z0-9+/]{2}[AQgw]IBAAK(?:C[AQ][A-Za-z0-9+/]EA|BgQ)"
     r"|MII[A-Za-z0-9+/]{2}[AQgw]IBADANBgkqhkiG9w0BAQEFAASC|MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg"
-    r"|MI[A-Za-z0-9+/]{2}AgEAMBAGByqGSM49AgEGBSuBBAA[ij]"
+    r"|MI[A-Za-z0-9+/]{2}AgEAMBAGByqGSM49AgEGBSuBBAA[ijK]|MII[A-Za-z0-9+/]{2}[AQgw]IBADCCA[A-Za-z0-9+/]{3}ByqGSM44"
     r"|MC4CAQAwBQYDK2Vw|MC4CAQAwBQYDK2Vu|b3BlbnNzaC1rZXktdjEA)"
     r"(?:[A-Za-z0-9+/]|\r?\n[ \t]*(?=[A-Za-z0-9+/])){24,}={0,2}"
 )
-DER_KEY_HINTS = ("MHcCAQEE", "MIGkAgEB", "MIHcAgEB", "IBAAKC", "IBADANBgkqhkiG9w0BAQEFAASC", "MC4CAQAwBQYDK2V",
-                 "MIGHAgEAMBMGByqGSM49", "AgEAMBAGByqGSM49", "b3BlbnNzaC1rZXktdjEA")  # fmt: skip
+DER_KEY_HINTS = ("AQEEI", "MIGkAgEB", "MIHcAgEB", "IBAAKC", "IBAAKBgQ", "IBADANBgkqhkiG9w0BAQEFAASC", "MC4CAQAwBQYDK2V",
+                 "MIGHAgEAMBMGByqGSM49", "AgEAMBAGByqGSM49", "ByqGSM44", "b3BlbnNzaC1rZXktdjEA")  # fmt: skip
 
 
 def find_der_keys(scan: Scan) -> Iterator[Span]:
@@ -51,6 +52,8 @@ def find_der_keys(scan: Scan) -> Iterator[Span]:
                         break
             else:
                 continue  # cut short: fewer characters than the key has
+        elif end - start < 300:
+            continue  # OpenSSH's fixed header alone ("grep for b3BlbnNzaC1rZXktdjEAAAAABG5vbmUA..."): no key
         else:  # OpenSSH's format: a wrapped body goes on past full lines only (its 70 characters)
             at = start
             while (newline := text.find("\n", at, end)) != -1:

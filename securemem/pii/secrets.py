@@ -113,13 +113,23 @@ def _aws_groups(match: re.Match[str]) -> bool:
 # ("aws_secret_access_key pasted from a Word doc: ... (key id ASIA...)": reviewer BB): 40 characters of
 # base64, small and capital letters and a digit (a git SHA, hex, has no capitals).
 _AWS_SECRET_NAMED = re.compile(
-    r"(?i:aws_?secret|secret[ _]?access[ _]?key|aws secret)|(?<![0-9A-Za-z])(?:AKIA|ASIA)[A-Z0-9]{16}(?![0-9A-Za-z])"
+    r"(?i:aws_?secret(?!s)|secret[ _]?access[ _]?key|aws secret(?!s))"
+    r"|(?<![0-9A-Za-z])(?:AKIA|ASIA)[A-Z0-9]{16}(?![0-9A-Za-z])"
 )
 _AWS_SECRET_ALONE = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])")
 
 
 def _aws_secret_shaped(secret: str) -> bool:
     return secret.lower() != secret != secret.upper() and any(char.isdigit() for char in secret)
+
+
+_WORD_RUN = re.compile(r"[A-Z]?[a-z]{4,}")
+
+
+def _not_words(secret: str) -> bool:
+    """Not words run together, as a stack's outputs and roles are named ("ExportsOutputFnGetAttUserPoolArn3F2E9A7D",
+    "ReadOnlyAuditRoleForSecurityHubFindings2": the attacker's round on reviewer BC's readers)."""
+    return sum(len(word) for word in _WORD_RUN.findall(secret)) * 10 < len(secret) * 4
 
 
 def find_aws_pairs(scan: Scan) -> Iterator[Hit]:
@@ -142,7 +152,7 @@ def find_aws_named_secrets(scan: Scan) -> Iterator[Hit]:
         lines.add(start)
         end = text.find("\n", named.end())
         for match in _AWS_SECRET_ALONE.finditer(text, start, len(text) if end < 0 else end):
-            if _aws_secret_shaped(match[0]) and "/" not in match[0][:1]:
+            if _aws_secret_shaped(match[0]) and "/" not in match[0][:1] and _not_words(match[0]):
                 yield "AWS_SECRET_KEY", *match.span()
 
 
@@ -421,11 +431,12 @@ class _Placeholder:
     """_PLACEHOLDER_SHAPE, but a "$" before characters drawn at random is a password's first character, not a
     variable's sign ("insurance portal password $LpptAe0eAochMT": reviewer BC): small and capital letters and a
     digit, no "_", no four small letters in a row (a name's words: "$dbPassword1", "$SecretValue2"), and four
-    turns or more between small and capital letters and digits ("$pgPass2024" turns twice)."""
+    turns or more between small and capital letters and digits ("$pgPass2024" turns twice), twelve characters
+    or more ("$k8sPgPw2", "$MySqlPw8Rt3": abbreviations run together, the attacker's round on BC's readers)."""
 
     def match(self, value: str) -> re.Match[str] | None:
         found = _PLACEHOLDER_SHAPE.match(value)
-        if found is None or not value.startswith("$") or not value[1:].isalnum() or len(value) < 9:
+        if found is None or not value.startswith("$") or not value[1:].isalnum() or len(value) < 13:
             return found
         body = value[1:]
         drawn = (

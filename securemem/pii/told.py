@@ -46,16 +46,27 @@ _CHAR_BY_CHAR = re.compile(
     r"(?<![\w\-.,/])(?P<run>[A-Za-z0-9](?P<sep>[\-.,/])[A-Za-z0-9](?:(?P=sep)[A-Za-z0-9]){7,40})(?![\w]|[\-.,/][\w])"
 )
 _SSN_NAMED = re.compile(r"(?<![^\W\d_])(?:ssn|social security|soc\. sec\.|ssa)(?![^\W\d_])")
+_CARD_NAMED = re.compile(
+    r"(?<![^\W\d_])(?:card|cards|karte|carte|tarjeta|cartão|cartao|carta|kort|kaart|karta|kártya|kartı|visa|mastercard|"
+    r"amex|pan|cc)(?![^\W\d_])"
+)
 
 
 def _char_by_char(text: str, lower: str) -> Iterator[Hit]:
     for match in _CHAR_BY_CHAR.finditer(text):
         joined = match["run"].replace(match["sep"], "").upper()
         if joined.isdigit():
-            if len(joined) == 9 and match["sep"] != "," and ssn_valid(joined[:3], joined[3:5], joined[5:]):
+            # An SSN's digits between dashes after its name ("SSN field ... 8.1.4.2.6.7.1.2.3" is a telecom's
+            # subsystem number, "social security tiers: 2/1/9/..." counts); a card's after a card's word (a
+            # survey's answers and dice rolls pass a Luhn check one time in ten): the attacker's round on BC's.
+            if len(joined) == 9 and match["sep"] == "-" and ssn_valid(joined[:3], joined[3:5], joined[5:]):
                 if _SSN_NAMED.search(lower, max(0, match.start() - 60), match.start()):
                     yield "US_SSN", *match.span("run")
-            elif 13 <= len(joined) <= 19 and card_number_valid(joined):
+            elif (
+                13 <= len(joined) <= 19
+                and card_number_valid(joined)
+                and _CARD_NAMED.search(lower, max(0, match.start() - 60), match.start())
+            ):
                 yield "CREDIT_CARD", *match.span("run")
         elif joined[:2].isalpha() and joined[2:4].isdigit() and 15 <= len(joined) <= 34 and iban_valid(joined):
             yield "IBAN", *match.span("run")
@@ -99,7 +110,11 @@ def find_told_parts(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     if "serial" in lower:
         for match in _SSN_FIELDS.finditer(lower):
-            if ssn_valid(match["area"], match["group"], match["serial"]):
+            # an SSN named in its line (a warehouse's, a parking lot's areas and groups are none: the
+            # attacker's round on BC's readers)
+            start, end = lower.rfind("\n", 0, match.start()) + 1, lower.find("\n", match.end())
+            named = _SSN_NAMED.search(lower, start, len(lower) if end < 0 else end)
+            if named is not None and ssn_valid(match["area"], match["group"], match["serial"]):
                 for part in ("area", "group", "serial"):
                     yield "US_SSN", *match.span(part)
     yield from _char_by_char(scan.text, lower)
