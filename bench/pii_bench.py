@@ -487,6 +487,13 @@ def worst_cases(size: int) -> dict[str, str]:
         "cjk-glued": fill("，密码Yao#Fang"),
         "card-pins": fill("tankpas 7044 0186 8552 6407 met pincode 5831, "),
         "box-before": fill("nøgleboks hos Poul, Vestergade 17, kode "),
+        # stop 47's readers: a line about an AWS secret full of 40-character values, digits one at a time, a
+        # key's DER prefix before long base64 wrapped in 63-character lines
+        "aws-named-line": fill(
+            "aws_secret ExportsOutputFnGetAttUserPoolArn3F2E9A7D k8ZZh4Ul41Evtj5n9CgkIWnvvvfiC5qvbDUxdpZY "
+        ),
+        "one-at-a-time": fill("SSN card 4-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1 "),
+        "der-wrapped": "MHcCAQEEI" + fill("A" * 63 + "\n"),
     }
 
 

@@ -739,6 +739,12 @@ HOSTILE.update(
         "cjk-glued": "，密码Yao#Fang" * (FIFTH // 12),
         "card-pins": "tankpas 7044 0186 8552 6407 met pincode 5831, " * (FIFTH // 46),
         "box-before": "nøgleboks hos Poul, Vestergade 17, kode " * (FIFTH // 40),
+        # Stop 47's readers: a line about an AWS secret full of 40-character values, digits one at a time, a key's
+        # DER prefix before long base64 wrapped in lines one short of a full one.
+        "aws-named-line": "aws_secret ExportsOutputFnGetAttUserPoolArn3F2E9A7D k8ZZh4Ul41Evtj5n9CgkIWnvvvfiC5q "
+        * (FIFTH // 88),
+        "one-at-a-time": "SSN card 4-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1 " * (FIFTH // 52),
+        "der-wrapped": "MHcCAQEEI" + ("A" * 63 + "\n") * (FIFTH // 64),
     }
 )
 
