@@ -87,6 +87,19 @@ def test_a_public_keys_body_is_not_read_as_a_private_keys(kind: str) -> None:
         # Hungarian's trunk "06" before the area code in brackets; a keypad's "*" before a code
         ("telefon 06 (50) 347-4682.", [("PHONE", "06 (50) 347-4682")]),
         ("Gdańsk, kod do domofonu *2953.", [("PASSWORD", "*2953")]),
+        # a gate's or a door's code in Urdu, Persian, Thai, Bengali, Hindi, Swahili and French
+        ("صارف سعدیہ ملک، گیٹ کا کوڈ *0307", [("PASSWORD", "*0307")]),
+        ("مشترک زهرا حسینی، رمز درب پارکینگ 0156*", [("PASSWORD", "0156*")]),
+        ("คุณกมลวรรณ รหัสประตูหน้าบ้าน #9516", [("PASSWORD", "#9516")]),
+        ("গ্রাহক মৌসুমী দাস, গেটের কোড 3691", [("PASSWORD", "3691")]),
+        ("गेट का कोड 4821।", [("PASSWORD", "4821")]),
+        ("Namba ya siri ya geti: 9977*.", [("PASSWORD", "9977*")]),
+        ("carte grise AF-080-EL, code du boîtier à clés 3618.", [("PASSWORD", "3618")]),
+        # a bank's memorable word; a one-time code "just sent"; Japanese "contact" before a mobile
+        ("Account PIN 455733, memorable word tangerine. Offered 24 months", [("PASSWORD", "455733"),
+                                                                            ("PASSWORD", "tangerine")]),
+        ("mã OTP vừa gửi: 279069. Đã đề xuất giảm 20% cước.", [("GENERIC_SECRET", "279069")]),
+        ("欠航対応：伊藤 大輔様、連絡先 09034973936。翌日の便に振替済み", [("PHONE", "09034973936")]),
     ],
 )  # fmt: skip
 def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
@@ -112,6 +125,15 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         # a certificate's body, and a key's prefix cut short
         "cert: MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJRTESMBAGA1UEChMJQmFsdGltb3Jl",
         "the prefix MHcCAQEEI starts an EC key",
+        # a year after a door's word in Persian, a year after a key box's, a state after "memorable word", a
+        # date after Japanese "contact", Indonesian notes' "HP" and Swahili's "wa" before numbers
+        "رمز در 1400 تغییر کرد",
+        "code du boîtier à clés 2024.",
+        "memorable word reset by the customer.",
+        "the memorable word is required.",
+        "連絡先 20240115 の件",
+        "HP LaserJet 1020 driver 20240115",
+        "Mkutano wa 20240115 umeahirishwa",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

@@ -558,3 +558,28 @@ def _strong(value: str) -> bool:
 def _random(value: str) -> bool:
     """Letters and digits, twelve characters or more: what a generated password is."""
     return len(value) >= 12 and any(char.isdigit() for char in value) and any(char.isalpha() for char in value)
+
+
+# A bank's "memorable word" (UK banks ask for letters of it), a secret word or answer: one word after the label
+# ("memorable word tangerine", "Memorable word: Peregrine7": reviewer BC), not a state or a verb ("memorable word
+# reset", "memorable word is required").
+_MEMORABLE = re.compile(
+    r"(?<![^\W\d_])(?i:memorable (?:word|information|info)|secret word|security word)"
+    r"(?:[ \t]+(?:is|was|set to|now))?[ \t]*[:=]?[ \t]+[\"'“]?(?P<value>[A-Za-z][A-Za-z0-9]{3,23})[\"'”]?"
+    r"(?=[ \t]*(?:$|[.,;)\n]))"
+)
+_NOT_A_WORD_GIVEN = frozenset(
+    {"reset", "required", "set", "changed", "updated", "verified", "confirmed", "correct", "incorrect", "wrong",
+     "missing", "locked", "unlocked", "forgotten", "needed", "requested", "given", "provided", "ok", "okay", "none",
+     "unknown", "blank", "empty", "hidden", "redacted", "withheld", "declined", "failed", "passed", "matched",
+     "check", "checked", "too", "also", "again", "please"}
+)  # fmt: skip
+
+
+MEMORABLE_LITERALS = ("memorable", "secret word", "security word")
+
+
+def find_memorable_words(scan: Scan) -> Iterator[Hit]:
+    for match in _MEMORABLE.finditer(scan.text):
+        if match["value"].lower() not in _NOT_A_WORD_GIVEN:
+            yield "PASSWORD", *match.span("value")

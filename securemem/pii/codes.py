@@ -290,6 +290,7 @@ _TO_THE_CODE = frozenset(
         "dispositivo", "dispositiva", "kam", "kamen", "angekommen",
         *(normalise_text(word).lower() for word in ("ήταν",)),
         "primit", "primită", "primita",  # Romanian: received ("Codul SMS primit: 136882": an attacker's round)
+        "vừa", "gửi", "đã", "được", "mới",  # Vietnamese "just sent" ("mã OTP vừa gửi: 279069": reviewer BC)
         # Russian "from the SMS" ("код из СМС 9563 пришёл на ...": reviewer BB)
         *(normalise_text(word).lower() for word in ("из", "смс", "sms-ки")),
     }

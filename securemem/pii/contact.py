@@ -3217,7 +3217,8 @@ _SOUTHEAST_ASIAN_TO_THE_NUMBER = "|".join(
 )
 _FOREIGN_PHONE_LABEL = re.compile(
     # Korean's callback asked for and number it came to ("콜백 요청: 01060368797", "수신 번호 01023483301": reviewer BB)
-    r"(?:電話番号|電話|携帯番号|携帯|电话号码|电话|手机号码|手机|座机|固话|联系方式|電話號碼|전화번호|전화|휴대폰|연락처"
+    # Japanese "contact" too ("連絡先 09034973936": reviewer BC)
+    r"(?:電話番号|電話|携帯番号|携帯|电话号码|电话|手机号码|手机|座机|固话|联系方式|電話號碼|전화번호|전화|휴대폰|연락처|連絡先"
     r"|콜백 요청|콜백|수신 번호|수신번호"
     r"|मोबाइल|फोन|नबर|नंबर|दूरभाष|(?i:office)(?:[ \t]\([^()\n]{1,32}\))?[ \t]*:"
     # Thai abbreviates with a stop ("โทร. 081 ..."), Khmer writes its own colon ("លេខទូរស័ព្ទ៖ 012 ...")
@@ -3245,7 +3246,7 @@ _LABELLED_NUMBER = re.compile(r"\+?[0-9](?:[ \-.]?[0-9]|[ ]?\([0-9]{1,4}\)[ ]?[0
 # The first characters of the labels above: text without any (most text that is not ASCII: an em
 # dash, curly quotes, accents) holds no such label, and a glued "+" needs a CJK character anyway.
 _FOREIGN_LABEL_HEADS = re.compile(
-    "[電携电手휴연전콜수मफनद" + "".join(sorted({word[0] for word in _SOUTHEAST_ASIAN_PHONE_LABELS.split("|")})) + "]"
+    "[電携电手휴연전콜수मफनद連" + "".join(sorted({word[0] for word in _SOUTHEAST_ASIAN_PHONE_LABELS.split("|")})) + "]"
 )
 
 

@@ -33,7 +33,11 @@ from functools import lru_cache
 from typing import NamedTuple, Protocol, runtime_checkable
 
 from securemem.pii import entities
-from securemem.pii.accounts import find_account_passwords, may_hold_account_password
+from securemem.pii.accounts import (
+    find_account_passwords,
+    find_memorable_words,
+    may_hold_account_password,
+)
 from securemem.pii.answers import (
     find_answered_cards,
     find_answered_codes,
@@ -351,6 +355,12 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"PASSWORD"}), find_account_passwords, gate=may_hold_account_password),
     _Builtin(frozenset({"PASSWORD"}), find_login_pairs, gate=may_hold_login_pair),
     _Builtin(frozenset({"PASSWORD"}), find_lock_codes, gate=may_hold_lock_code),
+    _Builtin(
+        frozenset({"PASSWORD"}),
+        find_memorable_words,
+        literals=("memorable", "secret word", "security word"),
+        lowered=True,
+    ),
     _Builtin(frozenset({"PASSWORD"}), find_clause_passwords, gate=may_hold_clause_password),
     _Builtin(frozenset({"PASSWORD"}), find_leet_labelled_passwords, literals=LEET_LITERALS, lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_codes),  # one pass for runs of digits: its own gate

@@ -160,7 +160,7 @@ _TO_VALUE = re.compile(
 # The value ends its clause: the text's or line's end, a stop, a bracket, a quote, or a word that goes on
 # to when or what for ("1967 efter kl 18", "2580 etter kl 20", "2468B voor de monsterkluis").
 _END = re.compile(
-    r"(?=[ \t]*(?:$|[.,;!?)\]\"'»”」）。，、\r\n]|-[ \t]|[ \t]+(?:after|then|for|and|efter|etter|och|og|nach|und|"
+    r"(?=[ \t]*(?:$|[.,;!?)\]\"'»”」）。，、।\r\n]|-[ \t]|[ \t]+(?:after|then|for|and|efter|etter|och|og|nach|und|"
     r"für|après|puis|pour|et|después|luego|para|y|depois|e|dopo|poi|per|daarna|dan|voor|en|po|potem|dla|i|pro|a|"
     # where: Czech's and Polish's "u" before a title (at someone's: not Croatian's "kod vrata 204 u prizemlju", an
     # attacker's round), Indonesian's "di", Greek's "για" ("kód schránky na klíče 2450 u paní ...", "kode kotak
@@ -197,12 +197,17 @@ _YEAR_BEFORE = re.compile(
 )
 
 LOCK_WORDS = index_words("cod", "kod", "koodi", "sifre", "msimbo")  # the gate's words among the scan's
-_OTHER_MARKS = ("kód", "kωδik", "koд", "קוד", "şifre", "mã", "رمز", *_CJK_CODES)
+_OTHER_MARKS = ("kód", "kωδik", "koд", "קוד", "şifre", "mã", "رمز", "کد", "کوڈ", *_CJK_CODES,
+                *viewed_words("कोड", "কোড", "รหัส"))  # fmt: skip
 
 
 def may_hold_lock_code(scan: Scan) -> bool:
     return (
         not LOCK_WORDS.isdisjoint(scan.words)
+        or "siri ya" in scan.lower
+        or "boîte à" in scan.lower
+        or "boîtier" in scan.lower
+        or "boitier" in scan.lower
         or "opens with" in scan.lower
         or " takes " in scan.lower
         or (not scan.lower.isascii() and any(mark in scan.lower for mark in _OTHER_MARKS))
@@ -335,6 +340,7 @@ def find_lock_codes(scan: Scan) -> Iterator[Hit]:
             yield "PASSWORD", start, end
     if not lower.isascii():
         yield from _cjk_lock_codes(lower)
+    yield from _script_lock_codes(lower)
     if "open" in lower or "take" in lower:
         for match in _OPENS_WITH.finditer(lower):
             value = match["value"]
@@ -347,6 +353,49 @@ def find_lock_codes(scan: Scan) -> Iterator[Hit]:
                 continue
             if _END.match(lower, match.end("value")):
                 yield "PASSWORD", *match.span("value")
+
+
+# A gate's or a door's code in scripts whose words for them no reader above knows, as notes in them write it: Urdu
+# "گیٹ کا کوڈ *0307", Hindi "गेट का कोड", Bengali "গেটের কোড", Persian "رمز درب پارکینگ 0156*", Thai
+# "รหัสประตูหน้าบ้าน #9516", Swahili "Namba ya siri ya geti: 9977*", French "code du boîtier à clés 3618"
+# (reviewer BC): the phrase, at most two words of where (a parking's, the front's), maybe a colon, the code
+# ending its clause.
+_SCRIPT_LOCK_PHRASES = viewed_words(
+    "گیٹ کا کوڈ",
+    "دروازے کا کوڈ",
+    "गेट का कोड",
+    "दरवाज़े का कोड",
+    "दरवाजे का कोड",
+    "গেটের কোড",
+    "দরজার কোড",
+    "رمز درب",
+    "کد درب",
+    "รหัสประตู",
+    "namba ya siri ya geti",
+    "namba ya siri ya mlango",
+    "nambari ya siri ya geti",
+    "code du boîtier à clés",
+    "code du boitier à clés",
+    "code de la boîte à clés",
+)
+_SCRIPT_LOCK = re.compile(
+    "(?:" + "|".join(re.escape(phrase) for phrase in sorted(_SCRIPT_LOCK_PHRASES, key=len, reverse=True)) + ")"
+    r"(?:[ \t]*[^\s\d.,;:!?#*]{1,16}){0,2}?[ \t]*[:：]?[ \t]*(?P<value>[#*]?[0-9]{3,8}[#*]?)(?![\w])"
+)
+_SCRIPT_LOCK_HEADS = tuple(sorted({phrase[:3] for phrase in _SCRIPT_LOCK_PHRASES}))
+
+
+def _script_lock_codes(lower: str) -> Iterator[Hit]:
+    if not any(head in lower for head in _SCRIPT_LOCK_HEADS):
+        return
+    for match in _SCRIPT_LOCK.finditer(lower):
+        value = match["value"]
+        if (
+            YEAR.fullmatch(value.strip("#*")) is None
+            and COUNTED.match(lower, match.end()) is None
+            and _END.match(lower, match.end())
+        ):
+            yield "PASSWORD", *match.span("value")
 
 
 # A lock that "opens with" or "takes" its code, its place maybe between ("Lockbox at Flat 3, 27 Gorse Road, Leeds
