@@ -267,6 +267,7 @@ REVIEWS = {
     "ba": "pii_review_ba.jsonl: blind, a retail bank, a telecom, an on-call team and a hotel chain, as it came",
     "bb": "pii_review_bb.jsonl: blind, an insurer's claims, a pharmacy, home care, a notary, dispatch, as it came",
     "bc": "pii_review_bc.jsonl: blind, a lender, a telecom, admissions, an airline, a clinic chain, as it came",
+    "bd": "pii_review_bd.jsonl: blind, a hostile acceptance suite of the issue's text, as it came",
 }
 
 

@@ -138,3 +138,33 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:
     assert found(text) == []
+
+
+# Reviewer BD (blind, a hostile acceptance suite of the issue's own text): what it taught after BC's readers.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Camille Durand +33 (0)7 41 53 31 18; Thomas Girard 0758065964.",
+         [("PHONE", "+33 (0)7 41 53 31 18"), ("PHONE", "0758065964")]),
+        ("SECRET_KEY=0y(59^rxg*z_)=w64spc&=t(%=(c5oi&cb7p-giw8u71*-0t0p",
+         [("GENERIC_SECRET", "0y(59^rxg*z_)=w64spc&=t(%=(c5oi&cb7p-giw8u71*-0t0p")]),
+        ("シークレット：!_hlrrbq(x^v+0s5rk81k&*eu3l!skf-58xkgcxoidaym7y-7=",
+         [("GENERIC_SECRET", "!_hlrrbq(x^v+0s5rk81k&*eu3l!skf-58xkgcxoidaym7y-7=")]),
+    ],
+)  # fmt: skip
+def test_reviewer_bds_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/etc/passwd line root:x:0:0:root:/root:/bin/bash; the x means the hash lives in /etc/shadow.",
+        "Invoice Number 0612345678.",
+        "see Chapter Two 0612345678.",
+        "secret sauce: a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t-u-v-w-x-y",
+        "the secret ingredient list: salt, pepper, 2 eggs, 3 cups flour, 1 tsp sugar and butter",
+    ],
+)
+def test_reviewer_bds_near_misses_are_left_alone(text: str) -> None:
+    assert found(text) == []

@@ -521,6 +521,13 @@ def altered(name: str) -> list[str]:
         # a keypad's "*" before a code. Left: numbers of unconfigured regions in lists or after a name, codes in
         # words and letters, values split in parts or encoded (ROT13, hex bytes, NATO words, an integer IP).
         ("bc", "claim", None, 0.88),  # 397 of 455 after its first fixes, 405 since
+        # Reviewer BD (blind, stop 47, written as a hostile acceptance suite of issue 11's text: every evasion it
+        # names, national formats of the configured regions, "+" numbers of 49 countries, 107 token shapes of 91
+        # providers, keyword-anchored secrets, URL credentials): 414 of 419 (98.8%) as it came. Its fixes: a
+        # configured region's mobile written whole right after a name ("Thomas Girard 0758065964."), Django's
+        # SECRET_KEY after a word for a secret (its brackets, "=" and "&" ended every other reader's value).
+        # Left: a London landline written whole after a name ("Grace Holloway 02071942881;").
+        ("bd", "claim", None, 0.995),  # 418 of 419 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -808,6 +815,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # Reviewer BC: private, link-local and documentation addresses (by design), example.com's address (on
         # purpose); nothing else, as it came and since.
         ("bc", 4, {"IP_ADDRESS", "EMAIL"}),
+        # Reviewer BD: private and link-local addresses (by design); as it came also /etc/passwd's line after its
+        # file's name ("root:x:0:0:root:/root:/bin/bash", read as a password), left alone since.
+        ("bd", 3, {"IP_ADDRESS"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

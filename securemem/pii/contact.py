@@ -2548,6 +2548,9 @@ _COMPACT_BEFORE_WORD = re.compile(
     r"(?:e-?mail|call|text|whatsapp|ring|message)(?![^\W\d_])",
     re.IGNORECASE,
 )
+# A person's name right before the number, the number ending its clause: "Thomas Girard 0758065964." (a list of
+# contacts, each its name and its mobile: reviewer BD).
+_NAME_RIGHT_BEFORE = re.compile(r"(?:^|[,;:(\n]|[ \t]-)[ \t]*[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){1,2}[ \t]+$")
 _ANOTHER_RUN = re.compile(r"(?<![0-9\-])0[0-9]{8,}(?![0-9])")  # another number written so: a list of them
 
 
@@ -2562,6 +2565,8 @@ def _compact_cue(text: str, start: int) -> bool:
         return True
     if _COMPACT_AFTER_WORD.search(before):
         return _CLAUSE_ENDS.match(text, end) is not None
+    if _NAME_RIGHT_BEFORE.search(before) and _CLAUSE_ENDS.match(text, end):
+        return True  # "Thomas Girard 0758065964.", "...; Grace Holloway 07700900123;" (reviewer BD)
     return bool(_COMPACT_AFTER_MARK.search(before) and _NAME_PAIR.search(before))
 
 

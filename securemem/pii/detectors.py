@@ -119,6 +119,7 @@ from securemem.pii.recovery import find_recovery_secrets, may_hold_recovery_secr
 from securemem.pii.regions import DEFAULT_PHONE_REGIONS, check_phone_regions
 from securemem.pii.scan import Scan, Span, index_words
 from securemem.pii.secrets import (
+    DJANGO_LITERALS,
     LEET_LITERALS,
     find_aws_named_secrets,
     find_aws_pairs,
@@ -127,6 +128,7 @@ from securemem.pii.secrets import (
     find_command_credentials,
     find_connection_passwords,
     find_cookie_secrets,
+    find_django_keys,
     find_high_entropy,
     find_keyword_secrets,
     find_leet_labelled_passwords,
@@ -340,6 +342,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     ),
     _Builtin(frozenset({"TWILIO_AUTH_TOKEN"}), find_sid_pairs, literals=("AC",)),
     _Builtin(frozenset({"AWS_SECRET_KEY", "AWS_ACCESS_KEY"}), find_aws_pairs, literals=("AKIA", "ASIA")),
+    _Builtin(frozenset({"GENERIC_SECRET"}), find_django_keys, literals=DJANGO_LITERALS, lowered=True),
     _Builtin(
         frozenset({"AWS_SECRET_KEY"}), find_aws_named_secrets, literals=("aws", "secret", "akia", "asia"), lowered=True
     ),

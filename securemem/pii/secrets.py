@@ -142,6 +142,33 @@ def find_aws_pairs(scan: Scan) -> Iterator[Hit]:
             yield "AWS_ACCESS_KEY", *match.span()
 
 
+# Django's SECRET_KEY as get_random_secret_key() draws it: fifty characters of small letters, digits and
+# "!@#$%^&*(-_=+)", whose brackets, "=" and "&" end a value anywhere else ("SECRET_KEY=0y(59^rxg*z_)=w64spc&=...",
+# "secret: *qew+=*z^gy9xsn+z!tlp2+...", "シークレット：!_hlrrbq(x^v+0s5rk81k...": reviewer BD): after a word for a
+# secret in its line, with symbols, digits and letters enough to be drawn at random.
+_DJANGO_ALPHABET = r"a-z0-9!@#$%^&*(\-_=+)"
+# (An "=" before it is an assignment's: "SECRET_KEY=0y(59^...".)
+_DJANGO_KEY = re.compile(rf"(?<![A-Za-z0-9!@#$%^&*(\-_+)])[{_DJANGO_ALPHABET}]{{50}}(?![A-Za-z0-9!@#$%^&*(\-_=+)])")
+_SECRET_WORD_BEFORE = re.compile(
+    rf"(?i:secret|django|シークレット|秘密|{normalise_text('секрет').lower()}|geheim|secreto|segredo|segreto)"
+)
+DJANGO_LITERALS = ("secret", "django", "シークレット", "秘密", normalise_text("секрет").lower(), "geheim", "secreto",
+                   "segredo", "segreto")  # fmt: skip
+
+
+def find_django_keys(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    for match in _DJANGO_KEY.finditer(text):
+        value = match.group()
+        symbols = sum(1 for char in value if not char.isalnum())
+        digits = sum(1 for char in value if char.isdigit())
+        if symbols < 5 or digits < 5 or len(value) - symbols - digits < 10:
+            continue
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        if _SECRET_WORD_BEFORE.search(text, max(line_start, match.start() - 48), match.start()):
+            yield "GENERIC_SECRET", *match.span()
+
+
 def find_aws_named_secrets(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     lines: set[int] = set()
@@ -469,6 +496,8 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     reach = 0  # the end of the last value carried past _VALUE's length: none is read twice (linear)
     for kind, start, read in _keyword_secrets(scan):
+        if _PASSWD_ENTRY.match(text, start):
+            continue
         end = read
         if end - start >= _VALUE_LENGTH and end >= reach:
             # A bare value as long as _VALUE reads goes on to its end: an AWS session token, a SAML
@@ -592,6 +621,11 @@ _VALUE_REST = re.compile(r"[A-Za-z0-9+/=_\-.~%]{1,16384}")
 
 # A full stop after a value, at the end of its line or before a space or a closing bracket or quote.
 _SENTENCE_DOT = re.compile(r"\.(?=[\s)\]}\"'»”]|\Z)")
+
+
+# A line of /etc/passwd after its file's name: the password's field holds "x" (the hash is in /etc/shadow), "*"
+# or "!", then the user's and the group's ids ("/etc/passwd line root:x:0:0:root:/root:/bin/bash": reviewer BD).
+_PASSWD_ENTRY = re.compile(r"(?:[a-z_][a-z0-9_.\-]*:)?[x*!]:[0-9]+:[0-9]+:")
 
 
 def _keyword_secrets(scan: Scan) -> Iterator[Hit]:
