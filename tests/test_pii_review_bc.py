@@ -162,6 +162,12 @@ def test_reviewer_bds_values_are_found(text: str, expected: list[tuple[str, str]
         "/etc/passwd line root:x:0:0:root:/root:/bin/bash; the x means the hash lives in /etc/shadow.",
         "Invoice Number 0612345678.",
         "see Chapter Two 0612345678.",
+        # two capitalised words before a mobile-shaped number, in a line that lists no phones
+        "Product Code 0612345678.",
+        "Parcel Dispatched 07700900123.",
+        "Case Study 07700900123.",
+        "Patient Record 07700900123.",
+        "Lagerplatz Regal 01712345678.",
         "secret sauce: a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t-u-v-w-x-y",
         "the secret ingredient list: salt, pepper, 2 eggs, 3 cups flour, 1 tsp sugar and butter",
     ],

@@ -2551,6 +2551,16 @@ _COMPACT_BEFORE_WORD = re.compile(
 # A person's name right before the number, the number ending its clause: "Thomas Girard 0758065964." (a list of
 # contacts, each its name and its mobile: reviewer BD).
 _NAME_RIGHT_BEFORE = re.compile(r"(?:^|[,;:(\n]|[ \t]-)[ \t]*[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){1,2}[ \t]+$")
+_PHONES_LISTED = re.compile(r"\+[0-9]|(?i:numbers|contacts|on-call|phone list|rota|nummern|numéros|números|numeri)")
+
+
+def _a_list_of_phones(text: str, start: int) -> bool:
+    """The line before ``start`` lists phones: a "+" number before it, or a word for phones or numbers ("Product
+    Code 0612345678.", "Patient Record 07700900123." have none: the attacker's round on BD's reader)."""
+    line = text[max(text.rfind("\n", 0, start) + 1, start - 300) : start]
+    return _PHONES_LISTED.search(line) is not None or PHONE_CONTEXT.search(line.lower()) is not None
+
+
 _ANOTHER_RUN = re.compile(r"(?<![0-9\-])0[0-9]{8,}(?![0-9])")  # another number written so: a list of them
 
 
@@ -2565,8 +2575,8 @@ def _compact_cue(text: str, start: int) -> bool:
         return True
     if _COMPACT_AFTER_WORD.search(before):
         return _CLAUSE_ENDS.match(text, end) is not None
-    if _NAME_RIGHT_BEFORE.search(before) and _CLAUSE_ENDS.match(text, end):
-        return True  # "Thomas Girard 0758065964.", "...; Grace Holloway 07700900123;" (reviewer BD)
+    if _NAME_RIGHT_BEFORE.search(before) and _CLAUSE_ENDS.match(text, end) and _a_list_of_phones(text, start):
+        return True  # "...; Camille Durand +33 (0)7 41 53 31 18; Thomas Girard 0758065964." (reviewer BD)
     return bool(_COMPACT_AFTER_MARK.search(before) and _NAME_PAIR.search(before))
 
 
