@@ -170,6 +170,7 @@ def test_reviewer_bds_values_are_found(text: str, expected: list[tuple[str, str]
         "Lagerplatz Regal 01712345678.",
         "secret sauce: a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t-u-v-w-x-y",
         "the secret ingredient list: salt, pepper, 2 eggs, 3 cups flour, 1 tsp sugar and butter",
+        "the secret key file is secret_rotation_2024_12_05_v2_final_backup_copy_0",
     ],
 )
 def test_reviewer_bds_near_misses_are_left_alone(text: str) -> None:

@@ -152,6 +152,7 @@ _DJANGO_KEY = re.compile(rf"(?<![A-Za-z0-9!@#$%^&*(\-_+)])[{_DJANGO_ALPHABET}]{{
 _SECRET_WORD_BEFORE = re.compile(
     rf"(?i:secret|django|シークレット|秘密|{normalise_text('секрет').lower()}|geheim|secreto|segredo|segreto)"
 )
+_DRAWN_SYMBOLS = frozenset("!@#$%^&*(=+)")
 DJANGO_LITERALS = ("secret", "django", "シークレット", "秘密", normalise_text("секрет").lower(), "geheim", "secreto",
                    "segredo", "segreto")  # fmt: skip
 
@@ -162,8 +163,8 @@ def find_django_keys(scan: Scan) -> Iterator[Hit]:
         value = match.group()
         symbols = sum(1 for char in value if not char.isalnum())
         digits = sum(1 for char in value if char.isdigit())
-        if symbols < 5 or digits < 5 or len(value) - symbols - digits < 10:
-            continue
+        if symbols < 5 or digits < 5 or len(value) - symbols - digits < 10 or len(set(value) & _DRAWN_SYMBOLS) < 2:
+            continue  # an identifier's "_" and "-" alone ("secret_rotation_2024_12_05_v2_..."): no key
         line_start = text.rfind("\n", 0, match.start()) + 1
         if _SECRET_WORD_BEFORE.search(text, max(line_start, match.start() - 48), match.start()):
             yield "GENERIC_SECRET", *match.span()
