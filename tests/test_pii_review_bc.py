@@ -100,6 +100,10 @@ def test_a_public_keys_body_is_not_read_as_a_private_keys(kind: str) -> None:
                                                                             ("PASSWORD", "tangerine")]),
         ("mã OTP vừa gửi: 279069. Đã đề xuất giảm 20% cước.", [("GENERIC_SECRET", "279069")]),
         ("欠航対応：伊藤 大輔様、連絡先 09034973936。翌日の便に振替済み", [("PHONE", "09034973936")]),
+        # a UK number "ported" out in brackets, and its porting code (PAC, STAC)
+        ("threatened to port (01865) 784907 out; PAC issued HGF082847.",
+         [("PHONE", "(01865) 784907"), ("GENERIC_SECRET", "HGF082847")]),
+        ("STAC: 123456ABC", [("GENERIC_SECRET", "123456ABC")]),
     ],
 )  # fmt: skip
 def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
@@ -171,6 +175,8 @@ def test_reviewer_bds_values_are_found(text: str, expected: list[tuple[str, str]
         "secret sauce: a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-q-r-s-t-u-v-w-x-y",
         "the secret ingredient list: salt, pepper, 2 eggs, 3 cups flour, 1 tsp sugar and butter",
         "the secret key file is secret_rotation_2024_12_05_v2_final_backup_copy_0",
+        "listening on port 8080 (pid 35099)",
+        "PAC-MAN score 123456; the PAC committee ABC123456 met",
     ],
 )
 def test_reviewer_bds_near_misses_are_left_alone(text: str) -> None:

@@ -576,10 +576,20 @@ _NOT_A_WORD_GIVEN = frozenset(
 )  # fmt: skip
 
 
-MEMORABLE_LITERALS = ("memorable", "secret word", "security word")
+MEMORABLE_LITERALS = ("memorable", "secret word", "security word", "pac", "stac")
+
+# A UK mobile's porting or switching code, which moves the number to whoever holds it: a PAC is three letters
+# and six digits, a STAC six digits and three letters ("PAC issued HGF082847": reviewer BC).
+_PORTING_CODE = re.compile(
+    r"(?<![^\W\d_])(?:PAC|STAC)(?:[ \t]+code)?(?:[ \t]+(?:issued|is|was|sent|given))?[ \t]*[:=]?[ \t]*"
+    r"(?P<value>[A-Z]{3}[0-9]{6}|[0-9]{6}[A-Z]{3})(?![\w])"
+)
 
 
 def find_memorable_words(scan: Scan) -> Iterator[Hit]:
     for match in _MEMORABLE.finditer(scan.text):
         if match["value"].lower() not in _NOT_A_WORD_GIVEN:
             yield "PASSWORD", *match.span("value")
+    if "PAC" in scan.text or "STAC" in scan.text:
+        for match in _PORTING_CODE.finditer(scan.text):
+            yield "GENERIC_SECRET", *match.span("value")

@@ -1756,6 +1756,7 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
     if (
         _is_reference(words, candidate.isdigit())
         and not candidate.startswith(("+", "(+"))
+        and not (candidate.startswith("(0") and words and words[-1] == "port")  # porting "(01865) 784907" out
         and not _CALLING_WORDS.intersection(words)
         and not _FRENCH_PAIRS.fullmatch(candidate)
         and not _phone_all_the_same(scan, candidate, start, words)

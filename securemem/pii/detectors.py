@@ -34,6 +34,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 from securemem.pii import entities
 from securemem.pii.accounts import (
+    MEMORABLE_LITERALS,
     find_account_passwords,
     find_memorable_words,
     may_hold_account_password,
@@ -359,10 +360,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"PASSWORD"}), find_login_pairs, gate=may_hold_login_pair),
     _Builtin(frozenset({"PASSWORD"}), find_lock_codes, gate=may_hold_lock_code),
     _Builtin(
-        frozenset({"PASSWORD"}),
-        find_memorable_words,
-        literals=("memorable", "secret word", "security word"),
-        lowered=True,
+        frozenset({"PASSWORD", "GENERIC_SECRET"}), find_memorable_words, literals=MEMORABLE_LITERALS, lowered=True
     ),
     _Builtin(frozenset({"PASSWORD"}), find_clause_passwords, gate=may_hold_clause_password),
     _Builtin(frozenset({"PASSWORD"}), find_leet_labelled_passwords, literals=LEET_LITERALS, lowered=True),
