@@ -104,6 +104,9 @@ def test_a_public_keys_body_is_not_read_as_a_private_keys(kind: str) -> None:
         ("threatened to port (01865) 784907 out; PAC issued HGF082847.",
          [("PHONE", "(01865) 784907"), ("GENERIC_SECRET", "HGF082847")]),
         ("STAC: 123456ABC", [("GENERIC_SECRET", "123456ABC")]),
+        # a card's eight and eight
+        ("Tarjeta del cliente en dos partes: primeros ocho 5525 5311, últimos ocho 1935 7019.",
+         [("CREDIT_CARD", "5525 5311"), ("CREDIT_CARD", "1935 7019")]),
     ],
 )  # fmt: skip
 def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
@@ -177,6 +180,7 @@ def test_reviewer_bds_values_are_found(text: str, expected: list[tuple[str, str]
         "the secret key file is secret_rotation_2024_12_05_v2_final_backup_copy_0",
         "listening on port 8080 (pid 35099)",
         "PAC-MAN score 123456; the PAC committee ABC123456 met",
+        "the first eight 1234 5678 and the last eight 8765 4321 of the ISBN",
     ],
 )
 def test_reviewer_bds_near_misses_are_left_alone(text: str) -> None:

@@ -76,21 +76,26 @@ def _char_by_char(text: str, lower: str) -> Iterator[Hit]:
 _FIRST_HALF = (
     r"first half|1st half|první polovina|první polovinu|prvá polovica|pierwsza połowa|pierwszą połowę|erste hälfte|"
     r"première moitié|premiere moitie|primera mitad|primeira metade|prima metà|prima meta|eerste helft|første halvdel|"
-    r"första halvan|ensimmäinen puolikas|első fele|prima jumătate|prima jumatate"
+    r"första halvan|ensimmäinen puolikas|első fele|prima jumătate|prima jumatate|"
+    # a sixteen-digit card's eight and eight ("primeros ocho 5525 5311, últimos ocho 1935 7019": reviewer BC)
+    r"first eight|first 8|primeros ocho|primeros 8|premiers huit|ersten acht|primi otto|primeiros oito"
 )
 _SECOND_HALF = (
     r"second half|2nd half|other half|druhá polovina|druhou polovinu|druhá polovica|druga połowa|drugą połowę|"
     r"zweite hälfte|andere hälfte|seconde moitié|deuxième moitié|seconde moitie|deuxieme moitie|segunda mitad|"
     r"otra mitad|segunda metade|outra metade|seconda metà|seconda meta|tweede helft|anden halvdel|andre halvdel|"
-    r"andra halvan|toinen puolikas|második fele|a doua jumătate|a doua jumatate"
+    r"andra halvan|toinen puolikas|második fele|a doua jumătate|a doua jumatate|"
+    r"last eight|last 8|últimos ocho|ultimos ocho|últimos 8|derniers huit|letzten acht|ultimi otto|últimos oito"
 )
+_HALF_DIGITS = r"[0-9]{6,10}|[0-9]{4}[ ][0-9]{4}"  # "49297779", "5525 5311"
 _CARD_HALVES = re.compile(
-    rf"(?<![^\W\d_])(?:{_FIRST_HALF})(?![^\W\d_]){_BETWEEN}(?<![0-9])(?P<first>[0-9]{{6,10}})(?![0-9])"
-    rf"[^\n]{{0,80}}?(?<![^\W\d_])(?:{_SECOND_HALF})(?![^\W\d_]){_BETWEEN}(?<![0-9])(?P<second>[0-9]{{6,10}})(?![0-9])"
+    rf"(?<![^\W\d_])(?:{_FIRST_HALF})(?![^\W\d_]){_BETWEEN}(?<![0-9])(?P<first>{_HALF_DIGITS})(?![0-9])"
+    rf"[^\n]{{0,80}}?(?<![^\W\d_])(?:{_SECOND_HALF})(?![^\W\d_]){_BETWEEN}(?<![0-9])(?P<second>{_HALF_DIGITS})(?![0-9])"
     r"(?![ \t]*[^\s.,;!?)])"  # the half ends its clause: no currency or unit after it ("... 87305792 EUR")
 )
 _HALF_MARKS = ("half", "polovin", "polovic", "połow", "hälfte", "moiti", "mitad", "metade", "metà", "meta", "helft",
-               "halvdel", "halvan", "puolikas", "fele", "jumăt", "jumat")  # fmt: skip
+               "halvdel", "halvan", "puolikas", "fele", "jumăt", "jumat", "eight", "ocho", "huit", "acht", "otto",
+               "oito", "first 8", "primeros 8")  # fmt: skip
 
 
 def may_hold_told_parts(scan: Scan) -> bool:
@@ -127,6 +132,7 @@ def find_told_parts(scan: Scan) -> Iterator[Hit]:
         for match in _CARD_HALVES.finditer(lower):
             paragraph = lower[max(0, lower.rfind("\n\n", 0, match.start()) + 1) : match.end()]
             # a card named in the paragraph: a revenue's, a match's halves are none
-            if card_number_valid(match["first"] + match["second"]) and CARD_NAMES.search(paragraph):
+            digits = (match["first"] + match["second"]).replace(" ", "")
+            if card_number_valid(digits) and CARD_NAMES.search(paragraph):
                 yield "CREDIT_CARD", *match.span("first")
                 yield "CREDIT_CARD", *match.span("second")
