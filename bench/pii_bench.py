@@ -268,6 +268,7 @@ REVIEWS = {
     "bb": "pii_review_bb.jsonl: blind, an insurer's claims, a pharmacy, home care, a notary, dispatch, as it came",
     "bc": "pii_review_bc.jsonl: blind, a lender, a telecom, admissions, an airline, a clinic chain, as it came",
     "bd": "pii_review_bd.jsonl: blind, a hostile acceptance suite of the issue's text, as it came",
+    "be": "pii_review_be.jsonl: blind, an evasion-heavy acceptance suite, a coding agent's memory, as it came",
 }
 
 

@@ -185,3 +185,40 @@ def test_reviewer_bds_values_are_found(text: str, expected: list[tuple[str, str]
 )
 def test_reviewer_bds_near_misses_are_left_alone(text: str) -> None:
     assert found(text) == []
+
+
+# Reviewer BE (blind, an evasion-heavy acceptance suite): what it taught after BD's readers.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("SSN:\n5\n5\n0\n-\n6\n2\n-\n6\n4\n2\n6", [("US_SSN", "5\n5\n0\n-\n6\n2\n-\n6\n4\n2\n6")]),
+        ("acrostic:\nd\nm\ni\nt\nr\ni\n.\nm\n@\np\nr\no\nt\no\nn\n.\nm\ne",
+         [("EMAIL", "d\nm\ni\nt\nr\ni\n.\nm\n@\np\nr\no\nt\no\nn\n.\nm\ne")]),
+        ('key = ("aio_pid1" "NJ1i0g5X6YXEUPfLv8aLO9U7")  # implicit concatenation',
+         [("GENERIC_SECRET", 'aio_pid1" "NJ1i0g5X6YXEUPfLv8aLO9U7')]),
+        ("EMAIL_URL=smtp+tls://apikey: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@smtp.x.net:587",
+         [("URL_CREDENTIALS", "apikey: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")]),
+        ('razorpay_key_id = "rzp_live_VaLhFnipHrpLcX"', [("RAZORPAY_KEY_ID", "rzp_live_VaLhFnipHrpLcX")]),
+        ("Payment details: **4352**-**9820**-**5733**-**0966**",
+         [("CREDIT_CARD", "4352**-**9820**-**5733**-**0966**")]),
+    ],
+)  # fmt: skip
+def test_reviewer_bes_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a list one item per line; a shell's arguments side by side; quoted words in prose
+        "Steps:\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10",
+        "a\nb\nc\nd\ne\nf\ng\nh\ni",
+        'curl -H "Accept: json" "https://api.example.net/v1/items"',
+        'say "hello" "world" "again"',
+        "Grade: **A**-**B**, scores **12**-**15**",
+        "rzp_live_RazorpayKeyIdxx",
+        "rolls 6 0 3 5 7 6 9 8 8 (mobile game score)",
+    ],
+)
+def test_reviewer_bes_near_misses_are_left_alone(text: str) -> None:
+    assert found(text) == []

@@ -520,7 +520,7 @@ def altered(name: str) -> list[str]:
         # password, a password that starts with "$" and then characters drawn at random, Hungarian's "06 (50)",
         # a keypad's "*" before a code. Left: numbers of unconfigured regions in lists or after a name, codes in
         # words and letters, values split in parts or encoded (ROT13, hex bytes, NATO words, an integer IP).
-        ("bc", "claim", None, 0.88),  # 397 of 455 after its first fixes, 405 since
+        ("bc", "claim", None, 0.89),  # 397 of 455 after its first fixes, 409 since
         # Reviewer BD (blind, stop 47, written as a hostile acceptance suite of issue 11's text: every evasion it
         # names, national formats of the configured regions, "+" numbers of 49 countries, 107 token shapes of 91
         # providers, keyword-anchored secrets, URL credentials): 414 of 419 (98.8%) as it came. Its fixes: a
@@ -528,6 +528,14 @@ def altered(name: str) -> list[str]:
         # SECRET_KEY after a word for a secret (its brackets, "=" and "&" ended every other reader's value).
         # Left: a London landline written whole after a name ("Grace Holloway 02071942881;").
         ("bd", "claim", None, 0.995),  # 418 of 419 since
+        # Reviewer BE (blind, stop 47, an evasion-heavy acceptance suite: a coding agent's shell history, manifests
+        # and exports, 119 provider token shapes, 86 evasion tricks, 120 near-misses): 324 of 334 (97.0%) as it came.
+        # Its fixes: a value written one character per line, string literals side by side in brackets (Python's
+        # and C's implicit joining), markdown's bold around a card's groups joined by dashes, a URL's user read
+        # by the URL reader and not as a key ("smtp+tls://apikey:SG...@host"), Razorpay key ids with no digit,
+        # single digits with a phone's word in brackets after them. Left: ten bare digits one per line with no
+        # phone named, a Twilio key dictated in groups of four.
+        ("be", "claim", None, 0.985),  # 330 of 334 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -818,6 +826,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # Reviewer BD: private and link-local addresses (by design); as it came also /etc/passwd's line after its
         # file's name ("root:x:0:0:root:/root:/bin/bash", read as a password), left alone since.
         ("bd", 3, {"IP_ADDRESS"}),
+        # Reviewer BE: private, shared, link-local, multicast and documentation addresses (by design), example.org's
+        # and example.net's addresses (on purpose); nothing else, as it came and since.
+        ("be", 12, {"IP_ADDRESS", "EMAIL"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

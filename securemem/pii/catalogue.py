@@ -99,6 +99,18 @@ def _mixed_case_with_digit(body: str) -> bool:
     return _has_digit(body) and body.lower() != body != body.upper()
 
 
+def _mixed_case_after(prefix: int) -> Callable[[str], bool]:
+    """After a prefix of ``prefix`` characters: small and capital letters, not words run together (see _mixed_after)."""
+
+    def check(value: str) -> bool:
+        body = value[prefix:]
+        if body.lower() == body or body.upper() == body:
+            return False
+        return sum(len(word) for word in _WORD_RUN.findall(body)) * 10 < len(body) * 4
+
+    return check
+
+
 def _mixed_after(prefix: int) -> Callable[[str], bool]:
     """After a prefix of ``prefix`` characters: small and capital letters and a digit, as random tokens have,
     and not words run together ("fw_" starts firmware's functions, "fw_loadImageFromFlash2...", and "pa-"
@@ -243,7 +255,7 @@ PREFIXED: tuple[Rule, ...] = (
         ("rzp_live_", "rzp_test_"),
         r"[A-Za-z0-9]{14}",
         "Razorpay docs, 'API keys': key ids (rzp_live_/rzp_test_ and 14)",
-        check=_mixed_after(9),
+        check=_mixed_case_after(9),  # a key id may hold no digit ("rzp_live_VaLhFnipHrpLcX": reviewer BE)
     ),
     # ---- package registries
     prefixed("NPM_TOKEN", "npm_", r"[A-Za-z0-9]{36}", "npm docs, access tokens; gitleaks"),

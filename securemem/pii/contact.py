@@ -1741,10 +1741,12 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
     ):
         return 0  # "2 345 678 901 €", "9 876 543 210 CHF": an amount
     words = _answering(text, start, _last_words(scan, start) if words is None else words)
-    if (
-        _SINGLE_DIGITS.fullmatch(candidate) or _SPACED_THOUSANDS.fullmatch(candidate)
-    ) and not _PHONE_WORDS.intersection(words):
-        return 0  # "6 0 3 5 7 6 9 8 8": a phone written a digit at a time only where the text says so
+    if (_SINGLE_DIGITS.fullmatch(candidate) or _SPACED_THOUSANDS.fullmatch(candidate)) and not (
+        _PHONE_WORDS.intersection(words) or _named_after(text, end)
+    ):
+        # "6 0 3 5 7 6 9 8 8": a phone written a digit at a time only where the text says so, before it or in
+        # brackets after it ("Le client a dicté : 0 7 5 3 7 4 3 1 5 4 (portable).": reviewer BE)
+        return 0
     if (
         (start and _glued_wrongly(text, start, words, candidate, scan.phone_regions))
         or _table_cells(candidate, words)

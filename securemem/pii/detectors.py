@@ -651,6 +651,8 @@ def _settled(
         candidates += _wrapped_hits(scan, wanted)
     if '"' in scan.text or "'" in scan.text or "\\" in scan.text or "**" in scan.text:
         candidates += _literal_hits(scan, wanted)
+    if "\n" in scan.text and _ONE_PER_LINE.search(scan.text) is not None:
+        candidates += _vertical_hits(scan, wanted)
     if view.spaced or "<" in scan.text or "*" in scan.text or "_" in scan.text or "~~" in scan.text:
         candidates += _markup_hits(scan, wanted, candidates, view.spaced)
     if view.glued:
@@ -665,18 +667,28 @@ def _settled(
 # but a line break ('"sk_live_UQb4cfWS8v7vPUA"' then '"xXpaVRh5g"' on the next line, Python's implicit
 # joining; '"AKIAGVPKAX" +' then '"O5H556HLBP"' in Go, Java and JavaScript), a backslash that continues
 # a line inside a string (a shell's, YAML's), markdown's bold markers inside a token
-# ("**AKIA3VBR**I56AI3XLTOTX"). Around each junction the text is read again with the junctions taken
+# ("**AKIA3VBR**I56AI3XLTOTX"), and literals side by side on one line, which Python and C join
+# ('("aio_pid1" "NJ1i0g5X...")': reviewer BE). Around each junction the text is read again with the junctions taken
 # out, and a value found across one is kept, covering its pieces and the junctions between them. A
 # junction's quotes close and open literals: a token's character is on each side of them. A comma
 # joins only in Rust's concat!(): elsewhere items of a list are separate values.
 # Each alternative is led by its first character, the lookbehinds after it: the engine skips to
 # those characters at C speed.
 _JUNCTION = re.compile(
-    r"""(?P<q>["'])(?<=[^\s"'\\]["'])(?:[ \t]*[+,]?[ \t]*\r?\n[ \t]*\+?[ \t]*|[ \t]*[+,][ \t]*)(?P=q)(?=[^\s"'])"""
+    r"""(?P<q>["'])(?<=[^\s"'\\]["'])"""
+    r"""(?:[ \t]*[+,]?[ \t]*\r?\n[ \t]*\+?[ \t]*|[ \t]*[+,][ \t]*|(?P<gap>[ \t]+))(?P=q)(?=[^\s"'])"""
     r"|\\\r?\n[ \t]*"
     r"|\*\*(?:(?<=[A-Za-z]\*\*)(?=[A-Za-z0-9])|(?<=[0-9]\*\*)(?=[A-Za-z]))"
 )
 _CONCAT = "concat!("  # Rust's macro joins its literals, which commas set apart
+
+
+def _in_brackets(text: str, at: int) -> bool:
+    """``at`` is inside brackets opened on its line ('key = ("aio_pid1" "NJ1i0g5X...")'), where literals side by
+    side are one string in Python and C."""
+    line = text[max(text.rfind("\n", 0, at) + 1, at - _JOIN_BACK) : at]
+    opened = line.rfind("(")
+    return opened != -1 and ")" not in line[opened:]
 
 
 def _in_concat(text: str, at: int) -> bool:
@@ -691,12 +703,36 @@ _JOIN_BUDGET = 64  # junctions read per text
 _JOIN_CONTEXT = 128  # characters a value found in a window has before it there, when not read across a junction
 
 
+# A value written one character per line ("7\n2\n0\n3\n...", an acrostic: reviewer BE's model that wrote it
+# "vertically to dodge filters"): eight lines of one character in a row or more; each line break between them is
+# a junction, and the text is read again without them (see _literal_hits).
+_ONE_PER_LINE = re.compile(r"(?:^|\n)[^\s](?:\r?\n[^\s]){7,}(?=\r?\n|$)")
+
+
+def _vertical_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
+    text = scan.text
+    junctions: list[tuple[int, int]] = []
+    for run in _ONE_PER_LINE.finditer(text):
+        start = run.start() + (text[run.start()] == "\n")
+        for at in range(start + 1, run.end()):
+            if text[at] == "\n":
+                junctions.append((at - (text[at - 1] == "\r"), at + 1))
+        if len(junctions) >= _VERTICAL_BUDGET:
+            break
+    return _hits_across(scan, wanted, junctions[:_VERTICAL_BUDGET])
+
+
+_VERTICAL_BUDGET = 256  # line breaks read per text
+
+
 def _literal_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     text = scan.text
     junctions = []
     for junction in _JUNCTION.finditer(text):
         if "," in junction.group() and not _in_concat(text, junction.start()):
             continue
+        if junction["gap"] is not None and not _in_brackets(text, junction.start()):
+            continue  # a shell's arguments side by side ('-H "PRIVATE-TOKEN: glpat-..." "https://..."')
         junctions.append(junction.span())
         if len(junctions) == _JOIN_BUDGET:
             break

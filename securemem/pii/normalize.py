@@ -386,7 +386,7 @@ _ESCAPE = re.compile(
     # deep (checked in _escapes: "PIN:" then ">> 2024-05-01" stays apart)
     r"|(?:\A|(?<=\n))(?P<quoted>[ \t]{0,3}(?:>[ \t]?)+)"
     r"|\x1b\[[0-9;]{0,16}[mKJHABCDEFGfsu]"  # a terminal's colour or cursor code pasted from a log
-    r"|(?<![^\s(])\*\*(?=[0-9])|(?<=[0-9])\*\*(?![^\s.,;:)])"
+    r"|(?<![^\s(\-])\*\*(?=[0-9])|(?<=[0-9])\*\*(?![^\s.,;:)\-])"  # "**4352**-**9820**-...": reviewer BE
     r"|(?<=[A-Za-z0-9][-_])\*\*(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\*\*(?=\s|[.,;:)]|$))"
     # An address read out: "183 dot 180 dot 74 dot 5", "78 (dot) 46 (dot) ..." (reviewer AX; a space kept
     # on each side stays a space)

@@ -642,6 +642,8 @@ def _keyword_secrets(scan: Scan) -> Iterator[Hit]:
         if key_end not in seen and (_ASSIGN_START.match(lower, key_end) or "--" in lower[max(0, at - _KEY_MAX) : at]):
             seen.add(key_end)
             key_start = _key_start(lower, at)
+            if lower.startswith("://", key_start - 3):
+                continue  # a URL's user ("smtp://apikey:SG...@host"): the URL reader's (reviewer BE)
             found = _assignment(scan, text, lower, key_start, key_end) or _credential_pair(text, lower, at, key_end)
             if found is not None:
                 yield found
