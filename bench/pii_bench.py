@@ -496,6 +496,9 @@ def worst_cases(size: int) -> dict[str, str]:
         ),
         "one-at-a-time": fill("SSN card 4-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1 "),
         "der-wrapped": "MHcCAQEEI" + fill("A" * 63 + "\n"),
+        # a text of one character per line (each line break a junction, read again in windows), literals side by side
+        "one-per-line": fill("7\n"),
+        "literals-side-by-side": fill('f("aio_x" "NJ1i0g5X6Y" '),
     }
 
 

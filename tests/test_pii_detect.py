@@ -745,6 +745,9 @@ HOSTILE.update(
         * (FIFTH // 88),
         "one-at-a-time": "SSN card 4-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1-1 " * (FIFTH // 52),
         "der-wrapped": "MHcCAQEEI" + ("A" * 63 + "\n") * (FIFTH // 64),
+        # Reviewer BE's readers: one character per line, literals side by side in brackets.
+        "one-per-line": "7\n" * (FIFTH // 2),
+        "literals-side-by-side": 'f("aio_x" "NJ1i0g5X6Y" ' * (FIFTH // 23),
     }
 )
 
