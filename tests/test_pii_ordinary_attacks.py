@@ -53,6 +53,20 @@ as first written altered 61 that the tree before did not (16 the tree before alt
 time, a key box's code said to be wrong, "Canon-2019!" and "Berlin-2024!" after "password for" (as
 "Canon2019!" always was), and an escaped example address and defanged documentation IPv6 addresses (as their
 plain forms always were).
+
+- Round BE. An attacker's round on reviewers BD's and BE's readers: 276 ordinary strings (parts', seats' and
+relays' lists before a name and a 0-prefixed number, formulas, recipes and queries after "secret", passwd
+lines, "port (0...)" in networking, airport codes and dates after "PAC", scorecards' and points cards' "first
+eight / last eight", digit columns of dice and lottery balls, shell arrays of quoted digits, placeholders after
+"rzp_test_", game scores before "(mobile)"). The readers as first written altered 84 that the tree before did
+not (22 the tree before altered too), and one of them read back to its line's start once per junction (2 s for
+a megabyte line of literals); 2 since, marked "left" (a documented test card and a phone written as Python
+literals side by side in brackets, which Python joins). Narrowed: a mobile right after a name needs an
+international number before it in its line; Django's key needs some thirty different characters, fifteen
+letters and no "name=value&" pairs; a PAC or STAC needs its line to name a port or a switch; "to port (0...)"
+only; eight and eight need a payment card named; a column of digits is a card only after a card's word; a shell
+array's literals stay apart; Razorpay ids are no capitalised words run together nor alternate case at every
+letter; single digits need a phone's word before them (its word in brackets after them was withdrawn).
 """
 
 from __future__ import annotations
@@ -67,7 +81,14 @@ from tests.helpers import found_values
 
 DATA = Path(__file__).parent / "data"
 # round -> (lines, left, lines recorded with nothing found and not left)
-ROUNDS = {"y": (253, 13, None), "az": (302, 14, None), "bb": (285, 3, 269), "bc": (288, 1, 287), "bd": (237, 8, 213)}
+ROUNDS = {
+    "y": (253, 13, None),
+    "az": (302, 14, None),
+    "bb": (285, 3, 269),
+    "bc": (288, 1, 287),
+    "bd": (237, 8, 213),
+    "be": (276, 2, 255),
+}
 
 
 def rows(name: str) -> list[dict[str, Any]]:
@@ -100,7 +121,8 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # (stop 47's readers' shapes in other spellings): 29 found by the tree before, 57 since; left: SSN fields in
 # other orders and spellings, locks in other languages, keys in URL-safe base64 or with literal "\n", Indic
 # scripts' words for a password.
-FOUND = {"bb": (116, 95), "bc": (70, 30), "bd": (112, 57)}
+# Round BE's 116 (BD's and BE's readers' shapes in other spellings): 38 found by the tree before, 53 since.
+FOUND = {"bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53)}
 
 
 @pytest.mark.parametrize("name", sorted(FOUND))

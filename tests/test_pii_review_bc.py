@@ -103,7 +103,7 @@ def test_a_public_keys_body_is_not_read_as_a_private_keys(kind: str) -> None:
         # a UK number "ported" out in brackets, and its porting code (PAC, STAC)
         ("threatened to port (01865) 784907 out; PAC issued HGF082847.",
          [("PHONE", "(01865) 784907"), ("GENERIC_SECRET", "HGF082847")]),
-        ("STAC: 123456ABC", [("GENERIC_SECRET", "123456ABC")]),
+        ("leaving the network, STAC: 123456ABC", [("GENERIC_SECRET", "123456ABC")]),
         # a card's eight and eight
         ("Tarjeta del cliente en dos partes: primeros ocho 5525 5311, últimos ocho 1935 7019.",
          [("CREDIT_CARD", "5525 5311"), ("CREDIT_CARD", "1935 7019")]),
@@ -180,6 +180,13 @@ def test_reviewer_bds_values_are_found(text: str, expected: list[tuple[str, str]
         "the secret key file is secret_rotation_2024_12_05_v2_final_backup_copy_0",
         "listening on port 8080 (pid 35099)",
         "PAC-MAN score 123456; the PAC committee ABC123456 met",
+        "PAC BOS240115 LHR240116",
+        "The ship left port (0600) 123456 tonnes",
+        "Part numbers: Brake Pad 07700900123.",
+        "the secret formula is (x+1)*(y-2)=z^3+4*a-5*b+(c+6)*(d-7)+e^8+f*9-g+hijk",
+        "Scorecard: first eight 4532 0151, last eight 1283 0366.",
+        'ZIPS=("4532" "0151" "1283" "0366")',
+        "rzp_test_PutYourKeyHere rzp_test_AbCdEfGhIjKlMn rzp_live_XxxxXxxxXxxxXx",
         "the first eight 1234 5678 and the last eight 8765 4321 of the ISBN",
     ],
 )

@@ -581,15 +581,23 @@ MEMORABLE_LITERALS = ("memorable", "secret word", "security word", "pac", "stac"
 # A UK mobile's porting or switching code, which moves the number to whoever holds it: a PAC is three letters
 # and six digits, a STAC six digits and three letters ("PAC issued HGF082847": reviewer BC).
 _PORTING_CODE = re.compile(
-    r"(?<![^\W\d_])(?:PAC|STAC)(?:[ \t]+code)?(?:[ \t]+(?:issued|is|was|sent|given))?[ \t]*[:=]?[ \t]*"
+    r"(?<![^\W\d_])(?:PAC|STAC)(?![^\W\d_])(?:[ \t]+code)?(?:[ \t]+(?:issued|is|was|sent|given))?[ \t]*[:=]?[ \t]*"
     r"(?P<value>[A-Z]{3}[0-9]{6}|[0-9]{6}[A-Z]{3})(?![\w])"
 )
+
+
+_PORTING_WORDS = re.compile(r"(?i:\bport|porting|switch|network|provider|carrier|operator|leave|cancel|retention)")
 
 
 def find_memorable_words(scan: Scan) -> Iterator[Hit]:
     for match in _MEMORABLE.finditer(scan.text):
         if match["value"].lower() not in _NOT_A_WORD_GIVEN:
             yield "PASSWORD", *match.span("value")
-    if "PAC" in scan.text or "STAC" in scan.text:
-        for match in _PORTING_CODE.finditer(scan.text):
-            yield "GENERIC_SECRET", *match.span("value")
+    text = scan.text
+    if "PAC" in text or "STAC" in text:
+        for match in _PORTING_CODE.finditer(text):
+            start, end = text.rfind("\n", 0, match.start()) + 1, text.find("\n", match.end())
+            # a number's porting or switching named in the line ("PAC BOS240115", an airport and a date, has none:
+            # an attacker's round)
+            if _PORTING_WORDS.search(text, start, len(text) if end < 0 else end):
+                yield "GENERIC_SECRET", *match.span("value")

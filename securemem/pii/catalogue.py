@@ -24,6 +24,7 @@ Every rule's type is in the API_KEY family (and so in SECRET), except those type
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -99,13 +100,20 @@ def _mixed_case_with_digit(body: str) -> bool:
     return _has_digit(body) and body.lower() != body != body.upper()
 
 
+_CAMEL_WORD = re.compile(r"[A-Z][a-z]{2,}")
+
+
 def _mixed_case_after(prefix: int) -> Callable[[str], bool]:
     """After a prefix of ``prefix`` characters: small and capital letters, not words run together (see _mixed_after)."""
 
     def check(value: str) -> bool:
         body = value[prefix:]
-        if body.lower() == body or body.upper() == body:
-            return False
+        if body.lower() == body or body.upper() == body or len(set(body.lower())) < 9:
+            return False  # a placeholder's few letters ("XxxxXxxxXxxxXx", "AbCdEfGhIjKlMn" holds 14: see below)
+        if all(a.isupper() != b.isupper() for a, b in itertools.pairwise(body)):
+            return False  # case alternating at every letter: typed, not drawn
+        if sum(len(word) for word in _CAMEL_WORD.findall(body)) * 10 >= len(body) * 7:
+            return False  # capitalised words run together ("PutYourKeyHere", "DemoKeyForDocs")
         return sum(len(word) for word in _WORD_RUN.findall(body)) * 10 < len(body) * 4
 
     return check

@@ -1741,12 +1741,10 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
     ):
         return 0  # "2 345 678 901 €", "9 876 543 210 CHF": an amount
     words = _answering(text, start, _last_words(scan, start) if words is None else words)
-    if (_SINGLE_DIGITS.fullmatch(candidate) or _SPACED_THOUSANDS.fullmatch(candidate)) and not (
-        _PHONE_WORDS.intersection(words) or _named_after(text, end)
-    ):
-        # "6 0 3 5 7 6 9 8 8": a phone written a digit at a time only where the text says so, before it or in
-        # brackets after it ("Le client a dicté : 0 7 5 3 7 4 3 1 5 4 (portable).": reviewer BE)
-        return 0
+    if (
+        _SINGLE_DIGITS.fullmatch(candidate) or _SPACED_THOUSANDS.fullmatch(candidate)
+    ) and not _PHONE_WORDS.intersection(words):
+        return 0  # "6 0 3 5 7 6 9 8 8": a phone written a digit at a time only where the text says so
     if (
         (start and _glued_wrongly(text, start, words, candidate, scan.phone_regions))
         or _table_cells(candidate, words)
@@ -1758,7 +1756,7 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
     if (
         _is_reference(words, candidate.isdigit())
         and not candidate.startswith(("+", "(+"))
-        and not (candidate.startswith("(0") and words and words[-1] == "port")  # porting "(01865) 784907" out
+        and not (candidate.startswith("(0") and words[-2:] == ["to", "port"])  # "threatened to port (01865) ..."
         and not _CALLING_WORDS.intersection(words)
         and not _FRENCH_PAIRS.fullmatch(candidate)
         and not _phone_all_the_same(scan, candidate, start, words)
@@ -2554,14 +2552,16 @@ _COMPACT_BEFORE_WORD = re.compile(
 # A person's name right before the number, the number ending its clause: "Thomas Girard 0758065964." (a list of
 # contacts, each its name and its mobile: reviewer BD).
 _NAME_RIGHT_BEFORE = re.compile(r"(?:^|[,;:(\n]|[ \t]-)[ \t]*[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){1,2}[ \t]+$")
-_PHONES_LISTED = re.compile(r"\+[0-9]|(?i:numbers|contacts|on-call|phone list|rota|nummern|numéros|números|numeri)")
+_PHONES_LISTED = re.compile(r"(?<![\w+])\+[1-9][0-9]{0,2}[ .\-(]*[0-9]")
 
 
 def _a_list_of_phones(text: str, start: int) -> bool:
-    """The line before ``start`` lists phones: a "+" number before it, or a word for phones or numbers ("Product
-    Code 0612345678.", "Patient Record 07700900123." have none: the attacker's round on BD's reader)."""
-    line = text[max(text.rfind("\n", 0, start) + 1, start - 300) : start]
-    return _PHONES_LISTED.search(line) is not None or PHONE_CONTEXT.search(line.lower()) is not None
+    """The line before ``start`` lists phones: an international number before it ("Product Code 0612345678.",
+    "Part numbers: Brake Pad 07700900123.", "Crop rotation: Field North 0612345678." have none: two attackers'
+    rounds on BD's reader; words for numbers or contacts name parts, seats and relays as often)."""
+    low = max(0, start - 300)
+    line = text[max(text.rfind("\n", low, start) + 1, low) : start]
+    return _PHONES_LISTED.search(line) is not None
 
 
 _ANOTHER_RUN = re.compile(r"(?<![0-9\-])0[0-9]{8,}(?![0-9])")  # another number written so: a list of them

@@ -685,10 +685,11 @@ _CONCAT = "concat!("  # Rust's macro joins its literals, which commas set apart
 
 def _in_brackets(text: str, at: int) -> bool:
     """``at`` is inside brackets opened on its line ('key = ("aio_pid1" "NJ1i0g5X...")'), where literals side by
-    side are one string in Python and C."""
-    line = text[max(text.rfind("\n", 0, at) + 1, at - _JOIN_BACK) : at]
+    side are one string in Python and C; not a shell's array ('ZIPS=("4532" "0151" ...)': its items stay apart)."""
+    low = max(0, at - _JOIN_BACK)  # bounded: a long line of literals was read back to its start once per junction
+    line = text[max(text.rfind("\n", low, at) + 1, low) : at]
     opened = line.rfind("(")
-    return opened != -1 and ")" not in line[opened:]
+    return opened > 0 and ")" not in line[opened:] and line[opened - 1] != "="
 
 
 def _in_concat(text: str, at: int) -> bool:
@@ -719,7 +720,13 @@ def _vertical_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
                 junctions.append((at - (text[at - 1] == "\r"), at + 1))
         if len(junctions) >= _VERTICAL_BUDGET:
             break
-    return _hits_across(scan, wanted, junctions[:_VERTICAL_BUDGET])
+    # A column of digits that passes a card's checks is dice, lottery balls or answers as often: a card's only
+    # after a card's word (an attacker's round).
+    return [
+        hit
+        for hit in _hits_across(scan, wanted, junctions[:_VERTICAL_BUDGET])
+        if hit[0] != "CREDIT_CARD" or CARD_WORDS.search(scan.lower, max(0, hit[1] - 80), hit[1]) is not None
+    ]
 
 
 _VERTICAL_BUDGET = 256  # line breaks read per text
@@ -728,11 +735,15 @@ _VERTICAL_BUDGET = 256  # line breaks read per text
 def _literal_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     text = scan.text
     junctions = []
+    tried = 0  # junctions refused: each costs a read back, so they are counted against the budget too
     for junction in _JUNCTION.finditer(text):
         if "," in junction.group() and not _in_concat(text, junction.start()):
             continue
         if junction["gap"] is not None and not _in_brackets(text, junction.start()):
-            continue  # a shell's arguments side by side ('-H "PRIVATE-TOKEN: glpat-..." "https://..."')
+            tried += 1  # a shell's arguments side by side ('-H "PRIVATE-TOKEN: glpat-..." "https://..."')
+            if tried == _JOIN_BUDGET:
+                break
+            continue
         junctions.append(junction.span())
         if len(junctions) == _JOIN_BUDGET:
             break

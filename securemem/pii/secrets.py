@@ -153,6 +153,7 @@ _SECRET_WORD_BEFORE = re.compile(
     rf"(?i:secret|django|シークレット|秘密|{normalise_text('секрет').lower()}|geheim|secreto|segredo|segreto)"
 )
 _DRAWN_SYMBOLS = frozenset("!@#$%^&*(=+)")
+_QUERY_PAIR = re.compile(r"[a-z]+=[a-z0-9()+\-]*&")
 DJANGO_LITERALS = ("secret", "django", "シークレット", "秘密", normalise_text("секрет").lower(), "geheim", "secreto",
                    "segredo", "segreto")  # fmt: skip
 
@@ -163,8 +164,14 @@ def find_django_keys(scan: Scan) -> Iterator[Hit]:
         value = match.group()
         symbols = sum(1 for char in value if not char.isalnum())
         digits = sum(1 for char in value if char.isdigit())
-        if symbols < 5 or digits < 5 or len(value) - symbols - digits < 10 or len(set(value) & _DRAWN_SYMBOLS) < 2:
-            continue  # an identifier's "_" and "-" alone ("secret_rotation_2024_12_05_v2_..."): no key
+        if len(_QUERY_PAIR.findall(value)) >= 2:
+            continue  # a query's or a setting's "name=value&" ("rotate=90d&notify=7d&...": an attacker's round)
+        letters = len(value) - symbols - digits
+        if symbols < 6 or digits < 5 or letters < 15 or len(set(value) & _DRAWN_SYMBOLS) < 2 or len(set(value)) < 26:
+            # an identifier's "_" and "-" alone ("secret_rotation_2024_12_05_v2_..."); a formula's single letters
+            # and a query's few characters ("(x+1)*(y-2)=z^3+...", "cpf=000&rg=111&nome=joao+...": an attacker's
+            # round): fifty characters drawn from fifty hold some thirty different ones
+            continue
         line_start = text.rfind("\n", 0, match.start()) + 1
         if _SECRET_WORD_BEFORE.search(text, max(line_start, match.start() - 48), match.start()):
             yield "GENERIC_SECRET", *match.span()

@@ -88,6 +88,11 @@ _SECOND_HALF = (
     r"last eight|last 8|últimos ocho|ultimos ocho|últimos 8|derniers huit|letzten acht|ultimi otto|últimos oito"
 )
 _HALF_DIGITS = r"[0-9]{6,10}|[0-9]{4}[ ][0-9]{4}"  # "49297779", "5525 5311"
+_PAYMENT_CARD = re.compile(
+    r"(?<![^\W\d_])(?:credit|debit|kredit|crédito|credito|crédit|débito|debito|visa|mastercard|amex|maestro|"
+    r"card number|tarjeta del cliente|tarjeta bancaria|carte bancaire|carte bleue|bankkarte|girocard|cartão do cliente)"
+    r"(?![^\W\d_])"
+)
 _CARD_HALVES = re.compile(
     rf"(?<![^\W\d_])(?:{_FIRST_HALF})(?![^\W\d_]){_BETWEEN}(?<![0-9])(?P<first>{_HALF_DIGITS})(?![0-9])"
     rf"[^\n]{{0,80}}?(?<![^\W\d_])(?:{_SECOND_HALF})(?![^\W\d_]){_BETWEEN}(?<![0-9])(?P<second>{_HALF_DIGITS})(?![0-9])"
@@ -133,6 +138,9 @@ def find_told_parts(scan: Scan) -> Iterator[Hit]:
             paragraph = lower[max(0, lower.rfind("\n\n", 0, match.start()) + 1) : match.end()]
             # a card named in the paragraph: a revenue's, a match's halves are none
             digits = (match["first"] + match["second"]).replace(" ", "")
-            if card_number_valid(digits) and CARD_NAMES.search(paragraph):
+            # eight and eight in groups of four: a payment card's named (a scorecard's, a points card's are
+            # cards too: an attacker's round)
+            eights = " " in match["first"]
+            if card_number_valid(digits) and (_PAYMENT_CARD if eights else CARD_NAMES).search(paragraph):
                 yield "CREDIT_CARD", *match.span("first")
                 yield "CREDIT_CARD", *match.span("second")
