@@ -576,7 +576,8 @@ _NOT_A_WORD_GIVEN = frozenset(
 )  # fmt: skip
 
 
-MEMORABLE_LITERALS = ("memorable", "secret word", "security word", "pac", "stac")
+MEMORABLE_LITERALS = ("memorable", "secret word", "security word")
+PORTING_LITERALS = ("PAC", "STAC")  # in capitals: "pac" is in "space", "capacity", "impact"
 
 # A UK mobile's porting or switching code, which moves the number to whoever holds it: a PAC is three letters
 # and six digits, a STAC six digits and three letters ("PAC issued HGF082847": reviewer BC).
@@ -593,6 +594,9 @@ def find_memorable_words(scan: Scan) -> Iterator[Hit]:
     for match in _MEMORABLE.finditer(scan.text):
         if match["value"].lower() not in _NOT_A_WORD_GIVEN:
             yield "PASSWORD", *match.span("value")
+
+
+def find_porting_codes(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     if "PAC" in text or "STAC" in text:
         for match in _PORTING_CODE.finditer(text):

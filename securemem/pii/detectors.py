@@ -35,8 +35,10 @@ from typing import NamedTuple, Protocol, runtime_checkable
 from securemem.pii import entities
 from securemem.pii.accounts import (
     MEMORABLE_LITERALS,
+    PORTING_LITERALS,
     find_account_passwords,
     find_memorable_words,
+    find_porting_codes,
     may_hold_account_password,
 )
 from securemem.pii.answers import (
@@ -359,9 +361,8 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"PASSWORD"}), find_account_passwords, gate=may_hold_account_password),
     _Builtin(frozenset({"PASSWORD"}), find_login_pairs, gate=may_hold_login_pair),
     _Builtin(frozenset({"PASSWORD"}), find_lock_codes, gate=may_hold_lock_code),
-    _Builtin(
-        frozenset({"PASSWORD", "GENERIC_SECRET"}), find_memorable_words, literals=MEMORABLE_LITERALS, lowered=True
-    ),
+    _Builtin(frozenset({"PASSWORD"}), find_memorable_words, literals=MEMORABLE_LITERALS, lowered=True),
+    _Builtin(frozenset({"GENERIC_SECRET"}), find_porting_codes, literals=PORTING_LITERALS),
     _Builtin(frozenset({"PASSWORD"}), find_clause_passwords, gate=may_hold_clause_password),
     _Builtin(frozenset({"PASSWORD"}), find_leet_labelled_passwords, literals=LEET_LITERALS, lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_codes),  # one pass for runs of digits: its own gate
@@ -651,7 +652,7 @@ def _settled(
         candidates += _wrapped_hits(scan, wanted)
     if '"' in scan.text or "'" in scan.text or "\\" in scan.text or "**" in scan.text:
         candidates += _literal_hits(scan, wanted)
-    if "\n" in scan.text and _ONE_PER_LINE.search(scan.text) is not None:
+    if "\n" in scan.text and _ONE_PER_LINE_GATE.search(scan.text) is not None:
         candidates += _vertical_hits(scan, wanted)
     if view.spaced or "<" in scan.text or "*" in scan.text or "_" in scan.text or "~~" in scan.text:
         candidates += _markup_hits(scan, wanted, candidates, view.spaced)
@@ -708,6 +709,7 @@ _JOIN_CONTEXT = 128  # characters a value found in a window has before it there,
 # "vertically to dodge filters"): eight lines of one character in a row or more; each line break between them is
 # a junction, and the text is read again without them (see _literal_hits).
 _ONE_PER_LINE = re.compile(r"(?:^|\n)[^\s](?:\r?\n[^\s]){7,}(?=\r?\n|$)")
+_ONE_PER_LINE_GATE = re.compile(r"\n[^\s]\r?\n[^\s]\r?\n[^\s]\r?\n[^\s]\r?\n")  # a line break first: found fast
 
 
 def _vertical_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:

@@ -202,15 +202,17 @@ _OTHER_MARKS = ("kód", "kωδik", "koд", "קוד", "şifre", "mã", "رمز", 
 
 
 def may_hold_lock_code(scan: Scan) -> bool:
-    return (
-        not LOCK_WORDS.isdisjoint(scan.words)
-        or "siri ya" in scan.lower
-        or "boîte à" in scan.lower
-        or "boîtier" in scan.lower
-        or "boitier" in scan.lower
-        or "opens with" in scan.lower
-        or " takes " in scan.lower
-        or (not scan.lower.isascii() and any(mark in scan.lower for mark in _OTHER_MARKS))
+    if not LOCK_WORDS.isdisjoint(scan.words):
+        return True
+    lower = scan.lower
+    return (  # the phrases the readers below start from, a substring test each (faster than one pattern)
+        "siri ya" in lower
+        or "boît" in lower
+        or "boitier" in lower
+        or "opens with" in lower
+        or "unlocks with" in lower
+        or " takes " in lower
+        or (not lower.isascii() and any(mark in lower for mark in _OTHER_MARKS))
     )
 
 

@@ -153,6 +153,7 @@ _SECRET_WORD_BEFORE = re.compile(
     rf"(?i:secret|django|シークレット|秘密|{normalise_text('секрет').lower()}|geheim|secreto|segredo|segreto)"
 )
 _DRAWN_SYMBOLS = frozenset("!@#$%^&*(=+)")
+_DJANGO_CHAR = re.compile(r"[A-Za-z0-9!@#$%^&*(\-_=+)]")
 _QUERY_PAIR = re.compile(r"[a-z]+=[a-z0-9()+\-]*&")
 DJANGO_LITERALS = ("secret", "django", "シークレット", "秘密", normalise_text("секрет").lower(), "geheim", "secreto",
                    "segredo", "segreto")  # fmt: skip
@@ -160,7 +161,13 @@ DJANGO_LITERALS = ("secret", "django", "シークレット", "秘密", normalise
 
 def find_django_keys(scan: Scan) -> Iterator[Hit]:
     text = scan.text
-    for match in _DJANGO_KEY.finditer(text):
+    done = 0
+    for named in _SECRET_WORD_BEFORE.finditer(text):  # only the stretch after each word is read (most text has none)
+        low = max(done, named.end())
+        match = _DJANGO_KEY.search(text, low, min(len(text), named.end() + 48 + 50 + 1))
+        if match is None or _DJANGO_CHAR.match(text, match.end()):
+            continue  # (a run longer than fifty the window's end cut)
+        done = match.end()
         value = match.group()
         symbols = sum(1 for char in value if not char.isalnum())
         digits = sum(1 for char in value if char.isdigit())

@@ -105,15 +105,20 @@ _HALF_MARKS = ("half", "polovin", "polovic", "połow", "hälfte", "moiti", "mita
 
 def may_hold_told_parts(scan: Scan) -> bool:
     lower = scan.lower
-    return (
-        ("first" in lower or "1st" in lower)
-        or "serial" in lower
-        or any(mark in lower for mark in _HALF_MARKS)
-        or _ONE_BY_ONE.search(scan.text) is not None
-    )
+    if "first" in lower or "1st" in lower or "serial" in lower:
+        return True
+    # halves need a number of six digits or more, or two groups of four; characters one at a time a card's, an
+    # SSN's or an account's word (read in one search each: these run on every text)
+    if scan.most_digits >= 4 and any(mark in lower for mark in _HALF_MARKS):
+        return True
+    return _one_at_a_time(scan)
 
 
-_ONE_BY_ONE = re.compile(r"[A-Za-z0-9][\-.,/][A-Za-z0-9][\-.,/][A-Za-z0-9][\-.,/][A-Za-z0-9]")
+def _one_at_a_time(scan: Scan) -> bool:
+    """Digits (or an IBAN's country and check digits) one at a time with a mark between each, found in the scan's
+    canonical copy (digits "0", blanks and marks "-") at the speed of a substring search: this runs on every text."""
+    canonical = scan.canonical
+    return any(canonical.find(shape) != -1 for shape in (b"0-0-0-0-0", b"0x0x0x0x0", b"x-x-0-0-0"))
 
 
 def find_told_parts(scan: Scan) -> Iterator[Hit]:
@@ -127,7 +132,8 @@ def find_told_parts(scan: Scan) -> Iterator[Hit]:
             if named is not None and ssn_valid(match["area"], match["group"], match["serial"]):
                 for part in ("area", "group", "serial"):
                     yield "US_SSN", *match.span(part)
-    yield from _char_by_char(scan.text, lower)
+    if _one_at_a_time(scan):
+        yield from _char_by_char(scan.text, lower)
     if "first" in lower or "1st" in lower:
         for match in _SSN_PARTS.finditer(lower):
             if ssn_valid(match["area"], match["group"], match["serial"]):
