@@ -3,8 +3,10 @@ chain's, a car-rental counter's, a cloud host's, a fintech's, a dental practice'
 and an adversarial model's; 33 languages) found, after BB's readers: a private key's base64 body with its PEM lines
 cut off; a value written one character at a time between dashes, dots or slashes; an SSN as SSA's three fields;
 markdown's escaped "@" and IPv6's defanged "::"; Tamil's and Urdu's word for a password; a password that starts
-with "$"; Hungarian's trunk before a bracketed area code; a keypad's "*" before a gate's code. And what those
-readers leave alone."""
+with "$"; Hungarian's trunk before a bracketed area code; a keypad's "*" before a gate's code. Then what reviewers
+BD and BE (blind, hostile acceptance suites of issue 11's own text) found after them: a mobile written whole after
+a name in a list of phones, Django's SECRET_KEY, a value one character per line, literals side by side in
+brackets, a URL's user. And what those readers leave alone, the attackers' rounds on them included."""
 
 from __future__ import annotations
 
@@ -107,6 +109,24 @@ def test_a_public_keys_body_is_not_read_as_a_private_keys(kind: str) -> None:
         # a card's eight and eight
         ("Tarjeta del cliente en dos partes: primeros ocho 5525 5311, últimos ocho 1935 7019.",
          [("CREDIT_CARD", "5525 5311"), ("CREDIT_CARD", "1935 7019")]),
+        # reviewer BD (a hostile acceptance suite of the issue's own text)
+        ("Camille Durand +33 (0)7 41 53 31 18; Thomas Girard 0758065964.",
+         [("PHONE", "+33 (0)7 41 53 31 18"), ("PHONE", "0758065964")]),
+        ("SECRET_KEY=0y(59^rxg*z_)=w64spc&=t(%=(c5oi&cb7p-giw8u71*-0t0p",
+         [("GENERIC_SECRET", "0y(59^rxg*z_)=w64spc&=t(%=(c5oi&cb7p-giw8u71*-0t0p")]),
+        ("シークレット：!_hlrrbq(x^v+0s5rk81k&*eu3l!skf-58xkgcxoidaym7y-7=",
+         [("GENERIC_SECRET", "!_hlrrbq(x^v+0s5rk81k&*eu3l!skf-58xkgcxoidaym7y-7=")]),
+        # reviewer BE (an evasion-heavy acceptance suite)
+        ("SSN:\n5\n5\n0\n-\n6\n2\n-\n6\n4\n2\n6", [("US_SSN", "5\n5\n0\n-\n6\n2\n-\n6\n4\n2\n6")]),
+        ("acrostic:\nd\nm\ni\nt\nr\ni\n.\nm\n@\np\nr\no\nt\no\nn\n.\nm\ne",
+         [("EMAIL", "d\nm\ni\nt\nr\ni\n.\nm\n@\np\nr\no\nt\no\nn\n.\nm\ne")]),
+        ('key = ("aio_pid1" "NJ1i0g5X6YXEUPfLv8aLO9U7")  # implicit concatenation',
+         [("GENERIC_SECRET", 'aio_pid1" "NJ1i0g5X6YXEUPfLv8aLO9U7')]),
+        ("EMAIL_URL=smtp+tls://apikey: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@smtp.x.net:587",
+         [("URL_CREDENTIALS", "apikey: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")]),
+        ('razorpay_key_id = "rzp_live_VaLhFnipHrpLcX"', [("RAZORPAY_KEY_ID", "rzp_live_VaLhFnipHrpLcX")]),
+        ("Payment details: **4352**-**9820**-**5733**-**0966**",
+         [("CREDIT_CARD", "4352**-**9820**-**5733**-**0966**")]),
     ],
 )  # fmt: skip
 def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
@@ -141,31 +161,7 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "連絡先 20240115 の件",
         "HP LaserJet 1020 driver 20240115",
         "Mkutano wa 20240115 umeahirishwa",
-    ],
-)
-def test_ordinary_text_is_left_alone(text: str) -> None:
-    assert found(text) == []
-
-
-# Reviewer BD (blind, a hostile acceptance suite of the issue's own text): what it taught after BC's readers.
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("Camille Durand +33 (0)7 41 53 31 18; Thomas Girard 0758065964.",
-         [("PHONE", "+33 (0)7 41 53 31 18"), ("PHONE", "0758065964")]),
-        ("SECRET_KEY=0y(59^rxg*z_)=w64spc&=t(%=(c5oi&cb7p-giw8u71*-0t0p",
-         [("GENERIC_SECRET", "0y(59^rxg*z_)=w64spc&=t(%=(c5oi&cb7p-giw8u71*-0t0p")]),
-        ("シークレット：!_hlrrbq(x^v+0s5rk81k&*eu3l!skf-58xkgcxoidaym7y-7=",
-         [("GENERIC_SECRET", "!_hlrrbq(x^v+0s5rk81k&*eu3l!skf-58xkgcxoidaym7y-7=")]),
-    ],
-)  # fmt: skip
-def test_reviewer_bds_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
-    assert found(text) == expected
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
+        # reviewer BD's near-misses
         "/etc/passwd line root:x:0:0:root:/root:/bin/bash; the x means the hash lives in /etc/shadow.",
         "Invoice Number 0612345678.",
         "see Chapter Two 0612345678.",
@@ -188,35 +184,7 @@ def test_reviewer_bds_values_are_found(text: str, expected: list[tuple[str, str]
         'ZIPS=("4532" "0151" "1283" "0366")',
         "rzp_test_PutYourKeyHere rzp_test_AbCdEfGhIjKlMn rzp_live_XxxxXxxxXxxxXx",
         "the first eight 1234 5678 and the last eight 8765 4321 of the ISBN",
-    ],
-)
-def test_reviewer_bds_near_misses_are_left_alone(text: str) -> None:
-    assert found(text) == []
-
-
-# Reviewer BE (blind, an evasion-heavy acceptance suite): what it taught after BD's readers.
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("SSN:\n5\n5\n0\n-\n6\n2\n-\n6\n4\n2\n6", [("US_SSN", "5\n5\n0\n-\n6\n2\n-\n6\n4\n2\n6")]),
-        ("acrostic:\nd\nm\ni\nt\nr\ni\n.\nm\n@\np\nr\no\nt\no\nn\n.\nm\ne",
-         [("EMAIL", "d\nm\ni\nt\nr\ni\n.\nm\n@\np\nr\no\nt\no\nn\n.\nm\ne")]),
-        ('key = ("aio_pid1" "NJ1i0g5X6YXEUPfLv8aLO9U7")  # implicit concatenation',
-         [("GENERIC_SECRET", 'aio_pid1" "NJ1i0g5X6YXEUPfLv8aLO9U7')]),
-        ("EMAIL_URL=smtp+tls://apikey: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@smtp.x.net:587",
-         [("URL_CREDENTIALS", "apikey: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")]),
-        ('razorpay_key_id = "rzp_live_VaLhFnipHrpLcX"', [("RAZORPAY_KEY_ID", "rzp_live_VaLhFnipHrpLcX")]),
-        ("Payment details: **4352**-**9820**-**5733**-**0966**",
-         [("CREDIT_CARD", "4352**-**9820**-**5733**-**0966**")]),
-    ],
-)  # fmt: skip
-def test_reviewer_bes_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
-    assert found(text) == expected
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
+        # reviewer BE's near-misses
         # a list one item per line; a shell's arguments side by side; quoted words in prose
         "Steps:\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10",
         "a\nb\nc\nd\ne\nf\ng\nh\ni",
@@ -227,5 +195,5 @@ def test_reviewer_bes_values_are_found(text: str, expected: list[tuple[str, str]
         "rolls 6 0 3 5 7 6 9 8 8 (mobile game score)",
     ],
 )
-def test_reviewer_bes_near_misses_are_left_alone(text: str) -> None:
+def test_ordinary_text_is_left_alone(text: str) -> None:
     assert found(text) == []
