@@ -93,10 +93,10 @@ def _has_digit(value: str) -> bool:
 def _mixed_with_digit(value: str) -> bool:
     """Small and capital letters and a digit after the prefix ("live_", "test_", "s."), as random tokens have."""
     body = value.partition("_")[2] if "_" in value else value[2:]
-    return _mixed_case_with_digit(body)
+    return mixed_case_with_digit(body)
 
 
-def _mixed_case_with_digit(body: str) -> bool:
+def mixed_case_with_digit(body: str) -> bool:
     return _has_digit(body) and body.lower() != body != body.upper()
 
 
@@ -114,7 +114,7 @@ def _mixed_case_after(prefix: int) -> Callable[[str], bool]:
             return False  # case alternating at every letter: typed, not drawn
         if sum(len(word) for word in _CAMEL_WORD.findall(body)) * 10 >= len(body) * 7:
             return False  # capitalised words run together ("PutYourKeyHere", "DemoKeyForDocs")
-        return sum(len(word) for word in _WORD_RUN.findall(body)) * 10 < len(body) * 4
+        return not_words(body)
 
     return check
 
@@ -127,14 +127,18 @@ def _mixed_after(prefix: int) -> Callable[[str], bool]:
 
     def check(value: str) -> bool:
         body = value[prefix:]
-        if not _mixed_case_with_digit(body):
-            return False
-        return sum(len(word) for word in _WORD_RUN.findall(body)) * 10 < len(body) * 4
+        return mixed_case_with_digit(body) and not_words(body)
 
     return check
 
 
 _WORD_RUN = re.compile(r"[A-Z]?[a-z]{4,}")
+
+
+def not_words(body: str) -> bool:
+    """Drawn at random, not words run together: runs of four small letters or more hold under 40% of ``body``
+    ("fw_loadImageFromFlash2...", a stack's output "ExportsOutputFnGetAttUserPoolArn3F2E9A7D" hold more)."""
+    return sum(len(word) for word in _WORD_RUN.findall(body)) * 10 < len(body) * 4
 
 
 def _generic_sk(value: str) -> bool:

@@ -405,7 +405,7 @@ def _script_lock_codes(lower: str) -> Iterator[Hit]:
 # sentence is English's), four to eight digits, the clause's end after them.
 _OPENS_WITH = re.compile(
     r"(?<![^\W\d_])(?:lockbox|lock box|key ?box|key ?safe|keypad|padlock|door|gate|safe)(?![^\W\d_])"
-    r"[^.;!?\n]{0,80}?[ \t](?P<verb>opens with|unlocks with|opens on|takes|code is)[ \t]+"
+    r"[^.;!?\n]{0,80}?[ \t](?P<verb>opens with|unlocks with|takes)[ \t]+"  # the verbs may_hold_lock_code knows
     r"(?P<value>#?[0-9]{4,8}[#*]?)(?![\w])"
 )
 

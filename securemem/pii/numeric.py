@@ -767,7 +767,7 @@ _VAT_PREFIX = re.compile(r"(?<![A-Za-z])[A-Z]{2}[ \t]?$")  # a country's code le
 # Or the line names several ("our SSNs for the 1040: me 356 87 9348, Jack Pemberton 557810750"), or
 # gives one as people say it, the next after it ("my social is 059 79 0698, and my daughter's is
 # 143 31 2905": reviewer R).
-_SSN_NAMED = re.compile(
+_SSN_NAMED = SSN_NAMED = re.compile(  # an SSN named (told.py reads it too)
     r"\b(?:ssns?|social security (?:numbers?|nos?)|sozialversicherungsnummer|tax[ \t]?id|社会安全号码?|社會安全號碼?|"
     r"(?:my|his|her|their|your|our|the)[ \t]+social(?:[ \t]+(?:is|are|was|:))?)\b"
 )

@@ -17,7 +17,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from securemem.pii.answers import PASSWORD_SYMBOLS
-from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule
+from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule, mixed_case_with_digit, not_words
 from securemem.pii.normalize import normalise_text, unaccented, viewed_words
 from securemem.pii.scan import WORD_AFTER, LineStarts, Scan, by_first_letter, index_words, other_script, year_or_example
 
@@ -119,23 +119,10 @@ _AWS_SECRET_NAMED = re.compile(
 _AWS_SECRET_ALONE = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])")
 
 
-def _aws_secret_shaped(secret: str) -> bool:
-    return secret.lower() != secret != secret.upper() and any(char.isdigit() for char in secret)
-
-
-_WORD_RUN = re.compile(r"[A-Z]?[a-z]{4,}")
-
-
-def _not_words(secret: str) -> bool:
-    """Not words run together, as a stack's outputs and roles are named ("ExportsOutputFnGetAttUserPoolArn3F2E9A7D",
-    "ReadOnlyAuditRoleForSecurityHubFindings2": the attacker's round on reviewer BC's readers)."""
-    return sum(len(word) for word in _WORD_RUN.findall(secret)) * 10 < len(secret) * 4
-
-
 def find_aws_pairs(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     for match in _AWS_PAIR.finditer(text):
-        if _aws_secret_shaped(match["secret"]):
+        if mixed_case_with_digit(match["secret"]):
             yield "AWS_SECRET_KEY", match.start("secret"), match.end("secret")
     for match in _AWS_ID_GROUPED.finditer(text):
         if _aws_groups(match):
@@ -150,13 +137,13 @@ _DJANGO_ALPHABET = r"a-z0-9!@#$%^&*(\-_=+)"
 # (An "=" before it is an assignment's: "SECRET_KEY=0y(59^...".)
 _DJANGO_KEY = re.compile(rf"(?<![A-Za-z0-9!@#$%^&*(\-_+)])[{_DJANGO_ALPHABET}]{{50}}(?![A-Za-z0-9!@#$%^&*(\-_=+)])")
 _SECRET_WORD_BEFORE = re.compile(
-    rf"(?i:secret|django|シークレット|秘密|{normalise_text('секрет').lower()}|geheim|secreto|segredo|segreto)"
+    rf"(?i:secret|django|シークレット|秘密|{normalise_text('секрет').lower()}|geheim|segredo|segreto)"
 )
 _DRAWN_SYMBOLS = frozenset("!@#$%^&*(=+)")
 _DJANGO_CHAR = re.compile(r"[A-Za-z0-9!@#$%^&*(\-_=+)]")
 _QUERY_PAIR = re.compile(r"[a-z]+=[a-z0-9()+\-]*&")
-DJANGO_LITERALS = ("secret", "django", "シークレット", "秘密", normalise_text("секрет").lower(), "geheim", "secreto",
-                   "segredo", "segreto")  # fmt: skip
+DJANGO_LITERALS = ("secret", "django", "シークレット", "秘密", normalise_text("секрет").lower(), "geheim", "segredo",
+                   "segreto")  # fmt: skip
 
 
 def find_django_keys(scan: Scan) -> Iterator[Hit]:
@@ -165,8 +152,8 @@ def find_django_keys(scan: Scan) -> Iterator[Hit]:
     for named in _SECRET_WORD_BEFORE.finditer(text):  # only the stretch after each word is read (most text has none)
         low = max(done, named.end())
         match = _DJANGO_KEY.search(text, low, min(len(text), named.end() + 48 + 50 + 1))
-        if match is None or _DJANGO_CHAR.match(text, match.end()):
-            continue  # (a run longer than fifty the window's end cut)
+        if match is None or _DJANGO_CHAR.match(text, match.end()) or "\n" in text[named.end() : match.start()]:
+            continue  # a run longer than fifty the window's end cut; a key on another line than the word
         done = match.end()
         value = match.group()
         symbols = sum(1 for char in value if not char.isalnum())
@@ -179,9 +166,7 @@ def find_django_keys(scan: Scan) -> Iterator[Hit]:
             # and a query's few characters ("(x+1)*(y-2)=z^3+...", "cpf=000&rg=111&nome=joao+...": an attacker's
             # round): fifty characters drawn from fifty hold some thirty different ones
             continue
-        line_start = text.rfind("\n", 0, match.start()) + 1
-        if _SECRET_WORD_BEFORE.search(text, max(line_start, match.start() - 48), match.start()):
-            yield "GENERIC_SECRET", *match.span()
+        yield "GENERIC_SECRET", *match.span()
 
 
 def find_aws_named_secrets(scan: Scan) -> Iterator[Hit]:
@@ -194,7 +179,9 @@ def find_aws_named_secrets(scan: Scan) -> Iterator[Hit]:
         lines.add(start)
         end = text.find("\n", named.end())
         for match in _AWS_SECRET_ALONE.finditer(text, start, len(text) if end < 0 else end):
-            if _aws_secret_shaped(match[0]) and "/" not in match[0][:1] and _not_words(match[0]):
+            # not words run together, as a stack's outputs and roles are named ("ReadOnlyAuditRoleForSecurityHub
+            # Findings2": the attacker's round on reviewer BC's readers)
+            if mixed_case_with_digit(match[0]) and "/" not in match[0][:1] and not_words(match[0]):
                 yield "AWS_SECRET_KEY", *match.span()
 
 
@@ -469,28 +456,20 @@ _FOUR_SMALL = re.compile(r"[a-z]{4}")
 _TURNS = re.compile(r"[a-z](?=[A-Z])|[A-Za-z](?=[0-9])|[0-9](?=[A-Za-z])")
 
 
-class _Placeholder:
+def _placeholder(value: str) -> bool:
     """_PLACEHOLDER_SHAPE, but a "$" before characters drawn at random is a password's first character, not a
     variable's sign ("insurance portal password $LpptAe0eAochMT": reviewer BC): small and capital letters and a
     digit, no "_", no four small letters in a row (a name's words: "$dbPassword1", "$SecretValue2"), and four
     turns or more between small and capital letters and digits ("$pgPass2024" turns twice), twelve characters
     or more ("$k8sPgPw2", "$MySqlPw8Rt3": abbreviations run together, the attacker's round on BC's readers)."""
-
-    def match(self, value: str) -> re.Match[str] | None:
-        found = _PLACEHOLDER_SHAPE.match(value)
-        if found is None or not value.startswith("$") or not value[1:].isalnum() or len(value) < 13:
-            return found
-        body = value[1:]
-        drawn = (
-            any(char.isdigit() for char in body)
-            and body.lower() != body != body.upper()
-            and _FOUR_SMALL.search(body) is None
-            and len(_TURNS.findall(body)) >= 4  # a name turns at its words only ("$pgPass2024": twice)
-        )
-        return None if drawn else found
+    if _PLACEHOLDER_SHAPE.match(value) is None:
+        return False
+    body = value[1:]
+    if not value.startswith("$") or not body.isalnum() or len(body) < 12:
+        return True
+    return not (mixed_case_with_digit(body) and _FOUR_SMALL.search(body) is None and len(_TURNS.findall(body)) >= 4)
 
 
-_PLACEHOLDER = _Placeholder()
 _IDENTIFIER_CHAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
 _CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 _SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
@@ -2471,7 +2450,7 @@ def _bracketed_password(text: str, at: int) -> tuple[int, int] | None:
     secret = text[start:end]
     if not any(char in "<>{}" for char in secret) or any(mark in secret for mark in _TEMPLATE_OPEN):
         return None
-    if _PLACEHOLDER.match(secret) or (secret[0] + secret[-1]) in ("<>", "{}", "[]", "()"):
+    if _placeholder(secret) or (secret[0] + secret[-1]) in ("<>", "{}", "[]", "()"):
         return None  # "<password>", "{password}": a placeholder or a reference, not a value
     if _DIGIT.search(secret) is None or not _password_shaped(secret):
         return None
@@ -2876,7 +2855,7 @@ _NAMED_DIGEST = re.compile(r"(?:sha(?:1|224|256|384|512)|md5)=[0-9a-fA-F]{32,128
 def _plausible_value(secret: str, quoted: bool) -> bool:
     if (
         secret.lower().strip() in _STOP_VALUES
-        or _PLACEHOLDER.match(secret)
+        or _placeholder(secret)
         or _YAML_TAG.fullmatch(secret)
         or _NAMED_DIGEST.fullmatch(secret)
     ):
@@ -3300,7 +3279,7 @@ def find_url_credentials(scan: Scan) -> Iterator[Hit]:
                 _UID.fullmatch(password)
                 or password == user
                 or password.startswith("$")
-                or _PLACEHOLDER.match(password)
+                or _placeholder(password)
                 or commands.names_uid_command(match.start())
             ):
                 continue  # "docker run -u 1000:1000", "-u www-data:www-data", "-u $USER:$TOKEN", "<client_secret>"
@@ -3355,7 +3334,7 @@ def _digits_first_password(text: str, match: re.Match[str]) -> bool:
         return False
     password = match["password"]
     digits = _LEADING_DIGITS.match(password)
-    if digits is None or password.isdigit() or _PLACEHOLDER.match(password):
+    if digits is None or password.isdigit() or _placeholder(password):
         return False
     return len(digits.group()) == 1 or int(digits.group()) > 65535  # no port: a port of one digit is not used
 
@@ -3376,7 +3355,7 @@ def _url_credentials(password: str) -> bool:
         return False  # "host:8080/path/user@x", "host:8080?q=a@b": a port, then a path, query or fragment
     if password.lower() in _STOP_VALUES or password.lower() in ("pass", "pwd", "pw", "changeme"):
         return False  # "postgres://user:password@localhost/mydb": the documentation's example
-    return not (_PLACEHOLDER.match(password) or password in ("%s", "{}", "{password}"))
+    return not (_placeholder(password) or password in ("%s", "{}", "{password}"))
 
 
 # The space may be lost after "Authorization:" ("Authorization:Basicc3Zj..."): the value must then decode.
@@ -3418,7 +3397,7 @@ def _gh_secrets(text: str) -> Iterator[Hit]:
 def _plan_changes(text: str) -> Iterator[Hit]:
     for match in _PLAN_CHANGE.finditer(text):
         key, value = match["key"].lower(), match["value"]
-        if _NOT_SECRET_KEY.search(key) or _NUMBER.fullmatch(value) or _PLACEHOLDER.match(value):
+        if _NOT_SECRET_KEY.search(key) or _NUMBER.fullmatch(value) or _placeholder(value):
             continue  # "token_ttl = "3600" -> "7200"", "(sensitive value)"
         if _plausible_value(value, True) and (_password_shaped(value) or _looks_random(value)):
             yield ("PASSWORD" if _PASSWORD_KEY.search(key) else "GENERIC_SECRET"), *match.span("value")
@@ -3431,7 +3410,7 @@ def find_connection_passwords(scan: Scan) -> Iterator[Hit]:
             yield "PASSWORD", *match.span("value")
     if "={" in text or "= {" in text:
         for match in _ODBC_BRACED.finditer(text):
-            if not _PLACEHOLDER.match(match["value"]) and not _TEMPLATE_FIELD.fullmatch(match["value"]):
+            if not _placeholder(match["value"]) and not _TEMPLATE_FIELD.fullmatch(match["value"]):
                 yield "PASSWORD", *match.span("value")
     if "gh" in text and "secret" in text:
         yield from _gh_secrets(text)

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
-from securemem.pii.numeric import CARD_NAMES
+from securemem.pii.numeric import CARD_NAMES, SSN_NAMED
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
@@ -45,11 +45,6 @@ _SSN_FIELDS = re.compile(
 _CHAR_BY_CHAR = re.compile(
     r"(?<![\w\-.,/])(?P<run>[A-Za-z0-9](?P<sep>[\-.,/])[A-Za-z0-9](?:(?P=sep)[A-Za-z0-9]){7,40})(?![\w]|[\-.,/][\w])"
 )
-_SSN_NAMED = re.compile(r"(?<![^\W\d_])(?:ssn|social security|soc\. sec\.|ssa)(?![^\W\d_])")
-_CARD_NAMED = re.compile(
-    r"(?<![^\W\d_])(?:card|cards|karte|carte|tarjeta|cartão|cartao|carta|kort|kaart|karta|kártya|kartı|visa|mastercard|"
-    r"amex|pan|cc)(?![^\W\d_])"
-)
 
 
 def _char_by_char(text: str, lower: str) -> Iterator[Hit]:
@@ -60,12 +55,12 @@ def _char_by_char(text: str, lower: str) -> Iterator[Hit]:
             # subsystem number, "social security tiers: 2/1/9/..." counts); a card's after a card's word (a
             # survey's answers and dice rolls pass a Luhn check one time in ten): the attacker's round on BC's.
             if len(joined) == 9 and match["sep"] == "-" and ssn_valid(joined[:3], joined[3:5], joined[5:]):
-                if _SSN_NAMED.search(lower, max(0, match.start() - 60), match.start()):
+                if SSN_NAMED.search(lower, max(0, match.start() - 60), match.start()):
                     yield "US_SSN", *match.span("run")
             elif (
                 13 <= len(joined) <= 19
                 and card_number_valid(joined)
-                and _CARD_NAMED.search(lower, max(0, match.start() - 60), match.start())
+                and CARD_NAMES.search(lower, max(0, match.start() - 60), match.start())
             ):
                 yield "CREDIT_CARD", *match.span("run")
         elif joined[:2].isalpha() and joined[2:4].isdigit() and 15 <= len(joined) <= 34 and iban_valid(joined):
@@ -100,15 +95,14 @@ _CARD_HALVES = re.compile(
 )
 _HALF_MARKS = ("half", "polovin", "polovic", "połow", "hälfte", "moiti", "mitad", "metade", "metà", "meta", "helft",
                "halvdel", "halvan", "puolikas", "fele", "jumăt", "jumat", "eight", "ocho", "huit", "acht", "otto",
-               "oito", "first 8", "primeros 8")  # fmt: skip
+               "oito", "primeros 8")  # fmt: skip
 
 
 def may_hold_told_parts(scan: Scan) -> bool:
     lower = scan.lower
     if "first" in lower or "1st" in lower or "serial" in lower:
         return True
-    # halves need a number of six digits or more, or two groups of four; characters one at a time a card's, an
-    # SSN's or an account's word (read in one search each: these run on every text)
+    # halves need a number of four digits or more; characters one at a time their shape in the canonical copy
     if scan.most_digits >= 4 and any(mark in lower for mark in _HALF_MARKS):
         return True
     return _one_at_a_time(scan)
@@ -128,7 +122,7 @@ def find_told_parts(scan: Scan) -> Iterator[Hit]:
             # an SSN named in its line (a warehouse's, a parking lot's areas and groups are none: the
             # attacker's round on BC's readers)
             start, end = lower.rfind("\n", 0, match.start()) + 1, lower.find("\n", match.end())
-            named = _SSN_NAMED.search(lower, start, len(lower) if end < 0 else end)
+            named = SSN_NAMED.search(lower, start, len(lower) if end < 0 else end)
             if named is not None and ssn_valid(match["area"], match["group"], match["serial"]):
                 for part in ("area", "group", "serial"):
                     yield "US_SSN", *match.span(part)

@@ -25,10 +25,9 @@ SCHEMES = ("sqlcipher", "memory", "postgresql")
 # A URL's scheme (RFC 3986: a letter, then letters, digits, "+", "-", "."), compared without case.
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):(//)?")
 _SERVER_SCHEMES = ("postgresql", "postgres")
-# What a mistyped URL looks like: a known scheme's name and a colon, or any scheme's with a
-# "user:password@" after it. Read as a file path it would be quoted back, password and all.
-_MANGLED = re.compile(r"(?:[^:/@]*:[^@]*@)")
-# A path with "user:password@" in one of its parts: a URL missing its colon ("postgresql//app:pw@db/mem").
+# A mistyped URL: a known scheme's name and a colon with no "//" ("postgresql:/app:pw@db"), or any text with
+# "user:password@" in one of its parts ("mysql:/app:pw@db", "postgresql//app:pw@db"). Read as a file's path it
+# would be quoted back, password and all.
 _CREDENTIALS = re.compile(r"(?:^|/)[^/:@]*:[^@]*@")
 
 
@@ -45,17 +44,13 @@ def split_url(target: str | os.PathLike[str]) -> tuple[str, str]:
     password."""
     text = os.fspath(target)
     match = _SCHEME.match(text)
-    if match is None or (match.group(2) is None and "://" in text):
+    if match is None or match.group(2) is None:
         if "://" in text:
             raise StorageError(f"unknown store URL scheme; use one of: {', '.join(s + '://' for s in SCHEMES)}")
-        if _CREDENTIALS.search(text):
+        if _CREDENTIALS.search(text) or (match is not None and match.group(1).lower() in (*SCHEMES, *_SERVER_SCHEMES)):
             raise StorageError(_MALFORMED)
         return "sqlcipher", text
     scheme, rest = match.group(1).lower(), text[match.end() :]
-    if match.group(2) is None:
-        if scheme in (*SCHEMES, *_SERVER_SCHEMES) or _MANGLED.match(rest.lstrip("/")) or _CREDENTIALS.search(text):
-            raise StorageError(_MALFORMED)
-        return "sqlcipher", text
     if scheme == "sqlcipher":
         if not rest.startswith("/"):
             raise StorageError("a sqlcipher URL names an absolute path: sqlcipher:///var/lib/agent/memory.db")
