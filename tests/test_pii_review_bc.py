@@ -6,7 +6,12 @@ markdown's escaped "@" and IPv6's defanged "::"; Tamil's and Urdu's word for a p
 with "$"; Hungarian's trunk before a bracketed area code; a keypad's "*" before a gate's code. Then what reviewers
 BD and BE (blind, hostile acceptance suites of issue 11's own text) found after them: a mobile written whole after
 a name in a list of phones, Django's SECRET_KEY, a value one character per line, literals side by side in
-brackets, a URL's user. And what those readers leave alone, the attackers' rounds on them included."""
+brackets, a URL's user. Then what reviewer BF (blind: an insurer's, a hospital's, an HR centre's, a law firm's, a
+marketplace's, an exchange's, a customs broker's, a bank's, a school district's, a game studio's, a pharmacy's and
+a benefits office's agents, 38 languages) found after them: a PIN in the words of other scripts and a banking
+app's MPIN, a password's label in definite and possessive forms and in Tagalog, Swahili, Telugu and Amharic, an
+aside in guillemets or quotes before the colon, a number dialled out with "00", a login's "user:password". And
+what those readers leave alone, the attackers' rounds on them included."""
 
 from __future__ import annotations
 
@@ -126,7 +131,35 @@ def test_a_public_keys_body_is_not_read_as_a_private_keys(kind: str) -> None:
          [("URL_CREDENTIALS", "apikey: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")]),
         ('razorpay_key_id = "rzp_live_VaLhFnipHrpLcX"', [("RAZORPAY_KEY_ID", "rzp_live_VaLhFnipHrpLcX")]),
         ("Payment details: **4352**-**9820**-**5733**-**0966**",
-         [("CREDIT_CARD", "4352**-**9820**-**5733**-**0966**")]),
+         [("CREDIT_CARD", "**4352**-**9820**-**5733**-**0966**")]),
+        # reviewer BF: a PIN in the words of other scripts, a banking app's MPIN
+        ("Клиент продиктовал ПИН-код 4237 — карта перевыпущена.", [("PASSWORD", "4237")]),
+        ("পিন নম্বর: 34810 (গ্রাহক নিজেই বলেছেন)", [("PASSWORD", "34810")]),
+        ("வாடிக்கையாளர் தனது ATM பின் 0942 என்று கூறினார்", [("PASSWORD", "0942")]),
+        ("اے ٹی ایم پن 9186 غلطی سے بتا دیا۔", [("PASSWORD", "9186")]),
+        ("أخبرتنا بالرقم السري للبطاقة خطأً: 7971 — تم إبلاغها", [("PASSWORD", "7971")]),
+        ("ग्राहक ने कॉल पर UPI पिन 100731 बता दिया।", [("PASSWORD", "100731")]),
+        ("Ibinigay pa ang MPIN: 5274 (hindi dapat).", [("PASSWORD", "5274")]),
+        # a password's label in its definite or possessive form, in other languages, an aside before the colon
+        ("Kunden sa BankID-passordet høyt: Fjellet534=", [("PASSWORD", "Fjellet534=")]),
+        ("BİLGE sistemine giriş parolası: kL%ccuT=IR3", [("PASSWORD", "kL%ccuT=IR3")]),
+        ("ang kontrasenya sa VPN ay Yo5=MLPM_lf", [("PASSWORD", "Yo5=MLPM_lf")]),
+        ("nenosiri jipya la mwalimu Grace Achieng ni Kilimanjaro1995+", [("PASSWORD", "Kilimanjaro1995+")]),
+        ("యాప్ పాస్\u200cవర్డ్ Hyderabad1287_ అని చెప్పారు", [("PASSWORD", "Hyderabad1287_")]),
+        ("የይለፍ ቃል %JteTK%r30l=+A0", [("PASSWORD", "%JteTK%r30l=+A0")]),
+        ("mot de passe de l'espace « Mon Compte » : Soleil885+ (donné au guichet)", [("PASSWORD", "Soleil885+")]),
+        ('su contraseña actual "para que lo revisemos": P*!y%Wl93l%_b$P&', [("PASSWORD", "P*!y%Wl93l%_b$P&")]),
+        ("She read her benefits-portal password to me (Bluebonnet4414?); told her to change it",
+         [("PASSWORD", "Bluebonnet4414?")]),
+        ("नवीन पासवर्ड Sahyadri6755=.", [("PASSWORD", "Sahyadri6755=.")]),
+        # a number dialled out with "00", a number read out after Turkish "plus", a bold country code
+        ("sabit hat 0090 519 145 7903.", [("PHONE", "0090 519 145 7903")]),
+        ("Telefonu yazıyla verdi: artı dokuz sıfır, iki bir iki, dört bir beş, sekiz sıfır, üç dört",
+         [("PHONE", "artı dokuz sıfır, iki bir iki, dört bir beş, sekiz sıfır, üç dört")]),
+        ("Callback: **+44** 161 036 2825", [("PHONE", "**+44** 161 036 2825")]),
+        # a login's user and password
+        ("ssh box: liveops:M@pl300* (yes, that's user:pass)", [("PASSWORD", "M@pl300*")]),
+        ("login: admin:Admin123!", [("PASSWORD", "Admin123!")]),
     ],
 )  # fmt: skip
 def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
@@ -193,6 +226,21 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "Grade: **A**-**B**, scores **12**-**15**",
         "rzp_live_RazorpayKeyIdxx",
         "rolls 6 0 3 5 7 6 9 8 8 (mobile game score)",
+        # reviewer BF's near-misses: a release pinned; India's postcode after Hindi's and Bengali's "PIN"; Tamil
+        # "after"; where a password is read from; reference numbers led by "00"; hosts, ports and times after a
+        # login's words; a password's policy explained
+        "Pinned libgeo to 1.2.3.4 until the upstream fix lands; see CHANGELOG entry 2025-03-14.",
+        "Bumped openssl to 3.0.13.1 in the base image.",
+        "पता: गांधी नगर, पिन कोड 110001",
+        "পিন কোড ৭০০০০১",
+        "பின் 2020 ஆம் ஆண்டு",
+        "Veritabanı parolası Vault'tan (secret/prod/hasar/db) okunuyor, buraya yazılmaz.",
+        "ref 0012 3456 7890",
+        "Invoice 0031 2024 1234",
+        "ssh: host:2222",
+        "bastion prod-1:22",
+        "login at 10:30:45",
+        "He explained the password policy to me (Section4)",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

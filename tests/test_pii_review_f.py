@@ -142,7 +142,7 @@ def test_numbers_set_apart_as_reviewer_f_wrote_them(text: str, values: list[str]
         ('const awsKeyID = "AKIAGVPKAX" +\n\t"O5H556HLBP"', ['AKIAGVPKAX" +\n\t"O5H556HLBP']),
         ('String password = "Coba"\n        + "lt30.";', ['Coba"\n        + "lt30.']),
         ('export DB_PASSWORD="Cobal\\\nt366*"', ["Cobal\\\nt366*"]),
-        ("the key is **AKIA3VBR**I56AI3XLTOTX (ask me for the secret half)", ["AKIA3VBR**I56AI3XLTOTX"]),
+        ("the key is **AKIA3VBR**I56AI3XLTOTX (ask me for the secret half)", ["**AKIA3VBR**I56AI3XLTOTX"]),
         ('const KEY: &str = concat!(\n    "AKIAGVPKAX",\n    "O5H556HLBP"\n);', ['AKIAGVPKAX",\n    "O5H556HLBP']),
         # Ordinary code and markup with the same junctions
         ('msg = ("Enter your password: "\n       "at least 8 characters")', []),

@@ -95,13 +95,15 @@ def recall(name: str, scope: str, round_: int | None = None) -> tuple[int, int]:
 def secret_part(label: dict[str, Any]) -> tuple[int, int]:
     """Where a label's value must be covered: all of it, but for credentials in a URL that a reviewer
     labelled with their scheme and host ("postgres://app:pw@db.example.net"), the part between "//"
-    and "@" (the user and password the scrubber replaces; scheme and host stay readable)."""
+    and "@" (the user and password the scrubber replaces; scheme and host stay readable), or from the user to the
+    host (reviewer BF)."""
     start, end, value = label["start"], label["end"], label["value"]
     folded = unicodedata.normalize("NFKC", value)  # a URL in fullwidth letters ("ｐｏｓｔｇｒｅｓ：／／…＠…")
     if len(folded) == len(value):
         value = folded
-    if label["type"].startswith("URL_CREDENTIAL") and "://" in value and "@" in value:
-        return start + value.index("://") + 3, start + value.rindex("@")
+    if label["type"].startswith("URL_CREDENTIAL") and "@" in value:
+        # labelled with the scheme ("postgres://app:pw@db...") or from the user on ("app:pw@db.example.net:5432")
+        return start + (value.index("://") + 3 if "://" in value else 0), start + value.rindex("@")
     return start, end
 
 
@@ -536,6 +538,16 @@ def altered(name: str) -> list[str]:
         # single digits with a phone's word in brackets after them. Left: ten bare digits one per line with no
         # phone named, a Twilio key dictated in groups of four.
         ("be", "claim", None, 0.985),  # 330 of 334 since
+        # Reviewer BF (blind, stop 48: an insurer's claims desk, a hospital's discharge team, an HR shared-service
+        # centre, a law firm's intake, a marketplace's seller support, a crypto exchange's KYC, customs brokers, a
+        # bank's branch, a school district's helpdesk, a game studio's live-ops, a pharmacy chain, a benefits office
+        # and an adversarial model; 38 languages): 444 of 465 (95.5%) as it came. Its fixes: a PIN in the words of
+        # Russian, Hindi, Bengali, Arabic, and Tamil and Urdu after "ATM", a banking app's MPIN; a password's label
+        # in Nordic definite and Turkish possessive forms, Tagalog's, Swahili's, Telugu's and Amharic's, an aside in
+        # guillemets or quotes before the colon, a value told "to me (in brackets)", a value ending in "=" before a
+        # stop; a number dialled out with "00" whose range is unallocated; Turkish "artı" before a number read out;
+        # a login's "user:password". Left: a Twilio auth token as a bare argument of Twilio's client.
+        ("bf", "claim", None, 0.995),  # 464 of 465 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -829,6 +841,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # Reviewer BE: private, shared, link-local, multicast and documentation addresses (by design), example.org's
         # and example.net's addresses (on purpose); nothing else, as it came and since.
         ("be", 12, {"IP_ADDRESS", "EMAIL"}),
+        # Reviewer BF: private, loopback, link-local, multicast and unique local addresses (by design); as it came also
+        # a release pinned ("Pinned libgeo to 1.2.3.4"), left alone since.
+        ("bf", 2, {"IP_ADDRESS"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

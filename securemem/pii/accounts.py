@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 
 from securemem.pii.answers import PASSWORD_SYMBOLS as _SYMBOLS
-from securemem.pii.normalize import as_viewed
+from securemem.pii.normalize import as_viewed, viewed_words
 from securemem.pii.scan import COUNTED, YEAR, Scan, index_words
 
 Hit = tuple[str, int, int]
@@ -111,6 +111,21 @@ def _wifi_pairs(text: str, lower: str) -> Iterator[Hit]:
             yield "PASSWORD", start, end
 
 
+# A PIN in other scripts: Russian's and Ukrainian's (capitals the view reads apart: "ПИН" as "пиh"), Hindi's,
+# Bengali's, Arabic's "secret number" (of a card), and after "ATM" the Tamil and Urdu words that are other words
+# too ("பின்" is "after"): "ПИН-код 4237", "পিন নম্বর: 34810", "ATM பின் 0942", "اے ٹی ایم پن 9186", "بالرقم
+# السري للبطاقة خطأً: 7971" (reviewer BF). A word may follow the label (its "code", "number").
+_PIN_OTHER = "|".join(
+    re.escape(word)
+    for word in sorted(
+        {
+            *viewed_words("пин", "пін", "ПИН", "ПІН", "पिन", "পিন", "الرقم السري", "بالرقم السري"),
+            *(f"{atm} {pin}" for atm in viewed_words("atm", "ஏடிஎம்", "اے ٹی ایم") for pin in viewed_words("பின்", "پن")),
+        },
+        key=len,
+        reverse=True,
+    )
+)
 # A PIN or a door's, gate's or alarm's code: digits, maybe ending in "#" or "*" ("UPI PIN 543410", "PIN do
 # karty mBank: 0674", "hardware wallet PIN 14332948", "Ring alarm code 0092#", "codice cancello:
 # 8575*", "the door code for the lockbox is 1668#": reviewer R). A few words may come between.
@@ -120,7 +135,10 @@ _SPACED = r"[0-9](?:[ \-][0-9]){3,7}(?![ \-][0-9])"  # all of the run ("keypad 1
 # The words between hold no bracket and no mask ("PIN: [PASSWORD ****6091]" is a scrubbed one). A
 # name's last part may be "-PIN" ("Online-Banking-PIN 38049": reviewer T).
 _PIN = re.compile(
-    rf"p(?<![\w]p)(?<![0-9]-p)in\b(?:[^\n0-9\[*•]{{0,24}}?"
+    # a mobile banking app's and a phone banking line's PIN ("MPIN: 5274", "TPIN 4417": reviewer BF), or a PIN in
+    # the words of other scripts as the view writes them (_PIN_OTHER)
+    rf"(?:(?:(?<!\w)[mt]p|p(?<![\w]p)(?<![0-9]-p))in\b|(?<![^\W\d_])(?:{_PIN_OTHER})(?![^\W\d_]))"
+    rf"(?:[^\n0-9\[*•]{{0,24}}?"
     # a longer clause, led by what the PIN is of and read up to a verb or a colon ("PIN der beA-Karte des
     # Kollegen lautet 582913": reviewer AX); its value must end the clause and be no year (_long_pin)
     r"|(?P<long>[ \t]+(?:of|for|to|der|des|für|zur|zum|de|du|della|del|dla|för|van)[ \t][^\n0-9\[*•,;()]{8,48}?"
@@ -209,7 +227,7 @@ def may_hold_account_password(scan: Scan) -> bool:
         or "app-specific" in lower
         or "anwendungspasswort" in lower
         or not _ACCOUNT_WORDS.isdisjoint(scan.words)
-        or (not lower.isascii() and _may_name_code_other(lower))
+        or (not lower.isascii() and (_may_name_code_other(lower) or _may_name_pin_other(lower)))
     )
 
 
@@ -220,7 +238,11 @@ _CODE_NAMES = index_words(
     "lock box", "padlock", "combination lock", "combo lock", "cadenas", "llaves", "chaves", "senha", "ifresi", "cajet",
     "kluis", "portachiavi", "sejf", "anahtar kutusu", "koodi", "avainkaap",
 )  # fmt: skip
-_ACCOUNT_WORDS = index_words("auth", "snmp-server", "tacacs-server", "radius-server") | _WIFI_WORDS | _CODE_NAMES
+# A remote login's words, before a "user:password" pair (_LOGIN_PAIR)
+_LOGIN_WORDS = index_words("ssh", "sftp", "rdp", "vnc", "login", "logon", "bastion", "jump host", "jumphost")
+_ACCOUNT_WORDS = (
+    index_words("auth", "snmp-server", "tacacs-server", "radius-server") | _WIFI_WORDS | _CODE_NAMES | _LOGIN_WORDS
+)
 
 
 def _may_name_wifi(lower: str) -> bool:
@@ -265,6 +287,13 @@ def _may_name_code(lower: str) -> bool:
     )
 
 
+_PIN_OTHER_MARKS = viewed_words("пин", "пін", "ПИН", "ПІН", "पिन", "পিন", "السري", "பின்", "پن")
+
+
+def _may_name_pin_other(lower: str) -> bool:
+    return any(mark in lower for mark in _PIN_OTHER_MARKS)
+
+
 def _may_name_code_other(lower: str) -> bool:
     """_may_name_code's words with a letter that is not ASCII."""
     return (
@@ -288,7 +317,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
         yield from _email_pairs(text, lower)
     if not _WIFI_WORDS.isdisjoint(words):
         yield from _wifi_keys(text, lower)
-    if "pin" in words:
+    if "pin" in words or (not lower.isascii() and _may_name_pin_other(lower)):
         yield from (
             ("PASSWORD", *match.span("value"))
             for match in _PIN.finditer(lower)
@@ -308,6 +337,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
             ):
                 yield "PASSWORD", *match.span("value")
     yield from _lock_phrase_codes(lower)
+    yield from _login_pairs(text, lower, words)
     if "auth" in words or "-server" in lower:
         yield from _auth_commands(text, lower)
     if "app pass" in lower or "app-pass" in lower or "app-specific" in lower or "anwendungspasswort" in lower:
@@ -315,6 +345,38 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
             letters = match["value"].replace(" ", "").replace("-", "")
             if letters not in _ALPHABET and len(set(letters)) > 4:  # "abcd efgh ijkl mnop", "xxxx xxxx ...": examples
                 yield "PASSWORD", *match.span("value")
+
+
+# A remote login's word, at most two words and a colon, then "user:password" alone ("ssh box: liveops:M@pl300*
+# (yes, that's user:pass)": reviewer BF). The password is drawn as passwords are: eight characters or more of
+# three kinds (small and capital letters, digits, symbols), no "/" (a path), not all digits (a port, a time).
+_LOGIN_PAIR = re.compile(
+    r"(?<![\w.\-])(?:ssh|sftp|rdp|vnc|login|logon|bastion|jump ?host)(?:[ \t]+[a-z][\w\-]{0,20}){0,2}[ \t]*:?[ \t]+"
+    r"[a-z_][a-z0-9_.\-]{0,31}:(?P<value>[^\s:/\\\"'`]{8,64})(?=[\s,;)]|$)"
+)
+
+
+def _login_pairs(text: str, lower: str, words: dict[str, list[int]]) -> Iterator[Hit]:
+    if _LOGIN_WORDS.isdisjoint(words):
+        return
+    for match in _LOGIN_PAIR.finditer(lower):
+        start, end = match.span("value")
+        while end > start and text[end - 1] in ".,;)":
+            end -= 1
+        value = text[start:end]
+        if _AT_HOST.search(value):
+            continue  # "user:password@host": the URL reader's
+        kinds = (
+            any(char.islower() for char in value)
+            + any(char.isupper() for char in value)
+            + any(char.isdigit() for char in value)
+            + any(char in _SYMBOLS for char in value)
+        )
+        if kinds >= 3 and len(value) >= 8 and not value.isdigit():
+            yield "PASSWORD", start, end
+
+
+_AT_HOST = re.compile(r"@[a-z0-9\-]+\.[a-z]", re.IGNORECASE)
 
 
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
@@ -492,8 +554,22 @@ def _not_a_pin(lower: str, match: re.Match[str]) -> bool:
     line = max(line, match.start() - _PIN_LINE)
     end = lower.find("\n", match.end(), match.end() + _PIN_LINE)
     end = min(len(lower), match.end() + _PIN_LINE) if end == -1 else end
-    postal = len(match["value"]) == 6 and _ADDRESS_LINE.search(lower, line, end) is not None
+    postal = (
+        len(match["value"]) == 6
+        and (
+            _ADDRESS_LINE.search(lower, line, end) is not None
+            # India's postcode in Hindi's and Bengali's words ("पिन कोड 110001"), but a payment's PIN ("UPI पिन 482913")
+            or (
+                any(word in lower[match.start() : match.start("value")] for word in _INDIAN_PIN_WORDS)
+                and _PAYMENT_BEFORE.search(lower, max(0, match.start() - 16), match.start()) is None
+            )
+        )
+    )
     return bool(postal or _POSTAL_PIN.match(lower, match.start()) or MEETING.search(lower, line, end))
+
+
+_INDIAN_PIN_WORDS = viewed_words("पिन", "পিন")
+_PAYMENT_BEFORE = re.compile(r"upi|atm|card|एटीएम|कार्ड|এটিএম|কার্ড|বিকাশ|bkash")
 
 
 def _admin_pairs(text: str, lower: str) -> Iterator[Hit]:

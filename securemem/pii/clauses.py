@@ -44,6 +44,8 @@ _LATIN_LABELS = (
     "jelszo", "şifre", "şifresi", "şifreniz", "şifrem", "sifre", "sifresi", "parola", "parolă", "parola mea",
     "lozinka", "lozinku", "geslo", "salasana", "salasanan", "salasanaksi", "lösenord", "lösenordet", "passord",
     "passordet", "adgangskode", "adgangskoden", "kata sandi", "kata laluan", "mật khẩu", "clave",
+    # Tagalog's and Swahili's words, Turkish's "its password", Danish's (reviewer BF)
+    "kontrasenya", "nenosiri", "parolası", "parolasi", "kodeord", "kodeordet",
 )  # fmt: skip
 _OTHER_LABELS = viewed_words(
     "пароль",
@@ -70,6 +72,8 @@ _OTHER_LABELS = viewed_words(
     "비번",
     "पासवर्ड",
     "รหัสผ่าน",
+    "పాస్‌వర్డ్",  # Telugu (reviewer BF)
+    "የይለፍ ቃል",  # Amharic
 )
 _LABEL = re.compile(
     r"(?<![^\W\d_])(?:"
@@ -96,9 +100,11 @@ _TRAIL = ".,;:?)]}>\"'»”’」』|*_"  # ... and punctuation after it ("!" en
 # is of ("Passwort für den Router FRITZ!Box7590", "the password for the printer Canon2019?": attackers' rounds).
 _COPULAS = frozenset(
     {"is", "was", "es", "era", "est", "était", "c'est", "ist", "war", "lautet", "é", "è", "är", "er", "je", "jest",
-     "ay", "adalah", "ialah", "yaitu", "là",
+     "ay", "ni", "adalah", "ialah", "yaitu", "là",  # Tagalog's, Swahili's, Indonesian's, Vietnamese's "is"
      *viewed_words("είναι", "ήταν", "є", "это", "הוא", "היא", "هي", "هو", "है", "उन्होंने")}
 )  # fmt: skip
+_WHOM = frozenset({"me", "us", "him", "her", "them"})
+_CLOSES = {"(": ")", "[": "]", '"': '"', "'": "'", "«": "»", "“": "”", "‘": "’", "「": "」", "『": "』"}
 _PREPOSITIONS = frozenset(
     {"to", "as", "into", "auf", "zu", "als", "a", "in", "en", "à", "para", "op", "naar", "till", "til", "na",
      "olarak", *viewed_words("σε", "в", "на")}
@@ -206,7 +212,7 @@ def _ends_clause(text: str, end: int, clause_end: int, trailed: bool) -> bool:
 CLAUSE_WORDS = index_words(
     "password", "passwort", "passwd", "passphrase", "passcode", "pwd", "kennwort", "wachtwoord", "mdp", "senha",
     "haslo", "heslo", "jelszo", "sifre", "parola", "lozinka", "geslo", "salasana", "passord", "adgangskode",
-    "kata sandi", "kata laluan", "contrasena", "clave",
+    "kata sandi", "kata laluan", "contrasena", "clave", "kontrasenya", "nenosiri", "kodeord",
 )  # fmt: skip
 _OTHER_MARKS = ("mot de passe", "contraseña", "palavra", "hasł", "jelsz", "şifre", "parolă", "lösenord", "mật khẩu",
                 *(label[:4] for label in _OTHER_LABELS))  # fmt: skip
@@ -249,12 +255,17 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
                 end = at + len(bare)
                 while end < len(text) and text[end] == "!":
                     end += 1  # the clause's stop read it apart ("Emre.1984! verdi")
+                if value != raw and text.startswith("?", end) and text.startswith(_CLOSES.get(raw[0], "\0"), end + 1):
+                    end += 1  # inside brackets or quotes a "?" is the value's ("(Bluebonnet4414?)": reviewer BF)
                 symbol = any(char in PASSWORD_SYMBOLS for char in text[at:end])
                 introduced = (
                     (previous in _COPULAS and not copula_before)
                     or (previous in _NOW and verb in _COPULAS)
                     or (previous in _PREPOSITIONS and (symbol or verb in SET_BY.get(previous, ())))
                     or (previous in _QUALIFIES and symbol)
+                    # told to someone, the value in brackets or quotes ("She read her benefits-portal password to
+                    # me (Bluebonnet4414?)": reviewer BF)
+                    or (previous in _WHOM and verb == "to" and value != raw)
                     or (not previous and particle is not None and _SET_TO_AFTER.match(text, end) is not None)
                     # what the password is of, then the value with a password's own symbol ("nuova password Wi-Fi
                     # u*_@4CBO=^5l.", "clave del módem iAE1=g50?I", "와이파이 비밀번호 gbHT+2=v~J": reviewer BA)

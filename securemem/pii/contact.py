@@ -2087,7 +2087,24 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         # The trunk prefix some countries write in brackets after their code ("+33 (0)6 ...") is not dialled.
         compact = candidate.replace("(0)", "", 1).translate(_PHONE_PUNCTUATION)
         return _possible_international(compact[1:]) and (said or not candidate[1:].isdigit())
-    return candidate.isdigit() and _said_of_phone(words) and _possible_national(candidate, scan.phone_regions)
+    dialled = _DIALLED_CODE.match(candidate)
+    return (
+        _possible_dialled_out(candidate, dialled["code"])
+        if dialled is not None
+        else candidate.isdigit() and _said_of_phone(words) and _possible_national(candidate, scan.phone_regions)
+    )
+
+
+# ... or dialled out with "00", its country code a group of its own ("sabit hat 0090 519 145 7903": reviewer BF),
+# read as a "+" number is
+_DIALLED_CODE = re.compile(r"00(?P<code>[1-9][0-9]{0,2})[ .\-](?=[0-9])")
+
+
+def _possible_dialled_out(candidate: str, code: str) -> bool:
+    """No trunk "0" after the code but Italy's ("IBAN list: DE89 3704 / 0044 0532 0130 01" is no number)."""
+    compact = candidate.translate(_PHONE_PUNCTUATION)
+    national = compact[2 + len(code) :]
+    return (not national.startswith("0") or code == "39") and _possible_international(compact[2:], len(code))
 
 
 # A North American number is written in groups of three, then four ("415 555 2671", "(415) 555-2671"),
@@ -2343,9 +2360,10 @@ def _said_of_phone(words: list[str]) -> bool:
     )
 
 
-def _possible_international(digits: str) -> bool:
-    """A country code followed by a national number of a length that country dials."""
-    for size in (1, 2, 3):
+def _possible_international(digits: str, code_size: int | None = None) -> bool:
+    """A country code (of ``code_size`` digits, where the text sets it apart) followed by a national number of
+    a length that country dials."""
+    for size in (1, 2, 3) if code_size is None else (code_size,):
         codes = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(digits[:size]))
         if codes:
             national = digits[size:]
@@ -3412,7 +3430,8 @@ _SPELT_MIN_TOKENS = 7  # ... and seven tokens, unless typed groups hold the rest
 # "plus four four, seven nine one one, ...": an international number read out; its country code may be
 # said as one number ("más treinta y cuatro, seis cuatro cuatro, ...": reviewer AR).
 _SPELT_RUN = re.compile(
-    rf"(?<![^\W\d_])(?:(?:plus|più|más|mais)[ \t]+(?:(?P<country>{_COUNTRY_CODE_WORD}){_WORD_GAP})?)?"
+    # Turkish's "artı" ("artı dokuz sıfır, iki bir iki, ...": reviewer BF)
+    rf"(?<![^\W\d_])(?:(?:plus|più|más|mais|artı|arti)[ \t]+(?:(?P<country>{_COUNTRY_CODE_WORD}){_WORD_GAP})?)?"
     # five tokens at least: "six one seven, 384, 2719" (reviewer AX), the typed groups holding the rest
     rf"{_DIGIT_TOKEN}(?:{_WORD_GAP}{_DIGIT_TOKEN}){{4,18}}(?![^\W\d_])"
 )

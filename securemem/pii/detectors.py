@@ -626,6 +626,8 @@ def _disjoint(view: View, settled: Sequence[Hit]) -> list[Located]:
     original = view.original
     for kind, start, end in settled:
         found = Located(kind, start, end, *_bidi_whole(original, *view.span(start, end)))
+        if _opened_before(original, found.start, found.end) and (not out or out[-1].end <= found.start - 2):
+            found = found._replace(start=found.start - 2)
         if out and found.start < out[-1].end:
             last = out[-1]
             longer = last.type if last.end - last.start >= found.end - found.start else kind
@@ -661,7 +663,10 @@ def _settled(
     for detector in detectors:
         if wanted.intersection(detector.types):
             candidates.extend(hit for hit in _plugin_hits(detector, scan.text) if hit[0] in wanted)
-    return view, _settle(candidates) if len(candidates) > 1 else candidates
+    settled = _settle(candidates) if len(candidates) > 1 else candidates
+    if view.identity and ("**" in scan.text or "__" in scan.text):
+        settled = _with_openers(scan.text, settled)  # a view that is not the text: see _disjoint
+    return view, settled
 
 
 # A value written in pieces that code or markup joins: string literals joined by "+" or by nothing
@@ -792,6 +797,22 @@ def _markup_hits(scan: Scan, wanted: frozenset[str], plain: Sequence[Hit], space
                 start = high
         out.append((kind, start, end))
     return out
+
+
+def _with_openers(text: str, settled: list[Hit]) -> list[Hit]:
+    """Each value with the "**" or "__" opened just before it that it closes (see _opened_before)."""
+    out: list[Hit] = []
+    for kind, start, end in settled:
+        opened = _opened_before(text, start, end) and (not out or out[-1][2] <= start - 2)
+        out.append((kind, start - 2 if opened else start, end))
+    return out
+
+
+def _opened_before(text: str, start: int, end: int) -> bool:
+    """A value read across a closing "**" or "__" that opened just before it ("**+44** 161 036 2825": reviewer
+    BF): replaced, it takes the opener in too, so that no half of the pair is left."""
+    mark = text[max(0, start - 2) : start]
+    return mark in ("**", "__") and text.count(mark, start, end) % 2 == 1
 
 
 def _split_hits(scan: Scan, wanted: frozenset[str], glued: Sequence[int], plain: Sequence[Hit]) -> list[Hit]:

@@ -55,6 +55,10 @@ _VERSION_WORDS = re.compile(
     r"clauses?|chapters?|figure|fig|requirements?|paragraphs?|appendix|annex|articles?|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
     r"fixed in(?: [a-z]{1,12})?|kernel|taxonomy|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?|"
+    # a dependency held at a release ("Pinned libgeo to 1.2.3.4 until the upstream fix lands": reviewer BF)
+    # (a package's name between: "DNS pinned to 8.8.8.8", "resolver pinned to ..." name a server)
+    r"(?:pinned|pinning|pin|bumped|bump|locked|held) (?!(?:dns|resolver|server|host|ip|address|gateway|proxy|route)\b)"
+    r"[a-z0-9_.@/\-]{1,40} (?:to|at)|"
     # "check image tag 2.14.0.3" (reviewer AQ), as the other languages' words: see _is_ipv4
     r"(?P<tag>(?:image|docker|container|helm|chart|release|git) tag))"
     # reviewer AB's, tried after the words above (_is_ipv4 reads a release after them only when it starts

@@ -1077,6 +1077,11 @@ _PW_WORDS = (
     "jelszavam", "jelszava", "jelszavad", "jelszót", "jelszot",
     "passord", "lozinka", "geslo", "parolă", "nenosiri", "pass phrase", "palavra-passe", "palavra passe",
     "mot-de-passe",
+    # Definite and possessive forms: Norwegian's and Danish's "the password", Turkish's "its / my / your
+    # password" ("BankID-passordet høyt: ...", "giriş parolası: ...": reviewer BF); Tagalog's, Telugu's (as the
+    # view writes it: its marks dropped) and Amharic's words
+    "passordet", "adgangskoden", "kodeordet", "kodeord", "parolası", "parolasi", "parolasını", "parolasini",
+    "parolam", "parolanız", "paroları", "kontrasenya", "పసవరడ", "የይለፍ ቃል",
     "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
     "mật khẩu", "mat khau", "รหัสผ่าน",
     # German compounds (reviewer U: "Erstpasswort Sommer-70?"), a Wi-Fi network's key, a VPN's: see
@@ -1131,12 +1136,30 @@ _PW_LABELS = "|".join(
 _AMBIGUOUS_LABELS = frozenset(
     # ... and Hungarian's possessive and object forms, which forms and chats put before a status too
     # ("jelszava: lejárt", "Jelszót: Elfelejtette?": an attacker's round)
-    {"parola", "heslo", "parolă", "nenosiri", "jelszavam", "jelszava", "jelszavad", "jelszót", "jelszot"}
+    {
+        "parola",
+        "heslo",
+        "parolă",
+        "nenosiri",
+        "jelszavam",
+        "jelszava",
+        "jelszavad",
+        "jelszót",
+        "jelszot",
+        # ... and Turkish's forms of "parola", before where it is kept ("parolası Vault'tan ... okunuyor")
+        "parolası",
+        "parolasi",
+        "parolasını",
+        "parolasini",
+        "parolam",
+        "parolanız",
+        "paroları",
+    }
 )
 _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "pass", "pw", "wort", "woord", "senha", "mdp", "contras", "haslo", "heslo", "parola", "salasana", "adgangskode",
     "senord", "jelszo", "jelsza", "sifre", "lozinka", "geslo", "masterauth", "bindpw", "psk", "kata sandi",
-    "kata laluan", "clave", "wpa", "shared key", "wifi key", "wi-fi key", "wlan", "nenosiri",
+    "kata laluan", "clave", "wpa", "shared key", "wifi key", "wi-fi key", "wlan", "nenosiri", "kodeord", "kontras",
 )  # fmt: skip
 _PASSWORD_HINTS_OTHER = (
     "contrase", "hasło", "senord", "jelsz", "şifre", "parolă", "пap", "пар", "비번", "schlüssel",
@@ -1149,6 +1172,7 @@ _PASSWORD_HINTS_OTHER = (
     "סיסמ", "كلمة", "رمز عبور", "رمز و", "پسور", "گذرواژ", "کلمه عبور",  # Hebrew, Arabic, Persian
     "পাসও",  # Bengali "পাসওয়ার্ড"
     "கடவுச", "پاس ور", "پاسور",  # Tamil "கடவுச்சொல்" as the view writes it (its marks dropped), Urdu "پاس ورڈ"
+    "పసవరడ", "የይለፍ",  # Telugu "పాస్‌వర్డ్" as the view writes it, Amharic "የይለፍ ቃል" (reviewer BF)
 )  # fmt: skip
 # Verbs between a label and its value, longest first ("is now", "changed to", "heißt", "devient", "→").
 _VERBS = (
@@ -1198,8 +1222,12 @@ _PASSWORD_LABEL = (
 )
 # "=" after the label, or after the clause's words with a space before it ("passwd for root on bastion =
 # ..."); glued to the clause's last word it is that word's padding, not an operator ('"كلمة المرور هي
-# Sakura711="' is read at "هي": reviewer AD), unless a value follows it (`password VALUE='...'`).
-_EQUALS = r"(?(words)(?:(?<=[ \t])=(?!=)|=(?!=|[ \t]*(?:\r?\n|$)|[\"'”»](?:[\s.,;:!?)\]}]|$)))|=(?!=))"
+# Sakura711="' is read at "هي": reviewer AD; so is one before a stop, "नवीन पासवर्ड Sahyadri6755=.": reviewer
+# BF), unless a value follows it (`password VALUE='...'`).
+_EQUALS = (
+    r"(?(words)(?:(?<=[ \t])=(?!=)|=(?!=|[ \t]*(?:\r?\n|$)|[\"'”»](?:[\s.,;:!?)\]}]|$)|[.,;:!?]+(?:[\s)\]}]|$)))"
+    r"|=(?!=))"
+)
 _PASSWORD_PHRASE = re.compile(
     _PASSWORD_LABEL
     + (
@@ -1212,7 +1240,10 @@ _PASSWORD_PHRASE = re.compile(
         rf"|(?:(?P<words>(?:[ \t]+(?:(?!\()[^\s:=;\"”»]{{0,63}}?[^\s:=;\"”».!?]|[.!?]))"
         # an aside in brackets may end it ("Contraseña del área de clientes (por si necesitáis entrar): ...")
         # or an aside between commas ("the pw, for the record, is Lantern-Quay-88": reviewer AX)
-        r"{1,6})|)(?:[ \t]*\([^()\n]{1,60}\)|(?P<aside>,[ \t]+[^,:=;()\n]{1,40},))?[ \t]*"
+        # or an aside in guillemets or quotes, a phrase of words ("mot de passe de l'espace « Mon Compte » :",
+        # 'contraseña actual "para que lo revisemos": ...': reviewer BF)
+        r"{1,6})|)(?:[ \t]*\([^()\n]{1,60}\)|(?P<aside>,[ \t]+[^,:=;()\n]{1,40},)"
+        r"|[ \t]*«[^«»\n]{1,60}»|[ \t]*\"[^\"\n]{0,30}[ \t][^\"\n]{0,30}\")?[ \t]*"
         rf"(?P<op>:|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
         r"|(?=[\u300c\u300e\uff62])"
         rf"|{_THAI}{{1,40}}[ \t]*:)"
@@ -2053,14 +2084,19 @@ _GREEK_CODE_FOR = frozenset(
 _PASSPHRASE_WORDS = re.compile(r"[A-Za-z]{3,}(?:-[A-Za-z]{3,}){2,}(?:-[0-9]{1,4})?")  # "walnut-meadow-marble-57"
 
 
+_SUFFIXED_WORD = re.compile(r"[^\W\d_]+['’][^\W\d_]{1,6}")
+
+
 def _password_shaped(secret: str) -> bool:
     """Six characters or more, letters and a digit or a symbol, and not a word with a number (nor a
     word and its punctuation: "Passwort vergessen?", nor a word in typographic quotes: "„Svoboda“")."""
     secret = secret.rstrip("?!.,;:").strip(_TYPOGRAPHIC_QUOTES)
     if len(secret) < 6 or _WORDLIKE.fullmatch(secret) or secret.isdigit() or _QUANTITY.fullmatch(secret):
         return False
-    if _SLASHED_WORDS.fullmatch(secret):
-        return False  # "a password and/or the user name", "read/write"
+    if _SLASHED_WORDS.fullmatch(secret) or _SUFFIXED_WORD.fullmatch(secret):
+        # "a password and/or the user name", "read/write"; a name and its case's ending ("parolası Vault'tan
+        # okunuyor": read from Vault, Turkish), its possessive ("Vault's")
+        return False
     letters = any(char.isalpha() for char in secret)
     others = any(not char.isalpha() for char in secret)
     if _WORDS_AND_NUMBER.fullmatch(secret) and _ALGORITHM_TAIL.search(secret.lower()) is None:
