@@ -309,7 +309,11 @@ def open_memory(args: argparse.Namespace, *, create: bool = False) -> SecureMemo
 
 
 def print_result(content: str | list[dict[str, Any]], out: TextIO) -> None:
-    out.write(printable((content if isinstance(content, str) else json.dumps(content)) + "\n", out))
+    """A tool result as the operator reads it: the model's text may hold escape sequences (a title set, the
+    screen cleared, the summary overwritten: an attacker's round), escaped here as in any echoed line; its
+    line breaks and tabs stay."""
+    text = content if isinstance(content, str) else json.dumps(content)
+    out.write(printable(text.translate(_RESULT_ESCAPES) + "\n", out))
 
 
 # Control characters escaped wherever a line is echoed: C0, DEL, C1 (NEL included), the line and
@@ -319,6 +323,9 @@ def print_result(content: str | list[dict[str, Any]], out: TextIO) -> None:
 _ESCAPES = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))} | {
     c: f"\\u{c:04x}" for c in (0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
 }
+
+
+_RESULT_ESCAPES = {c: escaped for c, escaped in _ESCAPES.items() if c not in (0x09, 0x0A)}
 
 
 def one_line(text: str) -> str:
@@ -545,9 +552,18 @@ def _parse_tool_input(text: str) -> Any:
         raise UsageError(f"the tool input is not valid JSON ({exc})") from None
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are each once: a repeated key would make the last one win unseen
+    ('{"command":"view","command":"delete"}' deleted: an attacker's round). The key is not named: it is input."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _Unreadable("an object holds the same key twice")
+    return out
+
+
 def _load_json(text: str) -> Any:
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise _Unreadable(f"{exc.msg} at character {exc.pos}") from None
     except RecursionError:

@@ -47,6 +47,7 @@ from securemem.text import (
     numbered,
     numbered_length,
     occurrence_lines,
+    occurrences,
     split_lines,
 )
 
@@ -276,10 +277,9 @@ class Dispatcher:
             start, end = _check_range(cmd.path, cmd.view_range, len(lines))
             window = lines[start - 1 : end]
         header = f"Here's the content of {cmd.path} with line numbers:\n"
-        room = 0 if limit is None else limit.chars - len(header)
-        # Most files are far under the limit: the text's length, which bounds its lines', tells so
-        # without summing the lines' lengths.
-        if limit is None or len(text) + (NUMBER_WIDTH + 2) * len(window) <= room or numbered_length(window) <= room:
+        # The protocol truncates views of files longer than the limit: a file (or a range) whose own text is
+        # no longer is shown whole, its line numbers on top (the file's length tells so for most files).
+        if limit is None or len(text) <= limit.chars or sum(map(len, window)) + len(window) - 1 <= limit.chars:
             view = FileView(cmd.path, entry, start, end, end, len(lines))
             return Result(header + numbered(window, start), view=view)
         budget = limit.chars - limit.reserve - len(header)
@@ -359,6 +359,12 @@ class Dispatcher:
             # A file that mixes line endings (CRLF first, LF lines later, as an insert may leave it): its
             # LF lines match old_str as sent, and keep their LF.
             old, new = cmd.old_str, cmd.new_str or ""
+        elif old not in text and "\n" in old and "\r" not in old and "\r\n" in text:
+            # ... or LF first, CRLF lines later: the views do not show the CR, so old_str comes with LF; the
+            # CRLF lines match it with CRLF and keep their CRLF (an attacker's round)
+            crlf = old.replace("\n", "\r\n")
+            if crlf in text and "\r" not in new:
+                old, new = crlf, new.replace("\n", "\r\n")
         if old.endswith("\r") and line_ending(text) == "\r\n":
             # Replacing the CR of a CRLF would leave its LF bare: the file would mix line endings.
             raise InvalidInput(
@@ -446,7 +452,7 @@ def _listed(where: list[int], text: str, old: str) -> str:
     if len(where) <= MAX_LISTED_MATCHES:
         return ", ".join(map(str, where))
     shown = ", ".join(map(str, where[:MAX_LISTED_MATCHES]))
-    return f"{shown}, ... ({text.count(old):,} occurrences in all)"
+    return f"{shown}, ... ({occurrences(text, old):,} occurrences in all)"
 
 
 def _snippet(text: str, first_line: int, added_lines: int) -> str:

@@ -120,7 +120,8 @@ def _hidden_crs(lines: list[str]) -> int:
 
 
 def occurrence_lines(text: str, needle: str, limit: int | None = None) -> list[int]:
-    """1-based line numbers of each non-overlapping occurrence of ``needle``, the first ``limit`` only.
+    """1-based line numbers of each occurrence of ``needle``, overlapping ones too ("\n\n" is twice in
+    "\n\n\n": replacing one would change the file two ways, an attacker's round), the first ``limit`` only.
 
     The limit keeps a common needle in a big file (a letter in 10 MB) from building a list of
     millions of numbers when the caller only needs to know "one or several" and show a few.
@@ -132,8 +133,13 @@ def occurrence_lines(text: str, needle: str, limit: int | None = None) -> list[i
         line += text.count("\n", counted_to, start)
         counted_to = start
         found.append(line)
-        start = text.find(needle, start + len(needle))
+        start = text.find(needle, start + 1)
     return found
+
+
+def occurrences(text: str, needle: str) -> int:
+    """How many times ``needle`` occurs in ``text``, overlapping occurrences too."""
+    return len(re.findall(f"(?={re.escape(needle)})", text))
 
 
 def clip(text: str, limit: int = 200) -> str:

@@ -170,7 +170,10 @@ def test_old_str_by_the_original_value_matches_the_stored_form(
     ok(regulated, command="create", path="/memories/c.md", file_text=sent)
     text = ok(regulated, command="str_replace", path="/memories/c.md", old_str=old_str, new_str="(on file)")
     assert "(on file)" in stored_text(regulated, "/memories/c.md")
-    assert "Note:" not in text  # old_str is matched, never stored, so it is not counted
+    assert "Note: before storing" not in text  # old_str is matched, never stored, so it is not counted
+    # A placeholder that stands for any value of its type says so; a keyed token is the value's own.
+    shared = "matched the stored placeholder, which stands for any such value" in text
+    assert shared == (old_str != "JANE.DOE@example.com")
 
 
 def test_a_failed_match_echoes_the_token_not_the_value(regulated: SecureMemory) -> None:
@@ -396,10 +399,10 @@ def test_input_is_scanned_before_the_store_lock_is_taken(monkeypatch: pytest.Mon
     scans: list[bool] = []
     original = PIIScrub._scrub
 
-    def watched(self: PIIScrub, text: str, field: Any, counts: Any) -> str:
+    def watched(self: PIIScrub, text: str, field: Any, counts: Any, searched: Any) -> str:
         # RLock has no public "held by this thread?"; CPython's private _is_owned answers it.
         scans.append(lock._is_owned())  # type: ignore[attr-defined]
-        return original(self, text, field, counts)
+        return original(self, text, field, counts, searched)
 
     monkeypatch.setattr(PIIScrub, "_scrub", watched)
     ok(memory, command="create", path="/memories/a.md", file_text=f"mail {EMAIL}\n")

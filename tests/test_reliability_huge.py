@@ -80,7 +80,8 @@ def test_a_ten_megabyte_line_is_cut_in_views_and_in_edit_snippets(mem: SecureMem
     view = within_cap(ok(mem, command="view", path=path))
     shown = len(view.split("\n")[1]) - 7  # the number and the TAB
     assert view.endswith(
-        f"[Output truncated: line 1 is longer than {CAP} characters and was cut after character {shown:,}. "
+        f"[Output truncated: line 1 does not fit in a view of {CAP} characters and was cut after "
+        f"character {shown:,}. "
         f"Use view_range [1, 1, {shown + 1}] to see the rest of it. The file has 1 line; it is the last line "
         "of the file.]"
     )

@@ -301,7 +301,10 @@ class Reference:
                     "Error: `old_str` ends with the carriage return of one of the file's CRLF line endings; "
                     "end it before the line ending (the views do not show the CR) and retry."
                 )
-        at = [m.start() for m in re.finditer(re.escape(old_str), text)]  # non-overlapping, like str.find
+        elif old_str not in text and "\r" not in old_str + new_str and old_str.replace("\n", "\r\n") in text:
+            # an LF file with a CRLF line an insert left: the LF fragment matches it with CRLF
+            old_str, new_str = old_str.replace("\n", "\r\n"), new_str.replace("\n", "\r\n")
+        at = [m.start() for m in re.finditer(f"(?={re.escape(old_str)})", text)]  # overlapping ones too
         where = [text.count("\n", 0, position) + 1 for position in at]
         if not where:
             raise Refused(

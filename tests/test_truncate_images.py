@@ -92,13 +92,25 @@ def test_paging_with_the_suggested_ranges_shows_every_line_once(mem: SecureMemor
     assert pages > 2
 
 
-def test_a_view_of_exactly_the_limit_is_not_cut(mem: SecureMemory) -> None:
-    header = "Here's the content of /memories/f with line numbers:\n     1\t"
-    create(mem, "/memories/f", "x" * (LIMIT - len(header)))
+def test_a_file_of_the_limit_is_shown_whole_and_one_longer_is_cut(mem: SecureMemory) -> None:
+    # The protocol truncates views of files longer than 16,000 characters: the file's text counts, not the
+    # numbers and the header a view adds (an attacker's round: a one-line file of 15,990 characters was cut,
+    # its note saying the line was longer than 16,000; a file of 2,000 short lines at line 1,303).
+    create(mem, "/memories/f", "x" * LIMIT)
     content = view(mem, "/memories/f")
-    assert len(content) == LIMIT and "truncated" not in content
-    create(mem, "/memories/g", "x" * (LIMIT - len(header) + 1))
-    assert "[Output truncated" in view(mem, "/memories/g")
+    assert "truncated" not in content and content.endswith("     1\t" + "x" * LIMIT)
+    lines = "".join(f"l{i:03d}\n" for i in range(2_000))  # 10,000 characters, 24,000 with the numbers
+    create(mem, "/memories/short-lines", lines)
+    shown = view(mem, "/memories/short-lines")
+    assert "truncated" not in shown and shown.endswith(" 2000\tl1999") and len(shown) > LIMIT
+    create(mem, "/memories/g", "x" * (LIMIT + 1))
+    cut = view(mem, "/memories/g")
+    assert "[Output truncated" in cut and len(cut) <= LIMIT
+    # A range of a longer file is shown whole when its own text is within the limit.
+    create(mem, "/memories/h", "y" * 15_900 + "\n" + "z" * 9_000 + "\n")
+    assert "truncated" not in view(mem, "/memories/h", [2, 2])
+    # A line under the limit that does not fit beside the header and the note: the note says no more than that.
+    assert "[Output truncated: line 1 does not fit in a view of 16000 characters" in view(mem, "/memories/h")
 
 
 @pytest.mark.parametrize("trailing", ["", "\nafter\n"])
@@ -111,7 +123,8 @@ def test_a_single_line_longer_than_the_limit_is_cut_too(mem: SecureMemory, trail
     assert first.startswith("     1\tyyyy") and len(first) > LIMIT // 2
     shown = len(first) - 7  # the number and the TAB
     assert note.startswith(
-        f"[Output truncated: line 1 is longer than {LIMIT} characters and was cut after character {shown:,}. "
+        f"[Output truncated: line 1 does not fit in a view of {LIMIT} characters and was cut after "
+        f"character {shown:,}. "
         f"Use view_range [1, 1, {shown + 1}] to see the rest of it."
     )
     # Page by page, the line's parts put together are the whole line, each view within the limit.
@@ -139,7 +152,7 @@ def test_a_long_line_after_short_ones_ends_the_first_page(mem: SecureMemory) -> 
     assert first.split("\n")[1:3] == ["     1\tshort 1", "     2\tshort 2"]
     assert matched(NOTE, first.split("\n")[-1]).group(4) == "3"
     second = view(mem, "/memories/mixed", [3, -1])
-    assert len(second) <= LIMIT and "line 3 is longer than" in second and "[4, -1]" in second
+    assert len(second) <= LIMIT and "line 3 does not fit in a view" in second and "[4, -1]" in second
 
 
 @pytest.mark.parametrize("max_chars", [1_000, 2_500, 40_000])

@@ -15,6 +15,7 @@ entity types and counts, never values.
 from __future__ import annotations
 
 import functools
+import re
 from collections import Counter
 from itertools import pairwise
 
@@ -26,6 +27,7 @@ from securemem.policy import Policy
 from securemem.store.base import StoreTx
 
 _EDIT_TEXT = frozenset({"new_str", "insert_text"})
+_SHARED_PLACEHOLDERS = frozenset({"redact", "mask"})  # actions whose placeholder is not the value's own
 _DONE = {
     "redact": "redacted to a [TYPE] placeholder",
     "mask": "masked to its last 4 characters",
@@ -56,22 +58,32 @@ class PIIScrub:
         if not command.writes_content:
             return call_next(call)  # no text of the model's is stored: nothing to scrub, nothing to tell
         counts: Counter[str] = Counter()
-        call.with_command(command.map_texts(lambda text, field: self._scrub(text, field, counts)))
+        searched: Counter[str] = Counter()  # the types old_str held, matched as the stored text holds them
+        call.with_command(command.map_texts(lambda text, field: self._scrub(text, field, counts, searched)))
         if isinstance(command, StrReplaceCommand | InsertCommand):
             call.checks.append(lambda change, tx: self._safety_net(change, counts))
         result = call_next(call)
-        if counts and not result.is_error:
-            call.notes.append(self._summary(counts))
-            call.audit.scrubbed.update(counts)
+        if not result.is_error:
+            if counts:
+                call.notes.append(self._summary(counts))
+                call.audit.scrubbed.update(counts)
+            shared = sorted(kind for kind in searched if self.scrubber.action_for(kind) in _SHARED_PLACEHOLDERS)
+            if shared:
+                call.notes.append(
+                    # A placeholder stands for every value of its type: "SSN 219-45-1234" matches "SSN [US_SSN]"
+                    # whatever SSN was written (an attacker's round), so the match says nothing of the value.
+                    f"Note: old_str's {', '.join(shared)} matched the stored placeholder, which stands for any such "
+                    "value: the value stored was not compared with the one sent."
+                )
         return result
 
-    def _scrub(self, text: str, field: TextField, counts: Counter[str]) -> str:
+    def _scrub(self, text: str, field: TextField, counts: Counter[str], searched: Counter[str]) -> str:
         outcome = self.scrubber.scrub(text)
         self.refuse_if(outcome.refused, f"`{field}`", outcome.unfinished)
         if field in _EDIT_TEXT:
             return text  # scrubbed with the whole file once the edit is applied (the safety net)
-        if field != "old_str":  # a search string is scrubbed to match the tokens, not stored
-            counts.update(outcome.counts)
+        # A search string is scrubbed to match the tokens, not stored
+        (searched if field == "old_str" else counts).update(outcome.counts)
         return outcome.text
 
     def _check_path(self, path: str) -> None:
@@ -92,6 +104,12 @@ class PIIScrub:
         # short text costs. Every path starts with the root's name, so what follows the blank line
         # starts with no value; a label's context may reach across it, which can only find more.
         text = path.replace("/", "\n") + "\n\n" + path.replace("/", " ")
+        if _DIGITS_SLASHED.search(path):
+            # Numbers split across directory levels read as dashed too, and as one ("/memories/536/22/8726.md"
+            # is an SSN, "/memories/5555-5555/5555-4444.md" and "/memories/55555555/55554444.md" a card: an
+            # attacker's round).
+            dashed, joined = _DIGITS_SLASHED.sub("-", path), _DIGITS_SLASHED.sub("", path)
+            text += "\n\n" + dashed.replace("/", " ") + "\n\n" + joined.replace("/", " ")
         if "@" in path:
             text += "".join(f"\n\n{joined}" for joined in _cut_addresses(path))
         return self.scrubber.contains(text)
@@ -142,6 +160,9 @@ class PIIScrub:
             f"Note: before storing, the memory policy scrubbed {'; '.join(parts)}. The stored text holds "
             "the placeholders, not the values; this is expected, so do not retry with the original values."
         )
+
+
+_DIGITS_SLASHED = re.compile(r"(?<=[0-9])/(?=[0-9])")
 
 
 # Top-level domains an address cut at its dot most often ends in: the name after an "@" name is read

@@ -141,9 +141,11 @@ class Quota:
     @staticmethod
     def _advice(used: Usage) -> str:
         if used.history_bytes > used.content_bytes:
+            # Deleting memories adds versions (a deletion is one), and a redaction frees a version's text but not
+            # its record, which the audit trail keeps (an attacker's round: the old advice could not help).
             return (
-                "Most of it is the history of past versions, which only an operator can redact "
-                "(or the history's retention): ask for it, or delete memories you no longer need."
+                "Most of it is the history of past versions, which deleting memories does not free (a deletion "
+                "is recorded too): ask an operator to raise the quota or to redact past versions' text."
             )
         return "Delete or shorten memories you no longer need, then retry."
 

@@ -1,4 +1,8 @@
-"""ViewTruncate: cap what a view returns and tell the model how to page through the rest.
+"""ViewTruncate: cut the view of a file longer than the limit and tell the model how to page through the rest.
+
+As the protocol says, a file (or the range of it asked for) whose text is no longer than
+``view.max_chars`` is shown whole, line numbers added; a longer one is cut so that what the view
+returns stays within the limit. A listing is cut at the limit too.
 
 On the way down it gives the dispatcher a typed limit (``call.view_limit``): the dispatcher
 renders whole lines until the limit, keeping room for a closing line, and reports in
@@ -80,7 +84,7 @@ def _line_cut_note(view: FileView, max_chars: int) -> str:
             "raise the policy's view.max_chars to read it.]"
         )
     return (
-        f"[Output truncated: line {line} is longer than {max_chars} characters and was cut after character "
-        f"{rest - 1:,}. Use view_range [{line}, {line}, {rest}] to see the rest of it. "
+        f"[Output truncated: line {line} does not fit in a view of {max_chars} characters and was cut after "
+        f"character {rest - 1:,}. Use view_range [{line}, {line}, {rest}] to see the rest of it. "
         f"The file has {_lines(view.total)}; {after}.]"
     )
