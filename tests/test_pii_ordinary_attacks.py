@@ -67,6 +67,20 @@ letters and no "name=value&" pairs; a PAC or STAC needs its line to name a port 
 only; eight and eight need a payment card named; a column of digits is a card only after a card's word; a shell
 array's literals stay apart; Razorpay ids are no capitalised words run together nor alternate case at every
 letter; single digits need a phone's word before them (its word in brackets after them was withdrawn).
+
+- Round BF. An attacker's round on reviewer BF's readers: 394 ordinary strings in many languages (years,
+amounts, safety pins, hair pins, chat pins and India's postcodes after a PIN's word of another script; schemes
+said of a password, "WPA2-basert", "SHA256-hashed"; standards after a quoted aside, 'Password "best practices":
+NIST-800-63B'; attributes after a login's word, "login stats: alice:Success=12"; archives', lots' and pallets'
+numbers led by "00"; releases pinned or held). The readers as first written altered 133 that the tree before did
+not; 6 since, marked "left" with the 22 the tree before altered too: a suite's name after a password's label
+and a colon ("Parolanız: Microsoft365 ...", as English "Password: Office365" always was) and a score's bold "+33"
+read as a phone, now with its opener. Narrowed: a PIN's word of another script takes only its "code" or
+"number" word, a dash, a colon or a card's word before the value, no year, amount or compound; India's "पिन
+कोड" is its postcode; a scheme with what it does ("-based", "-hashet", "-krypteret") or a suite's name is no
+password; after a quoted aside the value ends its clause and is no standard's name; a login's pair follows only
+a box's, a host's or an account's word and is no list's item, file or release; "00" numbers need a phone's
+word; a release is pinned only after a package's name, and no address after "held" or "locked".
 """
 
 from __future__ import annotations
@@ -88,6 +102,7 @@ ROUNDS = {
     "bc": (288, 1, 287),
     "bd": (237, 8, 213),
     "be": (276, 2, 255),
+    "bf": (394, 28, 365),
 }
 
 
@@ -122,7 +137,8 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # other orders and spellings, locks in other languages, keys in URL-safe base64 or with literal "\n", Indic
 # scripts' words for a password.
 # Round BE's 116 (BD's and BE's readers' shapes in other spellings): 38 found by the tree before, 53 since.
-FOUND = {"bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53)}
+# Round BF's 92 (BF's readers' shapes in other spellings and forms): 23 found by the tree before, 87 since.
+FOUND = {"bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87)}
 
 
 @pytest.mark.parametrize("name", sorted(FOUND))

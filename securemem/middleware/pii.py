@@ -108,8 +108,12 @@ class PIIScrub:
             # Numbers split across directory levels read as dashed too, and as one ("/memories/536/22/8726.md"
             # is an SSN, "/memories/5555-5555/5555-4444.md" and "/memories/55555555/55554444.md" a card: an
             # attacker's round).
-            dashed, joined = _DIGITS_SLASHED.sub("-", path), _DIGITS_SLASHED.sub("", path)
-            text += "\n\n" + dashed.replace("/", " ") + "\n\n" + joined.replace("/", " ")
+            # (joined only where the parts are a card's groups, four or eight digits each, sixteen in all:
+            # "/memories/sensors/2742/20150727/139998.md" is a sensor's readings, an attacker's round)
+            joined = _CARD_SLASHED.sub(_joined_card, path)
+            text += "\n\n" + _DIGITS_SLASHED.sub("-", path).replace("/", " ")
+            if joined != path:
+                text += "\n\n" + joined.replace("/", " ")
         if "@" in path:
             text += "".join(f"\n\n{joined}" for joined in _cut_addresses(path))
         return self.scrubber.contains(text)
@@ -163,6 +167,13 @@ class PIIScrub:
 
 
 _DIGITS_SLASHED = re.compile(r"(?<=[0-9])/(?=[0-9])")
+_CARD_SLASHED = re.compile(r"(?<![0-9])[0-9]{4,8}(?:/[0-9]{4,8}){1,3}(?![0-9])")
+
+
+def _joined_card(match: re.Match[str]) -> str:
+    parts = match.group().split("/")
+    card = sum(map(len, parts)) == 16 and all(len(part) in (4, 8) for part in parts)
+    return "".join(parts) if card else match.group()
 
 
 # Top-level domains an address cut at its dot most often ends in: the name after an "@" name is read

@@ -119,8 +119,13 @@ _PIN_OTHER = "|".join(
     re.escape(word)
     for word in sorted(
         {
-            *viewed_words("пин", "пін", "ПИН", "ПІН", "पिन", "পিন", "الرقم السري", "بالرقم السري"),
-            *(f"{atm} {pin}" for atm in viewed_words("atm", "ஏடிஎம்", "اے ٹی ایم") for pin in viewed_words("பின்", "پن")),
+            *viewed_words("пин", "пін", "ПИН", "ПІН", "ТПИН", "पिन", "পিন", "الرقم السري", "بالرقم السري"),
+            *viewed_words("الرمز السري", "رقمي السري", "رمزي السري"),
+            *(
+                f"{atm} {pin}"
+                for atm in viewed_words("atm", "ஏடிஎம்", "اے ٹی ایم", "اے ٹی ایم کا", "اے ٹی ایم کی")
+                for pin in viewed_words("பின்", "پن")
+            ),
         },
         key=len,
         reverse=True,
@@ -137,7 +142,9 @@ _SPACED = r"[0-9](?:[ \-][0-9]){3,7}(?![ \-][0-9])"  # all of the run ("keypad 1
 _PIN = re.compile(
     # a mobile banking app's and a phone banking line's PIN ("MPIN: 5274", "TPIN 4417": reviewer BF), or a PIN in
     # the words of other scripts as the view writes them (_PIN_OTHER)
-    rf"(?:(?:(?<!\w)[mt]p|p(?<![\w]p)(?<![0-9]-p))in\b|(?<![^\W\d_])(?:{_PIN_OTHER})(?![^\W\d_]))"
+    # (no Indic letter or mark may follow the word of another script: "সেফটি পিনের দাম", a safety pin's price)
+    rf"(?:(?:(?<!\w)[mt]p|p(?<![\w]p)(?<![0-9]-p))in\b"
+    rf"|(?<![^\W\d_])(?P<other>{_PIN_OTHER})(?![^\W\d_]|[\u0900-\u0dff\u0600-\u06ff]))"
     rf"(?:[^\n0-9\[*•]{{0,24}}?"
     # a longer clause, led by what the PIN is of and read up to a verb or a colon ("PIN der beA-Karte des
     # Kollegen lautet 582913": reviewer AX); its value must end the clause and be no year (_long_pin)
@@ -287,7 +294,7 @@ def _may_name_code(lower: str) -> bool:
     )
 
 
-_PIN_OTHER_MARKS = viewed_words("пин", "пін", "ПИН", "ПІН", "पिन", "পিন", "السري", "பின்", "پن")
+_PIN_OTHER_MARKS = viewed_words("пин", "пін", "ПИН", "ПІН", "पिन", "পিন", "السري", "பின்", "پن")  # "ТПИН" holds "ПИН"
 
 
 def _may_name_pin_other(lower: str) -> bool:
@@ -350,9 +357,16 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
 # A remote login's word, at most two words and a colon, then "user:password" alone ("ssh box: liveops:M@pl300*
 # (yes, that's user:pass)": reviewer BF). The password is drawn as passwords are: eight characters or more of
 # three kinds (small and capital letters, digits, symbols), no "/" (a path), not all digits (a port, a time).
+# Only a box's, a host's or an account's word may come between ("login stats: alice:Success=12", "ssh key type:
+# deploy:Ed25519-SHA256", "bastion tags: env:Prod-EU1" are attributes: an attacker's round), and the pair is
+# not one of a list.
 _LOGIN_PAIR = re.compile(
-    r"(?<![\w.\-])(?:ssh|sftp|rdp|vnc|login|logon|bastion|jump ?host)(?:[ \t]+[a-z][\w\-]{0,20}){0,2}[ \t]*:?[ \t]+"
-    r"[a-z_][a-z0-9_.\-]{0,31}:(?P<value>[^\s:/\\\"'`]{8,64})(?=[\s,;)]|$)"
+    r"(?<![\w.\-])(?:ssh|sftp|rdp|vnc|login|logon|bastion|jump ?host)(?:-(?:zugang|access|login|zugriff))?"
+    # a host's name or address ("ssh into db01 with", "ssh on 10.0.0.5:"), a box's in brackets ("RDP (jump box):")
+    r"(?:[ \t]+(?:box|host|server|access|creds|credentials|account|user|login|as|is|into|on|to|with|via"
+    r"|[a-z0-9\-]*[0-9.][a-z0-9.\-]*:?|\([a-z ]{1,20}\):?)){0,3}[ \t]*[:=]?[ \t]+[`'\"]?"
+    r"[a-z_][a-z0-9_.\-]{0,31}:(?P<value>[^\s:/\\\"'`=,]{8,64})(?=[`'\"]?(?:[\s;)]|[.!?]?$))"
+    r"(?![`'\"]?[ \t]*,[ \t]*[\w.\-]+:)"
 )
 
 
@@ -364,8 +378,8 @@ def _login_pairs(text: str, lower: str, words: dict[str, list[int]]) -> Iterator
         while end > start and text[end - 1] in ".,;)":
             end -= 1
         value = text[start:end]
-        if _AT_HOST.search(value):
-            continue  # "user:password@host": the URL reader's
+        if _AT_HOST.search(value) or _FILE_OR_RELEASE.search(value):
+            continue  # "user:password@host": the URL reader's; a file's name, a release
         kinds = (
             any(char.islower() for char in value)
             + any(char.isupper() for char in value)
@@ -377,6 +391,7 @@ def _login_pairs(text: str, lower: str, words: dict[str, list[int]]) -> Iterator
 
 
 _AT_HOST = re.compile(r"@[a-z0-9\-]+\.[a-z]", re.IGNORECASE)
+_FILE_OR_RELEASE = re.compile(r"\.[a-z]{2,4}$|[0-9]\.[0-9]", re.IGNORECASE)
 
 
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
@@ -554,22 +569,123 @@ def _not_a_pin(lower: str, match: re.Match[str]) -> bool:
     line = max(line, match.start() - _PIN_LINE)
     end = lower.find("\n", match.end(), match.end() + _PIN_LINE)
     end = min(len(lower), match.end() + _PIN_LINE) if end == -1 else end
-    postal = (
-        len(match["value"]) == 6
-        and (
-            _ADDRESS_LINE.search(lower, line, end) is not None
-            # India's postcode in Hindi's and Bengali's words ("पिन कोड 110001"), but a payment's PIN ("UPI पिन 482913")
-            or (
-                any(word in lower[match.start() : match.start("value")] for word in _INDIAN_PIN_WORDS)
-                and _PAYMENT_BEFORE.search(lower, max(0, match.start() - 16), match.start()) is None
-            )
-        )
+    postal = len(match["value"]) == 6 and (
+        _ADDRESS_LINE.search(lower, line, end) is not None or _indian_postcode(lower, match)
     )
-    return bool(postal or _POSTAL_PIN.match(lower, match.start()) or MEETING.search(lower, line, end))
+    return bool(
+        postal
+        or _POSTAL_PIN.match(lower, match.start())
+        or MEETING.search(lower, line, end)
+        or (match["other"] is not None and _not_a_pin_of_another_script(lower, match))
+    )
+
+
+def _indian_postcode(lower: str, match: re.Match[str]) -> bool:
+    """Six digits after Hindi's or Bengali's "PIN" are India's postcode ("पिन कोड 110001"), but a payment's PIN
+    named right before the word ("UPI पिन 482913", "बैंक पिन 482913": reviewer BF) or after the word alone and
+    a colon ("पिन: 482913"); "ATM के पास पिन कोड 560001" is an address (an attacker's round)."""
+    label = lower[match.start() : match.start("value")]
+    if not any(word in label for word in _INDIAN_PIN_WORDS):
+        return False
+    paid = _PAYMENT_BEFORE.search(lower, max(0, match.start() - 16), match.start()) is not None
+    return not paid and not (label.rstrip(" \t").endswith(":") and not any(word in label for word in _CODE_OF))
 
 
 _INDIAN_PIN_WORDS = viewed_words("पिन", "পিন")
-_PAYMENT_BEFORE = re.compile(r"upi|atm|card|एटीएम|कार्ड|এটিএম|কার্ড|বিকাশ|bkash")
+_CODE_OF = viewed_words("कोड", "কোড", "code")
+# A payment's word right before the PIN's ("UPI पिन", "एटीएम पिन", "नगद पिन": bKash's and Nagad's wallets).
+_PAYMENT_BEFORE = re.compile(
+    "(?:upi|atm|card|bank|"
+    + "|".join(viewed_words("यूपीआई", "एटीएम", "कार्ड", "बैंक", "এটিএম", "কার্ড", "ব্যাংকের", "ব্যাংক", "বিকাশ", "নগদ"))
+    + r")[ \t]*$"
+)
+# After a PIN's word of another script: a year or an amount, not a PIN ("Закреплённый пин 2024 года", "Нажмите и
+# удерживайте пин 3000 мс", "पिन बदलने का शुल्क 2000 रुपये", "بالرقم السري تم الدخول 3500 مرة": an attacker's round).
+_COUNTED_AFTER = re.compile(
+    r"[ \t]*(?:"
+    + "|".join(
+        viewed_words(
+            "года",
+            "году",
+            "год",
+            "г.",
+            "року",
+            "рік",
+            "р.",
+            "штук",
+            "шт",
+            "мс",
+            "рублей",
+            "руб",
+            "гривен",
+            "грн",
+            "раз",
+            "रुपये",
+            "रुपए",
+            "रु",
+            "साल",
+            "में",
+            "से",
+            "पैकेट",
+            "टाका",
+            "টাকা",
+            "টি",
+            "সালে",
+            "সাল",
+            "مرة",
+            "مرات",
+            "पीस",
+            "টাকার",
+            "রুপি",
+            "иероглифов",
+            "سنة",
+            "عام",
+            "روپے",
+            "سال",
+            "میں",
+            "سے",
+            "ஆம்",
+            "ரூபாய்",
+            "முதல்",
+            "முதல",
+        )
+    )
+    + r")(?![^\W\d_])"
+)
+_YEAR_LIKE = re.compile(r"(?:19|20)[0-9]{2}")
+# Russian's and Ukrainian's small "пин" is a board's, a chat's pinned message's: a PIN only with its "код", a
+# colon or a card's or a bank's word before it ("пин от карты 8812"); the capitals "ПИН" say PIN
+_SMALL_PIN = viewed_words("пин", "пін")
+_BANK_WORDS = re.compile("|".join(viewed_words("карт", "банк", "сим", "sim", "картк", "بطاق", "card", "कार्ड", "কার্ড")))
+
+
+def _not_a_pin_of_another_script(lower: str, match: re.Match[str]) -> bool:
+    """Between the word and the value only its "code" or "number" word, a dash or a colon ("ПИН-код 4237",
+    "পিন নম্বর: 34810"), or any words ending in a colon ("بالرقم السري للبطاقة خطأً: 7971"); not a compound
+    ("ПИН-конверт №4512"), India's "पिन कोड" (its postcode), a year or an amount after it."""
+    between = lower[match.end("other") : match.start("value")]
+    if not (
+        _PIN_BETWEEN.fullmatch(between)
+        or between.rstrip(" \t").endswith(":")
+        or _BANK_WORDS.search(between) is not None  # "пин от карты 8812", "الرقم السري الخاص بالبطاقة هو 7971"
+    ):
+        return True
+    if any(word in between for word in _INDIAN_CODE) or _COUNTED_AFTER.match(lower, match.end()):
+        return True
+    marked = any(mark in between for mark in (":", "-", "—", "="))
+    if _YEAR_LIKE.fullmatch(match["value"]) and not marked:
+        return True
+    if match["other"] in _SMALL_PIN and not any(word in between for word in _CODE_OF):
+        return _BANK_WORDS.search(lower, max(0, match.start() - 24), match.end()) is None
+    return False
+
+
+_PIN_BETWEEN = re.compile(
+    r"[ \t]*(?:[\-—][ \t]*)?(?:(?:"
+    + "|".join(viewed_words("код", "kod", "code", "নম্বর", "नंबर", "number", "номер", "நம்பர்", "எண்"))
+    + r")[ \t]*)?[:=\-—]?[ \t]*"
+)
+_INDIAN_CODE = viewed_words("कोड", "কোড")
 
 
 def _admin_pairs(text: str, lower: str) -> Iterator[Hit]:

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.normalize import viewed_words
 from securemem.pii.scan import Scan, index_words
-from securemem.pii.secrets import COMPOUND_HEADS, SET_BY
+from securemem.pii.secrets import COMPOUND_HEADS, DESCRIBED, SET_BY
 
 Hit = tuple[str, int, int]
 
@@ -45,7 +45,8 @@ _LATIN_LABELS = (
     "lozinka", "lozinku", "geslo", "salasana", "salasanan", "salasanaksi", "lösenord", "lösenordet", "passord",
     "passordet", "adgangskode", "adgangskoden", "kata sandi", "kata laluan", "mật khẩu", "clave",
     # Tagalog's and Swahili's words, Turkish's "its password", Danish's (reviewer BF)
-    "kontrasenya", "nenosiri", "parolası", "parolasi", "kodeord", "kodeordet",
+    "kontrasenya", "kontraseña", "nenosiri", "nywila", "parolası", "parolasi", "parolamız", "parolan", "parolanızı",
+    "kodeord", "kodeordet",
 )  # fmt: skip
 _OTHER_LABELS = viewed_words(
     "пароль",
@@ -73,7 +74,9 @@ _OTHER_LABELS = viewed_words(
     "पासवर्ड",
     "รหัสผ่าน",
     "పాస్‌వర్డ్",  # Telugu (reviewer BF)
+    "పాస్ వర్డ్",
     "የይለፍ ቃል",  # Amharic
+    "የይለፍ ቃሉ",
 )
 _LABEL = re.compile(
     r"(?<![^\W\d_])(?:"
@@ -104,6 +107,9 @@ _COPULAS = frozenset(
      *viewed_words("είναι", "ήταν", "є", "это", "הוא", "היא", "هي", "هو", "है", "उन्होंने")}
 )  # fmt: skip
 _WHOM = frozenset({"me", "us", "him", "her", "them"})
+# ... not where it was not given ("Please don't send the password to me (GDPR-Art32)": an attacker's round)
+_NOT_GIVEN = re.compile(r"(?:don't|don’t|do not|never|not|won't|can't|cannot)\b[^.!?\n]*$")
+_ACRONYM_NAMED = re.compile(r"[A-Z][A-Za-z]{1,5}[0-9]?[\-‐][A-Za-z0-9]")  # "GDPR-Art32", "Guest-5G": names
 _CLOSES = {"(": ")", "[": "]", '"': '"', "'": "'", "«": "»", "“": "”", "‘": "’", "「": "」", "『": "』"}
 _PREPOSITIONS = frozenset(
     {"to", "as", "into", "auf", "zu", "als", "a", "in", "en", "à", "para", "op", "naar", "till", "til", "na",
@@ -155,7 +161,7 @@ def _strong(value: str) -> bool:
         return False
     if not any(char.isdigit() for char in value) or not any(char.isalpha() for char in value):
         return False
-    if _EMAIL.fullmatch(value) or _NOT_A_PASSWORD.fullmatch(value):
+    if _EMAIL.fullmatch(value) or _NOT_A_PASSWORD.fullmatch(value) or DESCRIBED.fullmatch(value):
         return False
     symbol = any(char in PASSWORD_SYMBOLS for char in value)
     cases = any(char.islower() for char in value) and any(char.isupper() for char in value)
@@ -212,7 +218,7 @@ def _ends_clause(text: str, end: int, clause_end: int, trailed: bool) -> bool:
 CLAUSE_WORDS = index_words(
     "password", "passwort", "passwd", "passphrase", "passcode", "pwd", "kennwort", "wachtwoord", "mdp", "senha",
     "haslo", "heslo", "jelszo", "sifre", "parola", "lozinka", "geslo", "salasana", "passord", "adgangskode",
-    "kata sandi", "kata laluan", "contrasena", "clave", "kontrasenya", "nenosiri", "kodeord",
+    "kata sandi", "kata laluan", "contrasena", "clave", "kontrasenya", "nenosiri", "kodeord", "nywila", "kontrase",
 )  # fmt: skip
 _OTHER_MARKS = ("mot de passe", "contraseña", "palavra", "hasł", "jelsz", "şifre", "parolă", "lösenord", "mật khẩu",
                 *(label[:4] for label in _OTHER_LABELS))  # fmt: skip
@@ -265,7 +271,13 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
                     or (previous in _QUALIFIES and symbol)
                     # told to someone, the value in brackets or quotes ("She read her benefits-portal password to
                     # me (Bluebonnet4414?)": reviewer BF)
-                    or (previous in _WHOM and verb == "to" and value != raw)
+                    or (
+                        previous in _WHOM
+                        and verb == "to"
+                        and value != raw
+                        and _NOT_GIVEN.search(lower, max(0, label.start() - 24), label.start()) is None
+                        and _ACRONYM_NAMED.match(bare) is None
+                    )
                     or (not previous and particle is not None and _SET_TO_AFTER.match(text, end) is not None)
                     # what the password is of, then the value with a password's own symbol ("nuova password Wi-Fi
                     # u*_@4CBO=^5l.", "clave del módem iAE1=g50?I", "와이파이 비밀번호 gbHT+2=v~J": reviewer BA)

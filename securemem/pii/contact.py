@@ -854,6 +854,9 @@ _PHONE_WORDS = frozenset(
         "tlf",
         "handy",
         "telefon",
+        "hat",  # Turkish's "line": "sabit hat" (a landline), "cep hattı" (reviewer BF)
+        "hattı",
+        "hatti",
         "tél",
         "portable",
         "t",
@@ -2089,7 +2092,8 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         return _possible_international(compact[1:]) and (said or not candidate[1:].isdigit())
     dialled = _DIALLED_CODE.match(candidate)
     return (
-        _possible_dialled_out(candidate, dialled["code"])
+        # where a phone's word says so (archives, lots and pallets number "0086 1234 5678": an attacker's round)
+        said and _possible_dialled_out(candidate, dialled["code"])
         if dialled is not None
         else candidate.isdigit() and _said_of_phone(words) and _possible_national(candidate, scan.phone_regions)
     )
@@ -2097,12 +2101,12 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
 
 # ... or dialled out with "00", its country code a group of its own ("sabit hat 0090 519 145 7903": reviewer BF),
 # read as a "+" number is
-_DIALLED_CODE = re.compile(r"00(?P<code>[1-9][0-9]{0,2})[ .\-](?=[0-9])")
+_DIALLED_CODE = re.compile(r"00[ .\-]?(?P<code>[1-9][0-9]{0,2})[ .\-](?=[0-9(])")
 
 
 def _possible_dialled_out(candidate: str, code: str) -> bool:
     """No trunk "0" after the code but Italy's ("IBAN list: DE89 3704 / 0044 0532 0130 01" is no number)."""
-    compact = candidate.translate(_PHONE_PUNCTUATION)
+    compact = candidate.translate(_PHONE_PUNCTUATION)  # "00 90 519 ...": the groups' blanks go too
     national = compact[2 + len(code) :]
     return (not national.startswith("0") or code == "39") and _possible_international(compact[2:], len(code))
 

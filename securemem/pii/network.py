@@ -55,10 +55,7 @@ _VERSION_WORDS = re.compile(
     r"clauses?|chapters?|figure|fig|requirements?|paragraphs?|appendix|annex|articles?|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
     r"fixed in(?: [a-z]{1,12})?|kernel|taxonomy|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?|"
-    # a dependency held at a release ("Pinned libgeo to 1.2.3.4 until the upstream fix lands": reviewer BF)
-    # (a package's name between: "DNS pinned to 8.8.8.8", "resolver pinned to ..." name a server)
-    r"(?:pinned|pinning|pin|bumped|bump|locked|held) (?!(?:dns|resolver|server|host|ip|address|gateway|proxy|route)\b)"
-    r"[a-z0-9_.@/\-]{1,40} (?:to|at)|"
+    # (a dependency pinned to a release: see "more" below)
     # "check image tag 2.14.0.3" (reviewer AQ), as the other languages' words: see _is_ipv4
     r"(?P<tag>(?:image|docker|container|helm|chart|release|git) tag))"
     # reviewer AB's, tried after the words above (_is_ipv4 reads a release after them only when it starts
@@ -67,6 +64,11 @@ _VERSION_WORDS = re.compile(
     # (and what the release is of after them: "Verze aplikace 5.4.0.12", "Версия прошивки 4.10.2.17":
     # reviewers AK, AL; not any word, "versión en 3.121.45.200" names a host: an attacker's round)
     rf"|(?P<more>(?<![a-z])(?:{_VERSION_OF_LANGUAGES})(?:[ \t]+(?:{_RELEASE_OF}))?|"
+    # a dependency pinned or bumped to a release ("Pinned libgeo to 1.2.3.4 until the upstream fix lands":
+    # reviewer BF), its name between; not a server's, a user's or a customer's ("Pin nameserver to 185.23.44.10",
+    # "Pinned alice to 77.88.55.60": an attacker's round)
+    r"\b(?:pinned|pin|bumped|bump) (?!(?:dns|resolver|server|nameserver|host|ip|address|gateway|proxy|route|vpn|"
+    r"endpoint|client|user|customer)\b)[a-z0-9_.@/\-]{1,40} to|"
     r"\b(?:firmware|software|driver|bios|os|kernel|service|security|system)[ \t]+(?:bundle|image|package|pack|"
     r"release|build|update|revision)))"
     r"(?:[^0-9a-z\n@]{0,5}| to | is | of )$"  # not "-v@10.20.4.18": a password's end, then the host

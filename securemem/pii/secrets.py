@@ -1081,7 +1081,8 @@ _PW_WORDS = (
     # password" ("BankID-passordet høyt: ...", "giriş parolası: ...": reviewer BF); Tagalog's, Telugu's (as the
     # view writes it: its marks dropped) and Amharic's words
     "passordet", "adgangskoden", "kodeordet", "kodeord", "parolası", "parolasi", "parolasını", "parolasini",
-    "parolam", "parolanız", "paroları", "kontrasenya", "పసవరడ", "የይለፍ ቃል",
+    "parolam", "parolanız", "paroları", "parolamız", "parolamiz", "parolan", "parolanızı", "parolanizi",
+    "kontrasenya", "kontraseña", "nywila", "పసవరడ", "పస వరడ", "የይለፍ ቃል", "የይለፍ ቃሉ",
     "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
     "mật khẩu", "mat khau", "รหัสผ่าน",
     # German compounds (reviewer U: "Erstpasswort Sommer-70?"), a Wi-Fi network's key, a VPN's: see
@@ -1152,6 +1153,12 @@ _AMBIGUOUS_LABELS = frozenset(
         "parolasını",
         "parolasini",
         "parolam",
+        "parolamız",
+        "parolamiz",
+        "parolan",
+        "parolanızı",
+        "parolanizi",
+        "nywila",
         "parolanız",
         "paroları",
     }
@@ -1160,6 +1167,7 @@ _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "pass", "pw", "wort", "woord", "senha", "mdp", "contras", "haslo", "heslo", "parola", "salasana", "adgangskode",
     "senord", "jelszo", "jelsza", "sifre", "lozinka", "geslo", "masterauth", "bindpw", "psk", "kata sandi",
     "kata laluan", "clave", "wpa", "shared key", "wifi key", "wi-fi key", "wlan", "nenosiri", "kodeord", "kontras",
+    "nywila",
 )  # fmt: skip
 _PASSWORD_HINTS_OTHER = (
     "contrase", "hasło", "senord", "jelsz", "şifre", "parolă", "пap", "пар", "비번", "schlüssel",
@@ -1172,7 +1180,7 @@ _PASSWORD_HINTS_OTHER = (
     "סיסמ", "كلمة", "رمز عبور", "رمز و", "پسور", "گذرواژ", "کلمه عبور",  # Hebrew, Arabic, Persian
     "পাসও",  # Bengali "পাসওয়ার্ড"
     "கடவுச", "پاس ور", "پاسور",  # Tamil "கடவுச்சொல்" as the view writes it (its marks dropped), Urdu "پاس ورڈ"
-    "పసవరడ", "የይለፍ",  # Telugu "పాస్‌వర్డ్" as the view writes it, Amharic "የይለፍ ቃል" (reviewer BF)
+    "పసవరడ", "పస వర", "የይለፍ",  # Telugu "పాస్‌వర్డ్" as the view writes it, Amharic "የይለፍ ቃል" (reviewer BF)
 )  # fmt: skip
 # Verbs between a label and its value, longest first ("is now", "changed to", "heißt", "devient", "→").
 _VERBS = (
@@ -1225,7 +1233,7 @@ _PASSWORD_LABEL = (
 # Sakura711="' is read at "هي": reviewer AD; so is one before a stop, "नवीन पासवर्ड Sahyadri6755=.": reviewer
 # BF), unless a value follows it (`password VALUE='...'`).
 _EQUALS = (
-    r"(?(words)(?:(?<=[ \t])=(?!=)|=(?!=|[ \t]*(?:\r?\n|$)|[\"'”»](?:[\s.,;:!?)\]}]|$)|[.,;:!?]+(?:[\s)\]}]|$)))"
+    r"(?(words)(?:(?<=[ \t])=(?!=)|=(?!=|[ \t]*(?:\r?\n|$)|[\"'”»](?:[\s.,;:!?)\]}]|$)|[.,!]+(?:[\s)\]}]|$)))"
     r"|=(?!=))"
 )
 _PASSWORD_PHRASE = re.compile(
@@ -1243,7 +1251,7 @@ _PASSWORD_PHRASE = re.compile(
         # or an aside in guillemets or quotes, a phrase of words ("mot de passe de l'espace « Mon Compte » :",
         # 'contraseña actual "para que lo revisemos": ...': reviewer BF)
         r"{1,6})|)(?:[ \t]*\([^()\n]{1,60}\)|(?P<aside>,[ \t]+[^,:=;()\n]{1,40},)"
-        r"|[ \t]*«[^«»\n]{1,60}»|[ \t]*\"[^\"\n]{0,30}[ \t][^\"\n]{0,30}\")?[ \t]*"
+        r"|(?P<quoted>[ \t]*«[^«»\n]{1,60}»|[ \t]*\"[^\"\n]{0,30}[ \t][^\"\n]{0,30}\"|[ \t]*“[^“”\n]{1,60}”))?[ \t]*"
         rf"(?P<op>:|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
         r"|(?=[\u300c\u300e\uff62])"
         rf"|{_THAI}{{1,40}}[ \t]*:)"
@@ -1653,11 +1661,23 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
         # dell'home banking ...": an article or a preposition that lost its vowel opens the clause (reviewer AV)
         return None
     refused = (
-        (match.groupdict().get("glued") is not None and _glued_not_a_value(text, secret, end))
+        (match.groupdict().get("quoted") is not None and _not_after_a_quoted_aside(text, secret, end))
+        or (match.groupdict().get("glued") is not None and _glued_not_a_value(text, secret, end))
         or _not_a_phrase_password(text, match, secret, quoted, end)
         or _described_field(text, match, secret, quoted)
     )
     return None if refused else ("PASSWORD", start, end)
+
+
+def _not_after_a_quoted_aside(text: str, secret: str, end: int) -> bool:
+    """After an aside in guillemets or quotes, the value ends its clause and is no standard's, rule's or scheme's
+    name ('Password "best practices": NIST-800-63B says ...', "mot de passe « temporaire » : OTP-6 envoyé",
+    'password "for service accounts": RFC-8018 (PBKDF2) applies': an attacker's round)."""
+    return _ACRONYM_NAMED.match(secret) is not None or _ASIDE_VALUE_END.match(text, end) is None
+
+
+_ACRONYM_NAMED = re.compile(r"[A-Z][A-Za-z]{1,5}[0-9]?[\-‐][A-Za-z0-9]")  # "NIST-800", "RFC-8018", "Wi-Fi6", "OTP-6"
+_ASIDE_VALUE_END = re.compile(r"[ \t]*(?:$|\r?\n|[.,;!?]+(?:\s|$)|\((?![A-Za-z0-9]+\)[ \t]*[a-z])|[—–\-][ \t])")
 
 
 def _glued_not_a_value(text: str, secret: str, end: int) -> bool:
@@ -2084,7 +2104,17 @@ _GREEK_CODE_FOR = frozenset(
 _PASSPHRASE_WORDS = re.compile(r"[A-Za-z]{3,}(?:-[A-Za-z]{3,}){2,}(?:-[0-9]{1,4})?")  # "walnut-meadow-marble-57"
 
 
-_SUFFIXED_WORD = re.compile(r"[^\W\d_]+['’][^\W\d_]{1,6}")
+_SUFFIXED_WORD = re.compile(r"[^\W_]+['’][^\W\d_]{1,6}")
+# What a sentence says a password is, not a password: a scheme with what it does ("WPA2-based", "SHA256-hashed",
+# Norwegian's "WPA2-basert", Danish's "AES256-krypteret", "MitID2-kompatibelt"), a suite's name ("Office365",
+# "Microsoft365": "parolası: Outlook365 hesabınızla aynı", the same as the account's) (an attacker's round)
+DESCRIBED = re.compile(
+    r"[\w.\-]+-(?:based|basert|baseret|baserad|basiert|hashed|hashet|hashad|gehasht|encrypted|krypteret|"
+    r"krypterad|kryptert|verschlüsselt|encoded|kodiert|salted|signed|protected|compatible|kompatibel|kompatibelt|"
+    r"kompatibla|only|sonu|kontoens|kontos)[.,;!?]?"
+    r"|(?:office|microsoft|outlook|m|o)365(?:['’][^\W\d_]{1,6})?[.,;!?]?",
+    re.IGNORECASE,
+)
 
 
 def _password_shaped(secret: str) -> bool:
@@ -2093,7 +2123,7 @@ def _password_shaped(secret: str) -> bool:
     secret = secret.rstrip("?!.,;:").strip(_TYPOGRAPHIC_QUOTES)
     if len(secret) < 6 or _WORDLIKE.fullmatch(secret) or secret.isdigit() or _QUANTITY.fullmatch(secret):
         return False
-    if _SLASHED_WORDS.fullmatch(secret) or _SUFFIXED_WORD.fullmatch(secret):
+    if _SLASHED_WORDS.fullmatch(secret) or _SUFFIXED_WORD.fullmatch(secret) or DESCRIBED.fullmatch(secret):
         # "a password and/or the user name", "read/write"; a name and its case's ending ("parolası Vault'tan
         # okunuyor": read from Vault, Turkish), its possessive ("Vault's")
         return False
