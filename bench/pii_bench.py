@@ -270,6 +270,7 @@ REVIEWS = {
     "bd": "pii_review_bd.jsonl: blind, a hostile acceptance suite of the issue's text, as it came",
     "be": "pii_review_be.jsonl: blind, an evasion-heavy acceptance suite, a coding agent's memory, as it came",
     "bf": "pii_review_bf.jsonl: blind, an insurer, a hospital, HR, KYC, customs, a school district, 38 languages",
+    "bg": "pii_review_bg.jsonl: blind, a hostile acceptance suite as a coding and operations agent's memory",
 }
 
 

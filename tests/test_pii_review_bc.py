@@ -160,6 +160,12 @@ def test_a_public_keys_body_is_not_read_as_a_private_keys(kind: str) -> None:
         # a login's user and password
         ("ssh box: liveops:M@pl300* (yes, that's user:pass)", [("PASSWORD", "M@pl300*")]),
         ("login: admin:Admin123!", [("PASSWORD", "Admin123!")]),
+        # reviewer BG: a label with a non-breaking hyphen inside, cloud-init's chpasswd list, an SSN asked for
+        ("pass\u2011word\xa0:\xa0Harbor3159$", [("PASSWORD", "Harbor3159$")]),
+        ("#cloud-config\nchpasswd:\n  list: |\n    root:Sr19p5S4n%7x=3*\n    ubuntu:Cobalt1923#\n  expire: false\n",
+         [("PASSWORD", "Sr19p5S4n%7x=3*"), ("PASSWORD", "Cobalt1923#")]),
+        ("Can you confirm the last four of your SSN?\n[customer] sure, the whole thing is 205 16 7762, thanks",
+         [("US_SSN", "205 16 7762")]),
     ],
 )  # fmt: skip
 def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
@@ -241,6 +247,9 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "bastion prod-1:22",
         "login at 10:30:45",
         "He explained the password policy to me (Section4)",
+        # reviewer BG's near-misses: a build's dated release; cloud-init drawing the password itself
+        "Build #20241206.7 succeeded in 14m 32s (agent pool ubuntu-22.04, image 20241125.1.0)",
+        "chpasswd:\n  expire: false\n  list: |\n    root:RANDOM\n",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

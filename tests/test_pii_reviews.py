@@ -548,6 +548,14 @@ def altered(name: str) -> list[str]:
         # stop; a number dialled out with "00" whose range is unallocated; Turkish "artı" before a number read out;
         # a login's "user:password". Left: a Twilio auth token as a bare argument of Twilio's client.
         ("bf", "claim", None, 0.995),  # 464 of 465 since
+        # Reviewer BG (blind, stop 48, a hostile acceptance suite of issue 11's text as a coding and operations
+        # agent's memory: incident timelines, IaC and CI files, dumps, credential files, chat exports; 175 provider
+        # token shapes, 96 evasions, 104 near-misses; 340 lines): 585 of 597 (98.0%) as it came. Its fixes: a
+        # password's label with a hyphen inside ("pass‑word : ..."), cloud-init's chpasswd list, an SSN asked for
+        # a line before ("your SSN?" then "sure, ... 205 16 7762"), a build's dated release ("image 20241125.1.0")
+        # left alone. Left: a Twilio account's SID, an address cut before its "@", a card's groups over two lines
+        # with no card's word.
+        ("bg", "claim", None, 0.99),  # 593 of 597 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -844,6 +852,10 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # Reviewer BF: private, loopback, link-local, multicast and unique local addresses (by design); as it came also
         # a release pinned ("Pinned libgeo to 1.2.3.4"), left alone since.
         ("bf", 2, {"IP_ADDRESS"}),
+        # Reviewer BG: private, link-local and unique local addresses (by design), example.com's, example.net's and
+        # example.org's addresses and AWS's documented example pair (on purpose); as it came also a build's dated
+        # release read as a phone ("image 20241125.1.0"), left alone since.
+        ("bg", 11, {"IP_ADDRESS", "EMAIL", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

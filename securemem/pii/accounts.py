@@ -229,6 +229,7 @@ def may_hold_account_password(scan: Scan) -> bool:
     return (
         " / " in lower
         or "@" in lower
+        or "chpasswd" in lower
         or "app pass" in lower
         or "app-pass" in lower
         or "app-specific" in lower
@@ -345,6 +346,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
                 yield "PASSWORD", *match.span("value")
     yield from _lock_phrase_codes(lower)
     yield from _login_pairs(text, lower, words)
+    yield from _chpasswd_lists(text, lower)
     if "auth" in words or "-server" in lower:
         yield from _auth_commands(text, lower)
     if "app pass" in lower or "app-pass" in lower or "app-specific" in lower or "anwendungspasswort" in lower:
@@ -392,6 +394,24 @@ def _login_pairs(text: str, lower: str, words: dict[str, list[int]]) -> Iterator
 
 _AT_HOST = re.compile(r"@[a-z0-9\-]+\.[a-z]", re.IGNORECASE)
 _FILE_OR_RELEASE = re.compile(r"\.[a-z]{2,4}$|[0-9]\.[0-9]", re.IGNORECASE)
+
+
+# cloud-init's chpasswd list: "user:password" lines under "list: |" ("chpasswd:\n  list: |\n    root:Sr19p5S4n%7x=3*\n
+#    ubuntu:Cobalt1923#": reviewer BG); "user:RANDOM" asks cloud-init to draw one.
+_CHPASSWD = re.compile(r"(?m)^[ \t]*chpasswd:[ \t]*\r?\n(?:[ \t]+[^\n]*\n){0,4}?[ \t]+list:[ \t]*\|[ \t]*\r?\n")
+_CHPASSWD_LINE = re.compile(r"(?P<indent>[ \t]+)[a-z_][a-z0-9_.\-]{0,31}:(?P<value>[^\s]{1,128})[ \t]*\r?(?:\n|$)")
+
+
+def _chpasswd_lists(text: str, lower: str) -> Iterator[Hit]:
+    if "chpasswd" not in lower:
+        return
+    for block in _CHPASSWD.finditer(text):
+        at, indent = block.end(), None
+        while (line := _CHPASSWD_LINE.match(text, at)) is not None and indent in (None, line["indent"]):
+            indent = line["indent"]
+            if line["value"].upper() not in ("RANDOM", "R"):
+                yield "PASSWORD", *line.span("value")
+            at = line.end()
 
 
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"

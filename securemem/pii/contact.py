@@ -2059,7 +2059,12 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         # "my number is 17 23 31 42 45 49": a lottery's, a bingo's; "Lottery draw results: 04 11 23 35 42 +
         # 07": drawn numbers, not French pairs
         return False
-    if not said and (_DOTTED_QUAD.fullmatch(candidate) or _isbn(candidate) or _DECIMALS.fullmatch(candidate)):
+    if not said and (
+        _DOTTED_QUAD.fullmatch(candidate)
+        or _isbn(candidate)
+        or _DECIMALS.fullmatch(candidate)
+        or _DATED_RELEASE.fullmatch(candidate)
+    ):
         return False  # "VALUES ('22.87.231.0/24', ...)": a network; "('0-306-40615-2', 'Theory of Graphs')": a book
     if _held_valid(scan, candidate, said):
         return True
@@ -2335,6 +2340,8 @@ _DOTTED_QUAD = re.compile(
 )
 # A row of a table of decimals ("mean   534.79  6.88  76.71", pandas' describe()): numbers with a
 # fraction, set apart by white space, are no phone's groups.
+# A build's or an image's release named by its date ("image 20241125.1.0": reviewer BG), not a number's groups
+_DATED_RELEASE = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])(?:\.[0-9]{1,4}){1,3}")
 _DECIMALS = re.compile(r"[0-9]+\.[0-9]+(?:[ \t]+[0-9]+(?:\.[0-9]+)?)+")
 _ISBN_GROUPS = re.compile(r"(?:97[89]-)?[0-9]{1,5}-[0-9]{1,7}-[0-9]{1,7}-[0-9X]")
 

@@ -708,6 +708,11 @@ def _ssn_named_before(scan: Scan, start: int) -> bool:
     form ("S o c i a l  S e c u r i t y  N o . :  464 62 9626": reviewer AC)."""
     if _SSN_WORDS.search(scan.before(start, 32)) is not None:
         return True
+    # ... or asked for a line before, in a chat or a call's notes ("Can you confirm ... your SSN?" then "[customer]
+    # sure, the whole thing is 205 16 7762": reviewer BG)
+    asked = scan.before(start, _ASKED_BACK)
+    if any("?" in asked[named.end() : named.end() + 24] for named in _SSN_WORDS.finditer(asked)):
+        return True
     before = scan.before(start, 96)
     before = before[before.rfind("\n") + 1 :]
     label = _SPACED_LABEL.search(before)
@@ -715,6 +720,9 @@ def _ssn_named_before(scan: Scan, start: int) -> bool:
         return False
     words = " ".join(_SPACING.sub("", run.group()) for run in _SPACED_LETTERS.finditer(label.group()))
     return _SSN_WORDS.search(words) is not None
+
+
+_ASKED_BACK = 96
 
 
 # Three letters or more, each apart from the next by the same one or two blanks, dash or dot: a word

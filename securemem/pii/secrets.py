@@ -1077,6 +1077,7 @@ _PW_WORDS = (
     "jelszavam", "jelszava", "jelszavad", "jelszót", "jelszot",
     "passord", "lozinka", "geslo", "parolă", "nenosiri", "pass phrase", "palavra-passe", "palavra passe",
     "mot-de-passe",
+    "pass-word",  # a hyphen inside, a non-breaking one as the view folds it ("pass‑word\xa0:\xa0...": reviewer BG)
     # Definite and possessive forms: Norwegian's and Danish's "the password", Turkish's "its / my / your
     # password" ("BankID-passordet høyt: ...", "giriş parolası: ...": reviewer BF); Tagalog's, Telugu's (as the
     # view writes it: its marks dropped) and Amharic's words
