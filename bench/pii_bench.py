@@ -271,6 +271,7 @@ REVIEWS = {
     "be": "pii_review_be.jsonl: blind, an evasion-heavy acceptance suite, a coding agent's memory, as it came",
     "bf": "pii_review_bf.jsonl: blind, an insurer, a hospital, HR, KYC, customs, a school district, 38 languages",
     "bg": "pii_review_bg.jsonl: blind, a hostile acceptance suite as a coding and operations agent's memory",
+    "bh": "pii_review_bh.jsonl: blind, a telecom, a private bank, trials, crews, incident response, 80 languages",
 }
 
 

@@ -81,6 +81,18 @@ read as a phone, now with its opener. Narrowed: a PIN's word of another script t
 password; after a quoted aside the value ends its clause and is no standard's name; a login's pair follows only
 a box's, a host's or an account's word and is no list's item, file or release; "00" numbers need a phone's
 word; a release is pinned only after a package's name, and no address after "held" or "locked".
+
+- Round BH. An attacker's round on reviewer BH's readers: 248 ordinary strings (English "parole", product,
+standard and cipher names after the new languages' words for a password, "jadi", "menjadi" and Nordic "var"
+before versions, Dutch "pincode" before years and phone numbers, "code confidentiel" in policies, Quebec's
+"NIP" before units, Solar Hijri years after "رمز دوم", India's postcodes after Kannada's and Telugu's "PIN",
+numbered lists with bullets). The readers as first written altered 88 the tree before did not; 5 since, marked
+"left" (a town's name and year, a campaign's, a mobile plan's after a password's word in Uzbek, Welsh and
+Azerbaijani; a standard's name then an Armenian word; a version after Indonesian "jadi"). Withdrawn: "parole",
+Armenian's comma as a colon, "jadi", "menjadi" and "var" alone, Dutch "pincode", Kannada's and Telugu's PIN,
+bullets read as dots. Narrowed: a system's, a standard's or a cipher's name with its number ("Windows11",
+"WPA2-PSK", "BG-Cert-2024") and a value with no Latin letter or digit are no password after any label; French's
+PIN only right after its colon; a PIN's word of another script never takes a year (Solar Hijri ones too).
 """
 
 from __future__ import annotations
@@ -102,7 +114,8 @@ ROUNDS = {
     "bc": (288, 1, 287),
     "bd": (237, 8, 213),
     "be": (276, 2, 255),
-    "bf": (394, 28, 365),
+    "bf": (394, 25, 368),
+    "bh": (248, 5, 241),
 }
 
 

@@ -166,6 +166,16 @@ def test_a_public_keys_body_is_not_read_as_a_private_keys(kind: str) -> None:
          [("PASSWORD", "Sr19p5S4n%7x=3*"), ("PASSWORD", "Cobalt1923#")]),
         ("Can you confirm the last four of your SSN?\n[customer] sure, the whole thing is 205 16 7762, thanks",
          [("US_SSN", "205 16 7762")]),
+        # reviewer BH: the word for a password in more languages, a verb before the value, PINs
+        ("როუტერის პაროლი: Tbilisi_1987! მისამართი", [("PASSWORD", "Tbilisi_1987!")]),
+        ("cyfrinair y llwybrydd: Cymru4Eva!; cyfeiriad", [("PASSWORD", "Cymru4Eva!")]),
+        ("kata sandi WiFi diganti jadi agus12345!, ODP penuh", [("PASSWORD", "agus12345!")]),
+        ("routerning paroli: Toshkent#2025, kabel almashtirildi.", [("PASSWORD", "Toshkent#2025")]),
+        ("ePRO atariko pasahitza: Donostia#1813", [("PASSWORD", "Donostia#1813")]),
+        ("nouveau code confidentiel provisoire : 8152, à changer", [("PASSWORD", "8152")]),
+        ("NIP du compte : 4826.", [("PASSWORD", "4826")]),
+        ("شماره کارت ۶۱۰۴-۳۳۴۱-۳۵۰۱-۸۳۳۶، رمز دوم ۵۸۲۱۳۹۴۷، موبایل",
+         [("CREDIT_CARD", "۶۱۰۴-۳۳۴۱-۳۵۰۱-۸۳۳۶"), ("PASSWORD", "۵۸۲۱۳۹۴۷")]),
     ],
 )  # fmt: skip
 def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
@@ -250,6 +260,10 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         # reviewer BG's near-misses: a build's dated release; cloud-init drawing the password itself
         "Build #20241206.7 succeeded in 14m 32s (agent pool ubuntu-22.04, image 20241125.1.0)",
         "chpasswd:\n  expire: false\n  list: |\n    root:RANDOM\n",
+        # reviewer BH's and its attacker's near-misses: India's postcode, a company's NIP, a year after "nip"
+        "pincode 560034",
+        "Lot 5935387404934 nip 2024",
+        "The password is read from env var SECRET_2=.",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

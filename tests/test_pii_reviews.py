@@ -556,6 +556,21 @@ def altered(name: str) -> list[str]:
         # left alone. Left: a Twilio account's SID, an address cut before its "@", a card's groups over two lines
         # with no card's word.
         ("bg", "claim", None, 0.99),  # 593 of 597 since
+        # Reviewer BH (blind, stop 48: a telecom's field technicians, a private bank, a university hospital's trial
+        # coordinators, a tax advisory, a shipping line's crew managers, a real-estate agency, an incident-response
+        # team, a utility's call centre, an airline's loyalty desk, social services, a car dealership's finance
+        # desk, a freelance marketplace; 80 languages, 24 scripts, phones of 88 countries, IBANs of 49): 461 of 515
+        # (89.5%) as it came. Its fixes: the word for a password in 35 more languages (Georgian, Armenian, Welsh,
+        # Kannada, Malayalam, Gujarati, Punjabi, Sinhala, Uzbek, Azerbaijani, Kazakh, Mongolian, Lithuanian,
+        # Estonian, Icelandic, Bulgarian, Serbian, Macedonian, Albanian, Somali, Zulu, Maori, Irish, Yoruba,
+        # Malagasy, Pashto, Kurdish, Lao, Khmer, Burmese, Catalan, Basque, Galician...), Indonesian's and Thai's
+        # verbs before the value, French's "code confidentiel" and Quebec's "NIP du compte", Persian's "رمز دوم".
+        # Withdrawn after an attacker's round (tests/test_pii_ordinary_attacks.py, round BH): Latvian's "parole"
+        # (English's too), Armenian's comma as a colon, Nordic "var", Dutch "pincode", Kannada's and Telugu's PIN,
+        # bullets between a card's groups. Left: those, labels glued to the words before them in Thai and Khmer,
+        # Burmese's particle, numbers read out in Vietnamese, Turkish and Hindi, a Greek label before "e-banking",
+        # a card's groups over two lines, an address cut after its dot, "00 (380)".
+        ("bh", "claim", None, 0.96),  # 496 of 515 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -856,6 +871,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # example.org's addresses and AWS's documented example pair (on purpose); as it came also a build's dated
         # release read as a phone ("image 20241125.1.0"), left alone since.
         ("bg", 11, {"IP_ADDRESS", "EMAIL", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}),
+        # Reviewer BH: private, loopback, link-local and shared (CGNAT) addresses, by design; as it came and since.
+        ("bh", 1, {"IP_ADDRESS"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -120,7 +120,7 @@ _PIN_OTHER = "|".join(
     for word in sorted(
         {
             *viewed_words("пин", "пін", "ПИН", "ПІН", "ТПИН", "पिन", "পিন", "الرقم السري", "بالرقم السري"),
-            *viewed_words("الرمز السري", "رقمي السري", "رمزي السري"),
+            *viewed_words("الرمز السري", "رقمي السري", "رمزي السري", "رمز دوم"),
             *(
                 f"{atm} {pin}"
                 for atm in viewed_words("atm", "ஏடிஎம்", "اے ٹی ایم", "اے ٹی ایم کا", "اے ٹی ایم کی")
@@ -244,7 +244,7 @@ _WIFI_WORDS = index_words("wifi", "wi-fi", "wlan")
 _CODE_NAMES = index_words(
     "pin", "cod", "kod", "key box", "keybox", "keypad", "key safe", "keysafe", "room safe", "hotel safe", "lockbox",
     "lock box", "padlock", "combination lock", "combo lock", "cadenas", "llaves", "chaves", "senha", "ifresi", "cajet",
-    "kluis", "portachiavi", "sejf", "anahtar kutusu", "koodi", "avainkaap",
+    "kluis", "portachiavi", "sejf", "anahtar kutusu", "koodi", "avainkaap", "nip",
 )  # fmt: skip
 # A remote login's words, before a "user:password" pair (_LOGIN_PAIR)
 _LOGIN_WORDS = index_words("ssh", "sftp", "rdp", "vnc", "login", "logon", "bastion", "jump host", "jumphost")
@@ -295,7 +295,7 @@ def _may_name_code(lower: str) -> bool:
     )
 
 
-_PIN_OTHER_MARKS = viewed_words("пин", "пін", "ПИН", "ПІН", "पिन", "পিন", "السري", "பின்", "پن")  # "ТПИН" holds "ПИН"
+_PIN_OTHER_MARKS = viewed_words("пин", "пін", "ПИН", "ПІН", "पिन", "পিন", "السري", "பின்", "پن", "رمز دوم")
 
 
 def _may_name_pin_other(lower: str) -> bool:
@@ -325,6 +325,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
         yield from _email_pairs(text, lower)
     if not _WIFI_WORDS.isdisjoint(words):
         yield from _wifi_keys(text, lower)
+    yield from _french_pins(lower, words)
     if "pin" in words or (not lower.isascii() and _may_name_pin_other(lower)):
         yield from (
             ("PASSWORD", *match.span("value"))
@@ -612,6 +613,20 @@ def _indian_postcode(lower: str, match: re.Match[str]) -> bool:
 
 
 _INDIAN_PIN_WORDS = viewed_words("पिन", "পিন")
+
+
+# French's PIN ("nouveau code confidentiel provisoire : 8152"), Quebec's ("NIP du compte : 4826": reviewer BH),
+# right before a colon and the value; not a year, not a number a unit or a noun follows ("NIP des rouleaux : 2500
+# N", "Code confidentiel : voir l'article 1234": an attacker's round)
+def _french_pins(lower: str, words: dict[str, list[int]]) -> Iterator[Hit]:
+    if "confidentiel" in lower or "nip" in words:
+        yield from (("PASSWORD", *match.span("value")) for match in _FRENCH_PIN.finditer(lower))
+
+
+_FRENCH_PIN = re.compile(
+    r"(?<!\w)(?:code confidentiel(?: provisoire| temporaire)?|nip (?:du compte|de (?:la |votre )?carte))[ \t]*:[ \t]*"
+    r"(?P<value>(?!(?:19|20)[0-9]{2}(?![0-9]))[0-9]{4,6})(?![0-9\w])(?![ \t]*[^\W\d_])"
+)
 _CODE_OF = viewed_words("कोड", "কোড", "code")
 # A payment's word right before the PIN's ("UPI पिन", "एटीएम पिन", "नगद पिन": bKash's and Nagad's wallets).
 _PAYMENT_BEFORE = re.compile(
@@ -672,7 +687,7 @@ _COUNTED_AFTER = re.compile(
     )
     + r")(?![^\W\d_])"
 )
-_YEAR_LIKE = re.compile(r"(?:19|20)[0-9]{2}")
+_YEAR_LIKE = re.compile(r"(?:19|20|13|14)[0-9]{2}")  # and the Solar Hijri calendar's ("رمز دوم: ۱۴۰۲")
 # Russian's and Ukrainian's small "пин" is a board's, a chat's pinned message's: a PIN only with its "код", a
 # colon or a card's or a bank's word before it ("пин от карты 8812"); the capitals "ПИН" say PIN
 _SMALL_PIN = viewed_words("пин", "пін")
@@ -692,8 +707,7 @@ def _not_a_pin_of_another_script(lower: str, match: re.Match[str]) -> bool:
         return True
     if any(word in between for word in _INDIAN_CODE) or _COUNTED_AFTER.match(lower, match.end()):
         return True
-    marked = any(mark in between for mark in (":", "-", "—", "="))
-    if _YEAR_LIKE.fullmatch(match["value"]) and not marked:
+    if _YEAR_LIKE.fullmatch(match["value"]):
         return True
     if match["other"] in _SMALL_PIN and not any(word in between for word in _CODE_OF):
         return _BANK_WORDS.search(lower, max(0, match.start() - 24), match.end()) is None

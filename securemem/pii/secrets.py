@@ -1068,7 +1068,21 @@ def _has_digit_and_capital(value: str) -> bool:
 # accesso:", "Das Kennwort für den Router ist ..."), as a markup element ("<password>...</password>"),
 # or followed by the value alone ("machine host login jdoe password Xk9k3lTS#566", "as app with
 # password ..."), where the value must look like a password: letters with a digit or a symbol.
+# Reviewer BH's words (blind, 80 languages): Georgian, Armenian, Welsh, Kannada, Malayalam, Gujarati, Punjabi,
+# Sinhala, Uzbek, Azerbaijani, Kazakh, Mongolian, Latvian, Lithuanian, Estonian, Icelandic, Bulgarian,
+# Serbian and Macedonian, Albanian, Somali, Zulu, Maori, Irish, Yoruba, Malagasy, Pashto, Sorani and Kurmanji,
+# Egyptian Arabic's loanword, Lao, Khmer, Burmese, Catalan, Basque, Galician; each with its possessive or
+# definite form where a note writes one ("routerning paroli:", "mobil bankçılıq şifrəsi:", "fjalëkalimi i ...").
+_MORE_PW_WORDS = (
+    "პაროლი", "գաղտնաբառ", "գաղտնաբառը", "cyfrinair", "ಪಾಸ್‌ವರ್ಡ್", "ಪಾಸ್ವರ್ಡ್", "പാസ്‌വേഡ്",
+    "പാസ്വേഡ്", "પાસવર્ડ", "ਪਾਸਵਰਡ", "මුරපදය", "paroli", "parol", "şifrə", "şifrəsi", "құпиясөз", "құпия сөз",
+    "нууц үг", "slaptažodis", "parool", "salasõna", "lykilorð", "парола", "паролата", "лозинка",
+    "лозинката", "fjalëkalimi", "fjalëkalim", "furaha sirta", "iphasiwedi", "kupuhipa", "pasfhocal", "ọ̀rọ̀ aṣínà",
+    "ọrọ aṣina", "tenimiafina", "پټنوم", "وشەی نهێنی", "şîfre", "şîfreya", "الباسورد", "باسورد", "ລະຫັດຜ່ານ",
+    "ពាក្យសម្ងាត់", "စကားဝှက်", "contrasenya", "pasahitza", "contrasinal",
+)  # fmt: skip
 _PW_WORDS = (
+    *_MORE_PW_WORDS,
     "password", "pass", "pw", "passwort", "passwd", "passphrase", "passcode", "pwd", "kennwort", "wachtwoord",
     "contraseña", "contrasena", "senha", "mot de passe", "mdp", "hasło", "haslo", "lösenord", "losenord",
     "lösenordet", "losenordet",  # Swedish's definite form ("lösenordet är ...": reviewer AX)
@@ -1160,6 +1174,10 @@ _AMBIGUOUS_LABELS = frozenset(
         "parolanızı",
         "parolanizi",
         "nywila",
+        # ... and Uzbek's and Estonian's words, before a password's shape only (not "parole": a prisoner's release)
+        "parol",
+        "paroli",
+        "parool",
         "parolanız",
         "paroları",
     }
@@ -1168,7 +1186,8 @@ _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "pass", "pw", "wort", "woord", "senha", "mdp", "contras", "haslo", "heslo", "parola", "salasana", "adgangskode",
     "senord", "jelszo", "jelsza", "sifre", "lozinka", "geslo", "masterauth", "bindpw", "psk", "kata sandi",
     "kata laluan", "clave", "wpa", "shared key", "wifi key", "wi-fi key", "wlan", "nenosiri", "kodeord", "kontras",
-    "nywila",
+    "nywila", "cyfrinair", "parol", "parool", "pasahitza", "pasfhocal", "kupuhipa", "iphasiwedi", "tenimiafina",
+    "furaha sirta",
 )  # fmt: skip
 _PASSWORD_HINTS_OTHER = (
     "contrase", "hasło", "senord", "jelsz", "şifre", "parolă", "пap", "пар", "비번", "schlüssel",
@@ -1182,6 +1201,14 @@ _PASSWORD_HINTS_OTHER = (
     "পাসও",  # Bengali "পাসওয়ার্ড"
     "கடவுச", "پاس ور", "پاسور",  # Tamil "கடவுச்சொல்" as the view writes it (its marks dropped), Urdu "پاس ورڈ"
     "పసవరడ", "పస వర", "የይለፍ",  # Telugu "పాస్‌వర్డ్" as the view writes it, Amharic "የይለፍ ቃል" (reviewer BF)
+    *sorted(
+        {
+            normalise_text(spelling).lower()[:4]
+            for word in _MORE_PW_WORDS
+            if not word.isascii()
+            for spelling in (word, word.upper())  # the view reads some capitals as Latin ("НУУЦ" as "HYYЦ")
+        }
+    ),
 )  # fmt: skip
 # Verbs between a label and its value, longest first ("is now", "changed to", "heißt", "devient", "→").
 _VERBS = (
@@ -1201,7 +1228,11 @@ _VERBS = (
     # Italian): reviewer AS's "password reimpostata a ...", "Parola mea e ..."
     "reimpostata a|resettata a|cambiata in|cambiata a|modificata in|este|mea e|"
     # Romanian "reset to", "changed to", "set to" ("Parola ... resetată la Primavara_2024!": reviewer AY)
-    "resetată la|resetata la|schimbată în|schimbata in|setată la|setata la"
+    "resetată la|resetata la|schimbată în|schimbata in|setată la|setata la|"
+    # Indonesian's "changed to", Thai's "to" (reviewer BH: "kata sandi WiFi diganti jadi ...", "รหัสผ่าน Wi-Fi เป็น
+    # ..."); not "jadi", "menjadi" or Nordic "var" alone ("kata sandi jadi v2.5.1", "Adgangskode var
+    # Office365-synkroniseret": an attacker's round)
+    "diganti jadi|diganti menjadi|เป็น"
 )
 # Particles that join a label to its value without spaces ("パスワードは...", "密码是...", "비밀번호는 ...").
 _PARTICLES = "は|是|为|為|는|은"
@@ -1232,9 +1263,11 @@ _PASSWORD_LABEL = (
 # "=" after the label, or after the clause's words with a space before it ("passwd for root on bastion =
 # ..."); glued to the clause's last word it is that word's padding, not an operator ('"كلمة المرور هي
 # Sakura711="' is read at "هي": reviewer AD; so is one before a stop, "नवीन पासवर्ड Sahyadri6755=.": reviewer
-# BF), unless a value follows it (`password VALUE='...'`).
+# BF; not after an environment variable's name, "read from env var SECRET_2=.": an attacker's round), unless a
+# value follows it (`password VALUE='...'`).
 _EQUALS = (
-    r"(?(words)(?:(?<=[ \t])=(?!=)|=(?!=|[ \t]*(?:\r?\n|$)|[\"'”»](?:[\s.,;:!?)\]}]|$)|[.,!]+(?:[\s)\]}]|$)))"
+    r"(?(words)(?:(?<=[ \t])=(?!=)|=(?!=|[ \t]*(?:\r?\n|$)|[\"'”»](?:[\s.,;:!?)\]}]|$)"
+    r"|(?<![A-Z_][A-Z0-9_]=)[.,!]+(?:[\s)\]}]|$)))"
     r"|=(?!=))"
 )
 _PASSWORD_PHRASE = re.compile(
@@ -1662,7 +1695,9 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
         # dell'home banking ...": an article or a preposition that lost its vowel opens the clause (reviewer AV)
         return None
     refused = (
-        (match.groupdict().get("quoted") is not None and _not_after_a_quoted_aside(text, secret, end))
+        DESCRIBED.fullmatch(secret) is not None
+        or not _ASCII_LETTER_OR_DIGIT.search(secret)  # words of another script ("ਪਾਸਵਰਡ: ਘੱਟੋ-ਘੱਟ 8", at least 8)
+        or (match.groupdict().get("quoted") is not None and _not_after_a_quoted_aside(text, secret, end))
         or (match.groupdict().get("glued") is not None and _glued_not_a_value(text, secret, end))
         or _not_a_phrase_password(text, match, secret, quoted, end)
         or _described_field(text, match, secret, quoted)
@@ -2113,9 +2148,21 @@ DESCRIBED = re.compile(
     r"[\w.\-]+-(?:based|basert|baseret|baserad|basiert|hashed|hashet|hashad|gehasht|encrypted|krypteret|"
     r"krypterad|kryptert|verschlüsselt|encoded|kodiert|salted|signed|protected|compatible|kompatibel|kompatibelt|"
     r"kompatibla|only|sonu|kontoens|kontos)[.,;!?]?"
-    r"|(?:office|microsoft|outlook|m|o)365(?:['’][^\W\d_]{1,6})?[.,;!?]?",
+    r"|(?:office|microsoft|outlook|m|o)365(?:['’][^\W\d_]{1,6})?[.,;!?]?"
+    # ... a system's, a standard's or a cipher's name with its number, maybe a case ending after a dash
+    # ("Паролата: Windows11", "Wi-Fi şifrəsi: WPA2-PSK", "Парола: BG-Cert-2024", "parool: Windows11-s": an
+    # attacker's round)
+    r"|(?:windows|win|android|ios|ipados|macos|osx|ubuntu|debian|fedora|wpa|wpa2|wpa3|wep|sha|aes|rsa|iso|nist|fido"
+    r"|fido2|pci|tls|ssl)[0-9][\w.\-]*(?:-[^\W\d_]{1,10})?[.,;!?]?"
+    r"|v[0-9]+(?:\.[0-9]+)+[\w\-]*[.,;!?]?"
+    r"|(?:wpa|wpa2|wpa3|sha|aes|iso|nist|pci|tls)-[\w\-]+[.,;!?]?"
+    r"|(?-i:[A-Z]{2,5})-(?:[A-Za-z]+-)?(?:19|20)[0-9]{2}[.,;!?]?"
+    r"|[\w.]+-[^\x00-\x7f\W\d_]+",  # a word of another script's ending ("Windows10-ում")
     re.IGNORECASE,
 )
+
+
+_ASCII_LETTER_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
 
 
 def _password_shaped(secret: str) -> bool:
@@ -2124,7 +2171,12 @@ def _password_shaped(secret: str) -> bool:
     secret = secret.rstrip("?!.,;:").strip(_TYPOGRAPHIC_QUOTES)
     if len(secret) < 6 or _WORDLIKE.fullmatch(secret) or secret.isdigit() or _QUANTITY.fullmatch(secret):
         return False
-    if _SLASHED_WORDS.fullmatch(secret) or _SUFFIXED_WORD.fullmatch(secret) or DESCRIBED.fullmatch(secret):
+    if (
+        _SLASHED_WORDS.fullmatch(secret)
+        or _SUFFIXED_WORD.fullmatch(secret)
+        or DESCRIBED.fullmatch(secret)
+        or not _ASCII_LETTER_OR_DIGIT.search(secret)  # words of other scripts ("ਘੱਟੋ-ਘੱਟ", at least)
+    ):
         # "a password and/or the user name", "read/write"; a name and its case's ending ("parolası Vault'tan
         # okunuyor": read from Vault, Turkish), its possessive ("Vault's")
         return False
