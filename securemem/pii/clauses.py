@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.normalize import viewed_words
 from securemem.pii.scan import Scan, index_words
-from securemem.pii.secrets import COMPOUND_HEADS, DESCRIBED, SET_BY
+from securemem.pii.secrets import ACRONYM_NAMED, COMPOUND_HEADS, DESCRIBED, SET_BY
 
 Hit = tuple[str, int, int]
 
@@ -109,7 +109,6 @@ _COPULAS = frozenset(
 _WHOM = frozenset({"me", "us", "him", "her", "them"})
 # ... not where it was not given ("Please don't send the password to me (GDPR-Art32)": an attacker's round)
 _NOT_GIVEN = re.compile(r"(?:don't|don’t|do not|never|not|won't|can't|cannot)\b[^.!?\n]*$")
-_ACRONYM_NAMED = re.compile(r"[A-Z][A-Za-z]{1,5}[0-9]?[\-‐][A-Za-z0-9]")  # "GDPR-Art32", "Guest-5G": names
 _CLOSES = {"(": ")", "[": "]", '"': '"', "'": "'", "«": "»", "“": "”", "‘": "’", "「": "」", "『": "』"}
 _PREPOSITIONS = frozenset(
     {"to", "as", "into", "auf", "zu", "als", "a", "in", "en", "à", "para", "op", "naar", "till", "til", "na",
@@ -276,7 +275,7 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
                         and verb == "to"
                         and value != raw
                         and _NOT_GIVEN.search(lower, max(0, label.start() - 24), label.start()) is None
-                        and _ACRONYM_NAMED.match(bare) is None
+                        and ACRONYM_NAMED.match(bare) is None
                     )
                     or (not previous and particle is not None and _SET_TO_AFTER.match(text, end) is not None)
                     # what the password is of, then the value with a password's own symbol ("nuova password Wi-Fi

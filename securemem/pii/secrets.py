@@ -1709,10 +1709,11 @@ def _not_after_a_quoted_aside(text: str, secret: str, end: int) -> bool:
     """After an aside in guillemets or quotes, the value ends its clause and is no standard's, rule's or scheme's
     name ('Password "best practices": NIST-800-63B says ...', "mot de passe « temporaire » : OTP-6 envoyé",
     'password "for service accounts": RFC-8018 (PBKDF2) applies': an attacker's round)."""
-    return _ACRONYM_NAMED.match(secret) is not None or _ASIDE_VALUE_END.match(text, end) is None
+    return ACRONYM_NAMED.match(secret) is not None or _ASIDE_VALUE_END.match(text, end) is None
 
 
-_ACRONYM_NAMED = re.compile(r"[A-Z][A-Za-z]{1,5}[0-9]?[\-‐][A-Za-z0-9]")  # "NIST-800", "RFC-8018", "Wi-Fi6", "OTP-6"
+# A standard's, a rule's or a network's name ("NIST-800", "RFC-8018", "Wi-Fi6", "OTP-6", "GDPR-Art32", "Guest-5G")
+ACRONYM_NAMED = re.compile(r"[A-Z][A-Za-z]{1,5}[0-9]?[\-‐][A-Za-z0-9]")
 _ASIDE_VALUE_END = re.compile(r"[ \t]*(?:$|\r?\n|[.,;!?]+(?:\s|$)|\((?![A-Za-z0-9]+\)[ \t]*[a-z])|[—–\-][ \t])")
 
 
