@@ -173,6 +173,9 @@ def test_a_public_keys_body_is_not_read_as_a_private_keys(kind: str) -> None:
         ("routerning paroli: Toshkent#2025, kabel almashtirildi.", [("PASSWORD", "Toshkent#2025")]),
         ("ePRO atariko pasahitza: Donostia#1813", [("PASSWORD", "Donostia#1813")]),
         ("nouveau code confidentiel provisoire : 8152, à changer", [("PASSWORD", "8152")]),
+        # ... and a label glued to the words before it in Thai and Khmer, their verbs before the value
+        ("ขอเปลี่ยนรหัสผ่าน Wi-Fi เป็น somchai2512 และ", [("PASSWORD", "somchai2512")]),
+        ("បានប្តូរពាក្យសម្ងាត់ Wi-Fi ទៅជា Dara#PP2025 ។", [("PASSWORD", "Dara#PP2025")]),
         ("NIP du compte : 4826.", [("PASSWORD", "4826")]),
         ("شماره کارت ۶۱۰۴-۳۳۴۱-۳۵۰۱-۸۳۳۶، رمز دوم ۵۸۲۱۳۹۴۷، موبایل",
          [("CREDIT_CARD", "۶۱۰۴-۳۳۴۱-۳۵۰۱-۸۳۳۶"), ("PASSWORD", "۵۸۲۱۳۹۴۷")]),
@@ -264,6 +267,9 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "pincode 560034",
         "Lot 5935387404934 nip 2024",
         "The password is read from env var SECRET_2=.",
+        "นโยบายรหัสผ่าน เป็น ISO-27001 ครับ",
+        "ระบบรหัสผ่าน เป็น Version2 ใหม่",
+        "ការកំណត់ពាក្យសម្ងាត់ ទៅជា AES-256 ។",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

@@ -567,10 +567,10 @@ def altered(name: str) -> list[str]:
         # verbs before the value, French's "code confidentiel" and Quebec's "NIP du compte", Persian's "رمز دوم".
         # Withdrawn after an attacker's round (tests/test_pii_ordinary_attacks.py, round BH): Latvian's "parole"
         # (English's too), Armenian's comma as a colon, Nordic "var", Dutch "pincode", Kannada's and Telugu's PIN,
-        # bullets between a card's groups. Left: those, labels glued to the words before them in Thai and Khmer,
-        # Burmese's particle, numbers read out in Vietnamese, Turkish and Hindi, a Greek label before "e-banking",
-        # a card's groups over two lines, an address cut after its dot, "00 (380)".
-        ("bh", "claim", None, 0.96),  # 496 of 515 since
+        # bullets between a card's groups. Then a label glued to the words before it in Thai and Khmer. Left:
+        # those, Burmese's particle, numbers read out in Vietnamese, Turkish and Hindi, a Greek label before
+        # "e-banking", a card's groups over two lines, an address cut after its dot, "00 (380)".
+        ("bh", "claim", None, 0.965),  # 498 of 515 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -1232,7 +1232,7 @@ _VERBS = (
     # Indonesian's "changed to", Thai's "to" (reviewer BH: "kata sandi WiFi diganti jadi ...", "รหัสผ่าน Wi-Fi เป็น
     # ..."); not "jadi", "menjadi" or Nordic "var" alone ("kata sandi jadi v2.5.1", "Adgangskode var
     # Office365-synkroniseret": an attacker's round)
-    "diganti jadi|diganti menjadi|เป็น"
+    "diganti jadi|diganti menjadi|เป็น|เปน|ទៅជា"  # Thai's as the view writes it too (its mark dropped)
 )
 # Particles that join a label to its value without spaces ("パスワードは...", "密码是...", "비밀번호는 ...").
 _PARTICLES = "は|是|为|為|는|은"
@@ -1252,7 +1252,10 @@ _PW_QUALIFIERS = (
 # A label, maybe inside a name ("DB_PASSWORT", "MDP_BDD"), not in a token ("[PASSWORD ...]"); a particle
 # may follow ("パスワードは"); maybe in brackets after what it is of ("- Router (senha): ...").
 _PASSWORD_LABEL = (
-    rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
+    # (glued to the words before it in the scripts written without spaces: Thai's, Lao's, Khmer's and Burmese's too,
+    # "ขอเปลี่ยนรหัสผ่าน Wi-Fi เป็น ...", "បានប្តូរពាក្យសម្ងាត់ Wi-Fi ទៅជា ...": reviewer BH)
+    rf"(?:(?<![\w\[$])|(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0e00-\u0eff\u1780-\u17ff\u1000-\u109f])"
+    rf"|(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])"
     # Arabic's "and" is written glued to the next word ("وكلمة المرور: ...": reviewer AU)
     rf"|(?<=(?<!\w)\u0648)(?=\u0643\u0644\u0645\u0629))(?P<label>(?:[a-z0-9]+_)*(?:{_PW_LABELS})(?:_[a-z0-9]+)*)"
     rf"(?:(?=(?:{_PARTICLES}))|(?![^\W_])|(?={_THAI})|{_CJK_GLUED})"
@@ -2154,7 +2157,7 @@ DESCRIBED = re.compile(
     # ("Паролата: Windows11", "Wi-Fi şifrəsi: WPA2-PSK", "Парола: BG-Cert-2024", "parool: Windows11-s": an
     # attacker's round)
     r"|(?:windows|win|android|ios|ipados|macos|osx|ubuntu|debian|fedora|wpa|wpa2|wpa3|wep|sha|aes|rsa|iso|nist|fido"
-    r"|fido2|pci|tls|ssl)[0-9][\w.\-]*(?:-[^\W\d_]{1,10})?[.,;!?]?"
+    r"|fido2|pci|tls|ssl|version|release|build)[0-9][\w.\-]*(?:-[^\W\d_]{1,10})?[.,;!?]?"
     r"|v[0-9]+(?:\.[0-9]+)+[\w\-]*[.,;!?]?"
     r"|(?:wpa|wpa2|wpa3|sha|aes|iso|nist|pci|tls)-[\w\-]+[.,;!?]?"
     r"|(?-i:[A-Z]{2,5})-(?:[A-Za-z]+-)?(?:19|20)[0-9]{2}[.,;!?]?"
