@@ -175,6 +175,8 @@ def test_a_public_keys_body_is_not_read_as_a_private_keys(kind: str) -> None:
         ("nouveau code confidentiel provisoire : 8152, à changer", [("PASSWORD", "8152")]),
         # ... and a label glued to the words before it in Thai and Khmer, their verbs before the value
         ("ขอเปลี่ยนรหัสผ่าน Wi-Fi เป็น somchai2512 และ", [("PASSWORD", "somchai2512")]),
+        # a card's groups over two lines below the line that names it
+        ("카드번호\n5235-9929\n2505-4763\n유효기간 03/28", [("CREDIT_CARD", "5235-9929\n2505-4763")]),
         ("បានប្តូរពាក្យសម្ងាត់ Wi-Fi ទៅជា Dara#PP2025 ។", [("PASSWORD", "Dara#PP2025")]),
         ("NIP du compte : 4826.", [("PASSWORD", "4826")]),
         ("شماره کارت ۶۱۰۴-۳۳۴۱-۳۵۰۱-۸۳۳۶، رمز دوم ۵۸۲۱۳۹۴۷، موبایل",
@@ -269,6 +271,7 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "The password is read from env var SECRET_2=.",
         "นโยบายรหัสผ่าน เป็น ISO-27001 ครับ",
         "ระบบรหัสผ่าน เป็น Version2 ใหม่",
+        "Rooms list\n4003-4004\n4005-4006",
         "ការកំណត់ពាក្យសម្ងាត់ ទៅជា AES-256 ។",
     ],
 )

@@ -569,8 +569,9 @@ def altered(name: str) -> list[str]:
         # (English's too), Armenian's comma as a colon, Nordic "var", Dutch "pincode", Kannada's and Telugu's PIN,
         # bullets between a card's groups. Then a label glued to the words before it in Thai and Khmer. Left:
         # those, Burmese's particle, numbers read out in Vietnamese, Turkish and Hindi, a Greek label before
-        # "e-banking", a card's groups over two lines, an address cut after its dot, "00 (380)".
-        ("bh", "claim", None, 0.965),  # 498 of 515 since
+        # "e-banking", an address cut after its dot, "00 (380)". A card's groups over two lines below the line
+        # that names it are found since.
+        ("bh", "claim", None, 0.965),  # 499 of 515 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -1369,7 +1369,27 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
         first = line_start + found_start
         last = start + (found_end - join - len(separator))
         hits.append((found, first, last))
+    if kind == "number" and "CREDIT_CARD" in types and not any(hit[0] == "CREDIT_CARD" for hit in hits):
+        hits += _card_named_above(scan, line_start, head, separator + text[start:line_end], start - len(separator))
     return hits
+
+
+def _card_named_above(scan: Scan, line_start: int, head: str, tail: str, tail_at: int) -> list[Hit]:
+    """A card's groups over two lines after a line that names the card ("카드번호" then "5235-9929" then
+    "2505-4763": reviewer BH), whose grouping only a card's word before it lets the card readers take (groups
+    joined by a dash, then by a break): read again with a card's word before them. ``tail``: the separator the
+    join puts and the next line, which starts at ``tail_at`` in the text, the separator's length before it."""
+    if not CARD_WORDS.search(scan.text[max(0, line_start - _CARD_LINE_BACK) : line_start].lower()):
+        return []
+    lead = "card: "
+    window = lead + head + tail
+    cut = len(lead) + len(head)
+    found = _builtin_hits(Scan(window, scan.phone_regions), frozenset({"CREDIT_CARD"}), window=True)
+    return [
+        ("CREDIT_CARD", line_start + first - len(lead), tail_at + last - cut)
+        for kind, first, last in found
+        if kind == "CREDIT_CARD" and len(lead) <= first < cut < last
+    ]
 
 
 _CARD_LINE_BACK = 80  # characters read before a wrapped card's line for the words that name a card
