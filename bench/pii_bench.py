@@ -272,6 +272,7 @@ REVIEWS = {
     "bf": "pii_review_bf.jsonl: blind, an insurer, a hospital, HR, KYC, customs, a school district, 38 languages",
     "bg": "pii_review_bg.jsonl: blind, a hostile acceptance suite as a coding and operations agent's memory",
     "bh": "pii_review_bh.jsonl: blind, a telecom, a private bank, trials, crews, incident response, 80 languages",
+    "bi": "pii_review_bi.jsonl: blind, an acceptance suite of each promised class in 29 languages",
 }
 
 

@@ -86,13 +86,31 @@ word; a release is pinned only after a package's name, and no address after "hel
 standard and cipher names after the new languages' words for a password, "jadi", "menjadi" and Nordic "var"
 before versions, Dutch "pincode" before years and phone numbers, "code confidentiel" in policies, Quebec's
 "NIP" before units, Solar Hijri years after "رمز دوم", India's postcodes after Kannada's and Telugu's "PIN",
-numbered lists with bullets). The readers as first written altered 88 the tree before did not; 5 since, marked
+numbered lists with bullets). The readers as first written altered 88 the tree before did not; 6 since, marked
 "left" (a town's name and year, a campaign's, a mobile plan's after a password's word in Uzbek, Welsh and
-Azerbaijani; a standard's name then an Armenian word; a version after Indonesian "jadi"). Withdrawn: "parole",
+Azerbaijani; a standard's name then an Armenian word; a version after Indonesian "jadi"; "Парола: BG-Cert-2024",
+left once round S48 showed that "ACME-Summer-2024", a company's, a season's and a year, is how passwords are
+made). Withdrawn: "parole",
 Armenian's comma as a colon, "jadi", "menjadi" and "var" alone, Dutch "pincode", Kannada's and Telugu's PIN,
 bullets read as dots. Narrowed: a system's, a standard's or a cipher's name with its number ("Windows11",
 "WPA2-PSK", "BG-Cert-2024") and a value with no Latin letter or digit are no password after any label; French's
 PIN only right after its colon; a PIN's word of another script never takes a year (Solar Hijri ones too).
+
+- Round S48. A fresh attacker's round on all of stop 48's readers together: 199 ordinary strings, mostly English
+technical text (cards' groups over two lines below "GL account numbers:", FAQs asking about an SSN or a TIN
+then counts and form numbers, login lines' attributes, "login via: github:OAuth2-App", a host key's
+fingerprint after "ssh:", cloud-init lists of templates and locked users, quoted asides naming settings, "the
+password reset link to me (ticket#4521)", "empty_str=.", "TPIN 2024 rollout", years in numbered folders). The
+readers as written altered 111 that the tree before did not; 5 since, among the 27 marked "left" (the other 22
+were altered by the tree before too: FAQ lines that name an SSN before a 3-2-4 number, valid numbers led by
+"00", "pin" before a number): i18n tables giving "parool", "kodeord" and "contrasenya" example values, a ticket
+count after "TPIN". Narrowed: a card named above its groups only when the line above ends in a card's name; an
+SSN asked for only by "SSN" or "social security" and a question, the number on the next line after a reply's
+few words; a login's pair needs a password's own symbol and no attribute's key; cloud-init's templates, locked
+and encrypted values left alone; a quoted aside naming a setting, or a date or a span after it; "to me" only
+right after the password's word; "=" before a stop only after a digit; a year after MPIN or TPIN; a year at the
+end of numbered folders. Regressions it found, fixed: a password's own "!" ended the scheme-name rule's match
+("password Office365!", "WPA2-Home!", "Release2023!" were missed), "ACME-Summer-2024".
 """
 
 from __future__ import annotations
@@ -115,7 +133,8 @@ ROUNDS = {
     "bd": (237, 8, 213),
     "be": (276, 2, 255),
     "bf": (394, 25, 368),
-    "bh": (248, 5, 241),
+    "bh": (248, 6, 240),
+    "s48": (199, 27, 172),
 }
 
 

@@ -175,6 +175,12 @@ def test_a_public_keys_body_is_not_read_as_a_private_keys(kind: str) -> None:
         ("nouveau code confidentiel provisoire : 8152, à changer", [("PASSWORD", "8152")]),
         # ... and a label glued to the words before it in Thai and Khmer, their verbs before the value
         ("ขอเปลี่ยนรหัสผ่าน Wi-Fi เป็น somchai2512 และ", [("PASSWORD", "somchai2512")]),
+        # reviewer BI: Amharic's PIN, Arabic's glued "and", Dutch's "Pincode:", a PIN past 2039, guillemets
+        ("የይለፍ ቃል: Add41!isUb፤ ፒን: 3757።", [("PASSWORD", "Add41!isUb"), ("PASSWORD", "3757")]),
+        ("كلمة المرور: Fal59!con4b والرقم السري للبطاقة: 4458.", [("PASSWORD", "Fal59!con4b"), ("PASSWORD", "4458")]),
+        ("klant stuurde wachtwoord mee. Pincode: 5433.", [("PASSWORD", "5433")]),
+        ("ग्राहक ने एटीएम पिन: 2044 भेज दिया", [("PASSWORD", "2044")]),
+        ("l'utilisateur a communiqué son mot de passe « Soleil#1980 » par téléphone", [("PASSWORD", "Soleil#1980")]),
         # a card's groups over two lines below the line that names it
         ("카드번호\n5235-9929\n2505-4763\n유효기간 03/28", [("CREDIT_CARD", "5235-9929\n2505-4763")]),
         ("បានប្តូរពាក្យសម្ងាត់ Wi-Fi ទៅជា Dara#PP2025 ។", [("PASSWORD", "Dara#PP2025")]),
@@ -272,6 +278,10 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "นโยบายรหัสผ่าน เป็น ISO-27001 ครับ",
         "ระบบรหัสผ่าน เป็น Version2 ใหม่",
         "Rooms list\n4003-4004\n4005-4006",
+        "İrsaliye no 2024/12-0331, tarih 03.12.2024",
+        "le mot de passe « Wi-Fi » est affiché",
+        "Nieuwe pincode aangevraagd in 2024.",
+        "Pincode: 560034",
         "ការកំណត់ពាក្យសម្ងាត់ ទៅជា AES-256 ។",
     ],
 )

@@ -572,6 +572,13 @@ def altered(name: str) -> list[str]:
         # "e-banking", an address cut after its dot, "00 (380)". A card's groups over two lines below the line
         # that names it are found since.
         ("bh", "claim", None, 0.965),  # 499 of 515 since
+        # Reviewer BI (blind, stop 48, an acceptance suite of each promised class in 29 languages inside CRM, support,
+        # HR, clinic, logistics and finance notes; 290 lines): 309 of 328 (94.2%) as it came. Its fixes: Amharic's
+        # PIN, Arabic's "and the secret number" glued, Dutch's "Pincode:" before four or five digits, a PIN that
+        # looks like a year past 2039 ("एटीएम पिन: 2044"), a password in guillemets right after its label, a
+        # waybill's "2024/12-0331" left alone. Left: numbers read out in eight languages, values split over two
+        # lines, a password starting with "$" or "#" in quotes.
+        ("bi", "claim", None, 0.955),  # 314 of 328 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -874,6 +881,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("bg", 11, {"IP_ADDRESS", "EMAIL", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}),
         # Reviewer BH: private, loopback, link-local and shared (CGNAT) addresses, by design; as it came and since.
         ("bh", 1, {"IP_ADDRESS"}),
+        # Reviewer BI: private and loopback addresses in 29 ordinary lines (by design); as it came also a Turkish
+        # waybill's number read as a phone, left alone since.
+        ("bi", 29, {"IP_ADDRESS"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -111,7 +111,7 @@ class PIIScrub:
             # (joined only where the parts are a card's groups, four or eight digits each, sixteen in all:
             # "/memories/sensors/2742/20150727/139998.md" is a sensor's readings, an attacker's round)
             joined = _CARD_SLASHED.sub(_joined_card, path)
-            text += "\n\n" + _DIGITS_SLASHED.sub("-", path).replace("/", " ")
+            text += "\n\n" + _DIGITS_SLASHED.sub(_dash_unless_dated, path).replace("/", " ")
             if joined != path:
                 text += "\n\n" + joined.replace("/", " ")
         if "@" in path:
@@ -167,6 +167,14 @@ class PIIScrub:
 
 
 _DIGITS_SLASHED = re.compile(r"(?<=[0-9])/(?=[0-9])")
+
+
+def _dash_unless_dated(match: re.Match[str]) -> str:
+    """A "/" between digits read as "-", but before a year ("/memories/logs/305/12/2023.md": a date's path)."""
+    return "/" if _YEAR_AHEAD.match(match.string, match.end()) else "-"
+
+
+_YEAR_AHEAD = re.compile(r"(?:19|20)[0-9]{2}(?![0-9])")
 _CARD_SLASHED = re.compile(r"(?<![0-9])[0-9]{4,8}(?:/[0-9]{4,8}){1,3}(?![0-9])")
 
 

@@ -120,7 +120,7 @@ _PIN_OTHER = "|".join(
     for word in sorted(
         {
             *viewed_words("пин", "пін", "ПИН", "ПІН", "ТПИН", "पिन", "পিন", "الرقم السري", "بالرقم السري"),
-            *viewed_words("الرمز السري", "رقمي السري", "رمزي السري", "رمز دوم"),
+            *viewed_words("الرمز السري", "رقمي السري", "رمزي السري", "رمز دوم", "والرقم السري", "ፒን"),
             *(
                 f"{atm} {pin}"
                 for atm in viewed_words("atm", "ஏடிஎம்", "اے ٹی ایم", "اے ٹی ایم کا", "اے ٹی ایم کی")
@@ -295,7 +295,7 @@ def _may_name_code(lower: str) -> bool:
     )
 
 
-_PIN_OTHER_MARKS = viewed_words("пин", "пін", "ПИН", "ПІН", "पिन", "পিন", "السري", "பின்", "پن", "رمز دوم")
+_PIN_OTHER_MARKS = viewed_words("пин", "пін", "ПИН", "ПІН", "पिन", "পিন", "السري", "பின்", "پن", "رمز دوم", "ፒን")
 
 
 def _may_name_pin_other(lower: str) -> bool:
@@ -330,7 +330,10 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
         yield from (
             ("PASSWORD", *match.span("value"))
             for match in _PIN.finditer(lower)
-            if not _not_a_pin(lower, match) and _read_out(text, lower, match, "PIN") and _long_pin(lower, match)
+            if not _not_a_pin(lower, match)
+            and _read_out(text, lower, match, "PIN")
+            and _long_pin(lower, match)
+            and not (lower[match.start()] in "mt" and _YEAR_LIKE.fullmatch(match["value"]))  # "TPIN 2024 rollout"
         )
     if not _CODE_NAMES.isdisjoint(words) or (not lower.isascii() and _may_name_code_other(lower)):
         for match in _access_codes(lower, scan):
@@ -368,7 +371,7 @@ _LOGIN_PAIR = re.compile(
     # a host's name or address ("ssh into db01 with", "ssh on 10.0.0.5:"), a box's in brackets ("RDP (jump box):")
     r"(?:[ \t]+(?:box|host|server|access|creds|credentials|account|user|login|as|is|into|on|to|with|via"
     r"|[a-z0-9\-]*[0-9.][a-z0-9.\-]*:?|\([a-z ]{1,20}\):?)){0,3}[ \t]*[:=]?[ \t]+[`'\"]?"
-    r"[a-z_][a-z0-9_.\-]{0,31}:(?P<value>[^\s:/\\\"'`=,]{8,64})(?=[`'\"]?(?:[\s;)]|[.!?]?$))"
+    r"(?P<user>[a-z_][a-z0-9_.\-]{0,31}):(?P<value>[^\s:/\\\"'`=,]{8,64})(?=[`'\"]?(?:[\s;)]|[.!?]?$))"
     r"(?![`'\"]?[ \t]*,[ \t]*[\w.\-]+:)"
 )
 
@@ -381,26 +384,40 @@ def _login_pairs(text: str, lower: str, words: dict[str, list[int]]) -> Iterator
         while end > start and text[end - 1] in ".,;)":
             end -= 1
         value = text[start:end]
-        if _AT_HOST.search(value) or _FILE_OR_RELEASE.search(value):
-            continue  # "user:password@host": the URL reader's; a file's name, a release
-        kinds = (
-            any(char.islower() for char in value)
-            + any(char.isupper() for char in value)
-            + any(char.isdigit() for char in value)
-            + any(char in _SYMBOLS for char in value)
-        )
-        if kinds >= 3 and len(value) >= 8 and not value.isdigit():
+        key = lower[match.start("value") - 1 - len(match["user"]) : match.start("value") - 1]
+        if _AT_HOST.search(value) or _FILE_NAME.search(value) or key in _ATTRIBUTE_KEYS:
+            continue  # "user:password@host": the URL reader's; a file's name; an attribute's key
+        # a password's own symbol among letters and digits: not an attribute's value of words joined by dashes
+        # ("OAuth2-App", "AccessDenied-403", "Focal-Fossa20": an attacker's round)
+        letters_and_digits = any(char.isalpha() for char in value) and any(char.isdigit() for char in value)
+        if letters_and_digits and len(value) >= 8 and any(char in _LOGIN_SYMBOLS for char in value):
             yield "PASSWORD", start, end
 
 
 _AT_HOST = re.compile(r"@[a-z0-9\-]+\.[a-z]", re.IGNORECASE)
-_FILE_OR_RELEASE = re.compile(r"\.[a-z]{2,4}$|[0-9]\.[0-9]", re.IGNORECASE)
+_FILE_NAME = re.compile(r"\.(?:zip|tar|gz|txt|log|html?|bat|sh|ps1|py|json|ya?ml|xml|csv|local|conf)$", re.IGNORECASE)
+_LOGIN_SYMBOLS = frozenset("!@#$%^&*+?~")
+_ATTRIBUTE_KEYS = frozenset(
+    {"sha256", "sha1", "md5", "error", "reason", "status", "state", "result", "event", "type", "method", "mode", "env",
+     "region", "az", "zone", "tag", "label", "role", "group", "team", "sg", "ami", "image", "os", "theme", "policy",
+     "job", "cmd", "tunnel", "display", "geometry", "dns", "domain", "host", "port", "key", "level", "tier", "title",
+     "next", "page", "flow", "queue", "shell", "script", "badge", "metrics", "stats", "cache", "session", "count"}
+)  # fmt: skip
 
 
 # cloud-init's chpasswd list: "user:password" lines under "list: |" ("chpasswd:\n  list: |\n    root:Sr19p5S4n%7x=3*\n
 #    ubuntu:Cobalt1923#": reviewer BG); "user:RANDOM" asks cloud-init to draw one.
 _CHPASSWD = re.compile(r"(?m)^[ \t]*chpasswd:[ \t]*\r?\n(?:[ \t]+[^\n]*\n){0,4}?[ \t]+list:[ \t]*\|[ \t]*\r?\n")
 _CHPASSWD_LINE = re.compile(r"(?P<indent>[ \t]+)[a-z_][a-z0-9_.\-]{0,31}:(?P<value>[^\s]{1,128})[ \t]*\r?(?:\n|$)")
+
+
+# cloud-init's own draw, a template's or a variable's reference, an encrypted or a locked value, a placeholder
+# ("ubuntu:${UBUNTU_PASSWORD}", "ubuntu:{{ubuntu_password}}", "ubuntu:ENC[AES256_GCM,...]", "ubuntu:!locked":
+# an attacker's round)
+_CHPASSWD_NOT_A_VALUE = re.compile(
+    r"(?i:random|r)|\$\{.*\}|\{\{.*\}\}|%\{.*\}|\$[A-Za-z_][A-Za-z0-9_]*|<.*>|ENC\[.*|[*!].*"
+    r"|(?i:change_?me|password|changeit|secret|xxx+|\.\.\.)"
+)
 
 
 def _chpasswd_lists(text: str, lower: str) -> Iterator[Hit]:
@@ -410,7 +427,7 @@ def _chpasswd_lists(text: str, lower: str) -> Iterator[Hit]:
         at, indent = block.end(), None
         while (line := _CHPASSWD_LINE.match(text, at)) is not None and indent in (None, line["indent"]):
             indent = line["indent"]
-            if line["value"].upper() not in ("RANDOM", "R"):
+            if not _CHPASSWD_NOT_A_VALUE.fullmatch(line["value"]):
                 yield "PASSWORD", *line.span("value")
             at = line.end()
 
@@ -619,12 +636,14 @@ _INDIAN_PIN_WORDS = viewed_words("पिन", "পিন")
 # right before a colon and the value; not a year, not a number a unit or a noun follows ("NIP des rouleaux : 2500
 # N", "Code confidentiel : voir l'article 1234": an attacker's round)
 def _french_pins(lower: str, words: dict[str, list[int]]) -> Iterator[Hit]:
-    if "confidentiel" in lower or "nip" in words:
+    if "confidentiel" in lower or "nip" in words or "pincode" in lower:
         yield from (("PASSWORD", *match.span("value")) for match in _FRENCH_PIN.finditer(lower))
 
 
 _FRENCH_PIN = re.compile(
-    r"(?<!\w)(?:code confidentiel(?: provisoire| temporaire)?|nip (?:du compte|de (?:la |votre )?carte))[ \t]*:[ \t]*"
+    # (and Dutch's "Pincode:" right before four or five digits: India's has six; reviewer BI)
+    r"(?<!\w)(?:code confidentiel(?: provisoire| temporaire)?|nip (?:du compte|de (?:la |votre )?carte)"
+    r"|pincode(?=[ \t]*:[ \t]*[0-9]{4,5}(?![0-9])))[ \t]*:[ \t]*"
     r"(?P<value>(?!(?:19|20)[0-9]{2}(?![0-9]))[0-9]{4,6})(?![0-9\w])(?![ \t]*[^\W\d_])"
 )
 _CODE_OF = viewed_words("कोड", "কোড", "code")
@@ -687,7 +706,8 @@ _COUNTED_AFTER = re.compile(
     )
     + r")(?![^\W\d_])"
 )
-_YEAR_LIKE = re.compile(r"(?:19|20|13|14)[0-9]{2}")  # and the Solar Hijri calendar's ("رمز دوم: ۱۴۰۲")
+# A year of the Gregorian calendar up to 2039, and of the Solar Hijri one ("رمز دوم: ۱۴۰۲"); "एटीएम पिन: 2044" is a PIN
+_YEAR_LIKE = re.compile(r"19[0-9]{2}|20[0-3][0-9]|1[34][0-9]{2}")
 # Russian's and Ukrainian's small "пин" is a board's, a chat's pinned message's: a PIN only with its "код", a
 # colon or a card's or a bank's word before it ("пин от карты 8812"); the capitals "ПИН" say PIN
 _SMALL_PIN = viewed_words("пин", "пін")

@@ -110,6 +110,16 @@ _WHOM = frozenset({"me", "us", "him", "her", "them"})
 # ... not where it was not given ("Please don't send the password to me (GDPR-Art32)": an attacker's round)
 _NOT_GIVEN = re.compile(r"(?:don't|don’t|do not|never|not|won't|can't|cannot)\b[^.!?\n]*$")
 _CLOSES = {"(": ")", "[": "]", '"': '"', "'": "'", "«": "»", "“": "”", "‘": "’", "「": "」", "『": "』"}
+_OPENERS = frozenset({"«", "“", '"', "„"})
+_CLOSES["„"] = "“"
+
+
+def _skip_blanks(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\u00a0\u202f":
+        at += 1
+    return at
+
+
 _PREPOSITIONS = frozenset(
     {"to", "as", "into", "auf", "zu", "als", "a", "in", "en", "à", "para", "op", "naar", "till", "til", "na",
      "olarak", *viewed_words("σε", "в", "на")}
@@ -253,6 +263,11 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
         copula_before = False
         for token in _TOKEN.finditer(text, particle.end() if particle is not None else start, clause_end):
             raw = token.group()
+            if raw in _OPENERS and not previous:
+                # a quote opened apart right after the label: the value it holds comes next ("son mot de passe
+                # « Soleil#1980 » par téléphone": reviewer BI)
+                previous = raw
+                continue
             value = raw.lstrip(_WRAP)
             at = token.start() + len(raw) - len(value)
             bare = value.rstrip(_TRAIL)
@@ -268,12 +283,15 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
                     or (previous in _NOW and verb in _COPULAS)
                     or (previous in _PREPOSITIONS and (symbol or verb in SET_BY.get(previous, ())))
                     or (previous in _QUALIFIES and symbol)
+                    or (previous in _OPENERS and symbol and text.startswith(_CLOSES[previous], _skip_blanks(text, end)))
                     # told to someone, the value in brackets or quotes ("She read her benefits-portal password to
                     # me (Bluebonnet4414?)": reviewer BF)
                     or (
                         previous in _WHOM
                         and verb == "to"
                         and value != raw
+                        # the password itself told ("password to me"), not its reset link or its change
+                        and lower.startswith(" to ", label.end())
                         and _NOT_GIVEN.search(lower, max(0, label.start() - 24), label.start()) is None
                         and ACRONYM_NAMED.match(bare) is None
                     )

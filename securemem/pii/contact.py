@@ -2313,7 +2313,8 @@ def _timed_reading(text: str, candidate: str, start: int) -> bool:
 # A year and a serial ("2024-000381", "2024/0482"): a file's or a voucher's reference; "Nr. 2024-0817-33"
 # too, and a year, its month and a serial ("kenmerk 2024-11-0387", "رقم الطلب 2024-03-1187": reviewer AL).
 _YEAR_SERIAL = re.compile(
-    r"(?:19|20)[0-9]{2}(?:[\-/][0-9]{3,6}(?:[\-/][0-9]{1,6})?|(?P<sep>[\-/])(?:0[1-9]|1[0-2])(?P=sep)[0-9]{3,6})"
+    # (a month between other separators too: "İrsaliye no 2024/12-0331", a waybill's number: reviewer BI)
+    r"(?:19|20)[0-9]{2}(?:[\-/][0-9]{3,6}(?:[\-/][0-9]{1,6})?|[\-/](?:0[1-9]|1[0-2])[\-/][0-9]{3,6})"
 )
 
 

@@ -105,6 +105,7 @@ from securemem.pii.normalize import ATTRIBUTED_TAGS, OTHER_TAGS, View
 from securemem.pii.numeric import (
     CARD_AFTER,
     CARD_DIGITS,
+    CARD_NAMES,
     CARD_WORDS,
     SHORT_MAESTRO_DIGITS,
     SSN_DIGITS,
@@ -1379,7 +1380,10 @@ def _card_named_above(scan: Scan, line_start: int, head: str, tail: str, tail_at
     "2505-4763": reviewer BH), whose grouping only a card's word before it lets the card readers take (groups
     joined by a dash, then by a break): read again with a card's word before them. ``tail``: the separator the
     join puts and the next line, which starts at ``tail_at`` in the text, the separator's length before it."""
-    if not CARD_WORDS.search(scan.text[max(0, line_start - _CARD_LINE_BACK) : line_start].lower()):
+    # The line above ends in a card's name, maybe its number's word and a colon ("Card number:", "카드번호"): not
+    # "GL account numbers for Q3:", "Ticket numbers assigned:", "Card game scores:" (an attacker's round)
+    above = scan.text[max(0, line_start - _CARD_LINE_BACK) : max(0, line_start - 1)].lower()
+    if not _CARD_LABEL_ENDS.search(above):
         return []
     lead = "card: "
     window = lead + head + tail
@@ -1393,6 +1397,10 @@ def _card_named_above(scan: Scan, line_start: int, head: str, tail: str, tail_at
 
 
 _CARD_LINE_BACK = 80  # characters read before a wrapped card's line for the words that name a card
+_CARD_LABEL_ENDS = re.compile(
+    rf"(?:{CARD_NAMES.pattern})(?:[ \t]*(?:number|no\.?|nr\.?|#|번호|番号|号码|號碼|numéro|nummer|número|numero))?"
+    r"[ \t]*:?[ \t]*\r?$"
+)
 _CARD_AHEAD = 40  # characters read after it for its expiry, its code or its name
 
 

@@ -710,8 +710,8 @@ def _ssn_named_before(scan: Scan, start: int) -> bool:
         return True
     # ... or asked for a line before, in a chat or a call's notes ("Can you confirm ... your SSN?" then "[customer]
     # sure, the whole thing is 205 16 7762": reviewer BG)
-    asked = scan.before(start, _ASKED_BACK)
-    if any("?" in asked[named.end() : named.end() + 24] for named in _SSN_WORDS.finditer(asked)):
+    asked = _SSN_ASKED.search(scan.before(start, _ASKED_BACK))
+    if asked is not None and _ANSWER_LEAD.fullmatch(asked.group("lead")) and not _NOT_SSN_WORDS.search(asked["lead"]):
         return True
     before = scan.before(start, 96)
     before = before[before.rfind("\n") + 1 :]
@@ -722,7 +722,14 @@ def _ssn_named_before(scan: Scan, start: int) -> bool:
     return _SSN_WORDS.search(words) is not None
 
 
-_ASKED_BACK = 96
+_ASKED_BACK = 160
+# The SSN asked for, and the number on the next line, a reply's few words before it: not any "social" or "tin"
+# with a question ("Any social plans this weekend?", "Is the lid tin?"), nor a count or a commit the next line
+# names (an attacker's round).
+_SSN_ASKED = re.compile(
+    r"(?:(?<![a-z])ssn(?![a-z])|s\.s\.n\.?|social security)[^\n?]{0,40}\?[ \t]*\r?\n(?P<lead>[^\n]*)$"
+)
+_ANSWER_LEAD = re.compile(r"(?:\[?[a-z]{1,12}\]?:?[ \t]*)?(?:[a-z',]{1,10}[ \t]+){0,6}")
 
 
 # Three letters or more, each apart from the next by the same one or two blanks, dash or dot: a word

@@ -1270,7 +1270,7 @@ _PASSWORD_LABEL = (
 # value follows it (`password VALUE='...'`).
 _EQUALS = (
     r"(?(words)(?:(?<=[ \t])=(?!=)|=(?!=|[ \t]*(?:\r?\n|$)|[\"'”»](?:[\s.,;:!?)\]}]|$)"
-    r"|(?<![A-Z_][A-Z0-9_]=)[.,!]+(?:[\s)\]}]|$)))"
+    r"|(?<=[0-9]=)(?<![A-Z_][A-Z0-9_]=)[.,!]+(?:[\s)\]}]|$)))"
     r"|=(?!=))"
 )
 _PASSWORD_PHRASE = re.compile(
@@ -1700,7 +1700,7 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
     refused = (
         DESCRIBED.fullmatch(secret) is not None
         or not _ASCII_LETTER_OR_DIGIT.search(secret)  # words of another script ("ਪਾਸਵਰਡ: ਘੱਟੋ-ਘੱਟ 8", at least 8)
-        or (match.groupdict().get("quoted") is not None and _not_after_a_quoted_aside(text, secret, end))
+        or (match.groupdict().get("quoted") is not None and _not_after_a_quoted_aside(text, match, secret, end))
         or (match.groupdict().get("glued") is not None and _glued_not_a_value(text, secret, end))
         or _not_a_phrase_password(text, match, secret, quoted, end)
         or _described_field(text, match, secret, quoted)
@@ -1708,11 +1708,28 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
     return None if refused else ("PASSWORD", start, end)
 
 
-def _not_after_a_quoted_aside(text: str, secret: str, end: int) -> bool:
+def _not_after_a_quoted_aside(text: str, match: re.Match[str], secret: str, end: int) -> bool:
     """After an aside in guillemets or quotes, the value ends its clause and is no standard's, rule's or scheme's
     name ('Password "best practices": NIST-800-63B says ...', "mot de passe « temporaire » : OTP-6 envoyé",
-    'password "for service accounts": RFC-8018 (PBKDF2) applies': an attacker's round)."""
-    return ACRONYM_NAMED.match(secret) is not None or _ASIDE_VALUE_END.match(text, end) is None
+    'password "for service accounts": RFC-8018 (PBKDF2) applies'), the aside names no setting of passwords
+    ('Password "min length": Twelve12.', 'Password "grace period": 7days.'), and the value is no date or span of
+    time (two attackers' rounds)."""
+    return (
+        ACRONYM_NAMED.match(secret) is not None
+        or _ASIDE_VALUE_END.match(text, end) is None
+        or _ASIDE_SETTING.search(match["quoted"]) is not None
+        or _DATE_OR_SPAN.fullmatch(secret.rstrip(".,;")) is not None
+    )
+
+
+_ASIDE_SETTING = re.compile(
+    r"length|period|field|rule|cadence|algo|changed|policy|vector|complex|expir|lockout|rotation|reset|hash|format|"
+    r"min|max|last|age|histor|strength|longueur|durée|longitud|länge|regel",
+    re.IGNORECASE,
+)
+_DATE_OR_SPAN = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]+(?:days?|d|h|min|x[\-0-9a-z]*)|q[1-4]-q[1-4]", re.IGNORECASE
+)
 
 
 # A standard's, a rule's or a network's name ("NIST-800", "RFC-8018", "Wi-Fi6", "OTP-6", "GDPR-Art32", "Guest-5G")
@@ -2149,19 +2166,21 @@ _SUFFIXED_WORD = re.compile(r"[^\W_]+['’][^\W\d_]{1,6}")
 # Norwegian's "WPA2-basert", Danish's "AES256-krypteret", "MitID2-kompatibelt"), a suite's name ("Office365",
 # "Microsoft365": "parolası: Outlook365 hesabınızla aynı", the same as the account's) (an attacker's round)
 DESCRIBED = re.compile(
-    r"[\w.\-]+-(?:based|basert|baseret|baserad|basiert|hashed|hashet|hashad|gehasht|encrypted|krypteret|"
+    # (a stop or a comma may end the sentence; a "!" or a "?" is a password's own: "password Office365!",
+    # "The password to the router is WPA2-Home!", "ACME-Summer-2024": an attacker's round)
+    r"(?:[\w.\-]+-(?:based|basert|baseret|baserad|basiert|hashed|hashet|hashad|gehasht|encrypted|krypteret|"
     r"krypterad|kryptert|verschlüsselt|encoded|kodiert|salted|signed|protected|compatible|kompatibel|kompatibelt|"
-    r"kompatibla|only|sonu|kontoens|kontos)[.,;!?]?"
-    r"|(?:office|microsoft|outlook|m|o)365(?:['’][^\W\d_]{1,6})?[.,;!?]?"
+    r"kompatibla|only|sonu|kontoens|kontos)"
+    r"|(?:office|microsoft|outlook|m|o)365(?:['’][^\W\d_]{1,6})?"
     # ... a system's, a standard's or a cipher's name with its number, maybe a case ending after a dash
-    # ("Паролата: Windows11", "Wi-Fi şifrəsi: WPA2-PSK", "Парола: BG-Cert-2024", "parool: Windows11-s": an
-    # attacker's round)
+    # ("Паролата: Windows11", "Wi-Fi şifrəsi: WPA2-PSK", "parool: Windows11-s": an attacker's round)
     r"|(?:windows|win|android|ios|ipados|macos|osx|ubuntu|debian|fedora|wpa|wpa2|wpa3|wep|sha|aes|rsa|iso|nist|fido"
-    r"|fido2|pci|tls|ssl|version|release|build)[0-9][\w.\-]*(?:-[^\W\d_]{1,10})?[.,;!?]?"
-    r"|v[0-9]+(?:\.[0-9]+)+[\w\-]*[.,;!?]?"
-    r"|(?:wpa|wpa2|wpa3|sha|aes|iso|nist|pci|tls)-[\w\-]+[.,;!?]?"
-    r"|(?-i:[A-Z]{2,5})-(?:[A-Za-z]+-)?(?:19|20)[0-9]{2}[.,;!?]?"
-    r"|[\w.]+-[^\x00-\x7f\W\d_]+",  # a word of another script's ending ("Windows10-ում")
+    r"|fido2|pci|tls|ssl|version|release|build)[0-9][\w.\-]*(?:-[^\W\d_]{1,10})?"
+    r"|v[0-9]+(?:\.[0-9]+)+[\w\-]*"
+    r"|(?:wpa|wpa2|wpa3|sha|aes|iso|nist|pci|tls)-[\w\-]+"
+    r"|(?-i:[A-Z]{2,5})-(?:19|20)[0-9]{2}"
+    r"|[\w.]+-[^\x00-\x7f\W\d_]+)"  # a word of another script's ending ("Windows10-ում")
+    r"[.,;]?",
     re.IGNORECASE,
 )
 
@@ -2172,13 +2191,14 @@ _ASCII_LETTER_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
 def _password_shaped(secret: str) -> bool:
     """Six characters or more, letters and a digit or a symbol, and not a word with a number (nor a
     word and its punctuation: "Passwort vergessen?", nor a word in typographic quotes: "„Svoboda“")."""
+    described = DESCRIBED.fullmatch(secret.strip(_TYPOGRAPHIC_QUOTES)) is not None  # its "!" is the password's
     secret = secret.rstrip("?!.,;:").strip(_TYPOGRAPHIC_QUOTES)
     if len(secret) < 6 or _WORDLIKE.fullmatch(secret) or secret.isdigit() or _QUANTITY.fullmatch(secret):
         return False
     if (
         _SLASHED_WORDS.fullmatch(secret)
         or _SUFFIXED_WORD.fullmatch(secret)
-        or DESCRIBED.fullmatch(secret)
+        or described
         or not _ASCII_LETTER_OR_DIGIT.search(secret)  # words of other scripts ("ਘੱਟੋ-ਘੱਟ", at least)
     ):
         # "a password and/or the user name", "read/write"; a name and its case's ending ("parolası Vault'tan
