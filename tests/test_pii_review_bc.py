@@ -181,6 +181,13 @@ def test_a_public_keys_body_is_not_read_as_a_private_keys(kind: str) -> None:
         ("klant stuurde wachtwoord mee. Pincode: 5433.", [("PASSWORD", "5433")]),
         ("ग्राहक ने एटीएम पिन: 2044 भेज दिया", [("PASSWORD", "2044")]),
         ("l'utilisateur a communiqué son mot de passe « Soleil#1980 » par téléphone", [("PASSWORD", "Soleil#1980")]),
+        # ... and digits read out in Vietnamese, Swahili and Greek
+        ("Số điện thoại viết bằng chữ: cộng tám tư, chín một hai, ba bốn năm, sáu bảy tám.",
+         [("PHONE", "cộng tám tư, chín một hai, ba bốn năm, sáu bảy tám")]),
+        ("Namba ya simu: jumlisha mbili tano nne, saba moja mbili, tatu nne tano, sita saba nane.",
+         [("PHONE", "jumlisha mbili tano nne, saba moja mbili, tatu nne tano, sita saba nane")]),
+        ("Ο πελάτης έγραψε τον κωδικό PIN ολογράφως: ένα τέσσερα εννιά δύο.",
+         [("GENERIC_SECRET", "ένα τέσσερα εννιά δύο")]),
         # a card's groups over two lines below the line that names it
         ("카드번호\n5235-9929\n2505-4763\n유효기간 03/28", [("CREDIT_CARD", "5235-9929\n2505-4763")]),
         ("បានប្តូរពាក្យសម្ងាត់ Wi-Fi ទៅជា Dara#PP2025 ។", [("PASSWORD", "Dara#PP2025")]),
@@ -282,6 +289,8 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "le mot de passe « Wi-Fi » est affiché",
         "Nieuwe pincode aangevraagd in 2024.",
         "Pincode: 560034",
+        "Egy hat éves gyerek és öt felnőtt jött, hét napig maradnak.",
+        "Mama ana watoto tatu na nyumba moja, tano ng'ombe.",
         "ការកំណត់ពាក្យសម្ងាត់ ទៅជា AES-256 ។",
     ],
 )

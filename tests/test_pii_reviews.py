@@ -571,14 +571,15 @@ def altered(name: str) -> list[str]:
         # those, Burmese's particle, numbers read out in Vietnamese, Turkish and Hindi, a Greek label before
         # "e-banking", an address cut after its dot, "00 (380)". A card's groups over two lines below the line
         # that names it are found since.
-        ("bh", "claim", None, 0.965),  # 499 of 515 since
+        ("bh", "claim", None, 0.965),  # 500 of 515 since
         # Reviewer BI (blind, stop 48, an acceptance suite of each promised class in 29 languages inside CRM, support,
         # HR, clinic, logistics and finance notes; 290 lines): 309 of 328 (94.2%) as it came. Its fixes: Amharic's
         # PIN, Arabic's "and the secret number" glued, Dutch's "Pincode:" before four or five digits, a PIN that
         # looks like a year past 2039 ("एटीएम पिन: 2044"), a password in guillemets right after its label, a
-        # waybill's "2024/12-0331" left alone. Left: numbers read out in eight languages, values split over two
-        # lines, a password starting with "$" or "#" in quotes.
-        ("bi", "claim", None, 0.955),  # 314 of 328 since
+        # waybill's "2024/12-0331" left alone; then digits read out in Vietnamese, Swahili, Hungarian and Greek,
+        # and "plus" in the first three. Left: numbers read out with tens ("treinta y cuatro", "doksan"), values
+        # split over two lines, a password starting with "$" or "#" in quotes.
+        ("bi", "claim", None, 0.965),  # 317 of 328 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -3380,9 +3380,18 @@ for _digits_of_language in (
     "nol satu dua tiga empat lima enam tujuh delapan sembilan",
     "ноль один два три четыре пять шесть семь восемь девять",
     "शून्य एक दो तीन चार पाँच छह सात आठ नौ",
+    # Vietnamese, Swahili, Hungarian and Greek (reviewers BH and BI: "cộng tám tư, chín một hai, ...",
+    # "jumlisha mbili tano nne, ...", "plusz harminchat ...", "ένα τέσσερα εννιά δύο")
+    "không một hai ba bốn năm sáu bảy tám chín",
+    "sifuri moja mbili tatu nne tano sita saba nane tisa",
+    "nulla egy kettő három négy öt hat hét nyolc kilenc",
+    "μηδέν ένα δύο τρία τέσσερα πέντε έξι επτά οκτώ εννέα",
 ):
     for _value, _word in enumerate(_digits_of_language.split()):
         _DIGIT_WORDS[normalise_text(_word).lower()] = str(_value)
+# Vietnamese's "tư" (four) and "lăm" (five) after a ten, Greek's "εννιά", "εφτά", "οχτώ"
+for _word, _digit in (("tư", "4"), ("lăm", "5"), ("εννιά", "9"), ("εφτά", "7"), ("οχτώ", "8")):
+    _DIGIT_WORDS[normalise_text(_word).lower()] = _digit
 _DIGIT_WORDS.update({"oh": "0", "zwo": "2", "tres": "3", "uma": "1", "meia": "6", "chaar": "4", "panch": "5"})
 # "meia" (half a dozen) is how Brazilians say six on the phone.
 # "double oh", "triple five": one word for a digit said twice or three times (British dictation).
@@ -3439,13 +3448,19 @@ _COUNTRY_CODE_WORD = "|".join(
 _DIGIT_TOKEN = rf"(?:{_DIGIT_WORD}|(?<![0-9])[0-9]{{1,4}}(?![0-9]))"
 _SPELT_MIN_WORDS = 3
 _SPELT_MIN_TOKENS = 7  # ... and seven tokens, unless typed groups hold the rest of the digits
+# "plus" in the languages read: Vietnamese "cộng", Swahili "jumlisha", Hungarian "plusz" (reviewers BH and BI)
+_PLUS_WORDS = "|".join(
+    re.escape(normalise_text(word).lower())
+    for word in ("plus", "più", "más", "mais", "artı", "arti", "cộng", "jumlisha", "plusz")
+)
 # "plus four four, seven nine one one, ...": an international number read out; its country code may be
 # said as one number ("más treinta y cuatro, seis cuatro cuatro, ...": reviewer AR).
 _SPELT_RUN = re.compile(
     # Turkish's "artı" ("artı dokuz sıfır, iki bir iki, ...": reviewer BF)
-    rf"(?<![^\W\d_])(?:(?:plus|più|más|mais|artı|arti)[ \t]+(?:(?P<country>{_COUNTRY_CODE_WORD}){_WORD_GAP})?)?"
+    rf"(?<![^\W\d_])(?:(?:{_PLUS_WORDS})[ \t]+(?:(?P<country>{_COUNTRY_CODE_WORD}){_WORD_GAP})?)?"
     # five tokens at least: "six one seven, 384, 2719" (reviewer AX), the typed groups holding the rest
-    rf"{_DIGIT_TOKEN}(?:{_WORD_GAP}{_DIGIT_TOKEN}){{4,18}}(?![^\W\d_])"
+    # (not led by Vietnamese's "hai", two, which is Hindi's "is": "mera mobile hai nau chhe teen ...")
+    rf"(?!hai(?![^\W\d_])){_DIGIT_TOKEN}(?:{_WORD_GAP}{_DIGIT_TOKEN}){{4,18}}(?![^\W\d_])"
 )
 # Each token whole: a filler holds a digit word's letters ("umm" is no "um", Portuguese for one).
 _SPELT_TOKEN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?![^\W\d_])|(?<![0-9])[0-9]{{1,4}}(?![0-9])")
