@@ -321,7 +321,7 @@ def print_result(content: str | list[dict[str, Any]], out: TextIO) -> None:
 # split a one-line message (a forged "securemem: ok" line after it), and escape sequences would
 # drive the operator's terminal.
 _ESCAPES = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0))} | {
-    c: f"\\u{c:04x}" for c in (0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+    c: f"\\u{c:04x}" for c in (0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
 }
 
 

@@ -277,9 +277,10 @@ class Dispatcher:
             start, end = _check_range(cmd.path, cmd.view_range, len(lines))
             window = lines[start - 1 : end]
         header = f"Here's the content of {cmd.path} with line numbers:\n"
-        # The protocol truncates views of files longer than the limit: a file (or a range) whose own text is
-        # no longer is shown whole, its line numbers on top (the file's length tells so for most files).
-        if limit is None or len(text) <= limit.chars or sum(map(len, window)) + len(window) - 1 <= limit.chars:
+        # The protocol truncates views of files longer than the limit: a file whose text (its line breaks
+        # counted) is no longer, or a range whose lines are no longer, is shown whole, line numbers on top.
+        asked = len(text) if cmd.view_range is None else sum(map(len, window)) + len(window) - 1
+        if limit is None or asked <= limit.chars:
             view = FileView(cmd.path, entry, start, end, end, len(lines))
             return Result(header + numbered(window, start), view=view)
         budget = limit.chars - limit.reserve - len(header)
@@ -365,7 +366,7 @@ class Dispatcher:
             crlf = old.replace("\n", "\r\n")
             if crlf in text and "\r" not in new:
                 old, new = crlf, new.replace("\n", "\r\n")
-        if old.endswith("\r") and line_ending(text) == "\r\n":
+        if old.endswith("\r") and (line_ending(text) == "\r\n" or old + "\n" in text):
             # Replacing the CR of a CRLF would leave its LF bare: the file would mix line endings.
             raise InvalidInput(
                 "Error: `old_str` ends with the carriage return of one of the file's CRLF line endings; "

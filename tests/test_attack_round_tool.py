@@ -38,6 +38,9 @@ def regulated(tmp_path: Path, key: bytes) -> SecureMemory:
         ("/memories/5555-5555-5555/4444.md", "CREDIT_CARD"),
         ("/memories/536-22/8726.md", "US_SSN"),
         ("/memories/536/22/8726.md", "US_SSN"),
+        # dotted names split the same way (a second attacker's round on the README's promises)
+        ("/memories/4111.1111/1111.1111.md", "CREDIT_CARD"),
+        ("/memories/536.22/8726.md", "US_SSN"),
     ],
 )
 def test_a_value_split_across_directory_levels_is_refused(regulated: SecureMemory, path: str, kind: str) -> None:
@@ -47,7 +50,16 @@ def test_a_value_split_across_directory_levels_is_refused(regulated: SecureMemor
     assert dump(regulated) == before
 
 
-@pytest.mark.parametrize("path", ["/memories/2024/01/15/notes.md", "/memories/v1/2/3/x.md", "/memories/10/0/0/1/x.md"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/memories/2024/01/15/notes.md",
+        "/memories/v1/2/3/x.md",
+        "/memories/10/0/0/1/x.md",
+        "/memories/v1.2/3/notes.md",
+        "/memories/logs/305/12/2023.md",
+    ],
+)
 def test_dates_and_numbered_directories_stay_paths(regulated: SecureMemory, path: str) -> None:
     create(regulated, path)
 
@@ -80,6 +92,23 @@ def test_exec_refuses_a_key_given_twice(
     assert "delete" not in said and len(said.strip().splitlines()) == 1
     code, out, _ = run_cli(capsys, "exec", "--db", str(db), '{"command":"view","path":"/memories/keep.md"}')
     assert code == 0 and out.rstrip().endswith("1\tx")
+
+
+def test_exec_escapes_the_bidi_marks_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = init_store(tmp_path, capsys, monkeypatch)
+    made = json.dumps({"command": "create", "path": "/memories/b.md", "file_text": "E\u200f F\u061c G\u200e\n"})
+    assert run_cli(capsys, "exec", "--db", str(db), made)[0] == 0
+    code, out, _ = run_cli(capsys, "exec", "--db", str(db), '{"command":"view","path":"/memories/b.md"}')
+    assert code == 0 and "E\\u200f F\\u061c G\\u200e" in out
+    assert not any(mark in out for mark in "\u200f\u061c\u200e")
+
+
+def test_the_cr_of_a_crlf_line_in_an_lf_file_is_not_replaced(mem: SecureMemory) -> None:
+    create(mem, "/memories/m.md", "one\nmid\r\ntwo\n")
+    message = err(mem, command="str_replace", path="/memories/m.md", old_str="mid\r", new_str="x")
+    assert "carriage return" in message and stored_text(mem, "/memories/m.md") == "one\nmid\r\ntwo\n"
 
 
 def test_a_crlf_line_in_an_lf_file_is_edited_as_the_view_shows_it(mem: SecureMemory) -> None:

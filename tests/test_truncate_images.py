@@ -106,6 +106,9 @@ def test_a_file_of_the_limit_is_shown_whole_and_one_longer_is_cut(mem: SecureMem
     create(mem, "/memories/g", "x" * (LIMIT + 1))
     cut = view(mem, "/memories/g")
     assert "[Output truncated" in cut and len(cut) <= LIMIT
+    # Its line break counts: a file of 16,001 characters, the last a newline, is longer than the limit.
+    create(mem, "/memories/n", "x" * LIMIT + "\n")
+    assert "[Output truncated" in view(mem, "/memories/n")
     # A range of a longer file is shown whole when its own text is within the limit.
     create(mem, "/memories/h", "y" * 15_900 + "\n" + "z" * 9_000 + "\n")
     assert "truncated" not in view(mem, "/memories/h", [2, 2])

@@ -114,6 +114,10 @@ class PIIScrub:
             text += "\n\n" + _DIGITS_SLASHED.sub(_dash_unless_dated, path).replace("/", " ")
             if joined != path:
                 text += "\n\n" + joined.replace("/", " ")
+            if _DOTTED_DIGITS.search(path):
+                # ... and dotted where the names dot their digits ("/memories/4111.1111/1111.1111.md",
+                # "/memories/536.22/8726.md": an attacker's round)
+                text += "\n\n" + _DIGITS_SLASHED.sub(".", path).replace("/", " ")
         if "@" in path:
             text += "".join(f"\n\n{joined}" for joined in _cut_addresses(path))
         return self.scrubber.contains(text)
@@ -167,6 +171,7 @@ class PIIScrub:
 
 
 _DIGITS_SLASHED = re.compile(r"(?<=[0-9])/(?=[0-9])")
+_DOTTED_DIGITS = re.compile(r"[0-9]\.[0-9]")
 
 
 def _dash_unless_dated(match: re.Match[str]) -> str:

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.normalize import viewed_words
 from securemem.pii.scan import Scan, index_words
-from securemem.pii.secrets import ACRONYM_NAMED, COMPOUND_HEADS, DESCRIBED, SET_BY
+from securemem.pii.secrets import ACRONYM_NAMED, COMPOUND_HEADS, DESCRIBED, SET_BY, skip_blanks
 
 Hit = tuple[str, int, int]
 
@@ -112,12 +112,6 @@ _NOT_GIVEN = re.compile(r"(?:don't|don’t|do not|never|not|won't|can't|cannot)\
 _CLOSES = {"(": ")", "[": "]", '"': '"', "'": "'", "«": "»", "“": "”", "‘": "’", "「": "」", "『": "』"}
 _OPENERS = frozenset({"«", "“", '"', "„"})
 _CLOSES["„"] = "“"
-
-
-def _skip_blanks(text: str, at: int) -> int:
-    while at < len(text) and text[at] in " \t\u00a0\u202f":
-        at += 1
-    return at
 
 
 _PREPOSITIONS = frozenset(
@@ -283,7 +277,7 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
                     or (previous in _NOW and verb in _COPULAS)
                     or (previous in _PREPOSITIONS and (symbol or verb in SET_BY.get(previous, ())))
                     or (previous in _QUALIFIES and symbol)
-                    or (previous in _OPENERS and symbol and text.startswith(_CLOSES[previous], _skip_blanks(text, end)))
+                    or (previous in _OPENERS and symbol and text.startswith(_CLOSES[previous], skip_blanks(text, end)))
                     # told to someone, the value in brackets or quotes ("She read her benefits-portal password to
                     # me (Bluebonnet4414?)": reviewer BF)
                     or (

@@ -1649,9 +1649,9 @@ def _value_start(text: str, match: re.Match[str]) -> int | None:
     if the value is alone there ("Das Passwort für das Kundenportal lautet" then "!qKcOF8-pzC#*1":
     reviewer AD, in a quoted message; not a commit message wrapped at 72 columns, "the user's password
     is" then "PBKDF2 derived, 600k iterations.": a fresh attacker's round). None: no value there."""
-    at = _skip_blanks(text, match.end())
+    at = skip_blanks(text, match.end())
     if text.startswith(("\n", "\r\n"), at) and match["op"] is not None and match["op"][:1] in " \t":
-        at = _skip_blanks(text, at + (1 if text[at] == "\n" else 2))
+        at = skip_blanks(text, at + (1 if text[at] == "\n" else 2))
         alone = _ALONE_ON_ITS_LINE.match(text, at)
         value = alone.group().strip(" \t\r\n>") if alone is not None else ""
         if not value or not (
@@ -1698,8 +1698,7 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
         # dell'home banking ...": an article or a preposition that lost its vowel opens the clause (reviewer AV)
         return None
     refused = (
-        DESCRIBED.fullmatch(secret) is not None
-        or not _ASCII_LETTER_OR_DIGIT.search(secret)  # words of another script ("ਪਾਸਵਰਡ: ਘੱਟੋ-ਘੱਟ 8", at least 8)
+        not _ASCII_LETTER_OR_DIGIT.search(secret)  # words of another script ("ਪਾਸਵਰਡ: ਘੱਟੋ-ਘੱਟ 8", at least 8)
         or (match.groupdict().get("quoted") is not None and _not_after_a_quoted_aside(text, match, secret, end))
         or (match.groupdict().get("glued") is not None and _glued_not_a_value(text, secret, end))
         or _not_a_phrase_password(text, match, secret, quoted, end)
@@ -1835,13 +1834,6 @@ _SETTING_ASSIGNED = re.compile(
 
 
 _AMBIGUOUS_ASIDE = frozenset({"pass", *_AMBIGUOUS_LABELS})
-# A value that says how a password is kept or made, not what it is: words joined by hyphens whose last is a
-# participle or a kind in lower case ("SSO-managed", "Base64-encoded", "BankID-skyddat", "SHA-256-hashat",
-# "AES-256-verschlüsselt", "TLS1.2-only", "WPA2-Enterprise", "v2-format": an attacker's round).
-_DESCRIBED = re.compile(
-    r"[^\W_][\w.]*(?:-[\w.]+)*-(?:[a-zäöüå]{3,}(?:ed|at)|only|based|backed|format|themed|aligned|[Ee]nterprise|"
-    r"[Pp]ersonal|[Dd]igit|verschlüsselt|verschluesselt|kontots)[.!]?"
-)
 
 
 def _aside_or_described(text: str, match: re.Match[str], secret: str, end: int) -> bool:
@@ -1851,7 +1843,7 @@ def _aside_or_described(text: str, match: re.Match[str], secret: str, end: int) 
     MD5-hashed"): an attacker's round."""
     if match.groupdict().get("aside") and (match["label"] in _AMBIGUOUS_ASIDE or WORD_AFTER.match(text, end)):
         return True
-    return _DESCRIBED.fullmatch(secret) is not None
+    return DESCRIBED.fullmatch(secret) is not None
 
 
 # A label's clause that goes to somewhere else than a value: the label heads a compound noun ("password
@@ -2143,7 +2135,7 @@ def _code_call(text: str, start: int, end: int) -> bool:
     )
 
 
-def _skip_blanks(text: str, at: int) -> int:
+def skip_blanks(text: str, at: int) -> int:
     while at < len(text) and text[at] in " \t":
         at += 1
     return at
@@ -2165,21 +2157,25 @@ _SUFFIXED_WORD = re.compile(r"[^\W_]+['’][^\W\d_]{1,6}")
 # What a sentence says a password is, not a password: a scheme with what it does ("WPA2-based", "SHA256-hashed",
 # Norwegian's "WPA2-basert", Danish's "AES256-krypteret", "MitID2-kompatibelt"), a suite's name ("Office365",
 # "Microsoft365": "parolası: Outlook365 hesabınızla aynı", the same as the account's) (an attacker's round)
+# A value that says what a password is, not the password (an attacker's round each): words joined by hyphens
+# whose last is a participle or a kind in lower case, how a password is kept or made ("SSO-managed",
+# "Base64-encoded", "BankID-skyddat", "SHA-256-hashat", "AES-256-verschlüsselt", "TLS1.2-only", "WPA2-Enterprise",
+# "v2-format", Norwegian's "WPA2-basert", Danish's "AES256-krypteret", "MitID2-kompatibelt"); a suite's name
+# ("Office365": "parolası: Outlook365 hesabınızla aynı", the same as the account's); a system's, a standard's or
+# a cipher's name with its number, maybe a case ending after a dash ("Паролата: Windows11", "Wi-Fi şifrəsi:
+# WPA2-PSK", "parool: Windows11-s", "Windows10-ում"). A stop or a comma may end the sentence after a name; a "!"
+# is a password's own there ("password Office365!", "WPA2-Home!", "ACME-Summer-2024" are passwords).
 DESCRIBED = re.compile(
-    # (a stop or a comma may end the sentence; a "!" or a "?" is a password's own: "password Office365!",
-    # "The password to the router is WPA2-Home!", "ACME-Summer-2024": an attacker's round)
-    r"(?:[\w.\-]+-(?:based|basert|baseret|baserad|basiert|hashed|hashet|hashad|gehasht|encrypted|krypteret|"
-    r"krypterad|kryptert|verschlüsselt|encoded|kodiert|salted|signed|protected|compatible|kompatibel|kompatibelt|"
-    r"kompatibla|only|sonu|kontoens|kontos)"
-    r"|(?:office|microsoft|outlook|m|o)365(?:['’][^\W\d_]{1,6})?"
-    # ... a system's, a standard's or a cipher's name with its number, maybe a case ending after a dash
-    # ("Паролата: Windows11", "Wi-Fi şifrəsi: WPA2-PSK", "parool: Windows11-s": an attacker's round)
+    r"(?-i:[^\W_][\w.]*(?:-[\w.]+)*-(?:[a-zäöüå]{3,}(?:ed|at)|only|based|backed|format|themed|aligned|[Ee]nterprise"
+    r"|[Pp]ersonal|[Dd]igit|verschlüsselt|verschluesselt|kontots|basert|baseret|baserad|basiert|hashet|krypteret"
+    r"|krypterad|kryptert|kodiert|kompatibel|kompatibelt|kompatibla|sonu|kontoens|kontos))[.!]?"
+    r"|(?:(?:office|microsoft|outlook|m|o)365(?:['’][^\W\d_]{1,6})?"
     r"|(?:windows|win|android|ios|ipados|macos|osx|ubuntu|debian|fedora|wpa|wpa2|wpa3|wep|sha|aes|rsa|iso|nist|fido"
     r"|fido2|pci|tls|ssl|version|release|build)[0-9][\w.\-]*(?:-[^\W\d_]{1,10})?"
     r"|v[0-9]+(?:\.[0-9]+)+[\w\-]*"
     r"|(?:wpa|wpa2|wpa3|sha|aes|iso|nist|pci|tls)-[\w\-]+"
     r"|(?-i:[A-Z]{2,5})-(?:19|20)[0-9]{2}"
-    r"|[\w.]+-[^\x00-\x7f\W\d_]+)"  # a word of another script's ending ("Windows10-ում")
+    r"|[\w.]+-[^\x00-\x7f\W\d_]+)"
     r"[.,;]?",
     re.IGNORECASE,
 )
@@ -2191,14 +2187,14 @@ _ASCII_LETTER_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
 def _password_shaped(secret: str) -> bool:
     """Six characters or more, letters and a digit or a symbol, and not a word with a number (nor a
     word and its punctuation: "Passwort vergessen?", nor a word in typographic quotes: "„Svoboda“")."""
-    described = DESCRIBED.fullmatch(secret.strip(_TYPOGRAPHIC_QUOTES)) is not None  # its "!" is the password's
+    written = secret.strip(_TYPOGRAPHIC_QUOTES)  # as written: a "!" after a suite's name is the password's
     secret = secret.rstrip("?!.,;:").strip(_TYPOGRAPHIC_QUOTES)
     if len(secret) < 6 or _WORDLIKE.fullmatch(secret) or secret.isdigit() or _QUANTITY.fullmatch(secret):
         return False
     if (
         _SLASHED_WORDS.fullmatch(secret)
         or _SUFFIXED_WORD.fullmatch(secret)
-        or described
+        or DESCRIBED.fullmatch(written)
         or not _ASCII_LETTER_OR_DIGIT.search(secret)  # words of other scripts ("ਘੱਟੋ-ਘੱਟ", at least)
     ):
         # "a password and/or the user name", "read/write"; a name and its case's ending ("parolası Vault'tan
@@ -2667,7 +2663,7 @@ _OWNER_PARTS = frozenset({"my", "i", "our"})  # "myPassword", "iLoveSecrets": a 
 
 
 def _identifier_password(text: str, secret: str, end: int) -> bool:
-    rest = _skip_blanks(text, end)
+    rest = skip_blanks(text, end)
     if rest < len(text) and text[rest] not in "\r\n":
         return False  # more on the line: ",", ";", a call, a comment
     parts = [part.lower() for part in _ID_PARTS.findall(secret)]
