@@ -89,6 +89,11 @@ class SecureMemoryTool(BetaAbstractMemoryTool):
     def rename(self, command: BetaMemoryTool20250818RenameCommand) -> BetaFunctionToolResultType:
         return self._run(command)
 
+    @override
+    def clear_all_memory(self) -> BetaFunctionToolResultType:
+        """Every memory this session may delete, deleted as the model's deletes are (see ``SecureMemory.clear_all``)."""
+        return _deliver(self.memory.clear_all())
+
 
 class AsyncSecureMemoryTool(BetaAsyncAbstractMemoryTool):
     """The same for ``AsyncAnthropic``: commands run in a worker thread, off the event loop."""
@@ -127,3 +132,7 @@ class AsyncSecureMemoryTool(BetaAsyncAbstractMemoryTool):
     @override
     async def rename(self, command: BetaMemoryTool20250818RenameCommand) -> BetaFunctionToolResultType:
         return await self._execute(_raw(command))
+
+    @override
+    async def clear_all_memory(self) -> BetaFunctionToolResultType:
+        return _deliver(await anyio.to_thread.run_sync(self.memory.clear_all))

@@ -276,6 +276,34 @@ class SecureMemory:
             self._audit(command, call, result, time.perf_counter() - started)
         return result
 
+    def clear_all(self) -> Result:
+        """Delete everything below /memories that this session may delete: the SDK's ``clear_all_memory``.
+
+        Each top-level entry (each mount's, in a session with several stores) goes by a ``delete``
+        through the whole chain, as a model's would: access rules hold, each deletion is versioned
+        with this handle's actor and erased from the files like any other. What a rule keeps (a
+        read-only mount or path) stays, and the result is an error that says how much stayed.
+        """
+        try:
+            with self._transaction.open((ROOT,), write=False) as tx:
+                depth = 2 if self.mounts else 1  # a mount's directory is its store's root: what lies in it goes
+                top = [entry.path for entry in tx.tree(ROOT, depth, _keep_all) if entry.path.count("/") == depth + 1]
+        except StorageError as exc:
+            return _error(f"Error: {exc}. Nothing was deleted.", exc)
+        except Exception as exc:  # as execute: never a traceback
+            audit.log_quietly(logger, logging.ERROR, "internal error clearing the memory: %s", _where(exc))
+            return _error("Error: internal error in the memory store; nothing was deleted.", exc)
+        results = [self.execute({"command": "delete", "path": path}) for path in top]
+        failed = [result for result in results if result.is_error]
+        if failed:
+            return Result(
+                f"Error: {len(failed)} of the {len(top)} entries below {ROOT} were not deleted; the first "
+                f"refusal: {failed[0].text.removeprefix('Error: ')}",
+                is_error=True,
+                error=failed[0].error,
+            )
+        return Result("All memory cleared")
+
     def _run(self, call: Call) -> Result:
         try:
             result = (self._handler if call.command.mutates else self._reader)(call)

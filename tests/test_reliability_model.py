@@ -296,14 +296,14 @@ class Reference:
             # ... unless only the fragment as sent is in the file (one of mixed line endings)
             if translated[0] in text or old_str not in text:
                 old_str, new_str = translated
-            if old_str.endswith("\r"):  # it would leave the LF of a CRLF bare
-                raise Refused(
-                    "Error: `old_str` ends with the carriage return of one of the file's CRLF line endings; "
-                    "end it before the line ending (the views do not show the CR) and retry."
-                )
         elif old_str not in text and "\r" not in old_str + new_str and old_str.replace("\n", "\r\n") in text:
             # an LF file with a CRLF line an insert left: the LF fragment matches it with CRLF
             old_str, new_str = old_str.replace("\n", "\r\n"), new_str.replace("\n", "\r\n")
+        if old_str.endswith("\r") and (crlf(text) or old_str + "\n" in text):  # it would leave the LF of a CRLF bare
+            raise Refused(
+                "Error: `old_str` ends with the carriage return of one of the file's CRLF line endings; "
+                "end it before the line ending (the views do not show the CR) and retry."
+            )
         at = [m.start() for m in re.finditer(f"(?={re.escape(old_str)})", text)]  # overlapping ones too
         where = [text.count("\n", 0, position) + 1 for position in at]
         if not where:
