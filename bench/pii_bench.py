@@ -273,6 +273,7 @@ REVIEWS = {
     "bg": "pii_review_bg.jsonl: blind, a hostile acceptance suite as a coding and operations agent's memory",
     "bh": "pii_review_bh.jsonl: blind, a telecom, a private bank, trials, crews, incident response, 80 languages",
     "bi": "pii_review_bi.jsonl: blind, an acceptance suite of each promised class in 29 languages",
+    "bj": "pii_review_bj.jsonl: blind, a hostile acceptance suite inside an agent's files, 28 languages",
 }
 
 

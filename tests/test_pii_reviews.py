@@ -580,6 +580,18 @@ def altered(name: str) -> list[str]:
         # and "plus" in the first three. Left: numbers read out with tens ("treinta y cuatro", "doksan"), values
         # split over two lines, a password starting with "$" or "#" in quotes.
         ("bi", "claim", None, 0.965),  # 317 of 328 since
+        # Reviewer BJ (blind, stop 49, a hostile acceptance suite's lines inside the files an agent keeps: notes,
+        # .env, YAML, JSON, shell history, logs, CSV, chats, in 28 languages and scripts; 335 lines): 358 of 385
+        # (93.0%) as it came. Its fixes: Ethiopic's colons and the modifier letter colon read as ":", a dash after
+        # a password's label and its words, Thai's "is", a bracketed aside in a PIN's clause, how a password is
+        # given before its colon, a Wi-Fi pair with its place and "SSID", a salt's, a pepper's, a seed's and a key
+        # material's values, a defanged webhook's scheme, "the digits are" before a card read out, Indonesian's
+        # "number" before digits in words, a provider's token cut after its label. Left: a Czech and an
+        # Indonesian password after what it is for with no colon, Greek's "το" read as "to", an SSN with no
+        # label (a CSV row, a W-2's "box a"), New Zealand's and Spain's national phones, a gate's "buzz" code, a
+        # card split over two lines with no card word, a PIN in Arabic's digit words, a spoiler's password, a UUID
+        # as a printer's "api token for ...:".
+        ("bj", "claim", None, 0.96),  # 372 of 385 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -885,6 +897,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # Reviewer BI: private and loopback addresses in 29 ordinary lines (by design); as it came also a Turkish
         # waybill's number read as a phone, left alone since.
         ("bi", 29, {"IP_ADDRESS"}),
+        # Reviewer BJ: private addresses in two URLs (by design); as it came also a release bumped from 1.2.3.4,
+        # left alone since.
+        ("bj", 2, {"IP_ADDRESS"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -51,7 +51,7 @@ class PIIScrub:
             for path in paths:
                 self._check_path(path)
             if isinstance(command, RenameCommand) or (isinstance(command, AdminCommand) and command.moves):
-                call.checks.append(self._check_moved)
+                call.checks.append(lambda change, tx: self._check_moved(change, tx, call))
             call.audit.paths = paths
         else:  # paths may hold PII under this policy: the audit trail gets them scrubbed
             call.audit.paths = tuple(self.scrubber.scrub(path).text for path in command.paths)
@@ -122,11 +122,17 @@ class PIIScrub:
             text += "".join(f"\n\n{joined}" for joined in _cut_addresses(path))
         return self.scrubber.contains(text)
 
-    def _check_moved(self, change: Change, tx: StoreTx) -> Change:
+    def _check_moved(self, change: Change, tx: StoreTx, call: Call) -> Change:
         """A rename of a directory creates a new path for everything below it: none may carry PII."""
         if isinstance(change, Move) and change.entry.is_dir:
             for _, landing in change.moved(tx)[1:]:
                 if self._path_findings(landing):
+                    from securemem.audit import REFUSED  # not at the top: the audit module imports the layers
+
+                    # The destination holds most of the value ("/memories/dana.reyes@example" with "com/..."
+                    # below it): the audit record names it as refused (an attacker's round).
+                    paths = call.audit.paths or ()
+                    call.audit.paths = tuple(REFUSED if path == change.new else path for path in paths)
                     raise PIIRefused(
                         # No path is quoted: joined, the names are the very value kept out.
                         "Error: This rename would make a path below its destination carry personal data or "

@@ -65,10 +65,14 @@ _WIFI = re.compile(
 # "wifi : SFR_7C10 / clef : Oberkampf!Coloc75": reviewer W). The key is what a key looks like: a symbol,
 # or digits with letters of both cases, or words joined by hyphens; not a version or a standard
 # ("Wi-Fi 7 / 802.11be", "WiFi 6E / Bluetooth 5.3").
+# (the network's place may follow the label, "SSID" the name's, and the key's label may take no colon: "wifi
+# del piso: SSID CasaVerde / clave ember-tundra-meridian-30": reviewer BJ)
 _WIFI_PAIR = re.compile(
-    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:is|name|network|ssid))?[ \t]*+(?::[ \t]*+)?"
-    r"(?P<ssid>['\"]?[^\s/'\"]{1,32}['\"]?)[ \t]+/[ \t]+"
-    r"(?:(?:clef|clé|cle|key|pw|pass(?:word)?|senha|contraseña|mot de passe|passwort|kennwort)[ \t]*:[ \t]*)?"
+    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:is|name|network|ssid))?"
+    r"(?:[ \t]+(?:del|de la|de|do|da|du|des|der|im|in the|at the|at|of the)[ \t]+[^\W\d_]{2,16})?[ \t]*+(?::[ \t]*+)?"
+    r"(?:ssid[ \t]*:?[ \t]+)?(?P<ssid>['\"]?[^\s/'\"]{1,32}['\"]?)[ \t]+/[ \t]+"
+    r"(?:(?:clef|clé|cle|clave|chave|key|pw|pass(?:word)?|senha|contraseña|mot de passe|passwort|kennwort)"
+    r"(?:[ \t]*:[ \t]*|[ \t]+))?"
     r"(?P<value>[^\s\"`]{6,64})"
 )
 _TRAILING_PUNCTUATION = ".,;?)'\""
@@ -148,8 +152,9 @@ _PIN = re.compile(
     rf"(?:[^\n0-9\[*•]{{0,24}}?"
     # a longer clause, led by what the PIN is of and read up to a verb or a colon ("PIN der beA-Karte des
     # Kollegen lautet 582913": reviewer AX); its value must end the clause and be no year (_long_pin)
+    # (an aside in brackets may end it: "PIN der Girocard (nicht weitergeben!): 7042", reviewer BJ)
     r"|(?P<long>[ \t]+(?:of|for|to|der|des|für|zur|zum|de|du|della|del|dla|för|van)[ \t][^\n0-9\[*•,;()]{8,48}?"
-    r"(?:[ \t](?:is|ist|lautet|est|es|é|è|är|wynosi|jest)|:))[ \t]*)"
+    r"(?:[ \t]*\([^()\n0-9]{1,40}\))?(?:[ \t](?:is|ist|lautet|est|es|é|è|är|wynosi|jest)|:))[ \t]*)"
     rf"(?P<value>(?:[0-9]{{4,8}}|{_SPACED})[#*]?){_CODE_END}"
 )
 _LOCKS = (

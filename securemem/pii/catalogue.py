@@ -529,11 +529,13 @@ PREFIXED: tuple[Rule, ...] = (
     ),
 )
 
+# A webhook's URL may come defanged, as a threat report writes one ("hxxps://hooks[.]slack[.]com/...": reviewer
+# BJ; the view reads "[.]" as "."): its scheme is part of it.
 ANCHORED: tuple[Rule, ...] = (
     anchored(
         "SLACK_WEBHOOK",
         "hooks.slack.com/",
-        r"(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,120}",
+        r"(?:h(?:tt|xx)ps?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,120}",
         SLACK,
         lead=8,
         tail=160,
@@ -541,7 +543,7 @@ ANCHORED: tuple[Rule, ...] = (
     anchored(
         "DISCORD_WEBHOOK",
         "/api/webhooks/",
-        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_\-]{60,68}",
+        r"h(?:tt|xx)ps://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/[A-Za-z0-9_\-]{60,68}",
         "Discord docs, webhook URLs",
         lead=40,
         tail=100,
@@ -549,7 +551,7 @@ ANCHORED: tuple[Rule, ...] = (
     anchored(
         "TEAMS_WEBHOOK",
         ".webhook.office.com/",
-        r"https://[a-z0-9\-]{1,60}\.webhook\.office\.com/webhookb2/[0-9a-f\-]{36}@[0-9a-f\-]{36}"
+        r"h(?:tt|xx)ps://[a-z0-9\-]{1,60}\.webhook\.office\.com/webhookb2/[0-9a-f\-]{36}@[0-9a-f\-]{36}"
         r"/IncomingWebhook/[0-9a-f]{32}/[0-9a-f\-]{36}(?:/[A-Za-z0-9_\-]{1,80})?",
         "Microsoft Teams incoming webhook URLs; gitleaks",
         lead=70,
@@ -558,7 +560,7 @@ ANCHORED: tuple[Rule, ...] = (
     anchored(
         "ZAPIER_WEBHOOK",
         "hooks.zapier.com/hooks/catch/",
-        r"https://hooks\.zapier\.com/hooks/catch/[0-9]{3,12}/[a-z0-9]{4,12}/?",
+        r"h(?:tt|xx)ps://hooks\.zapier\.com/hooks/catch/[0-9]{3,12}/[a-z0-9]{4,12}/?",
         "Zapier catch hook URLs",
         lead=8,
         tail=60,

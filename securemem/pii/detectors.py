@@ -1443,8 +1443,9 @@ def _terminal_wrap(window: str, start: int, join: int, end: int) -> bool:
     # terminal's: "sk-ant-api03-…" of 56 characters then its tail, "xoxb-…" then "-v9dcl…": reviewer AU).
     # Its tail is drawn at random (small and capital letters and digits: not a digest, a UUID, a pod's or a
     # job's name, a date) and is no provider's token of its own (two tokens on two lines): an attacker's round.
+    # (or after its label's colon: "sk-ant key split for the chat limit: sk-ant-api03-…" then its tail, reviewer BJ)
     alone_on_its_line = (
-        not before
+        (not before or before[-1] in ":=")
         and len(rest) >= _WRAP_TOKEN_MIN
         and starts_a_prefixed_token(window, start)
         and _MIXED_CASE_AND_DIGITS.search(rest) is not None
@@ -1456,6 +1457,7 @@ def _terminal_wrap(window: str, start: int, join: int, end: int) -> bool:
         # the next line is not a provider's token of its own (an age key's public half, then its secret)
         and (
             not before
+            or alone_on_its_line
             or ((before[-1] in ":=" or before.lower().endswith("bearer")) and not starts_a_prefixed_token(window, join))
         )
         and end == len(window)
@@ -1469,7 +1471,11 @@ _WRAP_REST = re.compile(r"[A-Za-z0-9_\-+/.]+={0,2}")
 _MIXED_CASE_AND_DIGITS = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=[^0-9]*[0-9])")
 
 
-_DIGIT_BY_DIGIT = re.compile(r"digit[ \-]by[ \-]digit|one digit at a time|digits one by one|(?:each|every) digit")
+# ("the digits are 6 0 1 1 ...": reviewer BJ)
+_DIGIT_BY_DIGIT = re.compile(
+    r"digit[ \-]by[ \-]digit|one digit at a time|digits one by one|(?:each|every) digit|"
+    r"(?:the|my|its|his|her|their|your) digits(?: are|:)"
+)
 
 
 def _spoken_of(kind: str, context: str) -> bool:

@@ -69,6 +69,11 @@ _VERSION_WORDS = re.compile(
     # "Pinned alice to 77.88.55.60": an attacker's round)
     r"\b(?:pinned|pin|bumped|bump) (?!(?:dns|resolver|server|nameserver|host|ip|address|gateway|proxy|route|vpn|"
     r"endpoint|client|user|customer)\b)[a-z0-9_.@/\-]{1,40} to|"
+    # ... or bumped from one release to the next ("Bumped libfoo from 1.2.3.4 to 1.2.3.5": reviewer BJ)
+    # (not an upstream's, a peer's or a mirror's: "bumps upstream from 8.8.8.8 to 1.1.1.1", an attacker's round)
+    r"\b(?:bumped|bumps|bump) (?!(?:dns|resolvers?|servers?|nameservers?|hosts?|ip|address|gateway|proxy|route|vpn|"
+    r"endpoint|client|user|customer|upstreams?|peers?|ntp|relay|mirrors?|backends?|origin|targets?|node|"
+    r"attacker|source|ips)\b)[a-z0-9_.@/\-]{1,40} from(?: v?[0-9][0-9.]{2,20} to)?|"
     r"\b(?:firmware|software|driver|bios|os|kernel|service|security|system)[ \t]+(?:bundle|image|package|pack|"
     r"release|build|update|revision)))"
     r"(?:[^0-9a-z\n@]{0,5}| to | is | of )$"  # not "-v@10.20.4.18": a password's end, then the host

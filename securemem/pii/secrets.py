@@ -274,7 +274,10 @@ def _sas_token(text: str, sig: int, start: int, end: int) -> tuple[int, int]:
 # ---------------------------------------------------------------- keyword-anchored secrets
 
 # Where a secret-like word occurs (in the lower-cased text, found with str.find: no regex pass).
-_HINTS = ("pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "pin", "pat", "bearer", "appid")
+_HINTS = (
+    "pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "pin", "pat", "bearer", "appid", "salt", "pepper",
+    "seed",
+)  # fmt: skip
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
 _KEY_MAX = 64
 # What a name means when it is the whole key or its last part.
@@ -288,7 +291,10 @@ _SECRET_KEY = re.compile(
     r"account|storage|subscription|admin|webhook|deploy|ssh|gpg|pgp|hmac|jwt|session|x[_.\-]api|sas|shared)"
     r"[_.\-]?key|(?:^|[_.\-])sig|(?:^|[_.\-])auth|(?:^|[_.\-])bearer|"
     # the secret named first, then whose it is ("secret_client", "SECRET_APP": reviewer AD)
-    r"(?:^|[_.\-])secret[_.\-]?(?:client|app|api|service|account|access|auth|consumer|webhook|signing|jwt|session))$"
+    r"(?:^|[_.\-])secret[_.\-]?(?:client|app|api|service|account|access|auth|consumer|webhook|signing|jwt|session)|"
+    # a hash's salt and pepper, a generator's seed, a key's material ("ENCRYPTION_SEED=FqldJa9c...", 'pepper:
+    # "oP4imggt..."', '"signing_material":"UBo2p1fN..."': reviewer BJ); the value must still be a random one
+    r"(?:^|[_.\-])(?:salt|pepper|seed)|(?:signing|key|secret|encryption)[_.\-]?material)$"
 )
 _DOLLAR_ASSIGN = re.compile(r"[ \t]*=[^=]")
 _SHORT_PASS_KEY = re.compile(r"(?:^|[_.\-])(?:pass|pw)$")
@@ -1232,7 +1238,9 @@ _VERBS = (
     # Indonesian's "changed to", Thai's "to" (reviewer BH: "kata sandi WiFi diganti jadi ...", "รหัสผ่าน Wi-Fi เป็น
     # ..."); not "jadi", "menjadi" or Nordic "var" alone ("kata sandi jadi v2.5.1", "Adgangskode var
     # Office365-synkroniseret": an attacker's round)
-    "diganti jadi|diganti menjadi|เป็น|เปน|ទៅជា"  # Thai's as the view writes it too (its mark dropped)
+    "diganti jadi|diganti menjadi|เป็น|เปน|ទៅជា|"  # Thai's as the view writes it too (its mark dropped)
+    # Thai's "is" ("รหัสผ่าน Wi-Fi คือ somchai2566": reviewer BJ), as the view writes it
+    "คือ|คอ"
 )
 # Particles that join a label to its value without spaces ("パスワードは...", "密码是...", "비밀번호는 ...").
 _PARTICLES = "は|是|为|為|는|은"
@@ -1288,6 +1296,10 @@ _PASSWORD_PHRASE = re.compile(
         # or an aside in guillemets or quotes, a phrase of words ("mot de passe de l'espace « Mon Compte » :",
         # 'contraseña actual "para que lo revisemos": ...': reviewer BF)
         r"{1,6})|)(?:[ \t]*\([^()\n]{1,60}\)|(?P<aside>,[ \t]+[^,:=;()\n]{1,40},)"
+        # or one that says how it is given, before the colon ("my password, letter by letter: T-r-0-u-b-4-...":
+        # reviewer BJ)
+        r"|,[ \t]+(?:(?:letter|character|char|digit|symbol)[ \t]+by[ \t]+(?:letter|character|char|digit|symbol)"
+        r"|spelled(?:[ \t]+out)?|spelt(?:[ \t]+out)?|in[ \t]+full|exactly|verbatim|case[ \t-]sensitive)(?=[ \t]*:)"
         r"|(?P<quoted>[ \t]*«[^«»\n]{1,60}»|[ \t]*\"[^\"\n]{0,30}[ \t][^\"\n]{0,30}\"|[ \t]*“[^“”\n]{1,60}”))?[ \t]*"
         rf"(?P<op>:|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
         r"|(?=[\u300c\u300e\uff62])"
@@ -1309,6 +1321,13 @@ _PASSWORD_BARE = re.compile(
 _PASSWORD_ARROW = re.compile(
     _PASSWORD_LABEL
     + r"(?P<tag>(?!))?(?P<words>(?!))?(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*(?P<op>->|=>|\u2192)(?P<bare>(?!))?"
+)
+# The label, maybe a few words without digits, then a dash between blanks as the operator, an em dash's place
+# ("пароль от почты — Qwerty_Zima25.": reviewer BJ; the view reads every dash as "-"): tried where the phrase
+# found nothing, so a value before the dash is read first ("временный пароль Kx7#pq — сменить").
+_PASSWORD_DASH = re.compile(
+    _PASSWORD_LABEL
+    + r"(?P<tag>(?!))?(?P<words>(?:[ \t]+[^\W\d_][^\s\d:=;\-]{0,31}){0,3})(?P<op>[ \t]+-)(?P<bare>(?!))?(?=[ \t])"
 )
 _ARROW_WORD = re.compile(r"(?<![^ \t])(?:->|=>|\u2192)(?![^ \t])")
 _WORDLIKE = re.compile(r"[^\W\d_]+")
@@ -1414,6 +1433,8 @@ def _password_phrases(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[Hit]
             found = _bare_password(text, lower, match.start())
         if found is None and match["words"] and _ARROW_WORD.search(match["words"]):
             found = _arrow_password(text, lower, match.start())
+        if found is None and match["tag"] is None and " - " in lower[match.start() : match.start() + 128]:
+            found = _dash_password(text, lower, match.start())
         if found is None and match["tag"] is None:
             found = _password_of_a_service(
                 text, lower, match.end("qual" if match["qual"] is not None else "label"), match["label"]
@@ -1562,6 +1583,22 @@ def _arrow_password(text: str, lower: str, start: int) -> Hit | None:
     if found is None or _FIELD_ASSIGNMENT.match(text, found[1], found[2]):
         return None
     return found
+
+
+def _dash_password(text: str, lower: str, start: int) -> Hit | None:
+    """The value after a dash that follows the label and its words (_PASSWORD_DASH): not after a word of
+    what is done to passwords ("Password reset - Ticket-2024 closed": an attacker's round), and ending its
+    clause (the line, or a stop or a comma after it)."""
+    dash = _PASSWORD_DASH.match(lower, start)
+    if dash is None or _ASIDE_SETTING.search(dash["words"]) is not None:
+        return None
+    found = _phrase_password(text, dash)
+    if found is None or not (text[found[2] - 1] in ".,;!" or _ENDS_CLAUSE.match(text, found[2])):
+        return None
+    return found
+
+
+_ENDS_CLAUSE = re.compile(r"[.,;:!?)]*(?:[ \t]*(?:\r?\n|$)|[.,;:!?)][ \t]|[ \t]+[(\-\u2013\u2014])")
 
 
 def _bare_password(text: str, lower: str, start: int) -> Hit | None:
