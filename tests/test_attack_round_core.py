@@ -5,14 +5,23 @@ policy ownership, the CLI): what it found, each with a test that fails on the tr
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import subprocess
+from pathlib import Path
 
 import pytest
 
-from securemem import SecureMemory
+from securemem import Admin, SecureMemory
 from securemem.audit import REFUSED
 from securemem.policy import load_policy
+from securemem.store import sqlcipher
 from securemem.store.base import Store
-from tests.helpers import audit_records, err, ok
+from tests.helpers import REPO, audit_records, child_argv, connection_of, err, ok
+from tests.sqlcipher_pages import plaintext_of
+from tests.test_erasure import NO_HISTORY, erased_within
+
+MARKER = "never-committed-0d5c"
 
 
 @pytest.mark.parametrize(
@@ -34,3 +43,28 @@ def test_a_rename_refused_for_what_lands_below_it_is_audited_without_its_destina
     )
     (record,) = [r for r in audit_records(caplog) if r["command"] == "rename"]
     assert (record["error"], record["paths"]) == ("PIIRefused", [moved, REFUSED])
+
+
+def _killed_mid_write(db: str, key_hex: str) -> None:
+    """A writer whose pages spill into the WAL (a transaction larger than its page cache), killed before
+    its commit, as a supervisor's timeout kills `securemem import` beside a running agent."""
+    with Admin.open(db, key=bytes.fromhex(key_hex)) as admin:
+        conn = connection_of(admin.store)
+        conn.execute("PRAGMA cache_size = 16")  # pages: the insert below spills at once
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO content (id, data) VALUES (?, ?)", (10**9, (MARKER * 100_000).encode()))
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_writer_killed_mid_write_beside_an_open_handle_leaves_no_text_in_the_wal(tmp_path: Path) -> None:
+    db, key = tmp_path / "k.db", os.urandom(32)
+    with SecureMemory.open(db, key=key, policy=NO_HISTORY) as mem:  # open all along, as an agent's service is
+        ok(mem, command="create", path="/memories/first.md", file_text="x\n")
+        killed = subprocess.run(child_argv(_killed_mid_write, str(db), key.hex()), cwd=REPO, timeout=60)
+        assert killed.returncode == -signal.SIGKILL
+        assert MARKER.encode() in plaintext_of(db, key)  # the killed writer's text, in the WAL's frames
+        for number in range(sqlcipher.PROBE_EVERY):  # the handle goes on writing: it looks at the WAL
+            ok(mem, command="create", path=f"/memories/n{number}.md", file_text="y\n")
+        erased_within(db, key, MARKER, 3.0)
+        listed = ok(mem, command="view", path="/memories").splitlines()
+        assert len(listed) == 3 + sqlcipher.PROBE_EVERY  # nothing the killed writer wrote

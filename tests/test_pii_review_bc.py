@@ -194,20 +194,18 @@ def test_a_public_keys_body_is_not_read_as_a_private_keys(kind: str) -> None:
         ("NIP du compte : 4826.", [("PASSWORD", "4826")]),
         ("شماره کارت ۶۱۰۴-۳۳۴۱-۳۵۰۱-۸۳۳۶، رمز دوم ۵۸۲۱۳۹۴۷، موبایل",
          [("CREDIT_CARD", "۶۱۰۴-۳۳۴۱-۳۵۰۱-۸۳۳۶"), ("PASSWORD", "۵۸۲۱۳۹۴۷")]),
-        # reviewer BJ: Ethiopic's preface colon and the modifier letter colon; a dash after the label; Thai's
-        # "is"; an aside in brackets in a PIN's clause; how a password is given, before the colon; a Wi-Fi pair
-        # with its place and "SSID"; a salt's, a pepper's, a seed's and a key's material; a defanged webhook;
-        # digits "are" a card's; Indonesian's "number"; a provider's token cut after its label
+        # reviewer BJ: Ethiopic's preface colon and the modifier letter colon; a dash after the label; an aside
+        # that says to keep a PIN in its clause; a password given letter by letter; a salt's, a pepper's, an
+        # encryption seed's and a key material's random values; a defanged webhook; a provider's token cut after
+        # its label
         ("የይለፍ ቃል፦ Abebe@1975", [("PASSWORD", "Abebe@1975")]),
         ("IPv6 2804\ua78914c\ua7894dc8\ua7893c6a\ua78945b1\ua789323e\ua7890\ua7895eb8",
          [("IP_ADDRESS", "2804\ua78914c\ua7894dc8\ua7893c6a\ua78945b1\ua789323e\ua7890\ua7895eb8")]),
         ("пароль от почты — Qwerty_Zima25, телефон", [("PASSWORD", "Qwerty_Zima25")]),
         ("Router admin pw — Nh@wk-Backup-12 (from the sticky note)", [("PASSWORD", "Nh@wk-Backup-12")]),
-        ("รหัสผ่าน Wi-Fi คือ somchai2566 อีเมล", [("PASSWORD", "somchai2566")]),
         ("PIN der Girocard (nicht weitergeben!): 7042", [("PASSWORD", "7042")]),
+        ("PIN de la carte bleue (ne pas partager) : 6203", [("PASSWORD", "6203")]),
         ("my password, letter by letter: T-r-0-u-b-4-d-0-r-!", [("PASSWORD", "T-r-0-u-b-4-d-0-r-!")]),
-        ("wifi del piso: SSID CasaVerde / clave ember-tundra-meridian-30 · casero",
-         [("PASSWORD", "ember-tundra-meridian-30")]),
         ("ENCRYPTION_SEED=FqldJa9cTeuZ8YEvXwf4J0stILkDUrao", [("GENERIC_SECRET", "FqldJa9cTeuZ8YEvXwf4J0stILkDUrao")]),
         ('crypto:\n  pepper: "oP4imggtCjeYHN+b3UzkTum6b9rqcJiSjWXAqDpa1dY="\n  rounds: 12',
          [("GENERIC_SECRET", "oP4imggtCjeYHN+b3UzkTum6b9rqcJiSjWXAqDpa1dY=")]),
@@ -215,10 +213,6 @@ def test_a_public_keys_body_is_not_read_as_a_private_keys(kind: str) -> None:
          [("GENERIC_SECRET", "UBo2p1fN+FfB9YpYcbJxQbmmCLiisQkh6xx5WBLBhVY=")]),
         ("webhook hxxps://hooks[.]slack[.]com/services/T09YSJABKFT/BLBD1ZZ8F7Z/3oLTULl91xYi5swkjNcx2f5B",
          [("SLACK_WEBHOOK", "hxxps://hooks[.]slack[.]com/services/T09YSJABKFT/BLBD1ZZ8F7Z/3oLTULl91xYi5swkjNcx2f5B")]),
-        ("[12:41] guest: the digits are 6 0 1 1 2 8 7 0 8 6 1 2 2 4 2 8",
-         [("CREDIT_CARD", "6 0 1 1 2 8 7 0 8 6 1 2 2 4 2 8")]),
-        ("Nomor saya nol delapan satu dua tiga empat tujuh enam delapan delapan",
-         [("PHONE", "nol delapan satu dua tiga empat tujuh enam delapan delapan")]),
         ("split for the chat limit: sk-ant-api03-cznHCo4aMhX7c0UKpkOCcHPU6cN9IS_N1ZXnUnzsi\n"
          "MXNax5AvxLkdxRat7QptZlWjJ07Clwv54_m6Bp8ZvZsd_Maqd1MGAA",
          [("ANTHROPIC_API_KEY", "sk-ant-api03-cznHCo4aMhX7c0UKpkOCcHPU6cN9IS_N1ZXnUnzsi\n"
@@ -331,6 +325,16 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "random_seed: 20240101",
         "ratio 16\u22369 screen",
         "wifi at home: HomeNet / changeme",
+        "Password Spraying — T1110.003",
+        "Hardcoded password — CWE-798.",
+        "pass\u2236merit\u2236distinction = 40\u223635\u223625",
+        "PIN of the ATM (terminal ID): 40871235",
+        "Password, exactly: Argon2id",
+        "world_seed: -4530634556500121041",
+        "pepper: Carolina-Reaper2",
+        "Nomor resi: tujuh dua sembilan empat satu delapan enam tiga",
+        "Lottery draw recap: the digits are 4 0 0 0 1 2 3 4 1 2 3 4 1 2 3 4 (sixteen balls).",
+        "Bumped openssl-fips from 3.0.9.1 to 3.0.9.2 in the base image.",
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:

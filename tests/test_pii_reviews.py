@@ -583,15 +583,15 @@ def altered(name: str) -> list[str]:
         # Reviewer BJ (blind, stop 49, a hostile acceptance suite's lines inside the files an agent keeps: notes,
         # .env, YAML, JSON, shell history, logs, CSV, chats, in 28 languages and scripts; 335 lines): 358 of 385
         # (93.0%) as it came. Its fixes: Ethiopic's colons and the modifier letter colon read as ":", a dash after
-        # a password's label and its words, Thai's "is", a bracketed aside in a PIN's clause, how a password is
-        # given before its colon, a Wi-Fi pair with its place and "SSID", a salt's, a pepper's, a seed's and a key
-        # material's values, a defanged webhook's scheme, "the digits are" before a card read out, Indonesian's
-        # "number" before digits in words, a provider's token cut after its label. Left: a Czech and an
-        # Indonesian password after what it is for with no colon, Greek's "το" read as "to", an SSN with no
-        # label (a CSV row, a W-2's "box a"), New Zealand's and Spain's national phones, a gate's "buzz" code, a
-        # card split over two lines with no card word, a PIN in Arabic's digit words, a spoiler's password, a UUID
-        # as a printer's "api token for ...:".
-        ("bj", "claim", None, 0.96),  # 372 of 385 since
+        # a password's label and its words, an aside that says to keep a PIN in its clause, a password given
+        # letter by letter, a salt's, a pepper's, an encryption seed's and a key material's random values, a
+        # defanged webhook's scheme, a provider's token cut after its label. Withdrawn after an attacker's round
+        # (tests/test_pii_ordinary_attacks.py, round BJ): Thai's "is", a Wi-Fi pair's place and "SSID", "the
+        # digits are", Indonesian's "nomor". Left: those four, a Czech and an Indonesian password after what it
+        # is for with no colon, Greek's "το" read as "to", SSNs with no label, New Zealand's and Spain's national
+        # phones, a gate's "buzz" code, a card split over two lines with no card word, a PIN in Arabic's digit
+        # words, a spoiler's password, a UUID as a printer's "api token for ...:".
+        ("bj", "claim", None, 0.95),  # 368 of 385 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

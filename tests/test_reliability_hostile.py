@@ -474,19 +474,21 @@ def test_the_wals_room_is_given_back_when_the_disk_cannot_hold_it(
         assert wal.stat().st_size == room and wal.read_bytes() == bytes(room)
 
 
-def test_a_write_into_the_wals_room_on_a_full_disk_is_still_erased(
+def test_on_a_full_disk_a_write_the_file_cannot_take_is_refused_and_deletes_are_still_erased(
     tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The zeros of the WAL's room let a write in on a full disk (it overwrites them), but the
-    # checkpoint that erases it must grow the store file: it used to fail for want of space, and
-    # the deleted text stayed decryptable in the WAL. The checkpoint now cuts the room first.
+    # The zeros of the WAL's room let a write in on a full disk (it overwrites them), but the checkpoint
+    # that erases what later deletes free must then grow the store file to the pages the WAL holds: it
+    # failed for want of space, and the deleted text stayed decryptable in the WAL until space came back
+    # (an attacker's round: ten deletes after a 200 KB create, all answered "deleted"). Such a write is
+    # refused now, as any write on a full disk, and the deletes' text is erased.
     from securemem.policy import HistorySettings, Policy, StorageSettings
     from securemem.store import pages, sqlcipher
-    from tests.helpers import ok, sqlcipher_of
+    from tests.helpers import err, ok, sqlcipher_of
     from tests.sqlcipher_pages import plaintext_of
 
     monkeypatch.setattr(sqlcipher, "COMPACT_FRAMES", 200)
-    policy = Policy(history=HistorySettings(versions=False), storage=StorageSettings(erase_within=60.0))
+    policy = Policy(history=HistorySettings(content="metadata"), storage=StorageSettings(erase_within=60.0))
     with small_tmpfs(tmp_path / "fs", 12 * 1024) as fs:
         db = fs / "m.db"
         wal = Path(f"{db}-wal")
@@ -495,6 +497,8 @@ def test_a_write_into_the_wals_room_on_a_full_disk_is_still_erased(
             setattr(store._eraser, "soon", lambda: None)  # the test checkpoints, once, after the burst
             for i in range(60):
                 ok(memory, command="create", path=f"/memories/b/{i:03d}.md", file_text=f"BULK{i:03d} " * 2000)
+            for i in range(10):
+                ok(memory, command="create", path=f"/memories/s/{i}.md", file_text=f"SECRET{i}MARK " * 400)
             assert store._checkpoint(5.0)
             used = pages.wal_frames(wal)
             assert wal.stat().st_size - sqlcipher.wal_bytes(used) > 400 * 1024  # a room of zeros to write into
@@ -503,12 +507,16 @@ def test_a_write_into_the_wals_room_on_a_full_disk_is_still_erased(
                 while os.write(fd, bytes(PAGE)):  # the disk is full now
                     pass
             os.close(fd)
-            ok(memory, command="create", path="/memories/secret.md", file_text="SECRETMARK " * 20000)
-            ok(memory, command="delete", path="/memories/secret.md")
+            refused = err(memory, command="create", path="/memories/big.md", file_text="BIGMARK " * 25000)
+            full = "Error: the memory store is full (disk or page limit reached); free space and retry."
+            assert refused == f"{full} {NOT_APPLIED}"
+            for i in range(10):
+                ok(memory, command="delete", path=f"/memories/s/{i}.md")
             memory.store.flush_erasure()
             assert memory.store.integrity_errors() == []
         found = plaintext_of(db, key)
-    assert b"BULK059" in found and b"SECRETMARK" not in found
+    assert b"BULK059" in found and b"BIGMARK" not in found
+    assert [i for i in range(10) if f"SECRET{i}MARK".encode() in found] == []
 
 
 def test_a_really_full_disk_refuses_writes_cleanly_and_recovers_when_space_is_freed(tmp_path: Path, key: bytes) -> None:

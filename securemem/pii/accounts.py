@@ -65,14 +65,10 @@ _WIFI = re.compile(
 # "wifi : SFR_7C10 / clef : Oberkampf!Coloc75": reviewer W). The key is what a key looks like: a symbol,
 # or digits with letters of both cases, or words joined by hyphens; not a version or a standard
 # ("Wi-Fi 7 / 802.11be", "WiFi 6E / Bluetooth 5.3").
-# (the network's place may follow the label, "SSID" the name's, and the key's label may take no colon: "wifi
-# del piso: SSID CasaVerde / clave ember-tundra-meridian-30": reviewer BJ)
 _WIFI_PAIR = re.compile(
-    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:is|name|network|ssid))?"
-    r"(?:[ \t]+(?:del|de la|de|do|da|du|des|der|im|in the|at the|at|of the)[ \t]+[^\W\d_]{2,16})?[ \t]*+(?::[ \t]*+)?"
-    r"(?:ssid[ \t]*:?[ \t]+)?(?P<ssid>['\"]?[^\s/'\"]{1,32}['\"]?)[ \t]+/[ \t]+"
-    r"(?:(?:clef|clé|cle|clave|chave|key|pw|pass(?:word)?|senha|contraseña|mot de passe|passwort|kennwort)"
-    r"(?:[ \t]*:[ \t]*|[ \t]+))?"
+    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:is|name|network|ssid))?[ \t]*+(?::[ \t]*+)?"
+    r"(?P<ssid>['\"]?[^\s/'\"]{1,32}['\"]?)[ \t]+/[ \t]+"
+    r"(?:(?:clef|clé|cle|key|pw|pass(?:word)?|senha|contraseña|mot de passe|passwort|kennwort)[ \t]*:[ \t]*)?"
     r"(?P<value>[^\s\"`]{6,64})"
 )
 _TRAILING_PUNCTUATION = ".,;?)'\""
@@ -143,6 +139,12 @@ _CODE_END = r"(?![\w\-/:]|\.\w|,[0-9])"  # a full stop may end the sentence
 _SPACED = r"[0-9](?:[ \-][0-9]){3,7}(?![ \-][0-9])"  # all of the run ("keypad 1 2 3 4 5 6 7 8 9 0" is none)
 # The words between hold no bracket and no mask ("PIN: [PASSWORD ****6091]" is a scrubbed one). A
 # name's last part may be "-PIN" ("Online-Banking-PIN 38049": reviewer T).
+# What an aside says to keep a PIN to oneself, in the languages read.
+_KEEP_IT = (
+    "nicht weitergeben|geheim|vertraulich|nicht teilen|do not share|don't share|never share|keep (?:it )?secret|"
+    "confidential|secret|private|ne pas (?:partager|divulguer|communiquer)|confidentiel|no compartir|confidencial|"
+    "não compartilhar|nao compartilhar|non condividere|riservato|niet delen|geheim houden|nie udostępniać|poufne"
+)
 _PIN = re.compile(
     # a mobile banking app's and a phone banking line's PIN ("MPIN: 5274", "TPIN 4417": reviewer BF), or a PIN in
     # the words of other scripts as the view writes them (_PIN_OTHER)
@@ -152,9 +154,10 @@ _PIN = re.compile(
     rf"(?:[^\n0-9\[*•]{{0,24}}?"
     # a longer clause, led by what the PIN is of and read up to a verb or a colon ("PIN der beA-Karte des
     # Kollegen lautet 582913": reviewer AX); its value must end the clause and be no year (_long_pin)
-    # (an aside in brackets may end it: "PIN der Girocard (nicht weitergeben!): 7042", reviewer BJ)
+    # (an aside in brackets that says to keep it may end it: "PIN der Girocard (nicht weitergeben!): 7042",
+    # reviewer BJ; not one that names another number, "PIN of the ATM (terminal ID): 40871235": an attacker's round)
     r"|(?P<long>[ \t]+(?:of|for|to|der|des|für|zur|zum|de|du|della|del|dla|för|van)[ \t][^\n0-9\[*•,;()]{8,48}?"
-    r"(?:[ \t]*\([^()\n0-9]{1,40}\))?(?:[ \t](?:is|ist|lautet|est|es|é|è|är|wynosi|jest)|:))[ \t]*)"
+    rf"(?:[ \t]*\((?:{_KEEP_IT})!?\)[ \t]*)?(?:[ \t](?:is|ist|lautet|est|es|é|è|är|wynosi|jest)|:))[ \t]*)"
     rf"(?P<value>(?:[0-9]{{4,8}}|{_SPACED})[#*]?){_CODE_END}"
 )
 _LOCKS = (

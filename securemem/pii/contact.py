@@ -3502,8 +3502,9 @@ _SPELT_CONTEXT = _PHONE_WORDS | {
     "bel", "terug", "terugbellen", "richiamatemi", "chiamatemi", "chiamami", "oddzwonić", "oddzwonic",
     "zadzwonić", "sunați", "sunati",
     "appelle", "appelez", "joindre",  # French ("appelle-moi au zéro sept, quarante et un, ...")
-    # Indonesian's "number" and "call" ("Nomor saya nol delapan satu ...": reviewer BJ)
-    "nomor", "ponsel", "hubungi", "telepon",
+    # Indonesian's "mobile", "call" and "telephone" (not "nomor" alone, any number: "Nomor resi: tujuh dua ...",
+    # a parcel's, an attacker's round on reviewer BJ's readers)
+    "ponsel", "hubungi", "telepon",
     "hp",  # Indonesian's "nomor HP" (handphone: reviewer AJ); Russian's and Hindi's number and phone, as viewed
     *(
         normalise_text(form).lower()  # "Номер" reads "hoмep": its capital "Н" looks like "H"

@@ -1471,11 +1471,7 @@ _WRAP_REST = re.compile(r"[A-Za-z0-9_\-+/.]+={0,2}")
 _MIXED_CASE_AND_DIGITS = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=[^0-9]*[0-9])")
 
 
-# ("the digits are 6 0 1 1 ...": reviewer BJ)
-_DIGIT_BY_DIGIT = re.compile(
-    r"digit[ \-]by[ \-]digit|one digit at a time|digits one by one|(?:each|every) digit|"
-    r"(?:the|my|its|his|her|their|your) digits(?: are|:)"
-)
+_DIGIT_BY_DIGIT = re.compile(r"digit[ \-]by[ \-]digit|one digit at a time|digits one by one|(?:each|every) digit")
 
 
 def _spoken_of(kind: str, context: str) -> bool:

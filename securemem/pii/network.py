@@ -70,10 +70,12 @@ _VERSION_WORDS = re.compile(
     r"\b(?:pinned|pin|bumped|bump) (?!(?:dns|resolver|server|nameserver|host|ip|address|gateway|proxy|route|vpn|"
     r"endpoint|client|user|customer)\b)[a-z0-9_.@/\-]{1,40} to|"
     # ... or bumped from one release to the next ("Bumped libfoo from 1.2.3.4 to 1.2.3.5": reviewer BJ)
-    # (not an upstream's, a peer's or a mirror's: "bumps upstream from 8.8.8.8 to 1.1.1.1", an attacker's round)
-    r"\b(?:bumped|bumps|bump) (?!(?:dns|resolvers?|servers?|nameservers?|hosts?|ip|address|gateway|proxy|route|vpn|"
-    r"endpoint|client|user|customer|upstreams?|peers?|ntp|relay|mirrors?|backends?|origin|targets?|node|"
-    r"attacker|source|ips)\b)[a-z0-9_.@/\-]{1,40} from(?: v?[0-9][0-9.]{2,20} to)?|"
+    # (not a name that says it is a host, a resolver's, a peer's or a mirror's: "bumps upstream from 8.8.8.8 to
+    # 1.1.1.1", "Bumped quad9 from 9.9.9.9 to ...", "Bumped dns1 from ...": attackers' rounds)
+    r"\b(?:bumped|bumps|bump) (?!(?:ips?|hosts?)\b)"
+    r"(?![a-z0-9_.@/\-]*(?:dns|resolv|server|addr|gateway|proxy|route|vpn|endpoint|client|user|customer|upstream|peer|ntp|relay|mirror|backend|origin|target|node|attacker|source|forward|stun|"
+    r"turn|quad9|cloudflare|google|level3|cdn|lb|nat|dhcp|edge|bastion|firewall|fw))"
+    r"[a-z0-9_.@/\-]{1,40} from(?: v?[0-9][0-9.]{2,20} to)?|"
     r"\b(?:firmware|software|driver|bios|os|kernel|service|security|system)[ \t]+(?:bundle|image|package|pack|"
     r"release|build|update|revision)))"
     r"(?:[^0-9a-z\n@]{0,5}| to | is | of )$"  # not "-v@10.20.4.18": a password's end, then the host

@@ -58,10 +58,11 @@ _DASHES = frozenset("\u2212\u2043\ufe63\uff0d\u2e3a\u2e3b\u2053")  # ... and the
 # ("308·84·5030", "030・1234"): read as a dot.
 _STOPS = {"\u3002": ".", "\uff61": ".", "\u2024": ".", "\u00b7": ".", "\u30fb": ".", "\u2027": ".", "\u22c5": "."}
 _SLASHES = frozenset("\u2044\u2215")  # fraction and division slashes, which NFKC keeps
-# Colons NFKC keeps: the modifier letter colon and the ratio sign drawn in an address's place
-# ("2804\ua78914c\ua7894dc8...", reviewer BJ), the raised colon, and Ethiopic's colon and preface colon
-# after a label ("\u12e8\u12ed\u1208\u134d \u1243\u120d\u1366 ...": reviewer BJ).
-_COLONS = frozenset("\ua789\u2236\u02f8\u1365\u1366")
+# Colons NFKC keeps: the modifier letter colon drawn in an address's place ("2804\ua78914c\ua7894dc8...",
+# reviewer BJ), and Ethiopic's colon and preface colon after a label ("\u12e8\u12ed\u1208\u134d \u1243\u120d\u1366
+# ...": reviewer BJ). Not the ratio sign: "pass\u2236merit\u2236distinction = 40\u223635\u223625" is a ratio (an
+# attacker's round).
+_COLONS = frozenset("\ua789\u1365\u1366")
 _READ_AS = {**_STOPS, **dict.fromkeys(_COLONS, ":")}  # what stops and colons are read as
 # Digits NFKC writes with brackets or a stop ("⑴" U+2474, "⒈" U+2488, "🄁" U+1F101).
 _DECORATED_DIGITS = re.compile(r"\(([0-9]+)\)|([0-9]+)[.,]")

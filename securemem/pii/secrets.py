@@ -291,10 +291,15 @@ _SECRET_KEY = re.compile(
     r"account|storage|subscription|admin|webhook|deploy|ssh|gpg|pgp|hmac|jwt|session|x[_.\-]api|sas|shared)"
     r"[_.\-]?key|(?:^|[_.\-])sig|(?:^|[_.\-])auth|(?:^|[_.\-])bearer|"
     # the secret named first, then whose it is ("secret_client", "SECRET_APP": reviewer AD)
-    r"(?:^|[_.\-])secret[_.\-]?(?:client|app|api|service|account|access|auth|consumer|webhook|signing|jwt|session)|"
-    # a hash's salt and pepper, a generator's seed, a key's material ("ENCRYPTION_SEED=FqldJa9c...", 'pepper:
-    # "oP4imggt..."', '"signing_material":"UBo2p1fN..."': reviewer BJ); the value must still be a random one
-    r"(?:^|[_.\-])(?:salt|pepper|seed)|(?:signing|key|secret|encryption)[_.\-]?material)$"
+    r"(?:^|[_.\-])secret[_.\-]?(?:client|app|api|service|account|access|auth|consumer|webhook|signing|jwt|session))$"
+)
+# A hash's salt and pepper, an encryption's seed, a key's material ("ENCRYPTION_SEED=FqldJa9c...", 'pepper:
+# "oP4imggt..."', '"signing_material":"UBo2p1fN..."': reviewer BJ): secrets only when their values are long and
+# random, as a bare key's (not a game's or a generator's seed, "pepper: Carolina-Reaper2", a SaltStack minion's
+# "salt: minion-Prod01": an attacker's round).
+_RANDOM_KEY = re.compile(
+    r"(?:(?:^|[_.\-])(?:salt|pepper)|(?:encryption|crypto|key|secret|master)[_.\-]?seed"
+    r"|(?:signing|key|secret|encryption)[_.\-]?material)$"
 )
 _DOLLAR_ASSIGN = re.compile(r"[ \t]*=[^=]")
 _SHORT_PASS_KEY = re.compile(r"(?:^|[_.\-])(?:pass|pw)$")
@@ -1238,9 +1243,9 @@ _VERBS = (
     # Indonesian's "changed to", Thai's "to" (reviewer BH: "kata sandi WiFi diganti jadi ...", "รหัสผ่าน Wi-Fi เป็น
     # ..."); not "jadi", "menjadi" or Nordic "var" alone ("kata sandi jadi v2.5.1", "Adgangskode var
     # Office365-synkroniseret": an attacker's round)
-    "diganti jadi|diganti menjadi|เป็น|เปน|ទៅជា|"  # Thai's as the view writes it too (its mark dropped)
-    # Thai's "is" ("รหัสผ่าน Wi-Fi คือ somchai2566": reviewer BJ), as the view writes it
-    "คือ|คอ"
+    "diganti jadi|diganti menjadi|เป็น|เปน|ទៅជា"  # Thai's as the view writes it too (its mark dropped)
+    # (not Thai's "is", "คือ": its compounds glue the label to what it names, "ฟิลด์รหัสผ่าน คือ pwd_hash2",
+    # the password field: an attacker's round on reviewer BJ's readers)
 )
 # Particles that join a label to its value without spaces ("パスワードは...", "密码是...", "비밀번호는 ...").
 _PARTICLES = "は|是|为|為|는|은"
@@ -1296,10 +1301,9 @@ _PASSWORD_PHRASE = re.compile(
         # or an aside in guillemets or quotes, a phrase of words ("mot de passe de l'espace « Mon Compte » :",
         # 'contraseña actual "para que lo revisemos": ...': reviewer BF)
         r"{1,6})|)(?:[ \t]*\([^()\n]{1,60}\)|(?P<aside>,[ \t]+[^,:=;()\n]{1,40},)"
-        # or one that says how it is given, before the colon ("my password, letter by letter: T-r-0-u-b-4-...":
-        # reviewer BJ)
-        r"|,[ \t]+(?:(?:letter|character|char|digit|symbol)[ \t]+by[ \t]+(?:letter|character|char|digit|symbol)"
-        r"|spelled(?:[ \t]+out)?|spelt(?:[ \t]+out)?|in[ \t]+full|exactly|verbatim|case[ \t-]sensitive)(?=[ \t]*:)"
+        # or one that says it is given one character at a time, before the colon ("my password, letter by letter:
+        # T-r-0-u-b-4-...": reviewer BJ; its value must hold a digit and a letter, _phrase_password)
+        r"|(?P<how>,[ \t]+(?:letter|character|char)[ \t]+by[ \t]+(?:letter|character|char))(?=[ \t]*:)"
         r"|(?P<quoted>[ \t]*«[^«»\n]{1,60}»|[ \t]*\"[^\"\n]{0,30}[ \t][^\"\n]{0,30}\"|[ \t]*“[^“”\n]{1,60}”))?[ \t]*"
         rf"(?P<op>:|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
         r"|(?=[\u300c\u300e\uff62])"
@@ -1595,9 +1599,20 @@ def _dash_password(text: str, lower: str, start: int) -> Hit | None:
     found = _phrase_password(text, dash)
     if found is None or not (text[found[2] - 1] in ".,;!" or _ENDS_CLAUSE.match(text, found[2])):
         return None
+    value = text[found[1] : found[2]].rstrip(".,;!")
+    # A password's whole shape: small and capital letters, a digit and a symbol other than a version's or a
+    # name's dot and dash (not "T1110.003", "CWE-798", "JIRA-4412", "Base64", "Hashcat6.2", "GDPR-Art33" after
+    # "Password spraying —", "Hardcoded password —", "Password change —": an attacker's round).
+    if not (
+        _DIGIT.search(value)
+        and value.lower() != value != value.upper()
+        and any(not char.isalnum() and char not in ".-" for char in value)
+    ):
+        return None
     return found
 
 
+_ASCII_LETTER = re.compile(r"[A-Za-z]")
 _ENDS_CLAUSE = re.compile(r"[.,;:!?)]*(?:[ \t]*(?:\r?\n|$)|[.,;:!?)][ \t]|[ \t]+[(\-\u2013\u2014])")
 
 
@@ -1736,6 +1751,8 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
         return None
     refused = (
         not _ASCII_LETTER_OR_DIGIT.search(secret)  # words of another script ("ਪਾਸਵਰਡ: ਘੱਟੋ-ਘੱਟ 8", at least 8)
+        # given letter by letter: a password's letters and digits ("A-B-C" is the alphabet: an attacker's round)
+        or (match.groupdict().get("how") is not None and not (_DIGIT.search(secret) and _ASCII_LETTER.search(secret)))
         or (match.groupdict().get("quoted") is not None and _not_after_a_quoted_aside(text, match, secret, end))
         or (match.groupdict().get("glued") is not None and _glued_not_a_value(text, secret, end))
         or _not_a_phrase_password(text, match, secret, quoted, end)
@@ -2469,6 +2486,8 @@ def key_kind(key: str) -> str | None:
         return "PASSWORD"
     if _SECRET_KEY.search(name):
         return "SECRET"
+    if _RANDOM_KEY.search(name):
+        return "KEY"
     return None
 
 

@@ -471,6 +471,22 @@ def wal_reaches(wal: Path, frames: int) -> bool:
     return _read_wal(wal, reaches) is True
 
 
+def uncommitted_tail(wal: Path) -> bool:
+    """The WAL's current generation ends in a frame no commit closes: a writer's pages spilled into the
+    WAL (a transaction larger than the page cache) and it died or rolled back before its commit, or a
+    commit is being written right now. Its frames stay in the file after the WAL's valid end, where
+    commits that follow only overwrite them as far as they reach (a dozen reads)."""
+
+    def ends_open(fd: int, head: bytes) -> bool:
+        frames = _generation_frames(fd, head)
+        if not frames:
+            return False
+        header = os.pread(fd, FRAME_HEADER, WAL_HEADER + (frames - 1) * _frame_bytes(head))
+        return len(header) == FRAME_HEADER and header[4:8] == b"\0\0\0\0"  # a commit frame holds the size
+
+    return _read_wal(wal, ends_open) is True
+
+
 def wal_frames(wal: Path) -> int:
     """How many frames the WAL's current generation holds (0: no header, an empty or zeroed WAL)."""
     return _read_wal(wal, _generation_frames) or 0

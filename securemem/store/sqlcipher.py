@@ -510,7 +510,7 @@ class SQLCipherStore:
         # its next erasure pass must scrub, every page if it cannot name the ones written since.
         self._freed_since_scrub = True
         self._wal = f"{os.path.abspath(path)}-wal"
-        self._commits = 0  # write commits of this handle (see _wal_filling)
+        self._commits = 0  # write commits of this handle (see _after_commit)
         self._ns: dict[str, int] = {}  # namespace name -> id, once committed
         self._known = _Known()
         self._looked = 0  # lookups of the store itself (its existence, a setting) in the open transaction
@@ -715,7 +715,7 @@ class SQLCipherStore:
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             # No automatic checkpoints: every checkpoint is the eraser's, which then scrubs the pages
             # it copied (an automatic one would copy them unscrubbed and let the WAL restart, losing
-            # their numbers). The eraser also runs when the WAL nears the end of its room (_wal_filling).
+            # their numbers). The eraser also runs when the WAL nears the end of its room (_after_commit).
             conn.execute("PRAGMA wal_autocheckpoint = 0")
             # A WAL kept in its room by restarts (``_keep_in_room``) is cut back to the largest room
             # at the first commit after a restart, should a big commit have grown it past that.
@@ -882,6 +882,7 @@ class SQLCipherStore:
                 return
             if write:
                 self._check_file(conn)
+                self._check_space(conn)
             freed = tx.family_freed
             noted = self._note_debt(conn) if freed else 0
             self._run(conn, "COMMIT", rollback_on_error=True, on=self._control(conn))
@@ -891,8 +892,8 @@ class SQLCipherStore:
                 self._known.debt = True
                 self._freed()
                 own = True
-            elif write and self._wal_filling():
-                self._eraser.soon()  # nothing to erase: a checkpoint keeps the WAL in its room
+            elif write:
+                own = self._after_commit()
         finally:
             self._known.live = False
             tx.release()
@@ -1039,6 +1040,28 @@ class SQLCipherStore:
                 "the memory store file was removed or replaced after this handle opened it; reopen the store"
             )
 
+    def _check_space(self, conn: sqlcipher3.Connection) -> None:
+        """Before a write's commit, on a disk nearly full: roll back unless the store file can take what
+        its checkpoint will copy into it (an attacker's round).
+
+        A commit may land in the WAL's room (zeros written earlier, overwritten in place) while the disk
+        is full; the checkpoint that erases what later deletes free must then grow the store file to the
+        pages the WAL holds, and could not: the deleted text stayed decryptable until space came back.
+        Such a write is refused as a full store is. Where the disk has room for a whole WAL and its room
+        again (nearly always) one ``statvfs`` tells; else ``PRAGMA page_count`` says how far the file
+        must grow. Space taken by others after the commit can still delay an erasure (see Limits)."""
+        try:
+            fs = os.statvfs(self._where.parent)
+            free = (fs.f_bfree if os.geteuid() == 0 else fs.f_bavail) * fs.f_frsize
+            if free > _size(self._wal) + wal_bytes(ROOM_FRAMES):
+                return
+            grows = int(conn.execute("PRAGMA page_count").fetchone()[0]) * pages.PAGE - _size(self.path)
+        except (OSError, sqlcipher3.Error):
+            return  # the commit itself tells what is wrong with the file or the disk
+        if grows > free:
+            self._rollback(conn)
+            raise StoreFullError("the memory store is full (disk or page limit reached); free space and retry")
+
     def _translate(self, exc: sqlcipher3.Error) -> StorageError:
         # After its first failed read of a re-keyed file SQLite answers "read-only" (or an I/O
         # error) to every later statement: those codes are checked against the salt too.
@@ -1149,6 +1172,7 @@ class SQLCipherStore:
                 self._rollback(conn)
                 raise
             self._check_file(conn)
+            self._check_space(conn)
             freeing = freed is not None and freed(result)
             if freeing:
                 self._note_debt(conn)
@@ -1156,8 +1180,8 @@ class SQLCipherStore:
             self._known.forget()
             if freeing:
                 self._freed()
-            elif self._wal_filling():
-                self._eraser.soon()  # nothing to erase: a checkpoint keeps the WAL in its room
+            else:
+                freeing = self._after_commit()
         self._tell_eraser(own=freeing)
         return result
 
@@ -1702,13 +1726,27 @@ class SQLCipherStore:
             with contextlib.suppress(sqlcipher3.Error):
                 conn.execute("COMMIT")
 
-    def _wal_filling(self) -> bool:
-        """Counts a write commit: the WAL grew past the largest room (big commits get there before
-        the next probe; one stat), or, every PROBE_EVERY-th, its generation reached COMPACT_FRAMES."""
+    def _after_commit(self) -> bool:
+        """After a write commit that freed nothing (under the store's lock): True when the WAL holds text to
+        erase all the same (the caller tells the eraser, as after a commit that freed content).
+
+        Counts the commit: when the WAL grew past the largest room (big commits get there before the
+        next probe; one stat), or every PROBE_EVERY-th commit, the WAL is looked at. A generation that
+        ends in frames no commit closes holds a writer's spilled pages that never committed (another
+        process killed mid-write, beside this one: an attacker's round): its text is erased as freed
+        content is, within the bound, which an open after a crash does too. Else a WAL past its room,
+        or a generation that reached COMPACT_FRAMES, gets a checkpoint that keeps it in its room."""
         self._commits += 1
-        if _size(self._wal) > wal_bytes(ROOM_FRAMES):
+        grown = _size(self._wal) > wal_bytes(ROOM_FRAMES)
+        if not grown and self._commits % PROBE_EVERY:
+            return False
+        wal = Path(self._wal)
+        if pages.uncommitted_tail(wal):
+            self._freed()
             return True
-        return self._commits % PROBE_EVERY == 0 and pages.wal_reaches(Path(self._wal), COMPACT_FRAMES)
+        if grown or pages.wal_reaches(wal, COMPACT_FRAMES):
+            self._eraser.soon()  # nothing to erase: a checkpoint keeps the WAL in its room
+        return False
 
     def _note_debt(self, conn: sqlcipher3.Connection) -> int:
         """Before a commit that frees content: the store records that a scrub is owed, in the same
