@@ -274,6 +274,7 @@ REVIEWS = {
     "bh": "pii_review_bh.jsonl: blind, a telecom, a private bank, trials, crews, incident response, 80 languages",
     "bi": "pii_review_bi.jsonl: blind, an acceptance suite of each promised class in 29 languages",
     "bj": "pii_review_bj.jsonl: blind, a hostile acceptance suite inside an agent's files, 28 languages",
+    "bk": "pii_review_bk.jsonl: blind, business systems' exports (CSV, tables, JSON), 26 languages",
 }
 
 

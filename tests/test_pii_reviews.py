@@ -592,6 +592,17 @@ def altered(name: str) -> list[str]:
         # phones, a gate's "buzz" code, a card split over two lines with no card word, a PIN in Arabic's digit
         # words, a spoiler's password, a UUID as a printer's "api token for ...:".
         ("bj", "claim", None, 0.95),  # 368 of 385 since
+        # Reviewer BK (blind, stop 49: CRM, helpdesk, HR, claims, pharmacy, e-commerce and bank exports as CSV and
+        # TSV rows, markdown tables and JSON in 26 languages, with order, invoice, tracking and loyalty numbers
+        # beside the values; 300 lines): 270 of 312 (86.5%) as it came, no ordinary line altered. Its fixes
+        # (tests/test_pii_review_bk.py): values split across a row's cells (a card's groups under two card
+        # columns, an SSN in the SSA's three fields, a phone's country code in the cell before, a password's
+        # halves), card, phone and password columns named in more languages, a secret's key and value as a CSV
+        # line of two cells. Left: pieces in JSON objects ("country", "area", "line") and in columns that name
+        # no type ("key_part_a"), an email's user and domain in two columns, a Twilio account's SID (an id, as
+        # reviewer AB's negatives have it), hex blobs under a neutral key, IPv6 addresses written with seven
+        # groups and no "::", a Polish mobile with no country code, Hebrew's one-time code.
+        ("bk", "claim", None, 0.92),  # 290 of 312 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -900,6 +911,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # Reviewer BJ: private addresses in two URLs (by design); as it came also a release bumped from 1.2.3.4,
         # left alone since.
         ("bj", 2, {"IP_ADDRESS"}),
+        # Reviewer BK: none, as it came and since.
+        ("bk", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -15,6 +15,7 @@ from collections.abc import Generator, Iterator
 
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
 from securemem.pii.contact import phone_e164, valid_where_said
+from securemem.pii.normalize import normalise_text
 from securemem.pii.scan import Scan, a_date, year_or_example
 from securemem.pii.secrets import looks_like_column_secret
 
@@ -33,8 +34,16 @@ for _column_kind, _names in (
      "|cell phone|cellphone|fax|contact number|phone1|phone2|home phone|work phone"
      # the same in the languages exports are written in (reviewer M: a Spanish sheet's "Teléfono")
      "|teléfono|telefono|telefone|téléphone|telefon|telefonnummer|telefoonnummer|móvil|movil|celular|cellulare"
-     "|handy|mobil|portable|gsm|телефон|電話|電話番号|전화|전화번호|연락처|手机|电话"),
-    ("CREDIT_CARD", "card number|card no|card|credit card|credit card number|cc|cc number|ccnum|pan|card num"),
+     "|handy|mobil|portable|gsm|телефон|電話|電話番号|전화|전화번호|연락처|手机|电话"
+     "|telefoon|τηλέφωνο|טלפון|هاتف|điện thoại|dien thoai|telepon|nomor telepon|nomor hp|telefonszám|telefonszam"),
+    ("CREDIT_CARD", "card number|card no|card|credit card|credit card number|cc|cc number|ccnum|pan|card num"
+     # the same in the languages exports are written in (reviewer BK: "Numer karty (1/2)", "Kartennummer")
+     "|kartennummer|numéro de carte|numero de carte|número de tarjeta|numero de tarjeta|numer karty|номер карты"
+     "|číslo karty|cislo karty|kártyaszám|kartyaszam|kaartnummer|numero carta|número do cartão|numero do cartao"
+     "|kart numarası|kart numarasi|kart no|卡号|カード番号|카드번호|رقم البطاقة|מספר כרטיס|কার্ড নম্বর"
+     "|कार्ड नंबर|số thẻ|so the|nomor kartu|αριθμός κάρτας"),
+    # An SSN kept as the SSA's three fields, a column each ("ssn_area,ssn_group,ssn_serial": reviewer BK)
+    ("SSN_PART", "ssn area|ssn group|ssn serial|ssn 1|ssn 2|ssn 3|ssn part 1|ssn part 2|ssn part 3"),
     ("IBAN", "iban|iban number"),
     ("PASSWORD", "password|passwd|pwd|passphrase|user password|login password|password plain|plain password"
      "|plaintext password|password plaintext|cleartext password|password clear"  # "pass" may be pass or fail
@@ -54,6 +63,9 @@ for _column_kind, _names in (
 ):  # fmt: skip
     for _name in _names.split("|"):
         _COLUMNS[_name] = _column_kind
+        # as the view writes it: an Indic name's marks dropped ("কার্ড নম্বর"), Greek's and Cyrillic's
+        # Latin-looking letters Latin
+        _COLUMNS.setdefault(normalise_text(_name).lower(), _column_kind)
 # A cell holding one of the names, between delimiters or a line's ends, read on a line that starts a
 # table only.
 # Whose value a column holds, before its name ("subscriber_ssn", "member_phone", "patient_email": reviewer
@@ -69,7 +81,7 @@ _HEADER_CELL = re.compile(
     + "|".join(sorted(_WHOSE_COLUMN))
     + r")[ _.\-]+)?(?:"
     + "|".join(sorted((re.escape(name).replace(r"\ ", r"[ _.\-]+") for name in _COLUMNS), key=len, reverse=True))
-    + r")[ \t\"']*(?:[,;\t|]|$)"
+    + r")(?:[ \t]*(?:\([0-9](?:/[0-9])?\)|\(part [0-9]\)|#[0-9]))?[ \t\"']*(?:[,;\t|]|$)"
 )
 
 _SSN = re.compile(r"([0-9]{3})([- ]?)([0-9]{2})\2([0-9]{4})")
@@ -96,9 +108,18 @@ _ACCOUNT_NAMES = frozenset(("login", "user", "username", "user name", "user id",
 # Substrings the names hold: where one occurs, its line is read as a possible header (each line once).
 # The secret words ("pass", "pw", "secret", "token") are where the keyword finder found them, when it ran.
 # ("tel", "cell", "cc", "pan" and "api key" alone are headers rarely enough to be left to the other finders.)
+_HINTS: tuple[str, ...]
 _HINTS = ("ssn", "social", "phone", "mobile", "fax", "card", "iban", "tele", "telé", "tél", "móvil", "movil", "celular",
           "val", "handy", "mobil", "portable", "gsm", "телеф", "電話", "전화", "연락처", "手机", "电话", "otp", "mfa",
-          "2fa", "backup", "recovery", "verification", "one time", "one_time", "cvv", "cvc", "csc")  # fmt: skip
+          "2fa", "backup", "recovery", "verification", "one time", "one_time", "cvv", "cvc", "csc",
+          # cards' numbers, phones in more languages (reviewer BK)
+          "kart", "carte", "tarjeta", "carta", "cartão", "cartao", "карт", "卡号", "カード", "카드", "بطاق", "כרטיס",
+          "কার্ড", "कार्ड", "thẻ", "so the", "τηλέφ", "κάρτ", "טלפון", "هاتف", "điện thoại", "telepon",
+          # a password's column in the languages its names are read in ("pass" finds "passwort" and "passord")
+          "kennwort", "heslo", "hasło", "haslo", "senha", "contrase", "wachtwoord", "lösenord", "losenord",
+          "adgangskode", "salasana", "şifre", "sifre", "jelszó", "пароль", "密码", "密碼", "パスワード", "비밀번호",
+          "كلمة المرور")  # fmt: skip
+_HINTS = tuple(dict.fromkeys([*_HINTS, *(normalise_text(hint).lower() for hint in _HINTS)]))  # as the view writes them
 _SECRET_HINTS = ("pass", "pw", "secret", "token")
 
 
@@ -166,8 +187,13 @@ def _kind(cell: str) -> str | None:
     return kind
 
 
+# A column that holds one part of a value says which ("Numer karty (1/2)", "Card number (part 2)"): the name before it.
+_PART_SUFFIX = re.compile(r"[ \t]*(?:\([0-9](?:/[0-9])?\)|\(part [0-9]\)|part [0-9]|#[0-9])$")
+
+
 def _column_name(cell: str) -> str:
-    return _NAME_SPLIT.sub(" ", _CAMEL.sub(" ", cell.strip().strip("\"'")).lower()).strip()
+    name = _NAME_SPLIT.sub(" ", _CAMEL.sub(" ", cell.strip().strip("\"'")).lower()).strip()
+    return _PART_SUFFIX.sub("", name) if name.endswith((")", "1", "2", "3", "4")) else name
 
 
 def reported(kind: str) -> str:
@@ -329,14 +355,66 @@ def _cell_hits(
     if _KEY in kinds:
         yield from _key_value(scan, spans, kinds)
         return
+    found = []
     for kind, (low, high) in zip(kinds, spans, strict=True):
         if (
             kind is not None
+            and kind != "SSN_PART"
             and high - low <= _MAX_CELL
             and _valid(kind, text[low:high], scan.phone_regions)
             and (kind != "CARD_CODE" or _card_in(text, start, end))
         ):
+            found.append(low)
             yield reported(kind), low, high
+    yield from _joined_cells(scan, kinds, spans, found)
+
+
+# A value split across cells, a piece each (reviewer BK's evasions): a card's groups in two columns that both
+# name a card's number, an SSN in the SSA's three fields, a phone's country code in the cell before a phone's.
+# Joined, the pieces must pass the type's own check; the finding spans them, delimiters between.
+_JOINED = {"CREDIT_CARD": 4, "SSN_PART": 3, "PASSWORD": 2}  # the most cells a value is split into
+_COUNTRY_CODE = re.compile(r"\+[1-9][0-9]{0,2}")
+
+
+def _joined_cells(scan: Scan, kinds: list[str | None], spans: list[tuple[int, int]], found: list[int]) -> Iterator[Hit]:
+    text = scan.text
+    index = 0
+    while index < len(kinds):
+        kind = kinds[index]
+        if kind == "PHONE" and index:
+            low, high = spans[index - 1]
+            if _COUNTRY_CODE.fullmatch(text, low, high) and _valid(
+                "PHONE", f"{text[low:high]} {text[slice(*spans[index])]}", scan.phone_regions
+            ):
+                yield "PHONE", low, spans[index][1]
+        if kind is None or kind not in _JOINED:
+            index += 1
+            continue
+        last = index
+        while last + 1 < len(kinds) and last + 1 - index < _JOINED[kind] and kinds[last + 1] == kind:
+            last += 1
+        # (a password's halves are joined though one passes alone: the other is part of it)
+        if last > index and (kind == "PASSWORD" or not any(spans[at][0] in found for at in range(index, last + 1))):
+            hit = _joined_hit(scan, kind, spans[index : last + 1])
+            if hit is not None:
+                yield hit
+        index = last + 1
+
+
+def _joined_hit(scan: Scan, kind: str, spans: list[tuple[int, int]]) -> Hit | None:
+    """The value of ``kind`` split across the cells ``spans`` of one row, if joined it is one."""
+    pieces = [scan.text[slice(*span)] for span in spans]
+    if not all(piece.strip() for piece in pieces):
+        return None
+    if kind == "SSN_PART":
+        kind, joined = "US_SSN", "-".join(pieces)
+    elif kind == "PASSWORD":
+        joined = "".join(pieces)  # "Heslo (1);Heslo (2)": a password's halves (reviewer BK)
+    else:
+        joined = " ".join(pieces)
+    if not _valid(kind, joined, scan.phone_regions):
+        return None
+    return reported(kind), spans[0][0], spans[-1][1]
 
 
 def _trimmed(text: str, low: int, high: int) -> tuple[int, int]:

@@ -664,6 +664,29 @@ def _keyword_secrets(scan: Scan) -> Iterator[Hit]:
     if _may_hold_ios_password(lower):
         yield from _ios_passwords(text)
     yield from _env_forms(scan, text, lower)
+    if spans and "," in lower:
+        yield from _csv_pairs(text, lower)
+
+
+# A key and its value as a CSV line of two cells, as a settings export writes them ("sms-gateway,2024-01-27" then
+# "api_key_secret,uRD00fX9DeM6lHrS01kAoFJBYccahVd4": reviewer BK): the key names a secret (a password's, a secret's,
+# or a bare key's, whose value must be random), the value is one token that passes a column's check.
+_CSV_PAIR = re.compile(r"^[ \t]*(?P<key>[a-z][a-z0-9_.\-]{1,63}),(?P<value>[^\s,\"']{8,256})[ \t]*\r?$", re.MULTILINE)
+
+
+def _csv_pairs(text: str, lower: str) -> Iterator[Hit]:
+    for match in _CSV_PAIR.finditer(lower):
+        kind = key_kind(match["key"])
+        if kind is None:
+            continue
+        start, end = match.span("value")
+        value = text[start:end]
+        if kind == "PASSWORD":
+            # a password's shape, a digit in it: not a header's next name ("password,username")
+            if _password_shaped(value) and _DIGIT.search(value) and looks_like_column_secret(kind, value):
+                yield "PASSWORD", start, end
+        elif looks_like_column_secret("GENERIC_SECRET", value):
+            yield "GENERIC_SECRET", start, end
 
 
 # A password option and its value as two items of an argument list (a compose file's or a Kubernetes
@@ -2341,6 +2364,7 @@ def may_hold_keyword_secret(scan: Scan) -> bool:
         or _may_hold_env_form(lower)
         or (("[" in lower or "(" in lower) and ("'" in lower or '"' in lower))  # secrets set in code
         or ("key" in lower and _KEY_UUID.search(lower) is not None)
+        or ("," in lower and _CSV_PAIR.search(lower) is not None)
     )
 
 
