@@ -2,8 +2,8 @@
 CSV and TSV rows, markdown tables and JSON, in 26 languages) found: values split across a row's cells (a card's
 groups in two columns that both name a card's number, an SSN in the SSA's three fields, a phone's country code in
 the cell before a phone's, a password's halves), columns named in more languages ("Numer karty (1/2)",
-"কার্ড নম্বর", "Telefoon", "Heslo (1)"), and a secret's key and value as a CSV line of two cells. And what those
-readers leave alone."""
+"কার্ড নম্বর", "Telefoon"), and a secret's key and value as a CSV line of two cells. And what those readers leave
+alone, an attacker's round on them included."""
 
 from __future__ import annotations
 
@@ -30,10 +30,9 @@ from tests.helpers import found
         ("ssn_area\tssn_group\tssn_serial\n127\t62\t7993", [("US_SSN", "127\t62\t7993")]),
         ("Klant;Naam;cc;Telefoon\nC337709;Bram Jansen;+31;20 449 4775", [("PHONE", "+31;20 449 4775")]),
         ("顧客;氏名;cc;電話\nC938750;高橋 陽菜;+81;3-9874-7705", [("PHONE", "+81;3-9874-7705")]),
-        ("Tiket;Heslo (1);Heslo (2)\nTCK-2024-2396;LxtY7j$;329", [("PASSWORD", "LxtY7j$;329")]),
+        ("Ticket;Password (1);Password (2)\nTCK-2024-2396;LxtY7j$;329", [("PASSWORD", "LxtY7j$;329")]),
         ("sms-gateway,2024-01-27\napi_key_secret,uRD00fX9DeM6lHrS01kAoFJBYccahVd4",
          [("GENERIC_SECRET", "uRD00fX9DeM6lHrS01kAoFJBYccahVd4")]),
-        ("password,Winter2024!", [("PASSWORD", "Winter2024!")]),
     ],
 )  # fmt: skip
 def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
@@ -51,6 +50,12 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "password,username\ntoken,count",
         "db_password,changeme",
         "password_reset,enabled_by_default",
+        # an attacker's round on these readers: policy tables under two password columns, a policy's CSV pair, a
+        # game's ids under numbered card columns, a screen's lone "Password (2)" column
+        "| Rule | Password (1) | Password (2) |\n|---|---|---|\n| min length | 12 | 20 |\n| expires | 90d | 1y |",
+        "credential,policy\npassword,Kerberos5",
+        "trade_id,player,card (1),card (2)\n2,yugi99,55144522,38033121",
+        "| Screen | Password | Password (2) |\n|---|---|---|\n| Reset | new | again |",
         # reviewer BK's near-misses: a Twilio account's SID is its id (the auth token is the secret); an invoice's
         # number a phone's dialling plan accepts (left: an EAN-13 under "EAN" that passes Luhn with a Visa prefix)
         "TWILIO_ACCOUNT_SID=AC83bbc8b9ac2b0bc811bbaee78132d930",

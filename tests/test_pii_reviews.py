@@ -595,14 +595,15 @@ def altered(name: str) -> list[str]:
         # Reviewer BK (blind, stop 49: CRM, helpdesk, HR, claims, pharmacy, e-commerce and bank exports as CSV and
         # TSV rows, markdown tables and JSON in 26 languages, with order, invoice, tracking and loyalty numbers
         # beside the values; 300 lines): 270 of 312 (86.5%) as it came, no ordinary line altered. Its fixes
-        # (tests/test_pii_review_bk.py): values split across a row's cells (a card's groups under two card
-        # columns, an SSN in the SSA's three fields, a phone's country code in the cell before, a password's
-        # halves), card, phone and password columns named in more languages, a secret's key and value as a CSV
-        # line of two cells. Left: pieces in JSON objects ("country", "area", "line") and in columns that name
-        # no type ("key_part_a"), an email's user and domain in two columns, a Twilio account's SID (an id, as
-        # reviewer AB's negatives have it), hex blobs under a neutral key, IPv6 addresses written with seven
-        # groups and no "::", a Polish mobile with no country code, Hebrew's one-time code.
-        ("bk", "claim", None, 0.92),  # 290 of 312 since
+        # (tests/test_pii_review_bk.py): values split across a row's cells (a card's groups under two columns
+        # naming a card's number, an SSN in the SSA's three fields, a phone's country code in the cell before),
+        # card and phone columns named in more languages, a secret's key and value as a CSV line of two cells.
+        # Left: pieces in JSON objects ("country", "area", "line") and in columns that name no type
+        # ("key_part_a"), a password's halves under Czech "Heslo (1)/(2)" (withdrawn after an attacker's round),
+        # an email's user and domain in two columns, a Twilio account's SID (an id, as reviewer AB's negatives
+        # have it), hex blobs under a neutral key, IPv6 addresses written with seven groups and no "::", a Polish
+        # mobile with no country code, Hebrew's one-time code.
+        ("bk", "claim", None, 0.92),  # 288 of 312 since
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -43,7 +43,7 @@ for _column_kind, _names in (
      "|kart numarası|kart numarasi|kart no|卡号|カード番号|카드번호|رقم البطاقة|מספר כרטיס|কার্ড নম্বর"
      "|कार्ड नंबर|số thẻ|so the|nomor kartu|αριθμός κάρτας"),
     # An SSN kept as the SSA's three fields, a column each ("ssn_area,ssn_group,ssn_serial": reviewer BK)
-    ("SSN_PART", "ssn area|ssn group|ssn serial|ssn 1|ssn 2|ssn 3|ssn part 1|ssn part 2|ssn part 3"),
+    ("SSN_PART", "ssn area|ssn group|ssn serial"),
     ("IBAN", "iban|iban number"),
     ("PASSWORD", "password|passwd|pwd|passphrase|user password|login password|password plain|plain password"
      "|plaintext password|password plaintext|cleartext password|password clear"  # "pass" may be pass or fail
@@ -114,11 +114,7 @@ _HINTS = ("ssn", "social", "phone", "mobile", "fax", "card", "iban", "tele", "te
           "2fa", "backup", "recovery", "verification", "one time", "one_time", "cvv", "cvc", "csc",
           # cards' numbers, phones in more languages (reviewer BK)
           "kart", "carte", "tarjeta", "carta", "cartão", "cartao", "карт", "卡号", "カード", "카드", "بطاق", "כרטיס",
-          "কার্ড", "कार्ड", "thẻ", "so the", "τηλέφ", "κάρτ", "טלפון", "هاتف", "điện thoại", "telepon",
-          # a password's column in the languages its names are read in ("pass" finds "passwort" and "passord")
-          "kennwort", "heslo", "hasło", "haslo", "senha", "contrase", "wachtwoord", "lösenord", "losenord",
-          "adgangskode", "salasana", "şifre", "sifre", "jelszó", "пароль", "密码", "密碼", "パスワード", "비밀번호",
-          "كلمة المرور")  # fmt: skip
+          "কার্ড", "कार्ड", "thẻ", "so the", "τηλέφ", "κάρτ", "טלפון", "هاتف", "điện thoại", "telepon")  # fmt: skip
 _HINTS = tuple(dict.fromkeys([*_HINTS, *(normalise_text(hint).lower() for hint in _HINTS)]))  # as the view writes them
 _SECRET_HINTS = ("pass", "pw", "secret", "token")
 
@@ -309,8 +305,35 @@ def _header(line: str) -> tuple[str, int, list[str | None]] | None:
                     "PASSWORD" if kind == "GENERIC_SECRET" and _column_name(cell) == "secret" else kind
                     for kind, cell in zip(kinds, cells, strict=True)
                 ]
-            return delimiter, len(cells), kinds
+            return delimiter, len(cells), _split_columns(cells, kinds)
     return None
+
+
+# Names too short to say a column holds a card's number rather than a card's, a game's or a loyalty scheme's
+# ("card (1)", "cc", "pan"): their cells are not joined (an attacker's round on reviewer BK's readers).
+_BARE_CARD_NAMES = frozenset(("card", "cc", "pan", "card num", "kart no"))
+
+
+def _split_columns(cells: list[str], kinds: list[str | None]) -> list[str | None]:
+    """``kinds`` with the columns that hold parts of one value marked so (see _joined_cells): adjacent columns
+    that name a card's number outright, or a password's with a part's number ("Heslo (1)", "Heslo (2)")."""
+    marked = list(kinds)
+    for index in range(len(cells) - 1):
+        first, second = _column_name(cells[index]), _column_name(cells[index + 1])
+        if kinds[index] == kinds[index + 1] == "CREDIT_CARD" and not {first, second} & _BARE_CARD_NAMES:
+            marked[index] = marked[index + 1] = "CARD_PART"
+        elif (
+            kinds[index] == kinds[index + 1] == "PASSWORD"
+            and first == second
+            and all(_PART_SUFFIX.search(cell.strip().lower()) for cell in cells[index : index + 2])
+        ):
+            marked[index] = marked[index + 1] = "PASSWORD_PART"
+    # A password's column with a part's number and no other part beside it is no column of passwords ("| Password
+    # | Password (2) |" of a screen's fields: an attacker's round): its cells are left alone, as before.
+    for index, cell in enumerate(cells):
+        if marked[index] == "PASSWORD" and _PART_SUFFIX.search(cell.strip().lower()):
+            marked[index] = None
+    return marked
 
 
 # A table of keys and values, whose rows name their values each ("id,type,value" then "1,otp,550183",
@@ -356,10 +379,11 @@ def _cell_hits(
         yield from _key_value(scan, spans, kinds)
         return
     found = []
-    for kind, (low, high) in zip(kinds, spans, strict=True):
+    for part, (low, high) in zip(kinds, spans, strict=True):
+        kind = _WHOLE.get(part or "", part)
         if (
             kind is not None
-            and kind != "SSN_PART"
+            and kind != "US_SSN_PART"
             and high - low <= _MAX_CELL
             and _valid(kind, text[low:high], scan.phone_regions)
             and (kind != "CARD_CODE" or _card_in(text, start, end))
@@ -372,8 +396,12 @@ def _cell_hits(
 # A value split across cells, a piece each (reviewer BK's evasions): a card's groups in two columns that both
 # name a card's number, an SSN in the SSA's three fields, a phone's country code in the cell before a phone's.
 # Joined, the pieces must pass the type's own check; the finding spans them, delimiters between.
-_JOINED = {"CREDIT_CARD": 4, "SSN_PART": 3, "PASSWORD": 2}  # the most cells a value is split into
+_JOINED = {"CARD_PART": 4, "SSN_PART": 3, "PASSWORD_PART": 2}  # the most cells a value is split into
+_WHOLE = {"CARD_PART": "CREDIT_CARD", "SSN_PART": "US_SSN_PART", "PASSWORD_PART": "PASSWORD"}  # a part's own check
 _COUNTRY_CODE = re.compile(r"\+[1-9][0-9]{0,2}")
+_CARD_GROUPS = re.compile(r"[0-9]{3,6}(?:[ \-][0-9]{2,6})+")
+# A letter, a digit, and a symbol or both cases.
+_PASSWORD_WHOLE = re.compile(r"(?=.*[0-9])(?=.*[^\W\d_])(?:.*[^\w\s]|(?=.*[a-z]).*[A-Z])")
 
 
 def _joined_cells(scan: Scan, kinds: list[str | None], spans: list[tuple[int, int]], found: list[int]) -> Iterator[Hit]:
@@ -394,7 +422,8 @@ def _joined_cells(scan: Scan, kinds: list[str | None], spans: list[tuple[int, in
         while last + 1 < len(kinds) and last + 1 - index < _JOINED[kind] and kinds[last + 1] == kind:
             last += 1
         # (a password's halves are joined though one passes alone: the other is part of it)
-        if last > index and (kind == "PASSWORD" or not any(spans[at][0] in found for at in range(index, last + 1))):
+        alone = any(spans[at][0] in found for at in range(index, last + 1))
+        if last > index and (kind == "PASSWORD_PART" or not alone):
             hit = _joined_hit(scan, kind, spans[index : last + 1])
             if hit is not None:
                 yield hit
@@ -408,10 +437,18 @@ def _joined_hit(scan: Scan, kind: str, spans: list[tuple[int, int]]) -> Hit | No
         return None
     if kind == "SSN_PART":
         kind, joined = "US_SSN", "-".join(pieces)
-    elif kind == "PASSWORD":
-        joined = "".join(pieces)  # "Heslo (1);Heslo (2)": a password's halves (reviewer BK)
+    elif kind == "PASSWORD_PART":
+        # "Heslo (1);Heslo (2)": a password's halves (reviewer BK); joined, a password's whole shape, not a
+        # policy table's "12 | 20", "Yes | No", "90d | 1y" (an attacker's round)
+        kind, joined = "PASSWORD", "".join(pieces)
+        if not (len(joined) >= 8 and _PASSWORD_WHOLE.search(joined)):
+            return None
     else:
-        joined = " ".join(pieces)
+        # each piece a card's groups ("4539 7265", "3530-3543"), not a game's or a loyalty scheme's plain ids in
+        # two columns ("27022640,89593718" under "卡号 (1),卡号 (2)": an attacker's round)
+        if not all(_CARD_GROUPS.fullmatch(piece.strip()) for piece in pieces):
+            return None
+        kind, joined = "CREDIT_CARD", " ".join(pieces)
     if not _valid(kind, joined, scan.phone_regions):
         return None
     return reported(kind), spans[0][0], spans[-1][1]
