@@ -68,3 +68,32 @@ def test_a_writer_killed_mid_write_beside_an_open_handle_leaves_no_text_in_the_w
         erased_within(db, key, MARKER, 3.0)
         listed = ok(mem, command="view", path="/memories").splitlines()
         assert len(listed) == 3 + sqlcipher.PROBE_EVERY  # nothing the killed writer wrote
+
+
+def test_the_space_check_reads_the_store_file_a_relative_path_named_after_the_cwd_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A review of the space check: it sized the file by the path as given, so a store opened by a relative
+    # path read as 0 bytes once the process changed directory, and a 3-byte create on a disk with room for it
+    # was refused as "full". The disk is made to look nearly full (100 KB free) by statvfs only.
+    from securemem.policy import HistorySettings, Policy
+    from tests.helpers import sqlcipher_of
+
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.chdir(home)
+    with SecureMemory.open("rel.db", key=os.urandom(32), policy=Policy(history=HistorySettings(versions=False))) as mem:
+        for number in range(60):
+            ok(mem, command="create", path=f"/memories/f{number}.md", file_text=os.urandom(2000).hex())
+        assert sqlcipher_of(mem.store)._checkpoint(5.0)  # the file holds every page: nothing left to grow
+        assert (home / "rel.db").stat().st_size > 200_000
+        real = os.statvfs
+
+        def nearly_full(path: str) -> os.statvfs_result:
+            found = real(path)
+            blocks = 100_000 // found.f_frsize
+            return os.statvfs_result((*found[:3], blocks, blocks, *found[5:]))
+
+        monkeypatch.setattr(os, "statvfs", nearly_full)
+        monkeypatch.chdir(tmp_path)
+        ok(mem, command="create", path="/memories/small.md", file_text="hi\n")

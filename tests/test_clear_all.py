@@ -7,16 +7,21 @@ erased like any deletion. What a rule keeps stays, and the call fails saying how
 from __future__ import annotations
 
 import asyncio
+import os
 import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 import pytest
 from anthropic.lib.tools import ToolError
 
 from securemem import AsyncSecureMemoryTool, SecureMemory, SecureMemoryTool
+from securemem.commands import Result
 from securemem.mounts import parse_stores
 from securemem.policy import Rule, load_policy
 from securemem.store.base import Store, VersionQuery
-from tests.helpers import ok, read_state, view, write_raw
+from tests.helpers import connection_of, ok, read_state, view, write_raw
 
 FILES = {
     "/memories/a.md": "alpha\n",
@@ -88,3 +93,35 @@ def test_a_closed_store_gives_an_error_not_a_traceback(store: Store) -> None:
     store.close()
     result = mem.clear_all()
     assert (result.is_error, result.text) == (True, "Error: the memory store is closed. Nothing was deleted.")
+
+
+def test_a_busy_store_stops_the_clearing_at_once_and_says_how_far_it_got(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A review: each delete after the store refused waited its whole busy timeout and failed alike (3,000
+    # entries behind a held lock took a minute), and the message ended in one delete's "not applied".
+    db, key = tmp_path / "c.db", os.urandom(32)
+    with SecureMemory.open(db, key=key, wait=0.2) as mem, SecureMemory.open(db, key=key) as other:
+        for number in range(5):
+            ok(mem, command="create", path=f"/memories/f{number}.md", file_text="x\n")
+        holder = connection_of(other.store)
+        deletes = mem.execute
+
+        def delete_then_lock(tool_input: Mapping[str, Any]) -> Result:
+            result = deletes(tool_input)
+            if not holder.in_transaction:
+                holder.execute("BEGIN IMMEDIATE")  # another writer takes the store's lock after the first delete
+            return result
+
+        monkeypatch.setattr(mem, "execute", delete_then_lock)
+        try:
+            result = mem.clear_all()
+        finally:
+            holder.execute("ROLLBACK")
+        monkeypatch.undo()
+        assert result.is_error and result.error == "StoreBusyError"
+        stopped = "Error: 1 of the 5 entries below /memories were deleted, then the store refused: "
+        assert result.text.startswith(stopped)
+        assert result.text.endswith(" Retry to delete the rest.") and "not applied" not in result.text
+        assert len(read_state(mem.store).files) == 4
+        assert SecureMemoryTool(mem).clear_all_memory() == "All memory cleared"  # the lock gone, a retry clears

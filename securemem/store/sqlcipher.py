@@ -1055,7 +1055,7 @@ class SQLCipherStore:
             free = (fs.f_bfree if os.geteuid() == 0 else fs.f_bavail) * fs.f_frsize
             if free > _size(self._wal) + wal_bytes(ROOM_FRAMES):
                 return
-            grows = int(conn.execute("PRAGMA page_count").fetchone()[0]) * pages.PAGE - _size(self.path)
+            grows = int(conn.execute("PRAGMA page_count").fetchone()[0]) * pages.PAGE - _size(self._where)
         except (OSError, sqlcipher3.Error):
             return  # the commit itself tells what is wrong with the file or the disk
         if grows > free:
