@@ -501,7 +501,7 @@ def test_on_a_full_disk_a_write_the_file_cannot_take_is_refused_and_deletes_are_
                 ok(memory, command="create", path=f"/memories/s/{i}.md", file_text=f"SECRET{i}MARK " * 400)
             assert store._checkpoint(5.0)
             used = pages.wal_frames(wal)
-            assert wal.stat().st_size - sqlcipher.wal_bytes(used) > 400 * 1024  # a room of zeros to write into
+            assert wal.stat().st_size - sqlcipher.wal_bytes(used) > 200 * 1024  # a room of zeros to write into
             fd = os.open(fs / "filler", os.O_WRONLY | os.O_CREAT, 0o600)
             with contextlib.suppress(OSError):
                 while os.write(fd, bytes(PAGE)):  # the disk is full now
@@ -517,6 +517,41 @@ def test_on_a_full_disk_a_write_the_file_cannot_take_is_refused_and_deletes_are_
         found = plaintext_of(db, key)
     assert b"BULK059" in found and b"BIGMARK" not in found
     assert [i for i in range(10) if f"SECRET{i}MARK".encode() in found] == []
+
+
+def test_a_delete_whose_own_frames_take_the_last_space_is_still_erased(tmp_path: Path, key: bytes) -> None:
+    # A review of the space check: it weighed the store file's pending growth (writes still in the WAL)
+    # against the free space, not the WAL frames the delete itself appends; with free space between the two,
+    # the deletes answered "deleted" and the checkpoint that erases them could not grow the file. A write on a
+    # disk nearly full now copies the WAL into the file first, so only its own growth is pending.
+    from securemem.policy import HistorySettings, Policy
+    from tests.helpers import connection_of, ok
+    from tests.sqlcipher_pages import plaintext_of
+
+    with small_tmpfs(tmp_path / "fs", 8 * 1024) as fs:
+        db = fs / "s.db"
+        with SecureMemory.open(db, key=key, policy=Policy(history=HistorySettings(versions=False))) as memory:
+            for i in range(3):
+                ok(memory, command="create", path=f"/memories/a{i}.md", file_text="x\n")
+            for i in range(6):  # pending growth: pages in the WAL past the store file's end
+                ok(memory, command="create", path=f"/memories/T{i}.md", file_text=f"TOPSECRET-{i} " * 4000)
+            grows = int(connection_of(memory.store).execute("PRAGMA page_count").fetchone()[0]) * PAGE
+            grows -= db.stat().st_size
+            assert grows >= 4 * PAGE
+
+            def free() -> int:
+                found = os.statvfs(fs)
+                return found.f_bfree * found.f_frsize
+
+            with (fs / "filler").open("ab") as filler:  # free space: the pending growth and 50 KB
+                while free() > grows + 50_000:
+                    filler.write(bytes(PAGE))
+                    filler.flush()
+            for i in range(6):
+                ok(memory, command="delete", path=f"/memories/T{i}.md")
+            memory.store.flush_erasure()
+        found = plaintext_of(db, key)
+    assert [i for i in range(6) if f"TOPSECRET-{i} ".encode() in found] == []
 
 
 def test_a_really_full_disk_refuses_writes_cleanly_and_recovers_when_space_is_freed(tmp_path: Path, key: bytes) -> None:

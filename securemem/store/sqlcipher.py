@@ -828,6 +828,8 @@ class SQLCipherStore:
         try:
             conn = self._open_conn()
             control = self._control(conn)
+            if write:
+                self._settle_growth(conn)
             self._begin_immediate(control)
             self._made = None
             self._looked = 0
@@ -1040,6 +1042,33 @@ class SQLCipherStore:
                 "the memory store file was removed or replaced after this handle opened it; reopen the store"
             )
 
+    def _nearly_full(self) -> int | None:
+        """The free bytes of the store's disk where it could not hold a whole WAL and its room again, else None
+        (one ``statvfs``)."""
+        try:
+            fs = os.statvfs(self._where.parent)
+        except OSError:
+            return None
+        free = (fs.f_bfree if os.geteuid() == 0 else fs.f_bavail) * fs.f_frsize
+        return free if free <= _size(self._wal) + wal_bytes(ROOM_FRAMES) else None
+
+    def _settle_growth(self, conn: sqlcipher3.Connection) -> None:
+        """Before a write transaction, on a disk nearly full: what the WAL holds past the store file's end is
+        copied into the file first (a passive checkpoint), so that the commit leaves only its own growth
+        pending. Else a delete's own WAL frames could take the space the checkpoint that erases it needs to
+        grow the file by the writes before it (a review of ``_check_space``: a delete answered "deleted" and
+        its text stayed decryptable until space came back). A disk that cannot take it refuses the write."""
+        if self._nearly_full() is None:
+            return
+        try:
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        except sqlcipher3.Error as exc:
+            if _code(exc) == _FULL:
+                raise StoreFullError(
+                    "the memory store is full (disk or page limit reached); free space and retry"
+                ) from None
+            # busy or locked: readers hold frames back; the commit's own check decides
+
     def _check_space(self, conn: sqlcipher3.Connection) -> None:
         """Before a write's commit, on a disk nearly full: roll back unless the store file can take what
         its checkpoint will copy into it (an attacker's round).
@@ -1050,14 +1079,13 @@ class SQLCipherStore:
         Such a write is refused as a full store is. Where the disk has room for a whole WAL and its room
         again (nearly always) one ``statvfs`` tells; else ``PRAGMA page_count`` says how far the file
         must grow. Space taken by others after the commit can still delay an erasure (see Limits)."""
+        free = self._nearly_full()
+        if free is None:
+            return
         try:
-            fs = os.statvfs(self._where.parent)
-            free = (fs.f_bfree if os.geteuid() == 0 else fs.f_bavail) * fs.f_frsize
-            if free > _size(self._wal) + wal_bytes(ROOM_FRAMES):
-                return
             grows = int(conn.execute("PRAGMA page_count").fetchone()[0]) * pages.PAGE - _size(self._where)
-        except (OSError, sqlcipher3.Error):
-            return  # the commit itself tells what is wrong with the file or the disk
+        except sqlcipher3.Error:
+            return  # the commit itself tells what is wrong with the file
         if grows > free:
             self._rollback(conn)
             raise StoreFullError("the memory store is full (disk or page limit reached); free space and retry")
