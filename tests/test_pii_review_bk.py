@@ -31,6 +31,8 @@ from tests.helpers import found
         ("Klant;Naam;cc;Telefoon\nC337709;Bram Jansen;+31;20 449 4775", [("PHONE", "+31;20 449 4775")]),
         ("顧客;氏名;cc;電話\nC938750;高橋 陽菜;+81;3-9874-7705", [("PHONE", "+81;3-9874-7705")]),
         ("Ticket;Password (1);Password (2)\nTCK-2024-2396;LxtY7j$;329", [("PASSWORD", "LxtY7j$;329")]),
+        ("Katarzyna Nowak prosi o oddzwonienie na 604 561 739 w sprawie zamówienia ERX-29515",
+         [("PHONE", "604 561 739")]),
         ("sms-gateway,2024-01-27\napi_key_secret,uRD00fX9DeM6lHrS01kAoFJBYccahVd4",
          [("GENERIC_SECRET", "uRD00fX9DeM6lHrS01kAoFJBYccahVd4")]),
     ],

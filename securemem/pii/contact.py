@@ -889,6 +889,11 @@ _PHONE_WORDS = frozenset(
         "chiamami",
         "bellen",
         "rang",  # "Landlord rang from 0191491854" (reviewer E's blind round)
+        # Polish's callback, verb and noun ("prosi o oddzwonienie na 604 561 739": reviewer BK)
+        "oddzwonić",
+        "oddzwonic",
+        "oddzwonienie",
+        "oddzwonienia",
         # Arabic: WhatsApp, phone, mobile (with and without the article), telephone, call (reviewer G).
         "واتساب",
         "هاتف",
@@ -2729,6 +2734,8 @@ _INTRODUCES_A_PHONE = _SAID_WORDS | {
     "callerid", "llama", "llaman", "dzwonił", "dzwoniła", "dzwonili", "dzwoni", "zadzwonił", "zadzwoniła",
     "oddzwonić", "oddzwonic", "contato", "chiamato", "chiamami", "richiamare", "chiamata", "llamada", "chamada",
     "ligação",
+    # Polish's callback as a noun ("prosi o oddzwonienie na 604 561 739": reviewer BK)
+    "oddzwonienie", "oddzwonienia", "oddzwonieniu",
 }  # fmt: skip
 # A number's porting to another carrier: the number after it is a phone's.
 _PORTING = frozenset({"portabilidad", "portabilidade", "przeniesienie", "przeniesienia", "portowanie", "portability"})
