@@ -188,8 +188,7 @@ _PART_SUFFIX = re.compile(r"[ \t]*(?:\([0-9](?:/[0-9])?\)|\(part [0-9]\)|part [0
 
 
 def _column_name(cell: str) -> str:
-    name = _NAME_SPLIT.sub(" ", _CAMEL.sub(" ", cell.strip().strip("\"'")).lower()).strip()
-    return _PART_SUFFIX.sub("", name) if name.endswith((")", "1", "2", "3", "4")) else name
+    return _PART_SUFFIX.sub("", _NAME_SPLIT.sub(" ", _CAMEL.sub(" ", cell.strip().strip("\"'")).lower()).strip())
 
 
 def reported(kind: str) -> str:

@@ -883,8 +883,7 @@ class SQLCipherStore:
                     ) from None
                 return
             if write:
-                self._check_file(conn)
-                self._check_space(conn)
+                self._before_commit(conn)
             freed = tx.family_freed
             noted = self._note_debt(conn) if freed else 0
             self._run(conn, "COMMIT", rollback_on_error=True, on=self._control(conn))
@@ -1042,6 +1041,11 @@ class SQLCipherStore:
                 "the memory store file was removed or replaced after this handle opened it; reopen the store"
             )
 
+    def _before_commit(self, conn: sqlcipher3.Connection) -> None:
+        """Every write's last checks before its COMMIT: the file is the one opened, the disk can take it."""
+        self._check_file(conn)
+        self._check_space(conn)
+
     def _nearly_full(self) -> int | None:
         """The free bytes of the store's disk where it could not hold a whole WAL and its room again, else None
         (one ``statvfs``)."""
@@ -1129,6 +1133,7 @@ class SQLCipherStore:
         """Delete a namespace and everything in it (erased like any deletion); False if it did not exist."""
         with self._lock:
             conn = self._open_conn()
+            self._settle_growth(conn)
             self._begin_immediate(conn)
             try:
                 row = conn.execute("SELECT id FROM stores WHERE name = ?", (name,)).fetchone()
@@ -1154,7 +1159,7 @@ class SQLCipherStore:
             except sqlcipher3.Error as exc:
                 self._rollback(conn)
                 raise self._translate(exc) from None
-            self._check_file(conn)
+            self._before_commit(conn)
             if row is not None:
                 self._note_debt(conn)
             self._run(conn, "COMMIT", rollback_on_error=True)
@@ -1188,6 +1193,7 @@ class SQLCipherStore:
         """
         with self._lock:
             conn = self._open_conn()
+            self._settle_growth(conn)
             self._begin_immediate(conn)
             try:
                 result = body(conn)
@@ -1199,8 +1205,7 @@ class SQLCipherStore:
             except BaseException:
                 self._rollback(conn)
                 raise
-            self._check_file(conn)
-            self._check_space(conn)
+            self._before_commit(conn)
             freeing = freed is not None and freed(result)
             if freeing:
                 self._note_debt(conn)
