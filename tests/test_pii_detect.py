@@ -150,6 +150,33 @@ def test_phone_compact_needs_a_phone_word_before_it() -> None:
     assert values("account 4155552671", "PHONE") == []
 
 
+ARABIC_INDIC_PHONE = "".join(chr(0x0660 + int(digit)) for digit in "4155552671")
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("4155552671 is my number, text first", "4155552671"),
+        ("4155552671 is my cell", "4155552671"),
+        ("07700900123 - my mobile", "07700900123"),
+        ("4155552671 ist meine Handynummer", "4155552671"),
+        ("0612345678 es mi número", "0612345678"),
+        ("0612345678 est mon portable", "0612345678"),
+        (f"{ARABIC_INDIC_PHONE} is my phone", ARABIC_INDIC_PHONE),
+    ],
+)
+def test_bare_digits_whose_owner_says_after_them_that_they_are_a_phone(text: str, number: str) -> None:
+    assert values(text, "PHONE") == [number]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["4155552671 is our number of seats", "4155552671 is my account number", "Order 4155552671 is my order"],
+)
+def test_bare_digits_followed_by_another_possession_stay(text: str) -> None:
+    assert detect(text) == []
+
+
 def test_phone_regions_read_national_numbers() -> None:
     text = "Ring 020 7946 0958 tomorrow."
     assert [v for _, v in found(text, types=["PHONE"], phone_regions=["US"])] == []

@@ -287,6 +287,22 @@ def test_a_disguised_keyword_still_anchors_a_password(keyword: str) -> None:
     assert found(f"{keyword}: Winter2024!") == [("PASSWORD", "Winter2024!")]
 
 
+@pytest.mark.parametrize("space", [NBSP, "\u202f", "\u2007"])
+def test_an_ssn_whose_groups_no_break_spaces_keep_apart_is_found_as_a_dashed_one_is(space: str) -> None:
+    # No label needed, as for "219-45-1234" and "219.45.1234": the separator is typed on purpose.
+    shown = space.join(("219", "45", "1234"))
+    assert found(f"Noted {shown} on the intake form") == [("US_SSN", shown)]
+    assert found("Noted 219-45-1234 on the intake form") == [("US_SSN", "219-45-1234")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Noted 219 45 1234 on the intake form", f"Noted 219{NBSP}45 1234 on the form", f"Noted 000{NBSP}45{NBSP}1234"],
+)
+def test_groups_apart_by_plain_or_mixed_spaces_or_an_invalid_ssn_need_a_label(text: str) -> None:
+    assert found(text) == []
+
+
 ALPHABET = st.sampled_from([ZWSP, "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u200e", "\u2066", "\u2069"])
 
 

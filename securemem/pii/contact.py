@@ -2209,7 +2209,29 @@ _AMOUNT_SAYERS = frozenset(
 
 def _named_after(text: str, end: int) -> bool:
     found = _BRACKET_AFTER.match(text, end)
-    return found is not None and found["word"].lower() in _BRACKET_PHONE_WORDS
+    if found is not None:
+        return found["word"].lower() in _BRACKET_PHONE_WORDS
+    said = _OWNED_AFTER.match(text, end)
+    if said is None:
+        return False
+    word = said["word"].lower()
+    if word in _NUMBER_SAID:  # "is my number", not "is our number of seats"
+        return _OF_AFTER.match(text, said.end()) is None
+    return word in _BRACKET_PHONE_WORDS or word in _PHONE_COMPOUNDS
+
+
+# Whose phone it is, said right after the number ("4155552671 is my cell", "07700900123 - my mobile",
+# "4155552671 ist meine Handynummer", "é o meu número"): a possessive, then a phone's word or "number".
+_OWNED_AFTER = re.compile(
+    r"[ \t]*(?:[-\u2013\u2014=:,][ \t]*)?(?:(?:is|was|ist|war|est|es|era|é|è)[ \t]+)?(?:(?:o|a|il|la)[ \t]+)?"
+    r"(?:my|our|his|her|their|your|mein|meine|seine|ihre|unsere|mon|ma|son|sa|notre|votre|mi|su|tu|nuestro"
+    r"|meu|minha|seu|sua|mio|mia|suo|tuo)[ \t]+(?:(?:new|old|work|home|private|personal|direct|neue|alte"
+    r"|nouveau|nouvelle|nuevo|nueva|novo|nova|nuovo)[ \t]+)?(?P<word>[^\W\d_]+)",
+    re.IGNORECASE,
+)
+_NUMBER_SAID = frozenset({"number", "numéro", "numero", "número", "nummer"})
+_PHONE_COMPOUNDS = frozenset({"handynummer", "telefonnummer", "mobilnummer", "rufnummer", "telephone", "cellphone"})
+_OF_AFTER = re.compile(r"[ \t]+(?:of|de|di|von|for|für|pour|para|per)\b", re.IGNORECASE)
 
 
 # A call, then who made it, then "from the" and the number ("Llamada de Lucía Fernández desde el 671 28

@@ -646,7 +646,8 @@ def _settled(
     view = View(text)
     if not wanted or not text:
         return view, []
-    scan = Scan(view.text, regions, view.encoded, view.lettered, view.hidden_breaks() if not view.identity else ())
+    hidden = view.hidden_breaks() if not view.identity else ()
+    scan = Scan(view.text, regions, view.encoded, view.lettered, hidden, no_break=view.no_break)
     candidates = _builtin_hits(scan, wanted)
     candidates += _spaced_out_hits(scan, wanted)
     if "*" in scan.text or "_" in scan.text:

@@ -539,6 +539,9 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
     return found
 
 
+_NO_BREAK = frozenset("\u00a0\u2007\u202f")  # no-break, figure and narrow no-break spaces
+
+
 def _between_letters(original: str, start: int, end: int) -> bool:
     return start > 0 and end < len(original) and original[start - 1].isalpha() and original[end].isalpha()
 
@@ -564,6 +567,7 @@ class View:
         "encoded",
         "glued",
         "lettered",
+        "no_break",
         "original",
         "spaced",
         "text",
@@ -571,6 +575,9 @@ class View:
 
     def __init__(self, original: str) -> None:
         self.original = original
+        # View offsets of the spaces that were no-break spaces in the original: a typed separator, as
+        # deliberate as a dash or a dot between a number's groups ("219\u00a045\u00a01234": the issue's).
+        self.no_break: list[int] = []
         marks: dict[int, bool] = {}
         escapes = _escapes(original, marks) if _may_escape(original) else {}
         # View offsets of the spaces that tags between a word and a number read as ("<b>Phone</b>0151"):
@@ -606,6 +613,8 @@ class View:
             view_length += index - done
             if marks and index in marks:
                 (self.spaced if marks[index] else self.glued).append(view_length)
+            if form == " " and original[index] in _NO_BREAK:
+                self.no_break.append(view_length)
             pieces.append(form)
             if len(form) != 1:
                 starts.append(view_length)

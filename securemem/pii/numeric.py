@@ -753,6 +753,8 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
         return False  # "Ticket INC-482-19-7734": a ticket's number after its system's letters (reviewer AL)
     if match["sep"] in ("-", ".", " - ") or _ssn_named_before(scan, match.start()):
         return True
+    if match["sep"] == " " and match.end("area") in scan.no_break and match.end("group") in scan.no_break:
+        return True  # no-break spaces typed between the groups, as deliberate as dashes
     # Named further back in its sentence ("her social security number, which she read out twice over
     # the phone, was 407 42 6160"): the full name only, on the same line; not a count ("the batch
     # processed 512 34 5678 records") nor a VAT number ("tax ID: DE 123456789").

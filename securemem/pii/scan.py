@@ -206,6 +206,7 @@ class Scan:
         "hidden",
         "hints",
         "lettered",
+        "no_break",
         "phone_regions",
         "regions_near",
         "script_regions",
@@ -220,12 +221,16 @@ class Scan:
         encoded: bytes | None = None,
         lettered: str | None = None,
         hidden: Sequence[int] = (),
+        *,
+        no_break: Sequence[int] = (),
     ) -> None:
         """``encoded``: ``text`` encoded as ASCII (other characters "?"), when the caller has it.
         ``lettered``: the text before letters standing for digits were read as digits (View.lettered).
-        ``hidden``: where the view joined digits that invisible characters kept apart (View.hidden_breaks)."""
+        ``hidden``: where the view joined digits that invisible characters kept apart (View.hidden_breaks).
+        ``no_break``: where the view's spaces were no-break spaces (View.no_break)."""
         self.text = text
         self.hidden = hidden
+        self.no_break = no_break
         self.lettered = text if lettered is None else lettered
         # Where the secret words occur in the lower-cased text, once the keyword finder listed them
         # (secrets.py): later detectors read this instead of searching the text again.
