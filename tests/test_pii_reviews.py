@@ -604,6 +604,15 @@ def altered(name: str) -> list[str]:
         # have it), hex blobs under a neutral key, IPv6 addresses written with seven groups and no "::", Hebrew's
         # one-time code. Since: Polish's callback as a noun before a mobile ("prosi o oddzwonienie na ...").
         ("bk", "claim", None, 0.925),  # 289 of 312 since
+        # Reviewer BL (blind, stop 50: an acceptance tester checking each of the issue's promises literally and an
+        # adversarial model that knows them, 26 languages, 314 lines): 221 of 238 (92.9%) as it came, no ordinary
+        # line altered. Its fixes (tests/test_pii_review_bl.py): "SS#" before a spaced SSN, a password's symbols
+        # joining a random value ("rr94qs%Zv!pKLO...%2"), a label's index before a value ("{{PHONE_1:+49 ...}}"),
+        # SQL's "||" and a shell's glued quotes joining a token's pieces, pieces a key names as parts (a JSON list
+        # of "..._parts", "iban_part1"/"iban_part2"), a phone's area code in a column of its own ("| Vorwahl |
+        # Rufnummer |"), a card's four groups under "card_1".."card_4", a card a right-to-left override shows
+        # reversed. 238 of 238 since.
+        ("bl", "claim", None, 0.995),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -914,6 +923,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("bj", 2, {"IP_ADDRESS"}),
         # Reviewer BK: none, as it came and since.
         ("bk", 0, set()),
+        # Reviewer BL: none, as it came and since.
+        ("bl", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

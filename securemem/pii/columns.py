@@ -60,6 +60,10 @@ for _column_kind, _names in (
      "|sms otp|login code|auth code|mfa|2fa"),
     # A card's code: beside the card's number only (a "CSC" column is a hospital's code elsewhere)
     ("CARD_CODE", "cvv|cvv2|cvc|cvc2|csc|card code|card security code|card cvv|card cvc"),
+    # A phone's area code in a column of its own, the number in the next ("| Vorwahl | Rufnummer |": reviewer
+    # BL): nothing alone, joined with the number beside it (see _joined_cells)
+    ("AREA_CODE", "area code|vorwahl|prefijo|indicatif|prefisso|netnummer|kierunkowy|numer kierunkowy|std code"
+     "|código de área|codigo de area|dialling code|dialing code"),
 ):  # fmt: skip
     for _name in _names.split("|"):
         _COLUMNS[_name] = _column_kind
@@ -81,7 +85,7 @@ _HEADER_CELL = re.compile(
     + "|".join(sorted(_WHOSE_COLUMN))
     + r")[ _.\-]+)?(?:"
     + "|".join(sorted((re.escape(name).replace(r"\ ", r"[ _.\-]+") for name in _COLUMNS), key=len, reverse=True))
-    + r")(?:[ \t]*(?:\([0-9](?:/[0-9])?\)|\(part [0-9]\)|#[0-9]))?[ \t\"']*(?:[,;\t|]|$)"
+    + r")(?:[ \t]*(?:\([0-9](?:/[0-9])?\)|\(part [0-9]\)|#[0-9])|[ _\-]?[1-4])?[ \t\"']*(?:[,;\t|]|$)"
 )
 
 _SSN = re.compile(r"([0-9]{3})([- ]?)([0-9]{2})\2([0-9]{4})")
@@ -114,7 +118,10 @@ _HINTS = ("ssn", "social", "phone", "mobile", "fax", "card", "iban", "tele", "te
           "2fa", "backup", "recovery", "verification", "one time", "one_time", "cvv", "cvc", "csc",
           # cards' numbers, phones in more languages (reviewer BK)
           "kart", "carte", "tarjeta", "carta", "cartão", "cartao", "карт", "卡号", "カード", "카드", "بطاق", "כרטיס",
-          "কার্ড", "कार्ड", "thẻ", "so the", "τηλέφ", "κάρτ", "טלפון", "هاتف", "điện thoại", "telepon")  # fmt: skip
+          "কার্ড", "कार्ड", "thẻ", "so the", "τηλέφ", "κάρτ", "טלפון", "هاتف", "điện thoại", "telepon",
+          # a phone's area code in a column of its own (reviewer BL)
+          "area", "vorwahl", "prefijo", "indicatif", "prefisso", "netnummer", "kierunkowy", "std code",
+          "código de", "codigo de", "dialing code", "dialling code")  # fmt: skip
 _HINTS = tuple(dict.fromkeys([*_HINTS, *(normalise_text(hint).lower() for hint in _HINTS)]))  # as the view writes them
 _SECRET_HINTS = ("pass", "pw", "secret", "token")
 
@@ -298,7 +305,7 @@ def _header(line: str) -> tuple[str, int, list[str | None]] | None:
             marks = {key: _KEY, value: _VALUE}
             return delimiter, len(cells), [marks.get(index) for index in range(len(cells))]
         kinds = [_kind(cell) for cell in cells]
-        if any(kinds):
+        if any(kinds) or any(_CARD_NUMBERED.fullmatch(_bare_cell(cell)) for cell in cells):
             if any(_column_name(cell) in _ACCOUNT_NAMES for cell in cells):
                 kinds = [
                     "PASSWORD" if kind == "GENERIC_SECRET" and _column_name(cell) == "secret" else kind
@@ -327,12 +334,37 @@ def _split_columns(cells: list[str], kinds: list[str | None]) -> list[str | None
             and all(_PART_SUFFIX.search(cell.strip().lower()) for cell in cells[index : index + 2])
         ):
             marked[index] = marked[index + 1] = "PASSWORD_PART"
+    # Four columns of one card's name numbered 1 to 4 ("card_1,card_2,card_3,card_4": reviewer BL): a group each.
+    for index in range(len(cells) - 3):
+        numbered = [_CARD_NUMBERED.fullmatch(_bare_cell(cell)) for cell in cells[index : index + 4]]
+        names = {found["name"] for found in numbered if found}
+        if all(numbered) and [found["n"] for found in numbered if found] == ["1", "2", "3", "4"] and len(names) == 1:
+            marked[index : index + 4] = ["CARD_QUAD"] * 4
+    # The column after an area code's holds the rest of the number, whatever its name says ("Rufnummer", "Number").
+    for index in range(len(cells) - 1):
+        if kinds[index] == "AREA_CODE" and (
+            kinds[index + 1] == "PHONE" or _column_name(cells[index + 1]) in _LOCAL_NUMBER_NAMES
+        ):
+            marked[index + 1] = "LOCAL_NUMBER"
     # A password's column with a part's number and no other part beside it is no column of passwords ("| Password
     # | Password (2) |" of a screen's fields: an attacker's round): its cells are left alone, as before.
     for index, cell in enumerate(cells):
         if marked[index] == "PASSWORD" and _PART_SUFFIX.search(cell.strip().lower()):
             marked[index] = None
     return marked
+
+
+_CARD_NUMBERED = re.compile(r"(?P<name>card|cc|pan|card ?(?:number|no|num))[ _\-#]?\(?(?P<n>[1-4])\)?")
+
+
+def _bare_cell(cell: str) -> str:
+    return cell.strip().strip("\"'").strip().lower()
+
+
+_LOCAL_NUMBER_NAMES = frozenset(
+    ("number", "no", "nummer", "rufnummer", "teilnehmernummer", "numéro", "numero", "número", "numer", "local number",
+     "subscriber number", "line")
+)  # fmt: skip
 
 
 # A table of keys and values, whose rows name their values each ("id,type,value" then "1,otp,550183",
@@ -382,7 +414,7 @@ def _cell_hits(
         kind = _WHOLE.get(part or "", part)
         if (
             kind is not None
-            and kind != "US_SSN_PART"
+            and kind not in _PIECES
             and high - low <= _MAX_CELL
             and _valid(kind, text[low:high], scan.phone_regions)
             and (kind != "CARD_CODE" or _card_in(text, start, end))
@@ -395,9 +427,14 @@ def _cell_hits(
 # A value split across cells, a piece each (reviewer BK's evasions): a card's groups in two columns that both
 # name a card's number, an SSN in the SSA's three fields, a phone's country code in the cell before a phone's.
 # Joined, the pieces must pass the type's own check; the finding spans them, delimiters between.
-_JOINED = {"CARD_PART": 4, "SSN_PART": 3, "PASSWORD_PART": 2}  # the most cells a value is split into
-_WHOLE = {"CARD_PART": "CREDIT_CARD", "SSN_PART": "US_SSN_PART", "PASSWORD_PART": "PASSWORD"}  # a part's own check
+_JOINED = {"CARD_PART": 4, "CARD_QUAD": 4, "SSN_PART": 3, "PASSWORD_PART": 2}  # the most cells a value is split into
+# a part's own check
+_WHOLE = {"CARD_PART": "CREDIT_CARD", "CARD_QUAD": "CARD_QUAD", "SSN_PART": "US_SSN_PART", "PASSWORD_PART": "PASSWORD"}
+_PIECES = frozenset({"US_SSN_PART", "CARD_QUAD", "AREA_CODE", "LOCAL_NUMBER"})  # nothing alone: see _joined_cells
 _COUNTRY_CODE = re.compile(r"\+[1-9][0-9]{0,2}")
+_FOUR_DIGITS = re.compile(r"[0-9]{4}")
+_AREA_DIGITS = re.compile(r"\(?0?[1-9][0-9]{0,4}\)?")
+_LOCAL_DIGITS = re.compile(r"[0-9]{2,8}(?:[ \-][0-9]{2,8}){0,3}")
 _CARD_GROUPS = re.compile(r"[0-9]{3,6}(?:[ \-][0-9]{2,6})+")
 # A letter, a digit, and a symbol or both cases.
 _PASSWORD_WHOLE = re.compile(r"(?=.*[0-9])(?=.*[^\W\d_])(?:.*[^\w\s]|(?=.*[a-z]).*[A-Z])")
@@ -412,6 +449,17 @@ def _joined_cells(scan: Scan, kinds: list[str | None], spans: list[tuple[int, in
             low, high = spans[index - 1]
             if _COUNTRY_CODE.fullmatch(text, low, high) and _valid(
                 "PHONE", f"{text[low:high]} {text[slice(*spans[index])]}", scan.phone_regions
+            ):
+                yield "PHONE", low, spans[index][1]
+        if kind == "LOCAL_NUMBER" and index:
+            # an area code's cell, then the rest of the number (reviewer BL's "| 030 | 87654321 |"): joined,
+            # a phone of a configured region, the area's trunk "0" included
+            low, high = spans[index - 1]
+            area, local = text[low:high], text[slice(*spans[index])]
+            if (
+                _AREA_DIGITS.fullmatch(area)
+                and _LOCAL_DIGITS.fullmatch(local)
+                and _valid("PHONE", f"{area} {local}", scan.phone_regions)
             ):
                 yield "PHONE", low, spans[index][1]
         if kind is None or kind not in _JOINED:
@@ -442,6 +490,11 @@ def _joined_hit(scan: Scan, kind: str, spans: list[tuple[int, int]]) -> Hit | No
         kind, joined = "PASSWORD", "".join(pieces)
         if not (len(joined) >= 8 and _PASSWORD_WHOLE.search(joined)):
             return None
+    elif kind == "CARD_QUAD":
+        # four cells of four digits under a card's name numbered 1 to 4 ("card_1,...,card_4": reviewer BL)
+        if len(pieces) != 4 or not all(_FOUR_DIGITS.fullmatch(piece.strip()) for piece in pieces):
+            return None
+        kind, joined = "CREDIT_CARD", " ".join(piece.strip() for piece in pieces)
     else:
         # each piece a card's groups ("4539 7265", "3530-3543"), not a game's or a loyalty scheme's plain ids in
         # two columns ("27022640,89593718" under "卡号 (1),卡号 (2)": an attacker's round)

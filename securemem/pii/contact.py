@@ -1726,7 +1726,7 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
     return _phone_end_at(scan, match.start(), match.end())
 
 
-_TIME_BEFORE = re.compile(r"[0-9]:\Z")
+_TIME_BEFORE = re.compile(r"(?<![A-Za-z_])[0-9]:\Z")  # not a label's index: "PHONE_1:+49 ..."
 
 
 def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = None) -> int:

@@ -612,6 +612,8 @@ def _bidi_whole(original: str, start: int, end: int) -> tuple[int, int]:
         return start, end + 1
     if balance < 0 and start > 0 and original[start - 1] in _BIDI_OPENERS:
         return start - 1, end
+    if start > 0 and end < len(original) and original[start - 1] == "\u202e" and original[end] in _BIDI_CLOSERS:
+        return start - 1, end + 1  # a value the override turns around whole ("\u202e4830-...-2354\u202c": reviewer BL)
     return start, end
 
 
@@ -656,12 +658,16 @@ def _settled(
         candidates += _wrapped_hits(scan, wanted)
     if '"' in scan.text or "'" in scan.text or "\\" in scan.text or "**" in scan.text:
         candidates += _literal_hits(scan, wanted)
+        if _PARTS_GATE.search(scan.lower) is not None:
+            candidates += _part_hits(scan, wanted)
     if "\n" in scan.text and _ONE_PER_LINE_GATE.search(scan.text) is not None:
         candidates += _vertical_hits(scan, wanted)
     if view.spaced or "<" in scan.text or "*" in scan.text or "_" in scan.text or "~~" in scan.text:
         candidates += _markup_hits(scan, wanted, candidates, view.spaced)
     if view.glued:
         candidates += _split_hits(scan, wanted, view.glued, candidates)
+    if "\u202e" in text:
+        candidates += _overridden_hits(view, scan, wanted)
     for detector in detectors:
         if wanted.intersection(detector.types):
             candidates.extend(hit for hit in _plugin_hits(detector, scan.text) if hit[0] in wanted)
@@ -684,7 +690,12 @@ def _settled(
 # those characters at C speed.
 _JUNCTION = re.compile(
     r"""(?P<q>["'])(?<=[^\s"'\\]["'])"""
-    r"""(?:[ \t]*[+,]?[ \t]*\r?\n[ \t]*\+?[ \t]*|[ \t]*[+,][ \t]*|(?P<gap>[ \t]+))(?P=q)(?=[^\s"'])"""
+    # joined by "+", SQL's "||" ("SELECT 'ghp_1BHs' || 'hZl4...'": reviewer BL), a comma in Rust's concat!(), a
+    # line break, or blanks alone inside brackets (Python's and C's literals side by side)
+    r"""(?:[ \t]*(?:[+,]|\|\|)?[ \t]*\r?\n[ \t]*(?:\+|\|\|)?[ \t]*|[ \t]*(?:[+,]|\|\|)[ \t]*|(?P<gap>[ \t]+))(?P=q)"""
+    r"""(?=[^\s"'])"""
+    # a shell's quotes of either kind glued ("GL_TOKEN='glpat-VeQ5v'\"li7BvHbU...\"": one word, reviewer BL)
+    r"""|(?<=[^\s"'\\])(?:'"|"')(?=[^\s"'])"""
     r"|\\\r?\n[ \t]*"
     r"|\*\*(?:(?<=[A-Za-z]\*\*)(?=[A-Za-z0-9])|(?<=[0-9]\*\*)(?=[A-Za-z]))"
 )
@@ -757,6 +768,81 @@ def _literal_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         if len(junctions) == _JOIN_BUDGET:
             break
     return _hits_across(scan, wanted, junctions)
+
+
+# Characters after a right-to-left override (U+202E) are shown in reverse: "\u202e4830-4106-2832-2354\u202c" is
+# read on screen as the card 4532-2382-6014-0384 (reviewer BL). What the override turns around, up to its pop
+# (U+202C) or the line's end, is read again reversed; a value found there is the span it is shown from.
+_OVERRIDE = re.compile(r"\u202e(?P<inner>[^\u202c\u2069\n]{4,256})")
+
+
+def _overridden_hits(view: View, scan: Scan, wanted: frozenset[str]) -> list[Hit]:
+    hits: list[Hit] = []
+    original = view.original
+    for override in _OVERRIDE.finditer(original):
+        inner = override["inner"]
+        shown = View(inner[::-1]).text
+        found = _builtin_hits(Scan(shown, scan.phone_regions), wanted, window=True)
+        if not found:
+            continue
+        forward = View(inner).text
+        at = len(View(original[: override.start()]).text)
+        if not scan.text.startswith(forward, at):
+            at = scan.text.find(forward)
+            if at == -1:
+                continue
+        size = len(forward)
+        for kind, start, end in found:
+            if len(shown) == size:
+                hits.append((kind, at + size - end, at + size - start))  # the same characters, in the text's order
+            else:
+                hits.append((kind, at, at + size))
+    return hits
+
+
+# A value kept in parts that a key says are parts (reviewer BL): the items of a list named for them
+# ('"maps_key_parts": ["AIzaSy_0BIF9gaivAOOw", "5o7IMEREZvenq0C2uu6"]') or the values of keys numbered as
+# parts one after another ('"iban_part1": "DE58 0309 0117", "iban_part2": "2033 3087 60"'). Each gap between two
+# parts is a junction (see _literal_hits): what is read across it is kept. Keys numbered without a part's
+# word ("phone1", "phone2") are two values.
+_PART_WORDS = r"(?:parts?|pieces?|chunks?|segments?|fragments?|halves|half)"
+_PARTS_GATE = re.compile(r"part|piece|chunk|segment|fragment|hal[fv]")
+_PARTS_LIST = re.compile(rf"""[A-Za-z0-9_\-]*(?i:{_PART_WORDS})["']?[ \t]*[:=][ \t]*[\[(]""")
+_LIST_ITEM = re.compile(r"""[ \t\r\n]*(?P<q>["'])(?P<value>[^"'\n]{1,256})(?P=q)[ \t\r\n]*(?P<sep>[,\])])""")
+_NUMBERED_PART = re.compile(
+    rf"""(?P<stem>[A-Za-z][A-Za-z0-9_\-]*?)[_\-. ]?(?i:{_PART_WORDS})[_\-. #]?(?P<n>[1-9])["']?[ \t]*[:=][ \t]*"""
+    r"""(?P<q>["'])(?P<value>[^"'\n]{1,256})(?P=q)"""
+)
+_BETWEEN_PARTS = re.compile(r"""[ \t]*[,;]?[ \t\r\n]*["']?\Z""")
+
+
+def _part_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
+    text = scan.text
+    junctions: list[tuple[int, int]] = []
+    for named in _PARTS_LIST.finditer(text):
+        at, last = named.end(), -1
+        while len(junctions) < _JOIN_BUDGET:
+            item = _LIST_ITEM.match(text, at)
+            if item is None:
+                break
+            if last != -1:
+                junctions.append((last, item.start("value")))
+            last, at = item.end("value"), item.end()
+            if item["sep"] != ",":
+                break
+    previous: re.Match[str] | None = None
+    for part in _NUMBERED_PART.finditer(text):
+        if (
+            previous is not None
+            and part["stem"].lower() == previous["stem"].lower()
+            and int(part["n"]) == int(previous["n"]) + 1
+            and _BETWEEN_PARTS.search(text, previous.end(), part.start()) is not None
+        ):
+            junctions.append((previous.end("value"), part.start("value")))
+        previous = part
+    if not junctions:
+        return []
+    return _hits_across(scan, wanted, sorted(set(junctions)))
 
 
 def _markup_hits(scan: Scan, wanted: frozenset[str], plain: Sequence[Hit], spaced: Sequence[int]) -> list[Hit]:

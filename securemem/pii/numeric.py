@@ -125,12 +125,13 @@ _SSN_MIXED = re.compile(
 _SSN_WORDS = re.compile(
     # a key's last word too ("customer_ssn: 536221234", "US_SSN:536221234": an attacker's round)
     # dotted as an acronym ("S.S.N.: 546 55 7647": reviewer AV)
-    r"(?<![a-z0-9])(?:ssn|s\.s\.n\.?|ss#|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tin|itin"
+    r"(?<![a-z0-9])(?:ssn|s\.s\.n\.?|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tin|itin"
     r"|sozialversicherung"
     # "tax id" (reviewer AP), not an employer's or a company's (an EIN: attackers' rounds)
     r"|(?<!employer )(?<!company )(?<!business )(?<!seller )(?<!vendor )tax id(?![^0-9\n]{0,12}\bein\b))"
     r"(?:\b|_$)"
     r"|[a-z]ssn>$"  # an element of XML named for it: "<ns:MemberSSN>011176469</ns:MemberSSN>"
+    r"|(?<![a-z0-9])ss#"  # its "#" ends the word ("SS# 008 03 0116": reviewer BL)
 )
 
 

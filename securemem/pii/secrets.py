@@ -3248,14 +3248,36 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
         if run.end() < len(text) and text[run.end()] == "(" and _CALLED_NAME.fullmatch(value):
             continue  # "private_key = base64.standard_b64decode(private_key)": a function of code, called
         if _is_high_entropy(value):
-            end = _below_label_tail(text, keyword_end, run.start(), run.start() + len(value))
-            yield "HIGH_ENTROPY_SECRET", run.start(), end
+            start, end = _punctuated(text, max(low, keyword_end), run.start(), run.start() + len(value))
+            end = _below_label_tail(text, keyword_end, start, end)
+            yield "HIGH_ENTROPY_SECRET", start, end
             done = max(run.end(), end)
         else:
             rejected.add(run.start())
 
 
 _CALLED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def _punctuated(text: str, low: int, start: int, end: int) -> tuple[int, int]:
+    """The run ``text[start:end]`` with the pieces a password's symbols join to it ("rr94qs%Zv!pKLO...%2":
+    reviewer BL): where "!", "%", "#", "$" or "^" touches the run, the whole stretch of such symbols and the
+    run's characters around it (not before ``low``, the keyword's end). Not a query's "&", "?" nor "*", which
+    join words ("gift+ideas+for+dad&page=2": an attacker's round)."""
+    if start > low and text[start - 1] in _JOINING_SYMBOLS:
+        found = _PUNCTUATED_BEFORE.search(text, low, start)
+        if found is not None:
+            start = found.start()
+    if end < len(text) and text[end] in _JOINING_SYMBOLS:
+        found = _PUNCTUATED_AFTER.match(text, end)
+        if found is not None:
+            end = found.end()
+    return start, end
+
+
+_JOINING_SYMBOLS = frozenset("!%#$^")
+_PUNCTUATED_BEFORE = re.compile(r"(?<![^\s:=\"'(\[{<])[A-Za-z0-9+/=_\-.~!%#$^]+\Z")
+_PUNCTUATED_AFTER = re.compile(r"[A-Za-z0-9+/=_\-.~!%#$^]*[A-Za-z0-9+/=_\-~!%#$^]")
 
 
 def _may_follow(text: str, keyword_end: int, value_start: int) -> bool:
