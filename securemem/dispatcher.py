@@ -389,14 +389,14 @@ class Dispatcher:
         if edited == text:  # old_str replaced by itself: nothing changes, so nothing is written (no version)
             return Result(
                 "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n"
-                + _snippet(text, where[0], new.count("\n"))
+                + _snippet(text, where[0], new.count("\n"), _column(text, at))
             )
         # The snippet shows what was stored: a layer's check may have changed the text (the PII
         # safety net puts a token where the edit completed a value).
         stored = call.apply(FileWrite.of(cmd.path, edited, entry, NO_ANCESTRY)).text
         return Result(
             "The memory file has been edited. Here is the snippet showing the change (with line numbers):\n"
-            + _snippet(stored, where[0], new.count("\n"))
+            + _snippet(stored, where[0], new.count("\n"), _column(text, at))
         )
 
     def insert(self, cmd: InsertCommand, call: Call) -> Result:
@@ -453,11 +453,36 @@ def _listed(where: list[int], text: str, old: str) -> str:
     if len(where) <= MAX_LISTED_MATCHES:
         return ", ".join(map(str, where))
     shown = ", ".join(map(str, where[:MAX_LISTED_MATCHES]))
-    return f"{shown}, ... ({occurrences(text, old):,} occurrences in all)"
+    count, exact = occurrences(text, old)
+    count = max(count, len(where))  # a floor counts no fewer than those found overlapping
+    return f"{shown}, ... ({count:,} occurrences in all)" if exact else f"{shown}, ... (at least {count:,} occurrences)"
 
 
-def _snippet(text: str, first_line: int, added_lines: int) -> str:
+def _snippet(text: str, first_line: int, added_lines: int, column: int = 0) -> str:
+    """The edited lines and their context, numbered; each line cut to SNIPPET_LINE_CHARS, the first edited one
+    around ``column``, where the edit starts (an attacker's round: an edit at character 200,000 of a one-line
+    file was cut away, the snippet "showing the change" showing none of it)."""
     lines = split_lines(text)
     start = max(1, first_line - SNIPPET_CONTEXT)
     end = min(len(lines), first_line + added_lines + SNIPPET_CONTEXT, start + SNIPPET_MAX_LINES - 1)
-    return numbered([clip(line, SNIPPET_LINE_CHARS) for line in lines[start - 1 : end]], start)
+    return numbered(
+        [
+            _clip_around(line, column) if number == first_line else clip(line, SNIPPET_LINE_CHARS)
+            for number, line in enumerate(lines[start - 1 : end], start)
+        ],
+        start,
+    )
+
+
+def _column(text: str, at: int) -> int:
+    """Where ``at`` lies in its line."""
+    return at - (text.rfind("\n", 0, at) + 1)
+
+
+def _clip_around(line: str, column: int) -> str:
+    """At most SNIPPET_LINE_CHARS characters of ``line``, from its start or, when ``column`` lies past half of
+    that, from a quarter of it before ``column``; each cut end marked."""
+    if len(line) <= SNIPPET_LINE_CHARS or column < SNIPPET_LINE_CHARS // 2:
+        return clip(line, SNIPPET_LINE_CHARS)
+    first = column - SNIPPET_LINE_CHARS // 4
+    return "(cut)..." + clip(line[first:], SNIPPET_LINE_CHARS)

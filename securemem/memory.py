@@ -285,38 +285,64 @@ class SecureMemory:
         read-only mount or path) stays, and the result is an error that says how much stayed.
         """
         try:
-            with self._transaction.open((ROOT,), write=False) as tx:
-                depth = 2 if self.mounts else 1  # a mount's directory is its store's root: what lies in it goes
-                top = [entry.path for entry in tx.tree(ROOT, depth, _keep_all) if entry.path.count("/") == depth + 1]
+            depth = 2 if self.mounts else 1  # a mount's directory is its store's root: what lies in it goes
+            pending = self._below(ROOT, depth)
         except StorageError as exc:
             return _error(f"Error: {exc}. Nothing was deleted.", exc)
         except Exception as exc:  # as execute: never a traceback
             audit.log_quietly(logger, logging.ERROR, "internal error clearing the memory: %s", _where(exc))
             return _error("Error: internal error in the memory store; nothing was deleted.", exc)
         failed: list[Result] = []
-        for done, path in enumerate(top):
+        tried = deleted = 0
+        pending.reverse()  # popped from the end: in order
+        while pending:
+            path, is_dir = pending.pop()
             result = self.execute({"command": "delete", "path": path})
             if not result.is_error:
+                tried += 1
+                deleted += 1
                 continue
             if result.error in _STORE_FAILURES:
                 # The store, not a rule, refused (busy, full, closed, re-keyed): each delete after it would wait
                 # as long and fail alike (a review: 3,000 entries behind a held lock took a minute), so stop here.
                 cause = result.text.removeprefix("Error: ").removesuffix(" The command was not applied.")
                 return Result(
-                    f"Error: {done - len(failed)} of the {len(top)} entries below {ROOT} were deleted, then the "
-                    f"store refused: {cause} Retry to delete the rest.",
+                    f"Error: {deleted} of the {tried + 1 + len(pending)} entries below {ROOT} were deleted, then "
+                    f"the store refused: {cause} Retry to delete the rest.",
                     is_error=True,
                     error=result.error,
                 )
+            if is_dir and result.text.startswith(f"Error: {path} contains "):
+                # Refused for a read-only area inside it ("/memories/a" holding "/memories/a/ro/**"): what else it
+                # holds may go, one entry at a time (an attacker's round: "/memories/a/other" stayed).
+                children = self._children(path)
+                if children:
+                    pending.extend(reversed(children))
+                    continue
+            tried += 1
             failed.append(result)
         if failed:
             return Result(
-                f"Error: {len(failed)} of the {len(top)} entries below {ROOT} were not deleted; the first "
+                f"Error: {len(failed)} of the {tried} entries below {ROOT} were not deleted; the first "
                 f"refusal: {failed[0].text.removeprefix('Error: ')}",
                 is_error=True,
                 error=failed[0].error,
             )
         return Result("All memory cleared")
+
+    def _below(self, path: str, depth: int) -> list[tuple[str, bool]]:
+        """The entries ``depth`` levels below ``path`` (each path and whether it is a directory), in order."""
+        level = path.count("/") + depth
+        with self._transaction.open((path,), write=False) as tx:
+            entries = tx.tree(path, depth, _keep_all)
+        return [(entry.path, entry.is_dir) for entry in entries if entry.path.count("/") == level]
+
+    def _children(self, path: str) -> list[tuple[str, bool]]:
+        """``_below(path, 1)``, or none where the store cannot say (the directory's refusal then stands)."""
+        try:
+            return self._below(path, 1)
+        except Exception:  # as execute: never a traceback
+            return []
 
     def _run(self, call: Call) -> Result:
         try:

@@ -33,6 +33,8 @@ _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _LOOKALIKES = frozenset(
     "\u2215\u2044\u29f8\u29f5\u2216\u2571\u2572\u3033\u2024\u2027\u115f\u1160\u3164\uffa0\u1680\u2800"
     "\u27cb\u27cd\u29f9\u2041\u1735\u2afd\u2afb\u29f6"
+    # MUSICAL SYMBOL NULL NOTEHEAD, drawn blank ("reference\U0001d159" beside "reference": an attacker's round)
+    "\U0001d159"
 )
 # Drawn as a full stop (TR39's confusables of "." and their kin): a name made only of these, or starting
 # with two of them, reads as "..", whatever script or category they belong to ("ꓸꓸ", a Lisu tone letter;
@@ -76,6 +78,15 @@ def _check_characters(path: str) -> None:
     for ch in path:
         if ch in _LOOKALIKES or (ch != " " and unicodedata.category(ch) == "Zs"):
             raise _refuse(f"look-alike or invisible character U+{ord(ch):04X} is not allowed")
+    for index, ch in enumerate(path):
+        if (
+            "\U0001f3fb" <= ch <= "\U0001f3ff"
+            and path[index - 1] != "/"
+            and unicodedata.category(path[index - 1]) != "So"
+        ):
+            # A skin tone's modifier tints the emoji before it; after a letter it is drawn apart or not at all
+            # ("ref\U0001f3fberence" beside "reference": an attacker's round).
+            raise _refuse(f"U+{ord(ch):04X} (a skin tone's modifier) may only follow an emoji")
     hidden = invisible_char(path)  # variation selectors, the grapheme joiner: marks that draw nothing
     if hidden is not None:
         raise _refuse(f"invisible character U+{ord(hidden):04X} is not allowed")

@@ -137,9 +137,35 @@ def occurrence_lines(text: str, needle: str, limit: int | None = None) -> list[i
     return found
 
 
-def occurrences(text: str, needle: str) -> int:
-    """How many times ``needle`` occurs in ``text``, overlapping occurrences too."""
-    return len(re.findall(f"(?={re.escape(needle)})", text))
+def occurrences(text: str, needle: str) -> tuple[int, bool]:
+    """How many times ``needle`` occurs in ``text``, overlapping occurrences too, and whether that count is
+    exact (else it is a floor).
+
+    Linear in the text whatever the needle: a lookahead per position costs the needle's length at each
+    ("a" * 131,000 sought in "a" * 262,000 took 24 s under the store's write lock: an attacker's round), so
+    only a short needle is counted that way. A longer one is counted without overlaps (``str.count``), which
+    is exact when no proper prefix of it is also its suffix (no two occurrences can overlap), a floor otherwise.
+    """
+    if len(needle) <= _LOOKAHEAD_NEEDLE:
+        return len(re.findall(f"(?={re.escape(needle)})", text)), True
+    return text.count(needle), len(needle) <= _BORDER_CHECKED and not _has_border(needle)
+
+
+_LOOKAHEAD_NEEDLE = 64  # counted with overlaps by a lookahead: at most 64 comparisons per position
+_BORDER_CHECKED = 1 << 16  # longer needles are not checked for a border (a floor is said)
+
+
+def _has_border(needle: str) -> bool:
+    """Whether a proper prefix of ``needle`` is also its suffix (the KMP failure function, linear)."""
+    fail = [0] * len(needle)
+    k = 0
+    for i in range(1, len(needle)):
+        while k and needle[i] != needle[k]:
+            k = fail[k - 1]
+        if needle[i] == needle[k]:
+            k += 1
+        fail[i] = k
+    return bool(fail and fail[-1])
 
 
 def clip(text: str, limit: int = 200) -> str:

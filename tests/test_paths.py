@@ -125,6 +125,9 @@ def test_refused_vector_is_refused_with_a_clear_message(vector: dict[str, Any]) 
         ("/memories/..hidden", "starting with '..'"),
         ("/memories/\u0301x", "starts with a combining mark"),
         ("/memories/\U0001f3fbx", "starts with a combining mark"),  # a skin-tone modifier
+        # Drawn blank or apart beside a letter: look-alikes of "reference" (an attacker's round, stop 50)
+        ("/memories/reference\U0001d159/x", "look-alike or invisible character U+1D159"),
+        ("/memories/ref\U0001f3fberence/x", "may only follow an emoji"),
         ("/memories/\u0701\u0701", "punctuation of another script"),  # Syriac full stops
         ("/memories/\u06d4\u06d4", "punctuation of another script"),  # Arabic full stops
         ("/memories/\u0589", "punctuation of another script"),  # the Armenian full stop
@@ -596,3 +599,8 @@ def test_no_ascii_character_is_a_lookalike_the_ascii_names_skip() -> None:
     every_ascii = "".join(chr(code) for code in range(32, 127))
     assert separator_lookalike(every_ascii) is None
     assert letter_lookalike(every_ascii) is None
+
+
+@pytest.mark.parametrize("path", ["/memories/notes\U0001f525.md", "/memories/\U0001f44d\U0001f3fb.md"])
+def test_emoji_and_a_skin_tone_after_an_emoji_stay_allowed(path: str) -> None:
+    assert canonical(path) == path

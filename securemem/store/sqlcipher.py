@@ -830,6 +830,12 @@ class SQLCipherStore:
             control = self._control(conn)
             if write:
                 self._settle_growth(conn)
+            elif _identity(self._where) != self._file:
+                # Reads too (an attacker's round: views went on listing a removed store's files from the inode
+                # this handle kept open; a write said it was gone). One stat, about a microsecond.
+                raise StorageError(
+                    "the memory store file was removed or replaced after this handle opened it; reopen the store"
+                )
             self._begin_immediate(control)
             self._made = None
             self._looked = 0
