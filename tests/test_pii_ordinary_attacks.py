@@ -139,6 +139,21 @@ shaped as a card's groups; password columns only as numbered parts of one name, 
 shape (a lone "Password (2)" column is no column of passwords); a CSV pair only under a compound secret's name
 with a random value. Withdrawn: a password's column names in other languages as headers' hints (their check is
 a length), passwords as CSV pairs.
+
+- Round BL. An attacker's round on reviewer BL's readers and the issue's own promises read before it: 231 ordinary
+strings (dates, PRs, commits and populations before "my phone ..." or "our mobile ..."; counts, sizes and
+frequencies in three groups kept apart by no-break or figure spaces; steel grades, ships, slides and screenshots
+after "SS#"; rows and episodes before "4:05 10 15 ..."; ports and part numbers joined by SQL's "||"; SKUs under
+"..._chunks" and "counterparts"; subscriber counts beside an area code's column; a game's cards under "card_1" to
+"card_4"; versions and part numbers behind a right-to-left override). The readers as first written altered 136 of
+them that the tree before did not; 5 since, marked "left" (a visitor count after "pro Tag:", "SS# 101 12 2023" at a
+line's start, a wiki path's "#Schritt-2!" after an over-find the tree before had too, sales in "unités"). Narrowed:
+a phone named after the number only by a present copula or a dash, a possessive and a phone's word that ends the
+clause, not an eight-digit date or a reference's number; an SSN between no-break spaces only in a field of its own
+and not measured; "SS#" only alone or after whose it is; a label's index only after upper-case letters; SQL's, PHP's
+and a shell's joins, keys named as parts and text behind an override read for secrets (and parts for IBANs and
+addresses, overrides for cards too) only; an area code joined only with a column that names a phone's number; four
+card columns only under a card number's name, not counting up.
 """
 
 from __future__ import annotations
@@ -165,6 +180,7 @@ ROUNDS = {
     "s48": (199, 27, 172),
     "bj": (472, 10, 462),
     "bk": (242, 35, 207),
+    "bl": (231, 5, 219),
 }
 
 
@@ -202,8 +218,11 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # Round BF's 92 (BF's readers' shapes in other spellings and forms): 23 found by the tree before, 87 since.
 # Round BJ's 54 (BJ's readers' shapes in other spellings): 18 found by the tree before, 39 since.
 # Round BK's 51 (split cells and CSV pairs in other layouts): 10 found by the tree before, 24 since.
+# Round BL's 85 (BL's readers' shapes in other spellings): 3 found by the tree before, 15 by the readers as first
+# written, 44 since.
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
+    "bl": (85, 44),
 }  # fmt: skip
 
 

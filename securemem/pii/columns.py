@@ -62,7 +62,8 @@ for _column_kind, _names in (
     ("CARD_CODE", "cvv|cvv2|cvc|cvc2|csc|card code|card security code|card cvv|card cvc"),
     # A phone's area code in a column of its own, the number in the next ("| Vorwahl | Rufnummer |": reviewer
     # BL): nothing alone, joined with the number beside it (see _joined_cells)
-    ("AREA_CODE", "area code|vorwahl|prefijo|indicatif|prefisso|netnummer|kierunkowy|numer kierunkowy|std code"
+    ("AREA_CODE", "area code|vorwahl|ortsnetzkennzahl|prefijo|indicatif|prefisso|netnummer|kierunkowy|numer kierunkowy"
+     "|std code"
      "|código de área|codigo de area|dialling code|dialing code"),
 ):  # fmt: skip
     for _name in _names.split("|"):
@@ -120,7 +121,7 @@ _HINTS = ("ssn", "social", "phone", "mobile", "fax", "card", "iban", "tele", "te
           "kart", "carte", "tarjeta", "carta", "cartão", "cartao", "карт", "卡号", "カード", "카드", "بطاق", "כרטיס",
           "কার্ড", "कार्ड", "thẻ", "so the", "τηλέφ", "κάρτ", "טלפון", "هاتف", "điện thoại", "telepon",
           # a phone's area code in a column of its own (reviewer BL)
-          "area", "vorwahl", "prefijo", "indicatif", "prefisso", "netnummer", "kierunkowy", "std code",
+          "area", "vorwahl", "ortsnetz", "prefijo", "indicatif", "prefisso", "netnummer", "kierunkowy", "std code",
           "código de", "codigo de", "dialing code", "dialling code")  # fmt: skip
 _HINTS = tuple(dict.fromkeys([*_HINTS, *(normalise_text(hint).lower() for hint in _HINTS)]))  # as the view writes them
 _SECRET_HINTS = ("pass", "pw", "secret", "token")
@@ -305,7 +306,9 @@ def _header(line: str) -> tuple[str, int, list[str | None]] | None:
             marks = {key: _KEY, value: _VALUE}
             return delimiter, len(cells), [marks.get(index) for index in range(len(cells))]
         kinds = [_kind(cell) for cell in cells]
-        if any(kinds) or any(_CARD_NUMBERED.fullmatch(_bare_cell(cell)) for cell in cells):
+        if any(kinds) or any(
+            (found := _CARD_NUMBERED.fullmatch(_bare_cell(cell))) and _card_name(found["name"]) for cell in cells
+        ):
             if any(_column_name(cell) in _ACCOUNT_NAMES for cell in cells):
                 kinds = [
                     "PASSWORD" if kind == "GENERIC_SECRET" and _column_name(cell) == "secret" else kind
@@ -338,7 +341,8 @@ def _split_columns(cells: list[str], kinds: list[str | None]) -> list[str | None
     for index in range(len(cells) - 3):
         numbered = [_CARD_NUMBERED.fullmatch(_bare_cell(cell)) for cell in cells[index : index + 4]]
         names = {found["name"] for found in numbered if found}
-        if all(numbered) and [found["n"] for found in numbered if found] == ["1", "2", "3", "4"] and len(names) == 1:
+        numbered = [found if found and _card_name(found["name"]) else None for found in numbered]
+        if all(numbered) and [found["n"] for found in numbered if found] in _QUADS and len(names) == 1:
             marked[index : index + 4] = ["CARD_QUAD"] * 4
     # The column after an area code's holds the rest of the number, whatever its name says ("Rufnummer", "Number").
     for index in range(len(cells) - 1):
@@ -354,16 +358,27 @@ def _split_columns(cells: list[str], kinds: list[str | None]) -> list[str | None
     return marked
 
 
-_CARD_NUMBERED = re.compile(r"(?P<name>card|cc|pan|card ?(?:number|no|num))[ _\-#]?\(?(?P<n>[1-4])\)?")
+_CARD_NUMBERED = re.compile(r"(?P<name>.+?)[ _\-#]?\(?(?P<n>[0-4])\)?")
+
+
+_QUADS = (["1", "2", "3", "4"], ["0", "1", "2", "3"])
+
+
+def _card_name(name: str) -> bool:
+    """A card's number's name, "card" alone included ("card_1".."card_4": reviewer BL; "kartennummer_1"), not
+    "cc" or "pan", which name codes and pans as often (an attacker's round)."""
+    return name == "card" or (_COLUMNS.get(_column_name(name)) == "CREDIT_CARD" and name not in ("cc", "pan"))
 
 
 def _bare_cell(cell: str) -> str:
     return cell.strip().strip("\"'").strip().lower()
 
 
+# Names that say the column holds a phone's local part: a bare "Number" or "Nummer" beside an area code is a count
+# as often ("| Area code | Number |" of subscribers per area: an attacker's round).
 _LOCAL_NUMBER_NAMES = frozenset(
-    ("number", "no", "nummer", "rufnummer", "teilnehmernummer", "numéro", "numero", "número", "numer", "local number",
-     "subscriber number", "line")
+    ("rufnummer", "teilnehmernummer", "anschluss", "anschlussnummer", "local number", "subscriber number",
+     "numéro d'abonné", "número local", "numero locale", "numer abonenta")
 )  # fmt: skip
 
 
@@ -494,6 +509,9 @@ def _joined_hit(scan: Scan, kind: str, spans: list[tuple[int, int]]) -> Hit | No
         # four cells of four digits under a card's name numbered 1 to 4 ("card_1,...,card_4": reviewer BL)
         if len(pieces) != 4 or not all(_FOUR_DIGITS.fullmatch(piece.strip()) for piece in pieces):
             return None
+        groups = [int(piece) for piece in pieces]
+        if groups == sorted(groups) or groups == sorted(groups, reverse=True):
+            return None  # numbers counted up or down ("4040,4041,4042,4043": a game's cards, an attacker's round)
         kind, joined = "CREDIT_CARD", " ".join(piece.strip() for piece in pieces)
     else:
         # each piece a card's groups ("4539 7265", "3530-3543"), not a game's or a loyalty scheme's plain ids in

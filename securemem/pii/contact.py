@@ -1726,7 +1726,9 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
     return _phone_end_at(scan, match.start(), match.end())
 
 
-_TIME_BEFORE = re.compile(r"(?<![A-Za-z_])[0-9]:\Z")  # not a label's index: "PHONE_1:+49 ..."
+# A time's minutes follow; not a label's index ("{{PHONE_1:+49 ...}}", "TEL1:...", "[PHONE 1:..."), which an
+# upper-case name leads (a lower-case one is a row's or an episode's: "row_4:05 10 15 20 25 30", an attacker's round)
+_TIME_BEFORE = re.compile(r"(?<![A-Z][A-Z][_\-. ])(?<![A-Z][A-Z])[0-9]:\Z")
 
 
 def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = None) -> int:
@@ -2019,6 +2021,8 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
     named_after = (
         start >= 0
         and _named_after(scan.text, start + len(candidate))
+        and _EIGHT_DIGIT_DATE.fullmatch(candidate) is None
+        and not _named_by(words[-3:], _REFERENCE_WORDS)
         and _TALLY_WORDS.isdisjoint(words[-4:])
         and not _tallies_after(scan.text, start + len(candidate))
     )
@@ -2215,23 +2219,29 @@ def _named_after(text: str, end: int) -> bool:
     if said is None:
         return False
     word = said["word"].lower()
-    if word in _NUMBER_SAID:  # "is my number", not "is our number of seats"
-        return _OF_AFTER.match(text, said.end()) is None
-    return word in _BRACKET_PHONE_WORDS or word in _PHONE_COMPOUNDS
+    if said["then"] is not None:  # "mi número de celular", "my number for the cell"
+        return word in _NUMBER_SAID and said["then"].lower() in _BRACKET_PHONE_WORDS
+    return word in _NUMBER_SAID or word in _BRACKET_PHONE_WORDS or word in _PHONE_COMPOUNDS
 
 
 # Whose phone it is, said right after the number ("4155552671 is my cell", "07700900123 - my mobile",
-# "4155552671 ist meine Handynummer", "é o meu número"): a possessive, then a phone's word or "number".
+# "4155552671 ist meine Handynummer", "é o meu número", "is my husband's cell"): a copula or a dash, a
+# possessive, a phone's word or "number", and there the clause ends. Not what the number was ("Am 20230115
+# war mein Handy kaputt"), a label's colon before a sentence ("20240315: my phone fell in the pool"), nor a
+# phone's word that goes on ("is my phone's password", "our mobile subscribers"): an attacker's round.
 _OWNED_AFTER = re.compile(
-    r"[ \t]*(?:[-\u2013\u2014=:,][ \t]*)?(?:(?:is|was|ist|war|est|es|era|é|è)[ \t]+)?(?:(?:o|a|il|la)[ \t]+)?"
+    r"[ \t]*(?:[-\u2013\u2014,][ \t]*)?(?:(?:is|ist|est|c'est|es|é|è)[ \t]+)?(?:(?:o|a|il|la)[ \t]+)?"
     r"(?:my|our|his|her|their|your|mein|meine|seine|ihre|unsere|mon|ma|son|sa|notre|votre|mi|su|tu|nuestro"
-    r"|meu|minha|seu|sua|mio|mia|suo|tuo)[ \t]+(?:(?:new|old|work|home|private|personal|direct|neue|alte"
-    r"|nouveau|nouvelle|nuevo|nueva|novo|nova|nuovo)[ \t]+)?(?P<word>[^\W\d_]+)",
+    r"|meu|minha|seu|sua|mio|mia|suo|tuo)[ \t]+(?:[^\W\d_]+'s[ \t]+)?(?:(?:new|old|work|home|private|personal|direct"
+    r"|current|neue|alte|aktuelle|nouveau|nouvelle|nuevo|nueva|novo|nova|nuovo)[ \t]+)?(?P<word>[^\W\d_]+)"
+    r"(?:[ \t]+(?:de|di|do|da|of|for|für)[ \t]+(?:(?:the|la|el)[ \t]+)?(?P<then>[^\W\d_]+))?"
+    r"[ \t]*(?=[.,;:!?)\]]|\r?\n|$)",
     re.IGNORECASE,
 )
 _NUMBER_SAID = frozenset({"number", "numéro", "numero", "número", "nummer"})
 _PHONE_COMPOUNDS = frozenset({"handynummer", "telefonnummer", "mobilnummer", "rufnummer", "telephone", "cellphone"})
-_OF_AFTER = re.compile(r"[ \t]+(?:of|de|di|von|for|für|pour|para|per)\b", re.IGNORECASE)
+# Eight digits that read as a date ("20240315"): no number a phone's word after it makes a phone.
+_EIGHT_DIGIT_DATE = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")
 
 
 # A call, then who made it, then "from the" and the number ("Llamada de Lucía Fernández desde el 671 28

@@ -658,8 +658,8 @@ def _settled(
         candidates += _wrapped_hits(scan, wanted)
     if '"' in scan.text or "'" in scan.text or "\\" in scan.text or "**" in scan.text:
         candidates += _literal_hits(scan, wanted)
-        if _PARTS_GATE.search(scan.lower) is not None:
-            candidates += _part_hits(scan, wanted)
+    if ("=" in scan.text or '"' in scan.text or "'" in scan.text) and any(word in scan.lower for word in _PARTS_GATE):
+        candidates += _part_hits(scan, wanted)
     if "\n" in scan.text and _ONE_PER_LINE_GATE.search(scan.text) is not None:
         candidates += _vertical_hits(scan, wanted)
     if view.spaced or "<" in scan.text or "*" in scan.text or "_" in scan.text or "~~" in scan.text:
@@ -690,16 +690,23 @@ def _settled(
 # those characters at C speed.
 _JUNCTION = re.compile(
     r"""(?P<q>["'])(?<=[^\s"'\\]["'])"""
-    # joined by "+", SQL's "||" ("SELECT 'ghp_1BHs' || 'hZl4...'": reviewer BL), a comma in Rust's concat!(), a
-    # line break, or blanks alone inside brackets (Python's and C's literals side by side)
-    r"""(?:[ \t]*(?:[+,]|\|\|)?[ \t]*\r?\n[ \t]*(?:\+|\|\|)?[ \t]*|[ \t]*(?:[+,]|\|\|)[ \t]*|(?P<gap>[ \t]+))(?P=q)"""
-    r"""(?=[^\s"'])"""
-    # a shell's quotes of either kind glued ("GL_TOKEN='glpat-VeQ5v'\"li7BvHbU...\"": one word, reviewer BL)
-    r"""|(?<=[^\s"'\\])(?:'"|"')(?=[^\s"'])"""
+    r"""(?:[ \t]*[+,]?[ \t]*\r?\n[ \t]*\+?[ \t]*|[ \t]*[+,][ \t]*|(?P<gap>[ \t]+))(?P=q)(?=[^\s"'])"""
     r"|\\\r?\n[ \t]*"
     r"|\*\*(?:(?<=[A-Za-z]\*\*)(?=[A-Za-z0-9])|(?<=[0-9]\*\*)(?=[A-Za-z]))"
 )
 _CONCAT = "concat!("  # Rust's macro joins its literals, which commas set apart
+_SQL_CONCAT = re.compile(r"(?<![\w.])(?i:concat)[ \t]*\(")  # SQL's CONCAT('ghp_1BH', 'hZl4...'): an attacker's round
+
+
+# Joins of other languages, read for a secret's pieces only (their pieces are often numbers that join into no
+# value: "SELECT '5432' || '6379' || ... AS ports", an attacker's round): SQL's "||" ("SELECT 'ghp_1BHs' ||
+# 'hZl4...'": reviewer BL), PHP's and Perl's ".", Lua's "..", a spreadsheet's "&", and a shell's quotes of either
+# kind glued ("GL_TOKEN='glpat-VeQ5v'\"li7BvHbU...\"": one word, reviewer BL; or of one kind, '"ghp_1BH""hZl4..."').
+_CODE_JUNCTION = re.compile(
+    r"""(?P<q>["'])(?<=[^\s"'\\]["'])[ \t]*(?:\|\||\.\.?|&)[ \t]*(?P=q)(?=[^\s"'])"""
+    r"""|(?<=[^\s"'\\$])(?:'"|"'|""|'')(?=[^\s"',;)\]}])"""
+)
+_CODE_JOIN_GATE = re.compile(r"""["'][ \t]*(?:\|\||\.|&)|['"]['"]""")
 
 
 def _in_brackets(text: str, at: int) -> bool:
@@ -712,9 +719,17 @@ def _in_brackets(text: str, at: int) -> bool:
 
 
 def _in_concat(text: str, at: int) -> bool:
-    """``at`` is inside the arguments of Rust's concat!() (no bracket closed between)."""
-    opened = text.rfind(_CONCAT, max(0, at - _JOIN_BACK), at)
-    return opened != -1 and ")" not in text[opened + len(_CONCAT) : at]
+    """``at`` is inside the arguments of Rust's concat!() or SQL's CONCAT() (no bracket closed between)."""
+    low = max(0, at - _JOIN_BACK)
+    opened = text.rfind(_CONCAT, low, at)
+    if opened == -1:
+        calls = list(_SQL_CONCAT.finditer(text, low, at))
+        if not calls:
+            return False
+        opened, size = calls[-1].start(), len(calls[-1].group())
+    else:
+        size = len(_CONCAT)
+    return ")" not in text[opened + size : at]
 
 
 _JOIN_BACK = 256  # characters read before a junction (the key that names the value)
@@ -767,16 +782,40 @@ def _literal_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         junctions.append(junction.span())
         if len(junctions) == _JOIN_BUDGET:
             break
-    return _hits_across(scan, wanted, junctions)
+    hits = _hits_across(scan, wanted, junctions)
+    if _CODE_JOIN_GATE.search(text) is not None:
+        secrets = wanted & _secrets_now()
+        joins = [found.span() for _, found in zip(range(_JOIN_BUDGET), _CODE_JUNCTION.finditer(text), strict=False)]
+        if secrets and joins:
+            hits += _hits_across(scan, secrets, joins)
+    return hits
+
+
+@lru_cache(maxsize=4)
+def _secret_types(version: int) -> frozenset[str]:
+    del version  # part of the cache key only
+    return frozenset(entities.members("SECRET"))
+
+
+def _secrets_now() -> frozenset[str]:
+    """The secret types the registry holds now."""
+    return _secret_types(entities.version())
 
 
 # Characters after a right-to-left override (U+202E) are shown in reverse: "\u202e4830-4106-2832-2354\u202c" is
 # read on screen as the card 4532-2382-6014-0384 (reviewer BL). What the override turns around, up to its pop
 # (U+202C) or the line's end, is read again reversed; a value found there is the span it is shown from.
-_OVERRIDE = re.compile(r"\u202e(?P<inner>[^\u202c\u2069\n]{4,256})")
+_OVERRIDE = re.compile(r"\u202e(?P<inner>[^\u202c\u2069\n]{4,1024})")
+# What is read reversed: values whose checks a reversed ordinary string passes by chance rarely (a card's Luhn
+# digit, an IBAN's, an address's shape, a token's), not numbers a context word judged in the text's order (an
+# attacker's round: "\u202eversion 1.0.0.4" read back as an address, a part number "4711-08-153" as an SSN).
+_OVERRIDDEN_TYPES = frozenset({"CREDIT_CARD", "IBAN", "EMAIL"})
 
 
 def _overridden_hits(view: View, scan: Scan, wanted: frozenset[str]) -> list[Hit]:
+    wanted = wanted & (_OVERRIDDEN_TYPES | _secrets_now())
+    if not wanted:
+        return []
     hits: list[Hit] = []
     original = view.original
     for override in _OVERRIDE.finditer(original):
@@ -805,18 +844,27 @@ def _overridden_hits(view: View, scan: Scan, wanted: frozenset[str]) -> list[Hit
 # parts one after another ('"iban_part1": "DE58 0309 0117", "iban_part2": "2033 3087 60"'). Each gap between two
 # parts is a junction (see _literal_hits): what is read across it is kept. Keys numbered without a part's
 # word ("phone1", "phone2") are two values.
-_PART_WORDS = r"(?:parts?|pieces?|chunks?|segments?|fragments?|halves|half)"
-_PARTS_GATE = re.compile(r"part|piece|chunk|segment|fragment|hal[fv]")
-_PARTS_LIST = re.compile(rf"""[A-Za-z0-9_\-]*(?i:{_PART_WORDS})["']?[ \t]*[:=][ \t]*[\[(]""")
+_PART_WORDS = r"(?:parts?|pieces?|chunks?|shards?|slices?|segments?|fragments?|halves|half|teile?)"
+_PARTS_GATE = ("part", "piece", "chunk", "shard", "slice", "segment", "fragment", "half", "halv", "teil")  # memchr each
+# The part's word ends the key's name and starts it or follows "_", "-" or "." ("counterparts" is no key of parts:
+# an attacker's round).
+_PARTS_LIST = re.compile(rf"""(?<![^\s"'{{,])(?:[A-Za-z0-9]+[_\-.])*(?i:{_PART_WORDS})["']?[ \t]*[:=][ \t]*[\[(]""")
 _LIST_ITEM = re.compile(r"""[ \t\r\n]*(?P<q>["'])(?P<value>[^"'\n]{1,256})(?P=q)[ \t\r\n]*(?P<sep>[,\])])""")
 _NUMBERED_PART = re.compile(
-    rf"""(?P<stem>[A-Za-z][A-Za-z0-9_\-]*?)[_\-. ]?(?i:{_PART_WORDS})[_\-. #]?(?P<n>[1-9])["']?[ \t]*[:=][ \t]*"""
-    r"""(?P<q>["'])(?P<value>[^"'\n]{1,256})(?P=q)"""
+    rf"""(?<![A-Za-z0-9_])(?P<stem>[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*?)[_\-.](?i:{_PART_WORDS})[_\-.#]?"""
+    r"""(?P<n>[0-9]{1,2})["']?[ \t]*[:=][ \t]*"""
+    r"""(?:(?P<q>["'])(?P<value>[^"'\n]{1,256})(?P=q)|(?P<bare>[^\s"',;#][^\n"',;#]{0,255}))"""
 )
 _BETWEEN_PARTS = re.compile(r"""[ \t]*[,;]?[ \t\r\n]*["']?\Z""")
+# What a value kept in parts may be: a secret, an IBAN or an email (a key's parts joined into a card, an SSN or an
+# address were lists of plain numbers in an attacker's round: "sku_chunks": ["4030", "4040", ...])
+_PART_TYPES = frozenset({"IBAN", "EMAIL"})
 
 
 def _part_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
+    kinds = wanted & (_secrets_now() | _PART_TYPES)
+    if not kinds:
+        return []
     text = scan.text
     junctions: list[tuple[int, int]] = []
     for named in _PARTS_LIST.finditer(text):
@@ -832,17 +880,19 @@ def _part_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
                 break
     previous: re.Match[str] | None = None
     for part in _NUMBERED_PART.finditer(text):
+        value = "value" if part["value"] is not None else "bare"
         if (
             previous is not None
             and part["stem"].lower() == previous["stem"].lower()
             and int(part["n"]) == int(previous["n"]) + 1
             and _BETWEEN_PARTS.search(text, previous.end(), part.start()) is not None
         ):
-            junctions.append((previous.end("value"), part.start("value")))
+            before = "value" if previous["value"] is not None else "bare"
+            junctions.append((previous.end(before), part.start(value)))
         previous = part
     if not junctions:
         return []
-    return _hits_across(scan, wanted, sorted(set(junctions)))
+    return _hits_across(scan, kinds, sorted(set(junctions)))
 
 
 def _markup_hits(scan: Scan, wanted: frozenset[str], plain: Sequence[Hit], spaced: Sequence[int]) -> list[Hit]:

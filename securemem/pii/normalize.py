@@ -539,7 +539,8 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
     return found
 
 
-_NO_BREAK = frozenset("\u00a0\u2007\u202f")  # no-break, figure and narrow no-break spaces
+# No-break and narrow no-break spaces (not the figure space, which aligns digits in tables: an attacker's round)
+_NO_BREAK = frozenset("\u00a0\u202f")
 
 
 def _between_letters(original: str, start: int, end: int) -> bool:

@@ -131,7 +131,6 @@ _SSN_WORDS = re.compile(
     r"|(?<!employer )(?<!company )(?<!business )(?<!seller )(?<!vendor )tax id(?![^0-9\n]{0,12}\bein\b))"
     r"(?:\b|_$)"
     r"|[a-z]ssn>$"  # an element of XML named for it: "<ns:MemberSSN>011176469</ns:MemberSSN>"
-    r"|(?<![a-z0-9])ss#"  # its "#" ends the word ("SS# 008 03 0116": reviewer BL)
 )
 
 
@@ -707,8 +706,30 @@ def names_an_ssn(lower: str) -> bool:
 def _ssn_named_before(scan: Scan, start: int) -> bool:
     """An SSN's word just before ``start``; also spelt out letter by letter as OCR reads a spaced-out
     form ("S o c i a l  S e c u r i t y  N o . :  464 62 9626": reviewer AC)."""
-    if _SSN_WORDS.search(scan.before(start, 32)) is not None:
+    before = scan.before(start, 32)
+    if _SSN_WORDS.search(before) is not None:
         return True
+    hashed = _SS_HASH.search(before)
+    if hashed is not None:
+        # "SS# 008 03 0116" (reviewer BL), "SS #:": led by nothing or by whose it is; after any other word "SS" is a
+        # ship's, a slide's, a steel's, a set's (an attacker's round: "Stainless SS# 316 10 1000 sheet")
+        words = _WORDS.findall(before[: hashed.start()].rsplit("\n", 1)[-1])
+        if not words or words[-1] in _WHOSE_SS:
+            return True
+    return _asked_or_spelt(scan, start)
+
+
+# "SS#" right before the number: only "#:" or blanks between
+_SS_HASH = re.compile(r"(?<![a-z0-9])ss ?#[ \t:.]*$")
+_WORDS = re.compile(r"[^\W\d_]+")
+_WHOSE_SS = frozenset(
+    ("patient", "customer", "client", "employee", "member", "applicant", "borrower", "insured", "subscriber",
+     "claimant", "spouse", "his", "her", "their", "my", "your", "the", "and", "with")
+)  # fmt: skip
+
+
+def _asked_or_spelt(scan: Scan, start: int) -> bool:
+    """An SSN asked for a line before, or its label spelt out (see _ssn_named_before)."""
     # ... or asked for a line before, in a chat or a call's notes ("Can you confirm ... your SSN?" then "[customer]
     # sure, the whole thing is 205 16 7762": reviewer BG)
     asked = _SSN_ASKED.search(scan.before(start, _ASKED_BACK))
@@ -754,8 +775,18 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
         return False  # "Ticket INC-482-19-7734": a ticket's number after its system's letters (reviewer AL)
     if match["sep"] in ("-", ".", " - ") or _ssn_named_before(scan, match.start()):
         return True
-    if match["sep"] == " " and match.end("area") in scan.no_break and match.end("group") in scan.no_break:
-        return True  # no-break spaces typed between the groups, as deliberate as dashes
+    if (
+        match["sep"] == " "
+        and match.end("area") in scan.no_break
+        and match.end("group") in scan.no_break
+        and _STANDS_ALONE.search(scan.text, max(0, match.start() - 8), match.start()) is not None
+        and not _MEASURED.match(scan.text, match.end())
+        and not COUNTED.match(scan.text[match.end() : match.end() + 16].lower())
+    ):
+        # No-break spaces typed between the groups, as deliberate as dashes, in a field of its own (a line's or a
+        # cell's start, after a colon); not three counts or measures after a noun ("Scores 231\u00a017\u00a04410 en
+        # trois manches", "Sizes 640\u00a048\u00a01024 px": an attacker's round)
+        return True
     # Named further back in its sentence ("her social security number, which she read out twice over
     # the phone, was 407 42 6160"): the full name only, on the same line; not a count ("the batch
     # processed 512 34 5678 records") nor a VAT number ("tax ID: DE 123456789").
@@ -772,6 +803,8 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
     return not named.group().startswith("tax") or (match["sep"] in ("", "-") and _EIN.search(line) is None)
 
 
+_STANDS_ALONE = re.compile(r"(?:^|[\n\t:;=#|(\[{\"'>,])[ \t]*$")
+_MEASURED = re.compile(r"[ \t\u00a0]*(?:[kmgt]?hz|px|pt|dpi|em|rem|[kmgt]?b|[kmgt]?bps|°|deg|x\b)", re.IGNORECASE)
 _PHONE_BEFORE = re.compile(r"(?:phone|tel|mobile|cell|fax)[ \t:.#]*$")
 # The letters ticket systems number their records with ("INC-", "CHG-", "REQ-", "RITM-"): any other letters
 # before an SSN's digits ("EMP-", "SS-", a file's "doe-john-") hide nothing (an attacker's round).
