@@ -276,6 +276,7 @@ REVIEWS = {
     "bj": "pii_review_bj.jsonl: blind, a hostile acceptance suite inside an agent's files, 28 languages",
     "bk": "pii_review_bk.jsonl: blind, business systems' exports (CSV, tables, JSON), 26 languages",
     "bl": "pii_review_bl.jsonl: blind, each of the issue's promises checked literally and evaded, 26 languages",
+    "bm": "pii_review_bm.jsonl: blind, speech transcripts in 16 languages and developer artefacts",
 }
 
 

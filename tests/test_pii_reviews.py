@@ -613,6 +613,16 @@ def altered(name: str) -> list[str]:
         # Rufnummer |"), a card's four groups under "card_1".."card_4", a card a right-to-left override shows
         # reversed. 238 of 238 since.
         ("bl", "claim", None, 0.995),
+        # Reviewer BM (blind, stop 50: call-centre, voicemail and meeting transcripts in 16 languages, values said
+        # as words with fillers, corrections and spelt letters; and developer artefacts: diffs, stack traces,
+        # strace, hexdumps, kubectl and var_dump output; 300 lines): 258 of 372 (69.4%) as it came, one ordinary
+        # line altered (as it came too). Its fixes (tests/test_pii_review_bm.py): a caller's pauses, ellipses and
+        # corrections between digit words (the corrected group dropped), "plus" said before a code said digit by
+        # digit, addresses dictated letter by letter with the dot, underscore and dash said in the caller's
+        # language (pii/dictated.py). 301 of 372 since. Left: numbers said as compounds (German, French,
+        # Spanish, Swedish tens), digits said in Japanese, Chinese, Korean, Arabic and Hindi, IBANs spelt with a
+        # radio alphabet, passwords spelt letter by letter, values split across hexdump rows or chat messages.
+        ("bm", "claim", None, 0.805),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -925,6 +935,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("bk", 0, set()),
         # Reviewer BL: none, as it came and since.
         ("bl", 0, set()),
+        # Reviewer BM: a Jupyter frame's row index and order number read as a phone ("0  3364671"), as it came too.
+        ("bm", 1, {"PHONE"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -3432,6 +3432,7 @@ for _digits_of_language in (
 for _word, _digit in (("tư", "4"), ("lăm", "5"), ("εννιά", "9"), ("εφτά", "7"), ("οχτώ", "8")):
     _DIGIT_WORDS[normalise_text(_word).lower()] = _digit
 _DIGIT_WORDS.update({"oh": "0", "zwo": "2", "tres": "3", "uma": "1", "meia": "6", "chaar": "4", "panch": "5"})
+DIGIT_WORDS = _DIGIT_WORDS  # every digit said as a word, as the view writes it (dictated.py reads them too)
 # "meia" (half a dozen) is how Brazilians say six on the phone.
 # "double oh", "triple five": one word for a digit said twice or three times (British dictation).
 _REPEATS = {"double": 2, "triple": 3}
@@ -3440,9 +3441,22 @@ _DIGIT_WORD = "(?:(?:double|triple)[ \t]+)?(?:" + "|".join(sorted(_DIGIT_WORDS, 
 # A caller's filler between them too ("five four six six, uh one six six seven": reviewer AR); not "um",
 # Portuguese for one.
 _FILLERS = "uh|uhh|uhm|umm+|erm|er+|ehm|eh+|ah+|hmm+|mm+|äh|ähm|ääh|öhm|euh"
+# A caller's pause said in words, or a correction (reviewer BM's transcripts: "hang on", "attendez", "pardon",
+# "sorry scratch that", "nej förlåt", "quer dizer", "digo", "yani"): read as a filler between digit words; a
+# correction then drops the group it corrects (see _corrected).
+_CORRECTIONS = (
+    "sorry|pardon|non|no|nee|nein|nej|förlåt|forlat|perdón|perdon|scusi|scusa|digo|yani|i mean|scratch that"
+    "|quer dizer|o sea|cioè|cioe|bzw|beziehungsweise|nein warte"
+)
+_PAUSES = (
+    "hang on|you know|let me see|attendez|alors|moment|vänta|vanta|tipo|aspetta|even kijken|saniye|bir saniye"
+    "|hum|eee+|é|so"
+)
+_SAID_BETWEEN = rf"(?:{_FILLERS}|{_CORRECTIONS}|{_PAUSES})"
 _WORD_GAP = (
-    rf"(?:(?:[ \t]*[,\-–—/.][ \t]*|[ \t]+)(?:{_FILLERS})[ \t]*,?[ \t]+"
-    r"|[ \t]*[,\-–—/.][ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?)"
+    # a pause: "...", "…" (the view's "..."), a comma or a dash, and words said in it
+    rf"(?:(?:[ \t]*(?:\.\.\.|[,\-–—/.])[ \t]*|[ \t]+)(?:{_SAID_BETWEEN}[ \t]*(?:\.\.\.|[,.])?[ \t]+){{1,3}}"
+    r"|[ \t]*(?:\.\.\.|[,\-–—/.])[ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?)"
 )
 
 
@@ -3496,14 +3510,14 @@ _PLUS_WORDS = "|".join(
 # said as one number ("más treinta y cuatro, seis cuatro cuatro, ...": reviewer AR).
 _SPELT_RUN = re.compile(
     # Turkish's "artı" ("artı dokuz sıfır, iki bir iki, ...": reviewer BF)
-    rf"(?<![^\W\d_])(?:(?:{_PLUS_WORDS})[ \t]+(?:(?P<country>{_COUNTRY_CODE_WORD}){_WORD_GAP})?)?"
+    rf"(?<![^\W\d_])(?:(?P<plus>{_PLUS_WORDS})[ \t]+(?:(?P<country>{_COUNTRY_CODE_WORD}){_WORD_GAP})?)?"
     # five tokens at least: "six one seven, 384, 2719" (reviewer AX), the typed groups holding the rest
     # (not led by Vietnamese's "hai", two, which is Hindi's "is": "mera mobile hai nau chhe teen ...")
     rf"(?!hai(?![^\W\d_])){_DIGIT_TOKEN}(?:{_WORD_GAP}{_DIGIT_TOKEN}){{4,18}}(?![^\W\d_])"
 )
 # Each token whole: a filler holds a digit word's letters ("umm" is no "um", Portuguese for one).
 _SPELT_TOKEN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?![^\W\d_])|(?<![0-9])[0-9]{{1,4}}(?![0-9])")
-_SPOKEN_FILLER = re.compile(rf"(?<![^\W\d_])(?:{_FILLERS})(?![^\W\d_])")
+_SPOKEN_FILLER = re.compile(rf"(?<![^\W\d_])(?:{_SAID_BETWEEN})(?![^\W\d_])")
 _DASH_WORD = re.compile(
     r"[ \t]*(?:-|(?<![^\W\d_])(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)(?![^\W\d_]))[ \t]*"
 )
@@ -3734,60 +3748,126 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
             # tokens with typed groups end their clause ("two, one, two, 555, 1234 across the venue", "...
             # 2719 calls" are counts: an attacker's round).
             continue
-        number = "".join(token if token[0].isdigit() else _spelt_digits(token) for token in tokens)
-        if country is not None:
-            number = _COUNTRY_CODE_WORDS[re.sub("[ \\-]+", " ", country)] + number
-        # Read with this release's wider forms (a country code said as one number, digits typed among the
-        # words, a filler between them): a phone only where the number is a valid one (an attacker's round:
-        # "plus twenty, one two three ...", "one two four 60 three 90 two" in a call centre's counts).
-        checked = (
-            country is not None
-            or any(token[0].isdigit() for token in tokens)
-            or _SPOKEN_FILLER.search(rest) is not None
-        )
-        dialled = ("+" if country is not None else "") + number
-        # Three digits or more: "phone = [null, null, null, ...]" is a list of code, not a number read out.
-        if len(set(number)) < 3:
-            continue
-        # An SSN first where the text names one (its "number" names a phone too).
-        if (
-            len(number) == 9
-            and (
-                _SPELT_SSN_CONTEXT.intersection(asked)
-                # read out in its groups, with nothing before it that names another kind of number
-                or (_ssn_grouped(rest) and not checked and _NAMES_ANOTHER.isdisjoint(words))
+        read = "".join(token if token[0].isdigit() else _spelt_digits(token) for token in tokens)
+        # Read as said, fillers and all; then, where the caller corrected a group ("quatre trois euh non quatre
+        # quatre", "three eight one six sorry scratch that one eight one six": reviewer BM), without the
+        # groups corrected.
+        readings = [read]
+        if _CORRECTION.search(rest) is not None:
+            corrected = _corrected(rest)
+            if corrected and corrected != read:
+                readings.append(corrected)
+        for number in readings:
+            kind = _spelt_kind(
+                scan, match, number, lower=lower, country=country, tokens=tokens, rest=rest, words=words, asked=asked
             )
-            and ssn_valid(number[:3], number[3:5], number[5:])
-        ):
-            yield "US_SSN", *match.span()
-        # A phone named just before, or asked for a line or two up ("a good callback number?\nCALLER: Sure,
-        # it's five one two, ..."): ten digits then, a number with its area code.
-        elif (
-            len(number) <= _PHONE_MOST_DIGITS
-            and (not checked or phone_e164(dialled, scan.phone_regions) is not None)
-            # "een twee drie vier vijf zes zeven keer": counted, not dialled (all ten digits may be a number given)
-            and not (number in _COUNTING_RUNS and len(number) < _LONG_SPELT)
-            and (
-                _SPELT_CONTEXT.intersection(words)
-                # asked for, unless a reference's name comes just before ("Sipariş numarası bir iki üç ...": an
-                # order's number; an attacker's round)
-                or (
-                    len(number) >= _LONG_SPELT
-                    and _SPELT_ASKED.intersection(asked)
-                    and not _REFERENCE_WORDS.intersection(words)
-                )
-                # or named right after: "..., five three six, that's my mobile" (not counted up or down)
-                or (
-                    number not in _COUNTING_RUNS
-                    and _SAID_WORDS.intersection(_SPELT_WORDS.findall(lower[match.end() : match.end() + 32])[:4])
-                )
-            )
-        ):
-            yield "PHONE", *match.span()
-        elif 13 <= len(number) <= 19 and _SPELT_CARD_CONTEXT.intersection(asked) and luhn_valid(number):
-            yield "CREDIT_CARD", *match.span()
+            if kind is not None:
+                yield kind, *match.span()
+                break
     if any(word in lower for word in _SPELT_CODE_CONTEXT):
         yield from _spelt_codes(lower)
+
+
+_OTHER_NUMBERS_SAID = _NAMES_ANOTHER - {"number", "no", "member"}
+
+
+def _spelt_kind(
+    scan: Scan,
+    match: re.Match[str],
+    number: str,
+    *,
+    lower: str,
+    country: str | None,
+    tokens: list[str],
+    rest: str,
+    words: list[str],
+    asked: list[str],
+) -> str | None:
+    """The type of the number ``number`` read out at ``match``, or None (see find_spelt_numbers)."""
+    if country is not None:
+        number = _COUNTRY_CODE_WORDS[re.sub("[ \\-]+", " ", country)] + number
+    # Read with this release's wider forms (a country code said as one number, digits typed among the
+    # words, a filler between them): a phone only where the number is a valid one (an attacker's round:
+    # "plus twenty, one two three ...", "one two four 60 three 90 two" in a call centre's counts).
+    checked = (
+        country is not None or any(token[0].isdigit() for token in tokens) or _SPOKEN_FILLER.search(rest) is not None
+    )
+    # "plus" said before the digits makes them an international number, its code said digit by digit too
+    # ("más tres cuatro, seis dos siete ...": reviewer BM)
+    dialled = ("+" if country is not None or match["plus"] is not None else "") + number
+    # Three digits or more: "phone = [null, null, null, ...]" is a list of code, not a number read out.
+    if len(set(number)) < 3:
+        return None
+    # An SSN first where the text names one (its "number" names a phone too).
+    if (
+        len(number) == 9
+        and (
+            _SPELT_SSN_CONTEXT.intersection(asked)
+            # read out in its groups, with nothing before it that names another kind of number
+            or (_ssn_grouped(rest) and not checked and _NAMES_ANOTHER.isdisjoint(words))
+        )
+        and ssn_valid(number[:3], number[3:5], number[5:])
+    ):
+        return "US_SSN"
+    # A phone named just before, or asked for a line or two up ("a good callback number?\nCALLER: Sure,
+    # it's five one two, ..."): ten digits then, a number with its area code.
+    if (
+        len(number) <= _PHONE_MOST_DIGITS
+        and (not checked or phone_e164(dialled, scan.phone_regions) is not None)
+        # "your case number is four nine two five, ...": a case's, an order's, a ticket's (reviewer BM)
+        and _OTHER_NUMBERS_SAID.isdisjoint(words[-3:])
+        # "een twee drie vier vijf zes zeven keer": counted, not dialled (all ten digits may be a number given)
+        and not (number in _COUNTING_RUNS and len(number) < _LONG_SPELT)
+        and (
+            _SPELT_CONTEXT.intersection(words)
+            # asked for, unless a reference's name comes just before ("Sipariş numarası bir iki üç ...": an
+            # order's number; an attacker's round)
+            or (
+                len(number) >= _LONG_SPELT
+                and _SPELT_ASKED.intersection(asked)
+                and not _REFERENCE_WORDS.intersection(words)
+            )
+            # or named right after: "..., five three six, that's my mobile" (not counted up or down)
+            or (
+                number not in _COUNTING_RUNS
+                and _SAID_WORDS.intersection(_SPELT_WORDS.findall(lower[match.end() : match.end() + 32])[:4])
+            )
+        )
+    ):
+        return "PHONE"
+    if 13 <= len(number) <= 19 and _SPELT_CARD_CONTEXT.intersection(asked) and luhn_valid(number):
+        return "CREDIT_CARD"
+    return None
+
+
+_CORRECTION = re.compile(rf"(?<![^\W\d_])(?:{_CORRECTIONS})(?![^\W\d_])")
+_SPELT_PIECE = re.compile(
+    rf"(?P<fix>(?<![^\W\d_])(?:{_CORRECTIONS})(?![^\W\d_]))|(?P<gap>\.\.\.|[,\-–—/.])"
+    rf"|(?P<token>{_SPELT_TOKEN.pattern})"
+)
+
+
+def _corrected(rest: str) -> str:
+    """The digits read out in ``rest`` with each group a correction follows dropped (the group being said when
+    it came, or the last one said)."""
+    groups: list[list[str]] = [[]]
+    fixed = False  # a correction said in several words ("sorry, scratch that", "nej förlåt") drops one group
+    for piece in _SPELT_PIECE.finditer(rest):
+        if piece["token"] is not None:
+            token = piece["token"]
+            groups[-1].append(token if token[0].isdigit() else _spelt_digits(token))
+            fixed = False
+        elif piece["gap"] is not None:
+            if groups[-1]:
+                groups.append([])
+        elif not fixed:
+            fixed = True
+            if groups[-1]:
+                groups[-1] = []
+            elif len(groups) > 1:
+                groups.pop()
+                groups[-1] = []
+    return "".join("".join(group) for group in groups)
 
 
 def _spelt_codes(lower: str) -> Iterator[tuple[str, int, int]]:

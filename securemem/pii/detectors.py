@@ -94,6 +94,7 @@ from securemem.pii.credentials import (
     find_private_keys,
     find_wrapped_jwts,
 )
+from securemem.pii.dictated import find_dictated_emails, may_hold_dictated_email
 from securemem.pii.edi import find_x12, may_hold_x12
 from securemem.pii.encoded import find_encoded_secrets, may_hold_encoded_secret
 from securemem.pii.findings import Finding
@@ -209,6 +210,10 @@ def _encoded(scan: Scan) -> Iterable[Hit]:
     return find_encoded_secrets(scan, lambda decoded: _builtin_hits(Scan(decoded, scan.phone_regions), _SECRETS, True))
 
 
+def _dictated_emails(scan: Scan) -> Iterable[Hit]:
+    return [("EMAIL", start, end) for start, end in find_dictated_emails(scan)]
+
+
 def _emails(scan: Scan) -> Iterable[Hit]:
     hits = [("EMAIL", start, end) for start, end in find_emails(scan)] if "@" in scan.text else []
     lower = scan.lower
@@ -289,6 +294,7 @@ _SPOKEN_AT_WORDS = index_words(
 _TABLE_TYPES = frozenset({"US_SSN", "PHONE", "CREDIT_CARD", "IBAN", "PASSWORD", "GENERIC_SECRET"})
 _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"EMAIL"}), _emails, gate=_may_hold_email),
+    _Builtin(frozenset({"EMAIL"}), _dictated_emails, gate=may_hold_dictated_email),
     _Builtin(frozenset({"PHONE"}), _phones(find_phones), digits=PHONE_DIGITS),
     _Builtin(
         frozenset({"PHONE"}),

@@ -1,0 +1,68 @@
+"""What reviewer BM (blind: call-centre, voicemail and meeting transcripts in 16 languages, and developer artefacts)
+found stored: numbers read out with a caller's pauses, ellipses and corrections between the digit words, "plus"
+said before a country code read digit by digit, and addresses dictated letter by letter with the dot, the
+underscore and the dash said in the caller's language. And what those readers leave alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import found
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # pauses ("…", "hang on") and a correction that drops the group it corrects
+        ("can you ring me back on oh one six one … hang on … seven nine six … three eight one six sorry scratch "
+         "that one eight one six I'm in all afternoon",
+         [("PHONE", "oh one six one … hang on … seven nine six … three eight one six sorry scratch that one eight "
+                    "one six")]),
+        ("Could you give me a call back at two one two … eight six seven … nine oh two six. Thanks",
+         [("PHONE", "two one two … eight six seven … nine oh two six")]),
+        ("Kund: mitt nummer är plus fyra sex, sju noll, sex tre fyra, nej förlåt, fem tre fyra, fem nio, nio sex\n",
+         [("PHONE", "plus fyra sex, sju noll, sex tre fyra, nej förlåt, fem tre fyra, fem nio, nio sex")]),
+        ("Agente: ¿Un teléfono de contacto?\nCliente: sí, apunte, más tres cuatro, siete dos siete, digo, seis dos "
+         "siete ocho uno seis cinco cero seis\n",
+         [("PHONE", "más tres cuatro, siete dos siete, digo, seis dos siete ocho uno seis cinco cero seis")]),
+        # addresses dictated
+        ("CUSTOMER: yeah so s o n e i l l at icloud dot com", [("EMAIL", "s o n e i l l at icloud dot com")]),
+        ("it's h e a t h e r dot k o w a l c z y k at brightlake dash health dot org",
+         [("EMAIL", "h e a t h e r dot k o w a l c z y k at brightlake dash health dot org")]),
+        ("das ist F R I E D E R I K E Punkt O S T E R H O L T Klammeraffe gmx Punkt de",
+         [("EMAIL", "F R I E D E R I K E Punkt O S T E R H O L T Klammeraffe gmx Punkt de")]),
+        ("oder per Mail an mehmet Unterstrich aydin ät web Punkt de. Danke.",
+         [("EMAIL", "mehmet Unterstrich aydin ät web Punkt de")]),
+        ("a adres e-mail to jest katarzynanowak dziewięć siedem małpa wp kropka pl dziękuję",
+         [("EMAIL", "katarzynanowak dziewięć siedem małpa wp kropka pl")]),
+        ("الإيميل omar شرطة سفلية khatib آت outlook دوت sa", [("EMAIL", "omar شرطة سفلية khatib آت outlook دوت sa")]),
+        ("मेरी ईमेल है sunita डॉट deshpande एट द रेट gmail डॉट com",
+         [("EMAIL", "sunita डॉट deshpande एट द रेट gmail डॉट com")]),
+        ("李建国: 是chen 点 xiaowen 艾特 163 点 com", [("EMAIL", "chen 点 xiaowen 艾特 163 点 com")]),
+        ("just send the deck to siobhan [00:47:48] dot [00:47:49] oneill at brightlake dash health dot org and cc me",
+         [("EMAIL", "siobhan [00:47:48] dot [00:47:49] oneill at brightlake dash health dot org")]),
+        ('"and the emails dana dot whitfield at northwind-bank dotcom all one word"',
+         [("EMAIL", "dana dot whitfield at northwind-bank dotcom")]),
+    ],
+)  # fmt: skip
+def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
+    assert found(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a snail at a point, children eating lunch, dinner at home: prose in the words that say "@" and "."
+        "Ho visto una chiocciola nel punto in cui il muro finisce.",
+        "Barnen ät lunch punkt nu",
+        "kom hem och ät middag punkt com",
+        "The main point is at the end of the deck dot com era",
+        # a case's number read out, then read back: no phone
+        "SPEAKER_1: your case number is four nine two five, five nine eight zero\n"
+        "SPEAKER_2: sorry, four nine two five, five nine eight zero?",
+        # counts with pauses: no number a phone's word names
+        "we had one two … three four … five six attendees, sorry, seven",
+    ],
+)
+def test_ordinary_lines_stay(text: str) -> None:
+    assert found(text) == []
