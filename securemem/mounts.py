@@ -117,6 +117,22 @@ class MountTable:
     def writable(self) -> tuple[Mount, ...]:
         return tuple(mount for mount in self.mounts if not mount.read_only)
 
+    def read_only_refusal(self, path: str) -> str | None:
+        """What a change of ``path`` is told where a read-only mount holds it (its own root included), or None."""
+        mount = self.mount_of(path)
+        if mount is None or not mount.read_only:
+            return None
+        writable = self.writable()
+        where = (
+            f"Write your notes in {', '.join(f'{m.root}/' for m in writable)}."
+            if writable
+            else "No store of this session can be written to."
+        )
+        return (
+            f"Error: {path} is in {mount.root}/, a read-only mount (store {quoted(mount.store.name)}): it can be "
+            f"viewed but nothing in it can be created, edited, moved or deleted. {where}"
+        )
+
     def instructions(self) -> str:
         """What to put in the system prompt: each mount, its store, its access and its prompt."""
         if not self.mounts:

@@ -7,6 +7,8 @@ the policy's layers on admin writes; ids that survive the memory tool's edits an
 from __future__ import annotations
 
 import hashlib
+import json
+import logging
 import math
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -331,10 +333,13 @@ def test_admin_writes_run_the_policys_layers_except_read_only_rules(regulated: A
         regulated.memories.write(store.id, path="/k.md", content=f"token {secret}\n")
     assert (refused.value.code, refused.value.status) == ("policy_violation", 422)
     assert secret not in str(refused.value)
-    with pytest.raises(PolicyViolation):
+    with pytest.raises(PolicyViolation) as refused:
         regulated.memories.write(store.id, path="/dana@example.com.md", content="x\n")
-    with pytest.raises(PolicyViolation):
+    # paths and advice in the admin surface's store-relative terms (an attacker's round, stop 50)
+    assert "/memories" not in str(refused.value) and "such as /customers/customer-42.md" in str(refused.value)
+    with pytest.raises(PolicyViolation) as refused:
         regulated.memories.write(store.id, path="/big.md", content="x" * 300_000)
+    assert "/memories" not in str(refused.value) and "/big.md" in str(refused.value)
     seeded = regulated.memories.write(store.id, path="/reference/style.md", content="House style\n")
     assert seeded.path == "/reference/style.md"  # an operator seeds read-only reference material
     agent = tool(regulated, store)
@@ -746,12 +751,22 @@ def test_writes_that_change_nothing_make_no_version(admin: Admin) -> None:
     admin.memories.write(store.id, path="/a.md", content="same\n")
     admin.memories.update(store.id, memory.id, content="same\n")
     ok(tool(admin, store), command="str_replace", path="/memories/a.md", old_str="same", new_str="same")
-    (created,) = admin.memory_versions.list(store.id).data
-    admin.memory_versions.restore(store.id, created.id)  # the head already holds it
     assert [v.operation for v in admin.memory_versions.list(store.id).data] == ["created"]
     moved = admin.memories.update(store.id, memory.id, content="same\n", path="/b.md")
     assert moved.path == "/b.md"
     assert [v.operation for v in admin.memory_versions.list(store.id).data] == ["modified", "created"]
+
+
+def test_a_restore_is_a_new_version_even_where_the_head_already_holds_its_text(admin: Admin) -> None:
+    # The contract: "a new `modified` version" (it made none where the head held the text: an attacker's round).
+    store = admin.memory_stores.create(name="s")
+    admin.memories.write(store.id, path="/a.md", content="same\n")
+    (created,) = admin.memory_versions.list(store.id).data
+    restored = admin.memory_versions.restore(store.id, created.id)
+    assert (restored.path, restored.content) == ("/a.md", "same\n")
+    versions = admin.memory_versions.list(store.id).data
+    assert [v.operation for v in versions] == ["modified", "created"]
+    assert versions[0].content_sha256 == created.content_sha256
 
 
 def test_restoring_a_memory_that_expired_unswept_brings_it_back(tmp_path: Path) -> None:
@@ -837,3 +852,43 @@ def test_a_lone_surrogate_in_any_argument_is_the_contracts_error(admin: Admin, t
     assert [m.path for m in admin.memories.list(store.id).data] == ["/a.md"]
     with pytest.raises(SecureMemError, match="a namespace is"):
         SecureMemory(admin.store, admin.policy, namespace="S" + bad, owns_store=False)
+
+
+def test_each_admin_change_writes_one_audit_record_without_paths_names_or_content(
+    admin: Admin, caplog: pytest.LogCaptureFixture
+) -> None:
+    # An attacker's round (stop 50): admin writes, redactions and a store's deletion reached no audit record, so
+    # nothing said who deleted a store once it was gone.
+    caplog.set_level(logging.INFO, logger="securemem.audit")
+    store = admin.memory_stores.create(name="Dana's notes", description="private")
+    memory = admin.memories.write(store.id, path="/dana.md", content="secret text\n")
+    admin.memories.update(store.id, memory.id, content="other text\n")
+    oldest = admin.memory_versions.list(store.id).data[-1]
+    admin.memory_versions.redact(store.id, oldest.id)
+    admin.memory_versions.restore(store.id, admin.memory_versions.list(store.id).data[0].id)
+    admin.memories.delete(store.id, memory.id)
+    admin.memory_stores.update(store.id, description="gone soon")
+    admin.memory_stores.delete(store.id)
+    records = [json.loads(r.getMessage()) for r in caplog.records if r.name == "securemem.audit"]
+    admin_records = [r for r in records if r.get("event") == "admin"]
+    assert [r["operation"] for r in admin_records] == [
+        "store_create", "write", "update", "redact", "restore", "delete", "store_update", "store_delete"
+    ]  # fmt: skip
+    assert {r["store"] for r in admin_records} == {store.id}
+    assert {r["api_key_id"] for r in admin_records} == {"ops-test"}
+    assert {r["memory"] for r in admin_records if r["operation"] in ("write", "update", "delete")} == {memory.id}
+    assert admin_records[3]["version"] == oldest.id
+    text = json.dumps(records)
+    for secret in ("Dana", "dana.md", "secret text", "other text", "private", "gone soon"):
+        assert secret not in text
+
+
+def test_a_store_update_that_changes_nothing_writes_nothing(admin: Admin, caplog: pytest.LogCaptureFixture) -> None:
+    # It moved updated_at forward (an attacker's round, stop 50).
+    store = admin.memory_stores.create(name="s", description="d")
+    caplog.set_level(logging.INFO, logger="securemem.audit")
+    assert admin.memory_stores.update(store.id) == store
+    assert admin.memory_stores.update(store.id, name="s", description="d") == store
+    assert admin.memory_stores.retrieve(store.id).updated_at == store.updated_at
+    assert not [r for r in caplog.records if r.name == "securemem.audit"]
+    assert admin.memory_stores.update(store.id, description="e").description == "e"

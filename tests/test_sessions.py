@@ -391,9 +391,15 @@ def test_messages_show_mounted_paths_never_a_store_s_own(stores: Stores, mem: Se
         {"command": "rename", "old_path": GUIDE, "new_path": "/memories/house-style/moved.md"},
         {"command": "rename", "old_path": GUIDE, "new_path": "/memories/my-notes/guide.md"},  # out of it
         {"command": "rename", "old_path": "/memories/my-notes/n.md", "new_path": "/memories/house-style/n.md"},  # in
+        # the mount's own directory: refused as the mount's, not as a root's (an attacker's round, stop 50)
+        {"command": "delete", "path": "/memories/house-style"},
+        {"command": "rename", "old_path": "/memories/house-style", "new_path": "/memories/my-notes/style"},
     ],
-    ids=["create", "overwrite", "str_replace", "insert", "delete", "rename", "rename-out", "rename-in"],
-)
+    ids=[
+        "create", "overwrite", "str_replace", "insert", "delete", "rename", "rename-out", "rename-in", "delete-mount",
+        "rename-mount",
+    ],
+)  # fmt: skip
 def test_a_read_only_mount_refuses_every_command_but_view(
     stores: Stores, mem: SecureMemory, tool_input: dict[str, Any]
 ) -> None:

@@ -155,8 +155,8 @@ def _restore(call: Call, tx: StoreTx, command: AdminCommand, request: Restore) -
     if current is not None:
         moved = _move_to(call, tx, current[0], command.path, not_exists=False)
         assert moved is not None
-        if _text(command).encode("utf-8") == current[1]:
-            return _after(tx, moved.path, current[1])  # the head already holds that text
+        # A new version even where the head already holds that text (the contract: "a new `modified` version"):
+        # the operator's restore is on the record (an attacker's round, stop 50).
         data = call.apply(FileWrite.of(moved.path, _text(command), moved, None)).data
         return _after(tx, moved.path, data)
     # An expired, unswept file may still hold the memory's number: it goes first, as a sweep would.

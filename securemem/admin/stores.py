@@ -64,6 +64,7 @@ class MemoryStores:
         info = self._c.store.create_store(name, description, self._c.clock())
         if info is None:
             raise Conflict(TAKEN)
+        self._c.audit("store_create", info)
         return self._c.public_store(info)
 
     def list(self, limit: int = 20, page: str | None = None) -> Page[MemoryStore]:
@@ -84,7 +85,10 @@ class MemoryStores:
     def update(self, store_id: str, name: str | None = None, description: str | None = None) -> MemoryStore:
         name = None if name is None else check_name(name)
         description = None if description is None else check_description(description)
-        self._c.store_info(store_id)
+        current = self._c.store_info(store_id)
+        if (name is None or name == current.name) and (description is None or description == current.description):
+            # nothing to change: no write, and its update time stays (an attacker's round, stop 50)
+            return self._c.public_store(current)
         self._c.check_store_text(name, description)
         try:
             info = self._c.store.update_store(store_id, name, description, self._c.clock())
@@ -92,6 +96,7 @@ class MemoryStores:
             raise Conflict(TAKEN) from None
         if info is None:
             raise NotFound(STORE_GONE)
+        self._c.audit("store_update", info)
         return self._c.public_store(info)
 
     def delete(self, store_id: str) -> None:
@@ -99,3 +104,4 @@ class MemoryStores:
         if not self._c.store.drop_namespace(info.name):
             raise NotFound(STORE_GONE)
         self._c.erase_now()
+        self._c.audit("store_delete", info)

@@ -156,7 +156,24 @@ class Context:
             result = handler(call)
         if result.is_error:  # a layer answered instead of raising (none does today)
             raise PolicyViolation(result.text)
-        return call.outcome
+        outcome = call.outcome
+        memory = outcome[0].memory if isinstance(outcome, tuple) and isinstance(outcome[0], Entry) else None
+        operation = "delete" if command.command == "remove" else command.command
+        self.audit(operation, info, memory=getattr(request, "memory", None) if memory is None else memory)
+        return outcome
+
+    def audit(self, operation: str, info: StoreInfo, *, memory: int | None = None, **facts: Any) -> None:
+        """One record on the audit log for an admin change, as each memory command has one (an attacker's
+        round: admin writes, redactions and a store's deletion left none): which operation, on which store and
+        memory, by which API key; never a path, a name or content."""
+        audit.event(
+            "admin",
+            operation=operation,
+            store=info.id,
+            memory=None if not memory else self.ids.encode("mem", memory),
+            api_key_id=self.actor.api_key_id,
+            **facts,
+        )
 
     # -- records -----------------------------------------------------------------------------
 
@@ -182,7 +199,11 @@ def translated() -> Iterator[None]:
         yield
     except (InvalidPath, InvalidInput, InvalidRange) as exc:
         raise InvalidRequest(store_relative(str(exc))) from None
-    except (PIIRefused, QuotaExceeded, ReadOnly) as exc:
+    except (PIIRefused, QuotaExceeded) as exc:
+        # the path and the advice in store-relative terms too (an attacker's round: "Quota exceeded:
+        # /memories/moved.md would be ...", "such as /memories/customers/customer-42.md")
+        raise PolicyViolation(store_relative(str(exc))) from None
+    except ReadOnly as exc:  # names the policy's rule, whose glob is written in the memory tool's paths
         raise PolicyViolation(str(exc)) from None
     except (AlreadyExists, PolicyChangedError) as exc:  # the store's policy changed: the handle must reopen
         raise Conflict(str(exc)) from None

@@ -138,6 +138,7 @@ class MemoryVersions:
                 assert row is not None
         if redacting:
             self._c.erase_now()
+            self._c.audit("redact", info, memory=row.memory, version=version_id)
         return self._public(info, row, content=True)
 
     def restore(self, store_id: str, version_id: str) -> Memory:

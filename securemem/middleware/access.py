@@ -19,7 +19,7 @@ from securemem.changes import Change, Move, Removal
 from securemem.commands import DeleteCommand, RenameCommand, Result
 from securemem.errors import ReadOnly
 from securemem.middleware.base import Call, Handler
-from securemem.mounts import MountTable, quoted
+from securemem.mounts import MountTable
 from securemem.policy import Policy, Rule, rule_pattern
 from securemem.store.base import StoreTx
 
@@ -86,19 +86,9 @@ class Access:
         return change
 
     def _refuse_read_only_mount(self, path: str) -> None:
-        mount = self.mounts.mount_of(path)
-        if mount is None or not mount.read_only:
-            return
-        writable = self.mounts.writable()
-        where = (
-            f"Write your notes in {', '.join(f'{m.root}/' for m in writable)}."
-            if writable
-            else "No store of this session can be written to."
-        )
-        raise ReadOnly(
-            f"Error: {path} is in {mount.root}/, a read-only mount (store {quoted(mount.store.name)}): it can be "
-            f"viewed but nothing in it can be created, edited, moved or deleted. {where}"
-        )
+        refusal = self.mounts.read_only_refusal(path)
+        if refusal is not None:
+            raise ReadOnly(refusal)
 
     def _refuse_inside(self, source: str, path: str) -> None:
         rule = self._covering(path)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from securemem.changes import Change, Move
 from securemem.commands import AdminCommand, Command, CreateCommand, RenameCommand, Result
-from securemem.errors import AlreadyExists, InvalidPath
+from securemem.errors import AlreadyExists, InvalidPath, ReadOnly
 from securemem.middleware.base import Call, Handler
 from securemem.mounts import MountTable
 from securemem.paths import MAX_PATH_BYTES, ROOT, canonical, too_long
@@ -71,6 +71,9 @@ class PathGuard:
             # A move onto a root: the root always exists, and a destination that exists is refused
             # with the reference answer (nothing was asked of the root itself).
             raise AlreadyExists(f"Error: The destination {paths[1]} already exists")
+        if roots and (refusal := self.mounts.read_only_refusal(roots[0])) is not None:
+            # a read-only mount's own directory: refused as the mount refuses the rest (an attacker's round)
+            raise ReadOnly(refusal)
         if roots:
             raise InvalidPath(
                 f"Error: The {roots[0]} directory itself cannot be {_VERBS[command.command]}; "
