@@ -1,7 +1,9 @@
 """What reviewer BM (blind: call-centre, voicemail and meeting transcripts in 16 languages, and developer artefacts)
 found stored: numbers read out with a caller's pauses, ellipses and corrections between the digit words, "plus"
-said before a country code read digit by digit, and addresses dictated letter by letter with the dot, the
-underscore and the dash said in the caller's language. And what those readers leave alone."""
+said before a country code read digit by digit, German's pairs said as one number, addresses dictated letter by
+letter with the dot, the underscore and the dash said in the caller's language, passwords spelt out with their
+case or a radio alphabet; in developer artefacts, SASL's PLAIN, PHP's and gdb's dumps, kubectl's node and address.
+And what those readers leave alone."""
 
 from __future__ import annotations
 
@@ -43,6 +45,26 @@ from tests.helpers import found
          [("EMAIL", "siobhan [00:47:48] dot [00:47:49] oneill at brightlake dash health dot org")]),
         ('"and the emails dana dot whitfield at northwind-bank dotcom all one word"',
          [("EMAIL", "dana dot whitfield at northwind-bank dotcom")]),
+        # German's pairs said as one number
+        ("meine Handynummer ist null vier null zweiundvierzig dreiunddreißig neunundvierzig null acht",
+         [("PHONE", "null vier null zweiundvierzig dreiunddreißig neunundvierzig null acht")]),
+        # passwords spelt out, with a case or a radio alphabet said
+        ("[user] hey assistant text Heather the wifi password is capital b, l, lowercase u, e, capital h, a, r, b, o, "
+         "lowercase r, nine, eight, exclamation mark\n[intent] SendMessage",
+         [("PASSWORD", "capital b, l, lowercase u, e, capital h, a, r, b, o, lowercase r, nine, eight, exclamation "
+                       "mark")]),
+        ("Okay I've set a temporary password, ready? lowercase Victor, lowercase Hotel, lowercase Mike, two, capital "
+         "Kilo, lowercase Lima\n",
+         [("PASSWORD", "lowercase Victor, lowercase Hotel, lowercase Mike, two, capital Kilo, lowercase Lima")]),
+        ("le mot de passe c'est m majuscule, a, r, m, o, t, t, e, six, six, point d'exclamation\n",
+         [("PASSWORD", "m majuscule, a, r, m, o, t, t, e, six, six, point d'exclamation")]),
+        # developer artefacts: SASL PLAIN in an strace, PHP's var_dump, gdb's char pointer, kubectl's node
+        ('[pid 52440] write(7, "AUTH PLAIN AHNpb2JoYW5vbmVpbGw3N0BvdXRsb29rLmNvbQBYSXQyIzQ3NlJpSCVtbQ==\\r\\n", 73)',
+         [("BASIC_AUTH", "AHNpb2JoYW5vbmVpbGw3N0BvdXRsb29rLmNvbQBYSXQyIzQ3NlJpSCVtbQ==")]),
+        ('  ["password"]=>\n  string(13) "P@ssw0rd_0qJe"', [("PASSWORD", "P@ssw0rd_0qJe")]),
+        ('conn = {user = 0x55e63c814e66 "svc_bind", password = 0x5597eb396bf4 "Maple1689&", timeout_ms = 1904}',
+         [("PASSWORD", "Maple1689&")]),
+        ("Node:             node-pool-y14h/192.168.129.211", [("IP_ADDRESS", "192.168.129.211")]),
     ],
 )  # fmt: skip
 def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
@@ -62,6 +84,13 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "SPEAKER_2: sorry, four nine two five, five nine eight zero?",
         # counts with pauses: no number a phone's word names
         "we had one two … three four … five six attendees, sorry, seven",
+        # pairs counted in German; letters listed near a password's word; a product's version; no NUL in PLAIN
+        "Wir haben zwanzig dreißig vierzig fünfzig Stühle",
+        "Password policy: use a, b, c, d, e, f style options only",
+        "Le mot de passe doit contenir: a, b, c, un, deux, trois",
+        "Mozilla/5.0 Chrome/122.0.0.0 Safari/537.36",
+        "C: AUTH PLAIN aGVsbG8gd29ybGQ=",
+        '  ["username"]=>\n  string(5) "alice"',
     ],
 )
 def test_ordinary_lines_stay(text: str) -> None:

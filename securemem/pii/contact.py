@@ -3433,6 +3433,19 @@ for _word, _digit in (("tư", "4"), ("lăm", "5"), ("εννιά", "9"), ("εφτ
     _DIGIT_WORDS[normalise_text(_word).lower()] = _digit
 _DIGIT_WORDS.update({"oh": "0", "zwo": "2", "tres": "3", "uma": "1", "meia": "6", "chaar": "4", "panch": "5"})
 DIGIT_WORDS = _DIGIT_WORDS  # every digit said as a word, as the view writes it (dictated.py reads them too)
+# German says a pair of digits as one number: "null vier null zweiundvierzig dreiunddreißig ..." (reviewer BM's
+# transcripts), "null eins siebzig, Moment, einundzwanzig ...": each such word stands for its two digits.
+_GERMAN_TENS = {"zwanzig": 2, "dreißig": 3, "dreissig": 3, "vierzig": 4, "fünfzig": 5, "sechzig": 6, "siebzig": 7,
+                "achtzig": 8, "neunzig": 9}  # fmt: skip
+_GERMAN_UNITS = {"ein": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9}
+for _ten_word, _ten in _GERMAN_TENS.items():
+    _DIGIT_WORDS[_ten_word] = f"{_ten}0"
+    for _unit_word, _unit in _GERMAN_UNITS.items():
+        _DIGIT_WORDS[f"{_unit_word}und{_ten_word}"] = f"{_ten}{_unit}"
+for _value, _word in enumerate(
+    ["zehn", "elf", "zwölf", "dreizehn", "vierzehn", "fünfzehn", "sechzehn", "siebzehn", "achtzehn", "neunzehn"], 10
+):
+    _DIGIT_WORDS[_word] = str(_value)
 # "meia" (half a dozen) is how Brazilians say six on the phone.
 # "double oh", "triple five": one word for a digit said twice or three times (British dictation).
 _REPEATS = {"double": 2, "triple": 3}

@@ -134,11 +134,13 @@ from securemem.pii.secrets import (
     find_connection_passwords,
     find_cookie_secrets,
     find_django_keys,
+    find_dumped_secrets,
     find_high_entropy,
     find_keyword_secrets,
     find_leet_labelled_passwords,
     find_login_pairs,
     find_pgpass,
+    find_sasl_plain,
     find_sid_pairs,
     find_url_credentials,
     may_hold_command_credential,
@@ -148,6 +150,7 @@ from securemem.pii.secrets import (
     may_hold_pgpass,
     starts_a_prefixed_token,
 )
+from securemem.pii.spelt import find_spelt_passwords, may_hold_spelt_password
 from securemem.pii.told import find_told_parts, may_hold_told_parts
 
 Hit = tuple[str, int, int]
@@ -360,6 +363,9 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"PASSWORD"}), find_pgpass, literals=(":",), gate=may_hold_pgpass),  # .pgpass lines
     _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u")),  # "-u " and "--user"
     _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),
+    _Builtin(frozenset({"BASIC_AUTH"}), find_sasl_plain, literals=("plain",), lowered=True),
+    _Builtin(frozenset({"PASSWORD", "GENERIC_SECRET"}), find_dumped_secrets, literals=("=>", " = 0x")),
+    _Builtin(frozenset({"PASSWORD"}), find_spelt_passwords, gate=may_hold_spelt_password),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_cookie_secrets, literals=("cookie", "-b "), lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_recovery_secrets, gate=may_hold_recovery_secret),
     _Builtin(frozenset({"PASSWORD"}), find_answered_passwords, gate=may_hold_answered_password, whole=True),

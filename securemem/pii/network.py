@@ -376,7 +376,9 @@ def _path_component(text: str, start: int, end: int) -> bool:
     return text[start - 2 : start] not in ("//", "\\\\")
 
 
-_PRODUCT_SLASH = re.compile(r"[a-z]/$")  # "Chrome/122.0.0.0 Safari/537.36": a product's version
+# "Chrome/122.0.0.0 Safari/537.36": a product's version, after a name of letters; not a host's address after a
+# node's name ("Node: node-pool-y14h/192.168.129.211", kubectl's: reviewer BM)
+_PRODUCT_SLASH = re.compile(r"(?<![a-z0-9_\-])[a-z]+/$")
 # Netmasks: contiguous ones from the left ("255.255.255.0", "255.255.240.0"), /8 to /31
 # (255.255.255.255 is an address too).
 _MASK_WORDS = re.compile(r"(?:mask|netmask|subnet)[^0-9\n]{0,12}$")

@@ -3696,6 +3696,54 @@ def find_basic_auth(scan: Scan) -> Iterator[Hit]:
             yield "BASIC_AUTH", start, end
 
 
+# A value as a debugger or PHP dumps it (reviewer BM): var_dump's '["password"]=>' then 'string(13) "..."' on the
+# next line, print_r's '[password] => ...', gdb's 'password = 0x5597eb396bf4 "Maple1689&"' (a char pointer and the
+# string it points to).
+_DUMPED = re.compile(
+    r"""\[["']?(?P<key>[A-Za-z][A-Za-z0-9_\-]{0,63})["']?\][ \t]*=>[ \t]*\r?\n?[ \t]*string\([0-9]+\)[ \t]*"""
+    r"""(?P<q>")(?P<value>[^"\n]{1,256})"|(?<![A-Za-z0-9_])(?P<ckey>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]*=[ \t]*"""
+    r'0x[0-9a-f]{4,16}[ \t]+"(?P<cvalue>[^"\n]{1,256})"'
+)
+
+
+def find_dumped_secrets(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    for match in _DUMPED.finditer(text):
+        key, part = (match["key"], "value") if match["key"] is not None else (match["ckey"], "cvalue")
+        kind = key_kind(key.lower())
+        value = match[part]
+        if kind is None or not _plausible_value(value, True):
+            continue
+        yield ("PASSWORD" if kind == "PASSWORD" else "GENERIC_SECRET"), *match.span(part)
+
+
+# SASL's PLAIN in an SMTP, IMAP or POP3 exchange ("AUTH PLAIN AHNpb2Jo...=="; an strace or a debug log: reviewer
+# BM): authorization id, user and password apart by NULs, in base64 after the command or alone on the next line.
+_SASL_PLAIN = re.compile(
+    r"(?<![A-Za-z])auth(?:enticate)?[ \t]+plain(?:[ \t]+|\\r\\n|\r?\n)(?P<cred>[A-Za-z0-9+/]{8,}={0,2})"
+)
+
+
+def find_sasl_plain(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    for match in _SASL_PLAIN.finditer(scan.lower):
+        start, end = match.span("cred")
+        if _decodes_to_plain(text[start:end]):
+            yield "BASIC_AUTH", start, end
+
+
+def _decodes_to_plain(value: str) -> bool:
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+    parts = decoded.split("\x00")
+    return len(parts) == _SASL_PARTS and bool(parts[1]) and bool(parts[2]) and "".join(parts).isprintable()
+
+
+_SASL_PARTS = 3
+
+
 def _decodes_to_credentials(value: str) -> bool:
     try:
         decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
