@@ -154,6 +154,19 @@ and not measured; "SS#" only alone or after whose it is; a label's index only af
 and a shell's joins, keys named as parts and text behind an override read for secrets (and parts for IBANs and
 addresses, overrides for cards too) only; an area code joined only with a column that names a phone's number; four
 card columns only under a card number's name, not counting up.
+
+- Round BM. An attacker's round on reviewer BM's readers: 250 ordinary strings (meetings, support calls and
+dictation with counts, scores, meter readings and tickets read out with pauses and corrections; ranges and sums said
+with "plus"; acronyms and grades spelt letter by letter before "at"; prose with "at this point", "dot", "punkt",
+file names said as "README dot md"; CJK times with 点; Turkish "et ... nokta" across a clause). The readers as first
+written altered 67 that the tree before did not; 12 since, marked "left" (mostly wider spans of what the tree before
+found too: "r s v p at door dot com" where it found "p at door dot com"). Narrowed: digit groups a pause or a
+correction joins are a phone only where a phone's noun comes right before (or with a copula), a caller asks to be
+reached ("reach me on", "call me back at", "erreichen mich unter"), a question on a line before names a phone, or
+"plus" leads them (not after an operand), and no count's noun follows; a dictated address only with its words said
+as one (no clause's punctuation between), a transcript's timestamps counted inside its local part only, two words of
+another script for "@" and ".", and not a domain prose says ("this point is", a file's extension, a word's top-level
+domain after a plain local part, a time's number).
 """
 
 from __future__ import annotations
@@ -181,6 +194,7 @@ ROUNDS = {
     "bj": (472, 10, 462),
     "bk": (242, 35, 207),
     "bl": (231, 5, 219),
+    "bm": (250, 12, 202),
 }
 
 
@@ -220,9 +234,11 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # Round BK's 51 (split cells and CSV pairs in other layouts): 10 found by the tree before, 24 since.
 # Round BL's 85 (BL's readers' shapes in other spellings): 3 found by the tree before, 15 by the readers as first
 # written, 44 since.
+# Round BM's 72 (other fillers and corrections, other words for "@" and ".", radio-alphabet local parts): 1 found by
+# the tree before, 5 by the readers as first written, 2 since (the narrowing took three).
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
-    "bl": (85, 44),
+    "bl": (85, 44), "bm": (72, 2),
 }  # fmt: skip
 
 

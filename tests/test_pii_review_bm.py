@@ -91,6 +91,17 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         "Mozilla/5.0 Chrome/122.0.0.0 Safari/537.36",
         "C: AUTH PLAIN aGVsbG8gd29ybGQ=",
         '  ["username"]=>\n  string(5) "alice"',
+        # an attacker's round on these readers
+        "Caller: I was given a number on the call, six one seven … no … six one eight … four nine two … three one",
+        "Give me a ring when the bids reach nine four five … hang on … eight seven six … five four three two",
+        "The phone survey gave us four two five … so … seven seven seven … one zero one zero responses overall",
+        "Call it y plus three three six … i mean … three three seven … eight eight one … two two, then simplify",
+        "Q: How many tickets did the call centre close?\nA: seven eight one … you know … seven eight two … three",
+        "Nico: we lost the thread [00:03:10] at one point in the call",
+        "see the section getting dash started at README dot md",
+        "my e t a at this point is noon",
+        "今天 check in at 8点 at the gate",
+        "Menü: iki et sote, nokta. ve pilav",
     ],
 )
 def test_ordinary_lines_stay(text: str) -> None:

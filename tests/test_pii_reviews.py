@@ -613,18 +613,18 @@ def altered(name: str) -> list[str]:
         # Rufnummer |"), a card's four groups under "card_1".."card_4", a card a right-to-left override shows
         # reversed. 238 of 238 since.
         ("bl", "claim", None, 0.995),
-        # Reviewer BM (blind, stop 50: call-centre, voicemail and meeting transcripts in 16 languages, values said
-        # as words with fillers, corrections and spelt letters; and developer artefacts: diffs, stack traces,
-        # strace, hexdumps, kubectl and var_dump output; 300 lines): 258 of 372 (69.4%) as it came, one ordinary
-        # line altered (as it came too). Its fixes (tests/test_pii_review_bm.py): a caller's pauses, ellipses and
-        # corrections between digit words (the corrected group dropped), "plus" said before a code said digit by
-        # digit, addresses dictated letter by letter with the dot, underscore and dash said in the caller's
-        # language (pii/dictated.py), German's pairs said as one number, passwords spelt out with their case or a
-        # radio alphabet (pii/spelt.py), SASL's PLAIN, PHP's and gdb's dumps, an address after a node's name. 312
-        # of 372 since. Left: numbers said as compounds in French, Spanish and Swedish, digits said in Japanese,
-        # Chinese, Korean, Arabic and Hindi, IBANs spelt with a radio alphabet, values split across hexdump rows
-        # or chat messages, Redis's AUTH in an strace.
-        ("bm", "claim", None, 0.835),
+        # Reviewer BM (blind, stop 50: call-centre, voicemail and meeting transcripts in 16 languages, values said as
+        # words with fillers, corrections and spelt letters; and developer artefacts: diffs, stack traces, strace,
+        # hexdumps, kubectl and var_dump output; 300 lines): 258 of 372 (69.4%) as it came, one ordinary line altered
+        # (as it came too). Its fixes (tests/test_pii_review_bm.py): a caller's pauses, ellipses and corrections between
+        # digit words (the corrected group dropped), "plus" said before a code said digit by digit, addresses dictated
+        # letter by letter with the dot, underscore and dash said in the caller's language (pii/dictated.py), German's
+        # pairs said as one number, passwords spelt out with their case or a radio alphabet (pii/spelt.py), SASL's
+        # PLAIN, PHP's and gdb's dumps, an address after a node's name. 312 of 372 then, 308 since an attacker's round
+        # narrowed the pauses' reading. Left: numbers said as compounds in French, Spanish and Swedish, digits said in
+        # Japanese, Chinese, Korean, Arabic and Hindi, IBANs spelt with a radio alphabet, values split across hexdump
+        # rows or chat messages, Redis's AUTH in an strace.
+        ("bm", "claim", None, 0.825),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

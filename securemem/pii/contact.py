@@ -3770,6 +3770,8 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
             corrected = _corrected(rest)
             if corrected and corrected != read:
                 readings.append(corrected)
+        if _PAUSED.search(rest) is not None and not _paused_number_said(lower, match, words, asked):
+            continue  # groups a pause or a correction joins: only where a phone is named (see _paused_number_said)
         for number in readings:
             kind = _spelt_kind(
                 scan, match, number, lower=lower, country=country, tokens=tokens, rest=rest, words=words, asked=asked
@@ -3782,6 +3784,91 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
 
 
 _OTHER_NUMBERS_SAID = _NAMES_ANOTHER - {"number", "no", "member"}
+# What joins digit groups since reviewer BM: an ellipsis, a pause or a correction said between them.
+_PAUSED = re.compile(rf"\.\.\.|(?<![^\W\d_])(?:{_CORRECTIONS}|{_PAUSES})(?![^\W\d_])")
+# Words that name any number: not enough to read groups a pause joins as a phone ("the number of the invoice at the
+# top? three zero three ... er ...", "Number of page views yesterday: seven one three ... so ...": an attacker's round)
+_ANY_NUMBER = frozenset(
+    {"number", "número", "numero", "nummer", "numer", "numéro", "no", "nr", "au", "unter", "bel", "terug", "hp"}
+)
+_COUNT_AFTER = re.compile(
+    r"[ \t]*(?:people|persons|attendees|visitors|fans|goals|points|votes|tickets|calls|km|kilomètres|kilometres"
+    r"|kilometers|miles|goles|torcedores|personnes|besucher|personen|teilnehmer|euros?|dollars?|pounds?)(?![^\W\d_])"
+)
+# An operand before "plus" makes it arithmetic ("Call it y plus three three six ...")
+_OPERAND_BEFORE = re.compile(r"(?:^|[^\w])(?:[a-z]|[0-9]+|\))[ \t]+$")
+
+
+def _paused_number_said(lower: str, match: re.Match[str], words: list[str], asked: list[str]) -> bool:
+    """Digit groups joined by pauses or corrections are a phone only where a phone (not any number) is named right
+    before them ("reach me on", "call me back at", "mon portable c'est le", "Handynummer ist") or asked for, no
+    reference's number is named in the question, no word of a count follows, and a "plus" before them is no
+    sum's (an attacker's round: "Give me a ring when the bids reach nine four five ... hang on ...", "the phone
+    survey gave us ... responses")."""
+    if match["plus"] is not None and _OPERAND_BEFORE.search(lower, max(0, match.start() - 12), match.start()):
+        return False
+    phone_words = _SPELT_CONTEXT - _ANY_NUMBER
+    # a phone's noun right before ("mon portable c'est le", "Handynummer ist"), not a letter's abbreviation ("don't
+    # know" holds a "t") nor a verb alone ("on the call, six one seven ..."): "call me on" is said by _ME_BEFORE
+    nouns = [word for word in words[-2:] if len(word) > _SHORTEST_NOUN and word not in _CALL_VERBS]
+    named = (
+        bool(phone_words.intersection(nouns))
+        or _ME_BEFORE.search(lower, max(0, match.start() - 32), match.start()) is not None
+        or _phone_then_copula(words[-4:], phone_words)
+        # "[user] call oh seven one ...": the verb said to the number itself, not "on the call, six one seven"
+        or (words[-1:] in (["call"], ["dial"], ["ring"]) and words[-2:-1] not in (["the"], ["a"], ["this"], ["that"]))
+    )
+    # asked for: a question naming a phone on a line before ("What's the best number to reach you on?\nCALLER: ...")
+    question = lower.rfind("?", max(0, match.start() - _ASKED_BACK_CHARS), match.start())
+    asked_line = lower[lower.rfind("\n", 0, question) + 1 : question] if question != -1 else ""
+    asked_for = (
+        question != -1
+        and "\n" in lower[question : match.start()]
+        and (
+            any(
+                len(word) > _SHORTEST_NOUN and word not in _CALL_VERBS and word in phone_words
+                for word in _SPELT_WORDS.findall(asked_line)
+            )
+            or _YOU_REACHED.search(asked_line) is not None  # "the best number to reach you on?"
+        )
+    )
+    if not (named or asked_for or match["plus"] is not None):
+        return False
+    if _OTHER_NUMBERS_SAID.intersection(asked) and not _PHONE_WORDS.intersection(asked):
+        return False
+    after = _WORD_AFTER_RUN.match(lower, match.end())
+    return after is None or after["word"] in _TALK_AFTER
+
+
+_ASKED_BACK_CHARS = 160
+_SHORTEST_NOUN = 2
+_CALL_VERBS = frozenset({"call", "text", "ring", "contact", "dial", "reach", "bel", "liga", "ligue", "chama", "sms"})
+# "reach me on", "call me back at", "a call back at", "erreichen mich unter", "rappelez-moi au": a phone named by
+# who is reached, right before the digits
+_ME_BEFORE = re.compile(
+    r"(?:(?<![^\W\d_])(?:reach|call|ring|text|phone|contact)(?:[ \t]+(?:me|us))?(?:[ \t]+back)?[ \t]+(?:on|at)"
+    r"|erreichen[ \t]+(?:mich|uns)[ \t]+unter|(?:rappelez|appelez|rappelle|appelle)[ \t\-]*(?:moi|nous)[ \t]+au"
+    r"|ll[aá]m[ae]me[ \t]+al|ligue[ \t]+para[ \t]+mim[ \t]+no|chiamami[ \t]+al)[ \t,:]*$"
+)
+_YOU_REACHED = re.compile(r"(?<![^\W\d_])(?:reach|call|ring|text|contact)[ \t]+(?:you|u)(?![^\W\d_])")
+_COPULAS = frozenset({"is", "ist", "es", "est", "é", "è", "lautet", "to", "är", "er", "on", "le", "el", "o"})
+
+
+def _phone_then_copula(words: list[str], phone_words: frozenset[str]) -> bool:
+    """A phone's noun, then a copula before the digits ("mon portable c'est le zéro sept, ...", "my mobile is")."""
+    for at, word in enumerate(words):
+        if len(word) > _SHORTEST_NOUN and word not in _CALL_VERBS and word in phone_words:
+            return any(later in _COPULAS for later in words[at + 1 :])
+    return False
+
+
+_WORD_AFTER_RUN = re.compile(r"[ \t]+(?P<word>[^\W\d_][^\W\d_']*(?:'[^\W\d_]+)?)")
+# What a caller says after a number given: talk, not the count's noun ("... one eight one six I'm in all afternoon")
+_TALK_AFTER = frozenset(
+    {"i", "i'm", "im", "and", "or", "please", "thanks", "thank", "cheers", "ok", "okay", "again", "that's", "thats",
+     "after", "before", "if", "is", "was", "yes", "no", "right", "correct", "bye", "y", "e", "et", "und", "o", "ou",
+     "oder"}
+)  # fmt: skip
 
 
 def _spelt_kind(

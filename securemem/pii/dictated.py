@@ -110,18 +110,60 @@ def find_dictated_emails(scan: Scan) -> Iterator[Span]:
             continue
         first, spelt = local
         last, said_dots, glued = domain
-        spelt = spelt or glued or any(_TIMESTAMP.fullmatch(tokens[k][2]) for k in range(first, index))
+        if not _said_as_one(lower, tokens, first, last):
+            continue  # a clause's punctuation between the words ("iki et sote, nokta. ve pilav": an attacker's round)
+        local_end = index
+        while local_end > first and _TIMESTAMP.fullmatch(tokens[local_end - 1][2]):
+            local_end -= 1
+        # a transcript's timestamps between the local part's words (not before "at": "we lost the thread [00:03:10]
+        # at one point in the call", an attacker's round)
+        spelt = spelt or any(_TIMESTAMP.fullmatch(tokens[k][2]) for k in range(first, local_end))
         if at_word == "et" and not any(tokens[k][2] == "nokta" for k in range(index, last + 1)):
             continue  # Turkish "et" (@) only with "nokta" (.): French "et" is "and"
-        # "@" or "." said in a script other than Latin ("آت", "डॉट", "艾特"): no prose in Latin letters says them
-        foreign = _other_script(at_word) or any(
-            _other_script(tokens[k][2]) and _phrase_at(tokens, k, dots) for k in range(first, last + 1)
-        )
-        if not (spelt or foreign) or not said_dots:
-            # plain words and dots: the plainer reader's, with its checks for prose ("Barnen ät lunch punkt nu")
+        # "@" and "." said in a script other than Latin ("آت", "डॉट", "艾特"): two such words at least ("today check
+        # in at 8点 at the gate" says a time with one)
+        foreign = (at_word not in _PLAIN_ATS) + sum(
+            _other_script(tokens[k][2]) and bool(_phrase_at(tokens, k, dots)) for k in range(first, last + 1)
+        ) >= _FOREIGN_WORDS
+        labels = [tokens[k][2] for k in range(index + at_size, last + 1) if _WORD.fullmatch(tokens[k][2])]
+        if not (spelt or foreign or glued) or not said_dots or _prose_domain(labels, spelt):
+            # plain words and dots: the plainer reader's, with its checks for prose ("Barnen ät lunch punkt nu"); a
+            # domain prose says ("my e t a at this point is noon", "getting dash started at README dot md")
             continue
         yield tokens[first][0], tokens[last][1]
         done = tokens[last][1]
+
+
+_FOREIGN_WORDS = 2
+_PLAIN_ATS = frozenset({"at", "et", "ät"})  # words prose says: the others ("arroba", "آت", "at the rate") say "@"
+# Top-level domains that are words too, and a file's extensions: after "point" or "dot" in prose ("at this
+# point in time", "the bug at auth dot py"), a sentence's words more than an address's end.
+_WORD_TLDS = frozenset(
+    "in is it to at me no so be do go us am an as my by on or of if up md py sh js ts rb pl".split()  # noqa: SIM905
+)
+_FILE_EXTENSIONS = frozenset({"md", "py", "sh", "js", "ts", "rb", "rs", "go", "cs", "kt", "php"})
+_PROSE_LABELS = frozenset("this that one the a my your our his her their some any each every no which what".split())  # noqa: SIM905
+
+
+def _prose_domain(labels: list[str], spelt: bool) -> bool:
+    """A domain read where prose goes on: its first label a word prose puts there ("at this point is"), or a
+    word's top-level domain after a local part not spelt out ("hit snag at step dash two dot in")."""
+    if not labels:
+        return True
+    if labels[0] in _PROSE_LABELS:
+        return True
+    if labels[-1] in _FILE_EXTENSIONS or (labels[-1] in _WORD_TLDS and not spelt):
+        return True  # "getting dash started at README dot md", "user underscore login at auth dot py"
+    # a domain of numbers only but a mail provider's ("163 点 com"), which a time says too ("at 10 点 in")
+    return all(label.isdigit() for label in labels[:-1]) and labels[0] not in _NUMBERED_PROVIDERS
+
+
+_NUMBERED_PROVIDERS = frozenset({"163", "126", "139", "189", "qq"})
+
+
+def _said_as_one(lower: str, tokens: list[tuple[int, int, str]], first: int, last: int) -> bool:
+    """Only blanks between the address's words (a comma or a full stop ends a clause)."""
+    return all(not lower[tokens[k][1] : tokens[k + 1][0]].strip() for k in range(first, last))
 
 
 def _other_script(word: str) -> bool:
