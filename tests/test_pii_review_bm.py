@@ -45,6 +45,12 @@ from tests.helpers import found
          [("EMAIL", "siobhan [00:47:48] dot [00:47:49] oneill at brightlake dash health dot org")]),
         ('"and the emails dana dot whitfield at northwind-bank dotcom all one word"',
          [("EMAIL", "dana dot whitfield at northwind-bank dotcom")]),
+        # Arabic's and Russian's digit words and "plus", a number asked for a line before
+        ("الموظف: رقم الجوال للتواصل؟\nالعميل: رقمي زائد تسعة ستة ستة, 5 ثلاثة واحد 9 ثلاثة تسعة سبعة أربعة اثنين\n",
+         [("PHONE", "زائد تسعة ستة ستة, 5 ثلاثة واحد 9 ثلاثة تسعة سبعة أربعة اثنين")]),
+        ("По какому номеру с вами связаться?\nКлиент: записывайте, плюс семь, 9 один 3, шесть ноль восемь, 3 два, "
+         "5 один\n",
+         [("PHONE", "плюс семь, 9 один 3, шесть ноль восемь, 3 два, 5 один")]),
         # German's pairs said as one number
         ("meine Handynummer ist null vier null zweiundvierzig dreiunddreißig neunundvierzig null acht",
          [("PHONE", "null vier null zweiundvierzig dreiunddreißig neunundvierzig null acht")]),

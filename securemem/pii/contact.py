@@ -3425,11 +3425,13 @@ for _digits_of_language in (
     "sifuri moja mbili tatu nne tano sita saba nane tisa",
     "nulla egy kettő három négy öt hat hét nyolc kilenc",
     "μηδέν ένα δύο τρία τέσσερα πέντε έξι επτά οκτώ εννέα",
+    # Arabic (reviewer BM's call transcripts: "رقمي زائد تسعة ستة ستة, ...")
+    "صفر واحد اثنان ثلاثة أربعة خمسة ستة سبعة ثمانية تسعة",
 ):
     for _value, _word in enumerate(_digits_of_language.split()):
         _DIGIT_WORDS[normalise_text(_word).lower()] = str(_value)
 # Vietnamese's "tư" (four) and "lăm" (five) after a ten, Greek's "εννιά", "εφτά", "οχτώ"
-for _word, _digit in (("tư", "4"), ("lăm", "5"), ("εννιά", "9"), ("εφτά", "7"), ("οχτώ", "8")):
+for _word, _digit in (("tư", "4"), ("lăm", "5"), ("εννιά", "9"), ("εφτά", "7"), ("οχτώ", "8"), ("اثنين", "2")):
     _DIGIT_WORDS[normalise_text(_word).lower()] = _digit
 _DIGIT_WORDS.update({"oh": "0", "zwo": "2", "tres": "3", "uma": "1", "meia": "6", "chaar": "4", "panch": "5"})
 DIGIT_WORDS = _DIGIT_WORDS  # every digit said as a word, as the view writes it (dictated.py reads them too)
@@ -3517,7 +3519,7 @@ _SPELT_MIN_TOKENS = 7  # ... and seven tokens, unless typed groups hold the rest
 # "plus" in the languages read: Vietnamese "cộng", Swahili "jumlisha", Hungarian "plusz" (reviewers BH and BI)
 _PLUS_WORDS = "|".join(
     re.escape(normalise_text(word).lower())
-    for word in ("plus", "più", "más", "mais", "artı", "arti", "cộng", "jumlisha", "plusz")
+    for word in ("plus", "più", "más", "mais", "artı", "arti", "cộng", "jumlisha", "plusz", "плюс", "زائد")
 )
 # "plus four four, seven nine one one, ...": an international number read out; its country code may be
 # said as one number ("más treinta y cuatro, seis cuatro cuatro, ...": reviewer AR).
@@ -3784,6 +3786,12 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
 
 
 _OTHER_NUMBERS_SAID = _NAMES_ANOTHER - {"number", "no", "member"}
+# "number" and "phone" in the languages read, inflected ("номеру", "numarası", "telefonnummer"), as the view writes them
+_NUMBER_STEMS = tuple(
+    normalise_text(stem).lower()
+    for stem in ("number", "numer", "numar", "nummer", "número", "numero", "numéro", "номер", "телефон", "phone",
+                 "telefon", "tel", "رقم", "نمبر", "नंबर", "电话", "番号", "번호")
+)  # fmt: skip
 # What joins digit groups since reviewer BM: an ellipsis, a pause or a correction said between them.
 _PAUSED = re.compile(rf"\.\.\.|(?<![^\W\d_])(?:{_CORRECTIONS}|{_PAUSES})(?![^\W\d_])")
 # Words that name any number: not enough to read groups a pause joins as a phone ("the number of the invoice at the
@@ -3931,6 +3939,15 @@ def _spelt_kind(
             or (
                 number not in _COUNTING_RUNS
                 and _SAID_WORDS.intersection(_SPELT_WORDS.findall(lower[match.end() : match.end() + 32])[:4])
+            )
+            # or "plus" said before a valid international number a line or two after a number was asked for ("По
+            # какому номеру с вами связаться? ... плюс семь, 9 один 3, ...": reviewer BM), not a game's score
+            # ("Oyun skoru yazıyla: artı dokuz sıfır, ...") nor a sum's
+            or (
+                match["plus"] is not None
+                and phone_e164(dialled, scan.phone_regions) is not None
+                and any(word.startswith(_NUMBER_STEMS) for word in asked)
+                and not _OPERAND_BEFORE.search(lower, max(0, match.start() - 12), match.start())
             )
         )
     ):
