@@ -56,26 +56,25 @@ def test_clears_every_entry_hidden_ones_included_each_as_a_versioned_delete(stor
     assert SecureMemoryTool(mem).clear_all_memory() == "All memory cleared"  # an empty store: nothing to do
 
 
-def test_a_read_only_rule_keeps_its_tree_and_the_call_fails_saying_how_much_stayed(store: Store) -> None:
-    mem = seeded(store, (Rule(glob="/memories/projects/**", read_only=True),))
+@pytest.mark.parametrize(
+    ("glob", "tried", "refusal", "kept"),
+    [
+        ("/memories/projects/**", 3, "read-only", {"/memories/projects/b.md", "/memories/projects/deep/c.md"}),
+        # An attacker's round: "/memories/projects" holds a read-only "deep/**", so its delete is refused whole; what
+        # else it holds ("b.md") is deleted one entry at a time, and the read-only area alone stays.
+        ("/memories/projects/deep/**", 4, "/memories/projects/deep is read-only", {"/memories/projects/deep/c.md"}),
+    ],
+)
+def test_a_read_only_rule_keeps_its_area_and_the_call_fails_saying_how_much_stayed(
+    store: Store, glob: str, tried: int, refusal: str, kept: set[str]
+) -> None:
+    mem = seeded(store, (Rule(glob=glob, read_only=True),))
     with pytest.raises(ToolError) as caught:
         SecureMemoryTool(mem).clear_all_memory()
     message = str(caught.value)
-    assert message.startswith("Error: 1 of the 3 entries below /memories were not deleted; the first refusal: ")
-    assert "read-only" in message
-    assert set(read_state(store).files) == {"/memories/projects/b.md", "/memories/projects/deep/c.md"}
-
-
-def test_a_read_only_area_deeper_down_keeps_only_itself(store: Store) -> None:
-    # An attacker's round: "/memories/projects" holds a read-only "deep/**", so its delete is refused whole; what
-    # else it holds ("b.md") is deleted one entry at a time, and the read-only area alone stays.
-    mem = seeded(store, (Rule(glob="/memories/projects/deep/**", read_only=True),))
-    with pytest.raises(ToolError) as caught:
-        SecureMemoryTool(mem).clear_all_memory()
-    message = str(caught.value)
-    assert message.startswith("Error: 1 of the 4 entries below /memories were not deleted; the first refusal: ")
-    assert "/memories/projects/deep is read-only" in message
-    assert set(read_state(store).files) == {"/memories/projects/deep/c.md"}
+    assert message.startswith(f"Error: 1 of the {tried} entries below /memories were not deleted; the first refusal: ")
+    assert refusal in message
+    assert set(read_state(store).files) == kept
 
 
 def test_a_session_with_several_stores_clears_what_it_may_write_and_keeps_a_read_only_store(store: Store) -> None:

@@ -82,11 +82,17 @@ def test_expiry_redacts_the_history_of_what_expires(tmp_path: Path) -> None:
         gone_within(db, key, PATH_MARKER)
 
 
+def retaining(db: Path, key: bytes, clock: Clock) -> Admin:
+    """An admin handle on ``db`` under a policy that keeps versions' content for 30 days."""
+    return Admin.open(
+        db, key=key, policy=Policy.model_validate({"history": {"keep_content_for": 30 * DAY}}), clock=clock
+    )
+
+
 def test_the_history_retention_redacts_old_versions_at_the_sweep(tmp_path: Path) -> None:
     db, key = tmp_path / "r.db", b"r" * 32
     clock = Clock()
-    policy = Policy.model_validate({"history": {"keep_content_for": 30 * DAY}})
-    with Admin.open(db, key=key, policy=policy, clock=clock) as admin:
+    with retaining(db, key, clock) as admin:
         store = admin.memory_stores.create(name="s")
         memory = admin.memories.write(store.id, path="/a.md", content=f"{MARKER}\n" * 40)
         admin.memories.update(store.id, memory.id, content="current text\n")
@@ -106,10 +112,8 @@ def test_a_retention_sweep_with_nothing_to_redact_reads_where_the_last_one_stopp
     # retention stopped, and a retention with nothing to redact costs the same however long the history.
     from tests.helpers import connection_of
 
-    db, key = tmp_path / "r.db", b"r" * 32
     clock = Clock()
-    policy = Policy.model_validate({"history": {"keep_content_for": 30 * DAY}})
-    with Admin.open(db, key=key, policy=policy, clock=clock) as admin:
+    with retaining(tmp_path / "r.db", b"r" * 32, clock) as admin:
         store = admin.memory_stores.create(name="s")
         conn = connection_of(admin.store)
         steps = [0]
