@@ -277,6 +277,7 @@ REVIEWS = {
     "bk": "pii_review_bk.jsonl: blind, business systems' exports (CSV, tables, JSON), 26 languages",
     "bl": "pii_review_bl.jsonl: blind, each of the issue's promises checked literally and evaded, 26 languages",
     "bm": "pii_review_bm.jsonl: blind, speech transcripts in 16 languages and developer artefacts",
+    "bn": "pii_review_bn.jsonl: blind, payment and insurance message formats, 16 languages",
 }
 
 

@@ -1728,6 +1728,8 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
 
 # A time's minutes follow; not a label's index ("{{PHONE_1:+49 ...}}", "TEL1:...", "[PHONE 1:..."), which an
 # upper-case name leads (a lower-case one is a row's or an episode's: "row_4:05 10 15 20 25 30", an attacker's round)
+# FIX's and ISO 8601's basic timestamps, a date then a dash and the hour ("52=20240612-14:00:00.250": reviewer BN)
+_DATE_DASH_HOUR = re.compile(r"(?:19|20)[0-9]{2}[01][0-9][0-3][0-9]-[0-2][0-9]")
 _TIME_BEFORE = re.compile(r"(?<![A-Z][A-Z][_\-. ])(?<![A-Z][A-Z])[0-9]:\Z")
 
 
@@ -1742,6 +1744,7 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         digits < _MIN_DIGITS
         or _DATE_OR_IP.match(text, start, end)
         or _TIME_BEFORE.match(text, max(0, start - 2), start)
+        or (_DATE_DASH_HOUR.fullmatch(candidate) and text.startswith(":", end))
     ):
         return 0
     if digits > _MAX_DIGITS and _uniform(candidate):

@@ -120,6 +120,7 @@ from securemem.pii.numeric import (
     may_hold_underscored_card,
     names_an_ssn,
 )
+from securemem.pii.payments import find_payment_fields, find_payment_secrets
 from securemem.pii.recovery import find_recovery_secrets, may_hold_recovery_secret
 from securemem.pii.regions import DEFAULT_PHONE_REGIONS, check_phone_regions
 from securemem.pii.scan import Scan, Span, index_words
@@ -366,6 +367,13 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"BASIC_AUTH"}), find_sasl_plain, literals=("plain",), lowered=True),
     _Builtin(frozenset({"PASSWORD", "GENERIC_SECRET"}), find_dumped_secrets, literals=("=>", " = 0x")),
     _Builtin(frozenset({"PASSWORD"}), find_spelt_passwords, gate=may_hold_spelt_password),
+    _Builtin(frozenset({"CREDIT_CARD", "PHONE", "US_SSN"}), find_payment_fields, digits=7),
+    _Builtin(
+        frozenset({"GENERIC_SECRET", "PASSWORD"}),
+        find_payment_secrets,
+        literals=("554=", "925=", "component", "pin block", "pin_block", "pinblock", "pin-block"),
+        lowered=True,
+    ),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_cookie_secrets, literals=("cookie", "-b "), lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_recovery_secrets, gate=may_hold_recovery_secret),
     _Builtin(frozenset({"PASSWORD"}), find_answered_passwords, gate=may_hold_answered_password, whole=True),
