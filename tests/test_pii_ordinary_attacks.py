@@ -167,6 +167,17 @@ reached ("reach me on", "call me back at", "erreichen mich unter"), a question o
 as one (no clause's punctuation between), a transcript's timestamps counted inside its local part only, two words of
 another script for "@" and ".", and not a domain prose says ("this point is", a file's extension, a word's top-level
 domain after a plain local part, a time's number).
+
+- Round BN. An attacker's round on reviewer BN's readers: 157 ordinary strings (serials, shipments, lots and builds
+that pass a Luhn check before "D", "=" or "^"; software components' hashes, UUIDs and PCI ids after "component N:";
+FIX logons whose 554 and 925 hold masks, placeholders or documented defaults, and tag lists in prose; a scooter's
+"cc" and a country's population as "number"; ACORD's documented samples). The readers as first written altered 117
+that the tree before did not; 12 since, marked "left" (standards' and manuals' PIN block test vectors, a simulator's
+documented default password, ACORD's sample phones in the 555 exchange). Narrowed: each track in its whole shape (a
+name and an expiry after track 1's number, a month and a service code after track 2's), the chip's length byte
+saying the PAN's length, a key's component only where the text names a key, FIX's passwords only after its delimiter
+in a message with a type and not a mask or a placeholder, a phone's code and number only in an object a phone's key
+names, ACORD's samples and numbers counted up no SSN.
 """
 
 from __future__ import annotations
@@ -195,6 +206,7 @@ ROUNDS = {
     "bk": (242, 35, 207),
     "bl": (231, 5, 219),
     "bm": (250, 12, 202),
+    "bn": (157, 12, 117),
 }
 
 

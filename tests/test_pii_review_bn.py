@@ -47,6 +47,15 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         '<GovtID>046320961</GovtID><GovtIDTC tc="2">Tax Identification Number</GovtIDTC>',
         '{"cc": "33", "subscriber": "000000"}',
         "order 554=12345 and 925=abc in a table",
+        # an attacker's round on these readers
+        "Part B6021184007193125^2 appears in the squared-term formula",
+        "Shipment 6021184007193125D20240 left the Rotterdam depot",
+        "Component 1: d41d8cd98f00b204e9800998ecf8427e (MD5 of the empty file)",
+        "8=FIX.4.4|35=A|554=****|98=0|10=002|",
+        "Spreadsheet: 8=FIX row; 554=total orders 925=filled",
+        '{"model": "Vespa Primavera", "cc": "49", "number": "15112345678"}',
+        "<AreaCode>999</AreaCode><DialNumber>9999999</DialNumber>",
+        '<Party><GovtID>123456789</GovtID><GovtIDTC tc="1">SSN</GovtIDTC></Party>',
     ],
 )
 def test_ordinary_lines_stay(text: str) -> None:

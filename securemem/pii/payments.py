@@ -25,14 +25,26 @@ Hit = tuple[str, int, int]
 
 # Track 1 ("%B<PAN>^NAME^YYMM..."), track 2 and the chip's track 2 equivalent ("<PAN>=YYMM..." or "<PAN>DYYMM..."),
 # the chip's tag 5A (the PAN) with its length byte.
-_TRACK_1 = re.compile(r"(?<![A-Za-z0-9])%?B(?P<pan>[0-9]{13,19})\^")
-_TRACK_2 = re.compile(r"(?<![A-Za-z0-9])[;]?(?P<pan>[0-9]{13,19})[D=][0-9]{4}[0-9]")
-_CHIP_PAN = re.compile(r"(?<![0-9A-Fa-f])5A[ \t]+[0-9A-Fa-f]{2}[ \t]+(?P<pan>[0-9]{13,19})F?(?![0-9])")
+# (each in its whole shape: a name between carets and an expiry after track 1's; an expiry whose month is one and a
+# service code after track 2's; the chip's length byte saying the PAN's length; an attacker's round: "Part
+# B6021184007193125^2 appears in the formula", "Shipment 6021184007193125D20240 left the depot")
+_TRACK_1 = re.compile(r"(?<![A-Za-z0-9])%?B(?P<pan>[0-9]{13,19})\^[A-Za-z /.\-']{2,26}\^[0-9]{4}")
+_TRACK_2 = re.compile(r"(?<![A-Za-z0-9])[;]?(?P<pan>[0-9]{13,19})[D=][0-9]{2}(?:0[1-9]|1[0-2])[0-9]{3}")
+_CHIP_PAN = re.compile(
+    r"(?<![0-9A-Fa-f])5A[ \t]+(?P<length>[0-9A-Fa-f]{2})[ \t]+(?P<pan>[0-9]{13,19})(?P<pad>F?)(?![0-9])"
+)
 _PIN_BLOCK = re.compile(
     r"(?i:pin[ _\-]?block|key[ _\-]component|component[ \t]+[0-9])[^:\n]{0,40}:[ \t]*"
     r"(?P<value>[0-9A-Fa-f]{16}(?:[0-9A-Fa-f]{16})?|[0-9A-Fa-f]{4}(?:[ \t][0-9A-Fa-f]{4}){3,7})(?![0-9A-Za-z])"
 )
-_FIX_PASSWORD = re.compile(r"(?:^|[|\x01^ \t])(?:554|925)=(?P<value>[^|\x01^\s]{1,128})")
+# A component is a key's where the text says so (a software's "component 1: <md5>" is none: an attacker's round)
+_KEY_WORDS = ("key", "custodian", "kcv", "zmk", "zpk", "tmk", "bdk", "pin block", "pinblock", "pin_block")
+# FIX's fields after its delimiter, in a message (its "35=" type): not a mask or a placeholder
+_FIX_PASSWORD = re.compile(r"(?:^|[|\x01^])[ \t]*(?:554|925)=(?P<value>[^|\x01^\s]{1,128})")
+_PLACEHOLDER = re.compile(
+    r"[*x•#.?\-]+|<[^>]*>|\$\{[^}]*\}|%[^%]*%|\[[^\]]*\]|\([^)]*\)"
+    r"|(?i:password|newpassword|redacted|masked\w*|n/a|none|null|changeme|test\d*)"
+)
 _CODE_THEN_NUMBER = re.compile(
     r"""["']?(?:cc|country_?code|countryCode|dial_?code|calling_?code)["']?[ \t]*:[ \t]*["'](?P<cc>\+?[0-9]{1,3})["']"""
     r"""[ \t]*,[ \t]*["']?(?:subscriber|number|national_?number|nationalNumber|phone_?number|phoneNumber)["']?[ \t]*:"""
@@ -70,32 +82,57 @@ def _card_values(text: str) -> Iterator[Hit]:
 
 def _secret_values(scan: Scan) -> Iterator[Hit]:
     text, lower = scan.text, scan.lower
-    if _names_a_key_part(lower):
+    if _names_a_key_part(lower) and any(word in lower for word in _KEY_WORDS):
         for match in _PIN_BLOCK.finditer(text):
             value = match["value"]
-            if len(set(value.replace(" ", ""))) > _DISTINCT_HEX:  # "0000 0000 ..." is a placeholder
+            bare = value.replace(" ", "").upper()
+            # "0000 0000 ...", "0123456789ABCDEF": a placeholder, a manual's example (an attacker's round)
+            if len(set(bare)) > _DISTINCT_HEX and "0123456789ABCDEF" not in bare + bare and "89ABCDEF" not in bare:
                 yield "GENERIC_SECRET", *match.span("value")
-    if ("554=" in text or "925=" in text) and "8=FIX" in text:
+    if ("554=" in text or "925=" in text) and "8=FIX" in text and "35=" in text:
         for match in _FIX_PASSWORD.finditer(text):
-            yield "PASSWORD", *match.span("value")
+            if not _PLACEHOLDER.fullmatch(match["value"].rstrip(",;")):
+                yield "PASSWORD", *match.span("value")
 
 
 def _field_values(scan: Scan) -> Iterator[Hit]:
     text = scan.text
-    if '"' in text or "'" in text:
+    lower = scan.lower
+    if ('"' in text or "'" in text) and any(word in lower for word in _PHONE_KEYS):
         for match in _CODE_THEN_NUMBER.finditer(text):
+            # the object a phone's key names ('"mobilePhone": {"cc": ...}'), not a scooter's "cc" (an attacker's round)
+            before = lower[max(0, match.start() - _KEY_BACK) : match.start()]
             code = match["cc"].lstrip("+")
-            if phone_e164(f"+{code} {match['number']}", scan.phone_regions) is not None:
+            if any(word in before for word in _PHONE_KEYS) and _dialled(f"+{code} {match['number']}", scan):
                 yield "PHONE", match.start("cc"), match.end("number")
     if "<AreaCode>" in text:
         for match in _AREA_THEN_DIAL.finditer(text):
-            if phone_e164(f"{match['area']} {match['number']}", scan.phone_regions) is not None:
+            if _dialled(f"{match['area']} {match['number']}", scan):
                 yield "PHONE", match.start("area"), match.end("number")
     if "<GovtID>" in text:
         for match in _GOVT_ID.finditer(text):
             digits = match["ssn"].replace("-", "")
-            if ssn_valid(digits[:3], digits[3:5], digits[5:]):
+            if (
+                ssn_valid(digits[:3], digits[3:5], digits[5:])
+                and digits not in _SAMPLE_SSNS
+                and len(set(digits)) > 1
+                and digits not in "01234567890123456789"  # counted up: a sample
+            ):
                 yield "US_SSN", *match.span("ssn")
+
+
+_PHONE_KEYS = ("phone", "mobile", "tel", "contact", "whatsapp", "cell", "fax")
+_KEY_BACK = 80
+_SAMPLE_SSNS = frozenset({"123456789", "078051120", "219099999", "111223333", "123121234"})  # documented samples
+
+
+def _dialled(number: str, scan: Scan) -> bool:
+    """A valid number of its plan, and no digit repeated throughout ("999 9999999")."""
+    digits = [char for char in number if char.isdigit()]
+    return len(set(digits)) > _DISTINCT_DIGITS and phone_e164(number, scan.phone_regions) is not None
+
+
+_DISTINCT_DIGITS = 2
 
 
 _DISTINCT_HEX = 4
@@ -103,5 +140,8 @@ _DISTINCT_HEX = 4
 
 def _cards(pattern: re.Pattern[str], text: str) -> Iterator[Hit]:
     for match in pattern.finditer(text):
-        if card_number_valid(match["pan"]):
+        pan = match["pan"]
+        if "length" in pattern.groupindex and int(match["length"], 16) * 2 != len(pan) + len(match["pad"]):
+            continue  # the chip's length byte counts the PAN's digits, two a byte, an "F" padding an odd count
+        if card_number_valid(pan):
             yield "CREDIT_CARD", *match.span("pan")
