@@ -1,7 +1,8 @@
 """What reviewer BN (blind: the machine formats of payments and insurance an operations agent pastes, in 16
 languages) found stored: cards in magnetic-stripe and chip data, PIN blocks and key components, FIX's password
-fields, phones kept as a country code and a number in two fields, an SSN as ACORD's government id; and FIX's
-timestamps read as phones. With what those readers leave alone."""
+fields, phones kept as a country code and a number in two fields, an SSN as ACORD's government id, cards, SSNs and
+IBANs base64-encoded in a field named for them; and FIX's timestamps read as phones. With what those readers
+leave alone."""
 
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ from tests.helpers import found
         ("<Phone><AreaCode>212</AreaCode><DialNumber>5550133</DialNumber></Phone>",
          [("PHONE", "212</AreaCode><DialNumber>5550133")]),
         ('<GovtID>046320961</GovtID><GovtIDTC tc="1">Social Security Number</GovtIDTC>', [("US_SSN", "046320961")]),
+        # base64 in a field named for the value, or a tag that says it is base64
+        ('"pan_enc":"b64","pan":"MzU4OTk4MzA1NTQyNTM1OQ==","exp":"0930"',
+         [("CREDIT_CARD", "MzU4OTk4MzA1NTQyNTM1OQ==")]),
+        ('<TaxId encoding="base64">Nzc0LTQxLTEzMzk=</TaxId>', [("US_SSN", "Nzc0LTQxLTEzMzk=")]),
+        ('<Cnts encoding="base64">TkwyNkFCTkEyMTU5MTM4NzA5</Cnts>', [("IBAN", "TkwyNkFCTkEyMTU5MTM4NzA5")]),
     ],
 )  # fmt: skip
 def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
@@ -56,6 +62,8 @@ def test_values_are_found(text: str, expected: list[tuple[str, str]]) -> None:
         '{"model": "Vespa Primavera", "cc": "49", "number": "15112345678"}',
         "<AreaCode>999</AreaCode><DialNumber>9999999</DialNumber>",
         '<Party><GovtID>123456789</GovtID><GovtIDTC tc="1">SSN</GovtIDTC></Party>',
+        '"pan":"aGVsbG8gd29ybGQgaGk="',  # base64 of words
+        '"account":"MTIzNDU2Nzg5MDEy"',  # base64 of a number that is no card
     ],
 )
 def test_ordinary_lines_stay(text: str) -> None:

@@ -625,18 +625,18 @@ def altered(name: str) -> list[str]:
         # Japanese, Chinese, Korean, Arabic and Hindi, IBANs spelt with a radio alphabet, values split across hexdump
         # rows or chat messages, Redis's AUTH in an strace.
         ("bm", "claim", None, 0.83),
-        # Reviewer BN (blind, stop 50: the machine formats of payments and insurance an operations agent pastes:
-        # ISO 20022 XML, SWIFT MT, NACHA, BAI2, FIX, ISO 8583 and EMV dumps, processors' webhooks, ACORD and X12
-        # claims, HL7, in 16 languages; 300 lines): 345 of 411 (83.9%) as it came, seven ordinary lines altered
-        # (FIX's timestamps read as phones). Its fixes (tests/test_pii_review_bn.py, pii/payments.py): cards in
-        # stripe and chip data (track 1 and 2, the chip's PAN tag), PIN blocks and key components after their
-        # words, FIX's password fields, a phone as a country code and a number in two fields of one object or as
-        # ACORD's area code and dial number, an SSN as ACORD's government id of type 1, FIX's and ISO 8601's
-        # basic timestamps no phone. 375 of 411 since, one ordinary line altered (an ISO 8583 local time and date,
-        # "039966/0206"). Left: SSNs in NACHA's and BAI2's individual id fields and across X12 elements, values
-        # base64- or hex-encoded in a field (a PAN, an SSN, an IBAN), a JWT wrapped across <Ustrd> lines, a PAN
-        # split across ISO 8583 fields or chip APDUs.
-        ("bn", "claim", None, 0.91),
+        # Reviewer BN (blind, stop 50: the machine formats of payments and insurance an operations agent pastes: ISO
+        # 20022 XML, SWIFT MT, NACHA, BAI2, FIX, ISO 8583 and EMV dumps, processors' webhooks, ACORD and X12 claims,
+        # HL7, in 16 languages; 300 lines): 345 of 411 (83.9%) as it came, seven ordinary lines altered (FIX's
+        # timestamps read as phones). Its fixes (tests/test_pii_review_bn.py, pii/payments.py): cards in stripe and chip
+        # data (track 1 and 2, the chip's PAN tag), PIN blocks and key components after their words, FIX's password
+        # fields, a phone as a country code and a number in two fields of one object or as ACORD's area code and dial
+        # number, an SSN as ACORD's government id of type 1, FIX's and ISO 8601's basic timestamps no phone; cards, SSNs
+        # and IBANs base64-encoded in a field named for them. 379 of 411 since, one ordinary line altered (an ISO 8583
+        # local time and date, "039966/0206"). Left: SSNs in NACHA's and BAI2's individual id fields and across X12
+        # elements, values hex-encoded in a field, a JWT wrapped across <Ustrd> lines, a PAN split across ISO 8583
+        # fields or chip APDUs.
+        ("bn", "claim", None, 0.92),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -120,7 +120,7 @@ from securemem.pii.numeric import (
     may_hold_underscored_card,
     names_an_ssn,
 )
-from securemem.pii.payments import find_payment_fields, find_payment_secrets
+from securemem.pii.payments import find_encoded_fields, find_payment_fields, find_payment_secrets
 from securemem.pii.recovery import find_recovery_secrets, may_hold_recovery_secret
 from securemem.pii.regions import DEFAULT_PHONE_REGIONS, check_phone_regions
 from securemem.pii.scan import Scan, Span, index_words
@@ -368,6 +368,12 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"PASSWORD", "GENERIC_SECRET"}), find_dumped_secrets, literals=("=>", " = 0x")),
     _Builtin(frozenset({"PASSWORD"}), find_spelt_passwords, gate=may_hold_spelt_password),
     _Builtin(frozenset({"CREDIT_CARD", "PHONE", "US_SSN"}), find_payment_fields, digits=7),
+    _Builtin(
+        frozenset({"CREDIT_CARD", "US_SSN", "IBAN"}),
+        find_encoded_fields,
+        literals=("base64", '"pan"', '"card', '"ssn"', '"tax', '"iban"', '"account"'),
+        lowered=True,
+    ),
     _Builtin(
         frozenset({"GENERIC_SECRET", "PASSWORD"}),
         find_payment_secrets,

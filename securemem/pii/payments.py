@@ -14,10 +14,12 @@ Each is checked as its type is (Luhn and the card's length, a phone's numbering 
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Iterator
 
-from securemem.pii.checksums import card_number_valid, ssn_valid
+from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
 from securemem.pii.contact import phone_e164
 from securemem.pii.scan import Scan
 
@@ -60,6 +62,11 @@ def find_payment_fields(scan: Scan) -> Iterator[Hit]:
     """Cards in stripe and chip data, phones and SSNs in a form's fields (a number of seven digits or more)."""
     yield from _card_values(scan.text)
     yield from _field_values(scan)
+
+
+def find_encoded_fields(scan: Scan) -> Iterator[Hit]:
+    """Cards, SSNs and IBANs base64-encoded in a field named for them."""
+    yield from _encoded_values(scan.text)
 
 
 def find_payment_secrets(scan: Scan) -> Iterator[Hit]:
@@ -119,6 +126,44 @@ def _field_values(scan: Scan) -> Iterator[Hit]:
                 and digits not in "01234567890123456789"  # counted up: a sample
             ):
                 yield "US_SSN", *match.span("ssn")
+
+
+# A card's number, an SSN or an IBAN base64-encoded in a field its key or its tag names ('"pan":"MzU4OTk4..."' beside
+# '"pan_enc":"b64"', '<TaxId encoding="base64">Nzc0LTQx...</TaxId>', '<Cnts encoding="base64">TkwyNkFC...</Cnts>':
+# reviewer BN): decoded, the value its type's check accepts.
+_ENCODED_FIELD = re.compile(
+    r"""(?:["'](?P<key>pan|card_?number|cardNumber|ssn|tax_?id|iban|account)["'][ \t]*:[ \t]*["']"""
+    r"""|<(?P<tag>[A-Za-z]+)[^<>\n]{0,40}encoding=["']base64["'][^<>\n]{0,20}>)"""
+    r"""(?P<value>[A-Za-z0-9+/]{12,64}={0,2})(?=["'<])"""
+)
+
+
+def _encoded_values(text: str) -> Iterator[Hit]:
+    for match in _ENCODED_FIELD.finditer(text):
+        try:
+            decoded = base64.b64decode(match["value"], validate=True).decode("ascii")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            continue
+        kind = _decoded_kind(decoded.strip())
+        if kind is not None:
+            yield kind, *match.span("value")
+
+
+def _decoded_kind(value: str) -> str | None:
+    digits = value.replace(" ", "").replace("-", "")
+    if digits.isdigit() and _PAN_LENGTHS[0] <= len(digits) <= _PAN_LENGTHS[1] and card_number_valid(digits):
+        return "CREDIT_CARD"
+    ssn = _SSN_SHAPE.fullmatch(value)
+    if ssn is not None and ssn_valid(ssn[1], ssn[2], ssn[3]) and value.replace("-", "") not in _SAMPLE_SSNS:
+        return "US_SSN"
+    if _IBAN_SHAPE.fullmatch(value.replace(" ", "").upper()) and iban_valid(value.replace(" ", "").upper()):
+        return "IBAN"
+    return None
+
+
+_PAN_LENGTHS = (13, 19)
+_SSN_SHAPE = re.compile(r"([0-9]{3})-?([0-9]{2})-?([0-9]{4})")
+_IBAN_SHAPE = re.compile(r"[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}")
 
 
 _PHONE_KEYS = ("phone", "mobile", "tel", "contact", "whatsapp", "cell", "fax")
