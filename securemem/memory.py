@@ -35,6 +35,7 @@ from securemem.errors import (
     StorageError,
 )
 from securemem.middleware import AuditFacts, Call, Handler, Middleware, Transaction, build_layers, chain
+from securemem.middleware.access import refused_for_what_is_inside
 from securemem.mounts import MountTable, parse_stores
 from securemem.paths import ROOT, parent_of
 from securemem.policy import Policy, load_policy
@@ -312,7 +313,7 @@ class SecureMemory:
                     is_error=True,
                     error=result.error,
                 )
-            if is_dir and result.text.startswith(f"Error: {path} contains "):
+            if is_dir and refused_for_what_is_inside(result.text, path):
                 # Refused for a read-only area inside it ("/memories/a" holding "/memories/a/ro/**"): what else it
                 # holds may go, one entry at a time (an attacker's round: "/memories/a/other" stayed).
                 children = self._children(path)

@@ -3802,10 +3802,6 @@ _PAUSED = re.compile(rf"\.\.\.|(?<![^\W\d_])(?:{_CORRECTIONS}|{_PAUSES})(?![^\W\
 _ANY_NUMBER = frozenset(
     {"number", "número", "numero", "nummer", "numer", "numéro", "no", "nr", "au", "unter", "bel", "terug", "hp"}
 )
-_COUNT_AFTER = re.compile(
-    r"[ \t]*(?:people|persons|attendees|visitors|fans|goals|points|votes|tickets|calls|km|kilomètres|kilometres"
-    r"|kilometers|miles|goles|torcedores|personnes|besucher|personen|teilnehmer|euros?|dollars?|pounds?)(?![^\W\d_])"
-)
 # An operand before "plus" makes it arithmetic ("Call it y plus three three six ...")
 _OPERAND_BEFORE = re.compile(r"(?:^|[^\w])(?:[a-z]|[0-9]+|\))[ \t]+$")
 
