@@ -32,10 +32,10 @@ from securemem.errors import (
     InvalidRequest,
     PolicyChangedError,
     PolicyError,
+    ReadOnly,
     StorageError,
 )
 from securemem.middleware import AuditFacts, Call, Handler, Middleware, Transaction, build_layers, chain
-from securemem.middleware.access import refused_for_what_is_inside
 from securemem.mounts import MountTable, parse_stores
 from securemem.paths import ROOT, parent_of
 from securemem.policy import Policy, load_policy
@@ -295,6 +295,7 @@ class SecureMemory:
             return _error("Error: internal error in the memory store; nothing was deleted.", exc)
         failed: list[Result] = []
         tried = deleted = 0
+        walked: set[str] = set()  # directories whose entries were cleared one by one (each tried once more)
         pending.reverse()  # popped from the end: in order
         while pending:
             path, is_dir = pending.pop()
@@ -313,11 +314,21 @@ class SecureMemory:
                     is_error=True,
                     error=result.error,
                 )
-            if is_dir and refused_for_what_is_inside(result.text, path):
-                # Refused for a read-only area inside it ("/memories/a" holding "/memories/a/ro/**"): what else it
-                # holds may go, one entry at a time (an attacker's round: "/memories/a/other" stayed).
+            if (
+                is_dir
+                and path not in walked
+                and result.error == ReadOnly.__name__
+                and self.mounts.read_only_refusal(path) is None
+            ):
+                # Refused for a read-only area inside it ("/memories/a" holding "/memories/a/ro/**"), or read-only
+                # itself with a writable area inside ("/memories/ref/**" and "/memories/ref/inbox/**"): what it
+                # holds may go one entry at a time, each under the rules, then the directory is tried again (two
+                # attackers' rounds: what the session may delete stayed). A read-only mount holds nothing
+                # writable: not walked.
                 children = self._children(path)
                 if children:
+                    walked.add(path)
+                    pending.append((path, True))
                     pending.extend(reversed(children))
                     continue
             tried += 1

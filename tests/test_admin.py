@@ -878,6 +878,7 @@ def test_each_admin_change_writes_one_audit_record_without_paths_names_or_conten
     assert {r["api_key_id"] for r in admin_records} == {"ops-test"}
     assert {r["memory"] for r in admin_records if r["operation"] in ("write", "update", "delete")} == {memory.id}
     assert admin_records[3]["version"] == oldest.id
+    assert {r["outcome"] for r in admin_records if r["operation"] in ("write", "update", "restore", "delete")} == {"ok"}
     text = json.dumps(records)
     for secret in ("Dana", "dana.md", "secret text", "other text", "private", "gone soon"):
         assert secret not in text
@@ -892,3 +893,16 @@ def test_a_store_update_that_changes_nothing_writes_nothing(admin: Admin, caplog
     assert admin.memory_stores.retrieve(store.id).updated_at == store.updated_at
     assert not [r for r in caplog.records if r.name == "securemem.audit"]
     assert admin.memory_stores.update(store.id, description="e").description == "e"
+
+
+def test_a_refused_admin_change_is_on_the_audit_record_with_its_error_class_only(
+    regulated: Admin, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A later attacker's round: refused admin changes left no record, as a refused tool command does.
+    store = regulated.memory_stores.create(name="s")
+    caplog.set_level(logging.INFO, logger="securemem.audit")
+    with pytest.raises(PolicyViolation):
+        regulated.memories.write(store.id, path="/dana.reyes@example.com.md", content="x\n")
+    (record,) = [json.loads(r.getMessage()) for r in caplog.records if r.name == "securemem.audit"]
+    assert (record["operation"], record["outcome"], record["error"]) == ("write", "error", "PolicyViolation")
+    assert "dana" not in json.dumps(record)

@@ -67,3 +67,17 @@ def test_reads_of_a_handle_whose_store_file_was_removed_say_so_as_writes_do(tmp_
         assert gone in err(mem, command="create", path="/memories/two.md", file_text="x")
     finally:
         mem.close()
+
+
+def test_an_admin_handle_whose_store_file_was_removed_lists_no_stores_from_it(tmp_path: Path) -> None:
+    # A later attacker's round: store listings read on from the removed file's inode (names and descriptions).
+    from securemem import Admin
+    from securemem.errors import StorageError
+
+    path = tmp_path / "admin.db"
+    with Admin.open(path, key=b"k" * 32) as admin:
+        store = admin.memory_stores.create(name="patient-jane-doe", description="oncology notes")
+        path.unlink()
+        for call in (admin.memory_stores.list, lambda: admin.memory_stores.retrieve(store.id)):
+            with pytest.raises(StorageError, match="reopen the store"):
+                call()

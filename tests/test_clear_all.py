@@ -21,7 +21,7 @@ from securemem.commands import Result
 from securemem.mounts import parse_stores
 from securemem.policy import Rule, load_policy
 from securemem.store.base import Store, VersionQuery
-from tests.helpers import connection_of, ok, read_state, view, write_raw
+from tests.helpers import connection_of, err, ok, read_state, view, write_raw
 
 FILES = {
     "/memories/a.md": "alpha\n",
@@ -57,24 +57,35 @@ def test_clears_every_entry_hidden_ones_included_each_as_a_versioned_delete(stor
 
 
 @pytest.mark.parametrize(
-    ("glob", "tried", "refusal", "kept"),
+    ("rules", "failed", "tried", "refusal", "kept"),
     [
-        ("/memories/projects/**", 3, "read-only", {"/memories/projects/b.md", "/memories/projects/deep/c.md"}),
+        # a read-only tree: each of its entries is refused, its directories too, and said so
+        ((Rule(glob="/memories/projects/**", read_only=True),), 4, 6, "/memories/projects/b.md is read-only",
+         {"/memories/projects/b.md", "/memories/projects/deep/c.md"}),
         # An attacker's round: "/memories/projects" holds a read-only "deep/**", so its delete is refused whole; what
         # else it holds ("b.md") is deleted one entry at a time, and the read-only area alone stays.
-        ("/memories/projects/deep/**", 4, "/memories/projects/deep is read-only", {"/memories/projects/deep/c.md"}),
+        ((Rule(glob="/memories/projects/deep/**", read_only=True),), 3, 6, "/memories/projects/deep/c.md is read-only",
+         {"/memories/projects/deep/c.md"}),
+        # A second attacker's round: a writable area inside a read-only one ("deep" under "projects/**") is cleared
+        # too; a rule on a directory alone keeps the directory (empty), not what it holds.
+        ((Rule(glob="/memories/projects/**", read_only=True), Rule(glob="/memories/projects/deep/**")), 3, 6,
+         "/memories/projects/b.md is read-only", {"/memories/projects/b.md"}),
+        ((Rule(glob="/memories/projects", read_only=True),), 1, 5, "/memories/projects is read-only", set()),
     ],
-)
+)  # fmt: skip
 def test_a_read_only_rule_keeps_its_area_and_the_call_fails_saying_how_much_stayed(
-    store: Store, glob: str, tried: int, refusal: str, kept: set[str]
+    store: Store, rules: tuple[Rule, ...], failed: int, tried: int, refusal: str, kept: set[str]
 ) -> None:
-    mem = seeded(store, (Rule(glob=glob, read_only=True),))
+    mem = seeded(store, rules)
     with pytest.raises(ToolError) as caught:
         SecureMemoryTool(mem).clear_all_memory()
     message = str(caught.value)
-    assert message.startswith(f"Error: 1 of the {tried} entries below /memories were not deleted; the first refusal: ")
+    prefix = f"Error: {failed} of the {tried} entries below /memories were not deleted; the first refusal: "
+    assert message.startswith(prefix), message
     assert refusal in message
     assert set(read_state(store).files) == kept
+    for path in kept:  # what stayed is what a rule keeps: the session cannot delete it either
+        assert "read-only" in err(mem, command="delete", path=path)
 
 
 def test_a_session_with_several_stores_clears_what_it_may_write_and_keeps_a_read_only_store(store: Store) -> None:

@@ -152,14 +152,20 @@ class Context:
         handler = chain([*self._layers, transaction], endpoint)
         call = Call(command)
         call.request = request
-        with translated():
-            result = handler(call)
-        if result.is_error:  # a layer answered instead of raising (none does today)
-            raise PolicyViolation(result.text)
-        outcome = call.outcome
-        memory = outcome[0].memory if isinstance(outcome, tuple) and isinstance(outcome[0], Entry) else None
         operation = "delete" if command.command == "remove" else command.command
-        self.audit(operation, info, memory=getattr(request, "memory", None) if memory is None else memory)
+        asked = getattr(request, "memory", None)
+        try:
+            with translated():
+                result = handler(call)
+            if result.is_error:  # a layer answered instead of raising (none does today)
+                raise PolicyViolation(result.text)
+        except Exception as exc:
+            # a refused change is on the record too, as a tool command's is (an attacker's round): its class only
+            self.audit(operation, info, memory=asked, outcome="error", error=type(exc).__name__)
+            raise
+        outcome = call.outcome
+        memory = outcome[0].memory if isinstance(outcome, tuple) and isinstance(outcome[0], Entry) else asked
+        self.audit(operation, info, memory=memory, outcome="ok")
         return outcome
 
     def audit(self, operation: str, info: StoreInfo, *, memory: int | None = None, **facts: Any) -> None:

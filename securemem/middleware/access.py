@@ -93,7 +93,7 @@ class Access:
     def _refuse_inside(self, source: str, path: str) -> None:
         rule = self._covering(path)
         if rule is not None:
-            raise ReadOnly(f"{_inside(source)}{path}, which is read-only ({self._which(rule)}): {_ADVICE}")
+            raise ReadOnly(f"Error: {source} contains {path}, which is read-only ({self._which(rule)}): {_ADVICE}")
 
     def _which(self, rule: Rule) -> str:
         return f"policy '{self.policy.name}', rule '{rule.glob}'"
@@ -118,13 +118,3 @@ class Access:
             if rule is not None and rule.read_only:
                 return rule
         return None
-
-
-def _inside(source: str) -> str:
-    return f"Error: {source} contains "
-
-
-def refused_for_what_is_inside(text: str, source: str) -> bool:
-    """Whether a refusal of ``source`` was for a read-only area below it, not for ``source`` itself (clear_all then
-    clears what else the directory holds, entry by entry)."""
-    return text.startswith(_inside(source))

@@ -832,12 +832,10 @@ class SQLCipherStore:
             control = self._control(conn)
             if write:
                 self._settle_growth(conn)
-            elif _identity(self._where) != self._file:
+            else:
                 # Reads too (an attacker's round: views went on listing a removed store's files from the inode
                 # this handle kept open; a write said it was gone). One stat, about a microsecond.
-                raise StorageError(
-                    "the memory store file was removed or replaced after this handle opened it; reopen the store"
-                )
+                self._check_identity()
             self._begin_immediate(control)
             self._made = None
             self._looked = 0
@@ -1043,11 +1041,11 @@ class SQLCipherStore:
         renamed over its path) every commit would report success and be lost. One stat of the
         path per write transaction (about a microsecond) tells.
         """
-        if _identity(self._where) != self._file:
+        try:
+            self._check_identity()
+        except StorageError:
             self._rollback(conn)
-            raise StorageError(
-                "the memory store file was removed or replaced after this handle opened it; reopen the store"
-            )
+            raise
 
     def _before_commit(self, conn: sqlcipher3.Connection) -> None:
         """Every write's last checks before its COMMIT: the file is the one opened, the disk can take it."""
@@ -1178,8 +1176,16 @@ class SQLCipherStore:
         self._tell_eraser(own=row is not None)
         return row is not None
 
+    def _check_identity(self) -> None:
+        """Refuse to read on from a store file that was removed or replaced after this handle opened it."""
+        if _identity(self._where) != self._file:
+            raise StorageError(
+                "the memory store file was removed or replaced after this handle opened it; reopen the store"
+            )
+
     def _read(self, sql: str, params: tuple[object, ...] = ()) -> list[Any]:
         with self._lock:
+            self._check_identity()  # the admin's store listings too (an attacker's round)
             try:
                 rows: list[Any] = self._open_conn().execute(sql, params).fetchall()
                 return rows
