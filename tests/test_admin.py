@@ -906,3 +906,33 @@ def test_a_refused_admin_change_is_on_the_audit_record_with_its_error_class_only
     (record,) = [json.loads(r.getMessage()) for r in caplog.records if r.name == "securemem.audit"]
     assert (record["operation"], record["outcome"], record["error"]) == ("write", "error", "PolicyViolation")
     assert "dana" not in json.dumps(record)
+
+
+def test_a_refused_store_change_redaction_or_restore_is_on_the_audit_record_too(
+    admin: Admin, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Store-level changes, redactions and restores that were refused left no record (stop 51).
+    store = admin.memory_stores.create(name="Dana's notes")
+    admin.memory_stores.create(name="taken")
+    memory = admin.memories.write(store.id, path="/dana.md", content="secret text\n")
+    version = admin.memory_versions.list(store.id).data[0]
+    admin.memory_versions.redact(store.id, version.id)
+    caplog.set_level(logging.INFO, logger="securemem.audit")
+    with pytest.raises(Conflict):
+        admin.memory_stores.create(name="taken")
+    with pytest.raises(Conflict):
+        admin.memory_stores.update(store.id, name="taken")
+    with pytest.raises(Conflict):
+        admin.memory_versions.restore(store.id, version.id)
+    with pytest.raises(NotFound):
+        admin.memory_versions.redact(store.id, "memver_Dana")
+    records = [json.loads(r.getMessage()) for r in caplog.records if r.name == "securemem.audit"]
+    assert [(r["operation"], r["store"], r["outcome"], r["error"]) for r in records] == [
+        ("store_create", None, "error", "Conflict"),
+        ("store_update", store.id, "error", "Conflict"),
+        ("restore", store.id, "error", "Conflict"),
+        ("redact", store.id, "error", "NotFound"),
+    ]
+    assert admin.memories.retrieve(store.id, memory.id).content == "secret text\n"
+    for secret in ("Dana", "dana.md", "secret text", "taken"):
+        assert secret not in json.dumps(records)

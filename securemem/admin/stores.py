@@ -60,11 +60,12 @@ class MemoryStores:
         self._c = context
 
     def create(self, name: str, description: str = "") -> MemoryStore:
-        self._c.check_store_text(check_name(name), check_description(description))
-        info = self._c.store.create_store(name, description, self._c.clock())
-        if info is None:
-            raise Conflict(TAKEN)
-        self._c.audit("store_create", info)
+        with self._c.refusals("store_create", None):
+            self._c.check_store_text(check_name(name), check_description(description))
+            info = self._c.store.create_store(name, description, self._c.clock())
+            if info is None:
+                raise Conflict(TAKEN)
+        self._c.audit("store_create", info, outcome="ok")
         return self._c.public_store(info)
 
     def list(self, limit: int = 20, page: str | None = None) -> Page[MemoryStore]:
@@ -89,19 +90,21 @@ class MemoryStores:
         if (name is None or name == current.name) and (description is None or description == current.description):
             # nothing to change: no write, and its update time stays (an attacker's round, stop 50)
             return self._c.public_store(current)
-        self._c.check_store_text(name, description)
-        try:
-            info = self._c.store.update_store(store_id, name, description, self._c.clock())
-        except NameTaken:
-            raise Conflict(TAKEN) from None
-        if info is None:
-            raise NotFound(STORE_GONE)
-        self._c.audit("store_update", info)
+        with self._c.refusals("store_update", current):
+            self._c.check_store_text(name, description)
+            try:
+                info = self._c.store.update_store(store_id, name, description, self._c.clock())
+            except NameTaken:
+                raise Conflict(TAKEN) from None
+            if info is None:
+                raise NotFound(STORE_GONE)
+        self._c.audit("store_update", info, outcome="ok")
         return self._c.public_store(info)
 
     def delete(self, store_id: str) -> None:
         info = self._c.store_info(store_id)
-        if not self._c.store.drop_namespace(info.name):
-            raise NotFound(STORE_GONE)
+        with self._c.refusals("store_delete", info):
+            if not self._c.store.drop_namespace(info.name):
+                raise NotFound(STORE_GONE)
         self._c.erase_now()
-        self._c.audit("store_delete", info)
+        self._c.audit("store_delete", info, outcome="ok")

@@ -168,18 +168,28 @@ class Context:
         self.audit(operation, info, memory=memory, outcome="ok")
         return outcome
 
-    def audit(self, operation: str, info: StoreInfo, *, memory: int | None = None, **facts: Any) -> None:
+    def audit(self, operation: str, info: StoreInfo | None, *, memory: int | None = None, **facts: Any) -> None:
         """One record on the audit log for an admin change, as each memory command has one (an attacker's
         round: admin writes, redactions and a store's deletion left none): which operation, on which store and
         memory, by which API key; never a path, a name or content."""
         audit.event(
             "admin",
             operation=operation,
-            store=info.id,
+            store=None if info is None else info.id,
             memory=None if not memory else self.ids.encode("mem", memory),
             api_key_id=self.actor.api_key_id,
             **facts,
         )
+
+    @contextmanager
+    def refusals(self, operation: str, info: StoreInfo | None, *, memory: int | None = None) -> Iterator[None]:
+        """A store-level change or a redaction that is refused once its store is known is on the record too,
+        with its error's class only, as a refused memory write is."""
+        try:
+            yield
+        except Exception as exc:
+            self.audit(operation, info, memory=memory, outcome="error", error=type(exc).__name__)
+            raise
 
     # -- records -----------------------------------------------------------------------------
 

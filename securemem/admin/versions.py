@@ -126,25 +126,34 @@ class MemoryVersions:
         not touched: to erase text a memory still holds, update or delete the memory, then redact.
         """
         info = self._c.store_info(store_id)
-        seq = self._c.ids.decode("memver", version_id, "memory version", info.id)
-        with self._c.writing(info) as tx:
-            row = tx.version(seq)
-            if row is None:
-                raise NotFound(NO_VERSION)
-            redacting = row.redacted is None
-            if redacting:
-                tx.redact(seq)
+        with self._c.refusals("redact", info):
+            seq = self._c.ids.decode("memver", version_id, "memory version", info.id)
+            with self._c.writing(info) as tx:
                 row = tx.version(seq)
-                assert row is not None
+                if row is None:
+                    raise NotFound(NO_VERSION)
+                redacting = row.redacted is None
+                if redacting:
+                    tx.redact(seq)
+                    row = tx.version(seq)
+                    assert row is not None
         if redacting:
             self._c.erase_now()
-            self._c.audit("redact", info, memory=row.memory, version=version_id)
+            self._c.audit("redact", info, memory=row.memory, version=version_id, outcome="ok")
         return self._public(info, row, content=True)
 
     def restore(self, store_id: str, version_id: str) -> Memory:
         """Make the version's content and path the memory's head again (a new version); the memory
         keeps its id, even when it had been deleted."""
         info = self._c.store_info(store_id)
+        with self._c.refusals("restore", info):
+            row, path, text, sha256 = self._restorable(info, version_id)
+        command = AdminCommand(command="restore", path=path, file_text=text.decode("utf-8", "replace"))
+        entry, data = self._c.run(info, command, Restore(row.seq, row.memory, sha256))
+        return self._c.public_memory(info, entry, data, content=True)
+
+    def _restorable(self, info: StoreInfo, version_id: str) -> tuple[VersionRow, str, bytes, bytes]:
+        """The version, its path, content and hash, or the contract's error for one that cannot be restored."""
         row = self._row(info, version_id)
         if row.op not in ("created", "modified"):
             raise Conflict("a deleted version has no content to restore")
@@ -155,6 +164,4 @@ class MemoryVersions:
             raise Conflict("this version's memory has expired: its content is no longer shown and cannot be restored")
         if row.data is None:
             raise Conflict("this version's content was not kept (the store's history keeps metadata only)")
-        command = AdminCommand(command="restore", path=row.path, file_text=row.data.decode("utf-8", "replace"))
-        entry, data = self._c.run(info, command, Restore(row.seq, row.memory, row.sha256))
-        return self._c.public_memory(info, entry, data, content=True)
+        return row, row.path, row.data, row.sha256
