@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from securemem import audit
 from securemem.errors import StorageError, StoreBusyError
 from securemem.store.base import Store
 from securemem.threads import quiet
@@ -74,7 +75,11 @@ def sweep(
         redacted += count
         if count < batch:
             break
-    return SweepReport(deleted, batches, time.perf_counter() - started, redacted)
+    report = SweepReport(deleted, batches, time.perf_counter() - started, redacted)
+    if deleted or redacted:
+        # what a sweep erased is on the audit trail as a count, as an admin's change is (never a path)
+        audit.event("sweep", deleted=deleted, redacted=redacted, seconds=round(report.seconds, 3))
+    return report
 
 
 def _check_batch(batch: int) -> None:

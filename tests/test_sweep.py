@@ -4,6 +4,8 @@ background sweeper."""
 
 from __future__ import annotations
 
+import json
+import logging
 import os
 import re
 import select
@@ -115,6 +117,19 @@ def test_an_exact_multiple_of_the_batch_takes_no_extra_batch(mem: SecureMemory, 
     clock.now = T0 + DAY
     report = mem.sweep(batch=10)
     assert (report.deleted, report.batches) == (20, 2)  # 19 files and their directory
+
+
+def test_a_sweep_that_erased_something_writes_one_audit_record_with_counts_only(
+    mem: SecureMemory, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    fill(mem, 4)
+    caplog.set_level(logging.INFO, logger="securemem.audit")
+    assert mem.sweep().deleted == 0  # nothing erased: no record
+    clock.now = T0 + DAY
+    assert mem.sweep().deleted == 5
+    records = [json.loads(r.getMessage()) for r in caplog.records if r.name == "securemem.audit"]
+    assert [(r["event"], r["deleted"], r["redacted"]) for r in records] == [("sweep", 5, 0)]
+    assert "/memories" not in caplog.text
 
 
 def test_nothing_to_sweep(mem: SecureMemory) -> None:
