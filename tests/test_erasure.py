@@ -21,6 +21,8 @@ import pytest
 
 from securemem import SecureMemory
 from securemem.policy import HistorySettings, Policy, StorageSettings
+from securemem.store import history, sqlversions
+from securemem.store.base import MissingStore
 from tests.helpers import REPO, child_argv, ok, sqlcipher_of
 from tests.sqlcipher_pages import plaintext_of
 
@@ -509,3 +511,45 @@ def test_securemems_threads_leave_stop_signals_to_the_main_thread(tmp_path: Path
         finally:
             sweeper.stop()
     assert stop.isdisjoint(_blocked_signals(threading.main_thread()))  # the main thread still takes them
+
+
+def test_a_walk_of_the_history_holds_back_no_erasure_between_its_steps(
+    tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An attacker's round (stop 51): `securemem audit verify` read the whole chain in one read transaction, and
+    # text another process replaced meanwhile stayed decryptable for as long as it ran (3-4 s at 150,000
+    # versions, against the 1 s bound). The walk now reads a step per short transaction.
+    monkeypatch.setattr(sqlversions, "CHAIN_STEP", 4)
+    policy = Policy(history=HistorySettings(content="metadata"))  # versions, and no text kept in them
+    db = tmp_path / "h.db"
+    with SecureMemory.open(db, key=key, policy=policy) as auditor, SecureMemory.open(db, key=key) as agent:
+        for i in range(12):
+            ok(agent, command="create", path=f"/memories/f{i}.md", file_text=f"note {i}\n")
+        ok(agent, command="create", path="/memories/s.md", file_text=f"{SECRET}\n" + "padding\n" * 300)
+        agent.store.flush_erasure()
+        assert SECRET.encode() in plaintext_of(db, key)  # the control
+        walk = auditor.store.chain(auditor.namespace)
+        first = [next(walk) for _ in range(6)]  # paused past its first step, as a slow reader of the walk is
+        ok(agent, command="str_replace", path="/memories/s.md", old_str=SECRET, new_str="x")
+        erased_within(db, key, SECRET, BOUND + 0.5)
+        rows = first + list(walk)
+        info = auditor.store.find_store(name=auditor.namespace)
+        assert info is not None
+        # the edit made during the walk is in it, and the chain read in steps checks whole
+        assert [r.op for r in rows] == ["created"] * 13 + ["modified"]
+        assert history.check(info.key, rows).problems == []
+
+
+def test_a_store_deleted_during_a_walk_of_its_history_ends_it_with_a_clear_error(
+    tmp_path: Path, key: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sqlversions, "CHAIN_STEP", 2)
+    db = tmp_path / "d.db"
+    with SecureMemory.open(db, key=key, namespace="tenant-7") as memory:
+        for i in range(5):
+            ok(memory, command="create", path=f"/memories/f{i}.md", file_text=f"note {i}\n")
+        walk = memory.store.chain("tenant-7")
+        next(walk)
+        assert memory.store.drop_namespace("tenant-7")
+        with pytest.raises(MissingStore, match="deleted while its history was read"):
+            list(walk)

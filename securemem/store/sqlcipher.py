@@ -1271,20 +1271,27 @@ class SQLCipherStore:
         return _store_info(rows[0]) if rows else None
 
     def chain(self, namespace: str, *, store_key: int | None = None) -> Iterator[VersionRow]:
-        """Every version of the namespace in commit order (a read transaction: one consistent chain)."""
+        """Every version of the namespace in commit order, read a step per short transaction (see
+        ``chain_rows``): a long walk never holds back the checkpoint that erases what others free."""
         column, value = ("name", namespace) if store_key is None else ("id", store_key)
+        row = self._in_read(lambda conn: conn.execute(f"SELECT id FROM stores WHERE {column} = ?", (value,)).fetchone())
+        if row is not None:
+            yield from chain_rows(self._in_read, int(row[0]))
+
+    def _in_read(self, body: Callable[[sqlcipher3.Connection], _T]) -> _T:
+        """``body`` in a short read transaction of its own, begun as every transaction is (BEGIN IMMEDIATE)."""
         with self._lock:
             conn = self._open_conn()
+            self._check_identity()
+            self._begin_immediate(conn)
             try:
-                conn.execute("BEGIN")
-                try:
-                    row = conn.execute(f"SELECT id FROM stores WHERE {column} = ?", (value,)).fetchone()
-                    if row is not None:
-                        yield from chain_rows(conn, int(row[0]))
-                finally:
-                    conn.execute("COMMIT")
+                return body(conn)
             except sqlcipher3.Error as exc:
                 raise self._translate(exc) from None
+            finally:
+                if conn.in_transaction:  # it read only: ending it keeps nothing back
+                    with contextlib.suppress(sqlcipher3.Error):
+                        conn.execute("ROLLBACK")
 
     def recount_history(self) -> None:
         self._in_write(recount)
