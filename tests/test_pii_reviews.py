@@ -700,10 +700,14 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     # Private, loopback, link-local and documentation addresses (by design) and the Woolworth SSN, a real
     # SSN once, found on purpose; as it came, dated references, a D-U-N-S number, a ticket's number,
     # clauses' numbers in Japanese and Korean and a Czech app's release were altered too (27 lines).
+    # Since stop 51, a bank account to pay to ("sort code 20-45-77, account number 43918825"), scrubbed on purpose
+    # (BANK_ACCOUNT; the sort code, a branch's, stays).
     altered_al = altered("al")
-    assert len(altered_al) == 14
+    assert len(altered_al) == 15
+    assert "account number 43918825" in altered_al[0]
     assert sum("078-05-1120" in text for text in altered_al) == 1
-    assert {f.type for text in altered_al for f in detect(text) if "078-05-1120" not in text} == {"IP_ADDRESS"}
+    found = {f.type for text in altered_al for f in detect(text) if "078-05-1120" not in text}
+    assert found == {"IP_ADDRESS", "BANK_ACCOUNT"}
     # Private and documentation addresses (by design) and AWS's documentation keys; as it came, stay,
     # specimen and loan numbers, timed readings, an app's version code, a secret's version, the
     # metadata endpoint and a taxonomy's release were altered too (42 lines).
@@ -747,9 +751,13 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     # bytes, a Chinese build number and a second routing number were altered too (8 lines).
     assert len(altered("ao")) == 4
     assert {f.type for text in altered("ao") for f in detect(text)} == {"IP_ADDRESS", "GENERIC_SECRET"}
+    # Since stop 51, a standing order's two bank accounts ("sort code 20-45-77 account 43218765"), scrubbed on
+    # purpose (BANK_ACCOUNT; the sort codes stay).
     altered_am = altered("am")
-    assert len(altered_am) == 30
-    assert {f.type for text in altered_am for f in detect(text)} == {"IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}
+    assert len(altered_am) == 31
+    assert {f.type for text in altered_am for f in detect(text)} == {
+        "IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY", "BANK_ACCOUNT"
+    }  # fmt: skip
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows

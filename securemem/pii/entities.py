@@ -3,7 +3,7 @@
 Every finding has a *concrete type*: EMAIL, PHONE, GITHUB_PAT, PASSWORD, ... A policy may name a
 concrete type or a *family* in ``[pii.actions]``:
 
-- ``PII``: EMAIL, PHONE, CREDIT_CARD, IBAN, US_SSN, IP_ADDRESS.
+- ``PII``: EMAIL, PHONE, CREDIT_CARD, IBAN, US_SSN, IP_ADDRESS, BANK_ACCOUNT.
 - ``SECRET``: every secret type: PRIVATE_KEY, JWT, BEARER_TOKEN, BASIC_AUTH, URL_CREDENTIALS,
   PASSWORD, GENERIC_SECRET, HIGH_ENTROPY_SECRET and all of API_KEY.
 - ``API_KEY``: the provider catalogue (100+ types such as GITHUB_PAT, SLACK_BOT_TOKEN,
@@ -29,7 +29,15 @@ from securemem.pii.catalogue import CATALOGUE_TYPES
 Action = Literal["redact", "mask", "hash", "refuse", "allow"]
 A = TypeVar("A")
 
-PII_TYPES: tuple[str, ...] = ("EMAIL", "PHONE", "CREDIT_CARD", "IBAN", "US_SSN", "IP_ADDRESS")
+PII_TYPES: tuple[str, ...] = (
+    "EMAIL",
+    "PHONE",
+    "CREDIT_CARD",
+    "IBAN",
+    "US_SSN",
+    "IP_ADDRESS",
+    "BANK_ACCOUNT",
+)
 # Secrets found by a detector of their own rather than a catalogue rule.
 STRUCTURAL_SECRET_TYPES: tuple[str, ...] = (
     "PRIVATE_KEY",
@@ -65,6 +73,7 @@ _RANK: dict[str, int] = {
     "US_SSN": 13,
     "CREDIT_CARD": 14,
     "IBAN": 15,
+    "BANK_ACCOUNT": 9,  # after an account's label; a number there that is a phone's or a card's is named so
     "GENERIC_SECRET": 20,
     "PASSWORD": 21,
     "URL_CREDENTIALS": 22,

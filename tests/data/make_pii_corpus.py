@@ -665,6 +665,45 @@ from pii_corpus_more import extend  # noqa: E402
 
 extend(add, OUT.with_name("must_survive.txt"))
 
+# ---------- bank accounts after their labels (own seed: the lines above stay as they were). A bank's own
+# numbers (routing number, sort code, IFSC) name a branch and stay; so does a cloud's or a service's account.
+B = random.Random(20261205)
+bank_templates = [
+    "Bank: {bank}\nRouting number: 021000021\nAccount number: {a} (checking)",
+    "Refund by EFT: checking acct {a}, routing on file.",
+    "Payment to be made by BACS - sort code 20-32-06, account no. {a}.",
+    "Kontonummer: {a} bei der Sparkasse",
+    "Número de cuenta bancaria: {a}",
+    "numéro de compte bancaire : {a}",
+    "Savings account {a} at the credit union",
+    "खाता संख्या: {a}\nIFSC: HDFC0001234",
+    "口座番号：{a}（普通）",
+    "계좌번호 {a} (국민은행)",
+    "Bank account number: {a}",
+    "Direct deposit to account # {a}, effective next payroll.",
+]
+for n_bank in range(36):
+    size = B.choice((8, 9, 12))
+    account = str(B.randrange(1, 10)) + "".join(B.choice(string.digits) for _ in range(size - 1))
+    template = bank_templates[n_bank % len(bank_templates)]
+    add(
+        template.format(a=account, bank=B.choice(("TD Bank", "Citizens Bank", "Navy Federal"))),
+        [("BANK_ACCOUNT", account)],
+        "bank account",
+    )
+add("Номер счёта: 40817810099910004312, банк ВТБ", [("BANK_ACCOUNT", "40817810099910004312")], "bank account ru")
+for text in (
+    "AWS account 123456789012 hosts the bank's staging stack.",
+    "Account id 4471920 belongs to the wire-transfer service.",
+    "Sort code 20-32-06 belongs to the Moorgate branch.",
+    "ABA routing number 021000021 (wire) / 026009593 (international wire).",
+    "Customer account 99812345 asked about the bank holiday.",
+    "Account reference ACCT-0099-1832 is the premium account, not a bank account.",
+    "Klient podał numer konta 611 857 383 przez telefon.",
+    "Account number 88213344 for the gym membership renewal.",
+):
+    add(text, [], "benign bank words")
+
 with open(OUT, "w", encoding="utf-8") as out:
     for line in lines:
         out.write(json.dumps(line, ensure_ascii=False) + "\n")
