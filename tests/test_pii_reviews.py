@@ -637,6 +637,17 @@ def altered(name: str) -> list[str]:
         # elements, values hex-encoded in a field, a JWT wrapped across <Ustrd> lines, a PAN split across ISO 8583
         # fields or chip APDUs.
         ("bn", "claim", None, 0.92),
+        # Blind, after BN's fixes (healthcare and insurance records: FHIR, HL7, CDA, OCR'd faxes; customer care:
+        # mail threads, chat transcripts, CRM exports; engineering artefacts; an evasion section; 30 languages):
+        # 618 of 668 as it came (92.5%; its reviewer was told bank accounts and routing numbers are promised, and
+        # 32 of its labels are those). Its fixes: BANK_ACCOUNT after an account number's label (pii/banking.py),
+        # SSNs under the SSA's object identifier in a CDA document, Mexico's mobiles with the old "1", OCR's "l"
+        # for a North American number's "1", Finnish's "salasanani", Slack's configuration tokens of any length, a
+        # key printed as a bytes literal, literals joined by "+ \\", values base64- or percent-encoded whole. 644
+        # of 668 since. Left: routing numbers, sort codes and IFSCs (a branch's, public: kept as ordinary since
+        # reviewers AK and BF), North American numbers with unassigned area codes, a card split across two chat
+        # messages, an SSN told in three parts, a password in two halves, values written backwards.
+        ("bo", "claim", None, 0.96),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -751,13 +762,9 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     # bytes, a Chinese build number and a second routing number were altered too (8 lines).
     assert len(altered("ao")) == 4
     assert {f.type for text in altered("ao") for f in detect(text)} == {"IP_ADDRESS", "GENERIC_SECRET"}
-    # Since stop 51, a standing order's two bank accounts ("sort code 20-45-77 account 43218765"), scrubbed on
-    # purpose (BANK_ACCOUNT; the sort codes stay).
     altered_am = altered("am")
-    assert len(altered_am) == 31
-    assert {f.type for text in altered_am for f in detect(text)} == {
-        "IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY", "BANK_ACCOUNT"
-    }  # fmt: skip
+    assert len(altered_am) == 30
+    assert {f.type for text in altered_am for f in detect(text)} == {"IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows
@@ -961,6 +968,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("bm", 1, {"PHONE"}),
         # Reviewer BN: an ISO 8583 local time and date read as a phone ("039966/0206"); as it came FIX's timestamps too.
         ("bn", 1, {"PHONE"}),
+        # Reviewer BO: as it came, a setting that names a password's hasher ("PASSWORD_HASHER=argon2id") and two
+        # LOINC codes a slash apart ("6690-2 / 3016-3": a phone); none since.
+        ("bo", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -137,8 +137,12 @@ _WORD_RUN = re.compile(r"[A-Z]?[a-z]{4,}")
 
 def not_words(body: str) -> bool:
     """Drawn at random, not words run together: runs of four small letters or more hold under 40% of ``body``
-    ("fw_loadImageFromFlash2...", a stack's output "ExportsOutputFnGetAttUserPoolArn3F2E9A7D" hold more)."""
-    return sum(len(word) for word in _WORD_RUN.findall(body)) * 10 < len(body) * 4
+    ("fw_loadImageFromFlash2...", a stack's output "ExportsOutputFnGetAttUserPoolArn3F2E9A7D" hold more), or
+    under half where they are one or two (a random Modal id, "ak-6ewkSlwiGvNOEghoxrpkii", holds one of 45%;
+    words run together are three or more)."""
+    runs = _WORD_RUN.findall(body)
+    share = sum(map(len, runs)) * 10
+    return share < len(body) * 4 or (len(runs) <= 2 and share < len(body) * 5)
 
 
 def _generic_sk(value: str) -> bool:
@@ -179,8 +183,8 @@ PREFIXED: tuple[Rule, ...] = (
         "SLACK_LEGACY_WORKSPACE_TOKEN", ("xoxa-", "xoxr-"), r"(?:[0-9]-)?[0-9A-Za-z]{8,48}", SLACK, check=_has_digit
     ),
     prefixed("SLACK_LEGACY_TOKEN", ("xoxo-", "xoxs-"), r"[0-9]+-[0-9]+-[0-9]+-[0-9a-fA-F]+", SLACK),
-    prefixed("SLACK_CONFIG_TOKEN", ("xoxe.xoxb-", "xoxe.xoxp-"), r"[0-9]-[A-Za-z0-9]{163,166}", SLACK),
-    prefixed("SLACK_REFRESH_TOKEN", "xoxe-", r"[0-9]-[A-Za-z0-9]{146}", SLACK),
+    prefixed("SLACK_CONFIG_TOKEN", ("xoxe.xoxb-", "xoxe.xoxp-"), r"[0-9]-[A-Za-z0-9]{60,250}", SLACK),
+    prefixed("SLACK_REFRESH_TOKEN", "xoxe-", r"[0-9]-[A-Za-z0-9]{60,250}", SLACK),
     prefixed("SLACK_APP_TOKEN", "xapp-", r"[0-9]-[A-Z0-9]{8,14}-[0-9]{10,16}-[a-z0-9]{32,64}", SLACK),
     prefixed("TWILIO_API_KEY", "SK", r"[0-9a-fA-F]{32}", "Twilio docs, API keys (SK + 32 hex)"),
     prefixed("SENDGRID_API_KEY", "SG.", r"[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}", "Twilio SendGrid docs, API keys"),

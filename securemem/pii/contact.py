@@ -2017,6 +2017,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         not _MIN_DIGITS <= (_digits(candidate) if digits is None else digits) <= _MAX_DIGITS
         or _POSTCODE.fullmatch(candidate)
         or _GS1_ELEMENT.fullmatch(candidate)
+        or _CHECKED_CODES.fullmatch(candidate)
     ):
         return False
     # Bare digits are a phone only where the text says so, or where invisible characters kept its
@@ -2798,6 +2799,9 @@ _LINKS = frozenset(
 # Words for "number" alone: a phone's only when the number follows them ("numer zamówienia 123 456 789" is an order's).
 _NUMBER_ONLY = frozenset({"numer", "numeru", "numerem", "número", "numero", "nummer", "number", "nomor", "nr", "no"})
 _POSTCODE = re.compile(r"[0-9]{5}-[0-9]{3}")  # Brazil's CEP ("01414-001")
+# Codes that end in a check digit after a dash, two of them a slash apart: LOINC's ("LOINC 6690-2 / 3016-3":
+# reviewer BO), a CAS number's; no phone ends each half in one digit.
+_CHECKED_CODES = re.compile(r"[0-9]{3,7}-[0-9][ \t]*/[ \t]*[0-9]{3,7}-[0-9]")
 
 
 _SENTENCE_STOPS = (". ", "; ", "! ", "? ", "\n", "。", "；")
@@ -3205,6 +3209,9 @@ def _script_regions(scan: Scan) -> tuple[str, ...]:
     return scan.script_regions
 
 
+_MOBILE_ONE = frozenset({52})
+
+
 def _international(digits: str, trunk_in_brackets: bool) -> str | None:
     """E.164 digits of "+" followed by ``digits`` (country code and national number), if valid."""
     if not 7 <= len(digits) <= 15:
@@ -3217,6 +3224,10 @@ def _international(digits: str, trunk_in_brackets: bool) -> str | None:
         national = digits[size:]
         if national.startswith("0") and (trunk_in_brackets or _international(digits[:size] + national[1:], False)):
             national = national[1:]  # "+44 (0)20 7946 0958", "+44 07911 123456": the trunk written too
+        elif country in _MOBILE_ONE and len(national) == 11 and national.startswith("1"):
+            # Mexico's mobiles as dialled before 2019 and still written ("+52 1 33 0824 8410"): the "1" dropped,
+            # as the network now does (reviewer BO)
+            national = national[1:]
         for code in codes:
             if code == "001" or code not in phonenumbers.SUPPORTED_REGIONS:
                 continue

@@ -207,12 +207,47 @@ def _phones(finder: Callable[[Scan], Iterable[Span]]) -> Callable[[Scan], Iterab
 
 
 _SECRETS = frozenset(entities.members("SECRET"))
+# What a base64 run is read for once decoded: every secret, and the values people encode to slip them past a
+# filter ("the mail in base64 so the filter leaves it: Z3Jvc3NpMTY3QHRpc2NhbGkuaXQ=": reviewer BO).
+_DECODED_TYPES = _SECRETS | {"EMAIL", "CREDIT_CARD", "US_SSN", "IBAN", "PHONE"}
 
 
 def _encoded(scan: Scan) -> Iterable[Hit]:
-    """Base64 runs whose decoded text holds a secret (read with the detectors a join's window gets:
-    decoded text is not decoded again)."""
-    return find_encoded_secrets(scan, lambda decoded: _builtin_hits(Scan(decoded, scan.phone_regions), _SECRETS, True))
+    """Base64 runs whose decoded text holds a secret or a personal value (read with the detectors a join's
+    window gets: decoded text is not decoded again)."""
+    return find_encoded_secrets(
+        scan,
+        lambda decoded: _builtin_hits(
+            Scan(decoded, scan.phone_regions), _DECODED_TYPES if len(decoded) <= _DECODED_VALUE else _SECRETS, True
+        ),
+    )
+
+
+_DECODED_VALUE = 64  # a decoded run this short is one value (a blob's longer text is read for secrets only)
+# Every character of a value percent-escaped, as a link's query hides it ("?e=%70%65%72...%40%62%6F%6C..."):
+# reviewer BO. (The view reads the escapes of "@", "+", ".", " " and "-" alone in place: see normalize.py.)
+# The view has read the escapes it knows in place, so a run may hold "@", ".", "+", "-", ":" and "/" among them.
+_PERCENT_RUN = re.compile(r"%[0-9A-Fa-f]{2}(?:%[0-9A-Fa-f]{2}|[@.+\-:/]){7,1024}")
+_PERCENT_ESCAPE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_PERCENT_LEAST = 6  # escapes a run holds at least
+
+
+def _percent_encoded(scan: Scan) -> Iterable[Hit]:
+    hits: list[Hit] = []
+    for run in _PERCENT_RUN.finditer(scan.text):
+        if run.group().count("%") < _PERCENT_LEAST:
+            continue
+        try:
+            decoded = _PERCENT_ESCAPE.sub(lambda m: bytes.fromhex(m.group().replace("%", "")).decode(), run.group())
+        except ValueError:
+            continue
+        if not decoded.isprintable():
+            continue
+        found = _builtin_hits(Scan(decoded, scan.phone_regions), _DECODED_TYPES, True)
+        if found:
+            kind = max(found, key=lambda hit: hit[2] - hit[1])[0]
+            hits.append((kind, *run.span()))
+    return hits
 
 
 def _dictated_emails(scan: Scan) -> Iterable[Hit]:
@@ -396,7 +431,8 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"PASSWORD"}), find_leet_labelled_passwords, literals=LEET_LITERALS, lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_codes),  # one pass for runs of digits: its own gate
     _Builtin(frozenset({"GENERIC_SECRET"}), find_alnum_codes, gate=may_hold_alnum_code),
-    _Builtin(_SECRETS, _encoded, gate=may_hold_encoded_secret, whole=True),
+    _Builtin(_DECODED_TYPES, _encoded, gate=may_hold_encoded_secret, whole=True),
+    _Builtin(_DECODED_TYPES, _percent_encoded, literals=("%",), whole=True),
     _Builtin(frozenset(rule.type for rule in KEYED), find_labelled_tokens, gate=may_hold_labelled_token),
     _Builtin(
         frozenset({"PASSWORD", "GENERIC_SECRET", "PRIVATE_KEY"}),
@@ -708,7 +744,8 @@ def _settled(
 # A value written in pieces that code or markup joins: string literals joined by "+" or by nothing
 # but a line break ('"sk_live_UQb4cfWS8v7vPUA"' then '"xXpaVRh5g"' on the next line, Python's implicit
 # joining; '"AKIAGVPKAX" +' then '"O5H556HLBP"' in Go, Java and JavaScript), a backslash that continues
-# a line inside a string (a shell's, YAML's), markdown's bold markers inside a token
+# a line inside a string (a shell's, YAML's) or after a "+" (Python's: '"ab" + \\' then '"cd"', reviewer BO),
+# markdown's bold markers inside a token
 # ("**AKIA3VBR**I56AI3XLTOTX"), and literals side by side on one line, which Python and C join
 # ('("aio_pid1" "NJ1i0g5X...")': reviewer BE). Around each junction the text is read again with the junctions taken
 # out, and a value found across one is kept, covering its pieces and the junctions between them. A
@@ -718,7 +755,7 @@ def _settled(
 # those characters at C speed.
 _JUNCTION = re.compile(
     r"""(?P<q>["'])(?<=[^\s"'\\]["'])"""
-    r"""(?:[ \t]*[+,]?[ \t]*\r?\n[ \t]*\+?[ \t]*|[ \t]*[+,][ \t]*|(?P<gap>[ \t]+))(?P=q)(?=[^\s"'])"""
+    r"""(?:[ \t]*[+,]?[ \t]*\\?\r?\n[ \t]*\+?[ \t]*|[ \t]*[+,][ \t]*|(?P<gap>[ \t]+))(?P=q)(?=[^\s"'])"""
     r"|\\\r?\n[ \t]*"
     r"|\*\*(?:(?<=[A-Za-z]\*\*)(?=[A-Za-z0-9])|(?<=[0-9]\*\*)(?=[A-Za-z]))"
 )

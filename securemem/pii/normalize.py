@@ -282,6 +282,17 @@ def letters_as_digits(text: str, encoded: bytes | None = None) -> str:
     return "".join(pieces)
 
 
+def _nanp_trunk(text: str, groups: list[tuple[int, int]]) -> bool:
+    """The first group is one "l" or "I" before three groups of three, three and four: "1-489-682-6892"."""
+    (first, last), *rest = groups
+    return (
+        last - first == 1
+        and text[first] in "lI"
+        and [high - low for low, high in rest] == [3, 3, 4]
+        and text[last : rest[0][0]] in ("-", " ", ".")
+    )
+
+
 def _number_within(text: str, canonical: bytes, start: int, end: int) -> tuple[int, int]:
     """The span of the run [start, end) to read as a number, or an empty span."""
     groups = [match.span() for match in _GROUP.finditer(canonical, start, end)]
@@ -292,7 +303,10 @@ def _number_within(text: str, canonical: bytes, start: int, end: int) -> tuple[i
     # A group of letters alone ends the number, except a country code right after "+" ("+l 97l ...").
     while groups and _0 not in canonical[groups[0][0] : groups[0][1]]:
         first, last = groups[0]
-        if first > 0 and text[first - 1] == "+" and last - first <= 3 and len(groups) > 1:
+        # (or OCR's "l" for the "1" before a North American number: "Fax: l-489-682-6892", reviewer BO)
+        if (first > 0 and text[first - 1] == "+" and last - first <= 3 and len(groups) > 1) or _nanp_trunk(
+            text, groups
+        ):
             break
         groups = groups[1:]
     # A last group of letters alone ends the number too, unless it is three or four long after

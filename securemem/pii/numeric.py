@@ -764,6 +764,21 @@ _SPACING = re.compile(r"[ \t.\-]")
 _SPACED_LABEL = re.compile(rf"(?:{_SPACED_RUN}[.]?[ \t]{{1,4}})+(?:n[ \t.\-]{{0,2}}o[ \t.]{{0,3}})?[:#]?[ \t]*$")
 
 
+# HL7's object identifier of the SSA's numbers: a CDA document's "<id extension="708542248"
+# root="2.16.840.1.113883.4.1"/>" holds an SSN, in either order of its attributes (reviewer BO).
+_SSA_OID = "2.16.840.1.113883.4.1"
+_SSA_OID_ROOT = re.compile(r"root=[\"']2\.16\.840\.1\.113883\.4\.1[\"']")
+
+
+def _ssa_oid_beside(scan: Scan, match: re.Match[str]) -> bool:
+    text = scan.text
+    if _SSA_OID not in text:
+        return False
+    low = max(text.rfind("<", 0, match.start()), text.rfind("\n", 0, match.start()), match.start() - 64)
+    high = text.find(">", match.end(), match.end() + 64)
+    return _SSA_OID_ROOT.search(text, low, match.end() + 64 if high == -1 else high) is not None
+
+
 def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
     if not ssn_valid(match["area"], match["group"], match["serial"]):
         return False
@@ -773,7 +788,7 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
         scan, match.start()
     ):
         return False  # "Ticket INC-482-19-7734": a ticket's number after its system's letters (reviewer AL)
-    if match["sep"] in ("-", ".", " - ") or _ssn_named_before(scan, match.start()):
+    if match["sep"] in ("-", ".", " - ") or _ssn_named_before(scan, match.start()) or _ssa_oid_beside(scan, match):
         return True
     if (
         match["sep"] == " "

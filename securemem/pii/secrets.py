@@ -336,7 +336,8 @@ _FILE_SIGNATURE = re.compile(r"(?<![a-z])(?:png|gif|jpe?g|pdf|zip|gzip|elf|tiff?
 _MAGIC_BYTES = re.compile(r"[ \t]*(?:[:=]|is)[ \t]*[0-9A-Fa-f]{2}(?:[ \t]?[0-9A-Fa-f]{2}){3,15}(?![ \t]?[0-9A-Za-z])")
 # Name parts that say the value is not the secret itself.
 _NOT_SECRET_KEY = re.compile(
-    r"(?:^|[_.\-])(?:id|name|url|uri|path|file|type|length|len|size|count|min|max|hash|policy|prompt|field|"
+    r"(?:^|[_.\-])(?:id|name|url|uri|path|file|type|length|len|size|count|min|max|hash|hasher|hashers|hashing|policy|"
+    r"prompt|field|"
     r"label|hint|header|expiry|expires|ttl|format|env|var|endpoint|mode|enabled|required|reset|regex|"
     r"pattern|rule|strength|public|publishable|pub|sort|partition|foreign|cache|lookup|idempotency|websocket|socket|dedupe|"
     r"dedup|correlation|request|trace|etag|primary|unique|index|composite|natural|surrogate|row|object|s3|bucket|"
@@ -799,6 +800,10 @@ _WORDS_ONLY = re.compile(r"[A-Za-z]+(?:[-_.][A-Za-z]+)*")
 _BYTES_VALUE = re.compile(r"""[bB](?P<q>["'])(?P<v>(?:\\x[0-9a-fA-F]{2}|\\[^x\n]|[^"'\\\n]){12,256})(?P=q)""")
 _BYTES_KEY = re.compile(r"""(?P<key>[A-Za-z0-9_.\-]{1,64})(?:["']?\])?["']?[ \t]*(?:=|:)[ \t]*$""")
 _MIN_BYTE_ESCAPES = 6
+# Random bytes printed: 32 hex digits or more, or 20 characters of base64 with a digit and letters of both cases.
+_PRINTED_KEY = re.compile(
+    r"[0-9a-fA-F]{32,256}|(?=[^0-9]*[0-9])(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])[A-Za-z0-9+/_\-]{20,256}={0,2}"
+)
 
 
 def _env_forms(scan: Scan, text: str, lower: str) -> Iterator[Hit]:
@@ -849,8 +854,8 @@ def _named(scan: Scan, text: str, span: tuple[int, int], operator: re.Pattern[st
 
 def _bytes_secrets(text: str, lower: str) -> Iterator[Hit]:
     for match in _BYTES_VALUE.finditer(text):
-        if match["v"].count("\\x") < _MIN_BYTE_ESCAPES:
-            continue  # b'hello world': text, not random bytes
+        if match["v"].count("\\x") < _MIN_BYTE_ESCAPES and _PRINTED_KEY.fullmatch(match["v"]) is None:
+            continue  # b'hello world': text, not random bytes (a key printed in hex or base64 is: reviewer BO)
         key = _BYTES_KEY.search(lower, max(0, match.start() - 80), match.start())
         if key is not None and key_kind(_KEY_SPLIT.sub("_", key["key"]).lower()) in ("SECRET", "KEY", "PASSWORD"):
             yield "GENERIC_SECRET", *match.span("v")
@@ -1121,6 +1126,8 @@ _PW_WORDS = (
     "adgangskode", "salasana", "parola d'ordine", "parola", "jelszó", "jelszo", "heslo", "şifre", "sifre", "пароль",
     # Hungarian's possessive and object forms ("a jelszavam: ...": reviewer AS)
     "jelszavam", "jelszava", "jelszavad", "jelszót", "jelszot",
+    # Finnish's possessive forms ("Salasanani on ...": reviewer BO)
+    "salasanani", "salasanasi", "salasanamme", "salasananne",
     "passord", "lozinka", "geslo", "parolă", "nenosiri", "pass phrase", "palavra-passe", "palavra passe",
     "mot-de-passe",
     "pass-word",  # a hyphen inside, a non-breaking one as the view folds it ("pass‑word\xa0:\xa0...": reviewer BG)

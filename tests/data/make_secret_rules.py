@@ -50,7 +50,8 @@ def fill(recipe: str) -> str:
         out = "".join(R.choice(alphabet) for _ in range(int(match[2])))
         # Random bodies of letters and digits get both, as real tokens almost always do.
         if len(out) >= 8 and any(c.isdigit() for c in alphabet) and any(c.isalpha() for c in alphabet):
-            out = R.choice(string.digits) + out[1:-1] + R.choice([c for c in alphabet if c.isalpha()])
+            digit = R.choice([c for c in alphabet if c.isdigit()])  # of the alphabet: bech32 has no "1"
+            out = digit + out[1:-1] + R.choice([c for c in alphabet if c.isalpha()])
         return out
 
     return FIELD.sub(one, recipe)
@@ -88,8 +89,8 @@ RECIPES: list[tuple[str, str, str | None]] = [
     ("SLACK_USER_TOKEN", "xoxp-{D11}-{D11}-{D12}-{A32}", "xoxp-notes-on-slack"),
     ("SLACK_LEGACY_WORKSPACE_TOKEN", "xoxa-2-{A40}", "xoxa-hugsandkisses"),
     ("SLACK_LEGACY_TOKEN", "xoxs-{D10}-{D10}-{D12}-{H64}", "xoxo-hugs-and-kisses"),
-    ("SLACK_CONFIG_TOKEN", "xoxe.xoxp-1-{U164}", "xoxe.xoxp-1-{U100}"),
-    ("SLACK_REFRESH_TOKEN", "xoxe-1-{U146}", "xoxe-1-{U100}"),
+    ("SLACK_CONFIG_TOKEN", "xoxe.xoxp-1-{U164}", "xoxe.xoxp-1-{U40}"),
+    ("SLACK_REFRESH_TOKEN", "xoxe-1-{U146}", "xoxe-1-{U40}"),
     ("SLACK_APP_TOKEN", "xapp-1-{U11}-{D13}-{H64}", "xapp-1-{U11}-{H64}"),
     ("TWILIO_API_KEY", "SK{H32}", "SK{u32}"),
     ("SENDGRID_API_KEY", "SG.{B22}.{B43}", "SG.{B22}{B43}"),
