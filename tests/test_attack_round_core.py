@@ -60,6 +60,9 @@ def test_a_writer_killed_mid_write_beside_an_open_handle_leaves_no_text_in_the_w
     db, key = tmp_path / "k.db", os.urandom(32)
     with SecureMemory.open(db, key=key, policy=NO_HISTORY) as mem:  # open all along, as an agent's service is
         ok(mem, command="create", path="/memories/first.md", file_text="x\n")
+        # Nothing of the handle's own left for its eraser: a checkpoint it had due (the new store's WAL past its
+        # room) could otherwise run right after the kill and erase the killed writer's frames before the control.
+        mem.store.flush_erasure()
         killed = subprocess.run(child_argv(_killed_mid_write, str(db), key.hex()), cwd=REPO, timeout=60)
         assert killed.returncode == -signal.SIGKILL
         assert MARKER.encode() in plaintext_of(db, key)  # the killed writer's text, in the WAL's frames

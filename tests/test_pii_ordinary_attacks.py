@@ -178,6 +178,18 @@ name and an expiry after track 1's number, a month and a service code after trac
 saying the PAN's length, a key's component only where the text names a key, FIX's passwords only after its delimiter
 in a message with a type and not a mask or a placeholder, a phone's code and number only in an object a phone's key
 names, ACORD's samples and numbers counted up no SSN.
+
+- Round ST51. An attacker's round on stop 51's readers (values base64- or percent-encoded whole, keys printed as
+bytes literals, OCR's "l" before a North American number, SSNs under the SSA's identifier in CDA, Mexico's "+52 1",
+Slack's configuration tokens and the check for words run together): 162 ordinary strings the readers as first
+written altered and the tree before did not (bytes literals under any key's name: identifiers, empty inputs'
+digests, placeholders; numbers decoded from base64 or percent-escapes without the label outside that said what they
+are; "Step I-800-..."; an element's SSA identifier beside a number outside it; firmware symbols after "fw_"). 9
+since, marked "left" (an ssh target percent-escaped whole, read as an address; "+52 1" glued to counters). Narrowed:
+decoded runs read for emails and secrets only (not numbers), percent runs only with an "@", a budget for them; a
+bytes literal only under a name that says what it opens or signs, and random (no words run together, no
+placeholder, no empty input's digest); OCR's "l" only glued to a dash; the SSA's identifier only as the root of the
+element whose extension the number is; words run together are two runs or more.
 """
 
 from __future__ import annotations
@@ -207,6 +219,7 @@ ROUNDS = {
     "bl": (231, 5, 219),
     "bm": (250, 12, 202),
     "bn": (157, 12, 117),
+    "st51": (162, 9, 153),
 }
 
 

@@ -643,10 +643,11 @@ def altered(name: str) -> list[str]:
         # 32 of its labels are those). Its fixes: BANK_ACCOUNT after an account number's label (pii/banking.py),
         # SSNs under the SSA's object identifier in a CDA document, Mexico's mobiles with the old "1", OCR's "l"
         # for a North American number's "1", Finnish's "salasanani", Slack's configuration tokens of any length, a
-        # key printed as a bytes literal, literals joined by "+ \\", values base64- or percent-encoded whole. 644
-        # of 668 since. Left: routing numbers, sort codes and IFSCs (a branch's, public: kept as ordinary since
+        # key printed as a bytes literal, literals joined by "+ \\", addresses base64- or percent-encoded whole.
+        # 643 of 668 since. Left: routing numbers, sort codes and IFSCs (a branch's, public: kept as ordinary since
         # reviewers AK and BF), North American numbers with unassigned area codes, a card split across two chat
-        # messages, an SSN told in three parts, a password in two halves, values written backwards.
+        # messages or base64-encoded (numbers decoded lose their label), an SSN told in three parts, a password in
+        # two halves, values written backwards.
         ("bo", "claim", None, 0.96),
     ],
 )

@@ -138,11 +138,11 @@ _WORD_RUN = re.compile(r"[A-Z]?[a-z]{4,}")
 def not_words(body: str) -> bool:
     """Drawn at random, not words run together: runs of four small letters or more hold under 40% of ``body``
     ("fw_loadImageFromFlash2...", a stack's output "ExportsOutputFnGetAttUserPoolArn3F2E9A7D" hold more), or
-    under half where they are one or two (a random Modal id, "ak-6ewkSlwiGvNOEghoxrpkii", holds one of 45%;
-    words run together are three or more)."""
+    under half where they are one run (a random Modal id, "ak-6ewkSlwiGvNOEghoxrpkii", holds one of 45%; words
+    run together are two or more: "fw_loadConfig0x1F2E...", "ak-BatchQueue2024...", an attacker's round)."""
     runs = _WORD_RUN.findall(body)
     share = sum(map(len, runs)) * 10
-    return share < len(body) * 4 or (len(runs) <= 2 and share < len(body) * 5)
+    return share < len(body) * 4 or (len(runs) == 1 and share < len(body) * 5)
 
 
 def _generic_sk(value: str) -> bool:

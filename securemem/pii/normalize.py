@@ -283,14 +283,10 @@ def letters_as_digits(text: str, encoded: bytes | None = None) -> str:
 
 
 def _nanp_trunk(text: str, groups: list[tuple[int, int]]) -> bool:
-    """The first group is one "l" or "I" before three groups of three, three and four: "1-489-682-6892"."""
+    """The first group is one "l", a dash, then groups of three, three and four: "l-489-682-6892" (not an "I",
+    a roman numeral's as often: "Step I-800-...", nor "l" and a space: an attacker's round)."""
     (first, last), *rest = groups
-    return (
-        last - first == 1
-        and text[first] in "lI"
-        and [high - low for low, high in rest] == [3, 3, 4]
-        and text[last : rest[0][0]] in ("-", " ", ".")
-    )
+    return last - first == 1 and text[first] == "l" and [b - a for a, b in rest] == [3, 3, 4] and text[last] == "-"
 
 
 def _number_within(text: str, canonical: bytes, start: int, end: int) -> tuple[int, int]:

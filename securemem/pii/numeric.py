@@ -771,12 +771,18 @@ _SSA_OID_ROOT = re.compile(r"root=[\"']2\.16\.840\.1\.113883\.4\.1[\"']")
 
 
 def _ssa_oid_beside(scan: Scan, match: re.Match[str]) -> bool:
+    """The number is an element's ``extension`` whose ``root`` is the SSA's identifier (the same element)."""
     text = scan.text
-    if _SSA_OID not in text:
+    if _SSA_OID not in text or _EXTENSION_BEFORE.search(text, max(0, match.start() - 12), match.start()) is None:
         return False
-    low = max(text.rfind("<", 0, match.start()), text.rfind("\n", 0, match.start()), match.start() - 64)
-    high = text.find(">", match.end(), match.end() + 64)
-    return _SSA_OID_ROOT.search(text, low, match.end() + 64 if high == -1 else high) is not None
+    low = text.rfind("<", max(0, match.start() - 96), match.start())
+    high = text.find(">", match.end(), match.end() + 96)
+    if low == -1 or high == -1:
+        return False
+    return _SSA_OID_ROOT.search(text, low, high) is not None
+
+
+_EXTENSION_BEFORE = re.compile(r"extension=[\"']\Z")
 
 
 def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:

@@ -336,14 +336,15 @@ _FILE_SIGNATURE = re.compile(r"(?<![a-z])(?:png|gif|jpe?g|pdf|zip|gzip|elf|tiff?
 _MAGIC_BYTES = re.compile(r"[ \t]*(?:[:=]|is)[ \t]*[0-9A-Fa-f]{2}(?:[ \t]?[0-9A-Fa-f]{2}){3,15}(?![ \t]?[0-9A-Za-z])")
 # Name parts that say the value is not the secret itself.
 _NOT_SECRET_KEY = re.compile(
-    r"(?:^|[_.\-])(?:id|name|url|uri|path|file|type|length|len|size|count|min|max|hash|hasher|hashers|hashing|policy|"
-    r"prompt|field|"
+    r"(?:^|[_.\-])(?:id|name|url|uri|path|file|type|length|len|size|count|min|max|hash|policy|prompt|field|"
     r"label|hint|header|expiry|expires|ttl|format|env|var|endpoint|mode|enabled|required|reset|regex|"
     r"pattern|rule|strength|public|publishable|pub|sort|partition|foreign|cache|lookup|idempotency|websocket|socket|dedupe|"
     r"dedup|correlation|request|trace|etag|primary|unique|index|composite|natural|surrogate|row|object|s3|bucket|"
     r"cursor|page|pagination|hotkey|shortcut|keyboard|algorithm|algo|cipher|kdf|scheme|method|provider|strategy|"
     r"manager|mgr|handler|store|storage|source|backend|engine|mode|next|continuation|resume|refresh[_.\-]?url)(?:[_.\-]|$)"
 )
+# A name that ends in what hashes the secret names the hasher ("PASSWORD_HASHER", "password_hashing").
+_HASHER_LAST = re.compile(r"(?:^|[_.\-])(?:hasher|hashers|hashing)$", re.IGNORECASE)
 # The assignment after a key: optional closing quote, then ":", "=", ":=", "=>", or the prose " is ".
 # Make's "?=" too ("VERCEL_TOKEN ?= 9jrmg9Ceb...", reviewer M); not "+=", which code uses to join strings.
 _ASSIGN = re.compile(r"""["'`\]]?[ \t]{0,8}(?P<op>:=|\?=|=>|->|\u2192|=(?!=)|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}""")
@@ -854,11 +855,35 @@ def _named(scan: Scan, text: str, span: tuple[int, int], operator: re.Pattern[st
 
 def _bytes_secrets(text: str, lower: str) -> Iterator[Hit]:
     for match in _BYTES_VALUE.finditer(text):
-        if match["v"].count("\\x") < _MIN_BYTE_ESCAPES and _PRINTED_KEY.fullmatch(match["v"]) is None:
+        printed = match["v"].count("\\x") < _MIN_BYTE_ESCAPES
+        if printed and not _printed_key(match["v"]):
             continue  # b'hello world': text, not random bytes (a key printed in hex or base64 is: reviewer BO)
         key = _BYTES_KEY.search(lower, max(0, match.start() - 80), match.start())
-        if key is not None and key_kind(_KEY_SPLIT.sub("_", key["key"]).lower()) in ("SECRET", "KEY", "PASSWORD"):
-            yield "GENERIC_SECRET", *match.span("v")
+        if key is None or key_kind(_KEY_SPLIT.sub("_", key["key"]).lower()) not in ("SECRET", "KEY", "PASSWORD"):
+            continue
+        if printed and _SECRET_KEY_NAME.search(key["key"]) is None:
+            continue  # "i18n_key = b'LoginPage...'", "routing_key = b'orders/...'": a key that opens no lock
+        yield "GENERIC_SECRET", *match.span("v")
+
+
+# A key printed in hex or base64 is a secret under a name that says what it opens or signs.
+_SECRET_KEY_NAME = re.compile(
+    r"secret|signing|sign_|hmac|private|api|encrypt|master|auth|access|token|session|jwt|fernet|aes|passw|pwd|pepper"
+    r"|salt|cipher|crypt"
+)
+_PLACEHOLDER = re.compile(r"(?i:your|here|replace|example|change|dummy|sample|xxxx|test)")
+_EMPTY_DIGESTS = frozenset(
+    {"d41d8cd98f00b204e9800998ecf8427e", "da39a3ee5e6b4b0d3255bfef95601890afd80709",
+     "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}
+)  # fmt: skip
+
+
+def _printed_key(value: str) -> bool:
+    """Random bytes printed: hex of 32 digits or more, or base64 of 20 characters with a digit and letters of both
+    cases, not words run together, a placeholder, one character over and over or an empty input's digest."""
+    if _PRINTED_KEY.fullmatch(value) is None or _PLACEHOLDER.search(value) or len(set(value.lower())) < 8:
+        return False
+    return value.lower() not in _EMPTY_DIGESTS and not_words(value)
 
 
 # .NET and Java configuration: <add key="SmtpPassword" value="..." />, <property name="password" value="..."/>.
@@ -1742,7 +1767,7 @@ def _value_start(text: str, match: re.Match[str]) -> int | None:
 
 
 def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
-    if "_" in match["label"] and _NOT_SECRET_KEY.search(match["label"]):
+    if "_" in match["label"] and (_NOT_SECRET_KEY.search(match["label"]) or _HASHER_LAST.search(match["label"])):
         return None  # "password_hash: ...", "db_password_file = ...": the name says it is not the secret
     at = _value_start(text, match)
     if at is None:
@@ -2501,6 +2526,8 @@ def key_kind(key: str) -> str | None:
         return "KEY"  # a Google service account's key file names its private key by this id (a long random value)
     if not name or name in _PASSWORD_MANAGER or (_NOT_SECRET_KEY.search(name) and not _compound_secret(name)):
         return None  # "<from 1Password: "OpenAI prod">" names where the secret is kept, and an item there
+    if _HASHER_LAST.search(name):
+        return None  # "PASSWORD_HASHER=argon2id" names how passwords are kept (reviewer BO); not "HASHER_SECRET"
     # A deployment's suffixes name which secret, not what it is: "DB_PASSWORD_PROD", "API_KEY_V2",
     # "SECRET_KEY_BASE", "PASSWORD2".
     name = _KEY_SUFFIXES.sub("", name) or name
