@@ -111,3 +111,32 @@ def _types(text: str) -> set[str]:
 def _covered(text: str, value: str) -> bool:
     at = text.find(value)
     return any(f.start <= at and f.end >= at + len(value) for f in detect(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "account"),
+    [
+        ('{"bank": "Chase", "account_number": "483920175"}', "483920175"),
+        ('{"bankName":"HSBC","accountNumber":"40817263"}', "40817263"),
+        ('{"iban": null, "acctNo": "50100234567812", "ifsc": "HDFC0001234"}', "50100234567812"),
+        ("<AccountNumber>40817263</AccountNumber><Bank>HSBC</Bank>", "40817263"),
+        ("bank: Monzo\naccount_number: 40817263\nsort_code: 04-00-04", "40817263"),
+        ("accountnumber=40817263&sortcode=200000", "40817263"),
+    ],
+)
+def test_a_records_account_number_field_is_found_in_a_record_that_names_a_bank(text: str, account: str) -> None:
+    # An attacker's round: JSON, XML, YAML and query-string fields named for an account's number.
+    assert ("BANK_ACCOUNT", account) in found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"account_number": "483920175", "plan": "gold"}',  # no bank in the record
+        '{"bank": "x", "account_number": "20240115"}',  # a date
+        "ledger_account_no: 4081726 in the bank export",  # a ledger's
+        '{"bank": "Chase", "account_number": "123456789"}',  # counting digits: a placeholder
+    ],
+)
+def test_what_is_no_records_bank_account_stays(text: str) -> None:
+    assert [kind for kind, _ in found(text) if kind == "BANK_ACCOUNT"] == []

@@ -165,6 +165,33 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
             yield ("BANK_ACCOUNT", *value.span())
 
 
+# A record's field named for an account's number (JSON, YAML, XML, a query string: "account_number": "123456789",
+# "accountNumber", "acctNo", <AccountNumber>, accountnumber=...), in a record that names a bank by a field or a
+# value ("bank", "bankName", "iban", "routing", "sort_code", "ifsc", "swift"): an attacker's round.
+_FIELD = re.compile(
+    r"""(?<![a-z0-9_\-])(?:bank_?)?(?:account|acct)[_\-]?(?:number|num|nbr|no)(?![a-z0-9])"""
+    r"""(?:["']?[ \t]*[:=][ \t]*["']?|>)(?=[0-9])"""
+)
+_FIELD_BANK = re.compile(r"bank|iban|routing|sort_?code|sortcode|ifsc|swift|\bbic\b")
+_FIELD_WORDS = index_words(
+    "accountnumber", "account_number", "account-number", "account_no", "accountno", "acctno", "acct_no", "acctnum"
+)
+
+
+def find_bank_fields(scan: Scan) -> Iterator[Hit]:
+    lower = scan.lower
+    if _FIELD_BANK.search(lower) is None:
+        return
+    for field in _FIELD.finditer(lower):
+        value = _ACCOUNT_DIGITS.match(scan.text, field.end())
+        if value is not None and _plausible(scan.text, value.group(), value.end()):
+            yield ("BANK_ACCOUNT", *value.span())
+
+
+def may_hold_bank_field(scan: Scan) -> bool:
+    return not _FIELD_WORDS.isdisjoint(scan.words)
+
+
 def _plausible(text: str, value: str, end: int) -> bool:
     """An account's digits, not a date, an amount, a count, years or placeholder digits."""
     digits = value.replace(" ", "").replace("-", "")

@@ -49,7 +49,7 @@ from securemem.pii.answers import (
     may_hold_answered_code,
     may_hold_answered_password,
 )
-from securemem.pii.banking import find_bank_numbers, may_hold_bank_number
+from securemem.pii.banking import find_bank_fields, find_bank_numbers, may_hold_bank_field, may_hold_bank_number
 from securemem.pii.cardpins import find_card_pins, may_hold_card_pin
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
 from securemem.pii.checksums import IBAN_LENGTHS
@@ -373,6 +373,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     ),
     _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), gate=may_hold_iban),
     _Builtin(frozenset({"BANK_ACCOUNT"}), find_bank_numbers, gate=may_hold_bank_number),
+    _Builtin(frozenset({"BANK_ACCOUNT"}), find_bank_fields, gate=may_hold_bank_field),
     _Builtin(frozenset({"US_SSN"}), _typed("US_SSN", find_ssns), digits=SSN_DIGITS, gate=may_hold_ssn),
     _Builtin(frozenset({"US_SSN", "PHONE"}), find_x12, literals=("~",), gate=may_hold_x12),  # EDI segments
     _Builtin(frozenset({"US_SSN", "PHONE"}), find_hl7, literals=("|",), gate=may_hold_hl7, whole=True),  # HL7 v2
