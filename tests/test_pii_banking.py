@@ -97,11 +97,12 @@ def test_an_attackers_ordinary_lines_stay_but_the_few_recorded() -> None:
 
 
 def test_an_attackers_bank_accounts_are_found_as_recorded() -> None:
-    # The same round's 91 accounts the first reader missed; 4 are found since. Left (the README says so): accounts
-    # after a bare "account" or "acct:", in JSON and CSV fields, in text that names no bank but its brand ("HSBC",
-    # "Chase"), abbreviations (Kto., c/c, STK, Rek.), labels of scripts not covered (Bengali, Tamil, Telugu...).
+    # The same round's 91 accounts the first reader missed; 5 are found since (most of the rest hold counting
+    # digits, "12345678", which the reader takes for a placeholder). Left: accounts after a bare "account" or
+    # "acct:", in CSV columns, in text that names no bank but its brand ("HSBC", "Chase"), abbreviations (Kto.,
+    # c/c, STK, Rek.), labels of scripts not covered (Bengali, Tamil, Telugu...).
     rows = _attack("positives_attack_bank.jsonl")
-    assert sum(_covered(row["text"], row["value"]) for row in rows) >= 4
+    assert sum(_covered(row["text"], row["value"]) for row in rows) >= 5
 
 
 def _types(text: str) -> set[str]:
