@@ -638,7 +638,8 @@ def altered(name: str) -> list[str]:
         # fields or chip APDUs.
         ("bn", "claim", None, 0.92),
         # Blind, after BN's fixes (healthcare and insurance records: FHIR, HL7, CDA, OCR'd faxes; customer care:
-        # mail threads, chat transcripts, CRM exports; engineering artefacts; an evasion section; 30 languages):
+        # mail threads, chat transcripts, CRM exports; engineering artefacts; an evasion section; 30 languages;
+        # registries' host names replaced by neutral ones of the same length):
         # 618 of 668 as it came (92.5%; its reviewer was told bank accounts and routing numbers are promised, and
         # 32 of its labels are those). Its fixes: BANK_ACCOUNT after an account number's label (pii/banking.py),
         # SSNs under the SSA's object identifier in a CDA document, Mexico's mobiles with the old "1", OCR's "l"
