@@ -468,7 +468,7 @@ npm i lodash@4.17.21
 pip install requests==2.31.0
 @types/node@20.11.5
 docker pull nginx:1.25.3
-ghcr.io/org/app:2024.03.15-1a2b3c4
+cr.test/org/app:2024.03.15-1a2b3c4
 9fceb02d0ae598e95dc970b74767f19372d61af8
 git checkout 1a2b3c4
 md5 d41d8cd98f00b204e9800998ecf8427e
