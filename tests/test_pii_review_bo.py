@@ -44,6 +44,11 @@ def test_literals_joined_by_a_plus_and_a_line_continuation_are_one_key() -> None
     assert finding.startswith("sk-ant-api03-Ihme-4w") and finding.endswith("SDWm3UCWDsKNreTxcwl")
 
 
+def test_a_number_after_a_spaced_l_is_found_as_before() -> None:
+    # The first reading of OCR's "l" took "l 800 555 0123" whole and then found nothing (an attacker's round).
+    assert found("Ref: l 800 555 0123") == ["800 555 0123"]
+
+
 def test_a_secret_named_the_hasher_keeps_its_secret() -> None:
     assert found("HASHER_SECRET=Xk29sd8fj3kLq") == ["Xk29sd8fj3kLq"]
     assert found("PASSWORD_HASHING_KEY=Xk29sd8fj3kLq0pZ") == ["Xk29sd8fj3kLq0pZ"]
