@@ -1,4 +1,4 @@
-"""Secrets inside base64: a blob that decodes to text holding a secret is that secret.
+"""Secrets and addresses inside base64: a blob that decodes to text holding one is that value.
 
 Configuration is often stored or shown base64-encoded: a Kubernetes ConfigMap's or Secret's data, a
 CI log's "echo $TOKEN | base64", a Docker config's auth. Reviewer Q's blind round had a JSON
@@ -26,7 +26,7 @@ _TABLE = bytes(
     ord("x") if chr(code).isascii() and (chr(code).isalnum() or chr(code) in "+/_-") else ord("e") if code == 61 else 32
     for code in range(256)
 )
-_SHORTEST = 20  # a 16-digit card encodes to 22 characters and its "==" (a 20-character key to 27 and its "=")
+_SHORTEST = 20  # a 16-character address encodes to 22 characters and its "==" (a 20-character key to 27 and "=")
 _HINT = b"x" * _SHORTEST  # found by a substring search, which skips prose at C speed
 _REST = re.compile(rb"x*e{0,2}")
 _LONGEST = 4096
