@@ -650,6 +650,18 @@ def altered(name: str) -> list[str]:
         # messages or base64-encoded (numbers decoded lose their label), an SSN told in three parts, a password in
         # two halves, values written backwards.
         ("bo", "claim", None, 0.96),
+        # Blind, after BO's fixes (speech-to-text call transcripts, mail signatures, PDF bank statements, payment
+        # gateways' and telephony logs, crash reports, Markdown and ASCII tables, SQL results, git diffs, REPL output,
+        # tickets in 33 languages, an adversarial model's evasions): 363 of 380 as it came (95.5%). Its fixes: digit
+        # groups a transcript sets apart with commas, a phone asked for on the line before an answer whose question
+        # names an account too, digits typed among digit words, Czech's and Indonesian's words for a phone ("telefonní
+        # číslo", "nomor HP saya", "telepon", "ponsel"), Korean's "휴대폰 번호는" and "핸드폰", Thai's "whose" after
+        # the label, Bengali's labels, telephony logs' "dnis" and "msisdn", 3-D Secure's phone objects, a
+        # Norwegian account's dotted groups (modulus 11) and "Kontoutskrift", Indonesian's "rekening" and a bank's
+        # initials before the colon, a secret a REPL prints after the prompt that names it. 378 of 380 since.
+        # Left: an international number read out after "plus" with no word that names a number (an attacker's
+        # round wrote scores and answer keys so), a salt under a KDF's settings ("kdf_salt": public by design).
+        ("bp", "claim", None, 0.99),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -973,6 +985,11 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # Reviewer BO: as it came, a setting that names a password's hasher ("PASSWORD_HASHER=argon2id") and two
         # LOINC codes a slash apart ("6690-2 / 3016-3": a phone); none since.
         ("bo", 0, set()),
+        # Reviewer BP: private, link-local and documentation addresses in a pod listing, a runbook, a host table and
+        # a route (found by design, as for AD, AE and AG; its reviewer was told they are ordinary). As it came also
+        # epoch timestamps after an ISO time's "T", a UPS tracking number's tail, a German statement's dates
+        # ("03.06. 03.06."), an Arabic order's number and a webhook's signature joined to the next header's name.
+        ("bp", 4, {"IP_ADDRESS"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

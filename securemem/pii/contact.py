@@ -22,7 +22,12 @@ _LOCAL_PUNCTUATION = frozenset("._%+-'")
 _LOCAL_MAX = 64  # RFC 5321; also bounds the backward walk from each '@'
 # Letters and digits of any script (RFC 6531 addresses such as jürgen@bücher.example): a partial
 # match would leave part of the address behind after scrubbing.
-_DOMAIN = re.compile(r"(?:[^\W_](?:[^\W_]|-){0,61}\.){1,10}[^\W\d_]{2,63}(?![^\W_]|-)")
+# An ASCII top-level label ends where letters of a script written without spaces start: Korean, Japanese, Chinese
+# and Thai glue their particles to it ("seoyeon.lee@daum.net입니다", "taro@example.jpです": reviewer BP).
+_DOMAIN = re.compile(
+    r"(?:[^\W_](?:[^\W_]|-){0,61}\.){1,10}"
+    r"(?:[A-Za-z]{2,63}(?=[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|[^\W\d_]{2,63}(?![^\W_]|-))"
+)
 # "icon@2x.png", "logo@1.5x.webp": retina asset names, not addresses.
 # ... with a variant and more suffixes after ("close@2x-dark.png", "icon@2x.png.meta", "sprite@2x.png.bak"),
 # and a retina stylesheet, minified or not ("theme@2x.css": reviewer AK; "main@2x.min.css": an attacker's round).
@@ -889,6 +894,18 @@ _PHONE_WORDS = frozenset(
         "chiamami",
         "bellen",
         "rang",  # "Landlord rang from 0191491854" (reviewer E's blind round)
+        # Czech's phone and mobile as adjectives before "číslo" ("moje telefonní číslo je 603 384 737"), Indonesian's
+        # telephone, mobile and handphone ("nomor ponsel saya 0853..."): reviewer BP
+        # a call's numbers in telephony logs: the subscriber's, the number dialled ("dnis=08003457788": reviewer BP)
+        "msisdn",
+        "dnis",
+        "telefonní",
+        "telefonni",
+        "mobilní",
+        "mobilni",
+        "telepon",
+        "ponsel",
+        "handphone",
         # Polish's callback, verb and noun ("prosi o oddzwonienie na 604 561 739": reviewer BK)
         "oddzwonić",
         "oddzwonic",
@@ -973,6 +990,9 @@ _REFERENCE_WORDS = frozenset(
         "sendungsnummer",
         "التذكرة",  # Arabic: the ticket, the booking
         "الحجز",
+        "الطلب",  # ... the order, the invoice, the shipment ("رقم الطلب 4471-2290": reviewer BP)
+        "الفاتورة",
+        "الشحنة",
         "billete",  # a flight's ticket
         "bilet",  # Turkish and Polish ("bilet no 235 2148663917": reviewer X)
         "buchungsnummer",  # a booking's ("Buchungsnummer 74 2281 6395")
@@ -1178,6 +1198,9 @@ def _callback_named(before: str) -> str:
 
 def _last_words(scan: Scan, start: int) -> list[str]:
     before = scan.before(start, 40)
+    row = before.rfind("\n")
+    if row != -1 and ("," in before[row:] or "\t" in before[row:]):
+        before = _column_header(scan.text, start, before)
     if "caller" in before:  # "Caller ID: 07812 ..." names a phone; "caller 12345678" (code, logs) does not
         before = _CALLER_ID.sub("callerid", before)
     before = _callback_named(before)
@@ -1191,6 +1214,10 @@ def _last_words(scan: Scan, start: int) -> list[str]:
     if _HEBREW_WORD.search(before) is not None:
         words = _hebrew_read(words)
     words = words[-6:]
+    if "hp" in words and "nomor" in words:
+        # Indonesian's "nomor HP" (the handphone's number: "nomor HP saya 0853...", reviewer BP); "HP" alone is a
+        # printer's brand or horsepower
+        words = ["handphone" if word == "hp" and "nomor" in words[:at] else word for at, word in enumerate(words)]
     if words[-1:] == ["no"] and _GLUED_NO.search(before):
         words = [*words[:-1], "ref"]  # "注文No. 7123456789": Japanese and Chinese write a reference's "No." glued
     if not _PAID_TO.isdisjoint(words) or not _CALLED_ON.isdisjoint(words):
@@ -1206,10 +1233,34 @@ def _last_words(scan: Scan, start: int) -> list[str]:
     if words[-1:] and words[-1] in _LETTER_LABELS and before.rstrip(" \t").endswith("="):
         # ... and not as a key: "t=1726560000,v1=..." is a signature's time (reviewer AF)
         words = words[:-1]
+    if words[-1:] and words[-1] in _LETTER_LABELS and _GLUED_LETTER.search(before):
+        # ... nor glued to digits after it: ISO 8601's time ("2024-06-11T09:14:22.381+05:30, 1718097262":
+        # reviewer BP), a size's or a model's letter
+        words = words[:-1]
     return words
 
 
+def _column_header(text: str, start: int, before: str) -> str:
+    """For a number in a cell of a row after its first, what names it: its column's header on the line above, then
+    the words of its own cell before it (the header's other cells name the other columns: "Telepon,Jumlah\n
+    Samsung,1200000" holds a count, not a phone, an attacker's round once "telepon" named one;
+    "cliente,prefijo,teléfono\nLucía,+34,612 345 678" a phone). A line above with digits in it is no header:
+    ``before``, as it was."""
+    line = text.rfind("\n", 0, start)
+    cells = text[line + 1 : start]
+    separator = "\t" if "\t" in cells else ","
+    column = cells.count(separator)
+    cell = cells[cells.rfind(separator) + 1 :].lower()  # its own cell's words come last, nearest the number
+    above = text.rfind("\n", 0, line)
+    header_line = text[above + 1 : line]
+    header = header_line.split(separator)
+    if column < len(header) and len(header) > 1 and not any(char.isdigit() for char in header_line):
+        return header[column].strip().lower() + ": " + cell
+    return before
+
+
 _LETTER_LABELS = frozenset(["t", "m"])
+_GLUED_LETTER = re.compile(r"(?<![^\W\d_])[tTmM][0-9][^A-Za-z]*$")
 # Names of a customer's, an order's, an invoice's, a contract's or a case's number that name only the
 # number right after them ("Auftragsnummer: 8075-2563-20", "processo 9182/780347": reviewer AR), not a
 # phone a few words on ("Kundennummer fehlt, Rückfragen: 0171 2345678", "Bestellnummer 4711, Rückfragen:
@@ -2057,6 +2108,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         _DATES_APART.fullmatch(candidate)
         or (not said and _timed_reading(scan.text, candidate, start))
         or _inside_identifier(scan.text, start, start + len(candidate))
+        or _in_tracking_number(scan.text, start, start + len(candidate))
         or (
             _SPACED_AREA.match(candidate)
             and not (_PHONE_WORDS.intersection(words[-3:]) or _line_says_phone(scan.text, start))
@@ -2331,7 +2383,22 @@ def _inside_identifier(text: str, start: int, end: int) -> bool:
     )
 
 
-_DATES_APART = re.compile(r"[0-9]{2}[/.][0-9]{2}(?:[ \t]+[0-9]{2}[/.][0-9]{2})+")
+# A UPS tracking number: "1Z", the shipper's six characters, the service's two digits and the parcel's eight,
+# printed in groups ("1Z 4E9 81W 03 9218 7342": reviewer BP; its tail reads as Melbourne's "03 9218 7342").
+_UPS_TRACKING = re.compile(r"(?<![A-Za-z0-9])1Z(?:[ ]?[0-9A-Z]){16}(?![A-Za-z0-9])")
+
+
+def _in_tracking_number(text: str, start: int, end: int) -> bool:
+    if start < 0:
+        return False
+    for match in _UPS_TRACKING.finditer(text, max(0, start - 24), min(len(text), end + 2)):
+        if match.start() < start and match.end() >= end:
+            return True
+    return False
+
+
+# "02/03  02/05", "03.06. 03.06." (a German statement's booking and value dates, each ending in its dot: reviewer BP)
+_DATES_APART = re.compile(r"[0-9]{2}[/.][0-9]{2}\.?(?:[ \t]+[0-9]{2}[/.][0-9]{2}\.?)+")
 
 
 # Readings at times of day, listed ("Glucose POC 0730 187, 1130 212, 1630 164 mg/dL": reviewer AM): a
@@ -3292,6 +3359,38 @@ def phone_e164_digits(value: str, regions: Sequence[str]) -> str:
     return found if found is not None else "".join(char for char in value if char.isdigit())
 
 
+# ---- a phone as a record's object of its country's code and its subscriber's number
+
+# EMV 3-D Secure's cardholder phones ("mobilePhone": {"cc": "44", "subscriber": "7790750126"}: reviewer BP), and any
+# object named for a phone that holds a country code and a number apart.
+_PHONE_OBJECT = re.compile(
+    r"""["']?(?:mobile|home|work|cell|contact)?_?phone(?:_?number)?["']?[ \t]*:[ \t]*\{(?P<body>[^{}]{0,200})\}""",
+    re.IGNORECASE,
+)
+_PHONE_OBJECT_CODE = re.compile(
+    r"""["']?(?:cc|country_?code|countryCallingCode)["']?[ \t]*:[ \t]*["']?\+?(?P<cc>[0-9]{1,3})"""
+)
+_PHONE_OBJECT_NUMBER = re.compile(
+    r"""["']?(?:subscriber|number|national_?number|nationalNumber)["']?[ \t]*:[ \t]*["']?"""
+    r"(?P<number>[0-9][0-9 \-]{3,16}[0-9])"
+)
+
+
+def may_hold_phone_object(scan: Scan) -> bool:
+    return "phone" in scan.lower and "{" in scan.text
+
+
+def find_phone_objects(scan: Scan) -> Iterator[Span]:
+    for phone in _PHONE_OBJECT.finditer(scan.text):
+        body = phone.start("body")
+        code = _PHONE_OBJECT_CODE.search(scan.text, body, phone.end("body"))
+        number = _PHONE_OBJECT_NUMBER.search(scan.text, body, phone.end("body"))
+        if code is None or number is None:
+            continue
+        if phone_e164(f"+{code['cc']}{number['number']}", scan.phone_regions) is not None:
+            yield number.span("number")
+
+
 # ---- phones labelled or glued in scripts without spaces between words
 
 # A phone word of another script, or an office line's label, then the number: "電話：0746 599 8615",
@@ -3313,17 +3412,26 @@ _SOUTHEAST_ASIAN_PHONE_LABELS = "|".join(
         reverse=True,
     )
 )  # fmt: skip
+# ... or whose it is: "เบอร์โทรของดิฉันคือ 0659095078" (my phone's number is: reviewer BP)
+_TO_THE_NUMBER_WORDS = ("กลับ", "หา", "มาที่", "ที่", "ได้ที่", "คือ", "ຫາ", "ທີ່", "ของดิฉัน", "ของผม", "ของฉัน", "ของหนู",
+                        "ของเรา", "ของคุณ", "ของลูกค้า")  # fmt: skip
 _SOUTHEAST_ASIAN_TO_THE_NUMBER = "|".join(
-    sorted({normalise_text(word) for word in ("กลับ", "หา", "มาที่", "ที่", "ได้ที่", "คือ", "ຫາ", "ທີ່")}, key=len, reverse=True)
+    sorted({normalise_text(word) for word in _TO_THE_NUMBER_WORDS}, key=len, reverse=True)
+)
+# Bengali's mobile, phone and number, as the view writes them ("আমার মোবাইল নম্বর ০১৭৮০১৭৪৩৮৩": reviewer BP)
+_BENGALI_PHONE_LABELS = "|".join(
+    sorted({normalise_text(word) for word in ("মোবাইল নম্বর", "ফোন নম্বর", "মোবাইল", "ফোন")}, key=len, reverse=True)
 )
 _FOREIGN_PHONE_LABEL = re.compile(
     # Korean's callback asked for and number it came to ("콜백 요청: 01060368797", "수신 번호 01023483301": reviewer BB)
     # Japanese "contact" too ("連絡先 09034973936": reviewer BC)
-    r"(?:電話番号|電話|携帯番号|携帯|电话号码|电话|手机号码|手机|座机|固话|联系方式|電話號碼|전화번호|전화|휴대폰|연락처|連絡先"
+    r"(?:電話番号|電話|携帯番号|携帯|电话号码|电话|手机号码|手机|座机|固话|联系方式|電話號碼|전화번호|전화|휴대폰|휴대전화|핸드폰|연락처|連絡先"
     r"|콜백 요청|콜백|수신 번호|수신번호"
-    r"|मोबाइल|फोन|नबर|नंबर|दूरभाष|(?i:office)(?:[ \t]\([^()\n]{1,32}\))?[ \t]*:"
+    r"|मोबाइल|फोन|नबर|नंबर|दूरभाष|" + _BENGALI_PHONE_LABELS + r"|(?i:office)(?:[ \t]\([^()\n]{1,32}\))?[ \t]*:"
     # Thai abbreviates with a stop ("โทร. 081 ..."), Khmer writes its own colon ("លេខទូរស័ព្ទ៖ 012 ...")
     rf"|(?P<sea>(?<![^\W\d_])(?:{_SOUTHEAST_ASIAN_PHONE_LABELS})(?:{_SOUTHEAST_ASIAN_TO_THE_NUMBER}){{0,2}}\.?))"
+    # Korean's "number" after the phone's word ("제 휴대폰 번호는 01088690648이고": reviewer BP)
+    r"(?:[ \t]?번호)?"
     r"[ \t]{0,3}[:：៖]?[ \t]{0,3}(?:は|是|为|:|는|은)?[ \t]{0,3}"
 )
 # After a Thai, Lao or Khmer label (its word for "contact" too) the number as a phone is written: nine to
@@ -3347,7 +3455,9 @@ _LABELLED_NUMBER = re.compile(r"\+?[0-9](?:[ \-.]?[0-9]|[ ]?\([0-9]{1,4}\)[ ]?[0
 # The first characters of the labels above: text without any (most text that is not ASCII: an em
 # dash, curly quotes, accents) holds no such label, and a glued "+" needs a CJK character anyway.
 _FOREIGN_LABEL_HEADS = re.compile(
-    "[電携电手휴연전콜수मफनद連" + "".join(sorted({word[0] for word in _SOUTHEAST_ASIAN_PHONE_LABELS.split("|")})) + "]"
+    "[電携电手휴핸연전콜수मफनद連মফ"
+    + "".join(sorted({word[0] for word in _SOUTHEAST_ASIAN_PHONE_LABELS.split("|")}))
+    + "]"
 )
 
 
@@ -3570,7 +3680,8 @@ _OPENERS = " \t\n:("  # what _SPELT_START reads before a digit word ...
 _SEPARATORS = " \t,-–—/."  # ... and right after it
 _SPELT_START = re.compile(
     rf"[{re.escape(_OPENERS)}](?:{_DIGIT_WORD_STARTS})(?=[{re.escape(_SEPARATORS)}])"
-    rf"[{re.escape(_SEPARATORS)}]{{1,3}}{_DIGIT_WORD}(?![^\W\d_])"
+    # then another digit word, or a digit typed ("mobile: oh 7 nine 0 one 5 ...": reviewer BP)
+    rf"[{re.escape(_SEPARATORS)}]{{1,3}}(?:{_DIGIT_WORD}(?![^\W\d_])|[0-9](?![0-9]{{4}}))"
 )
 _SPELT_CONTEXT = _PHONE_WORDS | {
     "número", "numero", "nummer", "numer", "numéro", "unter", "au", "rappelez", "rappeler", "móvil", "movil",
@@ -3929,6 +4040,13 @@ def _spelt_kind(
         return "US_SSN"
     # A phone named just before, or asked for a line or two up ("a good callback number?\nCALLER: Sure,
     # it's five one two, ..."): ten digits then, a number with its area code.
+    # The words of the number's own line, where a phone was asked for on a line before: the question's other
+    # words are not the answer's label ("can you confirm the mobile number on the account\nspeaker_1 (customer):
+    # oh double seven ...": reviewer BP, whose "account" named no number of its own).
+    if (_SPELT_CONTEXT - _ANY_NUMBER).intersection(asked):
+        line = lower.rfind("\n", max(0, match.start() - 48), match.start())
+        if line != -1:
+            words = _SPELT_WORDS.findall(lower[line + 1 : match.start()])[-4:]
     if (
         len(number) <= _PHONE_MOST_DIGITS
         and (not checked or phone_e164(dialled, scan.phone_regions) is not None)

@@ -77,6 +77,7 @@ from securemem.pii.contact import (
     find_emails,
     find_labelled_phones,
     find_obfuscated_emails,
+    find_phone_objects,
     find_phones,
     find_spelt_numbers,
     find_split_area_codes,
@@ -84,6 +85,7 @@ from securemem.pii.contact import (
     find_whatsapp_links,
     foreign_at,
     may_hold_labelled_phone,
+    may_hold_phone_object,
     may_hold_spelt_phone,
     may_hold_split_area_code,
 )
@@ -352,6 +354,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(
         frozenset({"PHONE", "US_SSN", "CREDIT_CARD", "GENERIC_SECRET"}), find_spelt_numbers, gate=may_hold_spelt_phone
     ),
+    _Builtin(frozenset({"PHONE"}), _phones(find_phone_objects), gate=may_hold_phone_object),
     _Builtin(
         frozenset({"PHONE"}), find_split_area_codes, literals=("area",), lowered=True, gate=may_hold_split_area_code
     ),
@@ -410,7 +413,12 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u")),  # "-u " and "--user"
     _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),
     _Builtin(frozenset({"BASIC_AUTH"}), find_sasl_plain, literals=("plain",), lowered=True),
-    _Builtin(frozenset({"PASSWORD", "GENERIC_SECRET"}), find_dumped_secrets, literals=("=>", " = 0x")),
+    _Builtin(
+        frozenset({"PASSWORD", "GENERIC_SECRET"}),
+        find_dumped_secrets,
+        # a REPL's prompt, or (the view drops ">>> ") a name in brackets or quotes that ends its line
+        literals=("=>", " = 0x", "']\n", '"]\n', "')\n", '")\n', "']\r", '"]\r', "In [", "irb(", "pry("),
+    ),
     _Builtin(frozenset({"PASSWORD"}), find_spelt_passwords, gate=may_hold_spelt_password),
     _Builtin(frozenset({"CREDIT_CARD", "PHONE", "US_SSN"}), find_payment_fields, digits=7),
     _Builtin(
@@ -726,6 +734,7 @@ def _settled(
     candidates += _spaced_out_hits(scan, wanted)
     if "*" in scan.text or "_" in scan.text:
         candidates += _separated_digit_hits(scan, wanted)
+    candidates += _comma_grouped_hits(scan, wanted)
     if "\n" in scan.text:
         candidates += _wrapped_hits(scan, wanted)
     if '"' in scan.text or "'" in scan.text or "\\" in scan.text or "**" in scan.text:
@@ -1253,6 +1262,46 @@ def _separated_digit_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     return [hit for run in runs for hit in _spaced_window(scan, wanted, canonical, [run])]
 
 
+# Digit groups a transcript sets apart with commas, as a caller paused between them ("the card number is 5194,
+# 1730, 5592, 8881", "sure, 0 7 9, 6 4, 0 9 6 5": reviewer BP's speech-to-text): three groups or more, each of
+# digits maybe typed apart, nine to nineteen digits in all.
+_COMMA_GROUPED = re.compile(
+    r"(?<![\w.,])[0-9](?:[ \t]?[0-9]){0,4}(?:,[ \t]{0,2}[0-9](?:[ \t]?[0-9]){0,4}){2,7}(?![\w]|[.,][ \t]?[0-9])"
+)
+_COMMA_GROUPED_TYPES = frozenset({"CREDIT_CARD", "US_SSN", "PHONE"})
+_COMMA_NAMED_BACK = 48  # characters before the groups where a card or a phone is named ...
+_COMMA_SSN_BACK = 160  # ... and an SSN, maybe in the question a line or two before the answer
+
+
+def _comma_grouped_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
+    """Cards, SSNs and phones in comma-set groups, read with the commas taken out, only where the words before
+    name one (a list of counts, "212, 555, 1234", is none)."""
+    kinds = wanted & _COMMA_GROUPED_TYPES
+    if not kinds or "," not in scan.text:
+        return []
+    text, lower = scan.text, scan.lower
+    hits: list[Hit] = []
+    for run in _COMMA_GROUPED.finditer(text):
+        start, end = run.span()
+        digits = sum(char.isdigit() for char in run.group())
+        if not 9 <= digits <= 19:
+            continue
+        named = _SEPARATED_NAMED.search(lower, max(0, start - _COMMA_NAMED_BACK), start) is not None
+        ssn = names_an_ssn(lower[max(0, start - _COMMA_SSN_BACK) : start])
+        if not (named or ssn):
+            continue
+        low = max(0, start - (_COMMA_SSN_BACK if ssn else _COMMA_NAMED_BACK))
+        origin = list(range(low, start)) + [at for at in range(start, end) if text[at] != ","]
+        joined = "".join(text[at] for at in origin)
+        offset = start - low
+        copy = Scan(joined, scan.phone_regions)
+        found = _builtin_hits(copy, kinds, window=True) + _spaced_out_hits(copy, kinds)
+        for kind, found_start, found_end in _settle(found) if len(found) > 1 else found:
+            if found_start >= offset and found_end > offset:
+                hits.append((kind, origin[found_start], origin[found_end - 1] + 1))
+    return hits
+
+
 def _spaced_window(
     scan: Scan, wanted: frozenset[str], canonical: bytes, runs: list[tuple[int, int, list[int]]]
 ) -> list[Hit]:
@@ -1448,11 +1497,18 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
             first -= 1
         # A token a terminal wrapped fills its line; a JWT may be cut anywhere after its header, a
         # provider's token anywhere after its prefix ("ghp_A1b2C3d4E5f6G7h8" then "I9j0K1l2M3n4O5p6Q7r8").
-        if end - first >= _WRAP_WIDTH or (
-            end - first >= _WRAP_TOKEN_MIN and ("eyJ" in text[first:end] or starts_a_prefixed_token(text, first))
-        ):
+        if (
+            end - first >= _WRAP_WIDTH
+            or (end - first >= _WRAP_TOKEN_MIN and ("eyJ" in text[first:end] or starts_a_prefixed_token(text, first)))
+        ) and _FIELD_NAME.match(text, start) is None:
             return end, start, "", "token"
     return None
+
+
+# A line that starts with a field's name and its colon ("X-Delivery: 9952...", "  kdf_salt: ...") starts a
+# field of its own: the line before ended its value, however long (reviewer BP: a webhook's signature header
+# of 71 characters, joined to the next header's name, was read as a secret).
+_FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]{0,63}:(?:[ \t]|$)", re.MULTILINE)
 
 
 def _number_join(text: str, end: int, before: str) -> tuple[str, str] | None:

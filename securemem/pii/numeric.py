@@ -314,7 +314,8 @@ def find_cards(scan: Scan) -> Iterator[Span]:
 # has three digits or more: a statement's dates and amounts after "Kartenzahlung", "Visa ****4921" ("21.03.2024
 # 21.03.2024 -45,60", "4921 15.03.2024 45.60") pass Luhn one time in ten (an attacker's round).
 _CARD_ANY_GROUPS = re.compile(
-    r"[0-9](?<![\w.\-/][0-9])[0-9]{2,9}(?:(?:[ \t]{1,2}|[ \t]?[.\-/][ \t]?)[0-9]{3,10}){1,6}(?![\w]|[.\-/][0-9])"
+    r"[0-9](?<![\w.\-/][0-9])[0-9]{2,9}(?:(?:[ \t]{1,2}|[ \t]?[.\-/][ \t]?|,[ \t]?)[0-9]{3,10}){1,6}"
+    r"(?![\w]|[.\-/,][0-9])"
 )
 _GROUP = re.compile(r"[0-9]+")
 _NAMED_CARD_REACH = 24  # characters before the number where the card is named

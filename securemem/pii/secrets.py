@@ -3733,22 +3733,37 @@ def find_basic_auth(scan: Scan) -> Iterator[Hit]:
 # A value as a debugger or PHP dumps it (reviewer BM): var_dump's '["password"]=>' then 'string(13) "..."' on the
 # next line, print_r's '[password] => ...', gdb's 'password = 0x5597eb396bf4 "Maple1689&"' (a char pointer and the
 # string it points to).
+# A REPL's answer too: the prompt's expression ends in a secret's name, the next line is the string it gives
+# (">>> os.environ['AWS_SECRET_ACCESS_KEY']" then "'ZMlEKpy/...'": reviewer BP; IPython's "In [3]:" and "Out[3]:",
+# irb's "=>").
 _DUMPED = re.compile(
     r"""\[["']?(?P<key>[A-Za-z][A-Za-z0-9_\-]{0,63})["']?\][ \t]*=>[ \t]*\r?\n?[ \t]*string\([0-9]+\)[ \t]*"""
     r"""(?P<q>")(?P<value>[^"\n]{1,256})"|(?<![A-Za-z0-9_])(?P<ckey>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]*=[ \t]*"""
     r'0x[0-9a-f]{4,16}[ \t]+"(?P<cvalue>[^"\n]{1,256})"'
+    # (the view drops ">>> " at a line's start, as it drops a mail's quoting: then the name is in brackets or quotes)
+    r"""|^(?:(?:In[ ]\[[0-9]{1,5}\]:|irb\([^)\n]{0,32}\)[:0-9]{0,12}>|pry\([^)\n]{0,32}\)>)[ \t]+[^\n]{0,200}?"""
+    r"""(?<![A-Za-z0-9_])(?P<rkey>[A-Za-z_][A-Za-z0-9_]{0,63})|[ \t]*[A-Za-z_][A-Za-z0-9_.]{0,64}[\[(]["']"""
+    r"""(?P<bkey>[A-Za-z_][A-Za-z0-9_]{0,63})["'])\]?\)?[ \t]*\r?\n"""
+    r"""(?:Out\[[0-9]{1,5}\]:[ \t]*|=>[ \t]*)?(?P<rq>['"])(?P<rvalue>[^'"\n]{1,256})(?P=rq)[ \t]*\r?$""",
+    re.MULTILINE,
 )
 
 
 def find_dumped_secrets(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     for match in _DUMPED.finditer(text):
-        key, part = (match["key"], "value") if match["key"] is not None else (match["ckey"], "cvalue")
+        part = "value" if match["key"] is not None else "cvalue" if match["ckey"] is not None else "rvalue"
+        key = match["key"] or match["ckey"] or match["rkey"] or match["bkey"]
         kind = key_kind(key.lower())
         value = match[part]
         if kind is None or not _plausible_value(value, True):
             continue
+        if part == "rvalue" and (len(value) < _REPL_SHORTEST or not value.isprintable() or " " in value):
+            continue  # a REPL's answer is the value whole: "not set", "<redacted>" in words are none
         yield ("PASSWORD" if kind == "PASSWORD" else "GENERIC_SECRET"), *match.span(part)
+
+
+_REPL_SHORTEST = 8
 
 
 # SASL's PLAIN in an SMTP, IMAP or POP3 exchange ("AUTH PLAIN AHNpb2Jo...=="; an strace or a debug log: reviewer
