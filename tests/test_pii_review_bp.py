@@ -27,6 +27,7 @@ def types(text: str) -> set[str]:
             "0 7 9, 6 4, 0 9 6 5",
         ),
         ("call me on 415, 555, 2671 after six", "415, 555, 2671"),
+        ("my mobile is, um, 415, 555, 2671", "415, 555, 2671"),
         # a phone asked for on the line before, whose question names an account too
         (
             "can you confirm the mobile number on the account\n"
@@ -76,9 +77,13 @@ def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
         # a webhook's signature, then the next header
         "  X-Hub-Signature-256: sha256=992ac0e9f650dda1277c0bd9baa30394bf4d6e8a21edf73ebfcb3b23ec02f7c5\n"
         "  X-Delivery: 995200f6-0583-4349-bcb5-9dd502cdfff9",
-        # comma-set groups that nothing names: counts
+        # comma-set groups that nothing says are a card's or a phone's number: counts
         "Counts: 212, 555, 1234",
         "visits: 5194, 1730, 5592, 8881",
+        "phone sales Q1-Q3: 415, 555, 2671 units",
+        "mobile data (MB): 312, 555, 7890",
+        "Card transactions per day: 4539, 3074, 1852, 9633",
+        "Social media posts: 123, 45, 6789",
         # a CSV's count under its own column, beside a column named for phones
         "Telepon,Jumlah\nSamsung,1200000\nXiaomi,3400000",
         "Telefon,Anzahl\nSamsung,1200000",

@@ -417,7 +417,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
         frozenset({"PASSWORD", "GENERIC_SECRET"}),
         find_dumped_secrets,
         # a REPL's prompt, or (the view drops ">>> ") a name in brackets or quotes that ends its line
-        literals=("=>", " = 0x", "']\n", '"]\n', "')\n", '")\n', "']\r", '"]\r', "In [", "irb(", "pry("),
+        literals=(">>> ", "=>", " = 0x", "']\n", '"]\n', "')\n", '")\n', "']\r", '"]\r', "In [", "irb(", "pry("),
     ),
     _Builtin(frozenset({"PASSWORD"}), find_spelt_passwords, gate=may_hold_spelt_password),
     _Builtin(frozenset({"CREDIT_CARD", "PHONE", "US_SSN"}), find_payment_fields, digits=7),
@@ -1269,6 +1269,16 @@ _COMMA_GROUPED = re.compile(
     r"(?<![\w.,])[0-9](?:[ \t]?[0-9]){0,4}(?:,[ \t]{0,2}[0-9](?:[ \t]?[0-9]){0,4}){2,7}(?![\w]|[.,][ \t]?[0-9])"
 )
 _COMMA_GROUPED_TYPES = frozenset({"CREDIT_CARD", "US_SSN", "PHONE"})
+# ... said to be a card's or a phone's number right before them ("the card number is", "my mobile:", "call me
+# on"), not only named ("Card transactions per day: 4539, 3074, ...", "mobile data (MB): 312, 555, 7890": counts);
+# an SSN by its full name or its letters, maybe in the question a line or two before ("social" alone names media)
+_COMMA_SAID = re.compile(
+    r"(?<![^\W\d_])(?:(?:phone|mobile|cell|tel|telephone|card|credit card|debit card|visa|mastercard|amex)"
+    r"(?:[ \t]*(?:number|no\.?|nr\.?|#))?[ \t]*(?:is|was|:)"
+    r"|(?:call|reach|text|ring)[ \t]+(?:me|us)(?:[ \t]+back)?(?:[ \t]+(?:on|at))?)"
+    r"(?:[ \t,]+(?:it's|its|it is|sure|ok|okay|yes|yeah|um|uh))*[ \t,:]*$"
+)
+_COMMA_SSN = re.compile(r"(?<![^\W\d_])(?:social security(?: number| no\.?| #)?|ssn)(?![^\W\d_])")
 _COMMA_NAMED_BACK = 48  # characters before the groups where a card or a phone is named ...
 _COMMA_SSN_BACK = 160  # ... and an SSN, maybe in the question a line or two before the answer
 
@@ -1286,8 +1296,8 @@ def _comma_grouped_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         digits = sum(char.isdigit() for char in run.group())
         if not 9 <= digits <= 19:
             continue
-        named = _SEPARATED_NAMED.search(lower, max(0, start - _COMMA_NAMED_BACK), start) is not None
-        ssn = names_an_ssn(lower[max(0, start - _COMMA_SSN_BACK) : start])
+        named = _COMMA_SAID.search(lower, max(0, start - _COMMA_NAMED_BACK), start) is not None
+        ssn = _COMMA_SSN.search(lower, max(0, start - _COMMA_SSN_BACK), start) is not None
         if not (named or ssn):
             continue
         low = max(0, start - (_COMMA_SSN_BACK if ssn else _COMMA_NAMED_BACK))
