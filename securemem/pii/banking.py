@@ -71,19 +71,31 @@ _ACCOUNT_LABEL = re.compile(
     r"(?<![^\W\d_])(?:"
     rf"(?:bank(?:ing)?[ \-]?)?(?:account|acct|acc|a/c)\.?[ \t]*{_NUMBER_WORD}"
     rf"|(?:bank|checking|savings|chequing|current)[ \-](?:account|acct|a/c)(?:\.?[ \t]*{_NUMBER_WORD})?"
-    r"|kontonummer|konto-?nr\.?|kto\.?-?nr\.?|bankkonto(?:nummer)?"
+    r"|kontonummer|konto-?nr\.?|kontonr\.?|kto\.?-?nr\.?|bankkonto(?:nummer)?"
     r"|num[ée]ro de compte(?: bancaire)?|n[°o]\.? de compte|compte bancaire(?: n[°o])?"
     r"|n[úu]mero de (?:la )?cuenta(?: bancaria)?|n[º°o]\.? de cuenta|cuenta bancaria"
     r"|numero (?:di |del )?conto(?: corrente)?|conto corrente n\.?"
     r"|n[úu]mero da conta(?: corrente| banc[áa]ria)?|conta banc[áa]ria"
     r"|rekeningnummer|bankrekening(?:nummer)?|numer (?:konta|rachunku)(?: bankowego)?|nr\.? (?:konta|rachunku)"
     r"|tilinumero|(?:bank)?sz[áa]mlasz[áa]m|[čc][íi]slo [úu][čc]tu|hesap numaras[ıi]|s[ốo] t[àa]i kho[ảa]n"
-    r"|nomor rekening" + "|" + _viewed(*_FOREIGN_ACCOUNT_LABELS) + r")(?![^\W\d_])"
+    r"|nomor rekening|nuban(?: account)?(?: number| no\.?)?"
+    + "|"
+    + _viewed(*_FOREIGN_ACCOUNT_LABELS)
+    # Mexico's CLABE, checked by its control digit ("Cuenta CLABE para devolución: 0938...": reviewer BQ)
+    + r"|(?:cuenta )?clabe(?: interbancaria)?"
+    # an account named alone, read only beside its bank's branch on the line (see _BRANCH_LINE)
+    + r"|(?P<bare>account|acct|a/c|conta(?: corrente)?|cuenta|compte))(?![^\W\d_])"
+)
+# A line that names the bank's branch number beside an account named alone ("Transit: 31846  Institution: 006
+# Account: 8509444", "sort code 949857 account 95781342": reviewer BQ).
+_BRANCH_LINE = re.compile(
+    r"(?<![^\W\d_])(?:transit|institution|routing|aba|sort[ \-]?code|bsb|ifsc|blz|bank code|ag[êe]ncia|sucursal"
+    r"|branch)(?![^\W\d_])"
 )
 # Labels that name a bank's account themselves, whatever the text around them says.
 _SELF_BANKED = re.compile(
     # Indonesian's "rekening" is a bank's account ("Nomor rekening BCA: 3077870982": reviewer BP)
-    r"bank|bancari|bancaire|banc[áa]ria|bankowego|checking|chequing|savings|rekening|"
+    r"bank|bancari|bancaire|banc[áa]ria|bankowego|checking|chequing|savings|rekening|nuban|clabe|"
     + _viewed("банковского", "बैंक", "口座", "银行", "銀行", "계좌")
 )
 # A bank, named as a whole word or phrase: an account's number in such a text is a bank's.
@@ -94,7 +106,7 @@ _BANK_NAMED = re.compile(
     r"|[^\W\d_]{3,}(?<!data)(?<!power)(?<!food)(?<!blood)(?<!sperm)(?<!memory)(?<!sand)(?<!river)bank"
     r"|sparkasse|credit union|caixa|caja de ahorros|cassa di risparmio"
     r"|banco|banque|banca|bankverbindung|routing (?:number|no)|aba|sort[ \-]?code|iban|bic|swift[ /]?(?:code|bic)"
-    r"|ifsc|bsb|wire transfer|direct deposit|ach|bacs|sepa|überweisung|virement|transferencia|bonifico|przelew"
+    r"|ifsc|bsb|bvn|wire transfer|direct deposit|ach|bacs|sepa|überweisung|virement|transferencia|bonifico|przelew"
     # a bank's statement of an account ("Kontoutskrift juni 2024 — Kontonummer: ...": reviewer BP)
     r"|kontoutskrift|kontoauszug|kontoudskrift|kontoutdrag|bank statement|relev[ée] bancaire|extracto bancario"
     r"|estratto conto|rekening koran|mutasi rekening"
@@ -109,6 +121,13 @@ _NOT_A_BANK = re.compile(
     r"salesforce|steam|flyer|library|stripe|fedex|ups|billing|carrier|twitter|github|player|loyalty|har|"
     r"internal|income|trading|broker|brokerage|demo|paper|sandbox)[ \-]*$"
 )
+# Capitals before a label's colon that are no bank's: a currency's code, a customer's file, a ledger's
+_NOT_A_BANKS_INITIALS = frozenset(
+    {"EUR", "USD", "GBP", "JPY", "CNY", "RMB", "CHF", "CAD", "AUD", "NZD", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF",
+     "RON", "BGN", "TRY", "RUB", "UAH", "INR", "IDR", "MYR", "SGD", "HKD", "THB", "PHP", "VND", "KRW", "TWD", "BRL",
+     "MXN", "ARS", "CLP", "COP", "PEN", "ZAR", "NGN", "KES", "EGP", "AED", "SAR", "QAR", "ILS", "CIF", "IBAN", "GL",
+     "OLD", "NEW", "ALT"}
+)  # fmt: skip
 _BANK_KIND = re.compile(r"routing|aba|blz|sort|bsb|transit|micr|ifsc|swift|bic")
 # Groups a space, a dash or a dot apart (Norway prints "9210.44.20941": reviewer BP)
 _ACCOUNT_DIGITS = re.compile(r"[0-9]{2,}(?:[ \-.][0-9]{2,}){0,4}(?![0-9A-Za-z]|\.[0-9])")
@@ -123,13 +142,14 @@ _GAP = 24
 _BETWEEN = re.compile(
     r"[ \t]*(?:\((?P<kind>[^()\n]{0,20})\)[ \t]*)?(?:(?:is|ist|est|es|é|è)(?![^\W\d_]))?"
     # a bank's initials before the colon ("Nomor rekening BCA: 3077870982": reviewer BP)
-    r"(?:(?P<initials>[A-Z]{2,6})[ \t]*(?=[:#]))?"
+    r"(?:(?P<initials>[A-Z]{3,5})[ \t]*(?=[:#]))?"
     r"[ \t]*[:#=\-–—.]*[ \t]*"
 )
 
 _LABEL_WORDS = index_words(
-    "account", "acct", "acc", "a/c", "kontonummer", "konto", "kto", "bankkonto", "compte", "cuenta", "conto",
-    "conta", "rekeningnummer", "bankrekening", "konta", "rachunku", "tilinumero", "szamlaszam", "hesap", "nomor",
+    "account", "acct", "acc", "a/c", "nuban", "clabe", "kontonummer", "konto", "kto", "bankkonto", "compte", "cuenta",
+    "conto", "conta", "rekeningnummer", "bankrekening", "konta", "rachunku", "tilinumero", "szamlaszam", "hesap",
+    "nomor",
 )  # fmt: skip
 _FOREIGN_LABEL_PARTS = viewed_words(
     *_cased((
@@ -153,25 +173,51 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
         return
     banked = _BANK_NAMED.search(lower) is not None
     for label in labels:
-        if not banked and _SELF_BANKED.search(label.group()) is None:
+        if "clabe" in label.group():
+            # a CLABE a few words on ("Cuenta CLABE para devolución: 0021..."), valid by its control digit
+            clabe = _CLABE.search(text, label.end(), min(len(text), label.end() + _CLABE_REACH))
+            if clabe is not None and "\n" not in text[label.end() : clabe.start()] and _clabe(clabe.group()):
+                yield ("BANK_ACCOUNT", *clabe.span())
             continue
-        low = max(0, label.start() - 24)
-        before = lower[max(low, lower.rfind("\n", low, label.start()) + 1) : label.start()]
-        if before.endswith("/") or _NOT_A_BANK.search(before) is not None:
-            continue  # "Routing/Account:", "GL account no.", "AWS account #"
-        if lower.startswith("-", label.end()) and not lower.startswith("- ", label.end()):
-            continue  # an id's prefix ("ACCT-0099-1832"), not a label
+        named = _named_a_bank(lower, label, banked)
+        if named is None or not _a_label(lower, label):
+            continue
         between = _BETWEEN.match(text, label.end(), min(len(text), label.end() + _GAP))
         if between is None or any(
             between[part] is not None and _BANK_KIND.search(between[part].lower()) for part in ("kind", "initials")
         ):
             continue  # "Account (routing): 021000021", "Account number ABA: 021000021": the bank's number
+        if between["initials"] is not None and between["initials"] in _NOT_A_BANKS_INITIALS:
+            continue  # "Savings account EUR: 12500000", "Nomor rekening CIF: 0012345678" (an attacker's round)
         start = between.end()
         value = _ACCOUNT_DIGITS.match(text, start)
         if value is None or "\n" in text[label.end() : start]:
             continue
-        if _plausible(text, value.group(), value.end()):
+        if (named or _norwegian_account(value.group())) and _plausible(text, value.group(), value.end()):
             yield ("BANK_ACCOUNT", *value.span())
+
+
+def _named_a_bank(lower: str, label: re.Match[str], banked: bool) -> bool | None:
+    """Whether the label's account is a bank's: the text names a bank or the label does (False: only a Norwegian
+    account, valid by its check digit, is read: "Betal til kontonummer 9278.77.89325", an attacker's round); an
+    account named alone is read only beside its bank's branch on the line (None elsewhere)."""
+    if label["bare"] is not None:
+        line_start = lower.rfind("\n", 0, label.start()) + 1
+        line_end = lower.find("\n", label.end()) % (len(lower) + 1)
+        return True if _BRANCH_LINE.search(lower, line_start, line_end) is not None else None
+    if banked or _SELF_BANKED.search(label.group()) is not None:
+        return True
+    return False if "." in lower[label.end() : label.end() + _GAP + 16] else None
+
+
+def _a_label(lower: str, label: re.Match[str]) -> bool:
+    """Not a ledger's, a cloud's or a service's account, nor an id's prefix."""
+    low = max(0, label.start() - 24)
+    before = lower[max(low, lower.rfind("\n", low, label.start()) + 1) : label.start()]
+    if before.endswith("/") or _NOT_A_BANK.search(before) is not None:
+        return False  # "Routing/Account:", "GL account no.", "AWS account #"
+    # an id's prefix ("ACCT-0099-1832"), not a label
+    return not (lower.startswith("-", label.end()) and not lower.startswith("- ", label.end()))
 
 
 # A record's field named for an account's number (JSON, YAML, XML, a query string: "account_number": "123456789",
@@ -201,6 +247,7 @@ def may_hold_bank_field(scan: Scan) -> bool:
     return not _FIELD_WORDS.isdisjoint(scan.words)
 
 
+_FEWEST_DIGITS = 2
 _NORWEGIAN = re.compile(r"[0-9]{4}\.[0-9]{2}\.[0-9]{5}")
 _NORWEGIAN_WEIGHTS = (5, 4, 3, 2, 7, 6, 5, 4, 3, 2)
 _MOD11 = 11
@@ -216,17 +263,36 @@ def _norwegian_account(value: str) -> bool:
     return (0 if check == _MOD11 else check) == digits[10]
 
 
+_CLABE = re.compile(r"(?<![0-9])[0-9]{18}(?![0-9])")
+_CLABE_REACH = 48
+_CLABE_WEIGHTS = (3, 7, 1) * 6
+_CLABE_DIGITS = 18
+
+
+def _clabe(value: str) -> bool:
+    """Mexico's CLABE: eighteen digits, the last a control digit (weights 3, 7, 1 modulo 10)."""
+    digits = [int(char) for char in value if char.isdigit()]
+    if len(digits) != _CLABE_DIGITS:
+        return False
+    total = sum(digit * weight % 10 for digit, weight in zip(digits[:17], _CLABE_WEIGHTS, strict=False))
+    return (10 - total % 10) % 10 == digits[17]
+
+
 def _plausible(text: str, value: str, end: int) -> bool:
     """An account's digits, not a date, an amount, a count, years or placeholder digits."""
     if "." in value and not _norwegian_account(value):
         return False
     digits = value.replace(" ", "").replace("-", "").replace(".", "")
-    if not 7 <= len(digits) <= 20 or len(set(digits)) == 1 or digits in _COUNTING:
+    # two digits alone: a round sum or a placeholder ("1000000000", "1212121212": an attacker's round)
+    if not 7 <= len(digits) <= 20 or len(set(digits)) <= _FEWEST_DIGITS or digits in _COUNTING:
         return False
     if _DATE_LIKE.fullmatch(value) or _AMOUNT.fullmatch(value) or _YEARS.fullmatch(value):
         return False
     after = text[end : end + 16].lower()
-    return COUNTED.match(after) is None and not after.lstrip().startswith(("%", "/"))
+    # a count's noun right after ("12345678 accounts"), not the next column's label two blanks on ("0714 1225  Account
+    # name: R PATEL": reviewer BQ)
+    counted = COUNTED.match(after) is not None and not after.startswith(("  ", "\t"))
+    return not counted and not after.lstrip().startswith(("%", "/"))
 
 
 def _labels(scan: Scan) -> list[re.Match[str]]:

@@ -894,18 +894,6 @@ _PHONE_WORDS = frozenset(
         "chiamami",
         "bellen",
         "rang",  # "Landlord rang from 0191491854" (reviewer E's blind round)
-        # Czech's phone and mobile as adjectives before "číslo" ("moje telefonní číslo je 603 384 737"), Indonesian's
-        # telephone, mobile and handphone ("nomor ponsel saya 0853..."): reviewer BP
-        # a call's numbers in telephony logs: the subscriber's, the number dialled ("dnis=08003457788": reviewer BP)
-        "msisdn",
-        "dnis",
-        "telefonní",
-        "telefonni",
-        "mobilní",
-        "mobilni",
-        "telepon",
-        "ponsel",
-        "handphone",
         # Polish's callback, verb and noun ("prosi o oddzwonienie na 604 561 739": reviewer BK)
         "oddzwonić",
         "oddzwonic",
@@ -918,6 +906,7 @@ _PHONE_WORDS = frozenset(
         "جوال",
         "الجوال",
         "موبايل",
+        "موبائل",  # Urdu's ("موبائل نمبر: 0312-4496172": reviewer BQ)
         "تلفون",
         "اتصل",
         "phoned",
@@ -990,9 +979,6 @@ _REFERENCE_WORDS = frozenset(
         "sendungsnummer",
         "التذكرة",  # Arabic: the ticket, the booking
         "الحجز",
-        "الطلب",  # ... the order, the invoice, the shipment ("رقم الطلب 4471-2290": reviewer BP)
-        "الفاتورة",
-        "الشحنة",
         "billete",  # a flight's ticket
         "bilet",  # Turkish and Polish ("bilet no 235 2148663917": reviewer X)
         "buchungsnummer",  # a booking's ("Buchungsnummer 74 2281 6395")
@@ -1199,8 +1185,10 @@ def _callback_named(before: str) -> str:
 def _last_words(scan: Scan, start: int) -> list[str]:
     before = scan.before(start, 40)
     row = before.rfind("\n")
-    if row != -1 and ("," in before[row:] or "\t" in before[row:]):
-        before = _column_header(scan.text, start, before)
+    if row != -1:
+        rest = scan.text[start : scan.text.find("\n", start) % (len(scan.text) + 1)]
+        if "," in before[row:] or "\t" in before[row:] or "," in rest or "\t" in rest:
+            before = _column_header(scan.text, start, before)
     if "caller" in before:  # "Caller ID: 07812 ..." names a phone; "caller 12345678" (code, logs) does not
         before = _CALLER_ID.sub("callerid", before)
     before = _callback_named(before)
@@ -1214,10 +1202,7 @@ def _last_words(scan: Scan, start: int) -> list[str]:
     if _HEBREW_WORD.search(before) is not None:
         words = _hebrew_read(words)
     words = words[-6:]
-    if "hp" in words and "nomor" in words:
-        # Indonesian's "nomor HP" (the handphone's number: "nomor HP saya 0853...", reviewer BP); "HP" alone is a
-        # printer's brand or horsepower
-        words = ["handphone" if word == "hp" and "nomor" in words[:at] else word for at, word in enumerate(words)]
+    words = _said_in_other_words(scan, start, before, words)
     if words[-1:] == ["no"] and _GLUED_NO.search(before):
         words = [*words[:-1], "ref"]  # "注文No. 7123456789": Japanese and Chinese write a reference's "No." glued
     if not _PAID_TO.isdisjoint(words) or not _CALLED_ON.isdisjoint(words):
@@ -1240,23 +1225,67 @@ def _last_words(scan: Scan, start: int) -> list[str]:
     return words
 
 
+# Words that name a phone only in some company (reviewer BP, and an attacker's round on its first reading, which
+# took counts, prices and serial numbers after them for phones):
+# - Indonesian's telephone, mobile and handphone ("HP" right after "nomor" or "no"), where the number is written as
+#   dialled: Indonesia's start with its trunk "0" or its code ("nomor HP saya 085336565259"; not "Penjualan ponsel
+#   2023: 12.500.000 unit", "Nomor seri HP EliteBook 840: 5120034471");
+# - Czech's phone and mobile as adjectives, with "číslo" (number) beside them ("moje telefonní číslo je 603 384
+#   737"; not "Telefonní seznam obsahuje 1 204 556 záznamů", "Mobilní data: 15 360 000 kB");
+# - a telephony log's keys for a call's numbers, right before the value ("dnis=08003457788", "msisdn: 4479...", "ani=";
+#   not "msisdn_count=12845561", "DNIS pool size 1000000").
+_DIALLED_AFTER = frozenset({"telepon", "ponsel", "handphone"})
+_HP_AFTER = frozenset({"nomor", "no", "nmr"})
+_CZECH_PHONE = frozenset({"telefonní", "telefonni", "mobilní", "mobilni", "mobilu", "telefonu"})
+_CZECH_NUMBER = frozenset({"číslo", "čísla", "číslem", "cislo", "cisla"})
+_KEYED_PHONE = re.compile(
+    r"(?<![a-z0-9_])(?:msisdn|dnis|ani|cli|calling_number|called_number|a_number|b_number)[ \t]*[:=][ \t]*[\"']?$"
+)
+
+
+def _said_in_other_words(scan: Scan, start: int, before: str, words: list[str]) -> list[str]:
+    if _KEYED_PHONE.search(before) is not None:
+        return [*words, "phone"]
+    if not _CZECH_PHONE.isdisjoint(words) and not _CZECH_NUMBER.isdisjoint(words):
+        return [*words, "phone"]
+    if (_DIALLED_AFTER.isdisjoint(words) and "hp" not in words) or not scan.text.startswith(("0", "+", "62"), start):
+        return words
+    return [
+        "phone" if word in _DIALLED_AFTER or (word == "hp" and at and words[at - 1] in _HP_AFTER) else word
+        for at, word in enumerate(words)
+    ]
+
+
 def _column_header(text: str, start: int, before: str) -> str:
-    """For a number in a cell of a row after its first, what names it: its column's header on the line above, then
-    the words of its own cell before it (the header's other cells name the other columns: "Telepon,Jumlah\n
-    Samsung,1200000" holds a count, not a phone, an attacker's round once "telepon" named one;
-    "cliente,prefijo,teléfono\nLucía,+34,612 345 678" a phone). A line above with digits in it is no header:
-    ``before``, as it was."""
+    """For a number in a row of a table whose line above is its header, what names it: its column's header, when
+    that names a phone and nothing else, then the row's cells before it (the header's other cells name the other
+    columns: "Telepon,Jumlah\nSamsung,1200000" holds a count, "Harga Ponsel (Rp),Stok\n5999000,120" a price, an
+    attacker's rounds; "cliente,prefijo,teléfono\nLucía,+34,612 345 678" and "name,type,value\nAna,mobile,9876
+    5432" a phone). A line above with digits in it, or with no cells, is no header: ``before``, as it was."""
     line = text.rfind("\n", 0, start)
     cells = text[line + 1 : start]
     separator = "\t" if "\t" in cells else ","
-    column = cells.count(separator)
-    cell = cells[cells.rfind(separator) + 1 :].lower()  # its own cell's words come last, nearest the number
     above = text.rfind("\n", 0, line)
     header_line = text[above + 1 : line]
     header = header_line.split(separator)
-    if column < len(header) and len(header) > 1 and not any(char.isdigit() for char in header_line):
-        return header[column].strip().lower() + ": " + cell
-    return before
+    if len(header) < 2 or any(char.isdigit() for char in header_line):
+        return before
+    column = cells.count(separator)
+    name = header[column].strip().lower() if column < len(header) else ""
+    if not set(_WORDS.findall(name)) <= _PHONE_COLUMN_WORDS:
+        name = ""
+    return f"{name}: {cells.lower()}" if name else cells.lower()
+
+
+# What a header that names a phone's column holds ("Phone", "mobile_number", "Telefonnummer privat", "No. HP").
+_PHONE_COLUMN_WORDS = frozenset(
+    {"phone", "tel", "telephone", "mobile", "mob", "cell", "cellphone", "fax", "handy", "telefon", "telefono",
+     "teléfono", "téléphone", "telefone", "celular", "móvil", "movil", "portable", "whatsapp", "landline", "gsm",
+     "telepon", "ponsel", "hp", "handphone", "mobil", "telefonnummer", "handynummer", "mobilnummer", "rufnummer",
+     "number", "no", "nr", "num", "nomor", "numero", "número", "numéro", "nummer", "numer", "of", "de", "contact",
+     "primary", "secondary", "home", "work", "office", "private", "privat", "personal", "business", "alt",
+     "alternate", "alternative", "emergency", "kontakt", "contacto", "msisdn", "prefijo", "prefix"}
+)  # fmt: skip
 
 
 _LETTER_LABELS = frozenset(["t", "m"])
@@ -1267,7 +1296,10 @@ _GLUED_LETTER = re.compile(r"(?<![^\W\d_])[tTmM][0-9][^A-Za-z]*$")
 # 030 12345678": an attacker's round).
 _LABEL_REFERENCES = frozenset(
     ["kundennummer", "auftragsnummer", "bestellnummer", "rechnungsnummer", "vertragsnummer", "bestellung", "processo",
-     "encomenda"]
+     "encomenda",
+     # Arabic's order, invoice and shipment ("رقم الطلب 4471-2290": reviewer BP; not "... لتأكيد الطلب على الرقم
+     # 0551234567", a phone a few words on: an attacker's round)
+     "الطلب", "الفاتورة", "الشحنة"]
 )  # fmt: skip
 
 
@@ -2109,6 +2141,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         or (not said and _timed_reading(scan.text, candidate, start))
         or _inside_identifier(scan.text, start, start + len(candidate))
         or _in_tracking_number(scan.text, start, start + len(candidate))
+        or _form_number(scan.text, start, candidate)
         or (
             _SPACED_AREA.match(candidate)
             and not (_PHONE_WORDS.intersection(words[-3:]) or _line_says_phone(scan.text, start))
@@ -2386,6 +2419,20 @@ def _inside_identifier(text: str, start: int, end: int) -> bool:
 # A UPS tracking number: "1Z", the shipper's six characters, the service's two digits and the parcel's eight,
 # printed in groups ("1Z 4E9 81W 03 9218 7342": reviewer BP; its tail reads as Melbourne's "03 9218 7342").
 _UPS_TRACKING = re.compile(r"(?<![A-Za-z0-9])1Z(?:[ ]?[0-9A-Z]){16}(?![A-Za-z0-9])")
+
+
+# An insurance form's number: its line's two capitals, then four pairs, its number and its edition ("HO 04 90 05 11",
+# "CG 00 01 04 13": ISO's forms, reviewer BQ).
+_FORM_PAIRS = re.compile(r"[0-9]{2}(?: [0-9]{2}){3}")
+_FORM_LINE = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2} \Z")
+
+
+def _form_number(text: str, start: int, candidate: str) -> bool:
+    return (
+        start >= 3
+        and _FORM_PAIRS.fullmatch(candidate) is not None
+        and _FORM_LINE.search(text, start - 3, start) is not None
+    )
 
 
 def _in_tracking_number(text: str, start: int, end: int) -> bool:
@@ -3364,28 +3411,38 @@ def phone_e164_digits(value: str, regions: Sequence[str]) -> str:
 # EMV 3-D Secure's cardholder phones ("mobilePhone": {"cc": "44", "subscriber": "7790750126"}: reviewer BP), and any
 # object named for a phone that holds a country code and a number apart.
 _PHONE_OBJECT = re.compile(
-    r"""["']?(?:mobile|home|work|cell|contact)?_?phone(?:_?number)?["']?[ \t]*:[ \t]*\{(?P<body>[^{}]{0,200})\}""",
+    r"""(?<![A-Za-z0-9_])["']?(?:(?:mobile|home|work|cell|contact|primary|business|shipping|billing)_?)?"""
+    r"""(?:phone|tel|mobile|msisdn)(?:_?number)?["']?[ \t]*:[ \t]*"""
+    # a JSON object (one object nested in it at most), or YAML's block of indented keys
+    r"""(?:\{(?P<body>(?:[^{}]|\{[^{}]{0,80}\}){0,200})\}|(?P<block>(?:\r?\n[ \t]+[^\n]{1,80}){2,6}))""",
     re.IGNORECASE,
 )
 _PHONE_OBJECT_CODE = re.compile(
-    r"""["']?(?:cc|country_?code|countryCallingCode)["']?[ \t]*:[ \t]*["']?\+?(?P<cc>[0-9]{1,3})"""
+    r"""["']?(?:cc|country_?code|countryCallingCode|calling_?code|dial_?code|prefix)["']?[ \t]*:[ \t]*["']?\+?"""
+    r"(?P<cc>[0-9]{1,3})(?![0-9])",
+    re.IGNORECASE,
 )
 _PHONE_OBJECT_NUMBER = re.compile(
-    r"""["']?(?:subscriber|number|national_?number|nationalNumber)["']?[ \t]*:[ \t]*["']?"""
-    r"(?P<number>[0-9][0-9 \-]{3,16}[0-9])"
+    r"""["']?(?:subscriber|number|national_?number|phone_?number|local_?number|value)["']?[ \t]*:[ \t]*["']?"""
+    r"(?P<number>[0-9][0-9 .\-]{3,16}[0-9])",
+    re.IGNORECASE,
 )
+# ... not a device's record ("phone": {"model": "Pixel 8", "cc": 61, "number": ...}: an attacker's round)
+_DEVICE_KEYS = re.compile(r"""["']?(?:model|imei|brand|make|serial|os|firmware)["']?[ \t]*:""", re.IGNORECASE)
 
 
 def may_hold_phone_object(scan: Scan) -> bool:
-    return "phone" in scan.lower and "{" in scan.text
+    lower = scan.lower
+    return ("{" in scan.text or ":\n" in scan.text) and ("phone" in lower or "tel" in lower or "mobile" in lower)
 
 
 def find_phone_objects(scan: Scan) -> Iterator[Span]:
-    for phone in _PHONE_OBJECT.finditer(scan.text):
-        body = phone.start("body")
-        code = _PHONE_OBJECT_CODE.search(scan.text, body, phone.end("body"))
-        number = _PHONE_OBJECT_NUMBER.search(scan.text, body, phone.end("body"))
-        if code is None or number is None:
+    text = scan.text
+    for phone in _PHONE_OBJECT.finditer(text):
+        low, high = phone.span("body" if phone["body"] is not None else "block")
+        code = _PHONE_OBJECT_CODE.search(text, low, high)
+        number = _PHONE_OBJECT_NUMBER.search(text, low, high)
+        if code is None or number is None or _DEVICE_KEYS.search(text, low, high) is not None:
             continue
         if phone_e164(f"+{code['cc']}{number['number']}", scan.phone_regions) is not None:
             yield number.span("number")
@@ -3414,20 +3471,31 @@ _SOUTHEAST_ASIAN_PHONE_LABELS = "|".join(
 )  # fmt: skip
 # ... or whose it is: "เบอร์โทรของดิฉันคือ 0659095078" (my phone's number is: reviewer BP)
 _TO_THE_NUMBER_WORDS = ("กลับ", "หา", "มาที่", "ที่", "ได้ที่", "คือ", "ຫາ", "ທີ່", "ของดิฉัน", "ของผม", "ของฉัน", "ของหนู",
-                        "ของเรา", "ของคุณ", "ของลูกค้า")  # fmt: skip
+                        "ของเรา", "ของคุณ", "ของลูกค้า", "ของพี่", "ของน้อง", "ของแม่", "ของพ่อ", "ของลูก", "ของสามี",
+                        "ของภรรยา", "ของเขา", "ของเธอ")  # fmt: skip
 _SOUTHEAST_ASIAN_TO_THE_NUMBER = "|".join(
     sorted({normalise_text(word) for word in _TO_THE_NUMBER_WORDS}, key=len, reverse=True)
 )
 # Bengali's mobile, phone and number, as the view writes them ("আমার মোবাইল নম্বর ০১৭৮০১৭৪৩৮৩": reviewer BP)
 _BENGALI_PHONE_LABELS = "|".join(
-    sorted({normalise_text(word) for word in ("মোবাইল নম্বর", "ফোন নম্বর", "মোবাইল", "ফোন")}, key=len, reverse=True)
+    sorted(
+        {
+            normalise_text(word)
+            for word in ("মোবাইল নম্বর", "ফোন নম্বর", "মোবাইল নাম্বার", "ফোন নাম্বার", "ফোন নং", "মোবাইল নং", "মোবাইল", "ফোন")
+        },
+        key=len,
+        reverse=True,
+    )
 )
 _FOREIGN_PHONE_LABEL = re.compile(
     # Korean's callback asked for and number it came to ("콜백 요청: 01060368797", "수신 번호 01023483301": reviewer BB)
     # Japanese "contact" too ("連絡先 09034973936": reviewer BC)
-    r"(?:電話番号|電話|携帯番号|携帯|电话号码|电话|手机号码|手机|座机|固话|联系方式|電話號碼|전화번호|전화|휴대폰|휴대전화|핸드폰|연락처|連絡先"
+    r"(?:電話番号|電話|携帯番号|携帯|电话号码|电话|手机号码|手机|座机|固话|联系方式|電話號碼|전화번호|전화|휴대폰|연락처|連絡先"
     r"|콜백 요청|콜백|수신 번호|수신번호"
-    r"|मोबाइल|फोन|नबर|नंबर|दूरभाष|" + _BENGALI_PHONE_LABELS + r"|(?i:office)(?:[ \t]\([^()\n]{1,32}\))?[ \t]*:"
+    # the device's words in Korean ("핸드폰 010-...", not "핸드폰 1350000원에": a price) and Bengali's labels: a number
+    # after them only as dialled (its trunk "0" or a "+": an attacker's round)
+    r"|(?P<device>휴대전화|핸드폰|" + _BENGALI_PHONE_LABELS + r")"
+    r"|मोबाइल|फोन|नबर|नंबर|दूरभाष|(?i:office)(?:[ \t]\([^()\n]{1,32}\))?[ \t]*:"
     # Thai abbreviates with a stop ("โทร. 081 ..."), Khmer writes its own colon ("លេខទូរស័ព្ទ៖ 012 ...")
     rf"|(?P<sea>(?<![^\W\d_])(?:{_SOUTHEAST_ASIAN_PHONE_LABELS})(?:{_SOUTHEAST_ASIAN_TO_THE_NUMBER}){{0,2}}\.?))"
     # Korean's "number" after the phone's word ("제 휴대폰 번호는 01088690648이고": reviewer BP)
@@ -3493,7 +3561,7 @@ def find_labelled_phones(scan: Scan) -> Iterator[Span]:
     glued to CJK text (whose letters are word characters). Each is still validated as a phone."""
     text = scan.text
     labels = _office_labels(scan) if text.isascii() else _FOREIGN_PHONE_LABEL.finditer(text)
-    starts = [(label.end(), ["phone"], label["sea"] is not None) for label in labels]
+    starts = [(label.end(), ["phone"], label["sea"] is not None or label["device"] is not None) for label in labels]
     if "+" in text:
         starts += [(plus.start(), [], False) for plus in _GLUED_PLUS.finditer(text)]
     for start, words, southeast_asian in starts:

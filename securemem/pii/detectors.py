@@ -417,7 +417,25 @@ _BUILTINS: tuple[_Builtin, ...] = (
         frozenset({"PASSWORD", "GENERIC_SECRET"}),
         find_dumped_secrets,
         # a REPL's prompt, or (the view drops ">>> ") a name in brackets or quotes that ends its line
-        literals=(">>> ", "=>", " = 0x", "']\n", '"]\n', "')\n", '")\n', "']\r", '"]\r', "In [", "irb(", "pry("),
+        literals=(
+            ">>> ",
+            "=>",
+            " = 0x",
+            "']\n",
+            '"]\n',
+            "')\n",
+            '")\n',
+            "']\r",
+            '"]\r',
+            "In [",
+            "irb(",
+            "pry(",
+            "ghci>",
+            "julia>",
+            "iex(",
+            "\n'",
+            '\n"',
+        ),
     ),
     _Builtin(frozenset({"PASSWORD"}), find_spelt_passwords, gate=may_hold_spelt_password),
     _Builtin(frozenset({"CREDIT_CARD", "PHONE", "US_SSN"}), find_payment_fields, digits=7),
@@ -1265,9 +1283,12 @@ def _separated_digit_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
 # Digit groups a transcript sets apart with commas, as a caller paused between them ("the card number is 5194,
 # 1730, 5592, 8881", "sure, 0 7 9, 6 4, 0 9 6 5": reviewer BP's speech-to-text): three groups or more, each of
 # digits maybe typed apart, nine to nineteen digits in all.
+# (the ideographic comma and Arabic's too: "我的手机号是138、1234、5678"; fullwidth commas the view reads as ",")
 _COMMA_GROUPED = re.compile(
-    r"(?<![\w.,])[0-9](?:[ \t]?[0-9]){0,4}(?:,[ \t]{0,2}[0-9](?:[ \t]?[0-9]){0,4}){2,7}(?![\w]|[.,][ \t]?[0-9])"
+    r"(?<![A-Za-z0-9_.,;、،])[0-9](?:[ \t]?[0-9]){0,4}(?:[,;、،][ \t]{0,2}[0-9](?:[ \t]?[0-9]){0,4}){2,7}"
+    r"(?![\w]|[.,;、،][ \t]?[0-9])"
 )
+_COMMAS = frozenset(",;、،")
 _COMMA_GROUPED_TYPES = frozenset({"CREDIT_CARD", "US_SSN", "PHONE"})
 # ... said to be a card's or a phone's number right before them ("the card number is", "my mobile:", "call me
 # on"), not only named ("Card transactions per day: 4539, 3074, ...", "mobile data (MB): 312, 555, 7890": counts);
@@ -1275,10 +1296,28 @@ _COMMA_GROUPED_TYPES = frozenset({"CREDIT_CARD", "US_SSN", "PHONE"})
 _COMMA_SAID = re.compile(
     r"(?<![^\W\d_])(?:(?:phone|mobile|cell|tel|telephone|card|credit card|debit card|visa|mastercard|amex)"
     r"(?:[ \t]*(?:number|no\.?|nr\.?|#))?[ \t]*(?:is|was|:)"
-    r"|(?:call|reach|text|ring)[ \t]+(?:me|us)(?:[ \t]+back)?(?:[ \t]+(?:on|at))?)"
+    r"|(?:call|reach|text|ring)[ \t]+(?:me|us)(?:[ \t]+back)?(?:[ \t]+(?:on|at))?"
+    r"|(?:my|your|the)[ \t]+(?:number|callback|call-back)(?:[ \t]+number)?[ \t]*(?:is|was|:)"
+    r"|(?:callback|call-back)(?:[ \t]+number)?[ \t]*(?:is|was|:)"
+    # Indonesian's "nomor HP saya", "nomor kartu kredit saya" (my phone's, my card's number)
+    r"|nomor[ \t]+(?:hp|ponsel|telepon|kartu(?:[ \t]+kredit)?)(?:[ \t]+saya)?[ \t]*(?:adalah|:)?"
+    # a question on the line before that asks for a number, a card or a phone
+    # (a number of a card's, a phone's, or the one to reach you by: not an order's or a case's)
+    r"|(?:(?:card|phone|mobile|cell|contact|callback|best|good|your)[ \t]+number|card|phone|mobile|cell)"
+    r"[^\n?]{0,40}\?[ \t]*\r?\n[^\n0-9]{0,30})"
     r"(?:[ \t,]+(?:it's|its|it is|sure|ok|okay|yes|yeah|um|uh))*[ \t,:]*$"
+    # Chinese, Japanese and Korean glue the words before ("我的手机号是138、1234、5678")
+    r"|(?:手机号码?|电话号码?|電話番号|携帯番号|カード番号|卡号|전화번호|휴대폰[ ]?번호|카드[ ]?번호"
+    r"|رقم[ ]?(?:جوالي|هاتفي|الجوال|الهاتف|البطاقة))"
+    r"[ \t]*(?:是|は|는|:|：)?[ \t]*$"
 )
-_COMMA_SSN = re.compile(r"(?<![^\W\d_])(?:social security(?: number| no\.?| #)?|ssn)(?![^\W\d_])")
+_COMMA_SSN = re.compile(
+    r"(?<![^\W\d_])(?:social security(?: number| no\.?| #)?|ssn|(?:my|your|his|her)[ \t]+social"
+    r"|social(?=[ \t]+(?:is|was)))(?![^\W\d_])"
+    # said right before the groups, or ending the line (a question or a request) before the answer's
+    r"(?:[ \t]*(?:number|no\.?|#))?(?:[ \t]*(?:is|was|:)[ \t,]*(?:(?:it's|its|sure|ok|okay|yes|um|uh)[ \t,]*)*"
+    r"|[ \t]*[.?!]?[ \t]*\r?\n[^\n]{0,48})$"
+)
 _COMMA_NAMED_BACK = 48  # characters before the groups where a card or a phone is named ...
 _COMMA_SSN_BACK = 160  # ... and an SSN, maybe in the question a line or two before the answer
 
@@ -1287,21 +1326,25 @@ def _comma_grouped_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     """Cards, SSNs and phones in comma-set groups, read with the commas taken out, only where the words before
     name one (a list of counts, "212, 555, 1234", is none)."""
     kinds = wanted & _COMMA_GROUPED_TYPES
-    if not kinds or "," not in scan.text:
+    if not kinds or not any(comma in scan.text for comma in _COMMAS):
         return []
     text, lower = scan.text, scan.lower
     hits: list[Hit] = []
+    budget = max(_WRAP_BUDGET, len(text) // _WRAP_BUDGET_PER)  # reads of a copy, as for wrapped lines
     for run in _COMMA_GROUPED.finditer(text):
         start, end = run.span()
         digits = sum(char.isdigit() for char in run.group())
         if not 9 <= digits <= 19:
             continue
+        budget -= 1
+        if not budget:
+            break
         named = _COMMA_SAID.search(lower, max(0, start - _COMMA_NAMED_BACK), start) is not None
         ssn = _COMMA_SSN.search(lower, max(0, start - _COMMA_SSN_BACK), start) is not None
         if not (named or ssn):
             continue
         low = max(0, start - (_COMMA_SSN_BACK if ssn else _COMMA_NAMED_BACK))
-        origin = list(range(low, start)) + [at for at in range(start, end) if text[at] != ","]
+        origin = list(range(low, start)) + [at for at in range(start, end) if text[at] not in _COMMAS]
         joined = "".join(text[at] for at in origin)
         offset = start - low
         copy = Scan(joined, scan.phone_regions)

@@ -54,6 +54,7 @@ _VERSION_WORDS = re.compile(
     r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|sections?|"
     r"clauses?|chapters?|figure|fig|requirements?|paragraphs?|appendix|annex|articles?|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
+    r"protocol|schema|sdk|spec|"  # a compatibility list's ("protocol 1.2.0.4 (legacy)": reviewer BQ)
     r"fixed in(?: [a-z]{1,12})?|kernel|taxonomy|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?|"
     # (a dependency pinned to a release: see "more" below)
     # "check image tag 2.14.0.3" (reviewer AQ), as the other languages' words: see _is_ipv4

@@ -910,15 +910,27 @@ def _credential_pair(text: str, lower: str, at: int, key_end: int) -> Hit | None
     return ("PASSWORD", start, end) if _password_shaped(text[start:end]) else None
 
 
+# An Apple property list's entry: <key>AlgoliaAdminKey</key><string>5f5672...</string> (an app's Info.plist, its
+# configuration: reviewer BQ); the key read with its camelCase parts apart.
+_PLIST_ENTRY = re.compile(
+    r"<key>(?P<key>[A-Za-z][A-Za-z0-9_.\-]{0,63})</key>\s{0,80}<string>(?P<value>[^<\n]{1,256})</string>"
+)
+
+
 def _key_value_attributes(text: str, lower: str) -> Iterator[Hit]:
-    for match in _KEY_VALUE_ATTRIBUTE.finditer(lower):
-        name = _KEY_SPLIT.sub("_", match["key"])
-        kind = key_kind(name)
-        start, end = match.span("value")
+    entries = [(match["key"], match.span("value")) for match in _KEY_VALUE_ATTRIBUTE.finditer(lower)]
+    if "<key>" in text:
+        entries += [
+            (_KEY_SPLIT.sub("_", match["key"]).lower(), match.span("value")) for match in _PLIST_ENTRY.finditer(text)
+        ]
+    for key, (start, end) in entries:
+        kind = key_kind(_KEY_SPLIT.sub("_", key))
         secret = text[start:end]
         if kind == "PASSWORD" and len(secret) >= 4 and _plausible_value(secret, True):
             yield "PASSWORD", start, end
-        elif kind == "SECRET" and _plausible_value(secret, True) and _looks_random(secret):
+        elif (kind == "SECRET" and _plausible_value(secret, True) and _looks_random(secret)) or (
+            kind == "KEY" and _printed_key(secret)
+        ):
             yield "GENERIC_SECRET", start, end
 
 
@@ -1161,7 +1173,9 @@ _PW_WORDS = (
     # view writes it: its marks dropped) and Amharic's words
     "passordet", "adgangskoden", "kodeordet", "kodeord", "parolası", "parolasi", "parolasını", "parolasini",
     "parolam", "parolanız", "paroları", "parolamız", "parolamiz", "parolan", "parolanızı", "parolanizi",
-    "kontrasenya", "kontraseña", "nywila", "పసవరడ", "పస వరడ", "የይለፍ ቃል", "የይለፍ ቃሉ",
+    "kontrasenya", "kontraseña", "nywila",
+    # ... and of "şifre" ("giriş şifreniz: ...", your login's password: reviewer BQ)
+    "şifreniz", "sifreniz", "şifrenizi", "sifrenizi", "şifrem", "sifrem", "పసవరడ", "పస వరడ", "የይለፍ ቃል", "የይለፍ ቃሉ",
     "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
     "mật khẩu", "mat khau", "รหัสผ่าน",
     # German compounds (reviewer U: "Erstpasswort Sommer-70?"), a Wi-Fi network's key, a VPN's: see
@@ -2399,7 +2413,9 @@ def may_hold_keyword_secret(scan: Scan) -> bool:
 
 
 def _may_hold_attribute(lower: str) -> bool:
-    return "=" in lower and ("key=" in lower or "name=" in lower) and "value" in lower
+    return ("=" in lower and ("key=" in lower or "name=" in lower) and "value" in lower) or (
+        "<key>" in lower and "<string>" in lower
+    )
 
 
 def _may_hold_cli_password(lower: str) -> bool:
@@ -2552,12 +2568,22 @@ def _compound_secret(name: str) -> bool:
     whose secret it is: "azure_storage_key" names the account key, "provider_token" the provider's token
     ("storage_backend", "storage_key_id", "token_provider" name no secret)."""
     compound = _SECRET_KEY.search(name)
+    whose: frozenset[str] = frozenset({"provider"})
     if compound is None:
-        return False
+        # a password whose store, backend or cache it is ("RELEASE_STORE_PASSWORD=...", Android's keystore's:
+        # reviewer BQ; "cache_password", "primary_password"); not a password's rule, field or hint ("min_password")
+        compound, whose = _PASSWORD_KEY.search(name), _PASSWORDS_OWNERS
+        if compound is None:
+            return False
     return all(
-        word.start() >= compound.start() - 1 or word.group().strip("_.-") == "provider"
+        word.start() >= compound.start() - 1 or word.group().strip("_.-") in whose
         for word in _NOT_SECRET_KEY.finditer(name)
     )  # "provider_token": the provider's token (reviewer AQ); "token_provider" names the provider
+
+
+_PASSWORDS_OWNERS = frozenset(
+    {"provider", "store", "storage", "backend", "engine", "cache", "socket", "websocket", "primary", "source"}
+)
 
 
 def _key_name(text: str, lower: str, start: int, end: int) -> str:
@@ -3740,11 +3766,19 @@ _DUMPED = re.compile(
     r"""\[["']?(?P<key>[A-Za-z][A-Za-z0-9_\-]{0,63})["']?\][ \t]*=>[ \t]*\r?\n?[ \t]*string\([0-9]+\)[ \t]*"""
     r"""(?P<q>")(?P<value>[^"\n]{1,256})"|(?<![A-Za-z0-9_])(?P<ckey>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]*=[ \t]*"""
     r'0x[0-9a-f]{4,16}[ \t]+"(?P<cvalue>[^"\n]{1,256})"'
-    # (the view drops ">>> " at a line's start, as it drops a mail's quoting: then the name is in brackets or quotes)
-    r"""|^(?:(?:>>>|In[ ]\[[0-9]{1,5}\]:|irb\([^)\n]{0,32}\)[:0-9]{0,12}>|pry\([^)\n]{0,32}\)>)[ \t]+[^\n]{0,200}?"""
-    r"""(?<![A-Za-z0-9_])(?P<rkey>[A-Za-z_][A-Za-z0-9_]{0,63})|(?:>>>)?[ \t]*[A-Za-z_][A-Za-z0-9_.]{0,64}[\[(]["']"""
-    r"""(?P<bkey>[A-Za-z_][A-Za-z0-9_]{0,63})["'])\]?\)?[ \t]*\r?\n"""
-    r"""(?:Out\[[0-9]{1,5}\]:[ \t]*|=>[ \t]*)?(?P<rq>['"])(?P<rvalue>[^'"\n]{1,256})(?P=rq)[ \t]*\r?$""",
+    # (the view drops ">>> " at a line's start, as it drops a mail's quoting: then the name is in brackets or quotes;
+    # Julia's, Elixir's, Haskell's and R's prompts and answers too: an attacker's round)
+    r"""|^(?:(?:>>>|In[ ]\[[0-9]{1,5}\]:|irb\([^)\n]{0,32}\)[:0-9]{0,12}>|pry\([^)\n]{0,32}\)>|julia>"""
+    r"""|iex\([0-9]{1,5}\)>|ghci>)[ \t]+[^\n]{0,200}?"""
+    r"""(?<![A-Za-z0-9_])(?P<rkey>[A-Za-z_][A-Za-z0-9_]{0,63})["']?"""
+    # ... or a line that holds a dotted name alone ("settings.SECRET_KEY", "process.env.API_TOKEN")
+    r"""|(?:>>>|>)?[ \t]*[A-Za-z_][A-Za-z0-9_]{0,32}(?:\.[A-Za-z_][A-Za-z0-9_]{0,32}){0,3}"""
+    r"""\.(?P<akey>[A-Za-z_][A-Za-z0-9_]{0,63})"""
+    r"""|(?:>>>|>|julia>|iex\([0-9]{1,5}\)>|ghci>)?[ \t]*[A-Za-z_][A-Za-z0-9_.:]{0,64}[\[( ]["']"""
+    r"""(?P<bkey>[A-Za-z_][A-Za-z0-9_]{0,63})["'](?:,[^\n)]{0,40})?)\]?\)?[ \t]*\r?\n"""
+    r"""(?:[ \t]*\.\.\.:[^\n]{0,80}\r?\n)*"""  # IPython's continuation lines
+    r"""(?:Out\[[0-9]{1,5}\]:[ \t]*|=>[ \t]*|\[1\][ \t]+|Just[ \t]+)?"""
+    r"""(?P<rq>['"])(?P<rvalue>[^'"\n]{1,256})(?P=rq)[ \t]*\r?$""",
     re.MULTILINE,
 )
 
@@ -3753,17 +3787,29 @@ def find_dumped_secrets(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     for match in _DUMPED.finditer(text):
         part = "value" if match["key"] is not None else "cvalue" if match["ckey"] is not None else "rvalue"
-        key = match["key"] or match["ckey"] or match["rkey"] or match["bkey"]
+        key = match["key"] or match["ckey"] or match["rkey"] or match["bkey"] or match["akey"]
         kind = key_kind(key.lower())
         value = match[part]
         if kind is None or not _plausible_value(value, True):
             continue
-        if part == "rvalue" and (len(value) < _REPL_SHORTEST or not value.isprintable() or " " in value):
-            continue  # a REPL's answer is the value whole: "not set", "<redacted>" in words are none
+        if part == "rvalue" and not _repl_secret(value):
+            continue
         yield ("PASSWORD" if kind == "PASSWORD" else "GENERIC_SECRET"), *match.span(part)
 
 
 _REPL_SHORTEST = 8
+
+
+def _repl_secret(value: str) -> bool:
+    """A REPL's answer is the value whole: a secret's has a digit and is no words ("not set", a translation's
+    "Passwort", a form's "PasswordInput", a hasher's "Argon2PasswordHasher" are none: an attacker's round)."""
+    return (
+        len(value) >= _REPL_SHORTEST
+        and value.isprintable()
+        and " " not in value
+        and any(char.isdigit() for char in value)
+        and not_words(value)
+    )
 
 
 # SASL's PLAIN in an SMTP, IMAP or POP3 exchange ("AUTH PLAIN AHNpb2Jo...=="; an strace or a debug log: reviewer
