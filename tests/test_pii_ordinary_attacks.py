@@ -190,6 +190,14 @@ decoded runs read for emails and secrets only (not numbers), percent runs only w
 bytes literal only under a name that says what it opens or signs, and random (no words run together, no
 placeholder, no empty input's digest); OCR's "l" only glued to a dash; the SSA's identifier only as the root of the
 element whose extension the number is; words run together are two runs or more.
+
+- Round BPA. An attacker's round on reviewer BP's readers (comma-set digit groups in transcripts, new words for a
+phone in Czech, Indonesian, Korean, Thai and Bengali, telephony logs' keys, 3-D Secure's phone objects, Norwegian
+dotted accounts, bank initials before a colon, a REPL's answers, a CSV column's header): 335 ordinary strings
+(counts, prices and serial numbers after the new words, lists of counts after a card's, a phone's or an SSN's
+word, CSV columns beside a phone's, currency codes before a colon, translations and widgets a REPL prints). The
+readers as first written altered 95 that the tree before did not; 2 since, marked "left" (Norwegian accounts
+valid by modulus 11 read in a ledger's sense, "Account no. 3052.60.18156 (kontoplan: ...)").
 """
 
 from __future__ import annotations
@@ -220,6 +228,7 @@ ROUNDS = {
     "bm": (250, 12, 202),
     "bn": (157, 12, 117),
     "st51": (162, 9, 153),
+    "bpa": (335, 2, 316),
 }
 
 
@@ -261,9 +270,12 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # written, 44 since.
 # Round BM's 72 (other fillers and corrections, other words for "@" and ".", radio-alphabet local parts): 1 found by
 # the tree before, 5 by the readers as first written, 2 since (the narrowing took three).
+# Round BPA's 129 (BP's readers' shapes in other separators, languages, prompts and layouts): 40 found by the tree
+# before, 54 by the readers as first written (9 of the tree before's lost: a CSV row's phone named in its own
+# cells, a prose line with a comma above), 102 since.
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
-    "bl": (85, 44), "bm": (72, 2),
+    "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102),
 }  # fmt: skip
 
 
