@@ -767,14 +767,15 @@ _SPACED_LABEL = re.compile(rf"(?:{_SPACED_RUN}[.]?[ \t]{{1,4}})+(?:n[ \t.\-]{{0,
 
 # HL7's object identifier of the SSA's numbers: a CDA document's "<id extension="708542248"
 # root="2.16.840.1.113883.4.1"/>" holds an SSN, in either order of its attributes (reviewer BO).
-_SSA_OID = "2.16.840.1.113883.4.1"
 _SSA_OID_ROOT = re.compile(r"root=[\"']2\.16\.840\.1\.113883\.4\.1[\"']")
 
 
 def _ssa_oid_beside(scan: Scan, match: re.Match[str]) -> bool:
     """The number is an element's ``extension`` whose ``root`` is the SSA's identifier (the same element)."""
     text = scan.text
-    if _SSA_OID not in text or _EXTENSION_BEFORE.search(text, max(0, match.start() - 12), match.start()) is None:
+    # (the element's own window only: a search of the whole text for the identifier, per number, made a CSV of
+    # 40,000 SSNs quadratic)
+    if _EXTENSION_BEFORE.search(text, max(0, match.start() - 12), match.start()) is None:
         return False
     low = text.rfind("<", max(0, match.start() - 96), match.start())
     high = text.find(">", match.end(), match.end() + 96)
