@@ -198,6 +198,16 @@ dotted accounts, bank initials before a colon, a REPL's answers, a CSV column's 
 word, CSV columns beside a phone's, currency codes before a colon, translations and widgets a REPL prints). The
 readers as first written altered 95 that the tree before did not; 2 since, marked "left" (Norwegian accounts
 valid by modulus 11 read in a ledger's sense, "Account no. 3052.60.18156 (kontoplan: ...)").
+
+- Round ST52. An attacker's round on the readers once narrowed and on reviewer BQ's (an account named alone beside
+a bank's branch, REPL answers, property lists, telephony keys, comma groups, phone words in company): 311 ordinary
+strings (ledger, cloud and student accounts beside "Branch:" or "Institution:", S3 object keys and public key
+fingerprints a REPL prints, thousands written with commas, area codes' lists, order numbers after Czech's
+"mobilní", product codes after "ponsel", "cli:" as a command line's). The readers attacked altered 107 that the
+tree before did not, 17 since (marked "left": a transit pass's or a routing slip's account, a currency's or a
+ticket's initials read as a bank's, OpenPGP fingerprints under "GPG_KEY", counts after "msisdn:", a Turkish
+"şifreniz: gönderildi"), and a line of 200 KB of "account ..." took 121 s (the branch's word searched over the
+whole line per label), 0.3 s since.
 """
 
 from __future__ import annotations
@@ -229,6 +239,7 @@ ROUNDS = {
     "bn": (157, 12, 117),
     "st51": (162, 9, 153),
     "bpa": (335, 2, 316),
+    "st52": (311, 17, 267),
 }
 
 
@@ -273,9 +284,12 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # Round BPA's 129 (BP's readers' shapes in other separators, languages, prompts and layouts): 40 found by the tree
 # before, 54 by the readers as first written (9 of the tree before's lost: a CSV row's phone named in its own
 # cells, a prose line with a comma above), 102 since.
+# Round ST52's 122 (the narrowed readers' and BQ's shapes in other forms): 42 found by the tree before, 80 by the
+# readers it attacked (6 of the tree before's lost: hosts after "schema", "SDK", "protocol", Danish numbers after
+# "DK"), 89 since.
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
-    "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102),
+    "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89),
 }  # fmt: skip
 
 

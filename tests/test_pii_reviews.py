@@ -673,6 +673,16 @@ def altered(name: str) -> list[str]:
         # account of five digits, a CLABE whose control digit is wrong, a passphrase of words, Alibaba Cloud's secret
         # beside its key id, an IPv6 address with a group of six digits (no address).
         ("bq", "claim", None, 0.975),
+        # Blind, after BQ's fixes and an attacker's second round: what an agent writes in its own memory files (case
+        # summaries, to-do lists, hand-offs, scratchpads of tool output) in 26 languages, an evasion section: 498 of
+        # 530 as it came (94.0%). Its fixes: a bank account's number a few words after its label in a sentence
+        # ("numer rachunku bankowego ...", "số tài khoản ngân hàng ...", "שמספר חשבון הבנק ... הוא ...", "银行账号为
+        # ..."), Poland's NRB by its IBAN's check, Romanian's and Ukrainian's labels, Turkish's "banka", Japanese's
+        # kinds of account, a name with a year and "%" after a password's label, "plus," read out with a comma. 510
+        # since. Left: passphrases of words, a password a clause apart ("... v1a*rokfhOiP dans le chat"), values split
+        # across list items or by markdown, numbers read out in Chinese and Japanese numerals, Notion's token in a
+        # shape not its own.
+        ("br", "claim", None, 0.96),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1015,6 +1025,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # Reviewer BQ: none; as it came, ISO insurance forms' numbers ("HO 04 90 05 11") read as phones, a retina
         # icon after another read as a password, a protocol's release read as an address.
         ("bq", 0, set()),
+        # Reviewer BR: none, as it came and since.
+        ("br", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

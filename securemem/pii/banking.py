@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from securemem.pii.checksums import iban_valid
 from securemem.pii.normalize import viewed_words
 from securemem.pii.scan import COUNTED, Scan, index_words
 
@@ -48,6 +49,7 @@ _FOREIGN_ACCOUNT_LABELS = (
     "номер банковского счета",
     "номер банковского счёта",
     "номер рахунку",
+    "номер банківського рахунку",  # Ukrainian's bank account's number (reviewer BR)
     "αριθμός λογαριασμού",
     "αριθμος λογαριασμου",
     "खाता संख्या",
@@ -77,31 +79,41 @@ _ACCOUNT_LABEL = re.compile(
     r"|numero (?:di |del )?conto(?: corrente)?|conto corrente n\.?"
     r"|n[úu]mero da conta(?: corrente| banc[áa]ria)?|conta banc[áa]ria"
     r"|rekeningnummer|bankrekening(?:nummer)?|numer (?:konta|rachunku)(?: bankowego)?|nr\.? (?:konta|rachunku)"
-    r"|tilinumero|(?:bank)?sz[áa]mlasz[áa]m|[čc][íi]slo [úu][čc]tu|hesap numaras[ıi]|s[ốo] t[àa]i kho[ảa]n"
+    r"|tilinumero|(?:bank)?sz[áa]mlasz[áa]m|[čc][íi]slo [úu][čc]tu|hesap numaras[ıi](?:n[ıi])?|s[ốo] t[àa]i kho[ảa]n"
+    # Romanian's account's number ("numărul contului bancar": reviewer BR)
+    r"|num[ăa]rul contului(?: bancar)?|num[ăa]r(?:ul)? de cont|cont bancar"
     r"|nomor rekening|nuban(?: account)?(?: number| no\.?)?"
-    + "|"
-    + _viewed(*_FOREIGN_ACCOUNT_LABELS)
     # Mexico's CLABE, checked by its control digit ("Cuenta CLABE para devolución: 0938...": reviewer BQ)
-    + r"|(?:cuenta )?clabe(?: interbancaria)?"
-    # an account named alone, read only beside its bank's branch on the line (see _BRANCH_LINE)
-    + r"|(?P<bare>account|acct|a/c|conta(?: corrente)?|cuenta|compte))(?![^\W\d_])"
+    r"|(?:cuenta )?clabe(?: interbancaria)?"
+    # an account named alone, read only beside its bank's routing number on the line (see _BRANCH_LINE)
+    r"|(?P<bare>account|acct|a/c|conta(?: corrente)?|cuenta|compte))(?![^\W\d_])"
+    # the labels of other scripts, with no word boundary: Chinese, Japanese and Thai glue the words around them,
+    # Hebrew its prefixes ("的银行账号为 6228...", "שמספר חשבון הבנק ...": reviewer BR)
+    "|" + _viewed(*_FOREIGN_ACCOUNT_LABELS)
 )
-# A line that names the bank's branch number beside an account named alone ("Transit: 31846  Institution: 006
-# Account: 8509444", "sort code 949857 account 95781342": reviewer BQ).
+# A line that names the bank's routing number beside an account named alone ("Transit: 31846  Institution: 006
+# Account: 8509444", "sort code 949857 account 95781342": reviewer BQ), not a branch or an institution alone (a
+# ledger's, a repository's, a university's: "Branch: develop  Account: 0987...", an attacker's round), within
+# _BRANCH_REACH characters of the label.
+# The branch's number follows its word ("Transit: 31846", "sort code 949857", "BSB 062-000", "IFSC HDFC0001234"): a
+# transit pass, a routing table, "Sort code field blank" or "ABA therapy" name none (an attacker's round).
 _BRANCH_LINE = re.compile(
-    r"(?<![^\W\d_])(?:transit|institution|routing|aba|sort[ \-]?code|bsb|ifsc|blz|bank code|ag[êe]ncia|sucursal"
-    r"|branch)(?![^\W\d_])"
+    r"(?<![^\W\d_])(?:transit(?: number| no\.?)?|routing(?: number| no\.?)?|aba|sort[ \-]?code|bsb|ifsc|blz"
+    r"|bank code)[ \t]*[:#.]?[ \t]*(?:[0-9][0-9 \-]{2,}[0-9]|[a-z]{4}0[a-z0-9]{6})(?![0-9a-z])"
 )
+_BRANCH_REACH = 48
 # Labels that name a bank's account themselves, whatever the text around them says.
 _SELF_BANKED = re.compile(
     # Indonesian's "rekening" is a bank's account ("Nomor rekening BCA: 3077870982": reviewer BP)
     r"bank|bancari|bancaire|banc[áa]ria|bankowego|checking|chequing|savings|rekening|nuban|clabe|"
-    + _viewed("банковского", "बैंक", "口座", "银行", "銀行", "계좌")
+    + _viewed("банковского", "банківськ", "बैंक", "口座", "银行", "銀行", "계좌")
+    + r"|bancar"  # Romanian's "contului bancar" (reviewer BR)
 )
 # A bank, named as a whole word or phrase: an account's number in such a text is a bank's.
 _BANK_NAMED = re.compile(
     r"(?<![^\W\d_])(?:"
     r"(?<!memory )(?<!blood )(?<!food )(?<!power )(?<!river )(?<!data )(?<!sperm )bank(?:s|'s)?(?! holiday)"
+    r"|banka(?:s[ıi])?"  # Turkish's, Czech's, Croatian's ("banka hesap numarasını": reviewer BR)
     # a bank's own name ("Volksbank", "Commerzbank", "Postbank"), not a store of other things ("databank")
     r"|[^\W\d_]{3,}(?<!data)(?<!power)(?<!food)(?<!blood)(?<!sperm)(?<!memory)(?<!sand)(?<!river)bank"
     r"|sparkasse|credit union|caixa|caja de ahorros|cassa di risparmio"
@@ -123,6 +135,8 @@ _NOT_A_BANK = re.compile(
 )
 # Capitals before a label's colon that are no bank's: a currency's code, a customer's file, a ledger's
 _NOT_A_BANKS_INITIALS = frozenset(
+    {"CRM", "ERP", "SAP", "REF", "KYC", "AML", "SEPA", "UID", "PID", "CIN", "TIN", "VAT", "TAX", "ACH", "ID", "INV",
+     "PO", "TXN", "REQ", "ORD", "TKT", "CASE", "JIRA"} |
     {"EUR", "USD", "GBP", "JPY", "CNY", "RMB", "CHF", "CAD", "AUD", "NZD", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF",
      "RON", "BGN", "TRY", "RUB", "UAH", "INR", "IDR", "MYR", "SGD", "HKD", "THB", "PHP", "VND", "KRW", "TWD", "BRL",
      "MXN", "ARS", "CLP", "COP", "PEN", "ZAR", "NGN", "KES", "EGP", "AED", "SAR", "QAR", "ILS", "CIF", "IBAN", "GL",
@@ -130,7 +144,7 @@ _NOT_A_BANKS_INITIALS = frozenset(
 )  # fmt: skip
 _BANK_KIND = re.compile(r"routing|aba|blz|sort|bsb|transit|micr|ifsc|swift|bic")
 # Groups a space, a dash or a dot apart (Norway prints "9210.44.20941": reviewer BP)
-_ACCOUNT_DIGITS = re.compile(r"[0-9]{2,}(?:[ \-.][0-9]{2,}){0,4}(?![0-9A-Za-z]|\.[0-9])")
+_ACCOUNT_DIGITS = re.compile(r"[0-9]{2,}(?:[ \-.][0-9]{2,}){0,7}(?![0-9A-Za-z]|\.[0-9])")
 _DATE_LIKE = re.compile(
     r"(?:19|20)[0-9]{2}[\- .]?[01][0-9][\- .]?[0-3][0-9]|[0-3]?[0-9][\- .][01]?[0-9][\- .](?:19|20)[0-9]{2}"
 )
@@ -143,7 +157,10 @@ _BETWEEN = re.compile(
     r"[ \t]*(?:\((?P<kind>[^()\n]{0,20})\)[ \t]*)?(?:(?:is|ist|est|es|é|è)(?![^\W\d_]))?"
     # a bank's initials before the colon ("Nomor rekening BCA: 3077870982": reviewer BP)
     r"(?:(?P<initials>[A-Z]{3,5})[ \t]*(?=[:#]))?"
-    r"[ \t]*[:#=\-–—.]*[ \t]*"
+    r"[ \t]*[:#=\-–—.：]*[ \t]*"
+    # Chinese's and Japanese's "is", Japanese's kinds of account before the number ("口座番号: 普通 6588955",
+    # "银行账号为 6228...": reviewer BR)
+    r"(?:(?:为|是|は)[ \t]*)?(?:(?:普通|当座|貯蓄)(?:預金)?[ \t]*)?"
 )
 
 _LABEL_WORDS = index_words(
@@ -155,6 +172,8 @@ _FOREIGN_LABEL_PARTS = viewed_words(
     *_cased((
         "számla", "číslo", "số tài", "счет", "счёт", "рахунку", "λογαριασμ", "खाता", "الحساب", "حساب", "חשבון",
         "口座", "账号", "卡号", "계좌", "บัญชี", "compte", "número", "numéro", "nº", "n°",
+        # where a label starts inside a word: Chinese's bank, Hebrew's prefixed number; Romanian's account (reviewer BR)
+        "银行", "銀行", "מספר חשבון", "contului", "numărul",
     ))
 )  # fmt: skip
 
@@ -190,11 +209,28 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
         if between["initials"] is not None and between["initials"] in _NOT_A_BANKS_INITIALS:
             continue  # "Savings account EUR: 12500000", "Nomor rekening CIF: 0012345678" (an attacker's round)
         start = between.end()
-        value = _ACCOUNT_DIGITS.match(text, start)
-        if value is None or "\n" in text[label.end() : start]:
+        value = _ACCOUNT_DIGITS.match(text, start) or _value_words_on(lower, text, start)
+        if value is None or "\n" in text[label.end() : value.start()]:
             continue
         if (named or _norwegian_account(value.group())) and _plausible(text, value.group(), value.end()):
             yield ("BANK_ACCOUNT", *value.span())
+
+
+# The words between a label and its number in a sentence ("numer rachunku bankowego 35 1058 ...", "số tài khoản ngân
+# hàng 1119458453", "רقم الحساب البنكي للتحويل الدائم هو 01491398": reviewer BR): up to five words with no digit,
+# none that names another number or what the account is of.
+_WORDS_ON = re.compile(r"(?:[^\W\d_][^\s\d]{0,31}[ \t]+){1,5}(?=[0-9])")
+_ANOTHER_NUMBER = re.compile(
+    r"(?<![^\W\d_])(?:routing|sort|aba|bsb|ifsc|iban|bic|swift|blz|transit|branch|code|invoice|order|ticket|ref|"
+    r"reference|amount|balance|sum|total|date|card|phone|tel|mobile|customer|client|policy|claim)(?![^\W\d_])"
+)
+
+
+def _value_words_on(lower: str, text: str, start: int) -> re.Match[str] | None:
+    words = _WORDS_ON.match(lower, start)
+    if words is None or ":" in words.group() or _ANOTHER_NUMBER.search(words.group()) is not None:
+        return None  # (a colon between: another field's label, "account no. IT: 44121900")
+    return _ACCOUNT_DIGITS.match(text, words.end())
 
 
 def _named_a_bank(lower: str, label: re.Match[str], banked: bool) -> bool | None:
@@ -202,9 +238,14 @@ def _named_a_bank(lower: str, label: re.Match[str], banked: bool) -> bool | None
     account, valid by its check digit, is read: "Betal til kontonummer 9278.77.89325", an attacker's round); an
     account named alone is read only beside its bank's branch on the line (None elsewhere)."""
     if label["bare"] is not None:
-        line_start = lower.rfind("\n", 0, label.start()) + 1
-        line_end = lower.find("\n", label.end()) % (len(lower) + 1)
-        return True if _BRANCH_LINE.search(lower, line_start, line_end) is not None else None
+        # (a window of the line around the label: the whole line, searched once per label, made a line of many
+        # labels quadratic: an attacker's round)
+        low = max(
+            lower.rfind("\n", max(0, label.start() - _BRANCH_REACH), label.start()) + 1, label.start() - _BRANCH_REACH
+        )
+        high = lower.find("\n", label.end(), label.end() + _BRANCH_REACH)
+        high = label.end() + _BRANCH_REACH if high == -1 else high
+        return True if _BRANCH_LINE.search(lower, low, high) is not None else None
     if banked or _SELF_BANKED.search(label.group()) is not None:
         return True
     return False if "." in lower[label.end() : label.end() + _GAP + 16] else None
@@ -248,6 +289,7 @@ def may_hold_bank_field(scan: Scan) -> bool:
 
 
 _FEWEST_DIGITS = 2
+_SHORTEST_ACCOUNT, _LONGEST_ACCOUNT, _NRB_DIGITS = 7, 20, 26
 _NORWEGIAN = re.compile(r"[0-9]{4}\.[0-9]{2}\.[0-9]{5}")
 _NORWEGIAN_WEIGHTS = (5, 4, 3, 2, 7, 6, 5, 4, 3, 2)
 _MOD11 = 11
@@ -284,7 +326,9 @@ def _plausible(text: str, value: str, end: int) -> bool:
         return False
     digits = value.replace(" ", "").replace("-", "").replace(".", "")
     # two digits alone: a round sum or a placeholder ("1000000000", "1212121212": an attacker's round)
-    if not 7 <= len(digits) <= 20 or len(set(digits)) <= _FEWEST_DIGITS or digits in _COUNTING:
+    if len(digits) > _LONGEST_ACCOUNT and not (len(digits) == _NRB_DIGITS and iban_valid("PL" + digits)):
+        return False  # but Poland's NRB: its IBAN's 26 digits, written without "PL" ("numer rachunku 35 1058 ...")
+    if len(digits) < _SHORTEST_ACCOUNT or len(set(digits)) <= _FEWEST_DIGITS or digits in _COUNTING:
         return False
     if _DATE_LIKE.fullmatch(value) or _AMOUNT.fullmatch(value) or _YEARS.fullmatch(value):
         return False

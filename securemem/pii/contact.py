@@ -1236,19 +1236,32 @@ def _last_words(scan: Scan, start: int) -> list[str]:
 #   not "msisdn_count=12845561", "DNIS pool size 1000000").
 _DIALLED_AFTER = frozenset({"telepon", "ponsel", "handphone"})
 _HP_AFTER = frozenset({"nomor", "no", "nmr"})
+# ... not a product's code, serial, price or count ("Kode produk ponsel: 0213400567": an attacker's round)
+_WHAT_ELSE = frozenset(
+    {"kode", "produk", "seri", "harga", "jumlah", "model", "imei", "tipe", "stok", "pesanan", "invoice"}
+)
 _CZECH_PHONE = frozenset({"telefonní", "telefonni", "mobilní", "mobilni", "mobilu", "telefonu"})
 _CZECH_NUMBER = frozenset({"číslo", "čísla", "číslem", "cislo", "cisla"})
+# ("ani", "cli" and "dnis" as a key's name only: "cli: 1718097262 ms build time" is a command line's: an attacker)
 _KEYED_PHONE = re.compile(
-    r"(?<![a-z0-9_])(?:msisdn|dnis|ani|cli|calling_number|called_number|a_number|b_number)[ \t]*[:=][ \t]*[\"']?$"
+    r"(?<![a-z0-9_])(?:(?:msisdn|calling_?number|called_?number|a_number|b_number)[ \t]*[:=]|(?:dnis|ani|cli)=)"
+    r"[ \t]*[\"']?$"
 )
 
 
 def _said_in_other_words(scan: Scan, start: int, before: str, words: list[str]) -> list[str]:
     if _KEYED_PHONE.search(before) is not None:
         return [*words, "phone"]
-    if not _CZECH_PHONE.isdisjoint(words) and not _CZECH_NUMBER.isdisjoint(words):
-        return [*words, "phone"]
-    if (_DIALLED_AFTER.isdisjoint(words) and "hp" not in words) or not scan.text.startswith(("0", "+", "62"), start):
+    for at, word in enumerate(words):
+        # the adjective right beside "číslo" ("telefonní číslo", "číslo mobilu"; not "Číslo objednávky mobilní
+        # aplikace", an order's number: an attacker's round)
+        if word in _CZECH_PHONE and not _CZECH_NUMBER.isdisjoint(words[max(0, at - 1) : at + 2]):
+            return [*words, "phone"]
+    if (
+        (_DIALLED_AFTER.isdisjoint(words) and "hp" not in words)
+        or not scan.text.startswith(("0", "+"), start)
+        or not _WHAT_ELSE.isdisjoint(words)
+    ):
         return words
     return [
         "phone" if word in _DIALLED_AFTER or (word == "hp" and at and words[at - 1] in _HP_AFTER) else word
@@ -2428,11 +2441,11 @@ _FORM_LINE = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2} \Z")
 
 
 def _form_number(text: str, start: int, candidate: str) -> bool:
-    return (
-        start >= 3
-        and _FORM_PAIRS.fullmatch(candidate) is not None
-        and _FORM_LINE.search(text, start - 3, start) is not None
-    )
+    """... on a line that names forms ("Hotline DK 70 12 34 56" is Denmark's: an attacker's round)."""
+    if start < 3 or _FORM_PAIRS.fullmatch(candidate) is None or _FORM_LINE.search(text, start - 3, start) is None:
+        return False
+    line = text[text.rfind("\n", 0, start) + 1 : start].lower()
+    return "form" in line or "endorsement" in line or "edition" in line
 
 
 def _in_tracking_number(text: str, start: int, end: int) -> bool:
@@ -3717,7 +3730,7 @@ _PLUS_WORDS = "|".join(
 # said as one number ("más treinta y cuatro, seis cuatro cuatro, ...": reviewer AR).
 _SPELT_RUN = re.compile(
     # Turkish's "artı" ("artı dokuz sıfır, iki bir iki, ...": reviewer BF)
-    rf"(?<![^\W\d_])(?:(?P<plus>{_PLUS_WORDS})[ \t]+(?:(?P<country>{_COUNTRY_CODE_WORD}){_WORD_GAP})?)?"
+    rf"(?<![^\W\d_])(?:(?P<plus>{_PLUS_WORDS}),?[ \t]+(?:(?P<country>{_COUNTRY_CODE_WORD}){_WORD_GAP})?)?"
     # five tokens at least: "six one seven, 384, 2719" (reviewer AX), the typed groups holding the rest
     # (not led by Vietnamese's "hai", two, which is Hindi's "is": "mera mobile hai nau chhe teen ...")
     rf"(?!hai(?![^\W\d_])){_DIGIT_TOKEN}(?:{_WORD_GAP}{_DIGIT_TOKEN}){{4,18}}(?![^\W\d_])"

@@ -1289,6 +1289,8 @@ _COMMA_GROUPED = re.compile(
     r"(?![\w]|[.,;、،][ \t]?[0-9])"
 )
 _COMMAS = frozenset(",;、،")
+_THOUSANDS_GROUP = 3
+_LEADING_ZEROS = 2
 _COMMA_GROUPED_TYPES = frozenset({"CREDIT_CARD", "US_SSN", "PHONE"})
 # ... said to be a card's or a phone's number right before them ("the card number is", "my mobile:", "call me
 # on"), not only named ("Card transactions per day: 4539, 3074, ...", "mobile data (MB): 312, 555, 7890": counts);
@@ -1322,6 +1324,21 @@ _COMMA_NAMED_BACK = 48  # characters before the groups where a card or a phone i
 _COMMA_SSN_BACK = 160  # ... and an SSN, maybe in the question a line or two before the answer
 
 
+_GROUP_SPLIT = re.compile(r"[,;、،][ \t]*")
+
+
+def _listed_apart(run: str) -> bool:
+    """Thousands written with commas ("1,204,556,789 sessions") or a list of codes each led by its "0" ("030; 040;
+    089; 069", "010、021、020、0755": area codes): an attacker's round; not digits said one at a time."""
+    groups = _GROUP_SPLIT.split(run)
+    if all(len(group) == _THOUSANDS_GROUP for group in groups[1:]) and re.search(r"[,;、،][0-9]", run):
+        return True
+    if all(len(group) == _THOUSANDS_GROUP for group in groups):
+        return True  # codes of three digits each ("telephone: 212, 646, 718, 917 are the NYC area codes")
+    whole = [group for group in groups if " " not in group and "\t" not in group]
+    return len([group for group in whole if group.startswith("0")]) > _LEADING_ZEROS  # not an SSN's "078, 05, 1120"
+
+
 def _comma_grouped_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     """Cards, SSNs and phones in comma-set groups, read with the commas taken out, only where the words before
     name one (a list of counts, "212, 555, 1234", is none)."""
@@ -1334,15 +1351,15 @@ def _comma_grouped_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     for run in _COMMA_GROUPED.finditer(text):
         start, end = run.span()
         digits = sum(char.isdigit() for char in run.group())
-        if not 9 <= digits <= 19:
+        if not 9 <= digits <= 19 or _listed_apart(run.group()):
             continue
-        budget -= 1
-        if not budget:
-            break
         named = _COMMA_SAID.search(lower, max(0, start - _COMMA_NAMED_BACK), start) is not None
         ssn = _COMMA_SSN.search(lower, max(0, start - _COMMA_SSN_BACK), start) is not None
         if not (named or ssn):
             continue
+        budget -= 1  # the copies read, not the runs passed over (an attacker's round: a metrics dump spent it)
+        if not budget:
+            break
         low = max(0, start - (_COMMA_SSN_BACK if ssn else _COMMA_NAMED_BACK))
         origin = list(range(low, start)) + [at for at in range(start, end) if text[at] not in _COMMAS]
         joined = "".join(text[at] for at in origin)

@@ -54,7 +54,6 @@ _VERSION_WORDS = re.compile(
     r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|sections?|"
     r"clauses?|chapters?|figure|fig|requirements?|paragraphs?|appendix|annex|articles?|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
-    r"protocol|schema|sdk|spec|"  # a compatibility list's ("protocol 1.2.0.4 (legacy)": reviewer BQ)
     r"fixed in(?: [a-z]{1,12})?|kernel|taxonomy|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?|"
     # (a dependency pinned to a release: see "more" below)
     # "check image tag 2.14.0.3" (reviewer AQ), as the other languages' words: see _is_ipv4
@@ -65,6 +64,9 @@ _VERSION_WORDS = re.compile(
     # (and what the release is of after them: "Verze aplikace 5.4.0.12", "Версия прошивки 4.10.2.17":
     # reviewers AK, AL; not any word, "versión en 3.121.45.200" names a host: an attacker's round)
     rf"|(?P<more>(?<![a-z])(?:{_VERSION_OF_LANGUAGES})(?:[ \t]+(?:{_RELEASE_OF}))?|"
+    # a compatibility list's protocol, schema, SDK or spec ("protocol 1.2.0.4 (legacy)": reviewer BQ; not "kafka
+    # schema 10.0.4.17 timed out", "Device SDK 10.0.12.5 connected", a host's: an attacker's round)
+    r"\b(?:protocol|schema|sdk|spec)|"
     # a dependency pinned or bumped to a release ("Pinned libgeo to 1.2.3.4 until the upstream fix lands":
     # reviewer BF), its name between; not a server's, a user's or a customer's ("Pin nameserver to 185.23.44.10",
     # "Pinned alice to 77.88.55.60": an attacker's round)

@@ -926,10 +926,15 @@ def _key_value_attributes(text: str, lower: str) -> Iterator[Hit]:
     for key, (start, end) in entries:
         kind = key_kind(_KEY_SPLIT.sub("_", key))
         secret = text[start:end]
-        if kind == "PASSWORD" and len(secret) >= 4 and _plausible_value(secret, True):
-            yield "PASSWORD", start, end
-        elif (kind == "SECRET" and _plausible_value(secret, True) and _looks_random(secret)) or (
-            kind == "KEY" and _printed_key(secret)
+        if kind == "PASSWORD" and len(secret) >= 4 and _plausible_value(secret, True) and not secret.isalpha():
+            yield "PASSWORD", start, end  # not a word: "<key>UserPassword</key><string>Prompt</string>" (attacker)
+        elif (
+            " " not in secret
+            and not _FINGERPRINT.fullmatch(secret)
+            and (
+                (kind == "SECRET" and _plausible_value(secret, True) and _looks_random(secret))
+                or (kind == "KEY" and _printed_key(secret))
+            )
         ):
             yield "GENERIC_SECRET", start, end
 
@@ -1583,7 +1588,7 @@ _ADDRESS_IN = re.compile(r"@[^@]*\.")
 # "Summit2024ny": one on AV's, which took "Zenit2008spb" out with them). Not after "pass" (a season's,
 # a ski resort's, a press pass) nor Italian "parola" (a word: "la parola del giorno Ciao2024!").
 # A dash may join the name and the number ("password della data room Rogito-7741!": reviewer BB).
-_NAME_AND_YEAR = re.compile(r"[A-Z][a-z]{2,15}-?[0-9]{2,4}[!*$&@]+")
+_NAME_AND_YEAR = re.compile(r"[A-Z][a-z]{2,15}-?[0-9]{2,4}[!*$&@%#]+")  # "%", "#" too ("Marigold2000%": reviewer BR)
 _NOT_ONLY_PASSWORDS = frozenset({"pass", "parola"})
 # What a campaign's, an event's or a sale's name is "the password for" (an attacker's round: "password for
 # the sale Outlet2024%", "senha do evento Carnaval2025!", "hasło do konkursu Lato2024!").
@@ -3792,23 +3797,31 @@ def find_dumped_secrets(scan: Scan) -> Iterator[Hit]:
         value = match[part]
         if kind is None or not _plausible_value(value, True):
             continue
-        if part == "rvalue" and not _repl_secret(value):
+        if part == "rvalue" and not _repl_secret(value, kind):
             continue
         yield ("PASSWORD" if kind == "PASSWORD" else "GENERIC_SECRET"), *match.span(part)
 
 
 _REPL_SHORTEST = 8
+_REPL_SECRET_SHORTEST = 16
+_FINGERPRINT = re.compile(r"[0-9A-F]{16}|[0-9A-F]{40}")  # an OpenPGP key's id or fingerprint, as printed
 
 
-def _repl_secret(value: str) -> bool:
-    """A REPL's answer is the value whole: a secret's has a digit and is no words ("not set", a translation's
-    "Passwort", a form's "PasswordInput", a hasher's "Argon2PasswordHasher" are none: an attacker's round)."""
-    return (
-        len(value) >= _REPL_SHORTEST
-        and value.isprintable()
-        and " " not in value
-        and any(char.isdigit() for char in value)
-        and not_words(value)
+def _repl_secret(value: str, kind: str) -> bool:
+    """A REPL's answer is the value whole, under a password's or a secret's name (a bare key's is anything: an S3
+    object's key, a release key's public fingerprint, a row's key: an attacker's round): a secret's has a digit and
+    is no words ("not set", a translation's "Passwort", a form's "PasswordInput", a hasher's
+    "Argon2PasswordHasher" are none: an attacker's round); a password's may be words with a digit and a symbol
+    ("Hunter2!xyz")."""
+    if kind == "KEY" or len(value) < _REPL_SHORTEST or not value.isprintable() or " " in value:
+        return False
+    if not any(char.isdigit() for char in value) or _FINGERPRINT.fullmatch(value):
+        return False  # a key's fingerprint or id, public ("GPG_KEY" in a Python image: an attacker's round)
+    if kind == "PASSWORD":
+        return not_words(value) or any(char in PASSWORD_SYMBOLS for char in value)
+    # a secret's is random and long, not a lexer's "NUMBER42", a release's "v2.4.1-rc3" or a row's "T_2024_06"
+    return _printed_key(value) or (
+        len(value) >= _REPL_SECRET_SHORTEST and mixed_case_with_digit(value) and not_words(value)
     )
 
 
