@@ -66,9 +66,16 @@ from typing import Any
 
 import pytest
 
-from securemem.pii import detect
+from securemem.pii import Finding
+from securemem.pii import detect as _detect
 
 DATA = Path(__file__).parent / "data"
+
+
+@cache
+def detect(text: str) -> tuple[Finding, ...]:
+    """The findings of ``text``, read once per process: several tests here read the same corpora's lines."""
+    return tuple(_detect(text))
 
 
 @cache
