@@ -7,10 +7,7 @@ from __future__ import annotations
 import pytest
 
 from securemem.pii import detect
-
-
-def found(text: str) -> list[str]:
-    return [text[f.start : f.end] for f in detect(text)]
+from tests.helpers import found_values
 
 
 def types(text: str) -> set[str]:
@@ -60,7 +57,7 @@ def types(text: str) -> set[str]:
     ],
 )
 def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
-    assert any(value in finding for finding in found(text))
+    assert any(value in finding for finding in found_values(text))
 
 
 @pytest.mark.parametrize(
@@ -102,23 +99,23 @@ def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
     ],
 )
 def test_ordinary_text_in_these_forms_is_left_alone(text: str) -> None:
-    assert found(text) == []
+    assert found_values(text) == []
 
 
 def test_an_address_ends_where_a_particle_of_a_script_without_spaces_is_glued_to_it() -> None:
-    assert found("이메일은 seoyeon.lee@daum.net입니다.") == ["seoyeon.lee@daum.net"]
-    assert found("メールはtaro@example.jpです") == ["taro@example.jp"]
-    assert found("邮箱是wang@qq.com谢谢") == ["wang@qq.com"]
+    assert found_values("이메일은 seoyeon.lee@daum.net입니다.") == ["seoyeon.lee@daum.net"]
+    assert found_values("メールはtaro@example.jpです") == ["taro@example.jp"]
+    assert found_values("邮箱是wang@qq.com谢谢") == ["wang@qq.com"]
     # ... and not inside scripts written with spaces, where the view reads look-alike letters as Latin
-    assert found("Пишите: иван.петров85@почта.рф") == ["иван.петров85@почта.рф"]
-    assert found("jürgen@bücher.de") == ["jürgen@bücher.de"]
+    assert found_values("Пишите: иван.петров85@почта.рф") == ["иван.петров85@почта.рф"]
+    assert found_values("jürgen@bücher.de") == ["jürgen@bücher.de"]
 
 
 def test_a_csv_phone_column_is_still_read_under_its_header() -> None:
-    assert found("cliente,prefijo,teléfono\nLucía,+34,612 345 678") == ["612 345 678"]
+    assert found_values("cliente,prefijo,teléfono\nLucía,+34,612 345 678") == ["612 345 678"]
     assert types("Name,Telefon\nAnna,0171 2345678") == {"PHONE"}
 
 
 def test_a_letter_label_still_names_a_phone_when_not_glued_to_digits() -> None:
-    assert found("T: 07700 900123") == ["07700 900123"]
-    assert found("M. 07700 900123") == ["07700 900123"]
+    assert found_values("T: 07700 900123") == ["07700 900123"]
+    assert found_values("M. 07700 900123") == ["07700 900123"]

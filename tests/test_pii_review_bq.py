@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from securemem.pii import detect
-
-
-def found(text: str) -> list[str]:
-    return [text[f.start : f.end] for f in detect(text)]
+from tests.helpers import found_values
 
 
 @pytest.mark.parametrize(
@@ -68,7 +64,7 @@ def found(text: str) -> list[str]:
     ],
 )
 def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
-    assert any(value in finding for finding in found(text))
+    assert any(value in finding for finding in found_values(text))
 
 
 @pytest.mark.parametrize(
@@ -122,11 +118,11 @@ def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
     ],
 )
 def test_ordinary_text_in_these_forms_is_left_alone(text: str) -> None:
-    assert found(text) == []
+    assert found_values(text) == []
 
 
 def test_a_csv_row_still_names_its_phone_by_its_own_cells_or_a_prose_line_above() -> None:
-    assert found("name,type,value\nAna,mobile,9876 5432") == ["9876 5432"]
-    assert found("type,number\nfax,9876 5432") == ["9876 5432"]
-    assert found("Regards, Tom\nMobile, 9876 5432") == ["9876 5432"]
-    assert found("contact_id\tkind\tnumber\n17\tmobile\t9876 5432") == ["9876 5432"]
+    assert found_values("name,type,value\nAna,mobile,9876 5432") == ["9876 5432"]
+    assert found_values("type,number\nfax,9876 5432") == ["9876 5432"]
+    assert found_values("Regards, Tom\nMobile, 9876 5432") == ["9876 5432"]
+    assert found_values("contact_id\tkind\tnumber\n17\tmobile\t9876 5432") == ["9876 5432"]

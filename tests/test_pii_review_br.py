@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from securemem.pii import detect
-
-
-def found(text: str) -> list[str]:
-    return [text[f.start : f.end] for f in detect(text)]
+from tests.helpers import found_values
 
 
 @pytest.mark.parametrize(
@@ -33,13 +29,13 @@ def found(text: str) -> list[str]:
     ],
 )
 def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
-    assert any(value in finding for finding in found(text))
+    assert any(value in finding for finding in found_values(text))
 
 
 def test_polands_nrb_is_read_whole_only_when_its_iban_check_holds() -> None:
     text = "numer rachunku bankowego 35 1058 1296 1030 2736 2174 7208"
-    assert found(text) == ["35 1058 1296 1030 2736 2174 7208"]
-    assert found("numer rachunku bankowego 35 1058 1296 1030 2736 2174 7209") == []
+    assert found_values(text) == ["35 1058 1296 1030 2736 2174 7208"]
+    assert found_values("numer rachunku bankowego 35 1058 1296 1030 2736 2174 7209") == []
 
 
 @pytest.mark.parametrize(
@@ -75,12 +71,12 @@ def test_polands_nrb_is_read_whole_only_when_its_iban_check_holds() -> None:
     ],
 )
 def test_ordinary_text_in_these_forms_is_left_alone(text: str) -> None:
-    assert found(text) == []
+    assert found_values(text) == []
 
 
 def test_hosts_after_a_schema_an_sdk_or_a_protocol_and_a_danish_number_are_found_as_before() -> None:
     # (the readers the second round attacked lost them)
-    assert found("kafka schema 10.0.4.17 timed out") == ["10.0.4.17"]
-    assert found("Device SDK 10.0.12.5 connected") == ["10.0.12.5"]
-    assert found("Hotline DK 70 12 34 56") == ["70 12 34 56"]
-    assert found("Compatibility: protocol 1.2.0.4 (legacy)") == []
+    assert found_values("kafka schema 10.0.4.17 timed out") == ["10.0.4.17"]
+    assert found_values("Device SDK 10.0.12.5 connected") == ["10.0.12.5"]
+    assert found_values("Hotline DK 70 12 34 56") == ["70 12 34 56"]
+    assert found_values("Compatibility: protocol 1.2.0.4 (legacy)") == []

@@ -1325,13 +1325,14 @@ _COMMA_SSN_BACK = 160  # ... and an SSN, maybe in the question a line or two bef
 
 
 _GROUP_SPLIT = re.compile(r"[,;、،][ \t]*")
+_GLUED_GROUP = re.compile(r"[,;、،][0-9]")  # a group right after its comma: how thousands are written
 
 
 def _listed_apart(run: str) -> bool:
     """Thousands written with commas ("1,204,556,789 sessions") or a list of codes each led by its "0" ("030; 040;
     089; 069", "010、021、020、0755": area codes): an attacker's round; not digits said one at a time."""
     groups = _GROUP_SPLIT.split(run)
-    if all(len(group) == _THOUSANDS_GROUP for group in groups[1:]) and re.search(r"[,;、،][0-9]", run):
+    if all(len(group) == _THOUSANDS_GROUP for group in groups[1:]) and _GLUED_GROUP.search(run):
         return True
     if all(len(group) == _THOUSANDS_GROUP for group in groups):
         return True  # codes of three digits each ("telephone: 212, 646, 718, 917 are the NYC area codes")
