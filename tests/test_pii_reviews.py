@@ -690,6 +690,14 @@ def altered(name: str) -> list[str]:
         # across list items or by markdown, numbers read out in Chinese and Japanese numerals, Notion's token in a
         # shape not its own.
         ("br", "claim", None, 0.96),
+        # Blind, after BR's fixes, written as a hostile acceptance suite of issue 11's promises would be (every class
+        # in many formats and surroundings, 24 languages, an adversarial model's evasions): 295 of 301 as it came
+        # (98.0%). Its fixes: a bank account's column in a table that names its bank ("payee,sort_code,
+        # account_number,..."), Arabic's bank account's labels, a phone after a postcode set apart by a blank ("OR
+        # 97205 · 602-631-0754"), "my number is" in Hindi, Urdu, Bengali, Russian, Chinese, Japanese, Korean,
+        # Indonesian, Vietnamese, Persian and more before bare digits, a number a break cut right after "my number
+        # is". 300 since. Left: single digits spaced out with no word for a phone ("so nobody flags it: 7 0 4 ...").
+        ("bs", "claim", None, 0.995),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1034,6 +1042,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("bq", 0, set()),
         # Reviewer BR: none, as it came and since.
         ("br", 0, set()),
+        # Reviewer BS: none, as it came and since.
+        ("bs", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

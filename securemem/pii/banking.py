@@ -56,6 +56,10 @@ _FOREIGN_ACCOUNT_LABELS = (
     "खाता नंबर",
     "बैंक खाता संख्या",
     "رقم الحساب",
+    # Arabic's bank account's number, the bank named in the label ("رقم الحساب المصرفي: 5862397784": reviewer BS)
+    "رقم الحساب المصرفي",
+    "رقم الحساب البنكي",
+    "شماره حساب بانکی",
     "شماره حساب",
     "מספר חשבון",
     "口座番号",
@@ -106,7 +110,7 @@ _BRANCH_REACH = 48
 _SELF_BANKED = re.compile(
     # Indonesian's "rekening" is a bank's account ("Nomor rekening BCA: 3077870982": reviewer BP)
     r"bank|bancari|bancaire|banc[áa]ria|bankowego|checking|chequing|savings|rekening|nuban|clabe|"
-    + _viewed("банковского", "банківськ", "बैंक", "口座", "银行", "銀行", "계좌")
+    + _viewed("банковского", "банківськ", "बैंक", "口座", "银行", "銀行", "계좌", "المصرفي", "البنكي", "بانکی")
     + r"|bancar"  # Romanian's "contului bancar" (reviewer BR)
 )
 # A bank, named as a whole word or phrase: an account's number in such a text is a bank's.
@@ -318,6 +322,11 @@ def _clabe(value: str) -> bool:
         return False
     total = sum(digit * weight % 10 for digit, weight in zip(digits[:17], _CLABE_WEIGHTS, strict=False))
     return (10 - total % 10) % 10 == digits[17]
+
+
+def column_account(value: str) -> bool:
+    """A cell under a column named for a bank account's number (see ``columns``): an account's digits alone."""
+    return _ACCOUNT_DIGITS.fullmatch(value) is not None and _plausible(value, value, len(value))
 
 
 def _plausible(text: str, value: str, end: int) -> bool:

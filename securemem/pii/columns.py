@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Generator, Iterator
 
+from securemem.pii.banking import column_account
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
 from securemem.pii.contact import phone_e164, valid_where_said
 from securemem.pii.normalize import normalise_text
@@ -45,6 +46,13 @@ for _column_kind, _names in (
     # An SSN kept as the SSA's three fields, a column each ("ssn_area,ssn_group,ssn_serial": reviewer BK)
     ("SSN_PART", "ssn area|ssn group|ssn serial"),
     ("IBAN", "iban|iban number"),
+    # An account's number, read only in a table that names its bank too (see _BANK_COLUMN): "payee,sort_code,
+    # account_number,reference" (reviewer BS); alone, "account_number" is a CRM's customer number as often.
+    ("BANK_ACCOUNT", "account number|account no|account num|account nbr|acct no|acct number|acct num|bank account"
+     "|bank account number|bank account no|beneficiary account|payee account|kontonummer|numéro de compte"
+     "|numero de compte|número de cuenta|numero de cuenta|numero conto|número da conta|numero da conta"
+     "|rekeningnummer|numer konta|numer rachunku|nomor rekening|номер счета|номер счёта|口座番号|계좌번호|银行账号"
+     "|رقم الحساب"),
     ("PASSWORD", "password|passwd|pwd|passphrase|user password|login password|password plain|plain password"
      "|plaintext password|password plaintext|cleartext password|password clear"  # "pass" may be pass or fail
      # the same in other languages (reviewer AD: a German wiki's "| System | Benutzer | Passwort |")
@@ -80,7 +88,12 @@ _WHOSE_COLUMN = frozenset(
      "beneficiary", "spouse", "dependent", "guarantor", "primary", "secondary", "contact", "emergency", "home",
      "work", "cell"}
 )  # fmt: skip
-_WHOSE_KINDS = frozenset({"US_SSN", "PHONE", "IBAN", "CREDIT_CARD"})
+_WHOSE_KINDS = frozenset({"US_SSN", "PHONE", "IBAN", "CREDIT_CARD", "BANK_ACCOUNT"})
+# A column that names a bank's routing or the bank itself: beside it, an account's number is a bank's.
+_BANK_COLUMN = re.compile(
+    r"(?<![a-z])(?:bank[a-z]*|sort ?codes?|routing[a-z]*|iban|bic|swift[a-z]*|bsb|ifsc|blz|aba|transit|clabe"
+    r"|banque|banco|banca)(?![a-z])|банк|银行|銀行|은행|بنك"
+)
 _HEADER_CELL = re.compile(
     r"(?:^|[,;\t|])[ \t\"']*(?:(?:"
     + "|".join(sorted(_WHOSE_COLUMN))
@@ -122,7 +135,10 @@ _HINTS = ("ssn", "social", "phone", "mobile", "fax", "card", "iban", "tele", "te
           "কার্ড", "कार्ड", "thẻ", "so the", "τηλέφ", "κάρτ", "טלפון", "هاتف", "điện thoại", "telepon",
           # a phone's area code in a column of its own (reviewer BL)
           "area", "vorwahl", "ortsnetz", "prefijo", "indicatif", "prefisso", "netnummer", "kierunkowy", "std code",
-          "código de", "codigo de", "dialing code", "dialling code")  # fmt: skip
+          "código de", "codigo de", "dialing code", "dialling code",
+          # an account's number in a table that names its bank (reviewer BS)
+          "account", "acct", "konto", "compte", "cuenta", "conto", "conta", "rekening", "rachunk", "счет", "счёт",
+          "口座", "계좌", "账号", "الحساب")  # fmt: skip
 _HINTS = tuple(dict.fromkeys([*_HINTS, *(normalise_text(hint).lower() for hint in _HINTS)]))  # as the view writes them
 _SECRET_HINTS = ("pass", "pw", "secret", "token")
 
@@ -306,6 +322,8 @@ def _header(line: str) -> tuple[str, int, list[str | None]] | None:
             marks = {key: _KEY, value: _VALUE}
             return delimiter, len(cells), [marks.get(index) for index in range(len(cells))]
         kinds = [_kind(cell) for cell in cells]
+        if "BANK_ACCOUNT" in kinds and not any(_BANK_COLUMN.search(name) for name in names):
+            kinds = [None if kind == "BANK_ACCOUNT" else kind for kind in kinds]
         if any(kinds) or any(
             (found := _CARD_NUMBERED.fullmatch(_bare_cell(cell))) and _card_name(found["name"]) for cell in cells
         ):
@@ -567,6 +585,8 @@ def _valid(kind: str, value: str, regions: tuple[str, ...]) -> bool:
         return _CODE.fullmatch(value.lower()) is not None and not year_or_example(digits) and not a_date(digits)
     if kind == "CARD_CODE":
         return _CARD_CODE.fullmatch(value) is not None and not year_or_example(value)
+    if kind == "BANK_ACCOUNT":
+        return column_account(value)
     return looks_like_column_secret(kind, value)
 
 

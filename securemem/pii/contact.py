@@ -13,7 +13,7 @@ import ahocorasick
 import phonenumbers
 
 from securemem.pii.checksums import IBAN_LENGTHS, gs1_valid, isbn10_valid, luhn_valid, ssn_valid
-from securemem.pii.normalize import normalise_text, unaccented
+from securemem.pii.normalize import normalise_text, unaccented, viewed_words
 from securemem.pii.scan import COUNTED, WORD_AFTER, Scan, Span, by_first_letter, other_script
 
 # ---------------------------------------------------------------- email
@@ -1222,7 +1222,13 @@ def _last_words(scan: Scan, start: int) -> list[str]:
         # ... nor glued to digits after it: ISO 8601's time ("2024-06-11T09:14:22.381+05:30, 1718097262":
         # reviewer BP), a size's or a model's letter
         words = words[:-1]
-    return words
+    return _with_my_number(before, words)
+
+
+def _with_my_number(before: str, words: list[str]) -> list[str]:
+    """``words``, ending in "my number" where ``before`` says so in words _WORDS does not read (see
+    _MY_NUMBER_PHRASES)."""
+    return [*words[-4:], "my", "number"] if _MY_NUMBER_SAID.search(before) is not None else words
 
 
 # Words that name a phone only in some company (reviewer BP, and an attacker's round on its first reading, which
@@ -1781,7 +1787,21 @@ def _after_short_number(scan: Scan, match: re.Match[str], high: int) -> tuple[re
             end = _phone_end(scan, inner)
             if end:
                 return inner, end
+    # A longer number set apart by a blank, then a phone written with dashes or brackets, the run's other style
+    # ("Portland, OR 97205 · 602-631-0754": a postcode, then the phone; reviewer BS). A run of one style is
+    # never cut ("4889 0152 6347 7331").
+    lead = _LEADING_GROUP.match(text, match.start(), match.end())
+    if lead is not None:
+        inner = _PHONE_AFTER.match(text, lead.end(), high)
+        if inner is not None and _OTHER_STYLE.search(inner.group()) is not None:
+            end = _phone_end(scan, inner)
+            if end:
+                return inner, end
     return match, 0
+
+
+_LEADING_GROUP = re.compile(r"[0-9]{4,6}(?:[ ]{1,2}|[ ]\.[ ])(?=[0-9(])")
+_OTHER_STYLE = re.compile(r"[0-9)][\-(]|[0-9]\)")
 
 
 _HEBREW_PREFIX = re.compile(r"(?<![\u05d0-\u05ea])\u05dc-$")  # "ל-": the only prefix _PHONE starts after
@@ -2675,6 +2695,37 @@ _MY_ADJECTIVES = frozenset(
      "neue", "neuer", "nuovo", "nowy"}
 )  # fmt: skip
 _MY_VERBS = frozenset({"is", "es", "é", "est", "ist", "è", "to", "jest", "c", "nuevo", "novo", "now", "agora", "ahora"})
+
+
+# "My number is" where the words are not ones _WORDS reads (Cyrillic, Indic, CJK, Urdu's letters), or where the
+# number comes before its owner ("nomor saya", "số của tôi", "شماره من"), as the lower-cased view writes them,
+# right before the number (reviewer BS: "मेरा नंबर है 8367370952").
+_MY_NUMBER_PHRASES = viewed_words(
+    "мой номер", "мой новый номер", "мой номер телефона", "мой телефон", "мій номер", "мій номер телефону",
+    "мой мобильный", "мій мобільний",
+    "मेरा नंबर", "मेरा नंबर है", "मेरा मोबाइल नंबर", "मेरा मोबाइल नंबर है", "मेरा फोन नंबर", "मेरा फ़ोन नंबर है",
+    "मेरा फोन नंबर है", "मेरा नया नंबर", "मेरा नया नंबर है",
+    "میرا نمبر", "میرا نمبر ہے", "میرا موبائل نمبر", "میرا موبائل نمبر ہے", "میرا فون نمبر", "میرا فون نمبر ہے",
+    "আমার নম্বর", "আমার নাম্বার", "আমার ফোন নম্বর", "আমার মোবাইল নম্বর",
+    "我的号码", "我的号码是", "我的电话", "我的电话是", "我的电话号码", "我的电话号码是", "我的手机", "我的手机是",
+    "我的新号码是", "我的號碼是", "我的電話是", "我的電話號碼是",
+    "私の番号は", "私の電話番号は", "私の携帯番号は", "僕の番号は", "私の携帯は",
+    "제 번호는", "내 번호는", "제 전화번호는", "내 전화번호는", "제 핸드폰 번호는", "제 휴대폰 번호는",
+    "nomor saya", "nomor hp saya", "nomor telepon saya", "nomor saya adalah", "no hp saya", "nombor saya",
+    "nombor telefon saya", "số của tôi", "số của tôi là", "số tôi là", "số điện thoại của tôi là",
+    "شماره من", "شماره من است", "شماره تلفن من", "شماره موبایل من", "رقم هاتفي", "رقم جوالي",
+    "o meu número é", "το τηλέφωνό μου", "ο αριθμός μου είναι", "το κινητό μου",
+    "mijn nummer is", "mijn nummer", "mitt nummer är", "mitt nummer er", "mit nummer er", "moje číslo je",
+    "moje číslo", "numărul meu este", "numărul meu", "benim numaram",
+)  # fmt: skip
+# (Not a possessive glued to its noun alone, "numaram", "számom": "Hesap numaram: 12345678" is an account's.)
+_MY_NUMBER_SAID = re.compile(
+    r"(?:^|(?<=[^\w]))(?:"
+    + "|".join(
+        re.escape(phrase).replace(r"\ ", r"[ \t]+") for phrase in sorted(_MY_NUMBER_PHRASES, key=len, reverse=True)
+    )
+    + r")[ \t]*[:：=]?[ \t]*$"
+)
 
 
 def _my_number(words: list[str]) -> bool:

@@ -340,7 +340,7 @@ _SPOKEN_AT_WORDS = index_words(
 
 
 # What a table's column, a SQL row's value or an aligned column may be named as.
-_TABLE_TYPES = frozenset({"US_SSN", "PHONE", "CREDIT_CARD", "IBAN", "PASSWORD", "GENERIC_SECRET"})
+_TABLE_TYPES = frozenset({"US_SSN", "PHONE", "CREDIT_CARD", "IBAN", "BANK_ACCOUNT", "PASSWORD", "GENERIC_SECRET"})
 _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"EMAIL"}), _emails, gate=_may_hold_email),
     _Builtin(frozenset({"EMAIL"}), _dictated_emails, gate=may_hold_dictated_email),
@@ -1702,6 +1702,7 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
             found == "PHONE"
             and not value.startswith(("+", "(+"))
             and (kind not in ("dashed", "area") or PHONE_CONTEXT.search(head.lower()) is None)
+            and not (kind in ("number", "glued") and _cut_after_its_label(window, found_start, found_end))
         ):
             continue
         first = line_start + found_start
@@ -1710,6 +1711,22 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
     if kind == "number" and "CREDIT_CARD" in types and not any(hit[0] == "CREDIT_CARD" for hit in hits):
         hits += _card_named_above(scan, line_start, head, separator + text[start:line_end], start - len(separator))
     return hits
+
+
+# What says a phone's number follows, right before a number a break cut, the rest alone on the next line ("ok my
+# number is 31264" then "30226": reviewer BS).
+_CUT_PHONE_LEAD = re.compile(
+    r"(?<![^\W\d_])(?:my (?:new |mobile |cell |phone |home |work )?number|(?:phone|mobile|cell|tel)(?: number| no\.?)?"
+    r"|call me|text me|reach me)(?: is| at| on)?[ \t]*:?[ \t]*\Z"
+)
+_LINE_DONE = re.compile(r"[ \t.,;!]*(?:\r?\n|\Z)")
+
+
+def _cut_after_its_label(window: str, start: int, end: int) -> bool:
+    """A phone's number cut by a line break right after what names it, its rest alone on the next line."""
+    return _CUT_PHONE_LEAD.search(window[max(0, start - 40) : start].lower()) is not None and bool(
+        _LINE_DONE.match(window, end)
+    )
 
 
 def _card_named_above(scan: Scan, line_start: int, head: str, tail: str, tail_at: int) -> list[Hit]:
