@@ -111,6 +111,22 @@ def test_the_cli_and_a_policy_load_without_the_scanner() -> None:
     assert _fresh_interpreter(probe) == ["[]", "['EMAIL', 'PHONE'] True"]
 
 
+def test_loading_a_policy_compiles_none_of_the_catalogues_patterns_and_a_scan_compiles_them_once() -> None:
+    """The catalogue's 200 patterns are compiled when a scan first reads them, not when a policy names their types
+    (most CLI commands load a policy and never scan), and a rule keeps the pattern it compiled."""
+    probe = (
+        "from securemem.policy import load_policy\n"
+        "from securemem.pii.catalogue import KEYED, RULES\n"
+        "load_policy('regulated')\n"
+        "print(sum(rule._compiled is not None for rule in (*RULES, *KEYED)))\n"
+        "from securemem.pii import detect\n"
+        "found = detect('token ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8')\n"
+        "first = RULES[0].pattern\n"
+        "print([f.type for f in found], first is RULES[0].pattern, first.pattern == RULES[0].expression)\n"
+    )
+    assert _fresh_interpreter(probe) == ["0", "['GITHUB_PAT'] True True"]
+
+
 def test_the_pii_package_lists_and_serves_the_names_it_loads_on_first_use() -> None:
     """dir() and help() list the names the scanner's modules provide before they load; a submodule is an
     attribute of the package as it was when the package imported them all; a wrong name is an AttributeError."""

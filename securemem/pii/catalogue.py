@@ -37,10 +37,13 @@ _UUID_ANY_CASE = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """One token format: its entity type, how it is found, and where the shape comes from."""
+    """One token format: its entity type, how it is found, and where the shape comes from.
+
+    The pattern is compiled when a scan first reads it: a process that loads a policy (which names the
+    catalogue's types) but never scans, as most of the CLI's commands, does not pay for 200 patterns."""
 
     type: str
-    pattern: re.Pattern[str]
+    expression: str
     source: str
     prefixes: tuple[str, ...] = ()  # prefixed rules: the literal starts
     anchor: str = ""  # anchored rules: the literal searched for
@@ -48,16 +51,42 @@ class Rule:
     tail: int = 0  # anchored rules: how far after the literal a match may end
     group: int | str = 0  # the part of the match that is the secret
     check: Callable[[str], bool] | None = field(default=None, compare=False)
+    _compiled: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        compiled = self._compiled
+        if compiled is None:
+            compiled = re.compile(self.expression)
+            object.__setattr__(self, "_compiled", compiled)  # a cache: the rule means what it meant
+        return compiled
 
 
 @dataclass(frozen=True, slots=True)
 class KeyedRule:
-    """A token known by its name: ``key`` searches the lower-cased name, ``value`` must match whole."""
+    """A token known by its name: ``key`` searches the lower-cased name, ``value`` must match whole (both
+    compiled when first read, as a Rule's pattern is)."""
 
     type: str
-    key: re.Pattern[str]
-    value: re.Pattern[str]
+    key_expression: str
+    value_expression: str
     source: str
+    _compiled: tuple[re.Pattern[str], re.Pattern[str]] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def key(self) -> re.Pattern[str]:
+        return self._patterns()[0]
+
+    @property
+    def value(self) -> re.Pattern[str]:
+        return self._patterns()[1]
+
+    def _patterns(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
+        compiled = self._compiled
+        if compiled is None:
+            compiled = (re.compile(self.key_expression), re.compile(self.value_expression))
+            object.__setattr__(self, "_compiled", compiled)
+        return compiled
 
 
 _BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
@@ -74,16 +103,15 @@ def prefixed(
 ) -> Rule:
     starts = (prefixes,) if isinstance(prefixes, str) else prefixes
     alternatives = "|".join(re.escape(prefix) for prefix in sorted(starts, key=len, reverse=True))
-    pattern = re.compile(f"(?:{alternatives}){body}{end}")
-    return Rule(type_, pattern, source, prefixes=starts, check=check)
+    return Rule(type_, f"(?:{alternatives}){body}{end}", source, prefixes=starts, check=check)
 
 
 def anchored(type_: str, anchor: str, pattern: str, source: str, *, lead: int, tail: int, group: int | str = 0) -> Rule:
-    return Rule(type_, re.compile(pattern), source, anchor=anchor, lead=lead, tail=tail, group=group)
+    return Rule(type_, pattern, source, anchor=anchor, lead=lead, tail=tail, group=group)
 
 
 def keyed(type_: str, key: str, value: str, source: str) -> KeyedRule:
-    return KeyedRule(type_, re.compile(key), re.compile(value), source)
+    return KeyedRule(type_, key, value, source)
 
 
 def _has_digit(value: str) -> bool:
