@@ -208,6 +208,14 @@ tree before did not, 17 since (marked "left": a transit pass's or a routing slip
 ticket's initials read as a bank's, OpenPGP fingerprints under "GPG_KEY", counts after "msisdn:", a Turkish
 "şifreniz: gönderildi"), and a line of 200 KB of "account ..." took 121 s (the branch's word searched over the
 whole line per label), 0.3 s since.
+
+- Round BSA. An attacker's round on reviewer BS's readers (a bank account's column beside a bank's, Arabic's bank
+account labels, a phone after a postcode, "my number is" in other languages, a number a break cut after its label):
+211 ordinary strings (ledgers' and CRMs' account numbers beside "transit_days", "routing_key", "bank_reconciled" or a
+bank column holding "none", flights' and shifts' times and lottery draws after a number, ids named in a bracket after
+"мой номер", counts on the line after "phone" or "mobile:"). The readers attacked altered 110 that the tree before
+did not (86 plainly ordinary), 18 since (marked "left": a Spanish table of accounts beside their banks, bare digits
+after "my number" in other languages that may well be phones).
 """
 
 from __future__ import annotations
@@ -240,6 +248,7 @@ ROUNDS = {
     "st51": (162, 9, 153),
     "bpa": (335, 2, 316),
     "st52": (311, 17, 267),
+    "bsa": (211, 18, 186),
 }
 
 
@@ -291,9 +300,12 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # Round ST52's 122 (the narrowed readers' and BQ's shapes in other forms): 42 found by the tree before, 80 by the
 # readers it attacked (6 of the tree before's lost: hosts after "schema", "SDK", "protocol", Danish numbers after
 # "DK"), 89 since.
+# Round BSA's 64 (BS's readers' shapes in other layouts and languages): 31 found by the tree before, 63 by the readers
+# it attacked (none of the tree before's lost), 59 since (the narrowing took a postcode before a German number
+# written with dashes and numbers a break cut after a bare label).
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
-    "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89),
+    "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89), "bsa": (64, 59),
 }  # fmt: skip
 
 

@@ -37,6 +37,9 @@ from tests.helpers import found_values
         # a number a line break cut right after what names it, the rest alone on the next line
         ("ok my number is 31264\n30226", "31264\n30226"),
         ("call me at 41555\n52671.", "41555\n52671"),
+        # ... and where a bracket after the number says which of someone's phones it is
+        ("my number is 8367370952 (home)", "8367370952"),
+        ("name,iban,account_number\nJ,DE89370400440532013000,41029384", "41029384"),
     ],
 )
 def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
@@ -63,6 +66,24 @@ def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
         "ticket 31264\n30226",
         "Attendees: 7\n22-11-2024",
         "my number is 31264\n30226 rows",
+        # the attacker's round: a bank's word inside another column's name, a bank column with nothing in it
+        "order_id,account_number,carrier,transit_days\n5001,20031457,UPS,3",
+        "account_number,account_name,bank_reconciled,balance\n10200000,Accounts Receivable,yes,100",
+        "customer_account_number,bank,plan\n900123456,none,basic",
+        "account_number,aba,units\n62012345,0,14",
+        # ... times, draws and other countries' groups after a number
+        "Flight 4412 0830-1145",
+        "Qty 1500 06-12-34-56-78",
+        "License key 48213 01522-63477",
+        # ... an id a bracket names, a date, after "my number"
+        "мой номер 7707083893 (ИНН)",
+        "my number is 20231456 (student id)",
+        "我的号码是 20240611",
+        # ... a count on the line after a channel's name
+        "Breakdown:\nweb 12034\nphone 48213\n20931",
+        "Sessions - mobile: 482133\n209311",
+        "my number is 12345\n2024-06-11",
+        "رقم الحساب المصرفي للطلب 10023456",
     ],
 )
 def test_these_stay_as_they_are(text: str) -> None:

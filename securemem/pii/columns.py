@@ -88,11 +88,15 @@ _WHOSE_COLUMN = frozenset(
      "beneficiary", "spouse", "dependent", "guarantor", "primary", "secondary", "contact", "emergency", "home",
      "work", "cell"}
 )  # fmt: skip
-_WHOSE_KINDS = frozenset({"US_SSN", "PHONE", "IBAN", "CREDIT_CARD", "BANK_ACCOUNT"})
-# A column that names a bank's routing or the bank itself: beside it, an account's number is a bank's.
+_WHOSE_KINDS = frozenset({"US_SSN", "PHONE", "IBAN", "CREDIT_CARD"})
+# A column whose whole name is a bank's, its branch's or its routing's: beside it, and filled in the row, an account's
+# number is a bank's. Not a name that holds such a word ("transit_days", "routing_key", "bank_reconciled",
+# "swift_version", "food_bank_site", "bankruptcy_flag": an attacker's round).
 _BANK_COLUMN = re.compile(
-    r"(?<![a-z])(?:bank[a-z]*|sort ?codes?|routing[a-z]*|iban|bic|swift[a-z]*|bsb|ifsc|blz|aba|transit|clabe"
-    r"|banque|banco|banca)(?![a-z])|банк|银行|銀行|은행|بنك"
+    r"(?:bank|bank name|bank code|bank id|bank branch|branch code|sort code|sortcode|routing|routing number|routing no"
+    r"|aba|aba routing|aba number|aba routing number|iban|bic|swift|swift code|swift bic|bic swift|bsb|bsb number|ifsc"
+    r"|ifsc code|blz|bankleitzahl|transit number|institution number|clabe|banque|nom de la banque|banco|banca|bankname"
+    r"|kreditinstitut|банк|银行|開户行|开户行|銀行|은행|بنك|البنك)"
 )
 _HEADER_CELL = re.compile(
     r"(?:^|[,;\t|])[ \t\"']*(?:(?:"
@@ -117,7 +121,7 @@ _STOP = frozenset(("", "none", "null", "n/a", "na", "-", "redacted", "hidden", "
 _CODE = re.compile(r"[0-9]{6,8}|[0-9]{3,4}[ \-][0-9]{3,4}|(?=[a-z]*[0-9])(?=[0-9]*[a-z])[a-z0-9]{4,5}-[a-z0-9]{4,5}")
 _CARD_CODE = re.compile(r"[0-9]{3,4}")
 # What each kind is reported as: a code is a secret of no provider's shape.
-_REPORTED = {"CODE": "GENERIC_SECRET", "CARD_CODE": "GENERIC_SECRET"}
+_REPORTED = {"CODE": "GENERIC_SECRET", "CARD_CODE": "GENERIC_SECRET", "ACCOUNT_BESIDE_BANK": "BANK_ACCOUNT"}
 # A header that names an account's login beside a "secret" column: the secret is that login's password
 # ("login,secret,role": reviewer AE), which may be shorter and less random than a key.
 _ACCOUNT_NAMES = frozenset(("login", "user", "username", "user name", "user id", "userid", "account", "login name"))
@@ -322,8 +326,16 @@ def _header(line: str) -> tuple[str, int, list[str | None]] | None:
             marks = {key: _KEY, value: _VALUE}
             return delimiter, len(cells), [marks.get(index) for index in range(len(cells))]
         kinds = [_kind(cell) for cell in cells]
-        if "BANK_ACCOUNT" in kinds and not any(_BANK_COLUMN.search(name) for name in names):
-            kinds = [None if kind == "BANK_ACCOUNT" else kind for kind in kinds]
+        if "BANK_ACCOUNT" in kinds:
+            banks = [_BANK_COLUMN.fullmatch(name) is not None for name in names]
+            kinds = [
+                "BANK_NAMED"
+                if bank and kind is None
+                else _beside_a_bank(name, any(banks))
+                if kind == "BANK_ACCOUNT"
+                else kind
+                for kind, bank, name in zip(kinds, banks, names, strict=True)
+            ]
         if any(kinds) or any(
             (found := _CARD_NUMBERED.fullmatch(_bare_cell(cell))) and _card_name(found["name"]) for cell in cells
         ):
@@ -451,10 +463,38 @@ def _cell_hits(
             and high - low <= _MAX_CELL
             and _valid(kind, text[low:high], scan.phone_regions)
             and (kind != "CARD_CODE" or _card_in(text, start, end))
+            and (kind != "ACCOUNT_BESIDE_BANK" or _bank_filled(text, kinds, spans))
         ):
             found.append(low)
             yield reported(kind), low, high
     yield from _joined_cells(scan, kinds, spans, found)
+
+
+def _beside_a_bank(name: str, banked: bool) -> str | None:
+    """An account's column: a bank's by its own name ("bank_account"), else one read only in a row whose bank's
+    column is filled (ACCOUNT_BESIDE_BANK), and only where the header has such a column."""
+    if "bank" in name or "bancaria" in name or "bancaire" in name:
+        return "BANK_ACCOUNT"
+    return "ACCOUNT_BESIDE_BANK" if banked else None
+
+
+def _bank_filled(text: str, kinds: list[str | None], spans: list[tuple[int, int]]) -> bool:
+    """The row names its bank: a cell of a bank's column holds a bank's name or code (not "none", a flag or a tier:
+    "customer_account_number,bank,plan" then "900123456,none,basic", "account_number,aba,units" then
+    "62012345,0,14", "routing" holding "tier2": an attacker's round)."""
+    for kind, (low, high) in zip(kinds, spans, strict=True):
+        cell = text[low:high].strip(" \t\"'")
+        if kind in ("BANK_NAMED", "IBAN") and cell.lower() not in _STOP and _BANK_CELL.fullmatch(cell):
+            return True
+    return False
+
+
+# A bank's name (letters, maybe a few words and digits: "Santander", "Banco do Brasil", "ING Bank 2"), a branch's or a
+# routing's number ("48-72-05", "021000021") or a BIC's or an IFSC's shape ("DEUTDEFF", "HDFC0001234").
+_BANK_CELL = re.compile(
+    r"[^\W\d_]{3,}(?:[ .&'\-][^\W_]+)*|[0-9][0-9 \-]{3,}[0-9]|[A-Za-z]{4}[A-Za-z]{2}[A-Za-z0-9]{2}(?:[A-Za-z0-9]{3})?"
+    r"|[A-Za-z]{4}0[A-Za-z0-9]{6}|[A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{10,40}"
+)
 
 
 # A value split across cells, a piece each (reviewer BK's evasions): a card's groups in two columns that both
@@ -463,7 +503,9 @@ def _cell_hits(
 _JOINED = {"CARD_PART": 4, "CARD_QUAD": 4, "SSN_PART": 3, "PASSWORD_PART": 2}  # the most cells a value is split into
 # a part's own check
 _WHOLE = {"CARD_PART": "CREDIT_CARD", "CARD_QUAD": "CARD_QUAD", "SSN_PART": "US_SSN_PART", "PASSWORD_PART": "PASSWORD"}
-_PIECES = frozenset({"US_SSN_PART", "CARD_QUAD", "AREA_CODE", "LOCAL_NUMBER"})  # nothing alone: see _joined_cells
+_PIECES = frozenset(
+    {"US_SSN_PART", "CARD_QUAD", "AREA_CODE", "LOCAL_NUMBER", "BANK_NAMED"}
+)  # nothing alone: see _joined_cells
 _COUNTRY_CODE = re.compile(r"\+[1-9][0-9]{0,2}")
 _FOUR_DIGITS = re.compile(r"[0-9]{4}")
 _AREA_DIGITS = re.compile(r"\(?0?[1-9][0-9]{0,4}\)?")
@@ -585,7 +627,7 @@ def _valid(kind: str, value: str, regions: tuple[str, ...]) -> bool:
         return _CODE.fullmatch(value.lower()) is not None and not year_or_example(digits) and not a_date(digits)
     if kind == "CARD_CODE":
         return _CARD_CODE.fullmatch(value) is not None and not year_or_example(value)
-    if kind == "BANK_ACCOUNT":
+    if kind in ("BANK_ACCOUNT", "ACCOUNT_BESIDE_BANK"):
         return column_account(value)
     return looks_like_column_secret(kind, value)
 

@@ -1787,21 +1787,24 @@ def _after_short_number(scan: Scan, match: re.Match[str], high: int) -> tuple[re
             end = _phone_end(scan, inner)
             if end:
                 return inner, end
-    # A longer number set apart by a blank, then a phone written with dashes or brackets, the run's other style
-    # ("Portland, OR 97205 · 602-631-0754": a postcode, then the phone; reviewer BS). A run of one style is
-    # never cut ("4889 0152 6347 7331").
+    # A longer number set apart by a blank, then a North American number in its own style, dashed or with its
+    # area code in brackets ("Portland, OR 97205 · 602-631-0754": a postcode, then the phone; reviewer BS). Not
+    # times, pairs or other countries' groups after a number ("Flight 4412 0830-1145", "Qty 1500 06-12-34-56-78",
+    # "License key 48213 01522-63477": an attacker's round); a run of one style is never cut ("4889 0152 6347 7331").
     lead = _LEADING_GROUP.match(text, match.start(), match.end())
     if lead is not None:
         inner = _PHONE_AFTER.match(text, lead.end(), high)
-        if inner is not None and _OTHER_STYLE.search(inner.group()) is not None:
+        if inner is not None:
             end = _phone_end(scan, inner)
-            if end:
+            if end and _NANP_STYLE.fullmatch(text, inner.start(), end) is not None:
                 return inner, end
     return match, 0
 
 
 _LEADING_GROUP = re.compile(r"[0-9]{4,6}(?:[ ]{1,2}|[ ]\.[ ])(?=[0-9(])")
-_OTHER_STYLE = re.compile(r"[0-9)][\-(]|[0-9]\)")
+_NANP_STYLE = re.compile(
+    r"(?:\([2-9][0-9]{2}\)[ ]?|[2-9][0-9]{2}-)[2-9][0-9]{2}-[0-9]{4}|[2-9][0-9]{2}\.[2-9][0-9]{2}\.[0-9]{4}"
+)
 
 
 _HEBREW_PREFIX = re.compile(r"(?<![\u05d0-\u05ea])\u05dc-$")  # "ל-": the only prefix _PHONE starts after
@@ -2134,6 +2137,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         or _POSTCODE.fullmatch(candidate)
         or _GS1_ELEMENT.fullmatch(candidate)
         or _CHECKED_CODES.fullmatch(candidate)
+        or (candidate.isdigit() and _another_kinds_number(scan, words, candidate, start))
     ):
         return False
     # Bare digits are a phone only where the text says so, or where invisible characters kept its
@@ -2740,6 +2744,33 @@ def _my_number(words: list[str]) -> bool:
         if rest[:1] and rest[0] in _MY_NUMBER and _MY_VERBS.issuperset(rest[1:]):
             return True
     return False
+
+
+def _another_kinds_number(scan: Scan, words: list[str], candidate: str, start: int) -> bool:
+    """Bare digits that only a word for any number calls a phone ("my number", "мой номер", "nomor saya"), and that
+    are another kind's: a bracket right after names what they are in a word or three ("мой номер 7707083893 (ИНН)",
+    "my number is 20231456 (student id)"), or they are a date's eight digits ("我的号码是 20240611": an attacker's
+    round). A phone's own word ("mobile", "tel") still says phone."""
+    said = _PHONE_WORDS.intersection(words[-3:])
+    if not said or not said <= _ANY_NUMBERS_WORDS:
+        return False
+    if start >= 0:
+        bracket = _QUALIFIED_AFTER.match(scan.text, start + len(candidate))
+        if bracket is not None and (_BRACKET_PHONE_WORDS | _PHONE_KINDS).isdisjoint(bracket["words"].lower().split()):
+            return True
+    return _EIGHT_DIGIT_DATE.fullmatch(candidate) is not None
+
+
+# Which of someone's phones a bracket after the number says it is ("(home)", "(work)").
+_PHONE_KINDS = frozenset(
+    {"home", "work", "office", "personal", "private", "direct", "day", "daytime", "evening", "night", "main",
+     "primary", "alt", "alternate", "backup", "emergency", "business", "new", "old", "casa", "trabajo", "maison",
+     "bureau", "privat", "büro", "arbeit", "dienstlich", "ufficio", "escritório", "thuis", "werk"}
+)  # fmt: skip
+_ANY_NUMBERS_WORDS = frozenset(
+    {"number", "numéro", "numero", "número", "nummer", "numer", "numaram", "no", "nr", "num"}
+)
+_QUALIFIED_AFTER = re.compile(r"[ \t]*\([ \t]*(?P<words>[^\W\d_][^\s()]*(?:[ \t]+[^\s()]+){0,2})[ \t]*\)")
 
 
 def valid_where_said(candidate: str) -> bool:

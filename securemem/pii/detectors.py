@@ -1702,7 +1702,9 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
             found == "PHONE"
             and not value.startswith(("+", "(+"))
             and (kind not in ("dashed", "area") or PHONE_CONTEXT.search(head.lower()) is None)
-            and not (kind in ("number", "glued") and _cut_after_its_label(window, found_start, found_end))
+            and not (
+                kind in ("number", "glued") and _cut_after_its_label(window, found_start, join, join + len(separator))
+            )
         ):
             continue
         first = line_start + found_start
@@ -1714,18 +1716,27 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
 
 
 # What says a phone's number follows, right before a number a break cut, the rest alone on the next line ("ok my
-# number is 31264" then "30226": reviewer BS).
+# number is 31264" then "30226": reviewer BS): whose number it is, or a call asked for; not a channel's or a device's
+# name before a count ("phone 48213" then "20931", "Sessions - mobile: 482133" then "209311", "Mobile 2024" then
+# "2025", "Excel cell 1204": an attacker's round).
 _CUT_PHONE_LEAD = re.compile(
-    r"(?<![^\W\d_])(?:my (?:new |mobile |cell |phone |home |work )?number|(?:phone|mobile|cell|tel)(?: number| no\.?)?"
-    r"|call me|text me|reach me)(?: is| at| on)?[ \t]*:?[ \t]*\Z"
+    r"(?<![^\W\d_])(?:my (?:new |mobile |cell |phone |home |work )?number(?: is)?|(?:call|text|reach) me(?: at| on)?"
+    r"|my (?:phone|mobile|cell)(?: number| no\.?)?(?: is)?)[ \t]*:?[ \t]*\Z"
 )
-_LINE_DONE = re.compile(r"[ \t.,;!]*(?:\r?\n|\Z)")
+# Each line's part a group of digits alone: the head's after the label, the rest alone on its line (not a date: "my
+# number is 12345" then "2024-06-11")
+_CUT_HEAD = re.compile(r"[0-9]{2,8}\Z")
+_CUT_REST = re.compile(r"[0-9]{2,8}[ \t.,;!]*(?:\r?\n|\Z)")
 
 
-def _cut_after_its_label(window: str, start: int, end: int) -> bool:
-    """A phone's number cut by a line break right after what names it, its rest alone on the next line."""
-    return _CUT_PHONE_LEAD.search(window[max(0, start - 40) : start].lower()) is not None and bool(
-        _LINE_DONE.match(window, end)
+def _cut_after_its_label(window: str, start: int, join: int, rest: int) -> bool:
+    """A phone's number cut by a line break right after what names it (``start``: where it starts in the joined
+    ``window``, ``join``: where its first line ends, ``rest``: where its next line's part starts), each part a group
+    of digits alone, the rest alone on its line."""
+    return (
+        _CUT_PHONE_LEAD.search(window[max(0, start - 40) : start].lower()) is not None
+        and _CUT_HEAD.fullmatch(window, start, join) is not None
+        and _CUT_REST.match(window, rest) is not None
     )
 
 
