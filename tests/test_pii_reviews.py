@@ -698,6 +698,15 @@ def altered(name: str) -> list[str]:
         # Indonesian, Vietnamese, Persian and more before bare digits, a number a break cut right after "my number
         # is". 300 since. Left: single digits spaced out with no word for a phone ("so nobody flags it: 7 0 4 ...").
         ("bs", "claim", None, 0.995),
+        # Blind, after BS's fixes: an adversarial model keeping values in its notes past a scrubber (110 of 300 lines
+        # evasions: other scripts' digits, invisible characters, placeholder brackets, markup, code spans, dictation,
+        # wrapped lines, 24 languages): 222 of 230 as it came (96.5%), two ordinary lines altered (a hex dump read as
+        # a German phone, a template's "[at] and [dot]" as an address). Its fixes: a value whose groups are each a
+        # code span, a number dialled out on "my ... line", Spanish's "secreto", a German account beside its BLZ,
+        # bytes in hex, a template's words around "[at]". 227 since, none altered. Left: a card split across an HTML
+        # table's cells (cells side by side are separate values), a passphrase wrapped after its dash, a key emoji
+        # as a password's label.
+        ("bt", "claim", None, 0.985),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1044,6 +1053,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("br", 0, set()),
         # Reviewer BS: none, as it came and since.
         ("bs", 0, set()),
+        # Reviewer BT: none; as it came a hex dump's bytes read as a German phone, a template's "[at] and [dot]" as
+        # an address.
+        ("bt", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

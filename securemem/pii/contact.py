@@ -452,6 +452,10 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
             # "ping @payments-oncall. No values here": a capitalised word after a stop opens a sentence
             # (reviewer BB); a country's domain is no such word ("No", "It", "De"), "Com" stays one
             continue
+        local = _FIRST_WORD.match(text, match.start(), match.start("domain"))
+        leading = (local.group().lower() if local is not None else "", _DOT_WORD.split(match["domain"].lower())[0])
+        if not _FUNCTION_WORDS.isdisjoint(leading):
+            continue  # "Use the [at] and [dot] placeholders": a template's words (reviewer BT), no mailbox's
         # "h @ self.proj" is a matrix product: a spaced "@" needs a well-known top-level domain.
         if tld.isalpha() and len(tld) >= 2 and (not spaced_at or known_tld(tld.lower())):
             first = match.start()
@@ -462,6 +466,9 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
 
 
 _GENERIC_TLDS = frozenset({"com", "net", "org", "edu", "gov", "info", "biz"})  # "Com" stays a domain's end
+_FIRST_WORD = re.compile(r"[^\s\[\](){}<>@]+")
+# English words that name no mailbox and no domain, read as an obfuscated address's local part or first label.
+_FUNCTION_WORDS = frozenset({"the", "a", "an", "and", "or", "of", "to", "for", "with", "use", "both", "either", "its"})
 # A plain dot with blanks after it before the domain's last label.
 _LOOSE_LAST_DOT = re.compile(r"[ \t]*\.[ \t]+[A-Za-z0-9\-]{1,63}\Z")
 _SPACED_LOCAL_WORD = re.compile(rf"(?<![A-Za-z0-9._%+\-]){_LOCAL_WORD_RE} \. \Z")
@@ -2177,6 +2184,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         _DATES_APART.fullmatch(candidate)
         or (not said and _timed_reading(scan.text, candidate, start))
         or _inside_identifier(scan.text, start, start + len(candidate))
+        or _in_hex_dump(scan.text, start, start + len(candidate))
         or _in_tracking_number(scan.text, start, start + len(candidate))
         or _form_number(scan.text, start, candidate)
         or (
@@ -2453,6 +2461,26 @@ def _inside_identifier(text: str, start: int, end: int) -> bool:
     )
 
 
+def _in_hex_dump(text: str, start: int, end: int) -> bool:
+    """Inside a run of bytes written in hex, two characters each, some of them letters ("Hex dump: 4d 5a 90 00 03 00
+    00 00 04 00 00 00 ff ff": reviewer BT; "03 00 00 00 04 00 00 00" is a valid German number)."""
+    if start < 0 or not _HEX_PAIR_AT.match(text, start):
+        return False
+    low = max(text.rfind("\n", max(0, start - _HEX_REACH), start) + 1, start - _HEX_REACH)
+    high = text.find("\n", end, end + _HEX_REACH)
+    high = end + _HEX_REACH if high == -1 else high
+    return any(
+        run.start() <= start and run.end() >= end and _HEX_LETTER.search(run.group()) is not None
+        for run in _HEX_RUN.finditer(text, low, high)
+    )
+
+
+_HEX_PAIR_AT = re.compile(r"[0-9]{2}[ \t]")
+_HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}[ \t]+){7,}[0-9a-fA-F]{2}(?![0-9A-Za-z])")
+_HEX_LETTER = re.compile(r"[a-fA-F]")
+_HEX_REACH = 256
+
+
 # A UPS tracking number: "1Z", the shipper's six characters, the service's two digits and the parcel's eight,
 # printed in groups ("1Z 4E9 81W 03 9218 7342": reviewer BP; its tail reads as Melbourne's "03 9218 7342").
 _UPS_TRACKING = re.compile(r"(?<![A-Za-z0-9])1Z(?:[ ]?[0-9A-Z]){16}(?![A-Za-z0-9])")
@@ -2724,7 +2752,8 @@ _MY_NUMBER_PHRASES = viewed_words(
 )  # fmt: skip
 # (Not a possessive glued to its noun alone, "numaram", "számom": "Hesap numaram: 12345678" is an account's.)
 _MY_NUMBER_SAID = re.compile(
-    r"(?:^|(?<=[^\w]))(?:"
+    # "my Dutch line", "my work line" (reviewer BT)
+    r"(?:^|(?<=[^\w]))(?:my(?:[ \t]+[^\W\d_]+)?[ \t]+line(?:[ \t]+is)?|"
     + "|".join(
         re.escape(phrase).replace(r"\ ", r"[ \t]+") for phrase in sorted(_MY_NUMBER_PHRASES, key=len, reverse=True)
     )

@@ -761,7 +761,14 @@ def _settled(
         candidates += _part_hits(scan, wanted)
     if "\n" in scan.text and _ONE_PER_LINE_GATE.search(scan.text) is not None:
         candidates += _vertical_hits(scan, wanted)
-    if view.spaced or "<" in scan.text or "*" in scan.text or "_" in scan.text or "~~" in scan.text:
+    if (
+        view.spaced
+        or "<" in scan.text
+        or "*" in scan.text
+        or "_" in scan.text
+        or "~~" in scan.text
+        or _CODE_SPANS_MEET(scan.text)
+    ):
         candidates += _markup_hits(scan, wanted, candidates, view.spaced)
     if view.glued:
         candidates += _split_hits(scan, wanted, view.glued, candidates)
@@ -1092,11 +1099,17 @@ _MARKUP = re.compile(
     # One code span closed and the next opened inside a token ("<code>sk_live_51Lph</code><code>7qNj...":
     # reviewer AP): read across, as the view keeps them apart ("<code>4111 ...</code><code>12/26</code>": a
     # card and its expiry; code's "@" between two spans stays a decorator's).
-    rf"(?=[<*_~])(?:{ATTRIBUTED_TAGS.pattern}|{OTHER_TAGS}|<!--[^<>]{{0,256}}?-->|(?i:</code><code>)"
+    rf"(?=[<*_~`])(?:{ATTRIBUTED_TAGS.pattern}|{OTHER_TAGS}|<!--[^<>]{{0,256}}?-->|(?i:</code><code>)"
+    # ... and markdown's: a code span closed and the next opened right after it, or a blank, a dot or a dash after
+    # it, inside a value ("`SE97` `5009` `1563` ...", "`eyJhbGciOi...`.`eyJzdWIi...`.`nlgW69...`": reviewer BT)
+    r"|(?<=[\w=])`(?=[ .\-]?`\w)|(?<=\w`)`(?=\w)|(?<=[\w=]`[ .\-])`(?=\w)"
     r"|(?<![\w*@.])\*{1,3}(?=\w)|(?<=[\w:.)])\*{1,3}(?![\w*@.])|(?<!\*)\*\*(?!\*)|(?<!_)__(?!_)|~~"
     # one "_" of emphasis at a word's edge ("_Password:_ ...", "+44 7465 _136833_"), not inside a name
     r"|(?<![\w@.%*])_(?=[\w+])|(?<=[\w:.)])_(?![\w@.%*]))"
 )
+
+
+_CODE_SPANS_MEET = re.compile(r"`[ .\-]?`").search  # two code spans side by side: see _MARKUP
 
 
 def _touches(char: str) -> bool:

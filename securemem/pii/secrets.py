@@ -2477,7 +2477,7 @@ def may_hold_high_entropy(scan: Scan) -> bool:
 # _is_high_entropy, so a word that is also an everyday one ("clave", "キー") costs nothing in prose.
 _OTHER_SECRET_WORDS_ASCII = (
     "jeton", "clave", "chave", "chiave", "klucz", "sekret", "sleutel", "nyckel", "nokkel", "avain", "kulcs",
-    "cheie", "kunci", "gizli anahtar", "api anahtar", "segredo", "segreto", "geheim", "hemmelig", "hemlig",
+    "cheie", "kunci", "gizli anahtar", "api anahtar", "segredo", "segreto", "secreto", "geheim", "hemmelig", "hemlig",
     "salaisuus",
     "titok", "tokenem", "tokenu", "tokena", "tokeny",
 )  # fmt: skip

@@ -1,0 +1,55 @@
+"""Reviewer BT's blind round (an adversarial model keeping values in its notes past a scrubber, 110 of 300 lines
+evasions, 24 languages): each form found missed or altered, as a general case, with the near forms that must stay as
+they were."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import found_values
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # a value whose groups are each a code span, side by side ("` `", "`.`", "`-`")
+        ("Kontonummer (IBAN): `SE97` `5009` `1563` `2773` `2897` `9112`", "SE97` `5009` `1563` `2773` `2897` `9112"),
+        ("card `4111` `1111` `1111` `1111`", "4111` `1111` `1111` `1111"),
+        (
+            "token: `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9`.`eyJzdWIiOiI3MjA3MzciLCJyb2xlIjoiZWRpdG9yIn0`."
+            "`nlgW696FZucyMWkVpCDk41Vd71R5_XLkdpmrc3umm5E`",
+            "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9`.`eyJzdWIiOiI3MjA3MzciLCJyb2xlIjoiZWRpdG9yIn0`."
+            "`nlgW696FZucyMWkVpCDk41Vd71R5_XLkdpmrc3umm5E",
+        ),
+        # a number dialled out with "00" on someone's line
+        ("call me back at +1 503 298 3259 or on my Dutch line 0031 6 9113 3007.", "0031 6 9113 3007"),
+        # Spanish's word for a secret near a random run
+        ("El secreto del webhook es o7FdpUenkMu4QuBeMbb03JBY0Mv8", "o7FdpUenkMu4QuBeMbb03JBY0Mv8"),
+        # a German account beside its bank's code (BLZ), in fullwidth digits
+        ("Kontonummer: ４８３５７５５８０７, BLZ 370 400 44", "４８３５７５５８０７"),
+    ],
+)
+def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
+    assert value in found_values(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # bytes in hex, two characters each, some of them letters
+        "Hex dump: 4d 5a 90 00 03 00 00 00 04 00 00 00 ff ff 00 00",
+        # a template's words around "[at]" and "[dot]"
+        "Use the [at] and [dot] placeholders described in the template docs, section 4.2.",
+        # code spans side by side that hold no value
+        "Run `make` `test` then `git` `push`",
+        "use `v1.2`.`3` and `a`-`b`",
+        # a line that is not someone's
+        "the line 0031 6 9113 3007 is busy",
+    ],
+)
+def test_these_stay_as_they_are(text: str) -> None:
+    assert found_values(text) == []
+
+
+def test_a_mailbox_whose_name_starts_with_a_function_word_is_still_one() -> None:
+    assert found_values("the.boss [at] firm [dot] com") == ["the.boss [at] firm [dot] com"]
