@@ -88,3 +88,23 @@ def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
 )
 def test_these_stay_as_they_are(text: str) -> None:
     assert found_values(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an account's number in a SQL insert or a key-value table that names no bank
+        "INSERT INTO orders (id, account_number, total) VALUES (1, '20031457', 9.99);",
+        "key,value\naccount_number,20031457",
+        # ... or whose bank's column holds nothing
+        "INSERT INTO payees (name, sort_code, account_number) VALUES ('A', 'none', '09010413');",
+    ],
+)
+def test_an_account_number_elsewhere_needs_its_bank_too(text: str) -> None:
+    assert found_values(text) == []
+
+
+def test_an_account_number_in_a_sql_insert_beside_its_bank_is_found() -> None:
+    text = "INSERT INTO payees (name, sort_code, account_number) VALUES ('A', '48-72-05', '09010413');"
+    assert found_values(text) == ["09010413"]
+    assert found_values("key,value\nbank_account,20031457") == ["20031457"]

@@ -325,17 +325,7 @@ def _header(line: str) -> tuple[str, int, list[str | None]] | None:
             value = names.index(value_name)
             marks = {key: _KEY, value: _VALUE}
             return delimiter, len(cells), [marks.get(index) for index in range(len(cells))]
-        kinds = [_kind(cell) for cell in cells]
-        if "BANK_ACCOUNT" in kinds:
-            banks = [_BANK_COLUMN.fullmatch(name) is not None for name in names]
-            kinds = [
-                "BANK_NAMED"
-                if bank and kind is None
-                else _beside_a_bank(name, any(banks))
-                if kind == "BANK_ACCOUNT"
-                else kind
-                for kind, bank, name in zip(kinds, banks, names, strict=True)
-            ]
+        kinds = _banked([_kind(cell) for cell in cells], names)
         if any(kinds) or any(
             (found := _CARD_NUMBERED.fullmatch(_bare_cell(cell))) and _card_name(found["name"]) for cell in cells
         ):
@@ -428,6 +418,8 @@ def _key_value(scan: Scan, spans: list[tuple[int, int]], kinds: list[str | None]
     text = scan.text
     name = _column_name(text[slice(*spans[kinds.index(_KEY)])])
     kind = _COLUMNS.get(name) or _COLUMNS.get(name.rsplit(" ", 1)[-1])
+    if kind == "BANK_ACCOUNT":
+        kind = _beside_a_bank(name, banked=False)  # a row of its own names no bank: only "bank_account" does
     if kind == "CARD_CODE":
         return  # a card's code is read beside the card's number (a delimited table's columns)
     low, high = spans[kinds.index(_VALUE)]
@@ -468,6 +460,18 @@ def _cell_hits(
             found.append(low)
             yield reported(kind), low, high
     yield from _joined_cells(scan, kinds, spans, found)
+
+
+def _banked(kinds: list[str | None], names: list[str]) -> list[str | None]:
+    """``kinds`` of the columns ``names``, an account's column's read beside its bank's (see _beside_a_bank) and
+    the bank's columns marked (BANK_NAMED)."""
+    if "BANK_ACCOUNT" not in kinds:
+        return kinds
+    banks = [_BANK_COLUMN.fullmatch(name) is not None for name in names]
+    return [
+        "BANK_NAMED" if bank and kind is None else _beside_a_bank(name, any(banks)) if kind == "BANK_ACCOUNT" else kind
+        for kind, bank, name in zip(kinds, banks, names, strict=True)
+    ]
 
 
 def _beside_a_bank(name: str, banked: bool) -> str | None:
@@ -651,7 +655,8 @@ def may_hold_sql_insert(scan: Scan) -> bool:
 def find_sql_inserts(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     for insert in _INSERT.finditer(text):
-        kinds = [_kind(name.strip(' \t"`[]')) for name in insert["columns"].split(",")]
+        names = [_column_name(name.strip(' \t"`[]')) for name in insert["columns"].split(",")]
+        kinds = _banked([_kind(name) for name in names], names)
         if not any(kinds):
             continue
         at = insert.end()
@@ -661,7 +666,13 @@ def find_sql_inserts(scan: Scan) -> Iterator[Hit]:
                 break
             cells, at = row
             for kind, (start, end) in zip(kinds, cells, strict=True):
-                if kind is not None and start < end and _valid(kind, text[start:end], scan.phone_regions):
+                if (
+                    kind is not None
+                    and kind != "BANK_NAMED"
+                    and start < end
+                    and _valid(kind, text[start:end], scan.phone_regions)
+                    and (kind != "ACCOUNT_BESIDE_BANK" or _bank_filled(text, kinds, cells))
+                ):
                     yield reported(kind), start, end
             more = _SQL_NEXT_ROW.match(text, at)
             if more is None:
