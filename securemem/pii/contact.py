@@ -454,7 +454,7 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
             continue
         local = _FIRST_WORD.match(text, match.start(), match.start("domain"))
         leading = (local.group().lower() if local is not None else "", _DOT_WORD.split(match["domain"].lower())[0])
-        if not _FUNCTION_WORDS.isdisjoint(leading):
+        if "@" not in match.group() and not _FUNCTION_WORDS.isdisjoint(leading):
             continue  # "Use the [at] and [dot] placeholders": a template's words (reviewer BT), no mailbox's
         # "h @ self.proj" is a matrix product: a spaced "@" needs a well-known top-level domain.
         if tld.isalpha() and len(tld) >= 2 and (not spaced_at or known_tld(tld.lower())):
@@ -467,8 +467,9 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
 
 _GENERIC_TLDS = frozenset({"com", "net", "org", "edu", "gov", "info", "biz"})  # "Com" stays a domain's end
 _FIRST_WORD = re.compile(r"[^\s\[\](){}<>@]+")
-# English words that name no mailbox and no domain, read as an obfuscated address's local part or first label.
-_FUNCTION_WORDS = frozenset({"the", "a", "an", "and", "or", "of", "to", "for", "with", "use", "both", "either", "its"})
+# English words that name no mailbox and no domain, read as the local part or the first label of an address written
+# with a word for "@" ("the [at] and [dot] ...").
+_FUNCTION_WORDS = frozenset({"the", "and", "or", "of", "to", "for", "with", "use", "both", "either", "its"})
 # A plain dot with blanks after it before the domain's last label.
 _LOOSE_LAST_DOT = re.compile(r"[ \t]*\.[ \t]+[A-Za-z0-9\-]{1,63}\Z")
 _SPACED_LOCAL_WORD = re.compile(rf"(?<![A-Za-z0-9._%+\-]){_LOCAL_WORD_RE} \. \Z")
