@@ -216,6 +216,13 @@ bank column holding "none", flights' and shifts' times and lottery draws after a
 "мой номер", counts on the line after "phone" or "mobile:"). The readers attacked altered 110 that the tree before
 did not (86 plainly ordinary), 18 since (marked "left": a Spanish table of accounts beside their banks, bare digits
 after "my number" in other languages that may well be phones).
+
+- Round BTA. An attacker's round on reviewer BT's readers (code spans side by side, "my ... line", Spanish's
+"secreto", "BLZ", bytes of a hex dump, a template's words around "[at]"): 328 ordinary strings (exit codes and
+benchmark numbers in code spans, "my bottom line", "my credit line", ISO's "BLZ Belize", French opening hours after a
+phone). The readers attacked altered 45 that the tree before did not and lost 17 of its values (French phones beside
+"de 09 00" read as a hex dump, addresses whose local part is "or", "an" or "a"); 8 and none since (marked "left": a
+commit hash, a file's and a lot's codes after Spanish's "secreto", as after English's "secret" before).
 """
 
 from __future__ import annotations
@@ -249,6 +256,7 @@ ROUNDS = {
     "bpa": (335, 2, 316),
     "st52": (311, 17, 267),
     "bsa": (211, 18, 186),
+    "bta": (328, 8, 308),
 }
 
 
@@ -303,9 +311,12 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # Round BSA's 64 (BS's readers' shapes in other layouts and languages): 31 found by the tree before, 63 by the readers
 # it attacked (none of the tree before's lost), 59 since (the narrowing took a postcode before a German number
 # written with dashes and numbers a break cut after a bare label).
+# Round BTA's 48 (BT's readers' shapes, and values beside them): 40 found by the tree before, 31 by the readers it
+# attacked (17 of the tree before's lost), 45 since.
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
     "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89), "bsa": (64, 59),
+    "bta": (48, 45),
 }  # fmt: skip
 
 

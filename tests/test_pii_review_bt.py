@@ -45,11 +45,40 @@ def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
         "use `v1.2`.`3` and `a`-`b`",
         # a line that is not someone's
         "the line 0031 6 9113 3007 is busy",
+        # the attacker's round: lines that are no phone's, exit codes and numbers in code spans, ISO's "BLZ"
+        "my bottom line is 2400000 after tax",
+        "my credit line: 15000000 won",
+        "my line 4823 1200 in the logs",
+        "Exit codes `0` `1` `2` `126` `127` `130`",
+        "Benchmark values `6877`.`2373`.`8868`.`1939`.`9363`",
+        "ISO codes: BLZ Belize, BRA Brazil. Account no. 47110815 is the distributor.",
     ],
 )
 def test_these_stay_as_they_are(text: str) -> None:
     assert found_values(text) == []
 
 
-def test_a_mailbox_whose_name_starts_with_a_function_word_is_still_one() -> None:
-    assert found_values("the.boss [at] firm [dot] com") == ["the.boss [at] firm [dot] com"]
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the.boss [at] firm [dot] com",
+        # a name or a host that is also a function word, beside one that is not (the attacker's round)
+        "or [at] acme [dot] io",
+        "helpdesk [at] its [dot] uiowa [dot] edu",
+        "a @ b.com",
+    ],
+)
+def test_a_mailbox_with_a_function_word_in_it_is_still_one(text: str) -> None:
+    assert found_values(text) == [text]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # phones beside French's "de" and times, which are no hex dump (the attacker's round)
+        ("Tél. : 01 42 68 53 00 de 09 00 à 12 00", "01 42 68 53 00"),
+        ("joignable ce 06 12 34 56 78 de 08 h à 20 h", "06 12 34 56 78"),
+    ],
+)
+def test_a_phone_beside_words_that_look_hex_is_found(text: str, value: str) -> None:
+    assert value in found_values(text)

@@ -120,7 +120,8 @@ _BANK_NAMED = re.compile(
     r"|banka(?:s[ıi])?"  # Turkish's, Czech's, Croatian's ("banka hesap numarasını": reviewer BR)
     # a bank's own name ("Volksbank", "Commerzbank", "Postbank"), not a store of other things ("databank")
     r"|[^\W\d_]{3,}(?<!data)(?<!power)(?<!food)(?<!blood)(?<!sperm)(?<!memory)(?<!sand)(?<!river)bank"
-    r"|sparkasse|credit union|caixa|caja de ahorros|cassa di risparmio|blz|bankleitzahl"
+    # Germany's bank code, with its number ("BLZ 370 400 44"; not ISO's "BLZ Belize": an attacker's round)
+    r"|sparkasse|credit union|caixa|caja de ahorros|cassa di risparmio|blz(?=[ \t]*[:.]?[ \t]*[0-9])|bankleitzahl"
     r"|banco|banque|banca|bankverbindung|routing (?:number|no)|aba|sort[ \-]?code|iban|bic|swift[ /]?(?:code|bic)"
     r"|ifsc|bsb|bvn|wire transfer|direct deposit|ach|bacs|sepa|überweisung|virement|transferencia|bonifico|przelew"
     # a bank's statement of an account ("Kontoutskrift juni 2024 — Kontonummer: ...": reviewer BP)

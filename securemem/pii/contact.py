@@ -454,7 +454,7 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
             continue
         local = _FIRST_WORD.match(text, match.start(), match.start("domain"))
         leading = (local.group().lower() if local is not None else "", _DOT_WORD.split(match["domain"].lower())[0])
-        if "@" not in match.group() and not _FUNCTION_WORDS.isdisjoint(leading):
+        if "@" not in match.group() and _FUNCTION_WORDS.issuperset(leading):
             continue  # "Use the [at] and [dot] placeholders": a template's words (reviewer BT), no mailbox's
         # "h @ self.proj" is a matrix product: a spaced "@" needs a well-known top-level domain.
         if tld.isalpha() and len(tld) >= 2 and (not spaced_at or known_tld(tld.lower())):
@@ -467,8 +467,9 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
 
 _GENERIC_TLDS = frozenset({"com", "net", "org", "edu", "gov", "info", "biz"})  # "Com" stays a domain's end
 _FIRST_WORD = re.compile(r"[^\s\[\](){}<>@]+")
-# English words that name no mailbox and no domain, read as the local part or the first label of an address written
-# with a word for "@" ("the [at] and [dot] ...").
+# English words that name no mailbox and no domain, read as both the local part and the first label of an address
+# written with a word for "@" ("the [at] and [dot] ..."); one alone may be a name ("or [at] acme [dot] io": Or, a
+# Hebrew name; "helpdesk [at] its [dot] uiowa [dot] edu": an attacker's round).
 _FUNCTION_WORDS = frozenset({"the", "and", "or", "of", "to", "for", "with", "use", "both", "either", "its"})
 # A plain dot with blanks after it before the domain's last label.
 _LOOSE_LAST_DOT = re.compile(r"[ \t]*\.[ \t]+[A-Za-z0-9\-]{1,63}\Z")
@@ -2463,22 +2464,24 @@ def _inside_identifier(text: str, start: int, end: int) -> bool:
 
 
 def _in_hex_dump(text: str, start: int, end: int) -> bool:
-    """Inside a run of bytes written in hex, two characters each, some of them letters ("Hex dump: 4d 5a 90 00 03 00
-    00 00 04 00 00 00 ff ff": reviewer BT; "03 00 00 00 04 00 00 00" is a valid German number)."""
+    """Inside a run of bytes written in hex, two characters each, one of them a digit and a letter ("Hex dump: 4d 5a
+    90 00 03 00 00 00 04 00 00 00 ff ff": reviewer BT; "03 00 00 00 04 00 00 00" is a valid German number)."""
     if start < 0 or not _HEX_PAIR_AT.match(text, start):
         return False
     low = max(text.rfind("\n", max(0, start - _HEX_REACH), start) + 1, start - _HEX_REACH)
     high = text.find("\n", end, end + _HEX_REACH)
     high = end + _HEX_REACH if high == -1 else high
     return any(
-        run.start() <= start and run.end() >= end and _HEX_LETTER.search(run.group()) is not None
+        run.start() <= start and run.end() >= end and _HEX_MIXED.search(run.group()) is not None
         for run in _HEX_RUN.finditer(text, low, high)
     )
 
 
 _HEX_PAIR_AT = re.compile(r"[0-9]{2}[ \t]")
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}[ \t]+){7,}[0-9a-fA-F]{2}(?![0-9A-Za-z])")
-_HEX_LETTER = re.compile(r"[a-fA-F]")
+# A byte that mixes a digit and a letter ("4d", "5a"): no word of prose ("Tél. : 01 42 68 53 00 de 09 00": French's
+# "de" is hex too; an attacker's round).
+_HEX_MIXED = re.compile(r"(?<![0-9A-Za-z])(?:[0-9][a-fA-F]|[a-fA-F][0-9])(?![0-9A-Za-z])")
 _HEX_REACH = 256
 
 
@@ -2752,9 +2755,20 @@ _MY_NUMBER_PHRASES = viewed_words(
     "moje číslo", "numărul meu este", "numărul meu", "benim numaram",
 )  # fmt: skip
 # (Not a possessive glued to its noun alone, "numaram", "számom": "Hesap numaram: 12345678" is an account's.)
+# Whose or which phone line: a country's, a place's or a kind of phone's.
+_LINES_OF = (
+    "work", "home", "office", "direct", "private", "personal", "business", "mobile", "cell", "phone", "landline",
+    "fixed", "main", "second", "other", "new", "old", "local", "dutch", "german", "french", "spanish", "italian",
+    "uk", "us", "british", "american", "swiss", "belgian", "irish", "polish", "indian", "australian", "canadian",
+    "mexican", "brazilian", "portuguese", "austrian", "swedish", "danish", "norwegian", "finnish", "japanese",
+    "chinese", "korean", "turkish", "greek", "israeli", "singapore", "hk", "nl", "de", "fr", "es", "it",
+)  # fmt: skip
 _MY_NUMBER_SAID = re.compile(
-    # "my Dutch line", "my work line" (reviewer BT)
-    r"(?:^|(?<=[^\w]))(?:my(?:[ \t]+[^\W\d_]+)?[ \t]+line(?:[ \t]+is)?|"
+    # "my Dutch line", "my work line" (reviewer BT); not "my bottom line", "my credit line", "my time line", "my line
+    # 4823" of a log (an attacker's round)
+    r"(?:^|(?<=[^\w]))(?:my[ \t]+(?:"
+    + "|".join(_LINES_OF)
+    + r")[ \t]+line(?:[ \t]+is)?|"
     + "|".join(
         re.escape(phrase).replace(r"\ ", r"[ \t]+") for phrase in sorted(_MY_NUMBER_PHRASES, key=len, reverse=True)
     )

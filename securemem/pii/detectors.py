@@ -1100,9 +1100,13 @@ _MARKUP = re.compile(
     # reviewer AP): read across, as the view keeps them apart ("<code>4111 ...</code><code>12/26</code>": a
     # card and its expiry; code's "@" between two spans stays a decorator's).
     rf"(?=[<*_~`])(?:{ATTRIBUTED_TAGS.pattern}|{OTHER_TAGS}|<!--[^<>]{{0,256}}?-->|(?i:</code><code>)"
-    # ... and markdown's: a code span closed and the next opened right after it, or a blank, a dot or a dash after
-    # it, inside a value ("`SE97` `5009` `1563` ...", "`eyJhbGciOi...`.`eyJzdWIi...`.`nlgW69...`": reviewer BT)
-    r"|(?<=[\w=])`(?=[ .\-]?`\w)|(?<=\w`)`(?=\w)|(?<=[\w=]`[ .\-])`(?=\w)"
+    # ... and markdown's: code spans side by side inside a value (reviewer BT), a card's or an IBAN's groups of four
+    # a blank or a dash apart ("`SE97` `5009` `1563` ..."), a token's parts of eight characters or more a dot apart
+    # ("`eyJhbGciOi...`.`eyJzdWIi...`.`nlgW69...`"); not exit codes, versions or numbers a dot apart ("`0` `1` `126`",
+    # "`6877`.`2373`": an attacker's round)
+    r"|(?<=`[A-Za-z0-9]{4})`(?=[ \-]?`[A-Za-z0-9]{2,4}`)|(?<=`[A-Za-z0-9]{4}`)`(?=[A-Za-z0-9]{2,4}`)"
+    r"|(?<=`[A-Za-z0-9]{4}`[ \-])`(?=[A-Za-z0-9]{2,4}`)"
+    r"|(?<=[\w\-]{8})`(?=\.`[\w\-]{8})|(?<=[\w\-]{8}`\.)`(?=[\w\-]{8})"
     r"|(?<![\w*@.])\*{1,3}(?=\w)|(?<=[\w:.)])\*{1,3}(?![\w*@.])|(?<!\*)\*\*(?!\*)|(?<!_)__(?!_)|~~"
     # one "_" of emphasis at a word's edge ("_Password:_ ...", "+44 7465 _136833_"), not inside a name
     r"|(?<![\w@.%*])_(?=[\w+])|(?<=[\w:.)])_(?![\w@.%*]))"
