@@ -707,6 +707,14 @@ def altered(name: str) -> list[str]:
         # table's cells (cells side by side are separate values), a passphrase wrapped after its dash, a key emoji
         # as a password's label.
         ("bt", "claim", None, 0.985),
+        # Blind, after BT's fixes: tools' output an agent pastes into memory (HTTP and mail transcripts, application
+        # logs, cloud CLIs' and frameworks' dumps), 16 languages: 529 of 553 as it came (95.7%), two ordinary lines
+        # altered (a CI cache's key joined to the next line's word). Its fixes: Sentry DSNs' keys (a server's; a
+        # browser's, in "Sentry.init(", is public by design), Azure storage keys as the CLI lists them, IMAP's LOGIN
+        # and SMTP's AUTH LOGIN, a secret setting's "value" under its name (Spring Boot's actuator), a payment's
+        # "debtor_account_number", an address escaped twice; no token joined to a line that opens with a word. 549
+        # since, none altered. Left: a JWT and a token logged in two chunks.
+        ("bu", "claim", None, 0.99),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1056,6 +1064,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # Reviewer BT: none; as it came a hex dump's bytes read as a German phone, a template's "[at] and [dot]" as
         # an address.
         ("bt", 0, set()),
+        # Reviewer BU: none; as it came a CI cache's key joined to the next line's word, twice.
+        ("bu", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -273,7 +273,9 @@ def _a_label(lower: str, label: re.Match[str]) -> bool:
 # "accountNumber", "acctNo", <AccountNumber>, accountnumber=...), in a record that names a bank by a field or a
 # value ("bank", "bankName", "iban", "routing", "sort_code", "ifsc", "swift"): an attacker's round.
 _FIELD = re.compile(
-    r"""(?<![a-z0-9_\-])(?:bank_?)?(?:account|acct)[_\-]?(?:number|num|nbr|no)(?![a-z0-9])"""
+    # whose account, before it ("debtor_account_number", "creditor_account_no": a payment's, reviewer BU)
+    r"""(?<![a-z0-9_\-])(?:(?:debtor|creditor|beneficiary|payee|payer|sender|recipient|remitter|holder)[_\-]?)?"""
+    r"""(?:bank_?)?(?:account|acct)[_\-]?(?:number|num|nbr|no)(?![a-z0-9])"""
     r"""(?:["']?[ \t]*[:=][ \t]*["']?|>)(?=[0-9])"""
 )
 _FIELD_BANK = re.compile(r"bank|iban|routing|sort_?code|sortcode|ifsc|swift|\bbic\b")

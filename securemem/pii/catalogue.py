@@ -697,6 +697,29 @@ ANCHORED: tuple[Rule, ...] = (
         lead=0,
         tail=20_000,
     ),
+    # A Sentry DSN's key: the user part of the ingest URL (reviewer BU: "SENTRY_DSN=https://<32 hex>@o153129.ingest.
+    # us.sentry.io/8707157"); the DSN is what an SDK sends events with.
+    anchored(
+        "SENTRY_DSN_KEY",
+        "sentry.io/",
+        r"h(?:tt|xx)ps?://(?P<key>[0-9a-f]{32})(?::[0-9a-f]{32})?@(?:[o0][0-9]{1,12}\.)?(?:ingest\.)?"
+        r"(?:[a-z]{2}\.)?sentry\.io/[0-9]{1,12}",
+        "Sentry docs, 'Data Source Name (DSN)': https://<public key>@o<org>.ingest.sentry.io/<project>",
+        lead=140,
+        tail=14,
+        group="key",
+    ),
+    # An Azure storage account's access key as `az storage account keys list` prints it (reviewer BU): 64 bytes in
+    # base64 under "keyName": "key1" or "key2".
+    anchored(
+        "AZURE_STORAGE_KEY",
+        '"keyName"',
+        r'"keyName"[ \t]*:[ \t]*"key[12]"[^{}]{0,200}?"value"[ \t]*:[ \t]*"(?P<key>[A-Za-z0-9+/]{86}==)"',
+        "Azure docs, 'Manage storage account access keys': az storage account keys list",
+        lead=0,
+        tail=330,
+        group="key",
+    ),
 )
 
 _UUIDISH = _UUID_ANY_CASE

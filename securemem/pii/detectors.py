@@ -144,8 +144,10 @@ from securemem.pii.secrets import (
     find_leet_labelled_passwords,
     find_login_pairs,
     find_pgpass,
+    find_property_secrets,
     find_sasl_plain,
     find_sid_pairs,
+    find_transcript_passwords,
     find_url_credentials,
     may_hold_command_credential,
     may_hold_high_entropy,
@@ -410,6 +412,9 @@ _BUILTINS: tuple[_Builtin, ...] = (
     ),
     _Builtin(frozenset({"PHONE"}), _phones(find_whatsapp_links), literals=("wa.me/", "phone="), lowered=True),
     _Builtin(frozenset({"PASSWORD"}), find_pgpass, literals=(":",), gate=may_hold_pgpass),  # .pgpass lines
+    # IMAP's LOGIN and SMTP's AUTH LOGIN in a transcript; a secret setting's "value" under its name (reviewer BU)
+    _Builtin(frozenset({"PASSWORD"}), find_transcript_passwords, literals=("LOGIN", "login", "UGFzc3dvcmQ6")),
+    _Builtin(frozenset({"PASSWORD", "GENERIC_SECRET"}), find_property_secrets, literals=('"value"',)),
     _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u")),  # "-u " and "--user"
     _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),
     _Builtin(frozenset({"BASIC_AUTH"}), find_sasl_plain, literals=("plain",), lowered=True),
@@ -1586,9 +1591,16 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
         # A token a terminal wrapped fills its line; a JWT may be cut anywhere after its header, a
         # provider's token anywhere after its prefix ("ghp_A1b2C3d4E5f6G7h8" then "I9j0K1l2M3n4O5p6Q7r8").
         if (
-            end - first >= _WRAP_WIDTH
-            or (end - first >= _WRAP_TOKEN_MIN and ("eyJ" in text[first:end] or starts_a_prefixed_token(text, first)))
-        ) and _FIELD_NAME.match(text, start) is None:
+            (
+                end - first >= _WRAP_WIDTH
+                or (
+                    end - first >= _WRAP_TOKEN_MIN
+                    and ("eyJ" in text[first:end] or starts_a_prefixed_token(text, first))
+                )
+            )
+            and _FIELD_NAME.match(text, start) is None
+            and _WORD_OPENS_LINE.match(text, start) is None
+        ):
             return end, start, "", "token"
     return None
 
@@ -1597,6 +1609,9 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
 # field of its own: the line before ended its value, however long (reviewer BP: a webhook's signature header
 # of 71 characters, joined to the next header's name, was read as a secret).
 _FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]{0,63}:(?:[ \t]|$)", re.MULTILINE)
+# ... as does a line that opens with a capitalised word and a blank: a log's or a tool's next message ("Cache restored
+# from key: node-cache-...-9d39...5d40" then "Received 270 of 270 MB": reviewer BU), no token's tail.
+_WORD_OPENS_LINE = re.compile(r"[A-Z][a-z]{3,}[ \t]")
 
 
 def _number_join(text: str, end: int, before: str) -> tuple[str, str] | None:

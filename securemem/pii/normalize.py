@@ -388,7 +388,7 @@ MARKUP = re.compile(
 ATTRIBUTED_TAGS = re.compile(rf"(?:{_ATTRIBUTED_TAG}|{_BARE_TAG})*{_ATTRIBUTED_TAG}(?:{_ATTRIBUTED_TAG}|{_BARE_TAG})*")
 _ESCAPED = {"40": "@", "2b": "+", "2e": ".", "20": " ", "2d": "-", "3a": ":", "2f": "/"}
 _ESCAPE = re.compile(
-    r"%(?P<pct>40|2[bBeEdD0fF]|3[aA])"
+    r"%(?:25)?(?P<pct>40|2[bBeEdD0fF]|3[aA])"  # and escaped twice, as a redirect's URL inside another ("%2540")
     # What a page or a mail hides inside a word and a reader never sees: an HTML line-break hint
     # ("noor<wbr>@<wbr>bank<wbr>.com"), a soft hyphen or a zero-width space written as an entity;
     # markdown's bold around a group of digits ("4750 **6495** 1749"); a soft line break of

@@ -230,11 +230,18 @@ def _anchored(rule: Rule, text: str) -> Iterator[Hit]:
             start, end = match.span(rule.group)
             if rule.type == "AZURE_SAS_SIGNATURE":
                 start, end = _sas_token(text, match.start(), start, end)
-            yield rule.type, start, end
+            if rule.type != "SENTRY_DSN_KEY" or _BROWSER_SENTRY.search(text, max(0, start - 64), start) is None:
+                yield rule.type, start, end
             done = max(match.end(), end)
             at = text.find(rule.anchor, max(done, at + 1))
         else:
             at = text.find(rule.anchor, at + 1)
+
+
+# A browser's Sentry SDK set up in a page's JavaScript: its DSN ships to every visitor and is public by design
+# (reviewer L's "Sentry.init({ dsn: ... })"); a server's, in its settings or environment, is kept as a credential is
+# (reviewers J, AI, AK, BU).
+_BROWSER_SENTRY = re.compile(r"Sentry\.init\(")
 
 
 # An Azure SAS token is the whole query that holds its signature ("sv=2022-11-02&ss=b&srt=sco&sp=rl&
@@ -3863,3 +3870,66 @@ def _decodes_to_credentials(value: str) -> bool:
 
 
 _TOKEN_AS_PASSWORD = 20
+
+
+# Passwords in mail protocols' transcripts, as a client's debug output or a server's log prints them (reviewer BU):
+# IMAP's "a001 LOGIN user password" (either quoted), and SMTP's AUTH LOGIN, whose server asks "334 UGFzc3dvcmQ6" (base64
+# of "Password:") and whose client answers with the password in base64 on the next line ("C: bGVudGUt...=").
+_IMAP_LOGIN = re.compile(
+    # a command's tag holds a digit ("a001", "A1"): "Password login — OAuth2." is a sentence (the suite)
+    r"(?im)^(?:C:[ \t]*|>+[ \t]*)?(?=[A-Za-z.]{0,19}[0-9])[A-Za-z0-9.]{1,20}[ \t]+LOGIN[ \t]+"
+    r"(?:\"[^\"\n]{1,128}\"|(?=[^\s\"]*[A-Za-z0-9])[^\s\"]{2,128})[ \t]+"
+    r"(?:\"(?P<quoted>[^\"\n]{1,128})\"|(?P<atom>[^\s\"]{1,128}))[ \t]*\r?$"
+)
+_SMTP_PASSWORD = re.compile(
+    r"(?m)334[ \t]+UGFzc3dvcmQ6[ \t]*\r?\n(?:C:[ \t]*|>+[ \t]*)?(?P<password>[A-Za-z0-9+/]{4,256}={0,2})[ \t]*\r?$"
+)
+
+
+def find_transcript_passwords(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    for login in _IMAP_LOGIN.finditer(text):
+        group = "quoted" if login["quoted"] is not None else "atom"
+        if not _placeholder(login[group]) and "*" * 3 not in login[group]:
+            yield "PASSWORD", *login.span(group)
+    if "UGFzc3dvcmQ6" in text:
+        for answer in _SMTP_PASSWORD.finditer(text):
+            yield "PASSWORD", *answer.span("password")
+
+
+# A property of Spring Boot's /actuator/env (or any JSON that keeps a setting's value in a "value" field under its
+# name) whose name says secret: "spring.datasource.password": {"value": "mIsz1d..."}, "app.jwt.signing-key":
+# {"value": ...} (reviewer BU). Not a masked value ("******", as the actuator prints one by default).
+_PROPERTY_VALUE = re.compile(
+    r"\"(?P<name>[\w.\-\[\]]{0,96}(?:password|passwd|pwd|secret|signing[\-_.]?key|api[\-_.]?key|private[\-_.]?key"
+    r"|access[\-_.]?key|token|credentials?)[\w.\-\[\]]{0,32})\"[ \t]*:[ \t]*\{[ \t\r\n]*"
+    r"(?:\"origin\"[ \t]*:[ \t]*\"[^\"\n]{0,256}\"[ \t]*,[ \t\r\n]*)?"
+    r"\"value\"[ \t]*:[ \t]*\"(?P<value>[^\"\n]{1,512})\"",
+    re.IGNORECASE,
+)
+
+
+# A setting about a secret, not the secret: its URI, its file, its lifetime, its length, its algorithm
+# ("...oauth2.client.provider.x.token-uri", "jwt.signing-key.algorithm", "server.ssl.key-store-password-file").
+_PROPERTY_ABOUT = re.compile(
+    r"(?:uri|url|endpoint|path|file|location|enabled|expiry|expiration|expires|ttl|timeout|length|size|type|name|header"
+    r"|algorithm|alg|issuer|audience|validity|mode|policy|format|prefix|rotation)$"
+)
+
+
+def find_property_secrets(scan: Scan) -> Iterator[Hit]:
+    for prop in _PROPERTY_VALUE.finditer(scan.text):
+        value = prop["value"]
+        name = prop["name"].lower()
+        if (
+            set(value) <= {"*"}
+            or _placeholder(value)
+            or value.startswith("${")
+            or "://" in value
+            or value.isdigit()
+            or value.lower() in ("true", "false", "null", "none")
+            or _PROPERTY_ABOUT.search(name) is not None
+        ):
+            continue
+        kind = "PASSWORD" if "pass" in name or "pwd" in name else "GENERIC_SECRET"
+        yield kind, *prop.span("value")

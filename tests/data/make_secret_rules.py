@@ -297,6 +297,18 @@ RECIPES: list[tuple[str, str, str | None]] = [
     ("TAILSCALE_KEY", "tskey-auth-k{A11}CNTRL-{A34}", "tskey-auth-k{A11}CNTRL"),
     # Mercado Pago's access token; its public key ("APP_USR-" and a UUID) is no secret
     ("MERCADOPAGO_ACCESS_TOKEN", "APP_USR-{D16}-{D6}-{H32}-{D9}", "APP_USR-{UUID}"),
+    # A Sentry DSN's key; not a 31-digit one
+    (
+        "SENTRY_DSN_KEY",
+        "SENTRY_DSN=https://«{H32}»@o{D6}.ingest.us.sentry.io/{D7}",
+        "SENTRY_DSN=https://«{H31}»@o{D6}.ingest.us.sentry.io/{D7}",
+    ),
+    # An Azure storage account's key in `az storage account keys list`; not one of another length
+    (
+        "AZURE_STORAGE_KEY",
+        '[{"keyName": "key1", "permissions": "FULL", "value": "«{S86}==»"}]',
+        '[{"keyName": "key1", "permissions": "FULL", "value": "«{S80}==»"}]',
+    ),
 ]
 CONTEXTS = [
     'export SERVICE_CREDENTIAL="«»"',
