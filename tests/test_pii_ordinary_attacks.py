@@ -223,6 +223,13 @@ benchmark numbers in code spans, "my bottom line", "my credit line", ISO's "BLZ 
 phone). The readers attacked altered 45 that the tree before did not and lost 17 of its values (French phones beside
 "de 09 00" read as a hex dump, addresses whose local part is "or", "an" or "a"); 8 and none since (marked "left": a
 commit hash, a file's and a lot's codes after Spanish's "secreto", as after English's "secret" before).
+
+- Round BUA. An attacker's round on reviewer BU's readers (Sentry DSNs, Azure storage keys, IMAP's and SMTP's logins,
+a secret setting's "value", a payment's account fields, addresses escaped twice, wrapped tokens before a word): 190
+ordinary strings ("2 login attempts failed", "OAuth2 login flow broken", masked and literal IMAP passwords, SMTP's
+"QUIT" after the password's prompt, the actuator's "PWD", credentials' files and settings about secrets). The
+readers attacked altered 88 that the tree before did not and lost 27 of its values (provider tokens wrapped before a
+word); 8 and none since (marked "left": logins and values that may well be real).
 """
 
 from __future__ import annotations
@@ -257,6 +264,7 @@ ROUNDS = {
     "st52": (311, 17, 267),
     "bsa": (211, 18, 186),
     "bta": (328, 8, 308),
+    "bua": (190, 8, 162),
 }
 
 
@@ -313,10 +321,12 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # written with dashes and numbers a break cut after a bare label).
 # Round BTA's 48 (BT's readers' shapes, and values beside them): 40 found by the tree before, 31 by the readers it
 # attacked (17 of the tree before's lost), 45 since.
+# Round BUA's 34 written whole in their texts (of 98: the rest are tokens wrapped over lines, checked by their parts in
+# tests/test_pii_review_bu.py): found since, 29.
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
     "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89), "bsa": (64, 59),
-    "bta": (48, 45),
+    "bta": (48, 45), "bua": (34, 29),
 }  # fmt: skip
 
 

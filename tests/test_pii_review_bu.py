@@ -27,7 +27,7 @@ _AZURE_KEY = "HQ+dOByblbslUAzmFH5/5VtmB4qn0ws2u39HNwHrhdYwhzqwCVXSQaXj+W2WwF+rl4
         (f'[{{"keyName": "key1", "permissions": "FULL", "value": "{_AZURE_KEY}"}}]', _AZURE_KEY),
         # IMAP's LOGIN and SMTP's AUTH LOGIN in a transcript
         ('a001 LOGIN b.almeida@uol.com.br "Falcon_2408_MYG"\na001 OK LOGIN completed', "Falcon_2408_MYG"),
-        ("A1 login jdoe Tr0ub4dor&3", "Tr0ub4dor&3"),
+        ("A1 LOGIN jdoe Tr0ub4dor&3", "Tr0ub4dor&3"),
         (
             "S: 334 UGFzc3dvcmQ6\nC: bGVudGUtb3FyMy1tYXJtb3Q=\nS: 235 2.7.0 Authentication successful",
             "bGVudGUtb3FyMy1tYXJtb3Q=",
@@ -68,3 +68,46 @@ def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
 )
 def test_these_stay_as_they_are(text: str) -> None:
     assert found_values(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the attacker's round: "login" in prose, placeholders and literals after IMAP's LOGIN, SMTP's next command
+        "2 login attempts failed",
+        "OAuth2 login flow broken",
+        "C: a001 LOGIN alice REDACTED",
+        "a001 LOGIN alice {5}",
+        ">> a1 LOGIN joe %s",
+        "C: a001 LOGIN alice app-password",
+        "S: 334 UGFzc3dvcmQ6\nQUIT",
+        "S: 334 UGFzc3dvcmQ6\nC: xxxxxxxx",
+        # ... settings named after a secret that hold none, the environment's working directory
+        '"PWD": {"value": "/workspace"}',
+        '"GOOGLE_APPLICATION_CREDENTIALS": {"value": "/var/secrets/google/key.json"}',
+        '"model.tokenizer": {"value": "cl100k_base"}',
+        '"token-endpoint-auth-method": {"value": "client_secret_post"}',
+        '"app.password-encoder": {"value": "bcrypt"}',
+        '"password": {"value": "Required", "valid": false}',
+        # ... a front end's public DSN and a placeholder's
+        "NEXT_PUBLIC_SENTRY_DSN=https://3b9e5d0c2a7f41e6b8d4c1a9f0e2d7b6@o123456.ingest.sentry.io/654321",
+        "SENTRY_DSN=https://00000000000000000000000000000000@o0.ingest.sentry.io/0",
+    ],
+)
+def test_the_attackers_ordinary_strings_stay(text: str) -> None:
+    assert found_values(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "head"),
+    [
+        # a provider's token wrapped before a word still reads across the break (the attacker's round)
+        (
+            "$ gh auth token\nghp_qsR6RZ24lPoQj3oPUlieI2nVsbBi1R\nWxyzab \n$ ",
+            "ghp_qsR6RZ24lPoQj3oPUlieI2nVsbBi1R\nWxyzab",
+        ),
+        ("glpat-Mar1jf3YZ4Zq0C\nWxyzab is the runner token", "glpat-Mar1jf3YZ4Zq0C\nWxyzab"),
+    ],
+)
+def test_a_wrapped_providers_token_is_read_across_the_break(text: str, head: str) -> None:
+    assert head in found_values(text)

@@ -1591,16 +1591,12 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
         # A token a terminal wrapped fills its line; a JWT may be cut anywhere after its header, a
         # provider's token anywhere after its prefix ("ghp_A1b2C3d4E5f6G7h8" then "I9j0K1l2M3n4O5p6Q7r8").
         if (
-            (
+            (end - first >= _WRAP_TOKEN_MIN and ("eyJ" in text[first:end] or starts_a_prefixed_token(text, first)))
+            or (
                 end - first >= _WRAP_WIDTH
-                or (
-                    end - first >= _WRAP_TOKEN_MIN
-                    and ("eyJ" in text[first:end] or starts_a_prefixed_token(text, first))
-                )
+                and (_WORD_OPENS_LINE.match(text, start) is None or _NAMED_RUN.search(text, first, end) is None)
             )
-            and _FIELD_NAME.match(text, start) is None
-            and _WORD_OPENS_LINE.match(text, start) is None
-        ):
+        ) and _FIELD_NAME.match(text, start) is None:
             return end, start, "", "token"
     return None
 
@@ -1609,9 +1605,13 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
 # field of its own: the line before ended its value, however long (reviewer BP: a webhook's signature header
 # of 71 characters, joined to the next header's name, was read as a secret).
 _FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]{0,63}:(?:[ \t]|$)", re.MULTILINE)
-# ... as does a line that opens with a capitalised word and a blank: a log's or a tool's next message ("Cache restored
-# from key: node-cache-...-9d39...5d40" then "Received 270 of 270 MB": reviewer BU), no token's tail.
+# ... as does a line that opens with a capitalised word and a blank after a run that is no JWT's and no provider's
+# token: a log's or a tool's next message ("Cache restored from key: node-cache-...-9d39...5d40" then "Received 270
+# of 270 MB": reviewer BU), no token's tail.
 _WORD_OPENS_LINE = re.compile(r"[A-Z][a-z]{3,}[ \t]")
+# ... where the run before the break is a name made of words ("node-cache-Linux-x64-npm-..."), not a random token's
+# (which may end its line in a word's letters: "...Bi1R" then "Wxyzab ", an attacker's round)
+_NAMED_RUN = re.compile(r"(?:^|(?<=[\-_./]))[A-Za-z]{4,}[\-_./]")
 
 
 def _number_join(text: str, end: int, before: str) -> tuple[str, str] | None:

@@ -230,7 +230,7 @@ def _anchored(rule: Rule, text: str) -> Iterator[Hit]:
             start, end = match.span(rule.group)
             if rule.type == "AZURE_SAS_SIGNATURE":
                 start, end = _sas_token(text, match.start(), start, end)
-            if rule.type != "SENTRY_DSN_KEY" or _BROWSER_SENTRY.search(text, max(0, start - 64), start) is None:
+            if rule.type != "SENTRY_DSN_KEY" or not _public_sentry(text, start, end):
                 yield rule.type, start, end
             done = max(match.end(), end)
             at = text.find(rule.anchor, max(done, at + 1))
@@ -238,10 +238,16 @@ def _anchored(rule: Rule, text: str) -> Iterator[Hit]:
             at = text.find(rule.anchor, at + 1)
 
 
-# A browser's Sentry SDK set up in a page's JavaScript: its DSN ships to every visitor and is public by design
-# (reviewer L's "Sentry.init({ dsn: ... })"); a server's, in its settings or environment, is kept as a credential is
-# (reviewers J, AI, AK, BU).
-_BROWSER_SENTRY = re.compile(r"Sentry\.init\(")
+# A browser's Sentry SDK set up in a page's JavaScript or a front end's public variable: its DSN ships to every
+# visitor and is public by design (reviewer L's "Sentry.init({ dsn: ... })", "NEXT_PUBLIC_SENTRY_DSN"; a key of zeros
+# is a placeholder); a server's, in its settings or environment, is kept as a credential is (reviewers J, AI, AK, BU).
+_BROWSER_SENTRY = re.compile(
+    r"Sentry\.init\(|(?:NEXT_PUBLIC|REACT_APP|VITE|GATSBY|EXPO_PUBLIC|NUXT_PUBLIC|PUBLIC)_SENTRY_DSN"
+)
+
+
+def _public_sentry(text: str, start: int, end: int) -> bool:
+    return _BROWSER_SENTRY.search(text, max(0, start - 64), start) is not None or len(set(text[start:end])) == 1
 
 
 # An Azure SAS token is the whole query that holds its signature ("sv=2022-11-02&ss=b&srt=sco&sp=rl&
@@ -3876,9 +3882,10 @@ _TOKEN_AS_PASSWORD = 20
 # IMAP's "a001 LOGIN user password" (either quoted), and SMTP's AUTH LOGIN, whose server asks "334 UGFzc3dvcmQ6" (base64
 # of "Password:") and whose client answers with the password in base64 on the next line ("C: bGVudGUt...=").
 _IMAP_LOGIN = re.compile(
-    # a command's tag holds a digit ("a001", "A1"): "Password login — OAuth2." is a sentence (the suite)
-    r"(?im)^(?:C:[ \t]*|>+[ \t]*)?(?=[A-Za-z.]{0,19}[0-9])[A-Za-z0-9.]{1,20}[ \t]+LOGIN[ \t]+"
-    r"(?:\"[^\"\n]{1,128}\"|(?=[^\s\"]*[A-Za-z0-9])[^\s\"]{2,128})[ \t]+"
+    # a command's tag ("a001", "A1") and the command as clients print it, in capitals: not "Password login — OAuth2.",
+    # "2 login attempts failed", "OAuth2 login flow broken" (the suite, an attacker's round)
+    r"(?m)^(?:C:[ \t]*|>+[ \t]*)?[A-Za-z]{0,4}[0-9]{1,6}[ \t]+LOGIN[ \t]+"
+    r"(?:\"[^\"\n]{1,128}\"|(?=[^\s\"]*[A-Za-z])[^\s\"]{2,128})[ \t]+"
     r"(?:\"(?P<quoted>[^\"\n]{1,128})\"|(?P<atom>[^\s\"]{1,128}))[ \t]*\r?$"
 )
 _SMTP_PASSWORD = re.compile(
@@ -3890,19 +3897,41 @@ def find_transcript_passwords(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     for login in _IMAP_LOGIN.finditer(text):
         group = "quoted" if login["quoted"] is not None else "atom"
-        if not _placeholder(login[group]) and "*" * 3 not in login[group]:
+        # a password's shape (not "REDACTED", "[hidden]", "yourpassword", "********": an attacker's round)
+        if _LOGGED_PASSWORD.search(login[group]) is not None and not _placeholder(login[group]):
             yield "PASSWORD", *login.span(group)
     if "UGFzc3dvcmQ6" in text:
         for answer in _SMTP_PASSWORD.finditer(text):
-            yield "PASSWORD", *answer.span("password")
+            if _base64_text(answer["password"]):
+                yield "PASSWORD", *answer.span("password")
+
+
+# A digit or a symbol among its characters, not only a word's joiners ("app-password"), not opening as a literal's,
+# a placeholder's or a format's ("{5}", "(hidden)", "%s", "<password>": an attacker's round).
+_LOGGED_PASSWORD = re.compile(r"^(?![{(%<\[])(?!.*\*{3})(?=.*[0-9!@#$^&*+=?~|;,])")
+
+
+def _base64_text(value: str) -> bool:
+    """Base64 of printable text, eight characters or more: a client's answer, not "QUIT" or "xxxxxxxx"."""
+    if len(value) < 8 or len(value) % 4:
+        return False
+    try:
+        decoded = base64.b64decode(value, validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return decoded.isprintable() and bool(decoded.strip())
 
 
 # A property of Spring Boot's /actuator/env (or any JSON that keeps a setting's value in a "value" field under its
 # name) whose name says secret: "spring.datasource.password": {"value": "mIsz1d..."}, "app.jwt.signing-key":
 # {"value": ...} (reviewer BU). Not a masked value ("******", as the actuator prints one by default).
 _PROPERTY_VALUE = re.compile(
-    r"\"(?P<name>[\w.\-\[\]]{0,96}(?:password|passwd|pwd|secret|signing[\-_.]?key|api[\-_.]?key|private[\-_.]?key"
-    r"|access[\-_.]?key|token|credentials?)[\w.\-\[\]]{0,32})\"[ \t]*:[ \t]*\{[ \t\r\n]*"
+    # the name's last part the secret's own ("spring.datasource.password", "app.jwt.signing-key"), not a setting of
+    # it ("app.password-encoder", "token-endpoint-auth-method", "model.tokenizer", the environment's "PWD": an
+    # attacker's round)
+    r"\"(?P<name>(?:[\w\-\[\]]{1,64}\.){0,12}(?:[\w\-]{1,32}[\-_])?(?:password|passwd|secret|secret[\-_]?key"
+    r"|signing[\-_]?key|api[\-_]?key|private[\-_]?key|access[\-_]?key|client[\-_]?secret|token|auth[\-_]?token"
+    r"|access[\-_]?token|refresh[\-_]?token))\"[ \t]*:[ \t]*\{[ \t\r\n]*"
     r"(?:\"origin\"[ \t]*:[ \t]*\"[^\"\n]{0,256}\"[ \t]*,[ \t\r\n]*)?"
     r"\"value\"[ \t]*:[ \t]*\"(?P<value>[^\"\n]{1,512})\"",
     re.IGNORECASE,
@@ -3917,6 +3946,9 @@ _PROPERTY_ABOUT = re.compile(
 )
 
 
+_PLAIN_PROPERTY = 16  # letters alone, shorter than this: a word, not a secret
+
+
 def find_property_secrets(scan: Scan) -> Iterator[Hit]:
     for prop in _PROPERTY_VALUE.finditer(scan.text):
         value = prop["value"]
@@ -3929,7 +3961,9 @@ def find_property_secrets(scan: Scan) -> Iterator[Hit]:
             or value.isdigit()
             or value.lower() in ("true", "false", "null", "none")
             or _PROPERTY_ABOUT.search(name) is not None
+            or value.startswith(("/", "~", "Bearer ", "Basic ", "classpath:", "file:"))
+            or (_LOGGED_PASSWORD.search(value) is None and len(value) < _PLAIN_PROPERTY)
         ):
-            continue
+            continue  # a path, a header the other readers read, a word ("Required", "bcrypt")
         kind = "PASSWORD" if "pass" in name or "pwd" in name else "GENERIC_SECRET"
         yield kind, *prop.span("value")
