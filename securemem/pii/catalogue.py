@@ -51,6 +51,8 @@ class Rule:
     tail: int = 0  # anchored rules: how far after the literal a match may end
     group: int | str = 0  # the part of the match that is the secret
     check: Callable[[str], bool] | None = field(default=None, compare=False)
+    # anchored rules: whether the value found at [start, end) of the text is one, its context read
+    keep: Callable[[str, int, int], bool] | None = field(default=None, compare=False)
     _compiled: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -106,8 +108,18 @@ def prefixed(
     return Rule(type_, f"(?:{alternatives}){body}{end}", source, prefixes=starts, check=check)
 
 
-def anchored(type_: str, anchor: str, pattern: str, source: str, *, lead: int, tail: int, group: int | str = 0) -> Rule:
-    return Rule(type_, pattern, source, anchor=anchor, lead=lead, tail=tail, group=group)
+def anchored(
+    type_: str,
+    anchor: str,
+    pattern: str,
+    source: str,
+    *,
+    lead: int,
+    tail: int,
+    group: int | str = 0,
+    keep: Callable[[str, int, int], bool] | None = None,
+) -> Rule:
+    return Rule(type_, pattern, source, anchor=anchor, lead=lead, tail=tail, group=group, keep=keep)
 
 
 def keyed(type_: str, key: str, value: str, source: str) -> KeyedRule:
@@ -563,6 +575,18 @@ PREFIXED: tuple[Rule, ...] = (
 
 # A webhook's URL may come defanged, as a threat report writes one ("hxxps://hooks[.]slack[.]com/...": reviewer
 # BJ; the view reads "[.]" as "."): its scheme is part of it.
+# A browser's Sentry SDK set up in a page's JavaScript or a front end's public variable: its DSN ships to every
+# visitor and is public by design (reviewer L's "Sentry.init({ dsn: ... })", "NEXT_PUBLIC_SENTRY_DSN"; a key of zeros
+# is a placeholder); a server's, in its settings or environment, is kept as a credential is (reviewers J, AI, AK, BU).
+_BROWSER_SENTRY = re.compile(
+    r"Sentry\.init\(|(?:NEXT_PUBLIC|REACT_APP|VITE|GATSBY|EXPO_PUBLIC|NUXT_PUBLIC|PUBLIC)_SENTRY_DSN"
+)
+
+
+def _public_sentry(text: str, start: int, end: int) -> bool:
+    return _BROWSER_SENTRY.search(text, max(0, start - 64), start) is not None or len(set(text[start:end])) == 1
+
+
 ANCHORED: tuple[Rule, ...] = (
     anchored(
         "SLACK_WEBHOOK",
@@ -708,6 +732,7 @@ ANCHORED: tuple[Rule, ...] = (
         lead=140,
         tail=14,
         group="key",
+        keep=lambda text, start, end: not _public_sentry(text, start, end),
     ),
     # An Azure storage account's access key as `az storage account keys list` prints it (reviewer BU): 64 bytes in
     # base64 under "keyName": "key1" or "key2".

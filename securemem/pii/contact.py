@@ -2736,7 +2736,7 @@ _MY_VERBS = frozenset({"is", "es", "é", "est", "ist", "è", "to", "jest", "c", 
 # "My number is" where the words are not ones _WORDS reads (Cyrillic, Indic, CJK, Urdu's letters), or where the
 # number comes before its owner ("nomor saya", "số của tôi", "شماره من"), as the lower-cased view writes them,
 # right before the number (reviewer BS: "मेरा नंबर है 8367370952").
-_MY_NUMBER_PHRASES = viewed_words(
+_MY_NUMBER_PHRASES: tuple[str, ...] = (
     "мой номер", "мой новый номер", "мой номер телефона", "мой телефон", "мій номер", "мій номер телефону",
     "мой мобильный", "мій мобільний",
     "मेरा नंबर", "मेरा नंबर है", "मेरा मोबाइल नंबर", "मेरा मोबाइल नंबर है", "मेरा फोन नंबर", "मेरा फ़ोन नंबर है",
@@ -2754,6 +2754,9 @@ _MY_NUMBER_PHRASES = viewed_words(
     "mijn nummer is", "mijn nummer", "mitt nummer är", "mitt nummer er", "mit nummer er", "moje číslo je",
     "moje číslo", "numărul meu este", "numărul meu", "benim numaram",
 )  # fmt: skip
+# ... and capitalised, as a sentence starts (the view reads a Cyrillic capital that looks Latin as Latin: "Мой" is
+# "Moй" to it, lower-cased "moй", where "мой" stays "мoй": a README check's round)
+_MY_NUMBER_PHRASES = viewed_words(*(form for phrase in _MY_NUMBER_PHRASES for form in (phrase, phrase.capitalize())))
 # (Not a possessive glued to its noun alone, "numaram", "számom": "Hesap numaram: 12345678" is an account's.)
 # Whose or which phone line: a country's, a place's or a kind of phone's.
 _LINES_OF = (

@@ -1118,7 +1118,7 @@ _MARKUP = re.compile(
 )
 
 
-_CODE_SPANS_MEET = re.compile(r"`[ .\-]?`").search  # two code spans side by side: see _MARKUP
+_CODE_SPANS_MEET = re.compile(r"\w`[ .\-]?`\w").search  # two code spans side by side (not a fence's): see _MARKUP
 
 
 def _touches(char: str) -> bool:

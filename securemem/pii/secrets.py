@@ -230,24 +230,12 @@ def _anchored(rule: Rule, text: str) -> Iterator[Hit]:
             start, end = match.span(rule.group)
             if rule.type == "AZURE_SAS_SIGNATURE":
                 start, end = _sas_token(text, match.start(), start, end)
-            if rule.type != "SENTRY_DSN_KEY" or not _public_sentry(text, start, end):
+            if rule.keep is None or rule.keep(text, start, end):
                 yield rule.type, start, end
             done = max(match.end(), end)
             at = text.find(rule.anchor, max(done, at + 1))
         else:
             at = text.find(rule.anchor, at + 1)
-
-
-# A browser's Sentry SDK set up in a page's JavaScript or a front end's public variable: its DSN ships to every
-# visitor and is public by design (reviewer L's "Sentry.init({ dsn: ... })", "NEXT_PUBLIC_SENTRY_DSN"; a key of zeros
-# is a placeholder); a server's, in its settings or environment, is kept as a credential is (reviewers J, AI, AK, BU).
-_BROWSER_SENTRY = re.compile(
-    r"Sentry\.init\(|(?:NEXT_PUBLIC|REACT_APP|VITE|GATSBY|EXPO_PUBLIC|NUXT_PUBLIC|PUBLIC)_SENTRY_DSN"
-)
-
-
-def _public_sentry(text: str, start: int, end: int) -> bool:
-    return _BROWSER_SENTRY.search(text, max(0, start - 64), start) is not None or len(set(text[start:end])) == 1
 
 
 # An Azure SAS token is the whole query that holds its signature ("sv=2022-11-02&ss=b&srt=sco&sp=rl&
@@ -3927,8 +3915,8 @@ def _base64_text(value: str) -> bool:
 # {"value": ...} (reviewer BU). Not a masked value ("******", as the actuator prints one by default).
 _PROPERTY_VALUE = re.compile(
     # the name's last part the secret's own ("spring.datasource.password", "app.jwt.signing-key"), not a setting of
-    # it ("app.password-encoder", "token-endpoint-auth-method", "model.tokenizer", the environment's "PWD": an
-    # attacker's round)
+    # it ("app.password-encoder", "token-endpoint-auth-method", "model.tokenizer", "...token-uri", the environment's
+    # "PWD": an attacker's round)
     r"\"(?P<name>(?:[\w\-\[\]]{1,64}\.){0,12}(?:[\w\-]{1,32}[\-_])?(?:password|passwd|secret|secret[\-_]?key"
     r"|signing[\-_]?key|api[\-_]?key|private[\-_]?key|access[\-_]?key|client[\-_]?secret|token|auth[\-_]?token"
     r"|access[\-_]?token|refresh[\-_]?token))\"[ \t]*:[ \t]*\{[ \t\r\n]*"
@@ -3938,21 +3926,12 @@ _PROPERTY_VALUE = re.compile(
 )
 
 
-# A setting about a secret, not the secret: its URI, its file, its lifetime, its length, its algorithm
-# ("...oauth2.client.provider.x.token-uri", "jwt.signing-key.algorithm", "server.ssl.key-store-password-file").
-_PROPERTY_ABOUT = re.compile(
-    r"(?:uri|url|endpoint|path|file|location|enabled|expiry|expiration|expires|ttl|timeout|length|size|type|name|header"
-    r"|algorithm|alg|issuer|audience|validity|mode|policy|format|prefix|rotation)$"
-)
-
-
 _PLAIN_PROPERTY = 16  # letters alone, shorter than this: a word, not a secret
 
 
 def find_property_secrets(scan: Scan) -> Iterator[Hit]:
     for prop in _PROPERTY_VALUE.finditer(scan.text):
         value = prop["value"]
-        name = prop["name"].lower()
         if (
             set(value) <= {"*"}
             or _placeholder(value)
@@ -3960,10 +3939,9 @@ def find_property_secrets(scan: Scan) -> Iterator[Hit]:
             or "://" in value
             or value.isdigit()
             or value.lower() in ("true", "false", "null", "none")
-            or _PROPERTY_ABOUT.search(name) is not None
             or value.startswith(("/", "~", "Bearer ", "Basic ", "classpath:", "file:"))
             or (_LOGGED_PASSWORD.search(value) is None and len(value) < _PLAIN_PROPERTY)
         ):
             continue  # a path, a header the other readers read, a word ("Required", "bcrypt")
-        kind = "PASSWORD" if "pass" in name or "pwd" in name else "GENERIC_SECRET"
+        kind = "PASSWORD" if "pass" in prop["name"].lower() else "GENERIC_SECRET"
         yield kind, *prop.span("value")
