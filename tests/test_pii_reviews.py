@@ -103,14 +103,15 @@ def secret_part(label: dict[str, Any]) -> tuple[int, int]:
     """Where a label's value must be covered: all of it, but for credentials in a URL that a reviewer
     labelled with their scheme and host ("postgres://app:pw@db.example.net"), the part between "//"
     and "@" (the user and password the scrubber replaces; scheme and host stay readable), or from the user to the
-    host (reviewer BF)."""
+    host (reviewer BF), its "@" escaped as "%40" too (reviewer BV)."""
     start, end, value = label["start"], label["end"], label["value"]
     folded = unicodedata.normalize("NFKC", value)  # a URL in fullwidth letters ("ｐｏｓｔｇｒｅｓ：／／…＠…")
     if len(folded) == len(value):
         value = folded
-    if label["type"].startswith("URL_CREDENTIAL") and "@" in value:
+    at = "@" if "@" in value else "%40"  # escaped in a URL that is itself a parameter (reviewer BV)
+    if label["type"].startswith("URL_CREDENTIAL") and at in value:
         # labelled with the scheme ("postgres://app:pw@db...") or from the user on ("app:pw@db.example.net:5432")
-        return start + (value.index("://") + 3 if "://" in value else 0), start + value.rindex("@")
+        return start + (value.index("://") + 3 if "://" in value else 0), start + value.rindex(at)
     return start, end
 
 
@@ -715,6 +716,16 @@ def altered(name: str) -> list[str]:
         # "debtor_account_number", an address escaped twice; no token joined to a line that opens with a word. 549
         # since, none altered. Left: a JWT and a token logged in two chunks.
         ("bu", "claim", None, 0.99),
+        # Blind, after BU's fixes: an agent's memory files as they grow over weeks of regulated customer work (case
+        # notes, tables, quoted mails, dictated calls), 29 languages: 263 of 284 as it came (92.6%), no ordinary line
+        # altered. Its fixes: a password label that gave no value no longer hides the next one in its clause; a
+        # secret after a CJK label with an aside or a bracket glued on; bank accounts under Indonesian's, Vietnamese's,
+        # Russian's and Japanese's labels and Poland's NRB by its check digits; an IBAN in two columns of parts; an
+        # area cell with its country's code before "Nummer"; a "+" number glued to Thai; emphasis closed after a
+        # value. 276 since, none altered. Left: a card with a hidden span inside, cards and SSNs dictated in words
+        # mixed with digits, a secret named seventy characters before it, the second part of a secret in another
+        # note, a card split across a JSON array, "changeme" (a placeholder here), a token with "/* */" inside.
+        ("bv", "claim", None, 0.97),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1066,6 +1077,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("bt", 0, set()),
         # Reviewer BU: none; as it came a CI cache's key joined to the next line's word, twice.
         ("bu", 0, set()),
+        # Reviewer BV: none, as it came and since.
+        ("bv", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

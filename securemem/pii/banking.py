@@ -67,6 +67,11 @@ _FOREIGN_ACCOUNT_LABELS = (
     "银行账号",
     "银行卡号",
     "계좌번호",
+    # Russian's settlement account at a bank, "р/с", "расчётный счёт" (reviewer BV)
+    "р/с",
+    "р/сч",
+    "расчетный счет",
+    "расчётный счёт",
     "계좌 번호",
     "เลขที่บัญชี",
     "เลขบัญชี",
@@ -87,6 +92,9 @@ _ACCOUNT_LABEL = re.compile(
     # Romanian's account's number ("numărul contului bancar": reviewer BR)
     r"|num[ăa]rul contului(?: bancar)?|num[ăa]r(?:ul)? de cont|cont bancar"
     r"|nomor rekening|nuban(?: account)?(?: number| no\.?)?"
+    # Indonesian's "No. rekening", "no. rek." (reviewer BV); Vietnamese's "STK" (số tài khoản), read only where the
+    # text names a bank ("STK nhận tiền bồi thường: 5294856548739 (Vietcombank)": reviewer BV)
+    r"|no\.?[ \t]?rek(?:ening|\.)|stk"
     # Mexico's CLABE, checked by its control digit ("Cuenta CLABE para devolución: 0938...": reviewer BQ)
     r"|(?:cuenta )?clabe(?: interbancaria)?"
     # an account named alone, read only beside its bank's routing number on the line (see _BRANCH_LINE)
@@ -112,6 +120,8 @@ _SELF_BANKED = re.compile(
     r"bank|bancari|bancaire|banc[áa]ria|bankowego|checking|chequing|savings|rekening|nuban|clabe|"
     + _viewed("банковского", "банківськ", "बैंक", "口座", "银行", "銀行", "계좌", "المصرفي", "البنكي", "بانکی")
     + r"|bancar"  # Romanian's "contului bancar" (reviewer BR)
+    + "|"
+    + _viewed("р/с", "р/сч", "расчетный", "расчётный")  # a settlement account is a bank's (reviewer BV)
 )
 # A bank, named as a whole word or phrase: an account's number in such a text is a bank's.
 _BANK_NAMED = re.compile(
@@ -171,14 +181,14 @@ _BETWEEN = re.compile(
 _LABEL_WORDS = index_words(
     "account", "acct", "acc", "a/c", "nuban", "clabe", "kontonummer", "konto", "kto", "bankkonto", "compte", "cuenta",
     "conto", "conta", "rekeningnummer", "bankrekening", "konta", "rachunku", "tilinumero", "szamlaszam", "hesap",
-    "nomor",
+    "nomor", "rekening", "rek", "stk",
 )  # fmt: skip
 _FOREIGN_LABEL_PARTS = viewed_words(
     *_cased((
         "számla", "číslo", "số tài", "счет", "счёт", "рахунку", "λογαριασμ", "खाता", "الحساب", "حساب", "חשבון",
         "口座", "账号", "卡号", "계좌", "บัญชี", "compte", "número", "numéro", "nº", "n°",
         # where a label starts inside a word: Chinese's bank, Hebrew's prefixed number; Romanian's account (reviewer BR)
-        "银行", "銀行", "מספר חשבון", "contului", "numărul",
+        "银行", "銀行", "מספר חשבון", "contului", "numărul", "р/с", "расч",
     ))
 )  # fmt: skip
 
@@ -192,6 +202,8 @@ def may_hold_bank_number(scan: Scan) -> bool:
 def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     text = scan.text
+    if "口座" in text or "銀行" in text:
+        yield from _japanese_accounts(text)
     labels = _labels(scan)
     if not labels:
         return
@@ -204,7 +216,7 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
                 yield ("BANK_ACCOUNT", *clabe.span())
             continue
         named = _named_a_bank(lower, label, banked)
-        if named is None or not _a_label(lower, label):
+        if not _a_label(lower, label):
             continue
         between = _BETWEEN.match(text, label.end(), min(len(text), label.end() + _GAP))
         if between is None or any(
@@ -217,7 +229,9 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
         value = _ACCOUNT_DIGITS.match(text, start) or _value_words_on(lower, text, start)
         if value is None or "\n" in text[label.end() : value.start()]:
             continue
-        if (named or _norwegian_account(value.group())) and _plausible(text, value.group(), value.end()):
+        number = value.group()
+        read = named or (named is not None and _norwegian_account(number)) or _nrb(number)
+        if read and _plausible(text, number, value.end()):
             yield ("BANK_ACCOUNT", *value.span())
 
 
@@ -234,9 +248,16 @@ _ANOTHER_NUMBER = re.compile(
 )
 
 
+# What the account is for, in words, then a colon ("nr konta do zwrotu nadpłaty: 26 1050 ...", "STK nhận tiền bồi
+# thường: 5294...": reviewer BV): two words or more, the last of four letters or more, the colon only at their end.
+_CLAUSE_COLON = re.compile(r"(?:[^\W\d_][^\s\d:]{0,31}[ \t]+){1,4}[^\W\d_][^\s\d:]{3,31}:[ \t]+")
+
+
 def _value_words_on(lower: str, text: str, start: int) -> re.Match[str] | None:
     words = _WORDS_ON.match(lower, start)
-    if words is None or ":" in words.group() or _ANOTHER_NUMBER.search(words.group()) is not None:
+    if words is None or _ANOTHER_NUMBER.search(words.group()) is not None:
+        return None
+    if ":" in words.group() and _CLAUSE_COLON.fullmatch(words.group()) is None:
         return None  # (a colon between: another field's label, "account no. IT: 44121900")
     return _ACCOUNT_DIGITS.match(text, words.end())
 
@@ -328,6 +349,25 @@ def _clabe(value: str) -> bool:
         return False
     total = sum(digit * weight % 10 for digit, weight in zip(digits[:17], _CLABE_WEIGHTS, strict=False))
     return (10 - total % 10) % 10 == digits[17]
+
+
+# Japan's account: its kind, then seven digits, on a line that names an account or a bank before it ("振込口座：○○銀行
+# 渋谷支店 普通 8325641": reviewer BV).
+_JAPANESE_KIND = re.compile(r"(?:普通|当座|貯蓄)(?:預金)?(?:口座)?[ \t]*[:：]?[ \t]*(?P<number>[0-9]{7})(?![0-9])")
+
+
+def _japanese_accounts(text: str) -> Iterator[Hit]:
+    for kind in _JAPANESE_KIND.finditer(text):
+        line = text[text.rfind("\n", 0, kind.start()) + 1 : kind.start()]
+        if "口座" in line or "銀行" in line:
+            yield ("BANK_ACCOUNT", *kind.span("number"))
+
+
+def _nrb(value: str) -> bool:
+    """Poland's NRB, its IBAN's 26 digits without "PL", valid by their check digits: an account's whatever the
+    text around says ("nr konta do zwrotu nadpłaty: 26 1050 ...": reviewer BV)."""
+    digits = value.replace(" ", "").replace("-", "")
+    return len(digits) == _NRB_DIGITS and digits.isdigit() and iban_valid("PL" + digits)
 
 
 def column_account(value: str) -> bool:

@@ -351,6 +351,10 @@ def _split_columns(cells: list[str], kinds: list[str | None]) -> list[str | None
         first, second = _column_name(cells[index]), _column_name(cells[index + 1])
         if kinds[index] == kinds[index + 1] == "CREDIT_CARD" and not {first, second} & _BARE_CARD_NAMES:
             marked[index] = marked[index + 1] = "CARD_PART"
+        elif kinds[index] == kinds[index + 1] == "IBAN" and all(
+            _PART_SUFFIX.search(cell.strip().lower()) for cell in cells[index : index + 2]
+        ):
+            marked[index] = marked[index + 1] = "IBAN_PART"  # "IBAN (1/2)", "IBAN (2/2)" (reviewer BV)
         elif (
             kinds[index] == kinds[index + 1] == "PASSWORD"
             and first == second
@@ -370,6 +374,10 @@ def _split_columns(cells: list[str], kinds: list[str | None]) -> list[str | None
             kinds[index + 1] == "PHONE" or _column_name(cells[index + 1]) in _LOCAL_NUMBER_NAMES
         ):
             marked[index + 1] = "LOCAL_NUMBER"
+        elif kinds[index] == "AREA_CODE" and _column_name(cells[index + 1]) in _BARE_NUMBER_NAMES:
+            # a bare "Nummer" after "Vorwahl": the rest of a phone only where the area's cell opens with a
+            # country's code ("| +49 151 | 76943197 |": reviewer BV), never a count of subscribers
+            marked[index + 1] = "LOCAL_AFTER_PLUS"
     # A password's column with a part's number and no other part beside it is no column of passwords ("| Password
     # | Password (2) |" of a screen's fields: an attacker's round): its cells are left alone, as before.
     for index, cell in enumerate(cells):
@@ -394,6 +402,7 @@ def _bare_cell(cell: str) -> str:
     return cell.strip().strip("\"'").strip().lower()
 
 
+_BARE_NUMBER_NAMES = frozenset(("number", "nummer", "numéro", "número", "numero", "numer", "no", "nr"))
 # Names that say the column holds a phone's local part: a bare "Number" or "Nummer" beside an area code is a count
 # as often ("| Area code | Number |" of subscribers per area: an attacker's round).
 _LOCAL_NUMBER_NAMES = frozenset(
@@ -504,15 +513,23 @@ _BANK_CELL = re.compile(
 # A value split across cells, a piece each (reviewer BK's evasions): a card's groups in two columns that both
 # name a card's number, an SSN in the SSA's three fields, a phone's country code in the cell before a phone's.
 # Joined, the pieces must pass the type's own check; the finding spans them, delimiters between.
-_JOINED = {"CARD_PART": 4, "CARD_QUAD": 4, "SSN_PART": 3, "PASSWORD_PART": 2}  # the most cells a value is split into
+# the most cells a value is split into
+_JOINED = {"CARD_PART": 4, "CARD_QUAD": 4, "SSN_PART": 3, "PASSWORD_PART": 2, "IBAN_PART": 4}
 # a part's own check
-_WHOLE = {"CARD_PART": "CREDIT_CARD", "CARD_QUAD": "CARD_QUAD", "SSN_PART": "US_SSN_PART", "PASSWORD_PART": "PASSWORD"}
+_WHOLE = {
+    "CARD_PART": "CREDIT_CARD",
+    "CARD_QUAD": "CARD_QUAD",
+    "SSN_PART": "US_SSN_PART",
+    "PASSWORD_PART": "PASSWORD",
+    "IBAN_PART": "IBAN",
+}
 _PIECES = frozenset(
-    {"US_SSN_PART", "CARD_QUAD", "AREA_CODE", "LOCAL_NUMBER", "BANK_NAMED"}
+    {"US_SSN_PART", "CARD_QUAD", "AREA_CODE", "LOCAL_NUMBER", "LOCAL_AFTER_PLUS", "BANK_NAMED"}
 )  # nothing alone: see _joined_cells
 _COUNTRY_CODE = re.compile(r"\+[1-9][0-9]{0,2}")
 _FOUR_DIGITS = re.compile(r"[0-9]{4}")
 _AREA_DIGITS = re.compile(r"\(?0?[1-9][0-9]{0,4}\)?")
+_PLUS_AREA = re.compile(r"\+[1-9][0-9]{0,2}[ \-]\(?0?[1-9][0-9]{0,4}\)?")
 _LOCAL_DIGITS = re.compile(r"[0-9]{2,8}(?:[ \-][0-9]{2,8}){0,3}")
 _CARD_GROUPS = re.compile(r"[0-9]{3,6}(?:[ \-][0-9]{2,6})+")
 # A letter, a digit, and a symbol or both cases.
@@ -530,13 +547,13 @@ def _joined_cells(scan: Scan, kinds: list[str | None], spans: list[tuple[int, in
                 "PHONE", f"{text[low:high]} {text[slice(*spans[index])]}", scan.phone_regions
             ):
                 yield "PHONE", low, spans[index][1]
-        if kind == "LOCAL_NUMBER" and index:
+        if kind in ("LOCAL_NUMBER", "LOCAL_AFTER_PLUS") and index:
             # an area code's cell, then the rest of the number (reviewer BL's "| 030 | 87654321 |"): joined,
             # a phone of a configured region, the area's trunk "0" included
             low, high = spans[index - 1]
             area, local = text[low:high], text[slice(*spans[index])]
             if (
-                _AREA_DIGITS.fullmatch(area)
+                (_PLUS_AREA.fullmatch(area) or (kind == "LOCAL_NUMBER" and _AREA_DIGITS.fullmatch(area)))
                 and _LOCAL_DIGITS.fullmatch(local)
                 and _valid("PHONE", f"{area} {local}", scan.phone_regions)
             ):
@@ -569,6 +586,8 @@ def _joined_hit(scan: Scan, kind: str, spans: list[tuple[int, int]]) -> Hit | No
         kind, joined = "PASSWORD", "".join(pieces)
         if not (len(joined) >= 8 and _PASSWORD_WHOLE.search(joined)):
             return None
+    elif kind == "IBAN_PART":
+        kind, joined = "IBAN", " ".join(piece.strip() for piece in pieces)
     elif kind == "CARD_QUAD":
         # four cells of four digits under a card's name numbered 1 to 4 ("card_1,...,card_4": reviewer BL)
         if len(pieces) != 4 or not all(_FOUR_DIGITS.fullmatch(piece.strip()) for piece in pieces):

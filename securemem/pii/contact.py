@@ -3656,9 +3656,10 @@ def _dialled_as_written(number: str) -> bool:
     return _SEA_DIALLED.fullmatch(number) is not None and _SINGLE_DIGITS.fullmatch(number) is None
 
 
-# A "+" number glued to CJK text on either side: "電話番号は+81 800-047-3016です".
+# A "+" number glued to CJK text on either side: "電話番号は+81 800-047-3016です"; to Thai's, Lao's or Khmer's,
+# which write no blank between words either ("ประเสริฐที่เบอร์+66 94 010 5567ได้ตลอดวัน": reviewer BV).
 _CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
-_GLUED_PLUS = re.compile(rf"(?<=[{_CJK}])\+(?=[0-9])")
+_GLUED_PLUS = re.compile(rf"(?<=[{_CJK}\u0e00-\u0eff\u1780-\u17ff])\+(?=[0-9])")
 _LABELLED_NUMBER = re.compile(r"\+?[0-9](?:[ \-.]?[0-9]|[ ]?\([0-9]{1,4}\)[ ]?[0-9]){6,16}")
 
 

@@ -12,7 +12,7 @@ import binascii
 import math
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from functools import lru_cache
 from itertools import pairwise
 
@@ -1433,13 +1433,18 @@ def _may_name_password(scan: Scan, spans: list[tuple[int, int]]) -> bool:
 _LEADS = ("mot de ", "mot-de-", "palavra-", "palavra ")
 
 
-def _phrase_matches(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
+def _phrase_matches(scan: Scan, spans: list[tuple[int, int]]) -> Generator[re.Match[str], bool, None]:
     """The phrases: in ASCII text read only where a hint occurs (at the start of its word), not by a
     pass of the pattern, whose alternatives start with most letters; "pass" and "pw" are where the
-    keyword finder's ``spans`` say, the others where the scan's words say."""
+    keyword finder's ``spans`` say, the others where the scan's words say. The caller sends whether a
+    phrase gave a value: one that gave none does not hide a label inside it ("ihr Passwort im Chat gepostet
+    („Passwort: Ciliegia2017.“) → AD-Konto" was read at the first label, its verb the arrow, and the second
+    never tried: reviewer BV)."""
     lower = scan.lower
     if not lower.isascii():
-        yield from _PASSWORD_PHRASE.finditer(lower)
+        at = 0
+        while (match := _PASSWORD_PHRASE.search(lower, at)) is not None:
+            at = match.end() if (yield match) else match.start() + 1
         return
     found = [at for at, _ in spans if lower.startswith(_PASSWORD_HINTS[:2], at)]
     if not _OTHER_PASSWORD_HINTS.isdisjoint(scan.words):
@@ -1459,9 +1464,8 @@ def _phrase_matches(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[re.Mat
     for start in sorted(starts):
         if start >= done and not _pass_as_a_word(lower, start):
             match = _PASSWORD_PHRASE.match(lower, start)
-            if match is not None:
+            if match is not None and (yield match):
                 done = match.end()
-                yield match
 
 
 # "pass" alone is mostly a verb or a noun ("needs another pass on", "pass the values to"). As a label
@@ -1491,33 +1495,43 @@ _PATH_NEXT = re.compile(r"[\w.\-]+/[\w.\-/]+(?=[\s)]|$)")
 
 def _password_phrases(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[Hit]:
     text, lower = scan.text, scan.lower
-    for match in _phrase_matches(scan, spans):
-        if (
-            match["bare"] is not None
-            and _FLAG_VALUE.search(text, max(0, match.start() - 40), match.start())
-            and _PATH_NEXT.match(text, match.end())
-        ):
-            continue  # "vault kv get -field=password kv/support/ledger-ro": a flag's value names a path's field
-        if match["words"] and match["label"] in _DIRECTIVES:
-            # A directive's value comes right after it, whatever it holds: "--requirepass cSSf(Uu_%=DBy(N9"
-            # is one password, not the words "cSSf(Uu_%" and a value after "=" (reviewer AQ).
-            found = _bare_password(text, lower, match.start())
-            if found is not None:
-                yield found
-                continue
-        found = _tagged_password(text, match) if match["tag"] is not None else _phrase_password(text, match)
-        if found is None and match["words"]:
-            found = _bare_password(text, lower, match.start())
-        if found is None and match["words"] and _ARROW_WORD.search(match["words"]):
-            found = _arrow_password(text, lower, match.start())
-        if found is None and match["tag"] is None and " - " in lower[match.start() : match.start() + 128]:
-            found = _dash_password(text, lower, match.start())
-        if found is None and match["tag"] is None:
-            found = _password_of_a_service(
-                text, lower, match.end("qual" if match["qual"] is not None else "label"), match["label"]
-            )
+    matches = _phrase_matches(scan, spans)
+    match = next(matches, None)
+    while match is not None:
+        found = _phrase_value(text, lower, match)
         if found is not None:
             yield found
+        try:
+            match = matches.send(found is not None)
+        except StopIteration:
+            match = None
+
+
+def _phrase_value(text: str, lower: str, match: re.Match[str]) -> Hit | None:
+    if (
+        match["bare"] is not None
+        and _FLAG_VALUE.search(text, max(0, match.start() - 40), match.start())
+        and _PATH_NEXT.match(text, match.end())
+    ):
+        return None  # "vault kv get -field=password kv/support/ledger-ro": a flag's value names a path's field
+    if match["words"] and match["label"] in _DIRECTIVES:
+        # A directive's value comes right after it, whatever it holds: "--requirepass cSSf(Uu_%=DBy(N9"
+        # is one password, not the words "cSSf(Uu_%" and a value after "=" (reviewer AQ).
+        found = _bare_password(text, lower, match.start())
+        if found is not None:
+            return found
+    found = _tagged_password(text, match) if match["tag"] is not None else _phrase_password(text, match)
+    if found is None and match["words"]:
+        found = _bare_password(text, lower, match.start())
+    if found is None and match["words"] and _ARROW_WORD.search(match["words"]):
+        found = _arrow_password(text, lower, match.start())
+    if found is None and match["tag"] is None and " - " in lower[match.start() : match.start() + 128]:
+        found = _dash_password(text, lower, match.start())
+    if found is None and match["tag"] is None:
+        found = _password_of_a_service(
+            text, lower, match.end("qual" if match["qual"] is not None else "label"), match["label"]
+        )
+    return found
 
 
 # What the password is for, then the password with no verb or colon: "senha do portal Jabuticaba#91"
@@ -3271,7 +3285,10 @@ _GIVEN = re.compile(r"(?:(?<![^\W\d_])(?:is|was|lautet|ist|war|est|es|é|è|era)
 _RANDOM_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~\[:])[A-Za-z0-9+/=_\-.~]{16,512}(?![A-Za-z0-9+/=_\-.~])")
 # After a word of another script, a value may follow a colon with no space ("токен:KV1g...", a
 # "host:port" never has a letter of another script before its colon).
-_GLUED_RUN = re.compile(r"(?<=[^\x00-\x7f][:=])[A-Za-z0-9+/=_\-.~]{16,512}(?![A-Za-z0-9+/=_\-.~])")
+# An aside in brackets may end the label ("商户密钥（支付回调验签用）：jHhy...": reviewer BV).
+_GLUED_RUN = re.compile(
+    r"(?:(?<=[^\x00-\x7f][:=])|(?<=[^\x00-\x7f]\)[:=]))[A-Za-z0-9+/=_\-.~]{16,512}(?![A-Za-z0-9+/=_\-.~])"
+)
 
 
 def find_high_entropy(scan: Scan) -> Iterator[Hit]:
@@ -3311,8 +3328,16 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
             continue
         if _names_an_identifier(lower, keyword_end, run.start()):
             continue  # "fix token expiry (commit 9fceb02d...)", "revoked secret version 4bf9...": an identifier
-        if run.end() < len(text) and text[run.end()] == "(" and _CALLED_NAME.fullmatch(value):
-            continue  # "private_key = base64.standard_b64decode(private_key)": a function of code, called
+        if (
+            run.end() < len(text)
+            and text[run.end()] == "("
+            and _CALLED_NAME.fullmatch(value)
+            and lower[keyword_start:keyword_end].isascii()
+        ):
+            # "private_key = base64.standard_b64decode(private_key)": a function of code, called; not after a
+            # label of a script written without blanks, whose brackets are glued to the words around them
+            # ("APIトークン：Fo2H...（本番環境用）": reviewer BV)
+            continue
         if _is_high_entropy(value):
             start, end = _punctuated(text, max(low, keyword_end), run.start(), run.start() + len(value))
             end = _below_label_tail(text, keyword_end, start, end)
