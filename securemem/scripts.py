@@ -8,7 +8,9 @@ punctuation, belong to every script). An empty intersection is a mixed-script na
 sets keep Japanese (Han with Hiragana and Katakana), Korean (Han with Hangul) and Chinese with
 Bopomofo single-script, as their writers expect.
 
-Script_Extensions come from the ``regex`` package's Unicode tables (imported here only).
+Script_Extensions come from the ``regex`` package's Unicode tables (imported here only, and only when a name
+that is not ASCII is first judged: every process that loads securemem, the CLI's included, would otherwise pay
+for the package and its 170 patterns, about 25 ms, to judge ASCII paths that need neither).
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from __future__ import annotations
 import functools
 import unicodedata
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-import regex
+if TYPE_CHECKING:
+    import regex
 
 # Every ISO 15924 script code with characters in Unicode, less Zyyy (Common), Zinh (Inherited)
 # and Zzzz (Unknown), which mix with everything.
@@ -39,7 +43,15 @@ SCRIPTS = (
     "WARA", "WCHO", "XPEO", "XSUX", "YEZI", "YIII", "ZANB",
 )
 # fmt: on
-_PATTERNS = {code: regex.compile(rf"\p{{scx={code}}}") for code in SCRIPTS}
+
+
+@functools.cache
+def _patterns() -> dict[str, regex.Pattern[str]]:
+    import regex  # (see the module's docstring)
+
+    return {code: regex.compile(rf"\p{{scx={code}}}") for code in SCRIPTS}
+
+
 # TR39's augmentation: the writing systems that combine several scripts.
 _AUGMENT = {
     "HANI": ("HANB", "JPAN", "KORE"),
@@ -55,7 +67,7 @@ ANY: frozenset[str] = frozenset()  # marker: a character of every script (Common
 @functools.lru_cache(maxsize=4096)
 def script_set(char: str) -> frozenset[str]:
     """The augmented Script_Extensions of ``char``; ANY (empty) for Common and Inherited."""
-    found = {code for code, pattern in _PATTERNS.items() if pattern.match(char)}
+    found = {code for code, pattern in _patterns().items() if pattern.match(char)}
     for code in list(found):
         found.update(_AUGMENT.get(code, ()))
     return frozenset(found)
@@ -97,7 +109,13 @@ def _mixes(part: str) -> bool:
     return not any(all(s & allowed for s in sets) for allowed in _CJK_WITH_LATIN)
 
 
-_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+@functools.cache
+def _ignorable() -> regex.Pattern[str]:
+    import regex  # (see the module's docstring)
+
+    return regex.compile(r"\p{Default_Ignorable_Code_Point}")
+
+
 _JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ: spelling in Persian, Indic scripts, Sinhala...
 # Scripts whose words need no joiner: a joiner beside their letters only hides something.
 _NO_JOINERS = frozenset({"LATN", "GREK", "CYRL", "ARMN", "GEOR"})
@@ -136,7 +154,9 @@ def invisible_char(name: str) -> str | None:
     ZWNJ and ZWJ are spelling inside a word of a script that uses them (``می‌خواهم``, ``ශ්‍රී``): they
     pass between two letters or marks of one such script, and nowhere else.
     """
-    for found in _IGNORABLE.finditer(name):
+    if name.isascii():
+        return None  # every default-ignorable code point is beyond ASCII
+    for found in _ignorable().finditer(name):
         at = found.start()
         if not (found.group() in _JOINERS and _joins(name, at)):
             return str(found.group())

@@ -148,3 +148,18 @@ def _fresh_interpreter(probe: str) -> list[str]:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()
+
+
+def test_ascii_paths_are_judged_without_the_unicode_tables_and_others_with_them() -> None:
+    """The ``regex`` package and its 170 script patterns load when a name that is not ASCII is first judged, not
+    when securemem is imported (every CLI command would pay for them), and they judge as they did."""
+    probe = (
+        "import sys\n"
+        "import securemem.cli\n"
+        "from securemem.scripts import invisible_char, is_mixed_script\n"
+        "print('regex' in sys.modules, is_mixed_script('notes.md'), invisible_char('notes.md'))\n"
+        "print(is_mixed_script('r\\u0435ference.md'), is_mixed_script('メモ.md'),\n"
+        "      invisible_char('ref\\u034f') == '\\u034f')\n"
+        "print('regex' in sys.modules)\n"
+    )
+    assert _fresh_interpreter(probe) == ["False False None", "True False True", "True"]

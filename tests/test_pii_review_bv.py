@@ -41,6 +41,12 @@ _API_TOKEN = "Fo2HUPE99InJl5qWXa4FB14Fe9tpke3vrrgrFa5o"
         ("Vorwahl,Rufnummer\n+49 30,87654321", "+49 30,87654321"),
         # a "+" number glued to Thai text
         ("ติดต่อคุณสมชาย ประเสริฐที่เบอร์+66 94 010 5567ได้ตลอดวัน", "+66 94 010 5567"),
+        # a secret's rotation told in a sentence, the value further on than a label's reach
+        (
+            "Webhook HMAC signing secret for the claims intake API was rotated on 2024-06-21; the new one is "
+            "fZndgpFjIxpA5jfpeR+qR0hiuzwJ+16KJSk9BN0diVfr (old one revoked).",
+            "fZndgpFjIxpA5jfpeR+qR0hiuzwJ+16KJSk9BN0diVfr",
+        ),
         # emphasis the value's last group opened is closed with it
         ("Card: 5141 **8619** 9412 _5106_", "5141 **8619** 9412 _5106_"),
         ("mail _jane.roe@gmail.com_ today", "_jane.roe@gmail.com_"),
@@ -66,6 +72,10 @@ def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
         # a price and a model glued to Thai text
         "ราคา+66 บาท",
         "รุ่น+12345678",
+        # a new host, release or place after a secret's word, not a secret
+        "the token service moved to a new host last week; the new one is api-gateway-prod-eu-west-1.internal",
+        "secret rotation scheduled for our Jenkins agents in March, the new one is build-agent-v2.3.17-release",
+        "the secret santa list changed, the new one is in SharePoint",
         # a name's underscores, and emphasis closed after a word, not a value
         "token_name sk_live_abc_def_ghi x",
         "see _the note_ for 5141",

@@ -3302,11 +3302,7 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
     for keyword_start, keyword_end in _prose_keywords(lower, others):
         low = max(keyword_end, done)
         limit = min(len(text), keyword_end + _NEAR + _RUN_MIN)  # a run that starts within _NEAR
-        runs = _RANDOM_RUN
-        head = runs.search(text, low, limit)
-        if head is None and not lower[keyword_start:keyword_end].isascii():
-            runs = _GLUED_RUN  # "токен:KV1g...", "APIキー：KV1g..."
-            head = runs.search(text, low, limit)
+        runs, head = _first_run(text, lower, low, limit, lower[keyword_start:keyword_end].isascii())
         if head is None or not _may_follow(text, keyword_end, head.start()) or head.start() in rejected:
             continue  # a run already judged is not judged again for the next word (linear on "鍵鍵鍵... a1a1...")
         if not lower[keyword_start:keyword_end].isascii() and _OTHER_ID_WORDS.search(text, keyword_end, head.start()):
@@ -3369,6 +3365,31 @@ def _punctuated(text: str, low: int, start: int, end: int) -> tuple[int, int]:
 _JOINING_SYMBOLS = frozenset("!%#$^")
 _PUNCTUATED_BEFORE = re.compile(r"(?<![^\s:=\"'(\[{<])[A-Za-z0-9+/=_\-.~!%#$^]+\Z")
 _PUNCTUATED_AFTER = re.compile(r"[A-Za-z0-9+/=_\-.~!%#$^]*[A-Za-z0-9+/=_\-~!%#$^]")
+
+
+def _first_run(
+    text: str, lower: str, low: int, limit: int, ascii_word: bool
+) -> tuple[re.Pattern[str], re.Match[str] | None]:
+    """The pattern of the first run a secret's word may name, and its start (see find_high_entropy)."""
+    head = _RANDOM_RUN.search(text, low, limit)
+    if head is None and not ascii_word:
+        head = _GLUED_RUN.search(text, low, limit)  # "токен:KV1g...", "APIキー：KV1g..."
+        if head is not None:
+            return _GLUED_RUN, head
+    return _RANDOM_RUN, head if head is not None else _rotated_value(text, lower, low)
+
+
+# A secret's rotation told in a sentence, the value further on than _NEAR: "Webhook HMAC signing secret for the claims
+# intake API was rotated on 2024-06-21; the new one is fZnd..." (reviewer BV). "The new one" (or value, key, secret,
+# token) with "is" or a colon right before the run, on the word's line, within _ROTATED_REACH characters.
+_NEW_ONE = re.compile(r"(?<![^\W\d_])new (?:one|value|key|secret|token)(?: is|:)[ \t]*")
+_ROTATED_REACH = 160
+
+
+def _rotated_value(text: str, lower: str, low: int) -> re.Match[str] | None:
+    high = lower.find("\n", low, low + _ROTATED_REACH)
+    new_one = _NEW_ONE.search(lower, low, low + _ROTATED_REACH if high == -1 else high)
+    return None if new_one is None else _RANDOM_RUN.match(text, new_one.end())
 
 
 def _may_follow(text: str, keyword_end: int, value_start: int) -> bool:
