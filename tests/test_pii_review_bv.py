@@ -47,6 +47,12 @@ _API_TOKEN = "Fo2HUPE99InJl5qWXa4FB14Fe9tpke3vrrgrFa5o"
             "fZndgpFjIxpA5jfpeR+qR0hiuzwJ+16KJSk9BN0diVfr (old one revoked).",
             "fZndgpFjIxpA5jfpeR+qR0hiuzwJ+16KJSk9BN0diVfr",
         ),
+        # a card read out with pauses between its groups, named right before
+        (
+            "Caller: right, the card number is four double six seven, uh, eight four two oh... two five oh seven, "
+            "two six three nine, expiry oh nine twenty-seven.",
+            "four double six seven, uh, eight four two oh... two five oh seven, two six three nine",
+        ),
         # emphasis the value's last group opened is closed with it
         ("Card: 5141 **8619** 9412 _5106_", "5141 **8619** 9412 _5106_"),
         ("mail _jane.roe@gmail.com_ today", "_jane.roe@gmail.com_"),
@@ -76,6 +82,9 @@ def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
         "the token service moved to a new host last week; the new one is api-gateway-prod-eu-west-1.internal",
         "secret rotation scheduled for our Jenkins agents in March, the new one is build-agent-v2.3.17-release",
         "the secret santa list changed, the new one is in SharePoint",
+        # a card game's scores read out with pauses
+        "The card game scores: four five three two … so … one one nine eight … seven seven six six … five five "
+        "four four",
         # a name's underscores, and emphasis closed after a word, not a value
         "token_name sk_live_abc_def_ghi x",
         "see _the note_ for 5141",

@@ -722,9 +722,9 @@ def altered(name: str) -> list[str]:
         # secret after a CJK label with an aside or a bracket glued on; bank accounts under Indonesian's, Vietnamese's,
         # Russian's and Japanese's labels and Poland's NRB by its check digits; an IBAN in two columns of parts; an
         # area cell with its country's code before "Nummer"; a "+" number glued to Thai; emphasis closed after a
-        # value; a secret's rotation told in a sentence. 277 since, none altered. Left: a card with a hidden span
-        # inside, cards and SSNs dictated in words mixed with digits, the second part of a secret in another note,
-        # a card split across a JSON array, "changeme" (a placeholder here), a token with "/* */" inside.
+        # value; a secret's rotation told in a sentence; a card read out with pauses. 278 since, none altered. Left: a
+        # card with a hidden span inside, an SSN said in words mixed with digits, the second part of a secret in
+        # another note, a card split across a JSON array, "changeme" (a placeholder here), a token with "/* */" inside.
         ("bv", "claim", None, 0.975),
     ],
 )

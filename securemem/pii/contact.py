@@ -4108,8 +4108,15 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
             corrected = _corrected(rest)
             if corrected and corrected != read:
                 readings.append(corrected)
-        if _PAUSED.search(rest) is not None and not _paused_number_said(lower, match, words, asked):
-            continue  # groups a pause or a correction joins: only where a phone is named (see _paused_number_said)
+        if (
+            _PAUSED.search(rest) is not None
+            and not _paused_number_said(lower, match, words, asked)
+            and not _card_said(words)
+        ):
+            # groups a pause or a correction joins: only where a phone is named (see _paused_number_said) or a card
+            # ("the card number is four double six seven, uh, eight four two oh... two five ...": reviewer BV),
+            # whose reading must then pass a card's checks
+            continue
         for number in readings:
             kind = _spelt_kind(
                 scan, match, number, lower=lower, country=country, tokens=tokens, rest=rest, words=words, asked=asked
@@ -4119,6 +4126,22 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
                 break
     if any(word in lower for word in _SPELT_CODE_CONTEXT):
         yield from _spelt_codes(lower)
+
+
+# What may follow a card's word before its digits are read out ("the card number is", "het kaartnummer is", "the card
+# number\n[caller]:"), where a pause joins its groups: not "the card game scores: four five three two … so …" (an
+# attacker's round on reviewer BM's readers).
+_AFTER_CARD_WORD = frozenset(
+    {"number", "no", "nr", "is", "nummer", "numero", "número", "numéro", "es", "ist", "est", "lautet", "caller",
+     "customer", "client"}
+)  # fmt: skip
+
+
+def _card_said(words: list[str]) -> bool:
+    for at, word in enumerate(words):
+        if word in _SPELT_CARD_CONTEXT:
+            return all(after in _AFTER_CARD_WORD for after in words[at + 1 :])
+    return False
 
 
 _OTHER_NUMBERS_SAID = _NAMES_ANOTHER - {"number", "no", "member"}
