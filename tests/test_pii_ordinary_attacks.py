@@ -230,6 +230,16 @@ ordinary strings ("2 login attempts failed", "OAuth2 login flow broken", masked 
 "QUIT" after the password's prompt, the actuator's "PWD", credentials' files and settings about secrets). The
 readers attacked altered 88 that the tree before did not and lost 27 of its values (provider tokens wrapped before a
 word); 8 and none since (marked "left": logins and values that may well be real).
+
+- Round BVA. An attacker's round on reviewer BV's readers (password labels inside a failed phrase, CJK secret labels
+with asides, bank accounts under Indonesian, Vietnamese, Russian and Japanese labels, Poland's NRB, IBANs and phones
+split across columns, "+" numbers glued to Thai, emphasis closed after a value): 192 ordinary strings in twelve
+languages (other numbers after an account's label and a clause's colon, "Kundennummer:", "nomor resi:"; Danish
+"stk." and M-Pesa's "STK push"; "кадр/с" and Spanish "p/c"; Japanese balances, counts and ledgers after "普通預金";
+camelCase calls after CJK secret words; prices glued to Thai). The readers attacked altered 118 that the tree before
+did not (one quadratic: a line of Japanese accounts' kinds, 70 s for 1 MB); 8 and none since, linear (marked
+"left": valid NRBs under "Account:", valid phones split across an area's and a number's columns, a password in a
+bracketed aside).
 """
 
 from __future__ import annotations
@@ -265,6 +275,7 @@ ROUNDS = {
     "bsa": (211, 18, 186),
     "bta": (328, 8, 308),
     "bua": (190, 8, 162),
+    "bva": (192, 8, 177),
 }
 
 
@@ -323,10 +334,12 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # attacked (17 of the tree before's lost), 45 since.
 # Round BUA's 34 written whole in their texts (of 98: the rest are tokens wrapped over lines, checked by their parts in
 # tests/test_pii_review_bu.py): found since, 29.
+# Round BVA's 100 (BV's readers' shapes in other spellings and layouts): 7 found by the tree before, 59 by the readers
+# it attacked (none of the tree before's lost), 58 since.
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
     "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89), "bsa": (64, 59),
-    "bta": (48, 45), "bua": (34, 29),
+    "bta": (48, 45), "bua": (34, 29), "bva": (100, 58),
 }  # fmt: skip
 
 

@@ -39,6 +39,10 @@ _API_TOKEN = "Fo2HUPE99InJl5qWXa4FB14Fe9tpke3vrrgrFa5o"
         ),
         ("| Vorwahl | Nummer |\n|---|---|\n| +49 151 | 76943197 |", "+49 151 | 76943197"),
         ("Vorwahl,Rufnummer\n+49 30,87654321", "+49 30,87654321"),
+        # IBANs' parts named otherwise; an area's cell with the trunk's "(0)"
+        ("x,IBAN part 1/2,IBAN part 2/2\ny,AT75 3200,0923 6251 5645", "AT75 3200,0923 6251 5645"),
+        ("IBAN Teil 1;IBAN Teil 2\nAT75 3200;0923 6251 5645", "AT75 3200;0923 6251 5645"),
+        ("| Vorwahl | Nummer |\n|---|---|\n| +49 (0)151 | 76943197 |", "+49 (0)151 | 76943197"),
         # a "+" number glued to Thai text
         ("ติดต่อคุณสมชาย ประเสริฐที่เบอร์+66 94 010 5567ได้ตลอดวัน", "+66 94 010 5567"),
         # a secret's rotation told in a sentence, the value further on than a label's reach
@@ -75,8 +79,24 @@ def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
         # a Polish account's digits that fail their check; a key's version in Chinese
         "nr konta: 26 1050 0654 4813 5749 9156 7521",
         "密钥（版本）：jHhyPMeSxKmzC1oYCwgp5YaskgKhesdP",
+        # (an attacker's round on these readers) another number after an account's label and a clause's colon; pieces
+        # in Danish and M-Pesa's "STK push"; a unit's and Spanish's "p/c"; a balance after a kind of account; a
+        # camelCase call after a CJK secret word
+        "Bankkonto noch nicht hinterlegt, bitte Kundennummer: 24585630 angeben.",
+        "Bank account not verified yet for case: 47791483, escalated to ops.",
+        "no. rek. tujuan salah, nomor resi: 532843028838",
+        "Faktura 5934: 58 stk. varenr. 5077840, betales til Danske Bank reg. 8233",
+        "M-Pesa STK prompt timed out, merchant request 61559222; bank: KCB",
+        "Номер заказа 4112104, кадр/с 9149631",
+        "Ingreso p/c Cía. Aseguradora, siniestro 44012873",
+        "р/с — уточнить у бухгалтерии, БИК 044525225",
+        "残高メモ：三菱UFJ銀行 普通預金 6300000円（3月末）",
+        "試算表（銀行勘定）普通預金 4872310 当座預金 1200000",
+        "令牌：generateSecureToken2024(userId)",
+        "密钥(算法):HMAC-SHA256-2024-v2-Base64",
         # a price and a model glued to Thai text
         "ราคา+66 บาท",
+        "ราคาตั้ง+49301234567บาท",
         "รุ่น+12345678",
         # a new host, release or place after a secret's word, not a secret
         "the token service moved to a new host last week; the new one is api-gateway-prod-eu-west-1.internal",

@@ -67,11 +67,6 @@ _FOREIGN_ACCOUNT_LABELS = (
     "银行账号",
     "银行卡号",
     "계좌번호",
-    # Russian's settlement account at a bank, "р/с", "расчётный счёт" (reviewer BV)
-    "р/с",
-    "р/сч",
-    "расчетный счет",
-    "расчётный счёт",
     "계좌 번호",
     "เลขที่บัญชี",
     "เลขบัญชี",
@@ -92,9 +87,12 @@ _ACCOUNT_LABEL = re.compile(
     # Romanian's account's number ("numărul contului bancar": reviewer BR)
     r"|num[ăa]rul contului(?: bancar)?|num[ăa]r(?:ul)? de cont|cont bancar"
     r"|nomor rekening|nuban(?: account)?(?: number| no\.?)?"
-    # Indonesian's "No. rekening", "no. rek." (reviewer BV); Vietnamese's "STK" (số tài khoản), read only where the
-    # text names a bank ("STK nhận tiền bồi thường: 5294856548739 (Vietcombank)": reviewer BV)
-    r"|no\.?[ \t]?rek(?:ening|\.)|stk"
+    # Indonesian's "No. rekening", "no. rek." (reviewer BV); Vietnamese's "STK" (số tài khoản), read only in
+    # Vietnamese text that names a bank ("STK nhận tiền bồi thường: 5294856548739 (Vietcombank)": reviewer BV)
+    r"|no\.?[ \t]?rek(?:ening|\.)|(?P<stk>stk)"
+    # Russian's settlement account at a bank ("р/с", "расчётный счёт": reviewer BV), as the view writes them (its
+    # "р/с" is "p/c"): read only in Cyrillic text, and only an account's twenty digits (see _russian_account)
+    "|(?P<rs>" + _viewed("р/с", "р/сч", "расчетный счет", "расчётный счёт") + ")"
     # Mexico's CLABE, checked by its control digit ("Cuenta CLABE para devolución: 0938...": reviewer BQ)
     r"|(?:cuenta )?clabe(?: interbancaria)?"
     # an account named alone, read only beside its bank's routing number on the line (see _BRANCH_LINE)
@@ -208,6 +206,9 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
     if not labels:
         return
     banked = _BANK_NAMED.search(lower) is not None
+    # (each searched once per text, not once per label: a text of many labels and no such letter was quadratic)
+    vietnamese = _VIETNAMESE.search(text) is not None
+    cyrillic = _CYRILLIC.search(text) is not None
     for label in labels:
         if "clabe" in label.group():
             # a CLABE a few words on ("Cuenta CLABE para devolución: 0021..."), valid by its control digit
@@ -216,8 +217,8 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
                 yield ("BANK_ACCOUNT", *clabe.span())
             continue
         named = _named_a_bank(lower, label, banked)
-        if not _a_label(lower, label):
-            continue
+        if not _a_label(lower, label) or (label["stk"] is not None and not vietnamese):
+            continue  # (Danish's and Norwegian's "stk", pieces; M-Pesa's "STK push": an attacker's round)
         between = _BETWEEN.match(text, label.end(), min(len(text), label.end() + _GAP))
         if between is None or any(
             between[part] is not None and _BANK_KIND.search(between[part].lower()) for part in ("kind", "initials")
@@ -230,6 +231,14 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
         if value is None or "\n" in text[label.end() : value.start()]:
             continue
         number = value.group()
+        if label["rs"] is not None and not (cyrillic and _russian_account(number)):
+            continue
+        clause = lower[between.end() : value.start()]
+        if ":" in clause and not (_nrb(number) or _BANK_NAMED.search(clause) or vietnamese):
+            # words and a colon between ("... for case: 47791483": an attacker's round): read through only to an NRB
+            # by its check digits, after words that name the bank ("Account number at the bank: 66393119") or in
+            # Vietnamese ("Số tài khoản nhận lương: 0066936444209")
+            continue
         read = named or (named is not None and _norwegian_account(number)) or _nrb(number)
         if read and _plausible(text, number, value.end()):
             yield ("BANK_ACCOUNT", *value.span())
@@ -253,12 +262,27 @@ _ANOTHER_NUMBER = re.compile(
 _CLAUSE_COLON = re.compile(r"(?:[^\W\d_][^\s\d:]{0,31}[ \t]+){1,4}[^\W\d_][^\s\d:]{3,31}:[ \t]+")
 
 
+# The stems of the words that name a number, in the languages read: any of them in the clause before a colon names
+# the number after it as another's.
+_OTHER_NUMBER_STEM = re.compile(
+    r"num|nr\b|no\b|nomor|nummer|numéro|número|número|id\b|code|kode|código|codice|ref|resi|pesanan|tiket|polis|"
+    r"transaksi|kontrak|booking|ordine|order|invoice|factur|rechnung|vertrag|bestell|kunde|klant|client|member|"
+    r"employee|vendor|user|confirmation|application|ticket|policy|claim|contract|document|case|tracking|request|"
+    r"shipment|aktenzeichen|h[ợo]p [đd][ồo]ng|s[ốo]\b|" + _viewed("номер", "документ", "договор", "счет-фактур")
+)
+
+
 def _value_words_on(lower: str, text: str, start: int) -> re.Match[str] | None:
     words = _WORDS_ON.match(lower, start)
-    if words is None or _ANOTHER_NUMBER.search(words.group()) is not None:
+    if words is None or _ANOTHER_NUMBER.search(words.group()) or _OTHER_NUMBER_STEM.search(words.group()):
         return None
-    if ":" in words.group() and _CLAUSE_COLON.fullmatch(words.group()) is None:
-        return None  # (a colon between: another field's label, "account no. IT: 44121900")
+    if ":" in words.group() and (
+        _CLAUSE_COLON.fullmatch(words.group()) is None or _OTHER_NUMBER_STEM.search(words.group()) is not None
+    ):
+        # (a colon between: another field's label, "account no. IT: 44121900"; another number's, in any language:
+        # "Bankkonto noch nicht hinterlegt, bitte Kundennummer: 24585630", "no. rek. tujuan salah, nomor resi:
+        # 5328...": an attacker's round)
+        return None
     return _ACCOUNT_DIGITS.match(text, words.end())
 
 
@@ -351,16 +375,44 @@ def _clabe(value: str) -> bool:
     return (10 - total % 10) % 10 == digits[17]
 
 
-# Japan's account: its kind, then seven digits, on a line that names an account or a bank before it ("振込口座：○○銀行
-# 渋谷支店 普通 8325641": reviewer BV).
-_JAPANESE_KIND = re.compile(r"(?:普通|当座|貯蓄)(?:預金)?(?:口座)?[ \t]*[:：]?[ \t]*(?P<number>[0-9]{7})(?![0-9])")
+# Japan's account: its kind, then seven digits, a few characters after a word that names an account or a bank on
+# its line ("振込口座：○○銀行 渋谷支店 普通 8325641": reviewer BV); not an amount, a count or a ledger's balance
+# ("残高メモ：三菱UFJ銀行 普通預金 6300000円", "銀行 普通 2024001 件目", "試算表（銀行勘定）普通預金 4872310": an
+# attacker's round).
+_JAPANESE_KIND = re.compile(
+    r"(?:普通|当座|貯蓄)(?:預金)?(?:口座)?[ \t]*[:：]?[ \t]*(?P<number>[0-9]{7})(?![0-9])"
+    r"(?![ \t]*[円件個人名枚台回日月年万千%号口])"
+)
+_JAPANESE_BANK_REACH = 32
+_JAPANESE_LEDGER = re.compile("勘定|残高|合計|試算|仕訳|元帳|[0-9][ \t]*円")
 
 
 def _japanese_accounts(text: str) -> Iterator[Hit]:
     for kind in _JAPANESE_KIND.finditer(text):
-        line = text[text.rfind("\n", 0, kind.start()) + 1 : kind.start()]
-        if "口座" in line or "銀行" in line:
+        low = max(0, kind.start() - _JAPANESE_BANK_REACH)
+        before = text[max(low, text.rfind("\n", low, kind.start()) + 1) : kind.start()]
+        number = kind["number"]
+        if (
+            ("口座" in before or "銀行" in before)
+            and _JAPANESE_LEDGER.search(before) is None
+            and not number.endswith("0000")
+            and len(set(number)) > _FEWEST_DIGITS
+        ):
             yield ("BANK_ACCOUNT", *kind.span("number"))
+
+
+# Letters only Vietnamese writes: its "STK" is an account's number; Danish's and Norwegian's "stk." counts pieces.
+_VIETNAMESE = re.compile("[đĐơƠưƯạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]")
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
+_RUSSIAN_ACCOUNT_DIGITS = 20
+
+
+def _russian_account(number: str) -> bool:
+    """A Russian account's twenty digits, a client's (they start with 4: 408 a person's, 407 a company's, 423 a
+    deposit), read in text written in Cyrillic: not the bank's correspondent account (301...), a document's or a
+    contract's number, nor a Latin "p/c" ("Ingreso p/c Cía. Aseguradora": an attacker's round)."""
+    digits = number.replace(" ", "").replace("-", "").replace(".", "")
+    return len(digits) == _RUSSIAN_ACCOUNT_DIGITS and digits[0] == "4"
 
 
 def _nrb(value: str) -> bool:

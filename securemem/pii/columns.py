@@ -103,7 +103,8 @@ _HEADER_CELL = re.compile(
     + "|".join(sorted(_WHOSE_COLUMN))
     + r")[ _.\-]+)?(?:"
     + "|".join(sorted((re.escape(name).replace(r"\ ", r"[ _.\-]+") for name in _COLUMNS), key=len, reverse=True))
-    + r")(?:[ \t]*(?:\([0-9](?:/[0-9])?\)|\(part [0-9]\)|#[0-9])|[ _\-]?[1-4])?[ \t\"']*(?:[,;\t|]|$)"
+    + r")(?:[ \t]*(?:\([0-9](?:/[0-9])?\)|\((?:part|teil|partie|parte) [0-9](?:/[0-9])?\)|#[0-9]"
+    + r"|(?:part|teil|partie|parte) [0-9](?:/[0-9])?|[0-9]/[0-9])|[ _\-]?[1-4])?[ \t\"']*(?:[,;\t|]|$)"
 )
 
 _SSN = re.compile(r"([0-9]{3})([- ]?)([0-9]{2})\2([0-9]{4})")
@@ -212,7 +213,11 @@ def _kind(cell: str) -> str | None:
 
 
 # A column that holds one part of a value says which ("Numer karty (1/2)", "Card number (part 2)"): the name before it.
-_PART_SUFFIX = re.compile(r"[ \t]*(?:\([0-9](?:/[0-9])?\)|\(part [0-9]\)|part [0-9]|#[0-9])$")
+# "IBAN part 1/2", "IBAN Teil 2", "IBAN 1/2" too (an attacker's round on reviewer BV's readers).
+_PART_SUFFIX = re.compile(
+    r"[ \t]*(?:\([0-9](?:/[0-9])?\)|\((?:part|teil|partie|parte) [0-9](?:/[0-9])?\)|(?:part|teil|partie|parte) [0-9]"
+    r"(?:/[0-9])?|#[0-9]|(?<![0-9])[0-9]/[0-9])$"
+)
 
 
 def _column_name(cell: str) -> str:
@@ -529,7 +534,7 @@ _PIECES = frozenset(
 _COUNTRY_CODE = re.compile(r"\+[1-9][0-9]{0,2}")
 _FOUR_DIGITS = re.compile(r"[0-9]{4}")
 _AREA_DIGITS = re.compile(r"\(?0?[1-9][0-9]{0,4}\)?")
-_PLUS_AREA = re.compile(r"\+[1-9][0-9]{0,2}[ \-]\(?0?[1-9][0-9]{0,4}\)?")
+_PLUS_AREA = re.compile(r"\+[1-9][0-9]{0,2}[ \-](?:\(0\)[ ]?)?\(?0?[1-9][0-9]{0,4}\)?")  # "+49 151", "+49 (0)151"
 _LOCAL_DIGITS = re.compile(r"[0-9]{2,8}(?:[ \-][0-9]{2,8}){0,3}")
 _CARD_GROUPS = re.compile(r"[0-9]{3,6}(?:[ \-][0-9]{2,6})+")
 # A letter, a digit, and a symbol or both cases.

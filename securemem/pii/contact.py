@@ -3660,6 +3660,21 @@ def _dialled_as_written(number: str) -> bool:
 # which write no blank between words either ("ประเสริฐที่เบอร์+66 94 010 5567ได้ตลอดวัน": reviewer BV).
 _CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _GLUED_PLUS = re.compile(rf"(?<=[{_CJK}\u0e00-\u0eff\u1780-\u17ff])\+(?=[0-9])")
+# Glued to Thai, Lao or Khmer, a "+" number is a phone's only after a word for one ("...ที่เบอร์+66 94 ..."), not after a
+# price's, a sum's or a count's ("ราคา+8562055551234", "จำนวนผู้ใช้เพิ่ม+33612345678คน": an attacker's round).
+_SEA_LABEL_BEFORE = re.compile(
+    rf"(?:{_SOUTHEAST_ASIAN_PHONE_LABELS})(?:{_SOUTHEAST_ASIAN_TO_THE_NUMBER}){{0,2}}[ \t:.]*$"
+)
+_SEA_LETTER = re.compile("[\u0e00-\u0eff\u1780-\u17ff]")
+_SEA_LABEL_REACH = 32
+
+
+def _glued_plus_named(text: str, at: int) -> bool:
+    if not _SEA_LETTER.match(text, at - 1):
+        return True  # glued to CJK text, as before
+    return _SEA_LABEL_BEFORE.search(text, max(0, at - _SEA_LABEL_REACH), at) is not None
+
+
 _LABELLED_NUMBER = re.compile(r"\+?[0-9](?:[ \-.]?[0-9]|[ ]?\([0-9]{1,4}\)[ ]?[0-9]){6,16}")
 
 
@@ -3706,7 +3721,9 @@ def find_labelled_phones(scan: Scan) -> Iterator[Span]:
     labels = _office_labels(scan) if text.isascii() else _FOREIGN_PHONE_LABEL.finditer(text)
     starts = [(label.end(), ["phone"], label["sea"] is not None or label["device"] is not None) for label in labels]
     if "+" in text:
-        starts += [(plus.start(), [], False) for plus in _GLUED_PLUS.finditer(text)]
+        starts += [
+            (plus.start(), [], False) for plus in _GLUED_PLUS.finditer(text) if _glued_plus_named(text, plus.start())
+        ]
     for start, words, southeast_asian in starts:
         number = _LABELLED_NUMBER.match(text, start)
         if number is None or (southeast_asian and not _dialled_as_written(number.group())):

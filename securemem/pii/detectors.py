@@ -664,7 +664,7 @@ def detect(
         found = [_new_tuple(Finding, hit) for hit in settled]  # each hit is (type, start, end) already
     else:
         found = [Finding(kind, start, end) for kind, _, _, start, end in _disjoint(view, settled)]
-    if found and ("_" in text or "*" in text):
+    if found and ("_" in text or "*" in text or "~" in text):
         found = [_closed(text, finding) for finding in found]
     return found
 
@@ -703,7 +703,7 @@ def locate(
         found = [Located(kind, start, end, start, end) for kind, start, end in settled]
     else:
         found = _disjoint(view, settled)
-    if found and ("_" in text or "*" in text):
+    if found and ("_" in text or "*" in text or "~" in text):
         found = [_closed(text, finding) for finding in found]
     return view, found
 
@@ -1077,10 +1077,10 @@ def _closed(text: str, finding: _Spanned) -> _Spanned:
 def _closed_after(text: str, start: int, end: int) -> int:
     """A value whose last group opened emphasis that closes right after it ("5141 **8619** 9412 _5106_": reviewer
     BV): its end with the closing mark, so that no half of the pair is left."""
-    if end >= len(text) or text[end] not in "_*":
+    if end >= len(text) or text[end] not in "_*~":
         return end
     blank = max(text.rfind(" ", start, end), text.rfind("\t", start, end), start - 1)
-    for mark in ("**", "__", "*", "_"):
+    for mark in ("***", "**", "__", "~~", "*", "_"):
         if (
             text.startswith(mark, blank + 1)
             and text.startswith(mark, end)

@@ -2515,6 +2515,8 @@ _OTHER_SECRET_WORDS = tuple(
 # Words of other languages that name what follows as an identifier (version, number, hash, fingerprint).
 _OTHER_ID_WORDS = re.compile(
     "版本|编号|編號|番号|哈希|指纹|指紋|ハッシュ|バージョン|버전|해시|번호|версия|хеш|номер|έκδοση"
+    # what a key is made by, as an aside before the colon ("密钥(算法):HMAC-SHA256-...": an attacker's round)
+    "|算法|アルゴリズム|알고리즘|алгоритм|格式|形式|长度|長さ"
 )
 _RUN_TABLE = bytes(
     ord("x") if chr(code).isascii() and (chr(code).isalnum() or chr(code) in "+/=_-.~") else ord(" ")
@@ -3328,11 +3330,12 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
             run.end() < len(text)
             and text[run.end()] == "("
             and _CALLED_NAME.fullmatch(value)
-            and lower[keyword_start:keyword_end].isascii()
+            and (lower[keyword_start:keyword_end].isascii() or _CAMEL_NAME.fullmatch(value) is not None)
         ):
             # "private_key = base64.standard_b64decode(private_key)": a function of code, called; not after a
             # label of a script written without blanks, whose brackets are glued to the words around them
-            # ("APIトークン：Fo2H...（本番環境用）": reviewer BV)
+            # ("APIトークン：Fo2H...（本番環境用）": reviewer BV), unless the name is words run together
+            # ("令牌：generateSecureToken2024(userId)": an attacker's round)
             continue
         if _is_high_entropy(value):
             start, end = _punctuated(text, max(low, keyword_end), run.start(), run.start() + len(value))
@@ -3344,6 +3347,12 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
 
 
 _CALLED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+# A function's name in camelCase or PascalCase: words, each a capital and small letters or digits
+# ("refreshOAuthToken2", "rotateMasterKeyV2Async", "loadApiKeyFromEnvV2"), each word's small letters two or more
+# (not a random run's humps)
+_CAMEL_NAME = re.compile(
+    r"(?:[a-z]{2,}[0-9]*(?:[A-Z][A-Z0-9]*[a-z]{2,}[0-9]*)+|(?:[A-Z][A-Z0-9]*[a-z]{2,}[0-9]*){2,})(?:[A-Z][0-9]*)?"
+)
 
 
 def _punctuated(text: str, low: int, start: int, end: int) -> tuple[int, int]:
