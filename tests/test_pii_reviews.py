@@ -726,6 +726,16 @@ def altered(name: str) -> list[str]:
         # card with a hidden span inside, an SSN said in words mixed with digits, the second part of a secret in
         # another note, a card split across a JSON array, "changeme" (a placeholder here), a token with "/* */" inside.
         ("bv", "claim", None, 0.975),
+        # Blind, after BV's fixes: machine-readable payloads and links that end up in an agent's notes (deep links,
+        # QR payloads, OAuth redirects, signed URLs, connection strings, encoded values), 24 languages: 219 of 241 as
+        # it came (90.9%), one ordinary line altered (a Wi-Fi QR payload's masked key). Its fixes: a query encoded
+        # inside another's ("%3F", "%3D", "%26"), links to a number (Telegram's, Android's intent, a UPI payee's
+        # mobile), a Pix payload's key by its length, a Wi-Fi payload's P field, a bank account's field named in
+        # French, a connection string's password up to its next property, "aws_sk", an OAuth redirect's code beside
+        # its state, a card split across two fields. 236 since, none altered. Left: a phone split across a query's
+        # fields, an SSN under "soc=", a password in JSON escaped three times, a phone in base64 JSON in "state=",
+        # an IBAN in a base64 GiroCode.
+        ("bw", "claim", None, 0.975),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1079,6 +1089,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("bu", 0, set()),
         # Reviewer BV: none, as it came and since.
         ("bv", 0, set()),
+        # Reviewer BW: none; as it came a Wi-Fi QR payload with its key masked.
+        ("bw", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

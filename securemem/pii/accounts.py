@@ -83,10 +83,36 @@ _WIFI_SPEC = re.compile(
 )
 
 
+# A Wi-Fi network's QR payload ("WIFI:T:WPA;S:Praxis-Gast;P:0PE4\\:dF$YlK!5kD;;": ZXing's format, ";", ":" and "\\"
+# escaped by a backslash): its key is the P field, whatever it holds but a mask or a placeholder; the other fields
+# (the network's name, its security) stay (reviewer BW).
+_WIFI_QR = re.compile(r"(?i:wifi):(?P<fields>(?:[A-Za-z]{1,2}:(?:\\.|[^;\\\n]){0,128};){1,8})")
+_WIFI_FIELD = re.compile(r"(?P<name>[A-Za-z]{1,2}):(?P<value>(?:\\.|[^;\\\n]){0,128});")
+_MASKED = re.compile(r"[*•x.]+|<[^<>]*>|\$\{[^{}]*\}", re.IGNORECASE)
+
+
+def _wifi_payloads(text: str) -> Iterator[tuple[int, int, Hit | None]]:
+    """Each payload's span, and its key (None: a masked one)."""
+    for payload in _WIFI_QR.finditer(text):
+        key: Hit | None = None
+        for field in _WIFI_FIELD.finditer(text, payload.start("fields"), payload.end("fields")):
+            if field["name"].upper() == "P" and field["value"] and not _MASKED.fullmatch(field["value"]):
+                key = ("PASSWORD", *field.span("value"))
+        yield payload.start(), payload.end(), key
+
+
 def _wifi_keys(text: str, lower: str) -> Iterator[Hit]:
     if " / " in lower:
         yield from _wifi_pairs(text, lower)
+    payloads: set[int] = set()
+    if "wifi:" in lower:
+        for start, _, key in _wifi_payloads(text):
+            payloads.add(start)
+            if key is not None:
+                yield key
     for match in _WIFI.finditer(lower):
+        if match.start() in payloads:
+            continue  # a payload's fields, read above
         value = text[match.start("value") : match.end("value")]
         if (_strong(value) or _PASSPHRASE.fullmatch(value)) and not _WIFI_SPEC.search(value.lower()):
             yield "PASSWORD", *match.span("value")

@@ -320,12 +320,33 @@ def _a_label(lower: str, label: re.Match[str]) -> bool:
 _FIELD = re.compile(
     # whose account, before it ("debtor_account_number", "creditor_account_no": a payment's, reviewer BU)
     r"""(?<![a-z0-9_\-])(?:(?:debtor|creditor|beneficiary|payee|payer|sender|recipient|remitter|holder)[_\-]?)?"""
-    r"""(?:bank_?)?(?:account|acct)[_\-]?(?:number|num|nbr|no)(?![a-z0-9])"""
+    r"""(?:(?:bank_?)?(?:account|acct)[_\-]?(?:number|num|nbr|no)"""
+    # the same in the languages exports are written in ("numero_compte" beside "routing_number": reviewer BW)
+    r"""|num[eé]ro_?(?:de_?)?(?:compte|cuenta|conta|conto)|kontonummer|rekeningnummer|nomor_?rekening"""
+    r"""|numer_?(?:konta|rachunku))(?![a-z0-9])"""
     r"""(?:["']?[ \t]*[:=][ \t]*["']?|>)(?=[0-9])"""
 )
 _FIELD_BANK = re.compile(r"bank|iban|routing|sort_?code|sortcode|ifsc|swift|\bbic\b")
 _FIELD_WORDS = index_words(
-    "accountnumber", "account_number", "account-number", "account_no", "accountno", "acctno", "acct_no", "acctnum"
+    "accountnumber",
+    "account_number",
+    "account-number",
+    "account_no",
+    "accountno",
+    "acctno",
+    "acct_no",
+    "acctnum",
+    "numero_compte",
+    "numero_cuenta",
+    "numero_conta",
+    "numero_conto",
+    "kontonummer",
+    "rekeningnummer",
+    "nomor_rekening",
+    "numer_konta",
+    "numer_rachunku",
+    "numerocompte",
+    "numerocuenta",
 )
 
 

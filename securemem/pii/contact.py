@@ -58,6 +58,8 @@ def find_emails(scan: Scan) -> Iterator[Span]:
     at = text.find("@")
     while at != -1:
         start = _local_part_start(text, at)
+        if text.rfind("BR.GOV.BCB.PIX01", start, at) != -1:
+            start = at  # a Pix payload's key, read by its length (find_pix_keys)
         if start == at and at and text[at - 1] == '"':
             quoted = _QUOTED_LOCAL.search(text, max(0, at - 64), at)
             start = quoted.start() if quoted is not None else at
@@ -3527,16 +3529,52 @@ def _valid(region: _Region, national: str, *, mobile_only: bool = False) -> bool
 
 
 # A WhatsApp chat link ("wa.me/447700900123", "api.whatsapp.com/send?phone=447700900123"): the number
-# in international form without its "+" (reviewer W).
+# in international form without its "+" (reviewer W); Telegram's link to a number ("t.me/+31689801025") and
+# Android's intent to send to one ("intent://send/+46723551470#Intent;scheme=smsto;...": reviewer BW).
 _WHATSAPP_LINK = re.compile(
-    r"(?<![\w.])(?:wa\.me/|(?:api\.|web\.)?whatsapp\.com/send/?\?phone=)\+?(?P<number>[1-9][0-9]{6,14})(?![0-9])"
+    r"(?<![\w.])(?:wa\.me/|(?:api\.|web\.)?whatsapp\.com/send/?\?phone=|whatsapp://send/?\?phone=|t\.me/(?=\+)"
+    r"|intent://send/)\+?(?P<number>[1-9][0-9]{6,14})(?![0-9])"
+)
+
+
+# A UPI payment link whose payee's address is a mobile number at a bank's handle ("upi://pay?pa=6848283569@ybl&pn=...":
+# reviewer BW): India's ten digits, a mobile's.
+_UPI_MOBILE = re.compile(
+    r"upi://pay\?(?:[^\s#&]{0,200}&){0,8}pa=(?P<number>[6-9][0-9]{9})@[a-z][a-z0-9.\-]{1,30}(?![\w@])"
 )
 
 
 def find_whatsapp_links(scan: Scan) -> Iterator[Span]:
-    for match in _WHATSAPP_LINK.finditer(scan.lower):
+    lower = scan.lower
+    if "upi://" in lower:
+        for upi in _UPI_MOBILE.finditer(lower):
+            if phone_e164("+91" + upi["number"], scan.phone_regions) is not None:
+                yield upi.span("number")
+    for match in _WHATSAPP_LINK.finditer(lower):
         if phone_e164("+" + match["number"], scan.phone_regions) is not None:
-            yield match.span("number")
+            start = match.start("number")
+            yield (start - 1 if lower[start - 1] == "+" else start), match.end("number")  # its "+" too
+
+
+# A Pix payment's QR payload, "copia e cola" (EMV's merchant-presented format, Brazil's central bank's GUI
+# "BR.GOV.BCB.PIX" in field 26, then subfield 01 with its length: the payee's key): an address or a "+55" phone as its
+# key is that person's, written without any blank before the next field ("...PIX0121j.carvalho@uol.com.br5204...":
+# reviewer BW). A CPF or a random key as the key stays (a national id and a bank's opaque id).
+_PIX_KEY = re.compile(r"BR\.GOV\.BCB\.PIX01(?P<length>[0-9]{2})")
+
+
+def find_pix_keys(scan: Scan) -> Iterator[tuple[str, int, int]]:
+    text = scan.text
+    for field in _PIX_KEY.finditer(text):
+        start = field.end()
+        end = start + int(field["length"])
+        key = text[start:end]
+        if end > len(text) or not key or any(char.isspace() for char in key):
+            continue
+        if "@" in key.strip("@"):
+            yield "EMAIL", start, end
+        elif key.startswith("+") and phone_e164(key, scan.phone_regions) is not None:
+            yield "PHONE", start, end
 
 
 def phone_e164_digits(value: str, regions: Sequence[str]) -> str:

@@ -79,6 +79,7 @@ from securemem.pii.contact import (
     find_obfuscated_emails,
     find_phone_objects,
     find_phones,
+    find_pix_keys,
     find_spelt_numbers,
     find_split_area_codes,
     find_spoken_emails,
@@ -143,6 +144,7 @@ from securemem.pii.secrets import (
     find_keyword_secrets,
     find_leet_labelled_passwords,
     find_login_pairs,
+    find_oauth_codes,
     find_pgpass,
     find_property_secrets,
     find_sasl_plain,
@@ -410,7 +412,14 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(
         frozenset({"AWS_SECRET_KEY"}), find_aws_named_secrets, literals=("aws", "secret", "akia", "asia"), lowered=True
     ),
-    _Builtin(frozenset({"PHONE"}), _phones(find_whatsapp_links), literals=("wa.me/", "phone="), lowered=True),
+    _Builtin(frozenset({"EMAIL", "PHONE"}), find_pix_keys, literals=("BR.GOV.BCB.PIX",)),  # a Pix payload's key
+    _Builtin(frozenset({"GENERIC_SECRET"}), find_oauth_codes, literals=("code=",)),  # an OAuth redirect's code
+    _Builtin(
+        frozenset({"PHONE"}),
+        _phones(find_whatsapp_links),
+        literals=("wa.me/", "phone=", "t.me/+", "intent://send/", "upi://"),
+        lowered=True,
+    ),
     _Builtin(frozenset({"PASSWORD"}), find_pgpass, literals=(":",), gate=may_hold_pgpass),  # .pgpass lines
     # IMAP's LOGIN and SMTP's AUTH LOGIN in a transcript; a secret setting's "value" under its name (reviewer BU)
     _Builtin(frozenset({"PASSWORD"}), find_transcript_passwords, literals=("LOGIN", "login", "UGFzc3dvcmQ6")),

@@ -386,9 +386,22 @@ MARKUP = re.compile(
     r"|(?<=\w)~~(?!\w)"
 )
 ATTRIBUTED_TAGS = re.compile(rf"(?:{_ATTRIBUTED_TAG}|{_BARE_TAG})*{_ATTRIBUTED_TAG}(?:{_ATTRIBUTED_TAG}|{_BARE_TAG})*")
-_ESCAPED = {"40": "@", "2b": "+", "2e": ".", "20": " ", "2d": "-", "3a": ":", "2f": "/"}
+# and "=", "&" and "?" (a URL's query encoded inside another's: "...%3Faccess_token%3Db6zU...%26expires_in%3D3600",
+# a base64 value's padding "%3D": reviewer BW)
+_ESCAPED = {
+    "40": "@",
+    "2b": "+",
+    "2e": ".",
+    "20": " ",
+    "2d": "-",
+    "3a": ":",
+    "2f": "/",
+    "3d": "=",
+    "26": "&",
+    "3f": "?",
+}
 _ESCAPE = re.compile(
-    r"%(?:25)?(?P<pct>40|2[bBeEdD0fF]|3[aA])"  # and escaped twice, as a redirect's URL inside another ("%2540")
+    r"%(?:25)?(?P<pct>40|2[bBeEdD0fF6]|3[aAdDfF])"  # and escaped twice, as a redirect's URL inside another ("%2540")
     # What a page or a mail hides inside a word and a reader never sees: an HTML line-break hint
     # ("noor<wbr>@<wbr>bank<wbr>.com"), a soft hyphen or a zero-width space written as an entity;
     # markdown's bold around a group of digits ("4750 **6495** 1749"); a soft line break of
@@ -488,6 +501,22 @@ def _glued_at_address(text: str, start: int, end: int) -> bool:
     )
 
 
+_TOKEN_BEFORE = re.compile(r"[A-Za-z0-9]{32}")
+_QUERY_KEY_BEFORE = re.compile(r"(?:[?&]|%26|%3[fF])[A-Za-z_][A-Za-z0-9_.\-]{0,30}$")
+
+
+def _equals_read(original: str, start: int, end: int) -> bool:
+    """A "%3D" read as "=": a key's before its value ("access_token%3Db6zU..."), or padding at a value's end; not one
+    inside a token (Twitter's app-only bearer tokens hold "%3D" as written: "...FGW%3DgZz..."), nor one glued to
+    digits after it but a query's key's ("%26expires_in%3D3600"; not "ids%3D202%2520555%25200147", an id list's, not
+    a phone's label)."""
+    if end < len(original) and original[end].isdigit():
+        return _QUERY_KEY_BEFORE.search(original, max(0, start - 40), start) is not None
+    return not (
+        end < len(original) and original[end].isalnum() and _TOKEN_BEFORE.fullmatch(original, max(0, start - 32), start)
+    )
+
+
 def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]]:  # noqa: PLR0912, PLR0915 - one branch per form
     """Where escapes start in ``original``: their character and where they end. ``marks`` gets where
     tags start that the view reads as a space (True) or drops between two letters (False)."""
@@ -496,6 +525,8 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
     for match in _ESCAPE.finditer(original):
         if match["pct"] is not None:
             char = _ESCAPED[match["pct"].lower()]
+            if char == "=" and not _equals_read(original, match.start(), match.end()):
+                continue
         elif match["json4"] is not None:
             char = fold(chr(int(match["json4"], 16)))
         elif match["json"] is not None or match["hex"] is not None:

@@ -78,7 +78,19 @@ def _names_a_key_part(lower: str) -> bool:
     return "component" in lower or any(name in lower for name in ("pin block", "pin_block", "pinblock", "pin-block"))
 
 
+# A card's number split across two fields of a query or a form named for its parts ("pan_head=54923638&pan_tail=
+# 26160398", "card_first=...&card_last=...": reviewer BW): joined, a card's length and Luhn.
+_SPLIT_PAN = re.compile(
+    r"(?i:pan|card|cc)[_\-]?(?i:head|first|part1|1|a|start|begin)=(?P<head>[0-9]{4,12})&"
+    r"(?i:pan|card|cc)[_\-]?(?i:tail|last|part2|2|b|end|rest)=(?P<tail>[0-9]{4,12})(?![0-9])"
+)
+
+
 def _card_values(text: str) -> Iterator[Hit]:
+    if "=" in text and "&" in text:
+        for split in _SPLIT_PAN.finditer(text):
+            if card_number_valid(split["head"] + split["tail"]):
+                yield "CREDIT_CARD", split.start("head"), split.end("tail")
     if "^" in text:
         yield from _cards(_TRACK_1, text)
     if "D" in text or "=" in text:

@@ -113,7 +113,8 @@ def _aws_groups(match: re.Match[str]) -> bool:
 # ("aws_secret_access_key pasted from a Word doc: ... (key id ASIA...)": reviewer BB): 40 characters of
 # base64, small and capital letters and a digit (a git SHA, hex, has no capitals).
 _AWS_SECRET_NAMED = re.compile(
-    r"(?i:aws_?secret(?!s)|secret[ _]?access[ _]?key|aws secret(?!s))"
+    # "aws_sk", a secret key's short name beside "aws" ("aws_sk = z1Spr...": reviewer BW)
+    r"(?i:aws_?secret(?!s)|secret[ _]?access[ _]?key|aws secret(?!s)|aws[_\-]?sk(?![a-z0-9]))"
     r"|(?<![0-9A-Za-z])(?:AKIA|ASIA)[A-Z0-9]{16}(?![0-9A-Za-z])"
 )
 _AWS_SECRET_ALONE = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])")
@@ -499,6 +500,11 @@ _ASSIGN_START = re.compile(r"""["'`\]]?[ \t]{0,8}(?:[:=\-\u2192]|\?=|(?:is|was)\
 _KEY_REST = re.compile(r"[a-z0-9_.\-]{0,64}")
 
 
+# The next property of a connection string ("Server=h;User Id=a;Password=K4szt4n@439;Encrypt=true;"): where the
+# value before it ends (reviewer BW's JDBC URL).
+_NEXT_PROPERTY = re.compile(r";[ \t]*[A-Za-z][A-Za-z ]{0,30}=")
+
+
 def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
     """``name <op> value`` where the name says secret: PASSWORD, GENERIC_SECRET or a keyed provider type."""
     text = scan.text
@@ -512,6 +518,8 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
             # assertion or a long JWT is a secret whole (reviewer AC: aws_session_token's 302 characters).
             more = _VALUE_REST.match(text, end)
             end = reach = end if more is None else more.end()
+        if (prop := _NEXT_PROPERTY.search(text, start, end)) is not None:
+            end = prop.start()  # "Password=K4szt4n@439;Encrypt=true": a connection string's next property
         # "(Kennwort: Hafen303.)": a password may end in ".", and covering a full stop costs nothing
         dot = kind == "PASSWORD" and _SENTENCE_DOT.match(text, end) is not None and text[end - 1] not in _TRAILING
         if _PSQL_VARIABLE.fullmatch(text, max(0, start - 3), min(len(text), end + 1)):
@@ -3548,6 +3556,25 @@ def _is_high_entropy(value: str) -> bool:
     return entropy(value[:_ENTROPY_SAMPLE]) >= 3.0
 
 
+# An OAuth 2.0 authorization code in the redirect that carries it ("/auth/redirect?code=fwO0_Q-2J_...&state=...":
+# reviewer BW): whoever holds it may exchange it for the user's tokens until it expires. Only beside the flow's
+# "state" (or OpenID Connect's "session_state"), and drawn at random; not a promotion's or a country's code.
+_OAUTH_CODE = re.compile(r"[?&#]code=(?P<value>[A-Za-z0-9_\-.~%/+]{20,512})(?=&|#|$|[\s\"'<>])")
+_OAUTH_STATE = re.compile(r"[?&#](?:session_)?state=")
+_OAUTH_REACH = 1024
+
+
+def find_oauth_codes(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    for match in _OAUTH_CODE.finditer(text):
+        line_start = text.rfind("\n", max(0, match.start() - _OAUTH_REACH), match.start()) + 1
+        line_end = text.find("\n", match.end(), match.end() + _OAUTH_REACH)
+        line = text[line_start : line_end if line_end != -1 else match.end() + _OAUTH_REACH]
+        value = match["value"]
+        if _OAUTH_STATE.search(line) and mixed_case_with_digit(value) and _is_high_entropy(value):
+            yield "GENERIC_SECRET", *match.span("value")
+
+
 # For the readers of other modules (labels.py: a list of keys under a heading that names them).
 is_high_entropy = _is_high_entropy
 drawn_at_random = _drawn_at_random
@@ -3615,6 +3642,12 @@ def find_pgpass(scan: Scan) -> Iterator[Hit]:
             yield "PASSWORD", *line.span("password")
 
 
+# A JDBC URL's properties after its host, not a user's password before an "@": "jdbc:sqlserver://host:1433;
+# databaseName=Claims;user=claims_rw;password=K4szt4n@439;..." holds its password in a property (read by the keyword
+# readers), and its "@" is the password's own (reviewer BW).
+_JDBC_PROPERTY = re.compile(r";[A-Za-z]+=")
+
+
 def find_url_credentials(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     at = text.find("://")
@@ -3628,6 +3661,7 @@ def find_url_credentials(scan: Scan) -> Iterator[Hit]:
                 match is not None
                 and (_url_credentials(match["password"]) or _digits_first_password(text, match))
                 and not _remote_path(match)
+                and _JDBC_PROPERTY.search(match["password"]) is None
             ):
                 yield "URL_CREDENTIALS", match.start("user"), match.end("password")
         at = text.find("://", at + 3)

@@ -1,0 +1,85 @@
+"""Reviewer BW's blind round (machine-readable payloads and links that end up in an agent's notes: deep links, QR
+payloads, OAuth redirects, signed URLs, connection strings, encoded values, in 24 languages): each form found missed or
+altered, as a general case, with the near forms that must stay as they were."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import found_values
+
+_TOKEN = "b6zUVkVXv0Ch4MVLKwjTp7C5F2INg42aUcFRgm2S"
+_AWS_SECRET = "z1SprEtRNrZ2su23/AWw1snKG6FBZaNDTs9iTFQ+"
+_CODE = "fwO0_Q-2J_tJh3z2UhsxqVNBossZowbwT5VtP8aVt5Ei"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # a query encoded inside another's ("%3F", "%3D", "%26" read as "?", "=" and "&"), a base64 value's padding
+        (
+            "logout?post_logout_redirect_uri=https%3A%2F%2Fapp.rivertown-cu.org%2Fcb%3Faccess_token%3D"
+            + _TOKEN
+            + "%26expires_in%3D3600",
+            _TOKEN,
+        ),
+        ("proxy?auth=Basic%20c2Nhbm5lcjpfWm41cDFUaDJLQHhNUGg%3D&target=x", "c2Nhbm5lcjpfWm41cDFUaDJLQHhNUGg%3D"),
+        # links to a number: Telegram's, Android's intent to send, a UPI payee at a mobile number
+        ("https://t.me/+31689801025", "+31689801025"),
+        ("お客様からhttps://t.me/+8613977157360が送られてきた", "+8613977157360"),
+        ("intent://send/+46723551470#Intent;scheme=smsto;package=com.whatsapp;end", "+46723551470"),
+        ("upi://pay?pa=6848283569@ybl&pn=Rahul%20Deshmukh&am=4938.00&cu=INR", "6848283569"),
+        # a Pix payload's key, by its length, an address or a phone
+        (
+            "00020126430014BR.GOV.BCB.PIX0121j.carvalho@uol.com.br5204000053039865406147.095802BR5913JOAO CARVALHO",
+            "j.carvalho@uol.com.br",
+        ),
+        ("00020126360014BR.GOV.BCB.PIX0114+55119876543215204000053039865802BR", "+5511987654321"),
+        # a Wi-Fi QR payload's key, escapes and all
+        ("WIFI:T:WPA;S:Station\\;Nord;P:0PE4\\:dF$YlK!5kD;;", "0PE4\\:dF$YlK!5kD"),
+        # a bank account's field named in French beside a routing number
+        ('{"payee": {"numero_compte": "319500339040", "routing_number": "026009593"}}', "319500339040"),
+        # a connection string's password holding "@", up to its next property
+        (
+            "jdbc:sqlserver://sql-claims-01:1433;databaseName=Claims;user=rw;password=K4szt4n@439;encrypt=true;",
+            "K4szt4n@439",
+        ),
+        # an AWS secret key under "aws_sk"; an OAuth redirect's code beside its state; a card split across two fields
+        ("aws_sk = " + _AWS_SECRET, _AWS_SECRET),
+        ("https://portal.example.de/auth/redirect?code=" + _CODE + "&state=elgMRJqGZOt4I9KBSBEAxR3j", _CODE),
+        (
+            "https://pay.example.com.br/v/confirm?pan_head=54923638&pan_tail=26160398&exp=0328",
+            "54923638&pan_tail=26160398",
+        ),
+    ],
+)
+def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
+    assert value in found_values(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a masked Wi-Fi key and a placeholder's
+        "WIFI:T:WPA;S:Praxis-Gast;P:********;;",
+        "WIFI:S:Praxis-Gast;T:WPA;P:<password>;;",
+        # ids after an encoded "=", and Twitter's bearer tokens keep their "%3D" (found as tokens, not cut there)
+        "ids%3D202%2520555%25200147",
+        # a promotion's code beside a state; a code with no state; a Telegram invite; a UPI payee that is no mobile
+        "https://shop.example.org/cart?code=SUMMER2024SALE-EXTRA&state=CA",
+        "https://x.example.org/verify?code=fwO0Q2JtJh3z2UhsxqVNBossZowbwT5VtP8aVt5Ei",
+        "https://t.me/+AbCdEf123456",
+        "upi://pay?pa=1234567890@ybl",
+        # a Pix payload's random key, a bank's opaque id
+        "00020126580014BR.GOV.BCB.PIX0136123e4567-e12b-12d1-a456-4266554400005204",
+        # a card's fields that fail Luhn
+        "?pan_head=12345678&pan_tail=12345678",
+    ],
+)
+def test_these_near_forms_stay(text: str) -> None:
+    assert found_values(text) == []
+
+
+def test_a_twitter_bearer_token_keeps_its_escaped_equals_sign() -> None:
+    token = "AAAAAAAAAAAAAAAAAAAAAAm4XCJrncvD3VRvvFleILT0tidsFGW%3DgZzANdwZtcY7bPJREpfXcHgi5ZkXIU9b98KT9EJ4WQ95Nb7fEI"
+    assert token in found_values(f"TWITTER_BEARER_TOKEN={token}")
