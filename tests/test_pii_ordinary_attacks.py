@@ -240,6 +240,16 @@ camelCase calls after CJK secret words; prices glued to Thai). The readers attac
 did not (one quadratic: a line of Japanese accounts' kinds, 70 s for 1 MB); 8 and none since, linear (marked
 "left": valid NRBs under "Account:", valid phones split across an area's and a number's columns, a password in a
 bracketed aside).
+
+- Round BWA. An attacker's round on reviewer BW's readers (queries encoded inside others', links to a number, Pix and
+Wi-Fi payloads, bank fields in other languages, connection strings' properties, "aws_sk", OAuth codes, cards split
+across fields, a secret's rotation, a card read out): 208 ordinary strings (Wi-Fi payloads' placeholders and the code
+that builds them, charts of accounts beside "routing_key" or "bank_statement_import", BIN and date ranges in
+"card_start=...&card_end=...", nested redirects' "password%3Dforgot%26...", OAuth's specification examples and share
+links, Telegram invites whose hash starts with digits, tickets and orders "the new one is ..."). The readers attacked
+altered 110 that the tree before did not (one quadratic: a megabyte line of "?code=" without a blank, 157 s); 11
+and none since, linear (marked "left": phones under "tel" or "mobile" in an encoded query, UPI's example numbers, a
+Pix key of a wrong length).
 """
 
 from __future__ import annotations
@@ -276,6 +286,7 @@ ROUNDS = {
     "bta": (328, 8, 308),
     "bua": (190, 8, 162),
     "bva": (192, 8, 177),
+    "bwa": (208, 11, 190),
 }
 
 
@@ -336,10 +347,13 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # tests/test_pii_review_bu.py): found since, 29.
 # Round BVA's 100 (BV's readers' shapes in other spellings and layouts): 7 found by the tree before, 59 by the readers
 # it attacked (none of the tree before's lost), 58 since.
+# Round BWA's 94 (BW's readers' shapes in other spellings, and values holding what they cut at): 32 found by the tree
+# before, 48 by the readers it attacked (16 of the tree before's lost: Twitter's bearer tokens with an escaped "=",
+# passwords holding ";x=", a Wi-Fi payload without its last ";", a Pix key of a wrong length), 66 since, none lost.
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
     "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89), "bsa": (64, 59),
-    "bta": (48, 45), "bua": (34, 29), "bva": (100, 58),
+    "bta": (48, 45), "bua": (34, 29), "bva": (100, 58), "bwa": (94, 66),
 }  # fmt: skip
 
 

@@ -74,12 +74,57 @@ def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
         "00020126580014BR.GOV.BCB.PIX0136123e4567-e12b-12d1-a456-4266554400005204",
         # a card's fields that fail Luhn
         "?pan_head=12345678&pan_tail=12345678",
+        # (an attacker's round on these readers) a payload's placeholder key and the code that builds one; a status
+        # line; a chart of accounts; BIN and date ranges; a Telegram invite; OAuth's specification example; another
+        # URL's state; a ticket after "the new one is"; a table's "aws_sk"
+        "QR format: WIFI:T:WPA;S:MyNetwork;P:{password};; (escape \\; and \\: in values)",
+        'qr = f"WIFI:T:{auth};S:{escape(ssid)};P:{escape(psk)};H:{hidden};;"',
+        "Status wifi:P: degraded; S: ok; uptime 99.2%",
+        '{"journal": "BQ1", "numero_compte": "51210000", "libelle": "Banque BNP", "source": "bank_statement_import"}',
+        '{"numero_compte": "51210000", "label": "Banque BNP c/c", "routing_key": "ledger.posting.created"}',
+        "routing_rule?id=79&pan_start=45184500&pan_end=45184599&network=acme",
+        "/api/reports?card_start=20231108&card_end=20240105&group=week",
+        "trace?span_start=41111111&pan_end=11111111",
+        "Join the beta group: https://t.me/+447548968931Kw5a",
+        "Location: https://client.example.com/cb?code=SplxlOBeZQQYbYS6WxSbIA&state=xyz",
+        "200 GET /static/app.js?code=BuildHashZKxjbVk7OYS0ZkmE ref=/orders?id=7&state=shipped",
+        "The API key's support ticket was closed and reopened; the new one is INC0012345678ABCDEF",
+        "table aws_sk (sort key) sample row: USER#42 | Zk3mP9qR2vT5wY8bC1dF4gH7jK0nL6pS3rU9xA2e | 2024-09-21",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:
     assert found_values(text) == []
 
 
-def test_a_twitter_bearer_token_keeps_its_escaped_equals_sign() -> None:
-    token = "AAAAAAAAAAAAAAAAAAAAAAm4XCJrncvD3VRvvFleILT0tidsFGW%3DgZzANdwZtcY7bPJREpfXcHgi5ZkXIU9b98KT9EJ4WQ95Nb7fEI"
-    assert token in found_values(f"TWITTER_BEARER_TOKEN={token}")
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # what the readers once cut at: a password's own ";x=", a URL password's, a quoted property's
+        ("password: HJh1;Ab=MUiH2", "HJh1;Ab=MUiH2"),
+        ("postgres://admin:Ia9;Tz=6dsSXA@db.example.com:5432/app", "admin:Ia9;Tz=6dsSXA"),
+        ('Server=db;User ID=svc;Password="24pX;Wq=K3Jr8";Encrypt=True', "24pX;Wq=K3Jr8"),
+        # a Wi-Fi payload without its last ";", a Pix key whose length is wrong, a lower-case Pix payload
+        ("WIFI:T:WPA;S:HomeNet;P:Cz7FWNln95m1", "Cz7FWNln95m1"),
+        ("Chave Pix: BR.GOV.BCB.PIX0110ana.souza@gmail.com (copiar e colar)", "ana.souza@gmail.com"),
+        ("00020126430014br.gov.bcb.pix0121j.carvalho@uol.com.br5204000053039865406147.09", "j.carvalho@uol.com.br"),
+        # a query's password up to the next parameter; bank fields in camelCase and with "de"
+        ("https://x.example.io/account?password=Xk9m2Lq7&lang=en", "Xk9m2Lq7"),
+        ('{"numero_de_cuenta": "319500339040", "routing_number": "026009593"}', "319500339040"),
+        ('{"numeroConta": "319500339040", "iban": "PT50000201231234567890154"}', "319500339040"),
+        ("AWS_SK=z1SprEtRNrZ2su23/AWw1snKG6FBZaNDTs9iTFQ+", "z1SprEtRNrZ2su23/AWw1snKG6FBZaNDTs9iTFQ+"),
+    ],
+)
+def test_the_attackers_values_are_found_whole(text: str, value: str) -> None:
+    assert value in found_values(text)
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "AAAAAAAAAAAAAAAAAAAAAAm4XCJrncvD3VRvvFleILT0tidsFGW%3DgZzANdwZtcY7bPJREpfXcHgi5ZkXIU9b98KT9EJ4WQ95Nb7fEI",
+        # its "%3D" after other escapes (an attacker's round)
+        "AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAAA0%2BuSeid%2BULvsea4JtiGRiSDSJSI%3DEUifiRBkKG5E2XzMDjRfl76ZC9Ub0wnz4XsNiRVBChT",
+    ],
+)
+def test_a_twitter_bearer_token_keeps_its_escaped_equals_sign(token: str) -> None:
+    assert token in found_values(f"Authorization: Bearer {token}")

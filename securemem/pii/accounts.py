@@ -86,19 +86,33 @@ _WIFI_SPEC = re.compile(
 # A Wi-Fi network's QR payload ("WIFI:T:WPA;S:Praxis-Gast;P:0PE4\\:dF$YlK!5kD;;": ZXing's format, ";", ":" and "\\"
 # escaped by a backslash): its key is the P field, whatever it holds but a mask or a placeholder; the other fields
 # (the network's name, its security) stay (reviewer BW).
-_WIFI_QR = re.compile(r"(?i:wifi):(?P<fields>(?:[A-Za-z]{1,2}:(?:\\.|[^;\\\n]){0,128};){1,8})")
-_WIFI_FIELD = re.compile(r"(?P<name>[A-Za-z]{1,2}):(?P<value>(?:\\.|[^;\\\n]){0,128});")
-_MASKED = re.compile(r"[*•x.]+|<[^<>]*>|\$\{[^{}]*\}", re.IGNORECASE)
+# (its last field may end the line without its ";": "WIFI:T:WPA;S:HomeNet;P:Cz7FWNln95m1", an attacker's round)
+_WIFI_QR = re.compile(r"(?i:wifi):(?P<fields>(?:[A-Za-z]{1,2}:(?:\\.|[^;\\\n]){0,128}(?:;|(?=\r?\n)|\Z)){1,8})")
+_WIFI_FIELD = re.compile(r"(?P<name>[A-Za-z]{1,2}):(?P<value>(?:\\.|[^;\\\n]){0,128})(?:;|(?=\r?\n)|\Z)")
+# A mask, a placeholder or a template's field as the key (a payload's documentation, code that builds one: "P:{psk}",
+# "P:$password", "P:%s", "P:[REDACTED]": an attacker's round), and a key with no password's shape ("P:mypass").
+_MASKED = re.compile(
+    r"[*•x.\-]+|<[^<>]*>|\$\{[^{}]*\}|\{[^{}]*\}|\{\{.*\}\}|\$[A-Za-z_]\w*|%[A-Za-z_]*%?|\[[^\[\]]*\]|\([^()]*\)",
+    re.IGNORECASE,
+)
 
 
 def _wifi_payloads(text: str) -> Iterator[tuple[int, int, Hit | None]]:
     """Each payload's span, and its key (None: a masked one)."""
     for payload in _WIFI_QR.finditer(text):
         key: Hit | None = None
+        named = False  # a payload names its network ("S:"): "Status wifi:P: degraded; S: ok" is a status line
         for field in _WIFI_FIELD.finditer(text, payload.start("fields"), payload.end("fields")):
-            if field["name"].upper() == "P" and field["value"] and not _MASKED.fullmatch(field["value"]):
+            name, value = field["name"].upper(), field["value"]
+            named = named or (name == "S" and bool(value.strip()))
+            if (
+                name == "P"
+                and value
+                and not _MASKED.fullmatch(value)
+                and (_strong(value) or _PASSPHRASE.fullmatch(value))
+            ):
                 key = ("PASSWORD", *field.span("value"))
-        yield payload.start(), payload.end(), key
+        yield payload.start(), payload.end(), key if named else None
 
 
 def _wifi_keys(text: str, lower: str) -> Iterator[Hit]:

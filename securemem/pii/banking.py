@@ -347,14 +347,37 @@ _FIELD_WORDS = index_words(
     "numer_rachunku",
     "numerocompte",
     "numerocuenta",
+    "numeroconta",
+    "numeroconto",
+    "nomorrekening",
+    "numerkonta",
+    "numero_de_cuenta",
+    "numero_de_compte",
+    "numero_de_conta",
 )
+
+
+# Fields named in other languages count only beside a field that is a bank's own number or name ("routing_number",
+# "iban", "bic", "banco"), not a message queue's "routing_key", a language called Swift or a "databank" (an attacker's
+# round on reviewer BW's readers).
+_FIELD_BANK_STRICT = re.compile(
+    r"(?<![a-z0-9_])(?:routing_?(?:number|no|num)|aba_?(?:number|routing)?|iban|bic|swift_?(?:code|bic)|sort_?code"
+    r"|ifsc|bank_?(?:name|code|id)|banco|banque|banca|bankleitzahl|blz)[\"']?[ \t]*[:=]"
+)  # as a field's name, not a word in a value ("libelle": "Banque BNP c/c", "source": "bank_statement_import")
+_FOREIGN_FIELD = re.compile(r"num[eé]ro|konto|rekening|numer|nomor")
 
 
 def find_bank_fields(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     if _FIELD_BANK.search(lower) is None:
         return
+    strict: bool | None = None
     for field in _FIELD.finditer(lower):
+        if _FOREIGN_FIELD.match(lower, field.start()) is not None:
+            if strict is None:
+                strict = _FIELD_BANK_STRICT.search(lower) is not None
+            if not strict:
+                continue
         value = _ACCOUNT_DIGITS.match(scan.text, field.end())
         if value is not None and _plausible(scan.text, value.group(), value.end()):
             yield ("BANK_ACCOUNT", *value.span())

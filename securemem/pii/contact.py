@@ -58,8 +58,8 @@ def find_emails(scan: Scan) -> Iterator[Span]:
     at = text.find("@")
     while at != -1:
         start = _local_part_start(text, at)
-        if text.rfind("BR.GOV.BCB.PIX01", start, at) != -1:
-            start = at  # a Pix payload's key, read by its length (find_pix_keys)
+        if (pix := max(text.rfind("BR.GOV.BCB.PIX01", start, at), text.rfind("br.gov.bcb.pix01", start, at))) != -1:
+            start = min(at, pix + len("BR.GOV.BCB.PIX01") + 2)  # a Pix payload's key: after its field's length
         if start == at and at and text[at - 1] == '"':
             quoted = _QUOTED_LOCAL.search(text, max(0, at - 64), at)
             start = quoted.start() if quoted is not None else at
@@ -3533,7 +3533,8 @@ def _valid(region: _Region, national: str, *, mobile_only: bool = False) -> bool
 # Android's intent to send to one ("intent://send/+46723551470#Intent;scheme=smsto;...": reviewer BW).
 _WHATSAPP_LINK = re.compile(
     r"(?<![\w.])(?:wa\.me/|(?:api\.|web\.)?whatsapp\.com/send/?\?phone=|whatsapp://send/?\?phone=|t\.me/(?=\+)"
-    r"|intent://send/)\+?(?P<number>[1-9][0-9]{6,14})(?![0-9])"
+    r"|intent://send/)\+?(?P<number>[1-9][0-9]{6,14})(?![0-9A-Za-z_\-])"  # (a Telegram invite's hash may start
+    # with digits: "t.me/+447548968931Kw5a", an attacker's round)
 )
 
 
@@ -3544,11 +3545,21 @@ _UPI_MOBILE = re.compile(
 )
 
 
+_FEW_DIGITS = 2
+_COUNTED_DOWN = "98765432109876543210"
+
+
 def find_whatsapp_links(scan: Scan) -> Iterator[Span]:
     lower = scan.lower
     if "upi://" in lower:
         for upi in _UPI_MOBILE.finditer(lower):
-            if phone_e164("+91" + upi["number"], scan.phone_regions) is not None:
+            number = upi["number"]
+            # (not a documentation's "9999999999@upi" or "9876543210@ybl": an attacker's round)
+            if (
+                len(set(number)) > _FEW_DIGITS
+                and number not in _COUNTED_DOWN
+                and phone_e164("+91" + number, scan.phone_regions)
+            ):
                 yield upi.span("number")
     for match in _WHATSAPP_LINK.finditer(lower):
         if phone_e164("+" + match["number"], scan.phone_regions) is not None:
@@ -3560,7 +3571,9 @@ def find_whatsapp_links(scan: Scan) -> Iterator[Span]:
 # "BR.GOV.BCB.PIX" in field 26, then subfield 01 with its length: the payee's key): an address or a "+55" phone as its
 # key is that person's, written without any blank before the next field ("...PIX0121j.carvalho@uol.com.br5204...":
 # reviewer BW). A CPF or a random key as the key stays (a national id and a bank's opaque id).
-_PIX_KEY = re.compile(r"BR\.GOV\.BCB\.PIX01(?P<length>[0-9]{2})")
+_PIX_KEY = re.compile(r"(?i:BR\.GOV\.BCB\.PIX)01(?P<length>[0-9]{2})")  # (lower-case in many real payloads)
+_PIX_EMAIL = re.compile(r"[^@\s]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})*\.[A-Za-z]{2,24}")
+_NEXT_FIELD = re.compile(r"[0-9]{4}|[ \t\r\n]")  # the next field's id and length, or the payload's end
 
 
 def find_pix_keys(scan: Scan) -> Iterator[tuple[str, int, int]]:
@@ -3571,7 +3584,7 @@ def find_pix_keys(scan: Scan) -> Iterator[tuple[str, int, int]]:
         key = text[start:end]
         if end > len(text) or not key or any(char.isspace() for char in key):
             continue
-        if "@" in key.strip("@"):
+        if _PIX_EMAIL.fullmatch(key) and (end == len(text) or _NEXT_FIELD.match(text, end)):
             yield "EMAIL", start, end
         elif key.startswith("+") and phone_e164(key, scan.phone_regions) is not None:
             yield "PHONE", start, end

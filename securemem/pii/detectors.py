@@ -412,7 +412,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(
         frozenset({"AWS_SECRET_KEY"}), find_aws_named_secrets, literals=("aws", "secret", "akia", "asia"), lowered=True
     ),
-    _Builtin(frozenset({"EMAIL", "PHONE"}), find_pix_keys, literals=("BR.GOV.BCB.PIX",)),  # a Pix payload's key
+    _Builtin(frozenset({"EMAIL", "PHONE"}), find_pix_keys, literals=("br.gov.bcb.pix",), lowered=True),  # Pix's key
     _Builtin(frozenset({"GENERIC_SECRET"}), find_oauth_codes, literals=("code=",)),  # an OAuth redirect's code
     _Builtin(
         frozenset({"PHONE"}),

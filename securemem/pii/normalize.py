@@ -501,20 +501,24 @@ def _glued_at_address(text: str, start: int, end: int) -> bool:
     )
 
 
-_TOKEN_BEFORE = re.compile(r"[A-Za-z0-9]{32}")
-_QUERY_KEY_BEFORE = re.compile(r"(?:[?&]|%26|%3[fF])[A-Za-z_][A-Za-z0-9_.\-]{0,30}$")
+# A key's name right before a "%3D", after a query's or a property's delimiter ("...%3Faccess_token%3D...",
+# "%26expires_in%3D3600") or at the text's start.
+_QUERY_KEY_BEFORE = re.compile(r"(?:[?&;\s\"'(]|%26|%3[fF])[A-Za-z_][A-Za-z0-9_.\-]{0,40}$")
+_KEY_AT_START = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]{0,40}$")
+_BASE64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
 
 
 def _equals_read(original: str, start: int, end: int) -> bool:
-    """A "%3D" read as "=": a key's before its value ("access_token%3Db6zU..."), or padding at a value's end; not one
-    inside a token (Twitter's app-only bearer tokens hold "%3D" as written: "...FGW%3DgZz..."), nor one glued to
-    digits after it but a query's key's ("%26expires_in%3D3600"; not "ids%3D202%2520555%25200147", an id list's, not
-    a phone's label)."""
-    if end < len(original) and original[end].isdigit():
-        return _QUERY_KEY_BEFORE.search(original, max(0, start - 40), start) is not None
-    return not (
-        end < len(original) and original[end].isalnum() and _TOKEN_BEFORE.fullmatch(original, max(0, start - 32), start)
-    )
+    """A "%3D" read as "=": a key's before its value ("...%3Faccess_token%3Db6zU..."), or padding at a value's end
+    ("...NUGg%3D&target"); not one inside a token (Twitter's app-only bearer tokens hold "%3D" as written, after
+    other escapes: "...%2BULvsea4JtiGRiSDSJSI%3DEUif...": an attacker's round), nor one at the text's start before
+    digits ("ids%3D202%2520555%25200147": an id list's, not a phone's label)."""
+    after = original[end : end + 1]
+    if not after.isalnum():
+        return start > 0 and original[start - 1] in _BASE64_CHARS  # padding
+    if _QUERY_KEY_BEFORE.search(original, max(0, start - 48), start) is not None:
+        return True
+    return not after.isdigit() and _KEY_AT_START.fullmatch(original, 0, start) is not None
 
 
 def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]]:  # noqa: PLR0912, PLR0915 - one branch per form

@@ -80,16 +80,18 @@ def _names_a_key_part(lower: str) -> bool:
 
 # A card's number split across two fields of a query or a form named for its parts ("pan_head=54923638&pan_tail=
 # 26160398", "card_first=...&card_last=...": reviewer BW): joined, a card's length and Luhn.
+# Not a BIN range's or a date range's bounds ("pan_start=45184500&pan_end=45184599", "card_first=...&card_last=...",
+# "card_start=20231108&card_end=20240105"), nor two cards compared ("card_a=...&card_b=..."): an attacker's round.
 _SPLIT_PAN = re.compile(
-    r"(?i:pan|card|cc)[_\-]?(?i:head|first|part1|1|a|start|begin)=(?P<head>[0-9]{4,12})&"
-    r"(?i:pan|card|cc)[_\-]?(?i:tail|last|part2|2|b|end|rest)=(?P<tail>[0-9]{4,12})(?![0-9])"
+    r"(?<![A-Za-z0-9_])(?i:pan|card|cc)[_\-]?(?i:head|part_?1)=(?P<head>[0-9]{4,12})&"
+    r"(?i:pan|card|cc)[_\-]?(?i:tail|part_?2|rest)=(?P<tail>[0-9]{4,12})(?![0-9])"
 )
 
 
 def _card_values(text: str) -> Iterator[Hit]:
     if "=" in text and "&" in text:
         for split in _SPLIT_PAN.finditer(text):
-            if card_number_valid(split["head"] + split["tail"]):
+            if card_number_valid(split["head"] + split["tail"]) and split["head"][:4] != split["tail"][:4]:
                 yield "CREDIT_CARD", split.start("head"), split.end("tail")
     if "^" in text:
         yield from _cards(_TRACK_1, text)

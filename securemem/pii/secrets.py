@@ -113,8 +113,7 @@ def _aws_groups(match: re.Match[str]) -> bool:
 # ("aws_secret_access_key pasted from a Word doc: ... (key id ASIA...)": reviewer BB): 40 characters of
 # base64, small and capital letters and a digit (a git SHA, hex, has no capitals).
 _AWS_SECRET_NAMED = re.compile(
-    # "aws_sk", a secret key's short name beside "aws" ("aws_sk = z1Spr...": reviewer BW)
-    r"(?i:aws_?secret(?!s)|secret[ _]?access[ _]?key|aws secret(?!s)|aws[_\-]?sk(?![a-z0-9]))"
+    r"(?i:aws_?secret(?!s)|secret[ _]?access[ _]?key|aws secret(?!s))"
     r"|(?<![0-9A-Za-z])(?:AKIA|ASIA)[A-Z0-9]{16}(?![0-9A-Za-z])"
 )
 _AWS_SECRET_ALONE = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])")
@@ -170,8 +169,17 @@ def find_django_keys(scan: Scan) -> Iterator[Hit]:
         yield "GENERIC_SECRET", *match.span()
 
 
+# "aws_sk", a secret key's short name, assigned the key itself ("aws_sk = z1Spr...": reviewer BW); not a table's or a
+# region's "aws_sk" with a value further on the line (an attacker's round)
+_AWS_SK = re.compile(r"(?i:aws[_\-]?sk)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=_\-])")
+
+
 def find_aws_named_secrets(scan: Scan) -> Iterator[Hit]:
     text = scan.text
+    if "sk" in scan.lower:
+        for short in _AWS_SK.finditer(text):
+            if mixed_case_with_digit(short["value"]) and not_words(short["value"]):
+                yield "AWS_SECRET_KEY", *short.span("value")
     lines: set[int] = set()
     for named in _AWS_SECRET_NAMED.finditer(text):
         start = text.rfind("\n", 0, named.start()) + 1
@@ -503,6 +511,12 @@ _KEY_REST = re.compile(r"[a-z0-9_.\-]{0,64}")
 # The next property of a connection string ("Server=h;User Id=a;Password=K4szt4n@439;Encrypt=true;"): where the
 # value before it ends (reviewer BW's JDBC URL).
 _NEXT_PROPERTY = re.compile(r";[ \t]*[A-Za-z][A-Za-z ]{0,30}=")
+_QUERY_KEY_BEFORE = re.compile(r"[?&][A-Za-z_][A-Za-z0-9_.\-]{0,40}=$")
+_NEXT_PAIR = re.compile(r"&[A-Za-z_][A-Za-z0-9_.\-]{0,40}=")
+_NOT_A_QUERY_SECRET = re.compile(r"[a-z]+(?:[_\-][a-z0-9]+)*|[A-Z][a-z]+|/[^\s&]*|[A-Za-z]:\\[^\s&]*")
+# ... only where the value is itself a property after another ("Server=h;User Id=a;Password=..."): a password of its
+# own that holds ";x=" ("password: HJh1;Ab=MUiH2": an attacker's round) is read whole
+_PROPERTY_BEFORE = re.compile(r"[A-Za-z][A-Za-z ]{0,30}=[^;\n]{0,80};[ \t]*[A-Za-z][A-Za-z ]{0,30}=[ \t]*$")
 
 
 def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
@@ -518,8 +532,19 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
             # assertion or a long JWT is a secret whole (reviewer AC: aws_session_token's 302 characters).
             more = _VALUE_REST.match(text, end)
             end = reach = end if more is None else more.end()
-        if (prop := _NEXT_PROPERTY.search(text, start, end)) is not None:
+        if (
+            text[start - 1 : start] not in ("'", '"')
+            and (prop := _NEXT_PROPERTY.search(text, start, end)) is not None
+            and _PROPERTY_BEFORE.search(text, max(0, start - 160), start) is not None
+        ):
             end = prop.start()  # "Password=K4szt4n@439;Encrypt=true": a connection string's next property
+        if _QUERY_KEY_BEFORE.search(text, max(0, start - 48), start) and (pair := _NEXT_PAIR.search(text, start, end)):
+            # a query's parameter ends at the next one ("?password=Xk9m2Lq7&lang=en"); what is left of it is read
+            # again for a word, a path or a name ("?password=forgot&lang=en": an attacker's round on reviewer BW's
+            # readers, where "%26" became "&")
+            end = pair.start()
+            if _NOT_A_QUERY_SECRET.fullmatch(text, start, end):
+                continue
         # "(Kennwort: Hafen303.)": a password may end in ".", and covering a full stop costs nothing
         dot = kind == "PASSWORD" and _SENTENCE_DOT.match(text, end) is not None and text[end - 1] not in _TRAILING
         if _PSQL_VARIABLE.fullmatch(text, max(0, start - 3), min(len(text), end + 1)):
@@ -3406,7 +3431,10 @@ _ROTATED_REACH = 160
 def _rotated_value(text: str, lower: str, low: int) -> re.Match[str] | None:
     high = lower.find("\n", low, low + _ROTATED_REACH)
     new_one = _NEW_ONE.search(lower, low, low + _ROTATED_REACH if high == -1 else high)
-    return None if new_one is None else _RANDOM_RUN.match(text, new_one.end())
+    run = None if new_one is None else _RANDOM_RUN.match(text, new_one.end())
+    # drawn at random, small and capital letters and digits: not a ticket's, an order's or a tracking number
+    # ("... the new one is INC0012345678ABCDEF": an attacker's round)
+    return run if run is not None and mixed_case_with_digit(run.group()) else None
 
 
 def _may_follow(text: str, keyword_end: int, value_start: int) -> bool:
@@ -3561,17 +3589,31 @@ def _is_high_entropy(value: str) -> bool:
 # "state" (or OpenID Connect's "session_state"), and drawn at random; not a promotion's or a country's code.
 _OAUTH_CODE = re.compile(r"[?&#]code=(?P<value>[A-Za-z0-9_\-.~%/+]{20,512})(?=&|#|$|[\s\"'<>])")
 _OAUTH_STATE = re.compile(r"[?&#](?:session_)?state=")
+# ... and a path that says it is the flow's redirect (not an embed's "run?code=...&state=collapsed")
+_OAUTH_PATH = re.compile(r"(?i:callback|redirect|oauth|/auth|signin|sign-in|login|/cb\b|sso|authorize|return)")
 _OAUTH_REACH = 1024
+# RFC 6749's and OpenID Connect's example code, and the words and runs documentation writes one with (an attacker's
+# round: "cb?code=SplxlOBeZQQYbYS6WxSbIA&state=xyz", "code=Example1234567890abcdEF", "AbCdEfGhIjKl...")
+_EXAMPLE_CODE = re.compile(r"SplxlOBeZQQYbYS6WxSbIA|(?i:example|sample|placeholder|abcdef|123456|your)")
 
 
 def find_oauth_codes(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     for match in _OAUTH_CODE.finditer(text):
-        line_start = text.rfind("\n", max(0, match.start() - _OAUTH_REACH), match.start()) + 1
-        line_end = text.find("\n", match.end(), match.end() + _OAUTH_REACH)
-        line = text[line_start : line_end if line_end != -1 else match.end() + _OAUTH_REACH]
+        # its own URL: back to the blank before it, on to the blank after (not another URL's "state" on the line, a
+        # script's "?code=BuildHash... ref=/orders?id=7&state=shipped": an attacker's round)
+        low = max(text.rfind(" ", max(0, match.start() - _OAUTH_REACH), match.start()), match.start() - _OAUTH_REACH)
+        high = match.end() + _OAUTH_REACH  # (bounded: a megabyte line of "?code=" without a blank was quadratic)
+        ends = [at for at in (text.find(" ", match.end(), high), text.find("\n", match.end(), high)) if at != -1]
+        url = text[max(0, low) : min([*ends, match.end() + _OAUTH_REACH])]
         value = match["value"]
-        if _OAUTH_STATE.search(line) and mixed_case_with_digit(value) and _is_high_entropy(value):
+        if (
+            _OAUTH_STATE.search(url)
+            and (_OAUTH_PATH.search(url) or "session_state=" in url)
+            and _EXAMPLE_CODE.search(value) is None
+            and mixed_case_with_digit(value)
+            and _is_high_entropy(value)
+        ):
             yield "GENERIC_SECRET", *match.span("value")
 
 
@@ -3645,7 +3687,7 @@ def find_pgpass(scan: Scan) -> Iterator[Hit]:
 # A JDBC URL's properties after its host, not a user's password before an "@": "jdbc:sqlserver://host:1433;
 # databaseName=Claims;user=claims_rw;password=K4szt4n@439;..." holds its password in a property (read by the keyword
 # readers), and its "@" is the password's own (reviewer BW).
-_JDBC_PROPERTY = re.compile(r";[A-Za-z]+=")
+_JDBC_PROPERTY = re.compile(r"[0-9]{1,5};[A-Za-z]+=")  # the host's port, then a property ("1433;databaseName=")
 
 
 def find_url_credentials(scan: Scan) -> Iterator[Hit]:
@@ -3661,7 +3703,7 @@ def find_url_credentials(scan: Scan) -> Iterator[Hit]:
                 match is not None
                 and (_url_credentials(match["password"]) or _digits_first_password(text, match))
                 and not _remote_path(match)
-                and _JDBC_PROPERTY.search(match["password"]) is None
+                and _JDBC_PROPERTY.match(match["password"]) is None
             ):
                 yield "URL_CREDENTIALS", match.start("user"), match.end("password")
         at = text.find("://", at + 3)
