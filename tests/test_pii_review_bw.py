@@ -107,6 +107,12 @@ def test_these_near_forms_stay(text: str) -> None:
         ("WIFI:T:WPA;S:HomeNet;P:Cz7FWNln95m1", "Cz7FWNln95m1"),
         ("Chave Pix: BR.GOV.BCB.PIX0110ana.souza@gmail.com (copiar e colar)", "ana.souza@gmail.com"),
         ("00020126430014br.gov.bcb.pix0121j.carvalho@uol.com.br5204000053039865406147.09", "j.carvalho@uol.com.br"),
+        # JSON inside a string inside a string, its quotes escaped three times
+        (
+            '{"tool_result": "{\\"body\\": \\"{\\\\\\"login\\\\\\": \\\\\\"frontdesk\\\\\\", '
+            '\\\\\\"pwd\\\\\\": \\\\\\"Falcon-lotus94\\\\\\"}\\"}"}',
+            "Falcon-lotus94",
+        ),
         # a query's password up to the next parameter; bank fields in camelCase and with "de"
         ("https://x.example.io/account?password=Xk9m2Lq7&lang=en", "Xk9m2Lq7"),
         ('{"numero_de_cuenta": "319500339040", "routing_number": "026009593"}', "319500339040"),

@@ -442,7 +442,9 @@ _ESCAPE = re.compile(
     r"|\\(?P<solidus>/)"
     # A quote of JSON inside a JSON string, beside its punctuation ({\"key\":\"value\"}), not one
     # inside a value ("jane\"doe"@example.com is an email's quoted local part).
-    r'|(?<=[{,:\[])[ ]?\\(?P<quote>")|\\(?P<closing>")(?=[ ]?[:,}\]])'
+    # ... escaped again and again, JSON inside a string inside a string (three backslashes or seven before a quote:
+    # "{\\\"pwd\\\": \\\"Falcon-lotus94\\\"}": reviewer BW)
+    r'|(?<=[{,:\[])[ ]?(?:\\\\){0,3}\\(?P<quote>")|(?:\\\\){0,3}\\(?P<closing>")(?=[ ]?[:,}\]])'
 )
 _NAMED = {
     "commat": "@",
