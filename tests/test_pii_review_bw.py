@@ -4,6 +4,8 @@ altered, as a general case, with the near forms that must stay as they were."""
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 
 from tests.helpers import found_values
@@ -122,6 +124,18 @@ def test_these_near_forms_stay(text: str) -> None:
 )
 def test_the_attackers_values_are_found_whole(text: str, value: str) -> None:
     assert value in found_values(text)
+
+
+def _b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+def test_a_plus_number_under_a_phones_key_in_base64_json_is_found_and_other_numbers_stay() -> None:
+    """Decoded text is read for secrets and addresses only (a number decoded has lost its label), but for a "+" number
+    under a phone's own key in decoded JSON ("state" of an OAuth request)."""
+    state = _b64('{"msisdn": "+4917644055456", "locale": "de-DE"}').rstrip("=") + "%3D"
+    assert found_values(f"https://sso.example.kr/start?state={state}") == [state]
+    assert found_values("https://sso.example.kr/start?state=" + _b64('{"page": "+4917644055456", "n": 2}')) == []
 
 
 @pytest.mark.parametrize(

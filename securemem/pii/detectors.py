@@ -224,11 +224,20 @@ def _encoded(scan: Scan) -> Iterable[Hit]:
     """Base64 runs whose decoded text holds a secret or a personal value (read with the detectors a join's
     window gets: decoded text is not decoded again)."""
     return find_encoded_secrets(
-        scan,
-        lambda decoded: _builtin_hits(
-            Scan(decoded, scan.phone_regions), _DECODED_TYPES if len(decoded) <= _DECODED_VALUE else _SECRETS, True
-        ),
+        scan, lambda decoded: _builtin_hits(Scan(decoded, scan.phone_regions), _decoded_types(decoded), True)
     )
+
+
+# ... but a "+" number under a phone's own key in the decoded JSON keeps its label ('{"msisdn": "+4917644055456"}' in
+# base64 as an OAuth request's "state": reviewer BW).
+_DECODED_PHONE_KEY = re.compile(
+    r"""["'](?:msisdn|phone|mobile|tel|telephone|phone_?number)["'][ \t]*:[ \t]*["']\+[1-9]""", re.I
+)
+
+
+def _decoded_types(decoded: str) -> frozenset[str]:
+    types = _DECODED_TYPES if len(decoded) <= _DECODED_VALUE else _SECRETS
+    return types | {"PHONE"} if _DECODED_PHONE_KEY.search(decoded) else types
 
 
 _DECODED_VALUE = 64  # a decoded run this short is one value (a blob's longer text is read for secrets only)
