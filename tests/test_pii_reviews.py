@@ -736,6 +736,14 @@ def altered(name: str) -> list[str]:
         # base64 JSON. 238 since, none altered. Left: a phone split across a query's fields, an SSN under "soc=", an
         # IBAN in a base64 GiroCode.
         ("bw", "claim", None, 0.985),
+        # Blind, after BW's fixes: structured memory formats and the way a model rewrites values in its notes (TOML,
+        # .env, YAML, HCL, SQL, iCalendar and vCard, LaTeX, locale groupings), 24 languages: 296 of 309 as it came
+        # (95.8%), two ordinary lines altered (case files' "735758/2024" read as phones). Its fixes: German compounds
+        # that name a token, a hyphenated compound before the label's colon, Hebrew's and Russian's account labels,
+        # folded iCalendar lines, French "joignable", SQL's IDENTIFIED BY and sp_addlogin, a Terraform variable named
+        # for a password, a record's number and its year. 304 since, none altered. Left: a YAML anchor before the
+        # value, Hindi's account label with no bank named, LaTeX's "~" between a phone's groups, a spaced area code.
+        ("bx", "claim", None, 0.98),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1091,6 +1099,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("bv", 0, set()),
         # Reviewer BW: none; as it came a Wi-Fi QR payload with its key masked.
         ("bw", 0, set()),
+        # Reviewer BX: none; as it came two case files' numbers with their year, read as phones.
+        ("bx", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -62,6 +62,7 @@ _FOREIGN_ACCOUNT_LABELS = (
     "شماره حساب بانکی",
     "شماره حساب",
     "מספר חשבון",
+    "מספר חשבון בנק",  # the bank's account's number ("מספר חשבון בנק: 263408585": reviewer BX)
     "口座番号",
     "銀行口座番号",
     "银行账号",
@@ -92,7 +93,8 @@ _ACCOUNT_LABEL = re.compile(
     r"|no\.?[ \t]?rek(?:ening|\.)|(?P<stk>stk)"
     # Russian's settlement account at a bank ("р/с", "расчётный счёт": reviewer BV), as the view writes them (its
     # "р/с" is "p/c"): read only in Cyrillic text, and only an account's twenty digits (see _russian_account)
-    "|(?P<rs>" + _viewed("р/с", "р/сч", "расчетный счет", "расчётный счёт") + ")"
+    # ("счёт №" alone is a bill as often: read only as such an account's twenty digits, "счёт № 40817...": reviewer BX)
+    "|(?P<rs>" + _viewed("р/с", "р/сч", "расчетный счет", "расчётный счёт", "счёт №", "счет №") + ")"
     # Mexico's CLABE, checked by its control digit ("Cuenta CLABE para devolución: 0938...": reviewer BQ)
     r"|(?:cuenta )?clabe(?: interbancaria)?"
     # an account named alone, read only beside its bank's routing number on the line (see _BRANCH_LINE)
@@ -239,7 +241,8 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
             # by its check digits, after words that name the bank ("Account number at the bank: 66393119") or in
             # Vietnamese ("Số tài khoản nhận lương: 0066936444209")
             continue
-        read = named or (named is not None and _norwegian_account(number)) or _nrb(number)
+        # (a Russian settlement account read by its own shape, above: no bank need be named)
+        read = named or label["rs"] is not None or (named is not None and _norwegian_account(number)) or _nrb(number)
         if read and _plausible(text, number, value.end()):
             yield ("BANK_ACCOUNT", *value.span())
 

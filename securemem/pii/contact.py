@@ -892,6 +892,7 @@ _PHONE_WORDS = frozenset(
         # "reach me at", "call me on" in the configured regions' other languages ("vous pouvez me
         # joindre au 0612383903", from reviewer D's blind round).
         "joindre",
+        "joignable",  # "Joignable au 0641512868" (reachable at: reviewer BX)
         "appeler",
         "appelez",
         "rappeler",
@@ -2140,6 +2141,10 @@ def _uniform(candidate: str) -> bool:
     return len(set(_SEPARATOR.findall(candidate))) <= 1
 
 
+# A record's number and its year ("Číslo spisu 735758/2024", "Αρ. υπόθεσης 327994/2024": a case file's, reviewer BX)
+_NUMBER_OF_YEAR = re.compile(r"[0-9]{3,8}/(?:19|20)[0-9]{2}")
+
+
 def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None = None, start: int = -1) -> bool:
     # Five digits, a dash and three: Brazil's postcode ("CEP 01310-100"), no country's phone; a GS1
     # application identifier glued to its element ("GTIN (02)14012345487524": reviewer AZ).
@@ -2148,6 +2153,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         or _POSTCODE.fullmatch(candidate)
         or _GS1_ELEMENT.fullmatch(candidate)
         or _CHECKED_CODES.fullmatch(candidate)
+        or _NUMBER_OF_YEAR.fullmatch(candidate)
         or (candidate.isdigit() and _another_kinds_number(scan, words, candidate, start))
     ):
         return False

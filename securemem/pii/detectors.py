@@ -149,8 +149,10 @@ from securemem.pii.secrets import (
     find_property_secrets,
     find_sasl_plain,
     find_sid_pairs,
+    find_sql_passwords,
     find_transcript_passwords,
     find_url_credentials,
+    find_variable_defaults,
     may_hold_command_credential,
     may_hold_high_entropy,
     may_hold_keyword_secret,
@@ -423,6 +425,8 @@ _BUILTINS: tuple[_Builtin, ...] = (
     ),
     _Builtin(frozenset({"EMAIL", "PHONE"}), find_pix_keys, literals=("br.gov.bcb.pix",), lowered=True),  # Pix's key
     _Builtin(frozenset({"GENERIC_SECRET"}), find_oauth_codes, literals=("code=",)),  # an OAuth redirect's code
+    _Builtin(frozenset({"PASSWORD"}), find_sql_passwords, literals=("identified", "sp_addlogin"), lowered=True),
+    _Builtin(frozenset({"PASSWORD", "GENERIC_SECRET"}), find_variable_defaults, literals=("variable",)),
     _Builtin(
         frozenset({"PHONE"}),
         _phones(find_whatsapp_links),

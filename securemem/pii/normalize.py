@@ -421,6 +421,9 @@ _ESCAPE = re.compile(
     # on each side stays a space)
     r"|(?<=[0-9]) (?P<spoken>dot|\(dot\)|\[dot\]) (?=[0-9])"
     r"|(?<=[^\s=])(?P<soft>=\r?\n)(?=[^\s])"
+    # A long line of iCalendar or vCard folded (RFC 5545 3.1: a line break and one blank go; read only in text that
+    # opens such a component): "mailto:olivia.brenna\r\n n@northbridgebank.co.uk" (reviewer BX)
+    r"|(?<=\S)(?P<fold>\r?\n[ \t])(?=[^\s>])"  # (not a quoted line's mark: " > OTP:\n > 839201")
     # A defanged address, as threat reports write them ("199[dot]53[dot]107[dot]168", "31[.]155.119.24",
     # "2a00[:]1450[:]...", "63(.)230(.)72(.)122"), and markdown's escaped dash and underscore ("sk\-svcacct\-...").
     r"|(?<=[A-Za-z0-9])(?:\[(?P<defanged>\.|dot|:)\]|[({<](?P<defanged_dot>\.|dot)[)}>])(?=[A-Za-z0-9])"
@@ -479,6 +482,7 @@ def _may_escape(original: str) -> bool:
         or (">" in original and _QUOTED_LINE.search(original) is not None)
         or ("*" in original and "**" in original)
         or ("=" in original and "=\n" in original)
+        or ("BEGIN:V" in original and "\n " in original)
         or " dot " in original
         or "\x1b" in original
         or ("(" in original and ("(a)" in original or "(.)" in original or "(dot)" in original))
@@ -528,6 +532,7 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
     tags start that the view reads as a space (True) or drops between two letters (False)."""
     found: dict[int, tuple[str, int]] = {}
     quoted_printable = "=\n" in original and _QUOTED_PRINTABLE.search(original) is not None
+    folded = "BEGIN:V" in original
     for match in _ESCAPE.finditer(original):
         if match["pct"] is not None:
             char = _ESCAPED[match["pct"].lower()]
@@ -575,6 +580,10 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
             continue
         elif match["soft"] is not None:
             if not quoted_printable:
+                continue
+            char = ""
+        elif match["fold"] is not None:
+            if not folded:
                 continue
             char = ""
         else:

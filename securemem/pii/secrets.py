@@ -3338,6 +3338,11 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
         low = max(keyword_end, done)
         limit = min(len(text), keyword_end + _NEAR + _RUN_MIN)  # a run that starts within _NEAR
         runs, head = _first_run(text, lower, low, limit, lower[keyword_start:keyword_end].isascii())
+        while head is not None and _HYPHENED_WORD.fullmatch(text, head.start(), head.end()):
+            # a compound's words before the label's colon ("Token für die TI-Schnittstelle: hoC12...": reviewer BX),
+            # not a tag's or a field's name before an id ("<payment-method-token>4521fb35...": an attacker's round)
+            after = _LABEL_COLON.match(text, head.end())
+            head = None if after is None else runs.search(text, after.end(), limit)
         if head is None or not _may_follow(text, keyword_end, head.start()) or head.start() in rejected:
             continue  # a run already judged is not judged again for the next word (linear on "鍵鍵鍵... a1a1...")
         if not lower[keyword_start:keyword_end].isascii() and _OTHER_ID_WORDS.search(text, keyword_end, head.start()):
@@ -3407,6 +3412,10 @@ def _punctuated(text: str, low: int, start: int, end: int) -> tuple[int, int]:
 _JOINING_SYMBOLS = frozenset("!%#$^")
 _PUNCTUATED_BEFORE = re.compile(r"(?<![^\s:=\"'(\[{<])[A-Za-z0-9+/=_\-.~!%#$^]+\Z")
 _PUNCTUATED_AFTER = re.compile(r"[A-Za-z0-9+/=_\-.~!%#$^]*[A-Za-z0-9+/=_\-~!%#$^]")
+
+
+_HYPHENED_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
+_LABEL_COLON = re.compile(r"[ \t]*[:：][ \t]*")
 
 
 def _first_run(
@@ -3537,7 +3546,7 @@ def _prose_keywords(lower: str, others: list[str]) -> list[tuple[int, int]]:
     match = _PROSE_KEY.search(lower)
     while match is not None:
         start = match.start()
-        if start and lower[start - 1] in _WORD_CHARS:
+        if start and lower[start - 1] in _WORD_CHARS and not _german_token(lower, start):
             match = _PROSE_KEY.search(lower, start + 1)  # glued to a word: a later start may still be one
         else:
             spans.append(match.span())
@@ -3560,6 +3569,20 @@ def _prose_keywords(lower: str, others: list[str]) -> list[tuple[int, int]]:
 
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+# German's compounds that name a token ("Zugangstoken", "Sicherheitstoken": reviewer BX); not code's "nextToken",
+# "pageToken" or "accessToken" beside a public key, which other readers judge
+_COMPOUND_TOKEN = re.compile(r"token(?![a-z0-9_])")
+_GERMAN_TOKEN = re.compile(r"(?:zugangs|zugriffs|sicherheits|authentifizierungs|anmelde|sitzungs)token(?![a-z0-9_])")
+
+
+def _german_token(lower: str, start: int) -> bool:
+    """``start`` is the "token" of such a compound."""
+    return _COMPOUND_TOKEN.match(lower, start) is not None and any(
+        _GERMAN_TOKEN.match(lower, start - len(head)) for head in _GERMAN_TOKEN_HEADS
+    )
+
+
+_GERMAN_TOKEN_HEADS = ("zugangs", "zugriffs", "sicherheits", "authentifizierungs", "anmelde", "sitzungs")
 _HEX_REF = re.compile(r"[0-9a-f]{7,40}")
 # "fixed ... in 3bb3a194...", "regression since 9fceb02": a commit's hash, where the line says what a
 # change did; "rotated the API key after a2f8... leaked", "the key is in 3b1f..." are keys (an attacker's round).
@@ -3615,6 +3638,35 @@ def find_oauth_codes(scan: Scan) -> Iterator[Hit]:
             and _is_high_entropy(value)
         ):
             yield "GENERIC_SECRET", *match.span("value")
+
+
+# SQL that sets a login's password without the word "password": MySQL's "IDENTIFIED BY '...'" and SQL Server's
+# "sp_addlogin 'login', 'password'" (reviewer BX); a quote inside the literal is doubled.
+_SQL_IDENTIFIED = re.compile(
+    r"(?i:identified[ \t]+(?:with[ \t]+\w+[ \t]+)?by"
+    r"|sp_addlogin[ \t]+(?:@loginame[ \t]*=[ \t]*)?N?'(?:[^'\n]|''){1,128}'[ \t]*,[ \t]*(?:@passwd[ \t]*=[ \t]*)?)"
+    r"[ \t]*N?'(?P<value>(?:[^'\n]|''){1,128})'"
+)
+# A Terraform variable named for a secret, its default the secret ('variable "db_password" { ... default =
+# "velvet-glacier-saffron-67" ... }': reviewer BX).
+_TF_SECRET_VARIABLE = re.compile(
+    r"variable[ \t]+\"(?P<name>[A-Za-z0-9_\-]{0,40}(?i:password|passwd|secret|token|api_key|apikey)(?:_value)?)\""
+    r"[ \t]*\{[^{}]{0,400}?\bdefault[ \t]*=[ \t]*\"(?P<value>[^\"\n]{1,256})\""
+)  # (named for the secret itself, not its lifetime: "token_ttl")
+
+
+def find_sql_passwords(scan: Scan) -> Iterator[Hit]:
+    for match in _SQL_IDENTIFIED.finditer(scan.text):
+        if not _placeholder(match["value"]):
+            yield "PASSWORD", *match.span("value")
+
+
+def find_variable_defaults(scan: Scan) -> Iterator[Hit]:
+    for match in _TF_SECRET_VARIABLE.finditer(scan.text):
+        value = match["value"]
+        if not _placeholder(value) and not value.startswith(("${", "var.", "data.")):
+            kind = "PASSWORD" if "pass" in match["name"].lower() else "GENERIC_SECRET"
+            yield kind, *match.span("value")
 
 
 # For the readers of other modules (labels.py: a list of keys under a heading that names them).
