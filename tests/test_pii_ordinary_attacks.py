@@ -250,6 +250,14 @@ links, Telegram invites whose hash starts with digits, tickets and orders "the n
 altered 110 that the tree before did not (one quadratic: a megabyte line of "?code=" without a blank, 157 s); 11
 and none since, linear (marked "left": phones under "tel" or "mobile" in an encoded query, UPI's example numbers, a
 Pix key of a wrong length).
+
+- Round BXA. An attacker's round on reviewer BX's readers (SQL's IDENTIFIED BY and sp_addlogin, Terraform variables
+named for secrets, folded iCalendar lines, German token compounds, "счёт №", a record's number and its year): 127
+ordinary strings (prose's "identified by 'uuid'", documentation's placeholder passwords, variables' defaults "true",
+"us-east-1", "GITHUB_TOKEN" and paths, order numbers in folded iCalendar text). The readers attacked altered 59 that
+the tree before did not and lost 12 of its values ("Tel.: 0711/2024" read as a year's record); 16 and none since,
+linear (marked "left": example passwords in documentation, numbers a real fold joins, "+" numbers under a phone's
+key in base64 JSON, twenty-digit accounts after "счёт №").
 """
 
 from __future__ import annotations
@@ -287,6 +295,7 @@ ROUNDS = {
     "bua": (190, 8, 162),
     "bva": (192, 8, 177),
     "bwa": (208, 11, 190),
+    "bxa": (127, 16, 111),
 }
 
 
@@ -350,10 +359,12 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # Round BWA's 94 (BW's readers' shapes in other spellings, and values holding what they cut at): 32 found by the tree
 # before, 48 by the readers it attacked (16 of the tree before's lost: Twitter's bearer tokens with an escaped "=",
 # passwords holding ";x=", a Wi-Fi payload without its last ";", a Pix key of a wrong length), 66 since, none lost.
+# Round BXA's 195 (BX's readers' shapes in other spellings): 67 found by the tree before, 134 by the readers it attacked
+# (12 of the tree before's lost: German phones whose number after the slash reads as a year), 136 since, none lost.
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
     "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89), "bsa": (64, 59),
-    "bta": (48, 45), "bua": (34, 29), "bva": (100, 58), "bwa": (94, 66),
+    "bta": (48, 45), "bua": (34, 29), "bva": (100, 58), "bwa": (94, 66), "bxa": (195, 136),
 }  # fmt: skip
 
 

@@ -56,6 +56,14 @@ def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
         "ALTER USER x IDENTIFIED BY '<password>';",
         # an indented line that is no fold outside iCalendar, and a quoted mail's lines
         "line one\n indented two 12345",
+        # (an attacker's round on these readers) prose's "identified by", documentation's placeholders, variables'
+        # defaults that are settings or names
+        "Records are identified by 'uuid' in the table.",
+        "ALTER USER x IDENTIFIED BY 'changeme';",
+        "CREATE USER 'app'@'localhost' IDENTIFIED BY '{password}';",
+        'variable "enable_secret" { default = "true" }',
+        'variable "kms_secret" { default = "alias/aws/secretsmanager" }',
+        'variable "gh_token" { default = "GITHUB_TOKEN" }',
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

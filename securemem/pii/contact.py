@@ -2141,8 +2141,9 @@ def _uniform(candidate: str) -> bool:
     return len(set(_SEPARATOR.findall(candidate))) <= 1
 
 
-# A record's number and its year ("Číslo spisu 735758/2024", "Αρ. υπόθεσης 327994/2024": a case file's, reviewer BX)
-_NUMBER_OF_YEAR = re.compile(r"[0-9]{3,8}/(?:19|20)[0-9]{2}")
+# A record's number and its year ("Číslo spisu 735758/2024", "Αρ. υπόθεσης 327994/2024": a case file's, reviewer BX);
+# not an area code's "0" before the slash ("Ruf: 0228/2012" is a phone: an attacker's round)
+_NUMBER_OF_YEAR = re.compile(r"[1-9][0-9]{2,7}/(?:19|20)[0-9]{2}")
 
 
 def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None = None, start: int = -1) -> bool:

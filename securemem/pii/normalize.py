@@ -482,7 +482,7 @@ def _may_escape(original: str) -> bool:
         or (">" in original and _QUOTED_LINE.search(original) is not None)
         or ("*" in original and "**" in original)
         or ("=" in original and "=\n" in original)
-        or ("BEGIN:V" in original and "\n " in original)
+        or ("BEGIN:V" in original and ("\n " in original or "\n\t" in original))
         or " dot " in original
         or "\x1b" in original
         or ("(" in original and ("(a)" in original or "(.)" in original or "(dot)" in original))
@@ -583,7 +583,7 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
                 continue
             char = ""
         elif match["fold"] is not None:
-            if not folded:
+            if not folded or not _folded_property(original, match.start()):
                 continue
             char = ""
         else:
@@ -597,6 +597,22 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
 
 # No-break and narrow no-break spaces (not the figure space, which aligns digits in tables: an attacker's round)
 _NO_BREAK = frozenset("\u00a0\u202f")
+
+
+# A content line of iCalendar or vCard: its property's name, maybe parameters, then ":" (the line a fold continues).
+_PROPERTY_LINE = re.compile(r"[A-Z][A-Z0-9\-]{1,40}[;:]")
+_FOLD_BACK = 4096  # the longest content line read back for its property's name
+
+
+def _folded_property(original: str, at: int) -> bool:
+    """The fold at ``at`` continues a property's line (its own line or one it folded before), not prose that only
+    mentions BEGIN:VCARD ("Here is a list: ... 0176\\n 12345678": an attacker's round)."""
+    start = at
+    while True:
+        line = original.rfind("\n", max(0, start - _FOLD_BACK), start) + 1
+        if line == 0 or original[line : line + 1] not in (" ", "\t"):
+            return _PROPERTY_LINE.match(original, line) is not None
+        start = line - 1
 
 
 def _between_letters(original: str, start: int, end: int) -> bool:

@@ -3643,7 +3643,9 @@ def find_oauth_codes(scan: Scan) -> Iterator[Hit]:
 # SQL that sets a login's password without the word "password": MySQL's "IDENTIFIED BY '...'" and SQL Server's
 # "sp_addlogin 'login', 'password'" (reviewer BX); a quote inside the literal is doubled.
 _SQL_IDENTIFIED = re.compile(
-    r"(?i:identified[ \t]+(?:with[ \t]+\w+[ \t]+)?by"
+    # (in a statement that creates or alters a login: not prose's "Records are identified by 'uuid'", an attacker's
+    # round)
+    r"(?i:(?:create|alter)[ \t]+(?:user|role|login)[^;\n]{0,200}?identified[ \t]+(?:with[ \t]+\w+[ \t]+)?by"
     r"|sp_addlogin[ \t]+(?:@loginame[ \t]*=[ \t]*)?N?'(?:[^'\n]|''){1,128}'[ \t]*,[ \t]*(?:@passwd[ \t]*=[ \t]*)?)"
     r"[ \t]*N?'(?P<value>(?:[^'\n]|''){1,128})'"
 )
@@ -3655,16 +3657,37 @@ _TF_SECRET_VARIABLE = re.compile(
 )  # (named for the secret itself, not its lifetime: "token_ttl")
 
 
+def _set_password_shaped(value: str) -> bool:
+    """What a set password looks like, not a documentation's placeholder or a setting ("password", "changeme", "%s",
+    "true", "us-east-1", "GITHUB_TOKEN", "secret/data/myapp": an attacker's round): eight characters or more with a
+    symbol, or letters of both cases and a digit, or words joined by dashes ending in digits."""
+    if len(value) < _SHAPED_LEAST or _placeholder(value) or "/" in value or _CONSTANT.match(value):
+        return False
+    if _BRACKETED_WORD.fullmatch(value):
+        return False  # a template's field: "{password}", "<your-password>", "[db_pass]", "%PASSWORD%"
+    return bool(
+        mixed_case_with_digit(value)
+        or (any(char in _PASSWORD_SYMBOLS for char in value) and any(char.isalnum() for char in value))
+        or _DASHED_PASSPHRASE.fullmatch(value)
+    )
+
+
+_SHAPED_LEAST = 8
+_BRACKETED_WORD = re.compile(r"[{\[<(%$]+[A-Za-z_\- .]+[}\]>)%]*")
+_PASSWORD_SYMBOLS = frozenset("!@#$%^&*+=?~()[]{}<>|;:,'")
+_DASHED_PASSPHRASE = re.compile(r"[a-z]{3,12}(?:-[a-z]{3,12}){1,6}-?[0-9]{1,6}")
+
+
 def find_sql_passwords(scan: Scan) -> Iterator[Hit]:
     for match in _SQL_IDENTIFIED.finditer(scan.text):
-        if not _placeholder(match["value"]):
+        if _set_password_shaped(match["value"].replace("''", "'")):
             yield "PASSWORD", *match.span("value")
 
 
 def find_variable_defaults(scan: Scan) -> Iterator[Hit]:
     for match in _TF_SECRET_VARIABLE.finditer(scan.text):
         value = match["value"]
-        if not _placeholder(value) and not value.startswith(("${", "var.", "data.")):
+        if _set_password_shaped(value) and not value.startswith(("${", "var.", "data.")):
             kind = "PASSWORD" if "pass" in match["name"].lower() else "GENERIC_SECRET"
             yield kind, *match.span("value")
 
