@@ -35,6 +35,11 @@ _TOKEN = "hoC12MqW1kwPStTFrn1vHO4qa7zSdnEkba8FOCzx"
             'variable "db_password" {\n  type    = string\n  default = "velvet-glacier-saffron-67"\n}',
             "velvet-glacier-saffron-67",
         ),
+        # a YAML anchor between a key and its value
+        ('db:\n  password: &pw "MT-G.@~Vp^7=$"\nreplica:\n  password: *pw', "MT-G.@~Vp^7=$"),
+        # a German phone whose number after the slash reads as a year (an attacker's round)
+        ("Ruf: 0228/2012", "0228/2012"),
+        ("Tel.: 0711/2024", "0711/2024"),
     ],
 )
 def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
@@ -64,6 +69,9 @@ def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
         'variable "enable_secret" { default = "true" }',
         'variable "kms_secret" { default = "alias/aws/secretsmanager" }',
         'variable "gh_token" { default = "GITHUB_TOKEN" }',
+        # a YAML anchor before a placeholder or a variable
+        "password: &default_pw changeme",
+        "token: &t ${TOKEN}",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

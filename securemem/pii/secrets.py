@@ -2649,6 +2649,9 @@ def _key_name(text: str, lower: str, start: int, end: int) -> str:
     return _KEY_SPLIT.sub("_", written).lower()
 
 
+_YAML_ANCHOR = re.compile(r"&[A-Za-z0-9_\-]{1,40}[ \t]+(?=\S)")
+
+
 def _assignment(  # noqa: PLR0912, PLR0915
     scan: Scan, text: str, lower: str, key_start: int, key_end: int, *, operator: re.Pattern[str] = _ASSIGN
 ) -> Hit | None:
@@ -2679,6 +2682,8 @@ def _assignment(  # noqa: PLR0912, PLR0915
     if assign is None:
         return None
     after = _after_block(text, assign.end())  # "password: |" then the value, indented
+    if after == assign.end() and (anchor := _YAML_ANCHOR.match(text, after)) is not None:
+        after = anchor.end()  # a YAML anchor before the value ('password: &pw "MT-G.@~Vp^7=$"': reviewer BX)
     # "first pass: tokenize parse emit" (the noun), "pin: GPIO17" (a board's): no passphrase or identifier there.
     keyed_op = (
         kind == "PASSWORD"
