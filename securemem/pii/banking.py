@@ -268,7 +268,7 @@ _CLAUSE_COLON = re.compile(r"(?:[^\W\d_][^\s\d:]{0,31}[ \t]+){1,4}[^\W\d_][^\s\d
 # The stems of the words that name a number, in the languages read: any of them in the clause before a colon names
 # the number after it as another's.
 _OTHER_NUMBER_STEM = re.compile(
-    r"num|nr\b|no\b|nomor|nummer|numéro|número|número|id\b|code|kode|código|codice|ref|resi|pesanan|tiket|polis|"
+    r"num|nr\b|no\b|nomor|nummer|numéro|número|id\b|code|kode|código|codice|ref|resi|pesanan|tiket|polis|"
     r"transaksi|kontrak|booking|ordine|order|invoice|factur|rechnung|vertrag|bestell|kunde|klant|client|member|"
     r"employee|vendor|user|confirmation|application|ticket|policy|claim|contract|document|case|tracking|request|"
     r"shipment|aktenzeichen|h[ợo]p [đd][ồo]ng|s[ốo]\b|" + _viewed("номер", "документ", "договор", "счет-фактур")

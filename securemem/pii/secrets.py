@@ -3576,18 +3576,20 @@ def _prose_keywords(lower: str, others: list[str]) -> list[tuple[int, int]]:
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 # German's compounds that name a token ("Zugangstoken", "Sicherheitstoken": reviewer BX); not code's "nextToken",
 # "pageToken" or "accessToken" beside a public key, which other readers judge
-_COMPOUND_TOKEN = re.compile(r"token(?![a-z0-9_])")
-_GERMAN_TOKEN = re.compile(r"(?:zugangs|zugriffs|sicherheits|authentifizierungs|anmelde|sitzungs)token(?![a-z0-9_])")
+_GERMAN_TOKEN_HEAD = re.compile(r"(?:zugangs|zugriffs|sicherheits|authentifizierungs|anmelde|sitzungs)$")
+_COMPOUND_REACH = 20  # the longest head above
 
 
 def _german_token(lower: str, start: int) -> bool:
-    """``start`` is the "token" of such a compound."""
-    return _COMPOUND_TOKEN.match(lower, start) is not None and any(
-        _GERMAN_TOKEN.match(lower, start - len(head)) for head in _GERMAN_TOKEN_HEADS
+    """``start`` is the "token" that ends such a compound."""
+    end = start + len("token")
+    return (
+        lower.startswith("token", start)
+        and (end == len(lower) or lower[end] not in _WORD_CHARS)
+        and _GERMAN_TOKEN_HEAD.search(lower, max(0, start - _COMPOUND_REACH), start) is not None
     )
 
 
-_GERMAN_TOKEN_HEADS = ("zugangs", "zugriffs", "sicherheits", "authentifizierungs", "anmelde", "sitzungs")
 _HEX_REF = re.compile(r"[0-9a-f]{7,40}")
 # "fixed ... in 3bb3a194...", "regression since 9fceb02": a commit's hash, where the line says what a
 # change did; "rotated the API key after a2f8... leaked", "the key is in 3b1f..." are keys (an attacker's round).
