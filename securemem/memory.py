@@ -532,10 +532,12 @@ def store_policy(store: Store, requested: Policy | None, *, adopt: bool, clock: 
             store.set_setting(RESTAMP_SETTING, "")
         return recorded
     if recorded is not None and not adopt:
+        differ = _differences(recorded.model_dump(), requested.model_dump())
+        shown = ", ".join(differ[:_DIFFERENCES_SHOWN]) + (", ..." if len(differ) > _DIFFERENCES_SHOWN else "")
         raise PolicyError(
             f"this store runs under policy '{recorded.name}' (recorded in the store), not the policy "
-            f"'{requested.name}' it was opened with; to switch it, run: securemem policy set --db DB POLICY "
-            "(in Python: SecureMemory.open(..., adopt_policy=True))"
+            f"'{requested.name}' it was opened with (they differ in {shown}); to switch it, run: "
+            "securemem policy set --db DB POLICY (in Python: SecureMemory.open(..., adopt_policy=True))"
         )
     # The writes below (and the erasure they set off) run under the policy being recorded, its
     # erasure bound included, not under the defaults the store was opened with.
@@ -554,6 +556,23 @@ def store_policy(store: Store, requested: Policy | None, *, adopt: bool, clock: 
     store.set_setting(RESTAMP_SETTING, "")
     audit.event("policy_adopted", store=store.store_id, previous=recorded.name, policy=requested.name)
     return requested
+
+
+_DIFFERENCES_SHOWN = 5  # settings a refusal names (a policy of another name may differ in dozens)
+
+
+def _differences(recorded: object, requested: object, prefix: str = "") -> list[str]:
+    """The dotted names of the settings two policies' dumps differ in (names only: never a value)."""
+    if isinstance(recorded, dict) and isinstance(requested, dict):
+        found: list[str] = []
+        for key in sorted(set(recorded) | set(requested), key=str):
+            name = f"{prefix}.{key}" if prefix else str(key)
+            if key not in recorded or key not in requested:
+                found.append(name)
+            else:
+                found += _differences(recorded[key], requested[key], name)
+        return found
+    return [] if recorded == requested else [prefix or "the policy"]
 
 
 def restamp(store: Store, policy: Policy, now: float) -> int:

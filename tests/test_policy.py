@@ -766,3 +766,18 @@ def test_a_copy_with_other_rules_never_answers_with_the_originals_cached_rule() 
     forever = original.model_copy(update={"ttl": original.ttl.model_copy(update={"expire_after": None}), "rules": ()})
     assert not forever.has_expiry
     assert forever.expiry_for("/memories/a.md").after is None
+
+
+def test_a_refused_policy_of_the_same_name_says_which_settings_differ(tmp_path: Path) -> None:
+    """Found by an attacker: a copy of `regulated` with one quota changed was refused as "runs under
+    policy 'regulated' ..., not the policy 'regulated'", which says nothing of what differs."""
+    db, key = tmp_path / "p.db", b"k" * 32
+    SecureMemory.open(db, key=key, policy="regulated").close()
+    regulated = load_policy("regulated")
+    changed = regulated.model_copy(update={"quota": regulated.quota.model_copy(update={"max_files": 2001})})
+    with pytest.raises(PolicyError) as caught:
+        SecureMemory.open(db, key=key, policy=changed)
+    assert "(they differ in quota.max_files)" in str(caught.value)
+    assert "2001" not in str(caught.value)  # names, never values
+    with pytest.raises(PolicyError, match=r"\(they differ in [\w.]+(, [\w.]+){4}, \.\.\.\)"):
+        SecureMemory.open(db, key=key, policy="default")
