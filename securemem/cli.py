@@ -26,7 +26,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import IO, Any, NoReturn, TextIO
 
-from securemem.errors import RefusedError, SecureMemError, StorageError, StoreBusyError
+from securemem.errors import RefusedError, SecureMemError, StorageError, StoreBusyError, WrongKeyError
 from securemem.keys import KeyFile, KeyProvider, as_key_provider, create_key_file
 from securemem.keys.header import keys_path
 from securemem.keys.kek import FileKek, KekProvider
@@ -1138,6 +1138,7 @@ def _run(argv: Sequence[str] | None) -> int:
 
 
 def _command(argv: Sequence[str] | None) -> int:
+    args: argparse.Namespace | None = None
     try:
         args = build_parser().parse_args(argv)
         _no_empty_keks(args)
@@ -1152,13 +1153,31 @@ def _command(argv: Sequence[str] | None) -> int:
         say(f"securemem: refused: {exc}", sys.stderr)
         return EXIT_COMMAND
     except SecureMemError as exc:
-        say(f"securemem: error: {exc}", sys.stderr)
+        say(f"securemem: error: {exc}{_stale_key_hint(exc, args)}", sys.stderr)
     except KeyboardInterrupt:
         say("securemem: interrupted", sys.stderr)
         return 130
     except Exception as exc:  # a bug: still one line, never a traceback with data in it
         say(f"securemem: internal error ({type(exc).__name__}); please report it", sys.stderr)
     return EXIT_USAGE
+
+
+def _stale_key_hint(exc: SecureMemError, args: argparse.Namespace | None) -> str:
+    """For a store that took KEKs and was re-keyed since, opened by the key file found beside it: what
+    happened (an attacker's round: "DB.key does not open DB (wrong key, or ... damaged)" for an intact store)."""
+    db = getattr(args, "db", None)
+    if not isinstance(exc, WrongKeyError) or not isinstance(db, str) or split_url(db)[0] == "postgresql":
+        return ""
+    given = getattr(args, "key_file", None) or getattr(args, "passphrase_file", None) or getattr(args, "kek", None)
+    if given or os.environ.get(KEY_ENV) or os.environ.get(KEK_ENV) or not keys_path(db).exists():
+        return ""
+    beside = default_key_file(db)
+    if not Path(beside).exists():
+        return ""
+    return (
+        f"; {beside} is the key the store had before it took KEKs (keys adopt), and its data key was rotated "
+        f"since: open it with --kek (the KEKs in {keys_path(db)}) and remove {beside}"
+    )
 
 
 class OutputLost(OSError):

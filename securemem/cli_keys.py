@@ -21,7 +21,7 @@ from securemem.errors import OutcomeUnknownError
 from securemem.keys import KeyProvider, as_key_provider
 from securemem.keys.header import keys_path
 from securemem.keys.kek import FileKek, KekProvider
-from securemem.keys.sources import KEY_ENV
+from securemem.keys.sources import KEY_ENV, default_key_file
 from securemem.keys.uri import KEK_ENV, parse_kek
 from securemem.progress import Meter
 from securemem.store.factory import split_url
@@ -87,6 +87,12 @@ def cmd_rotate_dek(args: argparse.Namespace) -> int:
         f"{args.db}: every page re-encrypted under a new data key, wrapped by the same {len(header.entries)} KEK(s); "
         "the old data key opens nothing any more"
     )
+    stale = default_key_file(args.db)
+    if Path(stale).exists():  # it was the store's key before it took KEKs (keys adopt): an attacker's round
+        warn(
+            f"{stale} holds the old data key and opens nothing now, but a command without --kek tries it first: "
+            "remove it (the KEKs open the store)"
+        )
     return EXIT_OK
 
 

@@ -18,7 +18,7 @@ from securemem import audit
 from securemem.errors import RefusedError, StorageError, WrongKeyError
 from securemem.keys import KeyProvider, RawKey
 from securemem.keys.header import Entry, Header, Pending, keys_path, read_header, utc_stamp, write_header
-from securemem.keys.kek import FileKek, KekProvider
+from securemem.keys.kek import FileKek, KekProvider, passphrase_twins, wraps_already
 from securemem.keys.raw import SALT_BYTES
 from securemem.progress import Report, watch_writes
 from securemem.store.envelope import Unlocked, unlock
@@ -57,6 +57,9 @@ def list_keks(db: str | os.PathLike[str], kek: KekProvider | None) -> tuple[list
 
 
 def _wrap_new(unlocked: Unlocked, new: KekProvider) -> tuple[Entry, bool]:
+    twin = wraps_already(new, (e.wrapped for e in unlocked.header.entries), unlocked.header.store_id)
+    if twin is not None:
+        raise RefusedError(f"the KEK {new.source} (key id {twin}) already wraps the data key of {unlocked.db}")
     made = isinstance(new, FileKek) and new.create_if_missing()
     try:
         entry = Entry(new.source, utc_stamp(), new.wrap(unlocked.dek, unlocked.header.store_id))
@@ -101,8 +104,13 @@ def _remove_kek(db: str | os.PathLike[str], kek: KekProvider, key_id: str) -> En
 def _rotate_kek(db: str | os.PathLike[str], kek: KekProvider, to: KekProvider) -> tuple[Entry, Entry, bool]:
     """Wrap the DEK with ``to`` and drop the entry ``kek`` opened, in one write: (added, removed, made)."""
     unlocked = _settled(db, kek)
+    # Every entry the KEK opens goes: a passphrase wrapped twice by an earlier release has two (see wraps_already).
+    gone = {
+        unlocked.used.key_id,
+        *passphrase_twins(kek, (e.wrapped for e in unlocked.header.entries), unlocked.header.store_id),
+    }
     entry, made = _wrap_new(unlocked, to)
-    kept = tuple(e for e in unlocked.header.entries if e.key_id != unlocked.used.key_id)
+    kept = tuple(e for e in unlocked.header.entries if e.key_id not in gone)
     _write(unlocked, replace(unlocked.header, entries=(*kept, entry)), made, to)
     _record("kek_rotated", unlocked, key_id=entry.key_id, provider=entry.provider, removed=unlocked.used.key_id)
     return entry, unlocked.used, made

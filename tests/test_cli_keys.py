@@ -258,6 +258,24 @@ def test_adopt_wraps_a_legacy_key_without_touching_the_store(
     assert fails(capsys, 1, "keys", "adopt", "--db", str(path), "--key-file", f"{path}.kek", "--new-kek", "env:X")
 
 
+def test_the_key_file_an_adopted_store_had_is_named_as_stale_once_its_data_key_was_rotated(
+    tmp_path: Path, capsys: Cap
+) -> None:
+    """Found by an attacker: after `keys adopt` and `keys rotate-dek`, DB.key (tried first, as keys.md
+    orders) no longer opened the store, and the error blamed a wrong key or a damaged first page."""
+    path = tmp_path / "old.db"
+    assert run_cli(capsys, "init", "--db", str(path))[0] == 0
+    assert run_cli(capsys, "exec", "--db", str(path), CREATE)[0] == 0
+    assert run_cli(capsys, "keys", "adopt", "--db", str(path), "--new-kek", f"file:{path}.kek")[0] == 0
+    code, _, err = run_cli(capsys, "keys", "rotate-dek", "--db", str(path), "--kek", f"file:{path}.kek", "--quiet")
+    assert code == 0 and f"{path}.key holds the old data key" in err and "remove it" in err
+    line = fails(capsys, 2, "exec", "--db", str(path), VIEW)
+    assert f"{path}.key is the key the store had before it took KEKs" in line and "--kek" in line
+    assert reads(capsys, path, "--kek", f"file:{path}.kek")
+    Path(f"{path}.key").unlink()
+    assert reads(capsys, path)  # through DB.kek, the default KEK once no key file is beside the store
+
+
 def test_adopt_erases_what_a_writer_that_died_left_to_erase(tmp_path: Path, capsys: Cap) -> None:
     # A writer killed inside its erasure bound left deleted text decryptable; adopt opened the store, left
     # it so and said nothing (a fresh attacker's round). It erases first now, as the other commands do.

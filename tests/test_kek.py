@@ -10,15 +10,17 @@ import os
 import stat
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from securemem import SecureMemory
-from securemem.errors import KekError, WrongKekError
+from securemem.custody import add_kek, rotate_kek
+from securemem.errors import KekError, RefusedError, WrongKekError
 from securemem.keys import kek as kek_module
 from securemem.keys.command import CommandKek
-from securemem.keys.header import read_header
+from securemem.keys.header import Entry, read_header, utc_stamp, write_header
 from securemem.keys.kek import FileKek, KekProvider
 from securemem.keys.uri import parse_kek
 from securemem.store.envelope import unlock
@@ -277,3 +279,47 @@ def test_a_new_passphrase_typed_differently_the_second_time_changes_nothing(
     with pytest.raises(KekError, match="the two passphrases typed differ; nothing was changed"):
         SecureMemory.open(tmp_path / "s.db", kek="passphrase:")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_same_passphrase_wraps_a_store_once_and_leaves_it_whole_when_rotated_away_from(tmp_path: Path) -> None:
+    """Found by an attacker: each wrap by a passphrase draws its own salt, so its key id differs from
+    entry to entry; the same passphrase was added twice, and after `rotate-kek` away from it, its
+    second entry still opened the store."""
+    words = private(tmp_path / "words", "correct horse battery staple\n")
+    uri = f"passphrase:file:{words}"
+    db = round_trip(tmp_path, uri)
+    with pytest.raises(RefusedError, match="already wraps the data key"):
+        add_kek(db, parse_kek(uri), parse_kek(uri))
+    assert len(read_header(db).entries) == 1
+    # A header an earlier release wrote, with the passphrase in it twice:
+    unlocked = unlock(db, parse_kek(uri))
+    twin = Entry(uri, utc_stamp(), parse_kek(uri).wrap(unlocked.dek, unlocked.header.store_id))
+    write_header(db, replace(unlocked.header, entries=(*unlocked.header.entries, twin)).signed(unlocked.dek))
+    assert len(read_header(db).entries) == 2
+    rotate_kek(db, parse_kek(uri), FileKek(str(tmp_path / "new.kek")))
+    assert [entry.provider for entry in read_header(db).entries] == [f"file:{tmp_path / 'new.kek'}"]
+    with pytest.raises(WrongKekError):
+        SecureMemory.open(db, kek=uri, create=False)
+    with SecureMemory.open(db, kek=f"file:{tmp_path / 'new.kek'}", create=False) as memory:
+        assert "kept" in view(memory, "/memories/a.md")
+
+
+def test_a_helper_never_gets_the_secrets_securemem_reads_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by an attacker: a `command:` helper inherited the hex of the `env:` KEK being rotated
+    away from, the HSM's PIN and PostgreSQL's password (readable in its /proc/PID/environ)."""
+    monkeypatch.setenv("OLD_KEK_HEX", os.urandom(32).hex())
+    monkeypatch.setenv("SECUREMEM_PKCS11_PIN", "246810")
+    monkeypatch.setenv("PGPASSWORD", "pg-secret")
+    monkeypatch.setenv("HELPER_VISIBLE", "kept")
+    db = round_trip(tmp_path, "env:OLD_KEK_HEX")
+    seen = tmp_path / "seen"
+    script = helper(
+        tmp_path, f"open({str(seen)!r}, 'w').write(repr(sorted(os.environ)))\nprint({os.urandom(32).hex()!r})"
+    )
+    rotate_kek(db, parse_kek("env:OLD_KEK_HEX"), parse_kek(f"command:{script}"))
+    names = seen.read_text()
+    assert "'HELPER_VISIBLE'" in names and "'PATH'" in names
+    for secret in ("OLD_KEK_HEX", "SECUREMEM_PKCS11_PIN", "PGPASSWORD"):
+        assert f"'{secret}'" not in names

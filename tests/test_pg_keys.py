@@ -18,6 +18,7 @@ import pytest
 
 from securemem import Admin, SecureMemory
 from securemem.errors import WrongKekError, WrongKeyError
+from securemem.keys import kek as kek_module
 from tests.helpers import audit_records, ok, run_cli
 from tests.hsm import URI as HSM_URI
 from tests.pg import PG, sql, totals_match
@@ -240,3 +241,21 @@ def test_rotate_dek_opens_a_deployment_made_with_a_key_by_its_key_file(capsys: C
     code, out, err = run_cli(capsys, "keys", "rotate-dek", "--db", url, "--key-file", str(key_file))
     assert code == 0 and "1 store(s)" in out, err
     assert not before & _ciphertexts(url) and MARK in _reads(url, key=key)
+
+
+def test_the_same_passphrase_is_refused_as_a_second_kek(
+    capsys: Cap, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by an attacker: each passphrase entry has a salt and a key id of its own, so the same
+    passphrase was added again, and rotating away from it left its twin opening the deployment."""
+    monkeypatch.setattr(kek_module, "SCRYPT_N", 2**12)  # recorded per entry: cheaper than production
+    words = tmp_path / "words"
+    words.write_text("correct horse battery staple\n")
+    words.chmod(0o600)
+    uri = f"passphrase:file:{words}"
+    url = _deployment(kek=uri)
+    (one,) = _ids(capsys, url, "--kek", uri)
+    assert "already wraps the master key" in fails(
+        capsys, 1, "keys", "add", "--db", url, "--kek", uri, "--new-kek", uri
+    )
+    assert _ids(capsys, url, "--kek", uri) == [one] and MARK in _reads(url, kek=uri)

@@ -4,7 +4,10 @@ For Vault, 1Password or a company script. The helper runs without a shell (the U
 like a shell word list, but no shell ever sees it), with no standard input, within a time
 limit, and its output is read up to a bound (a helper printing more is killed). Its stdout must
 be the KEK as hex; its stderr is never echoed (a helper may print secrets or tokens there), so a
-failure is told by its exit status alone.
+failure is told by its exit status alone. It gets this process's environment without the secrets
+securemem reads from it (an attacker's round: a helper saw the hex of the ``env:`` KEK being
+rotated away from, the HSM's PIN and PostgreSQL's password): no ``SECUREMEM_*`` variable, no
+``PGPASSWORD``, and no variable an ``env:`` KEK of this process names.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import time
 from typing import IO
 
 from securemem.errors import KekError
-from securemem.keys.kek import MaterialKek, parse_hex_kek
+from securemem.keys.kek import MaterialKek, kek_variables, parse_hex_kek
 from securemem.private_files import MAX_PRIVATE_TEXT
 
 TIMEOUT = 30.0
@@ -27,6 +30,17 @@ TIMEOUT = 30.0
 # has), and a helper that prints more (a runaway loop, a binary dumped by mistake) is killed, so
 # it cannot fill this process's memory for the whole time limit.
 MAX_OUTPUT = MAX_PRIVATE_TEXT
+
+
+_WITHHELD = frozenset({"PGPASSWORD"})  # besides SECUREMEM_* and the env: KEKs' variables
+
+
+def helper_environment() -> dict[str, str]:
+    """The environment a helper runs with: this process's, without the secrets securemem reads from it."""
+    withheld = _WITHHELD | kek_variables()
+    return {
+        name: value for name, value in os.environ.items() if not name.startswith("SECUREMEM_") and name not in withheld
+    }
 
 
 class _TooMuch(Exception):
@@ -71,7 +85,7 @@ class CommandKek(MaterialKek):
         deadline = time.monotonic() + self.timeout
         helper = subprocess.Popen(  # noqa: S603 - argv from the operator's own URI, run without a shell
             self.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            start_new_session=True,  # its own process group: what it started goes with it
+            env=helper_environment(), start_new_session=True,  # its own process group: what it started goes with it
         )  # fmt: skip
         try:
             assert helper.stdout is not None

@@ -19,7 +19,7 @@ import hashlib
 import hmac
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -160,6 +160,15 @@ class FileKek(MaterialKek):
         return True
 
 
+# The environment variables an ``env:`` KEK of this process reads: a ``command:`` helper never gets them.
+_KEK_VARIABLES: set[str] = set()
+
+
+def kek_variables() -> frozenset[str]:
+    """The names of the environment variables that hold a KEK of this process (see EnvKek)."""
+    return frozenset(_KEK_VARIABLES)
+
+
 class EnvKek(MaterialKek):
     """``env:VAR``: the KEK as hex in an environment variable."""
 
@@ -167,6 +176,7 @@ class EnvKek(MaterialKek):
         super().__init__(f"env:{name}")
         self.name = name
         self._environ = environ
+        _KEK_VARIABLES.add(name)
 
     def fetch(self) -> bytes:
         value = self._environ.get(self.name)
@@ -243,6 +253,32 @@ class PassphraseKek:
         opened = open_sealed(kek, wrapped, store_id)
         self._confirm = None  # it opened a key: no need to type it again to wrap one
         return opened
+
+
+def wraps_already(kek: KekProvider, wrapped: Iterable[Wrapped], store_id: str) -> str | None:
+    """The key id of an entry of ``wrapped`` that ``kek`` opens already, or None.
+
+    Other KEKs' key ids are their own: an entry with the same id is the same KEK. A passphrase's
+    entry is derived with a salt of its own, so each wrap by the same passphrase gets another key
+    id; only trying its entries tells (an attacker's round: the same passphrase added twice, then
+    "rotated away" from, still opened the store through its second entry). One scrypt per
+    passphrase entry, on a key change only.
+    """
+    return next(iter(passphrase_twins(kek, wrapped, store_id)), None)
+
+
+def passphrase_twins(kek: KekProvider, wrapped: Iterable[Wrapped], store_id: str) -> list[str]:
+    """The key ids of the entries of ``wrapped`` that ``kek``, a passphrase, opens (none for other KEKs)."""
+    if not isinstance(kek, PassphraseKek):
+        return []
+    found = []
+    for entry in wrapped:
+        try:
+            if kek.unwrap(entry, store_id) is not None:
+                found.append(entry.key_id)
+        except KeyHeaderError:
+            continue  # a damaged entry is not this KEK's to judge here
+    return found
 
 
 def _scrypt_params(kdf: Mapping[str, Any]) -> tuple[bytes, int, int, int]:

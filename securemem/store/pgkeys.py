@@ -19,7 +19,7 @@ from typing import Any
 from securemem.errors import DamagedStoreError, KekError, RefusedError, StorageError, WrongKekError, WrongKeyError
 from securemem.keys import KeyProvider
 from securemem.keys.header import utc_stamp
-from securemem.keys.kek import KekProvider
+from securemem.keys.kek import KekProvider, passphrase_twins, wraps_already
 from securemem.store import pgschema
 from securemem.store.pgschema import MIGRATION_LOCK, Db
 from securemem.store.pgseal import (
@@ -235,6 +235,9 @@ def change_keks(
         )
     added = removed = None
     if add is not None:
+        twin = wraps_already(add, (wrapped_of(doc) for doc in docs), deployment)
+        if twin is not None:
+            raise RefusedError(f"the KEK {add.source} (key id {twin}) already wraps the master key")
         wrapped = add.wrap(master, deployment)
         if any(doc.get("key_id") == wrapped.key_id for doc in docs):
             raise RefusedError(f"the KEK {add.source} (key id {wrapped.key_id}) already wraps the master key")
@@ -247,6 +250,9 @@ def change_keks(
         if found is None:
             raise RefusedError(f"no KEK with key id {gone} wraps the master key (see: securemem keys list)")
         docs.remove(found)
+        if drop_opener and isinstance(opener, KekProvider):  # a passphrase added twice by an earlier release
+            twins = set(passphrase_twins(opener, (wrapped_of(doc) for doc in docs), deployment))
+            docs = [doc for doc in docs if doc.get("key_id") not in twins]
         if not docs:
             raise RefusedError(f"{gone} is the last KEK of the deployment: without it nothing opens it; add one first")
         removed = _entry(found)
