@@ -744,6 +744,14 @@ def altered(name: str) -> list[str]:
         # for a password, a record's number and its year, a YAML anchor before the value. 305 since, none altered.
         # Left: Hindi's account label with no bank named, LaTeX's "~" between a phone's groups, a spaced area code.
         ("bx", "claim", None, 0.985),
+        # Blind, after BX's fixes: what coding and operations agents paste from terminals and tools (log lines, diffs,
+        # stack traces, HTTP dumps, CI logs, SQL logs, shell history), 20 languages: 272 of 278 as it came (97.8%),
+        # two ordinary lines altered (a Helm chart's "checksum/secret=" digest read as a secret) besides loopback
+        # addresses (found by design). Its fixes: an IBAN in a form's body with "+" for blanks, North America's "1"
+        # before a bracketed area code in a quoted value, an account's number under a record's field in a payroll's or
+        # a payout's log, a digest under a key's path. 278 since. Left (arguable): account labels in Arabic, Italian,
+        # Portuguese and Vietnamese with no bank named.
+        ("by", "claim", None, 0.995),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1101,6 +1109,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("bw", 0, set()),
         # Reviewer BX: none; as it came two case files' numbers with their year, read as phones.
         ("bx", 0, set()),
+        # Reviewer BY: four logs' loopback addresses (found by design); as it came two Helm charts' digests too.
+        ("by", 4, {"IP_ADDRESS"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -1662,14 +1662,15 @@ def _with_trunk(text: str, start: int) -> int:
     if text.startswith("06 (", start - 3) and (start == 3 or not text[start - 4].isalnum()):
         return start - 3  # Hungarian "06 (50) 347-4682": its trunk prefix is "06" (reviewer BC)
     if text.startswith("1 (", start - 2) and _NANP_TRUNK_AFTER.search(text, max(0, start - 24), start - 2):
-        # North America's "Callback 1 (773) 950-1992" (reviewer BB); not a list's or a menu's number ("Step 1
-        # (800) 555-0199", "Option 1 (212) ...": an attacker's round)
+        # North America's "Callback 1 (773) 950-1992" (reviewer BB), a quoted value's "'1 (646) 907-2855'" (reviewer
+        # BY); not a list's or a menu's number ("Step 1 (800) 555-0199", "Option 1 (212) ...": an attacker's round)
         return start - 2
     return start
 
 
 _NANP_TRUNK_AFTER = re.compile(
-    r"(?:^|[:,;]|(?<![^\W\d_])(?i:callback|call|phone|tel|telephone|mobile|cell|fax|text|dial|or|at|on|to))[ \t]*$",
+    r"""(?:^|[:,;=]|(?<![\w'"])['"]|(?<![^\W\d_])(?i:callback|call|phone|tel|telephone|mobile|cell|fax|text|dial|or|at|on|to))"""
+    r"[ \t]*$",
     re.MULTILINE,
 )
 
