@@ -258,6 +258,15 @@ ordinary strings (prose's "identified by 'uuid'", documentation's placeholder pa
 the tree before did not and lost 12 of its values ("Tel.: 0711/2024" read as a year's record); 16 and none since,
 linear (marked "left": example passwords in documentation, numbers a real fold joins, "+" numbers under a phone's
 key in base64 JSON, twenty-digit accounts after "счёт №").
+
+- Round BYA. An attacker's round on reviewer BY's readers (an IBAN with "+" for its blanks, North America's "1" in a
+quoted value, an account's number in a payroll's or a payout's record, a digest under a key's path): 87 of the 147
+ordinary strings it tried, those the readers altered (spreadsheets' formulas "=ES73+ES146+...", a search's
+"query=MK42+2LN+Milton+Keynes", a cloud account named "payroll-prod", ledgers' postings for a payroll run, a payroll
+host's name lines away, a utility's "payoutSchedule", menus' and quantities' "1" before a number). The readers
+attacked lost 76 of the tree before's values (secrets under key paths such as "run/deploy=") and were 12 times slower
+on long runs joined by "+"; 7 and none lost since, linear (marked "left": a quoted value that is "1 (800) ..." alone,
+which may be a number with its country's code).
 """
 
 from __future__ import annotations
@@ -296,6 +305,7 @@ ROUNDS = {
     "bva": (192, 8, 177),
     "bwa": (208, 11, 190),
     "bxa": (127, 16, 111),
+    "bya": (87, 7, 74),
 }
 
 
@@ -361,10 +371,12 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # passwords holding ";x=", a Wi-Fi payload without its last ";", a Pix key of a wrong length), 66 since, none lost.
 # Round BXA's 195 (BX's readers' shapes in other spellings): 67 found by the tree before, 134 by the readers it attacked
 # (12 of the tree before's lost: German phones whose number after the slash reads as a year), 136 since, none lost.
+# Round BYA's 323 (BY's readers' shapes, and secrets under key paths): 195 found by the tree before, 169 by the readers
+# it attacked (76 of the tree before's lost: secrets under "run/deploy=" and other key paths), 221 since, none lost.
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
     "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89), "bsa": (64, 59),
-    "bta": (48, 45), "bua": (34, 29), "bva": (100, 58), "bwa": (94, 66), "bxa": (195, 136),
+    "bta": (48, 45), "bua": (34, 29), "bva": (100, 58), "bwa": (94, 66), "bxa": (195, 136), "bya": (323, 221),
 }  # fmt: skip
 
 

@@ -329,12 +329,21 @@ _FIELD = re.compile(
     r"""|numer_?(?:konta|rachunku))(?![a-z0-9])"""
     r"""(?:["']?[ \t]*[:=][ \t]*["']?|>)(?=[0-9])"""
 )
-# (or money paid to someone's account: a payroll export's or a payout's log, "payroll.export ...
-# account_number=632407183": reviewer BY)
-_FIELD_BANK = re.compile(r"bank|iban|routing|sort_?code|sortcode|ifsc|swift|\bbic\b|payroll|payout|salar[iy]|disburs")
+_FIELD_BANK = re.compile(r"bank|iban|routing|sort_?code|sortcode|ifsc|swift|\bbic\b")
+# Or, on the field's own line, money paid to a person: a payroll's or a payout's record that names the employee, the
+# beneficiary or the payee ("INFO payroll.export employee=E67374 account_number=11558796": reviewer BY); not a payroll
+# word elsewhere in the text, a ledger's posting for a payroll run, a cloud account named "payroll-prod" or a utility's
+# "payoutSchedule" (an attacker's round).
+_PAID = re.compile(r"(?<![a-z])(?:payroll|payouts?)(?![a-z])")
+_PAID_TO = re.compile(r"(?<![a-z])(?:employee|beneficiary|payee)(?![a-z])")
+_PAID_REACH = 256  # characters of the field's line read before it
 _FIELD_WORDS = index_words(
     "accountnumber",
     "account_number",
+    "account_num",
+    "accountnum",
+    "acct_number",
+    "acctnumber",
     "account-number",
     "account_no",
     "accountno",
@@ -374,11 +383,15 @@ _FOREIGN_FIELD = re.compile(r"num[eé]ro|konto|rekening|numer|nomor")
 
 def find_bank_fields(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
-    if _FIELD_BANK.search(lower) is None:
+    banked = _FIELD_BANK.search(lower) is not None
+    if not banked and _PAID.search(lower) is None:
         return
     strict: bool | None = None
     for field in _FIELD.finditer(lower):
-        if _FOREIGN_FIELD.match(lower, field.start()) is not None:
+        foreign = _FOREIGN_FIELD.match(lower, field.start()) is not None
+        if not banked and (foreign or not _paid_on_line(lower, field.start())):
+            continue
+        if foreign:
             if strict is None:
                 strict = _FIELD_BANK_STRICT.search(lower) is not None
             if not strict:
@@ -386,6 +399,12 @@ def find_bank_fields(scan: Scan) -> Iterator[Hit]:
         value = _ACCOUNT_DIGITS.match(scan.text, field.end())
         if value is not None and _plausible(scan.text, value.group(), value.end()):
             yield ("BANK_ACCOUNT", *value.span())
+
+
+def _paid_on_line(lower: str, at: int) -> bool:
+    """The field's line, up to it, holds a payroll's or a payout's record of a payment to a person."""
+    low = max(lower.rfind("\n", max(0, at - _PAID_REACH), at) + 1, at - _PAID_REACH, 0)
+    return _PAID.search(lower, low, at) is not None and _PAID_TO.search(lower, low, at) is not None
 
 
 def may_hold_bank_field(scan: Scan) -> bool:

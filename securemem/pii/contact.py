@@ -1644,7 +1644,7 @@ def find_phones(scan: Scan) -> Iterator[Span]:
                 extension = _EXTENSION.match(text, end)
                 if extension is not None:
                     end = extension.end()  # "...3608x12": the extension goes with the number
-                yield _with_trunk(text, match.start()), end
+                yield _with_trunk(text, match.start(), end), end
                 done = end
                 match = _PHONE.search(text, done, high)
             else:
@@ -1654,23 +1654,32 @@ def find_phones(scan: Scan) -> Iterator[Span]:
                 match = _PHONE.search(text, retry, high)
 
 
-def _with_trunk(text: str, start: int) -> int:
+def _with_trunk(text: str, start: int, end: int = -1) -> int:
     """``start``, or the trunk "0" written apart before the area code in brackets ("0 (505) 593 90 81",
-    as Turkish numbers are written), which goes with the number."""
+    as Turkish numbers are written), which goes with the number (``end``: where the number ends, when known)."""
     if text.startswith(("0 (", "8 ("), start - 2) and (start == 2 or not text[start - 3].isalnum()):
         return start - 2  # Turkish "0 (505) ...", Russian "8 (949) ..."
     if text.startswith("06 (", start - 3) and (start == 3 or not text[start - 4].isalnum()):
         return start - 3  # Hungarian "06 (50) 347-4682": its trunk prefix is "06" (reviewer BC)
     if text.startswith("1 (", start - 2) and _NANP_TRUNK_AFTER.search(text, max(0, start - 24), start - 2):
-        # North America's "Callback 1 (773) 950-1992" (reviewer BB), a quoted value's "'1 (646) 907-2855'" (reviewer
-        # BY); not a list's or a menu's number ("Step 1 (800) 555-0199", "Option 1 (212) ...": an attacker's round)
+        # North America's "Callback 1 (773) 950-1992" (reviewer BB); not a list's or a menu's number ("Step 1
+        # (800) 555-0199", "Option 1 (212) ...": an attacker's round)
+        return start - 2
+    # a quoted value that is the number alone ("VALUES (..., '1 (646) 907-2855', ...)": reviewer BY)
+    if (
+        text.startswith("1 (", start - 2)
+        and start >= 3
+        and text[start - 3] in "'\""
+        and end > 0
+        and text.startswith(text[start - 3], end)
+        and (start == 3 or not text[start - 4].isalnum())
+    ):
         return start - 2
     return start
 
 
 _NANP_TRUNK_AFTER = re.compile(
-    r"""(?:^|[:,;=]|(?<![\w'"])['"]|(?<![^\W\d_])(?i:callback|call|phone|tel|telephone|mobile|cell|fax|text|dial|or|at|on|to))"""
-    r"[ \t]*$",
+    r"(?:^|[:,;]|(?<![^\W\d_])(?i:callback|call|phone|tel|telephone|mobile|cell|fax|text|dial|or|at|on|to))[ \t]*$",
     re.MULTILINE,
 )
 

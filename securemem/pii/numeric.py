@@ -100,9 +100,8 @@ _IBAN = re.compile(
     r"|(?<=(?<![A-Za-z0-9])[A-Za-z]{2} [0-9]{2})"  # or a space after the country code: "de 58 94170 ..."
     r"|(?<=(?<![A-Za-z0-9])[A-Z] [A-Z] [0-9]{2})"  # or its letters read out: "D E 50, 2005 0550, ..."
     r"|(?<=\?[0-9]{2}[A-Z]{2}[0-9]{2}))"  # a subfield of a bank statement (MT940 :86:): "?31DE29304301..."
-    # groups apart by blanks, a dash, a dot, a tab, or a comma between digits as a caller's pauses are written, or
-    # a form's "+" for its blanks ("iban=GB74+LOYD+4125+...": reviewer BY)
-    r"(?:(?:[ ]{1,2}|[\-.\t+]|(?<=[0-9]),[ ](?=[0-9]))?[A-Za-z0-9]){11,31}"
+    # groups apart by blanks, a dash, a dot, a tab, or a comma between digits as a caller's pauses are written
+    r"(?:(?:[ ]{1,2}|[\-.\t]|(?<=[0-9]),[ ](?=[0-9]))?[A-Za-z0-9]){11,31}"
 )
 
 # Glued to its label ("SSN-123-04-2078", "SSN737-70-0210"), not to a number; " - " may separate too.
@@ -598,8 +597,26 @@ _GLUED_IBAN = re.compile(r"(?<![a-z0-9])iban[a-z]{2}[0-9]{2}")
 _SUBFIELD_IBAN = re.compile(r"\?[0-9]{2}[A-Z]{2}[0-9]{2}")
 
 
+# An IBAN in a form's body or a query, its blanks written as "+", under a field named for it ("iban=GB74+LOYD+4125+2016+
+# 3854+81&bic=...": reviewer BY): groups of four, the last of one to four. Read only there: "+" joins cells in a
+# spreadsheet's formula ("=ES73+ES146") and words in a search ("query=MK42+2LN+Milton+Keynes": an attacker's round).
+_FORM_IBAN = re.compile(
+    r"(?<![a-z0-9])iban[a-z0-9_\]\[]{0,24}[\"']?[ \t]*[=:][ \t]*[\"']?"
+    r"(?P<value>[A-Za-z]{2}[0-9]{2}(?:\+[A-Za-z0-9]{4}){2,7}\+[A-Za-z0-9]{1,4})(?![A-Za-z0-9+])",
+    re.IGNORECASE,
+)
+
+
+def _form_ibans(text: str) -> Iterator[Span]:
+    for match in _FORM_IBAN.finditer(text):
+        if iban_valid(match["value"].replace("+", "").upper()):
+            yield match.span("value")
+
+
 def find_ibans(scan: Scan) -> Iterator[Span]:
     text = scan.text
+    if "+" in text and "iban" in scan.lower:
+        yield from _form_ibans(text)
     match = _IBAN.search(text)
     while match is not None:
         spaced = text[match.start() - 1] == " "  # "de 58 94170 790088 2823430"
@@ -618,7 +635,7 @@ def find_ibans(scan: Scan) -> Iterator[Span]:
         match = _IBAN.search(text, end or match.start() + 1)
 
 
-_SKIPPED = str.maketrans("", "", " -.\t,+")
+_SKIPPED = str.maketrans("", "", " -.\t,")
 # An IBAN with a space between its country code and its check digits is read when it is this long
 # or longer (Germany's, France's, Britain's; not Norway's 15 characters, which a word and a number
 # such as "no 12 3456 7890 123" make).
@@ -646,7 +663,7 @@ def _iban_end(text: str, start: int, limit: int) -> int:
     seen = 0
     end = start
     while seen < length:
-        if text[end] not in " -.\t,+":
+        if text[end] not in " -.\t,":
             seen += 1
         end += 1
     if end < len(text) and text[end].isalnum():

@@ -3364,8 +3364,7 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
             and (text[run.start() - 1] == "(" or _fixed_in(lower, keyword_start, run.start()))
         ):
             continue  # "Fix token refresh race (9fceb02d...)", "... race in 3bb3a194...": a commit named in a log
-        keyed = _KEYED_RUN.match(value)  # "request_id=01HQ...": a key and its value in one run
-        if keyed is not None and _ID_WORDS.search(keyed["key"].translate(_KEY_BLANKS)):
+        if _keyed_identifier(value):
             continue
         if _names_an_identifier(lower, keyword_end, run.start()):
             continue  # "fix token expiry (commit 9fceb02d...)", "revoked secret version 4bf9...": an identifier
@@ -3540,9 +3539,24 @@ def _names_an_identifier(lower: str, start: int, end: int) -> bool:
 _WORD = re.compile(r"[a-z0-9\-]+")
 # Identifier words that also name what a secret serves ("the token for the build job:").
 _SERVED_WORDS = re.compile(r"build|job|run|session|request|req|event|object|change|merge|trace|span")
-# (a key's path too: a Helm chart's "checksum/secret=8f21...", a digest of the Secret: reviewer BY)
-_KEYED_RUN = re.compile(r"(?P<key>[A-Za-z_][A-Za-z_/]{0,63})[=:]")
-_KEY_BLANKS = str.maketrans("_/", "  ")
+_KEYED_RUN = re.compile(r"(?P<key>[A-Za-z_]{1,32})[=:]")
+_KEY_PATH = re.compile(r"(?P<key>[A-Za-z_]{1,32}(?:/[A-Za-z_]{1,32}){1,3})[=:]")
+
+
+def _keyed_identifier(value: str) -> bool:
+    """A run that is a key and its value, the key naming an identifier ("request_id=01HQ..."), or a digest under a key's
+    path that names one (a Helm chart's "checksum/secret=8f21...": reviewer BY)."""
+    keyed = _KEYED_RUN.match(value)
+    if keyed is not None and _ID_WORDS.search(keyed["key"].replace("_", " ")):
+        return True
+    path = _KEY_PATH.match(value)
+    return (
+        path is not None
+        and _HASH_WORDS.search(path["key"]) is not None
+        and _HEX_DIGEST.fullmatch(value, path.end()) is not None
+    )
+
+
 _PREPOSITIONS = frozenset({"for", "of", "to", "on", "in", "from", "at", "with", "by"})
 
 
