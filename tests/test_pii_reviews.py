@@ -752,6 +752,15 @@ def altered(name: str) -> list[str]:
         # a payout's log, a digest under a key's path. 278 since. Left (arguable): account labels in Arabic, Italian,
         # Portuguese and Vietnamese with no bank named.
         ("by", "claim", None, 0.995),
+        # Blind, after BY's fixes: what people and agents paste from office documents and spreadsheets (CSV, TSV and
+        # Markdown tables, spreadsheets' mangled numbers and formulas, Word and PDF artefacts, speaker notes, HR and
+        # CRM exports, invoices), 20 languages: 386 of 414 as it came (93.2%), one ordinary line altered (a
+        # measurement log's "9,623.486" and the next cell read as a phone). Its fixes: a CSV whose first row quotes a
+        # cell holding the delimiter, payroll columns named in Spanish, Hindi, Chinese and Korean, a "+" number after
+        # a slash that is no path's, an address with a footnote's mark, an amount's tail with three decimals. 414
+        # since, none altered. Left (arguable): numbers in scientific notation, values split across cells or by a
+        # formula's CONCATENATE, one digit per cell, passwords in a column named only in another language's header.
+        ("bz", "claim", None, 0.995),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1111,6 +1120,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("bx", 0, set()),
         # Reviewer BY: four logs' loopback addresses (found by design); as it came two Helm charts' digests too.
         ("by", 4, {"IP_ADDRESS"}),
+        # Reviewer BZ: none; as it came a measurement log's grouped decimals read as a phone.
+        ("bz", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

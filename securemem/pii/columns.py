@@ -30,7 +30,9 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")  # a field's "cardNumber", "otpCode"
 
 _COLUMNS: dict[str, str] = {}
 for _column_kind, _names in (
-    ("US_SSN", "ssn|ss number|ssn number|social security|social security number|social security no|social sec no"),
+    ("US_SSN", "ssn|ss number|ssn number|social security|social security number|social security no|social sec no"
+     # a US payroll's export with Spanish headers (reviewer BZ)
+     "|número de seguro social|numero de seguro social|seguro social"),
     ("PHONE", "phone|phone number|phone no|telephone|telephone number|tel|mobile|mobile number|mobile phone|cell"
      "|cell phone|cellphone|fax|contact number|phone1|phone2|home phone|work phone"
      # the same in the languages exports are written in (reviewer M: a Spanish sheet's "Teléfono")
@@ -52,7 +54,9 @@ for _column_kind, _names in (
      "|bank account number|bank account no|beneficiary account|payee account|kontonummer|numéro de compte"
      "|numero de compte|número de cuenta|numero de cuenta|numero conto|número da conta|numero da conta"
      "|rekeningnummer|numer konta|numer rachunku|nomor rekening|номер счета|номер счёта|口座番号|계좌번호|银行账号"
-     "|رقم الحساب"),
+     "|رقم الحساب"
+     # a bank's account in Spanish and Hindi, in Chinese's other spelling (reviewer BZ)
+     "|número de cuenta bancaria|numero de cuenta bancaria|बैंक खाता संख्या|बैंक खाता नंबर|खाता संख्या|银行帐号"),
     ("PASSWORD", "password|passwd|pwd|passphrase|user password|login password|password plain|plain password"
      "|plaintext password|password plaintext|cleartext password|password clear"  # "pass" may be pass or fail
      # the same in other languages (reviewer AD: a German wiki's "| System | Benutzer | Passwort |")
@@ -143,7 +147,9 @@ _HINTS = ("ssn", "social", "phone", "mobile", "fax", "card", "iban", "tele", "te
           "código de", "codigo de", "dialing code", "dialling code",
           # an account's number in a table that names its bank (reviewer BS)
           "account", "acct", "konto", "compte", "cuenta", "conto", "conta", "rekening", "rachunk", "счет", "счёт",
-          "口座", "계좌", "账号", "الحساب")  # fmt: skip
+          "口座", "계좌", "账号", "الحساب",
+          # (reviewer BZ) Hindi's account, an SSN's column in Spanish, Chinese's other spelling of an account
+          "खाता", "seguro", "帐号")  # fmt: skip
 _HINTS = tuple(dict.fromkeys([*_HINTS, *(normalise_text(hint).lower() for hint in _HINTS)]))  # as the view writes them
 _SECRET_HINTS = ("pass", "pw", "secret", "token")
 
@@ -178,10 +184,17 @@ def _table_start(text: str, start: int, end: int) -> bool:
     end = _past_rule(text, end)
     if end >= len(text):
         return False
-    after = _line_end(text, _next_line(text, end))
+    row = _next_line(text, end)
+    after = _line_end(text, row)
+    quoted = '"' in text[row:after]
     for delimiter in _DELIMITERS:
         count = text.count(delimiter, start, end)
-        if count and text.count(delimiter, _next_line(text, end), after) == count:
+        if not count:
+            continue
+        if text.count(delimiter, row, after) == count:
+            return True
+        # a first row whose quoted cell holds the delimiter ('E37714,"Bennett, Olivia",531 76 7699': reviewer BZ)
+        if quoted and (cells := _quoted_cells(text, row, after, delimiter)) is not None and len(cells) == count + 1:
             return True
     return False
 
@@ -488,10 +501,16 @@ def _banked(kinds: list[str | None], names: list[str]) -> list[str | None]:
     ]
 
 
+# A bank named inside an account column's name in other scripts ("银行账号", "बैंक खाता संख्या"), or a word that is a
+# bank's account alone (Japanese "口座", Korean "계좌": reviewer BZ's payroll exports); as the view writes them too.
+_BANK_WORDS = ("银行", "銀行", "口座", "계좌", "बैंक", normalise_text("बैंक"), "банк")
+_BANK_WORD_IN_NAME = re.compile("|".join(dict.fromkeys(_BANK_WORDS)))
+
+
 def _beside_a_bank(name: str, banked: bool) -> str | None:
     """An account's column: a bank's by its own name ("bank_account"), else one read only in a row whose bank's
     column is filled (ACCOUNT_BESIDE_BANK), and only where the header has such a column."""
-    if "bank" in name or "bancaria" in name or "bancaire" in name:
+    if "bank" in name or "bancaria" in name or "bancaire" in name or _BANK_WORD_IN_NAME.search(name):
         return "BANK_ACCOUNT"
     return "ACCOUNT_BESIDE_BANK" if banked else None
 

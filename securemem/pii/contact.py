@@ -75,14 +75,28 @@ def find_emails(scan: Scan) -> Iterator[Span]:
             at = text.find("@", at + 1)
 
 
+# A footnote's mark glued to an address ("bia.almeida@uol.com.br⁽¹⁾", "(1)" once the view folds it: reviewer BZ).
+_FOOTNOTE = re.compile(r"\((?:[0-9]{1,2}|[*a-z])\)")
+
+
+def _footnoted(text: str, start: int, at: int, end: int) -> bool:
+    """A footnote's mark after an address whose domain ends in a known top-level domain, neither part a single
+    letter (not a method's call on a matrix product in code: "q@k.app(2)")."""
+    if _FOOTNOTE.match(text, end) is None or at - start < 2 or text.find(".", at) - at < 3:
+        return False
+    return known_tld(text[text.rfind(".", at, end) + 1 : end].lower())
+
+
 def _is_address(text: str, start: int, at: int, end: int) -> bool:
     if _ASSET.match(text, at + 1, end) or _in_authority(text, start):
         return False
     if text[text.rfind(".", at, end) + 1 : end].lower() in _FILE_EXTENSIONS:
         return False  # "conditions_generales_v4@print.pdf", "report@final.docx": a file's name (reviewer BB)
-    if (end + 1 < len(text) and text[end] == "(" and text[end + 1].isascii()) or text.startswith("self.", at + 1):
-        return False  # "q@k.transpose(-2, -1)", "x@self.weight.T": a matrix product in code
     tld = text[text.rfind(".", at, end) + 1 : end].lower()
+    if (
+        end + 1 < len(text) and text[end] == "(" and text[end + 1].isascii() and not _footnoted(text, start, at, end)
+    ) or text.startswith("self.", at + 1):
+        return False  # "q@k.transpose(-2, -1)", "x@self.weight.T": a matrix product in code
     line = max(text.rfind("\n", max(0, start - _LINE_BACK), start) + 1, start - _LINE_BACK)
     if not known_tld(tld) and tld not in _SPECIAL_TLDS and "=" in text[max(line, 0) : start]:
         return False  # "preds = features@model.coef": an attribute after "@" in an assignment
@@ -794,6 +808,7 @@ _PHONE = re.compile(
       |(?<=(?<![A-Za-z])(?i:phone)[\-_\#])(?=[0-9(])|(?<=(?<![A-Za-z])(?i:mobile)[\-_\#])(?=[0-9(])  # "phone_415..."
       |(?<=[A-Za-z][\-_])(?=\+)                # "tel-+1 ...", "x-+1 ...": a "+" number glued to a word
       |(?<=[0-9][\-._/])(?=\+)                 # "...2671-+44 ...": glued to a number before it
+      |(?<=(?<![\w.:/~\-])/)(?=\+)              # after a slash that is no path's ("（携帯）／+81 ...": reviewer BZ)
       |(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[0-9(+])   # glued to kana, kanji, hangul
                                               # ("番号は090-4821-7736です": reviewer Z)
       |(?<=(?<![\u05d0-\u05ea])[\u05dc]-)(?=[0-9(+])   # after Hebrew's "to", which a hyphen joins to a
@@ -801,7 +816,8 @@ _PHONE = re.compile(
                                               # before times and dates
       |(?<![\w+#$€£¥/\-])(?<![0-9.]\.)        # a label's dot may come before ("Tel.0171 ..."; see _phone_end)
        (?:(?=[+(])|(?<![0-9][ .\-/]))          # not the tail of "DE89 3704 0044 0532 0130 01"
-       (?!(?<=[0-9],)[0-9]{3}[.,][0-9]{2}(?![0-9]|[.,][0-9]))  # nor an amount's tail ("703,001.87": reviewer AS)
+       (?!(?<=[0-9],)[0-9]{3}[.,][0-9]{1,3}(?![0-9]|[.,][0-9]))  # nor an amount's tail ("703,001.87": reviewer AS;
+                                              # a measure's "9,623.486" then a tab: reviewer BZ)
     )
     (?:(?:\+|00)[ ]?[0-9]{1,3}(?:[ .\-\t/]|(?=\())?|\(\+[0-9]{1,3}\)[ ]?)?   # "+44 ", "0044-", "(+91) "
     (?:\(0\)[ ]?)?
