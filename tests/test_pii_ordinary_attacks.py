@@ -267,6 +267,15 @@ host's name lines away, a utility's "payoutSchedule", menus' and quantities' "1"
 attacked lost 76 of the tree before's values (secrets under key paths such as "run/deploy=") and were 12 times slower
 on long runs joined by "+"; 7 and none lost since, linear (marked "left": a quoted value that is "1 (800) ..." alone,
 which may be a number with its country's code).
+
+- Round BZA. An attacker's round on reviewer BZ's readers (a table told by a first row's quoted cell, account columns
+named in other scripts, a "+" number after a slash, an address with a footnote's mark, an amount's tail with three
+decimals): 117 of the 134 ordinary strings it tried, those the readers altered (an analytics sheet's "mobile" counts,
+a token list's contract addresses and a policy's words under "password" in tables told by their quotes, a second CSV
+read under the first one's header, code's "query@keys.to(d)" and a log's "handler@views.py(42)", a ledger's
+"(−)/+12.345.678" and "(out)/+61 234 567", a cash book's "Cash" in a bank's column). 6 and none lost since, linear
+(marked "left": account columns named for a bank's account in Japanese, Korean, Chinese and Hindi, which hold real
+accounts as often; a manual page's "crontab@freebsd.org(5)").
 """
 
 from __future__ import annotations
@@ -306,6 +315,7 @@ ROUNDS = {
     "bwa": (208, 11, 190),
     "bxa": (127, 16, 111),
     "bya": (87, 7, 74),
+    "bza": (117, 6, 108),
 }
 
 
@@ -373,10 +383,14 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # (12 of the tree before's lost: German phones whose number after the slash reads as a year), 136 since, none lost.
 # Round BYA's 323 (BY's readers' shapes, and secrets under key paths): 195 found by the tree before, 169 by the readers
 # it attacked (76 of the tree before's lost: secrets under "run/deploy=" and other key paths), 221 since, none lost.
+# Round BZA's 54 (BZ's readers' shapes in other layouts): 13 found by the tree before, 33 by the readers it attacked
+# (3 of the tree before's lost: a password in a second CSV below a table told by its quotes, phones after "1,800."),
+# 27 since, none lost.
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
     "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89), "bsa": (64, 59),
     "bta": (48, 45), "bua": (34, 29), "bva": (100, 58), "bwa": (94, 66), "bxa": (195, 136), "bya": (323, 221),
+    "bza": (54, 27),
 }  # fmt: skip
 
 

@@ -60,7 +60,29 @@ def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
         "files/+81 3-2860-0038",
         # an account's column with no bank named in the table, in Hindi
         "नाम\tखाता संख्या\tराशि\nराहुल\t46799109\t1200",
+        # (an attacker's round) a table told by its quotes only: columns whose values no check vouches for (an
+        # analytics sheet's "mobile" counts, a token list's contract addresses, a policy's words under "password",
+        # a card's authorisation code), a second CSV pasted below the first
+        'channel,"campaign",mobile,desktop\nweb,"Spring sale, 2024",1523422,88213',
+        'symbol,name,token,decimals\nWBTC,"Wrapped BTC, Ethereum",0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599,8',
+        'system,owner,password,notes\n"VPN, office",IT,LDAP,onboarding checklist',
+        'date,merchant,last4,amount,auth_code\n2024-05-01,"Joe\'s Pizza, Brooklyn",4412,23.50,084512',
+        'Producto,Seguro,Mobile\n"Hogar, básico",Allianz,20391847',
+        # a cash book's account column beside its "bank" column holding "Cash"
+        "खाता संख्या,bank,राशि\n40012345,Cash,1200",
+        # code's matrix products and a log's file and line, a ledger's signs before a slash
+        "logits = query@keys.to(d)",
+        "DEBUG handler@views.py(42) request ok",
+        "Umsatz (−)/+12.345.678 EUR",
+        "Cash flow (out)/+61 234 567",
+        "| Abweichung |/+33 123 456 789 |",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:
     assert found_values(text) == []
+
+
+def test_a_second_csv_below_a_table_told_by_its_quotes_is_read_under_its_own_header() -> None:
+    # (an attacker's round: the first table's rows took the second header and its password in)
+    text = 'ref,"item",ssn\n1,"Desk, oak",n/a\nuser,password\nops,Tr0ub4dor&3x!'
+    assert "Tr0ub4dor&3x!" in found_values(text)

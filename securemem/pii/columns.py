@@ -148,8 +148,8 @@ _HINTS = ("ssn", "social", "phone", "mobile", "fax", "card", "iban", "tele", "te
           # an account's number in a table that names its bank (reviewer BS)
           "account", "acct", "konto", "compte", "cuenta", "conto", "conta", "rekening", "rachunk", "счет", "счёт",
           "口座", "계좌", "账号", "الحساب",
-          # (reviewer BZ) Hindi's account, an SSN's column in Spanish, Chinese's other spelling of an account
-          "खाता", "seguro", "帐号")  # fmt: skip
+          # (reviewer BZ) Hindi's account, Chinese's other spelling of an account ("social" reads Spanish's SSN)
+          "खाता", "帐号")  # fmt: skip
 _HINTS = tuple(dict.fromkeys([*_HINTS, *(normalise_text(hint).lower() for hint in _HINTS)]))  # as the view writes them
 _SECRET_HINTS = ("pass", "pw", "secret", "token")
 
@@ -176,27 +176,41 @@ def _header_lines(scan: Scan) -> list[int]:
     return sorted({text.rfind("\n", 0, at) + 1 for at in found})
 
 
-def _table_start(text: str, start: int, end: int) -> bool:
-    """The line [start, end) has a delimiter, and the next line as many of it (a header and a row);
-    a rule between them ("+----+------+", a MySQL client's table) is passed over."""
+_COUNTED, _QUOTED = 1, 2  # how a table's start was told (see _table_start)
+_ANY_DIGIT = re.compile(r"[0-9]")
+
+
+def _table_start(text: str, start: int, end: int) -> int:
+    """The line [start, end) has a delimiter, and the next line as many of it (a header and a row: _COUNTED);
+    a rule between them ("+----+------+", a MySQL client's table) is passed over. Or the next line has as many
+    cells once its CSV quotes are read, a quoted cell holding the delimiter (_QUOTED): 'E37714,"Bennett,
+    Olivia",531 76 7699' (reviewer BZ). 0: no table starts there."""
     if end >= len(text):
-        return False
+        return 0
     end = _past_rule(text, end)
     if end >= len(text):
-        return False
+        return 0
     row = _next_line(text, end)
     after = _line_end(text, row)
     quoted = '"' in text[row:after]
+    told = 0
     for delimiter in _DELIMITERS:
         count = text.count(delimiter, start, end)
         if not count:
             continue
         if text.count(delimiter, row, after) == count:
-            return True
-        # a first row whose quoted cell holds the delimiter ('E37714,"Bennett, Olivia",531 76 7699': reviewer BZ)
+            return _COUNTED
         if quoted and (cells := _quoted_cells(text, row, after, delimiter)) is not None and len(cells) == count + 1:
-            return True
-    return False
+            told = _QUOTED
+    return told
+
+
+# The columns read in a table told by its quotes only: values a check of their own vouches for (SSA's rules, Luhn,
+# mod 97, a bank's column beside), not an analytics sheet's "mobile" counts, a token list's contract addresses, a
+# policy's words under "password" or a card's authorisation code (an attacker's round on reviewer BZ's readers).
+_CHECKED_KINDS = frozenset(
+    {"US_SSN", "SSN_PART", "CREDIT_CARD", "IBAN", "BANK_ACCOUNT", "ACCOUNT_BESIDE_BANK", "BANK_NAMED"}
+)
 
 
 # A table's rule: "+----+-------+" (MySQL's borders), "--------+-------" (psql's, under its header).
@@ -250,21 +264,33 @@ def find_columns(scan: Scan) -> Iterator[Hit]:
             continue  # a row of a table read already
         end = _line_end(text, line)
         header = None
-        if end - line <= _MAX_HEADER and _table_start(text, line, end):
+        told = _table_start(text, line, end) if end - line <= _MAX_HEADER else 0
+        if told:
             lower = text[line:end].lower()
             if _HEADER_CELL.search(lower) or _KEY_VALUE_HEADER.search(lower):
                 header = _header(text[line:end])
+        if header is not None and told == _QUOTED:
+            delimiter, count, kinds = header
+            header = delimiter, count, [kind if kind in _CHECKED_KINDS else None for kind in kinds]
+            if not any(header[2]):
+                continue
         if header is not None:
-            done = yield from _rows(scan, _next_line(text, _past_rule(text, end)), header)
+            # (a table told by its quotes ends at the next header: a CSV pasted below it is read under its own, an
+            # attacker's round)
+            done = yield from _rows(scan, _next_line(text, _past_rule(text, end)), header, told == _QUOTED)
 
 
-def _rows(scan: Scan, start: int, header: tuple[str, int, list[str | None]]) -> Generator[Hit, None, int]:
+def _rows(
+    scan: Scan, start: int, header: tuple[str, int, list[str | None]], to_header: bool = False
+) -> Generator[Hit, None, int]:
     """The values of the named columns in the lines from ``start`` with as many cells as the header;
-    returns where the table ends."""
+    returns where the table ends (``to_header``: at the next line that is a header, too)."""
     text = scan.text
     delimiter, count, kinds = header
     while start < len(text):
         end = _line_end(text, start)
+        if to_header and _HEADER_CELL.search(text[start:end].lower()) and not _ANY_DIGIT.search(text, start, end):
+            break
         if '"' in text[start:end]:  # a quoted cell may hold the delimiter: cells are read quote by quote
             spans = _quoted_cells(text, start, end, delimiter)
             if spans is not None and len(spans) == count:
@@ -521,9 +547,19 @@ def _bank_filled(text: str, kinds: list[str | None], spans: list[tuple[int, int]
     "62012345,0,14", "routing" holding "tier2": an attacker's round)."""
     for kind, (low, high) in zip(kinds, spans, strict=True):
         cell = text[low:high].strip(" \t\"'")
-        if kind in ("BANK_NAMED", "IBAN") and cell.lower() not in _STOP and _BANK_CELL.fullmatch(cell):
+        if (
+            kind in ("BANK_NAMED", "IBAN")
+            and cell.lower() not in _STOP
+            and cell.lower() not in _NO_BANK
+            and _BANK_CELL.fullmatch(cell)
+        ):
             return True
     return False
+
+
+# What a ledger writes in its bank's column when no bank holds the money (a cash book's "Cash": an attacker's round on
+# reviewer BZ's readers)
+_NO_BANK = frozenset(("cash", "petty cash", "in hand", "cash in hand", "kasse", "caisse", "caja", "nakit", "नकद"))
 
 
 # A bank's name (letters, maybe a few words and digits: "Santander", "Banco do Brasil", "ING Bank 2"), a branch's or a

@@ -75,16 +75,24 @@ def find_emails(scan: Scan) -> Iterator[Span]:
             at = text.find("@", at + 1)
 
 
-# A footnote's mark glued to an address ("bia.almeida@uol.com.br⁽¹⁾", "(1)" once the view folds it: reviewer BZ).
-_FOOTNOTE = re.compile(r"\((?:[0-9]{1,2}|[*a-z])\)")
+# A footnote's mark glued to an address ("bia.almeida@uol.com.br⁽¹⁾", "(1)" once the view folds it: reviewer BZ), then
+# no call or name goes on.
+_FOOTNOTE = re.compile(r"\((?:[0-9]{1,2}|\*)\)(?![\w.(])")
+# Top-level domains that are also a source file's extension or a method's name in code ("handler@views.py(42)" in a
+# log, "query@keys.to(1)" in a tensor's code: an attacker's round)
+_CODE_TLDS = frozenset(("py", "js", "ts", "rb", "go", "rs", "sh", "pl", "cs", "mm", "to", "so", "do", "as", "is", "at"))
 
 
 def _footnoted(text: str, start: int, at: int, end: int) -> bool:
     """A footnote's mark after an address whose domain ends in a known top-level domain, neither part a single
-    letter (not a method's call on a matrix product in code: "q@k.app(2)")."""
+    letter, on a line that assigns nothing before it (not a method's call on a matrix product in code)."""
     if _FOOTNOTE.match(text, end) is None or at - start < 2 or text.find(".", at) - at < 3:
         return False
-    return known_tld(text[text.rfind(".", at, end) + 1 : end].lower())
+    line = text.rfind("\n", 0, start) + 1
+    if "=" in text[max(line, start - _LINE_BACK) : start]:
+        return False
+    tld = text[text.rfind(".", at, end) + 1 : end].lower()
+    return tld not in _CODE_TLDS and known_tld(tld)
 
 
 def _is_address(text: str, start: int, at: int, end: int) -> bool:
@@ -808,7 +816,10 @@ _PHONE = re.compile(
       |(?<=(?<![A-Za-z])(?i:phone)[\-_\#])(?=[0-9(])|(?<=(?<![A-Za-z])(?i:mobile)[\-_\#])(?=[0-9(])  # "phone_415..."
       |(?<=[A-Za-z][\-_])(?=\+)                # "tel-+1 ...", "x-+1 ...": a "+" number glued to a word
       |(?<=[0-9][\-._/])(?=\+)                 # "...2671-+44 ...": glued to a number before it
-      |(?<=(?<![\w.:/~\-])/)(?=\+)              # after a slash that is no path's ("（携帯）／+81 ...": reviewer BZ)
+      |(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]\)/)(?=\+)   # after a slash and a CJK word's closing
+                                              # bracket ("（携帯）／+81 ...": reviewer BZ; not a sign's
+                                              # "(−)/+12.345.678" or a ledger's "(out)/+61 234 567": an attacker's
+                                              # round)
       |(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[0-9(+])   # glued to kana, kanji, hangul
                                               # ("番号は090-4821-7736です": reviewer Z)
       |(?<=(?<![\u05d0-\u05ea])[\u05dc]-)(?=[0-9(+])   # after Hebrew's "to", which a hyphen joins to a
@@ -816,8 +827,9 @@ _PHONE = re.compile(
                                               # before times and dates
       |(?<![\w+#$€£¥/\-])(?<![0-9.]\.)        # a label's dot may come before ("Tel.0171 ..."; see _phone_end)
        (?:(?=[+(])|(?<![0-9][ .\-/]))          # not the tail of "DE89 3704 0044 0532 0130 01"
-       (?!(?<=[0-9],)[0-9]{3}[.,][0-9]{1,3}(?![0-9]|[.,][0-9]))  # nor an amount's tail ("703,001.87": reviewer AS;
-                                              # a measure's "9,623.486" then a tab: reviewer BZ)
+       (?!(?<=[0-9],)[0-9]{3}[.,](?:[0-9]{2}|[0-9]{1,3}(?=\t))(?![0-9]|[.,][0-9]))  # nor an amount's tail
+                                              # ("703,001.87": reviewer AS; a measure's "9,623.486" in a table's
+                                              # cell: reviewer BZ)
     )
     (?:(?:\+|00)[ ]?[0-9]{1,3}(?:[ .\-\t/]|(?=\())?|\(\+[0-9]{1,3}\)[ ]?)?   # "+44 ", "0044-", "(+91) "
     (?:\(0\)[ ]?)?
