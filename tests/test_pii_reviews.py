@@ -761,6 +761,13 @@ def altered(name: str) -> list[str]:
         # since, none altered. Left (arguable): numbers in scientific notation, values split across cells or by a
         # formula's CONCATENATE, one digit per cell, passwords in a column named only in another language's header.
         ("bz", "claim", None, 0.995),
+        # Blind, after BZ's fixes: informal and code-mixed chat as an assistant keeps it (messaging apps' exports,
+        # SMS threads, transcribed voice notes, Hinglish, Spanglish, Taglish, Arabizi, romanised Japanese): 150 of 158
+        # as it came (94.9%), one ordinary line altered (a joke's locker PIN "0000"). Its fixes: a cheque named
+        # beside an account's number, a bank whose name is two letters and "Bank", Tagalog's "ko" before the colon,
+        # romanised Japanese "wa" after the label, a PIN of one digit over and over. 156 since, none altered. Left:
+        # an SSN asked for as "tu social" one message before, a bare Indian mobile after "mera".
+        ("ca", "claim", None, 0.985),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1122,6 +1129,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("by", 4, {"IP_ADDRESS"}),
         # Reviewer BZ: none; as it came a measurement log's grouped decimals read as a phone.
         ("bz", 0, set()),
+        # Reviewer CA: none; as it came a joke's locker PIN "0000".
+        ("ca", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

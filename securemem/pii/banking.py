@@ -129,11 +129,12 @@ _BANK_NAMED = re.compile(
     r"(?<!memory )(?<!blood )(?<!food )(?<!power )(?<!river )(?<!data )(?<!sperm )bank(?:s|'s)?(?! holiday)"
     r"|banka(?:s[ıi])?"  # Turkish's, Czech's, Croatian's ("banka hesap numarasını": reviewer BR)
     # a bank's own name ("Volksbank", "Commerzbank", "Postbank"), not a store of other things ("databank")
-    r"|[^\W\d_]{3,}(?<!data)(?<!power)(?<!food)(?<!blood)(?<!sperm)(?<!memory)(?<!sand)(?<!river)bank"
+    r"|[^\W\d_]{2,}(?<!data)(?<!power)(?<!food)(?<!blood)(?<!sperm)(?<!memory)(?<!sand)(?<!river)bank"
     # Germany's bank code, with its number ("BLZ 370 400 44"; not ISO's "BLZ Belize": an attacker's round)
     r"|sparkasse|credit union|caixa|caja de ahorros|cassa di risparmio|blz(?=[ \t]*[:.]?[ \t]*[0-9])|bankleitzahl"
     r"|banco|banque|banca|bankverbindung|routing (?:number|no)|aba|sort[ \-]?code|iban|bic|swift[ /]?(?:code|bic)"
     r"|ifsc|bsb|bvn|wire transfer|direct deposit|ach|bacs|sepa|überweisung|virement|transferencia|bonifico|przelew"
+    r"|cheque|routing (?:is|on)"  # "acct no 007369478424, routing is on the cheque" (reviewer CA)
     # a bank's statement of an account ("Kontoutskrift juni 2024 — Kontonummer: ...": reviewer BP)
     r"|kontoutskrift|kontoauszug|kontoudskrift|kontoutdrag|bank statement|relev[ée] bancaire|extracto bancario"
     r"|estratto conto|rekening koran|mutasi rekening"
@@ -170,6 +171,8 @@ _COUNTING = "01234567890123456789"
 _GAP = 24
 _BETWEEN = re.compile(
     r"[ \t]*(?:\((?P<kind>[^()\n]{0,20})\)[ \t]*)?(?:(?:is|ist|est|es|é|è)(?![^\W\d_]))?"
+    # Tagalog's "my" and "our" after the label ("BDO bank account number ko: 004219164708": reviewer CA)
+    r"(?:(?:ko|namin|natin)(?=[ \t]*:))?"
     # a bank's initials before the colon ("Nomor rekening BCA: 3077870982": reviewer BP)
     r"(?:(?P<initials>[A-Z]{3,5})[ \t]*(?=[:#]))?"
     r"[ \t]*[:#=\-–—.：]*[ \t]*"

@@ -1338,6 +1338,8 @@ _VERBS = (
     "devient|"
     # "eίvai": Greek "είναι" as the view writes it; Hebrew, Arabic, Indonesian "is"
     "était|es|era|é|è|är|er|jest|je|on|eίvai|הוא|היא|هي|adalah|equals|→|->|"
+    # Japanese's "は" written in Latin letters in a chat ("wifi no パスワード wa cYuhSC73h!0g desu": reviewer CA)
+    "wa|"
     # "senha do app redefinida para ...", "contraseña cambiada a ...", "Passwort zurückgesetzt auf ..."
     "redefinida para|alterada para|definida para|trocada para|mudada para|cambiada a|cambiada por|"
     "restablecida a|réinitialisé à|réinitialisée à|changé en|changée en|modifié en|geändert in|zurückgesetzt auf|"
