@@ -276,6 +276,14 @@ read under the first one's header, code's "query@keys.to(d)" and a log's "handle
 "(−)/+12.345.678" and "(out)/+61 234 567", a cash book's "Cash" in a bank's column). 6 and none lost since, linear
 (marked "left": account columns named for a bank's account in Japanese, Korean, Chinese and Hindi, which hold real
 accounts as often; a manual page's "crontab@freebsd.org(5)").
+
+- Round CAA. An attacker's round on reviewer CA's readers (a cheque or a routing named in the text, banks of two
+letters and "Bank", Tagalog's "ko" before a label's colon, romanised Japanese "wa" after a password's label, PINs of
+one digit over and over kept): 123 of the 151 ordinary strings it tried, those the readers altered (bills' "write your
+account number on the back of your cheque", call and network routing beside a ticket's account number, Swahili's
+"password wa M-Pesa", Indonesian's "password WA Business2", "DeBank" and INSEE's "idBank", "namin:" after a utility's
+account); 12 of the tree before's values lost (PINs such as "2222"). 1 and none lost since, linear (marked "left": a
+wallet's number in a text that names GTBank for another account).
 """
 
 from __future__ import annotations
@@ -304,7 +312,7 @@ ROUNDS = {
     "bk": (242, 35, 207),
     "bl": (231, 5, 219),
     "bm": (250, 12, 202),
-    "bn": (157, 12, 118),
+    "bn": (157, 12, 117),
     "st51": (162, 9, 153),
     "bpa": (335, 2, 316),
     "st52": (311, 17, 267),
@@ -316,6 +324,7 @@ ROUNDS = {
     "bxa": (127, 16, 111),
     "bya": (87, 7, 74),
     "bza": (117, 6, 108),
+    "caa": (123, 1, 122),
 }
 
 
@@ -386,11 +395,13 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # Round BZA's 54 (BZ's readers' shapes in other layouts): 13 found by the tree before, 33 by the readers it attacked
 # (3 of the tree before's lost: a password in a second CSV below a table told by its quotes, phones after "1,800."),
 # 27 since, none lost.
+# Round CAA's 54 (CA's readers' shapes, and PINs of one digit over and over): 16 found by the tree before, 31 by the
+# readers it attacked (12 of the tree before's lost: "my ATM PIN 2222"), 25 since, none lost.
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
     "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89), "bsa": (64, 59),
     "bta": (48, 45), "bua": (34, 29), "bva": (100, 58), "bwa": (94, 66), "bxa": (195, 136), "bya": (323, 221),
-    "bza": (54, 27),
+    "bza": (54, 27), "caa": (54, 25),
 }  # fmt: skip
 
 

@@ -763,10 +763,11 @@ def altered(name: str) -> list[str]:
         ("bz", "claim", None, 0.995),
         # Blind, after BZ's fixes: informal and code-mixed chat as an assistant keeps it (messaging apps' exports,
         # SMS threads, transcribed voice notes, Hinglish, Spanglish, Taglish, Arabizi, romanised Japanese): 150 of 158
-        # as it came (94.9%), one ordinary line altered (a joke's locker PIN "0000"). Its fixes: a cheque named
-        # beside an account's number, a bank whose name is two letters and "Bank", Tagalog's "ko" before the colon,
-        # romanised Japanese "wa" after the label, a PIN of one digit over and over. 156 since, none altered. Left:
-        # an SSN asked for as "tu social" one message before, a bare Indian mobile after "mera".
+        # as it came (94.9%), one ordinary line altered (a joke's locker PIN "0000", left: such PINs are real ones as
+        # often). Its fixes: a cheque's routing named beside an account's number, banks whose names are two letters
+        # and "Bank", Tagalog's "ko" before the colon of a label that names a bank, romanised Japanese "wa" after the
+        # Japanese label. 156 since. Left: an SSN asked for as "tu social" one message before, a bare Indian mobile
+        # after "mera".
         ("ca", "claim", None, 0.985),
     ],
 )
@@ -1129,8 +1130,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("by", 4, {"IP_ADDRESS"}),
         # Reviewer BZ: none; as it came a measurement log's grouped decimals read as a phone.
         ("bz", 0, set()),
-        # Reviewer CA: none; as it came a joke's locker PIN "0000".
-        ("ca", 0, set()),
+        # Reviewer CA: a joke's locker PIN "0000" (a PIN of one digit over and over is a real one as often).
+        ("ca", 1, {"PASSWORD"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

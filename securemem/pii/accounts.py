@@ -660,14 +660,10 @@ def _not_a_pin(lower: str, match: re.Match[str]) -> bool:
     )
     return bool(
         postal
-        or _SAME_DIGITS.fullmatch(match["value"])  # a default's or a joke's "0000" (reviewer CA), no one's secret
         or _POSTAL_PIN.match(lower, match.start())
         or MEETING.search(lower, line, end)
         or (match["other"] is not None and _not_a_pin_of_another_script(lower, match))
     )
-
-
-_SAME_DIGITS = re.compile(r"([0-9])\1{3,7}")
 
 
 def _indian_postcode(lower: str, match: re.Match[str]) -> bool:

@@ -129,12 +129,17 @@ _BANK_NAMED = re.compile(
     r"(?<!memory )(?<!blood )(?<!food )(?<!power )(?<!river )(?<!data )(?<!sperm )bank(?:s|'s)?(?! holiday)"
     r"|banka(?:s[ıi])?"  # Turkish's, Czech's, Croatian's ("banka hesap numarasını": reviewer BR)
     # a bank's own name ("Volksbank", "Commerzbank", "Postbank"), not a store of other things ("databank")
-    r"|[^\W\d_]{2,}(?<!data)(?<!power)(?<!food)(?<!blood)(?<!sperm)(?<!memory)(?<!sand)(?<!river)bank"
+    r"|[^\W\d_]{3,}(?<!data)(?<!power)(?<!food)(?<!blood)(?<!sperm)(?<!memory)(?<!sand)(?<!river)bank"
     # Germany's bank code, with its number ("BLZ 370 400 44"; not ISO's "BLZ Belize": an attacker's round)
     r"|sparkasse|credit union|caixa|caja de ahorros|cassa di risparmio|blz(?=[ \t]*[:.]?[ \t]*[0-9])|bankleitzahl"
     r"|banco|banque|banca|bankverbindung|routing (?:number|no)|aba|sort[ \-]?code|iban|bic|swift[ /]?(?:code|bic)"
     r"|ifsc|bsb|bvn|wire transfer|direct deposit|ach|bacs|sepa|überweisung|virement|transferencia|bonifico|przelew"
-    r"|cheque|routing (?:is|on)"  # "acct no 007369478424, routing is on the cheque" (reviewer CA)
+    # a cheque's routing number named on the line ("acct no 007369478424, routing is on the cheque": reviewer CA); not
+    # "cheque" alone (a bill's "write your account number on the back of your cheque") or a network's routing
+    r"|routing[^\n]{0,40}cheque"
+    # banks whose own names are two letters and "Bank" (Nigeria's, Vietnam's, Thailand's): named, not any such word
+    # ("DeBank", "MyBank", INSEE's "idBank": an attacker's round)
+    r"|gtbank|hdbank|vpbank|tpbank|mbbank|kbank"
     # a bank's statement of an account ("Kontoutskrift juni 2024 — Kontonummer: ...": reviewer BP)
     r"|kontoutskrift|kontoauszug|kontoudskrift|kontoutdrag|bank statement|relev[ée] bancaire|extracto bancario"
     r"|estratto conto|rekening koran|mutasi rekening"
@@ -171,8 +176,9 @@ _COUNTING = "01234567890123456789"
 _GAP = 24
 _BETWEEN = re.compile(
     r"[ \t]*(?:\((?P<kind>[^()\n]{0,20})\)[ \t]*)?(?:(?:is|ist|est|es|é|è)(?![^\W\d_]))?"
-    # Tagalog's "my" and "our" after the label ("BDO bank account number ko: 004219164708": reviewer CA)
-    r"(?:(?:ko|namin|natin)(?=[ \t]*:))?"
+    # Tagalog's "my" and "our" after the label ("BDO bank account number ko: 004219164708": reviewer CA), after a label
+    # that names a bank only (see find_bank_numbers)
+    r"(?:(?P<tl>ko|namin|natin)(?=[ \t]*:))?"
     # a bank's initials before the colon ("Nomor rekening BCA: 3077870982": reviewer BP)
     r"(?:(?P<initials>[A-Z]{3,5})[ \t]*(?=[:#]))?"
     r"[ \t]*[:#=\-–—.：]*[ \t]*"
@@ -229,8 +235,8 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
             between[part] is not None and _BANK_KIND.search(between[part].lower()) for part in ("kind", "initials")
         ):
             continue  # "Account (routing): 021000021", "Account number ABA: 021000021": the bank's number
-        if between["initials"] is not None and between["initials"] in _NOT_A_BANKS_INITIALS:
-            continue  # "Savings account EUR: 12500000", "Nomor rekening CIF: 0012345678" (an attacker's round)
+        if _not_a_banks_label(between, label):
+            continue
         start = between.end()
         value = _ACCOUNT_DIGITS.match(text, start) or _value_words_on(lower, text, start)
         if value is None or "\n" in text[label.end() : value.start()]:
@@ -248,6 +254,15 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
         read = named or label["rs"] is not None or (named is not None and _norwegian_account(number)) or _nrb(number)
         if read and _plausible(text, number, value.end()):
             yield ("BANK_ACCOUNT", *value.span())
+
+
+def _not_a_banks_label(between: re.Match[str], label: re.Match[str]) -> bool:
+    """Capitals before the colon that are no bank's ("Savings account EUR: 12500000", "Nomor rekening CIF: 0012345678"),
+    or Tagalog's "namin" after a label that names no bank ("PLDT account number namin: 0298...", a bank named elsewhere
+    only): attackers' rounds."""
+    if between["tl"] is not None and _SELF_BANKED.search(label.group()) is None:
+        return True
+    return between["initials"] is not None and between["initials"] in _NOT_A_BANKS_INITIALS
 
 
 # The words between a label and its number in a sentence ("numer rachunku bankowego 35 1058 ...", "số tài khoản ngân

@@ -1338,8 +1338,6 @@ _VERBS = (
     "devient|"
     # "eίvai": Greek "είναι" as the view writes it; Hebrew, Arabic, Indonesian "is"
     "était|es|era|é|è|är|er|jest|je|on|eίvai|הוא|היא|هي|adalah|equals|→|->|"
-    # Japanese's "は" written in Latin letters in a chat ("wifi no パスワード wa cYuhSC73h!0g desu": reviewer CA)
-    "wa|"
     # "senha do app redefinida para ...", "contraseña cambiada a ...", "Passwort zurückgesetzt auf ..."
     "redefinida para|alterada para|definida para|trocada para|mudada para|cambiada a|cambiada por|"
     "restablecida a|réinitialisé à|réinitialisée à|changé en|changée en|modifié en|geändert in|zurückgesetzt auf|"
@@ -1414,6 +1412,9 @@ _PASSWORD_PHRASE = re.compile(
         r"|(?P<how>,[ \t]+(?:letter|character|char)[ \t]+by[ \t]+(?:letter|character|char))(?=[ \t]*:)"
         r"|(?P<quoted>[ \t]*«[^«»\n]{1,60}»|[ \t]*\"[^\"\n]{0,30}[ \t][^\"\n]{0,30}\"|[ \t]*“[^“”\n]{1,60}”))?[ \t]*"
         rf"(?P<op>:|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
+        # Japanese's "は" written in Latin letters after the Japanese word ("wifi no パスワード wa cYuhSC73h!0g desu":
+        # reviewer CA), not after another language's ("password wa M-Pesa usimpe": Swahili's "of", an attacker's round)
+        r"|(?<=\u30c9[ \t])wa(?=[ \t])"
         r"|(?=[\u300c\u300e\uff62])"
         rf"|{_THAI}{{1,40}}[ \t]*:)"
         rf"|(?P<bare>{_THAI}{{0,40}}[ \t]+)(?=[^\s])|(?P<glued>{_CJK_GLUED}))"
