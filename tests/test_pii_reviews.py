@@ -769,6 +769,14 @@ def altered(name: str) -> list[str]:
         # Japanese label. 156 since. Left: an SSN asked for as "tu social" one message before, a bare Indian mobile
         # after "mera".
         ("ca", "claim", None, 0.985),
+        # Blind, after CA's fixes: healthcare and insurance operations (clinical notes, FHIR resources, HL7 segments,
+        # prescriptions, claims, lab reports), 16 languages, dense with identifiers that are no one's PII (NPIs,
+        # NDCs, MRNs, NHS numbers): 294 of 299 as it came (98.3%), three ordinary lines altered (NHS numbers and
+        # India's IPD numbers read as phones). Its fixes: a password of two words a dot joins and a number, a
+        # capital first, before more text; a health system's number named with "number" or "no"; Hindi's bare
+        # "number" after an acronym. 296 since, none altered. Left: a bank account in a FHIR extension named by its
+        # URL, a secret after Dutch's compound "webhookgeheim".
+        ("cb", "claim", None, 0.985),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1132,6 +1140,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("bz", 0, set()),
         # Reviewer CA: a joke's locker PIN "0000" (a PIN of one digit over and over is a real one as often).
         ("ca", 1, {"PASSWORD"}),
+        # Reviewer CB: none; as it came NHS numbers and India's IPD numbers read as phones.
+        ("cb", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -1196,7 +1196,7 @@ _REFERENCE_WORDS = frozenset(
 )
 # Words between a reference noun and its number: "order no. is 123", "account number: 123".
 # Spanish and Portuguese "n.º" reads "n", "o" in the view.
-_FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code", "n", "o"])
+_FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code", "n", "o", *viewed_words("नंबर")])
 # Latin (Vietnamese's "đ" and "ạ".."ỹ" too), and Arabic letters (its phone words)
 # Latin Extended-A too, and Romanian's comma-below letters (ș, ț); Hebrew letters (its phone and call
 # words: the view drops its vowel points)
@@ -1503,13 +1503,25 @@ def _is_reference(words: list[str], bare: bool = True) -> bool:
 
 
 def _named_by(words: list[str], names: frozenset[str]) -> bool:
-    """A word of ``names`` is the nearest before the number, fillers ("no", "number", "#") apart."""
+    """A word of ``names`` is the nearest before the number, fillers ("no", "number", "#") apart; or a health
+    system's word with "number" or "no" after it (_NUMBERED_ONLY)."""
+    numbered = False
     for word in reversed(words):
-        if word in names:
+        if word in names or (numbered and word in _NUMBERED_ONLY):
             return True
         if word not in _FILLER and word != "#":
             return False
+        numbered = numbered or word in _NUMBER_FILLERS
     return False
+
+
+# A health system's numbers of a patient, a referral or a specimen, read as such with "number" or "no" after the word
+# only ("NHS number 4145266773", "IPD नंबर 6816264": reviewer CB), not as its helpline's ("NHS 0300 311 2233",
+# "Medicare 1-800-633-4227").
+_NUMBERED_ONLY = frozenset(
+    {"nhs", "chi", "mrn", "uhid", "ipd", "opd", "abha", "ubrn", "mbi", "medicare", "medicaid", "accession"}
+)
+_NUMBER_FILLERS = frozenset({"no", "number", "num", "nr", "#", *viewed_words("नंबर")})
 
 
 def _phone_all_the_same(scan: Scan, candidate: str, start: int, words: list[str]) -> bool:
@@ -3815,7 +3827,11 @@ def find_labelled_phones(scan: Scan) -> Iterator[Span]:
     glued to CJK text (whose letters are word characters). Each is still validated as a phone."""
     text = scan.text
     labels = _office_labels(scan) if text.isascii() else _FOREIGN_PHONE_LABEL.finditer(text)
-    starts = [(label.end(), ["phone"], label["sea"] is not None or label["device"] is not None) for label in labels]
+    starts = [
+        (label.end(), ["phone"], label["sea"] is not None or label["device"] is not None)
+        for label in labels
+        if not _acronyms_number(text, label)
+    ]
     if "+" in text:
         starts += [
             (plus.start(), [], False) for plus in _GLUED_PLUS.finditer(text) if _glued_plus_named(text, plus.start())
@@ -3832,6 +3848,16 @@ def find_labelled_phones(scan: Scan) -> Iterator[Span]:
 
 
 _COMPACT_DATE = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")
+# Hindi's bare "number" after an acronym of capitals: a record's number ("IPD नंबर 6816264", "ABHA नंबर ...": reviewer
+# CB), not a phone's ("मेरा नंबर", "मोबाइल नंबर").
+_BARE_NUMBER_WORDS = frozenset(viewed_words("नंबर", "नम्बर"))
+_ACRONYM_BEFORE = re.compile(r"(?<![A-Za-z])[A-Z]{2,6}[ \t]*$")
+
+
+def _acronyms_number(text: str, label: re.Match[str]) -> bool:
+    return label.group().strip(" \t:：") in _BARE_NUMBER_WORDS and (
+        _ACRONYM_BEFORE.search(text, max(0, label.start() - 10), label.start()) is not None
+    )
 
 
 # ---------------------------------------------------------------- digits spelt out
