@@ -284,6 +284,12 @@ account number on the back of your cheque", call and network routing beside a ti
 "password wa M-Pesa", Indonesian's "password WA Business2", "DeBank" and INSEE's "idBank", "namin:" after a utility's
 account); 12 of the tree before's values lost (PINs such as "2222"). 1 and none lost since, linear (marked "left": a
 wallet's number in a text that names GTBank for another account).
+
+- Round CBA. An attacker's round on reviewer CB's readers (a password of two words a dot joins and a number before
+more text, a health system's number named with "number" or "no", Hindi's bare "number" after an acronym): 42 of the
+65 ordinary strings it tried, those the readers altered (code's "Resources.password01", "Constants.dbpass01",
+"Password: Windows.update2024 must be installed first", "password: Python.version311 or later"); the password reader
+was removed, the others kept to a record's shape and a record's acronyms. None and none lost since, linear.
 """
 
 from __future__ import annotations
@@ -325,6 +331,7 @@ ROUNDS = {
     "bya": (87, 7, 74),
     "bza": (117, 6, 108),
     "caa": (123, 1, 122),
+    "cba": (42, 0, 42),
 }
 
 
@@ -397,11 +404,14 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # 27 since, none lost.
 # Round CAA's 54 (CA's readers' shapes, and PINs of one digit over and over): 16 found by the tree before, 31 by the
 # readers it attacked (12 of the tree before's lost: "my ATM PIN 2222"), 25 since, none lost.
+# Round CBA's 110 (helplines after health systems' words, Hindi's phones after acronyms, two-word passwords): 90 found
+# by the tree before, 47 by the readers it attacked (54 of the tree before's lost: "the Medicare number is
+# 1-800-633-4227", "मेरा WA नंबर 9876543210"), 90 since, none lost.
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
     "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89), "bsa": (64, 59),
     "bta": (48, 45), "bua": (34, 29), "bva": (100, 58), "bwa": (94, 66), "bxa": (195, 136), "bya": (323, 221),
-    "bza": (54, 27), "caa": (54, 25),
+    "bza": (54, 27), "caa": (54, 25), "cba": (110, 90),
 }  # fmt: skip
 
 

@@ -13,13 +13,17 @@ from tests.helpers import found_values
 @pytest.mark.parametrize(
     ("text", "value"),
     [
-        # a password of two words a dot joins and a number, a capital first, after a label and before more text
-        ("Senha do portal do beneficiário: Skio.cajueiro69 (portal novo)", "Skio.cajueiro69"),
-        ("e-Nabız girişi şifre: Viil.lale03; SUT kodu 876258.", "Viil.lale03"),
-        # a health system's helpline stays a phone
+        # a health system's helpline stays a phone, whatever the words before it (an attacker's round)
         ("NHS 0300 311 2233", "0300 311 2233"),
         ("Medicare 1-800-633-4227", "1-800-633-4227"),
+        ("For questions, the Medicare number is 1-800-633-4227.", "1-800-633-4227"),
+        ("NHS no. 020 7946 0958", "020 7946 0958"),
+        ("Medicaid #: (800) 541-2831", "(800) 541-2831"),
+        ("OPD number: 402-444-5600", "402-444-5600"),
+        # Hindi's "number" after a phone's or a carrier's acronym
         ("मोबाइल नंबर 9876543210", "9876543210"),
+        ("मेरा WA नंबर 9876543210 है", "9876543210"),
+        ("BSNL नंबर 9876543210", "9876543210"),
     ],
 )
 def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
@@ -34,10 +38,11 @@ def test_a_value_in_these_forms_is_found(text: str, value: str) -> None:
         "Patient Priya Chauhan, NHS No. 540 881 7628, follow-up in 12 weeks",
         "IPD नंबर 6816264।",
         "ABHA नंबर 49-9005-8164-4395, पैकेज कोड SU65A",
-        # code's dotted names after a password's label, lower-case first
+        # code's dotted names after a password's label (two words a dot joins and a number stay code's too: "Password:
+        # Windows.update2024 must be installed first", an attacker's round on a reader this round first wrote)
         "password = torch.float16",
-        "password: self.conn01 here",
-        "password: config.secret12 from vault",
+        "password = Resources.password01;",
+        "Password: Windows.update2024 must be installed first",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

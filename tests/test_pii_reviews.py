@@ -772,11 +772,12 @@ def altered(name: str) -> list[str]:
         # Blind, after CA's fixes: healthcare and insurance operations (clinical notes, FHIR resources, HL7 segments,
         # prescriptions, claims, lab reports), 16 languages, dense with identifiers that are no one's PII (NPIs,
         # NDCs, MRNs, NHS numbers): 294 of 299 as it came (98.3%), three ordinary lines altered (NHS numbers and
-        # India's IPD numbers read as phones). Its fixes: a password of two words a dot joins and a number, a
-        # capital first, before more text; a health system's number named with "number" or "no"; Hindi's bare
-        # "number" after an acronym. 296 since, none altered. Left: a bank account in a FHIR extension named by its
-        # URL, a secret after Dutch's compound "webhookgeheim".
-        ("cb", "claim", None, 0.985),
+        # India's IPD numbers read as phones). Its fixes: a health system's record number (bare digits or the NHS's
+        # 3-3-4) named with "number" or "no", Hindi's bare "number" after a record's acronym. 294 since, none
+        # altered. Left: two passwords of two words a dot joins and a number ("Skio.cajueiro69": the same shape is
+        # code's as often, an attacker's round), a bank account in a FHIR extension named by its URL, a secret after
+        # Dutch's compound "webhookgeheim".
+        ("cb", "claim", None, 0.98),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

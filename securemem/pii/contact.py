@@ -1495,19 +1495,21 @@ _CALLBACK = re.compile(
 )
 
 
-def _is_reference(words: list[str], bare: bool = True) -> bool:
+def _is_reference(words: list[str], bare: bool = True, candidate: str | None = None) -> bool:
     """A reference noun before the number ("order", "part number"); a person's noun ("customer
     number 2125550143") or a loan's ("Mortgage loan no. 7700412983") makes bare digits a reference, not a
     formatted number ("Customer: 0161 ...", "Loan officer: (415) 555-2671")."""
-    return _named_by(words, _BARE_REFERENCES if bare else _REFERENCE_WORDS)
+    return _named_by(words, _BARE_REFERENCES if bare else _REFERENCE_WORDS, candidate)
 
 
-def _named_by(words: list[str], names: frozenset[str]) -> bool:
+def _named_by(words: list[str], names: frozenset[str], candidate: str | None = None) -> bool:
     """A word of ``names`` is the nearest before the number, fillers ("no", "number", "#") apart; or a health
-    system's word with "number" or "no" after it (_NUMBERED_ONLY)."""
+    system's word with "number" or "no" after it (_NUMBERED_ONLY), before a ``candidate`` shaped as its records'."""
     numbered = False
     for word in reversed(words):
-        if word in names or (numbered and word in _NUMBERED_ONLY):
+        if word in names:
+            return True
+        if numbered and word in _NUMBERED_ONLY and candidate is not None and _RECORD_SHAPED.fullmatch(candidate):
             return True
         if word not in _FILLER and word != "#":
             return False
@@ -1522,6 +1524,9 @@ _NUMBERED_ONLY = frozenset(
     {"nhs", "chi", "mrn", "uhid", "ipd", "opd", "abha", "ubrn", "mbi", "medicare", "medicaid", "accession"}
 )
 _NUMBER_FILLERS = frozenset({"no", "number", "num", "nr", "#", *viewed_words("नंबर")})
+# A record's number as health systems write it: bare digits with no trunk "0", or the NHS's 3-3-4 (not a helpline's
+# "0300 311 2233", "1-800-633-4227", "(800) 541-2831", "800.633.4227": an attacker's round).
+_RECORD_SHAPED = re.compile(r"[1-9][0-9]{5,11}|[1-9][0-9]{2} [0-9]{3} [0-9]{4}")
 
 
 def _phone_all_the_same(scan: Scan, candidate: str, start: int, words: list[str]) -> bool:
@@ -1948,7 +1953,7 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
     # A reference noun before it ("order 4155552671") makes it a reference, unless the number is
     # international or the text calls it a phone ("The phone for the booking is 07911 123456").
     if (
-        _is_reference(words, candidate.isdigit())
+        _is_reference(words, candidate.isdigit(), candidate)
         and not candidate.startswith(("+", "(+"))
         and not (candidate.startswith("(0") and words[-2:] == ["to", "port"])  # "threatened to port (01865) ..."
         and not _CALLING_WORDS.intersection(words)
@@ -3848,10 +3853,10 @@ def find_labelled_phones(scan: Scan) -> Iterator[Span]:
 
 
 _COMPACT_DATE = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")
-# Hindi's bare "number" after an acronym of capitals: a record's number ("IPD नंबर 6816264", "ABHA नंबर ...": reviewer
-# CB), not a phone's ("मेरा नंबर", "मोबाइल नंबर").
+# Hindi's bare "number" after a record's acronym: a record's number ("IPD नंबर 6816264", "ABHA नंबर ...": reviewer
+# CB), not a phone's ("मेरा नंबर", "मोबाइल नंबर", "WA नंबर", "BSNL नंबर": an attacker's round).
 _BARE_NUMBER_WORDS = frozenset(viewed_words("नंबर", "नम्बर"))
-_ACRONYM_BEFORE = re.compile(r"(?<![A-Za-z])[A-Z]{2,6}[ \t]*$")
+_ACRONYM_BEFORE = re.compile(r"(?<![A-Za-z])(?:IPD|OPD|UHID|ABHA|MRN|PNR|UTR|UAN|CRN|EPIC)[ \t]*$")
 
 
 def _acronyms_number(text: str, label: re.Match[str]) -> bool:

@@ -3212,11 +3212,7 @@ def _plausible_value(secret: str, quoted: bool) -> bool:
     # a reference, a comment: "%s", "%(pw)s", "@Microsoft.KeyVault(...)", "# set below".
     if secret[:1] in "%@#" and (_REFERENCE.fullmatch(secret) or not _DIGIT.search(secret)):
         return False
-    if not quoted and (
-        (_IDENTIFIER_CHAIN.match(secret) and not _words_and_number(secret))
-        or _CONSTANT.match(secret)
-        or _SNAKE.match(secret)
-    ):
+    if not quoted and (_IDENTIFIER_CHAIN.match(secret) or _CONSTANT.match(secret) or _SNAKE.match(secret)):
         return False
     if not quoted and _HEX_LITERAL.fullmatch(secret):
         return False  # "_DD_SIGNATURE = 0x08074b50": a number of code (a key of 0x and 64 digits is not one)
@@ -3233,23 +3229,6 @@ def _plausible_value(secret: str, quoted: bool) -> bool:
         # "login(username: String!, password: String!)": a field's type in a GraphQL schema
         return False
     return not secret.startswith("[")
-
-
-def _words_and_number(secret: str) -> bool:
-    """Two words a dot joins and a number, as people make passwords ("Senha do portal: Skio.cajueiro69", "şifre:
-    Viil.lale03;": reviewer CB), not an attribute of code's receiver ("self.conn01") or an algorithm's name."""
-    return (
-        _WORDS_AND_NUMBER.fullmatch(secret) is not None
-        and secret[:1].isupper()  # a capital first, as people write it: "dragon.soleil50", "torch.float16" are code's
-        and secret.split(".", 1)[0].lower() not in _CODE_RECEIVERS
-        and _ALGORITHM_TAIL.search(secret.lower()) is None
-    )
-
-
-_CODE_RECEIVERS = frozenset(
-    {"self", "this", "cls", "config", "conf", "cfg", "settings", "env", "app", "ctx", "context", "args", "opts",
-     "options", "params", "request", "req", "res", "vars", "secrets", "process", "window", "document", "module"}
-)  # fmt: skip
 
 
 _URL_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{1,30}://")
