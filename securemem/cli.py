@@ -26,7 +26,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import IO, Any, NoReturn, TextIO
 
-from securemem.errors import RefusedError, SecureMemError, StorageError, StoreBusyError, WrongKeyError
+from securemem.errors import RefusedError, SecureMemError, StorageError, StoreBusyError, WrongKekError, WrongKeyError
 from securemem.keys import KeyFile, KeyProvider, as_key_provider, create_key_file
 from securemem.keys.header import keys_path
 from securemem.keys.kek import FileKek, KekProvider
@@ -1166,7 +1166,12 @@ def _stale_key_hint(exc: SecureMemError, args: argparse.Namespace | None) -> str
     """For a store that took KEKs and was re-keyed since, opened by the key file found beside it: what
     happened (an attacker's round: "DB.key does not open DB (wrong key, or ... damaged)" for an intact store)."""
     db = getattr(args, "db", None)
-    if not isinstance(exc, WrongKeyError) or not isinstance(db, str) or split_url(db)[0] == "postgresql":
+    if (
+        not isinstance(exc, WrongKeyError)
+        or isinstance(exc, WrongKekError)  # a KEK's failure: DB.key was not what failed (an attacker's round)
+        or not isinstance(db, str)
+        or split_url(db)[0] == "postgresql"
+    ):
         return ""
     given = getattr(args, "key_file", None) or getattr(args, "passphrase_file", None) or getattr(args, "kek", None)
     if given or os.environ.get(KEY_ENV) or os.environ.get(KEK_ENV) or not keys_path(db).exists():
@@ -1175,8 +1180,8 @@ def _stale_key_hint(exc: SecureMemError, args: argparse.Namespace | None) -> str
     if not Path(beside).exists():
         return ""
     return (
-        f"; {beside} is the key the store had before it took KEKs (keys adopt), and its data key was rotated "
-        f"since: open it with --kek (the KEKs in {keys_path(db)}) and remove {beside}"
+        f"; if {beside} is the key the store had before it took KEKs (keys adopt) and its data key was rotated since, "
+        f"it opens nothing now: open the store with --kek (the KEKs in {keys_path(db)}), then remove {beside}"
     )
 
 

@@ -112,7 +112,11 @@ def _rotate_kek(db: str | os.PathLike[str], kek: KekProvider, to: KekProvider) -
     entry, made = _wrap_new(unlocked, to)
     kept = tuple(e for e in unlocked.header.entries if e.key_id not in gone)
     _write(unlocked, replace(unlocked.header, entries=(*kept, entry)), made, to)
-    _record("kek_rotated", unlocked, key_id=entry.key_id, provider=entry.provider, removed=unlocked.used.key_id)
+    twins = sorted(gone - {unlocked.used.key_id})
+    extra = {"also_removed": twins} if twins else {}  # a passphrase's twins an earlier release let in
+    _record(
+        "kek_rotated", unlocked, key_id=entry.key_id, provider=entry.provider, removed=unlocked.used.key_id, **extra
+    )
     return entry, unlocked.used, made
 
 

@@ -276,6 +276,19 @@ def test_the_key_file_an_adopted_store_had_is_named_as_stale_once_its_data_key_w
     assert reads(capsys, path)  # through DB.kek, the default KEK once no key file is beside the store
 
 
+def test_a_kek_that_fails_gets_no_hint_about_the_key_file_beside_the_store(tmp_path: Path, capsys: Cap) -> None:
+    """Found by an attacker: a failing default KEK drew the stale key file's hint, though DB.key still opened it."""
+    path = tmp_path / "s.db"
+    assert run_cli(capsys, "init", "--db", str(path))[0] == 0
+    assert run_cli(capsys, "keys", "adopt", "--db", str(path), "--new-kek", f"file:{path}.kek")[0] == 0
+    code = run_cli(
+        capsys, "keys", "rotate-kek", "--db", str(path), "--kek", f"file:{path}.kek", "--to", new_kek(tmp_path, "k2")
+    )
+    assert code[0] == 0
+    line = fails(capsys, 2, "keys", "add", "--db", str(path), "--new-kek", new_kek(tmp_path, "k3"))
+    assert "is not one of the KEKs" in line and "keys adopt" not in line
+
+
 def test_adopt_erases_what_a_writer_that_died_left_to_erase(tmp_path: Path, capsys: Cap) -> None:
     # A writer killed inside its erasure bound left deleted text decryptable; adopt opened the store, left
     # it so and said nothing (a fresh attacker's round). It erases first now, as the other commands do.

@@ -6,6 +6,7 @@ in one line, and no message holds key material.
 
 from __future__ import annotations
 
+import logging
 import os
 import stat
 import sys
@@ -24,7 +25,7 @@ from securemem.keys.header import Entry, read_header, utc_stamp, write_header
 from securemem.keys.kek import FileKek, KekProvider
 from securemem.keys.uri import parse_kek
 from securemem.store.envelope import unlock
-from tests.helpers import create, view
+from tests.helpers import audit_records, create, view
 
 
 @pytest.fixture(autouse=True)
@@ -281,7 +282,9 @@ def test_a_new_passphrase_typed_differently_the_second_time_changes_nothing(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_same_passphrase_wraps_a_store_once_and_leaves_it_whole_when_rotated_away_from(tmp_path: Path) -> None:
+def test_the_same_passphrase_wraps_a_store_once_and_leaves_it_whole_when_rotated_away_from(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """Found by an attacker: each wrap by a passphrase draws its own salt, so its key id differs from
     entry to entry; the same passphrase was added twice, and after `rotate-kek` away from it, its
     second entry still opened the store."""
@@ -296,8 +299,11 @@ def test_the_same_passphrase_wraps_a_store_once_and_leaves_it_whole_when_rotated
     twin = Entry(uri, utc_stamp(), parse_kek(uri).wrap(unlocked.dek, unlocked.header.store_id))
     write_header(db, replace(unlocked.header, entries=(*unlocked.header.entries, twin)).signed(unlocked.dek))
     assert len(read_header(db).entries) == 2
+    caplog.set_level(logging.INFO, logger="securemem.audit")
     rotate_kek(db, parse_kek(uri), FileKek(str(tmp_path / "new.kek")))
     assert [entry.provider for entry in read_header(db).entries] == [f"file:{tmp_path / 'new.kek'}"]
+    (rotated,) = [record for record in audit_records(caplog) if record.get("event") == "kek_rotated"]
+    assert rotated["also_removed"] == [twin.key_id]  # every entry removed is named (an attacker's round)
     with pytest.raises(WrongKekError):
         SecureMemory.open(db, kek=uri, create=False)
     with SecureMemory.open(db, kek=f"file:{tmp_path / 'new.kek'}", create=False) as memory:
@@ -323,3 +329,32 @@ def test_a_helper_never_gets_the_secrets_securemem_reads_from_the_environment(
     assert "'HELPER_VISIBLE'" in names and "'PATH'" in names
     for secret in ("OLD_KEK_HEX", "SECUREMEM_PKCS11_PIN", "PGPASSWORD"):
         assert f"'{secret}'" not in names
+
+
+def test_a_helper_never_gets_a_variable_a_key_header_or_securemem_kek_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by an attacker: a store whose header has an `env:OLD` entry, opened through its `command:` entry, gave
+    the helper $OLD (a KEK that opens the store); so did $SECUREMEM_KEK naming `env:OTHER` beside --kek."""
+    monkeypatch.setenv("HEADER_ONLY_KEK", os.urandom(32).hex())
+    monkeypatch.setenv("NAMED_BY_SECUREMEM_KEK", os.urandom(32).hex())
+    monkeypatch.setenv("SECUREMEM_KEK", "env:NAMED_BY_SECUREMEM_KEK")
+    monkeypatch.setattr(kek_module, "_KEK_VARIABLES", set())
+    seen = tmp_path / "seen"
+    helper_kek = os.urandom(32).hex()
+    script = helper(tmp_path, f"open({str(seen)!r}, 'w').write(repr(sorted(os.environ)))\nprint({helper_kek!r})")
+    db = tmp_path / "s.db"
+    with SecureMemory.open(db, kek=f"command:{script}") as memory:
+        create(memory, "/memories/a.md", "kept\n")
+    unlocked = unlock(db, parse_kek(f"command:{script}"))
+    extra = Entry(
+        "env:HEADER_ONLY_KEK",
+        utc_stamp(),
+        parse_kek("env:HEADER_ONLY_KEK").wrap(unlocked.dek, unlocked.header.store_id),
+    )
+    write_header(db, replace(unlocked.header, entries=(*unlocked.header.entries, extra)).signed(unlocked.dek))
+    monkeypatch.setattr(kek_module, "_KEK_VARIABLES", set())  # a fresh process: only what it reads names them
+    with SecureMemory.open(db, kek=CommandKek(str(script)), create=False) as memory:
+        assert "kept" in view(memory, "/memories/a.md")
+    names = seen.read_text()
+    assert "'HEADER_ONLY_KEK'" not in names and "'NAMED_BY_SECUREMEM_KEK'" not in names and "'PATH'" in names

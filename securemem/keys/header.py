@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from securemem.errors import KeyHeaderError
-from securemem.keys.kek import Wrapped
+from securemem.keys.kek import Wrapped, note_kek_source
 from securemem.private_files import write_private_atomic
 
 FORMAT = "securemem-keys"
@@ -222,7 +222,9 @@ def _parse_entry(doc: Any) -> Entry:
     if kdf is not None and not isinstance(kdf, dict):
         raise TypeError("kdf")
     wrapped = Wrapped(_text(doc, "key_id"), _hex(doc, "nonce"), _hex(doc, "sealed"), _text(doc, "alg"), kdf)
-    return Entry(_text(doc, "provider"), _text(doc, "added_at"), wrapped)
+    provider = _text(doc, "provider")
+    note_kek_source(provider)  # a command: helper run later never gets that variable
+    return Entry(provider, _text(doc, "added_at"), wrapped)
 
 
 def _text(doc: dict[str, Any], name: str) -> str:

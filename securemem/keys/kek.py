@@ -165,8 +165,17 @@ _KEK_VARIABLES: set[str] = set()
 
 
 def kek_variables() -> frozenset[str]:
-    """The names of the environment variables that hold a KEK of this process (see EnvKek)."""
-    return frozenset(_KEK_VARIABLES)
+    """The names of the environment variables that hold a KEK of this process (see EnvKek): those its ``env:`` KEKs
+    read, those the key headers it read name (another entry's ``env:VAR`` may open the same store), and the one
+    ``$SECUREMEM_KEK`` names (an attacker's round)."""
+    named = os.environ.get("SECUREMEM_KEK", "")
+    return frozenset(_KEK_VARIABLES | ({named[4:]} if named.startswith("env:") else set()))
+
+
+def note_kek_source(source: str) -> None:
+    """A KEK's URI this process came across (a key header's entry): an ``env:VAR`` one's variable is withheld too."""
+    if source.startswith("env:"):
+        _KEK_VARIABLES.add(source[4:])
 
 
 class EnvKek(MaterialKek):
