@@ -1143,7 +1143,12 @@ def _command(argv: Sequence[str] | None) -> int:
         args = build_parser().parse_args(argv)
         _no_empty_keks(args)
         if isinstance(getattr(args, "db", None), str):
-            split_url(args.db)  # a malformed URL refused here, before any command reads it as a file's path
+            # a malformed URL refused here, before any command reads it as a file's path; a store file's URL is its
+            # path from here on, so that the files beside it (DB.key, DB.keys, DB.kek) are found (an attacker's round:
+            # "keys adopt --db sqlcipher:///..." ended in an internal error)
+            scheme, location = split_url(args.db)
+            if scheme == "sqlcipher":
+                args.db = location
         code: int = args.handler(args)
         sys.stdout.flush()  # here, so that a closed pipe is seen while it can still be handled
         return code

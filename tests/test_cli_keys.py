@@ -561,3 +561,18 @@ def test_a_new_key_is_never_taken_from_another_users_file(tmp_path: Path, capsys
     # a file of this user's that only opens a store may be anyone's: a wrong one opens nothing
     os.chown(mine, 12345, 12345)
     assert run_cli(capsys, "keys", "list", "--db", str(tmp_path / "e.db"), "--kek", f"file:{mine}")[0] == 0
+
+
+def test_a_store_files_url_works_with_every_key_command(tmp_path: Path, capsys: Cap) -> None:
+    """Found by an attacker: "keys adopt --db sqlcipher:///..." ended in an internal error (the files beside the store
+    were looked for beside the URL's text)."""
+    url = f"sqlcipher://{tmp_path / 'u.db'}"
+    assert run_cli(capsys, "init", "--db", url)[0] == 0
+    assert run_cli(capsys, "exec", "--db", url, CREATE)[0] == 0
+    assert run_cli(capsys, "keys", "adopt", "--db", url, "--new-kek", f"file:{tmp_path / 'u.db.kek'}")[0] == 0
+    code, _, err = run_cli(
+        capsys, "keys", "rotate-dek", "--db", url, "--kek", f"file:{tmp_path / 'u.db.kek'}", "--quiet"
+    )
+    assert code == 0, err
+    code, out, err = run_cli(capsys, "exec", "--db", url, "--kek", f"file:{tmp_path / 'u.db.kek'}", VIEW)
+    assert code == 0 and "kept across every key change" in out, err
