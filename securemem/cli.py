@@ -29,9 +29,9 @@ from typing import IO, Any, NoReturn, TextIO
 from securemem.errors import RefusedError, SecureMemError, StorageError, StoreBusyError, WrongKekError, WrongKeyError
 from securemem.keys import KeyFile, KeyProvider, as_key_provider, create_key_file
 from securemem.keys.header import keys_path
-from securemem.keys.kek import FileKek, KekProvider
+from securemem.keys.kek import KEK_ENV, FileKek, KekProvider
 from securemem.keys.sources import KEY_ENV, default_key_file, resolve_key, same_key
-from securemem.keys.uri import KEK_ENV, parse_kek
+from securemem.keys.uri import parse_kek
 from securemem.memory import SecureMemory, configure_store, recorded_policy, store_policy
 from securemem.middleware import policy_layers
 from securemem.policy import load_policy, parse_duration

@@ -20,9 +20,9 @@ from securemem.cli import EXIT_OK, UsageError, _Parser, check_kek, kek_of, key_o
 from securemem.errors import OutcomeUnknownError
 from securemem.keys import KeyProvider, as_key_provider
 from securemem.keys.header import keys_path
-from securemem.keys.kek import FileKek, KekProvider
+from securemem.keys.kek import KEK_ENV, FileKek, KekProvider
 from securemem.keys.sources import KEY_ENV, default_key_file
-from securemem.keys.uri import KEK_ENV, parse_kek
+from securemem.keys.uri import parse_kek
 from securemem.progress import Meter
 from securemem.store.factory import split_url
 from securemem.targets import is_server_url

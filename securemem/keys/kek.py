@@ -19,7 +19,7 @@ import hashlib
 import hmac
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -160,6 +160,7 @@ class FileKek(MaterialKek):
         return True
 
 
+KEK_ENV = "SECUREMEM_KEK"  # the variable that names the KEK when no --kek is given
 # The environment variables an ``env:`` KEK of this process reads: a ``command:`` helper never gets them.
 _KEK_VARIABLES: set[str] = set()
 
@@ -168,7 +169,7 @@ def kek_variables() -> frozenset[str]:
     """The names of the environment variables that hold a KEK of this process (see EnvKek): those its ``env:`` KEKs
     read, those the key headers it read name (another entry's ``env:VAR`` may open the same store), and the one
     ``$SECUREMEM_KEK`` names (an attacker's round)."""
-    named = os.environ.get("SECUREMEM_KEK", "")
+    named = os.environ.get(KEK_ENV, "")
     return frozenset(_KEK_VARIABLES | ({named[4:]} if named.startswith("env:") else set()))
 
 
@@ -271,23 +272,25 @@ def wraps_already(kek: KekProvider, wrapped: Iterable[Wrapped], store_id: str) -
     entry is derived with a salt of its own, so each wrap by the same passphrase gets another key
     id; only trying its entries tells (an attacker's round: the same passphrase added twice, then
     "rotated away" from, still opened the store through its second entry). One scrypt per
-    passphrase entry, on a key change only.
+    passphrase entry tried, on a key change only.
     """
-    return next(iter(passphrase_twins(kek, wrapped, store_id)), None)
+    return next(_twins(kek, wrapped, store_id), None)
 
 
 def passphrase_twins(kek: KekProvider, wrapped: Iterable[Wrapped], store_id: str) -> list[str]:
     """The key ids of the entries of ``wrapped`` that ``kek``, a passphrase, opens (none for other KEKs)."""
+    return list(_twins(kek, wrapped, store_id))
+
+
+def _twins(kek: KekProvider, wrapped: Iterable[Wrapped], store_id: str) -> Iterator[str]:
     if not isinstance(kek, PassphraseKek):
-        return []
-    found = []
+        return
     for entry in wrapped:
         try:
             if kek.unwrap(entry, store_id) is not None:
-                found.append(entry.key_id)
+                yield entry.key_id
         except KeyHeaderError:
             continue  # a damaged entry is not this KEK's to judge here
-    return found
 
 
 def _scrypt_params(kdf: Mapping[str, Any]) -> tuple[bytes, int, int, int]:

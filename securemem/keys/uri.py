@@ -18,7 +18,6 @@ from securemem.keys.command import CommandKek
 from securemem.keys.kek import EnvKek, FileKek, KekProvider, PassphraseKek, read_passphrase_text
 
 SCHEMES = ("file", "env", "passphrase", "command", "pkcs11", "aws-kms")
-KEK_ENV = "SECUREMEM_KEK"
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 

@@ -355,38 +355,14 @@ _FIELD_BANK = re.compile(r"bank|iban|routing|sort_?code|sortcode|ifsc|swift|\bbi
 _PAID = re.compile(r"(?<![a-z])(?:payroll|payouts?)(?![a-z])")
 _PAID_TO = re.compile(r"(?<![a-z])(?:employee|beneficiary|payee)(?![a-z])")
 _PAID_REACH = 256  # characters of the field's line read before it
+_NUMBER_TAILS = ("num", "nbr", "no")  # "num" starts "number" too: the gate finds words where they start
+# The gate's words: every English spelling the field's pattern reads ("account_number", "acct-no", "accountnum"...),
+# and the other languages' as exports write them
 _FIELD_WORDS = index_words(
-    "accountnumber",
-    "account_number",
-    "account_num",
-    "accountnum",
-    "acct_number",
-    "acctnumber",
-    "account-number",
-    "account_no",
-    "accountno",
-    "acctno",
-    "acct_no",
-    "acctnum",
-    "numero_compte",
-    "numero_cuenta",
-    "numero_conta",
-    "numero_conto",
-    "kontonummer",
-    "rekeningnummer",
-    "nomor_rekening",
-    "numer_konta",
-    "numer_rachunku",
-    "numerocompte",
-    "numerocuenta",
-    "numeroconta",
-    "numeroconto",
-    "nomorrekening",
-    "numerkonta",
-    "numero_de_cuenta",
-    "numero_de_compte",
-    "numero_de_conta",
-)
+    *(f"{head}{join}{tail}" for head in ("account", "acct") for join in ("_", "-", "") for tail in _NUMBER_TAILS),
+    *(f"numero{join}{noun}" for join in ("_", "", "_de_") for noun in ("compte", "cuenta", "conta", "conto")),
+    "kontonummer", "rekeningnummer", "nomor_rekening", "nomorrekening", "numer_konta", "numerkonta", "numer_rachunku",
+)  # fmt: skip
 
 
 # Fields named in other languages count only beside a field that is a bank's own number or name ("routing_number",

@@ -1196,7 +1196,9 @@ _REFERENCE_WORDS = frozenset(
 )
 # Words between a reference noun and its number: "order no. is 123", "account number: 123".
 # Spanish and Portuguese "n.º" reads "n", "o" in the view.
-_FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code", "n", "o", *viewed_words("नंबर")])
+# Hindi's "number", both spellings, as the view writes them
+_HINDI_NUMBER = frozenset(viewed_words("नंबर", "नम्बर"))
+_FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code", "n", "o", *_HINDI_NUMBER])
 # Latin (Vietnamese's "đ" and "ạ".."ỹ" too), and Arabic letters (its phone words)
 # Latin Extended-A too, and Romanian's comma-below letters (ș, ț); Hebrew letters (its phone and call
 # words: the view drops its vowel points)
@@ -1523,7 +1525,7 @@ def _named_by(words: list[str], names: frozenset[str], candidate: str | None = N
 _NUMBERED_ONLY = frozenset(
     {"nhs", "chi", "mrn", "uhid", "ipd", "opd", "abha", "ubrn", "mbi", "medicare", "medicaid", "accession"}
 )
-_NUMBER_FILLERS = frozenset({"no", "number", "num", "nr", "#", *viewed_words("नंबर")})
+_NUMBER_FILLERS = frozenset({"no", "number", "num", "nr", "#", *_HINDI_NUMBER})
 # A record's number as health systems write it: bare digits with no trunk "0", or the NHS's 3-3-4 (not a helpline's
 # "0300 311 2233", "1-800-633-4227", "(800) 541-2831", "800.633.4227": an attacker's round).
 _RECORD_SHAPED = re.compile(r"[1-9][0-9]{5,11}|[1-9][0-9]{2} [0-9]{3} [0-9]{4}")
@@ -3855,12 +3857,11 @@ def find_labelled_phones(scan: Scan) -> Iterator[Span]:
 _COMPACT_DATE = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")
 # Hindi's bare "number" after a record's acronym: a record's number ("IPD नंबर 6816264", "ABHA नंबर ...": reviewer
 # CB), not a phone's ("मेरा नंबर", "मोबाइल नंबर", "WA नंबर", "BSNL नंबर": an attacker's round).
-_BARE_NUMBER_WORDS = frozenset(viewed_words("नंबर", "नम्बर"))
 _ACRONYM_BEFORE = re.compile(r"(?<![A-Za-z])(?:IPD|OPD|UHID|ABHA|MRN|PNR|UTR|UAN|CRN|EPIC)[ \t]*$")
 
 
 def _acronyms_number(text: str, label: re.Match[str]) -> bool:
-    return label.group().strip(" \t:：") in _BARE_NUMBER_WORDS and (
+    return label.group().strip(" \t:：") in _HINDI_NUMBER and (
         _ACRONYM_BEFORE.search(text, max(0, label.start() - 10), label.start()) is not None
     )
 
