@@ -960,6 +960,9 @@ def _seconds(text: str) -> float:
 
 
 MAX_EVERY = 366 * 86400.0  # a sweeper that waits longer than a year between sweeps is a mistake
+# ... and one that sweeps more than once a second only spends the store's lock and the log: "0.0001s" swept
+# about every millisecond, nearly a core and 1,700 log lines a second (an attacker's round)
+MIN_EVERY = 1.0
 
 
 def _duration(text: str) -> float:
@@ -969,6 +972,8 @@ def _duration(text: str) -> float:
         raise UsageError(f"--every: {exc}") from None
     if every > MAX_EVERY:  # checked before any sweep runs (a wait past threading.TIMEOUT_MAX would fail later)
         raise UsageError("--every: at most 366d between two sweeps; a sweeper run less often is better run by cron")
+    if every < MIN_EVERY:
+        raise UsageError("--every: at least 1s between two sweeps (nothing expired is ever shown, swept or not)")
     return every
 
 

@@ -493,6 +493,14 @@ def test_policy_check_of_a_missing_file_or_name(tmp_path: Path, capsys: pytest.C
             (every, "--every: at most 366d between two sweeps; a sweeper run less often is better run by cron")
             for every in ("3000000d", "999999999999w", "9999999999999999999s", "367d")
         ),
+        # "0.0001s" swept about every millisecond: a core and 1,700 log lines a second (an attacker's round)
+        *(
+            (
+                every,
+                "--every: at least 1s between two sweeps (nothing expired is ever shown, swept or not)",
+            )
+            for every in ("0.0001s", "0.999s", "0.5s")
+        ),
     ],
 )
 def test_sweep_every_takes_the_same_durations_as_policy_files(
