@@ -778,6 +778,30 @@ def altered(name: str) -> list[str]:
         # code's as often, an attacker's round), a bank account in a FHIR extension named by its URL, a secret after
         # Dutch's compound "webhookgeheim".
         ("cb", "claim", None, 0.98),
+        # Blind, after CB's fixes: customer operations in telecom, utilities, travel and retail (handoffs, porting and
+        # SIM-swap cases, SMS and payment logs, chat exports, integrations' configuration), 20 languages: 414 of 448 as
+        # it came (92.4%), one ordinary line altered (a Stripe card's token after "token"). Its fixes: a card or an
+        # IBAN sent over several chat messages, a card's parts listed under a key that names the card, digits spelt
+        # in Tagalog, Swahili and Korean, a code read out "as" words, an SMS's code from any sender told not to be
+        # shared, a one-time code's label with words before its colon and a remark after the code, a security code
+        # named "code" after its card, Swahili's account label, a password that starts with "?", Basic credentials
+        # in base64, a literal ending in a blank joined by "+". 441 since, none altered. Left: a Brazilian account of
+        # five digits and its check digit, passwords told inside a Chinese or a Turkish sentence, a password spaced
+        # out, Mexico's and Vietnam's national numbers outside the configured regions, an email whose local part
+        # holds a blank.
+        ("cc", "claim", None, 0.98),
+        # Blind, after CC's fixes: public sector, legal, HR and real estate work (tax filings and e-file XML, payroll
+        # and onboarding, immigration, court and escrow notes), 24 languages: 430 of 457 as it came (94.1%), three
+        # ordinary lines altered (SSH's algorithms at openssh.com read as addresses, a parcel's number and a Ukrainian
+        # case's number read as phones). Its fixes: an e-file's depositor's account and phone fields, account labels
+        # in Bengali, Chinese, Korean and Russian (at Sberbank), a Czech account with its bank's code, a routing
+        # number's nine digits and a credit union as a bank, Ukrainian's digits and radio's "niner", a backup code
+        # drawn at random, a personal access token's key, key parts after colons. 446 since; the Ukrainian case's
+        # number is still read as a phone. Left: a 1099's account under its label's line, an SSN glued into a
+        # fixed-width record, a temporary password holding "=" and "%", an API token a job's name comes between, an
+        # MDM enrollment code, a secret after Italian's "chiave segreta", Spain's national number spelt in words, a
+        # Vietnamese number wrapped across a line, an AWS secret's halves named "b" then "a".
+        ("cd", "claim", None, 0.97),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1143,6 +1167,11 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("ca", 1, {"PASSWORD"}),
         # Reviewer CB: none; as it came NHS numbers and India's IPD numbers read as phones.
         ("cb", 0, set()),
+        # Reviewer CC: none; as it came a Stripe card's token after "token".
+        ("cc", 0, set()),
+        # Reviewer CD: a Ukrainian court case's number ("Справа № 754/12345/24") read as a phone; as it came SSH's
+        # algorithms at openssh.com and a parcel's number too.
+        ("cd", 1, {"PHONE"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

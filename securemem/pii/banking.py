@@ -71,6 +71,14 @@ _FOREIGN_ACCOUNT_LABELS = (
     "계좌 번호",
     "เลขที่บัญชี",
     "เลขบัญชี",
+    # Bengali's (bank) account's number, Chinese's account number after the bank's name, Korean's account before
+    # the bank's name ("ব্যাংক হিসাব নম্বর: ...", "招商银行 账号 1109...", "계좌: 신한은행 110-676-...": reviewers
+    # CC and CD)
+    "ব্যাংক হিসাব নম্বর",
+    "হিসাব নম্বর",
+    "账号",
+    "帳號",
+    "계좌",
 )
 _NUMBER_WORD = r"(?:number|num|nbr|no\.?|nr\.?|#)"
 # Labels that name an account's number, matched in the lower-cased view.
@@ -78,6 +86,8 @@ _ACCOUNT_LABEL = re.compile(
     r"(?<![^\W\d_])(?:"
     rf"(?:bank(?:ing)?[ \-]?)?(?:account|acct|acc|a/c)\.?[ \t]*{_NUMBER_WORD}"
     rf"|(?:bank|checking|savings|chequing|current)[ \-](?:account|acct|a/c)(?:\.?[ \t]*{_NUMBER_WORD})?"
+    # a credit union's account ("Navy Federal Credit Union acct 622068934": reviewer CD)
+    r"|credit union (?:account|acct|a/c)"
     r"|kontonummer|konto-?nr\.?|kontonr\.?|kto\.?-?nr\.?|bankkonto(?:nummer)?"
     r"|num[ée]ro de compte(?: bancaire)?|n[°o]\.? de compte|compte bancaire(?: n[°o])?"
     r"|n[úu]mero de (?:la )?cuenta(?: bancaria)?|n[º°o]\.? de cuenta|cuenta bancaria"
@@ -88,6 +98,7 @@ _ACCOUNT_LABEL = re.compile(
     # Romanian's account's number ("numărul contului bancar": reviewer BR)
     r"|num[ăa]rul contului(?: bancar)?|num[ăa]r(?:ul)? de cont|cont bancar"
     r"|nomor rekening|nuban(?: account)?(?: number| no\.?)?"
+    r"|namba ya akaunti|nambari ya akaunti"  # Swahili ("Namba ya akaunti: 0114885666050": reviewer CC)
     # Indonesian's "No. rekening", "no. rek." (reviewer BV); Vietnamese's "STK" (số tài khoản), read only in
     # Vietnamese text that names a bank ("STK nhận tiền bồi thường: 5294856548739 (Vietcombank)": reviewer BV)
     r"|no\.?[ \t]?rek(?:ening|\.)|(?P<stk>stk)"
@@ -118,7 +129,7 @@ _BRANCH_REACH = 48
 _SELF_BANKED = re.compile(
     # Indonesian's "rekening" is a bank's account ("Nomor rekening BCA: 3077870982": reviewer BP)
     r"bank|bancari|bancaire|banc[áa]ria|bankowego|checking|chequing|savings|rekening|nuban|clabe|"
-    + _viewed("банковского", "банківськ", "बैंक", "口座", "银行", "銀行", "계좌", "المصرفي", "البنكي", "بانکی")
+    + _viewed("банковского", "банківськ", "बैंक", "口座", "银行", "銀行", "계좌", "المصرفي", "البنكي", "بانکی", "ব্যাংক")
     + r"|bancar"  # Romanian's "contului bancar" (reviewer BR)
     + "|"
     + _viewed("р/с", "р/сч", "расчетный", "расчётный")  # a settlement account is a bank's (reviewer BV)
@@ -131,8 +142,11 @@ _BANK_NAMED = re.compile(
     # a bank's own name ("Volksbank", "Commerzbank", "Postbank"), not a store of other things ("databank")
     r"|[^\W\d_]{3,}(?<!data)(?<!power)(?<!food)(?<!blood)(?<!sperm)(?<!memory)(?<!sand)(?<!river)bank"
     # Germany's bank code, with its number ("BLZ 370 400 44"; not ISO's "BLZ Belize": an attacker's round)
-    r"|sparkasse|credit union|caixa|caja de ahorros|cassa di risparmio|blz(?=[ \t]*[:.]?[ \t]*[0-9])|bankleitzahl"
+    r"|sparkasse|spořitelna|sporitelna|credit union|caixa|caja de ahorros|cassa di risparmio"  # (spořitelna: a Czech savings bank)
+    r"|blz(?=[ \t]*[:.]?[ \t]*[0-9])|bankleitzahl"
     r"|banco|banque|banca|bankverbindung|routing (?:number|no)|aba|sort[ \-]?code|iban|bic|swift[ /]?(?:code|bic)"
+    # a routing number with its nine digits ("account number 810000764 routing 095809931": reviewer CD)
+    r"|routing(?=[ \t]*[:#]?[ \t]*[0-9]{9}(?![0-9]))"
     r"|ifsc|bsb|bvn|wire transfer|direct deposit|ach|bacs|sepa|überweisung|virement|transferencia|bonifico|przelew"
     # a cheque's routing number named on the line ("acct no 007369478424, routing is on the cheque": reviewer CA); not
     # "cheque" alone (a bill's "write your account number on the back of your cheque") or a network's routing
@@ -143,8 +157,11 @@ _BANK_NAMED = re.compile(
     # a bank's statement of an account ("Kontoutskrift juni 2024 — Kontonummer: ...": reviewer BP)
     r"|kontoutskrift|kontoauszug|kontoudskrift|kontoutdrag|bank statement|relev[ée] bancaire|extracto bancario"
     r"|estratto conto|rekening koran|mutasi rekening"
-    r"|overboeking|" + _viewed("банк", "банка", "банке", "τράπεζα") + r")(?![^\W\d_])"
-    r"|" + _viewed("बैंक", "بنك", "بانک", "银行", "銀行", "은행", "ngân hàng", "ธนาคาร", "בנק")
+    # Sberbank, in its cases ("Номер счёта в Сбербанке: 4081...": reviewer CD)
+    r"|overboeking|"
+    + _viewed("банк", "банка", "банке", "τράπεζα", "сбербанк", "сбербанке", "сбербанка", "сбербанку")
+    + r")(?![^\W\d_])"
+    r"|" + _viewed("बैंक", "بنك", "بانک", "银行", "銀行", "은행", "ngân hàng", "ธนาคาร", "בנק", "ব্যাংক", "benki")
 )
 # What an account is of, just before its label, when it is not a bank's: a ledger's, a cloud's, a service's.
 _NOT_A_BANK = re.compile(
@@ -165,7 +182,8 @@ _NOT_A_BANKS_INITIALS = frozenset(
 )  # fmt: skip
 _BANK_KIND = re.compile(r"routing|aba|blz|sort|bsb|transit|micr|ifsc|swift|bic")
 # Groups a space, a dash or a dot apart (Norway prints "9210.44.20941": reviewer BP)
-_ACCOUNT_DIGITS = re.compile(r"[0-9]{2,}(?:[ \-.][0-9]{2,}){0,7}(?![0-9A-Za-z]|\.[0-9])")
+# ... and the Czech Republic's and Slovakia's bank code after a slash ("Číslo účtu: 9354855955/0800": reviewer CD)
+_ACCOUNT_DIGITS = re.compile(r"[0-9]{2,}(?:[ \-.][0-9]{2,}){0,7}(?:/[0-9]{4}(?![0-9/]))?(?![0-9A-Za-z]|\.[0-9])")
 _DATE_LIKE = re.compile(
     r"(?:19|20)[0-9]{2}[\- .]?[01][0-9][\- .]?[0-3][0-9]|[0-3]?[0-9][\- .][01]?[0-9][\- .](?:19|20)[0-9]{2}"
 )
@@ -190,14 +208,14 @@ _BETWEEN = re.compile(
 _LABEL_WORDS = index_words(
     "account", "acct", "acc", "a/c", "nuban", "clabe", "kontonummer", "konto", "kto", "bankkonto", "compte", "cuenta",
     "conto", "conta", "rekeningnummer", "bankrekening", "konta", "rachunku", "tilinumero", "szamlaszam", "hesap",
-    "nomor", "rekening", "rek", "stk",
+    "nomor", "rekening", "rek", "stk", "akaunti",
 )  # fmt: skip
 _FOREIGN_LABEL_PARTS = viewed_words(
     *_cased((
         "számla", "číslo", "số tài", "счет", "счёт", "рахунку", "λογαριασμ", "खाता", "الحساب", "حساب", "חשבון",
         "口座", "账号", "卡号", "계좌", "บัญชี", "compte", "número", "numéro", "nº", "n°",
         # where a label starts inside a word: Chinese's bank, Hebrew's prefixed number; Romanian's account (reviewer BR)
-        "银行", "銀行", "מספר חשבון", "contului", "numărul", "р/с", "расч",
+        "银行", "銀行", "מספר חשבון", "contului", "numărul", "р/с", "расч", "হিসাব", "帳號",
     ))
 )  # fmt: skip
 
@@ -340,7 +358,9 @@ def _a_label(lower: str, label: re.Match[str]) -> bool:
 # value ("bank", "bankName", "iban", "routing", "sort_code", "ifsc", "swift"): an attacker's round.
 _FIELD = re.compile(
     # whose account, before it ("debtor_account_number", "creditor_account_no": a payment's, reviewer BU)
-    r"""(?<![a-z0-9_\-])(?:(?:debtor|creditor|beneficiary|payee|payer|sender|recipient|remitter|holder)[_\-]?)?"""
+    # (an e-filed return's depositor: <DepositorAccountNum>, reviewer CD)
+    r"""(?<![a-z0-9_\-])(?:(?:debtor|creditor|beneficiary|payee|payer|sender|recipient|remitter|holder|depositor)"""
+    r"""[_\-]?)?"""
     r"""(?:(?:bank_?)?(?:account|acct)[_\-]?(?:number|num|nbr|no)"""
     # the same in the languages exports are written in ("numero_compte" beside "routing_number": reviewer BW)
     r"""|num[eé]ro_?(?:de_?)?(?:compte|cuenta|conta|conto)|kontonummer|rekeningnummer|nomor_?rekening"""
@@ -362,6 +382,7 @@ _FIELD_WORDS = index_words(
     *(f"{head}{join}{tail}" for head in ("account", "acct") for join in ("_", "-", "") for tail in _NUMBER_TAILS),
     *(f"numero{join}{noun}" for join in ("_", "", "_de_") for noun in ("compte", "cuenta", "conta", "conto")),
     "kontonummer", "rekeningnummer", "nomor_rekening", "nomorrekening", "numer_konta", "numerkonta", "numer_rachunku",
+    *(f"depositor{join}account{join}{tail}" for join in ("_", "-", "") for tail in _NUMBER_TAILS),
 )  # fmt: skip
 
 
@@ -493,6 +514,7 @@ def _plausible(text: str, value: str, end: int) -> bool:
     """An account's digits, not a date, an amount, a count, years or placeholder digits."""
     if "." in value and not _norwegian_account(value):
         return False
+    value = value.partition("/")[0]  # the bank's code after a slash is no part of the account's own digits
     digits = value.replace(" ", "").replace("-", "").replace(".", "")
     # two digits alone: a round sum or a placeholder ("1000000000", "1212121212": an attacker's round)
     if len(digits) > _LONGEST_ACCOUNT and not (len(digits) == _NRB_DIGITS and iban_valid("PL" + digits)):

@@ -135,23 +135,23 @@ _ONE_TIME_LABELS_GLUED_MORE = (
     + as_viewed(("सत्यापन कोड", "वन टाइम पासवर्ड", "รหัสยืนยัน", "รหัส otp", "קוד אימות", "کد تایید", "کد تأیید"))
 )
 # Between the label and the code: a quote (JSON's "cvc": "929"), a "*" or a remark in brackets ("CVV*",
-# "security code (back of card)"), up to four words with no digit and no sentence punctuation ("code de
-# validation reçu par SMS est"), then ":", "=", "#", "(" or a dash, or the bracket a heading closes and
-# maybe one of those ("[OTP] 4829", "【認証コード】194313", "(OTP): 4829", "〔認証コード〕194313": reviewer AC
-# and its attacker; see _heading_ends); or ":" and the code on the next line.
+# "security code (back of card)"), up to five words with no digit and no sentence punctuation ("code de
+# validation reçu par SMS est", "Mã OTP khách đọc qua điện thoại:": reviewer CC), then ":", "=", "#", "(" or a
+# dash, or the bracket a heading closes and maybe one of those ("[OTP] 4829", "【認証コード】194313", "(OTP): 4829",
+# "〔認証コード〕194313": reviewer AC and its attacker; see _heading_ends); or ":" and the code on the next line.
 _GAP = (
     r"[\"']?(?:[ \t]*\*)?(?:[ \t]*\([^()\n]{1,24}\))?"
     r"(?:[ \t]*(?:no\.|nr\.|#))?"
-    r"(?P<words>(?:[ \t]+[^\W\d_][^\s\d.,;!?()\[\]{}=:]{0,15}){0,4})"
+    r"(?P<words>(?:[ \t]+[^\W\d_][^\s\d.,;!?()\[\]{}=:]{0,15}){0,5})"
     r"(?:[ \t]*(?:[:=(#→\[]|-{1,2}|(?P<shut>[\]】」』)〕〉》])(?:[ \t]*(?:[:=#→]|-{1,2}))?)"
     r"[ \t]{0,8}(?:\r?\n[ \t]{0,8}){0,2}"
     r"|[ \t]{1,8}|[ \t]*\r?\n[ \t]{0,8})[\"']?"
 )
 # Scripts without spaces: a particle may join the label to the code ("验证码是482913", "認証コードは482913").
-# Or words: Arabic's "الخاص بك هو" (yours is), Hindi's "है" (is), Thai's "ของคุณคือ" (yours is: "ของคณคอ" as
-# the view writes it), Persian's "شما" (your).
+# Or words: Arabic's "الخاص بك هو" (yours is) and "الذي وصلني هو" (that reached me is: reviewer CC), Hindi's
+# "है" (is), Thai's "ของคุณคือ" (yours is: "ของคณคอ" as the view writes it), Persian's "شما" (your).
 _GLUED_GAP = (
-    r"(?:[是为為は는은이가]|で)?[ \t]*(?:(?:الخاص|بك|هو|هي|है|ह|ของคณ|คอ|شما)[ \t]*){0,3}"
+    r"(?:[是为為は는은이가]|で)?[ \t]*(?:(?:الخاص|بك|هو|هي|الذي|التي|وصلني|وصلك|وصل|है|ह|ของคณ|คอ|شما)[ \t]*){0,3}"
     r"(?:[:=\[]|\uff1a|(?P<gshut>[\]】」』)〕〉》]))?[ \t]*"
 )
 # (CJK may follow: "認証コードは482913です".)
@@ -187,6 +187,7 @@ _ONE_TIME_CODE = re.compile(
 _CODE_ENDS_CLAUSE = re.compile(
     r"[ \t]*(?:$|\r?\n|[.,;:!?)\]}\"'»。、」』】·؛،]|"
     rf"(?:{as_viewed(('है', 'ค่ะ', 'ครับ'))}|です|입니다)(?![^\W\d_])"
+    r"|\((?![ \t]*[0-9])"  # a remark in brackets ("Mã OTP ...: 503740 (đã hết hạn)": reviewer CC), not a count's
     r"|[ \t]+volt[ \t]*(?:$|[.,;!?])"  # Hungarian's "was", last in its clause ("Az SMS-kódom 567259 volt.")
     # Russian's "came" ("код из СМС 9563 пришёл на ...": reviewer BB)
     rf"|[ \t]+{as_viewed(('пришёл', 'пришел', 'пришла', 'пришло'))}(?![^\W\d_])"
@@ -291,6 +292,8 @@ _TO_THE_CODE = frozenset(
         *(normalise_text(word).lower() for word in ("ήταν",)),
         "primit", "primită", "primita",  # Romanian: received ("Codul SMS primit: 136882": an attacker's round)
         "vừa", "gửi", "đã", "được", "mới",  # Vietnamese "just sent" ("mã OTP vừa gửi: 279069": reviewer BC)
+        # ... and "the customer read over the phone" ("Mã OTP khách đọc qua điện thoại: 503740": reviewer CC)
+        "khách", "đọc", "qua", "điện", "thoại", "customer", "caller", "read", "over", "phone",
         # Russian "from the SMS" ("код из СМС 9563 пришёл на ...": reviewer BB)
         *(normalise_text(word).lower() for word in ("из", "смс", "sms-ки")),
     }
@@ -400,6 +403,22 @@ def find_codes(scan: Scan) -> Iterator[Hit]:
             yield "GENERIC_SECRET", *match.span("value")
     yield from _instructed_and_keyed(lower, windows)
     yield from _codes_first(lower, runs)
+    if "your" in lower and ("share" in lower or "expire" in lower or "valid" in lower):
+        # the whole text: the warning after the code is past the windows' ends
+        for match in _SENDERS_CODE.finditer(lower):
+            if not year_or_example(match["value"].replace(" ", "").replace("-", "")):
+                yield "GENERIC_SECRET", *match.span("value")
+
+
+# An SMS's "Your <sender> code is 906978. Don't share it." from any sender (reviewer CC: "Your Fibernet Nord code
+# is ...", a telecom's): the warning or the minutes it expires in after it say it is a one-time code ("your zip
+# code is 94107. It is valid for shipping" says neither).
+_SENDERS_CODE = re.compile(
+    r"(?<![^\W\d_])your[ \t]+(?:[^\W\d_][\w&'.\-]*[ \t]+){1,3}code(?:[ \t]+is|[ \t]*:)[ \t]*"
+    r"(?P<value>[0-9]{4,8}|[0-9]{3}[ \-][0-9]{3})(?![\w])[.,!]?[ \t]*"
+    r"(?=(?:please[ \t]+)?(?:don'?t|do not|never)[ \t]+share|(?:it[ \t]+)?(?:expires|is valid|valid)[ \t]+(?:in|for)"
+    r"[ \t]+[0-9]{1,2}[ \t]*(?:min|minutes|m|h|hours?|s|seconds)(?![^\W\d_]))"
+)
 
 
 def _one_time_codes(text: str, lower: str, windows: list[tuple[int, int]]) -> Iterator[Hit]:

@@ -95,8 +95,16 @@ def _footnoted(text: str, start: int, at: int, end: int) -> bool:
     return tld not in _CODE_TLDS and known_tld(tld)
 
 
+# SSH's algorithms named by OpenSSH's and libssh's domains ("aes256-gcm@openssh.com", "curve25519-sha256@libssh.org"
+# in a client's configuration: reviewer CD): names, made of words and numbers a dash joins; a person's address there
+# ("djm@openssh.com") has no dash.
+_SSH_ALGORITHM = re.compile(r"[a-z0-9]+(?:[\-.][a-z0-9]+)*-[a-z0-9.]+@(?:openssh\.com|libssh\.org)", re.IGNORECASE)
+
+
 def _is_address(text: str, start: int, at: int, end: int) -> bool:
     if _ASSET.match(text, at + 1, end) or _in_authority(text, start):
+        return False
+    if _SSH_ALGORITHM.fullmatch(text, start, end):
         return False
     if text[text.rfind(".", at, end) + 1 : end].lower() in _FILE_EXTENSIONS:
         return False  # "conditions_generales_v4@print.pdf", "report@final.docx": a file's name (reviewer BB)
@@ -873,6 +881,10 @@ _PHONE_WORDS = frozenset(
     [
         "phone",
         "callerid",  # "Caller ID: 07812 088668" (see _last_words): the ID is a phone number
+        # a record's field glued from its words ("<PhoneNum>6176671182</PhoneNum>" in an e-file: reviewer CD)
+        "phonenum",
+        "phonenumber",
+        "phoneno",
         "tel",
         "telephone",
         "mobile",
@@ -1000,6 +1012,7 @@ _PERSON_NOUNS = frozenset(["customer", "member", "employee", "client", "patient"
 _REFERENCE_WORDS = frozenset(
     [
         "pn",  # a part number ("PN 0345-22-8136", reviewer Q)
+        "apn",  # an assessor's parcel number ("APN 4326-018-027 / Lot 14, Tract 30512": reviewer CD)
         "הזמנה",  # Hebrew: an order ("הזמנה 7731-2024-55", reviewer BB)
         "dosar",  # Romanian: a court's file ("Dosar nr. 1234/211/2023", reviewer BB)
         "dosarul",
@@ -3907,6 +3920,9 @@ for _digits_of_language in (
     "μηδέν ένα δύο τρία τέσσερα πέντε έξι επτά οκτώ εννέα",
     # Arabic (reviewer BM's call transcripts: "رقمي زائد تسعة ستة ستة, ...")
     "صفر واحد اثنان ثلاثة أربعة خمسة ستة سبعة ثمانية تسعة",
+    # Ukrainian, and Tagalog's digits (Spanish's, as Filipinos spell them): reviewers CC and CD
+    "нуль один два три чотири п'ять шість сім вісім дев'ять",
+    "sero uno dos tres kuwatro singko sais siyete otso nuwebe",
 ):
     for _value, _word in enumerate(_digits_of_language.split()):
         _DIGIT_WORDS[normalise_text(_word).lower()] = str(_value)
@@ -3914,6 +3930,8 @@ for _digits_of_language in (
 for _word, _digit in (("tư", "4"), ("lăm", "5"), ("εννιά", "9"), ("εφτά", "7"), ("οχτώ", "8"), ("اثنين", "2")):
     _DIGIT_WORDS[normalise_text(_word).lower()] = _digit
 _DIGIT_WORDS.update({"oh": "0", "zwo": "2", "tres": "3", "uma": "1", "meia": "6", "chaar": "4", "panch": "5"})
+# Tagalog's other spellings, and radio's "niner" ("your one-time code is niner-six-seven-...": reviewer CD)
+_DIGIT_WORDS.update({"kwatro": "4", "sinko": "5", "syete": "7", "nuebe": "9", "niner": "9"})
 DIGIT_WORDS = _DIGIT_WORDS  # every digit said as a word, as the view writes it (dictated.py reads them too)
 # German says a pair of digits as one number: "null vier null zweiundvierzig dreiunddreißig ..." (reviewer BM's
 # transcripts), "null eins siebzig, Moment, einundzwanzig ...": each such word stands for its two digits.
@@ -4054,6 +4072,7 @@ _SPELT_CONTEXT = _PHONE_WORDS | {
     # Indonesian's "mobile", "call" and "telephone" (not "nomor" alone, any number: "Nomor resi: tujuh dua ...",
     # a parcel's, an attacker's round on reviewer BJ's readers)
     "ponsel", "hubungi", "telepon",
+    "simu", "namba",  # Swahili's phone and number ("namba yangu ni sifuri saba ...": reviewer CC)
     "hp",  # Indonesian's "nomor HP" (handphone: reviewer AJ); Russian's and Hindi's number and phone, as viewed
     *(
         normalise_text(form).lower()  # "Номер" reads "hoмep": its capital "Н" looks like "H"
@@ -4301,7 +4320,22 @@ _PAUSED = re.compile(rf"\.\.\.|(?<![^\W\d_])(?:{_CORRECTIONS}|{_PAUSES})(?![^\W\
 # Words that name any number: not enough to read groups a pause joins as a phone ("the number of the invoice at the
 # top? three zero three ... er ...", "Number of page views yesterday: seven one three ... so ...": an attacker's round)
 _ANY_NUMBER = frozenset(
-    {"number", "número", "numero", "nummer", "numer", "numéro", "no", "nr", "au", "unter", "bel", "terug", "hp"}
+    {
+        "number",
+        "número",
+        "numero",
+        "nummer",
+        "numer",
+        "numéro",
+        "no",
+        "nr",
+        "au",
+        "unter",
+        "bel",
+        "terug",
+        "hp",
+        "namba",
+    }
 )
 # An operand before "plus" makes it arithmetic ("Call it y plus three three six ...")
 _OPERAND_BEFORE = re.compile(r"(?:^|[^\w])(?:[a-z]|[0-9]+|\))[ \t]+$")
@@ -4513,12 +4547,13 @@ def _spelt_codes(lower: str) -> Iterator[tuple[str, int, int]]:
 # What a code read out follows: a verb ("is", "es", "c'est", "to"), a colon (a speaker's, a label's),
 # the start of a line; and what may follow it: punctuation, the line's end, a few words of talk.
 _SAID_AS_A_CODE = re.compile(
-    r"(?:(?<![^\W\d_])(?:is|was|es|est|é|ist|era|it's|its|are|jest|to|hai|c'est|son|sind|lautet|dash|hyphen"
+    # ("read out the verification code as "three eight six ...": reviewer CC, the quote opened before it)
+    r"(?:(?<![^\W\d_])(?:is|was|es|est|é|ist|era|it's|its|are|jest|to|hai|c'est|son|sind|lautet|dash|hyphen|as"
     # or the code's own word right before, after an article or what the code is for ("el cliente dictó el
     # código uno dos uno uno cinco tres", Turkish "Onay kodum bir altı sıfır dört iki dört": reviewer AN; not
     # "Posta kodum ...", a postcode: an attacker's round)
     r"|(?:el|mi|su|tu|onay|doğrulama|dogrulama|güvenlik|guvenlik|giriş|giris)[ \t]+(?:código|codigo|kodum))"
-    r"|[:\n])[ \t,]*\Z"
+    r"|[:\n])[ \t,]*[\"“]?\Z"
 )
 _WORD_AFTER_CODE = re.compile(
     r"[ \t]*(?!(?:that's|thats|ok|okay|thanks|please|right|and|then|y|e|et|und|i|por|per|grazie|gracias|merci|danke|"
@@ -4527,3 +4562,25 @@ _WORD_AFTER_CODE = re.compile(
     r"que (?:le |me |te |se |lo )?(?:recibi|lleg|envi|mand)\w*|which (?:i|you|he|she|they|we) (?:got|received))"
     r"(?![^\W\d_]))[^\W\d_]"
 )
+
+
+# A Korean number written in Sino-Korean digit syllables, each group one word ("공일공 이사육육 구칠사일 이에요",
+# "연락처: 공일공 오팔공육 사일공일": reviewers CC and CD): read as digits, it must be a valid number of Korea's plan
+# from its trunk "0". Words of these syllables alone are rare, and three of them grouped as a phone's groups rarer.
+_KOREAN_DIGITS = {"공": "0", "영": "0", "일": "1", "이": "2", "삼": "3", "사": "4", "오": "5", "육": "6", "칠": "7",
+                  "팔": "8", "구": "9"}  # fmt: skip
+_KOREAN_DIGIT = "[" + "".join(_KOREAN_DIGITS) + "]"
+_KOREAN_PHONE = re.compile(
+    rf"(?<![\uac00-\ud7a3])[공영]{_KOREAN_DIGIT}{{1,2}}(?:[ \-]{_KOREAN_DIGIT}{{3,4}}){{2}}(?![\uac00-\ud7a3])"
+)
+
+
+def may_hold_korean_phone(scan: Scan) -> bool:
+    return "공" in scan.text or "영" in scan.text
+
+
+def find_korean_phones(scan: Scan) -> Iterator[Span]:
+    for match in _KOREAN_PHONE.finditer(scan.text):
+        digits = "".join(_KOREAN_DIGITS.get(char, "") for char in match.group())
+        if _valid_in(digits, ("KR",), trunk_written=True):
+            yield match.span()

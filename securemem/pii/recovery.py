@@ -287,5 +287,14 @@ _LONE_CODE = re.compile(
 _DATE_DIGITS = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")  # "20240315"
 
 
+# Or one group of eight to sixteen small letters and digits, each in two runs at least, interleaved as a generator
+# draws them ("2FA backup code: j931gdiw35": reviewer CD; not a name and its number, "release2024", "build7").
+_INTERLEAVED_CODE = re.compile(
+    r"(?=[a-z0-9]{8,16}\Z)(?:(?:[a-z]*[0-9]+[a-z]+){2}[a-z0-9]*|(?:[0-9]*[a-z]+[0-9]+){2}[a-z0-9]*)"
+)
+
+
 def _lone_code(value: str) -> bool:
+    if _INTERLEAVED_CODE.fullmatch(value) is not None:
+        return True
     return _LONE_CODE.fullmatch(value) is not None and _DATE_DIGITS.fullmatch(value) is None

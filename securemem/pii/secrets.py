@@ -299,7 +299,8 @@ _SECRET_KEY = re.compile(
     r"(?:secret|token|credentials?|creds?|signature|apikey|api[_.\-]key|"
     r"(?:access|secret|private|auth|client|signing|encryption|master|license|licence|app|consumer|service|"
     r"account|storage|subscription|admin|webhook|deploy|ssh|gpg|pgp|hmac|jwt|session|x[_.\-]api|sas|shared)"
-    r"[_.\-]?key|(?:^|[_.\-])sig|(?:^|[_.\-])auth|(?:^|[_.\-])bearer|"
+    # a personal access token ("AZDO_PAT=ducot5i...": reviewer CD)
+    r"[_.\-]?key|(?:^|[_.\-])sig|(?:^|[_.\-])auth|(?:^|[_.\-])bearer|[_.\-]pat|"
     # the secret named first, then whose it is ("secret_client", "SECRET_APP": reviewer AD)
     r"(?:^|[_.\-])secret[_.\-]?(?:client|app|api|service|account|access|auth|consumer|webhook|signing|jwt|session))$"
 )
@@ -3182,8 +3183,9 @@ _PRIVATE_NAME = re.compile(r"_+[A-Za-z][A-Za-z_]*")  # "_signature", "_PasswordT
 _OPTION_PREFIX = re.compile(r"\s*--[a-z][a-z0-9\-]*=?\s*|\s*-[a-z]\s*")  # " --username=", " -u "
 _NOT_A_VALUE = re.compile(
     # "&str", "&'static", "&Vec<u8>", "&self.key": a reference of Rust ("&CpbMWz8nQsyRm7xC" is a password)
-    r"--[A-Za-z]|//|\?[A-Za-z]|-\$\(|\$env:|&(?:mut\b|'?[A-Za-z_]+[0-9]{0,2}(?![A-Za-z0-9]))|\*(?:const|mut)\b|lambda\b|"
-    r"property\("
+    # a query's parameter ("?format=json"), not a password that starts with "?" ("?Y4#3BMDo&gi**ST": reviewer CC)
+    r"--[A-Za-z]|//|\?[A-Za-z_][\w.\-]*(?:[=&]|$)|-\$\(|\$env:|"
+    r"&(?:mut\b|'?[A-Za-z_]+[0-9]{0,2}(?![A-Za-z0-9]))|\*(?:const|mut)\b|lambda\b|property\("
 )
 
 
@@ -3367,7 +3369,7 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
             and (text[run.start() - 1] == "(" or _fixed_in(lower, keyword_start, run.start()))
         ):
             continue  # "Fix token refresh race (9fceb02d...)", "... race in 3bb3a194...": a commit named in a log
-        if _keyed_identifier(value):
+        if _keyed_identifier(value) or _STRIPE_OBJECT.fullmatch(value):
             continue
         if _names_an_identifier(lower, keyword_end, run.start()):
             continue  # "fix token expiry (commit 9fceb02d...)", "revoked secret version 4bf9...": an identifier
@@ -3391,6 +3393,13 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
             rejected.add(run.start())
 
 
+# A Stripe object's identifier: a card's token, a payment method, a charge ("store the token (tok_Amfk23jnpwWEKJ),
+# never the PAN": reviewer CC): what an integration stores instead of the card, which opens nothing without the
+# account's secret key ("sk_live_..." and "rk_live_...", which the catalogue finds, are the secrets).
+_STRIPE_OBJECT = re.compile(
+    r"(?:tok|btok|pm|card|src|cus|ch|pi|seti|evt|price|prod|sub|in|txn|re|py|po|tr|ba|cs_(?:live|test))_"
+    r"[A-Za-z0-9]{14,32}"
+)
 _CALLED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 # A function's name in camelCase or PascalCase: words, each a capital and small letters or digits
 # ("refreshOAuthToken2", "rotateMasterKeyV2Async", "loadApiKeyFromEnvV2"), each word's small letters two or more
