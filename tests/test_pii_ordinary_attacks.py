@@ -332,6 +332,7 @@ ROUNDS = {
     "bza": (117, 6, 108),
     "caa": (123, 1, 122),
     "cba": (42, 0, 42),
+    "cca": (83, 4, 77),
 }
 
 
@@ -407,11 +408,13 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # Round CBA's 110 (helplines after health systems' words, Hindi's phones after acronyms, two-word passwords): 90 found
 # by the tree before, 47 by the readers it attacked (54 of the tree before's lost: "the Medicare number is
 # 1-800-633-4227", "मेरा WA नंबर 9876543210"), 90 since, none lost.
+# Round CCA's 152 pieces (CC's and CD's readers' shapes in other chat exports, languages, separators and spellings; a
+# value sent in pieces is one row per piece): 18 found by the tree before, 100 since, none of the tree before's lost.
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
     "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89), "bsa": (64, 59),
     "bta": (48, 45), "bua": (34, 29), "bva": (100, 58), "bwa": (94, 66), "bxa": (195, 136), "bya": (323, 221),
-    "bza": (54, 27), "caa": (54, 25), "cba": (110, 90),
+    "bza": (54, 27), "caa": (54, 25), "cba": (110, 90), "cca": (152, 100),
 }  # fmt: skip
 
 

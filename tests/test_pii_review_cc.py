@@ -30,7 +30,11 @@ from tests.helpers import found_values
             ["IT89 L030 1527 576", "2063 6216 4271"],
         ),
         # a card's parts in a list under a key that names the card
-        ('{"order": "A-234818", "pan_parts": ["6497", "2334", "6611", "0784"]}', ['6497", "2334", "6611", "0784']),
+        (
+            '{"order": "A-234818", "pan_parts": ["6497", "2334", "6611", "0784"], "exp": "03/28"}',
+            ['6497", "2334", "6611", "0784'],
+        ),
+        ('{"card_number_parts": ["6497", "2334", "6611", "0784"]}', ['6497", "2334", "6611", "0784']),
         # digits spelt in Tagalog, Swahili and Korean
         (
             "Ang number ko po ay sero nuwebe uno nuwebe, uno nuwebe dos, dos nuwebe sero kuwatro",
@@ -52,7 +56,8 @@ from tests.helpers import found_values
         ("Mã OTP khách đọc qua điện thoại: 503740 (đã hết hạn)", ["503740"]),
         ("رسالة العميل: رمز التحقق الذي وصلني هو ٧٨٠٧٠٠", ["٧٨٠٧٠٠"]),
         # a card's security code named only "code" right after the card
-        ("It's 4909 5249 0316 0664, code 154.", ["4909 5249 0316 0664", "154"]),
+        ("Can you put it on my other card? It's 4909 5249 0316 0664, code 154.", ["4909 5249 0316 0664", "154"]),
+        ("my card: 4909 5249 0316 0664, exp 12/27, code 154.", ["154"]),
         # Swahili's account label
         ("Benki: Equity Bank Kenya\nNamba ya akaunti: 0114885666050", ["0114885666050"]),
         # a password that starts with "?"
@@ -90,8 +95,21 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "token=?format=json",
         # a Stripe card's token (an identifier the integration keeps instead of the card)
         "Cards: store the token (tok_Amfk23jnpwWEKJ), never the PAN.",
-        # base64 of a host and a port, not of credentials
+        # base64 of a host and a port, not of credentials; a GitHub node's id beside a login
         "login config: aG9zdDo4MDgw",
+        '{"data":{"viewer":{"login":"octocat","repository":{"id":"MDEwOlJlcG9zaXRvcnkxMjk2MjY5"}}}}',
+        # a list's labels and their numbers under a card's word, a list of parts no card's record holds
+        "Gift card inventory by store\nBerlin: 4100\nHamburg: 2200\nMunich: 3500\nCologne: 1804\n",
+        'card_segments: ["4111", "2024", "0315", "0006"]  # UI animation durations',
+        # a transaction's status code after its number, a promo code shared on purpose, a commit after a backup's word
+        "txn 5500120008009441, code 404.",
+        "Your promo code is 5050. Valid for 48 hours only!",
+        "Recovery codes regression fixed in commit: 4e8a1f2c",
+        # a Korean name and words of digit syllables, an order's number spelt in Swahili
+        "철수와 영이 사오일 사이사이 놀러 왔다",
+        "Namba ya tiketi yako ni sifuri saba tatu nane moja mbili nne tano sita saba.",
+        # a short code and an extension after a one-time code's label
+        "OTP caller number: 56161 (SMS short code)",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

@@ -802,6 +802,14 @@ def altered(name: str) -> list[str]:
         # MDM enrollment code, a secret after Italian's "chiave segreta", Spain's national number spelt in words, a
         # Vietnamese number wrapped across a line, an AWS secret's halves named "b" then "a".
         ("cd", "claim", None, 0.97),
+        # Blind, after CD's fixes: a hostile or careless model's memory files (what a user told it to remember, values a
+        # prompt injection has it smuggle past a scrubber: pieces to join, filler, digits as words, homoglyphs,
+        # invisible characters, encodings, keys that avoid the obvious words), 14 languages: 187 of 194 as it came
+        # (96.4%), no ordinary line altered. Its fixes: a password's key in leetspeak without "word" ("p4ss:"), an SSN
+        # with slashes after its name, a PIN spelt in Turkish after the card's password label. 190 since. Left: a
+        # password holding "%20", a login code whose label's words come before a remark in brackets, a value under
+        # "pw_hint" that is the password, a Dutch IBAN spelt in words and letters.
+        ("ce", "claim", None, 0.975),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1172,6 +1180,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # Reviewer CD: a Ukrainian court case's number ("Справа № 754/12345/24") read as a phone; as it came SSH's
         # algorithms at openssh.com and a parcel's number too.
         ("cd", 1, {"PHONE"}),
+        # Reviewer CE: none, as it came too.
+        ("ce", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -141,8 +141,9 @@ _BANK_NAMED = re.compile(
     r"|banka(?:s[ıi])?"  # Turkish's, Czech's, Croatian's ("banka hesap numarasını": reviewer BR)
     # a bank's own name ("Volksbank", "Commerzbank", "Postbank"), not a store of other things ("databank")
     r"|[^\W\d_]{3,}(?<!data)(?<!power)(?<!food)(?<!blood)(?<!sperm)(?<!memory)(?<!sand)(?<!river)bank"
+    # (spořitelna: a Czech savings bank)
+    r"|sparkasse|spořitelna|sporitelna|credit union|caixa|caja de ahorros|cassa di risparmio"
     # Germany's bank code, with its number ("BLZ 370 400 44"; not ISO's "BLZ Belize": an attacker's round)
-    r"|sparkasse|spořitelna|sporitelna|credit union|caixa|caja de ahorros|cassa di risparmio"  # (spořitelna: a Czech savings bank)
     r"|blz(?=[ \t]*[:.]?[ \t]*[0-9])|bankleitzahl"
     r"|banco|banque|banca|bankverbindung|routing (?:number|no)|aba|sort[ \-]?code|iban|bic|swift[ /]?(?:code|bic)"
     # a routing number with its nine digits ("account number 810000764 routing 095809931": reviewer CD)

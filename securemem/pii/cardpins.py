@@ -65,11 +65,18 @@ _MARKS = (
 
 # A card's security code after its number, named only "code" ("It's 4909 5249 0316 0664, code 154.": reviewer CC):
 # three digits (four after an Amex's fifteen) ending the clause, right after the number (a comma, "and", "with").
+# The card named before its number ("... on my other card? It's 4909 ..."; not an order's, a transaction's number and
+# its status "code 404": an attacker's round); its expiry may come between ("..., exp 12/27, code 154"). Read only
+# around each "code" (the card's number within _CODE_BACK characters before it): a pass over a long run of digits
+# at every "code" was three times the scan of such a text.
 _CARD_CODE = re.compile(
     r"(?<![0-9])(?P<card>[0-9](?:[ \-]?[0-9]){12,18})(?![0-9])"
+    r"(?:[ \t]*,?[ \t]*exp(?:iry|ires)?\.?[ \t]*[0-9]{1,2}[ \t]*/[ \t]*(?:20)?[0-9]{2}(?![0-9]))?"
     r"[ \t]*(?:,|and|with|&)?[ \t]*(?:(?:security|sec|the|its|cvv)[ \t]+)?code[ \t]*(?:is|:|=)?[ \t]*"
     r"(?P<value>[0-9]{3,4})(?![0-9])(?![ \t]*[0-9])(?![.,][0-9])(?=[ \t]*(?:[.,;!?)\n]|$))"
 )
+_CODE_BACK = 64  # characters before "code" where its card's number may start
+_CARD_NAMED_BACK = 80  # characters before the card's number where the card is named
 
 
 def may_hold_card_pin(scan: Scan) -> bool:
@@ -78,7 +85,8 @@ def may_hold_card_pin(scan: Scan) -> bool:
 
 
 def find_card_pins(scan: Scan) -> Iterator[Hit]:
-    for match in _CARD_PIN.finditer(scan.lower):
+    # (the PINs' pass only where a PIN's word is: a text the gate let in for "code" alone is not read for them)
+    for match in _CARD_PIN.finditer(scan.lower) if any(mark in scan.lower for mark in _MARKS) else ():
         if len(match["value"]) == 6 and match["label"] in _POSTAL_LABELS:
             continue
         digits = match["card"].replace(" ", "").replace("-", "")
@@ -89,8 +97,18 @@ def find_card_pins(scan: Scan) -> Iterator[Hit]:
             digits, before
         ):
             yield "PASSWORD", *match.span("value")
-    if "code" in scan.lower:
-        for match in _CARD_CODE.finditer(scan.lower):
-            digits = match["card"].replace(" ", "").replace("-", "")
-            if card_number_valid(digits) and len(match["value"]) == (4 if len(digits) == 15 else 3):
-                yield "GENERIC_SECRET", *match.span("value")
+    lower = scan.lower
+    at = lower.find("code")
+    done = 0
+    while at != -1:
+        coded = _CARD_CODE.search(lower, max(done, at - _CODE_BACK), at + _CODE_BACK)
+        if coded is not None:
+            done = coded.end()
+            digits = coded["card"].replace(" ", "").replace("-", "")
+            if (
+                card_number_valid(digits)
+                and len(coded["value"]) == (4 if len(digits) == 15 else 3)
+                and CARD_NAMES.search(lower, max(0, coded.start() - _CARD_NAMED_BACK), coded.start()) is not None
+            ):
+                yield "GENERIC_SECRET", *coded.span("value")
+        at = lower.find("code", at + 4)

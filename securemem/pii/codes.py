@@ -140,7 +140,7 @@ _ONE_TIME_LABELS_GLUED_MORE = (
 # dash, or the bracket a heading closes and maybe one of those ("[OTP] 4829", "【認証コード】194313", "(OTP): 4829",
 # "〔認証コード〕194313": reviewer AC and its attacker; see _heading_ends); or ":" and the code on the next line.
 _GAP = (
-    r"[\"']?(?:[ \t]*\*)?(?:[ \t]*\([^()\n]{1,24}\))?"
+    r"[\"']?(?:[ \t]*\*)?(?:[ \t]*\([^()\n]{1,48}\))?"
     r"(?:[ \t]*(?:no\.|nr\.|#))?"
     r"(?P<words>(?:[ \t]+[^\W\d_][^\s\d.,;!?()\[\]{}=:]{0,15}){0,5})"
     r"(?:[ \t]*(?:[:=(#→\[]|-{1,2}|(?P<shut>[\]】」』)〕〉》])(?:[ \t]*(?:[:=#→]|-{1,2}))?)"
@@ -187,7 +187,7 @@ _ONE_TIME_CODE = re.compile(
 _CODE_ENDS_CLAUSE = re.compile(
     r"[ \t]*(?:$|\r?\n|[.,;:!?)\]}\"'»。、」』】·؛،]|"
     rf"(?:{as_viewed(('है', 'ค่ะ', 'ครับ'))}|です|입니다)(?![^\W\d_])"
-    r"|\((?![ \t]*[0-9])"  # a remark in brackets ("Mã OTP ...: 503740 (đã hết hạn)": reviewer CC), not a count's
+    r"|[(\[](?![ \t]*[0-9])"  # a remark in brackets ("Mã OTP ...: 503740 (đã hết hạn)": reviewer CC), not a count's
     r"|[ \t]+volt[ \t]*(?:$|[.,;!?])"  # Hungarian's "was", last in its clause ("Az SMS-kódom 567259 volt.")
     # Russian's "came" ("код из СМС 9563 пришёл на ...": reviewer BB)
     rf"|[ \t]+{as_viewed(('пришёл', 'пришел', 'пришла', 'пришло'))}(?![^\W\d_])"
@@ -292,8 +292,9 @@ _TO_THE_CODE = frozenset(
         *(normalise_text(word).lower() for word in ("ήταν",)),
         "primit", "primită", "primita",  # Romanian: received ("Codul SMS primit: 136882": an attacker's round)
         "vừa", "gửi", "đã", "được", "mới",  # Vietnamese "just sent" ("mã OTP vừa gửi: 279069": reviewer BC)
-        # ... and "the customer read over the phone" ("Mã OTP khách đọc qua điện thoại: 503740": reviewer CC)
-        "khách", "đọc", "qua", "điện", "thoại", "customer", "caller", "read", "over", "phone",
+        # ... and "the customer read over the phone" ("Mã OTP khách đọc qua điện thoại: 503740": reviewer CC; not
+        # English's, which lead to a short code's or an extension's number as often: an attacker's round)
+        "khách", "hàng", "đọc", "qua", "điện", "thoại",
         # Russian "from the SMS" ("код из СМС 9563 пришёл на ...": reviewer BB)
         *(normalise_text(word).lower() for word in ("из", "смс", "sms-ки")),
     }
@@ -413,11 +414,19 @@ def find_codes(scan: Scan) -> Iterator[Hit]:
 # An SMS's "Your <sender> code is 906978. Don't share it." from any sender (reviewer CC: "Your Fibernet Nord code
 # is ...", a telecom's): the warning or the minutes it expires in after it say it is a one-time code ("your zip
 # code is 94107. It is valid for shipping" says neither).
+# Not a code of another kind ("Your promo / discount / zip / table / parking code is ...", shared on purpose: an
+# attacker's round), and the warning is about the code ("don't share it", "... with anyone"; not "share it with
+# friends!") or its minutes ("expires in 10 minutes"; not "valid for 48 hours").
+_OTHER_CODES = (
+    r"promo|promotional|discount|coupon|voucher|gift|referral|invite|invitation|reward|rewards|zip|postal|post|area|"
+    r"country|table|booking|reservation|parking|zone|product|tracking|order|access|door|gate|wifi|wi-fi|event|ticket|"
+    r"color|colour|class|course|seat|room|locker|promotion|offer|deal|sale|redemption|activation|unlock|pairing"
+)
 _SENDERS_CODE = re.compile(
-    r"(?<![^\W\d_])your[ \t]+(?:[^\W\d_][\w&'.\-]*[ \t]+){1,3}code(?:[ \t]+is|[ \t]*:)[ \t]*"
-    r"(?P<value>[0-9]{4,8}|[0-9]{3}[ \-][0-9]{3})(?![\w])[.,!]?[ \t]*"
-    r"(?=(?:please[ \t]+)?(?:don'?t|do not|never)[ \t]+share|(?:it[ \t]+)?(?:expires|is valid|valid)[ \t]+(?:in|for)"
-    r"[ \t]+[0-9]{1,2}[ \t]*(?:min|minutes|m|h|hours?|s|seconds)(?![^\W\d_]))"
+    rf"(?<![^\W\d_])your[ \t]+(?:(?!(?:{_OTHER_CODES})[ \t])[^\W\d_][\w&'.\-]*[ \t]+){{1,4}}code(?:[ \t]+is|[ \t]*:)"
+    r"[ \t]*(?P<value>[0-9]{4,8}|[0-9]{3}[ \-][0-9]{3})(?![\w])[ \t]*[.,!\-–]?[ \t]*"
+    r"(?=(?:please[ \t]+)?(?:don['’]?t|do not|never)[ \t]+share[ \t]+(?:it|this|the code|your code|with anyone)"
+    r"|(?:it[ \t]+)?(?:expires|is valid|valid)[ \t]+(?:in|for)[ \t]+[0-9]{1,2}[ \t]*(?:min|mins|minutes|m)(?![^\W\d_]))"
 )
 
 

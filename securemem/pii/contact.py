@@ -97,8 +97,10 @@ def _footnoted(text: str, start: int, at: int, end: int) -> bool:
 
 # SSH's algorithms named by OpenSSH's and libssh's domains ("aes256-gcm@openssh.com", "curve25519-sha256@libssh.org"
 # in a client's configuration: reviewer CD): names, made of words and numbers a dash joins; a person's address there
-# ("djm@openssh.com") has no dash.
-_SSH_ALGORITHM = re.compile(r"[a-z0-9]+(?:[\-.][a-z0-9]+)*-[a-z0-9.]+@(?:openssh\.com|libssh\.org)", re.IGNORECASE)
+# ("djm@openssh.com", "damien-miller@openssh.com": an attacker's round) has no dash or no digit.
+_SSH_ALGORITHM = re.compile(
+    r"(?=[^@]*[0-9])[a-z0-9]+(?:[\-.][a-z0-9]+)*-[a-z0-9.]+@(?:openssh\.com|libssh\.org)", re.IGNORECASE
+)
 
 
 def _is_address(text: str, start: int, at: int, end: int) -> bool:
@@ -4040,7 +4042,12 @@ _SSN_GROUPS = (3, 2, 4)
 _NAMES_ANOTHER = frozenset(
     """part serial tracking ticket ref reference case id code combination lock order invoice confirmation gate pin
     number no account booking item sku model policy claim member""".split()  # noqa: SIM905 - a word list reads better as words
-)
+) | {
+    # Swahili's ticket, order, receipt, invoice and transaction, Ukrainian's and Russian's order, as the view writes
+    # them ("Namba ya tiketi yako ni sifuri saba ...", "Номер замовлення: один два ...": an attacker's round)
+    "tiketi", "oda", "agizo", "risiti", "ankara", "muamala",
+    *(normalise_text(word).lower() for word in ("замовлення", "заказа", "заказ", "квитанції", "квитанции")),
+}  # fmt: skip
 # Two digit words in a row after a blank: what a spelt-out number holds. Led by the blank, the pattern
 # is tried at blanks only (a pattern led by the words is tried at nearly every letter: a fifth of the
 # time of a scan of prose). Wider than the finder: the finder decides.
@@ -4096,9 +4103,11 @@ _SPELT_ASKED = _SPELT_CONTEXT | {"callback", "number", "reach", "contact"}
 # uno cero cuatro": reviewer T): three to eight digits, not counted up or down ("one two three").
 _SPELT_CODE_RUN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{1,7}}(?![^\W\d_])")
 _SPELT_CODE_CONTEXT = frozenset(
-    # Turkish "kodum" (my code); not "kodu" (its code: "Posta kodu: üç dört ...", a postcode)
-    {"pin", "code", "cvv", "cvc", "otp", "passcode", "código", "codigo", "codice", "kod", "cryptogramme", "kodum"}
-)
+    # Turkish "kodum" (my code); not "kodu" (its code: "Posta kodu: üç dört ...", a postcode); Turkish's (card's)
+    # password, a PIN ("Kart şifresi yazıyla: yedi iki iki dokuz": reviewer CE)
+    {"pin", "code", "cvv", "cvc", "otp", "passcode", "código", "codigo", "codice", "kod", "cryptogramme", "kodum",
+     "şifre", "şifresi", "şifrem", "sifre", "sifresi"}
+)  # fmt: skip
 # Digit words that are also other words: a filler ("um", "oh"), a verb ("do"), an article ("un", "uma"),
 # code's "null". A code read out holds three others at least ("Um, oh, one moment" is no code).
 _AMBIGUOUS_DIGIT_WORDS = frozenset({"um", "uma", "oh", "do", "un", "null", "nul", "e", "ek", "char", "nau"})
@@ -4570,13 +4579,18 @@ _WORD_AFTER_CODE = re.compile(
 _KOREAN_DIGITS = {"공": "0", "영": "0", "일": "1", "이": "2", "삼": "3", "사": "4", "오": "5", "육": "6", "칠": "7",
                   "팔": "8", "구": "9"}  # fmt: skip
 _KOREAN_DIGIT = "[" + "".join(_KOREAN_DIGITS) + "]"
+# The trunk "0" said "공" (a name's "영이" starts no number: an attacker's round), the last group four digits, then no
+# more Hangul but a copula or a particle ("... 구칠사일이에요", "공이 사오일 사이사이로 전화 주세요").
+_KOREAN_END = r"(?:(?![\uac00-\ud7a3])|(?=이에요|입니다|이고|이요|예요|이야|으로|로|요))"
+_KOREAN_GAP = r"(?:[ \-]|,[ \t]?)"
 _KOREAN_PHONE = re.compile(
-    rf"(?<![\uac00-\ud7a3])[공영]{_KOREAN_DIGIT}{{1,2}}(?:[ \-]{_KOREAN_DIGIT}{{3,4}}){{2}}(?![\uac00-\ud7a3])"
+    rf"(?<![\uac00-\ud7a3])공{_KOREAN_DIGIT}{{1,2}}{_KOREAN_GAP}{_KOREAN_DIGIT}{{3,4}}{_KOREAN_GAP}"
+    rf"{_KOREAN_DIGIT}{{4}}{_KOREAN_END}"
 )
 
 
 def may_hold_korean_phone(scan: Scan) -> bool:
-    return "공" in scan.text or "영" in scan.text
+    return "공" in scan.text
 
 
 def find_korean_phones(scan: Scan) -> Iterator[Span]:

@@ -240,8 +240,13 @@ def _encoded(scan: Scan) -> Iterable[Hit]:
 # A user and a password as Basic authentication encodes them ("user:pass" in base64), in a text that names such
 # credentials ("carrier portal basic-auth creds, base64'd ...: YWdlbnQ5NjU6...": reviewer CC): the password has a
 # digit or a symbol and a letter, six characters at least.
-_PAIR_NAMED = re.compile(r"basic|cred|login|password|passwd")
-_USER_PASSWORD = re.compile(r"[A-Za-z0-9._@+\-]{2,64}:(?=[^\s:]*[A-Za-z])(?=[^\s:]*[^A-Za-z\s:])[^\s:]{6,128}")
+# (whole words: "basically", "incredible", "loginUrl" and a GraphQL id beside "login" name no credentials; the user a
+# name, not a number or a type's: "010:Repository1296269" is a GitHub node's id: an attacker's round)
+_PAIR_NAMED = re.compile(
+    r"(?<![^\W\d_])(?:basic[ _\-]?auth|auth|authorization|credentials?|creds|zugangsdaten|identifiants|credenciales"
+    r"|credenziali|user:pass(?:word)?|username:password)(?![^\W\d_])"
+)
+_USER_PASSWORD = re.compile(r"[a-z][a-z0-9._@+\-]{1,63}:(?=[^\s:]*[A-Za-z])(?=[^\s:]*[^A-Za-z\s:])[^\s:]{6,128}")
 
 
 # ... but a "+" number under a phone's own key in the decoded JSON keeps its label ('{"msisdn": "+4917644055456"}' in
@@ -1013,9 +1018,14 @@ _PARTS_GATE = index_words("part", "piece", "chunk", "shard", "slice", "segment",
 _PARTS_LIST = re.compile(
     rf"""(?<![^\s"'{{,])(?P<stem>(?:[A-Za-z0-9]+[_\-.])*)(?i:{_PART_WORDS})["']?[ \t]*[:=][ \t]*[\[(]"""
 )
-# A list whose key names a card's number ("pan_parts": ["6497", "2334", "6611", "0784"]: reviewer CC): its parts
+# A list whose key names a card's number ("card_number_parts", "pan_parts": PAN is the payment industry's name for
+# it, reviewers BV and CC), or names a card in a record that holds its expiry or its code ('{"card_parts": [...],
+# "exp": "03/28"}'; not a UI's "card_segments" or a compiler's "cc_parts" alone: an attacker's round): its parts
 # joined may be a card (whose network and Luhn check hold), not only a secret, an IBAN or an email.
-_CARD_STEM = re.compile(r"(?i:pan|cc|ccn|card|card[_\-.]?(?:number|num|no)|cardnumber|pan[_\-.]?number)[_\-.]")
+_CARD_NUMBER_STEM = re.compile(r"(?i:card[_\-.]?(?:number|num|no)|cardnumber|ccnum|ccn|pan|pan[_\-.]?number)[_\-.]")
+_CARD_STEM = re.compile(r"(?i:cc|card)[_\-.]")
+_CARD_RECORD = re.compile(r"(?i:(?<![a-z])(?:exp(?:iry|iration|ires)?(?:_?date)?|cvv2?|cvc2?)(?![a-z]))")
+_CARD_RECORD_REACH = 160  # characters around the list where the record holds the card's expiry or code
 _LIST_ITEM = re.compile(r"""[ \t\r\n]*(?P<q>["'])(?P<value>[^"'\n]{1,256})(?P=q)[ \t\r\n]*(?P<sep>[,\])])""")
 _NUMBERED_PART = re.compile(
     rf"""(?<![A-Za-z0-9_])(?P<stem>[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*?)[_\-.](?i:{_PART_WORDS})[_\-.#]?"""
@@ -1037,7 +1047,16 @@ def _part_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     card_junctions: list[tuple[int, int]] = []
     for named in _PARTS_LIST.finditer(text):
         at, last = named.end(), -1
-        carded = "CREDIT_CARD" in wanted and _CARD_STEM.fullmatch(named["stem"]) is not None
+        carded = "CREDIT_CARD" in wanted and (
+            _CARD_NUMBER_STEM.fullmatch(named["stem"]) is not None
+            or (
+                _CARD_STEM.fullmatch(named["stem"]) is not None
+                and _CARD_RECORD.search(
+                    text, max(0, named.start() - _CARD_RECORD_REACH), named.end() + _CARD_RECORD_REACH
+                )
+                is not None
+            )
+        )
         while len(junctions) + len(card_junctions) < _JOIN_BUDGET:
             item = _LIST_ITEM.match(text, at)
             if item is None:

@@ -116,9 +116,10 @@ _SSN = re.compile(
     # Not glued to more, except a dashed one to the next field's label ("ssn#848-95-8886dob#1966-...").
     r"(?P<serial>[0-9]{4})(?:(?![\w]|[-.][0-9])|(?<=[0-9]{3}-[0-9]{2}-[0-9]{4})(?=[A-Za-z]{2,12}[#:=]))"
 )
+# (or slashes, after its name only: "ssn: 679/43/2152", reviewer CE)
 _SSN_MIXED = re.compile(
-    r"(?P<area>[0-9](?=[0-9]{2}[-. ][0-9])(?<![\w.][0-9])[0-9]{2})[-. ](?P<group>[0-9]{2})[-. ](?P<serial>[0-9]{4})"
-    r"(?![\w]|[-.][0-9])"
+    r"(?P<area>[0-9](?=[0-9]{2}[-. /][0-9])(?<![\w./][0-9])[0-9]{2})[-. /](?P<group>[0-9]{2})[-. /](?P<serial>[0-9]{4})"
+    r"(?![\w]|[-./][0-9])"
 )
 # An SSN written without dashes is only an SSN when the text says so just before it.
 # ("her social is 557 85 3890": "social" alone is how people say it).

@@ -299,8 +299,7 @@ _SECRET_KEY = re.compile(
     r"(?:secret|token|credentials?|creds?|signature|apikey|api[_.\-]key|"
     r"(?:access|secret|private|auth|client|signing|encryption|master|license|licence|app|consumer|service|"
     r"account|storage|subscription|admin|webhook|deploy|ssh|gpg|pgp|hmac|jwt|session|x[_.\-]api|sas|shared)"
-    # a personal access token ("AZDO_PAT=ducot5i...": reviewer CD)
-    r"[_.\-]?key|(?:^|[_.\-])sig|(?:^|[_.\-])auth|(?:^|[_.\-])bearer|[_.\-]pat|"
+    r"[_.\-]?key|(?:^|[_.\-])sig|(?:^|[_.\-])auth|(?:^|[_.\-])bearer|"
     # the secret named first, then whose it is ("secret_client", "SECRET_APP": reviewer AD)
     r"(?:^|[_.\-])secret[_.\-]?(?:client|app|api|service|account|access|auth|consumer|webhook|signing|jwt|session))$"
 )
@@ -750,17 +749,18 @@ def _argv_passwords(text: str) -> Iterator[Hit]:
 _ARGV_TOOL_BACK = 64  # characters read before an option for the tool it is given to
 
 
-# A password's label written in leetspeak, then ":" or "=" and the value ("p4ssw0rd: Sunshine!2023":
-# reviewer AW): a digit or "@" or "$" in the label (the plain word is read with the other labels). Only a
-# value with a digit or a password's symbol, no "=" ("p@ssw0rd: score=0 guesses=1.2e2" is a strength
-# meter's line), and not where a password's label came just before (there the leet word is the value).
+# A password's label written in leetspeak, then ":" or "=" and the value ("p4ssw0rd: Sunshine!2023": reviewer AW;
+# "p4ss: basalt-ember-glacier-4": reviewer CE): a digit or "@" or "$" in the label (the plain word is read with the
+# other labels). Only a value with a digit or a password's symbol, no "=" ("p@ssw0rd: score=0 guesses=1.2e2" is a
+# strength meter's line), and not where a password's label came just before (there the leet word is the value).
 _LEET_LABEL = re.compile(
-    r"(?<![\w@$])(?=[A-Za-z0-9@$]*[0-9@$])p[a@4][s5$]{2}(?:w[o0]rd|phr[a@4][s5$]e)(?![\w@$])"
+    # (not a URL's user's password: "mysql://root:p@ss:w0rd@127.0.0.1")
+    r"(?<![\w@$:/])(?=[A-Za-z0-9@$]*[0-9@$])p[a@4][s5$]{2}(?:w[o0]rd|phr[a@4][s5$]e)?(?![\w@$])"
     r"[ \t]*(?::|=|->|=>)[ \t]*(?P<value>[^\s\"'`=]{4,64})(?![^\s])",
     re.IGNORECASE,
 )
 _LEET_BEFORE = re.compile(r"(?:pass(?:word|wd)?|pwd?|mdp|senha|passwort)\W{0,3}$")
-LEET_LITERALS = ("w0rd", "4ssw", "@ssw", "55w", "$$w", "55phr", "phr4s", "phr@s")
+LEET_LITERALS = ("w0rd", "4ssw", "@ssw", "55w", "$$w", "55phr", "phr4s", "phr@s", "p4ss", "pa55", "p@ss", "pa$$")
 
 
 def find_leet_labelled_passwords(scan: Scan) -> Iterator[Hit]:
@@ -2615,11 +2615,18 @@ def key_kind(key: str) -> str | None:
             return "KEY"
     if _PASSWORD_KEY.search(name):
         return "PASSWORD"
+    if _PAT_KEY.search(name):
+        return "KEY"  # a personal access token's: a secret only as one long random token (not a pattern's, "ip_pat")
     if _SECRET_KEY.search(name):
         return "SECRET"
     if _RANDOM_KEY.search(name):
         return "KEY"
     return None
+
+
+# A personal access token's key ("AZDO_PAT=ducot5i...": reviewer CD; not a pattern's, 'ip_pat = "^(\\d...': an
+# attacker's round)
+_PAT_KEY = re.compile(r"(?:^|[_.\-])pat$")
 
 
 def _compound_secret(name: str) -> bool:
@@ -3197,6 +3204,8 @@ _NAMED_DIGEST = re.compile(r"(?:sha(?:1|224|256|384|512)|md5)=[0-9a-fA-F]{32,128
 def _plausible_value(secret: str, quoted: bool) -> bool:
     if (
         secret.lower().strip() in _STOP_VALUES
+        # a form's example ('"Password " + "Example" + "123!"': an attacker's round)
+        or secret.lower().startswith(("example", "placeholder"))
         or _placeholder(secret)
         or _YAML_TAG.fullmatch(secret)
         or _NAMED_DIGEST.fullmatch(secret)

@@ -13,11 +13,12 @@ replaces each: what lies between stays as written).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
 
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
 from securemem.pii.numeric import CARD_NAMES, SSN_NAMED
-from securemem.pii.scan import Scan
+from securemem.pii.scan import Scan, Span, index_words
 
 Hit = tuple[str, int, int]
 
@@ -149,32 +150,71 @@ def find_told_parts(scan: Scan) -> Iterator[Hit]:
 # A card or an IBAN sent over several messages of a chat ("[14:02] guest: 4942" then "[14:02] guest: 135117" then
 # "[14:03] guest: 559028"; "[09:14] klant: iban is NL95 SNSB" then "[09:14] klant: 4928 4961 83"; "SMS 1: ... prima
 # parte IT89 L030 1527 576" then "SMS 2: seconda parte 2063 6216 4271 grazie": reviewer CC). Each message is a line
-# led by its sender ("name:", "[10:02] name:", "SMS 2:"); the digits it ends with (an IBAN's groups) are a piece
-# when they are its only digits. Pieces of two to four messages one after another, joined, must make a card whose
-# network and Luhn check hold in a conversation that names a card around them, or an IBAN whose country's length
-# and check digits hold. Each piece is reported where it stands.
+# led by its sender ("name:", "[10:02] name:", "14:02 name:", "name (14:02):", a chat export's "12/06/2024, 14:02 -
+# name:", IRC's "<name>"), maybe a blank line between; the digits it ends with (an IBAN's groups) are a piece when
+# they are its only digits. Pieces of two to four messages of one sender one after another ("SMS 1", "SMS 2": one
+# sender numbered), joined, must make a card whose network and Luhn check hold in a conversation that names a
+# payment card around them ("my card", "card number", "Visa"; not "card reader", "gift card", "green card"), or an
+# IBAN whose country's length and check digits hold, its first piece more than its country and check digits. Not a
+# list's labels ("Berlin: 4100", "port: 4532": no one sender), whose numbers pass a Luhn check one time in ten (an
+# attacker's round). Each piece is reported where it stands.
+_CHAT_STAMP = (
+    r"\[[^\]\n]{1,24}\][ \t]*"
+    r"|[0-9]{1,2}[/.][0-9]{1,2}[/.][0-9]{2,4},?[ \t]+[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:[ \t]?[ap]m)?[ \t]+[-–][ \t]+"
+    r"|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?[ \t]+"
+)
 _CHAT_LINE = re.compile(
-    r"^[ \t]*(?:\[[^\]\n]{1,24}\][ \t]*)?[^\s:\[\]][^:\n]{0,31}:[ \t]*(?P<body>[^\n]*)$", re.MULTILINE
+    rf"^[ \t]*(?:{_CHAT_STAMP})?"
+    r"(?:<(?P<nick>[^>\s]{1,32})>|(?P<sender>[^\s:\[\]<][^:\n]{0,31}?)(?:[ \t]*\([0-9:]{3,8}\))?:)"
+    r"[ \t]*(?P<body>[^\n]*)$",
+    re.MULTILINE | re.IGNORECASE,
 )
 _CHAT_DIGITS = re.compile(r"(?<![\w/.:,\-])[0-9]{2,8}(?:[ \-][0-9]{2,8}){0,4}(?![\w/.:,\-]|[.,][0-9])")
-_CHAT_IBAN = re.compile(r"(?<![\w/.:,\-])[A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]{1,8}){0,8}(?![\w/.:,\-])")
-_CHAT_IBAN_MORE = re.compile(r"(?<![\w/.:,\-])[A-Z0-9]{1,8}(?:[ ][A-Z0-9]{1,8}){0,8}(?![\w/.:,\-])")
+# (in capitals, or all in small letters: "nl91 abna" then "0417 1643 00", each later group with a digit; not the words
+# after it, "2063 6216 4271 grazie")
+_CHAT_IBAN = re.compile(
+    r"(?<![\w/.:,\-])(?:[A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]{1,8}){0,8}|[a-z]{2}[0-9]{2}(?:[ ]?[a-z0-9]{1,8}){0,8})"
+    r"(?![\w/.:,\-])"
+)
+_CHAT_IBAN_MORE = re.compile(
+    r"(?<![\w/.:,\-])(?:[A-Z0-9]{1,8}(?:[ ][A-Z0-9]{1,8}){0,8}"
+    r"|(?=[a-z]*[0-9])[a-z0-9]{1,8}(?:[ ](?=[a-z]*[0-9])[a-z0-9]{1,8}){0,8})(?![\w/.:,\-])"
+)
 _CHAT_PIECES = 4  # messages one value is sent in, at most
+_IBAN_HEAD = 6  # characters of an IBAN's first piece, at least: more than its country and check digits
 _CHAT_BACK, _CHAT_AHEAD = 400, 200  # characters before the first piece and after the last where a card is named
+# A payment card named: an owner's or a kind's word before "card", its number or details after, a network, the word in
+# other languages (an attacker's round: "card reader", "cards printed", "gift card", "green card" name none)
+_CHAT_CARD = re.compile(
+    r"(?<![^\W\d_])(?:(?:credit|debit|bank|payment|my|the|your|his|her|our|full|other|new|by)[ \t]+card"
+    r"|card(?:'s)?[ \t]*(?:number|no\b|nr\b|num\b|details|digits|#|is\b)"
+    r"|visa|mastercard|amex|american express|maestro|tarjeta|kreditkarte|karte|carte bancaire|carte|cartão|cartao"
+    r"|karta|kaart|kártya|kártyám|kortet|kortti)(?![^\W\d_])"
+    r"|カード|卡号|卡號|信用卡|银行卡|카드"
+)
 
 
-def _card_named(lower: str, pieces: list[tuple[int, int]]) -> bool:
-    return CARD_NAMES.search(lower, max(0, pieces[0][0] - _CHAT_BACK), pieces[-1][1] + _CHAT_AHEAD) is not None
+def _card_named(card_words: list[int], pieces: list[tuple[int, int]]) -> bool:
+    low, high = pieces[0][0] - _CHAT_BACK, pieces[-1][1] + _CHAT_AHEAD
+    at = bisect_left(card_words, low)
+    return at < len(card_words) and card_words[at] < high
 
 
-# The gate's words for a card (a substring search each: CARD_NAMES, searched in a note, cost a tenth of its scan)
-_CARD_MARKS = ("card", "visa", "master", "amex", "maestro", "discover", "kart", "carte", "carta", "tarjeta", "cartão",
-               "cartao", "카드", "カード", "卡")  # fmt: skip
+# The gate's words for a card or an IBAN, found in the scan's one pass of its words (CARD_NAMES, searched in a note,
+# cost a tenth of its scan; a substring search for each word, a twentieth), and those of other scripts
+_CHAT_MARKS = index_words(
+    "iban", "card", "visa", "master", "amex", "maestro", "kart", "carte", "carta", "tarjeta", "cartao", "kaart", "kort"
+)
+_CHAT_MARKS_OTHER = ("cartão", "kártya", "카드", "カード", "卡")
 
 
 def may_hold_chat_parts(scan: Scan) -> bool:
     lower = scan.lower
-    return ":" in lower and "\n" in lower and ("iban" in lower or any(mark in lower for mark in _CARD_MARKS))
+    if "\n" not in lower or (":" not in lower and "<" not in lower):
+        return False
+    if not _CHAT_MARKS.isdisjoint(scan.words):
+        return True
+    return not lower.isascii() and any(mark in lower for mark in _CHAT_MARKS_OTHER)
 
 
 def _chat_piece(body: str, iban: bool, first: bool) -> tuple[int, int] | None:
@@ -189,32 +229,69 @@ def _chat_piece(body: str, iban: bool, first: bool) -> tuple[int, int] | None:
     return match.span()
 
 
+def _sender(line: re.Match[str]) -> str:
+    """Who sent a message, its digits and blanks left out ("SMS 1" and "SMS 2" are one sender)."""
+    name = line["nick"] if line["nick"] is not None else line["sender"]
+    return "".join(char for char in name.lower() if not char.isdigit() and not char.isspace())
+
+
+def _follows(text: str, previous: int, start: int) -> bool:
+    """The message at ``start`` comes right after the one whose body starts at ``previous``, a blank line between at
+    most."""
+    newline = text.find("\n", previous, start)
+    between = text[newline : text.rfind("\n", 0, start) + 1] if newline != -1 else "x"
+    return between.count("\n") <= 2 and not between.strip()
+
+
+_Line = tuple[int, str, str]  # where a message's body starts, the body, its sender
+
+
+def _value_from(text: str, lines: list[_Line], first: int, iban: bool, named: Callable[[list[Span]], bool]) -> int:
+    """The last message of a value whose first piece is message ``first``'s (-1: none), its pieces put in ``named``'s
+    list when ``named`` accepts them."""
+    pieces: list[Span] = []
+    joined = ""
+    for index in range(first, min(first + _CHAT_PIECES, len(lines))):
+        start, body, sender = lines[index]
+        if index > first and (sender != lines[first][2] or not _follows(text, lines[index - 1][0], start)):
+            return -1  # one sender's messages, one after another
+        piece = _chat_piece(body, iban, index == first)
+        if piece is None or (iban and index == first and piece[1] - piece[0] < _IBAN_HEAD):
+            return -1
+        pieces.append((start + piece[0], start + piece[1]))
+        joined += "".join(char for char in body[piece[0] : piece[1]] if char.isalnum()).upper()
+        if len(pieces) >= 2 and (iban_valid(joined) if iban else card_number_valid(joined)) and named(pieces):
+            return index
+    return -1
+
+
 def find_chat_parts(scan: Scan) -> Iterator[Hit]:
     text, lower = scan.text, scan.lower
-    lines = [(match.start("body"), match["body"]) for match in _CHAT_LINE.finditer(text)]
-    ibans = "iban" in lower
-    taken = -1  # the last message a value was read in
-    for first in range(len(lines) - 1):
-        if first <= taken:
-            continue
-        for iban in (True, False) if ibans else (False,):
-            pieces: list[tuple[int, int]] = []
-            joined = ""
-            for index in range(first, min(first + _CHAT_PIECES, len(lines))):
-                start, body = lines[index]
-                if index > first and text.count("\n", lines[index - 1][0], start) != 1:
-                    break  # the messages must follow one another
-                piece = _chat_piece(body, iban, index == first)
-                if piece is None:
-                    break
-                pieces.append((start + piece[0], start + piece[1]))
-                joined += "".join(char for char in body[piece[0] : piece[1]] if char.isalnum()).upper()
-                if len(pieces) < 2:
-                    continue
-                if iban_valid(joined) if iban else (card_number_valid(joined) and _card_named(lower, pieces)):
-                    for low, high in pieces:
-                        yield ("IBAN" if iban else "CREDIT_CARD"), low, high
-                    taken = index
-                    break
-            if taken >= first:
+    lines = [(match.start("body"), match["body"], _sender(match)) for match in _CHAT_LINE.finditer(text)]
+    card_words: list[int] = []
+    found: list[Span] = []
+
+    def card_named(pieces: list[Span]) -> bool:
+        if not card_words:
+            card_words.extend(match.start() for match in _CHAT_CARD.finditer(lower))
+            card_words.append(len(lower) + _CHAT_BACK + 1)  # searched once: a mark past every window
+        if _card_named(card_words, pieces):
+            found[:] = pieces
+            return True
+        return False
+
+    def iban_read(pieces: list[Span]) -> bool:
+        found[:] = pieces
+        return True
+
+    kinds = (("IBAN", iban_read), ("CREDIT_CARD", card_named)) if "iban" in lower else (("CREDIT_CARD", card_named),)
+    first = 0
+    while first < len(lines) - 1:
+        for kind, named in kinds:
+            last = _value_from(text, lines, first, kind == "IBAN", named)
+            if last != -1:
+                for low, high in found:
+                    yield kind, low, high
+                first = last
                 break
+        first += 1
