@@ -795,9 +795,10 @@ def altered(name: str) -> list[str]:
         # ordinary lines altered (SSH's algorithms at openssh.com read as addresses, a parcel's number and a Ukrainian
         # case's number read as phones). Its fixes: an e-file's depositor's account and phone fields, account labels
         # in Bengali, Chinese, Korean and Russian (at Sberbank), a Czech account with its bank's code, a routing
-        # number's nine digits and a credit union as a bank, Ukrainian's digits and radio's "niner", a backup code
-        # drawn at random, a personal access token's key, key parts after colons. 446 since; the Ukrainian case's
-        # number is still read as a phone. Left: a 1099's account under its label's line, an SSN glued into a
+        # number's nine digits and a credit union as a bank, Ukrainian's digits and radio's "niner", a personal access
+        # token's key, key parts after colons. 445 since; the Ukrainian case's number is still read as a phone. Left: a
+        # backup code drawn at random alone after its label (a reader of such codes took release tags and build names
+        # in an attacker's round, and was taken out), a 1099's account under its label's line, an SSN glued into a
         # fixed-width record, a temporary password holding "=" and "%", an API token a job's name comes between, an
         # MDM enrollment code, a secret after Italian's "chiave segreta", Spain's national number spelt in words, a
         # Vietnamese number wrapped across a line, an AWS secret's halves named "b" then "a".

@@ -158,7 +158,9 @@ _BANK_NAMED = re.compile(
     # a bank's statement of an account ("Kontoutskrift juni 2024 — Kontonummer: ...": reviewer BP)
     r"|kontoutskrift|kontoauszug|kontoudskrift|kontoutdrag|bank statement|relev[ée] bancaire|extracto bancario"
     r"|estratto conto|rekening koran|mutasi rekening"
-    # Sberbank, in its cases ("Номер счёта в Сбербанке: 4081...": reviewer CD)
+    # Sberbank, in its cases ("Номер счёта в Сбербанке: 4081...", "Реквизиты: Сбербанк, номер счёта 4081...": reviewers
+    # CD and CE; Sberbank named only, "счёт" is an invoice as often, "Оплата через Сбербанк Онлайн. Номер счёта:
+    # 2024004512": an attacker's round, so that a client's twenty digits only are read, see find_bank_numbers)
     r"|overboeking|"
     + _viewed("банк", "банка", "банке", "τράπεζα", "сбербанк", "сбербанке", "сбербанка", "сбербанку")
     + r")(?![^\W\d_])"
@@ -271,7 +273,7 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
             continue
         # (a Russian settlement account read by its own shape, above: no bank need be named)
         read = named or label["rs"] is not None or (named is not None and _norwegian_account(number)) or _nrb(number)
-        if read and _plausible(text, number, value.end()):
+        if read and _plausible(text, number, value.end()) and not (cyrillic and _sberbank_bill(lower, number)):
             yield ("BANK_ACCOUNT", *value.span())
 
 
@@ -489,6 +491,15 @@ def _japanese_accounts(text: str) -> Iterator[Hit]:
 _VIETNAMESE = re.compile("[đĐơƠưƯạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ]")
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
 _RUSSIAN_ACCOUNT_DIGITS = 20
+
+
+_SBERBANK_ONLY = re.compile(_viewed("сбербанк", "сбербанке", "сбербанка", "сбербанку"))
+_BANK_WORD = re.compile(r"(?<![^\W\d_])(?:" + _viewed("банк", "банка", "банке") + r"|bank)(?![^\W\d_])")
+
+
+def _sberbank_bill(lower: str, number: str) -> bool:
+    """Only Sberbank names a bank and the number is no client's account: a bill's, paid through its online bank."""
+    return not _russian_account(number) and _SBERBANK_ONLY.search(lower) is not None and not _BANK_WORD.search(lower)
 
 
 def _russian_account(number: str) -> bool:

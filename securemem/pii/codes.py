@@ -140,7 +140,7 @@ _ONE_TIME_LABELS_GLUED_MORE = (
 # dash, or the bracket a heading closes and maybe one of those ("[OTP] 4829", "【認証コード】194313", "(OTP): 4829",
 # "〔認証コード〕194313": reviewer AC and its attacker; see _heading_ends); or ":" and the code on the next line.
 _GAP = (
-    r"[\"']?(?:[ \t]*\*)?(?:[ \t]*\([^()\n]{1,48}\))?"
+    r"[\"']?(?:[ \t]*\*)?(?:[ \t]*\([^()\n]{1,24}\))?"
     r"(?:[ \t]*(?:no\.|nr\.|#))?"
     r"(?P<words>(?:[ \t]+[^\W\d_][^\s\d.,;!?()\[\]{}=:]{0,15}){0,5})"
     r"(?:[ \t]*(?:[:=(#→\[]|-{1,2}|(?P<shut>[\]】」』)〕〉》])(?:[ \t]*(?:[:=#→]|-{1,2}))?)"
@@ -187,7 +187,6 @@ _ONE_TIME_CODE = re.compile(
 _CODE_ENDS_CLAUSE = re.compile(
     r"[ \t]*(?:$|\r?\n|[.,;:!?)\]}\"'»。、」』】·؛،]|"
     rf"(?:{as_viewed(('है', 'ค่ะ', 'ครับ'))}|です|입니다)(?![^\W\d_])"
-    r"|[(\[](?![ \t]*[0-9])"  # a remark in brackets ("Mã OTP ...: 503740 (đã hết hạn)": reviewer CC), not a count's
     r"|[ \t]+volt[ \t]*(?:$|[.,;!?])"  # Hungarian's "was", last in its clause ("Az SMS-kódom 567259 volt.")
     # Russian's "came" ("код из СМС 9563 пришёл на ...": reviewer BB)
     rf"|[ \t]+{as_viewed(('пришёл', 'пришел', 'пришла', 'пришло'))}(?![^\W\d_])"
@@ -407,7 +406,10 @@ def find_codes(scan: Scan) -> Iterator[Hit]:
     if "your" in lower and ("share" in lower or "expire" in lower or "valid" in lower):
         # the whole text: the warning after the code is past the windows' ends
         for match in _SENDERS_CODE.finditer(lower):
-            if not year_or_example(match["value"].replace(" ", "").replace("-", "")):
+            sender = text[match.start("sender") : match.end("sender")].split()
+            if all(word[:1].isupper() or word[:1].isdigit() for word in sender) and not year_or_example(
+                match["value"].replace(" ", "").replace("-", "")
+            ):
                 yield "GENERIC_SECRET", *match.span("value")
 
 
@@ -423,11 +425,26 @@ _OTHER_CODES = (
     r"color|colour|class|course|seat|room|locker|promotion|offer|deal|sale|redemption|activation|unlock|pairing"
 )
 _SENDERS_CODE = re.compile(
-    rf"(?<![^\W\d_])your[ \t]+(?:(?!(?:{_OTHER_CODES})[ \t])[^\W\d_][\w&'.\-]*[ \t]+){{1,4}}code(?:[ \t]+is|[ \t]*:)"
+    rf"(?<![^\W\d_])your[ \t]+(?P<sender>(?:(?!(?:{_OTHER_CODES})[ \t])[^\W\d_][\w&'.\-]*[ \t]+){{1,4}})code"
+    r"(?:[ \t]+is|[ \t]*:)"
     r"[ \t]*(?P<value>[0-9]{4,8}|[0-9]{3}[ \-][0-9]{3})(?![\w])[ \t]*[.,!\-–]?[ \t]*"
-    r"(?=(?:please[ \t]+)?(?:don['’]?t|do not|never)[ \t]+share[ \t]+(?:it|this|the code|your code|with anyone)"
+    r"(?=(?:please[ \t]+)?(?:don['’]?t|do not|never)[ \t]+share[ \t]+(?:it|this|the code|your code)"
+    r"(?:[ \t]+with[ \t]+anyone)?[ \t]*(?:[.!\"]|$)"
     r"|(?:it[ \t]+)?(?:expires|is valid|valid)[ \t]+(?:in|for)[ \t]+[0-9]{1,2}[ \t]*(?:min|mins|minutes|m)(?![^\W\d_]))"
 )
+
+
+# A remark in brackets after a code given after a colon ("Mã OTP khách đọc qua điện thoại: 503740 (đã hết hạn)":
+# reviewer CC); not after a count a label names with no colon ("Codul SMS 3000 (clienți afectați)", "Onay kodu 1500
+# (yeni müşteri kampanyası)": an attacker's round).
+_REMARK_AFTER_CODE = re.compile(r"[ \t]*[(\[](?![ \t]*[0-9])")
+
+
+def _remarked(lower: str, match: re.Match[str]) -> bool:
+    return (
+        ":" in lower[match.start() : match.start("value")]
+        and _REMARK_AFTER_CODE.match(lower, match.end("value")) is not None
+    )
 
 
 def _one_time_codes(text: str, lower: str, windows: list[tuple[int, int]]) -> Iterator[Hit]:
@@ -444,7 +461,11 @@ def _one_time_codes(text: str, lower: str, windows: list[tuple[int, int]]) -> It
             and _THAI_COUNTED.match(lower, match.end("value")) is None
         )
         if (match["more"] is not None or match["glued_more"] is not None) and (
-            (_CODE_ENDS_CLAUSE.match(lower, match.end("value")) is None and not thai_otp)
+            (
+                _CODE_ENDS_CLAUSE.match(lower, match.end("value")) is None
+                and not thai_otp
+                and not _remarked(lower, match)
+            )
             or _OTHER_CALENDARS.fullmatch(match["value"])
         ):
             continue

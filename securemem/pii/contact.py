@@ -4046,6 +4046,7 @@ _NAMES_ANOTHER = frozenset(
     # Swahili's ticket, order, receipt, invoice and transaction, Ukrainian's and Russian's order, as the view writes
     # them ("Namba ya tiketi yako ni sifuri saba ...", "Номер замовлення: один два ...": an attacker's round)
     "tiketi", "oda", "agizo", "risiti", "ankara", "muamala",
+    "resibo", "tiket", "kontrata", "reserbasyon",  # Tagalog's receipt, ticket, contract, booking
     *(normalise_text(word).lower() for word in ("замовлення", "заказа", "заказ", "квитанції", "квитанции")),
 }  # fmt: skip
 # Two digit words in a row after a blank: what a spelt-out number holds. Led by the blank, the pattern
@@ -4105,9 +4106,9 @@ _SPELT_CODE_RUN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_
 _SPELT_CODE_CONTEXT = frozenset(
     # Turkish "kodum" (my code); not "kodu" (its code: "Posta kodu: üç dört ...", a postcode); Turkish's (card's)
     # password, a PIN ("Kart şifresi yazıyla: yedi iki iki dokuz": reviewer CE)
-    {"pin", "code", "cvv", "cvc", "otp", "passcode", "código", "codigo", "codice", "kod", "cryptogramme", "kodum",
-     "şifre", "şifresi", "şifrem", "sifre", "sifresi"}
+    {"pin", "code", "cvv", "cvc", "otp", "passcode", "código", "codigo", "codice", "kod", "cryptogramme", "kodum"}
 )  # fmt: skip
+_SPELT_PIN_WORDS = frozenset({"şifre", "şifresi", "şifrem", "sifre", "sifresi"})
 # Digit words that are also other words: a filler ("um", "oh"), a verb ("do"), an article ("un", "uma"),
 # code's "null". A code read out holds three others at least ("Um, oh, one moment" is no code).
 _AMBIGUOUS_DIGIT_WORDS = frozenset({"um", "uma", "oh", "do", "un", "null", "nul", "e", "ek", "char", "nau"})
@@ -4297,7 +4298,7 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
             if kind is not None:
                 yield kind, *match.span()
                 break
-    if any(word in lower for word in _SPELT_CODE_CONTEXT):
+    if any(word in lower for word in _SPELT_CODE_CONTEXT) or any(word in lower for word in _SPELT_PIN_WORDS):
         yield from _spelt_codes(lower)
 
 
@@ -4549,7 +4550,10 @@ def _spelt_codes(lower: str) -> Iterator[tuple[str, int, int]]:
             continue  # "rule one, three, five", "allows four, six, eight": not said as the code
         if _WORD_AFTER_CODE.match(lower, match.end()):
             continue  # "one, two, four, or eight lanes", "cinq points": a list or a count
-        if _SPELT_CODE_CONTEXT.intersection(_WORDS.findall(lower[max(0, match.start() - 100) : match.start()])[-12:]):
+        words = _WORDS.findall(lower[max(0, match.start() - 100) : match.start()])[-12:]
+        # (Turkish's word for a password names a PIN right before it: "Kart şifresi yazıyla: yedi ...", not a room's
+        # number a sentence later, "Wi-Fi şifresi değişti, ... Oda: iki sıfır yedi": an attacker's round)
+        if _SPELT_CODE_CONTEXT.intersection(words) or _SPELT_PIN_WORDS.intersection(words[-3:]):
             yield "GENERIC_SECRET", *match.span()
 
 
@@ -4593,8 +4597,16 @@ def may_hold_korean_phone(scan: Scan) -> bool:
     return "공" in scan.text
 
 
+# A mobile's "010" to "019" said first, or a phone's word just before ("연락처", "전화", "번호", "휴대폰": "공이 사오일
+# 사이사이로 굴러갔다" is a ball, "공", that rolled: an attacker's round)
+_KOREAN_PHONE_WORD = re.compile(r"(?:연락처|전화|번호|휴대폰|핸드폰|폰|사무실|tel|phone)[^\n]{0,12}$", re.IGNORECASE)
+
+
 def find_korean_phones(scan: Scan) -> Iterator[Span]:
-    for match in _KOREAN_PHONE.finditer(scan.text):
+    text = scan.text
+    for match in _KOREAN_PHONE.finditer(text):
         digits = "".join(_KOREAN_DIGITS.get(char, "") for char in match.group())
+        if not (digits.startswith("01") or _KOREAN_PHONE_WORD.search(text, max(0, match.start() - 24), match.start())):
+            continue
         if _valid_in(digits, ("KR",), trunk_written=True):
             yield match.span()

@@ -246,7 +246,15 @@ _PAIR_NAMED = re.compile(
     r"(?<![^\W\d_])(?:basic[ _\-]?auth|auth|authorization|credentials?|creds|zugangsdaten|identifiants|credenciales"
     r"|credenziali|user:pass(?:word)?|username:password)(?![^\W\d_])"
 )
-_USER_PASSWORD = re.compile(r"[a-z][a-z0-9._@+\-]{1,63}:(?=[^\s:]*[A-Za-z])(?=[^\s:]*[^A-Za-z\s:])[^\s:]{6,128}")
+# The password mixes small and capital letters and digits, or holds a password's symbol (not a version, a locale, a
+# digest, a ticket or a timestamp: "nginx:1.25.3-alpine", "locale:en_US.UTF-8", "sha256:9f86...", "ticket:INC-0045",
+# "request:2024-06-12T10" in base64 beside "auth" or "creds": an attacker's round); the user is no such key's name.
+_USER_PASSWORD = re.compile(
+    r"(?!(?:sha[0-9]*|md5|locale|ticket|request|version|region|offset|cursor|page|redirect|layout|experiment|"
+    r"partition|image|type|id|key|hash|etag|state|nonce|session|section|anchor|ref|urn|arn|id[a-z]*):)"
+    r"[a-z][a-z0-9._@+\-]{1,63}:(?=[^\s:]*[A-Za-z])"
+    r"(?:(?=[^\s:]*[a-z])(?=[^\s:]*[A-Z])(?=[^\s:]*[0-9])(?![a-z]{2}_[A-Z]{2}\b)|(?=[^\s:]*[!@#$%^&*?~+=]))[^\s:]{6,128}"
+)
 
 
 # ... but a "+" number under a phone's own key in the decoded JSON keeps its label ('{"msisdn": "+4917644055456"}' in
@@ -1022,9 +1030,14 @@ _PARTS_LIST = re.compile(
 # it, reviewers BV and CC), or names a card in a record that holds its expiry or its code ('{"card_parts": [...],
 # "exp": "03/28"}'; not a UI's "card_segments" or a compiler's "cc_parts" alone: an attacker's round): its parts
 # joined may be a card (whose network and Luhn check hold), not only a secret, an IBAN or an email.
-_CARD_NUMBER_STEM = re.compile(r"(?i:card[_\-.]?(?:number|num|no)|cardnumber|ccnum|ccn|pan|pan[_\-.]?number)[_\-.]")
+_CARD_NUMBER_STEM = re.compile(r"(?i:card[_\-.]?(?:number|num|no)|cardnumber|ccnum|pan|pan[_\-.]?number)[_\-.]")
 _CARD_STEM = re.compile(r"(?i:cc|card)[_\-.]")
-_CARD_RECORD = re.compile(r"(?i:(?<![a-z])(?:exp(?:iry|iration|ires)?(?:_?date)?|cvv2?|cvc2?)(?![a-z]))")
+# (the record's expiry as a month and a year, its code as three or four digits: not a player's "exp": 4500 or a call
+# of math.exp: an attacker's round)
+_CARD_RECORD = re.compile(
+    r"""(?i:(?<![a-z])(?:exp(?:iry|iration|ires)?(?:_?date)?["']?[ \t]*[:=][ \t]*["']?(?:0[1-9]|1[0-2])[ \t]*/"""
+    r"""[ \t]*(?:20)?[0-9]{2}(?![0-9])|(?:cvv2?|cvc2?)["']?[ \t]*[:=][ \t]*["']?[0-9]{3,4}(?![0-9])))"""
+)
 _CARD_RECORD_REACH = 160  # characters around the list where the record holds the card's expiry or code
 _LIST_ITEM = re.compile(r"""[ \t\r\n]*(?P<q>["'])(?P<value>[^"'\n]{1,256})(?P=q)[ \t\r\n]*(?P<sep>[,\])])""")
 _NUMBERED_PART = re.compile(

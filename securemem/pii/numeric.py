@@ -116,7 +116,12 @@ _SSN = re.compile(
     # Not glued to more, except a dashed one to the next field's label ("ssn#848-95-8886dob#1966-...").
     r"(?P<serial>[0-9]{4})(?:(?![\w]|[-.][0-9])|(?<=[0-9]{3}-[0-9]{2}-[0-9]{4})(?=[A-Za-z]{2,12}[#:=]))"
 )
-# (or slashes, after its name only: "ssn: 679/43/2152", reviewer CE)
+# (or slashes, right after its label only: "ssn: 679/43/2152", reviewer CE)
+_SSN_LABEL_RIGHT_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?:ssn|social security(?: number| no\.?)?|soc\.? ?sec\.?(?: no\.?)?)[ \t]*(?:#|no\.?|number)?"
+    r"[ \t]*[:=#]?[ \t]*$",
+    re.IGNORECASE,
+)
 _SSN_MIXED = re.compile(
     r"(?P<area>[0-9](?=[0-9]{2}[-. /][0-9])(?<![\w./][0-9])[0-9]{2})[-. /](?P<group>[0-9]{2})[-. /](?P<serial>[0-9]{4})"
     r"(?![\w]|[-./][0-9])"
@@ -711,6 +716,8 @@ def find_ssns(scan: Scan) -> Iterator[Span]:
 
 
 def _mixed_ssn(scan: Scan, match: re.Match[str]) -> bool:
+    if "/" in match.group() and _SSN_LABEL_RIGHT_BEFORE.search(scan.before(match.start(), 32)) is None:
+        return False  # slashes only right after an SSN's label ("ssn: 679/43/2152"; not "ssn rev 001/01/2024")
     return (
         ssn_valid(match["area"], match["group"], match["serial"])
         and _ssn_named_before(scan, match.start())

@@ -267,7 +267,7 @@ def _codes(text: str, at: int, *, plain: bool = True) -> Iterator[Hit]:
         # and two codes at least (one alone before a stop is a change's or a ticket's number): else the last is
         # read as the list's tail was before (a sentence's word and number), and the others stand as they are
         found = found[:-1]
-    if len(found) >= 2 or (found and _lone_code(text[found[0][1] : found[0][2]], plain=plain)):
+    if len(found) >= 2 or (found and _lone_code(text[found[0][1] : found[0][2]])):
         yield from found
 
 
@@ -287,17 +287,5 @@ _LONE_CODE = re.compile(
 _DATE_DIGITS = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")  # "20240315"
 
 
-# Or, right after a label that names the codes and nothing else ("2FA backup code: j931gdiw35": reviewer CD), one
-# group of eight to twelve small letters and digits, each in two runs at least, interleaved as a generator draws them:
-# not a name and its number ("release2024"), a commit's hexadecimal digits ("4e8a1f2c"), or a value a label's other
-# words name ("... fixed in commit: ...", "... generator version: v2r1b3x4", "... hash column: bcrypt2b12": an
-# attacker's round).
-_INTERLEAVED_CODE = re.compile(
-    r"(?=[a-z0-9]{8,12}\Z)(?![0-9a-f]+\Z)(?:(?:[a-z]*[0-9]+[a-z]+){2}[a-z0-9]*|(?:[0-9]*[a-z]+[0-9]+){2}[a-z0-9]*)"
-)
-
-
-def _lone_code(value: str, *, plain: bool = False) -> bool:
-    if plain and _INTERLEAVED_CODE.fullmatch(value) is not None:
-        return True
+def _lone_code(value: str) -> bool:
     return _LONE_CODE.fullmatch(value) is not None and _DATE_DIGITS.fullmatch(value) is None

@@ -766,6 +766,9 @@ LEET_LITERALS = ("w0rd", "4ssw", "@ssw", "55w", "$$w", "55phr", "phr4s", "phr@s"
 def find_leet_labelled_passwords(scan: Scan) -> Iterator[Hit]:
     text, lower = scan.text, scan.lower
     for match in _LEET_LABEL.finditer(text):
+        label = text[match.start() : match.start() + 4]
+        if len(text) > match.start() + 4 and text[match.start() + 4] in ":= \t" and not label.islower():
+            continue  # "p4ss:" alone only in small letters: "PA55: 12.4mi", "Model PA55:" name a road, a model
         start, end = match.span("value")
         while end > start and text[end - 1] in ".,;)":
             end -= 1
@@ -3191,7 +3194,7 @@ _OPTION_PREFIX = re.compile(r"\s*--[a-z][a-z0-9\-]*=?\s*|\s*-[a-z]\s*")  # " --u
 _NOT_A_VALUE = re.compile(
     # "&str", "&'static", "&Vec<u8>", "&self.key": a reference of Rust ("&CpbMWz8nQsyRm7xC" is a password)
     # a query's parameter ("?format=json"), not a password that starts with "?" ("?Y4#3BMDo&gi**ST": reviewer CC)
-    r"--[A-Za-z]|//|\?[A-Za-z_][\w.\-]*(?:[=&]|$)|-\$\(|\$env:|"
+    r"--[A-Za-z]|//|\?[A-Za-z_][\w.\-]*(?:[=&(]|$)|-\$\(|\$env:|"
     r"&(?:mut\b|'?[A-Za-z_]+[0-9]{0,2}(?![A-Za-z0-9]))|\*(?:const|mut)\b|lambda\b|property\("
 )
 

@@ -164,8 +164,8 @@ _CHAT_STAMP = (
     r"|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?[ \t]+"
 )
 _CHAT_LINE = re.compile(
-    rf"^[ \t]*(?:{_CHAT_STAMP})?"
-    r"(?:<(?P<nick>[^>\s]{1,32})>|(?P<sender>[^\s:\[\]<][^:\n]{0,31}?)(?:[ \t]*\([0-9:]{3,8}\))?:)"
+    rf"^[ \t]*(?P<stamp>{_CHAT_STAMP})?"
+    r"(?:<(?P<nick>[^>\s]{1,32})>|(?P<sender>[^\s:\[\]<][^:\n]{0,31}?)(?P<timed>[ \t]*\([0-9:]{3,8}\))?:)"
     r"[ \t]*(?P<body>[^\n]*)$",
     re.MULTILINE | re.IGNORECASE,
 )
@@ -185,12 +185,18 @@ _IBAN_HEAD = 6  # characters of an IBAN's first piece, at least: more than its c
 _CHAT_BACK, _CHAT_AHEAD = 400, 200  # characters before the first piece and after the last where a card is named
 # A payment card named: an owner's or a kind's word before "card", its number or details after, a network, the word in
 # other languages (an attacker's round: "card reader", "cards printed", "gift card", "green card" name none)
+_NOT_A_PAYMENT_CARD = r"reader|game|table|layout|index|component|system|terminal|set|deck|from|for|printer|slot|design"
 _CHAT_CARD = re.compile(
-    r"(?<![^\W\d_])(?:(?:credit|debit|bank|payment|my|the|your|his|her|our|full|other|new|by)[ \t]+card"
-    r"|card(?:'s)?[ \t]*(?:number|no\b|nr\b|num\b|details|digits|#|is\b)"
-    r"|visa|mastercard|amex|american express|maestro|tarjeta|kreditkarte|karte|carte bancaire|carte|cartão|cartao"
-    r"|karta|kaart|kártya|kártyám|kortet|kortti)(?![^\W\d_])"
-    r"|カード|卡号|卡號|信用卡|银行卡|카드"
+    r"(?<![^\W\d_])(?:(?:credit|debit|bank|payment)[ \t]+card"
+    r"|(?:my|the|your|his|her|our|other|new)[ \t]+(?:credit[ \t]+|debit[ \t]+)?card"
+    r"(?:[ \t]+(?:is|was|number|no|details|digits))?"
+    rf"(?![ \t]*(?:{_NOT_A_PAYMENT_CARD})(?![^\W\d_]))"
+    r"|full[ \t]+card|card(?:'s)?[ \t]*(?:number|no|nr|num|details|digits|#)|card[ \t]+(?:is|was)"
+    r"|(?:pay|paying|paid)[ \t]+(?:by|with)[ \t]+card"
+    r"|kartennummer|kreditkarte|numéro de (?:la )?carte|carte bancaire|número de (?:la )?tarjeta|tarjeta de crédito"
+    r"|número do cartão|cartão de crédito|numero della carta|carta di credito|kaartnummer|numer karty|karta kredytowa"
+    r"|kártyaszám|kártyám|kortnummer)(?![^\W\d_])"
+    r"|カード番号|卡号|卡號|信用卡|银行卡|카드 ?번호"
 )
 
 
@@ -218,7 +224,9 @@ def may_hold_chat_parts(scan: Scan) -> bool:
 
 
 def _chat_piece(body: str, iban: bool, first: bool) -> tuple[int, int] | None:
-    """Where the one value piece of a message's ``body`` is (the body's only digits), or None."""
+    """Where the one value piece of a message's ``body`` is (the body's only digits, ending the message or a word
+    before its end: "... 2063 6216 4271 grazie"), or None; not an item's number ("New card #4532 created in To Do",
+    "build #5105 passed": an attacker's round)."""
     pattern = (_CHAT_IBAN if first else _CHAT_IBAN_MORE) if iban else _CHAT_DIGITS
     found = [match for match in pattern.finditer(body) if any(char.isdigit() for char in match.group())]
     if len(found) != 1:
@@ -226,13 +234,32 @@ def _chat_piece(body: str, iban: bool, first: bool) -> tuple[int, int] | None:
     match = found[0]
     if any(char.isdigit() for char in body[: match.start()]) or any(char.isdigit() for char in body[match.end() :]):
         return None
+    if (
+        body[: match.start()].rstrip().endswith(("#", "no.", "No.", "nr.", "Nr."))
+        or len(body[match.end() :].split()) > 1
+    ):
+        return None
     return match.span()
 
 
+# Messages numbered by their sender's label ("SMS 1:", "SMS 2:", "msg 3:"): one sender.
+_NUMBERED_SENDER = re.compile(
+    r"(?:sms|msg|message|text|part|teil|parte|partie|część|deel)[ \t#]*[0-9]{1,2}", re.IGNORECASE
+)
+
+
 def _sender(line: re.Match[str]) -> str:
-    """Who sent a message, its digits and blanks left out ("SMS 1" and "SMS 2" are one sender)."""
-    name = line["nick"] if line["nick"] is not None else line["sender"]
-    return "".join(char for char in name.lower() if not char.isdigit() and not char.isspace())
+    """Who sent a message, as a chat writes it (stamped with its time, or IRC's "<nick>"), or "" for a line that is
+    no chat's message: a list's label ("Round 1: 4532", "ERROR: 5425", "Shelf A: 4000" are no senders: an attacker's
+    round). Numbered messages ("SMS 1", "SMS 2") are one sender's."""
+    if line["nick"] is not None:
+        return line["nick"].lower()
+    name = line["sender"]
+    if _NUMBERED_SENDER.fullmatch(name.strip()):
+        return "".join(char for char in name.lower() if not char.isdigit() and not char.isspace())
+    if line["stamp"] is None and line["timed"] is None:
+        return ""
+    return name.strip().lower()
 
 
 def _follows(text: str, previous: int, start: int) -> bool:
@@ -253,7 +280,9 @@ def _value_from(text: str, lines: list[_Line], first: int, iban: bool, named: Ca
     joined = ""
     for index in range(first, min(first + _CHAT_PIECES, len(lines))):
         start, body, sender = lines[index]
-        if index > first and (sender != lines[first][2] or not _follows(text, lines[index - 1][0], start)):
+        if not sender or (
+            index > first and (sender != lines[first][2] or not _follows(text, lines[index - 1][0], start))
+        ):
             return -1  # one sender's messages, one after another
         piece = _chat_piece(body, iban, index == first)
         if piece is None or (iban and index == first and piece[1] - piece[0] < _IBAN_HEAD):
