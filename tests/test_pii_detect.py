@@ -775,6 +775,13 @@ HOSTILE.update(
         # Reviewer BE's readers: one character per line, literals side by side in brackets.
         "one-per-line": "7\n" * (FIFTH // 2),
         "literals-side-by-side": 'f("aio_x" "NJ1i0g5X6Y" ' * (FIFTH // 23),
+        # Reviewers CC to CE's readers (two attackers' rounds): a key of parts before one long dotted token (30 s at
+        # 40 KB as first written), base64 runs of "user:pass" in a text that names credentials (each run searched the
+        # whole text for the word), chat lines each a card's piece, a card's code after each card.
+        "parts-dotted": "part: " + "ab.cd.ef.gh.ij.kl.mn.op.qr.st.uv.wx.yz." * (FIFTH // 39),
+        "basic-auth-runs": "basic auth\n" + "id dXNlcjE6UGFzczAwMDAwMXgh\n" * (FIFTH // 32),
+        "chat-card-pieces": "my card number\n" + "[10:00] guest: 4242 4242\n" * (FIFTH // 24),
+        "card-and-code-lines": "my card 4242424242424242 code 123.\n" * (FIFTH // 36),
     }
 )
 

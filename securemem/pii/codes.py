@@ -417,8 +417,10 @@ def find_codes(scan: Scan) -> Iterator[Hit]:
 # is ...", a telecom's): the warning or the minutes it expires in after it say it is a one-time code ("your zip
 # code is 94107. It is valid for shipping" says neither).
 # Not a code of another kind ("Your promo / discount / zip / table / parking code is ...", shared on purpose: an
-# attacker's round), and the warning is about the code ("don't share it", "... with anyone"; not "share it with
-# friends!") or its minutes ("expires in 10 minutes"; not "valid for 48 hours").
+# attacker's round), its sender named in capitals as a brand is ("Your Fibernet Nord code"; not "Your happy hour code",
+# "Your Kahoot game code": a second round), and the warning is about the code and ends with it ("don't share it", "...
+# with anyone"; not "share it with friends!", "don't share it outside your class") or gives its minutes ("expires in
+# 10 minutes"; not "valid for 48 hours").
 _OTHER_CODES = (
     r"promo|promotional|discount|coupon|voucher|gift|referral|invite|invitation|reward|rewards|zip|postal|post|area|"
     r"country|table|booking|reservation|parking|zone|product|tracking|order|access|door|gate|wifi|wi-fi|event|ticket|"
