@@ -782,13 +782,13 @@ def altered(name: str) -> list[str]:
         # SIM-swap cases, SMS and payment logs, chat exports, integrations' configuration), 20 languages: 414 of 448 as
         # it came (92.4%), one ordinary line altered (a Stripe card's token after "token"). Its fixes: a card or an
         # IBAN sent over several chat messages, a card's parts listed under a key that names the card, digits spelt
-        # in Tagalog, Swahili and Korean, a code read out "as" words, an SMS's code from any sender told not to be
-        # shared, a one-time code's label with words before its colon and a remark after the code, a security code
-        # named "code" after its card, Swahili's account label, a password that starts with "?", Basic credentials
-        # in base64, a literal ending in a blank joined by "+". 441 since, none altered. Left: a Brazilian account of
-        # five digits and its check digit, passwords told inside a Chinese or a Turkish sentence, a password spaced
-        # out, Mexico's and Vietnam's national numbers outside the configured regions, an email whose local part
-        # holds a blank.
+        # in Tagalog, Swahili and Korean, a code read out "as" words, an SMS's code from a sender named in capitals
+        # told not to be shared, a one-time code's label with words before its colon and a remark after the code, a
+        # security code named "code" after its card, Swahili's account label, a password that starts with "?", Basic
+        # credentials in base64, a literal ending in a blank joined by "+". 441 since, none altered. Left: a Brazilian
+        # account of five digits and its check digit, passwords told inside a Chinese or a Turkish sentence, a
+        # password spaced out, Mexico's and Vietnam's national numbers outside the configured regions, an email whose
+        # local part holds a blank.
         ("cc", "claim", None, 0.98),
         # Blind, after CC's fixes: public sector, legal, HR and real estate work (tax filings and e-file XML, payroll
         # and onboarding, immigration, court and escrow notes), 24 languages: 430 of 457 as it came (94.1%), three
