@@ -508,6 +508,12 @@ def worst_cases(size: int) -> dict[str, str]:
         # a text of one character per line (each line break a junction, read again in windows), literals side by side
         "one-per-line": fill("7\n"),
         "literals-side-by-side": fill('f("aio_x" "NJ1i0g5X6Y" '),
+        # reviewers CC to CE's readers: chat lines each a card's piece, a card and its code on each line, a key of parts
+        # before one long dotted token, base64 runs of "user:pass" where credentials are named
+        "chat-card-pieces": "my card number\n" + fill("[10:00] guest: 4242 4242\n"),
+        "card-and-code": fill("my card 4242424242424242 code 123.\n"),
+        "parts-dotted": "part: " + fill("ab.cd.ef.gh.ij.kl.mn.op.qr.st.uv.wx.yz."),
+        "basic-auth-runs": "basic auth\n" + fill("id dXNlcjE6UGFzczAwMDAwMXgh\n"),
     }
 
 
