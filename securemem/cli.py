@@ -919,7 +919,7 @@ def _sweep_once(store: Store, batch: int) -> SweepReport:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    every = _duration(args.every) if args.every else None
+    every = _duration(args.every) if args.every is not None else None
     store = open_db(args)
     stop = threading.Event()
     # systemd and Kubernetes stop a service with SIGTERM: finish the batch, close, exit 0.

@@ -4,9 +4,13 @@ each form found missed or altered, as a general case, with the near forms that m
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
-from tests.helpers import found_values
+from securemem import SecureMemory
+from tests.helpers import found_values, ok
 
 
 @pytest.mark.parametrize(
@@ -118,3 +122,22 @@ def test_these_near_forms_stay(text: str) -> None:
 
 def test_a_count_after_a_card_and_code_is_no_security_code() -> None:
     assert found_values("Scan 4909524903160664 code 154 units") == ["4909524903160664"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[10:01] Alice: my card number is 4012\n[10:01] Alice: 8888\n[10:02] Alice: 8888\n[10:02] Alice: 1881\n",
+        "SMS 1: my card is 4012 8888\nSMS 2: 8888 1881",
+        "my credit card, first half 40128888, second half 88881881",
+    ],
+)
+def test_a_card_stored_in_pieces_is_masked_whole(tmp_path: Path, text: str) -> None:
+    # The regulated policy masks cards to their last four: each piece masked to its own last four showed the card
+    # whole, piece by piece, and each placeholder was read again as a piece, 23 placeholders deep (an attacker's round).
+    with SecureMemory.open(tmp_path / "m.db", key=os.urandom(32), policy="regulated") as memory:
+        ok(memory, command="create", path="/memories/chat.md", file_text=text)
+        shown = ok(memory, command="view", path="/memories/chat.md")
+    assert "[CREDIT_CARD ****]" in shown
+    assert not any(piece in shown for piece in ("4012", "8888", "1881"))
+    assert "[CREDIT_CARD ****[" not in shown

@@ -52,6 +52,7 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
     [
         # SSH's algorithms at OpenSSH's and libssh's domains
         "ciphers aes256-gcm@openssh.com,chacha20-poly1305@openssh.com; kex curve25519-sha256@libssh.org",
+        "Compression zlib@openssh.com; no-touch-required@openssh.com verify-required@openssh.com",
         # an assessor's parcel number
         "APN 4326-018-027 / Lot 14, Tract 30512 — escrow opened 05/02",
         # a login's account in Chinese (no bank named), a part's number in a record, a pattern's key

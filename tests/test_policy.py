@@ -487,6 +487,8 @@ def test_policy_check_of_a_missing_file_or_name(tmp_path: Path, capsys: pytest.C
     [
         ("90", f"--every: 90 has no unit; {FORM}"),
         ("0s", f"--every: a duration must be above zero; {ONE}"),
+        # an empty interval ran one sweep and exited 0, as if --every had not been given (an attacker's round)
+        ("", f"--every: '' is not a duration; {ONE}"),
         ("soon", f"--every: 'soon' is not a duration; {ONE}"),
         # Past threading.TIMEOUT_MAX the wait after the first sweep failed as an internal error (attacker B).
         *(

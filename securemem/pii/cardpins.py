@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from securemem.pii.checksums import card_number_valid
 from securemem.pii.normalize import viewed_words
-from securemem.pii.numeric import CARD_NAMES, fuel_card
+from securemem.pii.numeric import CARD_NAMES, PAYMENT_CARD_NAMED, fuel_card
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
@@ -76,15 +76,9 @@ _CARD_CODE = re.compile(
     r"(?P<value>[0-9]{3,4})(?![0-9])(?![ \t]*[0-9])(?![.,][0-9])(?=[ \t]*(?:[.,;!?)\n]|$))"
 )
 _CODE_BACK = 64  # characters before "code" where its card's number may start
-# A payment card named as a whole word ("on my other card? It's ..."; not "wildcard", "Scorecard", "Postcard", "card
-# reader", "card game": an attacker's round), and no other thing's number right before the digits ("transaction",
-# "order", "set", "row", "batch", "id", "txn").
-_PAYMENT_CARD_NAMED = re.compile(
-    r"(?<![^\W\d_])(?:(?:credit|debit|bank|payment|my|the|your|his|her|our|other|new)[ \t]+card"
-    r"(?![ \t]*(?:reader|game|table|layout|index|component|system|terminal|set|deck|form|template|design)(?![^\W\d_]))"
-    r"|card(?:'s)?[ \t]*(?:number|no|nr|num|details|#)|visa|mastercard|amex|tarjeta|kreditkarte|carte bancaire"
-    r"|cartão|carta di credito|kaart|karta)(?![^\W\d_])"
-)
+# The card named before its number as a payment card is (PAYMENT_CARD_NAMED: "on my other card? It's ..."; not
+# "wildcard", "Scorecard", "card reader", "card game": an attacker's round), and no other thing's number right before
+# the digits ("transaction", "order", "set", "row", "batch", "id", "txn").
 _NOT_THE_CARDS = re.compile(
     r"(?<![^\W\d_])(?:transaction|txn|order|set|row|batch|id|invoice|ticket|product|bottiglia|key|sku)(?![^\W\d_])[^0-9]{0,12}$"
 )
@@ -120,7 +114,7 @@ def find_card_pins(scan: Scan) -> Iterator[Hit]:
             if (
                 card_number_valid(digits)
                 and len(coded["value"]) == (4 if len(digits) == 15 else 3)
-                and _PAYMENT_CARD_NAMED.search(lower, max(0, coded.start() - _CARD_NAMED_BACK), coded.start())
+                and PAYMENT_CARD_NAMED.search(lower, max(0, coded.start() - _CARD_NAMED_BACK), coded.start())
                 is not None
                 and _NOT_THE_CARDS.search(lower, max(0, coded.start() - 24), coded.start()) is None
             ):

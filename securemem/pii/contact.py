@@ -99,7 +99,12 @@ def _footnoted(text: str, start: int, at: int, end: int) -> bool:
 # in a client's configuration: reviewer CD): names, made of words and numbers a dash joins; a person's address there
 # ("djm@openssh.com", "damien-miller@openssh.com": an attacker's round) has no dash or no digit.
 _SSH_ALGORITHM = re.compile(
-    r"(?=[^@]*[0-9])[a-z0-9]+(?:[\-.][a-z0-9]+)*-[a-z0-9.]+@(?:openssh\.com|libssh\.org)", re.IGNORECASE
+    r"(?:(?=[^@]*[0-9])[a-z0-9]+(?:[\-.][a-z0-9]+)*-[a-z0-9.]+"
+    # and OpenSSH's names of a compression and of extensions, which hold no digit ("zlib@openssh.com": an attacker's
+    # round)
+    r"|zlib|no-touch-required|verify-required|publickey-hostbound|hostkeys|hostkeys-prove|session-bind|limits)"
+    r"@(?:openssh\.com|libssh\.org)",
+    re.IGNORECASE,
 )
 
 

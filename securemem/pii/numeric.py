@@ -538,6 +538,28 @@ def _card_end(match: re.Match[str], is_card: Callable[[str, int], bool]) -> int:
 # named just before it, a 15-digit number is not a card, unless it has an Amex prefix (no other
 # card network issues 15 digits).
 _CARD_NAMES = CARD_NAMES = re.compile(_CARD_NAMES_SOURCE)  # a card named (cardpins.py and told.py read it too)
+# A payment card named as a whole phrase: an owner's or a kind's word before "card", its number or details after, its
+# name in other languages (two attackers' rounds: "wildcard", "card reader", "gift card", "green card", "Visa
+# application", "Karte" and "karta" as maps name none). Read by the readers of a card sent in pieces and of a card's
+# code named "code" (told.py, cardpins.py).
+_NOT_A_PAYMENT_CARD = (
+    r"reader|game|table|layout|index|component|system|terminal|set|deck|from|for|printer|slot|design|form|template"
+)
+PAYMENT_CARD_NAMED = re.compile(
+    r"(?<![^\W\d_])(?:(?:(?:credit|debit|bank|payment)[ \t]+card"
+    r"|(?:my|the|your|his|her|our|other|new)[ \t]+(?:credit[ \t]+|debit[ \t]+)?card"
+    r"(?:[ \t]+(?:is|was|number|no|details|digits))?)"
+    rf"(?![ \t]*(?:{_NOT_A_PAYMENT_CARD})(?![^\W\d_]))"
+    r"|full[ \t]+card|card(?:'s)?[ \t]*(?:number|no|nr|num|details|digits|#)|card[ \t]+(?:is|was)"
+    r"|(?:pay|paying|paid)[ \t]+(?:by|with)[ \t]+card"
+    # a network's name, not a country's visa ("Visa application checklist": an attacker's round)
+    r"|(?:visa|mastercard|amex|american express)"
+    r"(?![ \t]+(?:application|appointment|interview|office|status|type|category))"
+    r"|kartennummer|kreditkarte|numéro de (?:la )?carte|carte bancaire|número de (?:la )?tarjeta|tarjeta de crédito"
+    r"|número do cartão|cartão de crédito|numero della carta|carta di credito|kaartnummer|numer karty|karta kredytowa"
+    r"|kártyaszám|kártyám|kortnummer)(?![^\W\d_])"
+    r"|カード番号|卡号|卡號|信用卡|银行卡|카드 ?번호"
+)
 
 
 def spaceless_script(char: str) -> bool:

@@ -193,11 +193,19 @@ class Scrubber:
 
     def _render(self, action: Action, entity: str, value: str) -> str:
         if action == "mask":
-            tail = "".join(char for char in value if char.isascii() and char.isalnum())[-4:]
+            kept = "".join(char for char in value if char.isascii() and char.isalnum())
+            # A piece of a value written in parts (a card sent over several chat messages, its halves, its cells) is
+            # masked whole: each piece's own last four would show the value, piece by piece (an attacker's round).
+            tail = kept[-4:] if len(kept) >= _WHOLE_LENGTH.get(entity, _WHOLE_DEFAULT) else ""
             return f"[{entity} ****{tail}]"
         if action == "hash":
             return keyed_token(self._hash_key, entity, normalise(entity, value, self._regions))
         return f"[{entity}]"
+
+
+# The fewest letters and digits a whole value of a type holds: a shorter one is a piece, which a mask shows none of.
+_WHOLE_LENGTH = {"CREDIT_CARD": 13, "IBAN": 15, "US_SSN": 9, "BANK_ACCOUNT": 7, "PHONE": 7}
+_WHOLE_DEFAULT = 0  # other types are found whole: an IP address's "1.2.3.4" keeps its "1234"
 
 
 def _without(value: str, start: int, spaced: Sequence[int]) -> str:

@@ -17,7 +17,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
-from securemem.pii.numeric import CARD_NAMES, SSN_NAMED
+from securemem.pii.numeric import CARD_NAMES, PAYMENT_CARD_NAMED, SSN_NAMED
 from securemem.pii.scan import Scan, Span, index_words
 
 Hit = tuple[str, int, int]
@@ -183,27 +183,12 @@ _CHAT_IBAN_MORE = re.compile(
 _CHAT_PIECES = 4  # messages one value is sent in, at most
 _IBAN_HEAD = 6  # characters of an IBAN's first piece, at least: more than its country and check digits
 _CHAT_BACK, _CHAT_AHEAD = 400, 200  # characters before the first piece and after the last where a card is named
-# A payment card named: an owner's or a kind's word before "card", its number or details after, a network, the word in
-# other languages (an attacker's round: "card reader", "cards printed", "gift card", "green card" name none)
-_NOT_A_PAYMENT_CARD = r"reader|game|table|layout|index|component|system|terminal|set|deck|from|for|printer|slot|design"
-_CHAT_CARD = re.compile(
-    r"(?<![^\W\d_])(?:(?:credit|debit|bank|payment)[ \t]+card"
-    r"|(?:my|the|your|his|her|our|other|new)[ \t]+(?:credit[ \t]+|debit[ \t]+)?card"
-    r"(?:[ \t]+(?:is|was|number|no|details|digits))?"
-    rf"(?![ \t]*(?:{_NOT_A_PAYMENT_CARD})(?![^\W\d_]))"
-    r"|full[ \t]+card|card(?:'s)?[ \t]*(?:number|no|nr|num|details|digits|#)|card[ \t]+(?:is|was)"
-    r"|(?:pay|paying|paid)[ \t]+(?:by|with)[ \t]+card"
-    r"|kartennummer|kreditkarte|numéro de (?:la )?carte|carte bancaire|número de (?:la )?tarjeta|tarjeta de crédito"
-    r"|número do cartão|cartão de crédito|numero della carta|carta di credito|kaartnummer|numer karty|karta kredytowa"
-    r"|kártyaszám|kártyám|kortnummer)(?![^\W\d_])"
-    r"|カード番号|卡号|卡號|信用卡|银行卡|카드 ?번호"
-)
 
 
-def _card_named(card_words: list[int], pieces: list[tuple[int, int]]) -> bool:
-    low, high = pieces[0][0] - _CHAT_BACK, pieces[-1][1] + _CHAT_AHEAD
-    at = bisect_left(card_words, low)
-    return at < len(card_words) and card_words[at] < high
+def _card_named(card_words: list[int], pieces: list[Span]) -> bool:
+    """A payment card is named (its words start at ``card_words``) around the pieces."""
+    at = bisect_left(card_words, pieces[0][0] - _CHAT_BACK)
+    return at < len(card_words) and card_words[at] < pieces[-1][1] + _CHAT_AHEAD
 
 
 # The gate's words for a card or an IBAN, found in the scan's one pass of its words (CARD_NAMES, searched in a note,
@@ -273,9 +258,11 @@ def _follows(text: str, previous: int, start: int) -> bool:
 _Line = tuple[int, str, str]  # where a message's body starts, the body, its sender
 
 
-def _value_from(text: str, lines: list[_Line], first: int, iban: bool, named: Callable[[list[Span]], bool]) -> int:
-    """The last message of a value whose first piece is message ``first``'s (-1: none), its pieces put in ``named``'s
-    list when ``named`` accepts them."""
+def _value_from(
+    text: str, lines: list[_Line], first: int, iban: bool, named: Callable[[list[Span]], bool]
+) -> tuple[int, list[Span]]:
+    """The last message and the pieces of a value whose first piece is message ``first``'s and that ``named`` accepts,
+    or (-1, [])."""
     pieces: list[Span] = []
     joined = ""
     for index in range(first, min(first + _CHAT_PIECES, len(lines))):
@@ -283,43 +270,37 @@ def _value_from(text: str, lines: list[_Line], first: int, iban: bool, named: Ca
         if not sender or (
             index > first and (sender != lines[first][2] or not _follows(text, lines[index - 1][0], start))
         ):
-            return -1  # one sender's messages, one after another
+            return -1, []  # one sender's messages, one after another
         piece = _chat_piece(body, iban, index == first)
         if piece is None or (iban and index == first and piece[1] - piece[0] < _IBAN_HEAD):
-            return -1
+            return -1, []
         pieces.append((start + piece[0], start + piece[1]))
         joined += "".join(char for char in body[piece[0] : piece[1]] if char.isalnum()).upper()
         if len(pieces) >= 2 and (iban_valid(joined) if iban else card_number_valid(joined)) and named(pieces):
-            return index
-    return -1
+            return index, pieces
+    return -1, []
 
 
 def find_chat_parts(scan: Scan) -> Iterator[Hit]:
     text, lower = scan.text, scan.lower
     lines = [(match.start("body"), match["body"], _sender(match)) for match in _CHAT_LINE.finditer(text)]
-    card_words: list[int] = []
-    found: list[Span] = []
+    card_words: list[int] = []  # where a payment card is named: searched once, for the first card's pieces
 
     def card_named(pieces: list[Span]) -> bool:
         if not card_words:
-            card_words.extend(match.start() for match in _CHAT_CARD.finditer(lower))
-            card_words.append(len(lower) + _CHAT_BACK + 1)  # searched once: a mark past every window
-        if _card_named(card_words, pieces):
-            found[:] = pieces
-            return True
-        return False
+            card_words.extend(match.start() for match in PAYMENT_CARD_NAMED.finditer(lower))
+            card_words.append(len(lower) + _CHAT_BACK + 1)  # a mark past every window: the list is never empty again
+        return _card_named(card_words, pieces)
 
-    def iban_read(pieces: list[Span]) -> bool:
-        found[:] = pieces
-        return True
-
-    kinds = (("IBAN", iban_read), ("CREDIT_CARD", card_named)) if "iban" in lower else (("CREDIT_CARD", card_named),)
+    kinds: tuple[tuple[str, Callable[[list[Span]], bool]], ...] = (("CREDIT_CARD", card_named),)
+    if "iban" in lower:
+        kinds = (("IBAN", lambda pieces: True), *kinds)
     first = 0
     while first < len(lines) - 1:
         for kind, named in kinds:
-            last = _value_from(text, lines, first, kind == "IBAN", named)
-            if last != -1:
-                for low, high in found:
+            last, pieces = _value_from(text, lines, first, kind == "IBAN", named)
+            if pieces:
+                for low, high in pieces:
                     yield kind, low, high
                 first = last
                 break
