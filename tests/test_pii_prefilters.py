@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from securemem.pii import detect, entities
+from securemem.pii import accounts, answers, clauses, detect, entities, locks, secrets, told
 from securemem.pii.accounts import _may_name_code
 from securemem.pii.checksums import luhn_valid
 from securemem.pii.contact import _DIGIT_WORDS, _OPENERS, _PHONE, _SEPARATORS, _SPELT_START, may_hold_spelt_phone
@@ -110,7 +110,7 @@ def _gated_out(scan: Scan) -> list[tuple[str, list[tuple[str, int, int]]]]:
         haystack = scan.lower if lowered else scan.text
         passes = (
             (not digits or most_digits >= digits)
-            and (not literals or any(rare in haystack and literal in haystack for rare, literal in literals))
+            and (not literals or any(literal in haystack for _, literal, _, _ in literals))
             and (gate is None or gate(scan))
         )
         if not passes:
@@ -448,7 +448,7 @@ def test_plan_drops_only_steps_whose_literals_cannot_be_there(text: str) -> None
         assert list(chosen) == [step for step in steps if step in chosen]
         for step in steps:
             haystack = scan.lower if step[4] else scan.text
-            if not step[3] or any(literal in haystack for _, literal in step[3]):
+            if not step[3] or any(literal[1] in haystack for literal in step[3]):
                 assert step in chosen
 
 
@@ -474,3 +474,139 @@ def test_each_mark_alone_passes_its_grouped_gate(mark: str) -> None:
         assert _may_hold_email(Scan(text, DEFAULT_PHONE_REGIONS)), mark
     if mark in _ESCAPE_MARKS:
         assert _may_escape(text), mark
+
+
+# ---- the literals and gate words found with the gates' words (Scan.words), in one pass
+
+
+def _step_literals() -> list[tuple[str, str | None, bool, bool]]:
+    """Each built-in step's literal: itself, its key among the scan's words, whether the text as written must
+    hold it, and whether its step reads the lower-cased text."""
+    return [
+        (literal, key, exact, lowered)
+        for _, _, _, literals, lowered, _ in _plan(wanted_types(None), entities.version())
+        for _, literal, key, exact in literals
+    ]
+
+
+_LITERAL_PIECES = _pieces_of(
+    sorted({literal for literal, *_ in _step_literals()} | {literal.upper() for literal, *_ in _step_literals()}),
+    " ",
+    "x",
+)
+
+
+def _literal_found(scan: Scan, literal: str, key: str | None, exact: bool, lowered: bool) -> bool:
+    """What _builtin_hits answers for one literal: from the scan's words where it has a key."""
+    if key is None:
+        return literal in (scan.lower if lowered else scan.text)
+    return key in scan.words and (not exact or literal in scan.text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_LITERAL_PIECES), max_size=8).map("".join))
+def test_step_literals_found_as_a_substring_search_finds_them(text: str) -> None:
+    """A step's literal read from the scan's words is there exactly where a substring search finds it, in the
+    lower-cased text for a step that reads it, in the text as written for the others ("AKIA" not "akia")."""
+    scan = Scan(text, DEFAULT_PHONE_REGIONS)
+    for literal, key, exact, lowered in _step_literals():
+        expected = literal in (scan.lower if lowered else scan.text)
+        assert _literal_found(scan, literal, key, exact, lowered) == expected, (literal, text)
+
+
+def test_step_literals_found_as_a_substring_search_finds_them_on_the_corpora() -> None:
+    literals = _step_literals()
+    assert any(key is not None for _, key, _, _ in literals)  # the index is used, not only the searches
+    for text in _texts():
+        scan = Scan(View(text).text, DEFAULT_PHONE_REGIONS)
+        for literal, key, exact, lowered in literals:
+            expected = literal in (scan.lower if lowered else scan.text)
+            assert _literal_found(scan, literal, key, exact, lowered) == expected, (literal, text)
+
+
+def _told_reference(scan: Scan) -> bool:
+    lower = scan.lower
+    if "first" in lower or "1st" in lower or "serial" in lower:
+        return True
+    if scan.most_digits >= 4 and any(mark in lower for mark in told._HALF_MARKS):
+        return True
+    return told._one_at_a_time(scan)
+
+
+def _clause_reference(scan: Scan) -> bool:
+    return any(word in scan.lower for word in (*clauses.CLAUSE_WORDS, *clauses._OTHER_MARKS))
+
+
+def _lock_reference(scan: Scan) -> bool:
+    lower = scan.lower
+    phrases = ("siri ya", "boît", "boitier", "opens with", "unlocks with", " takes ")
+    return (
+        any(word in lower for word in locks.LOCK_WORDS)
+        or any(phrase in lower for phrase in phrases)
+        or (not lower.isascii() and any(mark in lower for mark in locks._OTHER_MARKS))
+    )
+
+
+def _answered_card_reference(scan: Scan) -> bool:
+    lower = scan.lower
+    return "\n" in lower and ("card" in lower or "karte" in lower or "carte" in lower or "tarjeta" in lower)
+
+
+def _account_reference(scan: Scan) -> bool:
+    lower = scan.lower
+    words = ("auth", "snmp-server", "tacacs-server", "radius-server", *accounts._WIFI_WORDS, *accounts._CODE_NAMES)
+    return (
+        " / " in lower
+        or "@" in lower
+        or any(word in lower for word in ("chpasswd", "app pass", "app-pass", "app-specific", "anwendungspasswort"))
+        or any(word in lower for word in (*words, *accounts._LOGIN_WORDS))
+        or (not lower.isascii() and (accounts._may_name_code_other(lower) or accounts._may_name_pin_other(lower)))
+    )
+
+
+def _high_entropy_reference(scan: Scan) -> bool:
+    lower = scan.lower
+    if secrets._SIXTEEN not in scan.encoded.translate(secrets._RUN_TABLE):
+        return False
+    if any(word in lower for word in ("key", "pass", "token", "secret", "cred")):
+        return True
+    others = [word for word in secrets._OTHER_SECRET_WORDS_ASCII if word in lower]
+    if not lower.isascii():
+        others += [word for word in secrets._OTHER_SECRET_WORDS if word in lower]
+    return bool(others)
+
+
+_GATES = {
+    "told parts": (told.may_hold_told_parts, _told_reference),
+    "clause passwords": (clauses.may_hold_clause_password, _clause_reference),
+    "lock codes": (locks.may_hold_lock_code, _lock_reference),
+    "answered cards": (answers.may_hold_answered_card, _answered_card_reference),
+    "account passwords": (accounts.may_hold_account_password, _account_reference),
+    "high entropy": (secrets.may_hold_high_entropy, _high_entropy_reference),
+}
+_GATE_PIECES = _pieces_of(
+    (
+        "first", "1st", "serial", "half", "hälfte", "mot de passe", "contraseña", "şifre", "password", "kata sandi",
+        "siri ya", "boît", "opens with", " takes ", "kód", "koд", "card", "karte", "tarjeta", "wi-fi", "chpasswd",
+        "app-specific", "auth", "token", "cred", "klucz", "gizli anahtar", "ключ", "秘密鍵",
+    ),
+    " / ", "@", "\n", "4111", "x", "A1b2C3d4E5f6G7h8I9",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(_GATES))
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(_GATE_PIECES), max_size=8).map("".join))
+def test_gates_read_from_the_words_answer_as_their_substring_searches(name: str, text: str) -> None:
+    """Each gate that reads its marks from the scan's words answers as a substring search of each mark did."""
+    gate, reference = _GATES[name]
+    scan = Scan(View(text).text, DEFAULT_PHONE_REGIONS)
+    assert gate(scan) == reference(scan), text
+
+
+@pytest.mark.parametrize("name", sorted(_GATES))
+def test_gates_read_from_the_words_answer_as_their_substring_searches_on_the_corpora(name: str) -> None:
+    gate, reference = _GATES[name]
+    for text in _texts():
+        scan = Scan(View(text).text, DEFAULT_PHONE_REGIONS)
+        assert gate(scan) == reference(scan), text

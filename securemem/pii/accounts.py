@@ -275,14 +275,8 @@ def may_hold_account_password(scan: Scan) -> bool:
     gates' words in one pass)."""
     lower = scan.lower
     return (
-        " / " in lower
-        or "@" in lower
-        or "chpasswd" in lower
-        or "app pass" in lower
-        or "app-pass" in lower
-        or "app-specific" in lower
-        or "anwendungspasswort" in lower
-        or not _ACCOUNT_WORDS.isdisjoint(scan.words)
+        "@" in lower
+        or not _ACCOUNT_WORDS.isdisjoint(scan.words)  # " / ", "chpasswd", "app pass"... among them
         or (not lower.isascii() and (_may_name_code_other(lower) or _may_name_pin_other(lower)))
     )
 
@@ -298,7 +292,7 @@ _CODE_NAMES = index_words(
 _LOGIN_WORDS = index_words("ssh", "sftp", "rdp", "vnc", "login", "logon", "bastion", "jump host", "jumphost")
 _ACCOUNT_WORDS = (
     index_words("auth", "snmp-server", "tacacs-server", "radius-server") | _WIFI_WORDS | _CODE_NAMES | _LOGIN_WORDS
-)
+) | index_words(" / ", "chpasswd", "app pass", "app-pass", "app-specific", "anwendungspasswort")
 
 
 def _may_name_wifi(lower: str) -> bool:

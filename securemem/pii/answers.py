@@ -150,9 +150,11 @@ _CARD_ASKING = re.compile(r"\?|(?<![\w'])(?:enter|type|provide|give|send|share|w
 _CARD_ANSWER = re.compile(r"[^\n]*\r?\n" + _MESSAGE_HEAD + r"(?P<value>[0-9](?:[ \-]?[0-9]){12,18})[ \t]*(?=\r?\n|$)")
 
 
+_CARD_NAMES = index_words("card", "karte", "carte", "tarjeta")
+
+
 def may_hold_answered_card(scan: Scan) -> bool:
-    lower = scan.lower
-    return "\n" in lower and ("card" in lower or "karte" in lower or "carte" in lower or "tarjeta" in lower)
+    return "\n" in scan.text and not _CARD_NAMES.isdisjoint(scan.words)
 
 
 def find_answered_cards(scan: Scan) -> Iterator[Hit]:

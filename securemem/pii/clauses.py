@@ -227,9 +227,12 @@ _OTHER_MARKS = ("mot de passe", "contraseña", "palavra", "hasł", "jelsz", "şi
                 *(label[:4] for label in _OTHER_LABELS))  # fmt: skip
 
 
+_OTHER_WORDS = index_words(*_OTHER_MARKS)  # found with the gates' words too (a search each cost more)
+
+
 def may_hold_clause_password(scan: Scan) -> bool:
-    lower = scan.lower
-    return not CLAUSE_WORDS.isdisjoint(scan.words) or any(mark in lower for mark in _OTHER_MARKS)
+    words = scan.words
+    return not CLAUSE_WORDS.isdisjoint(words) or not _OTHER_WORDS.isdisjoint(words)
 
 
 def find_clause_passwords(scan: Scan) -> Iterator[Hit]:

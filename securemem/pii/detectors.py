@@ -356,8 +356,7 @@ def _may_hold_email(scan: Scan) -> bool:
         or ")" in lower
         or "}" in lower
         or ">" in lower
-        or ("-" in lower and "-at-" in lower)
-        or " at " in lower
+        or not _AT_WORDS.isdisjoint(scan.words)  # "-at-", " at "
         or (
             # Each word between its blanks only where the scan's words hold it (most text holds none).
             not _SPOKEN_AT_WORDS.isdisjoint(scan.words)
@@ -379,6 +378,7 @@ def _may_hold_email(scan: Scan) -> bool:
     )
 
 
+_AT_WORDS = index_words("-at-", " at ")
 _SPOKEN_AT_WORDS = index_words(
     "nokta", "chez", "kukac", "arond", "snabel-a", "chiocciola", "klammeraffe", "arroba", "arobase", "apenstaartje",
     "apestaartje",
@@ -614,9 +614,11 @@ class Located(NamedTuple):
     end: int
 
 
-_Step = tuple[
-    Callable[[Scan], Iterable[Hit]], bool, int, tuple[tuple[str, str], ...], bool, Callable[[Scan], bool] | None
-]
+# A step's literal: its rarest character, itself, its key in the scan's words (None: tested by a search of
+# its own), and whether the text itself must hold it (a step that reads the text as written: the words are
+# found in the lower-cased copy).
+_Literal = tuple[str, str, str | None, bool]
+_Step = tuple[Callable[[Scan], Iterable[Hit]], bool, int, tuple[_Literal, ...], bool, Callable[[Scan], bool] | None]
 # Characters from most to least common in text (lower case first): a literal's gate is its rarest one.
 _COMMONNESS = " etaoinsrhldcumfpgwybvkxjqz.,-:)(ETAOINSRHLDCUMFPGWYBVKXJQZ0123456789/@]_=>}"
 
@@ -625,13 +627,39 @@ def _rarest(literal: str) -> str:
     return max(literal, key=lambda char: _COMMONNESS.find(char) if char in _COMMONNESS else len(_COMMONNESS))
 
 
+def _literal_key(literal: str, lowered: bool) -> str | None:
+    """``literal``'s key in the scan's words: itself lower-cased, unless the index cannot hold it (one
+    character, blanks alone), a step reading the lower-cased text asks for a capital (found nowhere), or
+    a short literal of capitals would be found lower-cased in most prose ("AC" in "each", "PAC" in "space":
+    their capitals, rare, are tested first)."""
+    key = literal.lower()
+    if len(key) < 2 or key.isspace() or (lowered and key != literal) or (key != literal and len(key) < 4):
+        return None
+    return key
+
+
+def _literal(literal: str, lowered: bool) -> _Literal:
+    key = _literal_key(literal, lowered)
+    return (_rarest(literal), literal, key, key is not None and not lowered)
+
+
+index_words(*{key for b in _BUILTINS for lit in b.literals if (key := _literal_key(lit, b.lowered)) is not None})
+
+
 @lru_cache(maxsize=256)
 def _plan(wanted: frozenset[str], version: int, window: bool = False) -> tuple[_Step, ...]:
     """The built-in detectors to run for ``wanted``: (run, filter its hits, digits, literals, lowered, gate);
     on a join's ``window``, not those that read a whole text's tables and messages."""
     del version  # part of the cache key only
     return tuple(
-        (b.run, not b.types <= wanted, b.digits, tuple((_rarest(lit), lit) for lit in b.literals), b.lowered, b.gate)
+        (
+            b.run,
+            not b.types <= wanted,
+            b.digits,
+            tuple(_literal(lit, b.lowered) for lit in b.literals),
+            b.lowered,
+            b.gate,
+        )
         for b in _BUILTINS
         if b.types & wanted and not (window and b.whole)
     )
@@ -653,8 +681,8 @@ class _Plan:
 
     def __init__(self, steps: tuple[_Step, ...]) -> None:
         self.steps = steps
-        rares = sorted({rare for step in steps if not step[4] for rare, _ in step[3]})
-        lowered_rares = sorted({rare for step in steps if step[4] for rare, _ in step[3]})
+        rares = sorted({literal[0] for step in steps if not step[4] for literal in step[3]})
+        lowered_rares = sorted({literal[0] for step in steps if step[4] for literal in step[3]})
         bits = {(rare, False): 1 << index for index, rare in enumerate(rares)}
         bits.update({(rare, True): 1 << (len(rares) + index) for index, rare in enumerate(lowered_rares)})
         self.rares = tuple(rares)
@@ -662,8 +690,8 @@ class _Plan:
         masks = []
         for step in steps:
             mask = 0
-            for rare, _ in step[3]:
-                mask |= bits[rare, step[4]]
+            for literal in step[3]:
+                mask |= bits[literal[0], step[4]]
             masks.append(mask)
         self._masks = tuple(masks)
         self._chosen: dict[int, tuple[_Step, ...]] = {}
@@ -837,7 +865,7 @@ def _settled(
         or "*" in scan.text
         or "_" in scan.text
         or "~~" in scan.text
-        or _CODE_SPANS_MEET(scan.text)
+        or ("`" in scan.text and _CODE_SPANS_MEET(scan.text))  # a memchr first: the pattern starts at any letter
     ):
         candidates += _markup_hits(scan, wanted, candidates, view.spaced)
     if view.glued:
@@ -2018,9 +2046,15 @@ def _builtin_hits(scan: Scan, wanted: frozenset[str], window: bool = False) -> l
                 continue
         if literals:
             haystack = lower if lowered else text
-            for rare, literal in literals:
+            words = scan.words
+            for rare, literal, key, exact in literals:
+                if key is not None:
+                    # Found with the gates' words, in one pass for all (the lower-cased text holds it); a
+                    # step that reads the text as written searches the text for it then (rarely: "AC", "LOGIN").
+                    if key in words and (not exact or literal in text):
+                        break
                 # A one-character test (memchr, nearly free) before the substring search (which reads the text).
-                if rare in haystack and literal in haystack:
+                elif rare in haystack and literal in haystack:
                     break
             else:
                 continue

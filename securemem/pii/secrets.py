@@ -2521,9 +2521,9 @@ def may_hold_high_entropy(scan: Scan) -> bool:
         for at, _ in scan.hints:  # a loop costs less than a generator on every write
             if lower.startswith(_HIGH_ENTROPY_WORDS, at):
                 return True
-    elif "key" in lower or "pass" in lower or "token" in lower or "secret" in lower or "cred" in lower:
+    elif not _HIGH_ENTROPY_GATE.isdisjoint(scan.words):
         return True
-    return bool(_other_secret_words(lower))
+    return bool(_other_secret_words(lower, scan.words))
 
 
 # "token", "key", "secret" in other languages, as the view writes them (Cyrillic "токен" reads
@@ -2552,6 +2552,7 @@ _OTHER_SECRET_WORDS = tuple(
         )
     )
 )  # fmt: skip
+index_words(*_OTHER_SECRET_WORDS_ASCII, *_OTHER_SECRET_WORDS)  # found with the gates' words, in one pass
 # Words of other languages that name what follows as an identifier (version, number, hash, fingerprint).
 _OTHER_ID_WORDS = re.compile(
     "版本|编号|編號|番号|哈希|指纹|指紋|ハッシュ|バージョン|버전|해시|번호|версия|хеш|номер|έκδοση"
@@ -2565,13 +2566,16 @@ _RUN_TABLE = bytes(
 _SIXTEEN = b"x" * 16
 
 
-def _other_secret_words(lower: str) -> list[str]:
+def _other_secret_words(lower: str, words: dict[str, list[int]]) -> list[str]:
     """The secret words of other languages the text holds (those of other scripts only in text that
-    is not ASCII)."""
-    found = [word for word in _OTHER_SECRET_WORDS_ASCII if word in lower]
+    is not ASCII), read from the scan's ``words``."""
+    found = [word for word in _OTHER_SECRET_WORDS_ASCII if word in words]
     if not lower.isascii():
-        found += [word for word in _OTHER_SECRET_WORDS if word in lower]
+        found += [word for word in _OTHER_SECRET_WORDS if word in words]
     return found
+
+
+_HIGH_ENTROPY_GATE = index_words("key", "pass", "token", "secret", "cred")
 
 
 def _key_start(lower: str, at: int) -> int:
@@ -3354,7 +3358,7 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
     done = 0
     # A secret word of another language counts where a run of 16 characters a secret could be is
     # (one pass of C over the text first: most text has none, and then no word is searched for).
-    others = _other_secret_words(lower) if _SIXTEEN in scan.encoded.translate(_RUN_TABLE) else []
+    others = _other_secret_words(lower, scan.words) if _SIXTEEN in scan.encoded.translate(_RUN_TABLE) else []
     rejected: set[int] = set()
     for keyword_start, keyword_end in _prose_keywords(lower, others):
         low = max(keyword_end, done)

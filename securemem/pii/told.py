@@ -99,12 +99,16 @@ _HALF_MARKS = ("half", "polovin", "polovic", "połow", "hälfte", "moiti", "mita
                "oito", "primeros 8")  # fmt: skip
 
 
+_TOLD_WORDS = index_words("first", "1st", "serial")
+_HALF_WORDS = index_words(*_HALF_MARKS)
+
+
 def may_hold_told_parts(scan: Scan) -> bool:
-    lower = scan.lower
-    if "first" in lower or "1st" in lower or "serial" in lower:
+    words = scan.words  # the marks are among the gates' words, found in one pass
+    if not _TOLD_WORDS.isdisjoint(words):
         return True
     # halves need a number of four digits or more; characters one at a time their shape in the canonical copy
-    if scan.most_digits >= 4 and any(mark in lower for mark in _HALF_MARKS):
+    if scan.most_digits >= 4 and not _HALF_WORDS.isdisjoint(words):
         return True
     return _one_at_a_time(scan)
 
