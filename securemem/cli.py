@@ -34,7 +34,7 @@ from securemem.keys.sources import KEY_ENV, default_key_file, resolve_key, same_
 from securemem.keys.uri import parse_kek
 from securemem.memory import SecureMemory, configure_store, recorded_policy, store_policy
 from securemem.middleware import policy_layers
-from securemem.policy import load_policy, parse_duration
+from securemem.policy import exact_duration, load_policy, parse_duration
 from securemem.policy_check import describe, policy_warnings
 from securemem.private_files import MAX_INPUT_BYTES, keep_keys_out_of_core_dumps, read_limited
 from securemem.store.base import Store
@@ -972,7 +972,7 @@ def _duration(text: str) -> float:
         raise UsageError(f"--every: {exc}") from None
     if every > MAX_EVERY:  # checked before any sweep runs (a wait past threading.TIMEOUT_MAX would fail later)
         raise UsageError("--every: at most 366d between two sweeps; a sweeper run less often is better run by cron")
-    if every < MIN_EVERY:
+    if every < MIN_EVERY or exact_duration(text) < MIN_EVERY:  # the text's own digits, not their rounded float
         raise UsageError("--every: at least 1s between two sweeps (nothing expired is ever shown, swept or not)")
     return every
 

@@ -72,6 +72,15 @@ def parse_duration(value: str | float) -> float:
     return float(match.group(1)) * _UNITS[match.group(2)]
 
 
+def exact_duration(value: str) -> Decimal:
+    """The seconds of a duration parse_duration accepts, exactly ("0.99999999999999999s" is below 1s, which its
+    float is not): for a floor that a rounded float would let through."""
+    match = _DURATION.match(value)
+    if not match:
+        raise ValueError("not a duration")  # parse_duration said why first
+    return Decimal(match.group(1)) * _UNITS[match.group(2)]
+
+
 def format_duration(seconds: float) -> str:
     """A duration as people write it: 7776000.0 -> '90d', 5400.0 -> '90m'; parse_duration reads it back."""
     for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):

@@ -501,7 +501,8 @@ def test_policy_check_of_a_missing_file_or_name(tmp_path: Path, capsys: pytest.C
                 every,
                 "--every: at least 1s between two sweeps (nothing expired is ever shown, swept or not)",
             )
-            for every in ("0.0001s", "0.999s", "0.5s")
+            # (and a value whose float rounds up to 1.0, "0.99999999999999999s": an attacker's round)
+            for every in ("0.0001s", "0.999s", "0.5s", "0.99999999999999999s", "0.0166666666666666666m")
         ),
     ],
 )
