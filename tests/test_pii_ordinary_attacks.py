@@ -325,7 +325,7 @@ ROUNDS = {
     "bsa": (211, 18, 186),
     "bta": (328, 8, 308),
     "bua": (190, 8, 162),
-    "bva": (192, 8, 177),
+    "bva": (192, 8, 178),  # (an ОГРН left alone since stop 57: reviewer CG's registry numbers)
     "bwa": (208, 11, 190),
     "bxa": (127, 16, 111),
     "bya": (87, 7, 74),

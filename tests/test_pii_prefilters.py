@@ -543,6 +543,7 @@ def _lock_reference(scan: Scan) -> bool:
     return (
         any(word in lower for word in locks.LOCK_WORDS)
         or any(phrase in lower for phrase in phrases)
+        or any(word in lower for word in locks._SELF_CODED_WORDS)
         or (not lower.isascii() and any(mark in lower for mark in locks._OTHER_MARKS))
     )
 

@@ -927,8 +927,10 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert {f.type for text in altered("ao") for f in detect(text)} == {"IP_ADDRESS", "GENERIC_SECRET"}
     # Since stop 52, a standing order's two accounts beside their sort codes ("from sort code 20-45-77 account
     # 43218765 to ..."), scrubbed on purpose as AL's account to pay to is (BANK_ACCOUNT; the sort codes stay).
+    # Since stop 57, an MT940 statement's account (field 25, "DEUTDEFFXXX/0412983700"): the account a statement is of,
+    # scrubbed on purpose as reviewer CG's ":25:37040044/3892978315" (BANK_ACCOUNT; AM wrote a company's).
     altered_am = altered("am")
-    assert len(altered_am) == 31
+    assert len(altered_am) == 32
     assert {f.type for text in altered_am for f in detect(text)} == {
         "IP_ADDRESS",
         "AWS_ACCESS_KEY",
@@ -938,6 +940,7 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert [text[f.start : f.end] for text in altered_am for f in detect(text) if f.type == "BANK_ACCOUNT"] == [
         "43218765",
         "71029384",
+        "DEUTDEFFXXX/0412983700",
     ]
     assert altered("b") == []
     assert altered("c") == []

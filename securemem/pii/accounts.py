@@ -71,6 +71,18 @@ _WIFI_PAIR = re.compile(
     r"(?:(?:clef|clé|cle|key|pw|pass(?:word)?|senha|contraseña|mot de passe|passwort|kennwort)[ \t]*:[ \t]*)?"
     r"(?P<value>[^\s\"`]{6,64})"
 )
+# A Wi-Fi network's quoted name, then its key after "key", "pass" or "password" ("Wi-Fi 'Xfinity61' pass
+# ember-tiger-tiger-cactus", 'POS Wi-Fi SSID "Cafe_POS" key EhDKEYfz8q': reviewers CF and CG); or the key after "the
+# Wi-Fi's password" said with the network named by its kind ("nenosiri la Wi-Fi Granite-sokol3734": Swahili's "the
+# Wi-Fi's password", reviewer CF). The key is what a key looks like (_strong, a passphrase, hyphened words).
+_WIFI_NAMED = re.compile(
+    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:ssid|network|name))?[ \t]*(?P<ssid>['\"“][^'\"”\n]{1,32}['\"”])[ \t]*,?"
+    r"[ \t]*(?:key|pass(?:word|phrase)?|pw|psk|clave|senha|mot de passe|passwort)[ \t]*(?:is[ \t]|[:=])?[ \t]*"
+    r"(?P<value>[^\s\"'`,;]{6,64})"
+    r"|(?<![\w-])(?:nenosiri|password|passwort|senha|contraseña|mot de passe|wachtwoord)[ \t]+"
+    r"(?:(?:la|ya|of|for|do|da|de|del|du|des|für|fürs|vom|van|het)[ \t]+)?(?:the[ \t]+)?(?:wi-?fi|wlan)[ \t]+"
+    r"(?P<key>[^\s\"'`,;:]{6,64})"
+)
 _TRAILING_PUNCTUATION = ".,;?)'\""
 _STANDARD = re.compile(r"[0-9.]+[a-z]{0,3}|[a-z]{0,3}[0-9.]+", re.I)
 _HYPHENED_WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?(?:-[^\W\d_]+){3,}")
@@ -118,6 +130,16 @@ def _wifi_payloads(text: str) -> Iterator[tuple[int, int, Hit | None]]:
 def _wifi_keys(text: str, lower: str) -> Iterator[Hit]:
     if " / " in lower:
         yield from _wifi_pairs(text, lower)
+    for named in _WIFI_NAMED.finditer(lower):
+        group = "value" if named["value"] is not None else "key"
+        start, end = named.span(group)
+        while end > start and text[end - 1] in _TRAILING_PUNCTUATION:
+            end -= 1
+        value = text[start:end]
+        if (_strong(value) or _PASSPHRASE.fullmatch(value) or _HYPHENED_WORDS.fullmatch(value)) and not (
+            _WIFI_SPEC.search(value.lower())
+        ):
+            yield "PASSWORD", start, end
     payloads: set[int] = set()
     if "wifi:" in lower:
         for start, _, key in _wifi_payloads(text):
@@ -807,7 +829,11 @@ def _email_pairs(text: str, lower: str) -> Iterator[Hit]:
     for match in _EMAIL_PAIR.finditer(lower):
         start, end = _trimmed(text, *match.span("value"))
         value = text[start:end]
-        if _CLAUSE_END.match(text, match.end()) and (_strong(value) or _PASSPHRASE.fullmatch(value)):
+        ends = _CLAUSE_END.match(text, match.end()) or (
+            _NEXT_SENTENCE.match(text, match.end())
+            and _LOGIN_BEFORE.search(lower, max(0, match.start() - 80), match.start())
+        )
+        if ends and (_strong(value) or _PASSPHRASE.fullmatch(value)):
             yield "PASSWORD", start, end
 
 
@@ -836,6 +862,11 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
 # Five small letters in a row: a word ("UserManagement2", "OAuth2Config"), not a random password.
 _WORDY = re.compile(r"[a-z]{5}")
 _CLAUSE_END = re.compile(r"(?:</b>|</strong>|\*\*|`)?[.,;:)]?[ \t]*(?:\r?$|[(\[<]|\Z)", re.M)
+# ... or the sentence ends with it ("... login: schroederm@gmail.com / Ykouypha8605@. Remove after filing.": reviewer
+# CG)
+_NEXT_SENTENCE = re.compile(r"(?<=[.;!])[ \t]+(?=[A-Z])")
+# ... where a login is named before the pair ("Send invoices to billing@acme.com / AP-Dept2. Net 30." names none)
+_LOGIN_BEFORE = re.compile(r"login|log-in|credential|password|passwort|sign[ -]?in|anmeld|zugang")
 
 
 def _placeholder(value: str) -> bool:

@@ -94,6 +94,11 @@ _ACCOUNT_LABEL = re.compile(
     r"|numero (?:di |del )?conto(?: corrente)?|conto corrente n\.?"
     r"|n[úu]mero da conta(?: corrente| banc[áa]ria)?|conta banc[áa]ria"
     r"|rekeningnummer|bankrekening(?:nummer)?|numer (?:konta|rachunku)(?: bankowego)?|nr\.? (?:konta|rachunku)"
+    # Poland's account after "rachunek" ("na rachunek nr 34 1050 ...": reviewer CG), read as an NRB by its check digits
+    # (a bill too, "Rachunek nr 4588127 za usługi": read only as an NRB)
+    r"|(?P<nrb>rachunek(?: bankowy)?(?: nr\.?)?)"
+    # Spanish's savings and current accounts, a bank's ("cuenta de ahorros Bancolombia 280-322177-09": reviewer CG)
+    r"|cuenta de ahorros|cuenta corriente"
     r"|tilinumero|(?:bank)?sz[áa]mlasz[áa]m|[čc][íi]slo [úu][čc]tu|hesap numaras[ıi](?:n[ıi])?|s[ốo] t[àa]i kho[ảa]n"
     # Romanian's account's number ("numărul contului bancar": reviewer BR)
     r"|num[ăa]rul contului(?: bancar)?|num[ăa]r(?:ul)? de cont|cont bancar"
@@ -105,11 +110,14 @@ _ACCOUNT_LABEL = re.compile(
     # Russian's settlement account at a bank ("р/с", "расчётный счёт": reviewer BV), as the view writes them (its
     # "р/с" is "p/c"): read only in Cyrillic text, and only an account's twenty digits (see _russian_account)
     # ("счёт №" alone is a bill as often: read only as such an account's twenty digits, "счёт № 40817...": reviewer BX)
-    "|(?P<rs>" + _viewed("р/с", "р/сч", "расчетный счет", "расчётный счёт", "счёт №", "счет №") + ")"
+    # ... and "счёт" alone, read so too ("БИК 044030653, счёт 40817810081560900129": reviewer CF)
+    "|(?P<rs>"
+    + _viewed("р/с", "р/сч", "расчетный счет", "расчётный счёт", "счёт №", "счет №", "счёт", "счет", "счёта", "счета")
+    + ")"
     # Mexico's CLABE, checked by its control digit ("Cuenta CLABE para devolución: 0938...": reviewer BQ)
     r"|(?:cuenta )?clabe(?: interbancaria)?"
     # an account named alone, read only beside its bank's routing number on the line (see _BRANCH_LINE)
-    r"|(?P<bare>account|acct|a/c|conta(?: corrente)?|cuenta|compte))(?![^\W\d_])"
+    r"|(?P<bare>account|acct|acc|a/c|conta(?: corrente)?|cuenta|compte))(?![^\W\d_])"
     # the labels of other scripts, with no word boundary: Chinese, Japanese and Thai glue the words around them,
     # Hebrew its prefixes ("的银行账号为 6228...", "שמספר חשבון הבנק ...": reviewer BR)
     "|" + _viewed(*_FOREIGN_ACCOUNT_LABELS)
@@ -128,7 +136,7 @@ _BRANCH_REACH = 48
 # Labels that name a bank's account themselves, whatever the text around them says.
 _SELF_BANKED = re.compile(
     # Indonesian's "rekening" is a bank's account ("Nomor rekening BCA: 3077870982": reviewer BP)
-    r"bank|bancari|bancaire|banc[áa]ria|bankowego|checking|chequing|savings|rekening|nuban|clabe|"
+    r"bank|bancari|bancaire|banc[áa]ria|bankowego|checking|chequing|savings|rekening|nuban|clabe|ahorros|corriente|"
     + _viewed("банковского", "банківськ", "बैंक", "口座", "银行", "銀行", "계좌", "المصرفي", "البنكي", "بانکی", "ব্যাংক")
     + r"|bancar"  # Romanian's "contului bancar" (reviewer BR)
     + "|"
@@ -211,12 +219,13 @@ _BETWEEN = re.compile(
 _LABEL_WORDS = index_words(
     "account", "acct", "acc", "a/c", "nuban", "clabe", "kontonummer", "konto", "kto", "bankkonto", "compte", "cuenta",
     "conto", "conta", "rekeningnummer", "bankrekening", "konta", "rachunku", "tilinumero", "szamlaszam", "hesap",
-    "nomor", "rekening", "rek", "stk", "akaunti",
+    "nomor", "rekening", "rek", "stk", "akaunti", "cbu", "cvu", "transfer ke", "agência", "agencia", "rachunek",
+    "akaun",
 )  # fmt: skip
 _FOREIGN_LABEL_PARTS = viewed_words(
     *_cased((
         "számla", "číslo", "số tài", "счет", "счёт", "рахунку", "λογαριασμ", "खाता", "الحساب", "حساب", "חשבון",
-        "口座", "账号", "卡号", "계좌", "บัญชี", "compte", "número", "numéro", "nº", "n°",
+        "口座", "账号", "卡号", "계좌", "은행", "บัญชี", "compte", "número", "numéro", "nº", "n°",
         # where a label starts inside a word: Chinese's bank, Hebrew's prefixed number; Romanian's account (reviewer BR)
         "银行", "銀行", "מספר חשבון", "contului", "numărul", "р/с", "расч", "হিসাব", "帳號",
     ))
@@ -234,6 +243,7 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     if "口座" in text or "銀行" in text:
         yield from _japanese_accounts(text)
+    yield from _national_accounts(text, lower)
     labels = _labels(scan)
     if not labels:
         return
@@ -263,7 +273,7 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
         if value is None or "\n" in text[label.end() : value.start()]:
             continue
         number = value.group()
-        if label["rs"] is not None and not (cyrillic and _russian_account(number)):
+        if not _shaped_for(label, number, cyrillic):
             continue
         clause = lower[between.end() : value.start()]
         if ":" in clause and not (_nrb(number) or _BANK_NAMED.search(clause) or vietnamese):
@@ -275,6 +285,77 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
         read = named or label["rs"] is not None or (named is not None and _norwegian_account(number)) or _nrb(number)
         if read and _plausible(text, number, value.end()) and not (cyrillic and _sberbank_bill(lower, number)):
             yield ("BANK_ACCOUNT", *value.span())
+
+
+# Accounts written as their country writes them, each after what names it a bank's (reviewer CF):
+# - Argentina's CBU and CVU, twenty-two digits valid by their two check digits ("transferir al CBU 2854...");
+# - a Korean bank's name and its account's dashed groups ("신한은행 110-648-661424"), not a number led by "0" (the
+#   bank's phone: "신한은행 02-1234-5678") nor a date;
+# - an Indonesian bank's initials after "rekening" or "transfer ke" ("rekening BCA 1507209585", "ditransfer ke BNI
+#   7194077726"), a Malaysian bank's after "akaun" ("akaun Maybank 164065793732": reviewer CG), ten to twenty digits;
+# - Brazil's branch then account, with its check digit ("agência 1282-0 conta corrente 98015-9").
+_CBU_DIGITS = re.compile(r"(?<![0-9])[0-9]{22}(?![0-9])")
+_CBU_WEIGHTS = (7, 1, 3, 9, 7, 1, 3)
+_CBU_ACCOUNT_WEIGHTS = (3, 9, 7, 1, 3, 9, 7, 1, 3, 9, 7, 1, 3)
+_KOREAN_BANK = re.compile(
+    r"[가-힣]{1,8}은행[ \t]*(?:계좌(?:[ \t]*번호)?)?[ \t]*[:：]?[ \t]*"
+    r"(?P<value>[1-9][0-9]{1,5}(?:-[0-9]{2,8}){1,3})(?![0-9\-])"
+)
+_KOREAN_DIGITS = (10, 14)  # a Korean account's digits, its dashes apart
+_INDONESIAN_BANKS = (
+    "bca|bni|bri|mandiri|bsi|btn|cimb(?: niaga)?|permata|danamon|jago|seabank|bjb|ocbc|maybank|panin"
+    "|public bank|rhb|hong leong|ambank|bank islam|bsn|affin|alliance bank|bank rakyat"  # Malaysia's, after "akaun"
+)
+_INDONESIAN_ACCOUNT = re.compile(
+    r"(?<![^\W\d_])(?:rekening|rek\.|akaun|(?:di)?transfer(?:kan)? ke(?: rekening| akaun)?)[ \t]+(?:bank[ \t]+)?"
+    rf"(?:{_INDONESIAN_BANKS})[ \t]*[:#]?[ \t]*(?P<value>[0-9](?:[0-9]|[ \-.](?=[0-9])){{9,19}})(?![0-9])"
+)
+_BRAZILIAN_ACCOUNT = re.compile(
+    r"(?<![^\W\d_])ag(?:ência|encia|\.)[ \t]*(?:n[º°o]\.?)?[ \t]*:?[ \t]*[0-9]{3,5}(?:-[0-9xX])?[ \t]*[,;/]?[ \t]*"
+    r"(?:e[ \t]+)?(?:c/c|cc|conta(?:[ \t]+(?:corrente|poupança|poupanca))?)[ \t]*(?:n[º°o]\.?)?[ \t]*:?[ \t]*"
+    r"(?P<value>[0-9]{3,12}-[0-9xX])(?![0-9\-])(?![ \t]*\(?[ \t]*pj\b)"  # not a company's ("conta 98321-4 (PJ, ...")
+)
+
+
+def _national_accounts(text: str, lower: str) -> Iterator[Hit]:
+    if "cbu" in lower or "cvu" in lower:
+        # (anywhere in a text that names one, by its two check digits: "me pasó el CBU para la devolución del
+        # contracargo: 2850594783001649194591", reviewer CG)
+        for match in _CBU_DIGITS.finditer(lower):
+            if _cbu_valid(match.group()):
+                yield ("BANK_ACCOUNT", *match.span())
+    if "은행" in text:
+        for match in _KOREAN_BANK.finditer(text):
+            digits = match["value"].replace("-", "")
+            if _KOREAN_DIGITS[0] <= len(digits) <= _KOREAN_DIGITS[1] and not _DATE_LIKE.fullmatch(match["value"]):
+                yield ("BANK_ACCOUNT", *match.span("value"))
+    if "rek" in lower or "transfer" in lower or "akaun" in lower:
+        for match in _INDONESIAN_ACCOUNT.finditer(lower):
+            if _plausible(text, match["value"], match.end("value")):
+                yield ("BANK_ACCOUNT", *match.span("value"))
+    if "ag" in lower:
+        for match in _BRAZILIAN_ACCOUNT.finditer(lower):
+            yield ("BANK_ACCOUNT", *match.span("value"))
+
+
+def _cbu_valid(digits: str) -> bool:
+    """Argentina's CBU: a bank's and branch's eight digits and an account's fourteen, each block ending in its check
+    digit (weights 7, 1, 3, 9 repeated, then 3, 9, 7, 1)."""
+    bank = sum(int(digit) * weight for digit, weight in zip(digits[:7], _CBU_WEIGHTS, strict=True))
+    account = sum(int(digit) * weight for digit, weight in zip(digits[8:21], _CBU_ACCOUNT_WEIGHTS, strict=True))
+    return (
+        (10 - bank % 10) % 10 == int(digits[7])
+        and (10 - account % 10) % 10 == int(digits[21])
+        and len(set(digits)) > _FEWEST_DIGITS
+    )
+
+
+def _shaped_for(label: re.Match[str], number: str, cyrillic: bool) -> bool:
+    """A label read only as one shape of account reads that shape: a Russian settlement account's twenty digits in
+    Cyrillic text, a Polish "rachunek"'s NRB."""
+    if label["rs"] is not None:
+        return cyrillic and _russian_account(number)
+    return label["nrb"] is None or _nrb(number)
 
 
 def _not_a_banks_label(between: re.Match[str], label: re.Match[str]) -> bool:

@@ -613,6 +613,26 @@ ANCHORED: tuple[Rule, ...] = (
         lead=70,
         tail=260,
     ),
+    # A blockchain node provider's key in its RPC URL's path (reviewer CG: "https://eth-mainnet.g.alchemy.com/v2/<key>");
+    # the host stays readable, the key is the secret.
+    anchored(
+        "ALCHEMY_API_KEY",
+        ".alchemy.com/v2/",
+        r"[a-z0-9\-]{1,40}\.g\.alchemy\.com/v2/(?P<key>[A-Za-z0-9_\-]{32})(?![A-Za-z0-9_\-])",
+        "Alchemy docs, RPC endpoints (https://<network>.g.alchemy.com/v2/<api key>)",
+        lead=42,
+        tail=56,
+        group="key",
+    ),
+    anchored(
+        "INFURA_API_KEY",
+        ".infura.io/v3/",
+        r"[a-z0-9\-]{1,40}\.infura\.io/v3/(?P<key>[0-9a-f]{32})(?![A-Za-z0-9_\-])",
+        "Infura docs, endpoints (https://<network>.infura.io/v3/<api key>)",
+        lead=42,
+        tail=48,
+        group="key",
+    ),
     anchored(
         "ZAPIER_WEBHOOK",
         "hooks.zapier.com/hooks/catch/",
@@ -808,6 +828,15 @@ KEYED: tuple[KeyedRule, ...] = (
         r"[A-Za-z0-9]{40}",
         "Zendesk API tokens (40 letters and digits, sent as 'email/token' with Basic auth)",
     ),
+    # Market data and exchanges (reviewer CG's trading desks): Alpaca's key id, "PK" (paper) or "AK" (live) and 18
+    # capitals and digits, sent as APCA-API-KEY-ID beside its secret; Bybit's API key, 18 letters and digits.
+    keyed(
+        "ALPACA_API_KEY_ID",
+        r"apca|alpaca|^key_?id$",
+        r"(?!AKIA)(?=[A-Z0-9]*[0-9])[PA]K[A-Z0-9]{18}",  # (not AWS's "AKIA..." id, nor a placeholder's capitals)
+        "Alpaca docs, API keys (APCA-API-KEY-ID header)",
+    ),
+    keyed("BYBIT_API_KEY", r"bybit", r"[A-Za-z0-9]{18}", "Bybit API docs, API key (18 characters)"),
 )
 
 RULES: tuple[Rule, ...] = PREFIXED + ANCHORED

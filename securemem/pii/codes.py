@@ -294,6 +294,7 @@ _TO_THE_CODE = frozenset(
         # ... and "the customer read over the phone" ("Mã OTP khách đọc qua điện thoại: 503740": reviewer CC; not
         # English's, which lead to a short code's or an extension's number as often: an attacker's round)
         "khách", "hàng", "đọc", "qua", "điện", "thoại",
+        "nhận", "giao",  # "to receive the goods", delivery's ("Mã OTP nhận hàng 086029": reviewer CF)
         # Russian "from the SMS" ("код из СМС 9563 пришёл на ...": reviewer BB)
         *(normalise_text(word).lower() for word in ("из", "смс", "sms-ки")),
     }

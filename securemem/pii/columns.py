@@ -56,7 +56,10 @@ for _column_kind, _names in (
      "|rekeningnummer|numer konta|numer rachunku|nomor rekening|номер счета|номер счёта|口座番号|계좌번호|银行账号"
      "|رقم الحساب"
      # a bank's account in Spanish and Hindi, in Chinese's other spelling (reviewer BZ)
-     "|número de cuenta bancaria|numero de cuenta bancaria|बैंक खाता संख्या|बैंक खाता नंबर|खाता संख्या|银行帐号"),
+     "|número de cuenta bancaria|numero de cuenta bancaria|बैंक खाता संख्या|बैंक खाता नंबर|खाता संख्या|银行帐号"
+     # an account named alone, beside its routing's column in a payroll export ("...,net_pay,routing,account" then
+     # "...,027906242,770164571852": reviewer CG), read only so (see _beside_a_bank)
+     "|account|acct"),
     ("PASSWORD", "password|passwd|pwd|passphrase|user password|login password|password plain|plain password"
      "|plaintext password|password plaintext|cleartext password|password clear"  # "pass" may be pass or fail
      # the same in other languages (reviewer AD: a German wiki's "| System | Benutzer | Passwort |")

@@ -1189,6 +1189,8 @@ _REFERENCE_WORDS = frozenset(
         "npi",
         "nip",
         "regon",
+        "rma",  # a return's authorisation ("RMA 9270 118 275": reviewer CF's ordinary lines)
+        "doi",
         "krs",
         "viitenumero",
         "viite",
@@ -2233,6 +2235,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         or _CHECKED_CODES.fullmatch(candidate)
         or _NUMBER_OF_YEAR.fullmatch(candidate)
         or (candidate.isdigit() and _another_kinds_number(scan, words, candidate, start))
+        or _registry_number(scan.text, start, candidate)
     ):
         return False
     # Bare digits are a phone only where the text says so, or where invisible characters kept its
@@ -2535,6 +2538,51 @@ def _picked(candidate: str) -> bool:
 
 
 _MOST_BALLS = 69
+
+
+_REGISTRIES = ("огрн", "огрнип", "инн", "кпп", "бик", "окпо", "октмо", "снилс")  # (the view reads "ОГРН" as "OГPH")
+# A company's registry numbers, named just before (reviewer CG's ordinary lines): Russia's ОГРН, ИНН, КПП, БИК and
+# ОКПО ("ОГРН 1864960925120"), as the view writes them; Poland's NIP in its 3-3-2-2 groups, valid by its check digit,
+# a word or two after its name ("NIP sprzedawcy 686-107-45-23", the seller's); a price glued to its currency's sign
+# ("トヨタ（7203）2844円"); a DOI's suffix ("doi:10.1016/j.cell.2024.11.419": reviewer CF's).
+_REGISTRY_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?:"
+    + "|".join(
+        sorted(
+            {re.escape(normalise_text(form).lower()) for word in _REGISTRIES for form in (word, word.upper())},
+            key=len,
+            reverse=True,
+        )
+    )
+    + r")[ \t:№#]*$"
+)
+# ... and a ledger's ("cost center 0812-354": reviewer CF's ordinary lines)
+_LEDGER_BEFORE = re.compile(
+    r"(?i)(?<![^\W\d_])(?:cost[ \t]+cent(?:er|re)|profit[ \t]+cent(?:er|re)|kostenstelle|centre[ \t]+de[ \t]+co[ûu]ts?"
+    r"|centro[ \t]+de[ \t]+cost[oe]s?|g/?l[ \t]+account)[ \t]*(?:no\.?|#)?[ \t:#]*$"
+)
+_NIP_GROUPS = re.compile(r"[0-9]{3}-[0-9]{3}-[0-9]{2}-[0-9]{2}")
+_NIP_WEIGHTS = (6, 5, 7, 2, 3, 4, 5, 6, 7)
+_NIP_BEFORE = re.compile(r"(?<![^\W\d_])nip(?![^\W\d_])[^0-9\n]{0,24}$", re.IGNORECASE)
+_GLUED_CURRENCY = "円元圓원₩¥€£$"
+_DOI_BEFORE = re.compile(r"(?<![0-9])10\.[0-9]{4,9}/[^\s\"'<>]*$")
+
+
+def _registry_number(text: str, start: int, candidate: str) -> bool:
+    if start < 0:
+        return False
+    end = start + len(candidate)
+    if end < len(text) and text[end] in _GLUED_CURRENCY:
+        return True
+    before = text[max(0, start - 32) : start]
+    if _REGISTRY_BEFORE.search(before.lower()) is not None or _LEDGER_BEFORE.search(before) is not None:
+        return True
+    if start > 0 and not text[start - 1].isspace() and _DOI_BEFORE.search(text, max(0, start - 128), start):
+        return True
+    if _NIP_GROUPS.fullmatch(candidate) and _NIP_BEFORE.search(before):
+        digits = [int(char) for char in candidate if char.isdigit()]
+        return sum(digit * weight for digit, weight in zip(digits, _NIP_WEIGHTS, strict=False)) % 11 == digits[-1]
+    return False
 
 
 def _inside_identifier(text: str, start: int, end: int) -> bool:

@@ -106,6 +106,7 @@ from securemem.pii.encoded import find_encoded_secrets, may_hold_encoded_secret
 from securemem.pii.findings import Finding
 from securemem.pii.hl7 import find_hl7, may_hold_hl7
 from securemem.pii.labels import find_labelled_tokens, may_hold_labelled_token
+from securemem.pii.ledgers import find_ledger_accounts, may_hold_ledger_account
 from securemem.pii.locks import find_lock_codes, may_hold_lock_code
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
 from securemem.pii.normalize import ATTRIBUTED_TAGS, OTHER_TAGS, View
@@ -127,6 +128,7 @@ from securemem.pii.numeric import (
     names_an_ssn,
 )
 from securemem.pii.payments import find_encoded_fields, find_payment_fields, find_payment_secrets
+from securemem.pii.questions import find_security_answers, may_hold_security_answer
 from securemem.pii.recovery import find_recovery_secrets, may_hold_recovery_secret
 from securemem.pii.regions import DEFAULT_PHONE_REGIONS, check_phone_regions
 from securemem.pii.scan import Scan, Span, index_words
@@ -164,6 +166,7 @@ from securemem.pii.secrets import (
 )
 from securemem.pii.spelt import find_spelt_passwords, may_hold_spelt_password
 from securemem.pii.told import find_chat_parts, find_told_parts, may_hold_chat_parts, may_hold_told_parts
+from securemem.pii.wallets import find_wallet_keys, may_hold_wallet_key
 
 Hit = tuple[str, int, int]
 _new_tuple = tuple.__new__
@@ -425,12 +428,14 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), gate=may_hold_iban),
     _Builtin(frozenset({"BANK_ACCOUNT"}), find_bank_numbers, gate=may_hold_bank_number),
     _Builtin(frozenset({"BANK_ACCOUNT"}), find_bank_fields, gate=may_hold_bank_field),
+    _Builtin(frozenset({"BANK_ACCOUNT"}), _typed("BANK_ACCOUNT", find_ledger_accounts), gate=may_hold_ledger_account),
     _Builtin(frozenset({"US_SSN"}), _typed("US_SSN", find_ssns), digits=SSN_DIGITS, gate=may_hold_ssn),
     _Builtin(frozenset({"US_SSN", "PHONE"}), find_x12, literals=("~",), gate=may_hold_x12),  # EDI segments
     _Builtin(frozenset({"US_SSN", "PHONE"}), find_hl7, literals=("|",), gate=may_hold_hl7, whole=True),  # HL7 v2
     _Builtin(frozenset({"IP_ADDRESS"}), _typed("IP_ADDRESS", find_ip_addresses), gate=may_hold_ip_address),
     _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_private_keys), literals=("PRIVATE KEY",)),
     _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_der_keys), literals=DER_KEY_HINTS),
+    _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_wallet_keys), gate=may_hold_wallet_key),
     _Builtin(frozenset({"JWT"}), _typed("JWT", find_jwts), literals=("eyJ",)),
     _Builtin(frozenset({"JWT"}), _typed("JWT", find_wrapped_jwts), literals=("eyJ",), whole=True),
     _Builtin(
@@ -519,6 +524,9 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"PASSWORD"}), find_account_passwords, gate=may_hold_account_password),
     _Builtin(frozenset({"PASSWORD"}), find_login_pairs, gate=may_hold_login_pair),
     _Builtin(frozenset({"PASSWORD"}), find_lock_codes, gate=may_hold_lock_code),
+    _Builtin(
+        frozenset({"GENERIC_SECRET"}), _typed("GENERIC_SECRET", find_security_answers), gate=may_hold_security_answer
+    ),
     _Builtin(frozenset({"PASSWORD"}), find_memorable_words, literals=MEMORABLE_LITERALS, lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_porting_codes, literals=PORTING_LITERALS),
     _Builtin(frozenset({"PASSWORD"}), find_clause_passwords, gate=may_hold_clause_password),
@@ -938,6 +946,27 @@ def _in_concat(text: str, at: int) -> bool:
     return ")" not in text[opened + size : at]
 
 
+# A list of literals joined with nothing between: JavaScript's "['ghp_eLcRvqsp', 'fDwzKw18z6R0QH', ...].join('')"
+# (reviewer CF), Python's "''.join(['ghp_', ...])". Its commas join its literals as concat!()'s do; a list joined
+# otherwise (".join(', ')", ".join()", which puts commas back) or not joined keeps them apart.
+_JOINED_AFTER = re.compile(r"\][ \t]*\.join\([ \t]*(?:''|\"\"|``)[ \t]*\)")
+_JOINED_BEFORE = re.compile(r"(?:''|\"\")[ \t]*\.join\([ \t]*[\[(]")
+
+
+def _in_joined_list(text: str, at: int) -> bool:
+    low = max(0, at - _JOIN_BACK)
+    opened = text.rfind("[", low, at)
+    if opened != -1 and "]" not in text[opened:at]:
+        close = text.find("]", at, at + _JOIN_AHEAD)
+        if close != -1 and "\n" not in text[at:close] and _JOINED_AFTER.match(text, close):
+            return True
+    joined = text.rfind(".join(", low, at)
+    if joined == -1:
+        return False
+    before = _JOINED_BEFORE.search(text, max(low, joined - 4), joined + 8)
+    return before is not None and ")" not in text[before.end() : at]
+
+
 _JOIN_BACK = 256  # characters read before a junction (the key that names the value)
 _JOIN_AHEAD = 512  # ... and after it
 _JOIN_BUDGET = 64  # junctions read per text
@@ -978,7 +1007,9 @@ def _literal_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     junctions = []
     tried = 0  # junctions refused: each costs a read back, so they are counted against the budget too
     for junction in _JUNCTION.finditer(text):
-        if "," in junction.group() and not _in_concat(text, junction.start()):
+        if "," in junction.group() and not (
+            _in_concat(text, junction.start()) or _in_joined_list(text, junction.start())
+        ):
             continue
         if junction["gap"] is not None and not _in_brackets(text, junction.start()):
             tried += 1  # a shell's arguments side by side ('-H "PRIVATE-TOKEN: glpat-..." "https://..."')

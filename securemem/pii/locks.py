@@ -66,7 +66,7 @@ _LOCK_STEMS = (
     # Indonesian, Malay, Vietnamese, Tagalog
     "pintu", "lemari", "brankas", "pinto", "tarangkahan",
     # Hebrew ("to the gate", the door, the alarm), Arabic
-    "לשער", "דלת", "לדלת", "הדלת", "אזעקה", "לאזעקה", "باب", "البوابة", "بوابة",
+    "לשער", "השער", "דלת", "לדלת", "הדלת", "אזעקה", "לאזעקה", "باب", "البوابة", "بوابة",  # "קוד השער": reviewer CF
     # a key box's or a key safe's own word (reviewer BB: a home-care provider's nurses' notes, "kulcsdoboz kódja
     # 6704", "κωδικός κλειδοθήκης 6108", "הקוד לכספת המפתחות 9440", "kod do sejfu na klucze 2807", "код сейфа для
     # ключів 3233", "avainsäilön koodi 7817"); a box's word and the keys' are read apart (_BOXES, _KEY_STEMS)
@@ -155,7 +155,8 @@ def _code_words(lower: str) -> Iterator[tuple[int, int, str]]:
 # After the code word: at most eight words (a number of one or two digits among them), a colon or "=", the value.
 _TO_VALUE = re.compile(
     r"(?P<gap>(?:[ \t]+(?:[^\s\d.!?;:=]+|[0-9]{1,2}(?=[ \t])|,)){0,8}?)[ \t]*(?:[:=][ \t]*)?"
-    r"(?<![^\s:=])(?P<value>[#*]?(?:(?=[0-9a-d]{4})[0-9]{1,6}[a-d]|[0-9]{3,8}[#*]?)(?![\w]))"
+    # (or an intercom's flat, its key "К" and the code: "код домофона 789К6432", as the view writes it: reviewer CF)
+    r"(?<![^\s:=])(?P<value>[#*]?(?:(?=[0-9a-d]{4})[0-9]{1,6}[a-d]|[0-9]{1,4}k[0-9]{3,6}|[0-9]{3,8}[#*]?)(?![\w]))"
 )
 # The value ends its clause: the text's or line's end, a stop, a bracket, a quote, or a word that goes on
 # to when or what for ("1967 efter kl 18", "2580 etter kl 20", "2468B voor de monsterkluis").
@@ -207,7 +208,11 @@ _LOCK_PHRASES = index_words("siri ya", "boît", "boitier", "opens with", "unlock
 
 def may_hold_lock_code(scan: Scan) -> bool:
     words = scan.words
-    return not LOCK_WORDS.isdisjoint(words) or not _LOCK_PHRASES.isdisjoint(words)
+    return (
+        not LOCK_WORDS.isdisjoint(words)
+        or not _LOCK_PHRASES.isdisjoint(words)
+        or not _SELF_CODED_WORDS.isdisjoint(words)
+    )
 
 
 def _is_lock(word: str) -> bool:
@@ -337,18 +342,24 @@ def find_lock_codes(scan: Scan) -> Iterator[Hit]:
     if not lower.isascii():
         yield from _cjk_lock_codes(lower)
     yield from _script_lock_codes(lower)
+    if not _SELF_CODED_WORDS.isdisjoint(scan.words):
+        yield from _self_coded(lower)
     if "open" in lower or "take" in lower:
-        for match in _OPENS_WITH.finditer(lower):
-            value = match["value"]
-            if YEAR.fullmatch(value) is not None or COUNTED.match(lower, match.end("value")) is not None:
-                continue  # "the gate takes 2025", "takes 1500 cars a day"
-            if match["verb"] == "takes" and value[-1] not in "#*":
-                continue  # what a door takes is a sum or a load as often ("the garage door takes 1800 for the
-                # motor": the attacker's round on reviewer BC's readers); a keypad's "#" or "*" says a code
-            if _OTHER_CODE.search(match.group()) or NOT_A_LOCK_CODE.search(match.group()):
-                continue
-            if _END.match(lower, match.end("value")):
-                yield "PASSWORD", *match.span("value")
+        yield from _opened_with(lower)
+
+
+def _opened_with(lower: str) -> Iterator[Hit]:
+    for match in _OPENS_WITH.finditer(lower):
+        value = match["value"]
+        if YEAR.fullmatch(value) is not None or COUNTED.match(lower, match.end("value")) is not None:
+            continue  # "the gate takes 2025", "takes 1500 cars a day"
+        if match["verb"] == "takes" and value[-1] not in "#*":
+            continue  # what a door takes is a sum or a load as often ("the garage door takes 1800 for the
+            # motor": the attacker's round on reviewer BC's readers); a keypad's "#" or "*" says a code
+        if _OTHER_CODE.search(match.group()) or NOT_A_LOCK_CODE.search(match.group()):
+            continue
+        if _END.match(lower, match.end("value")):
+            yield "PASSWORD", *match.span("value")
 
 
 # A gate's or a door's code in scripts whose words for them no reader above knows, as notes in them write it: Urdu
@@ -402,6 +413,30 @@ _OPENS_WITH = re.compile(
     r"[^.;!?\n]{0,80}?[ \t](?P<verb>opens with|unlocks with|takes)[ \t]+"  # the verbs may_hold_lock_code knows
     r"(?P<value>#?[0-9]{4,8}[#*]?)(?![\w])"
 )
+
+
+# A lock that is opened by a code, its code right after it with no word for a code ("alarm code 7889, lockbox 6302 on
+# side door", "digicode C6004", a French entry code led by its keypad's letter: reviewer CF); a Japanese building's
+# auto-lock's release number ("オートロック解除番号 2862"): four to eight digits.
+_SELF_CODED = re.compile(
+    r"(?<![^\W\d_])(?:lockbox|lock box|keybox|key box|keysafe|key safe|digicode|combo lock|combination lock|padlock"
+    r"|オートロック(?:解除)?(?:番号|暗証番号)?)(?![^\W\d_])"
+    r"[ \t]*(?:[:=][ \t]*|(?:は)[ \t]*)?(?P<value>#?(?:[a-d][0-9]{4,7}|[0-9]{4,8}[#*]?))(?![\w])"
+)
+_WHERE_AFTER = re.compile(r"[ \t]+(?:on|at|by|near|beside|next to|inside|outside)[ \t]")  # "6302 on side door"
+_SELF_CODED_WORDS = index_words("lockbox", "lock box", "keybox", "key box", "keysafe", "key safe", "digicode",
+                                "combo lock", "combination lock", "padlock", "オートロック")  # fmt: skip
+
+
+def _self_coded(lower: str) -> Iterator[Hit]:
+    for match in _SELF_CODED.finditer(lower):
+        value = match["value"]
+        ends = _END.match(lower, match.end("value")) or _WHERE_AFTER.match(lower, match.end("value"))
+        if ends is None or YEAR.fullmatch(value) is not None:
+            continue
+        if COUNTED.match(lower, match.end("value")) is not None or _OTHER_CODE.search(match.group()):
+            continue
+        yield "PASSWORD", *match.span("value")
 
 
 _CJK_VALUE = re.compile(r"[ \t]*(?:[:：=][ \t]*|(?:は|是|为|는|은)[ \t]*)?(?P<value>[#*]?[0-9]{3,8}[#*]?)(?![0-9])")

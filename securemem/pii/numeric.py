@@ -573,7 +573,7 @@ def spaceless_script(char: str) -> bool:
 # the words right before the number say it paid ("user bought with 4245...": reviewer AT; not "Order paid:
 # 2023120100166136", "order paid order_ref=...": an order's id, an attacker's round).
 _NOT_CARD_WORDS = re.compile(
-    r"\b(?:ean(?:-?1[34])?|gtin|upc|barcode|isbn|tracking|order|offset|channel|guild|message|snowflake|user|account|"
+    r"\b(?:ean(?:-?1[34])?|gtin|gln|upc|barcode|isbn|tracking|order|offset|channel|guild|message|snowflake|user|account|"
     r"transaction|txn|invoice|ticket|serial|sku|shipment|parcel|awb|iccid)\b"
     r"(?![^0-9]*\b(?:paid|pays|paying|bought|buys|purchased|charged)[ \t]+(?:with|by|using|on|to|via)[ \t]*$)"
     r"[^0-9]{0,16}$"

@@ -1571,7 +1571,26 @@ def _phrase_value(text: str, lower: str, match: re.Match[str]) -> Hit | None:
         found = _password_of_a_service(
             text, lower, match.end("qual" if match["qual"] is not None else "label"), match["label"]
         )
+    if found is None and match["words"]:
+        found = _listed_password(text, match.start("words"))
     return found
+
+
+# The clause's first word, then a comma: a value listed with other fields ("usuario pjnezxzs, contraseña akJibNpGlU#,
+# pregunta de seguridad «...»: Cáceres", the colon the question's: reviewer CG), of a password's shape with a symbol
+# or a digit and both cases (not "Passwort fürs Kassensystem, rückwärts gelesen (...): 3409_losiraM").
+_LISTED = re.compile(r"[ \t]+(?P<value>[^\s,]{6,64}),[ \t]")
+_BOTH_CASES = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])")
+
+
+def _listed_password(text: str, at: int) -> Hit | None:
+    listed = _LISTED.match(text, at)
+    if listed is None:
+        return None
+    value = listed["value"]
+    if not (_password_shaped(value) and _BOTH_CASES.match(value) and any(not char.isalpha() for char in value)):
+        return None
+    return ("PASSWORD", *listed.span("value"))
 
 
 # What the password is for, then the password with no verb or colon: "senha do portal Jabuticaba#91"

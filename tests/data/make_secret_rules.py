@@ -309,6 +309,16 @@ RECIPES: list[tuple[str, str, str | None]] = [
         '[{"keyName": "key1", "permissions": "FULL", "value": "«{S86}==»"}]',
         '[{"keyName": "key1", "permissions": "FULL", "value": "«{S80}==»"}]',
     ),
+    # Alpaca's key id ("PK" paper, "AK" live, 18 capitals and digits); Bybit's 18-character API key; Alchemy's and
+    # Infura's keys in their RPC URLs' paths
+    ("ALPACA_API_KEY_ID", "APCA_API_KEY_ID=«PK{U18}»", "APCA_API_KEY_ID=«PK{U14}»"),
+    ("BYBIT_API_KEY", "BYBIT_API_KEY=«{A18}»", "BYBIT_API_KEY=«{A12}»"),
+    (
+        "ALCHEMY_API_KEY",
+        'rpc = "https://eth-mainnet.g.alchemy.com/v2/«{B32}»"',
+        'rpc = "https://eth-mainnet.g.alchemy.com/v2/«{B20}»"',
+    ),
+    ("INFURA_API_KEY", "https://mainnet.infura.io/v3/«{H32}»", "https://mainnet.infura.io/v3/«{H20}»"),
 ]
 CONTEXTS = [
     'export SERVICE_CREDENTIAL="«»"',

@@ -1,0 +1,102 @@
+"""Cryptocurrency wallets' private keys in the forms wallets export them (reviewer CG's exchange and wallet desks).
+
+- Bitcoin's Wallet Import Format (WIF: "5J...", "K..."/"L..." compressed, "9..."/"c..." on testnet) and BIP 32's
+  extended private keys ("xprv...", "tprv...", BIP 49's and 84's "yprv"/"zprv"...): Base58Check, so a value is
+  kept only when its four check bytes are its payload's double SHA-256 and its version bytes are a private key's.
+  A public key ("xpub...") or an address has other version bytes and is left alone.
+- Solana's keypair file, a JSON array of its 64 bytes ("[233,148,52,...]", what `solana-keygen` writes), and the
+  same 64 bytes in Base58 (what Phantom exports), read only where the words before name a key, a keypair, a secret
+  or an export: a transaction's signature is 64 bytes in Base58 too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+
+from securemem.pii.scan import Scan, Span
+
+_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_BASE58_VALUE = {char: value for value, char in enumerate(_BASE58)}
+_B58 = "1-9A-HJ-NP-Za-km-z"
+
+# WIF: version 0x80 (mainnet) or 0xEF (testnet), 32 bytes, 0x01 when compressed, 4 check bytes.
+# Extended private keys: 4 version bytes, depth, fingerprint, child number, chain code, 0x00 and the 32-byte key.
+_CHECKED = re.compile(
+    rf"(?<![{_B58}])(?:[59][{_B58}]{{50}}|[KLc][{_B58}]{{51}}|[xtyzuv]prv[{_B58}]{{107}}|[YZUV]prv[{_B58}]{{107}})"
+    rf"(?![{_B58}])"
+)
+_WIF_VERSIONS = (0x80, 0xEF)
+_WIF_BYTES = (37, 38)  # with the check bytes: uncompressed, compressed
+_XPRV_VERSIONS = frozenset(
+    bytes.fromhex(version)
+    for version in ("0488ade4", "04358394", "049d7878", "044a4e28", "04b2430c", "045f18bc", "0295b005", "02aa7a99")
+)
+_XPRV_BYTES = 82
+_XPRV_KEY_AT = 45  # the byte before the key: 0x00 in a private key
+_UNCOMPRESSED = 33  # a WIF payload without the compression flag
+_BYTE = 255
+_MIXED = 16  # distinct values in a keypair's 64 bytes (not "[0,0,0,...]" or a counter)
+
+_KEYPAIR_ARRAY = re.compile(r"\[[ \t\r\n]*(?:[0-9]{1,3}[ \t\r\n]*,[ \t\r\n]*){63}[0-9]{1,3}[ \t\r\n]*\]")
+_SOLANA_SECRET = re.compile(rf"(?<![{_B58}])[{_B58}]{{86,88}}(?![{_B58}])")
+_SOLANA_BYTES = 64
+_NAMED_A_KEY = re.compile(
+    r"(?i:private|secret|keypair|key[ \t]?pair|priv[ \t_\-]?key|export|phantom|solflare|wallet key|seed|id\.json)"
+)
+_NAMED_REACH = 160  # characters before a Solana key read for its name
+
+
+def may_hold_wallet_key(scan: Scan) -> bool:
+    """A run of 50 token characters (every Base58 key is one), or a bracket and 63 commas (a keypair's array)."""
+    return b"x" * 50 in scan.tokens or ("[" in scan.text and scan.text.count(",") >= _SOLANA_BYTES - 1)
+
+
+def find_wallet_keys(scan: Scan) -> Iterator[Span]:
+    text = scan.text
+    if b"x" * 50 in scan.tokens:
+        for match in _CHECKED.finditer(text):
+            if _private_key(_base58_check(match.group())):
+                yield match.span()
+        for match in _SOLANA_SECRET.finditer(text):
+            decoded = _base58(match.group())
+            if decoded is not None and len(decoded) == _SOLANA_BYTES and _named(text, match.start()):
+                yield match.span()
+    if "[" in text:
+        for match in _KEYPAIR_ARRAY.finditer(text):
+            values = [int(value) for value in re.findall(r"[0-9]+", match.group())]
+            if max(values) <= _BYTE and len(set(values)) > _MIXED and _named(text, match.start()):
+                yield match.span()
+
+
+def _named(text: str, start: int) -> bool:
+    return _NAMED_A_KEY.search(text, max(0, start - _NAMED_REACH), start) is not None
+
+
+def _base58(value: str) -> bytes | None:
+    number = 0
+    for char in value:
+        digit = _BASE58_VALUE.get(char)
+        if digit is None:
+            return None
+        number = number * 58 + digit
+    body = number.to_bytes((number.bit_length() + 7) // 8, "big") if number else b""
+    return b"\0" * (len(value) - len(value.lstrip("1"))) + body
+
+
+def _base58_check(value: str) -> bytes | None:
+    """The payload of a Base58Check value whose last four bytes check it; None otherwise."""
+    raw = _base58(value)
+    if raw is None or len(raw) < 5:
+        return None
+    payload, check = raw[:-4], raw[-4:]
+    return payload if hashlib.sha256(hashlib.sha256(payload).digest()).digest()[:4] == check else None
+
+
+def _private_key(payload: bytes | None) -> bool:
+    if payload is None:
+        return False
+    if len(payload) + 4 in _WIF_BYTES and payload[0] in _WIF_VERSIONS:
+        return len(payload) == _UNCOMPRESSED or payload[-1] == 1  # a compressed key ends in 0x01
+    return len(payload) + 4 == _XPRV_BYTES and payload[:4] in _XPRV_VERSIONS and payload[_XPRV_KEY_AT] == 0
