@@ -811,6 +811,34 @@ def altered(name: str) -> list[str]:
         # password holding "%20", a login code whose label's words come before a remark in brackets, a value under
         # "pw_hint" that is the password, a Dutch IBAN spelt in words and letters.
         ("ce", "claim", None, 0.975),
+        # Blind, after CE's fixes: schools, research labs and clinical trials, logistics desks and field technicians
+        # (admissions, grants, dispatch, work orders, gate codes), 25 languages: 317 of 351 as it came (90.3%), three
+        # ordinary lines altered (a DOI, an RMA's and a cost center's numbers read as phones). Its fixes: Argentina's
+        # CBU by its check digits, a Korean bank's name and its account, an Indonesian bank's initials after
+        # "rekening" or "transfer ke", Brazil's agency then account with its check digit, "счёт" before a client's
+        # twenty digits, answers to security questions, a lock's code right after the lock ("lockbox 6302",
+        # "digicode C6004", a Japanese auto-lock's number, Hebrew's gate, a Russian intercom's "789К6432"), a Wi-Fi
+        # network's quoted name then its key, Swahili's "the Wi-Fi's password", a token's pieces in a list joined
+        # with '', Vietnamese words between "Mã OTP" and its code. 336 since (95.7%), none altered. Left: national
+        # phones of Indonesia and Argentina ("011 15-4419-9515") outside the configured regions, phones spelt in
+        # Arabic and Portuguese words, in kanji digits, in Korean with "다시" between groups, a card read by OCR with
+        # letters for digits, an SSN with " / " between its groups, a lowercase IBAN regrouped in threes, a password
+        # answered over two chat messages, a Thai temporary password, a three-digit key box's code, a Swahili PIN
+        # "mpya" (new) without a label.
+        ("cf", "claim", None, 0.955),
+        # Blind, after CE's fixes: capital markets, crypto exchanges and wallets, small businesses' back offices
+        # (SWIFT MT and ISO 20022, NACHA and BACS files, KYC notes, exchange keys, payroll), 29 languages: 300 of 337
+        # as it came (89.0%), seven ordinary lines altered (Japanese prices, Polish NIPs and Russian ОГРНs read as
+        # phones, a GLN as a card). Its fixes: WIF and xprv keys by their check bytes, Solana's keypair array and
+        # Base58 secret where a key is named, NACHA entry details, BACS Standard 18 records, MT940's field 25,
+        # ISO 20022's Othr/Id, Poland's "rachunek" as an NRB, Malaysia's "akaun", "cuenta de ahorros", "acc" beside
+        # a BSB, an account's column beside a routing column, Alpaca's key id, Bybit's key, Alchemy's RPC key, a
+        # password listed before a security question, an email / password pair ending its sentence after "login".
+        # 327 since (97.0%), none altered. Left: accounts after Tamil's, Thai's and traditional Chinese's labels
+        # with the bank between, an Israeli six-digit account, a Filipino OTP after a comma, a seed phrase as a
+        # numbered list, a hex private key in groups after "priv", a code read out in words in a transcript's next
+        # turn, a Polish IBAN with slashes between its groups.
+        ("cg", "claim", None, 0.965),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1186,6 +1214,10 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("cd", 1, {"PHONE"}),
         # Reviewer CE: none, as it came too.
         ("ce", 0, set()),
+        # Reviewer CF: none; as it came a DOI's suffix, an RMA's and a cost center's numbers read as phones.
+        ("cf", 0, set()),
+        # Reviewer CG: none; as it came Japanese prices, Polish NIPs and Russian ОГРНs read as phones, a GLN as a card.
+        ("cg", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:
