@@ -514,6 +514,16 @@ def worst_cases(size: int) -> dict[str, str]:
         "card-and-code": fill("my card 4242424242424242 code 123.\n"),
         "parts-dotted": "part: " + fill("ab.cd.ef.gh.ij.kl.mn.op.qr.st.uv.wx.yz."),
         "basic-auth-runs": "basic auth\n" + fill("id dXNlcjE6UGFzczAwMDAwMXgh\n"),
+        # reviewers CF's and CG's readers: blanks after a Brazilian agency and account's words, after a Korean bank's
+        # name and after a quoted literal (an attacker's round: cubic and quadratic as first written), Base58 runs of a
+        # Solana signature's length, keypair-shaped arrays, security questions answered
+        "agency-blanks": "agência 1234 conta" + " " * size,
+        "bank-name-blanks": "신한은행" + " " * size,
+        "literal-blanks": "x = 'ab'" + " " * size + "x",
+        "base58-runs": "export "
+        + fill("3MfaQVxeAGMoRW46LRf2fWwBwCfRnFbayUpqBKrteA576m7b5dxutCrPPtQJkTW9d9M9MzRnrJBogFrHCSfkNXfj "),
+        "keypair-arrays": fill("secret keypair [" + ",".join(["201"] * 64) + "]\n"),
+        "question-lines": fill("security question 'first pet' = Rocky; mother's maiden name = Smith;\n"),
     }
 
 

@@ -782,6 +782,16 @@ HOSTILE.update(
         "basic-auth-runs": "basic auth\n" + "id dXNlcjE6UGFzczAwMDAwMXgh\n" * (FIFTH // 32),
         "chat-card-pieces": "my card number\n" + "[10:00] guest: 4242 4242\n" * (FIFTH // 24),
         "card-and-code-lines": "my card 4242424242424242 code 123.\n" * (FIFTH // 36),
+        # Reviewers CF's and CG's readers (an attacker's round): blanks after a Brazilian agency and account's words and
+        # after a Korean bank's name (cubic as first written: 36 s for 2,000 blanks), after a quoted literal (quadratic,
+        # older), a Solana signature's length of Base58 over and over, keypair-shaped arrays, security questions.
+        "agency-blanks": "agência 1234 conta" + " " * FIFTH,
+        "bank-name-blanks": "신한은행" + " " * FIFTH,
+        "literal-blanks": "x = 'ab'" + " " * FIFTH + "x",
+        "base58-runs": "export "
+        + ("3MfaQVxeAGMoRW46LRf2fWwBwCfRnFbayUpqBKrteA576m7b5dxutCrPPtQJkTW9d9M9MzRnrJBogFrHCSfkNXfj " * (FIFTH // 89)),
+        "keypair-arrays": ("secret keypair [" + ",".join(["201"] * 64) + "]\n") * (FIFTH // 270),
+        "question-lines": "security question 'first pet' = Rocky; mother's maiden name = Smith;\n" * (FIFTH // 70),
     }
 )
 

@@ -290,6 +290,19 @@ more text, a health system's number named with "number" or "no", Hindi's bare "n
 65 ordinary strings it tried, those the readers altered (code's "Resources.password01", "Constants.dbpass01",
 "Password: Windows.update2024 must be installed first", "password: Python.version311 or later"); the password reader
 was removed, the others kept to a record's shape and a record's acronyms. None and none lost since, linear.
+
+- Round CFA. An attacker's round on reviewers CF's and CG's readers (wallets' keys, security answers, banks' files,
+countries' accounts, locks' codes, Wi-Fi keys, joined lists): 120 of the 212 ordinary strings it tried, those the
+readers altered (Solana transactions' signatures and 64-number lookup tables near "export", "wallet" or "secret"; a
+form's help after "Security question:"; "padlock 8500 by Abus"; a network's name after "the password for the wifi"; a
+ticket's "routing" column holding "escalation"; inventories' fixed-width lines read as NACHA entries; placeholders and
+samples of RPC keys, MT940s, BACS records and Brazilian accounts; Korean registration numbers after a bank's name; a
+balance after "cuenta de ahorros"; "счёт" on a sample's or an order's line), and three inputs slower than linear
+(blanks after "agência ... conta", after a Korean bank's name, and after a quoted literal, the last older than these
+readers). Since: a Solana keypair read only as a seed and its public key, answers only after a quoted or asked
+question and ending their clause, a lock's code ending its clause, Swahili's "the Wi-Fi's password" only, a routing
+column's digits, an entry's amount field, samples and placeholders left alone, blanks read possessively. None altered
+beyond the one the tree before altered too, linear.
 """
 
 from __future__ import annotations
@@ -334,6 +347,7 @@ ROUNDS = {
     "cba": (42, 0, 42),
     "cca": (83, 4, 77),
     "cda": (110, 12, 92),
+    "cfa": (212, 0, 211),
 }
 
 
@@ -415,12 +429,15 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # before's lost.
 # Round CDA's 127 (the narrowed readers' shapes in other layouts and languages): 10 found by the tree before, 56 since,
 # none lost.
+# Round CFA's 189 (CF's and CG's readers' shapes in other layouts, languages and idioms; its keypairs are random bytes,
+# not a seed and its key): 6 found by the tree before, 43 by the readers it attacked, 62 since.
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
     "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89), "bsa": (64, 59),
     "bta": (48, 45), "bua": (34, 29), "bva": (100, 58), "bwa": (94, 66), "bxa": (195, 136), "bya": (323, 221),
     "bza": (54, 27), "caa": (54, 25), "cba": (110, 90), "cca": (152, 83),
     "cda": (127, 56),
+    "cfa": (189, 62),
 }  # fmt: skip
 
 

@@ -8,6 +8,8 @@ import hashlib
 import random
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from tests.helpers import found_values
 
@@ -36,8 +38,13 @@ XPUB = _checked(
     bytes.fromhex("0488b21e") + b"\0" * 9 + bytes(_RANDOM.randrange(256) for _ in range(32)) + b"\x02" + _KEY
 )
 BAD_WIF = WIF[:-1] + ("1" if WIF[-1] != "1" else "2")  # its check bytes no longer check
-KEYPAIR = "[" + ",".join(str(_RANDOM.randrange(256)) for _ in range(64)) + "]"
-SOLANA_SECRET = _base58(bytes(_RANDOM.randrange(1, 256) for _ in range(64)))
+_SEED = bytes(_RANDOM.randrange(256) for _ in range(32))
+_PAIR = _SEED + Ed25519PrivateKey.from_private_bytes(_SEED).public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+KEYPAIR = "[" + ",".join(str(byte) for byte in _PAIR) + "]"  # a seed and its public key, as solana-keygen writes them
+SOLANA_SECRET = _base58(_PAIR)
+_NOT_A_PAIR = bytes(_RANDOM.randrange(1, 256) for _ in range(64))  # a signature's 64 bytes, or an image's row
+SIGNATURE = _base58(_NOT_A_PAIR)
+NUMBERS = "[" + ",".join(str(byte) for byte in _NOT_A_PAIR) + "]"
 _JOINED = "ghp_eLcRvqsp', 'fDwzKw18z6R0QH', '4qR9j02o02Zxvm"  # a token's pieces, the junctions between them
 
 
@@ -123,7 +130,8 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         f"watch-only wallet: {XPUB}",
         "address 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa and 3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy",
         f"typo'd key {BAD_WIF} rejected by the wallet",
-        f"tx signature {SOLANA_SECRET} confirmed",
+        f"tx signature {SIGNATURE} confirmed, exported from the wallet",
+        f"secret keypair export: {NUMBERS}",
         # a question asked, a setting, an answer not given
         "Security question: What was the name of your first pet?",
         "The security question is optional.",
@@ -165,6 +173,9 @@ def test_a_banks_phone_is_no_account() -> None:
     assert found_values("신한은행 02-1234-5678 으로 문의") == ["02-1234-5678"]
 
 
-def test_a_keypair_is_read_only_where_a_key_is_named() -> None:
-    assert found_values(f"image row 7: {KEYPAIR}") == []
-    assert found_values(f"secret keypair: {KEYPAIR}") == [KEYPAIR]
+def test_a_keypair_is_a_seed_and_its_public_key_wherever_it_is() -> None:
+    # Read by what it is, not by the words around it: 64 bytes near "secret", "keypair" or "export" are a signature or
+    # a lookup table as often (an attacker's round); a seed and its own public key are a keypair with no word at all.
+    assert found_values(f"image row 7: {KEYPAIR}") == [KEYPAIR]
+    assert found_values(f"row 7: {SOLANA_SECRET}") == [SOLANA_SECRET]
+    assert found_values(f"secret keypair: {NUMBERS}") == []

@@ -834,11 +834,13 @@ def altered(name: str) -> list[str]:
         # ISO 20022's Othr/Id, Poland's "rachunek" as an NRB, Malaysia's "akaun", "cuenta de ahorros", "acc" beside
         # a BSB, an account's column beside a routing column, Alpaca's key id, Bybit's key, Alchemy's RPC key, a
         # password listed before a security question, an email / password pair ending its sentence after "login".
-        # 327 since (97.0%), none altered. Left: accounts after Tamil's, Thai's and traditional Chinese's labels
+        # 325 since (96.4%), none altered: its Solana keypair array and Base58 secret are 64 random bytes, not a seed
+        # and its public key, and keypairs are read only as such since an attacker's round. Left: accounts after
+        # Tamil's, Thai's and traditional Chinese's labels
         # with the bank between, an Israeli six-digit account, a Filipino OTP after a comma, a seed phrase as a
         # numbered list, a hex private key in groups after "priv", a code read out in words in a transcript's next
         # turn, a Polish IBAN with slashes between its groups.
-        ("cg", "claim", None, 0.965),
+        ("cg", "claim", None, 0.96),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -76,13 +76,18 @@ _WIFI_PAIR = re.compile(
 # Wi-Fi's password" said with the network named by its kind ("nenosiri la Wi-Fi Granite-sokol3734": Swahili's "the
 # Wi-Fi's password", reviewer CF). The key is what a key looks like (_strong, a passphrase, hyphened words).
 _WIFI_NAMED = re.compile(
-    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:ssid|network|name))?[ \t]*(?P<ssid>['\"“][^'\"”\n]{1,32}['\"”])[ \t]*,?"
-    r"[ \t]*(?:key|pass(?:word|phrase)?|pw|psk|clave|senha|mot de passe|passwort)[ \t]*(?:is[ \t]|[:=])?[ \t]*"
+    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]++(?:ssid|network|name))?[ \t]*+(?P<ssid>['\"“][^'\"”\n]{1,32}['\"”])[ \t]*+,?"
+    r"[ \t]*+(?:key|pass(?:word|phrase)?|pw|psk|clave|senha|mot de passe|passwort)[ \t]*+(?:is[ \t]|[:=])?[ \t]*+"
     r"(?P<value>[^\s\"'`,;]{6,64})"
-    r"|(?<![\w-])(?:nenosiri|password|passwort|senha|contraseña|mot de passe|wachtwoord)[ \t]+"
-    r"(?:(?:la|ya|of|for|do|da|de|del|du|des|für|fürs|vom|van|het)[ \t]+)?(?:the[ \t]+)?(?:wi-?fi|wlan)[ \t]+"
-    r"(?P<key>[^\s\"'`,;:]{6,64})"
+    # (Swahili only: "the password for the wifi Starbucks-Reserve" names the network in English and Romance languages,
+    # "contraseña del wifi Movistar_A3F2": an attacker's round)
+    r"|(?<![\w-])nenosiri[ \t]++(?:(?:la|ya)[ \t]++)?(?:wi-?fi|wlan)[ \t]++(?P<key>[^\s\"'`,;:?]{6,64})(?![^\s.,;])"
 )
+# Words of a sentence, not of a passphrase ("printed-on-the-router", "see-front-desk-card": an attacker's round)
+_PROSE_PARTS = frozenset(
+    {"the", "a", "an", "on", "in", "at", "to", "of", "for", "as", "your", "my", "our", "see", "ask", "same", "printed",
+     "check", "front", "desk", "card", "router", "sticker", "back", "below", "above", "fridge", "wall", "label", "box"}
+)  # fmt: skip
 _TRAILING_PUNCTUATION = ".,;?)'\""
 _STANDARD = re.compile(r"[0-9.]+[a-z]{0,3}|[a-z]{0,3}[0-9.]+", re.I)
 _HYPHENED_WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?(?:-[^\W\d_]+){3,}")
@@ -136,8 +141,9 @@ def _wifi_keys(text: str, lower: str) -> Iterator[Hit]:
         while end > start and text[end - 1] in _TRAILING_PUNCTUATION:
             end -= 1
         value = text[start:end]
+        words = set(value.lower().replace("_", "-").split("-"))
         if (_strong(value) or _PASSPHRASE.fullmatch(value) or _HYPHENED_WORDS.fullmatch(value)) and not (
-            _WIFI_SPEC.search(value.lower())
+            _WIFI_SPEC.search(value.lower()) or words & _PROSE_PARTS
         ):
             yield "PASSWORD", start, end
     payloads: set[int] = set()

@@ -98,7 +98,7 @@ _ACCOUNT_LABEL = re.compile(
     # (a bill too, "Rachunek nr 4588127 za usługi": read only as an NRB)
     r"|(?P<nrb>rachunek(?: bankowy)?(?: nr\.?)?)"
     # Spanish's savings and current accounts, a bank's ("cuenta de ahorros Bancolombia 280-322177-09": reviewer CG)
-    r"|cuenta de ahorros|cuenta corriente"
+    r"|(?P<savings>cuenta de ahorros|cuenta corriente)"
     r"|tilinumero|(?:bank)?sz[áa]mlasz[áa]m|[čc][íi]slo [úu][čc]tu|hesap numaras[ıi](?:n[ıi])?|s[ốo] t[àa]i kho[ảa]n"
     # Romanian's account's number ("numărul contului bancar": reviewer BR)
     r"|num[ăa]rul contului(?: bancar)?|num[ăa]r(?:ul)? de cont|cont bancar"
@@ -110,10 +110,12 @@ _ACCOUNT_LABEL = re.compile(
     # Russian's settlement account at a bank ("р/с", "расчётный счёт": reviewer BV), as the view writes them (its
     # "р/с" is "p/c"): read only in Cyrillic text, and only an account's twenty digits (see _russian_account)
     # ("счёт №" alone is a bill as often: read only as such an account's twenty digits, "счёт № 40817...": reviewer BX)
-    # ... and "счёт" alone, read so too ("БИК 044030653, счёт 40817810081560900129": reviewer CF)
-    "|(?P<rs>"
-    + _viewed("р/с", "р/сч", "расчетный счет", "расчётный счёт", "счёт №", "счет №", "счёт", "счет", "счёта", "счета")
-    + ")"
+    "|(?P<rs>" + _viewed("р/с", "р/сч", "расчетный счет", "расчётный счёт", "счёт №", "счет №") + ")"
+    # ... and "счёт" alone, an invoice as often: read only as a person's account, by the prefixes of one (see
+    # _shaped_for), and not on a sample's or an order's line ("БИК 044030653, счёт 40817810081560900129": reviewer CF;
+    # "Образец заполнения: счёт 40817810000000000001", "Выставлен счёт 4520 ... — это номер заказа": an attacker's
+    # round)
+    "|(?P<rsb>" + _viewed("счёт", "счет", "счёта", "счета", "счету", "сч.") + ")"
     # Mexico's CLABE, checked by its control digit ("Cuenta CLABE para devolución: 0938...": reviewer BQ)
     r"|(?:cuenta )?clabe(?: interbancaria)?"
     # an account named alone, read only beside its bank's routing number on the line (see _BRANCH_LINE)
@@ -178,7 +180,7 @@ _BANK_NAMED = re.compile(
 _NOT_A_BANK = re.compile(
     r"(?:gl|g/l|ledger|nominal|cost|expense|revenue|income|sub|offset|suspense|clearing|nostro|vostro|contra|"
     r"loan|mortgage|policy|claim|group|agency|hospital|patient|guarantor|utility|telco|tax|vendor|supplier|"
-    r"merchant|customer|client|user|service|cloud|aws|gcp|azure|root|iam|prod|staging|dev|test|google|ads|"
+    r"merchant|customer|client|user|service|cloud|aws|gcp|azure|root|iam|prod|staging|dev|test|google|ads|saldo|"
     r"salesforce|steam|flyer|library|stripe|fedex|ups|billing|carrier|twitter|github|player|loyalty|har|"
     r"internal|income|trading|broker|brokerage|demo|paper|sandbox)[ \-]*$"
 )
@@ -220,12 +222,12 @@ _LABEL_WORDS = index_words(
     "account", "acct", "acc", "a/c", "nuban", "clabe", "kontonummer", "konto", "kto", "bankkonto", "compte", "cuenta",
     "conto", "conta", "rekeningnummer", "bankrekening", "konta", "rachunku", "tilinumero", "szamlaszam", "hesap",
     "nomor", "rekening", "rek", "stk", "akaunti", "cbu", "cvu", "transfer ke", "agência", "agencia", "rachunek",
-    "akaun",
+    "akaun", "c.b.u", "clave bancaria",
 )  # fmt: skip
 _FOREIGN_LABEL_PARTS = viewed_words(
     *_cased((
         "számla", "číslo", "số tài", "счет", "счёт", "рахунку", "λογαριασμ", "खाता", "الحساب", "حساب", "חשבון",
-        "口座", "账号", "卡号", "계좌", "은행", "บัญชี", "compte", "número", "numéro", "nº", "n°",
+        "口座", "账号", "卡号", "계좌", "은행", "뱅크", "บัญชี", "compte", "número", "numéro", "nº", "n°",
         # where a label starts inside a word: Chinese's bank, Hebrew's prefixed number; Romanian's account (reviewer BR)
         "银行", "銀行", "מספר חשבון", "contului", "numărul", "р/с", "расч", "হিসাব", "帳號",
     ))
@@ -273,7 +275,7 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
         if value is None or "\n" in text[label.end() : value.start()]:
             continue
         number = value.group()
-        if not _shaped_for(label, number, cyrillic):
+        if not _shaped_for(label, number, cyrillic) or _sample_or_order(lower, label, value):
             continue
         clause = lower[between.end() : value.start()]
         if ":" in clause and not (_nrb(number) or _BANK_NAMED.search(clause) or vietnamese):
@@ -282,7 +284,13 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
             # Vietnamese ("Số tài khoản nhận lương: 0066936444209")
             continue
         # (a Russian settlement account read by its own shape, above: no bank need be named)
-        read = named or label["rs"] is not None or (named is not None and _norwegian_account(number)) or _nrb(number)
+        read = (
+            named
+            or label["rs"] is not None
+            or label["rsb"] is not None
+            or (named is not None and _norwegian_account(number))
+            or _nrb(number)
+        )
         if read and _plausible(text, number, value.end()) and not (cyrillic and _sberbank_bill(lower, number)):
             yield ("BANK_ACCOUNT", *value.span())
 
@@ -294,12 +302,12 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
 # - an Indonesian bank's initials after "rekening" or "transfer ke" ("rekening BCA 1507209585", "ditransfer ke BNI
 #   7194077726"), a Malaysian bank's after "akaun" ("akaun Maybank 164065793732": reviewer CG), ten to twenty digits;
 # - Brazil's branch then account, with its check digit ("agência 1282-0 conta corrente 98015-9").
-_CBU_DIGITS = re.compile(r"(?<![0-9])[0-9]{22}(?![0-9])")
+_CBU_DIGITS = re.compile(r"(?<![0-9])[0-9](?:[0-9]| (?=[0-9])){21,28}(?![0-9])")  # 22 digits, maybe in groups
 _CBU_WEIGHTS = (7, 1, 3, 9, 7, 1, 3)
 _CBU_ACCOUNT_WEIGHTS = (3, 9, 7, 1, 3, 9, 7, 1, 3, 9, 7, 1, 3)
 _KOREAN_BANK = re.compile(
-    r"[가-힣]{1,8}은행[ \t]*(?:계좌(?:[ \t]*번호)?)?[ \t]*[:：]?[ \t]*"
-    r"(?P<value>[1-9][0-9]{1,5}(?:-[0-9]{2,8}){1,3})(?![0-9\-])"
+    r"[가-힣]{1,8}(?:은행|뱅크)[ \t]*+(?:계좌(?:[ \t]*+번호)?)?[ \t]*+[:：]?[ \t]*+"
+    r"(?P<value>[1-9][0-9]{1,5}(?:-[0-9]{2,8}){1,3}|[1-9][0-9]{9,13})(?![0-9\-])"
 )
 _KOREAN_DIGITS = (10, 14)  # a Korean account's digits, its dashes apart
 _INDONESIAN_BANKS = (
@@ -307,35 +315,91 @@ _INDONESIAN_BANKS = (
     "|public bank|rhb|hong leong|ambank|bank islam|bsn|affin|alliance bank|bank rakyat"  # Malaysia's, after "akaun"
 )
 _INDONESIAN_ACCOUNT = re.compile(
-    r"(?<![^\W\d_])(?:rekening|rek\.|akaun|(?:di)?transfer(?:kan)? ke(?: rekening| akaun)?)[ \t]+(?:bank[ \t]+)?"
-    rf"(?:{_INDONESIAN_BANKS})[ \t]*[:#]?[ \t]*(?P<value>[0-9](?:[0-9]|[ \-.](?=[0-9])){{9,19}})(?![0-9])"
+    r"(?<![^\W\d_])(?:rekening|rek\.|akaun|(?:di)?transfer(?:kan)? ke(?: rekening| akaun)?)[ \t]++(?:bank[ \t]++)?"
+    rf"(?:{_INDONESIAN_BANKS})[ \t]*+[:#]?[ \t]*+(?P<value>[0-9](?:[0-9]|[ \-.](?=[0-9])){{9,19}})(?![0-9])"
 )
 _BRAZILIAN_ACCOUNT = re.compile(
-    r"(?<![^\W\d_])ag(?:ência|encia|\.)[ \t]*(?:n[º°o]\.?)?[ \t]*:?[ \t]*[0-9]{3,5}(?:-[0-9xX])?[ \t]*[,;/]?[ \t]*"
-    r"(?:e[ \t]+)?(?:c/c|cc|conta(?:[ \t]+(?:corrente|poupança|poupanca))?)[ \t]*(?:n[º°o]\.?)?[ \t]*:?[ \t]*"
-    r"(?P<value>[0-9]{3,12}-[0-9xX])(?![0-9\-])(?![ \t]*\(?[ \t]*pj\b)"  # not a company's ("conta 98321-4 (PJ, ...")
+    r"(?<![^\W\d_])ag(?:ência|encia|\.)[ \t]*+(?:n[º°o]\.?)?[ \t]*+:?[ \t]*+[0-9]{3,5}(?:-[0-9xX])?[ \t]*+[,;/]?[ \t]*+"
+    r"(?:e[ \t]++)?(?:c/c|cc|conta(?:[ \t]++(?:corrente|poupança|poupanca))?)[ \t]*+(?:n[º°o]\.?)?[ \t]*+:?[ \t]*+"
+    r"(?P<value>[0-9]{3,12}-[0-9xX])(?![0-9\-])(?![ \t]*+\(?[ \t]*+pj\b)"  # not a company's ("conta 98321-4 (PJ, ...")
 )
 
 
 def _national_accounts(text: str, lower: str) -> Iterator[Hit]:
-    if "cbu" in lower or "cvu" in lower:
-        # (anywhere in a text that names one, by its two check digits: "me pasó el CBU para la devolución del
-        # contracargo: 2850594783001649194591", reviewer CG)
+    found: list[Hit] = []
+    if "cbu" in lower or "cvu" in lower or "c.b.u" in lower or "clave bancaria" in lower:
         for match in _CBU_DIGITS.finditer(lower):
-            if _cbu_valid(match.group()):
-                yield ("BANK_ACCOUNT", *match.span())
-    if "은행" in text:
+            if _cbu_valid(match.group().replace(" ", "")) and _cbu_named(lower, match.start()):
+                found.append(("BANK_ACCOUNT", *match.span()))
+    if "은행" in text or "뱅크" in text:
         for match in _KOREAN_BANK.finditer(text):
-            digits = match["value"].replace("-", "")
-            if _KOREAN_DIGITS[0] <= len(digits) <= _KOREAN_DIGITS[1] and not _DATE_LIKE.fullmatch(match["value"]):
-                yield ("BANK_ACCOUNT", *match.span("value"))
+            value = match["value"]
+            digits = value.replace("-", "")
+            if (
+                _KOREAN_DIGITS[0] <= len(digits) <= _KOREAN_DIGITS[1]
+                and (value.count("-") >= 2 or "-" not in value)  # (a registration's "110111-0672538", "2024-123456")
+                and _KOREAN_OTHER.fullmatch(value) is None
+            ):
+                found.append(("BANK_ACCOUNT", *match.span("value")))
     if "rek" in lower or "transfer" in lower or "akaun" in lower:
         for match in _INDONESIAN_ACCOUNT.finditer(lower):
-            if _plausible(text, match["value"], match.end("value")):
-                yield ("BANK_ACCOUNT", *match.span("value"))
+            value = match["value"]
+            if (
+                _plausible(text, value, match.end("value"))
+                and _DATE_LIKE.search(value) is None
+                and not lower.startswith(":", match.end("value"))
+                and _HOTLINE.match(value) is None
+            ):
+                found.append(("BANK_ACCOUNT", *match.span("value")))
     if "ag" in lower:
         for match in _BRAZILIAN_ACCOUNT.finditer(lower):
-            yield ("BANK_ACCOUNT", *match.span("value"))
+            if not _placeholder_digits(match["value"]):
+                found.append(("BANK_ACCOUNT", *match.span("value")))
+    # (none where the line shows an example or a form's format: "Ex.: agência 1234, conta 12345-6", "Cuenta de ahorros
+    # Bancolombia 300-123456-78 es el ejemplo del formulario": an attacker's round)
+    yield from (hit for hit in found if not _example_line(lower, hit[1]))
+
+
+# A Korean business's or company's registration number after its bank's name ("하나은행 114-81-45938 사업자 정보")
+_ORDER_LINE = re.compile(_viewed("заказ", "заказа", "заказу") + r"|saldo|pesos|monto|importe|promedio")
+_KOREAN_OTHER = re.compile(r"[0-9]{3}-[0-9]{2}-[0-9]{5}|(?:19|20)[0-9]{2}-[0-9]+")
+_HOTLINE = re.compile(r"1[ \-]?[3-9]00[ \-]")  # a bank's hotline ("akaun Maybank: 1-300-88-6688")
+_CBU_REACH = 100  # characters before a CBU's digits read for its name, on their line
+_CBU_OTHER = re.compile(
+    r"operaci[óo]n|c[óo]digo|seguimiento|reclamo|pago|factura|cae|comprobante|transacci|ticket|pedido|orden|nro"
+)
+_EXAMPLE = re.compile(
+    r"(?<![^\W\d_])(?:ejemplo|exemplo|example|exemple|beispiel|esempio|sample|dummy|placeholder|template|formato"
+    r"|format|ex\.|preencha|contoh|misal|" + _viewed("образец", "образца", "пример") + ")"
+)
+
+
+def _sample_or_order(lower: str, label: re.Match[str], value: re.Match[str]) -> bool:
+    """A label that names an invoice or a balance as often ("счёт", "cuenta de ahorros") on a sample's line, or with an
+    order's, a balance's or a sum's word around its number."""
+    if label["rsb"] is None and label["savings"] is None:
+        return False
+    return _example_line(lower, value.start()) or _ORDER_LINE.search(lower, label.start(), value.end() + 48) is not None
+
+
+def _cbu_named(lower: str, at: int) -> bool:
+    """A CBU or CVU named before the digits on their line, no other number's word between."""
+    low = max(lower.rfind("\n", max(0, at - _CBU_REACH), at) + 1, at - _CBU_REACH)
+    before = lower[low:at]
+    named = max(before.rfind(name) for name in ("cbu", "cvu", "c.b.u", "clave bancaria"))
+    return named != -1 and _CBU_OTHER.search(before, named) is None
+
+
+def _example_line(lower: str, at: int) -> bool:
+    start = lower.rfind("\n", 0, at) + 1
+    end = lower.find("\n", at)
+    return _EXAMPLE.search(lower, start, len(lower) if end == -1 else end) is not None
+
+
+def _placeholder_digits(value: str) -> bool:
+    """A form's digits: one digit over and over, or counting ("0000-0", "12345-6")."""
+    digits = "".join(char for char in value if char.isdigit())
+    return len(set(digits)) <= _FEWEST_DIGITS or digits in _COUNTING or digits[:-1] in _COUNTING
 
 
 def _cbu_valid(digits: str) -> bool:
@@ -355,7 +419,15 @@ def _shaped_for(label: re.Match[str], number: str, cyrillic: bool) -> bool:
     Cyrillic text, a Polish "rachunek"'s NRB."""
     if label["rs"] is not None:
         return cyrillic and _russian_account(number)
+    if label["rsb"] is not None:
+        digits = number.replace(" ", "").replace("-", "").replace(".", "")
+        return cyrillic and _russian_account(number) and digits.startswith(_PERSONS_ACCOUNTS)
     return label["nrb"] is None or _nrb(number)
+
+
+# The balance accounts a person's money is held in: a resident's and a non-resident's current accounts, an
+# entrepreneur's, deposits (the Bank of Russia's chart of accounts)
+_PERSONS_ACCOUNTS = ("40817", "40820", "40802", "423", "426")
 
 
 def _not_a_banks_label(between: re.Match[str], label: re.Match[str]) -> bool:

@@ -126,6 +126,16 @@ def keyed(type_: str, key: str, value: str, source: str) -> KeyedRule:
     return KeyedRule(type_, key, value, source)
 
 
+def _varied_key(text: str, start: int, end: int) -> bool:
+    """A key drawn at random, not a placeholder's ("xxxx...", "0000...", "ffff...", "0123456789abcdef0123...": an
+    attacker's round on the RPC URLs' keys)."""
+    value = text[start:end].lower()
+    return len(set(value)) >= _VARIED and "0123456789abcdef" not in value and "abcdef" not in value
+
+
+_VARIED = 8  # distinct characters a random key of 32 has (a placeholder has one to sixteen in order)
+
+
 def _has_digit(value: str) -> bool:
     return any(char.isdigit() for char in value)
 
@@ -623,6 +633,7 @@ ANCHORED: tuple[Rule, ...] = (
         lead=42,
         tail=56,
         group="key",
+        keep=_varied_key,
     ),
     anchored(
         "INFURA_API_KEY",
@@ -632,6 +643,7 @@ ANCHORED: tuple[Rule, ...] = (
         lead=42,
         tail=48,
         group="key",
+        keep=_varied_key,
     ),
     anchored(
         "ZAPIER_WEBHOOK",

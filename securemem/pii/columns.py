@@ -129,7 +129,14 @@ _STOP = frozenset(("", "none", "null", "n/a", "na", "-", "redacted", "hidden", "
 _CODE = re.compile(r"[0-9]{6,8}|[0-9]{3,4}[ \-][0-9]{3,4}|(?=[a-z]*[0-9])(?=[0-9]*[a-z])[a-z0-9]{4,5}-[a-z0-9]{4,5}")
 _CARD_CODE = re.compile(r"[0-9]{3,4}")
 # What each kind is reported as: a code is a secret of no provider's shape.
-_REPORTED = {"CODE": "GENERIC_SECRET", "CARD_CODE": "GENERIC_SECRET", "ACCOUNT_BESIDE_BANK": "BANK_ACCOUNT"}
+_REPORTED = {
+    "CODE": "GENERIC_SECRET",
+    "CARD_CODE": "GENERIC_SECRET",
+    "ACCOUNT_BESIDE_BANK": "BANK_ACCOUNT",
+    "ACCOUNT_BESIDE_ROUTING": "BANK_ACCOUNT",
+}
+# An account read only beside a bank's column that the row fills (see _bank_filled)
+_BESIDE = frozenset({"ACCOUNT_BESIDE_BANK", "ACCOUNT_BESIDE_ROUTING"})
 # A header that names an account's login beside a "secret" column: the secret is that login's password
 # ("login,secret,role": reviewer AE), which may be shorter and less random than a key.
 _ACCOUNT_NAMES = frozenset(("login", "user", "username", "user name", "user id", "userid", "account", "login name"))
@@ -212,7 +219,16 @@ def _table_start(text: str, start: int, end: int) -> int:
 # mod 97, a bank's column beside), not an analytics sheet's "mobile" counts, a token list's contract addresses, a
 # policy's words under "password" or a card's authorisation code (an attacker's round on reviewer BZ's readers).
 _CHECKED_KINDS = frozenset(
-    {"US_SSN", "SSN_PART", "CREDIT_CARD", "IBAN", "BANK_ACCOUNT", "ACCOUNT_BESIDE_BANK", "BANK_NAMED"}
+    {
+        "US_SSN",
+        "SSN_PART",
+        "CREDIT_CARD",
+        "IBAN",
+        "BANK_ACCOUNT",
+        "ACCOUNT_BESIDE_BANK",
+        "ACCOUNT_BESIDE_ROUTING",
+        "BANK_NAMED",
+    }
 )
 
 
@@ -511,7 +527,7 @@ def _cell_hits(
             and high - low <= _MAX_CELL
             and _valid(kind, text[low:high], scan.phone_regions)
             and (kind != "CARD_CODE" or _card_in(text, start, end))
-            and (kind != "ACCOUNT_BESIDE_BANK" or _bank_filled(text, kinds, spans))
+            and (kind not in _BESIDE or _bank_filled(text, kinds, spans, kind == "ACCOUNT_BESIDE_ROUTING"))
         ):
             found.append(low)
             yield reported(kind), low, high
@@ -541,23 +557,30 @@ def _beside_a_bank(name: str, banked: bool) -> str | None:
     column is filled (ACCOUNT_BESIDE_BANK), and only where the header has such a column."""
     if "bank" in name or "bancaria" in name or "bancaire" in name or _BANK_WORD_IN_NAME.search(name):
         return "BANK_ACCOUNT"
-    return "ACCOUNT_BESIDE_BANK" if banked else None
+    if not banked:
+        return None
+    return "ACCOUNT_BESIDE_ROUTING" if name in ("account", "acct") else "ACCOUNT_BESIDE_BANK"
 
 
-def _bank_filled(text: str, kinds: list[str | None], spans: list[tuple[int, int]]) -> bool:
+def _bank_filled(text: str, kinds: list[str | None], spans: list[tuple[int, int]], coded: bool = False) -> bool:
     """The row names its bank: a cell of a bank's column holds a bank's name or code (not "none", a flag or a tier:
     "customer_account_number,bank,plan" then "900123456,none,basic", "account_number,aba,units" then
-    "62012345,0,14", "routing" holding "tier2": an attacker's round)."""
+    "62012345,0,14", "routing" holding "tier2": an attacker's round). ``coded``: its code, digits (beside an
+    account's column named "account" alone: a ticket's "routing" holds "escalation", a shipment's "Ground", an
+    attacker's round)."""
     for kind, (low, high) in zip(kinds, spans, strict=True):
         cell = text[low:high].strip(" \t\"'")
         if (
             kind in ("BANK_NAMED", "IBAN")
             and cell.lower() not in _STOP
             and cell.lower() not in _NO_BANK
-            and _BANK_CELL.fullmatch(cell)
+            and (_BANK_DIGITS.fullmatch(cell) if coded else _BANK_CELL.fullmatch(cell))
         ):
             return True
     return False
+
+
+_BANK_DIGITS = re.compile(r"[0-9][0-9 \-]{4,}[0-9]")
 
 
 # What a ledger writes in its bank's column when no bank holds the money (a cash book's "Cash": an attacker's round on
@@ -713,7 +736,7 @@ def _valid(kind: str, value: str, regions: tuple[str, ...]) -> bool:
         return _CODE.fullmatch(value.lower()) is not None and not year_or_example(digits) and not a_date(digits)
     if kind == "CARD_CODE":
         return _CARD_CODE.fullmatch(value) is not None and not year_or_example(value)
-    if kind in ("BANK_ACCOUNT", "ACCOUNT_BESIDE_BANK"):
+    if kind in ("BANK_ACCOUNT", "ACCOUNT_BESIDE_BANK", "ACCOUNT_BESIDE_ROUTING"):
         return column_account(value)
     return looks_like_column_secret(kind, value)
 
@@ -753,7 +776,7 @@ def find_sql_inserts(scan: Scan) -> Iterator[Hit]:
                     and kind != "BANK_NAMED"
                     and start < end
                     and _valid(kind, text[start:end], scan.phone_regions)
-                    and (kind != "ACCOUNT_BESIDE_BANK" or _bank_filled(text, kinds, cells))
+                    and (kind not in _BESIDE or _bank_filled(text, kinds, cells, kind == "ACCOUNT_BESIDE_ROUTING"))
                 ):
                     yield reported(kind), start, end
             more = _SQL_NEXT_ROW.match(text, at)

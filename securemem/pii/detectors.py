@@ -904,7 +904,8 @@ def _settled(
 _JUNCTION = re.compile(
     # (a blank may end the literal before: '"Bea" + "rer " + "IBE-mJJ..."' is "Bearer IBE-mJJ...": reviewer CC)
     r"""(?P<q>["'])(?:(?<=[^\s"'\\]["'])|(?<=[^\s"'\\][ ]["']))"""
-    r"""(?:[ \t]*[+,]?[ \t]*\\?\r?\n[ \t]*\+?[ \t]*|[ \t]*[+,][ \t]*|(?P<gap>[ \t]+))(?P=q)(?=[^\s"'])"""
+    # (blanks possessive: a quote before a long run of blanks was read back and forth, quadratic: an attacker's round)
+    r"""(?:[ \t]*+[+,]?[ \t]*+\\?\r?\n[ \t]*+\+?[ \t]*+|[ \t]*+[+,][ \t]*+|(?P<gap>[ \t]++))(?P=q)(?=[^\s"'])"""
     r"|\\\r?\n[ \t]*"
     r"|\*\*(?:(?<=[A-Za-z]\*\*)(?=[A-Za-z0-9])|(?<=[0-9]\*\*)(?=[A-Za-z]))"
 )

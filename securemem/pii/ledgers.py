@@ -25,11 +25,13 @@ _BACS_RECORD = re.compile(
 )
 _SWIFT_ACCOUNT = re.compile(
     r"(?m)^:25[A-Z]?:(?P<account>(?=[^\n]*[0-9]{7})[A-Z0-9/\-]{6,35})[ \t]*\r?$"
-    r"|^:(?:50[AFK]|59[AF]?):/(?P<party>(?=[^\n]*[0-9]{7})[A-Z0-9\-]{6,34})[ \t]*\r?$"
+    r"|^:(?:50[AFGHK]|59[AF]?):/(?P<party>(?=[^\n]*[0-9]{7})[A-Z0-9\-]{6,34})[ \t]*\r?$"
 )
+# (any account element, "OrgnlDbtrAcct" and a statement's "Acct" too, its tags maybe prefixed "ns2:": an
+# attacker's round)
 _XML_ACCOUNT = re.compile(
-    r"<(?:Dbtr|Cdtr|UltmtDbtr|UltmtCdtr)Acct>[ \t\r\n]*<Id>[ \t\r\n]*<Othr>[ \t\r\n]*<Id>"
-    r"(?P<account>(?=[^<]*[0-9]{6})[A-Za-z0-9\-/ ]{6,34})</Id>"
+    r"<(?:[\w.\-]{1,16}:)?\w{0,16}Acct>[ \t\r\n]*<(?:[\w.\-]{1,16}:)?Id>[ \t\r\n]*<(?:[\w.\-]{1,16}:)?Othr>"
+    r"[ \t\r\n]*<(?:[\w.\-]{1,16}:)?Id>(?P<account>(?=[^<]*[0-9]{6})[A-Za-z0-9\-/ ]{6,34})</"
 )
 _FEWEST_DIGITS = 4
 
@@ -48,22 +50,48 @@ def may_hold_ledger_account(scan: Scan) -> bool:
 
 def find_ledger_accounts(scan: Scan) -> Iterator[Span]:
     text = scan.text
+    found: list[Span] = []
     if "\n6" in text or text.startswith("6"):
         for match in _NACHA_ENTRY.finditer(text):
             line_end = text.find("\n", match.start())
             line = text[match.start() : len(text) if line_end == -1 else line_end].rstrip("\r")
-            if len(line.rstrip()) <= _NACHA_LINE and len(line) >= _NACHA_LINE - 15 and _aba_valid(match["routing"]):
-                yield from _account(match, "account")
+            # (the amount's ten digits after the account: an inventory's fixed-width lines start with "6" too)
+            amount = line[_AMOUNT_AT : _AMOUNT_AT + _AMOUNT_DIGITS]
+            if (
+                len(line.rstrip()) <= _NACHA_LINE
+                and len(line) >= _NACHA_LINE - 15
+                and amount.isdigit()
+                and len(amount) == _AMOUNT_DIGITS
+                and _aba_valid(match["routing"])
+            ):
+                found.extend(_account(match, "account"))
     if "bacs" in scan.lower:
         for match in _BACS_RECORD.finditer(text):
-            yield match.span("destination")
-            yield match.span("origin")
+            found += [match.span("destination"), match.span("origin")]
     if ":25" in text or ":5" in text:
         for match in _SWIFT_ACCOUNT.finditer(text):
-            yield match.span("account" if match["account"] is not None else "party")
+            found.append(match.span("account" if match["account"] is not None else "party"))
     if "Acct>" in text:
         for match in _XML_ACCOUNT.finditer(text):
-            yield match.span("account")
+            found.append(match.span("account"))
+    # (not a specification's sample, a template or a mask: "MT103 template:", "BACS ... (dummy values)", "000000000000",
+    # "XXXXXX123456", "12345678": an attacker's round)
+    lower = scan.lower
+    for start, end in found:
+        if not _placeholder(text[start:end]) and _EXAMPLE.search(lower, max(0, start - _EXAMPLE_REACH), start) is None:
+            yield start, end
+
+
+_AMOUNT_AT, _AMOUNT_DIGITS = 29, 10  # an entry detail's amount, in columns 30-39
+_EXAMPLE = re.compile(r"sample|template|dummy|placeholder|example|specimen|layout|format")
+_EXAMPLE_REACH = 200  # characters before an account read for a sample's or a template's word
+_COUNTING = "0123456789012345678901234567890123456789"
+
+
+def _placeholder(value: str) -> bool:
+    digits = "".join(char for char in value if char.isdigit())
+    own = value.rpartition("/")[2]  # the account after a bank's code or BIC ("DEUTDEFFXXX/0412983700")
+    return "x" in own.lower() or len(set(digits)) <= 2 or any(part in _COUNTING for part in value.split("/"))
 
 
 def _account(match: re.Match[str], group: str) -> Iterator[Span]:

@@ -421,9 +421,18 @@ _OPENS_WITH = re.compile(
 _SELF_CODED = re.compile(
     r"(?<![^\W\d_])(?:lockbox|lock box|keybox|key box|keysafe|key safe|digicode|combo lock|combination lock|padlock"
     r"|オートロック(?:解除)?(?:番号|暗証番号)?)(?![^\W\d_])"
-    r"[ \t]*(?:[:=][ \t]*|(?:は)[ \t]*)?(?P<value>#?(?:[a-d][0-9]{4,7}|[0-9]{4,8}[#*]?))(?![\w])"
+    r"[ \t]*+(?:[:=][ \t]*+|(?:は)[ \t]*+)?(?P<value>#?(?:[a-d][0-9]{4,7}|[0-9]{4,8}[#*]?))(?![\w])"
 )
-_WHERE_AFTER = re.compile(r"[ \t]+(?:on|at|by|near|beside|next to|inside|outside)[ \t]")  # "6302 on side door"
+# The code ends its clause, or the lock's place follows ("6302 on side door"): not a model's number before what it is
+# sold as or where it stands ("padlock 8500 by Abus", "Lockbox 1800 near Aisle 12", "combination lock 4400 for the
+# lockers", "Cadenas padlock 2500 en promo": an attacker's round), nor one after an article ("the lock box 5000").
+_SELF_CODED_END = re.compile(
+    r"[ \t]*(?:$|[.,;!?)\]\"'»”」）。，、\r\n])"
+    r"|[ \t]+on[ \t]+(?:the[ \t]+)?(?:side|front|back|rear|garage|gate|door|porch|shed|wall|fence|left|right)"
+    r"(?![^\W\d_])",
+    re.MULTILINE,
+)
+_PRODUCT_BEFORE = re.compile(r"(?<![^\W\d_])(?:the|a|an|our|this|that|new|ordered|bought|buy)[ \t]+\Z")
 _SELF_CODED_WORDS = index_words("lockbox", "lock box", "keybox", "key box", "keysafe", "key safe", "digicode",
                                 "combo lock", "combination lock", "padlock", "オートロック")  # fmt: skip
 
@@ -431,8 +440,9 @@ _SELF_CODED_WORDS = index_words("lockbox", "lock box", "keybox", "key box", "key
 def _self_coded(lower: str) -> Iterator[Hit]:
     for match in _SELF_CODED.finditer(lower):
         value = match["value"]
-        ends = _END.match(lower, match.end("value")) or _WHERE_AFTER.match(lower, match.end("value"))
-        if ends is None or YEAR.fullmatch(value) is not None:
+        if _SELF_CODED_END.match(lower, match.end("value")) is None or YEAR.fullmatch(value) is not None:
+            continue
+        if _PRODUCT_BEFORE.search(lower, max(0, match.start() - 12), match.start()) is not None:
             continue
         if COUNTED.match(lower, match.end("value")) is not None or _OTHER_CODE.search(match.group()):
             continue

@@ -3,9 +3,11 @@ mother's maiden name = Kowalczyk; first pet = Mochi", "security question 'first 
 seguridad «ciudad de nacimiento de su madre»: Cáceres").
 
 An answer is read after a question that names itself one ("security question", "pregunta de seguridad",
-"Sicherheitsfrage"...), the question itself quoted or not, then ":" or "="; or after one of the questions
-banks and portals ask (a mother's maiden name, a first pet, a city of birth...) with ":" or "=", where the text
-speaks of security, recovery or verification. The answer is one word, or up to three where the next are capitalised
+"Sicherheitsfrage"...) and the question itself quoted or in brackets, then ":" or "="; or after one of the questions
+banks and portals ask (a mother's maiden name, a first pet, a city of birth...) with "=", where the text
+speaks of security, recovery or verification. (A label and a colon alone introduce a form's help, a setting or a
+status as often: "Security question: Choose one below", "Favorite color: Deprecated", "City of birth: Enter as
+shown on passport", an attacker's round.) The answer is one word, or up to three where the next are capitalised
 ("New York"); a mask or a placeholder is left alone.
 """
 
@@ -17,30 +19,47 @@ from collections.abc import Iterator
 from securemem.pii.scan import Scan, Span, index_words
 
 _LABELS = (
-    r"security[ \t]+(?:question|q&a|q/a|answer)s?|secret[ \t]+(?:question|answer)s?|security[ \t]+q"
-    r"|pregunta(?:s)?[ \t]+(?:de[ \t]+seguridad|secreta)|respuesta[ \t]+(?:de[ \t]+seguridad|secreta)"
-    r"|sicherheitsfrage(?:n)?|sicherheitsantwort|question[ \t]+(?:secr[èe]te|de[ \t]+s[ée]curit[ée])"
-    r"|r[ée]ponse[ \t]+secr[èe]te|domanda[ \t]+(?:di[ \t]+sicurezza|segreta)"
-    r"|pergunta[ \t]+(?:de[ \t]+seguran[çc]a|secreta)"
-    r"|beveiligingsvraag|pytanie[ \t]+(?:bezpiecze[ńn]stwa|pomocnicze)|g[üu]venlik[ \t]+sorusu"
+    r"security[ \t]++(?:question|q&a|q/a|answer)s?|secret[ \t]++(?:question|answer)s?|security[ \t]++q"
+    r"|pregunta(?:s)?[ \t]++(?:de[ \t]++seguridad|secreta)|respuesta[ \t]++(?:de[ \t]++seguridad|secreta)"
+    r"|sicherheitsfrage(?:n)?|sicherheitsantwort|question[ \t]++(?:secr[èe]te|de[ \t]++s[ée]curit[ée])"
+    r"|r[ée]ponse[ \t]++secr[èe]te|domanda[ \t]++(?:di[ \t]++sicurezza|segreta)"
+    r"|pergunta[ \t]++(?:de[ \t]++seguran[çc]a|secreta)"
+    r"|beveiligingsvraag|pytanie[ \t]++(?:bezpiecze[ńn]stwa|pomocnicze)|g[üu]venlik[ \t]++sorusu"
 )
 _QUESTIONS = (
-    r"(?:mother'?s?|mom'?s|mum'?s)[ \t]+maiden[ \t]+name|maiden[ \t]+name"
-    r"|(?:name[ \t]+of[ \t]+(?:your[ \t]+)?)?first[ \t]+pet(?:'?s[ \t]+name)?"
-    r"|first[ \t]+(?:school|car|teacher|concert|job)|(?:city|town|place)[ \t]+of[ \t]+birth"
-    r"|birth[ \t]*(?:city|place|town)"
-    r"|favou?rite[ \t]+(?:teacher|book|food|colou?r|movie|band|sports?[ \t]+team)|childhood[ \t]+(?:best[ \t]+)?friend"
-    r"|street[ \t]+you[ \t]+grew[ \t]+up[ \t]+on|(?:father'?s|mother'?s)[ \t]+middle[ \t]+name"
+    r"(?:mother'?s?|mom'?s|mum'?s)[ \t]++maiden[ \t]++name|maiden[ \t]++name"
+    r"|(?:name[ \t]++of[ \t]++(?:your[ \t]++)?)?first[ \t]++pet(?:'?s[ \t]++name)?"
+    r"|first[ \t]++(?:school|car|teacher|concert|job)|(?:city|town|place)[ \t]++of[ \t]++birth"
+    r"|birth[ \t]*+(?:city|place|town)"
+    r"|favou?rite[ \t]++(?:teacher|book|food|colou?r|movie|band|sports?[ \t]++team)"
+    r"|childhood[ \t]++(?:best[ \t]++)?friend"
+    r"|street[ \t]++you[ \t]++grew[ \t]++up[ \t]++on|(?:father'?s|mother'?s)[ \t]++middle[ \t]++name"
 )
 # The quoted question after its label ("security question 'first pet' = Rocky", «ciudad de nacimiento»: ...)
-_QUOTED = r"""(?:[ \t]*(?:'[^'\n]{1,80}'|"[^"\n]{1,80}"|«[^»\n]{1,80}»|“[^”\n]{1,80}”|\([^)\n]{1,80}\)))?"""
-_SAID = r"[ \t]*[:=][ \t]*"  # (not "is" or a dash: "the security question is optional", "... - pick one")
+_QUOTED = r"""[ \t]*+(?:'[^'\n]{1,80}'|"[^"\n]{1,80}"|«[^»\n]{1,80}»|“[^”\n]{1,80}”|\([^)\n]{1,80}\))"""
+_SAID = r"[ \t]*+[:=][ \t]*+"  # (not "is" or a dash: "the security question is optional", "... - pick one")
 _ANSWER = (
-    r"(?P<answer>[^\W\d_][^\s;,.!?\"'»”)\]]{0,39}(?:[ \t][A-ZÀ-ÖØ-Þ][^\s;,.!?\"'»”)\]]{0,39}){0,2})"
+    # (an apostrophe inside a name: "O'Brien", an attacker's round)
+    r"(?P<answer>[^\W\d_](?:[^\s;,.!?\"'»”)\]]|['’](?=[^\W\d_])){0,39}"
+    r"(?:[ \t][A-ZÀ-ÖØ-Þ](?:[^\s;,.!?\"'»”)\]]|['’](?=[^\W\d_])){0,39}){0,2})"
     r"(?![^\s;,.!?\"'»”)\]])"
+    # ... and it ends its clause ("A: Because banks use it." is a sentence, not an answer: an attacker's round)
+    r"(?=[ \t]*+(?:$|[.;,!?)\]\"'»”\r\n]))"
 )
-_LABELLED = re.compile(rf"(?i:(?<![^\W\d_])(?:{_LABELS})){_QUOTED}{_SAID}(?:[\"'«“][ \t]*)?{_ANSWER}")
-_ASKED = re.compile(rf"(?i:(?<![^\W\d_])(?:{_QUESTIONS})){_QUOTED}[ \t]*[:=][ \t]*(?:[\"'«“][ \t]*)?{_ANSWER}")
+_LABELLED = re.compile(rf"(?i:(?<![^\W\d_])(?:{_LABELS})){_QUOTED}{_SAID}(?:[\"'«“][ \t]*+)?{_ANSWER}")
+_ASKED = re.compile(rf"(?i:(?<![^\W\d_])(?:{_QUESTIONS}))[ \t]*+=[ \t]*+(?:[\"'«“][ \t]*+)?{_ANSWER}")
+# The question asked, then its answer after a word for one ("Security question: What was your first pet's name?
+# Answer: Mochi", "Q: What is your mother's maiden name? A: Kowalczyk", "Pregunta de seguridad: ¿...? Respuesta:
+# Canela": an attacker's round): after a security question's label, or a question banks ask ending in "?".
+_ANSWER_WORDS = r"answer|respuesta|antwort|r[ée]ponse|resposta|risposta|cevap|jawaban|a|答え|答案|답"
+_ANSWERED = (
+    re.compile(
+        rf"(?i:(?<![^\W\d_])(?:{_LABELS}))[^\n?]{{0,160}}\?[ \t]*+(?i:{_ANSWER_WORDS})[ \t]*+[:：=][ \t]*+{_ANSWER}"
+    ),
+    re.compile(
+        rf"(?i:(?<![^\W\d_])(?:{_QUESTIONS}))[^\n?]{{0,60}}\?[ \t]*+(?i:{_ANSWER_WORDS})[ \t]*+[:：=][ \t]*+{_ANSWER}"
+    ),
+)
 _QUESTION_NEXT = re.compile(rf"(?i:{_QUESTIONS})|[^\n?]{{0,80}}\?")
 _SPOKEN_OF = re.compile(
     r"(?i:security|secret|recovery|verification|verify|q&a|kba|question|pregunta|sicherheit|s[ée]curit[ée]|sicurezza"
@@ -56,7 +75,8 @@ _NO_ANSWER = frozenset(
 )  # fmt: skip
 
 _GATE = index_words(
-    "security q", "security a", "secret q", "secret a", "maiden", "first pet", "pregunta", "respuesta",
+    "security q", "security a", "secret q", "secret a", "your first", "your mother", "maiden", "first pet",
+    "pregunta", "respuesta",
     "sicherheitsfrage", "sicherheitsantwort", "question s", "question de s", "réponse secr", "reponse secr",
     "domanda", "pergunta",
     "beveiligingsvraag", "pytanie", "güvenlik sorusu", "guvenlik sorusu", "first school", "first car",
@@ -77,6 +97,10 @@ def find_security_answers(scan: Scan) -> Iterator[Span]:
         asked = _QUESTION_NEXT.match(text, match.start("answer"))
         if _an_answer(match["answer"]) and asked is None:
             yield match.span("answer")
+    for answered in _ANSWERED:
+        for match in answered.finditer(text):
+            if _an_answer(match["answer"]):
+                yield match.span("answer")
     for match in _ASKED.finditer(text):
         if _an_answer(match["answer"]) and _SPOKEN_OF.search(text, max(0, match.start() - _SPOKEN_REACH), match.end()):
             yield match.span("answer")

@@ -5,8 +5,9 @@
   kept only when its four check bytes are its payload's double SHA-256 and its version bytes are a private key's.
   A public key ("xpub...") or an address has other version bytes and is left alone.
 - Solana's keypair file, a JSON array of its 64 bytes ("[233,148,52,...]", what `solana-keygen` writes), and the
-  same 64 bytes in Base58 (what Phantom exports), read only where the words before name a key, a keypair, a secret
-  or an export: a transaction's signature is 64 bytes in Base58 too.
+  same 64 bytes in Base58 (what Phantom exports): an Ed25519 seed and its public key, kept only when the second half
+  is the first's public key. A transaction's signature is 64 bytes in Base58 too, an image's row or a lookup table 64
+  small numbers: neither is a seed and its key (an attacker's round found both near "export", "wallet", "secret").
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from securemem.pii.scan import Scan, Span
 
@@ -42,10 +46,7 @@ _MIXED = 16  # distinct values in a keypair's 64 bytes (not "[0,0,0,...]" or a c
 _KEYPAIR_ARRAY = re.compile(r"\[[ \t\r\n]*(?:[0-9]{1,3}[ \t\r\n]*,[ \t\r\n]*){63}[0-9]{1,3}[ \t\r\n]*\]")
 _SOLANA_SECRET = re.compile(rf"(?<![{_B58}])[{_B58}]{{86,88}}(?![{_B58}])")
 _SOLANA_BYTES = 64
-_NAMED_A_KEY = re.compile(
-    r"(?i:private|secret|keypair|key[ \t]?pair|priv[ \t_\-]?key|export|phantom|solflare|wallet key|seed|id\.json)"
-)
-_NAMED_REACH = 160  # characters before a Solana key read for its name
+_SEED_BYTES = 32
 
 
 def may_hold_wallet_key(scan: Scan) -> bool:
@@ -61,17 +62,21 @@ def find_wallet_keys(scan: Scan) -> Iterator[Span]:
                 yield match.span()
         for match in _SOLANA_SECRET.finditer(text):
             decoded = _base58(match.group())
-            if decoded is not None and len(decoded) == _SOLANA_BYTES and _named(text, match.start()):
+            if decoded is not None and _ed25519_pair(decoded):
                 yield match.span()
     if "[" in text:
         for match in _KEYPAIR_ARRAY.finditer(text):
             values = [int(value) for value in re.findall(r"[0-9]+", match.group())]
-            if max(values) <= _BYTE and len(set(values)) > _MIXED and _named(text, match.start()):
+            if max(values) <= _BYTE and len(set(values)) > _MIXED and _ed25519_pair(bytes(values)):
                 yield match.span()
 
 
-def _named(text: str, start: int) -> bool:
-    return _NAMED_A_KEY.search(text, max(0, start - _NAMED_REACH), start) is not None
+def _ed25519_pair(raw: bytes) -> bool:
+    """64 bytes that are an Ed25519 seed and its public key, as Solana keeps a keypair."""
+    if len(raw) != _SOLANA_BYTES:
+        return False
+    public = Ed25519PrivateKey.from_private_bytes(raw[:_SEED_BYTES]).public_key()
+    return public.public_bytes(Encoding.Raw, PublicFormat.Raw) == raw[_SEED_BYTES:]
 
 
 def _base58(value: str) -> bytes | None:
