@@ -38,6 +38,9 @@ XPUB = _checked(
     bytes.fromhex("0488b21e") + b"\0" * 9 + bytes(_RANDOM.randrange(256) for _ in range(32)) + b"\x02" + _KEY
 )
 BAD_WIF = WIF[:-1] + ("1" if WIF[-1] != "1" else "2")  # its check bytes no longer check
+LITECOIN_WIF = _checked(b"\xb0" + _KEY + b"\x01")  # Litecoin's and Dogecoin's version bytes
+DOGECOIN_WIF = _checked(b"\x9e" + _KEY + b"\x01")
+VPRV = _checked(bytes.fromhex("02575048") + b"\0" * 9 + bytes(32) + b"\0" + _KEY)  # SLIP-132's multisig testnet
 _SEED = bytes(_RANDOM.randrange(256) for _ in range(32))
 _PAIR = _SEED + Ed25519PrivateKey.from_private_bytes(_SEED).public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
 KEYPAIR = "[" + ",".join(str(byte) for byte in _PAIR) + "]"  # a seed and its public key, as solana-keygen writes them
@@ -45,6 +48,7 @@ SOLANA_SECRET = _base58(_PAIR)
 _NOT_A_PAIR = bytes(_RANDOM.randrange(1, 256) for _ in range(64))  # a signature's 64 bytes, or an image's row
 SIGNATURE = _base58(_NOT_A_PAIR)
 NUMBERS = "[" + ",".join(str(byte) for byte in _NOT_A_PAIR) + "]"
+_MARKED = "\u200f052\u200e-\u200e664\u200e-\u200e6054\u200f"  # a phone between right-to-left and left-to-right marks
 _JOINED = "ghp_eLcRvqsp', 'fDwzKw18z6R0QH', '4qR9j02o02Zxvm"  # a token's pieces, the junctions between them
 
 
@@ -55,6 +59,13 @@ _JOINED = "ghp_eLcRvqsp', 'fDwzKw18z6R0QH', '4qR9j02o02Zxvm"  # a token's pieces
         (f"customer pasted the paper-wallet key to sweep: {WIF}. Told him never to share it.", [WIF]),
         (f"imported key {WIF_COMPRESSED} into electrum", [WIF_COMPRESSED]),
         (f"cold storage: account xprv was pasted in chat – {XPRV} – sweep to a new vault.", [XPRV]),
+        # other coins' keys, a multisig cosigner's (an attacker's round)
+        (f"Litecoin Core dumpprivkey: {LITECOIN_WIF}", [LITECOIN_WIF]),
+        (f"Dogecoin wallet privkey {DOGECOIN_WIF}", [DOGECOIN_WIF]),
+        (f"Multisig testnet cosigner Vprv: {VPRV}", [VPRV]),
+        # an SSN with a blank each side of its slashes, right after its label; a phone between direction marks
+        ("ssn#121 / 06 / 5659 (student worker, payroll)", ["121 / 06 / 5659"]),
+        (f"טלפון לקוח: {_MARKED} (הועתק)", [_MARKED]),
         # Solana's keypair file and its Base58 secret where the text names a key, a keypair or an export
         (f"~/.config/solana/payout-keypair.json contents: {KEYPAIR}", [KEYPAIR]),
         (f"Phantom export for the market-maker wallet: {SOLANA_SECRET}", [SOLANA_SECRET]),
@@ -142,6 +153,8 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "The lockbox 1200 series holds 10 keys",
         # a bill's number after Polish "rachunek", a company's account, a bank's phone
         "Rachunek nr 4588127 za usługi dentystyczne, proszę o przelew.",
+        # spaced slashes with no SSN's label right before: a plan's revision
+        "rev 121 / 06 / 5659 of the plan",
         "TED agendada: banco 341, agência 0412, conta 98321-4 (PJ, fornecedor), valor",
         "신한은행 2024-05-01 방문 예정",
         "transferir al CBU 2854957820745379290928",

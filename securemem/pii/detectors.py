@@ -801,6 +801,7 @@ def locate(
 
 _BIDI_OPENERS = "\u202a\u202b\u202d\u202e\u2066\u2067\u2068"
 _BIDI_CLOSERS = "\u202c\u2069"
+_DIRECTION_MARKS = "\u200e\u200f"  # left-to-right and right-to-left marks
 
 
 def _bidi_whole(original: str, start: int, end: int) -> tuple[int, int]:
@@ -816,6 +817,8 @@ def _bidi_whole(original: str, start: int, end: int) -> tuple[int, int]:
         return start - 1, end
     if start > 0 and end < len(original) and original[start - 1] == "\u202e" and original[end] in _BIDI_CLOSERS:
         return start - 1, end + 1  # a value the override turns around whole ("\u202e4830-...-2354\u202c": reviewer BL)
+    if original[start] in _DIRECTION_MARKS and end < len(original) and original[end] in _DIRECTION_MARKS:
+        return start, end + 1  # marks around a value copied from a chat ("\u200f052\u200e-...-6054\u200f": reviewer CF)
     return start, end
 
 

@@ -122,9 +122,10 @@ _SSN_LABEL_RIGHT_BEFORE = re.compile(
     r"[ \t]*[:=#]?[ \t]*$",
     re.IGNORECASE,
 )
+# (a slash maybe with a blank each side, read only right after an SSN's label: "ssn#121 / 06 / 5659", reviewer CF)
 _SSN_MIXED = re.compile(
-    r"(?P<area>[0-9](?=[0-9]{2}[-. /][0-9])(?<![\w./][0-9])[0-9]{2})[-. /](?P<group>[0-9]{2})[-. /](?P<serial>[0-9]{4})"
-    r"(?![\w]|[-./][0-9])"
+    r"(?P<area>[0-9](?=[0-9]{2}(?:[-. /]| / )[0-9])(?<![\w./][0-9])[0-9]{2})(?:[-. /]| / )(?P<group>[0-9]{2})"
+    r"(?:[-. /]| / )(?P<serial>[0-9]{4})(?![\w]|[-./][0-9])"
 )
 # An SSN written without dashes is only an SSN when the text says so just before it.
 # ("her social is 557 85 3890": "social" alone is how people say it).

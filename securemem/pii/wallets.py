@@ -27,15 +27,26 @@ _B58 = "1-9A-HJ-NP-Za-km-z"
 
 # WIF: version 0x80 (mainnet) or 0xEF (testnet), 32 bytes, 0x01 when compressed, 4 check bytes.
 # Extended private keys: 4 version bytes, depth, fingerprint, child number, chain code, 0x00 and the 32-byte key.
-_CHECKED = re.compile(
-    rf"(?<![{_B58}])(?:[59][{_B58}]{{50}}|[KLc][{_B58}]{{51}}|[xtyzuv]prv[{_B58}]{{107}}|[YZUV]prv[{_B58}]{{107}})"
-    rf"(?![{_B58}])"
-)
-_WIF_VERSIONS = (0x80, 0xEF)
+_CHECKED = re.compile(rf"(?<![{_B58}])(?:[{_B58}]{{51,52}}|[xtyzuvYZUV]prv[{_B58}]{{107}})(?![{_B58}])")
+# Bitcoin's (mainnet, testnet), Litecoin's, Dogecoin's and Dash's private keys' version bytes (an attacker's round:
+# "Litecoin Core dumpprivkey: T64VT2z...", "Dogecoin wallet privkey QX2f4PV...")
+_WIF_VERSIONS = (0x80, 0xEF, 0xB0, 0x9E, 0xCC)
 _WIF_BYTES = (37, 38)  # with the check bytes: uncompressed, compressed
 _XPRV_VERSIONS = frozenset(
     bytes.fromhex(version)
-    for version in ("0488ade4", "04358394", "049d7878", "044a4e28", "04b2430c", "045f18bc", "0295b005", "02aa7a99")
+    # xprv, tprv, yprv, uprv, zprv, vprv, Yprv, Zprv and SLIP-132's multisig testnet Uprv and Vprv
+    for version in (
+        "0488ade4",
+        "04358394",
+        "049d7878",
+        "044a4e28",
+        "04b2430c",
+        "045f18bc",
+        "0295b005",
+        "02aa7a99",
+        "024285b5",
+        "02575048",
+    )
 )
 _XPRV_BYTES = 82
 _XPRV_KEY_AT = 45  # the byte before the key: 0x00 in a private key
