@@ -85,6 +85,8 @@ _JOINED = "ghp_eLcRvqsp', 'fDwzKw18z6R0QH', '4qR9j02o02Zxvm"  # a token's pieces
             ["00309253", "65521479"],
         ),
         (":20:STMT23040801\n:25:37040044/3892978315\n:28C:00072/001", ["37040044/3892978315"]),
+        # (a BIC before the account, with one digit of its own: no placeholder)
+        (":20:940S240311\n:25:ABNANL2A/NL26SNSB8994879724\n:28C:12/1", ["ABNANL2A/NL26SNSB8994879724"]),
         ("<CdtrAcct><Id><Othr><Id>4672967160</Id></Othr></Id></CdtrAcct>", ["4672967160"]),
         # countries' own accounts
         ("transferir al CBU 2854957820745379290929 (titular Lucía Fernández)", ["2854957820745379290929"]),
@@ -158,6 +160,8 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "TED agendada: banco 341, agência 0412, conta 98321-4 (PJ, fornecedor), valor",
         "신한은행 2024-05-01 방문 예정",
         "transferir al CBU 2854957820745379290928",
+        # more than a CBU's 22 digits, whose first 22 pass its checks
+        "transferir al CBU 2854957820745379290929123",
         # a list joined with commas, a Wi-Fi name and words
         "const t = ['ghp_eLcRvqsp', 'fDwzKw18z6R0QH', '4qR9j02o02Zxvm'].join(', ');",
         'Wi-Fi "Guest" password is on the fridge',

@@ -202,7 +202,7 @@ _DATE_LIKE = re.compile(
 )
 _AMOUNT = re.compile(r"[0-9]{1,3}(?: [0-9]{3})+")  # "12 450 000": thousands a space apart
 _YEARS = re.compile(r"(?:19|20)[0-9]{2}(?:[ \-](?:19|20)[0-9]{2})+")
-_COUNTING = "01234567890123456789"
+_COUNTING = "0123456789012345678901234567890123456789"
 # What sits between a label and its value: a colon, a hash, "is", a bracketed kind ("(checking)").
 _GAP = 24
 _BETWEEN = re.compile(
@@ -304,6 +304,7 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
 # - Brazil's branch then account, with its check digit ("agência 1282-0 conta corrente 98015-9").
 _CBU_DIGITS = re.compile(r"(?<![0-9])[0-9](?:[0-9]| (?=[0-9])){21,28}(?![0-9])")  # 22 digits, maybe in groups
 _CBU_WEIGHTS = (7, 1, 3, 9, 7, 1, 3)
+_CBU_LENGTH = 22
 _CBU_ACCOUNT_WEIGHTS = (3, 9, 7, 1, 3, 9, 7, 1, 3, 9, 7, 1, 3)
 _KOREAN_BANK = re.compile(
     r"[가-힣]{1,8}(?:은행|뱅크)[ \t]*+(?:계좌(?:[ \t]*+번호)?)?[ \t]*+[:：]?[ \t]*+"
@@ -353,7 +354,7 @@ def _national_accounts(text: str, lower: str) -> Iterator[Hit]:
                 found.append(("BANK_ACCOUNT", *match.span("value")))
     if "ag" in lower:
         for match in _BRAZILIAN_ACCOUNT.finditer(lower):
-            if not _placeholder_digits(match["value"]):
+            if not placeholder_digits(match["value"]):
                 found.append(("BANK_ACCOUNT", *match.span("value")))
     # (none where the line shows an example or a form's format: "Ex.: agência 1234, conta 12345-6", "Cuenta de ahorros
     # Bancolombia 300-123456-78 es el ejemplo del formulario": an attacker's round)
@@ -362,15 +363,16 @@ def _national_accounts(text: str, lower: str) -> Iterator[Hit]:
 
 # A Korean business's or company's registration number after its bank's name ("하나은행 114-81-45938 사업자 정보")
 _ORDER_LINE = re.compile(_viewed("заказ", "заказа", "заказу") + r"|saldo|pesos|monto|importe|promedio")
-_KOREAN_OTHER = re.compile(r"[0-9]{3}-[0-9]{2}-[0-9]{5}|(?:19|20)[0-9]{2}-[0-9]+")
+_KOREAN_OTHER = re.compile(r"[0-9]{3}-[0-9]{2}-[0-9]{5}")  # (a year's "2024-123456" has one dash: refused above)
 _HOTLINE = re.compile(r"1[ \-]?[3-9]00[ \-]")  # a bank's hotline ("akaun Maybank: 1-300-88-6688")
 _CBU_REACH = 100  # characters before a CBU's digits read for its name, on their line
 _CBU_OTHER = re.compile(
     r"operaci[óo]n|c[óo]digo|seguimiento|reclamo|pago|factura|cae|comprobante|transacci|ticket|pedido|orden|nro"
 )
-_EXAMPLE = re.compile(
+# A sample's, a template's or a form's words (the national readers' line; ledgers.py reads them before a record)
+EXAMPLE_WORDS = re.compile(
     r"(?<![^\W\d_])(?:ejemplo|exemplo|example|exemple|beispiel|esempio|sample|dummy|placeholder|template|formato"
-    r"|format|ex\.|preencha|contoh|misal|" + _viewed("образец", "образца", "пример") + ")"
+    r"|format|layout|specimen|ex\.|preencha|contoh|misal|" + _viewed("образец", "образца", "пример") + ")"
 )
 
 
@@ -393,18 +395,21 @@ def _cbu_named(lower: str, at: int) -> bool:
 def _example_line(lower: str, at: int) -> bool:
     start = lower.rfind("\n", 0, at) + 1
     end = lower.find("\n", at)
-    return _EXAMPLE.search(lower, start, len(lower) if end == -1 else end) is not None
+    return EXAMPLE_WORDS.search(lower, start, len(lower) if end == -1 else end) is not None
 
 
-def _placeholder_digits(value: str) -> bool:
-    """A form's digits: one digit over and over, or counting ("0000-0", "12345-6")."""
+def placeholder_digits(value: str) -> bool:
+    """A form's digits: one or two digits over and over, or counting ("0000-0", "12345-6", "12345678")."""
     digits = "".join(char for char in value if char.isdigit())
-    return len(set(digits)) <= _FEWEST_DIGITS or digits in _COUNTING or digits[:-1] in _COUNTING
+    return bool(digits) and (len(set(digits)) <= _FEWEST_DIGITS or digits in _COUNTING or digits[:-1] in _COUNTING)
 
 
 def _cbu_valid(digits: str) -> bool:
     """Argentina's CBU: a bank's and branch's eight digits and an account's fourteen, each block ending in its check
-    digit (weights 7, 1, 3, 9 repeated, then 3, 9, 7, 1)."""
+    digit (weights 7, 1, 3, 9 repeated, then 3, 9, 7, 1); twenty-two digits, no more (the digits' pattern takes groups
+    of any length)."""
+    if len(digits) != _CBU_LENGTH:
+        return False
     bank = sum(int(digit) * weight for digit, weight in zip(digits[:7], _CBU_WEIGHTS, strict=True))
     account = sum(int(digit) * weight for digit, weight in zip(digits[8:21], _CBU_ACCOUNT_WEIGHTS, strict=True))
     return (

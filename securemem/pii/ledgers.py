@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from securemem.pii.banking import EXAMPLE_WORDS, placeholder_digits
 from securemem.pii.scan import Scan, Span
 
 _NACHA_ENTRY = re.compile(r"(?m)^6(?:2[1-9]|3[1-9]|4[1-9]|5[1-5])(?P<routing>[0-9]{9})(?P<account>[0-9A-Za-z \-]{17})")
@@ -42,8 +43,8 @@ def may_hold_ledger_account(scan: Scan) -> bool:
         "\n6" in text
         or text.startswith("6")
         or "bacs" in scan.lower
-        or ":25" in text
-        or ":5" in text
+        or "\n:" in text  # (a SWIFT field starts its line: not a time's "10:50")
+        or text.startswith(":")
         or "Acct>" in text
     )
 
@@ -68,7 +69,7 @@ def find_ledger_accounts(scan: Scan) -> Iterator[Span]:
     if "bacs" in scan.lower:
         for match in _BACS_RECORD.finditer(text):
             found += [match.span("destination"), match.span("origin")]
-    if ":25" in text or ":5" in text:
+    if "\n:" in text or text.startswith(":"):
         for match in _SWIFT_ACCOUNT.finditer(text):
             found.append(match.span("account" if match["account"] is not None else "party"))
     if "Acct>" in text:
@@ -78,20 +79,25 @@ def find_ledger_accounts(scan: Scan) -> Iterator[Span]:
     # "XXXXXX123456", "12345678": an attacker's round)
     lower = scan.lower
     for start, end in found:
-        if not _placeholder(text[start:end]) and _EXAMPLE.search(lower, max(0, start - _EXAMPLE_REACH), start) is None:
+        if (
+            not _placeholder(text[start:end])
+            and EXAMPLE_WORDS.search(lower, max(0, start - _EXAMPLE_REACH), start) is None
+        ):
             yield start, end
 
 
 _AMOUNT_AT, _AMOUNT_DIGITS = 29, 10  # an entry detail's amount, in columns 30-39
-_EXAMPLE = re.compile(r"sample|template|dummy|placeholder|example|specimen|layout|format")
 _EXAMPLE_REACH = 200  # characters before an account read for a sample's or a template's word
-_COUNTING = "0123456789012345678901234567890123456789"
+_PART = 6  # digits of a part of a value read for a placeholder's (not a BLZ's "100"-like head alone)
 
 
 def _placeholder(value: str) -> bool:
-    digits = "".join(char for char in value if char.isdigit())
-    own = value.rpartition("/")[2]  # the account after a bank's code or BIC ("DEUTDEFFXXX/0412983700")
-    return "x" in own.lower() or len(set(digits)) <= 2 or any(part in _COUNTING for part in value.split("/"))
+    """A mask ("XXXXXX123456") or a placeholder's digits in the account or the bank's code before it
+    ("12345678/1234567890"); a BIC before an account ("DEUTDEFFXXX/0412983700", "ABNANL2A/NL26SNSB...") is neither."""
+    own = value.rpartition("/")[2]
+    return "x" in own.lower() or any(
+        placeholder_digits(part) for part in value.split("/") if len(part) >= _PART and part.isdigit()
+    )
 
 
 def _account(match: re.Match[str], group: str) -> Iterator[Span]:
