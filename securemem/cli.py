@@ -970,7 +970,9 @@ def _duration(text: str) -> float:
         every = parse_duration(text)
     except ValueError as exc:
         raise UsageError(f"--every: {exc}") from None
-    if every > MAX_EVERY:  # checked before any sweep runs (a wait past threading.TIMEOUT_MAX would fail later)
+    # (checked before any sweep runs: a wait past threading.TIMEOUT_MAX would fail later; from the duration's own
+    # digits, as the floor is: "366.00000000000002d" rounds to 366d as a float)
+    if every > MAX_EVERY or exact_duration(text) > MAX_EVERY:
         raise UsageError("--every: at most 366d between two sweeps; a sweeper run less often is better run by cron")
     if every < MIN_EVERY or exact_duration(text) < MIN_EVERY:  # the text's own digits, not their rounded float
         raise UsageError("--every: at least 1s between two sweeps (nothing expired is ever shown, swept or not)")

@@ -67,7 +67,7 @@ def parse_duration(value: str | float) -> float:
     if not match:
         shown = text if len(text) <= 40 else text[:40] + "..."
         raise ValueError(f"{shown!r} is not a duration; write one like {DURATION_FORMS}")
-    if float(match.group(1)) == 0:
+    if Decimal(match.group(1)) == 0:  # (a float reads "0.000...0001s" with thousands of zeros as zero)
         raise ValueError(f"a duration must be above zero; write one like {DURATION_FORMS}")
     return float(match.group(1)) * _UNITS[match.group(2)]
 

@@ -792,6 +792,9 @@ HOSTILE.update(
         + ("3MfaQVxeAGMoRW46LRf2fWwBwCfRnFbayUpqBKrteA576m7b5dxutCrPPtQJkTW9d9M9MzRnrJBogFrHCSfkNXfj " * (FIFTH // 89)),
         "keypair-arrays": ("secret keypair [" + ",".join(["201"] * 64) + "]\n") * (FIFTH // 270),
         "question-lines": "security question 'first pet' = Rocky; mother's maiden name = Smith;\n" * (FIFTH // 70),
+        # one long line of accounts (each read its whole line again for a sample's word: 58 s at 189 KB)
+        "accounts-one-line": "CBU 2854957820745379290929 agência 1282-0 conta 98015-9 신한은행 110-648-661424 "
+        * (FIFTH // 80),
     }
 )
 

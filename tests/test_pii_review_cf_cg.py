@@ -127,6 +127,12 @@ _JOINED = "ghp_eLcRvqsp', 'fDwzKw18z6R0QH', '4qR9j02o02Zxvm"  # a token's pieces
         # a token's pieces in a list joined with nothing
         ("const t = ['ghp_eLcRvqsp', 'fDwzKw18z6R0QH', '4qR9j02o02Zxvm'].join('');", [_JOINED]),
         ("tok = ''.join(['ghp_eLcRvqsp', 'fDwzKw18z6R0QH', '4qR9j02o02Zxvm'])", [_JOINED]),
+        # a round of attacks on the README's promises: curly quotes, an answer on the question's next line, a colon
+        # after "SSID", a bar between the agency and the account
+        ("security question ‘first pet’ = Rocky", ["Rocky"]),
+        ("Q: What is your mother's maiden name?\nA: Kowalczyk", ["Kowalczyk"]),
+        ('POS Wi-Fi SSID: "Cafe_POS" key EhDKEYfz8q', ["EhDKEYfz8q"]),
+        ("Agência: 1282-0 | Conta: 98015-9", ["98015-9"]),
         # a Vietnamese one-time code with "to receive the goods" before it
         ("Mã OTP nhận hàng 086029, mã vận đơn GHN97JVHU.", ["086029"]),
     ],
@@ -148,6 +154,11 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         # a question asked, a setting, an answer not given
         "Security question: What was the name of your first pet?",
         "The security question is optional.",
+        "Security question (optional): Skip.",
+        # single digits a text that holds "cbu" (McBurney's point) spaced (a CBU's reader raised on them, and every
+        # write of such a text failed)
+        "Patient with McBurney point tenderness; pain 7 8 8 9 9 9 8 7 7 6 6 5 5 4 over the day.",
+        "CBU: 28 54 95 78 20 74 53 79 29 09 29",
         "Security questions: enabled for all staff",
         "Our first pet was a cat named Mochi; the maiden name is on file.",
         # a lock's model, a product's number

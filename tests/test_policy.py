@@ -493,7 +493,15 @@ def test_policy_check_of_a_missing_file_or_name(tmp_path: Path, capsys: pytest.C
         # Past threading.TIMEOUT_MAX the wait after the first sweep failed as an internal error (attacker B).
         *(
             (every, "--every: at most 366d between two sweeps; a sweeper run less often is better run by cron")
-            for every in ("3000000d", "999999999999w", "9999999999999999999s", "367d")
+            # (and values a float rounds down to 366d, "366.00000000000002d": an attack on the README's promises)
+            for every in (
+                "3000000d",
+                "999999999999w",
+                "9999999999999999999s",
+                "367d",
+                "366.00000000000002d",
+                "31622400.000000001s",
+            )
         ),
         # "0.0001s" swept about every millisecond: a core and 1,700 log lines a second (an attacker's round)
         *(
@@ -502,7 +510,14 @@ def test_policy_check_of_a_missing_file_or_name(tmp_path: Path, capsys: pytest.C
                 "--every: at least 1s between two sweeps (nothing expired is ever shown, swept or not)",
             )
             # (and a value whose float rounds up to 1.0, "0.99999999999999999s": an attacker's round)
-            for every in ("0.0001s", "0.999s", "0.5s", "0.99999999999999999s", "0.0166666666666666666m")
+            for every in (
+                "0.0001s",
+                "0.999s",
+                "0.5s",
+                "0.99999999999999999s",
+                "0.0166666666666666666m",
+                "0." + "0" * 400 + "1s",
+            )  # (a float reads the last as zero: "must be above zero" was the reason)
         ),
     ],
 )

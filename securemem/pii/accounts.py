@@ -76,7 +76,8 @@ _WIFI_PAIR = re.compile(
 # Wi-Fi's password" said with the network named by its kind ("nenosiri la Wi-Fi Granite-sokol3734": Swahili's "the
 # Wi-Fi's password", reviewer CF). The key is what a key looks like (_strong, a passphrase, hyphened words).
 _WIFI_NAMED = re.compile(
-    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]++(?:ssid|network|name))?[ \t]*+(?P<ssid>['\"“][^'\"”\n]{1,32}['\"”])[ \t]*+,?"
+    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]++(?:ssid|network|name))?[ \t]*+:?[ \t]*+"
+    r"(?P<ssid>['\"“‘][^'\"”’\n]{1,32}['\"”’])[ \t]*+,?"
     r"[ \t]*+(?:key|pass(?:word|phrase)?|pw|psk|clave|senha|mot de passe|passwort)[ \t]*+(?:is[ \t]|[:=])?[ \t]*+"
     r"(?P<value>[^\s\"'`,;]{6,64})"
     # (Swahili only: "the password for the wifi Starbucks-Reserve" names the network in English and Romance languages,

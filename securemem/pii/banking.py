@@ -320,7 +320,8 @@ _INDONESIAN_ACCOUNT = re.compile(
     rf"(?:{_INDONESIAN_BANKS})[ \t]*+[:#]?[ \t]*+(?P<value>[0-9](?:[0-9]|[ \-.](?=[0-9])){{9,19}})(?![0-9])"
 )
 _BRAZILIAN_ACCOUNT = re.compile(
-    r"(?<![^\W\d_])ag(?:ência|encia|\.)[ \t]*+(?:n[º°o]\.?)?[ \t]*+:?[ \t]*+[0-9]{3,5}(?:-[0-9xX])?[ \t]*+[,;/]?[ \t]*+"
+    r"(?<![^\W\d_])ag(?:ência|encia|\.)[ \t]*+(?:n[º°o]\.?)?[ \t]*+:?[ \t]*+[0-9]{3,5}(?:-[0-9xX])?[ \t]*+"
+    r"[,;/|]?[ \t]*+"
     r"(?:e[ \t]++)?(?:c/c|cc|conta(?:[ \t]++(?:corrente|poupança|poupanca))?)[ \t]*+(?:n[º°o]\.?)?[ \t]*+:?[ \t]*+"
     r"(?P<value>[0-9]{3,12}-[0-9xX])(?![0-9\-])(?![ \t]*+\(?[ \t]*+pj\b)"  # not a company's ("conta 98321-4 (PJ, ...")
 )
@@ -393,9 +394,15 @@ def _cbu_named(lower: str, at: int) -> bool:
 
 
 def _example_line(lower: str, at: int) -> bool:
-    start = lower.rfind("\n", 0, at) + 1
-    end = lower.find("\n", at)
-    return EXAMPLE_WORDS.search(lower, start, len(lower) if end == -1 else end) is not None
+    """A sample's or a form's word on the line around ``at``, within _EXAMPLE_REACH characters each side (the whole
+    line, read again for each account of one long line, was quadratic: a round of attacks on the README's promises)."""
+    low = max(0, at - _EXAMPLE_REACH)
+    start = lower.rfind("\n", low, at) + 1 or low
+    end = lower.find("\n", at, at + _EXAMPLE_REACH)
+    return EXAMPLE_WORDS.search(lower, start, min(len(lower), at + _EXAMPLE_REACH) if end == -1 else end) is not None
+
+
+_EXAMPLE_REACH = 120
 
 
 def placeholder_digits(value: str) -> bool:

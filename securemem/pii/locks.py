@@ -432,6 +432,27 @@ _SELF_CODED_END = re.compile(
     r"(?![^\W\d_])",
     re.MULTILINE,
 )
+# ... and only where the code is spoken of: a code's word in the clause before ("alarm code 7889, lockbox 6302"), the
+# lock's place after it, a keypad's letter leading it ("digicode C6004") or the number named as the lock's
+# ("オートロック解除番号"). A lock's word and a number alone are a product's model or an address as often ("Remit
+# payments to ACME Corp, Lockbox 774411, Pittsburgh", "We stock the Abus padlock 8500.", "Intratone digicode 2024.":
+# a round of attacks on the README's promises, each a write refused whole).
+_CODE_SPOKEN = re.compile(r"(?<![^\W\d_])(?:code|codes|pin|combo|combination|access)(?![^\W\d_])")
+_CODE_REACH = 48  # characters of the clause before a lock's word read for a code's word
+_PLACE_AFTER = re.compile(r"[ \t]++on[ \t]")
+
+
+def _code_spoken_of(lower: str, match: re.Match[str]) -> bool:
+    value = match["value"]
+    if value[:1].isalpha() or "番号" in match.group() or match.group().startswith(("combo", "combination")):
+        return True
+    if _PLACE_AFTER.match(lower, match.end("value")) is not None:
+        return True
+    low = max(0, match.start() - _CODE_REACH)
+    stop = max(lower.rfind(mark, low, match.start()) for mark in ".;!?\n")
+    return _CODE_SPOKEN.search(lower, max(low, stop + 1), match.start()) is not None
+
+
 _PRODUCT_BEFORE = re.compile(r"(?<![^\W\d_])(?:the|a|an|our|this|that|new|ordered|bought|buy)[ \t]+\Z")
 _SELF_CODED_WORDS = index_words("lockbox", "lock box", "keybox", "key box", "keysafe", "key safe", "digicode",
                                 "combo lock", "combination lock", "padlock", "オートロック")  # fmt: skip
@@ -440,6 +461,8 @@ _SELF_CODED_WORDS = index_words("lockbox", "lock box", "keybox", "key box", "key
 def _self_coded(lower: str) -> Iterator[Hit]:
     for match in _SELF_CODED.finditer(lower):
         value = match["value"]
+        if not _code_spoken_of(lower, match):
+            continue
         if _SELF_CODED_END.match(lower, match.end("value")) is None or YEAR.fullmatch(value) is not None:
             continue
         if _PRODUCT_BEFORE.search(lower, max(0, match.start() - 12), match.start()) is not None:

@@ -27,16 +27,18 @@ _LABELS = (
     r"|beveiligingsvraag|pytanie[ \t]++(?:bezpiecze[ńn]stwa|pomocnicze)|g[üu]venlik[ \t]++sorusu"
 )
 _QUESTIONS = (
-    r"(?:mother'?s?|mom'?s|mum'?s)[ \t]++maiden[ \t]++name|maiden[ \t]++name"
-    r"|(?:name[ \t]++of[ \t]++(?:your[ \t]++)?)?first[ \t]++pet(?:'?s[ \t]++name)?"
+    r"(?:mother['’]?s?|mom['’]?s|mum['’]?s)[ \t]++maiden[ \t]++name|maiden[ \t]++name"
+    r"|(?:name[ \t]++of[ \t]++(?:your[ \t]++)?)?first[ \t]++pet(?:['’]?s[ \t]++name)?"
     r"|first[ \t]++(?:school|car|teacher|concert|job)|(?:city|town|place)[ \t]++of[ \t]++birth"
     r"|birth[ \t]*+(?:city|place|town)"
     r"|favou?rite[ \t]++(?:teacher|book|food|colou?r|movie|band|sports?[ \t]++team)"
     r"|childhood[ \t]++(?:best[ \t]++)?friend"
-    r"|street[ \t]++you[ \t]++grew[ \t]++up[ \t]++on|(?:father'?s|mother'?s)[ \t]++middle[ \t]++name"
+    r"|street[ \t]++you[ \t]++grew[ \t]++up[ \t]++on|(?:father['’]?s|mother['’]?s)[ \t]++middle[ \t]++name"
 )
 # The quoted question after its label ("security question 'first pet' = Rocky", «ciudad de nacimiento»: ...)
-_QUOTED = r"""[ \t]*+(?:'[^'\n]{1,80}'|"[^"\n]{1,80}"|«[^»\n]{1,80}»|“[^”\n]{1,80}”|\([^)\n]{1,80}\))"""
+# (quotes of any kind, not brackets: "Security question (optional): Skip." is a form's help, a round of attacks on the
+# README's promises)
+_QUOTED = r"""[ \t]*+(?:'[^'\n]{1,80}'|"[^"\n]{1,80}"|«[^»\n]{1,80}»|“[^”\n]{1,80}”|‘[^’\n]{1,80}’)"""
 _SAID = r"[ \t]*+[:=][ \t]*+"  # (not "is" or a dash: "the security question is optional", "... - pick one")
 _ANSWER = (
     # (an apostrophe inside a name: "O'Brien", an attacker's round)
@@ -46,19 +48,17 @@ _ANSWER = (
     # ... and it ends its clause ("A: Because banks use it." is a sentence, not an answer: an attacker's round)
     r"(?=[ \t]*+(?:$|[.;,!?)\]\"'»”\r\n]))"
 )
-_LABELLED = re.compile(rf"(?i:(?<![^\W\d_])(?:{_LABELS})){_QUOTED}{_SAID}(?:[\"'«“][ \t]*+)?{_ANSWER}")
-_ASKED = re.compile(rf"(?i:(?<![^\W\d_])(?:{_QUESTIONS}))[ \t]*+=[ \t]*+(?:[\"'«“][ \t]*+)?{_ANSWER}")
+_LABELLED = re.compile(rf"(?i:(?<![^\W\d_])(?:{_LABELS})){_QUOTED}{_SAID}(?:[\"'«“‘][ \t]*+)?{_ANSWER}")
+_ASKED = re.compile(rf"(?i:(?<![^\W\d_])(?:{_QUESTIONS}))[ \t]*+=[ \t]*+(?:[\"'«“‘][ \t]*+)?{_ANSWER}")
 # The question asked, then its answer after a word for one ("Security question: What was your first pet's name?
 # Answer: Mochi", "Q: What is your mother's maiden name? A: Kowalczyk", "Pregunta de seguridad: ¿...? Respuesta:
 # Canela": an attacker's round): after a security question's label, or a question banks ask ending in "?".
 _ANSWER_WORDS = r"answer|respuesta|antwort|r[ée]ponse|resposta|risposta|cevap|jawaban|a|答え|答案|답"
+# (the answer's word on the question's line or the next: "...maiden name?\nA: Kowalczyk")
+_THEN_ANSWER = rf"[ \t]*+(?:\r?\n[ \t]*+)?(?i:{_ANSWER_WORDS})[ \t]*+[:：=][ \t]*+"
 _ANSWERED = (
-    re.compile(
-        rf"(?i:(?<![^\W\d_])(?:{_LABELS}))[^\n?]{{0,160}}\?[ \t]*+(?i:{_ANSWER_WORDS})[ \t]*+[:：=][ \t]*+{_ANSWER}"
-    ),
-    re.compile(
-        rf"(?i:(?<![^\W\d_])(?:{_QUESTIONS}))[^\n?]{{0,60}}\?[ \t]*+(?i:{_ANSWER_WORDS})[ \t]*+[:：=][ \t]*+{_ANSWER}"
-    ),
+    re.compile(rf"(?i:(?<![^\W\d_])(?:{_LABELS}))[^\n?]{{0,160}}\?{_THEN_ANSWER}{_ANSWER}"),
+    re.compile(rf"(?i:(?<![^\W\d_])(?:{_QUESTIONS}))[^\n?]{{0,60}}\?{_THEN_ANSWER}{_ANSWER}"),
 )
 _QUESTION_NEXT = re.compile(rf"(?i:{_QUESTIONS})|[^\n?]{{0,80}}\?")
 _SPOKEN_OF = re.compile(

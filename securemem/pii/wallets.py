@@ -27,10 +27,11 @@ _B58 = "1-9A-HJ-NP-Za-km-z"
 
 # WIF: version 0x80 (mainnet) or 0xEF (testnet), 32 bytes, 0x01 when compressed, 4 check bytes.
 # Extended private keys: 4 version bytes, depth, fingerprint, child number, chain code, 0x00 and the 32-byte key.
-_CHECKED = re.compile(rf"(?<![{_B58}])(?:[{_B58}]{{51,52}}|[xtyzuvYZUV]prv[{_B58}]{{107}})(?![{_B58}])")
+# A WIF key's 51 or 52 characters, an extended key's 111: which they are, their version bytes say (below)
+_CHECKED = re.compile(rf"(?<![{_B58}])(?:[{_B58}]{{51,52}}|[{_B58}]{{111}})(?![{_B58}])")
 # Bitcoin's (mainnet, testnet), Litecoin's, Dogecoin's and Dash's private keys' version bytes (an attacker's round:
 # "Litecoin Core dumpprivkey: T64VT2z...", "Dogecoin wallet privkey QX2f4PV...")
-_WIF_VERSIONS = (0x80, 0xEF, 0xB0, 0x9E, 0xCC)
+_WIF_VERSIONS = (0x80, 0xEF, 0xB0, 0x9E, 0xCC, 0xF1)  # (and Dogecoin's testnet)
 _WIF_BYTES = (37, 38)  # with the check bytes: uncompressed, compressed
 _XPRV_VERSIONS = frozenset(
     bytes.fromhex(version)
@@ -46,6 +47,8 @@ _XPRV_VERSIONS = frozenset(
         "02aa7a99",
         "024285b5",
         "02575048",
+        "02fac398",  # Dogecoin Core's dgpv
+        "019d9cfe",  # Litecoin's Ltpv
     )
 )
 _XPRV_BYTES = 82
