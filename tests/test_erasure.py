@@ -9,6 +9,7 @@ process keeps reading the store, and after a crash.
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import os
 import signal
 import subprocess
@@ -261,6 +262,9 @@ def test_a_process_that_ends_without_closing_erases_before_it_exits(tmp_path: Pa
 
 def _stopped_after_delete(db: str, key_hex: str, own_handler: str) -> None:
     """Delete, say so, then wait to be stopped (the bound is an hour: no timer erases meanwhile)."""
+    # Should it outlive the test's wait (it did once, in a full run, and has not since): where each of its
+    # threads stood, on stderr, in the test's report.
+    faulthandler.dump_traceback_later(25)
     if own_handler == "yes":  # an application's own handler, set before the store is opened
         signal.signal(signal.SIGTERM, lambda *_: print("own handler", flush=True))
     policy = Policy(name="slow-erase", history=OFF, storage=StorageSettings(erase_within=3600))

@@ -604,9 +604,39 @@ _CODE_AFTER = 96
 _INDEXED_CODE_MARKS = index_words(*(mark for mark in _CODE_MARKS if mark.isascii()))
 
 
+# ... and one of these, which name what the code opens: a lock's word, a key box's, a door's code in one word,
+# "accès" or Alipay's (each alternative of _ACCESS_CODE holds one). Without one, no window is read: a "code" or a
+# "pin" ("shopping", "mapping") is in much prose, and the pattern, led by a look-behind, is tried at every character.
+_OPENS = tuple(
+    dict.fromkeys(
+        re.sub(r"\(\?:[^)]*\)\?", "", word)  # "portkod(?:en)?": "portkod"
+        for words in (
+            _LOCKS,
+            _KEY_BOXES,
+            "accès|acceso|acesso|支付密码|支付密碼|haustürcode|türcode|torcode|deurcode|zahlencode|portkod(?:en)?|"
+            "dörrkod(?:en)?|dørkode(?:n)?|digicode|code d'entrée|code d'accès|keypad",
+        )
+        for word in words.split("|")
+    )
+)
+_INDEXED_OPENS = index_words(*(word for word in _OPENS if word.isascii()))
+_OTHER_OPENS = tuple(word for word in _OPENS if not word.isascii())
+
+
+def _names_what_opens(lower: str, scan: Scan | None) -> bool:
+    if scan is not None:
+        if not _INDEXED_OPENS.isdisjoint(scan.words):
+            return True
+    elif any(word in lower for word in _INDEXED_OPENS):
+        return True
+    return not lower.isascii() and any(word in lower for word in _OTHER_OPENS)
+
+
 def _access_codes(lower: str, scan: Scan | None = None) -> Iterator[re.Match[str]]:
     """The matches of _ACCESS_CODE, read in the windows around the marks; ``scan``: the scan of
     ``lower``, whose words give the places of most marks (what a substring search for each finds)."""
+    if not _names_what_opens(lower, scan):
+        return
     windows: list[tuple[int, int]] = []
     for mark in _CODE_MARKS:
         if scan is not None and mark in _INDEXED_CODE_MARKS:

@@ -31,10 +31,10 @@ from securemem.pii.checksums import luhn_valid
 from securemem.pii.normalize import as_viewed, normalise_text
 from securemem.pii.scan import (
     COUNTED,
+    GATE_WORDS,
     WORD_AFTER,
     YEAR,
     Scan,
-    WordIndex,
     a_date,
     a_month,
     index_words,
@@ -341,19 +341,22 @@ _DIGITS_ON = re.compile(r"[0-9 \-]*")
 _REACH = 192
 
 
-# The words of _MARKS led by a letter or a digit, found in one pass (a substring search each cost a
-# line of numbers most of its scan); the others (" cid", "(cid" ...) hold "cid", which is one of them.
-_MARK_INDEX = WordIndex("cid")
-_INDEXED_MARKS = _MARK_INDEX.add(*(mark for mark in _MARKS if mark.isascii() and mark[:1].isalnum()))
+# The words of _MARKS led by a letter or a digit, found with the gates' words in their one pass (a substring
+# search each cost a line of numbers most of its scan, an index of their own a pass of its own); the others
+# (" cid", "(cid" ...) hold "cid", which is one of them.
+index_words("cid")
+_INDEXED_MARKS = index_words(*(mark for mark in _MARKS if mark.isascii() and mark[:1].isalnum()))
 
 
 _CID_MARKS = tuple(mark for mark in _MARKS if mark.isascii() and mark not in _INDEXED_MARKS)  # " cid", "(cid" ...
+_CID_LEADS = "".join(mark[0] for mark in _CID_MARKS)
+_INDEXED_ASCII_MARKS = _INDEXED_MARKS.intersection(_MARKS_ASCII)
 _OTHER_MARKS = tuple(mark for mark in _MARKS if not mark.isascii())
 
 
-def _marks_in(lower: str) -> list[str]:
-    """The words of _MARKS in ``lower`` (in no order): what a substring search for each finds."""
-    found = _MARK_INDEX.find(lower)
+def _marks_in(lower: str, found: dict[str, list[int]]) -> list[str]:
+    """The words of _MARKS in ``lower`` (in no order): what a substring search for each finds; ``found``: the
+    gates' words in ``lower``."""
     marks = [mark for mark in found if mark in _INDEXED_MARKS]  # "cid" alone is none
     if "cid" in found:
         marks += [mark for mark in _CID_MARKS if mark in lower]
@@ -362,15 +365,22 @@ def _marks_in(lower: str) -> list[str]:
     return marks
 
 
-def _windows(lower: str, runs: list[re.Match[bytes]]) -> list[tuple[int, int]]:
+def _windows(
+    lower: str, runs: list[re.Match[bytes]], found: dict[str, list[int]] | None = None
+) -> list[tuple[int, int]]:
     """Where a code may be: from _REACH characters before each run of digits whose window holds a
     label's word to two characters after the run (what the patterns' look-ahead reads), merged where
     they meet. A match there is a match of a pass over the whole text, and each match of that pass is
-    in one: its code is such a run, its label's word in the characters before."""
-    marks: Sequence[str] = _MARKS_ASCII if lower.isascii() else _MARKS
+    in one: its code is such a run, its label's word in the characters before. ``found``: the gates' words
+    in ``lower`` (Scan.words), found here if not given."""
+    if found is None:
+        found = GATE_WORDS.find(lower)
+    if lower.isascii():
+        return _ascii_windows(lower, runs, found)
+    marks: Sequence[str] = _MARKS
     if len(runs) * _REACH >= len(lower):
         # Runs close together (a short line of numbers): the words looked for once in the whole text.
-        marks = _marks_in(lower)
+        marks = _marks_in(lower, found)
         if not marks:
             return []
     windows: list[tuple[int, int]] = []
@@ -386,12 +396,37 @@ def _windows(lower: str, runs: list[re.Match[bytes]]) -> list[tuple[int, int]]:
     return windows
 
 
+def _ascii_windows(lower: str, runs: list[re.Match[bytes]], found: dict[str, list[int]]) -> list[tuple[int, int]]:
+    """_windows of an ASCII text, whose marks are all among the gates' words (``found``): a run's window is one
+    where a mark ends at or before the run and starts at or after the window's beginning (where a substring
+    search of the characters before the run, one per mark and run, found it)."""
+    dense = len(runs) * _REACH >= len(lower)  # as _windows: then every mark of _MARKS in ASCII, else _MARKS_ASCII's
+    marks = _INDEXED_MARKS if dense else _INDEXED_ASCII_MARKS
+    spans = [(at, at + len(mark)) for mark, places in found.items() if mark in marks for at in places]
+    cid = found.get("cid", [])
+    spans += [(at - 1, at + 3) for at in cid if at and lower[at - 1] in _CID_LEADS]  # " cid", "(cid" ...
+    if not spans and dense:
+        return []  # a short line of numbers and no mark
+    cid_first = bool(cid) and cid[0] == 0
+    windows: list[tuple[int, int]] = []
+    for digits in runs:
+        begin = max(0, digits.start() - _REACH)
+        start = digits.start()
+        if any(begin <= first and last <= start for first, last in spans) or (begin == 0 and cid_first and start >= 3):
+            end = _DIGITS_ON.match(lower, digits.end()).end()  # type: ignore[union-attr]  # matches the empty string
+            if windows and begin <= windows[-1][1]:
+                windows[-1] = (windows[-1][0], min(len(lower), end + 2))
+            else:
+                windows.append((begin, min(len(lower), end + 2)))
+    return windows
+
+
 def find_codes(scan: Scan) -> Iterator[Hit]:
     runs = list(_DIGITS.finditer(scan.canonical))
     if not runs:
         return
     lower, text = scan.lower, scan.text
-    windows = _windows(lower, runs)
+    windows = _windows(lower, runs, scan.words)
     for match in _in_windows(_CARD_CODE, lower, windows):
         if _to_the_code(lower, match) and _card_code(lower, match) and _heading_ends(lower, match):
             yield "GENERIC_SECRET", *match.span("value")
@@ -427,8 +462,10 @@ _OTHER_CODES = (
     r"country|table|booking|reservation|parking|zone|product|tracking|order|access|door|gate|wifi|wi-fi|event|ticket|"
     r"color|colour|class|course|seat|room|locker|promotion|offer|deal|sale|redemption|activation|unlock|pairing"
 )
+# (The look-behind after "your", not before it: a pattern that starts with a word is searched for it, one that
+# starts with a look-behind is tried at every character.)
 _SENDERS_CODE = re.compile(
-    rf"(?<![^\W\d_])your[ \t]+(?P<sender>(?:(?!(?:{_OTHER_CODES})[ \t])[^\W\d_][\w&'.\-]*[ \t]+){{1,4}})code"
+    rf"your(?<![^\W\d_]your)[ \t]+(?P<sender>(?:(?!(?:{_OTHER_CODES})[ \t])[^\W\d_][\w&'.\-]*[ \t]+){{1,4}})code"
     r"(?:[ \t]+is|[ \t]*:)"
     r"[ \t]*(?P<value>[0-9]{4,8}|[0-9]{3}[ \-][0-9]{3})(?![\w])[ \t]*[.,!\-–]?[ \t]*"
     r"(?=(?:please[ \t]+)?(?:don['’]?t|do not|never)[ \t]+share[ \t]+(?:it|this|the code|your code)"

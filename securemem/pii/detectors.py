@@ -1491,8 +1491,10 @@ def _separated_digit_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
 # 1730, 5592, 8881", "sure, 0 7 9, 6 4, 0 9 6 5": reviewer BP's speech-to-text): three groups or more, each of
 # digits maybe typed apart, nine to nineteen digits in all.
 # (the ideographic comma and Arabic's too: "我的手机号是138、1234、5678"; fullwidth commas the view reads as ",")
+# (The look-behind after the first digit, not before it: a pattern that starts with a digit is tried only where
+# one is; one that starts with a look-behind, at every character.)
 _COMMA_GROUPED = re.compile(
-    r"(?<![A-Za-z0-9_.,;、،])[0-9](?:[ \t]?[0-9]){0,4}(?:[,;、،][ \t]{0,2}[0-9](?:[ \t]?[0-9]){0,4}){2,7}"
+    r"[0-9](?<![A-Za-z0-9_.,;、،][0-9])(?:[ \t]?[0-9]){0,4}(?:[,;、،][ \t]{0,2}[0-9](?:[ \t]?[0-9]){0,4}){2,7}"
     r"(?![\w]|[.,;、،][ \t]?[0-9])"
 )
 _COMMAS = frozenset(",;、،")

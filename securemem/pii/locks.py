@@ -126,6 +126,9 @@ _WORD_BEFORE = re.compile(r"(?P<word>[^\W\d_]+)[ \t]*:?[ \t]+$")
 # A code word is found by its stem (a literal search the engine runs at C speed), then read whole: the word it
 # stands in, which ends with one of _CODE_WORDS; what comes before in the word is its compound's first part.
 _CODE_STEM = re.compile("|".join(sorted({word[:3] for word in _CODE_WORDS}, key=len, reverse=True)))
+# ... in ASCII text read from the scan's words (found with the gates' in one pass: the pattern, whose stems start
+# with "c", "k", "m" and "s", stopped at most letters of prose).
+_ASCII_STEMS = index_words(*(word[:3] for word in _CODE_WORDS if word[:3].isascii()))
 _CODE_END = re.compile(
     "(?:" + "|".join(re.escape(word) for word in sorted(_CODE_WORDS, key=len, reverse=True)) + r")\Z"
 )
@@ -134,17 +137,33 @@ _LETTERS_ON = re.compile(r"[^\W\d_]*")
 _LETTER = re.compile(r"[^\W\d_]")
 
 
-def _code_words(lower: str) -> Iterator[tuple[int, int, str]]:
+def _stems(scan: Scan) -> list[tuple[int, int]]:
+    """Where each code word's stem is: what ``_CODE_STEM.finditer`` finds (the leftmost, none inside another)."""
+    lower = scan.lower
+    if not lower.isascii():
+        return [stem.span() for stem in _CODE_STEM.finditer(lower)]
+    words = scan.words
+    found: list[tuple[int, int]] = []
+    end = 0
+    for at in sorted(at for stem in _ASCII_STEMS for at in words.get(stem, ())):  # each three letters
+        if at >= end:
+            end = at + 3
+            found.append((at, end))
+    return found
+
+
+def _code_words(scan: Scan) -> Iterator[tuple[int, int, str]]:
     """(start, end, compound's first part) of each word that ends with a code word, in order."""
+    lower = scan.lower
     done = 0
-    for stem in _CODE_STEM.finditer(lower):
-        if stem.start() < done:
+    for stem_start, stem_end in _stems(scan):
+        if stem_start < done:
             continue
-        rest = _LETTERS_ON.match(lower, stem.end())  # always matches, maybe empty
-        end = rest.end() if rest is not None else stem.end()
+        rest = _LETTERS_ON.match(lower, stem_end)  # always matches, maybe empty
+        end = rest.end() if rest is not None else stem_end
         done = end
-        back = _LETTERS_BACK.search(lower, max(0, stem.start() - 24), stem.start())
-        start = back.start() if back is not None else stem.start()
+        back = _LETTERS_BACK.search(lower, max(0, stem_start - 24), stem_start)
+        start = back.start() if back is not None else stem_start
         if start and _LETTER.match(lower, start - 1):
             continue  # a longer word than the 24 letters read back
         code = _CODE_END.search(lower, start, end)
@@ -321,7 +340,7 @@ _YEAR_STOP = re.compile(r"[.,;!?)](?![0-9])")
 
 def find_lock_codes(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
-    for word_start, word_end, pre in _code_words(lower):
+    for word_start, word_end, pre in _code_words(scan):
         tail = _TO_VALUE.match(lower, word_end)
         if tail is None or _END.match(lower, tail.end()) is None:
             continue
@@ -393,7 +412,11 @@ _SCRIPT_LOCK_HEADS = tuple(sorted({phrase[:3] for phrase in _SCRIPT_LOCK_PHRASES
 
 
 def _script_lock_codes(lower: str) -> Iterator[Hit]:
-    if not any(head in lower for head in _SCRIPT_LOCK_HEADS):
+    # Each phrase whole (a match holds one): their first three letters alone let "code" in any English text
+    # through, and the pattern, whose alternatives start with many letters, is tried at every character.
+    if not any(head in lower for head in _SCRIPT_LOCK_HEADS) or not any(
+        phrase in lower for phrase in _SCRIPT_LOCK_PHRASES
+    ):
         return
     for match in _SCRIPT_LOCK.finditer(lower):
         value = match["value"]

@@ -31,7 +31,9 @@ Hit = tuple[str, int, int]
 # service code after track 2's; the chip's length byte saying the PAN's length; an attacker's round: "Part
 # B6021184007193125^2 appears in the formula", "Shipment 6021184007193125D20240 left the depot")
 _TRACK_1 = re.compile(r"(?<![A-Za-z0-9])%?B(?P<pan>[0-9]{13,19})\^[A-Za-z /.\-']{2,26}\^[0-9]{4}")
-_TRACK_2 = re.compile(r"(?<![A-Za-z0-9])[;]?(?P<pan>[0-9]{13,19})[D=][0-9]{2}(?:0[1-9]|1[0-2])[0-9]{3}")
+# (Its look-behind after the PAN's first digit: a pattern that starts with a digit is tried only where one is.
+# The sentinel ";" before it is left out of the match: only the PAN's span is read.)
+_TRACK_2 = re.compile(r"(?P<pan>[0-9](?<![A-Za-z0-9][0-9])[0-9]{12,18})[D=][0-9]{2}(?:0[1-9]|1[0-2])[0-9]{3}")
 _CHIP_PAN = re.compile(
     r"(?<![0-9A-Fa-f])5A[ \t]+(?P<length>[0-9A-Fa-f]{2})[ \t]+(?P<pan>[0-9]{13,19})(?P<pad>F?)(?![0-9])"
 )
