@@ -525,6 +525,7 @@ def worst_cases(size: int) -> dict[str, str]:
         "keypair-arrays": fill("secret keypair [" + ",".join(["201"] * 64) + "]\n"),
         "question-lines": fill("security question 'first pet' = Rocky; mother's maiden name = Smith;\n"),
         "accounts-one-line": fill("CBU 2854957820745379290929 agência 1282-0 conta 98015-9 신한은행 110-648-661424 "),
+        "marks-and-runs": fill("code 1234 otp 567 "),
     }
 
 

@@ -795,6 +795,9 @@ HOSTILE.update(
         # one long line of accounts (each read its whole line again for a sample's word: 58 s at 189 KB)
         "accounts-one-line": "CBU 2854957820745379290929 agência 1282-0 conta 98015-9 신한은행 110-648-661424 "
         * (FIFTH // 80),
+        # A code's mark before every run of digits: each run's window looks for the marks before it by bisection,
+        # not through all of them (as first written, quadratic).
+        "marks-and-runs": "code 1234 otp 567 " * (FIFTH // 18),
     }
 )
 

@@ -14,10 +14,10 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from securemem.pii import accounts, answers, clauses, detect, entities, locks, secrets, told
+from securemem.pii import accounts, answers, clauses, codes, detect, entities, locks, secrets, told
 from securemem.pii.accounts import _may_name_code
 from securemem.pii.checksums import luhn_valid
 from securemem.pii.contact import _DIGIT_WORDS, _OPENERS, _PHONE, _SEPARATORS, _SPELT_START, may_hold_spelt_phone
@@ -611,3 +611,84 @@ def test_gates_read_from_the_words_answer_as_their_substring_searches_on_the_cor
     for text in _texts():
         scan = Scan(View(text).text, DEFAULT_PHONE_REGIONS)
         assert gate(scan) == reference(scan), text
+
+
+# -- readers that take their words' places from the scan's one pass --------------------------------------------
+
+
+def _code_windows_reference(lower: str, runs: list[re.Match[bytes]]) -> list[tuple[int, int]]:
+    """codes._windows as a substring search of each mark in the characters before each run of digits."""
+    marks: tuple[str, ...] | list[str] = codes._MARKS_ASCII if lower.isascii() else codes._MARKS
+    if len(runs) * codes._REACH >= len(lower):
+        marks = [mark for mark in codes._MARKS if mark in lower]
+        if not marks:
+            return []
+    windows: list[tuple[int, int]] = []
+    for digits in runs:
+        begin = max(0, digits.start() - codes._REACH)
+        before = lower[begin : digits.start()]
+        if any(mark in before for mark in marks) or (begin == 0 and before.startswith("cid")):
+            after = codes._DIGITS_ON.match(lower, digits.end())
+            assert after is not None
+            end = min(len(lower), after.end() + 2)
+            if windows and begin <= windows[-1][1]:
+                windows[-1] = (windows[-1][0], end)
+            else:
+                windows.append((begin, end))
+    return windows
+
+
+_CODE_MARK_PIECES = _pieces_of(
+    ("cid", " cid", "(cid", '"cid', "\ncid", "cvv", "code", "otp", "tan", "sms", "sicherheit", "kullan", "the back",
+     "one time", "c.v.v", "2fa", "kod", "kód", "код", "security"),
+    " ", "\n", "x", "12", "3456", "7", "word " * 40,
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_CODE_MARK_PIECES), max_size=24).map("".join))
+@example("word " * 40 + "sicherheit 1234")  # a mark of _MARKS that _MARKS_ASCII leaves out, in a long text
+@example("word " * 40 + "kullan 1234")
+@example("cid 1234 " + "word " * 40)  # "cid" leading the text, and alone
+@example(" cid" + "word " * 40 + "77 (cid 1234")
+def test_code_windows_read_from_the_words_are_those_of_substring_searches(text: str) -> None:
+    lower = Scan(View(text).text, DEFAULT_PHONE_REGIONS).lower
+    runs = list(codes._DIGITS.finditer(Scan(lower, DEFAULT_PHONE_REGIONS).canonical))
+    assert codes._windows(lower, runs) == _code_windows_reference(lower, runs), text
+
+
+_STEM_PIECES = _pieces_of(
+    ("cod", "code", "kod", "kood", "koodi", "sif", "msimbo", "şifresi", "mã", "код", "codcod", "kookoo"), " ", "x", "c"
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_STEM_PIECES), max_size=12).map("".join))
+def test_lock_code_stems_read_from_the_words_are_the_patterns_matches(text: str) -> None:
+    scan = Scan(View(text).text, DEFAULT_PHONE_REGIONS)
+    assert locks._stems(scan) == [stem.span() for stem in locks._CODE_STEM.finditer(scan.lower)], text
+
+
+_OPENS_PIECES = _pieces_of(
+    ("door", "gate", "lockbox", "keypad", "code", "pin", "codice", "accès", "支付密码", "digicode", "portkoden",
+     "cadenas", "shopping"),
+    " ", ": ", " is ", "4821", "#7305*", "x", "\n",
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_OPENS_PIECES), max_size=10).map("".join))
+@example("cadenas 4821")  # a key box's word alone
+@example("支付密码 482193")
+@example("digicode : 4821")
+@example("portkoden 4821")
+@example("code d'accès 4821")
+def test_access_codes_are_read_only_where_a_word_for_what_opens_is(text: str) -> None:
+    """Without a word for what a code opens, the access-code pattern finds nothing in the whole text: the reader
+    that skips such a text loses no match."""
+    scan = Scan(View(text).text, DEFAULT_PHONE_REGIONS)
+    lower = scan.lower
+    whole = [match.span() for match in accounts._ACCESS_CODE.finditer(lower)]
+    if not accounts._names_what_opens(lower, scan):
+        assert whole == [], text
+    assert accounts._names_what_opens(lower, scan) == accounts._names_what_opens(lower, None), text

@@ -24,6 +24,7 @@ number, a cell's in a GSM log); a meeting's passcode.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 
 from securemem.pii.accounts import MEETING
@@ -408,11 +409,21 @@ def _ascii_windows(lower: str, runs: list[re.Match[bytes]], found: dict[str, lis
     if not spans and dense:
         return []  # a short line of numbers and no mark
     cid_first = bool(cid) and cid[0] == 0
+    spans.sort()
+    firsts = [first for first, _ in spans]
     windows: list[tuple[int, int]] = []
     for digits in runs:
         begin = max(0, digits.start() - _REACH)
         start = digits.start()
-        if any(begin <= first and last <= start for first, last in spans) or (begin == 0 and cid_first and start >= 3):
+        # the marks that start in the window's characters before the run (bisected: a long text holds many)
+        at = bisect_left(firsts, begin)
+        marked = False
+        while at < len(spans) and spans[at][0] < start:
+            if spans[at][1] <= start:
+                marked = True
+                break
+            at += 1
+        if marked or (begin == 0 and cid_first and start >= 3):
             end = _DIGITS_ON.match(lower, digits.end()).end()  # type: ignore[union-attr]  # matches the empty string
             if windows and begin <= windows[-1][1]:
                 windows[-1] = (windows[-1][0], min(len(lower), end + 2))
