@@ -842,6 +842,16 @@ def altered(name: str) -> list[str]:
         # numbered list, a hex private key in groups after "priv", a code read out in words in a transcript's next
         # turn, a Polish IBAN with slashes between its groups.
         ("cg", "claim", None, 0.96),
+        # Blind, after CF's and CG's fixes (an insurer's, a telecom's, an airline's and an e-commerce company's customer
+        # service and back office; 26 locales): 410 of 435 as it came (94.3%), one ordinary line altered (a network at
+        # a sentence's end read as a host). 417 since (95.9%), none altered: an account named alone beside its bank or
+        # a payment into it ("direct deposit acct ..."), a Czech account with its bank's code by its check digits, Thai
+        # and Vietnamese accounts after the bank's name, a token in a browser's storage, HTTPie's "-a", a card read
+        # out one digit at a time in groups three blanks apart. Left: Twilio Account SIDs (a login's name, not a
+        # secret: reviewer L keeps them as ordinary text), national numbers in words in Korean, Vietnamese, French
+        # and Polish, an IBAN across a table's cells, a Dutch mobile after "belt vanaf", a British one after
+        # "customer on" with no blank in it, an email cut before its "@", a transliterated Hebrew password label.
+        ("ch", "claim", None, 0.955),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -941,9 +951,10 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert len(altered_as) == 6
     assert {f.type for text in altered_as for f in detect(text)} == {"IP_ADDRESS", "PASSWORD"}
     # Reviewer AT: private, shared (CGNAT) and documentation addresses (found by design) and AWS's documented
-    # example key pair (found on purpose); nothing else as it came.
+    # example key pair (found on purpose); nothing else as it came. 8 since a network at a sentence's end is read as
+    # one elsewhere ("Pod CIDR 10.244.0.0/16, service CIDR 10.96.0.0/12.": reviewer CH's round).
     altered_at = altered("at")
-    assert len(altered_at) == 9
+    assert len(altered_at) == 8
     assert {f.type for text in altered_at for f in detect(text)} == {"IP_ADDRESS", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}
     # Reviewer AU: private, loopback, shared and documentation addresses in logs and configs (by design) and
     # AWS's documented example pair (on purpose); nothing else, as it came and since.
@@ -1120,8 +1131,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
     [
         # Reviewer AV: private, shared, benchmark and documentation addresses (by design), documented test cards
         # and AWS's example key (on purpose); as it came and since, a subscriber count grouped as a phone
-        # ("2 104 556 fixed") and a base64 config after "not secret" read as a random value.
-        ("av", 14, {"IP_ADDRESS", "AWS_ACCESS_KEY", "CREDIT_CARD", "PHONE", "HIGH_ENTROPY_SECRET"}),
+        # ("2 104 556 fixed") and a base64 config after "not secret" read as a random value. 13 since a network at a
+        # sentence's end is read as one elsewhere ("internal IPs 10.42.8.0/24.": reviewer CH's round).
+        ("av", 13, {"IP_ADDRESS", "AWS_ACCESS_KEY", "CREDIT_CARD", "PHONE", "HIGH_ENTROPY_SECRET"}),
         # Reviewer AW: private, shared, link-local and documentation addresses (by design) and documented test
         # cards (on purpose); nothing else, as it came and since.
         ("aw", 8, {"IP_ADDRESS", "CREDIT_CARD"}),
@@ -1221,6 +1233,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("cf", 0, set()),
         # Reviewer CG: none; as it came Japanese prices, Polish NIPs and Russian ОГРНs read as phones, a GLN as a card.
         ("cg", 0, set()),
+        # Reviewer CH: none; as it came a network at a sentence's end ("... except 10.0.0.0/8.") read as a host.
+        ("ch", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -230,6 +230,7 @@ _FOREIGN_LABEL_PARTS = viewed_words(
         "口座", "账号", "卡号", "계좌", "은행", "뱅크", "บัญชี", "compte", "número", "numéro", "nº", "n°",
         # where a label starts inside a word: Chinese's bank, Hebrew's prefixed number; Romanian's account (reviewer BR)
         "银行", "銀行", "מספר חשבון", "contului", "numărul", "р/с", "расч", "হিসাব", "帳號",
+        "tài khoản",  # Vietnamese's account, after a verb ("chuyển vào tài khoản Vietcombank ...": reviewer CH)
     ))
 )  # fmt: skip
 
@@ -275,7 +276,11 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
         if value is None or "\n" in text[label.end() : value.start()]:
             continue
         number = value.group()
-        if not _shaped_for(label, number, cyrillic) or _sample_or_order(lower, label, value):
+        if (
+            not _shaped_for(label, number, cyrillic)
+            or _sample_or_order(lower, label, value)
+            or (label["bare"] is not None and not (_bare_banked(lower, label, value) or _nrb(number)))
+        ):
             continue
         clause = lower[between.end() : value.start()]
         if ":" in clause and not (_nrb(number) or _BANK_NAMED.search(clause) or vietnamese):
@@ -290,6 +295,7 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
             or label["rsb"] is not None
             or (named is not None and _norwegian_account(number))
             or _nrb(number)
+            or _czech_account(number)
         )
         if read and _plausible(text, number, value.end()) and not (cyrillic and _sberbank_bill(lower, number)):
             yield ("BANK_ACCOUNT", *value.span())
@@ -302,6 +308,7 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
 # - an Indonesian bank's initials after "rekening" or "transfer ke" ("rekening BCA 1507209585", "ditransfer ke BNI
 #   7194077726"), a Malaysian bank's after "akaun" ("akaun Maybank 164065793732": reviewer CG), ten to twenty digits;
 # - Brazil's branch then account, with its check digit ("agência 1282-0 conta corrente 98015-9").
+_THAI_ACCOUNT_MARK = viewed_words("บัญชี")[0]
 _CBU_DIGITS = re.compile(r"(?<![0-9])[0-9](?:[0-9]| (?=[0-9])){21,28}(?![0-9])")  # 22 digits, maybe in groups
 _CBU_WEIGHTS = (7, 1, 3, 9, 7, 1, 3)
 _CBU_LENGTH = 22
@@ -327,8 +334,41 @@ _BRAZILIAN_ACCOUNT = re.compile(
 )
 
 
+# - a Thai bank's account after "บัญชี" (an account) and the bank's name, in its dashed groups or as ten digits
+#   ("โอนเข้าบัญชีกสิกรไทย 184-8-87341-0"), and a Vietnamese one after "tài khoản" and the bank's name ("chuyển vào
+#   tài khoản Vietcombank 0011004091180"): reviewer CH.
+_THAI_BANKS = _viewed(
+    "กสิกรไทย", "กสิกร", "กรุงเทพ", "ไทยพาณิชย์", "กรุงไทย", "กรุงศรีอยุธยา", "กรุงศรี", "ทหารไทยธนชาต", "ทีทีบี", "ออมสิน",
+    "ยูโอบี", "ซีไอเอ็มบี", "เกียรตินาคิน", "ธนชาต", "ทิสโก้", "แลนด์ แอนด์ เฮ้าส์", "ธ.ก.ส.",
+)  # fmt: skip
+_THAI_ACCOUNT = re.compile(
+    _viewed("บัญชี") + "(?:" + _viewed("ธนาคาร") + ")?[ \t]*+(?:" + _THAI_BANKS + "|kbank|scb|ktb|bbl|ttb|gsb|krungsri)"
+    r"[ \t]*+(?:" + _viewed("เลขที่") + r")?[ \t]*+[:：]?[ \t]*+"
+    r"(?P<value>[0-9]{3}-[0-9]-[0-9]{5}-[0-9]|[0-9]{10})(?![0-9\-])"
+)
+_VIETNAMESE_ACCOUNT = re.compile(
+    r"(?<![^\W\d_])t[àa]i[ \t]+kho[ảa]n[ \t]+(?:ng[âa]n[ \t]+h[àa]ng[ \t]+)?"
+    r"(?:vietcombank|vcb|vietinbank|bidv|agribank|techcombank|mb ?bank|mb|acb|vpbank|tpbank|sacombank|shb|hdbank|vib|"
+    r"ocb|msb|seabank|eximbank|lpbank|lienvietpostbank|timo)(?![^\W\d_])[ \t]*+[:：]?[ \t]*+"
+    r"(?P<value>[0-9]{6,19})(?![0-9])"
+)
+
+
+def _thai_and_vietnamese_accounts(text: str, lower: str) -> list[Hit]:
+    matches: list[re.Match[str]] = []
+    if _THAI_ACCOUNT_MARK in lower:
+        matches += _THAI_ACCOUNT.finditer(lower)
+    if "kho" in lower:
+        matches += _VIETNAMESE_ACCOUNT.finditer(lower)
+    return [
+        ("BANK_ACCOUNT", *match.span("value"))
+        for match in matches
+        if _plausible(text, match["value"], match.end("value")) and _DATE_LIKE.search(match["value"]) is None
+    ]
+
+
 def _national_accounts(text: str, lower: str) -> Iterator[Hit]:
-    found: list[Hit] = []
+    found = _thai_and_vietnamese_accounts(text, lower) if not text.isascii() or "kho" in lower else []
     if "cbu" in lower or "cvu" in lower or "c.b.u" in lower or "clave bancaria" in lower:
         for match in _CBU_DIGITS.finditer(lower):
             if _cbu_valid(match.group().replace(" ", "")) and _cbu_named(lower, match.start()):
@@ -493,19 +533,67 @@ def _value_words_on(lower: str, text: str, start: int) -> re.Match[str] | None:
     return _ACCOUNT_DIGITS.match(text, words.end())
 
 
+def _bare_beside(lower: str, label: re.Match[str], value_end: int | None = None) -> str | None:
+    """What names an account named alone a bank's: its bank's branch on its line within _BRANCH_REACH characters
+    ("branch"); else, with its number's end known, a bank or a bank's payment right before the label or a bank right
+    after the number ("bank": "direct deposit acct 540412509974", "Bank: Chase, acct ...", "acc 0987654321 axis bank",
+    "account 3819204471 at Frost Bank": reviewer CH); else None. Not a bank named elsewhere on the line ("Mobile
+    account 7712345678 billed; payment via bank card", "Bankleitzahl fehlt. Please check account 90817263": attackers'
+    rounds)."""
+    # (a window of the line around the label: the whole line, searched once per label, made a line of many
+    # labels quadratic: an attacker's round)
+    low = max(
+        lower.rfind("\n", max(0, label.start() - _BRANCH_REACH), label.start()) + 1, label.start() - _BRANCH_REACH
+    )
+    high = lower.find("\n", label.end(), label.end() + _BRANCH_REACH)
+    high = label.end() + _BRANCH_REACH if high == -1 else high
+    if _BRANCH_LINE.search(lower, low, high) is not None:
+        return "branch"
+    if value_end is None:
+        return None
+    if _BANK_BEFORE_BARE.search(lower, low, label.start()) is not None:
+        return "bank"
+    return "bank" if _BANK_AFTER_BARE.match(lower, value_end) is not None else None
+
+
+# A bank by a word for one or its own name, or a payment into an account (not a bank's card, statement or holiday)
+_BARE_BANK = (
+    r"(?:(?<![^\W\d_])(?:(?<!memory )(?<!blood )(?<!food )(?<!power )(?<!river )(?<!data )(?<!sperm )bank"
+    r"|banka|banco|banque|banca|caixa|sparkasse|credit union)"
+    r"|[^\W\d_]{3,}(?<!data)(?<!power)(?<!food)(?<!blood)(?<!sperm)(?<!memory)(?<!sand)(?<!river)bank)"
+    r"(?![^\W\d_]|[ \t]*(?:statement|card|holiday|'s))"
+)
+# ... right before the label: at most two words between, no stop ("Bank: Chase, acct", "direct deposit acct", "wire
+# transfer to acct", "Frost Bank business account")
+_BANK_BEFORE_BARE = re.compile(
+    rf"(?:{_BARE_BANK}"
+    r"|(?<![^\W\d_])(?:direct deposit|wire[ \-]transfer|wired? to|transfer(?:red)? to|deposit(?:ed)? to))"
+    r"[ \t]*[:,\-–—]?(?:[ \t]*[^\W\d_][\w&'.]*[ \t]*,?){0,2}[ \t]*$"
+)
+# ... right after the number: "axis bank", "at Frost Bank", "— La Banque Postale"
+_BANK_AFTER_BARE = re.compile(
+    r"[ \t]*(?:[(\-–—][ \t]*)?(?:(?:at|with|in|from|bei|chez|na|no|en|em)[ \t]+)?(?:(?:the|la|le|el|o|a)[ \t]+)?"
+    rf"(?:[^\W\d_][\w&'.]*[ \t]+){{0,2}}{_BARE_BANK}"
+)
+
+
+def _bare_banked(lower: str, label: re.Match[str], value: re.Match[str]) -> bool:
+    """An account named alone is read beside its branch, or beside its bank when its number is long enough."""
+    beside = _bare_beside(lower, label, value.end())
+    return beside == "branch" or (beside == "bank" and sum(char.isdigit() for char in value.group()) >= _BARE_DIGITS)
+
+
+# The fewest digits of an account named alone beside a bank's name but no branch's number ("acct 4521" is a
+# ticket's as often)
+_BARE_DIGITS = 8
+
+
 def _named_a_bank(lower: str, label: re.Match[str], banked: bool) -> bool | None:
     """Whether the label's account is a bank's: the text names a bank or the label does (False: only a Norwegian
     account, valid by its check digit, is read: "Betal til kontonummer 9278.77.89325", an attacker's round); an
-    account named alone is read only beside its bank's branch on the line (None elsewhere)."""
+    account named alone is read only beside its bank's branch or its bank on the line (None elsewhere)."""
     if label["bare"] is not None:
-        # (a window of the line around the label: the whole line, searched once per label, made a line of many
-        # labels quadratic: an attacker's round)
-        low = max(
-            lower.rfind("\n", max(0, label.start() - _BRANCH_REACH), label.start()) + 1, label.start() - _BRANCH_REACH
-        )
-        high = lower.find("\n", label.end(), label.end() + _BRANCH_REACH)
-        high = label.end() + _BRANCH_REACH if high == -1 else high
-        return True if _BRANCH_LINE.search(lower, low, high) is not None else None
+        return True  # read on (see find_bank_numbers): beside its branch or its bank only
     if banked or _SELF_BANKED.search(label.group()) is not None:
         return True
     return False if "." in lower[label.end() : label.end() + _GAP + 16] else None
@@ -673,6 +761,22 @@ def _russian_account(number: str) -> bool:
     contract's number, nor a Latin "p/c" ("Ingreso p/c Cía. Aseguradora": an attacker's round)."""
     digits = number.replace(" ", "").replace("-", "").replace(".", "")
     return len(digits) == _RUSSIAN_ACCOUNT_DIGITS and digits[0] == "4"
+
+
+# The Czech Republic's and Slovakia's account: a prefix of up to six digits and a dash maybe, up to ten digits, the
+# bank's four after a slash, each part valid by its weighted sum modulo 11 ("číslo účtu 43-4293441747/0800":
+# reviewer CH)
+_CZECH_ACCOUNT = re.compile(r"(?:(?P<prefix>[0-9]{1,6})-)?(?P<base>[0-9]{2,10})/[0-9]{4}")
+_CZECH_WEIGHTS = (6, 3, 7, 9, 10, 5, 8, 4, 2, 1)
+
+
+def _czech_account(value: str) -> bool:
+    """A Czech or Slovak account's number with its bank's code, valid by its check digits: a bank's by its shape."""
+    match = _CZECH_ACCOUNT.fullmatch(value)
+    if match is None or not match["base"].strip("0"):
+        return False
+    parts = [match["base"].zfill(10)] + ([match["prefix"].zfill(10)] if match["prefix"] else [])
+    return all(sum(int(d) * w for d, w in zip(part, _CZECH_WEIGHTS, strict=True)) % 11 == 0 for part in parts)
 
 
 def _nrb(value: str) -> bool:

@@ -1375,10 +1375,12 @@ _SPACED_TABLE = bytes(
 _SPACED_HINT = b"x x x x x"
 _SPACED_HINT_WIDE = b"x  x  x  x  x"  # two spaces between ("j  a  n  e  @ ...")
 _SPACED_HINT_GROUPED = b"x x  x x"  # one space inside groups, two between ("4 8 2 5  0 1 2 5  ...")
-# One-character words with one or two spaces between them.
+# ... or three between, as OCR sets a card's groups apart ("3 5 6 0   1 5 2 1   8 5 1 6 ...": reviewer CH)
+_SPACED_HINT_GROUPED_WIDE = b"x x   x x"
+# One-character words with one to three spaces between them.
 # A full stop is a word of its own (" . " in a spelt address) or ends the run's last word ("... 2 6 7 1."):
 # "8.5" and "e.g." stay words of three and four characters.
-_SPACED_RUN = re.compile(rb"(?<![xd])[xpd]d?(?![xd])(?: {1,2}[xpd]d?(?![xd]))++")
+_SPACED_RUN = re.compile(rb"(?<![xd])[xpd]d?(?![xd])(?: {1,2}[xpd]d?(?![xd])| {3}(?=[xd] [xd])[xpd]d?(?![xd]))++")
 _SPACED_MIN = 6  # one-character words in a run
 _PUNCTUATION = b"pd"  # what _SPACED_TABLE makes of brackets, quotes, a full stop and the punctuation ending a clause
 _SPACED_CONTEXT = 40  # characters before the run read with it ("call", "password:")
@@ -1398,6 +1400,7 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         tokens.find(_SPACED_HINT) == -1
         and tokens.find(_SPACED_HINT_WIDE) == -1
         and tokens.find(_SPACED_HINT_GROUPED) == -1
+        and tokens.find(_SPACED_HINT_GROUPED_WIDE) == -1
     ):  # find, not `in`: see letters_as_digits
         return []
     text = scan.text
@@ -1409,6 +1412,7 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
             spaced.find(_SPACED_HINT),
             spaced.find(_SPACED_HINT_WIDE),
             spaced.find(_SPACED_HINT_GROUPED),
+            spaced.find(_SPACED_HINT_GROUPED_WIDE),
         )
         if at != -1
     ]

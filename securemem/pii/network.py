@@ -181,7 +181,7 @@ def _object_identifier(scan: Scan, match: re.Match[str], octets: list[str]) -> b
 # holds 131,072 addresses, an IPv6 /32 is what a provider is given); a longer one narrows to one
 # site ("route add 192.168.50.0/24 via ...", which the reviewers label an address) and is read as
 # an address. /31 and /32 (and IPv6 /127, /128) name hosts.
-_PREFIX = re.compile(r"/([0-9]{1,3})(?![0-9.])")
+_PREFIX = re.compile(r"/([0-9]{1,3})(?![0-9]|\.[0-9])")  # a full stop may end the sentence ("... except 10.0.0.0/8.")
 _IPV4_PROVIDER = 15
 _IPV4_HOSTS = 30  # /31 and /32 name hosts
 _IPV6_PROVIDER = 32

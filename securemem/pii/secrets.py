@@ -1036,11 +1036,17 @@ _KEY_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[ .\-]")
 # Command lines that take a password as an option: "mysql -u root -pS3cr3t", "docker login -u bot -p
 # ...", "sshpass -p '...' ssh host", "redis-cli -a ...". Only after one of these tools: "-p" is a port
 # or a flag elsewhere.
-_CLI_TOOLS = ("mysql", "mariadb", "docker", "podman", "helm", "sshpass", "redis-cli", "mongo", "ldap")
+# HTTPie's "http" and "https" take credentials after "-a" or "--auth" ("http -a alice:S3cret GET ...", "http -A bearer
+# -a <token> PATCH ...": reviewer CH), the command's name followed by a blank (not a URL's scheme).
+_CLI_TOOLS = ("mysql", "mariadb", "docker", "podman", "helm", "sshpass", "redis-cli", "mongo", "ldap", "http")
 _CLI_VALUE_REACH = 272  # an option ("--password=" and quotes) and a value of 256 characters
 _CLI_TOOL = re.compile(
-    r"\b(?P<tool>mysql\w*|mariadb\w*|docker|podman|helm|sshpass|redis-cli|mongo\w*|ldap[a-z]{3,8})\b"
+    r"\b(?P<tool>mysql\w*|mariadb\w*|docker|podman|helm|sshpass|redis-cli|mongo\w*|ldap[a-z]{3,8}"
+    r"|(?<![\w./:\-])https?(?=[ \t]))\b"
 )
+_HTTPIE = frozenset({"http", "https"})
+# ... a user and a password, or a token: sixteen characters or more, letters and digits among them
+_HTTPIE_CREDENTIAL = re.compile(r"[^:\s]+:\S{4,}|(?=\S*[0-9])(?=\S*[A-Za-z])\S{16,}")
 _COMMAND_REST = re.compile(r"[^\n|;&]{0,256}")
 # Every option of the command is read, not only the first: "redis-cli -h host -p 6379 -a 'S3cr3t!'"
 # ("-p" is a port there, the password comes after it).
@@ -1067,9 +1073,11 @@ def _cli_passwords(text: str) -> Iterator[Hit]:
             if match.start() > command.end():
                 break  # past the command ("| grep", "; next"): only its value may hold "&" or "|"
             option = match["glued"] or match["spaced"]
+            if tool in _HTTPIE and option not in ("-a", "--auth"):
+                continue  # HTTPie's "-p" prints, its "-w" waits
             if option == "-p" and match["spaced"] and mysql_like:
                 continue  # "mysql -p dbname": -p alone prompts, the word after it is the database
-            if option == "-a" and tool != "redis-cli":
+            if option == "-a" and tool != "redis-cli" and tool not in _HTTPIE:
                 continue
             if (option == "-w") != tool.startswith("ldap"):
                 continue  # OpenLDAP's tools take the bind password after "-w" ("-p" is their port)
@@ -1077,6 +1085,8 @@ def _cli_passwords(text: str) -> Iterator[Hit]:
                 continue  # glued to "-p" ("-pS3cr3t", "-p'S3cr3t'"): a password only for these
             start, end = match.span("value")
             secret = text[start:end]
+            if tool in _HTTPIE and _HTTPIE_CREDENTIAL.fullmatch(secret) is None:
+                continue  # "the http -a flag": a word, not a user's password nor a token
             if _plausible_value(secret, bool(match["q"])) and not _PORTS.fullmatch(secret):
                 yield "PASSWORD", start, end
                 break
@@ -2678,9 +2688,17 @@ _PASSWORDS_OWNERS = frozenset(
 )
 
 
+# A browser's storage before the key it holds ("localStorage.refresh_token = ...": reviewer CH): where the value is
+# kept, not what it is (a "storage" part names a store's setting elsewhere: "storage_path", "STORAGE_KEY_PREFIX").
+_BROWSER_STORAGE = re.compile(r"(?:window\.)?(?:localstorage|sessionstorage)\.(?=.)", re.IGNORECASE)
+
+
 def _key_name(text: str, lower: str, start: int, end: int) -> str:
     """The key lower-cased, its camelCase parts apart ("nextPageToken" is "next_page_token": its parts name it)."""
     written = text[start:end]
+    if (storage := _BROWSER_STORAGE.match(written)) is not None:
+        start += storage.end()
+        written = written[storage.end() :]
     if written.islower() or written.isupper():
         return lower[start:end]
     return _KEY_SPLIT.sub("_", written).lower()
