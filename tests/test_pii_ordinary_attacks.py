@@ -348,6 +348,11 @@ ROUNDS = {
     "cca": (83, 4, 77),
     "cda": (110, 12, 92),
     "cfa": (212, 0, 211),
+    # Reviewer CH's readers, attacked (cuenta/compte/conta as verbs, ledgers, helplines, Thai and Vietnamese amounts,
+    # HTTPie's placeholders, keypads): 38 altered as first written, one of them since (HTTPie's documented demo login,
+    # "http -a demo:demo1234 https://pie.dev/..."); the other 6 left altered were so before these readers (a bank's
+    # helpline after "Bank account", a question bank's "account", a keypad's digits).
+    "cha": (110, 7, 98),
 }
 
 
@@ -432,6 +437,10 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # Round CFA's 189 (CF's and CG's readers' shapes in other layouts, languages and idioms; its keypairs are random bytes,
 # not a seed and its key): 6 found by the tree before, 43 by the readers it attacked, 62 after its fixes,
 # 66 since (Litecoin's, Dogecoin's and Dash's keys, multisig Uprv and Vprv).
+# Round CHA's 73 (CH's readers' shapes: accounts beside banks' names and words, Czech, Thai and Vietnamese accounts,
+# HTTPie, cards read out with wide gaps): 17 found by the tree before, 52 by the readers it attacked, 56 since. Left:
+# a bank named only by its own name ("my Chase acct"), French, Spanish and Portuguese accounts beside a bank (their
+# words are verbs too), a phone read out in groups of 4-4-3 with wide gaps, Dutch callers.
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
     "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89), "bsa": (64, 59),
@@ -439,6 +448,7 @@ FOUND = {
     "bza": (54, 27), "caa": (54, 25), "cba": (110, 90), "cca": (152, 83),
     "cda": (127, 56),
     "cfa": (189, 66),
+    "cha": (73, 56),
 }  # fmt: skip
 
 

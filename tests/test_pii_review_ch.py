@@ -42,8 +42,14 @@ from tests.helpers import found_values
         ("http -a alice:S3cretPw1 GET https://api.corp.test/me", ["alice:S3cretPw1"]),
         # a card's digits read one by one, its groups three blanks apart (an OCR'd photo)
         ("OCR of the card photo: 3 5 6 0   1 5 2 1   8 5 1 6   7 1 0 8", ["3 5 6 0   1 5 2 1   8 5 1 6   7 1 0 8"]),
-        # a Dutch caller who called back
-        ("klant heeft gebeld vanaf 0653006499 over roaming", ["0653006499"]),
+        ("my card is 6 0 1 1   2 0 1 4   6 2 0 1   6 8 4 9 exp 09/27", ["6 0 1 1   2 0 1 4   6 2 0 1   6 8 4 9"]),
+        # the attacker's round on these readers: a Czech account under other labels, "TK" and "số", Thai groups apart
+        ("Platbu pošlete na účet 3707634174/0100, děkuji.", ["3707634174/0100"]),
+        ("Bankovní spojení: 8435022133/2010 (Fio banka).", ["8435022133/2010"]),
+        ("Č. ú.: 6754793745/0300", ["6754793745/0300"]),
+        ("TK Vietcombank 0071000123456 - Tran Thi B", ["0071000123456"]),
+        ("chuyển vào tài khoản Vietcombank số 0011004091180", ["0011004091180"]),
+        ("โอนเข้าบัญชีกสิกรไทย 184 8 87341 0 ชื่อสมชาย", ["184 8 87341 0"]),
     ],
 )
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -76,8 +82,29 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "Pincode vergeten? Bel 0900 0024 voor hulp.",
         # a browser's storage of no secret
         "localStorage.theme = 'dark'",
-        # single characters three blanks apart that are no number
+        # single characters three blanks apart that are no number, a keypad's rows
         "a   b   c   d   e   f",
+        "Telephone keypad matrix: 1 2 3   4 5 6   7 8 9   0 0",
+        # the attacker's round on these readers: "cuenta", "compte", "conta" as verbs; a ledger's accounts; "a/c" as
+        # air conditioning; a snowbank; an accounting department in Bangkok; a balance, a fee, a limit, a hotline and
+        # an order in Vietnamese; HTTPie's placeholders; a year after a slash; Dutch calls before references
+        "El Banco Santander cuenta con 17800000 tarjetas activas en España.",
+        "La Banque Postale compte 24150000 sociétaires et usagers en France.",
+        "O Banco do Brasil conta com 80500000 correntistas, segundo o relatório.",
+        "Reclass: amount transferred to account 40100000 Sales Revenue per auditor note.",
+        "Journal 2024-117: posted to account 10100000 Cash at Bank, approved by FC.",
+        "Ops log 02:14 wire transfer to acct 40010000 (suspense, reconciliation job 7) completed.",
+        "Credit union lobby a/c serial 4013256789 replaced by the contractor.",
+        "Snowbank acct 20451178 in the ski resort's rental system was reset.",
+        "ส่งเอกสารให้ฝ่ายบัญชีกรุงเทพ เลขที่ 6701000123 ภายในวันศุกร์",
+        "Số dư tài khoản Techcombank 12500000 đồng sau khi trả lương công ty.",
+        "Tổng đài tài khoản Vietcombank 1900545413 hỗ trợ 24/7.",
+        "Hạn mức chuyển tiền tài khoản BIDV 1500000000 đồng/ngày theo quy định.",
+        "http -a $API_USER:$API_PASS GET https://api.internal/health",
+        "The http -a username:password option works like curl --user.",
+        "Account number 1000029/2024 in the asset register is the 2024 depreciation batch.",
+        "Jan belde: bestelling 20481234 is vandaag verzonden.",
+        "Heb de storingsdienst gebeld (0800 9009), melding 558812347 staat open.",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

@@ -222,7 +222,7 @@ _LABEL_WORDS = index_words(
     "account", "acct", "acc", "a/c", "nuban", "clabe", "kontonummer", "konto", "kto", "bankkonto", "compte", "cuenta",
     "conto", "conta", "rekeningnummer", "bankrekening", "konta", "rachunku", "tilinumero", "szamlaszam", "hesap",
     "nomor", "rekening", "rek", "stk", "akaunti", "cbu", "cvu", "transfer ke", "agência", "agencia", "rachunek",
-    "akaun", "c.b.u", "clave bancaria",
+    "akaun", "c.b.u", "clave bancaria", "tk",
 )  # fmt: skip
 _FOREIGN_LABEL_PARTS = viewed_words(
     *_cased((
@@ -231,6 +231,7 @@ _FOREIGN_LABEL_PARTS = viewed_words(
         # where a label starts inside a word: Chinese's bank, Hebrew's prefixed number; Romanian's account (reviewer BR)
         "银行", "銀行", "מספר חשבון", "contului", "numărul", "р/с", "расч", "হিসাব", "帳號",
         "tài khoản",  # Vietnamese's account, after a verb ("chuyển vào tài khoản Vietcombank ...": reviewer CH)
+        "účet", "účtu", "spojení", "č. ú",  # Czech's and Slovak's account, a bank's details (see _czech_accounts)
     ))
 )  # fmt: skip
 
@@ -338,37 +339,71 @@ _BRAZILIAN_ACCOUNT = re.compile(
 #   ("โอนเข้าบัญชีกสิกรไทย 184-8-87341-0"), and a Vietnamese one after "tài khoản" and the bank's name ("chuyển vào
 #   tài khoản Vietcombank 0011004091180"): reviewer CH.
 _THAI_BANKS = _viewed(
-    "กสิกรไทย", "กสิกร", "กรุงเทพ", "ไทยพาณิชย์", "กรุงไทย", "กรุงศรีอยุธยา", "กรุงศรี", "ทหารไทยธนชาต", "ทีทีบี", "ออมสิน",
-    "ยูโอบี", "ซีไอเอ็มบี", "เกียรตินาคิน", "ธนชาต", "ทิสโก้", "แลนด์ แอนด์ เฮ้าส์", "ธ.ก.ส.",
+    "กสิกรไทย", "ไทยพาณิชย์", "กรุงไทย", "ทหารไทยธนชาต", "ทีทีบี", "ยูโอบี", "ซีไอเอ็มบี", "เกียรตินาคิน", "ทิสโก้",
 )  # fmt: skip
+# ... Bangkok's and Ayutthaya's, the Government Savings Bank's names only after "ธนาคาร" (a bank): "ฝ่ายบัญชีกรุงเทพ" is an
+# accounting department in Bangkok (the attacker's round on reviewer CH's readers), as "ฝ่ายบัญชี" before any name is
+_THAI_PLACE_BANKS = _viewed("กรุงเทพ", "กรุงศรีอยุธยา", "กรุงศรี", "ออมสิน", "ธนชาต")
 _THAI_ACCOUNT = re.compile(
-    _viewed("บัญชี") + "(?:" + _viewed("ธนาคาร") + ")?[ \t]*+(?:" + _THAI_BANKS + "|kbank|scb|ktb|bbl|ttb|gsb|krungsri)"
+    "(?<!"
+    + _viewed("ฝ่าย")
+    + ")(?<!"
+    + _viewed("แผนก")
+    + ")"
+    + _viewed("บัญชี")
+    + "(?:(?:"
+    + _viewed("ธนาคาร")
+    + ")[ \t]*+(?:"
+    + _THAI_PLACE_BANKS
+    + ")|(?:"
+    + _viewed("ธนาคาร")
+    + ")?[ \t]*+(?:"
+    + _THAI_BANKS
+    + "|kbank|scb|ktb|ttb))"
     r"[ \t]*+(?:" + _viewed("เลขที่") + r")?[ \t]*+[:：]?[ \t]*+"
-    r"(?P<value>[0-9]{3}-[0-9]-[0-9]{5}-[0-9]|[0-9]{10})(?![0-9\-])"
+    r"(?P<value>[0-9]{3}(?P<sep>[ \-])[0-9](?P=sep)[0-9]{5}(?P=sep)[0-9]|[0-9]{10})(?![0-9\-])"
 )
+# (not an account's balance, fee, limit or order, "Số dư tài khoản Techcombank 12500000 đồng"; not an amount in dong
+# nor a hotline's 1900 or 1800 number: the attacker's round on reviewer CH's readers)
 _VIETNAMESE_ACCOUNT = re.compile(
-    r"(?<![^\W\d_])t[àa]i[ \t]+kho[ảa]n[ \t]+(?:ng[âa]n[ \t]+h[àa]ng[ \t]+)?"
+    r"(?<!s[ốo] d[ưu] )(?<!ph[íi] )(?<!m[ứu]c )(?<!h[àa]ng )"
+    r"(?<![^\W\d_])(?:t[àa]i[ \t]+kho[ảa]n|tk)[ \t]+(?:ng[âa]n[ \t]+h[àa]ng[ \t]+)?"
     r"(?:vietcombank|vcb|vietinbank|bidv|agribank|techcombank|mb ?bank|mb|acb|vpbank|tpbank|sacombank|shb|hdbank|vib|"
-    r"ocb|msb|seabank|eximbank|lpbank|lienvietpostbank|timo)(?![^\W\d_])[ \t]*+[:：]?[ \t]*+"
-    r"(?P<value>[0-9]{6,19})(?![0-9])"
+    r"ocb|msb|seabank|eximbank|lpbank|lienvietpostbank|timo)(?![^\W\d_])[ \t]*+[:：\-–]?[ \t]*+"
+    r"(?:s[ốo][ \t]*+:?[ \t]*+)?"
+    r"(?!1[89]00)(?P<value>[0-9]{6,19})(?![0-9])(?![ \t]*(?:đồng|đ(?![^\W\d_])|vnđ|vnd|₫|/))"
 )
+
+
+# A Czech or Slovak account with its bank's code anywhere in a text that speaks of one in Czech or Slovak ("Platbu
+# pošlete na účet 3707634174/0100", "Bankovní spojení: 8435022133/2010", "Č. ú.: 6754793745/0300"), valid by its
+# check digits and its bank's code (see _czech_account): the attacker's round on reviewer CH's readers.
+_CZECH_VALUE = re.compile(r"(?<![0-9/\-])(?:[0-9]{1,6}-)?[0-9]{2,10}/[0-9]{4}(?![0-9/])")
+_CZECH_WORDS = re.compile(r"(?<![^\W\d_])(?:[úu][čc](?:et|tu|te|ty)|[čc]\.[ \t]?[úu]\.|spojen[íi]|[úu]čet)")
+
+
+def _czech_accounts(text: str, lower: str) -> list[Hit]:
+    if "/" not in text or _CZECH_WORDS.search(lower) is None:
+        return []
+    return [("BANK_ACCOUNT", *match.span()) for match in _CZECH_VALUE.finditer(text) if _czech_account(match.group())]
 
 
 def _thai_and_vietnamese_accounts(text: str, lower: str) -> list[Hit]:
     matches: list[re.Match[str]] = []
     if _THAI_ACCOUNT_MARK in lower:
         matches += _THAI_ACCOUNT.finditer(lower)
-    if "kho" in lower:
+    if "kho" in lower or "tk" in lower:
         matches += _VIETNAMESE_ACCOUNT.finditer(lower)
     return [
         ("BANK_ACCOUNT", *match.span("value"))
         for match in matches
-        if _plausible(text, match["value"], match.end("value")) and _DATE_LIKE.search(match["value"]) is None
+        if _plausible(text, match["value"], match.end("value")) and _DATE_LIKE.fullmatch(match["value"]) is None
     ]
 
 
 def _national_accounts(text: str, lower: str) -> Iterator[Hit]:
-    found = _thai_and_vietnamese_accounts(text, lower) if not text.isascii() or "kho" in lower else []
+    found = _thai_and_vietnamese_accounts(text, lower) if not text.isascii() or "kho" in lower or "tk" in lower else []
+    found += _czech_accounts(text, lower)
     if "cbu" in lower or "cvu" in lower or "c.b.u" in lower or "clave bancaria" in lower:
         for match in _CBU_DIGITS.finditer(lower):
             if _cbu_valid(match.group().replace(" ", "")) and _cbu_named(lower, match.start()):
@@ -549,38 +584,59 @@ def _bare_beside(lower: str, label: re.Match[str], value_end: int | None = None)
     high = label.end() + _BRANCH_REACH if high == -1 else high
     if _BRANCH_LINE.search(lower, low, high) is not None:
         return "branch"
-    if value_end is None:
+    if value_end is None or label["bare"] not in _BARE_BESIDE_A_BANK:
         return None
     if _BANK_BEFORE_BARE.search(lower, low, label.start()) is not None:
         return "bank"
     return "bank" if _BANK_AFTER_BARE.match(lower, value_end) is not None else None
 
 
-# A bank by a word for one or its own name, or a payment into an account (not a bank's card, statement or holiday)
+# The labels read beside a bank's name: English's (Spanish's "cuenta", French's "compte", Portuguese's "conta" are
+# verbs too, "El Banco Santander cuenta con 17800000 tarjetas"; "a/c" is air conditioning, "lobby a/c serial ...":
+# the attacker's round on reviewer CH's readers)
+_BARE_BESIDE_A_BANK = frozenset({"acct", "acc", "account"})
+
+
+# A bank by a word for one (not a snowbank's, a data bank's, a bank's card, statement, holiday or street), or a payment
+# into an account: a direct deposit, a wire transfer (not "transfer to" alone, a ledger's as often: "transferred to
+# account 40100000 Sales Revenue", the attacker's round on reviewer CH's readers)
 _BARE_BANK = (
-    r"(?:(?<![^\W\d_])(?:(?<!memory )(?<!blood )(?<!food )(?<!power )(?<!river )(?<!data )(?<!sperm )bank"
-    r"|banka|banco|banque|banca|caixa|sparkasse|credit union)"
-    r"|[^\W\d_]{3,}(?<!data)(?<!power)(?<!food)(?<!blood)(?<!sperm)(?<!memory)(?<!sand)(?<!river)bank)"
-    r"(?![^\W\d_]|[ \t]*(?:statement|card|holiday|'s))"
+    r"(?<![^\W\d_])(?:(?<!memory )(?<!blood )(?<!food )(?<!power )(?<!river )(?<!data )(?<!sperm )bank|banka|banco"
+    r"|banque|banca|sparkasse|credit union)"
+    r"(?![^\W\d_]|[ \t]*(?:statement|card|holiday|street|st\.|road|museum|'s))"
 )
 # ... right before the label: at most two words between, no stop ("Bank: Chase, acct", "direct deposit acct", "wire
 # transfer to acct", "Frost Bank business account")
 _BANK_BEFORE_BARE = re.compile(
-    rf"(?:{_BARE_BANK}"
-    r"|(?<![^\W\d_])(?:direct deposit|wire[ \-]transfer|wired? to|transfer(?:red)? to|deposit(?:ed)? to))"
+    rf"(?:{_BARE_BANK}|(?<![^\W\d_])(?:direct deposit|wire[ \-]transfer(?: to)?))"
     r"[ \t]*[:,\-–—]?(?:[ \t]*[^\W\d_][\w&'.]*[ \t]*,?){0,2}[ \t]*$"
 )
-# ... right after the number: "axis bank", "at Frost Bank", "— La Banque Postale"
+# ... right after the number, a bank's name and its word: "axis bank", "at Frost Bank", "(Wells Fargo Bank)"; not an
+# account's name in a ledger ("Cash at Bank")
 _BANK_AFTER_BARE = re.compile(
-    r"[ \t]*(?:[(\-–—][ \t]*)?(?:(?:at|with|in|from|bei|chez|na|no|en|em)[ \t]+)?(?:(?:the|la|le|el|o|a)[ \t]+)?"
-    rf"(?:[^\W\d_][\w&'.]*[ \t]+){{0,2}}{_BARE_BANK}"
+    r"[ \t]*(?:[(\-–—][ \t]*)?(?:(?:at|with|from)[ \t]+)?(?:the[ \t]+)?"
+    rf"(?!cash[ \t])(?:[^\W\d_][\w&'.]*[ \t]+){{0,2}}{_BARE_BANK}"
 )
 
 
 def _bare_banked(lower: str, label: re.Match[str], value: re.Match[str]) -> bool:
-    """An account named alone is read beside its branch, or beside its bank when its number is long enough."""
+    """An account named alone is read beside its branch, or beside its bank when its number is long enough and no
+    ledger's word follows it on its line ("wire transfer to acct 40010000 (suspense, reconciliation ...)")."""
     beside = _bare_beside(lower, label, value.end())
-    return beside == "branch" or (beside == "bank" and sum(char.isdigit() for char in value.group()) >= _BARE_DIGITS)
+    if beside == "branch":
+        return True
+    if beside != "bank" or sum(char.isdigit() for char in value.group()) < _BARE_DIGITS:
+        return False
+    end = lower.find("\n", value.end(), value.end() + _LEDGER_REACH)
+    return _LEDGER_AFTER.search(lower, value.end(), value.end() + _LEDGER_REACH if end == -1 else end) is None
+
+
+# A ledger's words after an account's number: its chart's, a suspense or clearing account's (the attacker's round)
+_LEDGER_AFTER = re.compile(
+    r"(?<![^\W\d_])(?:chart of accounts|suspense|clearing|reconciliation|ledger|gl|g/l|journal|cost cent(?:er|re)"
+    r"|budget|exhibition|museum)(?![^\W\d_])"
+)
+_LEDGER_REACH = 64
 
 
 # The fewest digits of an account named alone beside a bank's name but no branch's number ("acct 4521" is a
@@ -770,10 +826,22 @@ _CZECH_ACCOUNT = re.compile(r"(?:(?P<prefix>[0-9]{1,6})-)?(?P<base>[0-9]{2,10})/
 _CZECH_WEIGHTS = (6, 3, 7, 9, 10, 5, 8, 4, 2, 1)
 
 
+# The banks' codes of the Czech Republic's and Slovakia's clearing (a year or a count after a slash is none:
+# "1000029/2024 in the asset register", the attacker's round)
+_CZECH_BANK_CODES = frozenset((
+    "0100", "0300", "0600", "0710", "0800", "2010", "2020", "2060", "2070", "2100", "2200", "2220", "2250", "2260",
+    "2275", "2600", "2700", "3030", "3050", "3060", "3500", "4000", "4300", "5500", "5800", "6000", "6100", "6200",
+    "6210", "6300", "6363", "6700", "6800", "7910", "7950", "7960", "7970", "7990", "8030", "8040", "8060", "8090",
+    "8150", "8190", "8198", "8220", "8250", "8255", "8265", "8500", "0200", "0720", "0900", "1100", "1111", "3000",
+    "3100", "5200", "5600", "5900", "6500", "7300", "7500", "8120", "8130", "8170", "8180", "8320", "8330", "8360",
+    "8410", "8420", "9952",
+))  # fmt: skip
+
+
 def _czech_account(value: str) -> bool:
     """A Czech or Slovak account's number with its bank's code, valid by its check digits: a bank's by its shape."""
     match = _CZECH_ACCOUNT.fullmatch(value)
-    if match is None or not match["base"].strip("0"):
+    if match is None or not match["base"].strip("0") or value[-4:] not in _CZECH_BANK_CODES:
         return False
     parts = [match["base"].zfill(10)] + ([match["prefix"].zfill(10)] if match["prefix"] else [])
     return all(sum(int(d) * w for d, w in zip(part, _CZECH_WEIGHTS, strict=True)) % 11 == 0 for part in parts)

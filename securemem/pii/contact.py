@@ -952,11 +952,6 @@ _PHONE_WORDS = frozenset(
         "chiamare",
         "chiamami",
         "bellen",
-        # Dutch's called and call back; not "bel" nor "belt" ("Bel 0900 0024 voor hulp", a company's service line: an
-        # attacker's round; "the baggage belt: part no. 900-12-3456", English's: reviewer CH)
-        "belde",
-        "gebeld",
-        "terugbellen",
         "rang",  # "Landlord rang from 0191491854" (reviewer E's blind round)
         # Polish's callback, verb and noun ("prosi o oddzwonienie na 604 561 739": reviewer BK)
         "oddzwonić",

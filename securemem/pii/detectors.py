@@ -1380,7 +1380,11 @@ _SPACED_HINT_GROUPED_WIDE = b"x x   x x"
 # One-character words with one to three spaces between them.
 # A full stop is a word of its own (" . " in a spelt address) or ends the run's last word ("... 2 6 7 1."):
 # "8.5" and "e.g." stay words of three and four characters.
-_SPACED_RUN = re.compile(rb"(?<![xd])[xpd]d?(?![xd])(?: {1,2}[xpd]d?(?![xd])| {3}(?=[xd] [xd])[xpd]d?(?![xd]))++")
+_SPACED_RUN = re.compile(
+    rb"(?<![xd])[xpd]d?(?![xd])"
+    # (three blanks only between groups of four, as a card's: "1 2 3   4 5 6   7 8 9" is a keypad: the attacker's round)
+    rb"(?: {1,2}[xpd]d?(?![xd])|(?<=[xd] [xd] [xd] [xd]) {3}(?=[xd] [xd] [xd] [xd](?! [xd](?![xd])))[xpd]d?(?![xd]))++"
+)
 _SPACED_MIN = 6  # one-character words in a run
 _PUNCTUATION = b"pd"  # what _SPACED_TABLE makes of brackets, quotes, a full stop and the punctuation ending a clause
 _SPACED_CONTEXT = 40  # characters before the run read with it ("call", "password:")

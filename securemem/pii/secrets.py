@@ -1045,8 +1045,12 @@ _CLI_TOOL = re.compile(
     r"|(?<![\w./:\-])https?(?=[ \t]))\b"
 )
 _HTTPIE = frozenset({"http", "https"})
-# ... a user and a password, or a token: sixteen characters or more, letters and digits among them
-_HTTPIE_CREDENTIAL = re.compile(r"[^:\s]+:\S{4,}|(?=\S*[0-9])(?=\S*[A-Za-z])\S{16,}")
+# ... a user and a password with a digit or a sign in it, or a token: sixteen characters or more, letters and digits
+# among them; not a variable's or a template's ("$API_USER:$API_PASS", "{{user}}:{{pass}}", "<user>:<password>")
+# nor words ("username:password", "your_user:your_password": the attacker's round on reviewer CH's readers)
+_HTTPIE_CREDENTIAL = re.compile(
+    r"(?![^\s]*[${}<>%])(?:[^:\s]+:(?=\S*[0-9!#&*+=?@^~])\S{4,}|(?=\S*[0-9])(?=\S*[A-Za-z])\S{16,})"
+)
 _COMMAND_REST = re.compile(r"[^\n|;&]{0,256}")
 # Every option of the command is read, not only the first: "redis-cli -h host -p 6379 -a 'S3cr3t!'"
 # ("-p" is a port there, the password comes after it).
