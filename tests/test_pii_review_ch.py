@@ -50,6 +50,19 @@ from tests.helpers import found_values
         ("TK Vietcombank 0071000123456 - Tran Thi B", ["0071000123456"]),
         ("chuyển vào tài khoản Vietcombank số 0011004091180", ["0011004091180"]),
         ("โอนเข้าบัญชีกสิกรไทย 184 8 87341 0 ชื่อสมชาย", ["184 8 87341 0"]),
+        # a French number read in pairs a dash apart; a number read out after "my number is" in the caller's language
+        (
+            "rappelez-moi au zéro six - zéro neuf - trente-cinq - vingt-quatre - soixante-cinq",
+            ["zéro six - zéro neuf - trente-cinq - vingt-quatre - soixante-cinq"],
+        ),
+        (
+            "customer: số của tôi là không ba bốn không không bốn chín chín bốn chín",
+            ["không ba bốn không không bốn chín chín bốn chín"],
+        ),
+        (
+            "Nomor saya nol delapan satu dua tiga empat tujuh enam delapan delapan",
+            ["nol delapan satu dua tiga empat tujuh enam delapan delapan"],
+        ),
     ],
 )
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -105,6 +118,9 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "Account number 1000029/2024 in the asset register is the 2024 depreciation batch.",
         "Jan belde: bestelling 20481234 is vandaag verzonden.",
         "Heb de storingsdienst gebeld (0800 9009), melding 558812347 staat open.",
+        # a tennis score read out, a count after "my number is"
+        "score: trente - quinze - quarante - zéro - vingt",
+        "số của tôi là 12",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

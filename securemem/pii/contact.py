@@ -4283,8 +4283,10 @@ _FRENCH_NUMBER = by_first_letter(
 _FRENCH_PIECE = re.compile(rf"(?:{_FRENCH_NUMBER})(?![^\W\d_])")
 _FRENCH_JOIN = re.compile(r"[ \-]")
 # A French number read out in pairs: "zéro six, quarante-deux, dix-huit, soixante-treize, zéro cinq"
-# (reviewers W and Z).
-_FRENCH_RUN = re.compile(rf"(?<![^\W\d_])(?:{_FRENCH_NUMBER})(?:[ \t]*,?[ \t]+(?:{_FRENCH_NUMBER})){{3,9}}(?![^\W\d_])")
+# (reviewers W and Z), its pairs a dash apart too ("zéro six - zéro neuf - trente-cinq - ...": reviewer CH).
+_FRENCH_RUN = re.compile(
+    rf"(?<![^\W\d_])(?:{_FRENCH_NUMBER})(?:[ \t]*[,\-–—]?[ \t]+(?:{_FRENCH_NUMBER})){{3,9}}(?![^\W\d_])"
+)
 _FRENCH_TENS = ("vingt", "trente", "quarante", "cinquante", "soixante", "dix", "onze", "douze", "treize",
                 "quatorze", "quinze", "seize", "septante", "nonante")  # fmt: skip
 
@@ -4312,6 +4314,8 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
         yield from _french_phones(lower)
     for match in _SPELT_RUN.finditer(lower):
         words = _SPELT_WORDS.findall(lower[max(0, match.start() - 48) : match.start()])[-4:]
+        if _MY_NUMBER_SAID.search(lower, max(0, match.start() - 48), match.start()) is not None:
+            words = [*words, "phone"]  # "số của tôi là không ba bốn ...": "my number is" in a language (reviewer CH)
         # What a caller answers names it a few lines up ("your Social Security number?\nCaller: Sure, it's ...").
         asked = _SPELT_WORDS.findall(lower[max(0, match.start() - 160) : match.start()])[-16:]
         country = match["country"]
