@@ -1286,7 +1286,23 @@ def _last_words(scan: Scan, start: int) -> list[str]:
         # ... nor glued to digits after it: ISO 8601's time ("2024-06-11T09:14:22.381+05:30, 1718097262":
         # reviewer BP), a size's or a model's letter
         words = words[:-1]
-    return _with_my_number(before, words)
+    return _with_my_number(before, _reached_on(scan, start, words))
+
+
+def _reached_on(scan: Scan, start: int, words: list[str]) -> list[str]:
+    """``words``, ending in "phone" where they say who is reached on the number ("customer on 07880179056", "reach me
+    on ...": British English's, reviewer CH)."""
+    if len(words) > 1 and words[-1] == "on" and words[-2] in _REACHED_ON and _DIALLED_ON.match(scan.text, start):
+        return [*words[:-1], "phone"]
+    return words
+
+
+# Who is reached "on" a number ("ring her on", "customer on"), a number dialled with its trunk or international prefix
+# and ten digits at least: not what is on a date or a page ("meeting on 2024...", "customer on 20240315").
+_DIALLED_ON = re.compile(r"(?:\+|0)[0-9](?:[ \-.]?[0-9]){8}")
+_REACHED_ON = frozenset(
+    {"me", "him", "her", "them", "us", "customer", "client", "caller", "patient", "member", "tenant", "callback"}
+)
 
 
 def _with_my_number(before: str, words: list[str]) -> list[str]:
