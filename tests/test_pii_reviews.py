@@ -853,6 +853,18 @@ def altered(name: str) -> list[str]:
         # hundreds, an IBAN across a table's cells, a Dutch mobile after "belt vanaf",
         # an email cut before its "@", a transliterated Hebrew password label.
         ("ch", "claim", None, 0.96),
+        # Blind, after CH's fixes (a hospital's, a pharmacy chain's and a wealth manager's agents: intake and discharge
+        # notes, refills, HL7 and FHIR, wire instructions, KYC, Ansible, nginx, voicemail transcripts; 25 languages):
+        # 297 of 325 as it came (91.4%), none altered. 312 since (96.0%): numbers read out after Russian's and
+        # Swahili's "call me", Arabic's comma between groups, Catalan's telephone, a wire's beneficiary's account,
+        # Swahili's and Tamil's account labels, a bank's own name before "account", Hungarian and Serbian accounts by
+        # their check digits, a Norwegian one after words and a colon, a Japanese transfer's branch and account, a
+        # leet secret's or token's label, Ethereum's hex key after a word for one, an email's local part's dots said
+        # as its domain's. Left: a password starting with "=" in an Ansible inventory, a brokerage's account, a
+        # Portuguese mobile after "son's number", a Catalan clause going on after "i", kanji digits, an IBAN across
+        # table cells, a phone across chat lines, a password cut by Markdown, a Basic credential wrapped onto the next
+        # line, a value between bidi isolates (found, its isolates kept paired), thin spaces in a Danish account.
+        ("ci", "claim", None, 0.955),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1236,6 +1248,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("cg", 0, set()),
         # Reviewer CH: none; as it came a network at a sentence's end ("... except 10.0.0.0/8.") read as a host.
         ("ch", 0, set()),
+        # Reviewer CI: none, as it came too.
+        ("ci", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -79,6 +79,9 @@ _FOREIGN_ACCOUNT_LABELS = (
     "账号",
     "帳號",
     "계좌",
+    # Tamil's account number ("கணக்கு எண் 70814911525304, IFSC ...": reviewer CI)
+    "கணக்கு எண்",
+    "வங்கி கணக்கு எண்",
 )
 _NUMBER_WORD = r"(?:number|num|nbr|no\.?|nr\.?|#)"
 # Labels that name an account's number, matched in the lower-cased view.
@@ -104,6 +107,10 @@ _ACCOUNT_LABEL = re.compile(
     r"|num[ăa]rul contului(?: bancar)?|num[ăa]r(?:ul)? de cont|cont bancar"
     r"|nomor rekening|nuban(?: account)?(?: number| no\.?)?"
     r"|namba ya akaunti|nambari ya akaunti"  # Swahili ("Namba ya akaunti: 0114885666050": reviewer CC)
+    r"|akaunti ya benki"  # ... a bank's account ("akaunti ya benki 1324005267811 (Equity Bank)": reviewer CI)
+    # a wire's beneficiary's or remitter's account ("Beneficiary account: 2809440605": reviewer CI)
+    r"|(?:beneficiary|beneficiary's|payee|remitter|creditor|debtor)[ \-](?:account|acct|a/c)"
+    rf"(?:\.?[ \t]*{_NUMBER_WORD})?"
     # Indonesian's "No. rekening", "no. rek." (reviewer BV); Vietnamese's "STK" (số tài khoản), read only in
     # Vietnamese text that names a bank ("STK nhận tiền bồi thường: 5294856548739 (Vietcombank)": reviewer BV)
     r"|no\.?[ \t]?rek(?:ening|\.)|(?P<stk>stk)"
@@ -137,8 +144,8 @@ _BRANCH_LINE = re.compile(
 _BRANCH_REACH = 48
 # Labels that name a bank's account themselves, whatever the text around them says.
 _SELF_BANKED = re.compile(
-    # Indonesian's "rekening" is a bank's account ("Nomor rekening BCA: 3077870982": reviewer BP)
-    r"bank|bancari|bancaire|banc[áa]ria|bankowego|checking|chequing|savings|rekening|nuban|clabe|ahorros|corriente|"
+    # Indonesian's "rekening" is a bank's account ("Nomor rekening BCA: 3077870982": reviewer BP); Swahili's "benki"
+    r"benki|bank|bancari|bancaire|banc[áa]ria|bankowego|checking|chequing|savings|rekening|nuban|clabe|ahorros|corriente|"
     + _viewed("банковского", "банківськ", "बैंक", "口座", "银行", "銀行", "계좌", "المصرفي", "البنكي", "بانکی", "ব্যাংক")
     + r"|bancar"  # Romanian's "contului bancar" (reviewer BR)
     + "|"
@@ -232,6 +239,9 @@ _FOREIGN_LABEL_PARTS = viewed_words(
         "银行", "銀行", "מספר חשבון", "contului", "numărul", "р/с", "расч", "হিসাব", "帳號",
         "tài khoản",  # Vietnamese's account, after a verb ("chuyển vào tài khoản Vietcombank ...": reviewer CH)
         "účet", "účtu", "spojení", "č. ú",  # Czech's and Slovak's account, a bank's details (see _czech_accounts)
+        "கணக்கு",  # Tamil's account (reviewer CI)
+        "振込",  # Japanese's transfer, before its branch and account ("振込先：渋谷支店 普通 1993311": reviewer CI)
+        "рачун", "račun", "racun",  # Serbian's and Croatian's account (see _serbian_accounts)
     ))
 )  # fmt: skip
 
@@ -245,7 +255,7 @@ def may_hold_bank_number(scan: Scan) -> bool:
 def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     text = scan.text
-    if "口座" in text or "銀行" in text:
+    if "口座" in text or "銀行" in text or "振込" in text:
         yield from _japanese_accounts(text)
     yield from _national_accounts(text, lower)
     labels = _labels(scan)
@@ -284,7 +294,8 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
         ):
             continue
         clause = lower[between.end() : value.start()]
-        if ":" in clause and not (_nrb(number) or _BANK_NAMED.search(clause) or vietnamese):
+        checked = _nrb(number) or _norwegian_account(number)  # an account by its own check digits
+        if ":" in clause and not (checked or _BANK_NAMED.search(clause) or vietnamese):
             # words and a colon between ("... for case: 47791483": an attacker's round): read through only to an NRB
             # by its check digits, after words that name the bank ("Account number at the bank: 66393119") or in
             # Vietnamese ("Số tài khoản nhận lương: 0066936444209")
@@ -388,6 +399,14 @@ def _czech_accounts(text: str, lower: str) -> list[Hit]:
     return [("BANK_ACCOUNT", *match.span()) for match in _CZECH_VALUE.finditer(text) if _czech_account(match.group())]
 
 
+def _checked_accounts(text: str, lower: str) -> list[Hit]:
+    """Czech, Slovak and Serbian accounts, read by their check digits in text that speaks of an account."""
+    found = _czech_accounts(text, lower)
+    if "-" in text and ("ra" in lower or not text.isascii()):
+        found += _serbian_accounts(text, lower)
+    return found
+
+
 def _thai_and_vietnamese_accounts(text: str, lower: str) -> list[Hit]:
     matches: list[re.Match[str]] = []
     if _THAI_ACCOUNT_MARK in lower:
@@ -403,7 +422,7 @@ def _thai_and_vietnamese_accounts(text: str, lower: str) -> list[Hit]:
 
 def _national_accounts(text: str, lower: str) -> Iterator[Hit]:
     found = _thai_and_vietnamese_accounts(text, lower) if not text.isascii() or "kho" in lower or "tk" in lower else []
-    found += _czech_accounts(text, lower)
+    found += _checked_accounts(text, lower)
     if "cbu" in lower or "cvu" in lower or "c.b.u" in lower or "clave bancaria" in lower:
         for match in _CBU_DIGITS.finditer(lower):
             if _cbu_valid(match.group().replace(" ", "")) and _cbu_named(lower, match.start()):
@@ -547,7 +566,9 @@ _CLAUSE_COLON = re.compile(r"(?:[^\W\d_][^\s\d:]{0,31}[ \t]+){1,4}[^\W\d_][^\s\d
 # The stems of the words that name a number, in the languages read: any of them in the clause before a colon names
 # the number after it as another's.
 _OTHER_NUMBER_STEM = re.compile(
-    r"num|nr\b|no\b|nomor|nummer|numéro|número|id\b|code|kode|código|codice|ref|resi|pesanan|tiket|polis|"
+    # ("ref" a reference's, not a refund's: "Kontonummer for refusjon: 3000.02.42906", reviewer CI)
+    r"num|nr\b|no\b|nomor|nummer|numéro|número|id\b|code|kode|código|codice|ref(?!und|usj|us[ií]|und)|resi|pesanan|"
+    r"tiket|polis|"
     r"transaksi|kontrak|booking|ordine|order|invoice|factur|rechnung|vertrag|bestell|kunde|klant|client|member|"
     r"employee|vendor|user|confirmation|application|ticket|policy|claim|contract|document|case|tracking|request|"
     r"shipment|aktenzeichen|h[ợo]p [đd][ồo]ng|s[ốo]\b|" + _viewed("номер", "документ", "договор", "счет-фактур")
@@ -605,10 +626,18 @@ _BARE_BANK = (
     r"|banque|banca|sparkasse|credit union)"
     r"(?![^\W\d_]|[ \t]*(?:statement|card|holiday|street|st\.|road|museum|'s))"
 )
+# ... or a bank's own name, one that names nothing else ("BDO account 5270-4150-53", "my Monzo account ...": reviewer
+# CI and the attacker's round on CH's readers; not "Chase", a verb too: "chase account 40817263 for the invoice")
+_BANK_NAMES = (
+    "bdo|bpi|landbank|sbi|hdfc|icici|kotak|hsbc|barclays|lloyds|natwest|halifax|santander|monzo|revolut|starling|n26|"
+    "bunq|wells fargo|citibank|bofa|dbs|posb|ocbc|uob|maybank|cimb|rbc|scotiabank|bmo|cibc|westpac|commbank|abn amro|"
+    "rabobank|bnp paribas|unicredit|intesa sanpaolo|bbva|caixabank|nubank|itaú|itau|bradesco|kcb|absa|fnb|capitec|"
+    "standard chartered|gcash"
+)
 # ... right before the label: at most two words between, no stop ("Bank: Chase, acct", "direct deposit acct", "wire
 # transfer to acct", "Frost Bank business account")
 _BANK_BEFORE_BARE = re.compile(
-    rf"(?:{_BARE_BANK}|(?<![^\W\d_])(?:direct deposit|wire[ \-]transfer(?: to)?))"
+    rf"(?:{_BARE_BANK}|(?<![^\W\d_])(?:direct deposit|wire[ \-]transfer(?: to)?|(?:{_BANK_NAMES})(?![^\W\d_])))"
     r"[ \t]*[:,\-–—]?(?:[ \t]*[^\W\d_][\w&'.]*[ \t]*,?){0,2}[ \t]*$"
 )
 # ... right after the number, a bank's name and its word: "axis bank", "at Frost Bank", "(Wells Fargo Bank)"; not an
@@ -788,7 +817,8 @@ def _japanese_accounts(text: str) -> Iterator[Hit]:
         before = text[max(low, text.rfind("\n", low, kind.start()) + 1) : kind.start()]
         number = kind["number"]
         if (
-            ("口座" in before or "銀行" in before)
+            # (or a transfer's destination and its branch: "振込先：渋谷支店（店番135）普通 1993311": reviewer CI)
+            ("口座" in before or "銀行" in before or ("振込" in before and "支店" in before))
             and _JAPANESE_LEDGER.search(before) is None
             and not number.endswith("0000")
             and len(set(number)) > _FEWEST_DIGITS
@@ -847,6 +877,48 @@ def _czech_account(value: str) -> bool:
     return all(sum(int(d) * w for d, w in zip(part, _CZECH_WEIGHTS, strict=True)) % 11 == 0 for part in parts)
 
 
+# Hungary's account: two or three groups of eight digits, a dash or a blank apart ("bankszámlaszám 10742369-43694165-
+# 30508501": reviewer CI), the first group and the rest each valid by its check digit (weights 9, 7, 3, 1, modulo 10).
+_HUNGARIAN_ACCOUNT = re.compile(r"[0-9]{8}[ \-][0-9]{8}(?:[ \-][0-9]{8})?")
+_GIRO_WEIGHTS = (9, 7, 3, 1)
+
+
+def _hungarian_account(value: str) -> bool:
+    if _HUNGARIAN_ACCOUNT.fullmatch(value) is None:
+        return False
+    digits = value.replace(" ", "").replace("-", "")
+    return (
+        all(
+            sum(int(digit) * _GIRO_WEIGHTS[at % 4] for at, digit in enumerate(part)) % 10 == 0
+            for part in (digits[:8], digits[8:])
+        )
+        and len(set(digits)) > _FEWEST_DIGITS
+    )
+
+
+# Serbia's account: a bank's three digits, the account's thirteen and two check digits (ISO 7064 MOD 97-10), dashes
+# between ("текући рачун за повраћај: 160-1214799669129-28": reviewer CI)
+_SERBIAN_ACCOUNT = re.compile(r"(?<![0-9\-])[0-9]{3}-[0-9]{1,13}-[0-9]{2}(?![0-9\-])")
+_SERBIAN_WORDS = re.compile(
+    r"(?<![^\W\d_])(?:teku[ćc]i ra[čc]un|ra[čc]un|" + _viewed("текући рачун", "рачун", "рачуна") + r")(?![^\W\d_])"
+)
+_SERBIAN_REACH = 48
+
+
+def _serbian_accounts(text: str, lower: str) -> list[Hit]:
+    found: list[Hit] = []
+    for match in _SERBIAN_ACCOUNT.finditer(text):
+        bank, account, check = match.group().split("-")
+        number = bank + account.zfill(13)
+        if (
+            int(check) == 98 - int(number) * 100 % 97
+            and len(set(number)) > _FEWEST_DIGITS
+            and _SERBIAN_WORDS.search(lower, max(0, match.start() - _SERBIAN_REACH), match.start()) is not None
+        ):
+            found.append(("BANK_ACCOUNT", *match.span()))
+    return found
+
+
 def _nrb(value: str) -> bool:
     """Poland's NRB, its IBAN's 26 digits without "PL", valid by their check digits: an account's whatever the
     text around says ("nr konta do zwrotu nadpłaty: 26 1050 ...": reviewer BV)."""
@@ -866,8 +938,11 @@ def _plausible(text: str, value: str, end: int) -> bool:
     value = value.partition("/")[0]  # the bank's code after a slash is no part of the account's own digits
     digits = value.replace(" ", "").replace("-", "").replace(".", "")
     # two digits alone: a round sum or a placeholder ("1000000000", "1212121212": an attacker's round)
-    if len(digits) > _LONGEST_ACCOUNT and not (len(digits) == _NRB_DIGITS and iban_valid("PL" + digits)):
-        return False  # but Poland's NRB: its IBAN's 26 digits, written without "PL" ("numer rachunku 35 1058 ...")
+    if len(digits) > _LONGEST_ACCOUNT and not (
+        (len(digits) == _NRB_DIGITS and iban_valid("PL" + digits)) or _hungarian_account(value)
+    ):
+        return False  # but Poland's NRB: its IBAN's 26 digits, written without "PL" ("numer rachunku 35 1058 ..."),
+        # and Hungary's account of three groups of eight, by its check digits
     if len(digits) < _SHORTEST_ACCOUNT or len(set(digits)) <= _FEWEST_DIGITS or digits in _COUNTING:
         return False
     if _DATE_LIKE.fullmatch(value) or _AMOUNT.fullmatch(value) or _YEARS.fullmatch(value):

@@ -47,6 +47,7 @@ _LATIN_LABELS = (
     # Tagalog's and Swahili's words, Turkish's "its password", Danish's (reviewer BF)
     "kontrasenya", "kontraseña", "nenosiri", "nywila", "parolası", "parolasi", "parolamız", "parolan", "parolanızı",
     "kodeord", "kodeordet",
+    "contrasenya",  # Catalan's ("la contrasenya del TPV és ...": reviewer CI)
 )  # fmt: skip
 _OTHER_LABELS = viewed_words(
     "пароль",
@@ -104,6 +105,7 @@ _TRAIL = ".,;:?)]}>\"'»”’」』|*_"  # ... and punctuation after it ("!" en
 _COPULAS = frozenset(
     {"is", "was", "es", "era", "est", "était", "c'est", "ist", "war", "lautet", "é", "è", "är", "er", "je", "jest",
      "ay", "ni", "adalah", "ialah", "yaitu", "là",  # Tagalog's, Swahili's, Indonesian's, Vietnamese's "is"
+     "és",  # Catalan's
      *viewed_words("είναι", "ήταν", "є", "это", "הוא", "היא", "هي", "هو", "है", "उन्होंने")}
 )  # fmt: skip
 _WHOM = frozenset({"me", "us", "him", "her", "them"})
@@ -222,6 +224,7 @@ CLAUSE_WORDS = index_words(
     "password", "passwort", "passwd", "passphrase", "passcode", "pwd", "kennwort", "wachtwoord", "mdp", "senha",
     "haslo", "heslo", "jelszo", "sifre", "parola", "lozinka", "geslo", "salasana", "passord", "adgangskode",
     "kata sandi", "kata laluan", "contrasena", "clave", "kontrasenya", "nenosiri", "kodeord", "nywila", "kontrase",
+    "contrasenya",
 )  # fmt: skip
 _OTHER_MARKS = ("mot de passe", "contraseña", "palavra", "hasł", "jelsz", "şifre", "parolă", "lösenord", "mật khẩu",
                 *(label[:4] for label in _OTHER_LABELS))  # fmt: skip

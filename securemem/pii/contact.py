@@ -497,10 +497,7 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
             continue  # "Use the [at] and [dot] placeholders": a template's words (reviewer BT), no mailbox's
         # "h @ self.proj" is a matrix product: a spaced "@" needs a well-known top-level domain.
         if tld.isalpha() and len(tld) >= 2 and (not spaced_at or known_tld(tld.lower())):
-            first = match.start()
-            if spaced_at and " . " in match["domain"]:
-                first = _spaced_local_start(text, first, done)
-            yield first, end
+            yield _local_start(text, match, done, spaced_at), end
             done = end
 
 
@@ -513,6 +510,32 @@ _FUNCTION_WORDS = frozenset({"the", "and", "or", "of", "to", "for", "with", "use
 # A plain dot with blanks after it before the domain's last label.
 _LOOSE_LAST_DOT = re.compile(r"[ \t]*\.[ \t]+[A-Za-z0-9\-]{1,63}\Z")
 _SPACED_LOCAL_WORD = re.compile(rf"(?<![A-Za-z0-9._%+\-]){_LOCAL_WORD_RE} \. \Z")
+
+
+def _local_start(text: str, match: re.Match[str], floor: int, spaced_at: bool) -> int:
+    """Where the address ``match`` found starts, its local part's dots spaced or said as its domain's are."""
+    if spaced_at and " . " in match["domain"]:
+        return _spaced_local_start(text, match.start(), floor)
+    if (said := _SAID_DOT.search(match["domain"])) is not None:
+        return _said_local_start(text, match.start(), floor, said["word"])
+    return match.start()
+
+
+# A dot said as a word in the domain ("gmx punkt at"): the local part's dots said alike are its own ("jens punkt
+# oberhuber (at) gmx punkt at": reviewer CI), not prose before it (which says no such word between two words).
+_SAID_DOT = re.compile(rf"[ \t]+(?P<word>(?i:{_DOT_WORDS}))[ \t]+")
+
+
+def _said_local_start(text: str, start: int, floor: int, word: str) -> int:
+    """Where the local part starts when its dots are said as the domain's are: the words before ``start`` joined by
+    that word."""
+    before = re.compile(rf"(?<![A-Za-z0-9._%+\-]){_LOCAL_WORD_RE}[ \t]+(?i:{re.escape(word)})[ \t]+\Z")
+    for _ in range(4):
+        found = before.search(text, max(floor, start - 70), start)
+        if found is None:
+            break
+        start = found.start()
+    return start
 
 
 def _spaced_local_start(text: str, start: int, floor: int) -> int:
@@ -952,6 +975,9 @@ _PHONE_WORDS = frozenset(
         "chiamare",
         "chiamami",
         "bellen",
+        # Catalan's telephone and mobile ("telèfon 93 828 00 83": reviewer CI)
+        "telèfon",
+        "mòbil",
         "rang",  # "Landlord rang from 0191491854" (reviewer E's blind round)
         # Polish's callback, verb and noun ("prosi o oddzwonienie na 604 561 739": reviewer BK)
         "oddzwonić",
@@ -4039,8 +4065,9 @@ _PAUSES = (
 _SAID_BETWEEN = rf"(?:{_FILLERS}|{_CORRECTIONS}|{_PAUSES})"
 _WORD_GAP = (
     # a pause: "...", "…" (the view's "..."), a comma or a dash, and words said in it
-    rf"(?:(?:[ \t]*(?:\.\.\.|[,\-–—/.])[ \t]*|[ \t]+)(?:{_SAID_BETWEEN}[ \t]*(?:\.\.\.|[,.])?[ \t]+){{1,3}}"
-    r"|[ \t]*(?:\.\.\.|[,\-–—/.])[ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?)"
+    # (Arabic's comma and the ideographic one too: "زائد، تسعة ستة ستة، ...": reviewer CI)
+    rf"(?:(?:[ \t]*(?:\.\.\.|[,،、\-–—/.])[ \t]*|[ \t]+)(?:{_SAID_BETWEEN}[ \t]*(?:\.\.\.|[,،、.])?[ \t]+){{1,3}}"
+    r"|[ \t]*(?:\.\.\.|[,،、\-–—/.])[ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?)"
 )
 
 
@@ -4094,7 +4121,7 @@ _PLUS_WORDS = "|".join(
 # said as one number ("más treinta y cuatro, seis cuatro cuatro, ...": reviewer AR).
 _SPELT_RUN = re.compile(
     # Turkish's "artı" ("artı dokuz sıfır, iki bir iki, ...": reviewer BF)
-    rf"(?<![^\W\d_])(?:(?P<plus>{_PLUS_WORDS}),?[ \t]+(?:(?P<country>{_COUNTRY_CODE_WORD}){_WORD_GAP})?)?"
+    rf"(?<![^\W\d_])(?:(?P<plus>{_PLUS_WORDS})[,،]?[ \t]+(?:(?P<country>{_COUNTRY_CODE_WORD}){_WORD_GAP})?)?"
     # five tokens at least: "six one seven, 384, 2719" (reviewer AX), the typed groups holding the rest
     # (not led by Vietnamese's "hai", two, which is Hindi's "is": "mera mobile hai nau chhe teen ...")
     rf"(?!hai(?![^\W\d_])){_DIGIT_TOKEN}(?:{_WORD_GAP}{_DIGIT_TOKEN}){{4,18}}(?![^\W\d_])"
@@ -4128,7 +4155,7 @@ _DIGIT_WORD_STARTS = "|".join(
     ]
 )
 _OPENERS = " \t\n:("  # what _SPELT_START reads before a digit word ...
-_SEPARATORS = " \t,-–—/."  # ... and right after it
+_SEPARATORS = " \t,،、-–—/."  # ... and right after it
 _SPELT_START = re.compile(
     rf"[{re.escape(_OPENERS)}](?:{_DIGIT_WORD_STARTS})(?=[{re.escape(_SEPARATORS)}])"
     # then another digit word, or a digit typed ("mobile: oh 7 nine 0 one 5 ...": reviewer BP)
@@ -4151,9 +4178,13 @@ _SPELT_CONTEXT = _PHONE_WORDS | {
     "ponsel", "hubungi", "telepon",
     "simu", "namba",  # Swahili's phone and number ("namba yangu ni sifuri saba ...": reviewer CC)
     "hp",  # Indonesian's "nomor HP" (handphone: reviewer AJ); Russian's and Hindi's number and phone, as viewed
+    # Swahili's "call me", "call" ("nipigie kwa sifuri saba ...": reviewer CI)
+    "nipigie", "pigia", "piga",
     *(
         normalise_text(form).lower()  # "Номер" reads "hoмep": its capital "Н" looks like "H"
-        for word in ("номер", "телефон", "тел", "мобильный", "नंबर", "फोन", "मोबाइल")
+        for word in ("номер", "телефон", "тел", "мобильный", "नंबर", "फोन", "मोबाइल",
+                     # Russian's "call (me) back", "call" ("перезвоните на плюс, семь, ...": reviewer CI)
+                     "перезвоните", "перезвонить", "позвоните", "позвонить", "звоните")
         for form in (word, word.capitalize(), word.upper())
     ),
 }  # fmt: skip

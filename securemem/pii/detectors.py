@@ -530,7 +530,9 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"PASSWORD"}), find_memorable_words, literals=MEMORABLE_LITERALS, lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_porting_codes, literals=PORTING_LITERALS),
     _Builtin(frozenset({"PASSWORD"}), find_clause_passwords, gate=may_hold_clause_password),
-    _Builtin(frozenset({"PASSWORD"}), find_leet_labelled_passwords, literals=LEET_LITERALS, lowered=True),
+    _Builtin(
+        frozenset({"PASSWORD", "GENERIC_SECRET"}), find_leet_labelled_passwords, literals=LEET_LITERALS, lowered=True
+    ),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_codes),  # one pass for runs of digits: its own gate
     _Builtin(frozenset({"GENERIC_SECRET"}), find_alnum_codes, gate=may_hold_alnum_code),
     _Builtin(_DECODED_TYPES, _encoded, gate=may_hold_encoded_secret, whole=True),

@@ -755,12 +755,17 @@ _ARGV_TOOL_BACK = 64  # characters read before an option for the tool it is give
 # strength meter's line), and not where a password's label came just before (there the leet word is the value).
 _LEET_LABEL = re.compile(
     # (not a URL's user's password: "mysql://root:p@ss:w0rd@127.0.0.1")
-    r"(?<![\w@$:/])(?=[A-Za-z0-9@$]*[0-9@$])p[a@4][s5$]{2}(?:w[o0]rd|phr[a@4][s5$]e)?(?![\w@$])"
+    # (a secret's and a token's labels too: "s3cr3t=wcn26n7u...", "t0k3n: ...": reviewer CI)
+    r"(?<![\w@$:/])(?=[A-Za-z0-9@$]*[0-9@$])"
+    r"(?:p[a@4][s5$]{2}(?:w[o0]rd|phr[a@4][s5$]e)?|(?P<secret>[s5$][e3]cr[e3]t|t[o0]k[e3]n))(?![\w@$])"
     r"[ \t]*(?::|=|->|=>)[ \t]*(?P<value>[^\s\"'`=]{4,64})(?![^\s])",
     re.IGNORECASE,
 )
 _LEET_BEFORE = re.compile(r"(?:pass(?:word|wd)?|pwd?|mdp|senha|passwort)\W{0,3}$")
-LEET_LITERALS = ("w0rd", "4ssw", "@ssw", "55w", "$$w", "55phr", "phr4s", "phr@s", "p4ss", "pa55", "p@ss", "pa$$")
+LEET_LITERALS = (
+    "w0rd", "4ssw", "@ssw", "55w", "$$w", "55phr", "phr4s", "phr@s", "p4ss", "pa55", "p@ss", "pa$$",
+    "cr3t", "3cre", "5ecr", "$ecr", "t0k", "k3n",
+)  # fmt: skip
 
 
 def find_leet_labelled_passwords(scan: Scan) -> Iterator[Hit]:
@@ -773,6 +778,11 @@ def find_leet_labelled_passwords(scan: Scan) -> Iterator[Hit]:
         while end > start and text[end - 1] in ".,;)":
             end -= 1
         value = text[start:end]
+        if match["secret"] is not None:
+            # a secret's or a token's value: long and random (not "t0k3n: none", "s3cr3t=hidden")
+            if end - start >= _LEET_SECRET and mixed_case_with_digit(value):
+                yield "GENERIC_SECRET", start, end
+            continue
         if (
             len(value) >= 4
             and (_DIGIT.search(value) or any(char in PASSWORD_SYMBOLS for char in value))
@@ -781,6 +791,9 @@ def find_leet_labelled_passwords(scan: Scan) -> Iterator[Hit]:
             and _LEET_BEFORE.search(lower, max(0, match.start() - 20), match.start()) is None
         ):
             yield "PASSWORD", start, end
+
+
+_LEET_SECRET = 16  # characters of a secret's or a token's value after its leet label
 
 
 # A router's configuration (Cisco IOS and those that copy it): "enable secret 0 <password>",

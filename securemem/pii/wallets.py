@@ -63,6 +63,16 @@ _SOLANA_BYTES = 64
 _SEED_BYTES = 32
 
 
+# An account's private key in hex, as Ethereum's tools print it ("0x" and 64 hex digits), after a word that names a
+# private key ("hot-wallet signer key (ETH) 0xad74...": reviewer CI); a transaction's or a block's hash, an address's
+# or a public key's hex are the same shape and are named otherwise.
+_HEX_KEY = re.compile(r"(?<![0-9A-Za-z])0x[0-9a-fA-F]{64}(?![0-9A-Za-z])")
+_HEX_KEY_NAMED = re.compile(
+    r"(?<![a-z])(?:private|priv|signer|signing|secret|wallet)[ _\-]?key(?:[ \t]*\([^()\n]{1,12}\))?[ \t]*[:=]?[ \t]*$"
+)
+_HEX_KEY_REACH = 48
+
+
 def may_hold_wallet_key(scan: Scan) -> bool:
     """A run of 50 token characters (every Base58 key is one), or a bracket and 63 commas (a keypair's array)."""
     return b"x" * 50 in scan.tokens or ("[" in scan.text and scan.text.count(",") >= _SOLANA_BYTES - 1)
@@ -78,6 +88,11 @@ def find_wallet_keys(scan: Scan) -> Iterator[Span]:
             decoded = _base58(match.group())
             if decoded is not None and _ed25519_pair(decoded):
                 yield match.span()
+        if "0x" in text:
+            lower = scan.lower
+            for match in _HEX_KEY.finditer(text):
+                if _HEX_KEY_NAMED.search(lower, max(0, match.start() - _HEX_KEY_REACH), match.start()) is not None:
+                    yield match.span()
     if "[" in text:
         for match in _KEYPAIR_ARRAY.finditer(text):
             values = [int(value) for value in re.findall(r"[0-9]+", match.group())]
