@@ -389,12 +389,17 @@ def _windows(
         begin = max(0, digits.start() - _REACH)
         before = lower[begin : digits.start()]
         if any(mark in before for mark in marks) or (begin == 0 and before.startswith("cid")):
-            end = _DIGITS_ON.match(lower, digits.end()).end()  # type: ignore[union-attr]  # matches the empty string
-            if windows and begin <= windows[-1][1]:
-                windows[-1] = (windows[-1][0], min(len(lower), end + 2))
-            else:
-                windows.append((begin, min(len(lower), end + 2)))
+            _add_window(windows, lower, begin, digits)
     return windows
+
+
+def _add_window(windows: list[tuple[int, int]], lower: str, begin: int, digits: re.Match[bytes]) -> None:
+    """The window from ``begin`` to two characters past the run of ``digits``, merged with the last where they meet."""
+    end = _DIGITS_ON.match(lower, digits.end()).end()  # type: ignore[union-attr]  # matches the empty string
+    if windows and begin <= windows[-1][1]:
+        windows[-1] = (windows[-1][0], min(len(lower), end + 2))
+    else:
+        windows.append((begin, min(len(lower), end + 2)))
 
 
 def _ascii_windows(lower: str, runs: list[re.Match[bytes]], found: dict[str, list[int]]) -> list[tuple[int, int]]:
@@ -424,11 +429,7 @@ def _ascii_windows(lower: str, runs: list[re.Match[bytes]], found: dict[str, lis
                 break
             at += 1
         if marked or (begin == 0 and cid_first and start >= 3):
-            end = _DIGITS_ON.match(lower, digits.end()).end()  # type: ignore[union-attr]  # matches the empty string
-            if windows and begin <= windows[-1][1]:
-                windows[-1] = (windows[-1][0], min(len(lower), end + 2))
-            else:
-                windows.append((begin, min(len(lower), end + 2)))
+            _add_window(windows, lower, begin, digits)
     return windows
 
 

@@ -530,22 +530,22 @@ def _said_local_start(text: str, start: int, floor: int, word: str) -> int:
     """Where the local part starts when its dots are said as the domain's are: the words before ``start`` joined by
     that word."""
     before = re.compile(rf"(?<![A-Za-z0-9._%+\-]){_LOCAL_WORD_RE}[ \t]+(?i:{re.escape(word)})[ \t]+\Z")
-    for _ in range(4):
-        found = before.search(text, max(floor, start - 70), start)
-        if found is None:
-            break
-        start = found.start()
-    return start
+    return _words_before(text, start, floor, before, 4)
 
 
 def _spaced_local_start(text: str, start: int, floor: int) -> int:
     """Where the local part starts when the address spaces every dot, its "@" and its domain's
     alike ("maria . lopez . reyes @ gmail . com"): the words before ``start`` joined by " . "."""
-    for _ in range(8):
-        word = _SPACED_LOCAL_WORD.search(text, max(floor, start - 70), start)
-        if word is None:
+    return _words_before(text, start, floor, _SPACED_LOCAL_WORD, 8)
+
+
+def _words_before(text: str, start: int, floor: int, word: re.Pattern[str], most: int) -> int:
+    """``start`` moved back over at most ``most`` words that ``word`` finds ending there, each within 70 characters."""
+    for _ in range(most):
+        found = word.search(text, max(floor, start - 70), start)
+        if found is None:
             break
-        start = word.start()
+        start = found.start()
     return start
 
 
