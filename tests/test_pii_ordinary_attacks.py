@@ -353,6 +353,11 @@ ROUNDS = {
     # "http -a demo:demo1234 https://pie.dev/..."); the other 6 left altered were so before these readers (a bank's
     # helpline after "Bank account", a question bank's "account", a keypad's digits).
     "cha": (110, 7, 98),
+    # Reviewer CI's readers, attacked (banks' names before counts, Serbian receipts, Swahili's "piga", leet players'
+    # names, public keys in hex, Japanese samples, "punkt" in German prose, spelt lottery numbers): 31 newly altered
+    # as first written, none since but one a comma's kind alone decides (Arabic's "،" reads as the comma did before:
+    # "اتصل بنا لمعرفة النتائج: صفر، ثلاثة، ..."); the other 18 left altered were so before these readers.
+    "cia": (169, 19, 150),
 }
 
 
@@ -441,6 +446,10 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # HTTPie, cards read out with wide gaps): 17 found by the tree before, 52 by the readers it attacked, 56 since. Left:
 # a bank named only by its own name ("my Chase acct"), French, Spanish and Portuguese accounts beside a bank (their
 # words are verbs too), a phone read out in groups of 4-4-3 with wide gaps, Dutch callers.
+# Round CIA's 97 (CI's readers' shapes: banks' names, Hungarian, Serbian and Norwegian accounts, spelt numbers after
+# "my number is", said dots in emails): 18 found by the tree before, 69 by the readers it attacked, 67 since. Left:
+# a beneficiary's account where no bank is named, "account number" after a bank's name, Serbian Latin without its
+# marks, Hungarian accounts after "Számlaszám", Norway's account unpunctuated, "akaunti yangu ya benki".
 FOUND = {
     "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
     "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89), "bsa": (64, 59),
@@ -449,6 +458,7 @@ FOUND = {
     "cda": (127, 56),
     "cfa": (189, 66),
     "cha": (73, 56),
+    "cia": (97, 67),
 }  # fmt: skip
 
 

@@ -78,6 +78,18 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "public key 0xad742ced50123cd28e86223c53224ec7fb3f03b4c84e5c1b3670fb07d1948ea9",
         "Kontonummer for sak: 3000.02.42907.",  # not Norway's check digit
         "Kontonummer ref: 3000.02.42906",  # a reference's label between
+        # the attacker's round on these readers: counts after a bank's name, a receipt's number, Swahili's "piga", a
+        # player's name, a public key, a sample's number, a bingo card, a build number
+        "HSBC account holders passed 39500000 worldwide",
+        "Fiskalni račun broj 003-1187-88 za kafu",
+        "Piga hesabu hizi: saba, tano, nane, mbili, tisa, moja, sita",
+        "Leaderboard t0k3n: XxSniperKing99xX_Pro",
+        "signer key (public) 0x3f5c1d2e9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f",
+        "普通 1234567 は見本の番号です",
+        "普通預金 1980500 JPY まで",
+        "我的号码是 seven two nine four one three eight — that's my bingo card, not a phone.",
+        "Bank account module, release for Norway: 2024.06.10346 deployed to prod.",
+        "Customer on 01234567890 ledger line",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

@@ -294,7 +294,9 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
         ):
             continue
         clause = lower[between.end() : value.start()]
-        checked = _nrb(number) or _norwegian_account(number)  # an account by its own check digits
+        # an account by its own check digits (Norway's after two words at most: "for refusjon: 3000.02.42906", not
+        # "module, release for Norway: 2024.06.10346", the attacker's round)
+        checked = _nrb(number) or (_norwegian_account(number) and _FEW_WORDS.fullmatch(clause) is not None)
         if ":" in clause and not (checked or _BANK_NAMED.search(clause) or vietnamese):
             # words and a colon between ("... for case: 47791483": an attacker's round): read through only to an NRB
             # by its check digits, after words that name the bank ("Account number at the bank: 66393119") or in
@@ -402,7 +404,7 @@ def _czech_accounts(text: str, lower: str) -> list[Hit]:
 def _checked_accounts(text: str, lower: str) -> list[Hit]:
     """Czech, Slovak and Serbian accounts, read by their check digits in text that speaks of an account."""
     found = _czech_accounts(text, lower)
-    if "-" in text and ("ra" in lower or not text.isascii()):
+    if "ra" in lower or not text.isascii():
         found += _serbian_accounts(text, lower)
     return found
 
@@ -649,17 +651,25 @@ _BANK_AFTER_BARE = re.compile(
 
 
 def _bare_banked(lower: str, label: re.Match[str], value: re.Match[str]) -> bool:
-    """An account named alone is read beside its branch, or beside its bank when its number is long enough and no
-    ledger's word follows it on its line ("wire transfer to acct 40010000 (suspense, reconciliation ...)")."""
+    """An account named alone is read beside its branch, or beside its bank when its number is long enough, follows
+    the label right away ("HSBC account holders passed 39500000 worldwide" is a count: the attacker's round on reviewer
+    CI's readers) and no ledger's word follows it on its line ("wire transfer to acct 40010000 (suspense, ...)")."""
     beside = _bare_beside(lower, label, value.end())
     if beside == "branch":
         return True
-    if beside != "bank" or sum(char.isdigit() for char in value.group()) < _BARE_DIGITS:
+    if (
+        beside != "bank"
+        or sum(char.isdigit() for char in value.group()) < _BARE_DIGITS
+        or _RIGHT_AFTER_LABEL.fullmatch(lower, label.end(), value.start()) is None
+    ):
         return False
     end = lower.find("\n", value.end(), value.end() + _LEDGER_REACH)
     return _LEDGER_AFTER.search(lower, value.end(), value.end() + _LEDGER_REACH if end == -1 else end) is None
 
 
+_FEW_WORDS = re.compile(r"[ \t]*(?:[^\W\d_]+[ \t]+){0,1}[^\W\d_]+[ \t]*:[ \t]*")
+# Between an account named alone and its number beside a bank: a number's word, a colon or a hash, nothing else
+_RIGHT_AFTER_LABEL = re.compile(rf"[ \t]*(?:{_NUMBER_WORD})?[ \t]*[:#]?[ \t]*")
 # A ledger's words after an account's number: its chart's, a suspense or clearing account's (the attacker's round)
 _LEDGER_AFTER = re.compile(
     r"(?<![^\W\d_])(?:chart of accounts|suspense|clearing|reconciliation|ledger|gl|g/l|journal|cost cent(?:er|re)"
@@ -809,6 +819,9 @@ _JAPANESE_KIND = re.compile(
 )
 _JAPANESE_BANK_REACH = 32
 _JAPANESE_LEDGER = re.compile("勘定|残高|合計|試算|仕訳|元帳|[0-9][ \t]*円")
+# ... nor a sample's number or an amount in yen written after it ("普通 1234567 は見本の番号です", "普通預金 1980500 JPY
+# まで": the attacker's round on reviewer CI's readers)
+_JAPANESE_NOT_AN_ACCOUNT = re.compile("[ \t]*(?:jpy|yen)|[^\n。]{0,16}(?:見本|サンプル|記入例|例)", re.IGNORECASE)
 
 
 def _japanese_accounts(text: str) -> Iterator[Hit]:
@@ -820,6 +833,7 @@ def _japanese_accounts(text: str) -> Iterator[Hit]:
             # (or a transfer's destination and its branch: "振込先：渋谷支店（店番135）普通 1993311": reviewer CI)
             ("口座" in before or "銀行" in before or ("振込" in before and "支店" in before))
             and _JAPANESE_LEDGER.search(before) is None
+            and _JAPANESE_NOT_AN_ACCOUNT.match(text, kind.end()) is None
             and not number.endswith("0000")
             and len(set(number)) > _FEWEST_DIGITS
         ):
@@ -898,22 +912,33 @@ def _hungarian_account(value: str) -> bool:
 
 # Serbia's account: a bank's three digits, the account's thirteen and two check digits (ISO 7064 MOD 97-10), dashes
 # between ("текући рачун за повраћај: 160-1214799669129-28": reviewer CI)
-_SERBIAN_ACCOUNT = re.compile(r"(?<![0-9\-])[0-9]{3}-[0-9]{1,13}-[0-9]{2}(?![0-9\-])")
+# (a bank of Serbia's clearing first, five digits of the account at least; not after the words of a receipt's or an
+# invoice's number, "Fiskalni račun broj 003-1187-88", "Račun br. 101-2024-54": the attacker's round on these readers)
+_SERBIAN_ACCOUNT = re.compile(r"(?<![0-9\-])(?P<bank>[0-9]{3})[ \-][0-9]{5,13}[ \-][0-9]{2}(?![0-9\-])")
+_SERBIAN_BANKS = frozenset((
+    "105", "115", "125", "145", "150", "155", "160", "165", "170", "180", "190", "200", "205", "220", "250", "265",
+    "275", "285", "295", "310", "325", "330", "340", "355", "360", "370", "375", "380", "840", "908",
+))  # fmt: skip
 _SERBIAN_WORDS = re.compile(
-    r"(?<![^\W\d_])(?:teku[ćc]i ra[čc]un|ra[čc]un|" + _viewed("текући рачун", "рачун", "рачуна") + r")(?![^\W\d_])"
+    r"(?<![^\W\d_])(?:teku[ćc]i ra[čc]un|ra[čc]una?|" + _viewed("текући рачун", "рачун", "рачуна") + r")(?![^\W\d_])"
+    r"(?![ \t]*(?:br\.|broj|" + _viewed("бр.", "број") + r"))"
 )
+_NOT_SERBIAN_ACCOUNT = re.compile(r"fiskaln|" + _viewed("фискалн"))
 _SERBIAN_REACH = 48
 
 
 def _serbian_accounts(text: str, lower: str) -> list[Hit]:
     found: list[Hit] = []
     for match in _SERBIAN_ACCOUNT.finditer(text):
-        bank, account, check = match.group().split("-")
+        bank, account, check = re.split("[ -]", match.group())
         number = bank + account.zfill(13)
+        before = lower[max(0, match.start() - _SERBIAN_REACH) : match.start()]
         if (
-            int(check) == 98 - int(number) * 100 % 97
+            bank in _SERBIAN_BANKS
+            and int(check) == 98 - int(number) * 100 % 97
             and len(set(number)) > _FEWEST_DIGITS
-            and _SERBIAN_WORDS.search(lower, max(0, match.start() - _SERBIAN_REACH), match.start()) is not None
+            and _SERBIAN_WORDS.search(before) is not None
+            and _NOT_SERBIAN_ACCOUNT.search(before) is None
         ):
             found.append(("BANK_ACCOUNT", *match.span()))
     return found
@@ -951,7 +976,11 @@ def _plausible(text: str, value: str, end: int) -> bool:
     # a count's noun right after ("12345678 accounts"), not the next column's label two blanks on ("0714 1225  Account
     # name: R PATEL": reviewer BQ)
     counted = COUNTED.match(after) is not None and not after.startswith(("  ", "\t"))
-    return not counted and not after.lstrip().startswith(("%", "/"))
+    return not counted and not after.lstrip().startswith(("%", "/")) and _CURRENCY_AFTER.match(after) is None
+
+
+# An amount's currency after the digits ("akaunti ya benki hadi 15000000 shilingi": the attacker's round)
+_CURRENCY_AFTER = re.compile(r"[ \t]*(?:shilingi|tsh|ksh|ugx|jpy|yen|円|eur|usd|gbp|chf|€|\$|£)(?![^\W\d_])")
 
 
 def _labels(scan: Scan) -> list[re.Match[str]]:

@@ -513,10 +513,12 @@ _SPACED_LOCAL_WORD = re.compile(rf"(?<![A-Za-z0-9._%+\-]){_LOCAL_WORD_RE} \. \Z"
 
 
 def _local_start(text: str, match: re.Match[str], floor: int, spaced_at: bool) -> int:
-    """Where the address ``match`` found starts, its local part's dots spaced or said as its domain's are."""
+    """Where the address ``match`` found starts, its local part's dots spaced or said as its domain's are (only where
+    the domain ends in a known top-level domain: "beginnt punkt neun (at) Raum punkt drei" is a time and a room)."""
     if spaced_at and " . " in match["domain"]:
         return _spaced_local_start(text, match.start(), floor)
-    if (said := _SAID_DOT.search(match["domain"])) is not None:
+    said = _SAID_DOT.search(match["domain"])
+    if said is not None and known_tld(_DOT_WORD.split(match["domain"])[-1].strip().lower()):
         return _said_local_start(text, match.start(), floor, said["word"])
     return match.start()
 
@@ -1318,8 +1320,11 @@ def _last_words(scan: Scan, start: int) -> list[str]:
 def _reached_on(scan: Scan, start: int, words: list[str]) -> list[str]:
     """``words``, ending in "phone" where they say who is reached on the number ("customer on 07880179056", "reach me
     on ...": British English's, reviewer CH)."""
-    if len(words) > 1 and words[-1] == "on" and words[-2] in _REACHED_ON and _DIALLED_ON.match(scan.text, start):
-        return [*words[:-1], "phone"]
+    dialled = _DIALLED_ON.match(scan.text, start)
+    if len(words) > 1 and words[-1] == "on" and words[-2] in _REACHED_ON and dialled is not None:
+        digits = "".join(char for char in dialled.group() if char.isdigit())
+        if not any(run in digits for run in ("0123456", "1234567", "9876543")):  # a placeholder's digits
+            return [*words[:-1], "phone"]
     return words
 
 
@@ -4111,6 +4116,7 @@ _COUNTRY_CODE_WORD = "|".join(
 # "615 nine four six 60 five three": reviewer AR); a run needs three words at least (_SPELT_MIN_WORDS).
 _DIGIT_TOKEN = rf"(?:{_DIGIT_WORD}|(?<![0-9])[0-9]{{1,4}}(?![0-9]))"
 _SPELT_MIN_WORDS = 3
+_MINE_DIGITS = 9  # digits of a number read out after "my number is" alone
 _SPELT_MIN_TOKENS = 7  # ... and seven tokens, unless typed groups hold the rest of the digits
 # "plus" in the languages read: Vietnamese "cộng", Swahili "jumlisha", Hungarian "plusz" (reviewers BH and BI)
 _PLUS_WORDS = "|".join(
@@ -4178,8 +4184,8 @@ _SPELT_CONTEXT = _PHONE_WORDS | {
     "ponsel", "hubungi", "telepon",
     "simu", "namba",  # Swahili's phone and number ("namba yangu ni sifuri saba ...": reviewer CC)
     "hp",  # Indonesian's "nomor HP" (handphone: reviewer AJ); Russian's and Hindi's number and phone, as viewed
-    # Swahili's "call me", "call" ("nipigie kwa sifuri saba ...": reviewer CI)
-    "nipigie", "pigia", "piga",
+    # Swahili's "call me" ("nipigie kwa sifuri saba ...": reviewer CI; not "piga", which does sums and votes too)
+    "nipigie",
     *(
         normalise_text(form).lower()  # "Номер" reads "hoмep": its capital "Н" looks like "H"
         for word in ("номер", "телефон", "тел", "мобильный", "नंबर", "फोन", "मोबाइल",
@@ -4361,8 +4367,6 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
         yield from _french_phones(lower)
     for match in _SPELT_RUN.finditer(lower):
         words = _SPELT_WORDS.findall(lower[max(0, match.start() - 48) : match.start()])[-4:]
-        if _MY_NUMBER_SAID.search(lower, max(0, match.start() - 48), match.start()) is not None:
-            words = [*words, "phone"]  # "số của tôi là không ba bốn ...": "my number is" in a language (reviewer CH)
         # What a caller answers names it a few lines up ("your Social Security number?\nCaller: Sure, it's ...").
         asked = _SPELT_WORDS.findall(lower[max(0, match.start() - 160) : match.start()])[-16:]
         country = match["country"]
@@ -4378,6 +4382,10 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
             # 2719 calls" are counts: an attacker's round).
             continue
         read = "".join(token if token[0].isdigit() else _spelt_digits(token) for token in tokens)
+        if len(read) >= _MINE_DIGITS and _MY_NUMBER_SAID.search(lower, max(0, match.start() - 48), match.start()):
+            # "số của tôi là không ba bốn ...": "my number is" in the caller's language (reviewer CH), a phone's nine
+            # digits at least ("我的号码是 seven two nine ... — my bingo card": the attacker's round)
+            words = [*words, "phone"]
         # Read as said, fillers and all; then, where the caller corrected a group ("quatre trois euh non quatre
         # quatre", "three eight one six sorry scratch that one eight one six": reviewer BM), without the
         # groups corrected.

@@ -779,8 +779,9 @@ def find_leet_labelled_passwords(scan: Scan) -> Iterator[Hit]:
             end -= 1
         value = text[start:end]
         if match["secret"] is not None:
-            # a secret's or a token's value: long and random (not "t0k3n: none", "s3cr3t=hidden")
-            if end - start >= _LEET_SECRET and mixed_case_with_digit(value):
+            # a secret's or a token's value: long and random (not "t0k3n: none", "s3cr3t=hidden"; not a player's name
+            # of capitalised words, "Leaderboard t0k3n: XxSniperKing99xX_Pro": the attacker's round)
+            if end - start >= _LEET_SECRET and mixed_case_with_digit(value) and len(_NAME_WORD.findall(value)) < 2:
                 yield "GENERIC_SECRET", start, end
             continue
         if (
@@ -794,6 +795,7 @@ def find_leet_labelled_passwords(scan: Scan) -> Iterator[Hit]:
 
 
 _LEET_SECRET = 16  # characters of a secret's or a token's value after its leet label
+_NAME_WORD = re.compile(r"[A-Z][a-z]{3,}")  # a capitalised word of a player's or a product's name
 
 
 # A router's configuration (Cisco IOS and those that copy it): "enable secret 0 <password>",

@@ -68,9 +68,13 @@ _SEED_BYTES = 32
 # or a public key's hex are the same shape and are named otherwise.
 _HEX_KEY = re.compile(r"(?<![0-9A-Za-z])0x[0-9a-fA-F]{64}(?![0-9A-Za-z])")
 _HEX_KEY_NAMED = re.compile(
-    r"(?<![a-z])(?:private|priv|signer|signing|secret|wallet)[ _\-]?key(?:[ \t]*\([^()\n]{1,12}\))?[ \t]*[:=]?[ \t]*$"
+    r"(?<![a-z])(?:private|priv|signer|signing|secret|wallet)[ _\-]?key"
+    # (a chain's name in brackets between, not what the key is: "signer key (public) 0x...": the attacker's round)
+    r"(?:[ \t]*\((?:eth|ethereum|evm|bsc|bnb|polygon|matic|arbitrum|arb|optimism|op|base|avax|avalanche)\))?"
+    r"[ \t]*[:=]?[ \t]*$"
 )
 _HEX_KEY_REACH = 48
+_VARIED_HEX = 10  # distinct hex digits a random key of 64 has (a placeholder's "abcdef0123..." or "0000...", fewer)
 
 
 def may_hold_wallet_key(scan: Scan) -> bool:
@@ -91,7 +95,12 @@ def find_wallet_keys(scan: Scan) -> Iterator[Span]:
         if "0x" in text:
             lower = scan.lower
             for match in _HEX_KEY.finditer(text):
-                if _HEX_KEY_NAMED.search(lower, max(0, match.start() - _HEX_KEY_REACH), match.start()) is not None:
+                digits = match.group()[2:].lower()
+                if (
+                    _HEX_KEY_NAMED.search(lower, max(0, match.start() - _HEX_KEY_REACH), match.start()) is not None
+                    and len(set(digits)) >= _VARIED_HEX
+                    and "abcdef" not in digits
+                ):
                     yield match.span()
     if "[" in text:
         for match in _KEYPAIR_ARRAY.finditer(text):
