@@ -865,6 +865,16 @@ def altered(name: str) -> list[str]:
         # table cells, a phone across chat lines, a password cut by Markdown, a Basic credential wrapped onto the next
         # line, a value between bidi isolates (found, its isolates kept paired), thin spaces in a Danish account.
         ("ci", "claim", None, 0.955),
+        # Blind, after CI's fixes (government services', utilities' and a software team's coding agents: benefits and
+        # tax callbacks, meter readings, direct debits, GitHub Actions, Kubernetes secrets, connection strings of many
+        # drivers, Go and Python source; 22 languages): 365 of 382 as it came (95.5%), four ordinary lines altered (two
+        # of example.com's addresses, by design; a Greek supply number and a Japanese customer number read as
+        # phones). 367 since (96.1%): Go's MySQL data source name, a leet secret's key and German's leet password
+        # words. Left: the two numbers read as phones, phones after Ukrainian's "call back" and in Polish with no
+        # label, a Japanese number with its local part in brackets, Conekta's private key, a password with a dot
+        # before more words, passwords and phones split over chat messages, an AWS key split over variables, a card
+        # whose first group is in words, OCR's "O" for zero.
+        ("cj", "claim", None, 0.955),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1250,6 +1260,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("ch", 0, set()),
         # Reviewer CI: none, as it came too.
         ("ci", 0, set()),
+        # Reviewer CJ: example.com's addresses (found by design, as every address is) and, as it came and since, a
+        # Greek supply number and a Japanese customer number read as phones.
+        ("cj", 4, {"EMAIL", "PHONE"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -475,7 +475,8 @@ _BUILTINS: tuple[_Builtin, ...] = (
     # IMAP's LOGIN and SMTP's AUTH LOGIN in a transcript; a secret setting's "value" under its name (reviewer BU)
     _Builtin(frozenset({"PASSWORD"}), find_transcript_passwords, literals=("LOGIN", "login", "UGFzc3dvcmQ6")),
     _Builtin(frozenset({"PASSWORD", "GENERIC_SECRET"}), find_property_secrets, literals=('"value"',)),
-    _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u")),  # "-u " and "--user"
+    # "-u " and "--user"; Go's MySQL DSN, "user:pass@tcp(...)"
+    _Builtin(frozenset({"URL_CREDENTIALS"}), find_url_credentials, literals=("://", "-u", "@tcp(", "@unix(", "@udp(")),
     _Builtin(frozenset({"BASIC_AUTH"}), find_basic_auth, literals=("basic",), lowered=True),
     _Builtin(frozenset({"BASIC_AUTH"}), find_sasl_plain, literals=("plain",), lowered=True),
     _Builtin(

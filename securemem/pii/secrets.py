@@ -757,14 +757,16 @@ _LEET_LABEL = re.compile(
     # (not a URL's user's password: "mysql://root:p@ss:w0rd@127.0.0.1")
     # (a secret's and a token's labels too: "s3cr3t=wcn26n7u...", "t0k3n: ...": reviewer CI)
     r"(?<![\w@$:/])(?=[A-Za-z0-9@$]*[0-9@$])"
-    r"(?:p[a@4][s5$]{2}(?:w[o0]rd|phr[a@4][s5$]e)?|(?P<secret>[s5$][e3]cr[e3]t|t[o0]k[e3]n))(?![\w@$])"
+    # (German's "P@55w0rt", "K3nnw0rt"; a secret's key, "s3cr3t_k3y": reviewer CJ)
+    r"(?:p[a@4][s5$]{2}(?:w[o0]r[dt]|phr[a@4][s5$]e)?|k[e3]nnw[o0]rt"
+    r"|(?P<secret>(?:[s5$][e3]cr[e3]t|t[o0]k[e3]n)(?:[_\-]?k[e3]y)?))(?![\w@$])"
     r"[ \t]*(?::|=|->|=>)[ \t]*(?P<value>[^\s\"'`=]{4,64})(?![^\s])",
     re.IGNORECASE,
 )
 _LEET_BEFORE = re.compile(r"(?:pass(?:word|wd)?|pwd?|mdp|senha|passwort)\W{0,3}$")
 LEET_LITERALS = (
     "w0rd", "4ssw", "@ssw", "55w", "$$w", "55phr", "phr4s", "phr@s", "p4ss", "pa55", "p@ss", "pa$$",
-    "cr3t", "3cre", "5ecr", "$ecr", "t0k", "k3n",
+    "cr3t", "3cre", "5ecr", "$ecr", "t0k", "k3n", "w0rt", "k3nn",
 )  # fmt: skip
 
 
@@ -3872,8 +3874,19 @@ def find_pgpass(scan: Scan) -> Iterator[Hit]:
 _JDBC_PROPERTY = re.compile(r"[0-9]{1,5};[A-Za-z]+=")  # the host's port, then a property ("1433;databaseName=")
 
 
+# Go's MySQL driver's data source name: "user:password@tcp(host:3306)/db" (or unix, udp), no scheme before it
+# (reviewer CJ: 'var dsn = "notify:ssYw~wPTi7Ulu9eaz@tcp(mysql-notify:3306)/notify"').
+_GO_DSN = re.compile(
+    r"""(?<![\w.\-/:@])(?P<user>[A-Za-z0-9_.\-]{1,64}):(?P<password>[^\s"'`@/:]{1,128})@(?:tcp|udp|unix)(?:6|4)?\("""
+)
+
+
 def find_url_credentials(scan: Scan) -> Iterator[Hit]:
     text = scan.text
+    if "@tcp(" in text or "@unix(" in text or "@udp(" in text:
+        for dsn in _GO_DSN.finditer(text):
+            if _url_credentials(dsn["password"]):
+                yield "URL_CREDENTIALS", dsn.start("user"), dsn.end("password")
     at = text.find("://")
     while at != -1:
         if _SCHEME.search(text, max(0, at - 31), at):
