@@ -423,8 +423,7 @@ def _thai_and_vietnamese_accounts(text: str, lower: str) -> list[Hit]:
 
 
 def _national_accounts(text: str, lower: str) -> Iterator[Hit]:
-    found = _thai_and_vietnamese_accounts(text, lower) if not text.isascii() or "kho" in lower or "tk" in lower else []
-    found += _checked_accounts(text, lower)
+    found = _thai_and_vietnamese_accounts(text, lower) + _checked_accounts(text, lower)
     if "cbu" in lower or "cvu" in lower or "c.b.u" in lower or "clave bancaria" in lower:
         for match in _CBU_DIGITS.finditer(lower):
             if _cbu_valid(match.group().replace(" ", "")) and _cbu_named(lower, match.start()):
@@ -569,7 +568,7 @@ _CLAUSE_COLON = re.compile(r"(?:[^\W\d_][^\s\d:]{0,31}[ \t]+){1,4}[^\W\d_][^\s\d
 # the number after it as another's.
 _OTHER_NUMBER_STEM = re.compile(
     # ("ref" a reference's, not a refund's: "Kontonummer for refusjon: 3000.02.42906", reviewer CI)
-    r"num|nr\b|no\b|nomor|nummer|numéro|número|id\b|code|kode|código|codice|ref(?!und|usj|us[ií]|und)|resi|pesanan|"
+    r"num|nr\b|no\b|nomor|nummer|numéro|número|id\b|code|kode|código|codice|ref(?!und|usj|us[ií])|resi|pesanan|"
     r"tiket|polis|"
     r"transaksi|kontrak|booking|ordine|order|invoice|factur|rechnung|vertrag|bestell|kunde|klant|client|member|"
     r"employee|vendor|user|confirmation|application|ticket|policy|claim|contract|document|case|tracking|request|"
@@ -686,7 +685,7 @@ _BARE_DIGITS = 8
 def _named_a_bank(lower: str, label: re.Match[str], banked: bool) -> bool | None:
     """Whether the label's account is a bank's: the text names a bank or the label does (False: only a Norwegian
     account, valid by its check digit, is read: "Betal til kontonummer 9278.77.89325", an attacker's round); an
-    account named alone is read only beside its bank's branch or its bank on the line (None elsewhere)."""
+    account named alone is True here: find_bank_numbers reads it only beside its branch or its bank (_bare_banked)."""
     if label["bare"] is not None:
         return True  # read on (see find_bank_numbers): beside its branch or its bank only
     if banked or _SELF_BANKED.search(label.group()) is not None:
@@ -821,7 +820,7 @@ _JAPANESE_BANK_REACH = 32
 _JAPANESE_LEDGER = re.compile("勘定|残高|合計|試算|仕訳|元帳|[0-9][ \t]*円")
 # ... nor a sample's number or an amount in yen written after it ("普通 1234567 は見本の番号です", "普通預金 1980500 JPY
 # まで": the attacker's round on reviewer CI's readers)
-_JAPANESE_NOT_AN_ACCOUNT = re.compile("[ \t]*(?:jpy|yen)|[^\n。]{0,16}(?:見本|サンプル|記入例|例)", re.IGNORECASE)
+_JAPANESE_NOT_AN_ACCOUNT = re.compile("[ \t]*(?:jpy|yen)|[^\n。]{0,16}(?:見本|サンプル|例)", re.IGNORECASE)
 
 
 def _japanese_accounts(text: str) -> Iterator[Hit]:

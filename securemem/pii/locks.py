@@ -408,15 +408,12 @@ _SCRIPT_LOCK = re.compile(
     "(?:" + "|".join(re.escape(phrase) for phrase in sorted(_SCRIPT_LOCK_PHRASES, key=len, reverse=True)) + ")"
     r"(?:[ \t]*[^\s\d.,;:!?#*]{1,16}){0,2}?[ \t]*[:：]?[ \t]*(?P<value>[#*]?[0-9]{3,8}[#*]?)(?![\w])"
 )
-_SCRIPT_LOCK_HEADS = tuple(sorted({phrase[:3] for phrase in _SCRIPT_LOCK_PHRASES}))
 
 
 def _script_lock_codes(lower: str) -> Iterator[Hit]:
-    # Each phrase whole (a match holds one): their first three letters alone let "code" in any English text
-    # through, and the pattern, whose alternatives start with many letters, is tried at every character.
-    if not any(head in lower for head in _SCRIPT_LOCK_HEADS) or not any(
-        phrase in lower for phrase in _SCRIPT_LOCK_PHRASES
-    ):
+    # Each phrase whole (a match holds one; their first three letters alone let "code" in any English text through,
+    # and the pattern, whose alternatives start with many letters, is tried at every character).
+    if not any(phrase in lower for phrase in _SCRIPT_LOCK_PHRASES):
         return
     for match in _SCRIPT_LOCK.finditer(lower):
         value = match["value"]

@@ -1055,7 +1055,11 @@ _KEY_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[ .\-]")
 # or a flag elsewhere.
 # HTTPie's "http" and "https" take credentials after "-a" or "--auth" ("http -a alice:S3cret GET ...", "http -A bearer
 # -a <token> PATCH ...": reviewer CH), the command's name followed by a blank (not a URL's scheme).
-_CLI_TOOLS = ("mysql", "mariadb", "docker", "podman", "helm", "sshpass", "redis-cli", "mongo", "ldap", "http")
+# (HTTPie's names with their blank in the gate: "http" alone is in every URL)
+_CLI_TOOLS = (
+    "mysql", "mariadb", "docker", "podman", "helm", "sshpass", "redis-cli", "mongo", "ldap",
+    "http ", "https ", "http\t", "https\t",
+)  # fmt: skip
 _CLI_VALUE_REACH = 272  # an option ("--password=" and quotes) and a value of 256 characters
 _CLI_TOOL = re.compile(
     r"\b(?P<tool>mysql\w*|mariadb\w*|docker|podman|helm|sshpass|redis-cli|mongo\w*|ldap[a-z]{3,8}"
