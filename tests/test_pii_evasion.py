@@ -769,3 +769,21 @@ def test_a_text_of_many_wrapped_addresses_is_scrubbed_whole_not_refused_as_unfin
     outcome = REGULATED.scrub(text)
     assert outcome.unfinished == () and outcome.refused == ()
     assert "jonas" not in outcome.text and outcome.counts == {"EMAIL": 3000}
+
+
+def test_numbers_read_out_in_words_are_pseudonymised_as_their_digits() -> None:
+    # Two numbers read out once shared one token (their digits read as ""); now each is hashed as its digits, so it
+    # gets the token it gets typed (an attacker's round on the README's promises).
+    hashing = Scrubber({"PHONE": "hash"}, hash_key=KEY)
+
+    def token(text: str) -> str:
+        return hashing.scrub(text).text.rpartition(" ")[2]
+
+    first = token("my number is zero seven nine one one one two three four five six")
+    second = token("my number is zero seven seven zero zero nine zero zero one two three")
+    assert first.startswith("[PHONE") and second.startswith("[PHONE")
+    assert first != second
+    assert first == token("my number is 07911 123456")
+    assert token("rappelle-moi au zéro six - quarante-deux - dix-huit - soixante-treize - zéro cinq") == token(
+        "rappelle-moi au 06 42 18 73 05"
+    )

@@ -85,6 +85,7 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "Piga hesabu hizi: saba, tano, nane, mbili, tisa, moja, sita",
         "Leaderboard t0k3n: XxSniperKing99xX_Pro",
         "signer key (public) 0x3f5c1d2e9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f",
+        "public signer key 0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",  # the README's round
         "普通 1234567 は見本の番号です",
         "普通預金 1980500 JPY まで",
         "我的号码是 seven two nine four one three eight — that's my bingo card, not a phone.",

@@ -3770,12 +3770,28 @@ def find_pix_keys(scan: Scan) -> Iterator[tuple[str, int, int]]:
 
 
 def phone_e164_digits(value: str, regions: Sequence[str]) -> str:
-    """The number's E.164 digits, so "(415) 555-2671" and "+1 415 555 2671" normalise alike."""
+    """The number's E.164 digits, so "(415) 555-2671" and "+1 415 555 2671" normalise alike; a number read out in
+    words is read as its digits first ("zero seven nine one ..." as "0791..."), so it normalises as it does typed (its
+    digits were '' once: every number read out shared one token, an attacker's round on the README's promises)."""
+    if not any(char.isdigit() for char in value):
+        value = spoken_digits(value) or value
     try:
         found = phone_e164(value, tuple(regions))
     except ValueError:  # a form the parser cannot read (marks left in it): its digits name it
         found = None
     return found if found is not None else "".join(char for char in value if char.isdigit())
+
+
+def spoken_digits(value: str) -> str:
+    """The digits a number read out in words says ("plus" as "+"), French pairs included; '' when none."""
+    lower = value.lower()
+    if any(word in lower for word in _FRENCH_TENS):
+        pairs = "".join(_FRENCH_NUMBERS.get(_FRENCH_JOIN.sub("-", piece), "") for piece in _FRENCH_PIECE.findall(lower))
+        if pairs:
+            return pairs
+    plus = "+" if re.match(rf"[ \t]*(?:{_PLUS_WORDS})(?![^\W\d_])", lower) is not None else ""
+    digits = "".join(token if token[0].isdigit() else _spelt_digits(token) for token in _SPELT_TOKEN.findall(lower))
+    return plus + digits if digits else ""
 
 
 # ---- a phone as a record's object of its country's code and its subscriber's number

@@ -68,7 +68,7 @@ _SEED_BYTES = 32
 # or a public key's hex are the same shape and are named otherwise.
 _HEX_KEY = re.compile(r"(?<![0-9A-Za-z])0x[0-9a-fA-F]{64}(?![0-9A-Za-z])")
 _HEX_KEY_NAMED = re.compile(
-    r"(?<![a-z])(?:private|priv|signer|signing|secret|wallet)[ _\-]?key"
+    r"(?<![a-z])(?<!public )(?<!pub )(?:private|priv|signer|signing|secret|wallet)[ _\-]?key"
     # (a chain's name in brackets between, not what the key is: "signer key (public) 0x...": the attacker's round)
     r"(?:[ \t]*\((?:eth|ethereum|evm|bsc|bnb|polygon|matic|arbitrum|arb|optimism|op|base|avax|avalanche)\))?"
     r"[ \t]*[:=]?[ \t]*$"
