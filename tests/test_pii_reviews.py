@@ -875,6 +875,27 @@ def altered(name: str) -> list[str]:
         # before more words, passwords and phones split over chat messages, an AWS key split over variables, a card
         # whose first group is in words, OCR's "O" for zero.
         ("cj", "claim", None, 0.955),
+        # Blind, after CJ's fixes (a hospitality and travel group's and a data-engineering team's agents: front-desk
+        # handovers, rebookings, damage claims, dbt profiles, Airflow connections, Kafka and Schema Registry configs,
+        # Terraform; 24 languages): 273 of 300 as it came (91.0%), one ordinary line altered (a Databricks cluster's id
+        # read as a phone). 289 since (96.3%): Adyen's keys through their brackets, Kafka's SASL user and Schema
+        # Registry's user info, a Slack token's dashes spaced apart, numbers read out in Malay, Tagalog and Finnish,
+        # "titik" and "et işareti", Denmark's reg.nr., Hindi's "bank khata", a password's label of seven to ten words,
+        # Terraform's join(). Left: an Israeli account of six digits, a Thai account in Thai digits, a password in
+        # halves over chat messages or a table's cells, a key split over four variables, a dotted Korean label.
+        ("ck", "claim", None, 0.96),
+        # Blind, after CK's round (a remittance and mobile-money fintech, a microinsurer and their mobile team: failed
+        # transfers, KYC, cash-out agents, claims, chat exports, app configs; 20 languages): 223 of 294 as it came
+        # (75.9%), three ordinary lines altered (a SPEI tracking key, an API schema's "write-only", releases after
+        # "builds"). 258 since (87.8%): international numbers without "+" after wallets and in msisdn fields,
+        # national mobiles after a wallet's name, Hausa's, Amharic's and Bengali's digit words, accounts after a
+        # Nigerian or Kenyan bank's name and in Hausa and Yoruba, RIB, NIB and CCI by their check digits, a dotted
+        # CLABE, an IBAN set apart by slashes, OneSignal's keys, a webhook's UUID signing key, passwords in Swahili,
+        # Hausa and Amharic and in a list of pairs, a list joined with ''.join(). Left: publishable keys and client
+        # ids (public by design: Stripe's pk_live_, Paystack's, Flutterwave's, Checkout's, Mercado Pago's, PayPal's,
+        # Segment's write key), digits of two scripts mixed, Yoruba's digit words, values split over messages or
+        # cells, IPv6 addresses of seven groups (no address), PINs of four to six digits after a wallet's words.
+        ("cl", "claim", None, 0.875),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1263,6 +1284,10 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # Reviewer CJ: example.com's addresses (found by design, as every address is) and, as it came and since, a
         # Greek supply number and a Japanese customer number read as phones.
         ("cj", 4, {"EMAIL", "PHONE"}),
+        # Reviewer CK: none; as it came a Databricks cluster's id read as a phone.
+        ("ck", 0, set()),
+        # Reviewer CL: none; as it came a SPEI tracking key, an API schema's "write-only" and releases after "builds".
+        ("cl", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -867,8 +867,8 @@ def _email_pairs(text: str, lower: str) -> Iterator[Hit]:
         start, end = _trimmed(text, *match.span("value"))
         value = text[start:end]
         ends = _CLAUSE_END.match(text, match.end()) or (
-            _NEXT_SENTENCE.match(text, match.end())
-            and _LOGIN_BEFORE.search(lower, max(0, match.start() - 80), match.start())
+            (_NEXT_SENTENCE.match(text, match.end()) or _NEXT_PAIR.match(lower, match.end()))
+            and _LOGIN_BEFORE.search(lower, max(0, _pairs_start(lower, match.start()) - 80), match.start())
         )
         if ends and (_strong(value) or _PASSPHRASE.fullmatch(value)):
             yield "PASSWORD", start, end
@@ -903,7 +903,20 @@ _CLAUSE_END = re.compile(r"(?:</b>|</strong>|\*\*|`)?[.,;:)]?[ \t]*(?:\r?$|[(\[<
 # CG)
 _NEXT_SENTENCE = re.compile(r"(?<=[.;!])[ \t]+(?=[A-Z])")
 # ... where a login is named before the pair ("Send invoices to billing@acme.com / AP-Dept2. Net 30." names none)
-_LOGIN_BEFORE = re.compile(r"login|log-in|credential|password|passwort|sign[ -]?in|anmeld|zugang")
+_LOGIN_BEFORE = re.compile(r"login|log-in|credential|password|passwort|sign[ -]?in|anmeld|zugang|accounts?\b")
+# ... or another pair follows ("QA accounts ...: a@x.app / gDBQ3SrR!3?+ and b@x.app / Harvest#1304": reviewer CL)
+_NEXT_PAIR = re.compile(r"[ \t]*(?:,|;|and|&|und|et|y|e)[ \t]+[\w.+\-]{1,64}@[\w\-]{1,63}\.[\w\-.]{2,}[ \t]+/[ \t]")
+_PAIR_BEFORE = re.compile(
+    r"[\w.+\-]{1,64}@[\w\-]{1,63}(?:\.[\w\-]{1,63}){1,8}[ \t]+/[ \t]+[^\s/<>\"'`]{6,64}[ \t]*"
+    r"(?:,|;|and|&|und|et|y|e)[ \t]+$"
+)
+
+
+def _pairs_start(lower: str, start: int) -> int:
+    """Where a list of pairs that ``start``'s pair ends begins: the login's word is read before the first one."""
+    while (before := _PAIR_BEFORE.search(lower, max(0, start - 160), start)) is not None:
+        start = before.start()
+    return start
 
 
 def _placeholder(value: str) -> bool:

@@ -82,6 +82,8 @@ _FOREIGN_ACCOUNT_LABELS = (
     # Tamil's account number ("கணக்கு எண் 70814911525304, IFSC ...": reviewer CI)
     "கணக்கு எண்",
     "வங்கி கணக்கு எண்",
+    # Yoruba's account number ("Nọ́mbà àkáǹtì mi ni 4884767621 ní GTBank": reviewer CL)
+    "nọ́mbà àkáǹtì",
 )
 _NUMBER_WORD = r"(?:number|num|nbr|no\.?|nr\.?|#)"
 # Labels that name an account's number, matched in the lower-cased view.
@@ -108,6 +110,9 @@ _ACCOUNT_LABEL = re.compile(
     r"|nomor rekening|nuban(?: account)?(?: number| no\.?)?"
     r"|namba ya akaunti|nambari ya akaunti"  # Swahili ("Namba ya akaunti: 0114885666050": reviewer CC)
     r"|akaunti ya benki"  # ... a bank's account ("akaunti ya benki 1324005267811 (Equity Bank)": reviewer CI)
+    # Hausa's bank account ("Lambar asusun banki: 1460012514 (First Bank)"), Hindi's in Latin letters ("bank khata
+    # 91808812236370, IFSC ..."): reviewers CL and CK
+    r"|(?:lambar )?asusun banki|bank (?:ka )?khata(?: (?:number|no\.?|sankhya))?"
     # a wire's beneficiary's or remitter's account ("Beneficiary account: 2809440605": reviewer CI)
     r"|(?:beneficiary|beneficiary's|payee|remitter|creditor|debtor)[ \-](?:account|acct|a/c)"
     rf"(?:\.?[ \t]*{_NUMBER_WORD})?"
@@ -127,6 +132,8 @@ _ACCOUNT_LABEL = re.compile(
     r"|(?:cuenta )?clabe(?: interbancaria)?"
     # an account named alone, read only beside its bank's routing number on the line (see _BRANCH_LINE)
     r"|(?P<bare>account|acct|acc|a/c|conta(?: corrente)?|cuenta|compte))(?![^\W\d_])"
+    # Hebrew's account right after its branch ("סניף 998, חשבון 159474": reviewer CK; "חשבון" alone is a bill too)
+     + "|(?:" + _viewed("סניף") + r"[ \t]*[0-9]{1,3}[ \t]*,?[ \t]*" + _viewed("חשבון") + ")"
     # the labels of other scripts, with no word boundary: Chinese, Japanese and Thai glue the words around them,
     # Hebrew its prefixes ("的银行账号为 6228...", "שמספר חשבון הבנק ...": reviewer BR)
     "|" + _viewed(*_FOREIGN_ACCOUNT_LABELS)
@@ -173,6 +180,8 @@ _BANK_NAMED = re.compile(
     # ("DeBank", "MyBank", INSEE's "idBank": an attacker's round)
     r"|gtbank|hdbank|vpbank|tpbank|mbbank|kbank"
     # a bank's statement of an account ("Kontoutskrift juni 2024 — Kontonummer: ...": reviewer BP)
+    # Denmark's bank registration number, with its four digits ("reg.nr. 2191 kontonr. 9183628782": reviewer CK)
+    r"|reg\.?[ \t]?nr\.?(?=[ \t]*[:.]?[ \t]*[0-9]{4}(?![0-9]))|registreringsnummer"
     r"|kontoutskrift|kontoauszug|kontoudskrift|kontoutdrag|bank statement|relev[ée] bancaire|extracto bancario"
     r"|estratto conto|rekening koran|mutasi rekening"
     # Sberbank, in its cases ("Номер счёта в Сбербанке: 4081...", "Реквизиты: Сбербанк, номер счёта 4081...": reviewers
@@ -230,6 +239,8 @@ _LABEL_WORDS = index_words(
     "conto", "conta", "rekeningnummer", "bankrekening", "konta", "rachunku", "tilinumero", "szamlaszam", "hesap",
     "nomor", "rekening", "rek", "stk", "akaunti", "cbu", "cvu", "transfer ke", "agência", "agencia", "rachunek",
     "akaun", "c.b.u", "clave bancaria", "tk",
+    "kontonr", "asusun", "khata",  # Danish's and Norwegian's abbreviation, Hausa's and Hindi's (reviewers CK, CL)
+    "rib", "nib", "cci",  # Morocco's, Mozambique's and Portugal's, Peru's (see _labelled_checked_accounts)
 )  # fmt: skip
 _FOREIGN_LABEL_PARTS = viewed_words(
     *_cased((
@@ -242,6 +253,7 @@ _FOREIGN_LABEL_PARTS = viewed_words(
         "கணக்கு",  # Tamil's account (reviewer CI)
         "振込",  # Japanese's transfer, before its branch and account ("振込先：渋谷支店 普通 1993311": reviewer CI)
         "рачун", "račun", "racun",  # Serbian's and Croatian's account (see _serbian_accounts)
+        "àkáǹtì",  # Yoruba's account (reviewer CL)
     ))
 )  # fmt: skip
 
@@ -267,10 +279,7 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
     cyrillic = _CYRILLIC.search(text) is not None
     for label in labels:
         if "clabe" in label.group():
-            # a CLABE a few words on ("Cuenta CLABE para devolución: 0021..."), valid by its control digit
-            clabe = _CLABE.search(text, label.end(), min(len(text), label.end() + _CLABE_REACH))
-            if clabe is not None and "\n" not in text[label.end() : clabe.start()] and _clabe(clabe.group()):
-                yield ("BANK_ACCOUNT", *clabe.span())
+            yield from _clabe_after(text, label.end())
             continue
         named = _named_a_bank(lower, label, banked)
         if not _a_label(lower, label) or (label["stk"] is not None and not vietnamese):
@@ -402,8 +411,11 @@ def _czech_accounts(text: str, lower: str) -> list[Hit]:
 
 
 def _checked_accounts(text: str, lower: str) -> list[Hit]:
-    """Czech, Slovak and Serbian accounts, read by their check digits in text that speaks of an account."""
+    """Czech, Slovak and Serbian accounts, read by their check digits in text that speaks of an account, and those
+    named by a word of their country's (_labelled_checked_accounts)."""
     found = _czech_accounts(text, lower)
+    if "rib" in lower or "nib" in lower or "cci" in lower:
+        found += _labelled_checked_accounts(lower)
     if "ra" in lower or not text.isascii():
         found += _serbian_accounts(text, lower)
     return found
@@ -420,6 +432,46 @@ def _thai_and_vietnamese_accounts(text: str, lower: str) -> list[Hit]:
         for match in matches
         if _plausible(text, match["value"], match.end("value")) and _DATE_LIKE.fullmatch(match["value"]) is None
     ]
+
+
+# Accounts named by their country's own word and valid by their check digits (reviewer CL): Morocco's RIB (24 digits,
+# the whole number 0 modulo 97: "RIB ديالو 007 450 6936444209882625 55"), Mozambique's and Portugal's NIB (21 digits, 1
+# modulo 97, as an IBAN's: "NIB do cliente 0011 1995 60890672844 29"), Peru's CCI (20 digits, a check digit for the bank
+# and branch and one for the account: "CCI 003-367-505326778452-02").
+_CHECKED_LABEL = re.compile(r"(?<![^\W\d_])(?P<label>rib|nib|cci)(?![^\W\d_])")
+_CHECKED_VALUE = re.compile(r"(?<![0-9])[0-9]{2,}(?:[ \-.][0-9]{1,})*+(?![0-9])")
+_CHECKED_REACH = 40
+
+
+def _labelled_checked_accounts(lower: str) -> Iterator[Hit]:
+    for label in _CHECKED_LABEL.finditer(lower):
+        value = _CHECKED_VALUE.search(lower, label.end(), min(len(lower), label.end() + _CHECKED_REACH))
+        if value is None or "\n" in lower[label.end() : value.start()]:
+            continue
+        digits = "".join(char for char in value.group() if char.isdigit())
+        kind = label["label"]
+        if (
+            (kind == "rib" and len(digits) == _RIB_DIGITS and int(digits) % 97 == 0)
+            or (kind == "nib" and len(digits) == _NIB_DIGITS and int(digits) % 97 == 1)
+            or (kind == "cci" and _cci_valid(digits))
+        ) and not placeholder_digits(digits):
+            yield "BANK_ACCOUNT", *value.span()
+
+
+_RIB_DIGITS, _NIB_DIGITS, _CCI_DIGITS = 24, 21, 20
+
+
+def _cci_valid(digits: str) -> bool:
+    """Peru's CCI: bank (3), branch (3), account (12), then a check digit of the first six and one of the account's
+    twelve, each ten less the sum of the digits of its digits weighted 1, 2, 1, 2 ... (modulo 10)."""
+    if len(digits) != _CCI_DIGITS:
+        return False
+
+    def check(part: str) -> int:
+        total = sum(sum(divmod(int(char) * (1 + index % 2), 10)) for index, char in enumerate(part))
+        return (10 - total % 10) % 10
+
+    return check(digits[:6]) == int(digits[18]) and check(digits[6:18]) == int(digits[19])
 
 
 def _national_accounts(text: str, lower: str) -> Iterator[Hit]:
@@ -614,9 +666,10 @@ def _bare_beside(lower: str, label: re.Match[str], value_end: int | None = None)
 
 
 # The labels read beside a bank's name: English's (Spanish's "cuenta", French's "compte", Portuguese's "conta" are
-# verbs too, "El Banco Santander cuenta con 17800000 tarjetas"; "a/c" is air conditioning, "lobby a/c serial ...":
-# the attacker's round on reviewer CH's readers)
-_BARE_BESIDE_A_BANK = frozenset({"acct", "acc", "account"})
+# verbs too, "El Banco Santander cuenta con 17800000 tarjetas"); "a/c" only here, right after a bank's name ("Co-op
+# Bank a/c 0111...": reviewer CL), as alone it is air conditioning ("lobby a/c serial ...": the attacker's round on
+# reviewer CH's readers)
+_BARE_BESIDE_A_BANK = frozenset({"acct", "acc", "account", "a/c"})
 
 
 # A bank by a word for one (not a snowbank's, a data bank's, a bank's card, statement, holiday or street), or a payment
@@ -633,7 +686,10 @@ _BANK_NAMES = (
     "bdo|bpi|landbank|sbi|hdfc|icici|kotak|hsbc|barclays|lloyds|natwest|halifax|santander|monzo|revolut|starling|n26|"
     "bunq|wells fargo|citibank|bofa|dbs|posb|ocbc|uob|maybank|cimb|rbc|scotiabank|bmo|cibc|westpac|commbank|abn amro|"
     "rabobank|bnp paribas|unicredit|intesa sanpaolo|bbva|caixabank|nubank|itaú|itau|bradesco|kcb|absa|fnb|capitec|"
-    "standard chartered|gcash"
+    "standard chartered|gcash|"
+    # Nigeria's and Kenya's (reviewer CL: "GTBank acct 5124164224", "Equity a/c 0250305756921")
+    "gtbank|gtb|first bank|firstbank|zenith bank|access bank|uba|fidelity bank|stanbic|opay|kuda|moniepoint|"
+    "equity bank|co-op bank|ncba|dtb"
 )
 # ... right before the label: at most two words between, no stop ("Bank: Chase, acct", "direct deposit acct", "wire
 # transfer to acct", "Frost Bank business account")
@@ -793,10 +849,20 @@ def _norwegian_account(value: str) -> bool:
     return (0 if check == _MOD11 else check) == digits[10]
 
 
-_CLABE = re.compile(r"(?<![0-9])[0-9]{18}(?![0-9])")
-_CLABE_REACH = 48
+# (its groups may be set apart by blanks, dots or dashes: "137.150.66761926865.1", reviewer CL)
+_CLABE = re.compile(r"(?<![0-9])[0-9](?:[ .\-]?[0-9]){17}(?![0-9])")
+_CLABE_REACH = 48  # characters between the label and the CLABE's start, at most
+_CLABE_WRITTEN = 24  # ... and its length, its groups set apart
 _CLABE_WEIGHTS = (3, 7, 1) * 6
 _CLABE_DIGITS = 18
+
+
+def _clabe_after(text: str, at: int) -> Iterator[Hit]:
+    """A CLABE a few words after its label ("Cuenta CLABE para devolución: 0021..."), valid by its control digit."""
+    clabe = _CLABE.search(text, at, min(len(text), at + _CLABE_REACH + _CLABE_WRITTEN))
+    near = clabe is not None and clabe.start() <= at + _CLABE_REACH and "\n" not in text[at : clabe.start()]
+    if clabe is not None and near and _clabe(clabe.group()):
+        yield ("BANK_ACCOUNT", *clabe.span())
 
 
 def _clabe(value: str) -> bool:

@@ -581,6 +581,13 @@ PREFIXED: tuple[Rule, ...] = (
         "Salesforce session ids / access tokens (org id '00D' + '!')",
         end=r"(?![A-Za-z0-9._])",
     ),
+    # (reviewer CL's mobile team's .env: "ONESIGNAL_REST_API_KEY=os_v2_app_eovwx6...")
+    prefixed(
+        "ONESIGNAL_API_KEY",
+        ("os_v2_app_", "os_v2_org_"),
+        r"[a-z2-7]{100,120}",
+        "OneSignal REST API keys, version 2 (app and organisation keys: os_v2_app_ or os_v2_org_, then base32)",
+    ),
 )
 
 # A webhook's URL may come defanged, as a threat report writes one ("hxxps://hooks[.]slack[.]com/...": reviewer

@@ -38,7 +38,9 @@ for _column_kind, _names in (
      # the same in the languages exports are written in (reviewer M: a Spanish sheet's "Teléfono")
      "|teléfono|telefono|telefone|téléphone|telefon|telefonnummer|telefoonnummer|móvil|movil|celular|cellulare"
      "|handy|mobil|portable|gsm|телефон|電話|電話番号|전화|전화번호|연락처|手机|电话"
-     "|telefoon|τηλέφωνο|טלפון|هاتف|điện thoại|dien thoai|telepon|nomor telepon|nomor hp|telefonszám|telefonszam"),
+     "|telefoon|τηλέφωνο|טלפון|هاتف|điện thoại|dien thoai|telepon|nomor telepon|nomor hp|telefonszám|telefonszam"
+     # a mobile network's subscriber number (reviewer CL: "INSERT INTO customers (..., msisdn, ...)")
+     "|msisdn"),
     ("CREDIT_CARD", "card number|card no|card|credit card|credit card number|cc|cc number|ccnum|pan|card num"
      # the same in the languages exports are written in (reviewer BK: "Numer karty (1/2)", "Kartennummer")
      "|kartennummer|numéro de carte|numero de carte|número de tarjeta|numero de tarjeta|numer karty|номер карты"
@@ -147,6 +149,7 @@ _ACCOUNT_NAMES = frozenset(("login", "user", "username", "user name", "user id",
 # ("tel", "cell", "cc", "pan" and "api key" alone are headers rarely enough to be left to the other finders.)
 _HINTS: tuple[str, ...]
 _HINTS = ("ssn", "social", "phone", "mobile", "fax", "card", "iban", "tele", "telé", "tél", "móvil", "movil", "celular",
+          "msisdn",
           "val", "handy", "mobil", "portable", "gsm", "телеф", "電話", "전화", "연락처", "手机", "电话", "otp", "mfa",
           "2fa", "backup", "recovery", "verification", "one time", "one_time", "cvv", "cvc", "csc",
           # cards' numbers, phones in more languages (reviewer BK)

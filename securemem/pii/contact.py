@@ -294,6 +294,7 @@ _FOREIGN_DOT = tuple(
         "nokta",
         "τελεία",
         "ดอท",  # Thai's "dot" (reviewer AY)
+        "titik",  # Indonesian's and Malay's ("budi titik nugroho (at) yahoo titik co titik id": reviewer CK)
     )
 )
 _AT_WORDS = "at|arroba|arobase|ät|chiocciola|apenstaartje|klammeraffe|" + "|".join(map(re.escape, _FOREIGN_AT))
@@ -697,7 +698,8 @@ def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span
     found: list[Span] = []
     words = SPOKEN_ATS if foreign else SPOKEN_ATS[:1]
     if _turkish_spoken(lower):
-        words = (*words, " et ")
+        # "@" said as "et" or as its sign's name ("zeynep89 et işareti yandex nokta com": reviewer CK)
+        words = (*words, " et ", " et işareti ", " et isareti ")
     for word in words:
         at = lower.find(word)
         done = 0
@@ -719,7 +721,7 @@ def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span
                 start = -1
             if word == " ät " and start != -1 and not any(mark in lower[start:at] for mark in _LOCAL_DOTS):
                 start = -1  # Swedish "ät" (eat): "Barnen ät lunch punkt nu"; German dictation spells its dot
-            if word == " et " and domain is not None and " nokta " not in domain.group():
+            if word.startswith(" et ") and domain is not None and " nokta " not in domain.group():
                 start = -1  # Turkish "et" (@) only with "nokta" (.): "Pierre et Marie point com" is French prose
             if domain is not None and domain.end() < len(lower) and lower[domain.end()] == "/":
                 start = -1  # "Track at ups.com/track": a site's page, not an address (reviewer V)
@@ -909,6 +911,9 @@ _HEBREW_PHONE_WORDS = frozenset(prefix + stem for stem in _HEBREW_PHONE_STEMS fo
 # An unformatted digit run is a phone number only when the text says so just before it; "Order
 # 415-555-2671" or "account number is 4155552671" is a reference even if it would dial. Both are
 # judged on the last few words before the candidate (a word list, not a regex over the context).
+# Mobile money wallets, whose account is a phone number (the words as _WORDS reads them: "M-Pesa" is "m", "pesa")
+_WALLETS = ("pesa", "mpesa", "gcash", "jazzcash", "easypaisa", "bkash", "nagad", "yape", "plin", "كاش", "کیش")
+
 _PHONE_WORDS = frozenset(
     [
         "phone",
@@ -1031,6 +1036,11 @@ _PHONE_WORDS = frozenset(
         "telefonem",
         "komórki",
         "simu",
+        # Amharic's phone ("የደንበኛው ስልክ 0938291903": reviewer CL)
+        "ስልክ",
+        # mobile money: a wallet's account is its owner's phone number ("M-Pesa 254759867454", "GCash ko,
+        # 09666485704", "Vodafone Cash 01225467837": reviewer CL); only right before the number (see _PAID_TO)
+        *_WALLETS,
         *_HEBREW_PHONE_WORDS,
     ]
 )
@@ -1038,17 +1048,23 @@ _PHONE_WORDS = frozenset(
 # "Blik na 698 214 370", "tlm 912 804 337"); further back they name a payment ("Pago con Bizum, pedido
 # 612345678", "BLIK refund ref 612345678"). The verbs "liga", "ligue" and "chama" (call) need their
 # preposition too: "Liga 1 2023/24" is a football league (an attacker's round).
-_PAID_TO = frozenset(["bizum", "satispay", "blik", "tlm"])
+_PAID_TO = frozenset(["bizum", "satispay", "blik", "tlm", *_WALLETS])
 # "pediu retorno no (41) ...", "richiamato al 338-..." (a callback: reviewer BB; "Lotto richiamato 335 608 2671",
 # a product recalled, is no call: an attacker's round)
 _CALLED_ON = frozenset(["chama", "liga", "ligue", "retorno", "richiamato", "richiamata", "richiamare"])
-_TO_THE_NUMBER = frozenset(["al", "na", "no", "a", "to", "pro", "pra", "para", "per", "do", "da", "au", "me"])
+_TO_THE_NUMBER = frozenset(
+    ["al", "na", "no", "a", "to", "pro", "pra", "para", "per", "do", "da", "au", "me",
+     # a wallet's "is", "my", "account" ("su Yape es 985 722 528", "sa GCash ko, 0966...", "جاز کیش اکاؤنٹ 0327...")
+     "es", "ko", "ni", "account", "اکاؤنٹ"]
+)  # fmt: skip
 _PERSON_NOUNS = frozenset(["customer", "member", "employee", "client", "patient", "user", "subscriber"])
 _REFERENCE_WORDS = frozenset(
     [
         "pn",  # a part number ("PN 0345-22-8136", reviewer Q)
         "apn",  # an assessor's parcel number ("APN 4326-018-027 / Lot 14, Tract 30512": reviewer CD)
         "הזמנה",  # Hebrew: an order ("הזמנה 7731-2024-55", reviewer BB)
+        "ماڈل",  # Urdu: a model's number ("موبائل ماڈل نمبر 03124496172": an attacker's round)
+        "شناختی",  # Urdu: an identity card's ("شناختی کارڈ 42101-5962555-5", a CNIC: reviewer CL)
         "dosar",  # Romanian: a court's file ("Dosar nr. 1234/211/2023", reviewer BB)
         "dosarul",
         "duns",  # a company's D-U-N-S number ("DUNS number 08-146-6849", reviewer AL)
@@ -1253,7 +1269,8 @@ _FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code", "n"
 # Latin Extended-A too, and Romanian's comma-below letters (ș, ț); Hebrew letters (its phone and call
 # words: the view drops its vowel points)
 _LETTERS = "a-z\u00e0-\u00ff\u0100-\u017f\u0218-\u021b\u1ea1-\u1ef9"
-_OTHER_WORDS = r"[\u0621-\u064a]+|[\u05d0-\u05ea]+|#"
+# Arabic's letters and Urdu's and Persian's own ("جاز کیش اکاؤنٹ": reviewer CL), Hebrew's, Ethiopic's ("ስልክ")
+_OTHER_WORDS = r"[\u0621-\u064a\u0671-\u06d3]+|[\u05d0-\u05ea]+|[\u1200-\u135a]+|#"
 _WORDS = re.compile(rf"[{_LETTERS}]+|{_OTHER_WORDS}")
 
 
@@ -1987,6 +2004,14 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
 # upper-case name leads (a lower-case one is a row's or an episode's: "row_4:05 10 15 20 25 30", an attacker's round)
 # FIX's and ISO 8601's basic timestamps, a date then a dash and the hour ("52=20240612-14:00:00.250": reviewer BN)
 _DATE_DASH_HOUR = re.compile(r"(?:19|20)[0-9]{2}[01][0-9][0-3][0-9]-[0-2][0-9]")
+# An identifier's last part glued on by a dash, letters and digits mixed: the digits before are part of the
+# identifier ("cluster 0612-093012-abcd123", a Databricks cluster's id: reviewer CK). Letters alone are a
+# word's ending (Hungarian's "06 30 123 4567-es számon").
+# Pakistan's identity card number, five digits, seven and one ("42101-5962555-5": reviewer CL), no phone's grouping
+_CNIC = re.compile(r"[0-9]{5}-[0-9]{7}-[0-9]")
+_ID_SUFFIX = re.compile(
+    r"-(?!x[0-9]{1,6}(?![A-Za-z0-9])|ext)(?=[a-z]{0,15}[0-9])(?=[0-9]{0,15}[a-z])[a-z0-9]{2,16}(?![A-Za-z0-9])"
+)
 _TIME_BEFORE = re.compile(r"(?<![A-Z][A-Z][_\-. ])(?<![A-Z][A-Z])[0-9]:\Z")
 
 
@@ -2002,6 +2027,8 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         or _DATE_OR_IP.match(text, start, end)
         or _TIME_BEFORE.match(text, max(0, start - 2), start)
         or (_DATE_DASH_HOUR.fullmatch(candidate) and text.startswith(":", end))
+        or _ID_SUFFIX.match(text, end)
+        or _CNIC.fullmatch(candidate)
     ):
         return 0
     if digits > _MAX_DIGITS and _uniform(candidate):
@@ -2881,7 +2908,9 @@ def phone_e164(candidate: str, regions: tuple[str, ...]) -> str | None:
 # it valid, its trunk prefix written or not.
 _SAID_REGIONS = ("ES", "IT", "PT", "BR", "MX", "AR", "CO", "CL", "NL", "BE", "CH", "AT", "PL", "CZ", "SK", "HU",
                  "RO", "SE", "NO", "DK", "FI", "IE", "RU", "UA", "TR", "GR", "IL", "AE", "SA", "EG", "ZA", "NG",
-                 "KE", "CN", "HK", "TW", "JP", "KR", "SG", "MY", "ID", "PH", "TH", "VN", "AU", "NZ", "PK")  # fmt: skip
+                 "KE", "CN", "HK", "TW", "JP", "KR", "SG", "MY", "ID", "PH", "TH", "VN", "AU", "NZ", "PK",
+                 # (mobile money's markets: reviewer CL)
+                 "ET", "GH", "TZ", "UG", "RW", "PE", "BD", "NP", "SN", "CI", "MA", "CM")  # fmt: skip
 
 
 # The words that name a phone and nothing else ("number", "no", "nr", "t", "text" name other things).
@@ -3001,8 +3030,34 @@ _ANY_NUMBERS_WORDS = frozenset(
 _QUALIFIED_AFTER = re.compile(r"[ \t]*\([ \t]*(?P<words>[^\W\d_][^\s()]*(?:[ \t]+[^\s()]+){0,2})[ \t]*\)")
 
 
+# A mobile subscriber's number by the name networks and APIs give it, a field's or a column's
+# ('"msisdn":"254774943714"', "msisdn=+233241234567": reviewer CL): always the whole international number, its "+"
+# often left out; not a count of them ("msisdn_count=12845561").
+_MSISDN = re.compile(r"(?<![\w.])msisdn[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>\+?[0-9]{10,15})(?![0-9])", re.IGNORECASE)
+
+
+def find_msisdns(scan: Scan) -> Iterator[Span]:
+    for match in _MSISDN.finditer(scan.text):
+        value = match["value"]
+        if value.startswith("+") or _international_unmarked(value):
+            yield match.span("value")
+
+
 def valid_where_said(candidate: str) -> bool:
-    return _valid_in(candidate, _SAID_REGIONS)
+    return _valid_in(candidate, _SAID_REGIONS) or _international_unmarked(candidate)
+
+
+def _international_unmarked(candidate: str) -> bool:
+    """An international number written without its "+" (as mobile money's APIs and logs write them:
+    "M-Pesa 254759867454", "callback to 2348185941468": reviewer CL), valid with it; not North America's (a
+    "1" then ten digits is any number of eleven digits)."""
+    compact = candidate.translate(_PHONE_PUNCTUATION)
+    if not (compact.isdigit() and _UNMARKED_DIGITS[0] <= len(compact) <= _UNMARKED_DIGITS[1]):
+        return False
+    return compact[0] not in "01" and phone_e164("+" + compact, ()) is not None
+
+
+_UNMARKED_DIGITS = (11, 13)
 
 
 def _valid_in(candidate: str, codes: tuple[str, ...], trunk_written: bool = False) -> bool:
@@ -4041,6 +4096,11 @@ for _digits_of_language in (
     # Ukrainian, and Tagalog's digits (Spanish's, as Filipinos spell them): reviewers CC and CD
     "нуль один два три чотири п'ять шість сім вісім дев'ять",
     "sero uno dos tres kuwatro singko sais siyete otso nuwebe",
+    # Hausa's, Amharic's and Bengali's (reviewer CL's mobile-money notes: "sifiri tara sifiri tara biyu ...", "ዜሮ ዘጠኝ
+    # ሶስት ...", "বিকাশ নম্বর শূন্য এক সাত ...")
+    "sifiri ɗaya biyu uku huɗu biyar shida bakwai takwas tara",
+    "ዜሮ አንድ ሁለት ሶስት አራት አምስት ስድስት ሰባት ስምንት ዘጠኝ",
+    "শূন্য এক দুই তিন চার পাঁচ ছয় সাত আট নয়",
 ):
     for _value, _word in enumerate(_digits_of_language.split()):
         _DIGIT_WORDS[normalise_text(_word).lower()] = str(_value)
@@ -4050,6 +4110,13 @@ for _word, _digit in (("tư", "4"), ("lăm", "5"), ("εννιά", "9"), ("εφτ
 _DIGIT_WORDS.update({"oh": "0", "zwo": "2", "tres": "3", "uma": "1", "meia": "6", "chaar": "4", "panch": "5"})
 # Tagalog's other spellings, and radio's "niner" ("your one-time code is niner-six-seven-...": reviewer CD)
 _DIGIT_WORDS.update({"kwatro": "4", "sinko": "5", "syete": "7", "nuebe": "9", "niner": "9"})
+# Malay's "kosong" (zero) and "lapan" (eight), Tagalog's own digit words and Finnish's (reviewer CK's guests'
+# numbers written in words: "kosong satu dua, empat dua satu, ...", "sero siyam dalawa pito, ...", "nolla neljä yksi")
+_DIGIT_WORDS.update({"kosong": "0", "lapan": "8"})
+for _value, _word in enumerate("isa dalawa tatlo apat lima anim pito walo siyam".split(), 1):  # noqa: SIM905
+    _DIGIT_WORDS[_word] = str(_value)
+for _value, _word in enumerate("nolla yksi kaksi kolme neljä viisi kuusi seitsemän kahdeksan yhdeksän".split()):  # noqa: SIM905
+    _DIGIT_WORDS[_word] = str(_value)
 DIGIT_WORDS = _DIGIT_WORDS  # every digit said as a word, as the view writes it (dictated.py reads them too)
 # German says a pair of digits as one number: "null vier null zweiundvierzig dreiunddreißig ..." (reviewer BM's
 # transcripts), "null eins siebzig, Moment, einundzwanzig ...": each such word stands for its two digits.
@@ -4087,8 +4154,9 @@ _SAID_BETWEEN = rf"(?:{_FILLERS}|{_CORRECTIONS}|{_PAUSES})"
 _WORD_GAP = (
     # a pause: "...", "…" (the view's "..."), a comma or a dash, and words said in it
     # (Arabic's comma and the ideographic one too: "زائد، تسعة ستة ستة، ...": reviewer CI)
-    rf"(?:(?:[ \t]*(?:\.\.\.|[,،、\-–—/.])[ \t]*|[ \t]+)(?:{_SAID_BETWEEN}[ \t]*(?:\.\.\.|[,،、.])?[ \t]+){{1,3}}"
-    r"|[ \t]*(?:\.\.\.|[,،、\-–—/.])[ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?)"
+    # (and Ethiopic's comma: "ዜሮ ዘጠኝ ሶስት ስምንት፣ ሁለት ዘጠኝ፣ ...": reviewer CL)
+    rf"(?:(?:[ \t]*(?:\.\.\.|[,،、፣\-–—/.])[ \t]*|[ \t]+)(?:{_SAID_BETWEEN}[ \t]*(?:\.\.\.|[,،、፣.])?[ \t]+){{1,3}}"
+    r"|[ \t]*(?:\.\.\.|[,،、፣\-–—/.])[ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?)"
 )
 
 
@@ -4177,7 +4245,7 @@ _DIGIT_WORD_STARTS = "|".join(
     ]
 )
 _OPENERS = " \t\n:("  # what _SPELT_START reads before a digit word ...
-_SEPARATORS = " \t,،、-–—/."  # ... and right after it
+_SEPARATORS = " \t,،、፣-–—/."  # ... and right after it
 _SPELT_START = re.compile(
     rf"[{re.escape(_OPENERS)}](?:{_DIGIT_WORD_STARTS})(?=[{re.escape(_SEPARATORS)}])"
     # then another digit word, or a digit typed ("mobile: oh 7 nine 0 one 5 ...": reviewer BP)
@@ -4202,6 +4270,11 @@ _SPELT_CONTEXT = _PHONE_WORDS | {
     "hp",  # Indonesian's "nomor HP" (handphone: reviewer AJ); Russian's and Hindi's number and phone, as viewed
     # Swahili's "call me" ("nipigie kwa sifuri saba ...": reviewer CI; not "piga", which does sums and votes too)
     "nipigie",
+    # Turkish's mobile ("cep numarası sıfır beş dört ..."; not "numarası" alone, any number's: "Fatura numarası sıfır
+    # sıfır bir ...", an attacker's round) and Hausa's phone ("lambar wayarsa
+    # ita ce sifiri tara ...": reviewer CL); a mobile wallet's account is its owner's phone number
+    "cep", "wayarsa", "wayata", "waya", "ስልክ", "محفظة", "المحفظة", normalise_text("বিকাশ"),
+    "line",  # "Customer's line is zero nine zero three, ..." (reviewer CL)
     *(
         normalise_text(form).lower()  # "Номер" reads "hoмep": its capital "Н" looks like "H"
         for word in ("номер", "телефон", "тел", "мобильный", "नंबर", "फोन", "मोबाइल",

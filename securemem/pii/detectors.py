@@ -77,6 +77,7 @@ from securemem.pii.contact import (
     find_emails,
     find_korean_phones,
     find_labelled_phones,
+    find_msisdns,
     find_obfuscated_emails,
     find_phone_objects,
     find_phones,
@@ -142,6 +143,7 @@ from securemem.pii.secrets import (
     find_command_credentials,
     find_connection_passwords,
     find_cookie_secrets,
+    find_dash_spaced_tokens,
     find_django_keys,
     find_dumped_secrets,
     find_high_entropy,
@@ -446,6 +448,9 @@ _BUILTINS: tuple[_Builtin, ...] = (
     ),
     _Builtin(frozenset(CATALOGUE_TYPES) - {rule.type for rule in KEYED}, find_catalogue),
     _Builtin(
+        frozenset(CATALOGUE_TYPES) - {rule.type for rule in KEYED}, find_dash_spaced_tokens, literals=(" -", "- ")
+    ),
+    _Builtin(
         frozenset({"PASSWORD", "GENERIC_SECRET"} | {rule.type for rule in KEYED}),
         find_keyword_secrets,
         gate=may_hold_keyword_secret,
@@ -462,6 +467,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
         frozenset({"AWS_SECRET_KEY"}), find_aws_named_secrets, literals=("aws", "secret", "akia", "asia"), lowered=True
     ),
     _Builtin(frozenset({"EMAIL", "PHONE"}), find_pix_keys, literals=("br.gov.bcb.pix",), lowered=True),  # Pix's key
+    _Builtin(frozenset({"PHONE"}), _phones(find_msisdns), literals=("msisdn",), lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_oauth_codes, literals=("code=",)),  # an OAuth redirect's code
     _Builtin(frozenset({"PASSWORD"}), find_sql_passwords, literals=("identified", "sp_addlogin"), lowered=True),
     _Builtin(frozenset({"PASSWORD", "GENERIC_SECRET"}), find_variable_defaults, literals=("variable",)),
@@ -958,6 +964,9 @@ def _in_concat(text: str, at: int) -> bool:
 # otherwise (".join(', ')", ".join()", which puts commas back) or not joined keeps them apart.
 _JOINED_AFTER = re.compile(r"\][ \t]*\.join\([ \t]*(?:''|\"\"|``)[ \t]*\)")
 _JOINED_BEFORE = re.compile(r"(?:''|\"\")[ \t]*\.join\([ \t]*[\[(]")
+# ... and Terraform's join() of a list with nothing between ('join("", ["sk-ant-api03-PMW8...", "acRN...", ...])':
+# reviewer CK)
+_JOIN_CALL = re.compile(r"(?<![\w.])join\([ \t]*(?:\"\"|'')[ \t]*,[ \t]*\[")
 
 
 def _in_joined_list(text: str, at: int) -> bool:
@@ -967,6 +976,9 @@ def _in_joined_list(text: str, at: int) -> bool:
         close = text.find("]", at, at + _JOIN_AHEAD)
         if close != -1 and "\n" not in text[at:close] and _JOINED_AFTER.match(text, close):
             return True
+    call = text.rfind("join(", low, at)
+    if call != -1 and (opened_call := _JOIN_CALL.match(text, call)) is not None:
+        return "]" not in text[opened_call.end() : at]
     joined = text.rfind(".join(", low, at)
     if joined == -1:
         return False

@@ -32,11 +32,11 @@ from securemem.pii.scan import Scan, Span, index_words
 _AT_SAID = (
     "at", "arroba", "arobase", "ät", "chiocciola", "apenstaartje", "apestaartje", "klammeraffe", "małpa", "malpa",
     "kukac", "zavináč", "snabel-a", "arond", "собака", "παπάκι", "at the rate", "एट द रेट", "ऐट द रेट", "アットマーク",
-    "艾特", "골뱅이", "آت", "ات", "et",
+    "艾特", "골뱅이", "آت", "ات", "et", "et işareti", "et isareti",
 )  # fmt: skip
 _DOT_SAID = (
     "dot", "punkt", "punto", "ponto", "point", "punt", "kropka", "nokta", "tečka", "punct", "punktum", "точка",
-    "τελεία", "डॉट", "ドット", "点", "점", "닷", "دوت", "نقطة", "ดอท", "chấm",
+    "τελεία", "डॉट", "ドット", "点", "점", "닷", "دوت", "نقطة", "ดอท", "chấm", "titik",
 )  # fmt: skip
 _UNDERSCORE_SAID = (
     "underscore", "unterstrich", "underline", "tiret bas", "guion bajo", "guión bajo", "trattino basso",

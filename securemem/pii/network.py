@@ -51,7 +51,7 @@ _RELEASE_OF = as_viewed(
     )
 )  # fmt: skip
 _VERSION_WORDS = re.compile(
-    r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|sections?|"
+    r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|releases?|builds?|firmware|v|sections?|"
     r"clauses?|chapters?|figure|fig|requirements?|paragraphs?|appendix|annex|articles?|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
     r"fixed in(?: [a-z]{1,12})?|kernel|taxonomy|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?|"

@@ -419,7 +419,8 @@ _ESCAPE = re.compile(
     r"|(?<=[A-Za-z0-9][-_])\*\*(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\*\*(?=\s|[.,;:)]|$))"
     # An address read out: "183 dot 180 dot 74 dot 5", "78 (dot) 46 (dot) ..." (reviewer AX; a space kept
     # on each side stays a space)
-    r"|(?<=[0-9]) (?P<spoken>dot|\(dot\)|\[dot\]) (?=[0-9])"
+    # ... in Indonesian, German, Spanish, Portuguese ("172 titik 28 titik 154 titik 75": reviewer CK)
+    r"|(?<=[0-9]) (?P<spoken>dot|titik|punkt|punto|ponto|\(dot\)|\[dot\]) (?=[0-9])"
     r"|(?<=[^\s=])(?P<soft>=\r?\n)(?=[^\s])"
     # A long line of iCalendar or vCard folded (RFC 5545 3.1: a line break and one blank go; read only in text that
     # opens such a component): "mailto:olivia.brenna\r\n n@northbridgebank.co.uk" (reviewer BX)
@@ -463,7 +464,26 @@ _NAMED = {
     "rpar": ")",
     "sol": "/",
 }
-_ESCAPE_MARKS = ("%", "\\", "&", "[", "<wbr", "**", "=\n", " dot ", "\x1b", "(a)", "(.)", "(dot)", "{.}", "{dot}")
+_ESCAPE_MARKS = (
+    "%",
+    "\\",
+    "&",
+    "[",
+    "<wbr",
+    "**",
+    "=\n",
+    " dot ",
+    " titik ",
+    " punkt ",
+    " punto ",
+    " ponto ",
+    "\x1b",
+    "(a)",
+    "(.)",
+    "(dot)",
+    "{.}",
+    "{dot}",
+)
 _QUOTED_PRINTABLE = re.compile("quoted-printable", re.IGNORECASE)
 
 
@@ -484,6 +504,8 @@ def _may_escape(original: str) -> bool:
         or ("=" in original and "=\n" in original)
         or ("BEGIN:V" in original and ("\n " in original or "\n\t" in original))
         or " dot " in original
+        or (" t" in original and " titik " in original)
+        or (" p" in original and (" punkt " in original or " punto " in original or " ponto " in original))
         or "\x1b" in original
         or ("(" in original and ("(a)" in original or "(.)" in original or "(dot)" in original))
         or ("{" in original and ("{.}" in original or "{dot}" in original))

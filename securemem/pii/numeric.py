@@ -103,6 +103,9 @@ _IBAN = re.compile(
     # groups apart by blanks, a dash, a dot, a tab, or a comma between digits as a caller's pauses are written
     r"(?:(?:[ ]{1,2}|[\-.\t]|(?<=[0-9]),[ ](?=[0-9]))?[A-Za-z0-9]){11,31}"
 )
+# ... or its groups set apart by slashes, its country's capitals glued to its check digits ("TR36/0006/2072/...":
+# reviewer CL; not "de 22/07/2024 cancelada", a date after a word: an attacker's round)
+_SLASHED_IBAN = re.compile(r"(?<![A-Za-z0-9/])[A-Z]{2}[0-9]{2}(?:/[A-Z0-9]{1,4}){3,8}(?![A-Za-z0-9/])")
 
 # Glued to its label ("SSN-123-04-2078", "SSN737-70-0210"), not to a number; " - " may separate too.
 _SSN = re.compile(
@@ -646,6 +649,10 @@ def find_ibans(scan: Scan) -> Iterator[Span]:
     text = scan.text
     if "+" in text and "iban" in scan.lower:
         yield from _form_ibans(text)
+    if "/" in text:
+        for slashed in _SLASHED_IBAN.finditer(text):
+            if _iban_end(text, slashed.start(), slashed.end()) == slashed.end():
+                yield slashed.span()
     match = _IBAN.search(text)
     while match is not None:
         spaced = text[match.start() - 1] == " "  # "de 58 94170 790088 2823430"
@@ -664,7 +671,7 @@ def find_ibans(scan: Scan) -> Iterator[Span]:
         match = _IBAN.search(text, end or match.start() + 1)
 
 
-_SKIPPED = str.maketrans("", "", " -.\t,")
+_SKIPPED = str.maketrans("", "", " -.\t,/")
 # An IBAN with a space between its country code and its check digits is read when it is this long
 # or longer (Germany's, France's, Britain's; not Norway's 15 characters, which a word and a number
 # such as "no 12 3456 7890 123" make).
@@ -692,7 +699,7 @@ def _iban_end(text: str, start: int, limit: int) -> int:
     seen = 0
     end = start
     while seen < length:
-        if text[end] not in " -.\t,":
+        if text[end] not in " -.\t,/":
             seen += 1
         end += 1
     if end < len(text) and text[end].isalnum():

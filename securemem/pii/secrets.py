@@ -229,6 +229,42 @@ def find_catalogue(scan: Scan) -> Iterator[Hit]:
                     yield from _anchored(rule, text)
 
 
+# A provider token whose dashes were spaced apart so that no scanner matches it ("xoxb - 139784289232 -
+# 7445097702778 - gHvf...": reviewer CK): at each dash with a blank beside it, the token the word before it
+# starts, its pieces joined again, must match a provider's rule whole.
+_SPACED_DASH = re.compile(r"[ \t]+-[ \t]*|-[ \t]+")
+_HEAD_BEFORE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9_]{1,15}[ \t]*$")
+_DASHED_PIECES = re.compile(r"[A-Za-z0-9_]{1,128}(?:[ \t]*-[ \t]*[A-Za-z0-9_]{1,128}){1,8}")
+
+
+def find_dash_spaced_tokens(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    done = 0
+    for dash in _SPACED_DASH.finditer(text):
+        if dash.start() < done:
+            continue
+        head = _HEAD_BEFORE.search(text, max(0, dash.start() - 17), dash.start())
+        if head is None or text[head.start() : head.start() + 2] not in _BY_FIRST:
+            continue
+        run = _DASHED_PIECES.match(text, head.start())
+        if run is None:
+            continue
+        done = run.end()
+        # The pieces' ends in the original, and the joined token
+        joined, ends = "", []
+        for piece in re.finditer(r"[A-Za-z0-9_]+", run.group()):
+            joined += ("-" if joined else "") + piece.group()
+            ends.append((len(joined), head.start() + piece.end()))
+        for rule in _BY_FIRST[joined[:2]]:
+            match = rule.pattern.match(joined)
+            if match is None or (rule.check is not None and not rule.check(match.group())):
+                continue
+            end = next((at for length, at in ends if length == match.end()), None)
+            if end is not None:
+                yield rule.type, head.start(), end
+            break
+
+
 def _anchored(rule: Rule, text: str) -> Iterator[Hit]:
     at = text.find(rule.anchor)
     done = 0
@@ -383,6 +419,11 @@ _STOP_VALUES = frozenset(
         "no",
         "required",
         "optional",
+        # an API schema's access modes ('"password": "write-only"': reviewer CL)
+        "write-only",
+        "writeonly",
+        "read-only",
+        "readonly",
         "string",
         "str",
         "bytes",
@@ -689,6 +730,7 @@ def _keyword_secrets(scan: Scan) -> Iterator[Hit]:
                 yield found
     if _may_name_password(scan, spans):
         yield from _password_phrases(scan, spans)
+        yield from _long_clause_passwords(scan, spans)
     if _may_hold_attribute(lower):
         yield from _key_value_attributes(text, lower)
     if spans and ("'" in text or '"' in text):
@@ -702,6 +744,26 @@ def _keyword_secrets(scan: Scan) -> Iterator[Hit]:
     yield from _env_forms(scan, text, lower)
     if spans and "," in lower:
         yield from _csv_pairs(text, lower)
+
+
+# Kafka clients' credentials (reviewer CK): Schema Registry's "basic.auth.user.info=KEY:SECRET", a user and its
+# password in one value; and a SASL PLAIN login's user when it is a Confluent Cloud API key (16 capitals and
+# digits: ``username="P4ITARQJ08Y8NH9Q"``), whose secret is the password beside it (read with the passwords).
+_USER_INFO = re.compile(
+    r"(?im)^[ \t]*(?:[\w.-]*\.)?basic\.auth\.user\.info[ \t]*[=:][ \t]*[\"']?"
+    r"(?P<value>[^\s:\"']{3,128}:[^\s\"']{8,256})"
+)
+_JAAS_USER = re.compile(r"(?i)loginmodule\s+required\b[^;]{0,64}?\busername\s*=\s*\\?\"(?P<value>[A-Z0-9]{16})\\?\"")
+
+
+def _kafka_credentials(text: str) -> Iterator[Hit]:
+    for match in _USER_INFO.finditer(text):
+        if not match["value"].startswith(("${", "<")):
+            yield "PASSWORD", *match.span("value")
+    for match in _JAAS_USER.finditer(text):
+        value = match["value"]
+        if value.isupper() and _DIGIT.search(value) and sum(char.isalpha() for char in value) >= 4:
+            yield "GENERIC_SECRET", *match.span("value")
 
 
 # A key and its value as a CSV line of two cells, as a settings export writes them ("sms-gateway,2024-01-27" then
@@ -864,6 +926,8 @@ _PRINTED_KEY = re.compile(
 
 def _env_forms(scan: Scan, text: str, lower: str) -> Iterator[Hit]:
     """Secrets whose key is a setting's name and whose value follows it in these syntaxes."""
+    if "user.info" in lower or "loginmodule" in lower:
+        yield from _kafka_credentials(text)
     # Each substring led by a test of its rarest character (a memchr, where a substring search of a
     # long text reads it all): the same answers, and most text stops at the one-character tests.
     if ("|" in text and "||" in text) or ("?" in text and "??" in text) or (":" in text and ":-" in text):
@@ -1254,6 +1318,9 @@ _PW_WORDS = (
     "kontrasenya", "kontraseña", "nywila",
     # ... and of "şifre" ("giriş şifreniz: ...", your login's password: reviewer BQ)
     "şifreniz", "sifreniz", "şifrenizi", "sifrenizi", "şifrem", "sifrem", "పసవరడ", "పస వరడ", "የይለፍ ቃል", "የይለፍ ቃሉ",
+    # Amharic's as an object ("የይለፍ ቃሉን በቻት ላከ፦ ..."), Hausa's "word of secret" and its possessive forms ("kalmar
+    # sirrinsa ta app a waya: ..."): reviewer CL
+    "የይለፍ ቃሉን", "kalmar sirri", "kalmar sirrinsa", "kalmar sirrinta", "kalmar sirrina", "kalmar sirrinka",
     "κωδικός πρόσβασης", "κωδικό πρόσβασης", "κωδικός", "συνθηματικό",
     "mật khẩu", "mat khau", "รหัสผ่าน",
     # German compounds (reviewer U: "Erstpasswort Sommer-70?"), a Wi-Fi network's key, a VPN's: see
@@ -1343,7 +1410,7 @@ _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "senord", "jelszo", "jelsza", "sifre", "lozinka", "geslo", "masterauth", "bindpw", "psk", "kata sandi",
     "kata laluan", "clave", "wpa", "shared key", "wifi key", "wi-fi key", "wlan", "nenosiri", "kodeord", "kontras",
     "nywila", "cyfrinair", "parol", "parool", "pasahitza", "pasfhocal", "kupuhipa", "iphasiwedi", "tenimiafina",
-    "furaha sirta",
+    "furaha sirta", "kalmar sirri",
 )  # fmt: skip
 _PASSWORD_HINTS_OTHER = (
     "contrase", "hasło", "senord", "jelsz", "şifre", "parolă", "пap", "пар", "비번", "schlüssel",
@@ -1377,6 +1444,9 @@ _VERBS = (
     "devient|"
     # "eίvai": Greek "είναι" as the view writes it; Hebrew, Arabic, Indonesian "is"
     "était|es|era|é|è|är|er|jest|je|on|eίvai|הוא|היא|هي|adalah|equals|→|->|"
+    # Swahili's "is", only after the label's "of" (_phrase_password: "password ya app ni Kenya@2016", reviewer CL;
+    # not Spanish's and French's "nor", "la contraseña ni OAuth2-tokens": an attacker's round)
+    "ni|"
     # "senha do app redefinida para ...", "contraseña cambiada a ...", "Passwort zurückgesetzt auf ..."
     "redefinida para|alterada para|definida para|trocada para|mudada para|cambiada a|cambiada por|"
     "restablecida a|réinitialisé à|réinitialisée à|changé en|changée en|modifié en|geändert in|zurückgesetzt auf|"
@@ -1450,7 +1520,8 @@ _PASSWORD_PHRASE = re.compile(
         # T-r-0-u-b-4-...": reviewer BJ; its value must hold a digit and a letter, _phrase_password)
         r"|(?P<how>,[ \t]+(?:letter|character|char)[ \t]+by[ \t]+(?:letter|character|char))(?=[ \t]*:)"
         r"|(?P<quoted>[ \t]*«[^«»\n]{1,60}»|[ \t]*\"[^\"\n]{0,30}[ \t][^\"\n]{0,30}\"|[ \t]*“[^“”\n]{1,60}”))?[ \t]*"
-        rf"(?P<op>:|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
+        # (Ethiopic's preface colon, "፦", as a colon: reviewer CL)
+        rf"(?P<op>:|\u1366|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
         # Japanese's "は" written in Latin letters after the Japanese word ("wifi no パスワード wa cYuhSC73h!0g desu":
         # reviewer CA), not after another language's ("password wa M-Pesa usimpe": Swahili's "of", an attacker's round)
         r"|(?<=\u30c9[ \t])wa(?=[ \t])"
@@ -1521,6 +1592,17 @@ def _phrase_matches(scan: Scan, spans: list[tuple[int, int]]) -> Generator[re.Ma
         while (match := _PASSWORD_PHRASE.search(lower, at)) is not None:
             at = match.end() if (yield match) else match.start() + 1
         return
+    done = 0
+    for start in _label_starts(scan, spans):
+        if start >= done and not _pass_as_a_word(lower, start):
+            match = _PASSWORD_PHRASE.match(lower, start)
+            if match is not None and (yield match):
+                done = match.end()
+
+
+def _label_starts(scan: Scan, spans: list[tuple[int, int]]) -> list[int]:
+    """Where a password's label may start in ASCII text: at its hints' words (see _phrase_matches)."""
+    lower = scan.lower
     found = [at for at, _ in spans if lower.startswith(_PASSWORD_HINTS[:2], at)]
     if not _OTHER_PASSWORD_HINTS.isdisjoint(scan.words):
         found += [at for hint in _PASSWORD_HINTS[2:] for at in scan.places(hint)]
@@ -1535,12 +1617,7 @@ def _phrase_matches(scan: Scan, spans: list[tuple[int, int]]) -> Generator[re.Ma
                 starts.add(start - len(lead))
         if lower.startswith("pre-", start - 4):
             starts.add(start - 4)  # "pre-shared key"
-    done = 0
-    for start in sorted(starts):
-        if start >= done and not _pass_as_a_word(lower, start):
-            match = _PASSWORD_PHRASE.match(lower, start)
-            if match is not None and (yield match):
-                done = match.end()
+    return sorted(starts)
 
 
 # "pass" alone is mostly a verb or a noun ("needs another pass on", "pass the values to"). As a label
@@ -1938,8 +2015,53 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
         or (match.groupdict().get("glued") is not None and _glued_not_a_value(text, secret, end))
         or _not_a_phrase_password(text, match, secret, quoted, end)
         or _described_field(text, match, secret, quoted)
+        or (match["op"] is not None and match["op"].strip() == "ni" and not _SWAHILI_OF.search(match["words"] or ""))
     )
     return None if refused else ("PASSWORD", start, end)
+
+
+_SWAHILI_OF = re.compile(r"(?<![^\W\d_])ya(?![^\W\d_])")
+
+
+# A label's clause of seven to ten words ("the password for the seller account that she gave in chat: ...",
+# Tagalog's "ang password ng seller account na binigay niya sa chat: ...": reviewer CK; the phrase reads six at
+# most) names its value only before a colon, and a value of a password's shape: eight characters or more of three
+# kinds, the clause's last word no field's ("... this week: Minimum12Chars required" is a rule).
+_LONG_PHRASE = re.compile(
+    _PASSWORD_LABEL + r"(?:[ \t]+[^\s:=;\"”»]{1,40}){7,10}?[ \t]*:[ \t]*(?P<value>[^\s\"'`]{8,64})(?P<after>[ \t]*\S*)"
+)
+
+
+def _long_clause_passwords(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[Hit]:
+    text, lower = scan.text, scan.lower
+    if ":" not in text:
+        return
+    if lower.isascii():
+        matches = [m for at in _label_starts(scan, spans) if (m := _LONG_PHRASE.match(lower, at)) is not None]
+    else:
+        matches = list(_LONG_PHRASE.finditer(lower))
+    for match in matches:
+        start, end = match.span("value")
+        while end > start and text[end - 1] in _TRAILING:
+            end -= 1
+        secret = text[start:end]
+        if (
+            _strongly_shaped(secret)
+            and not _placeholder(secret)
+            and "://" not in secret  # "password reset link for the new user account: https://..." (reviewer F)
+            and (end < match.end("value") or not match["after"])
+        ):
+            yield "PASSWORD", start, end
+
+
+def _strongly_shaped(secret: str) -> bool:
+    kinds = (
+        any(char.islower() for char in secret)
+        + any(char.isupper() for char in secret)
+        + any(char.isdigit() for char in secret)
+        + any(not char.isalnum() for char in secret)
+    )
+    return len(secret) >= 8 and kinds >= 3
 
 
 def _not_after_a_quoted_aside(text: str, match: re.Match[str], secret: str, end: int) -> bool:
@@ -2235,6 +2357,17 @@ def _named_after_key(secret: str, key: str) -> bool:
 
 # A name of code (a variable, an attribute): lower-case words, no digit ("credentials", "auth.basic").
 _CODE_NAME = re.compile(r"[a-z_]+(?:\.[a-z_]+)*")
+# A list's pieces joined with nothing between, as the value: Python's "''.join([...])", Terraform's 'join("", [...])'
+# ("ADMIN_PW = ''.join(['uq&M', 's9gA', '8A0w'])": reviewer CL; its pieces joined by detectors._literal_hits)
+_JOIN_OPENS = re.compile(
+    r"(?:''|\"\")[ \t]*\.join\([ \t]*\[[ \t]*(?=[\"'])|join\([ \t]*(?:\"\"|'')[ \t]*,[ \t]*\[[ \t]*(?=[\"'])"
+)
+_SIGNS = re.compile(r"signature|signing|hmac|webhook")
+# A value that stops at "(" or "[" is code that reads a secret when it is a name ("os.environ[", "vault.read(");
+# else a long token running to its line's end is read whole through its brackets (see _assignment).
+_CODE_REFERENCE = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|->|::)[A-Za-z_$][\w$]*)*")
+_WHOLE_TOKEN = re.compile(r"[^\s\"'`]{1,512}(?=[ \t]*(?:\r?\n|$))")
+_TOKEN_THROUGH = 40  # characters at least of such a token
 
 
 def _unpacked(text: str, key_start: int) -> bool:
@@ -2764,6 +2897,9 @@ def _assignment(  # noqa: PLR0912, PLR0915
     after = _after_block(text, assign.end())  # "password: |" then the value, indented
     if after == assign.end() and (anchor := _YAML_ANCHOR.match(text, after)) is not None:
         after = anchor.end()  # a YAML anchor before the value ('password: &pw "MT-G.@~Vp^7=$"': reviewer BX)
+    joined = _JOIN_OPENS.match(text, after) if after == assign.end() else None
+    if joined is not None:
+        after = joined.end()  # a list joined with nothing between, read with its pieces joined (see detectors)
     # "first pass: tokenize parse emit" (the noun), "pin: GPIO17" (a board's): no passphrase or identifier there.
     keyed_op = (
         kind == "PASSWORD"
@@ -2777,7 +2913,11 @@ def _assignment(  # noqa: PLR0912, PLR0915
         written = _bracketed_password(text, after) or _passphrase(text, after)
         if written is not None:
             return "PASSWORD", *written  # "password: K9<mQ>2z!", "password: correct horse battery staple"
-    value = _VALUE.match(text, after) if after == assign.end() or text[after - 1 : after] in "\n\t (" else None
+    value = (
+        _VALUE.match(text, after)
+        if after == assign.end() or joined is not None or text[after - 1 : after] in "\n\t ("
+        else None
+    )
     if value is None:
         return _on_next_lines(text, after, kind, keyed)
     quoted = value["quoted"] is not None
@@ -2794,7 +2934,17 @@ def _assignment(  # noqa: PLR0912, PLR0915
         if kind == "PASSWORD":
             end = _password_token_end(text, start, end)
         if end < len(text) and text[end] in "([":
-            return None  # a call or a subscript: code that reads the secret, not the secret
+            token = _WHOLE_TOKEN.match(text, start)
+            if (
+                _CODE_REFERENCE.fullmatch(text[start:end])
+                or token is None
+                or token.end() - start < _TOKEN_THROUGH
+                or not _is_high_entropy(text[start:end])  # "++--++--1234567890abcdefghij++--**==((&&))"
+            ):
+                return None  # a call or a subscript: code that reads the secret, not the secret
+            # A long token that goes on through a bracket to the line's end is one value (Adyen's API keys'
+            # last part holds any printable character: "AQE...==-...=-[XaI.UeQk..jP1wU": reviewer CK).
+            end = token.end()
     secret = text[start:end]
     unpacked = not quoted and _CODE_NAME.fullmatch(secret) and "=" in text[key_end:start] and _unpacked(text, key_start)
     if _named_after_key(secret, key) or unpacked or (_in_arn(lower, key_start) and text[key_end : key_end + 1] in ":/"):
@@ -2841,7 +2991,10 @@ def _assignment(  # noqa: PLR0912, PLR0915
         # "key" names many things (a cache key, a map key, "key: value"): a secret only when the
         # value is one long random token ({"key": "02da32d4cbc6..."}).
         random_token = _RANDOM_TOKEN.fullmatch(secret) is not None and _is_high_entropy(secret)
-        return ("GENERIC_SECRET", start, end) if random_token and not _UUID.fullmatch(secret) else None
+        if _UUID.fullmatch(secret):
+            # an id, but where the key says it signs ("CKO_WEBHOOK_SIGNATURE_KEY=20b6cc44-...": reviewer CL)
+            return ("GENERIC_SECRET", start, end) if _SIGNS.search(key) else None
+        return ("GENERIC_SECRET", start, end) if random_token else None
     if _looks_random(secret) and not _identifier_like(secret):
         return "GENERIC_SECRET", start, end
     if kind == "SECRET" and _random_of_one_class(secret):
@@ -3604,6 +3757,8 @@ _ID_WORDS = re.compile(
     # "version" in other languages ("secret db-password, versie b7172a31...": a Key Vault secret's version,
     # reviewer AM)
     r"versie|versión|versao|versão|versione|wersja|verze|versjon|sürüm|"
+    # a transfer's tracking key ("Clave de rastreo MBAN0100260310...": Mexico's SPEI, reviewer CL)
+    r"tracking|rastreo|rastreamento|seguimiento|"
     r"reverts|backport|cherry-pick|merge|rebase|bisect|fixup|squash)\b"
 )
 
@@ -3657,7 +3812,12 @@ def _prose_keywords(lower: str, others: list[str]) -> list[tuple[int, int]]:
     match = _PROSE_KEY.search(lower)
     while match is not None:
         start = match.start()
-        if start and lower[start - 1] in _WORD_CHARS and not _german_token(lower, start):
+        if (
+            start
+            and lower[start - 1] in _WORD_CHARS
+            and not _german_token(lower, start)
+            and not (lower[start - 1] == "_" and _SNAKE_QUALIFIER.search(lower, max(0, start - 9), start))
+        ):
             match = _PROSE_KEY.search(lower, start + 1)  # glued to a word: a later start may still be one
         else:
             spans.append(match.span())
@@ -3680,6 +3840,9 @@ def _prose_keywords(lower: str, others: list[str]) -> list[tuple[int, int]]:
 
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+# A secret word qualified in snake case, as APIs' responses name it in a note ("access_token Ad5JcH1Z...": an
+# M-Pesa Daraja token, reviewer CL)
+_SNAKE_QUALIFIER = re.compile(r"(?<![a-z0-9_])(?:access|refresh|auth|api|bearer|client|app)_$")
 # German's compounds that name a token ("Zugangstoken", "Sicherheitstoken": reviewer BX); not code's "nextToken",
 # "pageToken" or "accessToken" beside a public key, which other readers judge
 _GERMAN_TOKEN_HEAD = re.compile(r"(?:zugangs|zugriffs|sicherheits|authentifizierungs|anmelde|sitzungs)$")

@@ -319,6 +319,7 @@ RECIPES: list[tuple[str, str, str | None]] = [
         'rpc = "https://eth-mainnet.g.alchemy.com/v2/«{B20}»"',
     ),
     ("INFURA_API_KEY", "https://mainnet.infura.io/v3/«{H32}»", "https://mainnet.infura.io/v3/«{H20}»"),
+    ("ONESIGNAL_API_KEY", "os_v2_app_{b110}", "os_v2_app_{b90}"),
 ]
 CONTEXTS = [
     'export SERVICE_CREDENTIAL="«»"',
