@@ -234,13 +234,16 @@ _BETWEEN = re.compile(
     r"(?:(?:为|是|は)[ \t]*)?(?:(?:普通|当座|貯蓄)(?:預金)?[ \t]*)?"
 )
 
+_CHECKED_WORDS = ("rib ", "rib:", "nib ", "nib:", "cci ", "cci:")
 _LABEL_WORDS = index_words(
     "account", "acct", "acc", "a/c", "nuban", "clabe", "kontonummer", "konto", "kto", "bankkonto", "compte", "cuenta",
     "conto", "conta", "rekeningnummer", "bankrekening", "konta", "rachunku", "tilinumero", "szamlaszam", "hesap",
     "nomor", "rekening", "rek", "stk", "akaunti", "cbu", "cvu", "transfer ke", "agência", "agencia", "rachunek",
     "akaun", "c.b.u", "clave bancaria", "tk",
     "kontonr", "asusun", "khata",  # Danish's and Norwegian's abbreviation, Hausa's and Hindi's (reviewers CK, CL)
-    "rib", "nib", "cci",  # Morocco's, Mozambique's and Portugal's, Peru's (see _labelled_checked_accounts)
+    # Morocco's, Mozambique's and Portugal's, Peru's (see _labelled_checked_accounts), with the blank or colon after
+    # them ("describe", "attribute" hold "rib")
+    *_CHECKED_WORDS,
 )  # fmt: skip
 _FOREIGN_LABEL_PARTS = viewed_words(
     *_cased((
@@ -414,7 +417,7 @@ def _checked_accounts(text: str, lower: str) -> list[Hit]:
     """Czech, Slovak and Serbian accounts, read by their check digits in text that speaks of an account, and those
     named by a word of their country's (_labelled_checked_accounts)."""
     found = _czech_accounts(text, lower)
-    if "rib" in lower or "nib" in lower or "cci" in lower:
+    if any(word in lower for word in _CHECKED_WORDS):
         found += _labelled_checked_accounts(lower)
     if "ra" in lower or not text.isascii():
         found += _serbian_accounts(text, lower)

@@ -447,9 +447,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
         lowered=True,
     ),
     _Builtin(frozenset(CATALOGUE_TYPES) - {rule.type for rule in KEYED}, find_catalogue),
-    _Builtin(
-        frozenset(CATALOGUE_TYPES) - {rule.type for rule in KEYED}, find_dash_spaced_tokens, literals=(" -", "- ")
-    ),
+    _Builtin(frozenset(CATALOGUE_TYPES) - {rule.type for rule in KEYED}, find_dash_spaced_tokens, literals=(" - ",)),
     _Builtin(
         frozenset({"PASSWORD", "GENERIC_SECRET"} | {rule.type for rule in KEYED}),
         find_keyword_secrets,

@@ -232,19 +232,24 @@ def find_catalogue(scan: Scan) -> Iterator[Hit]:
 # A provider token whose dashes were spaced apart so that no scanner matches it ("xoxb - 139784289232 -
 # 7445097702778 - gHvf...": reviewer CK): at each dash with a blank beside it, the token the word before it
 # starts, its pieces joined again, must match a provider's rule whole.
-_SPACED_DASH = re.compile(r"[ \t]+-[ \t]*|-[ \t]+")
-_HEAD_BEFORE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9_]{1,15}[ \t]*$")
+# (read at each " - " whose word before is a prefix's head before its first dash, "xoxb", "sk", "glpat": found by
+# str.find, as a pattern tried at every dash, markdown's bullets too, or at every head's letter cost a note's scan a
+# tenth more and more)
+_DASHED_HEADS = frozenset(prefix.split("-")[0] for rule in PREFIXED for prefix in rule.prefixes if "-" in prefix[2:])
+_HEAD_BEFORE = re.compile(r"[A-Za-z0-9_.]{1,16}$")
 _DASHED_PIECES = re.compile(r"[A-Za-z0-9_]{1,128}(?:[ \t]*-[ \t]*[A-Za-z0-9_]{1,128}){1,8}")
 
 
 def find_dash_spaced_tokens(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     done = 0
-    for dash in _SPACED_DASH.finditer(text):
-        if dash.start() < done:
+    at = text.find(" - ")
+    while at != -1:
+        head = _HEAD_BEFORE.search(text, max(0, at - 16), at)
+        at = text.find(" - ", at + 3)
+        if head is None or head.start() < done or head.group() not in _DASHED_HEADS:
             continue
-        head = _HEAD_BEFORE.search(text, max(0, dash.start() - 17), dash.start())
-        if head is None or text[head.start() : head.start() + 2] not in _BY_FIRST:
+        if head.start() and (text[head.start() - 1].isalnum() or text[head.start() - 1] in "_-"):
             continue
         run = _DASHED_PIECES.match(text, head.start())
         if run is None:
@@ -2037,7 +2042,9 @@ def _long_clause_passwords(scan: Scan, spans: list[tuple[int, int]]) -> Iterator
     if ":" not in text:
         return
     if lower.isascii():
-        matches = [m for at in _label_starts(scan, spans) if (m := _LONG_PHRASE.match(lower, at)) is not None]
+        # (only where a colon follows the label on its line: most labels of a note have none)
+        starts = [at for at in _label_starts(scan, spans) if lower.find(":", at, _line_end(lower, at)) != -1]
+        matches = [m for at in starts if (m := _LONG_PHRASE.match(lower, at)) is not None]
     else:
         matches = list(_LONG_PHRASE.finditer(lower))
     for match in matches:
@@ -2052,6 +2059,11 @@ def _long_clause_passwords(scan: Scan, spans: list[tuple[int, int]]) -> Iterator
             and (end < match.end("value") or not match["after"])
         ):
             yield "PASSWORD", start, end
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return len(text) if end == -1 else end
 
 
 def _strongly_shaped(secret: str) -> bool:
