@@ -358,6 +358,12 @@ ROUNDS = {
     # as first written, none since but one a comma's kind alone decides (Arabic's "،" reads as the comma did before:
     # "اتصل بنا لمعرفة النتائج: صفر، ثلاثة، ..."); the other 18 left altered were so before these readers.
     "cia": (169, 19, 150),
+    # Reviewers CK's and CL's readers, attacked (amounts and counts after wallets' names, digit words as ordinary
+    # words, spoken dots in laws' and releases' numbering, products' names after a password's long clause, Kafka's
+    # placeholders, templates in spaced dashes, dated batches after "CCI" and "nib"): 93 newly altered as first
+    # written, two since (an msisdn field's numbers, a documented sandbox number among them: a subscriber's number by
+    # its name); the other 26 left altered were so before these readers (timestamps and counts after phone words).
+    "ckla": (235, 28, 207),
 }
 
 
@@ -446,6 +452,10 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # HTTPie, cards read out with wide gaps): 17 found by the tree before, 52 by the readers it attacked, 56 since. Left:
 # a bank named only by its own name ("my Chase acct"), French, Spanish and Portuguese accounts beside a bank (their
 # words are verbs too), a phone read out in groups of 4-4-3 with wide gaps, Dutch callers.
+# Round CKLA's 133 (CK's and CL's readers' shapes in other spellings, written to be missed): 6 found by the tree
+# before, 22 by the readers it attacked, 38 since (msisdn's other fields, Kafka's user info in JSON, a variable and a
+# Java call, Vodafone Cash, capitalised and French, Turkish spoken dots after an address's word). Left: wallets' names
+# in other words, phone words of other scripts, Bengali's digit words in their own text, Kafka's librdkafka username.
 # Round CIA's 97 (CI's readers' shapes: banks' names, Hungarian, Serbian and Norwegian accounts, spelt numbers after
 # "my number is", said dots in emails): 18 found by the tree before, 69 by the readers it attacked, 67 since. Left:
 # a beneficiary's account where no bank is named, "account number" after a bank's name, Serbian Latin without its
@@ -459,6 +469,7 @@ FOUND = {
     "cfa": (189, 66),
     "cha": (73, 56),
     "cia": (97, 67),
+    "ckla": (133, 38),
 }  # fmt: skip
 
 

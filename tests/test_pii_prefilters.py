@@ -370,6 +370,25 @@ def test_escape_test_is_a_test_of_each_mark(text: str) -> None:
     assert _may_escape(text) == any(mark in text for mark in _ESCAPE_MARKS)
 
 
+@pytest.mark.parametrize(
+    ("text", "escapes"),
+    [
+        ("IP 172 titik 28 titik 154 titik 75", True),
+        ("IP-Adresse 10 Punkt 0 Punkt 12 Punkt 7", True),
+        ("IP 192 PUNTO 168 PUNTO 1 PUNTO 20", True),
+        ("adresse 192 point 168 point 1 point 20", True),
+        ("172 nokta 28 nokta 154 nokta 75", True),
+        # a spoken dot's word with no number each side: prose ("at this point in time", "titik temu")
+        ("at this point in time the plan holds", False),
+        ("kita bahas titik temu dengan vendor", False),
+    ],
+)
+def test_escape_test_reads_spoken_dots_only_between_numbers(text: str, escapes: bool) -> None:
+    """Other languages' spoken dots are read (normalize._spoken_address) only between two numbers: their words in
+    prose leave the text unescaped (``_may_escape`` is the gate)."""
+    assert _may_escape(text) is escapes
+
+
 # The words of the access-code gate, one substring test each (accounts._may_name_code tests them grouped).
 _CODE_GATE_WORDS = (
     "pin", "cod", "kod", "kód", "cód", "key safe", "keysafe", "key box", "keybox", "lockbox", "lock box", "padlock",

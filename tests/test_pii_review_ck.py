@@ -12,6 +12,7 @@ ADYEN = (
     "TRNBvDO9pJ/5Q5tmclQU3Mu5cqpsbCj7HtYt8y0GSqQ=-[XaI.UeQk..jP1wU"
 )
 JAAS = (
+    "bootstrap.servers=pkc-f1t57.eu-west-1.aws.confluent.cloud:9092\n"
     "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required "
     'username="P4ITARQJ08Y8NH9Q" password="ydSyGsUTkp32GsPNVzNG3X31E8vm6Gy1urljdixPMcewJt7X56ra2neT4kcJ39WX";'
 )
@@ -84,8 +85,10 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         # a call or a subscript, and a token of one kind of character, stop at their bracket
         'token = os.environ["API_TOKEN"]',
         "secret: ++--++--++--1234567890abcdefghij++--++--**==((&&))",
-        # a user's name in a SASL login that is no key; Schema Registry's settings from the environment
+        # a user's name in a SASL login that is no key, or where no Confluent is named; Schema Registry's settings from
+        # the environment
         'sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="ALICE";',
+        'sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="ORDERSVC2024V1AB"',
         "schema.registry.basic.auth.user.info: ${SR_KEY}:${SR_SECRET}",
         # spaced dashes in prose, and a word that starts no provider's token
         "the bot - it works - fine - 123",

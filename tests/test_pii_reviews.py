@@ -887,15 +887,16 @@ def altered(name: str) -> list[str]:
         # Blind, after CK's round (a remittance and mobile-money fintech, a microinsurer and their mobile team: failed
         # transfers, KYC, cash-out agents, claims, chat exports, app configs; 20 languages): 223 of 294 as it came
         # (75.9%), three ordinary lines altered (a SPEI tracking key, an API schema's "write-only", releases after
-        # "builds"). 258 since (87.8%): international numbers without "+" after wallets and in msisdn fields,
+        # "builds"). 256 since (87.1%): international numbers without "+" after wallets and in msisdn fields,
         # national mobiles after a wallet's name, Hausa's, Amharic's and Bengali's digit words, accounts after a
         # Nigerian or Kenyan bank's name and in Hausa and Yoruba, RIB, NIB and CCI by their check digits, a dotted
         # CLABE, an IBAN set apart by slashes, OneSignal's keys, a webhook's UUID signing key, passwords in Swahili,
         # Hausa and Amharic and in a list of pairs, a list joined with ''.join(). Left: publishable keys and client
         # ids (public by design: Stripe's pk_live_, Paystack's, Flutterwave's, Checkout's, Mercado Pago's, PayPal's,
         # Segment's write key), digits of two scripts mixed, Yoruba's digit words, values split over messages or
-        # cells, IPv6 addresses of seven groups (no address), PINs of four to six digits after a wallet's words.
-        ("cl", "claim", None, 0.875),
+        # cells, IPv6 addresses of seven groups (no address), PINs of four to six digits after a wallet's words, numbers
+        # read out after "line" or Turkish's "cep" (words of ordinary text too: an attacker's round).
+        ("cl", "claim", None, 0.87),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -181,7 +181,8 @@ _BANK_NAMED = re.compile(
     r"|gtbank|hdbank|vpbank|tpbank|mbbank|kbank"
     # a bank's statement of an account ("Kontoutskrift juni 2024 — Kontonummer: ...": reviewer BP)
     # Denmark's bank registration number, with its four digits ("reg.nr. 2191 kontonr. 9183628782": reviewer CK)
-    r"|reg\.?[ \t]?nr\.?(?=[ \t]*[:.]?[ \t]*[0-9]{4}(?![0-9]))|registreringsnummer"
+    # (and the account's word right after them: not "Reg. nr. 4567 i varekartoteket", an item's, an attacker's round)
+    r"|reg\.?[ \t]?nr\.?(?=[ \t]*[:.]?[ \t]*[0-9]{4}[ \t,;/]{1,3}(?:og[ \t]+)?(?:konto|kto))|registreringsnummer"
     r"|kontoutskrift|kontoauszug|kontoudskrift|kontoutdrag|bank statement|relev[ée] bancaire|extracto bancario"
     r"|estratto conto|rekening koran|mutasi rekening"
     # Sberbank, in its cases ("Номер счёта в Сбербанке: 4081...", "Реквизиты: Сбербанк, номер счёта 4081...": reviewers
@@ -453,10 +454,12 @@ def _labelled_checked_accounts(lower: str) -> Iterator[Hit]:
             continue
         digits = "".join(char for char in value.group() if char.isdigit())
         kind = label["label"]
+        # a bank's code leads NIB's and CCI's digits, "0" first (not a batch's or a lot's dated number, "CCI batch
+        # 2024061110300000005...": an attacker's round)
         if (
             (kind == "rib" and len(digits) == _RIB_DIGITS and int(digits) % 97 == 0)
-            or (kind == "nib" and len(digits) == _NIB_DIGITS and int(digits) % 97 == 1)
-            or (kind == "cci" and _cci_valid(digits))
+            or (kind == "nib" and len(digits) == _NIB_DIGITS and digits[0] == "0" and int(digits) % 97 == 1)
+            or (kind == "cci" and digits[0] == "0" and _cci_valid(digits))
         ) and not placeholder_digits(digits):
             yield "BANK_ACCOUNT", *value.span()
 
@@ -864,8 +867,19 @@ def _clabe_after(text: str, at: int) -> Iterator[Hit]:
     """A CLABE a few words after its label ("Cuenta CLABE para devolución: 0021..."), valid by its control digit."""
     clabe = _CLABE.search(text, at, min(len(text), at + _CLABE_REACH + _CLABE_WRITTEN))
     near = clabe is not None and clabe.start() <= at + _CLABE_REACH and "\n" not in text[at : clabe.start()]
-    if clabe is not None and near and _clabe(clabe.group()):
+    # (not a template of zeros nor a dated folio: "000-000-00000000000-0", "folio 2024-06-11-103000-1205": an attacker's
+    # round)
+    if clabe is not None and near and _clabe(clabe.group()) and not _not_a_clabe(clabe.group()):
         yield ("BANK_ACCOUNT", *clabe.span())
+
+
+def _not_a_clabe(value: str) -> bool:
+    digits = "".join(char for char in value if char.isdigit())
+    return placeholder_digits(digits) or digits.count("0") >= _CLABE_ZEROS or _DATED.match(value) is not None
+
+
+_CLABE_ZEROS = 14  # zeros of eighteen digits: a template's
+_DATED = re.compile(r"(?:19|20)[0-9]{2}[\-./]?[01][0-9][\-./]?[0-3][0-9]")
 
 
 def _clabe(value: str) -> bool:

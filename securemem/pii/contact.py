@@ -912,7 +912,22 @@ _HEBREW_PHONE_WORDS = frozenset(prefix + stem for stem in _HEBREW_PHONE_STEMS fo
 # 415-555-2671" or "account number is 4155552671" is a reference even if it would dial. Both are
 # judged on the last few words before the candidate (a word list, not a regex over the context).
 # Mobile money wallets, whose account is a phone number (the words as _WORDS reads them: "M-Pesa" is "m", "pesa")
-_WALLETS = ("pesa", "mpesa", "gcash", "jazzcash", "easypaisa", "bkash", "nagad", "yape", "plin", "كاش", "کیش")
+_WALLETS = ("pesa", "mpesa", "gcash", "jazzcash", "easypaisa", "bkash", "nagad", "yape", "plin", "cash", "كاش", "کیش")
+_WALLETS_SET = frozenset(_WALLETS)
+
+
+def _wallet_shaped(scan: Scan, candidate: str, words: list[str], start: int) -> bool:
+    """A number a wallet's name alone names is a mobile's as written: with its trunk "0", its "+", its country's code
+    and no "+", or in groups ("Yape es 985 722 528"); not a bare run of digits that an amount, a count or Kish island's
+    figures are (an attacker's round on reviewer CL's readers: "Nimetuma pesa 2500000", "GCash 8500000 users",
+    "جزیره کیش 91000000"); "pesa" only as M-Pesa's."""
+    if "pesa" in words[-2:] and not _M_PESA.search(scan.lower, max(0, start - 16), max(0, start)):
+        return False
+    compact = candidate.translate(_PHONE_PUNCTUATION)
+    return compact.startswith(("0", "+")) or _international_unmarked(compact) or not candidate.isdigit()
+
+
+_M_PESA = re.compile(r"(?<![^\W\d_])m[ \-]?pesa(?![^\W\d_])")
 
 _PHONE_WORDS = frozenset(
     [
@@ -2310,6 +2325,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
         or _NUMBER_OF_YEAR.fullmatch(candidate)
         or (candidate.isdigit() and _another_kinds_number(scan, words, candidate, start))
         or _registry_number(scan.text, start, candidate)
+        or (_WALLETS_SET.intersection(words[-2:]) and not _wallet_shaped(scan, candidate, words, start))
     ):
         return False
     # Bare digits are a phone only where the text says so, or where invisible characters kept its
@@ -3033,7 +3049,13 @@ _QUALIFIED_AFTER = re.compile(r"[ \t]*\([ \t]*(?P<words>[^\W\d_][^\s()]*(?:[ \t]
 # A mobile subscriber's number by the name networks and APIs give it, a field's or a column's
 # ('"msisdn":"254774943714"', "msisdn=+233241234567": reviewer CL): always the whole international number, its "+"
 # often left out; not a count of them ("msisdn_count=12845561").
-_MSISDN = re.compile(r"(?<![\w.])msisdn[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>\+?[0-9]{10,15})(?![0-9])", re.IGNORECASE)
+_MSISDN = re.compile(
+    # (a field named for it, a tag, a label with a blank only: "customer_msisdn=", "<msisdn>", "MSISDN 2547...",
+    # "msisdnNumber:": an attacker's round)
+    r"(?<![a-z0-9.])msisdn(?:_?(?:number|no|nr))?(?:[\"']?[ \t]*(?:[:=]|->)|>|[ \t])[ \t]*[\"']?"
+    r"(?P<value>\+?[0-9]{10,15})(?![0-9])",
+    re.IGNORECASE,
+)
 
 
 def find_msisdns(scan: Scan) -> Iterator[Span]:
@@ -3057,7 +3079,7 @@ def _international_unmarked(candidate: str) -> bool:
     return compact[0] not in "01" and phone_e164("+" + compact, ()) is not None
 
 
-_UNMARKED_DIGITS = (11, 13)
+_UNMARKED_DIGITS = (12, 13)  # (not eleven: "HubSpot contact 79213456780" is a record's id: an attacker's round)
 
 
 def _valid_in(candidate: str, codes: tuple[str, ...], trunk_written: bool = False) -> bool:
@@ -4233,6 +4255,9 @@ _NAMES_ANOTHER = frozenset(
     # them ("Namba ya tiketi yako ni sifuri saba ...", "Номер замовлення: один два ...": an attacker's round)
     "tiketi", "oda", "agizo", "risiti", "ankara", "muamala",
     "resibo", "tiket", "kontrata", "reserbasyon",  # Tagalog's receipt, ticket, contract, booking
+    # Finnish's invoice, order, reference and booking, as they name a number ("Laskun numero: kaksi nolla ...": the
+    # attacker's round on reviewer CK's readers)
+    "lasku", "laskun", "tilaus", "tilauksen", "viite", "viitteen", "varaus", "varauksen",
     *(normalise_text(word).lower() for word in ("замовлення", "заказа", "заказ", "квитанції", "квитанции")),
 }  # fmt: skip
 # Two digit words in a row after a blank: what a spelt-out number holds. Led by the blank, the pattern
@@ -4270,11 +4295,10 @@ _SPELT_CONTEXT = _PHONE_WORDS | {
     "hp",  # Indonesian's "nomor HP" (handphone: reviewer AJ); Russian's and Hindi's number and phone, as viewed
     # Swahili's "call me" ("nipigie kwa sifuri saba ...": reviewer CI; not "piga", which does sums and votes too)
     "nipigie",
-    # Turkish's mobile ("cep numarası sıfır beş dört ..."; not "numarası" alone, any number's: "Fatura numarası sıfır
-    # sıfır bir ...", an attacker's round) and Hausa's phone ("lambar wayarsa
-    # ita ce sifiri tara ...": reviewer CL); a mobile wallet's account is its owner's phone number
-    "cep", "wayarsa", "wayata", "waya", "ስልክ", "محفظة", "المحفظة", normalise_text("বিকাশ"),
-    "line",  # "Customer's line is zero nine zero three, ..." (reviewer CL)
+    # Hausa's "his (her) phone" ("lambar wayarsa ita ce sifiri tara ...": reviewer CL; not "waya" alone, Swahili's
+    # wire; nor Turkish's "cep", a pocket, "line", a production's or a diff's, or "numarası", any number's: attackers'
+    # rounds); a mobile wallet's account is its owner's phone number
+    "wayarsa", "wayata", "ስልክ", "محفظة", "المحفظة", normalise_text("বিকাশ"),
     *(
         normalise_text(form).lower()  # "Номер" reads "hoмep": its capital "Н" looks like "H"
         for word in ("номер", "телефон", "тел", "мобильный", "नंबर", "फोन", "मोबाइल",

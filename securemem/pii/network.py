@@ -39,6 +39,9 @@ _VERSION_OF_LANGUAGES = as_viewed(
         "גרסה", "גרסת", "גירסה", "เวอร์ชัน",
         # Russian's "firmware" ("Версия прошивки 4.10.2.17": reviewer AK)
         "прошивка", "прошивки", "прошивку", "прошивкой",
+        # English's plurals, read as these are, one digit first ("Crash only on builds 5.13.0.6 and 5.13.1.6": reviewer
+        # CL; "Nightly builds 10.20.30.40 ran out of disk" names hosts: an attacker's round)
+        "builds", "releases",
     )
 )  # fmt: skip
 # What a release is of, in those languages: an application, a firmware, a system, a program.
@@ -51,7 +54,7 @@ _RELEASE_OF = as_viewed(
     )
 )  # fmt: skip
 _VERSION_WORDS = re.compile(
-    r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|releases?|builds?|firmware|v|sections?|"
+    r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|sections?|"
     r"clauses?|chapters?|figure|fig|requirements?|paragraphs?|appendix|annex|articles?|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
     r"fixed in(?: [a-z]{1,12})?|kernel|taxonomy|(?:updated|upgraded|downgraded)(?: from(?: v?[0-9][0-9.]{2,20} to)?)?|"

@@ -419,8 +419,10 @@ _ESCAPE = re.compile(
     r"|(?<=[A-Za-z0-9][-_])\*\*(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])\*\*(?=\s|[.,;:)]|$))"
     # An address read out: "183 dot 180 dot 74 dot 5", "78 (dot) 46 (dot) ..." (reviewer AX; a space kept
     # on each side stays a space)
-    # ... in Indonesian, German, Spanish, Portuguese ("172 titik 28 titik 154 titik 75": reviewer CK)
-    r"|(?<=[0-9]) (?P<spoken>dot|titik|punkt|punto|ponto|\(dot\)|\[dot\]) (?=[0-9])"
+    r"|(?<=[0-9]) (?P<spoken>dot|\(dot\)|\[dot\]) (?=[0-9])"
+    # ... in Indonesian, German, Spanish, Portuguese, French and Turkish ("172 titik 28 titik 154 titik 75": reviewer
+    # CK), only in four numbers shaped as an address or named so (see _spoken_address)
+    r"|(?<=[0-9]) (?P<spoken_other>(?i:titik|punkt|punto|ponto|point|nokta)) (?=[0-9])"
     r"|(?<=[^\s=])(?P<soft>=\r?\n)(?=[^\s])"
     # A long line of iCalendar or vCard folded (RFC 5545 3.1: a line break and one blank go; read only in text that
     # opens such a component): "mailto:olivia.brenna\r\n n@northbridgebank.co.uk" (reviewer BX)
@@ -473,10 +475,6 @@ _ESCAPE_MARKS = (
     "**",
     "=\n",
     " dot ",
-    " titik ",
-    " punkt ",
-    " punto ",
-    " ponto ",
     "\x1b",
     "(a)",
     "(.)",
@@ -488,6 +486,33 @@ _QUOTED_PRINTABLE = re.compile("quoted-printable", re.IGNORECASE)
 
 
 _QUOTED_LINE = re.compile(r"(?:\A|\n)[ \t]{0,3}>")
+
+
+# Four numbers joined by another language's spoken dot: an address only where they are shaped as one (a first part
+# of 11 or more and a part of three digits: "172 titik 28 titik 154 titik 75") or the words before name one ("IP-Adresse
+# 10 Punkt 0 Punkt 12 Punkt 7"); not a law's, a clause's or a release's numbering ("Pasal 12 titik 3 titik 1 titik 4",
+# "Android 14 punto 0 punto 1 punto 2": an attacker's round on reviewer CK's readers).
+_SPOKEN_DOT = re.compile(r"[0-9] (?i:titik|punkt|punto|ponto|point|nokta) [0-9]")  # (prose says "point" too)
+_SPOKEN_QUAD = re.compile(r"[0-9]{1,3}(?: (?i:titik|punkt|punto|ponto|point|nokta) [0-9]{1,3}){3}(?![0-9])")
+_ADDRESS_NAMED = re.compile(r"(?i:\bip\b|ip-?adress|adresse|address|direcci[oó]n|endere[cç]o|alamat|adres)")
+_NUMBER = re.compile(r"[0-9]+")
+
+
+def _spoken_address(original: str, at: int) -> bool:
+    for quad in _SPOKEN_QUAD.finditer(original, max(0, at - _QUAD_BACK), min(len(original), at + _QUAD_BACK)):
+        if not quad.start() <= at < quad.end():
+            continue
+        numbers = [int(part) for part in _NUMBER.findall(quad.group())]
+        if any(number > _OCTET for number in numbers):
+            return False
+        shaped = numbers[0] >= _SHAPED_FIRST and any(number >= _THREE_DIGITS for number in numbers[1:])
+        return shaped or _ADDRESS_NAMED.search(original, max(0, quad.start() - _NAMED_BACK), quad.start()) is not None
+    return False
+
+
+_OCTET, _SHAPED_FIRST, _THREE_DIGITS = 255, 11, 100
+_QUAD_BACK = 64  # characters around a spoken dot where its four numbers are read
+_NAMED_BACK = 24  # ... and before them, for a word that names an address
 
 
 def _may_escape(original: str) -> bool:
@@ -504,8 +529,20 @@ def _may_escape(original: str) -> bool:
         or ("=" in original and "=\n" in original)
         or ("BEGIN:V" in original and ("\n " in original or "\n\t" in original))
         or " dot " in original
-        or (" t" in original and " titik " in original)
-        or (" p" in original and (" punkt " in original or " punto " in original or " ponto " in original))
+        or (
+            (
+                " titik " in original
+                or " punkt " in original
+                or " Punkt " in original
+                or " PUNKT " in original
+                or " punto " in original
+                or " PUNTO " in original
+                or " ponto " in original
+                or " point " in original
+                or " nokta " in original
+            )
+            and _SPOKEN_DOT.search(original) is not None
+        )
         or "\x1b" in original
         or ("(" in original and ("(a)" in original or "(.)" in original or "(dot)" in original))
         or ("{" in original and ("{.}" in original or "{dot}" in original))
@@ -599,6 +636,10 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
                 marks[match.start()] = False
         elif match["spoken"] is not None:
             found[match.start("spoken") - 1] = (".", match.end("spoken") + 1)
+            continue
+        elif match["spoken_other"] is not None:
+            if _spoken_address(original, match.start("spoken_other")):
+                found[match.start("spoken_other") - 1] = (".", match.end("spoken_other") + 1)
             continue
         elif match["soft"] is not None:
             if not quoted_printable:

@@ -260,6 +260,8 @@ def find_dash_spaced_tokens(scan: Scan) -> Iterator[Hit]:
         for piece in re.finditer(r"[A-Za-z0-9_]+", run.group()):
             joined += ("-" if joined else "") + piece.group()
             ends.append((len(joined), head.start() + piece.end()))
+        if _FILLER.fullmatch(joined) or not _is_high_entropy(joined):
+            continue  # "glpat - xxxx...", "glpat - gitlab_personal_access_token": a template, a rule's name
         for rule in _BY_FIRST[joined[:2]]:
             match = rule.pattern.match(joined)
             if match is None or (rule.check is not None and not rule.check(match.group())):
@@ -734,8 +736,9 @@ def _keyword_secrets(scan: Scan) -> Iterator[Hit]:
             if found is not None:
                 yield found
     if _may_name_password(scan, spans):
-        yield from _password_phrases(scan, spans)
-        yield from _long_clause_passwords(scan, spans)
+        starts = _label_starts(scan, spans) if scan.lower.isascii() else []
+        yield from _password_phrases(scan, starts)
+        yield from _long_clause_passwords(scan, starts)
     if _may_hold_attribute(lower):
         yield from _key_value_attributes(text, lower)
     if spans and ("'" in text or '"' in text):
@@ -754,21 +757,33 @@ def _keyword_secrets(scan: Scan) -> Iterator[Hit]:
 # Kafka clients' credentials (reviewer CK): Schema Registry's "basic.auth.user.info=KEY:SECRET", a user and its
 # password in one value; and a SASL PLAIN login's user when it is a Confluent Cloud API key (16 capitals and
 # digits: ``username="P4ITARQJ08Y8NH9Q"``), whose secret is the password beside it (read with the passwords).
+# (in a properties file, JSON, an environment variable, a Java call or a command's option: an attacker's round)
 _USER_INFO = re.compile(
-    r"(?im)^[ \t]*(?:[\w.-]*\.)?basic\.auth\.user\.info[ \t]*[=:][ \t]*[\"']?"
+    r"(?i)(?<![a-z0-9])basic[._]auth[._]user[._]info[\"']?[ \t]*[=:,][ \t]*[\"']?"
     r"(?P<value>[^\s:\"']{3,128}:[^\s\"']{8,256})"
 )
-_JAAS_USER = re.compile(r"(?i)loginmodule\s+required\b[^;]{0,64}?\busername\s*=\s*\\?\"(?P<value>[A-Z0-9]{16})\\?\"")
+_JAAS_USER = re.compile(
+    r"(?i)(?:loginmodule\s+required\b[^;]{0,64}?\busername\s*=\s*\\?[\"']|\bsasl\.username[ \t]*[=:][ \t]*[\"']?)"
+    r"(?P<value>[A-Z0-9]{16})(?![A-Za-z0-9])"
+)
 
 
 def _kafka_credentials(text: str) -> Iterator[Hit]:
+    # (the secret random, not a template's or a placeholder's: "{{sr_key}}:{{sr_secret}}", "USERNAME:PASSWORD",
+    # "xxxx:xxxx"; a SASL user only in a text that names Confluent, not "ORDERSERVICE2024": an attacker's round)
     for match in _USER_INFO.finditer(text):
-        if not match["value"].startswith(("${", "<")):
+        secret = match["value"].partition(":")[2]
+        if _RANDOM_TOKEN.fullmatch(secret) and _is_high_entropy(secret) and not _FILLER.fullmatch(secret):
             yield "PASSWORD", *match.span("value")
+    if "confluent" not in text.lower():
+        return
     for match in _JAAS_USER.finditer(text):
         value = match["value"]
-        if value.isupper() and _DIGIT.search(value) and sum(char.isalpha() for char in value) >= 4:
+        if _DIGIT.search(value) and sum(char.isalpha() for char in value) >= 4 and len(set(value)) >= _KEY_KINDS:
             yield "GENERIC_SECRET", *match.span("value")
+
+
+_KEY_KINDS = 10  # different characters of sixteen at least: "XXXXXXXXXXXXXXX1" is a placeholder
 
 
 # A key and its value as a CSV line of two cells, as a settings export writes them ("sms-gateway,2024-01-27" then
@@ -931,7 +946,7 @@ _PRINTED_KEY = re.compile(
 
 def _env_forms(scan: Scan, text: str, lower: str) -> Iterator[Hit]:
     """Secrets whose key is a setting's name and whose value follows it in these syntaxes."""
-    if "user.info" in lower or "loginmodule" in lower:
+    if "user.info" in lower or "user_info" in lower or "loginmodule" in lower or "sasl.username" in lower:
         yield from _kafka_credentials(text)
     # Each substring led by a test of its rarest character (a memchr, where a substring search of a
     # long text reads it all): the same answers, and most text stops at the one-character tests.
@@ -1525,8 +1540,7 @@ _PASSWORD_PHRASE = re.compile(
         # T-r-0-u-b-4-...": reviewer BJ; its value must hold a digit and a letter, _phrase_password)
         r"|(?P<how>,[ \t]+(?:letter|character|char)[ \t]+by[ \t]+(?:letter|character|char))(?=[ \t]*:)"
         r"|(?P<quoted>[ \t]*«[^«»\n]{1,60}»|[ \t]*\"[^\"\n]{0,30}[ \t][^\"\n]{0,30}\"|[ \t]*“[^“”\n]{1,60}”))?[ \t]*"
-        # (Ethiopic's preface colon, "፦", as a colon: reviewer CL)
-        rf"(?P<op>:|\u1366|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
+        rf"(?P<op>:|=>|{_EQUALS}|\u2192|[ \t](?:{_VERBS})(?=[ \t]|[ \t]*\r?\n)|(?:{_PARTICLES})"
         # Japanese's "は" written in Latin letters after the Japanese word ("wifi no パスワード wa cYuhSC73h!0g desu":
         # reviewer CA), not after another language's ("password wa M-Pesa usimpe": Swahili's "of", an attacker's round)
         r"|(?<=\u30c9[ \t])wa(?=[ \t])"
@@ -1584,7 +1598,7 @@ def _may_name_password(scan: Scan, spans: list[tuple[int, int]]) -> bool:
 _LEADS = ("mot de ", "mot-de-", "palavra-", "palavra ")
 
 
-def _phrase_matches(scan: Scan, spans: list[tuple[int, int]]) -> Generator[re.Match[str], bool, None]:
+def _phrase_matches(scan: Scan, starts: list[int]) -> Generator[re.Match[str], bool, None]:
     """The phrases: in ASCII text read only where a hint occurs (at the start of its word), not by a
     pass of the pattern, whose alternatives start with most letters; "pass" and "pw" are where the
     keyword finder's ``spans`` say, the others where the scan's words say. The caller sends whether a
@@ -1598,7 +1612,7 @@ def _phrase_matches(scan: Scan, spans: list[tuple[int, int]]) -> Generator[re.Ma
             at = match.end() if (yield match) else match.start() + 1
         return
     done = 0
-    for start in _label_starts(scan, spans):
+    for start in starts:
         if start >= done and not _pass_as_a_word(lower, start):
             match = _PASSWORD_PHRASE.match(lower, start)
             if match is not None and (yield match):
@@ -1650,9 +1664,9 @@ _FLAG_VALUE = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]{0,30}=$")
 _PATH_NEXT = re.compile(r"[\w.\-]+/[\w.\-/]+(?=[\s)]|$)")
 
 
-def _password_phrases(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[Hit]:
+def _password_phrases(scan: Scan, starts: list[int]) -> Iterator[Hit]:
     text, lower = scan.text, scan.lower
-    matches = _phrase_matches(scan, spans)
+    matches = _phrase_matches(scan, starts)
     match = next(matches, None)
     while match is not None:
         found = _phrase_value(text, lower, match)
@@ -2020,11 +2034,19 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
         or (match.groupdict().get("glued") is not None and _glued_not_a_value(text, secret, end))
         or _not_a_phrase_password(text, match, secret, quoted, end)
         or _described_field(text, match, secret, quoted)
-        or (match["op"] is not None and match["op"].strip() == "ni" and not _SWAHILI_OF.search(match["words"] or ""))
+        # Swahili's "ni" after "ya" and Amharic's label as an object ("the password, send it ...") only before a value
+        # with a password's symbol ("Urefu wa password ya akaunti ni Herufi-12", its length; "የይለፍ ቃሉን በቻት አትላኩ፦
+        # Policy-2024 ...", do not send it, a policy forbids it: an attacker's round on reviewer CL's readers)
+        or (
+            (match["op"] is not None and match["op"].strip() == "ni")
+            and not (_has_password_symbol(secret) and _SWAHILI_OF.search(match["words"] or ""))
+        )
+        or (match["label"] in _OBJECT_LABELS and not _has_password_symbol(secret))
     )
     return None if refused else ("PASSWORD", start, end)
 
 
+_OBJECT_LABELS = frozenset({normalise_text("የይለፍ ቃሉን").lower()})
 _SWAHILI_OF = re.compile(r"(?<![^\W\d_])ya(?![^\W\d_])")
 
 
@@ -2037,14 +2059,14 @@ _LONG_PHRASE = re.compile(
 )
 
 
-def _long_clause_passwords(scan: Scan, spans: list[tuple[int, int]]) -> Iterator[Hit]:
+def _long_clause_passwords(scan: Scan, starts: list[int]) -> Iterator[Hit]:
     text, lower = scan.text, scan.lower
     if ":" not in text:
         return
     if lower.isascii():
         # (only where a colon follows the label on its line: most labels of a note have none)
-        starts = [at for at in _label_starts(scan, spans) if lower.find(":", at, _line_end(lower, at)) != -1]
-        matches = [m for at in starts if (m := _LONG_PHRASE.match(lower, at)) is not None]
+        colons = [at for at in starts if lower.find(":", at, _line_end(lower, at)) != -1]
+        matches = [m for at in colons if (m := _LONG_PHRASE.match(lower, at)) is not None]
     else:
         matches = list(_LONG_PHRASE.finditer(lower))
     for match in matches:
@@ -2054,11 +2076,21 @@ def _long_clause_passwords(scan: Scan, spans: list[tuple[int, int]]) -> Iterator
         secret = text[start:end]
         if (
             _strongly_shaped(secret)
+            and _has_password_symbol(secret)
             and not _placeholder(secret)
             and "://" not in secret  # "password reset link for the new user account: https://..." (reviewer F)
             and (end < match.end("value") or not match["after"])
         ):
             yield "PASSWORD", start, end
+
+
+# A password's own symbols: what products', standards' and tickets' names do not hold ("1Password.", "Bitwarden-EU",
+# "NIST-SP-800-63B", "INC-20931", "Keychain/Keystore", "ISO-27001:2022": an attacker's round on reviewer CK's readers)
+_OWN_SYMBOLS = frozenset("!@#$%^&*~+=?<>|{}[]()';,\\`")
+
+
+def _has_password_symbol(secret: str) -> bool:
+    return any(char in _OWN_SYMBOLS for char in secret)
 
 
 def _line_end(text: str, at: int) -> int:
@@ -2374,7 +2406,7 @@ _CODE_NAME = re.compile(r"[a-z_]+(?:\.[a-z_]+)*")
 _JOIN_OPENS = re.compile(
     r"(?:''|\"\")[ \t]*\.join\([ \t]*\[[ \t]*(?=[\"'])|join\([ \t]*(?:\"\"|'')[ \t]*,[ \t]*\[[ \t]*(?=[\"'])"
 )
-_SIGNS = re.compile(r"signature|signing|hmac|webhook")
+_SIGNS = re.compile(r"signature|signing|hmac")  # (not "webhook": "webhook_event_key" is an event's id)
 # A value that stops at "(" or "[" is code that reads a secret when it is a name ("os.environ[", "vault.read(");
 # else a long token running to its line's end is read whole through its brackets (see _assignment).
 _CODE_REFERENCE = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|->|::)[A-Za-z_$][\w$]*)*")
@@ -2958,6 +2990,8 @@ def _assignment(  # noqa: PLR0912, PLR0915
             # last part holds any printable character: "AQE...==-...=-[XaI.UeQk..jP1wU": reviewer CK).
             end = token.end()
     secret = text[start:end]
+    if joined is not None and any(mark in secret for mark in ("${", "{{", "var.")):
+        return None  # Terraform's escaped "${var.db_password}" joined from pieces: a reference (an attacker's round)
     unpacked = not quoted and _CODE_NAME.fullmatch(secret) and "=" in text[key_end:start] and _unpacked(text, key_start)
     if _named_after_key(secret, key) or unpacked or (_in_arn(lower, key_start) and text[key_end : key_end + 1] in ":/"):
         return None
@@ -3612,7 +3646,7 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
             and (text[run.start() - 1] == "(" or _fixed_in(lower, keyword_start, run.start()))
         ):
             continue  # "Fix token refresh race (9fceb02d...)", "... race in 3bb3a194...": a commit named in a log
-        if _keyed_identifier(value) or _STRIPE_OBJECT.fullmatch(value):
+        if _keyed_identifier(value) or _STRIPE_OBJECT.fullmatch(value) or _PASCAL_WORDS.fullmatch(value):
             continue
         if _names_an_identifier(lower, keyword_end, run.start()):
             continue  # "fix token expiry (commit 9fceb02d...)", "revoked secret version 4bf9...": an identifier
@@ -3773,6 +3807,11 @@ _ID_WORDS = re.compile(
     r"tracking|rastreo|rastreamento|seguimiento|"
     r"reverts|backport|cherry-pick|merge|rebase|bisect|fixup|squash)\b"
 )
+
+
+# A name of capitalised words, maybe a version after them: code's ("RefreshTokenRotationPolicyV2",
+# "GetAccessTokenForTenantV3": an attacker's round on reviewer CL's readers), no random run
+_PASCAL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,})+(?:V?[0-9]{1,3})?")
 
 
 def _names_an_identifier(lower: str, start: int, end: int) -> bool:
