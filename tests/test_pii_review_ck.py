@@ -107,5 +107,6 @@ def test_these_near_forms_stay(text: str) -> None:
     assert found_values(text) == []
 
 
-def test_a_hungarian_ending_leaves_the_phone_found() -> None:
-    assert found_values("a 06 30 123 4567-es számon") == ["06 30 123 4567"]
+def test_a_word_glued_on_by_a_dash_leaves_a_phone_in_blank_groups_found() -> None:
+    assert found_values("a 06 30 123 4567-es számon") == ["06 30 123 4567"]  # Hungarian's ending
+    assert found_values("Simu 0712 345 678-wa2") == ["0712 345 678"]

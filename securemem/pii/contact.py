@@ -2019,9 +2019,10 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
 # upper-case name leads (a lower-case one is a row's or an episode's: "row_4:05 10 15 20 25 30", an attacker's round)
 # FIX's and ISO 8601's basic timestamps, a date then a dash and the hour ("52=20240612-14:00:00.250": reviewer BN)
 _DATE_DASH_HOUR = re.compile(r"(?:19|20)[0-9]{2}[01][0-9][0-3][0-9]-[0-2][0-9]")
-# An identifier's last part glued on by a dash, letters and digits mixed: the digits before are part of the
-# identifier ("cluster 0612-093012-abcd123", a Databricks cluster's id: reviewer CK). Letters alone are a
-# word's ending (Hungarian's "06 30 123 4567-es számon").
+# An identifier's last part glued on by a dash, letters and digits mixed, after digits the dash joins too: the digits
+# before are part of the identifier ("cluster 0612-093012-abcd123", a Databricks cluster's id: reviewer CK). Letters
+# alone are a word's ending (Hungarian's "06 30 123 4567-es számon"); after groups set apart by blanks the number ends
+# before the dash ("Simu 0712 345 678-wa2": the attacker's round on CK's readers).
 # Pakistan's identity card number, five digits, seven and one ("42101-5962555-5": reviewer CL), no phone's grouping
 _CNIC = re.compile(r"[0-9]{5}-[0-9]{7}-[0-9]")
 _ID_SUFFIX = re.compile(
@@ -2042,7 +2043,7 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         or _DATE_OR_IP.match(text, start, end)
         or _TIME_BEFORE.match(text, max(0, start - 2), start)
         or (_DATE_DASH_HOUR.fullmatch(candidate) and text.startswith(":", end))
-        or _ID_SUFFIX.match(text, end)
+        or (_ID_SUFFIX.match(text, end) and "-" in candidate and " " not in candidate)
         or _CNIC.fullmatch(candidate)
     ):
         return 0
