@@ -453,9 +453,10 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # a bank named only by its own name ("my Chase acct"), French, Spanish and Portuguese accounts beside a bank (their
 # words are verbs too), a phone read out in groups of 4-4-3 with wide gaps, Dutch callers.
 # Round CKLA's 133 (CK's and CL's readers' shapes in other spellings, written to be missed): 6 found by the tree
-# before, 22 by the readers it attacked, 39 since (a phone in blank groups before "-wa2" again, msisdn's other fields, Kafka's user info in JSON, a variable and a
-# Java call, Vodafone Cash, capitalised and French, Turkish spoken dots after an address's word). Left: wallets' names
-# in other words, phone words of other scripts, Bengali's digit words in their own text, Kafka's librdkafka username.
+# before, 22 by the readers it attacked, 39 since (a phone in blank groups before "-wa2" again, msisdn's other
+# fields, Kafka's user info in JSON, a variable and a Java call, Vodafone Cash, capitalised and French, Turkish spoken
+# dots after an address's word). Left: wallets' names in other words, phone words of other scripts, Bengali's digit
+# words in their own text, Kafka's librdkafka username.
 # Round CIA's 97 (CI's readers' shapes: banks' names, Hungarian, Serbian and Norwegian accounts, spelt numbers after
 # "my number is", said dots in emails): 18 found by the tree before, 69 by the readers it attacked, 67 since. Left:
 # a beneficiary's account where no bank is named, "account number" after a bank's name, Serbian Latin without its
