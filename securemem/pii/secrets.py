@@ -266,7 +266,7 @@ def find_dash_spaced_tokens(scan: Scan) -> Iterator[Hit]:
             match = rule.pattern.match(joined)
             if match is None or (rule.check is not None and not rule.check(match.group())):
                 continue
-            end = next((at for length, at in ends if length == match.end()), None)
+            end = next((piece_end for length, piece_end in ends if length == match.end()), None)
             if end is not None:
                 yield rule.type, head.start(), end
             break
@@ -1599,10 +1599,9 @@ _LEADS = ("mot de ", "mot-de-", "palavra-", "palavra ")
 
 
 def _phrase_matches(scan: Scan, starts: list[int]) -> Generator[re.Match[str], bool, None]:
-    """The phrases: in ASCII text read only where a hint occurs (at the start of its word), not by a
-    pass of the pattern, whose alternatives start with most letters; "pass" and "pw" are where the
-    keyword finder's ``spans`` say, the others where the scan's words say. The caller sends whether a
-    phrase gave a value: one that gave none does not hide a label inside it ("ihr Passwort im Chat gepostet
+    """The phrases: in ASCII text read only at ``starts`` (_label_starts: where a hint starts a word), not by a
+    pass of the pattern, whose alternatives start with most letters; in other text by a search. The caller sends
+    whether a phrase gave a value: one that gave none does not hide a label inside it ("ihr Passwort im Chat gepostet
     („Passwort: Ciliegia2017.“) → AD-Konto" was read at the first label, its verb the arrow, and the second
     never tried: reviewer BV)."""
     lower = scan.lower
@@ -2052,8 +2051,8 @@ _SWAHILI_OF = re.compile(r"(?<![^\W\d_])ya(?![^\W\d_])")
 
 # A label's clause of seven to ten words ("the password for the seller account that she gave in chat: ...",
 # Tagalog's "ang password ng seller account na binigay niya sa chat: ...": reviewer CK; the phrase reads six at
-# most) names its value only before a colon, and a value of a password's shape: eight characters or more of three
-# kinds, the clause's last word no field's ("... this week: Minimum12Chars required" is a rule).
+# most) names its value only before a colon, and a value of a password's shape (_password_shaped) holding a password's
+# own symbol, the clause's last word no field's ("... this week: Minimum12Chars required" is a rule).
 _LONG_PHRASE = re.compile(
     _PASSWORD_LABEL + r"(?:[ \t]+[^\s:=;\"”»]{1,40}){7,10}?[ \t]*:[ \t]*(?P<value>[^\s\"'`]{8,64})(?P<after>[ \t]*\S*)"
 )
@@ -2075,7 +2074,7 @@ def _long_clause_passwords(scan: Scan, starts: list[int]) -> Iterator[Hit]:
             end -= 1
         secret = text[start:end]
         if (
-            _strongly_shaped(secret)
+            _password_shaped(secret)
             and _has_password_symbol(secret)
             and not _placeholder(secret)
             and "://" not in secret  # "password reset link for the new user account: https://..." (reviewer F)
@@ -2096,16 +2095,6 @@ def _has_password_symbol(secret: str) -> bool:
 def _line_end(text: str, at: int) -> int:
     end = text.find("\n", at)
     return len(text) if end == -1 else end
-
-
-def _strongly_shaped(secret: str) -> bool:
-    kinds = (
-        any(char.islower() for char in secret)
-        + any(char.isupper() for char in secret)
-        + any(char.isdigit() for char in secret)
-        + any(not char.isalnum() for char in secret)
-    )
-    return len(secret) >= 8 and kinds >= 3
 
 
 def _not_after_a_quoted_aside(text: str, match: re.Match[str], secret: str, end: int) -> bool:
