@@ -103,6 +103,7 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "IDEMPOTENCY_KEY=20b6cc44-c6a7-44c3-8429-297b020881bb",
         "webhook_key_id: 20b6cc44-c6a7-44c3-8429-297b020881bb",
         "RIB 007 450 6936444209882625 56",
+        "Rib weights 1250 1300 1475 1520 1600 1000 g for the six steaks.",  # numbers side by side (an attacker's)
         # an access token's life in prose, and code's names after it
         "the access_token expired after 3600 seconds; refresh_token rotation on",
         "See refresh_token RefreshTokenRotationPolicyV2 for details.",

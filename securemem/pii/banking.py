@@ -454,6 +454,9 @@ def _labelled_checked_accounts(lower: str) -> Iterator[Hit]:
             continue
         digits = "".join(char for char in value.group() if char.isdigit())
         kind = label["label"]
+        groups = tuple(len(group) for group in re.split(r"[ \-.]", value.group()))
+        if groups not in _CHECKED_LAYOUTS[kind]:
+            continue  # numbers side by side that only add up ("Rib weights 1250 1300 1475 ...": an attacker's round)
         # a bank's code leads NIB's and CCI's digits, "0" first (not a batch's or a lot's dated number, "CCI batch
         # 2024061110300000005...": an attacker's round)
         if (
@@ -465,6 +468,12 @@ def _labelled_checked_accounts(lower: str) -> Iterator[Hit]:
 
 
 _RIB_DIGITS, _NIB_DIGITS, _CCI_DIGITS = 24, 21, 20
+# How each is written: whole, or in its parts (bank, branch or city, account, key)
+_CHECKED_LAYOUTS = {
+    "rib": {(_RIB_DIGITS,), (3, 3, 16, 2)},
+    "nib": {(_NIB_DIGITS,), (4, 4, 11, 2)},
+    "cci": {(_CCI_DIGITS,), (3, 3, 12, 2)},
+}
 
 
 def _cci_valid(digits: str) -> bool:
