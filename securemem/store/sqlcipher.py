@@ -725,6 +725,11 @@ class SQLCipherStore:
             conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
             conn.execute("PRAGMA secure_delete = ON")
             conn.execute("PRAGMA temp_store = MEMORY")
+            # A page cache of 16 MiB (SQLite's default is 2 MiB): a page read again from the cache costs no
+            # read, HMAC check or decryption. A store of 2,000 notes is about 5 MiB of pages; with the default,
+            # views of them in turn missed the cache on most reads (bench/throughput.py's view: about 30% faster).
+            # The cache is this process's memory, as the pages read are; what the files hold is unchanged.
+            conn.execute("PRAGMA cache_size = -16384")
         except sqlcipher3.Error as exc:
             raise translate(exc) from None
         if str(mode).lower() != "wal":
