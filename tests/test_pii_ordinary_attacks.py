@@ -364,6 +364,12 @@ ROUNDS = {
     # written, two since (an msisdn field's numbers, a documented sandbox number among them: a subscriber's number by
     # its name); the other 26 left altered were so before these readers (timestamps and counts after phone words).
     "ckla": (235, 28, 207),
+    # Reviewer CM's readers, attacked (code names, SKUs, sizes and test names in spaced dots or blocks after a token's
+    # prefix, 18-digit references after "CLABE", base64 configs, words for "@" and "." in prose): 22 newly altered as
+    # first written, none since (pieces of words run together refused, prefixes that are words or codes read for no
+    # blocks, a CLABE's reach kept); 5 of the 10 altered before these readers stay (two addresses in a spaced log
+    # line, two base64 values, a report's number after "CLABE"); CLABEs led by no bank's code mended.
+    "cmla": (150, 5, 145),
 }
 
 
@@ -471,6 +477,7 @@ FOUND = {
     "cha": (73, 56),
     "cia": (97, 67),
     "ckla": (133, 39),
+    "cmla": (118, 68),  # reviewer CM's readers' shapes in other spacings and providers: 17 by the tree before
 }  # fmt: skip
 
 

@@ -897,6 +897,15 @@ def altered(name: str) -> list[str]:
         # cells, IPv6 addresses of seven groups (no address), PINs of four to six digits after a wallet's words, numbers
         # read out after "line" or Turkish's "cep" (words of ordinary text too: an attacker's round).
         ("cl", "claim", None, 0.87),
+        # Reviewer CM (a university's, a fleet-telematics company's and a gaming platform's agents; 23 languages): 226
+        # of 251 as it came (90.0%; 7 of its misses are routing numbers, sort codes, BSBs, an IFSC and a branch's
+        # number, a bank's own and public, which it labelled as accounts). 237 since (94.4%): addresses said in words
+        # that end in "example", provider tokens with blanks around their dots and colons or cut into blocks, an IBAN
+        # in base64, a card a few words after its name, literals side by side in an assignment, a CLABE a long
+        # label away. Left: a password described in words, a Thai password after "is", a phone with bullets between
+        # its groups or split over two lines, Spanish digit words five words after "número", a Bengali wallet's
+        # number after its Bengali name, an API key after a label with an aside.
+        ("cm", "claim", None, 0.94),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1289,6 +1298,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("ck", 0, set()),
         # Reviewer CL: none; as it came a SPEI tracking key, an API schema's "write-only" and releases after "builds".
         ("cl", 0, set()),
+        # Reviewer CM: none.
+        ("cm", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

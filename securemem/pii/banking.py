@@ -892,9 +892,12 @@ _DATED = re.compile(r"(?:19|20)[0-9]{2}[\-./]?[01][0-9][\-./]?[0-3][0-9]")
 
 
 def _clabe(value: str) -> bool:
-    """Mexico's CLABE: eighteen digits, the last a control digit (weights 3, 7, 1 modulo 10)."""
+    """Mexico's CLABE: eighteen digits, the last a control digit (weights 3, 7, 1 modulo 10), led by a bank's code
+    (Banxico's institution numbers: banks 0xx and 1xx, other participants 6xx; not a customer's, a ticket's or an
+    order's number that passes the control digit, as one in ten does: "número de cliente es 900123456781234564",
+    "ticket de soporte 271828182845904520" after "CLABE", an attacker's round)."""
     digits = [int(char) for char in value if char.isdigit()]
-    if len(digits) != _CLABE_DIGITS:
+    if len(digits) != _CLABE_DIGITS or digits[0] not in (0, 1, 6):
         return False
     total = sum(digit * weight % 10 for digit, weight in zip(digits[:17], _CLABE_WEIGHTS, strict=False))
     return (10 - total % 10) % 10 == digits[17]

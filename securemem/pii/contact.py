@@ -725,7 +725,7 @@ def find_spoken_emails(scan: Scan, foreign: bool | None = None) -> Iterator[Span
                 start = -1  # Turkish "et" (@) only with "nokta" (.): "Pierre et Marie point com" is French prose
             if domain is not None and domain.end() < len(lower) and lower[domain.end()] == "/":
                 start = -1  # "Track at ups.com/track": a site's page, not an address (reviewer V)
-            if domain is not None and start != -1 and _spoken_tld(domain.group()):
+            if domain is not None and start != -1 and _spoken_tld(domain.group(), documented=word != " at "):
                 found.append((start, domain.end()))
                 done = domain.end()
                 at = lower.find(word, done)
@@ -778,8 +778,12 @@ def _company_mention(text: str, start: int, at: int, domain: re.Match[str]) -> b
     )
 
 
-def _spoken_tld(domain: str) -> bool:
-    return known_tld(_SPOKEN_SPLIT.split(domain)[-1].strip())
+def _spoken_tld(domain: str, *, documented: bool = False) -> bool:
+    """The domain ends in a known top-level domain; with ``documented``, also in "example", the one
+    documentation reserves (RFC 2606), said after a word for "@" that is no English word ("c punto molina
+    arroba pixelhaven punto example": reviewer CM)."""
+    tld = _SPOKEN_SPLIT.split(domain)[-1].strip()
+    return known_tld(tld) or (documented and tld == "example")
 
 
 def _spoken_local_start(lower: str, at: int, floor: int, spelt: bool = False) -> int:

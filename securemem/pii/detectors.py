@@ -52,7 +52,7 @@ from securemem.pii.answers import (
 from securemem.pii.banking import find_bank_fields, find_bank_numbers, may_hold_bank_field, may_hold_bank_number
 from securemem.pii.cardpins import find_card_pins, may_hold_card_pin
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
-from securemem.pii.checksums import IBAN_LENGTHS
+from securemem.pii.checksums import IBAN_LENGTHS, iban_valid
 from securemem.pii.clauses import find_clause_passwords, may_hold_clause_password
 from securemem.pii.codes import find_alnum_codes, find_codes, may_hold_alnum_code
 from securemem.pii.columns import (
@@ -135,10 +135,12 @@ from securemem.pii.regions import DEFAULT_PHONE_REGIONS, check_phone_regions
 from securemem.pii.scan import Scan, Span, index_words
 from securemem.pii.secrets import (
     DJANGO_LITERALS,
+    JOINTS,
     LEET_LITERALS,
     find_aws_named_secrets,
     find_aws_pairs,
     find_basic_auth,
+    find_blocked_tokens,
     find_catalogue,
     find_command_credentials,
     find_connection_passwords,
@@ -155,10 +157,12 @@ from securemem.pii.secrets import (
     find_property_secrets,
     find_sasl_plain,
     find_sid_pairs,
+    find_spaced_joint_tokens,
     find_sql_passwords,
     find_transcript_passwords,
     find_url_credentials,
     find_variable_defaults,
+    may_hold_blocked_token,
     may_hold_command_credential,
     may_hold_high_entropy,
     may_hold_keyword_secret,
@@ -235,6 +239,9 @@ def _encoded(scan: Scan) -> Iterable[Hit]:
     paired: list[bool] = []  # whether the text names credentials: searched once, for the first run that needs it
 
     def secrets_in(decoded: str) -> list[Hit]:
+        if iban_valid(decoded.strip().replace(" ", "").upper()):
+            # An IBAN says what it is by its country and check digits, encoded or not (reviewer CM)
+            return [("IBAN", 0, len(decoded))]
         found = _builtin_hits(Scan(decoded, scan.phone_regions), _decoded_types(decoded), True)
         if not found and _USER_PASSWORD.fullmatch(decoded) is not None:
             if not paired:
@@ -448,6 +455,10 @@ _BUILTINS: tuple[_Builtin, ...] = (
     ),
     _Builtin(frozenset(CATALOGUE_TYPES) - {rule.type for rule in KEYED}, find_catalogue),
     _Builtin(frozenset(CATALOGUE_TYPES) - {rule.type for rule in KEYED}, find_dash_spaced_tokens, literals=(" - ",)),
+    _Builtin(frozenset(CATALOGUE_TYPES) - {rule.type for rule in KEYED}, find_spaced_joint_tokens, literals=JOINTS),
+    _Builtin(
+        frozenset(CATALOGUE_TYPES) - {rule.type for rule in KEYED}, find_blocked_tokens, gate=may_hold_blocked_token
+    ),
     _Builtin(
         frozenset({"PASSWORD", "GENERIC_SECRET"} | {rule.type for rule in KEYED}),
         find_keyword_secrets,
@@ -540,7 +551,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     ),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_codes),  # one pass for runs of digits: its own gate
     _Builtin(frozenset({"GENERIC_SECRET"}), find_alnum_codes, gate=may_hold_alnum_code),
-    _Builtin(_DECODED_TYPES, _encoded, gate=may_hold_encoded_secret, whole=True),
+    _Builtin(_DECODED_TYPES | {"IBAN"}, _encoded, gate=may_hold_encoded_secret, whole=True),
     _Builtin(_DECODED_TYPES, _percent_encoded, literals=("%",), whole=True, gate=lambda scan: "@" in scan.text),
     _Builtin(frozenset(rule.type for rule in KEYED), find_labelled_tokens, gate=may_hold_labelled_token),
     _Builtin(
@@ -943,6 +954,17 @@ def _in_brackets(text: str, at: int) -> bool:
     return opened > 0 and ")" not in line[opened:] and line[opened - 1] != "="
 
 
+# An assignment with blanks around its "=", which a shell refuses, of literals side by side: one string in Python and C
+# ('card = "4626 7289" "2029 4602"  # implicit concat': reviewer CM).
+_ASSIGNED_LITERALS = re.compile(r"""[ \t]*[A-Za-z_][\w.]*[ \t]+=[ \t]+(?:(["'])[^"'\n]*\1[ \t]+)*["'][^"'\n]*""")
+
+
+def _assigned_literals(text: str, at: int) -> bool:
+    """``at`` ends a literal of such an assignment, on its line."""
+    low = max(0, at - _JOIN_BACK)
+    return _ASSIGNED_LITERALS.fullmatch(text, max(text.rfind("\n", low, at) + 1, low), at) is not None
+
+
 def _in_concat(text: str, at: int) -> bool:
     """``at`` is inside the arguments of Rust's concat!() or SQL's CONCAT() (no bracket closed between)."""
     low = max(0, at - _JOIN_BACK)
@@ -1028,7 +1050,9 @@ def _literal_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
             _in_concat(text, junction.start()) or _in_joined_list(text, junction.start())
         ):
             continue
-        if junction["gap"] is not None and not _in_brackets(text, junction.start()):
+        if junction["gap"] is not None and not (
+            _in_brackets(text, junction.start()) or _assigned_literals(text, junction.start())
+        ):
             tried += 1  # a shell's arguments side by side ('-H "PRIVATE-TOKEN: glpat-..." "https://..."')
             if tried == _JOIN_BUDGET:
                 break

@@ -55,8 +55,9 @@ _PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r\x0b\x0c"
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 _DASHES = frozenset("\u2212\u2043\ufe63\uff0d\u2e3a\u2e3b\u2053")  # ... and the swung dash "⁓"
 # Full stops of other scripts, and the middle dots a paper form or a typist puts between groups
-# ("308·84·5030", "030・1234"): read as a dot.
-_STOPS = {"\u3002": ".", "\uff61": ".", "\u2024": ".", "\u00b7": ".", "\u30fb": ".", "\u2027": ".", "\u22c5": "."}
+# ("308·84·5030", "030・1234"): read as a dot. (Not bullets: "Tracks: 1•2•3•4" is a list, no address: an attacker's
+# round.)
+_STOPS = dict.fromkeys("\u3002\uff61\u2024\u00b7\u30fb\u2027\u22c5", ".")
 _SLASHES = frozenset("\u2044\u2215")  # fraction and division slashes, which NFKC keeps
 # Colons NFKC keeps: the modifier letter colon drawn in an address's place ("2804\ua78914c\ua7894dc8...",
 # reviewer BJ), and Ethiopic's colon and preface colon after a label ("\u12e8\u12ed\u1208\u134d \u1243\u120d\u1366

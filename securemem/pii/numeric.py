@@ -328,7 +328,9 @@ _CARD_ANY_GROUPS = re.compile(
     r"(?![\w]|[.\-/,][0-9])"
 )
 _GROUP = re.compile(r"[0-9]+")
-_NAMED_CARD_REACH = 24  # characters before the number where the card is named
+# characters before the number where the card is named (a few words: "Carte indiquée par le joueur : 5229 /
+# 6092-6952.5038", reviewer CM)
+_NAMED_CARD_REACH = 32
 
 
 def _named_card_groups(

@@ -272,6 +272,123 @@ def find_dash_spaced_tokens(scan: Scan) -> Iterator[Hit]:
             break
 
 
+def _whole_token(joined: str) -> str | None:
+    """The type of the provider's rule that matches ``joined`` whole, prefixed or anchored; None for none."""
+    for rule in _BY_FIRST.get(joined[:2], ()):
+        match = rule.pattern.fullmatch(joined)
+        if match is not None and (rule.check is None or rule.check(joined)):
+            return rule.type
+    for rule in ANCHORED:
+        if rule.anchor in joined and rule.keep is None and rule.group == 0 and rule.pattern.fullmatch(joined):
+            return rule.type
+    return None
+
+
+def _joined_token(
+    pieces: list[tuple[str, int, int]], joints: list[tuple[str, bool]], refused: frozenset[str] = frozenset()
+) -> Hit | None:
+    """The longest run of ``pieces`` (text, start, end; from the first) that, joined again by ``joints``
+    (what each joint keeps, and whether a blank was taken out of it), is a provider's token whole with a
+    blank taken out inside it, drawn at random (not words run together), of no type in ``refused``; its span."""
+    for count in range(len(pieces), 1, -1):
+        if not any(blank for _, blank in joints[: count - 1]):
+            continue
+        kept = [joint for joint, _ in joints[: count - 1]]
+        joined = pieces[0][0] + "".join(joint + piece[0] for joint, piece in zip(kept, pieces[1:count], strict=True))
+        if _FILLER.fullmatch(joined) or not _is_high_entropy(joined) or not not_words(joined):
+            continue
+        kind = _whole_token(joined)
+        if kind is not None and kind not in refused:
+            return kind, pieces[0][1], pieces[count - 1][2]
+    return None
+
+
+# A provider token with blanks around its own dots or colons, so that no rule matches it ("5333569827 :
+# AA73MVaRt5...", "OTEwMzYx... . h4r-k_ . nTQV...": reviewer CM): from the word before each spaced joint, the
+# pieces joined again without the blanks must match a provider's rule whole.
+JOINTS = (" : ", " . ")
+_JOINT_RUN = re.compile(r"[A-Za-z0-9_\-]{4,128}(?:[ \t]*[.:][ \t]*[A-Za-z0-9_\-]{2,128}){1,3}")
+_JOINT_PIECE = re.compile(r"(?P<joint>[ \t]*(?P<mark>[.:])[ \t]*)?(?P<piece>[A-Za-z0-9_\-]+)")
+_WORDY = 8  # a piece this long or longer is read for words run together
+_TOKEN_BEFORE = re.compile(r"(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{4,128}$")
+
+
+def find_spaced_joint_tokens(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    done = 0
+    for joint in JOINTS:
+        at = text.find(joint)
+        while at != -1:
+            head = _TOKEN_BEFORE.search(text, max(done, at - 128), at)
+            at = text.find(joint, at + 3)
+            run = _JOINT_RUN.match(text, head.start()) if head is not None else None
+            if run is None:
+                continue
+            parts = list(_JOINT_PIECE.finditer(text, run.start(), run.end()))
+            if any(len(part["piece"]) >= _WORDY and not not_words(part["piece"]) for part in parts):
+                continue  # code names joined by spaced dots ("MigrationRunner2024AlphaX . v2beta . ..."): an attacker
+            hit = _joined_token(
+                [(part["piece"], part.start("piece"), part.end("piece")) for part in parts],
+                [(part["mark"], part["joint"] != part["mark"]) for part in parts[1:]],
+            )
+            if hit is not None:
+                done = hit[2]
+                yield hit
+
+
+# A provider token set out in blocks by blanks, as a careful or a hostile writer sets one ("sk-WRm01 trhs8hYT
+# O8hV3jjT 3BlbkFJq ...": reviewer CM): from a provider's prefix (one with a dash or an underscore, found with
+# the gates' words) whose token a blank cuts short, the blocks joined again must match the provider's rule whole.
+_BLOCK_PREFIXES = frozenset(
+    prefix.lower()
+    for rule in PREFIXED
+    for prefix in rule.prefixes
+    if len(prefix) >= 3 and ("_" in prefix or "-" in prefix)
+)
+index_words(*_BLOCK_PREFIXES)
+# Rules whose prefix is a word or a code's ("sk-" alone, Mollie's "test_" and "live_", Notion's "secret_", Octopus's
+# "API-"): blocks after them are SKUs, sizes, test names and ticket tags as often ("sk-1042 XL2 BLK M3 QTY12 WH3",
+# "test_Login OK200 GET2 POST3 DELETE4 PUT5": an attacker's round).
+_UNBLOCKED = frozenset({"SK_API_KEY", "MOLLIE_API_KEY", "NOTION_LEGACY_TOKEN", "OCTOPUS_DEPLOY_API_KEY"})
+_BLOCKS = re.compile(r"[A-Za-z0-9_\-]{1,64}(?:[ \t]{1,2}[A-Za-z0-9_\-]{1,64}){1,31}")
+_BLOCK = re.compile(r"[A-Za-z0-9_\-]+")
+
+
+def _random_block(block: str) -> bool:
+    return any(char.isdigit() or char.isupper() for char in block[1:])
+
+
+def may_hold_blocked_token(scan: Scan) -> bool:
+    return not _BLOCK_PREFIXES.isdisjoint(scan.words)
+
+
+def find_blocked_tokens(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    done = 0
+    for word in _BLOCK_PREFIXES.intersection(scan.words):
+        for at in scan.words[word]:
+            if at < done or (at and (text[at - 1].isalnum() or text[at - 1] in "_-")):
+                continue
+            if not starts_a_prefixed_token(text, at):
+                continue
+            run = _BLOCKS.match(text, at)
+            if run is None:
+                continue
+            blocks = list(_BLOCK.finditer(text, run.start(), run.end()))
+            if _whole_token(blocks[0].group()) is not None:
+                continue  # a whole token before a blank: the catalogue's own
+            # Blocks of a random string, each with a digit or a capital after its first character, to the
+            # first that has none ("... crS is the key": prose goes on after it)
+            last = next((i for i, block in enumerate(blocks[1:], 1) if not _random_block(block.group())), len(blocks))
+            blocks = blocks[:last]
+            hit = _joined_token(
+                [(block.group(), *block.span()) for block in blocks], [("", True)] * (len(blocks) - 1), _UNBLOCKED
+            )
+            if hit is not None:
+                done = hit[2]
+                yield hit
+
+
 def _anchored(rule: Rule, text: str) -> Iterator[Hit]:
     at = text.find(rule.anchor)
     done = 0
