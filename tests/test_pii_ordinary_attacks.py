@@ -370,6 +370,12 @@ ROUNDS = {
     # blocks, a CLABE's reach kept); 5 of the 10 altered before these readers stay (two addresses in a spaced log
     # line, two base64 values, a report's number after "CLABE"); CLABEs led by no bank's code mended.
     "cmla": (150, 5, 145),
+    # Reviewer CN's readers, attacked (Russian's "адрес" inside other words, numerals' "の" in patents', standards' and
+    # exercises' numbers, Malay's "[di]" in quotes and grammar notes, Thai instructions glued to a password's label,
+    # asides that name an id's or a digest's kind): 19 newly altered as first written, none since ("адрес" as a word
+    # in its cases, "の" only between a phone's three groups led by "〇", "[di]" after a mailbox's local part, Thai's
+    # own qualifiers only, such asides refused); the 2 left altered were so before these readers.
+    "cnla": (193, 2, 191),
 }
 
 
@@ -477,7 +483,9 @@ FOUND = {
     "cha": (73, 56),
     "cia": (97, 67),
     "ckla": (133, 39),
-    "cmla": (118, 68),  # reviewer CM's readers' shapes in other spacings and providers: 17 by the tree before
+    "cmla": (118, 74),  # reviewer CM's readers' shapes in other spacings and providers: 17 by the tree before, 68
+    # by the readers as first mended, 74 with tabs and several blanks around a joint and heads of two characters
+    "cnla": (84, 24),  # reviewer CN's readers' shapes in other words, scripts and spacings: 3 by the tree before
 }  # fmt: skip
 
 

@@ -29,6 +29,14 @@ OPENAI = "sk-WRm01 trhs8hYT O8hV3jjT 3BlbkFJq JdT6be7w ywLZ4MrD crS"
         (f"Токен бота сповіщень: {TELEGRAM}", [TELEGRAM]),
         (f"Token du bot : {DISCORD}", [DISCORD]),
         (f"Token : {DISCORD} . Next one", [DISCORD]),
+        (
+            "bot\t4798262365\t:\tAArwLbAtf6e9cpCGybY9lMR4pAwBp3GVy1P",
+            ["4798262365\t:\tAArwLbAtf6e9cpCGybY9lMR4pAwBp3GVy1P"],
+        ),
+        (
+            "SENDGRID_API_KEY=SG . 9QyucS19AvMp2gUAeSsUfF . gUl8oPK-HJN45P_ED75cNRqsKz5b70CO8W7RQHy2Yp-",
+            ["SG . 9QyucS19AvMp2gUAeSsUfF . gUl8oPK-HJN45P_ED75cNRqsKz5b70CO8W7RQHy2Yp-"],
+        ),
         (f"chave colada em blocos: {OPENAI}", [OPENAI]),
         (f"chave: {OPENAI} is the key", [OPENAI]),
         # an IBAN in base64, which says what it is once decoded

@@ -899,13 +899,21 @@ def altered(name: str) -> list[str]:
         ("cl", "claim", None, 0.87),
         # Reviewer CM (a university's, a fleet-telematics company's and a gaming platform's agents; 23 languages): 226
         # of 251 as it came (90.0%; 7 of its misses are routing numbers, sort codes, BSBs, an IFSC and a branch's
-        # number, a bank's own and public, which it labelled as accounts). 237 since (94.4%): addresses said in words
+        # number, a bank's own and public, which it labelled as accounts). 236 since (94.0%): addresses said in words
         # that end in "example", provider tokens with blanks around their dots and colons or cut into blocks, an IBAN
-        # in base64, a card a few words after its name, literals side by side in an assignment, a CLABE a long
-        # label away. Left: a password described in words, a Thai password after "is", a phone with bullets between
-        # its groups or split over two lines, Spanish digit words five words after "número", a Bengali wallet's
-        # number after its Bengali name, an API key after a label with an aside.
+        # in base64, a card a few words after its name, literals side by side in an assignment. Left: a password
+        # described in words, a Thai password after "is", a phone with bullets between its groups or split over two
+        # lines, Spanish digit words five words after "número", a CLABE 56 characters after its label, a Bengali
+        # wallet's number after its Bengali name, an API key after a long label and an aside.
         ("cm", "claim", None, 0.94),
+        # Reviewer CN (an energy utility's, a legal-tech e-signature provider's and a pharmacy marketplace's agents;
+        # 22 languages): 265 of 280 as it came (94.6%). 271 since (96.8%): a secret's label with an aside before its
+        # colon, Thai words glued to a password's label before words of another script, Russian's spoken dot in an
+        # address, Japanese's "の" between numerals' groups, Malay's "[di]" and Arabic's "[نقطة]" in addresses. Left:
+        # values split over CSV cells or two messages, a key written backwards, an IBAN spelt letter by letter in
+        # Spanish words, a Turkish customer's "number" read out, "~" between a phone's groups, an SSN in labelled
+        # parts, an account in a text whose mail domain is "example" (a documentation sample's, by design).
+        ("cn", "claim", None, 0.96),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1300,6 +1308,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("cl", 0, set()),
         # Reviewer CM: none.
         ("cm", 0, set()),
+        # Reviewer CN: none.
+        ("cn", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -295,13 +295,17 @@ _FOREIGN_DOT = tuple(
         "τελεία",
         "ดอท",  # Thai's "dot" (reviewer AY)
         "titik",  # Indonesian's and Malay's ("budi titik nugroho (at) yahoo titik co titik id": reviewer CK)
+        "نقطة",  # Arabic's ("khalid.q [at] kahraba [نقطة] example [نقطة] sa": reviewer CN)
     )
 )
 _AT_WORDS = "at|arroba|arobase|ät|chiocciola|apenstaartje|klammeraffe|" + "|".join(map(re.escape, _FOREIGN_AT))
+# Words for "@" read only in brackets: Malay's and Indonesian's "di" ("hajar.yusof [di] kedaiubat [titik] example
+# [titik] my": reviewer CN), a word of every sentence otherwise ("in", "at").
+_BRACKETED_AT_WORDS = "di"
 _DOT_WORDS = "dot|punto|ponto|point|punkt|punt|" + "|".join(map(re.escape, _FOREIGN_DOT))
 # "[at]", "(at)", "[@]", " -at- " ... or an "@" with spaces around it ("jane @ example.com").
 _AT = (
-    rf"(?:[ \t]*{_OPEN}[ \t]*(?:(?i:{_AT_WORDS})|@)[ \t]*{_CLOSE}[ \t]*|[ \t]+-(?i:at)-[ \t]+"
+    rf"(?:[ \t]*{_OPEN}[ \t]*(?:(?i:{_AT_WORDS}|{_BRACKETED_AT_WORDS})|@)[ \t]*{_CLOSE}[ \t]*|[ \t]+-(?i:at)-[ \t]+"
     rf"|[ \t]+@[ \t]*|[ \t]*@[ \t]+)"
 )
 _DOT = (
@@ -452,7 +456,9 @@ def known_tld(tld: str) -> bool:
     return tld in _COMMON_TLDS or tld in _COUNTRY_TLDS
 
 
-_AT_MARK = re.compile(rf"{_OPEN}[ \t]*(?:{_AT_WORDS}|@)[ \t]*{_CLOSE}|[ \t]@|@[ \t]|[ \t]-at-[ \t]")
+_AT_MARK = re.compile(
+    rf"{_OPEN}[ \t]*(?:{_AT_WORDS}|{_BRACKETED_AT_WORDS}|@)[ \t]*{_CLOSE}|[ \t]@|@[ \t]|[ \t]-at-[ \t]"
+)
 _LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
 
 
@@ -472,6 +478,8 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
             start -= 1
         if start == end or (start > 0 and text[start - 1].isalnum()):
             continue
+        if "di" in hint.group() and not any(char in ".-_+0123456789" for char in text[start:end]):
+            continue  # "ada [di] portal.kemdikbud.go.id", "Beli tiket (di) Tiket.com": "in" (an attacker's round)
         stop = min(len(text), hint.end() + 600)
         whole = _defanged_local_start(text, start, max(done, start - _LOCAL_MAX))
         match = _OBFUSCATED.match(text, whole, stop) if whole < start else None
@@ -593,7 +601,7 @@ def _has_obfuscation_mark(lower: str, foreign: bool) -> bool:
     if "-at-" in lower:
         return True
     for close in "])}>":
-        if close in lower and ("at" + close in lower or "at " + close in lower):
+        if close in lower and ("at" + close in lower or "at " + close in lower or "di" + close in lower):
             return True
     # "(arroba)", "(arobase)", "[ät]": rarer words, looked for by the pattern itself.
     return (foreign or (not lower.isascii() and "ät" in lower)) and _AT_MARK.search(lower) is not None

@@ -182,10 +182,11 @@ def _drawn_as(char: str) -> str:
 # one blank, dash or dot apart, is read as the digits it spells (same length: offsets stay). A shorter run
 # is a word or a number in words ("二〇二四年", "三十五": "十" is no digit), left alone.
 _NUMERALS = "〇零一二三四五六七八九幺"
-_NUMERAL_DIGITS = str.maketrans(_NUMERALS, "00123456789" + "1")
+_NUMERAL_DIGITS = str.maketrans(_NUMERALS + "の", "00123456789" + "1" + "-")
 # Digits may stand among them ("13九6三99二0二9", "一三九６３９９２０２９": an attacker's round); two numerals
 # at least, so a number with one beside it ("12345一个") stays as written.
-_NUMERAL_RUN = re.compile(rf"[{_NUMERALS}0-9](?:[ \-.・]?[{_NUMERALS}0-9]){{5,}}")
+# Japanese reads a dash between groups as "の" ("〇八〇の三六九七の八四三四": reviewer CN): read as the dash.
+_NUMERAL_RUN = re.compile(rf"[{_NUMERALS}0-9](?:[ \-.・の]?[{_NUMERALS}0-9]){{5,}}")
 _NUMERALS_MIN = 2
 
 
@@ -203,9 +204,18 @@ _LONG_MARK = re.compile("(?<=[0-9])\u30fc(?=[0-9])|(?<=[0-9] )\u30fc(?= [0-9])")
 
 def _run_as_digits(run: re.Match[str]) -> str:
     found = run.group()
+    if "の" in found and not _PHONE_GROUPS.fullmatch(found):
+        # "の" is a dash only between a phone's three groups led by its trunk's zero: not in a patent's or a standard's
+        # number and year ("特許第六一二三四五六の二号", "JIS X 〇二〇八の一九九七"), nor "the 10000th of 10000" (an
+        # attacker's round); each part is read as it was before
+        return _NUMERAL_RUN_PLAIN.sub(_run_as_digits, found)
     if sum(found.count(numeral) for numeral in _NUMERALS) < _NUMERALS_MIN:
         return found
     return found.translate(_NUMERAL_DIGITS)
+
+
+_NUMERAL_RUN_PLAIN = re.compile(rf"[{_NUMERALS}0-9](?:[ \-.・]?[{_NUMERALS}0-9]){{5,}}")
+_PHONE_GROUPS = re.compile(rf"[〇零0][{_NUMERALS}0-9]{{1,4}}(?:の[{_NUMERALS}0-9]{{2,4}}){{2}}")
 
 
 # ---------------------------------------------------------------- letters standing for digits
@@ -422,8 +432,8 @@ _ESCAPE = re.compile(
     # on each side stays a space)
     r"|(?<=[0-9]) (?P<spoken>dot|\(dot\)|\[dot\]) (?=[0-9])"
     # ... in Indonesian, German, Spanish, Portuguese, French and Turkish ("172 titik 28 titik 154 titik 75": reviewer
-    # CK), only in four numbers shaped as an address or named so (see _spoken_address)
-    r"|(?<=[0-9]) (?P<spoken_other>(?i:titik|punkt|punto|ponto|point|nokta)) (?=[0-9])"
+    # CK; Russian's: reviewer CN), only in four numbers shaped as an address or named so (see _spoken_address)
+    r"|(?<=[0-9]) (?P<spoken_other>(?i:titik|punkt|punto|ponto|point|nokta|точка)) (?=[0-9])"
     r"|(?<=[^\s=])(?P<soft>=\r?\n)(?=[^\s])"
     # A long line of iCalendar or vCard folded (RFC 5545 3.1: a line break and one blank go; read only in text that
     # opens such a component): "mailto:olivia.brenna\r\n n@northbridgebank.co.uk" (reviewer BX)
@@ -493,9 +503,11 @@ _QUOTED_LINE = re.compile(r"(?:\A|\n)[ \t]{0,3}>")
 # of 11 or more and a part of three digits: "172 titik 28 titik 154 titik 75") or the words before name one ("IP-Adresse
 # 10 Punkt 0 Punkt 12 Punkt 7"); not a law's, a clause's or a release's numbering ("Pasal 12 titik 3 titik 1 titik 4",
 # "Android 14 punto 0 punto 1 punto 2": an attacker's round on reviewer CK's readers).
-_SPOKEN_DOT = re.compile(r"[0-9] (?i:titik|punkt|punto|ponto|point|nokta) [0-9]")  # (prose says "point" too)
-_SPOKEN_QUAD = re.compile(r"[0-9]{1,3}(?: (?i:titik|punkt|punto|ponto|point|nokta) [0-9]{1,3}){3}(?![0-9])")
-_ADDRESS_NAMED = re.compile(r"(?i:\bip\b|ip-?adress|adresse|address|direcci[oó]n|endere[cç]o|alamat|adres)")
+_SPOKEN_DOT = re.compile(r"[0-9] (?i:titik|punkt|punto|ponto|point|nokta|точка) [0-9]")  # (prose says "point" too)
+_SPOKEN_QUAD = re.compile(r"[0-9]{1,3}(?: (?i:titik|punkt|punto|ponto|point|nokta|точка) [0-9]{1,3}){3}(?![0-9])")
+_ADDRESS_NAMED = re.compile(
+    r"(?i:\bip\b|ip-?adress|adresse|address|direcci[oó]n|endere[cç]o|alamat|adres|\bадрес(?:а|у|ом|е|ы|ов|ам|ами|ах)?\b)"
+)
 _NUMBER = re.compile(r"[0-9]+")
 
 
@@ -541,6 +553,7 @@ def _may_escape(original: str) -> bool:
                 or " ponto " in original
                 or " point " in original
                 or " nokta " in original
+                or " точка " in original
             )
             and _SPOKEN_DOT.search(original) is not None
         )

@@ -304,36 +304,38 @@ def _joined_token(
 
 
 # A provider token with blanks around its own dots or colons, so that no rule matches it ("5333569827 :
-# AA73MVaRt5...", "OTEwMzYx... . h4r-k_ . nTQV...": reviewer CM): from the word before each spaced joint, the
-# pieces joined again without the blanks must match a provider's rule whole.
-JOINTS = (" : ", " . ")
-_JOINT_RUN = re.compile(r"[A-Za-z0-9_\-]{4,128}(?:[ \t]*[.:][ \t]*[A-Za-z0-9_\-]{2,128}){1,3}")
+# AA73MVaRt5...", "OTEwMzYx... . h4r-k_ . nTQV...": reviewer CM; tabs or two blanks, a head as short as SendGrid's
+# "SG": an attacker's round): from the word before each spaced joint, the pieces joined again without the blanks
+# must match a provider's rule whole.
+JOINTS = (" : ", " . ", "\t:", "\t.", ":\t", ".\t")  # what a text holds where it holds a spaced joint
+_SPACED_JOINT = re.compile(r"[ \t]+[.:][ \t]+")
+_JOINT_RUN = re.compile(r"[A-Za-z0-9_\-]{2,128}(?:[ \t]*[.:][ \t]*[A-Za-z0-9_\-]{2,128}){1,3}")
 _JOINT_PIECE = re.compile(r"(?P<joint>[ \t]*(?P<mark>[.:])[ \t]*)?(?P<piece>[A-Za-z0-9_\-]+)")
 _WORDY = 8  # a piece this long or longer is read for words run together
-_TOKEN_BEFORE = re.compile(r"(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{4,128}$")
+# (through the token's own unspaced dots: "OTEw...Iw.h4r-k_ . nTQV...", "sk.eyJ... . x": an attacker's round)
+_TOKEN_BEFORE = re.compile(r"(?<![A-Za-z0-9_\-.:])[A-Za-z0-9_\-]{2,128}(?:[.:][A-Za-z0-9_\-]{2,128}){0,2}$")
 
 
 def find_spaced_joint_tokens(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     done = 0
-    for joint in JOINTS:
-        at = text.find(joint)
-        while at != -1:
-            head = _TOKEN_BEFORE.search(text, max(done, at - 128), at)
-            at = text.find(joint, at + 3)
-            run = _JOINT_RUN.match(text, head.start()) if head is not None else None
-            if run is None:
-                continue
-            parts = list(_JOINT_PIECE.finditer(text, run.start(), run.end()))
-            if any(len(part["piece"]) >= _WORDY and not not_words(part["piece"]) for part in parts):
-                continue  # code names joined by spaced dots ("MigrationRunner2024AlphaX . v2beta . ..."): an attacker
-            hit = _joined_token(
-                [(part["piece"], part.start("piece"), part.end("piece")) for part in parts],
-                [(part["mark"], part["joint"] != part["mark"]) for part in parts[1:]],
-            )
-            if hit is not None:
-                done = hit[2]
-                yield hit
+    for joint in _SPACED_JOINT.finditer(text):
+        if joint.start() < done:
+            continue
+        head = _TOKEN_BEFORE.search(text, max(done, joint.start() - 128), joint.start())
+        run = _JOINT_RUN.match(text, head.start()) if head is not None else None
+        if run is None:
+            continue
+        parts = list(_JOINT_PIECE.finditer(text, run.start(), run.end()))
+        if any(len(part["piece"]) >= _WORDY and not not_words(part["piece"]) for part in parts):
+            continue  # code names joined by spaced dots ("MigrationRunner2024AlphaX . v2beta . ..."): an attacker
+        hit = _joined_token(
+            [(part["piece"], part.start("piece"), part.end("piece")) for part in parts],
+            [(part["mark"], part["joint"] != part["mark"]) for part in parts[1:]],
+        )
+        if hit is not None:
+            done = hit[2]
+            yield hit
 
 
 # A provider token set out in blocks by blanks, as a careful or a hostile writer sets one ("sk-WRm01 trhs8hYT
@@ -1607,6 +1609,13 @@ _CJK_GLUED = r"(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[A-Za-z0-9])"
 # Thai writes no space between words: the words after a label ("รหัสผ่านชั่วคราว:", temporary
 # password) are glued to it, and only a value shaped like a password is taken after them.
 _THAI = "[\u0e00-\u0e7f]"
+# What Thai glues to a password's label before the words of its clause: whose password it is ("ระบบ" system, "สำรอง"
+# backup, "ชั่วคราว" temporary...), as the view writes them; not "ต้อง" (must), "สำหรับ" (for) or "ของ" (of), whose
+# clause goes on to say where the password is or what it must be (an attacker's round on reviewer CN's readers).
+_THAI_QUALIFIERS = "|".join(
+    re.escape(normalise_text(word))
+    for word in ("ผู้ดูแลระบบ", "ระบบ", "สำรอง", "ชั่วคราว", "ใหม่", "เดิม", "ผู้ดูแล", "แอดมิน", "เครื่อง", "บัญชี", "อีเมล")
+)
 # What a Romance language writes after the word for a password ("password iniziale fX7pq2Rz", "contraseña
 # provisional de acceso ...: Turia_2023#", "mot de passe provisoire": reviewer Y): part of the label.
 _PW_QUALIFIERS = (
@@ -1647,7 +1656,8 @@ _PASSWORD_PHRASE = re.compile(
         # Words of the label's clause: a ";" ends it ("the pass phrase is "..."; Authorization: ..." is
         # read at "is", not at the next label's colon), and so does a closing quote or a stop after a
         # word ('"minha senha é Rosa0604$". Token do webhook: ...' is read at "é": reviewer AD).
-        rf"|(?:(?P<words>(?:[ \t]+(?:(?!\()[^\s:=;\"”»]{{0,63}}?[^\s:=;\"”».!?]|[.!?]))"
+        # (Thai's words glued to the label first: "รหัสผ่านระบบ SCADA สำรอง: ...", reviewer CN)
+        rf"|(?:(?P<words>(?:{_THAI_QUALIFIERS}){{0,2}}(?:[ \t]+(?:(?!\()[^\s:=;\"”»]{{0,63}}?[^\s:=;\"”».!?]|[.!?]))"
         # an aside in brackets may end it ("Contraseña del área de clientes (por si necesitáis entrar): ...")
         # or an aside between commas ("the pw, for the record, is Lantern-Quay-88": reviewer AX)
         # or an aside in guillemets or quotes, a phrase of words ("mot de passe de l'espace « Mon Compte » :",
@@ -3814,7 +3824,14 @@ _PUNCTUATED_AFTER = re.compile(r"[A-Za-z0-9+/=_\-.~!%#$^]*[A-Za-z0-9+/=_\-~!%#$^
 
 
 _HYPHENED_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
-_LABEL_COLON = re.compile(r"[ \t]*[:：][ \t]*")
+# (an aside in brackets may stand before it: "Webhook-Geheimnis für die Signatur-Callbacks (nur Prod): ...":
+# reviewer CN)
+# (not one that names an id's or a digest's kind: "(Ticket)", "(SHA-256)", "(Beispiel)", "(Base64 des Namens)": an
+# attacker's round)
+_LABEL_COLON = re.compile(
+    r"(?:[ \t]*\((?![^()\n]*(?i:ticket|sha|md5|hash|digest|prüfsumme|checksum|beispiel|example|exemple|ejemplo|base64"
+    r"|\bid\b|nummer|number|format|muster|sample))[^()\n]{1,24}\))?[ \t]*[:：][ \t]*"
+)
 
 
 def _first_run(
