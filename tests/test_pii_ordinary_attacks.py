@@ -483,9 +483,10 @@ FOUND = {
     "cha": (73, 56),
     "cia": (97, 67),
     "ckla": (133, 39),
-    "cmla": (118, 74),  # reviewer CM's readers' shapes in other spacings and providers: 17 by the tree before, 68
+    "cmla": (118, 75),  # reviewer CM's readers' shapes in other spacings and providers: 17 by the tree before, 68
     # by the readers as first mended, 74 with tabs and several blanks around a joint and heads of two characters
-    "cnla": (84, 24),  # reviewer CN's readers' shapes in other words, scripts and spacings: 3 by the tree before
+    "cnla": (84, 34),  # reviewer CN's readers' shapes in other words, scripts and spacings: 3 by the tree before, 24
+    # by the readers as first mended, 34 with "ТОЧКА" in capitals, katakana's "ノ" and more languages' bracketed words
 }  # fmt: skip
 
 

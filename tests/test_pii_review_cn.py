@@ -20,8 +20,14 @@ SECRET = "yU4RRpGBLwuqRyiAMpYKv7+smTEoE7AjLKiOAx8+x5P803Lp"
         # an address's dots said in Russian, four numbers shaped as one or named so
         ("адрес шлюза: 62 точка 136 точка 9 точка 64, порт 502", ["62 точка 136 точка 9 точка 64"]),
         ("IP-адрес 10 точка 0 точка 12 точка 7", ["10 точка 0 точка 12 точка 7"]),
-        # Japanese's "の" between a phone's groups written in numerals
+        # Japanese's "の" between a phone's groups written in numerals, in katakana too; Russian's dot in capitals
         ("電話番号は〇八〇の三六九七の八四三四とのこと。", ["〇八〇の三六九七の八四三四"]),
+        ("電話番号は〇八〇ノ三六九七ノ八四三四です", ["〇八〇ノ三六九七ノ八四三四"]),
+        ("адрес шлюза: 62 ТОЧКА 136 ТОЧКА 9 ТОЧКА 64", ["62 ТОЧКА 136 ТОЧКА 9 ТОЧКА 64"]),
+        # words for "@" and "." of more languages, in brackets (an attacker's round)
+        ("ایمیل: ali.rezaei [at] shahr [نقطه] example [نقطه] ir", ["ali.rezaei [at] shahr [نقطه] example [نقطه] ir"]),
+        ("пошта: o.kovalenko [равлик] ukr [крапка] net", ["o.kovalenko [равлик] ukr [крапка] net"]),
+        ("kontakt: ola.nordmann [krøllalfa] epost [dot] no", ["ola.nordmann [krøllalfa] epost [dot] no"]),
         # a Discord token whose first joint is written as it is and the second spaced (an attacker's round)
         (
             "token OTEwMzYxMjU0NzM4NjYyNjIw.h4r-k_ . nTQVwP1zVlxMvQYTne03WZpw13d9LlwJxc7IWr",
@@ -51,6 +57,8 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         # Japanese's "の" in an address's numbers and between words
         "三丁目一の二の三に住んでいます",
         "二〇二四年の三月の一日",
+        "特許第六一二三四五六ノ二号",
+        "Равлик повзе по саду, крапка дощу впала.",
         # Malay's "di" and "titik" as words, Arabic's "نقطة" as a point of an agenda
         "Saya tinggal di Jakarta dan bekerja di kantor pusat titik temu.",
         "Lihat catatan (di) bawah ini (titik) penting",

@@ -273,6 +273,9 @@ _FOREIGN_AT = tuple(
         "παπάκι",  # Greek: the duckling ("maria.georgiou παπάκι gmail τελεία com": reviewer Z)
         "ät",  # German dictation without brackets ("sabine Punkt krueger ät web Punkt de": reviewer AR)
         "แอท",  # Thai's "at" ("somsak.j แอท gmail ดอท com": reviewer AY)
+        # Ukrainian's snail, Bulgarian's little monkey, Norwegian's curly a, Catalan's (an attacker's round on reviewer
+        # CN's readers)
+        "равлик", "маймунка", "krøllalfa", "arrova",
     )
 )  # fmt: skip
 _FOREIGN_AT_ASCII = tuple(word for word in _FOREIGN_AT if word.isascii())  # all an ASCII text can hold
@@ -296,6 +299,13 @@ _FOREIGN_DOT = tuple(
         "ดอท",  # Thai's "dot" (reviewer AY)
         "titik",  # Indonesian's and Malay's ("budi titik nugroho (at) yahoo titik co titik id": reviewer CK)
         "نقطة",  # Arabic's ("khalid.q [at] kahraba [نقطة] example [نقطة] sa": reviewer CN)
+        # Persian's, Urdu's, Ukrainian's, Tagalog's and Swahili's (an attacker's round on reviewer CN's readers; not
+        # Hindi's "डॉट", which widened a sports score's "3 डॉट 5 at match point" read as an address: an earlier round)
+        "نقطه",
+        "ڈاٹ",
+        "крапка",
+        "tuldok",
+        "nukta",
     )
 )
 _AT_WORDS = "at|arroba|arobase|ät|chiocciola|apenstaartje|klammeraffe|" + "|".join(map(re.escape, _FOREIGN_AT))

@@ -384,6 +384,7 @@ def _may_hold_email(scan: Scan) -> bool:
                 or " arobase " in lower
                 or " apenstaartje " in lower
                 or " apestaartje " in lower
+                or " arrova " in lower
             )
         )
         or (not lower.isascii() and any(mark in lower for mark in _EMAIL_MARKS_OTHER))
@@ -393,7 +394,7 @@ def _may_hold_email(scan: Scan) -> bool:
 _AT_WORDS = index_words("-at-", " at ")
 _SPOKEN_AT_WORDS = index_words(
     "nokta", "chez", "kukac", "arond", "snabel-a", "chiocciola", "klammeraffe", "arroba", "arobase", "apenstaartje",
-    "apestaartje",
+    "apestaartje", "arrova",
 )  # fmt: skip
 
 
