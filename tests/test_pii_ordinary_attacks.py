@@ -485,8 +485,9 @@ FOUND = {
     "ckla": (133, 39),
     "cmla": (118, 75),  # reviewer CM's readers' shapes in other spacings and providers: 17 by the tree before, 68
     # by the readers as first mended, 74 with tabs and several blanks around a joint and heads of two characters
-    "cnla": (84, 34),  # reviewer CN's readers' shapes in other words, scripts and spacings: 3 by the tree before, 24
-    # by the readers as first mended, 34 with "ТОЧКА" in capitals, katakana's "ノ" and more languages' bracketed words
+    "cnla": (84, 37),  # reviewer CN's readers' shapes in other words, scripts and spacings: 3 by the tree before, 24
+    # by the readers as first mended, 37 with "ТОЧКА" in capitals, katakana's "ノ" and long mark between numerals, more
+    # languages' bracketed words, "[ di ]" and asides in square brackets
 }  # fmt: skip
 
 

@@ -15,6 +15,7 @@ SECRET = "yU4RRpGBLwuqRyiAMpYKv7+smTEoE7AjLKiOAx8+x5P803Lp"
     [
         # a secret's label with an aside in brackets after its compound words
         (f"Webhook-Geheimnis für die Signatur-Callbacks (nur Prod): {SECRET} – bitte löschen.", [SECRET]),
+        (f"Webhook-Geheimnis für die Signatur-Callbacks [nur Prod]: {SECRET}", [SECRET]),
         # Thai words glued to a password's label, then words of another script before the colon
         ("รหัสผ่านระบบ SCADA สำรอง: vAsOSFezH$9@Di$x (ห้ามส่งต่อ)", ["vAsOSFezH$9@Di$x"]),
         # an address's dots said in Russian, four numbers shaped as one or named so
@@ -23,11 +24,13 @@ SECRET = "yU4RRpGBLwuqRyiAMpYKv7+smTEoE7AjLKiOAx8+x5P803Lp"
         # Japanese's "の" between a phone's groups written in numerals, in katakana too; Russian's dot in capitals
         ("電話番号は〇八〇の三六九七の八四三四とのこと。", ["〇八〇の三六九七の八四三四"]),
         ("電話番号は〇八〇ノ三六九七ノ八四三四です", ["〇八〇ノ三六九七ノ八四三四"]),
+        ("電話番号は〇八〇ー三六九七ー八四三四です", ["〇八〇ー三六九七ー八四三四"]),
         ("адрес шлюза: 62 ТОЧКА 136 ТОЧКА 9 ТОЧКА 64", ["62 ТОЧКА 136 ТОЧКА 9 ТОЧКА 64"]),
         # words for "@" and "." of more languages, in brackets (an attacker's round)
         ("ایمیل: ali.rezaei [at] shahr [نقطه] example [نقطه] ir", ["ali.rezaei [at] shahr [نقطه] example [نقطه] ir"]),
         ("пошта: o.kovalenko [равлик] ukr [крапка] net", ["o.kovalenko [равлик] ukr [крапка] net"]),
         ("kontakt: ola.nordmann [krøllalfa] epost [dot] no", ["ola.nordmann [krøllalfa] epost [dot] no"]),
+        ("Emel: hajar.yusof [ di ] kedaiubat [ titik ] com", ["hajar.yusof [ di ] kedaiubat [ titik ] com"]),
         # a Discord token whose first joint is written as it is and the second spaced (an attacker's round)
         (
             "token OTEwMzYxMjU0NzM4NjYyNjIw.h4r-k_ . nTQVwP1zVlxMvQYTne03WZpw13d9LlwJxc7IWr",
@@ -66,7 +69,9 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         # a Thai password's label before a place, not a value; a policy's name and a standard's year
         "รหัสผ่านระบบ SCADA สำรอง: ดูในตู้เซฟ",
         "นโยบายรหัสผ่านระบบ ISO 27001: 2022",
-        # an aside before a colon with no secret after it
+        # an aside that names an id's kind; an aside before a colon with no secret after it
+        "Token für die Telematik-Schnittstelle [Ticket]: INC0012345678ABCDEF",
+        "ラーメン一ー二 セット",
         "Webhook-Geheimnis für die Signatur-Callbacks (nur Prod): siehe Tresor",
     ],
 )

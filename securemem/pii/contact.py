@@ -611,7 +611,9 @@ def _has_obfuscation_mark(lower: str, foreign: bool) -> bool:
     if "-at-" in lower:
         return True
     for close in "])}>":
-        if close in lower and ("at" + close in lower or "at " + close in lower or "di" + close in lower):
+        if close in lower and (
+            "at" + close in lower or "at " + close in lower or "di" + close in lower or "di " + close in lower
+        ):
             return True
     # "(arroba)", "(arobase)", "[ät]": rarer words, looked for by the pattern itself.
     return (foreign or (not lower.isascii() and "ät" in lower)) and _AT_MARK.search(lower) is not None

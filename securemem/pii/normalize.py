@@ -194,13 +194,17 @@ _NUMERALS_MIN = 2
 def numerals_as_digits(text: str) -> str:
     """``text`` with each run of six or more of Chinese's and Japanese's numerals (and digits) read as
     digits, and the katakana long mark between two digits read as the dash it is typed for
-    ("+81 3ー6207ー1599", "03 ー 6207 ー 1599": an IME's "-"; in a word, "パスワード", it stays)."""
+    ("+81 3ー6207ー1599", "03 ー 6207 ー 1599", between numerals too: an IME's "-"; in a word, "パスワード", it
+    stays)."""
     if "\u30fc" in text:
         text = _LONG_MARK.sub("-", text)
     return _NUMERAL_RUN.sub(_run_as_digits, text)
 
 
-_LONG_MARK = re.compile("(?<=[0-9])\u30fc(?=[0-9])|(?<=[0-9] )\u30fc(?= [0-9])")
+# (between numerals too: "〇八〇ー三六九七ー八四三四", an attacker's round on reviewer CN's readers)
+_LONG_MARK = re.compile(
+    rf"(?<=[0-9{_NUMERALS}])\u30fc(?=[0-9{_NUMERALS}])|(?<=[0-9{_NUMERALS}] )\u30fc(?= [0-9{_NUMERALS}])"
+)
 
 
 def _run_as_digits(run: re.Match[str]) -> str:

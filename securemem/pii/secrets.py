@@ -3828,9 +3828,12 @@ _HYPHENED_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
 # reviewer CN)
 # (not one that names an id's or a digest's kind: "(Ticket)", "(SHA-256)", "(Beispiel)", "(Base64 des Namens)": an
 # attacker's round)
+_ID_ASIDE = (
+    r"(?![^()\[\]\n]*(?i:ticket|sha|md5|hash|digest|prüfsumme|checksum|beispiel|example|exemple|ejemplo|base64"
+    r"|\bid\b|nummer|number|format|muster|sample))"
+)
 _LABEL_COLON = re.compile(
-    r"(?:[ \t]*\((?![^()\n]*(?i:ticket|sha|md5|hash|digest|prüfsumme|checksum|beispiel|example|exemple|ejemplo|base64"
-    r"|\bid\b|nummer|number|format|muster|sample))[^()\n]{1,24}\))?[ \t]*[:：][ \t]*"
+    rf"(?:[ \t]*(?:\({_ID_ASIDE}[^()\n]{{1,24}}\)|\[{_ID_ASIDE}[^\[\]\n]{{1,24}}\]))?[ \t]*[:：][ \t]*"
 )
 
 
