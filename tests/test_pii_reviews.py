@@ -914,6 +914,11 @@ def altered(name: str) -> list[str]:
         # Spanish words, a Turkish customer's "number" read out, "~" between a phone's groups, an SSN in labelled
         # parts, an account in a text whose mail domain is "example" (a documentation sample's, by design).
         ("cn", "claim", None, 0.96),
+        # Reviewer CO (a crypto exchange's, an airline's and a telehealth start-up's agents; 23 languages): 204 of 209
+        # as it came (97.6%), 205 since (98.1%): a wallet's hex key in eight groups of eight after its word. Left: a
+        # key after "old key" alone, a password a clause after the word that names it ("DB password, old one was
+        # ..."), "~" between a phone's groups, a password's label spelt with dashes ("p-a-s-s-w-o-r-d").
+        ("co", "claim", None, 0.98),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1310,6 +1315,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("cm", 0, set()),
         # Reviewer CN: none.
         ("cn", 0, set()),
+        # Reviewer CO: none.
+        ("co", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -66,7 +66,8 @@ _SEED_BYTES = 32
 # An account's private key in hex, as Ethereum's tools print it ("0x" and 64 hex digits), after a word that names a
 # private key ("hot-wallet signer key (ETH) 0xad74...": reviewer CI); a transaction's or a block's hash, an address's
 # or a public key's hex are the same shape and are named otherwise.
-_HEX_KEY = re.compile(r"(?<![0-9A-Za-z])0x[0-9a-fA-F]{64}(?![0-9A-Za-z])")
+# (or in eight groups of eight, a blank between: "hot wallet key 0x422dcd1c 14e0b3e6 ...", reviewer CO)
+_HEX_KEY = re.compile(r"(?<![0-9A-Za-z])0x(?:[0-9a-fA-F]{64}|[0-9a-fA-F]{8}(?: [0-9a-fA-F]{8}){7})(?![0-9A-Za-z])")
 _HEX_KEY_NAMED = re.compile(
     r"(?<![a-z])(?<!public )(?<!pub )(?:private|priv|signer|signing|secret|wallet)[ _\-]?key"
     # (a chain's name in brackets between, not what the key is: "signer key (public) 0x...": the attacker's round)
@@ -79,7 +80,14 @@ _VARIED_HEX = 10  # distinct hex digits a random key of 64 has (a placeholder's 
 
 def may_hold_wallet_key(scan: Scan) -> bool:
     """A run of 50 token characters (every Base58 key is one), or a bracket and 63 commas (a keypair's array)."""
-    return b"x" * 50 in scan.tokens or ("[" in scan.text and scan.text.count(",") >= _SOLANA_BYTES - 1)
+    return (
+        b"x" * 50 in scan.tokens
+        or ("[" in scan.text and scan.text.count(",") >= _SOLANA_BYTES - 1)
+        or ("0x" in scan.text and _GROUPED_HEX in scan.tokens)
+    )
+
+
+_GROUPED_HEX = b"xxxxxxxxxx xxxxxxxx xxxxxxxx"  # "0x" and the first groups of a key in groups of eight
 
 
 def find_wallet_keys(scan: Scan) -> Iterator[Span]:
@@ -92,16 +100,16 @@ def find_wallet_keys(scan: Scan) -> Iterator[Span]:
             decoded = _base58(match.group())
             if decoded is not None and _ed25519_pair(decoded):
                 yield match.span()
-        if "0x" in text:
-            lower = scan.lower
-            for match in _HEX_KEY.finditer(text):
-                digits = match.group()[2:].lower()
-                if (
-                    _HEX_KEY_NAMED.search(lower, max(0, match.start() - _HEX_KEY_REACH), match.start()) is not None
-                    and len(set(digits)) >= _VARIED_HEX
-                    and "abcdef" not in digits
-                ):
-                    yield match.span()
+    if "0x" in text:
+        lower = scan.lower
+        for match in _HEX_KEY.finditer(text):
+            digits = match.group()[2:].lower().replace(" ", "")
+            if (
+                _HEX_KEY_NAMED.search(lower, max(0, match.start() - _HEX_KEY_REACH), match.start()) is not None
+                and len(set(digits)) >= _VARIED_HEX
+                and "abcdef" not in digits
+            ):
+                yield match.span()
     if "[" in text:
         for match in _KEYPAIR_ARRAY.finditer(text):
             values = [int(value) for value in re.findall(r"[0-9]+", match.group())]
