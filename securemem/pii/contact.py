@@ -488,7 +488,9 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
             start -= 1
         if start == end or (start > 0 and text[start - 1].isalnum()):
             continue
-        if "di" in hint.group() and not any(char in ".-_+0123456789" for char in text[start:end]):
+        if hint.group().strip("[](){}<> \t") in _BRACKETED_AT_WORDS.split("|") and not any(
+            char in ".-_+0123456789" for char in text[start:end]
+        ):
             continue  # "ada [di] portal.kemdikbud.go.id", "Beli tiket (di) Tiket.com": "in" (an attacker's round)
         stop = min(len(text), hint.end() + 600)
         whole = _defanged_local_start(text, start, max(done, start - _LOCAL_MAX))

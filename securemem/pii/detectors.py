@@ -239,7 +239,7 @@ def _encoded(scan: Scan) -> Iterable[Hit]:
     paired: list[bool] = []  # whether the text names credentials: searched once, for the first run that needs it
 
     def secrets_in(decoded: str) -> list[Hit]:
-        if iban_valid(decoded.strip().replace(" ", "").upper()):
+        if len(decoded) <= _DECODED_VALUE and iban_valid(decoded.strip().replace(" ", "").upper()):
             # An IBAN says what it is by its country and check digits, encoded or not (reviewer CM)
             return [("IBAN", 0, len(decoded))]
         found = _builtin_hits(Scan(decoded, scan.phone_regions), _decoded_types(decoded), True)

@@ -182,12 +182,16 @@ def _drawn_as(char: str) -> str:
 # one blank, dash or dot apart, is read as the digits it spells (same length: offsets stay). A shorter run
 # is a word or a number in words ("二〇二四年", "三十五": "十" is no digit), left alone.
 _NUMERALS = "〇零一二三四五六七八九幺"
-_NUMERAL_DIGITS = str.maketrans(_NUMERALS + "のノ", "00123456789" + "1" + "--")
+
 # Digits may stand among them ("13九6三99二0二9", "一三九６３９９２０２９": an attacker's round); two numerals
 # at least, so a number with one beside it ("12345一个") stays as written.
 # Japanese reads a dash between groups as "の" ("〇八〇の三六九七の八四三四": reviewer CN), in katakana too ("ノ"): read
 # as the dash.
-_NUMERAL_RUN = re.compile(rf"[{_NUMERALS}0-9](?:[ \-.・のノ]?[{_NUMERALS}0-9]){{5,}}")
+_GROUP_MARKS = " \\-.・"  # what sets a number's groups apart in any reading
+_SAID_DASHES = "のノ"  # ... and Japanese's, only between a phone's groups (see _run_as_digits)
+_NUMERAL_RUN = re.compile(rf"[{_NUMERALS}0-9](?:[{_GROUP_MARKS}{_SAID_DASHES}]?[{_NUMERALS}0-9]){{5,}}")
+_NUMERAL_RUN_PLAIN = re.compile(rf"[{_NUMERALS}0-9](?:[{_GROUP_MARKS}]?[{_NUMERALS}0-9]){{5,}}")
+_NUMERAL_DIGITS = str.maketrans(_NUMERALS + _SAID_DASHES, "00123456789" + "1" + "-" * len(_SAID_DASHES))
 _NUMERALS_MIN = 2
 
 
@@ -209,7 +213,7 @@ _LONG_MARK = re.compile(
 
 def _run_as_digits(run: re.Match[str]) -> str:
     found = run.group()
-    if ("の" in found or "ノ" in found) and not _PHONE_GROUPS.fullmatch(found):
+    if any(dash in found for dash in _SAID_DASHES) and not _PHONE_GROUPS.fullmatch(found):
         # "の" is a dash only between a phone's three groups led by its trunk's zero: not in a patent's or a standard's
         # number and year ("特許第六一二三四五六の二号", "JIS X 〇二〇八の一九九七"), nor "the 10000th of 10000" (an
         # attacker's round); each part is read as it was before
@@ -219,8 +223,9 @@ def _run_as_digits(run: re.Match[str]) -> str:
     return found.translate(_NUMERAL_DIGITS)
 
 
-_NUMERAL_RUN_PLAIN = re.compile(rf"[{_NUMERALS}0-9](?:[ \-.・]?[{_NUMERALS}0-9]){{5,}}")
-_PHONE_GROUPS = re.compile(rf"[〇零0][{_NUMERALS}0-9]{{1,4}}([のノ])[{_NUMERALS}0-9]{{2,4}}\1[{_NUMERALS}0-9]{{2,4}}")
+_PHONE_GROUPS = re.compile(
+    rf"[〇零0][{_NUMERALS}0-9]{{1,4}}([{_SAID_DASHES}])[{_NUMERALS}0-9]{{2,4}}\1[{_NUMERALS}0-9]{{2,4}}"
+)
 
 
 # ---------------------------------------------------------------- letters standing for digits

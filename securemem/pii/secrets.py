@@ -255,21 +255,16 @@ def find_dash_spaced_tokens(scan: Scan) -> Iterator[Hit]:
         if run is None:
             continue
         done = run.end()
-        # The pieces' ends in the original, and the joined token
-        joined, ends = "", []
-        for piece in re.finditer(r"[A-Za-z0-9_]+", run.group()):
-            joined += ("-" if joined else "") + piece.group()
-            ends.append((len(joined), head.start() + piece.end()))
-        if _FILLER.fullmatch(joined) or not _is_high_entropy(joined):
-            continue  # "glpat - xxxx...", "glpat - gitlab_personal_access_token": a template, a rule's name
-        for rule in _BY_FIRST[joined[:2]]:
-            match = rule.pattern.match(joined)
-            if match is None or (rule.check is not None and not rule.check(match.group())):
-                continue
-            end = next((piece_end for length, piece_end in ends if length == match.end()), None)
-            if end is not None:
-                yield rule.type, head.start(), end
-            break
+        parts = list(_DASHED_PIECE.finditer(text, run.start(), run.end()))
+        hit = _joined_token(
+            [(part["piece"], part.start("piece"), part.end("piece")) for part in parts],
+            [("-", part["joint"] != "-") for part in parts[1:]],
+        )
+        if hit is not None:
+            yield hit
+
+
+_DASHED_PIECE = re.compile(r"(?P<joint>[ \t]*-[ \t]*)?(?P<piece>[A-Za-z0-9_]+)")
 
 
 def _whole_token(joined: str) -> str | None:
