@@ -140,7 +140,9 @@ def child(subject: str, commands: int, every: int, base: str | None) -> int:
         run: Callable[[dict[str, Any]], object]
         closers: list[Callable[[], None]] = []
         if subject == "securemem":
-            mem = SecureMemory.open(where / "store.db", key=os.urandom(32), policy=policy_with("regulated"))
+            # Quotas raised (the layer still runs): the history of 100,000 commands outgrows the regulated 16 MiB.
+            policy = policy_with("regulated", big_quotas=True)
+            mem = SecureMemory.open(where / "store.db", key=os.urandom(32), policy=policy)
             closers.append(mem.close)
 
             def run(inp: dict[str, Any]) -> object:
