@@ -376,6 +376,13 @@ ROUNDS = {
     # in its cases, "の" only between a phone's three groups led by "〇", "[di]" after a mailbox's local part, Thai's
     # own qualifiers only, such asides refused); the 2 left altered were so before these readers.
     "cnla": (193, 2, 191),
+    # Reviewer CP's readers, attacked (tag characters in emoji, Hebrew's prefixes before "at", Japanese tallies, Czech
+    # vouchers' numbers and years, Turkish device counts, French prose read in pairs, tables of counts, code spans of
+    # ids, JSON lists of scores, containers' numbers, Polish firms' NIPs beside phones): 42 newly altered as first
+    # written, 7 since: five "at <host> dot com" after a Hebrew prefix (read as in English, "CI at github dot com",
+    # by design) and two runs of ids in code spans (read as the same digits are without them); the other 6 left
+    # altered were so before these readers (Turkish counts after "cep telefonu", a table's row after "Pan-European").
+    "cpa": (181, 13, 168),
 }
 
 
@@ -488,6 +495,10 @@ FOUND = {
     "cnla": (84, 37),  # reviewer CN's readers' shapes in other words, scripts and spacings: 3 by the tree before, 24
     # by the readers as first mended, 37 with "ТОЧКА" in capitals, katakana's "ノ" and long mark between numerals, more
     # languages' bracketed words, "[ di ]" and asides in square brackets
+    "cpa": (118, 68),  # reviewer CP's readers' shapes in other forms: 13 by the tree before, 57 by the readers as
+    # first written, 68 since (a JSON list printed a string a line, two groups to a table's cell, a code span after a
+    # dash or three digits, "č.ú." unspaced). Left: Turkish numbers read in hundreds and tens, French pairs with "et"
+    # or after other words ("fixe", "natel"), lists as tuples or with the code apart, lower-case IBANs in cells
 }  # fmt: skip
 
 

@@ -253,7 +253,8 @@ _FOREIGN_LABEL_PARTS = viewed_words(
         # where a label starts inside a word: Chinese's bank, Hebrew's prefixed number; Romanian's account (reviewer BR)
         "银行", "銀行", "מספר חשבון", "contului", "numărul", "р/с", "расч", "হিসাব", "帳號",
         "tài khoản",  # Vietnamese's account, after a verb ("chuyển vào tài khoản Vietcombank ...": reviewer CH)
-        "účet", "účtu", "spojení", "č. ú",  # Czech's and Slovak's account, a bank's details (see _czech_accounts)
+        # Czech's and Slovak's account, a bank's details (see _czech_accounts), "č.ú." unspaced (an attacker's round)
+        "účet", "účtu", "spojení", "č. ú", "č.ú",
         "கணக்கு",  # Tamil's account (reviewer CI)
         "振込",  # Japanese's transfer, before its branch and account ("振込先：渋谷支店 普通 1993311": reviewer CI)
         "рачун", "račun", "racun",  # Serbian's and Croatian's account (see _serbian_accounts)
@@ -411,7 +412,17 @@ _CZECH_WORDS = re.compile(r"(?<![^\W\d_])(?:[úu][čc](?:et|tu|te|ty)|[čc]\.[ \
 def _czech_accounts(text: str, lower: str) -> list[Hit]:
     if "/" not in text or _CZECH_WORDS.search(lower) is None:
         return []
-    return [("BANK_ACCOUNT", *match.span()) for match in _CZECH_VALUE.finditer(text) if _czech_account(match.group())]
+    found: list[Hit] = []
+    for match in _CZECH_VALUE.finditer(text):
+        named = _CZECH_NAMED.search(lower, max(0, match.start() - _CZECH_BACK), match.start()) is not None
+        if _czech_account(match.group(), named):
+            found.append(("BANK_ACCOUNT", *match.span()))
+    return found
+
+
+# the account's word right before it: "účtu 25-...", "č. ú.: ..."
+_CZECH_NAMED = re.compile(r"(?<![^\W\d_])(?:[úu][čc](?:et|tu)|[čc]\.[ \t]?[úu]\.)[ \t:]*$")
+_CZECH_BACK = 16
 
 
 def _checked_accounts(text: str, lower: str) -> list[Hit]:
@@ -909,10 +920,14 @@ def _clabe(value: str) -> bool:
 # attacker's round).
 _JAPANESE_KIND = re.compile(
     r"(?:普通|当座|貯蓄)(?:預金)?(?:口座)?[ \t]*[:：]?[ \t]*(?P<number>[0-9]{7})(?![0-9])"
-    r"(?![ \t]*[円件個人名枚台回日月年万千%号口])"
+    # (but "名義", the holder's name after the number: "普通 4901368 名義 伊藤 さくら", reviewer CP; not "名義変更", a
+    # change of name's form: an attacker's round)
+    r"(?![ \t]*(?:[円件個人枚台回日月年万千%号口]|名(?!義(?!変更))))"
 )
 _JAPANESE_BANK_REACH = 32
-_JAPANESE_LEDGER = re.compile("勘定|残高|合計|試算|仕訳|元帳|[0-9][ \t]*円")
+# (and a count's or a tally's: "口座数内訳: 普通 2345678 名義人ベース", "受付実績: 普通 1203344 名義変更": an
+# attacker's round)
+_JAPANESE_LEDGER = re.compile("勘定|残高|合計|試算|仕訳|元帳|口座数|件数|実績|内訳|[0-9][ \t]*円")
 # ... nor a sample's number or an amount in yen written after it ("普通 1234567 は見本の番号です", "普通預金 1980500 JPY
 # まで": the attacker's round on reviewer CI's readers)
 _JAPANESE_NOT_AN_ACCOUNT = re.compile("[ \t]*(?:jpy|yen)|[^\n。]{0,16}(?:見本|サンプル|例)", re.IGNORECASE)
@@ -976,12 +991,15 @@ _CZECH_BANK_CODES = frozenset((
 ))  # fmt: skip
 
 
-def _czech_account(value: str) -> bool:
-    """A Czech or Slovak account's number with its bank's code, valid by its check digits: a bank's by its shape."""
+def _czech_account(value: str, named: bool = False) -> bool:
+    """A Czech or Slovak account's number with its bank's code, valid by its check digits: a bank's by its shape.
+    ``named``: the account's word comes right before it, and a prefix that fails its own sum is taken with the number
+    ("číslo účtu 25-2646574651/0100": reviewer CP); elsewhere such a prefix makes it no account ("doklad č.
+    12-35/2010", a voucher's number and its year: an attacker's round)."""
     match = _CZECH_ACCOUNT.fullmatch(value)
     if match is None or not match["base"].strip("0") or value[-4:] not in _CZECH_BANK_CODES:
         return False
-    parts = [match["base"].zfill(10)] + ([match["prefix"].zfill(10)] if match["prefix"] else [])
+    parts = [match["base"].zfill(10)] + ([match["prefix"].zfill(10)] if match["prefix"] and not named else [])
     return all(sum(int(d) * w for d, w in zip(part, _CZECH_WEIGHTS, strict=True)) % 11 == 0 for part in parts)
 
 

@@ -486,6 +486,7 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
         start = end
         while start > max(done, end - _LOCAL_MAX) and text[start - 1] in _LOCAL_CHARS:
             start -= 1
+        start = _past_hebrew_prefix(text, start, end)
         if start == end or (start > 0 and text[start - 1].isalnum()):
             continue
         if hint.group().strip("[](){}<> \t") in _BRACKETED_AT_WORDS.split("|") and not any(
@@ -530,7 +531,20 @@ _FIRST_WORD = re.compile(r"[^\s\[\](){}<>@]+")
 _FUNCTION_WORDS = frozenset({"the", "and", "or", "of", "to", "for", "with", "use", "both", "either", "its"})
 # A plain dot with blanks after it before the domain's last label.
 _LOOSE_LAST_DOT = re.compile(r"[ \t]*\.[ \t]+[A-Za-z0-9\-]{1,63}\Z")
-_SPACED_LOCAL_WORD = re.compile(rf"(?<![A-Za-z0-9._%+\-]){_LOCAL_WORD_RE} \. \Z")
+# Where a local part's first word may start: after no character of a local part, or after a Hebrew letter and its
+# hyphen (the maqaf), Hebrew's prepositions glued to a foreign word ("שלחו ל-ori נקודה biton48 שטרודל ...": "to
+# ori...", reviewer CP), the preposition not the address's.
+_LOCAL_WORD_START = r"(?:(?<![A-Za-z0-9._%+\-])|(?<=[\u05d0-\u05ea]-))"
+_HEBREW_GLUED = re.compile(r"[\u05d0-\u05ea]-")
+
+
+def _past_hebrew_prefix(text: str, start: int, end: int) -> int:
+    """``start`` past the hyphen of a Hebrew preposition glued to the local part starting there ("ל-ori.biton48
+    שטרודל ...": see _LOCAL_WORD_START)."""
+    return start + 1 if start < end - 1 and _HEBREW_GLUED.match(text, start - 1) else start
+
+
+_SPACED_LOCAL_WORD = re.compile(rf"{_LOCAL_WORD_START}{_LOCAL_WORD_RE} \. \Z")
 
 
 def _local_start(text: str, match: re.Match[str], floor: int, spaced_at: bool) -> int:
@@ -552,7 +566,7 @@ _SAID_DOT = re.compile(rf"[ \t]+(?P<word>(?i:{_DOT_WORDS}))[ \t]+")
 def _said_local_start(text: str, start: int, floor: int, word: str) -> int:
     """Where the local part starts when its dots are said as the domain's are: the words before ``start`` joined by
     that word."""
-    before = re.compile(rf"(?<![A-Za-z0-9._%+\-]){_LOCAL_WORD_RE}[ \t]+(?i:{re.escape(word)})[ \t]+\Z")
+    before = re.compile(rf"{_LOCAL_WORD_START}{_LOCAL_WORD_RE}[ \t]+(?i:{re.escape(word)})[ \t]+\Z")
     return _words_before(text, start, floor, before, 4)
 
 
@@ -817,6 +831,7 @@ def _spoken_local_start(lower: str, at: int, floor: int, spelt: bool = False) ->
         start = end
         while start > low and lower[start - 1] in _LOCAL_WORD:
             start -= 1
+        start = _past_hebrew_prefix(lower, start, end)
         if start == end or not lower[start].isalnum():
             return -1
         parts += 1
@@ -2220,12 +2235,30 @@ def _not_dialled(text: str, start: int, candidate: str) -> bool:
     """Coordinates or a measurement ("52.520008 13.404954"), or a US ZIP+4 code after its state
     ("Boston, MA 02110-1301 USA"), or a period whose second date's day was read with the first
     ("01.01.2025-31.12.2025")."""
-    if _DECIMAL_START.match(candidate) or _DATE_RANGE.match(text, start):
+    if _DECIMAL_START.match(candidate) or _DATE_RANGE.match(text, start) or _container(text, start, candidate):
         return True
     return (
         _ZIP_PLUS_4.fullmatch(candidate) is not None
         and _STATE_BEFORE.search(text, max(0, start - 8), start) is not None
     )
+
+
+# A shipping container's number (ISO 6346): its owner's three letters and its kind's "U", "J" or "Z", six digits and
+# a check digit ("container CMAU 053758 7": reviewer CP, a German number to the phone reader).
+_CONTAINER_OWNER = re.compile(r"(?<![A-Za-z0-9])(?P<owner>[A-Z]{3}[UJZ])[ \t]{0,2}\Z")
+_CONTAINER_DIGITS = re.compile(r"(?P<serial>[0-9]{3}[ \t]?[0-9]{3})[ \t]{0,2}[\-/]?[ \t]{0,2}(?P<check>[0-9])")
+# (each letter's value: 10 on, skipping the multiples of eleven)
+_CONTAINER_LETTERS = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (n for n in range(10, 39) if n % 11), strict=False))
+
+
+def _container(text: str, start: int, candidate: str) -> bool:
+    digits = _CONTAINER_DIGITS.fullmatch(candidate)
+    owner = _CONTAINER_OWNER.search(text, max(0, start - 7), start) if digits is not None else None
+    if digits is None or owner is None:
+        return False
+    serial = [int(digit) for digit in digits["serial"] if digit.isdigit()]
+    values = [_CONTAINER_LETTERS[letter] for letter in owner["owner"]] + serial
+    return sum(value << at for at, value in enumerate(values)) % 11 % 10 == int(digits["check"])
 
 
 _DATE_RANGE = re.compile(r"[0-9]{1,2}([./])[0-9]{1,2}\1[0-9]{4}[ ]?[-–][ ]?[0-9]{1,2}\1")
@@ -2681,6 +2714,7 @@ _LEDGER_BEFORE = re.compile(
 _NIP_GROUPS = re.compile(r"[0-9]{3}-[0-9]{3}-[0-9]{2}-[0-9]{2}")
 _NIP_WEIGHTS = (6, 5, 7, 2, 3, 4, 5, 6, 7)
 _NIP_BEFORE = re.compile(r"(?<![^\W\d_])nip(?![^\W\d_])[^0-9\n]{0,24}$", re.IGNORECASE)
+_NOT_A_NIP = re.compile(r"(?i)tel|fax|kom|phone|[/;|]")
 _GLUED_CURRENCY = "円元圓원₩¥€£$"
 _DOI_BEFORE = re.compile(r"(?<![0-9])10\.[0-9]{4,9}/[^\s\"'<>]*$")
 
@@ -2696,7 +2730,11 @@ def _registry_number(text: str, start: int, candidate: str) -> bool:
         return True
     if start > 0 and not text[start - 1].isspace() and _DOI_BEFORE.search(text, max(0, start - 128), start):
         return True
-    if _NIP_GROUPS.fullmatch(candidate) and _NIP_BEFORE.search(before):
+    if _NIP_GROUPS.fullmatch(candidate) and (named := _NIP_BEFORE.search(before)) is not None:
+        if named.group().startswith("NIP") and _NOT_A_NIP.search(named.group()) is None:
+            # "NIP spółki 525-628-60-68": its name in capitals, its check digit wrong or not (reviewer CP); not a phone
+            # after its own word or another field ("NIP: PL; tel. 022-621-45-67": an attacker's round)
+            return True
         digits = [int(char) for char in candidate if char.isdigit()]
         return sum(digit * weight for digit, weight in zip(digits, _NIP_WEIGHTS, strict=False)) % 11 == digits[-1]
     return False
@@ -3006,6 +3044,10 @@ _MY_NUMBER_PHRASES: tuple[str, ...] = (
     "o meu número é", "το τηλέφωνό μου", "ο αριθμός μου είναι", "το κινητό μου",
     "mijn nummer is", "mijn nummer", "mitt nummer är", "mitt nummer er", "mit nummer er", "moje číslo je",
     "moje číslo", "numărul meu este", "numărul meu", "benim numaram",
+    # Turkish's mobile's number, whose ever it is ("Müşavirin cep numarası: sıfır beş beş iki, ...": reviewer CP;
+    # "cep" alone is a pocket, "numarası" any number's)
+    # (not "cep telefonu" alone, the device's name: "Cep telefonu ithalatı 2022: 12.450.000 adet", an attacker's round)
+    "cep numarası", "cep numarasi", "cep numaram", "cep telefonum", "cep telefonu numarası", "cep telefonu numarasi",
 )  # fmt: skip
 # ... and capitalised, as a sentence starts (the view reads a Cyrillic capital that looks Latin as Latin: "Мой" is
 # "Moй" to it, lower-cased "moй", where "мой" stays "мoй": a README check's round)
@@ -4491,8 +4533,22 @@ def _french_phones(lower: str) -> Iterator[tuple[str, int, int]]:
             _FRENCH_NUMBERS[_FRENCH_JOIN.sub("-", piece)] for piece in _FRENCH_PIECE.findall(match.group())
         )
         words = _WORDS.findall(lower[max(0, match.start() - 48) : match.start()])[-4:]
+        if _SPELT_CONTEXT.isdisjoint(words) and _FRENCH_GIVEN.search(lower, max(0, match.start() - 4), match.start()):
+            # given after a colon, the phone's word may be eight words back in its sentence ("Son portable, je te
+            # l'écris en lettres : zéro sept, soixante-cinq, ...": reviewer CP); not without one ("Sur mon portable,
+            # le chronomètre affichait zéro six, ...", "Au téléphone, ... les parcelles zéro trois, ...": an
+            # attacker's round)
+            low = max(0, match.start() - _FRENCH_REACH)
+            low = max([low] + [lower.rfind(end, low, match.start()) + 1 for end in _SENTENCE_ENDS])
+            # (a phone's own word: not "numéro", any number's, "Le numéro de commande, je te le lis : ...")
+            words = [word for word in _WORDS.findall(lower[low : match.start()])[-8:] if word not in _ANY_NUMBER]
         if len(number) == _LONG_SPELT and number.startswith("0") and _SPELT_CONTEXT.intersection(words):
             yield "PHONE", *match.span()
+
+
+_FRENCH_REACH = 80
+_FRENCH_GIVEN = re.compile(r":[ \t]*$")
+_SENTENCE_ENDS = ("\n", ". ", "! ", "? ", "; ")
 
 
 # The words around a number read out: those of _WORDS, and Cyrillic (mixed with the Latin letters the view

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple, Protocol, TypeVar, runtime_checkable
 
+import phonenumbers
+
 from securemem.pii import entities
 from securemem.pii.accounts import (
     MEMORABLE_LITERALS,
@@ -171,7 +173,13 @@ from securemem.pii.secrets import (
     starts_a_prefixed_token,
 )
 from securemem.pii.spelt import find_spelt_passwords, may_hold_spelt_password
-from securemem.pii.told import find_chat_parts, find_told_parts, may_hold_chat_parts, may_hold_told_parts
+from securemem.pii.told import (
+    find_celled_values,
+    find_chat_parts,
+    find_told_parts,
+    may_hold_chat_parts,
+    may_hold_told_parts,
+)
 from securemem.pii.wallets import find_wallet_keys, may_hold_wallet_key
 
 Hit = tuple[str, int, int]
@@ -422,6 +430,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"PASSWORD", "GENERIC_SECRET"}), find_card_pins, digits=CARD_DIGITS, gate=may_hold_card_pin),
     _Builtin(frozenset({"US_SSN", "CREDIT_CARD"}), find_told_parts, gate=may_hold_told_parts),
     _Builtin(frozenset({"CREDIT_CARD", "IBAN"}), find_chat_parts, gate=may_hold_chat_parts),
+    _Builtin(frozenset({"CREDIT_CARD", "IBAN"}), find_celled_values, literals=("|",)),
     _Builtin(
         frozenset({"CREDIT_CARD"}),
         _typed("CREDIT_CARD", find_short_maestros),
@@ -774,7 +783,7 @@ def detect(
         found = [_new_tuple(Finding, hit) for hit in settled]  # each hit is (type, start, end) already
     else:
         found = [Finding(kind, start, end) for kind, _, _, start, end in _disjoint(view, settled)]
-    if found and ("_" in text or "*" in text or "~" in text):
+    if found and ("_" in text or "*" in text or "~" in text or "`" in text):
         found = [_closed(text, finding) for finding in found]
     return found
 
@@ -813,7 +822,7 @@ def locate(
         found = [Located(kind, start, end, start, end) for kind, start, end in settled]
     else:
         found = _disjoint(view, settled)
-    if found and ("_" in text or "*" in text or "~" in text):
+    if found and ("_" in text or "*" in text or "~" in text or "`" in text):
         found = [_closed(text, finding) for finding in found]
     return view, found
 
@@ -995,7 +1004,9 @@ def _in_joined_list(text: str, at: int) -> bool:
     opened = text.rfind("[", low, at)
     if opened != -1 and "]" not in text[opened:at]:
         close = text.find("]", at, at + _JOIN_AHEAD)
-        if close != -1 and "\n" not in text[at:close] and _JOINED_AFTER.match(text, close):
+        if close != -1 and (
+            ("\n" not in text[at:close] and _JOINED_AFTER.match(text, close)) or _dialled_items(text, opened, close + 1)
+        ):
             return True
     call = text.rfind("join(", low, at)
     if call != -1 and (opened_call := _JOIN_CALL.match(text, call)) is not None:
@@ -1005,6 +1016,31 @@ def _in_joined_list(text: str, at: int) -> bool:
         return False
     before = _JOINED_BEFORE.search(text, max(low, joined - 4), joined + 8)
     return before is not None and ")" not in text[before.end() : at]
+
+
+# A list of digits' strings whose first is a country's code ('"kontakt": ["+48", "691", "055", "820"]': reviewer
+# CP; printed a string a line too: an attacker's round), read across as strings joined are: a number only if one is
+# there whole.
+_DIGIT_ITEMS = re.compile(r"""\[\s*(["'])\+(?P<code>[0-9]{1,3})\1(?:\s*,\s*\1[0-9]{1,6}\1){2,7}\s*\]""")
+
+
+def _dialled_items(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` is such a list, its first string a country's calling code whole ("+48"; not "+12": an
+    attacker's round, '"delta": ["+12", "345", ...]')."""
+    items = _DIGIT_ITEMS.fullmatch(text, start, end)
+    return (
+        items is not None
+        and int(items["code"]) in phonenumbers.COUNTRY_CODE_TO_REGION_CODE
+        # named a phone's or a contact's ('"kontakt": [...]'), not a score's or a tick's ('"scores": ["+33", ...]')
+        and _ITEMS_NAMED.search(text, max(0, start - _ITEMS_BACK), start) is not None
+    )
+
+
+_ITEMS_NAMED = re.compile(
+    r"(?i)(?:phone|tel|mobile|cell|contact|kontakt|contacto|contato|handy|whatsapp|sms|fax|callback|number|nummer"
+    r"|numer|número|numéro|numero)[\w\- ]{0,16}[\"']?[ \t]*[:=][ \t]*\Z"
+)
+_ITEMS_BACK = 48
 
 
 _JOIN_BACK = 256  # characters read before a junction (the key that names the value)
@@ -1265,10 +1301,15 @@ def _closed(text: str, finding: _Spanned) -> _Spanned:
 
 def _closed_after(text: str, start: int, end: int) -> int:
     """A value whose last group opened emphasis that closes right after it ("5141 **8619** 9412 _5106_": reviewer
-    BV): its end with the closing mark, so that no half of the pair is left."""
-    if end >= len(text) or text[end] not in "_*~":
+    BV), or a code span ("... *7063* `5336`": reviewer CP): its end with the closing mark, so that no half of the
+    pair is left. (A code span around the whole value, or around each group, is left whole: "`sk_live_...`",
+    "`4111` `1111` ...": its backticks inside are even.)"""
+    if end >= len(text) or text[end] not in "_*~`":
         return end
-    blank = max(text.rfind(" ", start, end), text.rfind("\t", start, end), start - 1)
+    if text[end] == "`":
+        closes = text.count("`", start, end) % 2 == 1 and not (end + 1 < len(text) and text[end + 1].isalnum())
+        return end + 1 if closes else end
+    blank = max(*(text.rfind(char, start, end) for char in _BLANKS), start - 1)
     for mark in ("***", "**", "__", "~~", "*", "_"):
         if (
             text.startswith(mark, blank + 1)
@@ -1279,6 +1320,22 @@ def _closed_after(text: str, start: int, end: int) -> int:
         ):
             return end + len(mark)
     return end
+    blank = max(*(text.rfind(char, start, end) for char in _BLANKS), start - 1)
+    for mark in ("***", "**", "__", "~~", "*", "_", "`"):  # (a code span too: "... *7063* `5336`", reviewer CP)
+        if (
+            text.startswith(mark, blank + 1)
+            and text.startswith(mark, end)
+            and not text.startswith(mark[0], end + len(mark))
+            and mark[0] not in text[blank + 1 + len(mark) : end]
+            and not (end + len(mark) < len(text) and text[end + len(mark)].isalnum())
+            # a code span around the whole value, or around each group, stays whole: "`sk_live_...`", "`4111` `1111`"
+            and (mark != "`" or (blank >= start and text.count("`", start, end) % 2 == 1))
+        ):
+            return end + len(mark)
+    return end
+
+
+_BLANKS = (" ", "\t", "\u00a0", "\u202f")  # (no-break spaces between a card's groups: an attacker's round)
 
 
 def _opened_before(text: str, start: int, end: int) -> bool:
@@ -1335,13 +1392,17 @@ _MARKUP = re.compile(
     r"|(?<=`[A-Za-z0-9]{4})`(?=[ \-]?`[A-Za-z0-9]{2,4}`)|(?<=`[A-Za-z0-9]{4}`)`(?=[A-Za-z0-9]{2,4}`)"
     r"|(?<=`[A-Za-z0-9]{4}`[ \-])`(?=[A-Za-z0-9]{2,4}`)"
     r"|(?<=[\w\-]{8})`(?=\.`[\w\-]{8})|(?<=[\w\-]{8}`\.)`(?=[\w\-]{8})"
+    # a number's last group in a code span after the groups before it, maybe emphasised ("**4136** 4004 *7063*
+    # `5336`": reviewer CP; "4539-5787-6362-`1486`", "3714 496353 `98431`", "+48 691 055 `820`": an attacker's round)
+    r"|(?<=[0-9]{3}[ \-])`(?=[0-9]{2,5}`)|(?<=[0-9]{3}[*_] )`(?=[0-9]{2,5}`)|(?<=[0-9]{3}\*\* )`(?=[0-9]{2,5}`)"
     r"|(?<![\w*@.])\*{1,3}(?=\w)|(?<=[\w:.)])\*{1,3}(?![\w*@.])|(?<!\*)\*\*(?!\*)|(?<!_)__(?!_)|~~"
     # one "_" of emphasis at a word's edge ("_Password:_ ...", "+44 7465 _136833_"), not inside a name
     r"|(?<![\w@.%*])_(?=[\w+])|(?<=[\w:.)])_(?![\w@.%*]))"
 )
 
 
-_CODE_SPANS_MEET = re.compile(r"\w`[ .\-]?`\w").search  # two code spans side by side (not a fence's): see _MARKUP
+# two code spans side by side (not a fence's), or a group of digits in one after another: see _MARKUP
+_CODE_SPANS_MEET = re.compile(r"\w`[ .\-]?`\w|[0-9][ \-*_]{1,3}`[0-9]{2,5}`").search
 
 
 def _touches(char: str) -> bool:

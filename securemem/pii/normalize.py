@@ -9,7 +9,8 @@ prefix. Detectors never see the original: they see a *view* in which
 - invisible format characters (Unicode category Cf: zero-width spaces and joiners, bidi controls,
   the soft hyphen, word joiners, tag characters), combining marks (Mn, Me), control characters
   other than tab and line breaks, and a few blank letters (Hangul fillers, braille blank) are
-  removed;
+  removed; but a run of tag characters that stands as a word of its own is read as the ASCII it
+  copies (see ``_tag_run``);
 - every decimal digit of any script becomes its ASCII digit;
 - every space separator becomes " ", every dash (Pd, the minus sign) becomes "-", the ideographic
   full stop becomes ".", colons NFKC keeps (the modifier letter colon, Ethiopic's) become ":";
@@ -861,6 +862,7 @@ def _changes(original: str, escapes: dict[int, tuple[str, int]]) -> list[tuple[i
     """Each original offset whose view form differs from its character, and that form, in order;
     an escape's first character gets its character, the others ""."""
     changes: list[tuple[int, str]] = []
+    tags = (0, False)  # the end of the last run of tag characters met, and whether it is read as ASCII
     for run in _IRREGULAR_RUN.finditer(original):
         for index in range(run.start(), run.end()):
             char = original[index]
@@ -874,6 +876,11 @@ def _changes(original: str, escapes: dict[int, tuple[str, int]]) -> list[tuple[i
                     changes.append((index + 1, ""))
                 continue
             if form != char:
+                if not form and _TAG_FIRST <= char <= _TAG_LAST:
+                    if index >= tags[0]:
+                        tags = _tag_run(original, index)
+                    if tags[1]:
+                        form = chr(ord(char) - _TAG_SHIFT)
                 changes.append((index, form))
     if escapes:
         # An escape's characters are the escape's alone: a control character that opens one ("\x1b[1m")
@@ -885,6 +892,27 @@ def _changes(original: str, escapes: dict[int, tuple[str, int]]) -> list[tuple[i
             changes.extend((index, "") for index in range(start + 1, end))
         changes.sort()
     return changes
+
+
+# Unicode's tag characters (U+E0020 to U+E007E) are invisible copies of printable ASCII. Put inside a value, a few of
+# them are noise to drop, as any invisible character ("499<12>910<12>022...": the held-out set); a run of them that
+# stands as a word of its own, long enough to hold a value, is text written in them, read as the ASCII it copies
+# ("Anhang:<+43 699 28137707> Danke": reviewer CP; "ASCII smuggling" past a reader that drops invisible characters).
+# Not in a flag's sequence (the black flag U+1F3F4, then "gbsct" in tags, then the cancel tag: Scotland's flag).
+_TAG_FIRST, _TAG_LAST, _TAG_SHIFT = "\U000e0020", "\U000e007e", 0xE0000
+_FLAG = "\U0001f3f4"
+_TAG_TEXT = 6  # tag characters in a run, at least, to read it as text
+
+
+def _tag_run(original: str, index: int) -> tuple[int, bool]:
+    """The end of the run of tag characters that starts at ``index``, and whether it is read as the ASCII it copies:
+    long enough, with no letter or digit right before or after it, and not after a black flag."""
+    end = index
+    while end < len(original) and _TAG_FIRST <= original[end] <= _TAG_LAST:
+        end += 1
+    before = original[index - 1] if index else " "
+    after = original[end] if end < len(original) else " "
+    return end, end - index >= _TAG_TEXT and before != _FLAG and not before.isalnum() and not after.isalnum()
 
 
 # Symbols (emoji among them) and their modifiers: between two digits, a separator ("4951🔹4263🔹6789🔹7103",

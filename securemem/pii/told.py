@@ -309,3 +309,58 @@ def find_chat_parts(scan: Scan) -> Iterator[Hit]:
                 first = last
                 break
         first += 1
+
+
+# A card's or an IBAN's groups, each in its own cell of a table's row ("| karta | 2221 | 7100 | 8471 | 4701 |", "|
+# PL05 | 1245 | 9793 | ... |": reviewer CP): three cells or more side by side, each of one to six digits or capitals,
+# that joined make an IBAN whose check digits hold, or a card whose network and Luhn check hold on a row whose cells
+# before them name a card (a row of counts passes a Luhn check one time in ten: "| 2024 | 4411 | 2356 | 7810 |"; a
+# card game's header names cards too: "| Hand | Card 1 | Card 2 | ...", an attacker's round).
+# (an IBAN's groups of four, its country's letters with its check digits; a card's of four, or Amex's 4-6-5)
+# (two groups to a cell too: "| card | 4539 5787 | 6362 1486 |", an attacker's round)
+_CELL_RUN = re.compile(
+    r"(?<![^|\s])[A-Z0-9]{4}(?: [A-Z0-9]{4})?(?:[ \t]*\|[ \t]*[A-Z0-9]{1,6}(?: [A-Z0-9]{1,4})?){1,9}(?![^|\s])"
+)
+_CELL_IBAN = re.compile(r"[A-Z]{2}[0-9]{2}(?:[A-Z0-9]{4})+[A-Z0-9]{0,4}")
+# One card's word, not many cards' nor a network's (a row of counts: "| Visa | 4120 | 1388 | ...", "| PAN cards issued
+# (k) | ..."), not "kort" (Norwegian's "short" as well) nor "carta" (a wine list's): an attacker's round.
+_CELL_CARD_WORDS = re.compile(
+    r"(?<![^\W\d_])(?:card|card[ _]?(?:number|no|num)|cardnumber|karta|karte|kartennummer|kreditkarte|kaart"
+    r"|kaartnummer|carte|tarjeta|cartão|kártya|kártyaszám|kortnummer|kreditkort|betalkort|kartı)(?![^\W\d_])"
+    r"|카드|カード|卡"
+)
+_FEWEST_CELLS = 3
+
+
+def find_celled_values(scan: Scan) -> Iterator[Hit]:
+    text = scan.text
+    for run in _CELL_RUN.finditer(text):
+        cells = [(match.start(), match.end()) for match in re.finditer(r"[A-Z0-9]+", run.group())]
+        found = _celled_value(text, run.start(), cells)
+        if found is not None:
+            yield found
+
+
+def _celled_value(text: str, offset: int, cells: list[tuple[int, int]]) -> Hit | None:
+    """The longest run of ``cells`` (spans in the run at ``offset``) whose joined text is an IBAN or a named card."""
+    joined = [text[offset + start : offset + end] for start, end in cells]
+    for size in range(len(cells), _FEWEST_CELLS - 1, -1):
+        for first in range(len(cells) - size + 1):
+            parts = joined[first : first + size]
+            if any(len(part) != _GROUP for part in parts[:-1]) and [len(part) for part in parts] != _AMEX_CELLS:
+                continue
+            value = "".join(parts)
+            start, end = offset + cells[first][0], offset + cells[first + size - 1][1]
+            if _CELL_IBAN.fullmatch(value) and iban_valid(value):
+                return "IBAN", start, end
+            if value.isdigit() and card_number_valid(value) and _card_on_row(text, start):
+                return "CREDIT_CARD", start, end
+    return None
+
+
+_GROUP = 4
+_AMEX_CELLS = [4, 6, 5]
+
+
+def _card_on_row(text: str, start: int) -> bool:
+    return _CELL_CARD_WORDS.search(text[text.rfind("\n", 0, start) + 1 : start].lower()) is not None
