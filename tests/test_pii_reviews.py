@@ -927,6 +927,14 @@ def altered(name: str) -> list[str]:
         # strings. Left: a phone written backwards, a Spanish mobile (no configured region's) a name after the
         # question that asked for it.
         ("cp", "claim", None, 0.99),
+        # Reviewer CQ (an insurer's claims desk's, a SaaS developer-relations team's and a school district's agents; 33
+        # languages): 236 of 250 as it came (94.4%), 247 since (98.8%): a Solana keypair named so whatever its bytes,
+        # a Hardhat network's accounts, Spanish's "que la llamen al", Tamil's and Basque's words for a phone, Norway's
+        # account after a bare "konto", an IBAN in a CSV's cells, a card's group in a code span between its others, a
+        # value written backwards on a line that says so, a key read out in the radio alphabet, quoted-printable's
+        # "=40". Left: an Italian mobile (no configured region's) turned around by a bidi override, an AWS secret in a
+        # YAML list's items under its key, a password as a list of characters.
+        ("cq", "claim", None, 0.985),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1329,6 +1337,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # with their prefix (found by design: earlier reviewers label such hosts and a /24 an address); as it came a
         # shipping container's number and a Polish NIP read as phones.
         ("cp", 4, {"IP_ADDRESS"}),
+        # Reviewer CQ: hosts' addresses on a private network (found by design, as for CP); as it came a PEM block
+        # whose body is a placeholder ("...") read as a key.
+        ("cq", 3, {"IP_ADDRESS"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -131,7 +131,10 @@ _ACCOUNT_LABEL = re.compile(
     # Mexico's CLABE, checked by its control digit ("Cuenta CLABE para devolución: 0938...": reviewer BQ)
     r"|(?:cuenta )?clabe(?: interbancaria)?"
     # an account named alone, read only beside its bank's routing number on the line (see _BRANCH_LINE)
-    r"|(?P<bare>account|acct|acc|a/c|conta(?: corrente)?|cuenta|compte))(?![^\W\d_])"
+    r"|(?P<bare>account|acct|acc|a/c|conta(?: corrente)?|cuenta|compte)"
+    # the Nordic, Polish and German "konto", read only as Norway's dotted account or an NRB by their check digits
+    # ("utbetales til konto 9710.44.18264": reviewer CQ; not "Konto: 5550 1234 9 ist das Spendenkonto": an attacker's)
+    r"|(?P<konto>konto))(?![^\W\d_])"
     # Hebrew's account right after its branch ("סניף 998, חשבון 159474": reviewer CK; "חשבון" alone is a bill too)
      + "|(?:" + _viewed("סניף") + r"[ \t]*[0-9]{1,3}[ \t]*,?[ \t]*" + _viewed("חשבון") + ")"
     # the labels of other scripts, with no word boundary: Chinese, Japanese and Thai glue the words around them,
@@ -305,6 +308,7 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
             not _shaped_for(label, number, cyrillic)
             or _sample_or_order(lower, label, value)
             or (label["bare"] is not None and not (_bare_banked(lower, label, value) or _nrb(number)))
+            or (label["konto"] is not None and not (_nrb(number) or _norwegian_account(number)))
         ):
             continue
         clause = lower[between.end() : value.start()]
@@ -322,6 +326,7 @@ def find_bank_numbers(scan: Scan) -> Iterator[Hit]:
             or label["rs"] is not None
             or label["rsb"] is not None
             or (named is not None and _norwegian_account(number))
+            or label["konto"] is not None  # (its own shapes, above)
             or _nrb(number)
             or _czech_account(number)
         )

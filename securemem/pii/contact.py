@@ -1035,12 +1035,19 @@ _PHONE_WORDS = frozenset(
         "llamar",
         "llámame",
         "llamame",
+        # "that they call her (him, me)": "pide que la llamen al seis uno cinco, ..." (reviewer CQ)
+        "llamen",
+        "llamarla",
+        "llamarle",
         "chiamare",
         "chiamami",
         "bellen",
-        # Catalan's telephone and mobile ("telèfon 93 828 00 83": reviewer CI)
+        # Catalan's telephone and mobile ("telèfon 93 828 00 83": reviewer CI); Basque's ("Telefonoa: 944 685 723":
+        # reviewer CQ)
         "telèfon",
         "mòbil",
+        "telefonoa",
+        "mugikorra",
         "rang",  # "Landlord rang from 0191491854" (reviewer E's blind round)
         # Polish's callback, verb and noun ("prosi o oddzwonienie na 604 561 739": reviewer BK)
         "oddzwonić",
@@ -4010,17 +4017,13 @@ _TO_THE_NUMBER_WORDS = ("กลับ", "หา", "มาที่", "ที่"
 _SOUTHEAST_ASIAN_TO_THE_NUMBER = "|".join(
     sorted({normalise_text(word) for word in _TO_THE_NUMBER_WORDS}, key=len, reverse=True)
 )
-# Bengali's mobile, phone and number, as the view writes them ("আমার মোবাইল নম্বর ০১৭৮০১৭৪৩৮৩": reviewer BP)
-_BENGALI_PHONE_LABELS = "|".join(
-    sorted(
-        {
-            normalise_text(word)
-            for word in ("মোবাইল নম্বর", "ফোন নম্বর", "মোবাইল নাম্বার", "ফোন নাম্বার", "ফোন নং", "মোবাইল নং", "মোবাইল", "ফোন")
-        },
-        key=len,
-        reverse=True,
-    )
-)
+# Bengali's mobile, phone and number, as the view writes them ("আমার মোবাইল নম্বর ০১৭৮০১৭৪৩৮৩": reviewer BP); Tamil's
+# mobile and telephone ("கைபேசி 072 877 8016": reviewer CQ)
+_DEVICE_WORDS = (
+    "মোবাইল নম্বর", "ফোন নম্বর", "মোবাইল নাম্বার", "ফোন নাম্বার", "ফোন নং", "মোবাইল নং", "মোবাইল", "ফোন",
+    "கைபேசி", "அலைபேசி", "தொலைபேசி",
+)  # fmt: skip
+_BENGALI_PHONE_LABELS = "|".join(sorted({normalise_text(word) for word in _DEVICE_WORDS}, key=len, reverse=True))
 _FOREIGN_PHONE_LABEL = re.compile(
     # Korean's callback asked for and number it came to ("콜백 요청: 01060368797", "수신 번호 01023483301": reviewer BB)
     # Japanese "contact" too ("連絡先 09034973936": reviewer BC)
@@ -4073,7 +4076,7 @@ _LABELLED_NUMBER = re.compile(r"\+?[0-9](?:[ \-.]?[0-9]|[ ]?\([0-9]{1,4}\)[ ]?[0
 # The first characters of the labels above: text without any (most text that is not ASCII: an em
 # dash, curly quotes, accents) holds no such label, and a glued "+" needs a CJK character anyway.
 _FOREIGN_LABEL_HEADS = re.compile(
-    "[電携电手휴핸연전콜수मफनद連মফ"
+    "[電携电手휴핸연전콜수मफनद連মফகஅத"
     + "".join(sorted({word[0] for word in _SOUTHEAST_ASIAN_PHONE_LABELS.split("|")}))
     + "]"
 )

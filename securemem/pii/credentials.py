@@ -98,6 +98,11 @@ def find_private_keys(scan: Scan) -> Iterator[Span]:
             # KEY----- into a ticket": reviewer AO): words follow it, not a key's body, however cut.
             begin = _PEM_BEGIN.search(text, begin.end())
             continue
+        if index < len(ends) and _placeholder(text[begin.end() : ends[index][0]]):
+            # A template's block, its body a placeholder ("-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE
+            # KEY-----", "<your key here>", "[redacted]": reviewer CQ): no key's bytes in it.
+            begin = _PEM_BEGIN.search(text, end)
+            continue
         end = _escaped_line_end(text, begin.end(), end)
         yield begin.start(), end
         begin = _PEM_BEGIN.search(text, end)
@@ -123,6 +128,14 @@ def _prose(body: str) -> bool:
 
 
 _BODY_WORD = re.compile(r"[A-Za-z0-9+/=]+")
+
+
+def _placeholder(body: str) -> bool:
+    """A block's body with no word at all ("..."), or words of prose only ("<your key here>", "...base64..."): no
+    key's bytes; a word of base64 mixes its cases ("[EMAIL] MIIEvQ" is a key's head after a token put before it)."""
+    return _BODY_WORD.search(body) is None or _prose(body)
+
+
 _PROSE_WORD = re.compile(r"[A-Z]?[a-z]+[0-9]{0,3}|[A-Z]{1,5}")
 
 

@@ -177,6 +177,7 @@ from securemem.pii.told import (
     find_celled_values,
     find_chat_parts,
     find_told_parts,
+    may_hold_cells,
     may_hold_chat_parts,
     may_hold_told_parts,
 )
@@ -430,7 +431,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"PASSWORD", "GENERIC_SECRET"}), find_card_pins, digits=CARD_DIGITS, gate=may_hold_card_pin),
     _Builtin(frozenset({"US_SSN", "CREDIT_CARD"}), find_told_parts, gate=may_hold_told_parts),
     _Builtin(frozenset({"CREDIT_CARD", "IBAN"}), find_chat_parts, gate=may_hold_chat_parts),
-    _Builtin(frozenset({"CREDIT_CARD", "IBAN"}), find_celled_values, literals=("|",)),
+    _Builtin(frozenset({"CREDIT_CARD", "IBAN"}), find_celled_values, gate=may_hold_cells),
     _Builtin(
         frozenset({"CREDIT_CARD"}),
         _typed("CREDIT_CARD", find_short_maestros),
@@ -885,6 +886,7 @@ def _settled(
     scan = Scan(view.text, regions, view.encoded, view.lettered, hidden, no_break=view.no_break)
     candidates = _builtin_hits(scan, wanted)
     candidates += _spaced_out_hits(scan, wanted)
+    candidates += _reversed_hits(scan, wanted)
     if "*" in scan.text or "_" in scan.text:
         candidates += _separated_digit_hits(scan, wanted)
     candidates += _comma_grouped_hits(scan, wanted)
@@ -1395,6 +1397,8 @@ _MARKUP = re.compile(
     # a number's last group in a code span after the groups before it, maybe emphasised ("**4136** 4004 *7063*
     # `5336`": reviewer CP; "4539-5787-6362-`1486`", "3714 496353 `98431`", "+48 691 055 `820`": an attacker's round)
     r"|(?<=[0-9]{3}[ \-])`(?=[0-9]{2,5}`)|(?<=[0-9]{3}[*_] )`(?=[0-9]{2,5}`)|(?<=[0-9]{3}\*\* )`(?=[0-9]{2,5}`)"
+    # ... and its close, a group after it ("**4663** *2728* `9130` 6925": reviewer CQ)
+    r"|(?<=[0-9*_] `[0-9]{4})`(?=[ \-][0-9])|(?<=[0-9*_] `[0-9]{3})`(?=[ \-][0-9])"
     r"|(?<![\w*@.])\*{1,3}(?=\w)|(?<=[\w:.)])\*{1,3}(?![\w*@.])|(?<!\*)\*\*(?!\*)|(?<!_)__(?!_)|~~"
     # one "_" of emphasis at a word's edge ("_Password:_ ...", "+44 7465 _136833_"), not inside a name
     r"|(?<![\w@.%*])_(?=[\w+])|(?<=[\w:.)])_(?![\w@.%*]))"
@@ -1491,6 +1495,60 @@ _SPACED_VALUE_AHEAD = 256  # characters of the last run's line read after it (th
 _SPACED_KEYWORD_GAP = 4  # characters between a run and the value it names (" : ", "=")
 # Values a keyword before them makes: found after a run, the run is that keyword spelt out.
 _NAMED_VALUES = frozenset({"PASSWORD", "GENERIC_SECRET"})
+
+
+# A value written backwards, with a word on its line that says so ("reversed so it won't trigger alerts:
+# 8w8lSc7a6QmueE6DdYKCFiMG_evil_ks", a Stripe key; "Numero del genitore: 2786 341 743 (scritto al contrario)": reviewer
+# CQ; "száma visszafelé: 5218 328 07 60": reviewer CP). Each run of a value's characters on that line (a token, or
+# digit groups a blank or a dash apart) is turned around where it stands, the line's other words left as they are,
+# and the line read again: what is found across a turned run is that run. Turned around, a word or a number that is
+# no value stays none.
+_REVERSAL_WORDS = index_words(
+    "reversed", "backwards", "in reverse", "al revés", "al reves", "al contrario", "à l'envers", "a l'envers",
+    "rückwärts", "ruckwarts", "umgekehrt", "visszafelé", "odwrotnie", "od tyłu", "achterstevoren", "omgekeerd",
+    "ao contrário", "de trás para a frente", "tersten", "baklänges", "baglæns", "baklengs", "takaperin",
+    "наоборот", "задом наперед", "навпаки", "倒着", "倒過來", "倒过来", "逆順", "逆から", "거꾸로", "ngược lại",
+    "terbalik",
+)  # fmt: skip
+_TURNED_RUN = re.compile(r"[0-9]+(?:[ \-][0-9]+)+|[\w@+\-][\w@.+\-]{6,}\w")  # (a sentence's stop not in it)
+_TURNED_REACH = 256  # characters of the line read on either side of the word
+
+
+def _reversed_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
+    if _REVERSAL_WORDS.isdisjoint(scan.words):
+        return []
+    text = scan.text
+    hits: list[Hit] = []
+    done = -1
+    lower = scan.lower
+    for word, places in scan.words.items():
+        if word not in _REVERSAL_WORDS:
+            continue
+        for at in places:
+            if (at and lower[at - 1].isalpha()) or lower[at + len(word) : at + len(word) + 1].isalpha():
+                continue  # inside a word ("reversed" of "unreversed"), not the word
+            low = max(text.rfind("\n", max(0, at - _TURNED_REACH), at) + 1, at - _TURNED_REACH, done)
+            high = text.find("\n", at, at + _TURNED_REACH)
+            high = min(len(text), at + _TURNED_REACH) if high == -1 else high
+            if high <= low:
+                continue
+            done = high
+            runs = [run.span() for run in _TURNED_RUN.finditer(text, low, high) if not run.group().isalpha()]
+            if not runs:
+                continue
+            line = list(text[low:high])
+            for start, end in runs:
+                line[start - low : end - low] = reversed(line[start - low : end - low])
+            turned = "".join(line)
+            for kind, start, end in _builtin_hits(Scan(turned, scan.phone_regions), wanted, window=True):
+                first, last = start + low, end + low
+                for run_start, run_end in runs:
+                    if first < run_end and last > run_start:
+                        # across a turned run: where its part inside the run stands in the text as written
+                        inside = (run_start + run_end - min(last, run_end), run_start + run_end - max(first, run_start))
+                        hits.append((kind, min(inside[0], first), max(inside[1], last if last > run_end else 0)))
+                        break
+    return hits
 
 
 def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:

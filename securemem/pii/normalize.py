@@ -446,6 +446,9 @@ _ESCAPE = re.compile(
     # CK; Russian's: reviewer CN), only in four numbers shaped as an address or named so (see _spoken_address)
     r"|(?<=[0-9]) (?P<spoken_other>(?i:titik|punkt|punto|ponto|point|nokta|точка)) (?=[0-9])"
     r"|(?<=[^\s=])(?P<soft>=\r?\n)(?=[^\s])"
+    # quoted-printable's "@" between a local part and a domain ("elodiefon138=40laposte.net": reviewer CQ), read only
+    # in text that is quoted-printable (named so, or holding its escapes of UTF-8: "r=C3=A9pondre")
+    r"|(?<=[A-Za-z0-9._\-])(?P<qp_at>=40)(?=[A-Za-z0-9][A-Za-z0-9\-]*\.[A-Za-z])"
     # A long line of iCalendar or vCard folded (RFC 5545 3.1: a line break and one blank go; read only in text that
     # opens such a component): "mailto:olivia.brenna\r\n n@northbridgebank.co.uk" (reviewer BX)
     r"|(?<=\S)(?P<fold>\r?\n[ \t])(?=[^\s>])"  # (not a quoted line's mark: " > OTP:\n > 839201")
@@ -505,6 +508,7 @@ _ESCAPE_MARKS = (
     "{dot}",
 )
 _QUOTED_PRINTABLE = re.compile("quoted-printable", re.IGNORECASE)
+_QP_UTF8 = re.compile("=[CD][0-9A-F]=[89AB][0-9A-F]")  # a two-byte UTF-8 character escaped ("=C3=A9")
 
 
 _QUOTED_LINE = re.compile(r"(?:\A|\n)[ \t]{0,3}>")
@@ -550,7 +554,7 @@ def _may_escape(original: str) -> bool:
         or ("<" in original and ("<wbr" in original or "</" in original or ">" in original))
         or (">" in original and _QUOTED_LINE.search(original) is not None)
         or ("*" in original and "**" in original)
-        or ("=" in original and "=\n" in original)
+        or ("=" in original and ("=\n" in original or "=40" in original))
         or ("BEGIN:V" in original and ("\n " in original or "\n\t" in original))
         or " dot " in original
         or (
@@ -672,6 +676,10 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
             if not quoted_printable:
                 continue
             char = ""
+        elif match["qp_at"] is not None:
+            if not (_QUOTED_PRINTABLE.search(original) or _QP_UTF8.search(original)):
+                continue
+            char = "@"
         elif match["fold"] is not None:
             if not folded or not _folded_property(original, match.start()):
                 continue

@@ -279,6 +279,14 @@ def _whole_token(joined: str) -> str | None:
     return None
 
 
+def whole_token_type(joined: str) -> str | None:
+    """The type of the provider's rule that reads ``joined`` whole ("" and words read none)."""
+    return _whole_token(joined) if len(joined) >= _SHORTEST_TOKEN else None
+
+
+_SHORTEST_TOKEN = 8
+
+
 def _joined_token(
     pieces: list[tuple[str, int, int]], joints: list[tuple[str, bool]], refused: frozenset[str] = frozenset()
 ) -> Hit | None:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 from securemem.pii.contact import DIGIT_WORDS
 from securemem.pii.scan import Scan, index_words
+from securemem.pii.secrets import whole_token_type
 
 Hit = tuple[str, int, int]
 
@@ -83,3 +84,39 @@ def find_spelt_passwords(scan: Scan) -> Iterator[Hit]:
         lines = back.split("\n")[-3:]
         if _PASSWORD_SAID.search("\n".join(lines)) is not None:
             yield "PASSWORD", run.start(), run.end()
+            continue
+        # Or, whatever names it, what a provider's rule reads whole once written out ("the access key as: Alfa Kilo
+        # India Alfa ... Victor five", an AWS key's id: reviewer CQ); its letters in capitals unless a case is said.
+        kind = whole_token_type(_written_out(run.group()))
+        if kind is not None:
+            yield kind, run.start(), run.end()
+
+
+_SPELT_SYMBOLS = {"underscore": "_", "hyphen": "-", "dash": "-", "dot": ".", "period": ".", "plus": "+", "slash": "/",
+                  "equals": "="}  # fmt: skip
+_UPPER_CASES = frozenset({"capital", "uppercase", "majuscule", "großes", "grosses", "groß", "mayúscula", "mayuscula",
+                          "maiúscula", "maiuscola"})  # fmt: skip
+
+
+def _written_out(run: str) -> str:
+    """The characters a spelt run says, in order ("" where one cannot be written: an unknown symbol)."""
+    words = re.findall(r"[^\s,]+", run.replace("upper case", "uppercase").replace("lower case", "lowercase"))
+    out: list[str] = []
+    case: str | None = None
+    for word in words:
+        if word in _CASES or word in ("uppercase", "lowercase"):
+            if out and case is None and out[-1].isalpha() and word not in _UPPER_CASES:
+                out[-1] = out[-1].lower()  # "Victor lowercase": the case said after its letter
+            case = "upper" if word in _UPPER_CASES else "lower"
+            continue
+        if word in _RADIO or (len(word) == 1 and word.isalpha()):
+            letter = "X" if word in ("x-ray", "xray") else word[0].upper()
+            out.append(letter.lower() if case == "lower" else letter)
+        elif word in DIGIT_WORDS and len(DIGIT_WORDS[word]) == 1:
+            out.append(DIGIT_WORDS[word])
+        elif word in _SPELT_SYMBOLS:
+            out.append(_SPELT_SYMBOLS[word])
+        else:
+            return ""
+        case = None
+    return "".join(out)

@@ -332,16 +332,26 @@ _CELL_CARD_WORDS = re.compile(
 _FEWEST_CELLS = 3
 
 
+# ... and an IBAN's in a CSV's or a TSV's cells ("iban_1,iban_2,...\nDE65,3703,0624,0961,2084,16,COBADEFFXXX": reviewer
+# CQ), its country's letters and check digits first (a card's in such cells are the comma-grouped reader's).
+_CSV_IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2}([,;\t])[A-Z0-9]{1,4}(?:\1[A-Z0-9]{1,4}){1,8}(?![A-Za-z0-9])")
+
+
+def may_hold_cells(scan: Scan) -> bool:
+    return "|" in scan.text or _CSV_IBAN.search(scan.text) is not None
+
+
 def find_celled_values(scan: Scan) -> Iterator[Hit]:
     text = scan.text
-    for run in _CELL_RUN.finditer(text):
+    runs = list(_CELL_RUN.finditer(text)) if "|" in text else []
+    for run in [*runs, *_CSV_IBAN.finditer(text)]:
         cells = [(match.start(), match.end()) for match in re.finditer(r"[A-Z0-9]+", run.group())]
-        found = _celled_value(text, run.start(), cells)
+        found = _celled_value(text, run.start(), cells, iban_only=run.re is _CSV_IBAN)
         if found is not None:
             yield found
 
 
-def _celled_value(text: str, offset: int, cells: list[tuple[int, int]]) -> Hit | None:
+def _celled_value(text: str, offset: int, cells: list[tuple[int, int]], iban_only: bool = False) -> Hit | None:
     """The longest run of ``cells`` (spans in the run at ``offset``) whose joined text is an IBAN or a named card."""
     joined = [text[offset + start : offset + end] for start, end in cells]
     for size in range(len(cells), _FEWEST_CELLS - 1, -1):
@@ -353,7 +363,7 @@ def _celled_value(text: str, offset: int, cells: list[tuple[int, int]]) -> Hit |
             start, end = offset + cells[first][0], offset + cells[first + size - 1][1]
             if _CELL_IBAN.fullmatch(value) and iban_valid(value):
                 return "IBAN", start, end
-            if value.isdigit() and card_number_valid(value) and _card_on_row(text, start):
+            if not iban_only and value.isdigit() and card_number_valid(value) and _card_on_row(text, start):
                 return "CREDIT_CARD", start, end
     return None
 
