@@ -52,6 +52,17 @@ QP = (
         (f"caller read the access key as: {NATO}", [NATO]),
         # quoted-printable's "@"
         (QP, ["elodiefon138=40laposte.net"]),
+        # (the attacker's round) a card's word in the language of the word for "reversed"; Hardhat's accounts one a
+        # line and after another item, Truffle's privateKeys, ethers' Wallet; quoted-printable's "=2E" and Latin-1
+        ("card наоборот: 9150238127910264", ["9150238127910264"]),
+        (f'accounts: [\n  "{HEX}"\n]', [HEX]),
+        (f'accounts: [process.env.PK_1, "{HEX}"]', [HEX]),
+        (f'new HDWalletProvider({{ privateKeys: ["{HEX}"], providerOrUrl: RPC }})', [HEX]),
+        (f'const wallet = new ethers.Wallet("{HEX}", provider)', [HEX]),
+        ("Merci de r=C3=A9pondre =C3=A0 elodie.fontaine=40laposte=2Enet", ["elodie.fontaine=40laposte=2Enet"]),
+        ("Gr=FC=DFe, bitte an k.meyer84=40web.de antworten", ["k.meyer84=40web.de"]),
+        ("Lønn går til kontoen 9714.86.79839", ["9714.86.79839"]),
+        ("Sakelakoa: 688 913 204", ["688 913 204"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -82,7 +93,26 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "the teams: Alfa Bravo Charlie Delta Echo Foxtrot squads meet at nine",
         # "=40" outside quoted-printable text
         "width=40px.test and x=40abc.com",
+        # (the attacker's round) ids, tickets and invoices after "reverse"; a count named a file "*_id.json"; Basque's
+        # phone as a device before figures; "llamarla" in code; a placeholder in capitals (a key's first characters,
+        # however few, are read as the key); one escape of a high byte in an env file
+        "Ticket numbers in reverse: 4021 4020 4019 4018",
+        "Sorted orders in reverse: ORD-2024-309167",
+        "Postcodes listed backwards: 48222 90015 44520",
+        f"Bayer dither matrix (dither_id.json): {BYTES}",
+        "keypair.json in the fixtures is a placeholder: [" + ", ".join(map(str, range(64))) + "]",
+        "Mugikorra 5G, 6.1 hazbete, 128 256 512 GB aukerak.",
+        "Hay que llamarla con 3 argumentos: 469 524 269",
+        "-----BEGIN PRIVATE KEY-----\nREDACTED\n-----END PRIVATE KEY-----",
+        "color=FF0000; width=40px.test",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:
     assert found_values(text) == []
+
+
+def test_a_key_cut_into_words_is_still_a_key() -> None:
+    # An EC key's base64 cut into pieces that read as words (the attacker's round): longer than any placeholder.
+    body = "Mhc cqqe eib kg yg zk qd wn zh gbk xx eeib poo ik hhq gko zi zj aw eho uqd qga eq ms zn ue kxd"
+    block = f"-----BEGIN EC PRIVATE KEY-----\n{body}\n-----END EC PRIVATE KEY-----"
+    assert found_values(block) == [block]

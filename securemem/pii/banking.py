@@ -134,7 +134,7 @@ _ACCOUNT_LABEL = re.compile(
     r"|(?P<bare>account|acct|acc|a/c|conta(?: corrente)?|cuenta|compte)"
     # the Nordic, Polish and German "konto", read only as Norway's dotted account or an NRB by their check digits
     # ("utbetales til konto 9710.44.18264": reviewer CQ; not "Konto: 5550 1234 9 ist das Spendenkonto": an attacker's)
-    r"|(?P<konto>konto))(?![^\W\d_])"
+    r"|(?P<konto>konto(?:en|t)?))(?![^\W\d_])"
     # Hebrew's account right after its branch ("סניף 998, חשבון 159474": reviewer CK; "חשבון" alone is a bill too)
      + "|(?:" + _viewed("סניף") + r"[ \t]*[0-9]{1,3}[ \t]*,?[ \t]*" + _viewed("חשבון") + ")"
     # the labels of other scripts, with no word boundary: Chinese, Japanese and Thai glue the words around them,

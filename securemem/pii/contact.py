@@ -1035,19 +1035,19 @@ _PHONE_WORDS = frozenset(
         "llamar",
         "llámame",
         "llamame",
-        # "that they call her (him, me)": "pide que la llamen al seis uno cinco, ..." (reviewer CQ)
+        # "that they call her (him, me)": "pide que la llamen al seis uno cinco, ..." (reviewer CQ; not "llamarla", a
+        # function's call as often: an attacker's round); "call her (him)" said to someone
         "llamen",
-        "llamarla",
-        "llamarle",
+        "llámenla",
+        "llámenlo",
+        "llamenla",
+        "llamenlo",
         "chiamare",
         "chiamami",
         "bellen",
-        # Catalan's telephone and mobile ("telèfon 93 828 00 83": reviewer CI); Basque's ("Telefonoa: 944 685 723":
-        # reviewer CQ)
+        # Catalan's telephone and mobile ("telèfon 93 828 00 83": reviewer CI)
         "telèfon",
         "mòbil",
-        "telefonoa",
-        "mugikorra",
         "rang",  # "Landlord rang from 0191491854" (reviewer E's blind round)
         # Polish's callback, verb and noun ("prosi o oddzwonienie na 604 561 739": reviewer BK)
         "oddzwonić",
@@ -2097,10 +2097,8 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         return 0
     if digits > _MAX_DIGITS and _uniform(candidate):
         return 0  # one run of groups, too long for any number: nothing to cut
-    if _THOUSANDS.fullmatch(candidate) and (
-        _CURRENCY_AFTER.match(text, end) or _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
-    ):
-        return 0  # "2 345 678 901 €", "9 876 543 210 CHF": an amount
+    if _amount_or_count(text, start, end, candidate):
+        return 0
     words = _answering(text, start, _last_words(scan, start) if words is None else words)
     if (
         _SINGLE_DIGITS.fullmatch(candidate) or _SPACED_THOUSANDS.fullmatch(candidate)
@@ -2367,6 +2365,27 @@ _DECIMAL_START = re.compile(r"[0-9]{1,3}\.[0-9]{4,}")
 _SPACED_THOUSANDS = re.compile(r"[0-9](?: [0-9]{3}){3}")  # "9 876 543 210": an amount more than a phone
 _SINGLE_DIGITS = re.compile(r"\+?[0-9](?: {1,2}[0-9])+")
 _THOUSANDS = re.compile(r"[0-9]{1,3}(?:[ .,\u00a0'][0-9]{3})+")  # groups of three, as amounts are written
+
+
+def _amount_or_count(text: str, start: int, end: int, candidate: str) -> bool:
+    """An amount in groups of three ("2 345 678 901 €", "9 876 543 210 CHF"), or a count in thousands after a phone's
+    word, round or named by what it counts ("Cep telefonu ithalatı 2022: 12.450.000 adet", "phone sales: 14.200.000
+    units": an attacker's round)."""
+    if _THOUSANDS.fullmatch(candidate) and (
+        _CURRENCY_AFTER.match(text, end) or _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
+    ):
+        return True
+    return bool(_DOTTED_THOUSANDS.fullmatch(candidate)) and (
+        candidate.endswith("000") or _COUNT_AFTER.match(text, end) is not None
+    )
+
+
+_DOTTED_THOUSANDS = re.compile(r"[0-9]{1,3}(?:([.,])[0-9]{3})(?:\1[0-9]{3})+")
+_COUNT_AFTER = re.compile(
+    r"[ \t]*(?:adet|adede|units?|pcs|pieces|stück|stk|unités|unidades|pezzi|sztuk|users|kullanıcı|abone|subscribers)"
+    r"(?![^\W\d_])",
+    re.IGNORECASE,
+)
 _CURRENCY_AFTER = re.compile(rf"[ \u00a0]?(?:{_CURRENCIES})(?![a-z])", re.IGNORECASE)
 _CURRENCY_BEFORE = re.compile(rf"(?:{_CURRENCIES})[ \u00a0]?$", re.IGNORECASE)
 
@@ -4033,6 +4052,9 @@ _FOREIGN_PHONE_LABEL = re.compile(
     # after them only as dialled (its trunk "0" or a "+": an attacker's round)
     r"|(?P<device>휴대전화|핸드폰|" + _BENGALI_PHONE_LABELS + r")"
     r"|मोबाइल|फोन|नबर|नंबर|दूरभाष|(?i:office)(?:[ \t]\([^()\n]{1,32}\))?[ \t]*:"
+    # Basque's telephone and mobile as a label ("Telefonoa: 944 685 723": reviewer CQ; not the device's word before any
+    # figure, "Mugikorra 5G, ... 128 256 512 GB": an attacker's round)
+    r"|(?i:telefonoa|mugikorra|sakelakoa|telefonoz)[ \t]*:"
     # Thai abbreviates with a stop ("โทร. 081 ..."), Khmer writes its own colon ("លេខទូរស័ព្ទ៖ 012 ...")
     rf"|(?P<sea>(?<![^\W\d_])(?:{_SOUTHEAST_ASIAN_PHONE_LABELS})(?:{_SOUTHEAST_ASIAN_TO_THE_NUMBER}){{0,2}}\.?))"
     # Korean's "number" after the phone's word ("제 휴대폰 번호는 01088690648이고": reviewer BP)
@@ -4083,7 +4105,7 @@ _FOREIGN_LABEL_HEADS = re.compile(
 
 
 def may_hold_labelled_phone(scan: Scan) -> bool:
-    if "office" in scan.lower:
+    if any(word in scan.lower for word in _ASCII_LABEL_WORDS):
         return True
     if scan.text.isascii():
         return False
@@ -4093,19 +4115,25 @@ def may_hold_labelled_phone(scan: Scan) -> bool:
 
 
 def _office_labels(scan: Scan) -> Iterator[re.Match[str]]:
-    """_FOREIGN_PHONE_LABEL.finditer of ASCII text, the same matches: there only the office label
-    can match (the other labels are not ASCII), and only where "office" starts (any case). The
-    pattern is tried at those places alone instead of at every character (it has no literal prefix
-    the engine could skip to: a 1 KB note took a tenth of a millisecond)."""
+    """_FOREIGN_PHONE_LABEL.finditer of ASCII text, the same matches: there only the office label and
+    Basque's can match (the other labels are not ASCII), and only where one of their words starts (any
+    case). The pattern is tried at those places alone instead of at every character (it has no literal
+    prefix the engine could skip to: a 1 KB note took a tenth of a millisecond)."""
     text, lower = scan.text, scan.lower
-    at = lower.find("office")
-    while at != -1:
-        label = _FOREIGN_PHONE_LABEL.match(text, at)
-        if label is not None:
-            yield label
-            at = lower.find("office", label.end())
-        else:
-            at = lower.find("office", at + 1)
+    found: list[re.Match[str]] = []
+    for word in _ASCII_LABEL_WORDS:
+        at = lower.find(word)
+        while at != -1:
+            label = _FOREIGN_PHONE_LABEL.match(text, at)
+            if label is not None:
+                found.append(label)
+                at = lower.find(word, label.end())
+            else:
+                at = lower.find(word, at + 1)
+    return iter(sorted(found, key=lambda label: label.start()) if len(found) > 1 else found)
+
+
+_ASCII_LABEL_WORDS = ("office", "telefonoa", "mugikorra", "sakelakoa", "telefonoz")
 
 
 def find_labelled_phones(scan: Scan) -> Iterator[Span]:

@@ -131,9 +131,18 @@ _BODY_WORD = re.compile(r"[A-Za-z0-9+/=]+")
 
 
 def _placeholder(body: str) -> bool:
-    """A block's body with no word at all ("..."), or words of prose only ("<your key here>", "...base64..."): no
-    key's bytes; a word of base64 mixes its cases ("[EMAIL] MIIEvQ" is a key's head after a token put before it)."""
-    return _BODY_WORD.search(body) is None or _prose(body)
+    """A block's body that is a placeholder: no word at all ("..."), or a few words that read as words ("<your key
+    here>", "REDACTED", "${TLS_PRIVATE_KEY}", "XXXXXXXX"). A word of base64 mixes cases and digits ("MIIEowIBAAKCAQEA",
+    a key's first characters, however few, are read as the key); a key's base64 cut into pieces that read as words
+    (an attacker's round cut an EC key's so) holds more characters than a placeholder's words: 64 at least."""
+    words = _BODY_WORD.findall(body)
+    return not words or (
+        sum(map(len, words)) < _PLACEHOLDER_MOST and all(_PLACEHOLDER_WORD.fullmatch(word) for word in words)
+    )
+
+
+_PLACEHOLDER_MOST = 48  # characters of a placeholder's words, fewer than any key's base64 (64 at least)
+_PLACEHOLDER_WORD = re.compile(r"[A-Z]?[a-z]+[0-9]{0,6}|[A-Z]+[0-9]{0,3}")
 
 
 _PROSE_WORD = re.compile(r"[A-Z]?[a-z]+[0-9]{0,3}|[A-Z]{1,5}")

@@ -112,12 +112,13 @@ from securemem.pii.labels import find_labelled_tokens, may_hold_labelled_token
 from securemem.pii.ledgers import find_ledger_accounts, may_hold_ledger_account
 from securemem.pii.locks import find_lock_codes, may_hold_lock_code
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
-from securemem.pii.normalize import ATTRIBUTED_TAGS, OTHER_TAGS, View
+from securemem.pii.normalize import ATTRIBUTED_TAGS, OTHER_TAGS, View, viewed_words
 from securemem.pii.numeric import (
     CARD_AFTER,
     CARD_DIGITS,
     CARD_NAMES,
     CARD_WORDS,
+    PAYMENT_CARD_NAMED,
     SHORT_MAESTRO_DIGITS,
     SSN_DIGITS,
     find_cards,
@@ -1396,9 +1397,12 @@ _MARKUP = re.compile(
     r"|(?<=[\w\-]{8})`(?=\.`[\w\-]{8})|(?<=[\w\-]{8}`\.)`(?=[\w\-]{8})"
     # a number's last group in a code span after the groups before it, maybe emphasised ("**4136** 4004 *7063*
     # `5336`": reviewer CP; "4539-5787-6362-`1486`", "3714 496353 `98431`", "+48 691 055 `820`": an attacker's round)
-    r"|(?<=[0-9]{3}[ \-])`(?=[0-9]{2,5}`)|(?<=[0-9]{3}[*_] )`(?=[0-9]{2,5}`)|(?<=[0-9]{3}\*\* )`(?=[0-9]{2,5}`)"
-    # ... and its close, a group after it ("**4663** *2728* `9130` 6925": reviewer CQ)
-    r"|(?<=[0-9*_] `[0-9]{4})`(?=[ \-][0-9])|(?<=[0-9*_] `[0-9]{3})`(?=[ \-][0-9])"
+    # (two groups in one span too: "5664 6494 `2244 3887`", an attacker's round)
+    r"|(?<=[0-9]{3}[ \-])`(?=[0-9]{2,5}(?: [0-9]{2,5})?`)|(?<=[0-9]{3}[*_] )`(?=[0-9]{2,5}`)"
+    r"|(?<=[0-9]{3}\*\* )`(?=[0-9]{2,5}`)"
+    # ... and its close, a group after it ("**4663** *2728* `9130` 6925": reviewer CQ; "`4462` 9179 ...",
+    # "4128-8465-`8360`-1013": an attacker's round)
+    r"|(?<=`[0-9]{4})`(?=[ \-][0-9])|(?<=[0-9*_] `[0-9]{3})`(?=[ \-][0-9])"
     r"|(?<![\w*@.])\*{1,3}(?=\w)|(?<=[\w:.)])\*{1,3}(?![\w*@.])|(?<!\*)\*\*(?!\*)|(?<!_)__(?!_)|~~"
     # one "_" of emphasis at a word's edge ("_Password:_ ...", "+44 7465 _136833_"), not inside a name
     r"|(?<![\w@.%*])_(?=[\w+])|(?<=[\w:.)])_(?![\w@.%*]))"
@@ -1406,7 +1410,9 @@ _MARKUP = re.compile(
 
 
 # two code spans side by side (not a fence's), or a group of digits in one after another: see _MARKUP
-_CODE_SPANS_MEET = re.compile(r"\w`[ .\-]?`\w|[0-9][ \-*_]{1,3}`[0-9]{2,5}`").search
+_CODE_SPANS_MEET = re.compile(
+    r"\w`[ .\-]?`\w|[0-9][ \-*_]{1,3}`[0-9]{2,5}(?: [0-9]{2,5})?`|`[0-9]{4}`[ \-][0-9]"
+).search
 
 
 def _touches(char: str) -> bool:
@@ -1503,52 +1509,97 @@ _NAMED_VALUES = frozenset({"PASSWORD", "GENERIC_SECRET"})
 # digit groups a blank or a dash apart) is turned around where it stands, the line's other words left as they are,
 # and the line read again: what is found across a turned run is that run. Turned around, a word or a number that is
 # no value stays none.
+# (as the view writes them: "наоборот" is "нaoбopoт" there, its look-alikes read as Latin)
 _REVERSAL_WORDS = index_words(
-    "reversed", "backwards", "in reverse", "al revés", "al reves", "al contrario", "à l'envers", "a l'envers",
-    "rückwärts", "ruckwarts", "umgekehrt", "visszafelé", "odwrotnie", "od tyłu", "achterstevoren", "omgekeerd",
-    "ao contrário", "de trás para a frente", "tersten", "baklänges", "baglæns", "baklengs", "takaperin",
-    "наоборот", "задом наперед", "навпаки", "倒着", "倒過來", "倒过来", "逆順", "逆から", "거꾸로", "ngược lại",
-    "terbalik",
+    *viewed_words(
+        "reversed", "backwards", "in reverse", "al revés", "al reves", "al contrario", "à l'envers", "a l'envers",
+        "rückwärts", "ruckwarts", "umgekehrt", "visszafelé", "odwrotnie", "od tyłu", "achterstevoren", "omgekeerd",
+        "ao contrário", "de trás para a frente", "tersten", "baklänges", "baglæns", "baklengs", "takaperin",
+        "наоборот", "задом наперед", "навпаки", "倒着", "倒過來", "倒过来", "逆順", "逆から", "거꾸로", "ngược lại",
+        "terbalik", "reverse", "mirrored", "omvendt", "invertido", "à rebours", "a rebours", "반대로", "ters yaz",
+    )
 )  # fmt: skip
-_TURNED_RUN = re.compile(r"[0-9]+(?:[ \-][0-9]+)+|[\w@+\-][\w@.+\-]{6,}\w")  # (a sentence's stop not in it)
+# (groups that each hold a digit, an IBAN's country among them, a "+" after a phone's last; a sentence's stop not in it)
+_TURNED_RUN = re.compile(
+    r"(?:[A-Za-z]*[0-9][0-9A-Za-z]*)(?:[ \-][A-Za-z]*[0-9][0-9A-Za-z]*)+\+?|[\w@+\-][\w@.+\-]{6,}\w"
+)
 _TURNED_REACH = 256  # characters of the line read on either side of the word
+_ENDS_ITS_LINE = re.compile(r"[ \t:.,)\]]*")
 
 
 def _reversed_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     if _REVERSAL_WORDS.isdisjoint(scan.words):
         return []
-    text = scan.text
+    text, lower = scan.text, scan.lower
+    places = sorted(
+        (at, word)
+        for word, found in scan.words.items()
+        if word in _REVERSAL_WORDS
+        for at in found
+        # the word, not a part of one ("unreversed"); words of scripts written without blanks are glued ("卡号倒着写")
+        if not word.isascii()
+        or not ((at and lower[at - 1].isalpha()) or lower[at + len(word) : at + len(word) + 1].isalpha())
+    )
     hits: list[Hit] = []
     done = -1
-    lower = scan.lower
-    for word, places in scan.words.items():
-        if word not in _REVERSAL_WORDS:
-            continue
-        for at in places:
-            if (at and lower[at - 1].isalpha()) or lower[at + len(word) : at + len(word) + 1].isalpha():
-                continue  # inside a word ("reversed" of "unreversed"), not the word
-            low = max(text.rfind("\n", max(0, at - _TURNED_REACH), at) + 1, at - _TURNED_REACH, done)
-            high = text.find("\n", at, at + _TURNED_REACH)
-            high = min(len(text), at + _TURNED_REACH) if high == -1 else high
-            if high <= low:
-                continue
+    for at, word in places:
+        low = max(text.rfind("\n", max(0, at - _TURNED_REACH), at) + 1, at - _TURNED_REACH, done)
+        high = text.find("\n", at, at + _TURNED_REACH)
+        high = min(len(text), at + _TURNED_REACH) if high == -1 else high
+        if high < len(text) and _ENDS_ITS_LINE.fullmatch(text, at + len(word), high):
+            # the word ends its line: what it says is on the next ("The next line is reversed:\n4952...": an
+            # attacker's round)
+            following = text.find("\n", high + 1, high + 1 + _TURNED_REACH)
+            high = min(len(text), high + 1 + _TURNED_REACH) if following == -1 else following
+        if high > low:
             done = high
-            runs = [run.span() for run in _TURNED_RUN.finditer(text, low, high) if not run.group().isalpha()]
-            if not runs:
-                continue
-            line = list(text[low:high])
-            for start, end in runs:
-                line[start - low : end - low] = reversed(line[start - low : end - low])
-            turned = "".join(line)
-            for kind, start, end in _builtin_hits(Scan(turned, scan.phone_regions), wanted, window=True):
-                first, last = start + low, end + low
-                for run_start, run_end in runs:
-                    if first < run_end and last > run_start:
-                        # across a turned run: where its part inside the run stands in the text as written
-                        inside = (run_start + run_end - min(last, run_end), run_start + run_end - max(first, run_start))
-                        hits.append((kind, min(inside[0], first), max(inside[1], last if last > run_end else 0)))
-                        break
+            hits += _turned_line(scan, wanted, low, high)
     return hits
+
+
+def _turned_line(scan: Scan, wanted: frozenset[str], low: int, high: int) -> list[Hit]:
+    """What ``text[low:high]`` holds once each run of a value's characters is turned around where it stands."""
+    text = scan.text
+    runs = [run.span() for run in _TURNED_RUN.finditer(text, low, high) if not run.group().isalpha()]
+    if not runs:
+        return []
+    line = list(text[low:high])
+    for start, end in runs:
+        line[start - low : end - low] = reversed(line[start - low : end - low])
+    turned = "".join(line)
+    hits: list[Hit] = []
+    for kind, start, end in _builtin_hits(Scan(turned, scan.phone_regions), wanted, window=True):
+        if not _turned_named(kind, turned[start:end], scan.lower[low:high]):
+            continue
+        first, last = start + low, end + low
+        for run_start, run_end in runs:
+            if first < run_end and last > run_start:
+                # across a turned run: where its part inside the run stands in the text as written
+                inside = (run_start + run_end - min(last, run_end), run_start + run_end - max(first, run_start))
+                hits.append((kind, min(inside[0], first), max(inside[1], last if last > run_end else 0)))
+                break
+    return hits
+
+
+# a card's word in the languages of the words for "reversed" ("card baklänges: ...", "card наоборот: ...": an
+# attacker's round), as the view writes them ("карта" is "kapтa" there)
+_TURNED_CARD_WORD = re.compile(
+    r"(?<![^\W\d_])(?:cards?|karta|karte|kort|kart|kartı|carte|tarjeta|cartão|carta|kártya|kapт\w*)|卡|카드|カード"
+)
+
+
+def _turned_named(kind: str, value: str, line: str) -> bool:
+    """A value read turned around that holds a letter (a token, an address) is one; digits alone turn into a valid
+    number one time in ten ("Ticket numbers in reverse: 4021 4020 4019 4018" turned is a card by its Luhn check,
+    "Sorted orders in reverse: ORD-2024-309167" a phone: an attacker's round), and are read only as what the line
+    names: a phone, a payment card, an SSN."""
+    if any(char.isalpha() for char in value):
+        return True
+    if kind == "PHONE":
+        return PHONE_CONTEXT.search(line) is not None
+    if kind == "CREDIT_CARD":
+        return PAYMENT_CARD_NAMED.search(line) is not None or _TURNED_CARD_WORD.search(line) is not None
+    return kind == "US_SSN" and names_an_ssn(line)
 
 
 def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:

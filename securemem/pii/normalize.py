@@ -448,7 +448,9 @@ _ESCAPE = re.compile(
     r"|(?<=[^\s=])(?P<soft>=\r?\n)(?=[^\s])"
     # quoted-printable's "@" between a local part and a domain ("elodiefon138=40laposte.net": reviewer CQ), read only
     # in text that is quoted-printable (named so, or holding its escapes of UTF-8: "r=C3=A9pondre")
-    r"|(?<=[A-Za-z0-9._\-])(?P<qp_at>=40)(?=[A-Za-z0-9][A-Za-z0-9\-]*\.[A-Za-z])"
+    # (its "." too, "=2E", between two letters or digits: "elodie=2Efontaine=40laposte=2Enet", an attacker's round)
+    r"|(?<=[A-Za-z0-9._\-])(?P<qp_at>=40)(?=[A-Za-z0-9][A-Za-z0-9\-]*(?:\.|=2E|=\r?\n)[A-Za-z])"
+    r"|(?<=[A-Za-z0-9])(?P<qp_dot>=2E)(?=[A-Za-z0-9])"
     # A long line of iCalendar or vCard folded (RFC 5545 3.1: a line break and one blank go; read only in text that
     # opens such a component): "mailto:olivia.brenna\r\n n@northbridgebank.co.uk" (reviewer BX)
     r"|(?<=\S)(?P<fold>\r?\n[ \t])(?=[^\s>])"  # (not a quoted line's mark: " > OTP:\n > 839201")
@@ -508,7 +510,8 @@ _ESCAPE_MARKS = (
     "{dot}",
 )
 _QUOTED_PRINTABLE = re.compile("quoted-printable", re.IGNORECASE)
-_QP_UTF8 = re.compile("=[CD][0-9A-F]=[89AB][0-9A-F]")  # a two-byte UTF-8 character escaped ("=C3=A9")
+# (escapes side by side: "=C3=A9", "=FC=DF"; not one alone, "color=FF0000", "JWT_SECRET=B5JAwF...": a value)
+_QP_ESCAPES = re.compile("=[89A-F][0-9A-F]=[0-9A-F]{2}|=[89a-f][0-9a-f]=[89a-f][0-9a-f]|=3D[\"']")
 
 
 _QUOTED_LINE = re.compile(r"(?:\A|\n)[ \t]{0,3}>")
@@ -554,7 +557,7 @@ def _may_escape(original: str) -> bool:
         or ("<" in original and ("<wbr" in original or "</" in original or ">" in original))
         or (">" in original and _QUOTED_LINE.search(original) is not None)
         or ("*" in original and "**" in original)
-        or ("=" in original and ("=\n" in original or "=40" in original))
+        or ("=" in original and ("=\n" in original or "=40" in original or "=2E" in original))
         or ("BEGIN:V" in original and ("\n " in original or "\n\t" in original))
         or " dot " in original
         or (
@@ -621,7 +624,13 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
     """Where escapes start in ``original``: their character and where they end. ``marks`` gets where
     tags start that the view reads as a space (True) or drops between two letters (False)."""
     found: dict[int, tuple[str, int]] = {}
+    # quoted-printable text: named so (its soft line breaks are read only then: "KEY=...=\nNEXT=..." in an env file is
+    # two values), or, for its "@" and ".", holding its escapes of bytes that are no ASCII character, side by side, or
+    # of "=" itself ("r=C3=A9pondre", "Gr=FC=DFe", "=E2=80=94", 'href=3D"mailto:...')
     quoted_printable = "=\n" in original and _QUOTED_PRINTABLE.search(original) is not None
+    qp_escaped = "=" in original and (
+        _QUOTED_PRINTABLE.search(original) is not None or _QP_ESCAPES.search(original) is not None
+    )
     folded = "BEGIN:V" in original
     for match in _ESCAPE.finditer(original):
         if match["pct"] is not None:
@@ -676,10 +685,10 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
             if not quoted_printable:
                 continue
             char = ""
-        elif match["qp_at"] is not None:
-            if not (_QUOTED_PRINTABLE.search(original) or _QP_UTF8.search(original)):
+        elif match["qp_at"] is not None or match["qp_dot"] is not None:
+            if not qp_escaped:
                 continue
-            char = "@"
+            char = "@" if match["qp_at"] is not None else "."
         elif match["fold"] is not None:
             if not folded or not _folded_property(original, match.start()):
                 continue

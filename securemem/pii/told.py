@@ -334,7 +334,11 @@ _FEWEST_CELLS = 3
 
 # ... and an IBAN's in a CSV's or a TSV's cells ("iban_1,iban_2,...\nDE65,3703,0624,0961,2084,16,COBADEFFXXX": reviewer
 # CQ), its country's letters and check digits first (a card's in such cells are the comma-grouped reader's).
-_CSV_IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2}([,;\t])[A-Z0-9]{1,4}(?:\1[A-Z0-9]{1,4}){1,8}(?![A-Za-z0-9])")
+# (quoted cells and small letters too: '"DE82","4037",...', "de57,3896,...": an attacker's round)
+_CSV_IBAN = re.compile(
+    r"(?<![A-Za-z0-9])(?P<q>[\"']?)[A-Za-z]{2}[0-9]{2}(?P=q)[ \t]*(?P<sep>[,;\t])[ \t]*(?P=q)[A-Za-z0-9]{1,4}(?P=q)"
+    r"(?:[ \t]*(?P=sep)[ \t]*(?P=q)[A-Za-z0-9]{1,4}(?P=q)){1,8}(?![A-Za-z0-9])"
+)
 
 
 def may_hold_cells(scan: Scan) -> bool:
@@ -345,7 +349,7 @@ def find_celled_values(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     runs = list(_CELL_RUN.finditer(text)) if "|" in text else []
     for run in [*runs, *_CSV_IBAN.finditer(text)]:
-        cells = [(match.start(), match.end()) for match in re.finditer(r"[A-Z0-9]+", run.group())]
+        cells = [(match.start(), match.end()) for match in re.finditer(r"[A-Za-z0-9]+", run.group())]
         found = _celled_value(text, run.start(), cells, iban_only=run.re is _CSV_IBAN)
         if found is not None:
             yield found
@@ -359,7 +363,7 @@ def _celled_value(text: str, offset: int, cells: list[tuple[int, int]], iban_onl
             parts = joined[first : first + size]
             if any(len(part) != _GROUP for part in parts[:-1]) and [len(part) for part in parts] != _AMEX_CELLS:
                 continue
-            value = "".join(parts)
+            value = "".join(parts).upper()
             start, end = offset + cells[first][0], offset + cells[first + size - 1][1]
             if _CELL_IBAN.fullmatch(value) and iban_valid(value):
                 return "IBAN", start, end

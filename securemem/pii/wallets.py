@@ -73,10 +73,12 @@ _HEX_KEY_NAMED = re.compile(
     # (a chain's name in brackets between, not what the key is: "signer key (public) 0x...": the attacker's round)
     r"(?:[ \t]*\((?:eth|ethereum|evm|bsc|bnb|polygon|matic|arbitrum|arb|optimism|op|base|avax|avalanche)\))?"
     r"[ \t]*[:=]?[ \t]*$"
-    # a Hardhat or Truffle network's accounts, each a private key ('accounts: ["0x..."]': reviewer CQ)
-    r"|(?<![a-z])accounts[ \t]*:[ \t]*\[[ \t]*[\"'`]$|0x[0-9a-f]{64}[\"'`][ \t]*,[ \t]*[\"'`]$"
+    # a Hardhat or Truffle network's accounts, each a private key ('accounts: ["0x..."]': reviewer CQ; quoted, on the
+    # next line, after another item; Truffle's privateKeys, ethers' Wallet: an attacker's round)
+    r"""|(?<![a-z])["']?(?:accounts|privatekeys)["']?[ \t]*:[ \t]*\[[^\]]{0,120}?["'`]$"""
+    r"""|(?<![a-z])wallet\([ \t]*["'`]$"""
 )
-_HEX_KEY_REACH = 80
+_HEX_KEY_REACH = 160
 _VARIED_HEX = 10  # distinct hex digits a random key of 64 has (a placeholder's "abcdef0123..." or "0000...", fewer)
 
 
@@ -90,7 +92,8 @@ def may_hold_wallet_key(scan: Scan) -> bool:
 
 
 # (Solana's own names for the file: "secret", "keypair" or "export" alone name a signature or a table as often)
-_KEYPAIR_NAMED = re.compile(r"(?<![a-z])(?:solana[ _\-]?keypair|keypair\.json|id\.json)[^\n\[\]]{0,40}$")
+# (the file's own name: "id.json", not "dither_id.json": an attacker's round)
+_KEYPAIR_NAMED = re.compile(r"(?<![\w.\-])(?:solana[ _\-]?keypair|[\w\-]*keypair\.json|id\.json)[^\n\[\]]{0,40}$")
 _GROUPED_HEX = b"xxxxxxxxxx xxxxxxxx xxxxxxxx"  # "0x" and the first groups of a key in groups of eight
 
 
@@ -124,7 +127,11 @@ def find_wallet_keys(scan: Scan) -> Iterator[Span]:
                     _ed25519_pair(bytes(values))
                     # or named a Solana keypair right before ("Solana keypair ... (id.json): [41,197,...]": reviewer CQ,
                     # whose bytes were random: a seed and its key, or not, it is what the file holds)
-                    or _KEYPAIR_NAMED.search(scan.lower, max(0, match.start() - _HEX_KEY_REACH), match.start())
+                    or (
+                        _KEYPAIR_NAMED.search(scan.lower, max(0, match.start() - _HEX_KEY_REACH), match.start())
+                        # not a count ("[0, 1, ..., 63]" in a fixture: an attacker's round)
+                        and sorted(values) != values
+                    )
                 )
             ):
                 yield match.span()
