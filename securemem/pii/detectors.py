@@ -1323,19 +1323,6 @@ def _closed_after(text: str, start: int, end: int) -> int:
         ):
             return end + len(mark)
     return end
-    blank = max(*(text.rfind(char, start, end) for char in _BLANKS), start - 1)
-    for mark in ("***", "**", "__", "~~", "*", "_", "`"):  # (a code span too: "... *7063* `5336`", reviewer CP)
-        if (
-            text.startswith(mark, blank + 1)
-            and text.startswith(mark, end)
-            and not text.startswith(mark[0], end + len(mark))
-            and mark[0] not in text[blank + 1 + len(mark) : end]
-            and not (end + len(mark) < len(text) and text[end + len(mark)].isalnum())
-            # a code span around the whole value, or around each group, stays whole: "`sk_live_...`", "`4111` `1111`"
-            and (mark != "`" or (blank >= start and text.count("`", start, end) % 2 == 1))
-        ):
-            return end + len(mark)
-    return end
 
 
 _BLANKS = (" ", "\t", "\u00a0", "\u202f")  # (no-break spaces between a card's groups: an attacker's round)
@@ -1575,8 +1562,12 @@ def _turned_line(scan: Scan, wanted: frozenset[str], low: int, high: int) -> lis
         for run_start, run_end in runs:
             if first < run_end and last > run_start:
                 # across a turned run: where its part inside the run stands in the text as written
-                inside = (run_start + run_end - min(last, run_end), run_start + run_end - max(first, run_start))
-                hits.append((kind, min(inside[0], first), max(inside[1], last if last > run_end else 0)))
+                # (the part outside it, a label's or a prefix's the finder took in, stays where it is)
+                mirrored_start = run_start + run_end - min(last, run_end)
+                mirrored_end = run_start + run_end - max(first, run_start)
+                start_at = first if first < run_start else mirrored_start
+                end_at = last if last > run_end else mirrored_end
+                hits.append((kind, min(start_at, mirrored_start), max(end_at, mirrored_end)))
                 break
     return hits
 

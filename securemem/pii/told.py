@@ -341,14 +341,23 @@ _CSV_IBAN = re.compile(
 )
 
 
+# A cell of four between two of its separators: what a CSV's IBAN holds, found by a pattern its separator leads (the
+# engine skips to it at C speed; _CSV_IBAN, tried at every character, cost 45 us per KB of every note)
+_CSV_CELL = tuple(re.compile(rf"{sep}[ \t]*[\"']?[0-9A-Za-z]{{4}}[\"']?[ \t]*{sep}") for sep in (",", ";", "\t"))
+
+
+def _csv_cells(text: str) -> bool:
+    return any(cell.pattern[0] in text and cell.search(text) is not None for cell in _CSV_CELL)
+
+
 def may_hold_cells(scan: Scan) -> bool:
-    return "|" in scan.text or _CSV_IBAN.search(scan.text) is not None
+    return "|" in scan.text or _csv_cells(scan.text)
 
 
 def find_celled_values(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     runs = list(_CELL_RUN.finditer(text)) if "|" in text else []
-    for run in [*runs, *_CSV_IBAN.finditer(text)]:
+    for run in [*runs, *(_CSV_IBAN.finditer(text) if _csv_cells(text) else ())]:
         cells = [(match.start(), match.end()) for match in re.finditer(r"[A-Za-z0-9]+", run.group())]
         found = _celled_value(text, run.start(), cells, iban_only=run.re is _CSV_IBAN)
         if found is not None:
