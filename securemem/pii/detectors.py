@@ -114,6 +114,7 @@ from securemem.pii.locks import find_lock_codes, may_hold_lock_code
 from securemem.pii.network import find_ip_addresses, may_hold_ip_address
 from securemem.pii.normalize import ATTRIBUTED_TAGS, OTHER_TAGS, View, viewed_words
 from securemem.pii.numeric import (
+    A_CARDS_WORD,
     CARD_AFTER,
     CARD_DIGITS,
     CARD_NAMES,
@@ -1572,13 +1573,6 @@ def _turned_line(scan: Scan, wanted: frozenset[str], low: int, high: int) -> lis
     return hits
 
 
-# a card's word in the languages of the words for "reversed" ("card baklänges: ...", "card наоборот: ...": an
-# attacker's round), as the view writes them ("карта" is "kapтa" there)
-_TURNED_CARD_WORD = re.compile(
-    r"(?<![^\W\d_])(?:cards?|karta|karte|kort|kart|kartı|carte|tarjeta|cartão|carta|kártya|kapт\w*)|卡|카드|カード"
-)
-
-
 def _turned_named(kind: str, value: str, line: str) -> bool:
     """A value read turned around that holds a letter (a token, an address) is one; digits alone turn into a valid
     number one time in ten ("Ticket numbers in reverse: 4021 4020 4019 4018" turned is a card by its Luhn check,
@@ -1589,7 +1583,7 @@ def _turned_named(kind: str, value: str, line: str) -> bool:
     if kind == "PHONE":
         return PHONE_CONTEXT.search(line) is not None
     if kind == "CREDIT_CARD":
-        return PAYMENT_CARD_NAMED.search(line) is not None or _TURNED_CARD_WORD.search(line) is not None
+        return PAYMENT_CARD_NAMED.search(line) is not None or A_CARDS_WORD.search(line) is not None
     return kind == "US_SSN" and names_an_ssn(line)
 
 

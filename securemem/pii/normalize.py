@@ -510,7 +510,15 @@ _ESCAPE_MARKS = (
     "{dot}",
 )
 _QUOTED_PRINTABLE = re.compile("quoted-printable", re.IGNORECASE)
+
+
 # (escapes side by side: "=C3=A9", "=FC=DF"; not one alone, "color=FF0000", "JWT_SECRET=B5JAwF...": a value)
+def _quoted_printable(original: str) -> bool:
+    """Text that is quoted-printable: named so, or holding its escapes of bytes that are no ASCII character, side by
+    side, or of "=" itself ("r=C3=A9pondre", "Gr=FC=DFe", "=E2=80=94", 'href=3D"mailto:...')."""
+    return _QUOTED_PRINTABLE.search(original) is not None or _QP_ESCAPES.search(original) is not None
+
+
 _QP_ESCAPES = re.compile("=[89A-F][0-9A-F]=[0-9A-F]{2}|=[89a-f][0-9a-f]=[89a-f][0-9a-f]|=3D[\"']")
 
 
@@ -625,12 +633,9 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
     tags start that the view reads as a space (True) or drops between two letters (False)."""
     found: dict[int, tuple[str, int]] = {}
     # quoted-printable text: named so (its soft line breaks are read only then: "KEY=...=\nNEXT=..." in an env file is
-    # two values), or, for its "@" and ".", holding its escapes of bytes that are no ASCII character, side by side, or
-    # of "=" itself ("r=C3=A9pondre", "Gr=FC=DFe", "=E2=80=94", 'href=3D"mailto:...')
+    # two values); for its "@" and ".", see _quoted_printable (asked only where one is met)
     quoted_printable = "=\n" in original and _QUOTED_PRINTABLE.search(original) is not None
-    qp_escaped = "=" in original and (
-        _QUOTED_PRINTABLE.search(original) is not None or _QP_ESCAPES.search(original) is not None
-    )
+    qp_escaped: bool | None = None
     folded = "BEGIN:V" in original
     for match in _ESCAPE.finditer(original):
         if match["pct"] is not None:
@@ -686,6 +691,8 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
                 continue
             char = ""
         elif match["qp_at"] is not None or match["qp_dot"] is not None:
+            if qp_escaped is None:
+                qp_escaped = _quoted_printable(original)
             if not qp_escaped:
                 continue
             char = "@" if match["qp_at"] is not None else "."

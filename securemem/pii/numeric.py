@@ -551,6 +551,15 @@ _CARD_NAMES = CARD_NAMES = re.compile(_CARD_NAMES_SOURCE)  # a card named (cardp
 _NOT_A_PAYMENT_CARD = (
     r"reader|game|table|layout|index|component|system|terminal|set|deck|from|for|printer|slot|design|form|template"
 )
+# One card's word alone, in the lower-cased view, where digits must pass a card's checks besides (a table's
+# cells, digits turned around): not many cards' nor a network's (a row of counts: "| Visa | 4120 | 1388 | ...",
+# "| PAN cards issued (k) | ..."), not "kort" (Norwegian's "short" as well) nor "carta" (a wine list's):
+# attackers' rounds. ("карта" is "kapтa" in the view.)
+A_CARDS_WORD = re.compile(
+    r"(?<![^\W\d_])(?:card|card[ _]?(?:number|no|num)|cardnumber|karta|karte|kartennummer|kreditkarte|kaart"
+    r"|kaartnummer|carte|tarjeta|cartão|kártya|kártyaszám|kortnummer|kreditkort|betalkort|kart|kartı|kapт\w*)"
+    r"(?![^\W\d_])|카드|カード|卡"
+)
 PAYMENT_CARD_NAMED = re.compile(
     r"(?<![^\W\d_])(?:(?:(?:credit|debit|bank|payment)[ \t]+card"
     r"|(?:my|the|your|his|her|our|other|new)[ \t]+(?:credit[ \t]+|debit[ \t]+)?card"

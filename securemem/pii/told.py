@@ -17,7 +17,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
-from securemem.pii.numeric import CARD_NAMES, PAYMENT_CARD_NAMED, SSN_NAMED
+from securemem.pii.numeric import A_CARDS_WORD, CARD_NAMES, PAYMENT_CARD_NAMED, SSN_NAMED
 from securemem.pii.scan import Scan, Span, index_words
 
 Hit = tuple[str, int, int]
@@ -322,13 +322,6 @@ _CELL_RUN = re.compile(
     r"(?<![^|\s])[A-Z0-9]{4}(?: [A-Z0-9]{4})?(?:[ \t]*\|[ \t]*[A-Z0-9]{1,6}(?: [A-Z0-9]{1,4})?){1,9}(?![^|\s])"
 )
 _CELL_IBAN = re.compile(r"[A-Z]{2}[0-9]{2}(?:[A-Z0-9]{4})+[A-Z0-9]{0,4}")
-# One card's word, not many cards' nor a network's (a row of counts: "| Visa | 4120 | 1388 | ...", "| PAN cards issued
-# (k) | ..."), not "kort" (Norwegian's "short" as well) nor "carta" (a wine list's): an attacker's round.
-_CELL_CARD_WORDS = re.compile(
-    r"(?<![^\W\d_])(?:card|card[ _]?(?:number|no|num)|cardnumber|karta|karte|kartennummer|kreditkarte|kaart"
-    r"|kaartnummer|carte|tarjeta|cartão|kártya|kártyaszám|kortnummer|kreditkort|betalkort|kartı)(?![^\W\d_])"
-    r"|카드|カード|卡"
-)
 _FEWEST_CELLS = 3
 
 
@@ -386,4 +379,4 @@ _AMEX_CELLS = [4, 6, 5]
 
 
 def _card_on_row(text: str, start: int) -> bool:
-    return _CELL_CARD_WORDS.search(text[text.rfind("\n", 0, start) + 1 : start].lower()) is not None
+    return A_CARDS_WORD.search(text[text.rfind("\n", 0, start) + 1 : start].lower()) is not None

@@ -91,8 +91,8 @@ def may_hold_wallet_key(scan: Scan) -> bool:
     )
 
 
-# (Solana's own names for the file: "secret", "keypair" or "export" alone name a signature or a table as often)
-# (the file's own name: "id.json", not "dither_id.json": an attacker's round)
+# Solana's own names for the file: "secret", "keypair" or "export" alone name a signature or a table as often, and
+# "id.json" is the file's whole name, not "dither_id.json" (an attacker's round).
 _KEYPAIR_NAMED = re.compile(r"(?<![\w.\-])(?:solana[ _\-]?keypair|[\w\-]*keypair\.json|id\.json)[^\n\[\]]{0,40}$")
 _GROUPED_HEX = b"xxxxxxxxxx xxxxxxxx xxxxxxxx"  # "0x" and the first groups of a key in groups of eight
 
