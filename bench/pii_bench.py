@@ -19,7 +19,8 @@ Prints, in one run:
 3. Throughput on PII-dense text (the labelled lines) and on ordinary text (the must-survive set
    and benign prose), and the securemem/Presidio ratio of each.
 4. Worst-case inputs: adversarial texts of 100 KB and 1 MB, time per KB of each (linear inputs
-   show the same time per KB at both sizes).
+   show the same time per KB at both sizes); then every label the detectors know (each gate's word
+   and each step's literal) before a run of blanks, at two sizes, and the five whose time grows most.
 
 Presidio runs its predefined pattern recognizers directly, with no NLP engine and no model: it has
 no recognizer for the secret types, shown as "-". Presidio is optional: without it the script says
@@ -457,6 +458,11 @@ def worst_cases(size: int) -> dict[str, str]:
         "cli-passwords": fill("mysql -p'"),
         "password-tags": fill("<password><b>"),
         "asked-blanks": "password" + " " * size + "x",
+        "asked-mixed-blanks": "password" + fill(" \t") + "?x",
+        "asked-tabs": "pin" + "\t" * size + "?x",
+        "joint-tabs": "password:" + "\t" * size + "?x",
+        "login-blanks": "login" + " " * size + "x",
+        "porting-blanks": "PAC" + " " * size + "x",
         "label-words": fill("password " + "a " * 8 + "("),
         "sql-rows": "INSERT INTO t (id, ssn) VALUES " + fill("(1, '123456789'),"),
         "aligned-rows": "name   phone\n" + fill("a      1 2 3 4 5 6 7\n"),
@@ -547,6 +553,39 @@ def print_worst_cases(smoke: bool) -> None:
     )
 
 
+def label_runs() -> list[str]:
+    """Every gate's word and every step's literal, as written, capitalised and in capitals: what a label may be."""
+    from securemem.pii.detectors import _BUILTINS
+    from securemem.pii.scan import GATE_WORDS
+
+    labels = {*GATE_WORDS.words(), *(literal for builtin in _BUILTINS for literal in builtin.literals)}
+    return sorted(labels | {label.upper() for label in labels} | {label.capitalize() for label in labels})
+
+
+def print_label_runs(smoke: bool) -> None:
+    """Each label before a long run of one blank (the quadratic forms of the past: two runs of blanks side by
+    side in a pattern, each giving back to the other), at two sizes; the labels whose time grows most."""
+    sizes = (1_000, 4_000) if smoke else (2_000, 8_000)
+    labels = label_runs()[:: 20 if smoke else 1]
+    grown: list[tuple[float, float, str, str]] = []
+    detect("warm: " + " ".join(labels))  # automatons built on first use are not a label's time
+    for blank in (" ", "\t", "\u00a0"):
+        for label in labels:
+            spent: list[float] = []
+            for size in sizes:
+                started = time.process_time()
+                detect(label + blank * size + "?x")
+                spent.append(time.process_time() - started)
+            grown.append((spent[1] / max(spent[0], 1e-5), spent[-1], label, blank))
+    grown.sort(reverse=True)
+    print(
+        f"\nlabels before a run of blanks ({len(labels)} labels x 3 blanks), time at {sizes[1]:,} characters against"
+        f" {sizes[0]:,} (linear: about x{sizes[1] // sizes[0]}); the five that grow most:"
+    )
+    for ratio, longest, label, blank in grown[:5]:
+        print(f"  {label!r:<28} then {blank!r:<8} x{ratio:5.1f}  {longest * 1e3:7.1f} ms")
+
+
 def _documents(lines: Sequence[str], size: int) -> list[str]:
     """``lines`` joined into texts of about ``size`` characters: what a whole-file rescan reads."""
     documents: list[str] = []
@@ -590,6 +629,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                  "ordinary prose (notes, 256 B and 1 KB)": prose,
                  "benign near-misses and must-survive lines": benign}, detectors, runs)  # fmt: skip
     print_worst_cases(options.smoke)
+    print_label_runs(options.smoke)
     return 0
 
 

@@ -706,6 +706,15 @@ HOSTILE.update(
         # labels followed by words and brackets, SQL rows, bordered and aligned tables, split cells.
         "asked-blanks": "password" + " " * FIFTH + "x",
         "asked-mixed-blanks": "password" + " \t" * (FIFTH // 2) + "?x",
+        # Runs of tabs: a tab is a CSV's separator and a blank (each tab of the run read to its end: 70 s for 100 KB),
+        # and two runs of blanks side by side gave back to each other ("pin" then tabs then "?"; tabs after a colon).
+        "asked-tabs": "pin" + "\t" * FIFTH + "?x",
+        "joint-tabs": "password:" + "\t" * FIFTH + "?x",
+        # (found by a search of every gate's word and every step's literal before a long run of one character:
+        # "PAC" then 160 KB of blanks took 350 s, cubic)
+        "login-blanks": "login" + " " * FIFTH + "x",
+        "memorable-blanks": "secret word" + " " * FIFTH + "x",
+        "porting-blanks": "PAC" + " " * FIFTH + "x",
         "label-words": ("password " + "a " * 8 + "(") * (FIFTH // 26),
         "sql-rows": "INSERT INTO t (id, ssn) VALUES " + "(1, '123456789')," * (FIFTH // 17),
         "table-rules": "| ssn | phone |\n" + "+----+----+\n" * (FIFTH // 12),

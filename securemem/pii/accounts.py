@@ -441,7 +441,9 @@ _LOGIN_PAIR = re.compile(
     r"(?<![\w.\-])(?:ssh|sftp|rdp|vnc|login|logon|bastion|jump ?host)(?:-(?:zugang|access|login|zugriff))?"
     # a host's name or address ("ssh into db01 with", "ssh on 10.0.0.5:"), a box's in brackets ("RDP (jump box):")
     r"(?:[ \t]+(?:box|host|server|access|creds|credentials|account|user|login|as|is|into|on|to|with|via"
-    r"|[a-z0-9\-]*[0-9.][a-z0-9.\-]*:?|\([a-z ]{1,20}\):?)){0,3}[ \t]*[:=]?[ \t]+[`'\"]?"
+    # (its blanks possessive, the colon's run apart from the one after it: two runs side by side, each giving back to
+    # the other, were quadratic: 16 KB of blanks after "login" took 3 s)
+    r"|[a-z0-9\-]*[0-9.][a-z0-9.\-]*:?|\([a-z ]{1,20}\):?)){0,3}(?:[ \t]*+[:=][ \t]++|[ \t]++)[`'\"]?"
     r"(?P<user>[a-z_][a-z0-9_.\-]{0,31}):(?P<value>[^\s:/\\\"'`=,]{8,64})(?=[`'\"]?(?:[\s;)]|[.!?]?$))"
     r"(?![`'\"]?[ \t]*,[ \t]*[\w.\-]+:)"
 )
@@ -940,7 +942,8 @@ def _random(value: str) -> bool:
 # reset", "memorable word is required").
 _MEMORABLE = re.compile(
     r"(?<![^\W\d_])(?i:memorable (?:word|information|info)|secret word|security word)"
-    r"(?:[ \t]+(?:is|was|set to|now))?[ \t]*[:=]?[ \t]+[\"'“]?(?P<value>[A-Za-z][A-Za-z0-9]{3,23})[\"'”]?"
+    # (blanks possessive, the colon's apart from those after it: two runs side by side were quadratic: _LOGIN_PAIR)
+    r"(?:[ \t]+(?:is|was|set to|now))?(?:[ \t]*+[:=][ \t]++|[ \t]++)[\"'“]?(?P<value>[A-Za-z][A-Za-z0-9]{3,23})[\"'”]?"
     r"(?=[ \t]*(?:$|[.,;)\n]))"
 )
 _NOT_A_WORD_GIVEN = frozenset(
@@ -957,7 +960,8 @@ PORTING_LITERALS = ("PAC", "STAC")  # in capitals: "pac" is in "space", "capacit
 # A UK mobile's porting or switching code, which moves the number to whoever holds it: a PAC is three letters
 # and six digits, a STAC six digits and three letters ("PAC issued HGF082847": reviewer BC).
 _PORTING_CODE = re.compile(
-    r"(?<![^\W\d_])(?:PAC|STAC)(?![^\W\d_])(?:[ \t]+code)?(?:[ \t]+(?:issued|is|was|sent|given))?[ \t]*[:=]?[ \t]*"
+    r"(?<![^\W\d_])(?:PAC|STAC)(?![^\W\d_])(?:[ \t]+code)?(?:[ \t]+(?:issued|is|was|sent|given))?"
+    r"[ \t]*+(?:[:=][ \t]*+)?"  # (possessive: blanks read once; a run of them after "PAC" was cubic: 350 s for 160 KB)
     r"(?P<value>[A-Z]{3}[0-9]{6}|[0-9]{6}[A-Z]{3})(?![\w])"
 )
 

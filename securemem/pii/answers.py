@@ -94,11 +94,13 @@ _OTHER_LABELS = ("kennwort", "wachtwoord", "contraseña", "senha", "hasło", *_S
 
 # A lock's code or a PIN asked for, answered by the next message's digits ("and her alarm code?" then
 # "[03/02/24, 09:23] Ollie: 3 6 9 1 then tick", "and the profile pin?" then "Hannah: 2207": reviewer W).
-_CODE_ASKED = re.compile(r"(?:code|pin)[ \t]*(?:pls|please)?[ \t]*\?+[ \t]*\r?(?:\n|\Z)")
+# (blanks possessive, each run read once: two runs of them side by side, each giving back to the other, were quadratic
+# on a long run: 20 KB of tabs after "pin" took 2 s)
+_ASKED_END = r"[ \t]*+(?:(?:pls|please)[ \t]*+)?\?++[ \t]*+\r?(?:\n|\Z)"
+_CODE_ASKED = re.compile(r"(?:code|pin)" + _ASKED_END)
 _CODE_ASKED_LABEL = re.compile(
     r"(?<![\w-])(?:(?:door|alarm|gate|garage|safe|lockbox|key ?safe|key ?box|padlock|entry|building|locker|"
-    r"profile|atm|card|phone|bike lock|keypad|buzzer|front door|back door)[ \t]+(?:code|pin)|pin|passcode)"
-    r"[ \t]*(?:pls|please)?[ \t]*\?+[ \t]*\r?(?:\n|\Z)"
+    r"profile|atm|card|phone|bike lock|keypad|buzzer|front door|back door)[ \t]+(?:code|pin)|pin|passcode)" + _ASKED_END
 )
 _CODE_ANSWER = re.compile(
     r"(?:[ \t]*\r?\n)?[ \t]*(?:>[ \t]*)*(?:\[[^\]\n]{1,40}\][ \t]*){0,2}(?:[^\s:\[\]0-9][^\n:\[\]]{0,38}:[ \t]+)?"

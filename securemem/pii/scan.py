@@ -166,6 +166,10 @@ class WordIndex:
         self._automaton = None  # built again, with these, on the next use
         return frozenset(words)
 
+    def words(self) -> tuple[str, ...]:
+        """The index's words, in the order added."""
+        return tuple(self._words)
+
     def find(self, lower: str) -> dict[str, list[int]]:
         """The words of the index in ``lower`` and where each starts (every place, in order)."""
         automaton = self._automaton

@@ -335,8 +335,13 @@ _CSV_IBAN = re.compile(
 
 
 # A cell of four between two of its separators: what a CSV's IBAN holds, found by a pattern its separator leads (the
-# engine skips to it at C speed; _CSV_IBAN, tried at every character, cost 45 us per KB of every note)
-_CSV_CELL = tuple(re.compile(rf"{sep}[ \t]*[\"']?[0-9A-Za-z]{{4}}[\"']?[ \t]*{sep}") for sep in (",", ";", "\t"))
+# engine skips to it at C speed; _CSV_IBAN, tried at every character, cost 45 us per KB of every note). After a tab only
+# spaces lead to the cell: a tab tried at each of a long run's tabs, and its blanks read to the run's end from each,
+# was quadratic (100 KB of " \t" took 70 s); the run's last tab before the cell finds what any tab before it found.
+_CSV_CELL = tuple(
+    re.compile(rf"{sep}{blanks}[\"']?[0-9A-Za-z]{{4}}[\"']?[ \t]*{sep}")
+    for sep, blanks in ((",", "[ \t]*+"), (";", "[ \t]*+"), ("\t", "[ ]*+"))
+)
 
 
 def _csv_cells(text: str) -> bool:
