@@ -715,6 +715,13 @@ HOSTILE.update(
         "login-blanks": "login" + " " * FIFTH + "x",
         "memorable-blanks": "secret word" + " " * FIFTH + "x",
         "porting-blanks": "PAC" + " " * FIFTH + "x",
+        # A fresh attacker's round (stop 62): each value's line, row or paragraph read again from its start, and a view
+        # of all the text before each right-to-left override.
+        "porting-codes": "PAC ABC123456 " * (FIFTH // 14),
+        "overridden-emails": "\u202emoc.elpmaxe@enaj\u202c " * (FIFTH // 18),
+        "ssn-fields": "area=512 group=34 serial=5678 " * (FIFTH // 30),
+        "card-cells": "| 4111 | 1111 | 1111 | 1111 " * (FIFTH // 28),
+        "card-halves": "first half 41111111, second half 11111111. " * (FIFTH // 43),
         "label-words": ("password " + "a " * 8 + "(") * (FIFTH // 26),
         "sql-rows": "INSERT INTO t (id, ssn) VALUES " + "(1, '123456789')," * (FIFTH // 17),
         "table-rules": "| ssn | phone |\n" + "+----+----+\n" * (FIFTH // 12),

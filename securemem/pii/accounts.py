@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from securemem.pii.answers import PASSWORD_SYMBOLS as _SYMBOLS
 from securemem.pii.normalize import as_viewed, viewed_words
-from securemem.pii.scan import COUNTED, YEAR, Scan, index_words
+from securemem.pii.scan import COUNTED, YEAR, LineStarts, Scan, index_words
 
 Hit = tuple[str, int, int]
 
@@ -978,9 +978,17 @@ def find_memorable_words(scan: Scan) -> Iterator[Hit]:
 def find_porting_codes(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     if "PAC" in text or "STAC" in text:
+        line_start = LineStarts(text)
+        named_lines: dict[int, bool] = {}  # each line read once for the words (once per code was quadratic)
         for match in _PORTING_CODE.finditer(text):
-            start, end = text.rfind("\n", 0, match.start()) + 1, text.find("\n", match.end())
-            # a number's porting or switching named in the line ("PAC BOS240115", an airport and a date, has none:
-            # an attacker's round)
-            if _PORTING_WORDS.search(text, start, len(text) if end < 0 else end):
+            start = line_start(match.start())
+            named = named_lines.get(start)
+            if named is None:
+                # a number's porting or switching named in the line ("PAC BOS240115", an airport and a date, has
+                # none: an attacker's round)
+                end = text.find("\n", match.end())
+                named = named_lines[start] = (
+                    _PORTING_WORDS.search(text, start, len(text) if end < 0 else end) is not None
+                )
+            if named:
                 yield "GENERIC_SECRET", *match.span("value")

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -844,6 +844,11 @@ class View:
                 if start == end and 0 < start < size and text[start - 1].isdigit() and text[start].isdigit()
             }
         )
+
+    def offset(self, original_offset: int) -> int:
+        """View offset where the original character at ``original_offset`` starts (the inverse of ``start``)."""
+        index = bisect_left(self._expanded, original_offset)  # the anchors before it
+        return original_offset - self._shift[index - 1] if index else original_offset
 
     def start(self, view_offset: int) -> int:
         """Original offset of the character at ``view_offset`` (inclusive start of a span)."""

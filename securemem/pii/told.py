@@ -15,10 +15,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
+from functools import partial
 
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
 from securemem.pii.numeric import A_CARDS_WORD, CARD_NAMES, PAYMENT_CARD_NAMED, SSN_NAMED
-from securemem.pii.scan import Scan, Span, index_words
+from securemem.pii.scan import LineStarts, Scan, Span, index_words
 
 Hit = tuple[str, int, int]
 
@@ -123,12 +124,17 @@ def _one_at_a_time(scan: Scan) -> bool:
 def find_told_parts(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     if "serial" in lower:
+        line_start = LineStarts(lower)
+        named_lines: dict[int, bool] = {}  # each line read once for the SSN's name (once per field was quadratic)
         for match in _SSN_FIELDS.finditer(lower):
             # an SSN named in its line (a warehouse's, a parking lot's areas and groups are none: the
             # attacker's round on BC's readers)
-            start, end = lower.rfind("\n", 0, match.start()) + 1, lower.find("\n", match.end())
-            named = SSN_NAMED.search(lower, start, len(lower) if end < 0 else end)
-            if named is not None and ssn_valid(match["area"], match["group"], match["serial"]):
+            start = line_start(match.start())
+            named = named_lines.get(start)
+            if named is None:
+                end = lower.find("\n", match.end())
+                named = named_lines[start] = SSN_NAMED.search(lower, start, len(lower) if end < 0 else end) is not None
+            if named and ssn_valid(match["area"], match["group"], match["serial"]):
                 for part in ("area", "group", "serial"):
                     yield "US_SSN", *match.span(part)
     if _one_at_a_time(scan):
@@ -139,16 +145,32 @@ def find_told_parts(scan: Scan) -> Iterator[Hit]:
                 for part in ("area", "group", "serial"):
                     yield "US_SSN", *match.span(part)
     if any(mark in lower for mark in _HALF_MARKS):
-        for match in _CARD_HALVES.finditer(lower):
-            paragraph = lower[max(0, lower.rfind("\n\n", 0, match.start()) + 1) : match.end()]
-            # a card named in the paragraph: a revenue's, a match's halves are none
-            digits = (match["first"] + match["second"]).replace(" ", "")
-            # eight and eight in groups of four: a payment card's named (a scorecard's, a points card's are
-            # cards too: an attacker's round)
-            eights = " " in match["first"]
-            if card_number_valid(digits) and (_PAYMENT_CARD if eights else CARD_NAMES).search(paragraph):
-                yield "CREDIT_CARD", *match.span("first")
-                yield "CREDIT_CARD", *match.span("second")
+        yield from _card_halves(lower)
+
+
+def _card_halves(lower: str) -> Iterator[Hit]:
+    paragraph, read = 0, 0  # the paragraph's start, and how far the text was searched for one
+    named_from: dict[tuple[int, bool], int] = {}  # by paragraph and pattern: where its first card's name ends
+    for match in _CARD_HALVES.finditer(lower):
+        blank_line = lower.rfind("\n\n", read, match.start())
+        if blank_line != -1:
+            paragraph = blank_line + 1
+        read = match.start()
+        # a card named in the paragraph before the halves' end: a revenue's, a match's halves are none
+        digits = (match["first"] + match["second"]).replace(" ", "")
+        # eight and eight in groups of four: a payment card's named (a scorecard's, a points card's are
+        # cards too: an attacker's round)
+        eights = " " in match["first"]
+        if not card_number_valid(digits):
+            continue
+        # (the paragraph searched once per pattern: from each pair of halves back to its start was quadratic)
+        named_end = named_from.get((paragraph, eights))
+        if named_end is None:
+            named = (_PAYMENT_CARD if eights else CARD_NAMES).search(lower, paragraph)
+            named_end = named_from[paragraph, eights] = len(lower) + 1 if named is None else named.end()
+        if named_end <= match.end():
+            yield "CREDIT_CARD", *match.span("first")
+            yield "CREDIT_CARD", *match.span("second")
 
 
 # A card or an IBAN sent over several messages of a chat ("[14:02] guest: 4942" then "[14:02] guest: 135117" then
@@ -355,15 +377,19 @@ def may_hold_cells(scan: Scan) -> bool:
 def find_celled_values(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     runs = list(_CELL_RUN.finditer(text)) if "|" in text else []
+    card_named = partial(_card_on_row, scan.lower, rows={}, line_start=LineStarts(scan.lower))
     for run in [*runs, *(_CSV_IBAN.finditer(text) if _csv_cells(text) else ())]:
         cells = [(match.start(), match.end()) for match in re.finditer(r"[A-Za-z0-9]+", run.group())]
-        found = _celled_value(text, run.start(), cells, iban_only=run.re is _CSV_IBAN)
+        found = _celled_value(text, run.start(), cells, card_named, iban_only=run.re is _CSV_IBAN)
         if found is not None:
             yield found
 
 
-def _celled_value(text: str, offset: int, cells: list[tuple[int, int]], iban_only: bool = False) -> Hit | None:
-    """The longest run of ``cells`` (spans in the run at ``offset``) whose joined text is an IBAN or a named card."""
+def _celled_value(
+    text: str, offset: int, cells: list[tuple[int, int]], card_named: Callable[[int], bool], iban_only: bool = False
+) -> Hit | None:
+    """The longest run of ``cells`` (spans in the run at ``offset``) whose joined text is an IBAN or a card
+    ``card_named`` says its row names before it."""
     joined = [text[offset + start : offset + end] for start, end in cells]
     for size in range(len(cells), _FEWEST_CELLS - 1, -1):
         for first in range(len(cells) - size + 1):
@@ -374,7 +400,7 @@ def _celled_value(text: str, offset: int, cells: list[tuple[int, int]], iban_onl
             start, end = offset + cells[first][0], offset + cells[first + size - 1][1]
             if _CELL_IBAN.fullmatch(value) and iban_valid(value):
                 return "IBAN", start, end
-            if not iban_only and value.isdigit() and card_number_valid(value) and _card_on_row(text, start):
+            if not iban_only and value.isdigit() and card_number_valid(value) and card_named(start):
                 return "CREDIT_CARD", start, end
     return None
 
@@ -383,5 +409,14 @@ _GROUP = 4
 _AMEX_CELLS = [4, 6, 5]
 
 
-def _card_on_row(text: str, start: int) -> bool:
-    return A_CARDS_WORD.search(text[text.rfind("\n", 0, start) + 1 : start].lower()) is not None
+def _card_on_row(lower: str, start: int, *, rows: dict[int, int], line_start: LineStarts) -> bool:
+    """A card's word on the row before ``start`` (in the lower-cased text): each row searched once, for where its
+    first such word ends (the row before each value searched again was quadratic: 80 KB of a row of card cells
+    took 5 s)."""
+    row = line_start(start)
+    named_end = rows.get(row)
+    if named_end is None:
+        end = lower.find("\n", start)
+        named = A_CARDS_WORD.search(lower, row, len(lower) if end < 0 else end)
+        named_end = rows[row] = len(lower) + 1 if named is None else named.end()
+    return named_end <= start
