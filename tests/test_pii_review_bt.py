@@ -12,14 +12,15 @@ from tests.helpers import found_values
 @pytest.mark.parametrize(
     ("text", "value"),
     [
-        # a value whose groups are each a code span, side by side ("` `", "`.`", "`-`")
-        ("Kontonummer (IBAN): `SE97` `5009` `1563` `2773` `2897` `9112`", "SE97` `5009` `1563` `2773` `2897` `9112"),
-        ("card `4111` `1111` `1111` `1111`", "4111` `1111` `1111` `1111"),
+        # a value whose groups are each a code span, side by side ("` `", "`.`", "`-`"), the first span's opening and
+        # the last one's closing backtick with it (reviewer CR)
+        ("Kontonummer (IBAN): `SE97` `5009` `1563` `2773` `2897` `9112`", "`SE97` `5009` `1563` `2773` `2897` `9112`"),
+        ("card `4111` `1111` `1111` `1111`", "`4111` `1111` `1111` `1111`"),
         (
             "token: `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9`.`eyJzdWIiOiI3MjA3MzciLCJyb2xlIjoiZWRpdG9yIn0`."
             "`nlgW696FZucyMWkVpCDk41Vd71R5_XLkdpmrc3umm5E`",
-            "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9`.`eyJzdWIiOiI3MjA3MzciLCJyb2xlIjoiZWRpdG9yIn0`."
-            "`nlgW696FZucyMWkVpCDk41Vd71R5_XLkdpmrc3umm5E",
+            "`eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9`.`eyJzdWIiOiI3MjA3MzciLCJyb2xlIjoiZWRpdG9yIn0`."
+            "`nlgW696FZucyMWkVpCDk41Vd71R5_XLkdpmrc3umm5E`",
         ),
         # a number dialled out with "00" on someone's line
         ("call me back at +1 503 298 3259 or on my Dutch line 0031 6 9113 3007.", "0031 6 9113 3007"),

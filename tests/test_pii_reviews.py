@@ -935,6 +935,17 @@ def altered(name: str) -> list[str]:
         # "=40". Left: an Italian mobile (no configured region's) turned around by a bidi override, an AWS secret in a
         # YAML list's items under its key, a password as a list of characters.
         ("cq", "claim", None, 0.985),
+        # Reviewer CR (a hospital pharmacy's and lab's, a telecom operator's customer care and number porting, a
+        # fintech's payments operations and developer platform; 32 languages): 374 of 396 as it came (94.4%), 390 since
+        # (98.5%): digits read out after Turkish's, Greek's and Spanish's words for calling, set apart by pipes, an
+        # account's number read out after its name, a Korean number with "에" for its dashes, a person's mobile in
+        # brackets (Danish, Norwegian), Italian's "numero fisso", Hebrew's "from" glued to a number, a password's
+        # clause joined to another label's, a key's number among several before its value, spaced letters before a
+        # clause's dash, a card's groups each a code span, an HL7 segment quoted after a log's arrow, an IBAN in the
+        # radio alphabet, a backup seed named so. Left: a password written backwards a clause after its label, its
+        # second half in the next message, a Wi-Fi key "to" its value, a French pair said as one digit, a "+" number
+        # with tildes between its groups, an SSN in PID-18 (the account's field, not PID-19).
+        ("cr", "claim", None, 0.98),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1340,6 +1351,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # Reviewer CQ: hosts' addresses on a private network (found by design, as for CP); as it came a PEM block
         # whose body is a placeholder ("...") read as a key.
         ("cq", 3, {"IP_ADDRESS"}),
+        # Reviewer CR: none; as it came a Korean specimen's receipt number read as a phone.
+        ("cr", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

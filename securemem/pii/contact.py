@@ -905,9 +905,9 @@ _PHONE = re.compile(
                                               # round)
       |(?<=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])(?=[0-9(+])   # glued to kana, kanji, hangul
                                               # ("番号は090-4821-7736です": reviewer Z)
-      |(?<=(?<![\u05d0-\u05ea])[\u05dc]-)(?=[0-9(+])   # after Hebrew's "to", which a hyphen joins to a
-                                              # number ("ל-059-305-7512": reviewer AB); "ב-" (at) comes
-                                              # before times and dates
+      |(?<=(?<![\u05d0-\u05ea])[\u05dc\u05de]-)(?=[0-9(+])   # after Hebrew's "to" (or "from"), which a
+                                              # hyphen joins to a number ("ל-059-305-7512": reviewer AB;
+                                              # "התקשרה מ-058-...": reviewer CR); "ב-" (at) comes before times
       |(?<![\w+#$€£¥/\-])(?<![0-9.]\.)        # a label's dot may come before ("Tel.0171 ..."; see _phone_end)
        (?:(?=[+(])|(?<![0-9][ .\-/]))          # not the tail of "DE89 3704 0044 0532 0130 01"
        (?!(?<=[0-9],)[0-9]{3}[.,](?:[0-9]{2}|[0-9]{1,3}(?=\t))(?![0-9]|[.,][0-9]))  # nor an amount's tail
@@ -945,6 +945,8 @@ _HEBREW_PHONE_STEMS = (
     "התקשרו", "תתקשר", "תתקשרי", "תתקשרו", "חייג", "חייגי", "חייגו", "לחייג", "תחייג", "ווצאפ",
     # calling back ("מבקש שיחזרו אליו ל-+972 ...": reviewer BB), "him" or "her" between
     "יחזרו", "שיחזרו", "לחזור", "תחזרו", "חזרו", "אליו", "אליה", "אלי",
+    # he, she and they called ("הלקוחה ... התקשרה מ-058-619-9710": reviewer CR)
+    "התקשרה", "התקשרו", "צלצל", "צלצלה", "התקשרתי",
 )  # fmt: skip
 # Not "ב" (in, on): "דיברנו בטלפון" (we spoke on the phone), "בסלולר" (at the mobile operator) give no number.
 _HEBREW_PREFIXES = ("", "ה", "ל", "מ", "ו", "ש", "לה", "וה", "מה", "שה", "ול", "ומ")
@@ -1124,6 +1126,18 @@ _PERSON_NOUNS = frozenset(["customer", "member", "employee", "client", "patient"
 _REFERENCE_WORDS = frozenset(
     [
         "pn",  # a part number ("PN 0345-22-8136", reviewer Q)
+        # Korean: a receipt's, a specimen's, an order's, a waybill's, a booking's, a case's ("검체 접수 번호
+        # 260314-0417": reviewer CR)
+        "접수",
+        "검체",
+        "주문",
+        "송장",
+        "예약",
+        "사건",
+        "접수번호",
+        "주문번호",
+        "송장번호",
+        "예약번호",
         "apn",  # an assessor's parcel number ("APN 4326-018-027 / Lot 14, Tract 30512": reviewer CD)
         "הזמנה",  # Hebrew: an order ("הזמנה 7731-2024-55", reviewer BB)
         "ماڈل",  # Urdu: a model's number ("موبائل ماڈل نمبر 03124496172": an attacker's round)
@@ -1327,13 +1341,14 @@ _REFERENCE_WORDS = frozenset(
 # Spanish and Portuguese "n.º" reads "n", "o" in the view.
 # Hindi's "number", both spellings, as the view writes them
 _HINDI_NUMBER = frozenset(viewed_words("नंबर", "नम्बर"))
-_FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code", "n", "o", *_HINDI_NUMBER])
+_FILLER = frozenset(["no", "number", "num", "nr", "is", "was", "id", "code", "n", "o", "번호", *_HINDI_NUMBER])
 # Latin (Vietnamese's "đ" and "ạ".."ỹ" too), and Arabic letters (its phone words)
 # Latin Extended-A too, and Romanian's comma-below letters (ș, ț); Hebrew letters (its phone and call
 # words: the view drops its vowel points)
 _LETTERS = "a-z\u00e0-\u00ff\u0100-\u017f\u0218-\u021b\u1ea1-\u1ef9"
-# Arabic's letters and Urdu's and Persian's own ("جاز کیش اکاؤنٹ": reviewer CL), Hebrew's, Ethiopic's ("ስልክ")
-_OTHER_WORDS = r"[\u0621-\u064a\u0671-\u06d3]+|[\u05d0-\u05ea]+|[\u1200-\u135a]+|#"
+# Arabic's letters and Urdu's and Persian's own ("جاز کیش اکاؤنٹ": reviewer CL), Hebrew's, Ethiopic's ("ስልክ"),
+# Hangul's ("검체 접수 번호": reviewer CR)
+_OTHER_WORDS = r"[\u0621-\u064a\u0671-\u06d3]+|[\u05d0-\u05ea]+|[\u1200-\u135a]+|[\uac00-\ud7a3]+|#"
 _WORDS = re.compile(rf"[{_LETTERS}]+|{_OTHER_WORDS}")
 
 
@@ -1556,7 +1571,7 @@ _TO_WHOM = frozenset({"אליי", "אלי", "אלינו", "אליו", "אליה"
 def _whose_after(after: list[str]) -> bool:
     """Between a Hebrew phone's word and the number only whose it is and "is" ("הנייד של דני הוא"), or
     "to" ("להתקשר ל-"): "הטלפון של דני נקנה ב-15 03 2024" (Dani's phone was bought on) gives a date."""
-    if after[-1:] == ["ל"]:
+    if after[-1:] == ["ל"] or after[-1:] == ["מ"]:
         after = after[:-1]
         if after[-1:] and after[-1] in _TO_WHOM:
             after = after[:-1]  # "להתקשר אליי ל-...": call me at
@@ -2025,7 +2040,8 @@ _NANP_STYLE = re.compile(
 )
 
 
-_HEBREW_PREFIX = re.compile(r"(?<![\u05d0-\u05ea])\u05dc-$")  # "ל-": the only prefix _PHONE starts after
+# "ל-" and "מ-": the only prefixes _PHONE starts after (to and from: "התקשרה מ-058-619-9710", reviewer CR)
+_HEBREW_PREFIX = re.compile(r"(?<![\u05d0-\u05ea])[\u05dc\u05de]-$")
 
 
 def _glued_wrongly(text: str, start: int, words: list[str], candidate: str, regions: tuple[str, ...]) -> bool:
@@ -2037,11 +2053,14 @@ def _glued_wrongly(text: str, start: int, words: list[str], candidate: str, regi
             return False  # "+14155552671.+442079460958": numbers glued one after another
         return not (words and words[-1] in _PHONE_WORDS)
     if text[start - 1] == "-" and _HEBREW_PREFIX.search(text, max(0, start - 3), start):
-        # "ל-0593057512": Hebrew's one-letter word "to" before the number, not a glued label; a number only
+        # "ל-0593057512": Hebrew's one-letter word "to" (or "from") before the number, not a glued label; a number only
         # after a Hebrew word for a phone or a call ("נא להתקשר ל-..."): after "ב-" (at, in) stand times,
         # dates and amounts ("הטיסה ב-08 30 17 30", a fresh attacker's round); "+" sums too ("הרווח עודכן
         # ל-+12 500 000 ₪": the attacker's round on reviewer BC's readers)
-        return not any(word in _HEBREW_PHONE_WORDS for word in words[-2:])
+        # (nor a date in groups: "נקנה ל-15 03 2024", bought on, or "מ-", since)
+        return _SPACED_DATE.fullmatch(candidate) is not None or not any(
+            word in _HEBREW_PHONE_WORDS for word in words[-2:]
+        )
     if text[start - 1] == "-" and text[start - 2 : start - 1].isalpha() and candidate.isdigit():
         return not (words and words[-1] in _PHONE_WORDS and phone_e164(candidate, regions) is not None)
     return False
@@ -3381,6 +3400,8 @@ _INTRODUCES_A_PHONE = _SAID_WORDS | {
     "ligação",
     # Polish's callback as a noun ("prosi o oddzwonienie na 604 561 739": reviewer BK)
     "oddzwonienie", "oddzwonienia", "oddzwonieniu",
+    # a landline in Italian, Spanish and Portuguese ("Numero fisso collegato 349 420 1381": reviewer CR)
+    "fisso", "fijo", "fixo",
 }  # fmt: skip
 # A number's porting to another carrier: the number after it is a phone's.
 _PORTING = frozenset({"portabilidad", "portabilidade", "przeniesienie", "przeniesienia", "portowanie", "portability"})
@@ -3403,7 +3424,9 @@ _LINKS = frozenset(
     {"de", "del", "da", "do", "das", "dos", "desde", "al", "a", "para", "pra", "o", "el", "la", "los", "las", "il",
      "lo", "di", "della", "dello", "dal", "dalla", "alla", "z", "ze", "na", "od", "pod", "w", "we", "le", "les", "du",
      "des", "au", "aux", "van", "het", "een", "naar", "bij", "dari", "ke", "untuk", "dengan", "from", "to", "on",
-     "at", "the", "of", "for", "em", "é", "es", "is", "ist", "è", "jest", "su", "sul", "ao"}
+     "at", "the", "of", "for", "em", "é", "es", "is", "ist", "è", "jest", "su", "sul", "ao",
+     # and what a phone's word may be said to be before its number: linked, associated, registered (Italian's)
+     "collegato", "collegata", "associato", "associata", "registrato", "registrata"}
 )  # fmt: skip
 # Words for "number" alone: a phone's only when the number follows them ("numer zamówienia 123 456 789" is an order's).
 _NUMBER_ONLY = frozenset({"numer", "numeru", "numerem", "número", "numero", "nummer", "number", "nomor", "nr", "no"})
@@ -3443,7 +3466,9 @@ _LANGUAGES = (
 # Languages that the gate of _text_regions (a text about phones) does not need: read by _after_a_name only.
 _NAMES_LANGUAGES = (
     *_LANGUAGES,
-    (re.compile(r"[æø]|(?<![^\W\d_])(?:ikke|etter|også|hvis|vakthavende|skiftleder|sjåfør)(?![^\W\d_])"), ("NO", "DK")),
+    # (Norwegian's and Danish's "called", "needs", their names: "Kunde ... ringte for sin ... som trenger norsk SIM")
+    (re.compile(r"[æø]|(?<![^\W\d_])(?:ikke|etter|også|hvis|vakthavende|skiftleder|sjåfør|ringte|ringede|trenger|"
+                r"norsk|dansk)(?![^\W\d_])"), ("NO", "DK")),
     (re.compile(r"(?<![^\W\d_])(?:och|inte|efter|också|förare)(?![^\W\d_])"), ("SE",)),
     (re.compile(r"[ěřůťďň]"), ("CZ", "SK")),
     (re.compile(r"[őű]|(?<![^\W\d_])(?:és|nem|holnap|sofőr)(?![^\W\d_])"), ("HU",)),
@@ -3517,6 +3542,30 @@ _NAME_BEFORE = re.compile(
     r"(?<![^\W\d_])(?P<role>[^\W\d_]{2,24})[ \t]+(?P<first>[^\W\d_]{2,20})[ \t]+"
     r"(?P<last>[^\W\d_][^\W\d_'’\-]{1,24}),?[ \t]+$"
 )
+# A person's name, then the number in brackets: before their address ("Mette Sørensen (93 41 88 97, m.sorensen@...)"),
+# or alone after their role's or a customer's word ("Kunde Lars Haugen (493 02 110)": reviewer CR); not after a
+# product's name ("Produktet Vask Pro (493 02 110)").
+_NAME_IN_BRACKETS = re.compile(
+    r"(?:(?<![^\W\d_])(?P<role>[^\W\d_]{2,24})[ \t]+)?(?<![^\W\d_])(?P<first>[^\W\d_]{2,20})[ \t]+"
+    r"(?P<last>[^\W\d_][^\W\d_'’\-]{1,24})[ \t]*\($"
+)
+_BRACKET_ADDRESS = re.compile(r"[ \t]*,[ \t]*[^\s@,()]+@")
+_CUSTOMERS = frozenset(
+    {"kunde", "kundin", "kunden", "customer", "client", "cliente", "klient", "klientka", "pasient", "patient",
+     "paziente", "paciente", "bruker", "kund"}
+)  # fmt: skip
+
+
+def _named_in_brackets(text: str, before: str, end: int) -> bool:
+    name = _NAME_IN_BRACKETS.search(before)
+    if name is None or not name["first"].istitle() or not name["last"].istitle():
+        return False
+    if _BRACKET_ADDRESS.match(text, end) is not None:
+        return True
+    role = (name["role"] or "").lower()
+    return (role in _ROLES or role in _CUSTOMERS) and text.startswith(")", end)
+
+
 _ROLES = frozenset(
     {"driver", "řidič", "řidička", "kierowca", "sofőr", "sjåfør", "förare", "chauffør", "fahrer", "fahrerin",
      "chauffeur", "conductor", "conductora", "motorista", "autista", "sopir", "şoför", "courier", "kurir", "kurier",
@@ -3563,7 +3612,7 @@ def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
         and name["role"].lower().rstrip(".") in _ROLES
         and name["first"].istitle()
         and name["last"].istitle()
-    )
+    ) or _named_in_brackets(scan.text, before, end)
     called = (
         not named
         and _CALL_AT.search(before) is not None  # "al" in small letters: "Hamad Al ..." is a name's
@@ -4277,8 +4326,9 @@ _WORD_GAP = (
     # a pause: "...", "…" (the view's "..."), a comma or a dash, and words said in it
     # (Arabic's comma and the ideographic one too: "زائد، تسعة ستة ستة، ...": reviewer CI)
     # (and Ethiopic's comma: "ዜሮ ዘጠኝ ሶስት ስምንት፣ ሁለት ዘጠኝ፣ ...": reviewer CL)
-    rf"(?:(?:[ \t]*(?:\.\.\.|[,،、፣\-–—/.])[ \t]*|[ \t]+)(?:{_SAID_BETWEEN}[ \t]*(?:\.\.\.|[,،、፣.])?[ \t]+){{1,3}}"
-    r"|[ \t]*(?:\.\.\.|[,،、፣\-–—/.])[ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?)"
+    # (or a pipe, as a note sets groups apart: "vier eins sechs sieben | sieben sechs ...": reviewer CR)
+    rf"(?:(?:[ \t]*(?:\.\.\.|[,،、፣\-–—/.|])[ \t]*|[ \t]+)(?:{_SAID_BETWEEN}[ \t]*(?:\.\.\.|[,،、፣.])?[ \t]+){{1,3}}"
+    r"|[ \t]*(?:\.\.\.|[,،、፣\-–—/.|])[ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?)"
 )
 
 
@@ -4370,7 +4420,7 @@ _DIGIT_WORD_STARTS = "|".join(
     ]
 )
 _OPENERS = " \t\n:("  # what _SPELT_START reads before a digit word ...
-_SEPARATORS = " \t,،、፣-–—/."  # ... and right after it
+_SEPARATORS = " \t,،、፣-–—/.|"  # ... and right after it
 _SPELT_START = re.compile(
     rf"[{re.escape(_OPENERS)}](?:{_DIGIT_WORD_STARTS})(?=[{re.escape(_SEPARATORS)}])"
     # then another digit word, or a digit typed ("mobile: oh 7 nine 0 one 5 ...": reviewer BP)
@@ -4399,11 +4449,16 @@ _SPELT_CONTEXT = _PHONE_WORDS | {
     # wire; nor Turkish's "cep", a pocket, "line", a production's or a diff's, or "numarası", any number's: attackers'
     # rounds); a mobile wallet's account is its owner's phone number
     "wayarsa", "wayata", "ስልክ", "محفظة", "المحفظة", normalise_text("বিকাশ"),
+    # Spanish's formal "call me (us)", Turkish's "call (polite)" and "from the number" ("Llámeme al cero uno uno, ...",
+    # "Beni şu numaradan arayın: sıfır beş ...": reviewer CR)
+    "llámeme", "llameme", "llámenos", "llamenos", "arayın", "arayin", "arayınız", "arayiniz", "numaradan",
     *(
         normalise_text(form).lower()  # "Номер" reads "hoмep": its capital "Н" looks like "H"
         for word in ("номер", "телефон", "тел", "мобильный", "नंबर", "फोन", "मोबाइल",
                      # Russian's "call (me) back", "call" ("перезвоните на плюс, семь, ...": reviewer CI)
-                     "перезвоните", "перезвонить", "позвоните", "позвонить", "звоните")
+                     "перезвоните", "перезвонить", "позвоните", "позвонить", "звоните",
+                     # Greek's "call (me)", "telephone" and "mobile" ("Καλέστε με στο έξι εννέα ...": reviewer CR)
+                     "καλέστε", "καλεστε", "τηλέφωνο", "τηλέφωνό", "τηλεφωνο", "κινητό", "κινητο")
         for form in (word, word.capitalize(), word.upper())
     ),
 }  # fmt: skip
@@ -4584,7 +4639,8 @@ _SENTENCE_ENDS = ("\n", ". ", "! ", "? ", "; ")
 
 # The words around a number read out: those of _WORDS, and Cyrillic (mixed with the Latin letters the view
 # writes for its look-alikes: "нoмep") and Devanagari ones ("नबर": its marks dropped).
-_SPELT_WORDS = re.compile(rf"[{_LETTERS}\u0400-\u04ff]+|[\u0900-\u0963\u0966-\u097f]+|{_OTHER_WORDS}")
+# Greek's too, Latin where its letters look Latin ("Καλέστε" reads "kaλέσte": reviewer CR)
+_SPELT_WORDS = re.compile(rf"[{_LETTERS}\u0370-\u03ff\u0400-\u04ff]+|[\u0900-\u0963\u0966-\u097f]+|{_OTHER_WORDS}")
 
 
 def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
@@ -4844,7 +4900,31 @@ def _spelt_kind(
         return "PHONE"
     if 13 <= len(number) <= 19 and _SPELT_CARD_CONTEXT.intersection(asked) and luhn_valid(number):
         return "CREDIT_CARD"
+    if _ACCOUNT_SAID <= len(number) <= _ACCOUNT_MOST and _account_said(words) and number not in _COUNTING_RUNS:
+        return "BANK_ACCOUNT"
     return None
+
+
+# A bank account's number read out after its name: "account number eight seven one - zero eight four - ..." (reviewer
+# CR), "Kontonummer null vier ...", "número de cuenta ...": the account's word and its number's, last before it.
+_ACCOUNT_WORDS = frozenset(
+    {"account", "acct", "a/c", "konto", "kontonummer", "cuenta", "compte", "conto", "conta", "rekening",
+     "rekeningnummer", "kontonr"}
+)  # fmt: skip
+_ACCOUNT_NUMBER_WORDS = frozenset(
+    {"number", "no", "nr", "num", "nummer", "número", "numero", "numéro", "de", "is", "lautet", "ist", "es", "est"}
+)
+_ACCOUNT_SAID, _ACCOUNT_MOST = 6, 17  # digits of a bank account's number (the US's 4 to 17; most have 6 or more)
+
+
+def _account_said(words: list[str]) -> bool:
+    """The words before a number read out end with an account's word, and then only its number's words."""
+    for at in range(len(words) - 1, -1, -1):
+        if words[at] in _ACCOUNT_WORDS:
+            return all(word in _ACCOUNT_NUMBER_WORDS for word in words[at + 1 :])
+        if words[at] not in _ACCOUNT_NUMBER_WORDS:
+            return False
+    return False
 
 
 _CORRECTION = re.compile(rf"(?<![^\W\d_])(?:{_CORRECTIONS})(?![^\W\d_])")
@@ -4925,7 +5005,8 @@ _KOREAN_DIGIT = "[" + "".join(_KOREAN_DIGITS) + "]"
 # The trunk "0" said "공" (a name's "영이" starts no number: an attacker's round), the last group four digits, then no
 # more Hangul but a copula or a particle ("... 구칠사일이에요", "공이 사오일 사이사이로 전화 주세요").
 _KOREAN_END = r"(?:(?![\uac00-\ud7a3])|(?=이에요|입니다|이고|이요|예요|이야|으로|로|요))"
-_KOREAN_GAP = r"(?:[ \-]|,[ \t]?)"
+# (or "에", the dash said: "공일공에 팔이이구에 팔육육삼", reviewer CR)
+_KOREAN_GAP = r"(?:에?[ \-]|,[ \t]?|에)"
 _KOREAN_PHONE = re.compile(
     rf"(?<![\uac00-\ud7a3])공{_KOREAN_DIGIT}{{1,2}}{_KOREAN_GAP}{_KOREAN_DIGIT}{{3,4}}{_KOREAN_GAP}"
     rf"{_KOREAN_DIGIT}{{4}}{_KOREAN_END}"

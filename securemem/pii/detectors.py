@@ -533,7 +533,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
             '\n"',
         ),
     ),
-    _Builtin(frozenset({"PASSWORD"}), find_spelt_passwords, gate=may_hold_spelt_password),
+    _Builtin(frozenset({"PASSWORD", "IBAN"}), find_spelt_passwords, gate=may_hold_spelt_password),
     _Builtin(frozenset({"CREDIT_CARD", "PHONE", "US_SSN"}), find_payment_fields, digits=7),
     _Builtin(
         frozenset({"CREDIT_CARD", "US_SSN", "IBAN"}),
@@ -1302,8 +1302,25 @@ _Spanned = TypeVar("_Spanned", Finding, Located)
 
 
 def _closed(text: str, finding: _Spanned) -> _Spanned:
-    end = _closed_after(text, finding.start, finding.end)
+    start, end = finding.start, finding.end
+    if _spans_in_a_row(text, start, end):
+        return finding._replace(start=start - 1, end=end + 1)
+    end = _closed_after(text, start, end)
     return finding if end == finding.end else finding._replace(end=end)
+
+
+def _spans_in_a_row(text: str, start: int, end: int) -> bool:
+    """A value each of whose groups is a code span ("`4986` `7829` `1380` `6926`": reviewer CR): the first span's
+    opening and the last one's closing backtick are the value's too, so that what replaces it is no code span
+    opened before it and closed after it. (A code span around the whole value is left: "`sk_live_...`".)"""
+    return (
+        start > 0
+        and end < len(text)
+        and text[start - 1] == "`"
+        and text[end] == "`"
+        and (inside := text.count("`", start, end)) > 0
+        and inside % 2 == 0
+    )
 
 
 def _closed_after(text: str, start: int, end: int) -> int:
@@ -1590,6 +1607,9 @@ def _turned_named(kind: str, value: str, line: str) -> bool:
     return kind == "US_SSN" and names_an_ssn(line)
 
 
+_CLAUSE_MARKS = frozenset("-\u2013\u2014.,")
+
+
 def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     if len(scan.text) < 2 * _SPACED_MIN - 1:
         return []
@@ -1624,6 +1644,8 @@ def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     for run in _SPACED_RUN.finditer(canonical, max(0, min(hints) - 16)):
         start, end = run.span()
         kept = [at for at in range(start, end) if text[at] != " "]
+        while kept and text[kept[-1]] in _CLAUSE_MARKS:
+            kept.pop()  # a clause's dash or full stop after the run ("... a l i c e . i t - thanks": reviewer CR)
         if len(kept) >= _SPACED_MIN:
             runs.append((start, end, kept))
     # Runs whose windows (a run and the context before it) touch are read in one window: a text made

@@ -20,7 +20,8 @@ Hit = tuple[str, int, int]
 # can verify ownership"'), then ":" or "=".
 _SEED_LABEL = re.compile(
     r"(?:seed|recovery|mnemonic|backup|secret recovery|wallet)[ \t_\-]*(?:phrase|words|mnemonic)|mnemonic"
-    r"|(?:ledger|trezor|wallet|metamask|keystone|bitbox|coldcard)[ \t]+seed"  # "Ledger seed: ..." (reviewer R)
+    # "Ledger seed: ..." (reviewer R), "Backup seed for the Ledger device: ..." (reviewer CR)
+    r"|(?:ledger|trezor|wallet|metamask|keystone|bitbox|coldcard|backup|recovery)[ \t]+seed"
     r"|(?:phrase|frase|phrase de récupération|wiederherstellungsphrase)[ \t]+(?:de[ \t]+)?(?:semilla|récupération)"
 )
 # Or the label ends a chat message that asks for it, and the next message gives it: "[scammer] also the

@@ -678,6 +678,14 @@ _DATE_WORD = re.compile(r"[0-9]{1,2}[-./ ][A-Za-z]{3,9}[-./ ][0-9]{2,4}")
 # What may follow a key for it to be assigned a value (checked before anything else is).
 _ASSIGN_START = re.compile(r"""["'`\]]?[ \t]{0,8}(?:[:=\-\u2192]|\?=|(?:is|was)\b)""")
 _KEY_REST = re.compile(r"[a-z0-9_.\-]{0,64}")
+# A key's number among several, between its name and its value ("unseal key 1 of 5: FKMZqEH9...=", "recovery key #2
+# = ...": reviewer CR): the name is the key's, the value comes after the number.
+_KEY_ORDINAL = re.compile(r"[ \t]#?[0-9]{1,2}(?:[ \t]?(?:of|/)[ \t]?[0-9]{1,2})?(?=[ \t]{0,8}[:=])")
+
+
+def _past_ordinal(lower: str, key_end: int) -> int:
+    ordinal = _KEY_ORDINAL.match(lower, key_end)
+    return key_end if ordinal is None else ordinal.end()
 
 
 # The next property of a connection string ("Server=h;User Id=a;Password=K4szt4n@439;Encrypt=true;"): where the
@@ -851,12 +859,15 @@ def _keyword_secrets(scan: Scan) -> Iterator[Hit]:
         key_end = rest.end() if rest is not None else hint_end
         while key_end > hint_end and lower[key_end - 1] in ".-":
             key_end -= 1  # "password." ends a sentence
+        name_end, key_end = key_end, _past_ordinal(lower, key_end)
         if key_end not in seen and (_ASSIGN_START.match(lower, key_end) or "--" in lower[max(0, at - _KEY_MAX) : at]):
             seen.add(key_end)
             key_start = _key_start(lower, at)
             if lower.startswith("://", key_start - 3):
                 continue  # a URL's user ("smtp://apikey:SG...@host"): the URL reader's (reviewer BE)
-            found = _assignment(scan, text, lower, key_start, key_end) or _credential_pair(text, lower, at, key_end)
+            found = _assignment(scan, text, lower, key_start, key_end, name_end=name_end) or _credential_pair(
+                text, lower, at, key_end
+            )
             if found is not None:
                 yield found
     if _may_name_password(scan, spans):
@@ -1740,14 +1751,44 @@ def _phrase_matches(scan: Scan, starts: list[int]) -> Generator[re.Match[str], b
     if not lower.isascii():
         at = 0
         while (match := _PASSWORD_PHRASE.search(lower, at)) is not None:
-            at = match.end() if (yield match) else match.start() + 1
+            if (yield match):
+                at = match.end()
+                continue
+            at = match.start() + 1
+            if (shorter := _shorter_phrase(lower, match)) is not None and (yield shorter):
+                at = shorter.end()
         return
     done = 0
     for start in starts:
         if start >= done and not _pass_as_a_word(lower, start):
             match = _PASSWORD_PHRASE.match(lower, start)
-            if match is not None and (yield match):
+            if match is None:
+                continue
+            if (yield match):
                 done = match.end()
+            elif (shorter := _shorter_phrase(lower, match)) is not None and (yield shorter):
+                done = shorter.end()
+
+
+def _shorter_phrase(lower: str, match: re.Match[str]) -> re.Match[str] | None:
+    """The phrase at ``match``'s start that ends at the verb right after its label, where the words ran from that verb
+    past a value and a clause joined to it to another label's verb ("reset admin password to Bsl%M9#zc%K?% and Wi-Fi
+    key to harbor-...": reviewer CR; the words had read "to", the password and "and Wi-Fi key" up to the next "to")."""
+    if not match["words"] or match["op"] is None:
+        return None
+    shorter = _PASSWORD_PHRASE.match(lower, match.start(), match.start("op"))
+    if (
+        shorter is None
+        or shorter["words"]
+        or shorter["op"] is None
+        or not match["words"].startswith(shorter["op"])  # the verb right after the label: the words began with it
+        or _JOINED_CLAUSE.search(match["words"], len(shorter["op"])) is None  # then "and" another label's
+    ):
+        return None
+    return shorter
+
+
+_JOINED_CLAUSE = re.compile(r"[ \t]+(?:and|&|und|et|y|e)[ \t]+|[,;][ \t]")
 
 
 def _label_starts(scan: Scan, spans: list[tuple[int, int]]) -> list[int]:
@@ -2796,7 +2837,7 @@ def _random_dotted(secret: str) -> bool:
 # hint), never narrower. "pass" and "pw" are password hints as well as key hints: alone they are
 # enough. Grouped by first letter (see by_first_letter): a third of the cost of one pattern for the
 # keys and one substring search per password hint.
-_ASSIGNED_TAIL = f"[a-z0-9_.\\-]{{0,{_KEY_MAX}}}{_ASSIGN_START.pattern}"
+_ASSIGNED_TAIL = f"[a-z0-9_.\\-]{{0,{_KEY_MAX}}}(?:{_KEY_ORDINAL.pattern})?{_ASSIGN_START.pattern}"
 _ASSIGNED_KEY_OR_PASSWORD = re.compile(
     by_first_letter([*_PASSWORD_HINTS, *(f"{hint}{_ASSIGNED_TAIL}" for hint in _HINTS if hint not in _PASSWORD_HINTS)])
 )
@@ -3031,11 +3072,19 @@ _YAML_ANCHOR = re.compile(r"&[A-Za-z0-9_\-]{1,40}[ \t]+(?=\S)")
 
 
 def _assignment(  # noqa: PLR0912, PLR0915
-    scan: Scan, text: str, lower: str, key_start: int, key_end: int, *, operator: re.Pattern[str] = _ASSIGN
+    scan: Scan,
+    text: str,
+    lower: str,
+    key_start: int,
+    key_end: int,
+    *,
+    operator: re.Pattern[str] = _ASSIGN,
+    name_end: int | None = None,
 ) -> Hit | None:
     """The secret assigned to the key at ``key_start:key_end``; ``operator`` reads what joins them
-    (``_ASSIGN`` for "key: value"; see _env_forms for the others)."""
-    key = _key_name(text, lower, key_start, key_end)
+    (``_ASSIGN`` for "key: value"; see _env_forms for the others). ``name_end``: where the key's name ends, when a
+    number among several keys stands between it and ``key_end``."""
+    key = _key_name(text, lower, key_start, key_end if name_end is None else name_end)
     if key_start and text[key_start - 1] == "$" and not _DOLLAR_ASSIGN.match(text, key_end):
         return None  # "$PWD:/app": a variable's value read, not assigned ("$password = '...'" is assigned)
     kind = key_kind(key)

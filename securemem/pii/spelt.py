@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from securemem.pii.checksums import iban_valid
 from securemem.pii.contact import DIGIT_WORDS
 from securemem.pii.scan import Scan, index_words
 from securemem.pii.secrets import whole_token_type
@@ -70,7 +71,9 @@ def may_hold_spelt_password(scan: Scan) -> bool:
 _GATE_WORDS = index_words(
     "capital", "uppercase", "upper case", "lowercase", "lower case", "majuscule", "minuscule", "klein", "mayuscula",
     "minuscula", "maiuscola", "minuscola", "foxtrot", "yankee", "zulu", "juliet", "quebec", "whiskey", "x-ray",
+    "iban",  # (an IBAN named, whose letters may be read in words the gate does not hold: "India Echo six eight")
 )  # fmt: skip
+_IBAN_SHAPE = re.compile(r"[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}")
 _OTHER_GATE_WORDS = ("groß", "mayúscula", "minúscula", "maiúscula")
 
 
@@ -87,7 +90,12 @@ def find_spelt_passwords(scan: Scan) -> Iterator[Hit]:
             continue
         # Or, whatever names it, what a provider's rule reads whole once written out ("the access key as: Alfa Kilo
         # India Alfa ... Victor five", an AWS key's id: reviewer CQ); its letters in capitals unless a case is said.
-        kind = whole_token_type(_written_out(run.group()))
+        written = _written_out(run.group())
+        kind = whole_token_type(written)
+        if kind is None and _IBAN_SHAPE.fullmatch(written) and iban_valid(written):
+            kind = (
+                "IBAN"  # an IBAN read back in the radio alphabet ("India Echo six eight India Papa ...": reviewer CR)
+            )
         if kind is not None:
             yield kind, run.start(), run.end()
 
