@@ -468,6 +468,7 @@ def worst_cases(size: int) -> dict[str, str]:
         "ssn-fields": fill("area=512 group=34 serial=5678 "),
         "card-cells": fill("| 4111 | 1111 | 1111 | 1111 "),
         "card-halves": fill("first half 41111111, second half 11111111. "),
+        "blocked-prefixes": fill("dop_v1_ 482913 "),
         "label-words": fill("password " + "a " * 8 + "("),
         "sql-rows": "INSERT INTO t (id, ssn) VALUES " + fill("(1, '123456789'),"),
         "aligned-rows": "name   phone\n" + fill("a      1 2 3 4 5 6 7\n"),
