@@ -393,6 +393,14 @@ ROUNDS = {
     # free line, and three PEM blocks holding a key's first characters or "1Password" (a key's head is read as the
     # key, however short: a block of a few characters of base64 is what an acceptance suite writes for one).
     "cqa": (191, 13, 178),
+    # Reviewer CR's readers attacked (stop 62): 205 ordinary lines, 29 altered by the tree before, 42 by the readers as
+    # first written (companies' numbers in brackets after "Kunde", counts read out with their units after them, a
+    # keypad's test and a countdown, "Map password to ... and token to ...", garden seeds after "Recovery seed", a
+    # Korean count, an order's number after Hebrew's "from", log lines quoting HL7 with a count after them), 22 since:
+    # left altered, by design or older than these readers, companies' numbers after "Kunde" and "Klient" (a number in
+    # brackets after a customer's name in a text of calls), Italian fixed fees' numbers valid in a configured region,
+    # test cards in code spans, the ISO's sample IBAN read in the radio alphabet, BIP-39's "abandon ... about".
+    "cra": (205, 22, 183),
 }
 
 
@@ -516,6 +524,10 @@ FOUND = {
     # and Latin-1 or "=3D" mail; "kontoen", "kontot"; Basque's "sakelakoa", "telefonoz"). Left: the radio alphabet
     # with "X-ray" or ICAO's "niner", letters said "A as in Alfa", keypairs in hex or with comments, undotted
     # Norwegian accounts, a soft line break in quoted-printable mail not named so, a card's word two lines above.
+    "cra": (155, 90),  # reviewer CR's readers' shapes in other forms: 65 by the tree before, 92 by the readers as
+    # first written, 90 since (the narrowing took two). Left: other calling verbs ("Ara beni", "Τηλεφωνήστε μου"),
+    # other separators ("•", "~", "_"), Korean's "영" and "다시", names in square brackets, key ordinals as "(1/5)" or
+    # "no. 2", HL7 after "- " or a timestamp, the radio alphabet hyphenated or "M as in Mike", "Seed backup".
 }  # fmt: skip
 
 

@@ -37,7 +37,7 @@ SEED = "almost account actor august audit aisle about athlete album awesome anti
         # names the country
         ("Eskalering: Mette Sørensen (93 41 88 97, m.sorensen@gmail.com) har haft ustabil 5G.",
          ["93 41 88 97", "m.sorensen@gmail.com"]),
-        ("Kunde Lars Haugen (493 02 110) ringte for sin leietaker, som trenger norsk SIM.", ["493 02 110"]),
+        ("Sjåfør Lars Haugen (493 02 110) ringte for sin leietaker, som trenger norsk SIM.", ["493 02 110"]),
         # Italian's landline "linked"; Hebrew's "from" glued to the number
         ("IBAN IT61 U494 4558 2215 5711 4431 837. Numero fisso collegato 349 420 1381.",
          ["IT61 U494 4558 2215 5711 4431 837", "349 420 1381"]),
@@ -54,9 +54,12 @@ SEED = "almost account actor august audit aisle about athlete album awesome anti
         ("indirizzo email: e s p o s i t o . f r a n c e s c a @ a l i c e . i t - thanks",
          ["e s p o s i t o . f r a n c e s c a @ a l i c e . i t"]),
         ("| card | `4986` `7829` `1380` `6926` |", ["`4986` `7829` `1380` `6926`"]),
-        # an HL7 segment quoted after a log's arrow, its last field then the log's own words
+        # an HL7 segment quoted after a log's arrow
         ("ADT^A04 from kiosk 3 -> PID|1||A7925882^^^ARDV^MR||DELGADO^ROSA||19421121|M|||47 W 16th St||(919) 782-5094"
-         "||||||670507362   (kiosk build 4.2.7)", ["(919) 782-5094", "670507362"]),
+         "||||||670507362", ["(919) 782-5094", "670507362"]),
+        # a password's second half in the next message
+        ("[10:02] admin: first half of the recon db pw is gkXsAV8pU\n[10:03] admin: second half (append, no space): "
+         "Nomp!kL=*", ["gkXsAV8pU", "Nomp!kL=*"]),
         # an IBAN read back in the radio alphabet; a backup seed named so
         (f"Radio-style readback of the payee IBAN: {RADIO_IBAN}.", [RADIO_IBAN]),
         (f"Backup seed for the Ledger device: {SEED}. Move to HSM by Q2!", [SEED]),
@@ -75,9 +78,21 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         # a count after "account number"; a balance read out
         "The account number of players: one two three four five six seven eight nine.",
         "Account balance: eight seven one, zero eight four, four four six eight dollars.",
-        # a product's name before the number in brackets; a number after a customer's name with a word of its own
+        # a product's name before the number in brackets, a company's after a customer's word (the attacker's round);
+        # a number after a name with a word of its own; an address that is none
         "Produktet Vask Pro (493 02 110) er ikke på lager.",
-        "Kunde Lars Haugen (kundenummer 493 02 110) ringte.",
+        "Kunde Oslo Sykkel (97 30 44 18) har betalt; trenger kvittering.",
+        "Sjåfør Lars Haugen (kundenummer 493 02 110) ringte.",
+        "Sprint Nordlys Alpha (20 24 11 05, build@ci) ringte ingen alarmer; også norsk logg.",
+        # (the attacker's round) a keypad's test and a countdown read out, a count with its unit, a Korean count, an
+        # order's number after Hebrew's "from", a name mapped to a password's field, garden seeds
+        "Το τηλέφωνο δείχνει ένα δύο τρία τέσσερα πέντε έξι επτά οκτώ εννέα μηδέν στο τεστ πληκτρολογίου.",
+        "número de cuenta regresiva: nueve ocho siete, seis cinco cuatro, tres dos uno, cero, ¡despegue!",
+        "Llámenos para confirmar el inventario: cero dos cuatro, seis ocho cero, uno tres cinco, siete nueve unidades.",
+        "재고 수량 공일공에 팔이이구에 팔육육삼 개라고 읽지 마세요, 숫자로 쓰세요.",
+        "הלקוחה התקשרה מ-050-2024 (מספר הזמנה) לגבי המשלוח",
+        "Map password to hashed_secret_v2 and token to bearer_header, then redeploy.",
+        "Recovery seed bank list: wheat barley oat rice corn bean pea lentil cotton grass clover flower.",
         # a date after Hebrew's "from"
         "הטלפון של דני נקנה מ-15 03 2024",
         # a password's clause that gives no value, and one whose verb sends elsewhere
@@ -86,6 +101,9 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         # a key's number before a word, a step's number
         "key 1 of 5: rotated yesterday",
         "step 1 of 5: run the migration",
+        # a second half that is a season's, or a task's
+        "First half of the season was slow. Password reset emails went out. Second half: Growth2024 is the theme.",
+        "first half of the pw rollout done; second part: review the docs.",
         # an IBAN read back whose check digits fail; a seed's rotation described
         f"IBAN check: {RADIO_IBAN[:-4]}one.",
         "Backup seed rotation is scheduled: every quarter we review the process and the team signs the runbook again.",

@@ -939,12 +939,13 @@ def altered(name: str) -> list[str]:
         # fintech's payments operations and developer platform; 32 languages): 374 of 396 as it came (94.4%), 390 since
         # (98.5%): digits read out after Turkish's, Greek's and Spanish's words for calling, set apart by pipes, an
         # account's number read out after its name, a Korean number with "에" for its dashes, a person's mobile in
-        # brackets (Danish, Norwegian), Italian's "numero fisso", Hebrew's "from" glued to a number, a password's
-        # clause joined to another label's, a key's number among several before its value, spaced letters before a
-        # clause's dash, a card's groups each a code span, an HL7 segment quoted after a log's arrow, an IBAN in the
-        # radio alphabet, a backup seed named so. Left: a password written backwards a clause after its label, its
-        # second half in the next message, a Wi-Fi key "to" its value, a French pair said as one digit, a "+" number
-        # with tildes between its groups, an SSN in PID-18 (the account's field, not PID-19).
+        # brackets before their address, Italian's "numero fisso", Hebrew's "from" glued to a number, a password's
+        # clause joined to another label's, its second half in the next message, a key's number among several before
+        # its value, spaced letters before a clause's dash, a card's groups each a code span, HL7 quoted after a log's
+        # arrow, an IBAN in the radio alphabet, a backup seed named with its wallet. Left: a password written
+        # backwards a clause after its label, a Wi-Fi key "to" its value, a French pair said as one digit, a "+" number
+        # with tildes between its groups, a mobile in brackets after a customer's word (a company's as often: the
+        # attacker's round), an SSN in PID-18 (the account's field, not PID-19).
         ("cr", "claim", None, 0.98),
     ],
 )

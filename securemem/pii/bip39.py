@@ -3,6 +3,8 @@ bip-0039/english.txt of the Bitcoin Improvement Proposals, in alphabetical order
 
 from __future__ import annotations
 
+import hashlib
+
 WORDS = frozenset(
     """
 abandon ability able about above absent absorb abstract absurd abuse access accident account accuse achieve acid
@@ -127,3 +129,21 @@ wood wool word work world worry worth wrap wreck wrestle wrist write wrong yard 
 zebra zero zone zoo
 """.split()  # noqa: SIM905 - 2,048 words read better as words than as a list literal
 )
+
+
+_INDEX = {word: index for index, word in enumerate(sorted(WORDS))}  # the list is in alphabetical order
+
+
+def checksum_holds(words: list[str]) -> bool:
+    """The standard's checksum of a mnemonic of 12 to 24 words (each in WORDS): its last bits are the first bits
+    of the SHA-256 of the entropy the other bits hold."""
+    if len(words) not in (12, 15, 18, 21, 24):
+        return False
+    bits = 0
+    for word in words:
+        bits = bits << 11 | _INDEX[word]
+    size = len(words) * 11
+    checksum_bits = size // 33
+    entropy = (bits >> checksum_bits).to_bytes((size - checksum_bits) // 8, "big")
+    expected = hashlib.sha256(entropy).digest()[0] >> (8 - checksum_bits)
+    return (bits & ((1 << checksum_bits) - 1)) == expected

@@ -2057,7 +2057,10 @@ def _glued_wrongly(text: str, start: int, words: list[str], candidate: str, regi
         # after a Hebrew word for a phone or a call ("נא להתקשר ל-..."): after "ב-" (at, in) stand times,
         # dates and amounts ("הטיסה ב-08 30 17 30", a fresh attacker's round); "+" sums too ("הרווח עודכן
         # ל-+12 500 000 ₪": the attacker's round on reviewer BC's readers)
-        # (nor a date in groups: "נקנה ל-15 03 2024", bought on, or "מ-", since)
+        # (nor a date in groups: "נקנה ל-15 03 2024", bought on, or "מ-", since; after "from" an Israeli number only,
+        # whole: "התקשרה מ-050-2024 (מספר הזמנה)" gave an order's, an attacker's round)
+        if text[start - 2] == "\u05de" and not _valid_in(candidate, ("IL",)):
+            return True
         return _SPACED_DATE.fullmatch(candidate) is not None or not any(
             word in _HEBREW_PHONE_WORDS for word in words[-2:]
         )
@@ -3386,6 +3389,7 @@ def _national_the_text_names(scan: Scan, candidate: str, start: int) -> bool:
         (last in _INTRODUCES_A_PHONE and last not in _NUMBER_ABBREVIATIONS)
         or (last in _NUMBER_ONLY and before in _NUMBER_QUALIFIERS)
         or before in _PORTING
+        or (last in _LANDLINE and before in _LANDLINE_OF)
     )
     return named and _valid_in(candidate, codes)
 
@@ -3400,9 +3404,11 @@ _INTRODUCES_A_PHONE = _SAID_WORDS | {
     "ligação",
     # Polish's callback as a noun ("prosi o oddzwonienie na 604 561 739": reviewer BK)
     "oddzwonienie", "oddzwonienia", "oddzwonieniu",
-    # a landline in Italian, Spanish and Portuguese ("Numero fisso collegato 349 420 1381": reviewer CR)
-    "fisso", "fijo", "fixo",
 }  # fmt: skip
+# A landline in Italian, Spanish and Portuguese, after a number's or a telephone's word ("Numero fisso collegato 349 420
+# 1381": reviewer CR; not a fixed fee's, rate's or price's: "Canone fisso", "Tasso fisso", an attacker's round).
+_LANDLINE = frozenset({"fisso", "fijo", "fixo"})
+_LANDLINE_OF = frozenset({"numero", "número", "telefono", "teléfono", "telefone", "tel", "linea", "línea", "linha"})
 # A number's porting to another carrier: the number after it is a phone's.
 _PORTING = frozenset({"portabilidad", "portabilidade", "przeniesienie", "przeniesienia", "portowanie", "portability"})
 _NUMBER_QUALIFIERS = _MY | _MY_ADJECTIVES | _PORTING | {"stary", "nowy", "antiguo", "viejo", "velho", "vecchio"}
@@ -3542,18 +3548,14 @@ _NAME_BEFORE = re.compile(
     r"(?<![^\W\d_])(?P<role>[^\W\d_]{2,24})[ \t]+(?P<first>[^\W\d_]{2,20})[ \t]+"
     r"(?P<last>[^\W\d_][^\W\d_'’\-]{1,24}),?[ \t]+$"
 )
-# A person's name, then the number in brackets: before their address ("Mette Sørensen (93 41 88 97, m.sorensen@...)"),
-# or alone after their role's or a customer's word ("Kunde Lars Haugen (493 02 110)": reviewer CR); not after a
-# product's name ("Produktet Vask Pro (493 02 110)").
+# A person's name, then the number in brackets: before their address ("Mette Sørensen (93 41 88 97, m.sorensen@...)":
+# reviewer CR), or alone after their role's word ("Sjåfør Lars Haugen (493 02 110)"); not after a product's name
+# ("Produktet Vask Pro (493 02 110)").
 _NAME_IN_BRACKETS = re.compile(
     r"(?:(?<![^\W\d_])(?P<role>[^\W\d_]{2,24})[ \t]+)?(?<![^\W\d_])(?P<first>[^\W\d_]{2,20})[ \t]+"
     r"(?P<last>[^\W\d_][^\W\d_'’\-]{1,24})[ \t]*\($"
 )
-_BRACKET_ADDRESS = re.compile(r"[ \t]*,[ \t]*[^\s@,()]+@")
-_CUSTOMERS = frozenset(
-    {"kunde", "kundin", "kunden", "customer", "client", "cliente", "klient", "klientka", "pasient", "patient",
-     "paziente", "paciente", "bruker", "kund"}
-)  # fmt: skip
+_BRACKET_ADDRESS = re.compile(r"[ \t]*,[ \t]*[^\s@,()]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?![\w.\-])")
 
 
 def _named_in_brackets(text: str, before: str, end: int) -> bool:
@@ -3562,8 +3564,9 @@ def _named_in_brackets(text: str, before: str, end: int) -> bool:
         return False
     if _BRACKET_ADDRESS.match(text, end) is not None:
         return True
-    role = (name["role"] or "").lower()
-    return (role in _ROLES or role in _CUSTOMERS) and text.startswith(")", end)
+    # (a customer's word before the name names a company as often: "Kunde Oslo Sykkel (97 30 44 18) har betalt", an
+    # attacker's round)
+    return (name["role"] or "").lower() in _ROLES and text.startswith(")", end)
 
 
 _ROLES = frozenset(
@@ -4409,6 +4412,8 @@ _NAMES_ANOTHER = frozenset(
     # attacker's round on reviewer CK's readers)
     "lasku", "laskun", "tilaus", "tilauksen", "viite", "viitteen", "varaus", "varauksen",
     *(normalise_text(word).lower() for word in ("замовлення", "заказа", "заказ", "квитанції", "квитанции")),
+    # Turkish's code and campaign, order and its count ("kampanya kodu: sıfır beş ...", "sipariş adedi": an attacker's)
+    "kodu", "kampanya", "sipariş", "siparis", "adedi",
 }  # fmt: skip
 # Two digit words in a row after a blank: what a spelt-out number holds. Led by the blank, the pattern
 # is tried at blanks only (a pattern led by the words is tried at nearly every letter: a fifth of the
@@ -4488,9 +4493,12 @@ _SPELT_PIN_WORDS = frozenset({"şifre", "şifresi", "şifrem", "sifre", "sifresi
 _AMBIGUOUS_DIGIT_WORDS = frozenset({"um", "uma", "oh", "do", "un", "null", "nul", "e", "ek", "char", "nau"})
 _CODE_WORDS_MIN = 3
 _CODE_DIGITS = (3, 8)
+# (round past 9 or 0 too: "sıfır, bir, ... dokuz" on a keypad test, "nueve ocho siete, ..., cero, ¡despegue!", "three
+# four five, six seven eight, nine zero one": an attacker's round)
 _COUNTING_RUNS = frozenset(
-    run[start:end] for run in ("0123456789", "9876543210") for start in range(10) for end in range(start + 3, 11)
-)
+    run[start:end] for run in ("01234567890123456789", "98765432109876543210") for start in range(10)
+    for end in range(start + 3, start + 11)
+)  # fmt: skip
 
 
 def _spelt_digits(word: str) -> str:
@@ -4831,6 +4839,8 @@ def _spelt_kind(
     asked: list[str],
 ) -> str | None:
     """The type of the number ``number`` read out at ``match``, or None (see find_spelt_numbers)."""
+    # "my number is" said (find_spelt_numbers adds "phone" for its forms in other languages), or "phone" right before
+    mine = words[-1:] == ["phone"] or _MY_NUMBER_IS.search(lower, max(0, match.start() - 32), match.start()) is not None
     if country is not None:
         number = _COUNTRY_CODE_WORDS[re.sub("[ \\-]+", " ", country)] + number
     # Read with this release's wider forms (a country code said as one number, digits typed among the
@@ -4868,10 +4878,13 @@ def _spelt_kind(
     if (
         len(number) <= _PHONE_MOST_DIGITS
         and (not checked or phone_e164(dialled, scan.phone_regions) is not None)
+        # a count's unit after it ("... siete nueve unidades", "... iki dokuz koli": an attacker's round)
+        and _UNITS_AFTER.match(lower, match.end()) is None
         # "your case number is four nine two five, ...": a case's, an order's, a ticket's (reviewer BM)
         and _OTHER_NUMBERS_SAID.isdisjoint(words[-3:])
-        # "een twee drie vier vijf zes zeven keer": counted, not dialled (all ten digits may be a number given)
-        and not (number in _COUNTING_RUNS and len(number) < _LONG_SPELT)
+        # "een twee drie vier vijf zes zeven keer": counted, not dialled (all ten digits too, a keypad's test, unless
+        # "my number is" said them)
+        and (number not in _COUNTING_RUNS or (mine and len(number) >= _LONG_SPELT))
         and (
             _SPELT_CONTEXT.intersection(words)
             # asked for, unless a reference's name comes just before ("Sipariş numarası bir iki üç ...": an
@@ -4903,6 +4916,14 @@ def _spelt_kind(
     if _ACCOUNT_SAID <= len(number) <= _ACCOUNT_MOST and _account_said(words) and number not in _COUNTING_RUNS:
         return "BANK_ACCOUNT"
     return None
+
+
+_MY_NUMBER_IS = re.compile(r"(?<![^\W\d_])my[ \t]+(?:phone[ \t]+|mobile[ \t]+|cell[ \t]+)?number(?:[ \t]+is)?[ \t:,]*$")
+# Units and pieces after digits read out: a count's, not a phone's (in the languages read, Greek as the view writes it).
+_UNITS_AFTER = re.compile(
+    r"[ \t]*(?:unidades|unidad|units?|pieces|pcs|items|boxes|adet|koli|tane|piezas|pezzi|peças|sztuk|szt|stk|stück|"
+    r"teμάxia|koμμάtia|개)(?![^\W\d_])"
+)
 
 
 # A bank account's number read out after its name: "account number eight seven one - zero eight four - ..." (reviewer
@@ -5028,5 +5049,10 @@ def find_korean_phones(scan: Scan) -> Iterator[Span]:
         digits = "".join(_KOREAN_DIGITS.get(char, "") for char in match.group())
         if not (digits.startswith("01") or _KOREAN_PHONE_WORD.search(text, max(0, match.start() - 24), match.start())):
             continue
+        if _KOREAN_COUNTER.match(text, match.end()):
+            continue  # a count's counter after it ("재고 수량 공일공에 ... 팔육육삼 개": an attacker's round)
         if _valid_in(digits, ("KR",), trunk_written=True):
             yield match.span()
+
+
+_KOREAN_COUNTER = re.compile(r"[ \t]*(?:개|명|건|회|원|장|대|통|권|병|박스)")

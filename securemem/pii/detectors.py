@@ -178,9 +178,11 @@ from securemem.pii.spelt import find_spelt_passwords, may_hold_spelt_password
 from securemem.pii.told import (
     find_celled_values,
     find_chat_parts,
+    find_second_pieces,
     find_told_parts,
     may_hold_cells,
     may_hold_chat_parts,
+    may_hold_second_piece,
     may_hold_told_parts,
 )
 from securemem.pii.wallets import find_wallet_keys, may_hold_wallet_key
@@ -436,6 +438,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"US_SSN", "CREDIT_CARD"}), find_told_parts, gate=may_hold_told_parts),
     _Builtin(frozenset({"CREDIT_CARD", "IBAN"}), find_chat_parts, gate=may_hold_chat_parts),
     _Builtin(frozenset({"CREDIT_CARD", "IBAN"}), find_celled_values, gate=may_hold_cells),
+    _Builtin(frozenset({"PASSWORD"}), find_second_pieces, gate=may_hold_second_piece),
     _Builtin(
         frozenset({"CREDIT_CARD"}),
         _typed("CREDIT_CARD", find_short_maestros),

@@ -33,7 +33,6 @@ _WRITTEN_PHONE = re.compile(r"\+?[0-9(][0-9 ().\-/]{5,22}[0-9]")
 # HL7's DTM: YYYYMMDD, maybe HHMM and SS (not ten digits: a US phone's length)
 _DATE = re.compile(r"(?:19[0-9]{2}|20[0-3][0-9])(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])(?:[0-9]{4}(?:[0-9]{2})?)?")
 _MAX_FIELDS = 64
-_ASIDE = re.compile(r"[ \t]{2,}|[ \t]+\(")
 
 
 def may_hold_hl7(scan: Scan) -> bool:
@@ -50,8 +49,6 @@ def find_hl7(scan: Scan) -> Iterator[Hit]:
         ssn_field = _SSN_FIELDS.get(name)
         if ssn_field is not None and ssn_field <= len(fields):
             low, high = fields[ssn_field - 1]
-            if ssn_field == len(fields) and (aside := _ASIDE.search(text, low, high)) is not None:
-                high = aside.start()  # the segment's last field, then the log's own words ("670507362   (kiosk ...)")
             ssn = _SSN.fullmatch(text, low, high)
             if ssn is not None and ssn_valid(ssn[1], ssn[2], ssn[3]):
                 yield "US_SSN", low, high

@@ -22,6 +22,7 @@ _SEED_LABEL = re.compile(
     r"(?:seed|recovery|mnemonic|backup|secret recovery|wallet)[ \t_\-]*(?:phrase|words|mnemonic)|mnemonic"
     # "Ledger seed: ..." (reviewer R), "Backup seed for the Ledger device: ..." (reviewer CR)
     r"|(?:ledger|trezor|wallet|metamask|keystone|bitbox|coldcard|backup|recovery)[ \t]+seed"
+    r"(?![ \t_\-]*(?:phrase|words|mnemonic))"
     r"|(?:phrase|frase|phrase de récupération|wiederherstellungsphrase)[ \t]+(?:de[ \t]+)?(?:semilla|récupération)"
 )
 # Or the label ends a chat message that asks for it, and the next message gives it: "[scammer] also the
@@ -49,6 +50,19 @@ def _said_seed(lower: str, start: int, end: int) -> bool:
         and len(set(words)) >= _SAID_DISTINCT
         and " ".join(words) not in _PUBLIC_MNEMONICS
     )
+
+
+def _wallet_seed(lower: str, label: int, start: int, end: int) -> bool:
+    """A "seed" label's words (not "seed phrase"'s: "seed" alone names a garden's, a feeder's, a random generator's
+    too: "Recovery seed bank list: wheat barley oat rice ...", an attacker's round) are a wallet's: BIP-39's words, with
+    a wallet named before them ("Backup seed for the Ledger device: ...": reviewer CR) or BIP-39's checksum holding."""
+    words = _NUMBERING.sub(" ", lower[start:end]).split()
+    if not all(word in bip39.WORDS for word in words):
+        return False
+    return _WALLET_NAMED.search(lower, label, start) is not None or bip39.checksum_holds(words)
+
+
+_WALLET_NAMED = re.compile(r"ledger|trezor|wallet|metamask|keystone|bitbox|coldcard|crypto|bitcoin|ethereum|btc|eth\b")
 
 
 _SAID_DISTINCT = 6
@@ -197,8 +211,11 @@ def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
         start = tail.end() + 1 if lower.startswith("\n", tail.end()) else tail.end()  # the words may start a line
         words = _SEED_WORDS.match(lower, start)
         end = _seed_end(lower, words) if words is not None else None
-        if end is not None and (not said or _said_seed(lower, start, end)):
-            yield "GENERIC_SECRET", start, end
+        if end is None or (said and not _said_seed(lower, start, end)):
+            continue
+        if label.group().endswith("seed") and not _wallet_seed(lower, label.start(), start, end):
+            continue
+        yield "GENERIC_SECRET", start, end
     if any(word in scan.words for word in _OTP_WORDS) or "otp" in lower:
         yield from _otp_secrets(scan.text, lower)
     for label in _around(scan, _CODE_WORDS_AT, _CODES_LABEL):

@@ -1788,7 +1788,18 @@ def _shorter_phrase(lower: str, match: re.Match[str]) -> re.Match[str] | None:
         or _JOINED_CLAUSE.search(match["words"], len(shorter["op"])) is None  # then "and" another label's
     ):
         return None
+    op = shorter["op"].strip()
+    if op in _PLAIN_PREPOSITIONS:
+        # a verb that sets the value before the label ("reset admin password to ..."), not one that maps, renames or
+        # wires it to a name ("Map password to hashed_secret_v2 and token to ...": an attacker's round)
+        before = _WORD_BEFORE.findall(lower, max(0, match.start() - _SETTER_BACK), match.start())[-3:]
+        if not set(before).intersection(SET_BY.get(op, ())):
+            return None
     return shorter
+
+
+_WORD_BEFORE = re.compile(r"[^\W\d_]+")
+_SETTER_BACK = 40  # characters read back for a verb that sets the value
 
 
 _JOINED_CLAUSE = re.compile(r"[ \t]+(?:and|&|und|et|y|e)[ \t]+|[,;][ \t]")

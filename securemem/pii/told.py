@@ -173,6 +173,42 @@ def _card_halves(lower: str) -> Iterator[Hit]:
             yield "CREDIT_CARD", *match.span("second")
 
 
+# A password's second half given apart from its first ("first half of the recon db pw is gkXsAV8pU" then, the next
+# message, "second half (append, no space): Nomp!kL=*": reviewer CR): a second (other, last) half or part named, an
+# aside in brackets, a colon or "is", then one value that ends its clause, a password's shape (a digit or a symbol, or
+# both cases); the first half and a password's word named in the lines before it.
+_SECOND_PIECE = re.compile(
+    r"(?<![^\W\d_])(?:second|2nd|other|last|remaining)[ \t]+(?:half|part|piece)(?:[ \t]+of[ \t]+it)?[ \t]*"
+    r"(?:\([^()\n]{1,40}\)[ \t]*)?(?::|is|=)[ \t]*[\"'`]?(?P<value>[^\s\"'`]{4,64}?)[\"'`]?(?=[ \t]*(?:\r?$|[.,;)]))",
+    re.MULTILINE,
+)
+_FIRST_PIECE = re.compile(r"(?<![^\W\d_])(?:first|1st)[ \t]+(?:half|part|piece)(?![^\W\d_])")
+_PASSWORD_NAMED = re.compile(
+    r"(?<![^\W\d_])(?:pw|pwd|pass|password|passwort|passphrase|contraseña|senha|mot de passe|wachtwoord)(?![^\W\d_])"
+)
+_PIECE_BACK = 320  # characters read back for the first half and the password's word: its message and a few before
+_PIECE_SYMBOLS = frozenset("!#$%&*@^~?+=")
+
+
+def may_hold_second_piece(scan: Scan) -> bool:
+    return not _PIECE_WORDS.isdisjoint(scan.words) and ("pw" in scan.lower or "pass" in scan.lower)
+
+
+_PIECE_WORDS = index_words("second half", "2nd half", "other half", "last half", "second part", "last part")
+
+
+def find_second_pieces(scan: Scan) -> Iterator[Hit]:
+    lower, text = scan.lower, scan.text
+    for match in _SECOND_PIECE.finditer(lower):
+        value = text[match.start("value") : match.end("value")]
+        shaped = any(char.isdigit() or char in _PIECE_SYMBOLS for char in value) or (
+            value.lower() != value != value.upper()
+        )
+        back = lower[max(0, match.start() - _PIECE_BACK) : match.start()]
+        if shaped and _FIRST_PIECE.search(back) and _PASSWORD_NAMED.search(back):
+            yield "PASSWORD", *match.span("value")
+
+
 # A card or an IBAN sent over several messages of a chat ("[14:02] guest: 4942" then "[14:02] guest: 135117" then
 # "[14:03] guest: 559028"; "[09:14] klant: iban is NL95 SNSB" then "[09:14] klant: 4928 4961 83"; "SMS 1: ... prima
 # parte IT89 L030 1527 576" then "SMS 2: seconda parte 2063 6216 4271 grazie": reviewer CC). Each message is a line
