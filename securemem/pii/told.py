@@ -17,6 +17,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from functools import partial
 
+from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
 from securemem.pii.numeric import A_CARDS_WORD, CARD_NAMES, PAYMENT_CARD_NAMED, SSN_NAMED
 from securemem.pii.scan import LineStarts, Scan, Span, index_words
@@ -187,7 +188,6 @@ _PASSWORD_NAMED = re.compile(
     r"(?<![^\W\d_])(?:pw|pwd|pass|password|passwort|passphrase|contraseña|senha|mot de passe|wachtwoord)(?![^\W\d_])"
 )
 _PIECE_BACK = 320  # characters read back for the first half and the password's word: its message and a few before
-_PIECE_SYMBOLS = frozenset("!#$%&*@^~?+=")
 
 
 def may_hold_second_piece(scan: Scan) -> bool:
@@ -201,7 +201,7 @@ def find_second_pieces(scan: Scan) -> Iterator[Hit]:
     lower, text = scan.lower, scan.text
     for match in _SECOND_PIECE.finditer(lower):
         value = text[match.start("value") : match.end("value")]
-        shaped = any(char.isdigit() or char in _PIECE_SYMBOLS for char in value) or (
+        shaped = any(char.isdigit() or char in PASSWORD_SYMBOLS for char in value) or (
             value.lower() != value != value.upper()
         )
         back = lower[max(0, match.start() - _PIECE_BACK) : match.start()]
