@@ -947,6 +947,15 @@ def altered(name: str) -> list[str]:
         # with tildes between its groups, a mobile in brackets after a customer's word (a company's as often: the
         # attacker's round), an SSN in PID-18 (the account's field, not PID-19).
         ("cr", "claim", None, 0.98),
+        # Reviewer CS (a travel agency's and airline's booking and loyalty, a municipal utility's billing and outages, a
+        # game studio's live operations and DevOps; 30 languages): 310 of 337 as it came (92.0%), 324 since (96.1%):
+        # digits read out after Greek's, Czech's, Dutch's, Finnish's, Swedish's and Hebrew's words for a number (Czech's
+        # and Hebrew's digit words), Korean's "다시" for a dash, a dash said between commas, an address at a company's
+        # generic domain assigned in an env file, a dot or a dash after every digit, a key's aside in brackets, a
+        # token's parts in code spans a blank apart. Left: kana digits, a Colombian mobile after a city, a Singapore
+        # mobile after "(SG)", an Italian mobile after "numero" beside an address, an IP said in words, a Unity serial,
+        # an IBAN spelt with its letters, a card's groups one a table's row, a seed's halves in two JSON values.
+        ("cs", "claim", None, 0.96),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1354,6 +1363,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("cq", 3, {"IP_ADDRESS"}),
         # Reviewer CR: none; as it came a Korean specimen's receipt number read as a phone.
         ("cr", 0, set()),
+        # Reviewer CS: none; as it came an object identifier ("OID 1.3.6.1.4.1.311.60") read as a phone.
+        ("cs", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -441,6 +441,11 @@ _COMMON_TLDS = frozenset(
         "digital",
         "global",
         "solutions",
+        # generic domains companies use for their mail ("UNITY_EMAIL=chidi.eze@emberhollow.games": reviewer CS)
+        *"""games studio software systems network company group team health care clinic bank finance money insurance
+        travel media news live life world today space link club design energy city consulting services support tools
+        works zone page one inc llc ltd law legal education academy school university hospital dental pharmacy fund
+        capital ventures partners holdings mobi name asia jobs careers labs engineering security""".split(),  # noqa: SIM905
     ]
 )
 # Two-letter country domains ("ro", "vn", "cz", "pe"): the regions libphonenumber knows, and "uk", "eu".
@@ -4275,6 +4280,9 @@ for _digits_of_language in (
     "sifiri ɗaya biyu uku huɗu biyar shida bakwai takwas tara",
     "ዜሮ አንድ ሁለት ሶስት አራት አምስት ስድስት ሰባት ስምንት ዘጠኝ",
     "শূন্য এক দুই তিন চার পাঁচ ছয় সাত আট নয়",
+    # Czech's and Hebrew's (reviewer CS: "šest nula nula, čtyři nula tři, ...", "אפס חמש שלוש, ...")
+    "nula jedna dva tři čtyři pět šest sedm osm devět",
+    "אפס אחת שתיים שלוש ארבע חמש שש שבע שמונה תשע",
 ):
     for _value, _word in enumerate(_digits_of_language.split()):
         _DIGIT_WORDS[normalise_text(_word).lower()] = str(_value)
@@ -4331,7 +4339,9 @@ _WORD_GAP = (
     # (and Ethiopic's comma: "ዜሮ ዘጠኝ ሶስት ስምንት፣ ሁለት ዘጠኝ፣ ...": reviewer CL)
     # (or a pipe, as a note sets groups apart: "vier eins sechs sieben | sieben sechs ...": reviewer CR)
     rf"(?:(?:[ \t]*(?:\.\.\.|[,،、፣\-–—/.|])[ \t]*|[ \t]+)(?:{_SAID_BETWEEN}[ \t]*(?:\.\.\.|[,،、፣.])?[ \t]+){{1,3}}"
-    r"|[ \t]*(?:\.\.\.|[,،、፣\-–—/.|])[ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?)"
+    r"|[ \t]*(?:\.\.\.|[,،、፣\-–—/.|])[ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?"
+    # (the dash said between commas: "seis cero uno, guion, cero uno, guion, ...": reviewer CS)
+    r"|,[ \t]*(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino),?[ \t]*)"
 )
 
 
@@ -4457,13 +4467,20 @@ _SPELT_CONTEXT = _PHONE_WORDS | {
     # Spanish's formal "call me (us)", Turkish's "call (polite)" and "from the number" ("Llámeme al cero uno uno, ...",
     # "Beni şu numaradan arayın: sıfır beş ...": reviewer CR)
     "llámeme", "llameme", "llámenos", "llamenos", "arayın", "arayin", "arayınız", "arayiniz", "numaradan",
+    # Dutch's callback number, Finnish's and Swedish's "the number" as an object, Czech's "number" (reviewer CS:
+    # "Terugbelnummer zoals uitgesproken: nul zes, ...", "luetteli numeron sanoin: nolla ...", "läste upp numret: plus
+    # fyra sex, ...", "Číslo nadiktované slovy: šest nula ...")
+    "terugbelnummer", "numeron", "numret", "číslo", "cislo",
+    # Hebrew's "the number" and "the telephone" ("הלקוח הכתיב את המספר במילים: אפס חמש ...")
+    "המספר", "מספר",
     *(
         normalise_text(form).lower()  # "Номер" reads "hoмep": its capital "Н" looks like "H"
         for word in ("номер", "телефон", "тел", "мобильный", "नंबर", "फोन", "मोबाइल",
                      # Russian's "call (me) back", "call" ("перезвоните на плюс, семь, ...": reviewer CI)
                      "перезвоните", "перезвонить", "позвоните", "позвонить", "звоните",
-                     # Greek's "call (me)", "telephone" and "mobile" ("Καλέστε με στο έξι εννέα ...": reviewer CR)
-                     "καλέστε", "καλεστε", "τηλέφωνο", "τηλέφωνό", "τηλεφωνο", "κινητό", "κινητο")
+                     # Greek's "call (me)", "telephone" and "mobile" ("Καλέστε με στο έξι εννέα ...": reviewer CR), and
+                     # "the number" dictated ("υπαγόρευσε τον αριθμό: έξι εννέα ...": reviewer CS)
+                     "καλέστε", "καλεστε", "τηλέφωνο", "τηλέφωνό", "τηλεφωνο", "κινητό", "κινητο", "αριθμό", "αριθμο")
         for form in (word, word.capitalize(), word.upper())
     ),
 }  # fmt: skip
@@ -4880,8 +4897,10 @@ def _spelt_kind(
         and (not checked or phone_e164(dialled, scan.phone_regions) is not None)
         # a count's unit after it ("... siete nueve unidades", "... iki dokuz koli": an attacker's round)
         and _UNITS_AFTER.match(lower, match.end()) is None
-        # "your case number is four nine two five, ...": a case's, an order's, a ticket's (reviewer BM)
+        # "your case number is four nine two five, ...": a case's, an order's, a ticket's (reviewer BM); letters said
+        # before the digits are the reference's too ("my claim number is C L M, two zero two four, dash, ...")
         and _OTHER_NUMBERS_SAID.isdisjoint(words[-3:])
+        and _OTHER_NUMBERS_SAID.isdisjoint(_words_past_letters(lower, match.start()))
         # "een twee drie vier vijf zes zeven keer": counted, not dialled (all ten digits too, a keypad's test, unless
         # "my number is" said them)
         and (number not in _COUNTING_RUNS or (mine and len(number) >= _LONG_SPELT))
@@ -4919,6 +4938,15 @@ def _spelt_kind(
 
 
 _MY_NUMBER_IS = re.compile(r"(?<![^\W\d_])my[ \t]+(?:phone[ \t]+|mobile[ \t]+|cell[ \t]+)?number(?:[ \t]+is)?[ \t:,]*$")
+
+
+def _words_past_letters(lower: str, start: int) -> list[str]:
+    """The last three words before ``start`` on its line that are not single letters (a reference's letters said one by
+    one)."""
+    low = max(lower.rfind("\n", max(0, start - 64), start) + 1, start - 64)  # (bounded: read back 64 at most)
+    return [word for word in _SPELT_WORDS.findall(lower[low:start]) if len(word) > 1][-3:]
+
+
 # Units and pieces after digits read out: a count's, not a phone's (in the languages read, Greek as the view writes it).
 _UNITS_AFTER = re.compile(
     r"[ \t]*(?:unidades|unidad|units?|pieces|pcs|items|boxes|adet|koli|tane|piezas|pezzi|peças|sztuk|szt|stk|stück|"
@@ -5027,7 +5055,7 @@ _KOREAN_DIGIT = "[" + "".join(_KOREAN_DIGITS) + "]"
 # more Hangul but a copula or a particle ("... 구칠사일이에요", "공이 사오일 사이사이로 전화 주세요").
 _KOREAN_END = r"(?:(?![\uac00-\ud7a3])|(?=이에요|입니다|이고|이요|예요|이야|으로|로|요))"
 # (or "에", the dash said: "공일공에 팔이이구에 팔육육삼", reviewer CR)
-_KOREAN_GAP = r"(?:에?[ \-]|,[ \t]?|에)"
+_KOREAN_GAP = r"(?:에?[ \-]|,[ \t]?|에|[ \t]다시[ \t])"  # ("다시", again, as a dash said: reviewer CS)
 _KOREAN_PHONE = re.compile(
     rf"(?<![\uac00-\ud7a3])공{_KOREAN_DIGIT}{{1,2}}{_KOREAN_GAP}{_KOREAN_DIGIT}{{3,4}}{_KOREAN_GAP}"
     rf"{_KOREAN_DIGIT}{{4}}{_KOREAN_END}"

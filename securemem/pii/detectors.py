@@ -894,7 +894,7 @@ def _settled(
     candidates = _builtin_hits(scan, wanted)
     candidates += _spaced_out_hits(scan, wanted)
     candidates += _reversed_hits(scan, wanted)
-    if "*" in scan.text or "_" in scan.text:
+    if "*" in scan.text or "_" in scan.text or scan.canonical.find(b"0-0-0-0-0-0-0") != -1:
         candidates += _separated_digit_hits(scan, wanted)
     candidates += _comma_grouped_hits(scan, wanted)
     if "\n" in scan.text:
@@ -1406,6 +1406,9 @@ _MARKUP = re.compile(
     r"|(?<=`[A-Za-z0-9]{4})`(?=[ \-]?`[A-Za-z0-9]{2,4}`)|(?<=`[A-Za-z0-9]{4}`)`(?=[A-Za-z0-9]{2,4}`)"
     r"|(?<=`[A-Za-z0-9]{4}`[ \-])`(?=[A-Za-z0-9]{2,4}`)"
     r"|(?<=[\w\-]{8})`(?=\.`[\w\-]{8})|(?<=[\w\-]{8}`\.)`(?=[\w\-]{8})"
+    # (or a blank apart, the first part of eight or more, the next no token's prefix: "`ghp_NqjRfefo18HQVj8ayRG`
+    # `r7Qz62LdxWqR` `kKiED`", reviewer CS; not two tokens side by side, "`ghp_...` `ghp_...`")
+    r"|(?<=[\w\-]{8})` `(?![A-Za-z]{2,10}[_\-])(?=[\w\-]{2,}`)"
     # a number's last group in a code span after the groups before it, maybe emphasised ("**4136** 4004 *7063*
     # `5336`": reviewer CP; "4539-5787-6362-`1486`", "3714 496353 `98431`", "+48 691 055 `820`": an attacker's round)
     # (two groups in one span too: "5664 6494 `2244 3887`", an attacker's round)
@@ -1691,7 +1694,10 @@ _AFTER_SPELT_KEYWORD = re.compile(r"[ \t]*(?::|=|->|=>|\u2192)")
 # as people type a number past a filter: read again without the marks, like the spaced-out runs above,
 # and kept as a card or a phone only where the words before it say so (_spaced_window).
 # Not "|": a table's row of single digits ("Phone survey ratings: 5 | 4 | 4 | ...": an attacker's round).
-_SEPARATED_DIGITS = re.compile(r"(?<![\w*])[0-9](?:[ \t]?([*_])[ \t]?[0-9])(?:[ \t]?\1[ \t]?[0-9]){5,18}(?![\w*])")
+# (or a dot or a dash after every digit: "ssn: 1.2.6.2.0.1.8.3.8", "Rappeler le +3-3-7-1-7-4-5-0-6-6-7": reviewer CS)
+_SEPARATED_DIGITS = re.compile(
+    r"(?<![\w*.\-])[0-9](?:[ \t]?([*_.\-])[ \t]?[0-9])(?:[ \t]?\1[ \t]?[0-9]){5,18}(?![\w*]|[.\-][0-9])"
+)
 
 
 # ... where a word right before names a phone or a card itself: "number", "no", "contact" or "text" name
@@ -1699,7 +1705,10 @@ _SEPARATED_DIGITS = re.compile(r"(?<![\w*])[0-9](?:[ \t]?([*_])[ \t]?[0-9])(?:[ 
 _SEPARATED_NAMED = re.compile(
     r"(?<![^\W\d_])(?:phone|mobile|cell|cellphone|tel|telephone|call|whatsapp|sms|card|visa|mastercard|amex|credit"
     r"|debit|karte|kreditkarte|tarjeta|carte|cartão|carta|telefon|telefono|teléfono|téléphone|handy|móvil|celular"
-    r"|portable)(?![^\W\d_])"
+    r"|portable|ssn|social|rappeler|appeler|llamar|anrufen)(?![^\W\d_])"
+)
+_NAMED_RIGHT_BEFORE = re.compile(
+    _SEPARATED_NAMED.pattern + r"(?:[ \t]+(?:le|la|al|the|no|nr|number|is|at|on|au)(?![^\W\d_])|[ \t]*[:#=])*[ \t]*\+?$"
 )
 
 
@@ -1708,7 +1717,12 @@ def _separated_digit_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     runs = [
         (run.start(), run.end(), [at for at in range(run.start(), run.end()) if text[at].isdigit()])
         for run in _SEPARATED_DIGITS.finditer(text)
-        if _SEPARATED_NAMED.search(scan.lower, max(0, run.start() - _SPACED_CONTEXT), run.start()) is not None
+        if (
+            _SEPARATED_NAMED.search(scan.lower, max(0, run.start() - _SPACED_CONTEXT), run.start()) is not None
+            if run.group(1) in "*_"
+            # a dot or a dash after each digit: the word right before (a version's digits after "phone firmware")
+            else _NAMED_RIGHT_BEFORE.search(scan.lower, max(0, run.start() - _SPACED_CONTEXT), run.start()) is not None
+        )
     ]
     if not runs:
         return []

@@ -39,6 +39,9 @@ _CANONICAL_LONG_NUMBER = re.compile(rb"0(?:-{0,3}+0){%d}+(?:-{0,3}+0)*+" % (_LON
 _NOT_AN_ENTITY = re.compile(
     r"(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,2}[./][0-9]{1,2}[./][0-9]{4})(?: [0-9]{2})?"
     r"|[0-9]{1,12}\.[0-9]+|[0-9]+\.[0-9]{1,12}"
+    # an object identifier (its first arc 0-2, its second under 40: "OID 1.3.6.1.4.1.311.60", reviewer CS) or a
+    # version of single digits as long
+    r"|[0-2]\.(?:[0-9]|[1-3][0-9])(?:\.[0-9]{1,9}){3,}"
 )
 
 
