@@ -722,6 +722,21 @@ HOSTILE.update(
         "ssn-fields": "area=512 group=34 serial=5678 " * (FIFTH // 30),
         "card-cells": "| 4111 | 1111 | 1111 | 1111 " * (FIFTH // 28),
         "card-halves": "first half 41111111, second half 11111111. " * (FIFTH // 43),
+        # A second attacker's round (stop 62): letters read as digits, vCard folds, a password's halves in cells, bills
+        # after Sberbank's name, HL7 quoted on one line, a key's parts far apart, blanks around a labelled line, and
+        # after a phone, a lock's code, an app password and an SMS code.
+        "letters-head": "l " * (FIFTH // 2) + "1",
+        "vcard-folds": "BEGIN:VCARD\nNOTE:x\n" + "a\n " * (FIFTH // 3),
+        "pw-parts-cell": "password (1),password (2)\n" + "a" * FIFTH + ",b\n",
+        "sberbank": "Сбербанк. " + "Номер счёта: 2024004512. " * (FIFTH // 25),
+        "hl7-inline": ": PID|" * (FIFTH // 6),
+        "parts-gap": 'a_part1: "x"' + " " * FIFTH + 'z a_part2: "y"',
+        "labelled-blanks": " " * FIFTH + "key: " + "A" * 20 + "!x",
+        "labelled-after": "token: ghp_" + "a" * 36 + " " * FIFTH + "x",
+        "phone-extension": "call +44 20 7946 0958" + " " * FIFTH + "x",
+        "lock-end": "code 123456" + " " * FIFTH + "x",
+        "app-password": "App password: tzkq mvrb wxhd npsf" + " " * FIFTH + "x",
+        "sms-code": "SMS-kód: 567 259" + " " * FIFTH + "x",
         "label-words": ("password " + "a " * 8 + "(") * (FIFTH // 26),
         "sql-rows": "INSERT INTO t (id, ssn) VALUES " + "(1, '123456789')," * (FIFTH // 17),
         "table-rules": "| ssn | phone |\n" + "+----+----+\n" * (FIFTH // 12),

@@ -401,6 +401,13 @@ ROUNDS = {
     # brackets after a customer's name in a text of calls), Italian fixed fees' numbers valid in a configured region,
     # test cards in code spans, the ISO's sample IBAN read in the radio alphabet, BIP-39's "abandon ... about".
     "cra": (205, 22, 183),
+    # Reviewer CS's readers attacked (stop 62): 252 ordinary lines, 16 altered by the tree before, 129 by the readers
+    # as first written (code's "@" before a domain the readers had newly listed, numbers read out after the generic
+    # words for "number" of six languages, references read with a dash said between commas, keys' asides, "다시" with
+    # no phone's word, dotted or dashed digits after "call:"), 7 since: the new domains dropped (an assignment's key
+    # must name a mail instead), those words and the comma-dash gap dropped, asides dropped, ordinals only for a
+    # secret's key.
+    "csa": (252, 7, 245),
 }
 
 
@@ -524,6 +531,10 @@ FOUND = {
     # and Latin-1 or "=3D" mail; "kontoen", "kontot"; Basque's "sakelakoa", "telefonoz"). Left: the radio alphabet
     # with "X-ray" or ICAO's "niner", letters said "A as in Alfa", keypairs in hex or with comments, undotted
     # Norwegian accounts, a soft line break in quoted-printable mail not named so, a card's word two lines above.
+    "csa": (126, 58),  # reviewer CS's readers' shapes in other forms: 43 by the tree before, 72 by the readers as
+    # first written, 58 since the narrowing. Left: other words before digits set apart by dots or dashes, other calling
+    # verbs, Greek's colloquial digit words, "다시" unspaced, ordinals as "no. 2" or "[2]", code spans with two blanks
+    # or commas between, a split Slack token, domains not listed in assignments whose key names no mail.
     "cra": (155, 90),  # reviewer CR's readers' shapes in other forms: 65 by the tree before, 92 by the readers as
     # first written, 90 since (the narrowing took two). Left: other calling verbs ("Ara beni", "Τηλεφωνήστε μου"),
     # other separators ("•", "~", "_"), Korean's "영" and "다시", names in square brackets, key ordinals as "(1/5)" or

@@ -12,32 +12,19 @@ from tests.helpers import found_values
 @pytest.mark.parametrize(
     ("text", "values"),
     [
-        # digits read out after Greek's "the number" dictated, Czech's, Dutch's, Finnish's, Swedish's and Hebrew's words
-        # for a number (Czech's and Hebrew's digit words read too); Korean's "다시" for a dash; a dash said between
-        # commas
-        ("Ο πελάτης υπαγόρευσε τον αριθμό: έξι εννέα εννέα, τέσσερα έξι επτά, ένα τρία μηδέν πέντε.",
-         ["έξι εννέα εννέα, τέσσερα έξι επτά, ένα τρία μηδέν πέντε"]),
-        ("Číslo nadiktované slovy: šest nula nula, čtyři nula tři, osm čtyři jedna.",
-         ["šest nula nula, čtyři nula tři, osm čtyři jedna"]),
+        # digits read out after Dutch's callback number; Korean's "다시" for a dash after a phone's word
         ("Terugbelnummer zoals uitgesproken: nul zes, negen negen zeven acht een negen negen een.",
          ["nul zes, negen negen zeven acht een negen negen een"]),
-        ("Asiakas luetteli numeron sanoin: nolla neljä neljä, yhdeksän neljä yksi, neljä kuusi kahdeksan yhdeksän.",
-         ["nolla neljä neljä, yhdeksän neljä yksi, neljä kuusi kahdeksan yhdeksän"]),
-        ("Kunden läste upp numret: plus fyra sex, sju noll, fem fem nio, åtta åtta, fyra fyra.",
-         ["plus fyra sex, sju noll, fem fem nio, åtta åtta, fyra fyra"]),
-        ("הלקוח הכתיב את המספר במילים: אפס חמש שלוש, שלוש שמונה תשע, תשע ארבע תשע חמש.",
-         ["אפס חמש שלוש, שלוש שמונה תשע, תשע ארבע תשע חמש"]),
         ("전화번호는 공일공 다시 육사팔칠 다시 이일칠사 이에요.", ["공일공 다시 육사팔칠 다시 이일칠사"]),
-        ("El titular dictó su número de Seguro Social: seis cero uno, guion, cero uno, guion, siete seis cero uno.",
-         ["seis cero uno, guion, cero uno, guion, siete seis cero uno"]),
-        # an address at a company's generic domain, assigned in an env file
+        # Czech's digit words, after "my number" (Czech's and Hebrew's digit words are read now)
+        ("moje číslo je šest nula osm, tři nula šest, osm čtyři šest",
+         ["šest nula osm, tři nula šest, osm čtyři šest"]),
+        # an address at a domain not listed, assigned to a key that names a mail
         ("UNITY_EMAIL=chidi.eze@emberhollow.games", ["chidi.eze@emberhollow.games"]),
         # a dot or a dash after every digit, right after what names the number
         ("ssn: 1.2.6.2.0.1.8.3.8  <- user put dots between every digit", ["1.2.6.2.0.1.8.3.8"]),
         ("Rappeler le +3-3-7-1-7-4-5-0-6-6-7 (le client a tout séparé par des tirets).", ["+3-3-7-1-7-4-5-0-6-6-7"]),
-        # a key's aside in brackets before its value; a token's parts in code spans a blank apart
-        ("Steamworks publisher Web API key (partner.steam-api): 9268E0CAE9D9046EBB0543F6D2ED3708 — used by the job.",
-         ["9268E0CAE9D9046EBB0543F6D2ED3708"]),
+        # a token's parts in code spans a blank apart
         ("Token (join the three code spans): `ghp_NqjRfefo18HQVj8ayRG` `r7Qz62LdxWqR` `kKiED`",
          ["`ghp_NqjRfefo18HQVj8ayRG` `r7Qz62LdxWqR` `kKiED`"]),
         # (two whole tokens side by side stay two)
@@ -62,6 +49,20 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "hashes `a1b2c3d4e5f6a7b8` `0f9e8d7c6b5a` differ",
         # an attribute after "@" in an assignment, at no known domain
         "preds = features@model.coef",
+        # (the attacker's round) code's "@" before a domain-like name; numbers read out after the words for "number"
+        # of other languages (an order's, a serial's), a reference read with a dash said between commas; a retry's
+        # delays and a keypad's order; "다시" (again) with no phone's word; a cache's and a translation's keys numbered
+        "total = basket@catalog.money  # vectorised price lookup",
+        "Σημειώστε τον αριθμό σειράς: εννέα εννέα ένα δύο τρία τέσσερα πέντε έξι",
+        "Číslo objednávky je šest nula nula čtyři nula tři dva jedna.",
+        "Referencia del pedido: dos cero dos, guion, cuatro cinco, guion, seis siete ocho nueve",
+        "Retry delays after each failed call: 1-2-4-8-6-4-2 seconds",
+        "Keypad order on the phone: 7-8-9-4-5-6-1-2-3",
+        "다시 한번 공일공 다시 이이이이 다시 삼삼삼삼 확인",
+        "주문 번호는 공이 다시 삼삼삼 다시 사사사사 입니다",
+        "Cache key 2 of 4: 2fd4e1c67a2d28fced849ee1bb76e7391b93eb12",
+        "Translation key #5 = checkoutPaymentMethodLabelV2",
+        "Dedup key (sha256 of empty payload): e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

@@ -948,14 +948,16 @@ def altered(name: str) -> list[str]:
         # attacker's round), an SSN in PID-18 (the account's field, not PID-19).
         ("cr", "claim", None, 0.98),
         # Reviewer CS (a travel agency's and airline's booking and loyalty, a municipal utility's billing and outages, a
-        # game studio's live operations and DevOps; 30 languages): 310 of 337 as it came (92.0%), 324 since (96.1%):
-        # digits read out after Greek's, Czech's, Dutch's, Finnish's, Swedish's and Hebrew's words for a number (Czech's
-        # and Hebrew's digit words), Korean's "다시" for a dash, a dash said between commas, an address at a company's
-        # generic domain assigned in an env file, a dot or a dash after every digit, a key's aside in brackets, a
-        # token's parts in code spans a blank apart. Left: kana digits, a Colombian mobile after a city, a Singapore
-        # mobile after "(SG)", an Italian mobile after "numero" beside an address, an IP said in words, a Unity serial,
-        # an IBAN spelt with its letters, a card's groups one a table's row, a seed's halves in two JSON values.
-        ("cs", "claim", None, 0.96),
+        # game studio's live operations and DevOps; 30 languages): 310 of 337 as it came (92.0%), 317 since (94.1%):
+        # Dutch's callback number before digits read out, Korean's "다시" for a dash after a phone's word, an address
+        # assigned to a key that names a mail, a dot or a dash after every digit after an SSN's or a callback's word
+        # or a "+", a token's parts in code spans a blank apart. Left (read at first, then narrowed after the
+        # attacker's round: each turned 35-63 ordinary lines into findings): digits read out after the words for
+        # "number" of Greek, Czech, Finnish, Swedish and Hebrew, a dash said between commas, a key's aside in brackets;
+        # and kana digits, a Colombian mobile after a city, a Singapore mobile after "(SG)", an Italian mobile after
+        # "numero", an IP said in words, a Unity serial, an IBAN spelt with its letters, a card's groups one a table's
+        # row, a seed's halves in two JSON values.
+        ("cs", "claim", None, 0.94),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -513,7 +513,7 @@ _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 _APP_PASSWORD = re.compile(
     r"(?<![\w-])(?:app[ -](?:specific[ -])?passwor(?:d|t)|anwendungspasswort)\b[^\n:=]{0,80}[:=][ \t]*"
     r"(?P<value>[a-z]{4}(?:(?P<joint>[ -])[a-z]{4})(?:(?P=joint)[a-z]{4}){2})"
-    r"[ \t]*(?:[.,;)]?[ \t]*(?:\r?\n|$)|[ \t]+[(\-–—])"  # the value ends its line, or a remark follows
+    r"[ \t]*+(?:(?:[.,;)][ \t]*+)?(?:\r?\n|$)|(?<=[ \t])[(\-–—])"  # the value ends its line, or a remark follows
 )
 
 

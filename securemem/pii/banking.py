@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from securemem.pii.checksums import iban_valid
 from securemem.pii.normalize import viewed_words
@@ -966,7 +967,13 @@ _BANK_WORD = re.compile(r"(?<![^\W\d_])(?:" + _viewed("банк", "банка", 
 
 def _sberbank_bill(lower: str, number: str) -> bool:
     """Only Sberbank names a bank and the number is no client's account: a bill's, paid through its online bank."""
-    return not _russian_account(number) and _SBERBANK_ONLY.search(lower) is not None and not _BANK_WORD.search(lower)
+    return not _russian_account(number) and _only_sberbank(lower)
+
+
+@lru_cache(maxsize=4)
+def _only_sberbank(lower: str) -> bool:
+    # (once per text: read again for each account's label, the whole text was searched each time, an attacker's round)
+    return _SBERBANK_ONLY.search(lower) is not None and not _BANK_WORD.search(lower)
 
 
 def _russian_account(number: str) -> bool:

@@ -673,7 +673,9 @@ def _joined_hit(scan: Scan, kind: str, spans: list[tuple[int, int]]) -> Hit | No
         # "Heslo (1);Heslo (2)": a password's halves (reviewer BK); joined, a password's whole shape, not a
         # policy table's "12 | 20", "Yes | No", "90d | 1y" (an attacker's round)
         kind, joined = "PASSWORD", "".join(pieces)
-        if not (len(joined) >= 8 and _PASSWORD_WHOLE.search(joined)):
+        # (matched from the start, which reads the whole piece: searched, its look-aheads read the rest from each
+        # character, quadratic on a long cell: an attacker's round)
+        if not (len(joined) >= 8 and _PASSWORD_WHOLE.match(joined)):
             return None
     elif kind == "IBAN_PART":
         kind, joined = "IBAN", " ".join(piece.strip() for piece in pieces)

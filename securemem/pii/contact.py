@@ -121,8 +121,15 @@ def _is_address(text: str, start: int, at: int, end: int) -> bool:
     ) or text.startswith("self.", at + 1):
         return False  # "q@k.transpose(-2, -1)", "x@self.weight.T": a matrix product in code
     line = max(text.rfind("\n", max(0, start - _LINE_BACK), start) + 1, start - _LINE_BACK)
-    if not known_tld(tld) and tld not in _SPECIAL_TLDS and "=" in text[max(line, 0) : start]:
-        return False  # "preds = features@model.coef": an attribute after "@" in an assignment
+    # "preds = features@model.coef": an attribute after "@" in an assignment; not where the key names a mail
+    # ("UNITY_EMAIL=chidi.eze@emberhollow.games": reviewer CS; "total = basket@catalog.money" is code: an attacker's)
+    if (
+        not known_tld(tld)
+        and tld not in _SPECIAL_TLDS
+        and "=" in text[max(line, 0) : start]
+        and _MAIL_KEY.search(text, max(line, 0), start) is None
+    ):
+        return False
     # "git@github.com:org/repo.git" is an SSH remote: a host followed by ":" and a path. After a ":"
     # a port ("alerts@acme.io:587") or a password ("jane@gmail.com:Summer2024!", a leaked combo list)
     # leave it an address.
@@ -138,6 +145,9 @@ def _is_address(text: str, start: int, at: int, end: int) -> bool:
     # command has no ":" after the host, so the command before it tells. "mail jane@example.com" is
     # an address.
     return not _ssh_remote(text, start)
+
+
+_MAIL_KEY = re.compile(r"(?i:e?mail|smtp_user|from_address|reply_to)[A-Za-z_]*[ \t]*[=:][ \t]*[\"']?$")
 
 
 # A mail's identifiers, in angle brackets after the headers that carry them ("Message-ID:
@@ -441,11 +451,6 @@ _COMMON_TLDS = frozenset(
         "digital",
         "global",
         "solutions",
-        # generic domains companies use for their mail ("UNITY_EMAIL=chidi.eze@emberhollow.games": reviewer CS)
-        *"""games studio software systems network company group team health care clinic bank finance money insurance
-        travel media news live life world today space link club design energy city consulting services support tools
-        works zone page one inc llc ltd law legal education academy school university hospital dental pharmacy fund
-        capital ventures partners holdings mobi name asia jobs careers labs engineering security""".split(),  # noqa: SIM905
     ]
 )
 # Two-letter country domains ("ro", "vn", "cz", "pe"): the regions libphonenumber knows, and "uk", "eu".
@@ -4340,8 +4345,7 @@ _WORD_GAP = (
     # (or a pipe, as a note sets groups apart: "vier eins sechs sieben | sieben sechs ...": reviewer CR)
     rf"(?:(?:[ \t]*(?:\.\.\.|[,،、፣\-–—/.|])[ \t]*|[ \t]+)(?:{_SAID_BETWEEN}[ \t]*(?:\.\.\.|[,،、፣.])?[ \t]+){{1,3}}"
     r"|[ \t]*(?:\.\.\.|[,،、፣\-–—/.|])[ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?"
-    # (the dash said between commas: "seis cero uno, guion, cero uno, guion, ...": reviewer CS)
-    r"|,[ \t]*(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino),?[ \t]*)"
+    r")"
 )
 
 
@@ -4467,20 +4471,16 @@ _SPELT_CONTEXT = _PHONE_WORDS | {
     # Spanish's formal "call me (us)", Turkish's "call (polite)" and "from the number" ("Llámeme al cero uno uno, ...",
     # "Beni şu numaradan arayın: sıfır beş ...": reviewer CR)
     "llámeme", "llameme", "llámenos", "llamenos", "arayın", "arayin", "arayınız", "arayiniz", "numaradan",
-    # Dutch's callback number, Finnish's and Swedish's "the number" as an object, Czech's "number" (reviewer CS:
-    # "Terugbelnummer zoals uitgesproken: nul zes, ...", "luetteli numeron sanoin: nolla ...", "läste upp numret: plus
-    # fyra sex, ...", "Číslo nadiktované slovy: šest nula ...")
-    "terugbelnummer", "numeron", "numret", "číslo", "cislo",
-    # Hebrew's "the number" and "the telephone" ("הלקוח הכתיב את המספר במילים: אפס חמש ...")
-    "המספר", "מספר",
+    # Dutch's callback number (reviewer CS: "Terugbelnummer zoals uitgesproken: nul zes, ..."; not the generic words
+    # for "number" of other languages, an order's and a serial's as often: an attacker's round)
+    "terugbelnummer",
     *(
         normalise_text(form).lower()  # "Номер" reads "hoмep": its capital "Н" looks like "H"
         for word in ("номер", "телефон", "тел", "мобильный", "नंबर", "फोन", "मोबाइल",
                      # Russian's "call (me) back", "call" ("перезвоните на плюс, семь, ...": reviewer CI)
                      "перезвоните", "перезвонить", "позвоните", "позвонить", "звоните",
-                     # Greek's "call (me)", "telephone" and "mobile" ("Καλέστε με στο έξι εννέα ...": reviewer CR), and
-                     # "the number" dictated ("υπαγόρευσε τον αριθμό: έξι εννέα ...": reviewer CS)
-                     "καλέστε", "καλεστε", "τηλέφωνο", "τηλέφωνό", "τηλεφωνο", "κινητό", "κινητο", "αριθμό", "αριθμο")
+                     # Greek's "call (me)", "telephone" and "mobile" ("Καλέστε με στο έξι εννέα ...": reviewer CR)
+                     "καλέστε", "καλεστε", "τηλέφωνο", "τηλέφωνό", "τηλεφωνο", "κινητό", "κινητο")
         for form in (word, word.capitalize(), word.upper())
     ),
 }  # fmt: skip
@@ -5075,12 +5075,16 @@ def find_korean_phones(scan: Scan) -> Iterator[Span]:
     text = scan.text
     for match in _KOREAN_PHONE.finditer(text):
         digits = "".join(_KOREAN_DIGITS.get(char, "") for char in match.group())
-        if not (digits.startswith("01") or _KOREAN_PHONE_WORD.search(text, max(0, match.start() - 24), match.start())):
-            continue
+        named = _KOREAN_PHONE_WORD.search(text, max(0, match.start() - 24), match.start()) is not None
+        if not (digits.startswith("01") or named) or ("다시" in match.group() and not named):
+            continue  # ("다시", again, a dash only after a phone's word: "다시 한번 공일공 다시 ...", an attacker's)
         if _KOREAN_COUNTER.match(text, match.end()):
             continue  # a count's counter after it ("재고 수량 공일공에 ... 팔육육삼 개": an attacker's round)
+        if _KOREAN_REFERENCE.search(text, max(0, match.start() - 16), match.start()):
+            continue  # an order's, a waybill's, a booking's number ("주문 번호는 공이 다시 삼삼삼": an attacker's)
         if _valid_in(digits, ("KR",), trunk_written=True):
             yield match.span()
 
 
+_KOREAN_REFERENCE = re.compile(r"주문|송장|예약|접수|사건|검체|운송장|티켓")
 _KOREAN_COUNTER = re.compile(r"[ \t]*(?:개|명|건|회|원|장|대|통|권|병|박스)")

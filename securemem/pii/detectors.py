@@ -219,9 +219,10 @@ def _typed(name: str, finder: Callable[[Scan], Iterable[Span]]) -> Callable[[Sca
 # Other languages' words for it (reviewer M): Italian "int.", Polish "wew.", French "poste", Turkish
 # "dahili", German "Durchwahl"/"DW", Spanish "extensión"/"anexo", Russian "доб."/"доп.".
 _EXTENSION = re.compile(
-    r"[ \t]*,?[ \t]*(?:ext\.?|extn\.?|extension|x|#"
+    # (blanks possessive: a run of them after each phone was read back and forth, quadratic: an attacker's round)
+    r"[ \t]*+(?:,[ \t]*+)?(?:ext\.?|extn\.?|extension|x|#"
     r"|int\.|wew\.|poste|dahili|durchwahl|dw\.?|extensión|anexo|доб\.|доп\.)"
-    r"[ \t]*[0-9]{1,6}(?![0-9A-Za-z])",
+    r"[ \t]*+[0-9]{1,6}(?![0-9A-Za-z])",
     re.IGNORECASE,
 )
 
@@ -1198,7 +1199,6 @@ _NUMBERED_PART = re.compile(
     r"""(?P<n>[0-9]{1,2})["']?[ \t]*[:=][ \t]*"""
     r"""(?:(?P<q>["'])(?P<value>[^"'\n]{1,256})(?P=q)|(?P<bare>[^\s"',;#][^\n"',;#]{0,255}))"""
 )
-_BETWEEN_PARTS = re.compile(r"""[ \t]*[,;]?[ \t\r\n]*["']?\Z""")
 # What a value kept in parts may be: a secret, an IBAN or an email (a key's parts joined into a card, an SSN or an
 # address were lists of plain numbers in an attacker's round: "sku_chunks": ["4030", "4040", ...])
 _PART_TYPES = frozenset({"IBAN", "EMAIL"})
@@ -1239,7 +1239,6 @@ def _part_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
             previous is not None
             and part["stem"].lower() == previous["stem"].lower()
             and int(part["n"]) == int(previous["n"]) + 1
-            and _BETWEEN_PARTS.search(text, previous.end(), part.start()) is not None
         ):
             before = "value" if previous["value"] is not None else "bare"
             junctions.append((previous.end(before), part.start(value)))
@@ -1707,6 +1706,7 @@ _SEPARATED_NAMED = re.compile(
     r"|debit|karte|kreditkarte|tarjeta|carte|cartão|carta|telefon|telefono|teléfono|téléphone|handy|móvil|celular"
     r"|portable|ssn|social|rappeler|appeler|llamar|anrufen)(?![^\W\d_])"
 )
+_SSN_OR_CALLBACK = re.compile(r"(?<![^\W\d_])(?:ssn|social|rappeler|appeler|llamar|anrufen)(?![^\W\d_])")
 _NAMED_RIGHT_BEFORE = re.compile(
     _SEPARATED_NAMED.pattern + r"(?:[ \t]+(?:le|la|al|the|no|nr|number|is|at|on|au)(?![^\W\d_])|[ \t]*[:#=])*[ \t]*\+?$"
 )
@@ -1720,8 +1720,14 @@ def _separated_digit_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         if (
             _SEPARATED_NAMED.search(scan.lower, max(0, run.start() - _SPACED_CONTEXT), run.start()) is not None
             if run.group(1) in "*_"
-            # a dot or a dash after each digit: the word right before (a version's digits after "phone firmware")
+            # a dot or a dash after each digit: the word right before (a version's digits after "phone firmware"), an
+            # SSN's or a callback's, or a "+" before the digits (a retry's delays after "call:", a keypad's order after
+            # "phone:" are digits so set: an attacker's round)
             else _NAMED_RIGHT_BEFORE.search(scan.lower, max(0, run.start() - _SPACED_CONTEXT), run.start()) is not None
+            and (
+                text[run.start() - 1 : run.start()] == "+"
+                or _SSN_OR_CALLBACK.search(scan.lower, max(0, run.start() - 24), run.start())
+            )
         )
     ]
     if not runs:

@@ -42,9 +42,12 @@ def may_hold_hl7(scan: Scan) -> bool:
 
 def find_hl7(scan: Scan) -> Iterator[Hit]:
     text = scan.text
+    end = -1
     for segment in _SEGMENT.finditer(text):
         name = segment["name"]
-        end = _SEGMENT_END.search(text, segment.end()).start()  # type: ignore[union-attr]  # "$" always matches
+        if segment.end() > end:
+            # (once per line: segments quoted one after another on a line, each read to its end, were quadratic)
+            end = _SEGMENT_END.search(text, segment.end()).start()  # type: ignore[union-attr]  # "$" always matches
         fields = _spans(text, segment.end(), end, "|", _MAX_FIELDS)
         ssn_field = _SSN_FIELDS.get(name)
         if ssn_field is not None and ssn_field <= len(fields):

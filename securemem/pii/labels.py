@@ -21,8 +21,8 @@ Hit = tuple[str, int, int]
 # A line's label: a list marker, then words and parentheses (colons allowed inside them), then a
 # colon (ASCII or fullwidth), then the value, alone up to the line's end or a separator.
 _LABELLED = re.compile(
-    r"^[ \t]*(?P<marker>[-*•#>]+[ \t]*)?(?P<label>(?:[^\n:：(（]|[(（][^)）\n]{0,100}[)）]){2,120}?)[ \t]*[:：][ \t]*"
-    r"[\"'`「]?(?P<value>[A-Za-z0-9_\-+/=.:]{16,128}?)[\"'`」]?[ \t]*(?:$|[ \t]*[,;。、(（#/])",
+    r"^[ \t]*+(?P<marker>[-*•#>]+[ \t]*+)?(?P<label>(?:[^\n:：(（]|[(（][^)）\n]{0,100}[)）]){2,120}?)[ \t]*[:：][ \t]*"
+    r"[\"'`「]?(?P<value>[A-Za-z0-9_\-+/=.:]{16,128}?)[\"'`」]?[ \t]*+(?:$|[,;。、(（#/])",
     re.MULTILINE,
 )
 

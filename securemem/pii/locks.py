@@ -180,7 +180,8 @@ _TO_VALUE = re.compile(
 # The value ends its clause: the text's or line's end, a stop, a bracket, a quote, or a word that goes on
 # to when or what for ("1967 efter kl 18", "2580 etter kl 20", "2468B voor de monsterkluis").
 _END = re.compile(
-    r"(?=[ \t]*(?:$|[.,;!?)\]\"'»”」）。，、।\r\n]|-[ \t]|[ \t]+(?:after|then|for|and|efter|etter|och|og|nach|und|"
+    # (blanks possessive, a word after them behind a look-back: two runs side by side were quadratic, an attacker's)
+    r"(?=[ \t]*+(?:$|[.,;!?)\]\"'»”」）。，、।\r\n]|-[ \t]|(?<=[ \t])(?:after|then|for|and|efter|etter|och|og|nach|und|"
     r"für|après|puis|pour|et|después|luego|para|y|depois|e|dopo|poi|per|daarna|dan|voor|en|po|potem|dla|i|pro|a|"
     # where: Czech's and Polish's "u" before a title (at someone's: not Croatian's "kod vrata 204 u prizemlju", an
     # attacker's round), Indonesian's "di", Greek's "για" ("kód schránky na klíče 2450 u paní ...", "kode kotak

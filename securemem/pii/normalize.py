@@ -304,11 +304,18 @@ def letters_as_digits(text: str, encoded: bytes | None = None) -> str:
     return "".join(pieces)
 
 
-def _nanp_trunk(text: str, groups: list[tuple[int, int]]) -> bool:
-    """The first group is one "l", a dash, then groups of three, three and four: "l-489-682-6892" (not an "I",
-    a roman numeral's as often: "Step I-800-...", nor "l" and a space: an attacker's round)."""
-    (first, last), *rest = groups
-    return last - first == 1 and text[first] == "l" and [b - a for a, b in rest] == [3, 3, 4] and text[last] == "-"
+def _nanp_trunk(text: str, groups: list[tuple[int, int]], at: int = 0) -> bool:
+    """The groups from ``at`` are one "l", a dash, then groups of three, three and four: "l-489-682-6892" (not an
+    "I", a roman numeral's as often: "Step I-800-...", nor "l" and a space: an attacker's round)."""
+    if len(groups) - at != 4:  # (counted, not listed: a list of every group's length per group was quadratic)
+        return False
+    first, last = groups[at]
+    return (
+        last - first == 1
+        and text[first] == "l"
+        and [b - a for a, b in groups[at + 1 :]] == [3, 3, 4]
+        and text[last] == "-"
+    )
 
 
 def _number_within(text: str, canonical: bytes, start: int, end: int) -> tuple[int, int]:
@@ -319,14 +326,17 @@ def _number_within(text: str, canonical: bytes, start: int, end: int) -> tuple[i
     if groups and end < len(canonical) and canonical[end] == ord("x"):
         groups = groups[:-1]  # glued to the word after it
     # A group of letters alone ends the number, except a country code right after "+" ("+l 97l ...").
-    while groups and _0 not in canonical[groups[0][0] : groups[0][1]]:
-        first, last = groups[0]
+    # (an index, not a copy of the list per group dropped: "l " * n was quadratic, an attacker's round)
+    at = 0
+    while at < len(groups) and _0 not in canonical[groups[at][0] : groups[at][1]]:
+        first, last = groups[at]
         # (or OCR's "l" for the "1" before a North American number: "Fax: l-489-682-6892", reviewer BO)
-        if (first > 0 and text[first - 1] == "+" and last - first <= 3 and len(groups) > 1) or _nanp_trunk(
-            text, groups
+        if (first > 0 and text[first - 1] == "+" and last - first <= 3 and len(groups) - at > 1) or _nanp_trunk(
+            text, groups, at
         ):
             break
-        groups = groups[1:]
+        at += 1
+    groups = groups[at:]
     # A last group of letters alone ends the number too, unless it is three or four long after
     # groups holding six digits or more ("(212) 736-lOOO", "5l8l 674O 7557 lOlO").
     while groups and _0 not in canonical[groups[-1][0] : groups[-1][1]]:
@@ -637,6 +647,7 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
     quoted_printable = "=\n" in original and _QUOTED_PRINTABLE.search(original) is not None
     qp_escaped: bool | None = None
     folded = "BEGIN:V" in original
+    property_lines: dict[int, bool] = {}  # each folded line's answer, read once (see _folded_property)
     for match in _ESCAPE.finditer(original):
         if match["pct"] is not None:
             char = _ESCAPED[match["pct"].lower()]
@@ -697,7 +708,7 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
                 continue
             char = "@" if match["qp_at"] is not None else "."
         elif match["fold"] is not None:
-            if not folded or not _folded_property(original, match.start()):
+            if not folded or not _folded_property(original, match.start(), property_lines):
                 continue
             char = ""
         else:
@@ -718,14 +729,23 @@ _PROPERTY_LINE = re.compile(r"[A-Z][A-Z0-9\-]{1,40}[;:]")
 _FOLD_BACK = 4096  # the longest content line read back for its property's name
 
 
-def _folded_property(original: str, at: int) -> bool:
+def _folded_property(original: str, at: int, known: dict[int, bool]) -> bool:
     """The fold at ``at`` continues a property's line (its own line or one it folded before), not prose that only
-    mentions BEGIN:VCARD ("Here is a list: ... 0176\\n 12345678": an attacker's round)."""
+    mentions BEGIN:VCARD ("Here is a list: ... 0176\\n 12345678": an attacker's round). ``known``: the answer of each
+    line read before (a fold's walk back through every fold before it was quadratic: an attacker's round)."""
     start = at
+    walked: list[int] = []
     while True:
         line = original.rfind("\n", max(0, start - _FOLD_BACK), start) + 1
-        if line == 0 or original[line : line + 1] not in (" ", "\t"):
-            return _PROPERTY_LINE.match(original, line) is not None
+        answer = known.get(line)
+        if answer is None and (line == 0 or original[line : line + 1] not in (" ", "\t")):
+            answer = _PROPERTY_LINE.match(original, line) is not None
+        if answer is not None:
+            for each in walked:
+                known[each] = answer
+            known[line] = answer
+            return answer
+        walked.append(line)
         start = line - 1
 
 

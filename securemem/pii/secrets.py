@@ -683,20 +683,19 @@ _ASSIGN_START = re.compile(r"""["'`\]]?[ \t]{0,8}(?:[:=\-\u2192]|\?=|(?:is|was)\
 _KEY_REST = re.compile(r"[a-z0-9_.\-]{0,64}")
 # A key's number among several, between its name and its value ("unseal key 1 of 5: FKMZqEH9...=", "recovery key #2
 # = ...": reviewer CR): the name is the key's, the value comes after the number.
-# Or an aside in brackets ("Web API key (partner.steam-api): 9268E0CA...": reviewer CS), not one that says the value is
-# none or describes a form's field ("site key (public, embedded in the page HTML): 6LXt...": reviewer M's ordinary
-# line; "Password (optional): blank": reviewer AV's).
-_KEY_ORDINAL = re.compile(
-    r"(?:[ \t]#?[0-9]{1,2}(?:[ \t]?(?:of|/)[ \t]?[0-9]{1,2})?"
-    r"|[ \t]\((?![^()\n]*(?:public|example|sample|placeholder|redacted|dummy|fake|not secret|optional|required|"
-    r"default|if any|format|length|min|max|policy|rules|hint))[^()\n]{1,40}\))"
-    r"(?=[ \t]{0,8}[:=])"
-)
+_KEY_ORDINAL = re.compile(r"[ \t]#?[0-9]{1,2}(?:[ \t]?(?:of|/)[ \t]?[0-9]{1,2})?(?=[ \t]{0,8}[:=])")
 
 
 def _past_ordinal(lower: str, key_end: int) -> int:
     ordinal = _KEY_ORDINAL.match(lower, key_end)
-    return key_end if ordinal is None else ordinal.end()
+    if ordinal is None or _ORDINAL_KEY.search(lower, max(0, key_end - 24), key_end) is None:
+        return key_end
+    return ordinal.end()
+
+
+# Keys numbered among several that are secrets' (Vault's unseal keys, Shamir's shares, recovery keys): not a cache's, an
+# object's or a translation's ("Cache key 2 of 4: 2fd4e1c6...", "Translation key #5 = ...": an attacker's round)
+_ORDINAL_KEY = re.compile(r"(?:unseal|recovery|secret|private|master|signing|root|shamir)[ \t_\-]+(?:key|share|token)$")
 
 
 # The next property of a connection string ("Server=h;User Id=a;Password=K4szt4n@439;Encrypt=true;"): where the
