@@ -1133,21 +1133,16 @@ _TO_THE_NUMBER = frozenset(
      "es", "ko", "ni", "account", "اکاؤنٹ"]
 )  # fmt: skip
 _PERSON_NOUNS = frozenset(["customer", "member", "employee", "client", "patient", "user", "subscriber"])
+# Korean's words for a receipt, a specimen, an order, a waybill, a booking, a case, a ticket ("검체 접수 번호
+# 260314-0417": reviewer CR): a reference's before its number, as words (_REFERENCE_WORDS) and as characters
+# (_KOREAN_REFERENCE).
+_KOREAN_REFERENCES = (
+    "접수", "검체", "주문", "송장", "운송장", "예약", "사건", "티켓", "접수번호", "주문번호", "송장번호", "예약번호"
+)  # fmt: skip
 _REFERENCE_WORDS = frozenset(
     [
         "pn",  # a part number ("PN 0345-22-8136", reviewer Q)
-        # Korean: a receipt's, a specimen's, an order's, a waybill's, a booking's, a case's ("검체 접수 번호
-        # 260314-0417": reviewer CR)
-        "접수",
-        "검체",
-        "주문",
-        "송장",
-        "예약",
-        "사건",
-        "접수번호",
-        "주문번호",
-        "송장번호",
-        "예약번호",
+        *_KOREAN_REFERENCES,
         "apn",  # an assessor's parcel number ("APN 4326-018-027 / Lot 14, Tract 30512": reviewer CD)
         "הזמנה",  # Hebrew: an order ("הזמנה 7731-2024-55", reviewer BB)
         "ماڈل",  # Urdu: a model's number ("موبائل ماڈل نمبر 03124496172": an attacker's round)
@@ -4857,7 +4852,7 @@ def _spelt_kind(
 ) -> str | None:
     """The type of the number ``number`` read out at ``match``, or None (see find_spelt_numbers)."""
     # "my number is" said (find_spelt_numbers adds "phone" for its forms in other languages), or "phone" right before
-    mine = words[-1:] == ["phone"] or _MY_NUMBER_IS.search(lower, max(0, match.start() - 32), match.start()) is not None
+    mine = words[-1:] == ["phone"] or _my_number(words)
     if country is not None:
         number = _COUNTRY_CODE_WORDS[re.sub("[ \\-]+", " ", country)] + number
     # Read with this release's wider forms (a country code said as one number, digits typed among the
@@ -4937,9 +4932,6 @@ def _spelt_kind(
     return None
 
 
-_MY_NUMBER_IS = re.compile(r"(?<![^\W\d_])my[ \t]+(?:phone[ \t]+|mobile[ \t]+|cell[ \t]+)?number(?:[ \t]+is)?[ \t:,]*$")
-
-
 def _words_past_letters(lower: str, start: int) -> list[str]:
     """The last three words before ``start`` on its line that are not single letters (a reference's letters said one by
     one)."""
@@ -4948,6 +4940,7 @@ def _words_past_letters(lower: str, start: int) -> list[str]:
 
 
 # Units and pieces after digits read out: a count's, not a phone's (in the languages read, Greek as the view writes it).
+# Not COUNTED (scan.py), whose nouns name calls and people too: "... eight three zero zero call after 5" is a phone.
 _UNITS_AFTER = re.compile(
     r"[ \t]*(?:unidades|unidad|units?|pieces|pcs|items|boxes|adet|koli|tane|piezas|pezzi|peças|sztuk|szt|stk|stück|"
     r"teμάxia|koμμάtia|개)(?![^\W\d_])"
@@ -5086,5 +5079,5 @@ def find_korean_phones(scan: Scan) -> Iterator[Span]:
             yield match.span()
 
 
-_KOREAN_REFERENCE = re.compile(r"주문|송장|예약|접수|사건|검체|운송장|티켓")
+_KOREAN_REFERENCE = re.compile("|".join(_KOREAN_REFERENCES))
 _KOREAN_COUNTER = re.compile(r"[ \t]*(?:개|명|건|회|원|장|대|통|권|병|박스)")
