@@ -475,6 +475,8 @@ def worst_cases(size: int) -> dict[str, str]:
         "hl7-inline": fill(": PID|"),
         "phone-extension": "call +44 20 7946 0958" + " " * size + "x",
         "labelled-blanks": " " * size + "key: " + "A" * 20 + "!x",
+        "hint-word": fill("pwd"),
+        "cjk-hints": fill("密码"),
         "label-words": fill("password " + "a " * 8 + "("),
         "sql-rows": "INSERT INTO t (id, ssn) VALUES " + fill("(1, '123456789'),"),
         "aligned-rows": "name   phone\n" + fill("a      1 2 3 4 5 6 7\n"),

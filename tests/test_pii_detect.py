@@ -737,6 +737,8 @@ HOSTILE.update(
         "lock-end": "code 123456" + " " * FIFTH + "x",
         "app-password": "App password: tzkq mvrb wxhd npsf" + " " * FIFTH + "x",
         "sms-code": "SMS-kód: 567 259" + " " * FIFTH + "x",
+        # A word made of a password's hints ("pwd" repeated: each walked back to the word's start, an attacker's round)
+        "hint-word": "pwd" * (FIFTH // 3),
         "label-words": ("password " + "a " * 8 + "(") * (FIFTH // 26),
         "sql-rows": "INSERT INTO t (id, ssn) VALUES " + "(1, '123456789')," * (FIFTH // 17),
         "table-rules": "| ssn | phone |\n" + "+----+----+\n" * (FIFTH // 12),

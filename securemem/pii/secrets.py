@@ -1819,10 +1819,16 @@ def _label_starts(scan: Scan, spans: list[tuple[int, int]]) -> list[int]:
     if not _OTHER_PASSWORD_HINTS.isdisjoint(scan.words):
         found += [at for hint in _PASSWORD_HINTS[2:] for at in scan.places(hint)]
     starts: set[int] = set()
-    for at in found:
+    # In order, each walk back stops at the hint before it: a word made of hints ("pwd" repeated, an attacker's round)
+    # was walked back from each of them, quadratic.
+    before, word_start = -1, 0
+    for at in sorted(found):
         start = at
-        while start > 0 and (lower[start - 1].isalpha() or lower[start - 1] == "_"):
+        while start > max(before, 0) and (lower[start - 1].isalpha() or lower[start - 1] == "_"):
             start -= 1  # "kennwort" from "wort", "auth_pass" from "pass"
+        if start == before:
+            start = word_start  # the hint before is in the same word: its word's start
+        before, word_start = at, start
         starts.add(start)
         for lead in _LEADS:  # "mot de passe", "palavra-passe": the label starts at its first word
             if lower.startswith(lead, start - len(lead)):
