@@ -531,10 +531,11 @@ FOUND = {
     # and Latin-1 or "=3D" mail; "kontoen", "kontot"; Basque's "sakelakoa", "telefonoz"). Left: the radio alphabet
     # with "X-ray" or ICAO's "niner", letters said "A as in Alfa", keypairs in hex or with comments, undotted
     # Norwegian accounts, a soft line break in quoted-printable mail not named so, a card's word two lines above.
-    "csa": (126, 58),  # reviewer CS's readers' shapes in other forms: 43 by the tree before, 72 by the readers as
-    # first written, 58 since the narrowing. Left: other words before digits set apart by dots or dashes, other calling
-    # verbs, Greek's colloquial digit words, "다시" unspaced, ordinals as "no. 2" or "[2]", code spans with two blanks
-    # or commas between, a split Slack token, domains not listed in assignments whose key names no mail.
+    "csa": (126, 63),  # reviewer CS's readers' shapes in other forms: 43 by the tree before, 72 by the readers as
+    # first written, 58 since the narrowing, 63 once "the number" dictated and a dash said between commas were read
+    # where the words around them allow (stop 63). Left: other words before digits set apart by dots or dashes, other
+    # calling verbs, Greek's colloquial digit words, "다시" unspaced, ordinals as "no. 2" or "[2]", code spans with two
+    # blanks or commas between, a split Slack token, domains not listed in assignments whose key names no mail.
     "cra": (155, 90),  # reviewer CR's readers' shapes in other forms: 65 by the tree before, 92 by the readers as
     # first written, 90 since (the narrowing took two). Left: other calling verbs ("Ara beni", "Τηλεφωνήστε μου"),
     # other separators ("•", "~", "_"), Korean's "영" and "다시", names in square brackets, key ordinals as "(1/5)" or

@@ -30,6 +30,34 @@ from tests.helpers import found_values
         # (two whole tokens side by side stay two)
         ("token `ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ` `ghp_zYxWvUtSrQpOnMlKjIhGfEdCbA0987654321`",
          ["ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ", "ghp_zYxWvUtSrQpOnMlKjIhGfEdCbA0987654321"]),
+        # "the number", dictated, in languages whose word for it names any number: read as the last word before the
+        # digits, or with words that say how it was given; a valid number of the language's region without those
+        ("Ο πελάτης υπαγόρευσε τον αριθμό: έξι εννέα εννέα, τέσσερα έξι επτά, ένα τρία μηδέν πέντε.",
+         ["έξι εννέα εννέα, τέσσερα έξι επτά, ένα τρία μηδέν πέντε"]),
+        ("Číslo nadiktované slovy: šest nula nula, čtyři nula tři, osm čtyři jedna.",
+         ["šest nula nula, čtyři nula tři, osm čtyři jedna"]),
+        ("Asiakas luetteli numeron sanoin: nolla neljä neljä, yhdeksän neljä yksi, neljä kuusi kahdeksan yhdeksän.",
+         ["nolla neljä neljä, yhdeksän neljä yksi, neljä kuusi kahdeksan yhdeksän"]),
+        ("Kunden läste upp numret: plus fyra sex, sju noll, fem fem nio, åtta åtta, fyra fyra.",
+         ["plus fyra sex, sju noll, fem fem nio, åtta åtta, fyra fyra"]),
+        ("הלקוח הכתיב את המספר במילים: אפס חמש שלוש, שלוש שמונה תשע, תשע ארבע תשע חמש.",
+         ["אפס חמש שלוש, שלוש שמונה תשע, תשע ארבע תשע חמש"]),
+        ("Τον αριθμό: έξι εννέα εννέα, τέσσερα έξι επτά, ένα τρία μηδέν πέντε.",
+         ["έξι εννέα εννέα, τέσσερα έξι επτά, ένα τρία μηδέν πέντε"]),
+        # a dash said between commas, where an SSN's or a phone's own word names the number
+        ("El titular dictó su número de Seguro Social: seis cero uno, guion, cero uno, guion, siete seis cero uno.",
+         ["seis cero uno, guion, cero uno, guion, siete seis cero uno"]),
+        ("My social security number is six zero one, dash, zero one, dash, seven six zero one.",
+         ["six zero one, dash, zero one, dash, seven six zero one"]),
+        ("Mi móvil: seis uno dos, guion, tres cuatro cinco, guion, seis siete ocho",
+         ["seis uno dos, guion, tres cuatro cinco, guion, seis siete ocho"]),
+        # Japanese digits in kana, "・" between them, after a phone's label; "プラス" before them
+        ("お客様が読み上げた電話番号：プラス・はち・いち、はち・ゼロ、ろく・はち・ろく・きゅう、ご・ろく・いち・ろく。",
+         ["プラス・はち・いち、はち・ゼロ、ろく・はち・ろく・きゅう、ご・ろく・いち・ろく"]),
+        ("電話番号は ぜろ・きゅう・ぜろ、いち・に・さん・よん、ご・ろく・なな・はち です。",
+         ["ぜろ・きゅう・ぜろ、いち・に・さん・よん、ご・ろく・なな・はち"]),
+        ("电话：seven two nine, four one five, three three eight one",
+         ["seven two nine, four one five, three three eight one"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -63,6 +91,16 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "Cache key 2 of 4: 2fd4e1c67a2d28fced849ee1bb76e7391b93eb12",
         "Translation key #5 = checkoutPaymentMethodLabelV2",
         "Dedup key (sha256 of empty payload): e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        # "the number" with a word after it that names whose (a serial's, an order's), or a number no region holds
+        "Číslo objednávky nadiktované slovy: šest nula nula, čtyři nula tři, osm čtyři jedna.",
+        "Το νούμερο: ένα δύο τρία τέσσερα πέντε έξι επτά οκτώ εννέα",
+        # a dash said between commas in an order's, a part's and an article's number
+        "Número de pedido: dos cero dos, guion, cuatro cinco, guion, seis siete ocho nueve",
+        "The part number is one two three, dash, four five, dash, six seven eight nine",
+        "Codice articolo: tre tre uno, trattino, due due, trattino, quattro cinque sei sette",
+        # kana digits after an order's number, and kana words that are digits in ordinary Japanese
+        "注文番号：いち・に・さん・よん・ご・ろく・なな・はち・きゅう",
+        "本日は、に、さん、ご、の順に並べます。ろく、なな、はち、いち、に。",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

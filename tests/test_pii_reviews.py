@@ -951,13 +951,14 @@ def altered(name: str) -> list[str]:
         # game studio's live operations and DevOps; 30 languages): 310 of 337 as it came (92.0%), 317 since (94.1%):
         # Dutch's callback number before digits read out, Korean's "다시" for a dash after a phone's word, an address
         # assigned to a key that names a mail, a dot or a dash after every digit after an SSN's or a callback's word
-        # or a "+", a token's parts in code spans a blank apart. Left (read at first, then narrowed after the
-        # attacker's round: each turned 35-63 ordinary lines into findings): digits read out after the words for
-        # "number" of Greek, Czech, Finnish, Swedish and Hebrew, a dash said between commas, a key's aside in brackets;
-        # and kana digits, a Colombian mobile after a city, a Singapore mobile after "(SG)", an Italian mobile after
+        # or a "+", a token's parts in code spans a blank apart; 324 (96.1%) in the next stop: digits read out after
+        # the words for "number" of Greek, Czech, Finnish, Swedish and Hebrew where nothing after that word names
+        # another number's (and the language's region holds it, unless a word says it was dictated), a dash said
+        # between commas after an SSN's or a phone's own word, kana digits after a phone's label. Left: a key's aside
+        # in brackets, a Colombian mobile after a city, a Singapore mobile after "(SG)", an Italian mobile after
         # "numero", an IP said in words, a Unity serial, an IBAN spelt with its letters, a card's groups one a table's
         # row, a seed's halves in two JSON values.
-        ("cs", "claim", None, 0.94),
+        ("cs", "claim", None, 0.96),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -4283,12 +4283,18 @@ for _digits_of_language in (
     # Czech's and Hebrew's (reviewer CS: "šest nula nula, čtyři nula tři, ...", "אפס חמש שלוש, ...")
     "nula jedna dva tři čtyři pět šest sedm osm devět",
     "אפס אחת שתיים שלוש ארבע חמש שש שבע שמונה תשע",
+    # Japanese in kana, hiragana and katakana ("プラス・はち・いち、はち・ゼロ、...": reviewer CS); each read
+    # whole, between "・", "、" or blanks, as every digit word is
+    "ぜろ いち に さん よん ご ろく なな はち きゅう",
+    "ゼロ イチ ニ サン ヨン ゴ ロク ナナ ハチ キュウ",
 ):
     for _value, _word in enumerate(_digits_of_language.split()):
         _DIGIT_WORDS[normalise_text(_word).lower()] = str(_value)
 # Vietnamese's "tư" (four) and "lăm" (five) after a ten, Greek's "εννιά", "εφτά", "οχτώ"
 for _word, _digit in (("tư", "4"), ("lăm", "5"), ("εννιά", "9"), ("εφτά", "7"), ("οχτώ", "8"), ("اثنين", "2")):
     _DIGIT_WORDS[normalise_text(_word).lower()] = _digit
+# kana's other readings: "れい", "まる" (zero), "しち" (seven), "きゅー" (nine)
+_DIGIT_WORDS.update({"れい": "0", "まる": "0", "しち": "7", "きゅー": "9", "キュー": "9", "レイ": "0"})
 _DIGIT_WORDS.update({"oh": "0", "zwo": "2", "tres": "3", "uma": "1", "meia": "6", "chaar": "4", "panch": "5"})
 # Tagalog's other spellings, and radio's "niner" ("your one-time code is niner-six-seven-...": reviewer CD)
 _DIGIT_WORDS.update({"kwatro": "4", "sinko": "5", "syete": "7", "nuebe": "9", "niner": "9"})
@@ -4339,9 +4345,13 @@ _WORD_GAP = (
     # (and Ethiopic's comma: "ዜሮ ዘጠኝ ሶስት ስምንት፣ ሁለት ዘጠኝ፣ ...": reviewer CL)
     # (or a pipe, as a note sets groups apart: "vier eins sechs sieben | sieben sechs ...": reviewer CR)
     rf"(?:(?:[ \t]*(?:\.\.\.|[,،、፣\-–—/.|])[ \t]*|[ \t]+)(?:{_SAID_BETWEEN}[ \t]*(?:\.\.\.|[,،、፣.])?[ \t]+){{1,3}}"
-    r"|[ \t]*(?:\.\.\.|[,،、፣\-–—/.|])[ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?"
+    r"|[ \t]*(?:\.\.\.|[,،、፣・\-–—/.|])[ \t]*|[ \t]+(?:(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)[ \t]+)?"
+    # a dash said between commas ("seis cero uno, guion, cero uno, guion, ...": reviewer CS), read only where an SSN's
+    # or a phone's own word names the number (see _COMMA_DASH)
+    r"|,[ \t]*(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino),[ \t]*"
     r")"
 )
+_COMMA_DASH = re.compile(r",[ \t]*(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino),")
 
 
 def _country_code_words() -> dict[str, str]:
@@ -4389,13 +4399,15 @@ _SPELT_MIN_TOKENS = 7  # ... and seven tokens, unless typed groups hold the rest
 # "plus" in the languages read: Vietnamese "cộng", Swahili "jumlisha", Hungarian "plusz" (reviewers BH and BI)
 _PLUS_WORDS = "|".join(
     re.escape(normalise_text(word).lower())
-    for word in ("plus", "più", "más", "mais", "artı", "arti", "cộng", "jumlisha", "plusz", "плюс", "زائد")
+    for word in ("plus", "più", "más", "mais", "artı", "arti", "cộng", "jumlisha", "plusz", "плюс", "زائد", "プラス")
 )
 # "plus four four, seven nine one one, ...": an international number read out; its country code may be
 # said as one number ("más treinta y cuatro, seis cuatro cuatro, ...": reviewer AR).
 _SPELT_RUN = re.compile(
     # Turkish's "artı" ("artı dokuz sıfır, iki bir iki, ...": reviewer BF)
-    rf"(?<![^\W\d_])(?:(?P<plus>{_PLUS_WORDS})[,،]?[ \t]+(?:(?P<country>{_COUNTRY_CODE_WORD}){_WORD_GAP})?)?"
+    # Japanese's "プラス" before its kana, "・" between (the view's ".": reviewer CS)
+    rf"(?<![^\W\d_])(?:(?P<plus>{_PLUS_WORDS})(?:[,،]?[ \t]+|(?<=ス)\.)"
+    rf"(?:(?P<country>{_COUNTRY_CODE_WORD}){_WORD_GAP})?)?"
     # five tokens at least: "six one seven, 384, 2719" (reviewer AX), the typed groups holding the rest
     # (not led by Vietnamese's "hai", two, which is Hindi's "is": "mera mobile hai nau chhe teen ...")
     rf"(?!hai(?![^\W\d_])){_DIGIT_TOKEN}(?:{_WORD_GAP}{_DIGIT_TOKEN}){{4,18}}(?![^\W\d_])"
@@ -4434,9 +4446,13 @@ _DIGIT_WORD_STARTS = "|".join(
     ]
 )
 _OPENERS = " \t\n:("  # what _SPELT_START reads before a digit word ...
-_SEPARATORS = " \t,،、፣-–—/.|"  # ... and right after it
+# ... and before a digit word in kana: "・" (the view's ".") or "、", as Japanese runs its words together
+_KANA_OPENERS = ".、"
+_KANA_DIGITS = frozenset(word for word in _DIGIT_WORDS if "\u3040" <= word[0] <= "\u30ff")
+_SEPARATORS = " \t,،、፣・-–—/.|"  # ... and right after it
 _SPELT_START = re.compile(
-    rf"[{re.escape(_OPENERS)}](?:{_DIGIT_WORD_STARTS})(?=[{re.escape(_SEPARATORS)}])"
+    rf"(?:[{re.escape(_OPENERS)}]|[{_KANA_OPENERS}](?=[\u3040-\u30ff]))"
+    rf"(?:{_DIGIT_WORD_STARTS})(?=[{re.escape(_SEPARATORS)}])"
     # then another digit word, or a digit typed ("mobile: oh 7 nine 0 one 5 ...": reviewer BP)
     rf"[{re.escape(_SEPARATORS)}]{{1,3}}(?:{_DIGIT_WORD}(?![^\W\d_])|[0-9](?![0-9]{{4}}))"
 )
@@ -4580,7 +4596,7 @@ def _spelt_openings() -> Any:
     each with how far back from its last character it starts; built on first use (6,000 strings)."""
     automaton = ahocorasick.Automaton()
     for word in _DIGIT_WORDS:
-        for opener in _OPENERS:
+        for opener in _OPENERS + (_KANA_OPENERS if word in _KANA_DIGITS else ""):
             for separator in _SEPARATORS:
                 automaton.add_word(f"{opener}{word}{separator}", len(word) + 1)
     automaton.make_automaton()
@@ -4663,13 +4679,38 @@ _SENTENCE_ENDS = ("\n", ". ", "! ", "? ", "; ")
 _SPELT_WORDS = re.compile(rf"[{_LETTERS}\u0370-\u03ff\u0400-\u04ff]+|[\u0900-\u0963\u0966-\u097f]+|{_OTHER_WORDS}")
 
 
+# A phone's label in Chinese or Japanese right before digits read out ("電話番号は ぜろ・きゅう・...", "电话：seven").
+_CJK_PHONE_BEFORE = re.compile(
+    r"(?:電話番号|電話|携帯番号|携帯|連絡先|电话号码|电话|手机号码|手机)(?:は|是|为)?:?[ \t]{0,2}$"
+)
+
+
+def _said_words_before(lower: str, start: int) -> list[str]:
+    """The last words before a number read out at ``start``; "phone" after a Chinese or Japanese phone's label
+    ("電話番号：プラス・はち・いち、...": reviewer CS), whose words are not _SPELT_WORDS'."""
+    words = _SPELT_WORDS.findall(lower[max(0, start - 48) : start])[-4:]
+    if _CJK_PHONE_BEFORE.search(lower, max(0, start - 12), start):
+        words.append("phone")
+    return words
+
+
+def _commas_around_a_dash(rest: str, words: list[str], asked: list[str]) -> bool:
+    """A dash said between commas where neither an SSN's nor a phone's own word names the number ("Referencia del
+    pedido: dos cero dos, guion, cuatro cinco, guion, ...": an order's, an attacker's round)."""
+    return (
+        _COMMA_DASH.search(rest) is not None
+        and _SPELT_SSN_CONTEXT.isdisjoint(asked)
+        and (_SPELT_CONTEXT - _ANY_NUMBER).isdisjoint(words)
+    )
+
+
 def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
     """Phones, SSNs and cards read out digit by digit, named by the words before them."""
     lower = scan.lower
     if any(word in lower for word in _FRENCH_TENS):
         yield from _french_phones(lower)
     for match in _SPELT_RUN.finditer(lower):
-        words = _SPELT_WORDS.findall(lower[max(0, match.start() - 48) : match.start()])[-4:]
+        words = _said_words_before(lower, match.start())
         # What a caller answers names it a few lines up ("your Social Security number?\nCaller: Sure, it's ...").
         asked = _SPELT_WORDS.findall(lower[max(0, match.start() - 160) : match.start()])[-16:]
         country = match["country"]
@@ -4683,6 +4724,8 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
             # Five or six words alone are a code's or a count's ("siete siete uno dos cero cuatro"); five or six
             # tokens with typed groups end their clause ("two, one, two, 555, 1234 across the venue", "...
             # 2719 calls" are counts: an attacker's round).
+            continue
+        if _commas_around_a_dash(rest, words, asked):
             continue
         read = "".join(token if token[0].isdigit() else _spelt_digits(token) for token in tokens)
         if len(read) >= _MINE_DIGITS and _MY_NUMBER_SAID.search(lower, max(0, match.start() - 48), match.start()):
@@ -4838,6 +4881,60 @@ _TALK_AFTER = frozenset(
 )  # fmt: skip
 
 
+# "The customer dictated the number: ..." in languages whose word for "number" names any number, and whose qualifier
+# follows it ("αριθμό σειράς", a serial's; "číslo objednávky", an order's: an attacker's round on reviewer CS's
+# readers): the number's word read only as the last word before the digits, or followed by words that say how it was
+# given ("číslo nadiktované slovy:", "המספר במילים:"). Each word with its language's region: without a word that says it
+# was dictated, the digits must make a valid number there or in the deployment's regions (reviewer CS).
+_NUMBER_NAMED_IN: dict[str, str] = {}
+for _region, _number_words in (
+    ("GR", "αριθμός αριθμό αριθμού νούμερο"),
+    ("CZ", "číslo čísla číslem"),
+    ("SK", "číslo čísla číslom"),
+    ("FI", "numero numeron numeroa numeroni"),
+    ("SE", "numret numren"),
+    ("NO", "nummeret"),
+    ("DK", "nummeret"),
+    ("IL", "המספר מספר מספרו מספרה"),
+    ("HU", "szám számot számát számom"),
+    ("PL", "numer numeru"),
+):
+    for _word in _number_words.split():
+        _NUMBER_NAMED_IN.setdefault(normalise_text(_word).lower(), _region)
+_DICTATED_WORDS = frozenset(
+    normalise_text(word).lower()
+    for word in (  # noqa: SIM905 - a word list reads better as words
+        "υπαγόρευσε υπαγόρευσαν διάβασε ολογράφως λέξεις "
+        "nadiktoval nadiktovala nadiktované nadiktovaný diktoval diktovala přečetl přečetla slovy slovami "
+        "luetteli saneli sanoi luki sanoin "
+        "läste dikterade upp leste læste dikterte dikterede ord "
+        "הכתיב הכתיבה הקריא הקריאה במילים "
+        "diktálta betűvel szóban podyktował podyktowała słownie"
+    ).split()
+)
+# What may come between the number's word and the digits besides those: "is", "the", "of the customer".
+_NUMBER_NAMED_THEN = _DICTATED_WORDS | {
+    normalise_text(word).lower()
+    for word in (  # noqa: SIM905 - a word list reads better as words
+        "είναι του πελάτη je zákazníka on asiakkaan är kundens er kundens הוא של הלקוח az ügyfél to klienta"
+    ).split()
+}
+
+
+def _number_named(words: list[str], number: str, dialled: str, scan: Scan) -> bool:
+    """A phone's digits after "the number" in a language whose word for it names any number (see _NUMBER_NAMED_IN)."""
+    for at in range(len(words) - 1, -1, -1):
+        region = _NUMBER_NAMED_IN.get(words[at])
+        if region is None:
+            continue
+        if not _NUMBER_NAMED_THEN.issuperset(words[at + 1 :]) or len(number) < _MINE_DIGITS:
+            return False
+        if not _DICTATED_WORDS.isdisjoint(words):
+            return True
+        return phone_e164(dialled, (region, *scan.phone_regions)) is not None
+    return False
+
+
 def _spelt_kind(
     scan: Scan,
     match: re.Match[str],
@@ -4903,6 +5000,7 @@ def _spelt_kind(
             _SPELT_CONTEXT.intersection(words)
             # asked for, unless a reference's name comes just before ("Sipariş numarası bir iki üç ...": an
             # order's number; an attacker's round)
+            or _number_named(words, number, dialled, scan)
             or (
                 len(number) >= _LONG_SPELT
                 and _SPELT_ASKED.intersection(asked)
