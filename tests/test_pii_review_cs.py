@@ -58,6 +58,14 @@ from tests.helpers import found_values
          ["ぜろ・きゅう・ぜろ、いち・に・さん・よん、ご・ろく・なな・はち"]),
         ("电话：seven two nine, four one five, three three eight one",
          ["seven two nine, four one five, three three eight one"]),
+        # an address said in words after a word that names one: each number 0-255, digit by digit or as said
+        ("Player read his IP over voice chat: sixty-two dot two hundred nine dot two hundred thirteen dot two "
+         "hundred thirty-eight.",
+         ["sixty-two dot two hundred nine dot two hundred thirteen dot two hundred thirty-eight"]),
+        ("my ip is one nine two dot one six eight dot zero dot one, thanks",
+         ["one nine two dot one six eight dot zero dot one"]),
+        ("server address: one ninety-two point one sixty-eight point one point twenty",
+         ["one ninety-two point one sixty-eight point one point twenty"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -101,6 +109,12 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         # kana digits after an order's number, and kana words that are digits in ordinary Japanese
         "注文番号：いち・に・さん・よん・ご・ろく・なな・はち・きゅう",
         "本日は、に、さん、ご、の順に並べます。ろく、なな、はち、いち、に。",
+        # four numbers said with dots: a release's, five of them, one past 255, scores, or no address named before
+        "The IP phone firmware version two dot one dot three dot four is out",
+        "the ip was one dot two dot three dot four dot five",
+        "host: three hundred dot one dot one dot one",
+        "ip scores: two point five, one point two, three point one, four point nine",
+        "Upgrade to two dot one dot three dot four on the server",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

@@ -959,6 +959,15 @@ def altered(name: str) -> list[str]:
         # "numero", an IP said in words, a Unity serial, an IBAN spelt with its letters, a card's groups one a table's
         # row, a seed's halves in two JSON values.
         ("cs", "claim", None, 0.96),
+        # Reviewer CT (a hospital pharmacy and telehealth clinic, a freight forwarder and customs broker, an insurer's
+        # claims desk, a school district's IT helpdesk; 28 languages): 189 of 205 as it came (92.2%), 198 since
+        # (96.6%): an OAuth client's secret of letters alone cut by "_" and "-", an OpenAI key without its prefix,
+        # a Google key in blocks with no label, EDIFACT's COM segment, a dot after every digit of a trunk-prefixed
+        # valid number, Indonesian's "WA", a password at the end of a long clause in Romanian, Indonesian and Thai.
+        # Left: passwords described in words ("the word falcon, then 1998, then an exclamation mark"), one typed
+        # backwards with its label after it, an SSN's parts in JSON keys "ssn_a", "ssn_b", "ssn_c", an enrolment
+        # token of capitals alone, a card's groups joined by "|".
+        ("ct", "claim", None, 0.96),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1368,6 +1377,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("cr", 0, set()),
         # Reviewer CS: none; as it came an object identifier ("OID 1.3.6.1.4.1.311.60") read as a phone.
         ("cs", 0, set()),
+        # Reviewer CT: a Russian customs tariff's number after "код ТН ВЭД" read as a mobile, as it came and since.
+        ("ct", 1, {"PHONE"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -606,6 +606,14 @@ def _public_sentry(text: str, start: int, end: int) -> bool:
 
 ANCHORED: tuple[Rule, ...] = (
     anchored(
+        "OPENAI_KEY_BODY",
+        "T3BlbkFJ",
+        r"(?<![A-Za-z0-9_\-])[A-Za-z0-9_\-]{20,200}T3BlbkFJ[A-Za-z0-9_\-]{20,200}(?![A-Za-z0-9_\-])",
+        "OpenAI keys given without their 'sk-' prefix ('T3BlbkFJ', base64 of 'OpenAI', inside): reviewer CT",
+        lead=200,
+        tail=200,
+    ),
+    anchored(
         "SLACK_WEBHOOK",
         "hooks.slack.com/",
         r"(?:h(?:tt|xx)ps?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,120}",

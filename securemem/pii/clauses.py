@@ -106,8 +106,14 @@ _COPULAS = frozenset(
     {"is", "was", "es", "era", "est", "était", "c'est", "ist", "war", "lautet", "é", "è", "är", "er", "je", "jest",
      "ay", "ni", "adalah", "ialah", "yaitu", "là",  # Tagalog's, Swahili's, Indonesian's, Vietnamese's "is"
      "és",  # Catalan's
+     "menjadi",  # Indonesian's "became" ("Kata sandi akun ... sudah direset menjadi Melati#3390": reviewer CT)
      *viewed_words("είναι", "ήταν", "є", "это", "הוא", "היא", "هي", "هو", "है", "उन्होंने")}
 )  # fmt: skip
+# Romanian's "is" after its label only (Spanish's "este" is "this": "contraseña de este Router2024!"); Thai's "is",
+# glued to the word before it as Thai writes ("รหัสผ่าน Wi-Fi ห้องพักครูใหม่คือ Mali2025!Khru": reviewer CT), before a
+# value with a password's own symbol ("รหัสผ่าน คือ Argon2id ที่ใช้แฮช" names a hash: an earlier attacker's round)
+_ROMANIAN_LABELS = frozenset({"parola", "parolă", "parola mea"})
+_THAI_IS = viewed_words("คือ")[0]
 _WHOM = frozenset({"me", "us", "him", "her", "them"})
 # ... not where it was not given ("Please don't send the password to me (GDPR-Art32)": an attacker's round)
 _NOT_GIVEN = re.compile(r"(?:don't|don’t|do not|never|not|won't|can't|cannot)\b[^.!?\n]*$")
@@ -280,6 +286,8 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
                 symbol = any(char in PASSWORD_SYMBOLS for char in text[at:end])
                 introduced = (
                     (previous in _COPULAS and not copula_before)
+                    or (previous == "este" and label.group() in _ROMANIAN_LABELS and not copula_before)
+                    or (previous.endswith(_THAI_IS) and symbol and not copula_before)
                     or (previous in _NOW and verb in _COPULAS)
                     or (previous in _PREPOSITIONS and (symbol or verb in SET_BY.get(previous, ())))
                     or (previous in _QUALIFIES and symbol)

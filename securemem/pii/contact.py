@@ -1158,6 +1158,9 @@ _REFERENCE_WORDS = frozenset(
         "mref",
         "kref",
         "warennummer",  # a customs tariff's number
+        "tariff",  # a commodity's customs code in other tariffs than Germany's ("HTS", "TARIC": reviewer CT's theme)
+        "hts",
+        "taric",
         "versicherungsschein",  # an insurance policy's
         "company",  # "Company No. 08812347"
         "takip",  # Turkish "Kargo Takip No" (tracking)
@@ -4457,6 +4460,7 @@ _SPELT_START = re.compile(
     rf"[{re.escape(_SEPARATORS)}]{{1,3}}(?:{_DIGIT_WORD}(?![^\W\d_])|[0-9](?![0-9]{{4}}))"
 )
 _SPELT_CONTEXT = _PHONE_WORDS | {
+    "wa",  # WhatsApp, as Indonesians write it ("Nomor WA saya plus enam dua, ...": reviewer CT)
     "número", "numero", "nummer", "numer", "numéro", "unter", "au", "rappelez", "rappeler", "móvil", "movil",
     "celular", "telemóvel", "cellulare", "handy", "mobiel", "portable", "telefoon",
     # German compounds, Turkish "call back" and "my number" ("Rückrufnummer laut Anruferin: null drei

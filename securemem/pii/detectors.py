@@ -94,6 +94,7 @@ from securemem.pii.contact import (
     may_hold_phone_object,
     may_hold_spelt_phone,
     may_hold_split_area_code,
+    phone_e164,
 )
 from securemem.pii.credentials import (
     DER_KEY_HINTS,
@@ -104,14 +105,14 @@ from securemem.pii.credentials import (
     find_wrapped_jwts,
 )
 from securemem.pii.dictated import find_dictated_emails, may_hold_dictated_email
-from securemem.pii.edi import find_x12, may_hold_x12
+from securemem.pii.edi import find_edifact_phones, find_x12, may_hold_x12
 from securemem.pii.encoded import find_encoded_secrets, may_hold_encoded_secret
 from securemem.pii.findings import Finding
 from securemem.pii.hl7 import find_hl7, may_hold_hl7
 from securemem.pii.labels import find_labelled_tokens, may_hold_labelled_token
 from securemem.pii.ledgers import find_ledger_accounts, may_hold_ledger_account
 from securemem.pii.locks import find_lock_codes, may_hold_lock_code
-from securemem.pii.network import find_ip_addresses, may_hold_ip_address
+from securemem.pii.network import find_ip_addresses, find_said_ipv4, may_hold_ip_address, may_hold_said_ip
 from securemem.pii.normalize import ATTRIBUTED_TAGS, OTHER_TAGS, View, viewed_words
 from securemem.pii.numeric import (
     A_CARDS_WORD,
@@ -459,8 +460,10 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"BANK_ACCOUNT"}), _typed("BANK_ACCOUNT", find_ledger_accounts), gate=may_hold_ledger_account),
     _Builtin(frozenset({"US_SSN"}), _typed("US_SSN", find_ssns), digits=SSN_DIGITS, gate=may_hold_ssn),
     _Builtin(frozenset({"US_SSN", "PHONE"}), find_x12, literals=("~",), gate=may_hold_x12),  # EDI segments
+    _Builtin(frozenset({"PHONE"}), find_edifact_phones, literals=("COM+",)),  # EDIFACT's COM segments
     _Builtin(frozenset({"US_SSN", "PHONE"}), find_hl7, literals=("|",), gate=may_hold_hl7, whole=True),  # HL7 v2
     _Builtin(frozenset({"IP_ADDRESS"}), _typed("IP_ADDRESS", find_ip_addresses), gate=may_hold_ip_address),
+    _Builtin(frozenset({"IP_ADDRESS"}), _typed("IP_ADDRESS", find_said_ipv4), gate=may_hold_said_ip),
     _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_private_keys), literals=("PRIVATE KEY",)),
     _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_der_keys), literals=DER_KEY_HINTS),
     _Builtin(frozenset({"PRIVATE_KEY"}), _typed("PRIVATE_KEY", find_wallet_keys), gate=may_hold_wallet_key),
@@ -1712,6 +1715,22 @@ _NAMED_RIGHT_BEFORE = re.compile(
 )
 
 
+def _dialled_with_trunk(scan: Scan, run: str) -> bool:
+    """Ten digits or more from a trunk "0", a valid number of the deployment's regions ("Mon portable :
+    0.6.4.1.8.3.3.3.6.8": reviewer CT), as a keypad's order or a retry's delays are not."""
+    digits = "".join(char for char in run if char.isdigit())
+    return (
+        len(digits) >= _TRUNK_DIALLED
+        and digits[0] == "0"
+        and digits not in _COUNTED_UP  # "phone: 0-1-2-3-4-5-6-7-8-9", a keypad's test
+        and phone_e164(digits, scan.phone_regions) is not None
+    )
+
+
+_TRUNK_DIALLED = 10
+_COUNTED_UP = frozenset({"0123456789", "01234567890", "0987654321"})
+
+
 def _separated_digit_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     text = scan.text
     runs = [
@@ -1727,6 +1746,7 @@ def _separated_digit_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
             and (
                 text[run.start() - 1 : run.start()] == "+"
                 or _SSN_OR_CALLBACK.search(scan.lower, max(0, run.start() - 24), run.start())
+                or _dialled_with_trunk(scan, run.group())
             )
         )
     ]

@@ -6,6 +6,11 @@ holds: ``REF*SY*604755135~`` is a Social Security number, ``NM1*IL*1*DOE*JANE***
 too (identification code qualifier 34), ``PER*IC*BILLING*TE*6193366958~`` a telephone number (TE,
 CP for a cell phone, FX a fax, HP and WP home and work). Such numbers carry no separators, so the
 finders of written numbers do not take them for an SSN or a phone; the qualifier does.
+
+UN/EDIFACT (freight, customs: IFTMIN, CUSDEC) writes a contact's number in a COM segment, its
+qualifier after the value: ``COM+4930123456:TE'`` a telephone (TE; FX a fax, AL a mobile, AJ and AV
+other numbers), ``COM++48602642452:TE'`` with its "+" (reviewer CT). Elements are separated by "+",
+components by ":", and a segment ends with "'".
 """
 
 from __future__ import annotations
@@ -51,6 +56,20 @@ def _patterns(separator: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     )
     phone = re.compile(rf"{sep}(?:{'|'.join(_PHONE_QUALIFIERS)}){sep}(?P<phone>\+?[0-9]{{10,15}}){end}")
     return ssn, phone
+
+
+# A COM segment's number: digits, a leading "+" (or "00") and the separators people type; its qualifier after it.
+_EDIFACT_PHONE = re.compile(r"(?<![A-Za-z0-9])COM\+(?P<phone>\+?[0-9][0-9 ()\-/.]{4,22}[0-9]):(?:TE|FX|AL|AJ|AV)(?=')")
+
+
+def find_edifact_phones(scan: Scan) -> Iterator[Hit]:
+    for match in _EDIFACT_PHONE.finditer(scan.text):
+        digits = "".join(char for char in match["phone"] if char.isdigit())
+        if match["phone"].startswith("+") or digits.startswith("00"):
+            if _valid_phone("+" + digits.removeprefix("00")):
+                yield "PHONE", *match.span("phone")
+        elif 7 <= len(digits) <= 15:  # national, its country's: the qualifier says it is a phone
+            yield "PHONE", *match.span("phone")
 
 
 def _valid_phone(digits: str) -> bool:

@@ -476,3 +476,164 @@ def may_hold_ip_address(scan: Scan) -> bool:
 def find_ip_addresses(scan: Scan) -> Iterator[Span]:
     yield from find_ipv4(scan)
     yield from find_ipv6(scan)
+
+
+# -- an address said in words --------------------------------------------------------------------
+
+# "sixty-two dot two hundred nine dot two hundred thirteen dot two hundred thirty-eight", "one nine two dot one six
+# eight dot zero dot one", "one ninety-two point one sixty-eight ..." (reviewer CS: a player read his address over voice
+# chat): four numbers said in English, each 0-255, three "dot"s or "point"s between them, after a word that names an
+# address ("IP", "server", "host", ...) in the 80 characters before. Not four numbers alone ("two point five,
+# one point two ..."), nor a version's ("version two dot one dot three dot four"), nor five or more said so.
+_ONES_WORDS = "zero one two three four five six seven eight nine"
+_TEENS_WORDS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen"
+_TENS_WORDS = "twenty thirty forty fifty sixty seventy eighty ninety"
+_UNITS = {word: value for value, word in enumerate(_ONES_WORDS.split())} | {"oh": 0}
+_TEENS = {word: value for value, word in enumerate(_TEENS_WORDS.split(), 10)}
+_TENS = {word: value * 10 for value, word in enumerate(_TENS_WORDS.split(), 2)}
+_SAID_NUMBER_WORDS = frozenset({*_UNITS, *_TEENS, *_TENS, "hundred", "and"})
+_SAID_DOT = re.compile(r"(?<![a-z])(?:dot|point)(?![a-z])")
+_SAID_WORD = re.compile(r"[a-z]+")
+_SAID_BETWEEN_DOTS = re.compile(r"[ \t]+[a-z]+(?:[ \t\-]+[a-z]+){0,4}[ \t]+")
+_SAID_GAP = re.compile(r"[ \t\-]+")
+_ADDRESS_SAID = re.compile(
+    r"(?<![a-z])(?:ip|ipv4|ip address|address|addr|server|host|router|gateway|dns|vpn|proxy)(?![a-z])"
+)
+_ADDRESS_REACH = 80
+_RELEASE_SAID = re.compile(r"(?<![a-z])(?:version|release|firmware|build|update|upgrade|v)(?![a-z])[^.\n]{0,24}$")
+_OCTET_MOST_WORDS = 5
+
+
+def may_hold_said_ip(scan: Scan) -> bool:
+    lower = scan.lower
+    return lower.count(" dot ") + lower.count(" point ") >= 3 and _ADDRESS_SAID.search(lower) is not None
+
+
+def _said_octet(words: list[str]) -> int | None:
+    """The number 0-255 that ``words`` say ("two hundred and nine", "one ninety-two", "one nine two"), or None."""
+    if not words or len(words) > _OCTET_MOST_WORDS:
+        return None
+    if all(word in _UNITS for word in words):
+        if len(words) > 3 or (len(words) > 1 and _UNITS[words[0]] == 0):
+            return None
+        value = int("".join(str(_UNITS[word]) for word in words))
+        return value if value <= 255 else None
+    value, rest = 0, words
+    if len(rest) >= 2 and rest[0] in _UNITS and _UNITS[rest[0]] > 0:
+        if rest[1] == "hundred":
+            value, rest = _UNITS[rest[0]] * 100, rest[2:]
+            rest = rest[1:] if rest[:1] == ["and"] else rest
+        elif rest[1] in _TENS or rest[1] in _TEENS:
+            value, rest = _UNITS[rest[0]] * 100, rest[1:]  # "one ninety-two"
+    if rest and rest[0] in _TENS:
+        value, rest = value + _TENS[rest[0]], rest[1:]
+        if rest and rest[0] in _UNITS and _UNITS[rest[0]] > 0:
+            value, rest = value + _UNITS[rest[0]], rest[1:]
+    elif rest and rest[0] in _TEENS:
+        value, rest = value + _TEENS[rest[0]], rest[1:]
+    elif rest and rest[0] in _UNITS and (value == 0 or _UNITS[rest[0]] > 0):
+        value, rest = value + _UNITS[rest[0]], rest[1:]
+    if rest or value > 255:
+        return None
+    return value
+
+
+def _said_words(lower: str, start: int, end: int) -> list[tuple[str, int, int]]:
+    """The words of ``lower[start:end]`` with their offsets, from its start, while blanks or hyphens join them."""
+    found: list[tuple[str, int, int]] = []
+    at = start
+    while at < end:
+        word = _SAID_WORD.match(lower, at, end)
+        if word is None:
+            break
+        found.append((word.group(), word.start(), word.end()))
+        gap = _SAID_GAP.match(lower, word.end(), end)
+        if gap is None:
+            break
+        at = gap.end()
+    return found
+
+
+def _first_octet(lower: str, dot: int) -> tuple[int, int] | None:
+    """Where the number said right before the "dot" at ``dot`` starts, and its value."""
+    low = max(0, dot - 64)
+    words = [(word, start) for word, start, _ in _said_words_back(lower, low, dot)]
+    best: tuple[int, int] | None = None
+    for take in range(1, min(len(words), _OCTET_MOST_WORDS) + 1):
+        part = words[-take:]
+        if part[0][0] not in _SAID_NUMBER_WORDS or part[0][0] == "and":
+            break
+        value = _said_octet([word for word, _ in part])
+        if value is not None:
+            best = (part[0][1], value)
+    return best
+
+
+def _said_words_back(lower: str, low: int, end: int) -> list[tuple[str, int, int]]:
+    """The words joined by blanks or hyphens that end right before ``end`` (one blank or more before it)."""
+    found: list[tuple[str, int, int]] = []
+    at = end
+    while at > low and lower[at - 1] in " \t-":
+        at -= 1
+    while at > low:
+        start = at
+        while start > low and "a" <= lower[start - 1] <= "z":
+            start -= 1
+        if start == at or (start > low and (lower[start - 1].isalnum() or lower[start - 1] == "_")):
+            break
+        found.append((lower[start:at], start, at))
+        gap = start
+        while gap > low and lower[gap - 1] in " \t-":
+            gap -= 1
+        if gap == start or len(found) > _OCTET_MOST_WORDS:
+            break
+        at = gap
+    found.reverse()
+    return found
+
+
+def _last_octet(lower: str, after: int) -> tuple[int, int] | None:
+    """Where the number said right after a "dot" ending at ``after`` ends, and its value (the longest that reads)."""
+    gap = _SAID_GAP.match(lower, after)
+    if gap is None:
+        return None
+    words = _said_words(lower, gap.end(), min(len(lower), gap.end() + 64))
+    best: tuple[int, int] | None = None
+    for take in range(1, min(len(words), _OCTET_MOST_WORDS) + 1):
+        if words[take - 1][0] not in _SAID_NUMBER_WORDS:
+            break
+        value = _said_octet([word for word, _, _ in words[:take]])
+        if value is not None:
+            best = (words[take - 1][2], value)
+    return best
+
+
+def _between_dots(lower: str, start: int, end: int) -> bool:
+    """What lies between two "dot"s is one number said (0-255)."""
+    if _SAID_BETWEEN_DOTS.fullmatch(lower, start, end) is None:
+        return False
+    return _said_octet(_SAID_WORD.findall(lower, start, end)) is not None
+
+
+def find_said_ipv4(scan: Scan) -> Iterator[Span]:
+    lower = scan.lower
+    dots = list(_SAID_DOT.finditer(lower))
+    at = 0
+    while at < len(dots):
+        last = at
+        while last + 1 < len(dots) and _between_dots(lower, dots[last].end(), dots[last + 1].start()):
+            last += 1
+        first_dot, last_dot, said = dots[at], dots[last], last - at + 1
+        at = last + 1
+        if said != 3:  # three dots: four numbers, no more
+            continue
+        first = _first_octet(lower, first_dot.start())
+        end = _last_octet(lower, last_dot.end())
+        if first is None or end is None:
+            continue
+        if (
+            _ADDRESS_SAID.search(lower, max(0, first[0] - _ADDRESS_REACH), first[0]) is None
+            or _RELEASE_SAID.search(lower, max(0, first[0] - 40), first[0]) is not None
+        ):
+            continue  # no address named before it, or a release's ("the IP phone's firmware two dot one dot ...")
+        yield first[0], end[0]

@@ -354,7 +354,7 @@ _BLOCK_PREFIXES = frozenset(
     for rule in PREFIXED
     for prefix in rule.prefixes
     if len(prefix) >= 3 and ("_" in prefix or "-" in prefix)
-)
+) | {"aiza"}  # and Google's, a word of no language ("AIza Syt2 lyZI V1sB ...": reviewer CT)
 index_words(*_BLOCK_PREFIXES)
 # Rules whose prefix is a word or a code's ("sk-" alone, Mollie's "test_" and "live_", Notion's "secret_", Octopus's
 # "API-"): blocks after them are SKUs, sizes, test names and ticket tags as often ("sk-1042 XL2 BLK M3 QTY12 WH3",
@@ -3456,8 +3456,25 @@ _BASE64URL = re.compile(r"[A-Za-z0-9_\-+/]{16,}={0,2}")  # one token of base64's
 
 def _random_part(part: str) -> bool:
     """A long part drawn at random: twelve characters or more, with small and capital letters and digits
-    ("1wNun3UCrqwIpZA1rZ"), not capitalised words and numbers ("WindowsServer2022Datacenter")."""
-    return len(part) >= 12 and _random_group(part) and not _capitalised_words(part) and not _pascal_words(part)
+    ("1wNun3UCrqwIpZA1rZ"), or letters of both cases alone that read as no words ("zQjlgGMNVMDcuPBwyIUK", an OAuth
+    client's secret: reviewer CT); not capitalised words and numbers ("WindowsServer2022Datacenter")."""
+    if len(part) < 12 or _capitalised_words(part) or _pascal_words(part):
+        return False
+    return _random_group(part) or _random_letters(part)
+
+
+def _random_letters(part: str) -> bool:
+    """Letters of both cases whose runs (capitals, then small letters) are half of them or more without a vowel:
+    "zQjlgGMNVMDcuPBwyIUK" reads "z", "Qjlg", "GMNVMDcu", "PBwy", "IUK"; a name's words hold one
+    ("XMLHttpRequestHandler": "XMLHttp", "Request", "Handler"; "getUserAccountByIdAndName")."""
+    if not (part.isalpha() and part.isascii()) or part.islower() or part.isupper():
+        return False
+    runs = _CASE_RUN.findall(part)
+    return len(runs) >= 3 and sum(1 for run in runs if _VOWEL_OF_BOTH.search(run) is None) * 2 >= len(runs)
+
+
+_CASE_RUN = re.compile(r"[A-Z]+[a-z]*|[a-z]+")
+_VOWEL_OF_BOTH = re.compile(r"[aeiouAEIOU]")
 
 
 # Letters only, in capitalised words and acronyms: a name of code or of a thing ("Whitespace",

@@ -320,6 +320,7 @@ RECIPES: list[tuple[str, str, str | None]] = [
     ),
     ("INFURA_API_KEY", "https://mainnet.infura.io/v3/«{H32}»", "https://mainnet.infura.io/v3/«{H20}»"),
     ("ONESIGNAL_API_KEY", "os_v2_app_{b110}", "os_v2_app_{b90}"),
+    ("OPENAI_KEY_BODY", "{B74}T3BlbkFJ{B74}", "{B74}T3BlbkFX{B74}"),
 ]
 CONTEXTS = [
     'export SERVICE_CREDENTIAL="«»"',

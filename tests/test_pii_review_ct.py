@@ -1,0 +1,68 @@
+"""Reviewer CT's blind round (a hospital pharmacy and telehealth clinic, a freight forwarder and customs broker, an
+insurer's claims desk, a school district's IT helpdesk; 28 languages): each form found missed, as a general case, with
+the near forms that must stay as they were."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import found_values
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # an OAuth client's secret of letters alone, cut by "_" and "-" (runs of capitals and small letters, half of
+        # them or more without a vowel: drawn at random)
+        ("  client_secret: zQjlgGMNVMDcuPBwyIUK_XAp-pwTLHgfqKTnJykQ\n", ["zQjlgGMNVMDcuPBwyIUK_XAp-pwTLHgfqKTnJykQ"]),
+        ('client_secret = "zQjlgGMNVMDcuPBwyIUK_XAp-pwTLHgfqKTnJykQ"', ["zQjlgGMNVMDcuPBwyIUK_XAp-pwTLHgfqKTnJykQ"]),
+        # an OpenAI key given without its "sk-" prefix: the marker inside it
+        ("The OpenAI key without the sk-proj- prefix is Ng4UqLSUXQmTtgbxToT-U6HIWIk34SxM8jMQnbZM5kJauHNT2P6e15sghbmF0"
+         "GfkT3BlbkFJI4pVZk-2B81zkAW66LnA6efdJZwabbbjcewCC-Cg6KT5IE_rqFj1rze_W23B1OLu, add the prefix yourself.",
+         ["Ng4UqLSUXQmTtgbxToT-U6HIWIk34SxM8jMQnbZM5kJauHNT2P6e15sghbmF0GfkT3BlbkFJI4pVZk-2B81zkAW66LnA6efdJZwabbbjce"
+          "wCC-Cg6KT5IE_rqFj1rze_W23B1OLu"]),
+        # a Google key in blocks, with no label before it
+        ("maps key in chunks so it doesn't get flagged: AIza Syt2 lyZI V1sB uYqZ iwLe kxCL zbd1 T-qP N7C",
+         ["AIza Syt2 lyZI V1sB uYqZ iwLe kxCL zbd1 T-qP N7C"]),
+        # UN/EDIFACT's COM segment: the number before its qualifier
+        ("NAD+CN+++KOWALCZYK TOMASZ'\nCOM++48602642452:TE'", ["+48602642452"]),
+        ("CTA+IC+:JOHN SMITH'COM+442079460958:TE'", ["442079460958"]),
+        # a dot after every digit, ten of them from a trunk "0", a valid number after a phone's word
+        ("Mon portable : 0.6.4.1.8.3.3.3.6.8 (pas de messagerie)", ["0.6.4.1.8.3.3.3.6.8"]),
+        # digits read out after Indonesian's "WA" (WhatsApp)
+        ("Nomor WA saya plus enam dua, delapan satu tiga, sembilan satu dua tiga, lima delapan lima satu, tolong "
+         "dicatat ya.", ["plus enam dua, delapan satu tiga, sembilan satu dua tiga, lima delapan lima satu"]),
+        # a password at the end of a long clause: Romanian's "este", Indonesian's "menjadi", Thai's "คือ" glued on
+        ("Parola nouă pentru contul de Google Workspace al doamnei Elena Stan este Ghiocel!2025.", ["Ghiocel!2025"]),
+        ("Kata sandi akun Google Workspace untuk Ibu Sri Wahyuni sudah direset menjadi Melati#3390.", ["Melati#3390"]),
+        ("รหัสผ่าน Wi-Fi ห้องพักครูใหม่คือ Mali2025!Khru ค่ะ", ["Mali2025!Khru"]),
+    ],
+)  # fmt: skip
+def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # names of code cut by "_" whose runs are words
+        "secret: getUserAccountByIdAndName_handler",
+        "token: XMLHttpRequestHandler_v2",
+        "token: HTMLDOMParserFactory_v2",
+        # Google's prefix named in prose, and blocks of small letters after it
+        "AIza is a prefix of Google keys, see docs",
+        # a COM segment's short number, and one whose qualifier is no phone's
+        "COM+12345:TE'",
+        "COM+4711:XX'",
+        # counted or keyed digits set apart by dots or dashes
+        "phone: 0-1-2-3-4-5-6-7-8-9",
+        "Keypad order on the phone: 7-8-9-4-5-6-1-2-3",
+        # Thai's "is" standing alone before a hash's and a manager's name (an earlier attacker's round)
+        "รหัสผ่าน คือ Argon2id ที่ใช้แฮช",
+        "ตัวจัดการรหัสผ่าน คือ 1Password สำหรับทีม",
+        # a customs tariff's number
+        "TARIC 8471 30 00 00",
+    ],
+)
+def test_these_near_forms_stay(text: str) -> None:
+    assert found_values(text) == []
