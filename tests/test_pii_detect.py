@@ -831,6 +831,16 @@ HOSTILE.update(
         # A code's mark before every run of digits: each run's window looks for the marks before it by bisection,
         # not through all of them (as first written, quadratic).
         "marks-and-runs": "code 1234 otp 567 " * (FIFTH // 18),
+        # Stop 63's readers: an address said in words (each "dot" a chain's link), kana digits after a phone's label,
+        # "the number" before digit words, a COM segment's "+", an OpenAI key's marker, Google's blocks, dotted digits.
+        "said-dots": "ip one two three " + "dot one " * (FIFTH // 8),
+        "said-quads": "server " + "one dot two dot three dot four " * (FIFTH // 31),
+        "kana-digits": "電話番号：" + "・に" * (FIFTH // 2),
+        "number-words": "αριθμό " * (FIFTH // 14) + "ένα δύο τρία τέσσερα πέντε έξι επτά οκτώ εννέα",
+        "com-segments": "COM++" * (FIFTH // 5),
+        "openai-markers": "T3BlbkFJ" * (FIFTH // 8),
+        "aiza-blocks": "AIza " + "Ab1c " * (FIFTH // 5),
+        "dotted-trunk": "phone: " + "0.6." * (FIFTH // 4),
     }
 )
 

@@ -36,6 +36,9 @@ from tests.helpers import found_values
         ("Parola nouă pentru contul de Google Workspace al doamnei Elena Stan este Ghiocel!2025.", ["Ghiocel!2025"]),
         ("Kata sandi akun Google Workspace untuk Ibu Sri Wahyuni sudah direset menjadi Melati#3390.", ["Melati#3390"]),
         ("รหัสผ่าน Wi-Fi ห้องพักครูใหม่คือ Mali2025!Khru ค่ะ", ["Mali2025!Khru"]),
+        # an SSN's three parts under three keys that name it: one finding from the first to the last
+        ('{"ssn_a":"656","ssn_b":"81","ssn_c":"0987","claim":"CLM-2025-120044"}', ['656","ssn_b":"81","ssn_c":"0987']),
+        ("ssn1=656 ssn2=81 ssn3=0987", ["656 ssn2=81 ssn3=0987"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -62,6 +65,10 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "ตัวจัดการรหัสผ่าน คือ 1Password สำหรับทีม",
         # a customs tariff's number
         "TARIC 8471 30 00 00",
+        # three SSN keys whose parts are no SSN's (an area of 000 or 666, a group of 00)
+        '{"ssn_a":"000","ssn_b":"81","ssn_c":"0987"}',
+        "ssn1=666 ssn2=81 ssn3=0987",
+        "ssn_a=123 ssn_b=00 ssn_c=4567",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

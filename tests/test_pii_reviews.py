@@ -960,14 +960,14 @@ def altered(name: str) -> list[str]:
         # row, a seed's halves in two JSON values.
         ("cs", "claim", None, 0.96),
         # Reviewer CT (a hospital pharmacy and telehealth clinic, a freight forwarder and customs broker, an insurer's
-        # claims desk, a school district's IT helpdesk; 28 languages): 189 of 205 as it came (92.2%), 198 since
-        # (96.6%): an OAuth client's secret of letters alone cut by "_" and "-", an OpenAI key without its prefix,
+        # claims desk, a school district's IT helpdesk; 28 languages): 189 of 205 as it came (92.2%), 199 since
+        # (97.1%): an OAuth client's secret of letters alone cut by "_" and "-", an OpenAI key without its prefix,
         # a Google key in blocks with no label, EDIFACT's COM segment, a dot after every digit of a trunk-prefixed
-        # valid number, Indonesian's "WA", a password at the end of a long clause in Romanian, Indonesian and Thai.
-        # Left: passwords described in words ("the word falcon, then 1998, then an exclamation mark"), one typed
-        # backwards with its label after it, an SSN's parts in JSON keys "ssn_a", "ssn_b", "ssn_c", an enrolment
-        # token of capitals alone, a card's groups joined by "|".
-        ("ct", "claim", None, 0.96),
+        # valid number, Indonesian's "WA", a password at the end of a long clause in Romanian, Indonesian and Thai,
+        # an SSN's parts under three keys that name it. Left: passwords described in words ("the word falcon, then
+        # 1998, then an exclamation mark"), one typed backwards with its label after it, an enrolment token of
+        # capitals alone, a card's groups joined by "|".
+        ("ct", "claim", None, 0.97),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -42,6 +42,14 @@ _SSN_FIELDS = re.compile(
     r"(?<![^\W\d_])area[ \t]*[=:][ \t]*(?P<area>[0-9]{3})(?![0-9])[ \t,;]{1,3}"
     r"group[ \t]*[=:][ \t]*(?P<group>[0-9]{2})(?![0-9])[ \t,;]{1,3}serial[ \t]*[=:][ \t]*(?P<serial>[0-9]{4})(?![0-9])"
 )
+# An SSN's three parts under three keys that each name it, in a row ('{"ssn_a":"656","ssn_b":"81","ssn_c":"0987"}',
+# "ssn1=656 ssn2=81 ssn3=0987": reviewer CT): one finding from the first part to the last (in JSON what is left is
+# still JSON: the first key's value).
+_SSN_KEY = r"""["']?ssn[_\-]?[a-z0-9]{0,8}["']?[ \t]*[=:][ \t]*["']?"""
+_SSN_KEYS = re.compile(
+    rf"(?<![^\W\d_]){_SSN_KEY}(?P<area>[0-9]{{3}})[\"']?[ \t]*[,;]?[ \t]*"
+    rf"{_SSN_KEY}(?P<group>[0-9]{{2}})[\"']?[ \t]*[,;]?[ \t]*{_SSN_KEY}(?P<serial>[0-9]{{4}})(?![0-9])"
+)
 # A value written one character at a time with the same mark between each ("SSN is 3-2-7-9-1-8-0-4-3, just
 # remove the dashes", "D-E-1-1-1-0-0-7-...": reviewer BC): read joined, it must be an SSN after its name, a
 # card whose network and Luhn check hold, or an IBAN whose check digits hold.
@@ -107,7 +115,7 @@ _HALF_WORDS = index_words(*_HALF_MARKS)
 
 def may_hold_told_parts(scan: Scan) -> bool:
     words = scan.words  # the marks are among the gates' words, found in one pass
-    if not _TOLD_WORDS.isdisjoint(words):
+    if not _TOLD_WORDS.isdisjoint(words) or "ssn" in scan.lower:
         return True
     # halves need a number of four digits or more; characters one at a time their shape in the canonical copy
     if scan.most_digits >= 4 and not _HALF_WORDS.isdisjoint(words):
@@ -138,6 +146,8 @@ def find_told_parts(scan: Scan) -> Iterator[Hit]:
             if named and ssn_valid(match["area"], match["group"], match["serial"]):
                 for part in ("area", "group", "serial"):
                     yield "US_SSN", *match.span(part)
+    if "ssn" in lower:
+        yield from _ssn_keys(lower)
     if _one_at_a_time(scan):
         yield from _char_by_char(scan.text, lower)
     if "first" in lower or "1st" in lower:
@@ -147,6 +157,12 @@ def find_told_parts(scan: Scan) -> Iterator[Hit]:
                     yield "US_SSN", *match.span(part)
     if any(mark in lower for mark in _HALF_MARKS):
         yield from _card_halves(lower)
+
+
+def _ssn_keys(lower: str) -> Iterator[Hit]:
+    for match in _SSN_KEYS.finditer(lower):
+        if ssn_valid(match["area"], match["group"], match["serial"]):
+            yield "US_SSN", match.start("area"), match.end("serial")
 
 
 def _card_halves(lower: str) -> Iterator[Hit]:
