@@ -39,6 +39,9 @@ from tests.helpers import found_values
         # an SSN's three parts under three keys that name it: one finding from the first to the last
         ('{"ssn_a":"656","ssn_b":"81","ssn_c":"0987","claim":"CLM-2025-120044"}', ['656","ssn_b":"81","ssn_c":"0987']),
         ("ssn1=656 ssn2=81 ssn3=0987", ["656 ssn2=81 ssn3=0987"]),
+        # a password its line says is written backwards, its label before or after (and reviewer CR's)
+        ("Type it backwards: 77sutcaC$retniW (that's the new local admin password).", ["77sutcaC$retniW"]),
+        ("ops vault pw, written backwards so grep won't find it: KO*0791noclaF", ["KO*0791noclaF"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -69,6 +72,10 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         '{"ssn_a":"000","ssn_b":"81","ssn_c":"0987"}',
         "ssn1=666 ssn2=81 ssn3=0987",
         "ssn_a=123 ssn_b=00 ssn_c=4567",
+        # a line with "reversed" and a password's word that gives none, or describes them
+        "We reversed the password rotation in build v2.4.1-rc3 yesterday",
+        "Password policy: reversed strings like Abc123! are rejected",
+        "Sorted in reverse: INC-20931, INC-20930 (password reset tickets)",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

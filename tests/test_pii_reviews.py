@@ -942,10 +942,10 @@ def altered(name: str) -> list[str]:
         # brackets before their address, Italian's "numero fisso", Hebrew's "from" glued to a number, a password's
         # clause joined to another label's, its second half in the next message, a key's number among several before
         # its value, spaced letters before a clause's dash, a card's groups each a code span, HL7 quoted after a log's
-        # arrow, an IBAN in the radio alphabet, a backup seed named with its wallet. Left: a password written
-        # backwards a clause after its label, a Wi-Fi key "to" its value, a French pair said as one digit, a "+" number
-        # with tildes between its groups, a mobile in brackets after a customer's word (a company's as often: the
-        # attacker's round), an SSN in PID-18 (the account's field, not PID-19).
+        # arrow, an IBAN in the radio alphabet, a backup seed named with its wallet; 391 (98.7%) in the next stop, a
+        # password written backwards a clause after its label. Left: a Wi-Fi key "to" its value, a French pair said
+        # as one digit, a "+" number with tildes between its groups, a mobile in brackets after a customer's word (a
+        # company's as often: the attacker's round), an SSN in PID-18 (the account's field, not PID-19).
         ("cr", "claim", None, 0.98),
         # Reviewer CS (a travel agency's and airline's booking and loyalty, a municipal utility's billing and outages, a
         # game studio's live operations and DevOps; 30 languages): 310 of 337 as it came (92.0%), 317 since (94.1%):
@@ -960,13 +960,13 @@ def altered(name: str) -> list[str]:
         # row, a seed's halves in two JSON values.
         ("cs", "claim", None, 0.96),
         # Reviewer CT (a hospital pharmacy and telehealth clinic, a freight forwarder and customs broker, an insurer's
-        # claims desk, a school district's IT helpdesk; 28 languages): 189 of 205 as it came (92.2%), 199 since
-        # (97.1%): an OAuth client's secret of letters alone cut by "_" and "-", an OpenAI key without its prefix,
+        # claims desk, a school district's IT helpdesk; 28 languages): 189 of 205 as it came (92.2%), 200 since
+        # (97.6%): an OAuth client's secret of letters alone cut by "_" and "-", an OpenAI key without its prefix,
         # a Google key in blocks with no label, EDIFACT's COM segment, a dot after every digit of a trunk-prefixed
         # valid number, Indonesian's "WA", a password at the end of a long clause in Romanian, Indonesian and Thai,
-        # an SSN's parts under three keys that name it. Left: passwords described in words ("the word falcon, then
-        # 1998, then an exclamation mark"), one typed backwards with its label after it, an enrolment token of
-        # capitals alone, a card's groups joined by "|".
+        # an SSN's parts under three keys that name it, a password typed backwards with its label after it. Left:
+        # passwords described in words ("the word falcon, then 1998, then an exclamation mark"), an enrolment token
+        # of capitals alone, a card's groups joined by "|".
         ("ct", "claim", None, 0.97),
     ],
 )

@@ -239,6 +239,28 @@ _OTHER_MARKS = ("mot de passe", "contraseña", "palavra", "hasł", "jelsz", "şi
 _OTHER_WORDS = index_words(*_OTHER_MARKS)  # found with the gates' words too (a search each cost more)
 
 
+_PW = re.compile(r"(?<![^\W\d_])pw(?![^\W\d_])")
+
+
+def turned_password(text: str, lower: str, low: int, after: int, high: int) -> tuple[int, int] | None:
+    """The password a line says is written backwards, its label anywhere in the line ("ops vault pw, written
+    backwards so grep won't find it: KO*0791noclaF", "Type it backwards: 77sutcaC$retniW (that's the new local
+    admin password)": reviewers CR and CT): the first word after the reversal's word, in ``text[after:high]``,
+    shaped as only a password is (a password's shape does not change when it is turned around); the label and no
+    word that describes passwords in ``text[low:high]``, the reversal's reach on its line."""
+    named = _LABEL.search(lower, low, high) is not None or _PW.search(lower, low, high) is not None
+    if not named or _DESCRIBES.search(lower, low, high) is not None:
+        return None
+    for token in _TOKEN.finditer(text, after, high):
+        raw = token.group()
+        value = raw.lstrip(_WRAP)
+        bare = value.rstrip(_TRAIL)
+        if bare.isascii() and _strong(bare) and not _ASSIGNED.match(bare):
+            at = token.start() + len(raw) - len(value)
+            return at, at + len(bare)
+    return None
+
+
 def may_hold_clause_password(scan: Scan) -> bool:
     words = scan.words
     return not CLAUSE_WORDS.isdisjoint(words) or not _OTHER_WORDS.isdisjoint(words)

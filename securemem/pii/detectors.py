@@ -55,7 +55,7 @@ from securemem.pii.banking import find_bank_fields, find_bank_numbers, may_hold_
 from securemem.pii.cardpins import find_card_pins, may_hold_card_pin
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
 from securemem.pii.checksums import IBAN_LENGTHS, iban_valid
-from securemem.pii.clauses import find_clause_passwords, may_hold_clause_password
+from securemem.pii.clauses import find_clause_passwords, may_hold_clause_password, turned_password
 from securemem.pii.codes import find_alnum_codes, find_codes, may_hold_alnum_code
 from securemem.pii.columns import (
     find_aligned_columns,
@@ -1570,6 +1570,8 @@ def _reversed_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
         if high > low:
             done = high
             hits += _turned_line(scan, wanted, low, high)
+            if "PASSWORD" in wanted and (found := turned_password(text, lower, low, at + len(word), high)) is not None:
+                hits.append(("PASSWORD", *found))
     return hits
 
 
