@@ -551,7 +551,7 @@ def test_step_literals_found_as_a_substring_search_finds_them_on_the_corpora() -
 
 def _told_reference(scan: Scan) -> bool:
     lower = scan.lower
-    if "first" in lower or "1st" in lower or "serial" in lower:
+    if "first" in lower or "1st" in lower or "serial" in lower or "ssn" in lower:
         return True
     if scan.most_digits >= 4 and any(mark in lower for mark in told._HALF_MARKS):
         return True

@@ -31,7 +31,8 @@ from tests.helpers import found_values
         ("token `ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ` `ghp_zYxWvUtSrQpOnMlKjIhGfEdCbA0987654321`",
          ["ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ", "ghp_zYxWvUtSrQpOnMlKjIhGfEdCbA0987654321"]),
         # "the number", dictated, in languages whose word for it names any number: read as the last word before the
-        # digits, or with words that say how it was given; a valid number of the language's region without those
+        # digits, or with words that say how it was given, where a customer or a caller gave it or "in words" says so;
+        # a valid number of the language's region unless a word says it was dictated
         ("Ο πελάτης υπαγόρευσε τον αριθμό: έξι εννέα εννέα, τέσσερα έξι επτά, ένα τρία μηδέν πέντε.",
          ["έξι εννέα εννέα, τέσσερα έξι επτά, ένα τρία μηδέν πέντε"]),
         ("Číslo nadiktované slovy: šest nula nula, čtyři nula tři, osm čtyři jedna.",
@@ -42,15 +43,11 @@ from tests.helpers import found_values
          ["plus fyra sex, sju noll, fem fem nio, åtta åtta, fyra fyra"]),
         ("הלקוח הכתיב את המספר במילים: אפס חמש שלוש, שלוש שמונה תשע, תשע ארבע תשע חמש.",
          ["אפס חמש שלוש, שלוש שמונה תשע, תשע ארבע תשע חמש"]),
-        ("Τον αριθμό: έξι εννέα εννέα, τέσσερα έξι επτά, ένα τρία μηδέν πέντε.",
-         ["έξι εννέα εννέα, τέσσερα έξι επτά, ένα τρία μηδέν πέντε"]),
-        # a dash said between commas, where an SSN's or a phone's own word names the number
+        # a dash said between commas, after an SSN's full name
         ("El titular dictó su número de Seguro Social: seis cero uno, guion, cero uno, guion, siete seis cero uno.",
          ["seis cero uno, guion, cero uno, guion, siete seis cero uno"]),
         ("My social security number is six zero one, dash, zero one, dash, seven six zero one.",
          ["six zero one, dash, zero one, dash, seven six zero one"]),
-        ("Mi móvil: seis uno dos, guion, tres cuatro cinco, guion, seis siete ocho",
-         ["seis uno dos, guion, tres cuatro cinco, guion, seis siete ocho"]),
         # Japanese digits in kana, "・" between them, after a phone's label; "プラス" before them
         ("お客様が読み上げた電話番号：プラス・はち・いち、はち・ゼロ、ろく・はち・ろく・きゅう、ご・ろく・いち・ろく。",
          ["プラス・はち・いち、はち・ゼロ、ろく・はち・ろく・きゅう、ご・ろく・いち・ろく"]),
@@ -58,14 +55,14 @@ from tests.helpers import found_values
          ["ぜろ・きゅう・ぜろ、いち・に・さん・よん、ご・ろく・なな・はち"]),
         ("电话：seven two nine, four one five, three three eight one",
          ["seven two nine, four one five, three three eight one"]),
-        # an address said in words after a word that names one: each number 0-255, digit by digit or as said
+        # an address said in words, "dot" between, after a word that names one: each number 0-255, digit by digit or
+        # as said, and an address as the typed one would be
         ("Player read his IP over voice chat: sixty-two dot two hundred nine dot two hundred thirteen dot two "
          "hundred thirty-eight.",
          ["sixty-two dot two hundred nine dot two hundred thirteen dot two hundred thirty-eight"]),
         ("my ip is one nine two dot one six eight dot zero dot one, thanks",
          ["one nine two dot one six eight dot zero dot one"]),
-        ("server address: one ninety-two point one sixty-eight point one point twenty",
-         ["one ninety-two point one sixty-eight point one point twenty"]),
+        ("IP: ten dot zero dot zero dot five", ["ten dot zero dot zero dot five"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -102,19 +99,34 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         # "the number" with a word after it that names whose (a serial's, an order's), or a number no region holds
         "Číslo objednávky nadiktované slovy: šest nula nula, čtyři nula tři, osm čtyři jedna.",
         "Το νούμερο: ένα δύο τρία τέσσερα πέντε έξι επτά οκτώ εννέα",
+        # (the attacker's round) a serial's or a pallet's number read by a warehouse's worker, an order's before
+        "Sériové číslo je pět čtyři dva sedm osm jedna devět nula tři, štítek je na zadní straně skříně.",
+        "Skladník u palety B12 přečetl číslo: šest nula dva sedm osm jedna devět nula tři",
+        "Pallen kom i dag, truckföraren läste upp numret: fyra fem två sju åtta ett nio noll tre",
+        "Az ügyfél a rendelés számát diktálta: négy egy hét nulla hat hat nyolc kilenc egy",
+        "Τον αριθμό: έξι εννέα εννέα, τέσσερα έξι επτά, ένα τρία μηδέν πέντε.",
         # a dash said between commas in an order's, a part's and an article's number
         "Número de pedido: dos cero dos, guion, cuatro cinco, guion, seis siete ocho nueve",
         "The part number is one two three, dash, four five, dash, six seven eight nine",
         "Codice articolo: tre tre uno, trattino, due due, trattino, quattro cinque sei sette",
+        "Estoy seguro de que el pedido es cuatro cinco seis, guion, dos uno, guion, siete ocho nueve cero",
+        "Social security office hours poster code: seven zero one, dash, one two, dash, three four five six",
+        "Teléfono de soporte: extensión dos dos siete, guion, tres, guion, cuatro cinco seis siete",
         # kana digits after an order's number, and kana words that are digits in ordinary Japanese
         "注文番号：いち・に・さん・よん・ご・ろく・なな・はち・きゅう",
         "本日は、に、さん、ご、の順に並べます。ろく、なな、はち、いち、に。",
+        "電話：いち、さん、ご、なな、きゅう、に、よん、ろく、はち（自動音声メニューのボタン順テスト）",
+        "電話：イチ・ニ・サン・ヨン・ゴ・ロク・ナナ・ハチ・キュウ・ゼロ の順でボタンを押して動作確認",
         # four numbers said with dots: a release's, five of them, one past 255, scores, or no address named before
         "The IP phone firmware version two dot one dot three dot four is out",
         "the ip was one dot two dot three dot four dot five",
         "host: three hundred dot one dot one dot one",
         "ip scores: two point five, one point two, three point one, four point nine",
         "Upgrade to two dot one dot three dot four on the server",
+        "The judges gave nine point five nine point seven nine point eight, ip",
+        "Host Kubernetes nodes run kernel five dot fifteen dot zero dot ninety-one",
+        "IP policy section three dot two dot one dot four covers trademarks",
+        "The server listens on one two seven dot zero dot zero dot one by default, ip",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

@@ -21,9 +21,6 @@ from tests.helpers import found_values
          "GfkT3BlbkFJI4pVZk-2B81zkAW66LnA6efdJZwabbbjcewCC-Cg6KT5IE_rqFj1rze_W23B1OLu, add the prefix yourself.",
          ["Ng4UqLSUXQmTtgbxToT-U6HIWIk34SxM8jMQnbZM5kJauHNT2P6e15sghbmF0GfkT3BlbkFJI4pVZk-2B81zkAW66LnA6efdJZwabbbjce"
           "wCC-Cg6KT5IE_rqFj1rze_W23B1OLu"]),
-        # a Google key in blocks, with no label before it
-        ("maps key in chunks so it doesn't get flagged: AIza Syt2 lyZI V1sB uYqZ iwLe kxCL zbd1 T-qP N7C",
-         ["AIza Syt2 lyZI V1sB uYqZ iwLe kxCL zbd1 T-qP N7C"]),
         # UN/EDIFACT's COM segment: the number before its qualifier
         ("NAD+CN+++KOWALCZYK TOMASZ'\nCOM++48602642452:TE'", ["+48602642452"]),
         ("CTA+IC+:JOHN SMITH'COM+442079460958:TE'", ["442079460958"]),
@@ -55,17 +52,35 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "secret: getUserAccountByIdAndName_handler",
         "token: XMLHttpRequestHandler_v2",
         "token: HTMLDOMParserFactory_v2",
+        "existingSecret: pgCrdsPrdSync-tls",
+        "token: hwndDlgBtnCtrl_Main",
+        "client_secret: AzKvScrtSyncMgr-dev",
+        # base64 of text that names OpenAI: its marker is no key's
+        "Mail body (base64): V2Vla2x5IGRpZ2VzdDogT3BlbkFJIGFubm91bmNlZCBuZXcgbW9kZWxzIGFuZCBwcmljaW5nIGZvciB0aGUgcXVh",
         # Google's prefix named in prose, and blocks of small letters after it
         "AIza is a prefix of Google keys, see docs",
         # a COM segment's short number, and one whose qualifier is no phone's
         "COM+12345:TE'",
         "COM+4711:XX'",
+        "Sample from the message guide: COM+1234567890:TE'",
+        "Dummy partner profile: COM+5555555555:AJ'",
+        "FTX+AAI+++DOOR CODE COM+12345678:AL'",
         # counted or keyed digits set apart by dots or dashes
         "phone: 0-1-2-3-4-5-6-7-8-9",
         "Keypad order on the phone: 7-8-9-4-5-6-1-2-3",
+        "Tel: 0.3.1.4.1.5.9.2.6.5 (digits of pi for the demo)",
+        "Keypad order checked on each desk phone: 0-2-5-8-1-4-7-3-6-9",
+        "Retry delays in seconds per call: 0-1-1-2-3-5-8-1-3-2-1",
+        # Swahili's "wa" (of), a queue's number sent over WhatsApp
+        "Msimbo wa bidhaa ni tano nne tatu mbili moja sita saba nane tisa",
+        "Nomor antrean Anda di layanan WA: tujuh dua satu tiga empat lima enam tujuh delapan",
         # Thai's "is" standing alone before a hash's and a manager's name (an earlier attacker's round)
         "รหัสผ่าน คือ Argon2id ที่ใช้แฮช",
         "ตัวจัดการรหัสผ่าน คือ 1Password สำหรับทีม",
+        "รหัสผ่าน ระบบใหม่คือ PBKDF2+SHA256",
+        # Indonesian's "became" after a policy's or a hash's word
+        "Kebijakan kata sandi diperbarui menjadi ISO-27001+NIST",
+        "Hash kata sandi dimigrasikan menjadi Argon2id",
         # a customs tariff's number
         "TARIC 8471 30 00 00",
         # three SSN keys whose parts are no SSN's (an area of 000 or 666, a group of 00)

@@ -951,22 +951,23 @@ def altered(name: str) -> list[str]:
         # game studio's live operations and DevOps; 30 languages): 310 of 337 as it came (92.0%), 317 since (94.1%):
         # Dutch's callback number before digits read out, Korean's "다시" for a dash after a phone's word, an address
         # assigned to a key that names a mail, a dot or a dash after every digit after an SSN's or a callback's word
-        # or a "+", a token's parts in code spans a blank apart; 324 (96.1%) in the next stop: digits read out after
-        # the words for "number" of Greek, Czech, Finnish, Swedish and Hebrew where nothing after that word names
-        # another number's (and the language's region holds it, unless a word says it was dictated), a dash said
-        # between commas after an SSN's or a phone's own word, kana digits after a phone's label. Left: a key's aside
-        # in brackets, a Colombian mobile after a city, a Singapore mobile after "(SG)", an Italian mobile after
-        # "numero", an IP said in words, a Unity serial, an IBAN spelt with its letters, a card's groups one a table's
-        # row, a seed's halves in two JSON values.
+        # or a "+", a token's parts in code spans a blank apart; 325 (96.4%) in the next stop: digits read out after
+        # the words for "number" of Greek, Czech, Finnish, Swedish and Hebrew where a customer or a caller gave them or
+        # "in words" says so, and nothing after that word names another number's, a dash said between commas after an
+        # SSN's full name, kana digits that dial a number after a phone's label, an IP address said in words. Left: a
+        # key's aside in brackets, a Colombian mobile after a city, a Singapore mobile after "(SG)", an Italian
+        # mobile after "numero", a Unity serial, an IBAN spelt with its letters, a card's groups one a table's row, a
+        # seed's halves in two JSON values.
         ("cs", "claim", None, 0.96),
         # Reviewer CT (a hospital pharmacy and telehealth clinic, a freight forwarder and customs broker, an insurer's
-        # claims desk, a school district's IT helpdesk; 28 languages): 189 of 205 as it came (92.2%), 200 since
-        # (97.6%): an OAuth client's secret of letters alone cut by "_" and "-", an OpenAI key without its prefix,
-        # a Google key in blocks with no label, EDIFACT's COM segment, a dot after every digit of a trunk-prefixed
+        # claims desk, a school district's IT helpdesk; 28 languages): 189 of 205 as it came (92.2%), 199 since
+        # (97.1%): an OAuth client's secret of letters alone cut by "_" and "-", an OpenAI key without its prefix,
+        # EDIFACT's COM segment, a dot after every digit of a trunk-prefixed
         # valid number, Indonesian's "WA", a password at the end of a long clause in Romanian, Indonesian and Thai,
         # an SSN's parts under three keys that name it, a password typed backwards with its label after it. Left:
         # passwords described in words ("the word falcon, then 1998, then an exclamation mark"), an enrolment token
-        # of capitals alone, a card's groups joined by "|".
+        # of capitals alone, a card's groups joined by "|", a Google key in blocks with no label (read at first: 18 s
+        # for 320 KB of "AIza ", and hex blocks after it, in the attacker's round).
         ("ct", "claim", None, 0.97),
     ],
 )

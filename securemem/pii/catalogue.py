@@ -24,6 +24,7 @@ Every rule's type is in the API_KEY family (and so in SECRET), except those type
 
 from __future__ import annotations
 
+import base64
 import itertools
 import re
 from collections.abc import Callable
@@ -193,6 +194,21 @@ def not_words(body: str) -> bool:
     runs = _WORD_RUN.findall(body)
     share = sum(map(len, runs)) * 10
     return share < len(body) * 4 or (len(runs) == 1 and share < len(body) * 5)
+
+
+def _not_encoded_text(text: str, start: int, end: int) -> bool:
+    """Not base64 of text that names OpenAI (a mail's body, a class's name in a payload: "T3BlbkFJ" is "OpenAI" encoded
+    where it starts at a multiple of three bytes; an attacker's round): a key's characters decode to bytes at random,
+    a third of them printable; text's all. A value with "-" or "_" is no standard base64 at all."""
+    value = text[start:end]
+    if "-" in value or "_" in value:
+        return True
+    try:
+        decoded = base64.b64decode(value[: len(value) // 4 * 4], validate=True)
+    except ValueError:
+        return True
+    printable = sum(1 for byte in decoded if 32 <= byte < 127 or byte in (9, 10, 13))
+    return printable * 10 < len(decoded) * 9
 
 
 def _generic_sk(value: str) -> bool:
@@ -612,6 +628,7 @@ ANCHORED: tuple[Rule, ...] = (
         "OpenAI keys given without their 'sk-' prefix ('T3BlbkFJ', base64 of 'OpenAI', inside): reviewer CT",
         lead=200,
         tail=200,
+        keep=_not_encoded_text,
     ),
     anchored(
         "SLACK_WEBHOOK",

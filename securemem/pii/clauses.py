@@ -106,7 +106,6 @@ _COPULAS = frozenset(
     {"is", "was", "es", "era", "est", "était", "c'est", "ist", "war", "lautet", "é", "è", "är", "er", "je", "jest",
      "ay", "ni", "adalah", "ialah", "yaitu", "là",  # Tagalog's, Swahili's, Indonesian's, Vietnamese's "is"
      "és",  # Catalan's
-     "menjadi",  # Indonesian's "became" ("Kata sandi akun ... sudah direset menjadi Melati#3390": reviewer CT)
      *viewed_words("είναι", "ήταν", "є", "это", "הוא", "היא", "هي", "هو", "है", "उन्होंने")}
 )  # fmt: skip
 # Romanian's "is" after its label only (Spanish's "este" is "this": "contraseña de este Router2024!"); Thai's "is",
@@ -114,6 +113,13 @@ _COPULAS = frozenset(
 # value with a password's own symbol ("รหัสผ่าน คือ Argon2id ที่ใช้แฮช" names a hash: an earlier attacker's round)
 _ROMANIAN_LABELS = frozenset({"parola", "parolă", "parola mea"})
 _THAI_IS = viewed_words("คือ")[0]
+# Indonesian's "became" ("Kata sandi akun ... sudah direset menjadi Melati#3390": reviewer CT), where no word before the
+# label makes it a policy's, a hash's or a rule's ("Kebijakan kata sandi diperbarui menjadi ISO-27001+NIST", "Hash kata
+# sandi dimigrasikan menjadi Argon2id": an attacker's round)
+_BECAME = "menjadi"
+_RULE_OF = re.compile(r"(?<![^\W\d_])(?:hash|aturan|kebijakan|syarat|panjang|format|enkripsi|algoritma|standar)[ \t]+$")
+# The new copulas' values are no algorithm's or standard's names ("PBKDF2+SHA256", "ISO+27001": an attacker's round).
+_STANDARD = re.compile(r"(?i)pbkdf2|sha-?\d|argon2|bcrypt|scrypt|md5|aes-?\d|rsa-?\d|iso[+\-_ ]?\d|nist|fips|rfc\d")
 _WHOM = frozenset({"me", "us", "him", "her", "them"})
 # ... not where it was not given ("Please don't send the password to me (GDPR-Art32)": an attacker's round)
 _NOT_GIVEN = re.compile(r"(?:don't|don’t|do not|never|not|won't|can't|cannot)\b[^.!?\n]*$")
@@ -308,8 +314,19 @@ def find_clause_passwords(scan: Scan) -> Iterator[Hit]:
                 symbol = any(char in PASSWORD_SYMBOLS for char in text[at:end])
                 introduced = (
                     (previous in _COPULAS and not copula_before)
-                    or (previous == "este" and label.group() in _ROMANIAN_LABELS and not copula_before)
-                    or (previous.endswith(_THAI_IS) and symbol and not copula_before)
+                    or (
+                        not copula_before
+                        and _STANDARD.search(bare) is None
+                        and (
+                            (previous == "este" and label.group() in _ROMANIAN_LABELS)
+                            # glued to the word before it, as Thai writes ("...ใหม่คือ"), not apart ("รหัสผ่าน คือ ...")
+                            or (previous.endswith(_THAI_IS) and previous != _THAI_IS and symbol)
+                            or (
+                                previous == _BECAME
+                                and _RULE_OF.search(lower, max(0, label.start() - 16), label.start()) is None
+                            )
+                        )
+                    )
                     or (previous in _NOW and verb in _COPULAS)
                     or (previous in _PREPOSITIONS and (symbol or verb in SET_BY.get(previous, ())))
                     or (previous in _QUALIFIES and symbol)

@@ -4460,7 +4460,6 @@ _SPELT_START = re.compile(
     rf"[{re.escape(_SEPARATORS)}]{{1,3}}(?:{_DIGIT_WORD}(?![^\W\d_])|[0-9](?![0-9]{{4}}))"
 )
 _SPELT_CONTEXT = _PHONE_WORDS | {
-    "wa",  # WhatsApp, as Indonesians write it ("Nomor WA saya plus enam dua, ...": reviewer CT)
     "número", "numero", "nummer", "numer", "numéro", "unter", "au", "rappelez", "rappeler", "móvil", "movil",
     "celular", "telemóvel", "cellulare", "handy", "mobiel", "portable", "telefoon",
     # German compounds, Turkish "call back" and "my number" ("Rückrufnummer laut Anruferin: null drei
@@ -4689,23 +4688,53 @@ _CJK_PHONE_BEFORE = re.compile(
 )
 
 
+def _unread_form(scan: Scan, match: re.Match[str], rest: str, tokens: list[str], read: str) -> bool:
+    """A dash said between commas with no SSN's name before it, or kana digits that dial no number."""
+    if _commas_around_a_dash(rest, scan.lower, match.start()):
+        return True
+    return not _KANA_DIGITS.isdisjoint(tokens) and not _kana_phone(read, match["plus"] is not None, scan)
+
+
+def _kana_phone(read: str, plus: bool, scan: Scan) -> bool:
+    """Digits read in kana make a number as dialled: a "+" number, or a Japanese one from its trunk "0", valid
+    ("電話：いち、さん、ご、なな、..." is a menu's order of buttons, "電話：イチ・ニ・サン・...・ゼロ" a keypad's test:
+    an attacker's round)."""
+    if plus:
+        return phone_e164("+" + read, scan.phone_regions) is not None
+    regions = ("JP", *scan.phone_regions)
+    return read.startswith("0") and read not in _COUNTING_RUNS and phone_e164(read, regions) is not None
+
+
 def _said_words_before(lower: str, start: int) -> list[str]:
     """The last words before a number read out at ``start``; "phone" after a Chinese or Japanese phone's label
     ("電話番号：プラス・はち・いち、...": reviewer CS), whose words are not _SPELT_WORDS'."""
     words = _SPELT_WORDS.findall(lower[max(0, start - 48) : start])[-4:]
-    if _CJK_PHONE_BEFORE.search(lower, max(0, start - 12), start):
+    if _CJK_PHONE_BEFORE.search(lower, max(0, start - 12), start) or _WHATSAPP_NUMBER.search(
+        lower, max(0, start - 32), start
+    ):
         words.append("phone")
     return words
 
 
-def _commas_around_a_dash(rest: str, words: list[str], asked: list[str]) -> bool:
-    """A dash said between commas where neither an SSN's nor a phone's own word names the number ("Referencia del
-    pedido: dos cero dos, guion, cuatro cinco, guion, ...": an order's, an attacker's round)."""
-    return (
-        _COMMA_DASH.search(rest) is not None
-        and _SPELT_SSN_CONTEXT.isdisjoint(asked)
-        and (_SPELT_CONTEXT - _ANY_NUMBER).isdisjoint(words)
-    )
+# WhatsApp's number as Indonesians and Malays write it ("Nomor WA saya plus enam dua, ...": reviewer CT); not "wa"
+# alone, Swahili's "of" ("Msimbo wa bidhaa ni tano nne ...") nor a service or a group on WhatsApp ("layanan WA", "grup
+# WA": an attacker's round).
+_WHATSAPP_NUMBER = re.compile(r"(?<![^\W\d_])(?:nomor|nombor|no\.?)[ \t]+wa(?:[ \t]+saya)?[ \t]*:?[ \t]*$")
+
+
+def _commas_around_a_dash(rest: str, lower: str, start: int) -> bool:
+    """A dash said between commas where no SSN's full name comes in the 60 characters before ("Referencia del
+    pedido: dos cero dos, guion, ...", "Estoy seguro de que el pedido es ...", "Social club locker combination: ...",
+    "Teléfono de soporte: extensión dos dos siete, guion, ...": an order's, a combination's, an extension's; the
+    attacker's rounds): read only as an SSN, in its groups."""
+    return _COMMA_DASH.search(rest) is not None and _SSN_SAID.search(lower, max(0, start - 60), start) is None
+
+
+# An SSN's full name ("Social Security", "Seguro Social", "SSN"), then only what says its number follows.
+_SSN_SAID = re.compile(
+    r"(?<![^\W\d_])(?:ssn|social[ \t]+security|seguro[ \t]+social)(?![^\W\d_])"
+    r"(?:[ \t]*+(?:number|no\.?|#|is|was|es|era|said|aloud|read|out|dictated|dict[oó]|:))*+[ \t]*+$"
+)
 
 
 def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
@@ -4729,9 +4758,9 @@ def find_spelt_numbers(scan: Scan) -> Iterator[tuple[str, int, int]]:
             # tokens with typed groups end their clause ("two, one, two, 555, 1234 across the venue", "...
             # 2719 calls" are counts: an attacker's round).
             continue
-        if _commas_around_a_dash(rest, words, asked):
-            continue
         read = "".join(token if token[0].isdigit() else _spelt_digits(token) for token in tokens)
+        if _unread_form(scan, match, rest, tokens, read):
+            continue
         if len(read) >= _MINE_DIGITS and _MY_NUMBER_SAID.search(lower, max(0, match.start() - 48), match.start()):
             # "số của tôi là không ba bốn ...": "my number is" in the caller's language (reviewer CH), a phone's nine
             # digits at least ("我的号码是 seven two nine ... — my bingo card": the attacker's round)
@@ -4925,18 +4954,55 @@ _NUMBER_NAMED_THEN = _DICTATED_WORDS | {
 }
 
 
-def _number_named(words: list[str], number: str, dialled: str, scan: Scan) -> bool:
-    """A phone's digits after "the number" in a language whose word for it names any number (see _NUMBER_NAMED_IN)."""
+def _number_named(words: list[str], number: str, dialled: str, scan: Scan, *, start: int) -> bool:
+    """A phone's digits after "the number" in a language whose word for it names any number (see _NUMBER_NAMED_IN),
+    where the customer or the caller gave it ("Ο πελάτης υπαγόρευσε τον αριθμό:", "Kunden läste upp numret:") or it
+    was given in words ("Číslo nadiktované slovy:"): a warehouse's worker reads a serial's number as often ("Skladník
+    ... přečetl číslo:", "truckföraren läste upp numret:", "Sériové číslo je ...": an attacker's round)."""
+    lower = scan.lower
     for at in range(len(words) - 1, -1, -1):
         region = _NUMBER_NAMED_IN.get(words[at])
         if region is None:
             continue
         if not _NUMBER_NAMED_THEN.issuperset(words[at + 1 :]) or len(number) < _MINE_DIGITS:
             return False
+        if at and words[at - 1] in _NUMBER_QUALIFIED:
+            return False  # "Sériové číslo", "Ο σειριακός αριθμός", "a rendelés számát"
+        sentence = max(0, start - _GIVER_REACH)
+        sentence = max([sentence] + [lower.rfind(end, sentence, start) + 1 for end in _SENTENCE_ENDS])
+        given = not _IN_WORDS.isdisjoint(words[at + 1 :]) or not _GIVERS.isdisjoint(
+            _SPELT_WORDS.findall(lower, sentence, start)
+        )
+        if not given:
+            return False
         if not _DICTATED_WORDS.isdisjoint(words):
             return True
         return phone_e164(dialled, (region, *scan.phone_regions)) is not None
     return False
+
+
+# Who gives a number: the customer, the client, the caller (as the view writes them), and "in words" right after it.
+_GIVERS = frozenset(
+    normalise_text(word).lower()
+    for word in (  # noqa: SIM905 - a word list reads better as words
+        "πελάτης πελάτισσα πελάτη καλών zákazník zákaznice zákazníka klient klientka volající volajúci asiakas "
+        "asiakkaan soittaja kunden kund kunde kundens uppringaren הלקוח הלקוחה המתקשר המתקשרת ügyfél ügyfelünk hívó "
+        "klienta dzwoniący dzwonąca"
+    ).split()
+)
+_IN_WORDS = frozenset(
+    normalise_text(word).lower()
+    for word in "slovy slovami sanoin במילים ολογράφως λέξεις słownie betűvel szóban".split()  # noqa: SIM905
+)
+# The words that qualify "the number" as another kind's right before it (a serial's, a product's, an order's).
+_NUMBER_QUALIFIED = frozenset(
+    normalise_text(word).lower()
+    for word in (  # noqa: SIM905 - a word list reads better as words
+        "sériové sériové výrobní výrobné evidenční inventární kontrolní objednací σειριακός σειριακό τελικός "
+        "rendelés csomag számla sarja tilaus"
+    ).split()
+)
+_GIVER_REACH = 120
 
 
 def _spelt_kind(
@@ -5004,7 +5070,7 @@ def _spelt_kind(
             _SPELT_CONTEXT.intersection(words)
             # asked for, unless a reference's name comes just before ("Sipariş numarası bir iki üç ...": an
             # order's number; an attacker's round)
-            or _number_named(words, number, dialled, scan)
+            or _number_named(words, number, dialled, scan, start=match.start())
             or (
                 len(number) >= _LONG_SPELT
                 and _SPELT_ASKED.intersection(asked)

@@ -1717,20 +1717,30 @@ _NAMED_RIGHT_BEFORE = re.compile(
 )
 
 
-def _dialled_with_trunk(scan: Scan, run: str) -> bool:
+def _dialled_with_trunk(scan: Scan, run: re.Match[str]) -> bool:
     """Ten digits or more from a trunk "0", a valid number of the deployment's regions ("Mon portable :
-    0.6.4.1.8.3.3.3.6.8": reviewer CT), as a keypad's order or a retry's delays are not."""
-    digits = "".join(char for char in run if char.isdigit())
-    return (
-        len(digits) >= _TRUNK_DIALLED
-        and digits[0] == "0"
-        and digits not in _COUNTED_UP  # "phone: 0-1-2-3-4-5-6-7-8-9", a keypad's test
-        and phone_e164(digits, scan.phone_regions) is not None
-    )
+    0.6.4.1.8.3.3.3.6.8": reviewer CT); not a sequence a line describes as one ("Tel: 0.3.1.4.1.5.9.2.6.5 (digits of
+    pi)", "Call: 0-1-1-2-3-5-8-1-3-2-1 (Fibonacci back-off)"), nor ten different digits (a keypad's order: a number
+    dialled has them one time in three thousand), nor a few digits over and over ("0.7.0.7.0.7..."), nor a count
+    (the attacker's rounds)."""
+    digits = "".join(char for char in run.group() if char.isdigit())
+    different = len(set(digits))
+    if len(digits) < _TRUNK_DIALLED or digits[0] != "0" or different < _FEWEST_DIALLED or different == 10:
+        return False
+    line_start = scan.text.rfind("\n", 0, run.start()) + 1
+    line_end = scan.text.find("\n", run.end())
+    line = scan.lower[
+        max(line_start, run.start() - 80) : min(run.end() + 80, len(scan.text) if line_end == -1 else line_end)
+    ]
+    return _SEQUENCE_SAID.search(line) is None and phone_e164(digits, scan.phone_regions) is not None
 
 
 _TRUNK_DIALLED = 10
-_COUNTED_UP = frozenset({"0123456789", "01234567890", "0987654321"})
+_FEWEST_DIALLED = 4
+_SEQUENCE_SAID = re.compile(
+    r"(?<![^\W\d_])(?:digits|sequence|sequenza|secuencia|séquence|fibonacci|pi|countdown|back-?off|keys|keypad|"
+    r"buttons?|test|order|led|pattern|pressed|alternating|delays?|retry|retries|seconds)(?![^\W\d_])"
+)
 
 
 def _separated_digit_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
@@ -1748,7 +1758,7 @@ def _separated_digit_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
             and (
                 text[run.start() - 1 : run.start()] == "+"
                 or _SSN_OR_CALLBACK.search(scan.lower, max(0, run.start() - 24), run.start())
-                or _dialled_with_trunk(scan, run.group())
+                or _dialled_with_trunk(scan, run)
             )
         )
     ]

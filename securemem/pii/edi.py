@@ -21,6 +21,7 @@ from collections.abc import Iterator
 import phonenumbers
 
 from securemem.pii.checksums import ssn_valid
+from securemem.pii.contact import phone_e164
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
@@ -59,17 +60,28 @@ def _patterns(separator: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 # A COM segment's number: digits, a leading "+" (or "00") and the separators people type; its qualifier after it.
-_EDIFACT_PHONE = re.compile(r"(?<![A-Za-z0-9])COM\+(?P<phone>\+?[0-9][0-9 ()\-/.]{4,22}[0-9]):(?:TE|FX|AL|AJ|AV)(?=')")
+# (a segment's start: after the last one's "'" or at a line's, not "COM+" in free text: "FTX+AAI+++DOOR CODE COM+...")
+_EDIFACT_PHONE = re.compile(r"(?<![^'\n])[ \t]*COM\+(?P<phone>\+?[0-9][0-9 ()\-/.]{4,22}[0-9]):(?:TE|FX|AL|AJ|AV)(?=')")
 
 
 def find_edifact_phones(scan: Scan) -> Iterator[Hit]:
+    """A COM segment's number where it is a valid one: "+" or "00" and a country's code, a country's code alone
+    ("48602642452"), or a national number of the deployment's regions; not a guide's sample or a template's
+    ("COM+1234567890:TE'", "COM+5555555555:AJ'", "COM+0123456789:FX'": an attacker's round)."""
     for match in _EDIFACT_PHONE.finditer(scan.text):
         digits = "".join(char for char in match["phone"] if char.isdigit())
+        if len(set(digits)) < _FEWEST_DIGITS or digits.lstrip("0") in _COUNTED:
+            continue
         if match["phone"].startswith("+") or digits.startswith("00"):
-            if _valid_phone("+" + digits.removeprefix("00")):
-                yield "PHONE", *match.span("phone")
-        elif 7 <= len(digits) <= 15:  # national, its country's: the qualifier says it is a phone
+            valid = _valid_phone("+" + digits.removeprefix("00"))
+        else:
+            valid = _valid_phone("+" + digits) or phone_e164(digits, scan.phone_regions) is not None
+        if valid:
             yield "PHONE", *match.span("phone")
+
+
+_FEWEST_DIGITS = 4  # different digits in a number dialled: "9999999", "1111111111" are placeholders
+_COUNTED = frozenset({"123456789", "1234567890", "23456789", "987654321", "9876543210"})
 
 
 def _valid_phone(digits: str) -> bool:

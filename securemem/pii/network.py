@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Iterator
-from itertools import chain
+from itertools import chain, pairwise
 
 from securemem.pii.normalize import as_viewed
 from securemem.pii.scan import Scan, Span, accepted
@@ -492,21 +492,22 @@ _UNITS = {word: value for value, word in enumerate(_ONES_WORDS.split())} | {"oh"
 _TEENS = {word: value for value, word in enumerate(_TEENS_WORDS.split(), 10)}
 _TENS = {word: value * 10 for value, word in enumerate(_TENS_WORDS.split(), 2)}
 _SAID_NUMBER_WORDS = frozenset({*_UNITS, *_TEENS, *_TENS, "hundred", "and"})
-_SAID_DOT = re.compile(r"(?<![a-z])(?:dot|point)(?![a-z])")
+_SAID_DOT = re.compile(r"(?<![a-z])dot(?![a-z])")
 _SAID_WORD = re.compile(r"[a-z]+")
 _SAID_BETWEEN_DOTS = re.compile(r"[ \t]+[a-z]+(?:[ \t\-]+[a-z]+){0,4}[ \t]+")
 _SAID_GAP = re.compile(r"[ \t\-]+")
-_ADDRESS_SAID = re.compile(
-    r"(?<![a-z])(?:ip|ipv4|ip address|address|addr|server|host|router|gateway|dns|vpn|proxy)(?![a-z])"
-)
+_ADDRESS_SAID = re.compile(r"(?<![a-z])(?:ip|ipv4|ip address|address|addr)(?![a-z])")
 _ADDRESS_REACH = 80
-_RELEASE_SAID = re.compile(r"(?<![a-z])(?:version|release|firmware|build|update|upgrade|v)(?![a-z])[^.\n]{0,24}$")
+_RELEASE_SAID = re.compile(
+    r"(?<![a-z])(?:version|release|firmware|build|update|upgrade|upgraded|kernel|runtime|v|section|clause|chapter|rfc)"
+    r"(?![a-z])[^.\n]{0,24}$"
+)
 _OCTET_MOST_WORDS = 5
 
 
 def may_hold_said_ip(scan: Scan) -> bool:
     lower = scan.lower
-    return lower.count(" dot ") + lower.count(" point ") >= 3 and _ADDRESS_SAID.search(lower) is not None
+    return lower.count(" dot ") >= 3 and _ADDRESS_SAID.search(lower) is not None
 
 
 def _said_octet(words: list[str]) -> int | None:
@@ -636,4 +637,14 @@ def find_said_ipv4(scan: Scan) -> Iterator[Span]:
             or _RELEASE_SAID.search(lower, max(0, first[0] - 40), first[0]) is not None
         ):
             continue  # no address named before it, or a release's ("the IP phone's firmware two dot one dot ...")
-        yield first[0], end[0]
+        octets = [
+            first[1],
+            *(_said_octet(_SAID_WORD.findall(lower, a.end(), b.start())) for a, b in pairwise(dots[at - 3 : at])),
+            end[1],
+        ]
+        typed = "IP " + ".".join(str(octet) for octet in octets)
+        if next(find_ipv4(Scan(typed, scan.phone_regions)), None) is not None:
+            yield (
+                first[0],
+                end[0],
+            )  # as the address typed would be (not a loopback's, a mask's: the typed reader's rules)

@@ -354,7 +354,7 @@ _BLOCK_PREFIXES = frozenset(
     for rule in PREFIXED
     for prefix in rule.prefixes
     if len(prefix) >= 3 and ("_" in prefix or "-" in prefix)
-) | {"aiza"}  # and Google's, a word of no language ("AIza Syt2 lyZI V1sB ...": reviewer CT)
+)
 index_words(*_BLOCK_PREFIXES)
 # Rules whose prefix is a word or a code's ("sk-" alone, Mollie's "test_" and "live_", Notion's "secret_", Octopus's
 # "API-"): blocks after them are SKUs, sizes, test names and ticket tags as often ("sk-1042 XL2 BLK M3 QTY12 WH3",
@@ -3470,10 +3470,19 @@ def _random_letters(part: str) -> bool:
     if not (part.isalpha() and part.isascii()) or part.islower() or part.isupper():
         return False
     runs = _CASE_RUN.findall(part)
-    return len(runs) >= 3 and sum(1 for run in runs if _VOWEL_OF_BOTH.search(run) is None) * 2 >= len(runs)
+    return (
+        len(runs) >= 3
+        and sum(1 for run in runs if _VOWEL_OF_BOTH.search(run) is None) * 2 >= len(runs)
+        # and capitals side by side three times or more, as letters drawn at random put them (half of a capital's
+        # neighbours are capitals): names of code shorten their words, each with one capital ("pgCrdsPrdSync",
+        # "hwndDlgBtnCtrl", "kvScrtsPrdWstEU": an attacker's round)
+        and len(_CAPITALS_SIDE_BY_SIDE.findall(part)) >= _CAPITAL_PAIRS
+    )
 
 
 _CASE_RUN = re.compile(r"[A-Z]+[a-z]*|[a-z]+")
+_CAPITALS_SIDE_BY_SIDE = re.compile(r"(?=[A-Z]{2})")
+_CAPITAL_PAIRS = 3
 _VOWEL_OF_BOTH = re.compile(r"[aeiouAEIOU]")
 
 
