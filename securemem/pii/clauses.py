@@ -255,16 +255,32 @@ def turned_password(text: str, lower: str, low: int, after: int, high: int) -> t
     shaped as only a password is (a password's shape does not change when it is turned around); the label and no
     word that describes passwords in ``text[low:high]``, the reversal's reach on its line."""
     named = _LABEL.search(lower, low, high) is not None or _PW.search(lower, low, high) is not None
-    if not named or _DESCRIBES.search(lower, low, high) is not None:
+    if not named or _DESCRIBES.search(lower, low, high) is not None or lower.startswith("-", after):
+        return None  # (nor "backwards-compatible")
+    # the value right after a colon that follows the reversal's word ("written backwards so grep won't find it: ...")
+    colon = _TURNED_COLON.match(lower, after, high)
+    if colon is None:
         return None
-    for token in _TOKEN.finditer(text, after, high):
-        raw = token.group()
-        value = raw.lstrip(_WRAP)
-        bare = value.rstrip(_TRAIL)
-        if bare.isascii() and _strong(bare) and not _ASSIGNED.match(bare):
-            at = token.start() + len(raw) - len(value)
-            return at, at + len(bare)
-    return None
+    token = _TOKEN.match(text, colon.end(), high)
+    if token is None:
+        return None
+    raw = token.group()
+    value = raw.lstrip(_WRAP)
+    bare = value.rstrip(_TRAIL)
+    if (
+        not bare.isascii()
+        or not _strong(bare)
+        or _ASSIGNED.match(bare)
+        or _STANDARD.search(bare)  # "Backwards ... hashing: bcrypt$2b$12"
+        or _HOST.fullmatch(bare)  # "Reverse DNS for the password portal: auth-01.corp.local"
+    ):
+        return None
+    at = token.start() + len(raw) - len(value)
+    return at, at + len(bare)
+
+
+_TURNED_COLON = re.compile(r"[^:\n]{0,48}?:[ \t]*")
+_HOST = re.compile(r"[\w\-]+(?:\.[A-Za-z][\w\-]*)+")
 
 
 def may_hold_clause_password(scan: Scan) -> bool:
