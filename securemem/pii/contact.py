@@ -4935,23 +4935,23 @@ for _region, _number_words in (
     for _word in _number_words.split():
         _NUMBER_NAMED_IN.setdefault(normalise_text(_word).lower(), _region)
 _DICTATED_WORDS = frozenset(
-    normalise_text(word).lower()
-    for word in (  # noqa: SIM905 - a word list reads better as words
-        "υπαγόρευσε υπαγόρευσαν διάβασε ολογράφως λέξεις "
-        "nadiktoval nadiktovala nadiktované nadiktovaný diktoval diktovala přečetl přečetla slovy slovami "
-        "luetteli saneli sanoi luki sanoin "
-        "läste dikterade upp leste læste dikterte dikterede ord "
-        "הכתיב הכתיבה הקריא הקריאה במילים "
-        "diktálta betűvel szóban podyktował podyktowała słownie"
-    ).split()
+    viewed_words(
+        *(  # noqa: SIM905 - a word list reads better as words
+            "υπαγόρευσε υπαγόρευσαν διάβασε ολογράφως λέξεις "
+            "nadiktoval nadiktovala nadiktované nadiktovaný diktoval diktovala přečetl přečetla slovy slovami "
+            "luetteli saneli sanoi luki sanoin "
+            "läste dikterade upp leste læste dikterte dikterede ord "
+            "הכתיב הכתיבה הקריא הקריאה במילים "
+            "diktálta betűvel szóban podyktował podyktowała słownie"
+        ).split()
+    )
 )
 # What may come between the number's word and the digits besides those: "is", "the", "of the customer".
-_NUMBER_NAMED_THEN = _DICTATED_WORDS | {
-    normalise_text(word).lower()
-    for word in (  # noqa: SIM905 - a word list reads better as words
-        "είναι του πελάτη je zákazníka on asiakkaan är kundens er kundens הוא של הלקוח az ügyfél to klienta"
-    ).split()
-}
+_NUMBER_NAMED_THEN = _DICTATED_WORDS | set(
+    viewed_words(
+        *"είναι του πελάτη je zákazníka on asiakkaan är kundens er kundens הוא של הלקוח az ügyfél to klienta".split()  # noqa: SIM905
+    )
+)
 
 
 def _number_named(words: list[str], number: str, dialled: str, scan: Scan, *, start: int) -> bool:
@@ -4983,24 +4983,23 @@ def _number_named(words: list[str], number: str, dialled: str, scan: Scan, *, st
 
 # Who gives a number: the customer, the client, the caller (as the view writes them), and "in words" right after it.
 _GIVERS = frozenset(
-    normalise_text(word).lower()
-    for word in (  # noqa: SIM905 - a word list reads better as words
-        "πελάτης πελάτισσα πελάτη καλών zákazník zákaznice zákazníka klient klientka volající volajúci asiakas "
-        "asiakkaan soittaja kunden kund kunde kundens uppringaren הלקוח הלקוחה המתקשר המתקשרת ügyfél ügyfelünk hívó "
-        "klienta dzwoniący dzwonąca"
-    ).split()
+    viewed_words(
+        *(  # noqa: SIM905 - a word list reads better as words
+            "πελάτης πελάτισσα πελάτη καλών zákazník zákaznice zákazníka klient klientka volající volajúci asiakas "
+            "asiakkaan soittaja kunden kund kunde kundens uppringaren הלקוח הלקוחה המתקשר המתקשרת ügyfél ügyfelünk "
+            "hívó klienta dzwoniący dzwonąca"
+        ).split()
+    )
 )
-_IN_WORDS = frozenset(
-    normalise_text(word).lower()
-    for word in "slovy slovami sanoin במילים ολογράφως λέξεις słownie betűvel szóban".split()  # noqa: SIM905
-)
+_IN_WORDS = frozenset(viewed_words(*"slovy slovami sanoin במילים ολογράφως λέξεις słownie betűvel szóban".split()))  # noqa: SIM905
 # The words that qualify "the number" as another kind's right before it (a serial's, a product's, an order's).
 _NUMBER_QUALIFIED = frozenset(
-    normalise_text(word).lower()
-    for word in (  # noqa: SIM905 - a word list reads better as words
-        "sériové sériové výrobní výrobné evidenční inventární kontrolní objednací σειριακός σειριακό τελικός "
-        "rendelés csomag számla sarja tilaus"
-    ).split()
+    viewed_words(
+        *(  # noqa: SIM905 - a word list reads better as words
+            "sériové sériové výrobní výrobné evidenční inventární kontrolní objednací σειριακός σειριακό τελικός "
+            "rendelés csomag számla sarja tilaus"
+        ).split()
+    )
 )
 _GIVER_REACH = 120
 
