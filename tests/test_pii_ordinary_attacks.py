@@ -550,10 +550,11 @@ FOUND = {
     # where the words around them allow (stop 63). Left: other words before digits set apart by dots or dashes, other
     # calling verbs, Greek's colloquial digit words, "다시" unspaced, ordinals as "no. 2" or "[2]", code spans with two
     # blanks or commas between, a split Slack token, domains not listed in assignments whose key names no mail.
-    "cta": (147, 61),  # stop 63's readers' shapes in other forms: 21 by the tree before, 88 by the readers as first
-    # written, 61 since the narrowing. Left: Google keys in blocks, letters drawn at random whose capitals hold vowels,
-    # an address said with "point", "punto", "Punkt" or after its name, kana glued to "は" or lengthened ("にー"),
-    # EDIFACT's "?+", two numbers in a segment, "~" ends; a phone's word with other words before dotted digits.
+    "cta": (147, 62),  # stop 63's readers' shapes in other forms: 21 by the tree before, 88 by the readers as first
+    # written, 61 since the narrowing, 62 with capitals side by side four times in short runs read as drawn at
+    # random. Left: Google keys in blocks, letters drawn at random in parts under 12 letters, an address said with
+    # "point", "punto", "Punkt" or after its name, kana glued to "は" or lengthened ("にー"), EDIFACT's "?+", two
+    # numbers in a segment, "~" ends; a phone's word with other words before dotted digits.
     "cra": (155, 90),  # reviewer CR's readers' shapes in other forms: 65 by the tree before, 92 by the readers as
     # first written, 90 since (the narrowing took two). Left: other calling verbs ("Ara beni", "Τηλεφωνήστε μου"),
     # other separators ("•", "~", "_"), Korean's "영" and "다시", names in square brackets, key ordinals as "(1/5)" or

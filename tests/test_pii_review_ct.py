@@ -16,6 +16,8 @@ from tests.helpers import found_values
         # them or more without a vowel: drawn at random)
         ("  client_secret: zQjlgGMNVMDcuPBwyIUK_XAp-pwTLHgfqKTnJykQ\n", ["zQjlgGMNVMDcuPBwyIUK_XAp-pwTLHgfqKTnJykQ"]),
         ('client_secret = "zQjlgGMNVMDcuPBwyIUK_XAp-pwTLHgfqKTnJykQ"', ["zQjlgGMNVMDcuPBwyIUK_XAp-pwTLHgfqKTnJykQ"]),
+        # (the attacker's round) capitals side by side four times or more in short runs, vowels or not
+        ("client_secret: kfhfgtKAQWYmEZ-gslmBpHp-UbzIfkvXLM", ["kfhfgtKAQWYmEZ-gslmBpHp-UbzIfkvXLM"]),
         # an OpenAI key given without its "sk-" prefix: the marker inside it
         ("The OpenAI key without the sk-proj- prefix is Ng4UqLSUXQmTtgbxToT-U6HIWIk34SxM8jMQnbZM5kJauHNT2P6e15sghbmF0"
          "GfkT3BlbkFJI4pVZk-2B81zkAW66LnA6efdJZwabbbjcewCC-Cg6KT5IE_rqFj1rze_W23B1OLu, add the prefix yourself.",
@@ -52,6 +54,8 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "secret: getUserAccountByIdAndName_handler",
         "token: XMLHttpRequestHandler_v2",
         "token: HTMLDOMParserFactory_v2",
+        "secret: getXMLHttpRequestById_handler",
+        "secret: JSONAPIResponseParserXYZ_v1",
         "existingSecret: pgCrdsPrdSync-tls",
         "token: hwndDlgBtnCtrl_Main",
         "client_secret: AzKvScrtSyncMgr-dev",

@@ -3470,18 +3470,21 @@ def _random_letters(part: str) -> bool:
     if not (part.isalpha() and part.isascii()) or part.islower() or part.isupper():
         return False
     runs = _CASE_RUN.findall(part)
-    return (
-        len(runs) >= 3
-        and sum(1 for run in runs if _VOWEL_OF_BOTH.search(run) is None) * 2 >= len(runs)
-        # and capitals side by side three times or more, as letters drawn at random put them (half of a capital's
-        # neighbours are capitals): names of code shorten their words, each with one capital ("pgCrdsPrdSync",
-        # "hwndDlgBtnCtrl", "kvScrtsPrdWstEU": an attacker's round)
-        and len(_CAPITALS_SIDE_BY_SIDE.findall(part)) >= _CAPITAL_PAIRS
-    )
+    # Capitals side by side, as letters drawn at random put them (half of a capital's neighbours are capitals): names
+    # of code shorten their words, each with one capital ("pgCrdsPrdSync", "hwndDlgBtnCtrl": an attacker's round), and
+    # put acronyms in one long run ("HTMLDOMParser").
+    pairs = len(_CAPITALS_SIDE_BY_SIDE.findall(part))
+    if pairs < _CAPITAL_PAIRS:
+        return False
+    if sum(1 for run in runs if _VOWEL_OF_BOTH.search(run) is None) * 2 >= len(runs) >= 3:
+        return True
+    # ... or capitals side by side four times or more in short runs, vowels or not ("kfhfgtKAQWYmEZ")
+    return pairs >= _CAPITAL_PAIRS + 1 and len(part) >= 14 and max(map(len, _CAPITAL_RUN.findall(part))) <= 5
 
 
 _CASE_RUN = re.compile(r"[A-Z]+[a-z]*|[a-z]+")
 _CAPITALS_SIDE_BY_SIDE = re.compile(r"(?=[A-Z]{2})")
+_CAPITAL_RUN = re.compile(r"[A-Z]+")
 _CAPITAL_PAIRS = 3
 _VOWEL_OF_BOTH = re.compile(r"[aeiouAEIOU]")
 
