@@ -4530,6 +4530,7 @@ _COUNTING_RUNS = frozenset(
     run[start:end] for run in ("01234567890123456789", "98765432109876543210") for start in range(10)
     for end in range(start + 3, start + 11)
 )  # fmt: skip
+COUNTING_RUNS = _COUNTING_RUNS  # digits counted up or down, wrapping past nine (edi.py reads them too)
 
 
 def _spelt_digits(word: str) -> str:

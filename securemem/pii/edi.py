@@ -21,7 +21,7 @@ from collections.abc import Iterator
 import phonenumbers
 
 from securemem.pii.checksums import ssn_valid
-from securemem.pii.contact import phone_e164
+from securemem.pii.contact import COUNTING_RUNS, phone_e164
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
@@ -70,7 +70,7 @@ def find_edifact_phones(scan: Scan) -> Iterator[Hit]:
     ("COM+1234567890:TE'", "COM+5555555555:AJ'", "COM+0123456789:FX'": an attacker's round)."""
     for match in _EDIFACT_PHONE.finditer(scan.text):
         digits = "".join(char for char in match["phone"] if char.isdigit())
-        if len(set(digits)) < _FEWEST_DIGITS or digits.lstrip("0") in _COUNTED:
+        if len(set(digits)) < _FEWEST_DIGITS or digits in COUNTING_RUNS:
             continue
         if match["phone"].startswith("+") or digits.startswith("00"):
             valid = _valid_phone("+" + digits.removeprefix("00"))
@@ -81,7 +81,6 @@ def find_edifact_phones(scan: Scan) -> Iterator[Hit]:
 
 
 _FEWEST_DIGITS = 4  # different digits in a number dialled: "9999999", "1111111111" are placeholders
-_COUNTED = frozenset({"123456789", "1234567890", "23456789", "987654321", "9876543210"})
 
 
 def _valid_phone(digits: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Iterator
-from itertools import chain, pairwise
+from itertools import chain
 
 from securemem.pii.normalize import as_viewed
 from securemem.pii.scan import Scan, Span, accepted
@@ -609,11 +609,11 @@ def _last_octet(lower: str, after: int) -> tuple[int, int] | None:
     return best
 
 
-def _between_dots(lower: str, start: int, end: int) -> bool:
-    """What lies between two "dot"s is one number said (0-255)."""
+def _between_dots(lower: str, start: int, end: int) -> int | None:
+    """The number (0-255) said between two "dot"s, if that is all that lies there."""
     if _SAID_BETWEEN_DOTS.fullmatch(lower, start, end) is None:
-        return False
-    return _said_octet(_SAID_WORD.findall(lower, start, end)) is not None
+        return None
+    return _said_octet(_SAID_WORD.findall(lower, start, end))
 
 
 def find_said_ipv4(scan: Scan) -> Iterator[Span]:
@@ -621,12 +621,13 @@ def find_said_ipv4(scan: Scan) -> Iterator[Span]:
     dots = list(_SAID_DOT.finditer(lower))
     at = 0
     while at < len(dots):
-        last = at
-        while last + 1 < len(dots) and _between_dots(lower, dots[last].end(), dots[last + 1].start()):
-            last += 1
-        first_dot, last_dot, said = dots[at], dots[last], last - at + 1
-        at = last + 1
-        if said != 3:  # three dots: four numbers, no more
+        first_dot, between = dots[at], []
+        while at + 1 < len(dots) and (said := _between_dots(lower, dots[at].end(), dots[at + 1].start())) is not None:
+            between.append(said)
+            at += 1
+        last_dot = dots[at]
+        at += 1
+        if len(between) != 2:  # three dots: four numbers, no more
             continue
         first = _first_octet(lower, first_dot.start())
         end = _last_octet(lower, last_dot.end())
@@ -637,14 +638,7 @@ def find_said_ipv4(scan: Scan) -> Iterator[Span]:
             or _RELEASE_SAID.search(lower, max(0, first[0] - 40), first[0]) is not None
         ):
             continue  # no address named before it, or a release's ("the IP phone's firmware two dot one dot ...")
-        octets = [
-            first[1],
-            *(_said_octet(_SAID_WORD.findall(lower, a.end(), b.start())) for a, b in pairwise(dots[at - 3 : at])),
-            end[1],
-        ]
-        typed = "IP " + ".".join(str(octet) for octet in octets)
+        # as the address typed would be found (not a loopback's, a mask's: the typed reader's rules)
+        typed = "IP " + ".".join(str(octet) for octet in (first[1], *between, end[1]))
         if next(find_ipv4(Scan(typed, scan.phone_regions)), None) is not None:
-            yield (
-                first[0],
-                end[0],
-            )  # as the address typed would be (not a loopback's, a mask's: the typed reader's rules)
+            yield first[0], end[0]
