@@ -841,6 +841,10 @@ HOSTILE.update(
         "openai-markers": "T3BlbkFJ" * (FIFTH // 8),
         "aiza-blocks": "AIza " + "Ab1c " * (FIFTH // 5),
         "dotted-trunk": "phone: " + "0.6." * (FIFTH // 4),
+        "piped-groups": "4266|3813|" * (FIFTH // 10),
+        "key-asides": "api key (a) " * (FIFTH // 12),
+        "mail-then-numero": "a@b.it, numero " * (FIFTH // 15),
+        "coded-names": "pax Tan (SG) 9431 " * (FIFTH // 18),
     }
 )
 

@@ -63,6 +63,19 @@ from tests.helpers import found_values
         ("my ip is one nine two dot one six eight dot zero dot one, thanks",
          ["one nine two dot one six eight dot zero dot one"]),
         ("IP: ten dot zero dot zero dot five", ["ten dot zero dot zero dot five"]),
+        # (a later stop) an aside in brackets between a secret's name and its value
+        ("Steamworks publisher Web API key (partner.steam-api): 9268E0CAE9D9046EBB0543F6D2ED3708 — used by the job.",
+         ["9268E0CAE9D9046EBB0543F6D2ED3708"]),
+        ("client secret (rotated 2026-05-01): kQ7L49Ju79eKWb3bBx2T", ["kQ7L49Ju79eKWb3bBx2T"]),
+        # a number's word right after an address of mail, as contact details are listed; the mail's country decides
+        ("ho perso l'account dopo il cambio telefono, email romano.giulia@libero.it, numero 393 826 7614. Grazie!",
+         ["romano.giulia@libero.it", "393 826 7614"]),
+        # (the address alone: an order's number after the number's word, digits no mobile of the mail's country)
+        ("email romano.giulia@libero.it, numero ordine 393 826 7614", ["romano.giulia@libero.it"]),
+        ("mail a.rossi@libero.it, numero 12 345 678", ["a.rossi@libero.it"]),
+        # a traveller's name, their country's code in brackets, then a mobile of that country
+        ("Group booking WRSCVE: lead pax Mei Lin Tan (SG) 9431 9488; both on SQ 917 tomorrow 07:55.",
+         ["9431 9488"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -127,6 +140,16 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "Host Kubernetes nodes run kernel five dot fifteen dot zero dot ninety-one",
         "IP policy section three dot two dot one dot four covers trademarks",
         "The server listens on one two seven dot zero dot zero dot one by default, ip",
+        # (a later stop) an aside after a name that is no secret's, one that says digest or public, a form's field
+        "Lookup key (etag): d41d8cd98f00b204e9800998ecf8427e",
+        "Feature flag key (LaunchDarkly): enableNewCheckoutFlowForBetaUsers2024",
+        "API key (sha256 of it): 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "site key (public, embedded in the page): 6LXtmSUk8C3QmIr9N73ya0323IPR-FWNrjnakSP2",
+        "Password (optional): blank",
+        "API key (optional): your-key-here",
+        # a country's code in brackets where no traveller, guest or customer is named on the line
+        "Mei Lin Tan (SG) 9431 9488",
+        "Build Agent (SG) 9431 9488 finished",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

@@ -41,6 +41,9 @@ from tests.helpers import found_values
         # a password its line says is written backwards, its label before or after (and reviewer CR's)
         ("Type it backwards: 77sutcaC$retniW (that's the new local admin password).", ["77sutcaC$retniW"]),
         ("ops vault pw, written backwards so grep won't find it: KO*0791noclaF", ["KO*0791noclaF"]),
+        # (a later stop) a card's groups joined by pipes, nothing around them
+        ("pls charge deductible to 4266|3813|5488|4319 thx", ["4266|3813|5488|4319"]),
+        ("amex on file 3782|822463|10005", ["3782|822463|10005"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -99,6 +102,12 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "We rolled back (reverse migration 20240312_AddPwdCol!) after the password column broke",
         "pw reversed is a bad idea; use Vault/KV instead of Secret123!",
         "password generator in reverse mode produced Xk9#mQ2$ for the demo",
+        # (a later stop) cells of a table row, a row of more fields, a number that fails Luhn, a date and times
+        "| 4266 | 3813 | 5488 | 4319 |",
+        "id|4266|3813|5488|4319",
+        "4266|3813|5488|4319|2027",
+        "ref 4266|3813|5488|4318",
+        "2024|1201|0930|1155",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

@@ -954,11 +954,11 @@ def altered(name: str) -> list[str]:
         # or a "+", a token's parts in code spans a blank apart; 325 (96.4%) in the next stop: digits read out after
         # the words for "number" of Greek, Czech, Finnish, Swedish and Hebrew where a customer or a caller gave them or
         # "in words" says so, and nothing after that word names another number's, a dash said between commas after an
-        # SSN's full name, kana digits that dial a number after a phone's label, an IP address said in words. Left: a
-        # key's aside in brackets, a Colombian mobile after a city, a Singapore mobile after "(SG)", an Italian
-        # mobile after "numero", a Unity serial, an IBAN spelt with its letters, a card's groups one a table's row, a
-        # seed's halves in two JSON values.
-        ("cs", "claim", None, 0.96),
+        # SSN's full name, kana digits that dial a number after a phone's label, an IP address said in words; 328
+        # (97.3%) later: a key's aside in brackets, a Singapore mobile after a traveller's name and "(SG)", an Italian
+        # mobile after "numero" after a mail's address. Left: a Colombian mobile after a city, a Unity serial, an IBAN
+        # spelt with its letters, a card's groups one a table's row, a seed's halves in two JSON values.
+        ("cs", "claim", None, 0.97),
         # Reviewer CT (a hospital pharmacy and telehealth clinic, a freight forwarder and customs broker, an insurer's
         # claims desk, a school district's IT helpdesk; 28 languages): 189 of 205 as it came (92.2%), 199 since
         # (97.1%): an OAuth client's secret of letters alone cut by "_" and "-", an OpenAI key without its prefix,
@@ -966,9 +966,9 @@ def altered(name: str) -> list[str]:
         # valid number, Indonesian's "WA", a password at the end of a long clause in Romanian, Indonesian and Thai,
         # an SSN's parts under three keys that name it, a password typed backwards with its label after it. Left:
         # passwords described in words ("the word falcon, then 1998, then an exclamation mark"), an enrolment token
-        # of capitals alone, a card's groups joined by "|", a Google key in blocks with no label (read at first: 18 s
-        # for 320 KB of "AIza ", and hex blocks after it, in the attacker's round).
-        ("ct", "claim", None, 0.97),
+        # of capitals alone, a Google key in blocks with no label (read at first: 18 s for 320 KB of "AIza ", and hex
+        # blocks after it, in the attacker's round). A card's groups joined by "|" are read since (200, 97.6%).
+        ("ct", "claim", None, 0.975),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -3396,6 +3396,7 @@ def _national_the_text_names(scan: Scan, candidate: str, start: int) -> bool:
     named = (
         (last in _INTRODUCES_A_PHONE and last not in _NUMBER_ABBREVIATIONS)
         or (last in _NUMBER_ONLY and before in _NUMBER_QUALIFIERS)
+        or (last in _NUMBER_ONLY and _AFTER_AN_EMAIL.search(lower, max(0, start - _SENTENCE_BACK - 80), start))
         or before in _PORTING
         or (last in _LANDLINE and before in _LANDLINE_OF)
     )
@@ -3450,6 +3451,11 @@ _POSTCODE = re.compile(r"[0-9]{5}-[0-9]{3}")  # Brazil's CEP ("01414-001")
 _CHECKED_CODES = re.compile(r"[0-9]{3,7}-[0-9][ \t]*/[ \t]*[0-9]{3,7}-[0-9]")
 
 
+# A number's word right after an address of mail and a comma, as contact details are listed ("email
+# romano.giulia@libero.it, numero 393 826 7614": reviewer CS).
+_AFTER_AN_EMAIL = re.compile(
+    r"[a-z0-9]@[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.[a-z]{2,}[ \t]*[,;/][ \t]*[^\W\d_]{2,7}[ \t:.]*$"
+)
 _SENTENCE_STOPS = (". ", "; ", "! ", "? ", "\n", "。", "；")
 _SENTENCE_BACK = 48  # characters read back for the sentence's words before a number
 
@@ -3605,6 +3611,15 @@ _NOT_A_PHONE_AFTER = re.compile(
 )
 
 
+# A person's name, then their country's code in brackets, then the number ("lead pax Mei Lin Tan (SG) 9431 9488":
+# reviewer CS): a mobile of that country.
+# (a traveller's, a guest's or a customer's, named on the line: not a product's "Widget Pro (DE) 1512 3456 789")
+_PARTY = re.compile(
+    r"(?<![^\W\d_])(?:pax|passengers?|guests?|travell?ers?|attendees?|customers?|clients?|patients?)(?![^\W\d_])"
+)
+_REGION_CODED = re.compile(r"(?<![^\W\d_])(?P<last>[^\W\d_]{2,24})[ \t]+\((?P<cc>[A-Z]{2})\)[ \t]*$")
+
+
 def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
     """A mobile number in groups, with no trunk "0" and no country code, of a country the text's language
     or its addresses and IBANs name (not the configured regions: those read it already), after a person's
@@ -3617,6 +3632,14 @@ def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
         return False
     line_start = scan.text.rfind("\n", max(0, start - 56), start) + 1  # only 56 characters are read back
     before = scan.text[max(line_start, start - 56) : start]
+    coded = _REGION_CODED.search(before)
+    if (
+        coded is not None
+        and coded["cc"] in phonenumbers.SUPPORTED_REGIONS
+        and coded["last"].istitle()
+        and _PARTY.search(scan.lower, line_start, start) is not None
+    ):
+        return _mobile_in(candidate, coded["cc"])
     name = _NAME_BEFORE.search(before)
     named = (
         name is not None

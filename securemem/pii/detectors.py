@@ -125,10 +125,12 @@ from securemem.pii.numeric import (
     SSN_DIGITS,
     find_cards,
     find_ibans,
+    find_piped_cards,
     find_short_maestros,
     find_ssns,
     find_underscored_cards,
     may_hold_iban,
+    may_hold_piped_card,
     may_hold_ssn,
     may_hold_underscored_card,
     names_an_ssn,
@@ -453,6 +455,9 @@ _BUILTINS: tuple[_Builtin, ...] = (
         _typed("CREDIT_CARD", find_underscored_cards),
         literals=("_",),
         gate=may_hold_underscored_card,
+    ),
+    _Builtin(
+        frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_piped_cards), literals=("|",), gate=may_hold_piped_card
     ),
     _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), gate=may_hold_iban),
     _Builtin(frozenset({"BANK_ACCOUNT"}), find_bank_numbers, gate=may_hold_bank_number),

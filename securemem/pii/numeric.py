@@ -181,6 +181,25 @@ def find_underscored_cards(scan: Scan) -> Iterator[Span]:
         yield from _run_cards(scan, scan.whole, found, is_card, "_")
 
 
+# A card's groups joined by pipes, nothing around them ("pls charge deductible to 4266|3813|5488|4319": reviewer CT):
+# no number window holds them (a pipe separates a table's cells). Not one cell of a row of more: the groups stand
+# alone, no pipe or word before or after; Luhn and the brands' prefixes decide.
+_CARD_PIPED = re.compile(
+    r"[0-9](?<![\w|][0-9])[0-9]{3}(?:\|[0-9]{4}\|[0-9]{4}\|[0-9]{1,4}|\|[0-9]{6}\|[0-9]{5})(?![\w|])"
+)
+
+
+def may_hold_piped_card(scan: Scan) -> bool:
+    return "|" in scan.text and _CARD_PIPED.search(scan.text) is not None
+
+
+def find_piped_cards(scan: Scan) -> Iterator[Span]:
+    for match in _CARD_PIPED.finditer(scan.text):
+        digits = _NOT_DIGITS.sub("", match.group())
+        if len(digits) >= 15 and card_number_valid(digits):
+            yield match.span()
+
+
 _UNDERSCORED_GROUPS = b"_".join([b"0000"] * 6)  # six groups of four (in the copy of _UNDERSCORE_TABLE)
 _UNDERSCORED_NUMBERS = b"0" * 13 + b"_" + b"0" * 13  # two numbers of a card's length
 

@@ -687,10 +687,29 @@ _KEY_ORDINAL = re.compile(r"[ \t]#?[0-9]{1,2}(?:[ \t]?(?:of|/)[ \t]?[0-9]{1,2})?
 
 
 def _past_ordinal(lower: str, key_end: int) -> int:
+    """Where the key's value is assigned: past a number among several keys, or past an aside in brackets."""
     ordinal = _KEY_ORDINAL.match(lower, key_end)
     if ordinal is None or _ORDINAL_KEY.search(lower, max(0, key_end - 24), key_end) is None:
-        return key_end
+        aside = _KEY_ASIDE.match(lower, key_end)
+        if (
+            aside is None
+            or _NOT_SECRET_ASIDE.search(aside.group())
+            or not _SECRET_BEFORE_ASIDE.search(lower, max(0, key_end - 16), key_end)
+        ):
+            return key_end
+        return aside.end()
     return ordinal.end()
+
+
+# An aside in brackets between a key's name and its value, no bracket or line break in it ("Steamworks publisher Web
+# API key (partner.steam-api): 9268E0CA...": reviewer CS). The value is read as any key's is.
+_KEY_ASIDE = re.compile(r"[ \t]\([^()\n]{1,48}\)(?=[ \t]{0,8}[:=])")
+# Only after a secret's name (a password's aside is read by the password's readers): an object's, a cache's, a
+# row's or a flag's key before an aside names no secret ("Lookup key (etag): d41d8cd9...", "Feature flag key
+# (LaunchDarkly): enableNew...": an attacker's round). Not where the aside says the value is a digest's or is
+# public ("key (sha256): 9f86d0...", "site key (public, ...)").
+_SECRET_BEFORE_ASIDE = re.compile(r"(?:api[ _\-]?key|(?:secret|private|signing|access)[ _\-]key|secret|token|\bpat)$")
+_NOT_SECRET_ASIDE = re.compile(r"md5|sha|hash|checksum|digest|fingerprint|crc|blake|public|example|sample|redacted")
 
 
 # Keys numbered among several that are secrets' (Vault's unseal keys, Shamir's shares, recovery keys): not a cache's, an
@@ -2864,7 +2883,7 @@ def _random_dotted(secret: str) -> bool:
 # hint), never narrower. "pass" and "pw" are password hints as well as key hints: alone they are
 # enough. Grouped by first letter (see by_first_letter): a third of the cost of one pattern for the
 # keys and one substring search per password hint.
-_ASSIGNED_TAIL = f"[a-z0-9_.\\-]{{0,{_KEY_MAX}}}(?:{_KEY_ORDINAL.pattern})?{_ASSIGN_START.pattern}"
+_ASSIGNED_TAIL = f"[a-z0-9_.\\-]{{0,{_KEY_MAX}}}(?:{_KEY_ORDINAL.pattern}|{_KEY_ASIDE.pattern})?{_ASSIGN_START.pattern}"
 _ASSIGNED_KEY_OR_PASSWORD = re.compile(
     by_first_letter([*_PASSWORD_HINTS, *(f"{hint}{_ASSIGNED_TAIL}" for hint in _HINTS if hint not in _PASSWORD_HINTS)])
 )
