@@ -4148,7 +4148,12 @@ def _prose_keywords(lower: str, others: list[str]) -> list[tuple[int, int]]:
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 # A secret word qualified in snake case, as APIs' responses name it in a note ("access_token Ad5JcH1Z...": an
 # M-Pesa Daraja token, reviewer CL)
-_SNAKE_QUALIFIER = re.compile(r"(?<![a-z0-9_])(?:access|refresh|auth|api|bearer|client|app)_$")
+# (and the names OAuth 1's, sessions', webhooks' and bots' secrets go by: "consumer_secret", "session_secret",
+# "private_token", "webhook_secret" in an XML element, a tab-separated line or "set ... to": a probe of key names)
+_SNAKE_QUALIFIER = re.compile(
+    r"(?<![a-z0-9_])(?:access|refresh|auth|api|bearer|client|app|consumer|session|private|webhook|signing|shared|"
+    r"service|bot|personal|deploy|oauth|master|encryption|hmac|jwt)_$"
+)
 # German's compounds that name a token ("Zugangstoken", "Sicherheitstoken": reviewer BX); not code's "nextToken",
 # "pageToken" or "accessToken" beside a public key, which other readers judge
 _GERMAN_TOKEN_HEAD = re.compile(r"(?:zugangs|zugriffs|sicherheits|authentifizierungs|anmelde|sitzungs)$")
