@@ -845,6 +845,7 @@ HOSTILE.update(
         "key-asides": "api key (a) " * (FIFTH // 12),
         "mail-then-numero": "a@b.it, numero " * (FIFTH // 15),
         "coded-names": "pax Tan (SG) 9431 " * (FIFTH // 18),
+        "glued-word-ats": "email a-at-b_at_c-dot-" * (FIFTH // 22),
     }
 )
 

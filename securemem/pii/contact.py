@@ -602,6 +602,38 @@ _SPELT_DOTS = (
 )
 
 
+# An address whose "@" is a word glued between hyphens or underscores, its dots maybe too ("li.wei-at-uni-wien.ac.at",
+# "li.wei_at_uni-wien.ac_dot_at": a probe of the ways an address is written to get past a filter). Where such an
+# address sits is a host's name as often ("meet-at-noon.com", "build_at_night.example.org"): only after a mail's
+# word, and with a domain whose last label addresses use.
+_GLUED_AT = re.compile(
+    r"(?<![\w.%+\-])(?P<local>[a-z0-9][a-z0-9._%+]{0,63}?)(?:-at-|_at_)"
+    r"(?P<domain>[a-z0-9](?:[a-z0-9\-]{0,62})(?:(?:\.|_dot_|-dot-)[a-z0-9][a-z0-9\-]{0,62}){1,6})(?![\w\-])"
+)
+_MAIL_WORD_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?:e-?mail|mail|mailbox|inbox|contact|kontakt|correo|courriel|adresse|address|write to)"
+    r"(?![^\W\d_])"
+)
+_GLUED_DOT = re.compile(r"_dot_|-dot-|\.")
+# (not a script's or a source file's name: "check-at-startup.sh")
+_GLUED_FILE_ENDINGS = _FILE_EXTENSIONS | {"sh", "py", "md", "js", "ts", "rs", "go", "rb", "pl", "zip", "mov", "kt"}
+
+
+def find_glued_at_emails(scan: Scan) -> Iterator[Span]:
+    lower = scan.lower
+    if "-at-" not in lower and "_at_" not in lower:
+        return
+    for match in _GLUED_AT.finditer(lower):
+        tld = _GLUED_DOT.split(match["domain"])[-1]
+        if (
+            not known_tld(tld)
+            or tld in _GLUED_FILE_ENDINGS
+            or not _MAIL_WORD_BEFORE.search(lower, max(0, match.start() - 48), match.start())
+        ):
+            continue
+        yield match.span()
+
+
 def find_bare_at_emails(scan: Scan) -> Iterator[Span]:
     """ "lukas@gmx dot de", "jane.doe＠example [.] com": a plain "@" with a dot spelt out after it."""
     lower = scan.lower

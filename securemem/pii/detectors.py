@@ -77,6 +77,7 @@ from securemem.pii.contact import (
     SPOKEN_ATS,
     find_bare_at_emails,
     find_emails,
+    find_glued_at_emails,
     find_korean_phones,
     find_labelled_phones,
     find_msisdns,
@@ -344,6 +345,7 @@ def _emails(scan: Scan) -> Iterable[Hit]:
     foreign = foreign_at(lower)  # "arroba", "chiocciola"... (see SPOKEN_ATS), read once for the finders below
     hits += [("EMAIL", start, end) for start, end in find_obfuscated_emails(scan, foreign)]
     hits += [("EMAIL", start, end) for start, end in find_bare_at_emails(scan)]
+    hits += [("EMAIL", start, end) for start, end in find_glued_at_emails(scan)]
     if foreign or " at " in lower:
         hits += [("EMAIL", start, end) for start, end in find_spoken_emails(scan, foreign)]
     return hits
@@ -368,8 +370,9 @@ class _Builtin:
     whole: bool = False
 
 
-# An address, a closing bracket of "[at]", a dashed or spelt-out "at".
-_EMAIL_MARKS = ("@", "]", ")", "}", ">", "-at-", " nokta ", *SPOKEN_ATS)  # "nokta": Turkish "et" (@) and "." spelt
+# An address, a closing bracket of "[at]", a dashed, underscored or spelt-out "at" ("nokta": Turkish "et" (@) and
+# "." spelt).
+_EMAIL_MARKS = ("@", "]", ")", "}", ">", "-at-", "_at_", " nokta ", *SPOKEN_ATS)
 _EMAIL_MARKS_OTHER = tuple(mark for mark in _EMAIL_MARKS if not mark.isascii())
 
 
@@ -386,6 +389,7 @@ def _may_hold_email(scan: Scan) -> bool:
         or "}" in lower
         or ">" in lower
         or not _AT_WORDS.isdisjoint(scan.words)  # "-at-", " at "
+        or "_at_" in lower
         or (
             # Each word between its blanks only where the scan's words hold it (most text holds none).
             not _SPOKEN_AT_WORDS.isdisjoint(scan.words)

@@ -119,10 +119,11 @@ _SSN = re.compile(
     # Not glued to more, except a dashed one to the next field's label ("ssn#848-95-8886dob#1966-...").
     r"(?P<serial>[0-9]{4})(?:(?![\w]|[-.][0-9])|(?<=[0-9]{3}-[0-9]{2}-[0-9]{4})(?=[A-Za-z]{2,12}[#:=]))"
 )
-# (or slashes, right after its label only: "ssn: 679/43/2152", reviewer CE)
+# (or slashes, right after its label only: "ssn: 679/43/2152", reviewer CE; a key's quotes, a bracket, "SS#" and
+# "my social is" too: '"ssn": "386/75/0149"', "tax id (SSN) 386/75/0149", a probe of labels and separators)
 _SSN_LABEL_RIGHT_BEFORE = re.compile(
-    r"(?<![^\W\d_])(?:ssn|social security(?: number| no\.?)?|soc\.? ?sec\.?(?: no\.?)?)[ \t]*(?:#|no\.?|number)?"
-    r"[ \t]*[:=#]?[ \t]*$",
+    r"(?<![^\W\d_])(?:ssn|ss(?=[ \t]*#)|social security(?: number| no\.?)?|soc\.? ?sec\.?(?: no\.?)?"
+    r"|(?:my|his|her|their) social)\)?[\"']?[ \t]*(?:#|no\.?|number)?[ \t]*(?:[:=#]|is\b|was\b)?[ \t]*[\"']?$",
     re.IGNORECASE,
 )
 # (a slash maybe with a blank each side, read only right after an SSN's label: "ssn#121 / 06 / 5659", reviewer CF)
