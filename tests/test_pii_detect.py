@@ -846,6 +846,12 @@ HOSTILE.update(
         "mail-then-numero": "a@b.it, numero " * (FIFTH // 15),
         "coded-names": "pax Tan (SG) 9431 " * (FIFTH // 18),
         "glued-word-ats": "email a-at-b_at_c-dot-" * (FIFTH // 22),
+        "seed-rows": "wallet " + "liar hurry puzzle few " * (FIFTH // 21),
+        "seed-prefixes": "seed " + "enfo exte okay dept " * (FIFTH // 20),
+        "keyed-groups": "c1: 4929, c2: 7137, c3: 2018, " * (FIFTH // 30),
+        "hex-text": "6768705f41467059" * (FIFTH // 16),
+        "wallet-hex-groups": "wallet EF3D " * (FIFTH // 12),
+        "giro-numbers": "számla 12077894-" * (FIFTH // 16),
     }
 )
 

@@ -103,15 +103,18 @@ def secret_part(label: dict[str, Any]) -> tuple[int, int]:
     """Where a label's value must be covered: all of it, but for credentials in a URL that a reviewer
     labelled with their scheme and host ("postgres://app:pw@db.example.net"), the part between "//"
     and "@" (the user and password the scrubber replaces; scheme and host stay readable), or from the user to the
-    host (reviewer BF), its "@" escaped as "%40" too (reviewer BV)."""
+    host (reviewer BF), its "@" escaped as "%40" too (reviewer BV), and its "://" as "%3A%2F%2F" (reviewer CU)."""
     start, end, value = label["start"], label["end"], label["value"]
     folded = unicodedata.normalize("NFKC", value)  # a URL in fullwidth letters ("ｐｏｓｔｇｒｅｓ：／／…＠…")
     if len(folded) == len(value):
         value = folded
     at = "@" if "@" in value else "%40"  # escaped in a URL that is itself a parameter (reviewer BV)
     if label["type"].startswith("URL_CREDENTIAL") and at in value:
-        # labelled with the scheme ("postgres://app:pw@db...") or from the user on ("app:pw@db.example.net:5432")
-        return start + (value.index("://") + 3 if "://" in value else 0), start + value.rindex(at)
+        # labelled with the scheme ("postgres://app:pw@db...") or from the user on ("app:pw@db.example.net:5432"); the
+        # scheme's "://" escaped too ("postgres%3A%2F%2Freporting%3A...%40analytics-db": reviewer CU)
+        scheme = value.upper().find("%3A%2F%2F") if "://" not in value else value.index("://")
+        after = scheme + (3 if "://" in value else 9) if scheme >= 0 else 0
+        return start + after, start + value.rindex(at)
     return start, end
 
 
@@ -969,6 +972,19 @@ def altered(name: str) -> list[str]:
         # of capitals alone, a Google key in blocks with no label (read at first: 18 s for 320 KB of "AIza ", and hex
         # blocks after it, in the attacker's round). A card's groups joined by "|" are read since (200, 97.6%).
         ("ct", "claim", None, 0.975),
+        # Reviewer CU (a mobile operator's stores and porting desk, a payroll and HR outsourcer, a crypto exchange's
+        # compliance and support, a hotel chain's front desk and loyalty programme, a municipal utility's billing, a
+        # SaaS company's on-call notes; 36 languages): 269 of 318 as it came (84.6%), 292 since (91.8%): a seed phrase
+        # with no label we know (in Russian, Chinese, Indonesian), in capitals joined by dashes, cut to each word's
+        # first four letters or over a table's rows, by BIP-39's checksum in a text about wallets; Russian's "code
+        # word", a PUK with its code's word, Mexico's porting NIP, a one-time password of a word and a number; a
+        # Hungarian account number by its two check digits; a wallet's private key named in Vietnamese, and in hex
+        # groups after a wallet's word; a token encoded as hex; a card's groups under four counted keys; a number's word
+        # in a porting's clause; Arabic's "his number". Left: a Japanese account number before "。" and a date, a
+        # Swahili account at a bank we do not know, values split over variables, messages, lines and cells, a card's
+        # groups given out of order or with mixed Unicode separators and no card named, a password spaced out after
+        # "wifi pass" or spelt letter by letter in German words.
+        ("cu", "claim", None, 0.915),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1380,6 +1396,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("cs", 0, set()),
         # Reviewer CT: a Russian customs tariff's number after "код ТН ВЭД" read as a mobile, as it came and since.
         ("ct", 1, {"PHONE"}),
+        # Reviewer CU: as it came a Dutch outage's number after "storingsnummer" read as a phone; none since.
+        ("cu", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

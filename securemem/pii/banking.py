@@ -1130,3 +1130,23 @@ def _labels(scan: Scan) -> list[re.Match[str]]:
 
 _LEAD = 24  # characters of a label before its word ("número de la cuenta")
 _WORD_START = re.compile(r"(?<![^\W\d_])[^\W\d_]")
+
+
+# A Hungarian account number where its label follows it, as Hungarian's case endings put it ("a 12077894-21352740-
+# 61799842 számlaszámra utaljuk": reviewer CU): dashes between its groups, valid by both check digits
+# (_hungarian_account: one row of random digits in a hundred passes), an account's word ("számla") within reach.
+_DASHED_HUNGARIAN = re.compile(r"(?<![0-9\-])[0-9]{8}-[0-9]{8}(?:-[0-9]{8})?(?![0-9]|-[0-9])")
+_HUNGARIAN_WORD = re.compile(r"sz[áa]ml[aá]")
+_HUNGARIAN_REACH = 64
+
+
+def may_hold_hungarian_account(scan: Scan) -> bool:
+    return "-" in scan.text and _HUNGARIAN_WORD.search(scan.lower) is not None
+
+
+def find_hungarian_accounts(scan: Scan) -> Iterator[Hit]:
+    lower = scan.lower
+    for match in _DASHED_HUNGARIAN.finditer(scan.text):
+        low, high = max(0, match.start() - _HUNGARIAN_REACH), match.end() + _HUNGARIAN_REACH
+        if _hungarian_account(match.group()) and _HUNGARIAN_WORD.search(lower, low, high) is not None:
+            yield "BANK_ACCOUNT", *match.span()

@@ -1122,6 +1122,9 @@ _PHONE_WORDS = frozenset(
         "thoai",  # as chat writes it, without Vietnamese's marks
         "رقمي",  # Arabic "my number" (reviewer W), "my mobile" (reviewer X)
         "جوالي",
+        # ... "his" and "her number" ("العميل أملى رقمه بالكلمات: صفر خمسة ستة، ...": reviewer CU)
+        "رقمه",
+        "رقمها",
         # Paid or reached by phone number in chats and classifieds (reviewer W): Spain's Bizum, Italy's
         # Satispay, Poland's BLIK transfer to a phone ("Blik na 698 214 370"), Portugal's "tlm"
         # (telemóvel), Brazil's "me chama no", "liga para" (call); only right before the number (see
@@ -1701,6 +1704,23 @@ _CALLBACK = re.compile(
 )
 
 
+# A Germanic compound of "number" that names a business's reference ("Storingsnummer 240611-0087", an outage's:
+# reviewer CU; "Ordernummer", "Ärendenumret"), by its first part: not a person's number ("Personnummer 710716-1320",
+# "Fødselsnummer", "Burgerservicenummer" are national identities, kept found) nor a phone's.
+_NUMBERED_ENDINGS = ("nummer", "nummern", "nummeret", "numret", "numren")
+_REFERENCE_STEMS = (
+    "storing", "order", "ordre", "bestel", "bestell", "factuur", "faktura", "rechnung", "ticket", "melding", "dossier",
+    "referentie", "referenz", "contract", "vertrag", "kontrakt", "artikel", "auftrag", "vorgang", "sendung", "zending",
+    "buchung", "boeking", "lieferschein", "levering", "zaak", "ärende", "arende", "sag", "serie", "serien", "onderdeel",
+    "teil", "produkt", "product", "kvitto", "bon", "transactie", "transaktion", "track", "volg", "pakket", "paket",
+    "aanvraag", "antrag", "klacht", "reklamation", "incident", "stör",
+)  # fmt: skip
+
+
+def _numbered_compound(word: str) -> bool:
+    return word.endswith(_NUMBERED_ENDINGS) and word.startswith(_REFERENCE_STEMS) and len(word) > len("nummer") + 2
+
+
 def _is_reference(words: list[str], bare: bool = True, candidate: str | None = None) -> bool:
     """A reference noun before the number ("order", "part number"); a person's noun ("customer
     number 2125550143") or a loan's ("Mortgage loan no. 7700412983") makes bare digits a reference, not a
@@ -1713,7 +1733,7 @@ def _named_by(words: list[str], names: frozenset[str], candidate: str | None = N
     system's word with "number" or "no" after it (_NUMBERED_ONLY), before a ``candidate`` shaped as its records'."""
     numbered = False
     for word in reversed(words):
-        if word in names:
+        if word in names or (names is not _LOAN_WORDS and _numbered_compound(word)):
             return True
         if numbered and word in _NUMBERED_ONLY and candidate is not None and _RECORD_SHAPED.fullmatch(candidate):
             return True
@@ -3429,6 +3449,8 @@ def _national_the_text_names(scan: Scan, candidate: str, start: int) -> bool:
         (last in _INTRODUCES_A_PHONE and last not in _NUMBER_ABBREVIATIONS)
         or (last in _NUMBER_ONLY and before in _NUMBER_QUALIFIERS)
         or (last in _NUMBER_ONLY and _AFTER_AN_EMAIL.search(lower, max(0, start - _SENTENCE_BACK - 80), start))
+        # (a porting's word anywhere in the clause: "Portabilidade aberta para o número (61) 98713-1482": reviewer CU)
+        or (last in _NUMBER_ONLY and not _PORTING.isdisjoint(words))
         or before in _PORTING
         or (last in _LANDLINE and before in _LANDLINE_OF)
     )

@@ -51,7 +51,14 @@ from securemem.pii.answers import (
     may_hold_answered_code,
     may_hold_answered_password,
 )
-from securemem.pii.banking import find_bank_fields, find_bank_numbers, may_hold_bank_field, may_hold_bank_number
+from securemem.pii.banking import (
+    find_bank_fields,
+    find_bank_numbers,
+    find_hungarian_accounts,
+    may_hold_bank_field,
+    may_hold_bank_number,
+    may_hold_hungarian_account,
+)
 from securemem.pii.cardpins import find_card_pins, may_hold_card_pin
 from securemem.pii.catalogue import CATALOGUE_TYPES, KEYED
 from securemem.pii.checksums import IBAN_LENGTHS, iban_valid
@@ -126,11 +133,13 @@ from securemem.pii.numeric import (
     SSN_DIGITS,
     find_cards,
     find_ibans,
+    find_keyed_cards,
     find_piped_cards,
     find_short_maestros,
     find_ssns,
     find_underscored_cards,
     may_hold_iban,
+    may_hold_keyed_card,
     may_hold_piped_card,
     may_hold_ssn,
     may_hold_underscored_card,
@@ -178,6 +187,7 @@ from securemem.pii.secrets import (
     may_hold_pgpass,
     starts_a_prefixed_token,
 )
+from securemem.pii.seeds import find_unlabelled_seeds, may_hold_seed
 from securemem.pii.spelt import find_spelt_passwords, may_hold_spelt_password
 from securemem.pii.told import (
     find_celled_values,
@@ -463,8 +473,10 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(
         frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_piped_cards), literals=("|",), gate=may_hold_piped_card
     ),
+    _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_keyed_cards), gate=may_hold_keyed_card),
     _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), gate=may_hold_iban),
     _Builtin(frozenset({"BANK_ACCOUNT"}), find_bank_numbers, gate=may_hold_bank_number),
+    _Builtin(frozenset({"BANK_ACCOUNT"}), find_hungarian_accounts, gate=may_hold_hungarian_account),
     _Builtin(frozenset({"BANK_ACCOUNT"}), find_bank_fields, gate=may_hold_bank_field),
     _Builtin(frozenset({"BANK_ACCOUNT"}), _typed("BANK_ACCOUNT", find_ledger_accounts), gate=may_hold_ledger_account),
     _Builtin(frozenset({"US_SSN"}), _typed("US_SSN", find_ssns), digits=SSN_DIGITS, gate=may_hold_ssn),
@@ -565,6 +577,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     ),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_cookie_secrets, literals=("cookie", "-b "), lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_recovery_secrets, gate=may_hold_recovery_secret),
+    _Builtin(frozenset({"GENERIC_SECRET"}), find_unlabelled_seeds, gate=may_hold_seed),
     _Builtin(frozenset({"PASSWORD"}), find_answered_passwords, gate=may_hold_answered_password, whole=True),
     _Builtin(frozenset({"PASSWORD"}), find_answered_codes, gate=may_hold_answered_code, whole=True),
     _Builtin(frozenset({"CREDIT_CARD"}), find_answered_cards, gate=may_hold_answered_card, whole=True),

@@ -1,4 +1,4 @@
-"""Secrets and addresses inside base64: a blob that decodes to text holding one is that value.
+"""Secrets and addresses inside base64 or hex: a blob that decodes to text holding one is that value.
 
 Configuration is often stored or shown base64-encoded: a Kubernetes ConfigMap's or Secret's data, a
 CI log's "echo $TOKEN | base64", a Docker config's auth. Reviewer Q's blind round had a JSON
@@ -70,8 +70,28 @@ _TEXT_LEAD = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef")
 _LEADS_CHECKED = 12
 
 
+# Text in hex: pairs of hex digits whose first is 2 to 7 (printable ASCII's high nibbles): "6768705f41..." is "ghp_A..."
+# ("release bot creds (hex so the scanner shuts up): 6768705f...": reviewer CU). A digest's or a key's hex fails this
+# within a few pairs.
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_TEXT_NIBBLES = frozenset("234567")
+_HEX_SHORTEST = 32
+
+
+def _hex_text(value: str) -> str | None:
+    if len(value) < _HEX_SHORTEST or len(value) % 2 or not _TEXT_NIBBLES.issuperset(value[::2]):
+        return None
+    if not _HEX_DIGITS.issuperset(value):
+        return None
+    text = bytes.fromhex(value).decode("ascii")  # every pair is below 0x80: ASCII
+    return text if text.isprintable() else None
+
+
 def _decoded(value: str) -> str | None:
-    """``value`` decoded as base64 (standard or URL-safe alphabet), when it decodes to text."""
+    """``value`` decoded as base64 (standard or URL-safe alphabet) or as hex, when it decodes to text."""
+    hexed = _hex_text(value)
+    if hexed is not None:
+        return hexed
     body = value.rstrip("=")
     if len(body) % 4 == 1 or any(body[at] not in _TEXT_LEAD for at in range(0, min(len(body), 4 * _LEADS_CHECKED), 4)):
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
@@ -199,6 +200,34 @@ def find_piped_cards(scan: Scan) -> Iterator[Span]:
         digits = _NOT_DIGITS.sub("", match.group())
         if len(digits) >= 15 and card_number_valid(digits):
             yield match.span()
+
+
+# A card's groups under four keys that count them, in JSON or a dict ('{"c1": "4929", "c2": "7137", "c3": "2018", "c4":
+# "1583"}': reviewer CU): one key's name and 1, 2, 3, 4, each with its group, in order. Read as one card from the
+# first group to the last; Luhn and the brands' prefixes decide.
+_KEYED_PART = r"""["']?(?P=stem){n}["']?[ \t]*[:=][ \t]*["']?(?P<g{n}>[0-9]{{4}})["']?"""
+_KEYED_GROUPS = re.compile(
+    r"""["']?(?P<stem>[A-Za-z_\-]{0,12})1["']?[ \t]*[:=][ \t]*["']?(?P<g1>[0-9]{4})["']?"""
+    + "".join(r"[ \t]*[,;][ \t]*" + _KEYED_PART.format(n=n) for n in (2, 3, 4))
+)
+
+
+def may_hold_keyed_card(scan: Scan) -> bool:
+    return "1" in scan.text and "4" in scan.text and _KEYED_GROUPS.search(scan.text) is not None
+
+
+def find_keyed_cards(scan: Scan) -> Iterator[Span]:
+    for match in _KEYED_GROUPS.finditer(scan.text):
+        groups = [int(match[f"g{n}"]) for n in (1, 2, 3, 4)]
+        digits = "".join(match[f"g{n}"] for n in (1, 2, 3, 4))
+        steps = {b - a for a, b in itertools.pairwise(groups)}
+        # (not a series: doses, years or codes that count up by one step, '{"dose_part1": "4100", "dose_part2":
+        # "4105", ...}', few digits over and over: an attacker's round)
+        if len(steps) > 1 and len(set(digits)) >= _KEYED_DISTINCT and card_number_valid(digits):
+            yield match.start("g1"), match.end("g4")
+
+
+_KEYED_DISTINCT = 6
 
 
 _UNDERSCORED_GROUPS = b"_".join([b"0000"] * 6)  # six groups of four (in the copy of _UNDERSCORE_TABLE)

@@ -1480,6 +1480,9 @@ _MORE_PW_WORDS = (
     "лозинката", "fjalëkalimi", "fjalëkalim", "furaha sirta", "iphasiwedi", "kupuhipa", "pasfhocal", "ọ̀rọ̀ aṣínà",
     "ọrọ aṣina", "tenimiafina", "پټنوم", "وشەی نهێنی", "şîfre", "şîfreya", "الباسورد", "باسورد", "ລະຫັດຜ່ານ",
     "ពាក្យសម្ងាត់", "စကားဝှက်", "contrasenya", "pasahitza", "contrasinal",
+    # Russian's "code word" a mobile operator's or a bank's customer gives on the phone ("Кодовое слово: Ромашка1987":
+    # reviewer CU)
+    "кодовое слово", "кодовое слово абонента",
 )  # fmt: skip
 _PW_WORDS = (
     *_MORE_PW_WORDS,
@@ -2501,6 +2504,11 @@ def _moved_elsewhere(match: re.Match[str], secret: str) -> bool:
     return op in _PLAIN_PREPOSITIONS and last not in SET_BY.get(op, ()) and last not in ("is", "was", "now")
 
 
+# A word and a number joined, what a help desk hands out ("Neues Einmalpasswort: Lindenhof-7319": reviewer CU); a
+# setting's value is written otherwise ("6-stellig", "PSK-SHA256", "IKEv2-PSK").
+_WORD_AND_NUMBER = re.compile(r"[A-ZÄÖÜ][a-zäöüß]{3,}[\-_.][0-9]{3,}|[0-9]{3,}[\-_.][A-ZÄÖÜ][a-zäöüß]{3,}")
+
+
 def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted: bool, end: int) -> bool:
     """What a label is followed by that is not a password: words, a state, a rule, a number."""
     if match["label"] in _PIN_LABELS and not match["words"] and _pin_after_label(text, secret, end):
@@ -2519,6 +2527,7 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         match["label"] in _STRICT_LABELS
         and not any(char in PASSWORD_SYMBOLS for char in secret)
         and not _KEY_GROUPS.fullmatch(secret)
+        and not _WORD_AND_NUMBER.fullmatch(secret)
     ):
         # Settings share these labels: "WPA2 key: PSK-SHA256", "pre-shared key: IKEv2-PSK", "Einmalpasswort:
         # 6-stellig". The value needs a password's own symbol ("Sommer-70?", "vjwdb+T2HwDq&zuM").
@@ -2980,6 +2989,8 @@ _OTHER_SECRET_WORDS = tuple(
         normalise_text(word).lower()
         for word in (
             "clé", "schlüssel", "nøkkel", "nøgle", "klíč", "kľúč", "ključ", "mã khóa", "khóa bí mật",
+            # a wallet's private key in Vietnamese and Chinese ("khóa riêng tư ví: 78f3e8...": reviewer CU)
+            "khóa riêng tư", "khóa riêng", "私钥", "私鑰",
             "токен", "ключ", "секрет", "тoken", "κλειδί", "μυστικό",
             # Not "鍵", "キー", "秘密" or "키" alone: "公開鍵" is a public key, "キーボード" a
             # keyboard, "키" a height too.

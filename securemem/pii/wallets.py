@@ -88,6 +88,7 @@ def may_hold_wallet_key(scan: Scan) -> bool:
         b"x" * 50 in scan.tokens
         or ("[" in scan.text and scan.text.count(",") >= _SOLANA_BYTES - 1)
         or ("0x" in scan.text and _GROUPED_HEX in scan.tokens)
+        or ("wallet" in scan.lower and _GROUPED_HEX_KEY.search(scan.text) is not None)
     )
 
 
@@ -117,6 +118,8 @@ def find_wallet_keys(scan: Scan) -> Iterator[Span]:
                 and "abcdef" not in digits
             ):
                 yield match.span()
+    if "wallet" in scan.lower:
+        yield from _grouped_wallet_keys(scan)
     if "[" in text:
         for match in _KEYPAIR_ARRAY.finditer(text):
             values = [int(value) for value in re.findall(r"[0-9]+", match.group())]
@@ -135,6 +138,30 @@ def find_wallet_keys(scan: Scan) -> Iterator[Span]:
                 )
             ):
                 yield match.span()
+
+
+# A wallet's key in hex, with no "0x", in sixteen groups of four or eight of eight, as a paper backup prints it
+# ("cold-wallet export (paper): EF3D 4A8C BF51 ...": reviewer CU), after a wallet's word on its line; not an
+# address's, a transaction's or a public key's hex (named so between).
+_GROUPED_HEX_KEY = re.compile(
+    r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{4}(?: [0-9a-fA-F]{4}){15}|[0-9a-fA-F]{8}(?: [0-9a-fA-F]{8}){7})(?![0-9A-Za-z])"
+)
+_WALLET_BEFORE = re.compile(r"wallet[^\n]{0,48}$")
+_NOT_A_KEY_BETWEEN = re.compile(r"address|hash|tx|transaction|public|pubkey|xpub|block|contract")
+
+
+def _grouped_wallet_keys(scan: Scan) -> Iterator[Span]:
+    lower = scan.lower
+    for match in _GROUPED_HEX_KEY.finditer(scan.text):
+        named = _WALLET_BEFORE.search(lower, max(0, match.start() - 64), match.start())
+        digits = match.group().lower().replace(" ", "")
+        if (
+            named is not None
+            and _NOT_A_KEY_BETWEEN.search(named.group()) is None
+            and len(set(digits)) >= _VARIED_HEX
+            and "abcdef" not in digits
+        ):
+            yield match.span()
 
 
 def _ed25519_pair(raw: bytes) -> bool:

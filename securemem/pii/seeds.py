@@ -1,0 +1,101 @@
+"""A wallet's seed phrase with no label before it: BIP-39's words, their checksum holding, in a text about wallets.
+
+recovery.py reads a seed phrase after its label ("Recovery phrase (12 words): ..."), in the languages whose labels it
+knows. A customer who pastes one into a support chat in Russian, Chinese or Indonesian ("сид-фразу в чат поддержки:
+...", "助记词：...", "frasa pemulihan: ...": reviewer CU) gives no label we know; nor does one written to get past a
+filter: in capitals joined by dashes ("ADVANCE-CLAY-ONLY-..."), cut to each word's first four letters, which BIP-39
+makes unique ("enfo exte okay dept ..."), or a table's rows of four.
+
+What decides is the standard's own check: 12, 15, 18, 21 or 24 of its words in a row (or their first four letters),
+nothing but blanks, list marks or numbering between them, and the checksum their last bits carry holding (one
+random row of twelve in sixteen passes it, of twenty-four one in 256). Prose seldom runs twelve of its words without
+a short one ("a", "of", "to"); and only in a text that names a wallet, a seed, a phrase, a backup or a coin, in any of
+the languages below, is such a row looked for at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from securemem.pii import bip39
+from securemem.pii.normalize import View
+from securemem.pii.scan import Scan
+
+Hit = tuple[str, int, int]
+
+# A text that speaks of a wallet's secret, in the languages of the reviewers' corpora (lower case). Read in the scan's
+# view, which writes look-alike letters of other scripts as Latin ones ("сид" is read "cид"): each word is looked for
+# as the view writes it.
+_CONTEXT_WORDS = (
+    "seed", "mnemonic", "phrase", "backup", "recovery", "wallet", "crypto", "bitcoin", "btc", "ethereum", "ledger",
+    "trezor", "metamask", "frase", "frasa", "semilla", "semente", "palavras", "cartera", "carteira", "portefeuille",
+    "wiederherstellung", "geldbörse", "сид", "мнемон", "фраз", "кошел", "гаманц", "助记", "助記", "钱包", "錢包",
+    "種子", "シード", "ウォレット", "복구", "니모닉", "지갑", "khôi phục", "cụm từ", "dompet", "pemulihan", "cüzdan",
+    "kurtarma", "πορτοφόλι", "ארנק", "محفظة", "عبارة", "बीज", "वॉलेट", "กระเป๋า",
+)  # fmt: skip
+_CONTEXT = re.compile("|".join(sorted({re.escape(View(word).text.lower()) for word in _CONTEXT_WORDS})))
+_WORD = re.compile(r"[a-z]+")
+# What may stand between two words of a row: blanks, line breaks, a table's bars, commas, dashes, list numbers.
+_GAP = re.compile(r"[\s|,;:\-·•/#()\[\].0-9]{1,24}")
+_COUNTS = (24, 21, 18, 15, 12)
+_DISTINCT = 9  # different words of twelve at least ("test test ... junk" is a developer's tool's)
+_PREFIXES = {word[:4]: word for word in bip39.WORDS if len(word) > 4}
+# Documented mnemonics that developers' tools and the standard print (see recovery.py's).
+_PUBLIC = frozenset(
+    {
+        "myth like bonus scare over problem client lizard pioneer submit female collect",
+        "legal winner thank year wave sausage worth useful legal winner thank yellow",
+        "letter advice cage absurd amount doctor acoustic avoid letter advice cage above",
+        "candy maple cake sugar pudding cream honey rich smooth crumble sweet treat",
+    }
+)
+
+
+def may_hold_seed(scan: Scan) -> bool:
+    return len(scan.lower) >= _SHORTEST and _CONTEXT.search(scan.lower) is not None
+
+
+_SHORTEST = 12 * 4  # twelve words of three letters and their blanks
+
+
+def _bip39_word(token: str) -> str | None:
+    """The standard's word ``token`` is, whole or as its first four letters."""
+    if token in bip39.WORDS:
+        return token
+    return _PREFIXES.get(token) if len(token) == 4 else None
+
+
+def find_unlabelled_seeds(scan: Scan) -> Iterator[Hit]:
+    lower = scan.lower
+    row: list[tuple[str, int, int]] = []  # the standard's words read in a row: (word, start, end)
+    last_end = -1
+    for match in _WORD.finditer(lower):
+        word = _bip39_word(match.group())
+        joined = last_end >= 0 and _GAP.fullmatch(lower, last_end, match.start()) is not None
+        if word is None or not joined:
+            yield from _seeds_in(row)
+            row = []
+        if word is not None:
+            row.append((word, match.start(), match.end()))
+        last_end = match.end() if word is not None else -1
+    yield from _seeds_in(row)
+
+
+def _seeds_in(row: list[tuple[str, int, int]]) -> Iterator[Hit]:
+    """The mnemonics a row of the standard's words holds, longest first, none overlapping."""
+    at = 0
+    while len(row) - at >= _COUNTS[-1]:
+        for count in _COUNTS:
+            words = [word for word, _, _ in row[at : at + count]]
+            if (
+                len(words) == count
+                and len(set(words)) >= _DISTINCT
+                and " ".join(words) not in _PUBLIC
+                and bip39.checksum_holds(words)
+            ):
+                yield "GENERIC_SECRET", row[at][1], row[at + count - 1][2]
+                at += count
+                break
+        else:
+            at += 1

@@ -1,0 +1,101 @@
+"""Reviewer CU's blind round (a mobile operator's stores and porting desk, a payroll and HR outsourcer, a crypto
+exchange's compliance and support, a hotel chain's front desk and loyalty programme, a municipal utility's billing, a
+SaaS company's on-call notes; 36 languages): each form found missed, as a general case, with the near forms that
+must stay as they were."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import found_values
+
+_SEED_24 = (
+    "unaware mask agree negative meat crystal solar gain beyond excuse brave visual surround refuse verb enhance palm "
+    "wonder bind below delay inspire volume portion"
+)
+_SEED_12 = "liar hurry puzzle few pig daring dice own wreck sun liquid canvas"
+_SEED_CAPS = "ADVANCE-CLAY-ONLY-FETCH-WILD-NORTH-CURRENT-POLICE-EXPOSE-VARIOUS-DOG-TRIGGER"
+_SEED_CUT = "enfo exte okay dept reso dela indo caug joke rada rhyt fict"
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a seed phrase with no label we know, by BIP-39's checksum, in a text about wallets: in Russian, Chinese,
+        # Indonesian; in capitals joined by dashes; cut to each word's first four letters
+        (f"Клиент прислал сид-фразу в чат поддержки: {_SEED_24}. Переписка скрыта.", [_SEED_24]),
+        (f"用户在工单里贴了助记词：{_SEED_12}，已提醒其立即转移资产。", [_SEED_12]),
+        (f"Pengguna mengirim frasa pemulihan: {_SEED_12}. Akun dibekukan sementara.", [_SEED_12]),
+        (f"backup string from the customer's note app: {_SEED_CAPS}", [_SEED_CAPS]),
+        (f"customer wrote his phrase 'in shorthand': {_SEED_CUT}", [_SEED_CUT]),
+        # Russian's "code word", a SIM's PUK with its code's word, Mexico's porting NIP, a one-time password of a word
+        # and a number
+        ("Перенос номера к нам. Кодовое слово: Ромашка1987.", ["Ромашка1987."]),
+        ("SIM-kortin PUK-koodi: 33203366.", ["33203366"]),
+        ("el cliente recibió su NIP de portabilidad 4314 por SMS, ventana de 24 h", ["4314"]),
+        ("Neues Einmalpasswort: Lindenhof-7319, E-Mail folgt.", ["Lindenhof-7319"]),
+        # a Hungarian account number by its two check digits, its label after it
+        ("Tóth Gábor fizetését a 12077894-21352740-61799842 számlaszámra utaljuk.", ["12077894-21352740-61799842"]),
+        # a wallet's private key named in Vietnamese; in hex groups after a wallet's word
+        ("khóa riêng tư ví: 78f3e89e2b9f7ec071fa05a8baa42c40257d7a9618f412fd7fc72f7236d3cbf2",
+         ["78f3e89e2b9f7ec071fa05a8baa42c40257d7a9618f412fd7fc72f7236d3cbf2"]),
+        ("cold-wallet export (paper): EF3D 4A8C BF51 C2EC 3A6D 5EC1 E12B C4FC 1130 DAB8 6403 E9DB C775 BB3E C755 9669",
+         ["EF3D 4A8C BF51 C2EC 3A6D 5EC1 E12B C4FC 1130 DAB8 6403 E9DB C775 BB3E C755 9669"]),
+        # a token encoded as hex
+        ("release bot creds (hex so the scanner shuts up): 6768705f4146705971685469526c6d4e55335a43546b454b67645761"
+         "6f3070684a45314c7757577a",
+         ["6768705f4146705971685469526c6d4e55335a43546b454b676457616f3070684a45314c7757577a"]),
+        # a card's groups under four keys that count them
+        ('payload: {"c1": "4929", "c2": "7137", "c3": "2018", "c4": "1583", "exp": "08/27"}',
+         ['4929", "c2": "7137", "c3": "2018", "c4": "1583']),
+        # a number's word in a porting's clause; Arabic's "his number" before digits said in words
+        ("Portabilidade aberta para o número (61) 98713-1482. E-mail bia.nogueira@uol.com.br.",
+         ["(61) 98713-1482", "bia.nogueira@uol.com.br"]),
+        ("العميل أملى رقمه بالكلمات: صفر خمسة ستة، تسعة أربعة سبعة، ستة ثلاثة ثلاثة ثلاثة",
+         ["صفر خمسة ستة، تسعة أربعة سبعة، ستة ثلاثة ثلاثة ثلاثة"]),
+    ],
+)  # fmt: skip
+def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # twelve words of BIP-39's list whose checksum fails, or with no wallet spoken of, or a developer's mnemonic
+        "wallet notes, printed on the mug: liar hurry puzzle few pig daring dice own wreck sun liquid window",
+        f"the poem: {_SEED_12}",
+        "backup: myth like bonus scare over problem client lizard pioneer submit female collect",
+        "recovery drill notes: test test test test test test test test test test test junk",
+        # a one-time password's label before a setting
+        "Einmalpasswort: 6-stellig",
+        "Einmalpasswort: SMS-Versand",
+        # a code word that gives no password
+        "кодовое слово: тайна",
+        # Hungarian digits whose check digits fail, or with no account spoken of
+        "számla: 12077894-21352741-61799842",
+        "rendelés 12077894-21352740-61799842",
+        # a wallet's address or transaction in hex groups
+        "wallet address hash: EF3D 4A8C BF51 C2EC 3A6D 5EC1 E12B C4FC 1130 DAB8 6403 E9DB C775 BB3E C755 9669",
+        "wallet tx: ef3d4a8c bf51c2ec 3a6d5ec1 e12bc4fc 1130dab8 6403e9db c775bb3e c7559669",
+        # hex that decodes to no secret, a digest
+        "hex: 48656c6c6f20776f726c642c2074686973206973206a7573742074657874",
+        "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        # counted keys of a series, of years, of too few digits
+        '{"dose_part1": "4100", "dose_part2": "4105", "dose_part3": "4110", "dose_part4": "4115"}',
+        '{"q1": "2024", "q2": "2025", "q3": "2026", "q4": "2027"}',
+        # an order's number in a porting's note; a Dutch outage's number
+        "Portabilidade do pedido número 98713-1482 concluída",
+        "Storing opgelost om 21:47; storingsnummer 240611-0087.",
+        "Ordernummer 240611-0087 is verzonden",
+        # Arabic's "his number" before a rank
+        "رقمه 12 في القائمة",
+    ],
+)
+def test_these_near_forms_stay(text: str) -> None:
+    assert found_values(text) == []
+
+
+def test_a_personal_number_after_its_compound_is_still_found() -> None:
+    """A business's "-nummer" compound names a reference; a person's ("Personnummer") is still read."""
+    assert found_values("Personnummer 710716-1320") == ["710716-1320"]
