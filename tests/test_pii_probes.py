@@ -5,6 +5,7 @@
   "access_token" were found.
 - An SSN's groups set apart by slashes after more of its labels (a key's quotes, "(SSN)", "SS#", "my social is").
 - An address whose "@" is a word glued between hyphens or underscores, after a mail's word.
+- A password after "p/w" or "pass-phrase".
 
 Each with the near forms that must stay."""
 
@@ -82,4 +83,21 @@ def test_an_address_with_a_glued_at_is_found_after_a_mails_word(text: str, value
     ],
 )
 def test_hosts_and_names_with_at_in_them_stay(text: str) -> None:
+    assert found_values(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("the p/w is Hunter2024!", "Hunter2024!"),
+        ("u/n: jsmith p/w: Hunter2024!", "Hunter2024!"),
+        ("pass-phrase: Hunter2024!", "Hunter2024!"),
+    ],
+)
+def test_a_password_after_an_abbreviated_or_hyphenated_label_is_found(text: str, value: str) -> None:
+    assert found_values(text) == [value]
+
+
+@pytest.mark.parametrize("text", ["p/w ratio 3.2", "the p/w split is 60/40", "p/w: see the vault"])
+def test_ratios_and_pointers_after_p_w_stay(text: str) -> None:
     assert found_values(text) == []

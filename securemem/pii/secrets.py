@@ -1496,6 +1496,8 @@ _PW_WORDS = (
     "salasanani", "salasanasi", "salasanamme", "salasananne",
     "passord", "lozinka", "geslo", "parolă", "nenosiri", "pass phrase", "palavra-passe", "palavra passe",
     "mot-de-passe",
+    # an abbreviation and a hyphenated spelling ("the p/w is Hunter2024!", "pass-phrase: ...": a probe of labels)
+    "p/w", "pass-phrase",
     "pass-word",  # a hyphen inside, a non-breaking one as the view folds it ("pass‑word\xa0:\xa0...": reviewer BG)
     # Definite and possessive forms: Norwegian's and Danish's "the password", Turkish's "its / my / your
     # password" ("BankID-passordet høyt: ...", "giriş parolası: ...": reviewer BF); Tagalog's, Telugu's (as the
@@ -1597,7 +1599,7 @@ _PASSWORD_HINTS = (  # "pass" and "pw" first (see _may_name_password)
     "senord", "jelszo", "jelsza", "sifre", "lozinka", "geslo", "masterauth", "bindpw", "psk", "kata sandi",
     "kata laluan", "clave", "wpa", "shared key", "wifi key", "wi-fi key", "wlan", "nenosiri", "kodeord", "kontras",
     "nywila", "cyfrinair", "parol", "parool", "pasahitza", "pasfhocal", "kupuhipa", "iphasiwedi", "tenimiafina",
-    "furaha sirta", "kalmar sirri",
+    "furaha sirta", "kalmar sirri", "p/w",
 )  # fmt: skip
 _PASSWORD_HINTS_OTHER = (
     "contrase", "hasło", "senord", "jelsz", "şifre", "parolă", "пap", "пар", "비번", "schlüssel",
