@@ -846,6 +846,7 @@ HOSTILE.update(
         "mail-then-numero": "a@b.it, numero " * (FIFTH // 15),
         "coded-names": "pax Tan (SG) 9431 " * (FIFTH // 18),
         "glued-word-ats": "email a-at-b_at_c-dot-" * (FIFTH // 22),
+        "glued-at-dot-chains": "email " + "x-at-a-dot-b-dot-c-dot-d-dot-e-dot-f-dot-g-dot-h-" * (FIFTH // 49),
         "seed-rows": "wallet " + "liar hurry puzzle few " * (FIFTH // 21),
         "seed-prefixes": "seed " + "enfo exte okay dept " * (FIFTH // 20),
         "keyed-groups": "c1: 4929, c2: 7137, c3: 2018, " * (FIFTH // 30),

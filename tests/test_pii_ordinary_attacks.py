@@ -422,6 +422,23 @@ ROUNDS = {
     # private address said in words (as typed it is found too), and six lines the tree before altered (its other
     # three, codes after "Seguro" and "Social", are no longer).
     "cta": (233, 8, 225),
+    # Stop 64's readers attacked (reviewer CU's forms, the probes' and CS's and CT's mends): 210 ordinary lines, 13
+    # altered by the tree before, 126 by the readers as first written (BIP-39's list quoted in docs, glossaries and
+    # tables, test vectors and demos' mnemonics; asides that name an identifier, a format or a lifetime; routers' and
+    # templates' names after a Wi-Fi key's or a one-time password's label; lists of ports, sizes and rooms joined by
+    # pipes and counted keys of weeks, quarters and doses; a file's number and its year or dimensions after an SSN's
+    # word; product and market codes in brackets near a customer's word; a porting's file number; Hungarian invoices
+    # near "számla"; hosts with "-at-" after a mail's word; digests, build ids and signatures in hex groups after
+    # "wallet"; Arabic's "its number" after an order), 15 since, 12 of them the tree before's (and a hotline's number
+    # after "PUK-Code", a phone, now expected): the seed's gaps blanks, a line break or a dash only, the list's order
+    # and an example's word refused; asides that say what else the value is refused; a word and a number only ending
+    # its clause; a payment spoken of near piped or keyed groups, no counted periods or places; a year or a round
+    # measure after an SSN's slashes refused; the party's word right before a capitalised name; a porting's file
+    # words and what the number is said after it; an account's number or a transfer's word for Hungary; the mail's
+    # word right before a glued address; a key's word between "wallet" and the hex; Arabic's "its number" dropped.
+    # Left altered: a tariff's name after "кодовое слово", the documented Amex test number joined by pipes, AWS's
+    # documented example key in hex.
+    "cua": (210, 15, 194),
 }
 
 
@@ -555,6 +572,13 @@ FOUND = {
     # random. Left: Google keys in blocks, letters drawn at random in parts under 12 letters, an address said with
     # "point", "punto", "Punkt" or after its name, kana glued to "は" or lengthened ("にー"), EDIFACT's "?+", two
     # numbers in a segment, "~" ends; a phone's word with other words before dotted digits.
+    "cua": (220, 105),  # stop 64's readers' shapes in other forms: 52 by the tree before, 59 by the readers as first
+    # written, 105 since (other separators of a card's groups with a payment named, counted keys on lines or from 0,
+    # slashed SSNs after more labels, any snake-case key ending in "secret" or "token", asides up to 96 characters,
+    # Russian's and Ukrainian's "control" and "secret word", Korean's and Turkish's private key, a word and a number as
+    # a one-time password in more spellings, a seed's wallet named in more languages). Left: BIP-39's other languages'
+    # lists, seeds joined by commas, arrows, dashes with blanks, quotes or "Word 1:", a card's groups in a record of
+    # more fields or under XML keys, an SSN in a CSV's column.
     "cra": (155, 90),  # reviewer CR's readers' shapes in other forms: 65 by the tree before, 92 by the readers as
     # first written, 90 since (the narrowing took two). Left: other calling verbs ("Ara beni", "Τηλεφωνήστε μου"),
     # other separators ("•", "~", "_"), Korean's "영" and "다시", names in square brackets, key ordinals as "(1/5)" or

@@ -48,11 +48,9 @@ _SEED_CUT = "enfo exte okay dept reso dela indo caug joke rada rhyt fict"
         # a card's groups under four keys that count them
         ('payload: {"c1": "4929", "c2": "7137", "c3": "2018", "c4": "1583", "exp": "08/27"}',
          ['4929", "c2": "7137", "c3": "2018", "c4": "1583']),
-        # a number's word in a porting's clause; Arabic's "his number" before digits said in words
+        # a number's word in a porting's clause
         ("Portabilidade aberta para o número (61) 98713-1482. E-mail bia.nogueira@uol.com.br.",
          ["(61) 98713-1482", "bia.nogueira@uol.com.br"]),
-        ("العميل أملى رقمه بالكلمات: صفر خمسة ستة، تسعة أربعة سبعة، ستة ثلاثة ثلاثة ثلاثة",
-         ["صفر خمسة ستة، تسعة أربعة سبعة، ستة ثلاثة ثلاثة ثلاثة"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -88,8 +86,25 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "Portabilidade do pedido número 98713-1482 concluída",
         "Storing opgelost om 21:47; storingsnummer 240611-0087.",
         "Ordernummer 240611-0087 is verzonden",
-        # Arabic's "his number" before a rank
-        "رقمه 12 في القائمة",
+        # (the attacker's round) the list quoted in order, a test vector, a demo's; a porting's file number; the SSN's
+        # words before a file's number and its year or a product's round dimensions; a mail's word before a host
+        "BIP-39 wallet docs, the list starts: abandon ability able about above absent absorb abstract absurd abuse "
+        "access accident",
+        'wallet PR review: the mnemonic test vector "scheme spot photo card baby mountain device kick cradle pact join '
+        'borrow" passes',
+        "Portabilidad: el folio número 712 345 678 vence mañana.",
+        "SSN: 104/12/2024 (Sitzungsprotokoll Nr.)",
+        "SS# 316/20/1250 stainless bracket, qty 40",
+        "Mail relay: edge-at-fra1.mailgun.eu handles outbound",
+        "E-mail campaign landing page: work-at-home.com (affiliate, paused)",
+        # ... a Hungarian invoice's number near "számla" (an invoice as often as an account)
+        "Számla sorszáma: 54255506-34910650, kiállítva 2024.06.11.",
+        # ... lists of ports and counted keys of weeks, a wallet app's digest, an aside that names an identifier
+        "ports=4040|8080|9090|3006 (nginx upstream list)",
+        'weekly units {"week1": "4312", "week2": "4587", "week3": "3990", "week4": "4006"}',
+        "Wallet app v3.2.1 SHA-256: 9f86d081 884c7d65 9a2feaa0 c55ad015 a3bf4f1b 2b0b822c d15d6c15 b0f00a08",
+        "Signing key (kid): 2f8c1a0e-7b1d-4c9e-9a1f-6c3e2b7d9f10",
+        "WLAN-Schlüssel: Fritzbox-7590 Aufkleber auf der Unterseite",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

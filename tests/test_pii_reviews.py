@@ -974,17 +974,17 @@ def altered(name: str) -> list[str]:
         ("ct", "claim", None, 0.975),
         # Reviewer CU (a mobile operator's stores and porting desk, a payroll and HR outsourcer, a crypto exchange's
         # compliance and support, a hotel chain's front desk and loyalty programme, a municipal utility's billing, a
-        # SaaS company's on-call notes; 36 languages): 269 of 318 as it came (84.6%), 292 since (91.8%): a seed phrase
+        # SaaS company's on-call notes; 36 languages): 269 of 318 as it came (84.6%), 288 since (90.6%): a seed phrase
         # with no label we know (in Russian, Chinese, Indonesian), in capitals joined by dashes, cut to each word's
-        # first four letters or over a table's rows, by BIP-39's checksum in a text about wallets; Russian's "code
-        # word", a PUK with its code's word, Mexico's porting NIP, a one-time password of a word and a number; a
-        # Hungarian account number by its two check digits; a wallet's private key named in Vietnamese, and in hex
-        # groups after a wallet's word; a token encoded as hex; a card's groups under four counted keys; a number's word
-        # in a porting's clause; Arabic's "his number". Left: a Japanese account number before "。" and a date, a
-        # Swahili account at a bank we do not know, values split over variables, messages, lines and cells, a card's
-        # groups given out of order or with mixed Unicode separators and no card named, a password spaced out after
-        # "wifi pass" or spelt letter by letter in German words.
-        ("cu", "claim", None, 0.915),
+        # first four letters, by BIP-39's checksum in a text about wallets; Russian's "code word", a PUK with its code's
+        # word, Mexico's porting NIP, a one-time password of a word and a number; a Hungarian account number by its two
+        # check digits; a wallet's private key named in Vietnamese, and in hex groups after a wallet's word; a token
+        # encoded as hex; a card's groups under four counted keys; a number's word in a porting's clause. Left: a seed
+        # over a table's rows and Arabic's "his number" (both read at first, dropped after the attacker's round), a
+        # Japanese account number before "。" and a date, a Swahili account at a bank we do not know, values split over
+        # variables, messages, lines and cells, a card's groups given out of order or with mixed Unicode separators and
+        # no card named, a password spaced out after "wifi pass" or spelt letter by letter in German words.
+        ("cu", "claim", None, 0.905),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

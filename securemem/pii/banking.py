@@ -1136,7 +1136,10 @@ _WORD_START = re.compile(r"(?<![^\W\d_])[^\W\d_]")
 # 61799842 számlaszámra utaljuk": reviewer CU): dashes between its groups, valid by both check digits
 # (_hungarian_account: one row of random digits in a hundred passes), an account's word ("számla") within reach.
 _DASHED_HUNGARIAN = re.compile(r"(?<![0-9\-])[0-9]{8}-[0-9]{8}(?:-[0-9]{8})?(?![0-9]|-[0-9])")
-_HUNGARIAN_WORD = re.compile(r"sz[áa]ml[aá]")
+# (an account's number or a transfer: "számla" alone is an invoice as often, "Számla sorszáma: 5425...-3491...",
+# "Rendelésszám ... a számla PDF-ben": an attacker's round; not an example's format, "Számlaszám-formátum példa")
+_HUNGARIAN_WORD = re.compile(r"sz[áa]mlasz[áa]m|bankszámla|bankszamla|folyószámla|folyoszamla|utal|visszatérít")
+_HUNGARIAN_EXAMPLE = re.compile(r"példa|pelda|minta|formátum|formatum")
 _HUNGARIAN_REACH = 64
 
 
@@ -1148,5 +1151,9 @@ def find_hungarian_accounts(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     for match in _DASHED_HUNGARIAN.finditer(scan.text):
         low, high = max(0, match.start() - _HUNGARIAN_REACH), match.end() + _HUNGARIAN_REACH
-        if _hungarian_account(match.group()) and _HUNGARIAN_WORD.search(lower, low, high) is not None:
+        if (
+            _hungarian_account(match.group())
+            and _HUNGARIAN_WORD.search(lower, low, high) is not None
+            and _HUNGARIAN_EXAMPLE.search(lower, low, high) is None
+        ):
             yield "BANK_ACCOUNT", *match.span()

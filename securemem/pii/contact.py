@@ -606,13 +606,18 @@ _SPELT_DOTS = (
 # "li.wei_at_uni-wien.ac_dot_at": a probe of the ways an address is written to get past a filter). Where such an
 # address sits is a host's name as often ("meet-at-noon.com", "build_at_night.example.org"): only after a mail's
 # word, and with a domain whose last label addresses use.
+# (the domain read whole first, then cut at its dots: a pattern of labels and spelt dots backtracked through every
+# way of cutting a long run of "-dot-", an attacker's round)
 _GLUED_AT = re.compile(
-    r"(?<![\w.%+\-])(?P<local>[a-z0-9][a-z0-9._%+]{0,63}?)(?:-at-|_at_)"
-    r"(?P<domain>[a-z0-9](?:[a-z0-9\-]{0,62})(?:(?:\.|_dot_|-dot-)[a-z0-9][a-z0-9\-]{0,62}){1,6})(?![\w\-])"
+    r"(?<![\w.%+\-])(?P<local>[a-z0-9][a-z0-9._%+]{0,63}?)(?:-at-|_at_)(?P<domain>[a-z0-9][\w\-.]{0,253})"
 )
+_GLUED_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?")
+_GLUED_MOST_LABELS = 7
+# The mail's word right before the address, a colon, quotes or blanks between only ("mail: jan_at_firma_dot_de",
+# '"email": "anna_berg_at_outlook_dot_de"'); a word between names something else's host ("Mail relay:
+# edge-at-fra1.mailgun.eu", "E-mail campaign landing page: work-at-home.com": an attacker's round).
 _MAIL_WORD_BEFORE = re.compile(
-    r"(?<![^\W\d_])(?:e-?mail|mail|mailbox|inbox|contact|kontakt|correo|courriel|adresse|address|write to)"
-    r"(?![^\W\d_])"
+    r"(?<![^\W\d_])(?:e-?mail|mail|correo|courriel|kontakt|contact|write to)[\"']?[ \t]*[:=]?[ \t]*[\"']?$"
 )
 _GLUED_DOT = re.compile(r"_dot_|-dot-|\.")
 # (not a script's or a source file's name: "check-at-startup.sh")
@@ -624,14 +629,18 @@ def find_glued_at_emails(scan: Scan) -> Iterator[Span]:
     if "-at-" not in lower and "_at_" not in lower:
         return
     for match in _GLUED_AT.finditer(lower):
-        tld = _GLUED_DOT.split(match["domain"])[-1]
+        domain = match["domain"].rstrip(".-_")  # not the sentence's stop or a dash after the address
+        labels = _GLUED_DOT.split(domain)
+        tld = labels[-1]
         if (
-            not known_tld(tld)
+            not 2 <= len(labels) <= _GLUED_MOST_LABELS  # a name and its top-level domain at least
+            or not all(_GLUED_LABEL.fullmatch(label) for label in labels)
+            or not known_tld(tld)
             or tld in _GLUED_FILE_ENDINGS
-            or not _MAIL_WORD_BEFORE.search(lower, max(0, match.start() - 48), match.start())
+            or not _MAIL_WORD_BEFORE.search(lower, max(0, match.start() - 24), match.start())
         ):
             continue
-        yield match.span()
+        yield match.start(), match.start("domain") + len(domain)
 
 
 def find_bare_at_emails(scan: Scan) -> Iterator[Span]:
@@ -1122,9 +1131,6 @@ _PHONE_WORDS = frozenset(
         "thoai",  # as chat writes it, without Vietnamese's marks
         "رقمي",  # Arabic "my number" (reviewer W), "my mobile" (reviewer X)
         "جوالي",
-        # ... "his" and "her number" ("العميل أملى رقمه بالكلمات: صفر خمسة ستة، ...": reviewer CU)
-        "رقمه",
-        "رقمها",
         # Paid or reached by phone number in chats and classifieds (reviewer W): Spain's Bizum, Italy's
         # Satispay, Poland's BLIK transfer to a phone ("Blik na 698 214 370"), Portugal's "tlm"
         # (telemóvel), Brazil's "me chama no", "liga para" (call); only right before the number (see
@@ -3449,12 +3455,29 @@ def _national_the_text_names(scan: Scan, candidate: str, start: int) -> bool:
         (last in _INTRODUCES_A_PHONE and last not in _NUMBER_ABBREVIATIONS)
         or (last in _NUMBER_ONLY and before in _NUMBER_QUALIFIERS)
         or (last in _NUMBER_ONLY and _AFTER_AN_EMAIL.search(lower, max(0, start - _SENTENCE_BACK - 80), start))
-        # (a porting's word anywhere in the clause: "Portabilidade aberta para o número (61) 98713-1482": reviewer CU)
-        or (last in _NUMBER_ONLY and not _PORTING.isdisjoint(words))
+        # (a porting's word anywhere in the clause: "Portabilidade aberta para o número (61) 98713-1482": reviewer CU;
+        # not a file's or a request's number, "Portabilidad: el folio número 712 345 678": an attacker's round)
+        or (last in _NUMBER_ONLY and not _PORTING.isdisjoint(words) and before not in _PORTING_FILES)
         or before in _PORTING
         or (last in _LANDLINE and before in _LANDLINE_OF)
     )
-    return named and _valid_in(candidate, codes)
+    past = start + len(candidate)
+    return named and _valid_in(candidate, codes) and _NUMBER_NAMED_AFTER.match(scan.text, past) is None
+
+
+# A porting's file, request or order, whose number follows its word
+_PORTING_FILES = frozenset(
+    {"folio", "protocolo", "zgłoszenie", "zgloszenie", "zgłoszenia", "pedido", "orden", "order", "ticket", "solicitud",
+     "solicitação", "solicitacao", "chamado", "caso", "expediente", "wniosek", "wniosku", "sprawa", "sprawy"}
+)  # fmt: skip
+# What the number is, said after it ("número 612 345 678 (nº de pedido)", "Nr. 0176 2345 678 ist die Auftragsnummer",
+# "numer 600 123 456 to numer zamówienia": an attacker's round): no phone's.
+_NUMBER_NAMED_AFTER = re.compile(
+    r"[ \t]*(?:\(|—|-|,|is|ist|es|è|é|to|jest)?[^.!?\n]{0,24}?(?:[^\W\d_]*(?:nummer|numret)"
+    r"|(?<![^\W\d_])(?:number|n[úu]mero|numéro|numer|nº|n°|pedido|zam[óo]wieni[^\W\d_]*|rechnung|factura|fattura|"
+    r"invoice|order|ordine|sap|codice cliente)(?![^\W\d_]))",
+    re.IGNORECASE,
+)
 
 
 # The words that introduce a phone: _SAID_WORDS (a phone's nouns and a call's verbs in many languages), the
@@ -3667,11 +3690,15 @@ _NOT_A_PHONE_AFTER = re.compile(
 
 # A person's name, then their country's code in brackets, then the number ("lead pax Mei Lin Tan (SG) 9431 9488":
 # reviewer CS): a mobile of that country.
-# (a traveller's, a guest's or a customer's, named on the line: not a product's "Widget Pro (DE) 1512 3456 789")
-_PARTY = re.compile(
-    r"(?<![^\W\d_])(?:pax|passengers?|guests?|travell?ers?|attendees?|customers?|clients?|patients?)(?![^\W\d_])"
+# A traveller's, a guest's or a customer's name right after their word, then their country's code in brackets, then
+# the number ("lead pax Mei Lin Tan (SG) 9431 9488": reviewer CU): a mobile of that country. The name's words each
+# capitalised, nothing between it and the word (not a product's or a market's: "Returned by customer: Travel Adapter
+# (SG) 8806 1234", "Patient monitor Philips (SG) 9101 2025", "Customer feedback by market: Malaysia (MY) ...": an
+# attacker's round).
+_REGION_CODED = re.compile(
+    r"(?<![^\W\d_])(?i:pax|passengers?|guests?|travell?ers?|attendees?|customers?|clients?|patients?)[ \t]+"
+    r"(?:[A-Z][a-z'’\-]+[ \t]+){1,3}\((?P<cc>[A-Z]{2})\)[ \t]*$"
 )
-_REGION_CODED = re.compile(r"(?<![^\W\d_])(?P<last>[^\W\d_]{2,24})[ \t]+\((?P<cc>[A-Z]{2})\)[ \t]*$")
 
 
 def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
@@ -3687,12 +3714,7 @@ def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
     line_start = scan.text.rfind("\n", max(0, start - 56), start) + 1  # only 56 characters are read back
     before = scan.text[max(line_start, start - 56) : start]
     coded = _REGION_CODED.search(before)
-    if (
-        coded is not None
-        and coded["cc"] in phonenumbers.SUPPORTED_REGIONS
-        and coded["last"].istitle()
-        and _PARTY.search(scan.lower, line_start, start) is not None
-    ):
+    if coded is not None and coded["cc"] in phonenumbers.SUPPORTED_REGIONS:
         return _mobile_in(candidate, coded["cc"])
     name = _NAME_BEFORE.search(before)
     named = (

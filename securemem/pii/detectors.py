@@ -470,9 +470,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
         literals=("_",),
         gate=may_hold_underscored_card,
     ),
-    _Builtin(
-        frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_piped_cards), literals=("|",), gate=may_hold_piped_card
-    ),
+    _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_piped_cards), gate=may_hold_piped_card),
     _Builtin(frozenset({"CREDIT_CARD"}), _typed("CREDIT_CARD", find_keyed_cards), gate=may_hold_keyed_card),
     _Builtin(frozenset({"IBAN"}), _typed("IBAN", find_ibans), gate=may_hold_iban),
     _Builtin(frozenset({"BANK_ACCOUNT"}), find_bank_numbers, gate=may_hold_bank_number),

@@ -123,8 +123,8 @@ _SSN = re.compile(
 # (or slashes, right after its label only: "ssn: 679/43/2152", reviewer CE; a key's quotes, a bracket, "SS#" and
 # "my social is" too: '"ssn": "386/75/0149"', "tax id (SSN) 386/75/0149", a probe of labels and separators)
 _SSN_LABEL_RIGHT_BEFORE = re.compile(
-    r"(?<![^\W\d_])(?:ssn|ss(?=[ \t]*#)|social security(?: number| no\.?)?|soc\.? ?sec\.?(?: no\.?)?"
-    r"|(?:my|his|her|their) social)\)?[\"']?[ \t]*(?:#|no\.?|number)?[ \t]*(?:[:=#]|is\b|was\b)?[ \t]*[\"']?$",
+    r"(?<![^\W\d_])(?:ssn|ss(?=[ \t]*#)|social[ \-]security(?:[ \-](?:number|no\.?|nr\.?))?|soc\.? ?sec\.?(?: no\.?)?"
+    r"|(?:my|his|her|their) social)\)?[\"'>]?[ \t]*(?:#|no\.?|number)?[ \t]*(?:[:=#(\-]|is\b:?|was\b)?[ \t]*[\"']?$",
     re.IGNORECASE,
 )
 # (a slash maybe with a blank each side, read only right after an SSN's label: "ssn#121 / 06 / 5659", reviewer CF)
@@ -186,48 +186,88 @@ def find_underscored_cards(scan: Scan) -> Iterator[Span]:
 # A card's groups joined by pipes, nothing around them ("pls charge deductible to 4266|3813|5488|4319": reviewer CT):
 # no number window holds them (a pipe separates a table's cells). Not one cell of a row of more: the groups stand
 # alone, no pipe or word before or after; Luhn and the brands' prefixes decide.
+# (and other joints a number is not read across, one throughout, maybe with a blank each side: "4266 | 5489 | ...",
+# "5430:0521:...", "4580\\3995\\...", "4262~4568~...", "4221+8953+...", "5605;3521;...": the attacker's round; not a
+# table's cells, a pipe before or after the groups)
 _CARD_PIPED = re.compile(
-    r"[0-9](?<![\w|][0-9])[0-9]{3}(?:\|[0-9]{4}\|[0-9]{4}\|[0-9]{1,4}|\|[0-9]{6}\|[0-9]{5})(?![\w|])"
+    r"[0-9](?<![\w|\\:~+;][0-9])(?<![|][ ][0-9])[0-9]{3}(?P<j>[ ]?[|\\:~+;][ ]?)"
+    r"(?:[0-9]{4}(?P=j)[0-9]{4}(?P=j)[0-9]{1,4}|[0-9]{6}(?P=j)[0-9]{5})(?![\w|\\:~+;]|[ ][|])"
 )
 
 
 def may_hold_piped_card(scan: Scan) -> bool:
-    return "|" in scan.text and _CARD_PIPED.search(scan.text) is not None
+    text = scan.text
+    return any(joint in text for joint in "|\\:~+;") and _CARD_PIPED.search(text) is not None
 
 
 def find_piped_cards(scan: Scan) -> Iterator[Span]:
     for match in _CARD_PIPED.finditer(scan.text):
         digits = _NOT_DIGITS.sub("", match.group())
-        if len(digits) >= 15 and card_number_valid(digits):
+        if len(digits) >= 15 and card_number_valid(digits) and _paid_nearby(scan, match.start(), match.end()):
             yield match.span()
+
+
+# A payment spoken of around such groups: pipes and counted keys hold lists of ports, sizes, bins, rooms, weeks and
+# doses as often ("ports=4040|8080|9090|3006", '{"week1": "4312", ...}': an attacker's round), one in ten of which pass
+# Luhn; a card's word or a payment's before them, or its expiry or code after.
+_PAID = re.compile(
+    rf"(?:{_CARD_NAMES_SOURCE}|pay(?:ment)?|charge|checkout|credit|debit|billing|deductible|purchase|refund)"
+)
+_EXPIRY_AFTER = re.compile(r"""[^\n]{0,40}?["']?(?:exp|expiry|expires|valid|cvv|cvc|cvv2)["']?[ \t]*[:=/]""")
+_PAID_BACK = 96
+
+
+def _paid_nearby(scan: Scan, start: int, end: int) -> bool:
+    return (
+        _PAID.search(scan.lower, max(0, start - _PAID_BACK), start) is not None
+        or _EXPIRY_AFTER.match(scan.lower, end) is not None
+    )
 
 
 # A card's groups under four keys that count them, in JSON or a dict ('{"c1": "4929", "c2": "7137", "c3": "2018", "c4":
 # "1583"}': reviewer CU): one key's name and 1, 2, 3, 4, each with its group, in order. Read as one card from the
 # first group to the last; Luhn and the brands' prefixes decide.
-_KEYED_PART = r"""["']?(?P=stem){n}["']?[ \t]*[:=][ \t]*["']?(?P<g{n}>[0-9]{{4}})["']?"""
-_KEYED_GROUPS = re.compile(
-    r"""["']?(?P<stem>[A-Za-z_\-]{0,12})1["']?[ \t]*[:=][ \t]*["']?(?P<g1>[0-9]{4})["']?"""
-    + "".join(r"[ \t]*[,;][ \t]*" + _KEYED_PART.format(n=n) for n in (2, 3, 4))
-)
+_KEYED_PART = r"""["']?(?P=stem){n}["']?[ \t]*[:=][ \t]*["']?(?P<g{i}>[0-9]{{4}})["']?"""
+_KEYED_JOINT = r"[ \t]*(?:[,;&|][ \t]*)?(?:\r?\n[ \t]*)?"  # a comma, "&" or a line break, or several of them
+
+
+def _keyed(first: int) -> re.Pattern[str]:
+    """Four keys counted from ``first`` (0 or 1), each with a group."""
+    lead = rf"""["']?(?P<stem>[A-Za-z_\-]{{0,12}}){first}["']?[ \t]*[:=][ \t]*["']?(?P<g1>[0-9]{{4}})["']?"""
+    return re.compile(lead + "".join(_KEYED_JOINT + _KEYED_PART.format(n=first + i, i=i + 1) for i in (1, 2, 3)))
+
+
+_KEYED_GROUPS = (_keyed(1), _keyed(0))
 
 
 def may_hold_keyed_card(scan: Scan) -> bool:
-    return "1" in scan.text and "4" in scan.text and _KEYED_GROUPS.search(scan.text) is not None
+    return "3" in scan.text and any(pattern.search(scan.text) is not None for pattern in _KEYED_GROUPS)
 
 
 def find_keyed_cards(scan: Scan) -> Iterator[Span]:
-    for match in _KEYED_GROUPS.finditer(scan.text):
+    for match in (match for pattern in _KEYED_GROUPS for match in pattern.finditer(scan.text)):
         groups = [int(match[f"g{n}"]) for n in (1, 2, 3, 4)]
         digits = "".join(match[f"g{n}"] for n in (1, 2, 3, 4))
         steps = {b - a for a, b in itertools.pairwise(groups)}
         # (not a series: doses, years or codes that count up by one step, '{"dose_part1": "4100", "dose_part2":
         # "4105", ...}', few digits over and over: an attacker's round)
-        if len(steps) > 1 and len(set(digits)) >= _KEYED_DISTINCT and card_number_valid(digits):
+        if (
+            len(steps) > 1
+            and _COUNTED_THINGS.fullmatch(match["stem"].lower().strip("_-")) is None
+            and len(set(digits)) >= _KEYED_DISTINCT
+            and card_number_valid(digits)
+            and _paid_nearby(scan, match.start(), match.end())
+        ):
             yield match.start("g1"), match.end("g4")
 
 
 _KEYED_DISTINCT = 6
+# Keys that count periods, places and steps, not a card's groups ("Q1: 5500", "week1", "row1", "phase_1": the
+# attacker's round)
+_COUNTED_THINGS = re.compile(
+    r"q|quarter|w|wk|week|m|month|d|day|y|yr|year|h|hr|hour|phase|row|col|column|size|port|bin|level|tier|round|step|"
+    r"stage|sample|lot|batch|shelf|room|floor|zone|slot|lane|test|run|item|line|page|part|v|version"
+)
 
 
 _UNDERSCORED_GROUPS = b"_".join([b"0000"] * 6)  # six groups of four (in the copy of _UNDERSCORE_TABLE)
@@ -806,13 +846,22 @@ def find_ssns(scan: Scan) -> Iterator[Span]:
 
 
 def _mixed_ssn(scan: Scan, match: re.Match[str]) -> bool:
-    if "/" in match.group() and _SSN_LABEL_RIGHT_BEFORE.search(scan.before(match.start(), 32)) is None:
+    if "/" in match.group() and (
+        _SSN_LABEL_RIGHT_BEFORE.search(scan.before(match.start(), 32)) is None or _not_slashed_serial(match["serial"])
+    ):
         return False  # slashes only right after an SSN's label ("ssn: 679/43/2152"; not "ssn rev 001/01/2024")
     return (
         ssn_valid(match["area"], match["group"], match["serial"])
         and _ssn_named_before(scan, match.start())
         and not _NOT_SSN_WORDS.search(scan.before(match.start(), 24))
     )
+
+
+def _not_slashed_serial(serial: str) -> bool:
+    """A slashed triple's last part that is a year or a round measure: a file's number and its year, a date, a
+    product's dimensions ("SSN: 104/12/2024 (Sitzungsprotokoll)", "SS# 316/20/1250 stainless bracket", "her social
+    was 230/40/1200 (kcal/protein/sodium)": an attacker's round)."""
+    return serial[:2] in ("19", "20") or int(serial) % 50 == 0
 
 
 def names_an_ssn(lower: str) -> bool:

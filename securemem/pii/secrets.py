@@ -703,13 +703,20 @@ def _past_ordinal(lower: str, key_end: int) -> int:
 
 # An aside in brackets between a key's name and its value, no bracket or line break in it ("Steamworks publisher Web
 # API key (partner.steam-api): 9268E0CA...": reviewer CS). The value is read as any key's is.
-_KEY_ASIDE = re.compile(r"[ \t]\([^()\n]{1,48}\)(?=[ \t]{0,8}[:=])")
+_KEY_ASIDE = re.compile(r"[ \t]\([^()\n]{1,96}\)(?=[ \t]{0,8}[:=])")
 # Only after a secret's name (a password's aside is read by the password's readers): an object's, a cache's, a
 # row's or a flag's key before an aside names no secret ("Lookup key (etag): d41d8cd9...", "Feature flag key
 # (LaunchDarkly): enableNew...": an attacker's round). Not where the aside says the value is a digest's or is
 # public ("key (sha256): 9f86d0...", "site key (public, ...)").
 _SECRET_BEFORE_ASIDE = re.compile(r"(?:api[ _\-]?key|(?:secret|private|signing|access)[ _\-]key|secret|token|\bpat)$")
-_NOT_SECRET_ASIDE = re.compile(r"md5|sha|hash|checksum|digest|fingerprint|crc|blake|public|example|sample|redacted")
+# (nor an aside that says what else the value is: an identifier, a format, a lifetime, a tenant's name: "API key (ID
+# only, secret lives in Vault)", "Signing key (kid)", "Refresh token (lifetime, ISO 8601): P30DT12H": an attacker's
+# round)
+_NOT_SECRET_ASIDE = re.compile(
+    r"md5|sha|hash|checksum|digest|fingerprint|crc|blake|public|example|sample|redacted|(?<![a-z])ids?(?![a-z])|kid|"
+    r"format|lifetime|ttl|expir|length|type|tenant|name|prefix|scope|version|issuer|audience|algorithm|owner|vault|"
+    r"reference|(?<![a-z])ref(?![a-z])|object|uuid|iso|only|header|old|revoked|masked"
+)
 
 
 # Keys numbered among several that are secrets' (Vault's unseal keys, Shamir's shares, recovery keys): not a cache's, an
@@ -1482,7 +1489,8 @@ _MORE_PW_WORDS = (
     "ពាក្យសម្ងាត់", "စကားဝှက်", "contrasenya", "pasahitza", "contrasinal",
     # Russian's "code word" a mobile operator's or a bank's customer gives on the phone ("Кодовое слово: Ромашка1987":
     # reviewer CU)
-    "кодовое слово", "кодовое слово абонента",
+    "кодовое слово", "кодовое слово абонента", "кодовым словом", "контрольное слово", "секретное слово",
+    "кодове слово",
 )  # fmt: skip
 _PW_WORDS = (
     *_MORE_PW_WORDS,
@@ -2506,9 +2514,12 @@ def _moved_elsewhere(match: re.Match[str], secret: str) -> bool:
     return op in _PLAIN_PREPOSITIONS and last not in SET_BY.get(op, ()) and last not in ("is", "was", "now")
 
 
-# A word and a number joined, what a help desk hands out ("Neues Einmalpasswort: Lindenhof-7319": reviewer CU); a
-# setting's value is written otherwise ("6-stellig", "PSK-SHA256", "IKEv2-PSK").
-_WORD_AND_NUMBER = re.compile(r"[A-ZÄÖÜ][a-zäöüß]{3,}[\-_.][0-9]{3,}|[0-9]{3,}[\-_.][A-ZÄÖÜ][a-zäöüß]{3,}")
+# A word and a number joined, what a help desk hands out as a one-time password ("Neues Einmalpasswort: Lindenhof-7319,
+# E-Mail ...": reviewer CU), ending its clause; a setting's value is written otherwise ("6-stellig", "PSK-SHA256"), and
+# a router's or a template's name goes on ("WLAN-Schlüssel: Fritzbox-7590 Aufkleber ...", "Einmalpasswort:
+# Vorlage-2024 im Wiki": an attacker's round).
+_WORD_AND_NUMBER = re.compile(r"[^\W\d_]{4,}[\-_. ]?[0-9]{2,6}|[0-9]{2,6}[\-_.][^\W\d_]{4,}")
+_ENDS_ITS_CLAUSE = re.compile(r"[ \t]*(?:$|\r?\n|[,;)]|\.(?:\s|$))")
 
 
 def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted: bool, end: int) -> bool:
@@ -2529,7 +2540,7 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         match["label"] in _STRICT_LABELS
         and not any(char in PASSWORD_SYMBOLS for char in secret)
         and not _KEY_GROUPS.fullmatch(secret)
-        and not _WORD_AND_NUMBER.fullmatch(secret)
+        and not (_WORD_AND_NUMBER.fullmatch(secret) and _ENDS_ITS_CLAUSE.match(text, end))
     ):
         # Settings share these labels: "WPA2 key: PSK-SHA256", "pre-shared key: IKEv2-PSK", "Einmalpasswort:
         # 6-stellig". The value needs a password's own symbol ("Sommer-70?", "vjwdb+T2HwDq&zuM").
@@ -2992,7 +3003,7 @@ _OTHER_SECRET_WORDS = tuple(
         for word in (
             "clé", "schlüssel", "nøkkel", "nøgle", "klíč", "kľúč", "ključ", "mã khóa", "khóa bí mật",
             # a wallet's private key in Vietnamese and Chinese ("khóa riêng tư ví: 78f3e8...": reviewer CU)
-            "khóa riêng tư", "khóa riêng", "私钥", "私鑰",
+            "khóa riêng tư", "khóa riêng", "khoa rieng tu", "私钥", "私鑰", "개인키", "개인 키", "özel anahtar",
             "токен", "ключ", "секрет", "тoken", "κλειδί", "μυστικό",
             # Not "鍵", "キー", "秘密" or "키" alone: "公開鍵" is a public key, "キーボード" a
             # keyboard, "키" a height too.
@@ -3010,6 +3021,9 @@ _OTHER_ID_WORDS = re.compile(
     "版本|编号|編號|番号|哈希|指纹|指紋|ハッシュ|バージョン|버전|해시|번호|версия|хеш|номер|έκδοση"
     # what a key is made by, as an aside before the colon ("密钥(算法):HMAC-SHA256-...": an attacker's round)
     "|算法|アルゴリズム|알고리즘|алгоритм|格式|形式|长度|長さ"
+    # a reference's code, the public key matching a private one ("khóa riêng tư ... mã tham chiếu: a9f3...",
+    # "私鑰對應的公鑰: 02b4...": an attacker's round)
+    "|tham chiếu|公鑰|公钥|公開鍵"
 )
 _RUN_TABLE = bytes(
     ord("x") if chr(code).isascii() and (chr(code).isalnum() or chr(code) in "+/=_-.~") else ord(" ")
@@ -4135,7 +4149,7 @@ def _prose_keywords(lower: str, others: list[str]) -> list[tuple[int, int]]:
             start
             and lower[start - 1] in _WORD_CHARS
             and not _german_token(lower, start)
-            and not (lower[start - 1] == "_" and _SNAKE_QUALIFIER.search(lower, max(0, start - 9), start))
+            and not (lower[start - 1] == "_" and _snake_key(lower, start, match.end()))
         ):
             match = _PROSE_KEY.search(lower, start + 1)  # glued to a word: a later start may still be one
         else:
@@ -4159,10 +4173,30 @@ def _prose_keywords(lower: str, others: list[str]) -> list[tuple[int, int]]:
 
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+
+
 # A secret word qualified in snake case, as APIs' responses name it in a note ("access_token Ad5JcH1Z...": an
 # M-Pesa Daraja token, reviewer CL)
 # (and the names OAuth 1's, sessions', webhooks' and bots' secrets go by: "consumer_secret", "session_secret",
 # "private_token", "webhook_secret" in an XML element, a tab-separated line or "set ... to": a probe of key names)
+def _snake_key(lower: str, start: int, end: int) -> bool:
+    """The secret's word after a snake-case key's qualifier ("client_secret", "consumer_secret"), or ending a key of
+    any words but a page's, a cursor's or a trace's ("oauth_token_secret", "github_webhook_secret"; not
+    "next_page_token", "sync_token", nor "aws_secret_access_key", whose value is named by its last word: a probe of key
+    names and the attacker's round)."""
+    if _SNAKE_QUALIFIER.search(lower, max(0, start - 9), start):
+        return True
+    if (end < len(lower) and lower[end] in _WORD_CHARS) or lower[start:end] not in ("secret", "token"):
+        return False
+    key = _SNAKE_KEY_BEFORE.search(lower, max(0, start - 40), start)
+    return key is not None and _NOT_A_SECRETS_KEY.search(key.group()) is None
+
+
+_SNAKE_KEY_BEFORE = re.compile(r"(?<![a-z0-9_.\-])[a-z][a-z0-9]*(?:_[a-z0-9]+)*_$")
+_NOT_A_SECRETS_KEY = re.compile(
+    r"page|next|prev|continuation|cursor|sync|request|trace|correlation|idempotency|csrf|xsrf|nonce|state|cache|"
+    r"(?<![a-z])id_|public|publishable|site|test|dummy|example|sample|fake"
+)
 _SNAKE_QUALIFIER = re.compile(
     r"(?<![a-z0-9_])(?:access|refresh|auth|api|bearer|client|app|consumer|session|private|webhook|signing|shared|"
     r"service|bot|personal|deploy|oauth|master|encryption|hmac|jwt)_$"

@@ -3,18 +3,20 @@
 recovery.py reads a seed phrase after its label ("Recovery phrase (12 words): ..."), in the languages whose labels it
 knows. A customer who pastes one into a support chat in Russian, Chinese or Indonesian ("сид-фразу в чат поддержки:
 ...", "助记词：...", "frasa pemulihan: ...": reviewer CU) gives no label we know; nor does one written to get past a
-filter: in capitals joined by dashes ("ADVANCE-CLAY-ONLY-..."), cut to each word's first four letters, which BIP-39
-makes unique ("enfo exte okay dept ..."), or a table's rows of four.
+filter: in capitals joined by dashes ("ADVANCE-CLAY-ONLY-..."), or cut to each word's first four letters, which BIP-39
+makes unique ("enfo exte okay dept ...").
 
 What decides is the standard's own check: 12, 15, 18, 21 or 24 of its words in a row (or their first four letters),
-nothing but blanks, list marks or numbering between them, and the checksum their last bits carry holding (one
-random row of twelve in sixteen passes it, of twenty-four one in 256). Prose seldom runs twelve of its words without
-a short one ("a", "of", "to"); and only in a text that names a wallet, a seed, a phrase, a backup or a coin, in any of
-the languages below, is such a row looked for at all.
+nothing but blanks, a line break or a dash between them, and the checksum their last bits carry holding (one random
+row of twelve in sixteen passes it, of twenty-four one in 256). Prose seldom runs twelve of its words without a short
+one ("a", "of", "to"); and only in a text that names a wallet, a seed, a phrase, a backup or a coin, in any of the
+languages below, is such a row looked for at all. Not the list itself quoted in order, nor a phrase the line before
+calls a test vector, an example or a demo (an attacker's round: docs, glossaries and tutorials quote them).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -33,11 +35,24 @@ _CONTEXT_WORDS = (
     "wiederherstellung", "geldbörse", "сид", "мнемон", "фраз", "кошел", "гаманц", "助记", "助記", "钱包", "錢包",
     "種子", "シード", "ウォレット", "복구", "니모닉", "지갑", "khôi phục", "cụm từ", "dompet", "pemulihan", "cüzdan",
     "kurtarma", "πορτοφόλι", "ארנק", "محفظة", "عبارة", "बीज", "वॉलेट", "กระเป๋า",
+    # (the attacker's round: a wallet and a recovery in Polish, Romanian, Czech, Dutch, the Nordic languages, Finnish,
+    # Hungarian, Swahili, Persian, Italian, Portuguese, Spanish; a restore)
+    "portfel", "portofel", "peněženk", "obnovovac", "herstel", "återställ", "gjenopprett", "gendannelse", "palautus",
+    "helyreállít", "pochi", "کیف پول", "portafoglio", "recupero", "recuperação", "recuperación", "restore", "restaurar",
 )  # fmt: skip
 _CONTEXT = re.compile("|".join(sorted({re.escape(View(word).text.lower()) for word in _CONTEXT_WORDS})))
 _WORD = re.compile(r"[a-z]+")
-# What may stand between two words of a row: blanks, line breaks, a table's bars, commas, dashes, list numbers.
-_GAP = re.compile(r"[\s|,;:\-·•/#()\[\].0-9]{1,24}")
+# What may stand between two words of a row: blanks and line breaks, or a dash (a phrase in capitals joined by dashes).
+# Not commas, slashes, dots or a table's cells: the standard's word list is quoted so, in docs and glossaries (an
+# attacker's round).
+_GAP = re.compile(r"[ \t]{1,4}|[ \t]*\r?\n[ \t]*|-")
+# Words that say a phrase is the standard's example or a tool's demo (a test vector, a docs snippet, a tutorial's), in
+# the line before it
+_EXAMPLE_BEFORE = re.compile(
+    r"test|example|e\.g\.|sample|demo|docs?\b|documentation|tutorial|vector|fixture|dummy|placeholder|well-known|"
+    r"wordlist|word list|glossary|excerpt|spec\b"
+)
+_EXAMPLE_REACH = 96
 _COUNTS = (24, 21, 18, 15, 12)
 _DISTINCT = 9  # different words of twelve at least ("test test ... junk" is a developer's tool's)
 _PREFIXES = {word[:4]: word for word in bip39.WORDS if len(word) > 4}
@@ -66,8 +81,21 @@ def _bip39_word(token: str) -> str | None:
     return _PREFIXES.get(token) if len(token) == 4 else None
 
 
+def _in_order(words: list[str]) -> bool:
+    """The words mostly in the list's own order: an excerpt of the list (a random phrase has half its pairs so)."""
+    rising = sum(a < b for a, b in itertools.pairwise(words))
+    return rising >= len(words) - 2
+
+
 def find_unlabelled_seeds(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
+    for hit in _rows(lower):
+        line_start = lower.rfind("\n", max(0, hit[1] - _EXAMPLE_REACH), hit[1]) + 1
+        if _EXAMPLE_BEFORE.search(lower, max(line_start, hit[1] - _EXAMPLE_REACH), hit[1]) is None:
+            yield hit
+
+
+def _rows(lower: str) -> Iterator[Hit]:
     row: list[tuple[str, int, int]] = []  # the standard's words read in a row: (word, start, end)
     last_end = -1
     for match in _WORD.finditer(lower):
@@ -91,6 +119,7 @@ def _seeds_in(row: list[tuple[str, int, int]]) -> Iterator[Hit]:
             if (
                 len(words) == count
                 and len(set(words)) >= _DISTINCT
+                and not _in_order(words)
                 and " ".join(words) not in _PUBLIC
                 and bip39.checksum_holds(words)
             ):

@@ -147,7 +147,14 @@ _GROUPED_HEX_KEY = re.compile(
     r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{4}(?: [0-9a-fA-F]{4}){15}|[0-9a-fA-F]{8}(?: [0-9a-fA-F]{8}){7})(?![0-9A-Za-z])"
 )
 _WALLET_BEFORE = re.compile(r"wallet[^\n]{0,48}$")
-_NOT_A_KEY_BETWEEN = re.compile(r"address|hash|tx|transaction|public|pubkey|xpub|block|contract")
+# ... what names the value a key, between the wallet's word and it (not a digest's, a build's, a signature's or an
+# identifier's hex: "Wallet app v3.2.1 SHA-256: 9f86d081 ...", "wallet-core CI cache key: 2cf2 ...", "Google Wallet
+# object id ...": an attacker's round)
+_KEY_BETWEEN = re.compile(r"priv|secret|backup|export|seed|recovery|paper|signer|(?<![a-z])key(?![a-z])")
+_NOT_A_KEY_BETWEEN = re.compile(
+    r"address|hash|tx|transaction|public|pubkey|xpub|block|contract|sha|sum|digest|checksum|fingerprint|(?<![a-z])id"
+    r"(?![a-z])|serial|signature|salt|(?<![a-z])iv(?![a-z])|commit|build|cache|vector|test|batch|pass|firmware|app"
+)
 
 
 def _grouped_wallet_keys(scan: Scan) -> Iterator[Span]:
@@ -157,6 +164,7 @@ def _grouped_wallet_keys(scan: Scan) -> Iterator[Span]:
         digits = match.group().lower().replace(" ", "")
         if (
             named is not None
+            and _KEY_BETWEEN.search(named.group()) is not None
             and _NOT_A_KEY_BETWEEN.search(named.group()) is None
             and len(set(digits)) >= _VARIED_HEX
             and "abcdef" not in digits
