@@ -1144,7 +1144,12 @@ _HUNGARIAN_REACH = 64
 
 
 def may_hold_hungarian_account(scan: Scan) -> bool:
-    return "-" in scan.text and _HUNGARIAN_WORD.search(scan.lower) is not None
+    lower = scan.lower
+    return (
+        "-" in lower
+        and ("sz" in lower or "utal" in lower or "visszat" in lower)
+        and _HUNGARIAN_WORD.search(lower) is not None
+    )
 
 
 def find_hungarian_accounts(scan: Scan) -> Iterator[Hit]:

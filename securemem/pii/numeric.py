@@ -196,8 +196,17 @@ _CARD_PIPED = re.compile(
 
 
 def may_hold_piped_card(scan: Scan) -> bool:
+    """A joint with four digits before it (each joint found by a substring search: prose has a colon or a semicolon
+    after words, seldom after four digits), then the pattern."""
     text = scan.text
-    return any(joint in text for joint in "|\\:~+;") and _CARD_PIPED.search(text) is not None
+    for joint in "|\\:~+;":
+        at = text.find(joint, 4)
+        while at != -1:
+            before = text[at - 5 : at].rstrip(" ")[-4:]
+            if len(before) == 4 and before.isdigit() and text[at + 1 : at + 3].lstrip(" ")[:1].isdigit():
+                return _CARD_PIPED.search(text) is not None
+            at = text.find(joint, at + 1)
+    return False
 
 
 def find_piped_cards(scan: Scan) -> Iterator[Span]:
@@ -240,8 +249,21 @@ def _keyed(first: int) -> re.Pattern[str]:
 _KEYED_GROUPS = (_keyed(1), _keyed(0))
 
 
+# The second key and its group, led by its number (a literal the engine skips to at C speed): the patterns above,
+# whose optional quote and key's name may start anywhere, were tried at every character of a text only where this is.
+_KEYED_HINT = re.compile(r"""[12]["']?[ \t]*[:=][ \t]*["']?[0-9]{4}""")
+
+
 def may_hold_keyed_card(scan: Scan) -> bool:
-    return "3" in scan.text and any(pattern.search(scan.text) is not None for pattern in _KEYED_GROUPS)
+    """A key's "1" or "2" before a colon or "=" (each found by a substring search), then the patterns."""
+    text = scan.text
+    for joint in ":=":
+        at = text.find(joint, 1)
+        while at != -1:
+            if any(_KEYED_HINT.match(text, at - back) for back in (1, 2, 3) if at >= back):
+                return any(pattern.search(text) is not None for pattern in _KEYED_GROUPS)
+            at = text.find(joint, at + 1)
+    return False
 
 
 def find_keyed_cards(scan: Scan) -> Iterator[Span]:
