@@ -48,7 +48,7 @@ def _said_seed(lower: str, start: int, end: int) -> bool:
         _SAID_END.match(lower, end) is not None
         and all(word in bip39.WORDS for word in words)
         and len(set(words)) >= _SAID_DISTINCT
-        and " ".join(words) not in _PUBLIC_MNEMONICS
+        and " ".join(words) not in PUBLIC_MNEMONICS
     )
 
 
@@ -66,7 +66,7 @@ _WALLET_NAMED = re.compile(r"ledger|trezor|wallet|metamask|keystone|bitbox|coldc
 
 
 _SAID_DISTINCT = 6
-_PUBLIC_MNEMONICS = frozenset(
+PUBLIC_MNEMONICS = frozenset(
     {
         "myth like bonus scare over problem client lizard pioneer submit female collect",  # Ganache's default
         "legal winner thank year wave sausage worth useful legal winner thank yellow",  # BIP-39's test vectors

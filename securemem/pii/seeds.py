@@ -22,6 +22,7 @@ from collections.abc import Iterator
 
 from securemem.pii import bip39
 from securemem.pii.normalize import View
+from securemem.pii.recovery import PUBLIC_MNEMONICS
 from securemem.pii.scan import Scan, index_words
 
 Hit = tuple[str, int, int]
@@ -58,15 +59,6 @@ _EXAMPLE_REACH = 96
 _COUNTS = (24, 21, 18, 15, 12)
 _DISTINCT = 9  # different words of twelve at least ("test test ... junk" is a developer's tool's)
 _PREFIXES = {word[:4]: word for word in bip39.WORDS if len(word) > 4}
-# Documented mnemonics that developers' tools and the standard print (see recovery.py's).
-_PUBLIC = frozenset(
-    {
-        "myth like bonus scare over problem client lizard pioneer submit female collect",
-        "legal winner thank year wave sausage worth useful legal winner thank yellow",
-        "letter advice cage absurd amount doctor acoustic avoid letter advice cage above",
-        "candy maple cake sugar pudding cream honey rich smooth crumble sweet treat",
-    }
-)
 
 
 def may_hold_seed(scan: Scan) -> bool:
@@ -124,7 +116,7 @@ def _seeds_in(row: list[tuple[str, int, int]]) -> Iterator[Hit]:
                 len(words) == count
                 and len(set(words)) >= _DISTINCT
                 and not _in_order(words)
-                and " ".join(words) not in _PUBLIC
+                and " ".join(words) not in PUBLIC_MNEMONICS
                 and bip39.checksum_holds(words)
             ):
                 yield "GENERIC_SECRET", row[at][1], row[at + count - 1][2]
