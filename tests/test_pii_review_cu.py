@@ -5,6 +5,8 @@ must stay as they were."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tests.helpers import found_values
@@ -109,6 +111,35 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
 )
 def test_these_near_forms_stay(text: str) -> None:
     assert found_values(text) == []
+
+
+@pytest.mark.parametrize(
+    "before", ["Seed phrase ", "wallet backup, keep it safe ", "my wallet seed again ", "wallet paper "]
+)
+def test_a_seed_after_a_word_of_the_list_is_found_whole(before: str) -> None:
+    """(the attacker's round) A word of BIP-39's list before a phrase may start a window whose checksum passes too,
+    one word short of the phrase's end: forty phrases after each such word are found whole."""
+    from securemem.pii import bip39
+
+    rng = random.Random(before)
+    words = sorted(bip39.WORDS)
+    for _ in range(40):
+        while not bip39.checksum_holds(phrase := [rng.choice(words) for _ in range(12)]):
+            pass
+        seed = " ".join(phrase)
+        assert any(seed in value for value in found_values(before + seed))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Teilnehmernummer: 0151 23456789", "0151 23456789"),
+        ("Vertragsrufnummer: 0171 2345678", "0171 2345678"),
+        ("Bestellertelefonnummer 0176 23456789", "0176 23456789"),
+    ],
+)
+def test_a_phones_compound_that_starts_like_a_references_still_names_a_phone(text: str, value: str) -> None:
+    assert found_values(text) == [value]
 
 
 def test_a_personal_number_after_its_compound_is_still_found() -> None:

@@ -1724,7 +1724,17 @@ _REFERENCE_STEMS = (
 
 
 def _numbered_compound(word: str) -> bool:
-    return word.endswith(_NUMBERED_ENDINGS) and word.startswith(_REFERENCE_STEMS) and len(word) > len("nummer") + 2
+    return (
+        word.endswith(_NUMBERED_ENDINGS)
+        and word.startswith(_REFERENCE_STEMS)
+        and len(word) > len("nummer") + 2
+        and not any(stem in word for stem in _PHONE_STEMS)
+    )
+
+
+# (a phone's compound that starts like a reference's: "Teilnehmernummer", a subscriber's, "Vertragsrufnummer",
+# "Bestellertelefonnummer": the attacker's round)
+_PHONE_STEMS = ("ruf", "telefon", "handy", "mobil", "fax", "teilnehmer", "anschluss", "kontakt", "gsm", "sms")
 
 
 def _is_reference(words: list[str], bare: bool = True, candidate: str | None = None) -> bool:

@@ -107,9 +107,13 @@ def _rows(lower: str) -> Iterator[Hit]:
 
 
 def _seeds_in(row: list[tuple[str, int, int]]) -> Iterator[Hit]:
-    """The mnemonics a row of the standard's words holds, longest first, none overlapping."""
-    at = 0
-    while len(row) - at >= _COUNTS[-1]:
+    """The mnemonics a row of the standard's words holds, as spans: every window of a mnemonic's length whose checksum
+    holds, those that overlap joined. A word of the list before the phrase ("Seed phrase rival enough ...", "keep it
+    safe rival ...") may start a window that passes too (one in sixteen), shifted by a word: alone it would stand for
+    the phrase and leave its last word out (an attacker's round); joined with the phrase's own window, both are
+    covered."""
+    spans: list[tuple[int, int]] = []
+    for at in range(len(row) - _COUNTS[-1] + 1):
         for count in _COUNTS:
             words = [word for word, _, _ in row[at : at + count]]
             if (
@@ -119,8 +123,11 @@ def _seeds_in(row: list[tuple[str, int, int]]) -> Iterator[Hit]:
                 and " ".join(words) not in PUBLIC_MNEMONICS
                 and bip39.checksum_holds(words)
             ):
-                yield "GENERIC_SECRET", row[at][1], row[at + count - 1][2]
-                at += count
+                start, end = row[at][1], row[at + count - 1][2]
+                if spans and start <= spans[-1][1]:
+                    spans[-1] = (spans[-1][0], max(spans[-1][1], end))
+                else:
+                    spans.append((start, end))
                 break
-        else:
-            at += 1
+    for start, end in spans:
+        yield "GENERIC_SECRET", start, end
