@@ -572,8 +572,9 @@ FOUND = {
     # random. Left: Google keys in blocks, letters drawn at random in parts under 12 letters, an address said with
     # "point", "punto", "Punkt" or after its name, kana glued to "は" or lengthened ("にー"), EDIFACT's "?+", two
     # numbers in a segment, "~" ends; a phone's word with other words before dotted digits.
-    "cua": (220, 108),  # stop 64's readers' shapes in other forms: 52 by the tree before, 59 by the readers as first
-    # written, 108 since (phones' compounds that start like a reference's, other separators of a card's groups with a
+    "cua": (220, 113),  # stop 64's readers' shapes in other forms: 52 by the tree before, 59 by the readers as first
+    # written, 113 since (phones' compounds that start like a reference's, "PUK-Nr.", "NIP para portabilidad", hex
+    # after "0x", a wallet and its key named in German or Chinese, other separators of a card's groups with a
     # payment named, counted keys on lines or from 0, slashed SSNs after more labels, any snake-case key ending in
     # "secret" or "token", asides up to 96 characters,
     # Russian's and Ukrainian's "control" and "secret word", Korean's and Turkish's private key, a word and a number as

@@ -50,6 +50,16 @@ _SEED_CUT = "enfo exte okay dept reso dela indo caug joke rada rhyt fict"
         # a card's groups under four keys that count them
         ('payload: {"c1": "4929", "c2": "7137", "c3": "2018", "c4": "1583", "exp": "08/27"}',
          ['4929", "c2": "7137", "c3": "2018", "c4": "1583']),
+        # (the attacker's round) "PUK-Nr.", "NIP para portabilidad", hex after "0x", a wallet and its key named in
+        # Chinese or German
+        ("PUK-Nr.: 33203366", ["33203366"]),
+        ("NIP para la portabilidad 4314 enviado por SMS", ["4314"]),
+        ("creds: 0x6768705f4146705971685469526c6d4e55335a43546b454b676457616f3070684a45314c7757577a",
+         ["0x6768705f4146705971685469526c6d4e55335a43546b454b676457616f3070684a45314c7757577a"]),
+        ("钱包私钥备份: EF3D 4A8C BF51 C2EC 3A6D 5EC1 E12B C4FC 1130 DAB8 6403 E9DB C775 BB3E C755 9669",
+         ["EF3D 4A8C BF51 C2EC 3A6D 5EC1 E12B C4FC 1130 DAB8 6403 E9DB C775 BB3E C755 9669"]),
+        ("Geldbörse Schlüssel (Papier): ef3d4a8c bf51c2ec 3a6d5ec1 e12bc4fc 1130dab8 6403e9db c775bb3e c7559669",
+         ["ef3d4a8c bf51c2ec 3a6d5ec1 e12bc4fc 1130dab8 6403e9db c775bb3e c7559669"]),
         # a number's word in a porting's clause
         ("Portabilidade aberta para o número (61) 98713-1482. E-mail bia.nogueira@uol.com.br.",
          ["(61) 98713-1482", "bia.nogueira@uol.com.br"]),
@@ -107,6 +117,11 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "Wallet app v3.2.1 SHA-256: 9f86d081 884c7d65 9a2feaa0 c55ad015 a3bf4f1b 2b0b822c d15d6c15 b0f00a08",
         "Signing key (kid): 2f8c1a0e-7b1d-4c9e-9a1f-6c3e2b7d9f10",
         "WLAN-Schlüssel: Fritzbox-7590 Aufkleber auf der Unterseite",
+        # ... Poland's tax number after "NIP", a wallet's address hash in Chinese, hex of text after "0x"
+        "NIP: 123-456-32-18",
+        "NIP para facturas 5261040828",
+        "钱包地址哈希: EF3D 4A8C BF51 C2EC 3A6D 5EC1 E12B C4FC 1130 DAB8 6403 E9DB C775 BB3E C755 9669",
+        "0x48656c6c6f20776f726c642c2074686973206973206a7573742074657874",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

@@ -79,7 +79,7 @@ _ONE_TIME_LABELS = (
     # named before "code" (a list: "your bank code", "your NACE code", "your colour code" are other codes)
     rf"your (?:{_SMS_SENDERS}) (?:verification |login |security |sign-in |confirmation )?code|"
     # (a SIM's PUK named with its code's word in the note's language: "SIM-kortin PUK-koodi: 33203366": reviewer CU)
-    r"security number|passcode|puk2?(?:[ \-](?:koodi|code|kod|kód|kode|koden|código|codice|nummer))?|"
+    r"security number|passcode|puk2?(?:[ \-](?:koodi|code|kod|kód|kode|koden|código|codice|nummer|nr\.?))?|"
     r"code (?:de (?:validation|vérification|confirmation|connexion)|sms|à usage unique|reçu par sms)|"
     r"código (?:sms|de (?:verificación|verificação|confirmación|confirmação|validación|acceso|acesso))|"
     r"clave (?:dinámica|de un solo uso|sms)|codice (?:otp|sms|di verifica|di conferma)|"
@@ -93,7 +93,7 @@ _ONE_TIME_LABELS = (
     r"sikkerhetskode(?:n)?|kod (?:e-)?recepty|"  # Norwegian; a Polish e-prescription's code (reviewer Z)
     r"(?:ip|identity protection) pin|code de sécurité|"
     # Mexico's number-porting PIN, sent by SMS ("recibió su NIP de portabilidad 4314 por SMS": reviewer CU)
-    r"nip de portabilidad|nip de portaci[óo]n"
+    r"nip (?:de|para)(?: la)? portabilidad|nip (?:de|para)(?: la)? portaci[óo]n"
 )
 # The one-time codes of more languages an SMS is sent in (reviewer AA): Spanish, Portuguese, German,
 # French, Italian, Dutch, Turkish, Polish, Czech, Vietnamese, Indonesian and Malay. These labels, those
@@ -329,7 +329,7 @@ _MARKS_ASCII = (
     "seguridad", "sicurezza", "kod", "the back", "otp", "one-time", "one time", "tan", "blik", "code", "sms", "cvd",
     "cv2",
     "codice", "2fa", "mfa", "puk", "clave", "einmal", "ip pin", "protection pin", "koodi", "cod ", "codul",
-    "nip de port",
+    "nip de port", "nip para",
 )  # fmt: skip
 _MARKS = (
     *_MARKS_ASCII, "sicherheit", "prüf", "sécurité", "segurança", "código", "コード", "码", "碼", "密碼",

@@ -79,6 +79,8 @@ _HEX_SHORTEST = 32
 
 
 def _hex_text(value: str) -> str | None:
+    if value[:2] in ("0x", "0X"):
+        value = value[2:]  # a hex literal's prefix ("0x6768705f...")
     if len(value) < _HEX_SHORTEST or len(value) % 2 or not _TEXT_NIBBLES.issuperset(value[::2]):
         return None
     if not _HEX_DIGITS.issuperset(value):

@@ -19,7 +19,8 @@ from collections.abc import Iterator
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from securemem.pii.scan import Scan, Span
+from securemem.pii.normalize import viewed_words
+from securemem.pii.scan import Scan, Span, index_words
 
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 _BASE58_VALUE = {char: value for value, char in enumerate(_BASE58)}
@@ -88,7 +89,7 @@ def may_hold_wallet_key(scan: Scan) -> bool:
         b"x" * 50 in scan.tokens
         or ("[" in scan.text and scan.text.count(",") >= _SOLANA_BYTES - 1)
         or ("0x" in scan.text and _GROUPED_HEX in scan.tokens)
-        or ("wallet" in scan.lower and _GROUPED_HEX_KEY.search(scan.text) is not None)
+        or (not _WALLET_WORDS.isdisjoint(scan.words) and _GROUPED_HEX_KEY.search(scan.text) is not None)
     )
 
 
@@ -118,7 +119,7 @@ def find_wallet_keys(scan: Scan) -> Iterator[Span]:
                 and "abcdef" not in digits
             ):
                 yield match.span()
-    if "wallet" in scan.lower:
+    if not _WALLET_WORDS.isdisjoint(scan.words):
         yield from _grouped_wallet_keys(scan)
     if "[" in text:
         for match in _KEYPAIR_ARRAY.finditer(text):
@@ -146,11 +147,23 @@ def find_wallet_keys(scan: Scan) -> Iterator[Span]:
 _GROUPED_HEX_KEY = re.compile(
     r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{4}(?: [0-9a-fA-F]{4}){15}|[0-9a-fA-F]{8}(?: [0-9a-fA-F]{8}){7})(?![0-9A-Za-z])"
 )
-_WALLET_BEFORE = re.compile(r"wallet[^\n]{0,48}$")
+# (a wallet in German, French, Spanish, Portuguese, Italian, Polish, Russian, Chinese, Japanese, Korean too: the
+# attacker's round; as the view writes them, found with the gates' words)
+_WALLET_WORDS = index_words(
+    *viewed_words(
+        "wallet", "geldbörse", "portefeuille", "cartera", "carteira", "portafoglio", "portfel", "кошелёк", "кошелек",
+        "кошелька", "钱包", "錢包", "ウォレット", "지갑",
+    )
+)  # fmt: skip
+_WALLET_BEFORE = re.compile("(?:" + "|".join(re.escape(word) for word in sorted(_WALLET_WORDS)) + r")[^\n]{0,48}$")
 # ... what names the value a key, between the wallet's word and it (not a digest's, a build's, a signature's or an
 # identifier's hex: "Wallet app v3.2.1 SHA-256: 9f86d081 ...", "wallet-core CI cache key: 2cf2 ...", "Google Wallet
 # object id ...": an attacker's round)
-_KEY_BETWEEN = re.compile(r"priv|secret|backup|export|seed|recovery|paper|signer|(?<![a-z])key(?![a-z])")
+_KEY_BETWEEN = re.compile(
+    r"priv|secret|backup|export|seed|recovery|paper|signer|(?<![a-z])key(?![a-z])|schlüssel|schluessel|papier|"
+    r"sicherung|clé|clave|chave|chiave|klucz|私钥|私鑰|备份|備份|秘密鍵|バックアップ|개인키|백업|"
+    + "|".join(re.escape(word) for word in viewed_words("ключ", "резерв"))
+)
 _NOT_A_KEY_BETWEEN = re.compile(
     r"address|hash|tx|transaction|public|pubkey|xpub|block|contract|sha|sum|digest|checksum|fingerprint|(?<![a-z])id"
     r"(?![a-z])|serial|signature|salt|(?<![a-z])iv(?![a-z])|commit|build|cache|vector|test|batch|pass|firmware|app"
