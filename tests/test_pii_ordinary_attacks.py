@@ -429,16 +429,17 @@ ROUNDS = {
     # pipes and counted keys of weeks, quarters and doses; a file's number and its year or dimensions after an SSN's
     # word; product and market codes in brackets near a customer's word; a porting's file number; Hungarian invoices
     # near "számla"; hosts with "-at-" after a mail's word; digests, build ids and signatures in hex groups after
-    # "wallet"; Arabic's "its number" after an order), 15 since, 12 of them the tree before's (and a hotline's number
+    # "wallet"; Arabic's "its number" after an order), 17 since, 14 of them the tree before's (and a hotline's number
     # after "PUK-Code", a phone, now expected): the seed's gaps blanks, a line break or a dash only, the list's order
     # and an example's word refused; asides that say what else the value is refused; a word and a number only ending
     # its clause; a payment spoken of near piped or keyed groups, no counted periods or places; a year or a round
-    # measure after an SSN's slashes refused; the party's word right before a capitalised name; a porting's file
-    # words and what the number is said after it; an account's number or a transfer's word for Hungary; the mail's
-    # word right before a glued address; a key's word between "wallet" and the hex; Arabic's "its number" dropped.
-    # Left altered: a tariff's name after "кодовое слово", the documented Amex test number joined by pipes, AWS's
-    # documented example key in hex.
-    "cua": (210, 15, 194),
+    # measure after an SSN's slashes refused after the labels this stop added (after "SSN:" they are read as before:
+    # two of the tree before's dates stay altered, so that no SSN whose serial looks like a year is lost); the party's
+    # word right before a capitalised name; a porting's file words and what the number is said after it; an account's
+    # number or a transfer's word for Hungary; the mail's word right before a glued address; a key's word between
+    # "wallet" and the hex; Arabic's "its number" dropped. Left altered: a tariff's name after "кодовое слово", the
+    # documented Amex test number joined by pipes, AWS's documented example key in hex.
+    "cua": (210, 17, 192),
 }
 
 

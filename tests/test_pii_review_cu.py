@@ -105,7 +105,7 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         'wallet PR review: the mnemonic test vector "scheme spot photo card baby mountain device kick cradle pact join '
         'borrow" passes',
         "Portabilidad: el folio número 712 345 678 vence mañana.",
-        "SSN: 104/12/2024 (Sitzungsprotokoll Nr.)",
+        "F. No. 102/15/2023-IT (SSN) 102/15/2023 circular attached",
         "SS# 316/20/1250 stainless bracket, qty 40",
         "Mail relay: edge-at-fra1.mailgun.eu handles outbound",
         "E-mail campaign landing page: work-at-home.com (affiliate, paused)",

@@ -3698,8 +3698,6 @@ _NOT_A_PHONE_AFTER = re.compile(
 )
 
 
-# A person's name, then their country's code in brackets, then the number ("lead pax Mei Lin Tan (SG) 9431 9488":
-# reviewer CS): a mobile of that country.
 # A traveller's, a guest's or a customer's name right after their word, then their country's code in brackets, then
 # the number ("lead pax Mei Lin Tan (SG) 9431 9488": reviewer CU): a mobile of that country. The name's words each
 # capitalised, nothing between it and the word (not a product's or a market's: "Returned by customer: Travel Adapter

@@ -120,9 +120,15 @@ _SSN = re.compile(
     # Not glued to more, except a dashed one to the next field's label ("ssn#848-95-8886dob#1966-...").
     r"(?P<serial>[0-9]{4})(?:(?![\w]|[-.][0-9])|(?<=[0-9]{3}-[0-9]{2}-[0-9]{4})(?=[A-Za-z]{2,12}[#:=]))"
 )
-# (or slashes, right after its label only: "ssn: 679/43/2152", reviewer CE; a key's quotes, a bracket, "SS#" and
-# "my social is" too: '"ssn": "386/75/0149"', "tax id (SSN) 386/75/0149", a probe of labels and separators)
+# (or slashes, right after its label only: "ssn: 679/43/2152", reviewer CE)
 _SSN_LABEL_RIGHT_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?:ssn|social security(?: number| no\.?)?|soc\.? ?sec\.?(?: no\.?)?)[ \t]*(?:#|no\.?|number)?"
+    r"[ \t]*[:=#]?[ \t]*$",
+    re.IGNORECASE,
+)
+# ... or after a key's quotes, a bracket, "SS#" or "my social is" ('"ssn": "386/75/0149"', "tax id (SSN) 386/75/0149":
+# a probe of labels and separators), where its serial is no year or round measure (_not_slashed_serial)
+_SSN_LABEL_LOOSELY_BEFORE = re.compile(
     r"(?<![^\W\d_])(?:ssn|ss(?=[ \t]*#)|social[ \-]security(?:[ \-](?:number|no\.?|nr\.?))?|soc\.? ?sec\.?(?: no\.?)?"
     r"|(?:my|his|her|their) social)\)?[\"'>]?[ \t]*(?:#|no\.?|number)?[ \t]*(?:[:=#(\-]|is\b:?|was\b)?[ \t]*[\"']?$",
     re.IGNORECASE,
@@ -868,10 +874,12 @@ def find_ssns(scan: Scan) -> Iterator[Span]:
 
 
 def _mixed_ssn(scan: Scan, match: re.Match[str]) -> bool:
-    if "/" in match.group() and (
-        _SSN_LABEL_RIGHT_BEFORE.search(scan.before(match.start(), 32)) is None or _not_slashed_serial(match["serial"])
-    ):
-        return False  # slashes only right after an SSN's label ("ssn: 679/43/2152"; not "ssn rev 001/01/2024")
+    if "/" in match.group():
+        before = scan.before(match.start(), 32)
+        if _SSN_LABEL_RIGHT_BEFORE.search(before) is None and (
+            _SSN_LABEL_LOOSELY_BEFORE.search(before) is None or _not_slashed_serial(match["serial"])
+        ):
+            return False  # slashes only right after an SSN's label ("ssn: 679/43/2152"; not "ssn rev 001/01/2024")
     return (
         ssn_valid(match["area"], match["group"], match["serial"])
         and _ssn_named_before(scan, match.start())
@@ -881,7 +889,7 @@ def _mixed_ssn(scan: Scan, match: re.Match[str]) -> bool:
 
 def _not_slashed_serial(serial: str) -> bool:
     """A slashed triple's last part that is a year or a round measure: a file's number and its year, a date, a
-    product's dimensions ("SSN: 104/12/2024 (Sitzungsprotokoll)", "SS# 316/20/1250 stainless bracket", "her social
+    product's dimensions ("F. No. 102/15/2023-IT (SSN) 102/15/2023", "SS# 316/20/1250 stainless bracket", "her social
     was 230/40/1200 (kcal/protein/sodium)": an attacker's round)."""
     return serial[:2] in ("19", "20") or int(serial) % 50 == 0
 

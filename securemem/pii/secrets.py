@@ -4177,8 +4177,6 @@ _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
 
 # A secret word qualified in snake case, as APIs' responses name it in a note ("access_token Ad5JcH1Z...": an
 # M-Pesa Daraja token, reviewer CL)
-# (and the names OAuth 1's, sessions', webhooks' and bots' secrets go by: "consumer_secret", "session_secret",
-# "private_token", "webhook_secret" in an XML element, a tab-separated line or "set ... to": a probe of key names)
 def _snake_key(lower: str, start: int, end: int) -> bool:
     """The secret's word after a snake-case key's qualifier ("client_secret", "consumer_secret"), or ending a key of
     any words but a page's, a cursor's or a trace's ("oauth_token_secret", "github_webhook_secret"; not
@@ -4197,6 +4195,8 @@ _NOT_A_SECRETS_KEY = re.compile(
     r"page|next|prev|continuation|cursor|sync|request|trace|correlation|idempotency|csrf|xsrf|nonce|state|cache|"
     r"(?<![a-z])id_|public|publishable|site|test|dummy|example|sample|fake"
 )
+# (and the names OAuth 1's, sessions', webhooks' and bots' secrets go by: "consumer_secret", "session_secret",
+# "private_token", "webhook_secret" in an XML element, a tab-separated line or "set ... to": a probe of key names)
 _SNAKE_QUALIFIER = re.compile(
     r"(?<![a-z0-9_])(?:access|refresh|auth|api|bearer|client|app|consumer|session|private|webhook|signing|shared|"
     r"service|bot|personal|deploy|oauth|master|encryption|hmac|jwt)_$"

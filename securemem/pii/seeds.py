@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator
 
 from securemem.pii import bip39
-from securemem.pii.normalize import View
+from securemem.pii.normalize import viewed_words
 from securemem.pii.recovery import PUBLIC_MNEMONICS
 from securemem.pii.scan import Scan, index_words
 
@@ -43,7 +43,7 @@ _CONTEXT_WORDS = (
 )  # fmt: skip
 # Found with the gates' words, in the one pass of C every scan makes (a pattern of these alternatives, tried at every
 # character, cost ordinary prose a tenth of its scan).
-_CONTEXT = index_words(*sorted({View(word).text.lower() for word in _CONTEXT_WORDS}))
+_CONTEXT = index_words(*viewed_words(*_CONTEXT_WORDS))
 _WORD = re.compile(r"[a-z]+")
 # What may stand between two words of a row: blanks and line breaks, or a dash (a phrase in capitals joined by dashes).
 # Not commas, slashes, dots or a table's cells: the standard's word list is quoted so, in docs and glossaries (an
@@ -93,16 +93,12 @@ def _rows(lower: str) -> Iterator[Hit]:
     row: list[tuple[str, int, int]] = []  # the standard's words read in a row: (word, start, end)
     for match in _WORD.finditer(lower):
         word = _bip39_word(match.group())
-        if word is None:
-            if len(row) >= _COUNTS[-1]:
+        if word is None or (row and _GAP.fullmatch(lower, row[-1][2], match.start()) is None):
+            if len(row) >= _COUNTS[-1]:  # (most rows are a word or two: no call for them)
                 yield from _seeds_in(row)
             row = []
-            continue
-        if row and _GAP.fullmatch(lower, row[-1][2], match.start()) is None:
-            if len(row) >= _COUNTS[-1]:
-                yield from _seeds_in(row)
-            row = []
-        row.append((word, match.start(), match.end()))
+        if word is not None:
+            row.append((word, match.start(), match.end()))
     yield from _seeds_in(row)
 
 
