@@ -119,6 +119,7 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "WLAN-Schlüssel: Fritzbox-7590 Aufkleber auf der Unterseite",
         # ... Poland's tax number after "NIP", a wallet's address hash in Chinese, hex of text after "0x"
         "NIP: 123-456-32-18",
+        "p/w: 0.35 kg per watt",
         "NIP para facturas 5261040828",
         "钱包地址哈希: EF3D 4A8C BF51 C2EC 3A6D 5EC1 E12B C4FC 1130 DAB8 6403 E9DB C775 BB3E C755 9669",
         "0x48656c6c6f20776f726c642c2074686973206973206a7573742074657874",
@@ -145,9 +146,27 @@ def test_a_seed_after_a_word_of_the_list_is_found_whole(before: str) -> None:
         assert any(seed in value for value in found_values(before + seed))
 
 
+@pytest.mark.parametrize("between", ["please check ", "Mnemonic words below ", ""])
+def test_a_labelled_phrase_of_24_words_is_found_whole_whatever_stands_between(between: str) -> None:
+    """(the attacker of the README's promises) The label's reader reads its count of words after the colon: words
+    between the label and the phrase pushed its last ones out, until a window whose checksum holds is joined."""
+    from securemem.pii import bip39
+
+    rng = random.Random(between)
+    words = sorted(bip39.WORDS)
+    for _ in range(20):
+        while not bip39.checksum_holds(phrase := [rng.choice(words) for _ in range(24)]):
+            pass
+        seed = " ".join(phrase)
+        assert any(seed in value for value in found_values(f"Recovery phrase: {between}{seed}"))
+
+
 @pytest.mark.parametrize(
     ("text", "value"),
     [
+        # (the attacker of the README's promises) a card's expiry or code written after its joined groups
+        ("4266|3813|5488|4319 exp 08/27", "4266|3813|5488|4319"),
+        ("5430:0521:9755:8992 (valid thru 08/27)", "5430:0521:9755:8992"),
         ("Teilnehmernummer: 0151 23456789", "0151 23456789"),
         ("Vertragsrufnummer: 0171 2345678", "0171 2345678"),
         ("Bestellertelefonnummer 0176 23456789", "0176 23456789"),

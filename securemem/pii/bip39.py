@@ -134,6 +134,17 @@ zebra zero zone zoo
 _INDEX = {word: index for index, word in enumerate(sorted(WORDS))}  # the list is in alphabetical order
 
 
+# Documented mnemonics that developers' tools and the standard print: no one's wallet.
+PUBLIC_MNEMONICS = frozenset(
+    {
+        "myth like bonus scare over problem client lizard pioneer submit female collect",  # Ganache's default
+        "legal winner thank year wave sausage worth useful legal winner thank yellow",  # BIP-39's test vectors
+        "letter advice cage absurd amount doctor acoustic avoid letter advice cage above",
+        "candy maple cake sugar pudding cream honey rich smooth crumble sweet treat",  # a wallet library's example
+    }
+)
+
+
 def checksum_holds(words: list[str]) -> bool:
     """The standard's checksum of a mnemonic of 12 to 24 words (each in WORDS): its last bits are the first bits
     of the SHA-256 of the entropy the other bits hold."""

@@ -228,7 +228,12 @@ def find_piped_cards(scan: Scan) -> Iterator[Span]:
 _PAID = re.compile(
     rf"(?:{_CARD_NAMES_SOURCE}|pay(?:ment)?|charge|checkout|credit|debit|billing|deductible|purchase|refund)"
 )
-_EXPIRY_AFTER = re.compile(r"""[^\n]{0,40}?["']?(?:exp|expiry|expires|valid|cvv|cvc|cvv2)["']?[ \t]*[:=/]""")
+# (a key's "exp": or exp= in a record, or a card's expiry or code written after it, "exp 08/27", "cvv 123", "valid thru
+# 08/27": the attacker of the README's promises)
+_EXPIRY_AFTER = re.compile(
+    r"""[^\n]{0,40}?["']?(?:exp(?:iry|ires)?|valid(?: thru| through| until)?|cvv2?|cvc2?)\.?["']?[ \t]*"""
+    r"""(?:[:=/]|\(?[0-9]{1,2} ?/ ?[0-9]{2}|[0-9]{3,4}(?![0-9]))"""
+)
 _PAID_BACK = 96
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from securemem.pii import bip39
+from securemem.pii import bip39, seeds
 from securemem.pii.scan import Scan, index_words
 
 Hit = tuple[str, int, int]
@@ -48,7 +48,7 @@ def _said_seed(lower: str, start: int, end: int) -> bool:
         _SAID_END.match(lower, end) is not None
         and all(word in bip39.WORDS for word in words)
         and len(set(words)) >= _SAID_DISTINCT
-        and " ".join(words) not in PUBLIC_MNEMONICS
+        and " ".join(words) not in bip39.PUBLIC_MNEMONICS
     )
 
 
@@ -66,14 +66,6 @@ _WALLET_NAMED = re.compile(r"ledger|trezor|wallet|metamask|keystone|bitbox|coldc
 
 
 _SAID_DISTINCT = 6
-PUBLIC_MNEMONICS = frozenset(
-    {
-        "myth like bonus scare over problem client lizard pioneer submit female collect",  # Ganache's default
-        "legal winner thank year wave sausage worth useful legal winner thank yellow",  # BIP-39's test vectors
-        "letter advice cage absurd amount doctor acoustic avoid letter advice cage above",
-        "candy maple cake sugar pudding cream honey rich smooth crumble sweet treat",  # a wallet library's example
-    }
-)
 
 
 # BIP-39's counts of words; its words are lower-case letters, 3 to 8 of them, maybe numbered ("1.yellow 2.puzzle").
@@ -95,6 +87,7 @@ _CODES_LABEL = re.compile(
 _CODE = re.compile(r"[0-9]{3,5} [0-9]{3,5}(?![A-Za-z0-9])|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12}){0,3}")
 _CODE_GAP = re.compile(r"[ \t]*(?:[,;][ \t]*|\n[ \t]*(?:[-*•][ \t]+|[0-9]{1,2}[.)][ \t]+)?|[ \t]+(?:and[ \t]+)?)")
 _MAX_CODES = 32
+_SEED_OVERHANG = 3 * 9  # characters read past the words for a phrase's last words (three words of eight letters)
 
 
 # The words every label ends with: the patterns are searched only just before them (an alternation
@@ -215,6 +208,12 @@ def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
             continue
         if label.group().endswith("seed") and not _wallet_seed(lower, label.start(), start, end):
             continue
+        # The words read after a label are its count's first; a word or three between the label and the phrase
+        # ("Recovery phrase: please <24 words>") left the phrase's last ones out (the attacker of the README's
+        # promises): a window whose checksum holds, overlapping these words, is joined with them.
+        for _, seed_start, seed_end in seeds.seed_spans(lower, start, min(len(lower), end + _SEED_OVERHANG)):
+            if seed_start < end:
+                start, end = min(start, seed_start), max(end, seed_end)
         yield "GENERIC_SECRET", start, end
     if any(word in scan.words for word in _OTP_WORDS) or "otp" in lower:
         yield from _otp_secrets(scan.text, lower)

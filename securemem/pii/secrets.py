@@ -2526,11 +2526,14 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
     """What a label is followed by that is not a password: words, a state, a rule, a number."""
     if match["label"] in _PIN_LABELS and not match["words"] and _pin_after_label(text, secret, end):
         return False
-    if (match["label"] == "pass" and (match["words"] or (match["op"] or "").strip() == "to")) or _aside_or_described(
-        text, match, secret, end
+    if (
+        (match["label"] == "pass" and (match["words"] or (match["op"] or "").strip() == "to"))
+        or (match["label"] == "p/w" and not any(char.isalpha() for char in secret))
+        or _aside_or_described(text, match, secret, end)
     ):
-        # "pass" is a verb: "arguments to pass to :py:func:`main`", "pass the values given to __init__"; an
-        # aside's or a described value (_aside_or_described)
+        # "pass" is a verb: "arguments to pass to :py:func:`main`", "pass the values given to __init__"; "p/w: 0.35 kg
+        # per watt" a power-to-weight ratio (the attacker of the README's promises); an aside's or a described value
+        # (_aside_or_described)
         return True
     if not quoted and (
         _CONTRACTION.fullmatch(secret) or _SETTING_ASSIGNED.fullmatch(secret) or _moved_elsewhere(match, secret)

@@ -22,7 +22,6 @@ from collections.abc import Iterator
 
 from securemem.pii import bip39
 from securemem.pii.normalize import viewed_words
-from securemem.pii.recovery import PUBLIC_MNEMONICS
 from securemem.pii.scan import Scan, index_words
 
 Hit = tuple[str, int, int]
@@ -89,9 +88,14 @@ def find_unlabelled_seeds(scan: Scan) -> Iterator[Hit]:
             yield hit
 
 
-def _rows(lower: str) -> Iterator[Hit]:
+def seed_spans(lower: str, start: int, end: int) -> Iterator[Hit]:
+    """The phrases whose checksum holds in ``lower[start:end]`` (recovery.py joins them with a label's words)."""
+    return _rows(lower, start, end)
+
+
+def _rows(lower: str, start: int = 0, end: int | None = None) -> Iterator[Hit]:
     row: list[tuple[str, int, int]] = []  # the standard's words read in a row: (word, start, end)
-    for match in _WORD.finditer(lower):
+    for match in _WORD.finditer(lower, start, len(lower) if end is None else end):
         word = _bip39_word(match.group())
         if word is None or (row and _GAP.fullmatch(lower, row[-1][2], match.start()) is None):
             if len(row) >= _COUNTS[-1]:  # (most rows are a word or two: no call for them)
@@ -116,7 +120,7 @@ def _seeds_in(row: list[tuple[str, int, int]]) -> Iterator[Hit]:
                 len(words) == count
                 and len(set(words)) >= _DISTINCT
                 and not _in_order(words)
-                and " ".join(words) not in PUBLIC_MNEMONICS
+                and " ".join(words) not in bip39.PUBLIC_MNEMONICS
                 and bip39.checksum_holds(words)
             ):
                 start, end = row[at][1], row[at + count - 1][2]
