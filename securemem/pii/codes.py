@@ -80,6 +80,8 @@ _ONE_TIME_LABELS = (
     rf"your (?:{_SMS_SENDERS}) (?:verification |login |security |sign-in |confirmation )?code|"
     # (a SIM's PUK named with its code's word in the note's language: "SIM-kortin PUK-koodi: 33203366": reviewer CU)
     r"security number|passcode|puk2?(?:[ \-](?:koodi|code|kod|kód|kode|koden|código|codice|nummer|nr\.?))?|"
+    # (Russian's and Ukrainian's "PUK-код", as the view writes "код")
+    rf"puk2?[ \-]?(?:{as_viewed(('код',))})|"
     r"code (?:de (?:validation|vérification|confirmation|connexion)|sms|à usage unique|reçu par sms)|"
     r"código (?:sms|de (?:verificación|verificação|confirmación|confirmação|validación|acceso|acesso))|"
     r"clave (?:dinámica|de un solo uso|sms)|codice (?:otp|sms|di verifica|di conferma)|"

@@ -61,6 +61,19 @@ def find_encoded_secrets(scan: Scan, secrets_in: Callable[[str], list[Hit]]) -> 
         found = secrets_in(decoded)
         if found:
             yield found[0][0], start, end
+    if "2" in scan.text or "3" in scan.text or "4" in scan.text or "5" in scan.text or "6" in scan.text:
+        for run in _SPACED_HEX.finditer(scan.text):
+            if _HEX_LETTER.search(run.group()) is None:
+                continue  # two-digit numbers in a row (ages, scores, a lottery's draws), no byte with a letter
+            decoded = _hex_text(_BYTE_JOINT.sub("", run.group()))
+            if decoded is None:
+                continue
+            budget -= len(decoded)
+            if budget < 0:
+                return
+            found = secrets_in(decoded)
+            if found:
+                yield found[0][0], *run.span()
 
 
 # Text encodes to base64 whose every fourth character, from the first, stands for a byte below 0x80's
@@ -76,6 +89,14 @@ _LEADS_CHECKED = 12
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _TEXT_NIBBLES = frozenset("234567")
 _HEX_SHORTEST = 32
+# The same bytes one by one, a blank or a colon between ("api key bytes: 67 68 70 5f 41 ...": a dump's form), 16 at
+# least, one joint throughout
+_SPACED_HEX = re.compile(
+    r"(?<![0-9A-Za-z])[2-7][0-9A-Fa-f](?P<joint>[ :])[2-7][0-9A-Fa-f](?:(?P=joint)[2-7][0-9A-Fa-f]){14,2046}"
+    r"(?![0-9A-Za-z])"
+)
+_HEX_LETTER = re.compile(r"[2-7][A-Fa-f]")
+_BYTE_JOINT = re.compile(r"[ :]")
 
 
 def _hex_text(value: str) -> str | None:

@@ -44,10 +44,10 @@ _CONTEXT_WORDS = (
 # character, cost ordinary prose a tenth of its scan).
 _CONTEXT = index_words(*viewed_words(*_CONTEXT_WORDS))
 _WORD = re.compile(r"[a-z]+")
-# What may stand between two words of a row: blanks and line breaks, or a dash (a phrase in capitals joined by dashes).
-# Not commas, slashes, dots or a table's cells: the standard's word list is quoted so, in docs and glossaries (an
-# attacker's round).
-_GAP = re.compile(r"[ \t]{1,4}|[ \t]*\r?\n[ \t]*|-")
+# What may stand between two words of a row: blanks and line breaks, a dash (a phrase in capitals joined by dashes), or
+# a comma (a phrase pasted as a list: "liar, hurry, puzzle, ..."; the word list quoted so in docs and glossaries is in
+# its own order, refused by _in_order). Not slashes, dots or a table's cells (an attacker's round).
+_GAP = re.compile(r"[ \t]{1,4}|[ \t]*\r?\n[ \t]*|-|[ \t]*,[ \t]{0,4}")
 # Words that say a phrase is the standard's example or a tool's demo (a test vector, a docs snippet, a tutorial's), in
 # the line before it
 _EXAMPLE_BEFORE = re.compile(
@@ -55,6 +55,13 @@ _EXAMPLE_BEFORE = re.compile(
     r"wordlist|word list|glossary|excerpt|spec\b"
 )
 _EXAMPLE_REACH = 96
+# A phrase written as a list ("liar, hurry, puzzle, ...") only right after its label: a seed's, phrase's or words' name
+# and a colon (a phrase book's or a packing list's words in a text about crypto pass the checksum one time in sixteen:
+# an attacker's round)
+# (an aside in brackets between: "Recovery phrase (as the customer typed it):"; the label may end the line before)
+_LISTED_AFTER = re.compile(
+    r"(?:seed|phrase|mnemonic|words|recovery|backup)(?:[ \t]*\([^()\n]{0,40}\))?[^\n:=]{0,16}[:=][ \t]*\n?[ \t]*$"
+)
 _COUNTS = (24, 21, 18, 15, 12)
 _DISTINCT = 9  # different words of twelve at least ("test test ... junk" is a developer's tool's)
 _PREFIXES = {word[:4]: word for word in bip39.WORDS if len(word) > 4}
@@ -84,7 +91,10 @@ def find_unlabelled_seeds(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     for hit in _rows(lower):
         line_start = lower.rfind("\n", max(0, hit[1] - _EXAMPLE_REACH), hit[1]) + 1
-        if _EXAMPLE_BEFORE.search(lower, max(line_start, hit[1] - _EXAMPLE_REACH), hit[1]) is None:
+        if _EXAMPLE_BEFORE.search(lower, max(line_start, hit[1] - _EXAMPLE_REACH), hit[1]) is None and (
+            "," not in lower[hit[1] : hit[2]]
+            or _LISTED_AFTER.search(lower, lower.rfind("\n", 0, max(0, line_start - 1)) + 1, hit[1]) is not None
+        ):
             yield hit
 
 
