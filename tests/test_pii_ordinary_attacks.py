@@ -574,14 +574,15 @@ FOUND = {
     # "point", "punto", "Punkt" or after its name, kana glued to "は" or lengthened ("にー"), EDIFACT's "?+", two
     # numbers in a segment, "~" ends; a phone's word with other words before dotted digits.
     "cua": (220, 118),  # stop 64's readers' shapes in other forms: 52 by the tree before, 59 by the readers as first
-    # written, 113 since, 118 with stop 65's seeds joined by commas after their label, spaced hex bytes and "PUK-код" (phones' compounds that start like a reference's, "PUK-Nr.", "NIP para portabilidad", hex
+    # written, 113 since (phones' compounds that start like a reference's, "PUK-Nr.", "NIP para portabilidad", hex
     # after "0x", a wallet and its key named in German or Chinese, other separators of a card's groups with a
     # payment named, counted keys on lines or from 0, slashed SSNs after more labels, any snake-case key ending in
     # "secret" or "token", asides up to 96 characters,
     # Russian's and Ukrainian's "control" and "secret word", Korean's and Turkish's private key, a word and a number as
-    # a one-time password in more spellings, a seed's wallet named in more languages). Left: BIP-39's other languages'
-    # lists, seeds joined by commas with no label right before, arrows, dashes with blanks, quotes or "Word 1:", a card's groups in a record of
-    # more fields or under XML keys, an SSN in a CSV's column.
+    # a one-time password in more spellings, a seed's wallet named in more languages), 118 with stop 65's seeds joined
+    # by commas after their label, hex bytes one by one and "PUK-код". Left: BIP-39's other languages' lists, seeds
+    # joined by commas with no label right before, arrows, dashes with blanks, quotes or "Word 1:", a card's groups in
+    # a record of more fields or under XML keys, an SSN in a CSV's column.
     "cra": (155, 90),  # reviewer CR's readers' shapes in other forms: 65 by the tree before, 92 by the readers as
     # first written, 90 since (the narrowing took two). Left: other calling verbs ("Ara beni", "Τηλεφωνήστε μου"),
     # other separators ("•", "~", "_"), Korean's "영" and "다시", names in square brackets, key ordinals as "(1/5)" or
