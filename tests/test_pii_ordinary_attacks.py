@@ -440,6 +440,16 @@ ROUNDS = {
     # "wallet" and the hex; Arabic's "its number" dropped. Left altered: a tariff's name after "кодовое слово", the
     # documented Amex test number joined by pipes, AWS's documented example key in hex.
     "cua": (210, 17, 192),
+    # Stop 65's readers attacked ("PUK-код", a seed pasted as a list after its label, a Hungarian account's groups
+    # joined by blanks, a token's bytes in hex one by one, a traveller's country in square brackets): 121 ordinary
+    # lines, 6 altered by the tree before, 99 by the readers as first written (an operator's helpline after "PUK-код";
+    # lists of garden seeds, menus, keywords, phrase books and packing lists after "seed", "recovery", "backup",
+    # "words" or "phrase", inside other words too; two dates, orders or vouchers near "utal" or "számlaszám"; a
+    # field's "key:Value2024" in hex beside "auth"; amounts in a report's row after "Customers ... [SG]"), 6 since,
+    # all the tree before's: a PUK's eight digits only; a seed's, a mnemonic's, a recovery's or a backup's phrase or
+    # words, or "seed" or "mnemonic" alone, right before the colon; the Hungarian blanks and the square brackets
+    # dropped; no user and password pair from hex bytes.
+    "cva": (121, 6, 115),
 }
 
 
@@ -573,16 +583,21 @@ FOUND = {
     # random. Left: Google keys in blocks, letters drawn at random in parts under 12 letters, an address said with
     # "point", "punto", "Punkt" or after its name, kana glued to "は" or lengthened ("にー"), EDIFACT's "?+", two
     # numbers in a segment, "~" ends; a phone's word with other words before dotted digits.
-    "cua": (220, 118),  # stop 64's readers' shapes in other forms: 52 by the tree before, 59 by the readers as first
+    "cua": (220, 116),  # stop 64's readers' shapes in other forms: 52 by the tree before, 59 by the readers as first
     # written, 113 since (phones' compounds that start like a reference's, "PUK-Nr.", "NIP para portabilidad", hex
     # after "0x", a wallet and its key named in German or Chinese, other separators of a card's groups with a
     # payment named, counted keys on lines or from 0, slashed SSNs after more labels, any snake-case key ending in
     # "secret" or "token", asides up to 96 characters,
     # Russian's and Ukrainian's "control" and "secret word", Korean's and Turkish's private key, a word and a number as
-    # a one-time password in more spellings, a seed's wallet named in more languages), 118 with stop 65's seeds joined
+    # a one-time password in more spellings, a seed's wallet named in more languages), 116 with stop 65's seeds joined
     # by commas after their label, hex bytes one by one and "PUK-код". Left: BIP-39's other languages' lists, seeds
     # joined by commas with no label right before, arrows, dashes with blanks, quotes or "Word 1:", a card's groups in
     # a record of more fields or under XML keys, an SSN in a CSV's column.
+    "cva": (110, 27),  # stop 65's readers' shapes in other forms: 15 by the tree before, 26 by the readers as first
+    # written, 27 since. Left: "PUK-кода" with words before the number, "ПУК", other languages' PUK labels; a seed's
+    # labels in other languages, a dash or "is" for the colon, other joints and quoted or JSON lists; Hungarian groups
+    # joined by dots, slashes or blanks; "\x" and "0x" bytes, dashes, commas, xxd's and hexdump's layouts; a country's
+    # code in other brackets, in small letters or written out.
     "cra": (155, 90),  # reviewer CR's readers' shapes in other forms: 65 by the tree before, 92 by the readers as
     # first written, 90 since (the narrowing took two). Left: other calling verbs ("Ara beni", "Τηλεφωνήστε μου"),
     # other separators ("•", "~", "_"), Korean's "영" and "다시", names in square brackets, key ordinals as "(1/5)" or

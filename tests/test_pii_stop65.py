@@ -1,6 +1,7 @@
 """Stop 65's readers: the last stop's known misses read where the form is general (a SIM's "PUK-код", a seed phrase
-pasted as a list after its label, a Hungarian account's groups joined by blanks, a token's bytes in hex one by one,
-a traveller's country in square brackets before a mobile), each with the near forms that must stay as they were."""
+pasted as a list after its label, a token's bytes in hex one by one), each with the near forms that must stay as they
+were. (A Hungarian account's groups joined by blanks and a traveller's country in square brackets were read too, and
+dropped: an attacker's round found two dates, two order numbers or an amount in a report's row in their place.)"""
 
 from __future__ import annotations
 
@@ -23,10 +24,8 @@ _TOKEN_BYTES = (
         (f"seed: {_SEED_12.replace(' ', ', ')}", [_SEED_12.replace(" ", ", ")]),
         (f"wallet seed words: {_SEED_12.replace(' ', ',')}", [_SEED_12.replace(" ", ",")]),
         (f"Recovery phrase (as the customer typed it):\n{_SEED_12.replace(' ', ', ')}", [_SEED_12.replace(" ", ", ")]),
-        ("Tóth Gábor számlaszáma: 12077894 21352740 61799842", ["12077894 21352740 61799842"]),
         (f"api key bytes: {_TOKEN_BYTES}", [_TOKEN_BYTES]),
         (f"creds hexdump {_TOKEN_BYTES.replace(' ', ':')}", [_TOKEN_BYTES.replace(" ", ":")]),
-        ("lead pax Mei Lin Tan [SG] 9431 9488", ["9431 9488"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -42,9 +41,19 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "hotel, airport, train, beach",
         f"wallet poem of the week: {_SEED_12.replace(' ', ', ')}",
         "wallet words: abandon, ability, able, about, above, absent, absorb, abstract, absurd, abuse, access, accident",
-        # a Hungarian number whose check digits fail, or with no account spoken of
-        "számlaszáma: 12077894 21352741 61799842",
-        "rendelés 12077894 21352740 61799842",
+        # (the attacker's round) garden seeds, a menu, keywords, a mnemonic device, a recovery's example; a field's
+        # "key:Value" in hex beside "auth"; an operator's helpline after "PUK-код"; two dates after a transfer's word
+        "Seed order: broccoli, ginger, celery, pumpkin, cabbage, bean, pepper, garlic, corn, potato, tomato, onion",
+        "Post-surgery recovery menu: chicken, fish, salad, milk, honey, toast, banana, egg, juice, soup, rice, cereal",
+        "Crypto newsletter keywords: trade, swap, risk, bridge, fee, volume, layer, token, market, crash, rally, price",
+        "Mnemonic device for kids (animals): lion, elephant, whale, giraffe, horse, rabbit, tiger, monkey, dolphin, "
+        "zebra, panda, eagle",
+        "Your recovery phrase will look something like this:\ncreek, coral, winter, shadow, despair, practice, feed, "
+        "ice, lesson, again, road, open",
+        "RADIUS auth trace, Class attribute: 67 72 6f 75 70 3a 41 64 6d 69 6e 73 32 30 32 34",
+        "PUK-код — 0500 с мобильного МегаФон, звонок бесплатный.",
+        "Átutalás elszámolási időszaka: 20240301 20240325, a díjbekérő szerint.",
+        "Customers Total Spend [SG] 98 765 432 (YTD, in SGD)",
         # two-digit numbers in a row; hex bytes of ordinary text; hex bytes with a joint that changes
         "scores: 23 45 67 34 56 72 21 33 44 55 66 77 22 35 46 57 68 71",
         "hello 48 65 6c 6c 6f 20 77 6f 72 6c 64 20 74 68 69 73 20 69 73 20 66 69 6e 65",

@@ -3705,7 +3705,7 @@ _NOT_A_PHONE_AFTER = re.compile(
 # attacker's round).
 _REGION_CODED = re.compile(
     r"(?<![^\W\d_])(?i:pax|passengers?|guests?|travell?ers?|attendees?|customers?|clients?|patients?)[ \t]+"
-    r"(?:[A-Z][a-z'’\-]+[ \t]+){1,3}(?:\((?P<cc>[A-Z]{2})\)|\[(?P<bracketed>[A-Z]{2})\])[ \t]*$"
+    r"(?:[A-Z][a-z'’\-]+[ \t]+){1,3}\((?P<cc>[A-Z]{2})\)[ \t]*$"
 )
 
 
@@ -3722,8 +3722,8 @@ def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
     line_start = scan.text.rfind("\n", max(0, start - 56), start) + 1  # only 56 characters are read back
     before = scan.text[max(line_start, start - 56) : start]
     coded = _REGION_CODED.search(before)
-    if coded is not None and (region := coded["cc"] or coded["bracketed"]) in phonenumbers.SUPPORTED_REGIONS:
-        return _mobile_in(candidate, region)
+    if coded is not None and coded["cc"] in phonenumbers.SUPPORTED_REGIONS:
+        return _mobile_in(candidate, coded["cc"])
     name = _NAME_BEFORE.search(before)
     named = (
         name is not None

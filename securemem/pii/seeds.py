@@ -55,12 +55,14 @@ _EXAMPLE_BEFORE = re.compile(
     r"wordlist|word list|glossary|excerpt|spec\b"
 )
 _EXAMPLE_REACH = 96
-# A phrase written as a list ("liar, hurry, puzzle, ...") only right after its label: a seed's, phrase's or words' name
-# and a colon (a phrase book's or a packing list's words in a text about crypto pass the checksum one time in sixteen:
-# an attacker's round)
-# (an aside in brackets between: "Recovery phrase (as the customer typed it):"; the label may end the line before)
+# A phrase written as a list ("liar, hurry, puzzle, ...") only right after its label and a colon: a seed's, a
+# mnemonic's, a recovery's or a backup's phrase or words, an aside in brackets between ("Recovery phrase (as the
+# customer typed it):"), the label maybe on the line before. Not a word of these in another ("Seed order:", "Seeds:",
+# "keywords:", "Mnemonic device for kids:", "recovery menu:"), not "=": lists of garden seeds, menus, phrase books and
+# keywords in a text about crypto pass the checksum one time in sixteen (an attacker's round).
 _LISTED_AFTER = re.compile(
-    r"(?:seed|phrase|mnemonic|words|recovery|backup)(?:[ \t]*\([^()\n]{0,40}\))?[^\n:=]{0,16}[:=][ \t]*\n?[ \t]*$"
+    r"(?<![^\W\d_])(?:(?:seed|recovery|backup|secret|wallet|mnemonic)[ \-](?:phrase|words|sentence)"
+    r"|wallet seed(?: words)?|seed|mnemonic)(?:[ \t]*\([^()\n]{0,40}\))?[ \t]*:[ \t]*\n?[ \t]*$"
 )
 _COUNTS = (24, 21, 18, 15, 12)
 _DISTINCT = 9  # different words of twelve at least ("test test ... junk" is a developer's tool's)
