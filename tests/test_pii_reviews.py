@@ -985,6 +985,19 @@ def altered(name: str) -> list[str]:
         # variables, messages, lines and cells, a card's groups given out of order or with mixed Unicode separators and
         # no card named, a password spaced out after "wifi pass" or spelt letter by letter in German words.
         ("cu", "claim", None, 0.905),
+        # Reviewer CV (blind: an airline's operations and a travel agency's bookings, a pharmacy chain's refills, a law
+        # firm's intake, a customs broker's files, a telco's business provisioning, a game studio's player support, CI
+        # logs, an IoT fleet's provisioning, a real-estate agency's screening, a school's contact sheets; 29 languages;
+        # 361 lines): 556 of 621 as it came (89.5%), 566 since: an answer's own label with no question quoted, a
+        # device's or a system's password column named with "pass", a card's number in columns "pan_1".."pan_4", Czech's
+        # "reportedly", Finnish's compounds of "salasana", Swahili's PIN, a seed numbered word by word. Left: values
+        # split over messages, lines and cells or concatenated in code, reversed, in ROT13 or pipes between each
+        # character, an SSN joined by underscores after an aside, a door's or a locker's code after words, a password
+        # after "the old password" in Vietnamese or "his password named (...)" in German, a password holding a dot
+        # before a sentence's stop in Greek and Romanian, an SNMP community under its section, a LoRaWAN AppKey with no
+        # colon, national numbers of countries the text names only by a parent's word, an account number after its
+        # bank's name, a German phone spoken in words with commas, an IP address with blanks around its dots.
+        ("cv", "claim", None, 0.91),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1398,6 +1411,11 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("ct", 1, {"PHONE"}),
         # Reviewer CU: as it came a Dutch outage's number after "storingsnummer" read as a phone; none since.
         ("cu", 0, set()),
+        # Reviewer CV: AWS's documented example keys in a README's snippet (found by design, as for reviewer A's
+        # borderline lines); as it came and since, a German court's file number ("Az. 12 O 4471/23": the letter O read
+        # as a zero) and a Hindi ticket's number read as phones (an incident's number in Spanish and a customs tariff's
+        # in one German word, read as phones as it came, are references now).
+        ("cv", 3, {"PHONE", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -190,6 +190,9 @@ _PIN_OTHER = "|".join(
         {
             *viewed_words("пин", "пін", "ПИН", "ПІН", "ТПИН", "पिन", "পিন", "الرقم السري", "بالرقم السري"),
             *viewed_words("الرمز السري", "رقمي السري", "رمزي السري", "رمز دوم", "والرقم السري", "ፒን"),
+            # Swahili's "secret number", an M-Pesa PIN ("alisema namba ya siri yake ni 3996": reviewer CV)
+            "namba ya siri",
+            "namba yake ya siri",
             *(
                 f"{atm} {pin}"
                 for atm in viewed_words("atm", "ஏடிஎம்", "اے ٹی ایم", "اے ٹی ایم کا", "اے ٹی ایم کی")
@@ -319,9 +322,10 @@ _CODE_NAMES = index_words(
 )  # fmt: skip
 # A remote login's words, before a "user:password" pair (_LOGIN_PAIR)
 _LOGIN_WORDS = index_words("ssh", "sftp", "rdp", "vnc", "login", "logon", "bastion", "jump host", "jumphost")
+_SECRET_NUMBER = "namba ya siri"  # noqa: S105 (Swahili's word for a PIN, in ASCII: see _PIN_OTHER)
 _ACCOUNT_WORDS = (
     index_words("auth", "snmp-server", "tacacs-server", "radius-server") | _WIFI_WORDS | _CODE_NAMES | _LOGIN_WORDS
-) | index_words(" / ", "chpasswd", "app pass", "app-pass", "app-specific", "anwendungspasswort")
+) | index_words(" / ", "chpasswd", "app pass", "app-pass", "app-specific", "anwendungspasswort", _SECRET_NUMBER)
 
 
 def _may_name_wifi(lower: str) -> bool:
@@ -397,7 +401,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
     if not _WIFI_WORDS.isdisjoint(words):
         yield from _wifi_keys(text, lower)
     yield from _french_pins(lower, words)
-    if "pin" in words or (not lower.isascii() and _may_name_pin_other(lower)):
+    if "pin" in words or _SECRET_NUMBER in words or (not lower.isascii() and _may_name_pin_other(lower)):
         yield from (
             ("PASSWORD", *match.span("value"))
             for match in _PIN.finditer(lower)
@@ -841,6 +845,8 @@ _PIN_BETWEEN = re.compile(
     r"[ \t]*(?:[\-—][ \t]*)?(?:(?:"
     + "|".join(viewed_words("код", "kod", "code", "নম্বর", "नंबर", "number", "номер", "நம்பர்", "எண்"))
     + r")[ \t]*)?[:=\-—]?[ \t]*"
+    # (Swahili's "his / my / your ... is": "namba ya siri yake ni 3996", reviewer CV)
+    r"(?:(?:yake|yangu|yako|yetu|yenu|yao)[ \t]+)?(?:ni[ \t]+)?"
 )
 _INDIAN_CODE = viewed_words("कोड", "কোড")
 

@@ -66,7 +66,13 @@ for _column_kind, _names in (
      "|plaintext password|password plaintext|cleartext password|password clear"  # "pass" may be pass or fail
      # the same in other languages (reviewer AD: a German wiki's "| System | Benutzer | Passwort |")
      "|passwort|kennwort|mot de passe|contraseña|contrasena|senha|hasło|haslo|wachtwoord|lösenord|losenord"
-     "|adgangskode|passord|salasana|şifre|sifre|heslo|jelszó|пароль|密码|密碼|パスワード|비밀번호|كلمة المرور"),
+     "|adgangskode|passord|salasana|şifre|sifre|heslo|jelszó|пароль|密码|密碼|パスワード|비밀번호|كلمة المرور"
+     # a system's or a device's password, "pass" or "pw" for short ("serial,imei,mqtt_user,mqtt_pass": reviewer CV;
+     # "pass" alone may be pass or fail)
+     "|mqtt pass|mqtt password|mqtt pwd|db pass|db password|db pwd|admin pass|admin password|admin pwd|admin pw"
+     "|wifi pass|wifi password|wifi pwd|wlan pass|ftp pass|ftp password|ssh pass|ssh password|root pass|root password"
+     "|root pwd|device pass|device password|router pass|router password|vpn pass|vpn password|smtp pass"
+     "|smtp password|user pass|login pass|sip pass|sip password|web pass|ui pass|api pass|mgmt pass|mgmt password"),
     ("GENERIC_SECRET", "secret|secret key|secret access key|client secret|api key|api secret|token|access token"
      "|auth token|private key|apikey|secret token"
      # a webhook's or a partner's signing secret ("partner,env,signing_secret": reviewer AQ)
@@ -149,7 +155,7 @@ _ACCOUNT_NAMES = frozenset(("login", "user", "username", "user name", "user id",
 # ("tel", "cell", "cc", "pan" and "api key" alone are headers rarely enough to be left to the other finders.)
 _HINTS: tuple[str, ...]
 _HINTS = ("ssn", "social", "phone", "mobile", "fax", "card", "iban", "tele", "telé", "tél", "móvil", "movil", "celular",
-          "msisdn",
+          "msisdn", "pan_1", "pan_0", "pan-1", "pan1", "pan 1",  # a card's number in numbered parts (see _card_name)
           "val", "handy", "mobil", "portable", "gsm", "телеф", "電話", "전화", "연락처", "手机", "电话", "otp", "mfa",
           "2fa", "backup", "recovery", "verification", "one time", "one_time", "cvv", "cvc", "csc",
           # cards' numbers, phones in more languages (reviewer BK)
@@ -459,9 +465,10 @@ _QUADS = (["1", "2", "3", "4"], ["0", "1", "2", "3"])
 
 
 def _card_name(name: str) -> bool:
-    """A card's number's name, "card" alone included ("card_1".."card_4": reviewer BL; "kartennummer_1"), not
-    "cc" or "pan", which name codes and pans as often (an attacker's round)."""
-    return name == "card" or (_COLUMNS.get(_column_name(name)) == "CREDIT_CARD" and name not in ("cc", "pan"))
+    """A card's number's name, "card" and "pan" alone included ("card_1".."card_4": reviewer BL; "kartennummer_1";
+    "pan_1".."pan_4", a law firm's retainers: reviewer CV; four numbered columns of four digits whose sixteen pass
+    Luhn's check are a card's number, not four pans), not "cc", which names codes as often (an attacker's round)."""
+    return name in ("card", "pan") or (_COLUMNS.get(_column_name(name)) == "CREDIT_CARD" and name != "cc")
 
 
 def _bare_cell(cell: str) -> str:

@@ -49,6 +49,16 @@ _ANSWER = (
     r"(?=[ \t]*+(?:$|[.;,!?)\]\"'»”\r\n]))"
 )
 _LABELLED = re.compile(rf"(?i:(?<![^\W\d_])(?:{_LABELS})){_QUOTED}{_SAID}(?:[\"'«“‘][ \t]*+)?{_ANSWER}")
+# A label that names the answer itself, with no question quoted ("security answer: Karabaş60", "güvenlik sorusu cevabı:
+# Karabaş60": reviewer CV), then ":" or "=": the answer read as above (one word, or up to three capitalised, ending its
+# clause; "Security answer: Enter your answer" or "... Required" give none).
+_ANSWER_LABELS = (
+    r"security[ \t]++answer|secret[ \t]++answer|sicherheitsantwort|respuesta[ \t]++(?:de[ \t]++seguridad|secreta)"
+    r"|r[ée]ponse[ \t]++secr[èe]te|resposta[ \t]++(?:de[ \t]++seguran[çc]a|secreta)"
+    r"|risposta[ \t]++(?:di[ \t]++sicurezza|segreta)"
+    r"|g[üu]venlik[ \t]++(?:sorusu(?:nun)?[ \t]++)?(?:cevab[ıi]|yan[ıi]t[ıi])|beveiligingsantwoord"
+)
+_NAMED_ANSWER = re.compile(rf"(?i:(?<![^\W\d_])(?:{_ANSWER_LABELS})){_SAID}(?:[\"'«“‘][ \t]*+)?{_ANSWER}")
 _ASKED = re.compile(rf"(?i:(?<![^\W\d_])(?:{_QUESTIONS}))[ \t]*+=[ \t]*+(?:[\"'«“‘][ \t]*+)?{_ANSWER}")
 # The question asked, then its answer after a word for one ("Security question: What was your first pet's name?
 # Answer: Mochi", "Q: What is your mother's maiden name? A: Kowalczyk", "Pregunta de seguridad: ¿...? Respuesta:
@@ -71,7 +81,10 @@ _NO_ANSWER = frozenset(
     {"n/a", "na", "none", "unknown", "redacted", "hidden", "masked", "set", "on", "file", "not", "no", "yes", "tbd",
      "pending", "required", "verified", "correct", "incorrect", "wrong", "ok", "the", "a", "an", "what", "which", "who",
      "where", "your", "my", "his", "her", "their", "enabled", "disabled", "optional", "configured", "reset", "updated",
-     "changed", "missing", "blank", "empty", "answered", "skipped", "locked", "failed", "passed", "match", "matched"}
+     "changed", "missing", "blank", "empty", "answered", "skipped", "locked", "failed", "passed", "match", "matched",
+     # what a form says of the answer it asks for ("Security answer: Case-sensitive": an attacker's line)
+     "case-sensitive", "case", "see", "same", "choose", "select", "enter", "type", "provide", "mandatory", "encrypted",
+     "hashed", "stored", "saved", "any"}
 )  # fmt: skip
 
 _GATE = index_words(
@@ -80,6 +93,7 @@ _GATE = index_words(
     "sicherheitsfrage", "sicherheitsantwort", "question s", "question de s", "réponse secr", "reponse secr",
     "domanda", "pergunta",
     "beveiligingsvraag", "pytanie", "güvenlik sorusu", "guvenlik sorusu", "first school", "first car",
+    "sicherheitsantwort", "réponse", "reponse", "resposta", "risposta", "güvenlik", "guvenlik", "beveiligingsantwoord",
     "first teacher", "of birth", "birth city", "birthplace", "favorite", "favourite", "childhood", "grew up on",
     "middle name",
 )  # fmt: skip
@@ -96,6 +110,9 @@ def find_security_answers(scan: Scan) -> Iterator[Span]:
         # pet / answer: Mochi" gives "Mochi" by the answer's label)
         asked = _QUESTION_NEXT.match(text, match.start("answer"))
         if _an_answer(match["answer"]) and asked is None:
+            yield match.span("answer")
+    for match in _NAMED_ANSWER.finditer(text):
+        if _an_answer(match["answer"]):
             yield match.span("answer")
     for answered in _ANSWERED:
         for match in answered.finditer(text):

@@ -70,7 +70,38 @@ _PREFIXES = {word[:4]: word for word in bip39.WORDS if len(word) > 4}
 
 
 def may_hold_seed(scan: Scan) -> bool:
-    return len(scan.lower) >= _SHORTEST and not _CONTEXT.isdisjoint(scan.words)
+    lower = scan.lower
+    return len(lower) >= _SHORTEST and (
+        not _CONTEXT.isdisjoint(scan.words) or _NUMBERED_FIRST.search(lower) is not None
+    )
+
+
+# A phrase numbered word by word from 1 ("1)nuclear 2)bean 3)picture ... 24)margin", "1. liar 2. hurry ...": reviewer
+# CV, with no word of wallets around it): twelve to twenty-four of the standard's words, each after its number in order,
+# whose checksum holds, is a seed whatever the text speaks of (numbered so, a list passes one time in 16 to 256, and a
+# list of single words numbered to twelve or more is rare).
+_NUMBERED_FIRST = re.compile(r"(?<![0-9])1[).:\-][ \t]*[a-z]{3,8}(?![a-z])")
+_NUMBERED = re.compile(r"(?<![0-9])(?P<n>[0-9]{1,2})[).:\-][ \t]*(?P<word>[a-z]{3,8})(?![a-z])")
+_NUMBERED_GAP = re.compile(r"[ \t]*[,;]?[ \t]*\r?\n?[ \t]*")
+
+
+def _numbered_seeds(lower: str) -> Iterator[Hit]:
+    for first in _NUMBERED_FIRST.finditer(lower):
+        at, number, words, start = first.start(), 1, [], first.start()
+        while number <= _COUNTS[0]:
+            item = _NUMBERED.match(lower, at)
+            if item is None or int(item["n"]) != number or (word := _bip39_word(item["word"])) is None:
+                break
+            words.append(word)
+            at = _NUMBERED_GAP.match(lower, item.end()).end()  # type: ignore[union-attr]  # (it matches "")
+            end, number = item.end(), number + 1
+        if (
+            len(words) in _COUNTS
+            and len(set(words)) >= _DISTINCT
+            and " ".join(words) not in bip39.PUBLIC_MNEMONICS
+            and bip39.checksum_holds(words)
+        ):
+            yield "GENERIC_SECRET", start, end
 
 
 _SHORTEST = 12 * 4  # twelve words of three letters and their blanks
@@ -91,6 +122,10 @@ def _in_order(words: list[str]) -> bool:
 
 def find_unlabelled_seeds(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
+    if _NUMBERED_FIRST.search(lower) is not None:
+        yield from _numbered_seeds(lower)
+    if _CONTEXT.isdisjoint(scan.words):
+        return
     for hit in _rows(lower):
         line_start = lower.rfind("\n", max(0, hit[1] - _EXAMPLE_REACH), hit[1]) + 1
         if _EXAMPLE_BEFORE.search(lower, max(line_start, hit[1] - _EXAMPLE_REACH), hit[1]) is None and (
