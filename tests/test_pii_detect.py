@@ -853,6 +853,10 @@ HOSTILE.update(
         "hex-text": "6768705f41467059" * (FIFTH // 16),
         "wallet-hex-groups": "wallet EF3D " * (FIFTH // 12),
         "giro-numbers": "számla 12077894-" * (FIFTH // 16),
+        # Stop 65's readers: a token's bytes in hex one by one, seeds listed after their label or numbered word by word
+        "hex-bytes": "api key bytes: " + "67 68 70 5f " * (FIFTH // 12),
+        "listed-seed": "seed: " + "liar, hurry, puzzle, few, " * (FIFTH // 26),
+        "numbered-words": "1) liar 2) hurry " * (FIFTH // 17),
     }
 )
 

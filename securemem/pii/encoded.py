@@ -92,7 +92,8 @@ _HEX_SHORTEST = 32
 # The same bytes one by one, a blank or a colon between ("api key bytes: 67 68 70 5f 41 ...": a dump's form), 16 at
 # least, one joint throughout
 _SPACED_HEX = re.compile(
-    r"(?<![0-9A-Za-z])[2-7][0-9A-Fa-f](?P<joint>[ :])[2-7][0-9A-Fa-f](?:(?P=joint)[2-7][0-9A-Fa-f]){14,2046}"
+    # (led by a digit, the look-behind after it: a pattern led by a look-behind is tried at every character)
+    r"[2-7](?<![0-9A-Za-z][2-7])[0-9A-Fa-f](?P<joint>[ :])[2-7][0-9A-Fa-f](?:(?P=joint)[2-7][0-9A-Fa-f]){14,2046}"
     r"(?![0-9A-Za-z])"
 )
 _HEX_LETTER = re.compile(r"[2-7][A-Fa-f]")
