@@ -450,6 +450,16 @@ ROUNDS = {
     # words, or "seed" or "mnemonic" alone, right before the colon; the Hungarian blanks and the square brackets
     # dropped; no user and password pair from hex bytes.
     "cva": (121, 6, 115),
+    # Reviewer CV's readers attacked (an answer's own label, columns named "X_pass", "pan_1".."pan_4", Czech's
+    # "reportedly", Finnish's compounds of "salasana", Swahili's PIN, seeds numbered word by word, incidents'
+    # numbers): 117 ordinary lines, none altered by the tree before, 115 by the readers as first written (vocabulary
+    # tests' and word searches' numbered answers passing the checksum with no wallet spoken of; a form's status after
+    # an answer's label; checks' results under "X_pass"; panels under "pan_N"; a Czech slogan; Finnish descriptions
+    # of a password; Swahili help texts), none since: a seed numbered with no wallet spoken of only at 24 words,
+    # never in capitals or in the list's order; an answer with a digit or a symbol; "X_pass" holding small and
+    # capital letters and a digit; "pan_N" beside an expiry's column; Czech's "reportedly", Finnish's compounds and
+    # the incidents' words dropped (after "Tel. incidencia:" a phone was lost); Swahili's PIN after "ni" or a colon.
+    "cvb": (117, 0, 117),
 }
 
 
@@ -598,6 +608,10 @@ FOUND = {
     # labels in other languages, a dash or "is" for the colon, other joints and quoted or JSON lists; Hungarian groups
     # joined by dots, slashes or blanks; "\x" and "0x" bytes, dashes, commas, xxd's and hexdump's layouts; a country's
     # code in other brackets, in small letters or written out.
+    "cvb": (167, 38),  # reviewer CV's readers' shapes in other forms: 28 by the tree before (12 of them phones after
+    # "incidencia" or "Zolltarif" that the readers as first written lost), 47 by the readers as first written, 38
+    # since. Left: other numberings ("#1 word", "(1) word", "Word 1:"), answers' labels in other languages and keys,
+    # other systems' "_pass" and "_pw", "PAN (1/4)", Swahili's and Czech's other forms.
     "cra": (155, 90),  # reviewer CR's readers' shapes in other forms: 65 by the tree before, 92 by the readers as
     # first written, 90 since (the narrowing took two). Left: other calling verbs ("Ara beni", "Τηλεφωνήστε μου"),
     # other separators ("•", "~", "_"), Korean's "영" and "다시", names in square brackets, key ordinals as "(1/5)" or

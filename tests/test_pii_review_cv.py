@@ -1,7 +1,7 @@
 """Reviewer CV's blind round (an airline's operations and a travel agency's bookings, a pharmacy chain's refills, a law
 firm's intake, a customs broker's files, a telco's business provisioning, a game studio's player support, CI logs, an
 IoT fleet's provisioning, a real-estate agency's screening, a school's contact sheets; 29 languages): each form found
-missed, as a general case, with the near forms that must stay as they were."""
+missed, as a general case, with the near forms that must stay as they were, an attacker's round's among them."""
 
 from __future__ import annotations
 
@@ -23,22 +23,20 @@ def _numbered(words: str, joint: str, mark: str = ")") -> str:
 @pytest.mark.parametrize(
     ("text", "values"),
     [
-        # an answer's own label with no question quoted (English, Turkish)
+        # an answer's own label with no question quoted (English, Turkish), the answer holding a digit or a symbol
         ("security answer: Karabaş60", ["Karabaş60"]),
         ("Hesap kurtarma güvenlik sorusu cevabı: Karabaş60. Kart: 9792", ["Karabaş60"]),
-        # a device's or a system's password column named with "pass"
+        # a protocol's or a system's password column named with "pass", its cells random
         ("serial,mqtt_user,mqtt_pass\nTRK-946057,dev-99014,pIiYpvLxYI9rzTmO", ["pIiYpvLxYI9rzTmO"]),
         ("host;db_pass;port\nbilling-01;Qw3rty!Db2024;5432", ["Qw3rty!Db2024"]),
-        # a card's number in four columns "pan_1".."pan_4"
+        # a card's number in four columns "pan_1".."pan_4" beside an expiry's
         ("retainer_id,client,pan_1,pan_2,pan_3,pan_4,exp\nR-2291,Yusuf Demir,4457,7784,2644,8248,11/26",
          ["4457,7784,2644,8248"]),
-        # Czech's "reportedly", Finnish's compounds of "salasana", Swahili's PIN
-        ("Do účtu se nedostane, heslo prý Kartal#9618. Doplatek poslat na účet.", ["Kartal#9618"]),
-        ("Yksikön hallintasalasana Kartal_balaton86, IP 172.16.166.249", ["Kartal_balaton86", "172.16.166.249"]),
+        # Swahili's PIN
         ("Atalipa kwa M-Pesa; alisema namba ya siri yake ni 3996 (tumemwambia asiwahi kuitoa tena).", ["3996"]),
-        # a seed phrase numbered word by word, with no word of wallets around it
+        # a seed phrase numbered word by word: of 24 words with no word of wallets around it, of 12 in a text about one
         (f"Jogador mandou as palavras numeradas: {_numbered(_SEED_24, ' ')}.", [_numbered(_SEED_24, " ")]),
-        (f"Player sent:\n{_numbered(_SEED_12, chr(10), '. ')}", [_numbered(_SEED_12, chr(10), ". ")]),
+        (f"Player's wallet, as sent:\n{_numbered(_SEED_12, chr(10), '. ')}", [_numbered(_SEED_12, chr(10), ". ")]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -56,15 +54,27 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "test,pass,fail\nlogin,12,0",
         "kitchen,pan_1,pan_2,pan_3,pan_4\nBistro,4457,7784,2644,8249",
         "kitchen,pan_1,pan_2,pan_3,pan_4\nBistro,12,14,16,20",
-        # "prý" before a word, not a password; Swahili's PIN said of, not given
-        "heslo prý je silné",
+        # (the attacker's round) a form's status after an answer's label, prose's "secret answer"; a check's result
+        # under "X_pass"; pans or panels numbered with no expiry's column; Swahili's PIN spoken of, not given; a
+        # vocabulary test's and a word search's numbered answers; twelve numbered words with no wallet spoken of
+        "Security answer: Invalid",
+        "Sicherheitsantwort: Pflichtfeld",
+        "And the secret answer: Consistency.",
+        "pipeline,db_pass,db_fail\nmigrate-v12,Green,Red",
+        "site,smtp_pass,smtp_fail\nmail-eu-1,TLS1.3,none",
+        "panel_row,pan_1,pan_2,pan_3,pan_4\nroof-east,4121,3987,4050,4000",
         "namba ya siri ina tarakimu 4 na 2024 ni mwaka",
+        "Namba ya siri 1234 au 0000 haziruhusiwi.",
+        "Body vocab test - answers 1) Head 2) Hair 3) Eye 4) Ear 5) Nose 6) Mouth 7) Neck 8) Arm 9) Hand 10) Leg "
+        "11) Foot 12) Stomach",
+        f"Player sent:\n{_numbered(_SEED_12, chr(10), '. ')}",
+        # Czech's slogan ("heslo") reportedly given
+        "Heslo prý Euro2024!",
         # numbered lists: the standard's words whose checksum fails, tips, numbers out of order
         f"Player sent: {_numbered(_SEED_12.replace('canvas', 'window'), ' ', '. ')}",
         "Top tips: 1) buy 2) hold 3) sell 4) wait 5) learn 6) save 7) plan 8) budget 9) invest 10) track 11) review "
         "12) repeat",
-        # an incident's number in Spanish, a customs tariff's in one German word
-        "Incidencia 0412-555-2291 cerrada; ticket relacionado 2024-0613-8871",
+        # a customs tariff's number in one German word
         "Zolltarifnummer 8504 40 30 90, Zollsatz 2,7 %",
     ],
 )

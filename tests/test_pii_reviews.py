@@ -988,16 +988,17 @@ def altered(name: str) -> list[str]:
         # Reviewer CV (blind: an airline's operations and a travel agency's bookings, a pharmacy chain's refills, a law
         # firm's intake, a customs broker's files, a telco's business provisioning, a game studio's player support, CI
         # logs, an IoT fleet's provisioning, a real-estate agency's screening, a school's contact sheets; 29 languages;
-        # 361 lines): 556 of 621 as it came (89.5%), 566 since: an answer's own label with no question quoted, a
-        # device's or a system's password column named with "pass", a card's number in columns "pan_1".."pan_4", Czech's
-        # "reportedly", Finnish's compounds of "salasana", Swahili's PIN, a seed numbered word by word. Left: values
+        # 361 lines): 556 of 621 as it came (89.5%), 565 since: an answer's own label with no question quoted, a
+        # protocol's or a system's password column named with "pass", a card's number in columns "pan_1".."pan_4"
+        # beside an expiry's, Swahili's PIN, a seed numbered word by word (Czech's "reportedly" and Finnish's compounds
+        # of "salasana", read at first, dropped after an attacker's round). Left: values
         # split over messages, lines and cells or concatenated in code, reversed, in ROT13 or pipes between each
         # character, an SSN joined by underscores after an aside, a door's or a locker's code after words, a password
         # after "the old password" in Vietnamese or "his password named (...)" in German, a password holding a dot
         # before a sentence's stop in Greek and Romanian, an SNMP community under its section, a LoRaWAN AppKey with no
         # colon, national numbers of countries the text names only by a parent's word, an account number after its
         # bank's name, a German phone spoken in words with commas, an IP address with blanks around its dots.
-        ("cv", "claim", None, 0.91),
+        ("cv", "claim", None, 0.909),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1413,9 +1414,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("cu", 0, set()),
         # Reviewer CV: AWS's documented example keys in a README's snippet (found by design, as for reviewer A's
         # borderline lines); as it came and since, a German court's file number ("Az. 12 O 4471/23": the letter O read
-        # as a zero) and a Hindi ticket's number read as phones (an incident's number in Spanish and a customs tariff's
-        # in one German word, read as phones as it came, are references now).
-        ("cv", 3, {"PHONE", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}),
+        # as a zero), a Spanish incident's number and a Hindi ticket's read as phones (a customs tariff's number in one
+        # German word, read as a phone as it came, is a reference now).
+        ("cv", 4, {"PHONE", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -836,6 +836,9 @@ def _not_a_pin_of_another_script(lower: str, match: re.Match[str]) -> bool:
         return True
     if _YEAR_LIKE.fullmatch(match["value"]):
         return True
+    if match["other"].startswith("namba") and not _SWAHILI_GIVEN.search(between):
+        # the PIN given ("... ni 3996", ": 3996"), not spoken of ("namba ya siri 1234 au 0000 haziruhusiwi")
+        return True
     if match["other"] in _SMALL_PIN and not any(word in between for word in _CODE_OF):
         return _BANK_WORDS.search(lower, max(0, match.start() - 24), match.end()) is None
     return False
@@ -848,6 +851,7 @@ _PIN_BETWEEN = re.compile(
     # (Swahili's "his / my / your ... is": "namba ya siri yake ni 3996", reviewer CV)
     r"(?:(?:yake|yangu|yako|yetu|yenu|yao)[ \t]+)?(?:ni[ \t]+)?"
 )
+_SWAHILI_GIVEN = re.compile(r"(?<![^\W\d_])ni[ \t]+$|:")
 _INDIAN_CODE = viewed_words("कोड", "কোড")
 
 

@@ -106,7 +106,6 @@ _COPULAS = frozenset(
     {"is", "was", "es", "era", "est", "était", "c'est", "ist", "war", "lautet", "é", "è", "är", "er", "je", "jest",
      "ay", "ni", "adalah", "ialah", "yaitu", "là",  # Tagalog's, Swahili's, Indonesian's, Vietnamese's "is"
      "és",  # Catalan's
-     "prý",  # Czech's "reportedly (is)" ("heslo prý Kartal#9618": reviewer CV)
      *viewed_words("είναι", "ήταν", "є", "это", "הוא", "היא", "هي", "هو", "है", "उन्होंने")}
 )  # fmt: skip
 # Romanian's "is" after its label only (Spanish's "este" is "this": "contraseña de este Router2024!"); Thai's "is",

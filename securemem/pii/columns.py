@@ -67,12 +67,14 @@ for _column_kind, _names in (
      # the same in other languages (reviewer AD: a German wiki's "| System | Benutzer | Passwort |")
      "|passwort|kennwort|mot de passe|contraseña|contrasena|senha|hasło|haslo|wachtwoord|lösenord|losenord"
      "|adgangskode|passord|salasana|şifre|sifre|heslo|jelszó|пароль|密码|密碼|パスワード|비밀번호|كلمة المرور"
-     # a system's or a device's password, "pass" or "pw" for short ("serial,imei,mqtt_user,mqtt_pass": reviewer CV;
-     # "pass" alone may be pass or fail)
-     "|mqtt pass|mqtt password|mqtt pwd|db pass|db password|db pwd|admin pass|admin password|admin pwd|admin pw"
-     "|wifi pass|wifi password|wifi pwd|wlan pass|ftp pass|ftp password|ssh pass|ssh password|root pass|root password"
-     "|root pwd|device pass|device password|router pass|router password|vpn pass|vpn password|smtp pass"
-     "|smtp password|user pass|login pass|sip pass|sip password|web pass|ui pass|api pass|mgmt pass|mgmt password"),
+     # a protocol's or a system's password ("mqtt_password", "db_pwd")
+     "|mqtt password|mqtt pwd|db password|db pwd|admin password|admin pwd|wifi password|wifi pwd|ftp password"
+     "|ssh password|root password|root pwd|router password|vpn password|smtp password|sip password|mgmt password"
+     "|device password"),
+    # ... "pass" for short ("serial,imei,mqtt_user,mqtt_pass": reviewer CV), whose cells hold a random secret only:
+    # "pass" after a check's name is its result as often ("pipeline,db_pass,db_fail" holds "Green", "site,smtp_pass"
+    # holds "TLS1.3": an attacker's round)
+    ("SYSTEM_PASS", "mqtt pass|db pass|ftp pass|ssh pass|smtp pass|sip pass|vpn pass|wifi pass|root pass|admin pass"),
     ("GENERIC_SECRET", "secret|secret key|secret access key|client secret|api key|api secret|token|access token"
      "|auth token|private key|apikey|secret token"
      # a webhook's or a partner's signing secret ("partner,env,signing_secret": reviewer AQ)
@@ -129,6 +131,9 @@ _IBAN = re.compile(r"[A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{11,40}")
 _DATE = re.compile(
     r"[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}|[0-9]{1,2}[-./][0-9]{1,2}[-./][0-9]{2,4}"
 )  # in a phone column
+# A password under "X_pass": small and capital letters and a digit, no dot ("Qw3rty!Db2024"; not "Green", "TLS1.3",
+# "CIS-5.2.1", a check's result or a standard's number)
+_SYSTEM_PASS_VALUE = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=[^0-9]*[0-9])[^\s.]{8,64}")
 _STOP = frozenset(("", "none", "null", "n/a", "na", "-", "redacted", "hidden", "*****", "xxx", "password", "secret"))
 # A one-time or backup code: six to eight digits, maybe in two groups, or a recovery code's two groups of
 # letters and digits ("a7k2-9fqx"); not an example's digits (see year_or_example). Fewer digits under such
@@ -138,6 +143,7 @@ _CODE = re.compile(r"[0-9]{6,8}|[0-9]{3,4}[ \-][0-9]{3,4}|(?=[a-z]*[0-9])(?=[0-9
 _CARD_CODE = re.compile(r"[0-9]{3,4}")
 # What each kind is reported as: a code is a secret of no provider's shape.
 _REPORTED = {
+    "SYSTEM_PASS": "PASSWORD",
     "CODE": "GENERIC_SECRET",
     "CARD_CODE": "GENERIC_SECRET",
     "ACCOUNT_BESIDE_BANK": "BANK_ACCOUNT",
@@ -399,7 +405,9 @@ def _header(line: str) -> tuple[str, int, list[str | None]] | None:
             return delimiter, len(cells), [marks.get(index) for index in range(len(cells))]
         kinds = _banked([_kind(cell) for cell in cells], names)
         if any(kinds) or any(
-            (found := _CARD_NUMBERED.fullmatch(_bare_cell(cell))) and _card_name(found["name"]) for cell in cells
+            (found := _CARD_NUMBERED.fullmatch(_bare_cell(cell)))
+            and (_card_name(found["name"]) or found["name"] == "pan")
+            for cell in cells
         ):
             if any(_column_name(cell) in _ACCOUNT_NAMES for cell in cells):
                 kinds = [
@@ -433,11 +441,17 @@ def _split_columns(cells: list[str], kinds: list[str | None]) -> list[str | None
             and all(_PART_SUFFIX.search(cell.strip().lower()) for cell in cells[index : index + 2])
         ):
             marked[index] = marked[index + 1] = "PASSWORD_PART"
-    # Four columns of one card's name numbered 1 to 4 ("card_1,card_2,card_3,card_4": reviewer BL): a group each.
+    # Four columns of one card's name numbered 1 to 4 ("card_1,card_2,card_3,card_4": reviewer BL): a group each;
+    # "pan_1".."pan_4" where an expiry's column says the table holds cards ("client,pan_1,...,pan_4,exp": reviewers I
+    # and CV; "panel_row,pan_1,...", a roof's panels, has none: an attacker's round).
+    expiry = any(_EXPIRY_COLUMN.fullmatch(_column_name(cell)) for cell in cells)
     for index in range(len(cells) - 3):
         numbered = [_CARD_NUMBERED.fullmatch(_bare_cell(cell)) for cell in cells[index : index + 4]]
         names = {found["name"] for found in numbered if found}
-        numbered = [found if found and _card_name(found["name"]) else None for found in numbered]
+        numbered = [
+            found if found and (_card_name(found["name"]) or (found["name"] == "pan" and expiry)) else None
+            for found in numbered
+        ]
         if all(numbered) and [found["n"] for found in numbered if found] in _QUADS and len(names) == 1:
             marked[index : index + 4] = ["CARD_QUAD"] * 4
     # The column after an area code's holds the rest of the number, whatever its name says ("Rufnummer", "Number").
@@ -458,6 +472,7 @@ def _split_columns(cells: list[str], kinds: list[str | None]) -> list[str | None
     return marked
 
 
+_EXPIRY_COLUMN = re.compile(r"exp|expiry|expires|expiration|exp date|expiry date|valid thru|valid until|mm yy|ablauf")
 _CARD_NUMBERED = re.compile(r"(?P<name>.+?)[ _\-#]?\(?(?P<n>[0-4])\)?")
 
 
@@ -465,10 +480,10 @@ _QUADS = (["1", "2", "3", "4"], ["0", "1", "2", "3"])
 
 
 def _card_name(name: str) -> bool:
-    """A card's number's name, "card" and "pan" alone included ("card_1".."card_4": reviewer BL; "kartennummer_1";
-    "pan_1".."pan_4", a law firm's retainers: reviewer CV; four numbered columns of four digits whose sixteen pass
-    Luhn's check are a card's number, not four pans), not "cc", which names codes as often (an attacker's round)."""
-    return name in ("card", "pan") or (_COLUMNS.get(_column_name(name)) == "CREDIT_CARD" and name != "cc")
+    """A card's number's name, "card" alone included ("card_1".."card_4": reviewer BL; "kartennummer_1"), not "cc"
+    or "pan", which name codes and pans or panels as often (an attacker's round; "pan" with an expiry's column
+    beside it: see _split_columns)."""
+    return name == "card" or (_COLUMNS.get(_column_name(name)) == "CREDIT_CARD" and name not in ("cc", "pan"))
 
 
 def _bare_cell(cell: str) -> str:
@@ -750,6 +765,8 @@ def _valid(kind: str, value: str, regions: tuple[str, ...]) -> bool:
         return _CARD_CODE.fullmatch(value) is not None and not year_or_example(value)
     if kind in ("BANK_ACCOUNT", "ACCOUNT_BESIDE_BANK", "ACCOUNT_BESIDE_ROUTING"):
         return column_account(value)
+    if kind == "SYSTEM_PASS":
+        return _SYSTEM_PASS_VALUE.fullmatch(value) is not None and looks_like_column_secret("PASSWORD", value)
     return looks_like_column_secret(kind, value)
 
 

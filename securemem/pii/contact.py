@@ -1258,14 +1258,9 @@ _REFERENCE_WORDS = frozenset(
         "antrian",
         "bill",
         "challan",
-        # an incident's number in Spanish and Portuguese, a ticket's in Hindi, a customs tariff's in one word
-        # ("Incidencia 0412-555-2291 cerrada", "टिकट संख्या 2406-1187-22", "Zolltarifnummer 8504 40 30 90": reviewer CV)
-        "incidencia",
-        "incidência",
-        "incidente",
-        "टिकट",
+        # a customs tariff's number in one word ("Zolltarifnummer 8504 40 30 90": reviewer CV; not "incidencia" or
+        # "Zolltarif" alone, after which a phone's word names a phone: "Tel. incidencia: 912 345 678", an attacker's)
         "zolltarifnummer",
-        "zolltarif",
         "receipt",
         "voucher",
         "awb",

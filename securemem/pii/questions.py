@@ -58,6 +58,7 @@ _ANSWER_LABELS = (
     r"|risposta[ \t]++(?:di[ \t]++sicurezza|segreta)"
     r"|g[üu]venlik[ \t]++(?:sorusu(?:nun)?[ \t]++)?(?:cevab[ıi]|yan[ıi]t[ıi])|beveiligingsantwoord"
 )
+_NOT_A_WORD = re.compile(r"[0-9!#$%&*+=?@^_~]")
 _NAMED_ANSWER = re.compile(rf"(?i:(?<![^\W\d_])(?:{_ANSWER_LABELS})){_SAID}(?:[\"'«“‘][ \t]*+)?{_ANSWER}")
 _ASKED = re.compile(rf"(?i:(?<![^\W\d_])(?:{_QUESTIONS}))[ \t]*+=[ \t]*+(?:[\"'«“‘][ \t]*+)?{_ANSWER}")
 # The question asked, then its answer after a word for one ("Security question: What was your first pet's name?
@@ -112,7 +113,9 @@ def find_security_answers(scan: Scan) -> Iterator[Span]:
         if _an_answer(match["answer"]) and asked is None:
             yield match.span("answer")
     for match in _NAMED_ANSWER.finditer(text):
-        if _an_answer(match["answer"]):
+        # (a digit or a symbol in it: a form's status after the label is a word, "Security answer: Invalid",
+        # "Sicherheitsantwort: Pflichtfeld", and so is prose's "the secret answer: Consistency": an attacker's round)
+        if _an_answer(match["answer"]) and _NOT_A_WORD.search(match["answer"]) is not None:
             yield match.span("answer")
     for answered in _ANSWERED:
         for match in answered.finditer(text):

@@ -1524,10 +1524,6 @@ _PW_WORDS = (
     # _STRICT_LABELS
     "erstpasswort", "startpasswort", "initialpasswort", "standardpasswort", "zugangspasswort", "erstkennwort",
     "initialkennwort", "startkennwort", "wlan-passwort",
-    # Finnish compounds: an admin's, a device's, a network's password ("Yksikön hallintasalasana Kartal_balaton86":
-    # reviewer CV)
-    "hallintasalasana", "ylläpitosalasana", "pääkäyttäjäsalasana", "laitesalasana", "verkkosalasana", "wlan-salasana",
-    "wifi-salasana", "admin-salasana", "järjestelmäsalasana", "käyttäjäsalasana",
     *(_STRICT_LABELS := (
         "einmalpasswort", "wlan-schlüssel", "netzwerkschlüssel", "wlan-key", "wpa2 key", "wpa key", "wpa3 key",
         "wpa2-key", "wpa-psk", "wifi key", "wi-fi key", "pre-shared key", "preshared key", "clé wpa2", "clé wpa",

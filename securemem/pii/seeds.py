@@ -77,15 +77,17 @@ def may_hold_seed(scan: Scan) -> bool:
 
 
 # A phrase numbered word by word from 1 ("1)nuclear 2)bean 3)picture ... 24)margin", "1. liar 2. hurry ...": reviewer
-# CV, with no word of wallets around it): twelve to twenty-four of the standard's words, each after its number in order,
-# whose checksum holds, is a seed whatever the text speaks of (numbered so, a list passes one time in 16 to 256, and a
-# list of single words numbered to twelve or more is rare).
+# CV): twelve to twenty-four of the standard's words, each after its number in order, whose checksum holds; in a text
+# that names a wallet, a seed or a phrase (_CONTEXT), or of twenty-four words whatever the text speaks of (a list passes
+# one time in 256). Not the list's own order, nor words with a capital first ("1) Head 2) Hair ... 12) Stomach", a
+# vocabulary test's answers, "1. CAT 2. TIGER ... 24. LIZARD", a word search's, passed: an attacker's round).
+_TITLED = re.compile(r"[0-9][).:\-][ \t]*[A-Z]")
 _NUMBERED_FIRST = re.compile(r"(?<![0-9])1[).:\-][ \t]*[a-z]{3,8}(?![a-z])")
 _NUMBERED = re.compile(r"(?<![0-9])(?P<n>[0-9]{1,2})[).:\-][ \t]*(?P<word>[a-z]{3,8})(?![a-z])")
 _NUMBERED_GAP = re.compile(r"[ \t]*[,;]?[ \t]*\r?\n?[ \t]*")
 
 
-def _numbered_seeds(lower: str) -> Iterator[Hit]:
+def _numbered_seeds(text: str, lower: str, context: bool) -> Iterator[Hit]:
     for first in _NUMBERED_FIRST.finditer(lower):
         at, number, words, start = first.start(), 1, [], first.start()
         while number <= _COUNTS[0]:
@@ -97,7 +99,10 @@ def _numbered_seeds(lower: str) -> Iterator[Hit]:
             end, number = item.end(), number + 1
         if (
             len(words) in _COUNTS
+            and (len(words) == _COUNTS[0] or context)
             and len(set(words)) >= _DISTINCT
+            and not _in_order(words)
+            and not _TITLED.search(text, start, end)
             and " ".join(words) not in bip39.PUBLIC_MNEMONICS
             and bip39.checksum_holds(words)
         ):
@@ -123,7 +128,7 @@ def _in_order(words: list[str]) -> bool:
 def find_unlabelled_seeds(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     if _NUMBERED_FIRST.search(lower) is not None:
-        yield from _numbered_seeds(lower)
+        yield from _numbered_seeds(scan.text, lower, not _CONTEXT.isdisjoint(scan.words))
     if _CONTEXT.isdisjoint(scan.words):
         return
     for hit in _rows(lower):
