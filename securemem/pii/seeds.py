@@ -82,7 +82,8 @@ def may_hold_seed(scan: Scan) -> bool:
 # one time in 256). Not the list's own order, nor words with a capital first ("1) Head 2) Hair ... 12) Stomach", a
 # vocabulary test's answers, "1. CAT 2. TIGER ... 24. LIZARD", a word search's, passed: an attacker's round).
 _TITLED = re.compile(r"[0-9][).:\-][ \t]*[A-Z]")
-_NUMBERED_FIRST = re.compile(r"(?<![0-9])1[).:\-][ \t]*[a-z]{3,8}(?![a-z])")
+# (led by the digit, the look-behind after it: a pattern led by a look-behind is tried at every character)
+_NUMBERED_FIRST = re.compile(r"1(?<![0-9]1)[).:\-][ \t]*[a-z]{3,8}(?![a-z])")
 _NUMBERED = re.compile(r"(?<![0-9])(?P<n>[0-9]{1,2})[).:\-][ \t]*(?P<word>[a-z]{3,8})(?![a-z])")
 _NUMBERED_GAP = re.compile(r"[ \t]*[,;]?[ \t]*\r?\n?[ \t]*")
 
