@@ -41,6 +41,18 @@ def may_hold_encoded_secret(scan: Scan) -> bool:
 def find_encoded_secrets(scan: Scan, secrets_in: Callable[[str], list[Hit]]) -> Iterator[Hit]:
     """The runs of ``scan`` whose decoded text ``secrets_in`` finds a secret in."""
     budget = _BUDGET
+    for start, end, decoded, bytewise in _decoded_runs(scan):
+        budget -= len(decoded)
+        if budget < 0:
+            return
+        found = secrets_in(decoded)
+        # (no user and password pair from hex bytes: a field's "key:Value2024" beside "auth", an attacker's round)
+        if found and not (bytewise and found[0][0] == "BASIC_AUTH"):
+            yield found[0][0], start, end
+
+
+def _decoded_runs(scan: Scan) -> Iterator[tuple[int, int, str, bool]]:
+    """Each run that decodes to text: its span, its text, and whether it was hex bytes one by one."""
     marked = scan.encoded.translate(_TABLE)
     at = marked.find(_HINT)
     while at != -1:
@@ -53,27 +65,15 @@ def find_encoded_secrets(scan: Scan, secrets_in: Callable[[str], list[Hit]]) -> 
         if end - start > _LONGEST or (end < len(marked) and marked[end] in b"xe"):
             continue  # too long for a token's encoding, or "=" inside it: not one base64 value
         decoded = _decoded(scan.text[start:end])
-        if decoded is None:
-            continue
-        budget -= len(decoded)
-        if budget < 0:
-            return
-        found = secrets_in(decoded)
-        if found:
-            yield found[0][0], start, end
-    if "2" in scan.text or "3" in scan.text or "4" in scan.text or "5" in scan.text or "6" in scan.text:
+        if decoded is not None:
+            yield start, end, decoded, False
+    if any(digit in scan.text for digit in "234567"):
         for run in _SPACED_HEX.finditer(scan.text):
             if _HEX_LETTER.search(run.group()) is None:
                 continue  # two-digit numbers in a row (ages, scores, a lottery's draws), no byte with a letter
             decoded = _hex_text(_BYTE_JOINT.sub("", run.group()))
-            if decoded is None:
-                continue
-            budget -= len(decoded)
-            if budget < 0:
-                return
-            found = secrets_in(decoded)
-            if found and found[0][0] != "BASIC_AUTH":  # a field's "key:Value2024" beside "auth" (an attacker's round)
-                yield found[0][0], *run.span()
+            if decoded is not None:
+                yield run.start(), run.end(), decoded, True
 
 
 # Text encodes to base64 whose every fourth character, from the first, stands for a byte below 0x80's
