@@ -32,6 +32,10 @@ def _numbered(words: str, joint: str, mark: str = ")") -> str:
         # a card's number in four columns "pan_1".."pan_4" beside an expiry's
         ("retainer_id,client,pan_1,pan_2,pan_3,pan_4,exp\nR-2291,Yusuf Demir,4457,7784,2644,8248,11/26",
          ["4457,7784,2644,8248"]),
+        # a password of two words joined by a dot, a number last, before a sentence's stop (reviewer CJ's line too)
+        ("Κωδικός πρόσβασης: Yushan.chaba34.", ["Yushan.chaba34."]),
+        ("Zugang: Benutzer stadtwerke-ops, Passwort: Wasserturm.was245. WLAN Leitstelle Kennwort: Kirschbaum-631",
+         ["Wasserturm.was245.", "Kirschbaum-631"]),
         # Swahili's PIN
         ("Atalipa kwa M-Pesa; alisema namba ya siri yake ni 3996 (tumemwambia asiwahi kuitoa tena).", ["3996"]),
         # a seed phrase numbered word by word: of 24 words with no word of wallets around it, of 12 in a text about one
@@ -68,6 +72,10 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "Body vocab test - answers 1) Head 2) Hair 3) Eye 4) Ear 5) Nose 6) Mouth 7) Neck 8) Arm 9) Hand 10) Leg "
         "11) Foot 12) Stomach",
         f"Player sent:\n{_numbered(_SEED_12, chr(10), '. ')}",
+        # code's references before a sentence's stop
+        "password: config.db_password.",
+        "password: np.float64.",
+        "password: row.col3.",
         # Czech's slogan ("heslo") reportedly given
         "Heslo prý Euro2024!",
         # numbered lists: the standard's words whose checksum fails, tips, numbers out of order

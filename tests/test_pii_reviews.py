@@ -994,8 +994,9 @@ def altered(name: str) -> list[str]:
         # of "salasana", read at first, dropped after an attacker's round). Left: values
         # split over messages, lines and cells or concatenated in code, reversed, in ROT13 or pipes between each
         # character, an SSN joined by underscores after an aside, a door's or a locker's code after words, a password
-        # after "the old password" in Vietnamese or "his password named (...)" in German, a password holding a dot
-        # before a sentence's stop in Greek and Romanian, an SNMP community under its section, a LoRaWAN AppKey with no
+        # after "the old password" in Vietnamese or "his password named (...)" in German, a password after a word that
+        # says what it is of in Greek and Romanian ("πύλης", "platformei"; a password of two words joined by a dot is
+        # read before a sentence's stop since), an SNMP community under its section, a LoRaWAN AppKey with no
         # colon, national numbers of countries the text names only by a parent's word, an account number after its
         # bank's name, a German phone spoken in words with commas, an IP address with blanks around its dots.
         ("cv", "claim", None, 0.909),
