@@ -36,6 +36,16 @@ def _numbered(words: str, joint: str, mark: str = ")") -> str:
         ("Κωδικός πρόσβασης: Yushan.chaba34.", ["Yushan.chaba34."]),
         ("Zugang: Benutzer stadtwerke-ops, Passwort: Wasserturm.was245. WLAN Leitstelle Kennwort: Kirschbaum-631",
          ["Wasserturm.was245.", "Kirschbaum-631"]),
+        # a parent's mobile in a class's contact list, of the country the text names
+        ("Kontakty rodičů – třída 3.B\nAdéla Horáková: matka +420 729 899 533\nMatěj Dvořák: otec 605 540 831",
+         ["+420 729 899 533", "605 540 831"]),
+        ("Lista rodziców\nZuzanna Lewandowska – mama: +48 609 073 402\nJan Kaczmarek – tata: 790-398-088",
+         ["+48 609 073 402", "790-398-088"]),
+        # ... not before an amount, nor after another word than a parent's
+        ("Lista rodziców\nZuzanna Lewandowska – mama: +48 609 073 402\nJan Kaczmarek – tata: 790-398-088 zł",
+         ["+48 609 073 402"]),
+        ("Lista rodziców\nZuzanna Lewandowska – mama: +48 609 073 402\nJan Kaczmarek – kwota: 790-398-088",
+         ["+48 609 073 402"]),
         # Swahili's PIN
         ("Atalipa kwa M-Pesa; alisema namba ya siri yake ni 3996 (tumemwambia asiwahi kuitoa tena).", ["3996"]),
         # a seed phrase numbered word by word: of 24 words with no word of wallets around it, of 12 in a text about one
@@ -72,6 +82,8 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "Body vocab test - answers 1) Head 2) Hair 3) Eye 4) Ear 5) Nose 6) Mouth 7) Neck 8) Arm 9) Hand 10) Leg "
         "11) Foot 12) Stomach",
         f"Player sent:\n{_numbered(_SEED_12, chr(10), '. ')}",
+        # a parent's word before a number of no country the text names
+        "Team roster\nJan Kaczmarek – dad: 790-398-088",
         # code's references before a sentence's stop
         "password: config.db_password.",
         "password: np.float64.",

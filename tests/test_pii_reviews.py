@@ -988,18 +988,19 @@ def altered(name: str) -> list[str]:
         # Reviewer CV (blind: an airline's operations and a travel agency's bookings, a pharmacy chain's refills, a law
         # firm's intake, a customs broker's files, a telco's business provisioning, a game studio's player support, CI
         # logs, an IoT fleet's provisioning, a real-estate agency's screening, a school's contact sheets; 29 languages;
-        # 361 lines): 556 of 621 as it came (89.5%), 565 since: an answer's own label with no question quoted, a
+        # 361 lines): 556 of 621 as it came (89.5%), 567 since: an answer's own label with no question quoted, a
         # protocol's or a system's password column named with "pass", a card's number in columns "pan_1".."pan_4"
-        # beside an expiry's, Swahili's PIN, a seed numbered word by word (Czech's "reportedly" and Finnish's compounds
+        # beside an expiry's, Swahili's PIN, a seed numbered word by word, a parent's mobile in a class's contact list
+        # after their name and their word (Czech's "reportedly" and Finnish's compounds
         # of "salasana", read at first, dropped after an attacker's round). Left: values
         # split over messages, lines and cells or concatenated in code, reversed, in ROT13 or pipes between each
         # character, an SSN joined by underscores after an aside, a door's or a locker's code after words, a password
         # after "the old password" in Vietnamese or "his password named (...)" in German, a password after a word that
         # says what it is of in Greek and Romanian ("πύλης", "platformei"; a password of two words joined by a dot is
         # read before a sentence's stop since), an SNMP community under its section, a LoRaWAN AppKey with no
-        # colon, national numbers of countries the text names only by a parent's word, an account number after its
+        # colon, an account number after its
         # bank's name, a German phone spoken in words with commas, an IP address with blanks around its dots.
-        ("cv", "claim", None, 0.909),
+        ("cv", "claim", None, 0.912),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -3712,11 +3712,25 @@ _REGION_CODED = re.compile(
 )
 
 
+# A person's name, then their word as a child's parent or guardian, at the line's start: a class's or a team's contact
+# list (see _after_a_name).
+_PARENT_AFTER_NAME = re.compile(
+    r"^[ \t]*(?:[-*•][ \t]+)?(?P<first>[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]{1,20})[ \t]+(?P<last>[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_'’\-]{1,24})"
+    r"[ \t]*(?:[–—\-:,][ \t]*)?(?P<role>[^\W\d_]{2,12})[ \t]*:?[ \t]*$"
+)
+_PARENTS = frozenset(
+    {"mama", "mamá", "mamã", "mãe", "mom", "mum", "mother", "tata", "tato", "father", "dad", "otec", "matka", "máma",
+     "papa", "papá", "pai", "mère", "père", "vater", "mutter", "madre", "padre", "ojciec", "anya", "apa", "äiti", "isä",
+     "mor", "far", "moeder", "vader", "mamma", "papà", "guardian", "opiekun", "opiekunka"}
+)  # fmt: skip
+_ONE_JOINT = re.compile(r"[0-9]{2,4}(?:(?P<joint>[ \-])[0-9]{2,4})(?:(?P=joint)[0-9]{2,4}){1,2}")
+
+
 def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
     """A mobile number in groups, with no trunk "0" and no country code, of a country the text's language
     or its addresses and IBANs name (not the configured regions: those read it already), after a person's
     name and their role, or "al" or "til" after a call's verb; no amount's zeros last, no unit after it."""
-    if start < 0 or candidate.startswith(("+", "(", "0")) or " " not in candidate:
+    if start < 0 or candidate.startswith(("+", "(", "0")):
         return False
     digits = candidate.translate(_PHONE_PUNCTUATION)
     end = start + len(candidate)
@@ -3724,6 +3738,13 @@ def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
         return False
     line_start = scan.text.rfind("\n", max(0, start - 56), start) + 1  # only 56 characters are read back
     before = scan.text[max(line_start, start - 56) : start]
+    parent = _PARENT_AFTER_NAME.match(before)
+    if parent is not None and parent["role"].lower() in _PARENTS and _ONE_JOINT.fullmatch(candidate):
+        # a parent's mobile in a class's contact list, its groups joined by blanks or dashes ("Jan Kaczmarek – tata:
+        # 790-398-088", "Matěj Dvořák: otec 605 540 831": reviewer CV), of a country the text names
+        return any(_mobile_in(candidate, region) for region in _regions_near(scan, start))
+    if " " not in candidate:
+        return False
     coded = _REGION_CODED.search(before)
     if coded is not None and coded["cc"] in phonenumbers.SUPPORTED_REGIONS:
         return _mobile_in(candidate, coded["cc"])
