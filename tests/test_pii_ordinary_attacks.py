@@ -460,6 +460,12 @@ ROUNDS = {
     # capital letters and a digit; "pan_N" beside an expiry's column; Czech's "reportedly", Finnish's compounds and
     # the incidents' words dropped (after "Tel. incidencia:" a phone was lost); Swahili's PIN after "ni" or a colon.
     "cvb": (117, 0, 117),
+    # Two last readers attacked (a password of words joined by a dot before a sentence's stop; a parent's mobile in a
+    # class's contact list): 62 ordinary lines, none altered by the tree before, 62 by the readers as first written
+    # (code's names such as "torch.Float16." after a password's label in prose; a family tree's dates and lists of
+    # round amounts after a parent's word), none since: the first reader dropped, the second refusing a group that
+    # reads as a year and two round groups.
+    "cvc": (62, 0, 62),
 }
 
 
@@ -612,6 +618,9 @@ FOUND = {
     # "incidencia" or "Zolltarif" that the readers as first written lost), 47 by the readers as first written, 38
     # since. Left: other numberings ("#1 word", "(1) word", "Word 1:"), answers' labels in other languages and keys,
     # other systems' "_pass" and "_pw", "PAN (1/4)", Swahili's and Czech's other forms.
+    "cvc": (53, 9),  # the two readers' shapes in other forms: 4 by the tree before, 14 by the readers as first
+    # written, 9 since (the dotted password dropped). Left: other parents' words and layouts, names in capitals or of
+    # three parts.
     "cra": (155, 90),  # reviewer CR's readers' shapes in other forms: 65 by the tree before, 92 by the readers as
     # first written, 90 since (the narrowing took two). Left: other calling verbs ("Ara beni", "Τηλεφωνήστε μου"),
     # other separators ("•", "~", "_"), Korean's "영" and "다시", names in square brackets, key ordinals as "(1/5)" or

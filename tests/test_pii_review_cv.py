@@ -32,10 +32,6 @@ def _numbered(words: str, joint: str, mark: str = ")") -> str:
         # a card's number in four columns "pan_1".."pan_4" beside an expiry's
         ("retainer_id,client,pan_1,pan_2,pan_3,pan_4,exp\nR-2291,Yusuf Demir,4457,7784,2644,8248,11/26",
          ["4457,7784,2644,8248"]),
-        # a password of two words joined by a dot, a number last, before a sentence's stop (reviewer CJ's line too)
-        ("Κωδικός πρόσβασης: Yushan.chaba34.", ["Yushan.chaba34."]),
-        ("Zugang: Benutzer stadtwerke-ops, Passwort: Wasserturm.was245. WLAN Leitstelle Kennwort: Kirschbaum-631",
-         ["Wasserturm.was245.", "Kirschbaum-631"]),
         # a parent's mobile in a class's contact list, of the country the text names
         ("Kontakty rodičů – třída 3.B\nAdéla Horáková: matka +420 729 899 533\nMatěj Dvořák: otec 605 540 831",
          ["+420 729 899 533", "605 540 831"]),
@@ -46,6 +42,10 @@ def _numbered(words: str, joint: str, mark: str = ")") -> str:
          ["+48 609 073 402"]),
         ("Lista rodziców\nZuzanna Lewandowska – mama: +48 609 073 402\nJan Kaczmarek – kwota: 790-398-088",
          ["+48 609 073 402"]),
+        # ... not a family tree's date, nor a list of round amounts (an attacker's round)
+        ("Slægtstræ\nPeder Jensen – far: 27 03 1875\nAnna Jensen – mor: +45 20 12 34 56", ["+45 20 12 34 56"]),
+        ("Składki, konto PL57 1240 0753 6028 9599 3779 9619\nJan Nowak – tata: 500 250 100",
+         ["PL57 1240 0753 6028 9599 3779 9619"]),
         # Swahili's PIN
         ("Atalipa kwa M-Pesa; alisema namba ya siri yake ni 3996 (tumemwambia asiwahi kuitoa tena).", ["3996"]),
         # a seed phrase numbered word by word: of 24 words with no word of wallets around it, of 12 in a text about one
@@ -84,10 +84,11 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         f"Player sent:\n{_numbered(_SEED_12, chr(10), '. ')}",
         # a parent's word before a number of no country the text names
         "Team roster\nJan Kaczmarek – dad: 790-398-088",
-        # code's references before a sentence's stop
-        "password: config.db_password.",
-        "password: np.float64.",
-        "password: row.col3.",
+        # (an attacker's round) code's names before a sentence's stop; a family tree's dates and a list of round amounts
+        # after a parent's word
+        "Hash algorithm for password: Hashing.Sha256. This is configured in the module.",
+        "password: torch.Float16. Weights are cast at load time.",
+        "Rodzinne drzewo genealogiczne\nJan Kowalski – ojciec: 789 12 1945",
         # Czech's slogan ("heslo") reportedly given
         "Heslo prý Euro2024!",
         # numbered lists: the standard's words whose checksum fails, tips, numbers out of order

@@ -995,10 +995,10 @@ def altered(name: str) -> list[str]:
         # of "salasana", read at first, dropped after an attacker's round). Left: values
         # split over messages, lines and cells or concatenated in code, reversed, in ROT13 or pipes between each
         # character, an SSN joined by underscores after an aside, a door's or a locker's code after words, a password
-        # after "the old password" in Vietnamese or "his password named (...)" in German, a password after a word that
-        # says what it is of in Greek and Romanian ("πύλης", "platformei"; a password of two words joined by a dot is
-        # read before a sentence's stop since), an SNMP community under its section, a LoRaWAN AppKey with no
-        # colon, an account number after its
+        # after "the old password" in Vietnamese or "his password named (...)" in German, a password of two words
+        # joined by a dot before a sentence's stop in Greek and Romanian (read at first, dropped after an attacker's
+        # round: code's names in prose), an SNMP community under its section, a LoRaWAN AppKey with no colon, an
+        # account number after its
         # bank's name, a German phone spoken in words with commas, an IP address with blanks around its dots.
         ("cv", "claim", None, 0.912),
     ],

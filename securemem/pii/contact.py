@@ -3723,6 +3723,10 @@ _PARENTS = frozenset(
      "papa", "papá", "pai", "mère", "père", "vater", "mutter", "madre", "padre", "ojciec", "anya", "apa", "äiti", "isä",
      "mor", "far", "moeder", "vader", "mamma", "papà", "guardian", "opiekun", "opiekunka"}
 )  # fmt: skip
+# (not a date of a family tree, "Peder Jensen – far: 27 03 1875", "Jan Kowalski – ojciec: 789 12 1945": a group
+# that reads as a year; nor amounts of which two are round, "Jan Nowak – tata: 500 250 100": an attacker's round)
+_YEAR_GROUP = re.compile(r"1[5-9][0-9]{2}|20[0-9]{2}")
+_GROUPS = re.compile(r"[0-9]+")
 _ONE_JOINT = re.compile(r"[0-9]{2,4}(?:(?P<joint>[ \-])[0-9]{2,4})(?:(?P=joint)[0-9]{2,4}){1,2}")
 
 
@@ -3739,7 +3743,13 @@ def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
     line_start = scan.text.rfind("\n", max(0, start - 56), start) + 1  # only 56 characters are read back
     before = scan.text[max(line_start, start - 56) : start]
     parent = _PARENT_AFTER_NAME.match(before)
-    if parent is not None and parent["role"].lower() in _PARENTS and _ONE_JOINT.fullmatch(candidate):
+    if (
+        parent is not None
+        and parent["role"].lower() in _PARENTS
+        and _ONE_JOINT.fullmatch(candidate)
+        and not any(_YEAR_GROUP.fullmatch(group) for group in _GROUPS.findall(candidate))
+        and sum(group.endswith("0") for group in _GROUPS.findall(candidate)) < 2
+    ):
         # a parent's mobile in a class's contact list, its groups joined by blanks or dashes ("Jan Kaczmarek – tata:
         # 790-398-088", "Matěj Dvořák: otec 605 540 831": reviewer CV), of a country the text names
         return any(_mobile_in(candidate, region) for region in _regions_near(scan, start))

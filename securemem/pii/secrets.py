@@ -3387,8 +3387,9 @@ _OWNER_PARTS = frozenset({"my", "i", "our"})  # "myPassword", "iLoveSecrets": a 
 
 def _identifier_password(text: str, secret: str, end: int) -> bool:
     rest = skip_blanks(text, end)
-    if rest < len(text) and text[rest] not in "\r\n" and not _ENDS_A_SENTENCE.match(text, rest):
-        return False  # more on the line: ",", ";", a call, a comment
+    if rest < len(text) and text[rest] not in "\r\n":
+        return False  # more on the line: ",", ";", a call, a comment (a sentence's stop too: "password: torch.Float16.
+        # Weights ...", "hasło: Spring.Boot3. Konfiguracja": an attacker's round on reading one there)
     parts = [part.lower() for part in _ID_PARTS.findall(secret)]
     if len(parts) < 2 or not _password_like_identifier(secret, parts):
         return False
@@ -3410,9 +3411,6 @@ def _password_like_identifier(secret: str, parts: list[str]) -> bool:
     return _NAMED_VARIABLE.fullmatch(secret) is not None or (secret[:1].islower() and secret != secret.lower())
 
 
-# ... but a sentence's stop after it, the line's end or a capital after it ("parola platformei: Girasol.nimbus53.",
-# "Κωδικός πρόσβασης: Yushan.chaba34. Το ...": reviewer CV)
-_ENDS_A_SENTENCE = re.compile(r"\.(?:[ \t]*(?:$|\r?\n)|[ \t]+(?=[^\W\d_])(?=[^a-z]))")
 _NUMBERED_WORDS = re.compile(r"(?:[a-z]{4,}\.)+(?!(?:u?int|b?float|complex|double)[0-9])[a-z]{4,}[0-9]{1,4}")
 
 
