@@ -51,6 +51,7 @@ def _numbered(words: str, joint: str, mark: str = ")") -> str:
         # a seed phrase numbered word by word: of 24 words with no word of wallets around it, of 12 in a text about one
         (f"Jogador mandou as palavras numeradas: {_numbered(_SEED_24, ' ')}.", [_numbered(_SEED_24, " ")]),
         (f"Player's wallet, as sent:\n{_numbered(_SEED_12, chr(10), '. ')}", [_numbered(_SEED_12, chr(10), ". ")]),
+        (f"wallet backup, numbered: {_numbered(_SEED_12, ', ')}", [_numbered(_SEED_12, ", ")]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -82,6 +83,8 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "Body vocab test - answers 1) Head 2) Hair 3) Eye 4) Ear 5) Nose 6) Mouth 7) Neck 8) Arm 9) Hand 10) Leg "
         "11) Foot 12) Stomach",
         f"Player sent:\n{_numbered(_SEED_12, chr(10), '. ')}",
+        # ... nor after an example's word on its line, as for a phrase not numbered
+        f"Example of a 24-word phrase: {_numbered(_SEED_24, ' ')}",
         # a parent's word before a number of no country the text names
         "Team roster\nJan Kaczmarek – dad: 790-398-088",
         # (an attacker's round) code's names before a sentence's stop; a family tree's dates and a list of round amounts

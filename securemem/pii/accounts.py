@@ -184,15 +184,16 @@ def _wifi_pairs(text: str, lower: str) -> Iterator[Hit]:
 # Bengali's, Arabic's "secret number" (of a card), and after "ATM" the Tamil and Urdu words that are other words
 # too ("பின்" is "after"): "ПИН-код 4237", "পিন নম্বর: 34810", "ATM பின் 0942", "اے ٹی ایم پن 9186", "بالرقم
 # السري للبطاقة خطأً: 7971" (reviewer BF). A word may follow the label (its "code", "number").
+# Swahili's "secret number", an M-Pesa PIN ("alisema namba ya siri yake ni 3996": reviewer CV), in ASCII: the gates
+# look for it among the scan's words
+_SECRET_NUMBER = "namba ya siri"  # noqa: S105
 _PIN_OTHER = "|".join(
     re.escape(word)
     for word in sorted(
         {
             *viewed_words("пин", "пін", "ПИН", "ПІН", "ТПИН", "पिन", "পিন", "الرقم السري", "بالرقم السري"),
             *viewed_words("الرمز السري", "رقمي السري", "رمزي السري", "رمز دوم", "والرقم السري", "ፒን"),
-            # Swahili's "secret number", an M-Pesa PIN ("alisema namba ya siri yake ni 3996": reviewer CV)
-            "namba ya siri",
-            "namba yake ya siri",
+            _SECRET_NUMBER,
             *(
                 f"{atm} {pin}"
                 for atm in viewed_words("atm", "ஏடிஎம்", "اے ٹی ایم", "اے ٹی ایم کا", "اے ٹی ایم کی")
@@ -322,7 +323,6 @@ _CODE_NAMES = index_words(
 )  # fmt: skip
 # A remote login's words, before a "user:password" pair (_LOGIN_PAIR)
 _LOGIN_WORDS = index_words("ssh", "sftp", "rdp", "vnc", "login", "logon", "bastion", "jump host", "jumphost")
-_SECRET_NUMBER = "namba ya siri"  # noqa: S105 (Swahili's word for a PIN, in ASCII: see _PIN_OTHER)
 _ACCOUNT_WORDS = (
     index_words("auth", "snmp-server", "tacacs-server", "radius-server") | _WIFI_WORDS | _CODE_NAMES | _LOGIN_WORDS
 ) | index_words(" / ", "chpasswd", "app pass", "app-pass", "app-specific", "anwendungspasswort", _SECRET_NUMBER)
@@ -836,7 +836,7 @@ def _not_a_pin_of_another_script(lower: str, match: re.Match[str]) -> bool:
         return True
     if _YEAR_LIKE.fullmatch(match["value"]):
         return True
-    if match["other"].startswith("namba") and not _SWAHILI_GIVEN.search(between):
+    if match["other"] == _SECRET_NUMBER and not _SWAHILI_GIVEN.search(between):
         # the PIN given ("... ni 3996", ": 3996"), not spoken of ("namba ya siri 1234 au 0000 haziruhusiwi")
         return True
     if match["other"] in _SMALL_PIN and not any(word in between for word in _CODE_OF):

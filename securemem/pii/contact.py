@@ -3743,12 +3743,13 @@ def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
     line_start = scan.text.rfind("\n", max(0, start - 56), start) + 1  # only 56 characters are read back
     before = scan.text[max(line_start, start - 56) : start]
     parent = _PARENT_AFTER_NAME.match(before)
+    groups = _GROUPS.findall(candidate)
     if (
         parent is not None
         and parent["role"].lower() in _PARENTS
         and _ONE_JOINT.fullmatch(candidate)
-        and not any(_YEAR_GROUP.fullmatch(group) for group in _GROUPS.findall(candidate))
-        and sum(group.endswith("0") for group in _GROUPS.findall(candidate)) < 2
+        and not any(_YEAR_GROUP.fullmatch(group) for group in groups)
+        and sum(group.endswith("0") for group in groups) < 2
     ):
         # a parent's mobile in a class's contact list, its groups joined by blanks or dashes ("Jan Kaczmarek – tata:
         # 790-398-088", "Matěj Dvořák: otec 605 540 831": reviewer CV), of a country the text names

@@ -94,7 +94,7 @@ _GATE = index_words(
     "sicherheitsfrage", "sicherheitsantwort", "question s", "question de s", "réponse secr", "reponse secr",
     "domanda", "pergunta",
     "beveiligingsvraag", "pytanie", "güvenlik sorusu", "guvenlik sorusu", "first school", "first car",
-    "sicherheitsantwort", "réponse", "reponse", "resposta", "risposta", "güvenlik", "guvenlik", "beveiligingsantwoord",
+    "réponse", "reponse", "resposta", "risposta", "güvenlik", "guvenlik", "beveiligingsantwoord",
     "first teacher", "of birth", "birth city", "birthplace", "favorite", "favourite", "childhood", "grew up on",
     "middle name",
 )  # fmt: skip

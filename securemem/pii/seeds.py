@@ -84,8 +84,10 @@ def may_hold_seed(scan: Scan) -> bool:
 _TITLED = re.compile(r"[0-9][).:\-][ \t]*[A-Z]")
 # (led by the digit, the look-behind after it: a pattern led by a look-behind is tried at every character)
 _NUMBERED_FIRST = re.compile(r"1(?<![0-9]1)[).:\-][ \t]*[a-z]{3,8}(?![a-z])")
-_NUMBERED = re.compile(r"(?<![0-9])(?P<n>[0-9]{1,2})[).:\-][ \t]*(?P<word>[a-z]{3,8})(?![a-z])")
-_NUMBERED_GAP = re.compile(r"[ \t]*[,;]?[ \t]*\r?\n?[ \t]*")
+# (each item after the one before's blanks, a comma or a semicolon, a line break)
+_NUMBERED = re.compile(
+    r"[ \t]*[,;]?[ \t]*\r?\n?[ \t]*(?<![0-9])(?P<n>[0-9]{1,2})[).:\-][ \t]*(?P<word>[a-z]{3,8})(?![a-z])"
+)
 
 
 def _numbered_seeds(text: str, lower: str, context: bool) -> Iterator[Hit]:
@@ -96,8 +98,8 @@ def _numbered_seeds(text: str, lower: str, context: bool) -> Iterator[Hit]:
             if item is None or int(item["n"]) != number or (word := _bip39_word(item["word"])) is None:
                 break
             words.append(word)
-            at = _NUMBERED_GAP.match(lower, item.end()).end()  # type: ignore[union-attr]  # (it matches "")
-            end, number = item.end(), number + 1
+            at = end = item.end()
+            number += 1
         if (
             len(words) in _COUNTS
             and (len(words) == _COUNTS[0] or context)
@@ -128,17 +130,30 @@ def _in_order(words: list[str]) -> bool:
 
 def find_unlabelled_seeds(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
-    if _NUMBERED_FIRST.search(lower) is not None:
-        yield from _numbered_seeds(scan.text, lower, not _CONTEXT.isdisjoint(scan.words))
-    if _CONTEXT.isdisjoint(scan.words):
+    context = not _CONTEXT.isdisjoint(scan.words)
+    for hit in _numbered_seeds(scan.text, lower, context):
+        if not _an_example(lower, hit[1]):
+            yield hit
+    if not context:
         return
     for hit in _rows(lower):
-        line_start = lower.rfind("\n", max(0, hit[1] - _EXAMPLE_REACH), hit[1]) + 1
-        if _EXAMPLE_BEFORE.search(lower, max(line_start, hit[1] - _EXAMPLE_REACH), hit[1]) is None and (
+        if not _an_example(lower, hit[1]) and (
             "," not in lower[hit[1] : hit[2]]
-            or _LISTED_AFTER.search(lower, lower.rfind("\n", 0, max(0, line_start - 1)) + 1, hit[1]) is not None
+            or _LISTED_AFTER.search(lower, _line_before(lower, hit[1]), hit[1]) is not None
         ):
             yield hit
+
+
+def _an_example(lower: str, start: int) -> bool:
+    """An example's or a test vector's word before the phrase, on its line (_EXAMPLE_BEFORE)."""
+    line_start = lower.rfind("\n", max(0, start - _EXAMPLE_REACH), start) + 1
+    return _EXAMPLE_BEFORE.search(lower, max(line_start, start - _EXAMPLE_REACH), start) is not None
+
+
+def _line_before(lower: str, start: int) -> int:
+    """Where the line before ``start``'s starts (its own line's start when it is the first)."""
+    line_start = lower.rfind("\n", 0, start) + 1
+    return lower.rfind("\n", 0, max(0, line_start - 1)) + 1
 
 
 def seed_spans(lower: str, start: int, end: int) -> Iterator[Hit]:
