@@ -614,10 +614,11 @@ FOUND = {
     # labels in other languages, a dash or "is" for the colon, other joints and quoted or JSON lists; Hungarian groups
     # joined by dots, slashes or blanks; "\x" and "0x" bytes, dashes, commas, xxd's and hexdump's layouts; a country's
     # code in other brackets, in small letters or written out.
-    "cvb": (167, 38),  # reviewer CV's readers' shapes in other forms: 28 by the tree before (12 of them phones after
+    "cvb": (167, 39),  # reviewer CV's readers' shapes in other forms: 28 by the tree before (12 of them phones after
     # "incidencia" or "Zolltarif" that the readers as first written lost), 47 by the readers as first written, 38
-    # since. Left: other numberings ("#1 word", "(1) word", "Word 1:"), answers' labels in other languages and keys,
-    # other systems' "_pass" and "_pw", "PAN (1/4)", Swahili's and Czech's other forms.
+    # since, 39 once a seed numbered from "01." is read. Left: other numberings ("#1 word", "(1) word", "Word 1:"),
+    # answers' labels in other languages and keys, other systems' "_pass" and "_pw", "PAN (1/4)", Swahili's and
+    # Czech's other forms.
     "cvc": (53, 9),  # the two readers' shapes in other forms: 4 by the tree before, 14 by the readers as first
     # written, 9 since (the dotted password dropped). Left: other parents' words and layouts, names in capitals or of
     # three parts.

@@ -52,6 +52,12 @@ def _numbered(words: str, joint: str, mark: str = ")") -> str:
         (f"Jogador mandou as palavras numeradas: {_numbered(_SEED_24, ' ')}.", [_numbered(_SEED_24, " ")]),
         (f"Player's wallet, as sent:\n{_numbered(_SEED_12, chr(10), '. ')}", [_numbered(_SEED_12, chr(10), ". ")]),
         (f"wallet backup, numbered: {_numbered(_SEED_12, ', ')}", [_numbered(_SEED_12, ", ")]),
+        # (the attacker of the README's promises) numbered from 01; a wallet in Latin America's word; an expiry's
+        # column by month and year
+        ("Player sent: " + " ".join(f"{at:02d}. {word}" for at, word in enumerate(_SEED_24.split(), 1)),
+         [" ".join(f"{at:02d}. {word}" for at, word in enumerate(_SEED_24.split(), 1))]),
+        (f"Mi billetera: {_numbered(_SEED_12, ' ', '. ')}", [_numbered(_SEED_12, " ", ". ")]),
+        ("client,pan_1,pan_2,pan_3,pan_4,exp_month,exp_year\nYusuf,4457,7784,2644,8248,11,26", ["4457,7784,2644,8248"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -65,6 +71,8 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "Security answer: Case-sensitive",
         "Security answer: Enter your answer",
         "Security answer: Required.",
+        "Security answer: Required*",
+        "Security answer: Mandatory*",
         # a column of passes that pass or fail; "pan" alone; pans numbered in a kitchen's list
         "test,pass,fail\nlogin,12,0",
         "kitchen,pan_1,pan_2,pan_3,pan_4\nBistro,4457,7784,2644,8249",

@@ -472,7 +472,9 @@ def _split_columns(cells: list[str], kinds: list[str | None]) -> list[str | None
     return marked
 
 
-_EXPIRY_COLUMN = re.compile(r"exp|expiry|expires|expiration|exp date|expiry date|valid thru|valid until|mm yy|ablauf")
+_EXPIRY_COLUMN = re.compile(
+    r"(?:exp|expiry|expires|expiration)(?: (?:date|month|year|mm|yy|yyyy))?|valid thru|valid until|mm yy|ablauf"
+)
 _CARD_NUMBERED = re.compile(r"(?P<name>.+?)[ _\-#]?\(?(?P<n>[0-4])\)?")
 
 

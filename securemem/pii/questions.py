@@ -115,7 +115,8 @@ def find_security_answers(scan: Scan) -> Iterator[Span]:
     for match in _NAMED_ANSWER.finditer(text):
         # (a digit or a symbol in it: a form's status after the label is a word, "Security answer: Invalid",
         # "Sicherheitsantwort: Pflichtfeld", and so is prose's "the secret answer: Consistency": an attacker's round)
-        if _an_answer(match["answer"]) and _NOT_A_WORD.search(match["answer"]) is not None:
+        answer = match["answer"].rstrip("*")  # a required field's mark ("Security answer: Required*")
+        if answer and _an_answer(answer) and _NOT_A_WORD.search(answer) is not None:
             yield match.span("answer")
     for answered in _ANSWERED:
         for match in answered.finditer(text):

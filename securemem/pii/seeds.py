@@ -39,6 +39,7 @@ _CONTEXT_WORDS = (
     # Hungarian, Swahili, Persian, Italian, Portuguese, Spanish; a restore)
     "portfel", "portofel", "peněženk", "obnovovac", "herstel", "återställ", "gjenopprett", "gendannelse", "palautus",
     "helyreállít", "pochi", "کیف پول", "portafoglio", "recupero", "recuperação", "recuperación", "restore", "restaurar",
+    "billetera",  # Latin America's wallet ("Mi billetera: 1. cute ...": an attacker of the README's promises)
 )  # fmt: skip
 # Found with the gates' words, in the one pass of C every scan makes (a pattern of these alternatives, tried at every
 # character, cost ordinary prose a tenth of its scan).
@@ -83,7 +84,8 @@ def may_hold_seed(scan: Scan) -> bool:
 # vocabulary test's answers, "1. CAT 2. TIGER ... 24. LIZARD", a word search's, passed: an attacker's round).
 _TITLED = re.compile(r"[0-9][).:\-][ \t]*[A-Z]")
 # (led by the digit, the look-behind after it: a pattern led by a look-behind is tried at every character)
-_NUMBERED_FIRST = re.compile(r"1(?<![0-9]1)[).:\-][ \t]*[a-z]{3,8}(?![a-z])")
+# (from 1 or 01: "01. barrel 02. ...")
+_NUMBERED_FIRST = re.compile(r"1(?<![1-9]1)(?<![0-9][0-9]1)[).:\-][ \t]*[a-z]{3,8}(?![a-z])")
 # (each item after the one before's blanks, a comma or a semicolon, a line break)
 _NUMBERED = re.compile(
     r"[ \t]*[,;]?[ \t]*\r?\n?[ \t]*(?<![0-9])(?P<n>[0-9]{1,2})[).:\-][ \t]*(?P<word>[a-z]{3,8})(?![a-z])"
@@ -92,7 +94,8 @@ _NUMBERED = re.compile(
 
 def _numbered_seeds(text: str, lower: str, context: bool) -> Iterator[Hit]:
     for first in _NUMBERED_FIRST.finditer(lower):
-        at, number, words, start = first.start(), 1, [], first.start()
+        start = first.start() - (lower[first.start() - 1 : first.start()] == "0")  # "01." read from its "0"
+        at, number, words = start, 1, []
         while number <= _COUNTS[0]:
             item = _NUMBERED.match(lower, at)
             if item is None or int(item["n"]) != number or (word := _bip39_word(item["word"])) is None:
