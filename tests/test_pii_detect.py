@@ -857,6 +857,7 @@ HOSTILE.update(
         "hex-bytes": "api key bytes: " + "67 68 70 5f " * (FIFTH // 12),
         "listed-seed": "seed: " + "liar, hurry, puzzle, few, " * (FIFTH // 26),
         "numbered-words": "1) liar 2) hurry " * (FIFTH // 17),
+        "numbered-words-unmarked": "wallet seed: " + "#1 liar (2) hurry 3 - few 4 pig " * (FIFTH // 32),
     }
 )
 

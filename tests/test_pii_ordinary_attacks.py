@@ -609,15 +609,16 @@ FOUND = {
     # by commas after their label, hex bytes one by one and "PUK-код". Left: BIP-39's other languages' lists, seeds
     # joined by commas with no label right before, arrows, dashes with blanks, quotes or "Word 1:", a card's groups in
     # a record of more fields or under XML keys, an SSN in a CSV's column.
-    "cva": (110, 27),  # stop 65's readers' shapes in other forms: 15 by the tree before, 26 by the readers as first
-    # written, 27 since. Left: "PUK-кода" with words before the number, "ПУК", other languages' PUK labels; a seed's
+    "cva": (110, 28),  # stop 65's readers' shapes in other forms: 15 by the tree before, 26 by the readers as first
+    # written, 27 since, 28 with "PUK-код" and "of the SIM card" between it and the number (stop 66). Left: "PUK-кода"
+    # with other words before the number, "ПУК", other languages' PUK labels; a seed's
     # labels in other languages, a dash or "is" for the colon, other joints and quoted or JSON lists; Hungarian groups
     # joined by dots, slashes or blanks; "\x" and "0x" bytes, dashes, commas, xxd's and hexdump's layouts; a country's
     # code in other brackets, in small letters or written out.
-    "cvb": (167, 39),  # reviewer CV's readers' shapes in other forms: 28 by the tree before (12 of them phones after
+    "cvb": (167, 54),  # reviewer CV's readers' shapes in other forms: 28 by the tree before (12 of them phones after
     # "incidencia" or "Zolltarif" that the readers as first written lost), 47 by the readers as first written, 38
-    # since, 39 once a seed numbered from "01." is read. Left: other numberings ("#1 word", "(1) word", "Word 1:"),
-    # answers' labels in other languages and keys, other systems' "_pass" and "_pw", "PAN (1/4)", Swahili's and
+    # since, 39 once a seed numbered from "01." is read, 54 with "#1 word", "(1) word" and more systems' "_pass"
+    # (stop 66). Left: "Word 1:", answers' labels in other languages and keys, "_pw", "PAN (1/4)", Swahili's and
     # Czech's other forms.
     "cvc": (53, 9),  # the two readers' shapes in other forms: 4 by the tree before, 14 by the readers as first
     # written, 9 since (the dotted password dropped). Left: other parents' words and layouts, names in capitals or of

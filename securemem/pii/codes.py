@@ -81,8 +81,12 @@ _ONE_TIME_LABELS = (
     # (a SIM's PUK named with its code's word in the note's language: "SIM-kortin PUK-koodi: 33203366": reviewer CU)
     r"security number|passcode|puk2?(?:[ \-](?:koodi|code|kod|kód|kode|koden|código|codice|nummer|nr\.?))?|"
     # (Russian's and Ukrainian's "PUK-код", as the view writes "код", before a PUK's eight digits: not an operator's
-    # helpline's short number, "PUK-код — 0500 с мобильного": an attacker's round)
-    rf"puk2?[ \-]?(?:{as_viewed(('код', 'кода', 'коды'))})(?=[^0-9\n]{{0,8}}[0-9]{{8}}(?![0-9]))|"
+    # helpline's short number, "PUK-код — 0500 с мобильного": an attacker's round; "of the SIM card" between,
+    # "PUK-код SIM-карты: 84920175", "PUK-код для SIM-карти")
+    rf"puk2?[ \-]?(?:{as_viewed(('код', 'кода', 'коды'))})"
+    rf"(?:[ \t]+(?:{as_viewed(('для',))}[ \t]+)?(?:sim|{as_viewed(('сим',))})[ \-]?"
+    rf"{as_viewed(('карт',))}[^\W\d_]{{0,2}})?"
+    r"(?=[^0-9\n]{0,8}[0-9]{8}(?![0-9]))|"
     r"code (?:de (?:validation|vérification|confirmation|connexion)|sms|à usage unique|reçu par sms)|"
     r"código (?:sms|de (?:verificación|verificação|confirmación|confirmação|validación|acceso|acesso))|"
     r"clave (?:dinámica|de un solo uso|sms)|codice (?:otp|sms|di verifica|di conferma)|"

@@ -29,6 +29,13 @@ _NAME_SPLIT = re.compile(r"[\s_.\-]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")  # a field's "cardNumber", "otpCode"
 
 _COLUMNS: dict[str, str] = {}
+# Systems whose password a column may name with "pass" for short
+_SYSTEMS = (
+    "mqtt", "db", "ftp", "ssh", "smtp", "sip", "vpn", "wifi", "root", "admin", "ldap", "redis", "amqp", "rabbitmq",
+    "mongo", "mysql", "postgres", "pg", "imap", "pop3", "sftp", "proxy", "radius", "vnc", "rdp", "ipmi", "bmc",
+    "idrac", "ilo", "rtsp", "camera", "cam", "nvr", "dvr", "kafka", "svc", "service", "smb", "nas", "router", "ap",
+    "bind", "mail", "portal", "console", "device", "mgmt", "wpa", "psk",
+)  # fmt: skip
 for _column_kind, _names in (
     ("US_SSN", "ssn|ss number|ssn number|social security|social security number|social security no|social sec no"
      # a US payroll's export with Spanish headers (reviewer BZ)
@@ -74,7 +81,8 @@ for _column_kind, _names in (
     # ... "pass" for short ("serial,imei,mqtt_user,mqtt_pass": reviewer CV), whose cells hold a random secret only:
     # "pass" after a check's name is its result as often ("pipeline,db_pass,db_fail" holds "Green", "site,smtp_pass"
     # holds "TLS1.3": an attacker's round)
-    ("SYSTEM_PASS", "mqtt pass|db pass|ftp pass|ssh pass|smtp pass|sip pass|vpn pass|wifi pass|root pass|admin pass"),
+    # (and more systems' "pass": "ldap_pass", "redis_pass", "ipmi_pass", "camera_pass", an attacker's round's)
+    ("SYSTEM_PASS", "|".join(f"{system} pass" for system in _SYSTEMS)),
     ("GENERIC_SECRET", "secret|secret key|secret access key|client secret|api key|api secret|token|access token"
      "|auth token|private key|apikey|secret token"
      # a webhook's or a partner's signing secret ("partner,env,signing_secret": reviewer AQ)

@@ -1,0 +1,69 @@
+"""Stop 66's readers: the last stop's known misses read where the form is general (a SIM's "PUK-код" with the card
+named between it and the code; a seed phrase numbered "#1", "(1)", "[1]", "1 -" or with no mark), each with the near
+forms that must stay as they were."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import found_values
+
+_SEED_24 = (
+    "nuclear bean picture tennis also lamp crisp pig acid few bleak any snack retreat ask cotton mountain sick brand "
+    "industry wheat vast wear margin"
+)
+_SEED_12 = "liar hurry puzzle few pig daring dice own wreck sun liquid canvas"
+
+
+def _numbered(words: str, item: str, joint: str = " ") -> str:
+    return joint.join(item.format(at=at, word=word) for at, word in enumerate(words.split(), start=1))
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # "PUK-код" and "of the SIM card" (Russian, Ukrainian) before the code's eight digits
+        ("PUK-код SIM-карты: 84920175", ["84920175"]),
+        ("Абоненту продиктовали PUK-код для SIM-карты 26470913, карту разблокировали.", ["26470913"]),
+        ("PUK-код сім-картки не потрібен; PUK-код для SIM-карти: 55210934", ["55210934"]),
+        # a seed phrase numbered in other ways: twenty-four words with no wallet's word around them, twelve in a
+        # text about one
+        (f"Player sent: {_numbered(_SEED_24, '#{at} {word}')}", [_numbered(_SEED_24, "#{at} {word}")]),
+        (f"Player sent: {_numbered(_SEED_24, '({at}) {word}')}", [_numbered(_SEED_24, "({at}) {word}")]),
+        (f"wallet seed:\n{_numbered(_SEED_12, '[{at}] {word}', chr(10))}",
+         [_numbered(_SEED_12, "[{at}] {word}", "\n")]),
+        (f"wallet seed:\n{_numbered(_SEED_12, '{at} - {word}', chr(10))}",
+         [_numbered(_SEED_12, "{at} - {word}", "\n")]),
+        (f"my wallet words {_numbered(_SEED_12, '{at} {word}')}", [_numbered(_SEED_12, "{at} {word}")]),
+        # more systems' password columns named "<system>_pass", their cells random
+        ("host,ldap_user,ldap_pass\ndc01,svc-sync,Hq7tLm2pZx9", ["Hq7tLm2pZx9"]),
+        ("cam_id;rtsp_user;rtsp_pass\nC-12;viewer;Vw8rT2kqP5m", ["Vw8rT2kqP5m"]),
+        ("rack,ipmi_user,ipmi_pass\nR4-U12,ADMIN,Ipm1#Rk4", ["Ipm1#Rk4"]),
+    ],
+)  # fmt: skip
+def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "PUK-код" and the card before a helpline's short number, or before no number
+        "PUK-код SIM-карты — 0500 с мобильного, звонок бесплатный.",
+        "PUK-код SIM-карты можно узнать в личном кабинете или по номеру 0611.",
+        # numbered lists of the standard's words that are no phrase: titled, in the list's own order, twelve with no
+        # wallet's word around them, a list of chores
+        f"Vocabulary test answers: {_numbered(_SEED_24.title(), '#{at} {word}')}",
+        "Wallet glossary: " + _numbered("abandon ability able about above absent absorb abstract absurd abuse access "
+                                        "accident", "({at}) {word}"),
+        f"Spelling list, week 3: {_numbered(_SEED_12, '#{at} {word}')}",
+        "Chores: 1 wash 2 dry 3 fold 4 iron 5 sort 6 pack 7 load 8 ship 9 check 10 file 11 clean 12 close",
+        "Week 1 plan - day 1 - run 2 km, day 2 - rest, 1 month later: 10 km",
+        # a check's result under "<system>_pass": a word, a version, a count
+        "node,ipmi_pass,bmc_pass\nr1,Green,TLS1.3",
+        "job,redis_pass,redis_fail\nnightly,12,0",
+        "site,ldap_pass,ldap_fail\ndc01,Passed,None",
+    ],
+)  # fmt: skip
+def test_these_near_forms_stay(text: str) -> None:
+    assert found_values(text) == []
