@@ -858,6 +858,7 @@ HOSTILE.update(
         "listed-seed": "seed: " + "liar, hurry, puzzle, few, " * (FIFTH // 26),
         "numbered-words": "1) liar 2) hurry " * (FIFTH // 17),
         "numbered-words-unmarked": "wallet seed: " + "#1 liar (2) hurry 3 - few 4 pig " * (FIFTH // 32),
+        "code-for-the-lock": "code for the side door of the " * (FIFTH // 30),
     }
 )
 

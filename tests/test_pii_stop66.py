@@ -1,6 +1,6 @@
 """Stop 66's readers: the last stop's known misses read where the form is general (a SIM's "PUK-код" with the card
-named between it and the code; a seed phrase numbered "#1", "(1)", "[1]", "1 -" or with no mark), each with the near
-forms that must stay as they were."""
+named between it and the code; a seed phrase numbered "#1", "(1)", "[1]", "1 -" or with no mark; more systems'
+"_pass" columns; a lock's code after "code for the <lock>"), each with the near forms that must stay as they were."""
 
 from __future__ import annotations
 
@@ -39,6 +39,10 @@ def _numbered(words: str, item: str, joint: str = " ") -> str:
         ("host,ldap_user,ldap_pass\ndc01,svc-sync,Hq7tLm2pZx9", ["Hq7tLm2pZx9"]),
         ("cam_id;rtsp_user;rtsp_pass\nC-12;viewer;Vw8rT2kqP5m", ["Vw8rT2kqP5m"]),
         ("rack,ipmi_user,ipmi_pass\nR4-U12,ADMIN,Ipm1#Rk4", ["Ipm1#Rk4"]),
+        # a lock's code after "code for the <lock>", more words between ("of the warehouse"), its verb or a colon
+        ("The code for the side door of the warehouse is 4821.", ["4821"]),
+        ("code to our building's gate: 5512#", ["5512#"]),
+        ("Cleaner's note: the code for the safe in the back office is 9931, change it monthly", ["9931"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -63,6 +67,11 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "node,ipmi_pass,bmc_pass\nr1,Green,TLS1.3",
         "job,redis_pass,redis_fail\nnightly,12,0",
         "site,ldap_pass,ldap_fail\ndc01,Passed,None",
+        # "code for the <lock>" where the code is another thing's: an error, a firmware's year, a build, a length
+        "The error code for the gate driver is 5003 after reboot",
+        "The code for the door controller firmware is 2024",
+        "Source code for the alarm panel is at build 4411",
+        "The code for the door is 3 digits long",
     ],
 )  # fmt: skip
 def test_these_near_forms_stay(text: str) -> None:
