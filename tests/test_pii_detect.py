@@ -858,7 +858,9 @@ HOSTILE.update(
         "listed-seed": "seed: " + "liar, hurry, puzzle, few, " * (FIFTH // 26),
         "numbered-words": "1) liar 2) hurry " * (FIFTH // 17),
         "numbered-words-unmarked": "wallet seed: " + "#1 liar (2) hurry 3 - few 4 pig " * (FIFTH // 32),
-        "code-for-the-lock": "code for the side door of the " * (FIFTH // 30),
+        # Stop 66's: "PUK-код" and the SIM card's words, a system's password column's cells
+        "puk-of-the-sim": "PUK-код для от SIM-карты " * (FIFTH // 25),
+        "system-pass-cells": "host,ldap_pass,redis_pwd\n" + "a,Xk9vT2qLm8,CamMainV3\n" * (FIFTH // 24),
     }
 )
 

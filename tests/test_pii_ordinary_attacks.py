@@ -466,6 +466,14 @@ ROUNDS = {
     # round amounts after a parent's word), none since: the first reader dropped, the second refusing a group that
     # reads as a year and two round groups.
     "cvc": (62, 0, 62),
+    # Stop 66's readers attacked ("PUK-код" with "of the SIM card" between it and the code, seeds numbered "#1",
+    # "(1)", "1 -" or with no mark, more systems' "_pass" columns, a lock's code after "code for the <lock>"): 100
+    # ordinary lines, 13 altered by the tree before, 65 by the readers as first written (HS, colour, status, post,
+    # tariff, budget and event codes "for the door/gate/alarm/key"; checks', renders' and plans' names under
+    # "X_pass"; a count, a date and a price list's cell after "PUK-код SIM-карты"), 11 since, all the tree before's:
+    # the lock's reader dropped; "X_pass" refused beside a "fail" column, its cell random (a symbol, or not words,
+    # capitals and digits joined); the SIM's code the clause's last word, never a date or a tab's cell.
+    "cwa": (100, 11, 89),
 }
 
 
@@ -620,6 +628,10 @@ FOUND = {
     # since, 39 once a seed numbered from "01." is read, 54 with "#1 word", "(1) word" and more systems' "_pass"
     # (stop 66). Left: "Word 1:", answers' labels in other languages and keys, "_pw", "PAN (1/4)", Swahili's and
     # Czech's other forms.
+    "cwa": (70, 21),  # stop 66's readers' shapes in other forms: 1 by the tree before, 21 since ("PUK-код" after
+    # "от", "вашей", "від", "для сім-картки", "ПУК", "PUK1", groups of four; more systems' names and "_pw", "_pwd",
+    # "_passwd"). Left: the lock's codes (its reader dropped), seeds in capitals, in markdown tables or after "Word 1:",
+    # "1/12", "1st", emoji numbers, blank lines or pipes between items; columns of other systems or of digits only.
     "cvc": (53, 9),  # the two readers' shapes in other forms: 4 by the tree before, 14 by the readers as first
     # written, 9 since (the dotted password dropped). Left: other parents' words and layouts, names in capitals or of
     # three parts.

@@ -1,6 +1,6 @@
 """Stop 66's readers: the last stop's known misses read where the form is general (a SIM's "PUK-код" with the card
 named between it and the code; a seed phrase numbered "#1", "(1)", "[1]", "1 -" or with no mark; more systems'
-"_pass" columns; a lock's code after "code for the <lock>"), each with the near forms that must stay as they were."""
+"_pass" columns), each with the near forms that must stay as they were."""
 
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ def _numbered(words: str, item: str, joint: str = " ") -> str:
         ("PUK-код SIM-карты: 84920175", ["84920175"]),
         ("Абоненту продиктовали PUK-код для SIM-карты 26470913, карту разблокировали.", ["26470913"]),
         ("PUK-код сім-картки не потрібен; PUK-код для SIM-карти: 55210934", ["55210934"]),
+        ("PUK-код вашей SIM-карты: 8492 0175", ["8492 0175"]),
+        ("ПУК-код від SIM-картки: 26470913", ["26470913"]),
         # a seed phrase numbered in other ways: twenty-four words with no wallet's word around them, twelve in a
         # text about one
         (f"Player sent: {_numbered(_SEED_24, '#{at} {word}')}", [_numbered(_SEED_24, "#{at} {word}")]),
@@ -39,10 +41,9 @@ def _numbered(words: str, item: str, joint: str = " ") -> str:
         ("host,ldap_user,ldap_pass\ndc01,svc-sync,Hq7tLm2pZx9", ["Hq7tLm2pZx9"]),
         ("cam_id;rtsp_user;rtsp_pass\nC-12;viewer;Vw8rT2kqP5m", ["Vw8rT2kqP5m"]),
         ("rack,ipmi_user,ipmi_pass\nR4-U12,ADMIN,Ipm1#Rk4", ["Ipm1#Rk4"]),
-        # a lock's code after "code for the <lock>", more words between ("of the warehouse"), its verb or a colon
-        ("The code for the side door of the warehouse is 4821.", ["4821"]),
-        ("code to our building's gate: 5512#", ["5512#"]),
-        ("Cleaner's note: the code for the safe in the back office is 9931, change it monthly", ["9931"]),
+        ("host,redis_pwd\ncache01,Jq3xN7vLk9", ["Jq3xN7vLk9"]),
+        ("device,pass_mqtt\nsensor-7,Sn5r#Mq7", ["Sn5r#Mq7"]),
+        ("router,snmp_passwd\nr01,k7v9q2m4x8", ["k7v9q2m4x8"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -55,6 +56,11 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         # "PUK-код" and the card before a helpline's short number, or before no number
         "PUK-код SIM-карты — 0500 с мобильного, звонок бесплатный.",
         "PUK-код SIM-карты можно узнать в личном кабинете или по номеру 0611.",
+        # ... before a count, a date, or a table's cell (an attacker's round)
+        "Итоги года: PUK-код SIM-карты — 12480000 просмотров за 2024 год.",
+        "Статья\tДата\nPUK-код SIM-карты\t20240312",
+        "Выдача PUK-кода SIM-карты\t40012233\t0 руб.",
+        "PUK-код SIM-карты: 20240312",
         # numbered lists of the standard's words that are no phrase: titled, in the list's own order, twelve with no
         # wallet's word around them, a list of chores
         f"Vocabulary test answers: {_numbered(_SEED_24.title(), '#{at} {word}')}",
@@ -67,11 +73,11 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "node,ipmi_pass,bmc_pass\nr1,Green,TLS1.3",
         "job,redis_pass,redis_fail\nnightly,12,0",
         "site,ldap_pass,ldap_fail\ndc01,Passed,None",
-        # "code for the <lock>" where the code is another thing's: an error, a firmware's year, a build, a length
-        "The error code for the gate driver is 5003 after reboot",
-        "The code for the door controller firmware is 2024",
-        "Source code for the alarm panel is at build 4411",
-        "The code for the door is 3 digits long",
+        # ... a check's result beside a "fail" column, names joined with a digit, a password manager's entry
+        "host\tssh_pass\tssh_fail\nweb01\tEd25519Only\tCBCCiphers",
+        "shot,camera_pass,light_pass,status\nsh010,CamMainV3,KeyLightV2,approved",
+        "route,svc_pass,price_eur\nR12,Zone2Monthly,48",
+        "host,redis_pass,owner\ncache01,keepass:Infra/Redis01,platform",
     ],
 )  # fmt: skip
 def test_these_near_forms_stay(text: str) -> None:

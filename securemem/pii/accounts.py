@@ -256,12 +256,6 @@ _KEYPAD = r"(?=[0-9a-d]{4,8}(?![\w]))[0-9]{1,6}[a-d][0-9]{1,5}"  # inside: "5400
 _ACCESS_CODE = re.compile(
     rf"(?:(?<![\w-])(?:{_LOCKS})\b[^\n0-9]{{0,24}}?\b(?:{_CODE_WORDS}|pin)"
     rf"|(?<![\w-])(?:{_CODE_WORDS})[ \t]{{1,8}}(?:(?:{_OF})[ \t]{{1,8}})?(?:{_LOCKS}|accès|acceso|acesso)"
-    # (English's "code for the side door (of the warehouse) is", "code to our building's gate:": a lock's word after
-    # up to two more, the code right after its verb or colon: "Source code for the alarm panel is at build 4411" is
-    # no door's code)
-    r"|(?<![\w-])code[ \t]+(?:for|to|of)[ \t]+(?:the|our|your|my|this|that)[ \t]+(?:[^\W\d_]{2,12}(?:'s)?[ \t]+){0,2}"
-    rf"(?:{_LOCKS})(?:[ \t]+(?:of|in|at|on|to)[ \t]+(?:the|our|your|my|this)(?:[ \t]+[^\W\d_]{{2,16}}){{1,2}})?"
-    r"(?=(?:[ \t]+(?:is|was)|[ \t]*[:=])[ \t]*#?[0-9])"
     rf"|支付密码|支付密碼"  # Alipay's and WeChat Pay's six digits
     # a door's code in one word ("Haustürcode 4821", "digicode : 4821", "Zahlencode Nebeneingang Saal B:
     # 2580": reviewer Y), a key box's

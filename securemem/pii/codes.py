@@ -71,6 +71,17 @@ _SMS_SENDERS = (
     r"revolut|monzo|n26|starling|chase|coinbase|binance|kraken|robinhood|stripe|shopify|ebay|etsy|"
     r"alibaba|aliexpress|taobao|paytm|phonepe|gpay|tinder|bumble|hinge|yandex|vk|naver|kakao|kakaotalk"
 )
+# ... or with "of the SIM card" between it and the code ("PUK-код SIM-карты: 84920175", "PUK-код для сім-картки:
+# 70318846", "PUK-код вашей SIM-карты: 8492 0175"), the code the clause's last word: not a count, a date or a table's
+# cell ("PUK-код SIM-карты — 12480000 просмотров", "PUK-код SIM-карты\t20240312": an attacker's round)
+_PUK_CYRILLIC = as_viewed(("пук",))
+_SIM_OF = as_viewed(("для", "от", "к", "від", "до", "вашей", "вашої", "вашего", "моей", "моєї", "моего"))
+_OF_THE_SIM = (
+    rf"[ ]+(?:(?:{_SIM_OF})[ ]+){{0,2}}"
+    rf"(?:sim|{as_viewed(('сим', 'сім'))})[ \-]?{as_viewed(('карт',))}[^\W\d_]{{0,3}}"
+    r"(?=[ ]?[:\-]?[ ]?(?!(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01]))(?:[0-9]{8}|[0-9]{4} [0-9]{4})"
+    r"(?![0-9])(?![ \t]*[^\W\d_]))"
+)
 _ONE_TIME_LABELS = (
     r"otp|one[ \-]time (?:pass(?:code|word)|code|pin)|(?:push|sms|chip|mobile|photo|app|e|i|m)?tans?|sms-tan|"
     r"blik(?: code)?|(?:verification|validation|confirmation|authentication|sms|text|2fa|mfa|login|log-in|sign-in|"
@@ -81,12 +92,9 @@ _ONE_TIME_LABELS = (
     # (a SIM's PUK named with its code's word in the note's language: "SIM-kortin PUK-koodi: 33203366": reviewer CU)
     r"security number|passcode|puk2?(?:[ \-](?:koodi|code|kod|kód|kode|koden|código|codice|nummer|nr\.?))?|"
     # (Russian's and Ukrainian's "PUK-код", as the view writes "код", before a PUK's eight digits: not an operator's
-    # helpline's short number, "PUK-код — 0500 с мобильного": an attacker's round; "of the SIM card" between,
-    # "PUK-код SIM-карты: 84920175", "PUK-код для SIM-карти")
-    rf"puk2?[ \-]?(?:{as_viewed(('код', 'кода', 'коды'))})"
-    rf"(?:[ \t]+(?:{as_viewed(('для',))}[ \t]+)?(?:sim|{as_viewed(('сим',))})[ \-]?"
-    rf"{as_viewed(('карт',))}[^\W\d_]{{0,2}})?"
-    r"(?=[^0-9\n]{0,8}[0-9]{8}(?![0-9]))|"
+    # helpline's short number, "PUK-код — 0500 с мобильного": an attacker's round)
+    rf"(?:puk[12]?|{_PUK_CYRILLIC})[ \-]?(?:{as_viewed(('код', 'кода', 'коды'))})"
+    rf"(?:(?=[^0-9\n]{{0,8}}[0-9]{{8}}(?![0-9]))|{_OF_THE_SIM})|"
     r"code (?:de (?:validation|vérification|confirmation|connexion)|sms|à usage unique|reçu par sms)|"
     r"código (?:sms|de (?:verificación|verificação|confirmación|confirmação|validación|acceso|acesso))|"
     r"clave (?:dinámica|de un solo uso|sms)|codice (?:otp|sms|di verifica|di conferma)|"

@@ -29,13 +29,16 @@ _NAME_SPLIT = re.compile(r"[\s_.\-]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")  # a field's "cardNumber", "otpCode"
 
 _COLUMNS: dict[str, str] = {}
-# Systems whose password a column may name with "pass" for short
+# Systems whose password a column may name with "pass", "pw", "pwd" or "passwd" ("ldap_pass", "redis_pwd"; "pass_db"
+# too): its cells are read as passwords only when they look random (_random_password)
 _SYSTEMS = (
     "mqtt", "db", "ftp", "ssh", "smtp", "sip", "vpn", "wifi", "root", "admin", "ldap", "redis", "amqp", "rabbitmq",
     "mongo", "mysql", "postgres", "pg", "imap", "pop3", "sftp", "proxy", "radius", "vnc", "rdp", "ipmi", "bmc",
-    "idrac", "ilo", "rtsp", "camera", "cam", "nvr", "dvr", "kafka", "svc", "service", "smb", "nas", "router", "ap",
-    "bind", "mail", "portal", "console", "device", "mgmt", "wpa", "psk",
+    "idrac", "ilo", "rtsp", "camera", "cam", "nvr", "dvr", "kafka", "svc", "smb", "nas", "router", "ap", "bind",
+    "mail", "portal", "console", "mgmt", "wpa", "psk", "snmp", "jenkins", "vault", "fw", "firewall", "elastic",
+    "oracle", "mssql", "mariadb", "ora", "git", "svn", "nexus", "grafana", "keycloak",
 )  # fmt: skip
+_SYSTEM_PASS_WORDS = ("pass", "pw", "pwd", "passwd")
 for _column_kind, _names in (
     ("US_SSN", "ssn|ss number|ssn number|social security|social security number|social security no|social sec no"
      # a US payroll's export with Spanish headers (reviewer BZ)
@@ -81,8 +84,7 @@ for _column_kind, _names in (
     # ... "pass" for short ("serial,imei,mqtt_user,mqtt_pass": reviewer CV), whose cells hold a random secret only:
     # "pass" after a check's name is its result as often ("pipeline,db_pass,db_fail" holds "Green", "site,smtp_pass"
     # holds "TLS1.3": an attacker's round)
-    # (and more systems' "pass": "ldap_pass", "redis_pass", "ipmi_pass", "camera_pass", an attacker's round's)
-    ("SYSTEM_PASS", "|".join(f"{system} pass" for system in _SYSTEMS)),
+    ("SYSTEM_PASS", "|".join(f"{system} {word}|{word} {system}" for system in _SYSTEMS for word in _SYSTEM_PASS_WORDS)),
     ("GENERIC_SECRET", "secret|secret key|secret access key|client secret|api key|api secret|token|access token"
      "|auth token|private key|apikey|secret token"
      # a webhook's or a partner's signing secret ("partner,env,signing_secret": reviewer AQ)
@@ -139,9 +141,14 @@ _IBAN = re.compile(r"[A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{11,40}")
 _DATE = re.compile(
     r"[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}|[0-9]{1,2}[-./][0-9]{1,2}[-./][0-9]{2,4}"
 )  # in a phone column
-# A password under "X_pass": small and capital letters and a digit, no dot ("Qw3rty!Db2024"; not "Green", "TLS1.3",
-# "CIS-5.2.1", a check's result or a standard's number)
-_SYSTEM_PASS_VALUE = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=[^0-9]*[0-9])[^\s.]{8,64}")
+# A password under "X_pass": letters and a digit, no dot or blank, and random: a symbol in it ("Qw3rty!Db2024"), or not
+# capitalised words, capitals and digits joined (_WORDS_JOINED: "pIiYpvLxYI9rzTmO", "5BEuuiviVC5dYYRf", "k7v9q2m4x8"
+# are random). Not "Green", "TLS1.3", "CIS-5.2.1", a check's result or a standard's number, nor a check's, a
+# render's, a route's or a plan's name ("PostgreSQL15", "Ed25519Only", "CamMainV3", "Zone2Monthly", "SeeRunbook7":
+# an attacker's round), nor a password manager's entry ("keepass:Infra/Redis01", "bw:Infra-Mysql01").
+_SYSTEM_PASS_VALUE = re.compile(r"(?=[^A-Za-z]*[A-Za-z])(?=[^0-9]*[0-9])(?![A-Za-z]+:)[^\s.]{8,64}")
+_SYMBOL = re.compile(r"[^A-Za-z0-9]")
+_WORDS_JOINED = re.compile(r"(?=.*[A-Z][a-z]{2})(?:[0-9]+|[A-Z]+(?![a-z])|[A-Z][a-z]+)+")
 _STOP = frozenset(("", "none", "null", "n/a", "na", "-", "redacted", "hidden", "*****", "xxx", "password", "secret"))
 # A one-time or backup code: six to eight digits, maybe in two groups, or a recovery code's two groups of
 # letters and digits ("a7k2-9fqx"); not an example's digits (see year_or_example). Fewer digits under such
@@ -391,6 +398,9 @@ def _line_end(text: str, start: int) -> int:
     return end - 1 if end > start and text[end - 1] == "\r" else end
 
 
+_FAILED = re.compile(r"(?<![^\W\d_])fail")
+
+
 def _header(line: str) -> tuple[str, int, list[str | None]] | None:
     for delimiter in _DELIMITERS:
         if delimiter not in line:
@@ -412,6 +422,9 @@ def _header(line: str) -> tuple[str, int, list[str | None]] | None:
             marks = {key: _KEY, value: _VALUE}
             return delimiter, len(cells), [marks.get(index) for index in range(len(cells))]
         kinds = _banked([_kind(cell) for cell in cells], names)
+        if "SYSTEM_PASS" in kinds and any(_FAILED.search(name) for name in names):
+            # "ssh_pass,ssh_fail": a check's results, passed and failed (an attacker's round)
+            kinds = [None if kind == "SYSTEM_PASS" else kind for kind in kinds]
         if any(kinds) or any(
             (found := _CARD_NUMBERED.fullmatch(_bare_cell(cell)))
             and (_card_name(found["name"]) or found["name"] == "pan")
@@ -776,7 +789,11 @@ def _valid(kind: str, value: str, regions: tuple[str, ...]) -> bool:
     if kind in ("BANK_ACCOUNT", "ACCOUNT_BESIDE_BANK", "ACCOUNT_BESIDE_ROUTING"):
         return column_account(value)
     if kind == "SYSTEM_PASS":
-        return _SYSTEM_PASS_VALUE.fullmatch(value) is not None and looks_like_column_secret("PASSWORD", value)
+        return (
+            _SYSTEM_PASS_VALUE.fullmatch(value) is not None
+            and (_SYMBOL.search(value) is not None or _WORDS_JOINED.fullmatch(value) is None)
+            and looks_like_column_secret("PASSWORD", value)
+        )
     return looks_like_column_secret(kind, value)
 
 
