@@ -617,16 +617,16 @@ FOUND = {
     # by commas after their label, hex bytes one by one and "PUK-код". Left: BIP-39's other languages' lists, seeds
     # joined by commas with no label right before, arrows, dashes with blanks, quotes or "Word 1:", a card's groups in
     # a record of more fields or under XML keys, an SSN in a CSV's column.
-    "cva": (110, 28),  # stop 65's readers' shapes in other forms: 15 by the tree before, 26 by the readers as first
-    # written, 27 since, 28 with "PUK-код" and "of the SIM card" between it and the number (stop 66). Left: "PUK-кода"
-    # with other words before the number, "ПУК", other languages' PUK labels; a seed's
+    "cva": (110, 30),  # stop 65's readers' shapes in other forms: 15 by the tree before, 26 by the readers as first
+    # written, 27 since, 30 with "PUK-код" and "of the SIM card" between it and the number and "ПУК" (stop 66). Left:
+    # "PUK-кода" with other words before the number, other languages' PUK labels; a seed's
     # labels in other languages, a dash or "is" for the colon, other joints and quoted or JSON lists; Hungarian groups
     # joined by dots, slashes or blanks; "\x" and "0x" bytes, dashes, commas, xxd's and hexdump's layouts; a country's
     # code in other brackets, in small letters or written out.
-    "cvb": (167, 54),  # reviewer CV's readers' shapes in other forms: 28 by the tree before (12 of them phones after
+    "cvb": (167, 60),  # reviewer CV's readers' shapes in other forms: 28 by the tree before (12 of them phones after
     # "incidencia" or "Zolltarif" that the readers as first written lost), 47 by the readers as first written, 38
-    # since, 39 once a seed numbered from "01." is read, 54 with "#1 word", "(1) word" and more systems' "_pass"
-    # (stop 66). Left: "Word 1:", answers' labels in other languages and keys, "_pw", "PAN (1/4)", Swahili's and
+    # since, 39 once a seed numbered from "01." is read, 60 with "#1 word", "(1) word", more systems' "_pass" and
+    # "_pw" (stop 66). Left: "Word 1:", answers' labels in other languages and keys, "PAN (1/4)", Swahili's and
     # Czech's other forms.
     "cwa": (70, 21),  # stop 66's readers' shapes in other forms: 1 by the tree before, 21 since ("PUK-код" after
     # "от", "вашей", "від", "для сім-картки", "ПУК", "PUK1", groups of four; more systems' names and "_pw", "_pwd",
