@@ -607,15 +607,15 @@ FOUND = {
     # random. Left: Google keys in blocks, letters drawn at random in parts under 12 letters, an address said with
     # "point", "punto", "Punkt" or after its name, kana glued to "は" or lengthened ("にー"), EDIFACT's "?+", two
     # numbers in a segment, "~" ends; a phone's word with other words before dotted digits.
-    "cua": (220, 116),  # stop 64's readers' shapes in other forms: 52 by the tree before, 59 by the readers as first
+    "cua": (220, 118),  # stop 64's readers' shapes in other forms: 52 by the tree before, 59 by the readers as first
     # written, 113 since (phones' compounds that start like a reference's, "PUK-Nr.", "NIP para portabilidad", hex
     # after "0x", a wallet and its key named in German or Chinese, other separators of a card's groups with a
     # payment named, counted keys on lines or from 0, slashed SSNs after more labels, any snake-case key ending in
     # "secret" or "token", asides up to 96 characters,
     # Russian's and Ukrainian's "control" and "secret word", Korean's and Turkish's private key, a word and a number as
     # a one-time password in more spellings, a seed's wallet named in more languages), 116 with stop 65's seeds joined
-    # by commas after their label, hex bytes one by one and "PUK-код". Left: BIP-39's other languages' lists, seeds
-    # joined by commas with no label right before, arrows, dashes with blanks, quotes or "Word 1:", a card's groups in
+    # by commas after their label, hex bytes one by one and "PUK-код", 118 with stop 66's "Word 1:" and "1st:". Left:
+    # BIP-39's other languages' lists, seeds joined by commas with no label right before, arrows, a card's groups in
     # a record of more fields or under XML keys, an SSN in a CSV's column.
     "cva": (110, 30),  # stop 65's readers' shapes in other forms: 15 by the tree before, 26 by the readers as first
     # written, 27 since, 30 with "PUK-код" and "of the SIM card" between it and the number and "ПУК" (stop 66). Left:
@@ -623,15 +623,16 @@ FOUND = {
     # labels in other languages, a dash or "is" for the colon, other joints and quoted or JSON lists; Hungarian groups
     # joined by dots, slashes or blanks; "\x" and "0x" bytes, dashes, commas, xxd's and hexdump's layouts; a country's
     # code in other brackets, in small letters or written out.
-    "cvb": (167, 60),  # reviewer CV's readers' shapes in other forms: 28 by the tree before (12 of them phones after
+    "cvb": (167, 61),  # reviewer CV's readers' shapes in other forms: 28 by the tree before (12 of them phones after
     # "incidencia" or "Zolltarif" that the readers as first written lost), 47 by the readers as first written, 38
-    # since, 39 once a seed numbered from "01." is read, 60 with "#1 word", "(1) word", more systems' "_pass" and
-    # "_pw" (stop 66). Left: "Word 1:", answers' labels in other languages and keys, "PAN (1/4)", Swahili's and
+    # since, 39 once a seed numbered from "01." is read, 61 with "#1 word", "(1) word", "1. word |", more systems'
+    # "_pass" and "_pw" (stop 66). Left: answers' labels in other languages and keys, "PAN (1/4)", Swahili's and
     # Czech's other forms.
-    "cwa": (70, 21),  # stop 66's readers' shapes in other forms: 1 by the tree before, 21 since ("PUK-код" after
-    # "от", "вашей", "від", "для сім-картки", "ПУК", "PUK1", groups of four; more systems' names and "_pw", "_pwd",
-    # "_passwd"). Left: the lock's codes (its reader dropped), seeds in capitals, in markdown tables or after "Word 1:",
-    # "1/12", "1st", emoji numbers, blank lines or pipes between items; columns of other systems or of digits only.
+    "cwa": (70, 32),  # stop 66's readers' shapes in other forms: 1 by the tree before, 21 by the narrowed readers
+    # ("PUK-код" after "от", "вашей", "від", "для сім-картки", "ПУК", "PUK1", groups of four; more systems' names and
+    # "_pw", "_pwd", "_passwd"), 32 with seeds numbered "1/12", "Word 1:", "1st", "1 =", "1.)", in a markdown table,
+    # quoted, pipes, slashes or blank lines between. Left: the lock's codes (its reader dropped), seeds in capitals or
+    # after "test"; columns of other systems, of digits only, with a dot or blanks.
     "cvc": (53, 9),  # the two readers' shapes in other forms: 4 by the tree before, 14 by the readers as first
     # written, 9 since (the dotted password dropped). Left: other parents' words and layouts, names in capitals or of
     # three parts.

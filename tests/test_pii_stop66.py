@@ -37,6 +37,16 @@ def _numbered(words: str, item: str, joint: str = " ") -> str:
         (f"wallet seed:\n{_numbered(_SEED_12, '{at} - {word}', chr(10))}",
          [_numbered(_SEED_12, "{at} - {word}", "\n")]),
         (f"my wallet words {_numbered(_SEED_12, '{at} {word}')}", [_numbered(_SEED_12, "{at} {word}")]),
+        # ... counted, after "Word", quoted, in a markdown table, with pipes, slashes or blank lines between
+        (f"wallet: {_numbered(_SEED_12, '{at}/12 {word}')}", [_numbered(_SEED_12, "{at}/12 {word}")]),
+        (f"Metamask: {_numbered(_SEED_12, 'Word {at}: {word}')}", [_numbered(_SEED_12, "Word {at}: {word}")]),
+        ("wallet: " + _numbered(_SEED_12, '{at}) "{word}"'), [_numbered(_SEED_12, '{at}) "{word}"')]),
+        (f"wallet:\n| # | word |\n|---|---|\n{_numbered(_SEED_12, '| {at} | {word} |', chr(10))}",
+         [_numbered(_SEED_12, "| {at} | {word} |", "\n")]),
+        (f"wallet: {_numbered(_SEED_12, '{at}. {word}', ' | ')}", [_numbered(_SEED_12, "{at}. {word}", " | ")]),
+        (f"wallet:\n{_numbered(_SEED_12, '- {at}. {word}', chr(10) * 2)}",
+         [_numbered(_SEED_12, "- {at}. {word}", "\n\n")]),
+        (f"wallet: {_numbered(_SEED_12, '{at}.{word}', ' / ')}", [_numbered(_SEED_12, "{at}.{word}", " / ")]),
         # more systems' password columns named "<system>_pass", their cells random
         ("host,ldap_user,ldap_pass\ndc01,svc-sync,Hq7tLm2pZx9", ["Hq7tLm2pZx9"]),
         ("cam_id;rtsp_user;rtsp_pass\nC-12;viewer;Vw8rT2kqP5m", ["Vw8rT2kqP5m"]),
@@ -68,6 +78,8 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
                                         "accident", "({at}) {word}"),
         f"Spelling list, week 3: {_numbered(_SEED_12, '#{at} {word}')}",
         "Chores: 1 wash 2 dry 3 fold 4 iron 5 sort 6 pack 7 load 8 ship 9 check 10 file 11 clean 12 close",
+        f"wallet quiz:\n| # | word |\n|---|---|\n{_numbered(_SEED_12.title(), '| {at} | {word} |', chr(10))}",
+        f"Word of the day, wallet club: {_numbered(_SEED_12, 'Word {at}: {word}')[:60]}",
         "Week 1 plan - day 1 - run 2 km, day 2 - rest, 1 month later: 10 km",
         # a check's result under "<system>_pass": a word, a version, a count
         "node,ipmi_pass,bmc_pass\nr1,Green,TLS1.3",

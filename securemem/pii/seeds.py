@@ -82,30 +82,42 @@ def may_hold_seed(scan: Scan) -> bool:
 # that names a wallet, a seed or a phrase (_CONTEXT), or of twenty-four words whatever the text speaks of (a list passes
 # one time in 256). Not the list's own order, nor words with a capital first ("1) Head 2) Hair ... 12) Stomach", a
 # vocabulary test's answers, "1. CAT 2. TIGER ... 24. LIZARD", a word search's, passed: an attacker's round).
-_TITLED = re.compile(r"[0-9](?:[ \t]?[).:\]\-])?[ \t]*[A-Z]")
+_TITLED = re.compile(r"[0-9](?:/[0-9]{1,2}|st|nd|rd|th)?(?:[ \t]?(?:[).:\]\-=|]|\.\)))?[ \t]*[\"'“‘]?[A-Z]")
 # (led by the digit, the look-behind after it: a pattern led by a look-behind is tried at every character)
-# (from 1 or 01: "01. barrel 02. ..."; the number maybe opened, "(1)", "[1]", "#1", and marked by a bracket, a
-# stop, a colon or a dash, a blank before it or not, or by nothing: "1 - word", "#1 word", "1 word 2 word")
-_MARK = r"(?:[ \t]?[).:\]\-])?"
-_NUMBERED_FIRST = re.compile(r"1(?<![1-9]1)(?<![0-9][0-9]1)" + _MARK + r"[ \t]*[a-z]{3,8}(?![a-z])")
-_OPENERS = "([#"
-# (each item after the one before's blanks, a comma or a semicolon, a line break)
+# (from 1 or 01: "01. barrel 02. ..."; the number maybe opened, "(1)", "[1]", "#1", "Word 1:", and marked by a bracket,
+# a stop, a colon, a dash, "=", ".)" or a table's "|", a blank before it or not, or by nothing: "1 - word", "#1 word",
+# "1 word 2 word"; or counted, "1/12 word", "1st word"; the word maybe quoted: an attacker's round)
+_MARK = r"(?:/[0-9]{1,2}|st|nd|rd|th)?(?:[ \t]?(?:[).:\]\-=|]|\.\)))?"
+_QUOTE = r"[\"'“‘]?"
+_NUMBERED_FIRST = re.compile(r"1(?<![1-9]1)(?<![0-9][0-9]1)" + _MARK + r"[ \t]*" + _QUOTE + r"[a-z]{3,8}(?![a-z])")
+# What may open the first number, read back from it: "(1)", "[1]", "#1", "Word 1:", "| 1 |", "- 1."
+_OPENED = re.compile(r"(?:word[ \t]*|\|[ \t]*|-[ \t]+|[(\[#])\Z")
+_OPENER_REACH = 6
+# (each item after the one before's blanks, a comma, a semicolon, a pipe or a slash, line breaks, a list's "-" or a
+# table's "|" leading the line)
 _NUMBERED = re.compile(
-    r"[ \t]*[,;]?[ \t]*\r?\n?[ \t]*[(\[#]?(?<![0-9])(?P<n>[0-9]{1,2})" + _MARK + r"[ \t]*(?P<word>[a-z]{3,8})(?![a-z])"
+    r"[ \t]*[\"'”’]?[ \t]*[,;|/]?[ \t]*(?:\r?\n[ \t]*){0,2}(?:[-*][ \t]+|\|[ \t]*)?(?:word[ \t]*)?[(\[#]?"
+    r"(?<![0-9])(?P<n>[0-9]{1,2})" + _MARK + r"[ \t]*" + _QUOTE + r"(?P<word>[a-z]{3,8})(?![a-z])"
 )
+# After the last word: its closing quote, a table's closing "|"
+_CLOSED = re.compile(r"[\"'”’]?(?:[ \t]*\|)?")
 
 
 def _numbered_seeds(text: str, lower: str, context: bool) -> Iterator[Hit]:
     for first in _NUMBERED_FIRST.finditer(lower):
         start = first.start() - (lower[first.start() - 1 : first.start()] == "0")  # "01." read from its "0"
-        start -= start > 0 and lower[start - 1] in _OPENERS  # "(1)", "[1]", "#1" read from the opener
+        opened = _OPENED.search(lower, max(0, start - _OPENER_REACH), start)
+        if opened is not None:
+            start = opened.start()  # read from the opener
         at, number, words = start, 1, []
         while number <= _COUNTS[0]:
             item = _NUMBERED.match(lower, at)
             if item is None or int(item["n"]) != number or (word := _bip39_word(item["word"])) is None:
                 break
             words.append(word)
-            at = end = item.end()
+            at = item.end()
+            closed = _CLOSED.match(lower, at)
+            end = at if closed is None else closed.end()
             number += 1
         if (
             len(words) in _COUNTS
