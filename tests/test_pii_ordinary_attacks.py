@@ -474,6 +474,15 @@ ROUNDS = {
     # the lock's reader dropped; "X_pass" refused beside a "fail" column, its cell random (a symbol, or not words,
     # capitals and digits joined); the SIM's code the clause's last word, never a date or a tab's cell.
     "cwa": (100, 11, 89),
+    # Stop 66's numbered seeds in more layouts attacked (tables, "Word 1:", "1/24", "1st", "- 1.", pipes, quotes,
+    # blank lines between items): 82 ordinary lines, 40 of them word orders chosen so that the checksum holds; 18
+    # altered by the tree before, 41 by the reader as first written (homework after "frase" or "palavras", a garden's
+    # "Seed order", "Backup rotation", bingo cards and spelling lists of 24 words), 18 since: the new layouts are read
+    # only in a text that names a wallet or a seed's phrase outright, a whole word (not "phrase", "backup", "seed",
+    # "ledger" alone), never with 24 words and no wallet; an example's word, whole, up to four lines above refuses the
+    # list. Left altered: the layouts the tree before read ("1." and "1)" after a word such as "phrase" or "recovery",
+    # 24 such words anywhere), and lists beside a wallet's own word whose order was chosen so that the checksum holds.
+    "cwb": (82, 18, 64),
 }
 
 
@@ -572,7 +581,7 @@ def test_each_round_is_recorded_whole(name: str) -> None:
 # a beneficiary's account where no bank is named, "account number" after a bank's name, Serbian Latin without its
 # marks, Hungarian accounts after "Számlaszám", Norway's account unpunctuated, "akaunti yangu ya benki".
 FOUND = {
-    "bb": (116, 95), "bc": (70, 30), "bd": (112, 57), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
+    "bb": (116, 95), "bc": (70, 30), "bd": (112, 65), "be": (116, 53), "bf": (92, 87), "bj": (54, 39), "bk": (51, 24),
     "bl": (85, 44), "bm": (72, 2), "bpa": (129, 102), "st52": (122, 89), "bsa": (64, 59),
     "bta": (48, 45), "bua": (34, 29), "bva": (100, 58), "bwa": (94, 66), "bxa": (195, 136), "bya": (323, 221),
     "bza": (54, 27), "caa": (54, 25), "cba": (110, 90), "cca": (152, 83),
@@ -623,16 +632,19 @@ FOUND = {
     # labels in other languages, a dash or "is" for the colon, other joints and quoted or JSON lists; Hungarian groups
     # joined by dots, slashes or blanks; "\x" and "0x" bytes, dashes, commas, xxd's and hexdump's layouts; a country's
     # code in other brackets, in small letters or written out.
-    "cvb": (167, 61),  # reviewer CV's readers' shapes in other forms: 28 by the tree before (12 of them phones after
+    "cvb": (167, 58),  # reviewer CV's readers' shapes in other forms: 28 by the tree before (12 of them phones after
     # "incidencia" or "Zolltarif" that the readers as first written lost), 47 by the readers as first written, 38
-    # since, 39 once a seed numbered from "01." is read, 61 with "#1 word", "(1) word", "1. word |", more systems'
-    # "_pass" and "_pw" (stop 66). Left: answers' labels in other languages and keys, "PAN (1/4)", Swahili's and
+    # since, 39 once a seed numbered from "01." is read, 58 with more systems' "_pass" and "_pw" (stop 66; "#1 word",
+    # "(1) word" and "1. word |" with no wallet named are left: quizzes write them). Left: answers' labels in other
+    # languages and keys, "PAN (1/4)", Swahili's and
     # Czech's other forms.
     "cwa": (70, 32),  # stop 66's readers' shapes in other forms: 1 by the tree before, 21 by the narrowed readers
     # ("PUK-код" after "от", "вашей", "від", "для сім-картки", "ПУК", "PUK1", groups of four; more systems' names and
     # "_pw", "_pwd", "_passwd"), 32 with seeds numbered "1/12", "Word 1:", "1st", "1 =", "1.)", in a markdown table,
     # quoted, pipes, slashes or blank lines between. Left: the lock's codes (its reader dropped), seeds in capitals or
     # after "test"; columns of other systems, of digits only, with a dot or blanks.
+    "cwb": (45, 15),  # seeds numbered in more layouts: 8 by the tree before, 15 since. Left: two columns, capitals,
+    # "Word 1 of 12", backticks and bullets, 0-indexed lists, CSV and JSON, other languages' "word", numbers in words.
     "cvc": (53, 9),  # the two readers' shapes in other forms: 4 by the tree before, 14 by the readers as first
     # written, 9 since (the dotted password dropped). Left: other parents' words and layouts, names in capitals or of
     # three parts.

@@ -30,13 +30,18 @@ def _numbered(words: str, item: str, joint: str = " ") -> str:
         ("ПУК-код від SIM-картки: 26470913", ["26470913"]),
         # a seed phrase numbered in other ways: twenty-four words with no wallet's word around them, twelve in a
         # text about one
-        (f"Player sent: {_numbered(_SEED_24, '#{at} {word}')}", [_numbered(_SEED_24, "#{at} {word}")]),
-        (f"Player sent: {_numbered(_SEED_24, '({at}) {word}')}", [_numbered(_SEED_24, "({at}) {word}")]),
+        (f"Player's wallet: {_numbered(_SEED_24, '#{at} {word}')}", [_numbered(_SEED_24, "#{at} {word}")]),
+        (f"Player's wallet: {_numbered(_SEED_24, '({at}) {word}')}", [_numbered(_SEED_24, "({at}) {word}")]),
+        # ... twenty-four words with "1." or "1)" and no wallet named (reviewer CV's)
+        (f"Player sent: {_numbered(_SEED_24, '{at}. {word}')}", [_numbered(_SEED_24, "{at}. {word}")]),
         (f"wallet seed:\n{_numbered(_SEED_12, '[{at}] {word}', chr(10))}",
          [_numbered(_SEED_12, "[{at}] {word}", "\n")]),
         (f"wallet seed:\n{_numbered(_SEED_12, '{at} - {word}', chr(10))}",
          [_numbered(_SEED_12, "{at} - {word}", "\n")]),
         (f"my wallet words {_numbered(_SEED_12, '{at} {word}')}", [_numbered(_SEED_12, "{at} {word}")]),
+        # ... an example's word as part of another before it ("my greatest fear", "the latest update")
+        (f"my greatest fear is losing my wallet: {_numbered(_SEED_12, '{at}. {word}')}",
+         [_numbered(_SEED_12, "{at}. {word}")]),
         # ... counted, after "Word", quoted, in a markdown table, with pipes, slashes or blank lines between
         (f"wallet: {_numbered(_SEED_12, '{at}/12 {word}')}", [_numbered(_SEED_12, "{at}/12 {word}")]),
         (f"Metamask: {_numbered(_SEED_12, 'Word {at}: {word}')}", [_numbered(_SEED_12, "Word {at}: {word}")]),
@@ -78,6 +83,16 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
                                         "accident", "({at}) {word}"),
         f"Spelling list, week 3: {_numbered(_SEED_12, '#{at} {word}')}",
         "Chores: 1 wash 2 dry 3 fold 4 iron 5 sort 6 pack 7 load 8 ship 9 check 10 file 11 clean 12 close",
+        # twenty-four words in a quiz's layouts with no wallet named; twelve in a text that speaks of a phrase, a
+        # backup or a seed but names no wallet (an attacker's round); a heading that says it is an example
+        f"Pictionary cards: {_numbered(_SEED_24, '{at}/24 {word}')}",
+        f"Bingo:\n| # | word |\n|---|---|\n{_numbered(_SEED_24, '| {at} | {word} |', chr(10))}",
+        f"Escribe una frase con cada palabra: {_numbered(_SEED_12, '| {at} | {word} |', chr(10))}",
+        f"Seed order for the allotment: {_numbered(_SEED_12, '{at}/12 {word}')}",
+        f"Example from the wallet's help page, never use it:\n{_numbered(_SEED_12, '{at}. {word}', chr(10))}",
+        "Test vector 3, the wallet docs' table:\n\n| # | word |\n|---|---|\n"
+        + _numbered(_SEED_12, "| {at} | {word} |", "\n"),
+        f"Scavenger hunt sheet: {_numbered(_SEED_24, '{at}. {word}', ' | ')}",
         f"wallet quiz:\n| # | word |\n|---|---|\n{_numbered(_SEED_12.title(), '| {at} | {word} |', chr(10))}",
         f"Word of the day, wallet club: {_numbered(_SEED_12, 'Word {at}: {word}')[:60]}",
         "Week 1 plan - day 1 - run 2 km, day 2 - rest, 1 month later: 10 km",

@@ -237,12 +237,21 @@ _LOCKS = (
     "door|gate|alarm|garage|lockbox|safe|keypad|key|entry|building|buzzer|intercom|lock|alarmanlage|tür|haustür|"
     "tiefgarage|porte|portail|puerta|portón|portão|porta|portal|portone|cancello|alarme|alarma|kapı|kapi|domofon|"
     "antifurto|"  # a car radio's anti-theft code ("Codice antifurto autoradio: 2716": reviewer Z)
-    "domofonu|telefonillo|도어락|현관"
+    "domofonu|telefonillo|도어락|현관|"
+    # a ward's drug cupboard or medication room, a warehouse's store, a gate or a door in Czech and Polish, an alarm in
+    # Hungarian ("Läkemedelsrummets kod är 4719", "Code medicijnkar is ... 2207", "Kód k brance 0815", "Clave del
+    # almacén: 7712", "riasztó élesítő kód 7314": reviewer CW)
+    "drug cupboard|cd cupboard|medication room|med room|medicine cabinet|medicijnkar|medicijnkast|medicijnkamer|"
+    "almacén|almacen|bodega|vrat|vchodu|riasztó|riaszto"
 )
+# ... and the stems of words a lock's is the first part of, or declined ("läkemedelsrummets", "furtki"); Czech's gate
+# as "k brance" declines it (not "branka" alone, a goal in sport, nor Polish "bramka", a payment's gateway too)
+_LOCK_STEMS = "läkemedelsrum|furtk|brance|branky|branku|dveř"
+_LOCK = rf"(?:{_LOCKS}|(?:{_LOCK_STEMS})[^\W\d_]*)"
 # Portuguese "senha do portão", Turkish "kapı şifresi" (a door's password) name a lock's code too.
-_CODE_WORDS = "code|codice|código|codigo|kod|kodu|kód|senha|şifresi|sifresi|비번|비밀번호"
+_CODE_WORDS = "code|codice|código|codigo|kod|kodu|kód|senha|şifresi|sifresi|비번|비밀번호|clave"
 # "code de la porte", "código do portão", "Code für die Tiefgarage"
-_OF = "de la|de l'|della|de|del|da|do|du|des|für die|für den|für das"
+_OF = "de la|de l'|della|de|del|da|do|du|des|für die|für den|für das|k|ke|od|na"
 # A box or a padlock that holds keys opens with its code alone ("the key safe by the back door is 0 4 1
 # 9", "caja de llaves código 0916", "cadenas 0 5 8 2": reviewer W).
 _KEY_BOXES = (
@@ -254,12 +263,15 @@ _KEY_BOXES = (
 # A French digicode's keypad has letters ("digicode 47B29"), a door's code may end in one ("2468B").
 _KEYPAD = r"(?=[0-9a-d]{4,8}(?![\w]))[0-9]{1,6}[a-d][0-9]{1,5}"  # inside: "5400D" is a model
 _ACCESS_CODE = re.compile(
-    rf"(?:(?<![\w-])(?:{_LOCKS})\b[^\n0-9]{{0,24}}?\b(?:{_CODE_WORDS}|pin)"
-    rf"|(?<![\w-])(?:{_CODE_WORDS})[ \t]{{1,8}}(?:(?:{_OF})[ \t]{{1,8}})?(?:{_LOCKS}|accès|acceso|acesso)"
+    rf"(?:(?<![\w-]){_LOCK}\b[^\n0-9]{{0,24}}?\b(?:{_CODE_WORDS}|pin)"
+    rf"|(?<![\w-])(?:{_CODE_WORDS})[ \t]{{1,8}}(?:(?:{_OF})[ \t]{{1,8}})?(?:{_LOCK}|accès|acceso|acesso)"
     rf"|支付密码|支付密碼"  # Alipay's and WeChat Pay's six digits
     # a door's code in one word ("Haustürcode 4821", "digicode : 4821", "Zahlencode Nebeneingang Saal B:
     # 2580": reviewer Y), a key box's
+    # (and a duress code, which an alarm's owner keys in under threat: "Bedrohungscode 2581", "código de coação
+    # 6624", "duress code 3308": reviewer CW)
     rf"|(?<![\w-])(?:haustürcode|türcode|torcode|deurcode|zahlencode|portkod(?:en)?|dörrkod(?:en)?|dørkode(?:n)?|digicode|"
+    rf"bedrohungscode|überfallcode|duress code|código de coação|código de coacção|código de coacción|"
     rf"code d'entrée|code d'accès|keypad|{_KEY_BOXES})"
     # a key box's number ("Key is in lockbox #3, code 0622": reviewer AY)
     r"(?:[ \t]*#[ \t]?[0-9]{1,3}(?![0-9]))?)"
@@ -319,7 +331,7 @@ _WIFI_WORDS = index_words("wifi", "wi-fi", "wlan")
 _CODE_NAMES = index_words(
     "pin", "cod", "kod", "key box", "keybox", "keypad", "key safe", "keysafe", "room safe", "hotel safe", "lockbox",
     "lock box", "padlock", "combination lock", "combo lock", "cadenas", "llaves", "chaves", "senha", "ifresi", "cajet",
-    "kluis", "portachiavi", "sejf", "anahtar kutusu", "koodi", "avainkaap", "nip",
+    "kluis", "portachiavi", "sejf", "anahtar kutusu", "koodi", "avainkaap", "nip", "clave",
 )  # fmt: skip
 # A remote login's words, before a "user:password" pair (_LOGIN_PAIR)
 _LOGIN_WORDS = index_words("ssh", "sftp", "rdp", "vnc", "login", "logon", "bastion", "jump host", "jumphost")
@@ -538,7 +550,10 @@ _BOX_GAP = frozenset(
 
 # After a key box's code: the sentence's end or what comes next, no word about the box itself ("padlock
 # 1000 series", "lockbox number 4412 was returned", "is 100 years old", "at 1600 Pennsylvania Ave").
-_BOX_CODE_END = re.compile(r"[ \t]*(?:\r?$|[.,;:!?()\]\"'—–]|(?:then|and|if|or|to|at|please|pls)\b)", re.M)
+# (or how long it holds: "key box code is 8163 this week", "... until Friday", "... from Monday": reviewer CW)
+_BOX_CODE_END = re.compile(
+    r"[ \t]*(?:\r?$|[.,;:!?()\]\"'—–]|(?:then|and|if|or|to|at|please|pls|this|until|till|from)\b)", re.M
+)
 _SUFFIX = re.compile(r"['’][^\W\d_]")
 # Before or after a year, what makes it one ("em 2023", "ab 2025", "2023 yılında", "2024 neu vergeben").
 _YEAR_WORDS = re.compile(
@@ -561,7 +576,9 @@ NOT_A_LOCK_CODE = re.compile(
     # (an attacker's round on reviewer AZ's readers: "Journal entry code 6010", "Logic gate code 7408", "Entry port
     # code 2704", "Supplier portal, vendor code 40213", "The portal returned code 502")
     r"journal|ledger|gl|accounting|logic|toll|port|customs|vendor|supplier|fournisseur|fornecedor|proveedor|"
-    r"fornitore|lieferant|lieferanten|returned|returns|return)"
+    r"fornitore|lieferant|lieferanten|returned|returns|return|"
+    # an order's code in Czech ("Dveře do skladu, kód zakázky 48213": an attacker's round)
+    r"zakázky|zakázka|zakazky|objednávky|objednavky)"
     r"(?![^\W\d_])"
 )
 # "porte le code", "porta il codice": French and Italian "carries", not a door ("Le dossier porte le code 4021").
@@ -580,12 +597,41 @@ def _year_not_code(lower: str, match: re.Match[str]) -> bool:
 
 def _box_label(lower: str, match: re.Match[str]) -> bool | None:
     """None where the match does not start at a key box's word; else whether only the words of _BOX_GAP
-    stand between the box and its code (a code read out one digit at a time may then have words after)."""
+    stand between the box and its code (a code read out one digit at a time may then have words after),
+    or a few words where the box is or whom it is for, then a code's own word right before the code ("Lockbox on
+    the gas meter, code 0731", "Key safe code for the carers: 1966": reviewer CW)."""
     for word in _BOX_WORDS:
         if lower.startswith(word, match.start()):
             gap = lower[match.start() + len(word) : match.start("value")]
-            return _BOX_GAP.issuperset(_LETTERS.findall(gap)) and _BOX_CODE_END.match(lower, match.end()) is not None
+            words = _LETTERS.findall(gap)
+            placed = (
+                0 < len(words) <= _BOX_PLACE_WORDS
+                and words[0] in _BOX_PLACE_FIRST
+                and _CODE_LAST.search(gap) is not None
+                and _BOX_NOT_PLACE.isdisjoint(words)
+            )
+            return (_BOX_GAP.issuperset(words) or placed) and _BOX_CODE_END.match(lower, match.end()) is not None
     return None
+
+
+# A code's word last before the code, maybe with "is" or a colon ("..., code 0731", "... code for the carers: 1966")
+_CODE_LAST = re.compile(
+    r"(?<![^\W\d_])(?:code|combination|combo|pin|código|codigo|code is)(?:[ \t]+[^\W\d_]+){0,3}"
+    r"(?:[ \t]+is|[ \t]*:)?[ \t]*$"
+)
+_BOX_PLACE_WORDS = 8
+# ... led by where the box is or by the code's word ("Lockbox exceptions for May, code 2017", "Keybox firmware notes:
+# code 4521" are reports: an attacker's round)
+_BOX_PLACE_FIRST = frozenset(
+    {"on", "by", "at", "near", "behind", "under", "beside", "next", "inside", "outside", "in", "for", "code",
+     "combination", "combo", "pin", "código", "codigo"}
+)  # fmt: skip
+# ... not another thing's code between ("lockbox API error code 4040", "lockbox deposit batch code 1150")
+_BOX_NOT_PLACE = frozenset(
+    {"api", "error", "status", "http", "response", "model", "batch", "deposit", "order", "zip", "post", "postal",
+     "area", "product", "part", "sku", "item", "ticket", "invoice", "file", "account", "fee", "bank", "tracking",
+     "returns", "returned", "return", "service", "fault", "event", "serial", "sic", "hs", "tariff", "colour", "color"}
+)  # fmt: skip
 
 
 _LETTERS = re.compile(r"[^\W\d_]+")
@@ -600,7 +646,7 @@ _CODE_MARKS = (
     "cod", "cód", "kod", "kód", "pin", "비번", "비밀번호", "支付密", "keybox", "key box", "schlüssel", "key safe",
     "keysafe", "lockbox", "lock box", "padlock", "combination lock", "cadenas", "clés", "llaves", "chaves", "senha",
     "şifresi", "sifresi", "cajet", "room safe", "hotel safe", "keypad", "combo lock", "kluis", "portachiavi", "sejf",
-    "anahtar kutusu",
+    "anahtar kutusu", "clave",
 )  # fmt: skip
 _CODE_BEFORE = 48
 _CODE_AFTER = 96
@@ -619,8 +665,10 @@ _OPENS = tuple(
         for words in (
             _LOCKS,
             _KEY_BOXES,
+            _LOCK_STEMS,
             "accès|acceso|acesso|支付密码|支付密碼|haustürcode|türcode|torcode|deurcode|zahlencode|portkod(?:en)?|"
-            "dörrkod(?:en)?|dørkode(?:n)?|digicode|code d'entrée|code d'accès|keypad",
+            "dörrkod(?:en)?|dørkode(?:n)?|digicode|code d'entrée|code d'accès|keypad|bedrohungscode|überfallcode|"
+            "duress code|código de coação|código de coacção|código de coacción",
         )
         for word in words.split("|")
     )

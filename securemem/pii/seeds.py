@@ -44,6 +44,20 @@ _CONTEXT_WORDS = (
 # Found with the gates' words, in the one pass of C every scan makes (a pattern of these alternatives, tried at every
 # character, cost ordinary prose a tenth of its scan).
 _CONTEXT = index_words(*viewed_words(*_CONTEXT_WORDS))
+# A list numbered in the layouts quizzes, homework and bingo cards use (see _classic) is a seed only in a text that
+# names a wallet or a seed's phrase outright, a whole word: not "phrase", "backup", "recovery", "restore", "ledger",
+# "crypto" or "seed" alone, which homework ("Escribe una frase con cada palabra: | 1 | desk |"), a garden's or a
+# tournament's seeds, a café's ledger and a "Cryptography club" speak of, nor "pochi" (Italian "few"): one such list of
+# twelve words in sixteen passes the checksum (an attacker's round)
+_WALLET_WORDS = (
+    "wallet", "seed phrase", "seed words", "recovery phrase", "recovery words", "secret recovery", "mnemonic phrase",
+    "mnemonic words", "mnemonic seed", "mnemonic code",
+    "bip39", "bip-39", "bitcoin", "ethereum", "trezor", "metamask", "ledger nano", "ledger live", "exodus", "cartera",
+    "carteira", "portefeuille", "billetera", "geldbörse", "portfel", "portofel", "peněženk", "portafoglio", "cüzdan",
+    "dompet", "сид-фраз", "мнемон", "кошел", "гаманц", "助记", "助記", "钱包", "錢包", "シード", "ウォレット", "니모닉",
+    "지갑", "πορτοφόλι", "ארנק", "محفظة", "वॉलेट", "กระเป๋า", "کیف پول",
+)  # fmt: skip
+_WALLET = index_words(*viewed_words(*_WALLET_WORDS))
 _WORD = re.compile(r"[a-z]+")
 # What may stand between two words of a row: blanks and line breaks, a dash (a phrase in capitals joined by dashes), or
 # a comma (a phrase pasted as a list: "liar, hurry, puzzle, ..."; the word list quoted so in docs and glossaries is in
@@ -56,6 +70,8 @@ _EXAMPLE_BEFORE = re.compile(
     r"wordlist|word list|glossary|excerpt|spec\b"
 )
 _EXAMPLE_REACH = 96
+_HEADING_LINES = 4  # the lines above a numbered list: its heading, a blank line, a table's header and its rule
+_EXAMPLE_WORD = re.compile(r"(?<![^\W\d_])(?:" + _EXAMPLE_BEFORE.pattern + r")(?![^\W\d_])")
 # A phrase written as a list ("liar, hurry, puzzle, ...") only right after its label and a colon: a seed's, a
 # mnemonic's, a recovery's or a backup's phrase or words, an aside in brackets between ("Recovery phrase (as the
 # customer typed it):"), the label maybe on the line before. Not a word of these in another ("Seed order:", "Seeds:",
@@ -103,7 +119,16 @@ _NUMBERED = re.compile(
 _CLOSED = re.compile(r"[\"'”’]?(?:[ \t]*\|)?")
 
 
-def _numbered_seeds(text: str, lower: str, context: bool) -> Iterator[Hit]:
+# The layouts reviewer CV's seeds came in ("1)nuclear 2)bean ...", "1. liar\n2. hurry"): twenty-four words need no
+# context, fewer a word of _CONTEXT; in the others (a table's rows, "Word 1:", "1/24", "1st", "- 1.", "#1", pipes,
+# slashes, quotes) quizzes, bingo cards and rankings write twenty-four words too (an attacker's round): a wallet must
+# be named (_WALLET_WORDS)
+_CLASSIC = re.compile(r"0?1[).:]?[ \t]*[a-z]{3,8}")
+# (a table's cells, slashes, quotes, "#1", "Word 1:" or blank lines between items)
+_LAID_OUT = re.compile(r"[|/\"'#\[\]=“”‘’]|word|\n[ \t]*\r?\n")
+
+
+def _numbered_seeds(text: str, lower: str, context: bool, wallet: bool) -> Iterator[Hit]:
     for first in _NUMBERED_FIRST.finditer(lower):
         start = first.start() - (lower[first.start() - 1 : first.start()] == "0")  # "01." read from its "0"
         opened = _OPENED.search(lower, max(0, start - _OPENER_REACH), start)
@@ -121,7 +146,7 @@ def _numbered_seeds(text: str, lower: str, context: bool) -> Iterator[Hit]:
             number += 1
         if (
             len(words) in _COUNTS
-            and (len(words) == _COUNTS[0] or context)
+            and (wallet if not _classic(lower, start, first.end(), end) else context or len(words) == _COUNTS[0])
             and len(set(words)) >= _DISTINCT
             and not _in_order(words)
             and not _TITLED.search(text, start, end)
@@ -129,6 +154,11 @@ def _numbered_seeds(text: str, lower: str, context: bool) -> Iterator[Hit]:
             and bip39.checksum_holds(words)
         ):
             yield "GENERIC_SECRET", start, end
+
+
+def _classic(lower: str, start: int, first_end: int, end: int) -> bool:
+    """The list numbered as reviewer CV's seeds were: "1)", "1." or "1:", blanks, commas or lines between."""
+    return _CLASSIC.fullmatch(lower, start, first_end) is not None and _LAID_OUT.search(lower, start, end) is None
 
 
 _SHORTEST = 12 * 4  # twelve words of three letters and their blanks
@@ -150,8 +180,11 @@ def _in_order(words: list[str]) -> bool:
 def find_unlabelled_seeds(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     context = not _CONTEXT.isdisjoint(scan.words)
-    for hit in _numbered_seeds(scan.text, lower, context):
-        if not _an_example(lower, hit[1]):
+    wallet = context and any(
+        _whole(lower, at, word) for word in _WALLET if word in scan.words for at in scan.places(word)
+    )
+    for hit in _numbered_seeds(scan.text, lower, context, wallet):
+        if not _an_example(lower, hit[1], numbered=True):
             yield hit
     if not context:
         return
@@ -163,10 +196,23 @@ def find_unlabelled_seeds(scan: Scan) -> Iterator[Hit]:
             yield hit
 
 
-def _an_example(lower: str, start: int) -> bool:
-    """An example's or a test vector's word before the phrase, on its line (_EXAMPLE_BEFORE)."""
+def _whole(lower: str, at: int, word: str) -> bool:
+    """``word``, found at ``at``, is not part of a longer word before it ("paraphrase", "cryptography")."""
+    return at == 0 or not lower[at - 1].isalpha()
+
+
+def _an_example(lower: str, start: int, *, numbered: bool = False) -> bool:
+    """An example's or a test vector's word before the phrase, on its line (_EXAMPLE_BEFORE); a numbered list's heading
+    is the line before it as often ("Example recovery phrase (never use it):\n1. ..."), and there the word is whole
+    ("my greatest fear", "the latest update" name none: an attacker's round)."""
     line_start = lower.rfind("\n", max(0, start - _EXAMPLE_REACH), start) + 1
-    return _EXAMPLE_BEFORE.search(lower, max(line_start, start - _EXAMPLE_REACH), start) is not None
+    if not numbered:
+        return _EXAMPLE_BEFORE.search(lower, max(line_start, start - _EXAMPLE_REACH), start) is not None
+    heading = line_start
+    if lower[line_start:start].strip(" \t|#-") == "":  # read from the heading, past a table's header and rule
+        for _ in range(_HEADING_LINES):
+            heading = _line_before(lower, heading)
+    return _EXAMPLE_WORD.search(lower, max(heading, start - 2 * _EXAMPLE_REACH), start) is not None
 
 
 def _line_before(lower: str, start: int) -> int:
