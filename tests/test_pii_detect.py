@@ -860,6 +860,8 @@ HOSTILE.update(
         "numbered-words-unmarked": "wallet seed: " + "#1 liar (2) hurry 3 - few 4 pig " * (FIFTH // 32),
         # Stop 66's: "PUK-код" and the SIM card's words, a system's password column's cells
         "puk-of-the-sim": "PUK-код для от SIM-карты " * (FIFTH // 25),
+        "otp-secret-word-first": "секрет totp для x (y): " * (FIFTH // 23),
+        "backup-codes-joined": "バックアップコード：8d7b8-29863、" * (FIFTH // 24),
         "key-box-placed": "lockbox on the gas meter, code " * (FIFTH // 31),
         "clave-of-a-store": "clave del almacén clave " * (FIFTH // 24),
         "numbered-words-table": "wallet\n" + "| 1 | able |\n\n- 1. able / 1st able Word 1: 'able' " * (FIFTH // 52),

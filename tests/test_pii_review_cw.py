@@ -29,6 +29,25 @@ from tests.helpers import found_values
         ("Alarmanlage Scharfschalt-Code 2580, Bedrohungscode 2581", ["2580", "2581"]),
         ("código do alarme 6623, código de coação 6624.", ["6623", "6624"]),
         ("Panel: user code 4410, duress code 3308.", ["3308"]),
+        # an app's or a consumer's secret, an integration's key; Vault's unseal key "share #2"
+        ("<wechat>\n  <appsecret>ba3de6ed133bf595b9500e050f7bc50e</appsecret>\n</wechat>",
+         ["ba3de6ed133bf595b9500e050f7bc50e"]),
+        ("Daraja: consumer key v7HUGgeYprSOfRQmF6INLnsnIPWwsGwoYHfITUZBTCXa7G4c, rotate it",
+         ["v7HUGgeYprSOfRQmF6INLnsnIPWwsGwoYHfITUZBTCXa7G4c"]),
+        ("Unseal key share #2: tAni7Kl59GSjFKlAnPD5wN7VBqjLgetwPhTk+bBjO8K3",
+         ["tAni7Kl59GSjFKlAnPD5wN7VBqjLgetwPhTk+bBjO8K3"]),
+        # a router's Wi-Fi key as its sticker prints it
+        ("- WLAN 'FRITZ!Box 7590 KQ', Netzwerkschlüssel 4719 2281 0937 4416 2290", ["4719 2281 0937 4416 2290"]),
+        ("Wi-Fi SSID aterm-4f7c21-g、暗号化キー 4a1c9e27f3b8d。", ["4a1c9e27f3b8d"]),
+        # an authenticator's secret after the secret's word first, in Russian and Spanish
+        ("Секрет TOTP для рабочего VPN (так он записан в заметке): m3ti dsyq vx6s pxw5 dcd7 ocvp n26r nkj3",
+         ["m3ti dsyq vx6s pxw5 dcd7 ocvp n26r nkj3"]),
+        ("Secreto TOTP para la VPN: m3ti dsyq vx6s pxw5 dcd7 ocvp n26r nkj3",
+         ["m3ti dsyq vx6s pxw5 dcd7 ocvp n26r nkj3"]),
+        # backup codes after Japanese's and Korean's label, the codes fullwidth or joined by "、"
+        ("ユーザーの二段階認証バックアップコード：８ｄ７ｂ８－２９８６３、７ａａｂｄ－５０５ａａ",
+         ["８ｄ７ｂ８－２９８６３", "７ａａｂｄ－５０５ａａ"]),
+        ("백업 코드: 8d7b8-29863, 7aabd-505aa", ["8d7b8-29863", "7aabd-505aa"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -52,6 +71,12 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         # a warehouse's aisle, a product's code
         "Clave del almacén central: sección 4, pasillo 12",
         "Bodega 14, clave de producto 55231",
+        # a broker's routing key; a plan's years after a network key's name; a secret otp policy's words
+        'routing_key = b"orders/EuropeWest1/Created"',
+        "RabbitMQ routing key orders.created.v2 for the billing queue",
+        "WLAN: network key 2024 2025 2026 2027 plan",
+        "secret otp policy for users: test user mail 2345",
+        "コードレビューの結果：バックアップコードの生成は 2024-05 から、テスト 3 件",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

@@ -133,9 +133,24 @@ def _wifi_payloads(text: str) -> Iterator[tuple[int, int, Hit | None]]:
         yield payload.start(), payload.end(), key if named else None
 
 
+# A router's own Wi-Fi key as its sticker prints it, after the key's name: twenty digits in groups of four (a
+# FRITZ!Box's "Netzwerkschlüssel 4719 2281 0937 4416 2290"), or thirteen or twenty-six hex digits (a WEP or an
+# Aterm's key, "暗号化キー 4a1c9e27f3b8d": reviewer CW)
+_STICKER_KEY = re.compile(
+    r"(?:netzwerkschlüssel|wlan-schlüssel|wlan-key|wlan key|wpa2?[ \-]key|wi-?fi key|network key|clé wpa2?|clé wi-?fi|"
+    r"暗号化キー|暗号キー|パスフレーズ)[ \t]*[:=：]?[ \t]*"
+    r"(?P<value>[0-9]{4}(?:[ \-][0-9]{4}){3,4}|[0-9]{16,20}"
+    r"|(?=[a-f]*[0-9])(?=[0-9]*[a-f])(?:[0-9a-f]{26}|[0-9a-f]{13}))"
+    r"(?![0-9a-z])"
+)
+
+
 def _wifi_keys(text: str, lower: str) -> Iterator[Hit]:
     if " / " in lower:
         yield from _wifi_pairs(text, lower)
+    for sticker in _STICKER_KEY.finditer(lower):
+        if not all(YEAR.fullmatch(group) for group in re.split("[ -]", sticker["value"])):  # not a plan's years
+            yield "PASSWORD", *sticker.span("value")
     for named in _WIFI_NAMED.finditer(lower):
         group = "value" if named["value"] is not None else "key"
         start, end = named.span(group)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 
 from securemem.pii import bip39, seeds
+from securemem.pii.normalize import as_viewed
 from securemem.pii.scan import Scan, index_words
 
 Hit = tuple[str, int, int]
@@ -80,12 +81,15 @@ _CODES_LABEL = re.compile(
     r"(?:recovery|backup|2fa|mfa|scratch|one[ \-]time|emergency|rescue|wiederherstellungs|códigos de|codes de)"
     r"[ \t_\-]*(?:codes?|kódy|codici|códigos|récupération)"
     r"|(?:2fa|mfa|totp|otp)[ \t_\-]+backup(?=[ \t]*:)"  # "Binance 2FA backup: PSDV-ZSW3-G7P5" (reviewer R)
+    # Japanese's, Chinese's and Korean's backup and recovery codes ("二段階認証バックアップコード：
+    # ８ｄ７ｂ８－２９８６３、７ａａｂｄ－５０５ａａ", the view's ASCII: reviewer CW)
+    r"|バックアップコード|リカバリーコード|リカバリコード|备用码|備用碼|恢复码|恢復碼|백업 ?코드|복구 ?코드"
 )
 # One code: letters and digits, in one to four groups joined by dashes, or two groups of digits joined by a
 # space ("4821 9932"), a digit in it; codes are
 # separated by commas, spaces or list markers. Read until the first thing that is not one.
 _CODE = re.compile(r"[0-9]{3,5} [0-9]{3,5}(?![A-Za-z0-9])|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12}){0,3}")
-_CODE_GAP = re.compile(r"[ \t]*(?:[,;][ \t]*|\n[ \t]*(?:[-*•][ \t]+|[0-9]{1,2}[.)][ \t]+)?|[ \t]+(?:and[ \t]+)?)")
+_CODE_GAP = re.compile(r"[ \t]*(?:[,;、][ \t]*|\n[ \t]*(?:[-*•][ \t]+|[0-9]{1,2}[.)][ \t]+)?|[ \t]+(?:and[ \t]+)?)")
 _MAX_CODES = 32
 _SEED_OVERHANG = 3 * 9  # characters read past the words for a phrase's last words (three words of eight letters)
 
@@ -93,7 +97,10 @@ _SEED_OVERHANG = 3 * 9  # characters read past the words for a phrase's last wor
 # The words every label ends with: the patterns are searched only just before them (an alternation
 # that no literal leads is tried at every character of the text: a tenth of a whole scan's time).
 _SEED_WORDS_AT = ("phrase", "words", "mnemonic", "semilla", "récupération", "seed")
-_CODE_WORDS_AT = ("code", "kódy", "codici", "códigos", "récupération", "backup")
+_CODE_WORDS_AT = (
+    "code", "kódy", "codici", "códigos", "récupération", "backup", "コード", "备用码", "備用碼", "恢复码", "恢復碼",
+    "코드",
+)  # fmt: skip
 _REACH = 48  # how far before its last word a label may start
 
 
@@ -109,12 +116,18 @@ _OTP_WORDS = ("totp", "otp", "2fa", "mfa", "authenticator")
 # "Key" after TOTP's, OTP's or an authenticator's name only: a 2FA or an MFA key is a hardware key too ("2FA
 # key fob serial: ..."). The words between the label and its colon say how it is shown ("as shown in the
 # app"), not what else it is ("serial", "asset tag", "vault name": an attacker's round).
+# (or the secret's word first, in more languages: "Секрет TOTP для рабочего VPN (...): m3ti dsyq ...", reviewer CW)
 _OTP_LABEL = re.compile(
-    r"(?<![a-z])(?:(?:t?otp|authenticator)[ \t_\-]*(?:seed|secret|key)|(?:2fa|mfa)[ \t_\-]*(?:seed|secret))(?![a-z])"
+    r"(?<![a-z])(?:(?:t?otp|authenticator)[ \t_\-]*(?:seed|secret|key)|(?:2fa|mfa)[ \t_\-]*(?:seed|secret)"
+    rf"|(?:secret|secreto|segredo|geheimnis|sekret|{as_viewed(('секрет',))})[ \t]+(?:t?otp|2fa|mfa))(?![a-z])"
 )
 # ... or a blank alone, the secret right after its label ("TOTP seed Q6TGCERNJAFNPMNRVA6STQOSK3PYFWKJ.":
 # reviewer AZ).
-_OTP_TAIL = re.compile(r"(?:[ \t]+(?:as|in|from|for|shown|\()[^\n:=]{0,48})?[ \t]*[:=][ \t]*|[ \t]+")
+_OTP_TAIL = re.compile(
+    rf"(?:[ \t]+(?:as|in|from|for|shown|para|für|pour|per|dla|{as_viewed(('для',))}|\()[^\n:=]{{0,48}})?"
+    r"[ \t]*[:=][ \t]*"
+    r"|[ \t]+"
+)
 # Base32 in one case (an app shows it in capitals, some in small letters): mixed case is a name
 # ("GoogleAuthenticator2", "ProdMfaVault2345"); in groups of four, one at least mixing letters and digits
 # ("test user mail 2345" is words).
@@ -129,7 +142,10 @@ def may_hold_recovery_secret(scan: Scan) -> bool:
     if not _RECOVERY_WORDS.isdisjoint(scan.words):  # the scan's words: one pass for every gate's
         return True
     lower = scan.lower
-    return not lower.isascii() and ("kódy" in lower or "códigos" in lower or "récupération" in lower)
+    return not lower.isascii() and any(word in lower for word in _CODE_WORDS_OTHER)
+
+
+_CODE_WORDS_OTHER = ("kódy", "códigos", "récupération", "コード", "码", "碼", "코드")
 
 
 def _around(scan: Scan, words: tuple[str, ...], pattern: re.Pattern[str]) -> Iterator[re.Match[str]]:

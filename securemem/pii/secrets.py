@@ -683,7 +683,8 @@ _ASSIGN_START = re.compile(r"""["'`\]]?[ \t]{0,8}(?:[:=\-\u2192]|\?=|(?:is|was)\
 _KEY_REST = re.compile(r"[a-z0-9_.\-]{0,64}")
 # A key's number among several, between its name and its value ("unseal key 1 of 5: FKMZqEH9...=", "recovery key #2
 # = ...": reviewer CR): the name is the key's, the value comes after the number.
-_KEY_ORDINAL = re.compile(r"[ \t]#?[0-9]{1,2}(?:[ \t]?(?:of|/)[ \t]?[0-9]{1,2})?(?=[ \t]{0,8}[:=])")
+# ("Unseal key share #2: tAni7...": reviewer CW)
+_KEY_ORDINAL = re.compile(r"(?:[ \t]share)?[ \t]#?[0-9]{1,2}(?:[ \t]?(?:of|/)[ \t]?[0-9]{1,2})?(?=[ \t]{0,8}[:=])")
 
 
 def _past_ordinal(lower: str, key_end: int) -> int:
@@ -3872,7 +3873,11 @@ _PROSE_KEY_WORDS = (
 _PROSE_KEY = re.compile(rf"(?:{by_first_letter(_PROSE_KEY_WORDS)})\b")
 # "HMAC key ...", "signing secret ...": found from "key" and "secret" (str.find) and the word before
 # them, not by more alternatives in the pattern above, which would read every text longer.
-_QUALIFIER = re.compile(r"(?<![a-z0-9_])(?:hmac|signing|encryption|master|webhook|shared|client)[ _\-]?$")
+# (an app's and a consumer's secret, an integration's key: "<appsecret>ba3de6...", "consumer key v7HUGg...": reviewer
+# CW; not a message broker's "routing_key = b\"orders/EuropeWest1/Created\"", an attacker's round)
+_QUALIFIER = re.compile(
+    r"(?<![a-z0-9_])(?:hmac|signing|encryption|master|webhook|shared|client|app|consumer|integration)[ _\-]?$"
+)
 # A run may start up to _NEAR characters after the word ("The token for the internal metrics endpoint
 # is fewsF...": reviewer AC); it needs _RUN_MIN of its characters there to be found.
 _NEAR, _RUN_MIN = 48, 16
