@@ -48,6 +48,12 @@ from tests.helpers import found_values
         ("ユーザーの二段階認証バックアップコード：８ｄ７ｂ８－２９８６３、７ａａｂｄ－５０５ａａ",
          ["８ｄ７ｂ８－２９８６３", "７ａａｂｄ－５０５ａａ"]),
         ("백업 코드: 8d7b8-29863, 7aabd-505aa", ["8d7b8-29863", "7aabd-505aa"]),
+        # an account after a line that holds an address at a reserved domain (".example" is no sample's word)
+        ("e-mail jan.dvorak72@seznam.example. Plnění na účet 19-2994494754/0800.",
+         ["jan.dvorak72@seznam.example", "19-2994494754/0800"]),
+        # a checking or a savings account named by its kind alone, beside its routing number
+        ("Direct deposit change: routing 085879382, checking 3820019475 (Chase).", ["3820019475"]),
+        ("split deposit: (routing 219665676), 20% savings 000123987662.", ["000123987662"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -77,6 +83,10 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "WLAN: network key 2024 2025 2026 2027 plan",
         "secret otp policy for users: test user mail 2345",
         "コードレビューの結果：バックアップコードの生成は 2024-05 から、テスト 3 件",
+        # checking and savings that are no accounts; an example's account
+        "routing table updated; checking 3 nodes, savings 1200 USD",
+        "ABA routing 021000021 — checking the logs for 2024 errors",
+        "Example: účet 19-2994494754/0800",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

@@ -131,8 +131,9 @@ _ACCOUNT_LABEL = re.compile(
     "|(?P<rsb>" + _viewed("счёт", "счет", "счёта", "счета", "счету", "сч.") + ")"
     # Mexico's CLABE, checked by its control digit ("Cuenta CLABE para devolución: 0938...": reviewer BQ)
     r"|(?:cuenta )?clabe(?: interbancaria)?"
-    # an account named alone, read only beside its bank's routing number on the line (see _BRANCH_LINE)
-    r"|(?P<bare>account|acct|acc|a/c|conta(?: corrente)?|cuenta|compte)"
+    # an account named alone, read only beside its bank's routing number on the line (see _BRANCH_LINE); its kind
+    # alone too ("routing 085879382, checking 3820019475", "(routing 219665676), 20% savings 000123987662": reviewer CW)
+    r"|(?P<bare>account|acct|acc|a/c|checking|savings|conta(?: corrente)?|cuenta|compte)"
     # the Nordic, Polish and German "konto", read only as Norway's dotted account or an NRB by their check digits
     # ("utbetales til konto 9710.44.18264": reviewer CQ; not "Konto: 5550 1234 9 ist das Spendenkonto": an attacker's)
     r"|(?P<konto>konto(?:en|t)?))(?![^\W\d_])"
@@ -244,7 +245,7 @@ _LABEL_WORDS = index_words(
     "account", "acct", "acc", "a/c", "nuban", "clabe", "kontonummer", "konto", "kto", "bankkonto", "compte", "cuenta",
     "conto", "conta", "rekeningnummer", "bankrekening", "konta", "rachunku", "tilinumero", "szamlaszam", "hesap",
     "nomor", "rekening", "rek", "stk", "akaunti", "cbu", "cvu", "transfer ke", "agência", "agencia", "rachunek",
-    "akaun", "c.b.u", "clave bancaria", "tk",
+    "akaun", "c.b.u", "clave bancaria", "tk", "checking", "savings",
     "kontonr", "asusun", "khata",  # Danish's and Norwegian's abbreviation, Hausa's and Hindi's (reviewers CK, CL)
     # Morocco's, Mozambique's and Portugal's, Peru's (see _labelled_checked_accounts), with the blank or colon after
     # them ("describe", "attribute" hold "rib")
@@ -550,9 +551,13 @@ _CBU_OTHER = re.compile(
     r"operaci[óo]n|c[óo]digo|seguimiento|reclamo|pago|factura|cae|comprobante|transacci|ticket|pedido|orden|nro"
 )
 # A sample's, a template's or a form's words (the national readers' line; ledgers.py reads them before a record)
+# (not a domain's name: an address "jan.dvorak72@seznam.example" or "x@example.com" on the line says nothing of an
+# account after it: reviewer CW)
 EXAMPLE_WORDS = re.compile(
-    r"(?<![^\W\d_])(?:ejemplo|exemplo|example|exemple|beispiel|esempio|sample|dummy|placeholder|template|formato"
-    r"|format|layout|specimen|ex\.|preencha|contoh|misal|" + _viewed("образец", "образца", "пример") + ")"
+    r"(?<![^\W\d_])(?<![.@])(?:ejemplo|exemplo|(?:example|exemple)(?!\.[a-z])|beispiel|esempio|sample|dummy|placeholder"
+    r"|template|formato|format|layout|specimen|ex\.|preencha|contoh|misal|"
+    + _viewed("образец", "образца", "пример")
+    + ")"
 )
 
 
