@@ -54,6 +54,15 @@ from tests.helpers import found_values
         # a checking or a savings account named by its kind alone, beside its routing number
         ("Direct deposit change: routing 085879382, checking 3820019475 (Chase).", ["3820019475"]),
         ("split deposit: (routing 219665676), 20% savings 000123987662.", ["000123987662"]),
+        # a user, or a host's address, then " / " and a password with a symbol, after an account's or a login's word
+        ("Home Assistant, owner account chidi / Kitchen-Lights-42!. Long-lived token below", ["Kitchen-Lights-42!"]),
+        ("Workday ISU for the ADP connector: ISU_ADP_Payroll / q7!Rm2@vXe9#Lp (rotated 2024-09-15).",
+         ["q7!Rm2@vXe9#Lp"]),
+        # a HomeKit accessory's setup code; a lock's code under a settings file's key
+        ("HomeKit setup codes (client keeps the stickers): bridge 482-19-735, garage opener 307-44-219.",
+         ["482-19-735", "307-44-219"]),
+        ("# secrets.yaml\nwifi_ssid: Casa\nalarm_code: '1408'\n", ["1408"]),
+        ("door-pin = 5512", ["5512"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
@@ -87,6 +96,12 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "routing table updated; checking 3 nodes, savings 1200 USD",
         "ABA routing 021000021 — checking the logs for 2024 errors",
         "Example: účet 19-2994494754/0800",
+        # a page's path, two figures after a login's word; a build's number in a text about HomeKit; a year, an error
+        "user guide v2.1 / Getting-Started-2024!",
+        "LOGIN page KPIs: p95 1200ms / p99#3400ms",
+        "HomeKit release notes: build 123-45-678 shipped",
+        "alarm_code: 2024",
+        "error_code: 4040",
     ],
 )
 def test_these_near_forms_stay(text: str) -> None:

@@ -13,11 +13,12 @@ symbol): "admin / settings" is a menu's path.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 
 from securemem.pii.answers import PASSWORD_SYMBOLS as _SYMBOLS
 from securemem.pii.normalize import as_viewed, viewed_words
-from securemem.pii.scan import COUNTED, YEAR, LineStarts, Scan, index_words
+from securemem.pii.scan import COUNTED, YEAR, LineStarts, Scan, index_words, year_or_example
 
 Hit = tuple[str, int, int]
 
@@ -352,7 +353,41 @@ _CODE_NAMES = index_words(
 _LOGIN_WORDS = index_words("ssh", "sftp", "rdp", "vnc", "login", "logon", "bastion", "jump host", "jumphost")
 _ACCOUNT_WORDS = (
     index_words("auth", "snmp-server", "tacacs-server", "radius-server") | _WIFI_WORDS | _CODE_NAMES | _LOGIN_WORDS
-) | index_words(" / ", "chpasswd", "app pass", "app-pass", "app-specific", "anwendungspasswort", _SECRET_NUMBER)
+) | index_words(
+    " / ", "chpasswd", "app pass", "app-pass", "app-specific", "anwendungspasswort", _SECRET_NUMBER, "homekit",
+    "_code", "-code", "_pin",
+)  # fmt: skip
+# A HomeKit accessory's setup code, eight digits as its sticker prints them ("482-19-735"), in a text about HomeKit
+# (reviewer CW), within _HOMEKIT_REACH characters after its name
+_HOMEKIT_CODE = re.compile(r"(?<![0-9\-])[0-9]{3}-[0-9]{2}-[0-9]{3}(?![0-9\-])")
+_HOMEKIT_REACH = 400
+# ... named as a code ("setup codes", "pairing code"), no other number's word between ("build 123-45-678")
+_HOMEKIT_OTHER = re.compile(r"(?<![^\W\d_])(?:build|version|model|serial|part|order|ticket|invoice|sku)(?![^\W\d_])")
+
+
+def _homekit_and_keyed_codes(scan: Scan, lower: str) -> Iterator[Hit]:
+    words = scan.words
+    if "homekit" in words:
+        places = scan.places("homekit")
+        for code in _HOMEKIT_CODE.finditer(lower, places[0]):
+            at = places[bisect_right(places, code.start()) - 1]  # the name nearest before it
+            if code.start() - at > _HOMEKIT_REACH:
+                continue
+            between = lower[at : code.start()]
+            if ("code" in between or "pairing" in between) and _HOMEKIT_OTHER.search(between) is None:
+                yield "PASSWORD", *code.span()
+    if "_code" in words or "-code" in words or "_pin" in words:
+        for keyed in _KEYED_LOCK_CODE.finditer(lower):
+            if not year_or_example(keyed["value"]):
+                yield "PASSWORD", *keyed.span("value")
+
+
+# A lock's code under a key of code or a file of settings ("alarm_code: '1408'", "gate-pin = 5512": reviewer CW)
+_KEYED_LOCK_CODE = re.compile(
+    r"(?<![\w\-])(?:alarm|door|gate|garage|lockbox|keybox|keypad|safe|intercom|entry|front_door|back_door)[_\-]"
+    r"(?:code|pin|passcode)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>[0-9]{4,8})[\"']?[ \t]*(?:[,;#]|\r?$)",
+    re.M,
+)
 
 
 def _may_name_wifi(lower: str) -> bool:
@@ -451,6 +486,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
             ):
                 yield "PASSWORD", *match.span("value")
     yield from _lock_phrase_codes(lower)
+    yield from _homekit_and_keyed_codes(scan, lower)
     yield from _login_pairs(text, lower, words)
     yield from _chpasswd_lists(text, lower)
     if "auth" in words or "-server" in lower:
@@ -925,6 +961,25 @@ def _admin_pairs(text: str, lower: str) -> Iterator[Hit]:
         # are a menu's path and a folder), and the value is no word with a number.
         if _CLAUSE_END.match(text, match.end()) and _strong(text[start:end]) and not _WORDY.search(text[start:end]):
             yield "PASSWORD", start, end
+    for match in _LOGIN_SLASH.finditer(lower):
+        start, end = _trimmed(text, *match.span("value"))
+        value = text[start:end]
+        ended = _CLAUSE_END.match(text, match.end()) or _NEXT_SENTENCE.match(text, match.end())
+        if ended and _strong(value) and any(char in _SYMBOLS for char in value):
+            yield "PASSWORD", start, end
+
+
+# Any user, or a host's address, then " / " and a password, after an account's or a login's word in the clause ("owner
+# account chidi / Kitchen-Lights-42!", "router admin 192.168.0.1 / Adm1n-Nagy!", "Workday ISU for the ADP connector:
+# ISU_ADP_Payroll / q7!Rm2@vXe9#Lp": reviewer CW); the password strong and holding a symbol (a menu's "Sales /
+# Marketing2" holds none)
+# (the user right after the word, or after a colon or a comma further on, holding a digit, a dot, "_" or "@": "user
+# guide v2.1 / Getting-Started-2024!" is a page's path, "LOGIN page KPIs: p95 1200ms / p99#3400ms" two figures)
+_LOGIN_SLASH = re.compile(
+    r"(?<![^\W\d_])(?:account|login|isu|user|username|creds|credentials|admin)(?![^\W\d_])"
+    r"(?:[ \t]+[a-z0-9._@\-]{2,64}|[^\n/]{0,40}?[:,][ \t]*[a-z0-9_@\-]*[0-9._@][a-z0-9._@\-]*)"
+    r"[ \t]+/[ \t]+(?P<value>[^\s<>/*`'\"]{8,64})"
+)
 
 
 # A retina asset's name ("insurer-badge@2x~ipad.png" after "spinner@1.5x.gif" in a list of icons: reviewer BQ)
