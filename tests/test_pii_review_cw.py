@@ -63,6 +63,14 @@ from tests.helpers import found_values
          ["482-19-735", "307-44-219"]),
         ("# secrets.yaml\nwifi_ssid: Casa\nalarm_code: '1408'\n", ["1408"]),
         ("door-pin = 5512", ["5512"]),
+        # a national number after a name in a list where another name's number has its country's code
+        ("Przypomnienia: Katarzyna Mazur +48 604 182 273, Tomasz Lewandowski 22 418 22 73.",
+         ["+48 604 182 273", "22 418 22 73"]),
+        ("Richiami igiene:\n- Francesca Gallo, 333 418 2273, ultima seduta 12/04\n- Paolo Conti, +39 340 227 7314",
+         ["333 418 2273", "+39 340 227 7314"]),
+        # ... not an amount after a budget's line, nor a number after no name
+        ("Presupuesto: Importe Total 612 345 678 EUR; contacto Ana Ruiz +34 644 81 27 39", ["+34 644 81 27 39"]),
+        ("Ana Ruiz +34 644 81 27 39; pedido 612 345 678", ["+34 644 81 27 39"]),
     ],
 )  # fmt: skip
 def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:

@@ -3772,8 +3772,36 @@ def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
         and _CALLS.search(scan.lower, max(line_start, start - 56), start) is not None
     )
     if not (named or called):
-        return False
+        return _beside_dialled_names(scan, before, candidate)
     return any(_mobile_in(candidate, region) for region in _regions_near(scan, start))
+
+
+# A list of people and their numbers, one written with its country's code after a name ("Katarzyna Mazur +48 604 182
+# 273, Tomasz Lewandowski 22 418 22 73", "Rocío Jiménez +34 644 81 27 39, Álvaro Ruiz 699 12 48 30": reviewer CW):
+# a national number of that country after another name is one of the list's.
+_NAME_THEN = r"(?<![^\W\d_])([^\W\d_]{2,20})[ \t]+([^\W\d_][^\W\d_'’\-]{1,24})[ \t]*[,:]?[ \t]+"
+_NAME_THEN_DIALLED = re.compile(_NAME_THEN + r"\+[ \t]?([0-9]{1,3})(?=[ \t\-.(]?[0-9])")
+_LISTED_NAME = re.compile(_NAME_THEN + "$")
+
+
+def _beside_dialled_names(scan: Scan, before: str, candidate: str) -> bool:
+    name = _LISTED_NAME.search(before)
+    if name is None or not (name[1].istitle() and name[2].istitle()):
+        return False
+    if scan.dialled_names is None:
+        found: dict[str, None] = {}
+        for count, dialled in enumerate(_NAME_THEN_DIALLED.finditer(scan.text)):
+            if count == _TEXT_REGIONS_MOST:
+                break
+            if dialled[1].istitle() and dialled[2].istitle():
+                digits = dialled[3]
+                for size in range(1, len(digits) + 1):
+                    codes = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(digits[:size]))
+                    if codes:
+                        found[codes[0]] = None
+                        break
+        scan.dialled_names = tuple(code for code in found if code not in scan.phone_regions)
+    return _valid_in(candidate, scan.dialled_names)
 
 
 def _regions_near(scan: Scan, start: int) -> tuple[str, ...]:

@@ -214,6 +214,7 @@ class Scan:
         "_numbers",
         "_tokens",
         "_words",
+        "dialled_names",
         "hidden",
         "hints",
         "lettered",
@@ -249,6 +250,9 @@ class Scan:
         self.script_regions: tuple[str, ...] | None = None  # the phone regions the text's scripts name (contact.py)
         self.text_regions: tuple[str, ...] | None = None  # the phone regions the text's own words name (contact.py)
         self.regions_near: dict[int, tuple[str, ...]] = {}  # ... those a stretch of it names, by stretch (contact.py)
+        self.dialled_names: tuple[str, ...] | None = (
+            None  # the countries of "+" numbers after a person's name (contact.py)
+        )
         self.phone_regions = phone_regions
         self._encoded = encoded
         self._lower: str | None = None
