@@ -68,6 +68,9 @@ from tests.helpers import found_values
          ["+48 604 182 273", "22 418 22 73"]),
         ("Richiami igiene:\n- Francesca Gallo, 333 418 2273, ultima seduta 12/04\n- Paolo Conti, +39 340 227 7314",
          ["333 418 2273", "+39 340 227 7314"]),
+        # a Japanese contact's numbers after a clause that ended with a Latin "ID" and its number
+        ("患者ID 00482731。キーパーソン長男 090-4721-3386、自宅 03-3981-2270。", ["090-4721-3386", "03-3981-2270"]),
+        ("HS编码 8471.30.0000，毛重 1,240.5 KG，联系电话 139 1234 5678", ["139 1234 5678"]),
         # ... not an amount after a budget's line, nor a number after no name
         ("Presupuesto: Importe Total 612 345 678 EUR; contacto Ana Ruiz +34 644 81 27 39", ["+34 644 81 27 39"]),
         ("Ana Ruiz +34 644 81 27 39; pedido 612 345 678", ["+34 644 81 27 39"]),

@@ -1402,6 +1402,9 @@ _LETTERS = "a-z\u00e0-\u00ff\u0100-\u017f\u0218-\u021b\u1ea1-\u1ef9"
 # Hangul's ("검체 접수 번호": reviewer CR)
 _OTHER_WORDS = r"[\u0621-\u064a\u0671-\u06d3]+|[\u05d0-\u05ea]+|[\u1200-\u135a]+|[\uac00-\ud7a3]+|#"
 _WORDS = re.compile(rf"[{_LETTERS}]+|{_OTHER_WORDS}")
+# Kana and CJK ideographs, which _WORDS does not read as words
+_UNREAD_LETTERS = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+_CLAUSE_STOP = re.compile(r"[。．.;；!！?？]")
 
 
 # A phone named in a context ("call", "mobile:", "tel"): what a run of single digits needs to be one.
@@ -1421,6 +1424,17 @@ def _callback_named(before: str) -> str:
     return before
 
 
+def _read_words(before: str) -> list[str]:
+    """The words of ``before`` that _WORDS reads, none where a clause ends after them and words of a script not read
+    here stand nearest the number ("患者ID 00482731。キーパーソン長男 090-4721-3386": reviewer CW; but "HS编码
+    8471.30.0000" is one label)."""
+    words = _WORDS.findall(before)
+    tail = before[before.rfind(words[-1]) + len(words[-1]) :] if words else ""
+    if _UNREAD_LETTERS.search(tail) is not None and _CLAUSE_STOP.search(tail) is not None:
+        return []
+    return words
+
+
 def _last_words(scan: Scan, start: int) -> list[str]:
     before = scan.before(start, 40)
     row = before.rfind("\n")
@@ -1431,7 +1445,7 @@ def _last_words(scan: Scan, start: int) -> list[str]:
     if "caller" in before:  # "Caller ID: 07812 ..." names a phone; "caller 12345678" (code, logs) does not
         before = _CALLER_ID.sub("callerid", before)
     before = _callback_named(before)
-    words = _WORDS.findall(before)
+    words = _read_words(before)
     if (
         words
         and words[-1] in _LABEL_REFERENCES
