@@ -1001,6 +1001,21 @@ def altered(name: str) -> list[str]:
         # account number after its
         # bank's name, a German phone spoken in words with commas, an IP address with blanks around its dots.
         ("cv", "claim", None, 0.912),
+        # Reviewer CW (blind: a hospital ward's handovers, an insurer's claims, payroll changes, a fintech's support
+        # chats, an SRE team's runbooks, a utility's field tickets, a municipal office, a charity's rosters, a car
+        # rental's reports, admissions, a property manager's tenants, shipping, a smart-home installer's handovers, a
+        # crypto exchange's compliance desk, a dental clinic's recalls, an agent's memory; 30 languages; 366 lines): 432
+        # of 511 as it came (84.5%), no ordinary line altered; 464 since: a key box's code after where it is or whom it
+        # is for, a ward's drug cupboard's, a warehouse's, a Czech gate's, a Hungarian alarm's and duress codes; an
+        # app's, a consumer's and an integration's secret, an unseal key's share, a router's sticker key, an
+        # authenticator's secret after the secret's word first, CJK backup codes; checking and savings accounts beside
+        # a routing number, an account after an address at a reserved domain; a user and " / " and a password after a
+        # login's word, HomeKit setup codes, a lock's code under a settings key; a national number after a name in a
+        # list where another name's number has its country's code; a Japanese contact's numbers after a Latin "ID".
+        # Left: numbers read out in words (Finnish, Hungarian, Turkish, Korean, Portuguese, Bengali, Russian, English),
+        # values split over messages or lines or joined in code, BIP-39's other languages, a Greek, Hebrew and Thai
+        # lock's or alarm's code, a Swahili and a German PIN in words, a password after "the usual one" or "app là".
+        ("cw", "claim", None, 0.905),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1419,6 +1434,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # as a zero), a Spanish incident's number and a Hindi ticket's read as phones (a customs tariff's number in one
         # German word, read as a phone as it came, is a reference now).
         ("cv", 4, {"PHONE", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}),
+        # Reviewer CW: none as it came and since.
+        ("cw", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:
