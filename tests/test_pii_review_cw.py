@@ -68,6 +68,9 @@ from tests.helpers import found_values
          ["+48 604 182 273", "22 418 22 73"]),
         ("Richiami igiene:\n- Francesca Gallo, 333 418 2273, ultima seduta 12/04\n- Paolo Conti, +39 340 227 7314",
          ["333 418 2273", "+39 340 227 7314"]),
+        # a guests' network's key after a compound's label, invisible joiners inside it
+        ("Vieras-WLAN: Puolu\u200dkka-V\u200dieras\u200d-12", ["Puolu\u200dkka-V\u200dieras\u200d-12"]),
+        ("Gäste-WLAN: Sonnenblume-2024!", ["Sonnenblume-2024!"]),
         # a Japanese contact's numbers after a clause that ended with a Latin "ID" and its number
         ("患者ID 00482731。キーパーソン長男 090-4721-3386、自宅 03-3981-2270。", ["090-4721-3386", "03-3981-2270"]),
         ("HS编码 8471.30.0000，毛重 1,240.5 KG，联系电话 139 1234 5678", ["139 1234 5678"]),
@@ -107,6 +110,8 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "routing table updated; checking 3 nodes, savings 1200 USD",
         "ABA routing 021000021 — checking the logs for 2024 errors",
         "Example: účet 19-2994494754/0800",
+        "Gäste-WLAN: aktiviert",
+        "802.11-WLAN: standard-compliant",
         # a page's path, two figures after a login's word; a build's number in a text about HomeKit; a year, an error
         "user guide v2.1 / Getting-Started-2024!",
         "LOGIN page KPIs: p95 1200ms / p99#3400ms",

@@ -57,8 +57,9 @@ _EMAIL_THEN = re.compile(
 # A Wi-Fi network's key after its label ("Nest Wi-Fi: P@nda@1500*").
 # The key ends its line, or a sentence in a script without Latin letters goes on after it ("รหัส WiFi:
 # PhuketPalm88! หากมีปัญหา...": reviewer X).
+# (a compound's last part too: "Gäste-WLAN:", Finnish "Vieras-WLAN:", the guests' network: reviewer CW)
 _WIFI = re.compile(
-    r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:key|pw|pass))?[ \t]*:[ \t]*(?P<value>[^\s\"'`]{6,64})"
+    r"(?:(?<![\w-])|(?<=[^\W\d_]-))(?:wi-?fi|wlan)(?:[ \t]+(?:key|pw|pass))?[ \t]*:[ \t]*(?P<value>[^\s\"'`]{6,64})"
     r"(?:[ \t]*\r?$|[ \t]+(?=[\u0370-\u03ff\u0400-\u04ff\u0590-\u06ff\u0e00-\u0e7f\u3040-\u9fff\uac00-\ud7af]))",
     re.M,
 )
