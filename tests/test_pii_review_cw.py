@@ -68,6 +68,12 @@ from tests.helpers import found_values
          ["+48 604 182 273", "22 418 22 73"]),
         ("Richiami igiene:\n- Francesca Gallo, 333 418 2273, ultima seduta 12/04\n- Paolo Conti, +39 340 227 7314",
          ["333 418 2273", "+39 340 227 7314"]),
+        # a Twilio API key's secret beside its SID
+        ('const client = twilio("SKd75b2cae0045a72788f176ded89e6fd2", "LfUQi35I3SabcwmNlpmsJup67d9eDODd");',
+         ["SKd75b2cae0045a72788f176ded89e6fd2", "LfUQi35I3SabcwmNlpmsJup67d9eDODd"]),
+        # ... not a word in small letters and digits beside it
+        ('pair("SKd75b2cae0045a72788f176ded89e6fd2", "lowercaseonlyletters0123456789ab")',
+         ["SKd75b2cae0045a72788f176ded89e6fd2"]),
         # a guests' network's key after a compound's label, invisible joiners inside it
         ("Vieras-WLAN: Puolu\u200dkka-V\u200dieras\u200d-12", ["Puolu\u200dkka-V\u200dieras\u200d-12"]),
         ("Gäste-WLAN: Sonnenblume-2024!", ["Sonnenblume-2024!"]),

@@ -510,7 +510,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
         find_command_credentials,
         gate=may_hold_command_credential,
     ),
-    _Builtin(frozenset({"TWILIO_AUTH_TOKEN"}), find_sid_pairs, literals=("AC",)),
+    _Builtin(frozenset({"TWILIO_AUTH_TOKEN"}), find_sid_pairs, literals=("AC", "SK")),
     _Builtin(frozenset({"AWS_SECRET_KEY", "AWS_ACCESS_KEY"}), find_aws_pairs, literals=("AKIA", "ASIA")),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_django_keys, literals=DJANGO_LITERALS, lowered=True),
     _Builtin(

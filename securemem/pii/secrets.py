@@ -77,11 +77,20 @@ _ANCHOR_GATES = _gates(ANCHORED)
 _TWILIO_PAIR = re.compile(
     r"(?<![0-9A-Za-z])AC[0-9a-f]{32}[\"']?[ \t]*[,:][ \t]*[\"']?(?P<token>[0-9a-f]{32})(?![0-9A-Za-z])"
 )
+# ... and an API key's SID with its secret, 32 letters and digits of both cases (`twilio("SKd75b...", "LfUQi35I...")`:
+# reviewer CW)
+_TWILIO_KEY_PAIR = re.compile(
+    r"(?<![0-9A-Za-z])SK[0-9a-f]{32}[\"']?[ \t]*[,:][ \t]*[\"']?"
+    r"(?P<secret>(?=[A-Za-z]*[0-9])(?=[0-9a-z]*[A-Z])(?=[0-9A-Z]*[a-z])[0-9A-Za-z]{32})(?![0-9A-Za-z])"
+)
 
 
 def find_sid_pairs(scan: Scan) -> Iterator[Hit]:
     for match in _TWILIO_PAIR.finditer(scan.text):
         yield "TWILIO_AUTH_TOKEN", match.start("token"), match.end("token")
+    if "SK" in scan.text:
+        for match in _TWILIO_KEY_PAIR.finditer(scan.text):
+            yield "TWILIO_AUTH_TOKEN", match.start("secret"), match.end("secret")
 
 
 # An AWS access key id with its secret key written beside it, as a pair is pasted ("AKIA… / …", "AKIA…:…",
