@@ -352,7 +352,7 @@ ROUNDS = {
     # HTTPie's placeholders, keypads): 38 altered as first written, one of them since (HTTPie's documented demo login,
     # "http -a demo:demo1234 https://pie.dev/..."); the other 6 left altered were so before these readers (a bank's
     # helpline after "Bank account", a question bank's "account", a keypad's digits).
-    "cha": (110, 7, 98),
+    "cha": (110, 6, 99),
     # Reviewer CI's readers, attacked (banks' names before counts, Serbian receipts, Swahili's "piga", leet players'
     # names, public keys in hex, Japanese samples, "punkt" in German prose, spelt lottery numbers): 31 newly altered
     # as first written, none since but one a comma's kind alone decides (Arabic's "،" reads as the comma did before:
@@ -483,6 +483,21 @@ ROUNDS = {
     # list. Left altered: the layouts the tree before read ("1." and "1)" after a word such as "phrase" or "recovery",
     # 24 such words anywhere), and lists beside a wallet's own word whose order was chosen so that the checksum holds.
     "cwb": (82, 18, 64),
+    # Reviewer CW's readers attacked (a key box's code after where it is, a ward's cupboard's, a warehouse's, a gate's
+    # and an alarm's words, duress codes, app and consumer keys, a router's sticker key, TOTP secrets and CJK backup
+    # codes, checking and savings accounts, " / " pairs after a login's word, HomeKit codes, keyed lock codes): 141
+    # ordinary lines, 13 altered by the tree before, 85 by the readers as first written (an ERP's "clave de almacén",
+    # a ward's, a budget's or a product's code, alarms' event numbers after a duress word, placeholder keys, tickets
+    # after a CJK backup code's word, dashboards' "routing ... savings", breadcrumbs and ledgers after "account" or
+    # "admin", Apple's list of codes HomeKit refuses, settings keys with a comment), 13 since: the warehouse's words,
+    # Polish "furtka" and Czech "dveře" dropped; a ward's, a project's, a budget's, an audit's, a call's, an item's, a
+    # product's code, a CPV, an EAN, an event, a zone and a log refused before a lock's code; a key box's code after
+    # its place only as its own four to six digits right after the code's word; a placeholder's repeated digits; a CJK
+    # label right before its colon; checking and savings only beside a routing number whose check digit holds; the
+    # " / " pair's user a name or a host's address (or, after a colon, a random password only); HomeKit's refused
+    # codes and a sentence between the code's word and the number; a comment after a settings key. Left: two CJK lines
+    # whose English forms the tree before reads the same ("バックアップコード：SHA256、bcrypt12").
+    "cwc": (141, 13, 128),
 }
 
 
@@ -645,6 +660,10 @@ FOUND = {
     # after "test"; columns of other systems, of digits only, with a dot or blanks.
     "cwb": (45, 15),  # seeds numbered in more layouts: 8 by the tree before, 15 since. Left: two columns, capitals,
     # "Word 1 of 12", backticks and bullets, 0-indexed lists, CSV and JSON, other languages' "word", numbers in words.
+    "cwc": (67, 27),  # reviewer CW's readers' shapes in other forms: 24 by the tree before, 30 by the readers as
+    # first written, 27 since. Left: a sticker key after "(WPA2)" or "|", other languages' key names, HomeKit's code
+    # before its name or in eight digits, JSON keys, other backup codes' labels, duress codes in Italian, Dutch,
+    # French and Portuguese, the code's word before the room's.
     "cvc": (53, 9),  # the two readers' shapes in other forms: 4 by the tree before, 14 by the readers as first
     # written, 9 since (the dotted password dropped). Left: other parents' words and layouts, names in capitals or of
     # three parts.

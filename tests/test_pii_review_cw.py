@@ -22,7 +22,7 @@ from tests.helpers import found_values
         ("Rapport avd 32: Läkemedelsrummets kod är 4719 sedan måndag.", ["4719"]),
         ("Overdracht afd. C2: Code medicijnkar is sinds vandaag 2207. Pompje bed 4 loopt.", ["2207"]),
         ("The drug cupboard code is 5512 until Friday.", ["5512"]),
-        ("Voluntarios: Clave del almacén: 7712. Domiciliación socio.", ["7712"]),
+        ("La clave del portón es 2853.", ["2853"]),
         ("Výměna plynoměru, zákaznice doma od 8:00. Kód k brance 0815, zvonek nefunguje.", ["0815"]),
         ("Wi-Fi 'NagyOtthon'; riasztó élesítő kód 7314; router admin 192.168.0.1", ["7314", "192.168.0.1"]),
         # a duress code, which an alarm's owner keys in under threat
@@ -106,6 +106,26 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         # a warehouse's aisle, a product's code
         "Clave del almacén central: sección 4, pasillo 12",
         "Bodega 14, clave de producto 55231",
+        # (an attacker's round on these readers) an ERP's warehouse number; a ward's, a budget's, a product's code; an
+        # alarm's event after a duress word; a placeholder key; tickets after a CJK label's words; a dashboard's
+        # routing and savings; ledgers and breadcrumbs after "account"; Apple's refused HomeKit codes; a commented key
+        "Traspaso entre almacenes: almacén origen clave 2010, almacén destino clave 2020.",
+        "El almacén con clave 3050 cierra el inventario el viernes.",
+        "Medication room, ward code 4410, level 3.",
+        "Medicine cabinet restock: budget code 5521.",
+        "Furtka ogrodowa, kod produktu 4410.",
+        "Duress code sends Contact ID event 1121 to the monitoring station.",
+        "Key safe for the carers, code 44421300, see the procurement portal.",
+        "WLAN-Schlüssel 0000 0000 0000 0000 0000 bedeutet: noch nicht vergeben.",
+        "バックアップコード関連チケット：AUTH-4521、AUTH-4522",
+        "Call routing 2500 calls per day, savings 125000000.",
+        "GL account 7100.20 / R&D-Expenses",
+        "account 2024 / Q3-Revenue-Report!",
+        "User stories: US-1042 / Checkout-Flow-v2!",
+        "User plan: pro_2024 / $49.99+VAT",
+        "HomeKit setup codes must not be 000-00-000, 111-11-111 or 123-45-678 (Apple rejects them).",
+        "In HomeKit, the code is on the sticker; accessory category 005-01-002 is Bridge.",
+        "door_code: 1012  # dock door id in the WMS",
         # a broker's routing key; a plan's years after a network key's name; a secret otp policy's words
         'routing_key = b"orders/EuropeWest1/Created"',
         "RabbitMQ routing key orders.created.v2 for the billing queue",

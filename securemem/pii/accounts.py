@@ -151,7 +151,9 @@ def _wifi_keys(text: str, lower: str) -> Iterator[Hit]:
     if " / " in lower:
         yield from _wifi_pairs(text, lower)
     for sticker in _STICKER_KEY.finditer(lower):
-        if not all(YEAR.fullmatch(group) for group in re.split("[ -]", sticker["value"])):  # not a plan's years
+        groups = re.split("[ -]", sticker["value"])
+        # not a plan's years, nor a placeholder's repeated digits ("0000 0000 ...", "1111 2222 3333 ...")
+        if not all(YEAR.fullmatch(group) or len(set(group)) == 1 for group in groups):
             yield "PASSWORD", *sticker.span("value")
     for named in _WIFI_NAMED.finditer(lower):
         group = "value" if named["value"] is not None else "key"
@@ -259,13 +261,15 @@ _LOCKS = (
     # Hungarian ("Läkemedelsrummets kod är 4719", "Code medicijnkar is ... 2207", "Kód k brance 0815", "Clave del
     # almacén: 7712", "riasztó élesítő kód 7314": reviewer CW)
     "drug cupboard|cd cupboard|medication room|med room|medicine cabinet|medicijnkar|medicijnkast|medicijnkamer|"
-    "almacén|almacen|bodega|vrat|vchodu|riasztó|riaszto"
+    "riasztó|riaszto"
 )
 # ... and the stems of words a lock's is the first part of, or declined ("läkemedelsrummets", "furtki"); Czech's gate
 # as "k brance" declines it (not "branka" alone, a goal in sport, nor Polish "bramka", a payment's gateway too)
-_LOCK_STEMS = "läkemedelsrum|furtk|brance|branky|branku|dveř"
+_LOCK_STEMS = "läkemedelsrum|brance|branky|branku"
 _LOCK = rf"(?:{_LOCKS}|(?:{_LOCK_STEMS})[^\W\d_]*)"
 # Portuguese "senha do portão", Turkish "kapı şifresi" (a door's password) name a lock's code too.
+# ("clave" too, with a lock's word: "La clave del portón es 2853"; not a warehouse's, "clave de almacén" is its number
+# in an ERP: an attacker's round)
 _CODE_WORDS = "code|codice|código|codigo|kod|kodu|kód|senha|şifresi|sifresi|비번|비밀번호|clave"
 # "code de la porte", "código do portão", "Code für die Tiefgarage"
 _OF = "de la|de l'|della|de|del|da|do|du|des|für die|für den|für das|k|ke|od|na"
@@ -363,7 +367,11 @@ _ACCOUNT_WORDS = (
 _HOMEKIT_CODE = re.compile(r"(?<![0-9\-])[0-9]{3}-[0-9]{2}-[0-9]{3}(?![0-9\-])")
 _HOMEKIT_REACH = 400
 # ... named as a code ("setup codes", "pairing code"), no other number's word between ("build 123-45-678")
-_HOMEKIT_OTHER = re.compile(r"(?<![^\W\d_])(?:build|version|model|serial|part|order|ticket|invoice|sku)(?![^\W\d_])")
+_HOMEKIT_OTHER = re.compile(
+    r"(?<![^\W\d_])(?:build|version|model|serial|part|order|ticket|invoice|sku|firmware|category|article|kb|avoid|"
+    r"not|never|invalid|rejects?)(?![^\W\d_])"
+)
+_HOMEKIT_REFUSED = frozenset({"123-45-678", "876-54-321"})  # Apple's own list of codes no accessory may use
 
 
 def _homekit_and_keyed_codes(scan: Scan, lower: str) -> Iterator[Hit]:
@@ -375,7 +383,14 @@ def _homekit_and_keyed_codes(scan: Scan, lower: str) -> Iterator[Hit]:
             if code.start() - at > _HOMEKIT_REACH:
                 continue
             between = lower[at : code.start()]
-            if ("code" in between or "pairing" in between) and _HOMEKIT_OTHER.search(between) is None:
+            named = max(between.rfind("code"), between.rfind("pairing"))
+            if (
+                named != -1
+                and _HOMEKIT_OTHER.search(between) is None
+                and not any(stop in between[named:] for stop in ".;")
+                and len(set(code.group().replace("-", ""))) > 2  # Apple refuses "111-11-111", "123-45-678"
+                and code.group() not in _HOMEKIT_REFUSED
+            ):
                 yield "PASSWORD", *code.span()
     if "_code" in words or "-code" in words or "_pin" in words:
         for keyed in _KEYED_LOCK_CODE.finditer(lower):
@@ -385,8 +400,10 @@ def _homekit_and_keyed_codes(scan: Scan, lower: str) -> Iterator[Hit]:
 
 # A lock's code under a key of code or a file of settings ("alarm_code: '1408'", "gate-pin = 5512": reviewer CW)
 _KEYED_LOCK_CODE = re.compile(
-    r"(?<![\w\-])(?:alarm|door|gate|garage|lockbox|keybox|keypad|safe|intercom|entry|front_door|back_door)[_\-]"
-    r"(?:code|pin|passcode)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>[0-9]{4,8})[\"']?[ \t]*(?:[,;#]|\r?$)",
+    r"(?<![\w\-])(?:alarm|door|gate|garage|lockbox|keybox|keypad|safe|intercom|front_door|back_door)[_\-]"
+    # (nothing after it on its line: a comment says what else the number is, "door_code: 1012  # dock door id in
+    # the WMS", an attacker's round)
+    r"(?:code|pin|passcode)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>[0-9]{4,8})[\"']?[ \t]*(?:,|\r?$)",
     re.M,
 )
 
@@ -629,8 +646,12 @@ NOT_A_LOCK_CODE = re.compile(
     # code 2704", "Supplier portal, vendor code 40213", "The portal returned code 502")
     r"journal|ledger|gl|accounting|logic|toll|port|customs|vendor|supplier|fournisseur|fornecedor|proveedor|"
     r"fornitore|lieferant|lieferanten|returned|returns|return|"
-    # an order's code in Czech ("Dveře do skladu, kód zakázky 48213": an attacker's round)
-    r"zakázky|zakázka|zakazky|objednávky|objednavky)"
+    # an order's code in Czech ("Dveře do skladu, kód zakázky 48213": an attacker's round); a ward's, a project's, a
+    # budget's, an audit's, a cost centre's or a call's code, an item's, a product's, a CPV or an EAN, an alarm's
+    # event or its zone, a log's entry (an attacker's round on reviewer CW's readers)
+    r"zakázky|zakázka|zakazky|objednávky|objednavky|ward|project|budget|audit|cost|call|phone|kostnadsställe|"
+    r"položky|polozky|produktu|cpv|ean|event|events|evento|ereignis|meldergruppe|zone|zona|eseménynapló|"
+    r"eseménynaplója|hibanapló|hibanaplója|napló|naplója)"
     r"(?![^\W\d_])"
 )
 # "porte le code", "porta il codice": French and Italian "carries", not a door ("Le dossier porte le code 4021").
@@ -661,6 +682,7 @@ def _box_label(lower: str, match: re.Match[str]) -> bool | None:
                 and words[0] in _BOX_PLACE_FIRST
                 and _CODE_LAST.search(gap) is not None
                 and _BOX_NOT_PLACE.isdisjoint(words)
+                and _PLACED_CODE.fullmatch(match["value"]) is not None
             )
             return (_BOX_GAP.issuperset(words) or placed) and _BOX_CODE_END.match(lower, match.end()) is not None
     return None
@@ -668,10 +690,11 @@ def _box_label(lower: str, match: re.Match[str]) -> bool | None:
 
 # A code's word last before the code, maybe with "is" or a colon ("..., code 0731", "... code for the carers: 1966")
 _CODE_LAST = re.compile(
-    r"(?<![^\W\d_])(?:code|combination|combo|pin|código|codigo|code is)(?:[ \t]+[^\W\d_]+){0,3}"
+    r"(?<![^\W\d_])(?:code|combination|combo|pin|código|codigo)(?:[ \t]+for[ \t]+(?:the[ \t]+)?[^\W\d_]+)?"
     r"(?:[ \t]+is|[ \t]*:)?[ \t]*$"
 )
 _BOX_PLACE_WORDS = 8
+_PLACED_CODE = re.compile(r"[0-9]{4,6}[#*]?")  # a box's own code, not a catalogue's eight digits
 # ... led by where the box is or by the code's word ("Lockbox exceptions for May, code 2017", "Keybox firmware notes:
 # code 4521" are reports: an attacker's round)
 _BOX_PLACE_FIRST = frozenset(
@@ -966,7 +989,15 @@ def _admin_pairs(text: str, lower: str) -> Iterator[Hit]:
         start, end = _trimmed(text, *match.span("value"))
         value = text[start:end]
         ended = _CLAUSE_END.match(text, match.end()) or _NEXT_SENTENCE.match(text, match.end())
-        if ended and _strong(value) and any(char in _SYMBOLS for char in value):
+        if not (ended and _strong(value) and any(char in _SYMBOLS for char in value) and _SLASH_VALUE.match(value)):
+            continue
+        # A user right after the word holds a letter or is a host's address ("account 2024 / Q3-Revenue-Report!" is a
+        # report's); after a colon further on, a random password only (no four small letters in a row, both cases:
+        # "User stories: US-1042 / Checkout-Flow-v2!", "Account review: FY2024 / Q4-Close&Audit")
+        near = match["near"]
+        named = near is not None and (any(char.isalpha() for char in near) or _HOST_ADDRESS.fullmatch(near))
+        random = match["far"] is not None and not _FOUR_SMALL.search(value) and _CASES.search(value)
+        if named or random:
             yield "PASSWORD", start, end
 
 
@@ -978,9 +1009,15 @@ def _admin_pairs(text: str, lower: str) -> Iterator[Hit]:
 # guide v2.1 / Getting-Started-2024!" is a page's path, "LOGIN page KPIs: p95 1200ms / p99#3400ms" two figures)
 _LOGIN_SLASH = re.compile(
     r"(?<![^\W\d_])(?:account|login|isu|user|username|creds|credentials|admin)(?![^\W\d_])"
-    r"(?:[ \t]+[a-z0-9._@\-]{2,64}|[^\n/]{0,40}?[:,][ \t]*[a-z0-9_@\-]*[0-9._@][a-z0-9._@\-]*)"
+    r"(?:[ \t]+(?P<near>[a-z0-9._@\-]{2,64})|[^\n/]{0,40}?[:,][ \t]*(?P<far>[a-z0-9_@\-]*[0-9._@][a-z0-9._@\-]*))"
     r"[ \t]+/[ \t]+(?P<value>[^\s<>/*`'\"]{8,64})"
 )
+# The password: a letter and a digit in it, not led by a currency's sign or a channel's "#" ("$49.99+VAT",
+# "#ops-alerts-prod"); letters of both cases
+_SLASH_VALUE = re.compile(r"(?=[^\s]*[A-Za-z])(?=[^\s]*[0-9])[^$€£#]")
+_CASES = re.compile(r"(?=[^\s]*[a-z])(?=[^\s]*[A-Z])")
+_FOUR_SMALL = re.compile(r"[a-z]{4}")  # "Q4-Close&Audit": words
+_HOST_ADDRESS = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?::[0-9]{2,5})?")
 
 
 # A retina asset's name ("insurer-badge@2x~ipad.png" after "spinner@1.5x.gif" in a list of icons: reviewer BQ)

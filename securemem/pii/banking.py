@@ -693,6 +693,11 @@ def _bare_beside(lower: str, label: re.Match[str], value_end: int | None = None)
     )
     high = lower.find("\n", label.end(), label.end() + _BRANCH_REACH)
     high = label.end() + _BRANCH_REACH if high == -1 else high
+    if label["bare"] in _ACCOUNT_KINDS:
+        # "checking" and "savings" name an account only beside a routing number that is one: nine digits whose
+        # check digit holds ("routing 085879382, checking 3820019475": reviewer CW; "Call routing 2500 calls per day,
+        # savings 125000000" is a dashboard's: an attacker's round)
+        return "branch" if any(aba_valid(found[1]) for found in _ROUTING_NINE.finditer(lower, low, high)) else None
     if _BRANCH_LINE.search(lower, low, high) is not None:
         return "branch"
     if value_end is None or label["bare"] not in _BARE_BESIDE_A_BANK:
@@ -700,6 +705,16 @@ def _bare_beside(lower: str, label: re.Match[str], value_end: int | None = None)
     if _BANK_BEFORE_BARE.search(lower, low, label.start()) is not None:
         return "bank"
     return "bank" if _BANK_AFTER_BARE.match(lower, value_end) is not None else None
+
+
+_ACCOUNT_KINDS = frozenset({"checking", "savings"})
+_ROUTING_NINE = re.compile(r"(?<![^\W\d_])(?:routing|aba)(?: number| no\.?)?[ \t]*[:#]?[ \t]*([0-9]{9})(?![0-9])")
+
+
+def aba_valid(digits: str) -> bool:
+    """An ABA routing number's check digit holds (3, 7, 1 weights over its nine digits)."""
+    weights = (3, 7, 1) * 3
+    return sum(int(digit) * weight for digit, weight in zip(digits, weights, strict=True)) % 10 == 0
 
 
 # The labels read beside a bank's name: English's (Spanish's "cuenta", French's "compte", Portuguese's "conta" are

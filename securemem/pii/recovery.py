@@ -83,7 +83,9 @@ _CODES_LABEL = re.compile(
     r"|(?:2fa|mfa|totp|otp)[ \t_\-]+backup(?=[ \t]*:)"  # "Binance 2FA backup: PSDV-ZSW3-G7P5" (reviewer R)
     # Japanese's, Chinese's and Korean's backup and recovery codes ("二段階認証バックアップコード：
     # ８ｄ７ｂ８－２９８６３、７ａａｂｄ－５０５ａａ", the view's ASCII: reviewer CW)
-    r"|バックアップコード|リカバリーコード|リカバリコード|备用码|備用碼|恢复码|恢復碼|백업 ?코드|복구 ?코드"
+    # (right before its colon: "バックアップコード関連チケット：AUTH-4521" lists tickets, an attacker's round)
+    r"|(?:バックアップコード|リカバリーコード|リカバリコード|备用码|備用碼|恢复码|恢復碼|백업 ?코드|복구 ?코드)"
+    r"(?=[ \t]*[:：])"
 )
 # One code: letters and digits, in one to four groups joined by dashes, or two groups of digits joined by a
 # space ("4821 9932"), a digit in it; codes are
