@@ -68,6 +68,9 @@ from tests.helpers import found_values
          ["+48 604 182 273", "22 418 22 73"]),
         ("Richiami igiene:\n- Francesca Gallo, 333 418 2273, ultima seduta 12/04\n- Paolo Conti, +39 340 227 7314",
          ["333 418 2273", "+39 340 227 7314"]),
+        # a digit said twice with a hyphen ("double-oh")
+        ("call me on oh seven seven double-oh nine double-oh three one six",
+         ["oh seven seven double-oh nine double-oh three one six"]),
         # a Twilio API key's secret beside its SID
         ('const client = twilio("SKd75b2cae0045a72788f176ded89e6fd2", "LfUQi35I3SabcwmNlpmsJup67d9eDODd");',
          ["SKd75b2cae0045a72788f176ded89e6fd2", "LfUQi35I3SabcwmNlpmsJup67d9eDODd"]),

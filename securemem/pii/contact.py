@@ -4509,7 +4509,8 @@ for _value, _word in enumerate(
 # "meia" (half a dozen) is how Brazilians say six on the phone.
 # "double oh", "triple five": one word for a digit said twice or three times (British dictation).
 _REPEATS = {"double": 2, "triple": 3}
-_DIGIT_WORD = "(?:(?:double|triple)[ \t]+)?(?:" + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True)) + ")"
+# (joined by a hyphen too: "oh seven seven double-oh": reviewer CW)
+_DIGIT_WORD = "(?:(?:double|triple)[ \t-]+)?(?:" + "|".join(sorted(_DIGIT_WORDS, key=len, reverse=True)) + ")"
 # Between digit words: punctuation, blanks, or a separator said as a word ("five six one dash four one").
 # A caller's filler between them too ("five four six six, uh one six six seven": reviewer AR); not "um",
 # Portuguese for one.
@@ -4719,7 +4720,7 @@ COUNTING_RUNS = _COUNTING_RUNS  # digits counted up or down, wrapping past nine 
 
 def _spelt_digits(word: str) -> str:
     """The digits one digit word says ("seven" "7", "double oh" "00")."""
-    repeat, _, digit = word.rpartition(" ")
+    repeat, _, digit = word.replace("-", " ").rpartition(" ")
     return _DIGIT_WORDS[digit.strip()] * _REPEATS.get(repeat.strip(), 1)
 
 
