@@ -658,8 +658,8 @@ FOUND = {
     # "_pw", "_pwd", "_passwd"), 32 with seeds numbered "1/12", "Word 1:", "1st", "1 =", "1.)", in a markdown table,
     # quoted, pipes, slashes or blank lines between. Left: the lock's codes (its reader dropped), seeds in capitals or
     # after "test"; columns of other systems, of digits only, with a dot or blanks.
-    "cwb": (45, 15),  # seeds numbered in more layouts: 8 by the tree before, 15 since. Left: two columns, capitals,
-    # "Word 1 of 12", backticks and bullets, 0-indexed lists, CSV and JSON, other languages' "word", numbers in words.
+    "cwb": (45, 16),  # seeds numbered in more layouts: 8 by the tree before, 16 since. Left: two columns, capitals,
+    # backticks and bullets, 0-indexed lists, CSV and JSON, other languages' "word", numbers in words.
     "cwc": (67, 27),  # reviewer CW's readers' shapes in other forms: 24 by the tree before, 30 by the readers as
     # first written, 27 since. Left: a sticker key after "(WPA2)" or "|", other languages' key names, HomeKit's code
     # before its name or in eight digits, JSON keys, other backup codes' labels, duress codes in Italian, Dutch,

@@ -45,6 +45,8 @@ def _numbered(words: str, item: str, joint: str = " ") -> str:
         # ... counted, after "Word", quoted, in a markdown table, with pipes, slashes or blank lines between
         (f"wallet: {_numbered(_SEED_12, '{at}/12 {word}')}", [_numbered(_SEED_12, "{at}/12 {word}")]),
         (f"Metamask: {_numbered(_SEED_12, 'Word {at}: {word}')}", [_numbered(_SEED_12, "Word {at}: {word}")]),
+        (f"My wallet showed: {_numbered(_SEED_12, 'Word {at} of 12: {word}')}",
+         [_numbered(_SEED_12, "Word {at} of 12: {word}")]),
         ("wallet: " + _numbered(_SEED_12, '{at}) "{word}"'), [_numbered(_SEED_12, '{at}) "{word}"')]),
         (f"wallet:\n| # | word |\n|---|---|\n{_numbered(_SEED_12, '| {at} | {word} |', chr(10))}",
          [_numbered(_SEED_12, "| {at} | {word} |", "\n")]),

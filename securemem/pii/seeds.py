@@ -98,13 +98,13 @@ def may_hold_seed(scan: Scan) -> bool:
 # that names a wallet, a seed or a phrase (_CONTEXT), or of twenty-four words whatever the text speaks of (a list passes
 # one time in 256). Not the list's own order, nor words with a capital first ("1) Head 2) Hair ... 12) Stomach", a
 # vocabulary test's answers, "1. CAT 2. TIGER ... 24. LIZARD", a word search's, passed: an attacker's round).
-_TITLED = re.compile(r"[0-9](?:/[0-9]{1,2}|st|nd|rd|th)?(?:[ \t]?(?:[).:\]\-=|]|\.\)))?[ \t]*[\"'“‘]?[A-Z]")
 # (led by the digit, the look-behind after it: a pattern led by a look-behind is tried at every character)
 # (from 1 or 01: "01. barrel 02. ..."; the number maybe opened, "(1)", "[1]", "#1", "Word 1:", and marked by a bracket,
 # a stop, a colon, a dash, "=", ".)" or a table's "|", a blank before it or not, or by nothing: "1 - word", "#1 word",
-# "1 word 2 word"; or counted, "1/12 word", "1st word"; the word maybe quoted: an attacker's round)
-_MARK = r"(?:/[0-9]{1,2}|st|nd|rd|th)?(?:[ \t]?(?:[).:\]\-=|]|\.\)))?"
+# "1 word 2 word"; or counted, "1/12 word", "Word 1 of 12:", "1st word"; the word maybe quoted: an attacker's round)
+_MARK = r"(?:/[0-9]{1,2}|[ \t]of[ \t][0-9]{1,2}|st|nd|rd|th)?(?:[ \t]?(?:[).:\]\-=|]|\.\)))?"
 _QUOTE = r"[\"'“‘]?"
+_TITLED = re.compile(r"[0-9]" + _MARK + r"[ \t]*" + _QUOTE + "[A-Z]")
 _NUMBERED_FIRST = re.compile(r"1(?<![1-9]1)(?<![0-9][0-9]1)" + _MARK + r"[ \t]*" + _QUOTE + r"[a-z]{3,8}(?![a-z])")
 # What may open the first number, read back from it: "(1)", "[1]", "#1", "Word 1:", "| 1 |", "- 1."
 _OPENED = re.compile(r"(?:word[ \t]*|\|[ \t]*|-[ \t]+|[(\[#])\Z")
