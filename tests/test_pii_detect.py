@@ -862,6 +862,10 @@ HOSTILE.update(
         "puk-of-the-sim": "PUK-код для от SIM-карты " * (FIFTH // 25),
         "otp-secret-word-first": "секрет totp для x (y): " * (FIFTH // 23),
         "backup-codes-joined": "バックアップコード：8d7b8-29863、" * (FIFTH // 24),
+        # blanks after a first numbered word, a sticker key's name, two names (each was cubic or quadratic)
+        "numbered-word-then-blanks": "wallet seed: 1. liar" + " " * FIFTH + "x",
+        "sticker-name-then-blanks": "WLAN netzwerkschlüssel" + " " * FIFTH + "x",
+        "two-names-then-blanks": "Jan Kowalski +48 604 182 273\nAb Cd" + " " * FIFTH + "x\nAnna Nowak 604 182 273",
         "names-beside-a-dialled-name": "Jan Kowalski +48 604 182 273, " + "Anna Nowak 604 182 273, " * (FIFTH // 24),
         "login-slash-pairs": "login for x: a_b / Ab1!xyzq " * (FIFTH // 28),
         "homekit-codes": "homekit code 123-45-678 " * (FIFTH // 24),

@@ -140,7 +140,7 @@ def _wifi_payloads(text: str) -> Iterator[tuple[int, int, Hit | None]]:
 # Aterm's key, "暗号化キー 4a1c9e27f3b8d": reviewer CW)
 _STICKER_KEY = re.compile(
     r"(?:netzwerkschlüssel|wlan-schlüssel|wlan-key|wlan key|wpa2?[ \-]key|wi-?fi key|network key|clé wpa2?|clé wi-?fi|"
-    r"暗号化キー|暗号キー|パスフレーズ)[ \t]*[:=：]?[ \t]*"
+    r"暗号化キー|暗号キー|パスフレーズ)[ \t]*+[:=：]?[ \t]*+"
     r"(?P<value>[0-9]{4}(?:[ \-][0-9]{4}){3,4}|[0-9]{16,20}"
     r"|(?=[a-f]*[0-9])(?=[0-9]*[a-f])(?:[0-9a-f]{26}|[0-9a-f]{13}))"
     r"(?![0-9a-z])"

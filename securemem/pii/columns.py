@@ -142,13 +142,27 @@ _DATE = re.compile(
     r"[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}|[0-9]{1,2}[-./][0-9]{1,2}[-./][0-9]{2,4}"
 )  # in a phone column
 # A password under "X_pass": letters and a digit, no dot or blank, and random: a symbol in it ("Qw3rty!Db2024"), or not
-# capitalised words, capitals and digits joined (_WORDS_JOINED: "pIiYpvLxYI9rzTmO", "5BEuuiviVC5dYYRf", "k7v9q2m4x8"
+# capitalised words, capitals and digits joined (_words_joined: "pIiYpvLxYI9rzTmO", "5BEuuiviVC5dYYRf", "k7v9q2m4x8"
 # are random). Not "Green", "TLS1.3", "CIS-5.2.1", a check's result or a standard's number, nor a check's, a
 # render's, a route's or a plan's name ("PostgreSQL15", "Ed25519Only", "CamMainV3", "Zone2Monthly", "SeeRunbook7":
 # an attacker's round), nor a password manager's entry ("keepass:Infra/Redis01", "bw:Infra-Mysql01").
 _SYSTEM_PASS_VALUE = re.compile(r"(?=[^A-Za-z]*[A-Za-z])(?=[^0-9]*[0-9])(?![A-Za-z]+:)[^\s.]{8,64}")
 _SYMBOL = re.compile(r"[^A-Za-z0-9]")
-_WORDS_JOINED = re.compile(r"(?=.*[A-Z][a-z]{2})(?:[0-9]+|[A-Z]+(?![a-z])|[A-Z][a-z]+)+")
+# (cut into its runs in one pass, not matched whole: a pattern of runs of runs backtracked exponentially over a cell of
+# digits with a small letter after them, "Abc111...1a": the attacker of the README's promises)
+_JOINED_RUNS = re.compile(r"[0-9]+|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|.")
+_CAPITALISED = re.compile(r"[A-Z][a-z]{2,}")
+
+
+def _words_joined(value: str) -> bool:
+    """Capitalised words, capitals and digits joined ("CamMainV3", "PostgreSQL15"), a word of three letters at least
+    among them: no run of small letters of its own, no other character."""
+    runs = _JOINED_RUNS.findall(value)
+    return any(_CAPITALISED.fullmatch(run) for run in runs) and not any(
+        run.islower() or not run.isalnum() for run in runs
+    )
+
+
 _STOP = frozenset(("", "none", "null", "n/a", "na", "-", "redacted", "hidden", "*****", "xxx", "password", "secret"))
 # A one-time or backup code: six to eight digits, maybe in two groups, or a recovery code's two groups of
 # letters and digits ("a7k2-9fqx"); not an example's digits (see year_or_example). Fewer digits under such
@@ -791,7 +805,7 @@ def _valid(kind: str, value: str, regions: tuple[str, ...]) -> bool:
     if kind == "SYSTEM_PASS":
         return (
             _SYSTEM_PASS_VALUE.fullmatch(value) is not None
-            and (_SYMBOL.search(value) is not None or _WORDS_JOINED.fullmatch(value) is None)
+            and (_SYMBOL.search(value) is not None or not _words_joined(value))
             and looks_like_column_secret("PASSWORD", value)
         )
     return looks_like_column_secret(kind, value)

@@ -3793,7 +3793,9 @@ def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
 # A list of people and their numbers, one written with its country's code after a name ("Katarzyna Mazur +48 604 182
 # 273, Tomasz Lewandowski 22 418 22 73", "Rocío Jiménez +34 644 81 27 39, Álvaro Ruiz 699 12 48 30": reviewer CW):
 # a national number of that country after another name is one of the list's.
-_NAME_THEN = r"(?<![^\W\d_])([^\W\d_]{2,20})[ \t]+([^\W\d_][^\W\d_'’\-]{1,24})[ \t]*[,:]?[ \t]+"
+# (the blanks after the name possessive, a comma's or a colon's apart: two runs side by side were quadratic over a long
+# run of blanks after two words)
+_NAME_THEN = r"(?<![^\W\d_])([^\W\d_]{2,20})[ \t]++([^\W\d_][^\W\d_'’\-]{1,24})(?:[ \t]*+[,:][ \t]++|[ \t]++)"
 _NAME_THEN_DIALLED = re.compile(_NAME_THEN + r"\+[ \t]?([0-9]{1,3})(?=[ \t\-.(]?[0-9])")
 _LISTED_NAME = re.compile(_NAME_THEN + "$")
 
