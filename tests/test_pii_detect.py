@@ -866,6 +866,7 @@ HOSTILE.update(
         "numbered-word-then-blanks": "wallet seed: 1. liar" + " " * FIFTH + "x",
         "sticker-name-then-blanks": "WLAN netzwerkschlüssel" + " " * FIFTH + "x",
         "two-names-then-blanks": "Jan Kowalski +48 604 182 273\nAb Cd" + " " * FIFTH + "x\nAnna Nowak 604 182 273",
+        "login-then-digits": "login: " + "1" * FIFTH + " / x",
         "names-beside-a-dialled-name": "Jan Kowalski +48 604 182 273, " + "Anna Nowak 604 182 273, " * (FIFTH // 24),
         "login-slash-pairs": "login for x: a_b / Ab1!xyzq " * (FIFTH // 28),
         "homekit-codes": "homekit code 123-45-678 " * (FIFTH // 24),
