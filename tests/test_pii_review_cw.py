@@ -55,7 +55,7 @@ from tests.helpers import found_values
         ("Direct deposit change: routing 085879382, checking 3820019475 (Chase).", ["3820019475"]),
         ("split deposit: (routing 219665676), 20% savings 000123987662.", ["000123987662"]),
         # a user, or a host's address, then " / " and a password with a symbol, after an account's or a login's word
-        ("Home Assistant, owner account chidi / Kitchen-Lights-42!. Long-lived token below", ["Kitchen-Lights-42!"]),
+        ("Home Assistant, owner account chidi / K1tch3n-L1ghts!. Long-lived token below", ["K1tch3n-L1ghts!"]),
         ("Workday ISU for the ADP connector: ISU_ADP_Payroll / q7!Rm2@vXe9#Lp (rotated 2024-09-15).",
          ["q7!Rm2@vXe9#Lp"]),
         # a HomeKit accessory's setup code; a lock's code under a settings file's key
@@ -63,6 +63,14 @@ from tests.helpers import found_values
          ["482-19-735", "307-44-219"]),
         ("# secrets.yaml\nwifi_ssid: Casa\nalarm_code: '1408'\n", ["1408"]),
         ("door-pin = 5512", ["5512"]),
+        # (the attacker of the README's promises) JSON's quoted key and value; a sticker key with no Wi-Fi word; a
+        # form's "Routing #:" and "Checking #:"; "fail" inside another column's name; "do not" before a HomeKit code
+        ('{"wifi_ssid": "Casa", "alarm_code": "1408"}', ["1408"]),
+        ("FRITZ!Box 7590 KQ, Netzwerkschlüssel 4719 2281 0937 4416 2290", ["4719 2281 0937 4416 2290"]),
+        ("Routing #: 085879382 Checking #: 3820019475", ["3820019475"]),
+        ("Routing: 085879382\nChecking: 3820019475", ["3820019475"]),
+        ("host,ssh_pass,failover\nweb01,Xk9#mQ2vLp,yes", ["Xk9#mQ2vLp"]),
+        ("HomeKit setup code (do not lose the sticker): 482-19-735", ["482-19-735"]),
         # a national number after a name in a list where another name's number has its country's code
         ("Przypomnienia: Katarzyna Mazur +48 604 182 273, Tomasz Lewandowski 22 418 22 73.",
          ["+48 604 182 273", "22 418 22 73"]),
@@ -85,6 +93,7 @@ from tests.helpers import found_values
         ("HS编码 8471.30.0000，毛重 1,240.5 KG，联系电话 139 1234 5678", ["139 1234 5678"]),
         # ... not an amount after a budget's line, nor a number after no name
         ("Presupuesto: Importe Total 612 345 678 EUR; contacto Ana Ruiz +34 644 81 27 39", ["+34 644 81 27 39"]),
+        ("Paolo Conti +39 340 227 7314, Importo Totale 333 418 2273", ["+39 340 227 7314"]),
         ("Ana Ruiz +34 644 81 27 39; pedido 612 345 678", ["+34 644 81 27 39"]),
     ],
 )  # fmt: skip
@@ -129,6 +138,17 @@ def test_a_value_in_these_forms_is_found(text: str, values: list[str]) -> None:
         "HomeKit setup codes must not be 000-00-000, 111-11-111 or 123-45-678 (Apple rejects them).",
         "In HomeKit, the code is on the sticker; accessory category 005-01-002 is Bridge.",
         "door_code: 1012  # dock door id in the WMS",
+        # (the attacker of the README's promises) words joined after a login's word, a ticket's or a case's number;
+        # "code" inside other words; a telemetry record's bare alarm code; goals in Czech; round or counted sticker
+        # digits, an example's
+        "admin jsmith / Change#CHG-2291",
+        "Account ACME-Corp / Case#00481-B",
+        "User menu / Profile-Edit-v3!",
+        "HomeKit starter kits: barcode scanned, tracking 482-19-735",
+        '{"device": "pump-3", "alarm_code": 2145, "ts": 1}',
+        "Vstřelil dvě branky, kód zápasu 4412.",
+        "Network key 1000 2000 3000 4000 5000 are the CAN IDs of the five ECUs.",
+        "Beispiel: Netzwerkschlüssel 1234 5678 9012 3456 7890 (steht bei Ihrer Box auf der Unterseite)",
         # a broker's routing key; a plan's years after a network key's name; a secret otp policy's words
         'routing_key = b"orders/EuropeWest1/Created"',
         "RabbitMQ routing key orders.created.v2 for the billing queue",

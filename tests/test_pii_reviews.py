@@ -1005,7 +1005,7 @@ def altered(name: str) -> list[str]:
         # chats, an SRE team's runbooks, a utility's field tickets, a municipal office, a charity's rosters, a car
         # rental's reports, admissions, a property manager's tenants, shipping, a smart-home installer's handovers, a
         # crypto exchange's compliance desk, a dental clinic's recalls, an agent's memory; 30 languages; 366 lines): 432
-        # of 511 as it came (84.5%), no ordinary line altered; 465 since: a key box's code after where it is or whom it
+        # of 511 as it came (84.5%), no ordinary line altered; 464 since: a key box's code after where it is or whom it
         # is for, a ward's drug cupboard's, a warehouse's, a Czech gate's, a Hungarian alarm's and duress codes; an
         # app's, a consumer's and an integration's secret, an unseal key's share, a router's sticker key, an
         # authenticator's secret after the secret's word first, CJK backup codes; checking and savings accounts beside
@@ -1015,7 +1015,7 @@ def altered(name: str) -> list[str]:
         # Left: numbers read out in words (Finnish, Hungarian, Turkish, Korean, Portuguese, Bengali, Russian, English),
         # values split over messages or lines or joined in code, BIP-39's other languages, a Greek, Hebrew and Thai
         # lock's or alarm's code, a Swahili and a German PIN in words, a password after "the usual one" or "app là".
-        ("cw", "claim", None, 0.909),
+        ("cw", "claim", None, 0.907),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -147,14 +147,45 @@ _STICKER_KEY = re.compile(
 )
 
 
+def _sticker_keys(lower: str) -> Iterator[Hit]:
+    for sticker in _STICKER_KEY.finditer(lower):
+        value = sticker["value"]
+        groups = re.split("[ -]", value)
+        line = lower[lower.rfind("\n", 0, sticker.start()) + 1 : sticker.start()]
+        # not a plan's years, a placeholder's repeated or counted digits, round numbers, nor an example's
+        # ("0000 0000 ...", "1234 5678 9012 ...", "1000 2000 3000 ...", "Beispiel: Netzwerkschlüssel ...": attackers)
+        if (
+            all(YEAR.fullmatch(group) or len(set(group)) == 1 for group in groups)
+            or len(_COUNTED_FOUR.findall(value)) >= 2
+            or all(group.endswith("00") for group in groups)
+            or _STICKER_EXAMPLE.search(line) is not None
+        ):
+            continue
+        yield "PASSWORD", *sticker.span("value")
+
+
+_COUNTED_FOUR = re.compile(r"0123|1234|2345|3456|4567|5678|6789|7890")
+_STICKER_EXAMPLE = re.compile(r"(?<![^\W\d_])(?:example|beispiel|exemple|ejemplo|esempio|sample|muster|z\.b\.|e\.g\.)")
+
+
+# (read where the text says no "wifi" or "WLAN" too: "FRITZ!Box 7590 KQ, Netzwerkschlüssel 4719 ...", an attacker of the
+# README's promises)
+_STICKER_WORDS = index_words(
+    "netzwerkschlüssel", "wlan-schlüssel", "wlan-key", "wlan key", "wpa key", "wpa2 key", "wpa-key", "wpa2-key",
+    "wifi key", "wi-fi key", "network key", "clé wpa", "clé wi", "暗号化キー", "暗号キー", "パスフレーズ",
+)  # fmt: skip
+
+
+def _wifi_and_sticker_keys(text: str, lower: str, words: dict[str, list[int]]) -> Iterator[Hit]:
+    if not _WIFI_WORDS.isdisjoint(words):
+        yield from _wifi_keys(text, lower)
+    if not _STICKER_WORDS.isdisjoint(words):
+        yield from _sticker_keys(lower)
+
+
 def _wifi_keys(text: str, lower: str) -> Iterator[Hit]:
     if " / " in lower:
         yield from _wifi_pairs(text, lower)
-    for sticker in _STICKER_KEY.finditer(lower):
-        groups = re.split("[ -]", sticker["value"])
-        # not a plan's years, nor a placeholder's repeated digits ("0000 0000 ...", "1111 2222 3333 ...")
-        if not all(YEAR.fullmatch(group) or len(set(group)) == 1 for group in groups):
-            yield "PASSWORD", *sticker.span("value")
     for named in _WIFI_NAMED.finditer(lower):
         group = "value" if named["value"] is not None else "key"
         start, end = named.span(group)
@@ -265,7 +296,7 @@ _LOCKS = (
 )
 # ... and the stems of words a lock's is the first part of, or declined ("läkemedelsrummets", "furtki"); Czech's gate
 # as "k brance" declines it (not "branka" alone, a goal in sport, nor Polish "bramka", a payment's gateway too)
-_LOCK_STEMS = "läkemedelsrum|brance|branky|branku"
+_LOCK_STEMS = "läkemedelsrum|brance|branku"
 _LOCK = rf"(?:{_LOCKS}|(?:{_LOCK_STEMS})[^\W\d_]*)"
 # Portuguese "senha do portão", Turkish "kapı şifresi" (a door's password) name a lock's code too.
 # ("clave" too, with a lock's word: "La clave del portón es 2853"; not a warehouse's, "clave de almacén" is its number
@@ -361,7 +392,7 @@ _ACCOUNT_WORDS = (
 ) | index_words(
     " / ", "chpasswd", "app pass", "app-pass", "app-specific", "anwendungspasswort", _SECRET_NUMBER, "homekit",
     "_code", "-code", "_pin",
-)  # fmt: skip
+) | _STICKER_WORDS  # fmt: skip
 # A HomeKit accessory's setup code, eight digits as its sticker prints them ("482-19-735"), in a text about HomeKit
 # (reviewer CW), within _HOMEKIT_REACH characters after its name
 _HOMEKIT_CODE = re.compile(r"(?<![0-9\-])[0-9]{3}-[0-9]{2}-[0-9]{3}(?![0-9\-])")
@@ -369,8 +400,10 @@ _HOMEKIT_REACH = 400
 # ... named as a code ("setup codes", "pairing code"), no other number's word between ("build 123-45-678")
 _HOMEKIT_OTHER = re.compile(
     r"(?<![^\W\d_])(?:build|version|model|serial|part|order|ticket|invoice|sku|firmware|category|article|kb|avoid|"
-    r"not|never|invalid|rejects?)(?![^\W\d_])"
+    r"must not be|cannot be|invalid|rejects?|tracking|parcel)(?![^\W\d_])"
 )
+# ("code" a word of its own: "barcode", "zipcode" name none, an attacker of the README's promises)
+_HOMEKIT_CODE_WORD = re.compile(r"(?<![^\W\d_])(?:codes?|pairing)(?![^\W\d_])")
 _HOMEKIT_REFUSED = frozenset({"123-45-678", "876-54-321"})  # Apple's own list of codes no accessory may use
 
 
@@ -383,7 +416,7 @@ def _homekit_and_keyed_codes(scan: Scan, lower: str) -> Iterator[Hit]:
             if code.start() - at > _HOMEKIT_REACH:
                 continue
             between = lower[at : code.start()]
-            named = max(between.rfind("code"), between.rfind("pairing"))
+            named = max((word.end() for word in _HOMEKIT_CODE_WORD.finditer(between)), default=-1)
             if (
                 named != -1
                 and _HOMEKIT_OTHER.search(between) is None
@@ -394,16 +427,19 @@ def _homekit_and_keyed_codes(scan: Scan, lower: str) -> Iterator[Hit]:
                 yield "PASSWORD", *code.span()
     if "_code" in words or "-code" in words or "_pin" in words:
         for keyed in _KEYED_LOCK_CODE.finditer(lower):
-            if not year_or_example(keyed["value"]):
+            if not year_or_example(keyed["value"]) and not (keyed["kq"] and not keyed["vq"]):
                 yield "PASSWORD", *keyed.span("value")
 
 
 # A lock's code under a key of code or a file of settings ("alarm_code: '1408'", "gate-pin = 5512": reviewer CW)
 _KEYED_LOCK_CODE = re.compile(
-    r"(?<![\w\-])(?:alarm|door|gate|garage|lockbox|keybox|keypad|safe|intercom|front_door|back_door)[_\-]"
+    r"(?<![\w\-])(?P<kq>[\"']?)(?:alarm|door|gate|garage|garage_door|lockbox|keybox|keypad|safe|intercom|front_door|"
+    r"back_door)[_\-]"
     # (nothing after it on its line: a comment says what else the number is, "door_code: 1012  # dock door id in
     # the WMS", an attacker's round)
-    r"(?:code|pin|passcode)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>[0-9]{4,8})[\"']?[ \t]*(?:,|\r?$)",
+    # (a key quoted, as JSON quotes it, with its value quoted: a telemetry record's bare "alarm_code": 2145 is an
+    # event's; the record's brace may follow: an attacker of the README's promises)
+    r"(?:code|pin|passcode)(?P=kq)[ \t]*[:=][ \t]*(?P<vq>[\"']?)(?P<value>[0-9]{4,8})(?P=vq)[ \t]*(?:[,}]|\r?$)",
     re.M,
 )
 
@@ -478,8 +514,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
         yield from _admin_pairs(text, lower)
     if "@" in lower:
         yield from _email_pairs(text, lower)
-    if not _WIFI_WORDS.isdisjoint(words):
-        yield from _wifi_keys(text, lower)
+    yield from _wifi_and_sticker_keys(text, lower, words)
     yield from _french_pins(lower, words)
     if "pin" in words or _SECRET_NUMBER in words or (not lower.isascii() and _may_name_pin_other(lower)):
         yield from (
@@ -651,7 +686,7 @@ NOT_A_LOCK_CODE = re.compile(
     # event or its zone, a log's entry (an attacker's round on reviewer CW's readers)
     r"zakázky|zakázka|zakazky|objednávky|objednavky|ward|project|budget|audit|cost|call|phone|kostnadsställe|"
     r"položky|polozky|produktu|cpv|ean|event|events|evento|ereignis|meldergruppe|zone|zona|eseménynapló|"
-    r"eseménynaplója|hibanapló|hibanaplója|napló|naplója)"
+    r"eseménynaplója|hibanapló|hibanaplója|napló|naplója|zápasu|zapasu)"
     r"(?![^\W\d_])"
 )
 # "porte le code", "porta il codice": French and Italian "carries", not a door ("Le dossier porte le code 4021").
@@ -995,6 +1030,8 @@ def _admin_pairs(text: str, lower: str) -> Iterator[Hit]:
         # report's); after a colon further on, a random password only (no four small letters in a row, both cases:
         # "User stories: US-1042 / Checkout-Flow-v2!", "Account review: FY2024 / Q4-Close&Audit")
         near = match["near"]
+        if _WORDY.search(value) or _TICKET.search(value):
+            continue  # words joined ("Profile-Edit-v3!"), a ticket's or a case's number ("Case#00481-B")
         named = near is not None and (any(char.isalpha() for char in near) or _HOST_ADDRESS.fullmatch(near))
         random = match["far"] is not None and not _FOUR_SMALL.search(value) and _CASES.search(value)
         if named or random:
@@ -1019,6 +1056,7 @@ _LOGIN_SLASH = re.compile(
 _SLASH_VALUE = re.compile(r"(?=[^\s]*[A-Za-z])(?=[^\s]*[0-9])[^$€£#]")
 _CASES = re.compile(r"(?=[^\s]*[a-z])(?=[^\s]*[A-Z])")
 _FOUR_SMALL = re.compile(r"[a-z]{4}")  # "Q4-Close&Audit": words
+_TICKET = re.compile(r"[A-Za-z]#[A-Z0-9]")
 _HOST_ADDRESS = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?::[0-9]{2,5})?")
 
 

@@ -697,7 +697,9 @@ def _bare_beside(lower: str, label: re.Match[str], value_end: int | None = None)
         # "checking" and "savings" name an account only beside a routing number that is one: nine digits whose
         # check digit holds ("routing 085879382, checking 3820019475": reviewer CW; "Call routing 2500 calls per day,
         # savings 125000000" is a dashboard's: an attacker's round)
-        return "branch" if any(aba_valid(found[1]) for found in _ROUTING_NINE.finditer(lower, low, high)) else None
+        # (on the line before too: a form's "Routing: 085879382\nChecking: 3820019475", an attacker's round)
+        before = max(0, label.start() - _BRANCH_REACH)
+        return "branch" if any(aba_valid(found[1]) for found in _ROUTING_NINE.finditer(lower, before, high)) else None
     if _BRANCH_LINE.search(lower, low, high) is not None:
         return "branch"
     if value_end is None or label["bare"] not in _BARE_BESIDE_A_BANK:
@@ -708,7 +710,9 @@ def _bare_beside(lower: str, label: re.Match[str], value_end: int | None = None)
 
 
 _ACCOUNT_KINDS = frozenset({"checking", "savings"})
-_ROUTING_NINE = re.compile(r"(?<![^\W\d_])(?:routing|aba)(?: number| no\.?)?[ \t]*[:#]?[ \t]*([0-9]{9})(?![0-9])")
+_ROUTING_NINE = re.compile(
+    r"(?<![^\W\d_])(?:routing|aba)(?: number| no\.?)?[ \t]*+(?:#[ \t]*+)?:?[ \t]*+([0-9]{9})(?![0-9])"
+)
 
 
 def aba_valid(digits: str) -> bool:

@@ -412,7 +412,7 @@ def _line_end(text: str, start: int) -> int:
     return end - 1 if end > start and text[end - 1] == "\r" else end
 
 
-_FAILED = re.compile(r"(?<![^\W\d_])fail")
+_FAILED = re.compile(r"(?<![^\W\d_])fail(?![^\W\d_])")  # a column "fail" ("ssh_fail"), not "failover", "fail2ban"
 
 
 def _header(line: str) -> tuple[str, int, list[str | None]] | None:

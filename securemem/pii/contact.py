@@ -3798,11 +3798,17 @@ def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
 _NAME_THEN = r"(?<![^\W\d_])([^\W\d_]{2,20})[ \t]++([^\W\d_][^\W\d_'’\-]{1,24})(?:[ \t]*+[,:][ \t]++|[ \t]++)"
 _NAME_THEN_DIALLED = re.compile(_NAME_THEN + r"\+[ \t]?([0-9]{1,3})(?=[ \t\-.(]?[0-9])")
 _LISTED_NAME = re.compile(_NAME_THEN + "$")
+# A sum's or a document's words in title case ("Importo Totale 333 418 2273": an attacker of the README's promises)
+_NOT_NAMES = frozenset(
+    {"total", "totale", "importo", "importe", "summe", "gesamt", "subtotal", "betrag", "montant", "amount", "price",
+     "prix", "preis", "prezzo", "precio", "invoice", "fattura", "factura", "rechnung", "facture", "order", "ordine",
+     "pedido", "commande", "bestellung", "saldo", "balance", "number", "numero", "número", "nummer"}
+)  # fmt: skip
 
 
 def _beside_dialled_names(scan: Scan, before: str, candidate: str) -> bool:
     name = _LISTED_NAME.search(before)
-    if name is None or not (name[1].istitle() and name[2].istitle()):
+    if name is None or not (name[1].istitle() and name[2].istitle()) or {name[1].lower(), name[2].lower()} & _NOT_NAMES:
         return False
     if scan.dialled_names is None:
         found: dict[str, None] = {}
