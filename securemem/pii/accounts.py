@@ -1057,7 +1057,7 @@ _SLASH_VALUE = re.compile(r"(?=[^\s]*[A-Za-z])(?=[^\s]*[0-9])[^$€£#]")
 _CASES = re.compile(r"(?=[^\s]*[a-z])(?=[^\s]*[A-Z])")
 _FOUR_SMALL = re.compile(r"[a-z]{4}")  # "Q4-Close&Audit": words
 _TICKET = re.compile(r"[A-Za-z]#[A-Z0-9]")
-_HOST_ADDRESS = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?::[0-9]{2,5})?")
+_HOST_ADDRESS = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 
 
 # A retina asset's name ("insurer-badge@2x~ipad.png" after "spinner@1.5x.gif" in a list of icons: reviewer BQ)

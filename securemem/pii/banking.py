@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from securemem.pii.checksums import iban_valid
+from securemem.pii.checksums import aba_valid, iban_valid
 from securemem.pii.normalize import viewed_words
 from securemem.pii.scan import COUNTED, Scan, index_words
 
@@ -713,12 +713,6 @@ _ACCOUNT_KINDS = frozenset({"checking", "savings"})
 _ROUTING_NINE = re.compile(
     r"(?<![^\W\d_])(?:routing|aba)(?: number| no\.?)?[ \t]*+(?:#[ \t]*+)?:?[ \t]*+([0-9]{9})(?![0-9])"
 )
-
-
-def aba_valid(digits: str) -> bool:
-    """An ABA routing number's check digit holds (3, 7, 1 weights over its nine digits)."""
-    weights = (3, 7, 1) * 3
-    return sum(int(digit) * weight for digit, weight in zip(digits, weights, strict=True)) % 10 == 0
 
 
 # The labels read beside a bank's name: English's (Spanish's "cuenta", French's "compte", Portuguese's "conta" are

@@ -178,3 +178,11 @@ def gs1_valid(digits: str) -> bool:
 def isbn10_valid(digits: str) -> bool:
     """An ISBN-10's check digit ("X" for ten): weights 10 down to 1, mod 11."""
     return sum((10 - index) * (10 if char == "X" else int(char)) for index, char in enumerate(digits)) % 11 == 0
+
+
+_ROUTING_WEIGHTS = (3, 7, 1) * 3
+
+
+def aba_valid(routing: str) -> bool:
+    """A US ABA routing number's check: its nine digits weighted 3, 7, 1 sum to a multiple of ten."""
+    return sum(int(digit) * weight for digit, weight in zip(routing, _ROUTING_WEIGHTS, strict=True)) % 10 == 0

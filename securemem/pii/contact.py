@@ -3607,12 +3607,18 @@ def _dialled_countries(text: str) -> Iterator[str]:
     for count, match in enumerate(_PLUS_COUNTRY.finditer(text)):
         if count == _TEXT_REGIONS_MOST:
             return
-        digits = match.group(1)
-        for size in range(1, len(digits) + 1):
-            codes = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(digits[:size]))
-            if codes:
-                yield codes[0]
-                break
+        region = _dialled_region(match.group(1))
+        if region is not None:
+            yield region
+
+
+def _dialled_region(digits: str) -> str | None:
+    """The first region of the country code that ``digits`` (dialled after "+") start with."""
+    for size in range(1, len(digits) + 1):
+        codes = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(digits[:size]))
+        if codes:
+            return codes[0]
+    return None
 
 
 def _named_countries(text: str, lower: str) -> Iterator[str]:
@@ -3815,13 +3821,9 @@ def _beside_dialled_names(scan: Scan, before: str, candidate: str) -> bool:
         for count, dialled in enumerate(_NAME_THEN_DIALLED.finditer(scan.text)):
             if count == _TEXT_REGIONS_MOST:
                 break
-            if dialled[1].istitle() and dialled[2].istitle():
-                digits = dialled[3]
-                for size in range(1, len(digits) + 1):
-                    codes = phonenumbers.COUNTRY_CODE_TO_REGION_CODE.get(int(digits[:size]))
-                    if codes:
-                        found[codes[0]] = None
-                        break
+            region = _dialled_region(dialled[3])
+            if dialled[1].istitle() and dialled[2].istitle() and region is not None:
+                found[region] = None
         scan.dialled_names = tuple(code for code in found if code not in scan.phone_regions)
     return _valid_in(candidate, scan.dialled_names)
 

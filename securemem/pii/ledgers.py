@@ -16,11 +16,11 @@ import re
 from collections.abc import Iterator
 
 from securemem.pii.banking import EXAMPLE_WORDS, placeholder_digits
+from securemem.pii.checksums import aba_valid
 from securemem.pii.scan import Scan, Span
 
 _NACHA_ENTRY = re.compile(r"(?m)^6(?:2[1-9]|3[1-9]|4[1-9]|5[1-5])(?P<routing>[0-9]{9})(?P<account>[0-9A-Za-z \-]{17})")
 _NACHA_LINE = 94
-_ROUTING_WEIGHTS = (3, 7, 1, 3, 7, 1, 3, 7, 1)
 _BACS_RECORD = re.compile(
     r"(?m)^[0-9]{6}(?P<destination>[0-9]{8})[0-9](?:0[1-9]|1[789]|99|Z[45])[0-9]{6}(?P<origin>[0-9]{8})[0-9]"
 )
@@ -63,7 +63,7 @@ def find_ledger_accounts(scan: Scan) -> Iterator[Span]:
                 and len(line) >= _NACHA_LINE - 15
                 and amount.isdigit()
                 and len(amount) == _AMOUNT_DIGITS
-                and _aba_valid(match["routing"])
+                and aba_valid(match["routing"])
             ):
                 found.extend(_account(match, "account"))
     if "bacs" in scan.lower:
@@ -106,8 +106,3 @@ def _account(match: re.Match[str], group: str) -> Iterator[Span]:
     value = match[group].rstrip()
     if sum(char.isdigit() for char in value) >= _FEWEST_DIGITS:
         yield start, start + len(value)
-
-
-def _aba_valid(routing: str) -> bool:
-    """An ABA routing number's check: its digits weighted 3, 7, 1 sum to a multiple of ten."""
-    return sum(int(digit) * weight for digit, weight in zip(routing, _ROUTING_WEIGHTS, strict=True)) % 10 == 0

@@ -130,7 +130,8 @@ _CLASSIC = re.compile(r"0?1[).:]?[ \t]*[a-z]{3,8}")
 _LAID_OUT = re.compile(r"[|/\"'#\[\]=“”‘’]|word|\n[ \t]*\r?\n")
 
 
-def _numbered_seeds(text: str, lower: str, context: bool, wallet: bool) -> Iterator[Hit]:
+def _numbered_seeds(scan: Scan, context: bool) -> Iterator[Hit]:
+    text, lower = scan.text, scan.lower
     for first in _NUMBERED_FIRST.finditer(lower):
         start = first.start() - (lower[first.start() - 1 : first.start()] == "0")  # "01." read from its "0"
         opened = _OPENED.search(lower, max(0, start - _OPENER_REACH), start)
@@ -148,7 +149,11 @@ def _numbered_seeds(text: str, lower: str, context: bool, wallet: bool) -> Itera
             number += 1
         if (
             len(words) in _COUNTS
-            and (wallet if not _classic(lower, start, first.end(), end) else context or len(words) == _COUNTS[0])
+            and (
+                _wallet_named(scan)
+                if not _classic(lower, start, first.end(), end)
+                else context or len(words) == _COUNTS[0]
+            )
             and len(set(words)) >= _DISTINCT
             and not _in_order(words)
             and not _TITLED.search(text, start, end)
@@ -182,10 +187,7 @@ def _in_order(words: list[str]) -> bool:
 def find_unlabelled_seeds(scan: Scan) -> Iterator[Hit]:
     lower = scan.lower
     context = not _CONTEXT.isdisjoint(scan.words)
-    wallet = context and any(
-        _whole(lower, at, word) for word in _WALLET if word in scan.words for at in scan.places(word)
-    )
-    for hit in _numbered_seeds(scan.text, lower, context, wallet):
+    for hit in _numbered_seeds(scan, context):
         if not _an_example(lower, hit[1], numbered=True):
             yield hit
     if not context:
@@ -198,8 +200,14 @@ def find_unlabelled_seeds(scan: Scan) -> Iterator[Hit]:
             yield hit
 
 
-def _whole(lower: str, at: int, word: str) -> bool:
-    """``word``, found at ``at``, is not part of a longer word before it ("paraphrase", "cryptography")."""
+def _wallet_named(scan: Scan) -> bool:
+    """A word of _WALLET_WORDS in the text, whole (asked only of a run of twelve to twenty-four numbered words in a
+    layout _classic does not cover, not of every text)."""
+    return any(_whole(scan.lower, at) for word in _WALLET if word in scan.words for at in scan.places(word))
+
+
+def _whole(lower: str, at: int) -> bool:
+    """The word found at ``at`` is not the end of a longer one ("paraphrase", "cryptography")."""
     return at == 0 or not lower[at - 1].isalpha()
 
 
