@@ -568,11 +568,15 @@ def print_worst_cases(smoke: bool) -> None:
 
 
 def label_runs() -> list[str]:
-    """Every gate's word and every step's literal, as written, capitalised and in capitals: what a label may be."""
+    """Every gate's word and every step's literal, as written, capitalised and in capitals: what a label may be.
+    The openings of a number spelt out (a blank, a digit word, a separator: 28,000 of the gates' words) are
+    taken as their digit words after a blank, the blanks after them the separator."""
+    from securemem.pii.contact import _DIGIT_WORDS, _SPELT_OPENINGS
     from securemem.pii.detectors import _BUILTINS
     from securemem.pii.scan import GATE_WORDS
 
-    labels = {*GATE_WORDS.words(), *(literal for builtin in _BUILTINS for literal in builtin.literals)}
+    labels = {word for word in GATE_WORDS.words() if word not in _SPELT_OPENINGS}
+    labels |= {f" {word}" for word in _DIGIT_WORDS} | {literal for builtin in _BUILTINS for literal in builtin.literals}
     return sorted(labels | {label.upper() for label in labels} | {label.capitalize() for label in labels})
 
 

@@ -18,27 +18,28 @@ from collections.abc import Iterator
 
 from securemem.pii.answers import PASSWORD_SYMBOLS as _SYMBOLS
 from securemem.pii.normalize import as_viewed, viewed_words
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import COUNTED, YEAR, LineStarts, Scan, index_words, year_or_example
 
 Hit = tuple[str, int, int]
 
 # An admin account's name, a slash with a blank on either side (a path has none), the password maybe
 # in markup's emphasis.
-_ADMIN_PAIR = re.compile(
+_ADMIN_PAIR = lazy_compile(
     r"(?<![\w/.\-])(?:admin|root|administrator|superuser|sa|postgres|[a-z0-9._\-]{1,32}-admin|admin-[a-z0-9._\-]{1,32})"
     r"[ \t]+/[ \t]+(?:<b>|<strong>|\*\*|`)?(?P<value>[^\s<>/*`'\"]{8,64})"
 )
 # Redis 6 takes a user first ("AUTH default <password>"): the password is the last argument.
-_REDIS_AUTH = re.compile(
+_REDIS_AUTH = lazy_compile(
     r"\"auth\"[ \t]+(?:\"[^\"\s]{1,64}\"[ \t]+)?\"(?P<quoted>[^\"\s]{6,128})\"[ \t]*\r?$"
     r"|(?:^|>[ \t]*)auth[ \t]+(?:[^\s\"]{1,64}[ \t]+)?(?P<bare>[^\s\"]{6,128})[ \t]*\r?$",
     re.M,
 )
-_STATS_AUTH = re.compile(r"(?<![\w-])stats[ \t]+auth[ \t]+[^\s:]{1,64}[ \t]?:(?P<value>\S{4,128})")
+_STATS_AUTH = lazy_compile(r"(?<![\w-])stats[ \t]+auth[ \t]+[^\s:]{1,64}[ \t]?:(?P<value>\S{4,128})")
 # A network device's shared secrets in its configuration (Cisco IOS and its kin): an SNMP community, a TACACS+
 # or RADIUS server's key, maybe after its host and an encryption type ("snmp-server community hUR5SuEzi#YR RO",
 # "tacacs-server host 10.40.0.5 key fwt%Pf~k#9iWEoaD": reviewer BA). "public" and "private" are the defaults.
-_DEVICE_KEY = re.compile(
+_DEVICE_KEY = lazy_compile(
     r"(?<![\w-])(?:snmp-server[ \t]+community|(?:tacacs|radius)-server[ \t]+(?:host[ \t]+\S+[ \t]+)?key(?:[ \t]+[07])?)"
     r"[ \t]+(?P<value>\S{4,128})"
 )
@@ -46,19 +47,19 @@ _DEVICE_DEFAULTS = frozenset({"public", "private"})
 # An account's email address and its password after a slash ("TurboTax login sabine1989@proton.me /
 # Chai.1267#", "Spotify: lukas@yandex.ru / lamp-copper-otter17": reviewer R).
 # A blank on each side of the slash: "user:pw@host/db?retryWrites=true" is a URL.
-_EMAIL_PAIR = re.compile(
+_EMAIL_PAIR = lazy_compile(
     r"[\w.+\-]{1,64}@[\w\-]{1,63}(?:\.[\w\-]{1,63}){1,8}[ \t]+/[ \t]+(?P<value>[^\s/<>\"'`]{6,64})"
 )
 # An account's address, then its password alone at the line's end after two blanks or more ("HBO (mom's
 # acc) t.moreira@libero.it  Ozzy_599#": reviewer R).
-_EMAIL_THEN = re.compile(
+_EMAIL_THEN = lazy_compile(
     r"[\w.+\-]{1,64}@[\w\-]{1,63}(?:\.[\w\-]{1,63}){1,8}[ \t]{2,}(?P<value>[^\s\"'`]{8,64})[ \t]*\r?$", re.M
 )
 # A Wi-Fi network's key after its label ("Nest Wi-Fi: P@nda@1500*").
 # The key ends its line, or a sentence in a script without Latin letters goes on after it ("รหัส WiFi:
 # PhuketPalm88! หากมีปัญหา...": reviewer X).
 # (a compound's last part too: "Gäste-WLAN:", Finnish "Vieras-WLAN:", the guests' network: reviewer CW)
-_WIFI = re.compile(
+_WIFI = lazy_compile(
     r"(?:(?<![\w-])|(?<=[^\W\d_]-))(?:wi-?fi|wlan)(?:[ \t]+(?:key|pw|pass))?[ \t]*:[ \t]*(?P<value>[^\s\"'`]{6,64})"
     r"(?:[ \t]*\r?$|[ \t]+(?=[\u0370-\u03ff\u0400-\u04ff\u0590-\u06ff\u0e00-\u0e7f\u3040-\u9fff\uac00-\ud7af]))",
     re.M,
@@ -67,7 +68,7 @@ _WIFI = re.compile(
 # "wifi : SFR_7C10 / clef : Oberkampf!Coloc75": reviewer W). The key is what a key looks like: a symbol,
 # or digits with letters of both cases, or words joined by hyphens; not a version or a standard
 # ("Wi-Fi 7 / 802.11be", "WiFi 6E / Bluetooth 5.3").
-_WIFI_PAIR = re.compile(
+_WIFI_PAIR = lazy_compile(
     r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]+(?:is|name|network|ssid))?[ \t]*+(?::[ \t]*+)?"
     r"(?P<ssid>['\"]?[^\s/'\"]{1,32}['\"]?)[ \t]+/[ \t]+"
     r"(?:(?:clef|clé|cle|key|pw|pass(?:word)?|senha|contraseña|mot de passe|passwort|kennwort)[ \t]*:[ \t]*)?"
@@ -77,7 +78,7 @@ _WIFI_PAIR = re.compile(
 # ember-tiger-tiger-cactus", 'POS Wi-Fi SSID "Cafe_POS" key EhDKEYfz8q': reviewers CF and CG); or the key after "the
 # Wi-Fi's password" said with the network named by its kind ("nenosiri la Wi-Fi Granite-sokol3734": Swahili's "the
 # Wi-Fi's password", reviewer CF). The key is what a key looks like (_strong, a passphrase, hyphened words).
-_WIFI_NAMED = re.compile(
+_WIFI_NAMED = lazy_compile(
     r"(?<![\w-])(?:wi-?fi|wlan)(?:[ \t]++(?:ssid|network|name))?[ \t]*+:?[ \t]*+"
     r"(?P<ssid>['\"“‘][^'\"”’\n]{1,32}['\"”’])[ \t]*+,?"
     r"[ \t]*+(?:key|pass(?:word|phrase)?|pw|psk|clave|senha|mot de passe|passwort)[ \t]*+(?:is[ \t]|[:=])?[ \t]*+"
@@ -92,13 +93,13 @@ _PROSE_PARTS = frozenset(
      "check", "front", "desk", "card", "router", "sticker", "back", "below", "above", "fridge", "wall", "label", "box"}
 )  # fmt: skip
 _TRAILING_PUNCTUATION = ".,;?)'\""
-_STANDARD = re.compile(r"[0-9.]+[a-z]{0,3}|[a-z]{0,3}[0-9.]+", re.I)
-_HYPHENED_WORDS = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?(?:-[^\W\d_]+){3,}")
+_STANDARD = lazy_compile(r"[0-9.]+[a-z]{0,3}|[a-z]{0,3}[0-9.]+", re.I)
+_HYPHENED_WORDS = lazy_compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?(?:-[^\W\d_]+){3,}")
 
 
 # A router's specification after "WLAN:" or "Wi-Fi:", not its key ("2,4GHz+5GHz", "Wi-Fi6E", "2x2MIMO",
 # "WPA3-Personal", "802.11ax": an attacker's round).
-_WIFI_SPEC = re.compile(
+_WIFI_SPEC = lazy_compile(
     r"ghz|mhz|mimo|wpa[23]?-|wi-?fi ?[4567]|802\.11|dual-?band|tri-?band|mbit|mbps|gbps|[0-9]x[0-9]"
 )
 
@@ -107,11 +108,11 @@ _WIFI_SPEC = re.compile(
 # escaped by a backslash): its key is the P field, whatever it holds but a mask or a placeholder; the other fields
 # (the network's name, its security) stay (reviewer BW).
 # (its last field may end the line without its ";": "WIFI:T:WPA;S:HomeNet;P:Cz7FWNln95m1", an attacker's round)
-_WIFI_QR = re.compile(r"(?i:wifi):(?P<fields>(?:[A-Za-z]{1,2}:(?:\\.|[^;\\\n]){0,128}(?:;|(?=\r?\n)|\Z)){1,8})")
-_WIFI_FIELD = re.compile(r"(?P<name>[A-Za-z]{1,2}):(?P<value>(?:\\.|[^;\\\n]){0,128})(?:;|(?=\r?\n)|\Z)")
+_WIFI_QR = lazy_compile(r"(?i:wifi):(?P<fields>(?:[A-Za-z]{1,2}:(?:\\.|[^;\\\n]){0,128}(?:;|(?=\r?\n)|\Z)){1,8})")
+_WIFI_FIELD = lazy_compile(r"(?P<name>[A-Za-z]{1,2}):(?P<value>(?:\\.|[^;\\\n]){0,128})(?:;|(?=\r?\n)|\Z)")
 # A mask, a placeholder or a template's field as the key (a payload's documentation, code that builds one: "P:{psk}",
 # "P:$password", "P:%s", "P:[REDACTED]": an attacker's round), and a key with no password's shape ("P:mypass").
-_MASKED = re.compile(
+_MASKED = lazy_compile(
     r"[*•x.\-]+|<[^<>]*>|\$\{[^{}]*\}|\{[^{}]*\}|\{\{.*\}\}|\$[A-Za-z_]\w*|%[A-Za-z_]*%?|\[[^\[\]]*\]|\([^()]*\)",
     re.IGNORECASE,
 )
@@ -138,7 +139,7 @@ def _wifi_payloads(text: str) -> Iterator[tuple[int, int, Hit | None]]:
 # A router's own Wi-Fi key as its sticker prints it, after the key's name: twenty digits in groups of four (a
 # FRITZ!Box's "Netzwerkschlüssel 4719 2281 0937 4416 2290"), or thirteen or twenty-six hex digits (a WEP or an
 # Aterm's key, "暗号化キー 4a1c9e27f3b8d": reviewer CW)
-_STICKER_KEY = re.compile(
+_STICKER_KEY = lazy_compile(
     r"(?:netzwerkschlüssel|wlan-schlüssel|wlan-key|wlan key|wpa2?[ \-]key|wi-?fi key|network key|clé wpa2?|clé wi-?fi|"
     r"暗号化キー|暗号キー|パスフレーズ)[ \t]*+[:=：]?[ \t]*+"
     r"(?P<value>[0-9]{4}(?:[ \-][0-9]{4}){3,4}|[0-9]{16,20}"
@@ -164,8 +165,10 @@ def _sticker_keys(lower: str) -> Iterator[Hit]:
         yield "PASSWORD", *sticker.span("value")
 
 
-_COUNTED_FOUR = re.compile(r"0123|1234|2345|3456|4567|5678|6789|7890")
-_STICKER_EXAMPLE = re.compile(r"(?<![^\W\d_])(?:example|beispiel|exemple|ejemplo|esempio|sample|muster|z\.b\.|e\.g\.)")
+_COUNTED_FOUR = lazy_compile(r"0123|1234|2345|3456|4567|5678|6789|7890")
+_STICKER_EXAMPLE = lazy_compile(
+    r"(?<![^\W\d_])(?:example|beispiel|exemple|ejemplo|esempio|sample|muster|z\.b\.|e\.g\.)"
+)
 
 
 # (read where the text says no "wifi" or "WLAN" too: "FRITZ!Box 7590 KQ, Netzwerkschlüssel 4719 ...", an attacker of the
@@ -268,7 +271,7 @@ _KEEP_IT = (
     "confidential|secret|private|ne pas (?:partager|divulguer|communiquer)|confidentiel|no compartir|confidencial|"
     "não compartilhar|nao compartilhar|non condividere|riservato|niet delen|geheim houden|nie udostępniać|poufne"
 )
-_PIN = re.compile(
+_PIN = lazy_compile(
     # a mobile banking app's and a phone banking line's PIN ("MPIN: 5274", "TPIN 4417": reviewer BF), or a PIN in
     # the words of other scripts as the view writes them (_PIN_OTHER)
     # (no Indic letter or mark may follow the word of another script: "সেফটি পিনের দাম", a safety pin's price)
@@ -314,7 +317,7 @@ _KEY_BOXES = (
 )
 # A French digicode's keypad has letters ("digicode 47B29"), a door's code may end in one ("2468B").
 _KEYPAD = r"(?=[0-9a-d]{4,8}(?![\w]))[0-9]{1,6}[a-d][0-9]{1,5}"  # inside: "5400D" is a model
-_ACCESS_CODE = re.compile(
+_ACCESS_CODE = lazy_compile(
     rf"(?:(?<![\w-]){_LOCK}\b[^\n0-9]{{0,24}}?\b(?:{_CODE_WORDS}|pin)"
     rf"|(?<![\w-])(?:{_CODE_WORDS})[ \t]{{1,8}}(?:(?:{_OF})[ \t]{{1,8}})?(?:{_LOCK}|accès|acceso|acesso)"
     rf"|支付密码|支付密碼"  # Alipay's and WeChat Pay's six digits
@@ -335,7 +338,7 @@ _ACCESS_CODE = re.compile(
 # 3108", "Код від під'їзду: 4417"), the code right after it (a colon, a verb, "old" or "new" between). The
 # languages' own words, not "kode" or "koodi" with any lock's word: those name a server's and an API's status
 # codes as often ("Lock kode 200 betyder OK", "Alarm på serveren: kode 503": an attacker's round).
-_LOCK_PHRASE = re.compile(
+_LOCK_PHRASE = lazy_compile(
     r"(?<![\w-])(?:codul de la interfon|codul interfonului|kapukód|kapukod|avainkaapin koodi|"
     + as_viewed(("код домофона", "код подъезда", "код від під'їзду", "код під'їзду"))
     + r")(?:[ \t]*[:=][ \t]*|[ \t]+(?:on|este|є|—|-)[ \t]+|[ \t]*,?[ \t]+(?:"
@@ -343,7 +346,7 @@ _LOCK_PHRASE = re.compile(
     + r")[ \t]+|[ \t]+)(?P<value>[0-9]{3,8})(?![\w\-/:]|[.,][0-9])"
 )
 _LOCK_PHRASE_MARKS = ("interfon", "kapuk", "avainkaap", "koд")
-_STOP_AFTER = re.compile(r"[ \t]*[,.;!?)]")
+_STOP_AFTER = lazy_compile(r"[ \t]*[,.;!?)]")
 
 
 def _lock_phrase_codes(lower: str) -> Iterator[Hit]:
@@ -361,7 +364,7 @@ def _lock_phrase_codes(lower: str) -> Iterator[Hit]:
 
 
 # A passphrase of words and a number ("lamp-copper-otter17"), as password managers make them.
-_PASSPHRASE = re.compile(r"[a-z]{3,10}(?:[-_.][a-z]{3,10}){1,5}[-_.]?[0-9]{1,4}[!#$%&*?]?")
+_PASSPHRASE = lazy_compile(r"[a-z]{3,10}(?:[-_.][a-z]{3,10}){1,5}[-_.]?[0-9]{1,4}[!#$%&*?]?")
 _PLACEHOLDERS = frozenset({"password", "passwd", "secret", "changeme", "default", "basic_auth", "none", "null"})
 
 
@@ -395,15 +398,15 @@ _ACCOUNT_WORDS = (
 ) | _STICKER_WORDS  # fmt: skip
 # A HomeKit accessory's setup code, eight digits as its sticker prints them ("482-19-735"), in a text about HomeKit
 # (reviewer CW), within _HOMEKIT_REACH characters after its name
-_HOMEKIT_CODE = re.compile(r"(?<![0-9\-])[0-9]{3}-[0-9]{2}-[0-9]{3}(?![0-9\-])")
+_HOMEKIT_CODE = lazy_compile(r"(?<![0-9\-])[0-9]{3}-[0-9]{2}-[0-9]{3}(?![0-9\-])")
 _HOMEKIT_REACH = 400
 # ... named as a code ("setup codes", "pairing code"), no other number's word between ("build 123-45-678")
-_HOMEKIT_OTHER = re.compile(
+_HOMEKIT_OTHER = lazy_compile(
     r"(?<![^\W\d_])(?:build|version|model|serial|part|order|ticket|invoice|sku|firmware|category|article|kb|avoid|"
     r"must not be|cannot be|invalid|rejects?|tracking|parcel)(?![^\W\d_])"
 )
 # ("code" a word of its own: "barcode", "zipcode" name none, an attacker of the README's promises)
-_HOMEKIT_CODE_WORD = re.compile(r"(?<![^\W\d_])(?:codes?|pairing)(?![^\W\d_])")
+_HOMEKIT_CODE_WORD = lazy_compile(r"(?<![^\W\d_])(?:codes?|pairing)(?![^\W\d_])")
 _HOMEKIT_REFUSED = frozenset({"123-45-678", "876-54-321"})  # Apple's own list of codes no accessory may use
 
 
@@ -432,7 +435,7 @@ def _homekit_and_keyed_codes(scan: Scan, lower: str) -> Iterator[Hit]:
 
 
 # A lock's code under a key of code or a file of settings ("alarm_code: '1408'", "gate-pin = 5512": reviewer CW)
-_KEYED_LOCK_CODE = re.compile(
+_KEYED_LOCK_CODE = lazy_compile(
     r"(?<![\w\-])(?P<kq>[\"']?)(?:alarm|door|gate|garage|garage_door|lockbox|keybox|keypad|safe|intercom|front_door|"
     r"back_door)[_\-]"
     # (nothing after it on its line: a comment says what else the number is, "door_code: 1012  # dock door id in
@@ -557,7 +560,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
 # Only a box's, a host's or an account's word may come between ("login stats: alice:Success=12", "ssh key type:
 # deploy:Ed25519-SHA256", "bastion tags: env:Prod-EU1" are attributes: an attacker's round), and the pair is
 # not one of a list.
-_LOGIN_PAIR = re.compile(
+_LOGIN_PAIR = lazy_compile(
     r"(?<![\w.\-])(?:ssh|sftp|rdp|vnc|login|logon|bastion|jump ?host)(?:-(?:zugang|access|login|zugriff))?"
     # a host's name or address ("ssh into db01 with", "ssh on 10.0.0.5:"), a box's in brackets ("RDP (jump box):")
     r"(?:[ \t]+(?:box|host|server|access|creds|credentials|account|user|login|as|is|into|on|to|with|via"
@@ -587,8 +590,8 @@ def _login_pairs(text: str, lower: str, words: dict[str, list[int]]) -> Iterator
             yield "PASSWORD", start, end
 
 
-_AT_HOST = re.compile(r"@[a-z0-9\-]+\.[a-z]", re.IGNORECASE)
-_FILE_NAME = re.compile(r"\.(?:zip|tar|gz|txt|log|html?|bat|sh|ps1|py|json|ya?ml|xml|csv|local|conf)$", re.IGNORECASE)
+_AT_HOST = lazy_compile(r"@[a-z0-9\-]+\.[a-z]", re.IGNORECASE)
+_FILE_NAME = lazy_compile(r"\.(?:zip|tar|gz|txt|log|html?|bat|sh|ps1|py|json|ya?ml|xml|csv|local|conf)$", re.IGNORECASE)
 _LOGIN_SYMBOLS = frozenset("!@#$%^&*+?~")
 _ATTRIBUTE_KEYS = frozenset(
     {"sha256", "sha1", "md5", "error", "reason", "status", "state", "result", "event", "type", "method", "mode", "env",
@@ -600,14 +603,14 @@ _ATTRIBUTE_KEYS = frozenset(
 
 # cloud-init's chpasswd list: "user:password" lines under "list: |" ("chpasswd:\n  list: |\n    root:Sr19p5S4n%7x=3*\n
 #    ubuntu:Cobalt1923#": reviewer BG); "user:RANDOM" asks cloud-init to draw one.
-_CHPASSWD = re.compile(r"(?m)^[ \t]*chpasswd:[ \t]*\r?\n(?:[ \t]+[^\n]*\n){0,4}?[ \t]+list:[ \t]*\|[ \t]*\r?\n")
-_CHPASSWD_LINE = re.compile(r"(?P<indent>[ \t]+)[a-z_][a-z0-9_.\-]{0,31}:(?P<value>[^\s]{1,128})[ \t]*\r?(?:\n|$)")
+_CHPASSWD = lazy_compile(r"(?m)^[ \t]*chpasswd:[ \t]*\r?\n(?:[ \t]+[^\n]*\n){0,4}?[ \t]+list:[ \t]*\|[ \t]*\r?\n")
+_CHPASSWD_LINE = lazy_compile(r"(?P<indent>[ \t]+)[a-z_][a-z0-9_.\-]{0,31}:(?P<value>[^\s]{1,128})[ \t]*\r?(?:\n|$)")
 
 
 # cloud-init's own draw, a template's or a variable's reference, an encrypted or a locked value, a placeholder
 # ("ubuntu:${UBUNTU_PASSWORD}", "ubuntu:{{ubuntu_password}}", "ubuntu:ENC[AES256_GCM,...]", "ubuntu:!locked":
 # an attacker's round)
-_CHPASSWD_NOT_A_VALUE = re.compile(
+_CHPASSWD_NOT_A_VALUE = lazy_compile(
     r"(?i:random|r)|\$\{.*\}|\{\{.*\}\}|%\{.*\}|\$[A-Za-z_][A-Za-z0-9_]*|<.*>|ENC\[.*|[*!].*"
     r"|(?i:change_?me|password|changeit|secret|xxx+|\.\.\.)"
 )
@@ -630,7 +633,7 @@ _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 # password" joins them with "-"), after its label and a colon, ending the line ("App password for the old
 # Outlook 2016 on the front desk PC: tzkq mvrb wxhd npsf": reviewer AG; "app passwords: some apps like mail
 # work fine" is a sentence: a fresh attacker's round).
-_APP_PASSWORD = re.compile(
+_APP_PASSWORD = lazy_compile(
     r"(?<![\w-])(?:app[ -](?:specific[ -])?passwor(?:d|t)|anwendungspasswort)\b[^\n:=]{0,80}[:=][ \t]*"
     r"(?P<value>[a-z]{4}(?:(?P<joint>[ -])[a-z]{4})(?:(?P=joint)[a-z]{4}){2})"
     r"[ \t]*+(?:(?:[.,;)][ \t]*+)?(?:\r?\n|$)|(?<=[ \t])[(\-–—])"  # the value ends its line, or a remark follows
@@ -655,12 +658,12 @@ _BOX_GAP = frozenset(
 # After a key box's code: the sentence's end or what comes next, no word about the box itself ("padlock
 # 1000 series", "lockbox number 4412 was returned", "is 100 years old", "at 1600 Pennsylvania Ave").
 # (or how long it holds: "key box code is 8163 this week", "... until Friday", "... from Monday": reviewer CW)
-_BOX_CODE_END = re.compile(
+_BOX_CODE_END = lazy_compile(
     r"[ \t]*(?:\r?$|[.,;:!?()\]\"'—–]|(?:then|and|if|or|to|at|please|pls|this|until|till|from)\b)", re.M
 )
-_SUFFIX = re.compile(r"['’][^\W\d_]")
+_SUFFIX = lazy_compile(r"['’][^\W\d_]")
 # Before or after a year, what makes it one ("em 2023", "ab 2025", "2023 yılında", "2024 neu vergeben").
-_YEAR_WORDS = re.compile(
+_YEAR_WORDS = lazy_compile(
     r"(?:^|[ \t])(?:em|in|ab|seit|since|from|de|en|desde|dal|od|bis|until|till|after|before|year|jahr|année|año|"
     # Nordic and German "changed", "valid", "until" ("portkoden byttes 2024", "gültig bis Dezember 2025")
     r"byttes|byts|ändras|ändrades|gültig|fra|från|frem til|dezember|januar)"
@@ -671,7 +674,7 @@ _YEAR_WORDS = re.compile(
 # A product's, a shipment's, an error's or a form's code near a door's word ("Porte de garage, code
 # produit 45120", "Il corriere porta il pacco, codice spedizione 483920", "Alarma, código de error 4031":
 # an attacker's round).
-NOT_A_LOCK_CODE = re.compile(
+NOT_A_LOCK_CODE = lazy_compile(
     r"(?<![^\W\d_])(?:art(?:ikel|icle|icolo|igo|ículo)|produ(?:it|ct|cto|to|kt)|prodotto|ürün|error|erreur|erro|"
     r"fehler|błędu|bledu|hata|spedizione|treno|postale|avviamento|ricambio|trámite|tramite|posta|postal|zip|"
     r"sku|item|model|modell|modèle|modelo|modello|parzelle|lieferung|versand|envío|envio|shipping|chaves|chiavi|"
@@ -690,7 +693,7 @@ NOT_A_LOCK_CODE = re.compile(
     r"(?![^\W\d_])"
 )
 # "porte le code", "porta il codice": French and Italian "carries", not a door ("Le dossier porte le code 4021").
-_CARRIES = re.compile(r"(?:porte|portent|porta|portano)[ \t]+(?:le|la|les|un|une|il|lo|i|gli|uno|una)[ \t]")
+_CARRIES = lazy_compile(r"(?:porte|portent|porta|portano)[ \t]+(?:le|la|les|un|une|il|lo|i|gli|uno|una)[ \t]")
 
 
 def _year_not_code(lower: str, match: re.Match[str]) -> bool:
@@ -724,12 +727,12 @@ def _box_label(lower: str, match: re.Match[str]) -> bool | None:
 
 
 # A code's word last before the code, maybe with "is" or a colon ("..., code 0731", "... code for the carers: 1966")
-_CODE_LAST = re.compile(
+_CODE_LAST = lazy_compile(
     r"(?<![^\W\d_])(?:code|combination|combo|pin|código|codigo)(?:[ \t]+for[ \t]+(?:the[ \t]+)?[^\W\d_]+)?"
     r"(?:[ \t]+is|[ \t]*:)?[ \t]*$"
 )
 _BOX_PLACE_WORDS = 8
-_PLACED_CODE = re.compile(r"[0-9]{4,6}[#*]?")  # a box's own code, not a catalogue's eight digits
+_PLACED_CODE = lazy_compile(r"[0-9]{4,6}[#*]?")  # a box's own code, not a catalogue's eight digits
 # ... led by where the box is or by the code's word ("Lockbox exceptions for May, code 2017", "Keybox firmware notes:
 # code 4521" are reports: an attacker's round)
 _BOX_PLACE_FIRST = frozenset(
@@ -744,7 +747,7 @@ _BOX_NOT_PLACE = frozenset(
 )  # fmt: skip
 
 
-_LETTERS = re.compile(r"[^\W\d_]+")
+_LETTERS = lazy_compile(r"[^\W\d_]+")
 
 
 # Every match of _ACCESS_CODE holds one of these ("code" and its kin, "pin", Alipay's "支付密"), at
@@ -822,17 +825,17 @@ def _access_codes(lower: str, scan: Scan | None = None) -> Iterator[re.Match[str
 
 
 # India's postal "PIN code 400001" (six digits); a conference bridge's dial-in PIN, anyone's who is invited.
-_POSTAL_PIN = re.compile(r"pin[ \t]*code[^0-9\n]{0,8}[0-9]{6}(?![0-9])|pincode")
+_POSTAL_PIN = lazy_compile(r"pin[ \t]*code[^0-9\n]{0,8}[0-9]{6}(?![0-9])|pincode")
 # "Address: MG Road, Bangalore, PIN 560001": six digits on a line that gives an address.
-_ADDRESS_LINE = re.compile(r"address|road|\bnagar\b|\bmarg\b|street|\bdist\b|\bcity\b")
+_ADDRESS_LINE = lazy_compile(r"address|road|\bnagar\b|\bmarg\b|street|\bdist\b|\bcity\b")
 # A meeting's words: its PIN or passcode is anyone's who is invited (codes.py reads them too).
-MEETING = re.compile(r"dial[ \-]?in|bridge|conference|meeting|webex|zoom|teams")
+MEETING = lazy_compile(r"dial[ \-]?in|bridge|conference|meeting|webex|zoom|teams")
 
 
 # Digits read out one by one are a code when nothing but punctuation follows them, and after "PIN" when
 # it is written so ("Arduino pin 2 3 4 5", "JTAG pin 1-2-3-4", "building code 1 0 0 4 section": an
 # attacker's round).
-_WORD_AFTER = re.compile(r"[ \t]*(?!then\b)[^\W\d_]")  # "4 8 1 5 then tick": how the keypad takes it
+_WORD_AFTER = lazy_compile(r"[ \t]*(?!then\b)[^\W\d_]")  # "4 8 1 5 then tick": how the keypad takes it
 
 
 def _read_out(text: str, lower: str, match: re.Match[str], label: str) -> bool:
@@ -846,7 +849,7 @@ def _read_out(text: str, lower: str, match: re.Match[str], label: str) -> bool:
     )
 
 
-_PIN_SAID = re.compile(r"pin(?:[ \t]*:|[ \t]+is)[ \t]*$")  # "the pin is 4 8 2 1", "Pin: 4 8 2 1"
+_PIN_SAID = lazy_compile(r"pin(?:[ \t]*:|[ \t]+is)[ \t]*$")  # "the pin is 4 8 2 1", "Pin: 4 8 2 1"
 
 
 _PIN_LINE = 160  # characters of a PIN's line read on either side for an address's or a meeting's words
@@ -864,7 +867,7 @@ def _long_pin(lower: str, match: re.Match[str]) -> bool:
 # Where a PIN's value after a longer clause ends: the text's or the line's end, a stop, or a dash before a
 # remark ("... lautet 582913 — nicht weitergeben", which the view writes with "-"); not a word ("ist 2019
 # erneuert worden", "2300 cartes"). Not _BOX_CODE_END: its words after the code ("and", "to") go on here.
-_LONG_PIN_END = re.compile(r"[ \t]*(?:\r?$|[.,;!?)\]\"']|-(?=[ \t]))", re.M)
+_LONG_PIN_END = lazy_compile(r"[ \t]*(?:\r?$|[.,;!?)\]\"']|-(?=[ \t]))", re.M)
 
 
 def _not_a_pin(lower: str, match: re.Match[str]) -> bool:
@@ -905,7 +908,7 @@ def _french_pins(lower: str, words: dict[str, list[int]]) -> Iterator[Hit]:
         yield from (("PASSWORD", *match.span("value")) for match in _FRENCH_PIN.finditer(lower))
 
 
-_FRENCH_PIN = re.compile(
+_FRENCH_PIN = lazy_compile(
     # (and Dutch's "Pincode:" right before four or five digits: India's has six; reviewer BI)
     r"(?<!\w)(?:code confidentiel(?: provisoire| temporaire)?|nip (?:du compte|de (?:la |votre )?carte)"
     r"|pincode(?=[ \t]*:[ \t]*[0-9]{4,5}(?![0-9])))[ \t]*:[ \t]*"
@@ -913,14 +916,14 @@ _FRENCH_PIN = re.compile(
 )
 _CODE_OF = viewed_words("कोड", "কোড", "code")
 # A payment's word right before the PIN's ("UPI पिन", "एटीएम पिन", "नगद पिन": bKash's and Nagad's wallets).
-_PAYMENT_BEFORE = re.compile(
+_PAYMENT_BEFORE = lazy_compile(
     "(?:upi|atm|card|bank|"
     + "|".join(viewed_words("यूपीआई", "एटीएम", "कार्ड", "बैंक", "এটিএম", "কার্ড", "ব্যাংকের", "ব্যাংক", "বিকাশ", "নগদ"))
     + r")[ \t]*$"
 )
 # After a PIN's word of another script: a year or an amount, not a PIN ("Закреплённый пин 2024 года", "Нажмите и
 # удерживайте пин 3000 мс", "पिन बदलने का शुल्क 2000 रुपये", "بالرقم السري تم الدخول 3500 مرة": an attacker's round).
-_COUNTED_AFTER = re.compile(
+_COUNTED_AFTER = lazy_compile(
     r"[ \t]*(?:"
     + "|".join(
         viewed_words(
@@ -972,11 +975,11 @@ _COUNTED_AFTER = re.compile(
     + r")(?![^\W\d_])"
 )
 # A year of the Gregorian calendar up to 2039, and of the Solar Hijri one ("رمز دوم: ۱۴۰۲"); "एटीएम पिन: 2044" is a PIN
-_YEAR_LIKE = re.compile(r"19[0-9]{2}|20[0-3][0-9]|1[34][0-9]{2}")
+_YEAR_LIKE = lazy_compile(r"19[0-9]{2}|20[0-3][0-9]|1[34][0-9]{2}")
 # Russian's and Ukrainian's small "пин" is a board's, a chat's pinned message's: a PIN only with its "код", a
 # colon or a card's or a bank's word before it ("пин от карты 8812"); the capitals "ПИН" say PIN
 _SMALL_PIN = viewed_words("пин", "пін")
-_BANK_WORDS = re.compile("|".join(viewed_words("карт", "банк", "сим", "sim", "картк", "بطاق", "card", "कार्ड", "কার্ড")))
+_BANK_WORDS = lazy_compile("|".join(viewed_words("карт", "банк", "сим", "sim", "картк", "بطاق", "card", "कार्ड", "কার্ড")))
 
 
 def _not_a_pin_of_another_script(lower: str, match: re.Match[str]) -> bool:
@@ -1002,14 +1005,14 @@ def _not_a_pin_of_another_script(lower: str, match: re.Match[str]) -> bool:
     return False
 
 
-_PIN_BETWEEN = re.compile(
+_PIN_BETWEEN = lazy_compile(
     r"[ \t]*(?:[\-—][ \t]*)?(?:(?:"
     + "|".join(viewed_words("код", "kod", "code", "নম্বর", "नंबर", "number", "номер", "நம்பர்", "எண்"))
     + r")[ \t]*)?[:=\-—]?[ \t]*"
     # (Swahili's "his / my / your ... is": "namba ya siri yake ni 3996", reviewer CV)
     r"(?:(?:yake|yangu|yako|yetu|yenu|yao)[ \t]+)?(?:ni[ \t]+)?"
 )
-_SWAHILI_GIVEN = re.compile(r"(?<![^\W\d_])ni[ \t]+$|:")
+_SWAHILI_GIVEN = lazy_compile(r"(?<![^\W\d_])ni[ \t]+$|:")
 _INDIAN_CODE = viewed_words("कोड", "কোড")
 
 
@@ -1044,7 +1047,7 @@ def _admin_pairs(text: str, lower: str) -> Iterator[Hit]:
 # Marketing2" holds none)
 # (the user right after the word, or after a colon or a comma further on, holding a digit, a dot, "_" or "@": "user
 # guide v2.1 / Getting-Started-2024!" is a page's path, "LOGIN page KPIs: p95 1200ms / p99#3400ms" two figures)
-_LOGIN_SLASH = re.compile(
+_LOGIN_SLASH = lazy_compile(
     r"(?<![^\W\d_])(?:account|login|isu|user|username|creds|credentials|admin)(?![^\W\d_])"
     # (the far user one run, a digit, a dot, "_" or "@" in it seen ahead: a run cut in two at any of its digits was
     # quadratic, "login: " and 16,000 digits took 2 s, an attacker of the README's promises)
@@ -1053,15 +1056,15 @@ _LOGIN_SLASH = re.compile(
 )
 # The password: a letter and a digit in it, not led by a currency's sign or a channel's "#" ("$49.99+VAT",
 # "#ops-alerts-prod"); letters of both cases
-_SLASH_VALUE = re.compile(r"(?=[^\s]*[A-Za-z])(?=[^\s]*[0-9])[^$€£#]")
-_CASES = re.compile(r"(?=[^\s]*[a-z])(?=[^\s]*[A-Z])")
-_FOUR_SMALL = re.compile(r"[a-z]{4}")  # "Q4-Close&Audit": words
-_TICKET = re.compile(r"[A-Za-z]#[A-Z0-9]")
-_HOST_ADDRESS = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
+_SLASH_VALUE = lazy_compile(r"(?=[^\s]*[A-Za-z])(?=[^\s]*[0-9])[^$€£#]")
+_CASES = lazy_compile(r"(?=[^\s]*[a-z])(?=[^\s]*[A-Z])")
+_FOUR_SMALL = lazy_compile(r"[a-z]{4}")  # "Q4-Close&Audit": words
+_TICKET = lazy_compile(r"[A-Za-z]#[A-Z0-9]")
+_HOST_ADDRESS = lazy_compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 
 
 # A retina asset's name ("insurer-badge@2x~ipad.png" after "spinner@1.5x.gif" in a list of icons: reviewer BQ)
-_RETINA = re.compile(r"@[0-9]+(?:\.[0-9]+)?x(?![a-z0-9])")
+_RETINA = lazy_compile(r"@[0-9]+(?:\.[0-9]+)?x(?![a-z0-9])")
 
 
 def _email_pairs(text: str, lower: str) -> Iterator[Hit]:
@@ -1105,16 +1108,16 @@ def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 # Five small letters in a row: a word ("UserManagement2", "OAuth2Config"), not a random password.
-_WORDY = re.compile(r"[a-z]{5}")
-_CLAUSE_END = re.compile(r"(?:</b>|</strong>|\*\*|`)?[.,;:)]?[ \t]*(?:\r?$|[(\[<]|\Z)", re.M)
+_WORDY = lazy_compile(r"[a-z]{5}")
+_CLAUSE_END = lazy_compile(r"(?:</b>|</strong>|\*\*|`)?[.,;:)]?[ \t]*(?:\r?$|[(\[<]|\Z)", re.M)
 # ... or the sentence ends with it ("... login: schroederm@gmail.com / Ykouypha8605@. Remove after filing.": reviewer
 # CG)
-_NEXT_SENTENCE = re.compile(r"(?<=[.;!])[ \t]+(?=[A-Z])")
+_NEXT_SENTENCE = lazy_compile(r"(?<=[.;!])[ \t]+(?=[A-Z])")
 # ... where a login is named before the pair ("Send invoices to billing@acme.com / AP-Dept2. Net 30." names none)
-_LOGIN_BEFORE = re.compile(r"login|log-in|credential|password|passwort|sign[ -]?in|anmeld|zugang|accounts?\b")
+_LOGIN_BEFORE = lazy_compile(r"login|log-in|credential|password|passwort|sign[ -]?in|anmeld|zugang|accounts?\b")
 # ... or another pair follows ("QA accounts ...: a@x.app / gDBQ3SrR!3?+ and b@x.app / Harvest#1304": reviewer CL)
-_NEXT_PAIR = re.compile(r"[ \t]*(?:,|;|and|&|und|et|y|e)[ \t]+[\w.+\-]{1,64}@[\w\-]{1,63}\.[\w\-.]{2,}[ \t]+/[ \t]")
-_PAIR_BEFORE = re.compile(
+_NEXT_PAIR = lazy_compile(r"[ \t]*(?:,|;|and|&|und|et|y|e)[ \t]+[\w.+\-]{1,64}@[\w\-]{1,63}\.[\w\-.]{2,}[ \t]+/[ \t]")
+_PAIR_BEFORE = lazy_compile(
     r"[\w.+\-]{1,64}@[\w\-]{1,63}(?:\.[\w\-]{1,63}){1,8}[ \t]+/[ \t]+[^\s/<>\"'`]{6,64}[ \t]*"
     r"(?:,|;|and|&|und|et|y|e)[ \t]+$"
 )
@@ -1146,7 +1149,7 @@ def _random(value: str) -> bool:
 # A bank's "memorable word" (UK banks ask for letters of it), a secret word or answer: one word after the label
 # ("memorable word tangerine", "Memorable word: Peregrine7": reviewer BC), not a state or a verb ("memorable word
 # reset", "memorable word is required").
-_MEMORABLE = re.compile(
+_MEMORABLE = lazy_compile(
     r"(?<![^\W\d_])(?i:memorable (?:word|information|info)|secret word|security word)"
     # (blanks possessive, the colon's apart from those after it: two runs side by side were quadratic: _LOGIN_PAIR)
     r"(?:[ \t]+(?:is|was|set to|now))?(?:[ \t]*+[:=][ \t]++|[ \t]++)[\"'“]?(?P<value>[A-Za-z][A-Za-z0-9]{3,23})[\"'”]?"
@@ -1165,14 +1168,14 @@ PORTING_LITERALS = ("PAC", "STAC")  # in capitals: "pac" is in "space", "capacit
 
 # A UK mobile's porting or switching code, which moves the number to whoever holds it: a PAC is three letters
 # and six digits, a STAC six digits and three letters ("PAC issued HGF082847": reviewer BC).
-_PORTING_CODE = re.compile(
+_PORTING_CODE = lazy_compile(
     r"(?<![^\W\d_])(?:PAC|STAC)(?![^\W\d_])(?:[ \t]+code)?(?:[ \t]+(?:issued|is|was|sent|given))?"
     r"[ \t]*+(?:[:=][ \t]*+)?"  # (possessive: blanks read once; a run of them after "PAC" was cubic: 350 s for 160 KB)
     r"(?P<value>[A-Z]{3}[0-9]{6}|[0-9]{6}[A-Z]{3})(?![\w])"
 )
 
 
-_PORTING_WORDS = re.compile(r"(?i:\bport|porting|switch|network|provider|carrier|operator|leave|cancel|retention)")
+_PORTING_WORDS = lazy_compile(r"(?i:\bport|porting|switch|network|provider|carrier|operator|leave|cancel|retention)")
 
 
 def find_memorable_words(scan: Scan) -> Iterator[Hit]:

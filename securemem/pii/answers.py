@@ -21,6 +21,7 @@ from collections.abc import Iterator
 
 from securemem.pii.checksums import card_number_valid
 from securemem.pii.normalize import normalise_text
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import YEAR, Scan, index_words
 
 Hit = tuple[str, int, int]
@@ -45,11 +46,11 @@ _LABEL = "|".join(re.escape(label) for label in sorted(_LABELS, key=len, reverse
 # line must end in "?" or hold a word that asks, _ASKING). Possessive blanks: a run of them is read
 # once, however the match fails (an attacker's "password" and 2,000 spaces took 43 s).
 # A question may go on for a few words after its label ("пароль от wifi?", "비밀번호 뭐예요?", "パスワードは？").
-_ASKED = re.compile(
+_ASKED = lazy_compile(
     rf"(?:{_LABEL})(?:[ \t]*+(?:(?:\?+|pls|please)[ \t]*+)?|(?:[ \t]*+[^\s?]{{1,12}}){{1,3}}?[ \t]*+\?+[ \t]*+)"
     r"\r?(?:\n|\Z)"
 )
-_ASKING = re.compile(
+_ASKING = lazy_compile(
     r"\?|(?<![\w'])(?:what|what's|whats|which|where|send|share|give|need|pls|please|can|could|qual|cuál|cual|quel|"
     r"welches|wie|hast|tienes|tem|gimme)(?!\w)"
 )
@@ -59,30 +60,30 @@ _QUESTION_BACK = 96  # characters of the question's line read for a word that as
 _MESSAGE_HEAD = (
     r"(?:[ \t]*\r?\n)?[ \t]*(?:>[ \t]*)*(?:\[[^\]\n]{1,40}\][ \t]*){0,2}(?:[^\s:\[\]][^\n:\[\]]{0,38}:[ \t]+)?"
 )
-_ANSWER = re.compile(
+_ANSWER = lazy_compile(
     _MESSAGE_HEAD + r"(?P<value>[^\s\"'`:,;|]{6,64})(?=[ \t]*(?:\r?$|[ \t]\(|[ \t]{2}|[ \t]-))",
     re.MULTILINE,
 )
 # "the password you gave on the phone (glacier.meadow77#)": up to eight words, then the value alone in brackets.
 # Or in backticks, as chat writes code ("can someone reset the QA db password? it's still `kPU1CYN#...`").
-_BRACKETED = re.compile(
+_BRACKETED = lazy_compile(
     rf"(?:{_LABEL})[?!.,]?(?:[ \t]+[^\s()`]{{1,24}}){{1,8}}[ \t]+"
     r"(?:\((?P<value>[^\s()]{8,64})\)|`(?P<code>[^\s`]{8,64})`)"
 )
 # "become password (sudo) n0uI3mhB?XMc", "password (prod): ...".
-_QUALIFIED = re.compile(rf"(?:{_LABEL})[ \t]*\([^()\n]{{1,24}}\)[ \t]*(?:[:=]|is)?[ \t]*(?P<value>[^\s\"'`]{{6,64}})")
+_QUALIFIED = lazy_compile(rf"(?:{_LABEL})[ \t]*\([^()\n]{{1,24}}\)[ \t]*(?:[:=]|is)?[ \t]*(?P<value>[^\s\"'`]{{6,64}})")
 # "passphrase LedgerKey#2231:" ending its line: the block it opens follows.
-_BEFORE_COLON = re.compile(rf"(?:{_LABEL})[ \t]+(?P<value>[^\s:\"'`]{{6,64}})[ \t]?:[ \t]*\r?(?:\n|\Z)")
+_BEFORE_COLON = lazy_compile(rf"(?:{_LABEL})[ \t]+(?P<value>[^\s:\"'`]{{6,64}})[ \t]?:[ \t]*\r?(?:\n|\Z)")
 # The label and its value quoted apart, as two messages are: 'then in two msgs: "the pw is" … "Hoa_483"'
 # (reviewer R). The label ends in a verb or a colon and closes its quote; an ellipsis, a dash or "then"
 # may come before the value's quote (not a comma: '["password", "user_id"]' is a list of names; a label
 # alone in quotes is a name too: 'the column "password" — "pwd_hash"'). The label says what the value is:
 # letters with a digit or a symbol are enough.
-_QUOTED_APART = re.compile(
+_QUOTED_APART = lazy_compile(
     rf"(?:{_LABEL})(?:[ \t]+(?:is|was|es|é|ist|est)|[ \t]*[:=])[ \t]*[\"”'’][ \t]*(?:…|\.{{2,3}}|[-–—]|then)?"
     r"[ \t]*[\"“'‘](?P<value>[^\"”'’\s]{4,64})[\"”'’]"
 )
-_CJK = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_CJK = lazy_compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _NOT_BEFORE = frozenset(":/.-_,;|\t")  # a label inside a word, a path, a field list, a table's header, code
 _TRAILING = ".,;:!?)"
 PASSWORD_SYMBOLS = frozenset("!#$%&*@^~?+=")  # a password's own symbols (accounts.py reads them too)
@@ -97,22 +98,22 @@ _OTHER_LABELS = ("kennwort", "wachtwoord", "contraseña", "senha", "hasło", *_S
 # (blanks possessive, each run read once: two runs of them side by side, each giving back to the other, were quadratic
 # on a long run: 20 KB of tabs after "pin" took 2 s)
 _ASKED_END = r"[ \t]*+(?:(?:pls|please)[ \t]*+)?\?++[ \t]*+\r?(?:\n|\Z)"
-_CODE_ASKED = re.compile(r"(?:code|pin)" + _ASKED_END)
-_CODE_ASKED_LABEL = re.compile(
+_CODE_ASKED = lazy_compile(r"(?:code|pin)" + _ASKED_END)
+_CODE_ASKED_LABEL = lazy_compile(
     r"(?<![\w-])(?:(?:door|alarm|gate|garage|safe|lockbox|key ?safe|key ?box|padlock|entry|building|locker|"
     r"profile|atm|card|phone|bike lock|keypad|buzzer|front door|back door)[ \t]+(?:code|pin)|pin|passcode)" + _ASKED_END
 )
-_CODE_ANSWER = re.compile(
+_CODE_ANSWER = lazy_compile(
     r"(?:[ \t]*\r?\n)?[ \t]*(?:>[ \t]*)*(?:\[[^\]\n]{1,40}\][ \t]*){0,2}(?:[^\s:\[\]0-9][^\n:\[\]]{0,38}:[ \t]+)?"
     r"(?P<value>[0-9]{4,8}|[0-9](?: [0-9]){3,7})(?![0-9A-Za-z]|[.,/:\- ][0-9])"
 )
 
 
-_CODE_QUESTION = re.compile(
+_CODE_QUESTION = lazy_compile(
     r"(?<![^\W\d_])(?:year|when|since|how many|how long|jahr|wann|seit|wie viele|année|quand|combien|año|cuándo|"
     r"cuánt|anno|quando|quant|ano|rok|kiedy|ile|yıl|kaç)(?![^\W\d_])"
 )
-_CODE_ANSWER_END = re.compile(r"[ \t]*(?:\r?$|[.,;!)]|then\b|and\b|pls\b|please\b|x\b)", re.M)
+_CODE_ANSWER_END = lazy_compile(r"[ \t]*(?:\r?$|[.,;!)]|then\b|and\b|pls\b|please\b|x\b)", re.M)
 
 
 def find_answered_codes(scan: Scan) -> Iterator[Hit]:
@@ -139,17 +140,17 @@ def may_hold_answered_code(scan: Scan) -> bool:
 # you want to dispute." then "user: 4604128209801597" (reviewer AF: a chat bot's transcript). The question
 # names the card's number and asks (a "?" or a request's verb); the answer's message is the number alone,
 # and it passes Luhn's check. Bare digits elsewhere are an order's, an account's or a ticket's.
-_CARD_ASKED = re.compile(
+_CARD_ASKED = lazy_compile(
     r"(?<![\w-])(?:card[ \t]*(?:number|no\.|#|num)|kartennummer|numéro de (?:la )?carte|número de (?:la )?tarjeta)"
 )
 # Another number asked for on the same line: the answer may be that one ("your card number or your order
 # number", "that card number ... your order number instead": a fresh attacker's round).
-_OTHER_NUMBER = re.compile(
+_OTHER_NUMBER = lazy_compile(
     r"(?<![\w-])(?:order|reference|booking|tracking|ticket|invoice|account|confirmation|member|policy|case|phone)"
     r"[ \t]*(?:number|no\.|#|num|id)"
 )
-_CARD_ASKING = re.compile(r"\?|(?<![\w'])(?:enter|type|provide|give|send|share|what|what's|whats|need|please)(?!\w)")
-_CARD_ANSWER = re.compile(r"[^\n]*\r?\n" + _MESSAGE_HEAD + r"(?P<value>[0-9](?:[ \-]?[0-9]){12,18})[ \t]*(?=\r?\n|$)")
+_CARD_ASKING = lazy_compile(r"\?|(?<![\w'])(?:enter|type|provide|give|send|share|what|what's|whats|need|please)(?!\w)")
+_CARD_ANSWER = lazy_compile(r"[^\n]*\r?\n" + _MESSAGE_HEAD + r"(?P<value>[0-9](?:[ \-]?[0-9]){12,18})[ \t]*(?=\r?\n|$)")
 
 
 _CARD_NAMES = index_words("card", "karte", "carte", "tarjeta")
@@ -237,9 +238,10 @@ def find_answered_passwords(scan: Scan) -> Iterator[Hit]:
             if _quoted_value(text[start:end]):
                 yield "PASSWORD", start, end
             continue
-        found = _BRACKETED.match(lower, at) or _QUALIFIED.match(lower, at) or _BEFORE_COLON.match(lower, at)
+        bracketed = _BRACKETED.match(lower, at)
+        found = bracketed or _QUALIFIED.match(lower, at) or _BEFORE_COLON.match(lower, at)
         if found is not None:
-            group = "code" if found.re is _BRACKETED and found["code"] is not None else "value"
+            group = "code" if found is bracketed and found["code"] is not None else "value"
             yield from _value(text, *found.span(group))
 
 
@@ -261,7 +263,7 @@ def _balanced_bracket(text: str, start: int, end: int) -> bool:
 
 
 # What words, names and references look like with a symbol in them: "issue#12345", "PROJ-1234".
-_REFERENCE = re.compile(r"(?:[a-z]+|[A-Z]+)[#\-_][0-9]+|v?[0-9]+(?:\.[0-9]+)+(?:[\-+][A-Za-z0-9.]+)?")
+_REFERENCE = lazy_compile(r"(?:[a-z]+|[A-Z]+)[#\-_][0-9]+|v?[0-9]+(?:\.[0-9]+)+(?:[\-+][A-Za-z0-9.]+)?")
 
 
 def _quoted_value(value: str) -> bool:

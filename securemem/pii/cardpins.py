@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from securemem.pii.checksums import card_number_valid
 from securemem.pii.normalize import viewed_words
 from securemem.pii.numeric import CARD_NAMES, PAYMENT_CARD_NAMED, fuel_card
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
@@ -39,7 +40,7 @@ _LABELS = (
 _LABEL = "|".join(re.escape(label) for label in sorted(set(_LABELS), key=len, reverse=True))
 # The card's number, then at most 32 characters: words, a comma, the card's expiry ("gültig bis 12/26,
 # Geheimzahl 4821"), no sentence's end; the label; the PIN, no other number right after it.
-_CARD_PIN = re.compile(
+_CARD_PIN = lazy_compile(
     r"(?<![0-9])(?P<card>[0-9](?:[ \-]?[0-9]){12,18})(?![0-9])"
     r"(?:[^\n0-9.;!?:]|(?<![0-9])[0-9]{2}/[0-9]{2}(?:[0-9]{2})?(?![0-9])){0,32}?(?<![^\W\d_])"
     rf"(?P<label>{_LABEL})(?![^\W\d_])[ \t]*[:=]?[ \t]*"
@@ -69,7 +70,7 @@ _MARKS = (
 # its status "code 404": an attacker's round); its expiry may come between ("..., exp 12/27, code 154"). Read only
 # around each "code" (the card's number within _CODE_BACK characters before it): a pass over a long run of digits
 # at every "code" was three times the scan of such a text.
-_CARD_CODE = re.compile(
+_CARD_CODE = lazy_compile(
     r"(?<![0-9])(?P<card>[0-9](?:[ \-]?[0-9]){12,18})(?![0-9])"
     r"(?:[ \t]*,?[ \t]*exp(?:iry|ires)?\.?[ \t]*[0-9]{1,2}[ \t]*/[ \t]*(?:20)?[0-9]{2}(?![0-9]))?"
     r"[ \t]*(?:,|and|with|&)?[ \t]*(?:(?:security|sec|the|its|cvv)[ \t]+)?code[ \t]*(?:is|:|=)?[ \t]*"
@@ -79,7 +80,7 @@ _CODE_BACK = 64  # characters before "code" where its card's number may start
 # The card named before its number as a payment card is (PAYMENT_CARD_NAMED: "on my other card? It's ..."; not
 # "wildcard", "Scorecard", "card reader", "card game": an attacker's round), and no other thing's number right before
 # the digits ("transaction", "order", "set", "row", "batch", "id", "txn").
-_NOT_THE_CARDS = re.compile(
+_NOT_THE_CARDS = lazy_compile(
     r"(?<![^\W\d_])(?:transaction|txn|order|set|row|batch|id|invoice|ticket|product|bottiglia|key|sku)(?![^\W\d_])[^0-9]{0,12}$"
 )
 _CARD_NAMED_BACK = 80  # characters before the card's number where the card is named

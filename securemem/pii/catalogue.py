@@ -30,6 +30,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from securemem.pii.patterns import lazy_compile
+
 _END = r"(?![A-Za-z0-9_\-])"
 _END64 = r"(?![A-Za-z0-9+/=_\-])"
 _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
@@ -151,7 +153,7 @@ def mixed_case_with_digit(body: str) -> bool:
     return _has_digit(body) and body.lower() != body != body.upper()
 
 
-_CAMEL_WORD = re.compile(r"[A-Z][a-z]{2,}")
+_CAMEL_WORD = lazy_compile(r"[A-Z][a-z]{2,}")
 
 
 def _mixed_case_after(prefix: int) -> Callable[[str], bool]:
@@ -183,7 +185,7 @@ def _mixed_after(prefix: int) -> Callable[[str], bool]:
     return check
 
 
-_WORD_RUN = re.compile(r"[A-Z]?[a-z]{4,}")
+_WORD_RUN = lazy_compile(r"[A-Z]?[a-z]{4,}")
 
 
 def not_words(body: str) -> bool:
@@ -611,7 +613,7 @@ PREFIXED: tuple[Rule, ...] = (
 # A browser's Sentry SDK set up in a page's JavaScript or a front end's public variable: its DSN ships to every
 # visitor and is public by design (reviewer L's "Sentry.init({ dsn: ... })", "NEXT_PUBLIC_SENTRY_DSN"; a key of zeros
 # is a placeholder); a server's, in its settings or environment, is kept as a credential is (reviewers J, AI, AK, BU).
-_BROWSER_SENTRY = re.compile(
+_BROWSER_SENTRY = lazy_compile(
     r"Sentry\.init\(|(?:NEXT_PUBLIC|REACT_APP|VITE|GATSBY|EXPO_PUBLIC|NUXT_PUBLIC|PUBLIC)_SENTRY_DSN"
 )
 

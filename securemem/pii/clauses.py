@@ -29,6 +29,7 @@ from collections.abc import Iterator
 
 from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.normalize import viewed_words
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import Scan, index_words
 from securemem.pii.secrets import ACRONYM_NAMED, COMPOUND_HEADS, DESCRIBED, SET_BY, skip_blanks
 
@@ -79,7 +80,7 @@ _OTHER_LABELS = viewed_words(
     "የይለፍ ቃል",  # Amharic
     "የይለፍ ቃሉ",
 )
-_LABEL = re.compile(
+_LABEL = lazy_compile(
     r"(?<![^\W\d_])(?:"
     + "|".join(re.escape(label) for label in sorted(_LATIN_LABELS, key=len, reverse=True))
     + r")(?![^\W\d_])|(?:"
@@ -88,12 +89,12 @@ _LABEL = re.compile(
 )
 _REACH = 120  # characters of the label's clause read after it
 # A sentence's stop: ".", "!", "?" or ";" before a blank or the end (inside a value they are its own), a line's end.
-_CLAUSE_STOP = re.compile(r"[.!?;](?=\s|$)|[。！？]|\r?\n")
-_TOKEN = re.compile(r"\S+")
-_PARTICLE = re.compile(r"(?:を|は|が|은|는|을|를)[ \t]")
+_CLAUSE_STOP = lazy_compile(r"[.!?;](?=\s|$)|[。！？]|\r?\n")
+_TOKEN = lazy_compile(r"\S+")
+_PARTICLE = lazy_compile(r"(?:を|は|が|은|는|을|를)[ \t]")
 # After a value a particle introduced: what it was set to ("Misaki_0412 に再設定済み"), not where it is kept or
 # how it is changed ("1Password8 에 저장", "Outlook2019 で変更": an attacker's round).
-_SET_TO_AFTER = re.compile(r"[ \t]*(?:に|へ|로|으로|为|為)")
+_SET_TO_AFTER = lazy_compile(r"[ \t]*(?:に|へ|로|으로|为|為)")
 _WRAP = "\"'«»“”‘’([{<「『|*_"  # quotes, brackets and markup around a value
 _TRAIL = ".,;:?)]}>\"'»”’」』|*_"  # ... and punctuation after it ("!" ends many passwords: it stays the value's)
 # The word right before the value says that the value follows: a copula ("is", "es", "är", Indonesian
@@ -117,12 +118,14 @@ _THAI_IS = viewed_words("คือ")[0]
 # label makes it a policy's, a hash's or a rule's ("Kebijakan kata sandi diperbarui menjadi ISO-27001+NIST", "Hash kata
 # sandi dimigrasikan menjadi Argon2id": an attacker's round)
 _BECAME = "menjadi"
-_RULE_OF = re.compile(r"(?<![^\W\d_])(?:hash|aturan|kebijakan|syarat|panjang|format|enkripsi|algoritma|standar)[ \t]+$")
+_RULE_OF = lazy_compile(
+    r"(?<![^\W\d_])(?:hash|aturan|kebijakan|syarat|panjang|format|enkripsi|algoritma|standar)[ \t]+$"
+)
 # The new copulas' values are no algorithm's or standard's names ("PBKDF2+SHA256", "ISO+27001": an attacker's round).
-_STANDARD = re.compile(r"(?i)pbkdf2|sha-?\d|argon2|bcrypt|scrypt|md5|aes-?\d|rsa-?\d|iso[+\-_ ]?\d|nist|fips|rfc\d")
+_STANDARD = lazy_compile(r"(?i)pbkdf2|sha-?\d|argon2|bcrypt|scrypt|md5|aes-?\d|rsa-?\d|iso[+\-_ ]?\d|nist|fips|rfc\d")
 _WHOM = frozenset({"me", "us", "him", "her", "them"})
 # ... not where it was not given ("Please don't send the password to me (GDPR-Art32)": an attacker's round)
-_NOT_GIVEN = re.compile(r"(?:don't|don’t|do not|never|not|won't|can't|cannot)\b[^.!?\n]*$")
+_NOT_GIVEN = lazy_compile(r"(?:don't|don’t|do not|never|not|won't|can't|cannot)\b[^.!?\n]*$")
 _CLOSES = {"(": ")", "[": "]", '"': '"', "'": "'", "«": "»", "“": "”", "‘": "’", "「": "」", "『": "』"}
 _OPENERS = frozenset({"«", "“", '"', "„"})
 _CLOSES["„"] = "“"
@@ -151,7 +154,7 @@ _GIVEN = frozenset(
 _NOW = frozenset({"now", "jetzt", "nun", "nu", "teď", "ted", "most", "sofort", "maintenant", "ahora", "agora", "ora",
                   "teraz", "nå", "nyt", "şimdi", "sekarang", "ngayon", "bây giờ"})  # fmt: skip
 # Words of a clause that describes passwords, not one of them.
-_DESCRIBES = re.compile(
+_DESCRIBES = lazy_compile(
     r"(?<![^\W\d_])(?:policy|policies|rule|rules|example|examples|e\.g|eg|z\.b|p\.ex|ej|like|such|format|pattern|"
     r"regex|must|should|requires?|required|contain|contains|least|characters|chars|length|hint|hash|hashed|"
     r"bcrypt|argon2|salt|richtlinie|beispiel|muss|mindestens|zeichen|exemple|doit|caractères|ejemplo|debe|"
@@ -160,8 +163,8 @@ _DESCRIBES = re.compile(
     r"same|samma|samme|misma|mismo|gleiche|gleiches|même|stessa|stesso|mesma|mesmo|zelfde|тakoй|тakoe|тakaя|ví dụ)"
     r"(?![^\W\d_])"
 )
-_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^\W\d_]{2,}")
-_NOT_A_PASSWORD = re.compile(
+_EMAIL = lazy_compile(r"[^@\s]+@[^@\s]+\.[^\W\d_]{2,}")
+_NOT_A_PASSWORD = lazy_compile(
     r"[0-9]{1,4}[./\-][0-9]{1,2}[./\-][0-9]{1,4}"  # a date
     r"|v?[0-9]+(?:\.[0-9]+)+[a-z0-9\-]*"  # a version
     r"|[\w\-]+\.(?:pdf|docx?|xlsx?|csv|txt|png|jpe?g|zip|json|xml|html?|py|sh|md|log|exe|msi)"  # a file's name
@@ -169,7 +172,7 @@ _NOT_A_PASSWORD = re.compile(
     r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:\(\))?",  # a name in code ("self.Http2Client", "config.DbPassword1")
     re.I,
 )
-_LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
+_LATIN_LETTER = lazy_compile(r"[A-Za-z\u00c0-\u024f]")
 
 
 def _strong(value: str) -> bool:
@@ -199,7 +202,7 @@ _OF_THE = _QUALIFIES | {
     "la", "ya", "wa", "del", "de", "da", "do", "du", "des", "der", "di", "van", "of", "the", "el", "le", "il", "al",
     "nuovo", "nouvelle", "neue", "nowa", "mpya", *viewed_words("от", "новый", "الجديدة", "الجديد", "ใหม่"),
 }  # fmt: skip
-_ASSIGNED = re.compile(r"=|[A-Z_]+=|\w+=[\"']")  # "=x", "KEY=...", "VALUE='...'": an assignment, not a value
+_ASSIGNED = lazy_compile(r"=|[A-Z_]+=|\w+=[\"']")  # "=x", "KEY=...", "VALUE='...'": an assignment, not a value
 
 
 def _of_a_thing(between: str) -> bool:
@@ -245,7 +248,7 @@ _OTHER_MARKS = ("mot de passe", "contraseña", "palavra", "hasł", "jelsz", "şi
 _OTHER_WORDS = index_words(*_OTHER_MARKS)  # found with the gates' words too (a search each cost more)
 
 
-_PW = re.compile(r"(?<![^\W\d_])pw(?![^\W\d_])")
+_PW = lazy_compile(r"(?<![^\W\d_])pw(?![^\W\d_])")
 
 
 def turned_password(text: str, lower: str, low: int, after: int, high: int) -> tuple[int, int] | None:
@@ -279,8 +282,8 @@ def turned_password(text: str, lower: str, low: int, after: int, high: int) -> t
     return at, at + len(bare)
 
 
-_TURNED_COLON = re.compile(r"[^:\n]{0,48}?:[ \t]*")
-_HOST = re.compile(r"[\w\-]+(?:\.[A-Za-z][\w\-]*)+")
+_TURNED_COLON = lazy_compile(r"[^:\n]{0,48}?:[ \t]*")
+_HOST = lazy_compile(r"[\w\-]+(?:\.[A-Za-z][\w\-]*)+")
 
 
 def may_hold_clause_password(scan: Scan) -> bool:

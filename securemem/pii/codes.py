@@ -30,6 +30,7 @@ from collections.abc import Iterator, Sequence
 from securemem.pii.accounts import MEETING
 from securemem.pii.checksums import luhn_valid
 from securemem.pii.normalize import as_viewed, normalise_text
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import (
     COUNTED,
     GATE_WORDS,
@@ -181,7 +182,7 @@ _END = r"(?![0-9A-Za-z_\u00c0-\u024f\-/:@]|[.,][0-9]|\.[^\W\d_])"
 # the view reads the fullwidth comma as ","): Chinese and Japanese write a decimal with a point, and a
 # thousands' comma has three digits before it at most, never the four to eight of a code.
 _GLUED_END = r"(?![0-9A-Za-z_\u00c0-\u024f\-/:@]|\.[0-9]|\.[A-Za-z\u00c0-\u024f])"
-_CARD_CODE = re.compile(
+_CARD_CODE = lazy_compile(
     rf"(?:(?<![\w\-])(?:{_CARD_LABELS}|(?P<key>{_CARD_KEYS}))(?![^\W\d_]){_GAP}|(?P<glued>{_CARD_LABELS_GLUED}){_GLUED_GAP}"
     rf"|(?P<element>{_CARD_ELEMENT}))"
     rf"(?P<value>[0-9]{{3,4}}|[0-9](?:[ \-][0-9]){{2,3}})(?(glued){_GLUED_END}|{_END})(?! [0-9])"
@@ -192,7 +193,7 @@ _ONE_TIME_VALUE = (
     r"[0-9](?:\.[0-9]){5,7}(?![0-9])|"
     r"[0-9]{4}[ \-][0-9]{4}|[0-9]{4,8}|[0-9]{3}[ \-][0-9]{3}|[0-9]{2}(?:[ \-][0-9]{2}){2,3}|[0-9](?:[ \-][0-9]){3,7}"
 )
-_ONE_TIME_CODE = re.compile(
+_ONE_TIME_CODE = lazy_compile(
     rf"(?:(?<![\w])(?:{_ONE_TIME_LABELS}|(?P<more>{_ONE_TIME_LABELS_MORE}|{_ONE_TIME_LABELS_OF_SCRIPTS}))"
     rf"(?![^\W\d_]){_GAP}"
     rf"|(?P<glued>{_ONE_TIME_LABELS_GLUED}|(?P<glued_more>{_ONE_TIME_LABELS_GLUED_MORE})){_GLUED_GAP})"
@@ -203,7 +204,7 @@ _ONE_TIME_CODE = re.compile(
 # сообщайте", "验证码是962403，5分钟内有效"; the view writes fullwidth punctuation as ASCII), or the
 # verb or polite particle that ends a sentence of a language that puts it last (Hindi "है", Japanese
 # "です", Korean "입니다", Thai "ค่ะ" and "ครับ").
-_CODE_ENDS_CLAUSE = re.compile(
+_CODE_ENDS_CLAUSE = lazy_compile(
     # (blanks possessive, a word after them behind a look-back: two runs side by side were quadratic, an attacker's)
     r"[ \t]*+(?:$|\r?\n|[.,;:!?)\]}\"'»。、」』】·؛،]|"
     rf"(?:{as_viewed(('है', 'ค่ะ', 'ครับ'))}|です|입니다)(?![^\W\d_])"
@@ -215,30 +216,30 @@ _CODE_ENDS_CLAUSE = re.compile(
     # errors as often ("Onay kodu 1500 ve üzeri", "Verifizierungscode 4040 und Timeout": two attackers' rounds)
     rf"|(?<=[ \t]){as_viewed(('και',))}[ \t]++(?![0-9]|{as_viewed(('άνω', 'πάνω', 'περισσότερ'))}))"
 )
-_ERROR_AFTER = re.compile(
+_ERROR_AFTER = lazy_compile(
     r"[^\n.!?]{0,12}?(?<![^\W\d_])(?:error|errors|erreur|eroare|errore|fehler|fout|błąd|chyba|hiba|virhe|hata|lỗi|"
     + as_viewed(("ошибка", "помилка", "σφάλμα", "שגיאה", "خطأ"))
     + ")"
 )
 # A count or a sum after a number in Thai: baht, times, people, items (as the view writes them).
-_THAI_COUNTED = re.compile("[ \t]*(?:" + as_viewed(("บาท", "ครั้ง", "คน", "ราย", "ตัว", "รายการ")) + ")")
+_THAI_COUNTED = lazy_compile("[ \t]*(?:" + as_viewed(("บาท", "ครั้ง", "คน", "ราย", "ตัว", "รายการ")) + ")")
 # Years of the calendars of those labels' languages, not codes: the Solar Hijri (Persian: 1403) and the
 # Buddhist era (Thai: 2567), around the present.
-_OTHER_CALENDARS = re.compile(r"13[6-9][0-9]|14[0-2][0-9]|25[4-9][0-9]")
+_OTHER_CALENDARS = lazy_compile(r"13[6-9][0-9]|14[0-2][0-9]|25[4-9][0-9]")
 # A one-time code a clause after its label, which a verb or a colon ends: "Il tuo codice OTP per l'accesso
 # con SPID è 078704", "Die TAN für die Überweisung an ... über 1.250,00 EUR lautet 565591", "eine pushTAN
 # bekommen, die ich nicht angefordert habe: 844703" (reviewers T and V). The clause stays in its sentence
 # (no ".", "!", "?", ";" or line break; a dot only inside an amount), names no setting (_SETTING_WORDS)
 # and no meeting, and its first word says what the code is for or how it came (_CLAUSE_OPENERS): a noun
 # there makes the label part of another thing's name ("OTP vendor contract", "TAN list", "MFA enrolment").
-_CLAUSE_CODE = re.compile(
+_CLAUSE_CODE = lazy_compile(
     rf"(?<![\w])(?:{_ONE_TIME_LABELS})(?![^\W\d_])"
     r"(?P<clause>(?:[^\n.!?;:]|(?<=[0-9])\.(?=[0-9])){4,80}?)"
     # "is" in Tagalog and Vietnamese too ("Ang OTP niyo po para sa member portal ay 188157": reviewer AZ)
     r"(?:[ \t]+(?:is|was|è|lautet|ist|est|es|é|wynosi|era|war|ay|là|adalah|är|er)|[ \t]*:)[ \t]+"
     rf"(?P<value>{_ONE_TIME_VALUE}){_END}"
 )
-_SETTING_WORDS = re.compile(
+_SETTING_WORDS = lazy_compile(
     r"(?<![^\W\d_])(?:limit|timeout|ttl|length|lifetime|expiry|expires|validity|window|rate|count|attempts?|"
     r"retries|max|maximum|min|minimum|interval|port|error|status|version|size|digits|failures|requests|id|"
     r"ticket|case|setting|config|default|seconds|minutes|code 2fa|range|between|day|daily|week|month|year|"
@@ -253,12 +254,12 @@ _SETTING_WORDS = re.compile(
 )
 # Before a one-time code's label, a word that counts them ("Antal skickade OTP för mars: 18342", "Tổng OTP đã
 # gửi hôm nay: 12500", "Ilang OTP ko na ang nagamit": an attacker's round).
-_COUNTED_BEFORE = re.compile(
+_COUNTED_BEFORE = lazy_compile(
     r"(?<![^\W\d_])(?:antal|antall|tổng|số|bilang|ilang|total|number of|count of|anzahl|nombre de|número de|"
     r"numero di|liczba|počet)(?![^\W\d_])[^.!?;\n]{0,24}$"
 )
 # The view writes a dash "–" as "-"; a bracket opens a remark ("734219 (expired now)"), not a count's "(2 attempts)".
-_CLAUSE_END = re.compile(r"[ \t]*(?:$|[.,;!?)\]\"'—–\n]|-(?=[ \t])|\((?![0-9]))")
+_CLAUSE_END = lazy_compile(r"[ \t]*(?:$|[.,;!?)\]\"'—–\n]|-(?=[ \t])|\((?![0-9]))")
 _CLAUSE_OPENERS = frozenset(
     {
         "for", "to", "that", "which", "they", "you", "i", "we", "he", "she", "per", "für", "fuer", "zur", "zum",
@@ -273,7 +274,7 @@ _CLAUSE_OPENERS = frozenset(
 )  # fmt: skip
 # The SMS's own form, the code first: "482913 is your verification code", "G-482913 is your Google
 # verification code", "482913 est votre code", "123 is my CVV".
-_CODE_FIRST = re.compile(
+_CODE_FIRST = lazy_compile(
     r"(?:g-)?(?P<value>[0-9]{4,8})[ \t]+(?:is your|is the|est votre|es tu|é o seu|ist dein|ist ihr)[ \t]+"
     r"(?:[^\s\d.,;!?]{1,20}[ \t]+){0,3}?(?:code|otp|pin|passcode|password|código|codice|kod)\b"
     r"|(?P<card>[0-9]{3,4})[ \t]+is[ \t]+(?:my|the|his|her)[ \t]+(?:cvv2?|cvc2?|security code)\b"
@@ -319,12 +320,12 @@ _TO_THE_CODE = frozenset(
         *(normalise_text(word).lower() for word in ("из", "смс", "sms-ки")),
     }
 )  # fmt: skip
-_CARD_NEARBY = re.compile(
+_CARD_NEARBY = lazy_compile(
     r"(?<![^\W\d_])(?:card|amex|american express|visa|mastercard|carte bancaire|carte bleue|tarjeta|kreditkarte|"
     r"kartennummer|karte|carte|cartão de (?:crédito|débito)|carta di credito|karta)(?![^\W\d_])"
 )
-_CARD_DIGITS = re.compile(r"[0-9](?:[ \-.]?[0-9]){12,18}")
-_NOT_A_CARD = re.compile(r"(?<![^\W\d_])(?:lac|mcc|mnc|gsm|lte|cell id|sim)(?![^\W\d_])")
+_CARD_DIGITS = lazy_compile(r"[0-9](?:[ \-.]?[0-9]){12,18}")
+_NOT_A_CARD = lazy_compile(r"(?<![^\W\d_])(?:lac|mcc|mnc|gsm|lte|cell id|sim)(?![^\W\d_])")
 # Other things' codes too: a disease's (Brazil's CID), a course's, a cell's (GSM's CID); a check digit; a
 # product's or a place's "código" (a card's only next to a card: "validade 11/27 código 604", reviewer W).
 _NEEDS_CARD = ("cid", "csc", "prüfziffer", "prüfnummer", "back code", "sec code", "sec. code", "código", "codigo")
@@ -332,7 +333,7 @@ _NEEDS_CARD = ("cid", "csc", "prüfziffer", "prüfnummer", "back code", "sec cod
 _NEEDS_CARD_NUMBER = ("back code", "sec code", "sec. code", "código", "codigo")
 _CARD_BACK = 160  # characters before a "CID" or "CSC" read for a card
 # More codes after the first: "TANs (027276, 251499)", "OTP 4411 and 9921".
-_MORE = re.compile(rf"[ \t]*(?:,|;|/|and|und|et|y|e|i|oraz)[ \t]*(?P<value>[0-9]{{4,8}}){_END}")
+_MORE = lazy_compile(rf"[ \t]*(?:,|;|/|and|und|et|y|e|i|oraz)[ \t]*(?P<value>[0-9]{{4,8}}){_END}")
 _MORE_CODES = 8
 _BRIDGE_BACK = 160  # characters before a passcode read for a meeting's words
 
@@ -355,8 +356,8 @@ _MARKS = (
 # Three digits, maybe read out one by one: what every code holds (most notes have none; the patterns
 # read only the windows that end at such digits and start _REACH characters before them). Found in the
 # scan's canonical copy (digits "0", separators "-"): a pattern led by a literal skips at C speed.
-_DIGITS = re.compile(rb"0(?:0|-0)-?0")
-_DIGITS_ON = re.compile(r"[0-9 \-]*")
+_DIGITS = lazy_compile(rb"0(?:0|-0)-?0")
+_DIGITS_ON = lazy_compile(r"[0-9 \-]*")
 # From a match's start to its code: a label (40 characters at most), a quote, a "*", "no." and a remark in
 # brackets (32), four words (64), the operator, blanks and two line breaks (30), a quote: 170.
 _REACH = 192
@@ -496,7 +497,7 @@ _OTHER_CODES = (
 )
 # (The look-behind after "your", not before it: a pattern that starts with a word is searched for it, one that
 # starts with a look-behind is tried at every character.)
-_SENDERS_CODE = re.compile(
+_SENDERS_CODE = lazy_compile(
     rf"your(?<![^\W\d_]your)[ \t]+(?P<sender>(?:(?!(?:{_OTHER_CODES})[ \t])[^\W\d_][\w&'.\-]*[ \t]+){{1,4}})code"
     r"(?:[ \t]+is|[ \t]*:)"
     r"[ \t]*(?P<value>[0-9]{4,8}|[0-9]{3}[ \-][0-9]{3})(?![\w])[ \t]*[.,!\-–]?[ \t]*"
@@ -509,7 +510,7 @@ _SENDERS_CODE = re.compile(
 # A remark in brackets after a code given after a colon ("Mã OTP khách đọc qua điện thoại: 503740 (đã hết hạn)":
 # reviewer CC); not after a count a label names with no colon ("Codul SMS 3000 (clienți afectați)", "Onay kodu 1500
 # (yeni müşteri kampanyası)": an attacker's round).
-_REMARK_AFTER_CODE = re.compile(r"[ \t]*[(\[](?![ \t]*[0-9])")
+_REMARK_AFTER_CODE = lazy_compile(r"[ \t]*[(\[](?![ \t]*[0-9])")
 
 
 def _remarked(lower: str, match: re.Match[str]) -> bool:
@@ -563,7 +564,7 @@ def _one_time_codes(text: str, lower: str, windows: list[tuple[int, int]]) -> It
 # 941845 und sein Kennwort" in a phishing report, "code: ⁴⁶⁵¹²⁰ ← from the SMS" (reviewers AD, AG, AH). The
 # word before "code" is none, an article or a possessive (not "error", "zip", "reference", "promo"); the words
 # between say how it came; six or eight digits (three and three), ending the clause.
-_BARE_CODE = re.compile(
+_BARE_CODE = lazy_compile(
     r"(?<![\w\-])(?:code|código|codigo|codice|kod)(?![^\W\d_])"
     r"(?P<words>(?:[ \t]+[^\W\d_][^\s\d.,;!?()\[\]{}=:\"']{0,15}){0,4})"
     r"(?:[ \t]*:[ \t]*|[ \t]+)[\"'“«]?"
@@ -580,7 +581,7 @@ _BEFORE_BARE_CODE = frozenset(
 _BARE_WORDS = _TO_THE_CODE | {
     "me", "us", "they", "he", "she", "you", "i", "just", "gave", "shows", "showed", "says", "texted", "emailed",
 }  # fmt: skip
-_ONE_TIME_CONTEXT = re.compile(
+_ONE_TIME_CONTEXT = lazy_compile(
     r"(?<![^\W\d_])(?:2fa|mfa|otp|two[ \-]factor|2-step|two-step|verification code|authenticator|texted|"
     r"text message|sent (?:me|you)|(?:by|via|per|por|par) sms|sms code|phishing|llegó|kam an|"
     r"(?:from|in) (?:the|an|my|your) sms)(?![^\W\d_])"
@@ -588,8 +589,8 @@ _ONE_TIME_CONTEXT = re.compile(
 _CONTEXT_BACK, _CONTEXT_AHEAD = 240, 80
 _OPENS_A_QUOTE = ("", '"', "'", "“", "«", "(", "[")  # the line's start, a quote or a bracket before "code"
 # ... or a conjunction, or an arrow pointing back at it ("code: 465120 ← from the SMS")
-_CONJUNCTION_AFTER = re.compile(r"[ \t]+(?:(?:and|und|et|y|e|but|aber|mais|pero|ma|mas)(?![^\W\d_])|[←⟵]|<-)")
-_PREVIOUS_WORD = re.compile(r"([^\W\d_]+)[ \t]+$")
+_CONJUNCTION_AFTER = lazy_compile(r"[ \t]+(?:(?:and|und|et|y|e|but|aber|mais|pero|ma|mas)(?![^\W\d_])|[←⟵]|<-)")
+_PREVIOUS_WORD = lazy_compile(r"([^\W\d_]+)[ \t]+$")
 
 
 def _bare_code(lower: str, match: re.Match[str]) -> bool:
@@ -643,7 +644,7 @@ def _instructed_and_keyed(lower: str, windows: list[tuple[int, int]]) -> Iterato
 # An SMS's or an email's instruction: "Use code 83 41 27 to finish signing in", "enter the code 482913 to
 # verify your account" (reviewer AE), or where to type it: "asked her to enter the new code 840798 in the
 # app instead" (reviewer AN: an app, a sign-in screen, a prompt; "enter code 200104 in the ledger" stays).
-_USE_CODE = re.compile(
+_USE_CODE = lazy_compile(
     r"(?<![\w])(?:use|enter|type|input)[ \t]+(?:(?:the|this|your)[ \t]+)?(?:new[ \t]+)?(?:code|otp|passcode)"
     rf"[ \t]*:?[ \t]*(?P<value>{_ONE_TIME_VALUE})[ \t]+(?:to[ \t]+(?:sign|log|verify|finish|complete|confirm|reset|"
     r"access|continue|authenticate|authori[sz]e|approve|activate|unlock|proceed|validate)"
@@ -660,22 +661,22 @@ _USE_CODE = re.compile(
 # (error, status and provider codes of four or five digits sit in the same lines: "code=21211",
 # "code=1029", a fresh attacker's round); and no error's or status's key comes just before it
 # ('{"error":{"code":400001', "verify otp failed status=400 code=100300").
-_KEYED_CODE = re.compile(
+_KEYED_CODE = lazy_compile(
     r"(?:(?<=[{,&?;(\[])|(?<=^)|(?<=[ \t\"'])(?<![a-z][ \t]))[\"']?code[\"']?[ \t]*[=:][ \t]*[\"']?"
     r"(?P<value>[0-9]{6}|[0-9]{8})[\"']?(?![\w.\-/:@])",
     re.MULTILINE,
 )
-_ONE_TIME_RECORD = re.compile(
+_ONE_TIME_RECORD = lazy_compile(
     r"(?<![a-z0-9])(?:otp|mfa|2fa|totp|hotp|one[_\- ]?time|verification|verify|passcode)(?![a-z0-9])"
 )
-_STATUS_KEY = re.compile(
+_STATUS_KEY = lazy_compile(
     r"(?<![a-z])(?:error|err|status|http|exit|reason|fault)[\"']?[ \t]*[=:][ \t]*[\"']?"
     r"(?:[0-9{]|fail|error|invalid|denied|reject)"  # a number, an error's object or word ("status=queued": none)
 )
 _STATUS_BACK = 48
 # A failure told just before the key: its code is the error's ("verification failed; code=131026",
 # '"quota exceeded for project 4412","code":"429001"': a fresh attacker's round).
-_FAILURE = re.compile(
+_FAILURE = lazy_compile(
     r"(?<![a-z_])(?:fail|failed|failure|error|err|invalid|denied|rejected|undeliverable|exceeded|expired|blocked|"
     r"disabled|throttled)(?![a-z_])"
     # not a key that says none happened ('"failed":false', "retries_failed=0": a fresh attacker's round)
@@ -719,7 +720,7 @@ def _heading_ends(lower: str, match: re.Match[str]) -> bool:
 
 
 _OPEN = "[【「『(〔〈《"
-_REMARK_AFTER = re.compile(r"[ \t]*\(")
+_REMARK_AFTER = lazy_compile(r"[ \t]*\(")
 
 
 def _codes_first(lower: str, runs: list[re.Match[bytes]]) -> Iterator[Hit]:
@@ -737,7 +738,7 @@ def _codes_first(lower: str, runs: list[re.Match[bytes]]) -> Iterator[Hit]:
 
 # A BitLocker recovery key: eight groups of six digits, each a multiple of 11 below 720,896 (Microsoft's
 # format; reviewer U). No label needed: nothing else is written so.
-_BITLOCKER = re.compile(r"(?<![0-9\-])[0-9]{6}(?:(?:-|[ \t]|-?\r?\n)[0-9]{6}){7}(?![0-9\-])")
+_BITLOCKER = lazy_compile(r"(?<![0-9\-])[0-9]{6}(?:(?:-|[ \t]|-?\r?\n)[0-9]{6}){7}(?![0-9\-])")
 _BITLOCKER_GROUP_MAX = 720_896
 
 
@@ -780,7 +781,7 @@ def _to_the_code(lower: str, match: re.Match[str]) -> bool:
     return COUNTED.match(lower, match.end()) is None
 
 
-_SIGNED_CODE_END = re.compile(r"[ \t]*(?:$|[.,;:!?)\]\r\n·؛،])")
+_SIGNED_CODE_END = lazy_compile(r"[ \t]*(?:$|[.,;:!?)\]\r\n·؛،])")
 
 
 def _clause_code(text: str, lower: str, match: re.Match[str]) -> bool:
@@ -822,7 +823,7 @@ def _card_code(lower: str, match: re.Match[str]) -> bool:
 
 
 # The card's other fields in a payment request: its number's key, its expiry's, its holder's.
-_CARD_NEARBY_KEYS = re.compile(
+_CARD_NEARBY_KEYS = lazy_compile(
     r"(?<![a-z])(?:pan|card[_\-]?(?:number|no|num|holder)|cardnumber|account[_\-]?number|exp(?:iry|iration)?"
     r"(?:[_\-]?(?:date|month|year))?|exp[_\-]?(?:mm|yy|yyyy))(?![a-z])"
 )
@@ -861,7 +862,7 @@ _ALNUM_LABELS = (
     # compound names a code ("Termin-PIN", "Online-PIN")
     r"(?<=-)pin"
 )
-_ALNUM_CODE = re.compile(
+_ALNUM_CODE = lazy_compile(
     rf"(?<![\w])(?:{_ALNUM_LABELS})(?![^\W\d_])"
     # what the code is for, then a colon or a verb ("access code is QX7-44-PLANO", "Termin-PIN für die
     # Online-Vorsprache lautet 7F3K-92QX": an attacker's round)
@@ -902,7 +903,7 @@ index_words("pin", "cod")
 
 # A French line's porting code (RIO: "Relevé d'Identité Opérateur"): the operator's two digits, "P" or
 # "E", six characters and a three-character key, after its name ("voici mon RIO 02P7XK3F9A41": reviewer Z).
-_RIO = re.compile(r"(?<![\w])RIO(?:[ \t]*:|[ \t]+(?:est|:))?[ \t]+(?P<value>[0-9]{2}[PE][A-Z0-9]{9})(?![\w\-])")
+_RIO = lazy_compile(r"(?<![\w])RIO(?:[ \t]*:|[ \t]+(?:est|:))?[ \t]+(?P<value>[0-9]{2}[PE][A-Z0-9]{9})(?![\w\-])")
 
 
 _LABEL_WORDS = ("pin", *_ALNUM_CODE_MARKS)
@@ -923,12 +924,12 @@ def _alnum_label_starts(lower: str) -> list[int]:
     return sorted(starts)
 
 
-_NAMED_GROUPS = re.compile(
+_NAMED_GROUPS = lazy_compile(
     r"(?:[A-Za-z]{3,}[0-9]+|[0-9]{1,2}(?:[AaPp][Mm]))(?:-(?:[A-Za-z]{3,}[0-9]+|[0-9]{1,2}[AaPp][Mm]))*"
 )
 # A name and its number ("AES-256", "ISO-9564", "Windows-11") and a capitalised word ("Pro", "Room").
-_STANDARD = re.compile(r"[A-Za-z]+-[0-9]+|[A-Za-z]{2,5}-[A-Za-z0-9]+")  # and "PKCE-S256": a name, a variant
-_CAPITALISED = re.compile(r"[A-Z][a-z]{2,}[a-z0-9]*")
+_STANDARD = lazy_compile(r"[A-Za-z]+-[0-9]+|[A-Za-z]{2,5}-[A-Za-z0-9]+")  # and "PKCE-S256": a name, a variant
+_CAPITALISED = lazy_compile(r"[A-Z][a-z]{2,}[a-z0-9]*")
 # The first word of the words between label and colon: what the code is for, how it came.
 _ALNUM_OPENERS = _CLAUSE_OPENERS | {
     "voor", "van", "letto", "comunicato", "fornito", "ricevuto", "dettato", "given", "issued", "provided",

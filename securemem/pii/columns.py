@@ -17,6 +17,7 @@ from securemem.pii.banking import column_account
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
 from securemem.pii.contact import phone_e164, valid_where_said
 from securemem.pii.normalize import normalise_text
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import Scan, a_date, year_or_example
 from securemem.pii.secrets import looks_like_column_secret
 
@@ -25,8 +26,8 @@ Hit = tuple[str, int, int]
 _DELIMITERS = (",", ";", "\t", "|")
 _MAX_HEADER = 1024  # characters of a line read as a header
 _MAX_CELL = 256
-_NAME_SPLIT = re.compile(r"[\s_.\-]+")
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")  # a field's "cardNumber", "otpCode"
+_NAME_SPLIT = lazy_compile(r"[\s_.\-]+")
+_CAMEL = lazy_compile(r"(?<=[a-z])(?=[A-Z])")  # a field's "cardNumber", "otpCode"
 
 _COLUMNS: dict[str, str] = {}
 # Systems whose password a column may name with "pass", "pw", "pwd" or "passwd" ("ldap_pass", "redis_pwd"; "pass_db"
@@ -119,13 +120,13 @@ _WHOSE_KINDS = frozenset({"US_SSN", "PHONE", "IBAN", "CREDIT_CARD"})
 # A column whose whole name is a bank's, its branch's or its routing's: beside it, and filled in the row, an account's
 # number is a bank's. Not a name that holds such a word ("transit_days", "routing_key", "bank_reconciled",
 # "swift_version", "food_bank_site", "bankruptcy_flag": an attacker's round).
-_BANK_COLUMN = re.compile(
+_BANK_COLUMN = lazy_compile(
     r"(?:bank|bank name|bank code|bank id|bank branch|branch code|sort code|sortcode|routing|routing number|routing no"
     r"|aba|aba routing|aba number|aba routing number|iban|bic|swift|swift code|swift bic|bic swift|bsb|bsb number|ifsc"
     r"|ifsc code|blz|bankleitzahl|transit number|institution number|clabe|banque|nom de la banque|banco|banca|bankname"
     r"|kreditinstitut|банк|银行|開户行|开户行|銀行|은행|بنك|البنك)"
 )
-_HEADER_CELL = re.compile(
+_HEADER_CELL = lazy_compile(
     r"(?:^|[,;\t|])[ \t\"']*(?:(?:"
     + "|".join(sorted(_WHOSE_COLUMN))
     + r")[ _.\-]+)?(?:"
@@ -134,11 +135,11 @@ _HEADER_CELL = re.compile(
     + r"|(?:part|teil|partie|parte) [0-9](?:/[0-9])?|[0-9]/[0-9])|[ _\-]?[1-4])?[ \t\"']*(?:[,;\t|]|$)"
 )
 
-_SSN = re.compile(r"([0-9]{3})([- ]?)([0-9]{2})\2([0-9]{4})")
-_CARD = re.compile(r"[0-9]{4}(?:[ \-]?[0-9]{2,6}){2,4}")
-_PHONE = re.compile(r"\+?[0-9(][0-9 ().\-/]{5,22}[0-9]")
-_IBAN = re.compile(r"[A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{11,40}")
-_DATE = re.compile(
+_SSN = lazy_compile(r"([0-9]{3})([- ]?)([0-9]{2})\2([0-9]{4})")
+_CARD = lazy_compile(r"[0-9]{4}(?:[ \-]?[0-9]{2,6}){2,4}")
+_PHONE = lazy_compile(r"\+?[0-9(][0-9 ().\-/]{5,22}[0-9]")
+_IBAN = lazy_compile(r"[A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{11,40}")
+_DATE = lazy_compile(
     r"[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}|[0-9]{1,2}[-./][0-9]{1,2}[-./][0-9]{2,4}"
 )  # in a phone column
 # A password under "X_pass": letters and a digit, no dot or blank, and random: a symbol in it ("Qw3rty!Db2024"), or not
@@ -146,12 +147,12 @@ _DATE = re.compile(
 # are random). Not "Green", "TLS1.3", "CIS-5.2.1", a check's result or a standard's number, nor a check's, a
 # render's, a route's or a plan's name ("PostgreSQL15", "Ed25519Only", "CamMainV3", "Zone2Monthly", "SeeRunbook7":
 # an attacker's round), nor a password manager's entry ("keepass:Infra/Redis01", "bw:Infra-Mysql01").
-_SYSTEM_PASS_VALUE = re.compile(r"(?=[^A-Za-z]*[A-Za-z])(?=[^0-9]*[0-9])(?![A-Za-z]+:)[^\s.]{8,64}")
-_SYMBOL = re.compile(r"[^A-Za-z0-9]")
+_SYSTEM_PASS_VALUE = lazy_compile(r"(?=[^A-Za-z]*[A-Za-z])(?=[^0-9]*[0-9])(?![A-Za-z]+:)[^\s.]{8,64}")
+_SYMBOL = lazy_compile(r"[^A-Za-z0-9]")
 # (cut into its runs in one pass, not matched whole: a pattern of runs of runs backtracked exponentially over a cell of
 # digits with a small letter after them, "Abc111...1a": the attacker of the README's promises)
-_JOINED_RUNS = re.compile(r"[0-9]+|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|.")
-_CAPITALISED = re.compile(r"[A-Z][a-z]{2,}")
+_JOINED_RUNS = lazy_compile(r"[0-9]+|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|.")
+_CAPITALISED = lazy_compile(r"[A-Z][a-z]{2,}")
 
 
 def _words_joined(value: str) -> bool:
@@ -168,8 +169,8 @@ _STOP = frozenset(("", "none", "null", "n/a", "na", "-", "redacted", "hidden", "
 # letters and digits ("a7k2-9fqx"); not an example's digits (see year_or_example). Fewer digits under such
 # a name are a count, a status, a setting or a test's number ("otp,345", "auth_code,200", "totp,1000",
 # "login code,1440": a fresh attacker's round).
-_CODE = re.compile(r"[0-9]{6,8}|[0-9]{3,4}[ \-][0-9]{3,4}|(?=[a-z]*[0-9])(?=[0-9]*[a-z])[a-z0-9]{4,5}-[a-z0-9]{4,5}")
-_CARD_CODE = re.compile(r"[0-9]{3,4}")
+_CODE = lazy_compile(r"[0-9]{6,8}|[0-9]{3,4}[ \-][0-9]{3,4}|(?=[a-z]*[0-9])(?=[0-9]*[a-z])[a-z0-9]{4,5}-[a-z0-9]{4,5}")
+_CARD_CODE = lazy_compile(r"[0-9]{3,4}")
 # What each kind is reported as: a code is a secret of no provider's shape.
 _REPORTED = {
     "SYSTEM_PASS": "PASSWORD",
@@ -231,7 +232,7 @@ def _header_lines(scan: Scan) -> list[int]:
 
 
 _COUNTED, _QUOTED = 1, 2  # how a table's start was told (see _table_start)
-_ANY_DIGIT = re.compile(r"[0-9]")
+_ANY_DIGIT = lazy_compile(r"[0-9]")
 
 
 def _table_start(text: str, start: int, end: int) -> int:
@@ -277,7 +278,7 @@ _CHECKED_KINDS = frozenset(
 
 
 # A table's rule: "+----+-------+" (MySQL's borders), "--------+-------" (psql's, under its header).
-_RULE = re.compile(r"[ \t]*(?:\+[-+=]*\+|-+(?:\+-+)+)[ \t]*\r?$", re.MULTILINE)
+_RULE = lazy_compile(r"[ \t]*(?:\+[-+=]*\+|-+(?:\+-+)+)[ \t]*\r?$", re.MULTILINE)
 
 
 def _past_rule(text: str, end: int) -> int:
@@ -304,7 +305,7 @@ def _kind(cell: str) -> str | None:
 
 # A column that holds one part of a value says which ("Numer karty (1/2)", "Card number (part 2)"): the name before it.
 # "IBAN part 1/2", "IBAN Teil 2", "IBAN 1/2" too (an attacker's round on reviewer BV's readers).
-_PART_SUFFIX = re.compile(
+_PART_SUFFIX = lazy_compile(
     r"[ \t]*(?:\([0-9](?:/[0-9])?\)|\((?:part|teil|partie|parte) [0-9](?:/[0-9])?\)|(?:part|teil|partie|parte) [0-9]"
     r"(?:/[0-9])?|#[0-9]|(?<![0-9])[0-9]/[0-9])$"
 )
@@ -412,7 +413,7 @@ def _line_end(text: str, start: int) -> int:
     return end - 1 if end > start and text[end - 1] == "\r" else end
 
 
-_FAILED = re.compile(r"(?<![^\W\d_])fail(?![^\W\d_])")  # a column "fail" ("ssh_fail"), not "failover", "fail2ban"
+_FAILED = lazy_compile(r"(?<![^\W\d_])fail(?![^\W\d_])")  # a column "fail" ("ssh_fail"), not "failover", "fail2ban"
 
 
 def _header(line: str) -> tuple[str, int, list[str | None]] | None:
@@ -507,10 +508,10 @@ def _split_columns(cells: list[str], kinds: list[str | None]) -> list[str | None
     return marked
 
 
-_EXPIRY_COLUMN = re.compile(
+_EXPIRY_COLUMN = lazy_compile(
     r"(?:exp|expiry|expires|expiration)(?: (?:date|month|year|mm|yy|yyyy))?|valid thru|valid until|mm yy|ablauf"
 )
-_CARD_NUMBERED = re.compile(r"(?P<name>.+?)[ _\-#]?\(?(?P<n>[0-4])\)?")
+_CARD_NUMBERED = lazy_compile(r"(?P<name>.+?)[ _\-#]?\(?(?P<n>[0-4])\)?")
 
 
 _QUADS = (["1", "2", "3", "4"], ["0", "1", "2", "3"])
@@ -544,7 +545,7 @@ _KEY_NAMES = frozenset(
      "variable", "variable name", "config key", "setting name")
 )  # fmt: skip
 _VALUE_NAMES = ("value", "val")
-_KEY_VALUE_HEADER = re.compile(r"(?:^|[,;\t|])[ \t\"']*val(?:ue)?[ \t\"']*(?:[,;\t|]|$)")
+_KEY_VALUE_HEADER = lazy_compile(r"(?:^|[,;\t|])[ \t\"']*val(?:ue)?[ \t\"']*(?:[,;\t|]|$)")
 _KEY, _VALUE = "KEY", "VALUE"
 
 
@@ -611,7 +612,7 @@ def _banked(kinds: list[str | None], names: list[str]) -> list[str | None]:
 # A bank named inside an account column's name in other scripts ("银行账号", "बैंक खाता संख्या"), or a word that is a
 # bank's account alone (Japanese "口座", Korean "계좌": reviewer BZ's payroll exports); as the view writes them too.
 _BANK_WORDS = ("银行", "銀行", "口座", "계좌", "बैंक", normalise_text("बैंक"), "банк")
-_BANK_WORD_IN_NAME = re.compile("|".join(dict.fromkeys(_BANK_WORDS)))
+_BANK_WORD_IN_NAME = lazy_compile("|".join(dict.fromkeys(_BANK_WORDS)))
 
 
 def _beside_a_bank(name: str, banked: bool) -> str | None:
@@ -642,7 +643,7 @@ def _bank_filled(text: str, kinds: list[str | None], spans: list[tuple[int, int]
     return False
 
 
-_BANK_DIGITS = re.compile(r"[0-9][0-9 \-]{4,}[0-9]")
+_BANK_DIGITS = lazy_compile(r"[0-9][0-9 \-]{4,}[0-9]")
 
 
 # What a ledger writes in its bank's column when no bank holds the money (a cash book's "Cash": an attacker's round on
@@ -652,7 +653,7 @@ _NO_BANK = frozenset(("cash", "petty cash", "in hand", "cash in hand", "kasse", 
 
 # A bank's name (letters, maybe a few words and digits: "Santander", "Banco do Brasil", "ING Bank 2"), a branch's or a
 # routing's number ("48-72-05", "021000021") or a BIC's or an IFSC's shape ("DEUTDEFF", "HDFC0001234").
-_BANK_CELL = re.compile(
+_BANK_CELL = lazy_compile(
     r"[^\W\d_]{3,}(?:[ .&'\-][^\W_]+)*|[0-9][0-9 \-]{3,}[0-9]|[A-Za-z]{4}[A-Za-z]{2}[A-Za-z0-9]{2}(?:[A-Za-z0-9]{3})?"
     r"|[A-Za-z]{4}0[A-Za-z0-9]{6}|[A-Za-z]{2}[0-9]{2}[A-Za-z0-9 ]{10,40}"
 )
@@ -674,14 +675,14 @@ _WHOLE = {
 _PIECES = frozenset(
     {"US_SSN_PART", "CARD_QUAD", "AREA_CODE", "LOCAL_NUMBER", "LOCAL_AFTER_PLUS", "BANK_NAMED"}
 )  # nothing alone: see _joined_cells
-_COUNTRY_CODE = re.compile(r"\+[1-9][0-9]{0,2}")
-_FOUR_DIGITS = re.compile(r"[0-9]{4}")
-_AREA_DIGITS = re.compile(r"\(?0?[1-9][0-9]{0,4}\)?")
-_PLUS_AREA = re.compile(r"\+[1-9][0-9]{0,2}[ \-](?:\(0\)[ ]?)?\(?0?[1-9][0-9]{0,4}\)?")  # "+49 151", "+49 (0)151"
-_LOCAL_DIGITS = re.compile(r"[0-9]{2,8}(?:[ \-][0-9]{2,8}){0,3}")
-_CARD_GROUPS = re.compile(r"[0-9]{3,6}(?:[ \-][0-9]{2,6})+")
+_COUNTRY_CODE = lazy_compile(r"\+[1-9][0-9]{0,2}")
+_FOUR_DIGITS = lazy_compile(r"[0-9]{4}")
+_AREA_DIGITS = lazy_compile(r"\(?0?[1-9][0-9]{0,4}\)?")
+_PLUS_AREA = lazy_compile(r"\+[1-9][0-9]{0,2}[ \-](?:\(0\)[ ]?)?\(?0?[1-9][0-9]{0,4}\)?")  # "+49 151", "+49 (0)151"
+_LOCAL_DIGITS = lazy_compile(r"[0-9]{2,8}(?:[ \-][0-9]{2,8}){0,3}")
+_CARD_GROUPS = lazy_compile(r"[0-9]{3,6}(?:[ \-][0-9]{2,6})+")
 # A letter, a digit, and a symbol or both cases.
-_PASSWORD_WHOLE = re.compile(r"(?=.*[0-9])(?=.*[^\W\d_])(?:.*[^\w\s]|(?=.*[a-z]).*[A-Z])")
+_PASSWORD_WHOLE = lazy_compile(r"(?=.*[0-9])(?=.*[^\W\d_])(?:.*[^\w\s]|(?=.*[a-z]).*[A-Z])")
 
 
 def _joined_cells(scan: Scan, kinds: list[str | None], spans: list[tuple[int, int]], found: list[int]) -> Iterator[Hit]:
@@ -766,7 +767,7 @@ def _trimmed(text: str, low: int, high: int) -> tuple[int, int]:
     return low, high
 
 
-_CARD_IN_ROW = re.compile(r"(?<![0-9])[0-9](?:[ \-]?[0-9]){12,18}(?![0-9])")
+_CARD_IN_ROW = lazy_compile(r"(?<![0-9])[0-9](?:[ \-]?[0-9]){12,18}(?![0-9])")
 
 
 def _card_in(text: str, start: int, end: int) -> bool:
@@ -814,12 +815,12 @@ def _valid(kind: str, value: str, regions: tuple[str, ...]) -> bool:
 # SQL dumps name their columns once too: "INSERT INTO customers (id, email, phone, ssn) VALUES (...),
 # (...);" (reviewer P's blind round: an SSN as bare digits in such a tuple). Each value of a named
 # column is read as that column's type, as a delimited table's is.
-_INSERT = re.compile(
+_INSERT = lazy_compile(
     r"insert[ \t]+into[ \t]+[\w.\"`\[\]]{1,128}[ \t]*\((?P<columns>[^()\n]{1,1024})\)[ \t\r\n]*values[ \t\r\n]*",
     re.IGNORECASE,
 )
-_SQL_VALUE = re.compile(r"[ \t\r\n]*(?:'(?P<quoted>(?:[^'\n]|''){0,256})'|(?P<bare>[^,()'\s]{1,64}))[ \t\r\n]*")
-_SQL_NEXT_ROW = re.compile(r"[ \t\r\n]*,[ \t\r\n]*")
+_SQL_VALUE = lazy_compile(r"[ \t\r\n]*(?:'(?P<quoted>(?:[^'\n]|''){0,256})'|(?P<bare>[^,()'\s]{1,64}))[ \t\r\n]*")
+_SQL_NEXT_ROW = lazy_compile(r"[ \t\r\n]*,[ \t\r\n]*")
 _MAX_ROWS = 10_000
 
 
@@ -878,8 +879,8 @@ def _sql_row(text: str, at: int, columns: int) -> tuple[list[tuple[int, int]], i
 # A value split across the cells of a row whose first cell names it ("| IBAN | DE11 3704 0044 | 7414
 # 5525 01 |", an OCR'd form's boxes, reviewer P): the row's other cells read as one value, which must
 # still pass its type's check.
-_PIPE_ROW = re.compile(r"^[ \t]*\|(?P<cells>(?:[^|\n]*\|){3,6})[ \t]*\r?$", re.MULTILINE)
-_ROW_WORDS = re.compile(r"[a-z]+")
+_PIPE_ROW = lazy_compile(r"^[ \t]*\|(?P<cells>(?:[^|\n]*\|){3,6})[ \t]*\r?$", re.MULTILINE)
+_ROW_WORDS = lazy_compile(r"[a-z]+")
 _ROW_KINDS = {"iban": "IBAN", "card": "CREDIT_CARD", "pan": "CREDIT_CARD", "ssn": "US_SSN", "contact": "PHONE"}
 
 
@@ -909,17 +910,17 @@ def find_split_cells(scan: Scan) -> Iterator[Hit]:
 # The same in HTML: a row whose first cell names the value the others hold in parts
 # ("<tr><th>SSN</th><td>761</td><td>34</td><td>2273</td></tr>", "<td>Tel.</td><td>+49</td><td>30</td>...":
 # reviewer AE), and a JSON key's list of the parts ("pan": ["4438", "1058", "7740", "0862"]).
-_HTML_ROW = re.compile(
+_HTML_ROW = lazy_compile(
     r"<tr\b[^<>]{0,256}>(?P<cells>(?:(?!</?tr\b|</table\b).){1,2048}?)(?:</tr>|(?=<tr\b)|(?=</table\b)|$)",
     re.IGNORECASE | re.DOTALL,
 )
-_HTML_CELL = re.compile(r"<t[hd]\b[^<>]{0,256}>[ \t\r\n]*+(?P<value>[^<>]{0,64}?)[ \t\r\n]*+</t[hd]>", re.IGNORECASE)
+_HTML_CELL = lazy_compile(r"<t[hd]\b[^<>]{0,256}>[ \t\r\n]*+(?P<value>[^<>]{0,64}?)[ \t\r\n]*+</t[hd]>", re.IGNORECASE)
 _JSON_STRING = r"[ \t\r\n]*\"[^\"\n]{1,24}\""
-_JSON_PARTS = re.compile(
+_JSON_PARTS = lazy_compile(
     rf"\"(?P<key>[^\"\n]{{1,40}})\"[ \t]*:[ \t\r\n]*\["
     rf"(?P<items>{_JSON_STRING}(?:[ \t\r\n]*,{_JSON_STRING}){{1,7}})[ \t\r\n]*\]"
 )
-_JSON_ITEM = re.compile(r"\"(?P<value>[^\"\n]{1,24})\"")
+_JSON_ITEM = lazy_compile(r"\"(?P<value>[^\"\n]{1,24})\"")
 
 
 def may_hold_html_rows(scan: Scan) -> bool:
@@ -973,8 +974,10 @@ def _parts(scan: Scan, kind: str | None, spans: list[tuple[int, int]]) -> Iterat
 # An HTML form's field: its type, name, id or autocomplete hint says what its value is, in whatever order
 # the attributes come ("<input value="..." type="password">", "<input name="otp" value="604913">",
 # autocomplete="one-time-code": reviewer AE and an attacker's round).
-_INPUT = re.compile(r"<input\b(?P<attributes>(?:\"[^\"]{0,1024}\"|'[^']{0,1024}'|[^<>\"']){0,2048})/?>", re.IGNORECASE)
-_ATTRIBUTE = re.compile(
+_INPUT = lazy_compile(
+    r"<input\b(?P<attributes>(?:\"[^\"]{0,1024}\"|'[^']{0,1024}'|[^<>\"']){0,2048})/?>", re.IGNORECASE
+)
+_ATTRIBUTE = lazy_compile(
     # a name tried from its first character only, read whole once (a 2 KB name with no "=" was read again
     # from each of its characters: 20 ms per KB, a fresh attacker's round)
     r"""(?<![\w\-:])([a-z][\w\-:]*+)[ \t\r\n]*+=[ \t\r\n]*(?:"([^"]*)"|'([^']*)'|([^\s"'<>=`]+))""",
@@ -990,7 +993,7 @@ _SAME_AS = frozenset(("confirm", "confirmation", "again", "repeat", "verify", "c
 
 # A configuration's element named by its attribute: '<property name="password">Adt#Feed2024!</property>'
 # (Spring, Mirth, Ant; reviewer AF), '<param name="otp">...</param>', '<entry key="api_key">...</entry>'.
-_NAMED_ELEMENT = re.compile(
+_NAMED_ELEMENT = lazy_compile(
     r"<(?P<tag>property|entry|param|parameter|setting|item|field|attribute|var|variable|arg|value|secret)\b"
     r"(?P<attributes>[^<>]{0,512})>(?P<value>[^<>\n]{1,256})</(?P=tag)>",
     re.IGNORECASE,
@@ -1057,9 +1060,9 @@ def _field_kind(named: dict[str, tuple[str, tuple[int, int]]]) -> str | None:
 # A table aligned by spaces (pandas' and psql's output, a report's columns): the header's names two
 # spaces or more apart, each row's cell under its name ("telefono" above "670 46 16 70": reviewer P),
 # right-aligned (pandas), left-aligned or roughly so: the one cell that shares a column with the name.
-_ALIGNED_CELL = re.compile(r"\S+(?: \S+)*")
+_ALIGNED_CELL = lazy_compile(r"\S+(?: \S+)*")
 _MAX_ALIGNED_ROWS = 1_000
-_NAMES_ONLY = re.compile(r"[ \t]*[\w#.\-]+(?: [\w#.\-]+)*(?:[ \t]{2,}[\w#.\-]+(?: [\w#.\-]+)*)+[ \t]*")
+_NAMES_ONLY = lazy_compile(r"[ \t]*[\w#.\-]+(?: [\w#.\-]+)*(?:[ \t]{2,}[\w#.\-]+(?: [\w#.\-]+)*)+[ \t]*")
 
 
 def may_hold_aligned_columns(scan: Scan) -> bool:

@@ -7,14 +7,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain, pairwise
-from typing import Any
 
-import ahocorasick
 import phonenumbers
 
 from securemem.pii.checksums import IBAN_LENGTHS, gs1_valid, isbn10_valid, luhn_valid, ssn_valid
 from securemem.pii.normalize import normalise_text, unaccented, viewed_words
-from securemem.pii.scan import COUNTED, WORD_AFTER, Scan, Span, by_first_letter, other_script
+from securemem.pii.patterns import lazy_compile
+from securemem.pii.scan import COUNTED, WORD_AFTER, Scan, Span, by_first_letter, index_words, other_script
 
 # ---------------------------------------------------------------- email
 
@@ -24,14 +23,14 @@ _LOCAL_MAX = 64  # RFC 5321; also bounds the backward walk from each '@'
 # match would leave part of the address behind after scrubbing.
 # An ASCII top-level label ends where letters of a script written without spaces start: Korean, Japanese, Chinese
 # and Thai glue their particles to it ("seoyeon.lee@daum.net입니다", "taro@example.jpです": reviewer BP).
-_DOMAIN = re.compile(
+_DOMAIN = lazy_compile(
     r"(?:[^\W_](?:[^\W_]|-){0,61}\.){1,10}"
     r"(?:[A-Za-z]{2,63}(?=[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])|[^\W\d_]{2,63}(?![^\W_]|-))"
 )
 # "icon@2x.png", "logo@1.5x.webp": retina asset names, not addresses.
 # ... with a variant and more suffixes after ("close@2x-dark.png", "icon@2x.png.meta", "sprite@2x.png.bak"),
 # and a retina stylesheet, minified or not ("theme@2x.css": reviewer AK; "main@2x.min.css": an attacker's round).
-_ASSET = re.compile(
+_ASSET = lazy_compile(
     r"[0-9]+(?:\.[0-9]+)?x(?:[-_][A-Za-z0-9]+)?(?:\.min)?\.(?:png|jpe?g|gif|svg|webp|avif|bmp|ico|tiff?|heic|heif|jxl|psd|tga|pdf|eps|exr|hdr|dds|ktx2?|ai|xcf|sketch|json|plist|fnt|atlas|imageset|ttf|otf|css|scss|sass|less)"
     r"(?:\.[A-Za-z0-9]{1,8})*$",
     re.IGNORECASE,
@@ -46,8 +45,8 @@ _USERINFO_BREAK = _AUTHORITY_BREAK - frozenset("[]")
 # RFC 5321 also allows a quoted local part ('"jane doe"@example.com') and an address literal for
 # the domain ("jane@[192.168.1.1]", "jane@[IPv6:2001:db8::1]"): rare, and so a way past a filter.
 # A quoted part may hold any character but a line break, "@" included, and escaped quotes.
-_QUOTED_LOCAL = re.compile(r'"(?:[^"\\\r\n]|\\[^\r\n]){1,62}"$')
-_LITERAL_DOMAIN = re.compile(
+_QUOTED_LOCAL = lazy_compile(r'"(?:[^"\\\r\n]|\\[^\r\n]){1,62}"$')
+_LITERAL_DOMAIN = lazy_compile(
     r"\[[ \t]?(?:[0-9]{1,3}(?:\.[0-9]{1,3}){3}|(?i:ipv6):[0-9A-Fa-f:.]{2,45}(?:%[\w.\-]{1,16})?)[ \t]?\]"
 )
 
@@ -77,7 +76,7 @@ def find_emails(scan: Scan) -> Iterator[Span]:
 
 # A footnote's mark glued to an address ("bia.almeida@uol.com.br⁽¹⁾", "(1)" once the view folds it: reviewer BZ), then
 # no call or name goes on.
-_FOOTNOTE = re.compile(r"\((?:[0-9]{1,2}|\*)\)(?![\w.(])")
+_FOOTNOTE = lazy_compile(r"\((?:[0-9]{1,2}|\*)\)(?![\w.(])")
 # Top-level domains that are also a source file's extension or a method's name in code ("handler@views.py(42)" in a
 # log, "query@keys.to(1)" in a tensor's code: an attacker's round)
 _CODE_TLDS = frozenset(("py", "js", "ts", "rb", "go", "rs", "sh", "pl", "cs", "mm", "to", "so", "do", "as", "is", "at"))
@@ -98,7 +97,7 @@ def _footnoted(text: str, start: int, at: int, end: int) -> bool:
 # SSH's algorithms named by OpenSSH's and libssh's domains ("aes256-gcm@openssh.com", "curve25519-sha256@libssh.org"
 # in a client's configuration: reviewer CD): names, made of words and numbers a dash joins; a person's address there
 # ("djm@openssh.com", "damien-miller@openssh.com": an attacker's round) has no dash or no digit.
-_SSH_ALGORITHM = re.compile(
+_SSH_ALGORITHM = lazy_compile(
     r"(?:(?=[^@]*[0-9])[a-z0-9]+(?:[\-.][a-z0-9]+)*-[a-z0-9.]+"
     # and OpenSSH's names of a compression and of extensions, which hold no digit ("zlib@openssh.com": an attacker's
     # round)
@@ -147,7 +146,7 @@ def _is_address(text: str, start: int, at: int, end: int) -> bool:
     return not _ssh_remote(text, start)
 
 
-_MAIL_KEY = re.compile(r"(?i:e?mail|smtp_user|from_address|reply_to)[A-Za-z_]*[ \t]*[=:][ \t]*[\"']?$")
+_MAIL_KEY = lazy_compile(r"(?i:e?mail|smtp_user|from_address|reply_to)[A-Za-z_]*[ \t]*[=:][ \t]*[\"']?$")
 
 
 # A mail's identifiers, in angle brackets after the headers that carry them ("Message-ID:
@@ -157,18 +156,18 @@ _MAIL_KEY = re.compile(r"(?i:e?mail|smtp_user|from_address|reply_to)[A-Za-z_]*[ 
 # "<john.smith1985@gmail.com>", an SMS gateway's "<4155550132@vtext.com>") is still one, and so is a card, a
 # phone or an SSN dressed as a stamp ("<4111111111111111.1@...>", "<123-45-6789-0001@...>"): two attackers'
 # rounds.
-_MESSAGE_ID_HEADER = re.compile(
+_MESSAGE_ID_HEADER = lazy_compile(
     r"[ \t]*(?:message-id|in-reply-to|references|content-id|resent-message-id|x-message-id|original-message-id)"
     r"[ \t]*:(?:[ \t]*<[^<>\s]{1,256}>)*[ \t]*<$",
     re.IGNORECASE,
 )
 # A form field's placeholder at a domain kept for examples (RFC 2606, RFC 6761): the example a form shows
 # in an empty field ('placeholder="you@example.com"'), which no mailbox can be.
-_PLACEHOLDER_ATTRIBUTE = re.compile(r"placeholder=[\"']$", re.IGNORECASE)
-_RESERVED_DOMAIN = re.compile(
+_PLACEHOLDER_ATTRIBUTE = lazy_compile(r"placeholder=[\"']$", re.IGNORECASE)
+_RESERVED_DOMAIN = lazy_compile(
     r"@(?:[^@\s]*\.)?example(?:\.(?:com|org|net))?$|\.(?:test|invalid|example)$", re.IGNORECASE
 )
-_STAMP = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])[0-9]{0,8}(?:[.\-][0-9]{1,6})+")
+_STAMP = lazy_compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])[0-9]{0,8}(?:[.\-][0-9]{1,6})+")
 
 
 def _message_id(text: str, start: int, at: int, end: int) -> bool:
@@ -181,11 +180,11 @@ def _message_id(text: str, start: int, at: int, end: int) -> bool:
 
 
 _LINE_BACK = 256  # how far back on its line an assignment's "=" is looked for
-_AFTER_COLON = re.compile(r"[^\s\"'<>]*")
+_AFTER_COLON = lazy_compile(r"[^\s\"'<>]*")
 # The command, then its options: "-i key.pem", "-p2222", "-o StrictHostKeyChecking=no", "-J
 # jump@bastion" (a remote as well), "-vA". An option letter in _SSH_VALUED takes the next word as its
 # value; any other word ends the options ("ssh keys to jane@example.com" names no remote).
-_SSH_COMMAND = re.compile(r"(?:^|(?<=[\s;&|(`$/]))(?:auto)?ssh(?:-copy-id)?$|(?:^|(?<=[\s;&|(`$/]))(?:sftp|mosh)$")
+_SSH_COMMAND = lazy_compile(r"(?:^|(?<=[\s;&|(`$/]))(?:auto)?ssh(?:-copy-id)?$|(?:^|(?<=[\s;&|(`$/]))(?:sftp|mosh)$")
 _SSH_VALUED = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
 _SSH_LINE = 256  # how far back on its line an SSH command is looked for
 
@@ -244,7 +243,7 @@ def _local_part_start(text: str, at: int) -> int:
     return start
 
 
-_QUERY_IN = re.compile(r"\?[^=\s]*=")
+_QUERY_IN = lazy_compile(r"\?[^=\s]*=")
 
 
 def _in_authority(text: str, start: int) -> bool:
@@ -338,18 +337,18 @@ _DOT = (
 # left behind. Only bracketed or dashed forms: a bare " dot " or " . " before a word is prose too
 # often ("see the file. jane [at] ..."), and "jane-dot-doe" without spaces is a plain local part.
 _LOCAL_DOT = rf"[ \t]*{_OPEN}[ \t]*(?:(?i:{_DOT_WORDS})|\.)[ \t]*{_CLOSE}[ \t]*|[ \t]+-(?i:dot)-[ \t]+"
-_LOCAL_DOT_MARK = re.compile(_LOCAL_DOT)
-_LOCAL_DOT_BEFORE = re.compile(rf"(?:{_LOCAL_DOT})\Z")  # one ending where a local part's word starts
+_LOCAL_DOT_MARK = lazy_compile(_LOCAL_DOT)
+_LOCAL_DOT_BEFORE = lazy_compile(rf"(?:{_LOCAL_DOT})\Z")  # one ending where a local part's word starts
 _DOT_WORD_ENDS = frozenset(word[-2:] for word in _DOT_WORDS.split("|"))  # "ot" of "dot", "to" of "punto"
 _LOCAL_DOT_SPAN = 16  # the longest such mark looked for: " [ punkt ] " and a little room
 _LOCAL_WORD_RE = r"[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}"
 _LOCAL = rf"(?P<local>{_LOCAL_WORD_RE}(?:(?:{_LOCAL_DOT}){_LOCAL_WORD_RE}){{0,8}})"
 # A bare "@" starts an obfuscated address too when a dot after it is spelt out ("lukas@gmx dot de").
-_BARE_AT = re.compile(rf"{_LOCAL}@(?P<domain>[A-Za-z0-9\-]{{1,63}}(?:{_DOT}[A-Za-z0-9\-]{{1,63}}){{1,6}})")
-_OBFUSCATED = re.compile(rf"{_LOCAL}{_AT}(?P<domain>[A-Za-z0-9\-]{{1,63}}(?:{_DOT}[A-Za-z0-9\-]{{1,63}}){{1,6}})")
-_DOT_WORD = re.compile(_DOT)
+_BARE_AT = lazy_compile(rf"{_LOCAL}@(?P<domain>[A-Za-z0-9\-]{{1,63}}(?:{_DOT}[A-Za-z0-9\-]{{1,63}}){{1,6}})")
+_OBFUSCATED = lazy_compile(rf"{_LOCAL}{_AT}(?P<domain>[A-Za-z0-9\-]{{1,63}}(?:{_DOT}[A-Za-z0-9\-]{{1,63}}){{1,6}})")
+_DOT_WORD = lazy_compile(_DOT)
 # "[.]", "(.)": a dot in brackets, which the spelt-out words below do not cover ("jane.doe@example[.]com").
-_BRACKETED_DOT = re.compile(rf"\s*{_OPEN}\s*\.\s*{_CLOSE}\s*")
+_BRACKETED_DOT = lazy_compile(rf"\s*{_OPEN}\s*\.\s*{_CLOSE}\s*")
 
 
 def _defanged_local_start(text: str, start: int, floor: int) -> int:
@@ -476,7 +475,7 @@ def known_tld(tld: str) -> bool:
     return tld in _COMMON_TLDS or tld in _COUNTRY_TLDS
 
 
-_AT_MARK = re.compile(
+_AT_MARK = lazy_compile(
     rf"{_OPEN}[ \t]*(?:{_AT_WORDS}|{_BRACKETED_AT_WORDS}|@)[ \t]*{_CLOSE}|[ \t]@|@[ \t]|[ \t]-at-[ \t]"
 )
 _LOCAL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+-")
@@ -534,18 +533,18 @@ def find_obfuscated_emails(scan: Scan, foreign: bool | None = None) -> Iterator[
 
 
 _GENERIC_TLDS = frozenset({"com", "net", "org", "edu", "gov", "info", "biz"})  # "Com" stays a domain's end
-_FIRST_WORD = re.compile(r"[^\s\[\](){}<>@]+")
+_FIRST_WORD = lazy_compile(r"[^\s\[\](){}<>@]+")
 # English words that name no mailbox and no domain, read as both the local part and the first label of an address
 # written with a word for "@" ("the [at] and [dot] ..."); one alone may be a name ("or [at] acme [dot] io": Or, a
 # Hebrew name; "helpdesk [at] its [dot] uiowa [dot] edu": an attacker's round).
 _FUNCTION_WORDS = frozenset({"the", "and", "or", "of", "to", "for", "with", "use", "both", "either", "its"})
 # A plain dot with blanks after it before the domain's last label.
-_LOOSE_LAST_DOT = re.compile(r"[ \t]*\.[ \t]+[A-Za-z0-9\-]{1,63}\Z")
+_LOOSE_LAST_DOT = lazy_compile(r"[ \t]*\.[ \t]+[A-Za-z0-9\-]{1,63}\Z")
 # Where a local part's first word may start: after no character of a local part, or after a Hebrew letter and its
 # hyphen (the maqaf), Hebrew's prepositions glued to a foreign word ("שלחו ל-ori נקודה biton48 שטרודל ...": "to
 # ori...", reviewer CP), the preposition not the address's.
 _LOCAL_WORD_START = r"(?:(?<![A-Za-z0-9._%+\-])|(?<=[\u05d0-\u05ea]-))"
-_HEBREW_GLUED = re.compile(r"[\u05d0-\u05ea]-")
+_HEBREW_GLUED = lazy_compile(r"[\u05d0-\u05ea]-")
 
 
 def _past_hebrew_prefix(text: str, start: int, end: int) -> int:
@@ -554,7 +553,7 @@ def _past_hebrew_prefix(text: str, start: int, end: int) -> int:
     return start + 1 if start < end - 1 and _HEBREW_GLUED.match(text, start - 1) else start
 
 
-_SPACED_LOCAL_WORD = re.compile(rf"{_LOCAL_WORD_START}{_LOCAL_WORD_RE} \. \Z")
+_SPACED_LOCAL_WORD = lazy_compile(rf"{_LOCAL_WORD_START}{_LOCAL_WORD_RE} \. \Z")
 
 
 def _local_start(text: str, match: re.Match[str], floor: int, spaced_at: bool) -> int:
@@ -570,7 +569,7 @@ def _local_start(text: str, match: re.Match[str], floor: int, spaced_at: bool) -
 
 # A dot said as a word in the domain ("gmx punkt at"): the local part's dots said alike are its own ("jens punkt
 # oberhuber (at) gmx punkt at": reviewer CI), not prose before it (which says no such word between two words).
-_SAID_DOT = re.compile(rf"[ \t]+(?P<word>(?i:{_DOT_WORDS}))[ \t]+")
+_SAID_DOT = lazy_compile(rf"[ \t]+(?P<word>(?i:{_DOT_WORDS}))[ \t]+")
 
 
 def _said_local_start(text: str, start: int, floor: int, word: str) -> int:
@@ -608,18 +607,18 @@ _SPELT_DOTS = (
 # word, and with a domain whose last label addresses use.
 # (the domain read whole first, then cut at its dots: a pattern of labels and spelt dots backtracked through every
 # way of cutting a long run of "-dot-", an attacker's round)
-_GLUED_AT = re.compile(
+_GLUED_AT = lazy_compile(
     r"(?<![\w.%+\-])(?P<local>[a-z0-9][a-z0-9._%+]{0,63}?)(?:-at-|_at_)(?P<domain>[a-z0-9][\w\-.]{0,253})"
 )
-_GLUED_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?")
+_GLUED_LABEL = lazy_compile(r"[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?")
 _GLUED_MOST_LABELS = 7
 # The mail's word right before the address, a colon, quotes or blanks between only ("mail: jan_at_firma_dot_de",
 # '"email": "anna_berg_at_outlook_dot_de"'); a word between names something else's host ("Mail relay:
 # edge-at-fra1.mailgun.eu", "E-mail campaign landing page: work-at-home.com": an attacker's round).
-_MAIL_WORD_BEFORE = re.compile(
+_MAIL_WORD_BEFORE = lazy_compile(
     r"(?<![^\W\d_])(?:e-?mail|mail|correo|courriel|kontakt|contact|write to)[\"']?[ \t]*[:=]?[ \t]*[\"']?$"
 )
-_GLUED_DOT = re.compile(r"_dot_|-dot-|\.")
+_GLUED_DOT = lazy_compile(r"_dot_|-dot-|\.")
 # (not a script's or a source file's name: "check-at-startup.sh")
 _GLUED_FILE_ENDINGS = _FILE_EXTENSIONS | {"sh", "py", "md", "js", "ts", "rs", "go", "rb", "pl", "zip", "mov", "kt"}
 
@@ -701,8 +700,8 @@ _SPOKEN_LABEL = r"[a-z0-9](?:[a-z0-9\-]{0,61}[a-z0-9])?"
 _SPOKEN_DOT = (
     rf"[ \t]+(?:{_DOT_WORDS})[ \t]+|[ \t]*[\[({{<][ \t]*(?:{_DOT_WORDS}|\.)[ \t]*[\])}}>][ \t]*|[ \t]+\.[ \t]+|\."
 )
-_SPOKEN_DOMAIN = re.compile(rf"{_SPOKEN_LABEL}(?:(?:{_SPOKEN_DOT}){_SPOKEN_LABEL}){{1,5}}(?![a-z0-9\-@]|\.[a-z0-9])")
-_SPOKEN_SPLIT = re.compile(_SPOKEN_DOT)
+_SPOKEN_DOMAIN = lazy_compile(rf"{_SPOKEN_LABEL}(?:(?:{_SPOKEN_DOT}){_SPOKEN_LABEL}){{1,5}}(?![a-z0-9\-@]|\.[a-z0-9])")
+_SPOKEN_SPLIT = lazy_compile(_SPOKEN_DOT)
 _LOCAL_WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_%+-.")
 _PROSE_BEFORE_AT = frozenset(
     """
@@ -905,7 +904,7 @@ def _spoken_local_start(lower: str, at: int, floor: int, spelt: bool = False) ->
 # An underscore said too, between a local part's words ("owen underscore pritchard at example dot co dot
 # uk": reviewer Y).
 _SPELT_DOT_WORDS = (*(f" {word} " for word in _DOT_WORDS.replace("\\", "").split("|")), " underscore ")
-_SPELT_UNDERSCORE = re.compile(r"[ \t]+underscore[ \t]+", re.IGNORECASE)
+_SPELT_UNDERSCORE = lazy_compile(r"[ \t]+underscore[ \t]+", re.IGNORECASE)
 
 
 def _spelt_dot_before(lower: str, at: int) -> int:
@@ -929,7 +928,7 @@ def deobfuscate_email(value: str) -> str:
     return "".join(_BRACKETED_DOT.sub(".", spoken).split())
 
 
-_SPOKEN_WORD = re.compile(rf"\s*[\[({{<\-]?\s*\b(?P<word>(?i:{_AT_WORDS}|{_DOT_WORDS}))\b\s*[\])}}>\-]?\s*")
+_SPOKEN_WORD = lazy_compile(rf"\s*[\[({{<\-]?\s*\b(?P<word>(?i:{_AT_WORDS}|{_DOT_WORDS}))\b\s*[\])}}>\-]?\s*")
 
 
 # ---------------------------------------------------------------- phone
@@ -939,7 +938,7 @@ _SPOKEN_WORD = re.compile(rf"\s*[\[({{<\-]?\s*\b(?P<word>(?i:{_AT_WORDS}|{_DOT_W
 # or slash with optional spaces). Groups have no length limit: "+49 30 12345678". Validation by
 # phonenumbers decides; the regex only has to be generous and linear (a separator is required
 # between groups and matches one way, so a digit run splits one way only).
-_PHONE = re.compile(
+_PHONE = lazy_compile(
     r"""
     (?=[+(0-9])                               # what every candidate starts with: tested first, it spares
                                               # the lookbehinds below at most positions of a window
@@ -982,7 +981,7 @@ _TAIL = 2  # what the lookahead reads after the last digit
 # digits would dial: "2024-01-01 00" reads as (202) 401-0100.
 # A date or an address followed by more groups of its kind ("03.58.84.58.74", "09-44-61-98-84": French
 # numbers in pairs) is neither.
-_DATE_OR_IP = re.compile(
+_DATE_OR_IP = lazy_compile(
     r"[0-9]{4}[-./][0-9]{1,2}[-./][0-9]{1,2}(?![0-9])"  # a year first: "2024-03-14-01" is a changeset
     r"|(?:[0-9]{1,2}[-./][0-9]{1,2}[-./][0-9]{2,4}|[0-9]{1,3}(?:\.[0-9]{1,3}){3})(?![0-9]|[-./][0-9])"
     # a month and its year, then blanks ("scadenza 05/2027 — 24 confezioni": reviewer Z)
@@ -1021,7 +1020,7 @@ def _wallet_shaped(scan: Scan, candidate: str, words: list[str], start: int) -> 
     return compact.startswith(("0", "+")) or _international_unmarked(compact) or not candidate.isdigit()
 
 
-_M_PESA = re.compile(r"(?<![^\W\d_])m[ \-]?pesa(?![^\W\d_])")
+_M_PESA = lazy_compile(r"(?<![^\W\d_])m[ \-]?pesa(?![^\W\d_])")
 
 _PHONE_WORDS = frozenset(
     [
@@ -1401,14 +1400,14 @@ _LETTERS = "a-z\u00e0-\u00ff\u0100-\u017f\u0218-\u021b\u1ea1-\u1ef9"
 # Arabic's letters and Urdu's and Persian's own ("جاز کیش اکاؤنٹ": reviewer CL), Hebrew's, Ethiopic's ("ስልክ"),
 # Hangul's ("검체 접수 번호": reviewer CR)
 _OTHER_WORDS = r"[\u0621-\u064a\u0671-\u06d3]+|[\u05d0-\u05ea]+|[\u1200-\u135a]+|[\uac00-\ud7a3]+|#"
-_WORDS = re.compile(rf"[{_LETTERS}]+|{_OTHER_WORDS}")
+_WORDS = lazy_compile(rf"[{_LETTERS}]+|{_OTHER_WORDS}")
 # Kana and CJK ideographs, which _WORDS does not read as words
-_UNREAD_LETTERS = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
-_CLAUSE_STOP = re.compile(r"[。．.;；!！?？]")
+_UNREAD_LETTERS = lazy_compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+_CLAUSE_STOP = lazy_compile(r"[。．.;；!！?？]")
 
 
 # A phone named in a context ("call", "mobile:", "tel"): what a run of single digits needs to be one.
-PHONE_CONTEXT = re.compile(
+PHONE_CONTEXT = lazy_compile(
     r"(?:^|[^a-z])(?:" + "|".join(sorted(_PHONE_WORDS, key=len, reverse=True)) + r")(?:[^a-z]|$)"
 )
 
@@ -1491,7 +1490,7 @@ def _reached_on(scan: Scan, start: int, words: list[str]) -> list[str]:
 
 # Who is reached "on" a number ("ring her on", "customer on"), a number dialled with its trunk or international prefix
 # and ten digits at least: not what is on a date or a page ("meeting on 2024...", "customer on 20240315").
-_DIALLED_ON = re.compile(r"(?:\+|0)[0-9](?:[ \-.]?[0-9]){8}")
+_DIALLED_ON = lazy_compile(r"(?:\+|0)[0-9](?:[ \-.]?[0-9]){8}")
 _REACHED_ON = frozenset(
     {"me", "him", "her", "them", "us", "customer", "client", "caller", "patient", "member", "tenant", "callback"}
 )
@@ -1521,7 +1520,7 @@ _WHAT_ELSE = frozenset(
 _CZECH_PHONE = frozenset({"telefonní", "telefonni", "mobilní", "mobilni", "mobilu", "telefonu"})
 _CZECH_NUMBER = frozenset({"číslo", "čísla", "číslem", "cislo", "cisla"})
 # ("ani", "cli" and "dnis" as a key's name only: "cli: 1718097262 ms build time" is a command line's: an attacker)
-_KEYED_PHONE = re.compile(
+_KEYED_PHONE = lazy_compile(
     r"(?<![a-z0-9_])(?:(?:msisdn|calling_?number|called_?number|a_number|b_number)[ \t]*[:=]|(?:dnis|ani|cli)=)"
     r"[ \t]*[\"']?$"
 )
@@ -1580,7 +1579,7 @@ _PHONE_COLUMN_WORDS = frozenset(
 
 
 _LETTER_LABELS = frozenset(["t", "m"])
-_GLUED_LETTER = re.compile(r"(?<![^\W\d_])[tTmM][0-9][^A-Za-z]*$")
+_GLUED_LETTER = lazy_compile(r"(?<![^\W\d_])[tTmM][0-9][^A-Za-z]*$")
 # Names of a customer's, an order's, an invoice's, a contract's or a case's number that name only the
 # number right after them ("Auftragsnummer: 8075-2563-20", "processo 9182/780347": reviewer AR), not a
 # phone a few words on ("Kundennummer fehlt, Rückfragen: 0171 2345678", "Bestellnummer 4711, Rückfragen:
@@ -1601,14 +1600,14 @@ _LABEL_REFERENCES = frozenset(
 # In Vietnamese the phone's number itself, not the phone: "số điện thoại", "sđt", "di động" ("Số IMEI
 # điện thoại của tôi là ...", the phone's IMEI, "Doanh số điện thoại của quý là ...", the phones' sales).
 # (Chat writes Vietnamese without its marks too: "sdt cua em la 0985 ...".)
-_VIETNAMESE_NUMBER = re.compile(
+_VIETNAMESE_NUMBER = lazy_compile(
     r"(?:^|\s)(?<!doanh )(?:số điện thoại|so dien thoai|sđt|sdt|số máy|so may|di động|di dong)$"  # not sales
 )
 _OF = frozenset({"của", "cua", "של"})
 _IS_AFTER_WHOSE = frozenset({"là", "la", "הוא", "היא", "זה"})
 
 
-_HEBREW_WORD = re.compile(r"[\u05d0-\u05ea]+")
+_HEBREW_WORD = lazy_compile(r"[\u05d0-\u05ea]+")
 _HEBREW_KEPT = frozenset({"של", "הוא", "היא", "זה"})
 
 
@@ -1670,7 +1669,7 @@ def _whose_phone(words: list[str]) -> list[str]:
 # commande ...", Polish "Cel przelewu: faktura ...": an attacker's round).
 _ABBREVIATED = frozenset(["no", "nr"])
 _IS_WORDS = frozenset(["is", "was", "es", "é", "ist", "est", "è"])
-_GLUED_NO = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]no\.?[ \t]*$")
+_GLUED_NO = lazy_compile(r"[\u3040-\u30ff\u3400-\u9fff]no\.?[ \t]*$")
 
 
 def _nearest_names_the_number(words: list[str]) -> list[str]:
@@ -1718,10 +1717,10 @@ def _next_to_the_number(words: list[str]) -> list[str]:
     return kept
 
 
-_CALLER_ID = re.compile(r"caller[ _\-]?id\b")
+_CALLER_ID = lazy_compile(r"caller[ _\-]?id\b")
 # "Callback number", "call back on", "Rückruf unter": a callback alone names any callback ("onSuccess
 # callback: 1048576 bytes", "status callback: 2024031510": a fresh attacker's round).
-_CALLBACK = re.compile(
+_CALLBACK = lazy_compile(
     r"(?<![^\W\d_])(?:call[ \-]?back[ \t]+(?:number|no\.?|nr\.?|#)[ \t]*:?|call[ \-]?back[ \t]+(?:on|at)|"
     r"rückruf(?:nummer[ \t]*:?|[ \t]+unter))[ \t]*$"
 )
@@ -1785,7 +1784,7 @@ _NUMBERED_ONLY = frozenset(
 _NUMBER_FILLERS = frozenset({"no", "number", "num", "nr", "#", *_HINDI_NUMBER})
 # A record's number as health systems write it: bare digits with no trunk "0", or the NHS's 3-3-4 (not a helpline's
 # "0300 311 2233", "1-800-633-4227", "(800) 541-2831", "800.633.4227": an attacker's round).
-_RECORD_SHAPED = re.compile(r"[1-9][0-9]{5,11}|[1-9][0-9]{2} [0-9]{3} [0-9]{4}")
+_RECORD_SHAPED = lazy_compile(r"[1-9][0-9]{5,11}|[1-9][0-9]{2} [0-9]{3} [0-9]{4}")
 
 
 def _phone_all_the_same(scan: Scan, candidate: str, start: int, words: list[str]) -> bool:
@@ -1812,7 +1811,9 @@ _BARE_REFERENCES = _REFERENCE_WORDS | _PERSON_NOUNS | _LOAN_WORDS  # what makes 
 
 # Numbers Ofcom reserves for drama: real UK formats that never connect, which libphonenumber calls
 # invalid. Written into notes they are still phone numbers (and the usual UK examples).
-_UK_DRAMA = re.compile(r"(?:7700900|11[3-8]4960|1[2-6]14960|1914980|20794600|2896496|8081570|9098790|3069990)[0-9]{3}")
+_UK_DRAMA = lazy_compile(
+    r"(?:7700900|11[3-8]4960|1[2-6]14960|1914980|20794600|2896496|8081570|9098790|3069990)[0-9]{3}"
+)
 
 
 @dataclass(frozen=True)
@@ -1897,10 +1898,10 @@ def _plan_siblings(codes: tuple[str, ...]) -> tuple[_Region, ...]:
 # area code in brackets ("(416) 555-0159", "514-555-0163", "1-514-555-0163"). Its other regions are read
 # only in that shape: a waybill's "4417 8820 91", a traceroute's "3  65.4.51.247  9" and three numbers
 # a space apart ("--sizes 250 500 1000": an attacker's round) are no Canadian numbers.
-_PLAN_SHAPE = re.compile(r"(?:1[.\-])?(?:\([0-9]{3}\)[ ]?[0-9]{3}-|[0-9]{3}([.\-])[0-9]{3}\1)[0-9]{4}")
+_PLAN_SHAPE = lazy_compile(r"(?:1[.\-])?(?:\([0-9]{3}\)[ ]?[0-9]{3}-|[0-9]{3}([.\-])[0-9]{3}\1)[0-9]{4}")
 
 
-_SEPARATOR = re.compile(r"[^0-9]+")
+_SEPARATOR = lazy_compile(r"[^0-9]+")
 _MIN_DIGITS = 7  # the shortest national numbers
 PHONE_DIGITS = _MIN_DIGITS
 _MAX_DIGITS = 17  # 15 (E.164) and an international prefix "00"
@@ -1912,7 +1913,7 @@ def _digits(value: str) -> int:
 
 
 # An operator, a number and a space before a "+ ": an addition ("h * 69069 + 907133923"), no "+" number.
-_SUM = re.compile(r"[=*/(+\-][ ]*[0-9][0-9.]*[ ]$")
+_SUM = lazy_compile(r"[=*/(+\-][ ]*[0-9][0-9.]*[ ]$")
 
 
 def find_phones(scan: Scan) -> Iterator[Span]:
@@ -1982,7 +1983,7 @@ def _with_trunk(text: str, start: int, end: int = -1) -> int:
     return start
 
 
-_NANP_TRUNK_AFTER = re.compile(
+_NANP_TRUNK_AFTER = lazy_compile(
     r"(?:^|[:,;]|(?<![^\W\d_])(?i:callback|call|phone|tel|telephone|mobile|cell|fax|text|dial|or|at|on|to))[ \t]*$",
     re.MULTILINE,
 )
@@ -1990,9 +1991,9 @@ _NANP_TRUNK_AFTER = re.compile(
 
 # A group after a candidate's last, with a separator the candidate pattern takes: the candidate holds
 # eight groups at most, two French numbers ten.
-_MORE_GROUPS = re.compile(r"(?:(?:[ ]?[.\-/][ ]?|[ ]{1,2}|\t)[0-9]{1,15})+(?![\w]|[.\-/][0-9])")
-_GROUP_DIGITS = re.compile(r"[0-9]+")
-_BOUNDARY = re.compile(r"[ .\-/\t]+")  # a separator a number may end and the next start at
+_MORE_GROUPS = lazy_compile(r"(?:(?:[ ]?[.\-/][ ]?|[ ]{1,2}|\t)[0-9]{1,15})+(?![\w]|[.\-/][0-9])")
+_GROUP_DIGITS = lazy_compile(r"[0-9]+")
+_BOUNDARY = lazy_compile(r"[ .\-/\t]+")  # a separator a number may end and the next start at
 _PIECE_GROUPS = 8  # the groups of one number, as the candidate pattern takes them
 
 
@@ -2091,12 +2092,12 @@ def _mixed_pieces(scan: Scan, starts: list[int], ends: list[int], words: list[st
 # The candidate pattern without its first condition: where a rejected candidate opens with a short
 # number ("Hotline 24/7 0800 123 4567", "Room 12 0161 496 0123", "Mo-Fr 9-17 030 2345678"), the
 # number after it is tried on its own.
-_PHONE_AFTER = re.compile(_PHONE.pattern[_PHONE.pattern.index("(?:(?:\\+|00)") :], re.X)
+_PHONE_AFTER = lazy_compile(_PHONE.pattern[_PHONE.pattern.index("(?:(?:\\+|00)") :], re.X)
 # Short numbers ("24/7", "9-17", "4.12", "12") and then a space: "2-07-040850-5" (an ISBN) is one number.
-_SHORT_GROUP = re.compile(r"[0-9]{1,3}(?:[./\-][0-9]{1,3}){0,2}(?:[ ]{1,2}|$)")
+_SHORT_GROUP = lazy_compile(r"[0-9]{1,3}(?:[./\-][0-9]{1,3}){0,2}(?:[ ]{1,2}|$)")
 
 
-_EXTENSION = re.compile(r"x[0-9]{1,5}(?![\w])")
+_EXTENSION = lazy_compile(r"x[0-9]{1,5}(?![\w])")
 
 
 def _after_short_number(scan: Scan, match: re.Match[str], high: int) -> tuple[re.Match[str], int]:
@@ -2127,14 +2128,14 @@ def _after_short_number(scan: Scan, match: re.Match[str], high: int) -> tuple[re
     return match, 0
 
 
-_LEADING_GROUP = re.compile(r"[0-9]{4,6}(?:[ ]{1,2}|[ ]\.[ ])(?=[0-9(])")
-_NANP_STYLE = re.compile(
+_LEADING_GROUP = lazy_compile(r"[0-9]{4,6}(?:[ ]{1,2}|[ ]\.[ ])(?=[0-9(])")
+_NANP_STYLE = lazy_compile(
     r"(?:\([2-9][0-9]{2}\)[ ]?|[2-9][0-9]{2}-)[2-9][0-9]{2}-[0-9]{4}|[2-9][0-9]{2}\.[2-9][0-9]{2}\.[0-9]{4}"
 )
 
 
 # "ל-" and "מ-": the only prefixes _PHONE starts after (to and from: "התקשרה מ-058-619-9710", reviewer CR)
-_HEBREW_PREFIX = re.compile(r"(?<![\u05d0-\u05ea])[\u05dc\u05de]-$")
+_HEBREW_PREFIX = lazy_compile(r"(?<![\u05d0-\u05ea])[\u05dc\u05de]-$")
 
 
 def _glued_wrongly(text: str, start: int, words: list[str], candidate: str, regions: tuple[str, ...]) -> bool:
@@ -2181,17 +2182,17 @@ def _phone_end(scan: Scan, match: re.Match[str]) -> int:
 # A time's minutes follow; not a label's index ("{{PHONE_1:+49 ...}}", "TEL1:...", "[PHONE 1:..."), which an
 # upper-case name leads (a lower-case one is a row's or an episode's: "row_4:05 10 15 20 25 30", an attacker's round)
 # FIX's and ISO 8601's basic timestamps, a date then a dash and the hour ("52=20240612-14:00:00.250": reviewer BN)
-_DATE_DASH_HOUR = re.compile(r"(?:19|20)[0-9]{2}[01][0-9][0-3][0-9]-[0-2][0-9]")
+_DATE_DASH_HOUR = lazy_compile(r"(?:19|20)[0-9]{2}[01][0-9][0-3][0-9]-[0-2][0-9]")
 # An identifier's last part glued on by a dash, letters and digits mixed, after digits the dash joins too: the digits
 # before are part of the identifier ("cluster 0612-093012-abcd123", a Databricks cluster's id: reviewer CK). Letters
 # alone are a word's ending (Hungarian's "06 30 123 4567-es számon"); after groups set apart by blanks the number ends
 # before the dash ("Simu 0712 345 678-wa2": the attacker's round on CK's readers).
 # Pakistan's identity card number, five digits, seven and one ("42101-5962555-5": reviewer CL), no phone's grouping
-_CNIC = re.compile(r"[0-9]{5}-[0-9]{7}-[0-9]")
-_ID_SUFFIX = re.compile(
+_CNIC = lazy_compile(r"[0-9]{5}-[0-9]{7}-[0-9]")
+_ID_SUFFIX = lazy_compile(
     r"-(?!x[0-9]{1,6}(?![A-Za-z0-9])|ext)(?=[a-z]{0,15}[0-9])(?=[0-9]{0,15}[a-z])[a-z0-9]{2,16}(?![A-Za-z0-9])"
 )
-_TIME_BEFORE = re.compile(r"(?<![A-Z][A-Z][_\-. ])(?<![A-Z][A-Z])[0-9]:\Z")
+_TIME_BEFORE = lazy_compile(r"(?<![A-Z][A-Z][_\-. ])(?<![A-Z][A-Z])[0-9]:\Z")
 
 
 def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = None) -> int:
@@ -2253,7 +2254,7 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
     return 0
 
 
-_HOUR_AFTER = re.compile(r"[ \t]+[0-2]?[0-9]:[0-5][0-9](?![0-9])")
+_HOUR_AFTER = lazy_compile(r"[ \t]+[0-2]?[0-9]:[0-5][0-9](?![0-9])")
 
 
 def _before_hour(scan: Scan, start: int, end: int, words: list[str]) -> int:
@@ -2276,7 +2277,7 @@ def _before_hour(scan: Scan, start: int, end: int, words: list[str]) -> int:
     return hour.start()
 
 
-_WRITTEN_CODE = re.compile(r"\(?\+(?P<code>[0-9]{1,3})[ .\-)]")
+_WRITTEN_CODE = lazy_compile(r"\(?\+(?P<code>[0-9]{1,3})[ .\-)]")
 
 
 _LABEL_BACK = 50  # characters read before a number for its line's label
@@ -2330,7 +2331,7 @@ def _whose_no(words: list[str]) -> bool:
 
 
 # A bracket of two digits glued to twelve or more: GS1's element strings on labels, never a phone's groups.
-_GS1_ELEMENT = re.compile(r"\([0-9]{2}\)[0-9]{12,}")
+_GS1_ELEMENT = lazy_compile(r"\([0-9]{2}\)[0-9]{12,}")
 
 
 # "Number" in a label names the reference beside it ("Numéro BCE", "Número de pedido"), not a phone.
@@ -2339,7 +2340,7 @@ _NUMBER_WORDS = frozenset(["number", "numéro", "número", "numero", "nummer", "
 
 # "ZIP codes 60601–60699", "rooms 4410-4499": two numbers of one length, the second above the first and
 # sharing its first half, are a range (reviewer P), not a number dialled in two groups.
-_RANGE = re.compile(r"([0-9]{4,6})-([0-9]{4,6})")
+_RANGE = lazy_compile(r"([0-9]{4,6})-([0-9]{4,6})")
 
 
 def _range(candidate: str) -> bool:
@@ -2365,8 +2366,8 @@ def _not_dialled(text: str, start: int, candidate: str) -> bool:
 
 # A shipping container's number (ISO 6346): its owner's three letters and its kind's "U", "J" or "Z", six digits and
 # a check digit ("container CMAU 053758 7": reviewer CP, a German number to the phone reader).
-_CONTAINER_OWNER = re.compile(r"(?<![A-Za-z0-9])(?P<owner>[A-Z]{3}[UJZ])[ \t]{0,2}\Z")
-_CONTAINER_DIGITS = re.compile(r"(?P<serial>[0-9]{3}[ \t]?[0-9]{3})[ \t]{0,2}[\-/]?[ \t]{0,2}(?P<check>[0-9])")
+_CONTAINER_OWNER = lazy_compile(r"(?<![A-Za-z0-9])(?P<owner>[A-Z]{3}[UJZ])[ \t]{0,2}\Z")
+_CONTAINER_DIGITS = lazy_compile(r"(?P<serial>[0-9]{3}[ \t]?[0-9]{3})[ \t]{0,2}[\-/]?[ \t]{0,2}(?P<check>[0-9])")
 # (each letter's value: 10 on, skipping the multiples of eleven)
 _CONTAINER_LETTERS = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (n for n in range(10, 39) if n % 11), strict=False))
 
@@ -2381,9 +2382,9 @@ def _container(text: str, start: int, candidate: str) -> bool:
     return sum(value << at for at, value in enumerate(values)) % 11 % 10 == int(digits["check"])
 
 
-_DATE_RANGE = re.compile(r"[0-9]{1,2}([./])[0-9]{1,2}\1[0-9]{4}[ ]?[-–][ ]?[0-9]{1,2}\1")
-_ZIP_PLUS_4 = re.compile(r"[0-9]{5}-[0-9]{4}")
-_STATE_BEFORE = re.compile(r"(?<![A-Za-z])[A-Z]{2}[ \t,]*(?:\r?\n[ \t]*(?:#|//|\*)?[ \t]*)?$")
+_DATE_RANGE = lazy_compile(r"[0-9]{1,2}([./])[0-9]{1,2}\1[0-9]{4}[ ]?[-–][ ]?[0-9]{1,2}\1")
+_ZIP_PLUS_4 = lazy_compile(r"[0-9]{5}-[0-9]{4}")
+_STATE_BEFORE = lazy_compile(r"(?<![A-Za-z])[A-Z]{2}[ \t,]*(?:\r?\n[ \t]*(?:#|//|\*)?[ \t]*)?$")
 
 
 # A number that answers a question for a phone on the line before ("Pouvez-vous confirmer votre numéro
@@ -2428,7 +2429,7 @@ def _in_columns(text: str, start: int) -> bool:
 _COLUMNS_AHEAD = 64
 
 
-_CALL_ME = re.compile(r"(?i:\b(?:call|ring|text|reach|phone|whatsapp) me(?: back)?(?: on| at)?)[ \t]*\Z")
+_CALL_ME = lazy_compile(r"(?i:\b(?:call|ring|text|reach|phone|whatsapp) me(?: back)?(?: on| at)?)[ \t]*\Z")
 _CALL_ME_BACK = 32
 
 
@@ -2438,13 +2439,13 @@ def _called_back(text: str, start: int) -> bool:
     return " me" in text[low:start].lower() and _CALL_ME.search(text, low, start) is not None
 
 
-_AFTER_ADDRESS = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+>?[ \t]*[,;|/]?[ \t]*\Z")
+_AFTER_ADDRESS = lazy_compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+>?[ \t]*[,;|/]?[ \t]*\Z")
 _ADDRESS_BACK = 96
 # After an address, only a number written as contacts write them: a trunk "0" or a bracket first, or
 # three groups or more ("jane@example.com 20240115", "bob@corp.com 1700000000" are a date and a time).
-_CONTACT_SHAPED = re.compile(r"[0(]|[0-9]{1,5}[ .\-][0-9]{1,5}[ .\-][0-9]")
+_CONTACT_SHAPED = lazy_compile(r"[0(]|[0-9]{1,5}[ .\-][0-9]{1,5}[ .\-][0-9]")
 # ... and not a date written with blanks ("2024 03 15", "03 15 2024") or opening hours ("0800 1200").
-_DATE_OR_HOURS = re.compile(
+_DATE_OR_HOURS = lazy_compile(
     r"(?:(?:19|20)[0-9]{2} [01]?[0-9] [0-3]?[0-9]|[0-3]?[0-9] [0-3]?[0-9] (?:19|20)[0-9]{2}"
     r"|[0-2][0-9][0-5][0-9][ \-][0-2][0-9][0-5][0-9])(?![0-9])"
 )
@@ -2467,7 +2468,7 @@ def _asked_for_phone(text: str, start: int) -> bool:
 
 # Five pairs opened by a trunk "0" ("01 23 47 17 37", "02.08.52.61.97"): how French numbers are
 # written, and no reference's grouping, so a booking or a reservation before one does not make it one.
-_FRENCH_PAIRS = re.compile(r"0[1-9]([ .\-])[0-9]{2}(?:\1[0-9]{2}){3}")
+_FRENCH_PAIRS = lazy_compile(r"0[1-9]([ .\-])[0-9]{2}(?:\1[0-9]{2}){3}")
 
 _CURRENCIES = (
     r"€|\$|£|¥|₹|₽|₩|₺|zł|kč|kr|kz|đồng|руб|chf|eur|usd|gbp|sek|nok|dkk|pln|czk|huf|vnd|aoa|jpy|cny|rmb|inr|brl|"
@@ -2476,10 +2477,10 @@ _CURRENCIES = (
     # Hindi's rupees, as the view writes them (its vowel signs dropped): "कीमत 09349430451 रुपये"
     + "|".join(re.escape(normalise_text(word)) for word in ("रुपये", "रुपए", "रुपया", "रु"))
 )
-_DECIMAL_START = re.compile(r"[0-9]{1,3}\.[0-9]{4,}")
-_SPACED_THOUSANDS = re.compile(r"[0-9](?: [0-9]{3}){3}")  # "9 876 543 210": an amount more than a phone
-_SINGLE_DIGITS = re.compile(r"\+?[0-9](?: {1,2}[0-9])+")
-_THOUSANDS = re.compile(r"[0-9]{1,3}(?:[ .,\u00a0'][0-9]{3})+")  # groups of three, as amounts are written
+_DECIMAL_START = lazy_compile(r"[0-9]{1,3}\.[0-9]{4,}")
+_SPACED_THOUSANDS = lazy_compile(r"[0-9](?: [0-9]{3}){3}")  # "9 876 543 210": an amount more than a phone
+_SINGLE_DIGITS = lazy_compile(r"\+?[0-9](?: {1,2}[0-9])+")
+_THOUSANDS = lazy_compile(r"[0-9]{1,3}(?:[ .,\u00a0'][0-9]{3})+")  # groups of three, as amounts are written
 
 
 def _amount_or_count(text: str, start: int, end: int, candidate: str) -> bool:
@@ -2495,14 +2496,14 @@ def _amount_or_count(text: str, start: int, end: int, candidate: str) -> bool:
     )
 
 
-_DOTTED_THOUSANDS = re.compile(r"[0-9]{1,3}(?:([.,])[0-9]{3})(?:\1[0-9]{3})+")
-_COUNT_AFTER = re.compile(
+_DOTTED_THOUSANDS = lazy_compile(r"[0-9]{1,3}(?:([.,])[0-9]{3})(?:\1[0-9]{3})+")
+_COUNT_AFTER = lazy_compile(
     r"[ \t]*(?:adet|adede|units?|pcs|pieces|stück|stk|unités|unidades|pezzi|sztuk|users|kullanıcı|abone|subscribers)"
     r"(?![^\W\d_])",
     re.IGNORECASE,
 )
-_CURRENCY_AFTER = re.compile(rf"[ \u00a0]?(?:{_CURRENCIES})(?![a-z])", re.IGNORECASE)
-_CURRENCY_BEFORE = re.compile(rf"(?:{_CURRENCIES})[ \u00a0]?$", re.IGNORECASE)
+_CURRENCY_AFTER = lazy_compile(rf"[ \u00a0]?(?:{_CURRENCIES})(?![a-z])", re.IGNORECASE)
+_CURRENCY_BEFORE = lazy_compile(rf"(?:{_CURRENCIES})[ \u00a0]?$", re.IGNORECASE)
 
 
 def _uniform(candidate: str) -> bool:
@@ -2512,7 +2513,7 @@ def _uniform(candidate: str) -> bool:
 
 # A record's number and its year ("Číslo spisu 735758/2024", "Αρ. υπόθεσης 327994/2024": a case file's, reviewer BX);
 # not an area code's "0" before the slash ("Ruf: 0228/2012" is a phone: an attacker's round)
-_NUMBER_OF_YEAR = re.compile(r"[1-9][0-9]{2,7}/(?:19|20)[0-9]{2}")
+_NUMBER_OF_YEAR = lazy_compile(r"[1-9][0-9]{2,7}/(?:19|20)[0-9]{2}")
 
 
 def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None = None, start: int = -1) -> bool:
@@ -2631,7 +2632,7 @@ def _is_phone(scan: Scan, candidate: str, words: list[str], digits: int | None =
 
 # ... or dialled out with "00", its country code a group of its own ("sabit hat 0090 519 145 7903": reviewer BF),
 # read as a "+" number is
-_DIALLED_CODE = re.compile(r"00[ .\-]?(?P<code>[1-9][0-9]{0,2})[ .\-](?=[0-9(])")
+_DIALLED_CODE = lazy_compile(r"00[ .\-]?(?P<code>[1-9][0-9]{0,2})[ .\-](?=[0-9(])")
 
 
 def _possible_dialled_out(candidate: str, code: str) -> bool:
@@ -2645,7 +2646,7 @@ def _possible_dialled_out(candidate: str, code: str) -> bool:
 # or whole, or after a "1": never led by a group of two or five digits, as a dated reference is ("24-0314-
 # 0087", "24-074-00318", "24074-00318": a hospital stay's and a specimen's numbers, reviewer AM). Read so,
 # such digits are a North American number only where the text says it is a phone.
-_FIRST_GROUP = re.compile(r"[0-9]+(?=[ .\-/])")
+_FIRST_GROUP = lazy_compile(r"[0-9]+(?=[ .\-/])")
 _NANP_REGIONS = frozenset(phonenumbers.COUNTRY_CODE_TO_REGION_CODE[1])
 
 
@@ -2678,7 +2679,7 @@ def _outside_nanp(regions: tuple[str, ...]) -> tuple[str, ...]:
 # A phone's word in brackets right after the number, as contact lists write it ("Susan Pike 7132948170
 # (landline)", "671 28 39 46 (móvil)", "(home phone)": reviewer AA): alone or after one word, never
 # before another ("(mobile app)" names a product).
-_BRACKET_AFTER = re.compile(r"[ \t]*\([ \t]*(?:[^\W\d_]+[ \t]+)?(?P<word>[^\W\d_]+)[ \t]*\)")
+_BRACKET_AFTER = lazy_compile(r"[ \t]*\([ \t]*(?:[^\W\d_]+[ \t]+)?(?P<word>[^\W\d_]+)[ \t]*\)")
 _BRACKET_PHONE_WORDS = frozenset(
     {"landline", "mobile", "cell", "cellphone", "phone", "tel", "telephone", "fax", "whatsapp", "mob", "handy",
      "mobil", "festnetz", "fixe", "portable", "móvil", "movil", "fijo", "celular", "cel", "telefone", "telemóvel",
@@ -2702,7 +2703,7 @@ _TALLY_WORDS = frozenset(
 # A second tally after the first: "(mobile) vs 1 234 567 (desktop)", "(phone) and 1 200 300 (chat)",
 # "(mobile) / web 12 345": a number of seven digits at most, which a second phone seldom is ("(mobile),
 # 713 294 8165 (landline)" lists two phones).
-_TALLIES_AFTER = re.compile(
+_TALLIES_AFTER = lazy_compile(
     r"[ \t]*\([^)\n]{1,30}\)[ \t]*(?:vs\.?|/|,|and|et|und|y|e|or)[ \t]+(?:[^\W\d_]+[ \t]+)?"
     r"(?P<number>[0-9](?:[0-9]|[ .,](?=[0-9])){0,11})(?![0-9])",
     re.IGNORECASE,
@@ -2715,9 +2716,9 @@ def _tallies_after(text: str, end: int) -> bool:
 
 
 # "from A to B" with B a number: a range ("budget dal 347 123 4567 al 360 000 0000").
-_RANGE_AFTER = re.compile(r"[ \t]+(?:to|a|al|à|au|bis|até|fino al?)[ \t]+[0-9]", re.IGNORECASE)
+_RANGE_AFTER = lazy_compile(r"[ \t]+(?:to|a|al|à|au|bis|até|fino al?)[ \t]+[0-9]", re.IGNORECASE)
 # A phone's area code in brackets with blanks inside, as OCR reads one ("( 617 ) 284 - 3916").
-_SPACED_AREA = re.compile(r"\( |\([0-9]+ \)")
+_SPACED_AREA = lazy_compile(r"\( |\([0-9]+ \)")
 
 
 # Words of reviewer AB's round before a number that is an amount or a count when written in thousands
@@ -2745,7 +2746,7 @@ def _named_after(text: str, end: int) -> bool:
 # possessive, a phone's word or "number", and there the clause ends. Not what the number was ("Am 20230115
 # war mein Handy kaputt"), a label's colon before a sentence ("20240315: my phone fell in the pool"), nor a
 # phone's word that goes on ("is my phone's password", "our mobile subscribers"): an attacker's round.
-_OWNED_AFTER = re.compile(
+_OWNED_AFTER = lazy_compile(
     r"[ \t]*(?:[-\u2013\u2014,][ \t]*)?(?:(?:is|ist|est|c'est|es|é|è)[ \t]+)?(?:(?:o|a|il|la)[ \t]+)?"
     r"(?:my|our|his|her|their|your|mein|meine|seine|ihre|unsere|mon|ma|son|sa|notre|votre|mi|su|tu|nuestro"
     r"|meu|minha|seu|sua|mio|mia|suo|tuo)[ \t]+(?:[^\W\d_]+'s[ \t]+)?(?:(?:new|old|work|home|private|personal|direct"
@@ -2757,7 +2758,7 @@ _OWNED_AFTER = re.compile(
 _NUMBER_SAID = frozenset({"number", "numéro", "numero", "número", "nummer"})
 _PHONE_COMPOUNDS = frozenset({"handynummer", "telefonnummer", "mobilnummer", "rufnummer", "telephone", "cellphone"})
 # Eight digits that read as a date ("20240315"): no number a phone's word after it makes a phone.
-_EIGHT_DIGIT_DATE = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")
+_EIGHT_DIGIT_DATE = lazy_compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")
 
 
 # A call, then who made it, then "from the" and the number ("Llamada de Lucía Fernández desde el 671 28
@@ -2836,7 +2837,7 @@ _REGISTRIES = ("огрн", "огрнип", "инн", "кпп", "бик", "окп
 # ОКПО ("ОГРН 1864960925120"), as the view writes them; Poland's NIP in its 3-3-2-2 groups, valid by its check digit,
 # a word or two after its name ("NIP sprzedawcy 686-107-45-23", the seller's); a price glued to its currency's sign
 # ("トヨタ（7203）2844円"); a DOI's suffix ("doi:10.1016/j.cell.2024.11.419": reviewer CF's).
-_REGISTRY_BEFORE = re.compile(
+_REGISTRY_BEFORE = lazy_compile(
     r"(?<![^\W\d_])(?:"
     + "|".join(
         sorted(
@@ -2848,16 +2849,16 @@ _REGISTRY_BEFORE = re.compile(
     + r")[ \t:№#]*$"
 )
 # ... and a ledger's ("cost center 0812-354": reviewer CF's ordinary lines)
-_LEDGER_BEFORE = re.compile(
+_LEDGER_BEFORE = lazy_compile(
     r"(?i)(?<![^\W\d_])(?:cost[ \t]+cent(?:er|re)|profit[ \t]+cent(?:er|re)|kostenstelle|centre[ \t]+de[ \t]+co[ûu]ts?"
     r"|centro[ \t]+de[ \t]+cost[oe]s?|g/?l[ \t]+account)[ \t]*(?:no\.?|#)?[ \t:#]*$"
 )
-_NIP_GROUPS = re.compile(r"[0-9]{3}-[0-9]{3}-[0-9]{2}-[0-9]{2}")
+_NIP_GROUPS = lazy_compile(r"[0-9]{3}-[0-9]{3}-[0-9]{2}-[0-9]{2}")
 _NIP_WEIGHTS = (6, 5, 7, 2, 3, 4, 5, 6, 7)
-_NIP_BEFORE = re.compile(r"(?<![^\W\d_])nip(?![^\W\d_])[^0-9\n]{0,24}$", re.IGNORECASE)
-_NOT_A_NIP = re.compile(r"(?i)tel|fax|kom|phone|[/;|]")
+_NIP_BEFORE = lazy_compile(r"(?<![^\W\d_])nip(?![^\W\d_])[^0-9\n]{0,24}$", re.IGNORECASE)
+_NOT_A_NIP = lazy_compile(r"(?i)tel|fax|kom|phone|[/;|]")
 _GLUED_CURRENCY = "円元圓원₩¥€£$"
-_DOI_BEFORE = re.compile(r"(?<![0-9])10\.[0-9]{4,9}/[^\s\"'<>]*$")
+_DOI_BEFORE = lazy_compile(r"(?<![0-9])10\.[0-9]{4,9}/[^\s\"'<>]*$")
 
 
 def _registry_number(text: str, start: int, candidate: str) -> bool:
@@ -2907,23 +2908,23 @@ def _in_hex_dump(text: str, start: int, end: int) -> bool:
     )
 
 
-_HEX_PAIR_AT = re.compile(r"[0-9]{2}[ \t]")
-_HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}[ \t]+){7,}[0-9a-fA-F]{2}(?![0-9A-Za-z])")
+_HEX_PAIR_AT = lazy_compile(r"[0-9]{2}[ \t]")
+_HEX_RUN = lazy_compile(r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}[ \t]+){7,}[0-9a-fA-F]{2}(?![0-9A-Za-z])")
 # A byte that mixes a digit and a letter ("4d", "5a"): no word of prose ("Tél. : 01 42 68 53 00 de 09 00": French's
 # "de" is hex too; an attacker's round).
-_HEX_MIXED = re.compile(r"(?<![0-9A-Za-z])(?:[0-9][a-fA-F]|[a-fA-F][0-9])(?![0-9A-Za-z])")
+_HEX_MIXED = lazy_compile(r"(?<![0-9A-Za-z])(?:[0-9][a-fA-F]|[a-fA-F][0-9])(?![0-9A-Za-z])")
 _HEX_REACH = 256
 
 
 # A UPS tracking number: "1Z", the shipper's six characters, the service's two digits and the parcel's eight,
 # printed in groups ("1Z 4E9 81W 03 9218 7342": reviewer BP; its tail reads as Melbourne's "03 9218 7342").
-_UPS_TRACKING = re.compile(r"(?<![A-Za-z0-9])1Z(?:[ ]?[0-9A-Z]){16}(?![A-Za-z0-9])")
+_UPS_TRACKING = lazy_compile(r"(?<![A-Za-z0-9])1Z(?:[ ]?[0-9A-Z]){16}(?![A-Za-z0-9])")
 
 
 # An insurance form's number: its line's two capitals, then four pairs, its number and its edition ("HO 04 90 05 11",
 # "CG 00 01 04 13": ISO's forms, reviewer BQ).
-_FORM_PAIRS = re.compile(r"[0-9]{2}(?: [0-9]{2}){3}")
-_FORM_LINE = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2} \Z")
+_FORM_PAIRS = lazy_compile(r"[0-9]{2}(?: [0-9]{2}){3}")
+_FORM_LINE = lazy_compile(r"(?<![A-Za-z0-9])[A-Z]{2} \Z")
 
 
 def _form_number(text: str, start: int, candidate: str) -> bool:
@@ -2944,14 +2945,14 @@ def _in_tracking_number(text: str, start: int, end: int) -> bool:
 
 
 # "02/03  02/05", "03.06. 03.06." (a German statement's booking and value dates, each ending in its dot: reviewer BP)
-_DATES_APART = re.compile(r"[0-9]{2}[/.][0-9]{2}\.?(?:[ \t]+[0-9]{2}[/.][0-9]{2}\.?)+")
+_DATES_APART = lazy_compile(r"[0-9]{2}[/.][0-9]{2}\.?(?:[ \t]+[0-9]{2}[/.][0-9]{2}\.?)+")
 
 
 # Readings at times of day, listed ("Glucose POC 0730 187, 1130 212, 1630 164 mg/dL": reviewer AM): a
 # time of four digits and a value of two or three, with another such pair before or after it.
-_TIMED_READING = re.compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9][ \t][0-9]{2,3}")
-_NEXT_READING = re.compile(r"[ \t]*[,;][ \t]*(?:[01][0-9]|2[0-3])[0-5][0-9][ \t][0-9]{2,3}(?![0-9])")
-_PREVIOUS_READING = re.compile(r"(?<![0-9])(?:[01][0-9]|2[0-3])[0-5][0-9][ \t][0-9]{2,3}[ \t]*[,;][ \t]*$")
+_TIMED_READING = lazy_compile(r"(?:[01][0-9]|2[0-3])[0-5][0-9][ \t][0-9]{2,3}")
+_NEXT_READING = lazy_compile(r"[ \t]*[,;][ \t]*(?:[01][0-9]|2[0-3])[0-5][0-9][ \t][0-9]{2,3}(?![0-9])")
+_PREVIOUS_READING = lazy_compile(r"(?<![0-9])(?:[01][0-9]|2[0-3])[0-5][0-9][ \t][0-9]{2,3}[ \t]*[,;][ \t]*$")
 
 
 def _timed_reading(text: str, candidate: str, start: int) -> bool:
@@ -2966,7 +2967,7 @@ def _timed_reading(text: str, candidate: str, start: int) -> bool:
 
 # A year and a serial ("2024-000381", "2024/0482"): a file's or a voucher's reference; "Nr. 2024-0817-33"
 # too, and a year, its month and a serial ("kenmerk 2024-11-0387", "رقم الطلب 2024-03-1187": reviewer AL).
-_YEAR_SERIAL = re.compile(
+_YEAR_SERIAL = lazy_compile(
     # (a month between other separators too: "İrsaliye no 2024/12-0331", a waybill's number: reviewer BI)
     r"(?:19|20)[0-9]{2}(?:[\-/][0-9]{3,6}(?:[\-/][0-9]{1,6})?|[\-/](?:0[1-9]|1[0-2])[\-/][0-9]{3,6})"
 )
@@ -2975,7 +2976,7 @@ _YEAR_SERIAL = re.compile(
 # A North American number written in one of its usual shapes, "(NXX) NXX-XXXX", "NXX-NXX-XXXX",
 # "NXX.NXX.XXXX": an area code or an exchange starting with 0 or 1 ("000-000-0000", "(555) 123-4567"),
 # an N11 code, and the 555 exchange the films use are not numbers anyone is reached at.
-_NANP = re.compile(r"\(([2-9][0-9]{2})\) ?([2-9][0-9]{2})-[0-9]{4}|([2-9][0-9]{2})([-.])([2-9][0-9]{2})\4[0-9]{4}")
+_NANP = lazy_compile(r"\(([2-9][0-9]{2})\) ?([2-9][0-9]{2})-[0-9]{4}|([2-9][0-9]{2})([-.])([2-9][0-9]{2})\4[0-9]{4}")
 
 
 def _nanp_shaped(candidate: str) -> bool:
@@ -2988,7 +2989,7 @@ def _nanp_shaped(candidate: str) -> bool:
 
 # An IPv4 address or network in a phone's clothes ("22.87.231.0/24"), and an ISBN written with its
 # hyphens (four groups, ten digits or 978/979 and thirteen, its check digit right).
-_DOTTED_QUAD = re.compile(
+_DOTTED_QUAD = lazy_compile(
     r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,2})?"
     # a release of four parts or more with a lone "0" ("WebView 122.0.6261.129": reviewer AQ)
     r"|(?=[0-9.]*\.0\.)[0-9]{1,4}(?:\.[0-9]{1,5}){3,5}"
@@ -2996,9 +2997,9 @@ _DOTTED_QUAD = re.compile(
 # A row of a table of decimals ("mean   534.79  6.88  76.71", pandas' describe()): numbers with a
 # fraction, set apart by white space, are no phone's groups.
 # A build's or an image's release named by its date ("image 20241125.1.0": reviewer BG), not a number's groups
-_DATED_RELEASE = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])(?:\.[0-9]{1,4}){1,3}")
-_DECIMALS = re.compile(r"[0-9]+\.[0-9]+(?:[ \t]+[0-9]+(?:\.[0-9]+)?)+")
-_ISBN_GROUPS = re.compile(r"(?:97[89]-)?[0-9]{1,5}-[0-9]{1,7}-[0-9]{1,7}-[0-9X]")
+_DATED_RELEASE = lazy_compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])(?:\.[0-9]{1,4}){1,3}")
+_DECIMALS = lazy_compile(r"[0-9]+\.[0-9]+(?:[ \t]+[0-9]+(?:\.[0-9]+)?)+")
+_ISBN_GROUPS = lazy_compile(r"(?:97[89]-)?[0-9]{1,5}-[0-9]{1,7}-[0-9]{1,7}-[0-9X]")
 
 
 def _isbn(candidate: str) -> bool:
@@ -3061,7 +3062,7 @@ _PHONE_PUNCTUATION = str.maketrans("", "", " ().-/\t")
 # The other countries' international call prefixes, written as a group of their own ("001 82 10-4853-
 # 1365" from Korea, "009 57 321 1359618" from Colombia or Nigeria, "0011 61 ..." from Australia, "011
 # 44 ..." from North America, "810 49 ..." from Russia: reviewer Q).
-_DIAL_OUT = re.compile(r"(?P<prefix>0011|0014|0015|001|002|005|006|007|008|009|011|810)[ .\-]")
+_DIAL_OUT = lazy_compile(r"(?P<prefix>0011|0014|0015|001|002|005|006|007|008|009|011|810)[ .\-]")
 
 
 def _dialled_out(candidate: str, compact: str) -> str | None:
@@ -3202,7 +3203,7 @@ _LINES_OF = (
     "mexican", "brazilian", "portuguese", "austrian", "swedish", "danish", "norwegian", "finnish", "japanese",
     "chinese", "korean", "turkish", "greek", "israeli", "singapore", "hk", "nl", "de", "fr", "es", "it",
 )  # fmt: skip
-_MY_NUMBER_SAID = re.compile(
+_MY_NUMBER_SAID = lazy_compile(
     # "my Dutch line", "my work line" (reviewer BT); not "my bottom line", "my credit line", "my time line", "my line
     # 4823" of a log (an attacker's round)
     r"(?:^|(?<=[^\w]))(?:my[ \t]+(?:"
@@ -3253,13 +3254,13 @@ _PHONE_KINDS = frozenset(
 _ANY_NUMBERS_WORDS = frozenset(
     {"number", "numéro", "numero", "número", "nummer", "numer", "numaram", "no", "nr", "num"}
 )
-_QUALIFIED_AFTER = re.compile(r"[ \t]*\([ \t]*(?P<words>[^\W\d_][^\s()]*(?:[ \t]+[^\s()]+){0,2})[ \t]*\)")
+_QUALIFIED_AFTER = lazy_compile(r"[ \t]*\([ \t]*(?P<words>[^\W\d_][^\s()]*(?:[ \t]+[^\s()]+){0,2})[ \t]*\)")
 
 
 # A mobile subscriber's number by the name networks and APIs give it, a field's or a column's
 # ('"msisdn":"254774943714"', "msisdn=+233241234567": reviewer CL): always the whole international number, its "+"
 # often left out; not a count of them ("msisdn_count=12845561").
-_MSISDN = re.compile(
+_MSISDN = lazy_compile(
     # (a field named for it, a tag, a label with a blank only: "customer_msisdn=", "<msisdn>", "MSISDN 2547...",
     # "msisdnNumber:": an attacker's round)
     r"(?<![a-z0-9.])msisdn(?:_?(?:number|no|nr))?(?:[\"']?[ \t]*(?:[:=]|->)|>|[ \t])[ \t]*[\"']?"
@@ -3335,19 +3336,19 @@ def _national_of_the_text(scan: Scan, candidate: str, start: int) -> bool:
 # personal email"). Never in a list of such numbers, never after a label's colon or any other word: then it
 # is that word's number ("Matricule : 0612345678", "Orders 07700900123 and 07700900124", "Retour au
 # 0612345678 entrepôt", "Policy 07723922403": two attackers' rounds), and alone it is anything.
-_COMPACT_AFTER_MARK = re.compile(r"[,;)][ \t]*$")
-_NAME_PAIR = re.compile(r"(?<![^\W\d_])[A-Z][a-z]+[ \t]+[A-Z][a-z]+(?![^\W\d_])")
-_COMPACT_AFTER_WORD = re.compile(r"(?<![^\W\d_])(?:or|alt|au|ou|oder)[ \t]+$", re.IGNORECASE)
-_CLAUSE_ENDS = re.compile(r"[ \t]*(?:$|[.,;!?)\]\r\n])")
-_COMPACT_BEFORE_WORD = re.compile(
+_COMPACT_AFTER_MARK = lazy_compile(r"[,;)][ \t]*$")
+_NAME_PAIR = lazy_compile(r"(?<![^\W\d_])[A-Z][a-z]+[ \t]+[A-Z][a-z]+(?![^\W\d_])")
+_COMPACT_AFTER_WORD = lazy_compile(r"(?<![^\W\d_])(?:or|alt|au|ou|oder)[ \t]+$", re.IGNORECASE)
+_CLAUSE_ENDS = lazy_compile(r"[ \t]*(?:$|[.,;!?)\]\r\n])")
+_COMPACT_BEFORE_WORD = lazy_compile(
     r"[ \t]+or[ \t]+(?:(?:his|her|their|my|the)[ \t]+(?:personal[ \t]+|work[ \t]+|private[ \t]+)?)?"
     r"(?:e-?mail|call|text|whatsapp|ring|message)(?![^\W\d_])",
     re.IGNORECASE,
 )
 # A person's name right before the number, the number ending its clause: "Thomas Girard 0758065964." (a list of
 # contacts, each its name and its mobile: reviewer BD).
-_NAME_RIGHT_BEFORE = re.compile(r"(?:^|[,;:(\n]|[ \t]-)[ \t]*[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){1,2}[ \t]+$")
-_PHONES_LISTED = re.compile(r"(?<![\w+])\+[1-9][0-9]{0,2}[ .\-(]*[0-9]")
+_NAME_RIGHT_BEFORE = lazy_compile(r"(?:^|[,;:(\n]|[ \t]-)[ \t]*[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+){1,2}[ \t]+$")
+_PHONES_LISTED = lazy_compile(r"(?<![\w+])\+[1-9][0-9]{0,2}[ .\-(]*[0-9]")
 
 
 def _a_list_of_phones(text: str, start: int) -> bool:
@@ -3359,7 +3360,7 @@ def _a_list_of_phones(text: str, start: int) -> bool:
     return _PHONES_LISTED.search(line) is not None
 
 
-_ANOTHER_RUN = re.compile(r"(?<![0-9\-])0[0-9]{8,}(?![0-9])")  # another number written so: a list of them
+_ANOTHER_RUN = lazy_compile(r"(?<![0-9\-])0[0-9]{8,}(?![0-9])")  # another number written so: a list of them
 
 
 def _compact_cue(text: str, start: int) -> bool:
@@ -3399,7 +3400,7 @@ def _amount(scan: Scan, start: int, end: int) -> bool:
 
 
 # A price's or a sum's word just before ("Price check: 016200045678": an attacker's round).
-_PRICED = re.compile(
+_PRICED = lazy_compile(
     r"(?i)(?<![^\W\d_])(?:price|prices|prix|preis|precio|preço|prezzo|cost|amount|total|betrag|montant|importe|"
     r"kosten|bedrag|kwota|cena)(?![^\W\d_])[^0-9\n]{0,12}$"
 )
@@ -3499,7 +3500,7 @@ _PORTING_FILES = frozenset(
 )  # fmt: skip
 # What the number is, said after it ("número 612 345 678 (nº de pedido)", "Nr. 0176 2345 678 ist die Auftragsnummer",
 # "numer 600 123 456 to numer zamówienia": an attacker's round): no phone's.
-_NUMBER_NAMED_AFTER = re.compile(
+_NUMBER_NAMED_AFTER = lazy_compile(
     r"[ \t]*(?:\(|—|-|,|is|ist|es|è|é|to|jest)?[^.!?\n]{0,24}?(?:[^\W\d_]*(?:nummer|numret)"
     r"|(?<![^\W\d_])(?:number|n[úu]mero|numéro|numer|nº|n°|pedido|zam[óo]wieni[^\W\d_]*|rechnung|factura|fattura|"
     r"invoice|order|ordine|sap|codice cliente)(?![^\W\d_]))",
@@ -3533,7 +3534,7 @@ _CN_BACK = 8
 _CN_UNITS = (
     "元", "次", "部", "个", "人", "条", "分", "秒", "毫秒", "亿", "万", "台", "件", "张", "笔", "至", "到", "~", "-"
 )  # fmt: skip
-_COPULA_AFTER = re.compile(r"[ \t]+(?:é|es|is|ist|est|jest|è|era|was)(?![^\W\d_])")
+_COPULA_AFTER = lazy_compile(r"[ \t]+(?:é|es|is|ist|est|jest|è|era|was)(?![^\W\d_])")
 # "no", "nr" ("№" reads "No"): any reference's number ("Заказ № 8 (495) 318-42-76" is an order's).
 _NUMBER_ABBREVIATIONS = frozenset({"no", "nr", "n", "nº", "num"})
 
@@ -3549,25 +3550,25 @@ _LINKS = frozenset(
 )  # fmt: skip
 # Words for "number" alone: a phone's only when the number follows them ("numer zamówienia 123 456 789" is an order's).
 _NUMBER_ONLY = frozenset({"numer", "numeru", "numerem", "número", "numero", "nummer", "number", "nomor", "nr", "no"})
-_POSTCODE = re.compile(r"[0-9]{5}-[0-9]{3}")  # Brazil's CEP ("01414-001")
+_POSTCODE = lazy_compile(r"[0-9]{5}-[0-9]{3}")  # Brazil's CEP ("01414-001")
 # Codes that end in a check digit after a dash, two of them a slash apart: LOINC's ("LOINC 6690-2 / 3016-3":
 # reviewer BO), a CAS number's; no phone ends each half in one digit.
-_CHECKED_CODES = re.compile(r"[0-9]{3,7}-[0-9][ \t]*/[ \t]*[0-9]{3,7}-[0-9]")
+_CHECKED_CODES = lazy_compile(r"[0-9]{3,7}-[0-9][ \t]*/[ \t]*[0-9]{3,7}-[0-9]")
 
 
 # A number's word right after an address of mail and a comma, as contact details are listed ("email
 # romano.giulia@libero.it, numero 393 826 7614": reviewer CS).
-_AFTER_AN_EMAIL = re.compile(
+_AFTER_AN_EMAIL = lazy_compile(
     r"[a-z0-9]@[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.[a-z]{2,}[ \t]*[,;/][ \t]*[^\W\d_]{2,7}[ \t:.]*$"
 )
 _SENTENCE_STOPS = (". ", "; ", "! ", "? ", "\n", "。", "；")
 _SENTENCE_BACK = 48  # characters read back for the sentence's words before a number
 
 
-_CN_MOBILE = re.compile(r"1[3-9][0-9]{9}")
+_CN_MOBILE = lazy_compile(r"1[3-9][0-9]{9}")
 
 
-_TELECOM_WORDS = re.compile(
+_TELECOM_WORDS = lazy_compile(
     r"(?<![^\W\d_])(?:llam[aóoe]\w*|portabilidad\w*|n[úu]mero|operador\w*|celular|contato|liga[rç]\w*|"
     r"numer\w*|dzwoni\w*|zadzwoni\w*|przeniesieni\w*|komórk\w*|"
     r"chiamat\w*|numero|cellulare|telefon\w*|arama\w*|nomor|ponsel|telepon)(?![^\W\d_])|\bsim\b|"
@@ -3597,8 +3598,8 @@ _NAMES_LANGUAGES = (
     (re.compile(r"[ěřůťďň]"), ("CZ", "SK")),
     (re.compile(r"[őű]|(?<![^\W\d_])(?:és|nem|holnap|sofőr)(?![^\W\d_])"), ("HU",)),
 )  # fmt: skip
-_PLUS_COUNTRY = re.compile(r"(?<![\w+])\+[ \t]?([0-9]{1,3})(?=[ \t\-.(]?[0-9])")
-_IBAN_COUNTRY = re.compile(r"(?<![A-Za-z0-9])([A-Z]{2})[0-9]{2}(?:[ ]?[A-Z0-9]{4}){2}")
+_PLUS_COUNTRY = lazy_compile(r"(?<![\w+])\+[ \t]?([0-9]{1,3})(?=[ \t\-.(]?[0-9])")
+_IBAN_COUNTRY = lazy_compile(r"(?<![A-Za-z0-9])([A-Z]{2})[0-9]{2}(?:[ ]?[A-Z0-9]{4}){2}")
 _TEXT_REGIONS_MOST = 200  # marks read per kind: a text of thousands of numbers names its countries early
 
 
@@ -3668,18 +3669,18 @@ def _countries_named(
 # or "al" and "til" after a verb that calls or sends ("llamar al ...", "se avisó a la Dra. Paz al ...",
 # "sendt til ..."). Two capitalised words after the role, a comma maybe; a heading, a company or a budget line
 # is no person ("Importe Total", "Danske Bank", "Regione Lazio": an attacker's round).
-_NAME_BEFORE = re.compile(
+_NAME_BEFORE = lazy_compile(
     r"(?<![^\W\d_])(?P<role>[^\W\d_]{2,24})[ \t]+(?P<first>[^\W\d_]{2,20})[ \t]+"
     r"(?P<last>[^\W\d_][^\W\d_'’\-]{1,24}),?[ \t]+$"
 )
 # A person's name, then the number in brackets: before their address ("Mette Sørensen (93 41 88 97, m.sorensen@...)":
 # reviewer CR), or alone after their role's word ("Sjåfør Lars Haugen (493 02 110)"); not after a product's name
 # ("Produktet Vask Pro (493 02 110)").
-_NAME_IN_BRACKETS = re.compile(
+_NAME_IN_BRACKETS = lazy_compile(
     r"(?:(?<![^\W\d_])(?P<role>[^\W\d_]{2,24})[ \t]+)?(?<![^\W\d_])(?P<first>[^\W\d_]{2,20})[ \t]+"
     r"(?P<last>[^\W\d_][^\W\d_'’\-]{1,24})[ \t]*\($"
 )
-_BRACKET_ADDRESS = re.compile(r"[ \t]*,[ \t]*[^\s@,()]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?![\w.\-])")
+_BRACKET_ADDRESS = lazy_compile(r"[ \t]*,[ \t]*[^\s@,()]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?![\w.\-])")
 
 
 def _named_in_brackets(text: str, before: str, end: int) -> bool:
@@ -3706,13 +3707,15 @@ _ROLES = frozenset(
      "technikus", "técnico", "tecnico", "dispatcher", "dispečer", "dyspozytor", "agent", "agente", "kolega",
      "kollega", "collega", "colleague", "compañero", "compañera", "colega", "tutor", "guardia", "vakt", "portier"}
 )  # fmt: skip
-_CALL_AT = re.compile(r"(?<![0-9][ \t])(?<![^\W\d_])(?:al|til)[ \t]+$")  # not a range's end ("dal 347 ... al 360 ...")
-_CALLS = re.compile(
+_CALL_AT = lazy_compile(
+    r"(?<![0-9][ \t])(?<![^\W\d_])(?:al|til)[ \t]+$"
+)  # not a range's end ("dal 347 ... al 360 ...")
+_CALLS = lazy_compile(
     r"(?<![^\W\d_])(?:llam\w*|avis\w*|escrib\w*|envi\w*|mand\w*|contact\w*|respond\w*|rispond\w*|chiam\w*|"
     r"scriv\w*|sendt|send|sender|sendes|ring\w*|skriv\w*|sms)(?![^\W\d_])"
 )
 # After the number: a unit, a currency, a count, or the words that say what else it is.
-_NOT_A_PHONE_AFTER = re.compile(
+_NOT_A_PHONE_AFTER = lazy_compile(
     r"[ \t]*(?:ft|huf|kr|nok|sek|dkk|eur|euro|euros|€|rupiah|rp|idr|tl|try|zł|zl|pln|usd|\$|enheter|units|stk|"
     r"point|points|poeng|redninger|mål|goals|mottakere|recipients|%)(?![^\W\d_])"
     r"|[^.!?\n]{0,40}(?:nummer|number|número|numero|numéro|nr|cvr|nif|nip|bsn|ordre|order|pedido|expediente|"
@@ -3726,7 +3729,7 @@ _NOT_A_PHONE_AFTER = re.compile(
 # capitalised, nothing between it and the word (not a product's or a market's: "Returned by customer: Travel Adapter
 # (SG) 8806 1234", "Patient monitor Philips (SG) 9101 2025", "Customer feedback by market: Malaysia (MY) ...": an
 # attacker's round).
-_REGION_CODED = re.compile(
+_REGION_CODED = lazy_compile(
     r"(?<![^\W\d_])(?i:pax|passengers?|guests?|travell?ers?|attendees?|customers?|clients?|patients?)[ \t]+"
     r"(?:[A-Z][a-z'’\-]+[ \t]+){1,3}\((?P<cc>[A-Z]{2})\)[ \t]*$"
 )
@@ -3734,7 +3737,7 @@ _REGION_CODED = re.compile(
 
 # A person's name, then their word as a child's parent or guardian, at the line's start: a class's or a team's contact
 # list (see _after_a_name).
-_PARENT_AFTER_NAME = re.compile(
+_PARENT_AFTER_NAME = lazy_compile(
     r"^[ \t]*(?:[-*•][ \t]+)?(?P<first>[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_]{1,20})[ \t]+(?P<last>[A-ZÀ-ÖØ-ÞĀ-Ž][^\W\d_'’\-]{1,24})"
     r"[ \t]*(?:[–—\-:,][ \t]*)?(?P<role>[^\W\d_]{2,12})[ \t]*:?[ \t]*$"
 )
@@ -3745,9 +3748,9 @@ _PARENTS = frozenset(
 )  # fmt: skip
 # (not a date of a family tree, "Peder Jensen – far: 27 03 1875", "Jan Kowalski – ojciec: 789 12 1945": a group
 # that reads as a year; nor amounts of which two are round, "Jan Nowak – tata: 500 250 100": an attacker's round)
-_YEAR_GROUP = re.compile(r"1[5-9][0-9]{2}|20[0-9]{2}")
-_GROUPS = re.compile(r"[0-9]+")
-_ONE_JOINT = re.compile(r"[0-9]{2,4}(?:(?P<joint>[ \-])[0-9]{2,4})(?:(?P=joint)[0-9]{2,4}){1,2}")
+_YEAR_GROUP = lazy_compile(r"1[5-9][0-9]{2}|20[0-9]{2}")
+_GROUPS = lazy_compile(r"[0-9]+")
+_ONE_JOINT = lazy_compile(r"[0-9]{2,4}(?:(?P<joint>[ \-])[0-9]{2,4})(?:(?P=joint)[0-9]{2,4}){1,2}")
 
 
 def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
@@ -3802,8 +3805,8 @@ def _after_a_name(scan: Scan, candidate: str, start: int) -> bool:
 # (the blanks after the name possessive, a comma's or a colon's apart: two runs side by side were quadratic over a long
 # run of blanks after two words)
 _NAME_THEN = r"(?<![^\W\d_])([^\W\d_]{2,20})[ \t]++([^\W\d_][^\W\d_'’\-]{1,24})(?:[ \t]*+[,:][ \t]++|[ \t]++)"
-_NAME_THEN_DIALLED = re.compile(_NAME_THEN + r"\+[ \t]?([0-9]{1,3})(?=[ \t\-.(]?[0-9])")
-_LISTED_NAME = re.compile(_NAME_THEN + "$")
+_NAME_THEN_DIALLED = lazy_compile(_NAME_THEN + r"\+[ \t]?([0-9]{1,3})(?=[ \t\-.(]?[0-9])")
+_LISTED_NAME = lazy_compile(_NAME_THEN + "$")
 # A sum's or a document's words in title case ("Importo Totale 333 418 2273": an attacker of the README's promises)
 _NOT_NAMES = frozenset(
     {"total", "totale", "importo", "importe", "summe", "gesamt", "subtotal", "betrag", "montant", "amount", "price",
@@ -3869,11 +3872,11 @@ def _mail_national(text: str, candidate: str, start: int, codes: tuple[str, ...]
     return _valid_in(candidate, tuple(code for code in codes if region_info(code).trunk is None))
 
 
-_CELL_START = re.compile(r"""(?:^|[",;|\t])[ \t]*["']?$""")
-_CELL_END = re.compile(r"""["']?[ \t]*(?:[",;|\t]|\r?$)""", re.MULTILINE)
+_CELL_START = lazy_compile(r"""(?:^|[",;|\t])[ \t]*["']?$""")
+_CELL_END = lazy_compile(r"""["']?[ \t]*(?:[",;|\t]|\r?$)""", re.MULTILINE)
 _CELL_BACK = 8
-_GROUPS_OF_THREE = re.compile(r"[0-9]{1,3}(?:[ \-][0-9]{3})+")
-_SPACED_DATE = re.compile(
+_GROUPS_OF_THREE = lazy_compile(r"[0-9]{1,3}(?:[ \-][0-9]{3})+")
+_SPACED_DATE = lazy_compile(
     r"[0-3]?[0-9][ \-][01]?[0-9][ \-](?:19|20)[0-9]{2}|(?:19|20)[0-9]{2}[ \-][01]?[0-9][ \-][0-3]?[0-9]"
 )
 
@@ -3887,7 +3890,7 @@ def _alone_in_cell(text: str, start: int, end: int) -> bool:
 # An address's country domain on the number's line ("Oskar Nilsson, 070-174 06 19,
 # oskar.nilsson@example.se": reviewer Y): a number written as that country writes its own (see
 # _mail_national) is one of its phones.
-_MAIL_COUNTRY = re.compile(r"@[a-z0-9](?:[a-z0-9.\-]{0,253})\.(?P<tld>[a-z]{2})(?![a-z0-9\-])")
+_MAIL_COUNTRY = lazy_compile(r"@[a-z0-9](?:[a-z0-9.\-]{0,253})\.(?P<tld>[a-z]{2})(?![a-z0-9\-])")
 _TLD_REGIONS = {"uk": "GB"}  # the one country domain that is not its ISO code
 
 
@@ -3952,18 +3955,18 @@ def _label_says_phone(text: str, start: int, candidate: str) -> bool:
 _WHOSE_OR_WHERE = (
     "of|for|from|at|in|do|da|dos|das|de|del|della|di|du|des|van|von|vom|em|en|para|pour|per|für|bei|w|u|från|för|på|dla"
 )
-_PHONE_LABEL = re.compile(
+_PHONE_LABEL = lazy_compile(
     r"(?P<first>[^\W\d_]+)(?:[ \t]+[^\W\d_]+)?"
     rf"(?:[ \t]+(?P<of>(?i:{_WHOSE_OR_WHERE}))(?:[ \t]+[^\W\d_]+){{1,4}})?(?:[ \t]*\([^()0-9\n]{{1,40}}\))?[ \t]*"
 )
 # After such a longer label, only a number written as one dials it: a "+", an area code in brackets, a dash
 # between digits ("(31) 93441-8762"); groups of three after a label that goes on are a count.
-_DIALLED = re.compile(r"^\+|\([0-9]{1,5}\)|[0-9]-[0-9]")
-_COLON_BEFORE = re.compile(r":[ \t]*$")
+_DIALLED = lazy_compile(r"^\+|\([0-9]{1,5}\)|[0-9]-[0-9]")
+_COLON_BEFORE = lazy_compile(r":[ \t]*$")
 # Where a label's clause starts: a line, a sentence or a list item before it (the last one).
-_CLAUSE_START = re.compile(r"(?:^|(?<=[.;!?\n])[ \t]*|(?<=\n))(?!.*[.;!?\n])", re.S)
+_CLAUSE_START = lazy_compile(r"(?:^|(?<=[.;!?\n])[ \t]*|(?<=\n))(?!.*[.;!?\n])", re.S)
 _LABEL_REACH = 48
-_INTERNATIONAL_BEFORE = re.compile(r"\+[ ]?\(?[0-9]")
+_INTERNATIONAL_BEFORE = lazy_compile(r"\+[ ]?\(?[0-9]")
 
 # The regions a text's script names: a national number written in Korean text is read as Korea's
 # ("담당자 이수진 010-7741-2093", reviewer M), in Japanese as Japan's, and so on. Only numbers written
@@ -3983,7 +3986,7 @@ _SCRIPTS = (
 # A line led by a country's code ("* TR — Elif Demir, 0501 758 55 93", "- BR: Camila ... (11)
 # 99022-3803": a multinational team's list, reviewer P): that country's numbers written with
 # separators, valid there. Not the codes that are also a label's word ("ID:", "NO:", "PS:").
-_COUNTRY_LEAD = re.compile(r"[ \t]*(?:[-*•>]+[ \t]*)?(?:\*\*)?(?P<code>[A-Z]{2})(?:\*\*)?[ \t]*[-—–:|(]")
+_COUNTRY_LEAD = lazy_compile(r"[ \t]*(?:[-*•>]+[ \t]*)?(?:\*\*)?(?P<code>[A-Z]{2})(?:\*\*)?[ \t]*[-—–:|(]")
 _LABEL_CODES = frozenset(
     ["ID", "NO", "IS", "IT", "AT", "BE", "TO", "AM", "PM", "OR", "ME", "MY", "AS", "BY", "SO", "DO", "GO", "UP",
      "OK", "HI", "PS", "CC", "TV", "RE", "NB", "AD", "AI", "BS", "CV", "DM", "GA", "LA", "MD", "NE", "PR", "SA"]
@@ -3992,7 +3995,7 @@ _LABEL_CODES = frozenset(
 
 # Or a table's row with a cell that holds a country's code alone ("| Mads Jensen | DK | 34 41 80 01 |",
 # "Budi,ID,0812572452": reviewer Q): a column of countries, where "ID" is Indonesia.
-_COUNTRY_CELL = re.compile(r"(?:^|[|,;\t])[ \t]*(?P<code>[A-Z]{2})[ \t]*(?=[|,;\t])", re.M)
+_COUNTRY_CELL = lazy_compile(r"(?:^|[|,;\t])[ \t]*(?P<code>[A-Z]{2})[ \t]*(?=[|,;\t])", re.M)
 
 
 _ROW_REACH = 1024  # characters read back for a number's line start, and ahead for its end (else linear per number)
@@ -4025,7 +4028,7 @@ def _line_country(scan: Scan, start: int) -> tuple[str, ...]:
 
 # Written as those countries write phone numbers: groups set apart by spaces, dashes or brackets
 # ("Версия 8.495.631.20.44" is a version).
-_SCRIPT_SHAPED = re.compile(r"[0-9()][0-9() \-]*[0-9]")
+_SCRIPT_SHAPED = lazy_compile(r"[0-9()][0-9() \-]*[0-9]")
 # A reference's name right before the number, in those scripts ("주문번호 010-1234-5678", "ИНН ...",
 # "订单号 ..."), as the view writes them (Cyrillic letters that look Latin are Latin there).
 _SCRIPT_REFERENCES = tuple(
@@ -4136,7 +4139,7 @@ def _valid(region: _Region, national: str, *, mobile_only: bool = False) -> bool
 # A WhatsApp chat link ("wa.me/447700900123", "api.whatsapp.com/send?phone=447700900123"): the number
 # in international form without its "+" (reviewer W); Telegram's link to a number ("t.me/+31689801025") and
 # Android's intent to send to one ("intent://send/+46723551470#Intent;scheme=smsto;...": reviewer BW).
-_WHATSAPP_LINK = re.compile(
+_WHATSAPP_LINK = lazy_compile(
     r"(?<![\w.])(?:wa\.me/|(?:api\.|web\.)?whatsapp\.com/send/?\?phone=|whatsapp://send/?\?phone=|t\.me/(?=\+)"
     r"|intent://send/)\+?(?P<number>[1-9][0-9]{6,14})(?![0-9A-Za-z_\-])"  # (a Telegram invite's hash may start
     # with digits: "t.me/+447548968931Kw5a", an attacker's round)
@@ -4145,7 +4148,7 @@ _WHATSAPP_LINK = re.compile(
 
 # A UPI payment link whose payee's address is a mobile number at a bank's handle ("upi://pay?pa=6848283569@ybl&pn=...":
 # reviewer BW): India's ten digits, a mobile's.
-_UPI_MOBILE = re.compile(
+_UPI_MOBILE = lazy_compile(
     r"upi://pay\?(?:[^\s#&]{0,200}&){0,8}pa=(?P<number>[6-9][0-9]{9})@[a-z][a-z0-9.\-]{1,30}(?![\w@])"
 )
 
@@ -4176,9 +4179,9 @@ def find_whatsapp_links(scan: Scan) -> Iterator[Span]:
 # "BR.GOV.BCB.PIX" in field 26, then subfield 01 with its length: the payee's key): an address or a "+55" phone as its
 # key is that person's, written without any blank before the next field ("...PIX0121j.carvalho@uol.com.br5204...":
 # reviewer BW). A CPF or a random key as the key stays (a national id and a bank's opaque id).
-_PIX_KEY = re.compile(r"(?i:BR\.GOV\.BCB\.PIX)01(?P<length>[0-9]{2})")  # (lower-case in many real payloads)
-_PIX_EMAIL = re.compile(r"[^@\s]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})*\.[A-Za-z]{2,24}")
-_NEXT_FIELD = re.compile(r"[0-9]{4}|[ \t\r\n]")  # the next field's id and length, or the payload's end
+_PIX_KEY = lazy_compile(r"(?i:BR\.GOV\.BCB\.PIX)01(?P<length>[0-9]{2})")  # (lower-case in many real payloads)
+_PIX_EMAIL = lazy_compile(r"[^@\s]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63})*\.[A-Za-z]{2,24}")
+_NEXT_FIELD = lazy_compile(r"[0-9]{4}|[ \t\r\n]")  # the next field's id and length, or the payload's end
 
 
 def find_pix_keys(scan: Scan) -> Iterator[tuple[str, int, int]]:
@@ -4224,25 +4227,25 @@ def spoken_digits(value: str) -> str:
 
 # EMV 3-D Secure's cardholder phones ("mobilePhone": {"cc": "44", "subscriber": "7790750126"}: reviewer BP), and any
 # object named for a phone that holds a country code and a number apart.
-_PHONE_OBJECT = re.compile(
+_PHONE_OBJECT = lazy_compile(
     r"""(?<![A-Za-z0-9_])["']?(?:(?:mobile|home|work|cell|contact|primary|business|shipping|billing)_?)?"""
     r"""(?:phone|tel|mobile|msisdn)(?:_?number)?["']?[ \t]*:[ \t]*"""
     # a JSON object (one object nested in it at most), or YAML's block of indented keys
     r"""(?:\{(?P<body>(?:[^{}]|\{[^{}]{0,80}\}){0,200})\}|(?P<block>(?:\r?\n[ \t]+[^\n]{1,80}){2,6}))""",
     re.IGNORECASE,
 )
-_PHONE_OBJECT_CODE = re.compile(
+_PHONE_OBJECT_CODE = lazy_compile(
     r"""["']?(?:cc|country_?code|countryCallingCode|calling_?code|dial_?code|prefix)["']?[ \t]*:[ \t]*["']?\+?"""
     r"(?P<cc>[0-9]{1,3})(?![0-9])",
     re.IGNORECASE,
 )
-_PHONE_OBJECT_NUMBER = re.compile(
+_PHONE_OBJECT_NUMBER = lazy_compile(
     r"""["']?(?:subscriber|number|national_?number|phone_?number|local_?number|value)["']?[ \t]*:[ \t]*["']?"""
     r"(?P<number>[0-9][0-9 .\-]{3,16}[0-9])",
     re.IGNORECASE,
 )
 # ... not a device's record ("phone": {"model": "Pixel 8", "cc": 61, "number": ...}: an attacker's round)
-_DEVICE_KEYS = re.compile(r"""["']?(?:model|imei|brand|make|serial|os|firmware)["']?[ \t]*:""", re.IGNORECASE)
+_DEVICE_KEYS = lazy_compile(r"""["']?(?:model|imei|brand|make|serial|os|firmware)["']?[ \t]*:""", re.IGNORECASE)
 
 
 def may_hold_phone_object(scan: Scan) -> bool:
@@ -4297,7 +4300,7 @@ _DEVICE_WORDS = (
     "கைபேசி", "அலைபேசி", "தொலைபேசி",
 )  # fmt: skip
 _BENGALI_PHONE_LABELS = "|".join(sorted({normalise_text(word) for word in _DEVICE_WORDS}, key=len, reverse=True))
-_FOREIGN_PHONE_LABEL = re.compile(
+_FOREIGN_PHONE_LABEL = lazy_compile(
     # Korean's callback asked for and number it came to ("콜백 요청: 01060368797", "수신 번호 01023483301": reviewer BB)
     # Japanese "contact" too ("連絡先 09034973936": reviewer BC)
     r"(?:電話番号|電話|携帯番号|携帯|电话号码|电话|手机号码|手机|座机|固话|联系方式|電話號碼|전화번호|전화|휴대폰|연락처|連絡先"
@@ -4320,7 +4323,7 @@ _FOREIGN_PHONE_LABEL = re.compile(
 # and the subscriber's), or a "+" one; not hours ("ติดต่อ 9.00-18.00 น."), a price in thousands ("มือถือ
 # 1 290 000 บาท"), digits one by one ("โทร 1 2 3 4 5 6 7 ตามลำดับ"), a date or a phone's IMEI (a fresh
 # attacker's round; the labels start a word: "ไฟเบอร์", fibre, and "เมมเบอร์", member, end in "เบอร์").
-_SEA_DIALLED = re.compile(r"\+[0-9][0-9 \-]{6,18}|0[0-9](?:[ \-]?[0-9]){7,9}")
+_SEA_DIALLED = lazy_compile(r"\+[0-9][0-9 \-]{6,18}|0[0-9](?:[ \-]?[0-9]){7,9}")
 
 
 def _dialled_as_written(number: str) -> bool:
@@ -4330,13 +4333,13 @@ def _dialled_as_written(number: str) -> bool:
 # A "+" number glued to CJK text on either side: "電話番号は+81 800-047-3016です"; to Thai's, Lao's or Khmer's,
 # which write no blank between words either ("ประเสริฐที่เบอร์+66 94 010 5567ได้ตลอดวัน": reviewer BV).
 _CJK = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
-_GLUED_PLUS = re.compile(rf"(?<=[{_CJK}\u0e00-\u0eff\u1780-\u17ff])\+(?=[0-9])")
+_GLUED_PLUS = lazy_compile(rf"(?<=[{_CJK}\u0e00-\u0eff\u1780-\u17ff])\+(?=[0-9])")
 # Glued to Thai, Lao or Khmer, a "+" number is a phone's only after a word for one ("...ที่เบอร์+66 94 ..."), not after a
 # price's, a sum's or a count's ("ราคา+8562055551234", "จำนวนผู้ใช้เพิ่ม+33612345678คน": an attacker's round).
-_SEA_LABEL_BEFORE = re.compile(
+_SEA_LABEL_BEFORE = lazy_compile(
     rf"(?:{_SOUTHEAST_ASIAN_PHONE_LABELS})(?:{_SOUTHEAST_ASIAN_TO_THE_NUMBER}){{0,2}}[ \t:.]*$"
 )
-_SEA_LETTER = re.compile("[\u0e00-\u0eff\u1780-\u17ff]")
+_SEA_LETTER = lazy_compile("[\u0e00-\u0eff\u1780-\u17ff]")
 _SEA_LABEL_REACH = 32
 
 
@@ -4346,12 +4349,12 @@ def _glued_plus_named(text: str, at: int) -> bool:
     return _SEA_LABEL_BEFORE.search(text, max(0, at - _SEA_LABEL_REACH), at) is not None
 
 
-_LABELLED_NUMBER = re.compile(r"\+?[0-9](?:[ \-.]?[0-9]|[ ]?\([0-9]{1,4}\)[ ]?[0-9]){6,16}")
+_LABELLED_NUMBER = lazy_compile(r"\+?[0-9](?:[ \-.]?[0-9]|[ ]?\([0-9]{1,4}\)[ ]?[0-9]){6,16}")
 
 
 # The first characters of the labels above: text without any (most text that is not ASCII: an em
 # dash, curly quotes, accents) holds no such label, and a glued "+" needs a CJK character anyway.
-_FOREIGN_LABEL_HEADS = re.compile(
+_FOREIGN_LABEL_HEADS = lazy_compile(
     "[電携电手휴핸연전콜수मफनद連মফகஅத"
     + "".join(sorted({word[0] for word in _SOUTHEAST_ASIAN_PHONE_LABELS.split("|")}))
     + "]"
@@ -4416,10 +4419,10 @@ def find_labelled_phones(scan: Scan) -> Iterator[Span]:
             yield number.span()
 
 
-_COMPACT_DATE = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")
+_COMPACT_DATE = lazy_compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")
 # Hindi's bare "number" after a record's acronym: a record's number ("IPD नंबर 6816264", "ABHA नंबर ...": reviewer
 # CB), not a phone's ("मेरा नंबर", "मोबाइल नंबर", "WA नंबर", "BSNL नंबर": an attacker's round).
-_ACRONYM_BEFORE = re.compile(r"(?<![A-Za-z])(?:IPD|OPD|UHID|ABHA|MRN|PNR|UTR|UAN|CRN|EPIC)[ \t]*$")
+_ACRONYM_BEFORE = lazy_compile(r"(?<![A-Za-z])(?:IPD|OPD|UHID|ABHA|MRN|PNR|UTR|UAN|CRN|EPIC)[ \t]*$")
 
 
 def _acronyms_number(text: str, label: re.Match[str]) -> bool:
@@ -4549,7 +4552,7 @@ _WORD_GAP = (
     r"|,[ \t]*(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino),[ \t]*"
     r")"
 )
-_COMMA_DASH = re.compile(r",[ \t]*(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino),")
+_COMMA_DASH = lazy_compile(r",[ \t]*(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino),")
 
 
 def _country_code_words() -> dict[str, str]:
@@ -4601,7 +4604,7 @@ _PLUS_WORDS = "|".join(
 )
 # "plus four four, seven nine one one, ...": an international number read out; its country code may be
 # said as one number ("más treinta y cuatro, seis cuatro cuatro, ...": reviewer AR).
-_SPELT_RUN = re.compile(
+_SPELT_RUN = lazy_compile(
     # Turkish's "artı" ("artı dokuz sıfır, iki bir iki, ...": reviewer BF)
     # Japanese's "プラス" before its kana, "・" between (the view's ".": reviewer CS)
     rf"(?<![^\W\d_])(?:(?P<plus>{_PLUS_WORDS})(?:[,،]?[ \t]+|(?<=ス)\.)"
@@ -4611,9 +4614,9 @@ _SPELT_RUN = re.compile(
     rf"(?!hai(?![^\W\d_])){_DIGIT_TOKEN}(?:{_WORD_GAP}{_DIGIT_TOKEN}){{4,18}}(?![^\W\d_])"
 )
 # Each token whole: a filler holds a digit word's letters ("umm" is no "um", Portuguese for one).
-_SPELT_TOKEN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?![^\W\d_])|(?<![0-9])[0-9]{{1,4}}(?![0-9])")
-_SPOKEN_FILLER = re.compile(rf"(?<![^\W\d_])(?:{_SAID_BETWEEN})(?![^\W\d_])")
-_DASH_WORD = re.compile(
+_SPELT_TOKEN = lazy_compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?![^\W\d_])|(?<![0-9])[0-9]{{1,4}}(?![0-9])")
+_SPOKEN_FILLER = lazy_compile(rf"(?<![^\W\d_])(?:{_SAID_BETWEEN})(?![^\W\d_])")
+_DASH_WORD = lazy_compile(
     r"[ \t]*(?:-|(?<![^\W\d_])(?:dash|hyphen|bindestrich|tiret|guion|guión|trattino)(?![^\W\d_]))[ \t]*"
 )
 _SSN_GROUPS = (3, 2, 4)
@@ -4648,7 +4651,7 @@ _OPENERS = " \t\n:("  # what _SPELT_START reads before a digit word ...
 _KANA_OPENERS = ".、"
 _KANA_DIGITS = frozenset(word for word in _DIGIT_WORDS if "\u3040" <= word[0] <= "\u30ff")
 _SEPARATORS = " \t,،、፣・-–—/.|"  # ... and right after it
-_SPELT_START = re.compile(
+_SPELT_START = lazy_compile(
     rf"(?:[{re.escape(_OPENERS)}]|[{_KANA_OPENERS}](?=[\u3040-\u30ff]))"
     rf"(?:{_DIGIT_WORD_STARTS})(?=[{re.escape(_SEPARATORS)}])"
     # then another digit word, or a digit typed ("mobile: oh 7 nine 0 one 5 ...": reviewer BP)
@@ -4707,7 +4710,7 @@ _SPELT_ASKED = _SPELT_CONTEXT | {"callback", "number", "reach", "contact"}
 # A code read out after what asks for it ("my PIN, so you know, is seven double three one", "the
 # three-digit code? Caller: zero five three", "¿y el código que le ha llegado? Cliente: dos nueve tres,
 # uno cero cuatro": reviewer T): three to eight digits, not counted up or down ("one two three").
-_SPELT_CODE_RUN = re.compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{1,7}}(?![^\W\d_])")
+_SPELT_CODE_RUN = lazy_compile(rf"(?<![^\W\d_]){_DIGIT_WORD}(?:{_WORD_GAP}{_DIGIT_WORD}){{1,7}}(?![^\W\d_])")
 _SPELT_CODE_CONTEXT = frozenset(
     # Turkish "kodum" (my code); not "kodu" (its code: "Posta kodu: üç dört ...", a postcode); Turkish's (card's)
     # password, a PIN ("Kart şifresi yazıyla: yedi iki iki dokuz": reviewer CE)
@@ -4747,10 +4750,10 @@ def _ssn_grouped(run: str) -> bool:
 # A North American number given in two parts, its area code said first and the rest further on ("Area
 # code is 206. The rest I'll put in the next line to be safe:\n957 5589": reviewer AR). Both parts are
 # found when the area code and the next seven-digit number make a valid number.
-_AREA_CODE = re.compile(
+_AREA_CODE = lazy_compile(
     r"(?<![^\W\d_])area[ \t]+code(?:[ \t]+(?:is|was))?[ \t]*[:=]?[ \t]*\(?(?P<area>[2-9][0-9]{2})\)?(?![0-9])"
 )
-_LOCAL_SEVEN = re.compile(r"(?<![0-9+])(?P<exchange>[2-9][0-9]{2})[ \t.\-](?P<line>[0-9]{4})(?![0-9])")
+_LOCAL_SEVEN = lazy_compile(r"(?<![0-9+])(?P<exchange>[2-9][0-9]{2})[ \t.\-](?P<line>[0-9]{4})(?![0-9])")
 # What names a number of seven digits as something else (an attacker's round: "Population 8700000",
 # "build 7041223", "job id 550-1234").
 _NOT_THE_REST = frozenset(
@@ -4778,28 +4781,31 @@ def may_hold_split_area_code(scan: Scan) -> bool:
     return "area" in scan.lower and _AREA_CODE.search(scan.lower) is not None
 
 
+# Every opening of _SPELT_START (an opener, a digit word, a separator), among the gates' words: found, every place,
+# in the one pass of the gates' automaton over the text that every scan makes (an automaton of their own cost a
+# second pass over every text, the costliest of the gates).
+_SPELT_OPENINGS = index_words(
+    *(
+        f"{opener}{word}{separator}"
+        for word in _DIGIT_WORDS
+        for opener in _OPENERS + (_KANA_OPENERS if word in _KANA_DIGITS else "")
+        for separator in _SEPARATORS
+    )
+)
+
+
 def may_hold_spelt_phone(scan: Scan) -> bool:
     """_SPELT_START is in the text, or at its start: tried only where the text holds one of its
-    openings (a blank, a colon or a bracket, a digit word and a separator), found in one pass in C."""
+    openings (a blank, a colon or a bracket, a digit word and a separator), found with the gates' words."""
     lower = scan.lower
     match = _SPELT_START.match
-    for end, back in _spelt_openings().iter(lower):
-        if match(lower, end - back) is not None:
-            return True
+    words = scan.words
+    # (an intersection reads the text's few words, not the openings)
+    for opening in _SPELT_OPENINGS.intersection(words):
+        for at in words[opening]:
+            if match(lower, at) is not None:
+                return True
     return match(" " + lower[:16]) is not None
-
-
-@lru_cache(maxsize=1)
-def _spelt_openings() -> Any:
-    """An Aho-Corasick automaton of every opening of _SPELT_START (an opener, a digit word, a separator),
-    each with how far back from its last character it starts; built on first use (6,000 strings)."""
-    automaton = ahocorasick.Automaton()
-    for word in _DIGIT_WORDS:
-        for opener in _OPENERS + (_KANA_OPENERS if word in _KANA_DIGITS else ""):
-            for separator in _SEPARATORS:
-                automaton.add_word(f"{opener}{word}{separator}", len(word) + 1)
-    automaton.make_automaton()
-    return automaton
 
 
 def _french_numbers() -> dict[str, str]:
@@ -4836,11 +4842,11 @@ _FRENCH_NUMBERS = _french_numbers()
 _FRENCH_NUMBER = by_first_letter(
     re.escape(word).replace("\\-", "[ \\-]") for word in sorted(_FRENCH_NUMBERS, key=len, reverse=True)
 )
-_FRENCH_PIECE = re.compile(rf"(?:{_FRENCH_NUMBER})(?![^\W\d_])")
-_FRENCH_JOIN = re.compile(r"[ \-]")
+_FRENCH_PIECE = lazy_compile(rf"(?:{_FRENCH_NUMBER})(?![^\W\d_])")
+_FRENCH_JOIN = lazy_compile(r"[ \-]")
 # A French number read out in pairs: "zéro six, quarante-deux, dix-huit, soixante-treize, zéro cinq"
 # (reviewers W and Z), its pairs a dash apart too ("zéro six - zéro neuf - trente-cinq - ...": reviewer CH).
-_FRENCH_RUN = re.compile(
+_FRENCH_RUN = lazy_compile(
     rf"(?<![^\W\d_])(?:{_FRENCH_NUMBER})(?:[ \t]*[,\-–—]?[ \t]+(?:{_FRENCH_NUMBER})){{3,9}}(?![^\W\d_])"
 )
 _FRENCH_TENS = ("vingt", "trente", "quarante", "cinquante", "soixante", "dix", "onze", "douze", "treize",
@@ -4868,18 +4874,18 @@ def _french_phones(lower: str) -> Iterator[tuple[str, int, int]]:
 
 
 _FRENCH_REACH = 80
-_FRENCH_GIVEN = re.compile(r":[ \t]*$")
+_FRENCH_GIVEN = lazy_compile(r":[ \t]*$")
 _SENTENCE_ENDS = ("\n", ". ", "! ", "? ", "; ")
 
 
 # The words around a number read out: those of _WORDS, and Cyrillic (mixed with the Latin letters the view
 # writes for its look-alikes: "нoмep") and Devanagari ones ("नबर": its marks dropped).
 # Greek's too, Latin where its letters look Latin ("Καλέστε" reads "kaλέσte": reviewer CR)
-_SPELT_WORDS = re.compile(rf"[{_LETTERS}\u0370-\u03ff\u0400-\u04ff]+|[\u0900-\u0963\u0966-\u097f]+|{_OTHER_WORDS}")
+_SPELT_WORDS = lazy_compile(rf"[{_LETTERS}\u0370-\u03ff\u0400-\u04ff]+|[\u0900-\u0963\u0966-\u097f]+|{_OTHER_WORDS}")
 
 
 # A phone's label in Chinese or Japanese right before digits read out ("電話番号は ぜろ・きゅう・...", "电话：seven").
-_CJK_PHONE_BEFORE = re.compile(
+_CJK_PHONE_BEFORE = lazy_compile(
     r"(?:電話番号|電話|携帯番号|携帯|連絡先|电话号码|电话|手机号码|手机)(?:は|是|为)?:?[ \t]{0,2}$"
 )
 
@@ -4915,7 +4921,7 @@ def _said_words_before(lower: str, start: int) -> list[str]:
 # WhatsApp's number as Indonesians and Malays write it ("Nomor WA saya plus enam dua, ...": reviewer CT); not "wa"
 # alone, Swahili's "of" ("Msimbo wa bidhaa ni tano nne ...") nor a service or a group on WhatsApp ("layanan WA", "grup
 # WA": an attacker's round).
-_WHATSAPP_NUMBER = re.compile(r"(?<![^\W\d_])(?:nomor|nombor|no\.?)[ \t]+wa(?:[ \t]+saya)?[ \t]*:?[ \t]*$")
+_WHATSAPP_NUMBER = lazy_compile(r"(?<![^\W\d_])(?:nomor|nombor|no\.?)[ \t]+wa(?:[ \t]+saya)?[ \t]*:?[ \t]*$")
 
 
 def _commas_around_a_dash(rest: str, lower: str, start: int) -> bool:
@@ -4927,7 +4933,7 @@ def _commas_around_a_dash(rest: str, lower: str, start: int) -> bool:
 
 
 # An SSN's full name ("Social Security", "Seguro Social", "SSN"), then only what says its number follows.
-_SSN_SAID = re.compile(
+_SSN_SAID = lazy_compile(
     r"(?<![^\W\d_])(?:ssn|social[ \t]+security|seguro[ \t]+social)(?![^\W\d_])"
     r"(?:[ \t]*+(?:number|no\.?|#|is|was|es|era|said|aloud|read|out|dictated|dict[oó]|:))*+[ \t]*+$"
 )
@@ -5013,7 +5019,7 @@ _NUMBER_STEMS = tuple(
                  "telefon", "tel", "رقم", "نمبر", "नंबर", "电话", "番号", "번호")
 )  # fmt: skip
 # What joins digit groups since reviewer BM: an ellipsis, a pause or a correction said between them.
-_PAUSED = re.compile(rf"\.\.\.|(?<![^\W\d_])(?:{_CORRECTIONS}|{_PAUSES})(?![^\W\d_])")
+_PAUSED = lazy_compile(rf"\.\.\.|(?<![^\W\d_])(?:{_CORRECTIONS}|{_PAUSES})(?![^\W\d_])")
 # Words that name any number: not enough to read groups a pause joins as a phone ("the number of the invoice at the
 # top? three zero three ... er ...", "Number of page views yesterday: seven one three ... so ...": an attacker's round)
 _ANY_NUMBER = frozenset(
@@ -5035,7 +5041,7 @@ _ANY_NUMBER = frozenset(
     }
 )
 # An operand before "plus" makes it arithmetic ("Call it y plus three three six ...")
-_OPERAND_BEFORE = re.compile(r"(?:^|[^\w])(?:[a-z]|[0-9]+|\))[ \t]+$")
+_OPERAND_BEFORE = lazy_compile(r"(?:^|[^\w])(?:[a-z]|[0-9]+|\))[ \t]+$")
 
 
 def _paused_number_said(lower: str, match: re.Match[str], words: list[str], asked: list[str]) -> bool:
@@ -5084,12 +5090,12 @@ _SHORTEST_NOUN = 2
 _CALL_VERBS = frozenset({"call", "text", "ring", "contact", "dial", "reach", "bel", "liga", "ligue", "chama", "sms"})
 # "reach me on", "call me back at", "a call back at", "erreichen mich unter", "rappelez-moi au": a phone named by
 # who is reached, right before the digits
-_ME_BEFORE = re.compile(
+_ME_BEFORE = lazy_compile(
     r"(?:(?<![^\W\d_])(?:reach|call|ring|text|phone|contact)(?:[ \t]+(?:me|us))?(?:[ \t]+back)?[ \t]+(?:on|at)"
     r"|erreichen[ \t]+(?:mich|uns)[ \t]+unter|(?:rappelez|appelez|rappelle|appelle)[ \t\-]*(?:moi|nous)[ \t]+au"
     r"|ll[aá]m[ae]me[ \t]+al|ligue[ \t]+para[ \t]+mim[ \t]+no|chiamami[ \t]+al)[ \t,:]*$"
 )
-_YOU_REACHED = re.compile(r"(?<![^\W\d_])(?:reach|call|ring|text|contact)[ \t]+(?:you|u)(?![^\W\d_])")
+_YOU_REACHED = lazy_compile(r"(?<![^\W\d_])(?:reach|call|ring|text|contact)[ \t]+(?:you|u)(?![^\W\d_])")
 _COPULAS = frozenset({"is", "ist", "es", "est", "é", "è", "lautet", "to", "är", "er", "on", "le", "el", "o"})
 
 
@@ -5101,7 +5107,7 @@ def _phone_then_copula(words: list[str], phone_words: frozenset[str]) -> bool:
     return False
 
 
-_WORD_AFTER_RUN = re.compile(r"[ \t]+(?P<word>[^\W\d_][^\W\d_']*(?:'[^\W\d_]+)?)")
+_WORD_AFTER_RUN = lazy_compile(r"[ \t]+(?P<word>[^\W\d_][^\W\d_']*(?:'[^\W\d_]+)?)")
 # What a caller says after a number given: talk, not the count's noun ("... one eight one six I'm in all afternoon")
 _TALK_AFTER = frozenset(
     {"i", "i'm", "im", "and", "or", "please", "thanks", "thank", "cheers", "ok", "okay", "again", "that's", "thats",
@@ -5304,7 +5310,7 @@ def _words_past_letters(lower: str, start: int) -> list[str]:
 
 # Units and pieces after digits read out: a count's, not a phone's (in the languages read, Greek as the view writes it).
 # Not COUNTED (scan.py), whose nouns name calls and people too: "... eight three zero zero call after 5" is a phone.
-_UNITS_AFTER = re.compile(
+_UNITS_AFTER = lazy_compile(
     r"[ \t]*(?:unidades|unidad|units?|pieces|pcs|items|boxes|adet|koli|tane|piezas|pezzi|peças|sztuk|szt|stk|stück|"
     r"teμάxia|koμμάtia|개)(?![^\W\d_])"
 )
@@ -5332,8 +5338,8 @@ def _account_said(words: list[str]) -> bool:
     return False
 
 
-_CORRECTION = re.compile(rf"(?<![^\W\d_])(?:{_CORRECTIONS})(?![^\W\d_])")
-_SPELT_PIECE = re.compile(
+_CORRECTION = lazy_compile(rf"(?<![^\W\d_])(?:{_CORRECTIONS})(?![^\W\d_])")
+_SPELT_PIECE = lazy_compile(
     rf"(?P<fix>(?<![^\W\d_])(?:{_CORRECTIONS})(?![^\W\d_]))|(?P<gap>\.\.\.|[,\-–—/.])"
     rf"|(?P<token>{_SPELT_TOKEN.pattern})"
 )
@@ -5383,7 +5389,7 @@ def _spelt_codes(lower: str) -> Iterator[tuple[str, int, int]]:
 
 # What a code read out follows: a verb ("is", "es", "c'est", "to"), a colon (a speaker's, a label's),
 # the start of a line; and what may follow it: punctuation, the line's end, a few words of talk.
-_SAID_AS_A_CODE = re.compile(
+_SAID_AS_A_CODE = lazy_compile(
     # ("read out the verification code as "three eight six ...": reviewer CC, the quote opened before it)
     r"(?:(?<![^\W\d_])(?:is|was|es|est|é|ist|era|it's|its|are|jest|to|hai|c'est|son|sind|lautet|dash|hyphen|as"
     # or the code's own word right before, after an article or what the code is for ("el cliente dictó el
@@ -5392,7 +5398,7 @@ _SAID_AS_A_CODE = re.compile(
     r"|(?:el|mi|su|tu|onay|doğrulama|dogrulama|güvenlik|guvenlik|giriş|giris)[ \t]+(?:código|codigo|kodum))"
     r"|[:\n])[ \t,]*[\"“]?\Z"
 )
-_WORD_AFTER_CODE = re.compile(
+_WORD_AFTER_CODE = lazy_compile(
     r"[ \t]*(?!(?:that's|thats|ok|okay|thanks|please|right|and|then|y|e|et|und|i|por|per|grazie|gracias|merci|danke|"
     # a relative clause only where it says the code came ("... que recibió por SMS": reviewer AN; not "... which
     # covers San Francisco", "... qui est Paris": an attacker's round)
@@ -5412,7 +5418,7 @@ _KOREAN_DIGIT = "[" + "".join(_KOREAN_DIGITS) + "]"
 _KOREAN_END = r"(?:(?![\uac00-\ud7a3])|(?=이에요|입니다|이고|이요|예요|이야|으로|로|요))"
 # (or "에", the dash said: "공일공에 팔이이구에 팔육육삼", reviewer CR)
 _KOREAN_GAP = r"(?:에?[ \-]|,[ \t]?|에|[ \t]다시[ \t])"  # ("다시", again, as a dash said: reviewer CS)
-_KOREAN_PHONE = re.compile(
+_KOREAN_PHONE = lazy_compile(
     rf"(?<![\uac00-\ud7a3])공{_KOREAN_DIGIT}{{1,2}}{_KOREAN_GAP}{_KOREAN_DIGIT}{{3,4}}{_KOREAN_GAP}"
     rf"{_KOREAN_DIGIT}{{4}}{_KOREAN_END}"
 )
@@ -5424,7 +5430,7 @@ def may_hold_korean_phone(scan: Scan) -> bool:
 
 # A mobile's "010" to "019" said first, or a phone's word just before ("연락처", "전화", "번호", "휴대폰": "공이 사오일
 # 사이사이로 굴러갔다" is a ball, "공", that rolled: an attacker's round)
-_KOREAN_PHONE_WORD = re.compile(r"(?:연락처|전화|번호|휴대폰|핸드폰|폰|사무실|tel|phone)[^\n]{0,12}$", re.IGNORECASE)
+_KOREAN_PHONE_WORD = lazy_compile(r"(?:연락처|전화|번호|휴대폰|핸드폰|폰|사무실|tel|phone)[^\n]{0,12}$", re.IGNORECASE)
 
 
 def find_korean_phones(scan: Scan) -> Iterator[Span]:
@@ -5442,5 +5448,5 @@ def find_korean_phones(scan: Scan) -> Iterator[Span]:
             yield match.span()
 
 
-_KOREAN_REFERENCE = re.compile("|".join(_KOREAN_REFERENCES))
-_KOREAN_COUNTER = re.compile(r"[ \t]*(?:개|명|건|회|원|장|대|통|권|병|박스)")
+_KOREAN_REFERENCE = lazy_compile("|".join(_KOREAN_REFERENCES))
+_KOREAN_COUNTER = lazy_compile(r"[ \t]*(?:개|명|건|회|원|장|대|통|권|병|박스)")

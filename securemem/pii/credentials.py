@@ -11,21 +11,22 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import Scan, Span, accepted
 
 _KEY_CHARS = r"A-Za-z0-9_\-"
 
-_PEM_BEGIN = re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
-_PEM_END = re.compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
+_PEM_BEGIN = lazy_compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
+_PEM_END = lazy_compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
 # A block cut before its END line still leaks the key: take the base64 body that follows.
-_PEM_BODY = re.compile(r"[A-Za-z0-9+/=\s:,\\-]*")
+_PEM_BODY = lazy_compile(r"[A-Za-z0-9+/=\s:,\\-]*")
 
 
 # A private key's base64 body with its header and footer cut off ("header and footer stripped so the PEM rule
 # misses it": reviewer BC): its DER encoding starts the same way for each kind, so the base64 does. SEC1 EC keys
 # (P-256, P-384, P-521), PKCS#1 RSA keys, PKCS#8 keys (RSA, EC P-256, Ed25519, X25519), OpenSSH's format
 # ("openssh-key-v1"): the prefix, then enough base64 to be a key, on one line or wrapped.
-_DER_KEY = re.compile(
+_DER_KEY = lazy_compile(
     r"(?<![A-Za-z0-9+/])(?:M[HI][A-Za-z0-9+/]{2}AQEEI|MIGkAgEBBD[A-D]|MIHcAgEBBE[I-L]"
     r"|MII[A-Za-z0-9+/]{2}[AQgw]IBAAK(?:C[AQ][A-Za-z0-9+/]EA|BgQ)"
     r"|MII[A-Za-z0-9+/]{2}[AQgw]IBADANBgkqhkiG9w0BAQEFAASC|MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg"
@@ -127,7 +128,7 @@ def _prose(body: str) -> bool:
     return bool(words) and all(_PROSE_WORD.fullmatch(word) for word in words)
 
 
-_BODY_WORD = re.compile(r"[A-Za-z0-9+/=]+")
+_BODY_WORD = lazy_compile(r"[A-Za-z0-9+/=]+")
 
 
 def _placeholder(body: str) -> bool:
@@ -142,10 +143,10 @@ def _placeholder(body: str) -> bool:
 
 
 _PLACEHOLDER_MOST = 48  # characters of a placeholder's words, fewer than any key's base64 (64 at least)
-_PLACEHOLDER_WORD = re.compile(r"[A-Z]?[a-z]+[0-9]{0,6}|[A-Z]+[0-9]{0,3}")
+_PLACEHOLDER_WORD = lazy_compile(r"[A-Z]?[a-z]+[0-9]{0,6}|[A-Z]+[0-9]{0,3}")
 
 
-_PROSE_WORD = re.compile(r"[A-Z]?[a-z]+[0-9]{0,3}|[A-Z]{1,5}")
+_PROSE_WORD = lazy_compile(r"[A-Z]?[a-z]+[0-9]{0,3}|[A-Z]{1,5}")
 
 
 def _truncated_end(text: str, body_start: int) -> int:
@@ -156,7 +157,7 @@ def _truncated_end(text: str, body_start: int) -> int:
     return end
 
 
-_JWT = re.compile(
+_JWT = lazy_compile(
     rf"eyJ(?<![{_KEY_CHARS}.]eyJ)[{_KEY_CHARS}]{{2,}}(?:\.[{_KEY_CHARS}]*){{2}}"
     rf"(?:(?:\.[{_KEY_CHARS}]*){{2}})?(?![{_KEY_CHARS}])"
 )
@@ -173,8 +174,8 @@ def find_jwts(scan: Scan) -> Iterator[Span]:
 # iwia" then "XNzIjoi...", "...In0.PwKO...", "jngbJ8RL9J0"); joined they make a JWT whose header decodes
 # (reviewer AF: a SMART launch's token wrapped at 64 columns, its signature two lines down).
 _WRAPPED_LINE = rf"[ \t]*\r?\n[ \t]*[{_KEY_CHARS}.]+(?=[ \t]*(?:\r?\n|$))"
-_WRAPPED_JWT = re.compile(rf"eyJ(?<![{_KEY_CHARS}.]eyJ)[{_KEY_CHARS}.]{{37,}}(?:{_WRAPPED_LINE}){{1,32}}")
-_LINE_BREAK = re.compile(r"[ \t]*\r?\n[ \t]*")
+_WRAPPED_JWT = lazy_compile(rf"eyJ(?<![{_KEY_CHARS}.]eyJ)[{_KEY_CHARS}.]{{37,}}(?:{_WRAPPED_LINE}){{1,32}}")
+_LINE_BREAK = lazy_compile(r"[ \t]*\r?\n[ \t]*")
 _WRAP_MIN = 40
 
 
@@ -217,7 +218,7 @@ def _has_jose_header(match: re.Match[str]) -> bool:
     return isinstance(decoded, dict) and "alg" in decoded
 
 
-_BEARER = re.compile(
+_BEARER = lazy_compile(
     # Sanctum's "653|..." and URL-encoded tokens ("...%2B...%3D") hold "|" and "%"; an id and a
     # secret may be joined by ":" ("Bearer ZlLU...:MreC...").
     # Okta's "SSWS" scheme too.
@@ -226,11 +227,11 @@ _BEARER = re.compile(
 )
 # Right after "Authorization:" the space may be lost ("Authorization:Bearer2O39..."): a bounded token
 # with no ":", so that a run of such headers is read in linear time; random-looking only.
-_GLUED_BEARER = re.compile(
+_GLUED_BEARER = lazy_compile(
     r"(?<=(?i:authorization):)(?i:bearer)(?P<token>[A-Za-z0-9\-._~+/]{16,512}=*)(?![A-Za-z0-9\-_~+/=|%:])"
 )
 # "Authorization: Bearer", "'Authorization': 'Bearer", "auth=Bearer": any 16+ character token.
-_AUTH_CONTEXT = re.compile(r"(?:authori[sz]ation|auth|header|token)[\"']?\s*[:=]?\s*[\"']?\s*$")
+_AUTH_CONTEXT = lazy_compile(r"(?:authori[sz]ation|auth|header|token)[\"']?\s*[:=]?\s*[\"']?\s*$")
 
 
 def find_bearer_tokens(scan: Scan) -> Iterator[Span]:

@@ -145,6 +145,7 @@ from securemem.pii.numeric import (
     may_hold_underscored_card,
     names_an_ssn,
 )
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.payments import find_encoded_fields, find_payment_fields, find_payment_secrets
 from securemem.pii.questions import find_security_answers, may_hold_security_answer
 from securemem.pii.recovery import find_recovery_secrets, may_hold_recovery_secret
@@ -232,7 +233,7 @@ def _typed(name: str, finder: Callable[[Scan], Iterable[Span]]) -> Callable[[Sca
 # An extension written after a number ("+1 (485) 671-2247 ext. 43", "865.565.0140 x394"): part of it.
 # Other languages' words for it (reviewer M): Italian "int.", Polish "wew.", French "poste", Turkish
 # "dahili", German "Durchwahl"/"DW", Spanish "extensión"/"anexo", Russian "доб."/"доп.".
-_EXTENSION = re.compile(
+_EXTENSION = lazy_compile(
     # (blanks possessive: a run of them after each phone was read back and forth, quadratic: an attacker's round)
     r"[ \t]*+(?:,[ \t]*+)?(?:ext\.?|extn\.?|extension|x|#"
     r"|int\.|wew\.|poste|dahili|durchwahl|dw\.?|extensión|anexo|доб\.|доп\.)"
@@ -286,14 +287,14 @@ def _encoded(scan: Scan) -> Iterable[Hit]:
 # digit or a symbol and a letter, six characters at least.
 # (whole words: "basically", "incredible", "loginUrl" and a GraphQL id beside "login" name no credentials; the user a
 # name, not a number or a type's: "010:Repository1296269" is a GitHub node's id: an attacker's round)
-_PAIR_NAMED = re.compile(
+_PAIR_NAMED = lazy_compile(
     r"(?<![^\W\d_])(?:basic[ _\-]?auth|auth|authorization|credentials?|creds|zugangsdaten|identifiants|credenciales"
     r"|credenziali|user:pass(?:word)?|username:password)(?![^\W\d_])"
 )
 # The password mixes small and capital letters and digits, or holds a password's symbol (not a version, a locale, a
 # digest, a ticket or a timestamp: "nginx:1.25.3-alpine", "locale:en_US.UTF-8", "sha256:9f86...", "ticket:INC-0045",
 # "request:2024-06-12T10" in base64 beside "auth" or "creds": an attacker's round); the user is no such key's name.
-_USER_PASSWORD = re.compile(
+_USER_PASSWORD = lazy_compile(
     r"(?!(?:sha[0-9]*|md5|locale|ticket|request|version|region|offset|cursor|page|redirect|layout|experiment|"
     r"partition|image|type|id|key|hash|etag|state|nonce|session|section|anchor|ref|urn|arn|id[a-z]*):)"
     r"[a-z][a-z0-9._@+\-]{1,63}:(?=[^\s:]*[A-Za-z])"
@@ -303,7 +304,7 @@ _USER_PASSWORD = re.compile(
 
 # ... but a "+" number under a phone's own key in the decoded JSON keeps its label ('{"msisdn": "+4917644055456"}' in
 # base64 as an OAuth request's "state": reviewer BW).
-_DECODED_PHONE_KEY = re.compile(
+_DECODED_PHONE_KEY = lazy_compile(
     r"""["'](?:msisdn|phone|mobile|tel|telephone|phone_?number)["'][ \t]*:[ \t]*["']\+[1-9]""", re.I
 )
 
@@ -317,8 +318,8 @@ _DECODED_VALUE = 64  # a decoded run this short is one value (a blob's longer te
 # Every character of a value percent-escaped, as a link's query hides it ("?e=%70%65%72...%40%62%6F%6C..."):
 # reviewer BO. (The view reads the escapes of "@", "+", ".", " " and "-" alone in place: see normalize.py.)
 # The view has read the escapes it knows in place, so a run may hold "@", ".", "+", "-", ":" and "/" among them.
-_PERCENT_RUN = re.compile(r"%[0-9A-Fa-f]{2}(?:%[0-9A-Fa-f]{2}|[@.+\-:/]){7,1024}")
-_PERCENT_ESCAPE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_PERCENT_RUN = lazy_compile(r"%[0-9A-Fa-f]{2}(?:%[0-9A-Fa-f]{2}|[@.+\-:/]){7,1024}")
+_PERCENT_ESCAPE = lazy_compile(r"(?:%[0-9A-Fa-f]{2})+")
 _PERCENT_LEAST = 6  # escapes a run holds at least
 _PERCENT_BUDGET = 1 << 16  # characters of runs decoded per text
 
@@ -399,7 +400,7 @@ def _may_hold_email(scan: Scan) -> bool:
         or "}" in lower
         or ">" in lower
         or not _AT_WORDS.isdisjoint(scan.words)  # "-at-", " at "
-        or "_at_" in lower
+        or "_at_" in scan.words
         or (
             # Each word between its blanks only where the scan's words hold it (most text holds none).
             not _SPOKEN_AT_WORDS.isdisjoint(scan.words)
@@ -423,6 +424,7 @@ def _may_hold_email(scan: Scan) -> bool:
 
 
 _AT_WORDS = index_words("-at-", " at ")
+index_words("_at_")
 _SPOKEN_AT_WORDS = index_words(
     "nokta", "chez", "kukac", "arond", "snabel-a", "chiocciola", "klammeraffe", "arroba", "arobase", "apenstaartje",
     "apestaartje", "arrova",
@@ -965,7 +967,7 @@ def _settled(
 # joins only in Rust's concat!(): elsewhere items of a list are separate values.
 # Each alternative is led by its first character, the lookbehinds after it: the engine skips to
 # those characters at C speed.
-_JUNCTION = re.compile(
+_JUNCTION = lazy_compile(
     # (a blank may end the literal before: '"Bea" + "rer " + "IBE-mJJ..."' is "Bearer IBE-mJJ...": reviewer CC)
     r"""(?P<q>["'])(?:(?<=[^\s"'\\]["'])|(?<=[^\s"'\\][ ]["']))"""
     # (blanks possessive: a quote before a long run of blanks was read back and forth, quadratic: an attacker's round)
@@ -974,18 +976,18 @@ _JUNCTION = re.compile(
     r"|\*\*(?:(?<=[A-Za-z]\*\*)(?=[A-Za-z0-9])|(?<=[0-9]\*\*)(?=[A-Za-z]))"
 )
 _CONCAT = "concat!("  # Rust's macro joins its literals, which commas set apart
-_SQL_CONCAT = re.compile(r"(?<![\w.])(?i:concat)[ \t]*\(")  # SQL's CONCAT('ghp_1BH', 'hZl4...'): an attacker's round
+_SQL_CONCAT = lazy_compile(r"(?<![\w.])(?i:concat)[ \t]*\(")  # SQL's CONCAT('ghp_1BH', 'hZl4...'): an attacker's round
 
 
 # Joins of other languages, read for a secret's pieces only (their pieces are often numbers that join into no
 # value: "SELECT '5432' || '6379' || ... AS ports", an attacker's round): SQL's "||" ("SELECT 'ghp_1BHs' ||
 # 'hZl4...'": reviewer BL), PHP's and Perl's ".", Lua's "..", a spreadsheet's "&", and a shell's quotes of either
 # kind glued ("GL_TOKEN='glpat-VeQ5v'\"li7BvHbU...\"": one word, reviewer BL; or of one kind, '"ghp_1BH""hZl4..."').
-_CODE_JUNCTION = re.compile(
+_CODE_JUNCTION = lazy_compile(
     r"""(?P<q>["'])(?<=[^\s"'\\]["'])[ \t]*(?:\|\||\.\.?|&)[ \t]*(?P=q)(?=[^\s"'])"""
     r"""|(?<=[^\s"'\\$])(?:'"|"'|""|'')(?=[^\s"',;)\]}])"""
 )
-_CODE_JOIN_GATE = re.compile(r"""["'][ \t]*(?:\|\||\.|&)|['"]['"]""")
+_CODE_JOIN_GATE = lazy_compile(r"""["'][ \t]*(?:\|\||\.|&)|['"]['"]""")
 
 
 def _in_brackets(text: str, at: int) -> bool:
@@ -999,7 +1001,7 @@ def _in_brackets(text: str, at: int) -> bool:
 
 # An assignment with blanks around its "=", which a shell refuses, of literals side by side: one string in Python and C
 # ('card = "4626 7289" "2029 4602"  # implicit concat': reviewer CM).
-_ASSIGNED_LITERALS = re.compile(r"""[ \t]*[A-Za-z_][\w.]*[ \t]+=[ \t]+(?:(["'])[^"'\n]*\1[ \t]+)*["'][^"'\n]*""")
+_ASSIGNED_LITERALS = lazy_compile(r"""[ \t]*[A-Za-z_][\w.]*[ \t]+=[ \t]+(?:(["'])[^"'\n]*\1[ \t]+)*["'][^"'\n]*""")
 
 
 def _assigned_literals(text: str, at: int) -> bool:
@@ -1025,11 +1027,11 @@ def _in_concat(text: str, at: int) -> bool:
 # A list of literals joined with nothing between: JavaScript's "['ghp_eLcRvqsp', 'fDwzKw18z6R0QH', ...].join('')"
 # (reviewer CF), Python's "''.join(['ghp_', ...])". Its commas join its literals as concat!()'s do; a list joined
 # otherwise (".join(', ')", ".join()", which puts commas back) or not joined keeps them apart.
-_JOINED_AFTER = re.compile(r"\][ \t]*\.join\([ \t]*(?:''|\"\"|``)[ \t]*\)")
-_JOINED_BEFORE = re.compile(r"(?:''|\"\")[ \t]*\.join\([ \t]*[\[(]")
+_JOINED_AFTER = lazy_compile(r"\][ \t]*\.join\([ \t]*(?:''|\"\"|``)[ \t]*\)")
+_JOINED_BEFORE = lazy_compile(r"(?:''|\"\")[ \t]*\.join\([ \t]*[\[(]")
 # ... and Terraform's join() of a list with nothing between ('join("", ["sk-ant-api03-PMW8...", "acRN...", ...])':
 # reviewer CK)
-_JOIN_CALL = re.compile(r"(?<![\w.])join\([ \t]*(?:\"\"|'')[ \t]*,[ \t]*\[")
+_JOIN_CALL = lazy_compile(r"(?<![\w.])join\([ \t]*(?:\"\"|'')[ \t]*,[ \t]*\[")
 
 
 def _in_joined_list(text: str, at: int) -> bool:
@@ -1054,7 +1056,7 @@ def _in_joined_list(text: str, at: int) -> bool:
 # A list of digits' strings whose first is a country's code ('"kontakt": ["+48", "691", "055", "820"]': reviewer
 # CP; printed a string a line too: an attacker's round), read across as strings joined are: a number only if one is
 # there whole.
-_DIGIT_ITEMS = re.compile(r"""\[\s*(["'])\+(?P<code>[0-9]{1,3})\1(?:\s*,\s*\1[0-9]{1,6}\1){2,7}\s*\]""")
+_DIGIT_ITEMS = lazy_compile(r"""\[\s*(["'])\+(?P<code>[0-9]{1,3})\1(?:\s*,\s*\1[0-9]{1,6}\1){2,7}\s*\]""")
 
 
 def _dialled_items(text: str, start: int, end: int) -> bool:
@@ -1069,7 +1071,7 @@ def _dialled_items(text: str, start: int, end: int) -> bool:
     )
 
 
-_ITEMS_NAMED = re.compile(
+_ITEMS_NAMED = lazy_compile(
     r"(?i)(?:phone|tel|mobile|cell|contact|kontakt|contacto|contato|handy|whatsapp|sms|fax|callback|number|nummer"
     r"|numer|número|numéro|numero)[\w\- ]{0,16}[\"']?[ \t]*[:=][ \t]*\Z"
 )
@@ -1085,8 +1087,8 @@ _JOIN_CONTEXT = 128  # characters a value found in a window has before it there,
 # A value written one character per line ("7\n2\n0\n3\n...", an acrostic: reviewer BE's model that wrote it
 # "vertically to dodge filters"): eight lines of one character in a row or more; each line break between them is
 # a junction, and the text is read again without them (see _literal_hits).
-_ONE_PER_LINE = re.compile(r"(?:^|\n)[^\s](?:\r?\n[^\s]){7,}(?=\r?\n|$)")
-_ONE_PER_LINE_GATE = re.compile(r"\n[^\s]\r?\n[^\s]\r?\n[^\s]\r?\n[^\s]\r?\n")  # a line break first: found fast
+_ONE_PER_LINE = lazy_compile(r"(?:^|\n)[^\s](?:\r?\n[^\s]){7,}(?=\r?\n|$)")
+_ONE_PER_LINE_GATE = lazy_compile(r"\n[^\s]\r?\n[^\s]\r?\n[^\s]\r?\n[^\s]\r?\n")  # a line break first: found fast
 
 
 def _vertical_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
@@ -1153,7 +1155,7 @@ def _secrets_now() -> frozenset[str]:
 # Characters after a right-to-left override (U+202E) are shown in reverse: "\u202e4830-4106-2832-2354\u202c" is
 # read on screen as the card 4532-2382-6014-0384 (reviewer BL). What the override turns around, up to its pop
 # (U+202C) or the line's end, is read again reversed; a value found there is the span it is shown from.
-_OVERRIDE = re.compile(r"\u202e(?P<inner>[^\u202c\u2069\n]{4,1024})")
+_OVERRIDE = lazy_compile(r"\u202e(?P<inner>[^\u202c\u2069\n]{4,1024})")
 # What is read reversed: values whose checks a reversed ordinary string passes by chance rarely (a card's Luhn
 # digit, an IBAN's, an address's shape, a token's), not numbers a context word judged in the text's order (an
 # attacker's round: "\u202eversion 1.0.0.4" read back as an address, a part number "4711-08-153" as an SSN).
@@ -1198,24 +1200,24 @@ _PART_WORDS = r"(?:parts?|pieces?|chunks?|shards?|slices?|segments?|fragments?|h
 _PARTS_GATE = index_words("part", "piece", "chunk", "shard", "slice", "segment", "fragment", "half", "halv", "teil")
 # The part's word ends the key's name and starts it or follows "_", "-" or "." ("counterparts" is no key of parts:
 # an attacker's round).
-_PARTS_LIST = re.compile(
+_PARTS_LIST = lazy_compile(
     rf"""(?<![^\s"'{{,])(?P<stem>(?:[A-Za-z0-9]+[_\-.])*)(?i:{_PART_WORDS})["']?[ \t]*[:=][ \t]*[\[(]"""
 )
 # A list whose key names a card's number ("card_number_parts", "pan_parts": PAN is the payment industry's name for
 # it, reviewers BV and CC), or names a card in a record that holds its expiry or its code ('{"card_parts": [...],
 # "exp": "03/28"}'; not a UI's "card_segments" or a compiler's "cc_parts" alone: an attacker's round): its parts
 # joined may be a card (whose network and Luhn check hold), not only a secret, an IBAN or an email.
-_CARD_NUMBER_STEM = re.compile(r"(?i:card[_\-.]?(?:number|num|no)|cardnumber|ccnum|pan|pan[_\-.]?number)[_\-.]")
-_CARD_STEM = re.compile(r"(?i:cc|card)[_\-.]")
+_CARD_NUMBER_STEM = lazy_compile(r"(?i:card[_\-.]?(?:number|num|no)|cardnumber|ccnum|pan|pan[_\-.]?number)[_\-.]")
+_CARD_STEM = lazy_compile(r"(?i:cc|card)[_\-.]")
 # (the record's expiry as a month and a year, its code as three or four digits: not a player's "exp": 4500 or a call
 # of math.exp: an attacker's round)
-_CARD_RECORD = re.compile(
+_CARD_RECORD = lazy_compile(
     r"""(?i:(?<![a-z])(?:exp(?:iry|iration|ires)?(?:_?date)?["']?[ \t]*[:=][ \t]*["']?(?:0[1-9]|1[0-2])[ \t]*/"""
     r"""[ \t]*(?:20)?[0-9]{2}(?![0-9])|(?:cvv2?|cvc2?)["']?[ \t]*[:=][ \t]*["']?[0-9]{3,4}(?![0-9])))"""
 )
 _CARD_RECORD_REACH = 160  # characters around the list where the record holds the card's expiry or code
-_LIST_ITEM = re.compile(r"""[ \t\r\n]*(?P<q>["'])(?P<value>[^"'\n]{1,256})(?P=q)[ \t\r\n]*(?P<sep>[,\])])""")
-_NUMBERED_PART = re.compile(
+_LIST_ITEM = lazy_compile(r"""[ \t\r\n]*(?P<q>["'])(?P<value>[^"'\n]{1,256})(?P=q)[ \t\r\n]*(?P<sep>[,\])])""")
+_NUMBERED_PART = lazy_compile(
     # (a stem starts a token only, not at each of a dotted token's words: "part: ab.cd.ef...." of 40 KB took 30 s, an
     # attacker's round)
     rf"""(?<![A-Za-z0-9_.\-])(?P<stem>[A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*?)[_\-.](?i:{_PART_WORDS})[_\-.#]?"""
@@ -1416,7 +1418,7 @@ def _holds(held: Sequence[tuple[int, int]], low: int, high: int) -> bool:
 # Every alternative starts with "<", "*", "_" or "~": the lookahead before them all lets the engine skip
 # to those characters at C speed (without it, every position tried every alternative: a tenth of the
 # scan of a dense file).
-_MARKUP = re.compile(
+_MARKUP = lazy_compile(
     # One code span closed and the next opened inside a token ("<code>sk_live_51Lph</code><code>7qNj...":
     # reviewer AP): read across, as the view keeps them apart ("<code>4111 ...</code><code>12/26</code>": a
     # card and its expiry; code's "@" between two spans stays a decorator's).
@@ -1446,7 +1448,7 @@ _MARKUP = re.compile(
 
 
 # two code spans side by side (not a fence's), or a group of digits in one after another: see _MARKUP
-_CODE_SPANS_MEET = re.compile(
+_CODE_SPANS_MEET = lazy_compile(
     r"\w`[ .\-]?`\w|[0-9][ \-*_]{1,3}`[0-9]{2,5}(?: [0-9]{2,5})?`|`[0-9]{4}`[ \-][0-9]"
 ).search
 
@@ -1525,7 +1527,7 @@ _SPACED_HINT_GROUPED_WIDE = b"x x   x x"
 # One-character words with one to three spaces between them.
 # A full stop is a word of its own (" . " in a spelt address) or ends the run's last word ("... 2 6 7 1."):
 # "8.5" and "e.g." stay words of three and four characters.
-_SPACED_RUN = re.compile(
+_SPACED_RUN = lazy_compile(
     rb"(?<![xd])[xpd]d?(?![xd])"
     # (three blanks only between groups of four, as a card's: "1 2 3   4 5 6   7 8 9" is a keypad: the attacker's round)
     rb"(?: {1,2}[xpd]d?(?![xd])|(?<=[xd] [xd] [xd] [xd]) {3}(?=[xd] [xd] [xd] [xd](?! [xd](?![xd])))[xpd]d?(?![xd]))++"
@@ -1556,11 +1558,11 @@ _REVERSAL_WORDS = index_words(
     )
 )  # fmt: skip
 # (groups that each hold a digit, an IBAN's country among them, a "+" after a phone's last; a sentence's stop not in it)
-_TURNED_RUN = re.compile(
+_TURNED_RUN = lazy_compile(
     r"(?:[A-Za-z]*[0-9][0-9A-Za-z]*)(?:[ \-][A-Za-z]*[0-9][0-9A-Za-z]*)+\+?|[\w@+\-][\w@.+\-]{6,}\w"
 )
 _TURNED_REACH = 256  # characters of the line read on either side of the word
-_ENDS_ITS_LINE = re.compile(r"[ \t:.,)\]]*")
+_ENDS_ITS_LINE = lazy_compile(r"[ \t:.,)\]]*")
 
 
 def _reversed_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
@@ -1711,7 +1713,7 @@ def _spelt_keyword_values(scan: Scan, wanted: frozenset[str], last: int, origin:
     return hits
 
 
-_AFTER_SPELT_KEYWORD = re.compile(r"[ \t]*(?::|=|->|=>|\u2192)")
+_AFTER_SPELT_KEYWORD = lazy_compile(r"[ \t]*(?::|=|->|=>|\u2192)")
 
 
 # Digits one at a time with a mark between each ("2*7*1*0*...", "0_1_5_9_..."),
@@ -1719,20 +1721,20 @@ _AFTER_SPELT_KEYWORD = re.compile(r"[ \t]*(?::|=|->|=>|\u2192)")
 # and kept as a card or a phone only where the words before it say so (_spaced_window).
 # Not "|": a table's row of single digits ("Phone survey ratings: 5 | 4 | 4 | ...": an attacker's round).
 # (or a dot or a dash after every digit: "ssn: 1.2.6.2.0.1.8.3.8", "Rappeler le +3-3-7-1-7-4-5-0-6-6-7": reviewer CS)
-_SEPARATED_DIGITS = re.compile(
+_SEPARATED_DIGITS = lazy_compile(
     r"(?<![\w*.\-])[0-9](?:[ \t]?([*_.\-])[ \t]?[0-9])(?:[ \t]?\1[ \t]?[0-9]){5,18}(?![\w*]|[.\-][0-9])"
 )
 
 
 # ... where a word right before names a phone or a card itself: "number", "no", "contact" or "text" name
 # rows, ids and lengths too ("Row number | 6 | 1 | 7 | ...", "contact_ids = 3*1*2*...": an attacker's round).
-_SEPARATED_NAMED = re.compile(
+_SEPARATED_NAMED = lazy_compile(
     r"(?<![^\W\d_])(?:phone|mobile|cell|cellphone|tel|telephone|call|whatsapp|sms|card|visa|mastercard|amex|credit"
     r"|debit|karte|kreditkarte|tarjeta|carte|cartão|carta|telefon|telefono|teléfono|téléphone|handy|móvil|celular"
     r"|portable|ssn|social|rappeler|appeler|llamar|anrufen)(?![^\W\d_])"
 )
-_SSN_OR_CALLBACK = re.compile(r"(?<![^\W\d_])(?:ssn|social|rappeler|appeler|llamar|anrufen)(?![^\W\d_])")
-_NAMED_RIGHT_BEFORE = re.compile(
+_SSN_OR_CALLBACK = lazy_compile(r"(?<![^\W\d_])(?:ssn|social|rappeler|appeler|llamar|anrufen)(?![^\W\d_])")
+_NAMED_RIGHT_BEFORE = lazy_compile(
     _SEPARATED_NAMED.pattern + r"(?:[ \t]+(?:le|la|al|the|no|nr|number|is|at|on|au)(?![^\W\d_])|[ \t]*[:#=])*[ \t]*\+?$"
 )
 
@@ -1757,7 +1759,7 @@ def _dialled_with_trunk(scan: Scan, run: re.Match[str]) -> bool:
 
 _TRUNK_DIALLED = 10
 _FEWEST_DIALLED = 4
-_SEQUENCE_SAID = re.compile(
+_SEQUENCE_SAID = lazy_compile(
     r"(?<![^\W\d_])(?:digits|sequence|sequenza|secuencia|séquence|fibonacci|pi|countdown|back-?off|keys|keypad|"
     r"buttons?|test|order|led|pattern|pressed|alternating|delays?|retry|retries|seconds)(?![^\W\d_])"
 )
@@ -1794,7 +1796,7 @@ def _separated_digit_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
 # (the ideographic comma and Arabic's too: "我的手机号是138、1234、5678"; fullwidth commas the view reads as ",")
 # (The look-behind after the first digit, not before it: a pattern that starts with a digit is tried only where
 # one is; one that starts with a look-behind, at every character.)
-_COMMA_GROUPED = re.compile(
+_COMMA_GROUPED = lazy_compile(
     r"[0-9](?<![A-Za-z0-9_.,;、،][0-9])(?:[ \t]?[0-9]){0,4}(?:[,;、،][ \t]{0,2}[0-9](?:[ \t]?[0-9]){0,4}){2,7}"
     r"(?![\w]|[.,;、،][ \t]?[0-9])"
 )
@@ -1805,7 +1807,7 @@ _COMMA_GROUPED_TYPES = frozenset({"CREDIT_CARD", "US_SSN", "PHONE"})
 # ... said to be a card's or a phone's number right before them ("the card number is", "my mobile:", "call me
 # on"), not only named ("Card transactions per day: 4539, 3074, ...", "mobile data (MB): 312, 555, 7890": counts);
 # an SSN by its full name or its letters, maybe in the question a line or two before ("social" alone names media)
-_COMMA_SAID = re.compile(
+_COMMA_SAID = lazy_compile(
     r"(?<![^\W\d_])(?:(?:phone|mobile|cell|tel|telephone|card|credit card|debit card|visa|mastercard|amex)"
     r"(?:[ \t]*(?:number|no\.?|nr\.?|#))?[ \t]*(?:is|was|:)"
     r"|(?:call|reach|text|ring)[ \t]+(?:me|us)(?:[ \t]+back)?(?:[ \t]+(?:on|at))?"
@@ -1823,7 +1825,7 @@ _COMMA_SAID = re.compile(
     r"|رقم[ ]?(?:جوالي|هاتفي|الجوال|الهاتف|البطاقة))"
     r"[ \t]*(?:是|は|는|:|：)?[ \t]*$"
 )
-_COMMA_SSN = re.compile(
+_COMMA_SSN = lazy_compile(
     r"(?<![^\W\d_])(?:social security(?: number| no\.?| #)?|ssn|(?:my|your|his|her)[ \t]+social"
     r"|social(?=[ \t]+(?:is|was)))(?![^\W\d_])"
     # said right before the groups, or ending the line (a question or a request) before the answer's
@@ -1834,8 +1836,8 @@ _COMMA_NAMED_BACK = 48  # characters before the groups where a card or a phone i
 _COMMA_SSN_BACK = 160  # ... and an SSN, maybe in the question a line or two before the answer
 
 
-_GROUP_SPLIT = re.compile(r"[,;、،][ \t]*")
-_GLUED_GROUP = re.compile(r"[,;、،][0-9]")  # a group right after its comma: how thousands are written
+_GROUP_SPLIT = lazy_compile(r"[,;、،][ \t]*")
+_GLUED_GROUP = lazy_compile(r"[,;、،][0-9]")  # a group right after its comma: how thousands are written
 
 
 def _listed_apart(run: str) -> bool:
@@ -1935,7 +1937,7 @@ _ASCII_DIGITS = frozenset("0123456789")  # the view's digits (a dash after one m
 _WRAP_TOKEN_MIN = 16  # a token's part before the break, to be worth joining
 # An IBAN's start at a line's end, in capitals as banks print it: its country and check digits, then up
 # to seven groups (what is left of the longest, 34 characters, reaches the next line).
-_IBAN_LINE_END = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]{1,4}){0,7}\Z")
+_IBAN_LINE_END = lazy_compile(r"(?<![A-Za-z0-9])[A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]{1,4}){0,7}\Z")
 _IBAN_HEAD_BACK = 44  # characters before the break read for it
 
 
@@ -1984,7 +1986,7 @@ _WRAP_BREAK_HEAD = (
     + _WRAP_AFTER % ((rb"0",) * 3)
 )
 _WRAP_IBAN_HEAD = rb"00tt"  # an IBAN's country and check digits, reversed
-_WRAP_BREAK_REVERSED = re.compile(
+_WRAP_BREAK_REVERSED = lazy_compile(
     _WRAP_BREAK_HEAD
     # an IBAN's start (two letters, two digits, then groups) ending the line, a letter or a digit opening
     # the next
@@ -1997,7 +1999,7 @@ _WRAP_BREAK_REVERSED = re.compile(
 # The same pattern without the IBAN's branch: the same breaks in a copy that holds no "00tt" (no line
 # can end in an IBAN's start there), found in a fifth of the time: the branch's lazy run reads back
 # up to 40 characters at every break of prose, whose lines end in words ("t").
-_WRAP_BREAK_REVERSED_NO_IBAN = re.compile(_WRAP_BREAK_HEAD + rb")")
+_WRAP_BREAK_REVERSED_NO_IBAN = lazy_compile(_WRAP_BREAK_HEAD + rb")")
 
 
 def _wrap_breaks(scan: Scan) -> list[int]:
@@ -2092,14 +2094,14 @@ def _wrap_join(text: str, at: int) -> tuple[int, int, str, str] | None:
 # A line that starts with a field's name and its colon ("X-Delivery: 9952...", "  kdf_salt: ...") starts a
 # field of its own: the line before ended its value, however long (reviewer BP: a webhook's signature header
 # of 71 characters, joined to the next header's name, was read as a secret).
-_FIELD_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]{0,63}:(?:[ \t]|$)", re.MULTILINE)
+_FIELD_NAME = lazy_compile(r"[A-Za-z][A-Za-z0-9_.\-]{0,63}:(?:[ \t]|$)", re.MULTILINE)
 # ... as does a line that opens with a capitalised word and a blank after a run that is no JWT's and no provider's
 # token: a log's or a tool's next message ("Cache restored from key: node-cache-...-9d39...5d40" then "Received 270
 # of 270 MB": reviewer BU), no token's tail.
-_WORD_OPENS_LINE = re.compile(r"[A-Z][a-z]{3,}[ \t]")
+_WORD_OPENS_LINE = lazy_compile(r"[A-Z][a-z]{3,}[ \t]")
 # ... where the run before the break is a name made of words ("node-cache-Linux-x64-npm-..."), not a random token's
 # (which may end its line in a word's letters: "...Bi1R" then "Wxyzab ", an attacker's round)
-_NAMED_RUN = re.compile(r"(?:^|(?<=[\-_./]))[A-Za-z]{4,}[\-_./]")
+_NAMED_RUN = lazy_compile(r"(?:^|(?<=[\-_./]))[A-Za-z]{4,}[\-_./]")
 
 
 def _number_join(text: str, end: int, before: str) -> tuple[str, str] | None:
@@ -2119,8 +2121,8 @@ def _number_join(text: str, end: int, before: str) -> tuple[str, str] | None:
     return None
 
 
-_AREA_CODE_END = re.compile(r"(?<![\w(])\((?!(?:19|20)[0-9]{2}\))[0-9]{2,5}\)$")  # not a year ("Telefon (2023)")
-_AREA_LEAD = re.compile(
+_AREA_CODE_END = lazy_compile(r"(?<![\w(])\((?!(?:19|20)[0-9]{2}\))[0-9]{2,5}\)$")  # not a year ("Telefon (2023)")
+_AREA_LEAD = lazy_compile(
     r"(?<![^\W\d_])(?:phone|tel|telephone|mobile|mobil|cell|fax|handy|telefon|call|ring|reach|contact|rückruf|"
     r"whatsapp)(?![^\W\d_])[.:]?(?:(?:[ \t]+[^\W\d_]+){0,3}[ \t]+(?:at|on|under|unter|an|au|al|to|back))?[ \t]*$",
     re.IGNORECASE,
@@ -2239,14 +2241,14 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
 # number is 31264" then "30226": reviewer BS): whose number it is, or a call asked for; not a channel's or a device's
 # name before a count ("phone 48213" then "20931", "Sessions - mobile: 482133" then "209311", "Mobile 2024" then
 # "2025", "Excel cell 1204": an attacker's round).
-_CUT_PHONE_LEAD = re.compile(
+_CUT_PHONE_LEAD = lazy_compile(
     r"(?<![^\W\d_])(?:my (?:new |mobile |cell |phone |home |work )?number(?: is)?|(?:call|text|reach) me(?: at| on)?"
     r"|my (?:phone|mobile|cell)(?: number| no\.?)?(?: is)?)[ \t]*:?[ \t]*\Z"
 )
 # Each line's part a group of digits alone: the head's after the label, the rest alone on its line (not a date: "my
 # number is 12345" then "2024-06-11")
-_CUT_HEAD = re.compile(r"[0-9]{2,8}\Z")
-_CUT_REST = re.compile(r"[0-9]{2,8}[ \t.,;!]*(?:\r?\n|\Z)")
+_CUT_HEAD = lazy_compile(r"[0-9]{2,8}\Z")
+_CUT_REST = lazy_compile(r"[0-9]{2,8}[ \t.,;!]*(?:\r?\n|\Z)")
 
 
 def _cut_after_its_label(window: str, start: int, join: int, rest: int) -> bool:
@@ -2282,7 +2284,7 @@ def _card_named_above(scan: Scan, line_start: int, head: str, tail: str, tail_at
 
 
 _CARD_LINE_BACK = 80  # characters read before a wrapped card's line for the words that name a card
-_CARD_LABEL_ENDS = re.compile(
+_CARD_LABEL_ENDS = lazy_compile(
     rf"(?:{CARD_NAMES.pattern})(?:[ \t]*(?:number|no\.?|nr\.?|#|번호|番号|号码|號碼|numéro|nummer|número|numero))?"
     r"[ \t]*:?[ \t]*\r?$"
 )
@@ -2294,7 +2296,7 @@ def _card_after(text: str, end: int) -> bool:
     return CARD_AFTER.search(text[end : end + _CARD_AHEAD].lower()) is not None
 
 
-_TOKEN_LINE = re.compile(r"[ \t]*[A-Za-z0-9_\-=.]{8,}[ \t]*(?=\r?\n|\Z)")
+_TOKEN_LINE = lazy_compile(r"[ \t]*[A-Za-z0-9_\-=.]{8,}[ \t]*(?=\r?\n|\Z)")
 # Lines a wrapped token may go on over, past the two joined (a key of 14 lines leaked its tail at 8).
 _WRAPPED_LINES = 64
 
@@ -2315,7 +2317,7 @@ def _rest_of_wrapped_token(text: str, end: int) -> int:
     return end
 
 
-_CUT_NUMBER = re.compile(r"[.\-/:][0-9]")  # a number going on past a value's end: a date, a time, a range
+_CUT_NUMBER = lazy_compile(r"[.\-/:][0-9]")  # a number going on past a value's end: a date, a time, a range
 _WRAP_WIDTH = 60  # the narrowest terminal line a wrapped token fills
 
 
@@ -2352,11 +2354,11 @@ def _terminal_wrap(window: str, start: int, join: int, end: int) -> bool:
     )
 
 
-_WRAP_REST = re.compile(r"[A-Za-z0-9_\-+/.]+={0,2}")
-_MIXED_CASE_AND_DIGITS = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=[^0-9]*[0-9])")
+_WRAP_REST = lazy_compile(r"[A-Za-z0-9_\-+/.]+={0,2}")
+_MIXED_CASE_AND_DIGITS = lazy_compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=[^0-9]*[0-9])")
 
 
-_DIGIT_BY_DIGIT = re.compile(r"digit[ \-]by[ \-]digit|one digit at a time|digits one by one|(?:each|every) digit")
+_DIGIT_BY_DIGIT = lazy_compile(r"digit[ \-]by[ \-]digit|one digit at a time|digits one by one|(?:each|every) digit")
 
 
 def _spoken_of(kind: str, context: str) -> bool:

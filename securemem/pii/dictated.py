@@ -26,6 +26,7 @@ from functools import lru_cache
 
 from securemem.pii.contact import DIGIT_WORDS, known_tld
 from securemem.pii.normalize import normalise_text
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import Scan, Span, index_words
 
 # Words that say "@" (phrases of several words too), ".", "_" and "-", in the languages dictated.
@@ -49,14 +50,14 @@ _DASH_SAID = (
 )  # fmt: skip
 # "dotcom" said as one word ("northwind-bank dotcom")
 _GLUED_TLDS = {"dotcom": "com", "dotnet": "net", "dotorg": "org"}
-_TIMESTAMP = re.compile(r"\[\d{1,2}:\d{2}(?::\d{2})?\]")
+_TIMESTAMP = lazy_compile(r"\[\d{1,2}:\d{2}(?::\d{2})?\]")
 # A transcript's timestamp, a run of Latin letters and digits (what an address is written in), or a run of any
 # other script's characters (a word that says "@" or "." glued to the address: "是chen", "net입니다").
-_TOKEN = re.compile(
+_TOKEN = lazy_compile(
     r"\[\d{1,2}:\d{2}(?::\d{2})?\]|[a-z0-9\u00c0-\u024f._\-'’]+|[^\sa-z0-9\u00c0-\u024f,;!?()\[\]{}<>\"“”«»._\-'’]+"
 )
-_LETTER = re.compile(r"[a-z]")
-_WORD = re.compile(r"[a-z0-9][a-z0-9\-]*[a-z0-9]|[a-z0-9]")
+_LETTER = lazy_compile(r"[a-z]")
+_WORD = lazy_compile(r"[a-z0-9][a-z0-9\-]*[a-z0-9]|[a-z0-9]")
 _LOCAL_MOST = 24  # tokens a local part may span
 _DOMAIN_MOST = 12
 

@@ -22,6 +22,7 @@ import phonenumbers
 
 from securemem.pii.checksums import ssn_valid
 from securemem.pii.contact import COUNTING_RUNS, phone_e164
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
@@ -61,7 +62,9 @@ def _patterns(separator: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 # A COM segment's number: digits, a leading "+" (or "00") and the separators people type; its qualifier after it.
 # (a segment's start: after the last one's "'" or at a line's, not "COM+" in free text: "FTX+AAI+++DOOR CODE COM+...")
-_EDIFACT_PHONE = re.compile(r"(?<![^'\n])[ \t]*COM\+(?P<phone>\+?[0-9][0-9 ()\-/.]{4,22}[0-9]):(?:TE|FX|AL|AJ|AV)(?=')")
+_EDIFACT_PHONE = lazy_compile(
+    r"(?<![^'\n])[ \t]*COM\+(?P<phone>\+?[0-9][0-9 ()\-/.]{4,22}[0-9]):(?:TE|FX|AL|AJ|AV)(?=')"
+)
 
 
 def find_edifact_phones(scan: Scan) -> Iterator[Hit]:

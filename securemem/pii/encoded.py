@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 from collections.abc import Callable, Iterator
 
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
@@ -28,7 +28,7 @@ _TABLE = bytes(
 )
 _SHORTEST = 20  # a 16-character address encodes to 22 characters and its "==" (a 20-character key to 27 and "=")
 _HINT = b"x" * _SHORTEST  # found by a substring search, which skips prose at C speed
-_REST = re.compile(rb"x*e{0,2}")
+_REST = lazy_compile(rb"x*e{0,2}")
 _LONGEST = 4096
 _BUDGET = 1 << 16  # characters of decoded text read per text (harmless runs first cannot hide one later)
 _PRINTABLE = 0.95  # share of the decoded characters that must be printable text
@@ -91,13 +91,13 @@ _TEXT_NIBBLES = frozenset("234567")
 _HEX_SHORTEST = 32
 # The same bytes one by one, a blank or a colon between ("api key bytes: 67 68 70 5f 41 ...": a dump's form), 16 at
 # least, one joint throughout
-_SPACED_HEX = re.compile(
+_SPACED_HEX = lazy_compile(
     # (led by a digit, the look-behind after it: a pattern led by a look-behind is tried at every character)
     r"[2-7](?<![0-9A-Za-z][2-7])[0-9A-Fa-f](?P<joint>[ :])[2-7][0-9A-Fa-f](?:(?P=joint)[2-7][0-9A-Fa-f]){14,2046}"
     r"(?![0-9A-Za-z])"
 )
-_HEX_LETTER = re.compile(r"[2-7][A-Fa-f]")
-_BYTE_JOINT = re.compile(r"[ :]")
+_HEX_LETTER = lazy_compile(r"[2-7][A-Fa-f]")
+_BYTE_JOINT = lazy_compile(r"[ :]")
 
 
 def _hex_text(value: str) -> str | None:

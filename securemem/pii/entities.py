@@ -20,11 +20,11 @@ the families given and can be named in policies like any other.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Literal, TypeVar
 
 from securemem.pii.catalogue import CATALOGUE_TYPES
+from securemem.pii.patterns import lazy_compile
 
 Action = Literal["redact", "mask", "hash", "refuse", "allow"]
 A = TypeVar("A")
@@ -87,7 +87,7 @@ _RANK: dict[str, int] = {
 _VERSION = [0]  # bumped by register_entity_type: caches keyed on it see new types
 _PROVIDER_RANK = 40
 _CUSTOM_RANK = 30
-_NAME = re.compile(r"^[A-Z][A-Z0-9_]{1,63}$")
+_NAME = lazy_compile(r"^[A-Z][A-Z0-9_]{1,63}$")
 
 
 def version() -> int:

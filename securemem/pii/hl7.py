@@ -19,19 +19,22 @@ from collections.abc import Iterator
 
 from securemem.pii.checksums import ssn_valid
 from securemem.pii.contact import phone_e164, valid_where_said
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
 
 # (or quoted in a log's line after an arrow or a colon: "ADT^A04 from registration kiosk 3 -> PID|1||...": reviewer CR)
-_SEGMENT = re.compile(r"(?:^|(?<=\r)|(?<=[>:][ \t]))[ \t]*(?P<name>PID|NK1|GT1|IN1)\|", re.MULTILINE)
-_SEGMENT_END = re.compile(r"[\r\n]|$")
+_SEGMENT = lazy_compile(r"(?:^|(?<=\r)|(?<=[>:][ \t]))[ \t]*(?P<name>PID|NK1|GT1|IN1)\|", re.MULTILINE)
+_SEGMENT_END = lazy_compile(r"[\r\n]|$")
 _PHONE_FIELDS = {"PID": (13, 14), "NK1": (5, 6), "GT1": (6, 7), "IN1": ()}
 _SSN_FIELDS = {"PID": 19, "GT1": 12, "IN1": 49}
-_SSN = re.compile(r"([0-9]{3})-?([0-9]{2})-?([0-9]{4})")
-_WRITTEN_PHONE = re.compile(r"\+?[0-9(][0-9 ().\-/]{5,22}[0-9]")
+_SSN = lazy_compile(r"([0-9]{3})-?([0-9]{2})-?([0-9]{4})")
+_WRITTEN_PHONE = lazy_compile(r"\+?[0-9(][0-9 ().\-/]{5,22}[0-9]")
 # HL7's DTM: YYYYMMDD, maybe HHMM and SS (not ten digits: a US phone's length)
-_DATE = re.compile(r"(?:19[0-9]{2}|20[0-3][0-9])(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])(?:[0-9]{4}(?:[0-9]{2})?)?")
+_DATE = lazy_compile(
+    r"(?:19[0-9]{2}|20[0-3][0-9])(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])(?:[0-9]{4}(?:[0-9]{2})?)?"
+)
 _MAX_FIELDS = 64
 
 

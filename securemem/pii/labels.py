@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import LineStarts, Scan
 from securemem.pii.secrets import UUID, drawn_at_random, is_high_entropy, keyed_rules
 
@@ -20,7 +21,7 @@ Hit = tuple[str, int, int]
 
 # A line's label: a list marker, then words and parentheses (colons allowed inside them), then a
 # colon (ASCII or fullwidth), then the value, alone up to the line's end or a separator.
-_LABELLED = re.compile(
+_LABELLED = lazy_compile(
     r"^[ \t]*+(?P<marker>[-*•#>]+[ \t]*+)?(?P<label>(?:[^\n:：(（]|[(（][^)）\n]{0,100}[)）]){2,120}?)[ \t]*[:：][ \t]*"
     r"[\"'`「]?(?P<value>[A-Za-z0-9_\-+/=.:]{16,128}?)[\"'`」]?[ \t]*+(?:$|[,;。、(（#/])",
     re.MULTILINE,
@@ -30,14 +31,14 @@ _LABELLED = re.compile(
 # A credential's own words (the first), and two that only say what it is for (an API's, an auth's).
 _CREDENTIAL_WORDS = "key|token|secret|pat|password|passwort|credentials?|clé|cle|schlüssel|clave|chiave|chave"
 _CREDENTIAL_SCRIPTS = "トークン|キー|密钥|令牌|토큰|키"
-_CREDENTIAL = re.compile(rf"(?<![a-z])(?:{_CREDENTIAL_WORDS}|api|auth)|{_CREDENTIAL_SCRIPTS}")
-_NOT_CREDENTIAL = re.compile(
+_CREDENTIAL = lazy_compile(rf"(?<![a-z])(?:{_CREDENTIAL_WORDS}|api|auth)|{_CREDENTIAL_SCRIPTS}")
+_NOT_CREDENTIAL = lazy_compile(
     r"(?<![a-z])(?:commit|sha\d*|md5|checksum|hash|digest|revision|rev|uuid|id|ids|build|release|version|"
     r"fingerprint|request|trace|run|job|task|invite|project|workspace|zone|account|org|public|ticket|incident|"
     r"issue|pr|fix|fixed|rotation|setting|settings|group|permission|prefix|example|placeholder|masking|check|"
     r"upload)(?![a-z])"
 )
-_PAREN = re.compile(r"[(（][^)）]*[)）]")
+_PAREN = lazy_compile(r"[(（][^)）]*[)）]")
 
 
 def _named(label: str) -> str:
@@ -53,8 +54,8 @@ def _named(label: str) -> str:
     return " ".join(words[-2:] + brackets[-1:])
 
 
-_CREDENTIAL_LAST = re.compile(rf"(?:(?<![a-z])(?:{_CREDENTIAL_WORDS})|{_CREDENTIAL_SCRIPTS})[ \t]*$")
-_PURPOSE = re.compile(r"[ \t]+(?:for|für|pour|para|per|voor|dla)[ \t]+(?![^(（]*[)）])")
+_CREDENTIAL_LAST = lazy_compile(rf"(?:(?<![a-z])(?:{_CREDENTIAL_WORDS})|{_CREDENTIAL_SCRIPTS})[ \t]*$")
+_PURPOSE = lazy_compile(r"[ \t]+(?:for|für|pour|para|per|voor|dla)[ \t]+(?![^(（]*[)）])")
 
 
 def _placeholder(value: str) -> bool:
@@ -66,11 +67,11 @@ def _placeholder(value: str) -> bool:
 
 # A colon with a token-shaped value of 16 characters or more after it: where a labelled line may be.
 _VALUE_AHEAD_AFTER = r"[ \t]*[\"'`「]?[A-Za-z0-9_\-+/=.:]{16}"
-_VALUE_AHEAD = re.compile(r"[:：]" + _VALUE_AHEAD_AFTER)
+_VALUE_AHEAD = lazy_compile(r"[:：]" + _VALUE_AHEAD_AFTER)
 # The same where the text has no fullwidth colon (most text): led by one literal character, the
 # engine skips from colon to colon at C speed instead of testing a set at each character (a fifth of
 # the time).
-_VALUE_AHEAD_ASCII = re.compile(":" + _VALUE_AHEAD_AFTER)
+_VALUE_AHEAD_ASCII = lazy_compile(":" + _VALUE_AHEAD_AFTER)
 
 
 def _labelled_lines(lower: str) -> Iterator[re.Match[str]]:
@@ -130,20 +131,20 @@ def _provider_shaped(label: str, value: str) -> bool:
     return any(rule.value.fullmatch(value) and _FIXED_START.match(rule.value.pattern) for rule in keyed_rules(name))
 
 
-_FIXED_START = re.compile(r"[A-Za-z0-9]{2,}[_\-]")  # a literal prefix: "live_", "shpat_", "sk-"
+_FIXED_START = lazy_compile(r"[A-Za-z0-9]{2,}[_\-]")  # a literal prefix: "live_", "shpat_", "sk-"
 
 
-_LIST_ITEM = re.compile(r"[ \t]*[-*•]")
-_ITEM_MARKER = re.compile(r"[-*•][ \t]+")  # "- ", not curl's "-H"
-_PROVIDER_NAME = re.compile(r"[^\W_][\w .&/\-]{0,40}")  # "Weights & Biases", "Fly.io", "Splunk HEC"
+_LIST_ITEM = lazy_compile(r"[ \t]*[-*•]")
+_ITEM_MARKER = lazy_compile(r"[-*•][ \t]+")  # "- ", not curl's "-H"
+_PROVIDER_NAME = lazy_compile(r"[^\W_][\w .&/\-]{0,40}")  # "Weights & Biases", "Fly.io", "Splunk HEC"
 _HEADING_MOST, _ITEMS_BACK = 200, 24
 # A heading that names keys, whole words only ("Key changes", "Keycloak", "Patch notes", "Authors" name none).
-_KEYS_HEADING = re.compile(
+_KEYS_HEADING = lazy_compile(
     r"(?<![a-z])(?:(?:api )?keys?|tokens?|secrets?|credentials?|passwords?|clés?|claves?|chiavi|chaves?|schlüssel)"
     r"(?![a-z])|キー|トークン|密钥|令牌|토큰"
 )
 # ... and none that are public or no key at all: digests, commits, ids, addresses, a KMS's key ids.
-_NOT_KEYS_HEADING = re.compile(
+_NOT_KEYS_HEADING = lazy_compile(
     r"(?<![a-z])(?:commits?|sha\d*|md5|checksums?|hash(?:es)?|digests?|revisions?|builds?|releases?|versions?|"
     r"fingerprints?|requests?|ids?|uuids?|public|primary|foreign|rows?|objects?|addresses|contracts?|kms|"
     r"rotat\w*|expired|revoked|key changes|artifacts?|examples?|placeholders?)(?![a-z])"

@@ -25,6 +25,7 @@ from collections.abc import Iterator
 
 from securemem.pii.accounts import NOT_A_LOCK_CODE
 from securemem.pii.normalize import viewed_words
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import COUNTED, YEAR, Scan, index_words
 
 Hit = tuple[str, int, int]
@@ -120,21 +121,21 @@ _CJK_CODES = ("密码", "密碼", "暗証番号", "비밀번호", "비번")
 
 _STOPS = ".!?;\n"
 _CLAUSE_BACK = 48  # characters before a code word read for its lock's word
-_WORD = re.compile(r"[^\W\d_]+(?:['’ʼ][^\W\d_]+)?")
+_WORD = lazy_compile(r"[^\W\d_]+(?:['’ʼ][^\W\d_]+)?")
 # The word right before a code word, a colon maybe between ("Sleutelkluis bij de achteringang: code 0458").
-_WORD_BEFORE = re.compile(r"(?P<word>[^\W\d_]+)[ \t]*:?[ \t]+$")
+_WORD_BEFORE = lazy_compile(r"(?P<word>[^\W\d_]+)[ \t]*:?[ \t]+$")
 # A code word is found by its stem (a literal search the engine runs at C speed), then read whole: the word it
 # stands in, which ends with one of _CODE_WORDS; what comes before in the word is its compound's first part.
-_CODE_STEM = re.compile("|".join(sorted({word[:3] for word in _CODE_WORDS}, key=len, reverse=True)))
+_CODE_STEM = lazy_compile("|".join(sorted({word[:3] for word in _CODE_WORDS}, key=len, reverse=True)))
 # ... in ASCII text read from the scan's words (found with the gates' in one pass: the pattern, whose stems start
 # with "c", "k", "m" and "s", stopped at most letters of prose).
 _ASCII_STEMS = index_words(*(word[:3] for word in _CODE_WORDS if word[:3].isascii()))
-_CODE_END = re.compile(
+_CODE_END = lazy_compile(
     "(?:" + "|".join(re.escape(word) for word in sorted(_CODE_WORDS, key=len, reverse=True)) + r")\Z"
 )
-_LETTERS_BACK = re.compile(r"[^\W\d_]{0,24}\Z")
-_LETTERS_ON = re.compile(r"[^\W\d_]*")
-_LETTER = re.compile(r"[^\W\d_]")
+_LETTERS_BACK = lazy_compile(r"[^\W\d_]{0,24}\Z")
+_LETTERS_ON = lazy_compile(r"[^\W\d_]*")
+_LETTER = lazy_compile(r"[^\W\d_]")
 
 
 def _stems(scan: Scan) -> list[tuple[int, int]]:
@@ -172,14 +173,14 @@ def _code_words(scan: Scan) -> Iterator[tuple[int, int, str]]:
 
 
 # After the code word: at most eight words (a number of one or two digits among them), a colon or "=", the value.
-_TO_VALUE = re.compile(
+_TO_VALUE = lazy_compile(
     r"(?P<gap>(?:[ \t]+(?:[^\s\d.!?;:=]+|[0-9]{1,2}(?=[ \t])|,)){0,8}?)[ \t]*(?:[:=][ \t]*)?"
     # (or an intercom's flat, its key "К" and the code: "код домофона 789К6432", as the view writes it: reviewer CF)
     r"(?<![^\s:=])(?P<value>[#*]?(?:(?=[0-9a-d]{4})[0-9]{1,6}[a-d]|[0-9]{1,4}k[0-9]{3,6}|[0-9]{3,8}[#*]?)(?![\w]))"
 )
 # The value ends its clause: the text's or line's end, a stop, a bracket, a quote, or a word that goes on
 # to when or what for ("1967 efter kl 18", "2580 etter kl 20", "2468B voor de monsterkluis").
-_END = re.compile(
+_END = lazy_compile(
     # (blanks possessive, a word after them behind a look-back: two runs side by side were quadratic, an attacker's)
     r"(?=[ \t]*+(?:$|[.,;!?)\]\"'»”」）。，、।\r\n]|-[ \t]|(?<=[ \t])(?:after|then|for|and|efter|etter|och|og|nach|und|"
     r"für|après|puis|pour|et|después|luego|para|y|depois|e|dopo|poi|per|daarna|dan|voor|en|po|potem|dla|i|pro|a|"
@@ -195,7 +196,7 @@ _END = re.compile(
 )
 # Words in the clause that make the number another thing's code (a product's, an error's, a shipment's,
 # a postcode, a tax's).
-_OTHER_CODE = re.compile(
+_OTHER_CODE = lazy_compile(
     r"(?:ошибк|помилк|σφάλμα|σφαλμα|foutcode|statuscode|responsecode|virhekoodi|fehlercode|hibakód|chybový)"
     r"|(?<![^\W\d_])(?:error|errors|erreur|erro|fehler|fout|błąd|błędu|bledu|chyba|hiba|virhe|hata|errore|"
     r"status|http|product|produit|produkt|producto|produto|prodotto|article|artikel|artículo|item|sku|model|"
@@ -212,7 +213,7 @@ _OTHER_CODE = re.compile(
     r"(?![^\W\d_])"
 )
 # Before a four-digit value, what makes it a year ("changed in 2019", "seit 2024", "od roku 2023").
-_YEAR_BEFORE = re.compile(
+_YEAR_BEFORE = lazy_compile(
     r"(?:^|[ \t])(?:in|since|from|until|till|ab|seit|bis|im|jahr|en|depuis|année|desde|año|em|ano|dal|nel|"
     r"anno|sinds|vanaf|sedan|siden|od|roku|rok|roce|óta|ében|vuonna|yılında|năm|tahun|sejak)[ \t]*$"
 )
@@ -277,13 +278,13 @@ def _is_key(word: str) -> bool:
 # Lindenlaan 23, 3581 GB Utrecht, code 2645", "nyckelgömma hos Sven Berg, Storgatan 5, ..., kod 0311" (reviewer
 # BB: a home-care provider's nurses' notes). Only a key box's own word (a box that holds keys), the code word
 # alone (no compound, no word between it and the value), and no other thing's code on the way.
-_KEY_BOX_WORDS = re.compile(
+_KEY_BOX_WORDS = lazy_compile(
     r"(?<![^\W\d_])(?:nøgleboks|nøkkelboks|nyckelgömma|nyckelbox|nyckelskåp|sleutelkluis|sleutelkastje|lockbox|"
     r"lock box|keybox|key box|key safe|keysafe|schlüsselbox|schlüsseltresor|schlüsselsafe|kulcsdoboz|avainsäilö|"
     r"avainkaappi|boîte à clés|boite à clés|caja de llaves|caixa de chaves|cassetta chiavi|sejf na klucze)"
 )
 _BOX_BACK = 120  # characters before the code word read for the box
-_OPENS_CLAUSE = re.compile(r"[,;:][ \t]*$")  # the code word opens its clause
+_OPENS_CLAUSE = lazy_compile(r"[,;:][ \t]*$")  # the code word opens its clause
 
 
 def _box_named_before(lower: str, at: int, pre: str, gap: list[str]) -> bool:
@@ -303,10 +304,12 @@ def _box_named_before(lower: str, at: int, pre: str, gap: list[str]) -> bool:
 
 # A box of keys: its keys' word is not the key blank's or the product key's that NOT_A_LOCK_CODE refuses
 # ("codice della cassetta chiavi 4583", "código da caixa de chaves 2291": reviewer BB).
-_BOX_OF_KEYS = re.compile(
+_BOX_OF_KEYS = lazy_compile(
     r"(?:cassetta|caixa|caja|scatola)[ \t]+(?:(?:delle|de|das|da|di|per)[ \t]+)?(?:chiavi|chaves)"
 )
-_BOX_WHERE = re.compile(r"[ \t]+(?:hos|bij|chez|bei|ved|vid|på|at|by|near|next to|beside|am|an der|an|naast|i|in)[ \t]")
+_BOX_WHERE = lazy_compile(
+    r"[ \t]+(?:hos|bij|chez|bei|ved|vid|på|at|by|near|next to|beside|am|an der|an|naast|i|in)[ \t]"
+)
 
 
 def _clause_before(lower: str, at: int) -> str:
@@ -332,11 +335,11 @@ def _value_ok(lower: str, start: int, end: int, value: str, gap: list[str]) -> b
 
 # Italian's "per" before a title or a client's word is "for" someone, not "per" a period ("cassetta chiavi 4583
 # per la signora Rosa Bianchi": reviewer BB; "2500 per la manutenzione annuale" is a sum: an attacker's round).
-_FOR_SOMEONE = re.compile(
+_FOR_SOMEONE = lazy_compile(
     r"[ \t]+per[ \t]+(?:(?:la|il|lo|i|gli|le|l')[ \t]+)?(?:signora|signor|sig\.?|sig\.ra|dott\.?|dottoressa|paziente|"
     r"cliente|famiglia|utente|assistit[ao])(?![^\W\d_])"
 )
-_YEAR_STOP = re.compile(r"[.,;!?)](?![0-9])")
+_YEAR_STOP = lazy_compile(r"[.,;!?)](?![0-9])")
 
 
 def find_lock_codes(scan: Scan) -> Iterator[Hit]:
@@ -405,7 +408,7 @@ _SCRIPT_LOCK_PHRASES = viewed_words(
     "code du boitier à clés",
     "code de la boîte à clés",
 )
-_SCRIPT_LOCK = re.compile(
+_SCRIPT_LOCK = lazy_compile(
     "(?:" + "|".join(re.escape(phrase) for phrase in sorted(_SCRIPT_LOCK_PHRASES, key=len, reverse=True)) + ")"
     r"(?:[ \t]*[^\s\d.,;:!?#*]{1,16}){0,2}?[ \t]*[:：]?[ \t]*(?P<value>[#*]?[0-9]{3,8}[#*]?)(?![\w])"
 )
@@ -429,7 +432,7 @@ def _script_lock_codes(lower: str) -> Iterator[Hit]:
 # A lock that "opens with" or "takes" its code, its place maybe between ("Lockbox at Flat 3, 27 Gorse Road, Leeds
 # LS9 6HX opens with 8326; the building door takes 6536#": reviewer BB). Only a lock's word in English (the
 # sentence is English's), four to eight digits, the clause's end after them.
-_OPENS_WITH = re.compile(
+_OPENS_WITH = lazy_compile(
     r"(?<![^\W\d_])(?:lockbox|lock box|key ?box|key ?safe|keypad|padlock|door|gate|safe)(?![^\W\d_])"
     r"[^.;!?\n]{0,80}?[ \t](?P<verb>opens with|unlocks with|takes)[ \t]+"  # the verbs may_hold_lock_code knows
     r"(?P<value>#?[0-9]{4,8}[#*]?)(?![\w])"
@@ -439,7 +442,7 @@ _OPENS_WITH = re.compile(
 # A lock that is opened by a code, its code right after it with no word for a code ("alarm code 7889, lockbox 6302 on
 # side door", "digicode C6004", a French entry code led by its keypad's letter: reviewer CF); a Japanese building's
 # auto-lock's release number ("オートロック解除番号 2862"): four to eight digits.
-_SELF_CODED = re.compile(
+_SELF_CODED = lazy_compile(
     r"(?<![^\W\d_])(?:lockbox|lock box|keybox|key box|keysafe|key safe|digicode|combo lock|combination lock|padlock"
     r"|オートロック(?:解除)?(?:番号|暗証番号)?)(?![^\W\d_])"
     r"[ \t]*+(?:[:=][ \t]*+|(?:は)[ \t]*+)?(?P<value>#?(?:[a-d][0-9]{4,7}|[0-9]{4,8}[#*]?))(?![\w])"
@@ -447,7 +450,7 @@ _SELF_CODED = re.compile(
 # The code ends its clause, or the lock's place follows ("6302 on side door"): not a model's number before what it is
 # sold as or where it stands ("padlock 8500 by Abus", "Lockbox 1800 near Aisle 12", "combination lock 4400 for the
 # lockers", "Cadenas padlock 2500 en promo": an attacker's round), nor one after an article ("the lock box 5000").
-_SELF_CODED_END = re.compile(
+_SELF_CODED_END = lazy_compile(
     r"[ \t]*(?:$|[.,;!?)\]\"'»”」）。，、\r\n])"
     r"|[ \t]+on[ \t]+(?:the[ \t]+)?(?:side|front|back|rear|garage|gate|door|porch|shed|wall|fence|left|right)"
     r"(?![^\W\d_])",
@@ -458,9 +461,9 @@ _SELF_CODED_END = re.compile(
 # ("オートロック解除番号"). A lock's word and a number alone are a product's model or an address as often ("Remit
 # payments to ACME Corp, Lockbox 774411, Pittsburgh", "We stock the Abus padlock 8500.", "Intratone digicode 2024.":
 # a round of attacks on the README's promises, each a write refused whole).
-_CODE_SPOKEN = re.compile(r"(?<![^\W\d_])(?:code|codes|pin|combo|combination|access)(?![^\W\d_])")
+_CODE_SPOKEN = lazy_compile(r"(?<![^\W\d_])(?:code|codes|pin|combo|combination|access)(?![^\W\d_])")
 _CODE_REACH = 48  # characters of the clause before a lock's word read for a code's word
-_PLACE_AFTER = re.compile(r"[ \t]++on[ \t]")
+_PLACE_AFTER = lazy_compile(r"[ \t]++on[ \t]")
 
 
 def _code_spoken_of(lower: str, match: re.Match[str]) -> bool:
@@ -474,7 +477,7 @@ def _code_spoken_of(lower: str, match: re.Match[str]) -> bool:
     return _CODE_SPOKEN.search(lower, max(low, stop + 1), match.start()) is not None
 
 
-_PRODUCT_BEFORE = re.compile(r"(?<![^\W\d_])(?:the|a|an|our|this|that|new|ordered|bought|buy)[ \t]+\Z")
+_PRODUCT_BEFORE = lazy_compile(r"(?<![^\W\d_])(?:the|a|an|our|this|that|new|ordered|bought|buy)[ \t]+\Z")
 _SELF_CODED_WORDS = index_words("lockbox", "lock box", "keybox", "key box", "keysafe", "key safe", "digicode",
                                 "combo lock", "combination lock", "padlock", "オートロック")  # fmt: skip
 
@@ -493,12 +496,12 @@ def _self_coded(lower: str) -> Iterator[Hit]:
         yield "PASSWORD", *match.span("value")
 
 
-_CJK_VALUE = re.compile(r"[ \t]*(?:[:：=][ \t]*|(?:は|是|为|는|은)[ \t]*)?(?P<value>[#*]?[0-9]{3,8}[#*]?)(?![0-9])")
+_CJK_VALUE = lazy_compile(r"[ \t]*(?:[:：=][ \t]*|(?:は|是|为|는|은)[ \t]*)?(?P<value>[#*]?[0-9]{3,8}[#*]?)(?![0-9])")
 
 
 # A year, a count, a sum or a period after the number ("钥匙和密码2024年3月统一更换", "保险箱密码 360 天更换一次",
 # "キーボックス暗証番号 365日ごとに更新": an attacker's round).
-_CJK_COUNTED = re.compile(r"[ \t]*(?:年|天|日|次|元|円|个|個|件|回|度|号|년|일|회|번|원|개)")
+_CJK_COUNTED = lazy_compile(r"[ \t]*(?:年|天|日|次|元|円|个|個|件|回|度|号|년|일|회|번|원|개)")
 
 
 def _cjk_lock_codes(lower: str) -> Iterator[Hit]:

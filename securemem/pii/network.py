@@ -8,24 +8,25 @@ from collections.abc import Iterator
 from itertools import chain
 
 from securemem.pii.normalize import as_viewed
-from securemem.pii.scan import Scan, Span, accepted
+from securemem.pii.patterns import lazy_compile
+from securemem.pii.scan import Scan, Span, accepted, index_words
 
 # Not glued to a word or to more dotted numbers: "1.2.3.4.5" (a version) holds no address.
 # An underscore may join it to a name ("backup_192.168.1.10.tar.gz"), an ellipsis to what comes before
 # ("established between 85.103.124.133[...]...62.71.152.105[...]", strongSwan's log), not a range
 # of versions ("1.2...1.2.3.4").
-_IPV4 = re.compile(
+_IPV4 = lazy_compile(
     r"[0-9](?<![A-Za-z0-9][0-9])(?<![^.]\.[0-9])(?<![0-9]\.\.[0-9])(?<![0-9]\.\.\.[0-9])[0-9]{0,2}"
     r"(?:\.[0-9]{1,3}){3}(?![A-Za-z0-9]|\.[0-9])"
 )
 # "version 10.0.0.1" and "build 1.2.3.4" are release numbers that happen to have four parts.
 # The word may end a name, and a quote or a bracket may follow it: 'AssemblyVersion("1.0.0.0")'.
-_OID_LINE = re.compile(r"\boids?\b|object identifier|\basn\.1\b", re.IGNORECASE)
+_OID_LINE = lazy_compile(r"\boids?\b|object identifier|\basn\.1\b", re.IGNORECASE)
 # SNMP's words name the arcs under ISO's identified organisations ("The SNMP subtree 1.3.6.1 covers the
 # internet branch": reviewer AB); only those, which no host's address starts with in practice: "SNMP agent
 # at 10.0.0.5" and "SNMP trap from 2.16.5.10" keep theirs.
-_SNMP_LINE = re.compile(r"\b(?:snmp(?:v[123]c?)?|mibs?|subtrees?|oid[ _\-]?tree)\b", re.IGNORECASE)
-_CLAUSE_START = re.compile(r"(?:^|\n)[ \t]*[0-9](?:\.[0-9]){3}\.?[ \t]+[A-Z(]", re.MULTILINE)
+_SNMP_LINE = lazy_compile(r"\b(?:snmp(?:v[123]c?)?|mibs?|subtrees?|oid[ _\-]?tree)\b", re.IGNORECASE)
+_CLAUSE_START = lazy_compile(r"(?:^|\n)[ \t]*[0-9](?:\.[0-9]){3}\.?[ \t]+[A-Z(]", re.MULTILINE)
 # "Version" in the most used languages, as the view writes it (Cyrillic and Greek letters that look Latin
 # are Latin there, marks dropped): Chinese, Japanese, Korean, Hindi, Bengali, Spanish, Portuguese, Italian,
 # Russian, Ukrainian, Polish, Czech, Dutch, Turkish, Indonesian, Vietnamese, Arabic and Persian (the
@@ -53,7 +54,7 @@ _RELEASE_OF = as_viewed(
         "펌웨어", "固件", "软件",
     )
 )  # fmt: skip
-_VERSION_WORDS = re.compile(
+_VERSION_WORDS = lazy_compile(
     r"(?:version(?:[_\-]?(?:name|code|string|number|info))?|framework|\b(?:ver|rev|revision|release|build|firmware|v|sections?|"
     r"clauses?|chapters?|figure|fig|requirements?|paragraphs?|appendix|annex|articles?|oid|abschnitt|kapitel|ziffer|absatz|"
     r"chapitre|sección|seccion|capítulo|capitulo|apartado|timecode|refer to|see|oracle|patch(?: set)?|windows|"
@@ -90,11 +91,11 @@ _VERSION_WORDS = re.compile(
 
 # Two colons at most five characters apart: every IPv6 address with two groups has this, and a
 # literal ':' lets the engine skip most of the text.
-_IPV6_HINT = re.compile(r":[0-9A-Fa-f]{0,4}:")
+_IPV6_HINT = lazy_compile(r":[0-9A-Fa-f]{0,4}:")
 # A link-local address's zone: the interface ("%eth0", "%en0", "%wlan0.100") or its number ("%5"), not
 # "%off" or "%CPU" after something with colons (a fresh attacker's round).
 _ZONE = r"(?:%(?:25)?(?:[0-9]{1,3}|[A-Za-z]{1,15}[0-9]{1,4}(?:\.[0-9]{1,4})?)(?![\w.\-]))?"  # "%25": in a URL
-_IPV6 = re.compile(
+_IPV6 = lazy_compile(
     r"""
     (?<![\w.])                 # a colon may come before: a key's ("addr:fe80::1ff:..."); ipaddress decides
     (?:[0-9A-Fa-f]{0,4}:){2,7}
@@ -106,7 +107,7 @@ _IPV6 = re.compile(
     """,
     re.X,
 )
-_MAC_GROUP = re.compile(r"[0-9A-Fa-f]{2}")
+_MAC_GROUP = lazy_compile(r"[0-9A-Fa-f]{2}")
 
 
 def find_ipv4(scan: Scan) -> Iterator[Span]:
@@ -184,7 +185,7 @@ def _object_identifier(scan: Scan, match: re.Match[str], octets: list[str]) -> b
 # holds 131,072 addresses, an IPv6 /32 is what a provider is given); a longer one narrows to one
 # site ("route add 192.168.50.0/24 via ...", which the reviewers label an address) and is read as
 # an address. /31 and /32 (and IPv6 /127, /128) name hosts.
-_PREFIX = re.compile(r"/([0-9]{1,3})(?![0-9]|\.[0-9])")  # a full stop may end the sentence ("... except 10.0.0.0/8.")
+_PREFIX = lazy_compile(r"/([0-9]{1,3})(?![0-9]|\.[0-9])")  # a full stop may end the sentence ("... except 10.0.0.0/8.")
 _IPV4_PROVIDER = 15
 _IPV4_HOSTS = 30  # /31 and /32 name hosts
 _IPV6_PROVIDER = 32
@@ -212,8 +213,8 @@ def _private(value: int) -> bool:
 
 
 # A loopback address with a port after it, or after a word that binds a service to it.
-_PORT_AFTER = re.compile(r":[0-9]{1,5}(?![0-9])")
-_LISTEN_WORDS = re.compile(r"\b(?:bind|binds|bound|listen|listens|listening)(?:[ \t]+(?:on|to|at))?[ \t:=\"']{1,3}$")
+_PORT_AFTER = lazy_compile(r":[0-9]{1,5}(?![0-9])")
+_LISTEN_WORDS = lazy_compile(r"\b(?:bind|binds|bound|listen|listens|listening)(?:[ \t]+(?:on|to|at))?[ \t:=\"']{1,3}$")
 
 
 def _local_endpoint(scan: Scan, match: re.Match[str]) -> bool:
@@ -223,7 +224,7 @@ def _local_endpoint(scan: Scan, match: re.Match[str]) -> bool:
 
 
 # The line names an address before the number ("build agent ip -> build: 10.1.2.3").
-_ADDRESS_WORDS = re.compile(r"\b(?:ip|ipv4|ip[ _\-]?addr(?:ess)?|addr|address)\b")
+_ADDRESS_WORDS = lazy_compile(r"\b(?:ip|ipv4|ip[ _\-]?addr(?:ess)?|addr|address)\b")
 
 
 def _release_or_clause(scan: Scan, match: re.Match[str], octets: list[str]) -> bool:
@@ -250,7 +251,7 @@ _CJK_COUNTERS = frozenset("項条章節款조항장절")
 
 
 # Four numbers of a release, and what comes before them on their line.
-_RELEASE_BEFORE = re.compile(r"(?<![0-9.])(?P<head>[0-9]\.[0-9]{1,3})\.[0-9]{1,3}\.[0-9]{1,3}(?![0-9.])")
+_RELEASE_BEFORE = lazy_compile(r"(?<![0-9.])(?P<head>[0-9]\.[0-9]{1,3})\.[0-9]{1,3}\.[0-9]{1,3}(?![0-9.])")
 
 
 def _release_sibling(scan: Scan, match: re.Match[str], octets: list[str]) -> bool:
@@ -311,10 +312,10 @@ def find_ipv6(scan: Scan) -> Iterator[Span]:
 
 # An address followed by a label's colon: ping's "64 bytes from 2a02:...:ed37: icmp_seq=1", a log's
 # "peer fe80::1: connection reset". The colon is not the address's: it ends the field.
-_IPV6_LABEL = re.compile(r"(?<![\w.:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{1,4}" + _ZONE + r"(?=:(?:[ \t\r\n]|$))")
+_IPV6_LABEL = lazy_compile(r"(?<![\w.:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{1,4}" + _ZONE + r"(?=:(?:[ \t\r\n]|$))")
 
 
-_RELEASE_LINE = re.compile(r"\b(?:version|firmware|release|build|image|rollback|upgrade[ds]?|patch)\b")
+_RELEASE_LINE = lazy_compile(r"\b(?:version|firmware|release|build|image|rollback|upgrade[ds]?|patch)\b")
 
 
 # A release upgraded from one number to another: "Upgraded switch firmware from 4.1.12.7 to 4.1.13.0"
@@ -322,14 +323,14 @@ _RELEASE_LINE = re.compile(r"\b(?:version|firmware|release|build|image|rollback|
 # say so (a few words may come between: whose, where), and so does the pair: "updated the software from
 # 10.0.0.5" may name the server it came from. "updated the DNS record from 1.1.1.1 to 8.8.8.8" names no
 # release and keeps its addresses, and so does "pushed firmware 4.1.12.7 to 10.0.0.5".
-_RELEASE_PATH = re.compile(
+_RELEASE_PATH = lazy_compile(
     r"\b(?:upgrad|updat|downgrad|roll(?:ed|ing)? back|revert|flash|bump|patch)[a-z]*(?:[ \t]+[a-z][a-z\-]*){0,3}?"
     r"(?:[ \t]+(?:firmware|software|bios|kernel|os|release|version|driver)s?"
     r"(?:[ \t]+(?:on|at|in|for)[ \t]+[^\s;,]{1,40})?[ \t]+from"  # "firmware on 10.0.0.5 from ..."
     r"|[ \t]+from[ \t]+(?:firmware|software|bios|kernel|os|release|version|driver)s?)"
     r"[ \t]+(?:v?(?P<old>[0-9]+)(?:\.[0-9]+){1,3}[ \t]+(?:to|->|→)[ \t]+)?$"
 )
-_TO_NEW = re.compile(r"[ \t]+(?:to|->|→)[ \t]+v?(?P<new>[0-9]+)(?:\.[0-9]+){1,3}(?![0-9.])")
+_TO_NEW = lazy_compile(r"[ \t]+(?:to|->|→)[ \t]+v?(?P<new>[0-9]+)(?:\.[0-9]+){1,3}(?![0-9.])")
 
 
 def _release_path(scan: Scan, match: re.Match[str]) -> bool:
@@ -359,7 +360,7 @@ def _numbered_sibling(scan: Scan, match: re.Match[str], octets: list[str]) -> bo
 # A clause's, a section's or a table's number, then others joined to it ("clause 2.4.1.3 supersedes
 # 1.9.2.10", "sections 4.1.2.3 and 4.1.2.5", "Table 3.1.2.1 to 3.1.2.4", reviewer AA): of one kind
 # with the first, which its word names.
-_NUMBERED_LIST = re.compile(
+_NUMBERED_LIST = lazy_compile(
     r"(?:\b(?:sections?|clauses?|chapters?|articles?|annex(?:es)?|appendix|appendices|paragraphs?|para|"
     r"requirements?|tables?|items?|steps?|rules?|controls?|abschnitt|kapitel|ziffer|absatz|artikel|chapitre|"
     r"sección|seccion|capítulo|capitulo|apartado|artículo|articolo|cláusula|clausula|clausola)|§)[ \t.]{0,3}"
@@ -384,16 +385,16 @@ def _path_component(text: str, start: int, end: int) -> bool:
 
 # "Chrome/122.0.0.0 Safari/537.36": a product's version, after a name of letters; not a host's address after a
 # node's name ("Node: node-pool-y14h/192.168.129.211", kubectl's: reviewer BM)
-_PRODUCT_SLASH = re.compile(r"(?<![a-z0-9_\-])[a-z]+/$")
+_PRODUCT_SLASH = lazy_compile(r"(?<![a-z0-9_\-])[a-z]+/$")
 # Netmasks: contiguous ones from the left ("255.255.255.0", "255.255.240.0"), /8 to /31
 # (255.255.255.255 is an address too).
-_MASK_WORDS = re.compile(r"(?:mask|netmask|subnet)[^0-9\n]{0,12}$")
+_MASK_WORDS = lazy_compile(r"(?:mask|netmask|subnet)[^0-9\n]{0,12}$")
 _MASKS = frozenset(
     ".".join(str((((1 << 32) - (1 << (32 - bits))) >> shift) & 255) for shift in (24, 16, 8, 0))
     for bits in range(8, 32)
 )
-_SECTION_WORDS = re.compile(r"\b(?:table|tab|req|item|step|rule|control|ctrl|criterion|§)[^0-9a-z\n]{0,3}$")
-_SLICE = re.compile(r"[0-9]+::[0-9]+")
+_SECTION_WORDS = lazy_compile(r"\b(?:table|tab|req|item|step|rule|control|ctrl|criterion|§)[^0-9a-z\n]{0,3}$")
+_SLICE = lazy_compile(r"[0-9]+::[0-9]+")
 
 
 def _is_ipv6(match: re.Match[str]) -> bool:
@@ -442,7 +443,7 @@ def _piece_of_a_network(match: re.Match[str]) -> bool:
     return True
 
 
-_ADDRESS_KEY = re.compile(
+_ADDRESS_KEY = lazy_compile(
     r"(?i:\b(?:ip|ipv6|addr|address|forwarded(?:-for)?|x-real-ip|remote[_\-]?addr|client[_\-]?ip|peer|from|src|dst))"
     r"[\"']?[ \t]*[:=][ \t]*[\"']?$"
 )
@@ -457,7 +458,8 @@ def _looks_like_mac(candidate: str, groups: list[str]) -> bool:
 # A search of the text, which spares listing its numbers (find_ipv4 lists them when this is found).
 # Led by the literal dot, the digit before it in a lookbehind: the engine skips from dot to dot,
 # five to nine times faster than a pattern led by a digit class.
-_DOTTED_QUAD = re.compile(r"\.(?<=[0-9]\.)[0-9]{1,3}\.[0-9]{1,3}\.[0-9]")
+_DOTTED_QUAD = lazy_compile(r"\.(?<=[0-9]\.)[0-9]{1,3}\.[0-9]{1,3}\.[0-9]")
+_QUAD_DIGITS = 4
 
 
 def may_hold_ip_address(scan: Scan) -> bool:
@@ -465,7 +467,8 @@ def may_hold_ip_address(scan: Scan) -> bool:
     _IPV4 holds them), or two colons close together followed by the IPv6 hint (find_ipv6 stops
     without). Prose with two colons ("Note: ... Budget: ...") has neither."""
     text = scan.text
-    if "." in text and _DOTTED_QUAD.search(text) is not None:
+    # (a dotted quad holds four ASCII digits: text with fewer, most prose, skips the pattern)
+    if scan.digit_count >= _QUAD_DIGITS and "." in text and _DOTTED_QUAD.search(text) is not None:
         return True
     if ":" not in text:
         return False
@@ -492,22 +495,26 @@ _UNITS = {word: value for value, word in enumerate(_ONES_WORDS.split())} | {"oh"
 _TEENS = {word: value for value, word in enumerate(_TEENS_WORDS.split(), 10)}
 _TENS = {word: value * 10 for value, word in enumerate(_TENS_WORDS.split(), 2)}
 _SAID_NUMBER_WORDS = frozenset({*_UNITS, *_TEENS, *_TENS, "hundred", "and"})
-_SAID_DOT = re.compile(r"(?<![a-z])dot(?![a-z])")
-_SAID_WORD = re.compile(r"[a-z]+")
-_SAID_BETWEEN_DOTS = re.compile(r"[ \t]+[a-z]+(?:[ \t\-]+[a-z]+){0,4}[ \t]+")
-_SAID_GAP = re.compile(r"[ \t\-]+")
-_ADDRESS_SAID = re.compile(r"(?<![a-z])(?:ip|ipv4|ip address|address|addr)(?![a-z])")
+_SAID_DOT = lazy_compile(r"(?<![a-z])dot(?![a-z])")
+_SAID_WORD = lazy_compile(r"[a-z]+")
+_SAID_BETWEEN_DOTS = lazy_compile(r"[ \t]+[a-z]+(?:[ \t\-]+[a-z]+){0,4}[ \t]+")
+_SAID_GAP = lazy_compile(r"[ \t\-]+")
+_ADDRESS_SAID = lazy_compile(r"(?<![a-z])(?:ip|ipv4|ip address|address|addr)(?![a-z])")
 _ADDRESS_REACH = 80
-_RELEASE_SAID = re.compile(
+_RELEASE_SAID = lazy_compile(
     r"(?<![a-z])(?:version|release|firmware|build|update|upgrade|upgraded|kernel|runtime|v|section|clause|chapter|rfc)"
     r"(?![a-z])[^.\n]{0,24}$"
 )
 _OCTET_MOST_WORDS = 5
 
 
+_DOT_WORD = " dot "
+index_words(_DOT_WORD)  # among the gates' words: text without it (most) is not counted through
+
+
 def may_hold_said_ip(scan: Scan) -> bool:
     lower = scan.lower
-    return lower.count(" dot ") >= 3 and _ADDRESS_SAID.search(lower) is not None
+    return _DOT_WORD in scan.words and lower.count(_DOT_WORD) >= 3 and _ADDRESS_SAID.search(lower) is not None
 
 
 def _said_octet(words: list[str]) -> int | None:

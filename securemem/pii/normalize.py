@@ -47,8 +47,10 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from functools import lru_cache
 
+from securemem.pii.patterns import lazy_compile
+
 # Characters that are not plain printable ASCII (tab, LF, CR and space to tilde are).
-_IRREGULAR_RUN = re.compile(r"[^\t\n\r\f\v\x20-\x7e]+")
+_IRREGULAR_RUN = lazy_compile(r"[^\t\n\r\f\v\x20-\x7e]+")
 _KEEP_CONTROLS = frozenset("\t\n\r\f\v")
 # Printable ASCII and the whitespace controls: text made only of these is its own view.
 _PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r\x0b\x0c"
@@ -67,7 +69,7 @@ _SLASHES = frozenset("\u2044\u2215")  # fraction and division slashes, which NFK
 _COLONS = frozenset("\ua789\u1365\u1366")
 _READ_AS = {**_STOPS, **dict.fromkeys(_COLONS, ":")}  # what stops and colons are read as
 # Digits NFKC writes with brackets or a stop ("⑴" U+2474, "⒈" U+2488, "🄁" U+1F101).
-_DECORATED_DIGITS = re.compile(r"\(([0-9]+)\)|([0-9]+)[.,]")
+_DECORATED_DIGITS = lazy_compile(r"\(([0-9]+)\)|([0-9]+)[.,]")
 # Cyrillic and Greek letters that are drawn like Latin ones (Unicode confusables, the common part).
 _CONFUSABLES = dict(
     zip(
@@ -150,11 +152,11 @@ def fold(char: str) -> str:
 
 # The names of symbols drawn as a Latin letter that NFKC keeps: "NEGATIVE SQUARED LATIN CAPITAL LETTER A",
 # "REGIONAL INDICATOR SYMBOL LETTER D".
-_LETTER_NAME = re.compile(r"(?:LATIN (?:CAPITAL|SMALL) LETTER|SYMBOL LETTER) ([A-Z])$")
+_LETTER_NAME = lazy_compile(r"(?:LATIN (?:CAPITAL|SMALL) LETTER|SYMBOL LETTER) ([A-Z])$")
 
 
 _DIGIT_NAMES = ("ZERO", "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE")
-_DIGIT_NAME = re.compile(rf"\bDIGIT ({'|'.join(_DIGIT_NAMES)})$")
+_DIGIT_NAME = lazy_compile(rf"\bDIGIT ({'|'.join(_DIGIT_NAMES)})$")
 
 
 def _drawn_as(char: str) -> str:
@@ -190,8 +192,8 @@ _NUMERALS = "〇零一二三四五六七八九幺"
 # as the dash.
 _GROUP_MARKS = " \\-.・"  # what sets a number's groups apart in any reading
 _SAID_DASHES = "のノ"  # ... and Japanese's, only between a phone's groups (see _run_as_digits)
-_NUMERAL_RUN = re.compile(rf"[{_NUMERALS}0-9](?:[{_GROUP_MARKS}{_SAID_DASHES}]?[{_NUMERALS}0-9]){{5,}}")
-_NUMERAL_RUN_PLAIN = re.compile(rf"[{_NUMERALS}0-9](?:[{_GROUP_MARKS}]?[{_NUMERALS}0-9]){{5,}}")
+_NUMERAL_RUN = lazy_compile(rf"[{_NUMERALS}0-9](?:[{_GROUP_MARKS}{_SAID_DASHES}]?[{_NUMERALS}0-9]){{5,}}")
+_NUMERAL_RUN_PLAIN = lazy_compile(rf"[{_NUMERALS}0-9](?:[{_GROUP_MARKS}]?[{_NUMERALS}0-9]){{5,}}")
 _NUMERAL_DIGITS = str.maketrans(_NUMERALS + _SAID_DASHES, "00123456789" + "1" + "-" * len(_SAID_DASHES))
 _NUMERALS_MIN = 2
 
@@ -207,7 +209,7 @@ def numerals_as_digits(text: str) -> str:
 
 
 # (between numerals too: "〇八〇ー三六九七ー八四三四", an attacker's round on reviewer CN's readers)
-_LONG_MARK = re.compile(
+_LONG_MARK = lazy_compile(
     rf"(?<=[0-9{_NUMERALS}])\u30fc(?=[0-9{_NUMERALS}])|(?<=[0-9{_NUMERALS}] )\u30fc(?= [0-9{_NUMERALS}])"
 )
 
@@ -224,7 +226,7 @@ def _run_as_digits(run: re.Match[str]) -> str:
     return found.translate(_NUMERAL_DIGITS)
 
 
-_PHONE_GROUPS = re.compile(
+_PHONE_GROUPS = lazy_compile(
     rf"[〇零0][{_NUMERALS}0-9]{{1,4}}([{_SAID_DASHES}])[{_NUMERALS}0-9]{{2,4}}\1[{_NUMERALS}0-9]{{2,4}}"
 )
 
@@ -252,10 +254,10 @@ _LETTER_TABLE = bytes(
 # the letter is not part of a word ("to 182", "95 latency", "10 Oct" are words beside numbers). Led
 # by the first digit of a run (the lookbehinds come after it): the engine skips from digit to digit at
 # C speed and tries each run once, and ordinary text has few digits.
-_TOUCH = re.compile(rb"0(?<!00)(?:(?<=L0)(?<!xL0)|(?<=L-0)(?<!xL-0)|(?<=L--0)(?<!xL--0)|0*+-{0,2}+L(?!x))")
+_TOUCH = lazy_compile(rb"0(?<!00)(?:(?<=L0)(?<!xL0)|(?<=L-0)(?<!xL-0)|(?<=L--0)(?<!xL--0)|0*+-{0,2}+L(?!x))")
 # A run of groups of digits and stand-in letters with at most two separators between groups.
-_LETTER_RUN = re.compile(rb"[0L]++(?:-{1,2}+[0L]++)*+")
-_GROUP = re.compile(rb"[0L]+")
+_LETTER_RUN = lazy_compile(rb"[0L]++(?:-{1,2}+[0L]++)*+")
+_GROUP = lazy_compile(rb"[0L]+")
 _0, _L = ord("0"), ord("L")
 _RUN_DIGITS = 6  # real digits a run needs before its letters are read as digits
 _LETTER_GROUP = 4  # a group of letters alone ("lO" for "10") is at most this long
@@ -411,13 +413,15 @@ _ATTRIBUTED_TAG = rf"""<{_INLINE_NAMES}\s(?:[^<>"']|"[^"<]{{0,256}}"|'[^'<]{{0,2
 # placeholder is written as one ("password: <your-password>").
 OTHER_TAGS = r"(?:</?(?i:label)(?:\s[^<>]{0,256})?/?>)+"
 # Every piece of markup a value's form is made without (a token names what a reader sees).
-MARKUP = re.compile(
+MARKUP = lazy_compile(
     rf"{_BARE_TAG}|{_ATTRIBUTED_TAG}|{OTHER_TAGS}|<!--[^<>]{{0,256}}?-->"
     # emphasis at a word's edge, not inside a name ("first__last@example.org" is another mailbox)
     r"|(?<![\w*])\*{1,3}(?=\w)|(?<=\w)\*{1,3}(?![\w*])|(?<!\w)__(?=\w)|(?<=\w)__(?!\w)|(?<!\w)~~(?=\w)"
     r"|(?<=\w)~~(?!\w)"
 )
-ATTRIBUTED_TAGS = re.compile(rf"(?:{_ATTRIBUTED_TAG}|{_BARE_TAG})*{_ATTRIBUTED_TAG}(?:{_ATTRIBUTED_TAG}|{_BARE_TAG})*")
+ATTRIBUTED_TAGS = lazy_compile(
+    rf"(?:{_ATTRIBUTED_TAG}|{_BARE_TAG})*{_ATTRIBUTED_TAG}(?:{_ATTRIBUTED_TAG}|{_BARE_TAG})*"
+)
 # and "=", "&" and "?" (a URL's query encoded inside another's: "...%3Faccess_token%3Db6zU...%26expires_in%3D3600",
 # a base64 value's padding "%3D": reviewer BW)
 _ESCAPED = {
@@ -432,7 +436,7 @@ _ESCAPED = {
     "26": "&",
     "3f": "?",
 }
-_ESCAPE = re.compile(
+_ESCAPE = lazy_compile(
     r"%(?:25)?(?P<pct>40|2[bBeEdD0fF6]|3[aAdDfF])"  # and escaped twice, as a redirect's URL inside another ("%2540")
     # What a page or a mail hides inside a word and a reader never sees: an HTML line-break hint
     # ("noor<wbr>@<wbr>bank<wbr>.com"), a soft hyphen or a zero-width space written as an entity;
@@ -519,7 +523,7 @@ _ESCAPE_MARKS = (
     "{.}",
     "{dot}",
 )
-_QUOTED_PRINTABLE = re.compile("quoted-printable", re.IGNORECASE)
+_QUOTED_PRINTABLE = lazy_compile("quoted-printable", re.IGNORECASE)
 
 
 # (escapes side by side: "=C3=A9", "=FC=DF"; not one alone, "color=FF0000", "JWT_SECRET=B5JAwF...": a value)
@@ -529,22 +533,22 @@ def _quoted_printable(original: str) -> bool:
     return _QUOTED_PRINTABLE.search(original) is not None or _QP_ESCAPES.search(original) is not None
 
 
-_QP_ESCAPES = re.compile("=[89A-F][0-9A-F]=[0-9A-F]{2}|=[89a-f][0-9a-f]=[89a-f][0-9a-f]|=3D[\"']")
+_QP_ESCAPES = lazy_compile("=[89A-F][0-9A-F]=[0-9A-F]{2}|=[89a-f][0-9a-f]=[89a-f][0-9a-f]|=3D[\"']")
 
 
-_QUOTED_LINE = re.compile(r"(?:\A|\n)[ \t]{0,3}>")
+_QUOTED_LINE = lazy_compile(r"(?:\A|\n)[ \t]{0,3}>")
 
 
 # Four numbers joined by another language's spoken dot: an address only where they are shaped as one (a first part
 # of 11 or more and a part of three digits: "172 titik 28 titik 154 titik 75") or the words before name one ("IP-Adresse
 # 10 Punkt 0 Punkt 12 Punkt 7"); not a law's, a clause's or a release's numbering ("Pasal 12 titik 3 titik 1 titik 4",
 # "Android 14 punto 0 punto 1 punto 2": an attacker's round on reviewer CK's readers).
-_SPOKEN_DOT = re.compile(r"[0-9] (?i:titik|punkt|punto|ponto|point|nokta|точка) [0-9]")  # (prose says "point" too)
-_SPOKEN_QUAD = re.compile(r"[0-9]{1,3}(?: (?i:titik|punkt|punto|ponto|point|nokta|точка) [0-9]{1,3}){3}(?![0-9])")
-_ADDRESS_NAMED = re.compile(
+_SPOKEN_DOT = lazy_compile(r"[0-9] (?i:titik|punkt|punto|ponto|point|nokta|точка) [0-9]")  # (prose says "point" too)
+_SPOKEN_QUAD = lazy_compile(r"[0-9]{1,3}(?: (?i:titik|punkt|punto|ponto|point|nokta|точка) [0-9]{1,3}){3}(?![0-9])")
+_ADDRESS_NAMED = lazy_compile(
     r"(?i:\bip\b|ip-?adress|adresse|address|direcci[oó]n|endere[cç]o|alamat|adres|\bадрес(?:а|у|ом|е|ы|ов|ам|ами|ах)?\b)"
 )
-_NUMBER = re.compile(r"[0-9]+")
+_NUMBER = lazy_compile(r"[0-9]+")
 
 
 def _spoken_address(original: str, at: int) -> bool:
@@ -601,8 +605,10 @@ def _may_escape(original: str) -> bool:
     )
 
 
-_GLUED_LOCAL = re.compile(r"(?:^|(?<=[\s,;:<\[\"'(]))[A-Za-z0-9][A-Za-z0-9._%+\-]{1,63}\Z")
-_GLUED_DOMAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*(?:\.[A-Za-z0-9\-]+)*\.(?P<tld>[A-Za-z]{2,12})(?![A-Za-z0-9_(])")
+_GLUED_LOCAL = lazy_compile(r"(?:^|(?<=[\s,;:<\[\"'(]))[A-Za-z0-9][A-Za-z0-9._%+\-]{1,63}\Z")
+_GLUED_DOMAIN = lazy_compile(
+    r"[A-Za-z0-9][A-Za-z0-9\-]*(?:\.[A-Za-z0-9\-]+)*\.(?P<tld>[A-Za-z]{2,12})(?![A-Za-z0-9_(])"
+)
 
 
 def _glued_at_address(text: str, start: int, end: int) -> bool:
@@ -620,8 +626,8 @@ def _glued_at_address(text: str, start: int, end: int) -> bool:
 
 # A key's name right before a "%3D", after a query's or a property's delimiter ("...%3Faccess_token%3D...",
 # "%26expires_in%3D3600") or at the text's start.
-_QUERY_KEY_BEFORE = re.compile(r"(?:[?&;\s\"'(]|%26|%3[fF])[A-Za-z_][A-Za-z0-9_.\-]{0,40}$")
-_KEY_AT_START = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]{0,40}$")
+_QUERY_KEY_BEFORE = lazy_compile(r"(?:[?&;\s\"'(]|%26|%3[fF])[A-Za-z_][A-Za-z0-9_.\-]{0,40}$")
+_KEY_AT_START = lazy_compile(r"[A-Za-z_][A-Za-z0-9_.\-]{0,40}$")
 _BASE64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
 
 
@@ -725,7 +731,7 @@ _NO_BREAK = frozenset("\u00a0\u202f")
 
 
 # A content line of iCalendar or vCard: its property's name, maybe parameters, then ":" (the line a fold continues).
-_PROPERTY_LINE = re.compile(r"[A-Z][A-Z0-9\-]{1,40}[;:]")
+_PROPERTY_LINE = lazy_compile(r"[A-Z][A-Z0-9\-]{1,40}[;:]")
 _FOLD_BACK = 4096  # the longest content line read back for its property's name
 
 

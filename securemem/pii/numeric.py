@@ -9,7 +9,8 @@ from collections.abc import Callable, Iterator
 
 from securemem.pii.checksums import IBAN_LENGTHS, card_number_valid, iban_valid, luhn_valid, ssn_valid
 from securemem.pii.normalize import viewed_words
-from securemem.pii.scan import COUNTED, Scan, Span, accepted
+from securemem.pii.patterns import lazy_compile
+from securemem.pii.scan import COUNTED, Scan, Span, accepted, index_words
 
 # Patterns start with a digit and check the character before it in a lookbehind placed after
 # that digit: the regex engine can then skip ahead to the next digit instead of trying every
@@ -50,10 +51,10 @@ _CARD_NAMES_SOURCE = (
 )
 # The labels a card number may be glued to ("VISA-4619...", "Karten-Nr.4273..."); after any other
 # word ("id-4111...") it is an identifier.
-_CARD_LABEL = re.compile(rf"(?:^|[^a-z])(?:{_CARD_NAMES_SOURCE}|nr|no|num|number)$")
+_CARD_LABEL = lazy_compile(rf"(?:^|[^a-z])(?:{_CARD_NAMES_SOURCE}|nr|no|num|number)$")
 # Groups are separated the same way throughout: one or two spaces or tabs, or a dot, a dash or a slash
 # with at most a space on either side ("5454 - 1882 - 0020 - 8729", "6011 / 7493 / 8644 / 8878").
-_CARD = re.compile(
+_CARD = lazy_compile(
     rf"""
     {_CARD_START}
     (?:[0-9]{{12,18}}                                          # compact
@@ -68,7 +69,7 @@ _CARD = re.compile(
 )
 # Any other grouping with one separator throughout ("4 1 1 1 ...", "41-11-11-...", "4111/1111/..."):
 # what a writer does to get a number past a filter. Luhn and the card prefixes still decide.
-_CARD_REGROUPED = re.compile(
+_CARD_REGROUPED = lazy_compile(
     r"[0-9](?<![\w.\-/][0-9])(?<![0-9][ .\-/][0-9])[0-9]{0,3}([ \t]{1,2}|[.\-/])[0-9]{1,4}(?:\1[0-9]{1,4}){2,17}"
     r"(?![\w]|[.\-/][0-9])"
 )
@@ -77,13 +78,13 @@ _CARD_REGROUPED = re.compile(
 # Led by a digit (the engine skips to digits at C speed), the lookbehinds after it.
 # Other separators may join in ("5292_4741-0000-0002", "5292__4741__..."), and a card's name may be
 # glued on ("card5292_4741_..."); the finder keeps only matches that hold an underscore.
-_CARD_UNDERSCORED = re.compile(
+_CARD_UNDERSCORED = lazy_compile(
     rf"[0-9](?=[0-9]{{3}}[_\- ])(?:(?<![0-9A-Za-z][0-9])|{_GLUED_CARD_NAME})"
     r"(?<![0-9]_[0-9])[0-9]{3}[_\- ]{1,2}[0-9]{4,6}[_\- ]{1,2}[0-9]{4,5}(?:[_\- ]{1,2}[0-9]{1,4}){0,2}"
     r"(?![0-9A-Za-z]|[_\-][0-9])"
 )
-_CARD_MIXED = re.compile(r"[0-9](?<![\w.\-][0-9])[0-9]{3}(?:[ .\-][0-9]{4}){3}(?![\w]|[.\-][0-9])")
-_NOT_DIGITS = re.compile(r"[^0-9]")
+_CARD_MIXED = lazy_compile(r"[0-9](?<![\w.\-][0-9])[0-9]{3}(?:[ .\-][0-9]{4}){3}(?![\w]|[.\-][0-9])")
+_NOT_DIGITS = lazy_compile(r"[^0-9]")
 # The fewest digits a number holds for each type to be in it (scan.py: numbers of 7 digits or more
 # are where these are looked for).
 CARD_DIGITS = 13
@@ -96,7 +97,7 @@ _CARD_TAIL = 6  # ... and the card pattern's, which may read an expiry or "CVV" 
 # The match starts at the two check digits; the country code is checked behind them.
 # Groups may be set apart by one or two spaces, a dash or a dot ("FR76.6529.7008...").
 # ... or glued to its label: "ibanDE89...".
-_IBAN = re.compile(
+_IBAN = lazy_compile(
     r"[0-9][0-9](?:(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})|(?<=(?<![A-Za-z0-9])(?i:iban)[A-Za-z]{2}[0-9]{2})"
     r"|(?<=(?<![A-Za-z0-9])[A-Za-z]{2} [0-9]{2})"  # or a space after the country code: "de 58 94170 ..."
     r"|(?<=(?<![A-Za-z0-9])[A-Z] [A-Z] [0-9]{2})"  # or its letters read out: "D E 50, 2005 0550, ..."
@@ -106,10 +107,10 @@ _IBAN = re.compile(
 )
 # ... or its groups set apart by slashes, its country's capitals glued to its check digits ("TR36/0006/2072/...":
 # reviewer CL; not "de 22/07/2024 cancelada", a date after a word: an attacker's round)
-_SLASHED_IBAN = re.compile(r"(?<![A-Za-z0-9/])[A-Z]{2}[0-9]{2}(?:/[A-Z0-9]{1,4}){3,8}(?![A-Za-z0-9/])")
+_SLASHED_IBAN = lazy_compile(r"(?<![A-Za-z0-9/])[A-Z]{2}[0-9]{2}(?:/[A-Z0-9]{1,4}){3,8}(?![A-Za-z0-9/])")
 
 # Glued to its label ("SSN-123-04-2078", "SSN737-70-0210"), not to a number; " - " may separate too.
-_SSN = re.compile(
+_SSN = lazy_compile(
     # Led by a digit (the engine skips to digits at C speed), the lookbehinds after it.
     r"(?P<area>[0-9](?=[0-9]{2}[-. 0-9])(?:(?<=[Ss][Ss][Nn][0-9])|(?<=[Ss][Ss][Nn]_[0-9])"  # "SSN737...", "ssn_737..."
     r"|(?<![\w.][0-9])(?<![0-9_]-[0-9]))[0-9]{2})"
@@ -121,26 +122,26 @@ _SSN = re.compile(
     r"(?P<serial>[0-9]{4})(?:(?![\w]|[-.][0-9])|(?<=[0-9]{3}-[0-9]{2}-[0-9]{4})(?=[A-Za-z]{2,12}[#:=]))"
 )
 # (or slashes, right after its label only: "ssn: 679/43/2152", reviewer CE)
-_SSN_LABEL_RIGHT_BEFORE = re.compile(
+_SSN_LABEL_RIGHT_BEFORE = lazy_compile(
     r"(?<![^\W\d_])(?:ssn|social security(?: number| no\.?)?|soc\.? ?sec\.?(?: no\.?)?)[ \t]*(?:#|no\.?|number)?"
     r"[ \t]*[:=#]?[ \t]*$",
     re.IGNORECASE,
 )
 # ... or after a key's quotes, a bracket, "SS#" or "my social is" ('"ssn": "386/75/0149"', "tax id (SSN) 386/75/0149":
 # a probe of labels and separators), where its serial is no year or round measure (_not_slashed_serial)
-_SSN_LABEL_LOOSELY_BEFORE = re.compile(
+_SSN_LABEL_LOOSELY_BEFORE = lazy_compile(
     r"(?<![^\W\d_])(?:ssn|ss(?=[ \t]*#)|social[ \-]security(?:[ \-](?:number|no\.?|nr\.?))?|soc\.? ?sec\.?(?: no\.?)?"
     r"|(?:my|his|her|their) social)\)?[\"'>]?[ \t]*(?:#|no\.?|number)?[ \t]*(?:[:=#(\-]|is\b:?|was\b)?[ \t]*[\"']?$",
     re.IGNORECASE,
 )
 # (a slash maybe with a blank each side, read only right after an SSN's label: "ssn#121 / 06 / 5659", reviewer CF)
-_SSN_MIXED = re.compile(
+_SSN_MIXED = lazy_compile(
     r"(?P<area>[0-9](?=[0-9]{2}(?:[-. /]| / )[0-9])(?<![\w./][0-9])[0-9]{2})(?:[-. /]| / )(?P<group>[0-9]{2})"
     r"(?:[-. /]| / )(?P<serial>[0-9]{4})(?![\w]|[-./][0-9])"
 )
 # An SSN written without dashes is only an SSN when the text says so just before it.
 # ("her social is 557 85 3890": "social" alone is how people say it).
-_SSN_WORDS = re.compile(
+_SSN_WORDS = lazy_compile(
     # a key's last word too ("customer_ssn: 536221234", "US_SSN:536221234": an attacker's round)
     # dotted as an acronym ("S.S.N.: 546 55 7647": reviewer AV)
     r"(?<![a-z0-9])(?:ssn|s\.s\.n\.?|ss ?no|ss ?num(?:ber)?|social|soc\.? ?sec|taxpayer id|tin|itin"
@@ -160,7 +161,7 @@ _UNDERSCORE_TABLE = bytes(
 )
 # What every underscored card the finder keeps holds: two digits joined by a run of one or two of
 # _CARD_UNDERSCORED's separators with an underscore in it. Led by a literal (C speed).
-_UNDERSCORE_JOIN = re.compile(rb"0(?:__?|_-|-_)0")
+_UNDERSCORE_JOIN = lazy_compile(rb"0(?:__?|_-|-_)0")
 
 
 def may_hold_underscored_card(scan: Scan) -> bool:
@@ -195,15 +196,21 @@ def find_underscored_cards(scan: Scan) -> Iterator[Span]:
 # (and other joints a number is not read across, one throughout, maybe with a blank each side: "4266 | 5489 | ...",
 # "5430:0521:...", "4580\\3995\\...", "4262~4568~...", "4221+8953+...", "5605;3521;...": the attacker's round; not a
 # table's cells, a pipe before or after the groups)
-_CARD_PIPED = re.compile(
+_CARD_PIPED = lazy_compile(
     r"[0-9](?<![\w|\\:~+;][0-9])(?<![|][ ][0-9])[0-9]{3}(?P<j>[ ]?[|\\:~+;][ ]?)"
     r"(?:[0-9]{4}(?P=j)[0-9]{4}(?P=j)[0-9]{1,4}|[0-9]{6}(?P=j)[0-9]{5})(?![\w|\\:~+;]|[ ][|])"
 )
 
 
+_PIPED_LEAST_DIGITS = 13
+
+
 def may_hold_piped_card(scan: Scan) -> bool:
     """A joint with four digits before it (each joint found by a substring search: prose has a colon or a semicolon
     after words, seldom after four digits), then the pattern."""
+    # _CARD_PIPED holds thirteen ASCII digits at least (four, four, four and one): text with fewer has no match.
+    if scan.digit_count < _PIPED_LEAST_DIGITS:
+        return False
     text = scan.text
     for joint in "|\\:~+;":
         at = text.find(joint, 4)
@@ -225,12 +232,12 @@ def find_piped_cards(scan: Scan) -> Iterator[Span]:
 # A payment spoken of around such groups: pipes and counted keys hold lists of ports, sizes, bins, rooms, weeks and
 # doses as often ("ports=4040|8080|9090|3006", '{"week1": "4312", ...}': an attacker's round), one in ten of which pass
 # Luhn; a card's word or a payment's before them, or its expiry or code after.
-_PAID = re.compile(
+_PAID = lazy_compile(
     rf"(?:{_CARD_NAMES_SOURCE}|pay(?:ment)?|charge|checkout|credit|debit|billing|deductible|purchase|refund)"
 )
 # (a key's "exp": or exp= in a record, or a card's expiry or code written after it, "exp 08/27", "cvv 123", "valid thru
 # 08/27": the attacker of the README's promises)
-_EXPIRY_AFTER = re.compile(
+_EXPIRY_AFTER = lazy_compile(
     r"""[^\n]{0,40}?["']?(?:exp(?:iry|ires)?|valid(?: thru| through| until)?|cvv2?|cvc2?)\.?["']?[ \t]*"""
     r"""(?:[:=/]|\(?[0-9]{1,2} ?/ ?[0-9]{2}|[0-9]{3,4}(?![0-9]))"""
 )
@@ -262,11 +269,15 @@ _KEYED_GROUPS = (_keyed(1), _keyed(0))
 
 # The second key and its group, led by its number (a literal the engine skips to at C speed): the patterns above,
 # whose optional quote and key's name may start anywhere, were tried at every character of a text only where this is.
-_KEYED_HINT = re.compile(r"""[12]["']?[ \t]*[:=][ \t]*["']?[0-9]{4}""")
+_KEYED_HINT = lazy_compile(r"""[12]["']?[ \t]*[:=][ \t]*["']?[0-9]{4}""")
+_KEYED_HINT_DIGITS = 5
 
 
 def may_hold_keyed_card(scan: Scan) -> bool:
     """A key's "1" or "2" before a colon or "=" (each found by a substring search), then the patterns."""
+    # _KEYED_HINT holds five ASCII digits (the key's "1" or "2" and four): text with fewer has no hint.
+    if scan.digit_count < _KEYED_HINT_DIGITS:
+        return False
     text = scan.text
     for joint in ":=":
         at = text.find(joint, 1)
@@ -297,7 +308,7 @@ def find_keyed_cards(scan: Scan) -> Iterator[Span]:
 _KEYED_DISTINCT = 6
 # Keys that count periods, places and steps, not a card's groups ("Q1: 5500", "week1", "row1", "phase_1": the
 # attacker's round)
-_COUNTED_THINGS = re.compile(
+_COUNTED_THINGS = lazy_compile(
     r"q|quarter|w|wk|week|m|month|d|day|y|yr|year|h|hr|hour|phase|row|col|column|size|port|bin|level|tier|round|step|"
     r"stage|sample|lot|batch|shelf|room|floor|zone|slot|lane|test|run|item|line|page|part|v|version"
 )
@@ -327,14 +338,14 @@ _FUEL_WORDS = (
 )
 # The word whole ("Tankkarten-Sammelrechnung" is an invoice), then at most a number's abbreviation and a colon
 # ("UTA card statement 7015..." is a statement's number: an attacker's round).
-_FUEL_CARD_WORD = re.compile(
+_FUEL_CARD_WORD = lazy_compile(
     rf"(?<![^\W\d_])(?:{_FUEL_WORDS})(?![^\W\d_]|-[^\W\d_])"
     r"[ \t:#\-]*(?:(?:nr|no|num|number|nummer|numer|numéro|número|n°|nº)\.?[ \t:#\-]*)?$"
 )
 
 
 # A fuel card's number as the fleets print it, its issuer's six digits apart ("700609 3457891588311").
-_FUEL_CARD_GROUPS = re.compile(r"7(?<![\w.\-][0-9])[0-9]{5}[ \-][0-9]{10,13}(?![\w]|[.\-][0-9])")
+_FUEL_CARD_GROUPS = lazy_compile(r"7(?<![\w.\-][0-9])[0-9]{5}[ \-][0-9]{10,13}(?![\w]|[.\-][0-9])")
 
 
 def fuel_card(digits: str, before: str) -> bool:
@@ -445,11 +456,11 @@ def find_cards(scan: Scan) -> Iterator[Span]:
 # and the network's length decide, and a number or a date after it ("9288 03/29") stays out. Each group
 # has three digits or more: a statement's dates and amounts after "Kartenzahlung", "Visa ****4921" ("21.03.2024
 # 21.03.2024 -45,60", "4921 15.03.2024 45.60") pass Luhn one time in ten (an attacker's round).
-_CARD_ANY_GROUPS = re.compile(
+_CARD_ANY_GROUPS = lazy_compile(
     r"[0-9](?<![\w.\-/][0-9])[0-9]{2,9}(?:(?:[ \t]{1,2}|[ \t]?[.\-/][ \t]?|,[ \t]?)[0-9]{3,10}){1,6}"
     r"(?![\w]|[.\-/,][0-9])"
 )
-_GROUP = re.compile(r"[0-9]+")
+_GROUP = lazy_compile(r"[0-9]+")
 # characters before the number where the card is named (a few words: "Carte indiquée par le joueur : 5229 /
 # 6092-6952.5038", reviewer CM)
 _NAMED_CARD_REACH = 32
@@ -480,7 +491,7 @@ def _named_card_groups(
 # A Maestro of twelve digits (Maestro issues 12 to 19; the shortest are read nowhere else): only right
 # after the word itself, as a till's receipt prints it ("MAESTRO 5893 3746 0382": reviewer AL), Luhn-valid,
 # in groups of four or in one.
-_SHORT_MAESTRO = re.compile(
+_SHORT_MAESTRO = lazy_compile(
     r"[56](?<![\w.\-/][56])[0-9]{3}([ .\-]?)[0-9]{4}\1[0-9]{4}"
     # not the start of a longer number ("... 2648 1"); an expiry may follow ("... 2648 03/29")
     r"(?![\w]|[.\-/][0-9]|\1[0-9]+(?![/.\-:]?[0-9]))"
@@ -510,7 +521,7 @@ def _maestro_named(between: str, number: str) -> bool:
     return luhn_valid(_NOT_DIGITS.sub("", number))
 
 
-_MAESTRO_BETWEEN = re.compile(
+_MAESTRO_BETWEEN = lazy_compile(
     r"(?i:[ \t]*(?:[:#*]|card|karte|kaart|kort|carte|carta|tarjeta|cartão|cartao|no\.?|nr\.?|n°|number|num\.?|"
     r"nummer|numéro|número|numero)){0,4}[ \t:]*"
 )
@@ -527,12 +538,12 @@ _MAESTRO_BETWEEN = re.compile(
 #   a row are a card when they pass Luhn and start as the major networks' cards start, and are not
 #   one list's sorted numbers ("4000 4001 4002 4003", "2021 2022 2023 2024": ports, years); read from
 #   the left, a card's groups are not read again.
-_RUN = re.compile(r"[0-9](?<![\w.\-][0-9])[0-9]*([ .\-_])[0-9]+(?:\1[0-9]+)*(?![\w]|[.\-][0-9])")
+_RUN = lazy_compile(r"[0-9](?<![\w.\-][0-9])[0-9]*([ .\-_])[0-9]+(?:\1[0-9]+)*(?![\w]|[.\-][0-9])")
 _RUN_DIGITS = 24  # the fewest digits a run read for cards holds (two cards of 13, six groups of 4)
 _RUN_GROUPS = 6
 # What the major networks' 16-digit cards start with: Visa; Mastercard (51-55, 2221-2720); Discover
 # (6011, 644-649, 65); UnionPay (62); JCB (3528-3589); Diners Club (36, 38, 300-305).
-_MAJOR_NETWORK = re.compile(
+_MAJOR_NETWORK = lazy_compile(
     r"4|5[1-5]|222[1-9]|22[3-9][0-9]|2[3-6][0-9]{2}|27[01][0-9]|2720|6011|64[4-9]|65|62|35(?:2[89]|[3-8][0-9])|3[68]|30[0-5]"
 )
 
@@ -558,10 +569,10 @@ def _run_cards(
                 yield from _cards_among_groups(list(_RUN_GROUP.finditer(text, run.start(), run.end())), taken, is_card)
 
 
-_RUN_GROUP = re.compile(r"[0-9]+")
+_RUN_GROUP = lazy_compile(r"[0-9]+")
 _COMPACT_RUN = {sep: re.compile(rf"[0-9]{{13,19}}(?:{re.escape(sep)}[0-9]{{13,19}})+") for sep in " .-_"}
 _GROUPED_RUN = {sep: re.compile(rf"[0-9]{{4}}(?:{re.escape(sep)}[0-9]{{4}}){{{_RUN_GROUPS - 1},}}") for sep in " .-_"}
-_IBAN_HEAD_BEFORE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2}[ .\-]?$")
+_IBAN_HEAD_BEFORE = lazy_compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2}[ .\-]?$")
 
 
 def _named_code(scan: Scan, start: int) -> bool:
@@ -602,14 +613,14 @@ def _overlaps(spans: list[Span], start: int, end: int) -> bool:
 # "txn 8812 4144 3960 4589 4590", "cid 4417 3708 090482 96871"): the pattern above refuses a card
 # right after a four-digit group (it would be the tail of a longer number), so where the whole run
 # held no card, the groups after its first are read alone, when a word stands before that group.
-_CARD_AFTER_GROUP = re.compile(
+_CARD_AFTER_GROUP = lazy_compile(
     r"[0-9](?<![\w.\-/][0-9])[0-9]{2,3}(?P<lead>[ \t]{1,2})"
     r"(?P<card>[0-9]{4}(?P<sep>[ \t]{1,2}|[.\-])(?:[0-9]{4}(?P=sep)[0-9]{4}(?P=sep)[0-9]{4}|[0-9]{6}(?P=sep)[0-9]{5}))"
     r"(?![\w]|[.\-][0-9])"
 )
-_WORD_BEFORE = re.compile(r"(?:[^\W\d_]{2,}[.:#]?[ \t]{1,2}|[:=][ \t]{0,2})$")
+_WORD_BEFORE = lazy_compile(r"(?:[^\W\d_]{2,}[.:#]?[ \t]{1,2}|[:=][ \t]{0,2})$")
 # Codes written in long runs of groups: all their groups are one number.
-_GROUPED_CODE_WORDS = re.compile(
+_GROUPED_CODE_WORDS = lazy_compile(
     r"\b(?:serial|sn|s/n|sku|iccid|imei|meid|ean|gtin|upc|barcode|isbn|tracking|awb|parcel|shipment|license|licence|"
     r"key|code|voucher|gift|coupon|activation|product|snowflake)\b[^0-9a-z]{0,4}$"
 )
@@ -633,11 +644,11 @@ def _regrouped_card(scan: Scan, match: re.Match[str], is_card: Callable[[str, in
     return is_card(digits, match.start())
 
 
-CARD_WORDS = re.compile(rf"{_CARD_NAMES_SOURCE}|payment|pay\b|credit|debit|number|nr\b|no\b")
+CARD_WORDS = lazy_compile(rf"{_CARD_NAMES_SOURCE}|payment|pay\b|credit|debit|number|nr\b|no\b")
 # What follows a card on the line after it ("5480 2006" then "4146 3165" then "exp 11/26, name on card":
 # reviewer Z): its expiry with its date, or its code with its digits; a word alone ("exp 3", "valid",
 # "master", "cc:") is not enough.
-CARD_AFTER = re.compile(
+CARD_AFTER = lazy_compile(
     r"^[^0-9a-z]{0,8}(?:(?:exp(?:iry|ires|iration(?: date)?)?\.?|valid (?:thru|through|until|to)|good thru|유효기간|"
     r"有効期限|有效期|到期)[^0-9a-z]{0,4}[0-9]{1,2} ?/ ?(?:20)?[0-9]{2}(?![0-9])|(?:cvv2?|cvc2?|csc|cv2)[^0-9a-z]{0,4}"
     r"[0-9]{3,4}(?![0-9]))"
@@ -677,12 +688,12 @@ _NOT_A_PAYMENT_CARD = (
 # cells, digits turned around): not many cards' nor a network's (a row of counts: "| Visa | 4120 | 1388 | ...",
 # "| PAN cards issued (k) | ..."), not "kort" (Norwegian's "short" as well) nor "carta" (a wine list's):
 # attackers' rounds. ("карта" is "kapтa" in the view.)
-A_CARDS_WORD = re.compile(
+A_CARDS_WORD = lazy_compile(
     r"(?<![^\W\d_])(?:card|card[ _]?(?:number|no|num)|cardnumber|karta|karte|kartennummer|kreditkarte|kaart"
     r"|kaartnummer|carte|tarjeta|cartão|kártya|kártyaszám|kortnummer|kreditkort|betalkort|kart|kartı|kapт\w*)"
     r"(?![^\W\d_])|카드|カード|卡"
 )
-PAYMENT_CARD_NAMED = re.compile(
+PAYMENT_CARD_NAMED = lazy_compile(
     r"(?<![^\W\d_])(?:(?:(?:credit|debit|bank|payment)[ \t]+card"
     r"|(?:my|the|your|his|her|our|other|new)[ \t]+(?:credit[ \t]+|debit[ \t]+)?card"
     r"(?:[ \t]+(?:is|was|number|no|details|digits))?)"
@@ -709,19 +720,19 @@ def spaceless_script(char: str) -> bool:
 # Numbers of other kinds that pass Luhn as often as any: named just before, they are not cards. Unless
 # the words right before the number say it paid ("user bought with 4245...": reviewer AT; not "Order paid:
 # 2023120100166136", "order paid order_ref=...": an order's id, an attacker's round).
-_NOT_CARD_WORDS = re.compile(
+_NOT_CARD_WORDS = lazy_compile(
     r"\b(?:ean(?:-?1[34])?|gtin|gln|upc|barcode|isbn|tracking|order|offset|channel|guild|message|snowflake|user|account|"
     r"transaction|txn|invoice|ticket|serial|sku|shipment|parcel|awb|iccid)\b"
     r"(?![^0-9]*\b(?:paid|pays|paying|bought|buys|purchased|charged)[ \t]+(?:with|by|using|on|to|via)[ \t]*$)"
     r"[^0-9]{0,16}$"
 )
-_DEVICE_WORDS = re.compile(r"\b(?:imei|meid)\b[^0-9a-z]{0,6}(?:(?:no|nr|number|is)\b[^0-9a-z]{0,4})?$")
+_DEVICE_WORDS = lazy_compile(r"\b(?:imei|meid)\b[^0-9a-z]{0,6}(?:(?:no|nr|number|is)\b[^0-9a-z]{0,4})?$")
 
 
 # Where every IBAN starts: two letters (its country) not glued to a word, then two digits, maybe after
 # a space ("de 58 94170 ..."). Led by one digit class (not "[0-9]{2}"), which lets the engine skip to
 # the digits.
-_IBAN_HEAD = re.compile(
+_IBAN_HEAD = lazy_compile(
     r"[0-9][0-9](?:(?<=(?<![A-Za-z0-9])[A-Za-z]{2}[0-9]{2})|(?<=(?<![A-Za-z0-9])[A-Za-z]{2} [0-9]{2}))"
 )
 
@@ -743,7 +754,7 @@ _LETTERS_AND_DIGITS = bytes(
 )
 # Led by the digits (lookbehinds read the letters before them): the engine skips from one pair of
 # digits to the next, where a pattern led by "aa" stopped at nearly every pair of letters of prose.
-_IBAN_HEAD_COPY = re.compile(rb"00(?:(?<=aa00)(?<![a0]aa00)|(?<=aa_00)(?<![a0]aa_00)|(?<=a_a_00)(?<![a0]a_a_00))")
+_IBAN_HEAD_COPY = lazy_compile(rb"00(?:(?<=aa00)(?<![a0]aa00)|(?<=aa_00)(?<![a0]aa_00)|(?<=a_a_00)(?<![a0]a_a_00))")
 
 
 def may_hold_iban(scan: Scan) -> bool:
@@ -755,17 +766,18 @@ def may_hold_iban(scan: Scan) -> bool:
         return True
     if "?" in scan.text and _SUBFIELD_IBAN.search(scan.text) is not None:
         return True
-    return "iban" in scan.lower and _GLUED_IBAN.search(scan.lower) is not None
+    return "iban" in scan.words and _GLUED_IBAN.search(scan.lower) is not None
 
 
-_GLUED_IBAN = re.compile(r"(?<![a-z0-9])iban[a-z]{2}[0-9]{2}")
-_SUBFIELD_IBAN = re.compile(r"\?[0-9]{2}[A-Z]{2}[0-9]{2}")
+index_words("iban")  # (among the gates' words: found in the one pass for all)
+_GLUED_IBAN = lazy_compile(r"(?<![a-z0-9])iban[a-z]{2}[0-9]{2}")
+_SUBFIELD_IBAN = lazy_compile(r"\?[0-9]{2}[A-Z]{2}[0-9]{2}")
 
 
 # An IBAN in a form's body or a query, its blanks written as "+", under a field named for it ("iban=GB74+LOYD+4125+2016+
 # 3854+81&bic=...": reviewer BY): groups of four, the last of one to four. Read only there: "+" joins cells in a
 # spreadsheet's formula ("=ES73+ES146") and words in a search ("query=MK42+2LN+Milton+Keynes": an attacker's round).
-_FORM_IBAN = re.compile(
+_FORM_IBAN = lazy_compile(
     r"(?<![a-z0-9])iban[a-z0-9_\]\[]{0,24}[\"']?[ \t]*[=:][ \t]*[\"']?"
     r"(?P<value>[A-Za-z]{2}[0-9]{2}(?:\+[A-Za-z0-9]{4}){2,7}\+[A-Za-z0-9]{1,4})(?![A-Za-z0-9+])",
     re.IGNORECASE,
@@ -841,7 +853,7 @@ def _iban_end(text: str, start: int, limit: int) -> int:
     return end
 
 
-_NEXT_BANK_FIELD = re.compile(r"BIC|SWIFT|(?i:bic|swift|bank|ref)(?![a-z])")
+_NEXT_BANK_FIELD = lazy_compile(r"BIC|SWIFT|(?i:bic|swift|bank|ref)(?![a-z])")
 
 
 # The letters that stand for digits, upper-cased as an IBAN is read ("DE905L9886O83832O9446L").
@@ -860,7 +872,7 @@ def may_hold_ssn(scan: Scan) -> bool:
     return _SSN.search(scan.text) is not None or _SSN_MIXED.search(scan.text) is not None
 
 
-_NOT_SSN_WORDS = re.compile(
+_NOT_SSN_WORDS = lazy_compile(
     r"\b(?:part|model|serial|sku|item|article|art|catalog(?:ue)?|order|invoice|ticket|isbn|patent|case|docket|lot|batch|"
     r"ref|reference|po|build|version|release|job|run|routing|aba|rtn|account|acct|barcode|page|vat)"
     r"\b[^0-9a-z]{0,3}(?:(?:no|nr|num|number|#)\b)?[^0-9a-z]{0,3}$"
@@ -921,8 +933,8 @@ def _ssn_named_before(scan: Scan, start: int) -> bool:
 
 
 # "SS#" right before the number: only "#:" or blanks between
-_SS_HASH = re.compile(r"(?<![a-z0-9])ss ?#[ \t:.]*$")
-_WORDS = re.compile(r"[^\W\d_]+")
+_SS_HASH = lazy_compile(r"(?<![a-z0-9])ss ?#[ \t:.]*$")
+_WORDS = lazy_compile(r"[^\W\d_]+")
 _WHOSE_SS = frozenset(
     ("patient", "customer", "client", "employee", "member", "applicant", "borrower", "insured", "subscriber",
      "claimant", "spouse", "his", "her", "their", "my", "your", "the", "and", "with")
@@ -949,25 +961,25 @@ _ASKED_BACK = 160
 # The SSN asked for, and the number on the next line, a reply's few words before it: not any "social" or "tin"
 # with a question ("Any social plans this weekend?", "Is the lid tin?"), nor a count or a commit the next line
 # names (an attacker's round).
-_SSN_ASKED = re.compile(
+_SSN_ASKED = lazy_compile(
     r"(?:(?<![a-z])ssn(?![a-z])|s\.s\.n\.?|social security)[^\n?]{0,40}\?[ \t]*\r?\n(?P<lead>[^\n]*)$"
 )
-_ANSWER_LEAD = re.compile(r"(?:\[?[a-z]{1,12}\]?:?[ \t]*)?(?:[a-z',]{1,10}[ \t]+){0,6}")
+_ANSWER_LEAD = lazy_compile(r"(?:\[?[a-z]{1,12}\]?:?[ \t]*)?(?:[a-z',]{1,10}[ \t]+){0,6}")
 
 
 # Three letters or more, each apart from the next by the same one or two blanks, dash or dot: a word
 # OCR or a typist spaced out ("S o c i a l", "S  o  c  i  a  l", "S-o-c-i-a-l": the attacker's variants).
 _SPACED_RUN = r"(?<!\S)[^\W\d_](?P<gap>[ \t]{1,2}|[-.])[^\W\d_](?:(?P=gap)[^\W\d_])+"
-_SPACED_LETTERS = re.compile(_SPACED_RUN + r"\.?(?!\S)")  # "S.S.N." ends in its dot
-_SPACING = re.compile(r"[ \t.\-]")
+_SPACED_LETTERS = lazy_compile(_SPACED_RUN + r"\.?(?!\S)")  # "S.S.N." ends in its dot
+_SPACING = lazy_compile(r"[ \t.\-]")
 # Such words right before the number: only blanks, "N o ." and a colon or "#" after the last one
 # (an attacker's round: "Razón social: Frutas Gómez S L U  Tel. 612345678" is a company's name and a phone).
-_SPACED_LABEL = re.compile(rf"(?:{_SPACED_RUN}[.]?[ \t]{{1,4}})+(?:n[ \t.\-]{{0,2}}o[ \t.]{{0,3}})?[:#]?[ \t]*$")
+_SPACED_LABEL = lazy_compile(rf"(?:{_SPACED_RUN}[.]?[ \t]{{1,4}})+(?:n[ \t.\-]{{0,2}}o[ \t.]{{0,3}})?[:#]?[ \t]*$")
 
 
 # HL7's object identifier of the SSA's numbers: a CDA document's "<id extension="708542248"
 # root="2.16.840.1.113883.4.1"/>" holds an SSN, in either order of its attributes (reviewer BO).
-_SSA_OID_ROOT = re.compile(r"root=[\"']2\.16\.840\.1\.113883\.4\.1[\"']")
+_SSA_OID_ROOT = lazy_compile(r"root=[\"']2\.16\.840\.1\.113883\.4\.1[\"']")
 
 
 def _ssa_oid_beside(scan: Scan, match: re.Match[str]) -> bool:
@@ -984,7 +996,7 @@ def _ssa_oid_beside(scan: Scan, match: re.Match[str]) -> bool:
     return _SSA_OID_ROOT.search(text, low, high) is not None
 
 
-_EXTENSION_BEFORE = re.compile(r"extension=[\"']\Z")
+_EXTENSION_BEFORE = lazy_compile(r"extension=[\"']\Z")
 
 
 def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
@@ -1026,16 +1038,16 @@ def _is_ssn(scan: Scan, match: re.Match[str]) -> bool:
     return not named.group().startswith("tax") or (match["sep"] in ("", "-") and _EIN.search(line) is None)
 
 
-_STANDS_ALONE = re.compile(r"(?:^|[\n\t:;=#|(\[{\"'>,])[ \t]*$")
-_MEASURED = re.compile(r"[ \t\u00a0]*(?:[kmgt]?hz|px|pt|dpi|em|rem|[kmgt]?b|[kmgt]?bps|°|deg|x\b)", re.IGNORECASE)
-_PHONE_BEFORE = re.compile(r"(?:phone|tel|mobile|cell|fax)[ \t:.#]*$")
+_STANDS_ALONE = lazy_compile(r"(?:^|[\n\t:;=#|(\[{\"'>,])[ \t]*$")
+_MEASURED = lazy_compile(r"[ \t\u00a0]*(?:[kmgt]?hz|px|pt|dpi|em|rem|[kmgt]?b|[kmgt]?bps|°|deg|x\b)", re.IGNORECASE)
+_PHONE_BEFORE = lazy_compile(r"(?:phone|tel|mobile|cell|fax)[ \t:.#]*$")
 # The letters ticket systems number their records with ("INC-", "CHG-", "REQ-", "RITM-"): any other letters
 # before an SSN's digits ("EMP-", "SS-", a file's "doe-john-") hide nothing (an attacker's round).
-_TICKET_PREFIX = re.compile(r"(?<![A-Za-z])(?:INC|CHG|REQ|RITM|PRB|TASK|SCTASK|CS|SR|CR|TKT|CASE|JIRA)-$")
-_EIN = re.compile(r"\bein\b|employer")
+_TICKET_PREFIX = lazy_compile(r"(?<![A-Za-z])(?:INC|CHG|REQ|RITM|PRB|TASK|SCTASK|CS|SR|CR|TKT|CASE|JIRA)-$")
+_EIN = lazy_compile(r"\bein\b|employer")
 
 
-_VAT_PREFIX = re.compile(r"(?<![A-Za-z])[A-Z]{2}[ \t]?$")  # a country's code leads a VAT id ("DE 123456789")
+_VAT_PREFIX = lazy_compile(r"(?<![A-Za-z])[A-Z]{2}[ \t]?$")  # a country's code leads a VAT id ("DE 123456789")
 
 
 # Or the line names several ("our SSNs for the 1040: me 356 87 9348, Jack Pemberton 557810750"), or

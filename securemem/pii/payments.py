@@ -21,6 +21,7 @@ from collections.abc import Iterator
 
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
 from securemem.pii.contact import phone_e164
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import Scan
 
 Hit = tuple[str, int, int]
@@ -30,34 +31,34 @@ Hit = tuple[str, int, int]
 # (each in its whole shape: a name between carets and an expiry after track 1's; an expiry whose month is one and a
 # service code after track 2's; the chip's length byte saying the PAN's length; an attacker's round: "Part
 # B6021184007193125^2 appears in the formula", "Shipment 6021184007193125D20240 left the depot")
-_TRACK_1 = re.compile(r"(?<![A-Za-z0-9])%?B(?P<pan>[0-9]{13,19})\^[A-Za-z /.\-']{2,26}\^[0-9]{4}")
+_TRACK_1 = lazy_compile(r"(?<![A-Za-z0-9])%?B(?P<pan>[0-9]{13,19})\^[A-Za-z /.\-']{2,26}\^[0-9]{4}")
 # (Its look-behind after the PAN's first digit: a pattern that starts with a digit is tried only where one is.
 # The sentinel ";" before it is left out of the match: only the PAN's span is read.)
-_TRACK_2 = re.compile(r"(?P<pan>[0-9](?<![A-Za-z0-9][0-9])[0-9]{12,18})[D=][0-9]{2}(?:0[1-9]|1[0-2])[0-9]{3}")
-_CHIP_PAN = re.compile(
+_TRACK_2 = lazy_compile(r"(?P<pan>[0-9](?<![A-Za-z0-9][0-9])[0-9]{12,18})[D=][0-9]{2}(?:0[1-9]|1[0-2])[0-9]{3}")
+_CHIP_PAN = lazy_compile(
     r"(?<![0-9A-Fa-f])5A[ \t]+(?P<length>[0-9A-Fa-f]{2})[ \t]+(?P<pan>[0-9]{13,19})(?P<pad>F?)(?![0-9])"
 )
-_PIN_BLOCK = re.compile(
+_PIN_BLOCK = lazy_compile(
     r"(?i:pin[ _\-]?block|key[ _\-]component|component[ \t]+[0-9])[^:\n]{0,40}:[ \t]*"
     r"(?P<value>[0-9A-Fa-f]{16}(?:[0-9A-Fa-f]{16})?|[0-9A-Fa-f]{4}(?:[ \t][0-9A-Fa-f]{4}){3,7})(?![0-9A-Za-z])"
 )
 # A component is a key's where the text says so (a software's "component 1: <md5>" is none: an attacker's round)
 _KEY_WORDS = ("key", "custodian", "kcv", "zmk", "zpk", "tmk", "bdk", "pin block", "pinblock", "pin_block")
 # FIX's fields after its delimiter, in a message (its "35=" type): not a mask or a placeholder
-_FIX_PASSWORD = re.compile(r"(?:^|[|\x01^])[ \t]*(?:554|925)=(?P<value>[^|\x01^\s]{1,128})")
-_PLACEHOLDER = re.compile(
+_FIX_PASSWORD = lazy_compile(r"(?:^|[|\x01^])[ \t]*(?:554|925)=(?P<value>[^|\x01^\s]{1,128})")
+_PLACEHOLDER = lazy_compile(
     r"[*x•#.?\-]+|<[^>]*>|\$\{[^}]*\}|%[^%]*%|\[[^\]]*\]|\([^)]*\)"
     r"|(?i:password|newpassword|redacted|masked\w*|n/a|none|null|changeme|test\d*)"
 )
-_CODE_THEN_NUMBER = re.compile(
+_CODE_THEN_NUMBER = lazy_compile(
     r"""["']?(?:cc|country_?code|countryCode|dial_?code|calling_?code)["']?[ \t]*:[ \t]*["'](?P<cc>\+?[0-9]{1,3})["']"""
     r"""[ \t]*,[ \t]*["']?(?:subscriber|number|national_?number|nationalNumber|phone_?number|phoneNumber)["']?[ \t]*:"""
     r"""[ \t]*["'](?P<number>[0-9][0-9 \-]{5,14}[0-9])["']"""
 )
-_AREA_THEN_DIAL = re.compile(
+_AREA_THEN_DIAL = lazy_compile(
     r"<AreaCode>(?P<area>[0-9]{2,5})</AreaCode>[ \t\r\n]*<DialNumber>(?P<number>[0-9][0-9 \-]{4,10}[0-9])</DialNumber>"
 )
-_GOVT_ID = re.compile(r"<GovtID>(?P<ssn>[0-9]{3}-?[0-9]{2}-?[0-9]{4})</GovtID>[ \t\r\n]*<GovtIDTC[ \t]+tc=\"1\"")
+_GOVT_ID = lazy_compile(r"<GovtID>(?P<ssn>[0-9]{3}-?[0-9]{2}-?[0-9]{4})</GovtID>[ \t\r\n]*<GovtIDTC[ \t]+tc=\"1\"")
 
 
 def find_payment_fields(scan: Scan) -> Iterator[Hit]:
@@ -84,7 +85,7 @@ def _names_a_key_part(lower: str) -> bool:
 # 26160398", "card_first=...&card_last=...": reviewer BW): joined, a card's length and Luhn.
 # Not a BIN range's or a date range's bounds ("pan_start=45184500&pan_end=45184599", "card_first=...&card_last=...",
 # "card_start=20231108&card_end=20240105"), nor two cards compared ("card_a=...&card_b=..."): an attacker's round.
-_SPLIT_PAN = re.compile(
+_SPLIT_PAN = lazy_compile(
     r"(?<![A-Za-z0-9_])(?i:pan|card|cc)[_\-]?(?i:head|part_?1)=(?P<head>[0-9]{4,12})&"
     r"(?i:pan|card|cc)[_\-]?(?i:tail|part_?2|rest)=(?P<tail>[0-9]{4,12})(?![0-9])"
 )
@@ -147,7 +148,7 @@ def _field_values(scan: Scan) -> Iterator[Hit]:
 # A card's number, an SSN or an IBAN base64-encoded in a field its key or its tag names ('"pan":"MzU4OTk4..."' beside
 # '"pan_enc":"b64"', '<TaxId encoding="base64">Nzc0LTQx...</TaxId>', '<Cnts encoding="base64">TkwyNkFC...</Cnts>':
 # reviewer BN): decoded, the value its type's check accepts.
-_ENCODED_FIELD = re.compile(
+_ENCODED_FIELD = lazy_compile(
     r"""(?:["'](?P<key>pan|card_?number|cardNumber|ssn|tax_?id|iban|account)["'][ \t]*:[ \t]*["']"""
     r"""|<(?P<tag>[A-Za-z]+)[^<>\n]{0,40}encoding=["']base64["'][^<>\n]{0,20}>)"""
     r"""(?P<value>[A-Za-z0-9+/]{12,64}={0,2})(?=["'<])"""
@@ -178,8 +179,8 @@ def _decoded_kind(value: str) -> str | None:
 
 
 _PAN_LENGTHS = (13, 19)
-_SSN_SHAPE = re.compile(r"([0-9]{3})-?([0-9]{2})-?([0-9]{4})")
-_IBAN_SHAPE = re.compile(r"[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}")
+_SSN_SHAPE = lazy_compile(r"([0-9]{3})-?([0-9]{2})-?([0-9]{4})")
+_IBAN_SHAPE = lazy_compile(r"[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}")
 
 
 _PHONE_KEYS = ("phone", "mobile", "tel", "contact", "whatsapp", "cell", "fax")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import Scan, Span, index_words
 
 _LABELS = (
@@ -48,7 +49,7 @@ _ANSWER = (
     # ... and it ends its clause ("A: Because banks use it." is a sentence, not an answer: an attacker's round)
     r"(?=[ \t]*+(?:$|[.;,!?)\]\"'»”\r\n]))"
 )
-_LABELLED = re.compile(rf"(?i:(?<![^\W\d_])(?:{_LABELS})){_QUOTED}{_SAID}(?:[\"'«“‘][ \t]*+)?{_ANSWER}")
+_LABELLED = lazy_compile(rf"(?i:(?<![^\W\d_])(?:{_LABELS})){_QUOTED}{_SAID}(?:[\"'«“‘][ \t]*+)?{_ANSWER}")
 # A label that names the answer itself, with no question quoted ("security answer: Karabaş60", "güvenlik sorusu cevabı:
 # Karabaş60": reviewer CV), then ":" or "=": the answer read as above (one word, or up to three capitalised, ending its
 # clause; "Security answer: Enter your answer" or "... Required" give none).
@@ -58,9 +59,9 @@ _ANSWER_LABELS = (
     r"|risposta[ \t]++(?:di[ \t]++sicurezza|segreta)"
     r"|g[üu]venlik[ \t]++(?:sorusu(?:nun)?[ \t]++)?(?:cevab[ıi]|yan[ıi]t[ıi])|beveiligingsantwoord"
 )
-_NOT_A_WORD = re.compile(r"[0-9!#$%&*+=?@^_~]")
-_NAMED_ANSWER = re.compile(rf"(?i:(?<![^\W\d_])(?:{_ANSWER_LABELS})){_SAID}(?:[\"'«“‘][ \t]*+)?{_ANSWER}")
-_ASKED = re.compile(rf"(?i:(?<![^\W\d_])(?:{_QUESTIONS}))[ \t]*+=[ \t]*+(?:[\"'«“‘][ \t]*+)?{_ANSWER}")
+_NOT_A_WORD = lazy_compile(r"[0-9!#$%&*+=?@^_~]")
+_NAMED_ANSWER = lazy_compile(rf"(?i:(?<![^\W\d_])(?:{_ANSWER_LABELS})){_SAID}(?:[\"'«“‘][ \t]*+)?{_ANSWER}")
+_ASKED = lazy_compile(rf"(?i:(?<![^\W\d_])(?:{_QUESTIONS}))[ \t]*+=[ \t]*+(?:[\"'«“‘][ \t]*+)?{_ANSWER}")
 # The question asked, then its answer after a word for one ("Security question: What was your first pet's name?
 # Answer: Mochi", "Q: What is your mother's maiden name? A: Kowalczyk", "Pregunta de seguridad: ¿...? Respuesta:
 # Canela": an attacker's round): after a security question's label, or a question banks ask ending in "?".
@@ -71,8 +72,8 @@ _ANSWERED = (
     re.compile(rf"(?i:(?<![^\W\d_])(?:{_LABELS}))[^\n?]{{0,160}}\?{_THEN_ANSWER}{_ANSWER}"),
     re.compile(rf"(?i:(?<![^\W\d_])(?:{_QUESTIONS}))[^\n?]{{0,60}}\?{_THEN_ANSWER}{_ANSWER}"),
 )
-_QUESTION_NEXT = re.compile(rf"(?i:{_QUESTIONS})|[^\n?]{{0,80}}\?")
-_SPOKEN_OF = re.compile(
+_QUESTION_NEXT = lazy_compile(rf"(?i:{_QUESTIONS})|[^\n?]{{0,80}}\?")
+_SPOKEN_OF = lazy_compile(
     r"(?i:security|secret|recovery|verification|verify|q&a|kba|question|pregunta|sicherheit|s[ée]curit[ée]|sicurezza"
     r"|seguran[çc]a|seguridad|login|portal)"
 )

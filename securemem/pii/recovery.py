@@ -13,13 +13,14 @@ from collections.abc import Iterator
 
 from securemem.pii import bip39, seeds
 from securemem.pii.normalize import as_viewed
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import Scan, index_words
 
 Hit = tuple[str, int, int]
 
 # A label, then up to 64 characters of its own ("(12 words)", "for the cold wallet", 'into the chat "so we
 # can verify ownership"'), then ":" or "=".
-_SEED_LABEL = re.compile(
+_SEED_LABEL = lazy_compile(
     r"(?:seed|recovery|mnemonic|backup|secret recovery|wallet)[ \t_\-]*(?:phrase|words|mnemonic)|mnemonic"
     # "Ledger seed: ..." (reviewer R), "Backup seed for the Ledger device: ..." (reviewer CR)
     r"|(?:ledger|trezor|wallet|metamask|keystone|bitbox|coldcard|backup|recovery)[ \t]+seed"
@@ -29,14 +30,14 @@ _SEED_LABEL = re.compile(
 # Or the label ends a chat message that asks for it, and the next message gives it: "[scammer] also the
 # 2FA backup codes" then "[victim] 5634 1513 and 4053 6341" (reviewer O): up to two bracketed stamps, a
 # speaker and a colon, a word of assent ("ok here:").
-_LABEL_TAIL = re.compile(
+_LABEL_TAIL = lazy_compile(
     r"[^\n:=]{0,64}[:=][ \t]*[\"'`]?"
     r"|[^\n:=]{0,40}\r?\n[ \t]*(?:\[[^\]\n]{1,40}\][ \t]*){0,2}(?:[^\s:\[\]][^\n:\[\]]{0,38}:[ \t]+)?"
 )
 # Or said: "my recovery phrase is weekend praise ... great, please ..." (reviewer AY), the words then ending
 # their clause (_SAID_END), as prose of short words seldom does.
-_SAID_TAIL = re.compile(r"[ \t]+(?:is|was|es|est|ist|é|è)[ \t]+[\"'“«]?")
-_SAID_END = re.compile(r"[ \t]*(?:$|\r?\n|[.,;!?\"'”»)])")
+_SAID_TAIL = lazy_compile(r"[ \t]+(?:is|was|es|est|ist|é|è)[ \t]+[\"'“«]?")
+_SAID_END = lazy_compile(r"[ \t]*(?:$|\r?\n|[.,;!?\"'”»)])")
 
 
 def _said_seed(lower: str, start: int, end: int) -> bool:
@@ -63,7 +64,9 @@ def _wallet_seed(lower: str, label: int, start: int, end: int) -> bool:
     return _WALLET_NAMED.search(lower, label, start) is not None or bip39.checksum_holds(words)
 
 
-_WALLET_NAMED = re.compile(r"ledger|trezor|wallet|metamask|keystone|bitbox|coldcard|crypto|bitcoin|ethereum|btc|eth\b")
+_WALLET_NAMED = lazy_compile(
+    r"ledger|trezor|wallet|metamask|keystone|bitbox|coldcard|crypto|bitcoin|ethereum|btc|eth\b"
+)
 
 
 _SAID_DISTINCT = 6
@@ -72,12 +75,12 @@ _SAID_DISTINCT = 6
 # BIP-39's counts of words; its words are lower-case letters, 3 to 8 of them, maybe numbered ("1.yellow 2.puzzle").
 _SEED_WORD = r"(?:[0-9]{1,2}[.)][ \t]*)?[a-z]{3,8}"
 # A terminal may wrap them over lines (reviewer Q: 24 words over two).
-_SEED_WORDS = re.compile(rf"{_SEED_WORD}(?:(?:[ \t]+|[ \t]*\r?\n[ \t]*){_SEED_WORD}){{11,23}}\b")
-_NUMBERING = re.compile(r"[0-9]{1,2}[.)]")
+_SEED_WORDS = lazy_compile(rf"{_SEED_WORD}(?:(?:[ \t]+|[ \t]*\r?\n[ \t]*){_SEED_WORD}){{11,23}}\b")
+_NUMBERING = lazy_compile(r"[0-9]{1,2}[.)]")
 _SEED_COUNTS = frozenset({12, 15, 18, 21, 24})
-_LINE_WORDS = re.compile(r"[^\n]+")
+_LINE_WORDS = lazy_compile(r"[^\n]+")
 
-_CODES_LABEL = re.compile(
+_CODES_LABEL = lazy_compile(
     r"(?:recovery|backup|2fa|mfa|scratch|one[ \-]time|emergency|rescue|wiederherstellungs|códigos de|codes de)"
     r"[ \t_\-]*(?:codes?|kódy|codici|códigos|récupération)"
     r"|(?:2fa|mfa|totp|otp)[ \t_\-]+backup(?=[ \t]*:)"  # "Binance 2FA backup: PSDV-ZSW3-G7P5" (reviewer R)
@@ -90,8 +93,8 @@ _CODES_LABEL = re.compile(
 # One code: letters and digits, in one to four groups joined by dashes, or two groups of digits joined by a
 # space ("4821 9932"), a digit in it; codes are
 # separated by commas, spaces or list markers. Read until the first thing that is not one.
-_CODE = re.compile(r"[0-9]{3,5} [0-9]{3,5}(?![A-Za-z0-9])|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12}){0,3}")
-_CODE_GAP = re.compile(r"[ \t]*(?:[,;、][ \t]*|\n[ \t]*(?:[-*•][ \t]+|[0-9]{1,2}[.)][ \t]+)?|[ \t]+(?:and[ \t]+)?)")
+_CODE = lazy_compile(r"[0-9]{3,5} [0-9]{3,5}(?![A-Za-z0-9])|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12}){0,3}")
+_CODE_GAP = lazy_compile(r"[ \t]*(?:[,;、][ \t]*|\n[ \t]*(?:[-*•][ \t]+|[0-9]{1,2}[.)][ \t]+)?|[ \t]+(?:and[ \t]+)?)")
 _MAX_CODES = 32
 _SEED_OVERHANG = 3 * 9  # characters read past the words for a phrase's last words (three words of eight letters)
 
@@ -119,13 +122,13 @@ _OTP_WORDS = ("totp", "otp", "2fa", "mfa", "authenticator")
 # key fob serial: ..."). The words between the label and its colon say how it is shown ("as shown in the
 # app"), not what else it is ("serial", "asset tag", "vault name": an attacker's round).
 # (or the secret's word first, in more languages: "Секрет TOTP для рабочего VPN (...): m3ti dsyq ...", reviewer CW)
-_OTP_LABEL = re.compile(
+_OTP_LABEL = lazy_compile(
     r"(?<![a-z])(?:(?:t?otp|authenticator)[ \t_\-]*(?:seed|secret|key)|(?:2fa|mfa)[ \t_\-]*(?:seed|secret)"
     rf"|(?:secret|secreto|segredo|geheimnis|sekret|{as_viewed(('секрет',))})[ \t]+(?:t?otp|2fa|mfa))(?![a-z])"
 )
 # ... or a blank alone, the secret right after its label ("TOTP seed Q6TGCERNJAFNPMNRVA6STQOSK3PYFWKJ.":
 # reviewer AZ).
-_OTP_TAIL = re.compile(
+_OTP_TAIL = lazy_compile(
     rf"(?:[ \t]+(?:as|in|from|for|shown|para|für|pour|per|dla|{as_viewed(('для',))}|\()[^\n:=]{{0,48}})?"
     r"[ \t]*[:=][ \t]*"
     r"|[ \t]+"
@@ -133,11 +136,11 @@ _OTP_TAIL = re.compile(
 # Base32 in one case (an app shows it in capitals, some in small letters): mixed case is a name
 # ("GoogleAuthenticator2", "ProdMfaVault2345"); in groups of four, one at least mixing letters and digits
 # ("test user mail 2345" is words).
-_OTP_SECRET = re.compile(
+_OTP_SECRET = lazy_compile(
     r"(?:[A-Z2-7]{4}(?:[ ]?[A-Z2-7]{4}){3,15}|[a-z2-7]{4}(?:[ ]?[a-z2-7]{4}){3,15})=*(?![A-Za-z0-9])"
 )
 _OTP_DISTINCT = 8
-_MIXED_GROUP = re.compile(r"(?=[A-Za-z]*[2-7])(?=[2-7]*[A-Za-z])[A-Za-z2-7]{4,}")
+_MIXED_GROUP = lazy_compile(r"(?=[A-Za-z]*[2-7])(?=[2-7]*[A-Za-z])[A-Za-z2-7]{4,}")
 
 
 def may_hold_recovery_secret(scan: Scan) -> bool:
@@ -179,7 +182,7 @@ def _places(lower: str, word: str) -> Iterator[int]:
 # wherever its label is.
 # The pattern starts at the dash (a literal: the engine skips to each one at C speed); a code starts
 # five characters before.
-_HEX_CODE = re.compile(r"-(?<=(?<![\w-])[0-9a-f]{5}-)[0-9a-f]{5}(?![\w-])")
+_HEX_CODE = lazy_compile(r"-(?<=(?<![\w-])[0-9a-f]{5}-)[0-9a-f]{5}(?![\w-])")
 _GRID_CODES = 4
 
 
@@ -247,7 +250,7 @@ def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
 # The words a label of codes may have before its colon and still name them ("MFA backup codes left: ..."); any
 # other word names what follows ("Backup codes helpdesk hours: 0900-1700, ...", "... cost centre: 4100-2200":
 # an attacker's round).
-_TAIL_WORDS = re.compile(r"[^\W\d_]+")
+_TAIL_WORDS = lazy_compile(r"[^\W\d_]+")
 _PLAIN_TAIL = frozenset(
     {"left", "remaining", "unused", "new", "below", "here", "are", "is", "the", "list", "still", "my"}
 )
@@ -306,7 +309,7 @@ def _codes(text: str, at: int, *, plain: bool = True) -> Iterator[Hit]:
         yield from found
 
 
-_FOUR_FOUR = re.compile(r"[0-9]{4}(?:[ \-][0-9]{4}){1,3}")
+_FOUR_FOUR = lazy_compile(r"[0-9]{4}(?:[ \-][0-9]{4}){1,3}")
 
 
 def _stopped_code(value: str) -> bool:
@@ -315,11 +318,11 @@ def _stopped_code(value: str) -> bool:
 
 # Of two groups, each holds a digit ("WEEK-2024" is a name), the code a letter; three or four groups of
 # four ("PSDV-ZSW3-G7P5"), a digit and a letter somewhere.
-_LONE_CODE = re.compile(
+_LONE_CODE = lazy_compile(
     r"[0-9]{8,12}|(?=[A-Za-z0-9-]*[A-Za-z])(?=[A-Za-z]*[0-9])[A-Za-z0-9]{4,6}-(?=[A-Za-z]*[0-9])[A-Za-z0-9]{4,6}"
     r"|(?=[A-Za-z0-9-]*[A-Za-z])(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9]{4}(?:-[A-Za-z0-9]{4}){2,3}"
 )
-_DATE_DIGITS = re.compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")  # "20240315"
+_DATE_DIGITS = lazy_compile(r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12][0-9]|3[01])")  # "20240315"
 
 
 def _lone_code(value: str) -> bool:

@@ -10,6 +10,8 @@ from typing import Any
 
 import ahocorasick
 
+from securemem.pii.patterns import lazy_compile
+
 Span = tuple[int, int]
 
 # A "number" is a run of digits with at most two separator characters between neighbours:
@@ -17,7 +19,7 @@ Span = tuple[int, int]
 # (plus a short lead such as "+" or an IBAN's country code), so numeric detectors only search
 # around numbers instead of scanning the whole text: most of the cost of a scan is regex engines
 # stepping over ordinary text, character by character.
-_NUMBER = re.compile(r"[0-9](?:[ .\-()/+]{0,3}[0-9]){3}(?:[ .\-()/+]{0,3}[0-9])*")
+_NUMBER = lazy_compile(r"[0-9](?:[ .\-()/+]{0,3}[0-9]){3}(?:[ .\-()/+]{0,3}[0-9])*")
 _CANONICAL = bytes(
     ord("0") if chr(code).isdigit() and code < 128 else ord("-") if chr(code) in " \t.-()/+" else ord("x")
     for code in range(256)
@@ -26,17 +28,17 @@ _TOKEN_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01
 _TOKEN_TABLE = bytes(ord("x") if chr(code) in _TOKEN_CHARS else ord(" ") for code in range(256))
 # Possessive: a run of separators or of groups never gives anything back (the next character of the
 # copy decides alone), which spares the engine its backtracking bookkeeping: the same spans, faster.
-_CANONICAL_NUMBER = re.compile(rb"0(?:-{0,3}+0){3}+(?:-{0,3}+0)*+")
+_CANONICAL_NUMBER = lazy_compile(rb"0(?:-{0,3}+0){3}+(?:-{0,3}+0)*+")
 _LONG = 7  # digits in the shortest phone number; cards, SSNs and IBANs have more
 # The same numbers, those with seven digits or more only: numbers are maximal (the pattern cannot
 # go on past either end of one), so a start inside a shorter number fails and this finds exactly
 # the long ones among the numbers, without listing the others.
-_CANONICAL_LONG_NUMBER = re.compile(rb"0(?:-{0,3}+0){%d}+(?:-{0,3}+0)*+" % (_LONG - 1))
+_CANONICAL_LONG_NUMBER = lazy_compile(rb"0(?:-{0,3}+0){%d}+(?:-{0,3}+0)*+" % (_LONG - 1))
 # Numbers no numeric entity can be or start with: ISO and day-first dates (with an hour after them),
 # and decimals with one point ("3.14159265358979"; not two numbers of a card's length glued by a dot,
 # "4111111111111111.5555555555554444"). Phones, cards, SSNs, IBANs and IP addresses skip them without
 # running their own patterns.
-_NOT_AN_ENTITY = re.compile(
+_NOT_AN_ENTITY = lazy_compile(
     r"(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,2}[./][0-9]{1,2}[./][0-9]{4})(?: [0-9]{2})?"
     r"|[0-9]{1,12}\.[0-9]+|[0-9]+\.[0-9]{1,12}"
     # an object identifier (its first arc 0-2, its second under 40: "OID 1.3.6.1.4.1.311.60", reviewer CS) or a
@@ -47,14 +49,14 @@ _NOT_AN_ENTITY = re.compile(
 
 # A count's noun or a unit after a number ("1532 ms", "8000 users", "2500 W", "512 34 5678 records"): the
 # number is an amount, not a code, a PIN or an SSN. Matched in the lower-cased text.
-YEAR = re.compile(r"(?:19|20)[0-9]{2}")  # a year's four digits (codes, door codes and answers read them apart)
+YEAR = lazy_compile(r"(?:19|20)[0-9]{2}")  # a year's four digits (codes, door codes and answers read them apart)
 # Digits no one keeps as a secret but everyone writes as an example ("0000", "1234", "654321").
-_TRIVIAL_DIGITS = re.compile(r"([0-9])\1{3,7}|0?12345?6?7?8?9?|9?8?7?6?54321")
+_TRIVIAL_DIGITS = lazy_compile(r"([0-9])\1{3,7}|0?12345?6?7?8?9?|9?8?7?6?54321")
 
 
 _YEAR_MONTH = r"(?:19|20)[0-9]{2}(?:0[1-9]|1[0-2])"
-_MONTH_DIGITS = re.compile(_YEAR_MONTH)
-_DATE_DIGITS = re.compile(_YEAR_MONTH + r"(?:0[1-9]|[12][0-9]|3[01])")
+_MONTH_DIGITS = lazy_compile(_YEAR_MONTH)
+_DATE_DIGITS = lazy_compile(_YEAR_MONTH + r"(?:0[1-9]|[12][0-9]|3[01])")
 
 
 def a_date(digits: str) -> bool:
@@ -74,8 +76,8 @@ def year_or_example(digits: str) -> bool:
 
 # A word after a value: the sentence goes on about it ("activation code: COVID-19 vaccine pass", "password
 # iniziale Q3-2024 in fase di revisione"), where a code or a password would end its clause.
-WORD_AFTER = re.compile(r"[ \t]+[^\W\d_]")
-COUNTED = re.compile(
+WORD_AFTER = lazy_compile(r"[ \t]+[^\W\d_]")
+COUNTED = lazy_compile(
     r"[ \t]*(?:ms|ns|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|users?|customers?|clients?|"
     r"transactions?|requests?|issues?|errors?|items?|units?|records?|rows?|times|attempts?|messages?|people|bits|"
     r"employees?|accounts?|calls?|tickets?|cases?|glyphs|cycles|bytes|kb|mb|gb|w|kw|v|mah|rpm|mm|cm|km|miles|"
@@ -207,6 +209,7 @@ class Scan:
 
     __slots__ = (
         "_canonical",
+        "_digit_count",
         "_digits",
         "_encoded",
         "_long_numbers",
@@ -260,6 +263,7 @@ class Scan:
         self._canonical: bytes | None = None  # the canonical copy the numbers are found in (see numbers)
         self._long_numbers: list[Span] | None = None
         self._digits: list[int] = []  # the digit count of each long number
+        self._digit_count = -1  # the ASCII digits of the whole text, -1 until counted
         self._tokens: bytes | None = None
         self._words: dict[str, list[int]] | None = None
 
@@ -333,10 +337,10 @@ class Scan:
         if self._long_numbers is None:
             text = self.text
             spans: list[Span] = []
-            canonical = self.canonical  # the ASCII digits of the text are its b"0" (counted in C, no copy)
+            canonical = self.canonical
             # Text with fewer than seven digits in all holds no long number: counted at C speed, most
             # short text stops here without a pass of the pattern.
-            matches = _CANONICAL_LONG_NUMBER.finditer(canonical) if canonical.count(b"0") >= _LONG else ()
+            matches = _CANONICAL_LONG_NUMBER.finditer(canonical) if self.digit_count >= _LONG else ()
             for match in matches:
                 start, end = match.span()
                 if not _NOT_AN_ENTITY.fullmatch(text, start, end):
@@ -344,6 +348,14 @@ class Scan:
                     self._digits.append(canonical.count(b"0", start, end))
             self._long_numbers = spans
         return self._long_numbers
+
+    @property
+    def digit_count(self) -> int:
+        """The ASCII digits ([0-9]) of the whole text: a pattern that needs n of them cannot match in text with
+        fewer, so a gate asks this (counted once, in C) before searching."""
+        if self._digit_count < 0:
+            self._digit_count = self.canonical.count(b"0")  # the text's ASCII digits are its copy's b"0"
+        return self._digit_count
 
     @property
     def most_digits(self) -> int:

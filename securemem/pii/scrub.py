@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
-import re
 import unicodedata
 from bisect import bisect_right
 from collections import Counter
@@ -19,6 +18,7 @@ from securemem.pii.contact import deobfuscate_email, phone_e164_digits
 from securemem.pii.detectors import Detector, Located, locate, registered_detectors
 from securemem.pii.entities import Action
 from securemem.pii.normalize import MARKUP, View
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.regions import DEFAULT_PHONE_REGIONS, check_phone_regions
 
 _ACTIONS: frozenset[str] = frozenset(get_args(Action))
@@ -36,7 +36,7 @@ SCAN_BUDGET = 8 << 20
 # string someone wrote around a real value (scanned like any text): forging one takes 2**32 tries.
 _ID_HEX = 24
 _TAG_HEX = 8
-_TOKEN = re.compile(r"\[(?P<type>[A-Z][A-Z0-9_]{1,63}):(?P<id>[0-9a-f]{24})(?P<tag>[0-9a-f]{8})\]")
+_TOKEN = lazy_compile(r"\[(?P<type>[A-Z][A-Z0-9_]{1,63}):(?P<id>[0-9a-f]{24})(?P<tag>[0-9a-f]{8})\]")
 
 
 @dataclass(frozen=True)
@@ -255,7 +255,7 @@ def _ip(value: str) -> str:
 
 # A quoted local part that needs no quotes names the same mailbox as the bare one
 # ("jane.doe"@example.com is jane.doe@example.com): one token for both.
-_NEEDLESS_QUOTES = re.compile(r'"([\w!#$%&\'*+/=?^`{|}~-]+(?:\.[\w!#$%&\'*+/=?^`{|}~-]+)*)"(?=@)')
+_NEEDLESS_QUOTES = lazy_compile(r'"([\w!#$%&\'*+/=?^`{|}~-]+(?:\.[\w!#$%&\'*+/=?^`{|}~-]+)*)"(?=@)')
 
 
 def _email(value: str) -> str:

@@ -19,6 +19,7 @@ from itertools import pairwise
 from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule, mixed_case_with_digit, not_words
 from securemem.pii.normalize import normalise_text, unaccented, viewed_words
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import WORD_AFTER, LineStarts, Scan, by_first_letter, index_words, other_script, year_or_example
 
 Hit = tuple[str, int, int]
@@ -74,12 +75,12 @@ _ANCHOR_GATES = _gates(ANCHORED)
 # A Twilio account SID with its auth token written beside it, as a client is built or a request
 # authenticated ("Client('AC…', '…')  # auth token", "-u AC…:…"): the token is the 32 hex digits
 # after the SID, which no key name announces (reviewer D's blind round).
-_TWILIO_PAIR = re.compile(
+_TWILIO_PAIR = lazy_compile(
     r"(?<![0-9A-Za-z])AC[0-9a-f]{32}[\"']?[ \t]*[,:][ \t]*[\"']?(?P<token>[0-9a-f]{32})(?![0-9A-Za-z])"
 )
 # ... and an API key's SID with its secret, 32 letters and digits of both cases (`twilio("SKd75b...", "LfUQi35I...")`:
 # reviewer CW)
-_TWILIO_KEY_PAIR = re.compile(
+_TWILIO_KEY_PAIR = lazy_compile(
     r"(?<![0-9A-Za-z])SK[0-9a-f]{32}[\"']?[ \t]*[,:][ \t]*[\"']?"
     r"(?P<secret>(?=[A-Za-z]*[0-9])(?=[0-9a-z]*[A-Z])(?=[0-9A-Z]*[a-z])[0-9A-Za-z]{32})(?![0-9A-Za-z])"
 )
@@ -96,7 +97,7 @@ def find_sid_pairs(scan: Scan) -> Iterator[Hit]:
 # An AWS access key id with its secret key written beside it, as a pair is pasted ("AKIA… / …", "AKIA…:…",
 # "AKIA…, …"): 40 characters of base64 after the id, which no key name announces (reviewer W). The
 # secret has letters of both cases and a digit (a 40-character path or word has not).
-_AWS_PAIR = re.compile(
+_AWS_PAIR = lazy_compile(
     r"(?<![0-9A-Za-z])(?:AKIA|ASIA)[A-Z0-9]{16}[\"'`]?[ \t]*(?:[,:;|/][ \t]*|[ \t])[\"'`]?"  # markdown's `...` too
     r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
 )
@@ -107,7 +108,7 @@ _AWS_PAIR = re.compile(
 # (capitals and 2 to 7), a letter in each group and a digit in one: not a region's row of years or counts
 # ("ASIA 2021 2022 2023 2024"), a campaign's code ("ASIA-PACF-2024-SUMR-0001") or capitals' words
 # ("ASIA TOUR 2025 LIVE HALL"): an attacker's round.
-_AWS_ID_GROUPED = re.compile(
+_AWS_ID_GROUPED = lazy_compile(
     r"(?<![0-9A-Za-z])(?:AKIA|ASIA)(?P<joint>[ \-])(?P<groups>[A-Z2-7]{4}(?:(?P=joint)[A-Z2-7]{4}){3})(?![0-9A-Za-z])"
 )
 
@@ -121,11 +122,11 @@ def _aws_groups(match: re.Match[str]) -> bool:
 # A secret access key in the line that names it or holds its key id, with words between them
 # ("aws_secret_access_key pasted from a Word doc: ... (key id ASIA...)": reviewer BB): 40 characters of
 # base64, small and capital letters and a digit (a git SHA, hex, has no capitals).
-_AWS_SECRET_NAMED = re.compile(
+_AWS_SECRET_NAMED = lazy_compile(
     r"(?i:aws_?secret(?!s)|secret[ _]?access[ _]?key|aws secret(?!s))"
     r"|(?<![0-9A-Za-z])(?:AKIA|ASIA)[A-Z0-9]{16}(?![0-9A-Za-z])"
 )
-_AWS_SECRET_ALONE = re.compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])")
+_AWS_SECRET_ALONE = lazy_compile(r"(?<![A-Za-z0-9/+=_\-])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=_\-])")
 
 
 def find_aws_pairs(scan: Scan) -> Iterator[Hit]:
@@ -144,13 +145,13 @@ def find_aws_pairs(scan: Scan) -> Iterator[Hit]:
 # secret in its line, with symbols, digits and letters enough to be drawn at random.
 _DJANGO_ALPHABET = r"a-z0-9!@#$%^&*(\-_=+)"
 # (An "=" before it is an assignment's: "SECRET_KEY=0y(59^...".)
-_DJANGO_KEY = re.compile(rf"(?<![A-Za-z0-9!@#$%^&*(\-_+)])[{_DJANGO_ALPHABET}]{{50}}(?![A-Za-z0-9!@#$%^&*(\-_=+)])")
-_SECRET_WORD_BEFORE = re.compile(
+_DJANGO_KEY = lazy_compile(rf"(?<![A-Za-z0-9!@#$%^&*(\-_+)])[{_DJANGO_ALPHABET}]{{50}}(?![A-Za-z0-9!@#$%^&*(\-_=+)])")
+_SECRET_WORD_BEFORE = lazy_compile(
     rf"(?i:secret|django|シークレット|秘密|{normalise_text('секрет').lower()}|geheim|segredo|segreto)"
 )
 _DRAWN_SYMBOLS = frozenset("!@#$%^&*(=+)")
-_DJANGO_CHAR = re.compile(r"[A-Za-z0-9!@#$%^&*(\-_=+)]")
-_QUERY_PAIR = re.compile(r"[a-z]+=[a-z0-9()+\-]*&")
+_DJANGO_CHAR = lazy_compile(r"[A-Za-z0-9!@#$%^&*(\-_=+)]")
+_QUERY_PAIR = lazy_compile(r"[a-z]+=[a-z0-9()+\-]*&")
 DJANGO_LITERALS = ("secret", "django", "シークレット", "秘密", normalise_text("секрет").lower(), "geheim", "segredo",
                    "segreto")  # fmt: skip
 
@@ -180,7 +181,7 @@ def find_django_keys(scan: Scan) -> Iterator[Hit]:
 
 # "aws_sk", a secret key's short name, assigned the key itself ("aws_sk = z1Spr...": reviewer BW); not a table's or a
 # region's "aws_sk" with a value further on the line (an attacker's round)
-_AWS_SK = re.compile(r"(?i:aws[_\-]?sk)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=_\-])")
+_AWS_SK = lazy_compile(r"(?i:aws[_\-]?sk)[\"']?[ \t]*[:=][ \t]*[\"']?(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=_\-])")
 
 
 def find_aws_named_secrets(scan: Scan) -> Iterator[Hit]:
@@ -205,7 +206,9 @@ def find_aws_named_secrets(scan: Scan) -> Iterator[Hit]:
 
 # A key's prefix followed by one character only, as examples and templates write one
 # ("sk_live_xxxxxxxxxxxxxxxxxxxxxxxx", "ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"): no key.
-_FILLER = re.compile(r"[A-Za-z]{2,12}[_\-]?(?:[A-Za-z]{2,8}[_\-])?(?:x{12,}|X{12,}|\*{8,}|0{16,})")  # "AKIAXXXX..." too
+_FILLER = lazy_compile(
+    r"[A-Za-z]{2,12}[_\-]?(?:[A-Za-z]{2,8}[_\-])?(?:x{12,}|X{12,}|\*{8,}|0{16,})"
+)  # "AKIAXXXX..." too
 
 
 def find_catalogue(scan: Scan) -> Iterator[Hit]:
@@ -245,8 +248,8 @@ def find_catalogue(scan: Scan) -> Iterator[Hit]:
 # str.find, as a pattern tried at every dash, markdown's bullets too, or at every head's letter cost a note's scan a
 # tenth more and more)
 _DASHED_HEADS = frozenset(prefix.split("-")[0] for rule in PREFIXED for prefix in rule.prefixes if "-" in prefix[2:])
-_HEAD_BEFORE = re.compile(r"[A-Za-z0-9_.]{1,16}$")
-_DASHED_PIECES = re.compile(r"[A-Za-z0-9_]{1,128}(?:[ \t]*-[ \t]*[A-Za-z0-9_]{1,128}){1,8}")
+_HEAD_BEFORE = lazy_compile(r"[A-Za-z0-9_.]{1,16}$")
+_DASHED_PIECES = lazy_compile(r"[A-Za-z0-9_]{1,128}(?:[ \t]*-[ \t]*[A-Za-z0-9_]{1,128}){1,8}")
 
 
 def find_dash_spaced_tokens(scan: Scan) -> Iterator[Hit]:
@@ -273,7 +276,7 @@ def find_dash_spaced_tokens(scan: Scan) -> Iterator[Hit]:
             yield hit
 
 
-_DASHED_PIECE = re.compile(r"(?P<joint>[ \t]*-[ \t]*)?(?P<piece>[A-Za-z0-9_]+)")
+_DASHED_PIECE = lazy_compile(r"(?P<joint>[ \t]*-[ \t]*)?(?P<piece>[A-Za-z0-9_]+)")
 
 
 def _whole_token(joined: str) -> str | None:
@@ -325,12 +328,12 @@ def _joined_token(
 JOINTS = (" : ", " . ", "\t:", "\t.", ":\t", ".\t")  # what a text holds where it holds a spaced joint
 # (from a run's first blank only, and possessive: tried at each blank of a long run of them, each try read to the run's
 # end, it was quadratic: 20 KB of tabs after "password:" took 2.4 s)
-_SPACED_JOINT = re.compile(r"(?<![ \t])[ \t]++[.:][ \t]+")
-_JOINT_RUN = re.compile(r"[A-Za-z0-9_\-]{2,128}(?:[ \t]*[.:][ \t]*[A-Za-z0-9_\-]{2,128}){1,3}")
-_JOINT_PIECE = re.compile(r"(?P<joint>[ \t]*(?P<mark>[.:])[ \t]*)?(?P<piece>[A-Za-z0-9_\-]+)")
+_SPACED_JOINT = lazy_compile(r"(?<![ \t])[ \t]++[.:][ \t]+")
+_JOINT_RUN = lazy_compile(r"[A-Za-z0-9_\-]{2,128}(?:[ \t]*[.:][ \t]*[A-Za-z0-9_\-]{2,128}){1,3}")
+_JOINT_PIECE = lazy_compile(r"(?P<joint>[ \t]*(?P<mark>[.:])[ \t]*)?(?P<piece>[A-Za-z0-9_\-]+)")
 _WORDY = 8  # a piece this long or longer is read for words run together
 # (through the token's own unspaced dots: "OTEw...Iw.h4r-k_ . nTQV...", "sk.eyJ... . x": an attacker's round)
-_TOKEN_BEFORE = re.compile(r"(?<![A-Za-z0-9_\-.:])[A-Za-z0-9_\-]{2,128}(?:[.:][A-Za-z0-9_\-]{2,128}){0,2}$")
+_TOKEN_BEFORE = lazy_compile(r"(?<![A-Za-z0-9_\-.:])[A-Za-z0-9_\-]{2,128}(?:[.:][A-Za-z0-9_\-]{2,128}){0,2}$")
 
 
 def find_spaced_joint_tokens(scan: Scan) -> Iterator[Hit]:
@@ -369,8 +372,8 @@ index_words(*_BLOCK_PREFIXES)
 # "API-"): blocks after them are SKUs, sizes, test names and ticket tags as often ("sk-1042 XL2 BLK M3 QTY12 WH3",
 # "test_Login OK200 GET2 POST3 DELETE4 PUT5": an attacker's round).
 _UNBLOCKED = frozenset({"SK_API_KEY", "MOLLIE_API_KEY", "NOTION_LEGACY_TOKEN", "OCTOPUS_DEPLOY_API_KEY"})
-_BLOCKS = re.compile(r"[A-Za-z0-9_\-]{1,64}(?:[ \t]{1,2}[A-Za-z0-9_\-]{1,64}){1,31}")
-_BLOCK = re.compile(r"[A-Za-z0-9_\-]+")
+_BLOCKS = lazy_compile(r"[A-Za-z0-9_\-]{1,64}(?:[ \t]{1,2}[A-Za-z0-9_\-]{1,64}){1,31}")
+_BLOCK = lazy_compile(r"[A-Za-z0-9_\-]+")
 
 
 def _random_block(block: str) -> bool:
@@ -435,8 +438,8 @@ _SAS_FIELDS = (
     "rscc|rscd|rsce|rscl|rsct|tn|spk|srk|epk|erk"
 )
 _SAS_VALUE = r"[^&\s\"'<>#?]{0,128}"
-_SAS_FIELD_BEFORE = re.compile(rf"(?<![\w\-.%])(?:{_SAS_FIELDS})={_SAS_VALUE}\Z")
-_SAS_FIELD_AFTER = re.compile(rf"&(?:{_SAS_FIELDS})={_SAS_VALUE}(?![^&\s\"'<>#?])")
+_SAS_FIELD_BEFORE = lazy_compile(rf"(?<![\w\-.%])(?:{_SAS_FIELDS})={_SAS_VALUE}\Z")
+_SAS_FIELD_AFTER = lazy_compile(rf"&(?:{_SAS_FIELDS})={_SAS_VALUE}(?![^&\s\"'<>#?])")
 _SAS_FIELDS_MAX = 24  # fields read on either side
 
 
@@ -470,11 +473,11 @@ _HINTS = (
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
 _KEY_MAX = 64
 # What a name means when it is the whole key or its last part.
-_PASSWORD_KEY = re.compile(
+_PASSWORD_KEY = lazy_compile(
     r"(?:password|passwd|passphrase|passcode|pwd|authtok|(?:^|[_.\-])(?:pass|pw|pin)|"
     r"(?:^|[_.\-])(?:pg|root|admin|db|my|user|sys|sa|app|api|ftp|smtp|mail|redis|mysql|ldap|vnc|wifi|wlan)(?:pass|pw))$"
 )
-_SECRET_KEY = re.compile(
+_SECRET_KEY = lazy_compile(
     r"(?:secret|token|credentials?|creds?|signature|apikey|api[_.\-]key|"
     r"(?:access|secret|private|auth|client|signing|encryption|master|license|licence|app|consumer|service|"
     r"account|storage|subscription|admin|webhook|deploy|ssh|gpg|pgp|hmac|jwt|session|x[_.\-]api|sas|shared)"
@@ -486,14 +489,14 @@ _SECRET_KEY = re.compile(
 # "oP4imggt..."', '"signing_material":"UBo2p1fN..."': reviewer BJ): secrets only when their values are long and
 # random, as a bare key's (not a game's or a generator's seed, "pepper: Carolina-Reaper2", a SaltStack minion's
 # "salt: minion-Prod01": an attacker's round).
-_RANDOM_KEY = re.compile(
+_RANDOM_KEY = lazy_compile(
     r"(?:(?:^|[_.\-])(?:salt|pepper)|(?:encryption|crypto|key|secret|master)[_.\-]?seed"
     r"|(?:signing|key|secret|encryption)[_.\-]?material)$"
 )
-_DOLLAR_ASSIGN = re.compile(r"[ \t]*=[^=]")
-_SHORT_PASS_KEY = re.compile(r"(?:^|[_.\-])(?:pass|pw)$")
-_NUMBER = re.compile(r"[0-9][0-9.,\-–]*")
-_POLICY_VALUE = re.compile(r"[0-9][0-9\-–]*(?:-?[A-Za-z]+)?")
+_DOLLAR_ASSIGN = lazy_compile(r"[ \t]*=[^=]")
+_SHORT_PASS_KEY = lazy_compile(r"(?:^|[_.\-])(?:pass|pw)$")
+_NUMBER = lazy_compile(r"[0-9][0-9.,\-–]*")
+_POLICY_VALUE = lazy_compile(r"[0-9][0-9\-–]*(?:-?[A-Za-z]+)?")
 
 
 def _policy_text(text: str, secret: str, end: int) -> bool:
@@ -508,23 +511,23 @@ def _followed_by_any_word(text: str, end: int) -> bool:
     return end + 1 < len(text) and text[end] in " \t" and not text[end + 1].isspace()
 
 
-_SECRET_QUALIFIER = re.compile(
+_SECRET_QUALIFIER = lazy_compile(
     r"(?<![a-z0-9_])(?:api|secret|private|access|auth|signing|encryption|master|license|licence|client|service)"
     r"[ _\-]$"
 )
-_KEY_SUFFIXES = re.compile(
+_KEY_SUFFIXES = lazy_compile(
     r"(?:[_.\-](?:v?[0-9]+|prod|production|dev|development|stage|staging|test|testing|qa|uat|old|new|ro|rw|eu|us|"
     r"base|live|primary|secondary|backup|main|default|local|current|next|prev|previous|b64|base64|hex|enc|value)"
     r"|(?<=[a-z])[0-9]+)+$"
 )
-_ANY_KEY = re.compile(r"(?:^|[_.\-])key$")
+_ANY_KEY = lazy_compile(r"(?:^|[_.\-])key$")
 # A file format's "signature" written as its magic bytes, a few pairs of hex digits ("PNG signature: 89 50
 # 4E 47 0D 0A 1A 0A": reviewer AO), is no secret; a file's signature of another shape may be one (an
 # attacker's round: "File signature: 71ecb536...").
-_FILE_SIGNATURE = re.compile(r"(?<![a-z])(?:png|gif|jpe?g|pdf|zip|gzip|elf|tiff?|bmp|webp|wav|mp3|mp4|magic)[ \t]+$")
-_MAGIC_BYTES = re.compile(r"[ \t]*(?:[:=]|is)[ \t]*[0-9A-Fa-f]{2}(?:[ \t]?[0-9A-Fa-f]{2}){3,15}(?![ \t]?[0-9A-Za-z])")
+_FILE_SIGNATURE = lazy_compile(r"(?<![a-z])(?:png|gif|jpe?g|pdf|zip|gzip|elf|tiff?|bmp|webp|wav|mp3|mp4|magic)[ \t]+$")
+_MAGIC_BYTES = lazy_compile(r"[ \t]*(?:[:=]|is)[ \t]*[0-9A-Fa-f]{2}(?:[ \t]?[0-9A-Fa-f]{2}){3,15}(?![ \t]?[0-9A-Za-z])")
 # Name parts that say the value is not the secret itself.
-_NOT_SECRET_KEY = re.compile(
+_NOT_SECRET_KEY = lazy_compile(
     r"(?:^|[_.\-])(?:id|name|url|uri|path|file|type|length|len|size|count|min|max|hash|policy|prompt|field|"
     r"label|hint|header|expiry|expires|ttl|format|env|var|endpoint|mode|enabled|required|reset|regex|"
     r"pattern|rule|strength|public|publishable|pub|sort|partition|foreign|cache|lookup|idempotency|websocket|socket|dedupe|"
@@ -533,24 +536,26 @@ _NOT_SECRET_KEY = re.compile(
     r"manager|mgr|handler|store|storage|source|backend|engine|mode|next|continuation|resume|refresh[_.\-]?url)(?:[_.\-]|$)"
 )
 # A name that ends in what hashes the secret names the hasher ("PASSWORD_HASHER", "password_hashing").
-_HASHER_LAST = re.compile(r"(?:^|[_.\-])(?:hasher|hashers|hashing)$", re.IGNORECASE)
+_HASHER_LAST = lazy_compile(r"(?:^|[_.\-])(?:hasher|hashers|hashing)$", re.IGNORECASE)
 # The assignment after a key: optional closing quote, then ":", "=", ":=", "=>", or the prose " is ".
 # Make's "?=" too ("VERCEL_TOKEN ?= 9jrmg9Ceb...", reviewer M); not "+=", which code uses to join strings.
-_ASSIGN = re.compile(r"""["'`\]]?[ \t]{0,8}(?P<op>:=|\?=|=>|->|\u2192|=(?!=)|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}""")
-_ASSIGN_CLI = re.compile(r"[ \t]+")  # "--password hunter2"
+_ASSIGN = lazy_compile(
+    r"""["'`\]]?[ \t]{0,8}(?P<op>:=|\?=|=>|->|\u2192|=(?!=)|:|[ \t]+(?:is|was|=|:)[ \t]+)[ \t]{0,8}"""
+)
+_ASSIGN_CLI = lazy_compile(r"[ \t]+")  # "--password hunter2"
 # A password stored hashed under its scheme's name (LDAP's userPassword "{SSHA}...", slapd's rootpw,
 # "{PBKDF2-SHA256}..."): still the password's, open to a dictionary attack; not a template's "{...}".
 _HASH_SCHEME = r"(?i:\{(?:s?sha(?:256|384|512)?|s?md5|crypt|pbkdf2[\w-]{0,16}|argon2\w{0,4}|bcrypt)\})"
-_HASHED = re.compile(_HASH_SCHEME + r"[A-Za-z0-9+/=.$_-]{8}")
+_HASHED = lazy_compile(_HASH_SCHEME + r"[A-Za-z0-9+/=.$_-]{8}")
 # A bare value may hold an apostrophe between letters ("Don'tPanic42").
-_VALUE = re.compile(
+_VALUE = lazy_compile(
     r"""(?P<q>["'`])(?P<quoted>[^"'`\n]{1,256})(?P=q)"""
     rf"""|(?P<bare>{_HASH_SCHEME}[A-Za-z0-9+/=.$_-]{{8,256}}"""
     r"""|[^\s"'`,;<>(){}\[\]|](?:[^\s"'`,;<>(){}\[\]|]|(?<=[A-Za-z])'(?=[A-Za-z0-9])){0,255})"""
 )
 _TRAILING = ".,:;?)。、"
 # In a URL query the next parameter ends the value: "?api_key=...&format=json".
-_NEXT_PARAMETER = re.compile(r"&[A-Za-z_][A-Za-z0-9_.\-]*=")
+_NEXT_PARAMETER = lazy_compile(r"&[A-Za-z_][A-Za-z0-9_.\-]*=")
 _STOP_VALUES = frozenset(
     (
         "none",
@@ -656,11 +661,11 @@ _STOP_VALUES = frozenset(
     )
 )
 # Kubernetes' and Make's "$(DB_PASSWORD)" too (reviewer M).
-_PLACEHOLDER_SHAPE = re.compile(
+_PLACEHOLDER_SHAPE = lazy_compile(
     r"^(?:[*xX•.\-_#?]+|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\([A-Za-z_][A-Za-z0-9_]*\)|%[A-Za-z_]+%|\{\{.*\}\})$"
 )
-_FOUR_SMALL = re.compile(r"[a-z]{4}")
-_TURNS = re.compile(r"[a-z](?=[A-Z])|[A-Za-z](?=[0-9])|[0-9](?=[A-Za-z])")
+_FOUR_SMALL = lazy_compile(r"[a-z]{4}")
+_TURNS = lazy_compile(r"[a-z](?=[A-Z])|[A-Za-z](?=[0-9])|[0-9](?=[A-Za-z])")
 
 
 def _placeholder(value: str) -> bool:
@@ -677,23 +682,23 @@ def _placeholder(value: str) -> bool:
     return not (mixed_case_with_digit(body) and _FOUR_SMALL.search(body) is None and len(_TURNS.findall(body)) >= 4)
 
 
-_IDENTIFIER_CHAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
-_CONSTANT = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
-_SNAKE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
-_LOWER_WORD = re.compile(r"^[a-z]+(?:'[a-z]+)?$")  # "isn't" too
+_IDENTIFIER_CHAIN = lazy_compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
+_CONSTANT = lazy_compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+_SNAKE = lazy_compile(r"^[a-z]+(?:_[a-z]+)+$")
+_LOWER_WORD = lazy_compile(r"^[a-z]+(?:'[a-z]+)?$")  # "isn't" too
 # One capitalised word, or hyphenated lower-case words ("Incorrect", "Pflichtfeld", "reset-link",
 # "e-mails"): what a form or a log says after a label, not a password ("password: letmein" is one).
-_STATUS_WORD = re.compile(r"[A-ZÀ-Þ][a-zß-ÿ]+(?:-[a-zß-ÿ]+)*|[a-zß-ÿ]+(?:-[a-zß-ÿ]+)+")
-_DATE_WORD = re.compile(r"[0-9]{1,2}[-./ ][A-Za-z]{3,9}[-./ ][0-9]{2,4}")
+_STATUS_WORD = lazy_compile(r"[A-ZÀ-Þ][a-zß-ÿ]+(?:-[a-zß-ÿ]+)*|[a-zß-ÿ]+(?:-[a-zß-ÿ]+)+")
+_DATE_WORD = lazy_compile(r"[0-9]{1,2}[-./ ][A-Za-z]{3,9}[-./ ][0-9]{2,4}")
 
 
 # What may follow a key for it to be assigned a value (checked before anything else is).
-_ASSIGN_START = re.compile(r"""["'`\]]?[ \t]{0,8}(?:[:=\-\u2192]|\?=|(?:is|was)\b)""")
-_KEY_REST = re.compile(r"[a-z0-9_.\-]{0,64}")
+_ASSIGN_START = lazy_compile(r"""["'`\]]?[ \t]{0,8}(?:[:=\-\u2192]|\?=|(?:is|was)\b)""")
+_KEY_REST = lazy_compile(r"[a-z0-9_.\-]{0,64}")
 # A key's number among several, between its name and its value ("unseal key 1 of 5: FKMZqEH9...=", "recovery key #2
 # = ...": reviewer CR): the name is the key's, the value comes after the number.
 # ("Unseal key share #2: tAni7...": reviewer CW)
-_KEY_ORDINAL = re.compile(r"(?:[ \t]share)?[ \t]#?[0-9]{1,2}(?:[ \t]?(?:of|/)[ \t]?[0-9]{1,2})?(?=[ \t]{0,8}[:=])")
+_KEY_ORDINAL = lazy_compile(r"(?:[ \t]share)?[ \t]#?[0-9]{1,2}(?:[ \t]?(?:of|/)[ \t]?[0-9]{1,2})?(?=[ \t]{0,8}[:=])")
 
 
 def _past_ordinal(lower: str, key_end: int) -> int:
@@ -713,16 +718,16 @@ def _past_ordinal(lower: str, key_end: int) -> int:
 
 # An aside in brackets between a key's name and its value, no bracket or line break in it ("Steamworks publisher Web
 # API key (partner.steam-api): 9268E0CA...": reviewer CS). The value is read as any key's is.
-_KEY_ASIDE = re.compile(r"[ \t]\([^()\n]{1,96}\)(?=[ \t]{0,8}[:=])")
+_KEY_ASIDE = lazy_compile(r"[ \t]\([^()\n]{1,96}\)(?=[ \t]{0,8}[:=])")
 # Only after a secret's name (a password's aside is read by the password's readers): an object's, a cache's, a
 # row's or a flag's key before an aside names no secret ("Lookup key (etag): d41d8cd9...", "Feature flag key
 # (LaunchDarkly): enableNew...": an attacker's round). Not where the aside says the value is a digest's or is
 # public ("key (sha256): 9f86d0...", "site key (public, ...)").
-_SECRET_BEFORE_ASIDE = re.compile(r"(?:api[ _\-]?key|(?:secret|private|signing|access)[ _\-]key|secret|token|\bpat)$")
+_SECRET_BEFORE_ASIDE = lazy_compile(r"(?:api[ _\-]?key|(?:secret|private|signing|access)[ _\-]key|secret|token|\bpat)$")
 # (nor an aside that says what else the value is: an identifier, a format, a lifetime, a tenant's name: "API key (ID
 # only, secret lives in Vault)", "Signing key (kid)", "Refresh token (lifetime, ISO 8601): P30DT12H": an attacker's
 # round)
-_NOT_SECRET_ASIDE = re.compile(
+_NOT_SECRET_ASIDE = lazy_compile(
     r"md5|sha|hash|checksum|digest|fingerprint|crc|blake|public|example|sample|redacted|(?<![a-z])ids?(?![a-z])|kid|"
     r"format|lifetime|ttl|expir|length|type|tenant|name|prefix|scope|version|issuer|audience|algorithm|owner|vault|"
     r"reference|(?<![a-z])ref(?![a-z])|object|uuid|iso|only|header|old|revoked|masked"
@@ -731,18 +736,20 @@ _NOT_SECRET_ASIDE = re.compile(
 
 # Keys numbered among several that are secrets' (Vault's unseal keys, Shamir's shares, recovery keys): not a cache's, an
 # object's or a translation's ("Cache key 2 of 4: 2fd4e1c6...", "Translation key #5 = ...": an attacker's round)
-_ORDINAL_KEY = re.compile(r"(?:unseal|recovery|secret|private|master|signing|root|shamir)[ \t_\-]+(?:key|share|token)$")
+_ORDINAL_KEY = lazy_compile(
+    r"(?:unseal|recovery|secret|private|master|signing|root|shamir)[ \t_\-]+(?:key|share|token)$"
+)
 
 
 # The next property of a connection string ("Server=h;User Id=a;Password=K4szt4n@439;Encrypt=true;"): where the
 # value before it ends (reviewer BW's JDBC URL).
-_NEXT_PROPERTY = re.compile(r";[ \t]*[A-Za-z][A-Za-z ]{0,30}=")
-_QUERY_KEY_BEFORE = re.compile(r"[?&][A-Za-z_][A-Za-z0-9_.\-]{0,40}=$")
-_NEXT_PAIR = re.compile(r"&[A-Za-z_][A-Za-z0-9_.\-]{0,40}=")
-_NOT_A_QUERY_SECRET = re.compile(r"[a-z]+(?:[_\-][a-z0-9]+)*|[A-Z][a-z]+|/[^\s&]*|[A-Za-z]:\\[^\s&]*")
+_NEXT_PROPERTY = lazy_compile(r";[ \t]*[A-Za-z][A-Za-z ]{0,30}=")
+_QUERY_KEY_BEFORE = lazy_compile(r"[?&][A-Za-z_][A-Za-z0-9_.\-]{0,40}=$")
+_NEXT_PAIR = lazy_compile(r"&[A-Za-z_][A-Za-z0-9_.\-]{0,40}=")
+_NOT_A_QUERY_SECRET = lazy_compile(r"[a-z]+(?:[_\-][a-z0-9]+)*|[A-Z][a-z]+|/[^\s&]*|[A-Za-z]:\\[^\s&]*")
 # ... only where the value is itself a property after another ("Server=h;User Id=a;Password=..."): a password of its
 # own that holds ";x=" ("password: HJh1;Ab=MUiH2": an attacker's round) is read whole
-_PROPERTY_BEFORE = re.compile(r"[A-Za-z][A-Za-z ]{0,30}=[^;\n]{0,80};[ \t]*[A-Za-z][A-Za-z ]{0,30}=[ \t]*$")
+_PROPERTY_BEFORE = lazy_compile(r"[A-Za-z][A-Za-z ]{0,30}=[^;\n]{0,80};[ \t]*[A-Za-z][A-Za-z ]{0,30}=[ \t]*$")
 
 
 def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
@@ -786,13 +793,13 @@ def find_keyword_secrets(scan: Scan) -> Iterator[Hit]:
 # ("API Key 3c6b887c-fae2-...，Secret Key A2BC71F79C5E...": reviewer BB). Alone it is the key's id, which consoles
 # and audit logs show ("API key 3c6b... revoked by jsmith", "Rotated API key a1b2...": an attacker's round); with
 # a word between it is an identifier of something else; with ":" or "=" _keyword_secrets reads it.
-_KEY_UUID = re.compile(
+_KEY_UUID = lazy_compile(
     r"(?<![\w\-])(?:api[ _\-]?key|apikey|access[ _\-]key)[ \t]+"
     r"(?P<value>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w\-])"
     r"(?=[^\n]{0,16}?(?<![^\W\d_])(?:secret|api[ _\-]?secret)(?:[ _\-]?key)?[ \t]*[:=：]?[ \t]*"
     r"(?=[a-z+/=_\-]*[0-9])[a-z0-9+/=_\-]{12,})"  # the secret's value has a digit ("secret regenerated" is no value)
 )
-_PSQL_VARIABLE = re.compile(r"[ \t]:'[A-Za-z_][A-Za-z0-9_]*'")
+_PSQL_VARIABLE = lazy_compile(r"[ \t]:'[A-Za-z_][A-Za-z0-9_]*'")
 
 
 # A JWT's header alone, or the start of one ("auth=eyJhbGciOiJSUzI1NiIs…", a log that keeps 24 characters:
@@ -821,7 +828,7 @@ _JWT_HEADER_FIELDS = {b"alg", b"typ", b"kid", b"cty", b"x5t", b"x5u", b"jku", b"
 # A login written as "user / password" after what it is for ("log in to the backup console with
 # supervisor / Haslo#2016&", "my login is ciaran.obyrne@eircom.net / Fjord?1988!!": reviewer AQ): the
 # password a password's shape (letters with a digit and a symbol), no path or URL.
-_LOGIN_PAIR = re.compile(
+_LOGIN_PAIR = lazy_compile(
     r"(?<![\w-])(?i:log ?in|logon|sign ?in|credentials?|creds|zugangsdaten|identifiants|credenciales|"
     # ... in more of the languages a login's details are given in ("identifiants du portail ... : recrut.lyon /
     # Verif@Lyon#19": reviewer BB)
@@ -832,9 +839,13 @@ _LOGIN_PAIR = re.compile(
 )
 
 
+_LOGIN_SLASH = " / "
+index_words(_LOGIN_SLASH)  # among the gates' words: found in the one pass for all
+
+
 def may_hold_login_pair(scan: Scan) -> bool:
     lower = scan.lower
-    return " / " in lower and (
+    return _LOGIN_SLASH in scan.words and (
         "log" in lower
         or "cred" in lower
         or "sign" in lower
@@ -876,23 +887,23 @@ def _login_password(password: str) -> bool:
 # A password's symbols but "+" and "@", no password's sign here: "Alt+F12 / Option+F12", "24dp@2x / 48dp@4x"
 # (an attacker's round)
 _LOGIN_SYMBOLS = PASSWORD_SYMBOLS - {"+", "@"}
-_SHARE = re.compile(r"[0-9][0-9.,]*%|p[0-9]{2}#")  # "50%OFF2", a percentile's "p99#3400ms"
-_COLOUR = re.compile(r"#[0-9A-Fa-f]{3,8}")
+_SHARE = lazy_compile(r"[0-9][0-9.,]*%|p[0-9]{2}#")  # "50%OFF2", a percentile's "p99#3400ms"
+_COLOUR = lazy_compile(r"#[0-9A-Fa-f]{3,8}")
 
 
 _VALUE_LENGTH = 256  # the longest value _VALUE reads
 # A token's characters only (base64, base64url, percent-escapes): "&next=...", an escaped "\\n" or "::PORT"
 # after the token end it (an attacker's round).
-_VALUE_REST = re.compile(r"[A-Za-z0-9+/=_\-.~%]{1,16384}")
+_VALUE_REST = lazy_compile(r"[A-Za-z0-9+/=_\-.~%]{1,16384}")
 
 
 # A full stop after a value, at the end of its line or before a space or a closing bracket or quote.
-_SENTENCE_DOT = re.compile(r"\.(?=[\s)\]}\"'»”]|\Z)")
+_SENTENCE_DOT = lazy_compile(r"\.(?=[\s)\]}\"'»”]|\Z)")
 
 
 # A line of /etc/passwd after its file's name: the password's field holds "x" (the hash is in /etc/shadow), "*"
 # or "!", then the user's and the group's ids ("/etc/passwd line root:x:0:0:root:/root:/bin/bash": reviewer BD).
-_PASSWD_ENTRY = re.compile(r"(?:[a-z_][a-z0-9_.\-]*:)?[x*!]:[0-9]+:[0-9]+:")
+_PASSWD_ENTRY = lazy_compile(r"(?:[a-z_][a-z0-9_.\-]*:)?[x*!]:[0-9]+:[0-9]+:")
 
 
 def _keyword_secrets(scan: Scan) -> Iterator[Hit]:
@@ -939,11 +950,11 @@ def _keyword_secrets(scan: Scan) -> Iterator[Hit]:
 # password in one value; and a SASL PLAIN login's user when it is a Confluent Cloud API key (16 capitals and
 # digits: ``username="P4ITARQJ08Y8NH9Q"``), whose secret is the password beside it (read with the passwords).
 # (in a properties file, JSON, an environment variable, a Java call or a command's option: an attacker's round)
-_USER_INFO = re.compile(
+_USER_INFO = lazy_compile(
     r"(?i)(?<![a-z0-9])basic[._]auth[._]user[._]info[\"']?[ \t]*[=:,][ \t]*[\"']?"
     r"(?P<value>[^\s:\"']{3,128}:[^\s\"']{8,256})"
 )
-_JAAS_USER = re.compile(
+_JAAS_USER = lazy_compile(
     r"(?i)(?:loginmodule\s+required\b[^;]{0,64}?\busername\s*=\s*\\?[\"']|\bsasl\.username[ \t]*[=:][ \t]*[\"']?)"
     r"(?P<value>[A-Z0-9]{16})(?![A-Za-z0-9])"
 )
@@ -969,7 +980,7 @@ _KEY_KINDS = 10  # different characters of sixteen at least: "XXXXXXXXXXXXXXX1" 
 
 # A key and its value as a CSV line of two cells, as a settings export writes them ("sms-gateway,2024-01-27" then
 # "api_key_secret,uRD00fX9DeM6lHrS01kAoFJBYccahVd4": reviewer BK).
-_CSV_PAIR = re.compile(r"^[ \t]*(?P<key>[a-z][a-z0-9_.\-]{1,63}),(?P<value>[^\s,\"']{8,256})[ \t]*\r?$", re.MULTILINE)
+_CSV_PAIR = lazy_compile(r"^[ \t]*(?P<key>[a-z][a-z0-9_.\-]{1,63}),(?P<value>[^\s,\"']{8,256})[ \t]*\r?$", re.MULTILINE)
 
 
 def _csv_pairs(text: str, lower: str) -> Iterator[Hit]:
@@ -991,7 +1002,7 @@ def _csv_pairs(text: str, lower: str) -> Iterator[Hit]:
 # (reviewer AV). Redis's options always take the password; "-p" takes a port as often ("-p", "8080:80")
 # and psql's "--password" none (it asks; a database's name follows): after them a value with a letter
 # and a digit only, and not after psql.
-_ARGV_PASSWORD = re.compile(
+_ARGV_PASSWORD = lazy_compile(
     r"(?P<q>[\"'])(?P<option>--?(?:requirepass|masterauth|password|passwd|pass|pwd|[a-z]+-password)|-p)(?P=q)"
     r"[ \t]*,[ \t]*(?P<q2>[\"'])(?P<value>[^\"'\s\\$<%{}]{4,128})(?P=q2)",
     re.IGNORECASE,
@@ -1016,7 +1027,7 @@ _ARGV_TOOL_BACK = 64  # characters read before an option for the tool it is give
 # "p4ss: basalt-ember-glacier-4": reviewer CE): a digit or "@" or "$" in the label (the plain word is read with the
 # other labels). Only a value with a digit or a password's symbol, no "=" ("p@ssw0rd: score=0 guesses=1.2e2" is a
 # strength meter's line), and not where a password's label came just before (there the leet word is the value).
-_LEET_LABEL = re.compile(
+_LEET_LABEL = lazy_compile(
     # (not a URL's user's password: "mysql://root:p@ss:w0rd@127.0.0.1")
     # (a secret's and a token's labels too: "s3cr3t=wcn26n7u...", "t0k3n: ...": reviewer CI)
     r"(?<![\w@$:/])(?=[A-Za-z0-9@$]*[0-9@$])"
@@ -1026,7 +1037,7 @@ _LEET_LABEL = re.compile(
     r"[ \t]*(?::|=|->|=>)[ \t]*(?P<value>[^\s\"'`=]{4,64})(?![^\s])",
     re.IGNORECASE,
 )
-_LEET_BEFORE = re.compile(r"(?:pass(?:word|wd)?|pwd?|mdp|senha|passwort)\W{0,3}$")
+_LEET_BEFORE = lazy_compile(r"(?:pass(?:word|wd)?|pwd?|mdp|senha|passwort)\W{0,3}$")
 LEET_LITERALS = (
     "w0rd", "4ssw", "@ssw", "55w", "$$w", "55phr", "phr4s", "phr@s", "p4ss", "pa55", "p@ss", "pa$$",
     "cr3t", "3cre", "5ecr", "$ecr", "t0k", "k3n", "w0rt", "k3nn",
@@ -1060,13 +1071,13 @@ def find_leet_labelled_passwords(scan: Scan) -> Iterator[Hit]:
 
 
 _LEET_SECRET = 16  # characters of a secret's or a token's value after its leet label
-_NAME_WORD = re.compile(r"[A-Z][a-z]{3,}")  # a capitalised word of a player's or a product's name
+_NAME_WORD = lazy_compile(r"[A-Z][a-z]{3,}")  # a capitalised word of a player's or a product's name
 
 
 # A router's configuration (Cisco IOS and those that copy it): "enable secret 0 <password>",
 # "username netops privilege 15 secret 0 <password>", " password 7 0822455D0A16" under "line vty".
 # Type 0 is the password in clear, type 7 an encoding any tool reverses; types 5, 8 and 9 are hashes.
-_IOS_PASSWORD = re.compile(
+_IOS_PASSWORD = lazy_compile(
     r"(?m)^[ \t]*(?:(?:enable|username[ \t]+\S{1,64}(?:[ \t]+\S{1,32}){0,6}?)[ \t]+)?(?:secret|password)"
     r"[ \t]+[07][ \t]+(?P<value>\S{4,128})[ \t]*\r?$"
 )
@@ -1089,55 +1100,64 @@ def _ios_passwords(text: str) -> Iterator[Hit]:
 
 # A default after an environment variable: "process.env.API_TOKEN || '...'", "os.environ.get(...) or",
 # "${API_TOKEN:-...}", "API_TOKEN ?? '...'".
-_DEFAULT_OPERATOR = re.compile(r"(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})\}?[ \t]*(?:\|\||\?\?|:-)")
-_DEFAULT_VALUE = re.compile(r"\}?[ \t]*(?:\|\||\?\?|:-)[ \t]*")
+_DEFAULT_OPERATOR = lazy_compile(r"(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})\}?[ \t]*(?:\|\||\?\?|:-)")
+_DEFAULT_VALUE = lazy_compile(r"\}?[ \t]*(?:\|\||\?\?|:-)[ \t]*")
 # fish's "set -gx API_TOKEN value" and csh's "setenv API_TOKEN value": one value, the last on its line;
 # a tool's configuration set the same way ("aws configure set aws_secret_access_key ...", "yarn config
 # set npmAuthToken ...": reviewer N).
-_SET_COMMAND = re.compile(
+_SET_COMMAND = lazy_compile(
     r"(?<![\w.\-])(?:set(?:[ \t]+-[A-Za-z]{1,4})+|setenv|(?:configure|config)[ \t]+set)"
     r"[ \t]+(?P<key>[A-Za-z_][A-Za-z0-9_]{0,63})"
     r"""(?=[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s;#"']+)[ \t]*(?:[;#\r\n]|$))"""
 )
 # A setting's name and its value as two fields: Kubernetes' "- name: API_TOKEN" then "value: ...",
 # JSON's {"name": "API_TOKEN", "value": "..."}, a call's key="api_token", value="...".
-_NAME_FIELD = re.compile(
+_NAME_FIELD = lazy_compile(
     r"""(?<![\w\-])(?:name|key)["']?[ \t]*[:=][ \t]*["']?(?P<key>[A-Za-z_][A-Za-z0-9_.\-]{0,63})"""
 )
-_VALUE_FIELD = re.compile(
+_VALUE_FIELD = lazy_compile(
     r"""["']?[ \t]*,?[ \t]*(?:\r?\n[ \t]{0,32}(?:-[ \t]+)?)?["']?value["']?[ \t]*(?P<op>[:=])[ \t]*"""
 )
 # A setting and its value in columns, one per line: `printenv | column -t`, PowerShell's `Get-ChildItem
 # env:`, a CLI's "NAME    VALUE" table ("SQLCMDPASSWORD      Tundra_stone9045", "ibmcloud_api_key
 # yMyOIh-...": reviewer Q). The name starts its line, the value is the line's one other word.
-_ALIGNED_SETTING = re.compile(
+_ALIGNED_SETTING = lazy_compile(
     r"^[ \t]*(?P<key>[A-Za-z_][A-Za-z0-9_.\-]{1,63})(?=[ \t]{3,}[^\s=:]\S{5,255}[ \t]*\r?$)", re.M
 )
-_ALIGNED_VALUE = re.compile(r"[ \t]{3,}")
-_WORDS_ONLY = re.compile(r"[A-Za-z]+(?:[-_.][A-Za-z]+)*")
+_ALIGNED_VALUE = lazy_compile(r"[ \t]{3,}")
+_WORDS_ONLY = lazy_compile(r"[A-Za-z]+(?:[-_.][A-Za-z]+)*")
 # A bytes literal after a secret's key: "app.secret_key = b'\\x29\\x86...'" (os.urandom's output printed).
-_BYTES_VALUE = re.compile(r"""[bB](?P<q>["'])(?P<v>(?:\\x[0-9a-fA-F]{2}|\\[^x\n]|[^"'\\\n]){12,256})(?P=q)""")
-_BYTES_KEY = re.compile(r"""(?P<key>[A-Za-z0-9_.\-]{1,64})(?:["']?\])?["']?[ \t]*(?:=|:)[ \t]*$""")
+_BYTES_VALUE = lazy_compile(r"""[bB](?P<q>["'])(?P<v>(?:\\x[0-9a-fA-F]{2}|\\[^x\n]|[^"'\\\n]){12,256})(?P=q)""")
+_BYTES_KEY = lazy_compile(r"""(?P<key>[A-Za-z0-9_.\-]{1,64})(?:["']?\])?["']?[ \t]*(?:=|:)[ \t]*$""")
 _MIN_BYTE_ESCAPES = 6
 # Random bytes printed: 32 hex digits or more, or 20 characters of base64 with a digit and letters of both cases.
-_PRINTED_KEY = re.compile(
+_PRINTED_KEY = lazy_compile(
     r"[0-9a-fA-F]{32,256}|(?=[^0-9]*[0-9])(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])[A-Za-z0-9+/_\-]{20,256}={0,2}"
 )
 
 
+# The words _env_forms looks for, among the gates' words (found in the one pass for all): a test of the scan's words
+# answers as a substring search of the lower-cased text did, without reading the text again (this runs on every text
+# with a secret's word, "pass" among them).
+_KAFKA_WORDS = index_words("user.info", "user_info", "loginmodule", "sasl.username")
+_SET_WORDS = index_words("set -", "setenv", "g set ", "e set ")
+index_words("value", "key")
+
+
 def _env_forms(scan: Scan, text: str, lower: str) -> Iterator[Hit]:
     """Secrets whose key is a setting's name and whose value follows it in these syntaxes."""
-    if "user.info" in lower or "user_info" in lower or "loginmodule" in lower or "sasl.username" in lower:
+    words = scan.words
+    if not _KAFKA_WORDS.isdisjoint(words):
         yield from _kafka_credentials(text)
     # Each substring led by a test of its rarest character (a memchr, where a substring search of a
     # long text reads it all): the same answers, and most text stops at the one-character tests.
     if ("|" in text and "||" in text) or ("?" in text and "??" in text) or (":" in text and ":-" in text):
         for match in _DEFAULT_OPERATOR.finditer(text):
             yield from _named(scan, text, match.span("key"), _DEFAULT_VALUE)
-    if "set" in lower and ("set -" in lower or "setenv" in lower or "g set " in lower or "e set " in lower):
+    if not _SET_WORDS.isdisjoint(words):  # (each holds "set")
         for match in _SET_COMMAND.finditer(text):
             yield from _named(scan, text, match.span("key"), _ASSIGN_CLI)
-    if "value" in lower and ("name" in lower or "key" in lower):
+    if "value" in words and ("key" in words or "name" in lower):
         for match in _NAME_FIELD.finditer(lower):
             yield from _named(scan, text, match.span("key"), _VALUE_FIELD)
     if "   " in text and scan.hints:
@@ -1187,11 +1207,11 @@ def _bytes_secrets(text: str, lower: str) -> Iterator[Hit]:
 
 
 # A key printed in hex or base64 is a secret under a name that says what it opens or signs.
-_SECRET_KEY_NAME = re.compile(
+_SECRET_KEY_NAME = lazy_compile(
     r"secret|signing|sign_|hmac|private|api|encrypt|master|auth|access|token|session|jwt|fernet|aes|passw|pwd|pepper"
     r"|salt|cipher|crypt"
 )
-_PLACEHOLDER = re.compile(r"(?i:your|here|replace|example|change|dummy|sample|xxxx|test)")
+_PLACEHOLDER = lazy_compile(r"(?i:your|here|replace|example|change|dummy|sample|xxxx|test)")
 _EMPTY_DIGESTS = frozenset(
     {"d41d8cd98f00b204e9800998ecf8427e", "da39a3ee5e6b4b0d3255bfef95601890afd80709",
      "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"}
@@ -1207,7 +1227,7 @@ def _printed_key(value: str) -> bool:
 
 
 # .NET and Java configuration: <add key="SmtpPassword" value="..." />, <property name="password" value="..."/>.
-_KEY_VALUE_ATTRIBUTE = re.compile(
+_KEY_VALUE_ATTRIBUTE = lazy_compile(
     r"""\b(?:key|name)[ \t]*=[ \t]*(?P<q1>["'])(?P<key>[^"'\n]{1,64})(?P=q1)[ \t]+"""
     r"""value[ \t]*=[ \t]*(?P<q2>["'])(?P<value>[^"'\n]{1,256})(?P=q2)"""
 )
@@ -1215,7 +1235,7 @@ _KEY_VALUE_ATTRIBUTE = re.compile(
 
 # "creds: admin / Hb4%nK8&sD", "credentials = deploy / S3cr3t!x": a user and a password after a key that
 # names credentials; the password must look like one (letters with a digit or a symbol).
-_CREDENTIAL_PAIR = re.compile(r"[ \t]*[:=][ \t]*[\w.@\-]{1,64}[ \t]+/[ \t]+(?P<secret>[^\s\"'`,;]{6,128})")
+_CREDENTIAL_PAIR = lazy_compile(r"[ \t]*[:=][ \t]*[\w.@\-]{1,64}[ \t]+/[ \t]+(?P<secret>[^\s\"'`,;]{6,128})")
 
 
 def _credential_pair(text: str, lower: str, at: int, key_end: int) -> Hit | None:
@@ -1232,7 +1252,7 @@ def _credential_pair(text: str, lower: str, at: int, key_end: int) -> Hit | None
 
 # An Apple property list's entry: <key>AlgoliaAdminKey</key><string>5f5672...</string> (an app's Info.plist, its
 # configuration: reviewer BQ); the key read with its camelCase parts apart.
-_PLIST_ENTRY = re.compile(
+_PLIST_ENTRY = lazy_compile(
     r"<key>(?P<key>[A-Za-z][A-Za-z0-9_.\-]{0,63})</key>\s{0,80}<string>(?P<value>[^<\n]{1,256})</string>"
 )
 
@@ -1280,7 +1300,7 @@ _CODE_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 
 # Calls that set or read a setting: define(), setProperty(), put(), os.getenv(), config.get() ...
-_SETTER = re.compile(
+_SETTER = lazy_compile(
     r"(?:^|[^\w.])(?:[\w]+\.)*(?:define|set\w*|put\w*|add\w*|get\w*|\w*env|update|setdefault|fetch)[ \t]*$"
 )  # Ruby's ENV.fetch("DB_PASSWORD", "...") gives a default as Python's os.environ.get does
 
@@ -1312,8 +1332,8 @@ def _code_secrets(text: str) -> Iterator[Hit]:
                 yield "GENERIC_SECRET", start, end
 
 
-_PHRASE = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)+[.!?]?")
-_KEY_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[ .\-]")
+_PHRASE = lazy_compile(r"[^\W\d_]+(?: [^\W\d_]+)+[.!?]?")
+_KEY_SPLIT = lazy_compile(r"(?<=[a-z0-9])(?=[A-Z])|[ .\-]")
 
 # Command lines that take a password as an option: "mysql -u root -pS3cr3t", "docker login -u bot -p
 # ...", "sshpass -p '...' ssh host", "redis-cli -a ...". Only after one of these tools: "-p" is a port
@@ -1326,7 +1346,7 @@ _CLI_TOOLS = (
     "http ", "https ", "http\t", "https\t",
 )  # fmt: skip
 _CLI_VALUE_REACH = 272  # an option ("--password=" and quotes) and a value of 256 characters
-_CLI_TOOL = re.compile(
+_CLI_TOOL = lazy_compile(
     r"\b(?P<tool>mysql\w*|mariadb\w*|docker|podman|helm|sshpass|redis-cli|mongo\w*|ldap[a-z]{3,8}"
     r"|(?<![\w./:\-])https?(?=[ \t]))\b"
 )
@@ -1334,13 +1354,13 @@ _HTTPIE = frozenset({"http", "https"})
 # ... a user and a password with a digit or a sign in it, or a token: sixteen characters or more, letters and digits
 # among them; not a variable's or a template's ("$API_USER:$API_PASS", "{{user}}:{{pass}}", "<user>:<password>")
 # nor words ("username:password", "your_user:your_password": the attacker's round on reviewer CH's readers)
-_HTTPIE_CREDENTIAL = re.compile(
+_HTTPIE_CREDENTIAL = lazy_compile(
     r"(?![^\s]*[${}<>%])(?:[^:\s]+:(?=\S*[0-9!#&*+=?@^~])\S{4,}|(?=\S*[0-9])(?=\S*[A-Za-z])\S{16,})"
 )
-_COMMAND_REST = re.compile(r"[^\n|;&]{0,256}")
+_COMMAND_REST = lazy_compile(r"[^\n|;&]{0,256}")
 # Every option of the command is read, not only the first: "redis-cli -h host -p 6379 -a 'S3cr3t!'"
 # ("-p" is a port there, the password comes after it).
-_CLI_OPTION = re.compile(
+_CLI_OPTION = lazy_compile(
     r"""(?<![\w-])(?:(?P<glued>-p)(?=[^\s-])|(?P<spaced>-p|-a|-w|--password|--pass|--auth)[ =])"""
     r"""(?P<q>["']?)(?P<value>[^\s'"]{4,256})(?P=q)"""
 )
@@ -1382,14 +1402,14 @@ def _cli_passwords(text: str) -> Iterator[Hit]:
                 break
 
 
-_PORTS = re.compile(r"[0-9.:/\-]+")  # "8080:80", "127.0.0.1:6379"
+_PORTS = lazy_compile(r"[0-9.:/\-]+")  # "8080:80", "127.0.0.1:6379"
 
 
 # Commands that take credentials as positional arguments (reviewer AI): Backblaze's "b2 account authorize
 # <key id> <application key>" (and the older "b2 authorize-account"), MinIO's "mc alias set <alias> <url>
 # <access key> <secret key>" (and "mc config host add"), Windows' "net use <drive> <share> <password>
 # /user:<name>". Options (a "-" or, for net use, a "/" first) are not counted.
-_POSITIONAL_COMMAND = re.compile(
+_POSITIONAL_COMMAND = lazy_compile(
     r"(?<![\w.\-/])(?:(?P<b2>b2(?:\.exe)?[ \t]+(?:account[ \t]+authorize|authorize[-_]account))"
     r"|(?P<mc>mc(?:\.exe)?[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add))|(?P<net>net(?:\.exe)?[ \t]+use))"
     r"(?=[ \t])",
@@ -1397,7 +1417,7 @@ _POSITIONAL_COMMAND = re.compile(
 )
 # A word may hold "&" (a password's "x8-8Rh3*FD#V&OPH9%": reviewer I), not start with it; a backtick ends it
 # (a command in markdown's inline code: "Run `b2 account authorize ... K001...` first").
-_ARGUMENT = re.compile(
+_ARGUMENT = lazy_compile(
     r"""[ \t]+(?:"(?P<d>[^"\n]{1,256})"|'(?P<s>[^'\n]{1,256})'|(?P<w>[^\s"'`;|&][^\s"'`;|]{0,255}))"""
 )
 _COMMAND_WORDS = index_words("authorize", "alias set", "host add", "net use")
@@ -1409,9 +1429,9 @@ def may_hold_command_credential(scan: Scan) -> bool:
 
 
 _POSITIONALS = 6  # arguments read after a command's words
-_B2_KEY_ID = re.compile(r"[0-9a-f]{12}|[0-9a-f]{25}")  # an account's id, or an application key's
-_B2_KEY = re.compile(r"[A-Za-z0-9+/]{20,64}")
-_ACCESS_KEY = re.compile(r"[A-Za-z0-9+/=_\-]{16,128}")
+_B2_KEY_ID = lazy_compile(r"[0-9a-f]{12}|[0-9a-f]{25}")  # an account's id, or an application key's
+_B2_KEY = lazy_compile(r"[A-Za-z0-9+/]{20,64}")
+_ACCESS_KEY = lazy_compile(r"[A-Za-z0-9+/=_\-]{16,128}")
 
 
 def find_command_credentials(scan: Scan) -> Iterator[Hit]:
@@ -1715,7 +1735,7 @@ _EQUALS = (
     r"|(?<=[0-9]=)(?<![A-Z_][A-Z0-9_]=)[.,!]+(?:[\s)\]}]|$)))"
     r"|=(?!=))"
 )
-_PASSWORD_PHRASE = re.compile(
+_PASSWORD_PHRASE = lazy_compile(
     _PASSWORD_LABEL
     + (
         # <password>value</password>, <password type="plain">value</password>, WS-Security's
@@ -1748,27 +1768,27 @@ _PASSWORD_PHRASE = re.compile(
 # and found no value after them: "temp pw Rk7#pLw29q – told clmt to change", "his NetBank password
 # Koala2024! before hanging up. Referred to bank" (reviewer Y; the clause's "to" taken for the verb).
 # The groups of the clause are there and never take part.
-_PASSWORD_BARE = re.compile(
+_PASSWORD_BARE = lazy_compile(
     _PASSWORD_LABEL + rf"(?P<tag>(?!))?(?P<words>(?!))?(?P<op>(?!))?(?P<bare>{_THAI}{{0,40}}[ \t]+)(?=[^\s])"
 )
 # The label, maybe an aside in brackets, then an arrow as the operator: where the phrase read the arrow as
 # a word of the label's clause and the value's own "=" as the operator ("PASSWORT (nicht weitergeben) ->
 # dT?$gV@_=vj%@e": reviewer AT), and found nothing; an arrow before a word and a colon is still read as a
 # word of the clause ("Password → production: Xy7$Qz9!k": an attacker's round).
-_PASSWORD_ARROW = re.compile(
+_PASSWORD_ARROW = lazy_compile(
     _PASSWORD_LABEL
     + r"(?P<tag>(?!))?(?P<words>(?!))?(?:[ \t]*\([^()\n]{1,60}\))?[ \t]*(?P<op>->|=>|\u2192)(?P<bare>(?!))?"
 )
 # The label, maybe a few words without digits, then a dash between blanks as the operator, an em dash's place
 # ("пароль от почты — Qwerty_Zima25.": reviewer BJ; the view reads every dash as "-"): tried where the phrase
 # found nothing, so a value before the dash is read first ("временный пароль Kx7#pq — сменить").
-_PASSWORD_DASH = re.compile(
+_PASSWORD_DASH = lazy_compile(
     _PASSWORD_LABEL
     + r"(?P<tag>(?!))?(?P<words>(?:[ \t]+[^\W\d_][^\s\d:=;\-]{0,31}){0,3})(?P<op>[ \t]+-)(?P<bare>(?!))?(?=[ \t])"
 )
-_ARROW_WORD = re.compile(r"(?<![^ \t])(?:->|=>|\u2192)(?![^ \t])")
-_WORDLIKE = re.compile(r"[^\W\d_]+")
-_QUANTITY = re.compile(r"[0-9]+[A-Za-z]{1,10}")  # "90days", "12chars": an amount, not a password
+_ARROW_WORD = lazy_compile(r"(?<![^ \t])(?:->|=>|\u2192)(?![^ \t])")
+_WORDLIKE = lazy_compile(r"[^\W\d_]+")
+_QUANTITY = lazy_compile(r"[0-9]+[A-Za-z]{1,10}")  # "90days", "12chars": an amount, not a password
 
 
 # The hints but "pass" and "pw", read from the scan's words (found with the other gates' words in one
@@ -1847,11 +1867,11 @@ def _shorter_phrase(lower: str, match: re.Match[str]) -> re.Match[str] | None:
     return shorter
 
 
-_WORD_BEFORE = re.compile(r"[^\W\d_]+")
+_WORD_BEFORE = lazy_compile(r"[^\W\d_]+")
 _SETTER_BACK = 40  # characters read back for a verb that sets the value
 
 
-_JOINED_CLAUSE = re.compile(r"[ \t]+(?:and|&|und|et|y|e)[ \t]+|[,;][ \t]")
+_JOINED_CLAUSE = lazy_compile(r"[ \t]+(?:and|&|und|et|y|e)[ \t]+|[,;][ \t]")
 
 
 def _label_starts(scan: Scan, spans: list[tuple[int, int]]) -> list[int]:
@@ -1885,7 +1905,7 @@ def _label_starts(scan: Scan, spans: list[tuple[int, int]]) -> list[int]:
 # that only a password's shape lets through (_not_a_phrase_password): where none of the next four
 # words could be one (six characters with one that is not a letter), the phrase pattern is not tried
 # (ordinary notes that say "pass" spent a quarter of their scan there).
-_PASS_OPERATOR = re.compile(r"\)?[ \t]*[:=>]")
+_PASS_OPERATOR = lazy_compile(r"\)?[ \t]*[:=>]")
 _PASS_LABELS = tuple(word for word in _PW_WORDS if word.startswith("pass "))  # "pass phrase"
 _PASS_WORDS = 4
 _PASS_REACH = 96  # characters read after "pass" for those words
@@ -1901,8 +1921,8 @@ def _pass_as_a_word(lower: str, start: int) -> bool:
     return not any(len(word) >= 6 and not word.isalpha() for word in words)
 
 
-_FLAG_VALUE = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]{0,30}=$")
-_PATH_NEXT = re.compile(r"[\w.\-]+/[\w.\-/]+(?=[\s)]|$)")
+_FLAG_VALUE = lazy_compile(r"(?<![\w-])--?[A-Za-z][\w-]{0,30}=$")
+_PATH_NEXT = lazy_compile(r"[\w.\-]+/[\w.\-/]+(?=[\s)]|$)")
 
 
 def _password_phrases(scan: Scan, starts: list[int]) -> Iterator[Hit]:
@@ -1951,8 +1971,8 @@ def _phrase_value(text: str, lower: str, match: re.Match[str]) -> Hit | None:
 # The clause's first word, then a comma: a value listed with other fields ("usuario pjnezxzs, contraseña akJibNpGlU#,
 # pregunta de seguridad «...»: Cáceres", the colon the question's: reviewer CG), of a password's shape with a symbol
 # or a digit and both cases (not "Passwort fürs Kassensystem, rückwärts gelesen (...): 3409_losiraM").
-_LISTED = re.compile(r"[ \t]+(?P<value>[^\s,]{6,64}),[ \t]")
-_BOTH_CASES = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])")
+_LISTED = lazy_compile(r"[ \t]+(?P<value>[^\s,]{6,64}),[ \t]")
+_BOTH_CASES = lazy_compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])")
 
 
 def _listed_password(text: str, at: int) -> Hit | None:
@@ -1980,9 +2000,9 @@ def _listed_password(text: str, at: int) -> Hit | None:
 _CYRILLIC_FOR = tuple(normalise_text(word).lower() for word in ("от", "для", "до", "για"))
 # A "!" counts inside the value, between letters or digits ("Herzl!Data24", "Recept!Msk2024": reviewer BB;
 # "FRITZ!Box7590" is a router's name, "Yahoo!BB12M" an ISP's, "Go!Go!7188" a club's).
-_SERVICE_PASSWORD_SYMBOL = re.compile(r"[#$%&*@^~][^?]|(?<!(?i:fritz))(?<!(?i:yahoo))(?<!(?i:go))(?<=[^\W_])![^\W_]")
+_SERVICE_PASSWORD_SYMBOL = lazy_compile(r"[#$%&*@^~][^?]|(?<!(?i:fritz))(?<!(?i:yahoo))(?<!(?i:go))(?<=[^\W_])![^\W_]")
 # A preposition that lost its vowel before the next word ("dell'home banking", "d'accès"): Italian, French.
-_ELIDED = re.compile(r"(?:dell|dall|nell|sull|all|quell|l|d|j|n|s|c|qu)['’](?=[^\W\d_])", re.IGNORECASE)
+_ELIDED = lazy_compile(r"(?:dell|dall|nell|sull|all|quell|l|d|j|n|s|c|qu)['’](?=[^\W\d_])", re.IGNORECASE)
 # The prepositions that say what a secret is for, in the languages read (one list for the readers below).
 _WHAT_FOR = (
     r"for|of|to|on|do|da|dos|das|de|del|della|dello|dei|di|du|des|pour|para|per|en|no|na|für|fuer|zum|zur|vom|"
@@ -1990,7 +2010,7 @@ _WHAT_FOR = (
     r"til|till|på|k|ke|pro|pentru|cho|"
     rf"von|der|voor|van|dla|untuk|{'|'.join(map(re.escape, _CYRILLIC_FOR))}"
 )
-_FOR_THE = re.compile(
+_FOR_THE = lazy_compile(
     rf"[ \t]+(?:(?:{_WHAT_FOR})(?=[ \t])"
     r"|(?:dell|dall|nell|sull|d)['’])"
     r"(?P<words>(?:(?:[ \t]+|(?<=['’]))[^\W\d_](?:[^\W\d_]|['’\-](?=[^\W\d_])){0,31}){1,4})[ \t]+"
@@ -2000,14 +2020,14 @@ _FOR_THE = re.compile(
 # "كلمة مرور غرفة البيانات Dubai#Deal2024؛", Hebrew "סיסמה לחדר הנתונים Herzl!Data24", Vietnamese "mật khẩu
 # cổng kê đơn Thuoc@HCM2024" (reviewer BB): one to five words, each with a letter outside ASCII, then a value
 # in ASCII, ended as _FOR_THE's is or by the script's own comma, semicolon or raised dot.
-_OF_THE = re.compile(
+_OF_THE = lazy_compile(
     r"(?P<words>(?:[ \t]+(?=[^\s]{0,31}[^\x00-\x7f])[^\W\d_][^\s\d]{0,31}){1,5})[ \t]+"
     r"(?P<value>[!#-&*+\-.0-:=?-Z\\^-z~]{6,64})(?=[.,;:]*[ \t]*(?:\r?\n|$)|[.,;:]+[ \t]|[ \t]+[\-–—(]|[،؛·])"
 )
-_BANG_ONLY = re.compile(r"[#$%&*@^~][^?]")  # a symbol but "!" (the older half of _SERVICE_PASSWORD_SYMBOL)
+_BANG_ONLY = lazy_compile(r"[#$%&*@^~][^?]")  # a symbol but "!" (the older half of _SERVICE_PASSWORD_SYMBOL)
 # A ticket's, a request's or a record's number ("INC#0045123", "SD#104521", "BK#771203"), maybe with the clause's
 # stop; a retina asset's name ("icon@2x"): what a sentence about a password refers to, not a password.
-_TICKET_OR_ASSET = re.compile(
+_TICKET_OR_ASSET = lazy_compile(
     # a ticket's, a request's, a case's number: a prefix in capitals or a ticket's word ("Sommer#2024" stays a password)
     r"(?:(?:[A-Z]{1,8}[0-9]?|(?i:ticket|tiket|tichet|req|request|case|sak|sag|ärende|arende|požadavek|pozadavek|"
     r"cerere|phiếu|dossier|issue|incident|change|task|bug|story|order|invoice|job|sr|ref|no|nr|id))#[0-9]{3,}"
@@ -2024,8 +2044,8 @@ _WHOSE = frozenset(
      "server", "machine", "device", "node", "tenant", "id", "mailbox", "ticket", "issue", "case", "incident",
      "usuário", "usuario", "utilisateur", "benutzer", "nutzer", "konto", "compte", "cuenta", "conta", "utente"}
 )  # fmt: skip
-_LANGUAGE_NAME = re.compile(r"[A-Za-z]{1,3}(?:\+\+|#)[0-9]{0,4}$")  # "C++2023", "C#10": a language, its standard
-_ADDRESS_IN = re.compile(r"@[^@]*\.")
+_LANGUAGE_NAME = lazy_compile(r"[A-Za-z]{1,3}(?:\+\+|#)[0-9]{0,4}$")  # "C++2023", "C#10": a language, its standard
+_ADDRESS_IN = lazy_compile(r"@[^@]*\.")
 
 
 # A capitalised word, digits and a symbol after them, as people make passwords of names: "Martina2011!",
@@ -2034,7 +2054,7 @@ _ADDRESS_IN = re.compile(r"@[^@]*\.")
 # "Summit2024ny": one on AV's, which took "Zenit2008spb" out with them). Not after "pass" (a season's,
 # a ski resort's, a press pass) nor Italian "parola" (a word: "la parola del giorno Ciao2024!").
 # A dash may join the name and the number ("password della data room Rogito-7741!": reviewer BB).
-_NAME_AND_YEAR = re.compile(r"[A-Z][a-z]{2,15}-?[0-9]{2,4}[!*$&@%#]+")  # "%", "#" too ("Marigold2000%": reviewer BR)
+_NAME_AND_YEAR = lazy_compile(r"[A-Z][a-z]{2,15}-?[0-9]{2,4}[!*$&@%#]+")  # "%", "#" too ("Marigold2000%": reviewer BR)
 _NOT_ONLY_PASSWORDS = frozenset({"pass", "parola"})
 # What a campaign's, an event's or a sale's name is "the password for" (an attacker's round: "password for
 # the sale Outlet2024%", "senha do evento Carnaval2025!", "hasło do konkursu Lato2024!").
@@ -2090,11 +2110,11 @@ def _password_of_a_service(text: str, lower: str, at: int, label: str) -> Hit | 
 
 
 # A copula within the three words after a value: the value was a sentence's subject, not a password given.
-_SUBJECT_OF = re.compile(r"(?:[ \t]+[^\s]{1,40}){0,2}?[ \t]+(?:is|was|are|were|ist|war|est|es|è|é|era)(?![^\W\d_])")
+_SUBJECT_OF = lazy_compile(r"(?:[ \t]+[^\s]{1,40}){0,2}?[ \t]+(?:is|was|are|were|ist|war|est|es|è|é|era)(?![^\W\d_])")
 
 
-_FIELD_ASSIGNMENT = re.compile(r"[A-Za-z_][\w.\-]*=")
-_FIELD_AND_WORD = re.compile(r"(?<![^\W_])[0-9A-Za-z_.\-]{1,32}=[^\W\d_]{2,}(?![^\W_])")
+_FIELD_ASSIGNMENT = lazy_compile(r"[A-Za-z_][\w.\-]*=")
+_FIELD_AND_WORD = lazy_compile(r"(?<![^\W_])[0-9A-Za-z_.\-]{1,32}=[^\W\d_]{2,}(?![^\W_])")
 
 
 def _arrow_password(text: str, lower: str, start: int) -> Hit | None:
@@ -2130,8 +2150,8 @@ def _dash_password(text: str, lower: str, start: int) -> Hit | None:
     return found
 
 
-_ASCII_LETTER = re.compile(r"[A-Za-z]")
-_ENDS_CLAUSE = re.compile(r"[.,;:!?)]*(?:[ \t]*(?:\r?\n|$)|[.,;:!?)][ \t]|[ \t]+[(\-\u2013\u2014])")
+_ASCII_LETTER = lazy_compile(r"[A-Za-z]")
+_ENDS_CLAUSE = lazy_compile(r"[.,;:!?)]*(?:[ \t]*(?:\r?\n|$)|[.,;:!?)][ \t]|[ \t]+[(\-\u2013\u2014])")
 
 
 def _bare_password(text: str, lower: str, start: int) -> Hit | None:
@@ -2183,15 +2203,15 @@ def _bracketed_shape(value: str) -> bool:
     )
 
 
-_IN_BRACKETS = re.compile(r"\((?P<value>[^\s()]{6,64})\)")
+_IN_BRACKETS = lazy_compile(r"\((?P<value>[^\s()]{6,64})\)")
 # Japanese and Chinese quotation brackets around a value.
 _CORNER_BRACKETS = "\u300c\u300e\uff62"  # 「 『 ｢
 _BRACKETS = _CORNER_BRACKETS + "("
-_CORNER_BRACKET = re.compile(
+_CORNER_BRACKET = lazy_compile(
     "[\u300c\uff62](?P<value>[^\u300d\uff63\n]{1,256})[\u300d\uff63]|\u300e(?P<v2>[^\u300f\n]{1,256})\u300f"
 )
 _TAGGED_MAX = 320  # a password of 256 characters at most, and a child element's opening tag
-_CHILD_TAG = re.compile(r"[ \t]*<[A-Za-z_][\w:.\-]{0,32}>")
+_CHILD_TAG = lazy_compile(r"[ \t]*<[A-Za-z_][\w:.\-]{0,32}>")
 
 
 def _tagged_password(text: str, match: re.Match[str]) -> Hit | None:
@@ -2209,9 +2229,9 @@ def _tagged_password(text: str, match: re.Match[str]) -> Hit | None:
     return None
 
 
-_ALONE_ON_ITS_LINE = re.compile(r"(?:>[ \t]?)*[^\s]{4,64}[ \t]*(?:\r?\n|$)")
-_NEXT_LINE_SYMBOL = re.compile(r"[!#$%&*@^~+=?|\\]")  # a password's symbol, which names and versions lack
-_NAME_PARTS = re.compile(r"[-_.]")  # a name's or a version's joints ("NIST-800-63B", "Rotated_on_2024-03-12")
+_ALONE_ON_ITS_LINE = lazy_compile(r"(?:>[ \t]?)*[^\s]{4,64}[ \t]*(?:\r?\n|$)")
+_NEXT_LINE_SYMBOL = lazy_compile(r"[!#$%&*@^~+=?|\\]")  # a password's symbol, which names and versions lack
+_NAME_PARTS = lazy_compile(r"[-_.]")  # a name's or a version's joints ("NIST-800-63B", "Rotated_on_2024-03-12")
 
 
 def _value_start(text: str, match: re.Match[str]) -> int | None:
@@ -2288,14 +2308,14 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
 
 
 _OBJECT_LABELS = frozenset({normalise_text("የይለፍ ቃሉን").lower()})
-_SWAHILI_OF = re.compile(r"(?<![^\W\d_])ya(?![^\W\d_])")
+_SWAHILI_OF = lazy_compile(r"(?<![^\W\d_])ya(?![^\W\d_])")
 
 
 # A label's clause of seven to ten words ("the password for the seller account that she gave in chat: ...",
 # Tagalog's "ang password ng seller account na binigay niya sa chat: ...": reviewer CK; the phrase reads six at
 # most) names its value only before a colon, and a value of a password's shape (_password_shaped) holding a password's
 # own symbol, the clause's last word no field's ("... this week: Minimum12Chars required" is a rule).
-_LONG_PHRASE = re.compile(
+_LONG_PHRASE = lazy_compile(
     _PASSWORD_LABEL + r"(?:[ \t]+[^\s:=;\"”»]{1,40}){7,10}?[ \t]*:[ \t]*(?P<value>[^\s\"'`]{8,64})(?P<after>[ \t]*\S*)"
 )
 
@@ -2353,19 +2373,19 @@ def _not_after_a_quoted_aside(text: str, match: re.Match[str], secret: str, end:
     )
 
 
-_ASIDE_SETTING = re.compile(
+_ASIDE_SETTING = lazy_compile(
     r"length|period|field|rule|cadence|algo|changed|policy|vector|complex|expir|lockout|rotation|reset|hash|format|"
     r"min|max|last|age|histor|strength|longueur|durée|longitud|länge|regel",
     re.IGNORECASE,
 )
-_DATE_OR_SPAN = re.compile(
+_DATE_OR_SPAN = lazy_compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]+(?:days?|d|h|min|x[\-0-9a-z]*)|q[1-4]-q[1-4]", re.IGNORECASE
 )
 
 
 # A standard's, a rule's or a network's name ("NIST-800", "RFC-8018", "Wi-Fi6", "OTP-6", "GDPR-Art32", "Guest-5G")
-ACRONYM_NAMED = re.compile(r"[A-Z][A-Za-z]{1,5}[0-9]?[\-‐][A-Za-z0-9]")
-_ASIDE_VALUE_END = re.compile(r"[ \t]*(?:$|\r?\n|[.,;!?]+(?:\s|$)|\((?![A-Za-z0-9]+\)[ \t]*[a-z])|[—–\-][ \t])")
+ACRONYM_NAMED = lazy_compile(r"[A-Z][A-Za-z]{1,5}[0-9]?[\-‐][A-Za-z0-9]")
+_ASIDE_VALUE_END = lazy_compile(r"[ \t]*(?:$|\r?\n|[.,;!?]+(?:\s|$)|\((?![A-Za-z0-9]+\)[ \t]*[a-z])|[—–\-][ \t])")
 
 
 def _glued_not_a_value(text: str, secret: str, end: int) -> bool:
@@ -2380,12 +2400,12 @@ def _glued_not_a_value(text: str, secret: str, end: int) -> bool:
     return end < len(text) and _CJK_LETTER.match(text, end) is not None and not text.startswith(_POLITE_ENDS, end)
 
 
-_GLUED_SYMBOL = re.compile(r"[#@!$%&*^~]")
+_GLUED_SYMBOL = lazy_compile(r"[#@!$%&*^~]")
 
 
-_CJK_LETTER = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_CJK_LETTER = lazy_compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _POLITE_ENDS = ("です", "でした", "だ", "입니다", "이에요", "예요", "이고", "였")  # a sentence's copula ends it
-_ALGORITHM_NAME = re.compile(
+_ALGORITHM_NAME = lazy_compile(
     r"(?i:sha[0-9]{0,3}|sha-?[0-9]{3}|md5|aes[0-9]{0,3}|rsa[0-9]{0,4}|bcrypt[0-9]{0,2}|scrypt|pbkdf2|argon2(?:id|i|d)?|"
     r"hmac[0-9]{0,3}|base64|base32|des|3des|sm[234]|ecdsa|ed25519|crc32|blake2[bs]?)"
 )
@@ -2423,9 +2443,9 @@ def _aside(text: str, at: int) -> bool:
 
 # A key in groups, each of letters and digits mixed ("WLAN-Schlüssel 7hQm-Xk2p-Rv9s", "Clé Wi-Fi (WPA2) :
 # qv7R-2mLx-9TfA-Wk3e": reviewer Z): three groups or more, a digit and a small and a capital letter among them.
-_KEY_GROUPS = re.compile(r"(?=[^\s]*[0-9])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])[A-Za-z0-9]{3,8}(?:-[A-Za-z0-9]{3,8}){2,}")
+_KEY_GROUPS = lazy_compile(r"(?=[^\s]*[0-9])(?=[^\s]*[a-z])(?=[^\s]*[A-Z])[A-Za-z0-9]{3,8}(?:-[A-Za-z0-9]{3,8}){2,}")
 # An English contraction ("Password shouldn't be hardcoded", "the password's hash"): prose, not a password.
-_CONTRACTION = re.compile(r"[a-z]+['\u2019](?:s|t|re|ll|ve|d|m)", re.IGNORECASE)
+_CONTRACTION = lazy_compile(r"[a-z]+['\u2019](?:s|t|re|ll|ve|d|m)", re.IGNORECASE)
 
 
 # Labels that name a PIN as often as a password: Japanese "暗証番号" is a PIN; a card's or a door's
@@ -2433,12 +2453,12 @@ _CONTRACTION = re.compile(r"[a-z]+['\u2019](?:s|t|re|ll|ve|d|m)", re.IGNORECASE)
 # six digits alone are the value there (a card's PIN, a door's), where after "password" they are a
 # count or a rule.
 _PIN_LABELS = frozenset({"暗証番号", "비밀번호", "密码", "密碼"})
-_PIN_DIGITS = re.compile(r"[0-9]{4}|[0-9]{6}")
+_PIN_DIGITS = lazy_compile(r"[0-9]{4}|[0-9]{6}")
 # What follows a number that is a count, an amount or a part of a longer one: a unit, glued or after
 # a blank ("暗証番号は4桁", "密码 6688 个字符", "비밀번호 5000원", "密码 8080 端口"), a word in Latin
 # letters ("4096 bit", "600000 iterations"), more digits ("1588 1234").
 _PIN_UNITS = frozenset("年月日時分秒桁回次位个個件名号円元轮輪端字条條行년월일시분초자번개회원")
-_AFTER_PIN = re.compile(r"[ \t]*(?P<next>.)")
+_AFTER_PIN = lazy_compile(r"[ \t]*(?P<next>.)")
 
 
 def _pin_after_label(text: str, secret: str, end: int) -> bool:
@@ -2458,7 +2478,7 @@ def _pin_after_label(text: str, secret: str, end: int) -> bool:
 # "The password is: root_pw=12345678": an attacker's round).
 # The rule's word is a whole part of the name: "ADMIN_PW", "ACCOUNT_PW", "STORAGE_PASS" name no rule (a
 # second attacker's round).
-_SETTING_ASSIGNED = re.compile(
+_SETTING_ASSIGNED = lazy_compile(
     r"(?i:(?=(?:[a-z0-9]+_)*(?:min|max|length|len|age|days|history|expiry|expire|expiration|attempts|lockout|"
     r"complexity|reuse|rotation|count|chars|digits|upper|lower|uppercase|lowercase|special|required?)(?:_|=))"
     r"(?-i:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+))=(?:[0-9]{1,4}|(?i:true|false|yes|no|on|off))"
@@ -2528,8 +2548,8 @@ def _moved_elsewhere(match: re.Match[str], secret: str) -> bool:
 # E-Mail ...": reviewer CU), ending its clause; a setting's value is written otherwise ("6-stellig", "PSK-SHA256"), and
 # a router's or a template's name goes on ("WLAN-Schlüssel: Fritzbox-7590 Aufkleber ...", "Einmalpasswort:
 # Vorlage-2024 im Wiki": an attacker's round).
-_WORD_AND_NUMBER = re.compile(r"[^\W\d_]{4,}[\-_. ]?[0-9]{2,6}|[0-9]{2,6}[\-_.][^\W\d_]{4,}")
-_ENDS_ITS_CLAUSE = re.compile(r"[ \t]*(?:$|\r?\n|[,;)]|\.(?:\s|$))")
+_WORD_AND_NUMBER = lazy_compile(r"[^\W\d_]{4,}[\-_. ]?[0-9]{2,6}|[0-9]{2,6}[\-_.][^\W\d_]{4,}")
+_ENDS_ITS_CLAUSE = lazy_compile(r"[ \t]*(?:$|\r?\n|[,;)]|\.(?:\s|$))")
 
 
 def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted: bool, end: int) -> bool:
@@ -2630,10 +2650,10 @@ _NAMES_A_THING = frozenset(
 
 # A quoted password after a clause that says what it is for ("for the VPN", "do portal"): no blank and
 # no dot (a file's or a release's name), a letter, a digit and a symbol a password has.
-_FOR_WHAT = re.compile(rf"[ \t]+(?:{_WHAT_FOR})[ \t]")
+_FOR_WHAT = lazy_compile(rf"[ \t]+(?:{_WHAT_FOR})[ \t]")
 # No blank, dot, slash, "=", "@", "," or ";" (a path, a DN, a connection string, an address), and a symbol
 # other than a joiner ("svc-backup-01", "release-key-2024" name accounts and keys: an attacker's round).
-_QUOTED_PASSWORD = re.compile(r"(?![#%$])(?=[^\s]*[^\W\d_])(?=[^\s]*[0-9])(?=[^\s]*[!#$%&*?^~])[^\s./=@,;+]{6,64}")
+_QUOTED_PASSWORD = lazy_compile(r"(?![#%$])(?=[^\s]*[^\W\d_])(?=[^\s]*[0-9])(?=[^\s]*[!#$%&*?^~])[^\s./=@,;+]{6,64}")
 
 
 def _named_after_key(secret: str, key: str) -> bool:
@@ -2643,17 +2663,17 @@ def _named_after_key(secret: str, key: str) -> bool:
 
 
 # A name of code (a variable, an attribute): lower-case words, no digit ("credentials", "auth.basic").
-_CODE_NAME = re.compile(r"[a-z_]+(?:\.[a-z_]+)*")
+_CODE_NAME = lazy_compile(r"[a-z_]+(?:\.[a-z_]+)*")
 # A list's pieces joined with nothing between, as the value: Python's "''.join([...])", Terraform's 'join("", [...])'
 # ("ADMIN_PW = ''.join(['uq&M', 's9gA', '8A0w'])": reviewer CL; its pieces joined by detectors._literal_hits)
-_JOIN_OPENS = re.compile(
+_JOIN_OPENS = lazy_compile(
     r"(?:''|\"\")[ \t]*\.join\([ \t]*\[[ \t]*(?=[\"'])|join\([ \t]*(?:\"\"|'')[ \t]*,[ \t]*\[[ \t]*(?=[\"'])"
 )
-_SIGNS = re.compile(r"signature|signing|hmac")  # (not "webhook": "webhook_event_key" is an event's id)
+_SIGNS = lazy_compile(r"signature|signing|hmac")  # (not "webhook": "webhook_event_key" is an event's id)
 # A value that stops at "(" or "[" is code that reads a secret when it is a name ("os.environ[", "vault.read(");
 # else a long token running to its line's end is read whole through its brackets (see _assignment).
-_CODE_REFERENCE = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|->|::)[A-Za-z_$][\w$]*)*")
-_WHOLE_TOKEN = re.compile(r"[^\s\"'`]{1,512}(?=[ \t]*(?:\r?\n|$))")
+_CODE_REFERENCE = lazy_compile(r"[A-Za-z_$][\w$]*(?:(?:\.|->|::)[A-Za-z_$][\w$]*)*")
+_WHOLE_TOKEN = lazy_compile(r"[^\s\"'`]{1,512}(?=[ \t]*(?:\r?\n|$))")
 _TOKEN_THROUGH = 40  # characters at least of such a token
 
 
@@ -2668,7 +2688,7 @@ def _unpacked(text: str, key_start: int) -> bool:
 _UNPACK_REACH = 256
 
 
-_UNPACKED_BEFORE = re.compile(r"[ \t]*(?:[A-Za-z_][\w.]*[ \t]*,[ \t]*)+")
+_UNPACKED_BEFORE = lazy_compile(r"[ \t]*(?:[A-Za-z_][\w.]*[ \t]*,[ \t]*)+")
 
 
 def _in_arn(lower: str, key_start: int) -> bool:
@@ -2680,7 +2700,7 @@ def _in_arn(lower: str, key_start: int) -> bool:
     return begin != -1 and _ARN_BODY.fullmatch(lower, begin, key_start) is not None
 
 
-_ARN_BODY = re.compile(r"arn:[a-z0-9\-*]*:[a-z0-9\-]*:[a-z0-9\-*]*:[0-9*]*:(?:[^\s\"':]*:)*")
+_ARN_BODY = lazy_compile(r"arn:[a-z0-9\-*]*:[a-z0-9\-]*:[a-z0-9\-*]*:[0-9*]*:(?:[^\s\"':]*:)*")
 
 
 # Scripts written without spaces between words: what follows a label there is the sentence going on
@@ -2718,7 +2738,7 @@ def _form_words(text: str, label: str, secret: str, quoted: bool, end: int) -> b
     return _SHORT_PASS_KEY.search(label) is not None and _NUMBER.fullmatch(secret) is not None
 
 
-_TOKEN_END = re.compile(r"[^\s\"'`<>]{0,256}")  # bounded: text without blanks (CJK) must not be read to its end
+_TOKEN_END = lazy_compile(r"[^\s\"'`<>]{0,256}")  # bounded: text without blanks (CJK) must not be read to its end
 
 
 def _password_token_end(text: str, start: int, end: int, *, whole_line: bool = False) -> int:
@@ -2750,14 +2770,14 @@ def _password_token_end(text: str, start: int, end: int, *, whole_line: bool = F
 # "Summer(2024)!" (one capitalised word given digits alone, and called no further: no constructor's
 # name, but a word and a number, as people make passwords).
 # A name of code: maybe a method's (".set()") or the rest of a path whose "::" was read as a key's ":".
-_CALLEE = re.compile(r"(?:\.|::?)?(?:[A-Za-z_$][\w$]*(?:\.|::|->|\?\.))*[A-Za-z_$][\w$]*!?")
-_CAPITALISED = re.compile(r"[A-Z][a-z]+")
+_CALLEE = lazy_compile(r"(?:\.|::?)?(?:[A-Za-z_$][\w$]*(?:\.|::|->|\?\.))*[A-Za-z_$][\w$]*!?")
+_CAPITALISED = lazy_compile(r"[A-Z][a-z]+")
 _CONSTRUCTORS_TEXT = """
     number decimal some ok err array int integer long float double bigint fraction date duration buffer bytes box
     vec option optional just char byte short complex rational symbol boolean bool object range repeat"""
 _CONSTRUCTORS = frozenset(_CONSTRUCTORS_TEXT.split())
-_STRING_LITERAL = re.compile(r"""(["'`])(?:\\.|(?!\1)[^\\\n])*\1""")
-_NOT_ARGUMENTS = re.compile(r"[#\\\"'`]|\w[!@~]\w")
+_STRING_LITERAL = lazy_compile(r"""(["'`])(?:\\.|(?!\1)[^\\\n])*\1""")
+_NOT_ARGUMENTS = lazy_compile(r"[#\\\"'`]|\w[!@~]\w")
 _CALL_LINE = 256  # how far a call's arguments are read
 
 
@@ -2799,16 +2819,16 @@ def skip_blanks(text: str, at: int) -> int:
 _TYPOGRAPHIC_QUOTES = "\u201e\u201c\u201d\u201a\u2018\u2019\u00ab\u00bb\u2039\u203a"  # „ “ ” ‚ ‘ ’ « » ‹ ›
 
 
-_SLASHED_WORDS = re.compile(r"[a-z]+(?:/[a-z]+)+")
+_SLASHED_WORDS = lazy_compile(r"[a-z]+(?:/[a-z]+)+")
 _GREEK_CODE = normalise_text("κωδικ").lower()
 _GREEK_CODE_FOR = frozenset(
     normalise_text(word).lower()
     for word in ("για", "πρόσβασης", "του", "της", "σου", "μου", "wifi", "wi-fi", "vpn", "email", "admin")
 )
-_PASSPHRASE_WORDS = re.compile(r"[A-Za-z]{3,}(?:-[A-Za-z]{3,}){2,}(?:-[0-9]{1,4})?")  # "walnut-meadow-marble-57"
+_PASSPHRASE_WORDS = lazy_compile(r"[A-Za-z]{3,}(?:-[A-Za-z]{3,}){2,}(?:-[0-9]{1,4})?")  # "walnut-meadow-marble-57"
 
 
-_SUFFIXED_WORD = re.compile(r"[^\W_]+['’][^\W\d_]{1,6}")
+_SUFFIXED_WORD = lazy_compile(r"[^\W_]+['’][^\W\d_]{1,6}")
 # What a sentence says a password is, not a password: a scheme with what it does ("WPA2-based", "SHA256-hashed",
 # Norwegian's "WPA2-basert", Danish's "AES256-krypteret", "MitID2-kompatibelt"), a suite's name ("Office365",
 # "Microsoft365": "parolası: Outlook365 hesabınızla aynı", the same as the account's) (an attacker's round)
@@ -2820,7 +2840,7 @@ _SUFFIXED_WORD = re.compile(r"[^\W_]+['’][^\W\d_]{1,6}")
 # a cipher's name with its number, maybe a case ending after a dash ("Паролата: Windows11", "Wi-Fi şifrəsi:
 # WPA2-PSK", "parool: Windows11-s", "Windows10-ում"). A stop or a comma may end the sentence after a name; a "!"
 # is a password's own there ("password Office365!", "WPA2-Home!", "ACME-Summer-2024" are passwords).
-DESCRIBED = re.compile(
+DESCRIBED = lazy_compile(
     r"(?-i:[^\W_][\w.]*(?:-[\w.]+)*-(?:[a-zäöüå]{3,}(?:ed|at)|only|based|backed|format|themed|aligned|[Ee]nterprise"
     r"|[Pp]ersonal|[Dd]igit|verschlüsselt|verschluesselt|kontots|basert|baseret|baserad|basiert|hashet|krypteret"
     r"|krypterad|kryptert|kodiert|kompatibel|kompatibelt|kompatibla|sonu|kontoens|kontos))[.!]?"
@@ -2836,7 +2856,7 @@ DESCRIBED = re.compile(
 )
 
 
-_ASCII_LETTER_OR_DIGIT = re.compile(r"[A-Za-z0-9]")
+_ASCII_LETTER_OR_DIGIT = lazy_compile(r"[A-Za-z0-9]")
 
 
 def _password_shaped(secret: str) -> bool:
@@ -2875,11 +2895,11 @@ def _drawn_chain(secret: str) -> bool:
     )
 
 
-_DIGIT_INSIDE = re.compile(r"[0-9][A-Za-z]")
+_DIGIT_INSIDE = lazy_compile(r"[0-9][A-Za-z]")
 
 
-_SEPA_CREDITOR = re.compile(r"[A-Z]{2}[0-9]{2}ZZZ[0-9A-Z]{8,28}")  # country, check digits, "ZZZ" (no business code)
-_WORDS_AND_NUMBER = re.compile(r"[A-Za-z][a-z]{2,}\.[a-z]{3,}[0-9]{2,4}")
+_SEPA_CREDITOR = lazy_compile(r"[A-Z]{2}[0-9]{2}ZZZ[0-9A-Z]{8,28}")  # country, check digits, "ZZZ" (no business code)
+_WORDS_AND_NUMBER = lazy_compile(r"[A-Za-z][a-z]{2,}\.[a-z]{3,}[0-9]{2,4}")
 _SAID = frozenset({"is", "was", "is now", "es", "est", "ist", "é", "era", "war"})
 # What a password's words may name instead of it ("the password hash is hashlib.sha256", "Password
 # policy is owasp.asvs40"), and an algorithm's name after the dot.
@@ -2887,7 +2907,7 @@ _NOT_THE_PASSWORD = frozenset(
     {"hash", "hasher", "hashing", "policy", "algorithm", "scheme", "format", "encoder", "module", "library", "field",
      "column", "rule", "rules", "validator", "storage"}
 )  # fmt: skip
-_ALGORITHM_TAIL = re.compile(
+_ALGORITHM_TAIL = lazy_compile(
     r"\.(?:sha|md|asvs|bcrypt|scrypt|argon|pbkdf|blake|crc|hmac|aes|rsa|utf|iso|rfc)[a-z]*[0-9]+$"
 )
 
@@ -2900,7 +2920,7 @@ def _said_password(secret: str, words: str) -> bool:
     )
 
 
-_DIGITS_INSIDE = re.compile(r"[A-Za-z][0-9]+[A-Za-z]")
+_DIGITS_INSIDE = lazy_compile(r"[A-Za-z][0-9]+[A-Za-z]")
 
 
 def _random_dotted(secret: str) -> bool:
@@ -2919,7 +2939,7 @@ def _random_dotted(secret: str) -> bool:
 # enough. Grouped by first letter (see by_first_letter): a third of the cost of one pattern for the
 # keys and one substring search per password hint.
 _ASSIGNED_TAIL = f"[a-z0-9_.\\-]{{0,{_KEY_MAX}}}(?:{_KEY_ORDINAL.pattern}|{_KEY_ASIDE.pattern})?{_ASSIGN_START.pattern}"
-_ASSIGNED_KEY_OR_PASSWORD = re.compile(
+_ASSIGNED_KEY_OR_PASSWORD = lazy_compile(
     by_first_letter([*_PASSWORD_HINTS, *(f"{hint}{_ASSIGNED_TAIL}" for hint in _HINTS if hint not in _PASSWORD_HINTS)])
 )
 
@@ -2964,7 +2984,7 @@ def _may_hold_cli_password(lower: str) -> bool:
 
 # Short text is read once by one pattern of every hint; long text by one substring search per hint
 # (C speed each, where a pattern of alternatives steps through the text character by character).
-_HINT_PATTERN = re.compile(by_first_letter(_HINTS))
+_HINT_PATTERN = lazy_compile(by_first_letter(_HINTS))
 _SHORT = 256
 index_words(*_HINTS)  # long text reads the hints' places from the scan's words
 
@@ -3030,7 +3050,7 @@ _OTHER_SECRET_WORDS = tuple(
 )  # fmt: skip
 index_words(*_OTHER_SECRET_WORDS_ASCII, *_OTHER_SECRET_WORDS)  # found with the gates' words, in one pass
 # Words of other languages that name what follows as an identifier (version, number, hash, fingerprint).
-_OTHER_ID_WORDS = re.compile(
+_OTHER_ID_WORDS = lazy_compile(
     "版本|编号|編號|番号|哈希|指纹|指紋|ハッシュ|バージョン|버전|해시|번호|версия|хеш|номер|έκδοση"
     # what a key is made by, as an aside before the colon ("密钥(算法):HMAC-SHA256-...": an attacker's round)
     "|算法|アルゴリズム|알고리즘|алгоритм|格式|形式|长度|長さ"
@@ -3065,7 +3085,7 @@ def _key_start(lower: str, at: int) -> int:
     return start
 
 
-_ANY_KEYED = re.compile("|".join(f"(?:{rule.key.pattern})" for rule in KEYED))
+_ANY_KEYED = lazy_compile("|".join(f"(?:{rule.key.pattern})" for rule in KEYED))
 
 
 @lru_cache(maxsize=4096)
@@ -3112,7 +3132,7 @@ def key_kind(key: str) -> str | None:
 
 # A personal access token's key ("AZDO_PAT=ducot5i...": reviewer CD; not a pattern's, 'ip_pat = "^(\\d...': an
 # attacker's round)
-_PAT_KEY = re.compile(r"(?:^|[_.\-])pat$")
+_PAT_KEY = lazy_compile(r"(?:^|[_.\-])pat$")
 
 
 def _compound_secret(name: str) -> bool:
@@ -3140,7 +3160,7 @@ _PASSWORDS_OWNERS = frozenset(
 
 # A browser's storage before the key it holds ("localStorage.refresh_token = ...": reviewer CH): where the value is
 # kept, not what it is (a "storage" part names a store's setting elsewhere: "storage_path", "STORAGE_KEY_PREFIX").
-_BROWSER_STORAGE = re.compile(r"(?:window\.)?(?:localstorage|sessionstorage)\.(?=.)", re.IGNORECASE)
+_BROWSER_STORAGE = lazy_compile(r"(?:window\.)?(?:localstorage|sessionstorage)\.(?=.)", re.IGNORECASE)
 
 
 def _key_name(text: str, lower: str, start: int, end: int) -> str:
@@ -3154,7 +3174,7 @@ def _key_name(text: str, lower: str, start: int, end: int) -> str:
     return _KEY_SPLIT.sub("_", written).lower()
 
 
-_YAML_ANCHOR = re.compile(r"&[A-Za-z0-9_\-]{1,40}[ \t]+(?=\S)")
+_YAML_ANCHOR = lazy_compile(r"&[A-Za-z0-9_\-]{1,40}[ \t]+(?=\S)")
 
 
 def _assignment(  # noqa: PLR0912, PLR0915
@@ -3308,7 +3328,7 @@ def _assignment(  # noqa: PLR0912, PLR0915
 
 # A whole token after a password's key that holds brackets ("K9<mQ>2z!", "{Zq8}Lm3!"), which end an
 # ordinary value; markup, templates and placeholders ("<your-password>", "{{ pw }}", "${PW}") do not count.
-_BRACKETED = re.compile(r"[^\s\"'`]{6,64}")
+_BRACKETED = lazy_compile(r"[^\s\"'`]{6,64}")
 _TEMPLATE_OPEN = ("${", "{{", "{%", "<%", "</", "<!", "<?", "#{", "%{")
 
 
@@ -3331,14 +3351,14 @@ def _bracketed_password(text: str, at: int) -> tuple[int, int] | None:
     return start, end
 
 
-_TEMPLATE_NAME = re.compile(r"<(?:[a-z_\-]{2,}|[A-Z_\-]{2,})>|\{(?:[a-z_\-]{2,}|[A-Z_\-]{2,})\}")
+_TEMPLATE_NAME = lazy_compile(r"<(?:[a-z_\-]{2,}|[A-Z_\-]{2,})>|\{(?:[a-z_\-]{2,}|[A-Z_\-]{2,})\}")
 
 
 # A passphrase of words after a password's key, to the end of its line ("password: correct horse
 # battery staple", "wifi password: purple monkey dishwasher 7"): three to eight lower-case words (or
 # numbers), none of them a word a sentence, a rule or a state needs ("password: ask the admin",
 # "password: at least twelve characters", "password: same as above").
-_PASSPHRASE = re.compile(r"[a-z]{3,24}(?:[ ](?:[a-z]{2,24}|[0-9]{1,6})){2,7}[ \t]*(?=\r?\n|$)")
+_PASSPHRASE = lazy_compile(r"[a-z]{3,24}(?:[ ](?:[a-z]{2,24}|[0-9]{1,6})){2,7}[ \t]*(?=\r?\n|$)")
 _PROSE_WORDS_TEXT = """
     a an the and or but nor not no to of in on at by for from with without into onto as is are was were be been
     being am must should shall will would can could may might has have had do does did it its this that these those
@@ -3372,7 +3392,7 @@ def _passphrase(text: str, at: int) -> tuple[int, int] | None:
 # "password: correct_horse_battery_staple", "password: Welcome.Home1"): in code such a value is a
 # variable, whose name holds the words code names things with ("newPassword", "user.password",
 # "DEFAULT_PASSWORD", "hashed_pw"), or is followed by more code (a ",", a ";", a call).
-_ID_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_ID_PARTS = lazy_compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 _CODE_PARTS_TEXT = """
     password passwords passwd pass pwd pw secret token key keys cred creds credential credentials auth hash
     hashed salt salted encrypted decrypted encoded decoded plain plaintext raw input inputs field fields form value
@@ -3421,7 +3441,7 @@ def _password_like_identifier(secret: str, parts: list[str]) -> bool:
     return _NAMED_VARIABLE.fullmatch(secret) is not None or (secret[:1].islower() and secret != secret.lower())
 
 
-_NUMBERED_WORDS = re.compile(r"(?:[a-z]{4,}\.)+(?!(?:u?int|b?float|complex|double)[0-9])[a-z]{4,}[0-9]{1,4}")
+_NUMBERED_WORDS = lazy_compile(r"(?:[a-z]{4,}\.)+(?!(?:u?int|b?float|complex|double)[0-9])[a-z]{4,}[0-9]{1,4}")
 
 
 def looks_like_column_secret(kind: str, value: str) -> bool:
@@ -3448,20 +3468,20 @@ def _random_of_one_class(secret: str) -> bool:
     return False
 
 
-_RANDOM_TOKEN = re.compile(r"[A-Za-z0-9+/=_\-]{20,}")
+_RANDOM_TOKEN = lazy_compile(r"[A-Za-z0-9+/=_\-]{20,}")
 # What names a thing rather than hides a secret: a slug of words and numbers ("payments-api-prod-2024",
 # "feature/JIRA-4411-rotate-secrets", "same-origin", "New York"), a cloud resource's id, a pod's
 # name, a product's name in words ("WindowsServer2022Datacenter").
-_WORD_NUMBER = re.compile(r"[a-z]{2,}[0-9]{1,4}[a-z]?")  # "prod01", "oauth2" ("Hunter2024" is not)
-_SLUG_SPLIT = re.compile(r"[-/_.=: ]+")
-_RESOURCE_ID = re.compile(
+_WORD_NUMBER = lazy_compile(r"[a-z]{2,}[0-9]{1,4}[a-z]?")  # "prod01", "oauth2" ("Hunter2024" is not)
+_SLUG_SPLIT = lazy_compile(r"[-/_.=: ]+")
+_RESOURCE_ID = lazy_compile(
     r"(?:vol|i|sg|subnet|vpc|ami|snap|eni|igw|rtb|acl|nat|eipalloc|lt|pcx|tgw|vpce|fs|fsap)-[0-9a-f]{8,17}"
 )
-_POD_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*-[0-9a-f]{8,10}-[a-z0-9]{5}")
+_POD_NAME = lazy_compile(r"[a-z0-9]+(?:-[a-z0-9]+)*-[0-9a-f]{8,10}-[a-z0-9]{5}")
 # Capitalised words of three letters or more and numbers, two words at least ("WindowsServer2022Datacenter").
 # Read by splitting, not by one pattern: "(?:Word|[0-9]+)*" backtracks exponentially over a run of
 # digits (found by an attacker: "token: " and 27 digits took 3.8 s, each digit more doubled it).
-_PASCAL_PART = re.compile(r"[A-Z][a-z]{2,}|[0-9]+")
+_PASCAL_PART = lazy_compile(r"[A-Z][a-z]{2,}|[0-9]+")
 
 
 def _pascal_words(value: str) -> bool:
@@ -3511,7 +3531,7 @@ def _random_group(part: str) -> bool:
     )
 
 
-_BASE64URL = re.compile(r"[A-Za-z0-9_\-+/]{16,}={0,2}")  # one token of base64's alphabets: no "@", ".", ":", no URL
+_BASE64URL = lazy_compile(r"[A-Za-z0-9_\-+/]{16,}={0,2}")  # one token of base64's alphabets: no "@", ".", ":", no URL
 
 
 def _random_part(part: str) -> bool:
@@ -3542,17 +3562,17 @@ def _random_letters(part: str) -> bool:
     return pairs >= _CAPITAL_PAIRS + 1 and len(part) >= 14 and max(map(len, _CAPITAL_RUN.findall(part))) <= 5
 
 
-_CASE_RUN = re.compile(r"[A-Z]+[a-z]*|[a-z]+")
-_CAPITALS_SIDE_BY_SIDE = re.compile(r"(?=[A-Z]{2})")
-_CAPITAL_RUN = re.compile(r"[A-Z]+")
+_CASE_RUN = lazy_compile(r"[A-Z]+[a-z]*|[a-z]+")
+_CAPITALS_SIDE_BY_SIDE = lazy_compile(r"(?=[A-Z]{2})")
+_CAPITAL_RUN = lazy_compile(r"[A-Z]+")
 _CAPITAL_PAIRS = 3
-_VOWEL_OF_BOTH = re.compile(r"[aeiouAEIOU]")
+_VOWEL_OF_BOTH = lazy_compile(r"[aeiouAEIOU]")
 
 
 # Letters only, in capitalised words and acronyms: a name of code or of a thing ("Whitespace",
 # "AWSAccessKeyId", "HttpServer"), not drawn at random ("HgTrWqPlKmNb" has parts without a vowel).
-_CAMEL_PART = re.compile(r"^[a-z]+(?=[A-Z])|[A-Z]{2,5}[0-9]{0,3}(?=[A-Z][a-z]|$)|[A-Z][a-z]+")
-_VOWEL = re.compile(r"[aeiouy]")
+_CAMEL_PART = lazy_compile(r"^[a-z]+(?=[A-Z])|[A-Z]{2,5}[0-9]{0,3}(?=[A-Z][a-z]|$)|[A-Z][a-z]+")
+_VOWEL = lazy_compile(r"[aeiouy]")
 
 
 def _capitalised_words(value: str) -> bool:
@@ -3565,12 +3585,12 @@ def _capitalised_words(value: str) -> bool:
     return any(len(word) >= 4 for word in words) and all(_VOWEL.search(word.lower()) for word in words)
 
 
-_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-_HEX_DIGEST = re.compile(r"[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}|[0-9a-fA-F]{128}")
-_HASH_WORDS = re.compile(r"\b(?:sha-?(?:1|224|256|384|512)|md5|hash(?:ed)?|digest|checksum|fingerprint)\b")
+_UUID = lazy_compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_HEX_DIGEST = lazy_compile(r"[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}|[0-9a-fA-F]{128}")
+_HASH_WORDS = lazy_compile(r"\b(?:sha-?(?:1|224|256|384|512)|md5|hash(?:ed)?|digest|checksum|fingerprint)\b")
 
 
-_SIGNING_KEY = re.compile(r"signing|sign[_\-]?(?:key|secret)")
+_SIGNING_KEY = lazy_compile(r"signing|sign[_\-]?(?:key|secret)")
 
 
 def _digest_named(lower: str, key_start: int, key: str) -> bool:
@@ -3588,12 +3608,12 @@ def _digest_named(lower: str, key_start: int, key: str) -> bool:
 # wrapped every 8 characters): the pieces that follow and look like more of it are read with it. A
 # piece after a space ends at white space or punctuation; a piece after a line break is its whole
 # line ("user: bob" on the next line is a new entry, not more of the value).
-_SPACE_PIECE = re.compile(r"[ \t]{1,3}(?P<piece>[A-Za-z0-9+/_\-.!#%&*~$^@]{2,128}=*)(?=[\s,;)]|$)")
-_LINE_PIECE = re.compile(r"[ \t]*\r?\n[ \t]*(?P<piece>[A-Za-z0-9+/_\-.!#%&*~$^@]{4,128}=*)[ \t]*(?=\r?\n|$)")
+_SPACE_PIECE = lazy_compile(r"[ \t]{1,3}(?P<piece>[A-Za-z0-9+/_\-.!#%&*~$^@]{2,128}=*)(?=[\s,;)]|$)")
+_LINE_PIECE = lazy_compile(r"[ \t]*\r?\n[ \t]*(?P<piece>[A-Za-z0-9+/_\-.!#%&*~$^@]{4,128}=*)[ \t]*(?=\r?\n|$)")
 # The value's first line after its key may be a whole token, longer than a wrapped line's piece (a
 # Sentry org token, a JWT: 130 characters and more).
-_FIRST_LINE_PIECE = re.compile(_LINE_PIECE.pattern.replace("{4,128}", "{4,1024}"))
-_MIXED_CASE = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Z][a-z]*[0-9]")
+_FIRST_LINE_PIECE = lazy_compile(_LINE_PIECE.pattern.replace("{4,128}", "{4,1024}"))
+_MIXED_CASE = lazy_compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Z][a-z]*[0-9]")
 _PIECE_SYMBOLS = frozenset("+/_!#%&*~$^")
 _MAX_PIECES = 24
 
@@ -3649,7 +3669,7 @@ def _split_provider(text: str, start: int, end: int, keyed: list[KeyedRule]) -> 
     return None
 
 
-_YAML_BLOCK = re.compile(r"[|>][1-9]?[+\-]?")  # a YAML block scalar's indicator: "|", ">-", "|2+"
+_YAML_BLOCK = lazy_compile(r"[|>][1-9]?[+\-]?")  # a YAML block scalar's indicator: "|", ">-", "|2+"
 
 
 def _after_block(text: str, at: int) -> int:
@@ -3667,11 +3687,11 @@ def _after_block(text: str, at: int) -> int:
 
 
 # "(" then a quote, maybe on the next line: the literal is the value.
-_BRACKETED_LITERAL = re.compile(r"\([ \t]*(?:\r?\n[ \t]*)?(?=[\"'])")
+_BRACKETED_LITERAL = lazy_compile(r"\([ \t]*(?:\r?\n[ \t]*)?(?=[\"'])")
 
 
 # A setting's name and "=" alone on its line: the next entry of an env file left empty.
-_EMPTY_SETTING = re.compile(r"(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)=")
+_EMPTY_SETTING = lazy_compile(r"(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)=")
 
 
 def _on_next_lines(text: str, end: int, kind: str | None, keyed: list[KeyedRule]) -> Hit | None:
@@ -3713,23 +3733,23 @@ def _provider(value: str, keyed: list[KeyedRule]) -> str | None:
 
 
 # A path of names ("/app", "~/.ssh/id_rsa", "./token.txt"; "/Xk9mP2#q" is not one).
-_FILE_PATH = re.compile(r"(?:~|\.{1,2})?/(?:[\w.\-]+/)*[\w.\-]*|[A-Za-z]:\\[^\s]*")
-_CMDLET = re.compile(r"[A-Z][A-Za-z]+-[A-Z][A-Za-z]+")  # PowerShell's Verb-Noun
-_STORE_REFERENCE = re.compile(
+_FILE_PATH = lazy_compile(r"(?:~|\.{1,2})?/(?:[\w.\-]+/)*[\w.\-]*|[A-Za-z]:\\[^\s]*")
+_CMDLET = lazy_compile(r"[A-Z][A-Za-z]+-[A-Z][A-Za-z]+")  # PowerShell's Verb-Noun
+_STORE_REFERENCE = lazy_compile(
     r"(?:ref\+[a-z]+|env|vault|secretsmanager|secrets?manager|ssm|arn|aws|awskms|gcpkms|azurekms|gcp|gsm|azure|akv|"
     r"keyvault|file|k8s|kubernetes|secret|secrets|op|doppler|sops|ref|var|param|parameter|sm|infisical)(?::|://)",
     re.IGNORECASE,
 )
 # "confirmPassword", "AccessToken", "SecretStr", "JwtAuthenticationFilter", "ApiKeyHeader": a name in code.
-_NAMED_VARIABLE = re.compile(
+_NAMED_VARIABLE = lazy_compile(
     r"[A-Za-z]*(?:[a-z](?:Password|Passwd|Pwd|Pass|Secret|Token|Key|Credentials?|Auth|Jwt)|"
     r"(?:Password|Secret|Token|Key|Credentials?|Auth|Jwt|Api)[A-Z])[A-Za-z]*"
 )
-_REFERENCE = re.compile(r"%[A-Za-z_]+%|%(?:\([A-Za-z_]+\))?[sdr]|@[A-Za-z_][A-Za-z_.]*(?:\(.*\))?")
+_REFERENCE = lazy_compile(r"%[A-Za-z_]+%|%(?:\([A-Za-z_]+\))?[sdr]|@[A-Za-z_][A-Za-z_.]*(?:\(.*\))?")
 # A YAML tag where the value will come from elsewhere ("password: !vault |", "!Ref DbPassword").
 # Tags are words ("!Ref", "!GetAtt", "!vault", "!!binary"): a "!" before letters and digits mixed
 # ("!bLfmWh8aKN3Nqf32f") opens a password.
-_YAML_TAG = re.compile(r"!!?[A-Za-z][A-Za-z_]{0,23}(?:::[A-Za-z]{1,24})?")
+_YAML_TAG = lazy_compile(r"!!?[A-Za-z][A-Za-z_]{0,23}(?:::[A-Za-z]{1,24})?")
 
 
 # What follows a password's name in code and on command lines without being its value: the next
@@ -3738,11 +3758,11 @@ _YAML_TAG = re.compile(r"!!?[A-Za-z][A-Za-z_]{0,23}(?:::[A-Za-z]{1,24})?")
 # "${PW:?missing}"), a PowerShell variable ("$env:APP_PASSWORD"), a type ("password: &str",
 # "*const c_char"), a lambda.
 # A function's signature: "(n),(m)->(k)", "(typename, fields=None, /, **kwargs)"
-_SIGNATURE = re.compile(r"\([\w, =/*.]*\)(?:\s*,\s*\([\w, =/*.]*\))*(?:\s*->\s*\([\w, =/*.]*\))?")
-_FORMAT = re.compile(r"%[sdr](?![A-Za-z])|%\([a-z_]+\)[sdr]|\{[a-z_0-9]*\}")
-_PRIVATE_NAME = re.compile(r"_+[A-Za-z][A-Za-z_]*")  # "_signature", "_PasswordType", not "__Tr0ub4dor3"
-_OPTION_PREFIX = re.compile(r"\s*--[a-z][a-z0-9\-]*=?\s*|\s*-[a-z]\s*")  # " --username=", " -u "
-_NOT_A_VALUE = re.compile(
+_SIGNATURE = lazy_compile(r"\([\w, =/*.]*\)(?:\s*,\s*\([\w, =/*.]*\))*(?:\s*->\s*\([\w, =/*.]*\))?")
+_FORMAT = lazy_compile(r"%[sdr](?![A-Za-z])|%\([a-z_]+\)[sdr]|\{[a-z_0-9]*\}")
+_PRIVATE_NAME = lazy_compile(r"_+[A-Za-z][A-Za-z_]*")  # "_signature", "_PasswordType", not "__Tr0ub4dor3"
+_OPTION_PREFIX = lazy_compile(r"\s*--[a-z][a-z0-9\-]*=?\s*|\s*-[a-z]\s*")  # " --username=", " -u "
+_NOT_A_VALUE = lazy_compile(
     # "&str", "&'static", "&Vec<u8>", "&self.key": a reference of Rust ("&CpbMWz8nQsyRm7xC" is a password)
     # a query's parameter ("?format=json"), not a password that starts with "?" ("?Y4#3BMDo&gi**ST": reviewer CC)
     r"--[A-Za-z]|//|\?[A-Za-z_][\w.\-]*(?:[=&(]|$)|-\$\(|\$env:|"
@@ -3752,7 +3772,7 @@ _NOT_A_VALUE = re.compile(
 
 # A payload's digest named by its algorithm: a webhook's signature header ("X-Hub-Signature-256:
 # sha256=11e2...": reviewer AI), which proves one message and opens nothing.
-_NAMED_DIGEST = re.compile(r"(?:sha(?:1|224|256|384|512)|md5)=[0-9a-fA-F]{32,128}")
+_NAMED_DIGEST = lazy_compile(r"(?:sha(?:1|224|256|384|512)|md5)=[0-9a-fA-F]{32,128}")
 
 
 def _plausible_value(secret: str, quoted: bool) -> bool:
@@ -3796,8 +3816,8 @@ def _plausible_value(secret: str, quoted: bool) -> bool:
     return not secret.startswith("[")
 
 
-_URL_VALUE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{1,30}://")
-_SCHEMA_TYPE = re.compile(r"\[?(?:String|Int|Float|Boolean|ID|DateTime|JSON|Upload)!?\]?!?[,)]?")
+_URL_VALUE = lazy_compile(r"[A-Za-z][A-Za-z0-9+.\-]{1,30}://")
+_SCHEMA_TYPE = lazy_compile(r"\[?(?:String|Int|Float|Boolean|ID|DateTime|JSON|Upload)!?\]?!?[,)]?")
 
 
 def _code_shaped(secret: str, quoted: bool) -> bool:
@@ -3811,12 +3831,12 @@ def _code_shaped(secret: str, quoted: bool) -> bool:
     return _OPTION_PREFIX.fullmatch(secret) is not None  # 'creds = " --username=" + auth': the value comes after
 
 
-_HEX_LITERAL = re.compile(r"0[xX][0-9a-fA-F]{1,16}[uUlL]{0,3}")
+_HEX_LITERAL = lazy_compile(r"0[xX][0-9a-fA-F]{1,16}[uUlL]{0,3}")
 
 
 # A function called for the value: a dotted name, or a lower-case name with a name for argument
 # ("Summer(2024)!" stays a password).
-_CALLED_FOR = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(|[a-z_][a-z_]{2,}\([A-Za-z_]")
+_CALLED_FOR = lazy_compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(|[a-z_][a-z_]{2,}\([A-Za-z_]")
 
 
 # Cryptographic algorithms and modes, joined by dashes or underscores: the name of how a secret is
@@ -3826,14 +3846,14 @@ _ALGORITHM = (
     r"ED25519|ED448|X25519|X448|CHACHA20|POLY1305|GCM|CBC|CTR|CCM|OFB|CFB|ECB|XTS|SIV|TLS|SSL|PSS|OAEP|PKCS[0-9]{0,2}|"
     r"HKDF|KDF|P[0-9]{3}|SECP[0-9]{3}[RK][0-9]|[0-9]{2,4})"
 )
-_ALGORITHMS = re.compile(rf"(?=[0-9\-_/]*[A-Za-z])(?i:{_ALGORITHM}(?:[-_/]{_ALGORITHM})+)")
+_ALGORITHMS = lazy_compile(rf"(?=[0-9\-_/]*[A-Za-z])(?i:{_ALGORITHM}(?:[-_/]{_ALGORITHM})+)")
 
 
 def _followed_by_words(text: str, end: int) -> bool:
     return bool(re.match(r"[ \t]+[A-Za-z]", text[end : end + 3]))
 
 
-_DIGIT = re.compile(r"[0-9]")
+_DIGIT = lazy_compile(r"[0-9]")
 _ENTROPY_SAMPLE = 64  # entropy of the first characters: enough to tell random from words
 
 
@@ -3879,12 +3899,12 @@ _PROSE_KEY_WORDS = (
     # Alibaba's and Tencent's names, one word each ("AccessKeySecret 6QDD...", "SecretKey WICp...": reviewer AP)
     r"access[ _\-]?key[ _\-]?secret", r"key[ _\-]?secret",
 )  # fmt: skip
-_PROSE_KEY = re.compile(rf"(?:{by_first_letter(_PROSE_KEY_WORDS)})\b")
+_PROSE_KEY = lazy_compile(rf"(?:{by_first_letter(_PROSE_KEY_WORDS)})\b")
 # "HMAC key ...", "signing secret ...": found from "key" and "secret" (str.find) and the word before
 # them, not by more alternatives in the pattern above, which would read every text longer.
 # (an app's and a consumer's secret, an integration's key: "<appsecret>ba3de6...", "consumer key v7HUGg...": reviewer
 # CW; not a message broker's "routing_key = b\"orders/EuropeWest1/Created\"", an attacker's round)
-_QUALIFIER = re.compile(
+_QUALIFIER = lazy_compile(
     r"(?<![a-z0-9_])(?:hmac|signing|encryption|master|webhook|shared|client|app|consumer|integration)[ _\-]?$"
 )
 # A run may start up to _NEAR characters after the word ("The token for the internal metrics endpoint
@@ -3893,12 +3913,12 @@ _NEAR, _RUN_MIN = 48, 16
 # What says a value is the secret, right before it: a verb (English, German, French, Spanish, Portuguese,
 # Italian) or an operator. Needed past the first 32 characters after the word (an attacker's round:
 # "password changed via admin console for user 507f...", "... in Notion page 8f3e...").
-_GIVEN = re.compile(r"(?:(?<![^\W\d_])(?:is|was|lautet|ist|war|est|es|é|è|era)|[:=]|->|\u2192)[ \t]*$")
-_RANDOM_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~\[:])[A-Za-z0-9+/=_\-.~]{16,512}(?![A-Za-z0-9+/=_\-.~])")
+_GIVEN = lazy_compile(r"(?:(?<![^\W\d_])(?:is|was|lautet|ist|war|est|es|é|è|era)|[:=]|->|\u2192)[ \t]*$")
+_RANDOM_RUN = lazy_compile(r"(?<![A-Za-z0-9+/=_\-.~\[:])[A-Za-z0-9+/=_\-.~]{16,512}(?![A-Za-z0-9+/=_\-.~])")
 # After a word of another script, a value may follow a colon with no space ("токен:KV1g...", a
 # "host:port" never has a letter of another script before its colon).
 # An aside in brackets may end the label ("商户密钥（支付回调验签用）：jHhy...": reviewer BV).
-_GLUED_RUN = re.compile(
+_GLUED_RUN = lazy_compile(
     r"(?:(?<=[^\x00-\x7f][:=])|(?<=[^\x00-\x7f]\)[:=]))[A-Za-z0-9+/=_\-.~]{16,512}(?![A-Za-z0-9+/=_\-.~])"
 )
 
@@ -3963,15 +3983,15 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
 # A Stripe object's identifier: a card's token, a payment method, a charge ("store the token (tok_Amfk23jnpwWEKJ),
 # never the PAN": reviewer CC): what an integration stores instead of the card, which opens nothing without the
 # account's secret key ("sk_live_..." and "rk_live_...", which the catalogue finds, are the secrets).
-_STRIPE_OBJECT = re.compile(
+_STRIPE_OBJECT = lazy_compile(
     r"(?:tok|btok|pm|card|src|cus|ch|pi|seti|evt|price|prod|sub|in|txn|re|py|po|tr|ba|cs_(?:live|test))_"
     r"[A-Za-z0-9]{14,32}"
 )
-_CALLED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_CALLED_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 # A function's name in camelCase or PascalCase: words, each a capital and small letters or digits
 # ("refreshOAuthToken2", "rotateMasterKeyV2Async", "loadApiKeyFromEnvV2"), each word's small letters two or more
 # (not a random run's humps)
-_CAMEL_NAME = re.compile(
+_CAMEL_NAME = lazy_compile(
     r"(?:[a-z]{2,}[0-9]*(?:[A-Z][A-Z0-9]*[a-z]{2,}[0-9]*)+|(?:[A-Z][A-Z0-9]*[a-z]{2,}[0-9]*){2,})(?:[A-Z][0-9]*)?"
 )
 
@@ -3993,11 +4013,11 @@ def _punctuated(text: str, low: int, start: int, end: int) -> tuple[int, int]:
 
 
 _JOINING_SYMBOLS = frozenset("!%#$^")
-_PUNCTUATED_BEFORE = re.compile(r"(?<![^\s:=\"'(\[{<])[A-Za-z0-9+/=_\-.~!%#$^]+\Z")
-_PUNCTUATED_AFTER = re.compile(r"[A-Za-z0-9+/=_\-.~!%#$^]*[A-Za-z0-9+/=_\-~!%#$^]")
+_PUNCTUATED_BEFORE = lazy_compile(r"(?<![^\s:=\"'(\[{<])[A-Za-z0-9+/=_\-.~!%#$^]+\Z")
+_PUNCTUATED_AFTER = lazy_compile(r"[A-Za-z0-9+/=_\-.~!%#$^]*[A-Za-z0-9+/=_\-~!%#$^]")
 
 
-_HYPHENED_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
+_HYPHENED_WORD = lazy_compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
 # (an aside in brackets may stand before it: "Webhook-Geheimnis für die Signatur-Callbacks (nur Prod): ...":
 # reviewer CN)
 # (not one that names an id's or a digest's kind: "(Ticket)", "(SHA-256)", "(Beispiel)", "(Base64 des Namens)": an
@@ -4006,7 +4026,7 @@ _ID_ASIDE = (
     r"(?![^()\[\]\n]*(?i:ticket|sha|md5|hash|digest|prüfsumme|checksum|beispiel|example|exemple|ejemplo|base64"
     r"|\bid\b|nummer|number|format|muster|sample))"
 )
-_LABEL_COLON = re.compile(
+_LABEL_COLON = lazy_compile(
     rf"(?:[ \t]*(?:\({_ID_ASIDE}[^()\n]{{1,24}}\)|\[{_ID_ASIDE}[^\[\]\n]{{1,24}}\]))?[ \t]*[:：][ \t]*"
 )
 
@@ -4026,7 +4046,7 @@ def _first_run(
 # A secret's rotation told in a sentence, the value further on than _NEAR: "Webhook HMAC signing secret for the claims
 # intake API was rotated on 2024-06-21; the new one is fZnd..." (reviewer BV). "The new one" (or value, key, secret,
 # token) with "is" or a colon right before the run, on the word's line, within _ROTATED_REACH characters.
-_NEW_ONE = re.compile(r"(?<![^\W\d_])new (?:one|value|key|secret|token)(?: is|:)[ \t]*")
+_NEW_ONE = lazy_compile(r"(?<![^\W\d_])new (?:one|value|key|secret|token)(?: is|:)[ \t]*")
 _ROTATED_REACH = 160
 
 
@@ -4068,9 +4088,9 @@ _TAIL_LINES = 64
 
 
 # "=" only as base64's padding at the end: "X-Request-Id=Ab12..." is a field of its own (an attacker's round).
-_WRAPPED_TAIL = re.compile(r"[ \t]*\r?\n[ \t]{0,16}(?P<rest>[A-Za-z0-9+/_\-]{8,256}={0,2})[ \t]*(?=\r?\n|\Z)")
+_WRAPPED_TAIL = lazy_compile(r"[ \t]*\r?\n[ \t]{0,16}(?P<rest>[A-Za-z0-9+/_\-]{8,256}={0,2})[ \t]*(?=\r?\n|\Z)")
 _MIXED = (re.compile(r"[a-z]"), re.compile(r"[A-Z]"), re.compile(r"[0-9]"))
-_CAMEL = re.compile(r"[A-Z][a-z]{2,}")
+_CAMEL = lazy_compile(r"[A-Z][a-z]{2,}")
 
 
 def _words_run_together(run: str) -> bool:
@@ -4082,7 +4102,7 @@ def _words_run_together(run: str) -> bool:
 # rest says what the secret is for ("shared secret for the fax webhook, wrapped:") or nothing ("secret:");
 # not what kind of thing the line is about ("Token usage by build:", "API key name:", "Password hint:",
 # "Token type:": an attacker's round).
-_LABEL_LINE_END = re.compile(
+_LABEL_LINE_END = lazy_compile(
     rf"(?:[ \t]+(?:{_WHAT_FOR}|from)[ \t][^\n:]{{0,40}})?"
     r"[ \t]*:[ \t]*\r?\n[ \t]{0,16}"
 )
@@ -4097,7 +4117,7 @@ def _fixed_in(lower: str, keyword_start: int, value_start: int) -> bool:
 
 
 # Words that name what follows as an identifier, between a secret word and a value.
-_ID_WORDS = re.compile(
+_ID_WORDS = lazy_compile(
     r"\b(?:commit|hash|sha(?:1|224|256|384|512)?|md5|digest|checksum|fingerprint|trace|span|request|req|event|"
     r"version|revision|rev|uid|uuid|guid|id|build|change|changeset|session|run|job|etag|object|correlation|revert|"
     # "version" in other languages ("secret db-password, versie b7172a31...": a Key Vault secret's version,
@@ -4111,7 +4131,7 @@ _ID_WORDS = re.compile(
 
 # A name of capitalised words, maybe a version after them: code's ("RefreshTokenRotationPolicyV2",
 # "GetAccessTokenForTenantV3": an attacker's round on reviewer CL's readers), no random run
-_PASCAL_WORDS = re.compile(r"(?:[A-Z][a-z]{2,})+(?:V?[0-9]{1,3})?")
+_PASCAL_WORDS = lazy_compile(r"(?:[A-Z][a-z]{2,})+(?:V?[0-9]{1,3})?")
 
 
 def _names_an_identifier(lower: str, start: int, end: int) -> bool:
@@ -4132,11 +4152,11 @@ def _names_an_identifier(lower: str, start: int, end: int) -> bool:
     return _ID_WORDS.search(between.replace("_", " ")) is not None  # "token_id" names an identifier too
 
 
-_WORD = re.compile(r"[a-z0-9\-]+")
+_WORD = lazy_compile(r"[a-z0-9\-]+")
 # Identifier words that also name what a secret serves ("the token for the build job:").
-_SERVED_WORDS = re.compile(r"build|job|run|session|request|req|event|object|change|merge|trace|span")
-_KEYED_RUN = re.compile(r"(?P<key>[A-Za-z_]{1,32})[=:]")
-_KEY_PATH = re.compile(r"(?P<key>[A-Za-z_]{1,32}(?:/[A-Za-z_]{1,32}){1,3})[=:]")
+_SERVED_WORDS = lazy_compile(r"build|job|run|session|request|req|event|object|change|merge|trace|span")
+_KEYED_RUN = lazy_compile(r"(?P<key>[A-Za-z_]{1,32})[=:]")
+_KEY_PATH = lazy_compile(r"(?P<key>[A-Za-z_]{1,32}(?:/[A-Za-z_]{1,32}){1,3})[=:]")
 
 
 def _keyed_identifier(value: str) -> bool:
@@ -4208,20 +4228,20 @@ def _snake_key(lower: str, start: int, end: int) -> bool:
     return key is not None and _NOT_A_SECRETS_KEY.search(key.group()) is None
 
 
-_SNAKE_KEY_BEFORE = re.compile(r"(?<![a-z0-9_.\-])[a-z][a-z0-9]*(?:_[a-z0-9]+)*_$")
-_NOT_A_SECRETS_KEY = re.compile(
+_SNAKE_KEY_BEFORE = lazy_compile(r"(?<![a-z0-9_.\-])[a-z][a-z0-9]*(?:_[a-z0-9]+)*_$")
+_NOT_A_SECRETS_KEY = lazy_compile(
     r"page|next|prev|continuation|cursor|sync|request|trace|correlation|idempotency|csrf|xsrf|nonce|state|cache|"
     r"(?<![a-z])id_|public|publishable|site|test|dummy|example|sample|fake"
 )
 # (and the names OAuth 1's, sessions', webhooks' and bots' secrets go by: "consumer_secret", "session_secret",
 # "private_token", "webhook_secret" in an XML element, a tab-separated line or "set ... to": a probe of key names)
-_SNAKE_QUALIFIER = re.compile(
+_SNAKE_QUALIFIER = lazy_compile(
     r"(?<![a-z0-9_])(?:access|refresh|auth|api|bearer|client|app|consumer|session|private|webhook|signing|shared|"
     r"service|bot|personal|deploy|oauth|master|encryption|hmac|jwt)_$"
 )
 # German's compounds that name a token ("Zugangstoken", "Sicherheitstoken": reviewer BX); not code's "nextToken",
 # "pageToken" or "accessToken" beside a public key, which other readers judge
-_GERMAN_TOKEN_HEAD = re.compile(r"(?:zugangs|zugriffs|sicherheits|authentifizierungs|anmelde|sitzungs)$")
+_GERMAN_TOKEN_HEAD = lazy_compile(r"(?:zugangs|zugriffs|sicherheits|authentifizierungs|anmelde|sitzungs)$")
 _COMPOUND_REACH = 20  # the longest head above
 
 
@@ -4235,16 +4255,16 @@ def _german_token(lower: str, start: int) -> bool:
     )
 
 
-_HEX_REF = re.compile(r"[0-9a-f]{7,40}")
+_HEX_REF = lazy_compile(r"[0-9a-f]{7,40}")
 # "fixed ... in 3bb3a194...", "regression since 9fceb02": a commit's hash, where the line says what a
 # change did; "rotated the API key after a2f8... leaked", "the key is in 3b1f..." are keys (an attacker's round).
-_IN_A_COMMIT = re.compile(r"(?<![a-z])(?:in|since)[ \t]+$")
-_CHANGE_WORDS = re.compile(
+_IN_A_COMMIT = lazy_compile(r"(?<![a-z])(?:in|since)[ \t]+$")
+_CHANGE_WORDS = lazy_compile(
     r"(?<![a-z])(?:fix|fixed|fixes|bug|race|regression|introduced|landed|merged|reverted)(?![a-z])"
 )
-_ETHEREUM = re.compile(r"0x[0-9a-fA-F]{40}")  # an account's public address
-_HOST_PATH = re.compile(r"[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?:[:/]|$)")
-_NAME_WITH_SUFFIX = re.compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
+_ETHEREUM = lazy_compile(r"0x[0-9a-fA-F]{40}")  # an account's public address
+_HOST_PATH = lazy_compile(r"[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?:[:/]|$)")
+_NAME_WITH_SUFFIX = lazy_compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
 
 
 def _is_high_entropy(value: str) -> bool:
@@ -4262,14 +4282,14 @@ def _is_high_entropy(value: str) -> bool:
 # An OAuth 2.0 authorization code in the redirect that carries it ("/auth/redirect?code=fwO0_Q-2J_...&state=...":
 # reviewer BW): whoever holds it may exchange it for the user's tokens until it expires. Only beside the flow's
 # "state" (or OpenID Connect's "session_state"), and drawn at random; not a promotion's or a country's code.
-_OAUTH_CODE = re.compile(r"[?&#]code=(?P<value>[A-Za-z0-9_\-.~%/+]{20,512})(?=&|#|$|[\s\"'<>])")
-_OAUTH_STATE = re.compile(r"[?&#](?:session_)?state=")
+_OAUTH_CODE = lazy_compile(r"[?&#]code=(?P<value>[A-Za-z0-9_\-.~%/+]{20,512})(?=&|#|$|[\s\"'<>])")
+_OAUTH_STATE = lazy_compile(r"[?&#](?:session_)?state=")
 # ... and a path that says it is the flow's redirect (not an embed's "run?code=...&state=collapsed")
-_OAUTH_PATH = re.compile(r"(?i:callback|redirect|oauth|/auth|signin|sign-in|login|/cb\b|sso|authorize|return)")
+_OAUTH_PATH = lazy_compile(r"(?i:callback|redirect|oauth|/auth|signin|sign-in|login|/cb\b|sso|authorize|return)")
 _OAUTH_REACH = 1024
 # RFC 6749's and OpenID Connect's example code, and the words and runs documentation writes one with (an attacker's
 # round: "cb?code=SplxlOBeZQQYbYS6WxSbIA&state=xyz", "code=Example1234567890abcdEF", "AbCdEfGhIjKl...")
-_EXAMPLE_CODE = re.compile(r"SplxlOBeZQQYbYS6WxSbIA|(?i:example|sample|placeholder|abcdef|123456|your)")
+_EXAMPLE_CODE = lazy_compile(r"SplxlOBeZQQYbYS6WxSbIA|(?i:example|sample|placeholder|abcdef|123456|your)")
 
 
 def find_oauth_codes(scan: Scan) -> Iterator[Hit]:
@@ -4294,7 +4314,7 @@ def find_oauth_codes(scan: Scan) -> Iterator[Hit]:
 
 # SQL that sets a login's password without the word "password": MySQL's "IDENTIFIED BY '...'" and SQL Server's
 # "sp_addlogin 'login', 'password'" (reviewer BX); a quote inside the literal is doubled.
-_SQL_IDENTIFIED = re.compile(
+_SQL_IDENTIFIED = lazy_compile(
     # (in a statement that creates or alters a login: not prose's "Records are identified by 'uuid'", an attacker's
     # round)
     r"(?i:(?:create|alter)[ \t]+(?:user|role|login)[^;\n]{0,200}?identified[ \t]+(?:with[ \t]+\w+[ \t]+)?by"
@@ -4303,7 +4323,7 @@ _SQL_IDENTIFIED = re.compile(
 )
 # A Terraform variable named for a secret, its default the secret ('variable "db_password" { ... default =
 # "velvet-glacier-saffron-67" ... }': reviewer BX).
-_TF_SECRET_VARIABLE = re.compile(
+_TF_SECRET_VARIABLE = lazy_compile(
     r"variable[ \t]+\"(?P<name>[A-Za-z0-9_\-]{0,40}(?i:password|passwd|secret|token|api_key|apikey)(?:_value)?)\""
     r"[ \t]*\{[^{}]{0,400}?\bdefault[ \t]*=[ \t]*\"(?P<value>[^\"\n]{1,256})\""
 )  # (named for the secret itself, not its lifetime: "token_ttl")
@@ -4325,9 +4345,9 @@ def _set_password_shaped(value: str) -> bool:
 
 
 _SHAPED_LEAST = 8
-_BRACKETED_WORD = re.compile(r"[{\[<(%$]+[A-Za-z_\- .]+[}\]>)%]*")
+_BRACKETED_WORD = lazy_compile(r"[{\[<(%$]+[A-Za-z_\- .]+[}\]>)%]*")
 _PASSWORD_SYMBOLS = frozenset("!@#$%^&*+=?~()[]{}<>|;:,'")
-_DASHED_PASSPHRASE = re.compile(r"[a-z]{3,12}(?:-[a-z]{3,12}){1,6}-?[0-9]{1,6}")
+_DASHED_PASSPHRASE = lazy_compile(r"[a-z]{3,12}(?:-[a-z]{3,12}){1,6}-?[0-9]{1,6}")
 
 
 def find_sql_passwords(scan: Scan) -> Iterator[Hit]:
@@ -4354,16 +4374,16 @@ UUID = _UUID
 
 # The password may hold "#" and "?" as typed ("postgres://app:Xk9h5P9s#308@db"); "host:8080?q=a@b" is a
 # port and a query (see _url_credentials). The user may be an address ("smtp://alerts@corp.example:...@smtp").
-_URL_CREDENTIALS = re.compile(
+_URL_CREDENTIALS = lazy_compile(
     r"(?<=://)(?P<user>[^\s/@:?#\[\]\"'<>]{0,128}(?:@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){1,8})?)"
     r":(?P<password>(?:(?!://)[^\s\"'<>]){1,256})@(?=[A-Za-z0-9\[])"
 )
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,30}$")
-_CLI_USER = re.compile(r"(?<![\w-])(?:-u|--user)(?:[ =]|(?=[A-Za-z]))[\"']?(?P<cred>[^\s:'\"]{1,64}:[^\s'\"]{1,128})")
-_UID = re.compile(r"[0-9]+|root|nobody|users?|staff|wheel|docker")
+_SCHEME = lazy_compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,30}$")
+_CLI_USER = lazy_compile(r"(?<![\w-])(?:-u|--user)(?:[ =]|(?=[A-Za-z]))[\"']?(?P<cred>[^\s:'\"]{1,64}:[^\s'\"]{1,128})")
+_UID = lazy_compile(r"[0-9]+|root|nobody|users?|staff|wheel|docker")
 # Commands whose -u takes a user and a group, not credentials (in the option's own command: a text
 # that mentions docker elsewhere, or "docker login && curl -u admin:...", still sends credentials).
-_UID_COMMANDS = re.compile(r"\b(?:docker|podman|nerdctl|kubectl|chown|runuser|setpriv|gosu|su-exec)\b")
+_UID_COMMANDS = lazy_compile(r"\b(?:docker|podman|nerdctl|kubectl|chown|runuser|setpriv|gosu|su-exec)\b")
 
 
 # ---- a PostgreSQL password file's lines
@@ -4374,13 +4394,13 @@ _UID_COMMANDS = re.compile(r"\b(?:docker|podman|nerdctl|kubectl|chown|runuser|se
 # above the lines); the port is a number or "*"; the database and the user are names or "*" (not
 # "main.c:12:5:warning:unused"), and no field is empty (an IPv6 address: "fe80::1:2:3"). /etc/passwd's
 # lines have more fields; a key of Redis ("session:12345:user:settings:theme") has no host's name.
-_PGPASS_PORT = re.compile(r":(?:[0-9]{1,5}|\*):")
-_PGPASS_LINE = re.compile(
+_PGPASS_PORT = lazy_compile(r":(?:[0-9]{1,5}|\*):")
+_PGPASS_LINE = lazy_compile(
     r"[ \t]*(?P<host>[A-Za-z0-9._\-]*[A-Za-z][A-Za-z0-9._\-]*|[0-9.]+|\*):(?:[0-9]{1,5}|\*)"
     r":(?:[\w.\-]*[A-Za-z_][\w.\-]*|\*):(?:[\w.@\-]*[A-Za-z_][\w.@\-]*|\*):"
     r"(?P<password>(?:\\.|[^\s:\\]){4,256})[ \t]*(?=\r?\n|\Z)"
 )
-_PGPASS_NAMED = re.compile(r"pgpass|hostname:port:database:username:password", re.IGNORECASE)
+_PGPASS_NAMED = lazy_compile(r"pgpass|hostname:port:database:username:password", re.IGNORECASE)
 
 
 def may_hold_pgpass(scan: Scan) -> bool:
@@ -4414,12 +4434,12 @@ def find_pgpass(scan: Scan) -> Iterator[Hit]:
 # A JDBC URL's properties after its host, not a user's password before an "@": "jdbc:sqlserver://host:1433;
 # databaseName=Claims;user=claims_rw;password=K4szt4n@439;..." holds its password in a property (read by the keyword
 # readers), and its "@" is the password's own (reviewer BW).
-_JDBC_PROPERTY = re.compile(r"[0-9]{1,5};[A-Za-z]+=")  # the host's port, then a property ("1433;databaseName=")
+_JDBC_PROPERTY = lazy_compile(r"[0-9]{1,5};[A-Za-z]+=")  # the host's port, then a property ("1433;databaseName=")
 
 
 # Go's MySQL driver's data source name: "user:password@tcp(host:3306)/db" (or unix, udp), no scheme before it
 # (reviewer CJ: 'var dsn = "notify:ssYw~wPTi7Ulu9eaz@tcp(mysql-notify:3306)/notify"').
-_GO_DSN = re.compile(
+_GO_DSN = lazy_compile(
     r"""(?<![\w.\-/:@])(?P<user>[A-Za-z0-9_.\-]{1,64}):(?P<password>[^\s"'`@/:]{1,128})@(?:tcp|udp|unix)(?:6|4)?\("""
 )
 
@@ -4494,9 +4514,9 @@ class _Commands:
         return self._uid >= self._start
 
 
-_LEADING_DIGITS = re.compile(r"[0-9]+")
+_LEADING_DIGITS = lazy_compile(r"[0-9]+")
 # After the "@": a host and its port ("@cache.internal:6379/0").
-_HOST_PORT = re.compile(r"[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){0,8}:[0-9]{1,5}(?![0-9])")
+_HOST_PORT = lazy_compile(r"[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){0,8}:[0-9]{1,5}(?![0-9])")
 
 
 def _digits_first_password(text: str, match: re.Match[str]) -> bool:
@@ -4518,8 +4538,8 @@ def _remote_path(match: re.Match[str]) -> bool:
     return "@" in match["user"] and "/" in match["password"]
 
 
-_URL_CREDENTIALS_FIRST = re.compile(_URL_CREDENTIALS.pattern.replace("{1,256})@", "{1,256}?)@"))
-_QUERY = re.compile(r"[?&][^=\s]*=")
+_URL_CREDENTIALS_FIRST = lazy_compile(_URL_CREDENTIALS.pattern.replace("{1,256})@", "{1,256}?)@"))
+_QUERY = lazy_compile(r"[?&][^=\s]*=")
 
 
 def _url_credentials(password: str) -> bool:
@@ -4533,7 +4553,7 @@ def _url_credentials(password: str) -> bool:
 
 
 # The space may be lost after "Authorization:" ("Authorization:Basicc3Zj..."): the value must then decode.
-_BASIC = re.compile(
+_BASIC = lazy_compile(
     r"basic[ \t]+(?P<cred>[A-Za-z0-9+/]{6,1024}={0,2})(?![A-Za-z0-9+/=])"
     r"|(?<=authorization:)basic(?P<glued>[A-Za-z0-9+/]{6,1024}={0,2})(?![A-Za-z0-9+/=])"
 )
@@ -4542,15 +4562,15 @@ _BASIC = re.compile(
 # Passwords in connection strings that no other form reads: Oracle's thin URL ("jdbc:oracle:thin:
 # billing/Walrus.Maple5462@//host:1521/svc"), an ODBC value in braces ("pwd={gXkAjo;dDBDMHxu}", a
 # semicolon inside), and a secret set from the command line ("gh secret set NAME --body '...'").
-_ORACLE_THIN = re.compile(r"jdbc:oracle:thin:[A-Za-z0-9_$#.]{1,64}/(?P<value>[^@\s'\"]{1,128})@")
-_ODBC_BRACED = re.compile(r"(?i)(?<![A-Za-z0-9_])(?:pwd|password)[ \t]*=[ \t]*\{(?P<value>[^}\n]{1,128})\}")
-_GH_SECRET_SET = re.compile(
+_ORACLE_THIN = lazy_compile(r"jdbc:oracle:thin:[A-Za-z0-9_$#.]{1,64}/(?P<value>[^@\s'\"]{1,128})@")
+_ODBC_BRACED = lazy_compile(r"(?i)(?<![A-Za-z0-9_])(?:pwd|password)[ \t]*=[ \t]*\{(?P<value>[^}\n]{1,128})\}")
+_GH_SECRET_SET = lazy_compile(
     r"\bgh[ \t]+secret[ \t]+set[ \t]+[A-Za-z0-9_]{1,64}[^\n]{0,200}?[ \t](?:--body|-b)(?:=|[ \t]+)"
     r"(?P<q>[\"']?)(?P<value>[^\"'\s]{8,512})(?P=q)"
 )
 # A Terraform plan's change of a secret: 'auth_token = "old" -> "new"' (the old value is read as the
 # key's, the new one after the arrow is this finder's).
-_PLAN_CHANGE = re.compile(
+_PLAN_CHANGE = lazy_compile(
     r"(?P<key>[A-Za-z0-9_]{0,40}(?:password|passwd|secret|token|api_key|auth)[A-Za-z0-9_]{0,40})[ \t]*=[ \t]*"
     r"\"[^\"\n]{0,256}\"[ \t]*->[ \t]*\"(?P<value>[^\"\n]{4,256})\""
 )
@@ -4558,8 +4578,8 @@ _PLAN_CHANGE = re.compile(
 # "LS0tLS1CRUdJTi" is "-----BEGIN" encoded.
 # A field of a format string or a template: "f'password={password!r}'", "password={user.pw}",
 # "password={0}", "{pw:>10}" (an ODBC password goes in braces because it holds ";" or "}").
-_TEMPLATE_FIELD = re.compile(r"[ \t]*(?:[A-Za-z_][A-Za-z0-9_.\[\]'\"]*|[0-9]*)(?:![rsa])?(?::[^{}]*)?[ \t]*")
-_BASE64_PEM = re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2}")
+_TEMPLATE_FIELD = lazy_compile(r"[ \t]*(?:[A-Za-z_][A-Za-z0-9_.\[\]'\"]*|[0-9]*)(?:![rsa])?(?::[^{}]*)?[ \t]*")
+_BASE64_PEM = lazy_compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2}")
 
 
 def _gh_secrets(text: str) -> Iterator[Hit]:
@@ -4604,7 +4624,7 @@ def find_connection_passwords(scan: Scan) -> Iterator[Hit]:
 # A session in a cookie: "Cookie: SESSIONID=C736C9C0AB0D...", "mp_sess=o3Wtc92r...; theme=dark",
 # "Set-Cookie: remember_token=...". Whoever holds it is logged in as the user: a secret like a
 # password. Only in text that says "cookie", under a name that says what it is, and a random value.
-_COOKIE_PAIR = re.compile(
+_COOKIE_PAIR = lazy_compile(
     r"(?<![A-Za-z0-9_.\-])(?P<name>[A-Za-z0-9_.\-]{0,40}(?i:sess|sid|token|auth|jwt|remember|login|csrf|xsrf)"
     r"[A-Za-z0-9_.\-]{0,40})=(?P<value>[A-Za-z0-9+/=_\-.~%:]{16,512})(?![A-Za-z0-9+/=_\-.~%:])"
 )  # ":": Express's signed cookies ("connect.sid=s%3A...") as the view decodes them
@@ -4637,7 +4657,7 @@ def find_basic_auth(scan: Scan) -> Iterator[Hit]:
 # A REPL's answer too: the prompt's expression ends in a secret's name, the next line is the string it gives
 # (">>> os.environ['AWS_SECRET_ACCESS_KEY']" then "'ZMlEKpy/...'": reviewer BP; IPython's "In [3]:" and "Out[3]:",
 # irb's "=>").
-_DUMPED = re.compile(
+_DUMPED = lazy_compile(
     r"""\[["']?(?P<key>[A-Za-z][A-Za-z0-9_\-]{0,63})["']?\][ \t]*=>[ \t]*\r?\n?[ \t]*string\([0-9]+\)[ \t]*"""
     r"""(?P<q>")(?P<value>[^"\n]{1,256})"|(?<![A-Za-z0-9_])(?P<ckey>[A-Za-z_][A-Za-z0-9_]{0,63})[ \t]*=[ \t]*"""
     r'0x[0-9a-f]{4,16}[ \t]+"(?P<cvalue>[^"\n]{1,256})"'
@@ -4674,7 +4694,7 @@ def find_dumped_secrets(scan: Scan) -> Iterator[Hit]:
 
 _REPL_SHORTEST = 8
 _REPL_SECRET_SHORTEST = 16
-_FINGERPRINT = re.compile(r"[0-9A-F]{16}|[0-9A-F]{40}")  # an OpenPGP key's id or fingerprint, as printed
+_FINGERPRINT = lazy_compile(r"[0-9A-F]{16}|[0-9A-F]{40}")  # an OpenPGP key's id or fingerprint, as printed
 
 
 def _repl_secret(value: str, kind: str) -> bool:
@@ -4697,7 +4717,7 @@ def _repl_secret(value: str, kind: str) -> bool:
 
 # SASL's PLAIN in an SMTP, IMAP or POP3 exchange ("AUTH PLAIN AHNpb2Jo...=="; an strace or a debug log: reviewer
 # BM): authorization id, user and password apart by NULs, in base64 after the command or alone on the next line.
-_SASL_PLAIN = re.compile(
+_SASL_PLAIN = lazy_compile(
     r"(?<![A-Za-z])auth(?:enticate)?[ \t]+plain(?:[ \t]+|\\r\\n|\r?\n)(?P<cred>[A-Za-z0-9+/]{8,}={0,2})"
 )
 
@@ -4738,14 +4758,14 @@ _TOKEN_AS_PASSWORD = 20
 # Passwords in mail protocols' transcripts, as a client's debug output or a server's log prints them (reviewer BU):
 # IMAP's "a001 LOGIN user password" (either quoted), and SMTP's AUTH LOGIN, whose server asks "334 UGFzc3dvcmQ6" (base64
 # of "Password:") and whose client answers with the password in base64 on the next line ("C: bGVudGUt...=").
-_IMAP_LOGIN = re.compile(
+_IMAP_LOGIN = lazy_compile(
     # a command's tag ("a001", "A1") and the command as clients print it, in capitals: not "Password login — OAuth2.",
     # "2 login attempts failed", "OAuth2 login flow broken" (the suite, an attacker's round)
     r"(?m)^(?:C:[ \t]*|>+[ \t]*)?[A-Za-z]{0,4}[0-9]{1,6}[ \t]+LOGIN[ \t]+"
     r"(?:\"[^\"\n]{1,128}\"|(?=[^\s\"]*[A-Za-z])[^\s\"]{2,128})[ \t]+"
     r"(?:\"(?P<quoted>[^\"\n]{1,128})\"|(?P<atom>[^\s\"]{1,128}))[ \t]*\r?$"
 )
-_SMTP_PASSWORD = re.compile(
+_SMTP_PASSWORD = lazy_compile(
     r"(?m)334[ \t]+UGFzc3dvcmQ6[ \t]*\r?\n(?:C:[ \t]*|>+[ \t]*)?(?P<password>[A-Za-z0-9+/]{4,256}={0,2})[ \t]*\r?$"
 )
 
@@ -4765,7 +4785,7 @@ def find_transcript_passwords(scan: Scan) -> Iterator[Hit]:
 
 # A digit or a symbol among its characters, not only a word's joiners ("app-password"), not opening as a literal's,
 # a placeholder's or a format's ("{5}", "(hidden)", "%s", "<password>": an attacker's round).
-_LOGGED_PASSWORD = re.compile(r"^(?![{(%<\[])(?!.*\*{3})(?=.*[0-9!@#$^&*+=?~|;,])")
+_LOGGED_PASSWORD = lazy_compile(r"^(?![{(%<\[])(?!.*\*{3})(?=.*[0-9!@#$^&*+=?~|;,])")
 
 
 def _base64_text(value: str) -> bool:
@@ -4782,7 +4802,7 @@ def _base64_text(value: str) -> bool:
 # A property of Spring Boot's /actuator/env (or any JSON that keeps a setting's value in a "value" field under its
 # name) whose name says secret: "spring.datasource.password": {"value": "mIsz1d..."}, "app.jwt.signing-key":
 # {"value": ...} (reviewer BU). Not a masked value ("******", as the actuator prints one by default).
-_PROPERTY_VALUE = re.compile(
+_PROPERTY_VALUE = lazy_compile(
     # the name's last part the secret's own ("spring.datasource.password", "app.jwt.signing-key"), not a setting of
     # it ("app.password-encoder", "token-endpoint-auth-method", "model.tokenizer", "...token-uri", the environment's
     # "PWD": an attacker's round)

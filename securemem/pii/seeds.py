@@ -17,11 +17,11 @@ calls a test vector, an example or a demo (an attacker's round: docs, glossaries
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterator
 
 from securemem.pii import bip39
 from securemem.pii.normalize import viewed_words
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import Scan, index_words
 
 Hit = tuple[str, int, int]
@@ -58,26 +58,26 @@ _WALLET_WORDS = (
     "지갑", "πορτοφόλι", "ארנק", "محفظة", "वॉलेट", "กระเป๋า", "کیف پول",
 )  # fmt: skip
 _WALLET = index_words(*viewed_words(*_WALLET_WORDS))
-_WORD = re.compile(r"[a-z]+")
+_WORD = lazy_compile(r"[a-z]+")
 # What may stand between two words of a row: blanks and line breaks, a dash (a phrase in capitals joined by dashes), or
 # a comma (a phrase pasted as a list: "liar, hurry, puzzle, ..."; the word list quoted so in docs and glossaries is in
 # its own order, refused by _in_order). Not slashes, dots or a table's cells (an attacker's round).
-_GAP = re.compile(r"[ \t]{1,4}|[ \t]*\r?\n[ \t]*|-|[ \t]*,[ \t]{0,4}")
+_GAP = lazy_compile(r"[ \t]{1,4}|[ \t]*\r?\n[ \t]*|-|[ \t]*,[ \t]{0,4}")
 # Words that say a phrase is the standard's example or a tool's demo (a test vector, a docs snippet, a tutorial's), in
 # the line before it
-_EXAMPLE_BEFORE = re.compile(
+_EXAMPLE_BEFORE = lazy_compile(
     r"test|example|e\.g\.|sample|demo|docs?\b|documentation|tutorial|vector|fixture|dummy|placeholder|well-known|"
     r"wordlist|word list|glossary|excerpt|spec\b"
 )
 _EXAMPLE_REACH = 96
 _HEADING_LINES = 4  # the lines above a numbered list: its heading, a blank line, a table's header and its rule
-_EXAMPLE_WORD = re.compile(r"(?<![^\W\d_])(?:" + _EXAMPLE_BEFORE.pattern + r")(?![^\W\d_])")
+_EXAMPLE_WORD = lazy_compile(r"(?<![^\W\d_])(?:" + _EXAMPLE_BEFORE.pattern + r")(?![^\W\d_])")
 # A phrase written as a list ("liar, hurry, puzzle, ...") only right after its label and a colon: a seed's, a
 # mnemonic's, a recovery's or a backup's phrase or words, an aside in brackets between ("Recovery phrase (as the
 # customer typed it):"), the label maybe on the line before. Not a word of these in another ("Seed order:", "Seeds:",
 # "keywords:", "Mnemonic device for kids:", "recovery menu:"), not "=": lists of garden seeds, menus, phrase books and
 # keywords in a text about crypto pass the checksum one time in sixteen (an attacker's round).
-_LISTED_AFTER = re.compile(
+_LISTED_AFTER = lazy_compile(
     r"(?<![^\W\d_])(?:(?:seed|recovery|backup|secret|wallet|mnemonic)[ \-](?:phrase|words|sentence)"
     r"|wallet seed(?: words)?|seed|mnemonic)(?:[ \t]*\([^()\n]{0,40}\))?[ \t]*:[ \t]*\n?[ \t]*$"
 )
@@ -104,30 +104,30 @@ def may_hold_seed(scan: Scan) -> bool:
 # "1 word 2 word"; or counted, "1/12 word", "Word 1 of 12:", "1st word"; the word maybe quoted: an attacker's round)
 _MARK = r"(?:/[0-9]{1,2}|[ \t]of[ \t][0-9]{1,2}|st|nd|rd|th)?(?:[ \t]?(?:[).:\]\-=|]|\.\)))?"
 _QUOTE = r"[\"'“‘]?"
-_TITLED = re.compile(r"[0-9]" + _MARK + r"[ \t]*" + _QUOTE + "[A-Z]")
-_NUMBERED_FIRST = re.compile(r"1(?<![1-9]1)(?<![0-9][0-9]1)" + _MARK + r"[ \t]*" + _QUOTE + r"[a-z]{3,8}(?![a-z])")
+_TITLED = lazy_compile(r"[0-9]" + _MARK + r"[ \t]*" + _QUOTE + "[A-Z]")
+_NUMBERED_FIRST = lazy_compile(r"1(?<![1-9]1)(?<![0-9][0-9]1)" + _MARK + r"[ \t]*" + _QUOTE + r"[a-z]{3,8}(?![a-z])")
 # What may open the first number, read back from it: "(1)", "[1]", "#1", "Word 1:", "| 1 |", "- 1."
-_OPENED = re.compile(r"(?:word[ \t]*|\|[ \t]*|-[ \t]+|[(\[#])\Z")
+_OPENED = lazy_compile(r"(?:word[ \t]*|\|[ \t]*|-[ \t]+|[(\[#])\Z")
 _OPENER_REACH = 6
 # (each item after the one before's blanks, a comma, a semicolon, a pipe or a slash, line breaks, a list's "-" or a
 # table's "|" leading the line)
 # (each run of blanks possessive: three runs side by side, each giving back to the next, were cubic: 800 blanks after
 # a first item took 11 s, an attacker of the README's promises)
-_NUMBERED = re.compile(
+_NUMBERED = lazy_compile(
     r"[ \t]*+[\"'”’]?[ \t]*+[,;|/]?[ \t]*+(?:\r?\n[ \t]*+){0,2}(?:[-*][ \t]++|\|[ \t]*+)?(?:word[ \t]*+)?[(\[#]?"
     r"(?<![0-9])(?P<n>[0-9]{1,2})" + _MARK + r"[ \t]*" + _QUOTE + r"(?P<word>[a-z]{3,8})(?![a-z])"
 )
 # After the last word: its closing quote, a table's closing "|"
-_CLOSED = re.compile(r"[\"'”’]?(?:[ \t]*\|)?")
+_CLOSED = lazy_compile(r"[\"'”’]?(?:[ \t]*\|)?")
 
 
 # The layouts reviewer CV's seeds came in ("1)nuclear 2)bean ...", "1. liar\n2. hurry"): twenty-four words need no
 # context, fewer a word of _CONTEXT; in the others (a table's rows, "Word 1:", "1/24", "1st", "- 1.", "#1", pipes,
 # slashes, quotes) quizzes, bingo cards and rankings write twenty-four words too (an attacker's round): a wallet must
 # be named (_WALLET_WORDS)
-_CLASSIC = re.compile(r"0?1[).:]?[ \t]*[a-z]{3,8}")
+_CLASSIC = lazy_compile(r"0?1[).:]?[ \t]*[a-z]{3,8}")
 # (a table's cells, slashes, quotes, "#1", "Word 1:" or blank lines between items)
-_LAID_OUT = re.compile(r"[|/\"'#\[\]=“”‘’]|word|\n[ \t]*\r?\n")
+_LAID_OUT = lazy_compile(r"[|/\"'#\[\]=“”‘’]|word|\n[ \t]*\r?\n")
 
 
 def _numbered_seeds(scan: Scan, context: bool) -> Iterator[Hit]:

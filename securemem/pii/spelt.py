@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 from securemem.pii.checksums import iban_valid
 from securemem.pii.contact import DIGIT_WORDS
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import Scan, index_words
 from securemem.pii.secrets import whole_token_type
 
@@ -47,11 +48,11 @@ _CHARACTER = (
     + "|".join(re.escape(word) for word in sorted(_SYMBOLS, key=len, reverse=True))
     + ")"
 )
-_RUN = re.compile(rf"(?<![^\W\d_]){_CHARACTER}(?:(?:[ \t]*,[ \t]*|[ \t]+){_CHARACTER}){{5,40}}(?![^\W\d_'])")
+_RUN = lazy_compile(rf"(?<![^\W\d_]){_CHARACTER}(?:(?:[ \t]*,[ \t]*|[ \t]+){_CHARACTER}){{5,40}}(?![^\W\d_'])")
 # What says the characters are dictated: a case said, or a radio-alphabet word
-_DICTATED = re.compile(rf"(?<![^\W\d_])(?:{_CASE}|{'|'.join(_RADIO)})(?![^\W\d_])")
-_LETTERED = re.compile(rf"(?<![^\W\d_]){_LETTER}(?![^\W\d_])")
-_PASSWORD_SAID = re.compile(
+_DICTATED = lazy_compile(rf"(?<![^\W\d_])(?:{_CASE}|{'|'.join(_RADIO)})(?![^\W\d_])")
+_LETTERED = lazy_compile(rf"(?<![^\W\d_]){_LETTER}(?![^\W\d_])")
+_PASSWORD_SAID = lazy_compile(
     r"(?<![^\W\d_])(?:password|passwort|kennwort|mot de passe|contraseña|contrasena|senha|wachtwoord|hasło|haslo"
     r"|lösenord|passcode|passphrase|login|pin)(?![^\W\d_])"
 )
@@ -73,7 +74,7 @@ _GATE_WORDS = index_words(
     "minuscula", "maiuscola", "minuscola", "foxtrot", "yankee", "zulu", "juliet", "quebec", "whiskey", "x-ray",
     "iban",  # (an IBAN named, whose letters may be read in words the gate does not hold: "India Echo six eight")
 )  # fmt: skip
-_IBAN_SHAPE = re.compile(r"[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}")
+_IBAN_SHAPE = lazy_compile(r"[A-Z]{2}[0-9]{2}[A-Z0-9]{10,30}")
 _OTHER_GATE_WORDS = ("groß", "mayúscula", "minúscula", "maiúscula")
 
 

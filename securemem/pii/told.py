@@ -20,6 +20,7 @@ from functools import partial
 from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
 from securemem.pii.numeric import A_CARDS_WORD, CARD_NAMES, PAYMENT_CARD_NAMED, SSN_NAMED
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import LineStarts, Scan, Span, index_words
 
 Hit = tuple[str, int, int]
@@ -30,7 +31,7 @@ _BETWEEN = r"(?:[ \t]*(?:are|is|were|was|digits|numbers|ones|:|=|-|–))*[ \t]*"
 # The first part is said to be one ("the first three are 895", "first 3 digits: 412"): a table's or a sum's first
 # three have none ("Sales by month: first three 734, second two 28, final four 3307": an attacker's round).
 _SAID = r"(?:[ \t]+(?:digits|numbers))?[ \t]*(?:are|is|were|was|:|=)[ \t]*"
-_SSN_PARTS = re.compile(
+_SSN_PARTS = lazy_compile(
     rf"(?<![^\W\d_])(?:first|1st)[ \t]+(?:three|3){_SAID}(?<![0-9])(?P<area>[0-9]{{3}})(?![0-9])"
     rf"[^\n]{{0,60}}?(?<![^\W\d_])(?:middle|next|second|2nd)[ \t]+(?:two|2)(?:[ \t]+digits)?{_BETWEEN}"
     rf"(?<![0-9])(?P<group>[0-9]{{2}})(?![0-9])"
@@ -38,7 +39,7 @@ _SSN_PARTS = re.compile(
     rf"(?<![0-9])(?P<serial>[0-9]{{4}})(?![0-9])"
 )
 # An SSN's parts as SSA names them, each a key and its value ("area=102 group=66 serial=0749": reviewer BC).
-_SSN_FIELDS = re.compile(
+_SSN_FIELDS = lazy_compile(
     r"(?<![^\W\d_])area[ \t]*[=:][ \t]*(?P<area>[0-9]{3})(?![0-9])[ \t,;]{1,3}"
     r"group[ \t]*[=:][ \t]*(?P<group>[0-9]{2})(?![0-9])[ \t,;]{1,3}serial[ \t]*[=:][ \t]*(?P<serial>[0-9]{4})(?![0-9])"
 )
@@ -46,14 +47,14 @@ _SSN_FIELDS = re.compile(
 # "ssn1=656 ssn2=81 ssn3=0987": reviewer CT): one finding from the first part to the last (in JSON what is left is
 # still JSON: the first key's value).
 _SSN_KEY = r"""["']?ssn[_\-]?[a-z0-9]{0,8}["']?[ \t]*[=:][ \t]*["']?"""
-_SSN_KEYS = re.compile(
+_SSN_KEYS = lazy_compile(
     rf"(?<![^\W\d_]){_SSN_KEY}(?P<area>[0-9]{{3}})[\"']?[ \t]*[,;]?[ \t]*"
     rf"{_SSN_KEY}(?P<group>[0-9]{{2}})[\"']?[ \t]*[,;]?[ \t]*{_SSN_KEY}(?P<serial>[0-9]{{4}})(?![0-9])"
 )
 # A value written one character at a time with the same mark between each ("SSN is 3-2-7-9-1-8-0-4-3, just
 # remove the dashes", "D-E-1-1-1-0-0-7-...": reviewer BC): read joined, it must be an SSN after its name, a
 # card whose network and Luhn check hold, or an IBAN whose check digits hold.
-_CHAR_BY_CHAR = re.compile(
+_CHAR_BY_CHAR = lazy_compile(
     r"(?<![\w\-.,/])(?P<run>[A-Za-z0-9](?P<sep>[\-.,/])[A-Za-z0-9](?:(?P=sep)[A-Za-z0-9]){7,40})(?![\w]|[\-.,/][\w])"
 )
 
@@ -94,12 +95,12 @@ _SECOND_HALF = (
     r"last eight|last 8|últimos ocho|ultimos ocho|últimos 8|derniers huit|letzten acht|ultimi otto|últimos oito"
 )
 _HALF_DIGITS = r"[0-9]{6,10}|[0-9]{4}[ ][0-9]{4}"  # "49297779", "5525 5311"
-_PAYMENT_CARD = re.compile(
+_PAYMENT_CARD = lazy_compile(
     r"(?<![^\W\d_])(?:credit|debit|kredit|crédito|credito|crédit|débito|debito|visa|mastercard|amex|maestro|"
     r"card number|tarjeta del cliente|tarjeta bancaria|carte bancaire|carte bleue|bankkarte|girocard|cartão do cliente)"
     r"(?![^\W\d_])"
 )
-_CARD_HALVES = re.compile(
+_CARD_HALVES = lazy_compile(
     rf"(?<![^\W\d_])(?:{_FIRST_HALF})(?![^\W\d_]){_BETWEEN}(?<![0-9])(?P<first>{_HALF_DIGITS})(?![0-9])"
     rf"[^\n]{{0,80}}?(?<![^\W\d_])(?:{_SECOND_HALF})(?![^\W\d_]){_BETWEEN}(?<![0-9])(?P<second>{_HALF_DIGITS})(?![0-9])"
     r"(?![ \t]*[^\s.,;!?)])"  # the half ends its clause: no currency or unit after it ("... 87305792 EUR")
@@ -109,13 +110,13 @@ _HALF_MARKS = ("half", "polovin", "polovic", "połow", "hälfte", "moiti", "mita
                "oito", "primeros 8")  # fmt: skip
 
 
-_TOLD_WORDS = index_words("first", "1st", "serial")
+_TOLD_WORDS = index_words("first", "1st", "serial", "ssn")
 _HALF_WORDS = index_words(*_HALF_MARKS)
 
 
 def may_hold_told_parts(scan: Scan) -> bool:
-    words = scan.words  # the marks are among the gates' words, found in one pass
-    if not _TOLD_WORDS.isdisjoint(words) or "ssn" in scan.lower:
+    words = scan.words  # the marks (and "ssn") are among the gates' words, found in one pass
+    if not _TOLD_WORDS.isdisjoint(words):
         return True
     # halves need a number of four digits or more; characters one at a time their shape in the canonical copy
     if scan.most_digits >= 4 and not _HALF_WORDS.isdisjoint(words):
@@ -126,8 +127,21 @@ def may_hold_told_parts(scan: Scan) -> bool:
 def _one_at_a_time(scan: Scan) -> bool:
     """Digits (or an IBAN's country and check digits) one at a time with a mark between each, found in the scan's
     canonical copy (digits "0", blanks and marks "-") at the speed of a substring search: this runs on every text."""
+    # Each shape holds three digits or five, so text with fewer (most prose) has none: a count the scan keeps.
+    digits = scan.digit_count
+    if digits < 3:
+        return False
     canonical = scan.canonical
-    return any(canonical.find(shape) != -1 for shape in (b"0-0-0-0-0", b"0x0x0x0x0", b"x-x-0-0-0"))
+    if digits >= 5 and (canonical.find(b"0-0-0-0-0") != -1 or canonical.find(b"0x0x0x0x0") != -1):
+        return True
+    # "x-x-0-0-0" is found from its digits, "0-0-0", then read back for "x-x-": a search led by "x-" stepped on
+    # every blank after a word.
+    at = canonical.find(b"0-0-0")
+    while at != -1:
+        if at >= 4 and canonical.startswith(b"x-x-", at - 4):
+            return True
+        at = canonical.find(b"0-0-0", at + 1)
+    return False
 
 
 def find_told_parts(scan: Scan) -> Iterator[Hit]:
@@ -194,13 +208,13 @@ def _card_halves(lower: str) -> Iterator[Hit]:
 # message, "second half (append, no space): Nomp!kL=*": reviewer CR): a second (other, last) half or part named, an
 # aside in brackets, a colon or "is", then one value that ends its clause, a password's shape (a digit or a symbol, or
 # both cases); the first half and a password's word named in the lines before it.
-_SECOND_PIECE = re.compile(
+_SECOND_PIECE = lazy_compile(
     r"(?<![^\W\d_])(?:second|2nd|other|last|remaining)[ \t]+(?:half|part|piece)(?:[ \t]+of[ \t]+it)?[ \t]*"
     r"(?:\([^()\n]{1,40}\)[ \t]*)?(?::|is|=)[ \t]*[\"'`]?(?P<value>[^\s\"'`]{4,64}?)[\"'`]?(?=[ \t]*(?:\r?$|[.,;)]))",
     re.MULTILINE,
 )
-_FIRST_PIECE = re.compile(r"(?<![^\W\d_])(?:first|1st)[ \t]+(?:half|part|piece)(?![^\W\d_])")
-_PASSWORD_NAMED = re.compile(
+_FIRST_PIECE = lazy_compile(r"(?<![^\W\d_])(?:first|1st)[ \t]+(?:half|part|piece)(?![^\W\d_])")
+_PASSWORD_NAMED = lazy_compile(
     r"(?<![^\W\d_])(?:pw|pwd|pass|password|passwort|passphrase|contraseña|senha|mot de passe|wachtwoord)(?![^\W\d_])"
 )
 _PIECE_BACK = 320  # characters read back for the first half and the password's word: its message and a few before
@@ -241,20 +255,20 @@ _CHAT_STAMP = (
     r"|[0-9]{1,2}[/.][0-9]{1,2}[/.][0-9]{2,4},?[ \t]+[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?(?:[ \t]?[ap]m)?[ \t]+[-–][ \t]+"
     r"|[0-9]{1,2}:[0-9]{2}(?::[0-9]{2})?[ \t]+"
 )
-_CHAT_LINE = re.compile(
+_CHAT_LINE = lazy_compile(
     rf"^[ \t]*(?P<stamp>{_CHAT_STAMP})?"
     r"(?:<(?P<nick>[^>\s]{1,32})>|(?P<sender>[^\s:\[\]<][^:\n]{0,31}?)(?P<timed>[ \t]*\([0-9:]{3,8}\))?:)"
     r"[ \t]*(?P<body>[^\n]*)$",
     re.MULTILINE | re.IGNORECASE,
 )
-_CHAT_DIGITS = re.compile(r"(?<![\w/.:,\-])[0-9]{2,8}(?:[ \-][0-9]{2,8}){0,4}(?![\w/.:,\-]|[.,][0-9])")
+_CHAT_DIGITS = lazy_compile(r"(?<![\w/.:,\-])[0-9]{2,8}(?:[ \-][0-9]{2,8}){0,4}(?![\w/.:,\-]|[.,][0-9])")
 # (in capitals, or all in small letters: "nl91 abna" then "0417 1643 00", each later group with a digit; not the words
 # after it, "2063 6216 4271 grazie")
-_CHAT_IBAN = re.compile(
+_CHAT_IBAN = lazy_compile(
     r"(?<![\w/.:,\-])(?:[A-Z]{2}[0-9]{2}(?:[ ]?[A-Z0-9]{1,8}){0,8}|[a-z]{2}[0-9]{2}(?:[ ]?[a-z0-9]{1,8}){0,8})"
     r"(?![\w/.:,\-])"
 )
-_CHAT_IBAN_MORE = re.compile(
+_CHAT_IBAN_MORE = lazy_compile(
     r"(?<![\w/.:,\-])(?:[A-Z0-9]{1,8}(?:[ ][A-Z0-9]{1,8}){0,8}"
     r"|(?=[a-z]*[0-9])[a-z0-9]{1,8}(?:[ ](?=[a-z]*[0-9])[a-z0-9]{1,8}){0,8})(?![\w/.:,\-])"
 )
@@ -306,7 +320,7 @@ def _chat_piece(body: str, iban: bool, first: bool) -> tuple[int, int] | None:
 
 
 # Messages numbered by their sender's label ("SMS 1:", "SMS 2:", "msg 3:"): one sender.
-_NUMBERED_SENDER = re.compile(
+_NUMBERED_SENDER = lazy_compile(
     r"(?:sms|msg|message|text|part|teil|parte|partie|część|deel)[ \t#]*[0-9]{1,2}", re.IGNORECASE
 )
 
@@ -392,17 +406,17 @@ def find_chat_parts(scan: Scan) -> Iterator[Hit]:
 # card game's header names cards too: "| Hand | Card 1 | Card 2 | ...", an attacker's round).
 # (an IBAN's groups of four, its country's letters with its check digits; a card's of four, or Amex's 4-6-5)
 # (two groups to a cell too: "| card | 4539 5787 | 6362 1486 |", an attacker's round)
-_CELL_RUN = re.compile(
+_CELL_RUN = lazy_compile(
     r"(?<![^|\s])[A-Z0-9]{4}(?: [A-Z0-9]{4})?(?:[ \t]*\|[ \t]*[A-Z0-9]{1,6}(?: [A-Z0-9]{1,4})?){1,9}(?![^|\s])"
 )
-_CELL_IBAN = re.compile(r"[A-Z]{2}[0-9]{2}(?:[A-Z0-9]{4})+[A-Z0-9]{0,4}")
+_CELL_IBAN = lazy_compile(r"[A-Z]{2}[0-9]{2}(?:[A-Z0-9]{4})+[A-Z0-9]{0,4}")
 _FEWEST_CELLS = 3
 
 
 # ... and an IBAN's in a CSV's or a TSV's cells ("iban_1,iban_2,...\nDE65,3703,0624,0961,2084,16,COBADEFFXXX": reviewer
 # CQ), its country's letters and check digits first (a card's in such cells are the comma-grouped reader's).
 # (quoted cells and small letters too: '"DE82","4037",...', "de57,3896,...": an attacker's round)
-_CSV_IBAN = re.compile(
+_CSV_IBAN = lazy_compile(
     r"(?<![A-Za-z0-9])(?P<q>[\"']?)[A-Za-z]{2}[0-9]{2}(?P=q)[ \t]*(?P<sep>[,;\t])[ \t]*(?P=q)[A-Za-z0-9]{1,4}(?P=q)"
     r"(?:[ \t]*(?P=sep)[ \t]*(?P=q)[A-Za-z0-9]{1,4}(?P=q)){1,8}(?![A-Za-z0-9])"
 )
@@ -430,9 +444,10 @@ def find_celled_values(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     runs = list(_CELL_RUN.finditer(text)) if "|" in text else []
     card_named = partial(_card_on_row, scan.lower, rows={}, line_start=LineStarts(scan.lower))
-    for run in [*runs, *(_CSV_IBAN.finditer(text) if _csv_cells(text) else ())]:
+    ibans = list(_CSV_IBAN.finditer(text)) if _csv_cells(text) else []
+    for run, iban_only in [*((run, False) for run in runs), *((run, True) for run in ibans)]:
         cells = [(match.start(), match.end()) for match in re.finditer(r"[A-Za-z0-9]+", run.group())]
-        found = _celled_value(text, run.start(), cells, card_named, iban_only=run.re is _CSV_IBAN)
+        found = _celled_value(text, run.start(), cells, card_named, iban_only=iban_only)
         if found is not None:
             yield found
 

@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from securemem.pii.normalize import viewed_words
+from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import Scan, Span, index_words
 
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
@@ -29,7 +30,7 @@ _B58 = "1-9A-HJ-NP-Za-km-z"
 # WIF: version 0x80 (mainnet) or 0xEF (testnet), 32 bytes, 0x01 when compressed, 4 check bytes.
 # Extended private keys: 4 version bytes, depth, fingerprint, child number, chain code, 0x00 and the 32-byte key.
 # A WIF key's 51 or 52 characters, an extended key's 111: which they are, their version bytes say (below)
-_CHECKED = re.compile(rf"(?<![{_B58}])(?:[{_B58}]{{51,52}}|[{_B58}]{{111}})(?![{_B58}])")
+_CHECKED = lazy_compile(rf"(?<![{_B58}])(?:[{_B58}]{{51,52}}|[{_B58}]{{111}})(?![{_B58}])")
 # Bitcoin's (mainnet, testnet), Litecoin's, Dogecoin's and Dash's private keys' version bytes (an attacker's round:
 # "Litecoin Core dumpprivkey: T64VT2z...", "Dogecoin wallet privkey QX2f4PV...")
 _WIF_VERSIONS = (0x80, 0xEF, 0xB0, 0x9E, 0xCC, 0xF1)  # (and Dogecoin's testnet)
@@ -58,8 +59,8 @@ _UNCOMPRESSED = 33  # a WIF payload without the compression flag
 _BYTE = 255
 _MIXED = 16  # distinct values in a keypair's 64 bytes (not "[0,0,0,...]" or a counter)
 
-_KEYPAIR_ARRAY = re.compile(r"\[[ \t\r\n]*(?:[0-9]{1,3}[ \t\r\n]*,[ \t\r\n]*){63}[0-9]{1,3}[ \t\r\n]*\]")
-_SOLANA_SECRET = re.compile(rf"(?<![{_B58}])[{_B58}]{{86,88}}(?![{_B58}])")
+_KEYPAIR_ARRAY = lazy_compile(r"\[[ \t\r\n]*(?:[0-9]{1,3}[ \t\r\n]*,[ \t\r\n]*){63}[0-9]{1,3}[ \t\r\n]*\]")
+_SOLANA_SECRET = lazy_compile(rf"(?<![{_B58}])[{_B58}]{{86,88}}(?![{_B58}])")
 _SOLANA_BYTES = 64
 _SEED_BYTES = 32
 
@@ -68,8 +69,8 @@ _SEED_BYTES = 32
 # private key ("hot-wallet signer key (ETH) 0xad74...": reviewer CI); a transaction's or a block's hash, an address's
 # or a public key's hex are the same shape and are named otherwise.
 # (or in eight groups of eight, a blank between: "hot wallet key 0x422dcd1c 14e0b3e6 ...", reviewer CO)
-_HEX_KEY = re.compile(r"(?<![0-9A-Za-z])0x(?:[0-9a-fA-F]{64}|[0-9a-fA-F]{8}(?: [0-9a-fA-F]{8}){7})(?![0-9A-Za-z])")
-_HEX_KEY_NAMED = re.compile(
+_HEX_KEY = lazy_compile(r"(?<![0-9A-Za-z])0x(?:[0-9a-fA-F]{64}|[0-9a-fA-F]{8}(?: [0-9a-fA-F]{8}){7})(?![0-9A-Za-z])")
+_HEX_KEY_NAMED = lazy_compile(
     r"(?<![a-z])(?<!public )(?<!pub )(?:private|priv|signer|signing|secret|wallet)[ _\-]?key"
     # (a chain's name in brackets between, not what the key is: "signer key (public) 0x...": the attacker's round)
     r"(?:[ \t]*\((?:eth|ethereum|evm|bsc|bnb|polygon|matic|arbitrum|arb|optimism|op|base|avax|avalanche)\))?"
@@ -95,7 +96,7 @@ def may_hold_wallet_key(scan: Scan) -> bool:
 
 # Solana's own names for the file: "secret", "keypair" or "export" alone name a signature or a table as often, and
 # "id.json" is the file's whole name, not "dither_id.json" (an attacker's round).
-_KEYPAIR_NAMED = re.compile(r"(?<![\w.\-])(?:solana[ _\-]?keypair|[\w\-]*keypair\.json|id\.json)[^\n\[\]]{0,40}$")
+_KEYPAIR_NAMED = lazy_compile(r"(?<![\w.\-])(?:solana[ _\-]?keypair|[\w\-]*keypair\.json|id\.json)[^\n\[\]]{0,40}$")
 _GROUPED_HEX = b"xxxxxxxxxx xxxxxxxx xxxxxxxx"  # "0x" and the first groups of a key in groups of eight
 
 
@@ -144,7 +145,7 @@ def find_wallet_keys(scan: Scan) -> Iterator[Span]:
 # A wallet's key in hex, with no "0x", in sixteen groups of four or eight of eight, as a paper backup prints it
 # ("cold-wallet export (paper): EF3D 4A8C BF51 ...": reviewer CU), after a wallet's word on its line; not an
 # address's, a transaction's or a public key's hex (named so between).
-_GROUPED_HEX_KEY = re.compile(
+_GROUPED_HEX_KEY = lazy_compile(
     r"(?<![0-9A-Za-z])(?:[0-9a-fA-F]{4}(?: [0-9a-fA-F]{4}){15}|[0-9a-fA-F]{8}(?: [0-9a-fA-F]{8}){7})(?![0-9A-Za-z])"
 )
 # (a wallet in German, French, Spanish, Portuguese, Italian, Polish, Russian, Chinese, Japanese, Korean too: the
@@ -155,16 +156,16 @@ _WALLET_WORDS = index_words(
         "кошелька", "钱包", "錢包", "ウォレット", "지갑",
     )
 )  # fmt: skip
-_WALLET_BEFORE = re.compile("(?:" + "|".join(re.escape(word) for word in sorted(_WALLET_WORDS)) + r")[^\n]{0,48}$")
+_WALLET_BEFORE = lazy_compile("(?:" + "|".join(re.escape(word) for word in sorted(_WALLET_WORDS)) + r")[^\n]{0,48}$")
 # ... what names the value a key, between the wallet's word and it (not a digest's, a build's, a signature's or an
 # identifier's hex: "Wallet app v3.2.1 SHA-256: 9f86d081 ...", "wallet-core CI cache key: 2cf2 ...", "Google Wallet
 # object id ...": an attacker's round)
-_KEY_BETWEEN = re.compile(
+_KEY_BETWEEN = lazy_compile(
     r"priv|secret|backup|export|seed|recovery|paper|signer|(?<![a-z])key(?![a-z])|schlüssel|schluessel|papier|"
     r"sicherung|clé|clave|chave|chiave|klucz|私钥|私鑰|备份|備份|秘密鍵|バックアップ|개인키|백업|"
     + "|".join(re.escape(word) for word in viewed_words("ключ", "резерв"))
 )
-_NOT_A_KEY_BETWEEN = re.compile(
+_NOT_A_KEY_BETWEEN = lazy_compile(
     r"address|hash|tx|transaction|public|pubkey|xpub|block|contract|sha|sum|digest|checksum|fingerprint|(?<![a-z])id"
     r"(?![a-z])|serial|signature|salt|(?<![a-z])iv(?![a-z])|commit|build|cache|vector|test|batch|pass|firmware|app"
 )
