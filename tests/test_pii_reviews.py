@@ -1016,6 +1016,17 @@ def altered(name: str) -> list[str]:
         # values split over messages or lines or joined in code, BIP-39's other languages, a Greek, Hebrew and Thai
         # lock's or alarm's code, a Swahili and a German PIN in words, a password after "the usual one" or "app là".
         ("cw", "claim", None, 0.907),
+        # Reviewer CX (blind: customer calls, wire and payee changes, security questions, door and intercom codes,
+        # medical intake, insurance claims, runbooks, shell history, config snippets, HTML e-mails; 31 languages; 320
+        # lines): 283 of 301 as it came (94.0%), 2 ordinary lines altered; 290 since: any character written as an HTML
+        # number (an SSN's no-break hyphens), a PIN after a PIN's word that names none, an Amex after the account it
+        # pays for, a keypad's code with "*" inside or a keypad's letter at either end, a password after an aside that
+        # the colon ends. Left: a US routing number and a UK sort code labelled as accounts (a bank's and a branch's
+        # public numbers, not claimed: 3), a security question's answer in words, an intercom's code after "К", a
+        # password after Czech "heslo do portálu" shaped "Kocour.Mikes7", Thai and Indonesian accounts after words
+        # naming the bank and the refund, a German mobile broken over a fax's line, a Japanese phone in kanji, a card's
+        # label that takes in the "<b>" before it (the number is found).
+        ("cx", "claim", None, 0.963),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1436,6 +1447,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("cv", 4, {"PHONE", "AWS_ACCESS_KEY", "AWS_SECRET_KEY"}),
         # Reviewer CW: none as it came and since.
         ("cw", 0, set()),
+        # Reviewer CX: as it came a Dutch and a Russian build's number ("Bouwnummer 1.8.4.2", "Сборка 5.4.1.2") read as
+        # addresses; none since.
+        ("cx", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -317,6 +317,11 @@ _KEY_BOXES = (
 )
 # A French digicode's keypad has letters ("digicode 47B29"), a door's code may end in one ("2468B").
 _KEYPAD = r"(?=[0-9a-d]{4,8}(?![\w]))[0-9]{1,6}[a-d][0-9]{1,5}"  # inside: "5400D" is a model
+# ... at either end, after a blank or a colon (a word's last letter is no keypad's: "code de la porte d'entrée est ...")
+_LETTERED = r"(?<=[ \t:])[a-d][0-9]{3,6}(?![0-9])|[0-9]{3,6}[a-d]"
+# ... or a keypad's "*" or "#" inside it, not after a year ("door code since 2019#3", "policy changed in 2024#12": an
+# attacker's round)
+_STARRED = r"(?!(?:19|20)[0-9]{2}[*#])[0-9]{3,8}[*#][0-9]{1,4}(?![0-9])"
 _ACCESS_CODE = lazy_compile(
     rf"(?:(?<![\w-]){_LOCK}\b[^\n0-9]{{0,24}}?\b(?:{_CODE_WORDS}|pin)"
     rf"|(?<![\w-])(?:{_CODE_WORDS})[ \t]{{1,8}}(?:(?:{_OF})[ \t]{{1,8}})?(?:{_LOCK}|accès|acceso|acesso)"
@@ -331,7 +336,10 @@ _ACCESS_CODE = lazy_compile(
     # a key box's number ("Key is in lockbox #3, code 0622": reviewer AY)
     r"(?:[ \t]*#[ \t]?[0-9]{1,3}(?![0-9]))?)"
     # a keypad's "#" may lead the code too ("gate code is #7305* until Friday": reviewer BB)
-    rf"(?:\b|(?<=[0-9]))[^\n0-9\[*•#]{{0,24}}?(?P<value>#?(?:[0-9]{{3,8}}|{_SPACED}|{_KEYPAD})[#*]?){_CODE_END}"
+    # (a keypad's "*" or "#" inside it too: "keypad code changed to 2580*7"; or a keypad's letter, A to D, before or
+    # after its digits: "Le code de la porte d'entrée est B4792 et le digicode du parking 1357A": reviewer CX)
+    rf"(?:\b|(?<=[0-9]))[^\n0-9\[*•#]{{0,24}}?"
+    rf"(?P<value>#?(?:{_STARRED}|[0-9]{{3,8}}|{_SPACED}|{_KEYPAD}|{_LETTERED})[#*]?){_CODE_END}"
 )
 # A door's, a gate's or an intercom's code named by its own language's phrase (reviewer AY: "Codul de la
 # interfon: 2581", "a kapukód 1935, a kulcs a portán", "avainkaapin koodi on 7310", "код домофона, старый
@@ -520,14 +528,7 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
     yield from _wifi_and_sticker_keys(text, lower, words)
     yield from _french_pins(lower, words)
     if "pin" in words or _SECRET_NUMBER in words or (not lower.isascii() and _may_name_pin_other(lower)):
-        yield from (
-            ("PASSWORD", *match.span("value"))
-            for match in _PIN.finditer(lower)
-            if not _not_a_pin(lower, match)
-            and _read_out(text, lower, match, "PIN")
-            and _long_pin(lower, match)
-            and not (lower[match.start()] in "mt" and _YEAR_LIKE.fullmatch(match["value"]))  # "TPIN 2024 rollout"
-        )
+        yield from (("PASSWORD", *span) for span in _pins(text, lower))
     if not _CODE_NAMES.isdisjoint(words) or (not lower.isascii() and _may_name_code_other(lower)):
         for match in _access_codes(lower, scan):
             box = _box_label(lower, match)
@@ -552,6 +553,46 @@ def find_account_passwords(scan: Scan) -> Iterator[Hit]:
             letters = match["value"].replace(" ", "").replace("-", "")
             if letters not in _ALPHABET and len(set(letters)) > 4:  # "abcd efgh ijkl mnop", "xxxx xxxx ...": examples
                 yield "PASSWORD", *match.span("value")
+
+
+def _kept_pin(text: str, lower: str, match: re.Match[str]) -> bool:
+    return (
+        not _not_a_pin(lower, match)
+        and _read_out(text, lower, match, "PIN")
+        and _long_pin(lower, match)
+        and not (lower[match.start()] in "mt" and _YEAR_LIKE.fullmatch(match["value"]))  # "TPIN 2024 rollout"
+    )
+
+
+def _pins(text: str, lower: str) -> Iterator[tuple[int, int]]:
+    """The PINs _PIN reads. A label refused whose clause ends before its value ("पिन कोड नहीं, ATM पिन: ८४०२":
+    India's postcode's word, then the ATM's PIN: reviewer CX) is read again after its comma or semicolon, for a PIN
+    that ends its own clause and is no postcode's six digits ("পিন কোড, পিন: 700019", "..., পিন নম্বর: 1200 পাতা":
+    an attacker's round)."""
+    for match in _PIN.finditer(lower):
+        if _kept_pin(text, lower, match):
+            yield match.span("value")
+            continue
+        label = match.start("value")
+        stop = max(lower.rfind(",", match.start(), label), lower.rfind(";", match.start(), label))
+        if stop == -1:
+            continue
+        again = _PIN.search(lower, stop + 1, match.end() + _PIN_LOOK)  # (bounded: the refused match's span, and after)
+        if (
+            again is not None
+            and again.end() <= match.end()
+            and len(again["value"]) != _POSTCODE_DIGITS
+            and _PIN_CLAUSE_END.match(lower, again.end()) is not None
+            and _kept_pin(text, lower, again)
+        ):
+            yield again.span("value")
+
+
+_POSTCODE_DIGITS = 6  # India's postcodes ("PIN code")
+_PIN_LOOK = 64  # characters after a refused match that its reading again may look at
+# Where a PIN read again ends its clause: the text's or the line's end, a stop (Devanagari's "।" too), a bracket that
+# opens an aside, a dash before a remark; not a word ("1200 পাতা", pages).
+_PIN_CLAUSE_END = lazy_compile(r"[ \t]*(?:\r?$|[.,;!?()\]\"'।]|-(?=[ \t]))", re.M)
 
 
 # A remote login's word, at most two words and a colon, then "user:password" alone ("ssh box: liveops:M@pl300*

@@ -43,6 +43,10 @@ _VERSION_OF_LANGUAGES = as_viewed(
         # English's plurals, read as these are, one digit first ("Crash only on builds 5.13.0.6 and 5.13.1.6": reviewer
         # CL; "Nightly builds 10.20.30.40 ran out of disk" names hosts: an attacker's round)
         "builds", "releases",
+        # a build's number in Dutch, Russian and Ukrainian ("Bouwnummer 1.8.4.2 van de kassa-software", "Сборка 5.4.1.2
+        # установлена": reviewer CX); not "сборки" or "збірки", "of the build", which name its hosts too ("Сервер
+        # сборки 8.8.8.8": an attacker's round)
+        "bouwnummer", "bouwversie", "сборка", "збірка",
     )
 )  # fmt: skip
 # What a release is of, in those languages: an application, a firmware, a system, a program.

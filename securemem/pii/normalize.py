@@ -26,7 +26,8 @@ prefix. Detectors never see the original: they see a *view* in which
   number (see ``letters_as_digits``).
 
 - escapes become their character: in JSON (``\u0040``) and HTML (``&#64;``, ``&#x40;``) any
-  printable ASCII character, ``&commat;``, ``&plus;`` and ``&period;``, and in a URL the
+  printable ASCII character, and any other as the view reads that character (``\u00a0`` and ``&#8209;``: a
+  space and a dash, ``&#8203;`` nothing), ``&commat;``, ``&plus;`` and ``&period;``, and in a URL the
   percent-escapes of "@", "+", ".", " " and "-" (``%40``, ``%2B``, ``%20``...); ``\"`` a quote (JSON inside a
   JSON string), a defanged address's ``[.]``, ``[dot]`` and ``[:]`` (``[:][:]`` too) their character, and
   markdown's ``\-``, ``\_`` and ``\.`` their character, ``\@`` after a letter or a digit "@". The escape's first
@@ -42,6 +43,7 @@ characters is its own view (no copy, no map).
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
@@ -482,7 +484,13 @@ _ESCAPE = lazy_compile(
     # read as the view reads that character (a no-break space is a space, a zero-width one nothing)
     r"|\\u(?P<json4>00[a-fA-F][0-9a-fA-F]|0[1-9a-fA-F][0-9a-fA-F]{2}|[1-9a-cA-CeEfF][0-9a-fA-F]{3}|[dD][0-7][0-9a-fA-F]{2})"
     r"|&#(?:[xX]0{0,4}(?P<hex>[2-6][0-9a-fA-F]|7[0-9a-eA-E])|0{0,4}(?P<dec>3[2-9]|[4-9][0-9]|1[01][0-9]|12[0-6]));"
-    r"|&(?P<name>commat|plus|period|nbsp|ndash|mdash|minus|hyphen|dash|lpar|rpar|sol);|&#(?P<nbsp>160|[xX]0{0,2}[aA]0);"
+    r"|&(?P<name>commat|plus|period|nbsp|ndash|mdash|minus|hyphen|dash|lpar|rpar|sol|thinsp|ensp|emsp|shy|zwnj|zwj);"
+    r"|&#(?P<nbsp>160|[xX]0{0,2}[aA]0);"
+    # ... and any other character (from U+00A1 on) written as an HTML number, read as the view reads that character,
+    # as JSON's "\uXXXX" is ("602&#8209;58&#8209;0537", a no-break hyphen's: reviewer CX; "&#8203;" a zero-width
+    # space's, dropped; "&#120783;" a mathematical digit's)
+    # (Windows-1252's dashes and quotes as browsers read "&#150;" and "&#151;" too: an attacker's round)
+    r"|&#(?:[xX]0{0,8}(?P<html_hex>[1-9a-fA-F][0-9a-fA-F]{1,5})|0{0,8}(?P<html_dec>[1-9][0-9]{2,6}));"
     # "max.schneider(a)gmx.de": "(a)" glued between a local part and a domain, as German letters write "@"
     r"|(?<=[A-Za-z0-9])\((?P<glued_at>a)\)(?=[A-Za-z0-9][A-Za-z0-9\-]*\.[A-Za-z])"
     # JSON's escaped solidus, as some serialisers write every "/" of a URL ("https:\/\/hooks...")
@@ -493,6 +501,9 @@ _ESCAPE = lazy_compile(
     # "{\\\"pwd\\\": \\\"Falcon-lotus94\\\"}": reviewer BW)
     r'|(?<=[{,:\[])[ ]?(?:\\\\){0,3}\\(?P<quote>")|(?:\\\\){0,3}\\(?P<closing>")(?=[ ]?[:,}\]])'
 )
+_SURROGATES = (0xD800, 0xDFFF)
+_WINDOWS_1252 = (0x80, 0x9F)  # the numbers browsers read as Windows-1252's characters (C1 controls in Unicode)
+_HTML_FIRST = 0xA0  # a no-break space's number (read above); the characters after it are read as themselves
 _NAMED = {
     "commat": "@",
     "plus": "+",
@@ -506,6 +517,12 @@ _NAMED = {
     "lpar": "(",
     "rpar": ")",
     "sol": "/",
+    "thinsp": " ",
+    "ensp": " ",
+    "emsp": " ",
+    "shy": "",
+    "zwnj": "",
+    "zwj": "",
 }
 _ESCAPE_MARKS = (
     "%",
@@ -665,6 +682,14 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
             char = chr(int(match["json"] or match["hex"], 16))  # any printable ASCII character
         elif match["dec"] is not None:
             char = chr(int(match["dec"]))
+        elif match["html_hex"] is not None or match["html_dec"] is not None:
+            code = int(match["html_hex"], 16) if match["html_hex"] is not None else int(match["html_dec"])
+            if _WINDOWS_1252[0] <= code <= _WINDOWS_1252[1]:
+                char = fold(bytes([code]).decode("cp1252", errors="ignore") or "\x00")
+            elif not _HTML_FIRST < code <= sys.maxunicode or _SURROGATES[0] <= code <= _SURROGATES[1]:
+                continue  # a control character's number (ASCII's are read above), a surrogate or none at all
+            else:
+                char = fold(chr(code))
         elif match["name"] is not None:
             char = _NAMED[match["name"]]
         elif match["nbsp"] is not None:

@@ -380,8 +380,8 @@ def find_cards(scan: Scan) -> Iterator[Span]:
             and not _CARD_NAMES.search(scan.before(start, 28))
         ):
             return False  # glued to a letter: the end of a card's name, or "n" of "card n4111..."
-        if _NOT_CARD_WORDS.search(scan.before(start, 28)) and not _CARD_NAMES.search(scan.before(start, 28)):
-            return False  # "EAN-13: 4008627617607", "order number: 3040029165063095", "channel id 6516..."
+        if _named_no_card(scan, start):
+            return False
         # An IMEI named just before it (15 digits, no Amex prefix) is not a card.
         return not (
             len(digits) == 15 and digits[:2] not in ("34", "37") and _DEVICE_WORDS.search(scan.before(start, 24))
@@ -726,6 +726,37 @@ _NOT_CARD_WORDS = lazy_compile(
     r"(?![^0-9]*\b(?:paid|pays|paying|bought|buys|purchased|charged)[ \t]+(?:with|by|using|on|to|via)[ \t]*$)"
     r"[^0-9]{0,16}$"
 )
+_CARD_LINE = 120  # characters of a card's line read back for its name
+# ... a payment card's brand or kind as whole words, not any word holding "card" or a brand's letters ("discovered",
+# "Scorecard", "SIM card", "cc:", "Visa application", "Maestro Abbado": an attacker's round)
+_CARD_BRAND = lazy_compile(
+    r"(?<![\w-])(?:amex|american express|mastercard|master card|(?:credit|debit|charge|corporate|company) card)"
+    r"(?![\w-])"
+)
+
+
+def _named_no_card(scan: Scan, start: int) -> bool:
+    """A word right before the number names something else ("EAN-13: 4008627617607", "order number:
+    3040029165063095", "channel id 6516..."); not the account a card pays for, the card's brand or kind named earlier
+    in its line ("Amex on file for the corporate travel account: 3744 220407 59098": reviewer CX), unless it is a
+    bank's account ("Visa fee refunded to bank account ...")."""
+    before = scan.before(start, 28)
+    not_card = _NOT_CARD_WORDS.search(before)
+    if not_card is None or _CARD_NAMES.search(before):
+        return False
+    return not (
+        "account" in not_card.group()
+        and "bank" not in before
+        and _CARD_BRAND.search(_line_before(scan, start)) is not None
+    )
+
+
+def _line_before(scan: Scan, start: int) -> str:
+    """The lower-cased text of ``start``'s line before it, at most _CARD_LINE characters."""
+    low = max(0, start - _CARD_LINE)
+    return scan.lower[scan.text.rfind("\n", low, start) + 1 or low : start]
+
+
 _DEVICE_WORDS = lazy_compile(r"\b(?:imei|meid)\b[^0-9a-z]{0,6}(?:(?:no|nr|number|is)\b[^0-9a-z]{0,4})?$")
 
 
