@@ -30,16 +30,10 @@ from tests.helpers import found_values
         # a keypad's code with its "*" inside
         ("Server room door keypad code changed to 2580*7 effective today; old code retired.", ["2580*7"]),
         ("Order 4711: 12*3 = 36 units, door code section B", []),
-        # ... or a keypad's letter, A to D, before or after its digits (a model's letter inside a word stays)
+        # ... or a keypad's letter, A to D, before its digits (after them it is a model's, a section's or a house's)
         ("Le code de la porte d'entrée est B4792 et le digicode du parking 1357A. Interphone au nom de Martin.",
-         ["B4792", "1357A"]),
+         ["B4792"]),
         ("keypad model 5400D installed", []),
-        # a password after an aside that the colon ends, a password's symbol in it or spelt one by one
-        ("Neues Passwort, vom Kunden buchstabiert notiert: Q-w-e-r-t-z-u-9-8-7 (ohne Bindestriche eingeben)",
-         ["Q-w-e-r-t-z-u-9-8-7"]),
-        ("New password, as the customer spelled it: Qwertzu987!", ["Qwertzu987!"]),
-        ("Password, username and email are required: Minimum12Chars", []),
-        ("Password, reset by the helpdesk: yesterday.", []),
         # four numbers after a build's word in Dutch and Russian: a release, not an address; an address after them is
         ("Bouwnummer 1.8.4.2 van de kassa-software is uitgerold op alle filialen.", []),
         ("Давление 130/85, пульс 76. Сборка 5.4.1.2 установлена.", []),
@@ -76,6 +70,19 @@ ATTACKED = [
     "पिन कोड पिन: 4000 पन्ने",
     "Door code since 2019#3",
     "The door code policy changed in 2024#12 of the handbook",
+    # a second round: a keypad's letter after its digits, a box's number before a "*"
+    "Keypad firmware 1205a fixes the beeping.",
+    "Per building code 101A, the door must open outward.",
+    "door code of 221B Baker Street",
+    "Alarm code E401a shown on the panel",
+    "Door code for unit 305D is at reception.",
+    "The keys are in lockbox #101A; ask reception for the code.",
+    "key box #1024*768",
+    # ... and a password's word, an aside and a colon before a rule, a ticket or a setting (a reader of those was
+    # dropped: it also lost passwords read before, "Password for the router, as requested: Hx7pLw29q")
+    "Password, as per policy: Min8Chars!",
+    "Password, see ticket: INC#4521",
+    "Password, bcrypt work factor: cost=12",
 ]
 
 
@@ -90,6 +97,7 @@ def test_what_an_attacker_of_these_readers_found_stays_as_it_was(text: str) -> N
         # a bank's account after a card's brand is a bank's; a build server's address is an address
         ("Visa fee refunded to bank account 4217459296642845", ["4217459296642845"]),
         ("Сервер сборки 8.8.8.8", ["8.8.8.8"]),
+        ("Password for the router, as requested: Hx7pLw29q", ["Hx7pLw29q"]),
         # Windows-1252's dashes as browsers read them, more zeros before a number, a thin space by its name
         ("SSN 602&#150;58&#150;0537", ["602&#150;58&#150;0537"]),
         ("SSN 602&#0000008209;58&#0000008209;0537", ["602&#0000008209;58&#0000008209;0537"]),

@@ -317,11 +317,13 @@ _KEY_BOXES = (
 )
 # A French digicode's keypad has letters ("digicode 47B29"), a door's code may end in one ("2468B").
 _KEYPAD = r"(?=[0-9a-d]{4,8}(?![\w]))[0-9]{1,6}[a-d][0-9]{1,5}"  # inside: "5400D" is a model
-# ... at either end, after a blank or a colon (a word's last letter is no keypad's: "code de la porte d'entrée est ...")
-_LETTERED = r"(?<=[ \t:])[a-d][0-9]{3,6}(?![0-9])|[0-9]{3,6}[a-d]"
+# ... before its digits, after a blank or a colon (a word's last letter is no keypad's: "code de la porte d'entrée est
+# ..."); not after them, where a model's, a firmware's, a section's or a house's letter is ("keypad firmware 1205a",
+# "building code 101A", "221B Baker Street": an attacker's round)
+_LETTERED = r"(?<=[ \t:])[a-d][0-9]{3,6}(?![0-9])"
 # ... or a keypad's "*" or "#" inside it, not after a year ("door code since 2019#3", "policy changed in 2024#12": an
 # attacker's round)
-_STARRED = r"(?!(?:19|20)[0-9]{2}[*#])[0-9]{3,8}[*#][0-9]{1,4}(?![0-9])"
+_STARRED = r"(?<!#)(?!(?:19|20)[0-9]{2}[*#])[0-9]{3,8}[*#][0-9]{1,4}(?![0-9])"
 _ACCESS_CODE = lazy_compile(
     rf"(?:(?<![\w-]){_LOCK}\b[^\n0-9]{{0,24}}?\b(?:{_CODE_WORDS}|pin)"
     rf"|(?<![\w-])(?:{_CODE_WORDS})[ \t]{{1,8}}(?:(?:{_OF})[ \t]{{1,8}})?(?:{_LOCK}|accès|acceso|acesso)"
@@ -336,10 +338,10 @@ _ACCESS_CODE = lazy_compile(
     # a key box's number ("Key is in lockbox #3, code 0622": reviewer AY)
     r"(?:[ \t]*#[ \t]?[0-9]{1,3}(?![0-9]))?)"
     # a keypad's "#" may lead the code too ("gate code is #7305* until Friday": reviewer BB)
-    # (a keypad's "*" or "#" inside it too: "keypad code changed to 2580*7"; or a keypad's letter, A to D, before or
-    # after its digits: "Le code de la porte d'entrée est B4792 et le digicode du parking 1357A": reviewer CX)
+    # (a keypad's "*" or "#" inside it too, not after a "#" that numbers a box: "keypad code changed to 2580*7"; or a
+    # keypad's letter, A to D, before its digits: "Le code de la porte d'entrée est B4792": reviewer CX)
     rf"(?:\b|(?<=[0-9]))[^\n0-9\[*•#]{{0,24}}?"
-    rf"(?P<value>#?(?:{_STARRED}|[0-9]{{3,8}}|{_SPACED}|{_KEYPAD}|{_LETTERED})[#*]?){_CODE_END}"
+    rf"(?P<value>(?:{_STARRED}|#?(?:[0-9]{{3,8}}|{_SPACED}|{_KEYPAD}|{_LETTERED}))[#*]?){_CODE_END}"
 )
 # A door's, a gate's or an intercom's code named by its own language's phrase (reviewer AY: "Codul de la
 # interfon: 2581", "a kapukód 1935, a kulcs a portán", "avainkaapin koodi on 7310", "код домофона, старый

@@ -1750,10 +1750,7 @@ _PASSWORD_PHRASE = lazy_compile(
         # or an aside between commas ("the pw, for the record, is Lantern-Quay-88": reviewer AX)
         # or an aside in guillemets or quotes, a phrase of words ("mot de passe de l'espace « Mon Compte » :",
         # 'contraseña actual "para que lo revisemos": ...': reviewer BF)
-        # (or an aside after a comma that the colon ends, with no quote of its own: "Neues Passwort, vom Kunden
-        # buchstabiert notiert: ...", "New password, as the customer spelled it: ...": reviewer CX)
-        r"{1,6})|)(?:[ \t]*\([^()\n]{1,60}\)"
-        r"|(?P<aside>,[ \t]+(?:[^,:=;()\n]{1,40},|[^,:=;()\n«»\"“”]{1,40}(?=[ \t]*:)))"
+        r"{1,6})|)(?:[ \t]*\([^()\n]{1,60}\)|(?P<aside>,[ \t]+[^,:=;()\n]{1,40},)"
         # or one that says it is given one character at a time, before the colon ("my password, letter by letter:
         # T-r-0-u-b-4-...": reviewer BJ; its value must hold a digit and a letter, _phrase_password)
         r"|(?P<how>,[ \t]+(?:letter|character|char)[ \t]+by[ \t]+(?:letter|character|char))(?=[ \t]*:)"
@@ -2296,7 +2293,6 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
         or (match.groupdict().get("how") is not None and not (_DIGIT.search(secret) and _ASCII_LETTER.search(secret)))
         or (match.groupdict().get("quoted") is not None and _not_after_a_quoted_aside(text, match, secret, end))
         or (match.groupdict().get("glued") is not None and _glued_not_a_value(text, secret, end))
-        or _not_after_a_colon_aside(match, secret)
         or _not_a_phrase_password(text, match, secret, quoted, end)
         or _described_field(text, match, secret, quoted)
         # Swahili's "ni" after "ya" and Amharic's label as an object ("the password, send it ...") only before a value
@@ -2312,22 +2308,6 @@ def _phrase_password(text: str, match: re.Match[str]) -> Hit | None:
 
 
 _OBJECT_LABELS = frozenset({normalise_text("የይለፍ ቃሉን").lower()})
-# A value spelt one character at a time, joined by dashes, dots or blanks ("Q-w-e-r-t-z-u-9-8-7").
-_SPELT_JOINED = lazy_compile(r"(?:[A-Za-z0-9][\-. ]){3,}[A-Za-z0-9]")
-
-
-def _not_after_a_colon_aside(match: re.Match[str], secret: str) -> bool:
-    """After an aside that the colon ends ("New password, as the customer spelled it: ..."), only a password's letters
-    and digits with a password's own symbol, or spelt one by one: "Password, username and email are required:
-    Minimum12Chars" and "Password, reset by the helpdesk: yesterday." name none."""
-    aside = match.groupdict().get("aside")
-    if aside is None or aside.endswith(","):
-        return False
-    return not (
-        _DIGIT.search(secret)
-        and _ASCII_LETTER.search(secret)
-        and (_has_password_symbol(secret) or _SPELT_JOINED.fullmatch(secret))
-    )
 
 
 _SWAHILI_OF = lazy_compile(r"(?<![^\W\d_])ya(?![^\W\d_])")
