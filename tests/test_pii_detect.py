@@ -885,6 +885,7 @@ HOSTILE.update(
         "keypad-letters": "digicode b1357a " * (FIFTH // 16),
         "html-numbers": "&#8209;&#0000001;&#x96;" * (FIFTH // 23),
         "colon-asides": "password, as the customer spelled it " * (FIFTH // 37) + ": x",
+        "tel-cut-groups": "Tel. 0171\n" * (FIFTH // 20) + "482 " * (FIFTH // 8),
     }
 )
 

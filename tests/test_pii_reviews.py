@@ -1018,16 +1018,16 @@ def altered(name: str) -> list[str]:
         ("cw", "claim", None, 0.907),
         # Reviewer CX (blind: customer calls, wire and payee changes, security questions, door and intercom codes,
         # medical intake, insurance claims, runbooks, shell history, config snippets, HTML e-mails; 31 languages; 320
-        # lines): 283 of 301 as it came (94.0%), 2 ordinary lines altered; 288 since: any character written as an HTML
+        # lines): 283 of 301 as it came (94.0%), 2 ordinary lines altered; 289 since: any character written as an HTML
         # number (an SSN's no-break hyphens), a PIN after a PIN's word that names none, an Amex after the account it
-        # pays for, a keypad's code with "*" inside or a keypad's letter before its digits. Left: a US routing number
-        # and a UK sort code labelled as accounts (a bank's and a branch's public numbers, not claimed: 3), a security
-        # question's answer in words, a digicode with its letter after its digits, an intercom's code after "К", a
-        # password after Czech "heslo do portálu" shaped "Kocour.Mikes7", a password spelt with dashes after an aside
-        # that the colon ends, Thai and Indonesian accounts after words naming the bank and the refund, a German mobile
-        # broken over a fax's line, a Japanese phone in kanji, a card's label that takes in the "<b>" before it (the
-        # number is found).
-        ("cx", "claim", None, 0.956),
+        # pays for, a keypad's code with "*" inside or a keypad's letter before its digits, a national number a fax's
+        # line broke after "Tel.". Left: a US routing number and a UK sort code labelled as accounts (a bank's and a
+        # branch's public numbers, not claimed: 3), a security question's answer in words, a digicode with its letter
+        # after its digits, an intercom's code after "К", a password after Czech "heslo do portálu" shaped
+        # "Kocour.Mikes7", a password spelt with dashes after an aside that the colon ends, Thai and Indonesian
+        # accounts after words naming the bank and the refund, a Japanese phone in kanji, a card's label that takes in
+        # the "<b>" before it (the number is found).
+        ("cx", "claim", None, 0.96),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

@@ -2243,23 +2243,28 @@ def _joined_hits(scan: Scan, wanted: frozenset[str], at: int, how: tuple[int, in
 # "2025", "Excel cell 1204": an attacker's round).
 _CUT_PHONE_LEAD = lazy_compile(
     r"(?<![^\W\d_])(?:my (?:new |mobile |cell |phone |home |work )?number(?: is)?|(?:call|text|reach) me(?: at| on)?"
-    r"|my (?:phone|mobile|cell)(?: number| no\.?)?(?: is)?)[ \t]*:?[ \t]*\Z"
+    r"|my (?:phone|mobile|cell)(?: number| no\.?)?(?: is)?"
+    # a phone's or a fax's abbreviated label as forms print it ("Tel. 0171" then "482 9317 (Zeilenumbruch im Fax)":
+    # reviewer CX; not "mobile 48213" then "20931", a device's count, or "cell 1204" then "5678": an attacker's round)
+    r"|(?P<abbr>(?:tel|fax)\.|(?:tel|fax|telefon|telefax)(?=[ \t]*:)))[ \t]*:?[ \t]*\Z"
 )
 # Each line's part a group of digits alone: the head's after the label, the rest alone on its line (not a date: "my
 # number is 12345" then "2024-06-11")
 _CUT_HEAD = lazy_compile(r"[0-9]{2,8}\Z")
 _CUT_REST = lazy_compile(r"[0-9]{2,8}[ \t.,;!]*(?:\r?\n|\Z)")
+# ... after a phone's abbreviated label, two or three groups too, then the line's end or an aside in brackets ("482
+# 9317 (Zeilenumbruch im Fax)"; not after "my number is": "31264" then "30226 (order)", an attacker's round)
+_CUT_REST_LABELLED = lazy_compile(r"[0-9]{2,8}(?:[ ][0-9]{2,8}){0,2}(?:[ \t.,;!]*(?:\r?\n|\Z)|[ \t]+(?=\())")
 
 
 def _cut_after_its_label(window: str, start: int, join: int, rest: int) -> bool:
     """A phone's number cut by a line break right after what names it (``start``: where it starts in the joined
     ``window``, ``join``: where its first line ends, ``rest``: where its next line's part starts), each part a group
     of digits alone, the rest alone on its line."""
-    return (
-        _CUT_PHONE_LEAD.search(window[max(0, start - 40) : start].lower()) is not None
-        and _CUT_HEAD.fullmatch(window, start, join) is not None
-        and _CUT_REST.match(window, rest) is not None
-    )
+    lead = _CUT_PHONE_LEAD.search(window[max(0, start - 40) : start].lower())
+    if lead is None or _CUT_HEAD.fullmatch(window, start, join) is None:
+        return False
+    return (_CUT_REST if lead["abbr"] is None else _CUT_REST_LABELLED).match(window, rest) is not None
 
 
 def _card_named_above(scan: Scan, line_start: int, head: str, tail: str, tail_at: int) -> list[Hit]:
