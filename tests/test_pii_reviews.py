@@ -1028,6 +1028,16 @@ def altered(name: str) -> list[str]:
         # accounts after words naming the bank and the refund, a Japanese phone in kanji, a card's label that takes in
         # the "<b>" before it (the number is found).
         ("cx", "claim", None, 0.96),
+        # Reviewer CY (blind: a software company's coding and operations agents: postmortems, on-call handoffs,
+        # terminal sessions, CI logs, infrastructure files, .env files, SQL dumps, support escalations, DSAR requests,
+        # vendor e-mails, tickets, chat threads, code review; 19 languages; 333 lines): 250 of 262 as it came (95.4%),
+        # 6 ordinary lines altered; 253 since: a US number in brackets after "backup is" with "(cell)" after it, Dutch's
+        # "Pincode ... is", a BitLocker recovery key. Left: the third of three recovery codes after its list's label, a
+        # French alarm's "nouveau code", a Datadog key after Vietnamese's "API key", a Vault unseal key after "1 of 5"
+        # and more words, a German webhook's signing secret after a compound word, a Persian password after a
+        # qualifier, a card split over two log lines, a password in a shell's $'...' with \x escapes, a backup code in
+        # Arabic-Indic digits after a dash.
+        ("cy", "claim", None, 0.965),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1451,6 +1461,10 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # Reviewer CX: as it came a Dutch and a Russian build's number ("Bouwnummer 1.8.4.2", "Сборка 5.4.1.2") read as
         # addresses; none since.
         ("cx", 0, set()),
+        # Reviewer CY: AWS's documented example keys, Stripe's test cards, documentation's and private addresses (each
+        # found by design, as for the reviewers before), and a base64 JSON header after "config header (not secret)"
+        # read as a high-entropy value (left); as it came also a template's "REPLACE_ME" read as a password.
+        ("cy", 5, {"AWS_ACCESS_KEY", "AWS_SECRET_KEY", "CREDIT_CARD", "IP_ADDRESS", "HIGH_ENTROPY_SECRET"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -954,7 +954,10 @@ def _french_pins(lower: str, words: dict[str, list[int]]) -> Iterator[Hit]:
 _FRENCH_PIN = lazy_compile(
     # (and Dutch's "Pincode:" right before four or five digits: India's has six; reviewer BI)
     r"(?<!\w)(?:code confidentiel(?: provisoire| temporaire)?|nip (?:du compte|de (?:la |votre )?carte)"
-    r"|pincode(?=[ \t]*:[ \t]*[0-9]{4,5}(?![0-9])))[ \t]*:[ \t]*"
+    r"|pincode(?=[ \t]*:[ \t]*[0-9]{4,5}(?![0-9]))"
+    # (and Dutch's "Pincode ... is", what the PIN is of between: "Pincode van de bedrijfstelefoon is 8362": reviewer CY)
+    r"|pincode(?:[ \t]+(?:van|voor)[ \t]+(?:de|het|mijn|uw|je|jouw)[ \t]+[^\W\d_]{2,30})?[ \t]+is"
+    r"(?=[ \t]+[0-9]{4,5}(?![0-9])))(?:[ \t]*:[ \t]*|(?<=is)[ \t]+)"
     r"(?P<value>(?!(?:19|20)[0-9]{2}(?![0-9]))[0-9]{4,6})(?![0-9\w])(?![ \t]*[^\W\d_])"
 )
 _CODE_OF = viewed_words("कोड", "কোড", "code")

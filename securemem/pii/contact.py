@@ -2235,6 +2235,8 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         and not _CALLING_WORDS.intersection(words)
         and not _FRENCH_PAIRS.fullmatch(candidate)
         and not _phone_all_the_same(scan, candidate, start, words)
+        # a phone's word in brackets right after it ("backup is (303) 303-0344 (cell)": reviewer CY)
+        and not (_BRACKET_AFTER.match(text, end) is not None and _named_after(text, end))
     ):
         return 0
     if _not_dialled(text, start, candidate) or _referenced_by_label(scan, start, candidate):

@@ -111,8 +111,14 @@ _REACH = 48  # how far before its last word a label may start
 
 _RECOVERY_WORDS = index_words(
     "code", "backup", "phrase", "words", "mnemonic", "semilla", "seed", "totp", "otp secret", "otp key", "2fa", "mfa",
-    "authenticator"
+    "authenticator", "bitlocker", "recovery key"
 )  # fmt: skip
+# A BitLocker recovery key: 48 digits in eight groups of six joined by dashes, a shape nothing else has, where the
+# text names BitLocker or a recovery key ("the BitLocker recovery key for laptop LT-0912 is 418253-602193-...":
+# reviewer CY). Microsoft's own keys have each group a multiple of eleven; written down by hand they need not be.
+_BITLOCKER_WORDS = ("bitlocker", "recovery key")
+_BITLOCKER_DIGITS = 48
+_BITLOCKER_KEY = lazy_compile(r"(?<![0-9\-])[0-9]{6}(?:-[0-9]{6}){7}(?![0-9]|-[0-9])")
 _OTP_WORDS = ("totp", "otp", "2fa", "mfa", "authenticator")
 
 # An authenticator's shared secret (RFC 6238's TOTP seed, base32, often shown in groups of four): "TOTP seed:
@@ -238,6 +244,8 @@ def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
         yield "GENERIC_SECRET", start, end
     if any(word in scan.words for word in _OTP_WORDS) or "otp" in lower:
         yield from _otp_secrets(scan.text, lower)
+    if any(word in scan.words for word in _BITLOCKER_WORDS) and scan.most_digits >= _BITLOCKER_DIGITS:
+        yield from (("GENERIC_SECRET", *match.span()) for match in _BITLOCKER_KEY.finditer(scan.text))
     for label in _around(scan, _CODE_WORDS_AT, _CODES_LABEL):
         tail = _LABEL_TAIL.match(lower, label.end())
         if tail is None:

@@ -610,6 +610,12 @@ _STOP_VALUES = frozenset(
         "changeit",
         "changeme",
         "change_me",
+        "change-me",
+        # a template's value to replace ('password: "REPLACE_ME"': reviewer CY)
+        "replace_me",
+        "replaceme",
+        "replace-me",
+        "fixme",
         "your_password",
         "your_token",
         "xxx",

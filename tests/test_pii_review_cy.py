@@ -1,0 +1,36 @@
+"""Reviewer CY's blind round (a software company's coding and operations agents: postmortems, on-call handoffs,
+terminal sessions, CI logs, Terraform, Kubernetes and compose files, .env files, SQL dumps, support escalations, DSAR
+requests, vendor e-mails, tickets, chat threads, code review; 19 languages): each form found missed that this stop
+reads, as a general case, with the near forms that must stay as they were."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import found_values
+
+KEY = "418253-602193-557711-090244-315586-720019-114455-688209"
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a US number in brackets after a reference's word, a phone's word in brackets right after it
+        ("On-call handoff: backup is (303) 303-0344 (cell).", ["(303) 303-0344"]),
+        ("backup job 4155552671 (daily)", []),
+        # a template's value to replace is no password; a password that holds those words is one
+        ('stringData:\n  api-key: "{{ .Values.apiKey }}"\n  password: "REPLACE_ME"', []),
+        ('password: "Replace_Me2024!"', ["Replace_Me2024!"]),
+        # Dutch's PIN code before "is", what it is of between; not a year, India's postcode or an amount
+        ("Pincode van de bedrijfstelefoon is 8362.", ["8362"]),
+        ("Pincode is 8362.", ["8362"]),
+        ("De pincode is 2024.", []),
+        ("pincode is 560001", []),
+        ("Pincode van de kluis is 12345 euro", []),
+        # a BitLocker recovery key where the text names BitLocker or a recovery key
+        (f"Handoff: the BitLocker recovery key for laptop LT-0912 is {KEY}.", [KEY]),
+        (f"batch {KEY}", []),
+    ],
+)
+def test_reviewer_cy_forms(text: str, values: list[str]) -> None:
+    assert found_values(text) == values
