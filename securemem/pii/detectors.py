@@ -920,12 +920,16 @@ def _settled(
     candidates = _builtin_hits(scan, wanted)
     candidates += _spaced_out_hits(scan, wanted)
     candidates += _reversed_hits(scan, wanted)
-    if "*" in scan.text or "_" in scan.text or scan.canonical.find(b"0-0-0-0-0-0-0") != -1:
+    # (a run holds seven digits at least: most prose has fewer, and stops at a count kept from the built-in steps)
+    if scan.digit_count >= _SEPARATED_LEAST and (
+        "*" in scan.text or "_" in scan.text or scan.canonical.find(b"0-0-0-0-0-0-0") != -1
+    ):
         candidates += _separated_digit_hits(scan, wanted)
     candidates += _comma_grouped_hits(scan, wanted)
     if "\n" in scan.text:
         candidates += _wrapped_hits(scan, wanted)
-    if '"' in scan.text or "'" in scan.text or "\\" in scan.text or "**" in scan.text:
+    # (a memchr for "*" before a search for "**": a two-character search costs a note 1 us, where "*" is absent)
+    if '"' in scan.text or "'" in scan.text or "\\" in scan.text or ("*" in scan.text and "**" in scan.text):
         candidates += _literal_hits(scan, wanted)
     if not _PARTS_GATE.isdisjoint(scan.words) and (
         ":" in scan.text or "=" in scan.text or '"' in scan.text or "'" in scan.text
@@ -938,7 +942,7 @@ def _settled(
         or "<" in scan.text
         or "*" in scan.text
         or "_" in scan.text
-        or "~~" in scan.text
+        or ("~" in scan.text and "~~" in scan.text)  # a memchr first, as for "**" above
         or ("`" in scan.text and _CODE_SPANS_MEET(scan.text))  # a memchr first: the pattern starts at any letter
     ):
         candidates += _markup_hits(scan, wanted, candidates, view.spaced)
@@ -950,7 +954,7 @@ def _settled(
         if wanted.intersection(detector.types):
             candidates.extend(hit for hit in _plugin_hits(detector, scan.text) if hit[0] in wanted)
     settled = _settle(candidates) if len(candidates) > 1 else candidates
-    if view.identity and ("**" in scan.text or "__" in scan.text):
+    if view.identity and (("*" in scan.text and "**" in scan.text) or ("_" in scan.text and "__" in scan.text)):
         settled = _with_openers(scan.text, settled)  # a view that is not the text: see _disjoint
     return view, settled
 
@@ -1533,6 +1537,11 @@ _SPACED_RUN = lazy_compile(
     rb"(?: {1,2}[xpd]d?(?![xd])|(?<=[xd] [xd] [xd] [xd]) {3}(?=[xd] [xd] [xd] [xd](?! [xd](?![xd])))[xpd]d?(?![xd]))++"
 )
 _SPACED_MIN = 6  # one-character words in a run
+# What each hint needs in the text itself: two one-character words, each between spaces (the hint's blanks are
+# spaces of the text: _SPACED_TABLE makes nothing else " "), one to three spaces apart (" x x ", " x  x ", " x   x ").
+# One pass of a pattern led by a space costs a note a third of the four searches of the token copy (whose two bytes,
+# "x" and " ", make a substring search step one byte at a time), and prose rarely has such words side by side.
+_SPACED_GATE = lazy_compile(rb" [^ ] {1,3}[^ ] ")
 _PUNCTUATION = b"pd"  # what _SPACED_TABLE makes of brackets, quotes, a full stop and the punctuation ending a clause
 _SPACED_CONTEXT = 40  # characters before the run read with it ("call", "password:")
 _SPACED_VALUE_AHEAD = 256  # characters of the last run's line read after it (the value a spelt keyword names)
@@ -1643,7 +1652,7 @@ _CLAUSE_MARKS = frozenset("-\u2013\u2014.,")
 
 
 def _spaced_out_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
-    if len(scan.text) < 2 * _SPACED_MIN - 1:
+    if len(scan.text) < 2 * _SPACED_MIN - 1 or _SPACED_GATE.search(scan.encoded) is None:
         return []
     # The scan's token copy has "x x x x x" wherever this one has (and a few more, "a,b,c,d,e"): most
     # text stops at those searches, with no copy of its own.
@@ -1724,6 +1733,7 @@ _AFTER_SPELT_KEYWORD = lazy_compile(r"[ \t]*(?::|=|->|=>|\u2192)")
 _SEPARATED_DIGITS = lazy_compile(
     r"(?<![\w*.\-])[0-9](?:[ \t]?([*_.\-])[ \t]?[0-9])(?:[ \t]?\1[ \t]?[0-9]){5,18}(?![\w*]|[.\-][0-9])"
 )
+_SEPARATED_LEAST = 7  # ASCII digits a run holds at least (one, one after the first mark, five more)
 
 
 # ... where a word right before names a phone or a card itself: "number", "no", "contact" or "text" name
@@ -1801,6 +1811,11 @@ _COMMA_GROUPED = lazy_compile(
     r"(?![\w]|[.,;、،][ \t]?[0-9])"
 )
 _COMMAS = frozenset(",;、،")
+_COMMA_DIGITS = 9  # digits a run holds at least (and 19 at most)
+# A run's first two commas with the group between, in the scan's canonical copy (a digit "0", a blank "-"; a comma,
+# any of them, "x", as every character that is no digit nor separator): one pass led by "0x", where the run's own
+# pattern, led by a digit, is tried at every digit of the text (9 us for a KB of prose with dates and amounts).
+_COMMA_GROUPED_GATE = lazy_compile(rb"0x-{0,2}0(?:-?0){0,4}x")
 _THOUSANDS_GROUP = 3
 _LEADING_ZEROS = 2
 _COMMA_GROUPED_TYPES = frozenset({"CREDIT_CARD", "US_SSN", "PHONE"})
@@ -1856,7 +1871,12 @@ def _comma_grouped_hits(scan: Scan, wanted: frozenset[str]) -> list[Hit]:
     """Cards, SSNs and phones in comma-set groups, read with the commas taken out, only where the words before
     name one (a list of counts, "212, 555, 1234", is none)."""
     kinds = wanted & _COMMA_GROUPED_TYPES
-    if not kinds or not any(comma in scan.text for comma in _COMMAS):
+    if (
+        not kinds
+        or scan.digit_count < _COMMA_DIGITS
+        or not any(comma in scan.text for comma in _COMMAS)
+        or _COMMA_GROUPED_GATE.search(scan.canonical) is None
+    ):
         return []
     text, lower = scan.text, scan.lower
     hits: list[Hit] = []
@@ -2006,7 +2026,9 @@ def _wrap_breaks(scan: Scan) -> list[int]:
     """The line breaks _wrap_join may join, in text order (every one it joins, and some more)."""
     last = len(scan.text) - 1
     reversed_copy = scan.encoded.translate(_WRAP_TABLE)[::-1]
-    pattern = _WRAP_BREAK_REVERSED if reversed_copy.find(_WRAP_IBAN_HEAD) != -1 else _WRAP_BREAK_REVERSED_NO_IBAN
+    # (an IBAN's head holds two digits: text with fewer skips the search, a byte at a time in this copy's few bytes)
+    iban = scan.digit_count >= 2 and reversed_copy.find(_WRAP_IBAN_HEAD) != -1
+    pattern = _WRAP_BREAK_REVERSED if iban else _WRAP_BREAK_REVERSED_NO_IBAN
     breaks = [last - found.start() for found in pattern.finditer(reversed_copy)]
     breaks.reverse()
     return breaks
