@@ -30,7 +30,35 @@ KEY = "418253-602193-557711-090244-315586-720019-114455-688209"
         # a BitLocker recovery key where the text names BitLocker or a recovery key
         (f"Handoff: the BitLocker recovery key for laptop LT-0912 is {KEY}.", [KEY]),
         (f"batch {KEY}", []),
+        (f"Recovery key: {KEY}", [KEY]),
     ],
 )
 def test_reviewer_cy_forms(text: str, values: list[str]) -> None:
     assert found_values(text) == values
+
+
+# What an attacker of these readers found altered as first written, each left as it was since: references shaped as
+# phones before a phone's word in brackets, counts, amounts and India's postcodes after "pincode ... is", example keys
+# and 48 digits in a text that names a recovery key elsewhere.
+ATTACKED = [
+    "Ticket 303-303-0344 (phone) was escalated to tier 2; ticket 303-303-0345 (email) was closed.",
+    "Order 212-555-0199 (fax) received at 09:14, order 212-555-0200 (web) at 09:20.",
+    "Backup 303-303-0344 (mobile) completed, 2.1 GB.",
+    "SKU 671-283-9465 (mobile) is out of stock",
+    "Bestellung 0151 2345 6789 (Handy) wurde storniert.",
+    "Het aantal resets van de pincode is 1200.",
+    "Het maximumbedrag zonder pincode is 2500.",
+    "The pincode is 56001",
+    "Delivery pincode is 11001.",
+    "Standaard pincode is 0000",
+    "Het ticketnummer voor de pincode is 48213.",
+    "Example BitLocker recovery key (from the docs): " + "-".join(["123456"] * 8),
+    "Recovery key: " + "-".join(f"{group:06d}" for group in range(1, 9)),
+    f"Lotto draw results: {KEY}. Recovery key for the draw machine not needed.",
+    f"The recovery key is stored in Intune. Tracking: {KEY}",
+]
+
+
+@pytest.mark.parametrize("text", ATTACKED)
+def test_what_an_attacker_of_these_readers_found_stays_as_it_was(text: str) -> None:
+    assert found_values(text) == []

@@ -948,7 +948,20 @@ _INDIAN_PIN_WORDS = viewed_words("पिन", "পিন")
 # N", "Code confidentiel : voir l'article 1234": an attacker's round)
 def _french_pins(lower: str, words: dict[str, list[int]]) -> Iterator[Hit]:
     if "confidentiel" in lower or "nip" in words or "pincode" in lower:
-        yield from (("PASSWORD", *match.span("value")) for match in _FRENCH_PIN.finditer(lower))
+        for match in _FRENCH_PIN.finditer(lower):
+            # Dutch's "Pincode ... is" opens its clause (at most an article or an owner's word before it), and gives
+            # no example's digits: "Het aantal resets van de pincode is 1200", "Het maximumbedrag zonder pincode is
+            # 2500", "The pincode is 56001", "Standaard pincode is 0000" name none (an attacker's round)
+            if match["nl"] is not None and (
+                _DUTCH_CLAUSE_START.search(lower, max(0, match.start() - _CLAUSE_BACK), match.start()) is None
+                or year_or_example(match["value"])
+            ):
+                continue
+            yield "PASSWORD", *match.span("value")
+
+
+_DUTCH_CLAUSE_START = lazy_compile(r"(?:^|[.!?;:\n(]|,)[ \t]*(?:(?:de|het|mijn|uw|je|jouw|onze|nieuwe)[ \t]+){0,2}\Z")
+_CLAUSE_BACK = 32
 
 
 _FRENCH_PIN = lazy_compile(
@@ -956,7 +969,7 @@ _FRENCH_PIN = lazy_compile(
     r"(?<!\w)(?:code confidentiel(?: provisoire| temporaire)?|nip (?:du compte|de (?:la |votre )?carte)"
     r"|pincode(?=[ \t]*:[ \t]*[0-9]{4,5}(?![0-9]))"
     # (and Dutch's "Pincode ... is", what the PIN is of between: "Pincode van de bedrijfstelefoon is 8362": reviewer CY)
-    r"|pincode(?:[ \t]+(?:van|voor)[ \t]+(?:de|het|mijn|uw|je|jouw)[ \t]+[^\W\d_]{2,30})?[ \t]+is"
+    r"|(?P<nl>pincode)(?:[ \t]+(?:van|voor)[ \t]+(?:de|het|mijn|uw|je|jouw)[ \t]+[^\W\d_]{2,30})?[ \t]+is"
     r"(?=[ \t]+[0-9]{4,5}(?![0-9])))(?:[ \t]*:[ \t]*|(?<=is)[ \t]+)"
     r"(?P<value>(?!(?:19|20)[0-9]{2}(?![0-9]))[0-9]{4,6})(?![0-9\w])(?![ \t]*[^\W\d_])"
 )

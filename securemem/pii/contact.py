@@ -2235,8 +2235,16 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
         and not _CALLING_WORDS.intersection(words)
         and not _FRENCH_PAIRS.fullmatch(candidate)
         and not _phone_all_the_same(scan, candidate, start, words)
-        # a phone's word in brackets right after it ("backup is (303) 303-0344 (cell)": reviewer CY)
-        and not (_BRACKET_AFTER.match(text, end) is not None and _named_after(text, end))
+        # whose number it is, a copula and a phone's word in brackets right after it ("backup is (303) 303-0344
+        # (cell)": reviewer CY; not "Ticket 303-303-0344 (phone)" nor "Backup 303-303-0344 (mobile) completed": an
+        # attacker's round)
+        and not (
+            len(words) >= 2
+            and words[-2] in _WHOSE_NO
+            and words[-1] == "is"
+            and _BRACKET_AFTER.match(text, end) is not None
+            and _named_after(text, end)
+        )
     ):
         return 0
     if _not_dialled(text, start, candidate) or _referenced_by_label(scan, start, candidate):

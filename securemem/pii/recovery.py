@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 
 from securemem.pii import bip39, seeds
 from securemem.pii.normalize import as_viewed
@@ -118,6 +119,27 @@ _RECOVERY_WORDS = index_words(
 # reviewer CY). Microsoft's own keys have each group a multiple of eleven; written down by hand they need not be.
 _BITLOCKER_WORDS = ("bitlocker", "recovery key")
 _BITLOCKER_DIGITS = 48
+# ... named on its line before it, within _BITLOCKER_BACK characters (a draw's, a barcode's or a trace's 48 digits in a
+# text that names a recovery key elsewhere are none: an attacker's round)
+_BITLOCKER_NAMED = lazy_compile(r"bitlocker|recovery[ \-]?key")
+_BITLOCKER_BACK = 96
+
+
+def _bitlocker_keys(text: str, lower: str) -> Iterator[Hit]:
+    for match in _BITLOCKER_KEY.finditer(text):
+        start = match.start()
+        # (in its sentence: "The recovery key is stored in Intune. Tracking: <48 digits>" names none)
+        stop = lower.rfind(". ", 0, start)
+        low = max(lower.rfind("\n", 0, start) + 1, stop + 2 if stop != -1 else 0, start - _BITLOCKER_BACK)
+        if _BITLOCKER_NAMED.search(lower, low, start) is None:
+            continue
+        groups = match.group().split("-")
+        # an example's: one group eight times, or groups counting up by one ("123456-123456-...", "000001-000002-...")
+        if len(set(groups)) == 1 or all(int(b) - int(a) == 1 for a, b in pairwise(groups)):
+            continue
+        yield "GENERIC_SECRET", *match.span()
+
+
 _BITLOCKER_KEY = lazy_compile(r"(?<![0-9\-])[0-9]{6}(?:-[0-9]{6}){7}(?![0-9]|-[0-9])")
 _OTP_WORDS = ("totp", "otp", "2fa", "mfa", "authenticator")
 
@@ -245,7 +267,7 @@ def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
     if any(word in scan.words for word in _OTP_WORDS) or "otp" in lower:
         yield from _otp_secrets(scan.text, lower)
     if any(word in scan.words for word in _BITLOCKER_WORDS) and scan.most_digits >= _BITLOCKER_DIGITS:
-        yield from (("GENERIC_SECRET", *match.span()) for match in _BITLOCKER_KEY.finditer(scan.text))
+        yield from _bitlocker_keys(scan.text, lower)
     for label in _around(scan, _CODE_WORDS_AT, _CODES_LABEL):
         tail = _LABEL_TAIL.match(lower, label.end())
         if tail is None:
