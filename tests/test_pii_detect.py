@@ -879,7 +879,7 @@ HOSTILE.update(
         "numbered-words-table": "wallet\n" + "| 1 | able |\n\n- 1. able / 1st able Word 1: 'able' " * (FIFTH // 52),
         "system-pass-cells": "host,ldap_pass,redis_pwd\n" + "a,Xk9vT2qLm8,CamMainV3\n" * (FIFTH // 24),
         # Stop 67's: PIN labels refused and read again after their comma, keypad codes with "*", letters or an HTML
-        # number, colon-ended asides after a password's word
+        # number, a password's word before a long aside and a colon (the password phrase's reader)
         "pins-read-again": "पिन कोड नहीं, ATM पिन: 8402 " * (FIFTH // 27),
         "keypad-stars": "door code 2580*7*" * (FIFTH // 17),
         "keypad-letters": "digicode b1357a " * (FIFTH // 16),

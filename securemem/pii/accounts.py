@@ -584,7 +584,7 @@ def _pins(text: str, lower: str) -> Iterator[tuple[int, int]]:
             again is not None
             and again.end() <= match.end()
             and len(again["value"]) != _POSTCODE_DIGITS
-            and _PIN_CLAUSE_END.match(lower, again.end()) is not None
+            and _LONG_PIN_END.match(lower, again.end()) is not None
             and _kept_pin(text, lower, again)
         ):
             yield again.span("value")
@@ -592,9 +592,6 @@ def _pins(text: str, lower: str) -> Iterator[tuple[int, int]]:
 
 _POSTCODE_DIGITS = 6  # India's postcodes ("PIN code")
 _PIN_LOOK = 64  # characters after a refused match that its reading again may look at
-# Where a PIN read again ends its clause: the text's or the line's end, a stop (Devanagari's "।" too), a bracket that
-# opens an aside, a dash before a remark; not a word ("1200 পাতা", pages).
-_PIN_CLAUSE_END = lazy_compile(r"[ \t]*(?:\r?$|[.,;!?()\]\"'।]|-(?=[ \t]))", re.M)
 
 
 # A remote login's word, at most two words and a colon, then "user:password" alone ("ssh box: liveops:M@pl300*
@@ -907,10 +904,11 @@ def _long_pin(lower: str, match: re.Match[str]) -> bool:
     return YEAR.fullmatch(match["value"]) is None and _LONG_PIN_END.match(lower, match.end()) is not None
 
 
-# Where a PIN's value after a longer clause ends: the text's or the line's end, a stop, or a dash before a
-# remark ("... lautet 582913 — nicht weitergeben", which the view writes with "-"); not a word ("ist 2019
-# erneuert worden", "2300 cartes"). Not _BOX_CODE_END: its words after the code ("and", "to") go on here.
-_LONG_PIN_END = lazy_compile(r"[ \t]*(?:\r?$|[.,;!?)\]\"']|-(?=[ \t]))", re.M)
+# Where a PIN's value after a longer clause (or a PIN read again, see _pins) ends: the text's or the line's end, a stop
+# (Devanagari's "।" too), a bracket that opens an aside, or a dash before a remark ("... lautet 582913 — nicht
+# weitergeben", which the view writes with "-"); not a word ("ist 2019 erneuert worden", "2300 cartes"). Not
+# _BOX_CODE_END: its words after the code ("and", "to") go on here.
+_LONG_PIN_END = lazy_compile(r"[ \t]*(?:\r?$|[.,;!?()\]\"'।]|-(?=[ \t]))", re.M)
 
 
 def _not_a_pin(lower: str, match: re.Match[str]) -> bool:

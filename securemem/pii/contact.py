@@ -2242,8 +2242,8 @@ def _phone_end_at(scan: Scan, start: int, end: int, words: list[str] | None = No
             len(words) >= 2
             and words[-2] in _WHOSE_NO
             and words[-1] == "is"
-            and _BRACKET_AFTER.match(text, end) is not None
-            and _named_after(text, end)
+            and (bracket := _BRACKET_AFTER.match(text, end)) is not None
+            and bracket["word"].lower() in _BRACKET_PHONE_WORDS
         )
     ):
         return 0

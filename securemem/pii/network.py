@@ -138,7 +138,7 @@ def _is_ipv4(scan: Scan, match: re.Match[str]) -> bool:
         return False  # "version 10.0.0.1", "Chrome/122.0.0.0"
     if _path_component(scan.text, match.start(), match.end()) and not _address_shaped(octets):
         return False  # "C:\Program Files\Acme\9.3.69.3\bin": a release's folder ("/geo/81.2.69.160/" stays)
-    if all(len(octet) == 1 for octet in octets) and _RELEASE_LINE.search(_line_before(scan, match.start())):
+    if all(len(octet) == 1 for octet in octets) and _RELEASE_LINE.search(scan.line_before(match.start(), _LINE_BACK)):
         return False  # "firmware to version 10.0.0.1; rollback image is 9.8.3.2": releases, one digit each
     if _release_or_clause(scan, match, octets):
         return False  # "Upgraded switch firmware from 4.1.12.7 to 4.1.13.0": a release's path
@@ -181,7 +181,7 @@ def _object_identifier(scan: Scan, match: re.Match[str], octets: list[str]) -> b
     # The internet's arc alone (1.3.6.1, under which every SNMP object sits) and on the same line as the
     # word: "SNMP agent at 1.3.45.67", "snmp-server host 1.3.45.67", an address a line after "MIB" keep
     # theirs (a fresh attacker's round; the line alone also keeps a long text of OIDs linear).
-    return octets == ["1", "3", "6", "1"] and _SNMP_LINE.search(_line_before(scan, match.start())) is not None
+    return octets == ["1", "3", "6", "1"] and _SNMP_LINE.search(scan.line_before(match.start(), _LINE_BACK)) is not None
 
 
 # A network in CIDR notation ("10.0.0.0/8"): an address whose host bits are all zero, with its prefix
@@ -343,7 +343,7 @@ def _release_path(scan: Scan, match: re.Match[str]) -> bool:
     to 6.1.0.2"). "Upgraded firmware from 4.1.12.7 to 10.0.0.5" names the host it went to, "from 10.0.0.5
     to 10.0.0.6" may be two hosts (a fresh attacker's round): they stay addresses."""
     first = match.group().split(".", 1)[0]
-    path = _RELEASE_PATH.search(_line_before(scan, match.start())) if len(first) == 1 else None
+    path = _RELEASE_PATH.search(scan.line_before(match.start(), _LINE_BACK)) if len(first) == 1 else None
     if path is None:
         return False
     other = path["old"]
@@ -374,9 +374,7 @@ _NUMBERED_LIST = lazy_compile(
 )
 
 
-def _line_before(scan: Scan, start: int) -> str:
-    line = scan.text.rfind("\n", max(0, start - 160), start) + 1
-    return scan.text[max(line, start - 160) : start].lower()
+_LINE_BACK = 160  # characters of a number's line read back for the words that name it
 
 
 def _path_component(text: str, start: int, end: int) -> bool:

@@ -685,7 +685,8 @@ def _escapes(original: str, marks: dict[int, bool]) -> dict[int, tuple[str, int]
         elif match["html_hex"] is not None or match["html_dec"] is not None:
             code = int(match["html_hex"], 16) if match["html_hex"] is not None else int(match["html_dec"])
             if _WINDOWS_1252[0] <= code <= _WINDOWS_1252[1]:
-                char = fold(bytes([code]).decode("cp1252", errors="ignore") or "\x00")
+                windows = bytes([code]).decode("cp1252", errors="ignore")  # five numbers name nothing there: dropped
+                char = fold(windows) if windows else ""
             elif not _HTML_FIRST < code <= sys.maxunicode or _SURROGATES[0] <= code <= _SURROGATES[1]:
                 continue  # a control character's number (ASCII's are read above), a surrogate or none at all
             else:

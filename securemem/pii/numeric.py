@@ -747,14 +747,8 @@ def _named_no_card(scan: Scan, start: int) -> bool:
     return not (
         "account" in not_card.group()
         and "bank" not in before
-        and _CARD_BRAND.search(_line_before(scan, start)) is not None
+        and _CARD_BRAND.search(scan.line_before(start, _CARD_LINE)) is not None
     )
-
-
-def _line_before(scan: Scan, start: int) -> str:
-    """The lower-cased text of ``start``'s line before it, at most _CARD_LINE characters."""
-    low = max(0, start - _CARD_LINE)
-    return scan.lower[scan.text.rfind("\n", low, start) + 1 or low : start]
 
 
 _DEVICE_WORDS = lazy_compile(r"\b(?:imei|meid)\b[^0-9a-z]{0,6}(?:(?:no|nr|number|is)\b[^0-9a-z]{0,4})?$")

@@ -119,9 +119,9 @@ _RECOVERY_WORDS = index_words(
 # reviewer CY). Microsoft's own keys have each group a multiple of eleven; written down by hand they need not be.
 _BITLOCKER_WORDS = ("bitlocker", "recovery key")
 _BITLOCKER_DIGITS = 48
-# ... named on its line before it, within _BITLOCKER_BACK characters (a draw's, a barcode's or a trace's 48 digits in a
-# text that names a recovery key elsewhere are none: an attacker's round)
-_BITLOCKER_NAMED = lazy_compile(r"bitlocker|recovery[ \-]?key")
+# ... named before it in its sentence, on its line, within _BITLOCKER_BACK characters (a draw's, a barcode's or a
+# trace's 48 digits in a text that names a recovery key elsewhere are none: an attacker's round)
+_BITLOCKER_NAMED = lazy_compile("|".join(_BITLOCKER_WORDS))
 _BITLOCKER_BACK = 96
 
 

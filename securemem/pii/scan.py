@@ -384,6 +384,11 @@ class Scan:
         """The ``width`` characters before ``start``, lower-cased, for context words."""
         return self.text[max(0, start - width) : start].lower()
 
+    def line_before(self, start: int, width: int) -> str:
+        """What ``before`` gives, cut at the line's start: the words before ``start`` on its own line."""
+        line = self.text.rfind("\n", max(0, start - width), start) + 1
+        return self.text[max(line, start - width) : start].lower()
+
 
 def accepted(
     pattern: re.Pattern[str],
