@@ -621,9 +621,10 @@ FOUND = {
     # and Latin-1 or "=3D" mail; "kontoen", "kontot"; Basque's "sakelakoa", "telefonoz"). Left: the radio alphabet
     # with "X-ray" or ICAO's "niner", letters said "A as in Alfa", keypairs in hex or with comments, undotted
     # Norwegian accounts, a soft line break in quoted-printable mail not named so, a card's word two lines above.
-    "csa": (126, 62),  # reviewer CS's readers' shapes in other forms: 43 by the tree before, 72 by the readers as
+    "csa": (126, 67),  # reviewer CS's readers' shapes in other forms: 43 by the tree before, 72 by the readers as
     # first written, 58 since the narrowing, 62 once "the number" dictated and a dash said between commas were read
-    # where the words around them allow (stop 63). Left: other words before digits set apart by dots or dashes, other
+    # where the words around them allow (stop 63), 67 with "unseal" and "recovery" as a key's qualifiers (stop 68).
+    # Left: other words before digits set apart by dots or dashes, other
     # calling verbs, Greek's colloquial digit words, "다시" unspaced, ordinals as "no. 2" or "[2]", code spans with two
     # blanks or commas between, a split Slack token, domains not listed in assignments whose key names no mail.
     "cta": (147, 62),  # stop 63's readers' shapes in other forms: 21 by the tree before, 88 by the readers as first
@@ -667,8 +668,9 @@ FOUND = {
     "cvc": (53, 9),  # the two readers' shapes in other forms: 4 by the tree before, 14 by the readers as first
     # written, 9 since (the dotted password dropped). Left: other parents' words and layouts, names in capitals or of
     # three parts.
-    "cra": (155, 90),  # reviewer CR's readers' shapes in other forms: 65 by the tree before, 92 by the readers as
-    # first written, 90 since (the narrowing took two). Left: other calling verbs ("Ara beni", "Τηλεφωνήστε μου"),
+    "cra": (155, 103),  # reviewer CR's readers' shapes in other forms: 65 by the tree before, 92 by the readers as
+    # first written, 90 since (the narrowing took two), 97 by stop 67's end, 103 with "unseal" as a key's qualifier.
+    # Left: other calling verbs ("Ara beni", "Τηλεφωνήστε μου"),
     # other separators ("•", "~", "_"), Korean's "영" and "다시", names in square brackets, key ordinals as "(1/5)" or
     # "no. 2", HL7 after "- " or a timestamp, the radio alphabet hyphenated or "M as in Mike", "Seed backup".
 }  # fmt: skip

@@ -10,6 +10,8 @@ import pytest
 from tests.helpers import found_values
 
 KEY = "418253-602193-557711-090244-315586-720019-114455-688209"
+HEX40 = "9245f0a443b04d6aff141eed10cef24c99faf915"
+UNSEAL = "tNIapYpVDIaI7MTqAIrwJcAjKvy0DhUpG5ZslKn3KOs="
 
 
 @pytest.mark.parametrize(
@@ -31,6 +33,33 @@ KEY = "418253-602193-557711-090244-315586-720019-114455-688209"
         (f"Handoff: the BitLocker recovery key for laptop LT-0912 is {KEY}.", [KEY]),
         (f"batch {KEY}", []),
         (f"Recovery key: {KEY}", [KEY]),
+        # a German compound that ends in "Geheimnis" names a secret; "geheim" inside a word does not
+        ("Webhook-Signaturgeheimnis für GitHub-Events: 9245f0a443b04d6aff141eed10cef24c99faf915", [HEX40]),
+        ("Clientgeheimnisse (Prod): 9245f0a443b04d6aff141eed10cef24c99faf915", [HEX40]),
+        ("Ungeheimnisvoll: 9245f0a443b04d6aff141eed10cef24c99faf915", []),
+        # Vietnamese's "API key"; a vault's unseal key, a backup's recovery key, the value further on in the clause
+        ("Sự cố: khóa API Datadog 02049fb045decf71ad9a825ada20f7c7 bị lộ", ["02049fb045decf71ad9a825ada20f7c7"]),
+        ("Vault unseal key 1 of 5 written in the handoff doc: " + UNSEAL, [UNSEAL]),
+        ("The backup's decryption key is in the safe: " + UNSEAL, [UNSEAL]),
+        ("Vault unseal keys: 5 shares, threshold 3, see runbook RB-2291", []),
+        ("Unseal key share #2: encrypted to PGP key 0x9A3F7C21B4D8E6F0 (public fingerprint)", []),
+        # digits alone after a label's colon and a clause that says what they open, ending their clause
+        ("password for the server: 839214", ["839214"]),
+        ("Passwort für den Server: 839214, bitte ändern", ["839214"]),
+        ("mot de passe du serveur : 839214", ["839214"]),
+        ("رمز عبور سرور: ۸۳۹۲۱۴", ["۸۳۹۲۱۴"]),
+        ("password for ticket: 4829133", []),
+        ("Password resets for the quarter: 128400", []),
+        ("password for the week: 20240611", []),
+        ("password for the server: 8080", []),
+        ("パスワード 件数: 128400", []),
+        # a list of codes after a label that says whose they are, its sentence ended after the last one
+        (
+            "MFA recovery codes for the root account: 7hq2-9kdw, m3zc-x81p, b5ta-0rne. Stored here.",
+            ["7hq2-9kdw", "m3zc-x81p", "b5ta-0rne"],
+        ),
+        ("Backup codes for the helpdesk hours: 0900-1700, 1300-1800. Call us.", []),
+        ("رمز عبور تعداد: 128400", []),
     ],
 )
 def test_reviewer_cy_forms(text: str, values: list[str]) -> None:

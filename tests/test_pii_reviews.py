@@ -1032,12 +1032,12 @@ def altered(name: str) -> list[str]:
         # terminal sessions, CI logs, infrastructure files, .env files, SQL dumps, support escalations, DSAR requests,
         # vendor e-mails, tickets, chat threads, code review; 19 languages; 333 lines): 250 of 262 as it came (95.4%),
         # 6 ordinary lines altered; 253 since: a US number in brackets after "backup is" with "(cell)" after it, Dutch's
-        # "Pincode ... is", a BitLocker recovery key. Left: the third of three recovery codes after its list's label, a
-        # French alarm's "nouveau code", a Datadog key after Vietnamese's "API key", a Vault unseal key after "1 of 5"
-        # and more words, a German webhook's signing secret after a compound word, a Persian password after a
-        # qualifier, a card split over two log lines, a password in a shell's $'...' with \x escapes, a backup code in
-        # Arabic-Indic digits after a dash.
-        ("cy", "claim", None, 0.965),
+        # "Pincode ... is", a BitLocker recovery key; 258 since stop 68: the third of three recovery codes after a label
+        # that says whose they are, a Datadog key after Vietnamese's "API key", a Vault unseal key after "1 of 5" and
+        # more words, a German webhook's secret in a compound ending in "Geheimnis", a Persian password of digits after
+        # a qualifier. Left: a French alarm's "nouveau code", a card split over two log lines, a password in a shell's
+        # $'...' with \x escapes, a backup code in Arabic-Indic digits after a dash.
+        ("cy", "claim", None, 0.984),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

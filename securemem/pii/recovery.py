@@ -273,8 +273,10 @@ def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
         if tail is None:
             continue
         first = _CODE_GAP.match(scan.text, tail.end())  # the list may start on the next line
-        plain = _PLAIN_TAIL.issuperset(_TAIL_WORDS.findall(lower, label.end(), tail.end()))
-        yield from _codes(scan.text, first.end() if first is not None else tail.end(), plain=plain)
+        told = _TAIL_WORDS.findall(lower, label.end(), tail.end())
+        plain = _PLAIN_TAIL.issuperset(told)
+        whose = not plain and told[0] in _WHOSE_CODES
+        yield from _codes(scan.text, first.end() if first is not None else tail.end(), plain=plain, whose=whose)
 
 
 # The words a label of codes may have before its colon and still name them ("MFA backup codes left: ..."); any
@@ -284,6 +286,8 @@ _TAIL_WORDS = lazy_compile(r"[^\W\d_]+")
 _PLAIN_TAIL = frozenset(
     {"left", "remaining", "unused", "new", "below", "here", "are", "is", "the", "list", "still", "my"}
 )
+# A clause that says whose the codes are ("MFA recovery codes for the break-glass root account: ...": reviewer CY).
+_WHOSE_CODES = frozenset({"for", "of", "für", "pour", "para", "per", "voor", "do", "da", "dla"})
 
 
 def _otp_secrets(text: str, lower: str) -> Iterator[Hit]:
@@ -300,9 +304,9 @@ def _otp_secrets(text: str, lower: str) -> Iterator[Hit]:
             yield "GENERIC_SECRET", value.start(), value.end()
 
 
-def _codes(text: str, at: int, *, plain: bool = True) -> Iterator[Hit]:
+def _codes(text: str, at: int, *, plain: bool = True, whose: bool = False) -> Iterator[Hit]:
     """The codes of a list starting at ``at``: each code alone, as a reader would cross it out. ``plain``: the
-    label named the codes and nothing else before its colon."""
+    label named the codes and nothing else before its colon; ``whose``: it named them and whose they are."""
     found: list[Hit] = []
     stopped = False  # the list's sentence ended at a full stop after its last code
     while len(found) < _MAX_CODES:
@@ -331,7 +335,17 @@ def _codes(text: str, at: int, *, plain: bool = True) -> Iterator[Hit]:
     # and digits in two groups of four or more ("recovery code: 4HF8-92KD"). A list that ends its sentence
     # holds codes only so shaped, or two groups of four digits: names and numbers glued are a spec's, a
     # ticket's, a model's ("Backup codes spec: RFC4226 and RFC6238.": an attacker's round).
-    if stopped and not (plain and len(found) >= 2 and all(_stopped_code(text[start:end]) for _, start, end in found)):
+    if (
+        stopped
+        and not (
+            len(found) >= 2
+            and (
+                (plain and all(_stopped_code(text[start:end]) for _, start, end in found))
+                # whose: letters and digits drawn in each ("7hq2-9kdw"), not hours or numbers ("0900-1700")
+                or (whose and all(_lone_code(text[start:end]) for _, start, end in found))
+            )
+        )
+    ):
         # and two codes at least (one alone before a stop is a change's or a ticket's number): else the last is
         # read as the list's tail was before (a sentence's word and number), and the others stand as they are
         found = found[:-1]

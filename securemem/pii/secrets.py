@@ -20,7 +20,17 @@ from securemem.pii.answers import PASSWORD_SYMBOLS
 from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule, mixed_case_with_digit, not_words
 from securemem.pii.normalize import normalise_text, unaccented, viewed_words
 from securemem.pii.patterns import lazy_compile
-from securemem.pii.scan import WORD_AFTER, LineStarts, Scan, by_first_letter, index_words, other_script, year_or_example
+from securemem.pii.scan import (
+    WORD_AFTER,
+    LineStarts,
+    Scan,
+    a_date,
+    a_month,
+    by_first_letter,
+    index_words,
+    other_script,
+    year_or_example,
+)
 
 Hit = tuple[str, int, int]
 
@@ -2623,10 +2633,52 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
         if quoted and not (end < len(text) and text[end] == "`" and match["label"] != "pass"):
             # ("pass `organization_id`": the verb, and a name of code)
             return not _quoted_after_clause(match, secret)
-        return not _password_shaped(secret) and not (quoted and _PASSPHRASE_WORDS.fullmatch(secret))
+        return (
+            not _password_shaped(secret)
+            and not (quoted and _PASSPHRASE_WORDS.fullmatch(secret))
+            and not _digits_for_what(text, match, secret, quoted, end)
+        )
     # "first pass: tokenize": "pass" is a noun too, and a lone word after it is what the pass does
     lone_word = not quoted and bool(_LOWER_WORD.match(secret))
     return lone_word and (match["label"] == "pass" or _followed_by_words(text, end) or _attribute(text, match.start()))
+
+
+def _digits_for_what(text: str, match: re.Match[str], secret: str, quoted: bool, end: int) -> bool:
+    """Digits alone after a label's colon and a clause that says what they open ("password for the server:
+    839214", "Passwort für den Server: 839214", "mot de passe du serveur : 839214": reviewer CY's Persian
+    one), ending their clause: six to twelve, no date, the clause with no digit and not naming whose (a user's,
+    a ticket's: "password for ticket: 4829133" names the ticket)."""
+    words = (match["words"] or "").split()
+    return (
+        not quoted
+        and (match["op"] or "").strip() in (":", "：")
+        and 6 <= len(secret) <= 12
+        and secret.isdigit()
+        and secret.isascii()
+        and not a_date(secret)
+        and not a_month(secret)
+        and len(set(secret)) > 2
+        and bool(words)
+        # (or one word after a label of a script that puts what it is of after it: "رمز عبور سرور", the server's)
+        and (
+            _FOR_WHAT.match(match["words"] or "") is not None
+            or (len(words) == 1 and _OF_AFTER.match(match["label"]) is not None)
+        )
+        and not any(char.isdigit() or char in "#№" for char in match["words"] or "")
+        and words[-1].lower() not in _WHOSE_NUMBERED
+        and _ENDS_ITS_CLAUSE.match(text, end) is not None
+    )
+
+
+# A label in Arabic's, Persian's or Hebrew's script, whose "of" is the word after it.
+_OF_AFTER = lazy_compile("[\u0590-\u06ff]")
+# What a number after "password for the ...:" may be the number of, not its password.
+_WHOSE_NUMBERED = frozenset(
+    {"عدد", "تعداد", "شماره", "رقم", "מספר", "כמות", "user", "username", "account", "login", "member", "customer",
+     "client", "employee", "patient", "tenant", "id", "ticket", "issue", "case", "incident", "number", "no", "nr",
+     "count", "total", "week", "month", "year", "day", "quarter", "period", "report", "version", "length", "size",
+     "limit", "policy", "example", "users", "accounts", "resets", "attempts", "changes"}
+)  # fmt: skip
 
 
 def _quoted_after_clause(match: re.Match[str], secret: str) -> bool:
@@ -3042,7 +3094,7 @@ _OTHER_SECRET_WORDS = tuple(
     dict.fromkeys(
         normalise_text(word).lower()
         for word in (
-            "clé", "schlüssel", "nøkkel", "nøgle", "klíč", "kľúč", "ključ", "mã khóa", "khóa bí mật",
+            "clé", "schlüssel", "nøkkel", "nøgle", "klíč", "kľúč", "ključ", "mã khóa", "khóa bí mật", "khóa api",
             # a wallet's private key in Vietnamese and Chinese ("khóa riêng tư ví: 78f3e8...": reviewer CU)
             "khóa riêng tư", "khóa riêng", "khoa rieng tu", "私钥", "私鑰", "개인키", "개인 키", "özel anahtar",
             "токен", "ключ", "секрет", "тoken", "κλειδί", "μυστικό",
@@ -3913,7 +3965,9 @@ _PROSE_KEY = lazy_compile(rf"(?:{by_first_letter(_PROSE_KEY_WORDS)})\b")
 # (an app's and a consumer's secret, an integration's key: "<appsecret>ba3de6...", "consumer key v7HUGg...": reviewer
 # CW; not a message broker's "routing_key = b\"orders/EuropeWest1/Created\"", an attacker's round)
 _QUALIFIER = lazy_compile(
-    r"(?<![a-z0-9_])(?:hmac|signing|encryption|master|webhook|shared|client|app|consumer|integration)[ _\-]?$"
+    r"(?<![a-z0-9_])(?:hmac|signing|encryption|master|webhook|shared|client|app|consumer|integration"
+    # a vault's unseal key, a backup's decryption or wrapping key ("Vault unseal key ... : tNIa...=": reviewer CY)
+    r"|unseal|decryption|wrapping|recovery)[ _\-]?$"
 )
 # A run may start up to _NEAR characters after the word ("The token for the internal metrics endpoint
 # is fewsF...": reviewer AC); it needs _RUN_MIN of its characters there to be found.
@@ -4204,8 +4258,8 @@ def _prose_keywords(lower: str, others: list[str]) -> list[tuple[int, int]]:
     for word in others:
         at = lower.find(word)
         while at != -1:
-            if not at or lower[at - 1] not in _WORD_CHARS or not word.isascii():  # "APIトークン"
-                spans.append((at, at + len(word)))
+            if not at or lower[at - 1] not in _WORD_CHARS or not word.isascii() or _german_secret(lower, at, word):
+                spans.append((at, at + len(word)))  # "APIトークン", "Webhook-Signaturgeheimnis"
             at = lower.find(word, at + len(word))
     for word in ("key", "secret"):
         at = lower.find(word)
@@ -4253,6 +4307,15 @@ _GERMAN_TOKEN_HEAD = lazy_compile(r"(?:zugangs|zugriffs|sicherheits|authentifizi
 _COMPOUND_REACH = 20  # the longest head above
 
 
+_GEHEIMNIS = lazy_compile(r"geheimnis(?:ses|se|s)?(?![^\W_])")
+
+
+def _german_secret(lower: str, at: int, word: str) -> bool:
+    """``at`` is the "geheimnis" that ends a German compound, a secret of what its head names
+    ("Signaturgeheimnis", "Clientgeheimnis": reviewer CY); not "geheim" inside a word ("ungeheim")."""
+    return word == "geheim" and _GEHEIMNIS.match(lower, at) is not None
+
+
 def _german_token(lower: str, start: int) -> bool:
     """``start`` is the "token" that ends such a compound."""
     end = start + len("token")
@@ -4270,7 +4333,8 @@ _IN_A_COMMIT = lazy_compile(r"(?<![a-z])(?:in|since)[ \t]+$")
 _CHANGE_WORDS = lazy_compile(
     r"(?<![a-z])(?:fix|fixed|fixes|bug|race|regression|introduced|landed|merged|reverted)(?![a-z])"
 )
-_ETHEREUM = lazy_compile(r"0x[0-9a-fA-F]{40}")  # an account's public address
+# an account's public address; a PGP key's id ("encrypted to PGP key 0x9A3F7C21B4D8E6F0": an attacker's round)
+_ETHEREUM = lazy_compile(r"0x(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{8}|[0-9a-fA-F]{16})")
 _HOST_PATH = lazy_compile(r"[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?:[:/]|$)")
 _NAME_WITH_SUFFIX = lazy_compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
 
