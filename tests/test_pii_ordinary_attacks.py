@@ -498,6 +498,13 @@ ROUNDS = {
     # codes and a sentence between the code's word and the number; a comment after a settings key. Left: two CJK lines
     # whose English forms the tree before reads the same ("バックアップコード：SHA256、bcrypt12").
     "cwc": (141, 13, 128),
+    # Stop 68's readers attacked (reviewer CY's leftovers): 259 ordinary lines, 135 altered by the readers as first
+    # written beyond the tree before (laws' "Bankgeheimnis" before a case's number, identifiers beside "khóa API" and
+    # "recovery key", numbers of phones, customers and invoices after "password for the ...:", tickets and Jira keys
+    # in a list after "backup codes for ..."), none since: a technical head before "Geheimnis", the value given
+    # right after a colon or "is" with no identifier's word, digits only for a machine, a network or a safe, codes
+    # of letters and digits in each group. The 38 left are what the tree before alters too (phones, mostly).
+    "s68": (259, 38, 221),
 }
 
 
@@ -668,6 +675,10 @@ FOUND = {
     "cvc": (53, 9),  # the two readers' shapes in other forms: 4 by the tree before, 14 by the readers as first
     # written, 9 since (the dotted password dropped). Left: other parents' words and layouts, names in capitals or of
     # three parts.
+    "s68": (119, 58),  # stop 68's readers' shapes in other forms: 43 by the tree before, 62 by the readers as first
+    # written, 58 since the narrowing. Left: "khoá"/"khoa API" and other languages' "API key", plural "keys", other
+    # qualifiers (restore, escrow, unlock, backup, BitLocker), other languages' recovery keys, a value followed by an
+    # aside or a dash after "password for the server:", labels of codes with other tails ("(root account)", "des").
     "cra": (155, 103),  # reviewer CR's readers' shapes in other forms: 65 by the tree before, 92 by the readers as
     # first written, 90 since (the narrowing took two), 97 by stop 67's end, 103 with "unseal" as a key's qualifier.
     # Left: other calling verbs ("Ara beni", "Τηλεφωνήστε μου"),

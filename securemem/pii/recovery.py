@@ -335,15 +335,13 @@ def _codes(text: str, at: int, *, plain: bool = True, whose: bool = False) -> It
     # and digits in two groups of four or more ("recovery code: 4HF8-92KD"). A list that ends its sentence
     # holds codes only so shaped, or two groups of four digits: names and numbers glued are a spec's, a
     # ticket's, a model's ("Backup codes spec: RFC4226 and RFC6238.": an attacker's round).
-    if (
-        stopped
-        and not (
-            len(found) >= 2
-            and (
-                (plain and all(_stopped_code(text[start:end]) for _, start, end in found))
-                # whose: letters and digits drawn in each ("7hq2-9kdw"), not hours or numbers ("0900-1700")
-                or (whose and all(_lone_code(text[start:end]) for _, start, end in found))
-            )
+    if stopped and not (
+        len(found) >= 2
+        and (
+            (plain and all(_stopped_code(text[start:end]) for _, start, end in found))
+            # whose: letters and digits drawn in each group ("7hq2-9kdw"), not hours, numbers or an issue's
+            # key ("0900-1700", "10482913", "SEC4-1182": an attacker's round)
+            or (whose and all(_MIXED_GROUPS.fullmatch(text, start, end) for _, start, end in found))
         )
     ):
         # and two codes at least (one alone before a stop is a change's or a ticket's number): else the last is
@@ -353,6 +351,9 @@ def _codes(text: str, at: int, *, plain: bool = True, whose: bool = False) -> It
         yield from found
 
 
+_MIXED_GROUPS = lazy_compile(
+    r"(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{4,6}(?:-(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{4,6})+"
+)
 _FOUR_FOUR = lazy_compile(r"[0-9]{4}(?:[ \-][0-9]{4}){1,3}")
 
 

@@ -2666,10 +2666,23 @@ def _digits_for_what(text: str, match: re.Match[str], secret: str, quoted: bool,
         )
         and not any(char.isdigit() or char in "#№" for char in match["words"] or "")
         and words[-1].lower() not in _WHOSE_NUMBERED
+        and words[-1].lower().strip(".,") in _LOCKED_THINGS
         and _ENDS_ITS_CLAUSE.match(text, end) is not None
     )
 
 
+# What a password of digits alone opens, named last in the clause before its colon: machines, networks, safes, the
+# accounts of a system (not a number's owner: "Password for the hotline: 0800...", "Passwort für die Kundennummer:
+# 4829...", "Password for the invoice: 9000...": an attacker's round).
+_LOCKED_THINGS = frozenset(
+    {"server", "servers", "serveur", "servidor", "servidores", "server-", "rechner", "computer", "pc", "laptop",
+     "notebook", "ordinateur", "ordenador", "computador", "wifi", "wi-fi", "wlan", "router", "routeur", "modem",
+     "vpn", "database", "datenbank", "db", "safe", "tresor", "coffre", "coffre-fort", "caja", "cofre", "kluis",
+     "alarm", "alarme", "alarma", "alarmanlage", "nas", "firewall", "switch", "vm", "host", "workstation", "tablet",
+     "ipad", "iphone", "handy", "telefoon", "sejf", "سرور", "الخادم", "خادم", "שרת", "השרת", "مودم", "روتر", "وای‌فای",
+     "الراوتر", "המודם", "הראוטר", "wachtwoordkluis", "serwer", "serwera", "komputer", "komputera", "sunucu",
+     "sunucunun"}
+)  # fmt: skip
 # A label in Arabic's, Persian's or Hebrew's script, whose "of" is the word after it.
 _OF_AFTER = lazy_compile("[\u0590-\u06ff]")
 # What a number after "password for the ...:" may be the number of, not its password.
@@ -4004,7 +4017,9 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
             head = None if after is None else runs.search(text, after.end(), limit)
         if head is None or not _may_follow(text, keyword_end, head.start()) or head.start() in rejected:
             continue  # a run already judged is not judged again for the next word (linear on "鍵鍵鍵... a1a1...")
-        if not lower[keyword_start:keyword_end].isascii() and _OTHER_ID_WORDS.search(text, keyword_end, head.start()):
+        if (
+            not lower[keyword_start:keyword_end].isascii() and _OTHER_ID_WORDS.search(text, keyword_end, head.start())
+        ) or _said_loosely(lower, keyword_start, keyword_end, head.start()):
             continue  # "密钥版本 4bf9...": a key's version, not the key
         run = runs.match(text, head.start())  # the whole run, past the end of the window
         if run is None:
@@ -4040,6 +4055,41 @@ def find_high_entropy(scan: Scan) -> Iterator[Hit]:
             done = max(run.end(), end)
         else:
             rejected.add(run.start())
+
+
+# The words read since stop 68 ("khóa API", "unseal key", "recovery key", ...) name keys that logs and consoles
+# name beside their identifiers ("Recovery key backed up for device a1b2...", "ID khóa API: 9f8e...", "Mã định danh
+# khóa API: ak_7f3a...": an attacker's round): the value must be given to them, right after a colon, "=", "is" or
+# "là" (a provider's name between for "khóa API Datadog 0204..."), with no identifier's word before it.
+_LOOSE_QUALIFIERS = ("unseal", "decryption", "wrapping", "recovery")
+_VIETNAMESE_KEY = normalise_text("khóa api").lower()
+_GIVEN_TIGHT = lazy_compile(r"[ \t]*(?:[A-Za-z][A-Za-z0-9.\-]{0,20}[ \t]*)?(?:[:=]|l\u00e0)?[ \t]*\Z")
+_GIVEN_END = lazy_compile(r"(?:[:=]|->|\u2192|(?<![^\W\d_])is)[ \t]*\Z")
+_NAMED_BESIDE = lazy_compile(
+    r"(?<![^\W\d_])(?:device|tenant|item|blob|serial|asset|thumbprint|badge|envelope|policy|nonce|keyring|cmk"
+    r"|cert|certificate|id|ids|public|pair|fingerprint|version|arn|job|ticket|user|project|order|request|session)"
+    r"(?![^\W\d_])|id[a-z]*[=:]|\bid\b|m\u00e3 \u0111\u1ecbnh danh|phi\u00ean b\u1ea3n|m\u00e3 tham chi\u1ebfu"
+    r"|m\u00e3 y\u00eau c\u1ea7u|c\u00f4ng khai|ng\u01b0\u1eddi d\u00f9ng|d\u1ef1 \u00e1n|\u0111\u01a1n h\u00e0ng"
+    r"|h\u1ee3p \u0111\u1ed3ng|trang"
+)
+
+
+_FIELD_FIRST = lazy_compile(r"[a-z_]{2,24}[=:]")
+
+
+def _said_loosely(lower: str, keyword_start: int, keyword_end: int, value_start: int) -> bool:
+    """A word read since stop 68 whose value is not given to it as _LOOSE_QUALIFIERS' note says."""
+    if lower.startswith(_VIETNAMESE_KEY, keyword_start):
+        return (
+            _GIVEN_TIGHT.match(lower[keyword_end:value_start]) is None
+            or _NAMED_BESIDE.search(lower, max(0, keyword_start - 24), keyword_start) is not None
+        )
+    if lower.startswith(_LOOSE_QUALIFIERS, keyword_start):
+        gap = lower[keyword_end:value_start]
+        # (nor a field of its own right after the colon: "recovery key escrow: deviceId=7c9e...")
+        named = _NAMED_BESIDE.search(gap) is not None or _FIELD_FIRST.match(lower, value_start) is not None
+        return _GIVEN_END.search(gap) is None or named
+    return False
 
 
 # A Stripe object's identifier: a card's token, a payment method, a charge ("store the token (tok_Amfk23jnpwWEKJ),
@@ -4308,12 +4358,18 @@ _COMPOUND_REACH = 20  # the longest head above
 
 
 _GEHEIMNIS = lazy_compile(r"geheimnis(?:ses|se|s)?(?![^\W_])")
+# (a technical head only: "Bankgeheimnis", "Betriebsgeheimnis", "Fernmeldegeheimnis" are laws' words, and a case's
+# or a document's number follows them: an attacker's round)
+_SECRET_HEADS = (
+    "signatur", "signier", "webhook", "client", "app", "anwendungs", "api", "hmac", "token", "zugangs", "jwt",
+    "sitzungs", "session", "oauth", "verschlüsselungs",
+)  # fmt: skip
 
 
 def _german_secret(lower: str, at: int, word: str) -> bool:
     """``at`` is the "geheimnis" that ends a German compound, a secret of what its head names
     ("Signaturgeheimnis", "Clientgeheimnis": reviewer CY); not "geheim" inside a word ("ungeheim")."""
-    return word == "geheim" and _GEHEIMNIS.match(lower, at) is not None
+    return word == "geheim" and lower.endswith(_SECRET_HEADS, 0, at) and _GEHEIMNIS.match(lower, at) is not None
 
 
 def _german_token(lower: str, start: int) -> bool:
@@ -4333,8 +4389,7 @@ _IN_A_COMMIT = lazy_compile(r"(?<![a-z])(?:in|since)[ \t]+$")
 _CHANGE_WORDS = lazy_compile(
     r"(?<![a-z])(?:fix|fixed|fixes|bug|race|regression|introduced|landed|merged|reverted)(?![a-z])"
 )
-# an account's public address; a PGP key's id ("encrypted to PGP key 0x9A3F7C21B4D8E6F0": an attacker's round)
-_ETHEREUM = lazy_compile(r"0x(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{8}|[0-9a-fA-F]{16})")
+_ETHEREUM = lazy_compile(r"0x[0-9a-fA-F]{40}")  # an account's public address
 _HOST_PATH = lazy_compile(r"[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}(?:[:/]|$)")
 _NAME_WITH_SUFFIX = lazy_compile(r"\.(?:[A-Za-z][A-Za-z0-9\-]{0,23}|[0-9]{1,6})$")
 
