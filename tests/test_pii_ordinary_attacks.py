@@ -504,7 +504,7 @@ ROUNDS = {
     # in a list after "backup codes for ..."), none since: a technical head before "Geheimnis", the value given
     # right after a colon or "is" with no identifier's word, digits only for a machine, a network or a safe, codes
     # of letters and digits in each group. The 38 left are what the tree before alters too (phones, mostly).
-    "s68": (259, 38, 221),
+    "s68": (259, 38, 220),  # (one line holds a Steuer-ID, found since as a national identifier)
 }
 
 

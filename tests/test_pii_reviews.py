@@ -1050,7 +1050,9 @@ def test_ordinary_lines_stay_as_they_are() -> None:
     assert altered("a") == []
     assert altered("s") == []
     assert altered("t") == []
-    assert altered("u") == []
+    # An NHS number on a referral, which the reviewer counted as ordinary text: a national identifier, found as one
+    # since stop 68 (NATIONAL_ID)
+    assert altered("u") == ["NHS No. 459 651 0784 on the referral; demographics matched on PDS."]
     assert len(altered("v")) <= 1  # "DOCUMENTO COMMERCIALE ... N. 0418-0027": read as a phone
     # As it came, "CEP 01310-100": a Brazilian postcode read as a phone ("Cep" is a Turkish mobile's label);
     # five digits, a dash and three are no country's phone since reviewer AV.
@@ -1394,8 +1396,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("bt", 0, set()),
         # Reviewer BU: none; as it came a CI cache's key joined to the next line's word, twice.
         ("bu", 0, set()),
-        # Reviewer BV: none, as it came and since.
-        ("bv", 0, set()),
+        # Reviewer BV: none, as it came; since stop 68 a patient's NHS number, which it counted as ordinary text (a
+        # national identifier, NATIONAL_ID).
+        ("bv", 1, {"NATIONAL_ID"}),
         # Reviewer BW: none; as it came a Wi-Fi QR payload with its key masked.
         ("bw", 0, set()),
         # Reviewer BX: none; as it came two case files' numbers with their year, read as phones.
@@ -1406,8 +1409,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("bz", 0, set()),
         # Reviewer CA: a joke's locker PIN "0000" (a PIN of one digit over and over is a real one as often).
         ("ca", 1, {"PASSWORD"}),
-        # Reviewer CB: none; as it came NHS numbers and India's IPD numbers read as phones.
-        ("cb", 0, set()),
+        # Reviewer CB: as it came NHS numbers and India's IPD numbers read as phones; since stop 68 its two NHS numbers
+        # after "NHS no." and "NHS number", found as what they are (NATIONAL_ID, their check digit holding).
+        ("cb", 2, {"NATIONAL_ID"}),
         # Reviewer CC: none; as it came a Stripe card's token after "token".
         ("cc", 0, set()),
         # Reviewer CD: a Ukrainian court case's number ("Справа № 754/12345/24") read as a phone; as it came SSH's

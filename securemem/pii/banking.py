@@ -103,7 +103,10 @@ _ACCOUNT_LABEL = lazy_compile(
     r"|rekeningnummer|bankrekening(?:nummer)?|numer (?:konta|rachunku)(?: bankowego)?|nr\.? (?:konta|rachunku)"
     # Poland's account after "rachunek" ("na rachunek nr 34 1050 ...": reviewer CG), read as an NRB by its check digits
     # (a bill too, "Rachunek nr 4588127 za usługi": read only as an NRB)
-    r"|(?P<nrb>rachunek(?: bankowy)?(?: nr\.?)?)"
+    # (and after "z rachunku", "na rachunku": "Wpłaty z rachunku 76 3166 ...": reviewer CZ)
+    r"|(?P<nrb>rachunek(?: bankowy)?(?: nr\.?)?|rachunku(?: bankowego)?(?: nr\.?)?)"
+    # a salary account, Nordic and German ("lønnskonto 9710.08.08262", "lönekonto 8327-9, ...": reviewer CZ)
+    r"|l[øö]nn?s?konto|l[øö]nekonto|gehaltskonto"
     # Spanish's savings and current accounts, a bank's ("cuenta de ahorros Bancolombia 280-322177-09": reviewer CG)
     r"|(?P<savings>cuenta de ahorros|cuenta corriente)"
     r"|tilinumero|(?:bank)?sz[áa]mlasz[áa]m|[čc][íi]slo [úu][čc]tu|hesap numaras[ıi](?:n[ıi])?|s[ốo] t[àa]i kho[ảa]n"
@@ -124,7 +127,12 @@ _ACCOUNT_LABEL = lazy_compile(
     # Russian's settlement account at a bank ("р/с", "расчётный счёт": reviewer BV), as the view writes them (its
     # "р/с" is "p/c"): read only in Cyrillic text, and only an account's twenty digits (see _russian_account)
     # ("счёт №" alone is a bill as often: read only as such an account's twenty digits, "счёт № 40817...": reviewer BX)
-    "|(?P<rs>" + _viewed("р/с", "р/сч", "расчетный счет", "расчётный счёт", "счёт №", "счет №") + ")"
+    # Hindi's bank account in Devanagari ("बैंक खाता: 29691256506738, IFSC ...": reviewer CZ)
+    "|"
+    + _viewed("बैंक खाता संख्या", "बैंक खाता")
+    + "|(?P<rs>"
+    + _viewed("р/с", "р/сч", "расчетный счет", "расчётный счёт", "счёт №", "счет №")
+    + ")"
     # ... and "счёт" alone, an invoice as often: read only as a person's account, by the prefixes of one (see
     # _shaped_for), and not on a sample's or an order's line ("БИК 044030653, счёт 40817810081560900129": reviewer CF;
     # "Образец заполнения: счёт 40817810000000000001", "Выставлен счёт 4520 ... — это номер заказа": an attacker's

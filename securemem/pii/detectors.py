@@ -120,6 +120,7 @@ from securemem.pii.hl7 import find_hl7, may_hold_hl7
 from securemem.pii.labels import find_labelled_tokens, may_hold_labelled_token
 from securemem.pii.ledgers import find_ledger_accounts, may_hold_ledger_account
 from securemem.pii.locks import find_lock_codes, may_hold_lock_code
+from securemem.pii.national import find_national_ids, may_hold_national_id
 from securemem.pii.network import find_ip_addresses, find_said_ipv4, may_hold_ip_address, may_hold_said_ip
 from securemem.pii.normalize import ATTRIBUTED_TAGS, OTHER_TAGS, View, viewed_words
 from securemem.pii.numeric import (
@@ -577,6 +578,7 @@ _BUILTINS: tuple[_Builtin, ...] = (
     ),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_cookie_secrets, literals=("cookie", "-b "), lowered=True),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_recovery_secrets, gate=may_hold_recovery_secret),
+    _Builtin(frozenset({"NATIONAL_ID"}), find_national_ids, gate=may_hold_national_id),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_unlabelled_seeds, gate=may_hold_seed),
     _Builtin(frozenset({"PASSWORD"}), find_answered_passwords, gate=may_hold_answered_password, whole=True),
     _Builtin(frozenset({"PASSWORD"}), find_answered_codes, gate=may_hold_answered_code, whole=True),

@@ -3,7 +3,7 @@
 Every finding has a *concrete type*: EMAIL, PHONE, GITHUB_PAT, PASSWORD, ... A policy may name a
 concrete type or a *family* in ``[pii.actions]``:
 
-- ``PII``: EMAIL, PHONE, CREDIT_CARD, IBAN, US_SSN, IP_ADDRESS, BANK_ACCOUNT.
+- ``PII``: EMAIL, PHONE, CREDIT_CARD, IBAN, US_SSN, IP_ADDRESS, BANK_ACCOUNT, NATIONAL_ID.
 - ``SECRET``: every secret type: PRIVATE_KEY, JWT, BEARER_TOKEN, BASIC_AUTH, URL_CREDENTIALS,
   PASSWORD, GENERIC_SECRET, HIGH_ENTROPY_SECRET and all of API_KEY.
 - ``API_KEY``: the provider catalogue (100+ types such as GITHUB_PAT, SLACK_BOT_TOKEN,
@@ -37,6 +37,7 @@ PII_TYPES: tuple[str, ...] = (
     "US_SSN",
     "IP_ADDRESS",
     "BANK_ACCOUNT",
+    "NATIONAL_ID",
 )
 # Secrets found by a detector of their own rather than a catalogue rule.
 STRUCTURAL_SECRET_TYPES: tuple[str, ...] = (
@@ -73,6 +74,7 @@ _RANK: dict[str, int] = {
     "US_SSN": 13,
     "CREDIT_CARD": 14,
     "IBAN": 15,
+    "NATIONAL_ID": 16,  # after the label of its country's number, its check digit holding
     "BANK_ACCOUNT": 9,  # after an account's label; a number there that is a phone's or a card's is named so
     "GENERIC_SECRET": 20,
     "PASSWORD": 21,
