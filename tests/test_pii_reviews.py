@@ -1038,6 +1038,16 @@ def altered(name: str) -> list[str]:
         # a qualifier. Left: a French alarm's "nouveau code", a card split over two log lines, a password in a shell's
         # $'...' with \x escapes, a backup code in Arabic-Indic digits after a dash.
         ("cy", "claim", None, 0.984),
+        # Reviewer CZ (blind: a retail bank's collections desk, a dental group's front desk, a university's admissions,
+        # a city's permits office, a security provider's SOC, a fintech's payouts, a veterinary chain, a car insurer's
+        # roadside dispatch, a payroll bureau, a cloud team's incidents; 33 languages; 323 lines): 433 of 532 as it
+        # came (81.4%), no ordinary line altered; 68 of its 87 national identity and tax numbers were stored as written.
+        # 507 since: NATIONAL_ID (30 countries' numbers after their labels, checked), salary accounts' and Polish and
+        # Hindi accounts' labels, "mot_de_passe" as a key, a leaked list's "e-mail:password" lines. Left: routing
+        # numbers, sort codes, BSB and transit numbers alone (a bank's branch, not a person's), accounts after
+        # "checking" or a Danish "reg.nr.", a Philippine TIN with no label, an SSN with slashes, a card as a JSON array,
+        # a Finnish phone split by a CSV's semicolon, secrets split over two lines.
+        ("cz", "claim", None, 0.953),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1469,6 +1479,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # found by design, as for the reviewers before), and a base64 JSON header after "config header (not secret)"
         # read as a high-entropy value (left); as it came also a template's "REPLACE_ME" read as a password.
         ("cy", 5, {"AWS_ACCESS_KEY", "AWS_SECRET_KEY", "CREDIT_CARD", "IP_ADDRESS", "HIGH_ENTROPY_SECRET"}),
+        # Reviewer CZ: none, as it came and since (its documentation's examples are marked borderline).
+        ("cz", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

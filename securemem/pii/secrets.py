@@ -886,6 +886,25 @@ def find_login_pairs(scan: Scan) -> Iterator[Hit]:
             yield "PASSWORD", match.start("password"), match.start("password") + len(password)
 
 
+# A leaked credentials list's line ("combo list"): an e-mail address, a colon and its password, alone on the line
+# ("m.jansen@bakkerij-noord.nl:Tundra6438&": reviewer CZ). Not a git remote's or a URL's path ("git@github.com:org/
+# repo.git"), a port ("user@host:587"), nor a word (a role: "alice@example.com:Admin").
+_COMBO_LINE = lazy_compile(
+    r"(?m)^[ \t>*\-]*[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}:(?P<password>[^\s:/]{6,64})[ \t]*\r?$"
+)
+
+
+def may_hold_combo_line(scan: Scan) -> bool:
+    return "@" in scan.text and ":" in scan.text
+
+
+def find_combo_passwords(scan: Scan) -> Iterator[Hit]:
+    for match in _COMBO_LINE.finditer(scan.text):
+        password = match["password"]
+        if not password.isdigit() and _password_shaped(password) and not _placeholder(password):
+            yield "PASSWORD", *match.span("password")
+
+
 def _login_password(password: str) -> bool:
     """A password's shape: a digit and a symbol among letters (not only a joiner such as "-": "v3-beta",
     "Okta-2024" name releases and products), no URL; no ticket's number, price or share ("Dados de acesso: ... /
@@ -1550,6 +1569,8 @@ _PW_WORDS = (
     "salasanani", "salasanasi", "salasanamme", "salasananne",
     "passord", "lozinka", "geslo", "parolă", "nenosiri", "pass phrase", "palavra-passe", "palavra passe",
     "mot-de-passe",
+    # snake case, as a YAML or JSON key writes it ("mot_de_passe: \"x{PPHU+U...\"": reviewer CZ)
+    "mot_de_passe", "palavra_passe",
     # an abbreviation and a hyphenated spelling ("the p/w is Hunter2024!", "pass-phrase: ...": a probe of labels)
     "p/w", "pass-phrase",
     "pass-word",  # a hyphen inside, a non-breaking one as the view folds it ("pass‑word\xa0:\xa0...": reviewer BG)
