@@ -29,6 +29,9 @@ NUMBERS = [
     ("N° de sécurité sociale : 2 68 05 69 138 701 32", "2 68 05 69 138 701 32"),
     ("NI number: WL 72 84 57 C", "WL 72 84 57 C"),
     ("NHS number 397 976 7280, mobile", "397 976 7280"),
+    # (reviewer CB counted a patient's NHS number as no one's: it is the patient's, as a national identifier is)
+    ("Discharge letter 22/08/2025, NHS number 4145266773, clinic code RESP2", "4145266773"),
+    ("Patient Priya Chauhan, NHS No. 540 881 7628, follow-up in 12 weeks", "540 881 7628"),
     ("fødselsnummer 09118925138, lønnskonto", "09118925138"),
     ("Anders Lundqvist, personnummer 550313-3752, tel", "550313-3752"),
     ("Eero Korhonen, henkilötunnus 070685-842E", "070685-842E"),

@@ -704,6 +704,84 @@ for text in (
 ):
     add(text, [], "benign bank words")
 
+# ---------- national identity and tax numbers (NATIONAL_ID), their check digits computed here; a generator of
+# their own, so that the lines above keep their values
+N = random.Random(68)
+
+
+def _digits(count: int) -> str:
+    return "".join(N.choice(string.digits) for _ in range(count))
+
+
+def bsn() -> str:
+    while True:
+        body = str(N.randrange(1, 10)) + _digits(7)
+        last = sum(int(d) * w for d, w in zip(body, range(9, 1, -1), strict=True)) % 11
+        if last < 10:
+            return body + str(last)
+
+
+def pesel() -> str:
+    body = f"{N.randrange(50, 99):02d}{N.randrange(1, 13):02d}{N.randrange(1, 29):02d}" + _digits(4)
+    total = sum(int(d) * w for d, w in zip(body, (1, 3, 7, 9, 1, 3, 7, 9, 1, 3), strict=True))
+    return body + str((10 - total % 10) % 10)
+
+
+def nhs() -> str:
+    while True:
+        body = str(N.randrange(4, 7)) + _digits(8)
+        check = 11 - sum(int(d) * w for d, w in zip(body, range(10, 1, -1), strict=True)) % 11
+        if check != 10:
+            return body + str(check % 11)
+
+
+def cpf() -> str:
+    body = _digits(9)
+    first = sum(int(d) * w for d, w in zip(body, range(10, 1, -1), strict=True)) * 10 % 11 % 10
+    second = sum(int(d) * w for d, w in zip(body + str(first), range(11, 1, -1), strict=True)) * 10 % 11 % 10
+    return body + str(first) + str(second)
+
+
+def dni() -> str:
+    number = N.randrange(10_000_000, 99_999_999)
+    return f"{number}{'TRWAGMYFPDXBNJZSQVHLCKE'[number % 23]}"
+
+
+def sin() -> str:
+    body = str(N.randrange(1, 8)) + _digits(7)
+    return body + luhn_digit(body)
+
+
+national = [
+    ("BSN: {v}", bsn, lambda v: v),
+    ("Intakeformulier — burgerservicenummer {v}, huisarts dr. Bakker", bsn, lambda v: group(v, (4, 2, 3), ".")),
+    ("Dłużnik: PESEL {v}, zgoda na restrukturyzację", pesel, lambda v: v),
+    ("Referral received, NHS number {v}, triage category 3", nhs, lambda v: group(v, (3, 3, 4), " ")),
+    ("Cliente: CPF {v} | celular pendente", cpf, lambda v: f"{v[:3]}.{v[3:6]}.{v[6:9]}-{v[9:]}"),
+    ("Asegurado: DNI {v}, parte de asistencia", dni, lambda v: v),
+    ("Payroll setup: SIN {v}, province QC", sin, lambda v: group(v, (3, 3, 3), " ")),
+]
+for n_national in range(28):
+    template, make, written = national[n_national % len(national)]
+    value = written(make())
+    add(template.format(v=value), [("NATIONAL_ID", value)], "national id")
+# evasion: fullwidth digits, a zero-width joiner between digits
+for n_national in range(4):
+    value = bsn()
+    wide = "".join(chr(ord(char) + 0xFEE0) for char in value)
+    add(f"BSN (uit de scan): {wide}", [("NATIONAL_ID", wide)], "evasion national id fullwidth")
+    joined = "\u200d".join(pesel())
+    add(f"PESEL: {joined} — sprawdzić", [("NATIONAL_ID", joined)], "evasion national id zero-width")
+for text in (
+    "BSN-formulier versie 3, pagina 2 van 4.",
+    "Order 682090358 shipped; the BSN field was left empty.",
+    "PESEL verification service returned HTTP 503 at 10:42.",
+    "NHS 111 is the non-emergency number; NHS trust code RX1.",
+    "CPF inválido no cadastro 12345, pedido 2024-118.",
+    "Sin embargo, el pedido 551725641 sigue pendiente.",
+):
+    add(text, [], "benign national id words")
+
 with open(OUT, "w", encoding="utf-8") as out:
     for line in lines:
         out.write(json.dumps(line, ensure_ascii=False) + "\n")
