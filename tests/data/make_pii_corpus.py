@@ -752,7 +752,7 @@ def sin() -> str:
     return body + luhn_digit(body)
 
 
-national = [
+national: list[tuple[str, Callable[[], str], Callable[[str], str]]] = [
     ("BSN: {v}", bsn, lambda v: v),
     ("Intakeformulier — burgerservicenummer {v}, huisarts dr. Bakker", bsn, lambda v: group(v, (4, 2, 3), ".")),
     ("Dłużnik: PESEL {v}, zgoda na restrukturyzację", pesel, lambda v: v),
