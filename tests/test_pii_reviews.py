@@ -1048,6 +1048,18 @@ def altered(name: str) -> list[str]:
         # "checking" or a Danish "reg.nr.", a Philippine TIN with no label, an SSN with slashes, a card as a JSON array,
         # a Finnish phone split by a CSV's semicolon, secrets split over two lines.
         ("cz", "claim", None, 0.953),
+        # Reviewer DA (blind, written while CZ's fixes were made: a pension fund's member services, an oncology clinic's
+        # nurse navigators, a mortgage broker, a logistics company's driver onboarding, a telecom's SIM-swap fraud
+        # desk, a pharmacy benefit manager, a marketplace's seller KYC, a law firm's conflict checks, a crypto
+        # exchange's compliance, a DevOps team's secrets rotation; 31 languages; 329 lines): 417 of 478 as it came
+        # (87.2%, NATIONAL_ID already read), no ordinary line altered. 442 since: eleven more countries' national
+        # numbers and their labels (Denmark, Korea, Hungary twice, South Africa, Iran, Argentina, Russia twice,
+        # Belgium, Chile, Singapore), a verb or a line break between a label and its number, labels in alternating
+        # case ("pAsSwOrD :=", "aUtHoRiZaTiOn: bEaReR"), a Finnish compound ending in "salaisuus", Indonesian's
+        # recovery phrase. Left: numbers in a table or CSV under their column's name, numbers said in words (Korean,
+        # Japanese, Turkish, Russian), tokens split in code (Go's strings.Join, a template literal, a YAML key's two
+        # parts), a password after Chinese's "updated to", Greek's "is", Ukrainian's "to the admin panel".
+        ("da", "claim", None, 0.924),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1481,6 +1493,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("cy", 5, {"AWS_ACCESS_KEY", "AWS_SECRET_KEY", "CREDIT_CARD", "IP_ADDRESS", "HIGH_ENTROPY_SECRET"}),
         # Reviewer CZ: none, as it came and since (its documentation's examples are marked borderline).
         ("cz", 0, set()),
+        # Reviewer DA: none, as it came and since (its documentation's examples are marked borderline).
+        ("da", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -173,6 +173,7 @@ from securemem.pii.secrets import (
     find_leet_labelled_passwords,
     find_login_pairs,
     find_oauth_codes,
+    find_odd_case_labels,
     find_pgpass,
     find_property_secrets,
     find_sasl_plain,
@@ -188,6 +189,7 @@ from securemem.pii.secrets import (
     may_hold_high_entropy,
     may_hold_keyword_secret,
     may_hold_login_pair,
+    may_hold_odd_case_label,
     may_hold_pgpass,
     starts_a_prefixed_token,
 )
@@ -582,6 +584,9 @@ _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"GENERIC_SECRET"}), find_recovery_secrets, gate=may_hold_recovery_secret),
     _Builtin(frozenset({"NATIONAL_ID"}), find_national_ids, gate=may_hold_national_id),
     _Builtin(frozenset({"PASSWORD"}), find_combo_passwords, gate=may_hold_combo_line),
+    _Builtin(
+        frozenset({"PASSWORD", "GENERIC_SECRET", "BEARER_TOKEN"}), find_odd_case_labels, gate=may_hold_odd_case_label
+    ),
     _Builtin(frozenset({"GENERIC_SECRET"}), find_unlabelled_seeds, gate=may_hold_seed),
     _Builtin(frozenset({"PASSWORD"}), find_answered_passwords, gate=may_hold_answered_password, whole=True),
     _Builtin(frozenset({"PASSWORD"}), find_answered_codes, gate=may_hold_answered_code, whole=True),

@@ -250,6 +250,69 @@ def _emirates(value: str) -> bool:
     return value.startswith("784") and luhn_valid(value)
 
 
+def _dk_cpr(value: str) -> bool:  # Denmark: a birth date and four digits (no check digit since 2007)
+    return _date(value[:6], "%d%m%y")
+
+
+def _kr_rrn(value: str) -> bool:  # Korea: a birth date, a digit for sex and century, six more
+    return _date(value[:6], "%y%m%d") and value[6] in "12345678"
+
+
+def _taj(value: str) -> bool:  # Hungary's social security number: weights 3 and 7 in turn
+    return _weighted(value, (3, 7, 3, 7, 3, 7, 3, 7)) % 10 == int(value[8])
+
+
+def _hu_tax(value: str) -> bool:  # Hungary's tax number: 8 first, weights 1..9 modulo 11
+    return value[0] == "8" and _weighted(value, tuple(range(1, 10))) % 11 == int(value[9])
+
+
+def _za_id(value: str) -> bool:  # South Africa: a birth date first, Luhn
+    return _date(value[:6], "%y%m%d") and luhn_valid(value)
+
+
+def _iran(value: str) -> bool:  # Iran's national code
+    remainder = _weighted(value, tuple(range(10, 1, -1))) % 11
+    return len(set(value)) > 1 and (remainder if remainder < 2 else 11 - remainder) == int(value[9])
+
+
+def _cuit(value: str) -> bool:  # Argentina's CUIT and CUIL
+    check = 11 - _weighted(value, (5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11
+    return value[:2] in ("20", "23", "24", "27", "30", "33", "34") and {11: 0, 10: 9}.get(check, check) == int(
+        value[10]
+    )
+
+
+def _inn(value: str) -> bool:  # Russia's taxpayer number of a person: two check digits
+    first = _weighted(value, (7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) % 11 % 10
+    second = _weighted(value, (3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) % 11 % 10
+    return first == int(value[10]) and second == int(value[11])
+
+
+def _snils(value: str) -> bool:  # Russia's insurance number
+    total = _weighted(value, tuple(range(9, 0, -1)))
+    check = total if total < 100 else 0 if total in (100, 101) else total % 101 % 100
+    return check == int(value[9:])
+
+
+def _be_national(value: str) -> bool:  # Belgium: 97 less the first nine modulo 97 (2 before them since 2000)
+    first, check = int(value[:9]), int(value[9:])
+    return check in (97 - first % 97, 97 - (2_000_000_000 + first) % 97)
+
+
+def _rut(value: str) -> bool:  # Chile's RUT and RUN: weights 2..7 from the right, 10 written K
+    body, check = value[:-1], value[-1]
+    total = sum(int(digit) * (2 + index % 6) for index, digit in enumerate(reversed(body)))
+    return "0123456789K0"[11 - total % 11] == check if body.isdigit() else False
+
+
+_NRIC_LETTERS = {"S": "JZIHGFEDCBA", "T": "JZIHGFEDCBA", "F": "XWUTRQPNMLK", "G": "XWUTRQPNMLK", "M": "KLJNPQRTUWX"}
+
+
+def _nric(value: str) -> bool:  # Singapore's NRIC and FIN
+    total = _weighted(value[1:8], (2, 7, 6, 5, 4, 3, 2)) + {"T": 4, "G": 4, "M": 3}.get(value[0], 0)
+    return _NRIC_LETTERS[value[0]][total % 11] == value[8]
+
+
 def _any(value: str) -> bool:  # a number that carries no check digit: its label alone says what it is
     return len(set(value)) > 2
 
@@ -319,6 +382,18 @@ SAUDI = _scheme(_digits(10), _saudi)
 EMIRATES = _scheme(_digits(15), _emirates)
 BD_NID = _scheme(rf"{_digits(17)}|{_digits(13)}|{_digits(10)}", _any)
 PH_TIN = _scheme(_digits(12), _any)  # (nine digits after "TIN" are a US employer's number as often)
+DK_CPR = _scheme(r"[0-9]{6}[-‐‑–−]?[0-9]{4}(?![0-9])", _dk_cpr)
+KR_RRN = _scheme(r"[0-9]{6}[-‐‑–−]?[0-9]{7}(?![0-9])", _kr_rrn)
+TAJ = _scheme(_digits(9), _taj)
+HU_TAX = _scheme(_digits(10), _hu_tax)
+ZA_ID = _scheme(_digits(13), _za_id)
+IRAN = _scheme(_digits(10), _iran)
+CUIT = _scheme(_digits(11), _cuit)
+INN = _scheme(_digits(12), _inn)
+SNILS = _scheme(_digits(11), _snils)
+BE_NATIONAL = _scheme(_digits(11), _be_national)
+RUT = _scheme(r"[0-9]{1,2}(?:\.?[0-9]{3}){2}-?[0-9Kk](?![0-9A-Za-z])", _rut)
+NRIC = _scheme(r"[STFGM][0-9]{7}[A-Z](?![0-9A-Za-z])", _nric)
 # With no label: only as each is printed on its card, dotted or dashed in its groups, the year an ID's
 AHV_PRINTED = _scheme(r"756\.[0-9]{4}\.[0-9]{4}\.[0-9]{2}(?![0-9])", _ean13)
 EMIRATES_PRINTED = _scheme(r"784-(?:19|20)[0-9]{2}-[0-9]{7}-[0-9](?![0-9])", _emirates)
@@ -356,7 +431,29 @@ _LABELS: dict[str, tuple[_Scheme, ...]] = {
     "nhs no": (NHS,),
     "fødselsnummer": (FODSELSNUMMER,),
     "fodselsnummer": (FODSELSNUMMER,),
-    "personnummer": (PERSONNUMMER, FODSELSNUMMER),
+    "personnummer": (PERSONNUMMER, FODSELSNUMMER, DK_CPR),
+    "cpr-nr": (DK_CPR,),
+    "cpr-nummer": (DK_CPR,),
+    "cpr nr": (DK_CPR,),
+    "身份证号码": (CN_RESIDENT,),
+    "เลขบัตรประชาชน": (THAI,),
+    "주민등록번호": (KR_RRN,),
+    "주민번호": (KR_RRN,),
+    "taj-szám": (TAJ,),
+    "taj szám": (TAJ,),
+    "adóazonosító jel": (HU_TAX,),
+    "adóazonosító": (HU_TAX,),
+    "id-nommer": (ZA_ID,),
+    "id nommer": (ZA_ID,),
+    "identiteitsnommer": (ZA_ID,),
+    "کد ملی": (IRAN,),
+    "شماره ملی": (IRAN,),
+    "инн": (INN,),
+    "снилс": (SNILS,),
+    "rijksregisternummer": (BE_NATIONAL,),
+    "numéro national": (BE_NATIONAL,),
+    "n° national": (BE_NATIONAL,),
+    "numéro de registre national": (BE_NATIONAL,),
     "personnr": (PERSONNUMMER,),
     "samordningsnummer": (PERSONNUMMER,),
     "henkilötunnus": (HETU,),
@@ -442,6 +539,17 @@ _CAPITALS: dict[str, tuple[_Scheme, ...]] = {
     "AVS": (AHV,),
     "TIN": (PH_TIN,),
     "NID": (BD_NID,),
+    "CPR": (DK_CPR,),
+    "TAJ": (TAJ,),
+    "CUIT": (CUIT,),
+    "CUIL": (CUIT,),
+    "INSZ": (BE_NATIONAL,),
+    "NISS": (BE_NATIONAL,),
+    "RUT": (RUT,),
+    "RUN": (RUT,),
+    "NRIC": (NRIC,),
+    "FIN": (NRIC,),
+    "SA ID": (ZA_ID,),
 }
 # (as the view writes each: Cyrillic's capitals and small letters fold to Latin ones differently, "РНОКПП" reads
 # "PHOKПП" and "рнокпп" "pнokпп")
@@ -462,14 +570,16 @@ _EXAMPLES = frozenset(
 
 _NUMBER_WORD_LIST = (
     "no", "nr", "n°", "nº", "num", "number", "numéro", "número", "numero", "nummer", "numarası", "номер", "নম্বর",
-    "नंबर", "संख्या", "번호",
+    "नंबर", "संख्या", "번호", "số", "szám", "nommer", "numer",
+    # or a verb that gives the number ("my PPS number is 1892979S", "meine Steuer-ID lautet 1069...")
+    "is", "was", "lautet", "ist", "es", "est", "é", "è", "är", "er", "on", "jest",
 )  # fmt: skip
 _NUMBER_WORDS = "|".join(dict.fromkeys(re.escape(normalise_text(word).lower()) for word in _NUMBER_WORD_LIST))
 # After the label: an aside in brackets, a word for "number", a colon or the like, a line break, an opening
 # quote. Or a few words of its own that end in a colon ("आधार नंबर हिंदी अंकों में लिखा है: ९८४१...").
 _CONNECTOR = lazy_compile(
     r"(?:[ \t]*(?:\([^()\n]{0,48}\)|\[[^\[\]\n]{0,48}\]))?"
-    rf"[ \t]*(?:(?i:{_NUMBER_WORDS}|#)\.?(?![^\W\d_])[ \t]*)?"
+    rf"[ \t]*(?:(?:\r?\n[ \t]*)?(?i:{_NUMBER_WORDS}|#)\.?(?![^\W\d_])[ \t]*)?"
     r"(?:[:：=#\-–—][ \t]*)?(?:\r?\n[ \t]*)?[\"'«“「『(]?[ \t]*"
 )
 _OWN_WORDS = lazy_compile(r"[^\d\n:：.。!?]{0,64}[:：][ \t]*[\"'«“「『(]?[ \t]*")
@@ -502,11 +612,19 @@ def find_national_ids(scan: Scan) -> Iterator[Hit]:
             at = text.find(prefix, at + 1)
 
 
+# Scripts written without blanks between words: Thai, Lao, Myanmar, Khmer, and East Asia's
+_UNSPACED = lazy_compile("[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\U0002ffff]")
+# One word after a label of Arabic's or Hebrew's script, whose "of" is written after it ("کد ملی مشتری ۳۸۶۹...", the
+# customer's national code)
+_RTL = lazy_compile("[\u0590-\u06ff]")
+_ONE_WORD = lazy_compile(r"[ \t]+[^\W\d_]+[ \t]*[:：]?[ \t]*")
+
+
 def _whole_word(lower: str, start: int, end: int) -> bool:
     before = lower[start - 1] if start else " "
     after = lower[end] if end < len(lower) else " "
     # a label of a script written without blanks ("身份证号：", "マイナンバー") may touch its neighbours
-    glued = (not lower[start].isascii() and not lower[start].isalpha()) or ord(lower[start]) > 0x2E80
+    glued = (not lower[start].isascii() and not lower[start].isalpha()) or _UNSPACED.match(lower, start) is not None
     return glued or (not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"))
 
 
@@ -516,6 +634,8 @@ def _value(text: str, end: int, schemes: tuple[_Scheme, ...]) -> tuple[int, int]
     own = _OWN_WORDS.match(text, end)
     if own is not None and own.end() != starts[0]:
         starts.append(own.end())
+    if _RTL.match(text, end - 1) and (word := _ONE_WORD.match(text, end)) is not None:
+        starts.append(word.end())
     for start in starts:
         for scheme in schemes:
             found = _match(scheme, text, start)

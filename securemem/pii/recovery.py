@@ -27,6 +27,8 @@ _SEED_LABEL = lazy_compile(
     r"|(?:ledger|trezor|wallet|metamask|keystone|bitbox|coldcard|backup|recovery)[ \t]+seed"
     r"(?![ \t_\-]*(?:phrase|words|mnemonic))"
     r"|(?:phrase|frase|phrase de récupération|wiederherstellungsphrase)[ \t]+(?:de[ \t]+)?(?:semilla|récupération)"
+    # Indonesian's and Malay's, Spanish's and Portuguese's recovery phrase ("frasa pemulihan pengguna ...": reviewer DA)
+    r"|frasa pemulihan|frase de recuperaci[óo]n|frase de recupera[çc][ãa]o"
 )
 # Or the label ends a chat message that asks for it, and the next message gives it: "[scammer] also the
 # 2FA backup codes" then "[victim] 5634 1513 and 4053 6341" (reviewer O): up to two bracketed stamps, a
@@ -102,7 +104,7 @@ _SEED_OVERHANG = 3 * 9  # characters read past the words for a phrase's last wor
 
 # The words every label ends with: the patterns are searched only just before them (an alternation
 # that no literal leads is tried at every character of the text: a tenth of a whole scan's time).
-_SEED_WORDS_AT = ("phrase", "words", "mnemonic", "semilla", "récupération", "seed")
+_SEED_WORDS_AT = ("phrase", "words", "mnemonic", "semilla", "récupération", "seed", "pemulihan", "recupera")
 _CODE_WORDS_AT = (
     "code", "kódy", "codici", "códigos", "récupération", "backup", "コード", "备用码", "備用碼", "恢复码", "恢復碼",
     "코드",
@@ -112,7 +114,7 @@ _REACH = 48  # how far before its last word a label may start
 
 _RECOVERY_WORDS = index_words(
     "code", "backup", "phrase", "words", "mnemonic", "semilla", "seed", "totp", "otp secret", "otp key", "2fa", "mfa",
-    "authenticator", "bitlocker", "recovery key"
+    "authenticator", "bitlocker", "recovery key", "pemulihan", "frase de recupera"
 )  # fmt: skip
 # A BitLocker recovery key: 48 digits in eight groups of six joined by dashes, a shape nothing else has, where the
 # text names BitLocker or a recovery key ("the BitLocker recovery key for laptop LT-0912 is 418253-602193-...":

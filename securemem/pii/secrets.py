@@ -1105,6 +1105,57 @@ def find_leet_labelled_passwords(scan: Scan) -> Iterator[Hit]:
             yield "PASSWORD", start, end
 
 
+# A label in alternating case, as a model writes it to slip past a filter ("pAsSwOrD := Ifeco6887$bZxF",
+# "aUtHoRiZaTiOn: bEaReR 0JWa...": reviewer DA): the label's word neither small, capital nor capitalised, then its
+# operator and a value with a digit or a password's symbol (a bearer's token: 16 characters or more).
+_ODD_CASE_WORDS = (
+    "password",
+    "passwort",
+    "passwd",
+    "kennwort",
+    "secret",
+    "token",
+    "authorization",
+    "apikey",
+    "api_key",
+)
+_ODD_CASE_GATE = index_words(*_ODD_CASE_WORDS)
+_ODD_CASE_VALUE = lazy_compile(
+    r"[ \t]*(?::=|:|=|->|=>)[ \t]*(?:(?i:bearer)[ \t]+(?P<bearer>[A-Za-z0-9\-._~+/]{16,}=*)"
+    r"|(?P<value>[^\s\"'`]{6,128}))(?![^\s,;])"
+)
+
+
+def may_hold_odd_case_label(scan: Scan) -> bool:
+    return not _ODD_CASE_GATE.isdisjoint(scan.words) and not scan.text.islower()
+
+
+def find_odd_case_labels(scan: Scan) -> Iterator[Hit]:
+    text, words = scan.text, scan.words
+    for word in _ODD_CASE_WORDS:
+        for at in words.get(word, ()):
+            written = text[at : at + len(word)]
+            if written.islower() or written.isupper() or written.istitle() or _odd_case_turns(written) < _ODD_TURNS:
+                continue
+            if at and (text[at - 1].isalnum() or text[at - 1] == "_"):
+                continue
+            value = _ODD_CASE_VALUE.match(text, at + len(word))
+            if value is None:
+                continue
+            if value["bearer"] is not None:
+                yield "BEARER_TOKEN", *value.span("bearer")
+            elif _password_shaped(value["value"]) and not _placeholder(value["value"]):
+                yield ("PASSWORD" if word.startswith(("pass", "kenn")) else "GENERIC_SECRET"), *value.span("value")
+
+
+_ODD_TURNS = 3  # changes between small and capital letters in the word: "pAsSwOrD" has 7, "ApiKey" 2
+
+
+def _odd_case_turns(word: str) -> int:
+    cases = [char.isupper() for char in word if char.isalpha()]
+    return sum(1 for before, after in pairwise(cases) if before != after)
+
+
 _LEET_SECRET = 16  # characters of a secret's or a token's value after its leet label
 _NAME_WORD = lazy_compile(r"[A-Z][a-z]{3,}")  # a capitalised word of a player's or a product's name
 
@@ -4387,9 +4438,14 @@ _SECRET_HEADS = (
 )  # fmt: skip
 
 
+_FINNISH_SECRET_HEADS = ("allekirjoitus", "asiakas", "sovellus", "api", "webhook", "jwt", "token", "hmac")
+
+
 def _german_secret(lower: str, at: int, word: str) -> bool:
     """``at`` is the "geheimnis" that ends a German compound, a secret of what its head names
     ("Signaturgeheimnis", "Clientgeheimnis": reviewer CY); not "geheim" inside a word ("ungeheim")."""
+    if word == "salaisuus":  # Finnish's compounds alike ("HS256-allekirjoitussalaisuus": reviewer DA)
+        return lower.endswith(_FINNISH_SECRET_HEADS, 0, at)
     return word == "geheim" and lower.endswith(_SECRET_HEADS, 0, at) and _GEHEIMNIS.match(lower, at) is not None
 
 
