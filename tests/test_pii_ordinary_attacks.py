@@ -504,7 +504,16 @@ ROUNDS = {
     # in a list after "backup codes for ..."), none since: a technical head before "Geheimnis", the value given
     # right after a colon or "is" with no identifier's word, digits only for a machine, a network or a safe, codes
     # of letters and digits in each group. The 38 left are what the tree before alters too (phones, mostly).
-    "s68": (259, 38, 220),  # (one line holds a Steuer-ID, found since as a national identifier)
+    "s68": (259, 38, 220),
+    # NATIONAL_ID attacked (stop 68): 1,026 ordinary lines, 259 altered by the reader as first written beyond the
+    # tree before (any number after a label's own words and a colon: "BSN niet bekend, klantnummer: ..."; numbers
+    # with no check digit after "NID", "TIN", "CCCD"; acronyms of other things: card-not-present's "CNP", "SIN" in
+    # capitals, a NAS's address, toll-free "TFN" numbers, "NHS" the service; Hindi's "आधार", a basis; amounts and
+    # addresses read with their dots; references shaped as an Emirates ID; documentation's examples), 3 since: an
+    # MRN after "NHS #", an employee's number after "NIK", a training account's after "CPF n°" (each with a valid
+    # check digit, named as such only by an aside after it). The other 141 left are what the tree before alters
+    # too (phones and addresses, mostly).
+    "nid": (1026, 144, 882),  # (one line holds a Steuer-ID, found since as a national identifier)
 }
 
 
@@ -675,6 +684,10 @@ FOUND = {
     "cvc": (53, 9),  # the two readers' shapes in other forms: 4 by the tree before, 14 by the readers as first
     # written, 9 since (the dotted password dropped). Left: other parents' words and layouts, names in capitals or of
     # three parts.
+    "nid": (168, 100),  # real national numbers in other forms: 8 by the tree before, 28 by the reader as first
+    # written, 100 since (verbs, line breaks and keys before the number, more labels and spellings, numbers after
+    # two labels). Left: numbers under a table's or a CSV's column, before their label, other inflections,
+    # lower-case letters in lettered schemes, Israel's IDs without their leading zero, older Chinese IDs.
     "s68": (119, 58),  # stop 68's readers' shapes in other forms: 43 by the tree before, 62 by the readers as first
     # written, 58 since the narrowing. Left: "khoá"/"khoa API" and other languages' "API key", plural "keys", other
     # qualifiers (restore, escrow, unlock, backup, BitLocker), other languages' recovery keys, a value followed by an

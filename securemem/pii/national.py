@@ -33,9 +33,15 @@ TYPE = "NATIONAL_ID"
 _SEP = r"[ .\-/‐‑–—−]"
 
 
-def _digits(count: int) -> str:
-    """``count`` digits, a blank, dot, dash or slash allowed between any two, not inside a longer number."""
-    return rf"[0-9](?:{_SEP}?[0-9]){{{count - 1}}}(?![0-9]|{_SEP}[0-9])"
+_SEP_NO_DOT = r"[ \-/‐‑–—−]"
+
+
+def _digits(count: int, *, dots: bool = False) -> str:
+    """``count`` digits, a blank, dash or slash allowed between any two (a dot too where the country writes its
+    numbers with dots), not inside a longer number nor a decimal, an amount or an address ("346.997.448",
+    "10.121.75.29": an attacker's round)."""
+    sep = _SEP if dots else _SEP_NO_DOT
+    return rf"[0-9](?:{sep}?[0-9]){{{count - 1}}}(?![0-9]|{_SEP}[0-9])"
 
 
 def _compact(value: str) -> str:
@@ -101,7 +107,9 @@ def _nir(value: str) -> bool:  # France's social security number: the key is 97 
     return number.isdigit() and value[0] in "12378" and 97 - int(number) % 97 == int(value[13:])
 
 
-def _nhs(value: str) -> bool:
+def _nhs(value: str) -> bool:  # (999 first: the NHS's numbers for tests)
+    if value.startswith(("999", *_FREEPHONE)):
+        return False
     check = 11 - _weighted(value, (10, 9, 8, 7, 6, 5, 4, 3, 2)) % 11
     return check != 10 and check % 11 == int(value[9])
 
@@ -136,7 +144,8 @@ def _personnummer(value: str) -> bool:  # Sweden: a birth date (its century opti
 
 def _nif_pt(value: str) -> bool:
     check = 11 - _weighted(value, (9, 8, 7, 6, 5, 4, 3, 2)) % 11
-    return value[0] in "123456789" and (0 if check >= 10 else check) == int(value[8])
+    # a person's (1, 2, 3; a company's starts with 5, a public body's with 6, a sole trader's with 8 or 9)
+    return value[0] in "123" and (0 if check >= 10 else check) == int(value[8])
 
 
 def _cpf(value: str) -> bool:  # Brazil: two check digits
@@ -175,7 +184,7 @@ def _aadhaar(value: str) -> bool:  # India: Verhoeff, never starting with 0 or 1
 
 def _cnp(value: str) -> bool:  # Romania's personal numeric code
     check = _weighted(value, (2, 7, 9, 1, 4, 6, 3, 5, 8, 2, 7, 9)) % 11
-    return value[0] != "0" and (1 if check == 10 else check) == int(value[12])
+    return value[0] != "0" and _date(value[1:7], "%y%m%d") and (1 if check == 10 else check) == int(value[12])
 
 
 def _teudat_zehut(value: str) -> bool:  # Israel: weights 1 and 2 in turn, digits of each product summed
@@ -221,11 +230,15 @@ def _curp(value: str) -> bool:
 
 
 def _sin(value: str) -> bool:  # Canada: Luhn, never 0 or 8 first
-    return value[0] not in "08" and luhn_valid(value)
+    return value[0] not in "08" and not value.startswith(_FREEPHONE) and luhn_valid(value)
 
 
 def _tfn(value: str) -> bool:  # Australia's tax file number
-    return _weighted(value, (1, 4, 3, 7, 5, 8, 6, 9, 10)) % 11 == 0
+    return not value.startswith(_FREEPHONE) and _weighted(value, (1, 4, 3, 7, 5, 8, 6, 9, 10)) % 11 == 0
+
+
+# A free or shared-cost phone's prefix: "TFN Spain: 900 712 317" is a toll-free number, "the NHS on 0800 ..." a line
+_FREEPHONE = ("0800", "0808", "0300", "0845", "0870", "800", "888", "877", "866", "855", "844", "833", "900", "1800")
 
 
 def _ean13(value: str) -> bool:  # the Swiss AHV number (756 first)
@@ -313,6 +326,14 @@ def _nric(value: str) -> bool:  # Singapore's NRIC and FIN
     return _NRIC_LETTERS[value[0]][total % 11] == value[8]
 
 
+def _ni_number(value: str) -> bool:  # the UK's National Insurance number: its shape is all there is to check
+    return True
+
+
+def _pan(value: str) -> bool:  # India's PAN: its shape (the fourth letter the holder's kind) is all there is
+    return True
+
+
 def _any(value: str) -> bool:  # a number that carries no check digit: its label alone says what it is
     return len(set(value)) > 2
 
@@ -339,7 +360,7 @@ def _scheme(shape: str, check: Callable[[str], bool], *, compact: bool = True) -
     return _Scheme(lazy_compile(shape), check, compact)
 
 
-BSN = _scheme(_digits(9), _bsn)
+BSN = _scheme(_digits(9, dots=True), _bsn)
 PESEL = _scheme(_digits(11), _pesel)
 STEUER_ID = _scheme(_digits(11), _mod_11_10)
 SV_NUMMER = _scheme(r"[0-9]{2} ?[0-9]{6} ?[A-Z] ?[0-9]{3}(?![0-9A-Za-z])", _sv_nummer)
@@ -353,17 +374,17 @@ NIR = _scheme(
 )
 NI_NUMBER = _scheme(
     r"(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-D](?![0-9A-Za-z])",
-    lambda value: True,
+    _ni_number,
 )
 NHS = _scheme(_digits(10), _nhs)
 FODSELSNUMMER = _scheme(_digits(11), _fodselsnummer)
 HETU = _scheme(r"[0-9]{6}[-+A-FU-Y][0-9]{3}[0-9A-FHJ-NPR-Y](?![0-9A-Za-z])", _hetu, compact=False)
 PERSONNUMMER = _scheme(r"(?:19|20)?[0-9]{6}[-+ ‐‑–−]?[0-9]{4}(?![0-9])", _personnummer)
 NIF_PT = _scheme(_digits(9), _nif_pt)
-CPF = _scheme(_digits(11), _cpf)
+CPF = _scheme(_digits(11, dots=True), _cpf)
 TCKN = _scheme(_digits(11), _tckn)
 AADHAAR = _scheme(_digits(12), _aadhaar)
-PAN = _scheme(r"[A-Z]{3}[PCHFATBLJG][A-Z][0-9]{4}[A-Z](?![0-9A-Za-z])", lambda value: True)
+PAN = _scheme(r"[A-Z]{3}[PCHFATBLJG][A-Z][0-9]{4}[A-Z](?![0-9A-Za-z])", _pan)
 CNP = _scheme(_digits(13), _cnp)
 TEUDAT_ZEHUT = _scheme(r"[0-9](?:[ .\-]?[0-9]){7,8}(?![0-9]|[ .\-][0-9])", _teudat_zehut)
 RNOKPP = _scheme(_digits(10), _rnokpp)
@@ -391,12 +412,13 @@ IRAN = _scheme(_digits(10), _iran)
 CUIT = _scheme(_digits(11), _cuit)
 INN = _scheme(_digits(12), _inn)
 SNILS = _scheme(_digits(11), _snils)
-BE_NATIONAL = _scheme(_digits(11), _be_national)
-RUT = _scheme(r"[0-9]{1,2}(?:\.?[0-9]{3}){2}-?[0-9Kk](?![0-9A-Za-z])", _rut)
+BE_NATIONAL = _scheme(_digits(11, dots=True), _be_national)
+RUT = _scheme(r"[0-9]{1,2}(?:\.?[0-9]{3}){2}-[0-9Kk](?![0-9A-Za-z])", _rut)  # (the dash always before the check)
 NRIC = _scheme(r"[STFGM][0-9]{7}[A-Z](?![0-9A-Za-z])", _nric)
-# With no label: only as each is printed on its card, dotted or dashed in its groups, the year an ID's
-AHV_PRINTED = _scheme(r"756\.[0-9]{4}\.[0-9]{4}\.[0-9]{2}(?![0-9])", _ean13)
-EMIRATES_PRINTED = _scheme(r"784-(?:19|20)[0-9]{2}-[0-9]{7}-[0-9](?![0-9])", _emirates)
+# Checks that hold for any number or one in a few (no check digit, or a date alone): read right after the label only
+_UNCHECKED = frozenset({_any, _dk_cpr, _kr_rrn, _nik, _cccd, _ni_number, _pan})
+# With no label: only as it is printed on its card, dotted in its groups
+AHV_PRINTED = _scheme(r"756\.[0-9]{4}\.[0-9]{4}\.[0-9]{2}(?![0-9]|\.[0-9])", _ean13)
 
 # Labels as written in lower case (matched in the lower-cased text, at a word's start and end), and the
 # schemes each may name. An acronym that is also a word ("nie" is Polish's "not", "sin" Spanish's "without",
@@ -518,6 +540,54 @@ _LABELS: dict[str, tuple[_Scheme, ...]] = {
     "iqama": (SAUDI,),
     "জাতীয় পরিচয়পত্র": (BD_NID,),
     "tax identification number": (PH_TIN,),
+    # other spellings, inflections and keys (an attacker's round)
+    "bsn": (BSN,),
+    "bsn-nummer": (BSN,),
+    "steuer-idnr": (STEUER_ID,),
+    "steuer-id-nr": (STEUER_ID,),
+    "idnr": (STEUER_ID,),
+    "steuer_id": (STEUER_ID,),
+    "versicherungsnummer": (SV_NUMMER,),
+    "rvnr": (SV_NUMMER,),
+    "codice_fiscale": (CODICE_FISCALE,),
+    "numéro insee": (NIR,),
+    "n° ss": (NIR,),
+    "ni_number": (NI_NUMBER,),
+    "national_insurance_number": (NI_NUMBER,),
+    "nhs_number": (NHS,),
+    "fnr": (FODSELSNUMMER,),
+    "d-nummer": (FODSELSNUMMER,),
+    "personnumret": (PERSONNUMMER,),
+    "henkilötunnuksen": (HETU,),
+    "c.p.f.": (CPF,),
+    "tc no": (TCKN,),
+    "aadhaar card": (AADHAAR,),
+    "aadhaar number": (AADHAAR,),
+    "aadhaar_number": (AADHAAR,),
+    "aadhar card": (AADHAAR,),
+    "adhaar": (AADHAAR,),
+    "आधार कार्ड नंबर": (AADHAAR,),
+    "आधार कार्ड": (AADHAAR,),
+    "आधार नंबर": (AADHAAR,),
+    "आधार संख्या": (AADHAAR,),
+    "पैन कार्ड": (PAN,),
+    "codul numeric personal": (CNP,),
+    "c.n.p.": (CNP,),
+    "ת״ז": (TEUDAT_ZEHUT,),
+    "מס' זהות": (TEUDAT_ZEHUT,),
+    "ідентифікаційного коду": (RNOKPP,),
+    "nomor ktp": (NIK,),
+    "no. ktp": (NIK,),
+    "ktp": (NIK,),
+    "số định danh cá nhân": (CCCD,),
+    "s.i.n.": (SIN,),
+    "tax file no": (TFN,),
+    "tax_file_number": (TFN,),
+    "ahvn13": (AHV,),
+    "α.μ.κ.α.": (AMKA,),
+    "personal public service number": (PPSN,),
+    "pps": (PPSN,),
+    "emirates_id": (EMIRATES,),
 }
 _CAPITALS: dict[str, tuple[_Scheme, ...]] = {
     "BSN": (BSN,),
@@ -537,8 +607,6 @@ _CAPITALS: dict[str, tuple[_Scheme, ...]] = {
     "NAS": (SIN,),
     "TFN": (TFN,),
     "AVS": (AHV,),
-    "TIN": (PH_TIN,),
-    "NID": (BD_NID,),
     "CPR": (DK_CPR,),
     "TAJ": (TAJ,),
     "CUIT": (CUIT,),
@@ -560,29 +628,52 @@ _LABEL_WORDS = {
 }
 _GATE = index_words(*_LABEL_WORDS, *(label.lower() for label in _CAPITALS))
 # Unlabelled: shapes no other number has, each with its check (found where the text holds its prefix)
-_UNLABELLED = ((AHV_PRINTED, "756."), (EMIRATES_PRINTED, "784-"))
+_UNLABELLED = ((AHV_PRINTED, "756."),)  # (an Emirates ID's shape is a reference's as often: read after its label)
+_SHORT_LABEL = 4  # a label this short is an acronym, whatever its case ("bsn", "fnr", "pps")
+_EXAMPLE_REACH = 32
+_EXAMPLE = lazy_compile(
+    r"example|exemple|ejemplo|esempio|exempel|eksempel|esimerkki|beispiel|voorbeeld|przykład|exemplo|fac-simile"
+    r"|facsimile|sample|dummy|muster|örnek|пример|приклад|例|예시"
+)
+_CAPITALS_WORD = lazy_compile(r"(?<![^\W\d_])[A-Z]{2,}(?![^\W\d_])")
+_WHOSE = lazy_compile(r"[ \t]+(?:del|de|do|da|dos|das|du|des|della|dello|di|of|for|für|der|des|van|z|ze)[ \t]")
+_BUILD_BEFORE = lazy_compile(r"(?:build|version|release|ver|rev|oid|v)\.?[ \t#:]*$")
+_NEED_COLON = frozenset({normalise_text("आधार").lower(), normalise_text("আধার").lower()})
+_ON_THE_BASIS = lazy_compile(normalise_text("[ \t]+(?:पर|पे|ভিত্তি)"))
 # Documentation's examples, which forms and manuals print ("DNI 12345678Z", Skatteverket's "19121212-1212"): found
 # as no one's number.
 _EXAMPLES = frozenset(
     {"12345678Z", "X1234567L", "1212121212", "191212121212", "12345678909", "QQ123456C", "AB123456C", "9434765919",
-     "RSSMRA85T10A562S", "7561234567897", "784198012345671", "123456789", "111111111"}
+     "RSSMRA85T10A562S", "7561234567897", "784198012345671", "123456789", "111111111",
+     # more that manuals, validators' documentation and Wikipedia print (an attacker's round)
+     "02070803628", "44051401359", "111222333", "123456782", "86095742719", "65929970489", "11144477735",
+     "52998224725", "10000000146", "234123412346", "AAAPL1234C", "7569217076985", "131052-308T",
+     "8112289874", "11010519491231002X", "9434765870", "00000000T", "Y1234567X", "HEGG560427MVZRRL04",
+     "784196865703050", "1234567T", "000000018"}
 )  # fmt: skip
 
 _NUMBER_WORD_LIST = (
     "no", "nr", "n°", "nº", "num", "number", "numéro", "número", "numero", "nummer", "numarası", "номер", "নম্বর",
     "नंबर", "संख्या", "번호", "số", "szám", "nommer", "numer",
     # or a verb that gives the number ("my PPS number is 1892979S", "meine Steuer-ID lautet 1069...")
-    "is", "was", "lautet", "ist", "es", "est", "é", "è", "är", "er", "on", "jest",
+    "is", "was", "lautet", "ist", "es", "est", "é", "è", "är", "jest",
 )  # fmt: skip
 _NUMBER_WORDS = "|".join(dict.fromkeys(re.escape(normalise_text(word).lower()) for word in _NUMBER_WORD_LIST))
 # After the label: an aside in brackets, a word for "number", a colon or the like, a line break, an opening
 # quote. Or a few words of its own that end in a colon ("आधार नंबर हिंदी अंकों में लिखा है: ९८४१...").
 _CONNECTOR = lazy_compile(
-    r"(?:[ \t]*(?:\([^()\n]{0,48}\)|\[[^\[\]\n]{0,48}\]))?"
+    r"\.?[\"']?(?:[ \t]*(?:\([^()\n]{0,48}\)|\[[^\[\]\n]{0,48}\]))?"
     rf"[ \t]*(?:(?:\r?\n[ \t]*)?(?i:{_NUMBER_WORDS}|#)\.?(?![^\W\d_])[ \t]*)?"
     r"(?:[:：=#\-–—][ \t]*)?(?:\r?\n[ \t]*)?[\"'«“「『(]?[ \t]*"
 )
-_OWN_WORDS = lazy_compile(r"[^\d\n:：.。!?]{0,64}[:：][ \t]*[\"'«“「『(]?[ \t]*")
+_OWN_WORDS = lazy_compile(r"[^\d\n:：.。!?,;，、；،؛—–]{0,64}[:：][ \t]*[\"'«“「『(]?[ \t]*")
+# Words that name another number in a label's own words ("NHS number unknown hospital number: ...", "PESEL nie jest
+# wymagany podaj numer zamówienia: ...": an attacker's round)
+_OTHER_NUMBER = lazy_compile(
+    r"(?i:number|nummer|numer|numéro|número|numero|numara|\bnr\b|telefon|phone|\btel\b|order|ticket|ref"
+    r"|hospital|mobile|mobil|invoice|rechnung|pedido|protocol|tracking|klant|kunde|cliente|client|license|licence"
+    r"|timestamp|transaction|conta|konto|account|\bnot\b|nicht|niet|\bnie\b|não|\bnon\b|\bpas\b|inte|\bei\b|yok|号|番号|번호|טלפון|هاتف|جوال|फ़ोन|फोन|মোবাইল)"
+)
 
 
 def may_hold_national_id(scan: Scan) -> bool:
@@ -593,21 +684,31 @@ def may_hold_national_id(scan: Scan) -> bool:
 
 def find_national_ids(scan: Scan) -> Iterator[Hit]:
     text, lower, words = scan.text, scan.lower, scan.words
-    done = 0
-    for label, schemes in (*_LABEL_WORDS.items(), *_CAPITALS.items()):
-        key = label.lower()
-        for at in words.get(key, ()):
-            end = at + len(key)
-            if at < done or not _whole_word(lower, at, end) or (label.isupper() and text[at:end] != label):
-                continue
-            found = _value(text, end, schemes)
-            if found is not None:
-                done = found[1]
-                yield TYPE, *found
+    places = sorted(
+        (at, -len(label), label, schemes)
+        for label, schemes in (*_LABEL_WORDS.items(), *_CAPITALS.items())
+        for at in words.get(label.lower(), ())
+    )
+    done = 0  # labels in the text's order, each read once, the longest of those at one place first
+    for at, _, label, schemes in places:
+        end = at + len(label)
+        if at < done or not _whole_word(lower, at, end) or (label.isupper() and text[at:end] != label):
+            continue
+        short = label in _CAPITALS or (label.isascii() and len(label) <= _SHORT_LABEL)
+        found = _value(text, end, schemes, acronym=short, colon=label in _NEED_COLON)
+        if found is not None and _EXAMPLE.search(lower, max(0, at - _EXAMPLE_REACH), found[1] + _EXAMPLE_REACH):
+            continue  # "Exempel personnummer: 640823-3234", "C.F. MRARSS80A01H501T (fac-simile)"
+        if found is not None:
+            done = found[1]
+            yield TYPE, *found
     for scheme, prefix in _UNLABELLED:
         at = text.find(prefix)
         while at != -1:
-            if not (at and text[at - 1].isalnum()) and (found := _match(scheme, text, at)) is not None:
+            if (
+                not (at and (text[at - 1].isalnum() or text[at - 1] in "._-/"))
+                and not _BUILD_BEFORE.search(lower, max(0, at - 16), at)
+                and (found := _match(scheme, text, at)) is not None
+            ):
                 yield TYPE, *found
             at = text.find(prefix, at + 1)
 
@@ -628,11 +729,21 @@ def _whole_word(lower: str, start: int, end: int) -> bool:
     return glued or (not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"))
 
 
-def _value(text: str, end: int, schemes: tuple[_Scheme, ...]) -> tuple[int, int] | None:
+def _value(text: str, end: int, schemes: tuple[_Scheme, ...], *, acronym: bool, colon: bool) -> tuple[int, int] | None:
     connector = _CONNECTOR.match(text, end)
     starts = [connector.end() if connector is not None else end]
+    if colon and _ON_THE_BASIS.match(text, end):
+        return None  # "आधार" is a basis too: "रिपोर्ट के आधार पर ..." (on the report's basis)
+    # (after an acronym, only words of whose it is: "DNI del conductor (...): ", not "SIN IVA:", "TFN Spain:")
+    if connector is not None and text[end : connector.end()] == "\t":
+        return None  # "NHS\t3808056959\tGBP": a table's cells, the label one of them
     own = _OWN_WORDS.match(text, end)
-    if own is not None and own.end() != starts[0]:
+    if own is not None and (colon or any(scheme.check in _UNCHECKED for scheme in schemes)):
+        own = None  # a number with no check digit (or a date only) right after its label alone
+    elif own is not None and acronym and not _WHOSE.match(text, end) and _CAPITALS_WORD.search(text, end, own.end()):
+        # after an acronym, not a name in capitals of something else ("TAJ HOTELS CONFIRMATION: ...", "SIN IVA:")
+        own = None
+    if own is not None and own.end() != starts[0] and not _OTHER_NUMBER.search(text, end, own.end()):
         starts.append(own.end())
     if _RTL.match(text, end - 1) and (word := _ONE_WORD.match(text, end)) is not None:
         starts.append(word.end())
