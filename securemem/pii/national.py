@@ -638,7 +638,8 @@ _EXAMPLE = lazy_compile(
 _CAPITALS_WORD = lazy_compile(r"(?<![^\W\d_])[A-Z]{2,}(?![^\W\d_])")
 _WHOSE = lazy_compile(r"[ \t]+(?:del|de|do|da|dos|das|du|des|della|dello|di|of|for|für|der|des|van|z|ze)[ \t]")
 _BUILD_BEFORE = lazy_compile(r"(?:build|version|release|ver|rev|oid|v)\.?[ \t#:]*$")
-_NEED_COLON = frozenset({normalise_text("आधार").lower(), normalise_text("আধার").lower()})
+# Labels that are everyday words too ("आधार", a basis): read only right after the label, and not before "पर"
+_ALSO_BASIS = frozenset({normalise_text("आधार").lower(), normalise_text("আধার").lower()})
 _ON_THE_BASIS = lazy_compile(normalise_text("[ \t]+(?:पर|पे|ভিত্তি)"))
 # Documentation's examples, which forms and manuals print ("DNI 12345678Z", Skatteverket's "19121212-1212"): found
 # as no one's number.
@@ -695,7 +696,7 @@ def find_national_ids(scan: Scan) -> Iterator[Hit]:
         if at < done or not _whole_word(lower, at, end) or (label.isupper() and text[at:end] != label):
             continue
         short = label in _CAPITALS or (label.isascii() and len(label) <= _SHORT_LABEL)
-        found = _value(text, end, schemes, acronym=short, colon=label in _NEED_COLON)
+        found = _value(text, end, schemes, acronym=short, basis=label in _ALSO_BASIS)
         if found is not None and _EXAMPLE.search(lower, max(0, at - _EXAMPLE_REACH), found[1] + _EXAMPLE_REACH):
             continue  # "Exempel personnummer: 640823-3234", "C.F. MRARSS80A01H501T (fac-simile)"
         if found is not None:
@@ -729,16 +730,16 @@ def _whole_word(lower: str, start: int, end: int) -> bool:
     return glued or (not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"))
 
 
-def _value(text: str, end: int, schemes: tuple[_Scheme, ...], *, acronym: bool, colon: bool) -> tuple[int, int] | None:
+def _value(text: str, end: int, schemes: tuple[_Scheme, ...], *, acronym: bool, basis: bool) -> tuple[int, int] | None:
     connector = _CONNECTOR.match(text, end)
     starts = [connector.end() if connector is not None else end]
-    if colon and _ON_THE_BASIS.match(text, end):
+    if basis and _ON_THE_BASIS.match(text, end):
         return None  # "आधार" is a basis too: "रिपोर्ट के आधार पर ..." (on the report's basis)
     # (after an acronym, only words of whose it is: "DNI del conductor (...): ", not "SIN IVA:", "TFN Spain:")
     if connector is not None and text[end : connector.end()] == "\t":
         return None  # "NHS\t3808056959\tGBP": a table's cells, the label one of them
     own = _OWN_WORDS.match(text, end)
-    if own is not None and (colon or any(scheme.check in _UNCHECKED for scheme in schemes)):
+    if own is not None and (basis or any(scheme.check in _UNCHECKED for scheme in schemes)):
         own = None  # a number with no check digit (or a date only) right after its label alone
     elif own is not None and acronym and not _WHOSE.match(text, end) and _CAPITALS_WORD.search(text, end, own.end()):
         # after an acronym, not a name in capitals of something else ("TAJ HOTELS CONFIRMATION: ...", "SIN IVA:")
