@@ -513,7 +513,15 @@ ROUNDS = {
     # MRN after "NHS #", an employee's number after "NIK", a training account's after "CPF n°" (each with a valid
     # check digit, named as such only by an aside after it). The other 141 left are what the tree before alters
     # too (phones and addresses, mostly).
-    "nid": (1026, 144, 882),  # (one line holds a Steuer-ID, found since as a national identifier)
+    "nid": (1026, 144, 882),
+    # Stop 68's second readers attacked (DA's: more national schemes, verbs and line breaks before a number, labels in
+    # alternating case, "e-mail:password" lines, Finnish compounds, recovery phrases in other languages): 4,056
+    # ordinary lines, 548 altered as first written beyond the tree before (companies' CUITs, RUTs, Thai tax numbers
+    # and Israeli company numbers; a label's own words naming something else; "RUN" in a Dockerfile, "FIN", "TAJ";
+    # a label ending its sentence; "PassWord: String[20];" and jokes in alternating case; copy targets such as
+    # "deploy@web01.example.com:releases-v2.3"; "asiakassalaisuus"; help text after "Frasa pemulihan:"), none since.
+    # The 164 left are what the tree before alters too.
+    "s68b": (4056, 164, 3892),  # (one line holds a Steuer-ID, found since as a national identifier)
 }
 
 
@@ -684,9 +692,13 @@ FOUND = {
     "cvc": (53, 9),  # the two readers' shapes in other forms: 4 by the tree before, 14 by the readers as first
     # written, 9 since (the dotted password dropped). Left: other parents' words and layouts, names in capitals or of
     # three parts.
-    "nid": (168, 100),  # real national numbers in other forms: 8 by the tree before, 28 by the reader as first
-    # written, 100 since (verbs, line breaks and keys before the number, more labels and spellings, numbers after
-    # two labels). Left: numbers under a table's or a CSV's column, before their label, other inflections,
+    "s68b": (272, 143),  # DA's readers' shapes in other forms: 20 by the tree before, 152 as first written, 143
+    # since. Left: small-letter acronyms ("rut", "cuit", "nric:", "cpr:"), Danish's and Norwegian's "er", particles and
+    # articles after a label ("주민번호는", "ist die"), "ID number:" for South Africa, joined Persian labels.
+    "nid": (168, 95),  # real national numbers in other forms: 8 by the tree before, 28 by the reader as first
+    # written, 100 since, 95 after the next round's narrowing (verbs, line breaks and keys before the number, more
+    # labels and spellings, numbers after two labels). Left: numbers under a table's or a CSV's column, before
+    # their label, other inflections,
     # lower-case letters in lettered schemes, Israel's IDs without their leading zero, older Chinese IDs.
     "s68": (119, 58),  # stop 68's readers' shapes in other forms: 43 by the tree before, 62 by the readers as first
     # written, 58 since the narrowing. Left: "khoá"/"khoa API" and other languages' "API key", plural "keys", other

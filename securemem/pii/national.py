@@ -188,6 +188,8 @@ def _cnp(value: str) -> bool:  # Romania's personal numeric code
 
 
 def _teudat_zehut(value: str) -> bool:  # Israel: weights 1 and 2 in turn, digits of each product summed
+    if len(value) == 9 and value.startswith(("51", "52", "55", "57", "58")):
+        return False  # a company's or an association's number
     return sum(sum(divmod(int(digit) * (1 + index % 2), 10)) for index, digit in enumerate(value)) % 10 == 0
 
 
@@ -209,8 +211,8 @@ def _my_number(value: str) -> bool:  # Japan's individual number
     return (0 if remainder <= 1 else 11 - remainder) == int(value[11])
 
 
-def _thai(value: str) -> bool:
-    return (11 - _weighted(value, tuple(range(13, 1, -1))) % 11) % 10 == int(value[12])
+def _thai(value: str) -> bool:  # (0 first: a company's tax number)
+    return value[0] != "0" and (11 - _weighted(value, tuple(range(13, 1, -1))) % 11) % 10 == int(value[12])
 
 
 def _nik(value: str) -> bool:  # Indonesia: a birth date inside (a woman's day plus 40)
@@ -290,9 +292,8 @@ def _iran(value: str) -> bool:  # Iran's national code
 
 def _cuit(value: str) -> bool:  # Argentina's CUIT and CUIL
     check = 11 - _weighted(value, (5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11
-    return value[:2] in ("20", "23", "24", "27", "30", "33", "34") and {11: 0, 10: 9}.get(check, check) == int(
-        value[10]
-    )
+    # (a person's: 20, 23, 24, 27; a company's 30, 33, 34 is no one's personal data)
+    return value[:2] in ("20", "23", "24", "27") and {11: 0, 10: 9}.get(check, check) == int(value[10])
 
 
 def _inn(value: str) -> bool:  # Russia's taxpayer number of a person: two check digits
@@ -314,8 +315,13 @@ def _be_national(value: str) -> bool:  # Belgium: 97 less the first nine modulo 
 
 def _rut(value: str) -> bool:  # Chile's RUT and RUN: weights 2..7 from the right, 10 written K
     body, check = value[:-1], value[-1]
+    if not body.isdigit() or int(body) >= _COMPANY_RUT:
+        return False  # a company's RUT (50 million and up) is no one's personal data
     total = sum(int(digit) * (2 + index % 6) for index, digit in enumerate(reversed(body)))
-    return "0123456789K0"[11 - total % 11] == check if body.isdigit() else False
+    return "0123456789K0"[11 - total % 11] == check
+
+
+_COMPANY_RUT = 50_000_000
 
 
 _NRIC_LETTERS = {"S": "JZIHGFEDCBA", "T": "JZIHGFEDCBA", "F": "XWUTRQPNMLK", "G": "XWUTRQPNMLK", "M": "KLJNPQRTUWX"}
@@ -403,7 +409,7 @@ SAUDI = _scheme(_digits(10), _saudi)
 EMIRATES = _scheme(_digits(15), _emirates)
 BD_NID = _scheme(rf"{_digits(17)}|{_digits(13)}|{_digits(10)}", _any)
 PH_TIN = _scheme(_digits(12), _any)  # (nine digits after "TIN" are a US employer's number as often)
-DK_CPR = _scheme(r"[0-9]{6}[-‐‑–−]?[0-9]{4}(?![0-9])", _dk_cpr)
+DK_CPR = _scheme(r"[0-9]{6}[-‐‑–−][0-9]{4}(?![0-9])", _dk_cpr)  # (its dash always written)
 KR_RRN = _scheme(r"[0-9]{6}[-‐‑–−]?[0-9]{7}(?![0-9])", _kr_rrn)
 TAJ = _scheme(_digits(9), _taj)
 HU_TAX = _scheme(_digits(10), _hu_tax)
@@ -541,14 +547,11 @@ _LABELS: dict[str, tuple[_Scheme, ...]] = {
     "জাতীয় পরিচয়পত্র": (BD_NID,),
     "tax identification number": (PH_TIN,),
     # other spellings, inflections and keys (an attacker's round)
-    "bsn": (BSN,),
     "bsn-nummer": (BSN,),
     "steuer-idnr": (STEUER_ID,),
     "steuer-id-nr": (STEUER_ID,),
-    "idnr": (STEUER_ID,),
     "steuer_id": (STEUER_ID,),
     "versicherungsnummer": (SV_NUMMER,),
-    "rvnr": (SV_NUMMER,),
     "codice_fiscale": (CODICE_FISCALE,),
     "numéro insee": (NIR,),
     "n° ss": (NIR,),
@@ -578,7 +581,6 @@ _LABELS: dict[str, tuple[_Scheme, ...]] = {
     "ідентифікаційного коду": (RNOKPP,),
     "nomor ktp": (NIK,),
     "no. ktp": (NIK,),
-    "ktp": (NIK,),
     "số định danh cá nhân": (CCCD,),
     "s.i.n.": (SIN,),
     "tax file no": (TFN,),
@@ -586,7 +588,6 @@ _LABELS: dict[str, tuple[_Scheme, ...]] = {
     "ahvn13": (AHV,),
     "α.μ.κ.α.": (AMKA,),
     "personal public service number": (PPSN,),
-    "pps": (PPSN,),
     "emirates_id": (EMIRATES,),
 }
 _CAPITALS: dict[str, tuple[_Scheme, ...]] = {
@@ -614,9 +615,8 @@ _CAPITALS: dict[str, tuple[_Scheme, ...]] = {
     "INSZ": (BE_NATIONAL,),
     "NISS": (BE_NATIONAL,),
     "RUT": (RUT,),
-    "RUN": (RUT,),
     "NRIC": (NRIC,),
-    "FIN": (NRIC,),
+    "KTP": (NIK,),
     "SA ID": (ZA_ID,),
 }
 # (as the view writes each: Cyrillic's capitals and small letters fold to Latin ones differently, "РНОКПП" reads
@@ -635,6 +635,9 @@ _EXAMPLE = lazy_compile(
     r"example|exemple|ejemplo|esempio|exempel|eksempel|esimerkki|beispiel|voorbeeld|przykład|exemplo|fac-simile"
     r"|facsimile|sample|dummy|muster|örnek|пример|приклад|例|예시"
 )
+# After an acronym, words in small letters only, four at most ("CPF informado no chat: ", "C.F. dichiarato: "; not
+# "TAJ Mahal Palace room confirmation: ", "TFN Spain: ")
+_SMALL_WORDS = lazy_compile(r"(?:[ \t]+[^\W\d_A-Z]+){1,4}[ \t]*[:：][ \t]*[\"'«“「『(]?[ \t]*")
 _CAPITALS_WORD = lazy_compile(r"(?<![^\W\d_])[A-Z]{2,}(?![^\W\d_])")
 _WHOSE = lazy_compile(r"[ \t]+(?:del|de|do|da|dos|das|du|des|della|dello|di|of|for|für|der|des|van|z|ze)[ \t]")
 _BUILD_BEFORE = lazy_compile(r"(?:build|version|release|ver|rev|oid|v)\.?[ \t#:]*$")
@@ -657,23 +660,31 @@ _NUMBER_WORD_LIST = (
     "no", "nr", "n°", "nº", "num", "number", "numéro", "número", "numero", "nummer", "numarası", "номер", "নম্বর",
     "नंबर", "संख्या", "번호", "số", "szám", "nommer", "numer",
     # or a verb that gives the number ("my PPS number is 1892979S", "meine Steuer-ID lautet 1069...")
-    "is", "was", "lautet", "ist", "es", "est", "é", "è", "är", "jest",
+    "is", "lautet", "ist", "es", "est", "é", "è", "är", "jest",
 )  # fmt: skip
+_NUMBER_ONLY = "number|nummer|numer|numéro|número|numero|no|nr"
 _NUMBER_WORDS = "|".join(dict.fromkeys(re.escape(normalise_text(word).lower()) for word in _NUMBER_WORD_LIST))
 # After the label: an aside in brackets, a word for "number", a colon or the like, a line break, an opening
 # quote. Or a few words of its own that end in a colon ("आधार नंबर हिंदी अंकों में लिखा है: ९८४१...").
 _CONNECTOR = lazy_compile(
     r"\.?[\"']?(?:[ \t]*(?:\([^()\n]{0,48}\)|\[[^\[\]\n]{0,48}\]))?"
-    rf"[ \t]*(?:(?:\r?\n[ \t]*)?(?i:{_NUMBER_WORDS}|#)\.?(?![^\W\d_])[ \t]*)?"
+    rf"[ \t]*(?:(?i:{_NUMBER_WORDS}|#)\.?(?![^\W\d_])[ \t]*"
+    rf"|\r?\n[ \t]*(?i:{_NUMBER_ONLY})\.?[ \t]*(?=[:：]))?"
     r"(?:[:：=#\-–—][ \t]*)?(?:\r?\n[ \t]*)?[\"'«“「『(]?[ \t]*"
 )
 _OWN_WORDS = lazy_compile(r"[^\d\n:：.。!?,;，、；،؛—–]{0,64}[:：][ \t]*[\"'«“「『(]?[ \t]*")
 # Words that name another number in a label's own words ("NHS number unknown hospital number: ...", "PESEL nie jest
 # wymagany podaj numer zamówienia: ...": an attacker's round)
+# (of scripts the view writes otherwise: Thai's "code", "number", "barcode", "not"; Hebrew's "number")
+_OTHER_NUMBER_VIEWED = "|".join(
+    re.escape(normalise_text(word).lower()) for word in ("รหัส", "เลขที่", "หมายเลข", "บาร์โค้ด", "ไม่", "מספר")
+)
 _OTHER_NUMBER = lazy_compile(
+    rf"{_OTHER_NUMBER_VIEWED}|"
     r"(?i:number|nummer|numer|numéro|número|numero|numara|\bnr\b|telefon|phone|\btel\b|order|ticket|ref"
     r"|hospital|mobile|mobil|invoice|rechnung|pedido|protocol|tracking|klant|kunde|cliente|client|license|licence"
-    r"|timestamp|transaction|conta|konto|account|\bnot\b|nicht|niet|\bnie\b|não|\bnon\b|\bpas\b|inte|\bei\b|yok|号|番号|번호|טלפון|هاتف|جوال|फ़ोन|फोन|মোবাইল)"
+    r"|timestamp|transaction|conta|konto|account|helyett|nélkül|azonosító|sorszám|without|instead|statt|anstelle"
+    r"|\bsans\b|\bsenza\b|zonder|\bbez\b|\butan\b|\buden\b|ilman|\bnot\b|nicht|niet|\bnie\b|não|\bnon\b|\bpas\b|inte|\bei\b|yok|号|番号|번호|טלפון|هاتف|جوال|फ़ोन|फोन|মোবাইল)"
 )
 
 
@@ -695,6 +706,8 @@ def find_national_ids(scan: Scan) -> Iterator[Hit]:
         end = at + len(label)
         if at < done or not _whole_word(lower, at, end) or (label.isupper() and text[at:end] != label):
             continue
+        if (at and text[at - 1] == "-") or (text.startswith(".", end) and not label.endswith(("no", "nr", "."))):
+            continue  # a compound's last part ("Kunden-IdNr"); a sentence that ends at the label ("... a BSN. 5311...")
         short = label in _CAPITALS or (label.isascii() and len(label) <= _SHORT_LABEL)
         found = _value(text, end, schemes, acronym=short, basis=label in _ALSO_BASIS)
         if found is not None and _EXAMPLE.search(lower, max(0, at - _EXAMPLE_REACH), found[1] + _EXAMPLE_REACH):
@@ -732,34 +745,61 @@ def _whole_word(lower: str, start: int, end: int) -> bool:
 
 def _value(text: str, end: int, schemes: tuple[_Scheme, ...], *, acronym: bool, basis: bool) -> tuple[int, int] | None:
     connector = _CONNECTOR.match(text, end)
-    starts = [connector.end() if connector is not None else end]
     if basis and _ON_THE_BASIS.match(text, end):
         return None  # "आधार" is a basis too: "रिपोर्ट के आधार पर ..." (on the report's basis)
-    # (after an acronym, only words of whose it is: "DNI del conductor (...): ", not "SIN IVA:", "TFN Spain:")
     if connector is not None and text[end : connector.end()] == "\t":
         return None  # "NHS\t3808056959\tGBP": a table's cells, the label one of them
+    found = _first(text, connector.end() if connector is not None else end, schemes)
+    if found is not None:
+        return found
+    # A label's own words before its colon, or one word after a label of Arabic's or Hebrew's script: only numbers
+    # with a check digit (not a date alone), the words in one clause and naming no other number; after an acronym,
+    # only words of whose it is ("DNI del conductor (...): ", not "TAJ Mahal Palace room confirmation:")
+    checked = tuple(scheme for scheme in schemes if scheme.check not in _UNCHECKED)
+    if basis or not checked:
+        return None
     own = _OWN_WORDS.match(text, end)
-    if own is not None and (basis or any(scheme.check in _UNCHECKED for scheme in schemes)):
-        own = None  # a number with no check digit (or a date only) right after its label alone
-    elif own is not None and acronym and not _WHOSE.match(text, end) and _CAPITALS_WORD.search(text, end, own.end()):
-        # after an acronym, not a name in capitals of something else ("TAJ HOTELS CONFIRMATION: ...", "SIN IVA:")
-        own = None
-    if own is not None and own.end() != starts[0] and not _OTHER_NUMBER.search(text, end, own.end()):
-        starts.append(own.end())
-    if _RTL.match(text, end - 1) and (word := _ONE_WORD.match(text, end)) is not None:
-        starts.append(word.end())
-    for start in starts:
-        for scheme in schemes:
-            found = _match(scheme, text, start)
-            if found is not None:
-                return found
+    if (
+        own is not None
+        and (not acronym or _WHOSE.match(text, end) or _SMALL_WORDS.fullmatch(text, end, own.end()))
+        and not _OTHER_NUMBER.search(text, end, own.end())
+    ):
+        found = _first(text, own.end(), checked)
+        if found is not None:
+            return found
+    word = _ONE_WORD.match(text, end) if _RTL.match(text, end - 1) else None
+    if word is not None and text[end : word.end()].strip(" \t:：") in _PERSONS_RTL:
+        return _first(text, word.end(), checked)
     return None
+
+
+def _first(text: str, at: int, schemes: tuple[_Scheme, ...]) -> tuple[int, int] | None:
+    for scheme in schemes:
+        found = _match(scheme, text, at)
+        if found is not None:
+            return found
+    return None
+
+
+# Whose number an Arabic, Persian or Hebrew label names with one word after it: the customer's, the applicant's, the
+# patient's, the user's (not a company's, a store's, an order's: "رقم الهوية التجارية", "کد ملی فروشگاه": an
+# attacker's round)
+_UNIT_AFTER = lazy_compile(
+    r"[ \t]*(?:EUR|USD|GBP|CHF|PLN|SEK|NOK|DKK|HUF|CZK|INR|€|\$|£|₹|kr\b|zł|Ft\b|ms\b|MB\b|GB\b|KB\b|%|razy|times"
+    r"|rupees|rupias|rs\b"
+    r"|mal\b|fois|veces|vezes|keer|kertaa|gånger|gange)"
+)
+_PERSONS_RTL_WORDS = (
+    "مشتری", "کاربر", "متقاضی", "بیمار", "مشترک", "العميل", "المريض", "المستخدم", "المتقدم", "المشترك", "לקוח", "הלקוח",
+    "מבוטח", "המבוטח", "המטופל", "מטופל",
+)  # fmt: skip
+_PERSONS_RTL = frozenset(normalise_text(word) for word in _PERSONS_RTL_WORDS)
 
 
 def _match(scheme: _Scheme, text: str, at: int) -> tuple[int, int] | None:
     value = scheme.shape.match(text, at)
-    if value is None:
-        return None
+    if value is None or _UNIT_AFTER.match(text, value.end()):
+        return None  # an amount, a duration, a count ("BSN is 403.999.698 EUR", "RUT: 1062241-7 kr avdrag")
     compact = _compact(value.group()) if scheme.compact else value.group().upper()
     if compact.replace("+", "") in _EXAMPLES:
         return None

@@ -229,6 +229,16 @@ def _hex_code_grid(text: str) -> Iterator[Hit]:
         yield from (("GENERIC_SECRET", *found) for found in run)
 
 
+# Labels read since stop 68, whose words must be BIP-39's ("frase semilla" before Spanish's own list is older)
+_NEW_SEED_LABELS = ("frasa pemulihan", "frase de recupera")
+
+
+def _mostly_bip39(words: str) -> bool:
+    """Three in four of the words are BIP-39's (English's list, which wallets use whatever the text's language)."""
+    found = _NUMBERING.sub(" ", words).split()
+    return bool(found) and sum(word.strip("\"'“”.,") in bip39.WORDS for word in found) * 4 >= len(found) * 3
+
+
 def _seed_end(lower: str, words: re.Match[str]) -> int | None:
     """Where the phrase ends: after the most lines that hold one of BIP-39's counts of words, each
     line after the first read whole (the words the pattern took of a next line of prose, "The next
@@ -259,6 +269,8 @@ def find_recovery_secrets(scan: Scan) -> Iterator[Hit]:
             continue
         if label.group().endswith("seed") and not _wallet_seed(lower, label.start(), start, end):
             continue
+        if label.group().startswith(_NEW_SEED_LABELS) and not _mostly_bip39(lower[start:end]):
+            continue  # "Frasa pemulihan: tulis dua belas kata ...": help's words, no phrase (an attacker's round)
         # The words read after a label are its count's first; a word or three between the label and the phrase
         # ("Recovery phrase: please <24 words>") left the phrase's last ones out (the attacker of the README's
         # promises): a window whose checksum holds, overlapping these words, is joined with them.

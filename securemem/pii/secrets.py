@@ -899,10 +899,24 @@ def may_hold_combo_line(scan: Scan) -> bool:
 
 
 def find_combo_passwords(scan: Scan) -> Iterator[Hit]:
-    for match in _COMBO_LINE.finditer(scan.text):
+    # A list: two such lines at least (one alone is a copy target, "deploy@web01.example.com:releases-v2.3", as often:
+    # an attacker's round), no file's, home's or assignment's shape
+    lines = list(_COMBO_LINE.finditer(scan.text))
+    if len(lines) < _COMBO_LINES:
+        return
+    for match in lines:
         password = match["password"]
-        if not password.isdigit() and _password_shaped(password) and not _placeholder(password):
+        if (
+            not password.isdigit()
+            and not _COMBO_NOT.search(password)
+            and _password_shaped(password)
+            and not _placeholder(password)
+        ):
             yield "PASSWORD", *match.span("password")
+
+
+_COMBO_LINES = 2
+_COMBO_NOT = lazy_compile(r"^~|[=,]|\.(?:zip|gz|tar|sql|json|csv|txt|log|bak|tgz|jar|war)$")
 
 
 def _login_password(password: str) -> bool:
@@ -1135,20 +1149,37 @@ def find_odd_case_labels(scan: Scan) -> Iterator[Hit]:
     for word in _ODD_CASE_WORDS:
         for at in words.get(word, ()):
             written = text[at : at + len(word)]
-            if written.islower() or written.isupper() or written.istitle() or _odd_case_turns(written) < _ODD_TURNS:
+            if (
+                written.islower()
+                or written.isupper()
+                or _CAMEL_WORDS.fullmatch(written)  # "PassWord: String[20];" declares a field
+                or _odd_case_turns(written) < _ODD_TURNS
+            ):
                 continue
             if at and (text[at - 1].isalnum() or text[at - 1] == "_"):
                 continue
             value = _ODD_CASE_VALUE.match(text, at + len(word))
             if value is None:
                 continue
+            found = value["bearer"] or value["value"]
+            if not _DIGIT.search(found) or _CODE_MARKS.search(found) or _alternating(found):
+                continue  # a meme's words ("iNgReDiEnT-iS-lOvE"), code ("NextToken(src);")
             if value["bearer"] is not None:
                 yield "BEARER_TOKEN", *value.span("bearer")
             elif _password_shaped(value["value"]) and not _placeholder(value["value"]):
                 yield ("PASSWORD" if word.startswith(("pass", "kenn")) else "GENERIC_SECRET"), *value.span("value")
 
 
-_ODD_TURNS = 3  # changes between small and capital letters in the word: "pAsSwOrD" has 7, "ApiKey" 2
+_ODD_TURNS = 4  # changes between small and capital letters in the word: "pAsSwOrD" has 7, "PassWord" 3
+_CAMEL_WORDS = lazy_compile(r"(?:[A-Z][a-z]{2,})+|[a-z]{2,}(?:[A-Z][a-z]{2,})+")
+_CODE_MARKS = lazy_compile(r"[()\[\];]")
+
+
+def _alternating(value: str) -> bool:
+    """The value is written in alternating case too, as a joke's words are ("gOoD_bOi_42", "ChRiStMaS-2024!"): three in
+    four pairs of letters side by side change case (about one in two of a random token's do)."""
+    pairs = [(a, b) for a, b in pairwise(value) if a.isalpha() and b.isalpha()]
+    return len(pairs) >= _ODD_TURNS and sum(a.isupper() != b.isupper() for a, b in pairs) * 4 >= len(pairs) * 3
 
 
 def _odd_case_turns(word: str) -> int:
@@ -4438,7 +4469,8 @@ _SECRET_HEADS = (
 )  # fmt: skip
 
 
-_FINNISH_SECRET_HEADS = ("allekirjoitus", "asiakas", "sovellus", "api", "webhook", "jwt", "token", "hmac")
+# (not "asiakas": "asiakassalaisuus" is the law's customer confidentiality)
+_FINNISH_SECRET_HEADS = ("allekirjoitus", "sovellus", "api", "webhook", "jwt", "token", "hmac")
 
 
 def _german_secret(lower: str, at: int, word: str) -> bool:
