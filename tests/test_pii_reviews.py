@@ -1060,6 +1060,16 @@ def altered(name: str) -> list[str]:
         # Japanese, Turkish, Russian), tokens split in code (Go's strings.Join, a template literal, a YAML key's two
         # parts), a password after Chinese's "updated to", Greek's "is", Ukrainian's "to the admin panel".
         ("da", "claim", None, 0.924),
+        # Reviewer DB (blind, written after the stop's three attackers' rounds: a credit union's loan officers, a
+        # children's hospital's admissions, a travel insurer's assistance desk, a utility's collections, a staffing
+        # agency's payroll, AML investigators, a dental insurer's claims, customer success, social services, a cloud
+        # security team's postmortems; 31 languages; 313 lines): 447 of 481 as it came (92.9%), four ordinary lines
+        # altered (companies' registration numbers read as phones by older readers). 454 since: "NI" before a UK NI
+        # number, "number is" between a label and its number, Croatia's OIB, Mexico's NSS and RFC, Thai's "card
+        # number", an HTML cell's tags after a label. Left: numbers in CSV and TSV columns or split across a line,
+        # spaced digits after an abbreviation's full stop, lower-case "bsn:", accounts after "acct" or in YAML, a
+        # Razorpay key id, base64 secrets decoded in code, an IBAN with mixed separators, a password said after "é".
+        ("db", "claim", None, 0.943),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1495,6 +1505,9 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("cz", 0, set()),
         # Reviewer DA: none, as it came and since (its documentation's examples are marked borderline).
         ("da", 0, set()),
+        # Reviewer DB: four companies' registration numbers (Swedish, Hungarian, Korean, Indonesian) read as phones by
+        # older readers, as it came and since.
+        ("db", 4, {"PHONE"}),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

@@ -332,6 +332,14 @@ def _nric(value: str) -> bool:  # Singapore's NRIC and FIN
     return _NRIC_LETTERS[value[0]][total % 11] == value[8]
 
 
+def _mx_nss(value: str) -> bool:  # Mexico's social security number (IMSS): Luhn over its eleven digits
+    return luhn_valid(value) and len(set(value)) > 2
+
+
+def _rfc(value: str) -> bool:  # Mexico's RFC of a person: four letters, a birth date, three of its own
+    return _date(value[4:10], "%y%m%d")
+
+
 def _ni_number(value: str) -> bool:  # the UK's National Insurance number: its shape is all there is to check
     return True
 
@@ -421,8 +429,11 @@ SNILS = _scheme(_digits(11), _snils)
 BE_NATIONAL = _scheme(_digits(11, dots=True), _be_national)
 RUT = _scheme(r"[0-9]{1,2}(?:\.?[0-9]{3}){2}-[0-9Kk](?![0-9A-Za-z])", _rut)  # (the dash always before the check)
 NRIC = _scheme(r"[STFGM][0-9]{7}[A-Z](?![0-9A-Za-z])", _nric)
+OIB = _scheme(_digits(11), _mod_11_10)  # Croatia's personal identification number: ISO 7064 MOD 11,10
+MX_NSS = _scheme(_digits(11), _mx_nss)
+RFC = _scheme(r"[A-ZÑ&]{4}[0-9]{6}[A-Z0-9]{3}(?![0-9A-Za-z])", _rfc)
 # Checks that hold for any number or one in a few (no check digit, or a date alone): read right after the label only
-_UNCHECKED = frozenset({_any, _dk_cpr, _kr_rrn, _nik, _cccd, _ni_number, _pan})
+_UNCHECKED = frozenset({_any, _dk_cpr, _kr_rrn, _nik, _cccd, _ni_number, _pan, _rfc})
 # With no label: only as it is printed on its card, dotted in its groups
 AHV_PRINTED = _scheme(r"756\.[0-9]{4}\.[0-9]{4}\.[0-9]{2}(?![0-9]|\.[0-9])", _ean13)
 
@@ -589,6 +600,11 @@ _LABELS: dict[str, tuple[_Scheme, ...]] = {
     "α.μ.κ.α.": (AMKA,),
     "personal public service number": (PPSN,),
     "emirates_id": (EMIRATES,),
+    # reviewer DB's: Norway's abbreviation, Thai's "card number", Croatia's OIB
+    "fødselsnr": (FODSELSNUMMER,),
+    "fodselsnr": (FODSELSNUMMER,),
+    "เลขบัตร": (THAI,),
+    "oib": (OIB,),
 }
 _CAPITALS: dict[str, tuple[_Scheme, ...]] = {
     "BSN": (BSN,),
@@ -617,6 +633,9 @@ _CAPITALS: dict[str, tuple[_Scheme, ...]] = {
     "RUT": (RUT,),
     "NRIC": (NRIC,),
     "KTP": (NIK,),
+    "NI": (NI_NUMBER,),
+    "NSS": (MX_NSS,),
+    "RFC": (RFC,),
     "SA ID": (ZA_ID,),
 }
 # (as the view writes each: Cyrillic's capitals and small letters fold to Latin ones differently, "РНОКПП" reads
@@ -668,7 +687,8 @@ _NUMBER_WORDS = "|".join(dict.fromkeys(re.escape(normalise_text(word).lower()) f
 # quote. Or a few words of its own that end in a colon ("आधार नंबर हिंदी अंकों में लिखा है: ९८४१...").
 _CONNECTOR = lazy_compile(
     r"\.?[\"']?(?:[ \t]*(?:\([^()\n]{0,48}\)|\[[^\[\]\n]{0,48}\]))?"
-    rf"[ \t]*(?:(?i:{_NUMBER_WORDS}|#)\.?(?![^\W\d_])[ \t]*"
+    r"(?:[ \t]*</?(?:td|th|span|b|strong|dd|dt)(?:[ \t][^<>\n]{0,64})?>)*"  # an HTML cell's tags ("<td>CPF</td><td>")
+    rf"[ \t]*(?:(?:(?i:{_NUMBER_WORDS}|#)\.?(?![^\W\d_])[ \t]*){{1,2}}"
     rf"|\r?\n[ \t]*(?i:{_NUMBER_ONLY})\.?[ \t]*(?=[:：]))?"
     r"(?:[:：=#\-–—][ \t]*)?(?:\r?\n[ \t]*)?[\"'«“「『(]?[ \t]*"
 )
