@@ -886,6 +886,17 @@ HOSTILE.update(
         "html-numbers": "&#8209;&#0000001;&#x96;" * (FIFTH // 23),
         "colon-asides": "password, as the customer spelled it " * (FIFTH // 37) + ": x",
         "tel-cut-groups": "Tel. 0171\n" * (FIFTH // 20) + "482 " * (FIFTH // 8),
+        # Stop 68's: national numbers' labels, their words and asides before digits, a label's own words without their
+        # colon, spaced digits, an RTL label's word, HTML cells; alternating-case labels; e-mail:password lines
+        "national-labels": "BSN PESEL CPF DNI NIE NHS TFN SIN " * (FIFTH // 34),
+        "national-words": "Steuer-ID number is no. nummer " * (FIFTH // 31) + "4293596870",
+        "national-asides": "DNI del conductor (" * (FIFTH // 19),
+        "national-own-words": "personnummer på barnet " * (FIFTH // 23),
+        "national-spaced": "PESEL: " + "6 " * (FIFTH // 2),
+        "national-rtl": "کد ملی مشتری " * (FIFTH // 13),
+        "national-cells": "<td>CPF</td><td>" * (FIFTH // 16),
+        "odd-case-labels": "pAsSwOrD := " * (FIFTH // 12),
+        "combo-lines": "a@b.co:Xk9vT2qLm8!\n" * (FIFTH // 19),
     }
 )
 
