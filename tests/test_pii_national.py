@@ -81,14 +81,8 @@ NUMBERS = [
     ("卖家实名认证：陈志强，身份证号码440305198807167132，手机", "440305198807167132"),
     ("ส่วนเลขบัตรประชาชน ๒-๖๖๔๖-๖๙๙๗๒-๗๓-๒", "๒-๖๖๔๖-๖๙๙๗๒-๗๓-๒"),
     ("Tài xế mới: Nguyễn Văn Hùng, CCCD số 001373759019, điện thoại", "001373759019"),
-    # reviewer DB's: "number is", "NI" alone, Croatia's OIB, Mexico's NSS and RFC, an HTML cell, Thai's "card number"
+    # reviewer DB's: two words such as "number is" between a label of words and its number
     ("[00:02] CALLER: Her National Insurance number is TX 97 88 49 A if you need", "TX 97 88 49 A"),
-    ("pay to 95-78-83 / 76098375, NI BY 39 07 13 C, emergency contact", "BY 39 07 13 C"),
-    ("podnositelj Ivan Horvat, OIB 37134055742, IBAN", "37134055742"),
-    ("asegurado Rodrigo Treviño, NSS 51329566262, reembolso", "51329566262"),
-    ("Alta de nómina: RFC LOHG98022487D, CLABE", "LOHG98022487D"),
-    ("<td>CPF</td><td>805&#46;876&#46;330&#45;69</td>", "805&#46;876&#46;330&#45;69"),
-    ("ธนพล ศรีสุข เลขบัตร ๓-๒๗๔๐-๙๒๖๐๐-๖๘-๕", "๓-๒๗๔๐-๙๒๖๐๐-๖๘-๕"),
     # printed as on its card, no label: a Swiss AHV number, an Emirates ID
     ("Reto Müller 756.3572.8636.00 (Lohnausweis)", "756.3572.8636.00"),
     ("Emirates ID 784-1981-5816938-7 (scan of the card)", "784-1981-5816938-7"),
@@ -116,7 +110,7 @@ def _last_digit_changed(number: str) -> str:
 # Schemes with no check digit: their label alone says what the number is (a changed digit is another such number).
 _UNCHECKED = {
     "WL 72 84 57 C", "QVIPC0087W", "3273011610630971", "079073308824", "9643563945", "XH 46 22 17 B", "230775-7756",
-    "851102-1937220", "001373759019", "TX 97 88 49 A", "BY 39 07 13 C", "LOHG98022487D",
+    "851102-1937220", "001373759019", "TX 97 88 49 A",
 }  # fmt: skip
 
 
@@ -165,6 +159,14 @@ def test_the_same_number_with_its_check_digit_wrong_is_not_one(text: str, number
         "रिपोर्ट के आधार पर UPI संदर्भ संख्या: 929139723432",
         "Wikipedia's example PESEL is 44051401359.",
         "Podaci o tvrtki: Kreditna unija Jadran d.o.o., MBS 854783295, OIB tvrtke 95975678645; šifra djelatnosti",
+        # the last attacker's round: labels read for reviewer DB and dropped (Northern Ireland's codes after "NI",
+        # change requests after "RFC", phones after "NSS", every card's number after Thai's "card number", tables of
+        # toll-free numbers), two words after an acronym
+        "Region NI: CR123456A escalated",
+        "RFC CHNG240315001 approved by the CAB",
+        "NSS helpdesk: 020 6027 4525",
+        "<td>Spain</td><td>TFN</td><td>901 350 929</td>",
+        "NAS number is 623244886 in the asset register",
     ],
 )
 def test_what_is_not_a_national_number_stays(text: str) -> None:

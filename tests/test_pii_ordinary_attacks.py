@@ -521,7 +521,13 @@ ROUNDS = {
     # a label ending its sentence; "PassWord: String[20];" and jokes in alternating case; copy targets such as
     # "deploy@web01.example.com:releases-v2.3"; "asiakassalaisuus"; help text after "Frasa pemulihan:"), none since.
     # The 164 left are what the tree before alters too.
-    "s68b": (4056, 164, 3892),  # (one line holds a Steuer-ID, found since as a national identifier)
+    "s68b": (4056, 164, 3892),
+    # Reviewer DB's readers attacked (stop 68): 1,790 ordinary lines, 545 altered by them as first written ("NI"
+    # before Northern Ireland's and other codes, "RFC" before change requests and Mexico's generic RFCs, companies'
+    # OIBs, phones after "NSS", other cards after Thai's "card number", HTML tables of toll-free numbers, "NAS number
+    # is"), none since: those labels and the HTML cells dropped, two words only after a label of words. The 453 left
+    # are what the tree before alters too.
+    "db": (1790, 453, 1337),  # (one line holds a Steuer-ID, found since as a national identifier)
 }
 
 
@@ -692,6 +698,8 @@ FOUND = {
     "cvc": (53, 9),  # the two readers' shapes in other forms: 4 by the tree before, 14 by the readers as first
     # written, 9 since (the dotted password dropped). Left: other parents' words and layouts, names in capitals or of
     # three parts.
+    "db": (263, 18),  # reviewer DB's readers' forms: 6 by the tree before, 85 as first written, 18 since the
+    # labels were dropped (the near forms of NI, NSS, RFC, OIB and Thai card numbers are left).
     "s68b": (272, 143),  # DA's readers' shapes in other forms: 20 by the tree before, 152 as first written, 143
     # since. Left: small-letter acronyms ("rut", "cuit", "nric:", "cpr:"), Danish's and Norwegian's "er", particles and
     # articles after a label ("주민번호는", "ist die"), "ID number:" for South Africa, joined Persian labels.

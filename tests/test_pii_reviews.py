@@ -1064,12 +1064,13 @@ def altered(name: str) -> list[str]:
         # children's hospital's admissions, a travel insurer's assistance desk, a utility's collections, a staffing
         # agency's payroll, AML investigators, a dental insurer's claims, customer success, social services, a cloud
         # security team's postmortems; 31 languages; 313 lines): 447 of 481 as it came (92.9%), four ordinary lines
-        # altered (companies' registration numbers read as phones by older readers). 454 since: "NI" before a UK NI
-        # number, "number is" between a label and its number, Croatia's OIB, Mexico's NSS and RFC, Thai's "card
-        # number", an HTML cell's tags after a label. Left: numbers in CSV and TSV columns or split across a line,
+        # altered (companies' registration numbers read as phones by older readers). 448 since: two words such as
+        # "number is" between a label and its number, Norway's "fødselsnr" (the labels "NI", "RFC", "NSS", "OIB" and
+        # Thai's "card number", read at first, were dropped after an attacker's round). Left: those, numbers in CSV
+        # and TSV columns or split across a line,
         # spaced digits after an abbreviation's full stop, lower-case "bsn:", accounts after "acct" or in YAML, a
         # Razorpay key id, base64 secrets decoded in code, an IBAN with mixed separators, a password said after "é".
-        ("db", "claim", None, 0.943),
+        ("db", "claim", None, 0.931),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:

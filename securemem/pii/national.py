@@ -332,14 +332,6 @@ def _nric(value: str) -> bool:  # Singapore's NRIC and FIN
     return _NRIC_LETTERS[value[0]][total % 11] == value[8]
 
 
-def _mx_nss(value: str) -> bool:  # Mexico's social security number (IMSS): Luhn over its eleven digits
-    return luhn_valid(value) and len(set(value)) > 2
-
-
-def _rfc(value: str) -> bool:  # Mexico's RFC of a person: four letters, a birth date, three of its own
-    return _date(value[4:10], "%y%m%d")
-
-
 def _ni_number(value: str) -> bool:  # the UK's National Insurance number: its shape is all there is to check
     return True
 
@@ -429,11 +421,8 @@ SNILS = _scheme(_digits(11), _snils)
 BE_NATIONAL = _scheme(_digits(11, dots=True), _be_national)
 RUT = _scheme(r"[0-9]{1,2}(?:\.?[0-9]{3}){2}-[0-9Kk](?![0-9A-Za-z])", _rut)  # (the dash always before the check)
 NRIC = _scheme(r"[STFGM][0-9]{7}[A-Z](?![0-9A-Za-z])", _nric)
-OIB = _scheme(_digits(11), _mod_11_10)  # Croatia's personal identification number: ISO 7064 MOD 11,10
-MX_NSS = _scheme(_digits(11), _mx_nss)
-RFC = _scheme(r"[A-ZÑ&]{4}[0-9]{6}[A-Z0-9]{3}(?![0-9A-Za-z])", _rfc)
 # Checks that hold for any number or one in a few (no check digit, or a date alone): read right after the label only
-_UNCHECKED = frozenset({_any, _dk_cpr, _kr_rrn, _nik, _cccd, _ni_number, _pan, _rfc})
+_UNCHECKED = frozenset({_any, _dk_cpr, _kr_rrn, _nik, _cccd, _ni_number, _pan})
 # With no label: only as it is printed on its card, dotted in its groups
 AHV_PRINTED = _scheme(r"756\.[0-9]{4}\.[0-9]{4}\.[0-9]{2}(?![0-9]|\.[0-9])", _ean13)
 
@@ -600,11 +589,11 @@ _LABELS: dict[str, tuple[_Scheme, ...]] = {
     "α.μ.κ.α.": (AMKA,),
     "personal public service number": (PPSN,),
     "emirates_id": (EMIRATES,),
-    # reviewer DB's: Norway's abbreviation, Thai's "card number", Croatia's OIB
+    # reviewer DB's: Norway's abbreviation (not "NI", "RFC", "NSS", Croatia's "OIB" nor Thai's "card number": an
+    # attacker's round found them before Northern Ireland's codes, change requests, phones, companies' numbers and
+    # every other card's number)
     "fødselsnr": (FODSELSNUMMER,),
     "fodselsnr": (FODSELSNUMMER,),
-    "เลขบัตร": (THAI,),
-    "oib": (OIB,),
 }
 _CAPITALS: dict[str, tuple[_Scheme, ...]] = {
     "BSN": (BSN,),
@@ -633,9 +622,6 @@ _CAPITALS: dict[str, tuple[_Scheme, ...]] = {
     "RUT": (RUT,),
     "NRIC": (NRIC,),
     "KTP": (NIK,),
-    "NI": (NI_NUMBER,),
-    "NSS": (MX_NSS,),
-    "RFC": (RFC,),
     "SA ID": (ZA_ID,),
 }
 # (as the view writes each: Cyrillic's capitals and small letters fold to Latin ones differently, "РНОКПП" reads
@@ -685,13 +671,16 @@ _NUMBER_ONLY = "number|nummer|numer|numéro|número|numero|no|nr"
 _NUMBER_WORDS = "|".join(dict.fromkeys(re.escape(normalise_text(word).lower()) for word in _NUMBER_WORD_LIST))
 # After the label: an aside in brackets, a word for "number", a colon or the like, a line break, an opening
 # quote. Or a few words of its own that end in a colon ("आधार नंबर हिंदी अंकों में लिखा है: ९८४१...").
-_CONNECTOR = lazy_compile(
-    r"\.?[\"']?(?:[ \t]*(?:\([^()\n]{0,48}\)|\[[^\[\]\n]{0,48}\]))?"
-    r"(?:[ \t]*</?(?:td|th|span|b|strong|dd|dt)(?:[ \t][^<>\n]{0,64})?>)*"  # an HTML cell's tags ("<td>CPF</td><td>")
-    rf"[ \t]*(?:(?:(?i:{_NUMBER_WORDS}|#)\.?(?![^\W\d_])[ \t]*){{1,2}}"
-    rf"|\r?\n[ \t]*(?i:{_NUMBER_ONLY})\.?[ \t]*(?=[:：]))?"
+_CONNECTOR_FORM = (
+    r"\.?[\"']?(?:[ \t]*(?:\([^()\n]{{0,48}}\)|\[[^\[\]\n]{{0,48}}\]))?"
+    r"[ \t]*(?:(?:(?i:{words}|#)\.?(?![^\W\d_])[ \t]*){{1,{most}}}"
+    r"|\r?\n[ \t]*(?i:{only})\.?[ \t]*(?=[:：]))?"
     r"(?:[:：=#\-–—][ \t]*)?(?:\r?\n[ \t]*)?[\"'«“「『(]?[ \t]*"
 )
+# (two words, "number is", after a label of words; one after an acronym: "NAS number is 6232..." is a NAS's asset, an
+# attacker's round)
+_CONNECTOR = lazy_compile(_CONNECTOR_FORM.format(words=_NUMBER_WORDS, only=_NUMBER_ONLY, most=2))
+_CONNECTOR_ACRONYM = lazy_compile(_CONNECTOR_FORM.format(words=_NUMBER_WORDS, only=_NUMBER_ONLY, most=1))
 _OWN_WORDS = lazy_compile(r"[^\d\n:：.。!?,;，、；،؛—–]{0,64}[:：][ \t]*[\"'«“「『(]?[ \t]*")
 # Words that name another number in a label's own words ("NHS number unknown hospital number: ...", "PESEL nie jest
 # wymagany podaj numer zamówienia: ...": an attacker's round)
@@ -764,7 +753,7 @@ def _whole_word(lower: str, start: int, end: int) -> bool:
 
 
 def _value(text: str, end: int, schemes: tuple[_Scheme, ...], *, acronym: bool, basis: bool) -> tuple[int, int] | None:
-    connector = _CONNECTOR.match(text, end)
+    connector = (_CONNECTOR_ACRONYM if acronym else _CONNECTOR).match(text, end)
     if basis and _ON_THE_BASIS.match(text, end):
         return None  # "आधार" is a basis too: "रिपोर्ट के आधार पर ..." (on the report's basis)
     if connector is not None and text[end : connector.end()] == "\t":
