@@ -564,8 +564,10 @@ _CBU_OTHER = lazy_compile(
 # account after it: reviewer CW)
 EXAMPLE_WORDS = lazy_compile(
     r"(?<![^\W\d_])(?<![.@])(?:ejemplo|exemplo|(?:example|exemple)(?!\.[a-z])|beispiel|esempio|sample|dummy|placeholder"
-    r"|template|formato|format|layout|specimen|ex\.|preencha|contoh|misal|"
-    + _viewed("образец", "образца", "пример")
+    r"|template|formato|format|layout|specimen|ex\.|preencha|contoh|misal"
+    # (and the national readers' languages: Nordic, Finnish, Dutch, Polish, German, Turkish, Italian's facsimile, CJK)
+    r"|exempel|eksempel|esimerkki|voorbeeld|przykład|muster|örnek|fac-simile|facsimile|例|예시|"
+    + _viewed("образец", "образца", "пример", "приклад")
     + ")"
 )
 

@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from securemem.pii.banking import EXAMPLE_WORDS
 from securemem.pii.checksums import luhn_valid
 from securemem.pii.normalize import normalise_text
 from securemem.pii.patterns import lazy_compile
@@ -639,10 +640,7 @@ _GATE = index_words(*_LABEL_WORDS, *(label.lower() for label in _CAPITALS))
 _UNLABELLED = ((AHV_PRINTED, "756."),)  # (an Emirates ID's shape is a reference's as often: read after its label)
 _SHORT_LABEL = 4  # a label this short is an acronym, whatever its case ("bsn", "fnr", "pps")
 _EXAMPLE_REACH = 32
-_EXAMPLE = lazy_compile(
-    r"example|exemple|ejemplo|esempio|exempel|eksempel|esimerkki|beispiel|voorbeeld|przykład|exemplo|fac-simile"
-    r"|facsimile|sample|dummy|muster|örnek|пример|приклад|例|예시"
-)
+
 # After an acronym, words in small letters only, four at most ("CPF informado no chat: ", "C.F. dichiarato: "; not
 # "TAJ Mahal Palace room confirmation: ", "TFN Spain: ")
 _SMALL_WORDS = lazy_compile(r"(?:[ \t]+[^\W\d_A-Z]+){1,4}[ \t]*[:：][ \t]*[\"'«“「『(]?[ \t]*")
@@ -722,7 +720,7 @@ def find_national_ids(scan: Scan) -> Iterator[Hit]:
             continue  # a compound's last part ("Kunden-IdNr"); a sentence that ends at the label ("... a BSN. 5311...")
         short = label in _CAPITALS or (label.isascii() and len(label) <= _SHORT_LABEL)
         found = _value(text, end, schemes, acronym=short, basis=label in _ALSO_BASIS)
-        if found is not None and _EXAMPLE.search(lower, max(0, at - _EXAMPLE_REACH), found[1] + _EXAMPLE_REACH):
+        if found is not None and EXAMPLE_WORDS.search(lower, max(0, at - _EXAMPLE_REACH), found[1] + _EXAMPLE_REACH):
             continue  # "Exempel personnummer: 640823-3234", "C.F. MRARSS80A01H501T (fac-simile)"
         if found is not None:
             done = found[1]
