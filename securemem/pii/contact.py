@@ -2498,7 +2498,7 @@ def _amount_or_count(text: str, start: int, end: int, candidate: str) -> bool:
     word, round or named by what it counts ("Cep telefonu ithalatı 2022: 12.450.000 adet", "phone sales: 14.200.000
     units": an attacker's round)."""
     if _THOUSANDS.fullmatch(candidate) and (
-        _CURRENCY_AFTER.match(text, end) or _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
+        CURRENCY_AFTER.match(text, end) or _CURRENCY_BEFORE.search(text, max(0, start - 5), start)
     ):
         return True
     return bool(_DOTTED_THOUSANDS.fullmatch(candidate)) and (
@@ -2512,7 +2512,7 @@ _COUNT_AFTER = lazy_compile(
     r"(?![^\W\d_])",
     re.IGNORECASE,
 )
-_CURRENCY_AFTER = lazy_compile(rf"[ \u00a0]?(?:{_CURRENCIES})(?![a-z])", re.IGNORECASE)
+CURRENCY_AFTER = lazy_compile(rf"[ \u00a0]?(?:{_CURRENCIES})(?![a-z])", re.IGNORECASE)
 _CURRENCY_BEFORE = lazy_compile(rf"(?:{_CURRENCIES})[ \u00a0]?$", re.IGNORECASE)
 
 
@@ -3402,7 +3402,7 @@ def _amount(scan: Scan, start: int, end: int) -> bool:
     text = scan.text
     return bool(
         start < 0
-        or _CURRENCY_AFTER.match(text, end)
+        or CURRENCY_AFTER.match(text, end)
         or _CURRENCY_BEFORE.search(text, max(0, start - 8), start)
         or COUNTED.match(text, end)
         or _PRICED.search(text, max(0, start - 24), start)
@@ -3476,7 +3476,7 @@ def _national_the_text_names(scan: Scan, candidate: str, start: int) -> bool:
         or _SPACED_DATE.fullmatch(candidate)
         or _POSTCODE.fullmatch(candidate)
         or _named_in_script(scan.text, start)
-        or _CURRENCY_AFTER.match(scan.text, start + len(candidate))
+        or CURRENCY_AFTER.match(scan.text, start + len(candidate))
         or _CURRENCY_BEFORE.search(scan.text, max(0, start - 8), start)
     ):
         return False

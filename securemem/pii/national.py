@@ -27,9 +27,10 @@ from dataclasses import dataclass
 
 from securemem.pii.banking import EXAMPLE_WORDS
 from securemem.pii.checksums import luhn_valid
+from securemem.pii.contact import CURRENCY_AFTER
 from securemem.pii.normalize import normalise_text
 from securemem.pii.patterns import lazy_compile
-from securemem.pii.scan import Scan, index_words
+from securemem.pii.scan import RTL_LETTER, Scan, index_words
 
 Hit = tuple[str, int, int]
 TYPE = "NATIONAL_ID"
@@ -644,7 +645,6 @@ _EXAMPLE_REACH = 32
 # After an acronym, words in small letters only, four at most ("CPF informado no chat: ", "C.F. dichiarato: "; not
 # "TAJ Mahal Palace room confirmation: ", "TFN Spain: ")
 _SMALL_WORDS = lazy_compile(r"(?:[ \t]+[^\W\d_A-Z]+){1,4}[ \t]*[:：][ \t]*[\"'«“「『(]?[ \t]*")
-_CAPITALS_WORD = lazy_compile(r"(?<![^\W\d_])[A-Z]{2,}(?![^\W\d_])")
 _WHOSE = lazy_compile(r"[ \t]+(?:del|de|do|da|dos|das|du|des|della|dello|di|of|for|für|der|des|van|z|ze)[ \t]")
 _BUILD_BEFORE = lazy_compile(r"(?:build|version|release|ver|rev|oid|v)\.?[ \t#:]*$")
 # Labels that are everyday words too ("आधार", a basis): read only right after the label, and not before "पर"
@@ -741,7 +741,6 @@ def find_national_ids(scan: Scan) -> Iterator[Hit]:
 _UNSPACED = lazy_compile("[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\U0002ffff]")
 # One word after a label of Arabic's or Hebrew's script, whose "of" is written after it ("کد ملی مشتری ۳۸۶۹...", the
 # customer's national code)
-_RTL = lazy_compile("[\u0590-\u06ff]")
 _ONE_WORD = lazy_compile(r"[ \t]+[^\W\d_]+[ \t]*[:：]?[ \t]*")
 
 
@@ -777,7 +776,7 @@ def _value(text: str, end: int, schemes: tuple[_Scheme, ...], *, acronym: bool, 
         found = _first(text, own.end(), checked)
         if found is not None:
             return found
-    word = _ONE_WORD.match(text, end) if _RTL.match(text, end - 1) else None
+    word = _ONE_WORD.match(text, end) if RTL_LETTER.match(text, end - 1) else None
     if word is not None and text[end : word.end()].strip(" \t:：") in _PERSONS_RTL:
         return _first(text, word.end(), checked)
     return None
@@ -794,10 +793,9 @@ def _first(text: str, at: int, schemes: tuple[_Scheme, ...]) -> tuple[int, int] 
 # Whose number an Arabic, Persian or Hebrew label names with one word after it: the customer's, the applicant's, the
 # patient's, the user's (not a company's, a store's, an order's: "رقم الهوية التجارية", "کد ملی فروشگاه": an
 # attacker's round)
+# (a currency after the number is read by contact.py's CURRENCY_AFTER: one list of them)
 _UNIT_AFTER = lazy_compile(
-    r"[ \t]*(?:EUR|USD|GBP|CHF|PLN|SEK|NOK|DKK|HUF|CZK|INR|€|\$|£|₹|kr\b|zł|Ft\b|ms\b|MB\b|GB\b|KB\b|%|razy|times"
-    r"|rupees|rupias|rs\b"
-    r"|mal\b|fois|veces|vezes|keer|kertaa|gånger|gange)"
+    r"[ \t]*(?:Ft\b|rupias|rs\b|ms\b|MB\b|GB\b|KB\b|%|razy|times|mal\b|fois|veces|vezes|keer|kertaa|gånger|gange)"
 )
 _PERSONS_RTL_WORDS = (
     "مشتری", "کاربر", "متقاضی", "بیمار", "مشترک", "العميل", "المريض", "المستخدم", "المتقدم", "المشترك", "לקוח", "הלקוח",
@@ -808,7 +806,7 @@ _PERSONS_RTL = frozenset(normalise_text(word) for word in _PERSONS_RTL_WORDS)
 
 def _match(scheme: _Scheme, text: str, at: int) -> tuple[int, int] | None:
     value = scheme.shape.match(text, at)
-    if value is None or _UNIT_AFTER.match(text, value.end()):
+    if value is None or _UNIT_AFTER.match(text, value.end()) or CURRENCY_AFTER.match(text, value.end()):
         return None  # an amount, a duration, a count ("BSN is 403.999.698 EUR", "RUT: 1062241-7 kr avdrag")
     compact = _compact(value.group()) if scheme.compact else value.group().upper()
     if compact.replace("+", "") in _EXAMPLES:

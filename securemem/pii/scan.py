@@ -195,6 +195,10 @@ class WordIndex:
         return found
 
 
+# A letter of Hebrew's or Arabic's script (Persian's too): languages whose "of" comes after the word it qualifies
+# ("رمز عبور سرور", the server's password; "کد ملی مشتری", the customer's national code).
+RTL_LETTER = lazy_compile("[\u0590-\u06ff]")
+
 # The gates' words (Scan.words): each gate's module adds its own.
 GATE_WORDS = WordIndex()
 index_words = GATE_WORDS.add

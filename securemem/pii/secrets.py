@@ -21,6 +21,7 @@ from securemem.pii.catalogue import ANCHORED, KEYED, PREFIXED, KeyedRule, Rule, 
 from securemem.pii.normalize import normalise_text, unaccented, viewed_words
 from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import (
+    RTL_LETTER,
     WORD_AFTER,
     LineStarts,
     Scan,
@@ -2749,8 +2750,8 @@ def _not_a_phrase_password(text: str, match: re.Match[str], secret: str, quoted:
 def _digits_for_what(text: str, match: re.Match[str], secret: str, quoted: bool, end: int) -> bool:
     """Digits alone after a label's colon and a clause that says what they open ("password for the server:
     839214", "Passwort für den Server: 839214", "mot de passe du serveur : 839214": reviewer CY's Persian
-    one), ending their clause: six to twelve, no date, the clause with no digit and not naming whose (a user's,
-    a ticket's: "password for ticket: 4829133" names the ticket)."""
+    one), ending their clause: six to twelve, no date, the clause with no digit and naming, last, a thing a
+    password opens (_LOCKED_THINGS; not a ticket: "password for ticket: 4829133" names the ticket)."""
     words = (match["words"] or "").split()
     return (
         not quoted
@@ -2765,10 +2766,9 @@ def _digits_for_what(text: str, match: re.Match[str], secret: str, quoted: bool,
         # (or one word after a label of a script that puts what it is of after it: "رمز عبور سرور", the server's)
         and (
             _FOR_WHAT.match(match["words"] or "") is not None
-            or (len(words) == 1 and _OF_AFTER.match(match["label"]) is not None)
+            or (len(words) == 1 and RTL_LETTER.match(match["label"]) is not None)
         )
         and not any(char.isdigit() or char in "#№" for char in match["words"] or "")
-        and words[-1].lower() not in _WHOSE_NUMBERED
         and words[-1].lower().strip(".,") in _LOCKED_THINGS
         and _ENDS_ITS_CLAUSE.match(text, end) is not None
     )
@@ -2778,22 +2778,13 @@ def _digits_for_what(text: str, match: re.Match[str], secret: str, quoted: bool,
 # accounts of a system (not a number's owner: "Password for the hotline: 0800...", "Passwort für die Kundennummer:
 # 4829...", "Password for the invoice: 9000...": an attacker's round).
 _LOCKED_THINGS = frozenset(
-    {"server", "servers", "serveur", "servidor", "servidores", "server-", "rechner", "computer", "pc", "laptop",
+    {"server", "servers", "serveur", "servidor", "servidores", "rechner", "computer", "pc", "laptop",
      "notebook", "ordinateur", "ordenador", "computador", "wifi", "wi-fi", "wlan", "router", "routeur", "modem",
      "vpn", "database", "datenbank", "db", "safe", "tresor", "coffre", "coffre-fort", "caja", "cofre", "kluis",
      "alarm", "alarme", "alarma", "alarmanlage", "nas", "firewall", "switch", "vm", "host", "workstation", "tablet",
      "ipad", "iphone", "handy", "telefoon", "sejf", "سرور", "الخادم", "خادم", "שרת", "השרת", "مودم", "روتر", "وای‌فای",
      "الراوتر", "המודם", "הראוטר", "wachtwoordkluis", "serwer", "serwera", "komputer", "komputera", "sunucu",
      "sunucunun"}
-)  # fmt: skip
-# A label in Arabic's, Persian's or Hebrew's script, whose "of" is the word after it.
-_OF_AFTER = lazy_compile("[\u0590-\u06ff]")
-# What a number after "password for the ...:" may be the number of, not its password.
-_WHOSE_NUMBERED = frozenset(
-    {"عدد", "تعداد", "شماره", "رقم", "מספר", "כמות", "user", "username", "account", "login", "member", "customer",
-     "client", "employee", "patient", "tenant", "id", "ticket", "issue", "case", "incident", "number", "no", "nr",
-     "count", "total", "week", "month", "year", "day", "quarter", "period", "report", "version", "length", "size",
-     "limit", "policy", "example", "users", "accounts", "resets", "attempts", "changes"}
 )  # fmt: skip
 
 
