@@ -11,6 +11,7 @@ import pytest
 from securemem import SecureMemory
 from securemem.pii import detect
 from securemem.pii.entities import families_of
+from securemem.pii.scrub import normalise
 from securemem.policy import load_policy
 from tests.helpers import create, found_values, view
 
@@ -94,6 +95,29 @@ def test_a_national_number_after_its_label_is_found(text: str, number: str) -> N
     assert [(f.type, text[f.start : f.end]) for f in detect(text) if f.type == "NATIONAL_ID"] == [
         ("NATIONAL_ID", number)
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["BSN: `682090359`", "BSN → 682090359", "BSN -> 682090359", "/memories/BSN_682090359.md"],
+)
+def test_a_number_in_backticks_after_an_arrow_or_an_underscore_is_found(text: str) -> None:
+    # (an attacker of the README's promises stored these as written, the last as a file's name)
+    assert [f.type for f in detect(text)] == ["NATIONAL_ID"]
+
+
+@pytest.mark.parametrize(
+    "spellings",
+    [
+        ["682090359", "682 090 359", "6820.90.359"],
+        ["853.398.961-02", "85339896102"],
+        ["42 935 968 709", "42935968709"],
+        ["46048370R", "46048370r"],
+    ],
+)
+def test_one_number_written_two_ways_gets_one_token(spellings: list[str]) -> None:
+    # (the hash action's token was the text's as written: three tokens for one BSN, an attacker's round)
+    assert len({normalise("NATIONAL_ID", spelling) for spelling in spellings}) == 1
 
 
 def test_two_numbers_under_two_labels_are_both_found() -> None:

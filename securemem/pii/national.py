@@ -676,7 +676,7 @@ _CONNECTOR_FORM = (
     r"\.?[\"']?(?:[ \t]*(?:\([^()\n]{{0,48}}\)|\[[^\[\]\n]{{0,48}}\]))?"
     r"[ \t]*(?:(?:(?i:{words}|#)\.?(?![^\W\d_])[ \t]*){{1,{most}}}"
     r"|\r?\n[ \t]*(?i:{only})\.?[ \t]*(?=[:：]))?"
-    r"(?:[:：=#\-–—][ \t]*)?(?:\r?\n[ \t]*)?[\"'«“「『(]?[ \t]*"
+    r"(?:(?:->|→|[:：=#\-–—_])[ \t]*)?(?:\r?\n[ \t]*)?[\"'«“「『(`\[]?[ \t]*"
 )
 # (two words, "number is", after a label of words; one after an acronym: "NAS number is 6232..." is a NAS's asset, an
 # attacker's round)
@@ -749,7 +749,9 @@ def _whole_word(lower: str, start: int, end: int) -> bool:
     after = lower[end] if end < len(lower) else " "
     # a label of a script written without blanks ("身份证号：", "マイナンバー") may touch its neighbours
     glued = (not lower[start].isascii() and not lower[start].isalpha()) or _UNSPACED.match(lower, start) is not None
-    return glued or (not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"))
+    # (an underscore before the number joins a file's name: "BSN_682090359.md", an attacker's round)
+    joined = after == "_" and lower[end + 1 : end + 2].isdigit()
+    return glued or (not (before.isalnum() or before == "_") and not after.isalnum() and (after != "_" or joined))
 
 
 def _value(text: str, end: int, schemes: tuple[_Scheme, ...], *, acronym: bool, basis: bool) -> tuple[int, int] | None:

@@ -262,12 +262,17 @@ def _email(value: str) -> str:
     return _NEEDLESS_QUOTES.sub(r"\1", deobfuscate_email(value).lower(), count=1)
 
 
+_GROUP_MARKS = lazy_compile(r"[\s.\-/‐‑–—−_]")
 _NORMALISERS: dict[str, Callable[[str], str]] = {
     "EMAIL": _email,
     "CREDIT_CARD": _digits,
     "US_SSN": _digits,
     "IBAN": lambda value: value.replace(" ", "").upper(),
     "IP_ADDRESS": _ip,
+    # a national number and a bank account written with or without their groups' blanks, dots, dashes or slashes
+    # ("BSN 682 090 359", "6820.90.359"; "CPF 853.398.961-02", "85339896102"): one token (an attacker's round)
+    "NATIONAL_ID": lambda value: _GROUP_MARKS.sub("", value).upper(),
+    "BANK_ACCOUNT": lambda value: _GROUP_MARKS.sub("", value).upper(),
 }
 
 
