@@ -120,6 +120,59 @@ def test_one_number_written_two_ways_gets_one_token(spellings: list[str]) -> Non
     assert len({normalise("NATIONAL_ID", spelling) for spelling in spellings}) == 1
 
 
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        # a record's key, an acronym in small letters too where its quotes, its owner's name, a word for number or an
+        # element's brackets say it is a key
+        ('{"bsn": "682090359", "naam": "Jan"}', ["682090359"]),
+        ("{'nie': 'Y2705947B'}", ["Y2705947B"]),
+        ("patient_bsn=682090359", ["682090359"]),
+        ("clientBsn: 682090359", ["682090359"]),
+        ("customerBSN = '682090359'", ["682090359"]),
+        ("bsn_nr: 682090359", ["682090359"]),
+        ("<bsn>682090359</bsn>", ["682090359"]),
+        ('nhsNumber: "4145266773"', ["4145266773"]),
+        # a row of two cells, the label the first
+        ("| BSN | 682090359 |\n| Naam | Jan de Vries |", ["682090359"]),
+        ("| **PESEL** | 66121917249 |", ["66121917249"]),
+        ("BSN\t682090359\nPESEL\t66121917249", ["682090359", "66121917249"]),
+        # a table's column named as a label is, or for a national number; a SQL row's, a form's field
+        ("naam,bsn,plaats\nJan de Vries,682090359,Utrecht\nPiet Jansen,470145304,Delft", ["682090359", "470145304"]),
+        ("| Name | NI Number |\n|---|---|\n| Tom Hale | WL 72 84 57 C |", ["WL 72 84 57 C"]),
+        ("id\tnational_id\n1\t682090359\n2\t66121917249", ["682090359", "66121917249"]),
+        ("name,patient_nhs_number\nA. Shah,4145266773", ["4145266773"]),
+        ("INSERT INTO people (name, pesel) VALUES ('Anna Nowak', '66121917249');", ["66121917249"]),
+        ('<input name="bsn" value="682090359">', ["682090359"]),
+    ],
+)
+def test_a_number_under_a_key_in_a_row_or_in_a_column_is_found(text: str, numbers: list[str]) -> None:
+    # (reviewers CZ to DB's records, sheets and tables kept these as written)
+    assert [text[f.start : f.end] for f in detect(text) if f.type == "NATIONAL_ID"] == numbers
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an acronym in small letters alone before "=" or ":" (a device's board serial number), after a name that is
+        # no person's, in a device's record; "==", a spaced ">"; a row with more cells; a column whose check fails
+        "bsn=180417058 fw=2.4.9 status=ok",
+        "bsn: 180417058",
+        '{"bsn": "180417058", "fw": "2.4.9"}',
+        "board_bsn=180417058",
+        "boardBsn: 180417058",
+        "if bsn == 180417058:",
+        "x_bsn > 180417058",
+        "NHS\t3808056959\tGBP",
+        "naam,bsn,woonplaats\nJan de Vries,682090358,Utrecht",
+        "country,tfn\nSpain,900712317",
+        "angle,sin,cos\n30,0.5,0.866",
+    ],
+)
+def test_what_only_looks_like_a_key_or_a_column_of_national_numbers_stays(text: str) -> None:
+    assert all(f.type != "NATIONAL_ID" for f in detect(text))
+
+
 def test_two_numbers_under_two_labels_are_both_found() -> None:
     # (a cursor shared by the labels, read in the list's order, lost the first: an attacker's round)
     assert found_values("BSN 682090359, PESEL 66121917249") == ["682090359", "66121917249"]

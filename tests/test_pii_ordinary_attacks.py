@@ -700,13 +700,14 @@ FOUND = {
     # three parts.
     "db": (263, 18),  # reviewer DB's readers' forms: 6 by the tree before, 85 as first written, 18 since the
     # labels were dropped (the near forms of NI, NSS, RFC, OIB and Thai card numbers are left).
-    "s68b": (272, 143),  # DA's readers' shapes in other forms: 20 by the tree before, 152 as first written, 143
-    # since. Left: small-letter acronyms ("rut", "cuit", "nric:", "cpr:"), Danish's and Norwegian's "er", particles and
+    "s68b": (272, 153),  # DA's readers' shapes in other forms: 20 by the tree before, 152 as first written, 143
+    # since, 153 with keys and rows of two cells (stop 69). Left: small-letter acronyms ("rut", "cuit", "nric:",
+    # "cpr:"), Danish's and Norwegian's "er", particles and
     # articles after a label ("주민번호는", "ist die"), "ID number:" for South Africa, joined Persian labels.
-    "nid": (168, 95),  # real national numbers in other forms: 8 by the tree before, 28 by the reader as first
+    "nid": (168, 103),  # real national numbers in other forms: 8 by the tree before, 28 by the reader as first
     # written, 100 since, 95 after the next round's narrowing (verbs, line breaks and keys before the number, more
-    # labels and spellings, numbers after two labels). Left: numbers under a table's or a CSV's column, before
-    # their label, other inflections,
+    # labels and spellings, numbers after two labels), 103 with a table's or a CSV's column and keys in small
+    # letters (stop 69). Left: numbers before their label, other inflections,
     # lower-case letters in lettered schemes, Israel's IDs without their leading zero, older Chinese IDs.
     "s68": (119, 58),  # stop 68's readers' shapes in other forms: 43 by the tree before, 62 by the readers as first
     # written, 58 since the narrowing. Left: "khoá"/"khoa API" and other languages' "API key", plural "keys", other

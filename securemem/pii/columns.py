@@ -16,6 +16,8 @@ from collections.abc import Generator, Iterator
 from securemem.pii.banking import column_account
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
 from securemem.pii.contact import phone_e164, valid_where_said
+from securemem.pii.national import COLUMN_WORDS, national_cell
+from securemem.pii.national import COLUMNS as NATIONAL_COLUMNS
 from securemem.pii.normalize import normalise_text
 from securemem.pii.patterns import lazy_compile
 from securemem.pii.scan import Scan, a_date, year_or_example
@@ -107,6 +109,11 @@ for _column_kind, _names in (
         # as the view writes it: an Indic name's marks dropped ("কার্ড নম্বর"), Greek's and Cyrillic's
         # Latin-looking letters Latin
         _COLUMNS.setdefault(normalise_text(_name).lower(), _column_kind)
+# A national number's column ("bsn", "PESEL", "NI_Number", "national_id"; reviewer CZ's sheets and an attacker's
+# round): its cells are read with the schemes its name names (national.py), each whole and its check digit holding.
+_NATIONAL = "NATIONAL_ID:"
+for _name in NATIONAL_COLUMNS:
+    _COLUMNS.setdefault(_name, _NATIONAL + _name)
 # A cell holding one of the names, between delimiters or a line's ends, read on a line that starts a
 # table only.
 # Whose value a column holds, before its name ("subscriber_ssn", "member_phone", "patient_email": reviewer
@@ -228,6 +235,7 @@ def _header_lines(scan: Scan) -> list[int]:
             at = lower.find(hint, end)  # the rest of this line is read with it
     if scan.hints is not None:
         found += [at for at, _ in scan.hints if lower.startswith(_SECRET_HINTS, at)]
+    found += [at for word in scan.words.keys() & COLUMN_WORDS for at in scan.words[word]]
     return sorted({text.rfind("\n", 0, at) + 1 for at in found})
 
 
@@ -277,6 +285,10 @@ _CHECKED_KINDS = frozenset(
 )
 
 
+def _checked(kind: str | None) -> str | None:
+    return kind if kind in _CHECKED_KINDS or (kind or "").startswith(_NATIONAL) else None
+
+
 # A table's rule: "+----+-------+" (MySQL's borders), "--------+-------" (psql's, under its header).
 _RULE = lazy_compile(r"[ \t]*(?:\+[-+=]*\+|-+(?:\+-+)+)[ \t]*\r?$", re.MULTILINE)
 
@@ -298,7 +310,7 @@ def _kind(cell: str) -> str | None:
     if kind is None:
         whose, _, rest = name.partition(" ")
         kind = _COLUMNS.get(rest) if whose in _WHOSE_COLUMN else None
-        if kind not in _WHOSE_KINDS:
+        if kind not in _WHOSE_KINDS and not (kind or "").startswith(_NATIONAL):
             kind = None  # "primary_csc", "employee_pwd" (a disability flag in some HR exports): an attacker's round
     return kind
 
@@ -317,7 +329,7 @@ def _column_name(cell: str) -> str:
 
 def reported(kind: str) -> str:
     """The type a finding of a column's ``kind`` is reported as."""
-    return _REPORTED.get(kind, kind)
+    return "NATIONAL_ID" if kind.startswith(_NATIONAL) else _REPORTED.get(kind, kind)
 
 
 def find_columns(scan: Scan) -> Iterator[Hit]:
@@ -335,7 +347,7 @@ def find_columns(scan: Scan) -> Iterator[Hit]:
                 header = _header(text[line:end])
         if header is not None and told == _QUOTED:
             delimiter, count, kinds = header
-            header = delimiter, count, [kind if kind in _CHECKED_KINDS else None for kind in kinds]
+            header = delimiter, count, [_checked(kind) for kind in kinds]
             if not any(header[2]):
                 continue
         if header is not None:
@@ -803,6 +815,8 @@ def _valid(kind: str, value: str, regions: tuple[str, ...]) -> bool:
         return _CARD_CODE.fullmatch(value) is not None and not year_or_example(value)
     if kind in ("BANK_ACCOUNT", "ACCOUNT_BESIDE_BANK", "ACCOUNT_BESIDE_ROUTING"):
         return column_account(value)
+    if kind.startswith(_NATIONAL):
+        return national_cell(kind[len(_NATIONAL) :], value)
     if kind == "SYSTEM_PASS":
         return (
             _SYSTEM_PASS_VALUE.fullmatch(value) is not None

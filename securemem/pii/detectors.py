@@ -437,7 +437,9 @@ _SPOKEN_AT_WORDS = index_words(
 
 
 # What a table's column, a SQL row's value or an aligned column may be named as.
-_TABLE_TYPES = frozenset({"US_SSN", "PHONE", "CREDIT_CARD", "IBAN", "BANK_ACCOUNT", "PASSWORD", "GENERIC_SECRET"})
+_TABLE_TYPES = frozenset(
+    {"US_SSN", "PHONE", "CREDIT_CARD", "IBAN", "BANK_ACCOUNT", "NATIONAL_ID", "PASSWORD", "GENERIC_SECRET"}
+)
 _BUILTINS: tuple[_Builtin, ...] = (
     _Builtin(frozenset({"EMAIL"}), _emails, gate=_may_hold_email),
     _Builtin(frozenset({"EMAIL"}), _dictated_emails, gate=may_hold_dictated_email),

@@ -698,6 +698,43 @@ _OTHER_NUMBER = lazy_compile(
 )
 
 
+# -- a table's column (columns.py), named as a label is or for a national number of any country
+
+
+def _column_form(name: str) -> str:
+    """``name`` as columns.py reads a header's cell: blanks, "_", "." and "-" one blank, no blank at either end."""
+    return " ".join(part for part in re.split(r"[\s_.\-]+", name) if part)
+
+
+# (a card's "pan" is a card's column there; "c f", "d n i" and the like of dotted labels name nothing)
+_ANY_CHECKED = tuple(
+    dict.fromkeys(
+        scheme
+        for schemes in (*_LABELS.values(), *_CAPITALS.values())
+        for scheme in schemes
+        if scheme.check not in _UNCHECKED
+    )
+)
+COLUMNS: dict[str, tuple[_Scheme, ...]] = {
+    **{_column_form(label): schemes for label, schemes in _LABEL_WORDS.items() if "." not in label},
+    **{label.lower(): schemes for label, schemes in _CAPITALS.items() if label != "PAN"},
+    # named for what it is, whatever its country: a number whose own check digit holds
+    **dict.fromkeys(
+        ("national id", "national id number", "national identity number", "national identification number",
+         "national id no", "nin"),
+        _ANY_CHECKED,
+    ),
+    "national insurance no": (NI_NUMBER,),
+}  # fmt: skip
+# The words that make a line worth reading as a header (found with the gates' words): the labels', and a name's
+COLUMN_WORDS = _GATE | index_words("national", "nin")
+
+
+def national_cell(name: str, value: str) -> bool:
+    """``value``, a cell of the column ``name`` (a key of COLUMNS), is a number of one of the column's schemes whole."""
+    return any(_match(scheme, value, 0) == (0, len(value)) for scheme in COLUMNS.get(name, ()))
+
+
 def may_hold_national_id(scan: Scan) -> bool:
     return scan.digit_count >= 4 and (
         not _GATE.isdisjoint(scan.words) or any(prefix in scan.text for _, prefix in _UNLABELLED)
@@ -714,12 +751,19 @@ def find_national_ids(scan: Scan) -> Iterator[Hit]:
     done = 0  # labels in the text's order, each read once, the longest of those at one place first
     for at, _, label, schemes in places:
         end = at + len(label)
-        if at < done or not _whole_word(lower, at, end) or (label.isupper() and text[at:end] != label):
+        if at < done:
             continue
-        if (at and text[at - 1] == "-") or (text.startswith(".", end) and not label.endswith(("no", "nr", "."))):
-            continue  # a compound's last part ("Kunden-IdNr"); a sentence that ends at the label ("... a BSN. 5311...")
-        short = label in _CAPITALS or (label.isascii() and len(label) <= _SHORT_LABEL)
-        found = _value(text, end, schemes, acronym=short, basis=label in _ALSO_BASIS)
+        # a record's key ("bsn": "...", patient_nino=..., customerBSN: ...): its value, the key in any case
+        small = (label in _CAPITALS or len(label) <= _SHORT_LABEL) and not text[at:end].isupper()
+        key = _key_end(text, lower, at, end, small=small)
+        found = _first(text, key, schemes) if key is not None else _row_value(text, at, end, schemes)
+        if found is None:
+            if not _whole_word(lower, at, end) or (label.isupper() and text[at:end] != label):
+                continue
+            if (at and text[at - 1] == "-") or (text.startswith(".", end) and not label.endswith(("no", "nr", "."))):
+                continue  # a compound's last part ("Kunden-IdNr"); a sentence that ends at the label ("a BSN. 5311")
+            short = label in _CAPITALS or (label.isascii() and len(label) <= _SHORT_LABEL)
+            found = _value(text, end, schemes, acronym=short, basis=label in _ALSO_BASIS)
         if found is not None and EXAMPLE_WORDS.search(lower, max(0, at - _EXAMPLE_REACH), found[1] + _EXAMPLE_REACH):
             continue  # "Exempel personnummer: 640823-3234", "C.F. MRARSS80A01H501T (fac-simile)"
         if found is not None:
@@ -735,6 +779,84 @@ def find_national_ids(scan: Scan) -> Iterator[Hit]:
             ):
                 yield TYPE, *found
             at = text.find(prefix, at + 1)
+
+
+# A record's key that is a label, in any case (an acronym in small letters too: "bsn" is no word of any language
+# where it names a key), maybe after its owner's name ("patient_bsn", "customer.nino", "clientBsn") and before a word
+# for number ("bsn_nr", "nino-number"): then its quotes, and ":" or "=" ("=" once, not "=="), or an XML element's
+# ">"; what an export, a JSON record, a YAML file, an environment or a form's field writes.
+_KEY_BEFORE = lazy_compile(r"(?:[a-z0-9]+[_.\-]|[a-z0-9]*[a-z])$")
+_KEY_AFTER = lazy_compile(
+    r"(?P<suffix>[_.\-]?(?:number|numbr|num|nr|no|id|nummer|numer|numero|code|value))?(?P<quote>[\"']?)"
+    r"(?P<op>[ \t]*[:=](?!=)|>)[ \t]*[\"'«“(\[`]?[ \t]*"
+)
+_KEY_START = frozenset(" \t\n\r\"'{,;([<&?")
+
+
+def _key_end(text: str, lower: str, start: int, end: int, *, small: bool) -> int | None:
+    """Where the value of the key that the label at [start, end) is starts, or None: the label is no record's key.
+
+    ``small``: the label is an acronym in small letters ("bsn"), a key only where more says it is one: its quotes
+    ("bsn": ...), its owner's name before it ("patient_bsn"), a word for number after it ("bsn_nr") or an element's
+    brackets; not alone ("bsn=380146041 fw=2.4.20", a board's serial number in a device's log: an attacker's round).
+    """
+    after = _KEY_AFTER.match(lower, end)
+    if after is None or (end < len(lower) and lower[end].isalnum() and not text[end].isupper()):
+        return None
+    element = after["op"] == ">"
+    if element and (text[start - 1 : start] != "<" or after["quote"]):
+        return None  # an element's ">" only right after its name and its opening "<" ("<bsn>"), not "x_bsn >"
+    line_end = text.find("\n", end)
+    if small and _DEVICE_WORDS.search(lower, text.rfind("\n", 0, start) + 1, len(text) if line_end == -1 else line_end):
+        return None  # a device's record: "bsn" is its board's serial number ({"bsn": "180417058", "fw": "2.4.9"})
+    before = text[start - 1] if start else "\n"
+    if before in _KEY_START:
+        quoted = after["quote"] != "" and before == after["quote"]
+        return after.end() if not small or quoted or element or after["suffix"] is not None else None
+    owner = _KEY_BEFORE.search(lower, max(0, start - 32), start)
+    if owner is None:
+        return None
+    line = text.rfind("\n", 0, owner.start()) + 1
+    # ("clientBsn": a small letter, then the label with its capital; the owner's name starts a key)
+    camel = text[start].isupper() and text[start - 1].islower()
+    glued = before in "_.-" or camel
+    first = owner.start()
+    if small and lower[first:start].strip("_.-") not in _PERSONS:
+        return None  # an acronym in small letters after a person's name only ("patient_bsn", not "board_bsn")
+    return after.end() if glued and (first == line or text[first - 1] in _KEY_START) else None
+
+
+# Words of a device's record or log line (its firmware, its serial number, its hardware)
+_DEVICE_WORDS = lazy_compile(
+    r"(?<![a-z0-9])(?:fw|firmware|serial|sn|s/n|device|board|sensor|imei|mac|hw|hardware|model|sku|part|rev|uptime)"
+    r"(?![a-z0-9])"
+)
+
+
+# Whose number a key names before the label (in small letters, in a record's key)
+_PERSONS = frozenset(
+    {"subscriber", "member", "patient", "customer", "client", "employee", "insured", "policyholder", "holder",
+     "beneficiary", "spouse", "dependent", "guarantor", "applicant", "user", "person", "student", "driver", "tenant",
+     "borrower", "owner", "contact", "worker", "staff", "debtor", "payee", "klant", "werknemer", "medewerker", "kunde",
+     "mitarbeiter", "cliente", "paciente", "empleado", "persona", "kund", "pasien", "nasabah", "pracownik", "klient",
+     "my", "your", "his", "her", "their"}
+)  # fmt: skip
+
+
+# A row of two cells, the label the first: "| BSN | 682090359 |" (a Markdown table of a record's fields),
+# "BSN<tab>682090359" (two columns pasted from a sheet); not a label among a row's other cells ("NHS<tab>3808056959<tab>
+# GBP", a ledger's payee and amount)
+_ROW_START = lazy_compile(r"(?:^|\n)[ \t]*(?:\|[ \t]*)?(?:\*\*)?$")
+_NEXT_CELL = lazy_compile(r"(?:\*\*)?[ \t]*(?:\|[ \t]*|\t[ \t]*)(?:\*\*)?")
+_ROW_END = lazy_compile(r"(?:\*\*)?[ \t]*(?:\|[ \t]*)?(?:\r?\n|$)")
+
+
+def _row_value(text: str, start: int, end: int, schemes: tuple[_Scheme, ...]) -> tuple[int, int] | None:
+    cell = _NEXT_CELL.match(text, end)
+    if cell is None or _ROW_START.search(text, max(0, start - 16), start) is None:
+        return None
+    found = _first(text, cell.end(), schemes)
+    return found if found is not None and _ROW_END.match(text, found[1]) else None
 
 
 # Scripts written without blanks between words: Thai, Lao, Myanmar, Khmer, and East Asia's
