@@ -17,8 +17,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from securemem.pii import accounts, answers, clauses, codes, detect, entities, locks, secrets, told
+from securemem.pii import accounts, answers, clauses, codes, detect, encoded, entities, locks, secrets, told
 from securemem.pii.accounts import _may_name_code
+from securemem.pii.catalogue import ANCHORED
 from securemem.pii.checksums import luhn_valid
 from securemem.pii.contact import _DIGIT_WORDS, _OPENERS, _PHONE, _SEPARATORS, _SPELT_START, may_hold_spelt_phone
 from securemem.pii.detectors import (
@@ -717,3 +718,65 @@ def test_access_codes_are_read_only_where_a_word_for_what_opens_is(text: str) ->
     if not accounts._names_what_opens(lower, scan):
         assert whole == [], text
     assert accounts._names_what_opens(lower, scan) == accounts._names_what_opens(lower, None), text
+
+
+# -- readers that skip what cannot hold their pattern's start --------------------------------------------------
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.sampled_from(["67", "6a", "2d", "7F", "4e", "3c", "5b", "a1", "6"]), min_size=12, max_size=24),
+    st.sampled_from([" ", ":", "  ", "-"]),
+    st.text(alphabet="x1 \n", max_size=3),
+)
+@example(["6a", "6b", "6c", "6d", "6e", "6f", "4a", "4b", "4c", "4d", "4e", "4f", "2a", "2b", "2c", "2d"], " ", "")
+def test_spaced_hex_is_read_only_where_the_text_holds_its_digits(pairs: list[str], joint: str, lead: str) -> None:
+    """A run of bytes one by one holds an ASCII digit for each of its 16 bytes at least: text the digit count
+    refuses holds no match of the pattern, so skipping it loses none."""
+    text = lead + joint.join(pairs)
+    scan = Scan(View(text).text, DEFAULT_PHONE_REGIONS)
+    if encoded._SPACED_HEX.search(scan.text) is not None:
+        assert scan.digit_count >= encoded._SPACED_LEAST, text
+
+
+def test_spaced_hex_of_16_bytes_with_16_digits_passes_the_count() -> None:
+    text = "bytes: " + " ".join(f"{lead}{letter}" for lead in "642" for letter in "abcdef")[:47]
+    scan = Scan(text, DEFAULT_PHONE_REGIONS)
+    assert encoded._SPACED_HEX.search(text) is not None
+    assert scan.digit_count == encoded._SPACED_LEAST
+
+
+_ANSWERED_PIECES = _pieces_of(
+    ("password", "passphrase", "pass phrase", "mot de passe", "pwd", "kennwort", "senha"),
+    " ", "\n", "?", ":", " is ", "(sudo) ", "`kPU1CYN#x9`", "(glacier.meadow77#)", '"', "Tr0ub4dor&3", "pass ",
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_ANSWERED_PIECES), max_size=10).map("".join))
+def test_answered_password_patterns_match_only_where_a_label_starts(text: str) -> None:
+    """Each pattern find_answered_passwords tries starts with a label: a start that holds none ("pass" alone, a
+    verb or a noun) is skipped without losing a match."""
+    lower = Scan(View(text).text, DEFAULT_PHONE_REGIONS).lower
+    patterns = (answers._ASKED, answers._QUOTED_APART, answers._BRACKETED, answers._QUALIFIED, answers._BEFORE_COLON)
+    for at in range(len(lower) + 1):
+        if any(pattern.match(lower, at) is not None for pattern in patterns):
+            assert lower.startswith(answers._LABELS, at), (text, at)
+
+
+_ANCHOR_PIECES = _pieces_of(
+    tuple(rule.anchor for rule in ANCHORED) + tuple(rule.anchor.upper() for rule in ANCHORED), " ", "x", "\n"
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_ANCHOR_PIECES), max_size=8).map("".join))
+def test_catalogue_anchors_are_among_the_words_wherever_the_text_holds_them(text: str) -> None:
+    """find_catalogue reads an anchor's rule only where the scan's words hold the anchor lower-cased: wherever the
+    text holds the anchor, they do."""
+    scan = Scan(View(text).text, DEFAULT_PHONE_REGIONS)
+    for _, rules in secrets._ANCHOR_GATES:
+        for rule, key in rules:
+            assert key == rule.anchor.lower()
+            if rule.anchor in scan.text:
+                assert key in scan.words, (text, rule.anchor)

@@ -87,3 +87,17 @@ def test_code_gates_reading_the_words_answer_as_their_substring_searches(text: s
     )
     assert may_hold_alnum_code(scan) == alnum
     assert [match.span() for match in _access_codes(lower, scan)] == [match.span() for match in _access_codes(lower)]
+
+
+# Words of other scripts and accented ones among ASCII words: ASCII text is read by an automaton of the ASCII words
+# alone, other text by one of them all.
+_MIXED_WORDS = ("kod", "kód", "ód", "od", "код", "ко", "pass", "passé", "sé", "ss")
+_MIXED_INDEX = WordIndex(*_MIXED_WORDS)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([*_MIXED_WORDS, "k", "ó", "о", "д", "é", "s", " ", "x"]), max_size=12).map("".join))
+def test_index_finds_every_place_of_every_word_in_ascii_text_and_other(text: str) -> None:
+    found = _MIXED_INDEX.find(text)
+    assert found == {word: _places(text, word) for word in _MIXED_WORDS if word in text}
+    assert list(found) == sorted(found, key=lambda word: min(at + len(word) for at in found[word]))

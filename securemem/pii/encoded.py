@@ -67,7 +67,9 @@ def _decoded_runs(scan: Scan) -> Iterator[tuple[int, int, str, bool]]:
         decoded = _decoded(scan.text[start:end])
         if decoded is not None:
             yield start, end, decoded, False
-    if any(digit in scan.text for digit in "234567"):
+    # A spaced run holds 16 bytes or more, each led by an ASCII digit 2-7: text with fewer ASCII digits (a count
+    # the scan keeps; most prose) holds none, and no pass of the pattern is made.
+    if scan.digit_count >= _SPACED_LEAST:
         for run in _SPACED_HEX.finditer(scan.text):
             if _HEX_LETTER.search(run.group()) is None:
                 continue  # two-digit numbers in a row (ages, scores, a lottery's draws), no byte with a letter
@@ -96,6 +98,7 @@ _SPACED_HEX = lazy_compile(
     r"[2-7](?<![0-9A-Za-z][2-7])[0-9A-Fa-f](?P<joint>[ :])[2-7][0-9A-Fa-f](?:(?P=joint)[2-7][0-9A-Fa-f]){14,2046}"
     r"(?![0-9A-Za-z])"
 )
+_SPACED_LEAST = 16  # the pattern's bytes at least (two, then fourteen more), each led by a digit
 _HEX_LETTER = lazy_compile(r"[2-7][A-Fa-f]")
 _BYTE_JOINT = lazy_compile(r"[ :]")
 

@@ -153,11 +153,12 @@ class LineStarts:
 class WordIndex:
     """Words and literals (lower case, two characters or more) found in a text in one pass."""
 
-    __slots__ = ("_automaton", "_words")
+    __slots__ = ("_ascii_automaton", "_automaton", "_words")
 
     def __init__(self, *words: str) -> None:
         self._words: dict[str, None] = {}  # in the order added
         self._automaton: Any = None  # an ahocorasick.Automaton once built
+        self._ascii_automaton: Any = None  # ... of the ASCII words only, for ASCII text
         self.add(*words)
 
     def add(self, *words: str) -> frozenset[str]:
@@ -168,7 +169,7 @@ class WordIndex:
             if word != word.lower() or len(word) < 2 or word.isspace():
                 raise ValueError(f"an indexed word is lower case, two characters or more, not only blanks: {word!r}")
             self._words.setdefault(word)
-        self._automaton = None  # built again, with these, on the next use
+        self._automaton = self._ascii_automaton = None  # built again, with these, on the next use
         return frozenset(words)
 
     def words(self) -> tuple[str, ...]:
@@ -177,13 +178,17 @@ class WordIndex:
 
     def find(self, lower: str) -> dict[str, list[int]]:
         """The words of the index in ``lower`` and where each starts (every place, in order)."""
-        automaton = self._automaton
-        if automaton is None:
-            automaton = ahocorasick.Automaton()
-            for word in self._words:
-                automaton.add_word(word, (word, len(word) - 1))
-            automaton.make_automaton()
-            self._automaton = automaton
+        # ASCII text (most) holds no word with another character: it is read by an automaton of the ASCII words
+        # alone, which finds the same words at the same places and steps through text a quarter faster (a third
+        # of the words, and fewer first characters to try at each character).
+        if lower.isascii():
+            automaton = self._ascii_automaton
+            if automaton is None:
+                automaton = self._ascii_automaton = _automaton(word for word in self._words if word.isascii())
+        else:
+            automaton = self._automaton
+            if automaton is None:
+                automaton = self._automaton = _automaton(self._words)
         found: dict[str, list[int]] = {}
         # Matches come by where they end; a word's places, all of one length, come in order.
         for end, (word, back) in automaton.iter(lower):
@@ -193,6 +198,15 @@ class WordIndex:
             else:
                 places.append(end - back)
         return found
+
+
+def _automaton(words: Iterable[str]) -> Any:
+    """An ahocorasick.Automaton of ``words``, each found as (the word, its length less one)."""
+    automaton = ahocorasick.Automaton()
+    for word in words:
+        automaton.add_word(word, (word, len(word) - 1))
+    automaton.make_automaton()
+    return automaton
 
 
 # A letter of Hebrew's or Arabic's script (Persian's too): languages whose "of" comes after the word it qualifies

@@ -72,11 +72,18 @@ def starts_a_prefixed_token(text: str, at: int) -> bool:
 _COMMONNESS = " etaoinsrhldcumfpgwybvkxjqz.-,ETAOINSRHLDCUMFPGWYBVKXJQZ0123456789/:_=~"
 
 
-def _gates(rules: tuple[Rule, ...]) -> tuple[tuple[str, tuple[Rule, ...]], ...]:
-    by_gate: dict[str, list[Rule]] = {}
+def _gates(rules: tuple[Rule, ...]) -> tuple[tuple[str, tuple[tuple[Rule, str], ...]], ...]:
+    """Rules by their anchor's least common character, each with its anchor lower-cased: one of the gates' words,
+    which the lower-cased text holds wherever the text holds the anchor, an ASCII one (a dictionary lookup, where a
+    substring search read the whole text: ":AA" and "-us" in every note that holds a colon or a dash)."""
+    by_gate: dict[str, list[tuple[Rule, str]]] = {}
     for rule in rules:
+        if not rule.anchor.isascii():
+            raise ValueError(f"an anchor is ASCII: {rule.anchor!r}")
         gate = max(rule.anchor, key=lambda char: _COMMONNESS.find(char) if char in _COMMONNESS else 99)
-        by_gate.setdefault(gate, []).append(rule)
+        key = rule.anchor.lower()
+        index_words(key)
+        by_gate.setdefault(gate, []).append((rule, key))
     return tuple((gate, tuple(found)) for gate, found in by_gate.items())
 
 
@@ -245,10 +252,11 @@ def find_catalogue(scan: Scan) -> Iterator[Hit]:
         if end == -1:
             break
         at = canonical.find(_RUN_HINT, end)
+    words = scan.words
     for gate, rules in _ANCHOR_GATES:
         if gate in text:
-            for rule in rules:
-                if rule.anchor in text:
+            for rule, key in rules:
+                if key in words and rule.anchor in text:
                     yield from _anchored(rule, text)
 
 
@@ -3161,8 +3169,10 @@ def _hint_spans(scan: Scan) -> list[tuple[int, int]]:
     lower = scan.lower
     if len(lower) <= _SHORT:
         return [match.span() for match in _HINT_PATTERN.finditer(lower)]
-    # Long text: each hint's places from the scan's words (what a substring search per hint finds).
-    return [(at, at + len(hint)) for hint in _HINTS for at in scan.places(hint)]
+    # Long text: each hint's places from the scan's words (what a substring search per hint finds), asked for the
+    # hints the words hold only (a hint they lack has no places).
+    words = scan.words
+    return [(at, at + len(hint)) for hint in _HINTS if hint in words for at in scan.places(hint)]
 
 
 _HIGH_ENTROPY_WORDS = ("pass", "secret", "token", "key", "cred")
