@@ -140,10 +140,22 @@ def test_one_number_written_two_ways_gets_one_token(spellings: list[str]) -> Non
         # a table's column named as a label is, or for a national number; a SQL row's, a form's field
         ("naam,bsn,plaats\nJan de Vries,682090359,Utrecht\nPiet Jansen,470145304,Delft", ["682090359", "470145304"]),
         ("| Name | NI Number |\n|---|---|\n| Tom Hale | WL 72 84 57 C |", ["WL 72 84 57 C"]),
-        ("id\tnational_id\n1\t682090359\n2\t66121917249", ["682090359", "66121917249"]),
+        ("id\tBSN\tPESEL\n1\t682090359\t66121917249", ["682090359", "66121917249"]),
         ("name,patient_nhs_number\nA. Shah,4145266773", ["4145266773"]),
         ("INSERT INTO people (name, pesel) VALUES ('Anna Nowak', '66121917249');", ["66121917249"]),
         ('<input name="bsn" value="682090359">', ["682090359"]),
+        # an HTML row of two cells, a definition list; a key in small letters in a person's record, after a person
+        ("<tr><td>BSN</td><td>459129405</td></tr>", ["459129405"]),
+        ("<dt>BSN</dt><dd>666450043</dd>", ["666450043"]),
+        ("patient:\n  naam: Pieter Bakker\n  bsn: 538311691", ["538311691"]),
+        ("partner_bsn: 980011358", ["980011358"]),
+        # reviewer DC's: whose number a label names, then the number; a customer's word after an acronym; an NI number
+        # in small letters; a column's name with a full stop
+        ("cod. fiscale della paziente VRDGLI62E56A944C", ["VRDGLI62E56A944C"]),
+        ("NHS number of the patient 4145266773", ["4145266773"]),
+        ("NAS du client : 344-367-719", ["344-367-719"]),
+        ("nino=cr290325c", ["cr290325c"]),
+        ("| patient | NHS no. | ward |\n|---|---|---|\n| A. Patel | 6331326537 | 7B |", ["6331326537"]),
     ],
 )
 def test_a_number_under_a_key_in_a_row_or_in_a_column_is_found(text: str, numbers: list[str]) -> None:
@@ -167,6 +179,22 @@ def test_a_number_under_a_key_in_a_row_or_in_a_column_is_found(text: str, number
         "naam,bsn,woonplaats\nJan de Vries,682090358,Utrecht",
         "country,tfn\nSpain,900712317",
         "angle,sin,cos\n30,0.5,0.866",
+        # (an attacker's round on these readers: a board's serial number in a device's record, table or SQL row; a
+        # sine's fixed-point table; a network's storage; a RADIUS server's id; a payer and an amount in two cells; a
+        # company's tax number; a column named "national_id" alone, which a directory of companies' numbers has)
+        '{\n  "model": "RX-200",\n  "bsn": "141458410",\n  "fw": "2.4.9"\n}',
+        "deviceBSN=168952580 fw=1.9.7 status=ok",
+        "MAINBOARD_BSN=193361310",
+        "sku,bsn,fw_version,qc\nHB-3,194764898,3.1.15,PASS",
+        "| Field | Value |\n|---|---|\n| model | GW-4400 |\n| bsn | 185339104 |\n| fw | 2.4.11 |",
+        "INSERT INTO boards (id, model, bsn, fw_version) VALUES (552, 'EdgeBox-7', '199200762', '3.1.15');",
+        "deg,sin,cos\n9.6,166768747,985996037",
+        '{"nas": 683603120}',
+        "nas_id=679279216",
+        "NHS\t1510526943",
+        "| NHS | 4105393189 |",
+        "company,country,national_id,lei\nDanone,FR,552032534,969500KSV493XWY0PS54",
+        "Acme Trading Corp,PH,Tax Identification Number\n| KazMunaiTrade LLP | 930340277660 |",
     ],
 )
 def test_what_only_looks_like_a_key_or_a_column_of_national_numbers_stays(text: str) -> None:

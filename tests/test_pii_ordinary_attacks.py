@@ -528,6 +528,12 @@ ROUNDS = {
     # is"), none since: those labels and the HTML cells dropped, two words only after a label of words. The 453 left
     # are what the tree before alters too.
     "db": (1790, 453, 1337),  # (one line holds a Steuer-ID, found since as a national identifier)
+    # Stop 69's national numbers under a key, in a row of two cells and in a column, attacked: 646 ordinary lines, 632
+    # altered as first written (a board's serial number after "bsn" in devices' logs, JSON, tables and SQL rows; sine
+    # tables under "sin"; a network's storage under "nas"; toll-free numbers, resuscitation times, the NHS as a payer;
+    # companies' SIRENs and banks' codes under "national_id"; companies' tax numbers), none since. The 69 left are
+    # what the tree before alters too (phones and addresses).
+    "s69": (646, 69, 577),
 }
 
 
@@ -700,6 +706,10 @@ FOUND = {
     # three parts.
     "db": (263, 18),  # reviewer DB's readers' forms: 6 by the tree before, 85 as first written, 18 since the
     # labels were dropped (the near forms of NI, NSS, RFC, OIB and Thai card numbers are left).
+    "s69": (258, 96),  # real national numbers under keys, in rows and in columns: 12 by the tree before, 38 as first
+    # written, 96 since (a person's record around a key in small letters, HTML and definition lists' rows, more
+    # persons before a key). Left: keys in code and queries' typed identifiers, rows of more cells, columns named
+    # with an owner after them or in other languages, a value on the next line.
     "s68b": (272, 153),  # DA's readers' shapes in other forms: 20 by the tree before, 152 as first written, 143
     # since, 153 with keys and rows of two cells (stop 69). Left: small-letter acronyms ("rut", "cuit", "nric:",
     # "cpr:"), Danish's and Norwegian's "er", particles and

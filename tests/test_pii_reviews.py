@@ -1071,6 +1071,15 @@ def altered(name: str) -> list[str]:
         # spaced digits after an abbreviation's full stop, lower-case "bsn:", accounts after "acct" or in YAML, a
         # Razorpay key id, base64 secrets decoded in code, an IBAN with mixed separators, a password said after "é".
         ("db", "claim", None, 0.931),
+        # Reviewer DC (blind, as an acceptance suite of the issue's own classes with hostile evasions: mathematical
+        # bold digits, Cyrillic letters or a zero-width space inside a keyword, fullwidth IBANs and AWS keys, Unicode
+        # hyphens in prefixes, values in placeholder brackets, defanged addresses; 24 languages; 325 lines): 386 of 398
+        # at the stop's first tree (97.0%), 388 as it came (97.5%: the key and column readers were written before it),
+        # no ordinary line altered. 392 since: a "whose" phrase between a label and its number, "NAS du client :", an NI
+        # number in small letters, a column named "NHS no.". Left: a Polish landline outside the configured regions,
+        # ten digits spaced out after "digit by digit" with no phone word, an account's number in fullwidth digits
+        # after "acct#" or spaced out, a password after "(plaintext was", a Chilean RUT after "dni".
+        ("dc", "claim", None, 0.984),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1509,6 +1518,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         # Reviewer DB: four companies' registration numbers (Swedish, Hungarian, Korean, Indonesian) read as phones by
         # older readers, as it came and since.
         ("db", 4, {"PHONE"}),
+        # Reviewer DC: none, as it came and since.
+        ("dc", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

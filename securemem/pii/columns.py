@@ -16,7 +16,7 @@ from collections.abc import Generator, Iterator
 from securemem.pii.banking import column_account
 from securemem.pii.checksums import card_number_valid, iban_valid, ssn_valid
 from securemem.pii.contact import phone_e164, valid_where_said
-from securemem.pii.national import COLUMN_WORDS, national_cell
+from securemem.pii.national import COLUMN_WORDS, names_a_device, national_cell, near_a_device, short_label
 from securemem.pii.national import COLUMNS as NATIONAL_COLUMNS
 from securemem.pii.normalize import normalise_text
 from securemem.pii.patterns import lazy_compile
@@ -139,7 +139,7 @@ _HEADER_CELL = lazy_compile(
     + r")[ _.\-]+)?(?:"
     + "|".join(sorted((re.escape(name).replace(r"\ ", r"[ _.\-]+") for name in _COLUMNS), key=len, reverse=True))
     + r")(?:[ \t]*(?:\([0-9](?:/[0-9])?\)|\((?:part|teil|partie|parte) [0-9](?:/[0-9])?\)|#[0-9]"
-    + r"|(?:part|teil|partie|parte) [0-9](?:/[0-9])?|[0-9]/[0-9])|[ _\-]?[1-4])?[ \t\"']*(?:[,;\t|]|$)"
+    + r"|(?:part|teil|partie|parte) [0-9](?:/[0-9])?|[0-9]/[0-9])|[ _\-]?[1-4])?\.?[ \t\"']*(?:[,;\t|]|$)"
 )
 
 _SSN = lazy_compile(r"([0-9]{3})([- ]?)([0-9]{2})\2([0-9]{4})")
@@ -448,7 +448,7 @@ def _header(line: str) -> tuple[str, int, list[str | None]] | None:
             value = names.index(value_name)
             marks = {key: _KEY, value: _VALUE}
             return delimiter, len(cells), [marks.get(index) for index in range(len(cells))]
-        kinds = _banked([_kind(cell) for cell in cells], names)
+        kinds = _banked(_personal([_kind(cell) for cell in cells], line.lower()), names)
         if "SYSTEM_PASS" in kinds and any(_FAILED.search(name) for name in names):
             # "ssh_pass,ssh_fail": a check's results, passed and failed (an attacker's round)
             kinds = [None if kind == "SYSTEM_PASS" else kind for kind in kinds]
@@ -570,6 +570,13 @@ def _key_value(scan: Scan, spans: list[tuple[int, int]], kinds: list[str | None]
     if kind == "CARD_CODE":
         return  # a card's code is read beside the card's number (a delimited table's columns)
     low, high = spans[kinds.index(_VALUE)]
+    if (
+        kind
+        and kind.startswith(_NATIONAL)
+        and short_label(kind[len(_NATIONAL) :])
+        and near_a_device(scan.lower, low, high)
+    ):
+        return  # a device's fields ("| model | GW-4400 |", "| bsn | 185339104 |": a board's serial number)
     if kind is not None and high - low <= _MAX_CELL and _valid(kind, text[low:high], scan.phone_regions):
         yield reported(kind), low, high
 
@@ -607,6 +614,18 @@ def _cell_hits(
             found.append(low)
             yield reported(kind), low, high
     yield from _joined_cells(scan, kinds, spans, found)
+
+
+def _personal(kinds: list[str | None], header: str) -> list[str | None]:
+    """``kinds`` without a national number's column of a short acronym in a table of devices ("sku,bsn,fw_version",
+    a board's serial number: an attacker's round)."""
+    if not any(kind and kind.startswith(_NATIONAL) and short_label(kind[len(_NATIONAL) :]) for kind in kinds):
+        return kinds
+    if not names_a_device(header, 0, len(header)):
+        return kinds
+    return [
+        None if kind and kind.startswith(_NATIONAL) and short_label(kind[len(_NATIONAL) :]) else kind for kind in kinds
+    ]
 
 
 def _banked(kinds: list[str | None], names: list[str]) -> list[str | None]:
@@ -846,7 +865,7 @@ def find_sql_inserts(scan: Scan) -> Iterator[Hit]:
     text = scan.text
     for insert in _INSERT.finditer(text):
         names = [_column_name(name.strip(' \t"`[]')) for name in insert["columns"].split(",")]
-        kinds = _banked([_kind(name) for name in names], names)
+        kinds = _banked(_personal([_kind(name) for name in names], insert["columns"].lower()), names)
         if not any(kinds):
             continue
         at = insert.end()
@@ -1091,7 +1110,8 @@ def find_aligned_columns(scan: Scan) -> Iterator[Hit]:
         if line < done or end - line > _MAX_HEADER or not _NAMES_ONLY.fullmatch(text, line, end):
             continue  # a delimited table's (read above), or a line of code or settings ("password   = var.pw")
         names = list(_ALIGNED_CELL.finditer(text, line, end))
-        named = [(found.start() - line, found.end() - line, _kind(found.group())) for found in names]
+        kinds = _personal([_kind(found.group()) for found in names], text[line:end].lower())
+        named = [(found.start() - line, found.end() - line, kind) for found, kind in zip(names, kinds, strict=True)]
         if len(names) < 2 or not any(kind for _, _, kind in named):
             continue
         row = _next_line(text, end)

@@ -383,8 +383,9 @@ DNI = _scheme(r"(?:[XYZ][ \-]?)?[0-9](?:[ .]?[0-9]){6,7}[ \-]?[A-Z](?![0-9A-Za-z
 NIR = _scheme(
     r"[12378] ?[0-9]{2} ?[0-9]{2} ?(?:[0-9]{2}|2[AB]) ?[0-9]{3} ?[0-9]{3} ?[0-9]{2}(?![0-9])|" + _digits(15), _nir
 )
-NI_NUMBER = _scheme(
-    r"(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-D](?![0-9A-Za-z])",
+NI_NUMBER = _scheme(  # (in small letters too: "nino=cr290325c", reviewer DC)
+    r"(?i:(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?[0-9]{2} ?[0-9]{2} ?[0-9]{2} ?[A-D])"
+    r"(?![0-9A-Za-z])",
     _ni_number,
 )
 NHS = _scheme(_digits(10), _nhs)
@@ -449,6 +450,7 @@ _LABELS: dict[str, tuple[_Scheme, ...]] = {
     "rentenversicherungsnummer": (SV_NUMMER,),
     "codice fiscale": (CODICE_FISCALE,),
     "cod. fisc.": (CODICE_FISCALE,),
+    "cod. fiscale": (CODICE_FISCALE,),
     "c.f.": (CODICE_FISCALE,),
     "d.n.i.": (DNI,),
     "documento nacional de identidad": (DNI,),
@@ -640,12 +642,17 @@ _GATE = index_words(*_LABEL_WORDS, *(label.lower() for label in _CAPITALS))
 # Unlabelled: shapes no other number has, each with its check (found where the text holds its prefix)
 _UNLABELLED = ((AHV_PRINTED, "756."),)  # (an Emirates ID's shape is a reference's as often: read after its label)
 _SHORT_LABEL = 4  # a label this short is an acronym, whatever its case ("bsn", "fnr", "pps")
+_SMALL_KEY = 3  # a key this short, in small letters, is a national number's only where more says so (see _key_end)
 _EXAMPLE_REACH = 32
 
 # After an acronym, words in small letters only, four at most ("CPF informado no chat: ", "C.F. dichiarato: "; not
 # "TAJ Mahal Palace room confirmation: ", "TFN Spain: ")
 _SMALL_WORDS = lazy_compile(r"(?:[ \t]+[^\W\d_A-Z]+){1,4}[ \t]*[:：][ \t]*[\"'«“「『(]?[ \t]*")
 _WHOSE = lazy_compile(r"[ \t]+(?:del|de|do|da|dos|das|du|des|della|dello|di|of|for|für|der|des|van|z|ze)[ \t]")
+_WHOSE_PHRASE = lazy_compile(
+    r"[ \t]+(?:del|della|dello|dei|degli|delle|de|do|da|du|des|of|for|für|der|van)[ \t]+(?:[^\W\d_]+[ \t]+)?"
+    r"[^\W\d_]+(?:[ \t]*[:：][ \t]*|[ \t]+)"
+)
 _BUILD_BEFORE = lazy_compile(r"(?:build|version|release|ver|rev|oid|v)\.?[ \t#:]*$")
 # Labels that are everyday words too ("आधार", a basis): read only right after the label, and not before "पर"
 _ALSO_BASIS = frozenset({normalise_text("आधार").lower(), normalise_text("আধার").lower()})
@@ -692,13 +699,15 @@ _OTHER_NUMBER_VIEWED = "|".join(
 _OTHER_NUMBER = lazy_compile(
     rf"{_OTHER_NUMBER_VIEWED}|"
     r"(?i:number|nummer|numer|numéro|número|numero|numara|\bnr\b|telefon|phone|\btel\b|order|ticket|ref"
-    r"|hospital|mobile|mobil|invoice|rechnung|pedido|protocol|tracking|klant|kunde|cliente|client|license|licence"
+    r"|hospital|mobile|mobil|invoice|rechnung|pedido|protocol|tracking|license|licence"
+    # a customer's own number ("klant-id", "client ref"), not the customer whose number it is ("NAS du client :")
+    r"|(?:klant|kunde|cliente?)(?:[ _\-]?(?:id|ref|code|nr|no)(?![^\W\d_])|n-?id)"
     r"|timestamp|transaction|conta|konto|account|helyett|nélkül|azonosító|sorszám|without|instead|statt|anstelle"
     r"|\bsans\b|\bsenza\b|zonder|\bbez\b|\butan\b|\buden\b|ilman|\bnot\b|nicht|niet|\bnie\b|não|\bnon\b|\bpas\b|inte|\bei\b|yok|号|番号|번호|טלפון|هاتف|جوال|फ़ोन|फोन|মোবাইল)"
 )
 
 
-# -- a table's column (columns.py), named as a label is or for a national number of any country
+# -- a table's column (columns.py), named as a label is
 
 
 def _column_form(name: str) -> str:
@@ -706,28 +715,31 @@ def _column_form(name: str) -> str:
     return " ".join(part for part in re.split(r"[\s_.\-]+", name) if part)
 
 
-# (a card's "pan" is a card's column there; "c f", "d n i" and the like of dotted labels name nothing)
-_ANY_CHECKED = tuple(
-    dict.fromkeys(
-        scheme
-        for schemes in (*_LABELS.values(), *_CAPITALS.values())
-        for scheme in schemes
-        if scheme.check not in _UNCHECKED
-    )
-)
+# Acronyms that name other things as often, in a key, a cell or a column: a sine, a network's storage, a toll-free
+# number, a hotel, a resuscitation, a card's address check, the health service as a payer ("deg,sin,cos",
+# "{"nas": 683603120}", "| NHS | 4105393189 |": an attacker's round). Read after their label in prose only.
+_ELSEWHERE = frozenset({"sin", "nas", "tfn", "taj", "cpr", "avs", "nhs"})
+
+
+def _in_cells(schemes: tuple[_Scheme, ...]) -> tuple[_Scheme, ...]:
+    """The schemes a key's, a cell's or a column's number is read in: not those with no check at all (a company's
+    tax number is a "Tax Identification Number" too: an attacker's round)."""
+    return tuple(scheme for scheme in schemes if scheme.check is not _any)
+
+
+# (a card's "pan" is a card's column there; "c f", "d n i" and the like of dotted labels name nothing. A column named
+# "national_id" alone is left: a company's SIREN passes a SIN's Luhn test, a bank's code an Israeli ID's, and a
+# directory of either names its column so: an attacker's round.)
 COLUMNS: dict[str, tuple[_Scheme, ...]] = {
-    **{_column_form(label): schemes for label, schemes in _LABEL_WORDS.items() if "." not in label},
-    **{label.lower(): schemes for label, schemes in _CAPITALS.items() if label != "PAN"},
-    # named for what it is, whatever its country: a number whose own check digit holds
-    **dict.fromkeys(
-        ("national id", "national id number", "national identity number", "national identification number",
-         "national id no", "nin"),
-        _ANY_CHECKED,
-    ),
-    "national insurance no": (NI_NUMBER,),
-}  # fmt: skip
-# The words that make a line worth reading as a header (found with the gates' words): the labels', and a name's
-COLUMN_WORDS = _GATE | index_words("national", "nin")
+    name: _in_cells(schemes)
+    for name, schemes in (
+        *((_column_form(label), schemes) for label, schemes in _LABEL_WORDS.items() if "." not in label),
+        *((label.lower(), schemes) for label, schemes in _CAPITALS.items() if label != "PAN"),
+    )
+    if name not in _ELSEWHERE and _in_cells(schemes)
+}
+# The words that make a line worth reading as a header (found with the gates' words): the labels'
+COLUMN_WORDS = _GATE
 
 
 def national_cell(name: str, value: str) -> bool:
@@ -754,9 +766,16 @@ def find_national_ids(scan: Scan) -> Iterator[Hit]:
         if at < done:
             continue
         # a record's key ("bsn": "...", patient_nino=..., customerBSN: ...): its value, the key in any case
-        small = (label in _CAPITALS or len(label) <= _SHORT_LABEL) and not text[at:end].isupper()
-        key = _key_end(text, lower, at, end, small=small)
-        found = _first(text, key, schemes) if key is not None else _row_value(text, at, end, schemes)
+        # (an acronym of three letters or fewer: "bsn", "nie", "cf"; "nino", "nric", "cuit" are keys alone)
+        short = len(label) <= _SMALL_KEY
+        small = short and not text[at:end].isupper()
+        cells = _in_cells(schemes)
+        elsewhere = label.lower() in _ELSEWHERE  # (a key only before a word for number: "nhsNumber", "sin_no")
+        key = _key_end(text, lower, at, end, short=short, small=small, numbered=elsewhere) if cells else None
+        if key is not None:
+            found = _first(text, key, cells)
+        else:
+            found = _row_value(text, at, end, cells) if cells and not elsewhere else None
         if found is None:
             if not _whole_word(lower, at, end) or (label.isupper() and text[at:end] != label):
                 continue
@@ -790,29 +809,42 @@ _KEY_AFTER = lazy_compile(
     r"(?P<suffix>[_.\-]?(?:number|numbr|num|nr|no|id|nummer|numer|numero|code|value))?(?P<quote>[\"']?)"
     r"(?P<op>[ \t]*[:=](?!=)|>)[ \t]*[\"'«“(\[`]?[ \t]*"
 )
+_NUMBER_SUFFIXES = frozenset({"number", "numbr", "num", "nr", "no", "nummer", "numer", "numero"})
 _KEY_START = frozenset(" \t\n\r\"'{,;([<&?")
 
 
-def _key_end(text: str, lower: str, start: int, end: int, *, small: bool) -> int | None:
+def _key_end(
+    text: str, lower: str, start: int, end: int, *, short: bool, small: bool, numbered: bool = False
+) -> int | None:
     """Where the value of the key that the label at [start, end) is starts, or None: the label is no record's key.
 
     ``small``: the label is an acronym in small letters ("bsn"), a key only where more says it is one: its quotes
     ("bsn": ...), its owner's name before it ("patient_bsn"), a word for number after it ("bsn_nr") or an element's
     brackets; not alone ("bsn=380146041 fw=2.4.20", a board's serial number in a device's log: an attacker's round).
+    A person's record around it marks it too: a name's, a birth date's or an address's key, a patient's or a
+    client's word ("patient:\n  naam: Pieter Bakker\n  bsn: 538311691", "?bsn=729978175&include=adres": an attacker's
+    round); not "ktp: 3161352106477412  # kode transaksi pembayaran".
+    ``short``: an acronym of three letters or fewer, in any case: a person's only after a person's name, and not in a
+    device's record ("deviceBSN=168952580", "MAINBOARD_BSN=...", a JSON record with its "model" and "fw" on other
+    lines: an attacker's round). ``numbered``: a key only with a word for number after the label.
     """
     after = _KEY_AFTER.match(lower, end)
-    if after is None or (end < len(lower) and lower[end].isalnum() and not text[end].isupper()):
+    if (
+        after is None
+        or (numbered and (after["suffix"] or "").strip("_.-") not in _NUMBER_SUFFIXES)
+        or (end < len(lower) and lower[end].isalnum() and not text[end].isupper())
+    ):
         return None
     element = after["op"] == ">"
     if element and (text[start - 1 : start] != "<" or after["quote"]):
         return None  # an element's ">" only right after its name and its opening "<" ("<bsn>"), not "x_bsn >"
-    line_end = text.find("\n", end)
-    if small and _DEVICE_WORDS.search(lower, text.rfind("\n", 0, start) + 1, len(text) if line_end == -1 else line_end):
+    if short and near_a_device(lower, start, end):
         return None  # a device's record: "bsn" is its board's serial number ({"bsn": "180417058", "fw": "2.4.9"})
     before = text[start - 1] if start else "\n"
     if before in _KEY_START:
         quoted = after["quote"] != "" and before == after["quote"]
-        return after.end() if not small or quoted or element or after["suffix"] is not None else None
+        marked = quoted or element or after["suffix"] is not None or _PERSON_RECORD.search(lower, *_reach(start, end))
+        return after.end() if not small or marked else None
     owner = _KEY_BEFORE.search(lower, max(0, start - 32), start)
     if owner is None:
         return None
@@ -821,16 +853,45 @@ def _key_end(text: str, lower: str, start: int, end: int, *, small: bool) -> int
     camel = text[start].isupper() and text[start - 1].islower()
     glued = before in "_.-" or camel
     first = owner.start()
-    if small and lower[first:start].strip("_.-") not in _PERSONS:
+    if short and lower[first:start].strip("_.-") not in _PERSONS:
         return None  # an acronym in small letters after a person's name only ("patient_bsn", not "board_bsn")
     return after.end() if glued and (first == line or text[first - 1] in _KEY_START) else None
 
 
-# Words of a device's record or log line (its firmware, its serial number, its hardware)
+# Words of a device's record or log line (its firmware, its serial number, its hardware), read this far around a key
+_RECORD_REACH = 240
 _DEVICE_WORDS = lazy_compile(
-    r"(?<![a-z0-9])(?:fw|firmware|serial|sn|s/n|device|board|sensor|imei|mac|hw|hardware|model|sku|part|rev|uptime)"
-    r"(?![a-z0-9])"
+    r"(?<![a-z0-9])(?:fw|firmware|serial|sn|s/n|device|board|boards|sensor|imei|mac|hw|hardware|model|sku|part|rev"
+    r"|uptime)(?![a-z0-9])"
 )
+
+
+def names_a_device(lower: str, start: int, end: int) -> bool:
+    """``lower`` names a device's firmware, hardware or serial between ``start`` and ``end``: a record of a device,
+    where an acronym of three letters is a device's ("bsn", a board's serial number), not a person's number."""
+    return _DEVICE_WORDS.search(lower, max(0, start), end) is not None
+
+
+def near_a_device(lower: str, start: int, end: int) -> bool:
+    """A device is named within _RECORD_REACH of [start, end): the same record, as a JSON's or a table's lines go."""
+    return names_a_device(lower, *_reach(start, end))
+
+
+def _reach(start: int, end: int) -> tuple[int, int]:
+    return max(0, start - _RECORD_REACH), end + _RECORD_REACH
+
+
+# Words of a person's record: a name's, a birth date's, an address's keys; a patient, a client, an insured
+_PERSON_RECORD = lazy_compile(
+    r"(?<![a-z])(?:name|naam|nome|nombre|nom|imi[eę]|vorname|nachname|surname|voornaam|achternaam|patient|patiënt"
+    r"|client|cliënt|klant|customer|kunde|cliente|paciente|persoon|person|persona|employee|werknemer|medewerker"
+    r"|verzekerde|aanvrager|geboortedatum|geburtsdatum|birth|dob|adres|address|adresse|dirección|indirizzo)"
+)
+
+
+def short_label(name: str) -> bool:
+    """``name`` (a key of COLUMNS) is an acronym of three letters or fewer."""
+    return len(name) <= _SMALL_KEY
 
 
 # Whose number a key names before the label (in small letters, in a record's key)
@@ -839,22 +900,32 @@ _PERSONS = frozenset(
      "beneficiary", "spouse", "dependent", "guarantor", "applicant", "user", "person", "student", "driver", "tenant",
      "borrower", "owner", "contact", "worker", "staff", "debtor", "payee", "klant", "werknemer", "medewerker", "kunde",
      "mitarbeiter", "cliente", "paciente", "empleado", "persona", "kund", "pasien", "nasabah", "pracownik", "klient",
-     "my", "your", "his", "her", "their"}
+     "my", "your", "his", "her", "their", "partner", "kind", "ouder", "verzekerde", "aanvrager", "betrokkene", "moeder",
+     "vader", "child", "parent", "relatie"}
 )  # fmt: skip
 
 
 # A row of two cells, the label the first: "| BSN | 682090359 |" (a Markdown table of a record's fields),
 # "BSN<tab>682090359" (two columns pasted from a sheet); not a label among a row's other cells ("NHS<tab>3808056959<tab>
 # GBP", a ledger's payee and amount)
-_ROW_START = lazy_compile(r"(?:^|\n)[ \t]*(?:\|[ \t]*)?(?:\*\*)?$")
-_NEXT_CELL = lazy_compile(r"(?:\*\*)?[ \t]*(?:\|[ \t]*|\t[ \t]*)(?:\*\*)?")
-_ROW_END = lazy_compile(r"(?:\*\*)?[ \t]*(?:\|[ \t]*)?(?:\r?\n|$)")
+# ... an HTML table's row of two cells, or a definition list's term and its definition ("<tr><td>BSN</td><td>...",
+# "<dt>BSN</dt><dd>...": an attacker's round)
+_ROW_START = lazy_compile(r"(?:(?:^|\n)[ \t]*(?:\|[ \t]*)?(?:\*\*)?|<tr[^<>]{0,64}>\s*<t[dh][^<>]{0,64}>|<dt>)$")
+_NEXT_CELL = lazy_compile(
+    r"(?:\*\*)?[ \t]*(?:\|[ \t]*|\t[ \t]*)(?:\*\*)?|</t[dh]>\s*<td[^<>]{0,64}>[ \t]*|</dt>\s*<dd>[ \t]*"
+)
+_ROW_END = lazy_compile(r"(?:\*\*)?[ \t]*(?:\|[ \t]*)?(?:\r?\n|$)|[ \t]*</td>\s*</tr>|[ \t]*</dd>")
+
+
+_ROW_REACH = 160  # characters read back from a label for its row's start
 
 
 def _row_value(text: str, start: int, end: int, schemes: tuple[_Scheme, ...]) -> tuple[int, int] | None:
     cell = _NEXT_CELL.match(text, end)
-    if cell is None or _ROW_START.search(text, max(0, start - 16), start) is None:
+    if cell is None or _ROW_START.search(text, max(0, start - _ROW_REACH), start) is None:
         return None
+    if end - start <= _SMALL_KEY and near_a_device(text.lower(), start, end):
+        return None  # a device's record of fields ("| model | GW-4400 |" then "| bsn | 185339104 |")
     found = _first(text, cell.end(), schemes)
     return found if found is not None and _ROW_END.match(text, found[1]) else None
 
@@ -898,6 +969,13 @@ def _value(text: str, end: int, schemes: tuple[_Scheme, ...], *, acronym: bool, 
         and not _OTHER_NUMBER.search(text, end, own.end())
     ):
         found = _first(text, own.end(), checked)
+        if found is not None:
+            return found
+    # whose number a label of words names after it, then the number ("cod. fiscale della paziente VRDGLI62E56A944C",
+    # "NHS number of the patient 4145266773": reviewer DC)
+    whose = None if acronym else _WHOSE_PHRASE.match(text, end)
+    if whose is not None and not _OTHER_NUMBER.search(text, end, whose.end()):
+        found = _first(text, whose.end(), checked)
         if found is not None:
             return found
     word = _ONE_WORD.match(text, end) if RTL_LETTER.match(text, end - 1) else None
