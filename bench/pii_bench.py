@@ -546,6 +546,10 @@ def worst_cases(size: int) -> dict[str, str]:
         "question-lines": fill("security question 'first pet' = Rocky; mother's maiden name = Smith;\n"),
         "accounts-one-line": fill("CBU 2854957820745379290929 agência 1282-0 conta 98015-9 신한은행 110-648-661424 "),
         "marks-and-runs": fill("code 1234 otp 567 "),
+        # national numbers' keys, rows of two cells and a person's record around them (stop 69: a row's label read
+        # the whole text lower-cased again, quadratic until it was given the scan's)
+        "national-rows": fill("BSN\t1\n<tr><td>BSN</td><td>1| BSN | 1 \n"),
+        "national-keys": fill('"bsn": "1", patient_bsn=1 deviceBSN=1 naam nhsNumber: 1 '),
     }
 
 

@@ -895,6 +895,9 @@ HOSTILE.update(
         "national-spaced": "PESEL: " + "6 " * (FIFTH // 2),
         "national-rtl": "کد ملی مشتری " * (FIFTH // 13),
         "national-cells": "<td>CPF</td><td>" * (FIFTH // 16),
+        # stop 69's: national numbers under keys, in rows of two cells, beside a person's or a device's words
+        "national-rows": "BSN\t1\n<tr><td>BSN</td><td>1| BSN | 1 \n" * (FIFTH // 38),
+        "national-keys": '"bsn": "1", patient_bsn=1 deviceBSN=1 naam nhsNumber: 1 ' * (FIFTH // 58),
         "odd-case-labels": "pAsSwOrD := " * (FIFTH // 12),
         "combo-lines": "a@b.co:Xk9vT2qLm8!\n" * (FIFTH // 19),
     }

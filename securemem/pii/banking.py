@@ -807,6 +807,9 @@ def _named_a_bank(lower: str, label: re.Match[str], banked: bool) -> bool | None
         return True  # read on (see find_bank_numbers): beside its branch or its bank only
     if banked or _SELF_BANKED.search(label.group()) is not None:
         return True
+    # a bank's own name right before the label ("Wells Fargo acct# 2664732572": reviewer DC)
+    if _BANK_BEFORE_BARE.search(lower, max(0, label.start() - _BRANCH_REACH), label.start()) is not None:
+        return True
     return False if "." in lower[label.end() : label.end() + _GAP + 16] else None
 
 

@@ -775,7 +775,7 @@ def find_national_ids(scan: Scan) -> Iterator[Hit]:
         if key is not None:
             found = _first(text, key, cells)
         else:
-            found = _row_value(text, at, end, cells) if cells and not elsewhere else None
+            found = _row_value(text, lower, at, end, cells) if cells and not elsewhere else None
         if found is None:
             if not _whole_word(lower, at, end) or (label.isupper() and text[at:end] != label):
                 continue
@@ -920,11 +920,11 @@ _ROW_END = lazy_compile(r"(?:\*\*)?[ \t]*(?:\|[ \t]*)?(?:\r?\n|$)|[ \t]*</td>\s*
 _ROW_REACH = 160  # characters read back from a label for its row's start
 
 
-def _row_value(text: str, start: int, end: int, schemes: tuple[_Scheme, ...]) -> tuple[int, int] | None:
+def _row_value(text: str, lower: str, start: int, end: int, schemes: tuple[_Scheme, ...]) -> tuple[int, int] | None:
     cell = _NEXT_CELL.match(text, end)
     if cell is None or _ROW_START.search(text, max(0, start - _ROW_REACH), start) is None:
         return None
-    if end - start <= _SMALL_KEY and near_a_device(text.lower(), start, end):
+    if end - start <= _SMALL_KEY and near_a_device(lower, start, end):
         return None  # a device's record of fields ("| model | GW-4400 |" then "| bsn | 185339104 |")
     found = _first(text, cell.end(), schemes)
     return found if found is not None and _ROW_END.match(text, found[1]) else None
