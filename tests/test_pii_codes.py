@@ -37,7 +37,20 @@ from tests.helpers import found_values
         ("recovery code: WEEK-2024", []),
         ("recovery code: Q3-2024", []),
         ("The recovery code: ABCD-EFGH", []),
-        ("backup code: 839201", []),  # six digits: what an authenticator shows, gone in seconds
+        # six digits too (first left as what an authenticator shows; an OTP of six digits is read, and a backup code
+        # lives until it is used: reviewer DD's "MFA backup code (spaced): 719 492")
+        ("backup code: 839201", ["839201"]),
+        ("MFA backup code (spaced): 719 492", ["719 492"]),
+        ("Backup codes: 719492, 118273", ["719492", "118273"]),
+        ("Backup codes for the helpdesk hours: 0900-1700, 1300-1800.", []),
+        # a code given in a chat's answer after a comma, a one-time code named lines before (reviewer DD); a status's
+        # code after a comma stays
+        (
+            "[11:19] agent: I've sent a one-time code to the phone ending 87\n[16:18] customer: got it, code is 642318",
+            ["642318"],
+        ),
+        ("Login failed, code 403002", []),
+        ("SMS delivery failed, code 300122", []),
         # An SMS naming its sender before "code"; a code of another kind does not.
         ("Your Amazon code is 839201", ["839201"]),
         ("your uber code 4821", ["4821"]),

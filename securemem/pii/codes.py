@@ -86,7 +86,9 @@ _OF_THE_SIM = (
 _ONE_TIME_LABELS = (
     r"otp|one[ \-]time (?:pass(?:code|word)|code|pin)|(?:push|sms|chip|mobile|photo|app|e|i|m)?tans?|sms-tan|"
     r"blik(?: code)?|(?:verification|validation|confirmation|authentication|sms|text|2fa|mfa|login|log-in|sign-in|"
-    r"signin|access|one-time|otp|totp|authenticator|(?:six|6|eight|8)[ \-]digit) code|your code|sms-code|2fa|mfa|"
+    # (a backup or recovery code of digits: "MFA backup code: 719492", reviewer DD)
+    r"signin|access|one-time|otp|totp|authenticator|backup|recovery|(?:six|6|eight|8)[ \-]digit) codes?|your code|"
+    r"sms-code|2fa|mfa|"
     # An SMS's "Your Amazon code is 839201", "your WhatsApp code: 123-456": a sender that sends such codes
     # named before "code" (a list: "your bank code", "your NACE code", "your colour code" are other codes)
     rf"your (?:{_SMS_SENDERS}) (?:verification |login |security |sign-in |confirmation )?code|"
@@ -465,7 +467,9 @@ def find_codes(scan: Scan) -> Iterator[Hit]:
             yield "GENERIC_SECRET", *match.span("value")
     yield from _one_time_codes(text, lower, windows)
     for match in _in_windows(_CLAUSE_CODE, lower, windows):
-        if _clause_code(text, lower, match):
+        if _clause_code(text, lower, match) and (
+            not lower.startswith(("backup", "recovery"), match.start()) or _kept_code(lower, match)
+        ):
             yield "GENERIC_SECRET", *match.span("value")
     for match in _in_windows(_BARE_CODE, lower, windows):
         if _bare_code(lower, match):
@@ -520,6 +524,22 @@ def _remarked(lower: str, match: re.Match[str]) -> bool:
     )
 
 
+_FILE_AFTER = lazy_compile(r"(?:[ \t]*,[ \t]*[0-9\-]+)*\.[a-z]{2,4}(?![^\W\d_])")
+# ... right after its label, an aside in brackets at most ("MFA backup code (spaced): 719 492"; not "Backup codes for
+# the helpdesk hours: 0900-1700", a clause that says the digits are something else)
+_RIGHT_AFTER = lazy_compile(r"(?:backup|recovery) codes?[ \t]*(?:\([^()\n]{0,24}\))?[ \t]*(?:[:=#]|is|are)?[ \t]*")
+
+
+def _kept_code(lower: str, match: re.Match[str]) -> bool:
+    """A backup or a recovery code of digits right after its label, not a date nor the start of a file's name."""
+    digits = match["value"].replace(" ", "").replace("-", "")
+    return (
+        _RIGHT_AFTER.fullmatch(lower, match.start(), match.start("value")) is not None
+        and not a_date(digits)
+        and _FILE_AFTER.match(lower, match.end("value")) is None
+    )
+
+
 def _one_time_codes(text: str, lower: str, windows: list[tuple[int, int]]) -> Iterator[Hit]:
     """Codes after a one-time code's label ("OTP 482913", "TANs (027276, 251499)")."""
     for match in _in_windows(_ONE_TIME_CODE, lower, windows):
@@ -548,6 +568,8 @@ def _one_time_codes(text: str, lower: str, windows: list[tuple[int, int]]) -> It
             continue  # "Codul SMS 5003, eroare de operator.": an error's code (an attacker's round)
         if MEETING.search(lower, max(_line_start(lower, match.start()), match.start() - _BRIDGE_BACK), match.start()):
             continue  # "Bridge passcode 67474796": a meeting's, anyone's who is invited
+        if lower.startswith(("backup", "recovery"), match.start()) and not _kept_code(lower, match):
+            continue  # "backup code: 20240315" (a date), "backup codes: 9921-3557, 7601-4327.txt" (a file's name)
         yield "GENERIC_SECRET", *match.span("value")
         end = match.end()
         for _ in range(_MORE_CODES):
@@ -582,12 +604,14 @@ _BARE_WORDS = _TO_THE_CODE | {
     "me", "us", "they", "he", "she", "you", "i", "just", "gave", "shows", "showed", "says", "texted", "emailed",
 }  # fmt: skip
 _ONE_TIME_CONTEXT = lazy_compile(
-    r"(?<![^\W\d_])(?:2fa|mfa|otp|two[ \-]factor|2-step|two-step|verification code|authenticator|texted|"
-    r"text message|sent (?:me|you)|(?:by|via|per|por|par) sms|sms code|phishing|llegó|kam an|"
+    r"(?<![^\W\d_])(?:2fa|mfa|otp|two[ \-]factor|2-step|two-step|verification code|one[ \-]time code|authenticator|"
+    r"texted|text message|sent (?:me|you)|(?:by|via|per|por|par) sms|sms code|phishing|llegó|kam an|"
     r"(?:from|in) (?:the|an|my|your) sms)(?![^\W\d_])"
 )
 _CONTEXT_BACK, _CONTEXT_AHEAD = 240, 80
-_OPENS_A_QUOTE = ("", '"', "'", "“", "«", "(", "[")  # the line's start, a quote or a bracket before "code"
+# the line's start, a quote or a bracket before "code", or a comma after an answer's first words ("got it, code is
+# 642318": reviewer DD)
+_OPENS_A_QUOTE = ("", '"', "'", "“", "«", "(", "[", ",")
 # ... or a conjunction, or an arrow pointing back at it ("code: 465120 ← from the SMS")
 _CONJUNCTION_AFTER = lazy_compile(r"[ \t]+(?:(?:and|und|et|y|e|but|aber|mais|pero|ma|mas)(?![^\W\d_])|[←⟵]|<-)")
 _PREVIOUS_WORD = lazy_compile(r"([^\W\d_]+)[ \t]+$")
