@@ -767,11 +767,11 @@ def find_national_ids(scan: Scan) -> Iterator[Hit]:
             continue
         # a record's key ("bsn": "...", patient_nino=..., customerBSN: ...): its value, the key in any case
         # (an acronym of three letters or fewer: "bsn", "nie", "cf"; "nino", "nric", "cuit" are keys alone)
-        short = len(label) <= _SMALL_KEY
-        small = short and not text[at:end].isupper()
+        brief = short_label(label)
+        small = brief and not text[at:end].isupper()
         cells = _in_cells(schemes)
         elsewhere = label.lower() in _ELSEWHERE  # (a key only before a word for number: "nhsNumber", "sin_no")
-        key = _key_end(text, lower, at, end, short=short, small=small, numbered=elsewhere) if cells else None
+        key = _key_end(text, lower, at, end, short=brief, small=small, numbered=elsewhere) if cells else None
         if key is not None:
             found = _first(text, key, cells)
         else:
@@ -800,10 +800,10 @@ def find_national_ids(scan: Scan) -> Iterator[Hit]:
             at = text.find(prefix, at + 1)
 
 
-# A record's key that is a label, in any case (an acronym in small letters too: "bsn" is no word of any language
-# where it names a key), maybe after its owner's name ("patient_bsn", "customer.nino", "clientBsn") and before a word
-# for number ("bsn_nr", "nino-number"): then its quotes, and ":" or "=" ("=" once, not "=="), or an XML element's
-# ">"; what an export, a JSON record, a YAML file, an environment or a form's field writes.
+# A record's key that is a label, in any case (an acronym in small letters too, where more marks it as a key: see
+# _key_end), maybe after its owner's name ("patient_bsn", "customer.nino", "clientBsn") and before a word for number
+# ("bsn_nr", "nino-number"): then its quotes, and ":" or "=" ("=" once, not "=="), or an XML element's ">"; what an
+# export, a JSON record, a YAML file, an environment or a form's field writes.
 _KEY_BEFORE = lazy_compile(r"(?:[a-z0-9]+[_.\-]|[a-z0-9]*[a-z])$")
 _KEY_AFTER = lazy_compile(
     r"(?P<suffix>[_.\-]?(?:number|numbr|num|nr|no|id|nummer|numer|numero|code|value))?(?P<quote>[\"']?)"
@@ -854,7 +854,7 @@ def _key_end(
     glued = before in "_.-" or camel
     first = owner.start()
     if short and lower[first:start].strip("_.-") not in _PERSONS:
-        return None  # an acronym in small letters after a person's name only ("patient_bsn", not "board_bsn")
+        return None  # a short acronym after a person's name only ("patient_bsn", not "board_bsn", "MAINBOARD_BSN")
     return after.end() if glued and (first == line or text[first - 1] in _KEY_START) else None
 
 
@@ -883,18 +883,19 @@ def _reach(start: int, end: int) -> tuple[int, int]:
 
 # Words of a person's record: a name's, a birth date's, an address's keys; a patient, a client, an insured
 _PERSON_RECORD = lazy_compile(
-    r"(?<![a-z])(?:name|naam|nome|nombre|nom|imi[eę]|vorname|nachname|surname|voornaam|achternaam|patient|patiënt"
+    r"(?<![a-z])(?:(?:name|naam|nome|nombre|nom|imi[eę]|vorname|nachname|surname|voornaam|achternaam|patient|patiënt"
     r"|client|cliënt|klant|customer|kunde|cliente|paciente|persoon|person|persona|employee|werknemer|medewerker"
-    r"|verzekerde|aanvrager|geboortedatum|geburtsdatum|birth|dob|adres|address|adresse|dirección|indirizzo)"
+    r"|verzekerde|aanvrager|geboortedatum|geburtsdatum|dob|adres|address|adresse|dirección|indirizzo)(?:s|es|en|n)?"
+    r"(?![a-z])|birth)"
 )
 
 
 def short_label(name: str) -> bool:
-    """``name`` (a key of COLUMNS) is an acronym of three letters or fewer."""
+    """``name`` (a label, or a key of COLUMNS) is an acronym of three letters or fewer."""
     return len(name) <= _SMALL_KEY
 
 
-# Whose number a key names before the label (in small letters, in a record's key)
+# Whose number a key names before a short acronym's label ("patient_bsn", "clientBsn")
 _PERSONS = frozenset(
     {"subscriber", "member", "patient", "customer", "client", "employee", "insured", "policyholder", "holder",
      "beneficiary", "spouse", "dependent", "guarantor", "applicant", "user", "person", "student", "driver", "tenant",
@@ -924,7 +925,7 @@ def _row_value(text: str, lower: str, start: int, end: int, schemes: tuple[_Sche
     cell = _NEXT_CELL.match(text, end)
     if cell is None or _ROW_START.search(text, max(0, start - _ROW_REACH), start) is None:
         return None
-    if end - start <= _SMALL_KEY and near_a_device(lower, start, end):
+    if short_label(text[start:end]) and near_a_device(lower, start, end):
         return None  # a device's record of fields ("| model | GW-4400 |" then "| bsn | 185339104 |")
     found = _first(text, cell.end(), schemes)
     return found if found is not None and _ROW_END.match(text, found[1]) else None
