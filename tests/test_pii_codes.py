@@ -43,12 +43,11 @@ from tests.helpers import found_values
         ("MFA backup code (spaced): 719 492", ["719 492"]),
         ("Backup codes: 719492, 118273", ["719492", "118273"]),
         ("Backup codes for the helpdesk hours: 0900-1700, 1300-1800.", []),
-        # a code given in a chat's answer after a comma, a one-time code named lines before (reviewer DD); a status's
-        # code after a comma stays
-        (
-            "[11:19] agent: I've sent a one-time code to the phone ending 87\n[16:18] customer: got it, code is 642318",
-            ["642318"],
-        ),
+        # four or five digits after "backup code" are a backup job's status, a cost's or a disaster recovery's charge
+        # code (an attacker's round); a status's code after a comma stays
+        ("Veeam backup code 4501 on job nightly", []),
+        ("Cost recovery code: 81230", []),
+        ("Use disaster recovery code 7720 on timesheets this week.", []),
         ("Login failed, code 403002", []),
         ("SMS delivery failed, code 300122", []),
         # An SMS naming its sender before "code"; a code of another kind does not.

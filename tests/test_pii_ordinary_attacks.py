@@ -534,6 +534,13 @@ ROUNDS = {
     # companies' SIRENs and banks' codes under "national_id"; companies' tax numbers), none since. The 69 left are
     # what the tree before alters too (phones and addresses).
     "s69": (646, 69, 577),
+    # Stop 69's other forms attacked (six-digit backup and recovery codes, a code after a comma near a 2FA word, a
+    # bank's own name before an account's label): 519 ordinary lines, 343 altered as first written (orders', parcels',
+    # postal and tariff codes after a comma; backup jobs', devices', costs' and disaster recovery's codes; CRMs',
+    # SaaS tenants', stadiums' and pharmacies' accounts after a bank's name), none since (the comma's form dropped;
+    # backup codes six digits ending their clause with no job's or cost's word before; the bank's name right before
+    # the label, no CRM's or ledger's word after). The 27 left are what the tree before alters too.
+    "s69b2": (519, 27, 492),
 }
 
 
@@ -706,6 +713,9 @@ FOUND = {
     # three parts.
     "db": (263, 18),  # reviewer DB's readers' forms: 6 by the tree before, 85 as first written, 18 since the
     # labels were dropped (the near forms of NI, NSS, RFC, OIB and Thai card numbers are left).
+    "s69b2": (181, 50),  # backup codes, chat answers and accounts after a bank's name in other forms: 41 by the stop's
+    # first tree, 66 as first written, 50 since the narrowing. Left: backup codes in other languages and JSON lists,
+    # chat answers without "code", banks' names not in the list, a bank's name after the number.
     "s69": (258, 96),  # real national numbers under keys, in rows and in columns: 12 by the tree before, 38 as first
     # written, 96 since (a person's record around a key in small letters, HTML and definition lists' rows, more
     # persons before a key). Left: keys in code and queries' typed identifiers, rows of more cells, columns named

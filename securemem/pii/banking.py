@@ -799,6 +799,15 @@ _LEDGER_REACH = 64
 _BARE_DIGITS = 8
 
 
+_BANK_RIGHT_BEFORE = lazy_compile(rf"(?<![^\W\d_])(?:{_BANK_NAMES})[ \t]+$")
+# ... a system that keeps accounts of its own, or a card's, a ledger's (the line after the number)
+_NOT_A_BANKS_AFTER = lazy_compile(
+    r"(?<![^\W\d_])(?:salesforce|crm|hubspot|zendesk|okta|azure|aws|tenant|subscription|merchant|pos|card|ledger|"
+    r"gl|invoice|isa|portfolio|shares?|stock|sap|erp|customer master|harvest|netsuite|quickbooks|xero|billing)"
+    r"(?![^\W\d_])"
+)
+
+
 def _named_a_bank(lower: str, label: re.Match[str], banked: bool) -> bool | None:
     """Whether the label's account is a bank's: the text names a bank or the label does (False: only a Norwegian
     account, valid by its check digit, is read: "Betal til kontonummer 9278.77.89325", an attacker's round); an
@@ -807,9 +816,12 @@ def _named_a_bank(lower: str, label: re.Match[str], banked: bool) -> bool | None
         return True  # read on (see find_bank_numbers): beside its branch or its bank only
     if banked or _SELF_BANKED.search(label.group()) is not None:
         return True
-    # a bank's own name right before the label ("Wells Fargo acct# 2664732572": reviewer DC)
-    if _BANK_BEFORE_BARE.search(lower, max(0, label.start() - _BRANCH_REACH), label.start()) is not None:
-        return True
+    # a bank's own name right before the label, blanks only between ("Wells Fargo acct# 2664732572": reviewer DC; not
+    # "Client: HSBC, account number ... in Salesforce", "Wells Fargo Center account number", "HSBC Okta tenant account
+    # number", "Account Name: Barclays" on the line before: an attacker's round), no ledger's word after on its line
+    if _BANK_RIGHT_BEFORE.search(lower, max(0, label.start() - _BRANCH_REACH), label.start()) is not None:
+        end = lower.find("\n", label.end())
+        return _NOT_A_BANKS_AFTER.search(lower, label.end(), len(lower) if end == -1 else end) is None
     return False if "." in lower[label.end() : label.end() + _GAP + 16] else None
 
 

@@ -531,13 +531,25 @@ _RIGHT_AFTER = lazy_compile(r"(?:backup|recovery) codes?[ \t]*(?:\([^()\n]{0,24}
 
 
 def _kept_code(lower: str, match: re.Match[str]) -> bool:
-    """A backup or a recovery code of digits right after its label, not a date nor the start of a file's name."""
+    """A backup or a recovery code of digits right after its label, of six digits (as services print them; four or
+    five are a backup job's status, a cost or a disaster recovery's charge code: "Veeam backup code 4501", "Cost
+    recovery code: 81230", an attacker's round), ending its clause, not a date nor the start of a file's name."""
     digits = match["value"].replace(" ", "").replace("-", "")
     return (
-        _RIGHT_AFTER.fullmatch(lower, match.start(), match.start("value")) is not None
-        and not a_date(digits)
+        len(digits) == _BACKUP_DIGITS
+        and _RIGHT_AFTER.fullmatch(lower, match.start(), match.start("value")) is not None
+        and _CODE_ENDS_CLAUSE.match(lower, match.end("value")) is not None
         and _FILE_AFTER.match(lower, match.end("value")) is None
+        and _NOT_A_USERS_CODE.search(lower, max(0, match.start() - _BRIDGE_BACK), match.start()) is None
     )
+
+
+_BACKUP_DIGITS = 6
+# A backup's or a recovery's code of a thing, not an account's: a job's, a device's, a cost's, a disaster's
+_NOT_A_USERS_CODE = lazy_compile(
+    r"(?<![^\W\d_])(?:cost|disaster|dr|veeam|synology|acronis|commvault|job|jobs|nas|tape|drive|disk|excavator|dell|"
+    r"bios|uefi|salvage|charge|timesheets?|ledger|gl)(?![^\W\d_])"
+)
 
 
 def _one_time_codes(text: str, lower: str, windows: list[tuple[int, int]]) -> Iterator[Hit]:
@@ -604,14 +616,12 @@ _BARE_WORDS = _TO_THE_CODE | {
     "me", "us", "they", "he", "she", "you", "i", "just", "gave", "shows", "showed", "says", "texted", "emailed",
 }  # fmt: skip
 _ONE_TIME_CONTEXT = lazy_compile(
-    r"(?<![^\W\d_])(?:2fa|mfa|otp|two[ \-]factor|2-step|two-step|verification code|one[ \-]time code|authenticator|"
-    r"texted|text message|sent (?:me|you)|(?:by|via|per|por|par) sms|sms code|phishing|llegó|kam an|"
+    r"(?<![^\W\d_])(?:2fa|mfa|otp|two[ \-]factor|2-step|two-step|verification code|authenticator|texted|"
+    r"text message|sent (?:me|you)|(?:by|via|per|por|par) sms|sms code|phishing|llegó|kam an|"
     r"(?:from|in) (?:the|an|my|your) sms)(?![^\W\d_])"
 )
 _CONTEXT_BACK, _CONTEXT_AHEAD = 240, 80
-# the line's start, a quote or a bracket before "code", or a comma after an answer's first words ("got it, code is
-# 642318": reviewer DD)
-_OPENS_A_QUOTE = ("", '"', "'", "“", "«", "(", "[", ",")
+_OPENS_A_QUOTE = ("", '"', "'", "“", "«", "(", "[")  # the line's start, a quote or a bracket before "code"
 # ... or a conjunction, or an arrow pointing back at it ("code: 465120 ← from the SMS")
 _CONJUNCTION_AFTER = lazy_compile(r"[ \t]+(?:(?:and|und|et|y|e|but|aber|mais|pero|ma|mas)(?![^\W\d_])|[←⟵]|<-)")
 _PREVIOUS_WORD = lazy_compile(r"([^\W\d_]+)[ \t]+$")
