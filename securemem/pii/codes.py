@@ -86,9 +86,9 @@ _OF_THE_SIM = (
 _ONE_TIME_LABELS = (
     r"otp|one[ \-]time (?:pass(?:code|word)|code|pin)|(?:push|sms|chip|mobile|photo|app|e|i|m)?tans?|sms-tan|"
     r"blik(?: code)?|(?:verification|validation|confirmation|authentication|sms|text|2fa|mfa|login|log-in|sign-in|"
-    # (a backup or recovery code of digits: "MFA backup code: 719492", reviewer DD)
-    r"signin|access|one-time|otp|totp|authenticator|backup|recovery|(?:six|6|eight|8)[ \-]digit) codes?|your code|"
-    r"sms-code|2fa|mfa|"
+    r"signin|access|one-time|otp|totp|authenticator|(?:six|6|eight|8)[ \-]digit) code|your code|sms-code|2fa|mfa|"
+    # a backup or recovery code of digits ("MFA backup code: 719492", "Backup codes: 719492, 118273": reviewer DD)
+    r"(?:backup|recovery) codes?|"
     # An SMS's "Your Amazon code is 839201", "your WhatsApp code: 123-456": a sender that sends such codes
     # named before "code" (a list: "your bank code", "your NACE code", "your colour code" are other codes)
     rf"your (?:{_SMS_SENDERS}) (?:verification |login |security |sign-in |confirmation )?code|"
