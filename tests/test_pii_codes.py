@@ -49,6 +49,9 @@ from tests.helpers import found_values
         ("Cost recovery code: 81230", []),
         ("Use disaster recovery code 7720 on timesheets this week.", []),
         ("Login failed, code 403002", []),
+        # Hindi's and Bengali's "OTP code", in their own digits (reviewer DE)
+        ("आपका ओटीपी कोड ३८४१२०", ["३८४१२०"]),
+        ("আপনার ওটিপি কোড ৪১৩০৫৫", ["৪১৩০৫৫"]),
         ("SMS delivery failed, code 300122", []),
         # An SMS naming its sender before "code"; a code of another kind does not.
         ("Your Amazon code is 839201", ["839201"]),

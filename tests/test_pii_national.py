@@ -156,6 +156,9 @@ def test_one_number_written_two_ways_gets_one_token(spellings: list[str]) -> Non
         ("NAS du client : 344-367-719", ["344-367-719"]),
         ("nino=cr290325c", ["cr290325c"]),
         ("| patient | NHS no. | ward |\n|---|---|---|\n| A. Patel | 6331326537 | 7B |", ["6331326537"]),
+        # reviewer DE's: Aadhaar's label in Tamil, its number in Tamil digits with figure spaces
+        ("ஆதார் எண்: ௮௩௩௩\u2007௯௧௭௯\u2007௮௯௬௨", ["௮௩௩௩\u2007௯௧௭௯\u2007௮௯௬௨"]),
+        ("ఆధార్ నంబర్: 8333 9179 8962", ["8333 9179 8962"]),
     ],
 )
 def test_a_number_under_a_key_in_a_row_or_in_a_column_is_found(text: str, numbers: list[str]) -> None:

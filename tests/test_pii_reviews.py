@@ -1090,6 +1090,14 @@ def altered(name: str) -> list[str]:
         # between "OTP" and its code, a conference bridge's PIN (a meeting's, left on purpose), a password said in a
         # decoded Basic credential, a Django key with brackets in a .env file.
         ("dd", "claim", None, 0.979),
+        # Reviewer DE (blind, Unicode evasion at depth across every type: digits of 30 scripts and mathematical,
+        # circled and superscript digits, mixed in one value; 20 kinds of invisible and format characters inside values
+        # and keywords, tag characters and bidi controls among them; 13 dashes and 16 spaces as separators; fullwidth,
+        # mathematical and enclosed letters; 36 languages; 309 lines, 279 claimed values): 276 as it came (98.9%), no
+        # ordinary line altered. 278 since: Aadhaar's label in Tamil, Telugu, Kannada, Malayalam, Gujarati and Punjabi,
+        # Hindi's and Bengali's "OTP code". Left: an Israeli identity card's number starting with 52 (a company's
+        # prefix, which the reader leaves).
+        ("de", "claim", None, 0.996),
     ],
 )
 def test_recall_holds(name: str, scope: str, round_: int | None, at_least: float) -> None:
@@ -1532,6 +1540,8 @@ def test_reviewer_q_alters_documented_examples_and_networks() -> None:
         ("dc", 0, set()),
         # Reviewer DD: none, as it came and since.
         ("dd", 0, set()),
+        # Reviewer DE: none, as it came and since.
+        ("de", 0, set()),
     ],
 )  # fmt: skip
 def test_reviewers_ordinary_lines_altered_as_recorded(name: str, count: int, types: set[str]) -> None:

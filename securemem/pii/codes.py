@@ -146,7 +146,9 @@ _ONE_TIME_LABELS_OF_SCRIPTS = as_viewed(
 _ONE_TIME_LABELS_GLUED = (
     r"验证码|驗證碼|校验码|动态密码|動態密碼|認証コード|確認コード|ワンタイムパスワード|인증 ?번호|인증 ?코드|"
     r"رمز التحقق|رمز التفعيل|كلمة المرور لمرة واحدة|"  # Arabic: verification, activation code, one-time password
-    r"ओटीपी"  # Hindi "OTP" ("ओटीपी है ३८४१२०", "है" written "ह" by the view: reviewer W)
+    # Hindi's and Bengali's "OTP", and their "OTP code" ("ओटीपी है ३८४१२०", "है" written "ह" by the view: reviewer W;
+    # "আপনার ওটিপি কোড ৪১৩০৫৫": reviewer DE)
+    + as_viewed(("ओटीपी कोड", "ওটিপি কোড", "otp कोड", "otp কোড", "ओटीपी", "ওটিপি"))
 )
 # Reviewer AA's (their codes end their clause, as _ONE_TIME_LABELS_MORE's do): Chinese, Japanese, Korean;
 # Arabic confirmation code and "كود", the loanword; Hindi (verification code, one-time password), Thai
@@ -351,7 +353,8 @@ _MARKS_ASCII = (
 )  # fmt: skip
 _MARKS = (
     *_MARKS_ASCII, "sicherheit", "prüf", "sécurité", "segurança", "código", "コード", "码", "碼", "密碼",
-    "密码", "번호", "코드", "ワンタイム", "رمز", "كلمة", "kullan", "ओटीपी", "kód", "mã", "番号", "كود", "קוד", "کد",
+    "密码", "번호", "코드", "ワンタイム", "رمز", "كلمة", "kullan", "ओटीपी", "ওটিপি", "kód", "mã", "番号", "كود", "קוד",
+    "کد",
     # the words of the labels the view rewrites, as it writes them ("код" reads "koд")
     *{normalise_text(word).lower() for word in ("код", "пароль", "κωδικ", "कोड", "पासवर्ड", "รหัส")},
 )  # fmt: skip

@@ -507,6 +507,13 @@ _LABELS: dict[str, tuple[_Scheme, ...]] = {
     "aadhaar": (AADHAAR,),
     "aadhar": (AADHAAR,),
     "आधार": (AADHAAR,),
+    # Aadhaar in India's other scripts: Tamil, Telugu, Kannada, Malayalam, Gujarati, Punjabi (reviewer DE)
+    "ஆதார்": (AADHAAR,),
+    "ఆధార్": (AADHAAR,),
+    "ಆಧಾರ್": (AADHAAR,),
+    "ആധാർ": (AADHAAR,),
+    "આધાર": (AADHAAR,),
+    "ਆਧਾਰ": (AADHAAR,),
     "আধার": (AADHAAR,),
     "पैन": (PAN,),
     "pan card": (PAN,),
