@@ -159,6 +159,7 @@ def test_one_number_written_two_ways_gets_one_token(spellings: list[str]) -> Non
         # reviewer DE's: Aadhaar's label in Tamil, its number in Tamil digits with figure spaces
         ("ஆதார் எண்: ௮௩௩௩\u2007௯௧௭௯\u2007௮௯௬௨", ["௮௩௩௩\u2007௯௧௭௯\u2007௮௯௬௨"]),
         ("ఆధార్ నంబర్: 8333 9179 8962", ["8333 9179 8962"]),
+        ("આધાર નંબર: 8333 9179 8962", ["8333 9179 8962"]),
     ],
 )
 def test_a_number_under_a_key_in_a_row_or_in_a_column_is_found(text: str, numbers: list[str]) -> None:
@@ -265,6 +266,8 @@ def test_the_same_number_with_its_check_digit_wrong_is_not_one(text: str, number
         "INV-784-2020-5884952-6",
         "OID 2.16.756.3744.1013.49",
         "रिपोर्ट के आधार पर UPI संदर्भ संख्या: 929139723432",
+        # (Gujarati's "આધાર", a basis too: "on the report's basis", a reference's number after it)
+        "રિપોર્ટના આધાર પર 8333 9179 8962 સંદર્ભ",
         "Wikipedia's example PESEL is 44051401359.",
         "Podaci o tvrtki: Kreditna unija Jadran d.o.o., MBS 854783295, OIB tvrtke 95975678645; šifra djelatnosti",
         # the last attacker's round: labels read for reviewer DB and dropped (Northern Ireland's codes after "NI",

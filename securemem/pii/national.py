@@ -514,6 +514,13 @@ _LABELS: dict[str, tuple[_Scheme, ...]] = {
     "ആധാർ": (AADHAAR,),
     "આધાર": (AADHAAR,),
     "ਆਧਾਰ": (AADHAAR,),
+    # ... and its number's label in each ("ஆதார் எண்:", its single word a basis too: see _ALSO_BASIS)
+    "ஆதார் எண்": (AADHAAR,),
+    "ఆధార్ నంబర్": (AADHAAR,),
+    "ಆಧಾರ್ ಸಂಖ್ಯೆ": (AADHAAR,),
+    "ആധാർ നമ്പർ": (AADHAAR,),
+    "આધાર નંબર": (AADHAAR,),
+    "ਆਧਾਰ ਨੰਬਰ": (AADHAAR,),
     "আধার": (AADHAAR,),
     "पैन": (PAN,),
     "pan card": (PAN,),
@@ -662,7 +669,11 @@ _WHOSE_PHRASE = lazy_compile(
 )
 _BUILD_BEFORE = lazy_compile(r"(?:build|version|release|ver|rev|oid|v)\.?[ \t#:]*$")
 # Labels that are everyday words too ("आधार", a basis): read only right after the label, and not before "पर"
-_ALSO_BASIS = frozenset({normalise_text("आधार").lower(), normalise_text("আধার").lower()})
+# (Gujarati's and Punjabi's "આધાર", "ਆਧਾਰ" are their word for a basis too, as Kannada's, Telugu's, Tamil's and
+# Malayalam's are once the view drops the mark that ends them)
+_ALSO_BASIS = frozenset(
+    normalise_text(word).lower() for word in ("आधार", "আধার", "ஆதார்", "ఆధార్", "ಆಧಾರ್", "ആധാർ", "આધાર", "ਆਧਾਰ")
+)
 _ON_THE_BASIS = lazy_compile(normalise_text("[ \t]+(?:पर|पे|ভিত্তি)"))
 # Documentation's examples, which forms and manuals print ("DNI 12345678Z", Skatteverket's "19121212-1212"): found
 # as no one's number.
