@@ -268,6 +268,11 @@ def test_the_same_number_with_its_check_digit_wrong_is_not_one(text: str, number
         "रिपोर्ट के आधार पर UPI संदर्भ संख्या: 929139723432",
         # (Gujarati's "આધાર", a basis too: "on the report's basis", a reference's number after it)
         "રિપોર્ટના આધાર પર 8333 9179 8962 સંદર્ભ",
+        # a "whose" phrase that names no person (a self-attack on reviewer DC's form)
+        "Steuer-ID der Firma 42935968709",
+        "NHS number of the practice 4145266773",
+        "NHS number for version 4145266773",
+        "codice fiscale della ditta RMNLCU57B03A662Z",
         "Wikipedia's example PESEL is 44051401359.",
         "Podaci o tvrtki: Kreditna unija Jadran d.o.o., MBS 854783295, OIB tvrtke 95975678645; šifra djelatnosti",
         # the last attacker's round: labels read for reviewer DB and dropped (Northern Ireland's codes after "NI",

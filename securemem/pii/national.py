@@ -665,8 +665,21 @@ _SMALL_WORDS = lazy_compile(r"(?:[ \t]+[^\W\d_A-Z]+){1,4}[ \t]*[:：][ \t]*[\"'�
 _WHOSE = lazy_compile(r"[ \t]+(?:del|de|do|da|dos|das|du|des|della|dello|di|of|for|für|der|des|van|z|ze)[ \t]")
 _WHOSE_PHRASE = lazy_compile(
     r"[ \t]+(?:del|della|dello|dei|degli|delle|de|do|da|du|des|of|for|für|der|van)[ \t]+(?:[^\W\d_]+[ \t]+)?"
-    r"[^\W\d_]+(?:[ \t]*[:：][ \t]*|[ \t]+)"
+    r"(?P<person>[^\W\d_]+)(?:[ \t]*[:：][ \t]*|[ \t]+)"
 )
+# ... a person's word ("della paziente", "of the patient", "del cliente"; not "of the practice", "for version", "der
+# Firma", "for test": the reviewer's own form, then a self-attack)
+_WHOSE_PERSONS = frozenset(
+    {"patient", "paziente", "patiente", "paciente", "patiënt", "patienten", "patientin", "client", "cliente", "klant",
+     "kunde", "kundin", "customer", "titular", "titolare", "assicurato", "assicurata", "asegurado", "asegurada",
+     "assuré", "assurée", "versicherten", "versicherte", "insured", "employee", "dipendente", "empleado", "empleada",
+     "mitarbeiter", "mitarbeiterin", "member", "child", "figlio", "figlia", "hijo", "hija", "kind", "kindes", "spouse",
+     "applicant", "richiedente", "solicitante", "student", "studente", "studentessa", "estudiante", "user", "utente",
+     "usuario", "usuária", "usuário", "beneficiary", "beneficiario", "beneficiaria", "tenant", "inquilino", "driver",
+     "conducente", "conductor", "candidate", "candidato", "candidata", "holder", "owner", "person", "persona",
+     "persoon", "werknemer", "medewerker", "verzekerde", "aanvrager", "cliënt", "deceased", "defunto", "bambino",
+     "bambina", "madre", "padre", "mother", "father", "mutter", "vater", "moeder", "vader", "signora", "signore"}
+)  # fmt: skip
 _BUILD_BEFORE = lazy_compile(r"(?:build|version|release|ver|rev|oid|v)\.?[ \t#:]*$")
 # Labels that are everyday words too ("आधार", a basis): read only right after the label, and not before "पर"
 # (Gujarati's and Punjabi's "આધાર", "ਆਧਾਰ" are their word for a basis too, as Kannada's, Telugu's, Tamil's and
@@ -993,7 +1006,11 @@ def _value(text: str, end: int, schemes: tuple[_Scheme, ...], *, acronym: bool, 
     # whose number a label of words names after it, then the number ("cod. fiscale della paziente VRDGLI62E56A944C",
     # "NHS number of the patient 4145266773": reviewer DC)
     whose = None if acronym else _WHOSE_PHRASE.match(text, end)
-    if whose is not None and not _OTHER_NUMBER.search(text, end, whose.end()):
+    if (
+        whose is not None
+        and whose["person"].lower() in _WHOSE_PERSONS
+        and not _OTHER_NUMBER.search(text, end, whose.end())
+    ):
         found = _first(text, whose.end(), checked)
         if found is not None:
             return found
