@@ -52,6 +52,9 @@ from tests.helpers import found_values
         # Hindi's and Bengali's "OTP code", in their own digits (reviewer DE)
         ("आपका ओटीपी कोड ३८४१२०", ["३८४१२०"]),
         ("আপনার ওটিপি কোড ৪১৩০৫৫", ["৪১৩০৫৫"]),
+        # a Hindi clause between "OTP" and its code (reviewer DD); not one holding a count
+        ("OTP भेजा गया, ग्राहक ने बताया: 366404", ["366404"]),
+        ("OTP भेजा गया, 5000 ग्राहकों को: 12000", []),
         ("SMS delivery failed, code 300122", []),
         # An SMS naming its sender before "code"; a code of another kind does not.
         ("Your Amazon code is 839201", ["839201"]),

@@ -1083,13 +1083,14 @@ def altered(name: str) -> list[str]:
         ("dc", "claim", None, 0.989),
         # Reviewer DD (blind, whole memory files as a model writes them over weeks: case histories, runbooks with code
         # blocks, incident timelines, .env and k8s snippets, chat summaries, KYC notes, progress logs; 14 languages; 120
-        # files of 0.5-3 KB, 342 claimed values): 334 as it came (97.7%), no ordinary file altered. 335 since: a backup
-        # or recovery code of six digits right after its label ("MFA backup code (spaced): 719 492"). Left: a code
+        # files of 0.5-3 KB, 342 claimed values): 334 as it came (97.7%), no ordinary file altered. 337 since: a backup
+        # or recovery code of six digits right after its label ("MFA backup code (spaced): 719 492"), a Hindi clause
+        # between "OTP" and its code ("OTP भेजा गया, ग्राहक ने बताया: 366404"). Left: a code
         # given in a chat's answer after a comma ("got it, code is 642318": read at first, then dropped after an
-        # attacker's round found orders', parcels' and postal codes after a comma near a 2FA word), a Hindi clause
-        # between "OTP" and its code, a conference bridge's PIN (a meeting's, left on purpose), a password said in a
+        # attacker's round found orders', parcels' and postal codes after a comma near a 2FA word), a conference
+        # bridge's PIN (a meeting's, left on purpose), a password said in a
         # decoded Basic credential, a Django key with brackets in a .env file.
-        ("dd", "claim", None, 0.979),
+        ("dd", "claim", None, 0.985),
         # Reviewer DE (blind, Unicode evasion at depth across every type: digits of 30 scripts and mathematical,
         # circled and superscript digits, mixed in one value; 20 kinds of invisible and format characters inside values
         # and keywords, tag characters and bidi controls among them; 13 dashes and 16 spaces as separators; fullwidth,

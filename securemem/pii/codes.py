@@ -264,6 +264,9 @@ _COUNTED_BEFORE = lazy_compile(
 )
 # The view writes a dash "–" as "-"; a bracket opens a remark ("734219 (expired now)"), not a count's "(2 attempts)".
 _CLAUSE_END = lazy_compile(r"[ \t]*(?:$|[.,;!?)\]\"'—–\n]|-(?=[ \t])|\((?![0-9]))")
+# Hindi's "sent", "received", "came" (as the view writes them: "OTP भेजा गया, ग्राहक ने बताया: 366404", reviewer DD),
+# before a clause with no number of its own (not "OTP भेजा गया, 5000 ग्राहकों को: 12000", a count)
+_HINDI_OPENERS = frozenset(normalise_text(word).lower() for word in ("भेजा", "भेजी", "मिला", "मिली", "प्राप्त", "आया"))
 _CLAUSE_OPENERS = frozenset(
     {
         "for", "to", "that", "which", "they", "you", "i", "we", "he", "she", "per", "für", "fuer", "zur", "zum",
@@ -275,6 +278,7 @@ _CLAUSE_OPENERS = frozenset(
         # 169474", "Mã OTP đã gửi: 183861", "Ang OTP niyo po para sa ...")
         "till", "för", "til", "đã", "được", "niyo", "ninyo", "mo", "ko",
     }
+    | _HINDI_OPENERS
 )  # fmt: skip
 # The SMS's own form, the code first: "482913 is your verification code", "G-482913 is your Google
 # verification code", "482913 est votre code", "123 is my CVV".
@@ -828,6 +832,8 @@ def _clause_code(text: str, lower: str, match: re.Match[str]) -> bool:
     clause = match["clause"]
     words = clause.replace(",", " ").split()
     if not words or words[0] not in _CLAUSE_OPENERS:
+        return False
+    if words[0] in _HINDI_OPENERS and any(char.isdigit() for char in clause):
         return False
     if _SETTING_WORDS.search(clause) is not None or MEETING.search(clause) is not None:
         return False
