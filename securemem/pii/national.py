@@ -668,18 +668,7 @@ _WHOSE_PHRASE = lazy_compile(
     r"(?P<person>[^\W\d_]+)(?:[ \t]*[:：][ \t]*|[ \t]+)"
 )
 # ... a person's word ("della paziente", "of the patient", "del cliente"; not "of the practice", "for version", "der
-# Firma", "for test": the reviewer's own form, then a self-attack)
-_WHOSE_PERSONS = frozenset(
-    {"patient", "paziente", "patiente", "paciente", "patiënt", "patienten", "patientin", "client", "cliente", "klant",
-     "kunde", "kundin", "customer", "titular", "titolare", "assicurato", "assicurata", "asegurado", "asegurada",
-     "assuré", "assurée", "versicherten", "versicherte", "insured", "employee", "dipendente", "empleado", "empleada",
-     "mitarbeiter", "mitarbeiterin", "member", "child", "figlio", "figlia", "hijo", "hija", "kind", "kindes", "spouse",
-     "applicant", "richiedente", "solicitante", "student", "studente", "studentessa", "estudiante", "user", "utente",
-     "usuario", "usuária", "usuário", "beneficiary", "beneficiario", "beneficiaria", "tenant", "inquilino", "driver",
-     "conducente", "conductor", "candidate", "candidato", "candidata", "holder", "owner", "person", "persona",
-     "persoon", "werknemer", "medewerker", "verzekerde", "aanvrager", "cliënt", "deceased", "defunto", "bambino",
-     "bambina", "madre", "padre", "mother", "father", "mutter", "vater", "moeder", "vader", "signora", "signore"}
-)  # fmt: skip
+# Firma", "for test": the reviewer's own form, then a self-attack): one of _PERSONS
 _BUILD_BEFORE = lazy_compile(r"(?:build|version|release|ver|rev|oid|v)\.?[ \t#:]*$")
 # Labels that are everyday words too ("आधार", a basis): read only right after the label, and not before "पर"
 # (Gujarati's and Punjabi's "આધાર", "ਆਧਾਰ" are their word for a basis too, as Kannada's, Telugu's, Tamil's and
@@ -926,14 +915,21 @@ def short_label(name: str) -> bool:
     return len(name) <= _SMALL_KEY
 
 
-# Whose number a key names before a short acronym's label ("patient_bsn", "clientBsn")
+# A person's word: whose number a key names before a short acronym's label ("patient_bsn", "clientBsn"), or a "whose"
+# phrase after a label of words ("della paziente")
 _PERSONS = frozenset(
-    {"subscriber", "member", "patient", "customer", "client", "employee", "insured", "policyholder", "holder",
-     "beneficiary", "spouse", "dependent", "guarantor", "applicant", "user", "person", "student", "driver", "tenant",
-     "borrower", "owner", "contact", "worker", "staff", "debtor", "payee", "klant", "werknemer", "medewerker", "kunde",
-     "mitarbeiter", "cliente", "paciente", "empleado", "persona", "kund", "pasien", "nasabah", "pracownik", "klient",
-     "my", "your", "his", "her", "their", "partner", "kind", "ouder", "verzekerde", "aanvrager", "betrokkene", "moeder",
-     "vader", "child", "parent", "relatie"}
+    {"aanvrager", "applicant", "asegurada", "asegurado", "assicurata", "assicurato", "assuré", "assurée", "bambina",
+     "bambino", "beneficiaria", "beneficiario", "beneficiary", "betrokkene", "borrower", "candidata", "candidate",
+     "candidato", "child", "client", "cliente", "cliënt", "conducente", "conductor", "contact", "customer", "debtor",
+     "deceased", "defunto", "dependent", "dipendente", "driver", "empleada", "empleado", "employee", "estudiante",
+     "father", "figlia", "figlio", "guarantor", "her", "hija", "hijo", "his", "holder", "inquilino", "insured",
+     "kind", "kindes", "klant", "klient", "kund", "kunde", "kundin", "madre", "medewerker", "member", "mitarbeiter",
+     "mitarbeiterin", "moeder", "mother", "mutter", "my", "nasabah", "ouder", "owner", "paciente", "padre", "parent",
+     "partner", "pasien", "patient", "patiente", "patienten", "patientin", "patiënt", "payee", "paziente", "person",
+     "persona", "persoon", "policyholder", "pracownik", "relatie", "richiedente", "signora", "signore", "solicitante",
+     "spouse", "staff", "student", "studente", "studentessa", "subscriber", "tenant", "their", "titolare", "titular",
+     "user", "usuario", "usuária", "usuário", "utente", "vader", "vater", "versicherte", "versicherten", "verzekerde",
+     "werknemer", "worker", "your"}
 )  # fmt: skip
 
 
@@ -1006,11 +1002,7 @@ def _value(text: str, end: int, schemes: tuple[_Scheme, ...], *, acronym: bool, 
     # whose number a label of words names after it, then the number ("cod. fiscale della paziente VRDGLI62E56A944C",
     # "NHS number of the patient 4145266773": reviewer DC)
     whose = None if acronym else _WHOSE_PHRASE.match(text, end)
-    if (
-        whose is not None
-        and whose["person"].lower() in _WHOSE_PERSONS
-        and not _OTHER_NUMBER.search(text, end, whose.end())
-    ):
+    if whose is not None and whose["person"].lower() in _PERSONS and not _OTHER_NUMBER.search(text, end, whose.end()):
         found = _first(text, whose.end(), checked)
         if found is not None:
             return found
