@@ -718,7 +718,8 @@ FOUND = {
     # chat answers without "code", banks' names not in the list, a bank's name after the number.
     "s69": (258, 102),  # real national numbers under keys, in rows and in columns: 12 by the tree before, 38 as first
     # written, 96 since (a person's record around a key in small letters, HTML and definition lists' rows, more
-    # persons before a key), 102 with one list of persons' words for keys and "whose" phrases. Left: keys in code and queries' typed identifiers, rows of more cells, columns named
+    # persons before a key), 102 with one list of persons' words for keys and "whose" phrases. Left: keys in code and
+    # queries' typed identifiers, rows of more cells, columns named
     # with an owner after them or in other languages, a value on the next line.
     "s68b": (272, 153),  # DA's readers' shapes in other forms: 20 by the tree before, 152 as first written, 143
     # since, 153 with keys and rows of two cells (stop 69). Left: small-letter acronyms ("rut", "cuit", "nric:",
